@@ -1,0 +1,8 @@
+//! One file per vendor dialect; each exports `OPS`, its operations with their rules and sources.
+
+pub mod ascend;
+
+use crate::op::OpSpec;
+
+/// Every dialect's table, in the order the UI lists them.
+pub(crate) const TABLES: &[&[OpSpec]] = &[ascend::OPS];

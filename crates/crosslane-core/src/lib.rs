@@ -1,0 +1,31 @@
+//! crosslane-core: the semantics of GPU cross-lane operations.
+//!
+//! What it is for: turning an operation request (dialect, op, lane count, active mask, operand
+//! row, vendor parameters) into a [`Step`] of per-lane results with provenance, undefined lanes
+//! carrying why, and diagnostics that cite the vendor's rule. Every rule lives in one dialect file
+//! (`dialect/*.rs`) next to the document section it comes from; shared machinery (lane masks,
+//! values, segments, the gather engine) exists once.
+//!
+//! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
+//! other way round.
+
+pub mod dialect;
+pub mod error;
+pub mod gather;
+pub mod lanes;
+pub mod op;
+pub mod params;
+pub mod request;
+pub mod result;
+pub mod segment;
+pub mod trace;
+pub mod value;
+
+pub use error::InputError;
+pub use lanes::{LaneMask, MAX_LANES};
+pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec};
+pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
+pub use request::OpRequest;
+pub use result::{Diagnostic, LaneResult, Level, Source};
+pub use trace::{Step, Trace};
+pub use value::{Value, ValueType, ValuesSpec};

@@ -1,0 +1,144 @@
+//! An operation request as the user typed it (CLI flags, page form, scenario file), and its
+//! validation into an [`OpInput`]. Everything stays text until here so that the page can keep what
+//! the user typed and the CLI and page report the same errors.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::InputError;
+use crate::lanes::LaneMask;
+use crate::op::{find_op, Dialect, OpInput, OpKind, OpSpec};
+use crate::params::{default_param, parse_int, parse_param, Params};
+use crate::trace::Step;
+use crate::value::{ValueType, ValuesSpec};
+
+/// One operation call as text, exactly as typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpRequest {
+    /// `cuda`, `hip`, `ascend`, `amdgcn`, `maca` or `wgsl`.
+    pub dialect: String,
+    /// The op's vendor name or alias.
+    pub op: String,
+    /// Lane count; empty = the dialect's default.
+    #[serde(default)]
+    pub lanes: String,
+    /// Active mask (hex); empty = all lanes.
+    #[serde(default)]
+    pub active: String,
+    /// `lane`, `lane+K`, `lane*K` or a comma list; empty = `lane`.
+    #[serde(default)]
+    pub values: String,
+    /// Value type; empty = i32.
+    #[serde(default, rename = "type")]
+    pub ty: String,
+    /// Parameters by vendor name (snake or kebab case); a missing one takes its default.
+    #[serde(default)]
+    pub params: BTreeMap<String, String>,
+}
+
+impl OpRequest {
+    /// Resolves the op and validates every field.
+    ///
+    /// # Errors
+    /// The first [`InputError`], naming the field and the allowed range.
+    pub fn resolve(&self) -> Result<(&'static OpSpec, OpInput), InputError> {
+        let dialect = Dialect::parse(&self.dialect)?;
+        let spec = find_op(dialect, &self.op)?;
+        let lanes = if self.lanes.trim().is_empty() {
+            dialect.default_lanes()
+        } else {
+            let n = parse_int(&self.lanes).ok_or_else(|| {
+                InputError::new("lanes", format!("`{}` is not a lane count", self.lanes))
+            })?;
+            dialect.check_lanes(n)?
+        };
+        let active = LaneMask::parse(&self.active, lanes, "active")?;
+        let ty = if self.ty.trim().is_empty() {
+            spec.types.first().copied().unwrap_or_default()
+        } else {
+            ValueType::parse(&self.ty)?
+        };
+        if !spec.types.contains(&ty) {
+            let allowed: Vec<&str> = spec.types.iter().map(|t| t.name()).collect();
+            return Err(InputError::new(
+                "type",
+                format!(
+                    "{} is not available for {}: {} (allowed: {})",
+                    ty.name(),
+                    spec.name,
+                    spec.type_note,
+                    allowed.join(", ")
+                ),
+            ));
+        }
+        for key in self.params.keys() {
+            if spec.param(key).is_none() {
+                let names: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+                return Err(InputError::new(
+                    key.as_str(),
+                    format!(
+                        "{} has no parameter `{key}`; its parameters are: {}",
+                        spec.name,
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                ));
+            }
+        }
+        let mut params = Params::default();
+        for p in spec.params {
+            let given = self
+                .params
+                .iter()
+                .find(|(k, _)| spec.param(k).is_some_and(|s| s.name == p.name))
+                .map(|(_, v)| v.as_str())
+                .filter(|v| !v.trim().is_empty());
+            let value = match given {
+                Some(text) => parse_param(p, text, lanes, ty)?,
+                None => default_param(p, lanes, active, ty)?,
+            };
+            params.0.insert(p.name.to_string(), value);
+        }
+        let values = match spec.kind {
+            OpKind::Scalar => Vec::new(),
+            OpKind::Lanes => ValuesSpec::parse(&self.values)?.materialize(ty, lanes)?,
+        };
+        Ok((
+            spec,
+            OpInput {
+                lanes,
+                active,
+                ty,
+                values,
+                params,
+            },
+        ))
+    }
+
+    /// Validates and runs the request.
+    ///
+    /// # Errors
+    /// [`InputError`] for input that does not parse or cannot be encoded. Input that is undefined
+    /// by the vendor's rules is not an error: it yields undefined lanes and warnings.
+    pub fn run(&self) -> Result<Step, InputError> {
+        let (spec, input) = self.resolve()?;
+        let out = (spec.run)(&input)?;
+        Ok(Step {
+            dialect: spec.dialect,
+            op: spec.name.to_string(),
+            lanes: input.lanes,
+            active: input.active,
+            ty: input.ty,
+            inputs: input.values.iter().copied().map(Some).collect(),
+            params: input.params,
+            results: out.results,
+            diagnostics: out.diagnostics,
+            scalar: spec.kind == OpKind::Scalar,
+            label: None,
+        })
+    }
+}
