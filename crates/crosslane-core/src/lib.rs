@@ -15,6 +15,7 @@ pub mod gather;
 pub mod lanes;
 pub mod op;
 pub mod params;
+pub mod plan;
 pub mod request;
 pub mod result;
 pub mod segment;
