@@ -43,6 +43,8 @@ enum Command {
     Op(cmd::op::OpArgs),
     /// List every operation (signature, rule, source, parameters) of one dialect or of all.
     Ops(cmd::ops::OpsArgs),
+    /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON.
+    Run(cmd::run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Op(args) => cmd::op::run(&args),
         Command::Ops(args) => cmd::ops::run(&args),
+        Command::Run(args) => cmd::run::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

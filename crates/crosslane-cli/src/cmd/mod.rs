@@ -2,3 +2,4 @@
 
 pub mod op;
 pub mod ops;
+pub mod run;
