@@ -187,3 +187,96 @@ pub fn parse_params(
     }
     Ok(params)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_core::{Dialect, OpInput, OpKind, OpOutput, ParamDefault, ParamSpec, ValueType};
+
+    fn nothing(_: &OpInput) -> Result<OpOutput, crosslane_core::InputError> {
+        Ok(OpOutput::default())
+    }
+
+    /// A registry-shaped op with one of each flag form (DPP-like `bound_ctrl`, a signed `delta`).
+    const SPEC: OpSpec = OpSpec {
+        dialect: Dialect::Amdgcn,
+        name: "test_op",
+        aliases: &[],
+        signature: "",
+        rule: "",
+        source: "",
+        params: &[
+            ParamSpec {
+                name: "bound_ctrl",
+                kind: ParamKind::Flag,
+                default: ParamDefault::Flag(false),
+                doc: "",
+            },
+            ParamSpec {
+                name: "delta",
+                kind: ParamKind::Int { min: -64, max: 64 },
+                default: ParamDefault::Int(1),
+                doc: "",
+            },
+        ],
+        types: &[ValueType::I32],
+        type_note: "",
+        kind: OpKind::Lanes,
+        run: nothing,
+    };
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn flags_stand_alone_or_take_a_value_and_negatives_are_values() {
+        let mut common = Common::default();
+        let p = parse_params(&SPEC, &words("--bound-ctrl --delta -3 --json"), &mut common).unwrap();
+        assert_eq!(p["bound_ctrl"], "true");
+        assert_eq!(p["delta"], "-3");
+        assert!(common.json);
+        let p = parse_params(&SPEC, &words("--bound-ctrl false"), &mut common).unwrap();
+        assert_eq!(p["bound_ctrl"], "false");
+        let p = parse_params(&SPEC, &words("--delta=-64 --bound-ctrl"), &mut common).unwrap();
+        assert_eq!(p["delta"], "-64");
+        assert_eq!(p["bound_ctrl"], "true");
+    }
+
+    #[test]
+    fn common_flags_in_the_trailing_list_fill_their_slots() {
+        let mut common = Common {
+            lanes: Some("32".into()),
+            ..Common::default()
+        };
+        let p = parse_params(
+            &SPEC,
+            &words("--delta 2 --values -1,-2 --type u32 --active 0xf"),
+            &mut common,
+        )
+        .unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(common.values.as_deref(), Some("-1,-2"));
+        assert_eq!(common.ty.as_deref(), Some("u32"));
+        assert_eq!(common.active.as_deref(), Some("0xf"));
+        let e = parse_params(&SPEC, &words("--lanes 64"), &mut common).unwrap_err();
+        assert_eq!(e.to_string(), "--lanes: given twice");
+    }
+
+    #[test]
+    fn errors_name_the_flag_and_what_is_allowed() {
+        let mut common = Common::default();
+        let e = parse_params(&SPEC, &words("--delta"), &mut common).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--delta: needs a value (integer in -64..=64)"
+        );
+        let e = parse_params(&SPEC, &words("--width 3"), &mut common).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown flag `--width` for test_op; test_op's flags are: --bound-ctrl, --delta"
+        );
+        let e = parse_params(&SPEC, &words("3"), &mut common).unwrap_err();
+        assert!(e.to_string().starts_with("unexpected argument `3`"), "{e}");
+    }
+}
