@@ -135,16 +135,38 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
     Ok(Scenario::from_json(&json)?)
 }
 
+/// The `vN.` format prefix `text` starts with, if any (`Some("v1.")`, `Some("v9.")`): how a
+/// caller tells a permalink from a file name, and how [`decode`] tells another version from none.
+pub fn format_prefix(text: &str) -> Option<&str> {
+    let (head, _) = text.split_once('.')?;
+    let digits = head.strip_prefix('v')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.get(..=head.len())
+}
+
 /// The error for a link without our prefix: another version (`v9.`) or none at all.
 fn wrong_prefix(link: &str) -> PermalinkError {
-    let version = link.split_once('.').map(|(head, _)| head).filter(|head| {
-        head.strip_prefix('v')
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    });
-    match version {
-        Some(head) => PermalinkError::WrongVersion {
-            found: format!("{head}."),
+    match format_prefix(link) {
+        Some(found) => PermalinkError::WrongVersion {
+            found: found.to_string(),
         },
         None => PermalinkError::NoPrefix,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_prefix;
+
+    #[test]
+    fn format_prefix_reads_only_v_digits_dot() {
+        assert_eq!(format_prefix("v1.eNo"), Some("v1."));
+        assert_eq!(format_prefix("v12.x"), Some("v12."));
+        assert_eq!(format_prefix("v.x"), None);
+        assert_eq!(format_prefix("vx1.x"), None);
+        assert_eq!(format_prefix("scenario.json"), None);
+        assert_eq!(format_prefix("v1"), None);
     }
 }

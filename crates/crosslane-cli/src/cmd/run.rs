@@ -83,9 +83,5 @@ fn link_part(text: &str) -> &str {
 
 /// Whether an argument is meant as a permalink rather than a path.
 fn looks_like_link(arg: &str) -> bool {
-    let part = link_part(arg.trim());
-    part.split_once('.').is_some_and(|(head, _)| {
-        head.strip_prefix('v')
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    })
+    permalink::format_prefix(link_part(arg.trim())).is_some()
 }
