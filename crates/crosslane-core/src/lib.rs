@@ -15,9 +15,11 @@ pub mod gather;
 pub mod lanes;
 pub mod op;
 pub mod params;
+pub mod permalink;
 pub mod plan;
 pub mod request;
 pub mod result;
+pub mod scenario;
 pub mod segment;
 pub mod trace;
 pub mod value;
@@ -28,5 +30,6 @@ pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, 
 pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
 pub use request::OpRequest;
 pub use result::{Diagnostic, LaneResult, Level, Source};
+pub use scenario::{Scenario, View};
 pub use trace::{Step, Trace};
 pub use value::{Value, ValueType, ValuesSpec};

@@ -1,0 +1,5 @@
+//! One module per subcommand: its clap arguments and its `run`.
+
+pub mod op;
+pub mod ops;
+pub mod run;

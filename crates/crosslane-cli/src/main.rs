@@ -1,0 +1,73 @@
+//! `crosslane`: the command line over crosslane-core.
+//!
+//! What it is for: running one cross-lane operation from flags (`crosslane op`), listing the
+//! operation registry (`crosslane ops`) and replaying a scenario file or permalink
+//! (`crosslane run`), printing a readable table or the JSON contract of DESIGN.md
+//! ("Command-line contract"). What it is not for: semantics. Every rule, range and default comes
+//! from the core registry; this crate only turns arguments into an [`crosslane_core::OpRequest`]
+//! and results into text.
+//!
+//! Exit status: 0 when the input could be encoded (warnings and undefined lanes included), 2 when
+//! an argument does not parse or cannot be encoded (the message names the field and the allowed
+//! range), 1 for anything else (an unreadable file, a broken pipe).
+//!
+//! One module per subcommand under `cmd/`; a new subcommand is one new module plus one variant of
+//! [`Command`].
+
+mod cmd;
+mod describe;
+mod error;
+mod table;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+
+/// Cross-lane operations (shuffles, swizzles, permutes, ballots, lane reads) of CUDA, HIP,
+/// Ascend C, AMD GCN/RDNA, MetaX MACA and WGSL, lane by lane, with undefined results marked and
+/// each rule's source cited.
+#[derive(Parser, Debug)]
+#[command(name = "crosslane", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands; each variant's arguments live in its module under `cmd/`.
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run one operation: crosslane op DIALECT OP [--lanes N] [--active MASK] [--values SPEC]
+    /// [--type T] [--PARAM VALUE]... [--json]
+    Op(cmd::op::OpArgs),
+    /// List every operation (signature, rule, source, parameters) of one dialect or of all.
+    Ops(cmd::ops::OpsArgs),
+    /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON.
+    Run(cmd::run::RunArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Op(args) => cmd::op::run(&args),
+        Command::Ops(args) => cmd::ops::run(&args),
+        Command::Run(args) => cmd::run::run(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("crosslane: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+/// Writes `text` to stdout; a closed pipe (`crosslane ops | head`) is not worth a panic.
+pub(crate) fn print_out(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::Io(format!("stdout: {e}")))
+}

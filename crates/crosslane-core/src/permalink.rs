@@ -1,0 +1,172 @@
+//! The permalink codec: a [`Scenario`] as short, URL-safe text, and back.
+//!
+//! Format `v1.` + base64url without padding (RFC 4648 §5) of the zlib stream (RFC 1950, deflate
+//! inside, Adler-32 at the end) of the scenario's JSON. The zlib checksum catches a link that
+//! was cut or altered in transit; the `v1.` prefix versions the *link* format (encoding and
+//! compression), independently of the scenario's own `"version"`.
+//!
+//! Links arrive from anyone, so [`decode`] bounds its work before doing it: the link at most
+//! [`MAX_LINK_LEN`] bytes, the inflated JSON at most [`MAX_JSON_LEN`] bytes — checked while
+//! inflating, so a compression bomb stops at the cap instead of being allocated. Strings inside
+//! a scenario (`<script>` included) are data: they round-trip as the same plain text and the
+//! link itself contains only `[A-Za-z0-9_-]` after its prefix.
+
+use base64::alphabet::URL_SAFE;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::{DecodeError, Engine};
+use miniz_oxide::inflate::TINFLStatus;
+
+use crate::scenario::{Scenario, ScenarioError};
+
+/// The link format prefix this build writes and reads.
+pub const PREFIX: &str = "v1.";
+
+/// Longest link [`decode`] accepts, in bytes (16 KiB; far above any scenario typed by hand, well
+/// under what browsers keep in a URL).
+pub const MAX_LINK_LEN: usize = 16 * 1024;
+
+/// Largest inflated scenario JSON [`decode`] accepts, in bytes (256 KiB).
+pub const MAX_JSON_LEN: usize = 256 * 1024;
+
+/// zlib level 9: links are made once and read often, so the smallest output is worth it.
+const LEVEL: u8 = 9;
+
+/// Base64url, no padding written or accepted. Trailing bits are allowed so that a link cut
+/// mid-character reaches the inflater and is reported as truncated, not as bad base64.
+const B64: GeneralPurpose = GeneralPurpose::new(
+    &URL_SAFE,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+        .with_decode_allow_trailing_bits(true),
+);
+
+/// Why a text is not a permalink this build can read. Every message is one line a user can act
+/// on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PermalinkError {
+    /// No `vN.` prefix at all.
+    #[error("not a crosslane permalink: it must start with `{PREFIX}`")]
+    NoPrefix,
+    /// A `vN.` prefix of another link format version.
+    #[error("permalink format `{found}` is not supported; this build reads `{PREFIX}` links")]
+    WrongVersion {
+        /// The prefix found, e.g. `v9.`.
+        found: String,
+    },
+    /// The link or its inflated content is over its cap.
+    #[error("permalink too large: {what} is over {limit} bytes")]
+    TooLarge {
+        /// `link` or `inflated scenario`.
+        what: &'static str,
+        /// The cap in bytes.
+        limit: usize,
+    },
+    /// A character outside base64url.
+    #[error("permalink damaged: `{0}` is not base64url (A-Z a-z 0-9 - _)")]
+    NotBase64(String),
+    /// The data ends early: the link was cut (copied or wrapped short).
+    #[error("permalink truncated: the link was cut short; copy the whole link")]
+    Truncated,
+    /// Base64 is fine but the bytes inside are not a zlib stream, or its checksum fails.
+    #[error("permalink damaged: its data does not inflate ({0})")]
+    Corrupt(String),
+    /// Inflated fine but is not a scenario this build reads.
+    #[error("permalink content: {0}")]
+    NotAScenario(#[from] ScenarioError),
+}
+
+/// Encodes a scenario as a permalink (`v1.…`).
+///
+/// The result may exceed [`MAX_LINK_LEN`] for a scenario holding a very large kernel text;
+/// [`decode`] refuses such a link, so a caller that offers the link should check its length.
+pub fn encode(scenario: &Scenario) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(scenario.to_json().as_bytes(), LEVEL);
+    let mut link = String::with_capacity(PREFIX.len() + packed.len().div_ceil(3) * 4);
+    link.push_str(PREFIX);
+    B64.encode_string(packed, &mut link);
+    link
+}
+
+/// Decodes a permalink (surrounding whitespace ignored).
+///
+/// # Errors
+/// [`PermalinkError`]: no or another prefix, over a size cap, not base64url, truncated, corrupt,
+/// or not a scenario of a version this build reads.
+pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
+    let link = link.trim();
+    if link.len() > MAX_LINK_LEN {
+        return Err(PermalinkError::TooLarge {
+            what: "link",
+            limit: MAX_LINK_LEN,
+        });
+    }
+    let body = link
+        .strip_prefix(PREFIX)
+        .ok_or_else(|| wrong_prefix(link))?;
+    if body.is_empty() {
+        return Err(PermalinkError::Truncated);
+    }
+    let packed = B64.decode(body).map_err(|e| match e {
+        // A length of 4k+1 characters cannot come from an encoder: the link was cut.
+        DecodeError::InvalidLength(_) => PermalinkError::Truncated,
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol(at, _) => {
+            // `at` is a byte offset; a non-ASCII character is reported whole.
+            PermalinkError::NotBase64(
+                body.get(at..)
+                    .and_then(|t| t.chars().next())
+                    .map_or_else(|| format!("byte {at}"), String::from),
+            )
+        }
+        DecodeError::InvalidPadding => PermalinkError::NotBase64("=".into()),
+    })?;
+    let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_JSON_LEN)
+        .map_err(|e| match e.status {
+            TINFLStatus::HasMoreOutput => PermalinkError::TooLarge {
+                what: "inflated scenario",
+                limit: MAX_JSON_LEN,
+            },
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                PermalinkError::Truncated
+            }
+            TINFLStatus::Adler32Mismatch => PermalinkError::Corrupt("checksum mismatch".into()),
+            other => PermalinkError::Corrupt(format!("{other:?}")),
+        })?;
+    Ok(Scenario::from_json(&json)?)
+}
+
+/// The `vN.` format prefix `text` starts with, if any (`Some("v1.")`, `Some("v9.")`): how a
+/// caller tells a permalink from a file name, and how [`decode`] tells another version from none.
+pub fn format_prefix(text: &str) -> Option<&str> {
+    let (head, _) = text.split_once('.')?;
+    let digits = head.strip_prefix('v')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.get(..=head.len())
+}
+
+/// The error for a link without our prefix: another version (`v9.`) or none at all.
+fn wrong_prefix(link: &str) -> PermalinkError {
+    match format_prefix(link) {
+        Some(found) => PermalinkError::WrongVersion {
+            found: found.to_string(),
+        },
+        None => PermalinkError::NoPrefix,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_prefix;
+
+    #[test]
+    fn format_prefix_reads_only_v_digits_dot() {
+        assert_eq!(format_prefix("v1.eNo"), Some("v1."));
+        assert_eq!(format_prefix("v12.x"), Some("v12."));
+        assert_eq!(format_prefix("v.x"), None);
+        assert_eq!(format_prefix("vx1.x"), None);
+        assert_eq!(format_prefix("scenario.json"), None);
+        assert_eq!(format_prefix("v1"), None);
+    }
+}

@@ -1,0 +1,170 @@
+//! The scenario model: everything needed to reproduce what a user sees — the page state, a CLI
+//! `run` file, a permalink — as one serde value.
+//!
+//! Every scenario carries `"version"` from the first day (DESIGN.md, "Scenario"), so that a link
+//! made now still means the same thing later. Version 1 is the only one so far; a change that
+//! alters what an existing field means takes a new version, and [`Scenario::from_json`] keeps
+//! reading the old ones.
+//!
+//! The JSON form is externally tagged:
+//! `{"version": 1, "view": {"op": {"dialect": "ascend", "op": "asc_shfl_xor", …}}, "gpu_panel": false}`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::request::OpRequest;
+
+/// The scenario format version this build writes, and the only one it reads.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// A reproducible view of crosslane.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Format version; [`SCENARIO_VERSION`] for everything this build writes. Required: a file
+    /// without it is refused rather than guessed.
+    pub version: u32,
+    /// What is shown.
+    pub view: View,
+    /// Whether the GPU comparison panel is open.
+    #[serde(default)]
+    pub gpu_panel: bool,
+}
+
+/// What a scenario shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum View {
+    /// One operation, with every field exactly as the user typed it (so an invalid entry survives
+    /// a reload and shows the same error).
+    Op(OpRequest),
+    /// A kernel snippet stepped through one line at a time.
+    Kernel {
+        /// The snippet's text (vendor C/C++ or WGSL), as typed.
+        source: String,
+        /// Thread blocks (workgroups) launched.
+        blocks: u32,
+        /// Threads per block.
+        threads_per_block: u32,
+        /// Lanes per warp / wavefront / subgroup.
+        lanes: u32,
+        /// The step shown, 0-based (0 = before the first cross-lane call).
+        step: u32,
+    },
+    /// The odd-even merge sort.
+    Sort {
+        /// Number of keys.
+        len: u32,
+        /// Seed of the generated keys (ignored when `values` is given).
+        seed: u64,
+        /// The keys as a comma list, as typed; `None` = generated from `seed`.
+        values: Option<String>,
+        /// The dialect whose shuffles run the network; `None` = the page's default.
+        dialect: Option<String>,
+    },
+}
+
+/// Why a text is not a scenario this build can read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioError {
+    /// Not JSON of the scenario's shape; the message is serde's one line (what and where).
+    #[error("not a crosslane scenario: {0}")]
+    NotAScenario(String),
+    /// A version this build does not read.
+    #[error(
+        "scenario version {found} is not supported; this build reads version {SCENARIO_VERSION}"
+    )]
+    UnsupportedVersion {
+        /// The version the scenario carries.
+        found: u32,
+    },
+}
+
+impl Scenario {
+    /// A scenario of the current version with the GPU panel closed.
+    pub fn new(view: View) -> Self {
+        Scenario {
+            version: SCENARIO_VERSION,
+            view,
+            gpu_panel: false,
+        }
+    }
+
+    /// Reads a scenario from JSON bytes and checks its version.
+    ///
+    /// # Errors
+    /// [`ScenarioError::NotAScenario`] when the bytes are not JSON of this shape (a missing
+    /// `version` included); [`ScenarioError::UnsupportedVersion`] for any version but
+    /// [`SCENARIO_VERSION`].
+    pub fn from_json(bytes: &[u8]) -> Result<Self, ScenarioError> {
+        // Read the version first, so a future version with a different shape reports its
+        // version rather than a confusing field error.
+        #[derive(Deserialize)]
+        struct Versioned {
+            version: u32,
+        }
+        let v: Versioned = serde_json::from_slice(bytes)
+            .map_err(|e| ScenarioError::NotAScenario(e.to_string()))?;
+        if v.version != SCENARIO_VERSION {
+            return Err(ScenarioError::UnsupportedVersion { found: v.version });
+        }
+        serde_json::from_slice(bytes).map_err(|e| ScenarioError::NotAScenario(e.to_string()))
+    }
+
+    /// The scenario as compact JSON.
+    pub fn to_json(&self) -> String {
+        // Serializing this plain data (strings, integers, a string-keyed map) cannot fail; the
+        // fallback only keeps library code free of panics.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_shape_is_externally_tagged_and_versioned() {
+        let s = Scenario::new(View::Sort {
+            len: 8,
+            seed: 7,
+            values: None,
+            dialect: Some("cuda".into()),
+        });
+        assert_eq!(
+            s.to_json(),
+            r#"{"version":1,"view":{"sort":{"len":8,"seed":7,"values":null,"dialect":"cuda"}},"gpu_panel":false}"#
+        );
+        assert_eq!(Scenario::from_json(s.to_json().as_bytes()), Ok(s));
+    }
+
+    #[test]
+    fn op_view_keeps_text_as_typed_and_defaults_missing_fields() {
+        let s = Scenario::from_json(
+            br#"{"version":1,"view":{"op":{"dialect":"ascend","op":"asc_shfl_xor","params":{"width":"0x10"}}}}"#,
+        )
+        .unwrap();
+        let View::Op(req) = &s.view else {
+            panic!("op view expected, got {:?}", s.view)
+        };
+        assert_eq!(req.params.get("width").map(String::as_str), Some("0x10"));
+        assert_eq!(req.lanes, "");
+        assert!(!s.gpu_panel);
+    }
+
+    #[test]
+    fn version_is_required_and_checked() {
+        let e = Scenario::from_json(
+            br#"{"view":{"sort":{"len":8,"seed":1,"values":null,"dialect":null}}}"#,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&e, ScenarioError::NotAScenario(m) if m.contains("version")),
+            "{e}"
+        );
+        let e = Scenario::from_json(br#"{"version":2,"view":{"hologram":{}}}"#).unwrap_err();
+        assert_eq!(e, ScenarioError::UnsupportedVersion { found: 2 });
+        assert_eq!(
+            e.to_string(),
+            "scenario version 2 is not supported; this build reads version 1"
+        );
+    }
+}
