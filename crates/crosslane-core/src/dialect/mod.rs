@@ -2,8 +2,9 @@
 
 pub mod ascend;
 pub mod cuda;
+pub mod wgsl;
 
 use crate::op::OpSpec;
 
 /// Every dialect's table, in the order the UI lists them.
-pub(crate) const TABLES: &[&[OpSpec]] = &[ascend::OPS, cuda::OPS];
+pub(crate) const TABLES: &[&[OpSpec]] = &[ascend::OPS, cuda::OPS, wgsl::OPS];
