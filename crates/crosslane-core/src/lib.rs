@@ -9,6 +9,7 @@
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
 
+pub mod arith;
 pub mod dialect;
 pub mod error;
 pub mod gather;
