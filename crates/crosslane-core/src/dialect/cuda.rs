@@ -1,4 +1,6 @@
-//! CUDA warp-level primitives on a 32-lane warp: the `__shfl*_sync` shuffles.
+//! CUDA warp-level primitives on a 32-lane warp: the `__shfl*_sync` shuffles, the vote functions
+//! (`__ballot_sync`, `__any_sync`, `__all_sync`, `__activemask`), the match functions
+//! (`__match_any_sync`, `__match_all_sync`) and the reduce functions (`__reduce_*_sync`).
 //!
 //! Sources:
 //! * PTX ISA, "Parallel Synchronization and Communication Instructions: shfl.sync" — the
@@ -10,6 +12,10 @@
 //!   `mask` and every thread named in `mask` must execute the same intrinsic, otherwise the
 //!   results are undefined; 64-bit types are moved as two 32-bit shuffles.
 //!
+//! * CUDA C++ Programming Guide, "Warp Vote Functions", "Warp Match Functions", "Warp Reduce
+//!   Functions" — the collectives; they are computed over the lanes of `mask` and obey the same
+//!   sync-mask rule as the shuffles.
+//!
 //! Readings (SEMANTICS.md "CUDA"):
 //! * A width that is not a power of two or is above 32 still runs through the formula, but every
 //!   calling lane is undefined; `from` carries the lane the formula would have read, as a hint.
@@ -17,14 +23,15 @@
 //!   active lane outside `mask` gets an undefined result; a source lane that is active but outside
 //!   `mask` did not take part, so reading it is undefined, as is reading an inactive lane.
 
+use crate::arith::{fold, BinOp};
 use crate::error::InputError;
 use crate::gather::{gather, inactive_is_undefined, Pick};
 use crate::lanes::{is_power_of_two, LaneMask};
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
-use crate::result::Diagnostic;
+use crate::result::{Diagnostic, LaneResult};
 use crate::segment::width_warning;
-use crate::value::ValueType;
+use crate::value::{Value, ValueType};
 
 use super::ascend::note_undefined;
 
@@ -372,9 +379,377 @@ pub const OPS: &[OpSpec] = &[
         kind: OpKind::Lanes,
         run: run_xor,
     },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__ballot_sync",
+        aliases: &["ballot_sync"],
+        signature: "unsigned __ballot_sync(unsigned mask, int predicate)",
+        rule: "Every lane in mask gets a 32-bit mask whose bit j is set when lane j is in mask, \
+               active, and its predicate (the operand) is non-zero. Sync-mask rule as for the \
+               shuffles: an active lane outside mask, or a mask lane that does not call, is \
+               undefined.",
+        source: VOTE_SOURCE,
+        params: &[MASK],
+        types: &[ValueType::I32],
+        type_note: PRED_NOTE,
+        kind: OpKind::Lanes,
+        run: run_ballot,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__any_sync",
+        aliases: &["any_sync"],
+        signature: "int __any_sync(unsigned mask, int predicate)",
+        rule: "Every lane in mask gets 1 when the predicate (the operand) is non-zero on any lane \
+               of mask, else 0. Sync-mask rule as for the shuffles.",
+        source: VOTE_SOURCE,
+        params: &[MASK],
+        types: &[ValueType::I32],
+        type_note: PRED_NOTE,
+        kind: OpKind::Lanes,
+        run: run_any,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__all_sync",
+        aliases: &["all_sync"],
+        signature: "int __all_sync(unsigned mask, int predicate)",
+        rule:
+            "Every lane in mask gets 1 when the predicate (the operand) is non-zero on every lane \
+               of mask, else 0. Sync-mask rule as for the shuffles.",
+        source: VOTE_SOURCE,
+        params: &[MASK],
+        types: &[ValueType::I32],
+        type_note: PRED_NOTE,
+        kind: OpKind::Lanes,
+        run: run_all,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__activemask",
+        aliases: &["activemask"],
+        signature: "unsigned __activemask()",
+        rule: "Every active lane gets the 32-bit mask of the lanes active at the call (the \
+               operand is not used). It synchronizes nothing.",
+        source: VOTE_SOURCE,
+        params: &[],
+        types: &[ValueType::I32],
+        type_note: "__activemask takes no operand",
+        kind: OpKind::Lanes,
+        run: run_activemask,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__match_any_sync",
+        aliases: &["match_any_sync"],
+        signature: "unsigned int __match_any_sync(unsigned mask, T value)",
+        rule:
+            "Lane i gets the mask of the lanes in mask whose value has the same bits as lane i's \
+               (so +0 and -0 differ, equal NaN payloads match). Sync-mask rule as for the \
+               shuffles.",
+        source: MATCH_SOURCE,
+        params: &[MASK],
+        types: MATCH_TYPES,
+        type_note: MATCH_TYPE_NOTE,
+        kind: OpKind::Lanes,
+        run: run_match_any,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__match_all_sync",
+        aliases: &["match_all_sync"],
+        signature: "unsigned int __match_all_sync(unsigned mask, T value, int *pred)",
+        rule:
+            "Every lane in mask gets mask when all lanes in mask hold the same bits, else 0. The \
+               out-parameter *pred (1 when all match, else 0) is the same on every lane and is \
+               reported once, as an info diagnostic \"pred = 0|1\". Sync-mask rule as for the \
+               shuffles.",
+        source: MATCH_SOURCE,
+        params: &[MASK],
+        types: MATCH_TYPES,
+        type_note: MATCH_TYPE_NOTE,
+        kind: OpKind::Lanes,
+        run: run_match_all,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__reduce_add_sync",
+        aliases: &["reduce_add_sync"],
+        signature: "unsigned __reduce_add_sync(unsigned mask, unsigned value) / int (…, int value)",
+        rule: "Every lane in mask gets the wrapping sum of value over the lanes of mask. An \
+               undefined input lane makes the result undefined. Sync-mask rule as for the \
+               shuffles.",
+        source: REDUCE_SOURCE,
+        params: &[MASK],
+        types: REDUCE_ARITH_TYPES,
+        type_note: REDUCE_ARITH_NOTE,
+        kind: OpKind::Lanes,
+        run: run_reduce_add,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__reduce_min_sync",
+        aliases: &["reduce_min_sync"],
+        signature: "unsigned __reduce_min_sync(unsigned mask, unsigned value) / int (…, int value)",
+        rule:
+            "Every lane in mask gets the minimum of value over the lanes of mask (signed for int, \
+               unsigned for unsigned). Sync-mask rule as for the shuffles.",
+        source: REDUCE_SOURCE,
+        params: &[MASK],
+        types: REDUCE_ARITH_TYPES,
+        type_note: REDUCE_ARITH_NOTE,
+        kind: OpKind::Lanes,
+        run: run_reduce_min,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__reduce_max_sync",
+        aliases: &["reduce_max_sync"],
+        signature: "unsigned __reduce_max_sync(unsigned mask, unsigned value) / int (…, int value)",
+        rule:
+            "Every lane in mask gets the maximum of value over the lanes of mask (signed for int, \
+               unsigned for unsigned). Sync-mask rule as for the shuffles.",
+        source: REDUCE_SOURCE,
+        params: &[MASK],
+        types: REDUCE_ARITH_TYPES,
+        type_note: REDUCE_ARITH_NOTE,
+        kind: OpKind::Lanes,
+        run: run_reduce_max,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__reduce_and_sync",
+        aliases: &["reduce_and_sync"],
+        signature: "unsigned __reduce_and_sync(unsigned mask, unsigned value)",
+        rule: "Every lane in mask gets the bitwise AND of value over the lanes of mask. Sync-mask \
+               rule as for the shuffles.",
+        source: REDUCE_SOURCE,
+        params: &[MASK],
+        types: REDUCE_BIT_TYPES,
+        type_note: REDUCE_BIT_NOTE,
+        kind: OpKind::Lanes,
+        run: run_reduce_and,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__reduce_or_sync",
+        aliases: &["reduce_or_sync"],
+        signature: "unsigned __reduce_or_sync(unsigned mask, unsigned value)",
+        rule: "Every lane in mask gets the bitwise OR of value over the lanes of mask. Sync-mask \
+               rule as for the shuffles.",
+        source: REDUCE_SOURCE,
+        params: &[MASK],
+        types: REDUCE_BIT_TYPES,
+        type_note: REDUCE_BIT_NOTE,
+        kind: OpKind::Lanes,
+        run: run_reduce_or,
+    },
+    OpSpec {
+        dialect: Dialect::Cuda,
+        name: "__reduce_xor_sync",
+        aliases: &["reduce_xor_sync"],
+        signature: "unsigned __reduce_xor_sync(unsigned mask, unsigned value)",
+        rule: "Every lane in mask gets the bitwise XOR of value over the lanes of mask. Sync-mask \
+               rule as for the shuffles.",
+        source: REDUCE_SOURCE,
+        params: &[MASK],
+        types: REDUCE_BIT_TYPES,
+        type_note: REDUCE_BIT_NOTE,
+        kind: OpKind::Lanes,
+        run: run_reduce_xor,
+    },
 ];
 
 /// Whether `width` is one the Programming Guide defines (a power of two in 1..=32).
 pub fn width_is_defined(width: i64) -> bool {
     is_power_of_two(width) && width <= WARP as i64
 }
+
+/// Where the vote rules come from.
+const VOTE_SOURCE: &str = "CUDA C++ Programming Guide, Warp Vote Functions";
+/// Where the match rules come from.
+const MATCH_SOURCE: &str =
+    "CUDA C++ Programming Guide, Warp Match Functions (compute capability 7.x+)";
+/// Where the reduce rules come from.
+const REDUCE_SOURCE: &str =
+    "CUDA C++ Programming Guide, Warp Reduce Functions (compute capability 8.x+)";
+
+/// Runs a collective over the lanes of `mask`. `compute(lane, members)` gives lane `lane`'s
+/// result from the participating lanes (`mask` ∩ active); `None` = undefined because an input
+/// was undefined.
+fn run_collective(
+    input: &OpInput,
+    name: &str,
+    compute: impl Fn(usize, LaneMask) -> Result<Option<Value>, InputError>,
+) -> Result<OpOutput, InputError> {
+    let mask = input.params.mask("mask")?;
+    let mut diagnostics = Vec::new();
+    let whole_call = check_mask(name, input, mask, &mut diagnostics);
+    let members = LaneMask(mask.0 & input.active.0);
+    let mut results = Vec::with_capacity(input.lanes);
+    for i in 0..input.lanes {
+        let r = if !input.active.contains(i) {
+            LaneResult::inactive()
+        } else if let Some(why) = &whole_call {
+            LaneResult::undefined(why.clone(), None)
+        } else if !mask.contains(i) {
+            LaneResult::undefined(
+                format!("lane {i} calls {name} but is not in mask: undefined ({MASK_RULE})"),
+                None,
+            )
+        } else {
+            match compute(i, members)? {
+                Some(v) => LaneResult::computed(v),
+                None => LaneResult::undefined(
+                    format!("an input of {name} is undefined, so the result is undefined"),
+                    None,
+                ),
+            }
+        };
+        results.push(r);
+    }
+    note_undefined(&results, &mut diagnostics);
+    Ok(OpOutput {
+        results,
+        diagnostics,
+    })
+}
+
+/// The lanes of `members` whose predicate (operand) is non-zero.
+fn predicate_lanes(input: &OpInput, members: LaneMask) -> u32 {
+    members
+        .iter()
+        .filter(|&j| input.values.get(j).is_some_and(|v| v.bits != 0))
+        .fold(0u32, |m, j| m | (1u32 << (j & 31)))
+}
+
+fn run_ballot(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_collective(input, "__ballot_sync", |_, members| {
+        Ok(Some(Value::from_bits(
+            ValueType::U32,
+            predicate_lanes(input, members) as u64,
+        )))
+    })
+}
+
+fn run_any(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_collective(input, "__any_sync", |_, members| {
+        let any = predicate_lanes(input, members) != 0;
+        Ok(Some(Value::from_i64(ValueType::I32, any as i64)))
+    })
+}
+
+fn run_all(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_collective(input, "__all_sync", |_, members| {
+        let all = predicate_lanes(input, members) as u128 == members.0;
+        Ok(Some(Value::from_i64(ValueType::I32, all as i64)))
+    })
+}
+
+fn run_activemask(input: &OpInput) -> Result<OpOutput, InputError> {
+    let m = Value::from_bits(ValueType::U32, input.active.truncate(WARP).0 as u64);
+    let results = (0..input.lanes)
+        .map(|i| {
+            if input.active.contains(i) {
+                LaneResult::computed(m)
+            } else {
+                LaneResult::inactive()
+            }
+        })
+        .collect();
+    Ok(OpOutput {
+        results,
+        diagnostics: Vec::new(),
+    })
+}
+
+/// The lanes of `members` whose operand has the same bits as lane `lane`'s.
+fn same_value_lanes(input: &OpInput, lane: usize, members: LaneMask) -> Option<u32> {
+    let mine = input.values.get(lane)?;
+    Some(
+        members
+            .iter()
+            .filter(|&j| input.values.get(j).is_some_and(|v| v.bits == mine.bits))
+            .fold(0u32, |m, j| m | (1u32 << (j & 31))),
+    )
+}
+
+fn run_match_any(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_collective(input, "__match_any_sync", |i, members| {
+        Ok(same_value_lanes(input, i, members).map(|m| Value::from_bits(ValueType::U32, m as u64)))
+    })
+}
+
+fn run_match_all(input: &OpInput) -> Result<OpOutput, InputError> {
+    let mut out = run_collective(input, "__match_all_sync", |i, members| {
+        Ok(same_value_lanes(input, i, members).map(|m| {
+            let all = m as u128 == members.0;
+            Value::from_bits(ValueType::U32, if all { members.0 as u64 } else { 0 })
+        }))
+    })?;
+    // `pred` is an out-parameter: it is the same on every participating lane, so it is reported
+    // once as a note rather than as a second result row.
+    if let Some(v) = out.results.iter().find_map(|r| r.value) {
+        let pred = v.bits != 0;
+        out.diagnostics.push(Diagnostic::info(
+            format!(
+                "pred = {} ({})",
+                pred as i32,
+                if pred {
+                    "every lane in mask holds the same value"
+                } else {
+                    "the lanes in mask hold different values"
+                }
+            ),
+            MATCH_SOURCE,
+        ));
+    }
+    Ok(out)
+}
+
+fn run_reduce(input: &OpInput, op: BinOp, name: &str) -> Result<OpOutput, InputError> {
+    run_collective(input, name, |_, members| {
+        let items = members.iter().map(|j| input.values.get(j).copied());
+        Ok(fold(op, input.ty, items)?)
+    })
+}
+
+fn run_reduce_add(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_reduce(input, BinOp::Add, "__reduce_add_sync")
+}
+
+fn run_reduce_min(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_reduce(input, BinOp::Min, "__reduce_min_sync")
+}
+
+fn run_reduce_max(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_reduce(input, BinOp::Max, "__reduce_max_sync")
+}
+
+fn run_reduce_and(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_reduce(input, BinOp::And, "__reduce_and_sync")
+}
+
+fn run_reduce_or(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_reduce(input, BinOp::Or, "__reduce_or_sync")
+}
+
+fn run_reduce_xor(input: &OpInput) -> Result<OpOutput, InputError> {
+    run_reduce(input, BinOp::Xor, "__reduce_xor_sync")
+}
+
+const MATCH_TYPES: &[ValueType] = &[
+    ValueType::I32,
+    ValueType::U32,
+    ValueType::I64,
+    ValueType::U64,
+    ValueType::F32,
+    ValueType::F64,
+];
+const MATCH_TYPE_NOTE: &str = "the Programming Guide lists T = int, unsigned int, long, unsigned \
+     long, long long, unsigned long long, float or double";
+const REDUCE_ARITH_TYPES: &[ValueType] = &[ValueType::U32, ValueType::I32];
+const REDUCE_ARITH_NOTE: &str = "__reduce_add/min/max_sync have unsigned and int overloads only";
+const REDUCE_BIT_TYPES: &[ValueType] = &[ValueType::U32];
+const REDUCE_BIT_NOTE: &str = "__reduce_and/or/xor_sync take unsigned only";
+const PRED_NOTE: &str = "the predicate is an int (non-zero = true)";
