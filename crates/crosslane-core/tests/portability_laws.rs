@@ -176,3 +176,26 @@ fn special_float_bits_survive_every_shuffle() {
         }
     }
 }
+
+proptest! {
+    /// `compare` takes any parameter and width a user can type without panicking (wasm must not
+    /// abort), and every verdict that disagrees names at least one rule.
+    #[test]
+    fn compare_never_panics(
+        family in prop::sample::select(vec![
+            crosslane_core::ShuffleFamily::Idx,
+            crosslane_core::ShuffleFamily::Up,
+            crosslane_core::ShuffleFamily::Down,
+            crosslane_core::ShuffleFamily::Xor,
+        ]),
+        param in prop_oneof![any::<i64>(), -70i64..200],
+        width in prop::option::of(prop_oneof![any::<i64>(), 0i64..70]),
+        active in any::<u32>(),
+    ) {
+        if let Ok(c) = crosslane_core::compare(family, param, width, "lane", &format!("0x{active:x}")) {
+            for v in c.disagreeing() {
+                prop_assert!(v.explanation.as_deref().is_some_and(|e| !e.is_empty()));
+            }
+        }
+    }
+}

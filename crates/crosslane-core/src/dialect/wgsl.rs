@@ -55,8 +55,8 @@ pub(crate) fn shuffle_source(rule: Shuffle, lane: usize, param: i64) -> i64 {
     let i = lane as i64;
     match rule {
         Shuffle::Idx => param,
-        Shuffle::Up => i - param,
-        Shuffle::Down => i + param,
+        Shuffle::Up => i.wrapping_sub(param),
+        Shuffle::Down => i.wrapping_add(param),
         Shuffle::Xor => i ^ param,
     }
 }
