@@ -9,6 +9,7 @@
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
 
+pub mod arith;
 pub mod dialect;
 pub mod error;
 pub mod gather;
@@ -17,6 +18,7 @@ pub mod op;
 pub mod params;
 pub mod permalink;
 pub mod plan;
+pub mod portability;
 pub mod request;
 pub mod result;
 pub mod scenario;
@@ -28,6 +30,7 @@ pub use error::InputError;
 pub use lanes::{LaneMask, MAX_LANES};
 pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec};
 pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
+pub use portability::{compare, Comparison, ShuffleFamily};
 pub use request::OpRequest;
 pub use result::{Diagnostic, LaneResult, Level, Source};
 pub use scenario::{Scenario, View};
