@@ -10,6 +10,7 @@
 //! other way round.
 
 pub mod dialect;
+pub mod dpp;
 pub mod error;
 pub mod gather;
 pub mod lanes;

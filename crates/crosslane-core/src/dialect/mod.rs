@@ -2,11 +2,12 @@
 
 pub mod amdgcn;
 pub mod ascend;
+pub mod maca;
 
 use crate::op::OpSpec;
 
 /// Every dialect's table, in the order the UI lists them.
-pub(crate) const TABLES: &[&[OpSpec]] = &[ascend::OPS, amdgcn::OPS];
+pub(crate) const TABLES: &[&[OpSpec]] = &[ascend::OPS, amdgcn::OPS, maca::OPS];
 
 /// Joins a dialect's per-topic tables into one array at compile time, so that a dialect split
 /// into submodules (`amdgcn/swizzle.rs`, `amdgcn/dpp.rs`, …) still exports a single `OPS`.

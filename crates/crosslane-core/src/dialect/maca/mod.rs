@@ -1,0 +1,19 @@
+//! MetaX MACA builtins (`__builtin_mxc_*`, seed 002) on the 64-lane warp, one submodule per
+//! family:
+//! * [`shuffle`]: `mov_shfl`, `update_shfl`, `bsm_bpermute`, `bsm_permute` (§3.4.1–3.4.4).
+
+pub mod shuffle;
+
+use crate::op::OpSpec;
+use crate::value::ValueType;
+
+/// The builtins' prototypes take and return `int`.
+pub(crate) const TYPES_INT: &[ValueType] = &[ValueType::I32];
+
+/// Why other types are refused.
+pub(crate) const TYPE_NOTE_INT: &str = "seed 002 declares these builtins on int only";
+
+const LEN: usize = shuffle::OPS.len();
+
+/// Every MetaX MACA operation.
+pub const OPS: &[OpSpec] = &super::concat_ops::<LEN>(&[shuffle::OPS]);
