@@ -17,7 +17,7 @@ use std::fmt;
 use crate::error::InputError;
 use crate::op::OpInput;
 use crate::params::parse_int;
-use crate::result::{LaneResult, Source};
+use crate::result::{Diagnostic, LaneResult, Source};
 use crate::value::Value;
 
 /// Lanes per DPP row.
@@ -373,6 +373,25 @@ pub fn apply(input: &OpInput, call: &DppCall) -> Vec<LaneResult> {
             r
         })
         .collect()
+}
+
+/// One warning when some lanes are undefined (a `mov` whose destination was not written), so the
+/// page and the CLI show it beside the drawing; `rule` names the document.
+pub fn undefined_warning(results: &[LaneResult], rule: &str) -> Option<Diagnostic> {
+    let undefined: Vec<usize> = results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.source == Source::Undefined)
+        .map(|(i, _)| i)
+        .collect();
+    let first = *undefined.first()?;
+    Some(Diagnostic::warning(
+        format!(
+            "{} lane(s) undefined (destination not written, no old operand), e.g. lane {first}",
+            undefined.len()
+        ),
+        rule,
+    ))
 }
 
 #[cfg(test)]

@@ -268,3 +268,15 @@ proptest! {
         prop_assert_eq!(vals(&step), values.iter().map(|v| Some(*v)).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn mov_dpp_warns_about_undefined_lanes() {
+    let step = dpp("mov_dpp", 64, "", "lane", &[("dpp_ctrl", "row_bcast:31")]).unwrap();
+    assert!(step.results[..32]
+        .iter()
+        .all(|r| r.source == Source::Undefined));
+    assert!(step
+        .diagnostics
+        .iter()
+        .any(|d| d.message.starts_with("32 lane(s) undefined")));
+}

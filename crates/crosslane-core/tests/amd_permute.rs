@@ -2,6 +2,7 @@
 //! EXEC = 0xF and EXEC = 0xA, provenance of colliding writes, the offset and the wrap.
 
 use crosslane_core::{OpRequest, Source, Step};
+use proptest::prelude::*;
 
 /// data {A, B, C, D} = {10, 11, 12, 13} in lanes 0..3 (other lanes hold 100 + lane).
 const DATA: [i64; 4] = [10, 11, 12, 13];
@@ -115,4 +116,29 @@ fn offset_and_wrap() {
     .unwrap_err();
     assert_eq!(err.field, "offset");
     assert!(err.message.contains("0..=65535"));
+}
+
+fn list(items: &[i64]) -> String {
+    items
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+proptest! {
+    /// With a permutation as addresses, permute (push to p(i)) then bpermute (pull from p(i))
+    /// returns every lane's own value.
+    #[test]
+    fn bpermute_undoes_permute(
+        perm in Just((0..64i64).collect::<Vec<_>>()).prop_shuffle(),
+        values in proptest::collection::vec(-1000i64..1000, 64),
+    ) {
+        let addr: Vec<i64> = perm.iter().map(|p| p * 4).collect();
+        let pushed = run("ds_permute_b32", "", &list(&addr), "0", &list(&values));
+        let mid: Vec<i64> = pushed.results.iter().map(|r| r.value.and_then(|v| v.as_i64()).unwrap()).collect();
+        let back = run("ds_bpermute_b32", "", &list(&addr), "0", &list(&mid));
+        let got: Vec<i64> = back.results.iter().map(|r| r.value.and_then(|v| v.as_i64()).unwrap()).collect();
+        prop_assert_eq!(got, values);
+    }
 }

@@ -127,3 +127,20 @@ fn offset_above_16_bits_is_an_input_error() {
     assert_eq!(err.field, "offset");
     assert!(err.message.contains("0..=65535"), "{}", err.message);
 }
+
+proptest::proptest! {
+    /// Every mode stays inside the caller's group of 32 lanes (seed 003: "the offset bits apply to
+    /// each group of 32"), so wave64 never mixes its halves.
+    #[test]
+    fn every_offset_stays_in_its_group_of_32(offset in 0u32..=0xffff, lane in 0usize..64) {
+        let j = SwizzleMode::decode(offset).source(lane);
+        proptest::prop_assert_eq!(j / 32, lane / 32);
+    }
+
+    /// Bitmask mode with and_mask 0x1f, or_mask 0 is an xor: applying it twice is the identity.
+    #[test]
+    fn xor_swizzle_is_an_involution(xor_mask in 0u32..32, lane in 0usize..64) {
+        let mode = SwizzleMode::decode((xor_mask << 10) | 0x1f);
+        proptest::prop_assert_eq!(mode.source(mode.source(lane)), lane);
+    }
+}

@@ -9,7 +9,7 @@
 //! has the opposite sense). `mov_dpp` has no old operand: LLVM passes `undef` as old, so a lane
 //! that is not written is undefined.
 
-use crate::dpp::{apply, DppCall, DppCtrl, OnInvalid};
+use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -137,8 +137,10 @@ fn run_dpp(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
         keep_setting: "bound_ctrl = 0 keeps the destination",
         rule: RULE,
     };
+    let results = apply(input, &call);
+    diagnostics.extend(undefined_warning(&results, RULE));
     Ok(OpOutput {
-        results: apply(input, &call),
+        results,
         diagnostics,
     })
 }

@@ -195,6 +195,12 @@ fn run_swizzle(input: &OpInput) -> Result<OpOutput, InputError> {
         format!("offset 0x{offset:04x}: {}", mode.describe()),
         RULE_SOURCE,
     )];
+    if matches!(mode, SwizzleMode::Fft { .. }) {
+        diagnostics.push(Diagnostic::info(
+            "reverse_bits reverses the low 5 bits of the lane id, as the seed's FFT examples show",
+            "SEMANTICS.md Known defects; seed 003 FFT examples",
+        ));
+    }
     if matches!(mode, SwizzleMode::Rotate { .. }) {
         diagnostics.push(Diagnostic::info(
             "rotate wraps within 32 lanes ((i + rotate) & ~mask) & 0x1f, as the seed's examples show; \

@@ -127,7 +127,7 @@ fn lane_number(
         diagnostics.push(Diagnostic::info(
             format!(
                 "{name} = {n} is outside 0..{}: the seed names no rule; the low bits give lane {lane}, as the AMD lane instructions do",
-                input.lanes - 1
+                input.lanes.saturating_sub(1)
             ),
             rule,
         ));

@@ -22,7 +22,7 @@
 //! does.
 
 use crate::dialect::amdgcn::permute::{bpermute, per_lane_addrs, permute};
-use crate::dpp::{apply, DppCall, DppCtrl, OnInvalid};
+use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -218,10 +218,14 @@ fn run_shfl(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
         rule: if update { UPDATE_RULE } else { SHFL_RULE },
     };
     let results = apply(input, &call);
-    let diagnostics = vec![Diagnostic::info(
+    let mut diagnostics = vec![Diagnostic::info(
         format!("mode 0x{:03x} is DPP {ctrl}", input.params.int("mode")?),
         "seed 002 §3.4.1 mode table; LLVM SIDefines.h DppCtrl encoding",
     )];
+    diagnostics.extend(undefined_warning(
+        &results,
+        "SEMANTICS.md \"MetaX mov_shfl / update_shfl\"",
+    ));
     Ok(OpOutput {
         results,
         diagnostics,
