@@ -11,6 +11,7 @@
 
 pub mod arith;
 pub mod dialect;
+pub mod dpp;
 pub mod error;
 pub mod gather;
 pub mod lanes;
