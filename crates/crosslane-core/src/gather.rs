@@ -3,7 +3,7 @@
 //! every dialect, recording provenance.
 
 use crate::op::OpInput;
-use crate::result::LaneResult;
+use crate::result::{Diagnostic, LaneResult, Source};
 use crate::value::Value;
 
 /// What one destination lane receives, as decided by a dialect's rule.
@@ -84,4 +84,26 @@ pub fn inactive_is_undefined(_dst: usize, src: usize) -> Pick {
         format!("source lane {src} is inactive: its register holds an uninitialized value"),
         Some(src),
     )
+}
+
+/// Adds one warning summarising the undefined lanes of `results` (how many, and the first one's
+/// reason), so the page and the CLI show it beside the drawing. Adds nothing when no lane is
+/// undefined.
+pub fn note_undefined(results: &[LaneResult], diagnostics: &mut Vec<Diagnostic>) {
+    let undefined: Vec<usize> = results
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.source == Source::Undefined)
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(first) = undefined.first() {
+        let why = results[*first].why.clone().unwrap_or_default();
+        diagnostics.push(Diagnostic::warning(
+            format!(
+                "{} lane(s) undefined, e.g. lane {first}: {why}",
+                undefined.len()
+            ),
+            "see each lane's reason",
+        ));
+    }
 }

@@ -12,10 +12,10 @@
 //!   read: undefined with a diagnostic.
 
 use crate::error::InputError;
-use crate::gather::{gather, inactive_is_undefined, Pick};
+use crate::gather::{gather, inactive_is_undefined, note_undefined, Pick};
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
-use crate::result::{Diagnostic, LaneResult};
+use crate::result::LaneResult;
 use crate::segment::{segment_end, segment_start, width_warning};
 use crate::value::ValueType;
 
@@ -175,26 +175,6 @@ fn run_with(input: &OpInput, pick: impl Fn(usize, usize) -> Pick) -> Result<OpOu
         results,
         diagnostics,
     })
-}
-
-/// One warning summarising undefined lanes, so the page can show it beside the drawing.
-pub(crate) fn note_undefined(results: &[LaneResult], diagnostics: &mut Vec<Diagnostic>) {
-    let undefined: Vec<usize> = results
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.source == crate::result::Source::Undefined)
-        .map(|(i, _)| i)
-        .collect();
-    if let Some(first) = undefined.first() {
-        let why = results[*first].why.clone().unwrap_or_default();
-        diagnostics.push(Diagnostic::warning(
-            format!(
-                "{} lane(s) undefined, e.g. lane {first}: {why}",
-                undefined.len()
-            ),
-            "see each lane's reason",
-        ));
-    }
 }
 
 fn run_shfl(input: &OpInput) -> Result<OpOutput, InputError> {

@@ -33,7 +33,7 @@ use crate::result::{Diagnostic, LaneResult};
 use crate::segment::width_warning;
 use crate::value::{Value, ValueType};
 
-use super::ascend::note_undefined;
+use crate::gather::note_undefined;
 
 /// Lanes in a CUDA warp (`warpSize`).
 pub const WARP: usize = 32;

@@ -27,7 +27,7 @@ use crate::result::LaneResult;
 use crate::segment::width_warning;
 use crate::value::{Value, ValueType};
 
-use super::ascend::note_undefined;
+use crate::gather::note_undefined;
 
 const SHFL_SOURCE: &str = "ROCm clr amd_warp_functions.h (__shfl, __shfl_up, __shfl_down, \
                            __shfl_xor); AMD ISA ds_bpermute_b32; HIP Programming Guide, Warp \

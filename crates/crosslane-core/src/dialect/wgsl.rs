@@ -19,7 +19,7 @@ use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::value::{Value, ValueType};
 
-use super::ascend::note_undefined;
+use crate::gather::note_undefined;
 
 /// Where the subgroup rules come from.
 const SUBGROUP_SOURCE: &str = "WGSL spec, Subgroup Built-in Functions";
