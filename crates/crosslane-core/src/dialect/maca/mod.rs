@@ -1,0 +1,8 @@
+//! MetaX MACA builtins (`__builtin_mxc_*`, seed 002), 64-lane warps. One module per section
+//! group of the seed; each exports `OPS`, listed in `dialect/mod.rs` TABLES.
+
+pub mod arch;
+pub mod compare;
+pub mod convert;
+pub mod math;
+mod operands;
