@@ -11,4 +11,5 @@ pub(crate) const TABLES: &[&[OpSpec]] = &[
     maca::compare::OPS,
     maca::convert::OPS,
     maca::math::OPS,
+    maca::mma::OPS,
 ];

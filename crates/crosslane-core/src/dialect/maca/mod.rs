@@ -5,4 +5,6 @@ pub mod arch;
 pub mod compare;
 pub mod convert;
 pub mod math;
+pub mod mma;
+pub mod mma_layout;
 mod operands;
