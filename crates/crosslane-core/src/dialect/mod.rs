@@ -12,4 +12,7 @@ pub(crate) const TABLES: &[&[OpSpec]] = &[
     maca::convert::OPS,
     maca::math::OPS,
     maca::mma::OPS,
+    maca::memory::PREDICATED,
+    maca::memory::OPS,
+    maca::sync::OPS,
 ];

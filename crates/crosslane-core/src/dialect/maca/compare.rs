@@ -89,6 +89,14 @@ impl Icmp {
         })
     }
 
+    /// The seed's name (`MACA_ICMP_ULT`).
+    pub fn name(self) -> &'static str {
+        ICMP_NAMES
+            .iter()
+            .find(|(_, p)| *p == self)
+            .map_or("MACA_ICMP_?", |(n, _)| n)
+    }
+
     /// Compares two `bits`-wide integers (32 or 64) held in the low bits of `a` and `b`.
     pub fn holds(self, a: u64, b: u64, bits: u32) -> bool {
         let (ua, ub) = if bits >= 64 {

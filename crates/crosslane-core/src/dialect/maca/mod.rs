@@ -5,6 +5,8 @@ pub mod arch;
 pub mod compare;
 pub mod convert;
 pub mod math;
+pub mod memory;
 pub mod mma;
 pub mod mma_layout;
 mod operands;
+pub mod sync;
