@@ -211,3 +211,23 @@ fn bad_predicate_lists_the_enum() {
         assert!(e.message.contains(name), "{}", e.message);
     }
 }
+
+proptest::proptest! {
+    /// EQ and NE split the active lanes: disjoint masks whose union is the active mask.
+    #[test]
+    fn eq_and_ne_partition_the_active_lanes(
+        a in proptest::collection::vec(0u32..4, 64),
+        b in proptest::collection::vec(0u32..4, 64),
+        active in proptest::prelude::any::<u64>(),
+    ) {
+        let list = |v: &Vec<u32>| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        let active_hex = format!("0x{active:x}");
+        let go = |pred: &str| {
+            let s = run("__builtin_mxc_uicmp", &list(&a), "u32", &[("src1", &list(&b)), ("icmp_op", pred)], &active_hex);
+            s.results.iter().find_map(|r| r.value).map_or(0, |v| v.bits)
+        };
+        let (eq, ne) = (go("MACA_ICMP_EQ"), go("MACA_ICMP_NE"));
+        proptest::prop_assert_eq!(eq & ne, 0);
+        proptest::prop_assert_eq!(eq | ne, active);
+    }
+}

@@ -320,3 +320,26 @@ fn memory_text_forms() {
         "memory[1]"
     );
 }
+
+/// Addresses at the ends of the i64 range never panic: they are out-of-bounds faults.
+#[test]
+fn extreme_addresses_are_faults() {
+    for addr in ["0x7fffffffffffffff", "-1"] {
+        let s = run(
+            "__builtin_mxc_ldg_b128_predicator",
+            &[
+                ("global_addr", addr),
+                ("offset", "2147483647"),
+                ("cmp_operand2", "64"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(s.results[0].source, Source::Undefined, "{addr}");
+        let st = run(
+            "__builtin_mxc_stg_b64_predicator",
+            &[("global_addr", addr), ("cmp_operand2", "64")],
+        )
+        .unwrap();
+        assert_eq!(st.results[0].source, Source::Undefined, "{addr}");
+    }
+}

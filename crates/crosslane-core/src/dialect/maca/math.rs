@@ -40,7 +40,11 @@ pub fn fused_round_odd(a: f64, b: f64, c: f64) -> f64 {
     }
     let bits = s.to_bits();
     let away = (err > 0.0) == (s > 0.0);
-    f64::from_bits(if away { bits + 1 } else { bits - 1 })
+    f64::from_bits(if away {
+        bits.wrapping_add(1)
+    } else {
+        bits.wrapping_sub(1)
+    })
 }
 
 /// `fma(a, b, c)` in f32 with one rounding.

@@ -145,7 +145,7 @@ pub fn parse_memory(text: &str, field: &str) -> Result<Vec<u32>, InputError> {
 pub fn read_bytes(memory: &[u32], addr: i64, len: usize) -> Option<Vec<u8>> {
     (0..len as i64)
         .map(|k| {
-            let a = usize::try_from(addr + k).ok()?;
+            let a = usize::try_from(addr.checked_add(k)?).ok()?;
             memory.get(a / 4).map(|w| (w >> (8 * (a % 4))) as u8)
         })
         .collect()
@@ -158,7 +158,7 @@ pub fn write_bytes(memory: &mut [u32], addr: i64, bytes: &[u8]) -> bool {
         return false;
     }
     for (k, b) in bytes.iter().enumerate() {
-        let Ok(a) = usize::try_from(addr + k as i64) else {
+        let Some(Ok(a)) = addr.checked_add(k as i64).map(usize::try_from) else {
             return false;
         };
         if let Some(w) = memory.get_mut(a / 4) {
