@@ -1,34 +1,12 @@
-//! Words for the registry's parameter specs: ranges, defaults, flag lists. Shared by `ops`
-//! (the listing) and `op` (usage errors), so both say the same thing.
+//! Words for the registry's parameter specs in usage errors: ranges and flag lists (the ranges are
+//! the reference's own wording, [`crosslane_core::reference::param_range`]).
 
-use crosslane_core::{OpSpec, ParamDefault, ParamKind, ParamSpec};
+use crosslane_core::{OpSpec, ParamSpec};
 
-/// The accepted values of a parameter, e.g. "integer in 1..=2147483647" or "lane mask (hex)".
+/// The accepted values of a parameter, e.g. "integer in 1..=2147483647" or "lane mask (hex)": the
+/// reference's wording, so usage errors and `crosslane ops` say the same thing.
 pub fn param_range(p: &ParamSpec) -> String {
-    match p.kind {
-        ParamKind::Int { min, max } => format!("integer in {min}..={max}"),
-        ParamKind::PerLaneInt { min, max } => {
-            format!("integer in {min}..={max}, one for all lanes or a comma list of one per lane")
-        }
-        ParamKind::PerLaneValue => {
-            "value of the op's type, one for all lanes or a comma list of one per lane".to_string()
-        }
-        ParamKind::Mask => "lane mask (hex)".to_string(),
-        ParamKind::Flag => "true or false".to_string(),
-        ParamKind::Text => "text".to_string(),
-    }
-}
-
-/// The default of a parameter in words.
-pub fn param_default(p: &ParamSpec) -> String {
-    match p.default {
-        ParamDefault::Required => "required".to_string(),
-        ParamDefault::Int(v) => format!("default {v}"),
-        ParamDefault::Lanes => "default the lane count".to_string(),
-        ParamDefault::Active => "default --active".to_string(),
-        ParamDefault::Text(t) => format!("default {t}"),
-        ParamDefault::Flag(b) => format!("default {b}"),
-    }
+    crosslane_core::reference::param_range(p)
 }
 
 /// "its flags are: --lane-mask, --width" (or "it takes no parameters").

@@ -15,6 +15,7 @@
 //! [`Command`].
 
 mod cmd;
+mod compare_view;
 mod describe;
 mod error;
 mod table;

@@ -1,5 +1,6 @@
 //! `crosslane op DIALECT OP [--lanes N] [--active MASK] [--values SPEC] [--type T]
-//! [--PARAM VALUE]... [--json]` (DESIGN.md, "Command-line contract").
+//! [--PARAM VALUE]... [--json] [--compare]` (DESIGN.md, "Command-line contract"); `--compare`
+//! hands a shuffle-family op to [`crate::compare_view`].
 //!
 //! The common flags are clap's; the per-op `--PARAM VALUE` pairs are whatever the op's
 //! [`crosslane_core::OpSpec::params`] lists, so they are collected raw and matched here against the
@@ -10,7 +11,7 @@ use std::collections::BTreeMap;
 use crosslane_core::{find_op, Dialect, OpRequest, OpSpec, ParamKind};
 
 use crate::error::CliError;
-use crate::{describe, print_out, table};
+use crate::{compare_view, describe, print_out, table};
 
 /// Arguments of `crosslane op`.
 #[derive(clap::Args, Debug)]
@@ -41,6 +42,10 @@ pub struct OpArgs {
     /// Print the DESIGN.md JSON contract (one object) instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Run the op's shuffle family (idx / up / down / xor) under CUDA, HIP wave32, HIP wave64,
+    /// Ascend C and WGSL side by side and mark the lanes where they disagree.
+    #[arg(long)]
+    pub compare: bool,
     /// The op's parameters as `--PARAM VALUE` (or `--PARAM=VALUE`) pairs.
     #[arg(
         value_name = "--PARAM VALUE",
@@ -65,8 +70,12 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
         values: args.values.clone(),
         ty: args.ty.clone(),
         json: args.json,
+        compare: args.compare,
     };
     let params = parse_params(spec, &args.params, &mut common)?;
+    if common.compare {
+        return compare_view::run(spec, &params, &common);
+    }
     let request = OpRequest {
         dialect: args.dialect.clone(),
         op: args.op.clone(),
@@ -99,6 +108,8 @@ pub struct Common {
     pub ty: Option<String>,
     /// `--json`.
     pub json: bool,
+    /// `--compare`.
+    pub compare: bool,
 }
 
 impl Common {
@@ -142,6 +153,10 @@ pub fn parse_params(
         };
         if name == "json" && inline.is_none() {
             common.json = true;
+            continue;
+        }
+        if name == "compare" && inline.is_none() {
+            common.compare = true;
             continue;
         }
         if let Some(slot) = common.slot(name) {
