@@ -39,6 +39,14 @@ pub fn family_of(spec: &OpSpec) -> Option<(ShuffleFamily, &'static str)> {
     })
 }
 
+/// [`family_of`], or the usage error for `--compare` on an op outside the family.
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) naming `--compare` and every op that supports it.
+pub fn family(spec: &OpSpec) -> Result<(ShuffleFamily, &'static str), CliError> {
+    family_of(spec).ok_or_else(|| unsupported(spec))
+}
+
 /// The usage error for `--compare` on an op outside the family: names the flag and every op that
 /// supports it.
 fn unsupported(spec: &OpSpec) -> CliError {
@@ -72,7 +80,7 @@ pub fn run(
     params: &BTreeMap<String, String>,
     common: &Common,
 ) -> Result<(), CliError> {
-    let (family, param_name) = family_of(spec).ok_or_else(|| unsupported(spec))?;
+    let (family, param_name) = family(spec)?;
     for (flag, given) in [("lanes", &common.lanes), ("type", &common.ty)] {
         if given.is_some() {
             return Err(CliError::Usage(format!(

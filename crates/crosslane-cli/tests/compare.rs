@@ -159,11 +159,13 @@ fn a_hip_op_names_the_same_family() {
 
 #[test]
 fn compare_outside_the_shuffle_family_exits_2_naming_the_supported_ops() {
-    for args in [
-        ["op", "cuda", "__ballot_sync", "--compare"],
-        ["op", "amdgcn", "ds_swizzle_b32", "--compare"],
-    ] {
-        let out = crosslane(&args);
+    let cases: [&[&str]; 3] = [
+        &["op", "cuda", "__ballot_sync", "--compare"],
+        &["op", "amdgcn", "ds_swizzle_b32", "--compare"],
+        &["op", "cuda", "__ballot_sync", "--delta", "3", "--compare"],
+    ];
+    for args in cases {
+        let out = crosslane(args);
         assert_eq!(out.status.code(), Some(2));
         let err = stderr(&out);
         assert!(err.contains("--compare"), "{err}");

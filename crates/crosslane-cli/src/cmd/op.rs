@@ -72,6 +72,11 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
         json: args.json,
         compare: args.compare,
     };
+    // Refuse `--compare` on an op outside the shuffle family before its other flags are checked,
+    // so the message is about --compare and not about a flag the op happens not to have.
+    if args.compare || args.params.iter().any(|w| w == "--compare") {
+        compare_view::family(spec)?;
+    }
     let params = parse_params(spec, &args.params, &mut common)?;
     if common.compare {
         return compare_view::run(spec, &params, &common);
