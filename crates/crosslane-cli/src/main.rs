@@ -40,9 +40,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run one operation: crosslane op DIALECT OP [--lanes N] [--active MASK] [--values SPEC]
-    /// [--type T] [--PARAM VALUE]... [--json]
+    /// [--type T] [--PARAM VALUE]... [--json] [--compare]
     Op(cmd::op::OpArgs),
-    /// List every operation (signature, rule, source, parameters) of one dialect or of all.
+    /// List every operation (signature, rule, source, parameters, a live example) of one dialect
+    /// or of all; --json prints the reference entries.
     Ops(cmd::ops::OpsArgs),
     /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON.
     Run(cmd::run::RunArgs),
