@@ -13,6 +13,7 @@ pub mod dialect;
 pub mod error;
 pub mod gather;
 pub mod lanes;
+pub mod network;
 pub mod op;
 pub mod params;
 pub mod request;
