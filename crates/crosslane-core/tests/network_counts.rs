@@ -3,8 +3,7 @@
 //! `oddeven-network-10` in tests/vectors/seed-examples.json.
 
 use crosslane_core::network::{
-    closed_form, figures, reference, stage_comparator_count, stage_params, Network,
-    MAX_NETWORK_LEN,
+    closed_form, figures, reference, stage_comparator_count, stage_params, Network, MAX_NETWORK_LEN,
 };
 use serde_json::Value as J;
 
@@ -36,7 +35,11 @@ fn half_n_threads_suffice() {
     for n in 1..300 {
         for (p, k) in stage_params(n) {
             for t in closed_form::threads_per_stage(n)..2 * n {
-                assert_eq!(closed_form::thread_comparator(n, p, k, t), None, "n={n} p={p} k={k} t={t}");
+                assert_eq!(
+                    closed_form::thread_comparator(n, p, k, t),
+                    None,
+                    "n={n} p={p} k={k} t={t}"
+                );
             }
         }
     }
@@ -69,7 +72,10 @@ fn figures_count_without_materializing() {
         assert_eq!(fig.stages, net.stages.len(), "n = {n}");
         assert_eq!(fig.stages, fig.stages_formula, "n = {n}");
         for s in &net.stages {
-            assert_eq!(stage_comparator_count(n, s.p, s.k), s.comparators.len() as u64);
+            assert_eq!(
+                stage_comparator_count(n, s.p, s.k),
+                s.comparators.len() as u64
+            );
         }
     }
     // 2^20: (400 − 20 + 4)·2^18 − 1.
@@ -83,7 +89,12 @@ fn figures_count_without_materializing() {
 fn no_stage_is_empty() {
     for n in 2..600 {
         for s in Network::new(n).unwrap().stages {
-            assert!(!s.comparators.is_empty(), "n = {n}, stage ({}, {})", s.p, s.k);
+            assert!(
+                !s.comparators.is_empty(),
+                "n = {n}, stage ({}, {})",
+                s.p,
+                s.k
+            );
             assert!(s.comparators.iter().any(|c| c.lo == s.p - s.k), "n = {n}");
         }
     }
@@ -99,7 +110,10 @@ fn stages_are_disjoint_and_ordered() {
             for c in &s.comparators {
                 assert_eq!(c.hi - c.lo, s.k);
                 assert!(c.hi < n);
-                assert!(!seen[c.lo] && !seen[c.hi], "n = {n}: position reused in a stage");
+                assert!(
+                    !seen[c.lo] && !seen[c.hi],
+                    "n = {n}: position reused in a stage"
+                );
                 seen[c.lo] = true;
                 seen[c.hi] = true;
                 assert!(last < Some(c.lo));
@@ -116,14 +130,22 @@ fn vector_oddeven_network_sizes() {
     assert_eq!(comparators.len(), 9);
     for (n, count) in comparators {
         let n: usize = n.parse().unwrap();
-        assert_eq!(Network::new(n).unwrap().comparator_count() as u64, count.as_u64().unwrap(), "n = {n}");
+        assert_eq!(
+            Network::new(n).unwrap().comparator_count() as u64,
+            count.as_u64().unwrap(),
+            "n = {n}"
+        );
         assert_eq!(figures(n).comparators, count.as_u64().unwrap());
     }
     let stages = v["stages"].as_object().unwrap();
     assert_eq!(stages.len(), 5);
     for (n, count) in stages {
         let n: usize = n.parse().unwrap();
-        assert_eq!(Network::new(n).unwrap().stages.len() as u64, count.as_u64().unwrap(), "n = {n}");
+        assert_eq!(
+            Network::new(n).unwrap().stages.len() as u64,
+            count.as_u64().unwrap(),
+            "n = {n}"
+        );
     }
 }
 
@@ -140,7 +162,12 @@ fn vector_oddeven_network_10() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|c| (c[0].as_u64().unwrap() as usize, c[1].as_u64().unwrap() as usize))
+                .map(|c| {
+                    (
+                        c[0].as_u64().unwrap() as usize,
+                        c[1].as_u64().unwrap() as usize,
+                    )
+                })
                 .collect()
         })
         .collect();
@@ -161,5 +188,8 @@ fn lengths_outside_the_range_are_errors() {
     assert!(Network::new(MAX_NETWORK_LEN).is_ok());
     assert!(reference::network(0).is_err());
     let mut keys = [3, 1];
-    assert_eq!(Network::new(3).unwrap().apply(&mut keys).unwrap_err().field, "values");
+    assert_eq!(
+        Network::new(3).unwrap().apply(&mut keys).unwrap_err().field,
+        "values"
+    );
 }
