@@ -35,6 +35,7 @@ fn report_of_given_values() {
     assert_eq!(json["keys_from"], "values");
     assert_eq!(json["stages"][0]["comparators"][0]["hi"], 1);
     assert_eq!(json["output"][0], -4);
+    assert_eq!(json["ok"], true);
 }
 
 #[test]

@@ -81,7 +81,12 @@ fn verify_reports_both_checks() {
     assert_eq!(r.random.key_range, 10);
     let big = verify(1000, 5, 3).unwrap();
     assert!(big.zero_one.is_none() && big.ok);
-    assert!(MAX_EXHAUSTIVE_LEN >= 20);
+    let at_limit = verify(MAX_EXHAUSTIVE_LEN, 1, 1).unwrap();
+    assert_eq!(at_limit.zero_one.unwrap().inputs, 1 << MAX_EXHAUSTIVE_LEN);
+    assert!(verify(MAX_EXHAUSTIVE_LEN + 1, 1, 1)
+        .unwrap()
+        .zero_one
+        .is_none());
     assert_eq!(verify(0, 1, 1).unwrap_err().field, "len");
     assert_eq!(verify(5, 1, u64::MAX).unwrap_err().field, "trials");
 }

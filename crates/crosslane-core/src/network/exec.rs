@@ -236,7 +236,7 @@ fn half_clean_any_kv<K: Ord + Copy, V: Copy>(ks: &mut [K], vs: &mut [V], k: usiz
     }
 }
 
-impl<'a, T: Ord + Copy + Send> Columns for &'a mut [T] {
+impl<T: Ord + Copy + Send> Columns for &mut [T] {
     type Re<'b>
         = &'b mut [T]
     where
@@ -450,7 +450,7 @@ fn run<C: Columns>(mut cols: C, block: usize, parallel: bool) {
             let (_, rest) = cols.re().split_at(half);
             rest.for_chunks(block, parallel, |i, mut window| {
                 // Without positions past the boundary the window has no comparator.
-                if ((i + 1) * block) % (2 * p) == 0 || window.len() <= half {
+                if ((i + 1) * block).is_multiple_of(2 * p) || window.len() <= half {
                     return;
                 }
                 let mut k = half;

@@ -64,9 +64,14 @@ impl SortReport {
         self.matches_sort_unstable && self.verify.as_ref().is_none_or(|v| v.ok)
     }
 
-    /// The report as JSON (the CLI's `--json`; `{:#}` pretty-prints it).
+    /// The report as JSON (the CLI's `--json`; `{:#}` pretty-prints it): the fields of
+    /// [`SortReport`] plus `"ok"` ([`SortReport::ok`]).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+        let mut json = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        if let Some(object) = json.as_object_mut() {
+            object.insert("ok".to_string(), serde_json::Value::Bool(self.ok()));
+        }
+        json
     }
 }
 
