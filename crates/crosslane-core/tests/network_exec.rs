@@ -28,8 +28,8 @@ fn sorts_every_length_up_to_64_on_random_inputs() {
 }
 
 #[test]
-fn sorts_every_zero_one_input_up_to_12() {
-    for n in 1..=12usize {
+fn sorts_every_zero_one_input_up_to_16() {
+    for n in 1..=16usize {
         for bits in 0u32..(1 << n) {
             let mut keys: Vec<u8> = (0..n).map(|i| (bits >> i) as u8 & 1).collect();
             let ones = bits.count_ones() as usize;

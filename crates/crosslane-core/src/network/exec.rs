@@ -426,7 +426,9 @@ fn stage_streaming<C: Columns>(cols: C, p: usize, k: usize, parallel: bool) {
 /// The schedule described in the module docs.
 fn run<C: Columns>(mut cols: C, block: usize, parallel: bool) {
     let n = cols.len();
-    if n < 2 {
+    // Only a slice of zero-sized keys can exceed isize::MAX items, and those are all equal: the
+    // guard keeps every `2 * p` below overflow.
+    if n < 2 || n > isize::MAX as usize {
         return;
     }
     // Phase 1: every stage with 2p ≤ block, tile by tile.

@@ -188,14 +188,16 @@ pub fn ceil_log2(len: usize) -> u32 {
 }
 
 /// Number of comparators of stage `(p, k)` for `len` keys, counted per `2p` block without
-/// listing them (the last block may be cut short by `len`).
+/// listing them (the last block may be cut short by `len`). `p`, `k` as [`stage_params`] yields.
 pub fn stage_comparator_count(len: usize, p: usize, k: usize) -> u64 {
+    // u128, so that 2p cannot overflow for any usize length.
+    let (len, p, k) = (len as u128, p as u128, k as u128);
     let block = 2 * p;
     let full = len / block;
     let rest = len % block;
     // A full block: k = p pairs its two halves (p comparators); k < p pairs the runs
     // [k + 2km, 2k + 2km) with the run after it, (p/k − 1) runs of k.
-    let per_full = if k == p { p } else { p - k } as u64;
+    let per_full = if k == p { p } else { p - k };
     let partial = if k == p {
         rest.saturating_sub(p)
     } else {
@@ -205,15 +207,16 @@ pub fn stage_comparator_count(len: usize, p: usize, k: usize) -> u64 {
         let chunks = region / (2 * k);
         chunks * k + (region % (2 * k)).saturating_sub(k)
     };
-    full as u64 * per_full + partial as u64
+    u64::try_from(full * per_full + partial).unwrap_or(u64::MAX)
 }
 
 /// The figures of the network for `len` keys (any len ≥ 1; nothing is materialized, so this works
-/// for lengths far above [`MAX_NETWORK_LEN`]).
+/// for lengths far above [`MAX_NETWORK_LEN`]; counts beyond `u64` saturate, which takes
+/// n > 2^55).
 pub fn figures(len: usize) -> NetworkFigures {
     let comparators = stage_params(len)
         .map(|(p, k)| stage_comparator_count(len, p, k))
-        .sum();
+        .fold(0u64, u64::saturating_add);
     let m = ceil_log2(len) as usize;
     let comparators_formula = (len.is_power_of_two() && m < 60).then(|| {
         let m = m as u64;
