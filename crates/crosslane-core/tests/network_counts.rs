@@ -193,3 +193,13 @@ fn lengths_outside_the_range_are_errors() {
         "values"
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(6))]
+    #[test]
+    fn closed_form_equals_reference_loops_up_to_the_limit(n in 600usize..=MAX_NETWORK_LEN) {
+        let closed = Network::new(n).unwrap();
+        proptest::prop_assert_eq!(closed.comparator_count() as u64, figures(n).comparators);
+        proptest::prop_assert_eq!(closed, reference::network(n).unwrap());
+    }
+}

@@ -9,11 +9,11 @@
 //!
 //! Modules, one job each:
 //! * [`closed_form`]: the network from the seed's per-thread closed form (the one the GPU runs);
-//! * [`reference`]: the same network from the reference loops, to cross-check it;
+//! * [`reference`](mod@reference): the same network from the reference loops, to cross-check it;
 //! * [`exec`]: sorting large arrays in place (cache-blocked, parallel natively, branchless);
-//! * [`verify`]: the 0-1 principle (exhaustive, bit-parallel) and seeded random checks;
-//! * [`warp`]: a network of n ≤ lanes run as cross-lane shuffles through the emulator;
-//! * [`report`]: the `crosslane sort` report (CLI table / JSON, page summary).
+//! * [`verify`](mod@verify): the 0-1 principle (exhaustive, bit-parallel) and seeded random checks;
+//! * [`warp`](mod@warp): a network of n ≤ lanes run as cross-lane shuffles through the emulator;
+//! * [`report`](mod@report): the `crosslane sort` report (CLI table / JSON, page summary).
 //!
 //! **Empty stages.** Every stage `(p, k)` with `p < n` holds at least one comparator (the one at
 //! `x = p − k`, whose partner `p < n` lies in the same `2p` block), so "stages" is simply the
