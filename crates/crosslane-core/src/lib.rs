@@ -15,6 +15,7 @@ pub mod dpp;
 pub mod error;
 pub mod gather;
 pub mod lanes;
+pub mod network;
 pub mod op;
 pub mod params;
 pub mod permalink;
