@@ -15,15 +15,18 @@ pub enum CliError {
     Usage(String),
     /// Reading a file or writing stdout failed (exit status 1).
     Io(String),
+    /// The command ran but its check failed: a sort that did not verify, a GPU lane that does
+    /// not match the emulator (exit status 1).
+    Failed(String),
 }
 
 impl CliError {
     /// 2 for input and usage errors (the contract's "does not parse or cannot be encoded"),
-    /// 1 for I/O.
+    /// 1 for I/O and failed checks.
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Input(_) | CliError::Usage(_) => ExitCode::from(2),
-            CliError::Io(_) => ExitCode::from(1),
+            CliError::Io(_) | CliError::Failed(_) => ExitCode::from(1),
         }
     }
 }
@@ -32,7 +35,7 @@ impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Input(e) => write!(f, "{e}"),
-            CliError::Usage(m) | CliError::Io(m) => f.write_str(m),
+            CliError::Usage(m) | CliError::Io(m) | CliError::Failed(m) => f.write_str(m),
         }
     }
 }

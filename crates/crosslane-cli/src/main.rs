@@ -47,6 +47,8 @@ enum Command {
     Ops(cmd::ops::OpsArgs),
     /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON.
     Run(cmd::run::RunArgs),
+    /// Sort keys with the Batcher odd-even merge network: result, figures, verification.
+    Sort(cmd::sort::SortArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Op(args) => cmd::op::run(&args),
         Command::Ops(args) => cmd::ops::run(&args),
         Command::Run(args) => cmd::run::run(&args),
+        Command::Sort(args) => cmd::sort::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,3 +3,4 @@
 pub mod op;
 pub mod ops;
 pub mod run;
+pub mod sort;

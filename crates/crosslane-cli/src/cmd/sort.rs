@@ -6,10 +6,11 @@
 //! Exit status: 0 when sorted and verified, 1 if a check failed, 2 for input that does not parse
 //! or is out of range (the message names the flag and the allowed range).
 
-use std::io::Write;
-
 use clap::Args;
 use crosslane_core::network::report;
+
+use crate::error::CliError;
+use crate::print_out;
 
 /// Flags of `crosslane sort`.
 #[derive(Args, Debug, Clone, Default, PartialEq, Eq)]
@@ -28,27 +29,24 @@ pub struct SortArgs {
     pub json: bool,
 }
 
-/// Runs `crosslane sort`; returns the process exit status.
-pub fn run(args: &SortArgs) -> i32 {
-    match report(args.len, args.seed, args.values.as_deref()) {
-        Ok(r) => {
-            // A closed pipe (`| head`) is not an error of the sort: ignore write failures
-            // rather than panic as println! would.
-            let mut out = std::io::stdout().lock();
-            let _ = if args.json {
-                writeln!(out, "{:#}", r.to_json())
-            } else {
-                write!(out, "{r}")
-            };
-            if r.ok() {
-                0
-            } else {
-                1
-            }
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
+/// Runs `crosslane sort`.
+///
+/// # Errors
+/// [`CliError::Input`] for bad flags (exit 2); [`CliError::Failed`] when the result is not sorted
+/// or a verification failed (exit 1), after the report was printed.
+pub fn run(args: &SortArgs) -> Result<(), CliError> {
+    let r = report(args.len, args.seed, args.values.as_deref())?;
+    let text = if args.json {
+        format!("{:#}\n", r.to_json())
+    } else {
+        r.to_string()
+    };
+    print_out(&text)?;
+    if r.ok() {
+        Ok(())
+    } else {
+        Err(CliError::Failed(
+            "the network did not sort or verify: see the report".into(),
+        ))
     }
 }
