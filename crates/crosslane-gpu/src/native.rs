@@ -8,6 +8,7 @@
 //! that records the message is installed, and every submission runs inside validation and
 //! out-of-memory error scopes.
 
+use std::collections::HashMap;
 use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -30,6 +31,7 @@ pub struct NativeGpu {
     limits: wgpu::Limits,
     uncaptured: Arc<Mutex<Vec<String>>>,
     lost: Arc<Mutex<Option<String>>>,
+    pipelines: Mutex<HashMap<String, wgpu::ComputePipeline>>,
 }
 
 impl std::fmt::Debug for NativeGpu {
@@ -156,6 +158,7 @@ impl NativeGpu {
             limits,
             uncaptured,
             lost,
+            pipelines: Mutex::new(HashMap::new()),
         })
     }
 
@@ -175,6 +178,7 @@ impl NativeGpu {
     /// Any [`GpuError`]: no lowering for the op, validation, out of memory, device lost, mapping.
     pub fn run_step(&self, step: &Step, choice: LoweringChoice) -> Result<GpuRun, GpuError> {
         let kernel = lower_step(step, &self.caps, choice, ShaderTarget::Naga, &self.facts.adapter)?;
+        let pipeline = self.step_pipeline(&kernel.wgsl)?;
         let d = &self.device;
         let scopes = self.push_scopes();
         let storage = |label: &str, words: &[u32], usage: wgpu::BufferUsages| {
@@ -197,18 +201,6 @@ impl NativeGpu {
             mapped_at_creation: false,
         });
         let readback = self.readback_buffer(out_bytes);
-        let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("crosslane step"),
-            source: wgpu::ShaderSource::Wgsl(kernel.wgsl.as_str().into()),
-        });
-        let pipeline = d.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("crosslane step"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            cache: None,
-        });
         let bind = d.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("crosslane step"),
             layout: &pipeline.get_bind_group_layout(0),
@@ -244,6 +236,43 @@ impl NativeGpu {
             timing: wall,
             wgsl: kernel.wgsl,
         })
+    }
+
+    /// Compiles WGSL text with entry point `main` into a compute pipeline, once per distinct text:
+    /// route-table kernels depend only on the lowering, lane count and value width, so a grid of
+    /// ops and parameters reuses a handful of pipelines.
+    fn step_pipeline(&self, wgsl: &str) -> Result<wgpu::ComputePipeline, GpuError> {
+        if let Ok(cache) = self.pipelines.lock() {
+            if let Some(p) = cache.get(wgsl) {
+                return Ok(p.clone());
+            }
+        }
+        let scopes = self.push_scopes();
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("crosslane step"),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("crosslane step"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            cache: None,
+        });
+        self.pop_scopes(scopes)?;
+        if let Ok(mut cache) = self.pipelines.lock() {
+            cache.insert(wgsl.to_string(), pipeline.clone());
+        }
+        Ok(pipeline)
+    }
+
+    /// Compiles `wgsl` (entry point `main`) on this device without running it.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] with the first line of naga's message.
+    pub fn validate_wgsl(&self, wgsl: &str) -> Result<(), GpuError> {
+        self.step_pipeline(wgsl).map(|_| ())
     }
 
     /// Runs `step` and compares it with the emulator lane by lane.
