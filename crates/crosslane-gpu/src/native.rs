@@ -620,8 +620,11 @@ impl GpuSorter<'_> {
         }
         self.gpu.pop_scopes(scopes)?;
         let (mut words, timing) = self.gpu.submit_and_read(enc, &[&kread, &vread], timer.as_ref())?;
-        let vals = words.pop().unwrap_or_default();
-        let keys = words.pop().unwrap_or_default();
+        // Readback buffers have a 16-byte minimum: drop the padding.
+        let mut vals = words.pop().unwrap_or_default();
+        let mut keys = words.pop().unwrap_or_default();
+        vals.truncate(n as usize);
+        keys.truncate(n as usize);
         Ok(SortRun {
             keys,
             vals,
