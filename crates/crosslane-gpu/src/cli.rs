@@ -30,7 +30,9 @@ use crate::wgsl::LoweringChoice;
 pub fn gpu_command(args: &[String]) -> (String, i32) {
     match run(args) {
         Ok(out) => out,
-        Err(e @ (GpuError::Input(_) | GpuError::Unsupported { .. })) => (format!("error: {e}\n"), 2),
+        Err(e @ (GpuError::Input(_) | GpuError::Unsupported { .. })) => {
+            (format!("error: {e}\n"), 2)
+        }
         Err(e) => (format!("error: {e}\n"), 3),
     }
 }
@@ -147,13 +149,18 @@ fn sort(flags: &Flags) -> Result<(String, i32), GpuError> {
             None => Ok(default),
             Some(t) => crosslane_core::params::parse_int(t)
                 .and_then(|n| u64::try_from(n).ok())
-                .ok_or_else(|| GpuError::unsupported(name, format!("`{t}` is not a non-negative integer"))),
+                .ok_or_else(|| {
+                    GpuError::unsupported(name, format!("`{t}` is not a non-negative integer"))
+                }),
         }
     };
     let len = parse("len", 1 << 16)?;
     let max = u64::from(crate::network::MAX_SORT_LEN);
     if len > max {
-        return Err(GpuError::unsupported("len", format!("must be in 0..={max}, got {len}")));
+        return Err(GpuError::unsupported(
+            "len",
+            format!("must be in 0..={max}, got {len}"),
+        ));
     }
     let seed = parse("seed", 1)?;
     let keys = pseudo_random_keys(len as usize, seed);
@@ -164,21 +171,22 @@ fn sort(flags: &Flags) -> Result<(String, i32), GpuError> {
     want.sort_unstable();
     let agrees = run.keys == want;
     let facts = gpu.facts();
-    let text = if flags.json {
-        serde_json::json!({
-            "len": len,
-            "seed": seed,
-            "adapter": facts.adapter,
-            "fallback": facts.is_fallback,
-            "passes": run.passes,
-            "nanos": run.timing.nanos,
-            "timing": run.timing.source,
-            "matches_sort_unstable": agrees,
-        })
-        .to_string()
-            + "\n"
-    } else {
-        format!(
+    let text =
+        if flags.json {
+            serde_json::json!({
+                "len": len,
+                "seed": seed,
+                "adapter": facts.adapter,
+                "fallback": facts.is_fallback,
+                "passes": run.passes,
+                "nanos": run.timing.nanos,
+                "timing": run.timing.source,
+                "matches_sort_unstable": agrees,
+            })
+            .to_string()
+                + "\n"
+        } else {
+            format!(
             "odd-even merge sort of {len} u32 keys on {} ({}): {} dispatches, {:.3} ms ({}), {}\n",
             facts.adapter,
             if facts.is_fallback { "fallback" } else { "gpu" },
@@ -187,7 +195,7 @@ fn sort(flags: &Flags) -> Result<(String, i32), GpuError> {
             run.timing.source.label(),
             if agrees { "matches sort_unstable" } else { "DIFFERS from sort_unstable" }
         )
-    };
+        };
     Ok((text, i32::from(!agrees)))
 }
 

@@ -248,7 +248,11 @@ pub fn compare(step: &Step, device: &DeviceFacts, run: &GpuRun) -> Comparison {
                 lane,
                 verdict,
                 emulator: r.value,
-                gpu: if verdict == Verdict::Inactive { None } else { gpu },
+                gpu: if verdict == Verdict::Inactive {
+                    None
+                } else {
+                    gpu
+                },
                 source: r.source,
                 why: r.why.clone(),
             }

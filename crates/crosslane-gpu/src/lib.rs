@@ -27,6 +27,8 @@ pub mod native;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use compare::{compare, Comparison, DeviceFacts, GpuRun, LaneDiff, Timing, TimingSource, Verdict};
+pub use compare::{
+    compare, Comparison, DeviceFacts, GpuRun, LaneDiff, Timing, TimingSource, Verdict,
+};
 pub use error::GpuError;
 pub use wgsl::{lower_step, CrossLaneKernel, Lowering, LoweringChoice, ShaderTarget, SubgroupCaps};

@@ -36,7 +36,9 @@ pub struct NativeGpu {
 
 impl std::fmt::Debug for NativeGpu {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NativeGpu").field("facts", &self.facts).finish()
+        f.debug_struct("NativeGpu")
+            .field("facts", &self.facts)
+            .finish()
     }
 }
 
@@ -177,7 +179,13 @@ impl NativeGpu {
     /// # Errors
     /// Any [`GpuError`]: no lowering for the op, validation, out of memory, device lost, mapping.
     pub fn run_step(&self, step: &Step, choice: LoweringChoice) -> Result<GpuRun, GpuError> {
-        let kernel = lower_step(step, &self.caps, choice, ShaderTarget::Naga, &self.facts.adapter)?;
+        let kernel = lower_step(
+            step,
+            &self.caps,
+            choice,
+            ShaderTarget::Naga,
+            &self.facts.adapter,
+        )?;
         let pipeline = self.step_pipeline(&kernel.wgsl)?;
         let d = &self.device;
         let scopes = self.push_scopes();
@@ -191,8 +199,16 @@ impl NativeGpu {
             self.queue.write_buffer(&buf, 0, &words_to_bytes(words));
             buf
         };
-        let values = storage("values", &kernel.values, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST);
-        let routes = storage("routes", &kernel.routes, wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST);
+        let values = storage(
+            "values",
+            &kernel.values,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
+        let routes = storage(
+            "routes",
+            &kernel.routes,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
         let out_bytes = (kernel.lanes as usize * RESULT_WORDS_PER_LANE * 4) as u64;
         let results = d.create_buffer(&wgpu::BufferDescriptor {
             label: Some("results"),
@@ -205,9 +221,18 @@ impl NativeGpu {
             label: Some("crosslane step"),
             layout: &pipeline.get_bind_group_layout(0),
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: values.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: routes.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: results.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: values.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: routes.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: results.as_entire_binding(),
+                },
             ],
         });
         let timer = self.timer();
@@ -248,18 +273,22 @@ impl NativeGpu {
             }
         }
         let scopes = self.push_scopes();
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("crosslane step"),
-            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-        });
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("crosslane step"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            cache: None,
-        });
+        let module = self
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("crosslane step"),
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            });
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("crosslane step"),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                cache: None,
+            });
         self.pop_scopes(scopes)?;
         if let Ok(mut cache) = self.pipelines.lock() {
             cache.insert(wgsl.to_string(), pipeline.clone());
@@ -279,7 +308,11 @@ impl NativeGpu {
     ///
     /// # Errors
     /// As [`NativeGpu::run_step`].
-    pub fn compare_step(&self, step: &Step, choice: LoweringChoice) -> Result<(Comparison, GpuRun), GpuError> {
+    pub fn compare_step(
+        &self,
+        step: &Step,
+        choice: LoweringChoice,
+    ) -> Result<(Comparison, GpuRun), GpuError> {
         let run = self.run_step(step, choice)?;
         Ok((compare(step, &self.facts, &run), run))
     }
@@ -525,7 +558,11 @@ impl GpuSorter<'_> {
         if keys.len() != vals.len() {
             return Err(GpuError::unsupported(
                 "len",
-                format!("keys ({}) and values ({}) differ in length", keys.len(), vals.len()),
+                format!(
+                    "keys ({}) and values ({}) differ in length",
+                    keys.len(),
+                    vals.len()
+                ),
             ));
         }
         let n = u32::try_from(keys.len())
@@ -535,17 +572,25 @@ impl GpuSorter<'_> {
             return Ok(SortRun {
                 keys: keys.to_vec(),
                 vals: vals.to_vec(),
-                timing: Timing { nanos: 0, source: TimingSource::WallClock },
+                timing: Timing {
+                    nanos: 0,
+                    source: TimingSource::WallClock,
+                },
                 passes: 0,
             });
         }
         let bytes = u64::from(n) * 4;
-        let limit = u64::from(self.gpu.limits.max_storage_buffer_binding_size)
+        let limit = self
+            .gpu
+            .limits
+            .max_storage_buffer_binding_size
             .min(self.gpu.limits.max_buffer_size);
         if bytes > limit {
             return Err(GpuError::unsupported(
                 "len",
-                format!("{n} keys need {bytes} bytes per buffer; this device binds at most {limit}"),
+                format!(
+                    "{n} keys need {bytes} bytes per buffer; this device binds at most {limit}"
+                ),
             ));
         }
         let d = &self.gpu.device;
@@ -582,8 +627,14 @@ impl GpuSorter<'_> {
             label: Some("sort"),
             layout: &self.layout,
             entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: kbuf.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: vbuf.as_entire_binding() },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: kbuf.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: vbuf.as_entire_binding(),
+                },
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
@@ -619,7 +670,9 @@ impl GpuSorter<'_> {
             t.resolve(&mut enc);
         }
         self.gpu.pop_scopes(scopes)?;
-        let (mut words, timing) = self.gpu.submit_and_read(enc, &[&kread, &vread], timer.as_ref())?;
+        let (mut words, timing) =
+            self.gpu
+                .submit_and_read(enc, &[&kread, &vread], timer.as_ref())?;
         // Readback buffers have a 16-byte minimum: drop the padding.
         let mut vals = words.pop().unwrap_or_default();
         let mut keys = words.pop().unwrap_or_default();

@@ -288,10 +288,7 @@ mod tests {
             }
             c
         };
-        assert_eq!(
-            [2, 4, 8, 16, 32, 64].map(count),
-            [1, 5, 19, 63, 191, 543]
-        );
+        assert_eq!([2, 4, 8, 16, 32, 64].map(count), [1, 5, 19, 63, 191, 543]);
         assert_eq!(count(10), 32);
         assert_eq!(count(100), 1104);
     }
@@ -299,7 +296,9 @@ mod tests {
     #[test]
     fn plan_sorts_on_cpu() {
         for n in [0u32, 1, 2, 3, 5, 10, 100, 511, 512, 513, 1000, 1025, 4097] {
-            let mut keys: Vec<u32> = (0..n).map(|i| (i.wrapping_mul(2_654_435_761)) >> 7).collect();
+            let mut keys: Vec<u32> = (0..n)
+                .map(|i| (i.wrapping_mul(2_654_435_761)) >> 7)
+                .collect();
             let mut want = keys.clone();
             want.sort_unstable();
             run_plan(&mut keys);
@@ -311,7 +310,10 @@ mod tests {
     fn plan_shape() {
         assert!(sort_passes(1).unwrap().is_empty());
         assert_eq!(sort_passes(2).unwrap(), vec![SortPass::Tile { last_p: 1 }]);
-        assert_eq!(sort_passes(512).unwrap(), vec![SortPass::Tile { last_p: 256 }]);
+        assert_eq!(
+            sort_passes(512).unwrap(),
+            vec![SortPass::Tile { last_p: 256 }]
+        );
         let p = sort_passes(1024).unwrap();
         assert_eq!(p.len(), 1 + 10);
         assert_eq!(p[1], SortPass::Global { p: 512, k: 512 });

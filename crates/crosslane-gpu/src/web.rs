@@ -15,16 +15,18 @@ use crosslane_core::Step;
 use js_sys::{JsString, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
-    gpu_buffer_usage as usage, gpu_map_mode, Gpu, GpuAdapter, GpuAutoLayoutMode, GpuBindGroupDescriptor,
-    GpuBindGroupEntry, GpuBuffer, GpuBufferBinding, GpuBufferDescriptor, GpuComputePipeline,
-    GpuComputePipelineDescriptor, GpuDevice, GpuDeviceDescriptor, GpuErrorFilter, GpuProgrammableStage,
-    GpuShaderModuleDescriptor,
+    gpu_buffer_usage as usage, gpu_map_mode, Gpu, GpuAdapter, GpuAutoLayoutMode,
+    GpuBindGroupDescriptor, GpuBindGroupEntry, GpuBuffer, GpuBufferBinding, GpuBufferDescriptor,
+    GpuComputePipeline, GpuComputePipelineDescriptor, GpuDevice, GpuDeviceDescriptor,
+    GpuErrorFilter, GpuProgrammableStage, GpuShaderModuleDescriptor,
 };
 
 use crate::compare::{compare, Comparison, DeviceFacts, GpuRun, Timing, TimingSource};
 use crate::error::{first_line, GpuError};
 use crate::network::{sort_passes, sort_wgsl, SortPass, STAGE_STRIDE};
-use crate::wgsl::{decode_results, lower_step, LoweringChoice, ShaderTarget, SubgroupCaps, RESULT_WORDS_PER_LANE};
+use crate::wgsl::{
+    decode_results, lower_step, LoweringChoice, ShaderTarget, SubgroupCaps, RESULT_WORDS_PER_LANE,
+};
 
 /// An open WebGPU device in the page.
 #[derive(Debug)]
@@ -63,14 +65,17 @@ impl WebGpu {
     /// without `--enable-unsafe-webgpu` on a machine without a GPU);
     /// [`GpuError::RequestDevice`] when the device request is rejected.
     pub async fn open() -> Result<WebGpu, GpuError> {
-        let gpu = navigator_gpu()
-            .ok_or_else(|| GpuError::NoAdapter("this browser exposes no navigator.gpu (WebGPU)".into()))?;
+        let gpu = navigator_gpu().ok_or_else(|| {
+            GpuError::NoAdapter("this browser exposes no navigator.gpu (WebGPU)".into())
+        })?;
         let adapter: GpuAdapter = gpu
             .request_adapter()
             .await
             .map_err(|e| GpuError::NoAdapter(js_message(&e)))?
             .into_option()
-            .ok_or_else(|| GpuError::NoAdapter("navigator.gpu.requestAdapter() returned null".into()))?;
+            .ok_or_else(|| {
+                GpuError::NoAdapter("navigator.gpu.requestAdapter() returned null".into())
+            })?;
         let subgroups = adapter.features().has("subgroups");
         let descriptor = GpuDeviceDescriptor::new();
         descriptor.set_label("crosslane");
@@ -84,16 +89,33 @@ impl WebGpu {
         let info = adapter.info();
         let caps = SubgroupCaps {
             supported: subgroups,
-            min_size: if subgroups { info.subgroup_min_size() } else { 0 },
-            max_size: if subgroups { info.subgroup_max_size() } else { 0 },
+            min_size: if subgroups {
+                info.subgroup_min_size()
+            } else {
+                0
+            },
+            max_size: if subgroups {
+                info.subgroup_max_size()
+            } else {
+                0
+            },
         };
-        let name = [info.vendor(), info.architecture(), info.device(), info.description()]
-            .into_iter()
-            .filter(|s| !s.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let name = [
+            info.vendor(),
+            info.architecture(),
+            info.device(),
+            info.description(),
+        ]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
         let facts = DeviceFacts {
-            adapter: if name.is_empty() { "WebGPU adapter".into() } else { name },
+            adapter: if name.is_empty() {
+                "WebGPU adapter".into()
+            } else {
+                name
+            },
             backend: "webgpu".into(),
             is_fallback: info.is_fallback_adapter(),
             subgroups,
@@ -101,7 +123,11 @@ impl WebGpu {
             subgroup_max_size: caps.max_size,
             timestamps: false,
         };
-        Ok(WebGpu { device, facts, caps })
+        Ok(WebGpu {
+            device,
+            facts,
+            caps,
+        })
     }
 
     /// The device's facts (adapter, `isFallbackAdapter`, subgroup sizes).
@@ -119,7 +145,13 @@ impl WebGpu {
     /// # Errors
     /// As the native path: no lowering, validation (from an error scope), out of memory, mapping.
     pub async fn run_step(&self, step: &Step, choice: LoweringChoice) -> Result<GpuRun, GpuError> {
-        let kernel = lower_step(step, &self.caps, choice, ShaderTarget::Browser, &self.facts.adapter)?;
+        let kernel = lower_step(
+            step,
+            &self.caps,
+            choice,
+            ShaderTarget::Browser,
+            &self.facts.adapter,
+        )?;
         let d = &self.device;
         d.push_error_scope(GpuErrorFilter::OutOfMemory);
         d.push_error_scope(GpuErrorFilter::Validation);
@@ -129,7 +161,10 @@ impl WebGpu {
         let out_bytes = kernel.lanes * RESULT_WORDS_PER_LANE as u32 * 4;
         let results = self.buffer(out_bytes, usage::STORAGE | usage::COPY_SRC)?;
         let read = self.buffer(out_bytes, usage::MAP_READ | usage::COPY_DST)?;
-        let bind = self.bind_group(&pipeline, &[(&values, None), (&routes, None), (&results, None)]);
+        let bind = self.bind_group(
+            &pipeline,
+            &[(&values, None), (&routes, None), (&results, None)],
+        );
         let enc = d.create_command_encoder();
         let pass = enc.begin_compute_pass();
         pass.set_pipeline(&pipeline);
@@ -174,11 +209,19 @@ impl WebGpu {
     ///
     /// # Errors
     /// [`GpuError::Unsupported`] on `len` for mismatched or too long inputs; device errors.
-    pub async fn sort(&self, keys: &[u32], vals: &[u32]) -> Result<(Vec<u32>, Vec<u32>, Timing), GpuError> {
+    pub async fn sort(
+        &self,
+        keys: &[u32],
+        vals: &[u32],
+    ) -> Result<(Vec<u32>, Vec<u32>, Timing), GpuError> {
         if keys.len() != vals.len() {
-            return Err(GpuError::unsupported("len", "keys and values differ in length"));
+            return Err(GpuError::unsupported(
+                "len",
+                "keys and values differ in length",
+            ));
         }
-        let n = u32::try_from(keys.len()).map_err(|_| GpuError::unsupported("len", "too many keys"))?;
+        let n =
+            u32::try_from(keys.len()).map_err(|_| GpuError::unsupported("len", "too many keys"))?;
         let passes = sort_passes(n)?;
         let wall = |ms: f64| Timing {
             nanos: (ms * 1e6) as u64,
@@ -215,7 +258,10 @@ impl WebGpu {
                 SortPass::Global { .. } => &global,
             };
             let offset = (i * stride) as u32;
-            let bind = self.bind_group(pipeline, &[(&kbuf, None), (&vbuf, None), (&stages, Some((offset, 16)))]);
+            let bind = self.bind_group(
+                pipeline,
+                &[(&kbuf, None), (&vbuf, None), (&stages, Some((offset, 16)))],
+            );
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, Some(&bind));
             let (x, y) = sp.workgroups(n);
@@ -237,13 +283,17 @@ impl WebGpu {
     }
 
     fn pipeline(&self, wgsl: &str, entry: &str) -> GpuComputePipeline {
-        let module = self.device.create_shader_module(&GpuShaderModuleDescriptor::new(wgsl));
+        let module = self
+            .device
+            .create_shader_module(&GpuShaderModuleDescriptor::new(wgsl));
         let stage = GpuProgrammableStage::new(&module);
         stage.set_entry_point(entry);
-        self.device.create_compute_pipeline(&GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
-            GpuAutoLayoutMode::Auto,
-            &stage,
-        ))
+        self.device.create_compute_pipeline(
+            &GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
+                GpuAutoLayoutMode::Auto,
+                &stage,
+            ),
+        )
     }
 
     fn bind_group(
@@ -263,8 +313,10 @@ impl WebGpu {
                 GpuBindGroupEntry::new_with_gpu_buffer_binding(i as u32, &binding)
             })
             .collect();
-        self.device
-            .create_bind_group(&GpuBindGroupDescriptor::new(&entries, &pipeline.get_bind_group_layout(0)))
+        self.device.create_bind_group(&GpuBindGroupDescriptor::new(
+            &entries,
+            &pipeline.get_bind_group_layout(0),
+        ))
     }
 
     fn buffer(&self, bytes: u32, usage: u32) -> Result<GpuBuffer, GpuError> {
@@ -286,10 +338,16 @@ impl WebGpu {
     async fn pop_scopes(&self) -> Result<(), GpuError> {
         let validation = self.device.pop_error_scope().await;
         let oom = self.device.pop_error_scope().await;
-        if let Some(e) = validation.map_err(|e| GpuError::DeviceLost(js_message(&e)))?.into_option() {
+        if let Some(e) = validation
+            .map_err(|e| GpuError::DeviceLost(js_message(&e)))?
+            .into_option()
+        {
             return Err(GpuError::Validation(first_line(&e.message())));
         }
-        if let Some(e) = oom.map_err(|e| GpuError::DeviceLost(js_message(&e)))?.into_option() {
+        if let Some(e) = oom
+            .map_err(|e| GpuError::DeviceLost(js_message(&e)))?
+            .into_option()
+        {
             return Err(GpuError::OutOfMemory(first_line(&e.message())));
         }
         Ok(())
@@ -298,10 +356,15 @@ impl WebGpu {
 
 /// Maps a `MAP_READ` buffer and returns its words.
 async fn read_words(buf: &GpuBuffer) -> Result<Vec<u32>, GpuError> {
-    buf.map_async(gpu_map_mode::READ)
-        .await
-        .map_err(|e| GpuError::Map(format!("{} (the device may have been lost)", js_message(&e))))?;
-    let range = buf.get_mapped_range().map_err(|e| GpuError::Map(js_message(&e)))?;
+    buf.map_async(gpu_map_mode::READ).await.map_err(|e| {
+        GpuError::Map(format!(
+            "{} (the device may have been lost)",
+            js_message(&e)
+        ))
+    })?;
+    let range = buf
+        .get_mapped_range()
+        .map_err(|e| GpuError::Map(js_message(&e)))?;
     let bytes = Uint8Array::new(&range).to_vec();
     buf.unmap();
     Ok(bytes

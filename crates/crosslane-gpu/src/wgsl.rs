@@ -218,9 +218,27 @@ pub const BUILTINS: &[BuiltinSpec] = {
     use BuiltinResult as R;
     &[
         b("subgroupShuffle", I::Value, A::DynamicId, R::Same, false),
-        b("subgroupShuffleUp", I::Value, A::Uniform("delta"), R::Same, false),
-        b("subgroupShuffleDown", I::Value, A::Uniform("delta"), R::Same, false),
-        b("subgroupShuffleXor", I::Value, A::Uniform("mask"), R::Same, false),
+        b(
+            "subgroupShuffleUp",
+            I::Value,
+            A::Uniform("delta"),
+            R::Same,
+            false,
+        ),
+        b(
+            "subgroupShuffleDown",
+            I::Value,
+            A::Uniform("delta"),
+            R::Same,
+            false,
+        ),
+        b(
+            "subgroupShuffleXor",
+            I::Value,
+            A::Uniform("mask"),
+            R::Same,
+            false,
+        ),
         b("subgroupBroadcast", I::Value, A::ConstId, R::Same, false),
         b("subgroupBroadcastFirst", I::Value, A::None, R::Same, false),
         b("subgroupBallot", I::Predicate, A::None, R::Ballot, false),
@@ -323,11 +341,7 @@ pub fn lower_step(
             return lower_builtin(step, spec, caps, target, adapter, lanes);
         }
     }
-    if step
-        .results
-        .iter()
-        .any(|r| r.source == Source::Computed)
-    {
+    if step.results.iter().any(|r| r.source == Source::Computed) {
         return Err(GpuError::unsupported(
             "op",
             format!(
@@ -407,7 +421,12 @@ fn route_table(step: &Step) -> Vec<u32> {
 fn value_words(step: &Step) -> Vec<u32> {
     let mut words = Vec::with_capacity(step.lanes * 2);
     for lane in 0..step.lanes {
-        let bits = step.inputs.get(lane).copied().flatten().map_or(0, |v| v.bits);
+        let bits = step
+            .inputs
+            .get(lane)
+            .copied()
+            .flatten()
+            .map_or(0, |v| v.bits);
         words.extend_from_slice(&[bits as u32, (bits >> 32) as u32]);
     }
     words
@@ -524,7 +543,10 @@ fn lower_builtin(
     if target == ShaderTarget::Naga && !spec.naga {
         return Err(GpuError::unsupported(
             "op",
-            format!("{} is not available in naga (wgpu natively); it runs in a browser", spec.name),
+            format!(
+                "{} is not available in naga (wgpu natively); it runs in a browser",
+                spec.name
+            ),
         ));
     }
     if lanes < caps.min_size || lanes > caps.max_size {
@@ -541,7 +563,10 @@ fn lower_builtin(
             let t = wgsl_scalar(step.ty).ok_or_else(|| {
                 GpuError::unsupported(
                     "type",
-                    format!("{} on the GPU takes i32, u32 or f32, got {}", spec.name, step.ty),
+                    format!(
+                        "{} on the GPU takes i32, u32 or f32, got {}",
+                        spec.name, step.ty
+                    ),
                 )
             })?;
             if spec.integer_only && t == "f32" {
@@ -595,7 +620,11 @@ fn lower_builtin(
     if target == ShaderTarget::Browser {
         s.push_str("diagnostic(off, subgroup_uniformity);\n");
     }
-    let _ = writeln!(s, "// crosslane: WGSL built-in {} run as itself.", spec.name);
+    let _ = writeln!(
+        s,
+        "// crosslane: WGSL built-in {} run as itself.",
+        spec.name
+    );
     s.push_str(BINDINGS);
     s.push('\n');
     s.push_str(&entry(lanes, true));
@@ -615,11 +644,9 @@ fn lower_builtin(
 /// A parameter as a WGSL `u32` literal (ids, deltas and masks are `u32` in WGSL).
 fn const_param(step: &Step, name: &str) -> Result<String, GpuError> {
     match step.params.0.get(name) {
-        Some(ParamValue::Int(n)) => u32::try_from(*n)
-            .map(|n| format!("{n}u"))
-            .map_err(|_| {
-                GpuError::unsupported(name, format!("must be in 0..=4294967295 for WGSL, got {n}"))
-            }),
+        Some(ParamValue::Int(n)) => u32::try_from(*n).map(|n| format!("{n}u")).map_err(|_| {
+            GpuError::unsupported(name, format!("must be in 0..=4294967295 for WGSL, got {n}"))
+        }),
         Some(ParamValue::Mask(m)) => u32::try_from(m.0)
             .map(|n| format!("{n}u"))
             .map_err(|_| GpuError::unsupported(name, "mask does not fit a u32")),

@@ -48,7 +48,10 @@ fn gpu_sort_matches_sort_unstable() {
         let mut seen = vec![false; n];
         for (pos, &v) in run.vals.iter().enumerate() {
             let v = v as usize;
-            assert!(v < n && !seen[v], "n = {n}: value {v} repeated or out of range");
+            assert!(
+                v < n && !seen[v],
+                "n = {n}: value {v} repeated or out of range"
+            );
             seen[v] = true;
             assert_eq!(k[v], run.keys[pos], "n = {n}: value at {pos} left its key");
         }

@@ -5,7 +5,9 @@ mod common;
 
 use crosslane_core::params::ParamKind;
 use crosslane_core::result::LaneResult;
-use crosslane_core::{all_ops, Dialect, LaneMask, OpKind, OpRequest, Source, Step, Value, ValueType};
+use crosslane_core::{
+    all_ops, Dialect, LaneMask, OpKind, OpRequest, Source, Step, Value, ValueType,
+};
 use crosslane_gpu::wgsl::Lowering;
 use crosslane_gpu::{LoweringChoice, Verdict};
 
@@ -96,11 +98,7 @@ fn vendor_ops_agree_with_emulator_on_every_defined_lane() {
                             cmp.to_table()
                         );
                         // Every active lane the emulator defines was judged, none skipped.
-                        let defined = step
-                            .results
-                            .iter()
-                            .filter(|r| r.value.is_some())
-                            .count();
+                        let defined = step.results.iter().filter(|r| r.value.is_some()).count();
                         assert_eq!(cmp.count(Verdict::Match), defined);
                         runs += 1;
                         lowered += 1;
@@ -149,7 +147,12 @@ fn ascend_xor_seed_example_on_gpu() {
 /// A step of `lanes` lanes whose route table exercises every provenance: reads of other lanes
 /// (a fixed permutation), own value, zero, old value, undefined with a hint, inactive.
 fn synthetic_step(lanes: usize, ty: ValueType, seed: u64) -> Step {
-    let value = |i: usize| Value::from_bits(ty, (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15 ^ seed));
+    let value = |i: usize| {
+        Value::from_bits(
+            ty,
+            (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15 ^ seed),
+        )
+    };
     let inputs: Vec<Option<Value>> = (0..lanes).map(|i| Some(value(i))).collect();
     let kind = |i: usize| (i + seed as usize) % 7;
     let active = (0..lanes)
@@ -194,22 +197,38 @@ fn subgroup_shuffle_lowering_moves_values_as_the_route_table_says() {
     // is exercised on a route table as wide as the device's subgroup (read from the device).
     let Some(gpu) = common::gpu() else { return };
     let caps = gpu.caps();
-    assert!(caps.supported, "lavapipe has subgroups; this device does not");
+    assert!(
+        caps.supported,
+        "lavapipe has subgroups; this device does not"
+    );
     let lanes = caps.min_size as usize;
     for ty in [ValueType::U32, ValueType::U64, ValueType::F16] {
         for seed in 0..7 {
             let step = synthetic_step(lanes, ty, seed);
-            for choice in [LoweringChoice::Auto, LoweringChoice::SubgroupShuffle, LoweringChoice::WorkgroupMemory] {
+            for choice in [
+                LoweringChoice::Auto,
+                LoweringChoice::SubgroupShuffle,
+                LoweringChoice::WorkgroupMemory,
+            ] {
                 let (cmp, run) = gpu.compare_step(&step, choice).unwrap();
                 if choice != LoweringChoice::WorkgroupMemory {
                     assert_eq!(run.lowering, Lowering::SubgroupShuffle);
                     assert_eq!(run.observed_subgroup_size, Some(lanes as u32));
                 }
-                assert!(cmp.agrees(), "{ty} seed {seed} {}:\n{}", run.lowering.name(), cmp.to_table());
+                assert!(
+                    cmp.agrees(),
+                    "{ty} seed {seed} {}:\n{}",
+                    run.lowering.name(),
+                    cmp.to_table()
+                );
                 assert!(cmp.count(Verdict::Match) > 0);
                 assert!(cmp.count(Verdict::Indeterminate) > 0);
                 // An undefined lane still shows what the GPU gave: the hinted lane's value.
-                for l in cmp.lanes.iter().filter(|l| l.verdict == Verdict::Indeterminate) {
+                for l in cmp
+                    .lanes
+                    .iter()
+                    .filter(|l| l.verdict == Verdict::Indeterminate)
+                {
                     let hint = step.results[l.lane].from.unwrap();
                     if choice != LoweringChoice::WorkgroupMemory || step.active.contains(hint) {
                         assert_eq!(l.gpu.map(|v| v.bits), step.inputs[hint].map(|v| v.bits));
@@ -225,8 +244,14 @@ fn forced_subgroup_lowering_on_a_wider_warp_is_an_error() {
     let Some(gpu) = common::gpu() else { return };
     let caps = gpu.caps();
     let step = synthetic_step((caps.max_size as usize * 2).max(8), ValueType::U32, 1);
-    let err = gpu.run_step(&step, LoweringChoice::SubgroupShuffle).unwrap_err();
-    assert!(err.to_string().contains("subgroup-shuffle needs subgroups of at least"), "{err}");
+    let err = gpu
+        .run_step(&step, LoweringChoice::SubgroupShuffle)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("subgroup-shuffle needs subgroups of at least"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -20,7 +20,9 @@ fn input(i: usize) -> i32 {
 fn reference(op: &str, param: i64, lanes: usize, active: LaneMask, i: usize) -> Option<Value> {
     let v = |j: usize| input(j);
     let read = |j: i64| -> Option<Value> {
-        let j = usize::try_from(j).ok().filter(|&j| j < lanes && active.contains(j))?;
+        let j = usize::try_from(j)
+            .ok()
+            .filter(|&j| j < lanes && active.contains(j))?;
         Some(Value::from_bits(ValueType::I32, v(j) as u32 as u64))
     };
     let act: Vec<usize> = active.iter().filter(|&j| j < lanes).collect();
@@ -40,11 +42,20 @@ fn reference(op: &str, param: i64, lanes: usize, active: LaneMask, i: usize) -> 
         "subgroupShuffleXor" => read(i ^ param),
         "subgroupBroadcastFirst" => read(*act.first()? as i64),
         "subgroupBallot" => {
-            let bits = act.iter().filter(|&&j| v(j) != 0).fold(0u64, |b, &j| b | (1 << j));
+            let bits = act
+                .iter()
+                .filter(|&&j| v(j) != 0)
+                .fold(0u64, |b, &j| b | (1 << j));
             Some(Value::from_bits(ValueType::U64, bits))
         }
-        "subgroupAll" => Some(Value::from_bits(ValueType::U32, act.iter().all(|&j| v(j) != 0) as u64)),
-        "subgroupAny" => Some(Value::from_bits(ValueType::U32, act.iter().any(|&j| v(j) != 0) as u64)),
+        "subgroupAll" => Some(Value::from_bits(
+            ValueType::U32,
+            act.iter().all(|&j| v(j) != 0) as u64,
+        )),
+        "subgroupAny" => Some(Value::from_bits(
+            ValueType::U32,
+            act.iter().any(|&j| v(j) != 0) as u64,
+        )),
         "subgroupAdd" => i32v(fold(&act, 0, add)),
         "subgroupMul" => i32v(fold(&act, 1, mul)),
         "subgroupMin" => i32v(fold(&act, i32::MAX, std::cmp::min)),
@@ -64,7 +75,13 @@ fn reference(op: &str, param: i64, lanes: usize, active: LaneMask, i: usize) -> 
     }
 }
 
-fn step_for(op: &str, param_name: Option<&str>, param: i64, lanes: usize, active: LaneMask) -> Step {
+fn step_for(
+    op: &str,
+    param_name: Option<&str>,
+    param: i64,
+    lanes: usize,
+    active: LaneMask,
+) -> Step {
     let mut params = Params::default();
     if let Some(name) = param_name {
         params.0.insert(name.to_string(), ParamValue::Int(param));
@@ -76,7 +93,9 @@ fn step_for(op: &str, param_name: Option<&str>, param: i64, lanes: usize, active
             } else {
                 match reference(op, param, lanes, active, i) {
                     Some(v) => LaneResult::computed(v),
-                    None => LaneResult::undefined("source lane inactive or outside the subgroup", None),
+                    None => {
+                        LaneResult::undefined("source lane inactive or outside the subgroup", None)
+                    }
                 }
             }
         })
@@ -106,13 +125,20 @@ fn builtins_agree_with_the_spec_on_every_defined_lane() {
     // A WGSL built-in runs on the device's own subgroup: the lane count is the size it reports.
     let lanes = caps.min_size as usize;
     let all = LaneMask::all(lanes);
-    let masks = [all, LaneMask(all.0 & 0x5555_5555), LaneMask(all.0 & !1), LaneMask(0b100)];
+    let masks = [
+        all,
+        LaneMask(all.0 & 0x5555_5555),
+        LaneMask(all.0 & !1),
+        LaneMask(0b100),
+    ];
     let mut checked = 0;
     for spec in BUILTINS.iter().filter(|b| b.naga) {
         use crosslane_gpu::wgsl::BuiltinArg as A;
         let (name, params): (Option<&str>, Vec<i64>) = match spec.arg {
             A::None => (None, vec![0]),
-            A::ConstId | A::DynamicId if spec.name.starts_with("quad") => (Some("id"), vec![0, 1, 2, 3]),
+            A::ConstId | A::DynamicId if spec.name.starts_with("quad") => {
+                (Some("id"), vec![0, 1, 2, 3])
+            }
             A::ConstId | A::DynamicId => (Some("id"), vec![0, 1, 2, (lanes - 1) as i64]),
             A::Uniform(n) => (Some(n), vec![0, 1, 2, 3, 5, (lanes - 1) as i64]),
         };
@@ -146,13 +172,17 @@ fn shuffle_with_a_per_lane_id() {
     let lanes = gpu.caps().min_size as usize;
     let ids: Vec<i64> = (0..lanes).map(|i| ((i * 3 + 1) % lanes) as i64).collect();
     let mut step = step_for("subgroupShuffle", None, 0, lanes, LaneMask::all(lanes));
-    step.params.0.insert("id".into(), ParamValue::Ints(ids.clone()));
+    step.params
+        .0
+        .insert("id".into(), ParamValue::Ints(ids.clone()));
     for (i, r) in step.results.iter_mut().enumerate() {
         let j = ids[i] as usize;
         *r = LaneResult::lane(Value::from_bits(ValueType::I32, input(j) as u32 as u64), j);
     }
     let (cmp, run) = gpu.compare_step(&step, LoweringChoice::Auto).unwrap();
-    assert!(run.wgsl.contains("subgroupShuffle(bitcast<i32>(values[lane].x), route.y)"));
+    assert!(run
+        .wgsl
+        .contains("subgroupShuffle(bitcast<i32>(values[lane].x), route.y)"));
     assert!(cmp.agrees(), "{}", cmp.to_table());
     assert_eq!(cmp.count(Verdict::Match), lanes);
 }
@@ -167,7 +197,13 @@ fn elect_is_browser_only_and_lane_count_must_be_the_device_subgroup() {
     assert!(builtin("subgroupElect").is_some());
     let err = gpu.run_step(&elect, LoweringChoice::Auto).unwrap_err();
     assert!(err.to_string().contains("runs in a browser"), "{err}");
-    let wide = step_for("subgroupAdd", None, 0, lanes * 32, LaneMask::all(lanes * 32));
+    let wide = step_for(
+        "subgroupAdd",
+        None,
+        0,
+        lanes * 32,
+        LaneMask::all(lanes * 32),
+    );
     let err = gpu.run_step(&wide, LoweringChoice::Auto).unwrap_err();
     assert!(err.to_string().starts_with("lanes:"), "{err}");
 }
