@@ -277,3 +277,53 @@ pub fn compare(step: &Step, device: &DeviceFacts, run: &GpuRun) -> Comparison {
         notes,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_core::OpRequest;
+
+    #[test]
+    fn verdicts_match_mismatch_indeterminate_inactive() {
+        // asc_shfl_up by 1 with lane 0 inactive: lane 1 reads inactive lane 0 (undefined).
+        let step = OpRequest {
+            dialect: "ascend".into(),
+            op: "asc_shfl_up".into(),
+            active: "0xfffffffe".into(),
+            params: [("delta".to_string(), "1".to_string())].into(),
+            ..Default::default()
+        }
+        .run()
+        .unwrap();
+        let mut lanes: Vec<GpuLane> = (0..32u32)
+            .map(|i| GpuLane {
+                words: [i.saturating_sub(1), 0, 0, 0],
+                subgroup_size: 8,
+                subgroup_invocation_id: i % 8,
+            })
+            .collect();
+        lanes[1].words[0] = 999; // any value is allowed where the emulator says undefined
+        lanes[7].words[0] = 42; // a wrong value
+        let run = GpuRun {
+            lanes,
+            observed_subgroup_size: Some(8),
+            lowering: Lowering::WorkgroupMemory,
+            timing: Timing {
+                nanos: 1,
+                source: TimingSource::WallClock,
+            },
+            wgsl: String::new(),
+        };
+        let cmp = compare(&step, &DeviceFacts::default(), &run);
+        assert_eq!(cmp.lanes[0].verdict, Verdict::Inactive);
+        assert_eq!(cmp.lanes[1].verdict, Verdict::Indeterminate);
+        assert_eq!(cmp.lanes[1].gpu.map(|v| v.bits), Some(999));
+        assert_eq!(cmp.lanes[7].verdict, Verdict::Mismatch);
+        assert_eq!(cmp.lanes[8].verdict, Verdict::Match);
+        assert_eq!(cmp.count(Verdict::Match), 29);
+        assert!(!cmp.agrees());
+        assert!(cmp
+            .to_table()
+            .contains("29 match, 1 mismatch, 1 indeterminate, 1 inactive"));
+    }
+}

@@ -699,3 +699,128 @@ pub fn decode_results(
     }
     Ok((out, first.filter(|&s| s != 0)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_core::OpRequest;
+
+    fn ascend_xor(active: &str) -> Step {
+        OpRequest {
+            dialect: "ascend".into(),
+            op: "asc_shfl_xor".into(),
+            active: active.into(),
+            values: "lane+10".into(),
+            ty: "u64".into(),
+            params: [("lane_mask".to_string(), "1".to_string())].into(),
+            ..Default::default()
+        }
+        .run()
+        .unwrap()
+    }
+
+    const LAVAPIPE: SubgroupCaps = SubgroupCaps {
+        supported: true,
+        min_size: 8,
+        max_size: 8,
+    };
+    const WIDE: SubgroupCaps = SubgroupCaps {
+        supported: true,
+        min_size: 32,
+        max_size: 64,
+    };
+
+    #[test]
+    fn lowering_follows_the_device_subgroup_width() {
+        let step = ascend_xor("");
+        let k = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::Auto,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap();
+        assert_eq!(k.lowering, Lowering::WorkgroupMemory);
+        assert!(k.wgsl.contains("workgroupBarrier()"));
+        let k = lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap();
+        assert_eq!(k.lowering, Lowering::SubgroupShuffle);
+        // u64: two 32-bit shuffles.
+        assert_eq!(k.wgsl.matches("subgroupShuffle(own.").count(), 2);
+        let none = SubgroupCaps::default();
+        let k = lower_step(
+            &step,
+            &none,
+            LoweringChoice::Auto,
+            ShaderTarget::Browser,
+            "x",
+        )
+        .unwrap();
+        assert_eq!(k.lowering, Lowering::WorkgroupMemory);
+        assert!(
+            !k.wgsl.contains("subgroup_size"),
+            "no subgroup builtins without the feature"
+        );
+        let err = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::SubgroupShuffle,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("at least 32"), "{err}");
+    }
+
+    #[test]
+    fn browser_text_enables_subgroups_and_naga_text_does_not() {
+        let step = ascend_xor("");
+        let b = lower_step(
+            &step,
+            &WIDE,
+            LoweringChoice::Auto,
+            ShaderTarget::Browser,
+            "x",
+        )
+        .unwrap();
+        assert!(b.wgsl.starts_with("enable subgroups;\n"));
+        let n = lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap();
+        assert!(!n.wgsl.contains("enable subgroups"));
+        assert_eq!(b.wgsl.replacen("enable subgroups;\n", "", 1), n.wgsl);
+    }
+
+    #[test]
+    fn route_table_carries_the_emulator_decisions() {
+        // Lanes 0..3 inactive: lane 4 reads 5, lane 5 reads 4; lane 2 inactive.
+        let step = ascend_xor("0xfffffff0");
+        let k = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::Auto,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap();
+        let route = |lane: usize| &k.routes[lane * 4..lane * 4 + 4];
+        assert_eq!(route(2)[0], RouteKind::Inactive as u32);
+        assert_eq!(route(4)[..2], [RouteKind::Lane as u32, 5]);
+        assert_eq!(route(5)[..2], [RouteKind::Lane as u32, 4]);
+        // Values: lane + 10 as u64, low word then high word.
+        assert_eq!(k.values[4 * 2..4 * 2 + 2], [14, 0]);
+    }
+
+    #[test]
+    fn builtin_table_and_refusals() {
+        assert_eq!(
+            builtin("subgroupShuffleXor").unwrap().arg,
+            BuiltinArg::Uniform("mask")
+        );
+        assert!(!builtin("subgroupElect").unwrap().naga);
+        assert!(builtin("asc_shfl").is_none());
+        let mut step = ascend_xor("");
+        step.results[3].source = Source::Computed;
+        let err =
+            lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap_err();
+        assert!(err.to_string().starts_with("op:"), "{err}");
+    }
+}
