@@ -306,6 +306,17 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Law: the dispatch plan, run with the closed form, sorts any input like `sort_unstable`.
+        #[test]
+        fn plan_sorts_any_input(mut keys in proptest::collection::vec(proptest::prelude::any::<u32>(), 0..3000)) {
+            let mut want = keys.clone();
+            want.sort_unstable();
+            run_plan(&mut keys);
+            proptest::prop_assert_eq!(keys, want);
+        }
+    }
+
     #[test]
     fn plan_shape() {
         assert!(sort_passes(1).unwrap().is_empty());
