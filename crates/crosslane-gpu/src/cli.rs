@@ -15,7 +15,11 @@
 //! * `info` prints the device facts.
 //!
 //! Exit status: 0 = ran and no lane mismatches; 1 = a lane (or the sort) mismatches; 2 = input
-//! that does not parse or cannot be encoded (the message names the field); 3 = no GPU or a GPU error.
+//! that does not parse or cannot be encoded, or a request the GPU path cannot run as asked (an op
+//! without a GPU lowering, a WGSL lane count that is not the device's subgroup size); the message
+//! names the field; 3 = no GPU or a GPU error (validation, device lost, mapping).
+//!
+//! `--json` prints [`crate::Comparison::to_json`] plus `"wgsl"`, the text that ran.
 
 use std::collections::BTreeMap;
 
@@ -128,7 +132,7 @@ fn run(args: &[String]) -> Result<(String, i32), GpuError> {
             let (cmp, run) = gpu.compare_step(&step, lowering)?;
             let status = i32::from(!cmp.agrees());
             let text = if flags.json {
-                let mut v = serde_json::to_value(&cmp).unwrap_or_default();
+                let mut v = cmp.to_json();
                 if let Some(obj) = v.as_object_mut() {
                     obj.insert("wgsl".into(), run.wgsl.clone().into());
                 }

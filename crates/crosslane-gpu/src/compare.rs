@@ -155,6 +155,45 @@ impl Comparison {
         self.count(Verdict::Mismatch) == 0
     }
 
+    /// The comparison as JSON in the style of the CLI contract: values as `Value::to_json` (numbers,
+    /// or strings for non-finite floats) and raw bits as hex strings, so 64-bit values survive
+    /// JavaScript's doubles. Lanes: `{"lane", "verdict", "emulator", "emulator_bits", "gpu",
+    /// "gpu_bits", "source", "why"}`; plus `op`, `device`, `lowering`, `observed_subgroup_size`,
+    /// `timing` `{nanos, source}` and `notes`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let lanes: Vec<serde_json::Value> = self
+            .lanes
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "lane": l.lane,
+                    "verdict": l.verdict.name(),
+                    "emulator": l.emulator.map_or(serde_json::Value::Null, Value::to_json),
+                    "emulator_bits": l.emulator.map(Value::bits_hex),
+                    "gpu": l.gpu.map_or(serde_json::Value::Null, Value::to_json),
+                    "gpu_bits": l.gpu.map(Value::bits_hex),
+                    "source": l.source.name(),
+                    "why": l.why,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "op": self.op,
+            "device": self.device,
+            "lowering": self.lowering.name(),
+            "observed_subgroup_size": self.observed_subgroup_size,
+            "timing": { "nanos": self.timing.nanos, "source": self.timing.source.label() },
+            "notes": self.notes,
+            "lanes": lanes,
+            "summary": {
+                "match": self.count(Verdict::Match),
+                "mismatch": self.count(Verdict::Mismatch),
+                "indeterminate": self.count(Verdict::Indeterminate),
+                "inactive": self.count(Verdict::Inactive),
+            },
+        })
+    }
+
     /// A plain-text table: a header with the run's record, then one row per lane
     /// (`lane  emulator  gpu  verdict  source`), then a summary line.
     pub fn to_table(&self) -> String {

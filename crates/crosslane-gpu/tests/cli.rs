@@ -36,7 +36,9 @@ fn op_diff_table_and_json() {
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["lanes"][0]["verdict"], "match");
-    assert_eq!(v["lanes"][0]["gpu"]["bits"], 1);
+    assert_eq!(v["lanes"][0]["gpu"], 1);
+    assert_eq!(v["lanes"][0]["gpu_bits"], "0x00000001");
+    assert_eq!(v["summary"]["mismatch"], 0);
     assert!(v["wgsl"].as_str().unwrap().contains("@compute"));
 }
 
