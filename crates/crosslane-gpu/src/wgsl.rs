@@ -810,6 +810,44 @@ mod tests {
     }
 
     #[test]
+    fn browser_builtin_text_is_the_naga_text_plus_its_header() {
+        // The naga text of every built-in is compiled and run by the native tests; the browser
+        // text must be exactly that plus the two header lines browsers need.
+        let mut step = ascend_xor("0xff");
+        step.dialect = Dialect::Wgsl;
+        step.lanes = 8;
+        step.results.truncate(8);
+        step.inputs.truncate(8);
+        step.ty = ValueType::I32;
+        step.params.0.insert("id".into(), ParamValue::Int(1));
+        step.params.0.insert("delta".into(), ParamValue::Int(1));
+        step.params.0.insert("mask".into(), ParamValue::Int(1));
+        for spec in BUILTINS.iter().filter(|b| b.naga) {
+            step.op = spec.name.to_string();
+            let n = lower_step(
+                &step,
+                &LAVAPIPE,
+                LoweringChoice::Auto,
+                ShaderTarget::Naga,
+                "x",
+            )
+            .unwrap();
+            let b = lower_step(
+                &step,
+                &LAVAPIPE,
+                LoweringChoice::Auto,
+                ShaderTarget::Browser,
+                "x",
+            )
+            .unwrap();
+            assert_eq!(n.lowering, Lowering::Builtin);
+            assert!(n.wgsl.contains(&format!("{}(", spec.name)), "{}", n.wgsl);
+            let header = "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n";
+            assert_eq!(b.wgsl, format!("{header}{}", n.wgsl));
+        }
+    }
+
+    #[test]
     fn builtin_table_and_refusals() {
         assert_eq!(
             builtin("subgroupShuffleXor").unwrap().arg,
