@@ -1,0 +1,34 @@
+//! crosslane-gpu: runs crosslane scenarios on a real GPU and compares it with the emulator.
+//!
+//! What it is for:
+//! * [`wgsl`] — WGSL text for one executed step: WGSL subgroup built-ins run as themselves, vendor
+//!   shuffle-family ops run by the emulator's per-lane route table, moved with `subgroupShuffle`
+//!   or through workgroup memory ([`wgsl::Lowering`]);
+//! * [`network`] — Batcher's odd-even merge sort as WGSL (one dispatch per global stage, the
+//!   early phases fused per tile in workgroup memory) and its dispatch plan;
+//! * [`compare`] — the lane-by-lane verdict (match / mismatch / indeterminate-by-spec) with the
+//!   record of the device, subgroup sizes, lowering and timing;
+//! * `native` — dispatch through wgpu 30 on Vulkan (not on wasm32);
+//! * `web` — dispatch through the browser's WebGPU via web-sys (wasm32 only);
+//! * `cli` — the `crosslane gpu …` command's logic (`native` feature).
+//!
+//! What it is not for: semantics (crosslane-core decides every lane; this crate only moves values
+//! the way the emulator said and checks the device agrees), DOM, files.
+
+pub mod compare;
+pub mod error;
+pub mod network;
+pub mod wgsl;
+
+#[cfg(all(feature = "native", not(target_arch = "wasm32")))]
+pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod native;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use compare::{
+    compare, Comparison, DeviceFacts, GpuRun, LaneDiff, Timing, TimingSource, Verdict,
+};
+pub use error::GpuError;
+pub use wgsl::{lower_step, CrossLaneKernel, Lowering, LoweringChoice, ShaderTarget, SubgroupCaps};
