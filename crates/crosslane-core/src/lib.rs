@@ -12,6 +12,7 @@
 pub mod dialect;
 pub mod error;
 pub mod gather;
+pub mod kernel;
 pub mod lanes;
 pub mod op;
 pub mod params;
