@@ -248,13 +248,13 @@ fn arg_slots(spec: &OpSpec, n_args: usize) -> Vec<Slot> {
     let mut slots: Vec<Slot> = Vec::new();
     let mut operand_taken = spec.kind == OpKind::Scalar;
     let mut matched_any = false;
-    for (ty, name) in &sig {
+    // The operand is the first argument that names no parameter of the spec (`var`, `src`,
+    // `data`): CUDA puts `mask` before it, MACA's update_shfl puts `old_val` before it.
+    for (_, name) in &sig {
         if let Some(p) = spec.params.iter().find(|p| p.name == name) {
             slots.push(Slot::Param(p.name));
             matched_any = true;
-        } else if !operand_taken
-            && (ty.split_whitespace().any(|w| w == "T") || !matched_any || sig.len() == 1)
-        {
+        } else if !operand_taken {
             slots.push(Slot::Operand);
             operand_taken = true;
         } else {
@@ -704,13 +704,41 @@ fn param_value(
             let (v, warn) = uniform()?;
             Ok((ParamValue::Flag(v != 0), warn))
         }
-        ParamKind::Text => match ident {
-            Some(text) => Ok((ParamValue::Text(text), None)),
-            None => {
-                let (v, warn) = uniform()?;
-                Ok((ParamValue::Text(v.to_string()), warn))
+        ParamKind::Text => {
+            if let Some(text) = ident {
+                return Ok((ParamValue::Text(text), None));
             }
-        },
+            // A text parameter may hold a per-lane row (`lane`, a list): pass one item when the
+            // lanes agree, else one item per lane.
+            let text_of = |l: usize| -> Result<String, String> {
+                match arg.get(l) {
+                    Some(Ok(v)) => Ok(v.to_string()),
+                    Some(Err(u)) => Err(format!("`{name}` is undefined in lane {l} ({})", u.why)),
+                    None => Err(format!("`{name}` has no value in lane {l}")),
+                }
+            };
+            let items: Vec<Option<String>> = (0..lanes)
+                .map(|l| {
+                    if active.contains(l) {
+                        text_of(l).map(Some)
+                    } else {
+                        Ok(None)
+                    }
+                })
+                .collect::<Result<_, _>>()?;
+            let defined: Vec<&String> = items.iter().flatten().collect();
+            let Some(first) = defined.first() else {
+                return Err("no active lane".into());
+            };
+            if defined.iter().all(|t| t == first) {
+                return Ok((ParamValue::Text((*first).clone()), None));
+            }
+            let list: Vec<String> = items
+                .into_iter()
+                .map(|t| t.unwrap_or_else(|| "0".into()))
+                .collect();
+            Ok((ParamValue::Text(list.join(",")), None))
+        }
     }
 }
 

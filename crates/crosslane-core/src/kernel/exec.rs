@@ -710,6 +710,7 @@ pub struct Executor {
     warps: Vec<Warp>,
     current: usize,
     shared: HashMap<(Span, usize), usize>,
+    locals: HashMap<(Span, usize, usize), usize>,
     global_bufs: HashMap<String, usize>,
     instructions: usize,
     trace_cells: usize,
@@ -891,6 +892,7 @@ impl Executor {
             warps: Vec::new(),
             current: 0,
             shared: HashMap::new(),
+            locals: HashMap::new(),
             global_bufs,
             instructions: 0,
             trace_cells: 0,
@@ -1200,7 +1202,7 @@ impl Executor {
             }
             let chars: Vec<char> = line.chars().collect();
             let from = if n == span.line {
-                span.col as usize - 1
+                (span.col as usize).saturating_sub(1)
             } else {
                 0
             };
@@ -1624,13 +1626,13 @@ impl Executor {
                 let buf = match self.shared.get(&key) {
                     Some(b) => *b,
                     None => {
-                        match self.trace.memory.alloc(
+                        match self.trace.memory.alloc_uninit(
                             &d.name,
                             Space::Shared {
                                 block: self.block as u32,
                             },
                             elem,
-                            vec![None; len],
+                            len,
                         ) {
                             Ok(b) => {
                                 self.shared.insert(key, b);
@@ -1661,25 +1663,34 @@ impl Executor {
                 cx.changed.insert(slot);
                 return;
             }
-            // A local array: one slice per lane of a per-warp buffer.
-            let name = format!(
-                "{} (block {}, warp {})",
-                d.name, self.block, self.warps[w].index
-            );
-            let total = len.saturating_mul(lanes);
-            let buf = match self.trace.memory.alloc(
-                &name,
-                Space::Local {
-                    block: self.block as u32,
-                    warp: self.warps[w].index as u32,
-                },
-                elem,
-                vec![None; total],
-            ) {
-                Ok(b) => b,
-                Err(m) => {
-                    cx.note(Level::Error, d.span, m, "", None);
-                    return;
+            // A local array: one slice per lane of a per-warp buffer, reused when the
+            // declaration runs again (a loop body).
+            let key = (d.span, self.block, self.warps[w].index);
+            let buf = match self.locals.get(&key) {
+                Some(b) => *b,
+                None => {
+                    let name = format!(
+                        "{} (block {}, warp {})",
+                        d.name, self.block, self.warps[w].index
+                    );
+                    match self.trace.memory.alloc_uninit(
+                        &name,
+                        Space::Local {
+                            block: self.block as u32,
+                            warp: self.warps[w].index as u32,
+                        },
+                        elem,
+                        len.saturating_mul(lanes),
+                    ) {
+                        Ok(b) => {
+                            self.locals.insert(key, b);
+                            b
+                        }
+                        Err(m) => {
+                            cx.note(Level::Error, d.span, m, "", None);
+                            return;
+                        }
+                    }
                 }
             };
             let warp = &mut self.warps[w];

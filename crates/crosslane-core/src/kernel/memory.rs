@@ -93,6 +93,27 @@ impl Memory {
         Ok(self.buffers.len() - 1)
     }
 
+    /// Adds a buffer of `len` uninitialized cells, checking the limit before allocating.
+    ///
+    /// # Errors
+    /// A message when the memory limit would be passed.
+    pub fn alloc_uninit(
+        &mut self,
+        name: &str,
+        space: Space,
+        elem: ValTy,
+        len: usize,
+    ) -> Result<usize, String> {
+        if self.total_cells().saturating_add(len) > self.limit_cells {
+            return Err(format!(
+                "memory limit reached: `{name}` needs {len} cells, {} of {} are in use",
+                self.total_cells(),
+                self.limit_cells
+            ));
+        }
+        self.alloc(name, space, elem, vec![None; len])
+    }
+
     /// The buffer named `name` in `space`.
     pub fn find(&self, name: &str, space: Space) -> Option<usize> {
         self.buffers
@@ -252,7 +273,7 @@ pub fn fill_cells(
     let rest = lower
         .strip_prefix("index")
         .or_else(|| lower.strip_prefix("lane"))
-        .or_else(|| if lower.is_empty() { Some("") } else { None });
+        .or(if lower.is_empty() { Some("") } else { None });
     if let Some(rest) = rest {
         let k = |s: &str| {
             parse_int(s).ok_or_else(|| {

@@ -1076,8 +1076,7 @@ impl<'a> Parser<'a> {
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         self.enter()?;
         let mut lhs = self.unary()?;
-        loop {
-            let Tok::Punct(p) = self.peek(0) else { break };
+        while let Tok::Punct(p) = self.peek(0) {
             let Some((prec, op)) = binop_of(p) else { break };
             if prec < min_prec {
                 break;
