@@ -190,8 +190,9 @@ fn alignbit_in_divergent_branches() {
     no_errors(&t);
     // ({2, 1} >> 8) and ({2, 1} >> 4) as 32-bit results (seed 002 §3.7.6 算法).
     let res = ints(t.buffer("res").unwrap());
-    for n in 0..64 {
+    assert_eq!(res.len(), 64);
+    for (n, got) in res.iter().enumerate() {
         let expected = if n & 1 == 1 { 0x0200_0000 } else { 0x2000_0000 };
-        assert_eq!(res[n], Some(expected), "lane {n}");
+        assert_eq!(*got, Some(expected), "lane {n}");
     }
 }
