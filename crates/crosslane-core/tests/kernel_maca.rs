@@ -61,7 +61,7 @@ fn barrier_ex_swap_as_printed_reports_its_index_fault() {
     assert_eq!(t.outcome, Some(Outcome::Finished));
     let oob = t
         .all_diagnostics()
-        .find(|d| d.message.contains("sharedData[128]") && d.message.contains("outside"))
+        .find(|d| d.message.contains("writes `sharedData` outside"))
         .expect("out-of-bounds diagnostic");
     assert_eq!(oob.line, 7);
     // Both warps reached the barrier before either read shared memory.

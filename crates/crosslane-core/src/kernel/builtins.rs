@@ -348,16 +348,10 @@ pub fn call_op(
                 .and_then(KVal::to_core)
         })
         .map(|v| v.ty);
-    let Some(ty) = ty else {
-        let why = format!(
-            "{}: the operand is undefined in every active lane, or not a value the op takes",
-            spec.name
-        );
-        return CallOutcome {
-            values: vec![Err(undef(line, col, why.clone())); lanes],
-            step: None,
-            diagnostics: vec![(Level::Warning, why, spec.source.to_string())],
-        };
+    // Every operand undefined: run the op anyway in its first type, so its own rules and the
+    // lane diagram still show; every lane that reads an operand is then undefined below.
+    let Some(ty) = ty.or_else(|| spec.types.first().copied()) else {
+        return fail(format!("{}: lists no value type", spec.name), diagnostics);
     };
     if !spec.types.contains(&ty) {
         return fail(

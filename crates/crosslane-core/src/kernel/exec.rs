@@ -663,11 +663,15 @@ struct StepCtx {
 }
 
 impl StepCtx {
+    /// Adds a diagnostic, or adds `lane` to the same one already there (messages that differ
+    /// only in an ` (e.g. …)` tail count as the same).
     fn note(&mut self, level: Level, span: Span, message: String, rule: &str, lane: Option<usize>) {
+        let key = |m: &str| m.split(" (e.g. ").next().unwrap_or("").to_string();
+        let k = key(&message);
         if let Some(d) = self
             .diags
             .iter_mut()
-            .find(|d| d.2 == message && d.1 == span)
+            .find(|d| d.1 == span && key(&d.2) == k)
         {
             if let Some(l) = lane {
                 if !d.4.contains(&l) {
@@ -703,6 +707,7 @@ pub struct Executor {
     params: Vec<(usize, Param)>,
     ret_slot: Option<usize>,
     snippet: bool,
+    functions: Vec<String>,
     config: LaunchConfig,
     trace: KernelTrace,
     block: usize,
@@ -885,6 +890,7 @@ impl Executor {
             params,
             ret_slot,
             snippet: f.snippet,
+            functions: program.functions.iter().map(|f| f.name.clone()).collect(),
             config,
             trace,
             block: 0,
@@ -1265,11 +1271,14 @@ impl Executor {
                 Some((span, end))
             }
             Inst::Eval { span, end, expr } => {
-                if self.barrier_call(w, &expr, active, &mut cx) {
+                match self.barrier_call(w, &expr, active, &mut cx) {
                     // The warp waits; the pc stays on the barrier until it opens.
-                } else {
-                    self.eval(w, &expr, active, &mut cx);
-                    self.warps[w].pc += 1;
+                    Some(true) => {}
+                    Some(false) => self.warps[w].pc += 1,
+                    None => {
+                        self.eval(w, &expr, active, &mut cx);
+                        self.warps[w].pc += 1;
+                    }
                 }
                 Some((span, end))
             }
@@ -1738,14 +1747,18 @@ impl Executor {
         }
     }
 
-    /// A barrier or no-op call used as a statement. Returns whether the warp now waits.
-    fn barrier_call(&mut self, w: usize, e: &Expr, active: LaneMask, cx: &mut StepCtx) -> bool {
+    /// A barrier or no-op call used as a statement: `Some(true)` when the warp now waits,
+    /// `Some(false)` when it was handled and the warp goes on, `None` when it is no such call.
+    fn barrier_call(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Option<bool> {
         let ExprKind::Call(name, args) = &e.kind else {
-            return false;
+            return None;
         };
-        if self.idents.contains_key(&e.span) {
-            return false;
-        }
         match builtin(name) {
             Some(Builtin::Barrier) => {
                 let arg0 = args.first().and_then(const_int);
@@ -1766,7 +1779,7 @@ impl Executor {
                         "seed 002 §3.1.9-3.1.10",
                         None,
                     );
-                    return false;
+                    return Some(false);
                 }
                 let warp = &self.warps[w];
                 let all = LaneMask(warp.exists.0 & warp.running().0);
@@ -1790,7 +1803,7 @@ impl Executor {
                     None,
                 );
                 cx.barrier = true;
-                true
+                Some(true)
             }
             Some(Builtin::NoOp) => {
                 for a in args {
@@ -1803,9 +1816,9 @@ impl Executor {
                     "seed 002 §3.1.6-3.1.8, §3.8.6",
                     None,
                 );
-                false
+                Some(false)
             }
-            _ => false,
+            _ => None,
         }
     }
 
@@ -2254,27 +2267,35 @@ impl Executor {
     }
 
     fn load(&self, buf: usize, off: i64, span: Span, lane: usize, cx: &mut StepCtx) -> LaneVal {
+        let (name, len) = self
+            .trace
+            .memory
+            .buffers
+            .get(buf)
+            .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()));
         match self.trace.memory.read(buf, off) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => {
-                let name = self
-                    .trace
-                    .memory
-                    .buffers
-                    .get(buf)
-                    .map_or("", |b| b.name.as_str());
-                let m = format!("`{name}[{off}]` holds no value (never written): undefined");
-                cx.note(Level::Warning, span, m.clone(), "", Some(lane));
-                Err(Undef {
-                    uninit: true,
-                    ..Undef::at(span, m)
-                })
+                // One message for all lanes; the cell is in each lane's reason.
+                cx.note(
+                    Level::Warning,
+                    span,
+                    format!("reads cells of `{name}` that were never written: undefined"),
+                    "",
+                    Some(lane),
+                );
+                Err(Undef::at(
+                    span,
+                    format!("`{name}[{off}]` holds no value (never written)"),
+                ))
             }
             Err(m) => {
                 cx.note(
                     Level::Warning,
                     span,
-                    m.clone(),
+                    format!(
+                        "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
+                    ),
                     "ISO C11 6.5.6p8",
                     Some(lane),
                 );
@@ -2508,12 +2529,12 @@ impl Executor {
                     }),
                     (v, _) => v,
                 };
-                let name = self
+                let (name, len) = self
                     .trace
                     .memory
                     .buffers
                     .get(buf)
-                    .map_or(String::new(), |b| b.name.clone());
+                    .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()));
                 if let Some(&other) = cx.written.get(&(buf, off)) {
                     if other != l {
                         cx.note(
@@ -2545,10 +2566,7 @@ impl Executor {
                             cx.note(
                                 Level::Warning,
                                 span,
-                                format!(
-                                    "an undefined value is stored in `{name}[{off}]` ({})",
-                                    u.why
-                                ),
+                                format!("stores undefined values in `{name}` (e.g. {})", u.why),
                                 "",
                                 Some(l),
                             );
@@ -2559,7 +2577,9 @@ impl Executor {
                         cx.note(
                             Level::Warning,
                             span,
-                            format!("{m}; nothing is written"),
+                            format!(
+                                "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
+                            ),
                             "ISO C11 6.5.6p8",
                             Some(l),
                         );
@@ -2617,9 +2637,11 @@ impl Executor {
             None => {}
         }
         let Some(spec) = find_kernel_op(self.trace.launch.dialect, name) else {
-            let m = format!(
-                "`{name}` is neither a kernel built-in nor an operation of any dialect the core emulates (calls to other kernel functions are not supported)"
-            );
+            let m = if self.functions.iter().any(|f| f == name) {
+                format!("`{name}` is a function of this source: calls to other kernel functions are not supported (inline its body)")
+            } else {
+                format!("`{name}` is neither a kernel built-in nor an operation of any dialect the core emulates")
+            };
             for a in args {
                 self.eval(w, a, mask, cx);
             }
