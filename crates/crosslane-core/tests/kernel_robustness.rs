@@ -190,6 +190,7 @@ fn stmt() -> impl Strategy<Value = String> {
         Just("return;".to_string()),
         Just("__syncthreads();".to_string()),
         expr().prop_map(|e| format!("int c = {e};")),
+        expr().prop_map(|e| format!("a = helper({e}) + helper(b);")),
     ];
     simple.prop_recursive(3, 16, 4, |inner| {
         prop_oneof![
@@ -207,7 +208,7 @@ fn stmt() -> impl Strategy<Value = String> {
 fn kernel() -> impl Strategy<Value = String> {
     prop::collection::vec(stmt(), 1..5).prop_map(|body| {
         format!(
-            "__global__ void k(int* dst) {{\n  int laneId = threadIdx.x % 32;\n  int a = laneId;\n  int b = 3;\n  {}\n  dst[laneId] = a + b;\n}}",
+            "__device__ int helper(int x) {{\n  if (x > 3) return asc_shfl_xor(x, 1, 32);\n  while (x < 0) {{ x += 7; if (x == 2) return x; }}\n  return x * 2;\n}}\n__global__ void k(int* dst) {{\n  int laneId = threadIdx.x % 32;\n  int a = laneId;\n  int b = 3;\n  {}\n  dst[laneId] = a + b;\n}}",
             body.join("\n  ")
         )
     })

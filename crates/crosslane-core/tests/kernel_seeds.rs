@@ -356,3 +356,79 @@ fn the_pk_fma_typo_is_reported_at_its_line() {
     assert_eq!(d.level, Level::Error);
     assert!(d.message.contains("v2f16"));
 }
+
+#[test]
+fn device_functions_are_inlined_with_their_own_returns() {
+    let src = "\
+__device__ int warpReduceSum(int v) {
+  for (int off = 16; off > 0; off /= 2)
+    v += asc_shfl_down(v, off, 32);
+  return v;
+}
+__device__ int twice(int x) {
+  if (x > 10) return x * 2;
+  return x;
+}
+__global__ void k(int* dst) {
+  int lane = threadIdx.x;
+  int s = warpReduceSum(lane);
+  int t = twice(lane) + twice(1);
+  dst[lane] = lane == 0 ? s : t;
+}";
+    let t = run(src);
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(t.launch.entry, "k");
+    let dst = ints(t.buffer("dst").unwrap());
+    assert_eq!(dst[0], Some(496));
+    for l in 1..32i128 {
+        let expected = if l > 10 { 2 * l } else { l } + 1;
+        assert_eq!(dst[l as usize], Some(expected), "lane {l}");
+    }
+    // The steps walk through the function's own lines.
+    assert!(t
+        .steps
+        .iter()
+        .any(|s| s.line == 7 && s.text.starts_with("if (x > 10)")));
+}
+
+#[test]
+fn unsupported_calls_are_errors_at_their_position() {
+    let e = run_kernel(
+        "__device__ int f(int x) { return f(x); }\n__global__ void k(int* d) {\n  d[0] = f(1);\n}",
+        LaunchConfig::default(),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("recursion"), "{}", e.message);
+    let e = run_kernel(
+        "__device__ int f(int x) { return x; }\n__global__ void k(int* d) {\n  int a = d[0] > 0 ? f(1) : 2;\n}",
+        LaunchConfig::default(),
+    )
+    .unwrap_err();
+    assert_eq!((e.line, e.col), (3, 22), "the call `f(1)`");
+}
+
+#[test]
+fn a_per_warp_parameter_that_differs_across_lanes_warns_and_uses_the_first_lane() {
+    let src = "__global__ void k(int* dst) {\n  int lane = threadIdx.x;\n  dst[lane] = asc_shfl_xor(lane, lane % 2 + 1, 32);\n}";
+    let t = run(src);
+    let d = t
+        .all_diagnostics()
+        .find(|d| d.message.contains("warp-uniform"))
+        .expect("uniformity warning");
+    assert_eq!(d.line, 3);
+    // Lane 0's lane_mask (1) is used by every lane.
+    let dst = ints(t.buffer("dst").unwrap());
+    assert_eq!(dst[..4], [Some(1), Some(0), Some(3), Some(2)]);
+}
+
+#[test]
+fn the_trace_serializes_for_the_page() {
+    let t = run(include_str!("../examples_kernels/ascend_shfl_xor.cpp"));
+    let json = serde_json::to_value(&t).unwrap();
+    assert_eq!(json["launch"]["lanes"], 32);
+    assert_eq!(json["outcome"]["kind"], "finished");
+    assert!(json["steps"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("int idx"));
+}

@@ -331,39 +331,227 @@ enum Inst {
         span: Span,
         end: Span,
         value: Option<Expr>,
+        /// In an inlined device function: the call's pseudo-loop and result slot.
+        target: Option<(usize, Option<usize>)>,
+    },
+    /// Binds an argument of an inlined device-function call to its parameter slot.
+    Bind {
+        span: Span,
+        end: Span,
+        slot: usize,
+        expr: Expr,
     },
     End,
 }
 
+/// Identifiers, declarations and hoisted calls are keyed by (inlined instance, position): the
+/// same source text inlined twice gets different variables.
+type Key = (u32, Span);
+
+/// Deepest chain of device-function calls inlined (recursion is refused).
+const MAX_INLINE: u32 = 8;
+
 #[derive(Default)]
 struct Compiler {
     code: Vec<Inst>,
+    code_inst: Vec<u32>,
     slots: Vec<SlotInfo>,
-    idents: HashMap<Span, usize>,
-    decl_slots: HashMap<Span, usize>,
+    idents: HashMap<Key, usize>,
+    decl_slots: HashMap<Key, usize>,
+    hoisted: HashMap<Key, usize>,
     scopes: Vec<HashMap<String, usize>>,
     loops: usize,
+    inst: u32,
+    next_inst: u32,
+    functions: Vec<Function>,
+    ret_target: Option<(usize, Option<usize>)>,
+    prefix: String,
+    call_depth: u32,
+    error: Option<KernelError>,
 }
 
 impl Compiler {
+    fn emit(&mut self, i: Inst) -> usize {
+        self.code.push(i);
+        self.code_inst.push(self.inst);
+        self.code.len() - 1
+    }
+
+    fn fail(&mut self, span: Span, message: String) {
+        if self.error.is_none() {
+            self.error = Some(KernelError::new(span.line, span.col, message));
+        }
+    }
+
     fn declare(&mut self, name: &str, ty: Ty, span: Span) -> usize {
         self.slots.push(SlotInfo {
-            name: name.to_string(),
+            name: format!("{}{name}", self.prefix),
             ty,
         });
         let id = self.slots.len() - 1;
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), id);
         }
-        self.decl_slots.insert(span, id);
+        self.decl_slots.insert((self.inst, span), id);
         id
+    }
+
+    fn user_function(&self, name: &str) -> Option<Function> {
+        self.functions.iter().find(|f| f.name == name).cloned()
+    }
+
+    /// Whether `e` contains a call to a device function of the source.
+    fn has_user_call(&self, e: &Expr) -> bool {
+        let mut found = false;
+        visit(e, &mut |x| {
+            if let ExprKind::Call(n, _) = &x.kind {
+                if self.functions.iter().any(|f| &f.name == n) {
+                    found = true;
+                }
+            }
+        });
+        found
+    }
+
+    /// Inlines every device-function call of `e` (innermost first) before the statement that
+    /// holds it; the call then reads the function's result slot.
+    fn hoist(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Logical(_, a, b) => {
+                self.hoist(a);
+                if self.has_user_call(b) {
+                    self.fail(b.span, "a device-function call on the right of `&&` or `||` is not supported (it would run in lanes that skip it); assign it to a variable first".into());
+                }
+            }
+            ExprKind::Ternary(c, a, b) => {
+                self.hoist(c);
+                for x in [a, b] {
+                    if self.has_user_call(x) {
+                        self.fail(x.span, "a device-function call inside `?:` is not supported (it would run in lanes that skip it); use if/else".into());
+                    }
+                }
+            }
+            ExprKind::Call(name, args) => {
+                for a in args {
+                    self.hoist(a);
+                }
+                if let Some(f) = self.user_function(name) {
+                    self.inline_call(e, &f, args);
+                }
+            }
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => self.hoist(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                self.hoist(a);
+                self.hoist(b);
+            }
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Ident(_) => {}
+        }
+    }
+
+    fn inline_call(&mut self, call: &Expr, f: &Function, args: &[Expr]) {
+        if self.call_depth >= MAX_INLINE {
+            self.fail(
+                call.span,
+                format!(
+                    "calls nested deeper than {MAX_INLINE} (recursion?) are not supported: `{}`",
+                    f.name
+                ),
+            );
+            return;
+        }
+        if args.len() != f.params.len() {
+            self.fail(
+                call.span,
+                format!(
+                    "`{}` takes {} argument(s), got {}",
+                    f.name,
+                    f.params.len(),
+                    args.len()
+                ),
+            );
+            return;
+        }
+        if let Some(p) = f.params.iter().find(|p| p.reference) {
+            self.fail(
+                p.span,
+                format!(
+                    "reference parameter `{}` of a called device function is not supported",
+                    p.name
+                ),
+            );
+            return;
+        }
+        let result = match f.ret {
+            Ty::Void => None,
+            t => {
+                self.slots.push(SlotInfo {
+                    name: format!("{}()", f.name),
+                    ty: t,
+                });
+                Some(self.slots.len() - 1)
+            }
+        };
+        self.next_inst += 1;
+        let inst = self.next_inst;
+        let caller = self.inst;
+        let mut params = HashMap::new();
+        for (p, a) in f.params.iter().zip(args) {
+            self.slots.push(SlotInfo {
+                name: format!("{}::{}", f.name, p.name),
+                ty: p.ty,
+            });
+            let slot = self.slots.len() - 1;
+            params.insert(p.name.clone(), slot);
+            self.emit(Inst::Bind {
+                span: a.span,
+                end: a.span,
+                slot,
+                expr: a.clone(),
+            });
+        }
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![params]);
+        let saved_prefix = std::mem::replace(&mut self.prefix, format!("{}::", f.name));
+        let id = self.loops;
+        self.loops += 1;
+        let saved_target = self.ret_target.replace((id, result));
+        self.inst = inst;
+        self.call_depth += 1;
+        let enter = self.emit(Inst::Jump(0));
+        self.stmt(&f.body);
+        let cont_pc = self.emit(Inst::LoopCont);
+        let exit_pc = self.emit(Inst::LoopExit);
+        self.code[enter] = Inst::LoopEnter {
+            id,
+            cont_pc,
+            exit_pc,
+            line: call.span.line,
+        };
+        self.call_depth -= 1;
+        self.inst = caller;
+        self.ret_target = saved_target;
+        self.prefix = saved_prefix;
+        self.scopes = saved_scopes;
+        self.hoisted
+            .insert((caller, call.span), result.unwrap_or(usize::MAX));
     }
 
     fn resolve(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Ident(n) => {
                 if let Some(id) = self.scopes.iter().rev().find_map(|s| s.get(n)) {
-                    self.idents.insert(e.span, *id);
+                    self.idents.insert((self.inst, e.span), *id);
                 }
             }
             ExprKind::Member(b, _) | ExprKind::Unary(_, b) | ExprKind::Deref(b) => self.resolve(b),
@@ -400,13 +588,19 @@ impl Compiler {
                     if let Some(i) = &d.init {
                         self.resolve(i);
                     }
+                    if let Some(Some(n)) = &d.array {
+                        self.hoist(n);
+                    }
+                    if let Some(i) = &d.init {
+                        self.hoist(i);
+                    }
                     let ty = match (d.ty, &d.array) {
                         (Ty::Val(v), Some(_)) => Ty::Ptr(v),
                         (t, _) => t,
                     };
                     self.declare(&d.name, ty, d.span);
                 }
-                self.code.push(Inst::Decl {
+                self.emit(Inst::Decl {
                     span: s.span,
                     end: s.end,
                     storage: *storage,
@@ -415,7 +609,8 @@ impl Compiler {
             }
             StmtKind::Expr(e) => {
                 self.resolve(e);
-                self.code.push(Inst::Eval {
+                self.hoist(e);
+                self.emit(Inst::Eval {
                     span: s.span,
                     end: s.end,
                     expr: e.clone(),
@@ -423,16 +618,16 @@ impl Compiler {
             }
             StmtKind::If(c, then, els) => {
                 self.resolve(c);
-                let at = self.code.len();
-                self.code.push(Inst::ThenEnd); // patched below
+                self.hoist(c);
+                let at = self.emit(Inst::ThenEnd); // patched below
                 self.scoped(then);
-                self.code.push(Inst::ThenEnd);
+                self.emit(Inst::ThenEnd);
                 let else_pc = self.code.len();
                 if let Some(e) = els {
                     self.scoped(e);
                 }
                 let join_pc = self.code.len();
-                self.code.push(Inst::Join);
+                self.emit(Inst::Join);
                 self.code[at] = Inst::Branch {
                     span: s.span,
                     end: s.end,
@@ -443,6 +638,7 @@ impl Compiler {
             }
             StmtKind::While(c, body) => {
                 self.resolve(c);
+                self.no_calls_in_loop_head(c);
                 self.looped(s, None, Some(c.clone()), None, body);
             }
             StmtKind::For(init, c, step, body) => {
@@ -452,31 +648,34 @@ impl Compiler {
                 }
                 if let Some(c) = c {
                     self.resolve(c);
+                    self.no_calls_in_loop_head(c);
                 }
                 if let Some(st) = step {
                     self.resolve(st);
+                    self.no_calls_in_loop_head(st);
                 }
                 self.looped(s, None, c.clone(), step.clone(), body);
                 self.scopes.pop();
             }
             StmtKind::DoWhile(body, c) => {
                 self.resolve(c);
+                self.no_calls_in_loop_head(c);
                 let id = self.loops;
                 self.loops += 1;
                 let enter = self.code.len();
-                self.code.push(Inst::Jump(0));
+                self.emit(Inst::Jump(0));
                 let top = self.code.len();
                 self.scoped(body);
                 let cont_pc = self.code.len();
-                self.code.push(Inst::LoopCont);
-                self.code.push(Inst::LoopBack {
+                self.emit(Inst::LoopCont);
+                self.emit(Inst::LoopBack {
                     span: c.span,
                     end: s.end,
                     cond: c.clone(),
                     target: top,
                 });
                 let exit_pc = self.code.len();
-                self.code.push(Inst::LoopExit);
+                self.emit(Inst::LoopExit);
                 self.code[enter] = Inst::LoopEnter {
                     id,
                     cont_pc,
@@ -484,19 +683,23 @@ impl Compiler {
                     line: s.span.line,
                 };
             }
-            StmtKind::Break | StmtKind::Continue => self.code.push(Inst::Break {
-                span: s.span,
-                end: s.end,
-                cont: matches!(s.kind, StmtKind::Continue),
-            }),
+            StmtKind::Break | StmtKind::Continue => {
+                self.emit(Inst::Break {
+                    span: s.span,
+                    end: s.end,
+                    cont: matches!(s.kind, StmtKind::Continue),
+                });
+            }
             StmtKind::Return(v) => {
                 if let Some(v) = v {
                     self.resolve(v);
+                    self.hoist(v);
                 }
-                self.code.push(Inst::Return {
+                self.emit(Inst::Return {
                     span: s.span,
                     end: s.end,
                     value: v.clone(),
+                    target: self.ret_target,
                 });
             }
             StmtKind::Block(list) => {
@@ -507,6 +710,12 @@ impl Compiler {
                 self.scopes.pop();
             }
             StmtKind::Empty | StmtKind::Elided => {}
+        }
+    }
+
+    fn no_calls_in_loop_head(&mut self, e: &Expr) {
+        if self.has_user_call(e) {
+            self.fail(e.span, "a device-function call in a loop condition or step is not supported; call it in the loop body".into());
         }
     }
 
@@ -527,32 +736,64 @@ impl Compiler {
         let id = self.loops;
         self.loops += 1;
         let enter = self.code.len();
-        self.code.push(Inst::Jump(0));
+        self.emit(Inst::Jump(0));
         let head = self.code.len();
-        self.code.push(Inst::LoopTest {
+        self.emit(Inst::LoopTest {
             span: s.span,
             end: s.end,
             cond,
         });
         self.scoped(body);
         let cont_pc = self.code.len();
-        self.code.push(Inst::LoopCont);
+        self.emit(Inst::LoopCont);
         if let Some(st) = step {
-            self.code.push(Inst::Eval {
+            self.emit(Inst::Eval {
                 span: st.span,
                 end: s.end,
                 expr: st,
             });
         }
-        self.code.push(Inst::Jump(head));
+        self.emit(Inst::Jump(head));
         let exit_pc = self.code.len();
-        self.code.push(Inst::LoopExit);
+        self.emit(Inst::LoopExit);
         self.code[enter] = Inst::LoopEnter {
             id,
             cont_pc,
             exit_pc,
             line: s.span.line,
         };
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => visit(b, f),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| visit(a, f)),
+        ExprKind::Int { .. }
+        | ExprKind::Float { .. }
+        | ExprKind::Bool(_)
+        | ExprKind::SizeOf(_)
+        | ExprKind::Ident(_) => {}
     }
 }
 
@@ -702,8 +943,11 @@ pub struct Executor {
     source: String,
     code: Vec<Inst>,
     slots: Vec<SlotInfo>,
-    idents: HashMap<Span, usize>,
-    decl_slots: HashMap<Span, usize>,
+    code_inst: Vec<u32>,
+    cur: u32,
+    idents: HashMap<Key, usize>,
+    decl_slots: HashMap<Key, usize>,
+    hoisted: HashMap<Key, usize>,
     params: Vec<(usize, Param)>,
     ret_slot: Option<usize>,
     snippet: bool,
@@ -808,7 +1052,15 @@ impl Executor {
                 )));
             }
         }
-        let mut compiler = Compiler::default();
+        let mut compiler = Compiler {
+            functions: program
+                .functions
+                .iter()
+                .filter(|g| !g.snippet)
+                .cloned()
+                .collect(),
+            ..Compiler::default()
+        };
         compiler.scopes.push(HashMap::new());
         let mut params = Vec::new();
         for p in &f.params {
@@ -826,7 +1078,10 @@ impl Executor {
             }
         };
         compiler.stmt(&f.body);
-        compiler.code.push(Inst::End);
+        compiler.emit(Inst::End);
+        if let Some(e) = compiler.error {
+            return Err(e);
+        }
         let launch = Launch {
             entry: f.name.clone(),
             dialect,
@@ -884,9 +1139,12 @@ impl Executor {
         Ok(Executor {
             source: source.to_string(),
             code: compiler.code,
+            code_inst: compiler.code_inst,
+            cur: 0,
             slots: compiler.slots,
             idents: compiler.idents,
             decl_slots: compiler.decl_slots,
+            hoisted: compiler.hoisted,
             params,
             ret_slot,
             snippet: f.snippet,
@@ -999,7 +1257,8 @@ impl Executor {
                 | Inst::LoopTest { span, .. }
                 | Inst::LoopBack { span, .. }
                 | Inst::Break { span, .. }
-                | Inst::Return { span, .. } => Some(span.line),
+                | Inst::Return { span, .. }
+                | Inst::Bind { span, .. } => Some(span.line),
                 Inst::LoopEnter { line, .. } => Some(*line),
                 _ => None,
             })
@@ -1238,6 +1497,7 @@ impl Executor {
     /// Executes one instruction of warp `w`; returns whether it recorded a step.
     fn exec(&mut self, w: usize) -> bool {
         let pc = self.warps[w].pc;
+        self.cur = self.code_inst.get(pc).copied().unwrap_or(0);
         let Some(inst) = self.code.get(pc).cloned() else {
             self.warps[w].run = WarpRun::Done;
             return false;
@@ -1450,10 +1710,19 @@ impl Executor {
                 warp.pc += 1;
                 Some((span, end))
             }
-            Inst::Return { span, end, value } => {
+            Inst::Return {
+                span,
+                end,
+                value,
+                target,
+            } => {
+                let slot = match target {
+                    Some((_, slot)) => slot,
+                    None => self.ret_slot,
+                };
                 if let Some(v) = value {
                     let vals = self.eval(w, &v, active, &mut cx);
-                    if let Some(slot) = self.ret_slot {
+                    if let Some(slot) = slot {
                         for l in active.iter() {
                             let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
                             let _ = self.store_var(w, slot, l, val, span, &mut cx);
@@ -1461,12 +1730,31 @@ impl Executor {
                     }
                 }
                 let warp = &mut self.warps[w];
+                // Returning from an inlined call parks the lane until the call's end.
+                let status = match target {
+                    Some((id, _)) => LaneStatus::Broke(id),
+                    None => LaneStatus::Returned,
+                };
                 for l in active.iter() {
                     if let Some(s) = warp.status.get_mut(l) {
-                        *s = LaneStatus::Returned;
+                        *s = status;
                     }
                 }
                 warp.pc += 1;
+                Some((span, end))
+            }
+            Inst::Bind {
+                span,
+                end,
+                slot,
+                expr,
+            } => {
+                let vals = self.eval(w, &expr, active, &mut cx);
+                for l in active.iter() {
+                    let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
+                    let _ = self.store_var(w, slot, l, val, span, &mut cx);
+                }
+                self.warps[w].pc += 1;
                 Some((span, end))
             }
             Inst::End => {
@@ -1580,7 +1868,7 @@ impl Executor {
         active: LaneMask,
         cx: &mut StepCtx,
     ) {
-        let Some(&slot) = self.decl_slots.get(&d.span) else {
+        let Some(&slot) = self.decl_slots.get(&(self.cur, d.span)) else {
             return;
         };
         let lanes = self.trace.launch.lanes;
@@ -1959,13 +2247,13 @@ impl Executor {
             }
             ExprKind::Bool(b) => lanewise(mask, &mut |_| Ok(KVal::bool(*b))),
             ExprKind::SizeOf(n) => lanewise(mask, &mut |_| Ok(KVal::int(Scalar::U64, *n as i128))),
-            ExprKind::Ident(name) => match self.idents.get(&e.span).copied() {
+            ExprKind::Ident(name) => match self.idents.get(&(self.cur, e.span)).copied() {
                 Some(slot) => self.read_var(w, slot, e.span, mask, cx),
                 None => self.builtin_ident(w, e, name, mask, cx),
             },
             ExprKind::Member(base, field) => {
                 if let ExprKind::Ident(b) = &base.kind {
-                    if !self.idents.contains_key(&base.span)
+                    if !self.idents.contains_key(&(self.cur, base.span))
                         && matches!(
                             b.as_str(),
                             "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
@@ -2319,7 +2607,7 @@ impl Executor {
         };
         match &e.kind {
             ExprKind::Ident(name) => {
-                let p = match self.idents.get(&e.span) {
+                let p = match self.idents.get(&(self.cur, e.span)) {
                     Some(&slot) => match self.warps[w].refs.get(&slot) {
                         Some(&buf) => Ok(Place::Mem(buf, 0)),
                         None => Ok(Place::Var(slot)),
@@ -2332,11 +2620,11 @@ impl Executor {
             }
             ExprKind::Member(base, _) | ExprKind::Index(base, _)
                 if matches!(&base.kind, ExprKind::Ident(_))
-                    && self.idents.get(&base.span).is_some_and(|&s| {
+                    && self.idents.get(&(self.cur, base.span)).is_some_and(|&s| {
                         matches!(self.slots.get(s).map(|s| s.ty), Some(Ty::Val(v)) if v.lanes > 1)
                     }) =>
             {
-                let slot = self.idents[&base.span];
+                let slot = self.idents[&(self.cur, base.span)];
                 let ks: Vec<Option<usize>> = match &e.kind {
                     ExprKind::Member(_, _) => {
                         let k = match field_of(e) {
@@ -2601,6 +2889,16 @@ impl Executor {
     ) -> Vec<LaneVal> {
         let lanes = self.trace.launch.lanes;
         let mut out = vec![Err(Undef::idle()); lanes];
+        if let Some(&slot) = self.hoisted.get(&(self.cur, e.span)) {
+            // An inlined device function already ran; its result is in `slot`.
+            if slot == usize::MAX {
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = Err(Undef::at(e.span, format!("`{name}` returns void")));
+                }
+                return out;
+            }
+            return self.read_var(w, slot, e.span, mask, cx);
+        }
         match builtin(name) {
             Some(Builtin::LaneId) => {
                 for l in mask.iter().filter(|&l| l < lanes) {
@@ -2667,7 +2965,9 @@ impl Executor {
         let idents: Vec<Option<String>> = args
             .iter()
             .map(|a| match &a.kind {
-                ExprKind::Ident(n) if !self.idents.contains_key(&a.span) => Some(n.clone()),
+                ExprKind::Ident(n) if !self.idents.contains_key(&(self.cur, a.span)) => {
+                    Some(n.clone())
+                }
                 _ => None,
             })
             .collect();
