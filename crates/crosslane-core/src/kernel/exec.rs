@@ -68,6 +68,41 @@ impl Undef {
 /// A lane's value: defined, or undefined with the reason.
 pub type LaneVal = Result<KVal, Undef>;
 
+/// One lane as the page reads it: `{"text": "496", "value": {…}}` when defined,
+/// `{"text": null, "why": "…", "line": 8}` when undefined.
+fn lane_json(v: &LaneVal) -> serde_json::Value {
+    match v {
+        Ok(k) => serde_json::json!({ "text": k.to_string(), "value": k }),
+        Err(u) => serde_json::json!({
+            "text": null,
+            "why": u.why,
+            "line": if u.line == 0 { None } else { Some(u.line) },
+            "uninit": u.uninit,
+        }),
+    }
+}
+
+fn ser_lanes<S: serde::Serializer>(v: &[LaneVal], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for lane in v {
+        seq.serialize_element(&lane_json(lane))?;
+    }
+    seq.end()
+}
+
+type Vars = [(String, Vec<LaneVal>)];
+
+fn ser_vars<S: serde::Serializer>(v: &Vars, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for (name, lanes) in v {
+        let lanes: Vec<serde_json::Value> = lanes.iter().map(lane_json).collect();
+        seq.serialize_element(&serde_json::json!({ "name": name, "lanes": lanes }))?;
+    }
+    seq.end()
+}
+
 /// How to launch a kernel. Every field is optional; see [`Launch`] for what is chosen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -164,6 +199,7 @@ pub struct VarChange {
     /// Variable name.
     pub name: String,
     /// Its value in every lane of the warp (lanes that did not run keep their old value).
+    #[serde(serialize_with = "ser_lanes")]
     pub values: Vec<LaneVal>,
 }
 
@@ -218,6 +254,7 @@ pub struct WarpState {
     pub warp: usize,
     /// Variables by name, each with its value in every lane (`return` holds a device function's
     /// result).
+    #[serde(serialize_with = "ser_vars")]
     pub vars: Vec<(String, Vec<LaneVal>)>,
 }
 

@@ -8,7 +8,13 @@
 //! SIMT with an active-mask stack ([`exec`]).
 //!
 //! Entry points: [`run_kernel`] (whole run, bounded) or [`Executor`] (`step()` / `run_for(n)`, so a
-//! page can run in slices), [`parse`] and [`list_kernels`].
+//! page can run in slices), [`parse`] and [`list_kernels`], [`render_text`] for a terminal.
+//!
+//! Supported beyond the seeds: `__device__` functions called from the kernel are inlined per
+//! call (their own variables; a divergent `return` parks its lanes until the call ends), but not
+//! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Not supported: pointers to
+//! pointers, structs, templates, the address of a scalar variable, and the MACA memory builtins
+//! (`ldg`/`stg`/`ldg_bsm`) on kernel memory.
 
 pub mod ast;
 pub mod builtins;
@@ -16,6 +22,7 @@ pub mod exec;
 pub mod lexer;
 pub mod memory;
 pub mod parser;
+pub mod report;
 pub mod types;
 
 use serde::Serialize;
@@ -23,10 +30,12 @@ use serde::Serialize;
 use crate::result::Level;
 
 pub use exec::{
-    run_kernel, Executor, KernelStep, KernelTrace, LaneVal, LaunchConfig, Outcome, Undef, VarChange,
+    run_kernel, Executor, KernelStep, KernelTrace, LaneVal, Launch, LaunchConfig, MemWrite,
+    Outcome, Undef, VarChange, WarpState,
 };
 pub use memory::{Buffer, Memory, Space};
 pub use parser::{list_kernels, parse, Parsed};
+pub use report::render_text;
 pub use types::{KVal, Scalar, Ty, ValTy};
 
 /// A fault that stops a kernel from parsing or running, at a line and column (1-based).
