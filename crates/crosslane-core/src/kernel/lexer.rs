@@ -14,12 +14,20 @@ pub enum Tok {
     /// An integer literal: value and whether a `u`/`U` suffix or a value beyond i64 made it
     /// unsigned, and whether an `l`/`L` suffix made it 64-bit.
     Int {
+        /// The value.
         value: u64,
+        /// `u` suffix, or too large for a signed 64-bit type.
         unsigned: bool,
+        /// `l` suffix, or too large for 32 bits.
         long: bool,
     },
     /// A floating literal: value and whether an `f`/`F` suffix made it `float` (else `double`).
-    Float { value: f64, single: bool },
+    Float {
+        /// The value.
+        value: f64,
+        /// `f` suffix: `float`.
+        single: bool,
+    },
     /// A string literal (kept so `#include "…"`-like text does not derail the scanner).
     Str(String),
     /// A character literal, as its code.
