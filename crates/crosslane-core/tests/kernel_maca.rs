@@ -196,3 +196,141 @@ fn alignbit_in_divergent_branches() {
         assert_eq!(*got, Some(expected), "lane {n}");
     }
 }
+
+fn maca_block(src: &str, block: usize, args: &[(&str, &str)]) -> KernelTrace {
+    let mut config = LaunchConfig {
+        dialect: Some(Dialect::Maca),
+        block_dim: Some([block, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    for (k, v) in args {
+        config.args.insert((*k).to_string(), (*v).to_string());
+    }
+    run_kernel(src, config).expect("kernel parses and launches")
+}
+
+fn floats(cells: &[Option<KVal>]) -> Vec<Option<f64>> {
+    cells
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect()
+}
+
+fn components(cell: &Option<KVal>) -> Vec<f64> {
+    match cell {
+        Some(KVal::Vector { items, .. }) => items.iter().filter_map(KVal::as_f64).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[test]
+fn pk_fma_f32_runs_per_component() {
+    // Values of tests/maca_examples.json "maca-3.5.1-pk-fma-f32": (3, 1.5)·(2, 2) + (0.5, −1).
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_5_1_pk_fma_f32.cpp"),
+        1,
+        &[("a", "3:1.5"), ("b", "2:2"), ("c", "0.5:-1")],
+    );
+    no_errors(&t);
+    assert_eq!(components(&t.buffer("d").unwrap()[0]), vec![6.5, 2.0]);
+    assert_eq!(t.steps[0].ops.len(), 2, "one op step per component");
+}
+
+#[test]
+fn pk_mul_f32_per_thread() {
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_7_2_pk_mul_f32.cpp"),
+        4,
+        &[("output", "0.5:2")],
+    );
+    no_errors(&t);
+    let out = t.buffer("output").unwrap();
+    for (i, cell) in out.iter().enumerate() {
+        assert_eq!(components(cell), vec![i as f64 * 0.5, i as f64 * 2.0]);
+    }
+}
+
+#[test]
+fn bf16_builtins_take_the_seeds_f16_typed_values() {
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_5_2_pk_fma_bf16.cpp"),
+        1,
+        &[("a", "1.5:-2"), ("b", "2:3"), ("c", "0.25:1")],
+    );
+    assert_eq!(components(&t.buffer("d").unwrap()[0]), vec![3.25, -5.0]);
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.level == Level::Info && d.message.contains("converted by value")));
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_5_4_fma_bf16.cpp"),
+        1,
+        &[("a", "3"), ("b", "3"), ("c", "0.5")],
+    );
+    assert_eq!(floats(t.buffer("d").unwrap()), vec![Some(9.5)]);
+}
+
+#[test]
+fn mad_wide_log_clamp_and_compares() {
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_7_1_mad_wide_i32_u32.cpp"),
+        1,
+        &[("a", "-2147483648"), ("b", "2"), ("c", "5")],
+    );
+    assert_eq!(ints(t.buffer("d").unwrap()), vec![Some(-4_294_967_291)]);
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_7_12_log_clampf.cpp"),
+        1,
+        &[("f1", "8")],
+    );
+    assert_eq!(floats(t.buffer("fres").unwrap()), vec![Some(1.0)]);
+    // uicmp (a == b) and uicmpl (x != y) in all 64 lanes: every bit set.
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_2_1_uicmp.cpp"),
+        64,
+        &[("a", "7"), ("b", "7"), ("x", "1"), ("y", "2")],
+    );
+    no_errors(&t);
+    assert_eq!(ints(t.buffer("res").unwrap()), vec![Some(u64::MAX as i128)]);
+    assert_eq!(
+        ints(t.buffer("lres").unwrap()),
+        vec![Some(u64::MAX as i128)]
+    );
+}
+
+#[test]
+fn conversions_write_the_documented_bits() {
+    let t = maca_block(
+        include_str!("../examples_kernels/maca_3_3_2_cvt_pk_f32tou8.cpp"),
+        1,
+        &[
+            ("out", "0xdeadbeef"),
+            ("a", "1.0"),
+            ("b", "2.4"),
+            ("c", "3.5"),
+            ("d", "300.0"),
+        ],
+    );
+    no_errors(&t);
+    // 4278452737 = 0xff040201 as the int it is stored in.
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        vec![Some(0xff04_0201u32 as i32 as i128)]
+    );
+    let mut config = LaunchConfig {
+        dialect: Some(Dialect::Maca),
+        block_dim: Some([1, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    config.args.insert("in".into(), "80216577".into());
+    config.buffer_len.insert("out".into(), 4);
+    let t = run_kernel(
+        include_str!("../examples_kernels/maca_3_3_3_b_cast_to_f32.cpp"),
+        config,
+    )
+    .unwrap();
+    no_errors(&t);
+    assert_eq!(
+        floats(t.buffer("out").unwrap()),
+        vec![Some(1.0), Some(2.0), Some(200.0), Some(4.0)]
+    );
+}

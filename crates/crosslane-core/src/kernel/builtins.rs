@@ -190,17 +190,20 @@ pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
     }
 }
 
-/// `srcLane` → `src_lane`, `lane_mask` stays.
+/// `srcLane` → `src_lane`; `lane_mask` stays; `ICMP_OP` → `icmp_op`.
 fn snake(name: &str) -> String {
     let mut out = String::new();
-    for (k, c) in name.chars().enumerate() {
+    let mut prev_lower = false;
+    for c in name.chars() {
         if c.is_ascii_uppercase() {
-            if k > 0 {
+            if prev_lower {
                 out.push('_');
             }
             out.push(c.to_ascii_lowercase());
+            prev_lower = false;
         } else {
             out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
         }
     }
     out
@@ -278,8 +281,8 @@ fn arg_slots(spec: &OpSpec, n_args: usize) -> Vec<Slot> {
 pub struct CallOutcome {
     /// One value per lane (lanes outside the active mask: undefined, unused).
     pub values: Vec<LaneVal>,
-    /// The op's step (for the page's lane diagram), when it ran.
-    pub step: Option<Step>,
+    /// The op's steps (for the page's lane diagram): one, or one per vector component.
+    pub steps: Vec<Step>,
     /// Diagnostics: level, message, rule.
     pub diagnostics: Vec<(Level, String, String)>,
 }
@@ -306,12 +309,89 @@ pub fn call_op(
     idents: &[Option<String>],
     (line, col): (u32, u32),
 ) -> CallOutcome {
+    // A vector no core type holds (`v2f32`): its components never interact in these ops, so
+    // the op runs once per component (MACA pk_*_f32, seed 002 §3.5.1, §3.7.2-3.7.3).
+    let width = args
+        .iter()
+        .flat_map(|a| active.iter().filter_map(move |l| a.get(l)))
+        .find_map(|v| match v {
+            Ok(k @ KVal::Vector { items, .. }) if items.len() > 1 && k.to_core().is_none() => {
+                Some(items.len())
+            }
+            _ => None,
+        });
+    let Some(n) = width.filter(|_| spec.kind == OpKind::Lanes) else {
+        return call_op_once(spec, lanes, active, args, idents, (line, col));
+    };
+    let parts: Vec<CallOutcome> = (0..n)
+        .map(|k| {
+            let comp: Vec<Vec<LaneVal>> = args
+                .iter()
+                .map(|a| {
+                    a.iter()
+                        .map(|v| match v {
+                            Ok(KVal::Vector { items, .. }) => {
+                                items.get(k).cloned().ok_or_else(|| {
+                                    undef(line, col, "vector arguments of different sizes")
+                                })
+                            }
+                            other => other.clone(),
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut part = call_op_once(spec, lanes, active, &comp, idents, (line, col));
+            for st in &mut part.steps {
+                st.label = Some(format!("line {line}, component {k}"));
+            }
+            part
+        })
+        .collect();
+    let mut out = CallOutcome {
+        values: Vec::with_capacity(lanes),
+        steps: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    for l in 0..lanes {
+        let comps: Result<Vec<KVal>, Undef> = parts
+            .iter()
+            .map(|p| {
+                p.values
+                    .get(l)
+                    .cloned()
+                    .unwrap_or_else(|| Err(undef(line, col, "no value")))
+            })
+            .collect();
+        out.values.push(comps.map(|items| KVal::Vector {
+            ty: items.first().map_or(Scalar::F32, |c| c.val_ty().scalar),
+            items,
+        }));
+    }
+    for p in parts {
+        out.steps.extend(p.steps);
+        for d in p.diagnostics {
+            if !out.diagnostics.contains(&d) {
+                out.diagnostics.push(d);
+            }
+        }
+    }
+    out
+}
+
+fn call_op_once(
+    spec: &'static OpSpec,
+    lanes: usize,
+    active: LaneMask,
+    args: &[Vec<LaneVal>],
+    idents: &[Option<String>],
+    (line, col): (u32, u32),
+) -> CallOutcome {
     let mut diagnostics = Vec::new();
     let fail = |why: String, mut diagnostics: Vec<(Level, String, String)>| {
         diagnostics.push((Level::Error, why.clone(), spec.source.to_string()));
         CallOutcome {
             values: vec![Err(undef(line, col, why)); lanes],
-            step: None,
+            steps: Vec::new(),
             diagnostics,
         }
     };
@@ -353,17 +433,37 @@ pub fn call_op(
     let Some(ty) = ty.or_else(|| spec.types.first().copied()) else {
         return fail(format!("{}: lists no value type", spec.name), diagnostics);
     };
-    if !spec.types.contains(&ty) {
-        return fail(
-            format!(
-                "{} does not take {}: {}",
-                spec.name,
-                ty.name(),
-                spec.type_note
-            ),
-            diagnostics,
-        );
-    }
+    // C converts an argument to the parameter type; a float type that the op does not list
+    // (the seed's `v2f16` handed to a bf16 builtin) converts by value, with a note.
+    let ty = if spec.types.contains(&ty) {
+        ty
+    } else {
+        let same_kind =
+            |t: &&ValueType| t.is_float() == ty.is_float() && t.bit_width() == ty.bit_width();
+        match spec
+            .types
+            .iter()
+            .find(same_kind)
+            .or_else(|| spec.types.first())
+        {
+            Some(t) => {
+                if ty.is_float() || t.is_float() {
+                    diagnostics.push((
+                        Level::Info,
+                        format!(
+                            "{} takes {}, not {}: the argument is converted by value",
+                            spec.name,
+                            t.name(),
+                            ty.name()
+                        ),
+                        spec.type_note.to_string(),
+                    ));
+                }
+                *t
+            }
+            None => return fail(format!("{}: lists no value type", spec.name), diagnostics),
+        }
+    };
     let mut inputs: Vec<Option<Value>> = Vec::with_capacity(lanes);
     for l in 0..lanes {
         let v = if active.contains(l) {
@@ -471,7 +571,7 @@ pub fn call_op(
     };
     CallOutcome {
         values,
-        step: Some(step),
+        steps: vec![step],
         diagnostics,
     }
 }
@@ -581,7 +681,7 @@ fn call_scalar(
     };
     CallOutcome {
         values,
-        step: Some(step),
+        steps: vec![step],
         diagnostics,
     }
 }
@@ -789,5 +889,8 @@ mod tests {
             vec![Slot::Operand, Slot::Param("src_lane"), Slot::Param("width")]
         );
         assert_eq!(list_lanes(&[0, 1, 2, 5, 7, 8]), "0-2, 5, 7-8");
+        assert_eq!(snake("ICMP_OP"), "icmp_op");
+        assert_eq!(snake("laneMask"), "lane_mask");
+        assert_eq!(snake("old_val"), "old_val");
     }
 }

@@ -3010,7 +3010,7 @@ impl Executor {
             .collect();
         let mut outcome = call_op(spec, lanes, mask, &vals, &idents, (e.span.line, e.span.col));
         // Say which line left a source lane inactive.
-        if let Some(step) = &mut outcome.step {
+        for step in &mut outcome.steps {
             for (i, r) in step.results.iter_mut().enumerate() {
                 if r.source != Source::Undefined {
                     continue;
@@ -3040,9 +3040,7 @@ impl Executor {
         for (level, message, rule) in outcome.diagnostics {
             cx.note(level, e.span, message, &rule, None);
         }
-        if let Some(step) = outcome.step {
-            cx.ops.push(step);
-        }
+        cx.ops.extend(outcome.steps);
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = outcome
                 .values
