@@ -66,3 +66,17 @@ __global__ void k(int* out) {
         .all_diagnostics()
         .any(|d| d.line == 4 && d.level == Level::Warning));
 }
+
+#[test]
+fn activemask_inside_a_branch_shows_the_branch_lanes() {
+    let src = "\
+__global__ void k(unsigned* out) {
+  unsigned m = 0;
+  if (threadIdx.x % 2 == 1) m = __activemask();
+  out[threadIdx.x] = m;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[1], Some(0xaaaa_aaaa));
+    assert_eq!(out[2], Some(0));
+}

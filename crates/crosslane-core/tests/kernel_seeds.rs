@@ -432,3 +432,58 @@ fn the_trace_serializes_for_the_page() {
         .unwrap()
         .starts_with("int idx"));
 }
+
+#[test]
+fn atomics_macros_vector_types_and_printf() {
+    let src = "\
+#define N 4
+#define TWICE_N (N * 2)
+__global__ void k(int* sum, float* out) {
+  float4 f = make4();
+  int lane = threadIdx.x;
+  atomicAdd(&sum[0], lane);
+  int old = atomicMax(&sum[1], lane % TWICE_N);
+  printf(\"%d\\n\", lane);
+  if (lane < N) out[lane] = 1.5f;
+}";
+    // make4 is unknown: an error diagnostic, the kernel still runs.
+    let mut config = LaunchConfig::default();
+    config.args.insert("sum".into(), "zero".into());
+    let t = run_kernel(src, config).unwrap();
+    let sum = ints(t.buffer("sum").unwrap());
+    assert_eq!(sum[0], Some(496), "every lane's atomicAdd lands");
+    assert_eq!(sum[1], Some(7), "max of lane % 8");
+    // atomicMax returns the old value: lane 0 saw 0, lane 1 saw 0, lane 2 saw 1, …
+    assert_eq!(
+        t.value_of("old", 0, 2).unwrap().as_ref().unwrap().as_int(),
+        Some(1)
+    );
+    let out = t.buffer("out").unwrap();
+    assert_eq!(out[3].as_ref().and_then(KVal::as_f64), Some(1.5));
+    assert_eq!(
+        out[4].as_ref().and_then(KVal::as_f64),
+        Some(4.0),
+        "untouched: index fill"
+    );
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.message.contains("`make4`") && d.line == 4));
+    assert!(t.all_diagnostics().any(|d| d.message.starts_with("printf")));
+    assert!(!t
+        .all_diagnostics()
+        .any(|d| d.message.contains("several lanes write")));
+}
+
+#[test]
+fn vector_components_read_and_write() {
+    let src = "\
+__global__ void k(float* out) {
+  float2 p;
+  p.x = threadIdx.x;
+  p.y = p.x * 2.0f;
+  out[threadIdx.x] = p.y - p.x;
+}";
+    let t = run(src);
+    let out = t.buffer("out").unwrap();
+    assert_eq!(out[5].as_ref().and_then(KVal::as_f64), Some(5.0));
+}

@@ -80,6 +80,8 @@ pub enum ExprKind {
     Comma(Box<Expr>, Box<Expr>),
     /// `sizeof(T)` in bytes.
     SizeOf(u64),
+    /// A string literal (a `printf` format); it has no value in a lane.
+    Str(String),
 }
 
 /// One declarator of a declaration: `name`, `name[N]`, `name = init`.

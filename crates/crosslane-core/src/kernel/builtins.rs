@@ -30,6 +30,9 @@ pub enum Builtin {
     NoOp,
     /// A math function (`min`, `max`, `abs`, `sqrtf`, …).
     Math,
+    /// A CUDA/HIP atomic read-modify-write on memory (`atomicAdd(&x[i], v)`), returning the
+    /// old value (CUDA C++ Programming Guide, "Atomic Functions").
+    Atomic,
 }
 
 /// Classifies a called name that is a kernel built-in rather than a cross-lane operation.
@@ -43,7 +46,10 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_nop"
         | "__builtin_mxc_arrive"
         | "__builtin_mxc_arrive_gvmcnt"
-        | "__builtin_mxc_arrive_bsmcnt" => Builtin::NoOp,
+        | "__builtin_mxc_arrive_bsmcnt"
+        | "printf" => Builtin::NoOp,
+        "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicAnd"
+        | "atomicOr" | "atomicXor" | "atomicCAS" => Builtin::Atomic,
         "min" | "max" | "abs" | "fabs" | "fabsf" | "sqrt" | "sqrtf" | "floor" | "floorf"
         | "ceil" | "ceilf" | "fmin" | "fminf" | "fmax" | "fmaxf" | "__popc" | "__popcll"
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
@@ -405,17 +411,23 @@ fn call_op_once(
             diagnostics,
         );
     }
-    let Some(op_arg) = slots.iter().position(|s| *s == Slot::Operand) else {
-        return fail(
-            format!("{}: no operand in its signature", spec.name),
-            diagnostics,
-        );
-    };
-    let Some(operand) = args.get(op_arg) else {
-        return fail(
-            format!("{} needs its operand (argument {})", spec.name, op_arg + 1),
-            diagnostics,
-        );
+    // An op whose prototype has no operand (`__activemask()`) runs on a row of zeros.
+    let zeros: Vec<LaneVal>;
+    let operand = match slots.iter().position(|s| *s == Slot::Operand) {
+        Some(k) => match args.get(k) {
+            Some(a) => a,
+            None => {
+                return fail(
+                    format!("{} needs its operand (argument {})", spec.name, k + 1),
+                    diagnostics,
+                )
+            }
+        },
+        None => {
+            let ty = spec.types.first().copied().unwrap_or(ValueType::I32);
+            zeros = vec![Ok(KVal::from_core(Value::from_bits(ty, 0))); lanes];
+            &zeros
+        }
     };
     // The operand type: the first defined active lane's.
     let ty = active

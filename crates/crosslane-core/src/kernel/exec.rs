@@ -493,6 +493,7 @@ impl Compiler {
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::SizeOf(_)
+            | ExprKind::Str(_)
             | ExprKind::Ident(_) => {}
         }
     }
@@ -611,7 +612,8 @@ impl Compiler {
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
-            | ExprKind::SizeOf(_) => {}
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_) => {}
         }
     }
 
@@ -830,6 +832,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | ExprKind::Float { .. }
         | ExprKind::Bool(_)
         | ExprKind::SizeOf(_)
+        | ExprKind::Str(_)
         | ExprKind::Ident(_) => {}
     }
 }
@@ -2130,6 +2133,16 @@ impl Executor {
                 cx.barrier = true;
                 Some(true)
             }
+            Some(Builtin::NoOp) if name == "printf" => {
+                cx.note(
+                    Level::Info,
+                    e.span,
+                    "printf: the emulator does not print; step through the values instead".into(),
+                    "",
+                    None,
+                );
+                Some(false)
+            }
             Some(Builtin::NoOp) => {
                 for a in args {
                     self.eval(w, a, active, cx);
@@ -2284,6 +2297,11 @@ impl Executor {
             }
             ExprKind::Bool(b) => lanewise(mask, &mut |_| Ok(KVal::bool(*b))),
             ExprKind::SizeOf(n) => lanewise(mask, &mut |_| Ok(KVal::int(Scalar::U64, *n as i128))),
+            ExprKind::Str(_) => {
+                let m = "a string literal has no value in a lane".to_string();
+                cx.note(Level::Error, e.span, m.clone(), "", None);
+                lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
+            }
             ExprKind::Ident(name) => match self.idents.get(&(self.cur, e.span)).copied() {
                 Some(slot) => self.read_var(w, slot, e.span, mask, cx),
                 None => self.builtin_ident(w, e, name, mask, cx),
@@ -2915,6 +2933,123 @@ impl Executor {
         }
     }
 
+    /// An atomic read-modify-write: every active lane in turn (lane order; the hardware order
+    /// is unspecified) reads the cell, writes the combined value and gets the old one.
+    fn atomic(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let need = if name == "atomicCAS" { 3 } else { 2 };
+        let vals: Vec<Vec<LaneVal>> = args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
+        if vals.len() != need {
+            let m = format!("`{name}` takes {need} arguments, got {}", vals.len());
+            cx.note(Level::Error, e.span, m.clone(), "", None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        }
+        const RULE: &str = "CUDA C++ Programming Guide, Atomic Functions";
+        if mask.count() > 1 {
+            cx.note(
+                Level::Info,
+                e.span,
+                format!("`{name}` from several lanes: applied here in lane order; the hardware order is unspecified"),
+                RULE,
+                None,
+            );
+        }
+        for l in mask.iter().filter(|&l| l < lanes) {
+            let ptr = vals[0][l].clone();
+            let operand = vals[1][l].clone();
+            let third = vals.get(2).map(|v| v[l].clone());
+            let r = (|| -> Result<(usize, i64, LaneVal, LaneVal), Undef> {
+                let p = ptr?;
+                let (buf, off) = self
+                    .address(&p, &KVal::int(Scalar::I32, 0))
+                    .map_err(|m| Undef::at(e.span, m))?;
+                let old = self.load(buf, off, e.span, l, cx);
+                let v = operand?;
+                let new = match (&old, name) {
+                    (_, "atomicExch") => Ok(v.clone()),
+                    (Err(u), _) => Err(u.clone()),
+                    (Ok(o), "atomicCAS") => {
+                        let val = third.unwrap_or_else(|| Err(Undef::idle()))?;
+                        let same = binary(BinOp::Eq, o, &v).ok().and_then(|b| b.truthy());
+                        Ok(if same == Some(true) { val } else { o.clone() })
+                    }
+                    (Ok(o), _) => {
+                        let op = match name {
+                            "atomicAdd" => Some(BinOp::Add),
+                            "atomicSub" => Some(BinOp::Sub),
+                            "atomicAnd" => Some(BinOp::And),
+                            "atomicOr" => Some(BinOp::Or),
+                            "atomicXor" => Some(BinOp::Xor),
+                            _ => None,
+                        };
+                        match op {
+                            // Atomics wrap (no signed-overflow rule applies to them).
+                            Some(op) => match (o.as_int(), v.as_int()) {
+                                (Some(a), Some(b)) if op == BinOp::Add => {
+                                    Ok(KVal::int(o.val_ty().scalar, a.wrapping_add(b)))
+                                }
+                                (Some(a), Some(b)) if op == BinOp::Sub => {
+                                    Ok(KVal::int(o.val_ty().scalar, a.wrapping_sub(b)))
+                                }
+                                _ => binary(op, o, &v).map_err(|f| Undef::at(e.span, f.message)),
+                            },
+                            None => {
+                                let less = binary(BinOp::Lt, &v, o)
+                                    .ok()
+                                    .and_then(|b| b.truthy())
+                                    .unwrap_or(false);
+                                let take_new = (name == "atomicMin") == less;
+                                Ok(if take_new { v.clone() } else { o.clone() })
+                            }
+                        }
+                    }
+                };
+                Ok((buf, off, old, new))
+            })();
+            match r {
+                Ok((buf, off, old, new)) => {
+                    let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                    let stored = match (new, elem) {
+                        (Ok(x), Some(t)) => x.convert(t).ok(),
+                        _ => None,
+                    };
+                    if self.trace.memory.write(buf, off, stored.clone()).is_ok() {
+                        cx.writes.push(MemWrite {
+                            buffer: buf,
+                            index: off as usize,
+                            value: stored,
+                            lane: l,
+                        });
+                    }
+                    out[l] = old;
+                }
+                Err(u) => {
+                    cx.note(
+                        Level::Warning,
+                        e.span,
+                        format!("`{name}`: {}", u.why),
+                        RULE,
+                        Some(l),
+                    );
+                    out[l] = Err(u);
+                }
+            }
+        }
+        out
+    }
+
     fn call(
         &mut self,
         w: usize,
@@ -2954,6 +3089,7 @@ impl Executor {
                 }
                 return out;
             }
+            Some(Builtin::Atomic) => return self.atomic(w, e, name, args, mask, cx),
             Some(Builtin::Math) => {
                 let vals: Vec<Vec<LaneVal>> =
                     args.iter().map(|a| self.eval(w, a, mask, cx)).collect();

@@ -41,8 +41,10 @@ use serde::Serialize;
 /// [`KernelError`] at the first token that cannot continue the program, with what was expected.
 pub fn parse(source: &str) -> Result<Parsed, KernelError> {
     let lexed = lex(source)?;
+    let mut macro_diags = Vec::new();
+    let tokens = expand_macros(&lexed.tokens, &lexed.directives, &mut macro_diags)?;
     let mut p = Parser {
-        toks: &lexed.tokens,
+        toks: &tokens,
         comments: &lexed.comments,
         pos: 0,
         aliases: HashMap::new(),
@@ -68,6 +70,103 @@ pub fn parse(source: &str) -> Result<Parsed, KernelError> {
         program,
         diagnostics: p.diags,
     })
+}
+
+/// Most tokens macro expansion may produce (`#define A A A` nested cannot blow up memory).
+const MAX_EXPANDED: usize = 200_000;
+
+/// Expands object-like `#define NAME tokens` macros (each expansion takes the use site's
+/// position; a macro is not expanded inside itself). Function-like macros are reported, not
+/// expanded.
+fn expand_macros(
+    tokens: &[Token],
+    directives: &[(u32, String)],
+    diags: &mut Vec<KernelDiagnostic>,
+) -> Result<Vec<Token>, KernelError> {
+    let mut defs: HashMap<String, Vec<Token>> = HashMap::new();
+    for (line, text) in directives {
+        let body = text.trim_start().trim_start_matches('#').trim_start();
+        let Some(rest) = body.strip_prefix("define") else {
+            continue;
+        };
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let rest = rest.trim_start();
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, after) = rest.split_at(end);
+        if name.is_empty() {
+            continue;
+        }
+        if after.starts_with('(') {
+            diags.push(KernelDiagnostic::new(
+                Span {
+                    line: *line,
+                    col: 1,
+                },
+                Level::Warning,
+                format!("function-like macro `{name}` is not expanded"),
+                "",
+            ));
+            continue;
+        }
+        let mut repl = lex(after)
+            .map_err(|e| KernelError::new(*line, 1, format!("in #define {name}: {}", e.message)))?
+            .tokens;
+        repl.pop();
+        defs.insert(name.to_string(), repl);
+    }
+    if defs.is_empty() {
+        return Ok(tokens.to_vec());
+    }
+    fn push(
+        t: &Token,
+        at: Option<&Token>,
+        defs: &HashMap<String, Vec<Token>>,
+        active: &mut Vec<String>,
+        out: &mut Vec<Token>,
+    ) -> Result<(), KernelError> {
+        let site = at.unwrap_or(t);
+        if out.len() > MAX_EXPANDED {
+            return Err(KernelError::new(
+                site.line,
+                site.col,
+                format!("macro expansion passes {MAX_EXPANDED} tokens"),
+            ));
+        }
+        if let Tok::Ident(n) = &t.tok {
+            if let Some(body) = defs.get(n).filter(|_| !active.contains(n)) {
+                if active.len() >= 32 {
+                    return Err(KernelError::new(
+                        site.line,
+                        site.col,
+                        "macros nested deeper than 32 levels",
+                    ));
+                }
+                active.push(n.clone());
+                for b in body {
+                    push(b, Some(site), defs, active, out)?;
+                }
+                active.pop();
+                return Ok(());
+            }
+        }
+        out.push(Token {
+            tok: t.tok.clone(),
+            line: site.line,
+            col: site.col,
+            end: site.end,
+        });
+        Ok(())
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut active = Vec::new();
+    for t in tokens {
+        push(t, None, &defs, &mut active, &mut out)?;
+    }
+    Ok(out)
 }
 
 /// The kernels a source defines (entry functions first, then device functions), by name.
@@ -194,8 +293,33 @@ fn word_type(w: &str) -> Option<ValTy> {
             scalar: Scalar::Bf16,
             lanes: 2,
         }),
-        _ => maca_vector(w),
+        _ => maca_vector(w).or_else(|| cuda_vector(w)),
     }
+}
+
+/// CUDA's built-in vector types (`float2`, `int4`, `uint3`, …).
+fn cuda_vector(w: &str) -> Option<ValTy> {
+    let lanes = w.chars().last()?.to_digit(10)?;
+    if !(1..=4).contains(&lanes) {
+        return None;
+    }
+    let scalar = match w.get(..w.len() - 1)? {
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        "int" => Scalar::I32,
+        "uint" => Scalar::U32,
+        "long" | "longlong" => Scalar::I64,
+        "ulong" | "ulonglong" => Scalar::U64,
+        "short" => Scalar::I16,
+        "ushort" => Scalar::U16,
+        "char" => Scalar::I8,
+        "uchar" => Scalar::U8,
+        _ => return None,
+    };
+    Some(ValTy {
+        scalar,
+        lanes: lanes as u8,
+    })
 }
 
 /// The MACA vector naming `v<N><i|u|f><bits>` (`v1u32`, `v2f16`, `v4i8`; seed 002), which the
@@ -349,7 +473,10 @@ impl<'a> Parser<'a> {
     }
 
     fn is_type_word(&self, w: &str) -> bool {
-        TYPE_WORDS.contains(&w) || self.aliases.contains_key(w) || maca_vector(w).is_some()
+        TYPE_WORDS.contains(&w)
+            || self.aliases.contains_key(w)
+            || maca_vector(w).is_some()
+            || cuda_vector(w).is_some()
     }
 
     /// Whether a declaration (or a parameter, or a cast's type) starts here.
@@ -414,7 +541,13 @@ impl<'a> Parser<'a> {
                 continue;
             }
             if words.is_empty() {
-                if let Some(t) = self.aliases.get(&w).copied().or_else(|| maca_vector(&w)) {
+                if let Some(t) = self
+                    .aliases
+                    .get(&w)
+                    .copied()
+                    .or_else(|| maca_vector(&w))
+                    .or_else(|| cuda_vector(&w))
+                {
                     self.bump();
                     return Ok(Ty::Val(t));
                 }
@@ -1231,6 +1364,7 @@ impl<'a> Parser<'a> {
                 long,
             },
             Tok::Float { value, single } => ExprKind::Float { value, single },
+            Tok::Str(text) => ExprKind::Str(text),
             Tok::Char(c) => ExprKind::Int {
                 value: u64::from(c),
                 unsigned: false,
