@@ -487,3 +487,32 @@ __global__ void k(float* out) {
     let out = t.buffer("out").unwrap();
     assert_eq!(out[5].as_ref().and_then(KVal::as_f64), Some(5.0));
 }
+
+#[test]
+fn state_after_any_step_for_the_slider() {
+    let t = run(include_str!(
+        "../examples_kernels/ascend_shfl_down_reduce.cpp"
+    ));
+    // Steps 0-2 declare idx, laneId, value; after the first shuffle (step 3) lane 0 holds
+    // 0 + 16, after the second 16 + (8 + 24).
+    assert_eq!(t.steps[3].text, "value += asc_shfl_down(value, 16, 32);");
+    let vars = t.vars_after(3, 0, 0);
+    let value = vars.iter().find(|v| v.name == "value").unwrap();
+    assert_eq!(value.values[0].as_ref().unwrap().as_int(), Some(16));
+    let vars = t.vars_after(4, 0, 0);
+    let value = vars.iter().find(|v| v.name == "value").unwrap();
+    assert_eq!(value.values[0].as_ref().unwrap().as_int(), Some(48));
+    let before = t.memory_after(7);
+    let after = t.memory_after(t.steps.len() - 1);
+    let dst = before.buffers.iter().position(|b| b.name == "dst").unwrap();
+    // dst starts as its index fill; the last step writes the sums.
+    assert_eq!(
+        before.buffers[dst].cells[0],
+        Some(KVal::int(crosslane_core::kernel::Scalar::I32, 0))
+    );
+    assert_eq!(
+        after.buffers[dst].cells[0],
+        Some(KVal::int(crosslane_core::kernel::Scalar::I32, 496))
+    );
+    assert_eq!(after, t.memory);
+}

@@ -298,6 +298,43 @@ impl KernelTrace {
             .and_then(|(_, v)| v.get(thread % lanes))
     }
 
+    /// Memory as it was right after step `index` (the page's slider): the initial contents with
+    /// the writes of steps `0..=index` replayed. Buffers allocated later (shared arrays) are
+    /// present, empty until written.
+    pub fn memory_after(&self, index: usize) -> Memory {
+        let mut m = self.memory.clone();
+        for (k, b) in m.buffers.iter_mut().enumerate() {
+            match self.initial_memory.buffers.get(k) {
+                Some(init) => b.cells.clone_from(&init.cells),
+                None => b.cells.iter_mut().for_each(|c| *c = None),
+            }
+        }
+        for s in self.steps.iter().take(index.saturating_add(1)) {
+            for w in &s.memory_writes {
+                let _ = m.write(w.buffer, w.index as i64, w.value.clone());
+            }
+        }
+        m
+    }
+
+    /// The variables of warp `warp` of block `block` right after step `index`, each with its
+    /// value in every lane, in the order they were first changed.
+    pub fn vars_after(&self, index: usize, block: usize, warp: usize) -> Vec<VarChange> {
+        let mut vars: Vec<VarChange> = Vec::new();
+        for s in self.steps.iter().take(index.saturating_add(1)) {
+            if s.block != block || s.warp != warp {
+                continue;
+            }
+            for c in &s.changes {
+                match vars.iter_mut().find(|v| v.name == c.name) {
+                    Some(v) => v.values.clone_from(&c.values),
+                    None => vars.push(c.clone()),
+                }
+            }
+        }
+        vars
+    }
+
     /// The final cells of the buffer named `name` (global memory, or block 0's shared memory).
     pub fn buffer(&self, name: &str) -> Option<&[Option<KVal>]> {
         self.memory
