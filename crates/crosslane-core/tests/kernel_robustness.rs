@@ -125,6 +125,14 @@ const VOCAB: &[&str] = &[
     "*/",
     "#include",
     "\n",
+    "\n#define A A B x\n",
+    "\n#define B (A + 1)\n",
+    "\n#define F(x) x\n",
+    "atomicAdd",
+    "&dst[0]",
+    "float4",
+    "printf",
+    "\"%d\"",
 ];
 
 fn soup() -> impl Strategy<Value = String> {
