@@ -14,6 +14,7 @@ pub mod dialect;
 pub mod dpp;
 pub mod error;
 pub mod gather;
+pub mod kernel;
 pub mod lanes;
 pub mod network;
 pub mod op;

@@ -1,0 +1,6 @@
+using v4i32 = __NATIVE_VECTOR__(4, int);
+using v2i32 = __NATIVE_VECTOR__(2, int);
+__device__ v4i32 test_builtin_mxc_mma_16x16x16i8(v2i32 a, v2i32 b, v4i32 c) {
+    v4i32 d = __builtin_mxc_mma_16x16x32i8(a, b, c);
+    return d;
+}

@@ -1,0 +1,5 @@
+typedef __NATIVE_VECTOR__(2, float) v2f32;
+__global__ void pkFmulKernel(v2f32* input, v2f32* output, size_t size) {
+  int idx = threadIdx.x;
+  output[idx] = __builtin_mxc_pk_mul_f32(input[idx], output[idx]);
+}

@@ -1,0 +1,369 @@
+//! Tokens of the kernel language (a C/C++ subset), each with its 1-based line and column.
+//!
+//! Hand-written rather than generated (logos): the token set is small, and a hand-written scanner
+//! lets every malformed input end in a [`KernelError`] at its line:column instead of a panic, and
+//! keeps the comments (the Ascend `asc_vf_call` launch comment lives in one).
+
+use super::KernelError;
+
+/// One token kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    /// An identifier or keyword (keywords are recognised by the parser).
+    Ident(String),
+    /// An integer literal: value and whether a `u`/`U` suffix or a value beyond i64 made it
+    /// unsigned, and whether an `l`/`L` suffix made it 64-bit.
+    Int {
+        /// The value.
+        value: u64,
+        /// `u` suffix, or too large for a signed 64-bit type.
+        unsigned: bool,
+        /// `l` suffix, or too large for 32 bits.
+        long: bool,
+    },
+    /// A floating literal: value and whether an `f`/`F` suffix made it `float` (else `double`).
+    Float {
+        /// The value.
+        value: f64,
+        /// `f` suffix: `float`.
+        single: bool,
+    },
+    /// A string literal (kept so `#include "…"`-like text does not derail the scanner).
+    Str(String),
+    /// A character literal, as its code.
+    Char(u32),
+    /// Punctuation and operators (`+=`, `<<`, `...`, `::`).
+    Punct(&'static str),
+    /// End of input.
+    Eof,
+}
+
+/// A token and where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    /// What it is.
+    pub tok: Tok,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub col: u32,
+    /// Line and column just after the token's last character.
+    pub end: (u32, u32),
+}
+
+/// A comment: its text (without `//` or `/* */`) and where it starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    /// The text.
+    pub text: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub col: u32,
+}
+
+/// Longest first, so that `<<=` wins over `<<` and `<`.
+const PUNCTS: &[&str] = &[
+    "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=",
+    "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", "..", "(", ")", "{", "}", "[", "]", ";", ",",
+    ".", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "=", "<", ">",
+];
+
+/// The scanned source: tokens (ending in [`Tok::Eof`]) and comments.
+#[derive(Clone, Debug, Default)]
+pub struct Lexed {
+    /// Tokens in order, the last one [`Tok::Eof`].
+    pub tokens: Vec<Token>,
+    /// Comments in order.
+    pub comments: Vec<Comment>,
+    /// Preprocessor lines skipped (`#include …`), by line.
+    pub directives: Vec<(u32, String)>,
+}
+
+/// Scans `source`.
+///
+/// # Errors
+/// [`KernelError`] at the first character that starts no token, or an unterminated comment,
+/// string or character literal, or a malformed number.
+pub fn lex(source: &str) -> Result<Lexed, KernelError> {
+    let chars: Vec<char> = source.chars().collect();
+    let mut out = Lexed::default();
+    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
+    let at = |k: usize| chars.get(k).copied().unwrap_or('\0');
+    let mut line_start = true;
+    while i < chars.len() {
+        let c = chars[i];
+        let (tline, tcol) = (line, col);
+        // Advances over `n` characters, keeping line and column.
+        let advance = |n: usize, i: &mut usize, line: &mut u32, col: &mut u32| {
+            for _ in 0..n {
+                if at(*i) == '\n' {
+                    *line += 1;
+                    *col = 1;
+                } else {
+                    *col += 1;
+                }
+                *i += 1;
+            }
+        };
+        if c == '\n' {
+            line_start = true;
+            advance(1, &mut i, &mut line, &mut col);
+            continue;
+        }
+        if c.is_whitespace() {
+            advance(1, &mut i, &mut line, &mut col);
+            continue;
+        }
+        if c == '#' && line_start {
+            let start = i;
+            while i < chars.len() && chars[i] != '\n' {
+                advance(1, &mut i, &mut line, &mut col);
+            }
+            out.directives
+                .push((tline, chars[start..i].iter().collect::<String>()));
+            continue;
+        }
+        line_start = false;
+        if c == '/' && at(i + 1) == '/' {
+            let start = i + 2;
+            while i < chars.len() && chars[i] != '\n' {
+                advance(1, &mut i, &mut line, &mut col);
+            }
+            out.comments.push(Comment {
+                text: chars[start.min(i)..i].iter().collect(),
+                line: tline,
+                col: tcol,
+            });
+            continue;
+        }
+        if c == '/' && at(i + 1) == '*' {
+            advance(2, &mut i, &mut line, &mut col);
+            let start = i;
+            loop {
+                if i >= chars.len() {
+                    return Err(KernelError::new(tline, tcol, "unterminated /* comment"));
+                }
+                if chars[i] == '*' && at(i + 1) == '/' {
+                    break;
+                }
+                advance(1, &mut i, &mut line, &mut col);
+            }
+            out.comments.push(Comment {
+                text: chars[start..i].iter().collect(),
+                line: tline,
+                col: tcol,
+            });
+            advance(2, &mut i, &mut line, &mut col);
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while at(i).is_ascii_alphanumeric() || at(i) == '_' {
+                advance(1, &mut i, &mut line, &mut col);
+            }
+            out.tokens.push(Token {
+                tok: Tok::Ident(chars[start..i].iter().collect()),
+                line: tline,
+                col: tcol,
+                end: (line, col),
+            });
+            continue;
+        }
+        if c.is_ascii_digit() || (c == '.' && at(i + 1).is_ascii_digit()) {
+            let start = i;
+            let hex = c == '0' && matches!(at(i + 1), 'x' | 'X');
+            let bin = c == '0' && matches!(at(i + 1), 'b' | 'B');
+            if hex || bin {
+                advance(2, &mut i, &mut line, &mut col);
+            }
+            let mut is_float = false;
+            loop {
+                let d = at(i);
+                let exp = if hex {
+                    matches!(d, 'p' | 'P')
+                } else {
+                    matches!(d, 'e' | 'E')
+                };
+                if d.is_ascii_hexdigit() && (hex || d.is_ascii_digit()) || d == '\'' {
+                    advance(1, &mut i, &mut line, &mut col);
+                } else if d == '.' && !bin && at(i + 1) != '.' {
+                    is_float = true;
+                    advance(1, &mut i, &mut line, &mut col);
+                } else if exp && (at(i + 1).is_ascii_digit() || matches!(at(i + 1), '+' | '-')) {
+                    is_float = true;
+                    advance(2, &mut i, &mut line, &mut col);
+                } else {
+                    break;
+                }
+            }
+            let body: String = chars[start..i].iter().filter(|&&d| d != '\'').collect();
+            let suffix_start = i;
+            while at(i).is_ascii_alphabetic() {
+                advance(1, &mut i, &mut line, &mut col);
+            }
+            let suffix: String = chars[suffix_start..i]
+                .iter()
+                .collect::<String>()
+                .to_ascii_lowercase();
+            let bad =
+                || KernelError::new(tline, tcol, format!("malformed number `{body}{suffix}`"));
+            let tok = if is_float || (!hex && suffix == "f") {
+                if !matches!(suffix.as_str(), "" | "f" | "l") {
+                    return Err(bad());
+                }
+                let value = if hex {
+                    return Err(KernelError::new(
+                        tline,
+                        tcol,
+                        "hexadecimal floating literals are not supported",
+                    ));
+                } else {
+                    body.parse::<f64>().map_err(|_| bad())?
+                };
+                Tok::Float {
+                    value,
+                    single: suffix == "f",
+                }
+            } else {
+                let unsigned_suffix = suffix.contains('u');
+                let long = suffix.contains('l');
+                if suffix.chars().any(|s| s != 'u' && s != 'l') {
+                    return Err(bad());
+                }
+                let (digits, radix) = if hex {
+                    (&body[2..], 16)
+                } else if bin {
+                    (&body[2..], 2)
+                } else if body.len() > 1 && body.starts_with('0') {
+                    (&body[1..], 8)
+                } else {
+                    (body.as_str(), 10)
+                };
+                let value = u64::from_str_radix(digits, radix).map_err(|_| bad())?;
+                Tok::Int {
+                    value,
+                    unsigned: unsigned_suffix || value > i64::MAX as u64,
+                    long: long || value > u32::MAX as u64,
+                }
+            };
+            out.tokens.push(Token {
+                tok,
+                line: tline,
+                col: tcol,
+                end: (line, col),
+            });
+            continue;
+        }
+        if c == '"' || c == '\'' {
+            let quote = c;
+            advance(1, &mut i, &mut line, &mut col);
+            let start = i;
+            loop {
+                let d = at(i);
+                if i >= chars.len() || d == '\n' {
+                    return Err(KernelError::new(tline, tcol, "unterminated literal"));
+                }
+                if d == '\\' {
+                    advance(2, &mut i, &mut line, &mut col);
+                    continue;
+                }
+                if d == quote {
+                    break;
+                }
+                advance(1, &mut i, &mut line, &mut col);
+            }
+            let text: String = chars[start..i.min(chars.len())].iter().collect();
+            advance(1, &mut i, &mut line, &mut col);
+            let tok = if quote == '"' {
+                Tok::Str(text)
+            } else {
+                let code = match text.as_str() {
+                    "\\n" => 10,
+                    "\\t" => 9,
+                    "\\0" => 0,
+                    "\\\\" => 92,
+                    "\\'" => 39,
+                    _ => text.chars().next().map_or(0, |ch| ch as u32),
+                };
+                Tok::Char(code)
+            };
+            out.tokens.push(Token {
+                tok,
+                line: tline,
+                col: tcol,
+                end: (line, col),
+            });
+            continue;
+        }
+        let rest = &chars[i..];
+        let punct = PUNCTS.iter().find(|p| {
+            p.chars().count() <= rest.len() && p.chars().zip(rest.iter()).all(|(a, b)| a == *b)
+        });
+        match punct {
+            Some(p) => {
+                advance(p.len(), &mut i, &mut line, &mut col);
+                out.tokens.push(Token {
+                    tok: Tok::Punct(p),
+                    line: tline,
+                    col: tcol,
+                    end: (line, col),
+                });
+            }
+            None => {
+                return Err(KernelError::new(
+                    tline,
+                    tcol,
+                    format!("unexpected character `{c}`"),
+                ))
+            }
+        }
+    }
+    out.tokens.push(Token {
+        tok: Tok::Eof,
+        line,
+        col,
+        end: (line, col),
+    });
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_and_kinds() {
+        let l = lex("int x = 0x1fu; // note\n  x <<= 2.5f;").unwrap();
+        assert_eq!(l.tokens[0].tok, Tok::Ident("int".into()));
+        assert_eq!(
+            l.tokens[3].tok,
+            Tok::Int {
+                value: 31,
+                unsigned: true,
+                long: false
+            }
+        );
+        assert_eq!(l.comments[0].text, " note");
+        let shl = l
+            .tokens
+            .iter()
+            .find(|t| t.tok == Tok::Punct("<<="))
+            .unwrap();
+        assert_eq!((shl.line, shl.col), (2, 5));
+        assert!(l.tokens.iter().any(|t| t.tok
+            == Tok::Float {
+                value: 2.5,
+                single: true
+            }));
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        let e = lex("int a = 1;\n  @").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 3));
+        assert!(lex("/* open").is_err());
+        assert!(lex("'x").is_err());
+        assert!(lex("0x").is_err());
+    }
+}

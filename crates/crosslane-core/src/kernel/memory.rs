@@ -1,0 +1,347 @@
+//! Simulated global and shared memory: named, typed arrays the page shows and edits.
+//!
+//! A cell is `None` until written (uninitialized memory reads as undefined). Indexing outside a
+//! buffer never touches anything: it is reported at the line that did it.
+
+use serde::Serialize;
+
+use super::types::{KVal, Scalar, ValTy};
+use crate::error::InputError;
+use crate::params::parse_int;
+
+/// Where a buffer lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase", tag = "space")]
+pub enum Space {
+    /// Global memory: a pointer or reference parameter of the kernel, shared by all blocks.
+    Global,
+    /// Shared memory of one block (`__shared__`).
+    Shared {
+        /// The block.
+        block: u32,
+    },
+    /// A local array of one warp (`int a[4];`): one slice of the buffer per lane.
+    Local {
+        /// The block.
+        block: u32,
+        /// The warp within the block.
+        warp: u32,
+    },
+}
+
+/// One array.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Buffer {
+    /// The name in the kernel (`dst`, `sharedData`).
+    pub name: String,
+    /// Global or a block's shared memory.
+    pub space: Space,
+    /// Element type.
+    pub elem: ValTy,
+    /// Cells; `None` = never written.
+    pub cells: Vec<Option<KVal>>,
+}
+
+/// All buffers of a launch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Memory {
+    /// Buffers, by index (a pointer value names its buffer by this index).
+    pub buffers: Vec<Buffer>,
+    /// The most cells all buffers together may hold.
+    pub limit_cells: usize,
+}
+
+impl Memory {
+    /// An empty memory holding at most `limit_cells` cells.
+    pub fn new(limit_cells: usize) -> Self {
+        Memory {
+            buffers: Vec::new(),
+            limit_cells,
+        }
+    }
+
+    /// Cells held by all buffers.
+    pub fn total_cells(&self) -> usize {
+        self.buffers.iter().map(|b| b.cells.len()).sum()
+    }
+
+    /// Adds a buffer and returns its index.
+    ///
+    /// # Errors
+    /// A message when the memory limit would be passed.
+    pub fn alloc(
+        &mut self,
+        name: &str,
+        space: Space,
+        elem: ValTy,
+        cells: Vec<Option<KVal>>,
+    ) -> Result<usize, String> {
+        if self.total_cells().saturating_add(cells.len()) > self.limit_cells {
+            return Err(format!(
+                "memory limit reached: `{name}` needs {} cells, {} of {} are in use",
+                cells.len(),
+                self.total_cells(),
+                self.limit_cells
+            ));
+        }
+        self.buffers.push(Buffer {
+            name: name.to_string(),
+            space,
+            elem,
+            cells,
+        });
+        Ok(self.buffers.len() - 1)
+    }
+
+    /// Adds a buffer of `len` uninitialized cells, checking the limit before allocating.
+    ///
+    /// # Errors
+    /// A message when the memory limit would be passed.
+    pub fn alloc_uninit(
+        &mut self,
+        name: &str,
+        space: Space,
+        elem: ValTy,
+        len: usize,
+    ) -> Result<usize, String> {
+        if self.total_cells().saturating_add(len) > self.limit_cells {
+            return Err(format!(
+                "memory limit reached: `{name}` needs {len} cells, {} of {} are in use",
+                self.total_cells(),
+                self.limit_cells
+            ));
+        }
+        self.alloc(name, space, elem, vec![None; len])
+    }
+
+    /// The buffer named `name` in `space`.
+    pub fn find(&self, name: &str, space: Space) -> Option<usize> {
+        self.buffers
+            .iter()
+            .position(|b| b.name == name && b.space == space)
+    }
+
+    /// Reads cell `index` of buffer `buf`.
+    ///
+    /// # Errors
+    /// A message naming the buffer and its length when `index` is outside it.
+    pub fn read(&self, buf: usize, index: i64) -> Result<Option<KVal>, String> {
+        let b = self
+            .buffers
+            .get(buf)
+            .ok_or_else(|| "pointer to no buffer".to_string())?;
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| b.cells.get(i))
+            .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "`{}[{index}]` is outside the buffer (0..{}): out-of-bounds access is undefined",
+                    b.name,
+                    b.cells.len()
+                )
+            })
+    }
+
+    /// Writes cell `index` of buffer `buf` (the value is converted to the element type by the
+    /// caller).
+    ///
+    /// # Errors
+    /// A message naming the buffer and its length when `index` is outside it.
+    pub fn write(&mut self, buf: usize, index: i64, value: Option<KVal>) -> Result<(), String> {
+        let b = self
+            .buffers
+            .get_mut(buf)
+            .ok_or_else(|| "pointer to no buffer".to_string())?;
+        let len = b.cells.len();
+        let name = b.name.clone();
+        let cell = usize::try_from(index)
+            .ok()
+            .and_then(|i| b.cells.get_mut(i))
+            .ok_or_else(|| {
+                format!(
+                    "`{name}[{index}]` is outside the buffer (0..{len}): out-of-bounds access is undefined"
+                )
+            })?;
+        *cell = value;
+        Ok(())
+    }
+
+    /// Sets a cell from text typed in the page (`42`, `-1.5`, `0x1f`, `1:2` for a 2-vector,
+    /// `undef` to clear it).
+    ///
+    /// # Errors
+    /// [`InputError`] on field `memory` for an unknown buffer, an index outside it or text that
+    /// is not a value of the element type.
+    pub fn set_text(&mut self, buf: usize, index: usize, text: &str) -> Result<(), InputError> {
+        let b = self
+            .buffers
+            .get_mut(buf)
+            .ok_or_else(|| InputError::new("memory", format!("no buffer {buf}")))?;
+        let len = b.cells.len();
+        let value = parse_cell(b.elem, text, &format!("{}[{index}]", b.name))?;
+        let cell = b
+            .cells
+            .get_mut(index)
+            .ok_or_else(|| InputError::out_of_range("memory", index as i64, 0, len as i64 - 1))?;
+        *cell = value;
+        Ok(())
+    }
+}
+
+fn parse_scalar(s: Scalar, text: &str, field: &str) -> Result<KVal, InputError> {
+    let t = text.trim();
+    let bad = || InputError::new(field, format!("`{text}` is not a {} value", s.name()));
+    if s.is_float() {
+        let x: f64 = match t.to_ascii_lowercase().as_str() {
+            "nan" => f64::NAN,
+            "inf" => f64::INFINITY,
+            "-inf" => f64::NEG_INFINITY,
+            other => other.parse().map_err(|_| bad())?,
+        };
+        Ok(KVal::float(s, x))
+    } else if matches!(t, "true" | "false") {
+        Ok(KVal::int(s, i128::from(t == "true")))
+    } else {
+        Ok(KVal::int(s, parse_int(t).ok_or_else(bad)? as i128))
+    }
+}
+
+/// Parses one cell's text; `undef` (or empty) is an uninitialized cell.
+///
+/// # Errors
+/// [`InputError`] on `field` when the text is not a value of `elem`.
+pub fn parse_cell(elem: ValTy, text: &str, field: &str) -> Result<Option<KVal>, InputError> {
+    let t = text.trim();
+    if t.is_empty() || t.eq_ignore_ascii_case("undef") || t == "?" {
+        return Ok(None);
+    }
+    if elem.lanes == 1 {
+        return parse_scalar(elem.scalar, t, field).map(Some);
+    }
+    let parts: Vec<&str> = t.split(':').collect();
+    let items = if parts.len() == 1 {
+        vec![parse_scalar(elem.scalar, parts[0], field)?; elem.lanes as usize]
+    } else if parts.len() == elem.lanes as usize {
+        parts
+            .iter()
+            .map(|p| parse_scalar(elem.scalar, p, field))
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        return Err(InputError::new(
+            field,
+            format!(
+                "a {}-component vector is written a:b:…, got {} parts",
+                elem.lanes,
+                parts.len()
+            ),
+        ));
+    };
+    Ok(Some(KVal::Vector {
+        ty: elem.scalar,
+        items,
+    }))
+}
+
+/// The initial cells of a buffer of `len` elements from a fill text: `index` (cell i holds i;
+/// the default), `index+K`, `index*K`, `zero`, `undef`, one value for every cell, or a comma list
+/// (cells past its end stay uninitialized).
+///
+/// # Errors
+/// [`InputError`] on `field` for a list longer than the buffer or an item that does not parse.
+pub fn fill_cells(
+    elem: ValTy,
+    len: usize,
+    fill: &str,
+    field: &str,
+) -> Result<Vec<Option<KVal>>, InputError> {
+    let t: String = fill.chars().filter(|c| !c.is_whitespace()).collect();
+    let lower = t.to_ascii_lowercase();
+    let by_index = |f: &dyn Fn(i128) -> i128| -> Vec<Option<KVal>> {
+        (0..len)
+            .map(|i| {
+                let n = f(i as i128);
+                let one = if elem.scalar.is_float() {
+                    KVal::float(elem.scalar, n as f64)
+                } else {
+                    KVal::int(elem.scalar, n)
+                };
+                Some(one.convert(elem).unwrap_or_else(|_| KVal::zero(elem)))
+            })
+            .collect()
+    };
+    let rest = lower
+        .strip_prefix("index")
+        .or_else(|| lower.strip_prefix("lane"))
+        .or(if lower.is_empty() { Some("") } else { None });
+    if let Some(rest) = rest {
+        let k = |s: &str| {
+            parse_int(s).ok_or_else(|| {
+                InputError::new(
+                    field,
+                    format!("`{fill}`: expected index, index+K, index*K, zero, undef or a list"),
+                )
+            })
+        };
+        if rest.is_empty() {
+            return Ok(by_index(&|i| i));
+        }
+        if let Some(s) = rest.strip_prefix('+') {
+            let k = k(s)? as i128;
+            return Ok(by_index(&|i| i + k));
+        }
+        if rest.starts_with('-') {
+            let k = k(rest)? as i128;
+            return Ok(by_index(&|i| i + k));
+        }
+        if let Some(s) = rest.strip_prefix('*') {
+            let k = k(s)? as i128;
+            return Ok(by_index(&|i| i * k));
+        }
+    }
+    match lower.as_str() {
+        "zero" | "zeros" => return Ok(vec![Some(KVal::zero(elem)); len]),
+        "undef" | "uninit" => return Ok(vec![None; len]),
+        _ => {}
+    }
+    let items: Vec<&str> = t.split(',').collect();
+    if items.len() == 1 {
+        let v = parse_cell(elem, items[0], field)?;
+        return Ok(vec![v; len]);
+    }
+    if items.len() > len {
+        return Err(InputError::new(
+            field,
+            format!("{} values for a buffer of {len} cells", items.len()),
+        ));
+    }
+    let mut cells = items
+        .iter()
+        .enumerate()
+        .map(|(i, s)| parse_cell(elem, s, &format!("{field}[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    cells.resize(len, None);
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fills_and_bounds() {
+        let int = ValTy::scalar(Scalar::I32);
+        let cells = fill_cells(int, 4, "index*2", "dst").unwrap();
+        assert_eq!(cells[3], Some(KVal::int(Scalar::I32, 6)));
+        let cells = fill_cells(int, 4, "7,8", "dst").unwrap();
+        assert_eq!(cells[1], Some(KVal::int(Scalar::I32, 8)));
+        assert_eq!(cells[2], None);
+        let mut m = Memory::new(10);
+        let b = m.alloc("dst", Space::Global, int, cells).unwrap();
+        assert!(m.read(b, 4).unwrap_err().contains("outside"));
+        assert!(m.write(b, -1, None).is_err());
+        m.set_text(b, 2, "-5").unwrap();
+        assert_eq!(m.read(b, 2).unwrap(), Some(KVal::int(Scalar::I32, -5)));
+        assert!(m.alloc("big", Space::Global, int, vec![None; 7]).is_err());
+    }
+}

@@ -1,0 +1,96 @@
+//! Kernel snippets: parse a vendor's example kernel (a C/C++ subset) and step through it lane by
+//! lane, with the active mask, per-lane variables, global and shared memory, and every cross-lane
+//! call run by the same [`crate::OpSpec`] the single-op view uses.
+//!
+//! What it is for: the "paste a vendor's example" view (issue 5) and `crosslane run FILE`.
+//! What it is not: a C compiler. The language is the subset the seed kernels use (see
+//! [`parser`]); the semantics are C's for integers and IEEE for floats ([`types`]); execution is
+//! SIMT with an active-mask stack ([`exec`]).
+//!
+//! Entry points: [`run_kernel`] (whole run, bounded) or [`Executor`] (`step()` / `run_for(n)`, so a
+//! page can run in slices), [`parse`] and [`list_kernels`], [`render_text`] for a terminal.
+//!
+//! Supported beyond the seeds: `__device__` functions called from the kernel are inlined per
+//! call (their own variables; a divergent `return` parks its lanes until the call ends), but not
+//! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Not supported: pointers to
+//! pointers, structs, templates, the address of a scalar variable, and the MACA memory builtins
+//! (`ldg`/`stg`/`ldg_bsm`) on kernel memory.
+
+pub mod ast;
+pub mod builtins;
+pub mod exec;
+pub mod lexer;
+pub mod memory;
+pub mod parser;
+pub mod report;
+pub mod types;
+
+use serde::Serialize;
+
+use crate::result::Level;
+
+pub use exec::{
+    run_kernel, Executor, KernelStep, KernelTrace, LaneVal, Launch, LaunchConfig, MemWrite,
+    Outcome, Undef, VarChange, WarpState,
+};
+pub use memory::{Buffer, Memory, Space};
+pub use parser::{list_kernels, parse, Parsed};
+pub use report::render_text;
+pub use types::{KVal, Scalar, Ty, ValTy};
+
+/// A fault that stops a kernel from parsing or running, at a line and column (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{line}:{col}: {message}")]
+pub struct KernelError {
+    /// Line (1-based).
+    pub line: u32,
+    /// Column (1-based, in characters).
+    pub col: u32,
+    /// What is wrong and, where possible, what would be accepted.
+    pub message: String,
+}
+
+impl KernelError {
+    /// An error at `line`:`col`.
+    pub fn new(line: u32, col: u32, message: impl Into<String>) -> Self {
+        KernelError {
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+}
+
+/// A diagnostic attached to a line of the kernel: a seed typo, undefined behaviour, a cross-lane
+/// call whose lanes are undefined, a step limit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KernelDiagnostic {
+    /// Line (1-based).
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// Severity.
+    pub level: Level,
+    /// One sentence a user can act on.
+    pub message: String,
+    /// The rule or document it comes from (may be empty for plain C rules named in the message).
+    pub rule: String,
+}
+
+impl KernelDiagnostic {
+    /// A diagnostic at a position.
+    pub fn new(
+        span: ast::Span,
+        level: Level,
+        message: impl Into<String>,
+        rule: impl Into<String>,
+    ) -> Self {
+        KernelDiagnostic {
+            line: span.line,
+            col: span.col,
+            level,
+            message: message.into(),
+            rule: rule.into(),
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! A plain-text rendering of a kernel trace, for `crosslane run FILE` and test failures: one
+//! block per step (position, statement, active mask, changed variables per lane, cross-lane ops,
+//! diagnostics), then how the run ended and the final global memory.
+
+use std::fmt::Write;
+
+use super::exec::{KernelTrace, LaneVal, Outcome};
+use super::memory::Space;
+use crate::result::Level;
+
+fn lane_text(v: &LaneVal) -> String {
+    match v {
+        Ok(k) => k.to_string(),
+        Err(_) => "?".into(),
+    }
+}
+
+fn level(l: Level) -> &'static str {
+    match l {
+        Level::Warning => "warning",
+        Level::Error => "error",
+        Level::Info => "note",
+    }
+}
+
+/// Renders the trace as text. `?` marks an undefined lane value; undefined reasons are in the
+/// diagnostics. At most `max_steps` steps are listed (the rest are counted).
+pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
+    let mut out = String::new();
+    let l = &t.launch;
+    let _ = writeln!(
+        out,
+        "kernel {} ({}, {} lanes per warp, block {}x{}x{} from {}, grid {}x{}x{})",
+        l.entry,
+        l.dialect.name(),
+        l.lanes,
+        l.block_dim[0],
+        l.block_dim[1],
+        l.block_dim[2],
+        l.geometry_from,
+        l.grid_dim[0],
+        l.grid_dim[1],
+        l.grid_dim[2]
+    );
+    for d in &t.diagnostics {
+        let _ = writeln!(
+            out,
+            "{}:{}: {}: {}",
+            d.line,
+            d.col,
+            level(d.level),
+            d.message
+        );
+    }
+    for s in t.steps.iter().take(max_steps) {
+        let _ = writeln!(
+            out,
+            "step {} block {} warp {} line {}: {}   [active {}]",
+            s.index,
+            s.block,
+            s.warp,
+            s.line,
+            s.text,
+            s.active.to_hex(s.lanes)
+        );
+        for c in &s.changes {
+            let lanes: Vec<String> = c
+                .values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    if s.active.contains(i) {
+                        lane_text(v)
+                    } else {
+                        "-".into()
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "    {} = {}", c.name, lanes.join(" "));
+        }
+        for op in &s.ops {
+            let _ = writeln!(
+                out,
+                "    {} ({}, {})",
+                op.op,
+                op.dialect.name(),
+                op.ty.name()
+            );
+        }
+        for d in &s.diagnostics {
+            let _ = writeln!(
+                out,
+                "    {}:{}: {}: {}",
+                d.line,
+                d.col,
+                level(d.level),
+                d.message
+            );
+        }
+    }
+    if t.steps.len() > max_steps {
+        let _ = writeln!(out, "… {} more steps", t.steps.len() - max_steps);
+    }
+    let ending = match &t.outcome {
+        Some(Outcome::Finished) => "finished".to_string(),
+        Some(Outcome::StepLimit { limit, line }) => {
+            format!("stopped: step limit {limit} reached at line {line}")
+        }
+        Some(Outcome::MemoryLimit { limit }) => format!("stopped: cell limit {limit} reached"),
+        Some(Outcome::Error(e)) => format!("stopped: {e}"),
+        None => "still running".to_string(),
+    };
+    let _ = writeln!(out, "{ending} after {} steps", t.steps.len());
+    for b in &t.memory.buffers {
+        if b.space != Space::Global {
+            continue;
+        }
+        let cells: Vec<String> = b
+            .cells
+            .iter()
+            .map(|c| c.as_ref().map_or("?".to_string(), |v| v.to_string()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} ({} x {}): {}",
+            b.name,
+            b.cells.len(),
+            b.elem.name(),
+            cells.join(" ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{run_kernel, LaunchConfig};
+
+    #[test]
+    fn text_shows_steps_values_and_memory() {
+        let t = run_kernel(
+            "__global__ void k(int* dst) {\n  int v = asc_shfl_xor((int)threadIdx.x, 1, 32);\n  dst[threadIdx.x] = v;\n}",
+            LaunchConfig::default(),
+        )
+        .unwrap();
+        let text = render_text(&t, 10);
+        assert!(
+            text.contains("line 2: int v = asc_shfl_xor((int)threadIdx.x, 1, 32);"),
+            "{text}"
+        );
+        assert!(text.contains("    v = 1 0 3 2 "), "{text}");
+        assert!(text.contains("dst (32 x int): 1 0 3 2 "), "{text}");
+        assert!(text.contains("finished after 2 steps"), "{text}");
+    }
+}

@@ -1,0 +1,82 @@
+//! CUDA kernels through the SIMT executor. They run the CUDA shuffles through their `OpSpec`s
+//! (dialect/cuda.rs) and pass once that dialect is merged.
+
+use crosslane_core::kernel::{run_kernel, KVal, LaunchConfig, Outcome};
+use crosslane_core::Level;
+
+fn ints(cells: &[Option<KVal>]) -> Vec<Option<i128>> {
+    cells
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect()
+}
+
+#[test]
+fn shfl_down_sync_reduction_puts_496_in_lane_0() {
+    let src = "\
+__global__ void warpReduce(int* out) {
+  int v = threadIdx.x;
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x == 0) out[0] = v;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(t.launch.lanes, 32);
+    assert_eq!(ints(t.buffer("out").unwrap())[0], Some(496));
+    assert_eq!(t.steps.iter().map(|s| s.ops.len()).sum::<usize>(), 5);
+}
+
+#[test]
+fn shfl_xor_sync_butterfly_gives_every_lane_the_sum() {
+    let src = "\
+__global__ void allReduce(float* out) {
+  float v = threadIdx.x * 0.5f;
+  for (int m = 16; m >= 1; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m, 32);
+  out[threadIdx.x] = v;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = t.buffer("out").unwrap();
+    for (lane, cell) in out.iter().enumerate() {
+        assert_eq!(
+            cell.as_ref().and_then(KVal::as_f64),
+            Some(248.0),
+            "lane {lane}"
+        );
+    }
+}
+
+#[test]
+fn a_sync_mask_that_leaves_out_a_calling_lane_is_undefined() {
+    // Lanes 0-15 call with mask 0x0000ffff, but the shuffle reads lanes 16-31 (xor 16), which
+    // are not in the mask and do not execute it.
+    let src = "\
+__global__ void k(int* out) {
+  int v = threadIdx.x;
+  if (threadIdx.x < 16) {
+    v = __shfl_xor_sync(0x0000ffff, v, 16);
+  }
+  out[threadIdx.x] = v;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = t.buffer("out").unwrap();
+    assert!(out[..16].iter().all(Option::is_none));
+    assert_eq!(ints(&out[16..]), (16..32).map(Some).collect::<Vec<_>>());
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.line == 4 && d.level == Level::Warning));
+}
+
+#[test]
+fn activemask_inside_a_branch_shows_the_branch_lanes() {
+    let src = "\
+__global__ void k(unsigned* out) {
+  unsigned m = 0;
+  if (threadIdx.x % 2 == 1) m = __activemask();
+  out[threadIdx.x] = m;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[1], Some(0xaaaa_aaaa));
+    assert_eq!(out[2], Some(0));
+}
