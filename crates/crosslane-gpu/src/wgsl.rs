@@ -21,8 +21,9 @@
 //!   discards the result (predication). Its source lanes still hold real values on the GPU; the
 //!   emulator calls a read of an inactive lane undefined, so those lanes compare as
 //!   indeterminate-by-spec and any GPU value is shown, not judged.
-//! * Route table, workgroup lowering: inactive invocations skip both the write of their slot and
-//!   the read; `workgroupBarrier` stays in uniform control flow.
+//! * Route table, workgroup lowering: every invocation writes its slot (a register holds a value
+//!   whether or not its lane is active, and `v_readlane` reads inactive lanes on purpose); inactive
+//!   invocations skip the read; `workgroupBarrier` stays in uniform control flow.
 //! * Built-ins: inactive invocations skip the call (`if (active) { … }`), which is exactly what an
 //!   inactive lane is in WGSL. Browsers check subgroup uniformity, so the browser text turns the
 //!   `subgroup_uniformity` diagnostic off (WGSL spec, "Diagnostics"); naga accepts the branch as is.
@@ -507,7 +508,7 @@ fn route_kernel_text(
         }
         Lowering::WorkgroupMemory => {
             s.push_str(
-                "    // Inactive lanes neither publish their value nor read: their slot keeps workgroup\n    // memory's zero initialisation, which the emulator calls undefined anyway.\n    if (route.x != 0u) {\n        staged[lane] = own;\n    }\n    workgroupBarrier();\n    var got = vec2<u32>(0u, 0u);\n    if (route.x != 0u) {\n        got = staged[src];\n    }\n",
+                "    // Every lane publishes its register, active or not: some rules read inactive lanes on\n    // purpose (v_readlane ignores EXEC); where a rule calls such a read undefined, the route\n    // table already says so. Inactive lanes only skip the read.\n    staged[lane] = own;\n    workgroupBarrier();\n    var got = vec2<u32>(0u, 0u);\n    if (route.x != 0u) {\n        got = staged[src];\n    }\n",
             );
         }
     }
