@@ -7,7 +7,7 @@
 //! numbers, the legend. Lane boxes share the width evenly, so 4 to 128 lanes fit any width; text
 //! that would not fit a box is left out of the drawing (the lane table and the hover text carry it).
 
-use crosslane_core::{Source, Step};
+use crosslane_core::{ParamValue, Source, Step};
 
 use crate::labels;
 use crate::render::style::{paint, Paint, Pattern, INPUT, LEGEND};
@@ -261,6 +261,15 @@ pub fn build(step: &Step, width: f64) -> Scene {
     row_label(&mut items, "input", y_in);
     row_label(&mut items, "result", y_out);
 
+    segment_lines(
+        &mut items,
+        step,
+        columns,
+        pitch,
+        y_in - 4.0,
+        y_out + BOX_H + 4.0,
+    );
+
     // Arrows first, so boxes cover their ends.
     let head = (pitch * 0.35).clamp(2.5, 7.0);
     let stroke_w = if pitch < 8.0 { 0.75 } else { 1.25 };
@@ -352,6 +361,38 @@ pub fn build(step: &Step, width: f64) -> Scene {
         width,
         height,
         items,
+    }
+}
+
+/// Faint separators between `width`-lane segments, for ops whose step has a `width` parameter
+/// (CUDA, HIP, Ascend shuffles): where a segment ends is where fallbacks to the own value start.
+fn segment_lines(
+    items: &mut Vec<Item>,
+    step: &Step,
+    columns: usize,
+    pitch: f64,
+    top: f64,
+    bottom: f64,
+) {
+    let Some(ParamValue::Int(width)) = step.params.0.get("width") else {
+        return;
+    };
+    let Ok(width) = usize::try_from(*width) else {
+        return;
+    };
+    if width == 0 || !width.is_power_of_two() || width >= columns {
+        return;
+    }
+    for lane in (width..columns).step_by(width) {
+        let x = LEFT + lane as f64 * pitch;
+        items.push(Item::Line {
+            x1: x,
+            y1: top,
+            x2: x,
+            y2: bottom,
+            color: "#94a3b8",
+            width: 1.0,
+        });
     }
 }
 
@@ -569,6 +610,22 @@ mod tests {
             assert!(a.y1 <= result.rect.y && a.y2 >= input.rect.y + input.rect.h);
             assert!(!a.dashed);
         }
+        let separators: Vec<f64> = scene
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Line { x1, .. } => Some(*x1),
+                _ => None,
+            })
+            .collect();
+        let end_of_15 = scene.lane_box(Row::Input, 15).unwrap().rect;
+        let start_of_16 = scene.lane_box(Row::Input, 16).unwrap().rect.x;
+        assert_eq!(
+            separators.len(),
+            1,
+            "one separator between two 16-lane segments"
+        );
+        assert!(separators[0] >= end_of_15.x + end_of_15.w && separators[0] <= start_of_16);
         let r4 = scene.lane_box(Row::Result, 4).unwrap();
         assert_eq!(r4.label.as_deref(), Some("5"));
         assert_eq!(r4.paint, paint(Source::Lane));
