@@ -54,7 +54,7 @@ fn try_start() -> Js<()> {
     let doc = document()?;
     let form: Element = by_id(&doc, "controls")?;
     let controls = Controls::build(&doc, form.clone())?;
-    let table: Element = by_id(&doc, "lanes")?;
+    let table: Element = by_id::<web_sys::HtmlTableElement>(&doc, "lanes")?.into();
     let tbody = match table.query_selector("tbody")? {
         Some(t) => t,
         None => {

@@ -4,7 +4,7 @@
 //! and shows an [`InputError`] beside the field it names.
 //!
 //! Element ids and attributes are the page contract (DESIGN.md): `select#dialect`, `select#op`,
-//! `input#lanes`, `input#active`, `input#values`, `select#type`, `input[data-param="<name>"]`,
+//! `input#lane-count` (name `lanes`; the id `lanes` belongs to the lane table), `input#active`, `input#values`, `select#type`, `input[data-param="<name>"]`,
 //! each inside a `.field[data-field="<name>"]` with a visible `<label>`.
 
 use std::collections::BTreeMap;
@@ -24,7 +24,7 @@ pub struct Controls {
     pub dialect: HtmlSelectElement,
     /// `select#op`.
     pub op: HtmlSelectElement,
-    /// `input#lanes`.
+    /// `input#lane-count` (name `lanes`).
     pub lanes: HtmlInputElement,
     /// `input#active`.
     pub active: HtmlInputElement,
@@ -58,12 +58,22 @@ fn field(
 }
 
 fn text_input(doc: &Document, id: &str, value: &str, placeholder: &str) -> Js<HtmlInputElement> {
+    named_input(doc, id, id, value, placeholder)
+}
+
+fn named_input(
+    doc: &Document,
+    id: &str,
+    name: &str,
+    value: &str,
+    placeholder: &str,
+) -> Js<HtmlInputElement> {
     let input: HtmlInputElement = el_as(
         doc,
         "input",
         &[
             ("id", id),
-            ("name", id),
+            ("name", name),
             ("type", "text"),
             ("autocomplete", "off"),
             ("spellcheck", "false"),
@@ -109,7 +119,9 @@ impl Controls {
 
         let warp = el(doc, "fieldset", &[("id", "warp-fields")], None)?;
         append(&warp, &el(doc, "legend", &[], Some("warp"))?)?;
-        let lanes = text_input(doc, "lanes", "", "dialect default")?;
+        // id "lane-count", not "lanes": DESIGN.md's page contract gives id "lanes" to the lane
+        // table, and ids are unique. The field is still named and labelled `lanes`.
+        let lanes = named_input(doc, "lane-count", "lanes", "", "dialect default")?;
         field(
             doc,
             &warp,
