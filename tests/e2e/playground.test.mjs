@@ -184,8 +184,20 @@ test('screenshot: every kind of lane at once', async () => {
   assert.equal(source[14], 'own'); // seed 001: 14 + 2 is past the segment end
   assert.equal(result[14], '14');
   assert.equal(source[0], 'lane 2');
+  // Hover the undefined lane so the screenshot shows its reason. The viewport is made as tall as
+  // the page first: a fullPage capture resizes the view and the hover would be lost.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await rendered(page, () => page.setViewportSize({ width: 1440, height: Math.min(height, 2400) }));
+  const box = await page.$eval('canvas#lane-canvas', (c) => {
+    const r = c.getBoundingClientRect();
+    return { x: r.x, y: r.y, w: r.width };
+  });
+  const pitch = (box.w - 64 - 12) / 32;
+  await page.mouse.move(box.x + 64 + pitch * 3.5, box.y + 174 + 17);
+  await page.waitForSelector('#lane-tooltip:not([hidden])');
+  assert.match(await page.textContent('#lane-tooltip'), /source lane 5 is inactive/);
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, 'playground.png'), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'playground.png') });
   await page.close();
   assert.deepEqual(pageErrors, [], 'no page errors or console errors');
 });

@@ -60,7 +60,7 @@ pub fn param_placeholder(spec: &ParamSpec) -> String {
 pub fn param_range(spec: &ParamSpec) -> Option<String> {
     match spec.kind {
         ParamKind::Int { min, max } | ParamKind::PerLaneInt { min, max } => {
-            Some(format!("{min}..={max}"))
+            Some(format!("accepts {min}..={max}"))
         }
         _ => None,
     }
@@ -119,7 +119,10 @@ mod tests {
         assert_eq!(param_initial(mask), "1");
         assert_eq!(param_initial(width), "");
         assert_eq!(param_placeholder(width), "default: lane count");
-        assert_eq!(param_range(width).as_deref(), Some("1..=2147483647"));
+        assert_eq!(
+            param_range(width).as_deref(),
+            Some("accepts 1..=2147483647")
+        );
         assert_eq!(first_dialect(), Some(Dialect::Ascend));
     }
 }

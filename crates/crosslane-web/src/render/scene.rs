@@ -234,6 +234,42 @@ fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * size * 0.62
 }
 
+/// The space between neighbouring lane boxes: at least a pixel, so that narrow boxes of one
+/// colour stay apart.
+fn box_gap(pitch: f64) -> f64 {
+    (pitch * 0.14).clamp(1.0, 4.0)
+}
+
+/// Boxes narrower than this show a label only if every box of the row can (a row where only the
+/// one-digit values fit reads as noise).
+const RAGGED_LABELS_MIN: f64 = 16.0;
+
+/// One font size for a whole row: the largest at which every label fits. If none does, each
+/// label that fits gets its own size in rows of wide boxes; in rows of narrow boxes no label is
+/// drawn (the table and the hover text carry the values).
+fn settle_labels(items: &mut [Item], first: usize, box_w: f64) {
+    let row = || {
+        items[first..].iter().filter_map(|i| match i {
+            Item::Box(b) => b.label.as_deref(),
+            _ => None,
+        })
+    };
+    let common = [12.0, 10.0, 8.0]
+        .into_iter()
+        .find(|&size| row().all(|l| text_width(l, size) <= box_w - 2.0));
+    for item in &mut items[first..] {
+        let Item::Box(b) = item else { continue };
+        match (common, &b.label) {
+            (Some(size), Some(_)) => b.font = size,
+            (None, Some(label)) if box_w >= RAGGED_LABELS_MIN => match fit_font(label, box_w) {
+                Some(size) => b.font = size,
+                None => b.label = None,
+            },
+            _ => b.label = None,
+        }
+    }
+}
+
 /// The largest of 12, 10, 8 px at which `text` fits in `room` pixels.
 fn fit_font(text: &str, room: f64) -> Option<f64> {
     [12.0, 10.0, 8.0]
@@ -250,7 +286,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
         .max(1);
     let width = width.max(LEFT + RIGHT + 2.0 * columns as f64);
     let pitch = (width - LEFT - RIGHT) / columns as f64;
-    let gap = (pitch * 0.12).clamp(0.5, 4.0);
+    let gap = box_gap(pitch);
     let bw = pitch - gap;
     let x_of = |lane: usize| LEFT + lane as f64 * pitch + gap / 2.0;
     let y_in = INDEX_BAND;
@@ -305,6 +341,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
             bold: false,
         });
     }
+    let first_input = items.len();
     for (i, value) in step.inputs.iter().enumerate() {
         let active = step.active.contains(i);
         let p = match (value, active) {
@@ -330,6 +367,8 @@ pub fn build(step: &Step, width: f64) -> Scene {
             labels::input_tip(i, *value, active),
         ));
     }
+    settle_labels(&mut items, first_input, bw);
+    let first_result = items.len();
     for (i, r) in step.results.iter().enumerate() {
         let label = match r.source {
             Source::Undefined => "?".to_string(),
@@ -354,6 +393,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
         ));
     }
 
+    settle_labels(&mut items, first_result, bw);
     lane_numbers(&mut items, columns, pitch, &x_of, y_out + BOX_H + 14.0);
     let legend_top = y_out + BOX_H + 30.0;
     let height = legend(&mut items, legend_top, width);
@@ -404,12 +444,11 @@ fn lane_box(
     source: Option<Source>,
     tip: String,
 ) -> Item {
-    let font = fit_font(&text, rect.w);
     Item::Box(BoxItem {
         rect,
         paint,
-        label: font.map(|_| text),
-        font: font.unwrap_or(0.0),
+        label: Some(text),
+        font: 0.0,
         lane: Some(lane),
         source,
         tip: Some(tip),
@@ -442,7 +481,7 @@ fn lane_numbers(
         .into_iter()
         .find(|&s| pitch * s as f64 >= widest)
         .unwrap_or(64);
-    let box_w = pitch - (pitch * 0.12).clamp(0.5, 4.0);
+    let box_w = pitch - box_gap(pitch);
     for lane in (0..columns).step_by(step) {
         items.push(Item::Text {
             x: x_of(lane) + box_w / 2.0,
@@ -628,6 +667,15 @@ mod tests {
         assert!(separators[0] >= end_of_15.x + end_of_15.w && separators[0] <= start_of_16);
         let r4 = scene.lane_box(Row::Result, 4).unwrap();
         assert_eq!(r4.label.as_deref(), Some("5"));
+        let fonts: Vec<f64> = scene
+            .boxes()
+            .filter(|b| b.lane.is_some())
+            .map(|b| b.font)
+            .collect();
+        assert!(
+            fonts.iter().all(|f| *f == 12.0),
+            "one size per row: {fonts:?}"
+        );
         assert_eq!(r4.paint, paint(Source::Lane));
     }
 
@@ -721,6 +769,8 @@ mod tests {
             boxes += 1;
         }
         assert_eq!(boxes, 256);
+        // 6-pixel boxes: no ragged row where only the one-digit values show.
+        assert!(scene.boxes().all(|b| b.label.is_none()));
         assert!(scene.height > 0.0);
     }
 
