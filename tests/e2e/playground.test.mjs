@@ -187,7 +187,8 @@ test('screenshot: every kind of lane at once', async () => {
   // Hover the undefined lane so the screenshot shows its reason. The viewport is made as tall as
   // the page first: a fullPage capture resizes the view and the hover would be lost.
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  await rendered(page, () => page.setViewportSize({ width: 1440, height: Math.min(height, 2400) }));
+  // (The width stays 1440, so the drawing's geometry does not change with the resize.)
+  await page.setViewportSize({ width: 1440, height: Math.min(height, 2400) });
   const box = await page.$eval('canvas#lane-canvas', (c) => {
     const r = c.getBoundingClientRect();
     return { x: r.x, y: r.y, w: r.width };
