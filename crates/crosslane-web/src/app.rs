@@ -1,0 +1,349 @@
+//! The page's state and event wiring. Every `input` / `change` of a control re-runs the request
+//! and re-renders; a click on a lane (canvas or table) switches it on or off in the active mask.
+//! After every render `document.body.dataset.ready` is set to an incrementing counter (page
+//! contract, DESIGN.md) so tests and embeds can wait for the page.
+//!
+//! An [`crosslane_core::InputError`] never clears the page: the previous drawing, table and
+//! diagnostics stay, the typed text stays, and the error shows in `#input-error` and beside its
+//! field.
+
+use std::cell::RefCell;
+use std::fmt::Write;
+use std::rc::Rc;
+
+use crosslane_core::{Level, Source, Step};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
+
+use crate::controls::Controls;
+use crate::dom::{by_id, document, set_data, window, Js};
+use crate::labels::escape;
+use crate::render::scene::{self, Scene};
+use crate::render::{canvas, svg};
+use crate::{panic, table};
+
+/// The page.
+struct App {
+    doc: Document,
+    controls: Controls,
+    canvas: HtmlCanvasElement,
+    tooltip: HtmlElement,
+    tbody: Element,
+    diagnostics: Element,
+    diagnostics_empty: HtmlElement,
+    input_error: HtmlElement,
+    signature: Element,
+    rule: Element,
+    source: Element,
+    summary: Element,
+    export: Element,
+    step: Option<Step>,
+    scene: Option<Scene>,
+    renders: u64,
+}
+
+/// Builds the page and renders the first op. Errors go to the red banner.
+pub fn start() {
+    if let Err(e) = try_start() {
+        panic::banner(&format!("crosslane could not start: {e:?}"));
+    }
+}
+
+fn try_start() -> Js<()> {
+    let doc = document()?;
+    let form: Element = by_id(&doc, "controls")?;
+    let controls = Controls::build(&doc, form.clone())?;
+    let table: Element = by_id::<web_sys::HtmlTableElement>(&doc, "lanes")?.into();
+    let tbody = match table.query_selector("tbody")? {
+        Some(t) => t,
+        None => {
+            let t = doc.create_element("tbody")?;
+            table.append_child(&t)?;
+            t
+        }
+    };
+    let app = App {
+        canvas: by_id(&doc, "lane-canvas")?,
+        tooltip: by_id(&doc, "lane-tooltip")?,
+        tbody,
+        diagnostics: by_id(&doc, "diagnostics")?,
+        diagnostics_empty: by_id(&doc, "diagnostics-empty")?,
+        input_error: by_id(&doc, "input-error")?,
+        signature: by_id(&doc, "op-signature")?,
+        rule: by_id(&doc, "op-rule")?,
+        source: by_id(&doc, "op-source")?,
+        summary: by_id(&doc, "step-summary")?,
+        export: by_id(&doc, "export-svg")?,
+        doc,
+        controls,
+        step: None,
+        scene: None,
+        renders: 0,
+    };
+    let canvas_target: EventTarget = app.canvas.clone().into();
+    let export_target: EventTarget = app.export.clone().into();
+    let app = Rc::new(RefCell::new(app));
+
+    let form_target: EventTarget = form.into();
+    for kind in ["input", "change"] {
+        with(&app, &form_target, kind, move |a, e| {
+            a.on_form_event(&e, kind)
+        })?;
+    }
+    listen(&form_target, "submit", |e| e.prevent_default())?;
+    let table_target: EventTarget = table.into();
+    with(&app, &table_target, "click", |a, e| a.on_table_click(&e))?;
+    with(&app, &canvas_target, "click", |a, e| a.on_canvas_click(&e))?;
+    with(&app, &canvas_target, "mousemove", |a, e| {
+        a.on_canvas_hover(&e)
+    })?;
+    with(&app, &canvas_target, "mouseleave", |a, _| a.hide_tooltip())?;
+    with(&app, &export_target, "click", |a, _| a.on_export())?;
+    let win: EventTarget = window()?.into();
+    with(&app, &win, "resize", |a, _| a.redraw())?;
+
+    let mut a = app
+        .try_borrow_mut()
+        .map_err(|_| JsValue::from_str("busy"))?;
+    a.render()
+}
+
+/// Adds a listener that lives as long as the page.
+fn listen(target: &EventTarget, kind: &str, f: impl FnMut(Event) + 'static) -> Js<()> {
+    let c = Closure::<dyn FnMut(Event)>::new(f);
+    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
+    c.forget();
+    Ok(())
+}
+
+/// A listener that runs `f` on the app; a DOM error shows the red banner instead of vanishing.
+fn with(
+    app: &Rc<RefCell<App>>,
+    target: &EventTarget,
+    kind: &str,
+    f: impl Fn(&mut App, Event) -> Js<()> + 'static,
+) -> Js<()> {
+    let app = app.clone();
+    listen(target, kind, move |e| {
+        let Ok(mut a) = app.try_borrow_mut() else {
+            return;
+        };
+        if let Err(err) = f(&mut a, e) {
+            panic::banner(&format!("crosslane hit a page error: {err:?}"));
+        }
+    })
+}
+
+impl App {
+    fn on_form_event(&mut self, e: &Event, kind: &str) -> Js<()> {
+        let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return Ok(());
+        };
+        // Text fields re-render on `input` (every keystroke); menus and checkboxes on `change`.
+        // Each event is taken once so one edit gives one render.
+        let discrete = target.tag_name().eq_ignore_ascii_case("select")
+            || target.get_attribute("type").as_deref() == Some("checkbox");
+        if discrete != (kind == "change") {
+            return Ok(());
+        }
+        match target.id().as_str() {
+            "dialect" => self.controls.select_dialect()?,
+            "op" => self.controls.select_op()?,
+            _ => {}
+        }
+        self.render()
+    }
+
+    fn lanes(&self) -> usize {
+        self.step.as_ref().map_or(0, |s| s.lanes)
+    }
+
+    fn on_table_click(&mut self, e: &Event) -> Js<()> {
+        let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return Ok(());
+        };
+        let Some(row) = target.closest("tr[data-lane]")? else {
+            return Ok(());
+        };
+        let Some(lane) = row
+            .get_attribute("data-lane")
+            .and_then(|l| l.parse::<usize>().ok())
+        else {
+            return Ok(());
+        };
+        self.controls.toggle_lane(lane, self.lanes());
+        self.render()
+    }
+
+    fn canvas_point(&self, e: &Event) -> Option<(f64, f64)> {
+        let m = e.dyn_ref::<MouseEvent>()?;
+        Some((f64::from(m.offset_x()), f64::from(m.offset_y())))
+    }
+
+    fn on_canvas_click(&mut self, e: &Event) -> Js<()> {
+        let Some((x, y)) = self.canvas_point(e) else {
+            return Ok(());
+        };
+        let Some((lane, _)) = self.scene.as_ref().and_then(|s| s.hit(x, y)) else {
+            return Ok(());
+        };
+        self.controls.toggle_lane(lane.lane, self.lanes());
+        self.render()
+    }
+
+    fn on_canvas_hover(&mut self, e: &Event) -> Js<()> {
+        let Some((x, y)) = self.canvas_point(e) else {
+            return Ok(());
+        };
+        let Some((_, tip)) = self.scene.as_ref().and_then(|s| s.hit(x, y)) else {
+            self.canvas.style().set_property("cursor", "default")?;
+            return self.hide_tooltip();
+        };
+        self.tooltip.set_text_content(Some(tip));
+        let style = self.tooltip.style();
+        let width = f64::from(self.canvas.client_width());
+        let left = if x + 340.0 > width {
+            x - 334.0
+        } else {
+            x + 14.0
+        };
+        let left = left.max(0.0) + f64::from(self.canvas.offset_left());
+        let top = y + 16.0 + f64::from(self.canvas.offset_top());
+        style.set_property("left", &format!("{left}px"))?;
+        style.set_property("top", &format!("{top}px"))?;
+        self.tooltip.set_hidden(false);
+        self.canvas.style().set_property("cursor", "pointer")
+    }
+
+    fn hide_tooltip(&mut self) -> Js<()> {
+        self.tooltip.set_hidden(true);
+        Ok(())
+    }
+
+    /// Fills the SVG export link just before the browser follows it.
+    fn on_export(&mut self) -> Js<()> {
+        if let Some(scene) = &self.scene {
+            let text = svg::to_svg(scene);
+            let uri: String = js_sys::encode_uri_component(&text).into();
+            self.export
+                .set_attribute("href", &format!("data:image/svg+xml;charset=utf-8,{uri}"))?;
+        }
+        Ok(())
+    }
+
+    /// Runs the request as typed and shows the step, or the input error beside its field.
+    fn render(&mut self) -> Js<()> {
+        self.controls.clear_errors()?;
+        self.show_op_info();
+        let request = self.controls.request()?;
+        match request.run() {
+            Ok(step) => {
+                self.input_error.set_text_content(None);
+                self.input_error.set_hidden(true);
+                self.show_step(step)?;
+            }
+            Err(err) => {
+                self.controls.show_error(&err)?;
+                let kept = if self.step.is_some() {
+                    " (the drawing shows the last valid input)"
+                } else {
+                    ""
+                };
+                self.input_error
+                    .set_text_content(Some(&format!("{}: {}{kept}", err.field, err.message)));
+                self.input_error.set_hidden(false);
+            }
+        }
+        self.mark_ready()
+    }
+
+    fn redraw(&mut self) -> Js<()> {
+        if let Some(step) = self.step.take() {
+            self.draw(&step)?;
+            self.step = Some(step);
+        }
+        self.mark_ready()
+    }
+
+    fn mark_ready(&mut self) -> Js<()> {
+        self.renders += 1;
+        match self.doc.body() {
+            Some(body) => set_data(&body, "ready", &self.renders.to_string()),
+            None => Ok(()),
+        }
+    }
+
+    fn show_op_info(&self) {
+        let Some(spec) = self.controls.current_op() else {
+            return;
+        };
+        self.signature.set_text_content(Some(spec.signature));
+        self.rule.set_text_content(Some(spec.rule));
+        self.source.set_text_content(Some(spec.source));
+    }
+
+    fn draw(&mut self, step: &Step) -> Js<()> {
+        let mut width = self.canvas.get_bounding_client_rect().width();
+        if width < 50.0 {
+            width = 960.0;
+        }
+        let scene = scene::build(step, width);
+        canvas::draw(&self.canvas, &scene, window()?.device_pixel_ratio())?;
+        self.scene = Some(scene);
+        Ok(())
+    }
+
+    fn show_step(&mut self, step: Step) -> Js<()> {
+        self.draw(&step)?;
+        table::render(&self.tbody, &step);
+        let mut html = String::new();
+        for d in &step.diagnostics {
+            let level = match d.level {
+                Level::Warning => "warning",
+                Level::Error => "error",
+                Level::Info => "info",
+            };
+            let _ = write!(
+                html,
+                r#"<li data-level="{level}"><span class="level">{level}</span> <span class="message">{}</span> <cite>{}</cite></li>"#,
+                escape(&d.message),
+                escape(&d.rule)
+            );
+        }
+        self.diagnostics.set_inner_html(&html);
+        self.diagnostics_empty
+            .set_hidden(!step.diagnostics.is_empty());
+        let summary = summarize(&step);
+        self.summary.set_text_content(Some(&summary));
+        self.canvas.set_attribute("aria-label", &summary)?;
+        self.step = Some(step);
+        Ok(())
+    }
+}
+
+/// One line: op, lane count, active lanes and how many lanes have each provenance.
+fn summarize(step: &Step) -> String {
+    let mut parts = Vec::new();
+    for (source, words) in [
+        (Source::Lane, "read another lane"),
+        (Source::Own, "kept their own value"),
+        (Source::Zero, "got zero"),
+        (Source::Old, "kept the old value"),
+        (Source::Computed, "computed"),
+        (Source::Undefined, "UNDEFINED"),
+        (Source::Inactive, "inactive"),
+    ] {
+        let n = step.results.iter().filter(|r| r.source == source).count();
+        if n > 0 {
+            parts.push(format!("{n} {words}"));
+        }
+    }
+    format!(
+        "{} · {} lanes · active {} · {}",
+        step.op,
+        step.lanes,
+        step.active.to_hex(step.lanes),
+        parts.join(", ")
+    )
+}

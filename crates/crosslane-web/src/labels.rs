@@ -1,0 +1,98 @@
+//! The words the page uses for a lane: result text, source text and the hover reason. Shared by
+//! the lane table, the canvas tooltips and the SVG `<title>`s so that all three say the same thing.
+//!
+//! The result words `undefined` and `inactive` are part of the page contract (DESIGN.md, "Page
+//! contract"): end-to-end tests and embeds read them from the lane table.
+
+use crosslane_core::{LaneResult, Source, Value};
+
+/// Escapes text for HTML / SVG character data and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The text of an input cell: the value, or `undefined` when the lane's input is itself undefined.
+pub fn input_text(value: Option<Value>) -> String {
+    value.map_or_else(|| "undefined".to_string(), |v| v.to_string())
+}
+
+/// The text of a result cell: the value; `inactive` for a lane outside the active mask;
+/// `undefined` for a lane the vendor leaves undefined (or any lane without a value).
+pub fn result_text(r: &LaneResult) -> String {
+    match (r.source, r.value) {
+        (Source::Inactive, _) => "inactive".to_string(),
+        (Source::Undefined, _) | (_, None) => "undefined".to_string(),
+        (_, Some(v)) => v.to_string(),
+    }
+}
+
+/// The text of a source cell: `lane J` for a read, else the provenance name (`own`, `zero`,
+/// `old`, `computed`, `undefined`, `inactive`).
+pub fn source_text(r: &LaneResult) -> String {
+    match (r.source, r.from) {
+        (Source::Lane, Some(j)) => format!("lane {j}"),
+        (source, _) => source.name().to_string(),
+    }
+}
+
+/// What hovering over result lane `lane` says: value, provenance and, where the trace has one, the
+/// reason (`LaneResult::why`).
+pub fn result_tip(lane: usize, r: &LaneResult) -> String {
+    let head = match (r.source, r.from) {
+        (Source::Lane, Some(j)) => format!("lane {lane} ← lane {j}: {}", result_text(r)),
+        (Source::Undefined, Some(j)) => {
+            format!("lane {lane}: undefined (the rule selected lane {j})")
+        }
+        (Source::Undefined, None) => format!("lane {lane}: undefined"),
+        (Source::Inactive, _) => format!("lane {lane}: inactive"),
+        (source, _) => format!("lane {lane}: {} ({})", result_text(r), source.name()),
+    };
+    match &r.why {
+        Some(why) => format!("{head}\n{why}"),
+        None => head,
+    }
+}
+
+/// What hovering over input lane `lane` says.
+pub fn input_tip(lane: usize, value: Option<Value>, active: bool) -> String {
+    let state = if active {
+        "active"
+    } else {
+        "inactive: not in the active mask"
+    };
+    format!(
+        "input lane {lane}: {} ({state})\nclick to switch the lane on or off",
+        input_text(value)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosslane_core::ValueType;
+
+    #[test]
+    fn contract_words() {
+        let v = Value::from_i64(ValueType::I32, 7);
+        assert_eq!(result_text(&LaneResult::lane(v, 3)), "7");
+        assert_eq!(source_text(&LaneResult::lane(v, 3)), "lane 3");
+        let u = LaneResult::undefined("source lane 5 is inactive", Some(5));
+        assert_eq!(result_text(&u), "undefined");
+        assert_eq!(source_text(&u), "undefined");
+        assert!(result_tip(4, &u).contains("source lane 5 is inactive"));
+        assert_eq!(result_text(&LaneResult::inactive()), "inactive");
+        assert_eq!(source_text(&LaneResult::inactive()), "inactive");
+        assert_eq!(source_text(&LaneResult::own(v, 2, "delta ≥ width")), "own");
+    }
+}

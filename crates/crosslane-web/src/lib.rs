@@ -1,0 +1,34 @@
+//! crosslane-web: the browser playground, a thin shell over `crosslane-core`.
+//!
+//! What it is for: turning the form (dialect, op, vendor parameters, lanes, active mask, values,
+//! type) into an [`crosslane_core::OpRequest`], running it, and showing the resulting
+//! [`crosslane_core::Step`] as a canvas drawing, a lane table and a list of diagnostics.
+//!
+//! What it is not for: semantics. Nothing here decides what a lane receives; the drawing is built
+//! from the step alone ([`render::scene`]).
+//!
+//! Target-independent modules ([`labels`], [`form`], [`render::scene`], [`render::svg`],
+//! [`render::style`]) build and are tested natively; the DOM modules exist only on wasm32.
+
+pub mod form;
+pub mod labels;
+pub mod render;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod controls;
+#[cfg(target_arch = "wasm32")]
+mod dom;
+#[cfg(target_arch = "wasm32")]
+mod panic;
+#[cfg(target_arch = "wasm32")]
+mod table;
+
+/// The wasm entry point: installs the panic banner, then builds and wires the page.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    panic::install();
+    app::start();
+}

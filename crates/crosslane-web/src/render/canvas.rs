@@ -1,0 +1,149 @@
+//! The canvas back end: draws a [`Scene`] on a `<canvas>` with CanvasRenderingContext2d. The
+//! backing store is sized by devicePixelRatio so lines and text stay sharp on high-density
+//! screens; all coordinates stay in CSS pixels through the context transform.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+use crate::dom::Js;
+use crate::render::scene::{
+    pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, Mark, Scene,
+};
+
+const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+
+/// Resizes `canvas` to the scene (CSS size × `dpr` backing pixels) and draws it.
+pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
+    let dpr = if dpr.is_finite() && dpr > 0.0 {
+        dpr
+    } else {
+        1.0
+    };
+    canvas.set_width((scene.width * dpr).ceil() as u32);
+    canvas.set_height((scene.height * dpr).ceil() as u32);
+    canvas
+        .style()
+        .set_property("height", &format!("{}px", scene.height))?;
+    let ctx = canvas
+        .get_context("2d")?
+        .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
+        .dyn_into::<CanvasRenderingContext2d>()?;
+    ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)?;
+    ctx.set_fill_style_str("#ffffff");
+    ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
+    for item in &scene.items {
+        match item {
+            Item::Box(b) => draw_box(&ctx, b)?,
+            Item::Arrow(a) => draw_arrow(&ctx, a)?,
+            Item::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                color,
+                width,
+            } => {
+                ctx.set_stroke_style_str(color);
+                ctx.set_line_width(*width);
+                ctx.begin_path();
+                ctx.move_to(*x1, *y1);
+                ctx.line_to(*x2, *y2);
+                ctx.stroke();
+            }
+            Item::Text {
+                x,
+                y,
+                text,
+                size,
+                color,
+                anchor,
+                bold,
+            } => {
+                ctx.set_font(&format!(
+                    "{}{size}px {FONT}",
+                    if *bold { "bold " } else { "" }
+                ));
+                ctx.set_fill_style_str(color);
+                ctx.set_text_baseline("alphabetic");
+                ctx.set_text_align(match anchor {
+                    Anchor::Start => "left",
+                    Anchor::Middle => "center",
+                    Anchor::End => "right",
+                });
+                ctx.fill_text(text, *x, *y)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn set_dash(ctx: &CanvasRenderingContext2d, dash: &[f64]) -> Js<()> {
+    let arr = js_sys::Array::new();
+    for d in dash {
+        arr.push(&JsValue::from_f64(*d));
+    }
+    ctx.set_line_dash(&arr)
+}
+
+fn draw_box(ctx: &CanvasRenderingContext2d, b: &BoxItem) -> Js<()> {
+    let r = b.rect;
+    ctx.set_fill_style_str(b.paint.fill);
+    ctx.fill_rect(r.x, r.y, r.w, r.h);
+    let marks = pattern_marks(r, b.paint.pattern, pattern_spacing(r.w));
+    if !marks.is_empty() {
+        ctx.save();
+        ctx.set_global_alpha(0.55);
+        ctx.set_stroke_style_str(b.paint.stroke);
+        ctx.set_fill_style_str(b.paint.stroke);
+        ctx.set_line_width(0.8);
+        ctx.begin_path();
+        for m in &marks {
+            if let Mark::Line(x1, y1, x2, y2) = *m {
+                ctx.move_to(x1, y1);
+                ctx.line_to(x2, y2);
+            }
+        }
+        ctx.stroke();
+        for m in &marks {
+            if let Mark::Dot(x, y, rad) = *m {
+                ctx.begin_path();
+                ctx.arc(x, y, rad, 0.0, std::f64::consts::TAU)?;
+                ctx.fill();
+            }
+        }
+        ctx.restore();
+    }
+    ctx.set_stroke_style_str(b.paint.stroke);
+    ctx.set_line_width(1.0);
+    set_dash(ctx, if b.paint.dashed { &[3.0, 2.0] } else { &[] })?;
+    ctx.stroke_rect(r.x + 0.5, r.y + 0.5, (r.w - 1.0).max(0.5), r.h - 1.0);
+    set_dash(ctx, &[])?;
+    if let Some(label) = &b.label {
+        ctx.set_font(&format!("600 {}px {FONT}", b.font));
+        ctx.set_fill_style_str(b.paint.ink);
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+        ctx.fill_text(label, r.cx(), r.y + r.h / 2.0)?;
+    }
+    Ok(())
+}
+
+fn draw_arrow(ctx: &CanvasRenderingContext2d, a: &Arrow) -> Js<()> {
+    let (base, head) = a.geometry();
+    ctx.set_stroke_style_str(a.color);
+    ctx.set_fill_style_str(a.color);
+    ctx.set_line_width(a.width);
+    set_dash(ctx, if a.dashed { &[4.0, 3.0] } else { &[] })?;
+    ctx.begin_path();
+    ctx.move_to(a.x1, a.y1);
+    ctx.line_to(base.0, base.1);
+    ctx.stroke();
+    set_dash(ctx, &[])?;
+    ctx.begin_path();
+    ctx.move_to(head[0].0, head[0].1);
+    ctx.line_to(head[1].0, head[1].1);
+    ctx.line_to(head[2].0, head[2].1);
+    ctx.close_path();
+    ctx.fill();
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! The SVG back end: the same display list as the canvas, written as SVG text (for export and for
+//! native tests of what the page draws). Every lane box carries a `<title>` with its hover text,
+//! so the SVG holds every lane value and every undefined lane's reason even where a box is too
+//! narrow for its label.
+
+use std::fmt::Write;
+
+use crate::labels::escape as esc;
+
+use crate::render::scene::{
+    pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, Mark, Scene,
+};
+
+/// Two decimals are below a device pixel at any zoom the page offers; they keep the text short.
+fn n(v: f64) -> String {
+    let r = (v * 100.0).round() / 100.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r}")
+    }
+}
+
+/// The scene as a standalone SVG document (width and height in CSS pixels).
+pub fn to_svg(scene: &Scene) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="system-ui, sans-serif">"#,
+        w = n(scene.width),
+        h = n(scene.height)
+    );
+    let _ = write!(
+        s,
+        r##"<rect width="{}" height="{}" fill="#ffffff"/>"##,
+        n(scene.width),
+        n(scene.height)
+    );
+    for item in &scene.items {
+        match item {
+            Item::Box(b) => write_box(&mut s, b),
+            Item::Arrow(a) => write_arrow(&mut s, a),
+            Item::Line {
+                x1,
+                y1,
+                x2,
+                y2,
+                color,
+                width,
+            } => {
+                let _ = write!(
+                    s,
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{color}" stroke-width="{}"/>"#,
+                    n(*x1),
+                    n(*y1),
+                    n(*x2),
+                    n(*y2),
+                    n(*width)
+                );
+            }
+            Item::Text {
+                x,
+                y,
+                text,
+                size,
+                color,
+                anchor,
+                bold,
+            } => {
+                let _ = write!(
+                    s,
+                    r#"<text x="{}" y="{}" font-size="{}" fill="{color}" text-anchor="{}"{}>{}</text>"#,
+                    n(*x),
+                    n(*y),
+                    n(*size),
+                    anchor_name(*anchor),
+                    if *bold { r#" font-weight="bold""# } else { "" },
+                    esc(text)
+                );
+            }
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn anchor_name(a: Anchor) -> &'static str {
+    match a {
+        Anchor::Start => "start",
+        Anchor::Middle => "middle",
+        Anchor::End => "end",
+    }
+}
+
+fn write_box(s: &mut String, b: &BoxItem) {
+    let r = b.rect;
+    let class = match (&b.lane, b.source) {
+        (Some(_), Some(src)) => format!(r#" class="lane {}""#, src.name()),
+        (Some(_), None) => r#" class="lane input""#.to_string(),
+        _ => String::new(),
+    };
+    let _ = write!(s, "<g{class}>");
+    if let Some(tip) = &b.tip {
+        let _ = write!(s, "<title>{}</title>", esc(tip));
+    }
+    let _ = write!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+        n(r.x),
+        n(r.y),
+        n(r.w),
+        n(r.h),
+        b.paint.fill
+    );
+    let marks = pattern_marks(r, b.paint.pattern, pattern_spacing(r.w));
+    if !marks.is_empty() {
+        let _ = write!(
+            s,
+            r#"<g stroke="{c}" fill="{c}" stroke-width="0.8" opacity="0.55">"#,
+            c = b.paint.stroke
+        );
+        for m in marks {
+            let _ = match m {
+                Mark::Line(x1, y1, x2, y2) => write!(
+                    s,
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+                    n(x1),
+                    n(y1),
+                    n(x2),
+                    n(y2)
+                ),
+                Mark::Dot(x, y, rad) => {
+                    write!(s, r#"<circle cx="{}" cy="{}" r="{}"/>"#, n(x), n(y), n(rad))
+                }
+            };
+        }
+        s.push_str("</g>");
+    }
+    let _ = write!(
+        s,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="1"{}/>"#,
+        n(r.x),
+        n(r.y),
+        n(r.w),
+        n(r.h),
+        b.paint.stroke,
+        if b.paint.dashed {
+            r#" stroke-dasharray="3 2""#
+        } else {
+            ""
+        }
+    );
+    if let Some(label) = &b.label {
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" font-size="{}" fill="{}" text-anchor="middle" dominant-baseline="central" font-weight="600">{}</text>"#,
+            n(r.cx()),
+            n(r.y + r.h / 2.0),
+            n(b.font),
+            b.paint.ink,
+            esc(label)
+        );
+    }
+    s.push_str("</g>");
+}
+
+fn write_arrow(s: &mut String, a: &Arrow) {
+    let (base, head) = a.geometry();
+    let _ = write!(
+        s,
+        r#"<g class="arrow"><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}"{}/><polygon points="{}" fill="{}"/></g>"#,
+        n(a.x1),
+        n(a.y1),
+        n(base.0),
+        n(base.1),
+        a.color,
+        n(a.width),
+        if a.dashed {
+            r#" stroke-dasharray="4 3""#
+        } else {
+            ""
+        },
+        head.iter()
+            .map(|(x, y)| format!("{},{}", n(*x), n(*y)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        a.color
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::scene::build;
+    use crosslane_core::OpRequest;
+
+    fn xor(width: &str) -> crosslane_core::Step {
+        OpRequest {
+            dialect: "ascend".into(),
+            op: "asc_shfl_xor".into(),
+            params: [("lane_mask", "1"), ("width", width)]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..OpRequest::default()
+        }
+        .run()
+        .unwrap()
+    }
+
+    #[test]
+    fn the_svg_holds_every_lane_value() {
+        let step = xor("16");
+        let svg = to_svg(&build(&step, 960.0));
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.ends_with("</svg>"));
+        // Seed 000's example: lane i reads lane i ^ 1.
+        for lane in 0..32 {
+            let read = lane ^ 1;
+            let title = format!("<title>lane {lane} ← lane {read}: {read}</title>");
+            assert!(svg.contains(&title), "missing {title}");
+        }
+        assert_eq!(svg.matches(r#"<g class="lane lane">"#).count(), 32);
+        assert_eq!(svg.matches(r#"<g class="lane input">"#).count(), 32);
+        assert_eq!(svg.matches(r#"<g class="arrow">"#).count(), 33);
+    }
+
+    #[test]
+    fn undefined_lanes_carry_their_reason_and_hatching() {
+        let svg = to_svg(&build(&xor("31"), 960.0));
+        assert_eq!(svg.matches(r#"<g class="lane undefined">"#).count(), 32);
+        assert_eq!(
+            svg.matches("width 31 is not a power of two: asc_shfl_* results are undefined")
+                .count(),
+            32
+        );
+        // The hatch marks are drawn in the undefined stroke colour.
+        assert!(svg.contains(r##"<g stroke="#b91c1c" fill="#b91c1c""##));
+    }
+
+    #[test]
+    fn text_is_escaped() {
+        assert_eq!(esc(r#"a<b & "c""#), "a&lt;b &amp; &quot;c&quot;");
+    }
+}
