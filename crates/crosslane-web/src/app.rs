@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
+use crosslane_core::scenario::View;
 use crosslane_core::{Level, Source, Step};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -102,6 +103,18 @@ fn try_start() -> Js<()> {
     with(&app, &export_target, "click", |a, _| a.on_export())?;
     let win: EventTarget = window()?.into();
     with(&app, &win, "resize", |a, _| a.redraw())?;
+
+    let saved = app.clone();
+    crate::views::router::register(crate::views::router::ViewHooks {
+        name: "op",
+        save: Box::new(move || {
+            let a = saved.try_borrow().ok()?;
+            a.controls.request().ok().map(View::Op)
+        }),
+        // Restoring an op scenario into the form is the permalink module's job (it owns the
+        // mapping from a scenario to the controls); until it registers, op links are not taken.
+        restore: Box::new(|_| false),
+    });
 
     let mut a = app
         .try_borrow_mut()

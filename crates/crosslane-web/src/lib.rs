@@ -24,6 +24,8 @@ mod dom;
 mod panic;
 #[cfg(target_arch = "wasm32")]
 mod table;
+#[cfg(target_arch = "wasm32")]
+mod views;
 
 /// The wasm entry point: installs the panic banner, then builds and wires the page.
 #[cfg(target_arch = "wasm32")]
@@ -31,4 +33,7 @@ mod table;
 pub fn start() {
     panic::install();
     app::start();
+    if let Err(e) = views::mount_all() {
+        panic::banner(&format!("crosslane could not mount its views: {e:?}"));
+    }
 }

@@ -1,0 +1,145 @@
+//! View switching and the registry of view state hooks.
+//!
+//! Tabs (`nav#views button[data-view]`) show one `section[data-view]` at a time and set
+//! `document.body.dataset.view`. Each view registers [`ViewHooks`]: `save` returns the view's
+//! state as a [`crosslane_core::scenario::View`] (what a permalink stores), `restore` applies one.
+//! A view calls [`changed`] after a meaningful change of its state (a parameter edited, a step
+//! taken); whoever listens ([`on_change`], e.g. the permalink module keeping the URL fragment up
+//! to date) is told.
+
+use std::cell::RefCell;
+
+use crosslane_core::scenario::View;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
+
+use crate::dom::{document, Js};
+
+/// How a view saves and restores its state.
+pub struct ViewHooks {
+    /// The view's name: `op`, `compare`, `reference`, `kernel`, `sort`.
+    pub name: &'static str,
+    /// The view's state for a permalink; `None` when it has nothing to save.
+    pub save: Box<dyn Fn() -> Option<View>>,
+    /// Applies a scenario view; returns false when the view is not this view's kind.
+    pub restore: Box<dyn Fn(&View) -> bool>,
+}
+
+thread_local! {
+    static VIEWS: RefCell<Vec<ViewHooks>> = const { RefCell::new(Vec::new()) };
+    static LISTENERS: RefCell<Vec<Box<dyn Fn(&str)>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Registers a view's hooks (once, when the view mounts).
+pub fn register(hooks: ViewHooks) {
+    VIEWS.with(|v| v.borrow_mut().push(hooks));
+}
+
+/// Calls `f` with the view name after every [`changed`] and every view switch.
+pub fn on_change(f: impl Fn(&str) + 'static) {
+    LISTENERS.with(|l| l.borrow_mut().push(Box::new(f)));
+}
+
+/// A view's state changed in a way worth a history entry / permalink update.
+pub fn changed(view: &str) {
+    LISTENERS.with(|l| {
+        if let Ok(listeners) = l.try_borrow() {
+            for f in listeners.iter() {
+                f(view);
+            }
+        }
+    });
+}
+
+/// The state of the view on screen, if it has any to save.
+pub fn save_current() -> Option<View> {
+    let name = current();
+    VIEWS.with(|v| {
+        v.try_borrow()
+            .ok()?
+            .iter()
+            .find(|h| h.name == name)
+            .and_then(|h| (h.save)())
+    })
+}
+
+/// Hands a scenario view to the view that takes it, and shows that view. Returns whether a
+/// registered view took it.
+pub fn restore(view: &View) -> bool {
+    let taken = VIEWS.with(|v| {
+        let Ok(views) = v.try_borrow() else {
+            return None;
+        };
+        views.iter().find(|h| (h.restore)(view)).map(|h| h.name)
+    });
+    match taken {
+        Some(name) => {
+            let _ = show(name);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The name of the view on screen (`op` before any switch).
+pub fn current() -> String {
+    document()
+        .ok()
+        .and_then(|d| d.body())
+        .and_then(|b| b.dataset().get("view"))
+        .unwrap_or_else(|| "op".to_string())
+}
+
+/// Shows view `name`: its section visible, the others hidden, its tab pressed.
+pub fn show(name: &str) -> Js<()> {
+    let doc = document()?;
+    let sections = doc.query_selector_all("section[data-view]")?;
+    for i in 0..sections.length() {
+        if let Some(s) = sections
+            .item(i)
+            .and_then(|n| n.dyn_into::<HtmlElement>().ok())
+        {
+            let mine = s.get_attribute("data-view").as_deref() == Some(name);
+            s.set_hidden(!mine);
+        }
+    }
+    let tabs = doc.query_selector_all("nav#views [data-view]")?;
+    for i in 0..tabs.length() {
+        if let Some(t) = tabs.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+            let mine = t.get_attribute("data-view").as_deref() == Some(name);
+            t.set_attribute("aria-selected", if mine { "true" } else { "false" })?;
+        }
+    }
+    if let Some(body) = doc.body() {
+        body.dataset().set("view", name)?;
+    }
+    changed(name);
+    Ok(())
+}
+
+/// Wires the tab buttons.
+pub fn install() -> Js<()> {
+    let doc = document()?;
+    let Some(nav) = doc.get_element_by_id("views") else {
+        return Ok(());
+    };
+    let listener = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+        move |e: web_sys::Event| {
+            let Some(tab) = e
+                .target()
+                .and_then(|t| t.dyn_into::<Element>().ok())
+                .and_then(|t| t.closest("[data-view]").ok().flatten())
+            else {
+                return;
+            };
+            if let Some(name) = tab.get_attribute("data-view") {
+                if let Err(err) = show(&name) {
+                    crate::panic::banner(&format!("crosslane could not switch views: {err:?}"));
+                }
+            }
+        },
+    );
+    nav.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())?;
+    listener.forget();
+    Ok(())
+}
