@@ -142,7 +142,7 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
     let stages = run.stages.len().max(1);
     let room = (x_wire1 - x_wire0 - STAGE_GAP * (stages as f64 + 1.0)).max(stages as f64);
     let total_subs: usize = layouts.iter().map(|(_, used)| used).sum::<usize>().max(1);
-    let mut col_w = (room / total_subs as f64).min(16.0);
+    let mut col_w = (room / total_subs as f64).min(22.0);
     let collapsed = col_w < MIN_SUB_COLUMN;
     if collapsed {
         col_w = (room / stages as f64).min(16.0);

@@ -10,7 +10,7 @@
 
 use crosslane_core::network::warp::{warp_sort, WarpShuffles, WarpSort};
 use crosslane_core::network::{closed_form, report, stage_params, Comparator, SortReport};
-use crosslane_core::InputError;
+use crosslane_core::{Dialect, InputError};
 
 pub use crosslane_core::network::report::MAX_REPORT_LEN;
 
@@ -190,6 +190,17 @@ impl SortRun {
     /// the dialect's warp; on `values` for a key outside i32 (the warp sort's operand type).
     pub fn warp(&self, dialect: &str) -> Result<WarpSort, InputError> {
         let shuffles = WarpShuffles::for_dialect(dialect)?;
+        let lanes = Dialect::parse(shuffles.dialect)?.default_lanes();
+        if self.len() > lanes {
+            return Err(InputError::new(
+                "len",
+                format!(
+                    "the in-warp variant holds one key per lane: n ≤ {lanes} on {}, got {}",
+                    shuffles.dialect,
+                    self.len()
+                ),
+            ));
+        }
         let keys = self
             .report
             .input

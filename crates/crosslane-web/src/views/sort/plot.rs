@@ -129,10 +129,10 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
         ));
     }
     items.push(text(
-        LEFT + plot_w / 2.0,
+        LEFT + plot_w,
         bottom + 34.0,
         "stages run".to_string(),
-        Anchor::Middle,
+        Anchor::End,
         MUTED,
         false,
     ));
