@@ -85,6 +85,20 @@ test('the ten keys naive bitonic code gets wrong (9..0) sort', async () => {
   assert.match(await page.textContent('#sort-error'), /values\[2\]/);
   assert.equal(await page.inputValue('#sort-values'), '9,8,x');
   assert.equal((await canvasData(page)).comparators, '32');
+  // The wire threshold is configurable: n = 10 above a threshold of 8 shows the plot.
+  await rendered(page, () => page.fill('#sort-values', '9,8,7,6,5,4,3,2,1,0'));
+  await rendered(page, () => page.fill('#sort-threshold', '8'));
+  assert.equal((await canvasData(page)).mode, 'plot');
+  await rendered(page, () => page.fill('#sort-threshold', '256'));
+  assert.equal((await canvasData(page)).mode, 'diagram');
+  // Random keys: a new seed, the typed list cleared, n keys in 0..1000.
+  const seed = await page.inputValue('#sort-seed');
+  await rendered(page, () => page.click('#sort-random'));
+  assert.notEqual(await page.inputValue('#sort-seed'), seed);
+  assert.equal(await page.inputValue('#sort-values'), '');
+  const random = await keys(page);
+  assert.equal(random.length, 10);
+  assert.ok(random.every((k) => k >= 0 && k < 1000));
   await page.close();
 });
 

@@ -7,7 +7,8 @@
 //!
 //! Inside a stage, comparators whose wire spans overlap go to separate sub-columns (Knuth, TAOCP
 //! vol. 3, §5.3.4 draws them so), which takes `k` sub-columns for a stage of distance `k`; when that
-//! would make columns narrower than [`MIN_SUB_COLUMN`] pixels, each stage is drawn as one column.
+//! would make columns narrower than [`MIN_SUB_COLUMN`] pixels, every stage gets an equal share of
+//! the width and its sub-columns wrap around the slots that fit in it.
 
 use crate::render::scene::{Anchor, BoxItem, Item, Rect, Scene};
 use crate::render::style::{Paint, Pattern};
@@ -144,10 +145,21 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
     let total_subs: usize = layouts.iter().map(|(_, used)| used).sum::<usize>().max(1);
     let mut col_w = (room / total_subs as f64).min(22.0);
     let collapsed = col_w < MIN_SUB_COLUMN;
-    if collapsed {
-        col_w = (room / stages as f64).min(16.0);
-    }
-    let stage_w = |used: usize| if collapsed { col_w } else { col_w * used as f64 };
+    // Collapsed: every stage gets an equal share, holding as many sub-columns as fit; the
+    // stage's sub-columns wrap around them (some comparators then share a line).
+    let slots = if collapsed {
+        col_w = room / stages as f64;
+        ((col_w / MIN_SUB_COLUMN).floor() as usize).max(1)
+    } else {
+        1
+    };
+    let stage_w = |used: usize| {
+        if collapsed {
+            col_w
+        } else {
+            col_w * used as f64
+        }
+    };
     let used_w: f64 = layouts.iter().map(|(_, used)| stage_w(*used)).sum::<f64>()
         + STAGE_GAP * (stages as f64 - 1.0);
     let mut x = x_wire0 + ((x_wire1 - x_wire0) - used_w).max(0.0) / 2.0;
@@ -212,7 +224,7 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
         }
         for (f, sub) in stage.fired.as_deref().unwrap_or(&[]).iter().zip(assigned) {
             let cx = if collapsed {
-                x + col_w / 2.0
+                x + ((*sub % slots) as f64 + 0.5) * (col_w / slots as f64)
             } else {
                 x + (*sub as f64 + 0.5) * col_w
             };
@@ -412,9 +424,14 @@ mod tests {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Line { x1, x2, y1, y2, color, .. } if x1 == x2 && *color == TODO => {
-                    Some((*x1, *y1, *y2))
-                }
+                Item::Line {
+                    x1,
+                    x2,
+                    y1,
+                    y2,
+                    color,
+                    ..
+                } if x1 == x2 && *color == TODO => Some((*x1, *y1, *y2)),
                 _ => None,
             })
             .collect();
@@ -433,7 +450,8 @@ mod tests {
         let scene = build(&run, 3, 600.0);
         assert!(scene.width <= 600.0 + 1e-9);
         assert_eq!(
-            comparator_lines(&scene, TODO).len() + comparator_lines(&scene, DONE).len()
+            comparator_lines(&scene, TODO).len()
+                + comparator_lines(&scene, DONE).len()
                 + comparator_lines(&scene, SWAPPED).len()
                 + comparator_lines(&scene, KEPT).len(),
             run.report.figures.comparators as usize
@@ -444,7 +462,10 @@ mod tests {
 
     #[test]
     fn sub_columns_are_greedy() {
-        assert_eq!(sub_columns([(0, 4), (1, 5), (6, 7)].into_iter()), (vec![0, 1, 0], 2));
+        assert_eq!(
+            sub_columns([(0, 4), (1, 5), (6, 7)].into_iter()),
+            (vec![0, 1, 0], 2)
+        );
         assert_eq!(sub_columns(std::iter::empty()), (vec![], 1));
     }
 }

@@ -160,7 +160,10 @@ impl SortRun {
     pub fn keys_at(&self, at: usize) -> &[i64] {
         match at.checked_sub(1).and_then(|s| self.stages.get(s)) {
             Some(stage) => &stage.keys,
-            None if at > 0 => self.stages.last().map_or(&self.report.input[..], |s| &s.keys),
+            None if at > 0 => self
+                .stages
+                .last()
+                .map_or(&self.report.input[..], |s| &s.keys),
             None => {
                 let shown = if self.drawn {
                     self.len()
@@ -259,7 +262,10 @@ mod tests {
     #[test]
     fn the_ten_keys_naive_bitonic_code_gets_wrong_sort() {
         let run = SortRun::new(None, 0, Some("9,8,7,6,5,4,3,2,1,0"), DRAW_LIMIT).unwrap();
-        assert_eq!(run.keys_at(run.positions()), &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(
+            run.keys_at(run.positions()),
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+        );
         assert!(run.report.ok());
     }
 
@@ -294,7 +300,11 @@ mod tests {
         for d in WARP_DIALECTS {
             let w = run.warp(d).unwrap();
             assert_eq!(w.stages.len(), run.stages.len(), "{d}");
-            let expect: Vec<i32> = run.keys_at(run.positions()).iter().map(|&v| v as i32).collect();
+            let expect: Vec<i32> = run
+                .keys_at(run.positions())
+                .iter()
+                .map(|&v| v as i32)
+                .collect();
             assert_eq!(w.sorted, expect, "{d}");
         }
         let wide = SortRun::new(None, 0, Some("1,4294967296"), DRAW_LIMIT).unwrap();

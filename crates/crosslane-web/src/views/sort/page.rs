@@ -27,9 +27,9 @@ use super::model::{SortRun, DRAW_LIMIT, KEYS_SHOWN, WARP_DIALECTS};
 use super::{diagram, plot};
 use crate::dom::{by_id, document, el, el_as, mark_ready, window, Js};
 use crate::labels::escape;
+use crate::panic;
 use crate::render::{canvas, scene};
 use crate::views::router;
-use crate::panic;
 
 /// Largest wire threshold the form accepts (drawing more wires helps nobody).
 const MAX_THRESHOLD: usize = 1024;
@@ -130,7 +130,9 @@ pub fn mount() -> Js<()> {
         p.go(p.at.saturating_sub(1))
     })?;
     with(&page, &button("sort-reset")?, "click", |p, _| p.go(0))?;
-    with(&page, &button("sort-end")?, "click", |p, _| p.go(usize::MAX))?;
+    with(&page, &button("sort-end")?, "click", |p, _| {
+        p.go(usize::MAX)
+    })?;
     let slider: EventTarget = page
         .try_borrow()
         .map_err(|_| JsValue::from_str("busy"))?
@@ -398,10 +400,15 @@ impl SortPage {
                 v.random.trials,
                 v.random.seed,
                 v.random.failures,
-                if v.random.failures == 0 { " ✔" } else { " ✖" }
+                if v.random.failures == 0 {
+                    " ✔"
+                } else {
+                    " ✖"
+                }
             ));
         } else {
-            checks.push("n > 16384: no 0-1 / random verification (the network is not listed)".into());
+            checks
+                .push("n > 16384: no 0-1 / random verification (the network is not listed)".into());
         }
         if !run.walk_matches_exec {
             checks.push("the stage walk disagrees with the executor ✖".into());
@@ -477,10 +484,8 @@ impl SortPage {
             None => format!("input · {} stages to run", run.positions()),
         }));
         self.canvas.set_attribute("data-at", &at.to_string())?;
-        self.canvas.set_attribute(
-            "data-swaps",
-            &stage.map_or(0, |s| s.swaps).to_string(),
-        )?;
+        self.canvas
+            .set_attribute("data-swaps", &stage.map_or(0, |s| s.swaps).to_string())?;
         let width = match self.canvas.get_bounding_client_rect().width() {
             w if w >= 50.0 => w,
             _ => 960.0,
@@ -569,9 +574,7 @@ impl SortPage {
                     let fetch = match stage.fetch {
                         crosslane_core::network::warp::Fetch::Xor => "one xor shuffle",
                         crosslane_core::network::warp::Fetch::Index => "one index shuffle",
-                        crosslane_core::network::warp::Fetch::DownUp => {
-                            "a down and an up shuffle"
-                        }
+                        crosslane_core::network::warp::Fetch::DownUp => "a down and an up shuffle",
                     };
                     format!(
                         "stage {at} (p = {}, k = {}) on {} lanes of {dialect}: partners fetched with {fetch}, then each lane keeps min (low end) or max (high end)",
@@ -587,8 +590,7 @@ impl SortPage {
                 _ => None,
             })
             .unwrap_or(0);
-        self.warp
-            .set_attribute("data-steps", &shown.to_string())?;
+        self.warp.set_attribute("data-steps", &shown.to_string())?;
         self.warp_note.set_inner_html(&escape(&note));
         Ok(())
     }
@@ -623,7 +625,9 @@ impl SortPage {
         }
         self.at = 0;
         if let Err(err) = self.recompute() {
-            panic::banner(&format!("crosslane could not restore the sort view: {err:?}"));
+            panic::banner(&format!(
+                "crosslane could not restore the sort view: {err:?}"
+            ));
         }
         true
     }
