@@ -71,3 +71,17 @@ pub fn remove_all(root: &Element, selector: &str) -> Js<()> {
 pub fn append(parent: &Element, child: &Element) -> Js<()> {
     parent.append_child(child).map(|_| ())
 }
+
+/// Bumps `document.body.dataset.ready`, the page contract's render counter (DESIGN.md), after a
+/// render of any view: one shared counter, so that it only ever grows whichever view rendered.
+pub fn mark_ready() -> Js<()> {
+    let Some(body) = document()?.body() else {
+        return Ok(());
+    };
+    let n = body
+        .dataset()
+        .get("ready")
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    set_data(&body, "ready", &(n + 1).to_string())
+}

@@ -8,7 +8,8 @@
 //! from the step alone ([`render::scene`]).
 //!
 //! Target-independent modules ([`labels`], [`form`], [`render::scene`], [`render::svg`],
-//! [`render::style`]) build and are tested natively; the DOM modules exist only on wasm32.
+//! [`render::style`], the sort view's model and drawings in [`views::sort`]) build and are tested
+//! natively; the DOM modules exist only on wasm32.
 
 pub mod form;
 pub mod labels;
@@ -24,8 +25,7 @@ mod dom;
 mod panic;
 #[cfg(target_arch = "wasm32")]
 mod table;
-#[cfg(target_arch = "wasm32")]
-mod views;
+pub mod views;
 
 /// The wasm entry point: installs the panic banner, then builds and wires the page.
 #[cfg(target_arch = "wasm32")]

@@ -6,13 +6,18 @@
 //! Adding a view: a module here, one line in [`mount_all`], one `<section>` and one tab button in
 //! `web/index.html`.
 
+#[cfg(target_arch = "wasm32")]
 pub mod router;
+pub mod sort;
 
+#[cfg(target_arch = "wasm32")]
 use crate::dom::Js;
 
 /// Mounts every view (after the op view, which the app mounts itself) and shows the view the
 /// page opened with.
+#[cfg(target_arch = "wasm32")]
 pub fn mount_all() -> Js<()> {
     router::install()?;
+    sort::mount()?;
     Ok(())
 }

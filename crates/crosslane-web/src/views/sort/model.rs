@@ -1,0 +1,331 @@
+//! The sort view's model: the keys (typed or drawn from a seed), the network's figures and checks
+//! (the same [`SortReport`] the CLI's `crosslane sort` prints), and a stage-by-stage walk of the
+//! network that records, per stage, which comparators fired and swapped and how sorted the keys
+//! are afterwards. Target-independent; the page ([`super::page`]) and the drawings
+//! ([`super::diagram`], [`super::plot`]) only read it.
+//!
+//! The walk uses the core's per-thread closed form ([`closed_form::thread_comparator`], seed 004),
+//! so it never materializes the network and works up to [`MAX_REPORT_LEN`] = 2^20 keys; the final
+//! keys of the walk are checked against the core's executor ([`SortReport::output`]).
+
+use crosslane_core::network::warp::{warp_sort, WarpShuffles, WarpSort};
+use crosslane_core::network::{closed_form, report, stage_params, Comparator, SortReport};
+use crosslane_core::{Dialect, InputError};
+
+pub use crosslane_core::network::report::MAX_REPORT_LEN;
+
+/// Up to this many keys the Knuth diagram draws every wire; above it the page shows per-stage
+/// counters and a sortedness plot instead (the default of the view's threshold).
+pub const DRAW_LIMIT: usize = 256;
+
+/// Keys kept per stage snapshot when wires are not drawn (what `#sort-keys` shows).
+pub const KEYS_SHOWN: usize = 64;
+
+/// The dialects whose warp shuffles can run the in-warp variant (the core's presets).
+pub const WARP_DIALECTS: [&str; 4] = ["ascend", "cuda", "hip", "wgsl"];
+
+/// One comparator as it ran in the walk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fired {
+    /// The comparator (positions `lo < hi`).
+    pub comparator: Comparator,
+    /// Whether it exchanged its keys (`key[hi] < key[lo]` before it).
+    pub swapped: bool,
+}
+
+/// What one stage `(p, k)` did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageRun {
+    /// Block half-size.
+    pub p: usize,
+    /// Comparator distance.
+    pub k: usize,
+    /// Comparators in the stage.
+    pub comparators: u64,
+    /// Comparators that exchanged their keys.
+    pub swaps: u64,
+    /// Fraction of adjacent pairs `key[i] ≤ key[i+1]` after the stage, in `0..=1`.
+    pub in_order: f64,
+    /// Every comparator with its outcome, when the wires are drawn (`None` above the threshold).
+    pub fired: Option<Vec<Fired>>,
+    /// The keys after the stage: all of them when wires are drawn, else the first
+    /// [`KEYS_SHOWN`].
+    pub keys: Vec<i64>,
+}
+
+/// A whole walk of the network over one input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SortRun {
+    /// The core's report: input, figures, output of the executor, verification.
+    pub report: SortReport,
+    /// Whether every wire is drawn (`len ≤` the threshold).
+    pub drawn: bool,
+    /// Fraction of adjacent pairs in order before the first stage.
+    pub initial_in_order: f64,
+    /// The stages in execution order.
+    pub stages: Vec<StageRun>,
+    /// Whether the walk's final keys equal the executor's output (they must).
+    pub walk_matches_exec: bool,
+    /// Smallest and largest input key (the colour scale), `(0, 0)` for no keys.
+    pub key_range: (i64, i64),
+}
+
+impl SortRun {
+    /// Builds the input (the typed `values`, a comma list, or `len` keys from `seed` as the CLI
+    /// draws them) and walks the network over it. Wires are recorded when `len ≤ draw_limit`.
+    ///
+    /// # Errors
+    /// The core's [`report`] errors: `len` outside `1..=`[`MAX_REPORT_LEN`] or disagreeing with
+    /// the values; `values[i]` for an item that is not an integer.
+    pub fn new(
+        len: Option<usize>,
+        seed: u64,
+        values: Option<&str>,
+        draw_limit: usize,
+    ) -> Result<SortRun, InputError> {
+        let report = report(len, seed, values)?;
+        let n = report.input.len();
+        let drawn = n <= draw_limit;
+        let mut keys = report.input.clone();
+        let initial_in_order = in_order(&keys);
+        let mut stages = Vec::new();
+        for (p, k) in stage_params(n) {
+            let mut fired = drawn.then(Vec::new);
+            let (mut comparators, mut swaps) = (0u64, 0u64);
+            for t in 0..closed_form::threads_per_stage(n) {
+                let Some(c) = closed_form::thread_comparator(n, p, k, t) else {
+                    continue;
+                };
+                let (Some(&a), Some(&b)) = (keys.get(c.lo), keys.get(c.hi)) else {
+                    continue;
+                };
+                let swapped = b < a;
+                if swapped {
+                    keys.swap(c.lo, c.hi);
+                    swaps += 1;
+                }
+                comparators += 1;
+                if let Some(f) = fired.as_mut() {
+                    f.push(Fired {
+                        comparator: c,
+                        swapped,
+                    });
+                }
+            }
+            let shown = if drawn { n } else { n.min(KEYS_SHOWN) };
+            stages.push(StageRun {
+                p,
+                k,
+                comparators,
+                swaps,
+                in_order: in_order(&keys),
+                fired,
+                keys: keys.get(..shown).unwrap_or(&keys).to_vec(),
+            });
+        }
+        let key_range = report
+            .input
+            .iter()
+            .fold(None, |acc: Option<(i64, i64)>, &v| {
+                Some(acc.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
+            })
+            .unwrap_or((0, 0));
+        Ok(SortRun {
+            walk_matches_exec: keys == report.output,
+            report,
+            drawn,
+            initial_in_order,
+            stages,
+            key_range,
+        })
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.report.input.len()
+    }
+
+    /// Whether there are no keys (never: the report refuses `len = 0`).
+    pub fn is_empty(&self) -> bool {
+        self.report.input.is_empty()
+    }
+
+    /// Positions on the step control: 0 (the input) to the number of stages (all fired).
+    pub fn positions(&self) -> usize {
+        self.stages.len()
+    }
+
+    /// The keys at position `at` (after `at` stages; clamped): all keys when wires are drawn,
+    /// else the first [`KEYS_SHOWN`].
+    pub fn keys_at(&self, at: usize) -> &[i64] {
+        match at.checked_sub(1).and_then(|s| self.stages.get(s)) {
+            Some(stage) => &stage.keys,
+            None if at > 0 => self
+                .stages
+                .last()
+                .map_or(&self.report.input[..], |s| &s.keys),
+            None => {
+                let shown = if self.drawn {
+                    self.len()
+                } else {
+                    self.len().min(KEYS_SHOWN)
+                };
+                self.report.input.get(..shown).unwrap_or(&self.report.input)
+            }
+        }
+    }
+
+    /// The stage that fired last at position `at` (`None` at position 0).
+    pub fn stage_at(&self, at: usize) -> Option<&StageRun> {
+        at.checked_sub(1).and_then(|s| self.stages.get(s))
+    }
+
+    /// Fraction of adjacent pairs in order at position `at`.
+    pub fn in_order_at(&self, at: usize) -> f64 {
+        self.stage_at(at)
+            .map_or(self.initial_in_order, |s| s.in_order)
+    }
+
+    /// The network as shuffles inside one warp of `dialect` (lane i holds key i).
+    ///
+    /// # Errors
+    /// On `dialect` for a dialect without a warp-sort preset; on `len` when the keys do not fit
+    /// the dialect's warp; on `values` for a key outside i32 (the warp sort's operand type).
+    pub fn warp(&self, dialect: &str) -> Result<WarpSort, InputError> {
+        let shuffles = WarpShuffles::for_dialect(dialect)?;
+        let lanes = Dialect::parse(shuffles.dialect)?.default_lanes();
+        if self.len() > lanes {
+            return Err(InputError::new(
+                "len",
+                format!(
+                    "the in-warp variant holds one key per lane: n ≤ {lanes} on {}, got {}",
+                    shuffles.dialect,
+                    self.len()
+                ),
+            ));
+        }
+        let keys = self
+            .report
+            .input
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                i32::try_from(v).map_err(|_| {
+                    InputError::new(
+                        format!("values[{i}]"),
+                        format!("{v} does not fit the warp sort's i32 lanes"),
+                    )
+                })
+            })
+            .collect::<Result<Vec<i32>, _>>()?;
+        warp_sort(&shuffles, &keys)
+    }
+}
+
+/// Fraction of adjacent pairs `keys[i] ≤ keys[i+1]` (1 for fewer than two keys): 1 exactly when
+/// the keys are sorted, about 1/2 for random distinct keys.
+pub fn in_order(keys: &[i64]) -> f64 {
+    if keys.len() < 2 {
+        return 1.0;
+    }
+    let good = keys.windows(2).filter(|w| w[0] <= w[1]).count();
+    good as f64 / (keys.len() - 1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ten_given_keys_walk_32_comparators_in_10_stages_to_sorted() {
+        let run = SortRun::new(None, 1, Some("9,-3,7,7,0,12,5,1,8,2"), DRAW_LIMIT).unwrap();
+        assert_eq!(run.stages.len(), 10);
+        assert_eq!(run.stages.iter().map(|s| s.comparators).sum::<u64>(), 32);
+        assert_eq!(run.report.figures.comparators, 32);
+        assert_eq!(run.keys_at(10), &[-3, 0, 1, 2, 5, 7, 7, 8, 9, 12]);
+        assert_eq!(run.keys_at(0), &[9, -3, 7, 7, 0, 12, 5, 1, 8, 2]);
+        assert!(run.walk_matches_exec);
+        assert_eq!(run.in_order_at(10), 1.0);
+        assert_eq!(run.key_range, (-3, 12));
+        // Stage 1 (p = 1, k = 1) pairs (0,1), (2,3), …: (9,−3), (5,1) and (8,2) are out of order.
+        let first = run.stages[0].fired.as_ref().unwrap();
+        let swapped: Vec<usize> = first
+            .iter()
+            .filter(|f| f.swapped)
+            .map(|f| f.comparator.lo)
+            .collect();
+        assert_eq!(swapped, vec![0, 6, 8]);
+        assert_eq!(run.stages[0].swaps, 3);
+        assert_eq!(run.keys_at(1), &[-3, 9, 7, 7, 0, 12, 1, 5, 2, 8]);
+    }
+
+    #[test]
+    fn the_ten_keys_naive_bitonic_code_gets_wrong_sort() {
+        let run = SortRun::new(None, 0, Some("9,8,7,6,5,4,3,2,1,0"), DRAW_LIMIT).unwrap();
+        assert_eq!(
+            run.keys_at(run.positions()),
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+        );
+        assert!(run.report.ok());
+    }
+
+    #[test]
+    fn large_runs_keep_counters_not_wires() {
+        let run = SortRun::new(Some(5000), 7, None, DRAW_LIMIT).unwrap();
+        assert!(!run.drawn);
+        assert!(run.walk_matches_exec);
+        assert_eq!(run.stages.len(), run.report.figures.stages);
+        assert_eq!(
+            run.stages.iter().map(|s| s.comparators).sum::<u64>(),
+            run.report.figures.comparators
+        );
+        assert!(run.stages.iter().all(|s| s.fired.is_none()));
+        assert!(run.stages.iter().all(|s| s.keys.len() == KEYS_SHOWN));
+        assert!(run.initial_in_order < 0.6, "{}", run.initial_in_order);
+        assert_eq!(run.in_order_at(run.positions()), 1.0);
+        // Every swap is a comparator that fired.
+        assert!(run.stages.iter().all(|s| s.swaps <= s.comparators));
+    }
+
+    #[test]
+    fn in_order_counts_adjacent_pairs() {
+        assert_eq!(in_order(&[]), 1.0);
+        assert_eq!(in_order(&[3, 1, 2]), 0.5);
+        assert_eq!(in_order(&[1, 1, 2]), 1.0);
+    }
+
+    #[test]
+    fn warp_variant_sorts_on_every_preset_and_refuses_wide_keys() {
+        let run = SortRun::new(Some(16), 3, None, DRAW_LIMIT).unwrap();
+        for d in WARP_DIALECTS {
+            let w = run.warp(d).unwrap();
+            assert_eq!(w.stages.len(), run.stages.len(), "{d}");
+            let expect: Vec<i32> = run
+                .keys_at(run.positions())
+                .iter()
+                .map(|&v| v as i32)
+                .collect();
+            assert_eq!(w.sorted, expect, "{d}");
+        }
+        let wide = SortRun::new(None, 0, Some("1,4294967296"), DRAW_LIMIT).unwrap();
+        assert_eq!(wide.warp("cuda").unwrap_err().field, "values[1]");
+        let long = SortRun::new(Some(40), 0, None, DRAW_LIMIT).unwrap();
+        assert_eq!(long.warp("cuda").unwrap_err().field, "len");
+        assert_eq!(run.warp("maca").unwrap_err().field, "dialect");
+    }
+
+    #[test]
+    fn bad_input_names_the_field() {
+        assert_eq!(SortRun::new(Some(0), 0, None, 8).unwrap_err().field, "len");
+        assert_eq!(
+            SortRun::new(None, 0, Some("1,x"), 8).unwrap_err().field,
+            "values[1]"
+        );
+        assert_eq!(
+            SortRun::new(Some(MAX_REPORT_LEN + 1), 0, None, 8)
+                .unwrap_err()
+                .field,
+            "len"
+        );
+    }
+}

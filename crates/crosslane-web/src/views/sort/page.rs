@@ -1,0 +1,634 @@
+//! The sort view's DOM: the input form (n, seed, typed keys, random button, dialect, wire
+//! threshold), the figures and checks, the step control (`#sort-reset`, `#sort-back`,
+//! `#sort-step`, `#sort-slider`), the Knuth diagram or the sortedness plot on `#sort-canvas`, the
+//! keys after the current stage (`#sort-keys`), the per-stage counters (`#sort-counters`) and the
+//! in-warp panel (`#sort-warp`: the current stage's shuffles drawn by the lane renderer).
+//!
+//! `#sort-canvas` carries the page contract's data attributes: `data-mode` (`diagram` or `plot`),
+//! `data-len`, `data-comparators`, `data-stages`, `data-at` (stages run) and `data-swaps` (swaps of
+//! the stage that ran last). An input error keeps the last drawing and shows in `#sort-error`.
+
+use std::cell::RefCell;
+use std::fmt::Write;
+use std::rc::Rc;
+
+use crosslane_core::network::report::MAX_REPORT_LEN;
+use crosslane_core::network::WarpSort;
+use crosslane_core::scenario::View;
+use crosslane_core::InputError;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{
+    Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    HtmlSelectElement,
+};
+
+use super::model::{SortRun, DRAW_LIMIT, KEYS_SHOWN, WARP_DIALECTS};
+use super::{diagram, plot};
+use crate::dom::{by_id, document, el, el_as, mark_ready, window, Js};
+use crate::labels::escape;
+use crate::panic;
+use crate::render::{canvas, scene};
+use crate::views::router;
+
+/// Largest wire threshold the form accepts (drawing more wires helps nobody).
+const MAX_THRESHOLD: usize = 1024;
+
+/// Keys of the page's first run: the reversed ten keys that naive bitonic code gets wrong.
+const FIRST_VALUES: &str = "9,8,7,6,5,4,3,2,1,0";
+
+struct SortPage {
+    len: HtmlInputElement,
+    seed: HtmlInputElement,
+    values: HtmlInputElement,
+    dialect: HtmlSelectElement,
+    threshold: HtmlInputElement,
+    error: HtmlElement,
+    figures: Element,
+    verify: Element,
+    slider: HtmlInputElement,
+    position: Element,
+    canvas: HtmlCanvasElement,
+    keys: Element,
+    counters: Element,
+    warp_note: Element,
+    warp_steps: Element,
+    warp: HtmlElement,
+    run: Option<SortRun>,
+    warp_run: Option<Result<WarpSort, InputError>>,
+    at: usize,
+}
+
+/// Builds the view inside `section#view-sort`, wires it and registers its router hooks.
+///
+/// # Errors
+/// A DOM call that fails (the section is missing from index.html, …).
+pub fn mount() -> Js<()> {
+    let doc = document()?;
+    let Some(section) = doc.get_element_by_id("view-sort") else {
+        return Ok(());
+    };
+    section.set_inner_html(&skeleton());
+    fill_dialects(&doc)?;
+    let page = SortPage {
+        len: by_id(&doc, "sort-len")?,
+        seed: by_id(&doc, "sort-seed")?,
+        values: by_id(&doc, "sort-values")?,
+        dialect: by_id(&doc, "sort-dialect")?,
+        threshold: by_id(&doc, "sort-threshold")?,
+        error: by_id(&doc, "sort-error")?,
+        figures: by_id(&doc, "sort-figures")?,
+        verify: by_id(&doc, "sort-verify")?,
+        slider: by_id(&doc, "sort-slider")?,
+        position: by_id(&doc, "sort-position")?,
+        canvas: by_id(&doc, "sort-canvas")?,
+        keys: by_id(&doc, "sort-keys")?,
+        counters: by_id(&doc, "sort-counters-body")?,
+        warp_note: by_id(&doc, "sort-warp-note")?,
+        warp_steps: by_id(&doc, "sort-warp-steps")?,
+        warp: by_id(&doc, "sort-warp")?,
+        run: None,
+        warp_run: None,
+        at: 0,
+    };
+    let page = Rc::new(RefCell::new(page));
+
+    let form: EventTarget = by_id::<Element>(&doc, "sort-form")?.into();
+    with(&page, &form, "input", |p, e| {
+        let id = target_id(&e);
+        if id == "sort-dialect" {
+            return Ok(());
+        }
+        p.recompute()?;
+        router::changed("sort");
+        Ok(())
+    })?;
+    with(&page, &form, "change", |p, e| {
+        if target_id(&e) != "sort-dialect" {
+            return Ok(());
+        }
+        p.run_warp();
+        p.show()?;
+        router::changed("sort");
+        Ok(())
+    })?;
+    with(&page, &form, "submit", |_, e| {
+        e.prevent_default();
+        Ok(())
+    })?;
+    let button = |id: &str| -> Js<EventTarget> { Ok(by_id::<Element>(&doc, id)?.into()) };
+    with(&page, &button("sort-random")?, "click", |p, _| {
+        let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        p.seed.set_value(&seed.to_string());
+        p.values.set_value("");
+        p.recompute()?;
+        router::changed("sort");
+        Ok(())
+    })?;
+    with(&page, &button("sort-step")?, "click", |p, _| p.go(p.at + 1))?;
+    with(&page, &button("sort-back")?, "click", |p, _| {
+        p.go(p.at.saturating_sub(1))
+    })?;
+    with(&page, &button("sort-reset")?, "click", |p, _| p.go(0))?;
+    with(&page, &button("sort-end")?, "click", |p, _| {
+        p.go(usize::MAX)
+    })?;
+    let slider: EventTarget = page
+        .try_borrow()
+        .map_err(|_| JsValue::from_str("busy"))?
+        .slider
+        .clone()
+        .into();
+    with(&page, &slider, "input", |p, _| {
+        let at = p.slider.value().parse::<usize>().unwrap_or(0);
+        p.go(at)
+    })?;
+    let win: EventTarget = window()?.into();
+    with(&page, &win, "resize", |p, _| {
+        if crate::views::router::current() == "sort" {
+            p.show()?;
+        }
+        Ok(())
+    })?;
+    // Drawings made while the section was hidden have no width: redraw when the tab opens.
+    router::on_change({
+        let page = page.clone();
+        move |view| {
+            if view != "sort" {
+                return;
+            }
+            if let Ok(mut p) = page.try_borrow_mut() {
+                if let Err(err) = p.show() {
+                    panic::banner(&format!("crosslane hit a page error: {err:?}"));
+                }
+            }
+        }
+    });
+
+    let saved = page.clone();
+    let restored = page.clone();
+    router::register(router::ViewHooks {
+        name: "sort",
+        save: Box::new(move || saved.try_borrow().ok()?.save()),
+        restore: Box::new(move |view| {
+            let Ok(mut p) = restored.try_borrow_mut() else {
+                return false;
+            };
+            p.restore(view)
+        }),
+    });
+
+    let mut p = page
+        .try_borrow_mut()
+        .map_err(|_| JsValue::from_str("busy"))?;
+    p.recompute()
+}
+
+/// The view's static markup (ids are the page contract).
+fn skeleton() -> String {
+    format!(
+        r#"<div class="sort-layout">
+<aside class="sort-panel" aria-label="sort controls">
+<form id="sort-form" autocomplete="off" novalidate>
+<div class="field"><label for="sort-len">keys <code>n</code></label>
+<input id="sort-len" type="number" min="1" max="{MAX_REPORT_LEN}" value="10" inputmode="numeric">
+<p class="hint">1 to {MAX_REPORT_LEN} (2^20); ignored while keys are typed below</p></div>
+<div class="field"><label for="sort-values">keys (comma list)</label>
+<input id="sort-values" type="text" spellcheck="false" value="{FIRST_VALUES}" placeholder="empty: random keys from the seed">
+<p class="hint">empty: n random keys in 0..1000 from the seed (as <code>crosslane sort</code>)</p></div>
+<div class="field"><label for="sort-seed">seed</label>
+<input id="sort-seed" type="text" spellcheck="false" value="1" inputmode="numeric"></div>
+<button type="button" id="sort-random" class="button">random keys</button>
+<div class="field"><label for="sort-dialect">in-warp dialect</label>
+<select id="sort-dialect"></select></div>
+<div class="field"><label for="sort-threshold">draw wires up to n =</label>
+<input id="sort-threshold" type="number" min="1" max="{MAX_THRESHOLD}" value="{DRAW_LIMIT}">
+<p class="hint">above it: stage counters and a sortedness plot</p></div>
+</form>
+<p id="sort-error" role="alert" hidden></p>
+</aside>
+<div class="sort-main">
+<section class="sort-card" aria-labelledby="sort-network-title">
+<div class="section-head"><h2 id="sort-network-title">odd-even merge network</h2><p id="sort-figures"></p></div>
+<p id="sort-verify"></p>
+<div class="sort-controls" role="group" aria-label="step through the stages">
+<button type="button" id="sort-reset" title="back to the input">reset</button>
+<button type="button" id="sort-back" title="previous stage">◀ back</button>
+<button type="button" id="sort-step" title="run the next stage">step ▶</button>
+<button type="button" id="sort-end" title="run every stage">end</button>
+<input id="sort-slider" type="range" min="0" max="0" value="0" aria-label="stages run">
+<span id="sort-position"></span>
+</div>
+<div class="sort-canvas-wrap"><canvas id="sort-canvas" role="img" aria-label="Knuth diagram"></canvas></div>
+<h3>keys after the stages run</h3>
+<div id="sort-keys" aria-live="polite"></div>
+</section>
+<section class="sort-card" id="sort-warp" aria-labelledby="sort-warp-title">
+<div class="section-head"><h2 id="sort-warp-title">in-warp shuffles of this stage</h2><p id="sort-warp-note" class="hint"></p></div>
+<div id="sort-warp-steps"></div>
+</section>
+<section class="sort-card" aria-labelledby="sort-counters-title">
+<h2 id="sort-counters-title">stage counters</h2>
+<div class="table-wrap sort-counters-wrap"><table id="sort-counters">
+<thead><tr><th scope="col">stage</th><th scope="col">p</th><th scope="col">k</th><th scope="col">comparators</th><th scope="col">swaps</th><th scope="col">adjacent pairs in order after</th></tr></thead>
+<tbody id="sort-counters-body"></tbody></table></div>
+</section>
+</div>
+</div>"#
+    )
+}
+
+fn fill_dialects(doc: &Document) -> Js<()> {
+    let select: HtmlSelectElement = by_id(doc, "sort-dialect")?;
+    for d in WARP_DIALECTS {
+        let option = el(doc, "option", &[("value", d)], Some(d))?;
+        select.append_child(&option)?;
+    }
+    select.set_value("ascend");
+    Ok(())
+}
+
+fn target_id(e: &Event) -> String {
+    e.target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .map(|t| t.id())
+        .unwrap_or_default()
+}
+
+/// A listener that runs `f` on the page; a DOM error shows the red banner.
+fn with(
+    page: &Rc<RefCell<SortPage>>,
+    target: &EventTarget,
+    kind: &str,
+    f: impl Fn(&mut SortPage, Event) -> Js<()> + 'static,
+) -> Js<()> {
+    let page = page.clone();
+    let c = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+        let Ok(mut p) = page.try_borrow_mut() else {
+            return;
+        };
+        if let Err(err) = f(&mut p, e) {
+            panic::banner(&format!("crosslane hit a page error: {err:?}"));
+        }
+    });
+    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
+    c.forget();
+    Ok(())
+}
+
+impl SortPage {
+    fn typed_values(&self) -> Option<String> {
+        let v = self.values.value();
+        (!v.trim().is_empty()).then_some(v)
+    }
+
+    fn parse_seed(&self) -> Result<u64, InputError> {
+        let text = self.seed.value();
+        text.trim().parse::<u64>().map_err(|_| {
+            InputError::new(
+                "seed",
+                format!("`{}` is not a seed (0..=18446744073709551615)", text.trim()),
+            )
+        })
+    }
+
+    fn parse_len(&self) -> Result<usize, InputError> {
+        let text = self.len.value();
+        text.trim()
+            .parse::<usize>()
+            .map_err(|_| InputError::new("len", format!("`{}` is not a key count", text.trim())))
+    }
+
+    fn parse_threshold(&self) -> Result<usize, InputError> {
+        let text = self.threshold.value();
+        match text.trim().parse::<i64>() {
+            Ok(t) if (1..=MAX_THRESHOLD as i64).contains(&t) => Ok(t as usize),
+            Ok(t) => Err(InputError::out_of_range(
+                "threshold",
+                t,
+                1,
+                MAX_THRESHOLD as i64,
+            )),
+            Err(_) => Err(InputError::new(
+                "threshold",
+                format!("`{}` is not a key count", text.trim()),
+            )),
+        }
+    }
+
+    /// Rebuilds the run from the form; an error keeps the last run on screen.
+    fn recompute(&mut self) -> Js<()> {
+        let values = self.typed_values();
+        let built = (|| {
+            let seed = self.parse_seed()?;
+            let threshold = self.parse_threshold()?;
+            let len = match values {
+                Some(_) => None,
+                None => Some(self.parse_len()?),
+            };
+            SortRun::new(len, seed, values.as_deref(), threshold)
+        })();
+        match built {
+            Ok(run) => {
+                self.error.set_hidden(true);
+                self.error.set_text_content(None);
+                if values.is_some() {
+                    self.len.set_value(&run.len().to_string());
+                }
+                self.at = self.at.min(run.positions());
+                if self.run.as_ref().map(SortRun::len) != Some(run.len()) {
+                    self.at = 0;
+                }
+                self.run = Some(run);
+                self.run_warp();
+                self.show_run()?;
+                self.show()
+            }
+            Err(err) => {
+                let kept = if self.run.is_some() {
+                    " (the drawing shows the last valid input)"
+                } else {
+                    ""
+                };
+                self.error
+                    .set_text_content(Some(&format!("{}: {}{kept}", err.field, err.message)));
+                self.error.set_hidden(false);
+                mark_ready()
+            }
+        }
+    }
+
+    fn run_warp(&mut self) {
+        let dialect = self.dialect.value();
+        self.warp_run = self.run.as_ref().map(|r| r.warp(&dialect));
+    }
+
+    /// Figures, checks and counters: what changes only with the input.
+    fn show_run(&mut self) -> Js<()> {
+        let Some(run) = &self.run else {
+            return Ok(());
+        };
+        let f = &run.report.figures;
+        let formula = match f.comparators_formula {
+            Some(c) => format!(" = (m² − m + 4)·2^(m−2) − 1 = {c}"),
+            None => String::new(),
+        };
+        self.figures.set_text_content(Some(&format!(
+            "n = {} · {} comparators{formula} · {} stages = ⌈log2 n⌉(⌈log2 n⌉+1)/2 = {}",
+            f.len, f.comparators, f.stages, f.stages_formula
+        )));
+        let mut checks = Vec::new();
+        checks.push(if run.report.matches_sort_unstable {
+            "output = sort_unstable ✔".to_string()
+        } else {
+            "output ≠ sort_unstable ✖".to_string()
+        });
+        if let Some(v) = &run.report.verify {
+            if let Some(z) = &v.zero_one {
+                checks.push(format!(
+                    "0-1 principle: all {} inputs of 0s and 1s sorted{}",
+                    z.inputs,
+                    if z.failures == 0 {
+                        " ✔".to_string()
+                    } else {
+                        format!(" ✖ {} failures", z.failures)
+                    }
+                ));
+            }
+            checks.push(format!(
+                "{} random inputs (seed {}): {} failures{}",
+                v.random.trials,
+                v.random.seed,
+                v.random.failures,
+                if v.random.failures == 0 {
+                    " ✔"
+                } else {
+                    " ✖"
+                }
+            ));
+        } else {
+            checks
+                .push("n > 16384: no 0-1 / random verification (the network is not listed)".into());
+        }
+        if !run.walk_matches_exec {
+            checks.push("the stage walk disagrees with the executor ✖".into());
+        }
+        self.verify.set_text_content(Some(&checks.join(" · ")));
+        self.verify.set_attribute(
+            "data-ok",
+            if run.report.ok() && run.walk_matches_exec {
+                "true"
+            } else {
+                "false"
+            },
+        )?;
+        let mut html = String::new();
+        let _ = write!(
+            html,
+            r#"<tr data-stage="0"><td>input</td><td></td><td></td><td></td><td></td><td>{:.2}%</td></tr>"#,
+            run.initial_in_order * 100.0
+        );
+        for (i, s) in run.stages.iter().enumerate() {
+            let _ = write!(
+                html,
+                r#"<tr data-stage="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}%</td></tr>"#,
+                i + 1,
+                i + 1,
+                s.p,
+                s.k,
+                s.comparators,
+                s.swaps,
+                s.in_order * 100.0
+            );
+        }
+        self.counters.set_inner_html(&html);
+        self.slider.set_max(&run.positions().to_string());
+        let c = &self.canvas;
+        c.set_attribute("data-len", &run.len().to_string())?;
+        c.set_attribute("data-comparators", &f.comparators.to_string())?;
+        c.set_attribute("data-stages", &f.stages.to_string())?;
+        c.set_attribute("data-mode", if run.drawn { "diagram" } else { "plot" })?;
+        c.set_attribute(
+            "aria-label",
+            if run.drawn {
+                "Knuth diagram of the network"
+            } else {
+                "sortedness after each stage"
+            },
+        )
+    }
+
+    fn go(&mut self, at: usize) -> Js<()> {
+        let last = self.run.as_ref().map_or(0, SortRun::positions);
+        self.at = at.min(last);
+        self.show()
+    }
+
+    /// Everything that depends on the step position.
+    fn show(&mut self) -> Js<()> {
+        let Some(run) = &self.run else {
+            return mark_ready();
+        };
+        let at = self.at;
+        self.slider.set_value(&at.to_string());
+        let stage = run.stage_at(at);
+        self.position.set_text_content(Some(&match stage {
+            Some(s) => format!(
+                "stage {at} of {} (p = {}, k = {}): {} comparators, {} swaps",
+                run.positions(),
+                s.p,
+                s.k,
+                s.comparators,
+                s.swaps
+            ),
+            None => format!("input · {} stages to run", run.positions()),
+        }));
+        self.canvas.set_attribute("data-at", &at.to_string())?;
+        self.canvas
+            .set_attribute("data-swaps", &stage.map_or(0, |s| s.swaps).to_string())?;
+        let width = match self.canvas.get_bounding_client_rect().width() {
+            w if w >= 50.0 => w,
+            _ => 960.0,
+        };
+        let scene = if run.drawn {
+            diagram::build(run, at, width)
+        } else {
+            plot::build(run, at, width)
+        };
+        canvas::draw(&self.canvas, &scene, window()?.device_pixel_ratio())?;
+        self.show_keys(run, at)?;
+        let rows = self.counters.query_selector_all("tr[data-stage]")?;
+        for i in 0..rows.length() {
+            if let Some(row) = rows.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                let here = row.get_attribute("data-stage").as_deref() == Some(&at.to_string());
+                row.set_class_name(if here { "current" } else { "" });
+            }
+        }
+        self.show_warp(at)?;
+        mark_ready()
+    }
+
+    fn show_keys(&self, run: &SortRun, at: usize) -> Js<()> {
+        let keys = run.keys_at(at);
+        let mut html = String::new();
+        for (i, &v) in keys.iter().enumerate() {
+            let paint = diagram::key_paint(v, run.key_range);
+            let _ = write!(
+                html,
+                r#"<span class="key" data-index="{i}" style="background:{};color:{}" title="position {i}">{v}</span>"#,
+                paint.fill, paint.ink
+            );
+        }
+        if keys.len() < run.len() {
+            let _ = write!(
+                html,
+                r#"<span class="hint">… the first {} of {} keys</span>"#,
+                KEYS_SHOWN,
+                run.len()
+            );
+        }
+        self.keys.set_inner_html(&html);
+        Ok(())
+    }
+
+    fn show_warp(&self, at: usize) -> Js<()> {
+        let doc = document()?;
+        self.warp_steps.set_inner_html("");
+        let dialect = self.dialect.value();
+        let note = match &self.warp_run {
+            None => String::new(),
+            Some(Err(e)) => format!("not shown: {}: {}", e.field, e.message),
+            Some(Ok(w)) => match at.checked_sub(1).and_then(|s| w.stages.get(s)) {
+                None => format!(
+                    "{} lanes of {dialect}, lane i holds key i; step to see each stage's shuffles",
+                    w.lanes
+                ),
+                Some(stage) => {
+                    let width = match self.warp.get_bounding_client_rect().width() {
+                        w if w >= 80.0 => w - 30.0,
+                        _ => 900.0,
+                    };
+                    for &i in &stage.steps {
+                        let Some(step) = w.trace.steps.get(i) else {
+                            continue;
+                        };
+                        let figure = el(&doc, "figure", &[("class", "sort-warp-step")], None)?;
+                        let caption = el(
+                            &doc,
+                            "figcaption",
+                            &[],
+                            Some(&format!(
+                                "{} — {}",
+                                step.op,
+                                step.label.as_deref().unwrap_or_default()
+                            )),
+                        )?;
+                        let c: HtmlCanvasElement =
+                            el_as(&doc, "canvas", &[("class", "sort-warp-canvas")])?;
+                        figure.append_child(&caption)?;
+                        figure.append_child(&c)?;
+                        self.warp_steps.append_child(&figure)?;
+                        let s = scene::build(step, width);
+                        canvas::draw(&c, &s, window()?.device_pixel_ratio())?;
+                    }
+                    let fetch = match stage.fetch {
+                        crosslane_core::network::warp::Fetch::Xor => "one xor shuffle",
+                        crosslane_core::network::warp::Fetch::Index => "one index shuffle",
+                        crosslane_core::network::warp::Fetch::DownUp => "a down and an up shuffle",
+                    };
+                    format!(
+                        "stage {at} (p = {}, k = {}) on {} lanes of {dialect}: partners fetched with {fetch}, then each lane keeps min (low end) or max (high end)",
+                        stage.p, stage.k, w.lanes
+                    )
+                }
+            },
+        };
+        let shown = at
+            .checked_sub(1)
+            .and_then(|s| match &self.warp_run {
+                Some(Ok(w)) => w.stages.get(s).map(|st| st.steps.len()),
+                _ => None,
+            })
+            .unwrap_or(0);
+        self.warp.set_attribute("data-steps", &shown.to_string())?;
+        self.warp_note.set_inner_html(&escape(&note));
+        Ok(())
+    }
+
+    fn save(&self) -> Option<View> {
+        let len = u32::try_from(self.parse_len().ok()?).ok()?;
+        Some(View::Sort {
+            len,
+            seed: self.parse_seed().ok()?,
+            values: self.typed_values(),
+            dialect: Some(self.dialect.value()),
+        })
+    }
+
+    fn restore(&mut self, view: &View) -> bool {
+        let View::Sort {
+            len,
+            seed,
+            values,
+            dialect,
+        } = view
+        else {
+            return false;
+        };
+        self.len.set_value(&len.to_string());
+        self.seed.set_value(&seed.to_string());
+        self.values.set_value(values.as_deref().unwrap_or(""));
+        if let Some(d) = dialect {
+            if WARP_DIALECTS.iter().any(|w| w.eq_ignore_ascii_case(d)) {
+                self.dialect.set_value(&d.to_ascii_lowercase());
+            }
+        }
+        self.at = 0;
+        if let Err(err) = self.recompute() {
+            panic::banner(&format!(
+                "crosslane could not restore the sort view: {err:?}"
+            ));
+        }
+        true
+    }
+}
