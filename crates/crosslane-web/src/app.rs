@@ -187,7 +187,7 @@ impl App {
 
     fn canvas_point(&self, e: &Event) -> Option<(f64, f64)> {
         let m = e.dyn_ref::<MouseEvent>()?;
-        Some((f64::from(m.offset_x()), f64::from(m.offset_y())))
+        Some((m.offset_x(), m.offset_y()))
     }
 
     fn on_canvas_click(&mut self, e: &Event) -> Js<()> {

@@ -25,9 +25,12 @@ pub struct ViewHooks {
     pub restore: Box<dyn Fn(&View) -> bool>,
 }
 
+/// A function told about every state change (see [`on_change`]).
+type Listener = Box<dyn Fn(&str)>;
+
 thread_local! {
     static VIEWS: RefCell<Vec<ViewHooks>> = const { RefCell::new(Vec::new()) };
-    static LISTENERS: RefCell<Vec<Box<dyn Fn(&str)>>> = const { RefCell::new(Vec::new()) };
+    static LISTENERS: RefCell<Vec<Listener>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Registers a view's hooks (once, when the view mounts).
