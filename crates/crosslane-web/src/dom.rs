@@ -71,3 +71,17 @@ pub fn remove_all(root: &Element, selector: &str) -> Js<()> {
 pub fn append(parent: &Element, child: &Element) -> Js<()> {
     parent.append_child(child).map(|_| ())
 }
+
+/// Counts one more render in `document.body.dataset.ready` (page contract, DESIGN.md): every view
+/// calls it after each render so tests and embeds can wait for the page.
+pub fn mark_ready(doc: &Document) -> Js<()> {
+    let Some(body) = doc.body() else {
+        return Ok(());
+    };
+    let n = body
+        .dataset()
+        .get("ready")
+        .and_then(|r| r.parse::<u64>().ok())
+        .unwrap_or(0);
+    set_data(&body, "ready", &(n + 1).to_string())
+}

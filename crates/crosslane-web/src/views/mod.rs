@@ -6,6 +6,7 @@
 //! Adding a view: a module here, one line in [`mount_all`], one `<section>` and one tab button in
 //! `web/index.html`.
 
+pub mod maca;
 pub mod router;
 
 use crate::dom::Js;
@@ -14,5 +15,6 @@ use crate::dom::Js;
 /// page opened with.
 pub fn mount_all() -> Js<()> {
     router::install()?;
+    maca::mount()?;
     Ok(())
 }
