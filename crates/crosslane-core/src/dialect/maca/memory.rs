@@ -775,6 +775,10 @@ fn run_predicated(name: &str, input: &OpInput) -> Result<OpOutput, InputError> {
     })
 }
 
+/// A buffer a builtin changed: the param naming it (`memory` or `shared`), its words before and
+/// after the call.
+pub type MemoryEffect = (&'static str, Vec<u32>, Vec<u32>);
+
 /// What a store-like builtin does to its memory, for a page that shows the buffer word by word:
 /// `Some((param, before, after))` where `param` names the buffer (`memory` = global memory for
 /// `stg_*_predicator`, `shared` for `ldg_*_bsm`); `None` for the loads, which change nothing.
@@ -782,10 +786,7 @@ fn run_predicated(name: &str, input: &OpInput) -> Result<OpOutput, InputError> {
 ///
 /// # Errors
 /// The [`InputError`]s running the op returns for the same input (a bad word, address, vector).
-pub fn memory_effect(
-    name: &str,
-    input: &OpInput,
-) -> Result<Option<(&'static str, Vec<u32>, Vec<u32>)>, InputError> {
+pub fn memory_effect(name: &str, input: &OpInput) -> Result<Option<MemoryEffect>, InputError> {
     if let Some(bytes) = name
         .strip_prefix("__builtin_mxc_ldg_")
         .and_then(|r| r.strip_suffix("_bsm"))

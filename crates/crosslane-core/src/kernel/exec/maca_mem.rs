@@ -339,7 +339,7 @@ impl Executor {
             return Some(out);
         }
         let result = match kind {
-            Kind::Predicated(view) => self.maca_predicated(w, e.span, name, view, &vals, mask, cx),
+            Kind::Predicated(view) => self.maca_predicated(e.span, name, view, &vals, mask, cx),
             Kind::Bsm(bytes) => self.maca_bsm(w, e.span, name, bytes, &vals, mask, cx),
             Kind::Trans => self.maca_trans(e.span, name, mask, cx),
         };
@@ -427,7 +427,6 @@ impl Executor {
     #[allow(clippy::too_many_arguments)]
     fn maca_predicated(
         &mut self,
-        _w: usize,
         span: Span,
         name: &str,
         view: View,
