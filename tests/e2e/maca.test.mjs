@@ -42,6 +42,9 @@ test('an edited memory word is what the predicated load brings to the lanes', as
   r = await results(page);
   assert.equal(r[5], '287454020', 'lane 5 reads word 5 = 0x11223344');
   assert.equal(r[4], '4');
+  await page.locator('#maca-memory').scrollIntoViewIfNeeded();
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'maca-memory.png'), fullPage: false });
   // ret0_en = true: the lanes that do not execute return 0.
   await rendered(page, () => page.fill('input[data-maca-param="ret0_en"]', 'true'));
   r = await results(page);

@@ -91,6 +91,21 @@ pub fn mount() -> Js<()> {
         root.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
         c.forget();
     }
+    // The canvas is drawn at its on-screen width, which is 0 while the view is hidden: draw
+    // again when the view is shown.
+    let shown = view.clone();
+    router::on_change(move |name| {
+        if name != "maca" {
+            return;
+        }
+        if let Ok(m) = shown.try_borrow() {
+            if let Some(step) = &m.step {
+                if m.draw(step).and_then(|()| mark_ready(&m.doc)).is_err() {
+                    panic::banner("crosslane could not draw the MACA view");
+                }
+            }
+        }
+    });
     let saved = view.clone();
     let restored = view.clone();
     router::register(router::ViewHooks {
