@@ -565,3 +565,44 @@ fn every_maca_op_runs_with_its_defaults() {
         assert_eq!(step.results[0].value.map(|v| v.bits), Some(2 * k), "{name}");
     }
 }
+
+/// `is_async = true` (seed 002 §3.1.1): the program must wait with `__builtin_mxc_arrive` itself.
+/// A use of the result before the wait reads a register the load has not written yet (undefined,
+/// "not yet visible"); after `arrive(64)` (gvm_cnt_enable, gvm_cnt 0) the variable holds the load.
+#[test]
+fn async_predicated_load_is_not_visible_until_arrive() {
+    let src = "__global__ void k(int *ptr, int *early, int *late) {
+  v1u32 val = __builtin_mxc_ldg_b32_predicator(ptr + threadIdx.x, 0, false, false, false, true, threadIdx.x, 64, MACA_ICMP_ULT);
+  early[threadIdx.x] = val;
+  __builtin_mxc_arrive(64);
+  late[threadIdx.x] = val;
+}";
+    let mut config = LaunchConfig {
+        dialect: Some(Dialect::Maca),
+        ..LaunchConfig::default()
+    };
+    config.args.insert("ptr".into(), "index+100".into());
+    let t = run_kernel(src, config).unwrap();
+    assert!(errors(&t).is_empty(), "{:?}", errors(&t));
+    assert_eq!(cell_ints(&t, "early"), vec![None; 64]);
+    let late: Vec<Option<i128>> = (0..64).map(|i| Some(100 + i)).collect();
+    assert_eq!(cell_ints(&t, "late"), late);
+    assert!(
+        warnings(&t)
+            .iter()
+            .any(|w| w.starts_with("3:") && w.contains("not yet visible")),
+        "{:?}",
+        warnings(&t)
+    );
+    // Without the wait the value never becomes visible.
+    let t = run_kernel(
+        &src.replace("__builtin_mxc_arrive(64);", ""),
+        LaunchConfig {
+            dialect: Some(Dialect::Maca),
+            args: [("ptr".to_string(), "index+100".to_string())].into(),
+            ..LaunchConfig::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(cell_ints(&t, "late"), vec![None; 64]);
+}

@@ -14,9 +14,11 @@
 //! the warp's global queue ([`MemQueues`]) and its shared cells stay "not yet visible" until a
 //! fence completes it (`barrier_and_wait*` with its `ret_flag`, an `arrive` whose counter covers
 //! it, `barrier_ex(0|1)` or `__syncthreads()`); a read before that is undefined. The predicated
-//! loads and stores complete at once: the compiler waits for a load's register before its first
-//! use (`is_async = false`), and with `is_async = true` the emulator notes that the program must
-//! wait itself but cannot make a register "not yet visible".
+//! loads and stores with `is_async = false` complete at once (the compiler waits for a load's
+//! register before its first use). With `is_async = true` the program must
+//! wait itself: until an `arrive` (or barrier) completes the load, its result is undefined "not
+//! yet visible"; the fence then writes the loaded values into the variables that the load's line
+//! assigned (a copy taken before the fence stays undefined, as the stale register it copied).
 
 use std::collections::HashMap;
 
@@ -32,12 +34,25 @@ use crate::request::OpRequest;
 use crate::result::{Level, Source};
 use crate::trace::Step;
 
-/// Queues of outstanding accesses per warp, and the shared cells a queued copy has not yet filled.
+/// Queues of outstanding accesses per warp, the shared cells a queued copy has not yet filled,
+/// and the results of asynchronous loads not yet waited for.
 #[derive(Clone, Debug, Default)]
 pub(super) struct MacaMem {
     queues: HashMap<usize, MemQueues>,
     /// (buffer, cell) → (warp, ticket, line of the copy, builtin).
     pending: HashMap<(usize, i64), (usize, u64, u32, String)>,
+    /// ticket → an `is_async` load whose register is not yet written.
+    loads: HashMap<u64, AsyncLoad>,
+}
+
+/// An `is_async = true` load (seed 002 §3.1.1, is_async): until a fence completes it, the lanes
+/// read the undefined `marker`; the fence writes `values` into the variables its line assigned.
+#[derive(Clone, Debug)]
+struct AsyncLoad {
+    warp: usize,
+    line: u32,
+    marker: String,
+    values: Vec<(usize, KVal)>,
 }
 
 const RULE_VISIBLE: &str = "seed 002 §3.1.4 (ldg_*_bsm: complete only after barrier_and_wait* or __syncthreads), §3.1.6-3.1.10";
@@ -339,7 +354,7 @@ impl Executor {
             return Some(out);
         }
         let result = match kind {
-            Kind::Predicated(view) => self.maca_predicated(e.span, name, view, &vals, mask, cx),
+            Kind::Predicated(view) => self.maca_predicated(w, e.span, name, view, &vals, mask, cx),
             Kind::Bsm(bytes) => self.maca_bsm(w, e.span, name, bytes, &vals, mask, cx),
             Kind::Trans => self.maca_trans(e.span, name, mask, cx),
         };
@@ -427,6 +442,7 @@ impl Executor {
     #[allow(clippy::too_many_arguments)]
     fn maca_predicated(
         &mut self,
+        w: usize,
         span: Span,
         name: &str,
         view: View,
@@ -570,8 +586,111 @@ impl Executor {
                 }
             };
         }
+        if flag_text(first(&vals[5], mask)) == "true" {
+            self.maca_defer(w, span, name, &mut out, cx);
+        }
         cx.ops.push(step);
         Ok(out)
+    }
+
+    /// Holds back an asynchronous load's defined lanes until a fence completes it.
+    fn maca_defer(
+        &mut self,
+        w: usize,
+        span: Span,
+        name: &str,
+        out: &mut [LaneVal],
+        cx: &mut StepCtx,
+    ) {
+        let ticket = self.maca.queues.entry(w).or_default().issue(Queue::Global);
+        let marker = format!(
+            "not yet visible: the asynchronous {name} of line {} (ticket {ticket}) has not completed; wait with __builtin_mxc_arrive* before using its result",
+            span.line
+        );
+        let mut values = Vec::new();
+        for (l, v) in out.iter_mut().enumerate() {
+            if let Ok(k) = v {
+                values.push((l, k.clone()));
+                *v = Err(Undef::at(span, marker.clone()));
+            }
+        }
+        cx.note(
+            Level::Info,
+            span,
+            format!("{name} with is_async = true is queued (ticket {ticket}): its result is not visible until an arrive or barrier completes it"),
+            "seed 002 §3.1.1 (is_async), §3.1.6",
+            None,
+        );
+        self.maca.loads.insert(
+            ticket,
+            AsyncLoad {
+                warp: w,
+                line: span.line,
+                marker,
+                values,
+            },
+        );
+    }
+
+    /// Writes completed asynchronous loads into the variables their line assigned.
+    fn maca_complete_loads(
+        &mut self,
+        w: usize,
+        done: &[u64],
+        span: Span,
+        name: &str,
+        cx: &mut StepCtx,
+    ) {
+        for t in done {
+            let Some(load) = self.maca.loads.remove(t) else {
+                continue;
+            };
+            if load.warp != w {
+                continue;
+            }
+            let (block, warp) = (
+                self.block,
+                self.warps.get(w).map_or(usize::MAX, |x| x.index),
+            );
+            let names: Vec<String> = self
+                .trace
+                .steps
+                .iter()
+                .filter(|s| s.block == block && s.warp == warp && s.line == load.line)
+                .flat_map(|s| s.changes.iter().map(|c| c.name.clone()))
+                .collect();
+            let mut written = Vec::new();
+            for (slot, info) in self.slots.iter().enumerate() {
+                if !names.contains(&info.name) {
+                    continue;
+                }
+                let Some(vars) = self.warps.get_mut(w).and_then(|x| x.vars.get_mut(slot)) else {
+                    continue;
+                };
+                let mut hit = false;
+                for (l, v) in &load.values {
+                    if let Some(cell) = vars.get_mut(*l) {
+                        if matches!(cell, Err(u) if u.why == load.marker) {
+                            *cell = Ok(v.clone());
+                            hit = true;
+                        }
+                    }
+                }
+                if hit {
+                    cx.changed.insert(slot);
+                    written.push(info.name.clone());
+                }
+            }
+            if !written.is_empty() {
+                cx.note(
+                    Level::Info,
+                    span,
+                    format!("`{name}` completes the asynchronous load of line {}: `{}` now holds the loaded values", load.line, written.join("`, `")),
+                    "seed 002 §3.1.1 (is_async), §3.1.6",
+                    None,
+                );
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -747,6 +866,7 @@ impl Executor {
         if done.is_empty() {
             return;
         }
+        self.maca_complete_loads(w, &done, span, name, cx);
         let before = self.maca.pending.len();
         self.maca
             .pending
