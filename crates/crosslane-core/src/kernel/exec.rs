@@ -32,6 +32,8 @@ use crate::result::{Level, Source};
 use crate::trace::Step;
 use crate::value::{ValueType, ValuesSpec};
 
+mod maca_mem;
+
 /// Why a lane's value is undefined, and the line that made it so.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Undef {
@@ -1040,6 +1042,8 @@ pub struct Executor {
     global_bufs: HashMap<String, usize>,
     instructions: usize,
     trace_cells: usize,
+    /// MACA memory queues and the shared cells a queued copy has not yet filled.
+    maca: maca_mem::MacaMem,
 }
 
 fn guess_dialect(src: &str) -> Dialect {
@@ -1237,6 +1241,7 @@ impl Executor {
             global_bufs,
             instructions: 0,
             trace_cells: 0,
+            maca: Default::default(),
         })
     }
 
@@ -2133,14 +2138,14 @@ impl Executor {
                     n if n.starts_with("__builtin_mxc_barrier_and_wait") => arg0 == Some(1),
                     _ => true,
                 };
-                for a in args {
-                    self.eval(w, a, active, cx);
-                }
+                let vals: Vec<Vec<LaneVal>> =
+                    args.iter().map(|a| self.eval(w, a, active, cx)).collect();
+                self.maca_fence(w, name, &vals, active, e.span, cx);
                 if !syncs {
                     cx.note(
                         Level::Info,
                         e.span,
-                        format!("`{name}` here orders memory only; memory operations complete at once in this emulator"),
+                        format!("`{name}` here orders memory only; besides the queued MACA copies, memory operations complete at once in this emulator"),
                         "seed 002 §3.1.9-3.1.10",
                         None,
                     );
@@ -2181,13 +2186,13 @@ impl Executor {
                 Some(false)
             }
             Some(Builtin::NoOp) => {
-                for a in args {
-                    self.eval(w, a, active, cx);
-                }
+                let vals: Vec<Vec<LaneVal>> =
+                    args.iter().map(|a| self.eval(w, a, active, cx)).collect();
+                self.maca_fence(w, name, &vals, active, e.span, cx);
                 cx.note(
                     Level::Info,
                     e.span,
-                    format!("`{name}` only orders memory or waits cycles; here every memory operation completes at once"),
+                    format!("`{name}` only orders memory or waits cycles; here every memory operation but the queued MACA copies completes at once"),
                     "seed 002 §3.1.6-3.1.8, §3.8.6",
                     None,
                 );
@@ -2647,6 +2652,16 @@ impl Executor {
     }
 
     fn load(&self, buf: usize, off: i64, span: Span, lane: usize, cx: &mut StepCtx) -> LaneVal {
+        if let Some(u) = self.maca_unready(buf, off, span) {
+            cx.note(
+                Level::Warning,
+                span,
+                u.why.clone(),
+                "seed 002 §3.1.4, §3.1.10",
+                Some(lane),
+            );
+            return Err(u);
+        }
         let (name, len) = self
             .trace
             .memory
@@ -3107,6 +3122,9 @@ impl Executor {
                 return out;
             }
             return self.read_var(w, slot, e.span, mask, cx);
+        }
+        if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
+            return out;
         }
         match builtin(name) {
             Some(Builtin::LaneId) => {

@@ -13,8 +13,9 @@
 //! Supported beyond the seeds: `__device__` functions called from the kernel are inlined per
 //! call (their own variables; a divergent `return` parks its lanes until the call ends), but not
 //! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Not supported: pointers to
-//! pointers, structs, templates, the address of a scalar variable, and the MACA memory builtins
-//! (`ldg`/`stg`/`ldg_bsm`) on kernel memory.
+//! pointers, structs, templates, and the address of a scalar variable. The MACA memory builtins
+//! (`ldg`/`stg` predicated, `ldg_*_bsm`, `load_shared_trans_*`) run on kernel memory through
+//! their own ops (`exec/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 
 pub mod ast;
 pub mod builtins;

@@ -7,6 +7,8 @@
 //! `web/index.html`.
 
 #[cfg(target_arch = "wasm32")]
+pub mod maca;
+#[cfg(target_arch = "wasm32")]
 pub mod router;
 pub mod sort;
 
@@ -19,5 +21,6 @@ use crate::dom::Js;
 pub fn mount_all() -> Js<()> {
     router::install()?;
     sort::mount()?;
+    maca::mount()?;
     Ok(())
 }

@@ -656,20 +656,7 @@ fn run_predicated(name: &str, input: &OpInput) -> Result<OpOutput, InputError> {
     let memory = parse_memory(input.params.text("memory")?, "memory")?;
     let addr = addresses(input, "global_addr")?;
     let pred = Icmp::parse(input.params.text("cmp_flag")?, "cmp_flag")?;
-    let op1: Vec<u64> = input.values.iter().map(|v| v.bits).collect();
-    let op2: Vec<u64> = input
-        .params
-        .ints("cmp_operand2")?
-        .iter()
-        .map(|v| *v as u64)
-        .collect();
-    let exec = predicate_mask(
-        input.active,
-        &op1,
-        &op2,
-        pred,
-        input.params.flag("pred_neg")?,
-    );
+    let exec = predicated_exec(input)?;
     let e = input.params.int("elem")? as usize;
     let mut diagnostics = Vec::new();
     async_note(input, &mut diagnostics, section)?;
@@ -786,6 +773,71 @@ fn run_predicated(name: &str, input: &OpInput) -> Result<OpOutput, InputError> {
         results,
         diagnostics,
     })
+}
+
+/// A buffer a builtin changed: the param naming it (`memory` or `shared`), its words before and
+/// after the call.
+pub type MemoryEffect = (&'static str, Vec<u32>, Vec<u32>);
+
+/// What a store-like builtin does to its memory, for a page that shows the buffer word by word:
+/// `Some((param, before, after))` where `param` names the buffer (`memory` = global memory for
+/// `stg_*_predicator`, `shared` for `ldg_*_bsm`); `None` for the loads, which change nothing.
+/// Computed with the same exec mask and byte rules as running the op (seed 002 §3.1.2, §3.1.4).
+///
+/// # Errors
+/// The [`InputError`]s running the op returns for the same input (a bad word, address, vector).
+pub fn memory_effect(name: &str, input: &OpInput) -> Result<Option<MemoryEffect>, InputError> {
+    if let Some(bytes) = name
+        .strip_prefix("__builtin_mxc_ldg_")
+        .and_then(|r| r.strip_suffix("_bsm"))
+        .and_then(|w| w.strip_prefix('b'))
+        .and_then(|w| w.parse::<usize>().ok())
+        .map(|bits| bits / 8)
+    {
+        let global = parse_memory(input.params.text("memory")?, "memory")?;
+        let shared = parse_memory(input.params.text("shared")?, "shared")?;
+        let exec = if input.params.flag("pred_neg")? {
+            LaneMask(LaneMask::all(input.lanes).0 & !input.active.0)
+        } else {
+            input.active
+        };
+        let gaddr = addresses(input, "global_addr")?;
+        let saddr = addresses(input, "shared_addr")?;
+        let (after, _) = ldg_bsm(&global, &shared, exec, &gaddr, &saddr, bytes);
+        return Ok(Some(("shared", shared, after)));
+    }
+    if family_of(name) != Family::Store {
+        return Ok(None);
+    }
+    let Some(view) = view_of(name) else {
+        return Ok(None);
+    };
+    let memory = parse_memory(input.params.text("memory")?, "memory")?;
+    let exec = predicated_exec(input)?;
+    let addr = addresses(input, "global_addr")?;
+    let data = parse_vectors(input.params.text("data")?, view, input.lanes, "data")?;
+    let (after, _) = store(&memory, exec, &addr, &data);
+    Ok(Some(("memory", memory, after)))
+}
+
+/// The exec mask of a predicated builtin from its params (`cmp_flag`, `cmp_operand2`,
+/// `pred_neg`) and the operand row (`cmp_operand1`).
+fn predicated_exec(input: &OpInput) -> Result<LaneMask, InputError> {
+    let pred = Icmp::parse(input.params.text("cmp_flag")?, "cmp_flag")?;
+    let op1: Vec<u64> = input.values.iter().map(|v| v.bits).collect();
+    let op2: Vec<u64> = input
+        .params
+        .ints("cmp_operand2")?
+        .iter()
+        .map(|v| *v as u64)
+        .collect();
+    Ok(predicate_mask(
+        input.active,
+        &op1,
+        &op2,
+        pred,
+        input.params.flag("pred_neg")?,
+    ))
 }
 
 /// Copies `bytes` per executing lane from `global[gaddr[n]]` to `shared[saddr[n]]`

@@ -289,6 +289,13 @@ const A: ParamSpec = matrix_param(
     "index",
     "matrix A (16×K), row-major comma list, one number, or `index`",
 );
+/// The int8 MMAs' A: `index` would reach 255 (16×16) or 511 (16×32), outside int8
+/// (-128..=127), so their default is a constant that runs (D = 2·K with the default B = 1).
+const A_I8: ParamSpec = matrix_param(
+    "a",
+    "2",
+    "matrix A (16×K, int8 elements -128..=127), row-major comma list, one number, or `index` (too large for int8 beyond element 127)",
+);
 const B: ParamSpec = matrix_param(
     "b",
     "1",
@@ -338,9 +345,9 @@ pub const OPS: &[OpSpec] = &[
         "f16 inputs, f32 accumulate: exact products summed in f64, rounded once to f32.", run_f16),
     mma_op!("__builtin_mxc_mma_16x16x4f32", "v4f32 __builtin_mxc_mma_16x16x4f32(float a, float b, v4f32 c)", ValueType::F32, &[A, B, C, REG], "seed 002 §3.6.2; AMD v_mfma_f32_16x16x4f32 layout",
         "f32 inputs (A 16×4, B 4×16): exact products summed in f64, rounded once to f32.", run_f32),
-    mma_op!("__builtin_mxc_mma_16x16x16i8", "v4i32 __builtin_mxc_mma_16x16x16i8(int a, int b, v4i32 c)", ValueType::I32, &[A, B, C, REG, ARCH_OLD], "seed 002 §3.6.3; AMD v_mfma_i32_16x16x16i8 layout",
+    mma_op!("__builtin_mxc_mma_16x16x16i8", "v4i32 __builtin_mxc_mma_16x16x16i8(int a, int b, v4i32 c)", ValueType::I32, &[A_I8, B, C, REG, ARCH_OLD], "seed 002 §3.6.3; AMD v_mfma_i32_16x16x16i8 layout",
         "Signed int8 inputs (4 per int register), int32 accumulate wrapping in 32 bits. Needs a target before xcore1500.", run_i8x16),
-    mma_op!("__builtin_mxc_mma_16x16x32i8", "v4i32 __builtin_mxc_mma_16x16x32i8(v2i32 a, v2i32 b, v4i32 c)", ValueType::I32, &[A, B, C, REG, ARCH_NEW], "seed 002 §3.6.4; AMD v_mfma_i32_16x16x32_i8 layout",
+    mma_op!("__builtin_mxc_mma_16x16x32i8", "v4i32 __builtin_mxc_mma_16x16x32i8(v2i32 a, v2i32 b, v4i32 c)", ValueType::I32, &[A_I8, B, C, REG, ARCH_NEW], "seed 002 §3.6.4; AMD v_mfma_i32_16x16x32_i8 layout",
         "Signed int8 inputs (8 per v2i32), int32 accumulate wrapping in 32 bits. Needs xcore1500 or later.", run_i8x32),
     mma_op!("__builtin_mxc_mma_16x16x16bf16", "v4f32 __builtin_mxc_mma_16x16x16bf16(v4f16 a, v4f16 b, v4f32 c)", ValueType::F32, &[A, B, C, REG], "seed 002 §3.6.5; AMD v_mfma_f32_16x16x16bf16_1k layout",
         "bf16 inputs (the prototype spells them v4f16), f32 accumulate: exact products summed in f64, rounded once to f32.", run_bf16),

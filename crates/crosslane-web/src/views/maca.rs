@@ -1,0 +1,527 @@
+//! The MetaX MACA view (issue 4): one builtin of seed 002 at a time, with the panels the
+//! single-op view lacks:
+//! * the simulated global memory as an editable word table (`ldg`/`stg`/`ldg_*_predicator(_ret)`/
+//!   `ldg_*_bsm`, seed 002 §3.1): loads show what each lane read in the lane drawing and table,
+//!   stores (and the bsm copies) show the buffer after the call, changed words marked;
+//! * the 64-bit lane mask of the compare builtins (§3.2) drawn as 64 bits;
+//! * the warp MMA (§3.6): A, B, C and D as matrices coloured by the lane that holds each element
+//!   (the core's layout table, which follows AMD MFMA: an inference the panel states), with D's
+//!   values;
+//! * the target architecture (`arch`, `--offload-arch`): chosen here and enforced by the core, whose
+//!   error names the requirement.
+//!
+//! Element ids: `#maca-op`, `#maca-arch`, `#maca-values`, `input[data-maca-param=NAME]`,
+//! `#maca-error`, `#maca-summary`, `#maca-canvas`, `#maca-lanes` (the lane table, same rows as
+//! `#lanes`), `#maca-memory-edit input[data-word=W]`, `#maca-memory-after td[data-word=W]`,
+//! `#maca-bits span.bit[data-bit=N]`, `#maca-mma figure.maca-matrix[data-matrix=A|B|C|D]`.
+
+mod panels;
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crosslane_core::dialect::maca::{arch, memory, mma, mma_layout};
+use crosslane_core::scenario::View;
+use crosslane_core::{dialect_ops, find_op, Dialect, OpRequest, OpSpec, Step};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{
+    Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
+};
+
+use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
+use crate::form::param_initial;
+use crate::labels::escape;
+use crate::render::{canvas, scene};
+use crate::views::router;
+use crate::{panic, table};
+
+/// The op the view opens with: a predicated load, so the memory table shows at once.
+const FIRST_OP: &str = "__builtin_mxc_ldg_b32_predicator";
+
+/// Params with their own panel (not a plain text field).
+const OWN_PANEL: &[&str] = &["memory", "arch"];
+
+struct Maca {
+    doc: Document,
+    op: HtmlSelectElement,
+    arch: HtmlSelectElement,
+    arch_note: Element,
+    params: Element,
+    values: HtmlInputElement,
+    error: HtmlElement,
+    summary: Element,
+    rule: Element,
+    canvas: HtmlCanvasElement,
+    tbody: Element,
+    memory: HtmlElement,
+    memory_edit: Element,
+    memory_after: Element,
+    bits: HtmlElement,
+    mma: HtmlElement,
+    /// The simulated global memory as the user edited it (words).
+    words: Vec<u32>,
+    step: Option<Step>,
+}
+
+/// Builds the view inside `section#view-maca` and registers it with the router.
+pub fn mount() -> Js<()> {
+    let doc = document()?;
+    let Some(root) = doc.get_element_by_id("view-maca") else {
+        return Ok(());
+    };
+    let view = build(&doc, &root)?;
+    let view = Rc::new(RefCell::new(view));
+    for kind in ["input", "change"] {
+        let v = view.clone();
+        // `Fn`, not `FnMut`: switching builtins removes a focused field, and Chrome then fires
+        // its `change` inside this handler; a re-entered FnMut closure throws, this one finds the
+        // view busy and ignores the event (the field is gone anyway).
+        let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
+            let Ok(mut m) = v.try_borrow_mut() else {
+                return;
+            };
+            if let Err(err) = m.on_event(&e, kind) {
+                panic::banner(&format!(
+                    "crosslane hit a page error in the MACA view: {err:?}"
+                ));
+            }
+        });
+        root.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
+        c.forget();
+    }
+    // The canvas is drawn at its on-screen width, which is 0 while the view is hidden: draw
+    // again when the view is shown.
+    let shown = view.clone();
+    router::on_change(move |name| {
+        if name != "maca" {
+            return;
+        }
+        if let Ok(m) = shown.try_borrow() {
+            if let Some(step) = &m.step {
+                if m.draw(step).and_then(|()| mark_ready()).is_err() {
+                    panic::banner("crosslane could not draw the MACA view");
+                }
+            }
+        }
+    });
+    let saved = view.clone();
+    let restored = view.clone();
+    router::register(router::ViewHooks {
+        name: "maca",
+        save: Box::new(move || {
+            let m = saved.try_borrow().ok()?;
+            Some(View::Op(m.request()))
+        }),
+        restore: Box::new(move |v| {
+            let View::Op(req) = v else { return false };
+            if Dialect::parse(&req.dialect) != Ok(Dialect::Maca) {
+                return false;
+            }
+            let Ok(mut m) = restored.try_borrow_mut() else {
+                return false;
+            };
+            m.apply(req).is_ok()
+        }),
+    });
+    let mut m = view
+        .try_borrow_mut()
+        .map_err(|_| JsValue::from_str("busy"))?;
+    m.select_op(FIRST_OP)?;
+    m.render()
+}
+
+fn build(doc: &Document, root: &Element) -> Js<Maca> {
+    let controls = el(doc, "div", &[("class", "maca-controls")], None)?;
+    let op_label = el(doc, "label", &[("for", "maca-op")], Some("builtin"))?;
+    let op: HtmlSelectElement = el_as(doc, "select", &[("id", "maca-op")])?;
+    for spec in dialect_ops(Dialect::Maca) {
+        let o = el(doc, "option", &[("value", spec.name)], Some(spec.name))?;
+        append(&op, &o)?;
+    }
+    let arch_label = el(
+        doc,
+        "label",
+        &[("for", "maca-arch")],
+        Some("target (--offload-arch)"),
+    )?;
+    let arch: HtmlSelectElement = el_as(doc, "select", &[("id", "maca-arch")])?;
+    for n in arch::KNOWN {
+        let name = format!("xcore{n}");
+        append(&arch, &el(doc, "option", &[("value", &name)], Some(&name))?)?;
+    }
+    let arch_note = el(
+        doc,
+        "span",
+        &[("id", "maca-arch-note"), ("class", "hint")],
+        None,
+    )?;
+    let values_label = el(doc, "label", &[("for", "maca-values")], Some("operand row"))?;
+    let values: HtmlInputElement = el_as(
+        doc,
+        "input",
+        &[
+            ("id", "maca-values"),
+            ("placeholder", "lane"),
+            ("spellcheck", "false"),
+        ],
+    )?;
+    for part in [
+        &op_label,
+        &op,
+        &arch_label,
+        &arch,
+        &arch_note,
+        &values_label,
+        &values,
+    ] {
+        append(&controls, part)?;
+    }
+    let params = el(
+        doc,
+        "div",
+        &[("id", "maca-params"), ("class", "maca-params")],
+        None,
+    )?;
+    let error: HtmlElement = el_as(doc, "p", &[("id", "maca-error"), ("role", "alert")])?;
+    error.set_hidden(true);
+    let rule = el(
+        doc,
+        "p",
+        &[("id", "maca-rule"), ("class", "maca-rule")],
+        None,
+    )?;
+    let summary = el(doc, "p", &[("id", "maca-summary")], None)?;
+    let canvas: HtmlCanvasElement = el_as(
+        doc,
+        "canvas",
+        &[
+            ("id", "maca-canvas"),
+            ("role", "img"),
+            ("aria-label", "lane diagram"),
+        ],
+    )?;
+    let memory: HtmlElement = el_as(
+        doc,
+        "section",
+        &[("id", "maca-memory"), ("class", "maca-panel")],
+    )?;
+    append(
+        &memory,
+        &el(
+            doc,
+            "h3",
+            &[],
+            Some("global memory (32-bit little-endian words; edit any word)"),
+        )?,
+    )?;
+    let memory_edit = el(doc, "div", &[("class", "maca-scroll")], None)?;
+    let memory_after = el(
+        doc,
+        "div",
+        &[("class", "maca-scroll"), ("id", "maca-after")],
+        None,
+    )?;
+    append(&memory, &memory_edit)?;
+    append(&memory, &memory_after)?;
+    let bits: HtmlElement = el_as(
+        doc,
+        "section",
+        &[("id", "maca-mask"), ("class", "maca-panel")],
+    )?;
+    let mma: HtmlElement = el_as(
+        doc,
+        "section",
+        &[("id", "maca-mma-panel"), ("class", "maca-panel")],
+    )?;
+    let table = el(
+        doc,
+        "table",
+        &[("id", "maca-lanes"), ("class", "maca-lanes")],
+        None,
+    )?;
+    table.set_inner_html(
+        r#"<thead><tr><th scope="col">lane</th><th scope="col">active</th><th scope="col">input</th><th scope="col">result</th><th scope="col">source</th><th scope="col">why</th></tr></thead>"#,
+    );
+    let tbody = el(doc, "tbody", &[], None)?;
+    append(&table, &tbody)?;
+    let table_wrap = el(doc, "div", &[("class", "table-wrap maca-table")], None)?;
+    append(&table_wrap, &table)?;
+    for part in [
+        &controls, &params, &error, &rule, &memory, &bits, &mma, &summary,
+    ] {
+        append(root, part)?;
+    }
+    append(root, &canvas)?;
+    append(root, &table_wrap)?;
+    Ok(Maca {
+        doc: doc.clone(),
+        op,
+        arch,
+        arch_note,
+        params,
+        values,
+        error,
+        summary,
+        rule,
+        canvas,
+        tbody,
+        memory,
+        memory_edit,
+        memory_after,
+        bits,
+        mma,
+        words: Vec::new(),
+        step: None,
+    })
+}
+
+impl Maca {
+    fn spec(&self) -> Option<&'static OpSpec> {
+        find_op(Dialect::Maca, &self.op.value()).ok()
+    }
+
+    fn on_event(&mut self, e: &Event, kind: &str) -> Js<()> {
+        let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return Ok(());
+        };
+        let is_select = target.tag_name().eq_ignore_ascii_case("select");
+        if is_select != (kind == "change") {
+            return Ok(());
+        }
+        if target.id() == "maca-op" {
+            self.select_op(&self.op.value())?;
+        } else if let Some(w) = target.get_attribute("data-word") {
+            let Ok(input) = target.dyn_into::<HtmlInputElement>() else {
+                return Ok(());
+            };
+            let text = input.value();
+            let parsed = memory::parse_memory(&text, &format!("memory[{w}]"));
+            match (w.parse::<usize>(), parsed.as_deref()) {
+                (Ok(i), Ok([word])) => {
+                    input.remove_attribute("aria-invalid")?;
+                    if let Some(slot) = self.words.get_mut(i) {
+                        *slot = *word;
+                    }
+                }
+                _ => {
+                    input.set_attribute("aria-invalid", "true")?;
+                    self.show_error(&format!(
+                        "memory[{w}]: `{text}` is not a 32-bit word (decimal or 0x hex); the table keeps the last valid word"
+                    ));
+                    return mark_ready();
+                }
+            }
+        }
+        self.render()?;
+        router::changed("maca");
+        Ok(())
+    }
+
+    /// Switches to builtin `name`: parameter fields at their defaults, the memory reset to the
+    /// op's default buffer.
+    fn select_op(&mut self, name: &str) -> Js<()> {
+        let Some(spec) = find_op(Dialect::Maca, name).ok() else {
+            return Ok(());
+        };
+        self.op.set_value(spec.name);
+        self.params.set_inner_html("");
+        for p in spec.params.iter().filter(|p| !OWN_PANEL.contains(&p.name)) {
+            let id = format!("maca-param-{}", p.name);
+            let wrap = el(&self.doc, "span", &[("class", "maca-param")], None)?;
+            let label = el(
+                &self.doc,
+                "label",
+                &[("for", &id), ("title", p.doc)],
+                Some(p.name),
+            )?;
+            let input: HtmlInputElement = el_as(
+                &self.doc,
+                "input",
+                &[
+                    ("id", &id),
+                    ("data-maca-param", p.name),
+                    ("title", p.doc),
+                    ("spellcheck", "false"),
+                ],
+            )?;
+            input.set_value(&param_initial(p));
+            append(&wrap, &label)?;
+            append(&wrap, &input)?;
+            append(&self.params, &wrap)?;
+        }
+        let arch_param = spec.params.iter().find(|p| p.name == "arch");
+        self.arch.set_disabled(arch_param.is_none());
+        match arch_param {
+            Some(p) => {
+                self.arch.set_value(&param_initial(p));
+                self.arch_note.set_text_content(None);
+            }
+            None => self
+                .arch_note
+                .set_text_content(Some("this builtin runs on every target")),
+        }
+        let memory_param = spec.params.iter().find(|p| p.name == "memory");
+        self.memory.set_hidden(memory_param.is_none());
+        self.words = memory_param
+            .and_then(|p| memory::parse_memory(&param_initial(p), "memory").ok())
+            .unwrap_or_default();
+        self.memory_edit
+            .set_inner_html(&panels::memory_editor(&self.words));
+        self.rule.set_text_content(Some(spec.rule));
+        Ok(())
+    }
+
+    /// The request as the fields say.
+    fn request(&self) -> OpRequest {
+        let mut params = BTreeMap::new();
+        if let Ok(found) = self.params.query_selector_all("input[data-maca-param]") {
+            for i in 0..found.length() {
+                if let Some(input) = found
+                    .item(i)
+                    .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+                {
+                    if let Some(name) = input.get_attribute("data-maca-param") {
+                        params.insert(name, input.value());
+                    }
+                }
+            }
+        }
+        if let Some(spec) = self.spec() {
+            if spec.params.iter().any(|p| p.name == "memory") {
+                let words: Vec<String> = self.words.iter().map(|w| format!("0x{w:x}")).collect();
+                params.insert("memory".into(), words.join(","));
+            }
+            if spec.params.iter().any(|p| p.name == "arch") {
+                params.insert("arch".into(), self.arch.value());
+            }
+        }
+        OpRequest {
+            dialect: "maca".into(),
+            op: self.op.value(),
+            values: self.values.value(),
+            params,
+            ..Default::default()
+        }
+    }
+
+    /// Puts a saved request into the fields and renders it.
+    fn apply(&mut self, req: &OpRequest) -> Js<()> {
+        self.select_op(&req.op)?;
+        self.values.set_value(&req.values);
+        for (k, v) in &req.params {
+            match k.as_str() {
+                "arch" => self.arch.set_value(v),
+                "memory" => {
+                    if let Ok(w) = memory::parse_memory(v, "memory") {
+                        self.words = w;
+                        self.memory_edit
+                            .set_inner_html(&panels::memory_editor(&self.words));
+                    }
+                }
+                _ => {
+                    if let Ok(Some(e)) = self
+                        .params
+                        .query_selector(&format!("input[data-maca-param=\"{}\"]", escape(k)))
+                    {
+                        if let Ok(input) = e.dyn_into::<HtmlInputElement>() {
+                            input.set_value(v);
+                        }
+                    }
+                }
+            }
+        }
+        self.render()
+    }
+
+    fn show_error(&self, text: &str) {
+        self.error.set_text_content(Some(text));
+        self.error.set_hidden(false);
+    }
+
+    /// Runs the request and shows the step and the panels of this builtin; an input error keeps
+    /// the last drawing and says which field is wrong.
+    fn render(&mut self) -> Js<()> {
+        let req = self.request();
+        let resolved = req.resolve();
+        let ran = req.run();
+        match (resolved, ran) {
+            (Ok((spec, input)), Ok(step)) => {
+                self.error.set_hidden(true);
+                self.error.set_text_content(None);
+                self.show_panels(spec, &input, &step)?;
+                self.draw(&step)?;
+                table::render(&self.tbody, &step);
+                self.summary.set_text_content(Some(&format!(
+                    "{} · {} lanes · active {}",
+                    step.op,
+                    step.lanes,
+                    step.active.to_hex(step.lanes)
+                )));
+                self.step = Some(step);
+            }
+            (Err(err), _) | (_, Err(err)) => {
+                let kept = if self.step.is_some() {
+                    " (the drawing shows the last valid input)"
+                } else {
+                    ""
+                };
+                self.show_error(&format!("{}: {}{kept}", err.field, err.message));
+            }
+        }
+        mark_ready()
+    }
+
+    fn show_panels(
+        &self,
+        spec: &'static OpSpec,
+        input: &crosslane_core::OpInput,
+        step: &Step,
+    ) -> Js<()> {
+        match memory::memory_effect(spec.name, input) {
+            Ok(Some((buffer, before, after))) => self
+                .memory_after
+                .set_inner_html(&panels::memory_after(buffer, &before, &after)),
+            _ => self.memory_after.set_inner_html(""),
+        }
+        let is_cmp = spec.name.contains("cmp");
+        self.bits.set_hidden(!is_cmp);
+        self.bits.set_inner_html(&if is_cmp {
+            panels::bit_strip(step).unwrap_or_default()
+        } else {
+            String::new()
+        });
+        let mma_parts = mma::spec_of(spec.name).zip(mma_layout::layout_of(spec.name));
+        self.mma.set_hidden(mma_parts.is_none());
+        match mma_parts {
+            Some((ms, layout)) => {
+                let grids = panels::mma_grids(ms, layout, input).unwrap_or_default();
+                // The layout's provenance, from the op's own rule text.
+                let note = spec
+                    .rule
+                    .split_once("Lane layout (")
+                    .and_then(|(_, rest)| rest.split_once(')'))
+                    .map_or_else(
+                        || spec.rule.to_string(),
+                        |(why, _)| format!("Lane layout: {why}."),
+                    );
+                self.mma.set_inner_html(&format!(
+                    r#"<h3>warp MMA: D = A·B + C, each element coloured by the lane that holds it <span class="hint">(hover a cell: lane and register)</span></h3><p class="maca-mma-note" id="maca-mma-note">{}</p>{grids}"#,
+                    escape(&note)
+                ));
+            }
+            None => self.mma.set_inner_html(""),
+        }
+        Ok(())
+    }
+
+    fn draw(&self, step: &Step) -> Js<()> {
+        let mut width = self.canvas.get_bounding_client_rect().width();
+        if width < 50.0 {
+            width = 960.0;
+        }
+        let scene = scene::build(step, width);
+        canvas::draw(&self.canvas, &scene, window()?.device_pixel_ratio())
+    }
+}
