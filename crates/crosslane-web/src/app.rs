@@ -18,7 +18,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
 
 use crate::controls::Controls;
-use crate::dom::{by_id, document, set_data, window, Js};
+use crate::dom::{by_id, document, window, Js};
 use crate::labels::escape;
 use crate::render::scene::{self, Scene};
 use crate::render::{canvas, svg};
@@ -281,10 +281,7 @@ impl App {
 
     fn mark_ready(&mut self) -> Js<()> {
         self.renders += 1;
-        match self.doc.body() {
-            Some(body) => set_data(&body, "ready", &self.renders.to_string()),
-            None => Ok(()),
-        }
+        crate::dom::mark_ready(&self.doc)
     }
 
     fn show_op_info(&self) {
@@ -330,6 +327,7 @@ impl App {
         let summary = summarize(&step);
         self.summary.set_text_content(Some(&summary));
         self.canvas.set_attribute("aria-label", &summary)?;
+        crate::views::gpu::step_rendered(&step);
         self.step = Some(step);
         Ok(())
     }

@@ -71,3 +71,17 @@ pub fn remove_all(root: &Element, selector: &str) -> Js<()> {
 pub fn append(parent: &Element, child: &Element) -> Js<()> {
     parent.append_child(child).map(|_| ())
 }
+
+/// Increments `document.body.dataset.ready` (page contract, DESIGN.md): every view calls this
+/// after each render so that tests and embeds can wait for "one more render than before".
+pub fn mark_ready(doc: &Document) -> Js<()> {
+    let Some(body) = doc.body() else {
+        return Ok(());
+    };
+    let n: u64 = body
+        .dataset()
+        .get("ready")
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
+    set_data(&body, "ready", &(n + 1).to_string())
+}
