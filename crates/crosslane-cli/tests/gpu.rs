@@ -33,7 +33,10 @@ fn ascend_shfl_xor_matches_on_the_gpu() {
         "{stdout}"
     );
     // lane 0 received lane 1's value and lane 1 lane 0's (values default to `lane`).
-    assert!(stdout.contains("   0               1               1  match"), "{stdout}");
+    assert!(
+        stdout.contains("   0               1               1  match"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -150,7 +150,13 @@ fn elect_is_browser_only_and_lane_count_must_be_the_device_subgroup() {
     assert!(builtin("subgroupElect").is_some());
     let err = gpu.run_step(&elect, LoweringChoice::Auto).unwrap_err();
     assert!(err.to_string().contains("runs in a browser"), "{err}");
-    let wide = emulate("subgroupAdd", lanes * 2, (1u128 << (lanes * 2)) - 1, "i32", &[]);
+    let wide = emulate(
+        "subgroupAdd",
+        lanes * 2,
+        (1u128 << (lanes * 2)) - 1,
+        "i32",
+        &[],
+    );
     let err = gpu.run_step(&wide, LoweringChoice::Auto).unwrap_err();
     assert!(err.to_string().starts_with("lanes:"), "{err}");
 }

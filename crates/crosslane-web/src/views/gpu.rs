@@ -57,6 +57,8 @@ struct Els {
     canvas: HtmlCanvasElement,
     tbody: Element,
     wgsl: HtmlElement,
+    wgsl_title: HtmlElement,
+    table_wrap: HtmlElement,
     sort_status: HtmlElement,
 }
 
@@ -127,9 +129,9 @@ pub fn mount() -> Js<()> {
 <p id="gpu-status" role="status"></p>
 <p id="gpu-adapter"></p>
 <p id="gpu-note" hidden></p>
-<canvas id="gpu-canvas" role="img" aria-label="emulator row and GPU row"></canvas>
-<div class="table-wrap"><table id="gpu-lanes"><thead><tr><th scope="col">lane</th><th scope="col">emulator</th><th scope="col">GPU</th><th scope="col">verdict</th><th scope="col">emulator source</th></tr></thead><tbody></tbody></table></div>
-<div class="gpu-wgsl-head"><h3>WGSL that ran</h3><button type="button" id="gpu-copy" class="button">copy</button></div>
+<canvas id="gpu-canvas" hidden role="img" aria-label="emulator row and GPU row"></canvas>
+<div class="table-wrap" id="gpu-table-wrap" hidden><table id="gpu-lanes"><thead><tr><th scope="col">lane</th><th scope="col">emulator</th><th scope="col">GPU</th><th scope="col">verdict</th><th scope="col">emulator source</th></tr></thead><tbody></tbody></table></div>
+<div class="gpu-wgsl-head"><h3 id="gpu-wgsl-title">WGSL</h3><button type="button" id="gpu-copy" class="button">copy</button></div>
 <pre id="gpu-wgsl"></pre>
 <div class="gpu-sort"><button type="button" id="gpu-sort" class="button">sort on GPU (n = {SORT_LEN})</button>
 <p id="gpu-sort-status" role="status"></p></div>
@@ -148,6 +150,8 @@ pub fn mount() -> Js<()> {
             .query_selector("#gpu-lanes tbody")?
             .ok_or_else(|| JsValue::from_str("#gpu-lanes lacks its tbody"))?,
         wgsl: by_id(&doc, "gpu-wgsl")?,
+        wgsl_title: by_id(&doc, "gpu-wgsl-title")?,
+        table_wrap: by_id(&doc, "gpu-table-wrap")?,
         sort_status: by_id(&doc, "gpu-sort-status")?,
         toggle,
         panel,
@@ -367,6 +371,8 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
     set_data(&e.adapter, "subgroupSize", &observed)?;
     set_data(&e.adapter, "fallback", &cmp.device.is_fallback.to_string())?;
     e.wgsl.set_text_content(Some(wgsl));
+    e.wgsl_title.set_text_content(Some("WGSL that ran"));
+    e.table_wrap.set_hidden(false);
     let mut html = String::new();
     for l in &cmp.lanes {
         let emulator = step.results.get(l.lane).map_or_else(
@@ -396,6 +402,7 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
         );
     }
     e.tbody.set_inner_html(&html);
+    e.canvas.set_hidden(false);
     draw_rows(e, step, cmp)?;
     set_data(&e.panel, "verdict", verdict)?;
     set_state(e, "done");
@@ -410,8 +417,8 @@ fn show_failure(e: &Els, step: &Step, err: &GpuError) -> Js<()> {
     )));
     e.adapter.set_text_content(None);
     e.tbody.set_inner_html("");
-    e.canvas.set_width(0);
-    e.canvas.set_height(0);
+    e.table_wrap.set_hidden(true);
+    e.canvas.set_hidden(true);
     let wgsl = lower_step(
         step,
         &SubgroupCaps::default(),
@@ -420,6 +427,11 @@ fn show_failure(e: &Els, step: &Step, err: &GpuError) -> Js<()> {
         "",
     )
     .map_or_else(|_| String::new(), |k| k.wgsl);
+    e.wgsl_title.set_text_content(Some(if wgsl.is_empty() {
+        "WGSL: none (the step has no GPU lowering)"
+    } else {
+        "WGSL this step lowers to on a device without subgroups (not run)"
+    }));
     e.wgsl.set_text_content(Some(&wgsl));
     // A WGSL step whose lane count is not the device's subgroup size can be rerun at that size.
     if let (GpuError::Unsupported { field, .. }, Dialect::Wgsl) = (err, step.dialect) {
@@ -494,7 +506,11 @@ fn draw_rows(e: &Els, step: &Step, cmp: &Comparison) -> Js<()> {
             let (p, label, tip) = if row == Row::Input {
                 let src = r.map_or(Source::Inactive, |r| r.source);
                 let text = r.map_or_else(String::new, result_text);
-                (paint(src), text.clone(), format!("lane {}: emulator {text}", l.lane))
+                (
+                    paint(src),
+                    text.clone(),
+                    format!("lane {}: emulator {text}", l.lane),
+                )
             } else {
                 let gpu = l.gpu.map_or_else(|| "–".to_string(), |v| v.to_string());
                 let p = match l.verdict {
@@ -561,7 +577,11 @@ fn run_sort() {
     wasm_bindgen_futures::spawn_local(async move {
         let line = match sort_on_device().await {
             Ok((agrees, line)) => {
-                let _ = set_data(&e.sort_status, "verdict", if agrees { "match" } else { "mismatch" });
+                let _ = set_data(
+                    &e.sort_status,
+                    "verdict",
+                    if agrees { "match" } else { "mismatch" },
+                );
                 line
             }
             Err(err) => {
