@@ -138,7 +138,19 @@ test('WebGPU (SwiftShader): asc_shfl_xor(lane, 1, 16) matches the emulator on ev
     assert.equal((await column(page, 'verdict')).length, observed);
     assert.match(await page.textContent('#gpu-wgsl'), /subgroupShuffleXor\(/);
 
-    // Back to the seed example for the screenshot.
+    // An op without a GPU lowering: one line, emulator mode; the next op runs on the GPU again.
+    await rendered(page, () => page.selectOption('select#dialect', 'cuda'));
+    await rendered(page, () => page.selectOption('select#op', '__reduce_add_sync'));
+    await page.waitForFunction(
+      () => document.querySelector('#gpu-panel')?.dataset.state === 'error',
+      null,
+      { timeout: 60_000 },
+    );
+    const noLowering = await page.textContent('#gpu-status');
+    assert.match(noLowering, /^emulator mode — the GPU check did not run: .*no GPU lowering/);
+    assert.ok(!noLowering.includes('\n'), noLowering);
+
+    // Back to the seed example (the device is still usable), for the screenshot.
     await ascendXor(page);
     await page.waitForFunction(
       () => document.querySelector('#gpu-panel')?.dataset.verdict === 'match'
