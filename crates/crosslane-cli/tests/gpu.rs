@@ -1,5 +1,6 @@
 //! `crosslane gpu` on the machine's Vulkan device (lavapipe in CI): the Ascend C `asc_shfl_xor`
-//! with lane mask 1 in 16-lane segments runs on the GPU and every lane matches the emulator.
+//! with lane mask 1 in 16-lane segments runs on the GPU and every lane matches the emulator; no
+//! Vulkan driver is exit status 3; `gpu info` reports the adapter.
 
 use std::process::Command;
 
@@ -67,4 +68,33 @@ fn json_lanes_swap_pairs_on_the_gpu() {
 fn bad_op_is_refused_with_status_2() {
     let out = crosslane(&["gpu", "ascend", "no_such_op"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn no_vulkan_driver_is_exit_status_3_with_the_reason() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["gpu", "ascend", "asc_shfl_xor"])
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .expect("the crosslane binary runs");
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no GPU adapter found"), "{stderr}");
+}
+
+#[test]
+fn info_names_the_adapter_and_its_subgroup_sizes() {
+    let out = crosslane(&["gpu", "info", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v["adapter"].as_str().is_some_and(|a| !a.is_empty()), "{v}");
+    let (min, max) = (
+        v["subgroup_min_size"].as_u64(),
+        v["subgroup_max_size"].as_u64(),
+    );
+    assert!(
+        matches!((min, max), (Some(a), Some(b)) if a >= 1 && a <= b),
+        "{v}"
+    );
 }
