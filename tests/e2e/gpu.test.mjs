@@ -166,6 +166,55 @@ test('WebGPU (SwiftShader): asc_shfl_xor(lane, 1, 16) matches the emulator on ev
   }
 });
 
+test('WebGPU (SwiftShader): every WGSL op with a GPU lowering matches the emulator at the device subgroup size', async (t) => {
+  const browser = await launch(true);
+  try {
+    const page = await open(browser);
+    await rendered(page, () => page.selectOption('select#dialect', 'wgsl'));
+    await openPanel(page);
+    // The first run tells the device's subgroup size (or offers it, for a WGSL step).
+    if (await page.isVisible('#gpu-use-subgroup')) await page.click('#gpu-use-subgroup');
+    await page.waitForFunction(
+      () => document.querySelector('#gpu-panel')?.dataset.state === 'done',
+      null,
+      { timeout: 60_000 },
+    );
+    const observed = Number(await page.getAttribute('#gpu-adapter', 'data-subgroup-size'));
+    assert.equal(Number(await page.inputValue('input#lane-count')), observed);
+    const ops = await page.$$eval('select#op option', (os) => os.map((o) => o.value));
+    const ran = [];
+    const skipped = [];
+    for (const op of ops) {
+      await rendered(page, () => page.selectOption('select#op', op));
+      await page.waitForFunction(
+        () => ['done', 'error'].includes(document.querySelector('#gpu-panel')?.dataset.state),
+        null,
+        { timeout: 60_000 },
+      );
+      const state = await page.getAttribute('#gpu-panel', 'data-state');
+      const status = await page.textContent('#gpu-status');
+      if (state === 'error') {
+        // Only ops the GPU path cannot lower (scalar built-ins, computed ops without a built-in).
+        assert.match(status, /scalar builtin|no GPU lowering|takes integers only|takes i32, u32 or f32/, `${op}: ${status}`);
+        skipped.push(op);
+        continue;
+      }
+      assert.equal(await page.getAttribute('#gpu-panel', 'data-verdict'), 'match', `${op}: ${status}`);
+      for (const v of await column(page, 'verdict')) {
+        assert.ok(['match', 'indeterminate', 'inactive'].includes(v), `${op}: ${v}`);
+      }
+      ran.push(op);
+    }
+    t.diagnostic(`subgroup size ${observed}; ran ${ran.join(' ')}; no GPU lowering: ${skipped.join(' ')}`);
+    // Shuffles, broadcasts, ballot, votes, reductions, scans, quads and subgroupElect (browser-only).
+    assert.ok(ran.includes('subgroupElect'), ran.join(' '));
+    assert.ok(ran.length >= 20, `ran ${ran.join(' ')}; skipped ${skipped.join(' ')}`);
+    assert.deepEqual(browser.pageErrors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('without WebGPU the panel says why in one line and the emulator still works', async () => {
   const browser = await launch(false);
   try {
