@@ -1,7 +1,10 @@
-// Shared helpers of the e2e tests: Debian's headless Chromium through playwright-core (no browser
-// download), the page address, the artifacts folder, and waiting on the page contract's render
-// counter (document.body.dataset.ready, DESIGN.md "Page contract").
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+// Shared helpers of the end-to-end tests: one Chromium launch (Debian's headless Chromium through
+// playwright-core, no browser download) and the page-contract waits (DESIGN.md, "Page contract":
+// body[data-ready] grows after every render of any view).
+//
+// Serve the built page first (trunk build --release --offline; python3 -m http.server PORT -d dist),
+// then: CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/ (CHROMIUM overrides the browser).
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +17,10 @@ const ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Launches Chromium with a throw-away profile; `close()` closes it and removes the profile. */
+/**
+ * Launches Chromium with a throw-away profile. Returns { context, close, pageErrors }: every page
+ * error and console error of pages opened with `open` lands in pageErrors.
+ */
 export async function launch({ width = 1440, height = 1000 } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'crosslane-chromium-'));
   // headless: false because the flag is passed explicitly (--headless=new), as BROWSER.md says.
@@ -25,8 +31,10 @@ export async function launch({ width = 1440, height = 1000 } = {}) {
     viewport: { width, height },
   });
   mkdirSync(ARTIFACTS, { recursive: true });
+  const pageErrors = [];
   return {
     context,
+    pageErrors,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
@@ -48,13 +56,18 @@ export async function rendered(page, action, timeout = 30000) {
   );
 }
 
-/** Opens the page (optionally at `hash`), collecting page errors into `errors`; waits for the
- *  first render. */
-export async function open(context, errors, hash = '') {
-  const page = await context.newPage();
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(PAGE_URL + hash);
+/** Opens the page in `browser` (from `launch`) and waits for its first render. */
+export async function open(browser, url = PAGE_URL) {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (e) => browser.pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') browser.pageErrors.push(m.text()); });
+  await page.goto(url);
   await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
   return page;
+}
+
+/** Clicks the tab of view `name` and waits until the view is on screen. */
+export async function showView(page, name) {
+  await page.click(`nav#views button[data-view="${name}"]`);
+  await page.waitForFunction((n) => document.body.dataset.view === n, name);
 }

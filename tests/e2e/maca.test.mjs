@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { ARTIFACTS, launch, open, rendered } from './lib.mjs';
 
 let browser;
-const pageErrors = [];
 
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 async function openMaca() {
-  const page = await open(browser.context, pageErrors);
+  const page = await open(browser);
   await page.click('nav#views button[data-view="maca"]');
   await page.waitForSelector('#view-maca:not([hidden]) #maca-op');
   return page;
@@ -114,5 +113,5 @@ test('cvt_f32totf32 on xcore1000 names the arch requirement', async () => {
 });
 
 test('no page errors', () => {
-  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(browser.pageErrors, []);
 });

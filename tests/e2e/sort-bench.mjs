@@ -12,10 +12,10 @@ import { launch, open } from './lib.mjs';
 
 const log2 = Number(process.argv[2] ?? 20);
 const seed = Number(process.argv[3] ?? 1);
-const errors = [];
+
 const browser = await launch();
 try {
-  const page = await open(browser.context, errors);
+  const page = await open(browser);
   const result = await page.evaluate(({ log2, seed }) => {
     const len = 2 ** log2;
     const wasm = JSON.parse(window.wasmBindings.bench_sort(len, BigInt(seed)));
@@ -52,7 +52,7 @@ try {
   console.log(`JS Uint32Array.sort:         ${js.sort_ms.toFixed(1)} ms  (${(js.keys_per_s / 1e6).toFixed(1)} M keys/s, sorted ${js.sorted})`);
   console.log(`network / JS sort time: ${(wasm.network_ms / js.sort_ms).toFixed(2)}`);
   console.log(JSON.stringify(result));
-  if (errors.length) console.log('page errors:', errors);
+  if (browser.pageErrors.length) console.log("page errors:", browser.pageErrors);
 } finally {
   await browser.close();
 }

@@ -11,16 +11,15 @@ import assert from 'node:assert/strict';
 import { launch, open, rendered, ARTIFACTS } from './lib.mjs';
 
 let browser;
-const pageErrors = [];
 
 before(async () => { browser = await launch(); });
 after(async () => {
   await browser?.close();
-  assert.deepEqual(pageErrors, [], 'no page errors');
+  assert.deepEqual(browser.pageErrors, [], 'no page errors');
 });
 
 async function openSort() {
-  const page = await open(browser.context, pageErrors);
+  const page = await open(browser);
   await rendered(page, () => page.click('nav#views button[data-view="sort"]'));
   return page;
 }

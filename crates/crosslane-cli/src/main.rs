@@ -49,6 +49,10 @@ enum Command {
     Run(cmd::run::RunArgs),
     /// Sort keys with the Batcher odd-even merge network: result, figures, verification.
     Sort(cmd::sort::SortArgs),
+    /// Run an operation (or the sort) on the GPU and compare it with the emulator lane by lane:
+    /// crosslane gpu DIALECT OP [flags] | gpu sort --len N | gpu info. Exit 1 on a mismatch,
+    /// 3 without a usable GPU.
+    Gpu(cmd::gpu::GpuArgs),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +62,8 @@ fn main() -> ExitCode {
         Command::Ops(args) => cmd::ops::run(&args),
         Command::Run(args) => cmd::run::run(&args),
         Command::Sort(args) => cmd::sort::run(&args),
+        // Its own exit statuses (3 = no GPU) do not fit CliError's; it prints and exits itself.
+        Command::Gpu(args) => return cmd::gpu::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -8,8 +8,11 @@
 //!
 //! Everything WebGPU-specific stays in this module; the WGSL, the lowering choice, the sort plan
 //! and the comparison are the same code the native path uses. Shaders use
-//! [`ShaderTarget::Browser`] (`enable subgroups;` first). Timing is wall clock (`Date.now()`,
-//! milliseconds) around submit and read-back; timestamp queries are not requested.
+//! [`ShaderTarget::Browser`] (`enable subgroups;` first). A cross-lane step is timed with
+//! timestamp queries around its compute pass when the adapter offers `timestamp-query` (browsers
+//! quantize them, Chromium to 100 µs; a zero or backwards interval falls back); otherwise, and
+//! for the sort, wall clock (`Date.now()`, milliseconds) around submit and read-back. The
+//! [`Timing`] says which.
 
 use crosslane_core::Step;
 use js_sys::{JsString, Reflect, Uint8Array};
@@ -17,8 +20,9 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     gpu_buffer_usage as usage, gpu_map_mode, Gpu, GpuAdapter, GpuAutoLayoutMode,
     GpuBindGroupDescriptor, GpuBindGroupEntry, GpuBuffer, GpuBufferBinding, GpuBufferDescriptor,
-    GpuComputePipeline, GpuComputePipelineDescriptor, GpuDevice, GpuDeviceDescriptor,
-    GpuErrorFilter, GpuProgrammableStage, GpuShaderModuleDescriptor,
+    GpuComputePassDescriptor, GpuComputePassTimestampWrites, GpuComputePipeline,
+    GpuComputePipelineDescriptor, GpuDevice, GpuDeviceDescriptor, GpuErrorFilter,
+    GpuProgrammableStage, GpuQuerySetDescriptor, GpuQueryType, GpuShaderModuleDescriptor,
 };
 
 use crate::compare::{compare, Comparison, DeviceFacts, GpuRun, Timing, TimingSource};
@@ -77,10 +81,16 @@ impl WebGpu {
                 GpuError::NoAdapter("navigator.gpu.requestAdapter() returned null".into())
             })?;
         let subgroups = adapter.features().has("subgroups");
+        let timestamps = adapter.features().has("timestamp-query");
         let descriptor = GpuDeviceDescriptor::new();
         descriptor.set_label("crosslane");
-        if subgroups {
-            descriptor.set_required_features(&[JsString::from("subgroups")]);
+        let features: Vec<JsString> = [(subgroups, "subgroups"), (timestamps, "timestamp-query")]
+            .into_iter()
+            .filter(|(has, _)| *has)
+            .map(|(_, name)| JsString::from(name))
+            .collect();
+        if !features.is_empty() {
+            descriptor.set_required_features(&features);
         }
         let device = adapter
             .request_device_with_descriptor(&descriptor)
@@ -121,7 +131,7 @@ impl WebGpu {
             subgroups,
             subgroup_min_size: caps.min_size,
             subgroup_max_size: caps.max_size,
-            timestamps: false,
+            timestamps,
         };
         Ok(WebGpu {
             device,
@@ -166,20 +176,60 @@ impl WebGpu {
             &[(&values, None), (&routes, None), (&results, None)],
         );
         let enc = d.create_command_encoder();
-        let pass = enc.begin_compute_pass();
+        // Two timestamps (pass start, pass end) resolved into 16 bytes, when the device has them.
+        let stamps = if self.facts.timestamps {
+            let set = d
+                .create_query_set(&GpuQuerySetDescriptor::new(2, GpuQueryType::Timestamp))
+                .map_err(|e| GpuError::Validation(js_message(&e)))?;
+            let resolve = self.buffer(16, usage::QUERY_RESOLVE | usage::COPY_SRC)?;
+            let read = self.buffer(16, usage::MAP_READ | usage::COPY_DST)?;
+            Some((set, resolve, read))
+        } else {
+            None
+        };
+        let pass_descriptor = GpuComputePassDescriptor::new();
+        if let Some((set, _, _)) = &stamps {
+            let writes = GpuComputePassTimestampWrites::new(set);
+            writes.set_beginning_of_pass_write_index(0);
+            writes.set_end_of_pass_write_index(1);
+            pass_descriptor.set_timestamp_writes(&writes);
+        }
+        let pass = enc.begin_compute_pass_with_descriptor(&pass_descriptor);
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, Some(&bind));
         pass.dispatch_workgroups(1);
         pass.end();
         enc.copy_buffer_to_buffer_with_u32_and_u32_and_u32(&results, 0, &read, 0, out_bytes)
             .map_err(|e| GpuError::Validation(js_message(&e)))?;
+        if let Some((set, resolve, stamp_read)) = &stamps {
+            enc.resolve_query_set_with_u32(set, 0, 2, resolve, 0);
+            enc.copy_buffer_to_buffer_with_u32_and_u32_and_u32(resolve, 0, stamp_read, 0, 16)
+                .map_err(|e| GpuError::Validation(js_message(&e)))?;
+        }
         let start = js_sys::Date::now();
         d.queue().submit(&[enc.finish()]);
         self.pop_scopes().await?;
         let words = read_words(&read).await?;
-        let timing = Timing {
+        let wall = Timing {
             nanos: ((js_sys::Date::now() - start) * 1e6) as u64,
             source: TimingSource::WallClock,
+        };
+        let timing = match &stamps {
+            Some((_, _, stamp_read)) => {
+                let t = read_words(stamp_read).await?;
+                let at = |i: usize| {
+                    u64::from(t.get(2 * i).copied().unwrap_or(0))
+                        | (u64::from(t.get(2 * i + 1).copied().unwrap_or(0)) << 32)
+                };
+                match at(1).checked_sub(at(0)) {
+                    Some(nanos) if nanos > 0 => Timing {
+                        nanos,
+                        source: TimingSource::GpuTimestamps,
+                    },
+                    _ => wall,
+                }
+            }
+            None => wall,
         };
         let (lanes, observed) = decode_results(&kernel, &words)?;
         Ok(GpuRun {

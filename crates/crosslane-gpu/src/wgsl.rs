@@ -616,6 +616,14 @@ fn lower_builtin(
         BuiltinResult::Bool => "vec4<u32>(select(0u, 1u, r), 0u, 0u, 0u)".to_string(),
         BuiltinResult::Ballot => "r".to_string(),
     };
+    // A built-in without an operand (`subgroupElect`) would leave `values` unused, and a browser's
+    // automatic bind-group layout then lacks binding 0 (WebGPU spec, "default pipeline layout"):
+    // a phony read keeps it (found by the page's GPU panel in Chromium).
+    let keep = if spec.input == BuiltinInput::Nothing {
+        "        _ = values[lane].x;\n"
+    } else {
+        ""
+    };
     let mut s = String::new();
     header(target, true, &mut s);
     if target == ShaderTarget::Browser {
@@ -631,7 +639,7 @@ fn lower_builtin(
     s.push_str(&entry(lanes, true));
     let _ = write!(
         s,
-        "    let route = routes[lane];\n    var res = vec4<u32>(0u, 0u, 0u, 0u);\n    // An inactive lane is an invocation that does not make the call.\n    if (route.x != 0u) {{\n        let r = {call};\n        res = {store};\n    }}\n    results[lane * 2u] = res;\n    results[lane * 2u + 1u] = vec4<u32>(sg_size, sg_id, route.x, 1u);\n}}\n"
+        "    let route = routes[lane];\n    var res = vec4<u32>(0u, 0u, 0u, 0u);\n    // An inactive lane is an invocation that does not make the call.\n    if (route.x != 0u) {{\n{keep}        let r = {call};\n        res = {store};\n    }}\n    results[lane * 2u] = res;\n    results[lane * 2u + 1u] = vec4<u32>(sg_size, sg_id, route.x, 1u);\n}}\n"
     );
     Ok(CrossLaneKernel {
         wgsl: s,

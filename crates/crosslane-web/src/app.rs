@@ -322,6 +322,7 @@ impl App {
         let summary = summarize(&step);
         self.summary.set_text_content(Some(&summary));
         self.canvas.set_attribute("aria-label", &summary)?;
+        crate::views::gpu::step_rendered(&step);
         self.step = Some(step);
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! One module per subcommand: its clap arguments and its `run`.
 
+pub mod gpu;
 pub mod op;
 pub mod ops;
 pub mod run;

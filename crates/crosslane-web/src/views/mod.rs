@@ -7,6 +7,8 @@
 //! `web/index.html`.
 
 #[cfg(target_arch = "wasm32")]
+pub mod gpu;
+#[cfg(target_arch = "wasm32")]
 pub mod maca;
 #[cfg(target_arch = "wasm32")]
 pub mod router;
@@ -19,6 +21,7 @@ use crate::dom::Js;
 /// page opened with.
 #[cfg(target_arch = "wasm32")]
 pub fn mount_all() -> Js<()> {
+    gpu::mount()?;
     router::install()?;
     sort::mount()?;
     maca::mount()?;

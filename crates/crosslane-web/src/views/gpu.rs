@@ -1,0 +1,614 @@
+//! The GPU panel of the op view (issue 7): runs the op view's current [`Step`] on the page's
+//! WebGPU device (`crosslane_gpu::web::WebGpu`) and shows the GPU's row under the emulator's,
+//! lane by lane (`match`, `mismatch`, `indeterminate` where the emulator says the value is
+//! undefined, `inactive`), with the adapter's record, the timing and its kind, and the WGSL that
+//! ran. A second button sorts 1024 keys with the odd-even merge network on the GPU and compares
+//! them with the emulator's network (`crosslane_core::network::Network::apply_pairs`).
+//!
+//! Page contract: `button#gpu-toggle` in the drawing's header, `section#gpu-panel` under the
+//! canvas (`data-state` = `idle | running | done | error`, `data-verdict` = `match | mismatch`
+//! after a comparison), `#gpu-status` (one line: running…, the verdict, or why the page stays in
+//! emulator mode), `#gpu-adapter` (its `data-subgroup-size` = the size observed in the dispatch),
+//! `canvas#gpu-canvas`, `table#gpu-lanes` (`tr[data-lane]` with `td.emulator`, `td.gpu`,
+//! `td.verdict`), `pre#gpu-wgsl` + `button#gpu-copy`, `button#gpu-sort` + `#gpu-sort-status`
+//! (`data-verdict`).
+//!
+//! Failure never leaves emulator mode: no WebGPU, no adapter, `subgroups` missing, a validation
+//! error, a lost device or a failed map shows in `#gpu-status` and the op view is untouched. A
+//! failed device is dropped, so the next attempt opens a new one.
+
+use std::cell::RefCell;
+use std::fmt::Write;
+use std::rc::Rc;
+
+use crosslane_core::network::Network;
+use crosslane_core::{Dialect, Source, Step};
+use crosslane_gpu::web::WebGpu;
+use crosslane_gpu::{
+    lower_step, Comparison, GpuError, LoweringChoice, ShaderTarget, SubgroupCaps, Verdict,
+};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement};
+
+use crate::dom::{by_id, document, el_as, mark_ready, set_data, window, Js};
+use crate::labels::{escape, input_text, result_text};
+use crate::render::canvas;
+use crate::render::scene::{Anchor, BoxItem, Item, LaneRef, Rect, Row, Scene};
+use crate::render::style::{paint, Paint, Pattern};
+
+/// What the GPU check proves (issue 7), shown in the panel as written there.
+const HONESTY: &str = "What this check proves: it verifies the WGSL built-ins on this device and \
+that each vendor rule's lowering runs as the emulator computes it; a vendor's own rule is checked \
+against that vendor's hardware results where the project's reference vectors have them. A match \
+here is not a run on CUDA, HIP, Ascend, AMD or MetaX hardware.";
+
+/// Keys in the "sort on GPU" check.
+const SORT_LEN: usize = 1024;
+
+/// The panel's elements.
+struct Els {
+    doc: Document,
+    toggle: HtmlElement,
+    panel: HtmlElement,
+    status: HtmlElement,
+    adapter: HtmlElement,
+    note: HtmlElement,
+    canvas: HtmlCanvasElement,
+    tbody: Element,
+    wgsl: HtmlElement,
+    wgsl_title: HtmlElement,
+    table_wrap: HtmlElement,
+    sort_status: HtmlElement,
+}
+
+/// The panel's state: the op view's latest step, the open device and a generation counter so
+/// that a slow result never overwrites a newer one.
+#[derive(Default)]
+struct State {
+    els: Option<Rc<Els>>,
+    step: Option<Step>,
+    open: bool,
+    gpu: Option<Rc<WebGpu>>,
+    generation: u64,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+/// The op view hands every rendered step here (app.rs); when the panel is open, the step is run
+/// on the GPU again.
+pub fn step_rendered(step: &Step) {
+    let open = STATE.with(|s| {
+        let Ok(mut s) = s.try_borrow_mut() else {
+            return false;
+        };
+        s.step = Some(step.clone());
+        s.open
+    });
+    if open {
+        run_compare();
+    }
+}
+
+/// Builds the toggle and the panel inside the op view and wires their events.
+pub fn mount() -> Js<()> {
+    let doc = document()?;
+    let head = doc
+        .query_selector("#drawing .section-head")?
+        .ok_or_else(|| JsValue::from_str("index.html lacks #drawing .section-head"))?;
+    let toggle: HtmlElement = el_as(
+        &doc,
+        "button",
+        &[
+            ("type", "button"),
+            ("id", "gpu-toggle"),
+            ("class", "button"),
+            ("aria-pressed", "false"),
+            ("aria-controls", "gpu-panel"),
+        ],
+    )?;
+    toggle.set_text_content(Some("GPU check"));
+    let export: Element = by_id(&doc, "export-svg")?;
+    head.insert_before(&toggle, Some(&export))?;
+
+    let panel: HtmlElement = el_as(
+        &doc,
+        "section",
+        &[
+            ("id", "gpu-panel"),
+            ("aria-labelledby", "gpu-title"),
+            ("data-state", "idle"),
+        ],
+    )?;
+    panel.set_hidden(true);
+    panel.set_inner_html(&format!(
+        r#"<div class="section-head"><h3 id="gpu-title">on this GPU (WebGPU)</h3>
+<button type="button" id="gpu-rerun" class="button">run again</button></div>
+<p id="gpu-status" role="status"></p>
+<p id="gpu-adapter"></p>
+<p id="gpu-note" hidden></p>
+<canvas id="gpu-canvas" hidden role="img" aria-label="emulator row and GPU row"></canvas>
+<div class="table-wrap" id="gpu-table-wrap" hidden><table id="gpu-lanes"><thead><tr><th scope="col">lane</th><th scope="col">emulator</th><th scope="col">GPU</th><th scope="col">verdict</th><th scope="col">emulator source</th></tr></thead><tbody></tbody></table></div>
+<div class="gpu-wgsl-head"><h3 id="gpu-wgsl-title">WGSL</h3><button type="button" id="gpu-copy" class="button">copy</button></div>
+<pre id="gpu-wgsl"></pre>
+<div class="gpu-sort"><button type="button" id="gpu-sort" class="button">sort on GPU (n = {SORT_LEN})</button>
+<p id="gpu-sort-status" role="status"></p></div>
+<p class="gpu-honesty">{}</p>"#,
+        escape(HONESTY)
+    ));
+    let stage: Element = by_id(&doc, "stage")?;
+    stage.after_with_node_1(&panel)?;
+
+    let els = Rc::new(Els {
+        status: by_id(&doc, "gpu-status")?,
+        adapter: by_id(&doc, "gpu-adapter")?,
+        note: by_id(&doc, "gpu-note")?,
+        canvas: by_id(&doc, "gpu-canvas")?,
+        tbody: doc
+            .query_selector("#gpu-lanes tbody")?
+            .ok_or_else(|| JsValue::from_str("#gpu-lanes lacks its tbody"))?,
+        wgsl: by_id(&doc, "gpu-wgsl")?,
+        wgsl_title: by_id(&doc, "gpu-wgsl-title")?,
+        table_wrap: by_id(&doc, "gpu-table-wrap")?,
+        sort_status: by_id(&doc, "gpu-sort-status")?,
+        toggle,
+        panel,
+        doc,
+    });
+    STATE.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            s.els = Some(els.clone());
+        }
+    });
+
+    on_click(&els.toggle.clone().into(), |_| toggle_panel())?;
+    let rerun: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-rerun")?.into();
+    on_click(&rerun, |_| run_compare())?;
+    let copy: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-copy")?.into();
+    on_click(&copy, |_| copy_wgsl())?;
+    let sort: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-sort")?.into();
+    on_click(&sort, |_| run_sort())?;
+    let note: EventTarget = els.note.clone().into();
+    on_click(&note, |e| {
+        let lanes = e
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|t| t.get_attribute("data-lanes"));
+        if let Some(lanes) = lanes {
+            set_lanes(&lanes);
+        }
+    })?;
+    Ok(())
+}
+
+fn on_click(target: &EventTarget, f: impl Fn(Event) + 'static) -> Js<()> {
+    let c = Closure::<dyn Fn(Event)>::new(f);
+    target.add_event_listener_with_callback("click", c.as_ref().unchecked_ref())?;
+    c.forget();
+    Ok(())
+}
+
+fn els() -> Option<Rc<Els>> {
+    STATE.with(|s| s.try_borrow().ok().and_then(|s| s.els.clone()))
+}
+
+fn toggle_panel() {
+    let open = STATE.with(|s| {
+        let Ok(mut s) = s.try_borrow_mut() else {
+            return false;
+        };
+        s.open = !s.open;
+        s.open
+    });
+    if let Some(e) = els() {
+        e.panel.set_hidden(!open);
+        let _ = e
+            .toggle
+            .set_attribute("aria-pressed", if open { "true" } else { "false" });
+    }
+    if open {
+        run_compare();
+    }
+}
+
+/// Sets the op view's lane count and lets the op view re-render (it listens to `input` on its
+/// form), which hands the new step back here.
+fn set_lanes(lanes: &str) {
+    let Ok(doc) = document() else { return };
+    let Ok(input) = by_id::<web_sys::HtmlInputElement>(&doc, "lane-count") else {
+        return;
+    };
+    input.set_value(lanes);
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    if let Ok(ev) = Event::new_with_event_init_dict("input", &init) {
+        let _ = input.dispatch_event(&ev);
+    }
+}
+
+/// The open device, or a new one. Only a device with `subgroups` is kept: the panel's WGSL
+/// needs it (`enable subgroups;`).
+async fn device() -> Result<Rc<WebGpu>, GpuError> {
+    if let Some(gpu) = STATE.with(|s| s.try_borrow().ok().and_then(|s| s.gpu.clone())) {
+        return Ok(gpu);
+    }
+    let gpu = Rc::new(WebGpu::open().await?);
+    if !gpu.facts().subgroups {
+        return Err(GpuError::SubgroupsMissing {
+            adapter: gpu.facts().adapter.clone(),
+            needed_by: "the GPU check (WGSL `enable subgroups;`)".into(),
+        });
+    }
+    STATE.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            s.gpu = Some(gpu.clone());
+        }
+    });
+    Ok(gpu)
+}
+
+/// Drops the device after a device-level failure so that the next attempt starts afresh.
+fn forget_device(e: &GpuError) {
+    if !matches!(e, GpuError::Unsupported { .. } | GpuError::Input(_)) {
+        STATE.with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                s.gpu = None;
+            }
+        });
+    }
+}
+
+fn next_generation() -> Option<(u64, Step)> {
+    STATE.with(|s| {
+        let mut s = s.try_borrow_mut().ok()?;
+        s.generation += 1;
+        Some((s.generation, s.step.clone()?))
+    })
+}
+
+fn current(generation: u64) -> bool {
+    STATE.with(|s| s.try_borrow().is_ok_and(|s| s.generation == generation))
+}
+
+fn set_state(e: &Els, state: &str) {
+    let _ = set_data(&e.panel, "state", state);
+}
+
+/// Runs the current step on the GPU (asynchronously) and shows the comparison.
+fn run_compare() {
+    let (Some(e), Some((generation, step))) = (els(), next_generation()) else {
+        return;
+    };
+    set_state(&e, "running");
+    let _ = e.panel.remove_attribute("data-verdict");
+    e.status.set_text_content(Some("running…"));
+    e.note.set_hidden(true);
+    wasm_bindgen_futures::spawn_local(async move {
+        let outcome = compare_on_device(&step).await;
+        if !current(generation) {
+            return;
+        }
+        let shown = match outcome {
+            Ok((cmp, wgsl)) => show_comparison(&e, &step, &cmp, &wgsl),
+            Err(err) => {
+                forget_device(&err);
+                show_failure(&e, &step, &err)
+            }
+        };
+        if let Err(js) = shown {
+            e.status
+                .set_text_content(Some(&format!("GPU panel error: {js:?}")));
+            set_state(&e, "error");
+        }
+        let _ = mark_ready();
+    });
+}
+
+async fn compare_on_device(step: &Step) -> Result<(Comparison, String), GpuError> {
+    let gpu = device().await?;
+    if step.dialect == Dialect::Wgsl {
+        let caps = gpu.caps();
+        if caps.min_size == caps.max_size && step.lanes != caps.min_size as usize {
+            return Err(GpuError::unsupported(
+                "lanes",
+                format!(
+                    "WGSL built-ins run on one whole subgroup: this device's subgroups have {} \
+                     invocations, the step has {} lanes",
+                    caps.min_size, step.lanes
+                ),
+            ));
+        }
+    }
+    let (cmp, run) = gpu.compare_step(step, LoweringChoice::Auto).await?;
+    Ok((cmp, run.wgsl))
+}
+
+/// One line of the device record: adapter, fallback, subgroup sizes, lowering, timing and kind.
+fn adapter_line(cmp: &Comparison) -> String {
+    let d = &cmp.device;
+    let observed = cmp
+        .observed_subgroup_size
+        .map_or_else(|| "none".to_string(), |n| n.to_string());
+    format!(
+        "adapter: {} ({}{}) · subgroup size min {} max {}, observed {} · lowering: {} · {:.3} ms ({})",
+        d.adapter,
+        d.backend,
+        if d.is_fallback { ", fallback adapter" } else { "" },
+        d.subgroup_min_size,
+        d.subgroup_max_size,
+        observed,
+        cmp.lowering.name(),
+        cmp.timing.nanos as f64 / 1e6,
+        cmp.timing.source.label()
+    )
+}
+
+fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()> {
+    let mismatches = cmp.count(Verdict::Mismatch);
+    let verdict = if cmp.agrees() { "match" } else { "mismatch" };
+    let mut line = format!(
+        "{}: {} match, {} mismatch, {} indeterminate, {} inactive",
+        if cmp.agrees() {
+            "the GPU agrees with the emulator"
+        } else {
+            "the GPU DIFFERS from the emulator"
+        },
+        cmp.count(Verdict::Match),
+        mismatches,
+        cmp.count(Verdict::Indeterminate),
+        cmp.count(Verdict::Inactive),
+    );
+    for n in &cmp.notes {
+        let _ = write!(line, " · {n}");
+    }
+    e.status.set_text_content(Some(&line));
+    e.adapter.set_text_content(Some(&adapter_line(cmp)));
+    let observed = cmp
+        .observed_subgroup_size
+        .map_or_else(String::new, |n| n.to_string());
+    set_data(&e.adapter, "subgroupSize", &observed)?;
+    set_data(&e.adapter, "fallback", &cmp.device.is_fallback.to_string())?;
+    e.wgsl.set_text_content(Some(wgsl));
+    e.wgsl_title.set_text_content(Some("WGSL that ran"));
+    e.table_wrap.set_hidden(false);
+    let mut html = String::new();
+    for l in &cmp.lanes {
+        let emulator = step.results.get(l.lane).map_or_else(
+            || input_text(l.emulator),
+            |r| {
+                if r.source == Source::Inactive {
+                    "inactive".into()
+                } else {
+                    result_text(r)
+                }
+            },
+        );
+        let gpu = match (l.verdict, l.gpu) {
+            (Verdict::Inactive, _) | (_, None) => "–".to_string(),
+            (_, Some(v)) => v.to_string(),
+        };
+        let why = l.why.as_deref().unwrap_or("");
+        let _ = write!(
+            html,
+            r#"<tr data-lane="{lane}" data-verdict="{v}"><td class="lane">{lane}</td><td class="emulator">{}</td><td class="gpu">{}</td><td class="verdict">{v}</td><td class="source" title="{}">{}</td></tr>"#,
+            escape(&emulator),
+            escape(&gpu),
+            escape(why),
+            escape(l.source.name()),
+            lane = l.lane,
+            v = l.verdict.name(),
+        );
+    }
+    e.tbody.set_inner_html(&html);
+    e.canvas.set_hidden(false);
+    draw_rows(e, step, cmp)?;
+    set_data(&e.panel, "verdict", verdict)?;
+    set_state(e, "done");
+    Ok(())
+}
+
+/// Shows why the page stays in emulator mode, in one line, with the WGSL the step lowers to on
+/// a device without subgroups where there is one.
+fn show_failure(e: &Els, step: &Step, err: &GpuError) -> Js<()> {
+    e.status.set_text_content(Some(&format!(
+        "emulator mode — the GPU check did not run: {err}"
+    )));
+    e.adapter.set_text_content(None);
+    e.tbody.set_inner_html("");
+    e.table_wrap.set_hidden(true);
+    e.canvas.set_hidden(true);
+    let wgsl = lower_step(
+        step,
+        &SubgroupCaps::default(),
+        LoweringChoice::Auto,
+        ShaderTarget::Browser,
+        "",
+    )
+    .map_or_else(|_| String::new(), |k| k.wgsl);
+    e.wgsl_title.set_text_content(Some(if wgsl.is_empty() {
+        "WGSL: none (the step has no GPU lowering)"
+    } else {
+        "WGSL this step lowers to on a device without subgroups (not run)"
+    }));
+    e.wgsl.set_text_content(Some(&wgsl));
+    // A WGSL step whose lane count is not the device's subgroup size can be rerun at that size.
+    if let (GpuError::Unsupported { field, .. }, Dialect::Wgsl) = (err, step.dialect) {
+        let size = STATE.with(|s| {
+            s.try_borrow()
+                .ok()
+                .and_then(|s| s.gpu.as_ref().map(|g| g.caps().min_size))
+        });
+        if let (true, Some(size)) = (field == "lanes", size) {
+            e.note.set_inner_html(&format!(
+                r#"<button type="button" id="gpu-use-subgroup" class="button" data-lanes="{size}">rerun with lanes = {size} (this device's subgroup size)</button>"#
+            ));
+            e.note.set_hidden(false);
+        }
+    }
+    set_state(e, "error");
+    Ok(())
+}
+
+const MATCH: Paint = Paint {
+    fill: "#dcfce7",
+    stroke: "#15803d",
+    ink: "#0f172a",
+    pattern: Pattern::Solid,
+    dashed: false,
+};
+
+const MISMATCH: Paint = Paint {
+    fill: "#fecaca",
+    stroke: "#b91c1c",
+    ink: "#7f1d1d",
+    pattern: Pattern::Grid,
+    dashed: false,
+};
+
+/// Two rows of lane boxes through the shared canvas back end: the emulator's results (painted by
+/// provenance, as in the main drawing) and, under them, the GPU's values (green = match, red grid
+/// = mismatch, hatched = indeterminate by spec, dashed = inactive).
+fn draw_rows(e: &Els, step: &Step, cmp: &Comparison) -> Js<()> {
+    let mut width = e.canvas.get_bounding_client_rect().width();
+    if width < 50.0 {
+        width = 960.0;
+    }
+    let lanes = cmp.lanes.len().max(1);
+    let left = 72.0;
+    let pitch = ((width - left - 12.0) / lanes as f64).max(2.0);
+    let gap = (pitch * 0.14).clamp(1.0, 4.0);
+    let bw = pitch - gap;
+    let h = 30.0;
+    let font = [12.0, 10.0, 8.0]
+        .into_iter()
+        .find(|&s| {
+            cmp.lanes.iter().all(|l| {
+                let n = l.gpu.map_or(1, |v| v.to_string().chars().count()) as f64;
+                n * s * 0.62 <= bw - 2.0
+            })
+        })
+        .unwrap_or(0.0);
+    let mut items = Vec::new();
+    for (row, y, name) in [(Row::Input, 8.0, "emulator"), (Row::Result, 46.0, "GPU")] {
+        items.push(Item::Text {
+            x: left - 8.0,
+            y: y + h / 2.0 + 4.0,
+            text: name.into(),
+            size: 12.0,
+            color: "#0f172a",
+            anchor: Anchor::End,
+            bold: true,
+        });
+        for l in &cmp.lanes {
+            let r = step.results.get(l.lane);
+            let (p, label, tip) = if row == Row::Input {
+                let src = r.map_or(Source::Inactive, |r| r.source);
+                let text = r.map_or_else(String::new, result_text);
+                (
+                    paint(src),
+                    text.clone(),
+                    format!("lane {}: emulator {text}", l.lane),
+                )
+            } else {
+                let gpu = l.gpu.map_or_else(|| "–".to_string(), |v| v.to_string());
+                let p = match l.verdict {
+                    Verdict::Match => MATCH,
+                    Verdict::Mismatch => MISMATCH,
+                    Verdict::Indeterminate => paint(Source::Undefined),
+                    Verdict::Inactive => paint(Source::Inactive),
+                };
+                let tip = format!("lane {}: GPU {gpu} — {}", l.lane, l.verdict.name());
+                (p, gpu, tip)
+            };
+            items.push(Item::Box(BoxItem {
+                rect: Rect {
+                    x: left + l.lane as f64 * pitch + gap / 2.0,
+                    y,
+                    w: bw,
+                    h,
+                },
+                paint: p,
+                label: (font > 0.0 && label.chars().count() as f64 * font * 0.62 <= bw - 2.0)
+                    .then_some(label),
+                font,
+                lane: Some(LaneRef { row, lane: l.lane }),
+                source: None,
+                tip: Some(tip),
+            }));
+        }
+    }
+    let scene = Scene {
+        width,
+        height: 84.0,
+        items,
+    };
+    canvas::draw(&e.canvas, &scene, window()?.device_pixel_ratio())
+}
+
+fn copy_wgsl() {
+    let Some(e) = els() else { return };
+    let text = e.wgsl.text_content().unwrap_or_default();
+    if let Ok(w) = window() {
+        // The promise's outcome is not awaited: a refused clipboard leaves the text selectable.
+        let _ = w.navigator().clipboard().write_text(&text);
+    }
+}
+
+/// xorshift64* keys, reproducible from `seed` (the CLI's `gpu sort` uses the same generator).
+fn keys(n: usize, seed: u64) -> Vec<u32> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+        })
+        .collect()
+}
+
+/// Sorts 1024 key/value pairs on the GPU and with the emulator's network; both must agree.
+fn run_sort() {
+    let Some(e) = els() else { return };
+    let _ = e.sort_status.remove_attribute("data-verdict");
+    e.sort_status.set_text_content(Some("running…"));
+    wasm_bindgen_futures::spawn_local(async move {
+        let line = match sort_on_device().await {
+            Ok((agrees, line)) => {
+                let _ = set_data(
+                    &e.sort_status,
+                    "verdict",
+                    if agrees { "match" } else { "mismatch" },
+                );
+                line
+            }
+            Err(err) => {
+                forget_device(&err);
+                let _ = set_data(&e.sort_status, "verdict", "error");
+                format!("emulator mode — the GPU sort did not run: {err}")
+            }
+        };
+        e.sort_status.set_text_content(Some(&line));
+        let _ = mark_ready();
+    });
+}
+
+async fn sort_on_device() -> Result<(bool, String), GpuError> {
+    let gpu = device().await?;
+    let k = keys(SORT_LEN, 1);
+    let v: Vec<u32> = (0..SORT_LEN as u32).collect();
+    let (gk, gv, timing) = gpu.sort(&k, &v).await?;
+    let (mut ek, mut ev) = (k, v);
+    Network::new(SORT_LEN)?.apply_pairs(&mut ek, &mut ev)?;
+    let agrees = gk == ek && gv == ev;
+    let line = format!(
+        "odd-even merge sort of {SORT_LEN} u32 keys (with values) on {}: {} the emulator's network, {:.3} ms ({})",
+        gpu.facts().adapter,
+        if agrees { "matches" } else { "DIFFERS from" },
+        timing.nanos as f64 / 1e6,
+        timing.source.label()
+    );
+    Ok((agrees, line))
+}
