@@ -15,10 +15,10 @@ use crosslane_core::scenario::View;
 use crosslane_core::{Level, Source, Step};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
+use web_sys::{Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
 
 use crate::controls::Controls;
-use crate::dom::{by_id, document, set_data, window, Js};
+use crate::dom::{by_id, document, window, Js};
 use crate::labels::escape;
 use crate::render::scene::{self, Scene};
 use crate::render::{canvas, svg};
@@ -26,7 +26,6 @@ use crate::{panic, table};
 
 /// The page.
 struct App {
-    doc: Document,
     controls: Controls,
     canvas: HtmlCanvasElement,
     tooltip: HtmlElement,
@@ -41,7 +40,6 @@ struct App {
     export: Element,
     step: Option<Step>,
     scene: Option<Scene>,
-    renders: u64,
 }
 
 /// Builds the page and renders the first op. Errors go to the red banner.
@@ -76,11 +74,9 @@ fn try_start() -> Js<()> {
         source: by_id(&doc, "op-source")?,
         summary: by_id(&doc, "step-summary")?,
         export: by_id(&doc, "export-svg")?,
-        doc,
         controls,
         step: None,
         scene: None,
-        renders: 0,
     };
     let canvas_target: EventTarget = app.canvas.clone().into();
     let export_target: EventTarget = app.export.clone().into();
@@ -280,11 +276,7 @@ impl App {
     }
 
     fn mark_ready(&mut self) -> Js<()> {
-        self.renders += 1;
-        match self.doc.body() {
-            Some(body) => set_data(&body, "ready", &self.renders.to_string()),
-            None => Ok(()),
-        }
+        crate::dom::mark_ready()
     }
 
     fn show_op_info(&self) {

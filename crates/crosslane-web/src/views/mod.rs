@@ -6,6 +6,7 @@
 //! Adding a view: a module here, one line in [`mount_all`], one `<section>` and one tab button in
 //! `web/index.html`.
 
+pub mod kernel;
 pub mod router;
 
 use crate::dom::Js;
@@ -13,6 +14,7 @@ use crate::dom::Js;
 /// Mounts every view (after the op view, which the app mounts itself) and shows the view the
 /// page opened with.
 pub fn mount_all() -> Js<()> {
+    kernel::mount()?;
     router::install()?;
     Ok(())
 }
