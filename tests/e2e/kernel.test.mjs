@@ -88,6 +88,12 @@ test('the asc_shfl_down reduce-sum seed runs to 496 in lane 0 and steps back to 
   assert.match(await page.textContent('#kernel-mask'), /0xffffffff/);
   const box = await page.$eval('#kernel-canvas', (c) => [c.width, c.height]);
   assert.ok(box[0] > 100 && box[1] > 100, `canvas drawn: ${box}`);
+  // Hovering the canvas names a lane, as in the single-op view.
+  const rect = await page.$eval('#kernel-canvas', (c) => c.getBoundingClientRect().toJSON());
+  // Lane 0's result box: the scene's left margin is 64 px, the result row starts 174 px down.
+  await page.mouse.move(rect.x + 74, rect.y + 190);
+  await page.waitForSelector('#kernel-tooltip:not([hidden])');
+  assert.match(await page.textContent('#kernel-tooltip'), /lane 0/);
 
   // Step and back buttons move one step along the recorded trace.
   await rendered(page, () => page.click('#kernel-step'));
@@ -113,6 +119,25 @@ test('step by step from the launch, then reset', async () => {
   await rendered(page, () => page.click('#kernel-reset'));
   assert.match(await page.textContent('#kernel-position'), /before the first step/);
   assert.equal(await page.$('#kernel-highlight .cl.current'), null);
+  await page.close();
+});
+
+test('launch geometry comes from the asc_vf_call comment unless the fields set it', async () => {
+  const page = await kernelPage();
+  await pickExample(page, 'ascend_shfl_xor.cpp');
+  const geometry = () => page.textContent('#kernel-geometry');
+  assert.match(await geometry(), /1 block\(s\) × 1024 threads · 32 lanes per warp, 32 warp\(s\) per block · block shape from the kernel's asc_vf_call comment/);
+  await rendered(page, () => page.fill('#kernel-threads', '64'));
+  await rendered(page, () => page.fill('#kernel-blocks', '2'));
+  assert.match(await geometry(), /2 block\(s\) × 64 threads · 32 lanes per warp, 2 warp\(s\) per block · block shape from config/);
+  await runToEnd(page);
+  assert.equal(await state(page), 'finished');
+  // The last step shown belongs to the last warp of the last block.
+  assert.match(await page.textContent('#kernel-position'), /block 1 warp 1/);
+  await rendered(page, () => page.fill('#kernel-blocks', 'many'));
+  assert.equal(await state(page), 'error');
+  assert.match(await page.textContent('#kernel-error'), /blocks: `many` is not a whole number/);
+  assert.equal(await page.getAttribute('#kernel-blocks', 'aria-invalid'), 'true');
   await page.close();
 });
 

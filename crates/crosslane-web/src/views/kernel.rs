@@ -98,7 +98,7 @@ const TEMPLATE: &str = r#"
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-canvas-title">
       <div class="section-head"><h2 id="kernel-canvas-title">cross-lane call</h2><p id="kernel-op-caption"></p></div>
-      <div class="kernel-stage"><canvas id="kernel-canvas" role="img" aria-label="cross-lane call"></canvas></div>
+      <div class="kernel-stage"><canvas id="kernel-canvas" role="img" aria-label="cross-lane call"></canvas><div id="kernel-tooltip" role="tooltip" hidden></div></div>
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-vars-title">
       <div class="section-head"><h2 id="kernel-vars-title">lanes</h2><p id="kernel-warp" class="hint"></p></div>
@@ -131,6 +131,9 @@ struct KernelView {
     status: Element,
     mask: Element,
     canvas: HtmlCanvasElement,
+    tooltip: HtmlElement,
+    /// The drawing on the canvas (for hover: which lane, and its reason).
+    drawn: Option<scene::Scene>,
     op_caption: Element,
     warp: Element,
     vars: Element,
@@ -208,6 +211,8 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         status: by_id(doc, "kernel-status")?,
         mask: by_id(doc, "kernel-mask")?,
         canvas: by_id(doc, "kernel-canvas")?,
+        tooltip: by_id(doc, "kernel-tooltip")?,
+        drawn: None,
         op_caption: by_id(doc, "kernel-op-caption")?,
         warp: by_id(doc, "kernel-warp")?,
         vars: by_id(doc, "kernel-vars")?,
@@ -279,7 +284,19 @@ fn wire(state: &Shared) -> Js<()> {
             v.canvas.clone(),
         )
     };
-    let _ = canvas_el;
+    let canvas_target = EventTarget::from(canvas_el);
+    on(state, &canvas_target, "mousemove", |s, e| {
+        act(s, |v| {
+            v.hover(&e)?;
+            Ok(false)
+        })
+    })?;
+    on(state, &canvas_target, "mouseleave", |s, _| {
+        act(s, |v| {
+            v.tooltip.set_hidden(true);
+            Ok(false)
+        })
+    })?;
     on(state, &source, "input", |s, _| {
         act(s, |v| {
             v.fills.clear();
@@ -711,6 +728,31 @@ impl KernelView {
         Ok(true)
     }
 
+    /// Shows the hovered lane's tooltip (value, source, and why a lane is undefined), the same
+    /// words as the single-op view's canvas.
+    fn hover(&self, e: &Event) -> Js<()> {
+        let Some(m) = e.dyn_ref::<web_sys::MouseEvent>() else {
+            return Ok(());
+        };
+        let (x, y) = (m.offset_x(), m.offset_y());
+        let Some((_, tip)) = self.drawn.as_ref().and_then(|s| s.hit(x, y)) else {
+            self.tooltip.set_hidden(true);
+            return Ok(());
+        };
+        self.tooltip.set_text_content(Some(tip));
+        let width = f64::from(self.canvas.client_width());
+        let left = if x + 340.0 > width {
+            x - 334.0
+        } else {
+            x + 14.0
+        };
+        let style = self.tooltip.style();
+        style.set_property("left", &format!("{}px", left.max(0.0)))?;
+        style.set_property("top", &format!("{}px", y + 16.0))?;
+        self.tooltip.set_hidden(false);
+        Ok(())
+    }
+
     /// Keeps the highlighted text and the gutter under the textarea as it scrolls.
     fn sync_scroll(&self) {
         let top = self.source_el.scroll_top();
@@ -935,7 +977,7 @@ impl KernelView {
 
     /// Draws the cross-lane call of the step shown, or the most recent one before it (said so in
     /// the caption); an empty canvas before the first call.
-    fn draw_op(&self) -> Js<()> {
+    fn draw_op(&mut self) -> Js<()> {
         let found = self.trace().and_then(|t| {
             t.steps
                 .iter()
@@ -944,6 +986,8 @@ impl KernelView {
                 .find_map(|s| s.ops.last().map(|op| (s, op)))
         });
         let Some((s, op)) = found else {
+            self.drawn = None;
+            self.tooltip.set_hidden(true);
             self.canvas.set_hidden(true);
             self.canvas.remove_attribute("data-op")?;
             self.canvas.remove_attribute("data-line")?;
@@ -980,6 +1024,7 @@ impl KernelView {
         );
         self.canvas.set_attribute("aria-label", &caption)?;
         self.op_caption.set_text_content(Some(&caption));
+        self.drawn = Some(drawn);
         Ok(())
     }
 }
