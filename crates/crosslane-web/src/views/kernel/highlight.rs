@@ -104,7 +104,6 @@ const BUILTIN_NAMES: &[&str] = &[
     "blockDim",
     "gridDim",
     "warpSize",
-    "laneId",
     "__syncthreads",
     "__syncwarp",
 ];
