@@ -153,6 +153,9 @@ test('the width-31 asc_shfl_xor example shows its warning on line 8 and undefine
   assert.equal(await laneVar(page, 0, 'value'), 'undefined');
   const why = await page.getAttribute('#kernel-vars tr[data-lane="0"] td[data-var="value"]', 'title');
   assert.match(why, /width 31/);
+  await slideTo(page, 4);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'kernel-width31.png') });
   await page.close();
 });
 
@@ -166,6 +169,8 @@ test('a syntax error shows line:column under the editor and keeps the text', asy
   assert.ok(await page.$('#kernel-highlight .cl[data-line="2"] .sq-error'), 'squiggle on line 2');
   assert.match(await page.getAttribute('#kernel-gutter .gl[data-line="2"]', 'class'), /mark-error/);
   assert.equal(await page.inputValue('#kernel-source'), text);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'kernel-error.png'), clip: { x: 0, y: 0, width: 720, height: 700 } });
   // Fixing it clears the error.
   await typeSource(page, '__global__ void k(int* d) {\n  int x = 1;\n}');
   assert.equal(await page.isHidden('#kernel-error'), true);

@@ -263,7 +263,7 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
             };
             titles.push(format!("{n}:{col}: {message}"));
             // The token under the column, skipping the whitespace before it.
-            let mut target = *col;
+            let mut target = (*col).max(1);
             let text: Vec<char> = runs.iter().flat_map(|(_, t)| t.chars()).collect();
             while (target as usize) <= text.len()
                 && text
