@@ -201,6 +201,17 @@ test('while(1){} ends with the step-limit message and the page still responds', 
   await page.close();
 });
 
+test('an array beyond the memory limit is reported at its line', async () => {
+  const page = await kernelPage();
+  await typeSource(page, '__global__ void k(int* d) {\n  __shared__ int a[9000000];\n  d[threadIdx.x] = 1;\n}');
+  await runToEnd(page);
+  const error = await page.$('#kernel-diagnostics li[data-level="error"][data-line="2"]');
+  assert.ok(error, 'an error on line 2');
+  assert.match(await error.textContent(), /memory limit reached: `a` needs 9000000 cells/);
+  assert.match(await page.getAttribute('#kernel-gutter .gl[data-line="2"]', 'class'), /mark-error/);
+  await page.close();
+});
+
 test('a memory cell edited before the first step feeds the run', async () => {
   const page = await kernelPage();
   await typeSource(page, '__global__ void k(int* d) {\n  int v = __shfl_xor_sync(0xffffffff, d[threadIdx.x], 1);\n  d[threadIdx.x] = v;\n}');

@@ -23,7 +23,7 @@ use crate::print_out;
 /// Arguments of `crosslane run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// A scenario JSON file, `-` for standard input, or a permalink (`v1.…`).
+    /// A scenario JSON file, a kernel source file, `-` for standard input, or a permalink (`v1.…`).
     pub input: String,
     /// Print JSON. Op scenarios always print JSON; a kernel prints its trace as text without it.
     #[arg(long)]
