@@ -134,6 +134,14 @@ test('launch geometry comes from the asc_vf_call comment unless the fields set i
   assert.equal(await state(page), 'finished');
   // The last step shown belongs to the last warp of the last block.
   assert.match(await page.textContent('#kernel-position'), /block 1 warp 1/);
+  // The step's warp: block 1 warp 1 holds threads 32..63 of block 1, idx = 64 + 32 + lane.
+  assert.equal(await laneVar(page, 0, 'idx'), '96');
+  assert.equal(await laneVar(page, 0, 'result'), '1');
+  // The warp menu shows any other warp at the same moment: block 0 warp 0 has idx = lane.
+  await rendered(page, () => page.selectOption('#kernel-warp-pick', '0:0'));
+  assert.equal(await laneVar(page, 5, 'idx'), '5');
+  assert.equal(await laneVar(page, 5, 'result'), '4');
+  assert.match(await page.textContent('#kernel-warp'), /block 0 · warp 0/);
   await rendered(page, () => page.fill('#kernel-blocks', 'many'));
   assert.equal(await state(page), 'error');
   assert.match(await page.textContent('#kernel-error'), /blocks: `many` is not a whole number/);

@@ -49,6 +49,8 @@ const MAX_STEPS: usize = 50_000;
 const MAX_CELLS: usize = 4_000_000;
 /// Milliseconds of interpreting per tick of a run before the page yields to the browser.
 const TICK_MS: f64 = 12.0;
+/// Most warps listed in the lane table's warp menu.
+const WARP_MENU: usize = 256;
 /// Steps between clock checks inside a tick.
 const SLICE: usize = 64;
 
@@ -101,7 +103,7 @@ const TEMPLATE: &str = r#"
       <div class="kernel-stage"><canvas id="kernel-canvas" role="img" aria-label="cross-lane call"></canvas><div id="kernel-tooltip" role="tooltip" hidden></div></div>
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-vars-title">
-      <div class="section-head"><h2 id="kernel-vars-title">lanes</h2><p id="kernel-warp" class="hint"></p></div>
+      <div class="section-head"><h2 id="kernel-vars-title">lanes</h2><select id="kernel-warp-pick" aria-label="warp shown"></select><p id="kernel-warp" class="hint"></p></div>
       <div class="table-wrap"><table id="kernel-vars"></table></div>
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-memory-title">
@@ -136,6 +138,8 @@ struct KernelView {
     drawn: Option<scene::Scene>,
     op_caption: Element,
     warp: Element,
+    /// Which warp the lane table shows: "" = the warp of the step shown, else "BLOCK:WARP".
+    warp_pick: HtmlSelectElement,
     vars: Element,
     memory: Element,
     memory_error: HtmlElement,
@@ -215,6 +219,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         drawn: None,
         op_caption: by_id(doc, "kernel-op-caption")?,
         warp: by_id(doc, "kernel-warp")?,
+        warp_pick: by_id(doc, "kernel-warp-pick")?,
         vars: by_id(doc, "kernel-vars")?,
         memory: by_id(doc, "kernel-memory")?,
         memory_error: by_id(doc, "kernel-memory-error")?,
@@ -267,6 +272,18 @@ fn target_of(e: &Event) -> EventTarget {
 }
 
 fn wire(state: &Shared) -> Js<()> {
+    let warp_pick = {
+        let v = state
+            .try_borrow()
+            .map_err(|_| JsValue::from_str("kernel view busy"))?;
+        EventTarget::from(v.warp_pick.clone())
+    };
+    on(state, &warp_pick, "change", |s, _| {
+        act(s, |v| {
+            v.render()?;
+            Ok(false)
+        })
+    })?;
     let (source, examples, entry, launch, memory, canvas_el) = {
         let v = state
             .try_borrow()
@@ -658,7 +675,36 @@ impl KernelView {
                 Err(e) => self.fault = Some(e),
             }
         }
+        self.fill_warp_pick();
         Ok(())
+    }
+
+    /// The warp menu of the lane table: "the step's warp", then every warp of the launch (at
+    /// most [`WARP_MENU`]; beyond that only the step's warp is offered). Keeps the choice when
+    /// the new launch still has it.
+    fn fill_warp_pick(&self) {
+        let chosen = self.warp_pick.value();
+        let mut html = String::from(r#"<option value="">the warp of the step shown</option>"#);
+        let mut kept = false;
+        if let Some(l) = self.trace().map(|t| &t.launch) {
+            let blocks = l.grid_dim[0] * l.grid_dim[1] * l.grid_dim[2];
+            if blocks.saturating_mul(l.warps_per_block) <= WARP_MENU {
+                for b in 0..blocks {
+                    for w in 0..l.warps_per_block {
+                        let value = format!("{b}:{w}");
+                        kept |= value == chosen;
+                        let _ = write!(
+                            html,
+                            r#"<option value="{value}">block {b} · warp {w}</option>"#
+                        );
+                    }
+                }
+            }
+        }
+        self.warp_pick.set_inner_html(&html);
+        if kept {
+            self.warp_pick.set_value(&chosen);
+        }
     }
 
     /// One step forward: along the recorded trace, or one more statement of the interpreter.
@@ -918,7 +964,31 @@ impl KernelView {
             return Ok(());
         };
         let lanes = t.launch.lanes;
+        let picked = self.warp_pick.value();
+        let picked = picked
+            .split_once(':')
+            .and_then(|(b, w)| Some((b.parse::<usize>().ok()?, w.parse::<usize>().ok()?)));
         match self.pos.checked_sub(1).and_then(|i| t.steps.get(i)) {
+            Some(s) if picked.is_some_and(|p| p != (s.block, s.warp)) => {
+                let (block, warp) = picked.unwrap_or((s.block, s.warp));
+                let vars = t.vars_after(self.pos - 1, block, warp);
+                self.vars.set_inner_html(&tables::vars_table(
+                    lanes,
+                    LaneMask::all(lanes),
+                    &vars,
+                    &[],
+                ));
+                self.mask
+                    .set_inner_html(&tables::mask_strip(s.lanes, s.active));
+                self.warp.set_text_content(Some(&format!(
+                    "block {block} · warp {warp} (threads {}–{}), as it stands while block {} warp {} runs line {}",
+                    warp * lanes,
+                    (warp + 1) * lanes - 1,
+                    s.block,
+                    s.warp,
+                    s.line
+                )));
+            }
             Some(s) => {
                 let vars = t.vars_after(self.pos - 1, s.block, s.warp);
                 let changed: Vec<&str> = s.changes.iter().map(|c| c.name.as_str()).collect();
