@@ -157,6 +157,8 @@ struct KernelView {
     generation: u64,
     /// Initial fills of global buffers edited in the memory table, by parameter name.
     fills: BTreeMap<String, String>,
+    /// Whether the last render happened with the section on screen (the canvas has its width).
+    sized: bool,
 }
 
 type Shared = Rc<RefCell<KernelView>>;
@@ -231,6 +233,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         running: None,
         generation: 0,
         fills: BTreeMap::new(),
+        sized: false,
     })
 }
 
@@ -390,17 +393,23 @@ fn wire(state: &Shared) -> Js<()> {
         act(s, |v| {
             if router::current() == "kernel" {
                 v.render()?;
+            } else {
+                v.sized = false;
             }
             Ok(false)
         })
     })?;
-    // A view switch to this view redraws (the canvas was sized while the section was hidden).
+    // Switching to this view redraws once if the canvas was last sized while the section was
+    // hidden (its width was unknown then).
     let again = state.clone();
     router::on_change(move |name| {
-        if name != "kernel" {
+        if name != "kernel" || router::current() != "kernel" {
             return;
         }
         if let Ok(mut v) = again.try_borrow_mut() {
+            if v.sized {
+                return;
+            }
             if let Err(err) = v.render() {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
             }
@@ -918,6 +927,7 @@ impl KernelView {
         self.render_lanes()?;
         self.render_memory();
         self.draw_op()?;
+        self.sized = !self.section.hidden();
         mark_ready()
     }
 
