@@ -45,7 +45,8 @@ enum Command {
     /// List every operation (signature, rule, source, parameters, a live example) of one dialect
     /// or of all; --json prints the reference entries.
     Ops(cmd::ops::OpsArgs),
-    /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON.
+    /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON,
+    /// or run a kernel snippet (.cu/.cpp/… file) and print its trace (JSON with --json).
     Run(cmd::run::RunArgs),
     /// Sort keys with the Batcher odd-even merge network: result, figures, verification.
     Sort(cmd::sort::SortArgs),

@@ -114,3 +114,104 @@ fn bad_scenarios_exit_2_with_one_line() {
     let out = crosslane(&["run", "/nonexistent/crosslane.json"], None);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// The seed's asc_shfl_down reduce-sum kernel (seed 001, 示例2, line breaks restored).
+const REDUCE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../crosslane-core/examples_kernels/ascend_shfl_down_reduce.cpp"
+);
+
+/// Lane `lane`'s final value of variable `var` in warp 0 of block 0 of a `run --json` trace.
+fn lane_text(trace: &serde_json::Value, var: &str, lane: usize) -> serde_json::Value {
+    let vars = trace["warps"][0]["vars"].as_array().expect("warp 0 vars");
+    let v = vars
+        .iter()
+        .find(|v| v["name"] == var)
+        .unwrap_or_else(|| panic!("no variable {var} in {vars:?}"));
+    v["lanes"][lane]["text"].clone()
+}
+
+#[test]
+fn a_kernel_file_runs_with_its_trace_as_json() {
+    let trace = json(&crosslane(&["run", REDUCE, "--json"], None));
+    // Seed 001: "the reduce-sum result is in the thread whose laneId is 0": 0+1+…+31 = 496.
+    assert_eq!(lane_text(&trace, "value", 0), "496");
+    assert_eq!(trace["outcome"]["kind"], "finished");
+    assert_eq!(trace["launch"]["lanes"], 32);
+    let ops: Vec<&str> = trace["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .flat_map(|s| s["ops"].as_array().into_iter().flatten())
+        .map(|o| o["op"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ops, vec!["asc_shfl_down"; 5]);
+}
+
+#[test]
+fn a_kernel_file_prints_text_without_json() {
+    let out = crosslane(&["run", REDUCE], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("asc_shfl_down (ascend, i32)"), "{text}");
+    assert!(text.contains("finished after"), "{text}");
+    // dst[0] holds lane 0's sum.
+    assert!(text.contains("dst (32 x int): 496 512 "), "{text}");
+}
+
+#[test]
+fn a_kernel_scenario_and_stdin_snippet_run_the_same_trace() {
+    let source = std::fs::read_to_string(REDUCE).expect("seed kernel");
+    let from_file = json(&crosslane(&["run", REDUCE, "--json"], None));
+    let scenario = Scenario::new(View::Kernel {
+        source: source.clone(),
+        blocks: 0,
+        threads_per_block: 0,
+        lanes: 0,
+        step: 3,
+    });
+    assert_eq!(
+        json(&crosslane(
+            &["run", "-", "--json"],
+            Some(&scenario.to_json())
+        )),
+        from_file
+    );
+    assert_eq!(
+        json(&crosslane(&["run", "-", "--json"], Some(&source))),
+        from_file
+    );
+    // Two blocks of 64 threads: four warps, each lane 0 of a warp holds 496.
+    let two = json(&crosslane(
+        &[
+            "run",
+            REDUCE,
+            "--json",
+            "--blocks",
+            "2",
+            "--threads-per-block",
+            "64",
+        ],
+        None,
+    ));
+    assert_eq!(two["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(two["warps"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn kernel_faults_name_their_line_and_column() {
+    let out = crosslane(
+        &["run", "-"],
+        Some("__global__ void k(int* d) {\n  int x = ;\n}"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("-:2:11:"), "{err}");
+    let out = crosslane(
+        &["run", "-", "--json"],
+        Some("__global__ void k() {\n  while (1) {}\n}"),
+    );
+    let trace = json(&out);
+    assert_eq!(trace["outcome"]["kind"], "step_limit");
+    assert_eq!(trace["outcome"]["line"], 2);
+}

@@ -3,11 +3,17 @@
 //! The input is a scenario JSON file (`{"version": 1, "view": …}`), `-` for standard input, or a
 //! permalink (`v1.…`, given directly, in a file, or as a page URL whose `#` fragment or last
 //! `=` parameter holds it). For an `op` view the trace is the step's `--json` contract object.
-//! Kernel and sort views are answered by their own modules as they land (one match arm each in
-//! [`run`]).
+//!
+//! A kernel snippet (a `.cu`/`.cpp`/`.c`/`.txt`/… source file, or any text that is neither a
+//! scenario nor a permalink, or a `kernel` scenario) runs through
+//! [`crosslane_core::kernel::run_kernel`] — the interpreter the page steps through — and prints
+//! the whole [`crosslane_core::kernel::KernelTrace`] as JSON with `--json`, or its
+//! [`crosslane_core::kernel::render_text`] rendering otherwise. Sort views are answered by their
+//! own module as it lands (one match arm in [`run`]).
 
 use std::io::Read;
 
+use crosslane_core::kernel::{render_text, run_kernel, LaunchConfig};
 use crosslane_core::permalink;
 use crosslane_core::scenario::{Scenario, View};
 
@@ -17,11 +23,24 @@ use crate::print_out;
 /// Arguments of `crosslane run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// A scenario JSON file, `-` for standard input, or a permalink (`v1.…`).
+    /// A scenario JSON file, a kernel source file, `-` for standard input, or a permalink (`v1.…`).
     pub input: String,
-    /// Print JSON (the only output form of `run` today; accepted for symmetry with `op`).
+    /// Print JSON. Op scenarios always print JSON; a kernel prints its trace as text without it.
     #[arg(long)]
     pub json: bool,
+    /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one).
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// Kernel only: blocks launched, 1..=65536 (default: a kernel scenario's, else 1).
+    #[arg(long)]
+    pub blocks: Option<usize>,
+    /// Kernel only: threads per block, 1..=1024 (default: a kernel scenario's, else the kernel's
+    /// `asc_vf_call` comment, else one warp).
+    #[arg(long)]
+    pub threads_per_block: Option<usize>,
+    /// Kernel only: lanes per warp (default: the dialect's).
+    #[arg(long)]
+    pub lanes: Option<usize>,
 }
 
 /// Runs `crosslane run`.
@@ -31,13 +50,22 @@ pub struct RunArgs {
 /// when the text is neither a scenario nor a permalink, or its view cannot run here;
 /// [`CliError::Input`] (exit 2) when an op view's fields do not parse or cannot be encoded.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
-    let scenario = read_scenario(&args.input)?;
+    let text = read_input(&args.input)?;
+    if is_kernel_source(&args.input, &text) {
+        return run_kernel_file(args, &text, LaunchConfig::default());
+    }
+    let scenario = parse(&text)?;
     let trace = match &scenario.view {
         View::Op(request) => request.run()?.contract_json(),
-        View::Kernel { .. } => {
-            return Err(CliError::Usage(
-                "run: kernel scenarios are not replayed by this build of crosslane yet".into(),
-            ))
+        View::Kernel {
+            source,
+            blocks,
+            threads_per_block,
+            lanes,
+            step: _,
+        } => {
+            let config = kernel_config(*blocks, *threads_per_block, *lanes);
+            return run_kernel_file(args, source, config);
         }
         View::Sort { .. } => {
             return Err(CliError::Usage(
@@ -48,9 +76,9 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     print_out(&format!("{trace}\n"))
 }
 
-/// The scenario named by the `run` argument.
-fn read_scenario(input: &str) -> Result<Scenario, CliError> {
-    let text = if input == "-" {
+/// The text named by the `run` argument: stdin, a file, or the argument itself (a permalink).
+fn read_input(input: &str) -> Result<String, CliError> {
+    Ok(if input == "-" {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
@@ -60,8 +88,7 @@ fn read_scenario(input: &str) -> Result<Scenario, CliError> {
         input.to_string()
     } else {
         std::fs::read_to_string(input).map_err(|e| CliError::Io(format!("run: {input}: {e}")))?
-    };
-    parse(&text)
+    })
 }
 
 /// Scenario JSON when the text starts with `{`, otherwise a permalink.
@@ -84,4 +111,62 @@ fn link_part(text: &str) -> &str {
 /// Whether an argument is meant as a permalink rather than a path.
 fn looks_like_link(arg: &str) -> bool {
     permalink::format_prefix(link_part(arg.trim())).is_some()
+}
+
+/// File name endings of kernel sources (the seed kernels are `.cpp`).
+const KERNEL_EXTENSIONS: &[&str] = &[
+    "cu", "cuh", "cpp", "cc", "cxx", "c", "h", "hpp", "hip", "txt",
+];
+
+/// Whether the input is a kernel snippet rather than a scenario: a source file by its extension,
+/// or any text that is neither scenario JSON nor a permalink (a snippet piped through `-`).
+fn is_kernel_source(input: &str, text: &str) -> bool {
+    let by_name = std::path::Path::new(input)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| KERNEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
+    let t = text.trim();
+    by_name || (!t.starts_with('{') && permalink::format_prefix(link_part(t)).is_none())
+}
+
+/// The launch of a kernel scenario: 0 in a field means "not given" (the kernel's own comment
+/// or the dialect's default decides), as on the page.
+fn kernel_config(blocks: u32, threads_per_block: u32, lanes: u32) -> LaunchConfig {
+    let some = |n: u32| (n > 0).then_some(n as usize);
+    LaunchConfig {
+        grid_dim: some(blocks).map(|b| [b, 1, 1]),
+        block_dim: some(threads_per_block).map(|t| [t, 1, 1]),
+        lanes: some(lanes),
+        ..LaunchConfig::default()
+    }
+}
+
+/// Runs a kernel source with `config` (command-line flags override it) and prints the trace.
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) when the kernel does not parse or the launch is invalid, with
+/// the line:column of the fault. Faults while running (undefined behaviour, the step limit) are
+/// part of the trace, not errors.
+fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Result<(), CliError> {
+    if args.entry.is_some() {
+        config.entry.clone_from(&args.entry);
+    }
+    if let Some(b) = args.blocks {
+        config.grid_dim = Some([b, 1, 1]);
+    }
+    if let Some(t) = args.threads_per_block {
+        config.block_dim = Some([t, 1, 1]);
+    }
+    if let Some(l) = args.lanes {
+        config.lanes = Some(l);
+    }
+    let trace = run_kernel(source, config)
+        .map_err(|e| CliError::Usage(format!("run: {}:{e}", args.input)))?;
+    if args.json {
+        let json = serde_json::to_string(&trace)
+            .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
+        print_out(&format!("{json}\n"))
+    } else {
+        print_out(&render_text(&trace, 10_000))
+    }
 }

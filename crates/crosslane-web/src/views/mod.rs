@@ -9,6 +9,8 @@
 #[cfg(target_arch = "wasm32")]
 pub mod gpu;
 #[cfg(target_arch = "wasm32")]
+pub mod kernel;
+#[cfg(target_arch = "wasm32")]
 pub mod maca;
 #[cfg(target_arch = "wasm32")]
 pub mod router;
@@ -22,6 +24,7 @@ use crate::dom::Js;
 #[cfg(target_arch = "wasm32")]
 pub fn mount_all() -> Js<()> {
     gpu::mount()?;
+    kernel::mount()?;
     router::install()?;
     sort::mount()?;
     maca::mount()?;

@@ -1,0 +1,334 @@
+//! Syntax highlighting of the kernel editor: the source as HTML, one block per line, that sits
+//! under the transparent `<textarea>` and must match it character for character.
+//!
+//! A scanner of its own rather than [`crosslane_core::kernel::lexer`]: the editor shows text while
+//! it is being typed, so an unterminated comment or a stray character must still colour the rest
+//! of the line instead of failing, and comments need their extent (the core lexer keeps only
+//! their start). Columns are 1-based characters, as in [`crosslane_core::kernel::KernelError`].
+
+use crate::labels::escape;
+
+/// What marks a line or a position of the editor carries.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// The line of the step shown (1-based), highlighted.
+    pub current: Option<u32>,
+    /// Wavy underlines: line, column (1-based), class (`error`, `warning`, `info`), message.
+    pub squiggles: Vec<(u32, u32, &'static str, String)>,
+}
+
+/// Token classes; the CSS colours `.tk-<class>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    Plain,
+    Keyword,
+    Type,
+    Builtin,
+    Number,
+    Str,
+    Comment,
+    Directive,
+}
+
+impl Class {
+    fn css(self) -> Option<&'static str> {
+        match self {
+            Class::Plain => None,
+            Class::Keyword => Some("tk-kw"),
+            Class::Type => Some("tk-ty"),
+            Class::Builtin => Some("tk-bi"),
+            Class::Number => Some("tk-num"),
+            Class::Str => Some("tk-str"),
+            Class::Comment => Some("tk-com"),
+            Class::Directive => Some("tk-pp"),
+        }
+    }
+}
+
+const KEYWORDS: &[&str] = &[
+    "if",
+    "else",
+    "for",
+    "while",
+    "do",
+    "return",
+    "break",
+    "continue",
+    "switch",
+    "case",
+    "default",
+    "sizeof",
+    "const",
+    "static",
+    "inline",
+    "extern",
+    "volatile",
+    "struct",
+    "true",
+    "false",
+    "constexpr",
+    "template",
+    "typename",
+    "using",
+    "namespace",
+    "goto",
+    "auto",
+];
+
+const TYPES: &[&str] = &[
+    "void",
+    "int",
+    "unsigned",
+    "signed",
+    "long",
+    "short",
+    "char",
+    "float",
+    "double",
+    "bool",
+    "half",
+    "bfloat16_t",
+    "dim3",
+    "float2",
+    "float4",
+    "int2",
+    "int4",
+    "uint",
+    "size_t",
+];
+
+/// Identifiers that name the launch geometry or a builtin without a vendor prefix.
+const BUILTIN_NAMES: &[&str] = &[
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "warpSize",
+    "__syncthreads",
+    "__syncwarp",
+];
+
+/// Vendor qualifiers and builtin prefixes (`__global__`, `asc_shfl_xor`, `__shfl_sync`, …).
+fn classify(word: &str) -> Class {
+    if KEYWORDS.contains(&word) {
+        Class::Keyword
+    } else if TYPES.contains(&word) || (word.ends_with("_t") && word.len() > 2) {
+        Class::Type
+    } else if BUILTIN_NAMES.contains(&word)
+        || word.starts_with("asc_")
+        || word.starts_with("__shfl")
+        || word.starts_with("__builtin_")
+        || word.starts_with("__ballot")
+        || word.starts_with("__any")
+        || word.starts_with("__all")
+        || word.starts_with("subgroup")
+    {
+        Class::Builtin
+    } else if word.starts_with("__") && word.ends_with("__") && word.len() > 4 {
+        // __global__, __device__, __shared__, __simt_vf__, __gm__, __launch_bounds__, …
+        Class::Keyword
+    } else {
+        Class::Plain
+    }
+}
+
+/// The source as classified runs of characters (a run never spans a line break).
+fn scan(source: &str) -> Vec<Vec<(Class, String)>> {
+    let chars: Vec<char> = source.chars().collect();
+    let at = |k: usize| chars.get(k).copied().unwrap_or('\0');
+    let mut lines: Vec<Vec<(Class, String)>> = vec![Vec::new()];
+    let push = |lines: &mut Vec<Vec<(Class, String)>>, class: Class, text: &[char]| {
+        let mut run = String::new();
+        for &c in text {
+            if c == '\n' {
+                if let Some(line) = lines.last_mut() {
+                    line.push((class, std::mem::take(&mut run)));
+                }
+                lines.push(Vec::new());
+            } else {
+                run.push(c);
+            }
+        }
+        if let Some(line) = lines.last_mut() {
+            line.push((class, run));
+        }
+    };
+    let mut i = 0;
+    let mut line_start = true;
+    while i < chars.len() {
+        let c = chars[i];
+        let start = i;
+        let class = if c == '/' && at(i + 1) == '/' {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+            Class::Comment
+        } else if c == '/' && at(i + 1) == '*' {
+            i += 2;
+            while i < chars.len() && !(chars[i] == '*' && at(i + 1) == '/') {
+                i += 1;
+            }
+            i = (i + 2).min(chars.len());
+            Class::Comment
+        } else if c == '#' && line_start {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+            Class::Directive
+        } else if c == '"' || c == '\'' {
+            i += 1;
+            while i < chars.len() && chars[i] != c && chars[i] != '\n' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(chars.len());
+            Class::Str
+        } else if c.is_ascii_digit() || (c == '.' && at(i + 1).is_ascii_digit()) {
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric()
+                    || chars[i] == '.'
+                    || ((chars[i] == '+' || chars[i] == '-')
+                        && matches!(chars[i - 1], 'e' | 'E' | 'p' | 'P')))
+            {
+                i += 1;
+            }
+            Class::Number
+        } else if c.is_alphabetic() || c == '_' {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            classify(&word)
+        } else {
+            i += 1;
+            Class::Plain
+        };
+        if c == '\n' {
+            line_start = true;
+        } else if !c.is_whitespace() {
+            line_start = false;
+        }
+        let end = i.min(chars.len());
+        push(&mut lines, class, &chars[start..end]);
+    }
+    lines
+}
+
+/// Splits the run containing column `col` of `line` so that the token there (to the end of its
+/// run, at least one character) is a separate run; returns the index of that run, or `None` past
+/// the end of the line.
+fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
+    let target = (col.max(1) - 1) as usize;
+    let mut seen = 0usize;
+    for k in 0..line.len() {
+        let len = line[k].1.chars().count();
+        if target < seen + len {
+            let offset = target - seen;
+            if offset > 0 {
+                let (class, text) = line[k].clone();
+                let head: String = text.chars().take(offset).collect();
+                let tail: String = text.chars().skip(offset).collect();
+                line[k] = (class, head);
+                line.insert(k + 1, (class, tail));
+                return Some(k + 1);
+            }
+            return Some(k);
+        }
+        seen += len;
+    }
+    None
+}
+
+/// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
+/// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
+pub fn render(source: &str, marks: &Marks) -> (String, String) {
+    let lines = scan(source);
+    let mut code = String::with_capacity(source.len() * 3);
+    let mut gutter = String::with_capacity(lines.len() * 40);
+    for (k, mut runs) in lines.into_iter().enumerate() {
+        let n = k as u32 + 1;
+        // Squiggles of this line, by run index (a run may carry several messages).
+        let mut marked: Vec<(usize, &'static str, String)> = Vec::new();
+        let mut at_end: Vec<(&'static str, String)> = Vec::new();
+        let mut line_level: Option<&'static str> = None;
+        let mut titles: Vec<String> = Vec::new();
+        for (line, col, level, message) in &marks.squiggles {
+            if *line != n {
+                continue;
+            }
+            // Errors outrank warnings, warnings outrank notes, for the gutter's colour.
+            line_level = match (line_level, *level) {
+                (Some("error"), _) | (_, "error") => Some("error"),
+                (Some("warning"), _) | (_, "warning") => Some("warning"),
+                _ => Some(level),
+            };
+            titles.push(format!("{n}:{col}: {message}"));
+            // The token under the column, skipping the whitespace before it.
+            let mut target = (*col).max(1);
+            let text: Vec<char> = runs.iter().flat_map(|(_, t)| t.chars()).collect();
+            while (target as usize) <= text.len()
+                && text
+                    .get(target as usize - 1)
+                    .is_some_and(|c| c.is_whitespace())
+            {
+                target += 1;
+            }
+            match isolate(&mut runs, target) {
+                Some(i) => {
+                    for m in &mut marked {
+                        if m.0 >= i {
+                            m.0 += 1;
+                        }
+                    }
+                    marked.push((i, level, message.clone()));
+                }
+                None => at_end.push((level, message.clone())),
+            }
+        }
+        let current = marks.current == Some(n);
+        code.push_str(&format!(
+            r#"<span class="cl{}" data-line="{n}">"#,
+            if current { " current" } else { "" }
+        ));
+        for (i, (class, text)) in runs.iter().enumerate() {
+            if text.is_empty() {
+                continue;
+            }
+            let squiggle = marked.iter().find(|m| m.0 == i);
+            if let Some((_, level, message)) = squiggle {
+                code.push_str(&format!(
+                    r#"<span class="sq sq-{level}" title="{}">"#,
+                    escape(message)
+                ));
+            }
+            match class.css() {
+                Some(css) => {
+                    code.push_str(&format!(r#"<span class="{css}">{}</span>"#, escape(text)))
+                }
+                None => code.push_str(&escape(text)),
+            }
+            if squiggle.is_some() {
+                code.push_str("</span>");
+            }
+        }
+        for (level, message) in at_end {
+            code.push_str(&format!(
+                r#"<span class="sq sq-{level} sq-eol" title="{}"> </span>"#,
+                escape(&message)
+            ));
+        }
+        code.push_str("</span>");
+        let mut class = String::from("gl");
+        if current {
+            class.push_str(" current");
+        }
+        if let Some(level) = line_level {
+            class.push_str(" mark-");
+            class.push_str(level);
+        }
+        gutter.push_str(&format!(
+            r#"<span class="{class}" data-line="{n}" title="{}">{n}</span>"#,
+            escape(&titles.join("\n"))
+        ));
+    }
+    (code, gutter)
+}
