@@ -15,10 +15,10 @@ use crosslane_core::scenario::View;
 use crosslane_core::{Level, Source, Step};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
+use web_sys::{Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
 
 use crate::controls::Controls;
-use crate::dom::{by_id, document, set_data, window, Js};
+use crate::dom::{by_id, document, window, Js};
 use crate::labels::escape;
 use crate::render::scene::{self, Scene};
 use crate::render::{canvas, svg};
@@ -26,7 +26,6 @@ use crate::{panic, table};
 
 /// The page.
 struct App {
-    doc: Document,
     controls: Controls,
     canvas: HtmlCanvasElement,
     tooltip: HtmlElement,
@@ -41,7 +40,6 @@ struct App {
     export: Element,
     step: Option<Step>,
     scene: Option<Scene>,
-    renders: u64,
 }
 
 /// Builds the page and renders the first op. Errors go to the red banner.
@@ -55,6 +53,7 @@ fn try_start() -> Js<()> {
     let doc = document()?;
     let form: Element = by_id(&doc, "controls")?;
     let controls = Controls::build(&doc, form.clone())?;
+    table::install_hex_toggle(&doc, &form)?;
     let table: Element = by_id::<web_sys::HtmlTableElement>(&doc, "lanes")?.into();
     let tbody = match table.query_selector("tbody")? {
         Some(t) => t,
@@ -76,11 +75,9 @@ fn try_start() -> Js<()> {
         source: by_id(&doc, "op-source")?,
         summary: by_id(&doc, "step-summary")?,
         export: by_id(&doc, "export-svg")?,
-        doc,
         controls,
         step: None,
         scene: None,
-        renders: 0,
     };
     let canvas_target: EventTarget = app.canvas.clone().into();
     let export_target: EventTarget = app.export.clone().into();
@@ -105,15 +102,27 @@ fn try_start() -> Js<()> {
     with(&app, &win, "resize", |a, _| a.redraw())?;
 
     let saved = app.clone();
+    let restoring = app.clone();
     crate::views::router::register(crate::views::router::ViewHooks {
         name: "op",
         save: Box::new(move || {
             let a = saved.try_borrow().ok()?;
             a.controls.request().ok().map(View::Op)
         }),
-        // Restoring an op scenario into the form is the permalink module's job (it owns the
-        // mapping from a scenario to the controls); until it registers, op links are not taken.
-        restore: Box::new(|_| false),
+        // An op scenario (a permalink, the reference's "open in playground") fills the form
+        // exactly as it was typed and re-renders.
+        restore: Box::new(move |view| {
+            let View::Op(request) = view else {
+                return false;
+            };
+            let Ok(mut a) = restoring.try_borrow_mut() else {
+                return false;
+            };
+            if let Err(err) = a.controls.set_request(request).and_then(|()| a.render()) {
+                panic::banner(&format!("crosslane could not open the operation: {err:?}"));
+            }
+            true
+        }),
     });
 
     let mut a = app
@@ -280,11 +289,7 @@ impl App {
     }
 
     fn mark_ready(&mut self) -> Js<()> {
-        self.renders += 1;
-        match self.doc.body() {
-            Some(body) => set_data(&body, "ready", &self.renders.to_string()),
-            None => Ok(()),
-        }
+        crate::dom::mark_ready()
     }
 
     fn show_op_info(&self) {

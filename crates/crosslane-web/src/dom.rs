@@ -71,3 +71,18 @@ pub fn remove_all(root: &Element, selector: &str) -> Js<()> {
 pub fn append(parent: &Element, child: &Element) -> Js<()> {
     parent.append_child(child).map(|_| ())
 }
+
+/// Counts one more render in `document.body.dataset.ready` (page contract, DESIGN.md: tests and
+/// embeds wait for it to grow). Every view calls this after each of its renders; the counter is
+/// read back from the page, not kept per view, so it only ever grows whichever view rendered.
+pub fn mark_ready() -> Js<()> {
+    let Some(body) = document()?.body() else {
+        return Ok(());
+    };
+    let n = body
+        .dataset()
+        .get("ready")
+        .and_then(|t| t.parse::<u64>().ok())
+        .unwrap_or(0);
+    set_data(&body, "ready", &(n + 1).to_string())
+}

@@ -10,6 +10,7 @@
 //! Target-independent modules ([`labels`], [`form`], [`render::scene`], [`render::svg`],
 //! [`render::style`]) build and are tested natively; the DOM modules exist only on wasm32.
 
+pub mod bench;
 pub mod form;
 pub mod labels;
 pub mod render;

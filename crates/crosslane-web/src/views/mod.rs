@@ -6,6 +6,8 @@
 //! Adding a view: a module here, one line in [`mount_all`], one `<section>` and one tab button in
 //! `web/index.html`.
 
+pub mod compare;
+pub mod reference;
 pub mod router;
 
 use crate::dom::Js;
@@ -14,5 +16,7 @@ use crate::dom::Js;
 /// page opened with.
 pub fn mount_all() -> Js<()> {
     router::install()?;
+    compare::mount()?;
+    reference::mount()?;
     Ok(())
 }
