@@ -84,7 +84,7 @@ fn geometry(scene: &Scene, lanes: usize) -> Option<(f64, f64)> {
     let a = scene.lane_box(Row::Input, 0)?.rect;
     let b = scene.lane_box(Row::Input, 1)?.rect;
     let pitch = b.x - a.x;
-    (pitch > 0.0).then(|| (pitch, scene.width - pitch * lanes as f64))
+    (pitch > 0.0).then_some((pitch, scene.width - pitch * lanes as f64))
 }
 
 /// The columns (lane count) of a step's drawing.

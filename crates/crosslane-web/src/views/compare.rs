@@ -111,9 +111,10 @@ pub fn mount() -> Js<()> {
         if name != NAME || router::current() != NAME {
             return;
         }
-        // Drawn at mount while hidden (no width): redraw at the real width when shown.
+        // Drawn at mount while hidden (no width): render again at the real width when shown,
+        // which also picks up a change of the hex setting made in the op view.
         if let Ok(mut v) = shown.try_borrow_mut() {
-            if let Err(err) = v.redraw() {
+            if let Err(err) = v.render() {
                 panic::banner(&format!("crosslane could not draw the comparison: {err:?}"));
             }
         }
@@ -574,7 +575,7 @@ impl Compare {
         let Some(m) = e.dyn_ref::<MouseEvent>() else {
             return Ok(());
         };
-        let (x, y) = (f64::from(m.offset_x()), f64::from(m.offset_y()));
+        let (x, y) = (m.offset_x(), m.offset_y());
         let Some(stacked) = &self.stacked else {
             return Ok(());
         };
