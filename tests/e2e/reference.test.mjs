@@ -106,6 +106,30 @@ test('search narrows the list; "open in playground" loads the example into the o
   await page.close();
 });
 
+test('an opened example gives the same results in the op view as in the reference', async () => {
+  // The first op of every dialect, and the packed-pair ops whose per-lane defaults must survive
+  // the trip through the form (a `1` typed into a bf16x2 field is refused).
+  const page = await openReference();
+  const all = await page.$$eval('#reference article', (a) =>
+    a.map((x) => ({ dialect: x.dataset.dialect, op: x.dataset.op, results: x.querySelector('figure').dataset.results })));
+  const firsts = all.filter((e, i) => i === 0 || all[i - 1].dialect !== e.dialect);
+  const packed = all.filter((e) => /^__builtin_mxc_pk_fma_(bf16|f16)$/.test(e.op));
+  assert.equal(packed.length, 2);
+  for (const e of [...firsts, ...packed]) {
+    // Built once: showing it again draws nothing new, so there is no render to wait for.
+    if (await page.evaluate(() => document.body.dataset.view) !== 'reference') {
+      await showView(page, 'reference');
+    }
+    const button = `article[data-dialect="${e.dialect}"][data-op="${e.op}"] button.open-playground`;
+    await rendered(page, () => page.click(button));
+    assert.equal(await page.inputValue('select#dialect'), e.dialect);
+    assert.equal(await page.inputValue('select#op'), e.op);
+    assert.ok(!(await page.isVisible('#input-error')), `${e.op}: ${await page.textContent('#input-error')}`);
+    assert.equal((await results(page)).join(','), e.results, `${e.dialect} ${e.op}`);
+  }
+  await page.close();
+});
+
 test('screenshot: the reference', async () => {
   const page = await openReference();
   await page.waitForSelector('article[data-op="asc_shfl_xor"] .example-drawing svg');
