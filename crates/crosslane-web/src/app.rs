@@ -53,6 +53,7 @@ fn try_start() -> Js<()> {
     let doc = document()?;
     let form: Element = by_id(&doc, "controls")?;
     let controls = Controls::build(&doc, form.clone())?;
+    table::install_hex_toggle(&doc, &form)?;
     let table: Element = by_id::<web_sys::HtmlTableElement>(&doc, "lanes")?.into();
     let tbody = match table.query_selector("tbody")? {
         Some(t) => t,
@@ -101,15 +102,27 @@ fn try_start() -> Js<()> {
     with(&app, &win, "resize", |a, _| a.redraw())?;
 
     let saved = app.clone();
+    let restoring = app.clone();
     crate::views::router::register(crate::views::router::ViewHooks {
         name: "op",
         save: Box::new(move || {
             let a = saved.try_borrow().ok()?;
             a.controls.request().ok().map(View::Op)
         }),
-        // Restoring an op scenario into the form is the permalink module's job (it owns the
-        // mapping from a scenario to the controls); until it registers, op links are not taken.
-        restore: Box::new(|_| false),
+        // An op scenario (a permalink, the reference's "open in playground") fills the form
+        // exactly as it was typed and re-renders.
+        restore: Box::new(move |view| {
+            let View::Op(request) = view else {
+                return false;
+            };
+            let Ok(mut a) = restoring.try_borrow_mut() else {
+                return false;
+            };
+            if let Err(err) = a.controls.set_request(request).and_then(|()| a.render()) {
+                panic::banner(&format!("crosslane could not open the operation: {err:?}"));
+            }
+            true
+        }),
     });
 
     let mut a = app

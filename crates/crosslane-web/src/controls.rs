@@ -292,6 +292,70 @@ impl Controls {
         })
     }
 
+    /// Fills the form from `req`, every field exactly as the request has it (so a request that
+    /// does not validate shows the same error it would on the CLI), for permalinks and the
+    /// reference's "open in playground".
+    ///
+    /// Empty request fields mean "default", as on the CLI: the lane count falls back to the
+    /// dialect's default, the values to `lane`, the type to the op's first type, and a parameter
+    /// the request does not name to its initial text ([`form::param_initial`]). A parameter the
+    /// op does not have is ignored (its run would report it). The op may be given by an alias;
+    /// the menu shows the vendor name.
+    ///
+    /// # Errors
+    /// A JS error when the DOM refuses an edit. An unknown dialect or op is not an error here:
+    /// the menus keep the text they can show, and the render reports the input error.
+    pub fn set_request(&self, req: &OpRequest) -> Js<()> {
+        let Ok(dialect) = Dialect::parse(&req.dialect) else {
+            return Ok(());
+        };
+        self.dialect.set_value(dialect.name());
+        self.select_dialect()?;
+        let op = find_op(dialect, &req.op).map_or(req.op.as_str(), |spec| spec.name);
+        self.op.set_value(op);
+        // Parameters start from their initial text, not from what was typed for the op on
+        // screen: the request alone decides the form.
+        self.params.set_inner_html("");
+        self.select_op()?;
+        if let Some(spec) = self.current_op() {
+            for p in spec.params {
+                let Some(input) = self
+                    .params
+                    .query_selector(&format!("[data-param=\"{}\"]", p.name))?
+                    .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+                else {
+                    continue;
+                };
+                let text = req
+                    .params
+                    .get(p.name)
+                    .cloned()
+                    .unwrap_or_else(|| form::param_initial(p));
+                if input.type_() == "checkbox" {
+                    input.set_checked(text.trim() == "true");
+                } else {
+                    input.set_value(&text);
+                }
+            }
+            let ty = if req.ty.trim().is_empty() {
+                spec.types.first().map_or("", |t| t.name())
+            } else {
+                req.ty.as_str()
+            };
+            self.ty.set_value(ty);
+        }
+        if !req.lanes.trim().is_empty() {
+            self.lanes.set_value(&req.lanes);
+        }
+        self.active.set_value(&req.active);
+        self.values.set_value(if req.values.trim().is_empty() {
+            "lane"
+        } else {
+            &req.values
+        });
+        Ok(())
+    }
+
     /// Switches lane `lane` of a `lanes`-lane warp on or off in the active-mask field.
     pub fn toggle_lane(&self, lane: usize, lanes: usize) {
         self.active

@@ -30,6 +30,10 @@ pub fn first_dialect() -> Option<Dialect> {
 /// parameters start empty and are described by [`param_placeholder`].
 pub fn param_initial(spec: &ParamSpec) -> String {
     match spec.default {
+        // A per-lane value's default is a number converted to the op's type (`1` is the pair
+        // 1:1 for f16x2); written out, it would be parsed as typed text and refused for packed
+        // types. Left empty, the core applies the default for whatever type is chosen.
+        ParamDefault::Int(_) if matches!(spec.kind, ParamKind::PerLaneValue) => String::new(),
         ParamDefault::Int(v) => v.to_string(),
         ParamDefault::Text(t) => t.to_string(),
         ParamDefault::Flag(b) => b.to_string(),
@@ -124,5 +128,15 @@ mod tests {
             Some("accepts 1..=2147483647")
         );
         assert_eq!(first_dialect(), Some(Dialect::Ascend));
+    }
+
+    #[test]
+    fn per_lane_value_defaults_are_left_to_the_core() {
+        // "1" typed into a bf16x2 field is refused (a pair is written lo:hi); empty means the
+        // default, converted to the op's type by the core.
+        let fma = find_op(Dialect::Maca, "__builtin_mxc_pk_fma_bf16").unwrap();
+        let b = fma.param("b").unwrap();
+        assert_eq!(param_initial(b), "");
+        assert_eq!(param_placeholder(b), "default 1; one value or one per lane");
     }
 }

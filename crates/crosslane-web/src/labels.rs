@@ -4,7 +4,43 @@
 //! The result words `undefined` and `inactive` are part of the page contract (DESIGN.md, "Page
 //! contract"): end-to-end tests and embeds read them from the lane table.
 
-use crosslane_core::{LaneResult, Source, Value};
+use std::cell::Cell;
+
+use crosslane_core::{LaneResult, Source, Value, ValueType};
+
+thread_local! {
+    /// Whether values are written as raw bits in hex (the `#show-hex` checkbox). Thread-local
+    /// rather than global: the page has one thread, and parallel native tests must not see each
+    /// other's setting.
+    static HEX: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Switches every value label (table, canvas, SVG, tooltips) between the type's own notation and
+/// raw bits in hex.
+pub fn set_hex(on: bool) {
+    HEX.with(|h| h.set(on));
+}
+
+/// Whether values are shown in hex (see [`set_hex`]).
+pub fn hex() -> bool {
+    HEX.with(Cell::get)
+}
+
+/// One value as the page writes it: the type's notation (`-3`, `0.5`, packed pairs `lo:hi`), or
+/// with [`set_hex`] on its raw bits (`0xfffffffd`; packed pairs per half, `0x3c00:0x4000`, so
+/// both halves stay readable).
+pub fn value_text(v: Value) -> String {
+    if !hex() {
+        return v.to_string();
+    }
+    match v.ty {
+        ValueType::F16x2 | ValueType::Bf16x2 => {
+            let (lo, hi) = v.halves();
+            format!("0x{lo:04x}:0x{hi:04x}")
+        }
+        _ => v.bits_hex(),
+    }
+}
 
 /// Escapes text for HTML / SVG character data and attribute values.
 pub fn escape(text: &str) -> String {
@@ -24,7 +60,7 @@ pub fn escape(text: &str) -> String {
 
 /// The text of an input cell: the value, or `undefined` when the lane's input is itself undefined.
 pub fn input_text(value: Option<Value>) -> String {
-    value.map_or_else(|| "undefined".to_string(), |v| v.to_string())
+    value.map_or_else(|| "undefined".to_string(), value_text)
 }
 
 /// The text of a result cell: the value; `inactive` for a lane outside the active mask;
@@ -33,7 +69,7 @@ pub fn result_text(r: &LaneResult) -> String {
     match (r.source, r.value) {
         (Source::Inactive, _) => "inactive".to_string(),
         (Source::Undefined, _) | (_, None) => "undefined".to_string(),
-        (_, Some(v)) => v.to_string(),
+        (_, Some(v)) => value_text(v),
     }
 }
 
@@ -94,5 +130,23 @@ mod tests {
         assert_eq!(result_text(&LaneResult::inactive()), "inactive");
         assert_eq!(source_text(&LaneResult::inactive()), "inactive");
         assert_eq!(source_text(&LaneResult::own(v, 2, "delta ≥ width")), "own");
+    }
+
+    #[test]
+    fn hex_shows_raw_bits_and_both_halves_of_a_pair() {
+        let minus3 = Value::from_i64(ValueType::I32, -3);
+        let pair = Value::parse(ValueType::F16x2, "1:2", "values").unwrap();
+        assert_eq!(value_text(pair), "1:2");
+        set_hex(true);
+        assert_eq!(value_text(minus3), "0xfffffffd");
+        assert_eq!(result_text(&LaneResult::lane(minus3, 1)), "0xfffffffd");
+        // f16 1.0 = 0x3c00, 2.0 = 0x4000.
+        assert_eq!(value_text(pair), "0x3c00:0x4000");
+        assert_eq!(
+            input_text(Some(Value::from_i64(ValueType::U64, 255))),
+            "0x00000000000000ff"
+        );
+        set_hex(false);
+        assert_eq!(value_text(minus3), "-3");
     }
 }

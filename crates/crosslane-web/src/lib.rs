@@ -11,6 +11,7 @@
 //! [`render::style`], the sort view's model and drawings in [`views::sort`]) build and are tested
 //! natively; the DOM modules exist only on wasm32.
 
+pub mod bench;
 pub mod form;
 pub mod labels;
 pub mod render;

@@ -3,13 +3,67 @@
 //! `td.source` (and `td.why`). A result reads `undefined` for an undefined lane and `inactive` for
 //! an inactive one. Each row has a checkbox that switches the lane on or off; a click anywhere on
 //! the row does the same (the click handler lives in `app`).
+//!
+//! Values are written by [`crate::labels`]; the `#show-hex` checkbox ([`install_hex_toggle`])
+//! switches them, here and on the canvas, to raw bits in hex.
 
 use std::fmt::Write;
 
 use crosslane_core::Step;
-use web_sys::Element;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlInputElement};
 
-use crate::labels::{escape, input_text, result_text, source_text};
+use crate::dom::{append, el, el_as, Js};
+use crate::labels::{self, escape, input_text, result_text, source_text};
+
+/// Appends a "display" fieldset with the `input#show-hex` checkbox ("values in hex") to the
+/// control form `form`.
+///
+/// The checkbox sits inside the form on purpose: the form's `change` listener (in `app`)
+/// re-renders the op view, and this checkbox's own listener, which sets [`labels::set_hex`], runs
+/// before it (an event reaches its target before it bubbles to the form).
+pub fn install_hex_toggle(doc: &Document, form: &Element) -> Js<()> {
+    let fieldset = el(doc, "fieldset", &[("id", "display-fields")], None)?;
+    append(&fieldset, &el(doc, "legend", &[], Some("display"))?)?;
+    let div = el(
+        doc,
+        "div",
+        &[("class", "field inline"), ("data-field", "show-hex")],
+        None,
+    )?;
+    let input: HtmlInputElement = el_as(
+        doc,
+        "input",
+        &[
+            ("id", "show-hex"),
+            ("type", "checkbox"),
+            ("name", "show-hex"),
+        ],
+    )?;
+    input.set_checked(labels::hex());
+    div.append_child(&input)?;
+    let label = el(doc, "label", &[("for", "show-hex")], Some("values in hex"))?;
+    div.append_child(&label)?;
+    append(
+        &div,
+        &el(
+            doc,
+            "small",
+            &[("class", "hint")],
+            Some("raw bits; packed pairs per half (lo:hi)"),
+        )?,
+    )?;
+    fieldset.append_child(&div)?;
+    form.append_child(&fieldset)?;
+    let target = input.clone();
+    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
+        labels::set_hex(target.checked());
+    });
+    input.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref())?;
+    listener.forget();
+    Ok(())
+}
 
 /// Replaces the body of `tbody` with one row per lane of `step`.
 pub fn render(tbody: &Element, step: &Step) {

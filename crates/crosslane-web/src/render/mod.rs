@@ -4,5 +4,6 @@
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
 pub mod scene;
+pub mod stack;
 pub mod style;
 pub mod svg;

@@ -7,11 +7,15 @@
 //! `web/index.html`.
 
 #[cfg(target_arch = "wasm32")]
+pub mod compare;
+#[cfg(target_arch = "wasm32")]
 pub mod gpu;
 #[cfg(target_arch = "wasm32")]
 pub mod kernel;
 #[cfg(target_arch = "wasm32")]
 pub mod maca;
+#[cfg(target_arch = "wasm32")]
+pub mod reference;
 #[cfg(target_arch = "wasm32")]
 pub mod router;
 pub mod sort;
@@ -26,6 +30,8 @@ pub fn mount_all() -> Js<()> {
     gpu::mount()?;
     kernel::mount()?;
     router::install()?;
+    compare::mount()?;
+    reference::mount()?;
     sort::mount()?;
     maca::mount()?;
     Ok(())

@@ -1,0 +1,31 @@
+// The emulator's throughput in wasm, in headless Chromium: calls the page's bench export
+// (crates/crosslane-web/src/bench.rs, the same cases and loops as the native criterion bench
+// crates/crosslane-core/benches/shuffle.rs) and prints lane-results per second.
+//
+// A measurement, not a test (not *.test.mjs, so `node --test` in CI never runs it):
+//   trunk build --release --offline; python3 -m http.server PORT -d dist &
+//   CROSSLANE_URL=http://127.0.0.1:PORT/ node tests/e2e/bench.mjs [min-ms-per-figure, default 500]
+// Compare with: cargo bench -p crosslane-core --bench shuffle -- --warm-up-time 1 --measurement-time 3
+import { launch, open } from './lib.mjs';
+
+const minMillis = Number(process.argv[2] ?? 500);
+const browser = await launch();
+try {
+  const page = await open(browser);
+  // Trunk's loader puts the wasm-bindgen exports on window.wasmBindings.
+  await page.waitForFunction(() => typeof window.wasmBindings?.bench_shuffle === 'function');
+  // One short round first so that the JIT tiers up before the figures are taken.
+  await page.evaluate(() => window.wasmBindings.bench_shuffle(50));
+  const figures = JSON.parse(await page.evaluate((ms) => window.wasmBindings.bench_shuffle(ms), minMillis));
+  const ua = await page.evaluate(() => navigator.userAgent);
+  console.log(`wasm in ${ua.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? ua}, >= ${minMillis} ms per figure`);
+  for (const f of figures) {
+    const rate = f.lane_results_per_s;
+    const shown = rate >= 1e9 ? `${(rate / 1e9).toFixed(2)} G` : `${(rate / 1e6).toFixed(1)} M`;
+    console.log(`${f.kind.padEnd(10)} ${f.case.padEnd(26)} ${shown}lane-results/s  (${f.iterations} iterations, ${f.ms.toFixed(1)} ms)`);
+  }
+  console.log(JSON.stringify(figures));
+  if (browser.pageErrors.length) console.error('page errors:', browser.pageErrors);
+} finally {
+  await browser.close();
+}
