@@ -39,9 +39,24 @@ struct App {
     source: Element,
     summary: Element,
     export: Element,
+    exports: Exports,
     step: Option<Step>,
     scene: Option<Scene>,
     renders: u64,
+    /// A user edit happened during the current event: tell the router once the app is no longer
+    /// borrowed (the permalink module then asks the op view's `save` hook).
+    dirty: bool,
+}
+
+/// The export links of the drawing header (`#export-png`, `#export-json`, `#export-csv`,
+/// `#export-code` with `select#export-dialect`) and the code panel they fill.
+struct Exports {
+    png: Element,
+    json: Element,
+    csv: Element,
+    code: Element,
+    dialect: web_sys::HtmlSelectElement,
+    code_view: HtmlElement,
 }
 
 /// Builds the page and renders the first op. Errors go to the red banner.
@@ -76,11 +91,20 @@ fn try_start() -> Js<()> {
         source: by_id(&doc, "op-source")?,
         summary: by_id(&doc, "step-summary")?,
         export: by_id(&doc, "export-svg")?,
+        exports: Exports {
+            png: by_id(&doc, "export-png")?,
+            json: by_id(&doc, "export-json")?,
+            csv: by_id(&doc, "export-csv")?,
+            code: by_id(&doc, "export-code")?,
+            dialect: by_id(&doc, "export-dialect")?,
+            code_view: by_id(&doc, "code-view")?,
+        },
         doc,
         controls,
         step: None,
         scene: None,
         renders: 0,
+        dirty: false,
     };
     let canvas_target: EventTarget = app.canvas.clone().into();
     let export_target: EventTarget = app.export.clone().into();
@@ -101,20 +125,55 @@ fn try_start() -> Js<()> {
     })?;
     with(&app, &canvas_target, "mouseleave", |a, _| a.hide_tooltip())?;
     with(&app, &export_target, "click", |a, _| a.on_export())?;
+    let links = {
+        let a = app.try_borrow().map_err(|_| JsValue::from_str("busy"))?;
+        [
+            ("png", a.exports.png.clone()),
+            ("json", a.exports.json.clone()),
+            ("csv", a.exports.csv.clone()),
+            ("code", a.exports.code.clone()),
+            ("code", a.exports.dialect.clone().into()),
+        ]
+    };
+    for (kind, target) in links {
+        let event = if target.tag_name().eq_ignore_ascii_case("select") {
+            "change"
+        } else {
+            "click"
+        };
+        let target: EventTarget = target.into();
+        with(&app, &target, event, move |a, _| a.on_export_kind(kind))?;
+    }
     let win: EventTarget = window()?.into();
     with(&app, &win, "resize", |a, _| a.redraw())?;
 
     let saved = app.clone();
+    let restored = app.clone();
     crate::views::router::register(crate::views::router::ViewHooks {
         name: "op",
         save: Box::new(move || {
             let a = saved.try_borrow().ok()?;
             a.controls.request().ok().map(View::Op)
         }),
-        // Restoring an op scenario into the form is the permalink module's job (it owns the
-        // mapping from a scenario to the controls); until it registers, op links are not taken.
-        restore: Box::new(|_| false),
+        restore: Box::new(move |view| {
+            let View::Op(req) = view else {
+                return false;
+            };
+            let Ok(mut a) = restored.try_borrow_mut() else {
+                return false;
+            };
+            a.controls.set_request(req).is_ok() && a.render().is_ok()
+        }),
     });
+    let drawn = app.clone();
+    crate::embed::register_drawing(
+        "op",
+        Box::new(move || {
+            let a = drawn.try_borrow().ok()?;
+            let scene = a.scene.as_ref()?;
+            Some((svg::to_svg(scene), scene.height))
+        }),
+    );
 
     let mut a = app
         .try_borrow_mut()
@@ -145,6 +204,11 @@ fn with(
         if let Err(err) = f(&mut a, e) {
             panic::banner(&format!("crosslane hit a page error: {err:?}"));
         }
+        let dirty = std::mem::take(&mut a.dirty);
+        drop(a);
+        if dirty {
+            crate::views::router::changed("op");
+        }
     })
 }
 
@@ -165,6 +229,7 @@ impl App {
             "op" => self.controls.select_op()?,
             _ => {}
         }
+        self.dirty = true;
         self.render()
     }
 
@@ -186,6 +251,7 @@ impl App {
             return Ok(());
         };
         self.controls.toggle_lane(lane, self.lanes());
+        self.dirty = true;
         self.render()
     }
 
@@ -202,6 +268,7 @@ impl App {
             return Ok(());
         };
         self.controls.toggle_lane(lane.lane, self.lanes());
+        self.dirty = true;
         self.render()
     }
 
@@ -245,6 +312,49 @@ impl App {
         Ok(())
     }
 
+    /// Fills export link `kind` (`png`, `json`, `csv`, `code`) just before the browser follows
+    /// it; `code` also shows the snippet in `#code-view` (as text).
+    fn on_export_kind(&mut self, kind: &str) -> Js<()> {
+        use crate::export;
+        let Some(step) = &self.step else {
+            return Ok(());
+        };
+        match kind {
+            "png" => export::set_download(
+                &self.exports.png,
+                export::png::FILE,
+                &export::png::data_url(&self.canvas)?,
+            ),
+            "json" => export::set_download(
+                &self.exports.json,
+                export::json::FILE,
+                &export::data_uri("application/json", &export::json::export(&[step])),
+            ),
+            "csv" => export::set_download(
+                &self.exports.csv,
+                export::csv::FILE,
+                &export::data_uri("text/csv", &export::csv::export(step)),
+            ),
+            _ => {
+                let req = self.controls.request()?;
+                let text = match export::code::export(&req, &self.exports.dialect.value()) {
+                    Ok((code, file)) => {
+                        export::set_download(
+                            &self.exports.code,
+                            &file,
+                            &export::data_uri("text/plain", &code),
+                        )?;
+                        code
+                    }
+                    Err(e) => format!("// cannot export: {}: {}", e.field, e.message),
+                };
+                self.exports.code_view.set_text_content(Some(&text));
+                self.exports.code_view.set_hidden(false);
+                Ok(())
+            }
+        }
+    }
+
     /// Runs the request as typed and shows the step, or the input error beside its field.
     fn render(&mut self) -> Js<()> {
         self.controls.clear_errors()?;
@@ -281,6 +391,7 @@ impl App {
 
     fn mark_ready(&mut self) -> Js<()> {
         self.renders += 1;
+        crate::embed::report_height();
         match self.doc.body() {
             Some(body) => set_data(&body, "ready", &self.renders.to_string()),
             None => Ok(()),

@@ -292,6 +292,86 @@ impl Controls {
         })
     }
 
+    /// Puts `req` into the form, field by field and exactly as typed: dialect, op (rebuilding
+    /// the parameter inputs for it), lanes, active mask, values, type and every parameter.
+    ///
+    /// A parameter the op has but `req` omits starts from its control's initial text (the
+    /// vendor default, [`form::param_initial`]), as on a fresh page; a key `req` has that is
+    /// not a parameter of the op is dropped (its inputs do not exist), and so is a type the op
+    /// does not offer (the menu keeps the op's first type). Text goes only into `value`s and
+    /// `checked`, never into markup, so a request from a URL cannot inject HTML.
+    ///
+    /// A dialect or op this build does not know leaves the menu without a selection; the next
+    /// [`Controls::request`] then carries the empty name and running it reports which field is
+    /// wrong. Callers that want to refuse such a request first check it with
+    /// [`crosslane_core::find_op`].
+    ///
+    /// # Errors
+    /// Only DOM failures (building the parameter inputs).
+    pub fn set_request(&self, req: &OpRequest) -> Js<()> {
+        self.dialect.set_value(req.dialect.trim());
+        // Rebuilds the op menu and resets the warp fields to the dialect's defaults.
+        self.select_dialect()?;
+        let op_name = match Dialect::parse(&req.dialect).and_then(|d| find_op(d, &req.op)) {
+            // An alias (`mov_shfl`) selects the op under its vendor name.
+            Ok(spec) => spec.name.to_string(),
+            Err(_) => req.op.clone(),
+        };
+        self.op.set_value(&op_name);
+        // Empty the parameter box first, so `select_op` does not carry over the texts of the
+        // dialect's first op: every parameter starts from its vendor default or from `req`.
+        self.params.set_inner_html("");
+        self.select_op()?;
+        if let Some(spec) = self.current_op() {
+            let found = self.params.query_selector_all("[data-param]")?;
+            for i in 0..found.length() {
+                let Some(input) = found
+                    .item(i)
+                    .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+                else {
+                    continue;
+                };
+                let Some(name) = input.get_attribute("data-param") else {
+                    continue;
+                };
+                // `req.params` keys may be snake or kebab case; `OpSpec::param` accepts both.
+                let given = req
+                    .params
+                    .iter()
+                    .find(|(k, _)| spec.param(k).is_some_and(|p| p.name == name))
+                    .map(|(_, v)| v);
+                if let Some(text) = given {
+                    if input.type_() == "checkbox" {
+                        input.set_checked(text.trim() == "true");
+                    } else {
+                        input.set_value(text);
+                    }
+                }
+            }
+        }
+        self.lanes.set_value(&req.lanes);
+        self.active.set_value(&req.active);
+        self.values.set_value(&req.values);
+        let ty = req.ty.trim();
+        if !ty.is_empty() && self.has_type(ty)? {
+            self.ty.set_value(ty);
+        }
+        Ok(())
+    }
+
+    /// Whether the type menu offers `name`.
+    fn has_type(&self, name: &str) -> Js<bool> {
+        let options = self.ty.query_selector_all("option")?;
+        for i in 0..options.length() {
+            if let Some(o) = options.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                if o.get_attribute("value").as_deref() == Some(name) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
     /// Switches lane `lane` of a `lanes`-lane warp on or off in the active-mask field.
     pub fn toggle_lane(&self, lane: usize, lanes: usize) {
         self.active

@@ -10,6 +10,8 @@
 //! Target-independent modules ([`labels`], [`form`], [`render::scene`], [`render::svg`],
 //! [`render::style`]) build and are tested natively; the DOM modules exist only on wasm32.
 
+pub mod embed;
+pub mod export;
 pub mod form;
 pub mod labels;
 pub mod render;
@@ -23,6 +25,8 @@ mod dom;
 #[cfg(target_arch = "wasm32")]
 mod panic;
 #[cfg(target_arch = "wasm32")]
+pub mod permalink;
+#[cfg(target_arch = "wasm32")]
 mod table;
 #[cfg(target_arch = "wasm32")]
 mod views;
@@ -35,5 +39,9 @@ pub fn start() {
     app::start();
     if let Err(e) = views::mount_all() {
         panic::banner(&format!("crosslane could not mount its views: {e:?}"));
+    }
+    // After every view registered its hooks: the URL can now be read and kept up to date.
+    if let Err(e) = embed::install().and_then(|()| permalink::install()) {
+        panic::banner(&format!("crosslane could not read its link: {e:?}"));
     }
 }

@@ -1,0 +1,70 @@
+// Shared helpers of the end-to-end tests: one Chromium launch (Debian's headless Chromium through
+// playwright-core, no browser download) and the page-contract waits (DESIGN.md, "Page contract":
+// body[data-ready] grows after every render of any view).
+//
+// Serve the built page first (trunk build --release --offline; python3 -m http.server PORT -d dist),
+// then: CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/ (CHROMIUM overrides the browser).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const PAGE_URL = process.env.CROSSLANE_URL ?? 'http://127.0.0.1:8089/';
+export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+const ARGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/**
+ * Launches Chromium with a throw-away profile. Returns { context, close, pageErrors }: every page
+ * error and console error of pages opened with `open` lands in pageErrors.
+ */
+export async function launch({ width = 1440, height = 1000 } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), 'crosslane-chromium-'));
+  // headless: false because the flag is passed explicitly (--headless=new), as BROWSER.md says.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: false,
+    args: ARGS,
+    viewport: { width, height },
+  });
+  const pageErrors = [];
+  return {
+    context,
+    pageErrors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The render counter the page sets after every render. */
+export async function readyCount(page) {
+  return Number(await page.evaluate(() => document.body.dataset.ready ?? 0));
+}
+
+/** Runs `action` and waits for the render it causes. */
+export async function rendered(page, action) {
+  const before = await readyCount(page);
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.ready ?? 0) > n, before);
+}
+
+/** Opens the page in `browser` (from `launch`) and waits for its first render. */
+export async function open(browser, url = PAGE_URL) {
+  const page = await browser.context.newPage();
+  page.on('pageerror', (e) => browser.pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') browser.pageErrors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
+  return page;
+}
+
+/** Clicks the tab of view `name` and waits until the view is on screen. */
+export async function showView(page, name) {
+  await page.click(`nav#views button[data-view="${name}"]`);
+  await page.waitForFunction((n) => document.body.dataset.view === n, name);
+}
