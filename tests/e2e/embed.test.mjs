@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { PAGE_URL, ARTIFACTS, launch, open, rendered } from './lib.mjs';
 
-const HOST = 'http://docs.crosslane.test/';
+// Another origin on the same loopback server (Chromium refuses iframes of a loopback address in a
+// page of a public-looking origin): localhost for 127.0.0.1 and the other way round.
+const HOST = (() => {
+  const u = new URL(PAGE_URL);
+  u.hostname = u.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  return `${u.origin}/__docs__/`;
+})();
 const HOST_HTML = readFileSync(new URL('./embed-host.html', import.meta.url), 'utf8');
 const GOLDEN = JSON.parse(readFileSync(new URL('./golden-lanes.json', import.meta.url), 'utf8')).links;
 
@@ -18,11 +24,18 @@ let browser;
 before(async () => { browser = await launch({ width: 900, height: 900 }); mkdirSync(ARTIFACTS, { recursive: true }); });
 after(async () => { await browser?.close(); });
 
-/** A page on another origin serving `html` at HOST. */
-async function hostPage(html) {
+/**
+ * A page on another origin showing `html`. Its document comes from the test server (a 404 of
+ * HOST + `query`) and is then replaced, so that Chromium counts it as a loopback page: a page
+ * fulfilled by page.route() counts as public, and Chromium's local-network-access checks then
+ * refuse an iframe on the loopback server. `before(page)` runs first (e.g. to block routes).
+ */
+async function hostPage(html, query = '', before = async () => {}) {
   const page = await browser.context.newPage();
   page.on('pageerror', (e) => browser.pageErrors.push(String(e)));
-  await page.route(`${HOST}**`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await before(page);
+  await page.goto(`${HOST}${query}`);
+  await page.setContent(html);
   return page;
 }
 
@@ -30,8 +43,7 @@ for (const theme of ['light', 'dark']) {
   test(`an embed (${theme}) inside a documentation page reports its height`, async () => {
     const link = GOLDEN[0].link;
     const src = `${PAGE_URL}?embed${theme === 'dark' ? '&theme=dark' : ''}#${link}`;
-    const page = await hostPage(HOST_HTML);
-    await page.goto(`${HOST}embed-host.html?src=${encodeURIComponent(src)}`);
+    const page = await hostPage(HOST_HTML, `embed-host.html?src=${encodeURIComponent(src)}`);
     await page.waitForFunction(() => window.heights.length > 0 && window.heights.at(-1) > 150);
     const frame = page.frames().find((f) => f.url().startsWith(PAGE_URL));
     assert.ok(frame, 'the embed frame');
@@ -72,9 +84,7 @@ test('the embed code shows a static drawing when wasm is unavailable, the live e
   const html = `<!doctype html><meta charset="utf-8"><body style="margin:20px;max-width:760px">${snippet}</body>`;
 
   // wasm blocked: the iframe stays transparent and empty, the drawing shows through.
-  const blocked = await hostPage(html);
-  await blocked.route('**/*.wasm', (route) => route.abort());
-  await blocked.goto(`${HOST}doc.html`);
+  const blocked = await hostPage(html, 'doc.html', (p) => p.route('**/*.wasm', (route) => route.abort()));
   const frame = await (await blocked.waitForSelector('iframe')).contentFrame();
   await frame.waitForLoadState('load');
   await blocked.waitForTimeout(500);
@@ -87,8 +97,7 @@ test('the embed code shows a static drawing when wasm is unavailable, the live e
   await blocked.close();
 
   // wasm available: the live embed reports, the snippet script sizes it and hides the drawing.
-  const live = await hostPage(html);
-  await live.goto(`${HOST}doc.html`);
+  const live = await hostPage(html, 'doc.html');
   await live.waitForFunction(() => document.querySelector('img.crosslane-static').style.visibility === 'hidden');
   const h = await live.$eval('iframe', (f) => f.getBoundingClientRect().height);
   assert.ok(h > 150, `iframe height ${h}`);

@@ -24,7 +24,11 @@ fn code(r: &OpRequest, t: Target) -> String {
 
 #[test]
 fn ascend_xor_width_16_in_every_target() {
-    let r = req("ascend", "asc_shfl_xor", &[("lane_mask", "1"), ("width", "16")]);
+    let r = req(
+        "ascend",
+        "asc_shfl_xor",
+        &[("lane_mask", "1"), ("width", "16")],
+    );
     assert_eq!(
         resolve(&r).unwrap().movement,
         Movement::Shuffle {
@@ -37,13 +41,19 @@ fn ascend_xor_width_16_in_every_target() {
     assert!(code(&r, Target::Hip).contains("__shfl_xor(var, 1, 16)"));
     assert!(code(&r, Target::Ascend).contains("asc_shfl_xor(var, 1, 16)"));
     let maca = code(&r, Target::Maca);
-    assert!(maca.contains("__builtin_mxc_bsm_bpermute(src * 4, var)"), "{maca}");
+    assert!(
+        maca.contains("__builtin_mxc_bsm_bpermute(src * 4, var)"),
+        "{maca}"
+    );
     assert!(
         maca.contains("// crosslane: NOT EXACT: MACA has no width-segmented xor shuffle"),
         "{maca}"
     );
     // MACA warps have 64 lanes, the scenario 32.
-    assert!(maca.contains("the scenario has 32 lanes; MetaX MACA runs 64"), "{maca}");
+    assert!(
+        maca.contains("the scenario has 32 lanes; MetaX MACA runs 64"),
+        "{maca}"
+    );
     let wgsl = code(&r, Target::Wgsl);
     // xor 1 < width 16 never leaves its segment: the native intrinsic is exact.
     assert!(wgsl.contains("subgroupShuffleXor(v, 1u)"), "{wgsl}");
@@ -55,22 +65,50 @@ fn ascend_xor_width_16_in_every_target() {
 #[test]
 fn cuda_up_down_idx_map_to_each_vendor_name() {
     for (op, param, hip, asc, wgsl) in [
-        ("__shfl_up_sync", "delta", "__shfl_up(var, 3, 32)", "asc_shfl_up(var, 3, 32)", "subgroupShuffleUp(v, 3u)"),
-        ("__shfl_down_sync", "delta", "__shfl_down(var, 3, 32)", "asc_shfl_down(var, 3, 32)", "subgroupShuffleDown(v, 3u)"),
-        ("__shfl_sync", "src_lane", "__shfl(var, 3, 32)", "asc_shfl(var, 3, 32)", "subgroupShuffle(v, 3u)"),
+        (
+            "__shfl_up_sync",
+            "delta",
+            "__shfl_up(var, 3, 32)",
+            "asc_shfl_up(var, 3, 32)",
+            "subgroupShuffleUp(v, 3u)",
+        ),
+        (
+            "__shfl_down_sync",
+            "delta",
+            "__shfl_down(var, 3, 32)",
+            "asc_shfl_down(var, 3, 32)",
+            "subgroupShuffleDown(v, 3u)",
+        ),
+        (
+            "__shfl_sync",
+            "src_lane",
+            "__shfl(var, 3, 32)",
+            "asc_shfl(var, 3, 32)",
+            "subgroupShuffle(v, 3u)",
+        ),
     ] {
         let r = req("cuda", op, &[(param, "3")]);
-        assert!(code(&r, Target::Cuda).contains(&format!("{op}(0xffffffff, var, 3, 32)")), "{op}");
+        assert!(
+            code(&r, Target::Cuda).contains(&format!("{op}(0xffffffff, var, 3, 32)")),
+            "{op}"
+        );
         assert!(code(&r, Target::Hip).contains(hip), "{op}");
         assert!(code(&r, Target::Ascend).contains(asc), "{op}");
-        assert!(code(&r, Target::Wgsl).contains(wgsl), "{op}: {}", code(&r, Target::Wgsl));
+        assert!(
+            code(&r, Target::Wgsl).contains(wgsl),
+            "{op}: {}",
+            code(&r, Target::Wgsl)
+        );
     }
 }
 
 #[test]
 fn whole_warp_idx_is_readlane_on_maca_and_segmented_up_is_computed_in_wgsl() {
     let r = req("hip", "__shfl", &[("src_lane", "5")]);
-    let r = OpRequest { lanes: "64".into(), ..r };
+    let r = OpRequest {
+        lanes: "64".into(),
+        ..r
+    };
     let maca = code(&r, Target::Maca);
     assert!(maca.contains("__builtin_mxc_readlane(var, 5)"), "{maca}");
     assert!(!maca.contains("NOT EXACT"), "{maca}");
@@ -79,7 +117,8 @@ fn whole_warp_idx_is_readlane_on_maca_and_segmented_up_is_computed_in_wgsl() {
     assert!(wgsl.contains("subgroupShuffle(v, src)"), "{wgsl}");
     assert!(wgsl.contains("let base = lane & ~(8u - 1u);"), "{wgsl}");
     // HIP's default wave is 64 lanes: CUDA cannot express it.
-    assert!(code(&r, Target::Cuda).contains("// crosslane: NOT EXACT: the scenario has 64 lanes; CUDA runs 32"));
+    assert!(code(&r, Target::Cuda)
+        .contains("// crosslane: NOT EXACT: the scenario has 64 lanes; CUDA runs 32"));
 }
 
 #[test]
@@ -89,11 +128,20 @@ fn partial_active_mask_becomes_cuda_sync_mask_and_a_guard_elsewhere() {
         ..req("ascend", "asc_shfl_down", &[("delta", "1")])
     };
     let cuda = code(&r, Target::Cuda);
-    assert!(cuda.contains("__shfl_down_sync(0xffff, var, 1, 32)"), "{cuda}");
+    assert!(
+        cuda.contains("__shfl_down_sync(0xffff, var, 1, 32)"),
+        "{cuda}"
+    );
     assert!(cuda.contains("if ((0x0000ffffu >> lane) & 1u)"), "{cuda}");
     let wgsl = code(&r, Target::Wgsl);
-    assert!(wgsl.contains("let active = array<u32, 1>(0xffffu);"), "{wgsl}");
-    assert!(wgsl.contains("diagnostic(off, subgroup_uniformity);"), "{wgsl}");
+    assert!(
+        wgsl.contains("let active_mask = array<u32, 1>(0xffffu);"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("diagnostic(off, subgroup_uniformity);"),
+        "{wgsl}"
+    );
 }
 
 #[test]
@@ -103,7 +151,9 @@ fn ops_without_a_family_are_native_in_their_dialect_and_flagged_elsewhere() {
     assert!(maca.contains("__builtin_mxc_mov_shfl(var, 320, "), "{maca}");
     let cuda = code(&r, Target::Cuda);
     assert!(
-        cuda.contains("// crosslane: NOT EXPRESSIBLE: CUDA has no equivalent of maca __builtin_mxc_mov_shfl"),
+        cuda.contains(
+            "// crosslane: NOT EXPRESSIBLE: CUDA has no equivalent of maca __builtin_mxc_mov_shfl"
+        ),
         "{cuda}"
     );
     assert!(cuda.contains("out[threadIdx.x] = var;"), "{cuda}");
@@ -116,7 +166,10 @@ fn types_a_platform_lacks_are_said_so() {
         ..req("cuda", "__shfl_xor_sync", &[("lane_mask", "1")])
     };
     let wgsl = code(&r, Target::Wgsl);
-    assert!(wgsl.contains("// crosslane: NOT EXACT: WGSL has no f64 type"), "{wgsl}");
+    assert!(
+        wgsl.contains("// crosslane: NOT EXACT: WGSL has no f64 type"),
+        "{wgsl}"
+    );
     assert!(code(&r, Target::Cuda).contains("const double* in"));
 }
 

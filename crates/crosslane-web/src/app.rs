@@ -170,8 +170,9 @@ fn try_start() -> Js<()> {
         "op",
         Box::new(move || {
             let a = drawn.try_borrow().ok()?;
-            let scene = a.scene.as_ref()?;
-            Some((svg::to_svg(scene), scene.height))
+            // Drawn for a documentation column, not for the width of this window.
+            let scene = scene::build(a.step.as_ref()?, crate::embed::STATIC_WIDTH);
+            Some((svg::to_svg(&scene), scene.height))
         }),
     );
 

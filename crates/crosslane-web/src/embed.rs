@@ -11,6 +11,10 @@
 //! hide the static drawing once the live page reports; without that script both still work,
 //! the iframe keeping the drawing's height.
 
+/// Width in CSS pixels of the static drawing in the embed code: a documentation column, so the
+/// drawing keeps its lane labels when the host shows it at that width.
+pub const STATIC_WIDTH: f64 = 760.0;
+
 /// The message type the embed posts to its parent.
 pub const HEIGHT_MESSAGE: &str = "crosslane-height";
 
@@ -86,7 +90,10 @@ mod page {
 
     /// Whether the page was opened with `?embed`.
     pub fn is_embed() -> bool {
-        query().is_some_and(|q| q.split('&').any(|p| p == "embed" || p.starts_with("embed=")))
+        query().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p == "embed" || p.starts_with("embed="))
+        })
     }
 
     /// Whether the page was opened with `theme=dark`.
@@ -125,7 +132,7 @@ mod page {
     }
 
     /// Posts `{type: "crosslane-height", height}` to the parent page (embed mode only; the
-    /// height of the whole document in CSS pixels).
+    /// height of the body in CSS pixels, rounded up).
     pub fn report_height() {
         if !is_embed() {
             return;
@@ -134,10 +141,12 @@ mod page {
         let Ok(Some(parent)) = win.parent() else {
             return;
         };
-        let Some(root) = win.document().and_then(|d| d.document_element()) else {
+        let Some(body) = win.document().and_then(|d| d.body()) else {
             return;
         };
-        let height = f64::from(root.scroll_height());
+        // The body, not the root: the root is never shorter than the iframe's viewport, so it
+        // could only ever grow the iframe.
+        let height = body.get_bounding_client_rect().height().ceil();
         let msg = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
         let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
@@ -252,7 +261,10 @@ mod tests {
 
     #[test]
     fn data_uri_escape_keeps_unreserved_only() {
-        assert_eq!(data_uri_escape("a-b_c.d~e f<#>%"), "a-b_c.d~e%20f%3C%23%3E%25");
+        assert_eq!(
+            data_uri_escape("a-b_c.d~e f<#>%"),
+            "a-b_c.d~e%20f%3C%23%3E%25"
+        );
         assert_eq!(data_uri_escape("é"), "%C3%A9");
     }
 }

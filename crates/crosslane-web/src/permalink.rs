@@ -35,6 +35,9 @@ use crate::views::router;
 /// Changes closer together than this (milliseconds) share one history entry.
 pub const BURST_MS: i32 = 600;
 
+/// A function told the GPU panel state of each scenario applied.
+type GpuListener = Box<dyn Fn(bool)>;
+
 thread_local! {
     /// The link now in the URL (without `#`).
     static COMMITTED: RefCell<String> = const { RefCell::new(String::new()) };
@@ -42,7 +45,7 @@ thread_local! {
     /// fragment (Back to the very first entry) and a damaged link show.
     static DEFAULT: RefCell<Option<Scenario>> = const { RefCell::new(None) };
     static GPU_PANEL: Cell<bool> = const { Cell::new(false) };
-    static GPU_LISTENERS: RefCell<Vec<Box<dyn Fn(bool)>>> = const { RefCell::new(Vec::new()) };
+    static GPU_LISTENERS: RefCell<Vec<GpuListener>> = const { RefCell::new(Vec::new()) };
     /// Set while a scenario is being applied, so the views' own change reports are not taken
     /// for user edits.
     static RESTORING: Cell<bool> = const { Cell::new(false) };
@@ -127,8 +130,9 @@ fn fragment() -> Js<String> {
 
 /// Decodes `link` and applies it. `Err` is the one line shown to the user.
 fn open(link: &str) -> Result<(), String> {
-    let scenario =
-        decode(link).map_err(|e| format!("This link could not be opened: {e}. Showing the default scenario."))?;
+    let scenario = decode(link).map_err(|e| {
+        format!("This link could not be opened: {e}. Showing the default scenario.")
+    })?;
     apply(&scenario)
 }
 

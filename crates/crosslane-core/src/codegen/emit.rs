@@ -61,7 +61,11 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
                 .map(usize::to_string)
                 .collect::<Vec<_>>()
                 .join(" or "),
-            if target == Target::Wgsl { "subgroup" } else { "warp" }
+            if target == Target::Wgsl {
+                "subgroup"
+            } else {
+                "warp"
+            }
         ));
     }
     let ty = match c_type(target, r.input.ty) {
@@ -85,7 +89,7 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
             amount,
             width,
         } => shuffle(target, *family, *amount, *width, r, &mut notes),
-        Movement::Op => native_op(target, r, &mut notes),
+        Movement::Op => native_op(target, r, ty, &mut notes),
     };
     let mut s = String::new();
     header(&mut s, r, req, target, &notes);
@@ -203,7 +207,7 @@ fn body(s: &mut String, r: &Resolved, target: Target, ty: &str, call: &Call) {
                 .collect();
             let _ = writeln!(
                 s,
-                "    let active = array<u32, {}>({});\n    if (((active[lane / 32u] >> (lane % 32u)) & 1u) != 0u) {{\n        output[gid.x] = {};\n    }}",
+                "    let active_mask = array<u32, {}>({});\n    if (((active_mask[lane / 32u] >> (lane % 32u)) & 1u) != 0u) {{\n        output[gid.x] = {};\n    }}",
                 words.len(),
                 words.join(", "),
                 call.expr
@@ -326,7 +330,9 @@ fn shuffle(
                 format!("{amount}u")
             };
             if native && amount >= 0 {
-                let name = family.op_in(Dialect::Wgsl).map_or("subgroupShuffle", |x| x.0);
+                let name = family
+                    .op_in(Dialect::Wgsl)
+                    .map_or("subgroupShuffle", |x| x.0);
                 return expr(format!("{name}(v, {amount_u})"));
             }
             notes.push(format!(
@@ -360,7 +366,9 @@ fn shuffle(
 fn segment_setup(int: &str, width: i64, lane: &str) -> Vec<String> {
     vec![
         format!("const {int} width = {width};"),
-        format!("const {int} base = (int){lane} & ~(width - 1);  // first lane of the width segment"),
+        format!(
+            "const {int} base = (int){lane} & ~(width - 1);  // first lane of the width segment"
+        ),
     ]
 }
 
@@ -389,7 +397,7 @@ fn source_line(int: &str, family: ShuffleFamily, amount: i64, lane: &str) -> Str
 
 /// An op without a cross-vendor family: called in its own dialect with its own signature; in
 /// another target, a comment and a copy of the operand.
-fn native_op(target: Target, r: &Resolved, notes: &mut Vec<String>) -> Call {
+fn native_op(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) -> Call {
     if target.dialect() != r.spec.dialect {
         notes.push(format!(
             "NOT EXPRESSIBLE: {} has no equivalent of {} {} in crosslane's mapping; the kernel copies the operand so that it compiles.",
@@ -399,24 +407,59 @@ fn native_op(target: Target, r: &Resolved, notes: &mut Vec<String>) -> Call {
         ));
         return expr(if target == Target::Wgsl { "v" } else { "var" }.into());
     }
-    let operand = if target == Target::Wgsl { "v" } else { "var" };
+    let wgsl = target == Target::Wgsl;
+    let operand = if wgsl { "v" } else { "var" };
     let mut setup = Vec::new();
     let args: Vec<String> = signature_args(r.spec.signature)
         .into_iter()
-        .map(|arg| {
+        .map(|(arg, arg_ty)| {
             let key = snake(&arg);
-            match r.spec.param(&key).and_then(|p| r.input.params.0.get(p.name)) {
+            match r
+                .spec
+                .param(&key)
+                .and_then(|p| r.input.params.0.get(p.name))
+            {
                 Some(v) => literal(target, &key, v, &mut setup),
+                // WGSL does not convert to bool: a predicate is "the operand is non-zero",
+                // as the page's ballot / all / any read it.
+                None if wgsl && arg_ty == "bool" => format!("({operand} != 0)"),
                 None => operand.to_string(),
             }
         })
         .collect();
-    expr(format!("{}({})", r.spec.name, args.join(", ")))
+    let call = format!("{}({})", r.spec.name, args.join(", "));
+    if !wgsl {
+        // C++ converts the result to the operand type on the store.
+        return Call { setup, expr: call };
+    }
+    // WGSL does not convert implicitly: bring a non-`T` result to the output type.
+    let returns = r
+        .spec
+        .signature
+        .split_once("->")
+        .map_or("T", |(_, t)| t.split("//").next().unwrap_or("T").trim());
+    let expr = match returns {
+        "T" => call,
+        "bool" => format!("select({ty}(0), {ty}(1), {call})"),
+        "vec4<u32>" => {
+            setup.push(
+                "// crosslane: the ballot's lanes 0..31 (component x) as the result".to_string(),
+            );
+            if matches!(ty, "i32" | "u32" | "f32") {
+                format!("bitcast<{ty}>({call}.x)")
+            } else {
+                format!("{ty}({call}.x)")
+            }
+        }
+        _ => format!("{ty}({call})"),
+    };
+    Call { setup, expr }
 }
 
-/// The argument names of a C or WGSL signature: `T f(T var, int srcLane, int width = warpSize)`
-/// gives `var, srcLane, width`; `fn f(e: T, id: I) -> T` gives `e, id`.
-fn signature_args(sig: &str) -> Vec<String> {
+/// The arguments of a C or WGSL signature, each as (name, type): `T f(T var, int srcLane, int
+/// width = warpSize)` gives `(var, T), (srcLane, int), (width, int)`; `fn f(e: T, id: I) -> T`
+/// gives `(e, T), (id, I)`.
+fn signature_args(sig: &str) -> Vec<(String, String)> {
     let Some(open) = sig.find('(') else {
         return Vec::new();
     };
@@ -427,13 +470,16 @@ fn signature_args(sig: &str) -> Vec<String> {
         .split(',')
         .filter_map(|a| {
             let a = a.split('=').next()?.trim();
-            let name = match a.split_once(':') {
-                Some((n, _)) => n.trim(),
-                None => a
-                    .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .next()?,
+            let (name, ty) = match a.split_once(':') {
+                Some((n, t)) => (n.trim(), t.trim()),
+                None => {
+                    let name = a
+                        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .next()?;
+                    (name, a[..a.len() - name.len()].trim())
+                }
             };
-            (!name.is_empty() && name != "void").then(|| name.to_string())
+            (!name.is_empty() && name != "void").then(|| (name.to_string(), ty.to_string()))
         })
         .collect()
 }

@@ -62,7 +62,9 @@ impl Target {
             .ok_or_else(|| {
                 InputError::new(
                     "target",
-                    format!("`{text}` is not a code target; allowed: cuda, hip, ascend, maca, wgsl"),
+                    format!(
+                        "`{text}` is not a code target; allowed: cuda, hip, ascend, maca, wgsl"
+                    ),
                 )
             })
     }

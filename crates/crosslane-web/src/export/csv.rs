@@ -78,10 +78,18 @@ mod tests {
         let lines: Vec<&str> = csv.split("\r\n").collect();
         assert_eq!(lines[0], HEADER);
         assert_eq!(lines.len(), 32 + 2, "header, 32 lanes, trailing empty");
-        assert!(lines[1].starts_with("0,false,0,inactive,inactive,"), "{}", lines[1]);
+        assert!(
+            lines[1].starts_with("0,false,0,inactive,inactive,"),
+            "{}",
+            lines[1]
+        );
         assert!(lines[3].starts_with("2,true,2,3,lane 3,3,"), "{}", lines[3]);
         // Lane 1 reads inactive lane 0: undefined, and the reason is quoted if it has a comma.
-        assert!(lines[2].starts_with("1,true,1,undefined,undefined,0,"), "{}", lines[2]);
+        assert!(
+            lines[2].starts_with("1,true,1,undefined,undefined,0,"),
+            "{}",
+            lines[2]
+        );
     }
 
     #[test]
