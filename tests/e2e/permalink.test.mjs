@@ -41,6 +41,7 @@ test('each golden link opens its scenario and the lane table shows the emulator 
       const req = g.request;
       assert.equal(await field(page, '#dialect'), req.dialect, g.name);
       assert.equal(await field(page, '#op'), req.op, g.name);
+      assert.equal(await page.evaluate(() => document.body.dataset.gpuPanel), g.gpu_panel ? 'open' : 'closed', g.name);
       if (req.values) assert.equal(await field(page, '#values'), req.values, g.name);
       if (req.active) assert.equal(await field(page, '#active'), req.active, g.name);
       for (const [name, text] of Object.entries(req.params ?? {})) {
@@ -100,17 +101,22 @@ test('changed parameters survive a reload, and Copy link gives the same address'
   await page.close();
 });
 
-test('Back restores the previous state; a typing burst is one history entry', async () => {
+test('Back restores the previous state; a typing burst is one history entry, a menu change another', async () => {
   const page = await open(browser);
   await rendered(page, () => page.selectOption('#op', 'asc_shfl_xor'));
   await page.waitForTimeout(700);
-  // Typing "2" then "24"... one burst: one entry.
   await rendered(page, () => page.fill('[data-param="lane_mask"]', '2'));
   const afterTwo = await results(page);
   await page.waitForTimeout(700);
+  // Two keystrokes in one burst: one entry.
   await rendered(page, () => page.fill('[data-param="lane_mask"]', '4'));
   await rendered(page, () => page.fill('[data-param="lane_mask"]', '5'));
   assert.equal((await results(page))[0], '5');
+  // A menu change right after typing is an entry of its own.
+  await rendered(page, () => page.selectOption('#type', 'u32'));
+  await rendered(page, () => page.goBack());
+  assert.equal(await field(page, '#type'), 'i32');
+  assert.equal(await field(page, '[data-param="lane_mask"]'), '5');
   await rendered(page, () => page.goBack());
   assert.equal(await field(page, '[data-param="lane_mask"]'), '2');
   assert.deepEqual(await results(page), afterTwo);

@@ -7,13 +7,15 @@
 //! tells it about changes with [`router::changed`] (call it after releasing your own state's
 //! borrow: `changed` asks your `save` hook synchronously).
 //!
-//! History: a change opens a *burst*. Its first change adds a history entry (`pushState`);
-//! further changes within [`BURST_MS`] of the previous one replace that entry (`replaceState`),
-//! so typing `0x1f` is one entry, not four, and Back returns to the state before the burst.
+//! History: a discrete change (a menu, a checkbox, a click: any event but `input`) adds a history
+//! entry (`pushState`). Typing opens a *burst*: its first keystroke adds an entry and further
+//! keystrokes within [`BURST_MS`] of the previous one replace it (`replaceState`), so typing
+//! `0x1f` is one entry, not four, and Back returns to the state before the burst. Which kind a
+//! change is comes from the event being dispatched (`window.event`), so views need no extra call.
 //!
 //! The GPU panel's open / closed state is part of every scenario ([`Scenario::gpu_panel`]). The
 //! GPU panel reports it with [`set_gpu_panel`] and follows restores with [`on_gpu_panel`]; the
-//! state in force is [`gpu_panel`].
+//! state in force is [`gpu_panel`], mirrored in `body[data-gpu-panel]` (`open` / `closed`).
 //!
 //! Hostile or damaged links (truncated, another version, not base64, a decompression bomb, over
 //! the size caps, a view this build cannot show): the default scenario stays on screen and one
@@ -59,7 +61,18 @@ thread_local! {
 /// opens or closes it) and updates the URL (a history entry, like any change).
 pub fn set_gpu_panel(open: bool) {
     if GPU_PANEL.with(|g| g.replace(open)) != open {
+        let _ = mirror_gpu_panel();
         update();
+    }
+}
+
+/// `body[data-gpu-panel]`: `open` or `closed`, for styles and tests.
+fn mirror_gpu_panel() -> Js<()> {
+    match document()?.body() {
+        Some(body) => body
+            .dataset()
+            .set("gpuPanel", if gpu_panel() { "open" } else { "closed" }),
+        None => Ok(()),
     }
 }
 
@@ -93,6 +106,7 @@ pub fn current_link() -> Option<String> {
 /// URL in step with the page. Call once, after every view has registered its hooks.
 pub fn install() -> Js<()> {
     DEFAULT.with(|d| *d.borrow_mut() = current_scenario());
+    mirror_gpu_panel()?;
     let link = fragment()?;
     if link.is_empty() {
         commit(false)?;
@@ -153,6 +167,7 @@ fn apply(scenario: &Scenario) -> Result<(), String> {
     let taken = router::restore(&scenario.view);
     if taken {
         GPU_PANEL.with(|g| g.set(scenario.gpu_panel));
+        let _ = mirror_gpu_panel();
         GPU_LISTENERS.with(|l| {
             if let Ok(listeners) = l.try_borrow() {
                 for f in listeners.iter() {
@@ -217,16 +232,35 @@ fn update() {
     if RESTORING.with(Cell::get) {
         return;
     }
+    let typing = typing();
+    if !typing {
+        let _ = close_burst();
+    }
     let in_burst = IN_BURST.with(Cell::get);
     match commit(!in_burst) {
         Ok(true) => {
             let _ = show_error("");
-            IN_BURST.with(|b| b.set(true));
-            let _ = restart_timer();
+            if typing {
+                IN_BURST.with(|b| b.set(true));
+                let _ = restart_timer();
+            }
         }
         Ok(false) => {}
         Err(e) => crate::panic::banner(&format!("crosslane could not update the URL: {e:?}")),
     }
+}
+
+/// Whether the event being dispatched is a keystroke (`input`). `window.event` is the event
+/// whose listeners are running (HTML Standard, "current event"); outside any event it is
+/// undefined, and such a change counts as discrete.
+fn typing() -> bool {
+    let Ok(win) = window() else {
+        return false;
+    };
+    js_sys::Reflect::get(&win, &JsValue::from_str("event"))
+        .ok()
+        .and_then(|e| e.dyn_into::<Event>().ok())
+        .is_some_and(|e| e.type_() == "input")
 }
 
 /// Writes the current link into the URL, as a new history entry (`push`) or in place. Returns
