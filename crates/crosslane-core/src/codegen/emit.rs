@@ -34,7 +34,9 @@ pub fn c_type(target: Target, ty: ValueType) -> Option<&'static str> {
         (_, I64) => "long long",
         (_, U64) => "unsigned long long",
         (_, F64) => "double",
-        (Target::Cuda | Target::Maca, F16) => "__half",
+        (Target::Cuda, F16) => "__half",
+        // MACA's builtins take clang's `_Float16` (seed 002 prototypes).
+        (Target::Maca, F16) => "_Float16",
         (Target::Cuda, Bf16) => "__nv_bfloat16",
         (Target::Cuda | Target::Maca, F16x2) => "__half2",
         (Target::Cuda, Bf16x2) => "__nv_bfloat162",
@@ -419,16 +421,41 @@ fn native_op(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) ->
                 .param(&key)
                 .and_then(|p| r.input.params.0.get(p.name))
             {
-                Some(v) => literal(target, &key, v, &mut setup),
+                Some(v) => literal(target, &key, v, value_type(&arg_ty, ty), &mut setup),
                 // WGSL does not convert to bool: a predicate is "the operand is non-zero",
                 // as the page's ballot / all / any read it.
                 None if wgsl && arg_ty == "bool" => format!("({operand} != 0)"),
+                // An out-parameter (`int *pred`): a local the call writes.
+                None if !wgsl && arg_ty.ends_with('*') => {
+                    let base = arg_ty.trim_end_matches('*').trim();
+                    setup.push(format!("{base} {arg}_out = 0;"));
+                    format!("&{arg}_out")
+                }
+                // A 16-bit operand under another 16-bit prototype type (seed 002 declares
+                // `__builtin_mxc_fma_bf16` on `_Float16`): pass the bits, not a converted value.
+                None if !wgsl && arg_ty != ty && is_16_bit(&arg_ty) && is_16_bit(ty) => {
+                    format!("__builtin_bit_cast({arg_ty}, {operand})")
+                }
                 None => operand.to_string(),
             }
         })
         .collect();
     let call = format!("{}({})", r.spec.name, args.join(", "));
     if !wgsl {
+        let returns_void = r
+            .spec
+            .signature
+            .split('(')
+            .next()
+            .is_some_and(|head| head.split_whitespace().next() == Some("void"));
+        if returns_void {
+            // Nothing to store: the call is a statement and the lane keeps its operand.
+            setup.push(format!("{call};"));
+            return Call {
+                setup,
+                expr: operand.to_string(),
+            };
+        }
         // C++ converts the result to the operand type on the store.
         return Call { setup, expr: call };
     }
@@ -484,6 +511,21 @@ fn signature_args(sig: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Whether a C type name is one of the 16-bit float types the snippets use.
+fn is_16_bit(ty: &str) -> bool {
+    matches!(
+        ty,
+        "_Float16"
+            | "__bf16"
+            | "__half"
+            | "half"
+            | "bfloat16_t"
+            | "__nv_bfloat16"
+            | "__hip_bfloat16"
+            | "__maca_bfloat16"
+    )
+}
+
 /// `srcLane` → `src_lane`.
 fn snake(name: &str) -> String {
     let mut out = String::new();
@@ -498,7 +540,29 @@ fn snake(name: &str) -> String {
     out
 }
 
-fn literal(target: Target, name: &str, v: &ParamValue, setup: &mut Vec<String>) -> String {
+/// The C / WGSL type of a per-lane value argument: the prototype's own type where it names one
+/// (`_Float16 c`), else the operand type.
+fn value_type<'a>(arg_ty: &'a str, operand_ty: &'a str) -> &'a str {
+    let generic = arg_ty.is_empty()
+        || arg_ty
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "T" || w == "I");
+    if generic {
+        operand_ty
+    } else {
+        arg_ty
+    }
+}
+
+/// An argument's literal; per-lane lists become a constant array indexed by `lane` (values as
+/// their raw bits, reinterpreted as `elem`, so NaN payloads and signed zeros survive).
+fn literal(
+    target: Target,
+    name: &str,
+    v: &ParamValue,
+    elem: &str,
+    setup: &mut Vec<String>,
+) -> String {
     let wgsl = target == Target::Wgsl;
     match v {
         ParamValue::Int(i) if wgsl => {
@@ -542,12 +606,38 @@ fn literal(target: Target, name: &str, v: &ParamValue, setup: &mut Vec<String>) 
             }
         }
         ParamValue::Values(list) => {
-            let items: Vec<String> = list.iter().map(|v| v.to_string()).collect();
-            setup.push(format!(
-                "// crosslane: per-lane {name} = {{{}}}",
-                one_line(&items.join(", "))
-            ));
-            if wgsl { "v" } else { "var" }.to_string()
+            let width = list.first().map_or(32, |v| v.ty.bit_width());
+            let items: Vec<String> = list.iter().map(|v| format!("{:#x}", v.bits)).collect();
+            if wgsl {
+                if width != 32 {
+                    setup.push(format!(
+                        "// crosslane: NOT EXACT: per-lane {name} is {width}-bit; WGSL cannot bitcast it from u32: the operand stands in"
+                    ));
+                    return "v".to_string();
+                }
+                setup.push(format!(
+                    "let {name}_bits = array<u32, {}>({});",
+                    list.len(),
+                    items
+                        .iter()
+                        .map(|i| format!("{i}u"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                format!("bitcast<{elem}>({name}_bits[lane])")
+            } else {
+                let bits = match width {
+                    16 => "uint16_t",
+                    64 => "uint64_t",
+                    _ => "uint32_t",
+                };
+                setup.push(format!(
+                    "const {bits} {name}_bits[{}] = {{{}}};",
+                    list.len(),
+                    items.join(", ")
+                ));
+                format!("__builtin_bit_cast({elem}, {name}_bits[lane])")
+            }
         }
         ParamValue::Text(t) => {
             // Text parameters (a DPP control such as `row_shl:3`) have no literal syntax in
