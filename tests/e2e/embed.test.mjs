@@ -60,11 +60,14 @@ for (const theme of ['light', 'dark']) {
     const reported = await page.evaluate(() => window.heights.at(-1));
     const box = await page.$eval('#embed', (f) => f.getBoundingClientRect().height);
     assert.ok(Math.abs(box - Math.ceil(reported)) <= 2, `iframe ${box} vs reported ${reported}`);
-    // Still live: a change re-renders and reports again.
+    // Still live: a change re-renders and reports again, and adds no entry to the host's history.
     const n = await page.evaluate(() => window.heights.length);
+    const entries = await page.evaluate(() => history.length);
     await rendered(frame, () => frame.selectOption('#op', 'asc_shfl_up'));
     await page.waitForFunction((k) => window.heights.length > k, n);
     await rendered(frame, () => frame.selectOption('#op', 'asc_shfl_xor'));
+    assert.equal(await page.evaluate(() => history.length), entries);
+    assert.match(frame.url(), /\?embed(&theme=dark)?#v1\./);
     await page.screenshot({ path: `${ARTIFACTS}embed-${theme}.png`, fullPage: true });
     await page.close();
   });

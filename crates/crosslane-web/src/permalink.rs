@@ -12,6 +12,8 @@
 //! keystrokes within [`BURST_MS`] of the previous one replace it (`replaceState`), so typing
 //! `0x1f` is one entry, not four, and Back returns to the state before the burst. Which kind a
 //! change is comes from the event being dispatched (`window.event`), so views need no extra call.
+//! In embed mode the entry is always replaced: an iframe's entries would join the host page's
+//! history.
 //!
 //! The GPU panel's open / closed state is part of every scenario ([`Scenario::gpu_panel`]). The
 //! GPU panel reports it with [`set_gpu_panel`] and follows restores with [`on_gpu_panel`]; the
@@ -274,7 +276,9 @@ fn commit(push: bool) -> Js<bool> {
     }
     let history = window()?.history()?;
     let url = format!("#{link}");
-    if push {
+    // An embed's history entries would join the host page's session history, so the reader's
+    // Back button would step through the embed: an embed only replaces its entry.
+    if push && !crate::embed::is_embed() {
         history.push_state_with_url(&JsValue::NULL, "", Some(&url))?;
     } else {
         history.replace_state_with_url(&JsValue::NULL, "", Some(&url))?;
