@@ -184,3 +184,60 @@ fn comments_cannot_be_broken_by_typed_text() {
     assert!(Target::parse("fortran").is_err());
     assert_eq!(Target::parse("WGSL"), Ok(Target::Wgsl));
 }
+
+#[test]
+fn byte_address_permutes_map_between_amd_and_maca_and_are_computed_elsewhere() {
+    // Seed 002 §3.4.3's mirror: index[n] = (63 - n) * 4.
+    let index: Vec<String> = (0..64).map(|n| ((63 - n) * 4).to_string()).collect();
+    let r = req(
+        "maca",
+        "__builtin_mxc_bsm_bpermute",
+        &[("index", &index.join(","))],
+    );
+    let Movement::Bpermute { addr } = resolve(&r).unwrap().movement else {
+        panic!("bpermute expected");
+    };
+    assert_eq!((addr[0], addr[63]), (252, 0));
+    let hip = code(&r, Target::Hip);
+    assert!(
+        hip.contains("__builtin_amdgcn_ds_bpermute(addr_per_lane[lane], var)"),
+        "{hip}"
+    );
+    assert!(
+        hip.contains("const int addr_per_lane[64] = {252, 248,"),
+        "{hip}"
+    );
+    let maca = code(&r, Target::Maca);
+    assert!(
+        maca.contains("__builtin_mxc_bsm_bpermute(addr_per_lane[lane], var)"),
+        "{maca}"
+    );
+    assert!(!maca.contains("NOT EXACT"), "{maca}");
+    let cuda = code(&r, Target::Cuda);
+    assert!(
+        cuda.contains("const int src = (addr_per_lane[lane] >> 2) & 63;"),
+        "{cuda}"
+    );
+    assert!(
+        cuda.contains("// crosslane: NOT EXACT: a permute by byte address"),
+        "{cuda}"
+    );
+    // AMD's offset is added to every address.
+    let r = OpRequest {
+        lanes: "32".into(),
+        ..req(
+            "amdgcn",
+            "ds_bpermute_b32",
+            &[("addr", "4"), ("offset", "8")],
+        )
+    };
+    let wgsl = code(&r, Target::Wgsl);
+    assert!(
+        wgsl.contains("let addr_per_lane = array<i32, 32>(12, 12,"),
+        "{wgsl}"
+    );
+    assert!(
+        wgsl.contains("let src = (u32(addr_per_lane[lane]) >> 2u) & 31u;"),
+        "{wgsl}"
+    );
+}

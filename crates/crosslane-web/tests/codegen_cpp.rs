@@ -72,10 +72,30 @@ fn compiles(source: &str) -> Result<(), String> {
     }
 }
 
+/// The C builtin an AMD GCN op's signature names in parentheses
+/// (`ds_bpermute_b32 … (int __builtin_amdgcn_ds_bpermute(int addr, int data))`): HIP on AMD
+/// offers these builtins.
+fn amd_builtin(spec: &OpSpec) -> Option<String> {
+    let sig = spec.signature;
+    let at = sig.find("__builtin_amdgcn_")?;
+    let start = sig[..at].rfind('(')? + 1;
+    let end = at + sig[at..].find(')')? + 1;
+    Some(format!("{};\n", &sig[start..end]))
+}
+
 /// The prelude for `target` and the names of the ops it declares.
 fn prelude(target: Target) -> (String, Vec<&'static str>) {
     let mut p = BASE.to_string();
     let mut declared = Vec::new();
+    if target == Target::Hip {
+        for spec in dialect_ops(crosslane_core::Dialect::Amdgcn) {
+            if let Some(decl) = amd_builtin(spec) {
+                if compiles(&format!("{BASE}{decl}")).is_ok() {
+                    p.push_str(&decl);
+                }
+            }
+        }
+    }
     for spec in dialect_ops(target.dialect()) {
         if let Some(decl) = declaration(spec) {
             if compiles(&format!("{BASE}{decl}")).is_ok() {

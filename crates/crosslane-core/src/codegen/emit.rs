@@ -91,6 +91,7 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
             amount,
             width,
         } => shuffle(target, *family, *amount, *width, r, &mut notes),
+        Movement::Bpermute { addr } => bpermute(target, addr, r, &mut notes),
         Movement::Op => native_op(target, r, ty, &mut notes),
     };
     let mut s = String::new();
@@ -363,6 +364,72 @@ fn shuffle(
             }
         }
     }
+}
+
+/// A backward permute in `target`'s words ([`Movement::Bpermute`]).
+fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>) -> Call {
+    let lanes = r.input.lanes;
+    let list: Vec<String> = addr.iter().map(|a| (*a as i32).to_string()).collect();
+    let mut setup = vec![if target == Target::Wgsl {
+        format!(
+            "let addr_per_lane = array<i32, {}>({});  // byte addresses",
+            list.len(),
+            list.join(", ")
+        )
+    } else {
+        format!(
+            "const int addr_per_lane[{}] = {{{}}};  // byte addresses",
+            list.len(),
+            list.join(", ")
+        )
+    }];
+    let inactive_note = |what: &str| {
+        format!(
+            "NOT EXACT: a permute by byte address is written as {what}; an inactive source lane reads 0 in the source rule but is undefined here."
+        )
+    };
+    let expr = match target {
+        Target::Maca => "__builtin_mxc_bsm_bpermute(addr_per_lane[lane], var)".to_string(),
+        Target::Hip => {
+            notes.push(
+                "HIP on AMD: __builtin_amdgcn_ds_bpermute is the same instruction (32-bit words)."
+                    .to_string(),
+            );
+            "__builtin_amdgcn_ds_bpermute(addr_per_lane[lane], var)".to_string()
+        }
+        Target::Cuda => {
+            notes.push(inactive_note("__shfl_sync with the computed source lane"));
+            let mask = if all_active(r) || lanes > 32 {
+                "0xffffffff".to_string()
+            } else {
+                format!("{:#x}", r.input.active.0 as u32)
+            };
+            setup.push(format!(
+                "const int src = (addr_per_lane[lane] >> 2) & {};",
+                lanes - 1
+            ));
+            format!("__shfl_sync({mask}, var, src)")
+        }
+        Target::Ascend => {
+            notes.push(inactive_note("asc_shfl with the computed source lane"));
+            setup.push(format!(
+                "const int32_t src = (addr_per_lane[lane] >> 2) & {};",
+                lanes - 1
+            ));
+            "asc_shfl(var, src)".to_string()
+        }
+        Target::Wgsl => {
+            notes.push(inactive_note(
+                "subgroupShuffle with the computed invocation id",
+            ));
+            setup.push(format!(
+                "let src = (u32(addr_per_lane[lane]) >> 2u) & {}u;",
+                lanes - 1
+            ));
+            "subgroupShuffle(v, src)".to_string()
+        }
+    };
+    Call { setup, expr }
 }
 
 fn segment_setup(int: &str, width: i64, lane: &str) -> Vec<String> {

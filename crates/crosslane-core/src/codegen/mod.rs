@@ -126,6 +126,13 @@ pub enum Movement {
         /// Segment width in lanes.
         width: i64,
     },
+    /// A backward permute by byte address: lane `n` reads lane `(addr[n] >> 2) mod lanes`
+    /// (AMD `ds_bpermute_b32`, RDNA / CDNA ISA "DS_BPERMUTE_B32", with its `offset` added;
+    /// MetaX `__builtin_mxc_bsm_bpermute`, seed 002 §3.4.3, which follows it).
+    Bpermute {
+        /// Byte address per lane (offset included).
+        addr: Vec<i64>,
+    },
     /// An op with no cross-vendor family here: generated only in its own dialect.
     Op,
 }
@@ -191,12 +198,28 @@ fn movement(spec: &OpSpec, input: &OpInput) -> Movement {
         (Dialect::Amdgcn, "v_readlane_b32") => int("lane_sel"),
         _ => None,
     };
-    match read {
-        Some(amount) => Movement::Shuffle {
+    if let Some(amount) = read {
+        return Movement::Shuffle {
             family: ShuffleFamily::Idx,
             amount,
             width: lanes,
-        },
+        };
+    }
+    let per_lane = |name: &str| match input.params.0.get(name) {
+        Some(ParamValue::Ints(v)) => Some(v.clone()),
+        Some(ParamValue::Int(v)) => Some(vec![*v; input.lanes]),
+        _ => None,
+    };
+    let addr = match (spec.dialect, spec.name) {
+        (Dialect::Amdgcn, "ds_bpermute_b32") => per_lane("addr").map(|a| {
+            let offset = int("offset").unwrap_or(0);
+            a.into_iter().map(|x| x.wrapping_add(offset)).collect()
+        }),
+        (Dialect::Maca, "__builtin_mxc_bsm_bpermute") => per_lane("index"),
+        _ => None,
+    };
+    match addr {
+        Some(addr) => Movement::Bpermute { addr },
         None => Movement::Op,
     }
 }
