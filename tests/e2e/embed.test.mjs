@@ -79,8 +79,8 @@ test('the embed code shows a static drawing when wasm is unavailable, the live e
   const snippet = await page.inputValue('#share-text');
   await page.close();
   assert.match(snippet, /<iframe [^>]*src="[^"]*\?embed#v1\.[A-Za-z0-9_-]+"/);
-  assert.match(snippet, /<img class="crosslane-static"[^>]*src="data:image\/svg\+xml,/);
-  const svg = decodeURIComponent(snippet.match(/src="data:image\/svg\+xml,([^"]*)"/)[1]);
+  assert.match(snippet, /<img class="crosslane-static"[^>]*src="data:image\/svg\+xml;base64,/);
+  const svg = Buffer.from(snippet.match(/src="data:image\/svg\+xml;base64,([^"]*)"/)[1], 'base64').toString('utf8');
   // The static drawing carries the lane values (seed 000: lane 0 reads lane 1, …).
   assert.ok(svg.includes('lane 0 ← lane 1: 1'), 'lane 0 in the SVG');
   assert.ok(svg.includes('lane 31 ← lane 30: 30'), 'lane 31 in the SVG');
