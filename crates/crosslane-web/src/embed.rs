@@ -18,17 +18,19 @@ pub const STATIC_WIDTH: f64 = 760.0;
 /// The message type the embed posts to its parent.
 pub const HEIGHT_MESSAGE: &str = "crosslane-height";
 
-/// Percent-encodes `text` for a `data:` URI: everything but RFC 3986 unreserved characters.
+/// Percent-encodes `text` for a `data:` URI: every byte but RFC 3986 unreserved characters
+/// (`A-Z a-z 0-9 - _ . ~`) becomes `%XX`.
 pub fn data_uri_escape(text: &str) -> String {
+    use std::fmt::Write;
     let mut out = String::with_capacity(text.len() * 3 / 2);
     for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b' ') {
-            out.push(if b == b' ' { ' ' } else { b as char });
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
-    out.replace(' ', "%20")
+    out
 }
 
 /// The HTML to paste into a documentation page: an iframe on `url` (the page with `?embed` and
