@@ -10,6 +10,7 @@
 //! other way round.
 
 pub mod arith;
+pub mod codegen;
 pub mod dialect;
 pub mod dpp;
 pub mod error;

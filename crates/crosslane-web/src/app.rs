@@ -38,8 +38,23 @@ struct App {
     source: Element,
     summary: Element,
     export: Element,
+    exports: Exports,
     step: Option<Step>,
     scene: Option<Scene>,
+    /// A user edit happened during the current event: tell the router once the app is no longer
+    /// borrowed (the permalink module then asks the op view's `save` hook).
+    dirty: bool,
+}
+
+/// The export links of the drawing header (`#export-png`, `#export-json`, `#export-csv`,
+/// `#export-code` with `select#export-dialect`) and the code panel they fill.
+struct Exports {
+    png: Element,
+    json: Element,
+    csv: Element,
+    code: Element,
+    dialect: web_sys::HtmlSelectElement,
+    code_view: HtmlElement,
 }
 
 /// Builds the page and renders the first op. Errors go to the red banner.
@@ -75,9 +90,18 @@ fn try_start() -> Js<()> {
         source: by_id(&doc, "op-source")?,
         summary: by_id(&doc, "step-summary")?,
         export: by_id(&doc, "export-svg")?,
+        exports: Exports {
+            png: by_id(&doc, "export-png")?,
+            json: by_id(&doc, "export-json")?,
+            csv: by_id(&doc, "export-csv")?,
+            code: by_id(&doc, "export-code")?,
+            dialect: by_id(&doc, "export-dialect")?,
+            code_view: by_id(&doc, "code-view")?,
+        },
         controls,
         step: None,
         scene: None,
+        dirty: false,
     };
     let canvas_target: EventTarget = app.canvas.clone().into();
     let export_target: EventTarget = app.export.clone().into();
@@ -98,6 +122,25 @@ fn try_start() -> Js<()> {
     })?;
     with(&app, &canvas_target, "mouseleave", |a, _| a.hide_tooltip())?;
     with(&app, &export_target, "click", |a, _| a.on_export())?;
+    let links = {
+        let a = app.try_borrow().map_err(|_| JsValue::from_str("busy"))?;
+        [
+            ("png", a.exports.png.clone()),
+            ("json", a.exports.json.clone()),
+            ("csv", a.exports.csv.clone()),
+            ("code", a.exports.code.clone()),
+            ("code", a.exports.dialect.clone().into()),
+        ]
+    };
+    for (kind, target) in links {
+        let event = if target.tag_name().eq_ignore_ascii_case("select") {
+            "change"
+        } else {
+            "click"
+        };
+        let target: EventTarget = target.into();
+        with(&app, &target, event, move |a, _| a.on_export_kind(kind))?;
+    }
     let win: EventTarget = window()?.into();
     with(&app, &win, "resize", |a, _| a.redraw())?;
 
@@ -124,6 +167,16 @@ fn try_start() -> Js<()> {
             true
         }),
     });
+    let drawn = app.clone();
+    crate::embed::register_drawing(
+        "op",
+        Box::new(move || {
+            let a = drawn.try_borrow().ok()?;
+            // Drawn for a documentation column, not for the width of this window.
+            let scene = scene::build(a.step.as_ref()?, crate::embed::STATIC_WIDTH);
+            Some((svg::to_svg(&scene), scene.height))
+        }),
+    );
 
     let mut a = app
         .try_borrow_mut()
@@ -154,6 +207,11 @@ fn with(
         if let Err(err) = f(&mut a, e) {
             panic::banner(&format!("crosslane hit a page error: {err:?}"));
         }
+        let dirty = std::mem::take(&mut a.dirty);
+        drop(a);
+        if dirty {
+            crate::views::router::changed("op");
+        }
     })
 }
 
@@ -174,6 +232,7 @@ impl App {
             "op" => self.controls.select_op()?,
             _ => {}
         }
+        self.dirty = true;
         self.render()
     }
 
@@ -195,6 +254,7 @@ impl App {
             return Ok(());
         };
         self.controls.toggle_lane(lane, self.lanes());
+        self.dirty = true;
         self.render()
     }
 
@@ -211,6 +271,7 @@ impl App {
             return Ok(());
         };
         self.controls.toggle_lane(lane.lane, self.lanes());
+        self.dirty = true;
         self.render()
     }
 
@@ -254,6 +315,49 @@ impl App {
         Ok(())
     }
 
+    /// Fills export link `kind` (`png`, `json`, `csv`, `code`) just before the browser follows
+    /// it; `code` also shows the snippet in `#code-view` (as text).
+    fn on_export_kind(&mut self, kind: &str) -> Js<()> {
+        use crate::export;
+        let Some(step) = &self.step else {
+            return Ok(());
+        };
+        match kind {
+            "png" => export::set_download(
+                &self.exports.png,
+                export::png::FILE,
+                &export::png::data_url(&self.canvas)?,
+            ),
+            "json" => export::set_download(
+                &self.exports.json,
+                export::json::FILE,
+                &export::data_uri("application/json", &export::json::export(&[step])),
+            ),
+            "csv" => export::set_download(
+                &self.exports.csv,
+                export::csv::FILE,
+                &export::data_uri("text/csv", &export::csv::export(step)),
+            ),
+            _ => {
+                let req = self.controls.request()?;
+                let text = match export::code::export(&req, &self.exports.dialect.value()) {
+                    Ok((code, file)) => {
+                        export::set_download(
+                            &self.exports.code,
+                            &file,
+                            &export::data_uri("text/plain", &code),
+                        )?;
+                        code
+                    }
+                    Err(e) => format!("// cannot export: {}: {}", e.field, e.message),
+                };
+                self.exports.code_view.set_text_content(Some(&text));
+                self.exports.code_view.set_hidden(false);
+                Ok(())
+            }
+        }
+    }
+
     /// Runs the request as typed and shows the step, or the input error beside its field.
     fn render(&mut self) -> Js<()> {
         self.controls.clear_errors()?;
@@ -289,6 +393,7 @@ impl App {
     }
 
     fn mark_ready(&mut self) -> Js<()> {
+        crate::embed::report_height();
         crate::dom::mark_ready()
     }
 

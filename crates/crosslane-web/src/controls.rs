@@ -292,68 +292,84 @@ impl Controls {
         })
     }
 
-    /// Fills the form from `req`, every field exactly as the request has it (so a request that
-    /// does not validate shows the same error it would on the CLI), for permalinks and the
-    /// reference's "open in playground".
+    /// Puts `req` into the form, field by field and exactly as typed: dialect, op (rebuilding
+    /// the parameter inputs for it), lanes, active mask, values, type and every parameter.
     ///
-    /// Empty request fields mean "default", as on the CLI: the lane count falls back to the
-    /// dialect's default, the values to `lane`, the type to the op's first type, and a parameter
-    /// the request does not name to its initial text ([`form::param_initial`]). A parameter the
-    /// op does not have is ignored (its run would report it). The op may be given by an alias;
-    /// the menu shows the vendor name.
+    /// A parameter the op has but `req` omits starts from its control's initial text (the
+    /// vendor default, [`form::param_initial`]), as on a fresh page; a key `req` has that is
+    /// not a parameter of the op is dropped (its inputs do not exist), and so is a type the op
+    /// does not offer (the menu keeps the op's first type). Text goes only into `value`s and
+    /// `checked`, never into markup, so a request from a URL cannot inject HTML.
+    ///
+    /// A dialect or op this build does not know leaves the menu without a selection; the next
+    /// [`Controls::request`] then carries the empty name and running it reports which field is
+    /// wrong. Callers that want to refuse such a request first check it with
+    /// [`crosslane_core::find_op`].
     ///
     /// # Errors
-    /// A JS error when the DOM refuses an edit. An unknown dialect or op is not an error here:
-    /// the menus keep the text they can show, and the render reports the input error.
+    /// Only DOM failures (building the parameter inputs).
     pub fn set_request(&self, req: &OpRequest) -> Js<()> {
-        let Ok(dialect) = Dialect::parse(&req.dialect) else {
-            return Ok(());
-        };
-        self.dialect.set_value(dialect.name());
+        self.dialect.set_value(req.dialect.trim());
+        // Rebuilds the op menu and resets the warp fields to the dialect's defaults.
         self.select_dialect()?;
-        let op = find_op(dialect, &req.op).map_or(req.op.as_str(), |spec| spec.name);
-        self.op.set_value(op);
-        // Parameters start from their initial text, not from what was typed for the op on
-        // screen: the request alone decides the form.
+        let op_name = match Dialect::parse(&req.dialect).and_then(|d| find_op(d, &req.op)) {
+            // An alias (`mov_shfl`) selects the op under its vendor name.
+            Ok(spec) => spec.name.to_string(),
+            Err(_) => req.op.clone(),
+        };
+        self.op.set_value(&op_name);
+        // Empty the parameter box first, so `select_op` does not carry over the texts of the
+        // dialect's first op: every parameter starts from its vendor default or from `req`.
         self.params.set_inner_html("");
         self.select_op()?;
         if let Some(spec) = self.current_op() {
-            for p in spec.params {
-                let Some(input) = self
-                    .params
-                    .query_selector(&format!("[data-param=\"{}\"]", p.name))?
-                    .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+            let found = self.params.query_selector_all("[data-param]")?;
+            for i in 0..found.length() {
+                let Some(input) = found
+                    .item(i)
+                    .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
                 else {
                     continue;
                 };
-                let text = req
+                let Some(name) = input.get_attribute("data-param") else {
+                    continue;
+                };
+                // `req.params` keys may be snake or kebab case; `OpSpec::param` accepts both.
+                let given = req
                     .params
-                    .get(p.name)
-                    .cloned()
-                    .unwrap_or_else(|| form::param_initial(p));
-                if input.type_() == "checkbox" {
-                    input.set_checked(text.trim() == "true");
-                } else {
-                    input.set_value(&text);
+                    .iter()
+                    .find(|(k, _)| spec.param(k).is_some_and(|p| p.name == name))
+                    .map(|(_, v)| v);
+                if let Some(text) = given {
+                    if input.type_() == "checkbox" {
+                        input.set_checked(text.trim() == "true");
+                    } else {
+                        input.set_value(text);
+                    }
                 }
             }
-            let ty = if req.ty.trim().is_empty() {
-                spec.types.first().map_or("", |t| t.name())
-            } else {
-                req.ty.as_str()
-            };
+        }
+        self.lanes.set_value(&req.lanes);
+        self.active.set_value(&req.active);
+        self.values.set_value(&req.values);
+        let ty = req.ty.trim();
+        if !ty.is_empty() && self.has_type(ty)? {
             self.ty.set_value(ty);
         }
-        if !req.lanes.trim().is_empty() {
-            self.lanes.set_value(&req.lanes);
-        }
-        self.active.set_value(&req.active);
-        self.values.set_value(if req.values.trim().is_empty() {
-            "lane"
-        } else {
-            &req.values
-        });
         Ok(())
+    }
+
+    /// Whether the type menu offers `name`.
+    fn has_type(&self, name: &str) -> Js<bool> {
+        let options = self.ty.query_selector_all("option")?;
+        for i in 0..options.length() {
+            if let Some(o) = options.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                if o.get_attribute("value").as_deref() == Some(name) {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// Switches lane `lane` of a `lanes`-lane warp on or off in the active-mask field.

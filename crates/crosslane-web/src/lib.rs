@@ -12,6 +12,8 @@
 //! natively; the DOM modules exist only on wasm32.
 
 pub mod bench;
+pub mod embed;
+pub mod export;
 pub mod form;
 pub mod labels;
 pub mod render;
@@ -25,6 +27,8 @@ mod dom;
 #[cfg(target_arch = "wasm32")]
 mod panic;
 #[cfg(target_arch = "wasm32")]
+pub mod permalink;
+#[cfg(target_arch = "wasm32")]
 mod table;
 pub mod views;
 
@@ -36,5 +40,9 @@ pub fn start() {
     app::start();
     if let Err(e) = views::mount_all() {
         panic::banner(&format!("crosslane could not mount its views: {e:?}"));
+    }
+    // After every view registered its hooks: the URL can now be read and kept up to date.
+    if let Err(e) = embed::install().and_then(|()| permalink::install()) {
+        panic::banner(&format!("crosslane could not read its link: {e:?}"));
     }
 }

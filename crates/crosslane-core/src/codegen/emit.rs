@@ -1,0 +1,719 @@
+//! Writing a [`Resolved`] request as a snippet for one [`Target`]. One function per part of the
+//! snippet (header, kernel frame, the call); the per-platform names live in small tables here.
+
+use std::fmt::Write;
+
+use super::{Movement, Resolved, Target};
+use crate::op::Dialect;
+use crate::params::ParamValue;
+use crate::portability::ShuffleFamily;
+use crate::request::OpRequest;
+use crate::value::ValueType;
+
+/// The operand type `ty` in `target`'s language, or `None` where the platform has no such type
+/// (WGSL has no 64-bit or bf16 types; Ascend C and MACA vendor docs name no packed bf16 pair).
+pub fn c_type(target: Target, ty: ValueType) -> Option<&'static str> {
+    use ValueType::*;
+    Some(match (target, ty) {
+        (Target::Wgsl, I32) => "i32",
+        (Target::Wgsl, U32) => "u32",
+        (Target::Wgsl, F32) => "f32",
+        (Target::Wgsl, F16) => "f16",
+        (Target::Wgsl, F16x2) => "vec2<f16>",
+        (Target::Wgsl, _) => return None,
+        (Target::Ascend, I32) => "int32_t",
+        (Target::Ascend, U32) => "uint32_t",
+        (Target::Ascend, I64) => "int64_t",
+        (Target::Ascend, U64) => "uint64_t",
+        (Target::Ascend, F16) => "half",
+        (Target::Ascend, Bf16) => "bfloat16_t",
+        (Target::Ascend, F16x2 | Bf16x2) => return None,
+        (_, I32) => "int",
+        (_, U32) => "unsigned int",
+        (_, F32) => "float",
+        (_, I64) => "long long",
+        (_, U64) => "unsigned long long",
+        (_, F64) => "double",
+        (Target::Cuda, F16) => "__half",
+        // MACA's builtins take clang's `_Float16` (seed 002 prototypes).
+        (Target::Maca, F16) => "_Float16",
+        (Target::Cuda, Bf16) => "__nv_bfloat16",
+        (Target::Cuda | Target::Maca, F16x2) => "__half2",
+        (Target::Cuda, Bf16x2) => "__nv_bfloat162",
+        (Target::Hip, F16) => "__half",
+        (Target::Hip, Bf16) => "__hip_bfloat16",
+        (Target::Hip, F16x2) => "__half2",
+        (Target::Hip, Bf16x2) => "__hip_bfloat162",
+        (Target::Maca, Bf16) => "__maca_bfloat16",
+        (Target::Maca, Bf16x2) => return None,
+    })
+}
+
+/// The whole snippet.
+pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
+    let mut notes: Vec<String> = Vec::new();
+    let lanes = r.input.lanes;
+    if !target.lane_counts().contains(&lanes) {
+        notes.push(format!(
+            "NOT EXACT: the scenario has {lanes} lanes; {} runs {} lanes per {}.",
+            title(target),
+            target
+                .lane_counts()
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" or "),
+            if target == Target::Wgsl {
+                "subgroup"
+            } else {
+                "warp"
+            }
+        ));
+    }
+    let ty = match c_type(target, r.input.ty) {
+        Some(t) => t,
+        None => {
+            notes.push(format!(
+                "NOT EXACT: {} has no {} type; the snippet moves 32-bit words instead.",
+                title(target),
+                r.input.ty.name()
+            ));
+            if target == Target::Wgsl {
+                "u32"
+            } else {
+                "unsigned int"
+            }
+        }
+    };
+    let call = match &r.movement {
+        Movement::Shuffle {
+            family,
+            amount,
+            width,
+        } => shuffle(target, *family, *amount, *width, r, &mut notes),
+        Movement::Bpermute { addr } => bpermute(target, addr, r, &mut notes),
+        Movement::Op => native_op(target, r, ty, &mut notes),
+    };
+    let mut s = String::new();
+    header(&mut s, r, req, target, &notes);
+    body(&mut s, r, target, ty, &call);
+    s
+}
+
+fn title(target: Target) -> &'static str {
+    match target {
+        Target::Cuda => "CUDA",
+        Target::Hip => "HIP",
+        Target::Ascend => "Ascend C",
+        Target::Maca => "MetaX MACA",
+        Target::Wgsl => "WGSL",
+    }
+}
+
+/// Parameters as the user typed them, for the header comment.
+fn described(req: &OpRequest) -> String {
+    let params: Vec<String> = req
+        .params
+        .iter()
+        .filter(|(_, v)| !v.trim().is_empty())
+        .map(|(k, v)| format!("{k} = {}", one_line(v)))
+        .collect();
+    params.join(", ")
+}
+
+/// Text safe inside a line comment (no line breaks, no `*/`).
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ").replace("*/", "* /")
+}
+
+fn header(s: &mut String, r: &Resolved, req: &OpRequest, target: Target, notes: &[String]) {
+    let _ = writeln!(
+        s,
+        "// crosslane export for {}: {} {}({}), {} lanes, active {}, type {}.",
+        title(target),
+        r.spec.dialect.name(),
+        r.spec.name,
+        described(req),
+        r.input.lanes,
+        r.input.active.to_hex(r.input.lanes),
+        r.input.ty.name()
+    );
+    let values = if req.values.trim().is_empty() {
+        "lane"
+    } else {
+        req.values.trim()
+    };
+    let _ = writeln!(
+        s,
+        "// Operand: in[] holds the scenario's values ({}); out[] receives each lane's result.",
+        one_line(values)
+    );
+    let _ = writeln!(
+        s,
+        "// Edge cases (inactive or out-of-segment source lanes) follow {}'s own rule.",
+        title(target)
+    );
+    for n in notes {
+        let _ = writeln!(s, "// crosslane: {}", one_line(n));
+    }
+    match target {
+        Target::Cuda => s.push_str("#include <cuda_runtime.h>\n"),
+        Target::Hip => s.push_str("#include <hip/hip_runtime.h>\n"),
+        Target::Ascend => s.push_str("#include \"kernel_operator.h\"\n"),
+        Target::Maca => s.push_str("#include <mc_runtime.h>\n"),
+        Target::Wgsl => {
+            s.push_str("enable subgroups;\n");
+            if !all_active(r) {
+                // The active mask becomes an `if` on the invocation id: non-uniform control flow,
+                // which WGSL's uniformity analysis rejects for subgroup built-ins by default.
+                s.push_str("diagnostic(off, subgroup_uniformity);\n");
+            }
+            if matches!(r.input.ty, ValueType::F16 | ValueType::F16x2) {
+                s.push_str("enable f16;\n");
+            }
+        }
+    }
+    s.push('\n');
+}
+
+/// Active-mask literal for C targets (u64 suffix when wider than 32 lanes).
+fn mask_literal(r: &Resolved) -> String {
+    let hex = r.input.active.to_hex(r.input.lanes);
+    if r.input.lanes > 32 {
+        format!("{hex}ull")
+    } else {
+        format!("{hex}u")
+    }
+}
+
+fn all_active(r: &Resolved) -> bool {
+    r.input.active.count() as usize == r.input.lanes
+}
+
+fn body(s: &mut String, r: &Resolved, target: Target, ty: &str, call: &Call) {
+    if target == Target::Wgsl {
+        let _ = writeln!(
+            s,
+            "@group(0) @binding(0) var<storage, read> input: array<{ty}>;\n@group(0) @binding(1) var<storage, read_write> output: array<{ty}>;\n\n@compute @workgroup_size({lanes})\nfn main(@builtin(global_invocation_id) gid: vec3<u32>,\n        @builtin(subgroup_invocation_id) lane: u32) {{\n    let v = input[gid.x];",
+            lanes = r.input.lanes.clamp(4, 128)
+        );
+        for line in &call.setup {
+            let _ = writeln!(s, "    {line}");
+        }
+        if all_active(r) {
+            let _ = writeln!(s, "    output[gid.x] = {};", call.expr);
+        } else {
+            // WGSL has no exec mask: lanes leave the call by control flow, as in the scenario.
+            // The mask is taken one 32-bit word at a time (WGSL has no 64-bit integers).
+            let words: Vec<String> = (0..r.input.lanes.div_ceil(32))
+                .map(|w| format!("{:#x}u", (r.input.active.0 >> (32 * w)) as u32))
+                .collect();
+            let _ = writeln!(
+                s,
+                "    let active_mask = array<u32, {}>({});\n    if (((active_mask[lane / 32u] >> (lane % 32u)) & 1u) != 0u) {{\n        output[gid.x] = {};\n    }}",
+                words.len(),
+                words.join(", "),
+                call.expr
+            );
+        }
+        s.push_str("}\n");
+        return;
+    }
+    let qualifier = match target {
+        Target::Ascend => "__global__ __aicore__",
+        _ => "__global__",
+    };
+    let lane_expr = match target {
+        Target::Cuda | Target::Ascend => "threadIdx.x % 32",
+        Target::Maca => "threadIdx.x % 64",
+        _ => "threadIdx.x % warpSize",
+    };
+    let _ = writeln!(
+        s,
+        "{qualifier} void crosslane_kernel(const {ty}* in, {ty}* out)\n{{\n    const unsigned int lane = {lane_expr};\n    (void)lane;\n    {ty} var = in[threadIdx.x];"
+    );
+    for line in &call.setup {
+        let _ = writeln!(s, "    {line}");
+    }
+    if all_active(r) || target == Target::Cuda && r.input.lanes <= 32 {
+        if all_active(r) {
+            let _ = writeln!(s, "    out[threadIdx.x] = {};", call.expr);
+        } else {
+            // The sync mask names the active lanes; only they may call (CUDA "Warp Shuffle
+            // Functions": every thread named in mask must execute the same intrinsic).
+            let _ = writeln!(
+                s,
+                "    if (({} >> lane) & 1u) {{\n        out[threadIdx.x] = {};\n    }}",
+                mask_literal(r),
+                call.expr
+            );
+        }
+    } else {
+        let _ = writeln!(
+            s,
+            "    if (({} >> lane) & 1u) {{  // the scenario's active mask\n        out[threadIdx.x] = {};\n    }}",
+            mask_literal(r),
+            call.expr
+        );
+    }
+    s.push_str("}\n");
+}
+
+/// The call: statements before it and the expression of the result.
+struct Call {
+    setup: Vec<String>,
+    expr: String,
+}
+
+fn expr(e: String) -> Call {
+    Call {
+        setup: Vec::new(),
+        expr: e,
+    }
+}
+
+/// A shuffle in `target`'s words.
+fn shuffle(
+    target: Target,
+    family: ShuffleFamily,
+    amount: i64,
+    width: i64,
+    r: &Resolved,
+    notes: &mut Vec<String>,
+) -> Call {
+    let lanes = r.input.lanes as i64;
+    match target {
+        Target::Cuda | Target::Hip | Target::Ascend => {
+            let dialect = target.dialect();
+            let Some((name, _)) = family.op_in(dialect) else {
+                return expr("var".into());
+            };
+            if target == Target::Cuda {
+                let mask = if all_active(r) || r.input.lanes > 32 {
+                    "0xffffffff".to_string()
+                } else {
+                    format!("{:#x}", r.input.active.0 as u32)
+                };
+                expr(format!("{name}({mask}, var, {amount}, {width})"))
+            } else {
+                expr(format!("{name}(var, {amount}, {width})"))
+            }
+        }
+        Target::Maca => {
+            if family == ShuffleFamily::Idx && width == lanes {
+                return expr(format!(
+                    "__builtin_mxc_readlane(var, {})",
+                    amount.rem_euclid(lanes.max(1))
+                ));
+            }
+            notes.push(format!(
+                "NOT EXACT: MACA has no width-segmented {} shuffle; closest is __builtin_mxc_bsm_bpermute with a computed byte index (lane * 4). Unlike the source rule, bsm_bpermute reads 0 from an inactive source lane, and it moves 32-bit words only.",
+                family.name()
+            ));
+            let mut setup = segment_setup("int", width, "lane");
+            setup.push(source_line("int", family, amount, "lane"));
+            Call {
+                setup,
+                expr: "__builtin_mxc_bsm_bpermute(src * 4, var)".into(),
+            }
+        }
+        Target::Wgsl => {
+            notes.push(format!(
+                "WGSL has no width parameter and the subgroup size is the device's (subgroup_size), not the shader's: this matches the scenario only where subgroup_size = {lanes}."
+            ));
+            let native = match family {
+                ShuffleFamily::Idx => width == lanes,
+                ShuffleFamily::Up | ShuffleFamily::Down => width == lanes,
+                // An xor below the width never leaves its segment.
+                ShuffleFamily::Xor => width == lanes || (0..width).contains(&amount),
+            };
+            let amount_u = if amount < 0 {
+                format!("{}u", amount as u32)
+            } else {
+                format!("{amount}u")
+            };
+            if native && amount >= 0 {
+                let name = family
+                    .op_in(Dialect::Wgsl)
+                    .map_or("subgroupShuffle", |x| x.0);
+                return expr(format!("{name}(v, {amount_u})"));
+            }
+            notes.push(format!(
+                "the width-{width} segments are computed: subgroupShuffle(v, src) with the source lane of the segmented rule."
+            ));
+            let mut setup = segment_setup_wgsl(width);
+            setup.push(match family {
+                ShuffleFamily::Idx => format!(
+                    "let src = base + ({}u & {}u);",
+                    amount.rem_euclid(width.max(1)),
+                    width - 1
+                ),
+                ShuffleFamily::Up => format!(
+                    "let src = select(lane, lane - {amount_u}, lane >= base + {amount_u});"
+                ),
+                ShuffleFamily::Down => format!(
+                    "let src = select(lane, lane + {amount_u}, lane + {amount_u} < base + {width}u);"
+                ),
+                ShuffleFamily::Xor => format!(
+                    "let src = select(lane, lane ^ {amount_u}, (lane ^ {amount_u}) < base + {width}u);"
+                ),
+            });
+            Call {
+                setup,
+                expr: "subgroupShuffle(v, src)".into(),
+            }
+        }
+    }
+}
+
+/// A backward permute in `target`'s words ([`Movement::Bpermute`]).
+fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>) -> Call {
+    let lanes = r.input.lanes;
+    let list: Vec<String> = addr.iter().map(|a| (*a as i32).to_string()).collect();
+    let mut setup = vec![if target == Target::Wgsl {
+        format!(
+            "let addr_per_lane = array<i32, {}>({});  // byte addresses",
+            list.len(),
+            list.join(", ")
+        )
+    } else {
+        format!(
+            "const int addr_per_lane[{}] = {{{}}};  // byte addresses",
+            list.len(),
+            list.join(", ")
+        )
+    }];
+    let inactive_note = |what: &str| {
+        format!(
+            "NOT EXACT: a permute by byte address is written as {what}; an inactive source lane reads 0 in the source rule but is undefined here."
+        )
+    };
+    let expr = match target {
+        Target::Maca => "__builtin_mxc_bsm_bpermute(addr_per_lane[lane], var)".to_string(),
+        Target::Hip => {
+            notes.push(
+                "HIP on AMD: __builtin_amdgcn_ds_bpermute is the same instruction (32-bit words)."
+                    .to_string(),
+            );
+            "__builtin_amdgcn_ds_bpermute(addr_per_lane[lane], var)".to_string()
+        }
+        Target::Cuda => {
+            notes.push(inactive_note("__shfl_sync with the computed source lane"));
+            let mask = if all_active(r) || lanes > 32 {
+                "0xffffffff".to_string()
+            } else {
+                format!("{:#x}", r.input.active.0 as u32)
+            };
+            setup.push(format!(
+                "const int src = (addr_per_lane[lane] >> 2) & {};",
+                lanes - 1
+            ));
+            format!("__shfl_sync({mask}, var, src)")
+        }
+        Target::Ascend => {
+            notes.push(inactive_note("asc_shfl with the computed source lane"));
+            setup.push(format!(
+                "const int32_t src = (addr_per_lane[lane] >> 2) & {};",
+                lanes - 1
+            ));
+            "asc_shfl(var, src)".to_string()
+        }
+        Target::Wgsl => {
+            notes.push(inactive_note(
+                "subgroupShuffle with the computed invocation id",
+            ));
+            setup.push(format!(
+                "let src = (u32(addr_per_lane[lane]) >> 2u) & {}u;",
+                lanes - 1
+            ));
+            "subgroupShuffle(v, src)".to_string()
+        }
+    };
+    Call { setup, expr }
+}
+
+fn segment_setup(int: &str, width: i64, lane: &str) -> Vec<String> {
+    vec![
+        format!("const {int} width = {width};"),
+        format!(
+            "const {int} base = (int){lane} & ~(width - 1);  // first lane of the width segment"
+        ),
+    ]
+}
+
+fn segment_setup_wgsl(width: i64) -> Vec<String> {
+    vec![format!(
+        "let base = lane & ~({}u - 1u);  // first lane of the width segment",
+        width
+    )]
+}
+
+/// The C source-lane line of the segmented rule ([`Movement::Shuffle`]).
+fn source_line(int: &str, family: ShuffleFamily, amount: i64, lane: &str) -> String {
+    match family {
+        ShuffleFamily::Idx => format!("const {int} src = base + ({amount} & (width - 1));"),
+        ShuffleFamily::Up => {
+            format!("const {int} src = ((int){lane} - {amount} >= base) ? (int){lane} - {amount} : (int){lane};")
+        }
+        ShuffleFamily::Down => format!(
+            "const {int} src = ((int){lane} + {amount} < base + width) ? (int){lane} + {amount} : (int){lane};"
+        ),
+        ShuffleFamily::Xor => format!(
+            "const {int} src = ((int)({lane} ^ {amount}) < base + width) ? (int)({lane} ^ {amount}) : (int){lane};"
+        ),
+    }
+}
+
+/// An op without a cross-vendor family: called in its own dialect with its own signature; in
+/// another target, a comment and a copy of the operand.
+fn native_op(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) -> Call {
+    if target.dialect() != r.spec.dialect {
+        notes.push(format!(
+            "NOT EXPRESSIBLE: {} has no equivalent of {} {} in crosslane's mapping; the kernel copies the operand so that it compiles.",
+            title(target),
+            r.spec.dialect.name(),
+            r.spec.name
+        ));
+        return expr(if target == Target::Wgsl { "v" } else { "var" }.into());
+    }
+    let wgsl = target == Target::Wgsl;
+    let operand = if wgsl { "v" } else { "var" };
+    let mut setup = Vec::new();
+    let args: Vec<String> = signature_args(r.spec.signature)
+        .into_iter()
+        .map(|(arg, arg_ty)| {
+            let key = snake(&arg);
+            match r
+                .spec
+                .param(&key)
+                .and_then(|p| r.input.params.0.get(p.name))
+            {
+                Some(v) => literal(target, &key, v, value_type(&arg_ty, ty), &mut setup),
+                // WGSL does not convert to bool: a predicate is "the operand is non-zero",
+                // as the page's ballot / all / any read it.
+                None if wgsl && arg_ty == "bool" => format!("({operand} != 0)"),
+                // An out-parameter (`int *pred`): a local the call writes.
+                None if !wgsl && arg_ty.ends_with('*') => {
+                    let base = arg_ty.trim_end_matches('*').trim();
+                    setup.push(format!("{base} {arg}_out = 0;"));
+                    format!("&{arg}_out")
+                }
+                // A 16-bit operand under another 16-bit prototype type (seed 002 declares
+                // `__builtin_mxc_fma_bf16` on `_Float16`): pass the bits, not a converted value.
+                None if !wgsl && arg_ty != ty && is_16_bit(&arg_ty) && is_16_bit(ty) => {
+                    format!("__builtin_bit_cast({arg_ty}, {operand})")
+                }
+                None => operand.to_string(),
+            }
+        })
+        .collect();
+    let call = format!("{}({})", r.spec.name, args.join(", "));
+    if !wgsl {
+        let returns_void = r
+            .spec
+            .signature
+            .split('(')
+            .next()
+            .is_some_and(|head| head.split_whitespace().next() == Some("void"));
+        if returns_void {
+            // Nothing to store: the call is a statement and the lane keeps its operand.
+            setup.push(format!("{call};"));
+            return Call {
+                setup,
+                expr: operand.to_string(),
+            };
+        }
+        // C++ converts the result to the operand type on the store.
+        return Call { setup, expr: call };
+    }
+    // WGSL does not convert implicitly: bring a non-`T` result to the output type.
+    let returns = r
+        .spec
+        .signature
+        .split_once("->")
+        .map_or("T", |(_, t)| t.split("//").next().unwrap_or("T").trim());
+    let expr = match returns {
+        "T" => call,
+        "bool" => format!("select({ty}(0), {ty}(1), {call})"),
+        "vec4<u32>" => {
+            setup.push(
+                "// crosslane: the ballot's lanes 0..31 (component x) as the result".to_string(),
+            );
+            if matches!(ty, "i32" | "u32" | "f32") {
+                format!("bitcast<{ty}>({call}.x)")
+            } else {
+                format!("{ty}({call}.x)")
+            }
+        }
+        _ => format!("{ty}({call})"),
+    };
+    Call { setup, expr }
+}
+
+/// The arguments of a C or WGSL signature, each as (name, type): `T f(T var, int srcLane, int
+/// width = warpSize)` gives `(var, T), (srcLane, int), (width, int)`; `fn f(e: T, id: I) -> T`
+/// gives `(e, T), (id, I)`.
+fn signature_args(sig: &str) -> Vec<(String, String)> {
+    let Some(open) = sig.find('(') else {
+        return Vec::new();
+    };
+    let Some(close) = sig[open..].find(')') else {
+        return Vec::new();
+    };
+    sig[open + 1..open + close]
+        .split(',')
+        .filter_map(|a| {
+            let a = a.split('=').next()?.trim();
+            let (name, ty) = match a.split_once(':') {
+                Some((n, t)) => (n.trim(), t.trim()),
+                None => {
+                    let name = a
+                        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .next()?;
+                    (name, a[..a.len() - name.len()].trim())
+                }
+            };
+            (!name.is_empty() && name != "void").then(|| (name.to_string(), ty.to_string()))
+        })
+        .collect()
+}
+
+/// Whether a C type name is one of the 16-bit float types the snippets use.
+fn is_16_bit(ty: &str) -> bool {
+    matches!(
+        ty,
+        "_Float16"
+            | "__bf16"
+            | "__half"
+            | "half"
+            | "bfloat16_t"
+            | "__nv_bfloat16"
+            | "__hip_bfloat16"
+            | "__maca_bfloat16"
+    )
+}
+
+/// `srcLane` → `src_lane`.
+fn snake(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The C / WGSL type of a per-lane value argument: the prototype's own type where it names one
+/// (`_Float16 c`), else the operand type.
+fn value_type<'a>(arg_ty: &'a str, operand_ty: &'a str) -> &'a str {
+    let generic = arg_ty.is_empty()
+        || arg_ty
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "T" || w == "I");
+    if generic {
+        operand_ty
+    } else {
+        arg_ty
+    }
+}
+
+/// An argument's literal; per-lane lists become a constant array indexed by `lane` (values as
+/// their raw bits, reinterpreted as `elem`, so NaN payloads and signed zeros survive).
+fn literal(
+    target: Target,
+    name: &str,
+    v: &ParamValue,
+    elem: &str,
+    setup: &mut Vec<String>,
+) -> String {
+    let wgsl = target == Target::Wgsl;
+    match v {
+        ParamValue::Int(i) if wgsl => {
+            if *i >= 0 {
+                format!("{i}u")
+            } else {
+                format!("{i}i")
+            }
+        }
+        ParamValue::Int(i) => i.to_string(),
+        ParamValue::Flag(b) => {
+            if wgsl {
+                b.to_string()
+            } else {
+                u8::from(*b).to_string()
+            }
+        }
+        ParamValue::Mask(m) => {
+            if wgsl {
+                format!("{:#x}u", m.0 as u32)
+            } else {
+                format!("{:#x}ull", m.0 as u64)
+            }
+        }
+        ParamValue::Ints(list) => {
+            let items: Vec<String> = list.iter().map(i64::to_string).collect();
+            if wgsl {
+                setup.push(format!(
+                    "let {name}_per_lane = array<i32, {}>({});",
+                    list.len(),
+                    items.join(", ")
+                ));
+                format!("{name}_per_lane[lane]")
+            } else {
+                setup.push(format!(
+                    "const int {name}_per_lane[{}] = {{{}}};",
+                    list.len(),
+                    items.join(", ")
+                ));
+                format!("{name}_per_lane[lane]")
+            }
+        }
+        ParamValue::Values(list) => {
+            let width = list.first().map_or(32, |v| v.ty.bit_width());
+            let items: Vec<String> = list.iter().map(|v| format!("{:#x}", v.bits)).collect();
+            if wgsl {
+                if width != 32 {
+                    setup.push(format!(
+                        "// crosslane: NOT EXACT: per-lane {name} is {width}-bit; WGSL cannot bitcast it from u32: the operand stands in"
+                    ));
+                    return "v".to_string();
+                }
+                setup.push(format!(
+                    "let {name}_bits = array<u32, {}>({});",
+                    list.len(),
+                    items
+                        .iter()
+                        .map(|i| format!("{i}u"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                format!("bitcast<{elem}>({name}_bits[lane])")
+            } else {
+                let bits = match width {
+                    16 => "uint16_t",
+                    64 => "uint64_t",
+                    _ => "uint32_t",
+                };
+                setup.push(format!(
+                    "const {bits} {name}_bits[{}] = {{{}}};",
+                    list.len(),
+                    items.join(", ")
+                ));
+                format!("__builtin_bit_cast({elem}, {name}_bits[lane])")
+            }
+        }
+        ParamValue::Text(t) => {
+            // Text parameters (a DPP control such as `row_shl:3`) have no literal syntax in
+            // every language: the snippet names the text and passes its encoding's placeholder.
+            setup.push(format!(
+                "// crosslane: {name} = {} (write its encoding here)",
+                one_line(t)
+            ));
+            "0".to_string()
+        }
+    }
+}

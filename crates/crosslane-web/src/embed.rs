@@ -1,0 +1,277 @@
+//! Embed mode, for documentation iframes: `?embed` (optionally `&theme=dark`) shows only the
+//! drawing and a compact control strip (dialect, op, first parameter; styled in `web/embed.css`),
+//! fits its container, and posts `{type: "crosslane-height", height}` (CSS pixels) to the parent
+//! page after every render and resize so the host can size the iframe.
+//!
+//! "Copy embed code" ([`snippet`]) gives an iframe stacked on a pre-rendered SVG of the same
+//! scenario (the SVG back end of the one renderer). The embed page stays transparent and empty
+//! until its wasm has rendered (`web/embed.css`, `:root.embed body:not([data-ready])`), so where
+//! wasm (or WebGPU, or the iframe itself) is unavailable the host page shows the static drawing
+//! underneath. The snippet's few lines of script resize the iframe from the height messages and
+//! hide the static drawing once the live page reports; without that script both still work,
+//! the iframe keeping the drawing's height.
+
+/// Width in CSS pixels of the static drawing in the embed code: a documentation column, so the
+/// drawing keeps its lane labels when the host shows it at that width.
+pub const STATIC_WIDTH: f64 = 760.0;
+
+/// The message type the embed posts to its parent.
+pub const HEIGHT_MESSAGE: &str = "crosslane-height";
+
+/// Percent-encodes `text` for a `data:` URI: every byte but RFC 3986 unreserved characters
+/// (`A-Z a-z 0-9 - _ . ~`) becomes `%XX`.
+pub fn data_uri_escape(text: &str) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(text.len() * 3 / 2);
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The HTML to paste into a documentation page: an iframe on `url` (the page with `?embed` and
+/// the permalink) over a static `<img>` of `svg` (when given) in one grid cell, `height` CSS
+/// pixels tall until the live page reports its own height, titled `title` for assistive
+/// technology. Every interpolated text is escaped for its attribute.
+pub fn snippet(url: &str, svg: Option<&str>, height: f64, title: &str) -> String {
+    use crate::labels::escape;
+    use base64::Engine;
+    let height = if height.is_finite() && height >= 40.0 {
+        height.ceil() as u64
+    } else {
+        320
+    };
+    let title = escape(&format!("crosslane: {title}"));
+    let url = escape(url);
+    let img = match svg {
+        // Base64: a third larger than the SVG, where percent-encoding its many `<`, `>`, `"`
+        // and spaces would triple them.
+        Some(svg) => format!(
+            "  <img class=\"crosslane-static\" style=\"grid-area:1/1;width:100%;height:auto\" alt=\"{title}\" src=\"data:image/svg+xml;base64,{}\">\n",
+            base64::engine::general_purpose::STANDARD.encode(svg)
+        ),
+        None => String::new(),
+    };
+    format!(
+        "<div class=\"crosslane-embed\" style=\"display:grid;max-width:100%\">\n{img}  <iframe style=\"grid-area:1/1;width:100%;height:{height}px;border:0;background:transparent\" src=\"{url}\" title=\"{title}\" loading=\"lazy\"></iframe>\n</div>\n<script>addEventListener(\"message\",function(e){{if(!e.data||e.data.type!==\"{HEIGHT_MESSAGE}\")return;document.querySelectorAll(\".crosslane-embed iframe\").forEach(function(f){{if(f.contentWindow!==e.source)return;f.style.height=Math.ceil(e.data.height)+\"px\";var s=f.parentNode.querySelector(\".crosslane-static\");if(s)s.style.visibility=\"hidden\";}});}});</script>\n"
+    )
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use page::*;
+
+#[cfg(target_arch = "wasm32")]
+mod page {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+    use web_sys::{Event, HtmlElement, HtmlTextAreaElement, ResizeObserver};
+
+    use super::{snippet, HEIGHT_MESSAGE};
+    use crate::dom::{document, window, Js};
+    use crate::permalink;
+    use crate::views::router;
+
+    /// A view's static drawing: its scene as SVG text and the drawing's height in CSS pixels.
+    pub type Drawing = Box<dyn Fn() -> Option<(String, f64)>>;
+
+    thread_local! {
+        static DRAWINGS: RefCell<HashMap<&'static str, Drawing>> = RefCell::new(HashMap::new());
+    }
+
+    /// Registers how view `view` draws itself as SVG, for the static fallback of the embed code.
+    /// A view without one is embedded without a fallback drawing.
+    pub fn register_drawing(view: &'static str, f: Drawing) {
+        DRAWINGS.with(|d| {
+            d.borrow_mut().insert(view, f);
+        });
+    }
+
+    /// Whether the page was opened with `?embed`.
+    pub fn is_embed() -> bool {
+        query().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p == "embed" || p.starts_with("embed="))
+        })
+    }
+
+    /// Whether the page was opened with `theme=dark`.
+    pub fn is_dark() -> bool {
+        query().is_some_and(|q| q.split('&').any(|p| p == "theme=dark"))
+    }
+
+    fn query() -> Option<String> {
+        let search = window().ok()?.location().search().ok()?;
+        Some(search.trim_start_matches('?').to_string())
+    }
+
+    /// Embed mode: marks `<html>` (`class="embed"`, `data-theme`), reports the height to the
+    /// parent on every size change of the body, and wires the share buttons (in every mode).
+    pub fn install() -> Js<()> {
+        wire_share_buttons()?;
+        if !is_embed() {
+            return Ok(());
+        }
+        let doc = document()?;
+        if let Some(root) = doc.document_element() {
+            root.class_list().add_1("embed")?;
+            root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
+        }
+        let observer = Closure::<dyn FnMut(JsValue)>::new(|_| report_height());
+        let ro = ResizeObserver::new(observer.as_ref().unchecked_ref())?;
+        observer.forget();
+        if let Some(body) = doc.body() {
+            ro.observe(&body);
+        }
+        let resize = Closure::<dyn FnMut(Event)>::new(|_| report_height());
+        window()?.add_event_listener_with_callback("resize", resize.as_ref().unchecked_ref())?;
+        resize.forget();
+        report_height();
+        Ok(())
+    }
+
+    /// Posts `{type: "crosslane-height", height}` to the parent page (embed mode only; the
+    /// height of the body in CSS pixels, rounded up).
+    pub fn report_height() {
+        if !is_embed() {
+            return;
+        }
+        let Ok(win) = window() else { return };
+        let Ok(Some(parent)) = win.parent() else {
+            return;
+        };
+        let Some(body) = win.document().and_then(|d| d.body()) else {
+            return;
+        };
+        // The body, not the root: the root is never shorter than the iframe's viewport, so it
+        // could only ever grow the iframe.
+        let height = body.get_bounding_client_rect().height().ceil();
+        let msg = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+        let _ = parent.post_message(&msg, "*");
+    }
+
+    /// The embed code of the scenario on screen.
+    pub fn embed_code() -> Js<Option<String>> {
+        let Some(link) = permalink::current_link() else {
+            return Ok(None);
+        };
+        let url = permalink::page_url(&link, Some(is_dark()))?;
+        let view = router::current();
+        let drawing = DRAWINGS.with(|d| d.borrow().get(view.as_str()).and_then(|f| f()));
+        let (svg, height) = match &drawing {
+            Some((svg, h)) => (Some(svg.as_str()), *h + 60.0),
+            None => (None, 360.0),
+        };
+        Ok(Some(snippet(&url, svg, height, &view)))
+    }
+
+    /// `#copy-link` and `#copy-embed`: put the text in `#share-text` (selected, for a manual
+    /// copy) and on the clipboard when the browser allows it; `#share-status` says which.
+    fn wire_share_buttons() -> Js<()> {
+        let doc = document()?;
+        for (id, kind) in [("copy-link", "link"), ("copy-embed", "embed code")] {
+            let Some(button) = doc.get_element_by_id(id) else {
+                continue;
+            };
+            let click = Closure::<dyn FnMut(Event)>::new(move |_| {
+                if let Err(e) = share(kind) {
+                    crate::panic::banner(&format!("crosslane could not copy the {kind}: {e:?}"));
+                }
+            });
+            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
+            click.forget();
+        }
+        Ok(())
+    }
+
+    fn share(kind: &str) -> Js<()> {
+        let text = if kind == "link" {
+            match permalink::current_link() {
+                Some(link) => Some(permalink::page_url(&link, None)?),
+                None => None,
+            }
+        } else {
+            embed_code()?
+        };
+        let doc = document()?;
+        let status = doc.get_element_by_id("share-status");
+        let say = |msg: &str| {
+            if let Some(s) = &status {
+                s.set_text_content(Some(msg));
+            }
+        };
+        let Some(text) = text else {
+            say("this view has nothing to link to");
+            return Ok(());
+        };
+        if let Some(area) = doc
+            .get_element_by_id("share-text")
+            .and_then(|e| e.dyn_into::<HtmlTextAreaElement>().ok())
+        {
+            area.set_value(&text);
+            area.set_hidden(false);
+            area.select();
+        }
+        if let Some(box_) = doc
+            .get_element_by_id("share")
+            .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+        {
+            box_.set_hidden(false);
+        }
+        let clipboard = window()?.navigator().clipboard();
+        let _ = clipboard.write_text(&text);
+        say(&format!("{kind} copied (also selected below)"));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippet_escapes_and_stacks_iframe_over_static_drawing() {
+        let s = snippet(
+            "https://x.test/?embed#v1.abc",
+            Some("<svg><text>7 & \"8\"</text></svg>"),
+            212.2,
+            "op <b>",
+        );
+        assert!(s.contains("src=\"https://x.test/?embed#v1.abc\""), "{s}");
+        assert!(s.contains("height:213px"), "{s}");
+        assert!(s.contains("title=\"crosslane: op &lt;b&gt;\""), "{s}");
+        // The SVG is base64: no raw markup or quote can end the attribute.
+        assert!(
+            s.contains(
+                "src=\"data:image/svg+xml;base64,PHN2Zz48dGV4dD43ICYgIjgiPC90ZXh0Pjwvc3ZnPg==\""
+            ),
+            "{s}"
+        );
+        assert_eq!(s.matches("grid-area:1/1").count(), 2);
+        assert!(s.contains(HEIGHT_MESSAGE));
+    }
+
+    #[test]
+    fn snippet_without_drawing_has_no_img_and_a_sane_height() {
+        let s = snippet("u", None, f64::NAN, "sort");
+        assert!(!s.contains("<img"));
+        assert!(s.contains("height:320px"));
+    }
+
+    #[test]
+    fn data_uri_escape_keeps_unreserved_only() {
+        assert_eq!(
+            data_uri_escape("a-b_c.d~e f<#>%"),
+            "a-b_c.d~e%20f%3C%23%3E%25"
+        );
+        assert_eq!(data_uri_escape("é"), "%C3%A9");
+    }
+}

@@ -1,0 +1,328 @@
+//! URL state: the scenario on screen lives in the URL fragment as a permalink
+//! (`#v1.…`, [`crosslane_core::permalink`]), kept up to date as the user changes things and
+//! restored on load and on Back / Forward.
+//!
+//! Generic over the views: it never names a view's types. It asks [`router::save_current`] for
+//! the state of the view on screen and hands a decoded scenario to [`router::restore`]; a view
+//! tells it about changes with [`router::changed`] (call it after releasing your own state's
+//! borrow: `changed` asks your `save` hook synchronously).
+//!
+//! History: a discrete change (a menu, a checkbox, a click: any event but `input`) adds a history
+//! entry (`pushState`). Typing opens a *burst*: its first keystroke adds an entry and further
+//! keystrokes within [`BURST_MS`] of the previous one replace it (`replaceState`), so typing
+//! `0x1f` is one entry, not four, and Back returns to the state before the burst. Which kind a
+//! change is comes from the event being dispatched (`window.event`), so views need no extra call.
+//! In embed mode the entry is always replaced: an iframe's entries would join the host page's
+//! history.
+//!
+//! The GPU panel's open / closed state is part of every scenario ([`Scenario::gpu_panel`]). The
+//! GPU panel reports it with [`set_gpu_panel`] and follows restores with [`on_gpu_panel`]; the
+//! state in force is [`gpu_panel`], mirrored in `body[data-gpu-panel]` (`open` / `closed`).
+//!
+//! Hostile or damaged links (truncated, another version, not base64, a decompression bomb, over
+//! the size caps, a view this build cannot show): the default scenario stays on screen and one
+//! line in `#link-error` says what was wrong, as text (nothing from a URL is ever inserted as
+//! HTML: a link's strings only reach `value`s and text nodes).
+
+use std::cell::{Cell, RefCell};
+
+use crosslane_core::permalink::{decode, encode, MAX_LINK_LEN};
+use crosslane_core::scenario::{Scenario, View};
+use crosslane_core::{find_op, Dialect};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Event, HtmlElement};
+
+use crate::dom::{document, window, Js};
+use crate::views::router;
+
+/// Changes closer together than this (milliseconds) share one history entry.
+pub const BURST_MS: i32 = 600;
+
+/// A function told the GPU panel state of each scenario applied.
+type GpuListener = Box<dyn Fn(bool)>;
+
+thread_local! {
+    /// The link now in the URL (without `#`).
+    static COMMITTED: RefCell<String> = const { RefCell::new(String::new()) };
+    /// The scenario on screen when the page opened, before any link was applied: what an empty
+    /// fragment (Back to the very first entry) and a damaged link show.
+    static DEFAULT: RefCell<Option<Scenario>> = const { RefCell::new(None) };
+    static GPU_PANEL: Cell<bool> = const { Cell::new(false) };
+    static GPU_LISTENERS: RefCell<Vec<GpuListener>> = const { RefCell::new(Vec::new()) };
+    /// Set while a scenario is being applied, so the views' own change reports are not taken
+    /// for user edits.
+    static RESTORING: Cell<bool> = const { Cell::new(false) };
+    /// A burst is open: the next change replaces the current history entry.
+    static IN_BURST: Cell<bool> = const { Cell::new(false) };
+    static TIMER: Cell<Option<i32>> = const { Cell::new(None) };
+    static END_BURST: RefCell<Option<Closure<dyn FnMut()>>> = const { RefCell::new(None) };
+}
+
+/// Records whether the GPU comparison panel is open (called by the GPU panel when the user
+/// opens or closes it) and updates the URL (a history entry, like any change).
+pub fn set_gpu_panel(open: bool) {
+    if GPU_PANEL.with(|g| g.replace(open)) != open {
+        let _ = mirror_gpu_panel();
+        update();
+    }
+}
+
+/// `body[data-gpu-panel]`: `open` or `closed`, for styles and tests.
+fn mirror_gpu_panel() -> Js<()> {
+    match document()?.body() {
+        Some(body) => body
+            .dataset()
+            .set("gpuPanel", if gpu_panel() { "open" } else { "closed" }),
+        None => Ok(()),
+    }
+}
+
+/// Whether the scenario in force has the GPU panel open.
+pub fn gpu_panel() -> bool {
+    GPU_PANEL.with(Cell::get)
+}
+
+/// Calls `f` with the panel state each time a scenario is applied (load, Back / Forward), so
+/// the GPU panel can open or close itself. `f` is also called at once with the current state.
+pub fn on_gpu_panel(f: impl Fn(bool) + 'static) {
+    f(gpu_panel());
+    GPU_LISTENERS.with(|l| l.borrow_mut().push(Box::new(f)));
+}
+
+/// The scenario on screen (the current view's state and the GPU panel), if the view has one.
+pub fn current_scenario() -> Option<Scenario> {
+    let mut s = Scenario::new(router::save_current()?);
+    s.gpu_panel = gpu_panel();
+    Some(s)
+}
+
+/// The permalink of the scenario on screen (`v1.…`), if the view has state and the link is not
+/// over [`MAX_LINK_LEN`] (a link the decoder would refuse is never offered).
+pub fn current_link() -> Option<String> {
+    let link = encode(&current_scenario()?);
+    (link.len() <= MAX_LINK_LEN).then_some(link)
+}
+
+/// Reads the fragment, applies its scenario (or reports why not), and from then on keeps the
+/// URL in step with the page. Call once, after every view has registered its hooks.
+pub fn install() -> Js<()> {
+    DEFAULT.with(|d| *d.borrow_mut() = current_scenario());
+    mirror_gpu_panel()?;
+    let link = fragment()?;
+    if link.is_empty() {
+        commit(false)?;
+    } else {
+        match open(&link) {
+            Ok(()) => COMMITTED.with(|c| *c.borrow_mut() = link),
+            Err(why) => {
+                show_error(&why)?;
+                // The damaged link stays in the address bar until the first change, so the user
+                // can still see and copy what they were given.
+            }
+        }
+    }
+    router::on_change(|_| update());
+    let popstate = Closure::<dyn FnMut(Event)>::new(|_| {
+        if let Err(e) = on_history_move() {
+            crate::panic::banner(&format!("crosslane could not restore the link: {e:?}"));
+        }
+    });
+    window()?.add_event_listener_with_callback("popstate", popstate.as_ref().unchecked_ref())?;
+    popstate.forget();
+    let end = Closure::<dyn FnMut()>::new(|| {
+        IN_BURST.with(|b| b.set(false));
+        TIMER.with(|t| t.set(None));
+    });
+    END_BURST.with(|e| *e.borrow_mut() = Some(end));
+    Ok(())
+}
+
+/// The URL fragment without `#`.
+fn fragment() -> Js<String> {
+    let hash = window()?.location().hash()?;
+    Ok(hash.strip_prefix('#').unwrap_or(&hash).to_string())
+}
+
+/// Decodes `link` and applies it. `Err` is the one line shown to the user.
+fn open(link: &str) -> Result<(), String> {
+    let scenario = decode(link).map_err(|e| {
+        format!("This link could not be opened: {e}. Showing the default scenario.")
+    })?;
+    apply(&scenario)
+}
+
+/// Hands a scenario to the views. `Err` is the one line shown to the user; nothing is applied
+/// then (the check happens before any view is touched).
+fn apply(scenario: &Scenario) -> Result<(), String> {
+    if let View::Op(req) = &scenario.view {
+        // Checked here, not left to the form: a link naming an op this build lacks would
+        // otherwise show an empty menu rather than the default scenario.
+        if let Err(e) = Dialect::parse(&req.dialect).and_then(|d| find_op(d, &req.op)) {
+            return Err(format!(
+                "This link could not be opened: {}: {}. Showing the default scenario.",
+                e.field, e.message
+            ));
+        }
+    }
+    RESTORING.with(|r| r.set(true));
+    let taken = router::restore(&scenario.view);
+    if taken {
+        GPU_PANEL.with(|g| g.set(scenario.gpu_panel));
+        let _ = mirror_gpu_panel();
+        GPU_LISTENERS.with(|l| {
+            if let Ok(listeners) = l.try_borrow() {
+                for f in listeners.iter() {
+                    f(scenario.gpu_panel);
+                }
+            }
+        });
+    }
+    RESTORING.with(|r| r.set(false));
+    if taken {
+        let _ = show_error("");
+        Ok(())
+    } else {
+        Err(format!(
+            "This link could not be opened: this build has no view for its {} scenario. Showing the default scenario.",
+            view_kind(&scenario.view)
+        ))
+    }
+}
+
+fn view_kind(view: &View) -> &'static str {
+    match view {
+        View::Op(_) => "operation",
+        View::Kernel { .. } => "kernel",
+        View::Sort { .. } => "sort",
+    }
+}
+
+/// Back / Forward: show the entry's scenario (the default one for an entry without a link).
+fn on_history_move() -> Js<()> {
+    close_burst()?;
+    let link = fragment()?;
+    let result = if link.is_empty() {
+        match DEFAULT.with(|d| d.borrow().clone()) {
+            Some(s) => apply(&s),
+            None => Ok(()),
+        }
+    } else {
+        open(&link)
+    };
+    match result {
+        Ok(()) => COMMITTED.with(|c| *c.borrow_mut() = link),
+        Err(why) => show_error(&why)?,
+    }
+    Ok(())
+}
+
+/// `#link-error`: `why` as text, hidden when empty.
+fn show_error(why: &str) -> Js<()> {
+    let Some(line) = document()?.get_element_by_id("link-error") else {
+        return Ok(());
+    };
+    line.set_text_content(Some(why));
+    if let Ok(h) = line.dyn_into::<HtmlElement>() {
+        h.set_hidden(why.is_empty());
+    }
+    Ok(())
+}
+
+/// A view changed: bring the URL up to date (see the module doc for the history policy).
+fn update() {
+    if RESTORING.with(Cell::get) {
+        return;
+    }
+    let typing = typing();
+    if !typing {
+        let _ = close_burst();
+    }
+    let in_burst = IN_BURST.with(Cell::get);
+    match commit(!in_burst) {
+        Ok(true) => {
+            let _ = show_error("");
+            if typing {
+                IN_BURST.with(|b| b.set(true));
+                let _ = restart_timer();
+            }
+        }
+        Ok(false) => {}
+        Err(e) => crate::panic::banner(&format!("crosslane could not update the URL: {e:?}")),
+    }
+}
+
+/// Whether the event being dispatched is a keystroke (`input`). `window.event` is the event
+/// whose listeners are running (HTML Standard, "current event"); outside any event it is
+/// undefined, and such a change counts as discrete.
+fn typing() -> bool {
+    let Ok(win) = window() else {
+        return false;
+    };
+    js_sys::Reflect::get(&win, &JsValue::from_str("event"))
+        .ok()
+        .and_then(|e| e.dyn_into::<Event>().ok())
+        .is_some_and(|e| e.type_() == "input")
+}
+
+/// Writes the current link into the URL, as a new history entry (`push`) or in place. Returns
+/// whether the URL changed.
+fn commit(push: bool) -> Js<bool> {
+    let Some(link) = current_link() else {
+        return Ok(false);
+    };
+    if COMMITTED.with(|c| *c.borrow() == link) {
+        return Ok(false);
+    }
+    let history = window()?.history()?;
+    let url = format!("#{link}");
+    // An embed's history entries would join the host page's session history, so the reader's
+    // Back button would step through the embed: an embed only replaces its entry.
+    if push && !crate::embed::is_embed() {
+        history.push_state_with_url(&JsValue::NULL, "", Some(&url))?;
+    } else {
+        history.replace_state_with_url(&JsValue::NULL, "", Some(&url))?;
+    }
+    COMMITTED.with(|c| *c.borrow_mut() = link);
+    Ok(true)
+}
+
+fn restart_timer() -> Js<()> {
+    let win = window()?;
+    if let Some(t) = TIMER.with(Cell::take) {
+        win.clear_timeout_with_handle(t);
+    }
+    let id = END_BURST.with(|e| {
+        e.borrow().as_ref().map(|c| {
+            win.set_timeout_with_callback_and_timeout_and_arguments_0(
+                c.as_ref().unchecked_ref(),
+                BURST_MS,
+            )
+        })
+    });
+    if let Some(id) = id {
+        let id = id?;
+        TIMER.with(|t| t.set(Some(id)));
+    }
+    Ok(())
+}
+
+fn close_burst() -> Js<()> {
+    if let Some(t) = TIMER.with(Cell::take) {
+        window()?.clear_timeout_with_handle(t);
+    }
+    IN_BURST.with(|b| b.set(false));
+    Ok(())
+}
+
+/// The address of the page showing `link`: this page's address with the fragment replaced and,
+/// for an embed, `?embed` (plus `&theme=dark` when `dark`).
+pub fn page_url(link: &str, embed: Option<bool>) -> Js<String> {
+    let loc = window()?.location();
+    let base = format!("{}{}", loc.origin()?, loc.pathname()?);
+    Ok(match embed {
+        None => format!("{base}#{link}"),
+        Some(false) => format!("{base}?embed#{link}"),
+        Some(true) => format!("{base}?embed&theme=dark#{link}"),
+    })
+}

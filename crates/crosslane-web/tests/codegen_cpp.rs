@@ -1,0 +1,185 @@
+//! "Export as code" must give a compilable snippet: every CUDA, HIP, Ascend C and MACA snippet the
+//! page can export (every op of every dialect, default parameters, all lanes and a partial active
+//! mask) passes `c++ -fsyntax-only` against the op tables' own prototypes.
+//!
+//! No vendor compiler is available here, so each snippet's `#include` is replaced by a prelude
+//! that declares what the vendor header would: the kernel qualifiers, `threadIdx`, `warpSize`,
+//! the 16-bit float types, and one declaration per op of the target's dialect, written from the
+//! op's `signature` (`T` becomes a template parameter). This checks the C++ itself, the
+//! intrinsic names and the argument counts and types against the documented prototypes; it does
+//! not check the vendor headers. An op whose table signature is prose or uses types no header
+//! here declares (MACA's vector and memory builtins) has no prototype: its own-dialect snippet is
+//! not checked and is counted instead; every snippet that maps an op onto another platform's
+//! shuffle is checked. Skipped (with a note) where no `c++` is installed.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use crosslane_core::codegen::{generate, Target};
+use crosslane_core::{all_ops, dialect_ops, OpRequest, OpSpec};
+
+const BASE: &str = r#"
+#include <cstdint>
+#define __global__
+#define __aicore__
+struct Dim3 { unsigned int x, y, z; };
+static Dim3 threadIdx;
+static const int warpSize = 32;
+#define HALF_LIKE(N) struct N { unsigned short bits; N() = default; template <class U> N(U) {} };
+// (`__builtin_bit_cast` needs trivially copyable types of one size: these are.)
+HALF_LIKE(__half) HALF_LIKE(__nv_bfloat16) HALF_LIKE(__hip_bfloat16) HALF_LIKE(__maca_bfloat16)
+HALF_LIKE(half) HALF_LIKE(bfloat16_t)
+struct __half2 { unsigned int bits; __half2() {} template <class U> __half2(U) {} };
+typedef __half2 __nv_bfloat162;
+typedef __half2 __hip_bfloat162;
+"#;
+
+/// The prototype of `spec` as a C++ declaration, or `None` where the table's signature is prose
+/// (`… / int (…, int value)` alternatives).
+fn declaration(spec: &OpSpec) -> Option<String> {
+    let sig = spec.signature;
+    let open = sig.find('(')?;
+    let close = open + sig[open..].find(')')?;
+    let head = &sig[..open];
+    let ret = head.trim_end().rsplit_once(char::is_whitespace)?.0;
+    let args = &sig[open + 1..close];
+    if !sig.is_ascii() || args.contains('/') {
+        return None;
+    }
+    let generic = ret.split_whitespace().any(|w| w == "T") || args.contains("T ");
+    let template = if generic { "template <class T> " } else { "" };
+    Some(format!("{template}{ret} {}({args});\n", spec.name))
+}
+
+fn compiles(source: &str) -> Result<(), String> {
+    let mut child = Command::new("c++")
+        .args(["-fsyntax-only", "-std=c++17", "-x", "c++", "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    child
+        .stdin
+        .take()
+        .ok_or("no stdin")?
+        .write_all(source.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// The C builtin an AMD GCN op's signature names in parentheses
+/// (`ds_bpermute_b32 … (int __builtin_amdgcn_ds_bpermute(int addr, int data))`): HIP on AMD
+/// offers these builtins.
+fn amd_builtin(spec: &OpSpec) -> Option<String> {
+    let sig = spec.signature;
+    let at = sig.find("__builtin_amdgcn_")?;
+    let start = sig[..at].rfind('(')? + 1;
+    let end = at + sig[at..].find(')')? + 1;
+    Some(format!("{};\n", &sig[start..end]))
+}
+
+/// The prelude for `target` and the names of the ops it declares.
+fn prelude(target: Target) -> (String, Vec<&'static str>) {
+    let mut p = BASE.to_string();
+    let mut declared = Vec::new();
+    if target == Target::Hip {
+        for spec in dialect_ops(crosslane_core::Dialect::Amdgcn) {
+            if let Some(decl) = amd_builtin(spec) {
+                if compiles(&format!("{BASE}{decl}")).is_ok() {
+                    p.push_str(&decl);
+                }
+            }
+        }
+    }
+    for spec in dialect_ops(target.dialect()) {
+        if let Some(decl) = declaration(spec) {
+            if compiles(&format!("{BASE}{decl}")).is_ok() {
+                p.push_str(&decl);
+                declared.push(spec.name);
+            }
+        }
+    }
+    (p, declared)
+}
+
+#[test]
+fn every_exportable_c_snippet_compiles_against_the_documented_prototypes() {
+    if Command::new("c++").arg("--version").output().is_err() {
+        eprintln!("no c++ on PATH: C++ snippets not checked");
+        return;
+    }
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut unchecked = Vec::new();
+    for target in [Target::Cuda, Target::Hip, Target::Ascend, Target::Maca] {
+        let (prelude, declared) = prelude(target);
+        // One translation unit per target: each snippet's kernel renamed so they can coexist.
+        let mut unit = prelude.clone();
+        let mut names = Vec::new();
+        for spec in all_ops() {
+            for active in ["", "0x5"] {
+                let req = OpRequest {
+                    dialect: spec.dialect.name().into(),
+                    op: spec.name.into(),
+                    active: active.into(),
+                    ..OpRequest::default()
+                };
+                let Ok(code) = generate(&req, target) else {
+                    continue;
+                };
+                if spec.dialect == target.dialect() && !declared.contains(&spec.name) {
+                    unchecked.push(spec.name);
+                    continue;
+                }
+                checked += 1;
+                let kernel = format!("k{}", names.len());
+                let body: String = code
+                    .lines()
+                    .filter(|l| !l.starts_with("#include"))
+                    .map(|l| format!("{}\n", l.replace("crosslane_kernel", &kernel)))
+                    .collect();
+                names.push((
+                    format!("{} {} active={active:?}", spec.dialect.name(), spec.name),
+                    body.clone(),
+                ));
+                unit.push_str(&body);
+            }
+        }
+        if compiles(&unit).is_ok() {
+            continue;
+        }
+        // Find the snippets that fail, one by one.
+        for (name, body) in names {
+            if let Err(e) = compiles(&format!("{prelude}{body}")) {
+                failures.push(format!(
+                    "{target:?} {name}:\n{}\n{body}",
+                    e.lines().take(6).collect::<Vec<_>>().join("\n")
+                ));
+            }
+        }
+    }
+    unchecked.dedup();
+    eprintln!("no prototype, not checked: {}", unchecked.join(", "));
+    assert!(checked > 400, "only {checked} snippets");
+    // The shuffle families and the lane reads always have prototypes.
+    for name in [
+        "__shfl_xor_sync",
+        "__shfl",
+        "asc_shfl_down",
+        "__builtin_mxc_readlane",
+        "__builtin_mxc_bsm_bpermute",
+    ] {
+        assert!(!unchecked.contains(&name), "{name} unchecked");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} do not compile:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

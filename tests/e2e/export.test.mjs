@@ -1,0 +1,76 @@
+// End-to-end test of issue 8, exports: PNG and SVG of the drawing are non-empty and the SVG holds
+// the lane values; JSON of the trace and CSV of the lane table match the lane table; "Export as
+// code" writes each platform's own intrinsic.
+//
+// Serve the built page first (see lib.mjs), then:
+//   CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/export.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { PAGE_URL, ARTIFACTS, launch, open } from './lib.mjs';
+
+const GOLDEN = JSON.parse(readFileSync(new URL('./golden-lanes.json', import.meta.url), 'utf8')).links;
+
+let browser;
+before(async () => { browser = await launch(); mkdirSync(ARTIFACTS, { recursive: true }); });
+after(async () => { await browser?.close(); });
+
+/** Clicks export link `id` and returns its href (filled by the click handler). */
+async function exported(page, id) {
+  const download = page.waitForEvent('download').catch(() => null);
+  await page.click(id);
+  await download;
+  return page.$eval(id, (a) => ({ href: a.getAttribute('href'), file: a.getAttribute('download') }));
+}
+const text = (href) => decodeURIComponent(href.slice(href.indexOf(',') + 1));
+
+test('PNG, SVG, JSON and CSV exports of the seed 000 scenario', async () => {
+  const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
+  const results = await page.$$eval('#lanes tr[data-lane] td.result', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(results, GOLDEN[0].lanes);
+
+  const png = await exported(page, '#export-png');
+  assert.equal(png.file, 'crosslane.png');
+  assert.match(png.href, /^data:image\/png;base64,/);
+  const bytes = Buffer.from(png.href.split(',')[1], 'base64');
+  assert.ok(bytes.length > 2000, `PNG of ${bytes.length} bytes`);
+  assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+
+  const svg = text((await exported(page, '#export-svg')).href);
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  results.forEach((v, lane) => {
+    assert.ok(svg.includes(`lane ${lane} ← lane ${lane ^ 1}: ${v}`), `lane ${lane} in the SVG`);
+  });
+
+  const json = JSON.parse(text((await exported(page, '#export-json')).href));
+  assert.equal(json.steps[0].op, 'asc_shfl_xor');
+  assert.deepEqual(json.steps[0].results.map((r) => String(r.value)), results);
+
+  const csv = text((await exported(page, '#export-csv')).href).split('\r\n');
+  assert.equal(csv[0], 'lane,active,input,result,source,from,why');
+  assert.equal(csv.length, 34);
+  assert.equal(csv[1], '0,true,0,1,lane 1,1,');
+  await page.close();
+});
+
+test('Export as code writes each platform\'s intrinsic, and says where it is not exact', async () => {
+  const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
+  const want = {
+    cuda: ['__shfl_xor_sync(0xffffffff, var, 1, 16)', 'crosslane.cu'],
+    hip: ['__shfl_xor(var, 1, 16)', 'crosslane.hip'],
+    ascend: ['asc_shfl_xor(var, 1, 16)', 'crosslane.asc.cpp'],
+    maca: ['// crosslane: NOT EXACT: MACA has no width-segmented xor shuffle', 'crosslane.maca'],
+    wgsl: ['subgroupShuffleXor(v, 1u)', 'crosslane.wgsl'],
+  };
+  for (const [dialect, [call, file]] of Object.entries(want)) {
+    await page.selectOption('#export-dialect', dialect);
+    const a = await exported(page, '#export-code');
+    assert.equal(a.file, file);
+    const shown = await page.textContent('#code-view');
+    assert.ok(shown.includes(call), `${dialect}: ${shown}`);
+    assert.equal(text(a.href), shown);
+    if (dialect === 'maca') await page.screenshot({ path: `${ARTIFACTS}export-code.png` });
+  }
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
