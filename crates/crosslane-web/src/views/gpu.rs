@@ -164,6 +164,8 @@ pub fn mount() -> Js<()> {
     });
 
     on_click(&els.toggle.clone().into(), |_| toggle_panel())?;
+    // A permalink with the panel open opens it (and Back / Forward follow the link's state).
+    crate::permalink::on_gpu_panel(set_panel_open);
     let rerun: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-rerun")?.into();
     on_click(&rerun, |_| run_compare())?;
     let copy: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-copy")?.into();
@@ -194,13 +196,23 @@ fn els() -> Option<Rc<Els>> {
     STATE.with(|s| s.try_borrow().ok().and_then(|s| s.els.clone()))
 }
 
+/// The toggle button: flips the panel and tells the permalink (`Scenario.gpu_panel`).
 fn toggle_panel() {
-    let open = STATE.with(|s| {
+    let open = !STATE.with(|s| s.try_borrow().map(|s| s.open).unwrap_or(false));
+    set_panel_open(open);
+    crate::permalink::set_gpu_panel(open);
+}
+
+/// Opens or closes the panel (from the toggle, or from a permalink being applied); opening runs
+/// the comparison of the step on screen.
+fn set_panel_open(open: bool) {
+    let changed = STATE.with(|s| {
         let Ok(mut s) = s.try_borrow_mut() else {
             return false;
         };
-        s.open = !s.open;
-        s.open
+        let changed = s.open != open;
+        s.open = open;
+        changed
     });
     if let Some(e) = els() {
         e.panel.set_hidden(!open);
@@ -208,7 +220,7 @@ fn toggle_panel() {
             .toggle
             .set_attribute("aria-pressed", if open { "true" } else { "false" });
     }
-    if open {
+    if open && changed {
         run_compare();
     }
 }
