@@ -46,7 +46,7 @@ pub enum View {
         threads_per_block: u32,
         /// Lanes per warp / wavefront / subgroup.
         lanes: u32,
-        /// The step shown, 0-based (0 = before the first cross-lane call).
+        /// The position of the page's step slider: 0 = before the first statement, s = after step s.
         step: u32,
     },
     /// The odd-even merge sort.

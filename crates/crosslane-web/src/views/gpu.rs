@@ -110,8 +110,14 @@ pub fn mount() -> Js<()> {
         ],
     )?;
     toggle.set_text_content(Some("GPU check"));
-    let export: Element = by_id(&doc, "export-svg")?;
-    head.insert_before(&toggle, Some(&export))?;
+    // Before the export buttons, wherever the header groups them.
+    let first_export: Element = head
+        .query_selector(".exports")?
+        .map_or_else(|| by_id(&doc, "export-svg"), Ok)?;
+    let parent = first_export
+        .parent_node()
+        .ok_or_else(|| JsValue::from_str("the export buttons have no parent"))?;
+    parent.insert_before(&toggle, Some(&first_export))?;
 
     let panel: HtmlElement = el_as(
         &doc,
