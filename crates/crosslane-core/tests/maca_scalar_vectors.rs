@@ -2,46 +2,14 @@
 //! (`scalar: true`, `expected`) and warp-uniform results (`expected_scalar`, e.g. readfirstlane),
 //! run through the same request path as the CLI and the page.
 
-use std::collections::BTreeMap;
+mod common;
 
+use common::{request_of, SEED};
 use crosslane_core::{OpRequest, Source};
 use serde_json::Value as J;
 
-const SEED: &str = include_str!("../../../tests/vectors/seed-examples.json");
-
-fn param_text(v: &J) -> String {
-    match v {
-        J::Array(items) => items.iter().map(param_text).collect::<Vec<_>>().join(","),
-        J::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-fn request_of(case: &J) -> OpRequest {
-    let params: BTreeMap<String, String> = case["params"]
-        .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), param_text(v))).collect())
-        .unwrap_or_default();
-    OpRequest {
-        dialect: case["dialect"].as_str().unwrap_or_default().to_string(),
-        op: case["op"].as_str().unwrap_or_default().to_string(),
-        lanes: case["lanes"]
-            .as_u64()
-            .map(|n| n.to_string())
-            .unwrap_or_default(),
-        active: case["active"].as_str().unwrap_or_default().to_string(),
-        values: case["values"].as_str().unwrap_or_default().to_string(),
-        ty: String::new(),
-        params,
-    }
-}
-
 fn cases(pick: impl Fn(&J) -> bool) -> Vec<J> {
-    let doc: J = serde_json::from_str(SEED).expect("vector file is JSON");
-    doc["cases"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    common::cases(&[SEED])
         .into_iter()
         .filter(|c| c["dialect"] == "maca" && pick(c))
         .collect()

@@ -3,49 +3,14 @@
 //! through the same request path as the CLI and the page, and must match lane for lane.
 //! Cases with a `kind` (kernels, networks) or `scalar` field are covered by their own tests.
 
-use std::collections::BTreeMap;
+mod common;
 
-use crosslane_core::OpRequest;
+use common::{cases, request_of, RULE, SEED};
 use serde_json::Value as J;
 
-const SEED: &str = include_str!("../../../tests/vectors/seed-examples.json");
-const RULE: &str = include_str!("../../../tests/vectors/rule-examples.json");
-
-fn param_text(v: &J) -> String {
-    match v {
-        J::Array(items) => items.iter().map(param_text).collect::<Vec<_>>().join(","),
-        J::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// The request a vector case describes.
-pub fn request_of(case: &J) -> OpRequest {
-    let params: BTreeMap<String, String> = case["params"]
-        .as_object()
-        .map(|m| m.iter().map(|(k, v)| (k.clone(), param_text(v))).collect())
-        .unwrap_or_default();
-    OpRequest {
-        dialect: case["dialect"].as_str().unwrap_or_default().to_string(),
-        op: case["op"].as_str().unwrap_or_default().to_string(),
-        lanes: case["lanes"]
-            .as_u64()
-            .map(|n| n.to_string())
-            .unwrap_or_default(),
-        active: case["active"].as_str().unwrap_or_default().to_string(),
-        values: case["values"].as_str().unwrap_or_default().to_string(),
-        ty: String::new(),
-        params,
-    }
-}
-
 fn lane_cases() -> Vec<J> {
-    [SEED, RULE]
-        .iter()
-        .flat_map(|text| {
-            let doc: J = serde_json::from_str(text).expect("vector file is JSON");
-            doc["cases"].as_array().cloned().unwrap_or_default()
-        })
+    cases(&[SEED, RULE])
+        .into_iter()
         .filter(|c| {
             c.get("kind").is_none()
                 && c.get("scalar").is_none()

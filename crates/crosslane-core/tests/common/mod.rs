@@ -1,0 +1,56 @@
+//! The reference vectors (`tests/vectors/*.json`, copied from the shared vectors: the seeds' own
+//! examples and small cases derived from SEMANTICS.md) and the request each case describes.
+//! Shared by the data-driven tests so every one reads the cases the same way.
+
+// Each test binary compiles its own copy and uses only part of it.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+
+use crosslane_core::OpRequest;
+use serde_json::Value as J;
+
+/// The seed documents' own examples.
+pub const SEED: &str = include_str!("../../../../tests/vectors/seed-examples.json");
+/// Cases derived from the rules in SEMANTICS.md.
+pub const RULE: &str = include_str!("../../../../tests/vectors/rule-examples.json");
+
+/// Every case of the given vector files.
+pub fn cases(files: &[&str]) -> Vec<J> {
+    files
+        .iter()
+        .flat_map(|text| {
+            let doc: J = serde_json::from_str(text).expect("vector file is JSON");
+            doc["cases"].as_array().cloned().unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A vector parameter as the text a user would type (lists become comma lists).
+fn param_text(v: &J) -> String {
+    match v {
+        J::Array(items) => items.iter().map(param_text).collect::<Vec<_>>().join(","),
+        J::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The request a vector case describes.
+pub fn request_of(case: &J) -> OpRequest {
+    let params: BTreeMap<String, String> = case["params"]
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), param_text(v))).collect())
+        .unwrap_or_default();
+    OpRequest {
+        dialect: case["dialect"].as_str().unwrap_or_default().to_string(),
+        op: case["op"].as_str().unwrap_or_default().to_string(),
+        lanes: case["lanes"]
+            .as_u64()
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+        active: case["active"].as_str().unwrap_or_default().to_string(),
+        values: case["values"].as_str().unwrap_or_default().to_string(),
+        ty: String::new(),
+        params,
+    }
+}
