@@ -1,8 +1,9 @@
-//! GPU odd-even merge sort throughput next to `sort_unstable`, in one run.
+//! GPU odd-even merge sort throughput next to the emulator's network (the same comparators on the
+//! CPU, `crosslane_core::network::sort_keys`) and `sort_unstable`, in one run.
 //!
 //! `cargo bench -p crosslane-gpu --bench sort` sorts 2^MIN … 2^MAX pseudo-random u32 keys (with
-//! their indices as values) on the native device and with `slice::sort_unstable` on the host, and
-//! prints keys per second for each. Settings (environment):
+//! their indices as values) on the native device, with the emulator's odd-even network and with
+//! `slice::sort_unstable` on the host, and prints keys per second for each. Settings (environment):
 //! * `CROSSLANE_BENCH_MIN_LOG2` (default 16), `CROSSLANE_BENCH_MAX_LOG2` (default 24);
 //! * `CROSSLANE_BENCH_REPS` (default 3): the best of REPS runs is reported.
 //!
@@ -54,8 +55,15 @@ fn main() {
         }
     };
     println!(
-        "{:>10} {:>12} {:>14} {:>16} {:>14} {:>14} {:>16}",
-        "keys", "gpu ms", "gpu keys/s", "timing", "round trip ms", "host ms", "sort_unstable/s"
+        "{:>10} {:>12} {:>14} {:>16} {:>14} {:>14} {:>14} {:>16}",
+        "keys",
+        "gpu ms",
+        "gpu keys/s",
+        "timing",
+        "round trip ms",
+        "emulator ms",
+        "host ms",
+        "sort_unstable/s"
     );
     for log2 in min..=max {
         let n = 1usize << log2;
@@ -81,6 +89,14 @@ fn main() {
                 std::process::exit(1);
             }
         }
+        let mut best_emulator = f64::INFINITY;
+        for _ in 0..reps {
+            let mut k = keys.clone();
+            let t = Instant::now();
+            crosslane_core::network::sort_keys(&mut k);
+            best_emulator = best_emulator.min(t.elapsed().as_secs_f64());
+            std::hint::black_box(&k);
+        }
         let mut best_host = f64::INFINITY;
         for _ in 0..reps {
             let mut k = keys.clone();
@@ -90,12 +106,13 @@ fn main() {
             std::hint::black_box(&k);
         }
         println!(
-            "{:>10} {:>12.2} {:>14.3e} {:>16} {:>14.2} {:>14.2} {:>16.3e}",
+            "{:>10} {:>12.2} {:>14.3e} {:>16} {:>14.2} {:>14.2} {:>14.2} {:>16.3e}",
             format!("2^{log2}"),
             best_gpu * 1e3,
             n as f64 / best_gpu,
             timing,
             best_trip * 1e3,
+            best_emulator * 1e3,
             best_host * 1e3,
             n as f64 / best_host
         );

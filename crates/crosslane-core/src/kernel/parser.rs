@@ -436,7 +436,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    fn expect(&mut self, p: &str) -> PResult<()> {
+    fn expect_punct(&mut self, p: &str) -> PResult<()> {
         if self.eat(p) {
             Ok(())
         } else {
@@ -508,13 +508,13 @@ impl<'a> Parser<'a> {
                 "__shared__" => storage.shared = true,
                 "extern" => storage.external = true,
                 "__launch_bounds__" => {
-                    self.expect("(")?;
+                    self.expect_punct("(")?;
                     let e = self.assign_expr()?;
                     bounds = const_int(&e).and_then(|v| u64::try_from(v).ok());
                     while self.eat(",") {
                         self.assign_expr()?;
                     }
-                    self.expect(")")?;
+                    self.expect_punct(")")?;
                 }
                 _ => {}
             }
@@ -642,12 +642,12 @@ impl<'a> Parser<'a> {
 
     fn native_vector(&mut self) -> PResult<ValTy> {
         self.bump();
-        self.expect("(")?;
+        self.expect_punct("(")?;
         let at = self.span();
         let n = self.assign_expr()?;
-        self.expect(",")?;
+        self.expect_punct(",")?;
         let elem = self.base_type()?;
-        self.expect(")")?;
+        self.expect_punct(")")?;
         let lanes = const_int(&n)
             .and_then(|v| u8::try_from(v).ok())
             .filter(|v| (1..=16).contains(v))
@@ -762,7 +762,7 @@ impl<'a> Parser<'a> {
         self.bump();
         let (name, ty) = if using {
             let name = self.ident()?;
-            self.expect("=")?;
+            self.expect_punct("=")?;
             let ty = self.base_type()?;
             (name, ty)
         } else {
@@ -770,7 +770,7 @@ impl<'a> Parser<'a> {
             let name = self.ident()?;
             (name, ty)
         };
-        self.expect(";")?;
+        self.expect_punct(";")?;
         match ty {
             Ty::Val(v) => {
                 self.aliases.insert(name.clone(), v);
@@ -817,7 +817,7 @@ impl<'a> Parser<'a> {
             return Ok(None);
         };
         let entry = entry1;
-        self.expect("(")?;
+        self.expect_punct("(")?;
         let params = self.params()?;
         let (entry2, _, bounds2) = self.qualifiers()?;
         if self.eat(";") {
@@ -850,7 +850,7 @@ impl<'a> Parser<'a> {
         if self.is_punct("..") || self.is_punct("...") {
             let at = self.span();
             self.bump();
-            self.expect(")")?;
+            self.expect_punct(")")?;
             self.diag(
                 at,
                 Level::Info,
@@ -874,7 +874,7 @@ impl<'a> Parser<'a> {
                 while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
                     self.bump();
                 }
-                self.expect("]")?;
+                self.expect_punct("]")?;
                 if let Ty::Val(v) = ty {
                     ty = Ty::Ptr(v);
                 }
@@ -902,7 +902,7 @@ impl<'a> Parser<'a> {
             if self.eat(")") {
                 return Ok(params);
             }
-            self.expect(",")?;
+            self.expect_punct(",")?;
         }
     }
 
@@ -969,9 +969,9 @@ impl<'a> Parser<'a> {
             match w.as_str() {
                 "if" => {
                     self.bump();
-                    self.expect("(")?;
+                    self.expect_punct("(")?;
                     let c = self.expr()?;
-                    self.expect(")")?;
+                    self.expect_punct(")")?;
                     let head_end = self.last_end();
                     let then = self.stmt()?;
                     let els = if self.is_word("else") {
@@ -988,9 +988,9 @@ impl<'a> Parser<'a> {
                 }
                 "while" => {
                     self.bump();
-                    self.expect("(")?;
+                    self.expect_punct("(")?;
                     let c = self.expr()?;
-                    self.expect(")")?;
+                    self.expect_punct(")")?;
                     let head_end = self.last_end();
                     let body = self.stmt()?;
                     return Ok(Stmt {
@@ -1006,15 +1006,15 @@ impl<'a> Parser<'a> {
                         return self.err("`while` after the `do` body");
                     }
                     self.bump();
-                    self.expect("(")?;
+                    self.expect_punct("(")?;
                     let c = self.expr()?;
-                    self.expect(")")?;
-                    self.expect(";")?;
+                    self.expect_punct(")")?;
+                    self.expect_punct(";")?;
                     return Ok(done(self, StmtKind::DoWhile(Box::new(body), c)));
                 }
                 "for" => {
                     self.bump();
-                    self.expect("(")?;
+                    self.expect_punct("(")?;
                     let init = if self.eat(";") {
                         None
                     } else {
@@ -1025,13 +1025,13 @@ impl<'a> Parser<'a> {
                     } else {
                         Some(self.expr()?)
                     };
-                    self.expect(";")?;
+                    self.expect_punct(";")?;
                     let step = if self.is_punct(")") {
                         None
                     } else {
                         Some(self.expr()?)
                     };
-                    self.expect(")")?;
+                    self.expect_punct(")")?;
                     let head_end = self.last_end();
                     let body = self.stmt()?;
                     return Ok(Stmt {
@@ -1042,7 +1042,7 @@ impl<'a> Parser<'a> {
                 }
                 "break" | "continue" => {
                     self.bump();
-                    self.expect(";")?;
+                    self.expect_punct(";")?;
                     let kind = if w == "break" {
                         StmtKind::Break
                     } else {
@@ -1057,7 +1057,7 @@ impl<'a> Parser<'a> {
                     } else {
                         Some(self.expr()?)
                     };
-                    self.expect(";")?;
+                    self.expect_punct(";")?;
                     return Ok(done(self, StmtKind::Return(e)));
                 }
                 "else" => return self.err("a statement (`else` without `if`)"),
@@ -1075,7 +1075,7 @@ impl<'a> Parser<'a> {
         } else {
             StmtKind::Expr(self.expr()?)
         };
-        self.expect(";")?;
+        self.expect_punct(";")?;
         Ok(Stmt {
             kind,
             span,
@@ -1109,7 +1109,7 @@ impl<'a> Parser<'a> {
                     Some(None)
                 } else {
                     let n = self.expr()?;
-                    self.expect("]")?;
+                    self.expect_punct("]")?;
                     Some(Some(n))
                 }
             } else {
@@ -1196,7 +1196,7 @@ impl<'a> Parser<'a> {
             return Ok(c);
         }
         let a = self.expr()?;
-        self.expect(":")?;
+        self.expect_punct(":")?;
         let b = self.assign_expr()?;
         let span = c.span;
         Ok(Expr {
@@ -1275,7 +1275,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let base = self.base_type()?;
                     let (ty, _) = self.pointers(base)?;
-                    self.expect(")")?;
+                    self.expect_punct(")")?;
                     let e = self.unary()?;
                     return Ok(wrap(ExprKind::Cast(ty, Box::new(e))));
                 }
@@ -1284,10 +1284,10 @@ impl<'a> Parser<'a> {
         }
         if self.is_word("sizeof") {
             self.bump();
-            self.expect("(")?;
+            self.expect_punct("(")?;
             let base = self.base_type()?;
             let (ty, _) = self.pointers(base)?;
-            self.expect(")")?;
+            self.expect_punct(")")?;
             let bytes = match ty {
                 Ty::Void => 1,
                 Ty::Ptr(_) => 8,
@@ -1314,7 +1314,7 @@ impl<'a> Parser<'a> {
             let span = e.span;
             if self.eat("[") {
                 let i = self.expr()?;
-                self.expect("]")?;
+                self.expect_punct("]")?;
                 e = Expr {
                     kind: ExprKind::Index(Box::new(e), Box::new(i)),
                     span,
@@ -1372,18 +1372,18 @@ impl<'a> Parser<'a> {
             },
             Tok::Punct("(") => {
                 let e = self.expr()?;
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 return Ok(e);
             }
             Tok::Ident(w) if w == "true" || w == "false" => ExprKind::Bool(w == "true"),
             Tok::Ident(w) if matches!(w.as_str(), "static_cast" | "reinterpret_cast") => {
-                self.expect("<")?;
+                self.expect_punct("<")?;
                 let base = self.base_type()?;
                 let (ty, _) = self.pointers(base)?;
-                self.expect(">")?;
-                self.expect("(")?;
+                self.expect_punct(">")?;
+                self.expect_punct("(")?;
                 let e = self.expr()?;
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 ExprKind::Cast(ty, Box::new(e))
             }
             Tok::Ident(w) => {
@@ -1392,7 +1392,7 @@ impl<'a> Parser<'a> {
                         // A functional cast `float(x)`.
                         self.bump();
                         let e = self.expr()?;
-                        self.expect(")")?;
+                        self.expect_punct(")")?;
                         return Ok(Expr {
                             kind: ExprKind::Cast(Ty::Val(v), Box::new(e)),
                             span,
@@ -1406,7 +1406,7 @@ impl<'a> Parser<'a> {
                             if self.eat(")") {
                                 break;
                             }
-                            self.expect(",")?;
+                            self.expect_punct(",")?;
                         }
                     }
                     ExprKind::Call(w, args)
