@@ -184,9 +184,12 @@ fn try_start() -> Js<()> {
     a.render()
 }
 
-/// Adds a listener that lives as long as the page.
-fn listen(target: &EventTarget, kind: &str, f: impl FnMut(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn FnMut(Event)>::new(f);
+/// Adds a listener that lives as long as the page. `Fn`, not `FnMut`: a handler that rebuilds the
+/// form removes the focused field, and Chrome then fires `change` inside the running handler; a
+/// re-entered `FnMut` closure throws ("closure invoked recursively"), an `Fn` one finds the app
+/// borrowed and returns.
+fn listen(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
+    let c = Closure::<dyn Fn(Event)>::new(f);
     target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
     c.forget();
     Ok(())

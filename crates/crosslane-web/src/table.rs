@@ -57,7 +57,7 @@ pub fn install_hex_toggle(doc: &Document, form: &Element) -> Js<()> {
     fieldset.append_child(&div)?;
     form.append_child(&fieldset)?;
     let target = input.clone();
-    let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_e: web_sys::Event| {
+    let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_e: web_sys::Event| {
         labels::set_hex(target.checked());
     });
     input.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref())?;

@@ -131,8 +131,8 @@ pub fn mount() -> Js<()> {
     v.render()
 }
 
-fn listen_plain(target: &EventTarget, kind: &str, f: impl FnMut(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn FnMut(Event)>::new(f);
+fn listen_plain(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
+    let c = Closure::<dyn Fn(Event)>::new(f);
     target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
     c.forget();
     Ok(())

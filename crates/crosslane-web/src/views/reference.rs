@@ -85,8 +85,8 @@ pub fn mount() -> Js<()> {
     Ok(())
 }
 
-fn listen(target: &EventTarget, kind: &str, f: impl FnMut(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn FnMut(Event)>::new(f);
+fn listen(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
+    let c = Closure::<dyn Fn(Event)>::new(f);
     target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
     c.forget();
     Ok(())

@@ -126,7 +126,7 @@ pub fn install() -> Js<()> {
     let Some(nav) = doc.get_element_by_id("views") else {
         return Ok(());
     };
-    let listener = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(
         move |e: web_sys::Event| {
             let Some(tab) = e
                 .target()

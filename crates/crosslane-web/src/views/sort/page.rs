@@ -263,7 +263,7 @@ fn with(
     f: impl Fn(&mut SortPage, Event) -> Js<()> + 'static,
 ) -> Js<()> {
     let page = page.clone();
-    let c = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+    let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
         let Ok(mut p) = page.try_borrow_mut() else {
             return;
         };
