@@ -208,8 +208,9 @@ impl Value {
         format!("0x{:0digits$x}", self.bits, digits = digits)
     }
 
-    /// Parses one lane value typed by a user. Integers: decimal, `0x` hex (taken as raw bits), or
-    /// negative. Floats: decimal, `inf`, `-inf`, `nan`, or `0x…` raw bits. Packed pairs: `lo:hi`.
+    /// Parses one lane value typed by a user. Integers: decimal within the type's range, `0x` hex
+    /// (taken as raw bits), or negative (unsigned types convert a negative number as C does:
+    /// -1 → all ones). Floats: decimal, `inf`, `-inf`, `nan`, or `0x…` raw bits. Packed pairs: `lo:hi`.
     ///
     /// # Errors
     /// [`InputError`] on `field` when the text does not parse or does not fit the type.
@@ -233,29 +234,42 @@ impl Value {
         match ty {
             ValueType::I32 => {
                 let n: i64 = t.parse().map_err(|_| bad("expected an integer"))?;
-                if !(i32::MIN as i64..=u32::MAX as i64).contains(&n) {
-                    return Err(bad("must be in -2147483648..=4294967295"));
-                }
+                let n = i32::try_from(n).map_err(|_| {
+                    bad("must be in -2147483648..=2147483647 (give raw bits as 0x…)")
+                })?;
                 Ok(Value::from_bits(ty, n as u32 as u64))
             }
             ValueType::U32 => {
+                // A negative number converts as C converts it to unsigned (-1 → 0xffffffff).
                 let n: i64 = t.parse().map_err(|_| bad("expected an integer"))?;
-                if !(i32::MIN as i64..=u32::MAX as i64).contains(&n) {
-                    return Err(bad("must be in -2147483648..=4294967295"));
+                if !(i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&n) {
+                    return Err(bad(
+                        "must be in 0..=4294967295, or -2147483648..=-1 as C converts it",
+                    ));
                 }
                 Ok(Value::from_bits(ty, n as u32 as u64))
             }
-            ValueType::I64 | ValueType::U64 => {
-                if let Ok(n) = t.parse::<i64>() {
-                    Ok(Value::from_bits(ty, n as u64))
-                } else {
-                    let n: u64 = t.parse().map_err(|_| bad("expected a 64-bit integer"))?;
-                    Ok(Value::from_bits(ty, n))
-                }
+            ValueType::I64 => {
+                let n: i64 = t.parse().map_err(|_| {
+                    bad("expected an integer in -9223372036854775808..=9223372036854775807")
+                })?;
+                Ok(Value::from_bits(ty, n as u64))
+            }
+            ValueType::U64 => {
+                // A negative number converts as C converts it to unsigned (-1 → all ones).
+                let bits = match t.parse::<i64>() {
+                    Ok(n) => n as u64,
+                    Err(_) => t.parse::<u64>().map_err(|_| {
+                        bad("expected an integer in 0..=18446744073709551615 (or a negative i64)")
+                    })?,
+                };
+                Ok(Value::from_bits(ty, bits))
             }
             ValueType::F32 => {
                 let x = parse_float(t).ok_or_else(|| bad("expected a number"))?;
-                Ok(Value::from_bits(ty, (x as f32).to_bits() as u64))
+                let y = x as f32;
+                overflow_check(x, f64::from(y), "3.4028235e38", &bad)?;
+                Ok(Value::from_bits(ty, y.to_bits() as u64))
             }
             ValueType::F64 => {
                 let x = parse_float(t).ok_or_else(|| bad("expected a number"))?;
@@ -263,11 +277,15 @@ impl Value {
             }
             ValueType::F16 => {
                 let x = parse_float(t).ok_or_else(|| bad("expected a number"))?;
-                Ok(Value::from_bits(ty, f16::from_f64(x).to_bits() as u64))
+                let y = f16::from_f64(x);
+                overflow_check(x, y.to_f64(), "65504", &bad)?;
+                Ok(Value::from_bits(ty, y.to_bits() as u64))
             }
             ValueType::Bf16 => {
                 let x = parse_float(t).ok_or_else(|| bad("expected a number"))?;
-                Ok(Value::from_bits(ty, bf16::from_f64(x).to_bits() as u64))
+                let y = bf16::from_f64(x);
+                overflow_check(x, y.to_f64(), "3.3895314e38", &bad)?;
+                Ok(Value::from_bits(ty, y.to_bits() as u64))
             }
             ValueType::F16x2 | ValueType::Bf16x2 => {
                 let (lo, hi) = t
@@ -368,6 +386,23 @@ impl std::fmt::Display for Value {
             }
         }
     }
+}
+
+/// A finite number typed by the user that rounds to infinity in the target type cannot be
+/// encoded as typed: an input error naming the type's largest finite value (type `inf` for
+/// infinity).
+fn overflow_check(
+    typed: f64,
+    stored: f64,
+    max: &str,
+    bad: &dyn Fn(&str) -> InputError,
+) -> Result<(), InputError> {
+    if typed.is_finite() && stored.is_infinite() {
+        return Err(bad(&format!(
+            "overflows the type (largest finite value {max}; type inf for infinity)"
+        )));
+    }
+    Ok(())
 }
 
 fn parse_float(t: &str) -> Option<f64> {
@@ -473,6 +508,25 @@ mod tests {
         let h = Value::parse(ValueType::F16x2, "1.5:-2", "values").unwrap();
         assert_eq!(h.halves(), (0x3e00, 0xc000));
         assert_eq!(h.to_string(), "1.5:-2");
+    }
+
+    #[test]
+    fn out_of_range_numbers_are_input_errors() {
+        assert!(Value::parse(ValueType::I32, "3000000000", "values").is_err());
+        assert_eq!(
+            Value::parse(ValueType::I32, "0xb2d05e00", "values").map(|v| v.bits),
+            Ok(0xb2d0_5e00)
+        );
+        assert_eq!(
+            Value::parse(ValueType::U32, "-1", "values").map(|v| v.bits),
+            Ok(0xffff_ffff)
+        );
+        assert!(Value::parse(ValueType::U32, "4294967296", "values").is_err());
+        let e = Value::parse(ValueType::F32, "1e40", "values").unwrap_err();
+        assert!(e.message.contains("overflows"), "{}", e.message);
+        assert!(Value::parse(ValueType::F16, "70000", "values").is_err());
+        assert!(Value::parse(ValueType::F16, "inf", "values").is_ok());
+        assert!(Value::parse(ValueType::I64, "99999999999999999999", "values").is_err());
     }
 
     #[test]

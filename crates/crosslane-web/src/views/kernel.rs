@@ -20,7 +20,7 @@ mod examples;
 mod highlight;
 mod tables;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::rc::Rc;
@@ -53,6 +53,9 @@ const TICK_MS: f64 = 12.0;
 const WARP_MENU: usize = 256;
 /// Steps between clock checks inside a tick.
 const SLICE: usize = 64;
+/// Line breaks from which an inserted text goes in with `setRangeText` rather than the browser's
+/// own editing ([`insert_directly`]).
+const BIG_INSERT: usize = 40;
 
 const TEMPLATE: &str = r#"
 <div class="kernel-layout">
@@ -159,6 +162,9 @@ struct KernelView {
     fills: BTreeMap<String, String>,
     /// Whether the last render happened with the section on screen (the canvas has its width).
     sized: bool,
+    /// An edit of the source waits for the next animation frame ([`schedule_edit`]). Shared with
+    /// the `input` listener, which sets it without borrowing the view.
+    edit_pending: Rc<Cell<bool>>,
 }
 
 type Shared = Rc<RefCell<KernelView>>;
@@ -234,6 +240,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         generation: 0,
         fills: BTreeMap::new(),
         sized: false,
+        edit_pending: Rc::new(Cell::new(false)),
     })
 }
 
@@ -245,7 +252,7 @@ fn on(
     f: impl Fn(&Shared, Event) -> Js<()> + 'static,
 ) -> Js<()> {
     let state = state.clone();
-    let c = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+    let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
         if let Err(err) = f(&state, e) {
             crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
         }
@@ -317,14 +324,17 @@ fn wire(state: &Shared) -> Js<()> {
             Ok(false)
         })
     })?;
-    on(state, &source, "input", |s, _| {
-        act(s, |v| {
-            v.fills.clear();
-            v.examples.set_value("");
-            v.reset(true)?;
-            v.render()?;
-            Ok(true)
-        })
+    let pending = state
+        .try_borrow()
+        .map_err(|_| JsValue::from_str("kernel view busy"))?
+        .edit_pending
+        .clone();
+    let early = pending.clone();
+    on(state, &source, "beforeinput", move |s, e| {
+        insert_directly(s, &early, &e)
+    })?;
+    on(state, &source, "input", move |s, _| {
+        schedule_edit(s, &pending)
     })?;
     on(state, &source, "scroll", |s, _| {
         act(s, |v| {
@@ -337,6 +347,7 @@ fn wire(state: &Shared) -> Js<()> {
             let Some(e) = examples::find(&v.examples.value()) else {
                 return Ok(false);
             };
+            v.edit_pending.set(false);
             v.source_el.set_value(e.source);
             v.source_el.set_scroll_top(0.0);
             for input in [&v.blocks, &v.threads, &v.lanes] {
@@ -415,6 +426,80 @@ fn wire(state: &Shared) -> Js<()> {
             }
         }
     });
+    Ok(())
+}
+
+/// An `input` event of the source: the new text is parsed, highlighted and shown once, on the
+/// next animation frame. A paste of many lines fires one `input` event per line (Chromium inserts
+/// each line break as its own edit), and each used to re-parse and re-render the whole source:
+/// quadratic, half a minute for a few hundred lines. Now the events of one frame cost one render.
+fn schedule_edit(state: &Shared, pending: &Cell<bool>) -> Js<()> {
+    if pending.replace(true) {
+        return Ok(());
+    }
+    schedule_frame(state.clone())
+}
+
+/// A `beforeinput` of the source that inserts a text of many lines as typed text (`insertText`:
+/// `execCommand("insertText")`, an input method, an automation's `fill`), not as a paste. Chromium
+/// inserts such a text line by line, each line break an editing command that costs as much as the
+/// text so far: 2000 lines took it ten seconds on a bare textarea. Such a text is put in with one
+/// `setRangeText` instead, the caret after it (the browser's undo does not see that insertion). A
+/// real paste (`insertFromPaste`) is one fast command and keeps the browser's path.
+fn insert_directly(state: &Shared, pending: &Cell<bool>, e: &Event) -> Js<()> {
+    let field = |name: &str| js_sys::Reflect::get(e, &JsValue::from_str(name));
+    let kind = field("inputType")?.as_string().unwrap_or_default();
+    if kind != "insertText" && kind != "insertReplacementText" {
+        return Ok(());
+    }
+    let Some(text) = field("data")?.as_string() else {
+        return Ok(());
+    };
+    if text.matches('\n').count() < BIG_INSERT || !e.cancelable() {
+        return Ok(());
+    }
+    let Some(area) = e
+        .target()
+        .and_then(|t| t.dyn_into::<HtmlTextAreaElement>().ok())
+    else {
+        return Ok(());
+    };
+    e.prevent_default();
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let start = area.selection_start()?.unwrap_or(0);
+    let end = area.selection_end()?.unwrap_or(start).max(start);
+    area.set_range_text_with_start_and_end(&text, start, end)?;
+    let caret =
+        start.saturating_add(u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX));
+    area.set_selection_range(caret, caret)?;
+    schedule_edit(state, pending)
+}
+
+fn schedule_frame(state: Shared) -> Js<()> {
+    let f = Closure::once_into_js(move || {
+        if let Err(err) = apply_edit(&state) {
+            crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
+        }
+    });
+    window()?.request_animation_frame(f.unchecked_ref())?;
+    Ok(())
+}
+
+/// The frame after an edit: rebuild the interpreter from the source and show it (unless an
+/// example or a permalink replaced the source in the meantime).
+fn apply_edit(state: &Shared) -> Js<()> {
+    let Ok(mut v) = state.try_borrow_mut() else {
+        return schedule_frame(state.clone());
+    };
+    if !v.edit_pending.replace(false) {
+        return Ok(());
+    }
+    v.fills.clear();
+    v.examples.set_value("");
+    v.reset(true)?;
+    v.render()?;
+    drop(v);
+    router::changed("kernel");
     Ok(())
 }
 
@@ -559,6 +644,7 @@ fn register_hooks(state: &Shared) {
             };
             let applied = match restored.try_borrow_mut() {
                 Ok(mut v) => {
+                    v.edit_pending.set(false);
                     v.source_el.set_value(source);
                     v.examples.set_value(
                         examples::EXAMPLES

@@ -126,8 +126,8 @@ pub fn install() -> Js<()> {
     let Some(nav) = doc.get_element_by_id("views") else {
         return Ok(());
     };
-    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(
-        move |e: web_sys::Event| {
+    let listener =
+        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
             let Some(tab) = e
                 .target()
                 .and_then(|t| t.dyn_into::<Element>().ok())
@@ -140,8 +140,7 @@ pub fn install() -> Js<()> {
                     crate::panic::banner(&format!("crosslane could not switch views: {err:?}"));
                 }
             }
-        },
-    );
+        });
     nav.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())?;
     listener.forget();
     Ok(())
