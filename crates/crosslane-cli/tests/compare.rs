@@ -125,7 +125,10 @@ fn compare_json_is_the_comparison() {
         labels,
         ["CUDA", "HIP wave32", "HIP wave64", "Ascend C", "WGSL"]
     );
-    assert_eq!(doc["runs"][0]["step"]["Ok"]["results"][0]["from"], 1);
+    assert_eq!(doc["family"], "down");
+    // Each run's step is in the `--json` contract of a single op (DESIGN.md).
+    assert_eq!(doc["runs"][0]["step"]["results"][0]["from"], 1);
+    assert_eq!(doc["runs"][0]["step"]["active"], "0xffffffff");
     let lane0 = &doc["lanes"][0];
     assert_eq!(lane0["agree"], false);
     assert_eq!(lane0["outcomes"][0], serde_json::json!(["CUDA", "lane 1"]));

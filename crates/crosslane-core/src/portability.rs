@@ -38,6 +38,7 @@ use crate::value::{ValueType, ValuesSpec};
 
 /// The shuffle family compared across dialects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ShuffleFamily {
     /// Read a given lane of the segment (`__shfl_sync`, `__shfl`, `asc_shfl`, `subgroupShuffle`).
     Idx,
@@ -122,7 +123,20 @@ pub struct DialectRun {
     /// The executed step; for WGSL with a width, the stitched subgroups (see the module doc and
     /// the step's `label`). `Err` when this dialect refuses the input (e.g. a negative delta is
     /// not an `unsigned int`, or a 32-item list on a 64-lane wave).
+    #[serde(serialize_with = "step_or_error")]
     pub step: Result<Step, InputError>,
+}
+
+/// A run in JSON: the step in the CLI's `--json` contract (DESIGN.md), or `{"error": {field,
+/// message}}` where the dialect refused the request.
+fn step_or_error<S: serde::Serializer>(
+    step: &Result<Step, InputError>,
+    out: S,
+) -> Result<S::Ok, S::Error> {
+    match step {
+        Ok(step) => step.contract_json().serialize(out),
+        Err(e) => serde_json::json!({ "error": e }).serialize(out),
+    }
 }
 
 /// The verdict for one lane.
