@@ -255,3 +255,39 @@ test('every seed kernel in the examples menu loads and runs to an end without a 
   assert.deepEqual(browser.pageErrors, []);
   await page.close();
 });
+
+test('a 2000-line kernel filled into the editor is taken in a few seconds, then runs', async () => {
+  const page = await kernelPage();
+  let body = '';
+  for (let i = 0; i < 2000; i++) body += `  v += asc_shfl_down(v, ${1 + (i % 16)}, 32) & 1; // line ${i + 3}\n`;
+  const text = `__global__ void Long(int* dst) {\n  int v = threadIdx.x;\n${body}  dst[threadIdx.x] = v;\n}\n`;
+  const t0 = Date.now();
+  // page.fill inserts the text as typed text (inputType insertText), one editing command per line
+  // break unless the view takes it in at once; every line also used to re-parse the whole source.
+  await typeSource(page, text);
+  const gutter = await page.$$eval('#kernel-gutter .gl', (g) => g.length);
+  const elapsed = Date.now() - t0;
+  assert.equal(gutter, 2005);
+  assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
+  assert.equal(await page.inputValue('#kernel-source'), text);
+  // The caret is after the text and the editor scrolled to it, the highlight and gutter with it.
+  const view = await page.$eval('#kernel-source', (s) => ({
+    caret: s.selectionStart, len: s.value.length, top: s.scrollTop,
+    highlight: document.querySelector('#kernel-highlight').scrollTop,
+    gutter: document.querySelector('#kernel-gutter').scrollTop,
+  }));
+  assert.equal(view.caret, view.len);
+  assert.ok(view.top > 30_000, `scrolled to ${view.top}`);
+  assert.equal(view.highlight, view.top);
+  assert.equal(view.gutter, view.top);
+  await runToEnd(page, 20_000);
+  assert.equal(await state(page), 'finished');
+  assert.ok(Date.now() - t0 < 30_000);
+  // Typing after it edits at the caret, and the view follows.
+  await rendered(page, () => page.keyboard.type('// end'));
+  assert.equal(await page.inputValue('#kernel-source'), `${text}// end`);
+  assert.equal(await page.textContent('#kernel-highlight .cl[data-line="2005"]'), '// end');
+  assert.equal(await state(page), 'idle');
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});

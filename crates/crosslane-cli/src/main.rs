@@ -79,7 +79,9 @@ fn main() -> ExitCode {
 pub(crate) fn print_out(text: &str) -> Result<(), CliError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| CliError::Io(format!("stdout: {e}")))
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // The reader went away (`crosslane ops | head`): nothing left to say, and not a failure.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(|e| CliError::Io(format!("stdout: {e}"))),
+    }
 }

@@ -213,7 +213,7 @@ pub fn find_op(dialect: Dialect, name: &str) -> Result<&'static OpSpec, InputErr
             InputError::new(
                 "op",
                 format!(
-                    "`{name}` is not a {} operation; allowed: {}",
+                    "`{name}` is not an operation of {}; allowed: {}",
                     dialect.title(),
                     names.join(", ")
                 ),

@@ -53,7 +53,7 @@ fn wgsl_op_defaults_to_the_device_subgroup() {
     if !in_core {
         assert_eq!(code, 2, "{out}");
         assert!(
-            out.starts_with("error: op: `subgroupShuffleXor` is not a WGSL operation"),
+            out.starts_with("error: op: `subgroupShuffleXor` is not an operation of WGSL"),
             "{out}"
         );
     } else {

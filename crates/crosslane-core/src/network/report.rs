@@ -178,23 +178,35 @@ fn keys_line(keys: &[i64]) -> String {
     }
 }
 
+/// `1 key`, `2 keys`: a count with its noun.
+fn counted(n: impl fmt::Display, noun: &str) -> String {
+    if n.to_string() == "1" {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 impl fmt::Display for SortReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let fig = &self.figures;
         match self.keys_from {
             KeysFrom::Random => writeln!(
                 f,
-                "Batcher odd-even merge sort of {} keys (random, seed {}, keys in 0..{RANDOM_KEY_RANGE})",
-                self.len, self.seed
+                "Batcher odd-even merge sort of {} (random, seed {}, keys in 0..{RANDOM_KEY_RANGE})",
+                counted(self.len, "key"),
+                self.seed
             )?,
             KeysFrom::Values => {
-                writeln!(f, "Batcher odd-even merge sort of {} keys (--values)", self.len)?
+                writeln!(f, "Batcher odd-even merge sort of {} (--values)", counted(self.len, "key"))?
             }
         }
         write!(
             f,
-            "network: {} comparators in {} stages (⌈log2 n⌉(⌈log2 n⌉+1)/2 = {})",
-            fig.comparators, fig.stages, fig.stages_formula
+            "network: {} in {} (⌈log2 n⌉(⌈log2 n⌉+1)/2 = {})",
+            counted(fig.comparators, "comparator"),
+            counted(fig.stages, "stage"),
+            fig.stages_formula
         )?;
         match fig.comparators_formula {
             Some(c) => writeln!(f, "; n = 2^m: (m²−m+4)·2^(m−2)−1 = {c}")?,
