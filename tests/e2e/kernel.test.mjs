@@ -284,6 +284,8 @@ test('a 2000-line kernel filled into the editor is taken in a few seconds, then 
   assert.equal(await state(page), 'finished');
   assert.ok(Date.now() - t0 < 30_000);
   // Typing after it edits at the caret, and the view follows.
+  await page.focus('#kernel-source');
+  await page.keyboard.press('Control+End');
   await rendered(page, () => page.keyboard.type('// end'));
   assert.equal(await page.inputValue('#kernel-source'), `${text}// end`);
   assert.equal(await page.textContent('#kernel-highlight .cl[data-line="2005"]'), '// end');
