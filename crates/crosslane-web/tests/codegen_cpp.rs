@@ -21,7 +21,9 @@ use crosslane_core::{all_ops, dialect_ops, OpRequest, OpSpec};
 const BASE: &str = r#"
 #include <cstdint>
 #define __global__
-#define __aicore__
+#define __simt_vf__
+#define __launch_bounds__(n)
+#define __gm__
 struct Dim3 { unsigned int x, y, z; };
 static Dim3 threadIdx;
 static const int warpSize = 32;

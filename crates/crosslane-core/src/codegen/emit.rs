@@ -159,7 +159,20 @@ fn header(s: &mut String, r: &Resolved, req: &OpRequest, target: Target, notes: 
     match target {
         Target::Cuda => s.push_str("#include <cuda_runtime.h>\n"),
         Target::Hip => s.push_str("#include <hip/hip_runtime.h>\n"),
-        Target::Ascend => s.push_str("#include \"kernel_operator.h\"\n"),
+        // Seed 000 / 001 ("需要包含的头文件"): the warp functions, plus the fp16 / bf16 headers
+        // for those types.
+        Target::Ascend => {
+            s.push_str("#include \"simt_api/device_warp_functions.h\"\n");
+            match r.input.ty {
+                ValueType::F16 | ValueType::F16x2 => {
+                    s.push_str("#include \"simt_api/asc_fp16.h\"\n")
+                }
+                ValueType::Bf16 | ValueType::Bf16x2 => {
+                    s.push_str("#include \"simt_api/asc_bf16.h\"\n")
+                }
+                _ => {}
+            }
+        }
         Target::Maca => s.push_str("#include <mc_runtime.h>\n"),
         Target::Wgsl => {
             s.push_str("enable subgroups;\n");
@@ -219,9 +232,11 @@ fn body(s: &mut String, r: &Resolved, target: Target, ty: &str, call: &Call) {
         s.push_str("}\n");
         return;
     }
-    let qualifier = match target {
-        Target::Ascend => "__global__ __aicore__",
-        _ => "__global__",
+    // Ascend C SIMT kernels are written as the seed's examples are (seed 000, Examples):
+    // `__simt_vf__ __launch_bounds__(1024) inline void …(__gm__ T* …)`.
+    let (qualifier, gm) = match target {
+        Target::Ascend => ("__simt_vf__ __launch_bounds__(1024) inline", "__gm__ "),
+        _ => ("__global__", ""),
     };
     let lane_expr = match target {
         Target::Cuda | Target::Ascend => "threadIdx.x % 32",
@@ -230,7 +245,7 @@ fn body(s: &mut String, r: &Resolved, target: Target, ty: &str, call: &Call) {
     };
     let _ = writeln!(
         s,
-        "{qualifier} void crosslane_kernel(const {ty}* in, {ty}* out)\n{{\n    const unsigned int lane = {lane_expr};\n    (void)lane;\n    {ty} var = in[threadIdx.x];"
+        "{qualifier} void crosslane_kernel({gm}const {ty}* in, {gm}{ty}* out)\n{{\n    const unsigned int lane = {lane_expr};\n    (void)lane;\n    {ty} var = in[threadIdx.x];"
     );
     for line in &call.setup {
         let _ = writeln!(s, "    {line}");
