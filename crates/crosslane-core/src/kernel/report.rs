@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::exec::{KernelTrace, LaneVal, Outcome};
 use super::memory::Space;
+use super::types::KVal;
 use crate::result::Level;
 
 fn lane_text(v: &LaneVal) -> String {
@@ -111,22 +112,43 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         None => "still running".to_string(),
     };
     let _ = writeln!(out, "{ending} after {} steps", t.steps.len());
-    for b in &t.memory.buffers {
+    let text = |cells: &[Option<KVal>]| -> String {
+        cells
+            .iter()
+            .map(|c| c.as_ref().map_or("?".to_string(), |v| v.to_string()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (k, b) in t.memory.buffers.iter().enumerate() {
         if b.space != Space::Global {
             continue;
         }
-        let cells: Vec<String> = b
-            .cells
-            .iter()
-            .map(|c| c.as_ref().map_or("?".to_string(), |v| v.to_string()))
-            .collect();
+        // Buffers start filled (the launch's argument fill, `index` by default): say so, and how
+        // many cells the kernel changed, so a final row equal to its fill is not read as output.
+        if let Some(before) = t.initial_memory.buffers.get(k) {
+            let changed = before
+                .cells
+                .iter()
+                .zip(&b.cells)
+                .filter(|(x, y)| x != y)
+                .count();
+            let _ = writeln!(
+                out,
+                "{} at launch ({} x {}; the kernel changed {changed} of {} cells): {}",
+                b.name,
+                before.cells.len(),
+                before.elem.name(),
+                b.cells.len(),
+                text(&before.cells)
+            );
+        }
         let _ = writeln!(
             out,
             "{} ({} x {}): {}",
             b.name,
             b.cells.len(),
             b.elem.name(),
-            cells.join(" ")
+            text(&b.cells)
         );
     }
     out
