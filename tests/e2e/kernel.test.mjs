@@ -270,7 +270,16 @@ test('a 2000-line kernel filled into the editor is taken in a few seconds, then 
   assert.equal(gutter, 2005);
   assert.ok(elapsed < 10_000, `took ${elapsed} ms`);
   assert.equal(await page.inputValue('#kernel-source'), text);
-  // The caret is after the text and the editor scrolled to it, the highlight and gutter with it.
+  // The caret is after the text and the editor scrolled to it, the highlight and gutter with it
+  // (the scroll lands on the next animation frame: wait for it rather than race it).
+  await page.waitForFunction(
+    () => document.querySelector('#kernel-source').scrollTop > 30_000, null, { timeout: 5_000 },
+  ).catch(() => {});
+  await page.waitForFunction(() => {
+    const s = document.querySelector('#kernel-source').scrollTop;
+    return document.querySelector('#kernel-highlight').scrollTop === s
+      && document.querySelector('#kernel-gutter').scrollTop === s;
+  }, null, { timeout: 5_000 }).catch(() => {});
   const view = await page.$eval('#kernel-source', (s) => ({
     caret: s.selectionStart, len: s.value.length, top: s.scrollTop,
     highlight: document.querySelector('#kernel-highlight').scrollTop,
