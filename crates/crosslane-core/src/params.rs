@@ -16,9 +16,19 @@ use crate::value::{Value, ValueType};
 pub enum ParamKind {
     /// One integer in `min..=max` (the encodable range, not the defined range: a width of 31 is
     /// encodable and runs as undefined; a width of 0 is not).
-    Int { min: i64, max: i64 },
+    Int {
+        /// Smallest encodable value.
+        min: i64,
+        /// Largest encodable value.
+        max: i64,
+    },
     /// One integer per lane in `min..=max` (a comma list of exactly N, or one value broadcast).
-    PerLaneInt { min: i64, max: i64 },
+    PerLaneInt {
+        /// Smallest encodable value of each lane's item.
+        min: i64,
+        /// Largest encodable value of each lane's item.
+        max: i64,
+    },
     /// One value of the op's value type per lane (DPP `old`), list or broadcast.
     PerLaneValue,
     /// A lane mask (CUDA's sync `mask`), hex.
