@@ -81,31 +81,7 @@ fn run_shuffle(
     param_name: &str,
 ) -> Result<OpOutput, InputError> {
     let param = input.params.int(param_name)?;
-    let size = input.lanes as i64;
-    let results = gather(
-        input,
-        |i| {
-            let j = shuffle_source(rule, i, param);
-            if (0..size).contains(&j) {
-                Pick::Lane(j as usize)
-            } else {
-                Pick::Undefined(
-                    format!(
-                        "invocation {j} is outside the subgroup [0, {size}): {name} returns an \
-                         indeterminate value ({SUBGROUP_SOURCE}, {name})"
-                    ),
-                    None,
-                )
-            }
-        },
-        inactive_indeterminate(name),
-    );
-    let mut diagnostics = Vec::new();
-    note_undefined(&results, &mut diagnostics);
-    Ok(OpOutput {
-        results,
-        diagnostics,
-    })
+    run_read(input, name, SUBGROUP_SOURCE, |i| shuffle_source(rule, i, param))
 }
 
 fn run_idx(input: &OpInput) -> Result<OpOutput, InputError> {
@@ -487,7 +463,8 @@ fn output(results: Vec<LaneResult>) -> OpOutput {
     }
 }
 
-/// Reads lane `pick(i)` (always inside the subgroup) with WGSL's indeterminate rules.
+/// Reads lane `pick(i)` with WGSL's indeterminate rules: a source outside the subgroup or inactive
+/// is indeterminate (undefined), citing `source`.
 fn run_read(
     input: &OpInput,
     name: &'static str,
