@@ -1,17 +1,8 @@
 //! Seed 002 §3.2 compare builtins through the request path: the 64-bit lane mask.
 
-use std::collections::BTreeMap;
+mod common;
 
 use crosslane_core::{OpRequest, Source};
-
-/// One value typed for every lane (the operand row needs one item per lane or a `lane` form).
-fn uniform(values: &str) -> String {
-    if values.starts_with("lane") || values.contains(',') {
-        values.to_string()
-    } else {
-        vec![values; 64].join(",")
-    }
-}
 
 fn run(
     op: &str,
@@ -20,20 +11,9 @@ fn run(
     params: &[(&str, &str)],
     active: &str,
 ) -> crosslane_core::Step {
-    OpRequest {
-        dialect: "maca".into(),
-        op: op.into(),
-        lanes: String::new(),
-        active: active.into(),
-        values: uniform(values),
-        ty: ty.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
-    }
-    .run()
-    .unwrap_or_else(|e| panic!("{op}: {e}"))
+    common::maca(op, values, ty, active, params)
+        .run()
+        .unwrap_or_else(|e| panic!("{op}: {e}"))
 }
 
 fn mask_of(step: &crosslane_core::Step, lane: usize) -> u64 {

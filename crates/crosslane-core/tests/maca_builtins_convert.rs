@@ -1,17 +1,8 @@
 //! Seed 002 §3.3 conversions through the request path.
 
-use std::collections::BTreeMap;
+mod common;
 
-use crosslane_core::{OpRequest, Step};
-
-/// One value typed for every lane (the operand row needs one item per lane or a `lane` form).
-fn uniform(values: &str) -> String {
-    if values.starts_with("lane") || values.contains(',') {
-        values.to_string()
-    } else {
-        vec![values; 64].join(",")
-    }
-}
+use crosslane_core::Step;
 
 fn run(
     op: &str,
@@ -19,18 +10,7 @@ fn run(
     ty: &str,
     params: &[(&str, &str)],
 ) -> Result<Step, crosslane_core::InputError> {
-    OpRequest {
-        dialect: "maca".into(),
-        op: op.into(),
-        values: uniform(values),
-        ty: ty.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
-        ..Default::default()
-    }
-    .run()
+    common::maca(op, values, ty, "", params).run()
 }
 
 fn bits(step: &Step, lane: usize) -> u64 {

@@ -1,21 +1,12 @@
 //! Seed 002 §3.1.1–3.1.5 global memory builtins against the simulated buffer.
 
-use std::collections::BTreeMap;
+mod common;
 
 use crosslane_core::dialect::maca::memory::{parse_memory, VIEWS};
-use crosslane_core::{find_op, Dialect, Level, OpRequest, Source, Step};
+use crosslane_core::{find_op, Dialect, Level, Source, Step};
 
 fn run(op: &str, params: &[(&str, &str)]) -> Result<Step, crosslane_core::InputError> {
-    OpRequest {
-        dialect: "maca".into(),
-        op: op.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
-        ..Default::default()
-    }
-    .run()
+    common::maca(op, "", "", "", params).run()
 }
 
 fn bits(step: &Step, lane: usize) -> u64 {

@@ -1,23 +1,14 @@
 //! Seed 002 §3.6 warp MMA: the result matrix and the lane layout (AMD MFMA layouts).
 
-use std::collections::BTreeMap;
+mod common;
 
 use crosslane_core::dialect::maca::mma::{compute, pack, spec_of, unpack};
 use crosslane_core::dialect::maca::mma_layout::{layout_of, Matrix};
-use crosslane_core::{OpRequest, Step};
+use crosslane_core::Step;
 use proptest::prelude::*;
 
 fn run(op: &str, params: &[(&str, &str)]) -> Result<Step, crosslane_core::InputError> {
-    OpRequest {
-        dialect: "maca".into(),
-        op: op.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
-        ..Default::default()
-    }
-    .run()
+    common::maca(op, "", "", "", params).run()
 }
 
 fn num(step: &Step, lane: usize) -> f64 {

@@ -1,21 +1,12 @@
 //! Seed 002 §3.1.6–3.1.10, §3.8.1, §3.8.6: fences, barriers, the simulated clock.
 
-use std::collections::BTreeMap;
+mod common;
 
 use crosslane_core::dialect::maca::sync::{MemQueues, Queue, SimClock};
-use crosslane_core::{OpRequest, Step};
+use crosslane_core::Step;
 
 fn run(op: &str, params: &[(&str, &str)]) -> Result<Step, crosslane_core::InputError> {
-    OpRequest {
-        dialect: "maca".into(),
-        op: op.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect::<BTreeMap<_, _>>(),
-        ..Default::default()
-    }
-    .run()
+    common::maca(op, "", "", "", params).run()
 }
 
 fn waited(step: &Step) -> u64 {

@@ -81,7 +81,9 @@ fn run_shuffle(
     param_name: &str,
 ) -> Result<OpOutput, InputError> {
     let param = input.params.int(param_name)?;
-    run_read(input, name, SUBGROUP_SOURCE, |i| shuffle_source(rule, i, param))
+    run_read(input, name, SUBGROUP_SOURCE, |i| {
+        shuffle_source(rule, i, param)
+    })
 }
 
 fn run_idx(input: &OpInput) -> Result<OpOutput, InputError> {

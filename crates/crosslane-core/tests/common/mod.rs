@@ -54,3 +54,25 @@ pub fn request_of(case: &J) -> OpRequest {
         params,
     }
 }
+
+/// A MetaX MACA request (64 lanes). A `values` that is one plain item is repeated for every lane
+/// (the operand row needs one item per lane or a `lane` form); empty means the default (`lane`).
+pub fn maca(op: &str, values: &str, ty: &str, active: &str, params: &[(&str, &str)]) -> OpRequest {
+    let values = if values.is_empty() || values.starts_with("lane") || values.contains(',') {
+        values.to_string()
+    } else {
+        vec![values; 64].join(",")
+    };
+    OpRequest {
+        dialect: "maca".into(),
+        op: op.into(),
+        lanes: String::new(),
+        active: active.into(),
+        values,
+        ty: ty.into(),
+        params: params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<BTreeMap<_, _>>(),
+    }
+}
