@@ -926,6 +926,32 @@ struct Warp {
 }
 
 impl Warp {
+    /// The end of an `if`'s current branch: the lanes of the `else` still to run take it (when
+    /// the then-branch ran and any of them are running), otherwise the warp goes to the join.
+    /// Returns false when the innermost construct is not an `if`.
+    fn leave_branch(&mut self) -> bool {
+        let running = self.running();
+        let Some(Frame::If {
+            cur,
+            else_mask,
+            else_pc,
+            join_pc,
+            in_else,
+            ..
+        }) = self.frames.last_mut()
+        else {
+            return false;
+        };
+        if !*in_else && else_mask.0 & running.0 != 0 {
+            *in_else = true;
+            *cur = *else_mask;
+            self.pc = *else_pc;
+        } else {
+            self.pc = *join_pc;
+        }
+        true
+    }
+
     fn running(&self) -> LaneMask {
         let mut m = LaneMask::none();
         for (l, s) in self.status.iter().enumerate() {
@@ -1651,25 +1677,8 @@ impl Executor {
             }
             Inst::ThenEnd => {
                 let warp = &mut self.warps[w];
-                let running = warp.running();
-                match warp.frames.last_mut() {
-                    Some(Frame::If {
-                        cur,
-                        else_mask,
-                        else_pc,
-                        join_pc,
-                        in_else,
-                        ..
-                    }) => {
-                        if !*in_else && else_mask.0 & running.0 != 0 {
-                            *in_else = true;
-                            *cur = *else_mask;
-                            warp.pc = *else_pc;
-                        } else {
-                            warp.pc = *join_pc;
-                        }
-                    }
-                    _ => warp.pc += 1,
+                if !warp.leave_branch() {
+                    warp.pc += 1;
                 }
                 None
             }
@@ -1868,26 +1877,13 @@ impl Executor {
     /// Moves an idle warp (no active lane) to where its lanes reconverge.
     fn unwind(&mut self, w: usize) {
         let warp = &mut self.warps[w];
-        let running = warp.running();
-        match warp.frames.last_mut() {
+        if warp.leave_branch() {
+            return;
+        }
+        match warp.frames.last() {
             None => warp.run = WarpRun::Done,
-            Some(Frame::If {
-                cur,
-                else_mask,
-                else_pc,
-                join_pc,
-                in_else,
-                ..
-            }) => {
-                if !*in_else && else_mask.0 & running.0 != 0 {
-                    *in_else = true;
-                    *cur = *else_mask;
-                    warp.pc = *else_pc;
-                } else {
-                    warp.pc = *join_pc;
-                }
-            }
             Some(Frame::Loop { cont_pc, .. }) => warp.pc = *cont_pc,
+            Some(Frame::If { .. }) => {}
         }
     }
 
