@@ -137,7 +137,11 @@ fn broadcasts_shares_and_wave_shifts() {
             64,
             "",
             "lane",
-            &[("old", "-1"), ("dpp_ctrl", "row_bcast:15")],
+            &[
+                ("old", "-1"),
+                ("dpp_ctrl", "row_bcast:15"),
+                ("arch", "gfx900"),
+            ],
         )
         .unwrap(),
     );
@@ -150,7 +154,11 @@ fn broadcasts_shares_and_wave_shifts() {
             64,
             "",
             "lane",
-            &[("old", "-1"), ("dpp_ctrl", "row_bcast:31")],
+            &[
+                ("old", "-1"),
+                ("dpp_ctrl", "row_bcast:31"),
+                ("arch", "gfx942"),
+            ],
         )
         .unwrap(),
     );
@@ -166,14 +174,28 @@ fn broadcasts_shares_and_wave_shifts() {
             64,
             "",
             "lane",
-            &[("old", "-1"), ("dpp_ctrl", "wave_shl:1")],
+            &[
+                ("old", "-1"),
+                ("dpp_ctrl", "wave_shl:1"),
+                ("arch", "gfx90a"),
+            ],
         )
         .unwrap(),
     );
     assert_eq!(got[15], Some(16), "wave shifts cross rows");
     assert_eq!(got[63], Some(-1));
-    let got = vals(&dpp("update_dpp", 32, "", "lane", &[("dpp_ctrl", "wave_ror:1")]).unwrap());
-    assert_eq!(got[0], Some(31));
+    // Wave rotates exist on GFX9/CDNA only, which run wave64 only: the rotate wraps at 64.
+    let got = vals(
+        &dpp(
+            "update_dpp",
+            64,
+            "",
+            "lane",
+            &[("dpp_ctrl", "wave_ror:1"), ("arch", "gfx900")],
+        )
+        .unwrap(),
+    );
+    assert_eq!(got[0], Some(63));
     let got = vals(
         &dpp(
             "update_dpp",
@@ -246,8 +268,10 @@ proptest! {
         bound_ctrl in any::<bool>(),
         bank_mask in 0u8..16,
     ) {
+        // The GFX8/9 controls need a GFX9 target; row_share:0 exists on GFX10+ only.
+        let arch = if ctrl.starts_with("row_bcast") || ctrl.starts_with("wave") { "gfx900" } else { "gfx1030" };
         let step = dpp("update_dpp", 64, &format!("{active:#x}"), "lane", &[
-            ("old", &list(&old)), ("dpp_ctrl", &ctrl), ("row_mask", "0"),
+            ("old", &list(&old)), ("dpp_ctrl", &ctrl), ("row_mask", "0"), ("arch", arch),
             ("bank_mask", &bank_mask.to_string()), ("bound_ctrl", &bound_ctrl.to_string()),
         ]).unwrap();
         for (i, r) in step.results.iter().enumerate() {
@@ -271,7 +295,14 @@ proptest! {
 
 #[test]
 fn mov_dpp_warns_about_undefined_lanes() {
-    let step = dpp("mov_dpp", 64, "", "lane", &[("dpp_ctrl", "row_bcast:31")]).unwrap();
+    let step = dpp(
+        "mov_dpp",
+        64,
+        "",
+        "lane",
+        &[("dpp_ctrl", "row_bcast:31"), ("arch", "gfx950")],
+    )
+    .unwrap();
     assert!(step.results[..32]
         .iter()
         .all(|r| r.source == Source::Undefined));
@@ -279,4 +310,120 @@ fn mov_dpp_warns_about_undefined_lanes() {
         .diagnostics
         .iter()
         .any(|d| d.message.starts_with("32 lane(s) undefined")));
+}
+
+/// LLVM AMDGPUModifierSyntax, DPP Modifiers: `dpp_ctrl` (GFX8/9) and `dpp32_ctrl` (GFX90A+) have
+/// the wave shifts and row broadcasts, `dpp16_ctrl` (GFX10+) has row_share / row_xmask and not
+/// them, dpp8 is GFX10+; LLVM AMDGPUUsage: GFX9 and CDNA run wave64 only.
+#[test]
+fn controls_and_wave_sizes_follow_the_target() {
+    let err = dpp(
+        "update_dpp",
+        64,
+        "",
+        "lane",
+        &[("dpp_ctrl", "row_bcast:15"), ("arch", "gfx1100")],
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "dpp_ctrl");
+    assert!(
+        err.message
+            .contains("row_bcast:15 does not exist on gfx1100")
+            && err.message.contains("gfx900, gfx90a, gfx942, gfx950"),
+        "{}",
+        err.message
+    );
+    let err = dpp(
+        "mov_dpp",
+        64,
+        "",
+        "lane",
+        &[("dpp_ctrl", "row_xmask:3"), ("arch", "gfx942")],
+    )
+    .unwrap_err();
+    assert!(
+        err.message
+            .contains("exists on gfx1030, gfx1100, gfx1150, gfx1200"),
+        "{}",
+        err.message
+    );
+    // row_share:n (n ≥ 1) is CDNA's row_newbcast; row_share:0 is not.
+    let got = vals(
+        &dpp(
+            "update_dpp",
+            64,
+            "",
+            "lane",
+            &[("dpp_ctrl", "row_share:5"), ("arch", "gfx90a")],
+        )
+        .unwrap(),
+    );
+    assert_eq!(got[40], Some(37));
+    assert!(dpp(
+        "update_dpp",
+        64,
+        "",
+        "lane",
+        &[("dpp_ctrl", "row_share:0"), ("arch", "gfx90a")]
+    )
+    .is_err());
+    let err = dpp(
+        "mov_dpp",
+        32,
+        "",
+        "lane",
+        &[("dpp_ctrl", "row_shl:1"), ("arch", "gfx942")],
+    )
+    .unwrap_err();
+    assert_eq!(err.field, "lanes");
+    assert!(err.message.contains("wave64 only"), "{}", err.message);
+    assert!(dpp(
+        "mov_dpp",
+        32,
+        "",
+        "lane",
+        &[("dpp_ctrl", "row_shl:1"), ("arch", "gfx1200")]
+    )
+    .is_ok());
+    let err = dpp("mov_dpp", 64, "", "lane", &[("arch", "gfx803")]).unwrap_err();
+    assert_eq!(err.field, "arch");
+}
+
+/// LLVM AMDGPUModifierSyntax, DPP8 Modifiers: fi:0 "fetch zero when accessing data from
+/// inactive lanes"; llvm.amdgcn.mov.dpp8 emits fi:0. bound_ctrl plays no part.
+#[test]
+fn dpp8_reads_zero_from_an_inactive_source() {
+    for bound_ctrl in ["false", "true"] {
+        let step = dpp(
+            "update_dpp",
+            64,
+            "0xfffffffffffffffe",
+            "lane",
+            &[
+                ("dpp_ctrl", "dpp8:[7,6,5,4,3,2,1,0]"),
+                ("old", "1000"),
+                ("bound_ctrl", bound_ctrl),
+            ],
+        )
+        .unwrap();
+        let got = vals(&step);
+        assert_eq!(
+            got[7],
+            Some(0),
+            "lane 7 reads inactive lane 0 (bound_ctrl {bound_ctrl})"
+        );
+        assert_eq!(step.results[7].source, Source::Zero);
+        assert_eq!(got[6], Some(1));
+        assert_eq!(got[0], None, "lane 0 is inactive");
+    }
+    let step = dpp(
+        "mov_dpp",
+        64,
+        "0xfffffffffffffffe",
+        "lane",
+        &[("dpp_ctrl", "dpp8:[7,6,5,4,3,2,1,0]")],
+    )
+    .unwrap();
+    assert_eq!(vals(&step)[7], Some(0), "not undefined: fi:0 fetches 0");
+    assert!(step.diagnostics.iter().any(|d| d.rule.contains("fi:0")));
 }

@@ -15,7 +15,7 @@ use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::Diagnostic;
 
-use super::{TYPES_B32, TYPE_NOTE_B32};
+use super::{arch, TYPES_B32, TYPE_NOTE_B32};
 
 const RULE: &str = "LLVM AMDGPUModifierSyntax DPP; AMD ISA DPP (SEMANTICS.md \"AMD DPP\")";
 
@@ -56,7 +56,11 @@ pub const OPS: &[OpSpec] = &[
         rule: "Lane i reads the lane the control selects (row = 16 lanes, bank = 4). A lane of a row \
                or bank disabled by row_mask/bank_mask is not written: old. A source that is out of \
                range for the control or inactive gives 0 when bound_ctrl is true, old otherwise. \
-               Otherwise src of the selected lane. dpp8 has no mask fields: they are ignored.",
+               Otherwise src of the selected lane. dpp8 has no mask fields (they are ignored) and \
+               no bound_ctrl: its fi field is 0 (the builtin has no fi argument), which fetches 0 \
+               from an inactive source lane. The controls follow the target (arch): wave \
+               shifts and row_bcast GFX9/CDNA only, row_share/row_xmask/dpp8 GFX10+, \
+               row_share:1..15 also CDNA as row_newbcast.",
         source: RULE,
         params: &[
             ParamSpec {
@@ -69,6 +73,7 @@ pub const OPS: &[OpSpec] = &[
             ROW_MASK,
             BANK_MASK,
             BOUND_CTRL,
+            super::arch::ARCH,
         ],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
@@ -82,9 +87,9 @@ pub const OPS: &[OpSpec] = &[
         signature: "int __builtin_amdgcn_mov_dpp(int src, int dpp_ctrl, int row_mask, int bank_mask, bool bound_ctrl)",
         rule: "As update_dpp with old = undef: a lane that is not written (row/bank disabled, or an \
                invalid source with bound_ctrl false) is undefined; an invalid source with bound_ctrl \
-               true gives 0.",
+               true gives 0. dpp8 reads 0 from an inactive source whatever bound_ctrl says (fi:0).",
         source: RULE,
-        params: &[DPP_CTRL, ROW_MASK, BANK_MASK, BOUND_CTRL],
+        params: &[DPP_CTRL, ROW_MASK, BANK_MASK, BOUND_CTRL, super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -100,14 +105,34 @@ fn mask(input: &OpInput, name: &str) -> Result<u32, InputError> {
         .ok_or_else(|| InputError::out_of_range(name, v, 0, 15))
 }
 
+/// DPP8's inactive-lane rule: `fi` defaults to 0, "fetch zero when accessing data from inactive
+/// lanes", and the builtins emit `fi:0` (they have no `fi` argument).
+const DPP8_FI: &str = "LLVM AMDGPUModifierSyntax, DPP8 Modifiers (fi:0); llvm.amdgcn.mov.dpp8";
+
 fn run_dpp(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
+    let target = arch::target(input)?;
     let ctrl = DppCtrl::parse(input.params.text("dpp_ctrl")?)?;
+    arch::check_dpp(target, ctrl)?;
     let mut row_mask = mask(input, "row_mask")?;
     let mut bank_mask = mask(input, "bank_mask")?;
     let bound_ctrl = input.params.flag("bound_ctrl")?;
-    let mut diagnostics = vec![Diagnostic::info(format!("dpp_ctrl {ctrl}"), RULE)];
+    let mut diagnostics = vec![Diagnostic::info(
+        format!("dpp_ctrl {ctrl} on {} ({})", target.name, target.product),
+        RULE,
+    )];
     if let Some(note) = ctrl.generation_note() {
-        diagnostics.push(Diagnostic::info(format!("{ctrl}: {note}"), RULE));
+        diagnostics.push(Diagnostic::info(format!("{ctrl}: {note}"), arch::SOURCE));
+    }
+    let dpp8 = matches!(ctrl, DppCtrl::Dpp8(_));
+    if dpp8 {
+        diagnostics.push(Diagnostic::info(
+            format!(
+                "dpp8 has no bound_ctrl: with fi:0 (the builtins expose no fi) an inactive source \
+                 lane reads 0, so bound_ctrl = {} does not apply",
+                bound_ctrl as u8
+            ),
+            DPP8_FI,
+        ));
     }
     if matches!(ctrl, DppCtrl::Dpp8(_)) && (row_mask != 15 || bank_mask != 15) {
         diagnostics.push(Diagnostic::info(
@@ -126,16 +151,22 @@ fn run_dpp(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
         ctrl,
         row_mask,
         bank_mask,
-        on_invalid: if bound_ctrl {
+        // dpp8 selects within its group of 8, so its only invalid source is an inactive lane,
+        // which fi:0 reads as 0 whatever bound_ctrl says.
+        on_invalid: if bound_ctrl || dpp8 {
             OnInvalid::Zero
         } else {
             OnInvalid::Keep
         },
         old,
         old_name: "old",
-        zero_setting: "bound_ctrl = 1",
+        zero_setting: if dpp8 {
+            "dpp8 fi:0 fetches 0 from an inactive lane"
+        } else {
+            "bound_ctrl = 1"
+        },
         keep_setting: "bound_ctrl = 0 keeps the destination",
-        rule: RULE,
+        rule: if dpp8 { DPP8_FI } else { RULE },
     };
     let results = apply(input, &call);
     diagnostics.extend(undefined_warning(&results, RULE));

@@ -42,7 +42,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "sdst = src[lane_sel & (W − 1)], read whether or not that lane is in EXEC. The result \
                is an SGPR: the same value for every lane.",
         source: ISA,
-        params: &[LANE_SEL],
+        params: &[LANE_SEL, super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -56,7 +56,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "sdst = src of the lowest lane in EXEC (ctz(EXEC)); lane 0 when EXEC = 0. The result \
                is an SGPR: the same value for every lane.",
         source: ISA,
-        params: &[],
+        params: &[super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -78,6 +78,7 @@ pub const OPS: &[OpSpec] = &[
                 doc: "the SGPR value written, in the op's type",
             },
             LANE_SEL,
+            super::arch::ARCH,
         ],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
@@ -126,6 +127,7 @@ fn inactive_note(input: &OpInput, src: usize, diagnostics: &mut Vec<Diagnostic>)
 }
 
 fn run_readlane(input: &OpInput) -> Result<OpOutput, InputError> {
+    super::arch::target(input)?;
     let mut diagnostics = Vec::new();
     let src = select(input, &mut diagnostics)?;
     inactive_note(input, src, &mut diagnostics);
@@ -141,6 +143,7 @@ fn run_readlane(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_readfirstlane(input: &OpInput) -> Result<OpOutput, InputError> {
+    super::arch::target(input)?;
     let mut diagnostics = Vec::new();
     let src = match input.active.truncate(input.lanes).first() {
         Some(lane) => lane,
@@ -164,6 +167,7 @@ fn run_readfirstlane(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_writelane(input: &OpInput) -> Result<OpOutput, InputError> {
+    super::arch::target(input)?;
     let mut diagnostics = Vec::new();
     let target = select(input, &mut diagnostics)?;
     let value = Value::parse(input.ty, input.params.text("value")?, "value")?;

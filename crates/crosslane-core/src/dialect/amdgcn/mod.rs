@@ -4,9 +4,12 @@
 //! * [`permute`]: `ds_permute_b32`, `ds_bpermute_b32` (AMD ISA);
 //! * [`lane`]: `v_readlane_b32`, `v_readfirstlane_b32`, `v_writelane_b32` (AMD ISA).
 //!
+//! Every op takes the target as its `arch` parameter ([`arch`], default gfx1030): the wave sizes
+//! and controls the target lacks are refused, and the rules that differ by generation follow it.
 //! Wave32 and wave64 (the DESIGN.md lane counts). Every op moves 32-bit registers: the types are
 //! the 32-bit ones (bit patterns are moved unchanged).
 
+pub mod arch;
 pub mod dpp;
 pub mod lane;
 pub mod permute;

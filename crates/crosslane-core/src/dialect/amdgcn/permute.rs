@@ -5,7 +5,11 @@
 //! SEMANTICS.md "AMD ds_permute_b32 / ds_bpermute_b32":
 //! * bpermute: `s = ((addr_i + offset) >> 2) % W`; active lane i gets `EXEC[s] ? data[s] : 0`;
 //! * permute: `tmp[*] = 0`; each active lane i writes `tmp[((addr_i + offset) >> 2) % W] = data_i`
-//!   in lane order, so the highest writer wins; active lanes receive `tmp[i]`.
+//!   in lane order (the pseudo-code: the highest writer wins); active lanes receive `tmp[i]`.
+//!
+//! Per target ([`super::arch`]): RDNA3/3.5 wave64 takes the index MOD 32 within each half, and
+//! where a guide's prose calls the collision winner not deterministic (RDNA3, RDNA3.5, RDNA4,
+//! CDNA4) a lane written by several lanes is undefined.
 //!
 //! The address is a 32-bit VGPR and the sum wraps at 32 bits; W is the wave size (the ISA's `% 64`
 //! on wave64; wave32 keeps address bits [6:2]). The same engine serves MetaX
@@ -18,6 +22,7 @@ use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::value::Value;
 
+use super::arch::{self, Collision, Target};
 use super::{TYPES_B32, TYPE_NOTE_B32};
 
 const ISA: &str = "AMD ISA DS_PERMUTE_B32 / DS_BPERMUTE_B32 (SEMANTICS.md)";
@@ -50,9 +55,11 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["ds_bpermute", "__builtin_amdgcn_ds_bpermute"],
         signature: "ds_bpermute_b32 vdst, vaddr, vdata offset:offset16   (int __builtin_amdgcn_ds_bpermute(int addr, int data))",
         rule: "Pull: active lane i reads lane s = ((addr_i + offset) >> 2) mod W and gets \
-               EXEC[s] ? data[s] : 0 (an inactive source gives 0). Inactive lanes are not written.",
+               EXEC[s] ? data[s] : 0 (an inactive source gives 0). Inactive lanes are not written. \
+               On RDNA3/3.5 (gfx1100, gfx1150) wave64 the index is MOD 32 and each 32-lane half \
+               reads its own half (our reading of the guide, see the diagnostic).",
         source: ISA,
-        params: &[ADDR, OFFSET],
+        params: &[ADDR, OFFSET, super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -64,11 +71,15 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["ds_permute", "__builtin_amdgcn_ds_permute"],
         signature: "ds_permute_b32 vdst, vaddr, vdata offset:offset16   (int __builtin_amdgcn_ds_permute(int addr, int data))",
         rule: "Push: tmp starts as 0 in every lane; each active lane i, in lane order, writes data_i \
-               to tmp[((addr_i + offset) >> 2) mod W], so when several lanes write one lane the \
-               highest lane wins; each active lane then receives tmp[i] (0 when no active lane wrote \
-               it). Inactive lanes neither write nor receive.",
+               to tmp[((addr_i + offset) >> 2) mod W]; each active lane then receives tmp[i] (0 \
+               when no active lane wrote it). Inactive lanes neither write nor receive. When \
+               several lanes write one lane: on gfx900, gfx90a, gfx942 and gfx1030 the guide's \
+               pseudo-code order lets the highest lane win; on gfx950 (LDS arbitration) and \
+               gfx1100, gfx1150, gfx1200 (\"not deterministic which source lane writes\") the \
+               lane is undefined, the pseudo-code's winner only a hint. RDNA3/3.5 wave64: index \
+               MOD 32 within each half.",
         source: ISA,
-        params: &[ADDR, OFFSET],
+        params: &[ADDR, OFFSET, super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -80,6 +91,46 @@ pub const OPS: &[OpSpec] = &[
 pub fn lane_of(addr: i64, offset: i64, lanes: usize) -> usize {
     let byte = (addr as u32).wrapping_add(offset as u32);
     (byte >> 2) as usize % lanes.max(1)
+}
+
+/// How a permute addresses lanes and settles collisions; [`Routing::FULL_WAVE`] is the GFX9 /
+/// CDNA / RDNA4 reading (and MetaX's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Routing {
+    /// RDNA3/3.5 wave64: the lane index is taken MOD 32 and each 32-lane half permutes within
+    /// itself (see [`lane_in`]).
+    pub mod32: bool,
+    /// When several lanes write one lane: `None` = the pseudo-code's lane order (the highest
+    /// writer wins); `Some(why)` = not deterministic, the destination is undefined.
+    pub collision: Option<&'static str>,
+}
+
+impl Routing {
+    /// The whole wave, collisions by lane order.
+    pub(crate) const FULL_WAVE: Routing = Routing {
+        mod32: false,
+        collision: None,
+    };
+}
+
+/// The lane that lane `lane`'s address names under `routing`: [`lane_of`], or on RDNA3 wave64
+/// `(lane & 32) | (index mod 32)`. The RDNA3 guide says "the destination lane is MOD 32
+/// regardless of wave size" without saying which half the upper lanes reach; we show each half
+/// reaching its own half, because wave64 runs as two wave32 passes on RDNA3 and LLPC builds a
+/// full-wave gfx11 bpermute from `v_permlane64` plus two `ds_bpermute`s (GPUOpen LLPC #2238),
+/// which is only needed if one `ds_bpermute` stays within its half.
+pub(crate) fn lane_in(
+    lane: usize,
+    addr: i64,
+    offset: i64,
+    lanes: usize,
+    routing: Routing,
+) -> usize {
+    if routing.mod32 && lanes > 32 {
+        (lane & !31) | lane_of(addr, offset, 32)
+    } else {
+        lane_of(addr, offset, lanes)
+    }
 }
 
 /// The per-lane `addr` / `index` list of `input`, checked to hold one entry per lane.
@@ -104,10 +155,21 @@ pub(crate) fn per_lane_addrs<'a>(input: &'a OpInput, name: &str) -> Result<&'a [
 /// Pull engine: lane i reads lane `lane_of(addr[i], offset)`; an inactive source gives 0.
 /// `rule` names the document for the why texts.
 pub(crate) fn bpermute(input: &OpInput, addr: &[i64], offset: i64, rule: &str) -> Vec<LaneResult> {
+    bpermute_routed(input, addr, offset, Routing::FULL_WAVE, rule)
+}
+
+/// [`bpermute`] with the target's [`Routing`].
+pub(crate) fn bpermute_routed(
+    input: &OpInput,
+    addr: &[i64],
+    offset: i64,
+    routing: Routing,
+    rule: &str,
+) -> Vec<LaneResult> {
     gather(
         input,
         |i| match addr.get(i) {
-            Some(a) => Pick::Lane(lane_of(*a, offset, input.lanes)),
+            Some(a) => Pick::Lane(lane_in(i, *a, offset, input.lanes, routing)),
             None => Pick::Undefined("no address for this lane".into(), None),
         },
         |_, j| {
@@ -121,10 +183,23 @@ pub(crate) fn bpermute(input: &OpInput, addr: &[i64], offset: i64, rule: &str) -
 /// Push engine: every active lane writes its value to lane `lane_of(addr[i], offset)` in lane
 /// order (the highest writer wins); lanes nobody wrote read 0. `rule` names the document.
 pub(crate) fn permute(input: &OpInput, addr: &[i64], offset: i64, rule: &str) -> Vec<LaneResult> {
+    permute_routed(input, addr, offset, Routing::FULL_WAVE, rule)
+}
+
+/// [`permute`] with the target's [`Routing`]: under a not-deterministic collision rule a lane
+/// written by several lanes is undefined, with the pseudo-code's winner (the highest writer)
+/// only as its `from` hint.
+pub(crate) fn permute_routed(
+    input: &OpInput,
+    addr: &[i64],
+    offset: i64,
+    routing: Routing,
+    rule: &str,
+) -> Vec<LaneResult> {
     let mut writers: Vec<Vec<usize>> = vec![Vec::new(); input.lanes];
     for i in input.active.iter().take_while(|i| *i < input.lanes) {
         if let Some(a) = addr.get(i) {
-            if let Some(w) = writers.get_mut(lane_of(*a, offset, input.lanes)) {
+            if let Some(w) = writers.get_mut(lane_in(i, *a, offset, input.lanes, routing)) {
                 w.push(i);
             }
         }
@@ -139,15 +214,29 @@ pub(crate) fn permute(input: &OpInput, addr: &[i64], offset: i64, rule: &str) ->
             }
             match (w.last(), w.last().and_then(|j| input.values.get(*j))) {
                 (Some(j), Some(v)) => {
-                    let mut r = LaneResult::lane(*v, *j);
-                    if w.len() > 1 {
-                        let all: Vec<String> = w.iter().map(usize::to_string).collect();
-                        r.why = Some(format!(
-                            "lanes {} all wrote lane {i}; the highest, lane {j}, wins ({rule})",
-                            all.join(", ")
-                        ));
+                    let all: Vec<String> = w.iter().map(usize::to_string).collect();
+                    match routing.collision {
+                        Some(why) if w.len() > 1 => LaneResult::undefined(
+                            format!(
+                                "lanes {} all wrote lane {i}: which write lands is not \
+                                 deterministic ({why}; {rule}); from = the pseudo-code's \
+                                 winner, lane {j}",
+                                all.join(", ")
+                            ),
+                            Some(*j),
+                        ),
+                        _ => {
+                            let mut r = LaneResult::lane(*v, *j);
+                            if w.len() > 1 {
+                                r.why = Some(format!(
+                                    "lanes {} all wrote lane {i}; the highest, lane {j}, wins \
+                                     ({rule})",
+                                    all.join(", ")
+                                ));
+                            }
+                            r
+                        }
                     }
-                    r
                 }
                 _ => LaneResult::zero(
                     zero,
@@ -166,34 +255,99 @@ fn offset_of(input: &OpInput) -> Result<i64, InputError> {
     Ok(offset)
 }
 
-fn collisions(results: &[LaneResult]) -> Vec<Diagnostic> {
-    let n = results
-        .iter()
-        .filter(|r| r.why.as_deref().is_some_and(|w| w.contains("wins")))
-        .count();
-    if n == 0 {
-        return Vec::new();
+/// The target's routing and the guide it cites.
+fn routing(t: Target) -> Routing {
+    Routing {
+        mod32: t.permute_mod32(),
+        collision: match t.collision() {
+            Collision::PseudoCode => None,
+            Collision::NotDeterministic(why) => Some(why),
+        },
     }
-    vec![Diagnostic::info(
-        format!("{n} lane(s) were written by several lanes: the highest writer wins"),
-        ISA,
-    )]
+}
+
+/// The rule text for a target: the guide's DS_PERMUTE_B32 / DS_BPERMUTE_B32 section.
+fn guide_rule(t: Target) -> String {
+    format!("{}, DS_PERMUTE_B32 / DS_BPERMUTE_B32 ({})", t.guide, t.name)
+}
+
+fn mod32_note(t: Target, input: &OpInput, diagnostics: &mut Vec<Diagnostic>) {
+    if t.permute_mod32() && input.lanes > 32 {
+        diagnostics.push(Diagnostic::info(
+            format!(
+                "{} wave64: the lane index is taken MOD 32 (\"destination lane is MOD 32 \
+                 regardless of wave size\"); shown: each 32-lane half permutes within itself \
+                 (lanes 32..63 reach lanes 32..63), since RDNA3 runs wave64 as two wave32 passes \
+                 and a full-wave gfx11 bpermute needs v_permlane64 plus two ds_bpermutes (LLPC)",
+                t.name
+            ),
+            guide_rule(t),
+        ));
+    }
+}
+
+fn collisions(t: Target, results: &[LaneResult], diagnostics: &mut Vec<Diagnostic>) {
+    let rule = guide_rule(t);
+    match t.collision() {
+        Collision::PseudoCode => {
+            let n = results
+                .iter()
+                .filter(|r| r.why.as_deref().is_some_and(|w| w.contains("wins")))
+                .count();
+            if n > 0 {
+                diagnostics.push(Diagnostic::info(
+                    format!(
+                        "{n} lane(s) were written by several lanes: the highest writer wins (the \
+                         pseudo-code writes in lane order)"
+                    ),
+                    rule,
+                ));
+            }
+        }
+        Collision::NotDeterministic(why) => {
+            let n = results
+                .iter()
+                .filter(|r| {
+                    r.why
+                        .as_deref()
+                        .is_some_and(|w| w.contains("not deterministic"))
+                })
+                .count();
+            if n > 0 {
+                diagnostics.push(Diagnostic::warning(
+                    format!(
+                        "{n} lane(s) were written by several lanes and are undefined on {}: {why}; \
+                         the pseudo-code and the prose disagree, so the pseudo-code's winner is \
+                         shown only as the from hint",
+                        t.name
+                    ),
+                    rule,
+                ));
+            }
+        }
+    }
 }
 
 fn run_bpermute(input: &OpInput) -> Result<OpOutput, InputError> {
+    let t = arch::target(input)?;
     let addr = per_lane_addrs(input, "addr")?;
     let offset = offset_of(input)?;
+    let mut diagnostics = Vec::new();
+    mod32_note(t, input, &mut diagnostics);
     Ok(OpOutput {
-        results: bpermute(input, addr, offset, ISA),
-        diagnostics: Vec::new(),
+        results: bpermute_routed(input, addr, offset, routing(t), &guide_rule(t)),
+        diagnostics,
     })
 }
 
 fn run_permute(input: &OpInput) -> Result<OpOutput, InputError> {
+    let t = arch::target(input)?;
     let addr = per_lane_addrs(input, "addr")?;
     let offset = offset_of(input)?;
-    let results = permute(input, addr, offset, ISA);
-    let diagnostics = collisions(&results);
+    let mut diagnostics = Vec::new();
+    mod32_note(t, input, &mut diagnostics);
+    let results = permute_routed(input, addr, offset, routing(t), &guide_rule(t));
+    collisions(t, &results, &mut diagnostics);
     Ok(OpOutput {
         results,
         diagnostics,

@@ -50,7 +50,8 @@ pub const OPS: &[OpSpec] = &[OpSpec {
         },
         default: ParamDefault::Int(0x041f),
         doc: "16-bit swizzle pattern (offset1:offset0), 0..=0xffff; default 0x041f = SWAPX1",
-    }],
+    },
+    super::arch::ARCH],
     types: TYPES_B32,
     type_note: TYPE_NOTE_B32,
     kind: OpKind::Lanes,
@@ -176,6 +177,7 @@ impl SwizzleMode {
 }
 
 fn run_swizzle(input: &OpInput) -> Result<OpOutput, InputError> {
+    super::arch::target(input)?;
     let offset = input.params.int("offset")?;
     let offset = u32::try_from(offset)
         .ok()
