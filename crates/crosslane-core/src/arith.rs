@@ -16,8 +16,15 @@
 //! * Packed pairs (f16x2, bf16x2): each 16-bit half separately, as `__hadd2` / `__hmul2` do.
 //! * Float min/max: if one operand is NaN the other is returned; otherwise `b < a ? b : a` for
 //!   min and `b > a ? b : a` for max, so the first operand wins ties such as min(-0, +0). This is
-//!   the WGSL spec's `min`/`max` ("If one operand is a NaN, the other is returned") and CUDA's
-//!   `fminf`/`fmaxf` NaN rule; the returned operand keeps its bits.
+//!   IEEE 754-2008 minNum/maxNum and CUDA's `fminf`/`fmaxf` NaN rule; the returned operand keeps
+//!   its bits. WGSL's `min`/`max` state no NaN rule (finite-math assumption): the WGSL dialect
+//!   reports a NaN operand as indeterminate before it reaches this operator.
+//! * A NaN produced by add or mul is the canonical quiet NaN of its type, positive, with only the
+//!   quiet bit of the significand set: f32 0x7fc00000, f64 0x7ff8000000000000, f16 0x7e00, bf16
+//!   0x7fc0 (WebAssembly Core Specification, "Floating-Point Operations": the canonical NaN has
+//!   payload 2^(M−1); IEEE 754-2019 §6.2.1: the quiet bit is the significand's first bit). The
+//!   host's own NaN (x86 gives 0xffc00000 for inf − inf, wasm may give either sign) never leaks
+//!   into a result, so the CLI and the page agree bit for bit.
 //! * Bitwise operators are defined only for integer types (WGSL subgroupAnd/Or/Xor, CUDA
 //!   `__reduce_and_sync` take integers): a float operand is an [`ArithError`].
 
@@ -308,11 +315,36 @@ fn pick_b(op: BinOp, a: f64, b: f64) -> bool {
     }
 }
 
+/// The canonical quiet NaN of f32 (module docs: WebAssembly Core Specification, IEEE 754-2019).
+pub const CANONICAL_NAN_F32: u32 = 0x7fc0_0000;
+/// The canonical quiet NaN of f64.
+pub const CANONICAL_NAN_F64: u64 = 0x7ff8_0000_0000_0000;
+/// The canonical quiet NaN of f16.
+pub const CANONICAL_NAN_F16: u16 = 0x7e00;
+/// The canonical quiet NaN of bf16.
+pub const CANONICAL_NAN_BF16: u16 = 0x7fc0;
+
+fn canon_f32(x: f32) -> u32 {
+    if x.is_nan() {
+        CANONICAL_NAN_F32
+    } else {
+        x.to_bits()
+    }
+}
+
+fn canon_f64(x: f64) -> u64 {
+    if x.is_nan() {
+        CANONICAL_NAN_F64
+    } else {
+        x.to_bits()
+    }
+}
+
 fn f32_op(op: BinOp, a: u32, b: u32) -> u32 {
     let (x, y) = (f32::from_bits(a), f32::from_bits(b));
     match op {
-        BinOp::Add => (x + y).to_bits(),
-        BinOp::Mul => (x * y).to_bits(),
+        BinOp::Add => canon_f32(x + y),
+        BinOp::Mul => canon_f32(x * y),
         _ => {
             if pick_b(op, x as f64, y as f64) {
                 b
@@ -326,8 +358,8 @@ fn f32_op(op: BinOp, a: u32, b: u32) -> u32 {
 fn f64_op(op: BinOp, a: u64, b: u64) -> u64 {
     let (x, y) = (f64::from_bits(a), f64::from_bits(b));
     match op {
-        BinOp::Add => (x + y).to_bits(),
-        BinOp::Mul => (x * y).to_bits(),
+        BinOp::Add => canon_f64(x + y),
+        BinOp::Mul => canon_f64(x * y),
         _ => {
             if pick_b(op, x, y) {
                 b
@@ -340,6 +372,8 @@ fn f64_op(op: BinOp, a: u64, b: u64) -> u64 {
 
 /// A 16-bit float format of the `half` crate.
 trait HalfKind {
+    /// The canonical quiet NaN of the format.
+    const NAN: u16;
     fn to_f64(bits: u16) -> f64;
     fn from_f64(x: f64) -> u16;
 }
@@ -348,6 +382,7 @@ struct F16Kind;
 struct Bf16Kind;
 
 impl HalfKind for F16Kind {
+    const NAN: u16 = CANONICAL_NAN_F16;
     fn to_f64(bits: u16) -> f64 {
         f16::from_bits(bits).to_f64()
     }
@@ -357,6 +392,7 @@ impl HalfKind for F16Kind {
 }
 
 impl HalfKind for Bf16Kind {
+    const NAN: u16 = CANONICAL_NAN_BF16;
     fn to_f64(bits: u16) -> f64 {
         bf16::from_bits(bits).to_f64()
     }
@@ -368,8 +404,14 @@ impl HalfKind for Bf16Kind {
 fn half_op<K: HalfKind>(op: BinOp, a: u16, b: u16) -> u16 {
     let (x, y) = (K::to_f64(a), K::to_f64(b));
     match op {
-        BinOp::Add => K::from_f64(x + y),
-        BinOp::Mul => K::from_f64(x * y),
+        BinOp::Add | BinOp::Mul => {
+            let r = if op == BinOp::Add { x + y } else { x * y };
+            if r.is_nan() {
+                K::NAN
+            } else {
+                K::from_f64(r)
+            }
+        }
         _ => {
             if pick_b(op, x, y) {
                 b
