@@ -18,6 +18,7 @@ fn run(
         op: op.into(),
         lanes: lanes.into(),
         active: active.into(),
+        exited: String::new(),
         values: values.into(),
         ty: ty.into(),
         params: params
@@ -52,6 +53,16 @@ fn broadcast_id_beyond_the_subgroup_is_indeterminate() {
     );
     assert_eq!(s.results[0].source, Source::Undefined);
     assert_eq!(s.results[0].from, Some(3));
+    // The spec's dynamic error, reported as such; every active invocation is undefined.
+    assert!(s.results[0]
+        .why
+        .as_deref()
+        .unwrap_or("")
+        .contains("dynamic error"));
+    assert!(s.diagnostics.iter().any(|d| d
+        .message
+        .starts_with("dynamic error: invocation 3 is inactive")));
+    assert_eq!(ints(&s), vec![None; 8]);
     let err = OpRequest {
         dialect: "wgsl".into(),
         op: "subgroupBroadcast".into(),
@@ -121,8 +132,28 @@ fn reductions_over_active_invocations() {
     assert_eq!(ints(&s)[0], Some(-1));
     let s = run("subgroupMax", "4", "", "3,-1,7,2", "u32", &[]);
     assert_eq!(s.results[0].value.map(|v| v.bits), Some(0xffff_ffff));
+    // WGSL min has no NaN rule and floats may be assumed finite (WGSL spec, Floating Point
+    // Evaluation): a NaN operand makes the result indeterminate, not "the other operand".
     let s = run("subgroupMin", "4", "", "nan,2,nan,1.5", "f32", &[]);
-    assert_eq!(s.results[0].value.and_then(|v| v.as_f64()), Some(1.5));
+    assert!(s.results.iter().all(|r| r.source == Source::Undefined));
+    assert!(s.results[0]
+        .why
+        .as_deref()
+        .unwrap_or("")
+        .contains("finite math"));
+    let s = run("subgroupMax", "4", "0x6", "nan,2,1.5,nan", "f32", &[]);
+    assert_eq!(
+        s.results[1].value.and_then(|v| v.as_f64()),
+        Some(2.0),
+        "NaN lanes inactive"
+    );
+    // ±0 tie: the value shown is a zero, with the note that its sign is not guaranteed.
+    let s = run("subgroupMin", "4", "", "0,-0,1,2", "f32", &[]);
+    assert_eq!(s.results[0].value.and_then(|v| v.as_f64()), Some(0.0));
+    assert!(s
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("sign of the result is not guaranteed")));
     let s = run("subgroupAnd", "4", "", "7,6,14,15", "", &[]);
     assert_eq!(ints(&s)[0], Some(6));
     let s = run("subgroupOr", "4", "", "1,2,4,8", "", &[]);

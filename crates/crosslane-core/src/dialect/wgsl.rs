@@ -196,8 +196,8 @@ pub const OPS: &[OpSpec] = &[
         signature: "fn subgroupBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 128)",
         rule: "Every invocation returns e from invocation id. id must be a const-expression in \
                [0, 128) (a value outside is a shader-creation error, here an input error); here it \
-               is always a constant. id ≥ subgroup size, or an inactive invocation id: \
-               indeterminate.",
+               is always a constant. id ≥ subgroup size, or an inactive invocation id: the spec's \
+               dynamic error, so every active invocation's result is undefined.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupBroadcast",
         params: &[ParamSpec {
             name: "id",
@@ -290,8 +290,10 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupMin",
         "fn subgroupMin(e: T) -> T",
-        "Every active invocation returns the minimum of e over the active invocations (WGSL min: \
-         a NaN operand loses).",
+        "Every active invocation returns the minimum of e over the active invocations (WGSL min). \
+         WGSL's min has no NaN rule and implementations may assume floats are finite, so a NaN \
+         operand makes the result indeterminate; when the minimum is a zero and both +0 and -0 \
+         take part, the sign of the result is not guaranteed.",
         "WGSL spec, Subgroup Built-in Functions: subgroupMin",
         NUMERIC_TYPES,
         NUMERIC_NOTE,
@@ -300,8 +302,10 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupMax",
         "fn subgroupMax(e: T) -> T",
-        "Every active invocation returns the maximum of e over the active invocations (WGSL max: \
-         a NaN operand loses).",
+        "Every active invocation returns the maximum of e over the active invocations (WGSL max). \
+         WGSL's max has no NaN rule and implementations may assume floats are finite, so a NaN \
+         operand makes the result indeterminate; when the maximum is a zero and both +0 and -0 \
+         take part, the sign of the result is not guaranteed.",
         "WGSL spec, Subgroup Built-in Functions: subgroupMax",
         NUMERIC_TYPES,
         NUMERIC_NOTE,
@@ -381,7 +385,8 @@ pub const OPS: &[OpSpec] = &[
         signature: "fn quadBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 4)",
         rule:
             "Invocation i returns e from invocation id of its quad ((i & ~3) + id). id must be a \
-               const-expression in [0, 4). An inactive source: indeterminate.",
+               const-expression in [0, 4). An inactive source: indeterminate (our inference, see \
+               quadSwapX).",
         source: "WGSL spec, Quad Built-in Functions: quadBroadcast",
         params: &[ParamSpec {
             name: "id",
@@ -398,7 +403,8 @@ pub const OPS: &[OpSpec] = &[
         "quadSwapX",
         "fn quadSwapX(e: T) -> T",
         "Swaps within each quad horizontally: 0↔1, 2↔3 (invocation i reads i ^ 1). An inactive \
-         source: indeterminate.",
+         partner: indeterminate. That is our inference (the subgroup functions' rule for an \
+         inactive invocation), not a quote: the quad section states no inactive-partner rule.",
         "WGSL spec, Quad Built-in Functions: quadSwapX",
         SHUFFLE_TYPES,
         SHUFFLE_TYPE_NOTE,
@@ -408,7 +414,8 @@ pub const OPS: &[OpSpec] = &[
         "quadSwapY",
         "fn quadSwapY(e: T) -> T",
         "Swaps within each quad vertically: 0↔2, 1↔3 (invocation i reads i ^ 2). An inactive \
-         source: indeterminate.",
+         partner: indeterminate. That is our inference (the subgroup functions' rule for an \
+         inactive invocation), not a quote: the quad section states no inactive-partner rule.",
         "WGSL spec, Quad Built-in Functions: quadSwapY",
         SHUFFLE_TYPES,
         SHUFFLE_TYPE_NOTE,
@@ -418,7 +425,8 @@ pub const OPS: &[OpSpec] = &[
         "quadSwapDiagonal",
         "fn quadSwapDiagonal(e: T) -> T",
         "Swaps within each quad diagonally: 0↔3, 1↔2 (invocation i reads i ^ 3). An inactive \
-         source: indeterminate.",
+         partner: indeterminate. That is our inference (the subgroup functions' rule for an \
+         inactive invocation), not a quote: the quad section states no inactive-partner rule.",
         "WGSL spec, Quad Built-in Functions: quadSwapDiagonal",
         SHUFFLE_TYPES,
         SHUFFLE_TYPE_NOTE,
@@ -473,6 +481,17 @@ fn run_read(
     source: &str,
     pick: impl Fn(usize) -> i64,
 ) -> Result<OpOutput, InputError> {
+    run_read_with(input, name, source, pick, inactive_indeterminate(name))
+}
+
+/// [`run_read`] with the dialect's rule for an inactive source given.
+fn run_read_with(
+    input: &OpInput,
+    name: &'static str,
+    source: &str,
+    pick: impl Fn(usize) -> i64,
+    on_inactive: impl Fn(usize, usize) -> Pick,
+) -> Result<OpOutput, InputError> {
     let size = input.lanes as i64;
     let results = gather(
         input,
@@ -490,14 +509,55 @@ fn run_read(
                 )
             }
         },
-        inactive_indeterminate(name),
+        on_inactive,
     );
     Ok(output(results))
 }
 
+/// Where the broadcast's dynamic-error rule comes from.
+const BROADCAST_SOURCE: &str = "WGSL spec, Subgroup Built-in Functions: subgroupBroadcast \
+     (dynamic error); WGSL spec, Dynamic Errors";
+
 fn run_broadcast(input: &OpInput) -> Result<OpOutput, InputError> {
     let id = input.params.int("id")?;
-    run_read(input, "subgroupBroadcast", SUBGROUP_SOURCE, |_| id)
+    let problem = if !(0..input.lanes as i64).contains(&id) {
+        Some(format!(
+            "id {id} is outside the subgroup [0, {})",
+            input.lanes
+        ))
+    } else if !input.active.contains(id as usize) {
+        Some(format!("invocation {id} is inactive"))
+    } else {
+        None
+    };
+    let Some(problem) = problem else {
+        return run_read(input, "subgroupBroadcast", SUBGROUP_SOURCE, |_| id);
+    };
+    // A dynamic error: no invocation's result is defined, not only the ones reading the bad id
+    // (they all read it).
+    let why = format!(
+        "{problem}: subgroupBroadcast is a dynamic error, the result is undefined \
+         ({BROADCAST_SOURCE})"
+    );
+    let results: Vec<LaneResult> = (0..input.lanes)
+        .map(|i| {
+            if input.active.contains(i) {
+                let hint = usize::try_from(id).ok().filter(|j| *j < input.lanes);
+                LaneResult::undefined(why.clone(), hint)
+            } else {
+                LaneResult::inactive()
+            }
+        })
+        .collect();
+    let mut out = output(results);
+    out.diagnostics.insert(
+        0,
+        Diagnostic::error(
+            format!("dynamic error: {problem}; every active invocation's result is undefined"),
+            BROADCAST_SOURCE,
+        ),
+    );
+    Ok(out)
 }
 
 fn run_broadcast_first(input: &OpInput) -> Result<OpOutput, InputError> {
@@ -631,10 +691,93 @@ fn run_mul(input: &OpInput) -> Result<OpOutput, InputError> {
     run_reduce(input, BinOp::Mul)
 }
 fn run_min(input: &OpInput) -> Result<OpOutput, InputError> {
-    run_reduce(input, BinOp::Min)
+    run_min_max(input, BinOp::Min, "subgroupMin")
 }
 fn run_max(input: &OpInput) -> Result<OpOutput, InputError> {
-    run_reduce(input, BinOp::Max)
+    run_min_max(input, BinOp::Max, "subgroupMax")
+}
+
+/// The finite-math rule a NaN min/max operand falls under.
+const FINITE_MATH: &str = "WGSL spec, Floating Point Evaluation: finite math assumption \
+     (implementations may assume NaNs and infinities are absent; min/max state no NaN rule)";
+/// The rule that the sign of a zero result may be ignored.
+const SIGNED_ZERO: &str = "WGSL spec, Floating Point Evaluation: implementations may ignore the \
+     sign of a zero";
+
+/// Whether a float value (or either half of a packed pair) is a NaN / a zero of each sign.
+fn float_class(v: Value) -> (bool, bool, bool) {
+    let halves = |(lo, hi): (u16, u16), f16: bool| -> Vec<f64> {
+        [lo, hi]
+            .into_iter()
+            .map(|h| {
+                if f16 {
+                    half::f16::from_bits(h).to_f64()
+                } else {
+                    half::bf16::from_bits(h).to_f64()
+                }
+            })
+            .collect()
+    };
+    let xs = match v.ty {
+        ValueType::F16x2 => halves(v.halves(), true),
+        ValueType::Bf16x2 => halves(v.halves(), false),
+        t if t.is_float() => v.as_f64().into_iter().collect(),
+        _ => Vec::new(),
+    };
+    (
+        xs.iter().any(|x| x.is_nan()),
+        xs.iter().any(|x| *x == 0.0 && x.is_sign_positive()),
+        xs.iter().any(|x| *x == 0.0 && x.is_sign_negative()),
+    )
+}
+
+/// subgroupMin / subgroupMax: a NaN operand makes the result indeterminate (finite-math rule);
+/// a zero result with both signs of zero among the operands carries a note.
+fn run_min_max(input: &OpInput, op: BinOp, name: &str) -> Result<OpOutput, InputError> {
+    let classes: Vec<(usize, (bool, bool, bool))> = active_values(input)
+        .filter_map(|(j, v)| v.map(|v| (j, float_class(v))))
+        .collect();
+    if let Some((nan_lane, _)) = classes.iter().find(|(_, c)| c.0) {
+        let why = format!(
+            "invocation {nan_lane}'s operand is NaN: {name} is indeterminate ({FINITE_MATH})"
+        );
+        let results: Vec<LaneResult> = (0..input.lanes)
+            .map(|i| {
+                if input.active.contains(i) {
+                    LaneResult::undefined(why.clone(), None)
+                } else {
+                    LaneResult::inactive()
+                }
+            })
+            .collect();
+        let mut out = output(results);
+        out.diagnostics.insert(
+            0,
+            Diagnostic::warning(
+                format!(
+                    "a NaN operand (invocation {nan_lane}): {name} returns an indeterminate value"
+                ),
+                FINITE_MATH,
+            ),
+        );
+        return Ok(out);
+    }
+    let mut out = run_reduce(input, op)?;
+    let both_zeros = classes.iter().any(|(_, c)| c.1) && classes.iter().any(|(_, c)| c.2);
+    let zero_result = out.results.iter().find_map(|r| r.value).is_some_and(|v| {
+        let (_, p, n) = float_class(v);
+        p || n
+    });
+    if both_zeros && zero_result {
+        out.diagnostics.push(Diagnostic::info(
+            format!(
+                "+0 and -0 both take part and {name} is a zero: the sign shown follows the \
+                 first operand in invocation order, but the sign of the result is not guaranteed"
+            ),
+            SIGNED_ZERO,
+        ));
+    }
+    Ok(out)
 }
 fn run_and(input: &OpInput) -> Result<OpOutput, InputError> {
     run_reduce(input, BinOp::And)
@@ -658,20 +801,52 @@ fn run_exclusive_mul(input: &OpInput) -> Result<OpOutput, InputError> {
     run_scan(input, BinOp::Mul, false)
 }
 
+/// A quad op reading partner `pick(i)`: an inactive partner is indeterminate by our inference
+/// (the quad section states no rule for it; the subgroup functions' rule is applied), said in
+/// every such lane's reason and once as a note.
+fn run_quad(
+    input: &OpInput,
+    name: &'static str,
+    pick: impl Fn(usize) -> i64,
+) -> Result<OpOutput, InputError> {
+    let mut out = run_read_with(input, name, QUAD_SOURCE, pick, move |_, src| {
+        Pick::Undefined(
+            format!(
+                "partner invocation {src} is inactive: indeterminate — our inference, applying \
+                 the subgroup functions' inactive-invocation rule; {QUAD_SOURCE} states no rule \
+                 for an inactive partner ({name})"
+            ),
+            Some(src),
+        )
+    })?;
+    if out.results.iter().any(|r| {
+        r.why
+            .as_deref()
+            .is_some_and(|w| w.contains("our inference"))
+    }) {
+        out.diagnostics.push(Diagnostic::info(
+            format!(
+                "{name} with an inactive partner: shown as indeterminate by our inference, not \
+                 by a rule the quad section states"
+            ),
+            QUAD_SOURCE,
+        ));
+    }
+    Ok(out)
+}
+
 fn run_quad_broadcast(input: &OpInput) -> Result<OpOutput, InputError> {
     let id = input.params.int("id")?;
-    run_read(input, "quadBroadcast", QUAD_SOURCE, |i| {
-        ((i & !3) as i64) + id
-    })
+    run_quad(input, "quadBroadcast", |i| ((i & !3) as i64) + id)
 }
 fn run_quad_swap_x(input: &OpInput) -> Result<OpOutput, InputError> {
-    run_read(input, "quadSwapX", QUAD_SOURCE, |i| (i ^ 1) as i64)
+    run_quad(input, "quadSwapX", |i| (i ^ 1) as i64)
 }
 fn run_quad_swap_y(input: &OpInput) -> Result<OpOutput, InputError> {
-    run_read(input, "quadSwapY", QUAD_SOURCE, |i| (i ^ 2) as i64)
+    run_quad(input, "quadSwapY", |i| (i ^ 2) as i64)
 }
 fn run_quad_swap_diagonal(input: &OpInput) -> Result<OpOutput, InputError> {
-    run_read(input, "quadSwapDiagonal", QUAD_SOURCE, |i| (i ^ 3) as i64)
+    run_quad(input, "quadSwapDiagonal", |i| (i ^ 3) as i64)
 }
 
 /// A subgroup reduction / scan spec.
