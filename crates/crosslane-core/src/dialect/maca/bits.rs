@@ -76,7 +76,11 @@ pub const OPS: &[OpSpec] = &[
         signature: "int __builtin_mxc_sbfe(unsigned int data, unsigned int field_offset, unsigned int field_width)",
         rule: "signext((data >> field_offset[4:0]) & ((1 << field_width[4:0]) − 1)): the field as \
                ubfe extracts it, sign-extended from its top bit (bit field_width[4:0] − 1); a width of \
-               0 gives 0.",
+               0 gives 0. Our reading of the seed when field_offset + field_width > 32: data is an \
+               unsigned int, so >> shifts in zeros, the field's top bit is 0 and the result is \
+               non-negative. AMD's V_BFE_I32, which the MetaX bit operations mirror, shifts the \
+               signed source arithmetically and would sign-extend from data bit 31 instead; a \
+               diagnostic gives that value whenever the field runs past bit 31.",
         source: "seed 002 §3.7.5 __builtin_mxc_sbfe",
         params: &[
             arg("data", 0xdead_beef, "the 32-bit input"),
@@ -183,6 +187,19 @@ pub fn sbfe(data: u32, offset: u32, width: u32) -> i32 {
     ((field << unused) as i32) >> unused
 }
 
+/// AMD `V_BFE_I32` (AMD ISA, VOP3 V_BFE_I32: `S0.i >> S1[4:0]`, an arithmetic shift, then the
+/// low `S2[4:0]` bits sign-extended): the reading seed 002's `sbfe` would have if `data` were
+/// shifted as a signed int. Equal to [`sbfe`] unless `offset + width > 32` and bit 31 is set.
+pub fn amd_bfe_i32(data: u32, offset: u32, width: u32) -> i32 {
+    let width = width & 31;
+    if width == 0 {
+        return 0;
+    }
+    let field = ((data as i32) >> (offset & 31)) as u32 & ((1u32 << width) - 1);
+    let unused = 32 - width;
+    ((field << unused) as i32) >> unused
+}
+
 /// `__builtin_mxc_alignbit` (§3.7.6).
 pub fn alignbit(a: u32, b: u32, shift: u32) -> u32 {
     (((u64::from(a) << 32) | u64::from(b)) >> (shift & 31)) as u32
@@ -208,7 +225,23 @@ fn run_sbfe(input: &OpInput) -> Result<OpOutput, InputError> {
     let data = word(input, "data")?;
     let offset = five_bits(input, "field_offset", rule, &mut d)?;
     let width = five_bits(input, "field_width", rule, &mut d)?;
-    Ok(scalar(ValueType::I32, sbfe(data, offset, width) as u32, d))
+    let seed = sbfe(data, offset, width);
+    if width != 0 && offset + width > 32 {
+        let amd = amd_bfe_i32(data, offset, width);
+        d.push(Diagnostic::warning(
+            format!(
+                "field_offset + field_width = {} > 32: the seed shifts unsigned int data logically, \
+                 so the field's top {} bit(s) are 0 and the result is {seed}; AMD's V_BFE_I32 \
+                 (arithmetic shift, sign from data bit 31), which MetaX's bit operations mirror, \
+                 would give {amd}{}",
+                offset + width,
+                offset + width - 32,
+                if amd == seed { " (the same here)" } else { "" }
+            ),
+            "seed 002 §3.7.5 (data is unsigned int); AMD ISA V_BFE_I32",
+        ));
+    }
+    Ok(scalar(ValueType::I32, seed as u32, d))
 }
 
 fn run_alignbit(input: &OpInput) -> Result<OpOutput, InputError> {
