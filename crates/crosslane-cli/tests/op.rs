@@ -257,3 +257,110 @@ fn help_names_the_subcommands() {
     assert!(text.contains("op") && text.contains("ops"), "{text}");
     assert_eq!(crosslane(&["frobnicate"]).status.code(), Some(2));
 }
+
+/// CUDA C++ Programming Guide, Warp Vote Functions: the sync rule names non-exited threads, so a
+/// full mask over a partial warp (lanes 8..31 exited) is defined: lanes 0..7 vote, lane 0's
+/// predicate (value 0) is false, so the ballot is 0xfe = 254.
+#[test]
+fn ballot_full_mask_over_exited_lanes() {
+    let doc = json_of(&[
+        "op",
+        "cuda",
+        "__ballot_sync",
+        "--mask",
+        "0xffffffff",
+        "--active",
+        "0xff",
+        "--exited",
+        "0xffffff00",
+        "--json",
+    ]);
+    let mut expected = vec![J::from(0xfe); 8];
+    expected.extend(vec![J::Null; 24]);
+    assert_eq!(values(&doc), expected);
+    assert_eq!(doc["type"], "u32", "labelled as printed: an unsigned mask");
+    // Without --exited the missing lanes are non-exited threads that do not call: undefined.
+    let doc = json_of(&[
+        "op",
+        "cuda",
+        "__ballot_sync",
+        "--mask",
+        "0xffffffff",
+        "--active",
+        "0xff",
+        "--json",
+    ]);
+    assert_eq!(values(&doc), vec![J::Null; 32]);
+    // --exited is a CUDA lane state only.
+    let out = crosslane(&["op", "hip", "__shfl", "--exited", "0x1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("exited"), "{}", stderr(&out));
+}
+
+/// LLVM AMDGPUModifierSyntax (DPP Modifiers) and AMDGPUUsage (Processors): a control or wave
+/// size the target lacks exits 2, naming the control and the targets that have it.
+#[test]
+fn amd_arch_refuses_what_the_target_lacks() {
+    let out = crosslane(&[
+        "op",
+        "amdgcn",
+        "update_dpp",
+        "--dpp-ctrl",
+        "wave_shr:1",
+        "--arch",
+        "gfx1200",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("wave_shr:1 does not exist on gfx1200")
+            && err.contains("gfx900, gfx90a, gfx942, gfx950"),
+        "{err}"
+    );
+    let out = crosslane(&[
+        "op",
+        "amdgcn",
+        "ds_swizzle_b32",
+        "--lanes",
+        "32",
+        "--arch",
+        "gfx900",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("wave64 only"), "{}", stderr(&out));
+    // Same request, two targets: ds_bpermute reading lane 40 on wave64.
+    let full = json_of(&[
+        "op",
+        "amdgcn",
+        "ds_bpermute_b32",
+        "--addr",
+        "160",
+        "--arch",
+        "gfx1200",
+        "--json",
+    ]);
+    assert_eq!(values(&full)[3], J::from(40));
+    let half = json_of(&[
+        "op",
+        "amdgcn",
+        "ds_bpermute_b32",
+        "--addr",
+        "160",
+        "--arch",
+        "gfx1100",
+        "--json",
+    ]);
+    assert_eq!(
+        values(&half)[3],
+        J::from(8),
+        "RDNA3 wave64: lane index MOD 32"
+    );
+    assert_eq!(
+        values(&half)[35],
+        J::from(40),
+        "the upper half reads its own half"
+    );
+    // The default target is stated in the help.
+    let help = stdout(&crosslane(&["op", "--help"]));
+    assert!(help.contains("default gfx1030"), "{help}");
+}

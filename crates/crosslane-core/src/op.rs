@@ -133,6 +133,8 @@ pub struct OpInput {
     pub lanes: usize,
     /// The active (exec) mask; lanes outside it compute nothing.
     pub active: LaneMask,
+    /// CUDA lanes that have exited (never in `active`); empty for every other dialect.
+    pub exited: LaneMask,
     /// Operand type.
     pub ty: ValueType,
     /// The operand across lanes (`var`, `src`, `data`, `e`), one per lane.

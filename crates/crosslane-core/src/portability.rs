@@ -290,6 +290,7 @@ fn vendor_request(
         op: op.to_string(),
         lanes: lanes.to_string(),
         active: active.to_string(),
+        exited: String::new(),
         values: values.to_string(),
         ty: String::new(),
         params,
@@ -326,6 +327,7 @@ fn wgsl_stitched(
             op: op.into(),
             lanes: size.to_string(),
             active: seg_active.to_hex(size),
+            exited: String::new(),
             values: seg_values.join(","),
             ty: String::new(),
             params: [(param_name.to_string(), param.to_string())]

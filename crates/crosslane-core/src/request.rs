@@ -23,9 +23,15 @@ pub struct OpRequest {
     /// Lane count; empty = the dialect's default.
     #[serde(default)]
     pub lanes: String,
-    /// Active mask (hex); empty = all lanes.
+    /// Active mask (hex); empty = all lanes that have not exited.
     #[serde(default)]
     pub active: String,
+    /// CUDA exited lanes (hex): threads that have exited (or never launched, in a partial last
+    /// warp). They do not call and do not count against the sync rule, which names only
+    /// "non-exited threads" (CUDA C++ Programming Guide, Warp Shuffle / Vote Functions). Empty =
+    /// none; omitted from a scenario's JSON when empty, so links made before it decode the same.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub exited: String,
     /// `lane`, `lane+K`, `lane*K` or a comma list; empty = `lane`.
     #[serde(default)]
     pub values: String,
@@ -53,7 +59,36 @@ impl OpRequest {
             })?;
             dialect.check_lanes(n)?
         };
-        let active = LaneMask::parse(&self.active, lanes, "active")?;
+        let exited = if self.exited.trim().is_empty() {
+            LaneMask::default()
+        } else {
+            if dialect != Dialect::Cuda {
+                return Err(InputError::new(
+                    "exited",
+                    format!(
+                        "exited lanes are a CUDA lane state (its sync rule names non-exited \
+                         threads); {} has none: leave the lanes out of --active instead",
+                        dialect.title()
+                    ),
+                ));
+            }
+            LaneMask::parse(&self.exited, lanes, "exited")?
+        };
+        let active = if self.active.trim().is_empty() {
+            LaneMask(LaneMask::all(lanes).0 & !exited.0)
+        } else {
+            LaneMask::parse(&self.active, lanes, "active")?
+        };
+        let both = LaneMask(active.0 & exited.0);
+        if both.count() > 0 {
+            return Err(InputError::new(
+                "exited",
+                format!(
+                    "lane(s) {} are both active and exited; an exited thread executes nothing",
+                    both.to_hex(lanes)
+                ),
+            ));
+        }
         let ty = if self.ty.trim().is_empty() {
             spec.types.first().copied().unwrap_or_default()
         } else {
@@ -112,6 +147,7 @@ impl OpRequest {
             OpInput {
                 lanes,
                 active,
+                exited,
                 ty,
                 values,
                 params,

@@ -11,6 +11,7 @@ fn run(op: &str, active: &str, values: &str, ty: &str, params: &[(&str, &str)]) 
         op: op.into(),
         lanes: String::new(),
         active: active.into(),
+        exited: String::new(),
         values: values.into(),
         ty: ty.into(),
         params: params

@@ -12,6 +12,7 @@ fn run(op: &str, values: &[u64], ty: &str, params: &[(&str, String)]) -> Step {
         op: op.into(),
         lanes: String::new(),
         active: String::new(),
+        exited: String::new(),
         values: values.join(","),
         ty: ty.into(),
         params: params

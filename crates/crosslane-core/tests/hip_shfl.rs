@@ -11,6 +11,7 @@ fn run(op: &str, lanes: &str, active: &str, values: &str, params: &[(&str, &str)
         op: op.into(),
         lanes: lanes.into(),
         active: active.into(),
+        exited: String::new(),
         values: values.into(),
         ty: String::new(),
         params: params

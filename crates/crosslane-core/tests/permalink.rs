@@ -266,6 +266,7 @@ fn view() -> impl Strategy<Value = View> {
                 op,
                 lanes,
                 active,
+                exited: String::new(),
                 values,
                 ty,
                 params,

@@ -79,6 +79,7 @@ fn case(op: &OpSpec, pick: u32, active: u128, raws: &[i64], ty_pick: usize, bits
             op: op.name.into(),
             lanes: lanes.to_string(),
             active: format!("0x{active:x}"),
+            exited: String::new(),
             values: values.join(","),
             ty: ty.name().into(),
             params,

@@ -15,6 +15,7 @@ fn run(op: &str, lanes: usize, active: u128, bits: &[u64], ty: &str) -> Step {
         op: op.into(),
         lanes: lanes.to_string(),
         active: format!("0x{active:x}"),
+        exited: String::new(),
         values: values.join(","),
         ty: ty.into(),
         params: BTreeMap::new(),

@@ -11,6 +11,7 @@ fn run(op: &str, lanes: &str, active: &str, params: &[(&str, &str)]) -> Step {
         op: op.into(),
         lanes: lanes.into(),
         active: active.into(),
+        exited: String::new(),
         values: "lane*10".into(),
         ty: String::new(),
         params: params

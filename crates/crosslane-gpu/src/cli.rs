@@ -124,6 +124,7 @@ fn run(args: &[String]) -> Result<(String, i32), GpuError> {
                 op,
                 lanes,
                 active: take(&mut flags, "active"),
+                exited: String::new(),
                 values: take(&mut flags, "values"),
                 ty: take(&mut flags, "type"),
                 params: std::mem::take(&mut flags.named),

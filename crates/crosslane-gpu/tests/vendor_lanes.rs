@@ -78,6 +78,7 @@ fn vendor_ops_agree_with_emulator_on_every_defined_lane() {
                         op: spec.name.into(),
                         lanes: lanes.to_string(),
                         active: active.clone(),
+                        exited: String::new(),
                         values: "lane+100".into(),
                         ty: ty.name().into(),
                         params: params.iter().cloned().collect(),

@@ -27,6 +27,7 @@ fn emulate(op: &str, lanes: usize, active: u128, ty: &str, params: &[(&str, i64)
         op: op.into(),
         lanes: lanes.to_string(),
         active: format!("{active:#x}"),
+        exited: String::new(),
         values: values(lanes),
         ty: ty.into(),
         params: params

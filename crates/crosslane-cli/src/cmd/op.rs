@@ -1,4 +1,4 @@
-//! `crosslane op DIALECT OP [--lanes N] [--active MASK] [--values SPEC] [--type T]
+//! `crosslane op DIALECT OP [--lanes N] [--active MASK] [--exited MASK] [--values SPEC] [--type T]
 //! [--PARAM VALUE]... [--json] [--compare]` (DESIGN.md, "Command-line contract"); `--compare`
 //! hands a shuffle-family op to [`crate::compare_view`].
 //!
@@ -19,6 +19,10 @@ use crate::{compare_view, describe, print_out, table};
     after_help = "Parameters are the op's vendor parameter names in kebab-case, e.g. \
                   --lane-mask 1 --width 16 (see `crosslane ops DIALECT`). A per-lane parameter \
                   takes one value for every lane or a comma list of exactly N.\n\n\
+                  Targets: amdgcn ops take --arch, an LLVM AMD processor (gfx900, gfx90a, \
+                  gfx942, gfx950, gfx1030, gfx1100, gfx1150, gfx1200; default gfx1030): wave \
+                  sizes and DPP controls the target lacks exit 2, and generation-specific rules \
+                  (ds_permute) follow it. MACA ops with a target limit take --arch xcoreNNNN.\n\n\
                   Example: crosslane op ascend asc_shfl_xor --lane-mask 1 --width 16 --json"
 )]
 pub struct OpArgs {
@@ -30,9 +34,13 @@ pub struct OpArgs {
     /// of two in 4..=128 (default 32).
     #[arg(long, allow_hyphen_values = true)]
     pub lanes: Option<String>,
-    /// Active (exec) mask, hex; default all lanes.
+    /// Active (exec) mask, hex; default all lanes that have not exited.
     #[arg(long, allow_hyphen_values = true)]
     pub active: Option<String>,
+    /// CUDA only: lanes that have exited (hex), e.g. the missing lanes of a partial last warp.
+    /// They do not call and do not break the sync rule (it names non-exited threads).
+    #[arg(long, allow_hyphen_values = true)]
+    pub exited: Option<String>,
     /// The operand: `lane` (default), `lane+K`, `lane*K`, or a comma list of exactly N items.
     #[arg(long, allow_hyphen_values = true)]
     pub values: Option<String>,
@@ -67,6 +75,7 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
     let mut common = Common {
         lanes: args.lanes.clone(),
         active: args.active.clone(),
+        exited: args.exited.clone(),
         values: args.values.clone(),
         ty: args.ty.clone(),
         json: args.json,
@@ -86,6 +95,7 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
         op: args.op.clone(),
         lanes: common.lanes.unwrap_or_default(),
         active: common.active.unwrap_or_default(),
+        exited: common.exited.unwrap_or_default(),
         values: common.values.unwrap_or_default(),
         ty: common.ty.unwrap_or_default(),
         params,
@@ -107,6 +117,8 @@ pub struct Common {
     pub lanes: Option<String>,
     /// `--active`.
     pub active: Option<String>,
+    /// `--exited`.
+    pub exited: Option<String>,
     /// `--values`.
     pub values: Option<String>,
     /// `--type`.
@@ -123,6 +135,7 @@ impl Common {
         match name {
             "lanes" => Some(&mut self.lanes),
             "active" => Some(&mut self.active),
+            "exited" => Some(&mut self.exited),
             "values" => Some(&mut self.values),
             "type" => Some(&mut self.ty),
             _ => None,

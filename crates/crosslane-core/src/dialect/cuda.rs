@@ -19,6 +19,9 @@
 //! Readings (SEMANTICS.md "CUDA"):
 //! * A width that is not a power of two or is above 32 still runs through the formula, but every
 //!   calling lane is undefined; `from` carries the lane the formula would have read, as a hint.
+//! * Exited lanes (`OpInput::exited`: threads that exited, or never launched in a partial warp)
+//!   neither call nor break the sync rule, which names "non-exited threads"; a full mask over a
+//!   partial warp is then well defined. Reading an exited lane's value is undefined.
 //! * A lane named in `mask` that is not active (did not call) makes the whole call undefined; an
 //!   active lane outside `mask` gets an undefined result; a source lane that is active but outside
 //!   `mask` did not take part, so reading it is undefined, as is reading an inactive lane.
@@ -148,15 +151,46 @@ pub(crate) fn ptx_source(mode: Mode, lane: usize, param: i64, c: i64) -> (i64, b
     }
 }
 
+/// The sync-mask rule as the section of `name`'s own family states it: the shuffle section (and
+/// PTX shfl.sync) for `__shfl*_sync`, the vote, match or reduce section for the collectives.
+pub(crate) fn sync_rule(name: &str) -> String {
+    let section = if name.starts_with("__shfl") {
+        return MASK_RULE.to_string();
+    } else if name.starts_with("__match") {
+        "Warp Match Functions"
+    } else if name.starts_with("__reduce") {
+        "Warp Reduce Functions"
+    } else {
+        "Warp Vote Functions"
+    };
+    format!(
+        "CUDA C++ Programming Guide, {section}: every calling thread must be in mask, and every \
+         non-exited thread in mask must execute the same intrinsic with the same mask"
+    )
+}
+
 /// The sync-mask check of every `_sync` intrinsic. Returns the reason the whole call is
-/// undefined (a lane in `mask` did not call) and pushes the warnings.
+/// undefined (a non-exited lane in `mask` did not call) and pushes the warnings. Exited lanes in
+/// `mask` are not required to call ([`OpInput::exited`]).
 pub(crate) fn check_mask(
     name: &str,
     input: &OpInput,
     mask: LaneMask,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let missing = LaneMask(mask.0 & !input.active.0).truncate(input.lanes);
+    let gone = LaneMask(mask.0 & input.exited.0).truncate(input.lanes);
+    if gone.count() > 0 {
+        diagnostics.push(Diagnostic::info(
+            format!(
+                "lane(s) {} in mask {} have exited: they do not call {name}, and the sync rule \
+                 does not require them to",
+                lane_list(gone),
+                mask.to_hex(input.lanes)
+            ),
+            format!("{} (non-exited threads)", sync_rule(name)),
+        ));
+    }
+    let missing = LaneMask(mask.0 & !input.active.0 & !input.exited.0).truncate(input.lanes);
     let outside = LaneMask(input.active.0 & !mask.0).truncate(input.lanes);
     if outside.count() > 0 {
         diagnostics.push(Diagnostic::warning(
@@ -165,7 +199,7 @@ pub(crate) fn check_mask(
                 lane_list(outside),
                 mask.to_hex(input.lanes)
             ),
-            MASK_RULE,
+            sync_rule(name),
         ));
     }
     if missing.count() > 0 {
@@ -175,10 +209,19 @@ pub(crate) fn check_mask(
             lane_list(missing),
             mask.to_hex(input.lanes)
         );
-        diagnostics.push(Diagnostic::warning(why.clone(), MASK_RULE));
+        diagnostics.push(Diagnostic::warning(why.clone(), sync_rule(name)));
         return Some(why);
     }
     None
+}
+
+/// Marks the results of exited lanes (computed as inactive: they do not call) with why.
+fn mark_exited(input: &OpInput, rule: &str, results: &mut [LaneResult]) {
+    for i in input.exited.truncate(input.lanes).iter() {
+        if let Some(r) = results.get_mut(i) {
+            r.why = Some(format!("lane {i} has exited: it does not call ({rule})"));
+        }
+    }
 }
 
 /// Lanes as `3, 5, 7` (at most 8 shown).
@@ -245,6 +288,8 @@ fn run_shfl(
         },
         inactive_is_undefined,
     );
+    let mut results = results;
+    mark_exited(input, &sync_rule(name), &mut results);
     note_undefined(&results, &mut diagnostics);
     Ok(OpOutput {
         results,
@@ -390,8 +435,10 @@ pub const OPS: &[OpSpec] = &[
                undefined.",
         source: VOTE_SOURCE,
         params: &[MASK],
-        types: &[ValueType::I32],
-        type_note: PRED_NOTE,
+        // Labelled u32, the type of the mask it returns and prints; the predicate operand is read
+        // as non-zero = true either way.
+        types: &[ValueType::U32],
+        type_note: BALLOT_NOTE,
         kind: OpKind::Lanes,
         run: run_ballot,
     },
@@ -433,8 +480,8 @@ pub const OPS: &[OpSpec] = &[
                operand is not used). It synchronizes nothing.",
         source: VOTE_SOURCE,
         params: &[],
-        types: &[ValueType::I32],
-        type_note: "__activemask takes no operand",
+        types: &[ValueType::U32],
+        type_note: "__activemask takes no operand and returns an unsigned mask (u32)",
         kind: OpKind::Lanes,
         run: run_activemask,
     },
@@ -594,7 +641,10 @@ fn run_collective(
             LaneResult::undefined(why.clone(), None)
         } else if !mask.contains(i) {
             LaneResult::undefined(
-                format!("lane {i} calls {name} but is not in mask: undefined ({MASK_RULE})"),
+                format!(
+                    "lane {i} calls {name} but is not in mask: undefined ({})",
+                    sync_rule(name)
+                ),
                 None,
             )
         } else {
@@ -608,6 +658,7 @@ fn run_collective(
         };
         results.push(r);
     }
+    mark_exited(input, &sync_rule(name), &mut results);
     note_undefined(&results, &mut diagnostics);
     Ok(OpOutput {
         results,
@@ -753,3 +804,6 @@ const REDUCE_ARITH_NOTE: &str = "__reduce_add/min/max_sync have unsigned and int
 const REDUCE_BIT_TYPES: &[ValueType] = &[ValueType::U32];
 const REDUCE_BIT_NOTE: &str = "__reduce_and/or/xor_sync take unsigned only";
 const PRED_NOTE: &str = "the predicate is an int (non-zero = true)";
+const BALLOT_NOTE: &str =
+    "__ballot_sync returns an unsigned mask, shown as u32; its int predicate \
+     (the operand row) is true when non-zero";

@@ -525,6 +525,7 @@ fn call_op_once(
     let input = OpInput {
         lanes,
         active,
+        exited: LaneMask::default(),
         ty,
         values,
         params,
@@ -644,6 +645,7 @@ fn call_scalar(
         let input = OpInput {
             lanes: 1,
             active: LaneMask::all(1),
+            exited: LaneMask::default(),
             ty: ValueType::U32,
             values: Vec::new(),
             params,

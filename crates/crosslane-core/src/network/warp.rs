@@ -349,6 +349,7 @@ fn shuffle(
         op: op.op.to_string(),
         lanes: row.len().to_string(),
         active: String::new(),
+        exited: String::new(),
         values: values.join(","),
         ty: "i32".to_string(),
         params: [(op.param.to_string(), param.to_string())]

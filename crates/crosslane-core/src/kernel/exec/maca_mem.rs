@@ -415,6 +415,7 @@ impl Executor {
             op: name.into(),
             lanes: lanes.to_string(),
             active: mask.to_hex(lanes),
+            exited: String::new(),
             values,
             // The op's first type: u32 for the loads, stores and copies (the operand row is
             // cmp_operand1, unsigned), i64 for the transposing loads.
