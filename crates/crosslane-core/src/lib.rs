@@ -36,7 +36,7 @@ pub use lanes::{LaneMask, MAX_LANES};
 pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec};
 pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
 pub use portability::{compare, Comparison, ShuffleFamily};
-pub use reference::{entries, RefEntry, RefExample, RefParam};
+pub use reference::{entries, example_for_arch, RefEntry, RefExample, RefParam};
 pub use request::OpRequest;
 pub use result::{Diagnostic, LaneResult, Level, Source};
 pub use scenario::{Scenario, View};

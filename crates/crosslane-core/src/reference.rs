@@ -172,6 +172,21 @@ pub fn example_request(spec: &OpSpec) -> (OpRequest, Option<&'static str>) {
 
 fn example(spec: &OpSpec) -> RefExample {
     let (request, note) = example_request(spec);
+    run_example(request, note)
+}
+
+/// The example of `spec` run for the AMD target `arch` (LLVM processor name, see
+/// [`crate::dialect::amdgcn::arch`]): the reference view's target picker. An op without an
+/// `arch` parameter gets its ordinary example.
+pub fn example_for_arch(spec: &OpSpec, arch: &str) -> RefExample {
+    let (mut request, note) = example_request(spec);
+    if spec.param("arch").is_some() {
+        request.params.insert("arch".to_string(), arch.to_string());
+    }
+    run_example(request, note)
+}
+
+fn run_example(request: OpRequest, note: Option<&'static str>) -> RefExample {
     let (step, error) = match request.run() {
         Ok(step) => (Some(step), None),
         Err(e) => (None, Some(e)),
@@ -198,6 +213,7 @@ pub fn command_line(request: &OpRequest) -> String {
     for (flag, value) in [
         ("lanes", &request.lanes),
         ("active", &request.active),
+        ("exited", &request.exited),
         ("values", &request.values),
         ("type", &request.ty),
     ] {
