@@ -14,6 +14,9 @@ use serde_json::Value as J;
 pub const SEED: &str = include_str!("../../../../tests/vectors/seed-examples.json");
 /// Cases derived from the rules in SEMANTICS.md.
 pub const RULE: &str = include_str!("../../../../tests/vectors/rule-examples.json");
+/// Per-target and edge cases (AMD targets, DPP8, permute collisions, WGSL floats, CUDA exited
+/// lanes, MACA sbfe, canonical NaN), each naming its document and section.
+pub const EDGE: &str = include_str!("../../../../tests/vectors/edge-examples.json");
 
 /// Every case of the given vector files.
 pub fn cases(files: &[&str]) -> Vec<J> {
@@ -49,8 +52,9 @@ pub fn request_of(case: &J) -> OpRequest {
             .map(|n| n.to_string())
             .unwrap_or_default(),
         active: case["active"].as_str().unwrap_or_default().to_string(),
+        exited: case["exited"].as_str().unwrap_or_default().to_string(),
         values: case["values"].as_str().unwrap_or_default().to_string(),
-        ty: String::new(),
+        ty: case["type"].as_str().unwrap_or_default().to_string(),
         params,
     }
 }
@@ -68,6 +72,7 @@ pub fn maca(op: &str, values: &str, ty: &str, active: &str, params: &[(&str, &st
         op: op.into(),
         lanes: String::new(),
         active: active.into(),
+        exited: String::new(),
         values,
         ty: ty.into(),
         params: params
