@@ -256,7 +256,11 @@ impl App {
         else {
             return Ok(());
         };
-        self.controls.toggle_lane(lane, self.lanes());
+        if shift_held(e) {
+            self.controls.toggle_exited(lane, self.lanes());
+        } else {
+            self.controls.toggle_lane(lane, self.lanes());
+        }
         self.dirty = true;
         self.render()
     }
@@ -273,7 +277,11 @@ impl App {
         let Some((lane, _)) = self.scene.as_ref().and_then(|s| s.hit(x, y)) else {
             return Ok(());
         };
-        self.controls.toggle_lane(lane.lane, self.lanes());
+        if shift_held(e) {
+            self.controls.toggle_exited(lane.lane, self.lanes());
+        } else {
+            self.controls.toggle_lane(lane.lane, self.lanes());
+        }
         self.dirty = true;
         self.render()
     }
@@ -473,4 +481,9 @@ fn summarize(step: &Step) -> String {
         step.active.to_hex(step.lanes),
         parts.join(", ")
     )
+}
+
+/// Whether a click came with Shift held (marks a CUDA lane exited instead of inactive).
+fn shift_held(e: &Event) -> bool {
+    e.dyn_ref::<MouseEvent>().is_some_and(MouseEvent::shift_key)
 }

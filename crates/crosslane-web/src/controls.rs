@@ -4,8 +4,10 @@
 //! and shows an [`InputError`] beside the field it names.
 //!
 //! Element ids and attributes are the page contract (DESIGN.md): `select#dialect`, `select#op`,
-//! `input#lane-count` (name `lanes`; the id `lanes` belongs to the lane table), `input#active`, `input#values`, `select#type`, `input[data-param="<name>"]`,
-//! each inside a `.field[data-field="<name>"]` with a visible `<label>`.
+//! `input#lane-count` (name `lanes`; the id `lanes` belongs to the lane table), `input#active`,
+//! `input#exited` (CUDA only; hidden for the other dialects), `input#values`, `select#type`,
+//! `input[data-param="<name>"]` (`select[data-param="arch"]` for the AMD target), each inside a
+//! `.field[data-field="<name>"]` with a visible `<label>`.
 
 use std::collections::BTreeMap;
 
@@ -28,6 +30,10 @@ pub struct Controls {
     pub lanes: HtmlInputElement,
     /// `input#active`.
     pub active: HtmlInputElement,
+    /// `input#exited`: CUDA's exited lanes (a lane state beside active / inactive).
+    pub exited: HtmlInputElement,
+    /// The `.field` holding `input#exited`, shown for CUDA only.
+    exited_field: Element,
     /// `input#values`.
     pub values: HtmlInputElement,
     /// `select#type`.
@@ -139,6 +145,19 @@ impl Controls {
             &active,
             "active (exec) mask, hex; click a lane to switch it off",
         )?;
+        let exited = text_input(doc, "exited", "", "none")?;
+        field(
+            doc,
+            &warp,
+            "exited",
+            "exited",
+            &exited,
+            "CUDA: lanes that have exited (hex); they do not call and do not break the sync rule; \
+             shift-click a lane to mark it exited",
+        )?;
+        let exited_field = warp
+            .query_selector(".field[data-field=\"exited\"]")?
+            .ok_or_else(|| wasm_bindgen::JsValue::from_str("the exited field is missing"))?;
         let values = text_input(doc, "values", "lane", "lane")?;
         field(
             doc,
@@ -159,6 +178,8 @@ impl Controls {
             op,
             lanes,
             active,
+            exited,
+            exited_field,
             values,
             ty,
             params,
@@ -192,6 +213,13 @@ impl Controls {
         }
         self.lanes.set_value(&dialect.default_lanes().to_string());
         self.active.set_value("");
+        self.exited.set_value("");
+        // Exited lanes are a CUDA lane state; the other dialects have no such field.
+        if dialect == Dialect::Cuda {
+            self.exited_field.remove_attribute("hidden")?;
+        } else {
+            self.exited_field.set_attribute("hidden", "")?;
+        }
         self.select_op()
     }
 
@@ -224,6 +252,23 @@ impl Controls {
                 Some(range) => format!("{} · {range}", p.doc),
                 None => p.doc.to_string(),
             };
+            if let Some(targets) = form::param_choices(spec, p) {
+                // The AMD target: a picker of the known processors (a value from a link that is
+                // not among them stays selectable, so running it reports the error).
+                let select: HtmlSelectElement = el_as(&self.doc, "select", &[("id", &id)])?;
+                let initial = typed
+                    .get(p.name)
+                    .cloned()
+                    .unwrap_or_else(|| form::param_initial(p));
+                for (name, text) in &targets {
+                    option(&self.doc, &select, name, text)?;
+                }
+                select.set_value(&initial);
+                select.set_attribute("data-param", p.name)?;
+                select.set_attribute("title", p.doc)?;
+                field(&self.doc, &self.params, p.name, p.name, &select, &hint)?;
+                continue;
+            }
             let input = if matches!(p.kind, ParamKind::Flag) {
                 let input: HtmlInputElement =
                     el_as(&self.doc, "input", &[("id", &id), ("type", "checkbox")])?;
@@ -260,10 +305,16 @@ impl Controls {
         let mut out = BTreeMap::new();
         let found = self.params.query_selector_all("[data-param]")?;
         for i in 0..found.length() {
-            let Some(input) = found
-                .item(i)
-                .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
-            else {
+            let Some(node) = found.item(i) else {
+                continue;
+            };
+            if let Some(select) = node.dyn_ref::<HtmlSelectElement>() {
+                if let Some(name) = select.get_attribute("data-param") {
+                    out.insert(name, select.value());
+                }
+                continue;
+            }
+            let Some(input) = node.dyn_into::<HtmlInputElement>().ok() else {
                 continue;
             };
             let Some(name) = input.get_attribute("data-param") else {
@@ -286,6 +337,7 @@ impl Controls {
             op: self.op.value(),
             lanes: self.lanes.value(),
             active: self.active.value(),
+            exited: self.exited.value(),
             values: self.values.value(),
             ty: self.ty.value(),
             params: self.param_texts()?,
@@ -325,10 +377,25 @@ impl Controls {
         if let Some(spec) = self.current_op() {
             let found = self.params.query_selector_all("[data-param]")?;
             for i in 0..found.length() {
-                let Some(input) = found
-                    .item(i)
-                    .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
-                else {
+                let Some(node) = found.item(i) else {
+                    continue;
+                };
+                if let Some(select) = node.dyn_ref::<HtmlSelectElement>() {
+                    let name = select.get_attribute("data-param").unwrap_or_default();
+                    let given = req
+                        .params
+                        .iter()
+                        .find(|(k, _)| spec.param(k).is_some_and(|p| p.name == name))
+                        .map(|(_, v)| v.trim().to_string());
+                    if let Some(text) = given {
+                        if !self.select_has(select, &text)? {
+                            option(&self.doc, select, &text, &text)?;
+                        }
+                        select.set_value(&text);
+                    }
+                    continue;
+                }
+                let Some(input) = node.dyn_into::<HtmlInputElement>().ok() else {
                     continue;
                 };
                 let Some(name) = input.get_attribute("data-param") else {
@@ -351,6 +418,7 @@ impl Controls {
         }
         self.lanes.set_value(&req.lanes);
         self.active.set_value(&req.active);
+        self.exited.set_value(&req.exited);
         self.values.set_value(&req.values);
         let ty = req.ty.trim();
         if !ty.is_empty() && self.has_type(ty)? {
@@ -361,7 +429,12 @@ impl Controls {
 
     /// Whether the type menu offers `name`.
     fn has_type(&self, name: &str) -> Js<bool> {
-        let options = self.ty.query_selector_all("option")?;
+        self.select_has(&self.ty, name)
+    }
+
+    /// Whether `select` offers the value `name`.
+    fn select_has(&self, select: &HtmlSelectElement, name: &str) -> Js<bool> {
+        let options = select.query_selector_all("option")?;
         for i in 0..options.length() {
             if let Some(o) = options.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
                 if o.get_attribute("value").as_deref() == Some(name) {
@@ -376,6 +449,17 @@ impl Controls {
     pub fn toggle_lane(&self, lane: usize, lanes: usize) {
         self.active
             .set_value(&form::toggle_lane(&self.active.value(), lanes, lane));
+    }
+
+    /// Marks lane `lane` exited, or back to active when it had exited (shift-click; CUDA only).
+    pub fn toggle_exited(&self, lane: usize, lanes: usize) {
+        if self.current_dialect() != Some(Dialect::Cuda) {
+            return;
+        }
+        let (active, exited) =
+            form::toggle_exited(&self.active.value(), &self.exited.value(), lanes, lane);
+        self.active.set_value(&active);
+        self.exited.set_value(&exited);
     }
 
     /// Removes every field error.

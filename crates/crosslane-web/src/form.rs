@@ -6,7 +6,8 @@
 //!
 //! [`InputError`]: crosslane_core::InputError
 
-use crosslane_core::{dialect_ops, Dialect, LaneMask, ParamDefault, ParamKind, ParamSpec};
+use crosslane_core::dialect::amdgcn::arch;
+use crosslane_core::{dialect_ops, Dialect, LaneMask, OpSpec, ParamDefault, ParamKind, ParamSpec};
 
 /// The dialects the dialect menu offers, in [`Dialect::ALL`] order, each with whether it has any
 /// operations yet (a dialect without operations is listed but disabled).
@@ -60,6 +61,56 @@ pub fn param_placeholder(spec: &ParamSpec) -> String {
     }
 }
 
+/// The choices of a parameter shown as a picker, as (value, text) pairs: the AMD `arch`
+/// (LLVM processor names from [`arch::TARGETS`], e.g. `gfx942 — CDNA3 (MI300)`). `None` for a
+/// parameter typed as text.
+pub fn param_choices(op: &OpSpec, spec: &ParamSpec) -> Option<Vec<(&'static str, String)>> {
+    (op.dialect == Dialect::Amdgcn && spec.name == "arch").then(|| {
+        arch::TARGETS
+            .iter()
+            .map(|t| (t.name, format!("{} — {}", t.name, t.product)))
+            .collect()
+    })
+}
+
+/// The (active, exited) texts after a shift-click on lane `lane` (CUDA): an exited lane comes
+/// back as active, any other lane exits (and leaves the active mask). An empty active text stays
+/// empty (the core then takes every lane that has not exited); text that does not parse counts
+/// as all lanes / none.
+pub fn toggle_exited(active: &str, exited: &str, lanes: usize, lane: usize) -> (String, String) {
+    let gone = if exited.trim().is_empty() {
+        LaneMask::default()
+    } else {
+        LaneMask::parse(exited, lanes, "exited").unwrap_or_default()
+    };
+    if lane >= lanes {
+        return (active.to_string(), exited.to_string());
+    }
+    let coming_back = gone.contains(lane);
+    let gone = if coming_back {
+        gone.without(lane)
+    } else {
+        gone.with(lane)
+    };
+    let active = if active.trim().is_empty() {
+        String::new()
+    } else {
+        let mask = LaneMask::parse(active, lanes, "active").unwrap_or(LaneMask::all(lanes));
+        if coming_back {
+            mask.with(lane)
+        } else {
+            mask.without(lane)
+        }
+        .to_hex(lanes)
+    };
+    let exited = if gone.count() == 0 {
+        String::new()
+    } else {
+        gone.to_hex(lanes)
+    };
+    (active, exited)
+}
+
 /// The encodable range of a parameter as the page shows it under the label (`1..=2147483647`).
 pub fn param_range(spec: &ParamSpec) -> Option<String> {
     match spec.kind {
@@ -99,6 +150,22 @@ pub fn field_control(field: &str) -> &str {
 mod tests {
     use super::*;
     use crosslane_core::find_op;
+
+    #[test]
+    fn shift_clicking_a_lane_exits_it_and_back() {
+        assert_eq!(
+            toggle_exited("", "", 32, 31),
+            ("".into(), "0x80000000".into())
+        );
+        assert_eq!(
+            toggle_exited("0x000000ff", "0x80000000", 32, 3),
+            ("0x000000f7".into(), "0x80000008".into())
+        );
+        assert_eq!(
+            toggle_exited("0x000000f7", "0x80000008", 32, 3),
+            ("0x000000ff".into(), "0x80000000".into())
+        );
+    }
 
     #[test]
     fn clicking_a_lane_flips_one_bit() {

@@ -10,7 +10,8 @@
 //! Page contract (tests rely on it): `input#reference-search`, `#reference-count`, `#reference`
 //! (`data-count` = the number of operations, `data-shown` = how many the search leaves), one
 //! `section.ref-dialect[data-dialect]` per dialect with one `article[data-op=NAME]` per op (see
-//! [`article`]), `button.open-playground` in each article.
+//! [`article`]), `button.open-playground` in each article, `select#reference-arch` (the AMD target
+//! the amdgcn examples run for; each amdgcn article shows it in `p.target`).
 
 mod article;
 
@@ -18,12 +19,13 @@ use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
-use crosslane_core::{entries, Dialect, RefEntry, View};
+use crosslane_core::dialect::amdgcn::arch;
+use crosslane_core::{entries, example_for_arch, find_op, Dialect, RefEntry, View};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
-    Document, Element, Event, EventTarget, HtmlElement, HtmlInputElement, IntersectionObserver,
-    IntersectionObserverEntry, IntersectionObserverInit,
+    Document, Element, Event, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit,
 };
 
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
@@ -129,6 +131,33 @@ impl Reference {
             None,
         )?;
         append(&side, &count)?;
+        let arch_label = el(&doc, "label", &[("for", "reference-arch")], None)?;
+        append(&arch_label, &el(&doc, "code", &[], Some("AMD target"))?)?;
+        append(&side, &arch_label)?;
+        let arch_pick: HtmlSelectElement = el_as(&doc, "select", &[("id", "reference-arch")])?;
+        for t in arch::TARGETS {
+            let o = el(
+                &doc,
+                "option",
+                &[("value", t.name)],
+                Some(&format!("{} — {}", t.name, t.product)),
+            )?;
+            append(&arch_pick, &o)?;
+        }
+        arch_pick.set_value(arch::DEFAULT);
+        append(&side, &arch_pick)?;
+        append(
+            &side,
+            &el(
+                &doc,
+                "p",
+                &[("class", "hint")],
+                Some(&format!(
+                    "the amdgcn examples run for this target (default {})",
+                    arch::DEFAULT
+                )),
+            )?,
+        )?;
         append(&side, &toc(&doc, &all)?)?;
         append(&layout, &side)?;
 
@@ -183,6 +212,20 @@ impl Reference {
             }
         })?;
         let weak = Rc::downgrade(me);
+        let arch_target: EventTarget = arch_pick.clone().into();
+        let picked = arch_pick.clone();
+        listen(&arch_target, "change", move |_| {
+            let Some(view) = weak.upgrade() else { return };
+            let Ok(mut v) = view.try_borrow_mut() else {
+                return;
+            };
+            if let Err(err) = v.retarget(&picked.value()) {
+                panic::banner(&format!(
+                    "crosslane could not run the examples for that target: {err:?}"
+                ));
+            }
+        })?;
+        let weak = Rc::downgrade(me);
         let search_target: EventTarget = search.clone().into();
         listen(&search_target, "input", move |_| {
             let Some(view) = weak.upgrade() else { return };
@@ -204,6 +247,36 @@ impl Reference {
             count,
         });
         self.filter()
+    }
+
+    /// Re-runs every amdgcn example for AMD target `name` and redraws those articles (their
+    /// rule, target line, example command, results and drawing), so the results of rules that
+    /// differ by generation change with the picker.
+    fn retarget(&mut self, name: &str) -> Js<()> {
+        let Some(b) = &mut self.built else {
+            return Ok(());
+        };
+        for (i, e) in b.entries.iter_mut().enumerate() {
+            if e.dialect != Dialect::Amdgcn {
+                continue;
+            }
+            let Ok(spec) = find_op(e.dialect, e.name) else {
+                continue;
+            };
+            e.example = example_for_arch(spec, name);
+            let Some((article, _)) = b.articles.get(i) else {
+                continue;
+            };
+            article.set_inner_html(&article::inner(i, e));
+            // Drawn at once: only the amdgcn articles change, a handful of drawings.
+            if let Some(slot) = article.query_selector(".example-drawing")? {
+                if let Some(svg) = article::drawing(e) {
+                    slot.set_inner_html(&svg);
+                    slot.remove_attribute("data-pending")?;
+                }
+            }
+        }
+        mark_ready()
     }
 
     /// Shows the articles whose search text holds every word typed, hides empty dialect groups,

@@ -8,7 +8,8 @@
 
 use std::fmt::Write;
 
-use crosslane_core::RefEntry;
+use crosslane_core::dialect::amdgcn::arch;
+use crosslane_core::{Dialect, RefEntry};
 
 use crate::labels::{escape, result_text};
 use crate::render::{scene, svg};
@@ -44,13 +45,38 @@ pub fn anchor(e: &RefEntry) -> String {
 
 /// The article of entry number `index` (the button carries the index back to the view).
 pub fn html(index: usize, e: &RefEntry) -> String {
-    let mut s = String::with_capacity(8192);
-    let _ = write!(
-        s,
-        r#"<article class="ref-op" id="{id}" data-op="{name}" data-dialect="{dialect}"><header><h3><code>{name}</code></h3>"#,
+    format!(
+        r#"<article class="ref-op" id="{id}" data-op="{name}" data-dialect="{dialect}">{inner}</article>"#,
         id = anchor(e),
         name = escape(e.name),
         dialect = e.dialect.name(),
+        inner = inner(index, e),
+    )
+}
+
+/// The AMD target an entry's example ran for (its `arch` parameter, else the default), with the
+/// product; `None` for ops without a target.
+pub fn target(e: &RefEntry) -> Option<String> {
+    if e.dialect != Dialect::Amdgcn || !e.params.iter().any(|p| p.name == "arch") {
+        return None;
+    }
+    let name = e
+        .example
+        .request
+        .params
+        .get("arch")
+        .map_or(arch::DEFAULT, String::as_str);
+    let product = arch::parse(name).map(|t| t.product).unwrap_or("unknown");
+    Some(format!("{name} ({product})"))
+}
+
+/// The inside of the article: replaced whole when the AMD target picker re-runs the example.
+pub fn inner(index: usize, e: &RefEntry) -> String {
+    let mut s = String::with_capacity(8192);
+    let _ = write!(
+        s,
+        r#"<header><h3><code>{name}</code></h3>"#,
+        name = escape(e.name),
     );
     if !e.aliases.is_empty() {
         let _ = write!(
@@ -77,6 +103,14 @@ pub fn html(index: usize, e: &RefEntry) -> String {
         escape(&e.rule),
         escape(e.source)
     );
+    if let Some(t) = target(e) {
+        let _ = write!(
+            s,
+            r#"<p class="target">target: <code>{}</code> <span class="hint">· the AMD target picker above the list; default {}</span></p>"#,
+            escape(&t),
+            arch::DEFAULT
+        );
+    }
     params(&mut s, e);
     let types: Vec<String> = e
         .types
@@ -97,7 +131,6 @@ pub fn html(index: usize, e: &RefEntry) -> String {
     }
     s.push_str("</p>");
     example(&mut s, index, e);
-    s.push_str("</article>");
     s
 }
 
