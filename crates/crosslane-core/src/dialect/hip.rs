@@ -9,6 +9,10 @@
 //! * HIP Programming Guide, "Warp cross-lane functions" — `width` defaults to `warpSize` and must
 //!   be a power of two no larger than `warpSize`; `__ballot` / `__any` / `__all` semantics.
 //!
+//! Target: every op takes the AMD target as `arch` (as the amdgcn ops, [`arch`], default gfx1030):
+//! wave32 exists on GFX10+ only, and on RDNA3/3.5 wave64 the ds_bpermute a shuffle compiles to
+//! reaches only the caller's 32-lane half.
+//!
 //! Readings (documented choices):
 //! * The index is computed with C `int` arithmetic (wrapping; `delta` is `unsigned int`), then the
 //!   lane is `index mod 64` on wave64 and `index mod 32` on wave32 (`index & (warpSize - 1)`): the
@@ -19,11 +23,12 @@
 //! * Reading an inactive lane is undefined: the hardware bpermute returns 0 there, but HIP does not
 //!   promise which instruction a shuffle compiles to, so the value is not part of the contract.
 
+use crate::dialect::amdgcn::arch::{self, ARCH};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
-use crate::result::LaneResult;
+use crate::result::{Diagnostic, LaneResult};
 use crate::segment::width_warning;
 use crate::value::{Value, ValueType};
 
@@ -134,10 +139,29 @@ fn run_shfl(
     name: &str,
     param_name: &str,
 ) -> Result<OpOutput, InputError> {
+    let target = arch::target(input)?;
     let param = input.params.int(param_name)?;
     let width = input.params.int("width")?;
     let lanes = input.lanes;
     let mut diagnostics = Vec::new();
+    // RDNA3/3.5 wave64: the ds_bpermute under every HIP shuffle takes the lane MOD 32 within
+    // each half (see amdgcn::permute::lane_in), so a read across the halves lands in the
+    // caller's own half.
+    let half = target.permute_mod32() && lanes > 32;
+    if half {
+        diagnostics.push(Diagnostic::info(
+            format!(
+                "{} wave64: the ds_bpermute under {name} takes the lane index MOD 32 within each \
+                 32-lane half (RDNA3 ISA, DS_BPERMUTE_B32), so a read across the halves lands in \
+                 the caller's own half",
+                target.name
+            ),
+            format!(
+                "{}, DS_BPERMUTE_B32; ROCm clr amd_warp_functions.h",
+                target.guide
+            ),
+        ));
+    }
     let bad_width = width_warning(width, lanes as i64, name, WIDTH_RULE).map(|w| {
         let why = w.message.clone();
         diagnostics.push(w);
@@ -147,7 +171,11 @@ fn run_shfl(
         input,
         |i| {
             let (index, fell_back) = hip_index(mode, i, param, width);
-            let j = bpermute_lane(index, lanes);
+            let j = if half {
+                (i & !31) | bpermute_lane(index, 32)
+            } else {
+                bpermute_lane(index, lanes)
+            };
             if let Some(why) = &bad_width {
                 return Pick::Undefined(why.clone(), Some(j));
             }
@@ -216,6 +244,7 @@ pub(crate) fn broadcast_computed(input: &OpInput, value: Value) -> Vec<LaneResul
 }
 
 fn run_ballot(input: &OpInput) -> Result<OpOutput, InputError> {
+    arch::target(input)?;
     let mask = ballot_mask(input);
     Ok(OpOutput {
         results: broadcast_computed(input, Value::from_bits(ValueType::U64, mask)),
@@ -224,6 +253,7 @@ fn run_ballot(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_any(input: &OpInput) -> Result<OpOutput, InputError> {
+    arch::target(input)?;
     let any = ballot_mask(input) != 0;
     Ok(OpOutput {
         results: broadcast_computed(input, Value::from_i64(ValueType::I32, any as i64)),
@@ -232,6 +262,7 @@ fn run_any(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_all(input: &OpInput) -> Result<OpOutput, InputError> {
+    arch::target(input)?;
     let all = ballot_mask(input) == input.active.truncate(input.lanes).0 as u64;
     Ok(OpOutput {
         results: broadcast_computed(input, Value::from_i64(ValueType::I32, all as i64)),
@@ -264,6 +295,7 @@ pub const OPS: &[OpSpec] = &[
                 doc: "source lane within the caller's segment (int, taken mod width)",
             },
             WIDTH,
+            ARCH,
         ],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
@@ -279,7 +311,7 @@ pub const OPS: &[OpSpec] = &[
                value): no wrap, delta used whole (delta ≥ width → own value everywhere). The lane \
                read is index mod warpSize (ds_bpermute). Reading an inactive lane is undefined.",
         source: SHFL_SOURCE,
-        params: &[DELTA, WIDTH],
+        params: &[DELTA, WIDTH, ARCH],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -295,7 +327,7 @@ pub const OPS: &[OpSpec] = &[
                value). The lane read is index mod warpSize (ds_bpermute). Reading an inactive lane \
                is undefined.",
         source: SHFL_SOURCE,
-        params: &[DELTA, WIDTH],
+        params: &[DELTA, WIDTH, ARCH],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -322,6 +354,7 @@ pub const OPS: &[OpSpec] = &[
                 doc: "xor-ed with the caller's lane id (int, used whole)",
             },
             WIDTH,
+            ARCH,
         ],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
@@ -337,7 +370,7 @@ pub const OPS: &[OpSpec] = &[
                predicate (the operand) is non-zero; inactive lanes contribute 0 (on wave32 the \
                upper 32 bits are 0).",
         source: VOTE_SOURCE,
-        params: &[],
+        params: &[ARCH],
         types: &[ValueType::I32],
         type_note: "__ballot takes an int predicate",
         kind: OpKind::Lanes,
@@ -352,7 +385,7 @@ pub const OPS: &[OpSpec] = &[
             "Every active lane gets 1 when the predicate (the operand) is non-zero on any active \
                lane, else 0.",
         source: VOTE_SOURCE,
-        params: &[],
+        params: &[ARCH],
         types: &[ValueType::I32],
         type_note: "__any takes an int predicate",
         kind: OpKind::Lanes,
@@ -366,7 +399,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Every active lane gets 1 when the predicate (the operand) is non-zero on every \
                active lane, else 0.",
         source: VOTE_SOURCE,
-        params: &[],
+        params: &[ARCH],
         types: &[ValueType::I32],
         type_note: "__all takes an int predicate",
         kind: OpKind::Lanes,
