@@ -19,7 +19,7 @@ use crate::{compare_view, describe, print_out, table};
     after_help = "Parameters are the op's vendor parameter names in kebab-case, e.g. \
                   --lane-mask 1 --width 16 (see `crosslane ops DIALECT`). A per-lane parameter \
                   takes one value for every lane or a comma list of exactly N.\n\n\
-                  Targets: amdgcn ops take --arch, an LLVM AMD processor (gfx900, gfx90a, \
+                  Targets: amdgcn and hip ops take --arch, an LLVM AMD processor (gfx900, gfx90a, \
                   gfx942, gfx950, gfx1030, gfx1100, gfx1150, gfx1200; default gfx1030): wave \
                   sizes and DPP controls the target lacks exit 2, and generation-specific rules \
                   (ds_permute) follow it. MACA ops with a target limit take --arch xcoreNNNN.\n\n\
