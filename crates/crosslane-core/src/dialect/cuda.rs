@@ -319,8 +319,9 @@ macro_rules! shfl_common {
         " Only param & 31 is used. 64-bit types (long long, unsigned long long, double) are two \
          32-bit shuffles with the same parameters, so both halves come from the same source lane; \
          __half2 / __nv_bfloat162 are one 32-bit shuffle. Reading an inactive lane, or a lane \
-         outside mask, is undefined; an active lane outside mask, or a mask lane that does not \
-         call, makes results undefined. A width that is not a power of two in [1, 32] leaves \
+         outside mask, is undefined; an active lane outside mask, or a non-exited mask lane that \
+         does not call, makes results undefined (exited lanes do not call and break nothing). \
+         A width that is not a power of two in [1, 32] leaves \
          every lane undefined (from = the lane the formula would read)."
     };
 }
@@ -431,7 +432,7 @@ pub const OPS: &[OpSpec] = &[
         signature: "unsigned __ballot_sync(unsigned mask, int predicate)",
         rule: "Every lane in mask gets a 32-bit mask whose bit j is set when lane j is in mask, \
                active, and its predicate (the operand) is non-zero. Sync-mask rule as for the \
-               shuffles: an active lane outside mask, or a mask lane that does not call, is \
+               shuffles: an active lane outside mask, or a non-exited mask lane that does not call, is \
                undefined.",
         source: VOTE_SOURCE,
         params: &[MASK],

@@ -106,7 +106,7 @@ pub fn inner(index: usize, e: &RefEntry) -> String {
     if let Some(t) = target(e) {
         let _ = write!(
             s,
-            r#"<p class="target">target: <code>{}</code> <span class="hint">· the AMD target picker above the list; default {}</span></p>"#,
+            r#"<p class="target">target: <code>{}</code> <span class="hint">· set by the AMD target picker beside the list; default {}</span></p>"#,
             escape(&t),
             arch::DEFAULT
         );
