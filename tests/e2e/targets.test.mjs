@@ -8,6 +8,7 @@
 //   MOD 32, lane 32 too).
 // * ds_bpermute_b32 with every addr 0: every lane reads lane 0 on RDNA2; on RDNA3 wave64 the
 //   index is MOD 32 within each half, so lanes 32..63 read lane 32.
+// * HIP __shfl(v, 0) on wave64 is ds_bpermute of lane 0: on RDNA3 the upper half reads lane 32.
 // * CUDA Programming Guide, Warp Vote Functions: __ballot_sync(0xffffffff, lane) with lanes 0..7
 //   active and 8..31 exited is 0xfe in lanes 0..7 (lane 0's predicate, 0, is false).
 import { test, before, after } from 'node:test';
@@ -35,8 +36,10 @@ test('reference: AMD articles show the target, and switching it changes ds_permu
   const amd = await page.$$eval('#reference article[data-dialect="amdgcn"]', (a) => a.length);
   assert.equal(targets.length, amd, 'every AMD article states its target');
   assert.ok(targets.every((t) => t.includes('gfx1030')), targets[0]);
-  const nonAmd = await page.$$eval('#reference article:not([data-dialect="amdgcn"]) p.target', (p) => p.length);
-  assert.equal(nonAmd, 0, 'only AMD articles have a target');
+  const hip = await page.$$eval('#reference article[data-dialect="hip"] p.target', (p) => p.map((x) => x.textContent));
+  assert.ok(hip.length > 0 && hip.every((t) => t.includes('gfx1030')), 'HIP articles state the AMD target too');
+  const others = await page.$$eval('#reference article:not([data-dialect="amdgcn"]):not([data-dialect="hip"]) p.target', (p) => p.length);
+  assert.equal(others, 0, 'only AMD articles have a target');
 
   const permute = 'article[data-op="ds_permute_b32"]';
   const bpermute = 'article[data-op="ds_bpermute_b32"]';
@@ -54,6 +57,9 @@ test('reference: AMD articles show the target, and switching it changes ds_permu
   assert.equal(p[1], '0');
   b = await results(page, bpermute);
   assert.deepEqual(b, [...Array(32).fill('0'), ...Array(32).fill('32')]);
+  // HIP's __shfl(v, 0) compiles to ds_bpermute: on RDNA3 wave64 the upper half reads lane 32.
+  const shfl = 'article[data-dialect="hip"][data-op="__shfl"]';
+  assert.deepEqual(await results(page, shfl), [...Array(32).fill('0'), ...Array(32).fill('32')]);
   assert.match(await page.textContent(`${permute} .command`), /--arch gfx1100/);
   // The drawing follows the new result.
   await page.$eval(permute, (a) => a.scrollIntoView());

@@ -65,7 +65,7 @@ pub fn param_placeholder(spec: &ParamSpec) -> String {
 /// (LLVM processor names from [`arch::TARGETS`], e.g. `gfx942 — CDNA3 (MI300)`). `None` for a
 /// parameter typed as text.
 pub fn param_choices(op: &OpSpec, spec: &ParamSpec) -> Option<Vec<(&'static str, String)>> {
-    (op.dialect == Dialect::Amdgcn && spec.name == "arch").then(|| {
+    (matches!(op.dialect, Dialect::Amdgcn | Dialect::Hip) && spec.name == "arch").then(|| {
         arch::TARGETS
             .iter()
             .map(|t| (t.name, format!("{} — {}", t.name, t.product)))

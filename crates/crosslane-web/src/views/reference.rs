@@ -11,7 +11,7 @@
 //! (`data-count` = the number of operations, `data-shown` = how many the search leaves), one
 //! `section.ref-dialect[data-dialect]` per dialect with one `article[data-op=NAME]` per op (see
 //! [`article`]), `button.open-playground` in each article, `select#reference-arch` (the AMD target
-//! the amdgcn examples run for; each amdgcn article shows it in `p.target`).
+//! the AMD examples run for; each amdgcn and HIP article shows it in `p.target`).
 
 mod article;
 
@@ -153,7 +153,7 @@ impl Reference {
                 "p",
                 &[("class", "hint")],
                 Some(&format!(
-                    "the amdgcn examples run for this target (default {})",
+                    "the AMD examples (amdgcn, HIP) run for this target (default {})",
                     arch::DEFAULT
                 )),
             )?,
@@ -249,7 +249,7 @@ impl Reference {
         self.filter()
     }
 
-    /// Re-runs every amdgcn example for AMD target `name` and redraws those articles (their
+    /// Re-runs every AMD (amdgcn, HIP) example for target `name` and redraws those articles (their
     /// rule, target line, example command, results and drawing), so the results of rules that
     /// differ by generation change with the picker.
     fn retarget(&mut self, name: &str) -> Js<()> {
@@ -257,7 +257,7 @@ impl Reference {
             return Ok(());
         };
         for (i, e) in b.entries.iter_mut().enumerate() {
-            if e.dialect != Dialect::Amdgcn {
+            if !matches!(e.dialect, Dialect::Amdgcn | Dialect::Hip) {
                 continue;
             }
             let Ok(spec) = find_op(e.dialect, e.name) else {
@@ -268,7 +268,7 @@ impl Reference {
                 continue;
             };
             article.set_inner_html(&article::inner(i, e));
-            // Drawn at once: only the amdgcn articles change, a handful of drawings.
+            // Drawn at once: only the AMD articles change, a handful of drawings.
             if let Some(slot) = article.query_selector(".example-drawing")? {
                 if let Some(svg) = article::drawing(e) {
                     slot.set_inner_html(&svg);

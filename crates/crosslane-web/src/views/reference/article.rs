@@ -57,7 +57,9 @@ pub fn html(index: usize, e: &RefEntry) -> String {
 /// The AMD target an entry's example ran for (its `arch` parameter, else the default), with the
 /// product; `None` for ops without a target.
 pub fn target(e: &RefEntry) -> Option<String> {
-    if e.dialect != Dialect::Amdgcn || !e.params.iter().any(|p| p.name == "arch") {
+    if !matches!(e.dialect, Dialect::Amdgcn | Dialect::Hip)
+        || !e.params.iter().any(|p| p.name == "arch")
+    {
         return None;
     }
     let name = e
