@@ -80,3 +80,39 @@ __global__ void k(unsigned* out) {
     assert_eq!(out[1], Some(0xaaaa_aaaa));
     assert_eq!(out[2], Some(0));
 }
+
+/// CUDA C++ Programming Guide, Warp Vote Functions: the sync rule names non-exited threads. A
+/// thread that returned, or one a partial warp never launched, has exited: a full-mask ballot of
+/// the 8 remaining threads is defined, 0xfe (thread 0's predicate, 0, is false).
+#[test]
+fn exited_threads_do_not_break_a_full_mask_ballot() {
+    let returned = "\
+__global__ void vote(unsigned* out) {
+  if (threadIdx.x >= 8) return;
+  unsigned b = __ballot_sync(0xffffffff, threadIdx.x);
+  out[threadIdx.x] = b;
+}";
+    let t = run_kernel(returned, LaunchConfig::default()).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[..8], [Some(0xfe); 8]);
+    let partial = "\
+__global__ void vote(unsigned* out) {
+  unsigned b = __ballot_sync(0xffffffff, threadIdx.x);
+  out[threadIdx.x] = b;
+}";
+    let config = LaunchConfig {
+        block_dim: Some([8, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(partial, config).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[..8], [Some(0xfe); 8]);
+    assert!(
+        !t.steps
+            .iter()
+            .flat_map(|s| s.ops.iter())
+            .flat_map(|op| op.results.iter())
+            .any(|r| r.source == crosslane_core::Source::Undefined),
+        "no lane undefined"
+    );
+}

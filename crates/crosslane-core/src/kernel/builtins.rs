@@ -306,11 +306,14 @@ fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
 ///
 /// `args[k][lane]` is argument `k` in `lane`; `idents[k]` is the argument's text when it is a
 /// bare name no variable holds (an enum constant such as `MACA_ICMP_EQ`, passed to a
-/// [`ParamKind::Text`] parameter). `(line, col)` is the call's position.
+/// [`ParamKind::Text`] parameter). `(line, col)` is the call's position. `exited` holds the lanes
+/// whose threads have exited (returned from the kernel, or never launched in a partial warp):
+/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule.
 pub fn call_op(
     spec: &'static OpSpec,
     lanes: usize,
     active: LaneMask,
+    exited: LaneMask,
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -327,7 +330,7 @@ pub fn call_op(
             _ => None,
         });
     let Some(n) = width.filter(|_| spec.kind == OpKind::Lanes) else {
-        return call_op_once(spec, lanes, active, args, idents, (line, col));
+        return call_op_once(spec, lanes, (active, exited), args, idents, (line, col));
     };
     let parts: Vec<CallOutcome> = (0..n)
         .map(|k| {
@@ -346,7 +349,7 @@ pub fn call_op(
                         .collect()
                 })
                 .collect();
-            let mut part = call_op_once(spec, lanes, active, &comp, idents, (line, col));
+            let mut part = call_op_once(spec, lanes, (active, exited), &comp, idents, (line, col));
             for st in &mut part.steps {
                 st.label = Some(format!("line {line}, component {k}"));
             }
@@ -387,7 +390,7 @@ pub fn call_op(
 fn call_op_once(
     spec: &'static OpSpec,
     lanes: usize,
-    active: LaneMask,
+    (active, exited): (LaneMask, LaneMask),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -522,10 +525,16 @@ fn call_op_once(
         };
         params.0.insert(p.name.to_string(), value);
     }
+    // Exited lanes are a CUDA lane state (OpRequest::exited); never one that is also active.
+    let exited = if spec.dialect == Dialect::Cuda {
+        LaneMask(exited.0 & !active.0).truncate(lanes)
+    } else {
+        LaneMask::default()
+    };
     let input = OpInput {
         lanes,
         active,
-        exited: LaneMask::default(),
+        exited,
         ty,
         values,
         params,

@@ -3195,7 +3195,24 @@ impl Executor {
                 _ => None,
             })
             .collect();
-        let mut outcome = call_op(spec, lanes, mask, &vals, &idents, (e.span.line, e.span.col));
+        // Threads that returned from the kernel, or never launched (a partial warp), have exited.
+        let exited = self.warps.get(w).map_or(LaneMask::default(), |warp| {
+            (0..lanes)
+                .filter(|&l| {
+                    !warp.exists.contains(l)
+                        || matches!(warp.status.get(l), Some(LaneStatus::Returned))
+                })
+                .fold(LaneMask::default(), LaneMask::with)
+        });
+        let mut outcome = call_op(
+            spec,
+            lanes,
+            mask,
+            exited,
+            &vals,
+            &idents,
+            (e.span.line, e.span.col),
+        );
         // Say which line left a source lane inactive.
         for step in &mut outcome.steps {
             for (i, r) in step.results.iter_mut().enumerate() {
