@@ -9,6 +9,7 @@
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
 
+pub mod args;
 pub mod arith;
 pub mod codegen;
 pub mod dialect;
@@ -16,6 +17,7 @@ pub mod dpp;
 pub mod error;
 pub mod gather;
 pub mod kernel;
+pub mod lane_expr;
 pub mod lanes;
 pub mod network;
 pub mod op;

@@ -26,6 +26,7 @@
 
 use serde::Serialize;
 
+use crate::args::{Role, Thread};
 use crate::dialect::{hip, wgsl};
 use crate::error::InputError;
 use crate::lanes::{is_power_of_two, LaneMask};
@@ -79,27 +80,29 @@ impl ShuffleFamily {
     }
 
     /// The op name and parameter name of this family in `dialect` (CUDA, HIP, Ascend, WGSL);
-    /// `None` for dialects without the family here.
+    /// `None` for dialects without the family here. Derived from the typed argument lists: the
+    /// first op of the dialect with an argument of the family's role (source lane, delta up,
+    /// delta down, lane mask) that is not a const-expression (WGSL's broadcasts are not
+    /// shuffles).
     pub fn op_in(self, dialect: Dialect) -> Option<(&'static str, &'static str)> {
-        use ShuffleFamily::*;
-        Some(match (dialect, self) {
-            (Dialect::Cuda, Idx) => ("__shfl_sync", "src_lane"),
-            (Dialect::Cuda, Up) => ("__shfl_up_sync", "delta"),
-            (Dialect::Cuda, Down) => ("__shfl_down_sync", "delta"),
-            (Dialect::Cuda, Xor) => ("__shfl_xor_sync", "lane_mask"),
-            (Dialect::Hip, Idx) => ("__shfl", "src_lane"),
-            (Dialect::Hip, Up) => ("__shfl_up", "delta"),
-            (Dialect::Hip, Down) => ("__shfl_down", "delta"),
-            (Dialect::Hip, Xor) => ("__shfl_xor", "lane_mask"),
-            (Dialect::Ascend, Idx) => ("asc_shfl", "src_lane"),
-            (Dialect::Ascend, Up) => ("asc_shfl_up", "delta"),
-            (Dialect::Ascend, Down) => ("asc_shfl_down", "delta"),
-            (Dialect::Ascend, Xor) => ("asc_shfl_xor", "lane_mask"),
-            (Dialect::Wgsl, Idx) => ("subgroupShuffle", "id"),
-            (Dialect::Wgsl, Up) => ("subgroupShuffleUp", "delta"),
-            (Dialect::Wgsl, Down) => ("subgroupShuffleDown", "delta"),
-            (Dialect::Wgsl, Xor) => ("subgroupShuffleXor", "mask"),
-            _ => return None,
+        if !matches!(
+            dialect,
+            Dialect::Cuda | Dialect::Hip | Dialect::Ascend | Dialect::Wgsl
+        ) {
+            return None;
+        }
+        let role = match self {
+            ShuffleFamily::Idx => Role::SourceLane,
+            ShuffleFamily::Up => Role::DeltaUp,
+            ShuffleFamily::Down => Role::DeltaDown,
+            ShuffleFamily::Xor => Role::LaneMask,
+        };
+        crate::op::dialect_ops(dialect).find_map(|op| {
+            let arg = op
+                .args
+                .iter()
+                .find(|a| a.role == role && !matches!(a.thread, Thread::ConstExpr(_)))?;
+            Some((op.name, arg.param?))
         })
     }
 

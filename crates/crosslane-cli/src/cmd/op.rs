@@ -223,6 +223,7 @@ mod tests {
         name: "test_op",
         aliases: &[],
         signature: "",
+        args: &[],
         rule: "",
         source: "",
         params: &[

@@ -14,6 +14,8 @@ use serde_json::Value as J;
 pub const SEED: &str = include_str!("../../../../tests/vectors/seed-examples.json");
 /// Cases derived from the rules in SEMANTICS.md.
 pub const RULE: &str = include_str!("../../../../tests/vectors/rule-examples.json");
+/// Per-lane operands (each lane's own source lane, delta, mask, id), from the vendors' formulas.
+pub const PER_LANE: &str = include_str!("../../../../tests/vectors/per-lane.json");
 
 /// Every case of the given vector files.
 pub fn cases(files: &[&str]) -> Vec<J> {
