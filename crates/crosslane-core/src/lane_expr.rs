@@ -226,6 +226,68 @@ impl LaneExpr {
         &self.text
     }
 
+    /// The text as the user gave it with every `lane` written as `lane_var` (for C export:
+    /// `(int)lane`, so the arithmetic stays signed as here).
+    pub fn with_lane(&self, lane_var: &str) -> String {
+        let mut out = String::new();
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            let lower = word.to_ascii_lowercase();
+            if lower == "lane" || lower == "laneid" {
+                out.push_str(lane_var);
+            } else {
+                out.push_str(word);
+            }
+            word.clear();
+        };
+        for c in self.text.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        out
+    }
+
+    /// The expression fully parenthesized, with `lane` written as `lane_var` (for WGSL, which
+    /// refuses to mix bitwise and arithmetic operators without parentheses).
+    pub fn parenthesized(&self, lane_var: &str) -> String {
+        let mut stack: Vec<String> = Vec::new();
+        for t in &self.rpn {
+            match *t {
+                Tok::Num(n) => stack.push(n.to_string()),
+                Tok::Lane => stack.push(lane_var.to_string()),
+                Tok::Op(op) if op.unary() => {
+                    let a = stack.pop().unwrap_or_default();
+                    stack.push(format!("({}{a})", if op == Op::Neg { "-" } else { "~" }));
+                }
+                Tok::Op(op) => {
+                    let b = stack.pop().unwrap_or_default();
+                    let a = stack.pop().unwrap_or_default();
+                    let sym = match op {
+                        Op::Mul => "*",
+                        Op::Div => "/",
+                        Op::Rem => "%",
+                        Op::Add => "+",
+                        Op::Sub => "-",
+                        Op::Shl => "<<",
+                        Op::Shr => ">>",
+                        Op::And => "&",
+                        Op::Xor => "^",
+                        Op::Or => "|",
+                        Op::Neg | Op::Not => "",
+                    };
+                    stack.push(format!("({a} {sym} {b})"));
+                }
+                Tok::Open | Tok::Close => {}
+            }
+        }
+        stack.pop().unwrap_or_default()
+    }
+
     /// Whether the expression reads `lane` (otherwise it is one value for every lane).
     pub fn uses_lane(&self) -> bool {
         self.rpn.contains(&Tok::Lane)
@@ -315,6 +377,13 @@ mod tests {
         assert_eq!(row("-lane", 2), vec![0, -1]);
         assert_eq!(row("~0", 1), vec![-1]);
         assert_eq!(row("1 << lane", 3), vec![1, 2, 4]);
+        let e = LaneExpr::parse("(lane + 1) % 32", "x").unwrap();
+        assert_eq!(e.with_lane("(int)lane"), "((int)lane + 1) % 32");
+        assert_eq!(e.parenthesized("i32(lane)"), "((i32(lane) + 1) % 32)");
+        assert_eq!(
+            LaneExpr::parse("-lane&3", "x").unwrap().parenthesized("l"),
+            "((-l) & 3)"
+        );
     }
 
     #[test]
