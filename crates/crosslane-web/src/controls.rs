@@ -146,7 +146,7 @@ impl Controls {
             "values",
             "values",
             &values,
-            "lane, lane+K, lane*K, or one value per lane (comma list)",
+            "lane, a lane expression such as lane^1 or (lane+1)%32, or one value per lane (comma list)",
         )?;
         let ty: HtmlSelectElement = el_as(doc, "select", &[("id", "type"), ("name", "type")])?;
         field(doc, &warp, "type", "type", &ty, "operand type")?;
@@ -220,10 +220,14 @@ impl Controls {
         }
         for p in spec.params {
             let id = format!("param-{}", p.name);
-            let hint = match form::param_range(p) {
+            let mut hint = match form::param_range(p) {
                 Some(range) => format!("{} · {range}", p.doc),
                 None => p.doc.to_string(),
             };
+            // Per thread or one value, from the op's typed argument list.
+            if let Some(arg) = spec.arg_of(p.name) {
+                hint.push_str(&format!(" · {} ({})", arg.thread.word(), arg.declared()));
+            }
             let input = if matches!(p.kind, ParamKind::Flag) {
                 let input: HtmlInputElement =
                     el_as(&self.doc, "input", &[("id", &id), ("type", "checkbox")])?;

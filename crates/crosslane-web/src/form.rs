@@ -53,7 +53,7 @@ pub fn param_placeholder(spec: &ParamSpec) -> String {
     };
     match spec.kind {
         ParamKind::PerLaneInt { .. } | ParamKind::PerLaneValue => {
-            format!("{default}; one value or one per lane")
+            format!("{default}; one value, one per lane, or e.g. (lane+1)%32")
         }
         ParamKind::Mask => format!("{default}; hex"),
         _ => default,
@@ -137,6 +137,9 @@ mod tests {
         let fma = find_op(Dialect::Maca, "__builtin_mxc_pk_fma_bf16").unwrap();
         let b = fma.param("b").unwrap();
         assert_eq!(param_initial(b), "");
-        assert_eq!(param_placeholder(b), "default 1; one value or one per lane");
+        assert_eq!(
+            param_placeholder(b),
+            "default 1; one value, one per lane, or e.g. (lane+1)%32"
+        );
     }
 }

@@ -33,7 +33,8 @@ pub struct OpArgs {
     /// Active (exec) mask, hex; default all lanes.
     #[arg(long, allow_hyphen_values = true)]
     pub active: Option<String>,
-    /// The operand: `lane` (default), `lane+K`, `lane*K`, or a comma list of exactly N items.
+    /// The operand: `lane` (default), a lane expression (`lane^1`, `(lane+1)%32`), or a comma
+    /// list of exactly N items.
     #[arg(long, allow_hyphen_values = true)]
     pub values: Option<String>,
     /// Value type: i32 (default), u32, f32, i64, u64, f64, f16, bf16, f16x2, bf16x2.
