@@ -748,7 +748,9 @@ fn run_quad_swap_diagonal(input: &OpInput) -> Result<OpOutput, InputError> {
     run_read(input, "quadSwapDiagonal", QUAD_SOURCE, |i| (i ^ 3) as i64)
 }
 
-/// A subgroup reduction / scan spec.
+/// A subgroup reduction / scan spec. (One argument per `OpSpec` field it fills: a struct of
+/// them would only repeat `OpSpec`.)
+#[allow(clippy::too_many_arguments)]
 const fn collective(
     name: &'static str,
     signature: &'static str,
