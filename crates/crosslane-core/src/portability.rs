@@ -29,6 +29,7 @@ use serde::Serialize;
 use crate::args::{Role, Thread};
 use crate::dialect::{hip, wgsl};
 use crate::error::InputError;
+use crate::lane_expr::LaneExpr;
 use crate::lanes::{is_power_of_two, LaneMask};
 use crate::op::Dialect;
 use crate::params::parse_int;
@@ -162,8 +163,12 @@ pub struct LaneVerdict {
 pub struct Comparison {
     /// The family compared.
     pub family: ShuffleFamily,
-    /// The parameter (src_lane / delta / lane_mask / WGSL id, delta, mask).
+    /// The parameter (src_lane / delta / lane_mask / WGSL id, delta, mask); for a lane
+    /// expression, its value in lane 0.
     pub param: i64,
+    /// The parameter as given: a number, or a lane expression (`(lane+1)%32`) that each
+    /// dialect evaluates in every lane (SEMANTICS.md "Per-thread and uniform operands").
+    pub param_text: String,
     /// The width passed, if any.
     pub width: Option<i64>,
     /// One run per dialect, in the order CUDA, HIP wave32, HIP wave64, Ascend C, WGSL.
@@ -178,6 +183,50 @@ impl Comparison {
     /// Lanes where the dialects disagree.
     pub fn disagreeing(&self) -> impl Iterator<Item = &LaneVerdict> {
         self.lanes.iter().filter(|l| !l.agree)
+    }
+}
+
+/// The family parameter of a comparison: one value for every lane, or a lane expression that
+/// each lane evaluates for itself (CUDA, HIP and Ascend C take it per thread; WGSL's
+/// ShuffleUp/Down/Xor require it uniform, so a varying one is indeterminate there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneParam {
+    /// The same value in every lane.
+    One(i64),
+    /// A lane expression.
+    Expr(LaneExpr),
+}
+
+impl LaneParam {
+    /// Parses a number (decimal, `0x`, negative) or a lane expression.
+    ///
+    /// # Errors
+    /// [`InputError`] on field `param`.
+    pub fn parse(text: &str) -> Result<LaneParam, InputError> {
+        if let Some(n) = parse_int(text) {
+            return Ok(LaneParam::One(n));
+        }
+        if crate::lane_expr::looks_like_expr(text) {
+            return LaneExpr::parse(text, "param").map(LaneParam::Expr);
+        }
+        parse_param(text).map(LaneParam::One)
+    }
+
+    /// The value in warp lane `lane` (0 where the expression divides by zero: such input is
+    /// refused by every dialect's request first).
+    pub fn at(&self, lane: usize) -> i64 {
+        match self {
+            LaneParam::One(n) => *n,
+            LaneParam::Expr(e) => e.eval(lane as i64, "param").unwrap_or(0),
+        }
+    }
+
+    /// The text each dialect's request receives.
+    pub fn text(&self) -> String {
+        match self {
+            LaneParam::One(n) => n.to_string(),
+            LaneParam::Expr(e) => e.text().to_string(),
+        }
     }
 }
 
@@ -196,6 +245,20 @@ pub fn compare(
     values: &str,
     active: &str,
 ) -> Result<Comparison, InputError> {
+    compare_lanes(family, &LaneParam::One(param), width, values, active)
+}
+
+/// [`compare`] with a parameter that may differ per lane ([`LaneParam`]).
+///
+/// # Errors
+/// As [`compare`].
+pub fn compare_lanes(
+    family: ShuffleFamily,
+    param: &LaneParam,
+    width: Option<i64>,
+    values: &str,
+    active: &str,
+) -> Result<Comparison, InputError> {
     ValuesSpec::parse(values)?;
     if let Some(w) = width {
         if w <= 0 {
@@ -210,7 +273,7 @@ pub fn compare(
         ("HIP wave64", Dialect::Hip, 64),
         ("Ascend C", Dialect::Ascend, 32),
     ] {
-        let step = vendor_request(family, dialect, lanes, param, width, values, active)
+        let step = vendor_request(family, dialect, lanes, &param.text(), width, values, active)
             .and_then(|r| r.run());
         runs.push(DialectRun {
             label: label.to_string(),
@@ -259,11 +322,12 @@ pub fn compare(
         .max()
         .unwrap_or(0);
     let lanes = (0..widest)
-        .map(|i| verdict(family, param, width, &runs, i))
+        .map(|i| verdict(family, param.at(i), width, &runs, i))
         .collect();
     Ok(Comparison {
         family,
-        param,
+        param: param.at(0),
+        param_text: param.text(),
         width,
         runs,
         lanes,
@@ -275,7 +339,7 @@ fn vendor_request(
     family: ShuffleFamily,
     dialect: Dialect,
     lanes: usize,
-    param: i64,
+    param: &str,
     width: Option<i64>,
     values: &str,
     active: &str,
@@ -303,7 +367,7 @@ fn vendor_request(
 /// `max(32, size)` lanes (`from` shifted back to warp lane numbers).
 fn wgsl_stitched(
     family: ShuffleFamily,
-    param: i64,
+    param: &LaneParam,
     size: usize,
     values: &str,
     active: &str,
@@ -331,9 +395,16 @@ fn wgsl_stitched(
             active: seg_active.to_hex(size),
             values: seg_values.join(","),
             ty: String::new(),
-            params: [(param_name.to_string(), param.to_string())]
-                .into_iter()
-                .collect(),
+            // Each invocation's own value, evaluated at its warp lane.
+            params: [(
+                param_name.to_string(),
+                (start..start + size)
+                    .map(|l| param.at(l).to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )]
+            .into_iter()
+            .collect(),
         }
         .run()?;
         let shifted: Vec<LaneResult> = step
