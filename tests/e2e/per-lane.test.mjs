@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, open, rendered } from './lib.mjs';
+import { ARTIFACTS, PAGE_URL, launch, open, rendered } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -34,9 +34,11 @@ test('__shfl_sync with srcLane (lane+1)%32 rotates: each lane reads its own sour
   );
   assert.equal(await page.$$eval('.field-error', (l) => l.length), 0);
   // The permalink keeps the expression: a fresh page on the same address shows the same lanes.
-  const url = page.url();
-  assert.match(decodeURIComponent(url), /#|v1\./);
-  const again = await open(browser, url);
+  // (Keystrokes update the address at the end of a typing burst, 600 ms.)
+  await page.waitForTimeout(900);
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /^#v1\./);
+  const again = await open(browser, `${PAGE_URL}${hash}`);
   assert.deepEqual(await cells(again, 'result'), expected);
   assert.equal(await again.inputValue('input[data-param="src_lane"]'), '(lane+1)%32');
   await again.close();
