@@ -122,7 +122,10 @@ mod tests {
         let width = xor.param("width").unwrap();
         assert_eq!(param_initial(mask), "1");
         assert_eq!(param_initial(width), "");
-        assert_eq!(param_placeholder(width), "default: lane count");
+        assert_eq!(
+            param_placeholder(width),
+            "default: lane count; one value, one per lane, or e.g. (lane+1)%32"
+        );
         assert_eq!(
             param_range(width).as_deref(),
             Some("accepts 1..=2147483647")
