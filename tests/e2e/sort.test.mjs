@@ -132,17 +132,16 @@ test('in-warp view for n = 16 shows the shuffle steps of each stage', async () =
   await rendered(page, () => page.fill('#sort-len', '16'));
   await rendered(page, () => page.selectOption('#sort-dialect', 'ascend'));
   assert.equal(await page.$eval('#sort-warp', (w) => w.dataset.steps), '0');
-  // Stage 1 (p = k = 1): one xor shuffle. Stage 3 (p = 2, k = 1): Ascend has no per-lane index
-  // shuffle, so a down and an up shuffle.
+  // Stage 1 (p = k = 1): one xor shuffle. Stage 3 (p = 2, k = 1): asc_shfl takes srcLane per
+  // thread (Ascend C SIMT), so one index shuffle with each lane's partner.
   await rendered(page, () => page.click('#sort-step'));
   assert.equal(await page.$eval('#sort-warp', (w) => w.dataset.steps), '1');
   assert.match(await page.textContent('#sort-warp figcaption'), /asc_shfl_xor/);
   await rendered(page, () => page.fill('#sort-slider', '3'));
-  assert.equal(await page.$eval('#sort-warp', (w) => w.dataset.steps), '2');
+  assert.equal(await page.$eval('#sort-warp', (w) => w.dataset.steps), '1');
   const captions = await page.$$eval('#sort-warp figcaption', (f) => f.map((c) => c.textContent));
-  assert.match(captions[0], /asc_shfl_down/);
-  assert.match(captions[1], /asc_shfl_up/);
-  assert.equal(await page.$$eval('#sort-warp canvas', (c) => c.length), 2);
+  assert.match(captions[0], /^asc_shfl — stage 3 \(p=2, k=1\): partner by index/);
+  assert.equal(await page.$$eval('#sort-warp canvas', (c) => c.length), 1);
   // The same stage in CUDA runs CUDA's shuffles (index or down + up, as the registry allows).
   await rendered(page, () => page.selectOption('#sort-dialect', 'cuda'));
   const cuda = await page.$$eval('#sort-warp figcaption', (f) => f.map((c) => c.textContent));

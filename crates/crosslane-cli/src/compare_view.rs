@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 
 use crosslane_core::params::parse_int;
 use crosslane_core::{
-    compare, Comparison, Dialect, InputError, OpSpec, ParamDefault, ShuffleFamily, Source,
+    compare_lanes, Comparison, Dialect, InputError, LaneParam, OpSpec, ParamDefault, ShuffleFamily,
+    Source,
 };
 
 use crate::cmd::op::Common;
@@ -98,9 +99,11 @@ pub fn run(
         )));
     }
     let param = match params.get(param_name) {
-        Some(text) => int(param_name, text)?,
+        // One value, or a lane expression each lane evaluates for itself.
+        Some(text) => LaneParam::parse(text)
+            .map_err(|e| CliError::Input(InputError::new(param_name, e.message)))?,
         None => match spec.param(param_name).map(|p| p.default) {
-            Some(ParamDefault::Int(v)) => v,
+            Some(ParamDefault::Int(v)) => LaneParam::One(v),
             _ => {
                 return Err(CliError::Usage(format!(
                     "--compare needs --{}",
@@ -110,9 +113,9 @@ pub fn run(
         },
     };
     let width = params.get("width").map(|t| int("width", t)).transpose()?;
-    let comparison = compare(
+    let comparison = compare_lanes(
         family,
-        param,
+        &param,
         width,
         common.values.as_deref().unwrap_or(""),
         common.active.as_deref().unwrap_or(""),
@@ -146,7 +149,7 @@ pub fn table(c: &Comparison, param_name: &str) -> String {
         out,
         "compare {}: {param_name}={} width={width}",
         c.family.name(),
-        c.param
+        c.param_text
     );
     let ops: Vec<String> = c
         .runs

@@ -364,3 +364,29 @@ fn amd_arch_refuses_what_the_target_lacks() {
     let help = stdout(&crosslane(&["op", "--help"]));
     assert!(help.contains("default gfx1030"), "{help}");
 }
+
+#[test]
+fn per_thread_parameters_take_lane_expressions_and_vendor_spellings() {
+    // PTX shfl.sync.idx per thread: lane i reads lane (i + 1) mod 32, holding 100 + that lane.
+    let doc = json_of(&[
+        "op",
+        "cuda",
+        "__shfl_sync",
+        "--src-lane",
+        "(lane+1)%32",
+        "--values",
+        "lane+100",
+        "--json",
+    ]);
+    let expected: Vec<J> = (0..32).map(|i| J::from(100 + (i + 1) % 32)).collect();
+    assert_eq!(values(&doc), expected);
+    // HIP spells the argument lane_delta: `--lane-delta 4` is `--delta 4` (lane i reads i + 4).
+    let doc = json_of(&["op", "hip", "__shfl_down", "--lane-delta", "4", "--json"]);
+    assert_eq!(values(&doc)[0], J::from(4));
+    assert_eq!(values(&doc)[59], J::from(63));
+    assert_eq!(values(&doc)[60], J::from(60), "past the end: own value");
+    // A list of the wrong length is an input error naming the parameter.
+    let out = crosslane(&["op", "cuda", "__shfl_sync", "--src-lane", "1,2,3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("src_lane"), "{}", stderr(&out));
+}

@@ -9,6 +9,7 @@
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
 
+pub mod args;
 pub mod arith;
 pub mod codegen;
 pub mod dialect;
@@ -16,6 +17,7 @@ pub mod dpp;
 pub mod error;
 pub mod gather;
 pub mod kernel;
+pub mod lane_expr;
 pub mod lanes;
 pub mod network;
 pub mod op;
@@ -35,7 +37,7 @@ pub use error::InputError;
 pub use lanes::{LaneMask, MAX_LANES};
 pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec};
 pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
-pub use portability::{compare, Comparison, ShuffleFamily};
+pub use portability::{compare, compare_lanes, Comparison, LaneParam, ShuffleFamily};
 pub use reference::{entries, example_for_arch, RefEntry, RefExample, RefParam};
 pub use request::OpRequest;
 pub use result::{Diagnostic, LaneResult, Level, Source};

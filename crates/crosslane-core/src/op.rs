@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::args::Arg;
 use crate::error::InputError;
 use crate::lanes::{is_power_of_two, LaneMask};
 use crate::params::{ParamSpec, Params};
@@ -161,8 +162,12 @@ pub struct OpSpec {
     pub name: &'static str,
     /// Other accepted names (short forms, documented misspellings such as `update_shlf`).
     pub aliases: &'static [&'static str],
-    /// The prototype as the vendor writes it.
+    /// The prototype as the vendor writes it (shown verbatim; never parsed: [`OpSpec::args`]
+    /// holds the facts).
     pub signature: &'static str,
+    /// The call's arguments in the vendor's order: type, role, per-thread or uniform, and the
+    /// parameter that holds each ([`crate::args`]). Kernel calls bind to it positionally.
+    pub args: &'static [Arg],
     /// The rule in one paragraph, including our reading where the document is ambiguous.
     pub rule: &'static str,
     /// Document and section the rule comes from.
@@ -186,10 +191,52 @@ impl OpSpec {
         self.name.eq_ignore_ascii_case(n) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(n))
     }
 
-    /// The spec of the parameter `name` (snake or kebab case).
+    /// The spec of the parameter `name` (snake or kebab case), or of the argument the vendor
+    /// spells `name` (HIP's `lane_delta` is parameter `delta`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         let n = name.trim().trim_start_matches('-').replace('-', "_");
-        self.params.iter().find(|p| p.name == n)
+        self.params.iter().find(|p| p.name == n).or_else(|| {
+            let arg = self
+                .args
+                .iter()
+                .find(|a| a.name == n || a.snake_name() == n)?;
+            let p = arg.param?;
+            self.params.iter().find(|s| s.name == p)
+        })
+    }
+
+    /// The argument that parameter `param` holds, if the call passes it.
+    pub fn arg_of(&self, param: &str) -> Option<&'static Arg> {
+        self.args.iter().find(|a| a.param == Some(param))
+    }
+
+    /// The call as the typed argument list writes it: `__shfl_down(T var, unsigned int
+    /// lane_delta, int width = warpSize)`. Defaults come from the parameters.
+    pub fn call_signature(&self) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| {
+                let default = a
+                    .param
+                    .and_then(|p| self.params.iter().find(|s| s.name == p))
+                    .and_then(|p| match p.default {
+                        crate::params::ParamDefault::Lanes => {
+                            Some(if self.dialect == Dialect::Wgsl {
+                                "subgroup_size".to_string()
+                            } else {
+                                "warpSize".to_string()
+                            })
+                        }
+                        _ => None,
+                    });
+                match default {
+                    Some(d) => format!("{} = {d}", a.declared()),
+                    None => a.declared(),
+                }
+            })
+            .collect();
+        format!("{}({})", self.name, args.join(", "))
     }
 }
 

@@ -152,6 +152,20 @@ pub fn parse_param(
     match spec.kind {
         ParamKind::Int { min, max } => Ok(ParamValue::Int(int_in(text, field, min, max)?)),
         ParamKind::PerLaneInt { min, max } => {
+            if crate::lane_expr::looks_like_expr(text) {
+                let expr = crate::lane_expr::LaneExpr::parse(text, field)?;
+                let ints = expr.row(lanes, field)?;
+                if let Some((i, v)) = ints.iter().enumerate().find(|(_, &v)| v < min || v > max) {
+                    return Err(InputError::new(
+                        field,
+                        format!(
+                            "`{}` is {v} in lane {i}; allowed {min}..={max}",
+                            expr.text()
+                        ),
+                    ));
+                }
+                return Ok(ParamValue::Ints(ints));
+            }
             let items: Vec<&str> = text.split(',').map(str::trim).collect();
             let ints = if items.len() == 1 {
                 vec![int_in(items[0], field, min, max)?; lanes]
@@ -170,6 +184,15 @@ pub fn parse_param(
             Ok(ParamValue::Ints(ints))
         }
         ParamKind::PerLaneValue => {
+            if crate::lane_expr::looks_like_expr(text) {
+                let expr = crate::lane_expr::LaneExpr::parse(text, field)?;
+                let values = expr
+                    .row(lanes, field)?
+                    .into_iter()
+                    .map(|v| Value::from_i64(ty, v))
+                    .collect();
+                return Ok(ParamValue::Values(values));
+            }
             let items: Vec<&str> = text.split(',').map(str::trim).collect();
             let values = if items.len() == 1 {
                 vec![Value::parse(ty, items[0], field)?; lanes]
@@ -236,7 +259,29 @@ impl Params {
     pub fn int(&self, name: &str) -> Result<i64, InputError> {
         match self.get(name)? {
             ParamValue::Int(v) => Ok(*v),
+            // A per-lane parameter with the same value in every lane is that value.
+            ParamValue::Ints(v) if v.windows(2).all(|w| w[0] == w[1]) && !v.is_empty() => Ok(v[0]),
+            ParamValue::Ints(_) => Err(InputError::new(
+                name,
+                "differs between lanes here; this use needs one value for every lane",
+            )),
             _ => Err(InputError::new(name, "must be one integer")),
+        }
+    }
+
+    /// Lane `lane`'s value of an integer parameter: its own item of a per-lane parameter, or the
+    /// one value of a per-warp one.
+    ///
+    /// # Errors
+    /// [`InputError`] when it is missing, of another kind, or has no item for `lane`.
+    pub fn lane_int(&self, name: &str, lane: usize) -> Result<i64, InputError> {
+        match self.get(name)? {
+            ParamValue::Int(v) => Ok(*v),
+            ParamValue::Ints(v) => v
+                .get(lane)
+                .copied()
+                .ok_or_else(|| InputError::new(name, format!("has no value for lane {lane}"))),
+            _ => Err(InputError::new(name, "must be an integer")),
         }
     }
 
@@ -333,5 +378,11 @@ mod tests {
             parse_param(&per_lane, "7", 4, ValueType::I32).unwrap(),
             ParamValue::Ints(vec![7; 4])
         );
+        assert_eq!(
+            parse_param(&per_lane, "(lane+1)%4", 4, ValueType::I32).unwrap(),
+            ParamValue::Ints(vec![1, 2, 3, 0])
+        );
+        let e = parse_param(&per_lane, "lane-1", 4, ValueType::I32).unwrap_err();
+        assert!(e.message.contains("-1 in lane 0"), "{}", e.message);
     }
 }

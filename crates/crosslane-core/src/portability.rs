@@ -26,8 +26,10 @@
 
 use serde::Serialize;
 
+use crate::args::{Role, Thread};
 use crate::dialect::{hip, wgsl};
 use crate::error::InputError;
+use crate::lane_expr::LaneExpr;
 use crate::lanes::{is_power_of_two, LaneMask};
 use crate::op::Dialect;
 use crate::params::parse_int;
@@ -79,27 +81,29 @@ impl ShuffleFamily {
     }
 
     /// The op name and parameter name of this family in `dialect` (CUDA, HIP, Ascend, WGSL);
-    /// `None` for dialects without the family here.
+    /// `None` for dialects without the family here. Derived from the typed argument lists: the
+    /// first op of the dialect with an argument of the family's role (source lane, delta up,
+    /// delta down, lane mask) that is not a const-expression (WGSL's broadcasts are not
+    /// shuffles).
     pub fn op_in(self, dialect: Dialect) -> Option<(&'static str, &'static str)> {
-        use ShuffleFamily::*;
-        Some(match (dialect, self) {
-            (Dialect::Cuda, Idx) => ("__shfl_sync", "src_lane"),
-            (Dialect::Cuda, Up) => ("__shfl_up_sync", "delta"),
-            (Dialect::Cuda, Down) => ("__shfl_down_sync", "delta"),
-            (Dialect::Cuda, Xor) => ("__shfl_xor_sync", "lane_mask"),
-            (Dialect::Hip, Idx) => ("__shfl", "src_lane"),
-            (Dialect::Hip, Up) => ("__shfl_up", "delta"),
-            (Dialect::Hip, Down) => ("__shfl_down", "delta"),
-            (Dialect::Hip, Xor) => ("__shfl_xor", "lane_mask"),
-            (Dialect::Ascend, Idx) => ("asc_shfl", "src_lane"),
-            (Dialect::Ascend, Up) => ("asc_shfl_up", "delta"),
-            (Dialect::Ascend, Down) => ("asc_shfl_down", "delta"),
-            (Dialect::Ascend, Xor) => ("asc_shfl_xor", "lane_mask"),
-            (Dialect::Wgsl, Idx) => ("subgroupShuffle", "id"),
-            (Dialect::Wgsl, Up) => ("subgroupShuffleUp", "delta"),
-            (Dialect::Wgsl, Down) => ("subgroupShuffleDown", "delta"),
-            (Dialect::Wgsl, Xor) => ("subgroupShuffleXor", "mask"),
-            _ => return None,
+        if !matches!(
+            dialect,
+            Dialect::Cuda | Dialect::Hip | Dialect::Ascend | Dialect::Wgsl
+        ) {
+            return None;
+        }
+        let role = match self {
+            ShuffleFamily::Idx => Role::SourceLane,
+            ShuffleFamily::Up => Role::DeltaUp,
+            ShuffleFamily::Down => Role::DeltaDown,
+            ShuffleFamily::Xor => Role::LaneMask,
+        };
+        crate::op::dialect_ops(dialect).find_map(|op| {
+            let arg = op
+                .args
+                .iter()
+                .find(|a| a.role == role && !matches!(a.thread, Thread::ConstExpr(_)))?;
+            Some((op.name, arg.param?))
         })
     }
 
@@ -159,8 +163,12 @@ pub struct LaneVerdict {
 pub struct Comparison {
     /// The family compared.
     pub family: ShuffleFamily,
-    /// The parameter (src_lane / delta / lane_mask / WGSL id, delta, mask).
+    /// The parameter (src_lane / delta / lane_mask / WGSL id, delta, mask); for a lane
+    /// expression, its value in lane 0.
     pub param: i64,
+    /// The parameter as given: a number, or a lane expression (`(lane+1)%32`) that each
+    /// dialect evaluates in every lane (SEMANTICS.md "Per-thread and uniform operands").
+    pub param_text: String,
     /// The width passed, if any.
     pub width: Option<i64>,
     /// One run per dialect, in the order CUDA, HIP wave32, HIP wave64, Ascend C, WGSL.
@@ -175,6 +183,50 @@ impl Comparison {
     /// Lanes where the dialects disagree.
     pub fn disagreeing(&self) -> impl Iterator<Item = &LaneVerdict> {
         self.lanes.iter().filter(|l| !l.agree)
+    }
+}
+
+/// The family parameter of a comparison: one value for every lane, or a lane expression that
+/// each lane evaluates for itself (CUDA, HIP and Ascend C take it per thread; WGSL's
+/// ShuffleUp/Down/Xor require it uniform, so a varying one is indeterminate there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LaneParam {
+    /// The same value in every lane.
+    One(i64),
+    /// A lane expression.
+    Expr(LaneExpr),
+}
+
+impl LaneParam {
+    /// Parses a number (decimal, `0x`, negative) or a lane expression.
+    ///
+    /// # Errors
+    /// [`InputError`] on field `param`.
+    pub fn parse(text: &str) -> Result<LaneParam, InputError> {
+        if let Some(n) = parse_int(text) {
+            return Ok(LaneParam::One(n));
+        }
+        if crate::lane_expr::looks_like_expr(text) {
+            return LaneExpr::parse(text, "param").map(LaneParam::Expr);
+        }
+        parse_param(text).map(LaneParam::One)
+    }
+
+    /// The value in warp lane `lane` (0 where the expression divides by zero: such input is
+    /// refused by every dialect's request first).
+    pub fn at(&self, lane: usize) -> i64 {
+        match self {
+            LaneParam::One(n) => *n,
+            LaneParam::Expr(e) => e.eval(lane as i64, "param").unwrap_or(0),
+        }
+    }
+
+    /// The text each dialect's request receives.
+    pub fn text(&self) -> String {
+        match self {
+            LaneParam::One(n) => n.to_string(),
+            LaneParam::Expr(e) => e.text().to_string(),
+        }
     }
 }
 
@@ -193,6 +245,20 @@ pub fn compare(
     values: &str,
     active: &str,
 ) -> Result<Comparison, InputError> {
+    compare_lanes(family, &LaneParam::One(param), width, values, active)
+}
+
+/// [`compare`] with a parameter that may differ per lane ([`LaneParam`]).
+///
+/// # Errors
+/// As [`compare`].
+pub fn compare_lanes(
+    family: ShuffleFamily,
+    param: &LaneParam,
+    width: Option<i64>,
+    values: &str,
+    active: &str,
+) -> Result<Comparison, InputError> {
     ValuesSpec::parse(values)?;
     if let Some(w) = width {
         if w <= 0 {
@@ -207,7 +273,7 @@ pub fn compare(
         ("HIP wave64", Dialect::Hip, 64),
         ("Ascend C", Dialect::Ascend, 32),
     ] {
-        let step = vendor_request(family, dialect, lanes, param, width, values, active)
+        let step = vendor_request(family, dialect, lanes, &param.text(), width, values, active)
             .and_then(|r| r.run());
         runs.push(DialectRun {
             label: label.to_string(),
@@ -256,11 +322,12 @@ pub fn compare(
         .max()
         .unwrap_or(0);
     let lanes = (0..widest)
-        .map(|i| verdict(family, param, width, &runs, i))
+        .map(|i| verdict(family, param.at(i), width, &runs, i))
         .collect();
     Ok(Comparison {
         family,
-        param,
+        param: param.at(0),
+        param_text: param.text(),
         width,
         runs,
         lanes,
@@ -272,7 +339,7 @@ fn vendor_request(
     family: ShuffleFamily,
     dialect: Dialect,
     lanes: usize,
-    param: i64,
+    param: &str,
     width: Option<i64>,
     values: &str,
     active: &str,
@@ -301,7 +368,7 @@ fn vendor_request(
 /// `max(32, size)` lanes (`from` shifted back to warp lane numbers).
 fn wgsl_stitched(
     family: ShuffleFamily,
-    param: i64,
+    param: &LaneParam,
     size: usize,
     values: &str,
     active: &str,
@@ -330,9 +397,16 @@ fn wgsl_stitched(
             exited: String::new(),
             values: seg_values.join(","),
             ty: String::new(),
-            params: [(param_name.to_string(), param.to_string())]
-                .into_iter()
-                .collect(),
+            // Each invocation's own value, evaluated at its warp lane.
+            params: [(
+                param_name.to_string(),
+                (start..start + size)
+                    .map(|l| param.at(l).to_string())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )]
+            .into_iter()
+            .collect(),
         }
         .run()?;
         let shifted: Vec<LaneResult> = step

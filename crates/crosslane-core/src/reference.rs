@@ -63,6 +63,14 @@ pub struct RefParam {
     pub default_text: String,
     /// Meaning and units.
     pub doc: &'static str,
+    /// The call argument that holds it, as the vendor declares it (`unsigned int lane_delta`);
+    /// `None` for a parameter the call does not pass (the memory, the element shown).
+    pub arg: Option<String>,
+    /// Whether each lane passes its own value: `per thread`, `uniform`, `const-expression`,
+    /// `scalar (uniform)` or `immediate` (from the op's typed argument list).
+    pub lanes: Option<&'static str>,
+    /// The rule or source for `lanes`.
+    pub lanes_source: Option<&'static str>,
 }
 
 /// The live example of a [`RefEntry`].
@@ -129,15 +137,19 @@ pub fn entry(spec: &OpSpec) -> RefEntry {
         rule: squash(spec.rule),
         source: spec.source,
         scalar: spec.kind == OpKind::Scalar,
-        params: spec.params.iter().map(ref_param).collect(),
+        params: spec.params.iter().map(|p| ref_param(spec, p)).collect(),
         types: spec.types.to_vec(),
         type_note: spec.type_note,
         example: example(spec),
     }
 }
 
-fn ref_param(p: &ParamSpec) -> RefParam {
+fn ref_param(spec: &OpSpec, p: &ParamSpec) -> RefParam {
+    let arg = spec.arg_of(p.name);
     RefParam {
+        arg: arg.map(|a| a.declared()),
+        lanes: arg.map(|a| a.thread.word()),
+        lanes_source: arg.map(|a| a.thread.source()),
         name: p.name,
         flag: p.flag(),
         kind: p.kind,
@@ -245,12 +257,13 @@ fn shell_word(text: &str) -> String {
 pub fn param_range(p: &ParamSpec) -> String {
     match p.kind {
         ParamKind::Int { min, max } => format!("integer in {min}..={max}"),
-        ParamKind::PerLaneInt { min, max } => {
-            format!("integer in {min}..={max}, one for all lanes or a comma list of one per lane")
-        }
-        ParamKind::PerLaneValue => {
-            "value of the op's type, one for all lanes or a comma list of one per lane".to_string()
-        }
+        ParamKind::PerLaneInt { min, max } => format!(
+            "integer in {min}..={max}: one for all lanes, a comma list of one per lane, or a lane \
+             expression such as (lane+1)%32"
+        ),
+        ParamKind::PerLaneValue => "value of the op's type: one for all lanes, a comma list of \
+                                    one per lane, or a lane expression"
+            .to_string(),
         ParamKind::Mask => "lane mask (hex)".to_string(),
         ParamKind::Flag => "true or false".to_string(),
         ParamKind::Text => "text".to_string(),

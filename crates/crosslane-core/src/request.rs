@@ -13,6 +13,37 @@ use crate::params::{default_param, parse_int, parse_param, Params};
 use crate::trace::Step;
 use crate::value::{ValueType, ValuesSpec};
 
+/// A per-lane form (a list or a lane expression) given for an argument the vendor takes once per
+/// warp: the error says which rule makes it one value (SEMANTICS.md "Per-thread and uniform
+/// operands").
+fn one_value(spec: &OpSpec, p: &crate::params::ParamSpec, text: &str, e: InputError) -> InputError {
+    let per_lane_form = text.contains(',') || crate::lane_expr::looks_like_expr(text);
+    match spec.arg_of(p.name) {
+        Some(a)
+            if per_lane_form
+                && !a.thread.per_thread()
+                && !matches!(
+                    p.kind,
+                    crate::params::ParamKind::PerLaneInt { .. }
+                        | crate::params::ParamKind::PerLaneValue
+                        | crate::params::ParamKind::Text
+                ) =>
+        {
+            InputError::new(
+                e.field,
+                format!(
+                    "{} takes one value for the whole warp ({}: {}); {}",
+                    a.name,
+                    a.thread.word(),
+                    a.thread.source(),
+                    e.message
+                ),
+            )
+        }
+        _ => e,
+    }
+}
+
 /// One operation call as text, exactly as typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpRequest {
@@ -133,7 +164,9 @@ impl OpRequest {
                 .map(|(_, v)| v.as_str())
                 .filter(|v| !v.trim().is_empty());
             let value = match given {
-                Some(text) => parse_param(p, text, lanes, ty)?,
+                Some(text) => {
+                    parse_param(p, text, lanes, ty).map_err(|e| one_value(spec, p, text, e))?
+                }
                 None => default_param(p, lanes, active, ty)?,
             };
             params.0.insert(p.name.to_string(), value);

@@ -414,7 +414,8 @@ fn parse_float(t: &str) -> Option<f64> {
     }
 }
 
-/// How the input row is given (`--values`): `lane`, `lane+K`, `lane*K`, or a comma list of
+/// How the input row is given (`--values`): `lane`, `lane+K`, `lane*K`, any lane expression
+/// ([`crate::lane_expr`]: `lane^K`, `lane&K`, `lane-K`, `(lane+K)%N`, …), or a comma list of
 /// exactly one value per lane.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ValuesSpec {
@@ -424,6 +425,9 @@ pub enum ValuesSpec {
     LaneTimes(i64),
     /// One typed item per lane.
     List(Vec<String>),
+    /// A lane expression (its text), evaluated per lane in 64-bit integers, then converted to
+    /// the value type.
+    Expr(String),
 }
 
 impl ValuesSpec {
@@ -437,24 +441,23 @@ impl ValuesSpec {
         if lower.is_empty() || lower == "lane" || lower == "laneid" {
             return Ok(ValuesSpec::LanePlus(0));
         }
+        // The two forms older scenarios name by variant; everything else with `lane` in it is
+        // an expression.
         if let Some(rest) = lower.strip_prefix("lane") {
-            let number = |s: &str| -> Result<i64, InputError> {
-                crate::params::parse_int(s).ok_or_else(|| {
-                    InputError::new(
-                        "values",
-                        format!("`{text}`: expected lane, lane+K, lane-K, lane*K or a comma list"),
-                    )
-                })
-            };
-            if let Some(k) = rest.strip_prefix('+') {
-                return Ok(ValuesSpec::LanePlus(number(k)?));
+            let k = |s: &str| crate::params::parse_int(s).filter(|_| !s.starts_with(['+', '-']));
+            if let Some(k) = rest.strip_prefix('+').and_then(k) {
+                return Ok(ValuesSpec::LanePlus(k));
             }
-            if rest.starts_with('-') {
-                return Ok(ValuesSpec::LanePlus(number(rest)?));
+            if let Some(k) = rest.strip_prefix('-').and_then(k) {
+                return Ok(ValuesSpec::LanePlus(k.wrapping_neg()));
             }
-            if let Some(k) = rest.strip_prefix('*') {
-                return Ok(ValuesSpec::LaneTimes(number(k)?));
+            if let Some(k) = rest.strip_prefix('*').and_then(k) {
+                return Ok(ValuesSpec::LaneTimes(k));
             }
+        }
+        if crate::lane_expr::looks_like_expr(&t) {
+            crate::lane_expr::LaneExpr::parse(&t, "values")?;
+            return Ok(ValuesSpec::Expr(t));
         }
         Ok(ValuesSpec::List(
             t.split(',').map(|s| s.to_string()).collect(),
@@ -489,6 +492,11 @@ impl ValuesSpec {
                     .map(|(i, s)| Value::parse(ty, s, &format!("values[{i}]")))
                     .collect()
             }
+            ValuesSpec::Expr(text) => Ok(crate::lane_expr::LaneExpr::parse(text, "values")?
+                .row(lanes, "values")?
+                .into_iter()
+                .map(|v| Value::from_i64(ty, v))
+                .collect()),
         }
     }
 }
@@ -554,5 +562,17 @@ mod tests {
             .materialize(ValueType::I32, 4)
             .unwrap_err();
         assert_eq!(err.field, "values[1]");
+        let row = ValuesSpec::parse("(lane + 1) % 4")
+            .unwrap()
+            .materialize(ValueType::I32, 4)
+            .unwrap();
+        let shown: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        assert_eq!(shown, ["1", "2", "3", "0"]);
+        let row = ValuesSpec::parse("lane^1")
+            .unwrap()
+            .materialize(ValueType::U32, 4)
+            .unwrap();
+        assert_eq!(row.iter().map(|v| v.bits).collect::<Vec<_>>(), [1, 0, 3, 2]);
+        assert!(ValuesSpec::parse("(lane+").is_err());
     }
 }

@@ -241,3 +241,47 @@ fn byte_address_permutes_map_between_amd_and_maca_and_are_computed_elsewhere() {
         "{wgsl}"
     );
 }
+
+#[test]
+fn a_per_lane_operand_is_exported_as_the_users_lane_expression() {
+    use crosslane_core::codegen::{generate, Target};
+    let req = crosslane_core::OpRequest {
+        dialect: "cuda".into(),
+        op: "__shfl_sync".into(),
+        params: [("src_lane".to_string(), "(lane + 1) % 32".to_string())].into(),
+        ..Default::default()
+    };
+    let cuda = generate(&req, Target::Cuda).unwrap();
+    assert!(
+        cuda.contains("__shfl_sync(0xffffffffull, var, ((int)lane + 1) % 32, 32)"),
+        "{cuda}"
+    );
+    let req = crosslane_core::OpRequest {
+        dialect: "wgsl".into(),
+        op: "subgroupShuffle".into(),
+        params: [("id".to_string(), "lane ^ 1".to_string())].into(),
+        ..Default::default()
+    };
+    let wgsl = generate(&req, Target::Wgsl).unwrap();
+    assert!(
+        wgsl.contains("subgroupShuffle(v, (i32(lane) ^ 1))"),
+        "{wgsl}"
+    );
+    // A comma list is not an expression: it stays a per-lane table.
+    let req = crosslane_core::OpRequest {
+        dialect: "hip".into(),
+        op: "__shfl".into(),
+        lanes: "32".into(),
+        params: [(
+            "src_lane".to_string(),
+            (0..32)
+                .map(|i| ((i + 3) % 32).to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+        )]
+        .into(),
+        ..Default::default()
+    };
+    let hip = generate(&req, Target::Hip).unwrap();
+    assert!(hip.contains("src_lane_per_lane[lane]"), "{hip}");
+}

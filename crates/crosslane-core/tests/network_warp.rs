@@ -1,5 +1,6 @@
 //! The network inside one warp: every partner fetched by a shuffle run through the emulator
-//! (Ascend C: `asc_shfl_xor` for k = p, `asc_shfl_down` + `asc_shfl_up` for k < p).
+//! (Ascend C: `asc_shfl_xor` for k = p, `asc_shfl` with each lane's own srcLane for k < p —
+//! Ascend C SIMT threads pass their own arguments, SEMANTICS.md "Per-thread and uniform operands").
 
 use crosslane_core::network::warp::Fetch;
 use crosslane_core::network::{warp_sort, Network, WarpShuffles};
@@ -26,21 +27,14 @@ fn ascend_warp_sort_of_ten_keys_step_by_step() {
     let keys = [3, 7, 1, 9, 0, 8, 2, 6, 5, 4];
     let run = warp_sort(&WarpShuffles::ASCEND, &keys).unwrap();
     assert_eq!(run.sorted, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    // 10 stages; the 4 with k = p use one asc_shfl_xor, the 6 with k < p a down and an up.
+    // 10 stages; the 4 with k = p use one asc_shfl_xor, the 6 with k < p one asc_shfl whose
+    // srcLane is each lane's partner (per thread).
     let fetches: Vec<Fetch> = run.stages.iter().map(|s| s.fetch).collect();
-    use Fetch::{DownUp as D, Xor as X};
-    assert_eq!(fetches, [X, X, D, X, D, D, X, D, D, D]);
-    assert_eq!(run.trace.steps.len(), 4 + 2 * 6);
+    use Fetch::{Index as I, Xor as X};
+    assert_eq!(fetches, [X, X, I, X, I, I, X, I, I, I]);
+    assert_eq!(run.trace.steps.len(), 10);
     let ops: Vec<&str> = run.trace.steps.iter().map(|s| s.op.as_str()).collect();
-    assert_eq!(
-        &ops[..4],
-        [
-            "asc_shfl_xor",
-            "asc_shfl_xor",
-            "asc_shfl_down",
-            "asc_shfl_up"
-        ]
-    );
+    assert_eq!(&ops[..3], ["asc_shfl_xor", "asc_shfl_xor", "asc_shfl"]);
     // Stage 1 (p = 1, k = 1): lane 0 reads lane 1 through the xor shuffle and keeps min(3, 7).
     let s1 = &run.stages[0];
     assert_eq!(s1.keys_before[..10], keys);
@@ -49,15 +43,18 @@ fn ascend_warp_sort_of_ten_keys_step_by_step() {
     assert_eq!(xor.results[0].from, Some(1));
     assert_eq!(xor.results[0].source, Source::Lane);
     assert_eq!(xor.params.int("lane_mask").unwrap(), 1);
-    // Stage 3 (p = 2, k = 1): comparators 1-2 and 5-6, via down and up by 1.
+    // Stage 3 (p = 2, k = 1): comparators 1-2 and 5-6, one index shuffle: lanes 1 and 2 read
+    // each other, lane 0 reads itself.
     let s3 = &run.stages[2];
     assert_eq!((s3.p, s3.k), (2, 1));
-    let down = &run.trace.steps[s3.steps[0]];
-    let up = &run.trace.steps[s3.steps[1]];
-    assert_eq!(down.params.int("delta").unwrap(), 1);
-    assert_eq!(down.results[1].from, Some(2));
-    assert_eq!(up.results[2].from, Some(1));
-    assert!(down
+    let idx = &run.trace.steps[s3.steps[0]];
+    assert_eq!(idx.params.lane_int("src_lane", 1).unwrap(), 2);
+    assert_eq!(idx.params.lane_int("src_lane", 2).unwrap(), 1);
+    assert_eq!(idx.params.lane_int("src_lane", 0).unwrap(), 0);
+    assert_eq!(idx.results[1].from, Some(2));
+    assert_eq!(idx.results[2].from, Some(1));
+    assert_eq!(idx.results[6].from, Some(5));
+    assert!(idx
         .label
         .as_deref()
         .unwrap()

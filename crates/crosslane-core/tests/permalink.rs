@@ -345,3 +345,31 @@ fn exited_lanes_round_trip_and_old_requests_stay_unchanged() {
     let old = seed_000();
     assert!(!old.to_json().contains("exited"), "{}", old.to_json());
 }
+
+#[test]
+fn golden_per_lane_link_rotates() {
+    let doc: serde_json::Value = serde_json::from_str(GOLDEN).expect("golden file is JSON");
+    let case = doc["links"]
+        .as_array()
+        .and_then(|l| {
+            l.iter().find(|c| {
+                c["name"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("per-lane"))
+            })
+        })
+        .expect("the per-lane golden link");
+    let s = decode(case["link"].as_str().unwrap()).expect("decodes");
+    let View::Op(req) = s.view else {
+        panic!("op view")
+    };
+    let step = req.run().expect("runs");
+    // Lane i reads lane (i + 1) % 32, which holds 100 + that lane.
+    let got: Vec<i64> = step
+        .results
+        .iter()
+        .map(|r| r.value.unwrap().as_i64().unwrap())
+        .collect();
+    let want: Vec<i64> = (0..32).map(|i| 100 + (i + 1) % 32).collect();
+    assert_eq!(got, want);
+}

@@ -105,3 +105,39 @@ fn input_errors() {
     );
     assert_eq!(ShuffleFamily::parse("xor").unwrap(), ShuffleFamily::Xor);
 }
+
+#[test]
+fn a_per_lane_source_lane_runs_in_every_dialect() {
+    use crosslane_core::{compare_lanes, LaneParam};
+    // srcLane = 31 - lane (a reversal) with the default widths: CUDA, HIP wave32 and Ascend C
+    // read lane 31 - i (PTX: b & 31 = 31 - i; HIP: index (31 - i) & 31; Ascend: (31 - i) mod 32),
+    // HIP wave64 reads (31 - i) & 63 in its 64-lane segment: lane 31 - i for i < 32 too.
+    let param = LaneParam::parse("31 - lane").unwrap();
+    let c = compare_lanes(ShuffleFamily::Idx, &param, None, "lane", "").unwrap();
+    assert_eq!(c.param_text, "31 - lane");
+    for run in &c.runs {
+        let step = run.step.as_ref().unwrap();
+        for i in 0..32 {
+            assert_eq!(step.results[i].from, Some(31 - i), "{} lane {i}", run.label);
+        }
+    }
+    assert!(c.lanes.iter().take(32).all(|l| l.agree));
+    // A varying xor mask: WGSL requires it uniform, so every WGSL lane is indeterminate there
+    // while CUDA / HIP / Ascend read lane ^ mask per lane.
+    let param = LaneParam::parse("(lane & 1) + 1").unwrap();
+    let c = compare_lanes(ShuffleFamily::Xor, &param, Some(32), "lane", "").unwrap();
+    let wgsl = c.runs.iter().find(|r| r.label == "WGSL").unwrap();
+    assert!(wgsl
+        .step
+        .as_ref()
+        .unwrap()
+        .results
+        .iter()
+        .all(|r| r.value.is_none()));
+    let cuda = c.runs.iter().find(|r| r.label == "CUDA").unwrap();
+    let from: Vec<Option<usize>> = cuda.step.as_ref().unwrap().results[..4]
+        .iter()
+        .map(|r| r.from)
+        .collect();
+    assert_eq!(from, [Some(1), Some(3), Some(3), Some(1)]);
+}

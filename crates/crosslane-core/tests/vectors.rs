@@ -7,11 +7,11 @@
 
 mod common;
 
-use common::{cases, request_of, EDGE, RULE, SEED};
+use common::{cases, request_of, EDGE, PER_LANE, RULE, SEED};
 use serde_json::Value as J;
 
 fn lane_cases() -> Vec<J> {
-    cases(&[SEED, RULE])
+    cases(&[SEED, RULE, PER_LANE])
         .into_iter()
         .filter(|c| {
             c.get("kind").is_none()

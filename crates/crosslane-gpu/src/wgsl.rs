@@ -659,6 +659,17 @@ fn const_param(step: &Step, name: &str) -> Result<String, GpuError> {
         Some(ParamValue::Mask(m)) => u32::try_from(m.0)
             .map(|n| format!("{n}u"))
             .map_err(|_| GpuError::unsupported(name, "mask does not fit a u32")),
+        // A per-lane parameter (WGSL's ShuffleUp/Down delta and ShuffleXor mask take per-lane
+        // input since the uniformity rule is checked by the emulator) with one value for every
+        // lane is that value.
+        Some(ParamValue::Ints(ns)) if !ns.is_empty() && ns.iter().all(|n| *n == ns[0]) => {
+            u32::try_from(ns[0]).map(|n| format!("{n}u")).map_err(|_| {
+                GpuError::unsupported(
+                    name,
+                    format!("must be in 0..=4294967295 for WGSL, got {}", ns[0]),
+                )
+            })
+        }
         _ => Err(GpuError::unsupported(
             name,
             format!("{} needs the parameter `{name}` as one integer", step.op),

@@ -165,7 +165,7 @@ impl Controls {
             "values",
             "values",
             &values,
-            "lane, lane+K, lane*K, or one value per lane (comma list)",
+            "lane, a lane expression such as lane^1 or (lane+1)%32, or one value per lane (comma list)",
         )?;
         let ty: HtmlSelectElement = el_as(doc, "select", &[("id", "type"), ("name", "type")])?;
         field(doc, &warp, "type", "type", &ty, "operand type")?;
@@ -248,10 +248,14 @@ impl Controls {
         }
         for p in spec.params {
             let id = format!("param-{}", p.name);
-            let hint = match form::param_range(p) {
+            let mut hint = match form::param_range(p) {
                 Some(range) => format!("{} · {range}", p.doc),
                 None => p.doc.to_string(),
             };
+            // Per thread or one value, from the op's typed argument list.
+            if let Some(arg) = spec.arg_of(p.name) {
+                hint.push_str(&format!(" · {} ({})", arg.thread.word(), arg.declared()));
+            }
             if let Some(targets) = form::param_choices(spec, p) {
                 // The AMD target: a picker of the known processors (a value from a link that is
                 // not among them stays selectable, so running it reports the error).

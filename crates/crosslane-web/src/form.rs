@@ -54,7 +54,7 @@ pub fn param_placeholder(spec: &ParamSpec) -> String {
     };
     match spec.kind {
         ParamKind::PerLaneInt { .. } | ParamKind::PerLaneValue => {
-            format!("{default}; one value or one per lane")
+            format!("{default}; one value, one per lane, or e.g. (lane+1)%32")
         }
         ParamKind::Mask => format!("{default}; hex"),
         _ => default,
@@ -189,7 +189,10 @@ mod tests {
         let width = xor.param("width").unwrap();
         assert_eq!(param_initial(mask), "1");
         assert_eq!(param_initial(width), "");
-        assert_eq!(param_placeholder(width), "default: lane count");
+        assert_eq!(
+            param_placeholder(width),
+            "default: lane count; one value, one per lane, or e.g. (lane+1)%32"
+        );
         assert_eq!(
             param_range(width).as_deref(),
             Some("accepts 1..=2147483647")
@@ -204,6 +207,9 @@ mod tests {
         let fma = find_op(Dialect::Maca, "__builtin_mxc_pk_fma_bf16").unwrap();
         let b = fma.param("b").unwrap();
         assert_eq!(param_initial(b), "");
-        assert_eq!(param_placeholder(b), "default 1; one value or one per lane");
+        assert_eq!(
+            param_placeholder(b),
+            "default 1; one value, one per lane, or e.g. (lane+1)%32"
+        );
     }
 }

@@ -41,7 +41,8 @@ pub struct OpArgs {
     /// They do not call and do not break the sync rule (it names non-exited threads).
     #[arg(long, allow_hyphen_values = true)]
     pub exited: Option<String>,
-    /// The operand: `lane` (default), `lane+K`, `lane*K`, or a comma list of exactly N items.
+    /// The operand: `lane` (default), a lane expression (`lane^1`, `(lane+1)%32`), or a comma
+    /// list of exactly N items.
     #[arg(long, allow_hyphen_values = true)]
     pub values: Option<String>,
     /// Value type: i32 (default), u32, f32, i64, u64, f64, f16, bf16, f16x2, bf16x2.
@@ -236,6 +237,7 @@ mod tests {
         name: "test_op",
         aliases: &[],
         signature: "",
+        args: &[],
         rule: "",
         source: "",
         params: &[

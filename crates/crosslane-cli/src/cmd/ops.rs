@@ -68,9 +68,13 @@ fn entry(out: &mut String, e: &RefEntry) {
     let types: Vec<&str> = e.types.iter().map(|t| t.name()).collect();
     let _ = writeln!(out, "  types: {}", types.join(", "));
     for p in &e.params {
+        let passed = match (&p.arg, p.lanes) {
+            (Some(arg), Some(lanes)) => format!(" [{arg}: {lanes}]"),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
-            "  {}  {}; {}. {}",
+            "  {}{passed}  {}; {}. {}",
             p.flag, p.range, p.default_text, p.doc
         );
     }

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::{Movement, Resolved, Target};
+use crate::args::Role;
 use crate::op::Dialect;
 use crate::params::ParamValue;
 use crate::portability::ShuffleFamily;
@@ -92,7 +93,7 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
             width,
         } => shuffle(target, *family, *amount, *width, r, &mut notes),
         Movement::Bpermute { addr } => bpermute(target, addr, r, &mut notes),
-        Movement::Op => native_op(target, r, ty, &mut notes),
+        Movement::Op => native_op(target, r, req, ty, &mut notes),
     };
     let mut s = String::new();
     header(&mut s, r, req, target, &notes);
@@ -481,7 +482,13 @@ fn source_line(int: &str, family: ShuffleFamily, amount: i64, lane: &str) -> Str
 
 /// An op without a cross-vendor family: called in its own dialect with its own signature; in
 /// another target, a comment and a copy of the operand.
-fn native_op(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) -> Call {
+fn native_op(
+    target: Target,
+    r: &Resolved,
+    req: &OpRequest,
+    ty: &str,
+    notes: &mut Vec<String>,
+) -> Call {
     if target.dialect() != r.spec.dialect {
         notes.push(format!(
             "NOT EXPRESSIBLE: {} has no equivalent of {} {} in crosslane's mapping; the kernel copies the operand so that it compiles.",
@@ -494,28 +501,40 @@ fn native_op(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) ->
     let wgsl = target == Target::Wgsl;
     let operand = if wgsl { "v" } else { "var" };
     let mut setup = Vec::new();
-    let args: Vec<String> = signature_args(r.spec.signature)
-        .into_iter()
-        .map(|(arg, arg_ty)| {
-            let key = snake(&arg);
-            match r
-                .spec
-                .param(&key)
-                .and_then(|p| r.input.params.0.get(p.name))
-            {
-                Some(v) => literal(target, &key, v, value_type(&arg_ty, ty), &mut setup),
+    // The call's arguments from the op's typed argument list.
+    let args: Vec<String> = r
+        .spec
+        .args
+        .iter()
+        .map(|a| {
+            let (arg, arg_ty) = (a.name, a.ty);
+            let given = a.param.and_then(|p| {
+                req.params
+                    .iter()
+                    .find(|(k, _)| r.spec.param(k).is_some_and(|s| s.name == p))
+                    .map(|(_, v)| v.as_str())
+            });
+            match a.param.and_then(|p| r.input.params.0.get(p)) {
+                Some(v) => literal(
+                    target,
+                    &snake(arg),
+                    v,
+                    given,
+                    value_type(arg_ty, ty),
+                    &mut setup,
+                ),
                 // WGSL does not convert to bool: a predicate is "the operand is non-zero",
                 // as the page's ballot / all / any read it.
                 None if wgsl && arg_ty == "bool" => format!("({operand} != 0)"),
                 // An out-parameter (`int *pred`): a local the call writes.
-                None if !wgsl && arg_ty.ends_with('*') => {
+                None if !wgsl && a.role == Role::Out => {
                     let base = arg_ty.trim_end_matches('*').trim();
                     setup.push(format!("{base} {arg}_out = 0;"));
                     format!("&{arg}_out")
                 }
                 // A 16-bit operand under another 16-bit prototype type (seed 002 declares
                 // `__builtin_mxc_fma_bf16` on `_Float16`): pass the bits, not a converted value.
-                None if !wgsl && arg_ty != ty && is_16_bit(&arg_ty) && is_16_bit(ty) => {
+                None if !wgsl && arg_ty != ty && is_16_bit(arg_ty) && is_16_bit(ty) => {
                     format!("__builtin_bit_cast({arg_ty}, {operand})")
                 }
                 None => operand.to_string(),
@@ -565,34 +584,6 @@ fn native_op(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) ->
     Call { setup, expr }
 }
 
-/// The arguments of a C or WGSL signature, each as (name, type): `T f(T var, int srcLane, int
-/// width = warpSize)` gives `(var, T), (srcLane, int), (width, int)`; `fn f(e: T, id: I) -> T`
-/// gives `(e, T), (id, I)`.
-fn signature_args(sig: &str) -> Vec<(String, String)> {
-    let Some(open) = sig.find('(') else {
-        return Vec::new();
-    };
-    let Some(close) = sig[open..].find(')') else {
-        return Vec::new();
-    };
-    sig[open + 1..open + close]
-        .split(',')
-        .filter_map(|a| {
-            let a = a.split('=').next()?.trim();
-            let (name, ty) = match a.split_once(':') {
-                Some((n, t)) => (n.trim(), t.trim()),
-                None => {
-                    let name = a
-                        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .next()?;
-                    (name, a[..a.len() - name.len()].trim())
-                }
-            };
-            (!name.is_empty() && name != "void").then(|| (name.to_string(), ty.to_string()))
-        })
-        .collect()
-}
-
 /// Whether a C type name is one of the 16-bit float types the snippets use.
 fn is_16_bit(ty: &str) -> bool {
     matches!(
@@ -636,16 +627,35 @@ fn value_type<'a>(arg_ty: &'a str, operand_ty: &'a str) -> &'a str {
     }
 }
 
-/// An argument's literal; per-lane lists become a constant array indexed by `lane` (values as
-/// their raw bits, reinterpreted as `elem`, so NaN payloads and signed zeros survive).
+/// An argument's literal. A per-lane integer the user gave as a lane expression (`given`) is
+/// written as that expression of the kernel's `lane` (signed, as the playground evaluates it);
+/// other per-lane lists become a constant array indexed by `lane` (values as their raw bits,
+/// reinterpreted as `elem`, so NaN payloads and signed zeros survive).
 fn literal(
     target: Target,
     name: &str,
     v: &ParamValue,
+    given: Option<&str>,
     elem: &str,
     setup: &mut Vec<String>,
 ) -> String {
     let wgsl = target == Target::Wgsl;
+    let expr = given
+        .filter(|t| crate::lane_expr::looks_like_expr(t))
+        .and_then(|t| crate::lane_expr::LaneExpr::parse(t, name).ok())
+        .filter(|e| e.uses_lane());
+    if let (ParamValue::Ints(_), Some(e)) = (v, &expr) {
+        return if wgsl {
+            let signed = e.parenthesized("i32(lane)");
+            if elem == "u32" {
+                format!("u32({signed})")
+            } else {
+                signed
+            }
+        } else {
+            e.with_lane("(int)lane")
+        };
+    }
     match v {
         ParamValue::Int(i) if wgsl => {
             if *i >= 0 {

@@ -11,11 +11,11 @@
 //! * A lane number that would fall outside the warp (negative `lane_mask` / `srcLane`) is never
 //!   read: undefined with a diagnostic.
 
+use crate::args::{Arg, Role, ASCEND_PER_THREAD};
 use crate::error::InputError;
 use crate::gather::{gather, inactive_is_undefined, note_undefined, Pick};
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
-use crate::result::LaneResult;
 use crate::segment::{segment_end, segment_start, width_warning};
 use crate::value::ValueType;
 
@@ -26,7 +26,7 @@ const FAMILY: &str = "asc_shfl_*";
 
 const WIDTH: ParamSpec = ParamSpec {
     name: "width",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 1,
         max: i32::MAX as i64,
     },
@@ -65,6 +65,7 @@ pub const OPS: &[OpSpec] = &[
         name: "asc_shfl",
         aliases: &["shfl"],
         signature: "T asc_shfl(T var, int32_t srcLane, int32_t width = warpSize)",
+        args: &[Arg::operand("var", "T"), Arg::per_thread("srcLane", "int32_t", Role::SourceLane, "src_lane", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
         rule: "Lane i reads lane (srcLane mod width) of its own width-segment. A negative srcLane would \
                name a lane outside the warp: undefined. An inactive source is undefined (uninitialized \
                register). Width must be a power of two ≤ 32, else every lane is undefined.",
@@ -72,7 +73,7 @@ pub const OPS: &[OpSpec] = &[
         params: &[
             ParamSpec {
                 name: "src_lane",
-                kind: ParamKind::Int { min: i32::MIN as i64, max: i32::MAX as i64 },
+                kind: ParamKind::PerLaneInt { min: i32::MIN as i64, max: i32::MAX as i64 },
                 default: ParamDefault::Int(0),
                 doc: "source lane within the caller's segment (taken mod width)",
             },
@@ -88,6 +89,7 @@ pub const OPS: &[OpSpec] = &[
         name: "asc_shfl_up",
         aliases: &["shfl_up"],
         signature: "T asc_shfl_up(T var, uint32_t delta, int32_t width = warpSize)",
+        args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaUp, "delta", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
         rule: "Lane i reads lane i − delta when that lane is in its own segment; otherwise (and whenever \
                delta ≥ width) it returns its own var. An inactive source is undefined.",
         source: "cann asc-devkit asc_shfl_up, mirroring asc_shfl_down (seed 001) downwards; SEMANTICS.md \"Ascend C\"",
@@ -102,6 +104,7 @@ pub const OPS: &[OpSpec] = &[
         name: "asc_shfl_down",
         aliases: &["shfl_down"],
         signature: "T asc_shfl_down(T var, uint32_t delta, int32_t width = warpSize)",
+        args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaDown, "delta", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
         rule: "Lane i reads lane i + delta when that lane is at or below the end of its segment; \
                otherwise it returns its own var. If delta ≥ width every lane returns its own var. An \
                inactive source is undefined (uninitialized register).",
@@ -117,6 +120,7 @@ pub const OPS: &[OpSpec] = &[
         name: "asc_shfl_xor",
         aliases: &["shfl_xor"],
         signature: "T asc_shfl_xor(T var, int32_t lane_mask, int32_t width = warpSize)",
+        args: &[Arg::operand("var", "T"), Arg::per_thread("lane_mask", "int32_t", Role::LaneMask, "lane_mask", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
         rule: "Lane i reads lane i ^ lane_mask when that lane is at or below the end of its own segment \
                (an earlier segment is allowed); a later lane returns its own var. A negative result \
                would be outside the warp: undefined. An inactive source is undefined.",
@@ -124,7 +128,7 @@ pub const OPS: &[OpSpec] = &[
         params: &[
             ParamSpec {
                 name: "lane_mask",
-                kind: ParamKind::Int { min: i32::MIN as i64, max: i32::MAX as i64 },
+                kind: ParamKind::PerLaneInt { min: i32::MIN as i64, max: i32::MAX as i64 },
                 default: ParamDefault::Int(1),
                 doc: "xor-ed with the caller's lane id to give the source lane",
             },
@@ -139,7 +143,7 @@ pub const OPS: &[OpSpec] = &[
 
 const DELTA: ParamSpec = ParamSpec {
     name: "delta",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 0,
         max: u32::MAX as i64,
     },
@@ -147,29 +151,41 @@ const DELTA: ParamSpec = ParamSpec {
     doc: "lane offset (uint32_t)",
 };
 
-/// Shared frame: check the width, then gather with the dialect's pick rule.
-fn run_with(input: &OpInput, pick: impl Fn(usize, usize) -> Pick) -> Result<OpOutput, InputError> {
-    let width = input.params.int("width")?;
+/// Shared frame: each lane checks its own width, then picks by the dialect's rule with its own
+/// parameter `param` (SEMANTICS.md "Per-thread and uniform operands").
+fn run_with(
+    input: &OpInput,
+    param: &str,
+    pick: impl Fn(usize, usize, i64) -> Pick,
+) -> Result<OpOutput, InputError> {
     let mut diagnostics = Vec::new();
-    if let Some(w) = width_warning(width, WARP as i64, FAMILY, WIDTH_RULE) {
-        let why = w.message.clone();
-        diagnostics.push(w);
-        let results = (0..input.lanes)
-            .map(|i| {
-                if input.active.contains(i) {
-                    LaneResult::undefined(why.clone(), None)
-                } else {
-                    LaneResult::inactive()
-                }
-            })
-            .collect();
-        return Ok(OpOutput {
-            results,
-            diagnostics,
-        });
+    let mut bad: Vec<(i64, String)> = Vec::new();
+    for i in input.active.iter().filter(|&i| i < input.lanes) {
+        let width = input.params.lane_int("width", i)?;
+        if bad.iter().any(|(w, _)| *w == width) {
+            continue;
+        }
+        if let Some(w) = width_warning(width, WARP as i64, FAMILY, WIDTH_RULE) {
+            bad.push((width, w.message.clone()));
+            diagnostics.push(w);
+        }
     }
-    let width = width as usize;
-    let results = gather(input, |i| pick(i, width), inactive_is_undefined);
+    let results = gather(
+        input,
+        |i| {
+            let (Ok(width), Ok(p)) = (
+                input.params.lane_int("width", i),
+                input.params.lane_int(param, i),
+            ) else {
+                return Pick::Undefined(format!("lane {i} has no {param} or width"), None);
+            };
+            if let Some((_, why)) = bad.iter().find(|(w, _)| *w == width) {
+                return Pick::Undefined(why.clone(), None);
+            }
+            pick(i, width as usize, p)
+        },
+        inactive_is_undefined,
+    );
     note_undefined(&results, &mut diagnostics);
     Ok(OpOutput {
         results,
@@ -178,11 +194,10 @@ fn run_with(input: &OpInput, pick: impl Fn(usize, usize) -> Pick) -> Result<OpOu
 }
 
 fn run_shfl(input: &OpInput) -> Result<OpOutput, InputError> {
-    let src = input.params.int("src_lane")?;
-    run_with(input, |i, width| {
+    run_with(input, "src_lane", |i, width, src| {
         if src < 0 {
             return Pick::Undefined(
-                format!("srcLane {src} is negative: it names no lane of the warp"),
+                format!("lane {i}'s srcLane {src} is negative: it names no lane of the warp"),
                 None,
             );
         }
@@ -191,11 +206,11 @@ fn run_shfl(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_up(input: &OpInput) -> Result<OpOutput, InputError> {
-    let delta = input.params.int("delta")? as usize;
-    run_with(input, |i, width| {
+    run_with(input, "delta", |i, width, delta| {
+        let delta = delta as usize;
         if delta >= width {
             return Pick::Own(format!(
-                "delta {delta} ≥ width {width}: own value (seed 001 约束说明)"
+                "lane {i}'s delta {delta} ≥ width {width}: own value (seed 001 约束说明)"
             ));
         }
         match i.checked_sub(delta) {
@@ -208,11 +223,11 @@ fn run_up(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_down(input: &OpInput) -> Result<OpOutput, InputError> {
-    let delta = input.params.int("delta")? as usize;
-    run_with(input, |i, width| {
+    run_with(input, "delta", |i, width, delta| {
+        let delta = delta as usize;
         if delta >= width {
             return Pick::Own(format!(
-                "delta {delta} ≥ width {width}: own value (seed 001 约束说明)"
+                "lane {i}'s delta {delta} ≥ width {width}: own value (seed 001 约束说明)"
             ));
         }
         let j = i + delta;
@@ -227,8 +242,7 @@ fn run_down(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 fn run_xor(input: &OpInput) -> Result<OpOutput, InputError> {
-    let mask = input.params.int("lane_mask")?;
-    run_with(input, |i, width| {
+    run_with(input, "lane_mask", |i, width, mask| {
         let j = (i as i64) ^ mask;
         if j < 0 {
             Pick::Undefined(

@@ -26,6 +26,7 @@
 //!   active lane outside `mask` gets an undefined result; a source lane that is active but outside
 //!   `mask` did not take part, so reading it is undefined, as is reading an inactive lane.
 
+use crate::args::{Arg, Role, Thread, CUDA_PER_THREAD, CUDA_SAME_MASK};
 use crate::arith::{fold, BinOp};
 use crate::error::InputError;
 use crate::gather::{gather, inactive_is_undefined, Pick};
@@ -80,17 +81,17 @@ pub(crate) const MASK: ParamSpec = ParamSpec {
 
 const WIDTH: ParamSpec = ParamSpec {
     name: "width",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 1,
         max: i32::MAX as i64,
     },
-    default: ParamDefault::Int(WARP as i64),
+    default: ParamDefault::Lanes,
     doc: "segment width in lanes; a power of two in 1..=32 (default warpSize = 32)",
 };
 
 const DELTA: ParamSpec = ParamSpec {
     name: "delta",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 0,
         max: u32::MAX as i64,
     },
@@ -231,27 +232,40 @@ pub(crate) fn lane_list(mask: LaneMask) -> String {
     format!("{}{more}", lanes.join(", "))
 }
 
-/// Runs one `__shfl*_sync` by the PTX formula with the sync-mask and width rules.
+/// Runs one `__shfl*_sync` by the PTX formula with the sync-mask and width rules. Every lane
+/// uses its own `param` and `width` (PTX shfl.sync takes `b` and `c` per thread; SEMANTICS.md
+/// "Per-thread and uniform operands").
 fn run_shfl(
     input: &OpInput,
     mode: Mode,
     name: &str,
     param_name: &str,
 ) -> Result<OpOutput, InputError> {
-    let param = input.params.int(param_name)?;
-    let width = input.params.int("width")?;
     let mask = input.params.mask("mask")?;
     let mut diagnostics = Vec::new();
     let whole_call = check_mask(name, input, mask, &mut diagnostics);
-    let bad_width = width_warning(width, WARP as i64, "__shfl*_sync", WIDTH_RULE).map(|w| {
-        let why = w.message.clone();
-        diagnostics.push(w);
-        why
-    });
-    let c = control_word(mode, width);
+    // Each distinct undefined width warns once.
+    let mut bad_widths: Vec<(i64, String)> = Vec::new();
+    for i in input.active.iter().filter(|&i| i < input.lanes) {
+        let width = input.params.lane_int("width", i)?;
+        if bad_widths.iter().any(|(w, _)| *w == width) {
+            continue;
+        }
+        if let Some(w) = width_warning(width, WARP as i64, "__shfl*_sync", WIDTH_RULE) {
+            bad_widths.push((width, w.message.clone()));
+            diagnostics.push(w);
+        }
+    }
     let results = gather(
         input,
         |i| {
+            let (Ok(param), Ok(width)) = (
+                input.params.lane_int(param_name, i),
+                input.params.lane_int("width", i),
+            ) else {
+                return Pick::Undefined(format!("lane {i} has no {param_name} or width"), None);
+            };
+            let c = control_word(mode, width);
             let (j, ok) = ptx_source(mode, i, param, c);
             let hint = if ok && (0..WARP as i64).contains(&j) {
                 Some(j as usize)
@@ -267,7 +281,7 @@ fn run_shfl(
                     hint,
                 );
             }
-            if let Some(why) = &bad_width {
+            if let Some((_, why)) = bad_widths.iter().find(|(w, _)| *w == width) {
                 return Pick::Undefined(why.clone(), hint);
             }
             if !ok {
@@ -333,6 +347,24 @@ pub const OPS: &[OpSpec] = &[
         name: "__shfl_sync",
         aliases: &["shfl_sync"],
         signature: "T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "srcLane",
+                "int",
+                Role::SourceLane,
+                "src_lane",
+                CUDA_PER_THREAD,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
+        ],
         rule: concat!(
             "PTX shfl.sync.idx with c = ((32 - width) << 8) | 0x1f: lane i reads \
              j = minL | (b & ~seg), b = srcLane & 31, i.e. lane srcLane mod width of its own \
@@ -344,7 +376,7 @@ pub const OPS: &[OpSpec] = &[
             MASK,
             ParamSpec {
                 name: "src_lane",
-                kind: ParamKind::Int {
+                kind: ParamKind::PerLaneInt {
                     min: i32::MIN as i64,
                     max: i32::MAX as i64,
                 },
@@ -364,6 +396,24 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["shfl_up_sync"],
         signature:
             "T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "delta",
+                "unsigned int",
+                Role::DeltaUp,
+                "delta",
+                CUDA_PER_THREAD,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
+        ],
         rule: concat!(
             "PTX shfl.sync.up with c = (32 - width) << 8: lane i reads j = i - (delta & 31) when \
              j is at or after the start of its segment (maxL); otherwise its own value (no wrap).",
@@ -382,6 +432,24 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["shfl_down_sync"],
         signature:
             "T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "delta",
+                "unsigned int",
+                Role::DeltaDown,
+                "delta",
+                CUDA_PER_THREAD,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
+        ],
         rule: concat!(
             "PTX shfl.sync.down with c = ((32 - width) << 8) | 0x1f: lane i reads \
              j = i + (delta & 31) when j is at or before the end of its segment (maxL); otherwise \
@@ -400,6 +468,24 @@ pub const OPS: &[OpSpec] = &[
         name: "__shfl_xor_sync",
         aliases: &["shfl_xor_sync"],
         signature: "T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "laneMask",
+                "int",
+                Role::LaneMask,
+                "lane_mask",
+                CUDA_PER_THREAD,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
+        ],
         rule: concat!(
             "PTX shfl.sync.bfly with c = ((32 - width) << 8) | 0x1f: lane i reads \
              j = i ^ (laneMask & 31) when j is at or before the end of its segment (maxL): an \
@@ -411,7 +497,7 @@ pub const OPS: &[OpSpec] = &[
             MASK,
             ParamSpec {
                 name: "lane_mask",
-                kind: ParamKind::Int {
+                kind: ParamKind::PerLaneInt {
                     min: i32::MIN as i64,
                     max: i32::MAX as i64,
                 },
@@ -430,6 +516,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__ballot_sync",
         aliases: &["ballot_sync"],
         signature: "unsigned __ballot_sync(unsigned mask, int predicate)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("predicate", "int"),
+        ],
         rule: "Every lane in mask gets a 32-bit mask whose bit j is set when lane j is in mask, \
                active, and its predicate (the operand) is non-zero. Sync-mask rule as for the \
                shuffles: an active lane outside mask, or a non-exited mask lane that does not call, is \
@@ -448,6 +544,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__any_sync",
         aliases: &["any_sync"],
         signature: "int __any_sync(unsigned mask, int predicate)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("predicate", "int"),
+        ],
         rule: "Every lane in mask gets 1 when the predicate (the operand) is non-zero on any lane \
                of mask, else 0. Sync-mask rule as for the shuffles.",
         source: VOTE_SOURCE,
@@ -462,6 +568,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__all_sync",
         aliases: &["all_sync"],
         signature: "int __all_sync(unsigned mask, int predicate)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("predicate", "int"),
+        ],
         rule:
             "Every lane in mask gets 1 when the predicate (the operand) is non-zero on every lane \
                of mask, else 0. Sync-mask rule as for the shuffles.",
@@ -477,6 +593,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__activemask",
         aliases: &["activemask"],
         signature: "unsigned __activemask()",
+        args: &[],
         rule: "Every active lane gets the 32-bit mask of the lanes active at the call (the \
                operand is not used). It synchronizes nothing.",
         source: VOTE_SOURCE,
@@ -491,6 +608,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__match_any_sync",
         aliases: &["match_any_sync"],
         signature: "unsigned int __match_any_sync(unsigned mask, T value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "T"),
+        ],
         rule:
             "Lane i gets the mask of the lanes in mask whose value has the same bits as lane i's \
                (so +0 and -0 differ, equal NaN payloads match). Sync-mask rule as for the \
@@ -507,6 +634,17 @@ pub const OPS: &[OpSpec] = &[
         name: "__match_all_sync",
         aliases: &["match_all_sync"],
         signature: "unsigned int __match_all_sync(unsigned mask, T value, int *pred)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "T"),
+            Arg::out("pred", "int *"),
+        ],
         rule:
             "Every lane in mask gets mask when all lanes in mask hold the same bits, else 0. The \
                out-parameter *pred (1 when all match, else 0) is the same on every lane and is \
@@ -524,6 +662,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__reduce_add_sync",
         aliases: &["reduce_add_sync"],
         signature: "unsigned __reduce_add_sync(unsigned mask, unsigned value) / int (…, int value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "unsigned"),
+        ],
         rule: "Every lane in mask gets the wrapping sum of value over the lanes of mask. An \
                undefined input lane makes the result undefined. Sync-mask rule as for the \
                shuffles.",
@@ -539,6 +687,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__reduce_min_sync",
         aliases: &["reduce_min_sync"],
         signature: "unsigned __reduce_min_sync(unsigned mask, unsigned value) / int (…, int value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "unsigned"),
+        ],
         rule:
             "Every lane in mask gets the minimum of value over the lanes of mask (signed for int, \
                unsigned for unsigned). Sync-mask rule as for the shuffles.",
@@ -554,6 +712,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__reduce_max_sync",
         aliases: &["reduce_max_sync"],
         signature: "unsigned __reduce_max_sync(unsigned mask, unsigned value) / int (…, int value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "unsigned"),
+        ],
         rule:
             "Every lane in mask gets the maximum of value over the lanes of mask (signed for int, \
                unsigned for unsigned). Sync-mask rule as for the shuffles.",
@@ -569,6 +737,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__reduce_and_sync",
         aliases: &["reduce_and_sync"],
         signature: "unsigned __reduce_and_sync(unsigned mask, unsigned value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "unsigned"),
+        ],
         rule: "Every lane in mask gets the bitwise AND of value over the lanes of mask. Sync-mask \
                rule as for the shuffles.",
         source: REDUCE_SOURCE,
@@ -583,6 +761,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__reduce_or_sync",
         aliases: &["reduce_or_sync"],
         signature: "unsigned __reduce_or_sync(unsigned mask, unsigned value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "unsigned"),
+        ],
         rule: "Every lane in mask gets the bitwise OR of value over the lanes of mask. Sync-mask \
                rule as for the shuffles.",
         source: REDUCE_SOURCE,
@@ -597,6 +785,16 @@ pub const OPS: &[OpSpec] = &[
         name: "__reduce_xor_sync",
         aliases: &["reduce_xor_sync"],
         signature: "unsigned __reduce_xor_sync(unsigned mask, unsigned value)",
+        args: &[
+            Arg::param(
+                "mask",
+                "unsigned",
+                Role::SyncMask,
+                "mask",
+                Thread::Uniform(CUDA_SAME_MASK),
+            ),
+            Arg::operand("value", "unsigned"),
+        ],
         rule: "Every lane in mask gets the bitwise XOR of value over the lanes of mask. Sync-mask \
                rule as for the shuffles.",
         source: REDUCE_SOURCE,

@@ -23,6 +23,7 @@
 //! * Reading an inactive lane is undefined: the hardware bpermute returns 0 there, but HIP does not
 //!   promise which instruction a shuffle compiles to, so the value is not part of the contract.
 
+use crate::args::{Arg, Role, HIP_PER_LANE};
 use crate::dialect::amdgcn::arch::{self, ARCH};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
@@ -58,7 +59,7 @@ const SHFL_TYPE_NOTE: &str = "amd_warp_functions.h overloads int, unsigned int, 
 
 const WIDTH: ParamSpec = ParamSpec {
     name: "width",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 1,
         max: i32::MAX as i64,
     },
@@ -68,7 +69,7 @@ const WIDTH: ParamSpec = ParamSpec {
 
 const DELTA: ParamSpec = ParamSpec {
     name: "delta",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 0,
         max: u32::MAX as i64,
     },
@@ -133,6 +134,9 @@ pub(crate) fn bpermute_lane(index: i32, lanes: usize) -> usize {
     (index as i64).rem_euclid(lanes as i64) as usize
 }
 
+/// Runs one HIP shuffle: every lane computes its index from its own `param` and `width` (the
+/// index is computed per lane before `ds_bpermute`, SEMANTICS.md "Per-thread and uniform
+/// operands").
 fn run_shfl(
     input: &OpInput,
     mode: Mode,
@@ -140,8 +144,6 @@ fn run_shfl(
     param_name: &str,
 ) -> Result<OpOutput, InputError> {
     let target = arch::target(input)?;
-    let param = input.params.int(param_name)?;
-    let width = input.params.int("width")?;
     let lanes = input.lanes;
     let mut diagnostics = Vec::new();
     // RDNA3/3.5 wave64: the ds_bpermute under every HIP shuffle takes the lane MOD 32 within
@@ -162,21 +164,33 @@ fn run_shfl(
             ),
         ));
     }
-    let bad_width = width_warning(width, lanes as i64, name, WIDTH_RULE).map(|w| {
-        let why = w.message.clone();
-        diagnostics.push(w);
-        why
-    });
+    let mut bad_widths: Vec<(i64, String)> = Vec::new();
+    for i in input.active.iter().filter(|&i| i < lanes) {
+        let width = input.params.lane_int("width", i)?;
+        if bad_widths.iter().any(|(w, _)| *w == width) {
+            continue;
+        }
+        if let Some(w) = width_warning(width, lanes as i64, name, WIDTH_RULE) {
+            bad_widths.push((width, w.message.clone()));
+            diagnostics.push(w);
+        }
+    }
     let results = gather(
         input,
         |i| {
+            let (Ok(param), Ok(width)) = (
+                input.params.lane_int(param_name, i),
+                input.params.lane_int("width", i),
+            ) else {
+                return Pick::Undefined(format!("lane {i} has no {param_name} or width"), None);
+            };
             let (index, fell_back) = hip_index(mode, i, param, width);
             let j = if half {
                 (i & !31) | bpermute_lane(index, 32)
             } else {
                 bpermute_lane(index, lanes)
             };
-            if let Some(why) = &bad_width {
+            if let Some((_, why)) = bad_widths.iter().find(|(w, _)| *w == width) {
                 return Pick::Undefined(why.clone(), Some(j));
             }
             if fell_back {
@@ -277,6 +291,17 @@ pub const OPS: &[OpSpec] = &[
         name: "__shfl",
         aliases: &["shfl"],
         signature: "T __shfl(T var, int src_lane, int width = warpSize)",
+        args: &[
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "src_lane",
+                "int",
+                Role::SourceLane,
+                "src_lane",
+                HIP_PER_LANE,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+        ],
         rule:
             "index = (src_lane & (width - 1)) + (self & ~(width - 1)): lane src_lane mod width of \
                the caller's segment (src_lane used whole, two's complement). The lane read is \
@@ -287,7 +312,7 @@ pub const OPS: &[OpSpec] = &[
         params: &[
             ParamSpec {
                 name: "src_lane",
-                kind: ParamKind::Int {
+                kind: ParamKind::PerLaneInt {
                     min: i32::MIN as i64,
                     max: i32::MAX as i64,
                 },
@@ -307,6 +332,17 @@ pub const OPS: &[OpSpec] = &[
         name: "__shfl_up",
         aliases: &["shfl_up"],
         signature: "T __shfl_up(T var, unsigned int lane_delta, int width = warpSize)",
+        args: &[
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "lane_delta",
+                "unsigned int",
+                Role::DeltaUp,
+                "delta",
+                HIP_PER_LANE,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+        ],
         rule: "index = self - delta; if index < (self & ~(width - 1)) then index = self (own \
                value): no wrap, delta used whole (delta ≥ width → own value everywhere). The lane \
                read is index mod warpSize (ds_bpermute). Reading an inactive lane is undefined.",
@@ -322,6 +358,17 @@ pub const OPS: &[OpSpec] = &[
         name: "__shfl_down",
         aliases: &["shfl_down"],
         signature: "T __shfl_down(T var, unsigned int lane_delta, int width = warpSize)",
+        args: &[
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "lane_delta",
+                "unsigned int",
+                Role::DeltaDown,
+                "delta",
+                HIP_PER_LANE,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+        ],
         rule: "index = self + delta; if (int)((self & (width - 1)) + delta) >= width then index = \
                self (own value): no wrap, delta used whole (down by 33 with width 16 → own \
                value). The lane read is index mod warpSize (ds_bpermute). Reading an inactive lane \
@@ -338,6 +385,17 @@ pub const OPS: &[OpSpec] = &[
         name: "__shfl_xor",
         aliases: &["shfl_xor"],
         signature: "T __shfl_xor(T var, int lane_mask, int width = warpSize)",
+        args: &[
+            Arg::operand("var", "T"),
+            Arg::per_thread(
+                "lane_mask",
+                "int",
+                Role::LaneMask,
+                "lane_mask",
+                HIP_PER_LANE,
+            ),
+            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+        ],
         rule: "index = self ^ lane_mask; if index >= ((self + width) & ~(width - 1)) then index = \
                self (own value): an earlier segment may be read, a later one gives the own value. \
                A negative index (negative lane_mask) passes the check and wraps: the lane read is \
@@ -346,7 +404,7 @@ pub const OPS: &[OpSpec] = &[
         params: &[
             ParamSpec {
                 name: "lane_mask",
-                kind: ParamKind::Int {
+                kind: ParamKind::PerLaneInt {
                     min: i32::MIN as i64,
                     max: i32::MAX as i64,
                 },
@@ -366,6 +424,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__ballot",
         aliases: &["ballot"],
         signature: "unsigned long long __ballot(int predicate)",
+        args: &[Arg::operand("predicate", "int")],
         rule: "Every active lane gets a 64-bit mask with bit i set when lane i is active and its \
                predicate (the operand) is non-zero; inactive lanes contribute 0 (on wave32 the \
                upper 32 bits are 0).",
@@ -381,6 +440,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__any",
         aliases: &["any"],
         signature: "int __any(int predicate)",
+        args: &[Arg::operand("predicate", "int")],
         rule:
             "Every active lane gets 1 when the predicate (the operand) is non-zero on any active \
                lane, else 0.",
@@ -396,6 +456,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__all",
         aliases: &["all"],
         signature: "int __all(int predicate)",
+        args: &[Arg::operand("predicate", "int")],
         rule: "Every active lane gets 1 when the predicate (the operand) is non-zero on every \
                active lane, else 0.",
         source: VOTE_SOURCE,

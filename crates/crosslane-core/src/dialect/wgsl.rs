@@ -11,6 +11,7 @@
 //! evaluation). This module never invents a value for them: they are undefined lanes whose `why`
 //! says "indeterminate" and cites the function's section. There is no wrap-around anywhere.
 
+use crate::args::{Arg, Role, Thread, WGSL_CONST_ID};
 use crate::arith::{binary_opt, fold, identity, BinOp};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
@@ -74,15 +75,62 @@ fn inactive_indeterminate(name: &'static str) -> impl Fn(usize, usize) -> Pick {
     }
 }
 
+/// The rule that `delta` / `mask` of ShuffleUp / Down / Xor be subgroup-uniform.
+pub(crate) const UNIFORM_RULE: &str = "WGSL spec, Subgroup Built-in Functions: the delta of \
+     subgroupShuffleUp / subgroupShuffleDown and the mask of subgroupShuffleXor must be \
+     subgroup-uniform";
+/// The source for subgroupShuffle's per-invocation `id`.
+pub(crate) const ID_PER_INVOCATION: &str =
+    "WGSL spec, Subgroup Built-in Functions: subgroupShuffle (id may differ per invocation)";
+
+/// Runs a shuffle with each invocation's own `param`. For Up / Down / Xor the parameter must be
+/// subgroup-uniform: when the active invocations disagree, every active invocation is
+/// indeterminate and a warning cites [`UNIFORM_RULE`] (SEMANTICS.md "Per-thread and uniform
+/// operands").
 fn run_shuffle(
     input: &OpInput,
     rule: Shuffle,
     name: &'static str,
     param_name: &str,
 ) -> Result<OpOutput, InputError> {
-    let param = input.params.int(param_name)?;
+    let active: Vec<usize> = input.active.iter().filter(|&i| i < input.lanes).collect();
+    let mut own = Vec::with_capacity(input.lanes);
+    for i in 0..input.lanes {
+        own.push(input.params.lane_int(param_name, i)?);
+    }
+    if rule != Shuffle::Idx {
+        if let Some(&first) = active.first() {
+            let differ: Vec<usize> = active
+                .iter()
+                .copied()
+                .filter(|&i| own[i] != own[first])
+                .collect();
+            if !differ.is_empty() {
+                let why = format!(
+                    "{param_name} is not subgroup-uniform (invocation {first} passes {}, \
+                     invocation(s) {} pass other values): {name} returns indeterminate values \
+                     ({UNIFORM_RULE})",
+                    own[first],
+                    crate::kernel::builtins::list_lanes(&differ)
+                );
+                let results = (0..input.lanes)
+                    .map(|i| {
+                        if input.active.contains(i) {
+                            LaneResult::undefined(why.clone(), None)
+                        } else {
+                            LaneResult::inactive()
+                        }
+                    })
+                    .collect();
+                let mut out = output(results);
+                out.diagnostics
+                    .insert(0, Diagnostic::warning(why, UNIFORM_RULE));
+                return Ok(out);
+            }
+        }
+    }
     run_read(input, name, SUBGROUP_SOURCE, |i| {
-        shuffle_source(rule, i, param)
+        shuffle_source(rule, i, own[i])
     })
 }
 
@@ -104,7 +152,7 @@ fn run_xor(input: &OpInput) -> Result<OpOutput, InputError> {
 
 const DELTA: ParamSpec = ParamSpec {
     name: "delta",
-    kind: ParamKind::Int {
+    kind: ParamKind::PerLaneInt {
         min: 0,
         max: u32::MAX as i64,
     },
@@ -119,14 +167,15 @@ pub const OPS: &[OpSpec] = &[
         name: "subgroupShuffle",
         aliases: &["shuffle"],
         signature: "fn subgroupShuffle(e: T, id: I) -> T   // I is i32 or u32",
+        args: &[Arg::operand("e", "T"), Arg::per_thread("id", "I", Role::SourceLane, "id", ID_PER_INVOCATION)],
         rule:
-            "Invocation i returns e from invocation id (id may differ per invocation; here it is \
-               one value for all). id outside [0, subgroup size) or an inactive invocation: the \
+            "Invocation i returns e from invocation id (id may differ per invocation: one \
+               value, a list, or a lane expression). id outside [0, subgroup size) or an inactive invocation: the \
                result is indeterminate (undefined here, never a value).",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffle",
         params: &[ParamSpec {
             name: "id",
-            kind: ParamKind::Int {
+            kind: ParamKind::PerLaneInt {
                 min: i32::MIN as i64,
                 max: u32::MAX as i64,
             },
@@ -143,8 +192,9 @@ pub const OPS: &[OpSpec] = &[
         name: "subgroupShuffleUp",
         aliases: &["shuffleUp"],
         signature: "fn subgroupShuffleUp(e: T, delta: u32) -> T",
-        rule: "Invocation i returns e from invocation i - delta; delta must be subgroup-uniform. \
-               A negative id (no wrap) or an inactive invocation: indeterminate.",
+        args: &[Arg::operand("e", "T"), Arg::param("delta", "u32", Role::DeltaUp, "delta", Thread::Uniform(UNIFORM_RULE))],
+        rule: "Invocation i returns e from invocation i - delta; delta must be subgroup-uniform \
+               (a varying delta: every invocation indeterminate, with a warning). A negative id (no wrap) or an inactive invocation: indeterminate.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleUp",
         params: &[DELTA],
         types: SHUFFLE_TYPES,
@@ -157,8 +207,9 @@ pub const OPS: &[OpSpec] = &[
         name: "subgroupShuffleDown",
         aliases: &["shuffleDown"],
         signature: "fn subgroupShuffleDown(e: T, delta: u32) -> T",
-        rule: "Invocation i returns e from invocation i + delta; delta must be subgroup-uniform. \
-               An id at or past the subgroup size (no wrap) or an inactive invocation: \
+        args: &[Arg::operand("e", "T"), Arg::param("delta", "u32", Role::DeltaDown, "delta", Thread::Uniform(UNIFORM_RULE))],
+        rule: "Invocation i returns e from invocation i + delta; delta must be subgroup-uniform \
+               (a varying delta: every invocation indeterminate, with a warning). An id at or past the subgroup size (no wrap) or an inactive invocation: \
                indeterminate.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleDown",
         params: &[DELTA],
@@ -172,12 +223,14 @@ pub const OPS: &[OpSpec] = &[
         name: "subgroupShuffleXor",
         aliases: &["shuffleXor"],
         signature: "fn subgroupShuffleXor(e: T, mask: u32) -> T",
-        rule: "Invocation i returns e from invocation i ^ mask; mask must be subgroup-uniform. An \
+        args: &[Arg::operand("e", "T"), Arg::param("mask", "u32", Role::LaneMask, "mask", Thread::Uniform(UNIFORM_RULE))],
+        rule: "Invocation i returns e from invocation i ^ mask; mask must be subgroup-uniform \
+               (a varying mask: every invocation indeterminate, with a warning). An \
                id at or past the subgroup size or an inactive invocation: indeterminate.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleXor",
         params: &[ParamSpec {
             name: "mask",
-            kind: ParamKind::Int {
+            kind: ParamKind::PerLaneInt {
                 min: 0,
                 max: u32::MAX as i64,
             },
@@ -194,6 +247,7 @@ pub const OPS: &[OpSpec] = &[
         name: "subgroupBroadcast",
         aliases: &["broadcast"],
         signature: "fn subgroupBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 128)",
+        args: &[Arg::operand("e", "T"), Arg::param("id", "I", Role::SourceLane, "id", Thread::ConstExpr(WGSL_CONST_ID))],
         rule: "Every invocation returns e from invocation id. id must be a const-expression in \
                [0, 128) (a value outside is a shader-creation error, here an input error); here it \
                is always a constant. id ≥ subgroup size, or an inactive invocation id: the spec's \
@@ -215,6 +269,7 @@ pub const OPS: &[OpSpec] = &[
         name: "subgroupBroadcastFirst",
         aliases: &["broadcastFirst"],
         signature: "fn subgroupBroadcastFirst(e: T) -> T",
+        args: &[Arg::operand("e", "T")],
         rule: "Every active invocation returns e from the active invocation with the lowest id.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupBroadcastFirst",
         params: &[],
@@ -226,6 +281,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupElect",
         "fn subgroupElect() -> bool",
+        &[],
         "Returns true (shown as u32 1) on the active invocation with the lowest id, false (0) on \
          the others. The operand is not used.",
         "WGSL spec, Subgroup Built-in Functions: subgroupElect",
@@ -236,6 +292,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupBallot",
         "fn subgroupBallot(pred: bool) -> vec4<u32>",
+        &[Arg::operand("pred", "bool")],
         "Bit id % 32 of component id / 32 is set when invocation id is active and pred is true. \
          Representation chosen here: each lane's value is a u64 holding components x (bits \
          0..32) and y (bits 32..64), which is the whole ballot for subgroups of up to 64; the \
@@ -250,6 +307,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupAll",
         "fn subgroupAll(e: bool) -> bool",
+        &[Arg::operand("e", "bool")],
         "true (u32 1) when e is true on every active invocation, else false (0).",
         "WGSL spec, Subgroup Built-in Functions: subgroupAll",
         BOOL_TYPES,
@@ -259,6 +317,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupAny",
         "fn subgroupAny(e: bool) -> bool",
+        &[Arg::operand("e", "bool")],
         "true (u32 1) when e is true on any active invocation, else false (0).",
         "WGSL spec, Subgroup Built-in Functions: subgroupAny",
         BOOL_TYPES,
@@ -268,6 +327,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupAdd",
         "fn subgroupAdd(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the sum of e over the active invocations (integers \
          wrap). Floats are combined in increasing invocation order here; the spec does not fix \
          the order, so a GPU may differ in the last bits.",
@@ -279,6 +339,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupMul",
         "fn subgroupMul(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the product of e over the active invocations (integers \
          wrap). Floats are combined in increasing invocation order here; the spec does not fix \
          the order, so a GPU may differ in the last bits.",
@@ -290,6 +351,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupMin",
         "fn subgroupMin(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the minimum of e over the active invocations (WGSL min). \
          WGSL's min has no NaN rule and implementations may assume floats are finite, so a NaN \
          operand makes the result indeterminate; when the minimum is a zero and both +0 and -0 \
@@ -302,6 +364,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupMax",
         "fn subgroupMax(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the maximum of e over the active invocations (WGSL max). \
          WGSL's max has no NaN rule and implementations may assume floats are finite, so a NaN \
          operand makes the result indeterminate; when the maximum is a zero and both +0 and -0 \
@@ -314,6 +377,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupAnd",
         "fn subgroupAnd(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the bitwise AND of e over the active invocations.",
         "WGSL spec, Subgroup Built-in Functions: subgroupAnd",
         INT_TYPES,
@@ -323,6 +387,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupOr",
         "fn subgroupOr(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the bitwise OR of e over the active invocations.",
         "WGSL spec, Subgroup Built-in Functions: subgroupOr",
         INT_TYPES,
@@ -332,6 +397,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupXor",
         "fn subgroupXor(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Every active invocation returns the bitwise XOR of e over the active invocations.",
         "WGSL spec, Subgroup Built-in Functions: subgroupXor",
         INT_TYPES,
@@ -341,6 +407,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupInclusiveAdd",
         "fn subgroupInclusiveAdd(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Invocation i returns the sum of e over the active invocations with id ≤ i (= exclusive \
          sum + e).",
         "WGSL spec, Subgroup Built-in Functions: subgroupInclusiveAdd",
@@ -351,6 +418,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupInclusiveMul",
         "fn subgroupInclusiveMul(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Invocation i returns the product of e over the active invocations with id ≤ i (= \
          exclusive product * e).",
         "WGSL spec, Subgroup Built-in Functions: subgroupInclusiveMul",
@@ -361,6 +429,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupExclusiveAdd",
         "fn subgroupExclusiveAdd(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Invocation i returns the sum of e over the active invocations with id < i; the lowest \
          active invocation gets the identity 0.",
         "WGSL spec, Subgroup Built-in Functions: subgroupExclusiveAdd",
@@ -371,6 +440,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "subgroupExclusiveMul",
         "fn subgroupExclusiveMul(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Invocation i returns the product of e over the active invocations with id < i; the \
          lowest active invocation gets the identity 1.",
         "WGSL spec, Subgroup Built-in Functions: subgroupExclusiveMul",
@@ -383,6 +453,7 @@ pub const OPS: &[OpSpec] = &[
         name: "quadBroadcast",
         aliases: &[],
         signature: "fn quadBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 4)",
+        args: &[Arg::operand("e", "T"), Arg::param("id", "I", Role::SourceLane, "id", Thread::ConstExpr(WGSL_CONST_ID))],
         rule:
             "Invocation i returns e from invocation id of its quad ((i & ~3) + id). id must be a \
                const-expression in [0, 4). An inactive source: indeterminate (our inference, see \
@@ -402,6 +473,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "quadSwapX",
         "fn quadSwapX(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Swaps within each quad horizontally: 0↔1, 2↔3 (invocation i reads i ^ 1). An inactive \
          partner: indeterminate. That is our inference (the subgroup functions' rule for an \
          inactive invocation), not a quote: the quad section states no inactive-partner rule.",
@@ -413,6 +485,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "quadSwapY",
         "fn quadSwapY(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Swaps within each quad vertically: 0↔2, 1↔3 (invocation i reads i ^ 2). An inactive \
          partner: indeterminate. That is our inference (the subgroup functions' rule for an \
          inactive invocation), not a quote: the quad section states no inactive-partner rule.",
@@ -424,6 +497,7 @@ pub const OPS: &[OpSpec] = &[
     collective(
         "quadSwapDiagonal",
         "fn quadSwapDiagonal(e: T) -> T",
+        &[Arg::operand("e", "T")],
         "Swaps within each quad diagonally: 0↔3, 1↔2 (invocation i reads i ^ 3). An inactive \
          partner: indeterminate. That is our inference (the subgroup functions' rule for an \
          inactive invocation), not a quote: the quad section states no inactive-partner rule.",
@@ -849,10 +923,13 @@ fn run_quad_swap_diagonal(input: &OpInput) -> Result<OpOutput, InputError> {
     run_quad(input, "quadSwapDiagonal", |i| (i ^ 3) as i64)
 }
 
-/// A subgroup reduction / scan spec.
+/// A subgroup reduction / scan spec. (One argument per `OpSpec` field it fills: a struct of
+/// them would only repeat `OpSpec`.)
+#[allow(clippy::too_many_arguments)]
 const fn collective(
     name: &'static str,
     signature: &'static str,
+    args: &'static [Arg],
     rule: &'static str,
     source: &'static str,
     types: &'static [ValueType],
@@ -864,6 +941,7 @@ const fn collective(
         name,
         aliases: &[],
         signature,
+        args,
         rule,
         source,
         params: &[],

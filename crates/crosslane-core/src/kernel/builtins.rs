@@ -3,13 +3,17 @@
 //! math functions).
 //!
 //! A cross-lane call becomes one [`OpInput`] for the warp: the operand is the argument evaluated
-//! in every active lane; the other arguments fill the op's parameters by the vendor's names in
-//! the op's signature (`srcLane` → `src_lane`). A parameter the op takes once per warp
-//! ([`ParamKind::Int`], `Mask`, `Flag`, `Text`) must be warp-uniform: when the lanes disagree, the
-//! first active lane's value is used and a warning says so.
+//! in every active lane; the other arguments fill the op's parameters by position, from the op's
+//! typed argument list ([`OpSpec::args`]); omitted trailing arguments take the parameter's
+//! default. Each lane's own value is used where the vendor takes the argument per thread
+//! ([`Thread::PerThread`]). Where the vendor requires one value (uniform, const-expression,
+//! immediate) and the lanes disagree, the call's lanes are undefined with a warning citing the
+//! rule — never the first lane's value quietly; a scalar-register operand ([`Thread::Scalar`])
+//! takes the first active lane's value, as the hardware does, with a warning that says so.
 
 use super::exec::{LaneVal, Undef};
 use super::types::{KVal, Scalar, ValTy};
+use crate::args::{Role, Thread};
 use crate::lanes::LaneMask;
 use crate::op::{all_ops, Dialect, OpInput, OpKind, OpSpec};
 use crate::params::{default_param, ParamKind, ParamValue, Params};
@@ -196,54 +200,9 @@ pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
     }
 }
 
-/// `srcLane` → `src_lane`; `lane_mask` stays; `ICMP_OP` → `icmp_op`.
-fn snake(name: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c.is_ascii_uppercase() {
-            if prev_lower {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-            prev_lower = false;
-        } else {
-            out.push(c);
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        }
-    }
-    out
-}
-
-/// The parameters of a C prototype: (type text, parameter name in snake_case).
-fn signature_params(sig: &str) -> Vec<(String, String)> {
-    let Some(open) = sig.find('(') else {
-        return Vec::new();
-    };
-    let close = sig.rfind(')').unwrap_or(sig.len());
-    let Some(inner) = sig.get(open + 1..close) else {
-        return Vec::new();
-    };
-    inner
-        .split(',')
-        .filter_map(|p| {
-            let p = p.split('=').next().unwrap_or("").trim();
-            let name_start = p
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .map_or(0, |k| k + 1);
-            let name = p.get(name_start..)?.trim();
-            if name.is_empty() {
-                return None;
-            }
-            let ty = p.get(..name_start).unwrap_or("").trim().to_string();
-            Some((ty, snake(name)))
-        })
-        .collect()
-}
-
 /// Where each argument of a call goes.
 #[derive(Clone, Debug, PartialEq)]
-enum Slot {
+pub enum Slot {
     /// The operand row.
     Operand,
     /// A parameter by its spec name.
@@ -252,32 +211,19 @@ enum Slot {
     Ignored,
 }
 
-fn arg_slots(spec: &OpSpec, n_args: usize) -> Vec<Slot> {
-    let sig = signature_params(spec.signature);
-    let mut slots: Vec<Slot> = Vec::new();
-    let mut operand_taken = spec.kind == OpKind::Scalar;
-    let mut matched_any = false;
-    // The operand is the first argument that names no parameter of the spec (`var`, `src`,
-    // `data`): CUDA puts `mask` before it, MACA's update_shfl puts `old_val` before it.
-    for (_, name) in &sig {
-        if let Some(p) = spec.params.iter().find(|p| p.name == name) {
-            slots.push(Slot::Param(p.name));
-            matched_any = true;
-        } else if !operand_taken {
-            slots.push(Slot::Operand);
-            operand_taken = true;
-        } else {
-            slots.push(Slot::Ignored);
-        }
-    }
-    if !matched_any && !spec.params.is_empty() {
-        // The signature names nothing we know: operand first, then the parameters in order.
-        slots.clear();
-        if spec.kind == OpKind::Lanes {
-            slots.push(Slot::Operand);
-        }
-        slots.extend(spec.params.iter().map(|p| Slot::Param(p.name)));
-    }
+/// Where each argument of a call with `n_args` arguments goes, by position, from the op's typed
+/// argument list ([`OpSpec::args`]); positions past the list are [`Slot::Ignored`] (the call is
+/// then refused as having too many arguments).
+pub fn arg_slots(spec: &OpSpec, n_args: usize) -> Vec<Slot> {
+    let mut slots: Vec<Slot> = spec
+        .args
+        .iter()
+        .map(|a| match (a.role, a.param) {
+            (Role::Operand, _) => Slot::Operand,
+            (_, Some(p)) => Slot::Param(p),
+            (_, None) => Slot::Ignored,
+        })
+        .collect();
     slots.resize(n_args.max(slots.len()), Slot::Ignored);
     slots
 }
@@ -408,9 +354,14 @@ fn call_op_once(
         return call_scalar(spec, lanes, active, args, idents, (line, col));
     }
     let slots = arg_slots(spec, args.len());
-    if args.len() > slots.len() {
+    if args.len() > spec.args.len() {
         return fail(
-            format!("{} takes at most {} arguments", spec.name, slots.len()),
+            format!(
+                "{} takes at most {} arguments: {}",
+                spec.name,
+                spec.args.len(),
+                spec.call_signature()
+            ),
             diagnostics,
         );
     }
@@ -496,24 +447,35 @@ fn call_op_once(
         .map(|v| v.unwrap_or_else(|| Value::from_bits(ty, 0)))
         .collect();
     let mut params = Params::default();
+    // Why every lane is undefined: an argument the vendor requires to be one value varied.
+    let mut varied: Option<String> = None;
     for p in spec.params {
         let arg = slots.iter().position(|s| *s == Slot::Param(p.name));
         let value = match arg.and_then(|k| args.get(k).map(|a| (k, a))) {
             Some((k, a)) => {
+                let thread = spec.args.get(k).map_or(Thread::Immediate, |a| a.thread);
                 match param_value(
                     p.name,
                     p.kind,
+                    thread,
                     a,
                     idents.get(k).cloned().flatten(),
                     lanes,
                     active,
                     ty,
                 ) {
-                    Ok((v, warn)) => {
-                        if let Some(w) = warn {
-                            diagnostics.push((Level::Warning, w, spec.source.to_string()));
+                    Ok(Bound { value, note }) => {
+                        match note {
+                            Some(Note::Varies(why, rule)) => {
+                                diagnostics.push((Level::Warning, why.clone(), rule));
+                                varied.get_or_insert(why);
+                            }
+                            Some(Note::FirstLane(why, rule)) => {
+                                diagnostics.push((Level::Warning, why, rule));
+                            }
+                            None => {}
                         }
-                        v
+                        value
                     }
                     Err(why) => return fail(why, diagnostics),
                 }
@@ -547,6 +509,13 @@ fn call_op_once(
         diagnostics.push((d.level, d.message.clone(), d.rule.clone()));
     }
     let mut results = out.results;
+    if let Some(why) = &varied {
+        for (i, r) in results.iter_mut().enumerate() {
+            if active.contains(i) {
+                *r = crate::result::LaneResult::undefined(why.clone(), None);
+            }
+        }
+    }
     // A lane that read (or kept) an operand which was itself undefined is undefined too.
     for (i, r) in results.iter_mut().enumerate() {
         if !active.contains(i) {
@@ -623,13 +592,14 @@ fn call_scalar(
                     param_value(
                         p.name,
                         p.kind,
+                        Thread::PerThread(crate::args::SCALAR_OP),
                         a,
                         idents.get(k).cloned().flatten(),
                         lanes,
                         one,
                         ValueType::U32,
                     )
-                    .map(|(v, _)| v)
+                    .map(|b| b.value)
                 }
                 None => default_param(p, lanes, active, ValueType::U32).map_err(|e| e.to_string()),
             };
@@ -735,17 +705,36 @@ fn to_type(v: &KVal, ty: ValueType) -> Option<Value> {
     v.convert(target).ok()?.to_core()
 }
 
-/// One parameter's value from an argument row. Returns the value and, for a per-warp
-/// parameter whose lanes disagree, a warning.
+/// What binding one argument noted besides its value.
+enum Note {
+    /// The vendor requires one value and the lanes disagree: (warning, rule). Every lane of the
+    /// call is undefined.
+    Varies(String, String),
+    /// A scalar-register operand varied: the first active lane's value is used, as the
+    /// hardware reads it (warning, rule).
+    FirstLane(String, String),
+}
+
+/// One parameter bound from an argument row.
+struct Bound {
+    value: ParamValue,
+    note: Option<Note>,
+}
+
+/// One parameter's value from an argument row. A per-thread argument keeps every lane's value;
+/// an argument the vendor requires to be one value is checked across the active lanes
+/// ([`Note`]).
+#[allow(clippy::too_many_arguments)]
 fn param_value(
     name: &str,
     kind: ParamKind,
+    thread: Thread,
     arg: &[LaneVal],
     ident: Option<String>,
     lanes: usize,
     active: LaneMask,
     ty: ValueType,
-) -> Result<(ParamValue, Option<String>), String> {
+) -> Result<Bound, String> {
     let lane_int = |l: usize| -> Result<i64, String> {
         match arg.get(l) {
             Some(Ok(v)) => v
@@ -757,7 +746,36 @@ fn param_value(
             None => Err(format!("`{name}` has no value in lane {l}")),
         }
     };
-    let uniform = || -> Result<(i64, Option<String>), String> {
+    let varies = |first: usize, differ: &[usize], shown: String| -> Note {
+        let lanes_text = list_lanes(differ);
+        match thread {
+            Thread::Scalar(rule) => Note::FirstLane(
+                format!(
+                    "`{name}` is a scalar operand (one value for the warp): lane(s) {lanes_text} \
+                     pass values other than lane {first}'s {shown}; the hardware reads lane \
+                     {first}'s, as readfirstlane of it would"
+                ),
+                rule.to_string(),
+            ),
+            Thread::Uniform(rule) | Thread::ConstExpr(rule) => Note::Varies(
+                format!(
+                    "`{name}` must be {} but differs between lanes (lane {first} passes {shown}; \
+                     lane(s) {lanes_text} pass other values): every lane's result is undefined",
+                    thread.word()
+                ),
+                rule.to_string(),
+            ),
+            Thread::Immediate | Thread::PerThread(_) => Note::Varies(
+                format!(
+                    "`{name}` is an instruction immediate (one value for the warp) but differs \
+                     between lanes (lane {first} passes {shown}; lane(s) {lanes_text} pass other \
+                     values): every lane's result is undefined"
+                ),
+                thread.source().to_string(),
+            ),
+        }
+    };
+    let uniform = || -> Result<(i64, Option<Note>), String> {
         let first = active
             .iter()
             .find(|&l| l < lanes)
@@ -767,21 +785,17 @@ fn param_value(
             .iter()
             .filter(|&l| l < lanes && lane_int(l).ok() != Some(v))
             .collect();
-        let warn = (!differ.is_empty()).then(|| {
-            format!(
-                "`{name}` must be the same in every lane (warp-uniform); lanes {} differ from lane {first}: lane {first}'s value {v} is used",
-                list_lanes(&differ)
-            )
-        });
-        Ok((v, warn))
+        let note = (!differ.is_empty()).then(|| varies(first, &differ, v.to_string()));
+        Ok((v, note))
     };
+    let bound = |value: ParamValue, note: Option<Note>| Ok(Bound { value, note });
     match kind {
         ParamKind::Int { min, max } => {
-            let (v, warn) = uniform()?;
+            let (v, note) = uniform()?;
             if v < min || v > max {
                 return Err(format!("`{name}` must be in {min}..={max}, got {v}"));
             }
-            Ok((ParamValue::Int(v), warn))
+            bound(ParamValue::Int(v), note)
         }
         ParamKind::PerLaneInt { min, max } => {
             let mut out = vec![0i64; lanes];
@@ -794,7 +808,9 @@ fn param_value(
                 }
                 out[l] = v;
             }
-            Ok((ParamValue::Ints(out), None))
+            // A per-lane parameter whose vendor requires one value (WGSL's ShuffleUp delta)
+            // keeps every lane's value: the op's rule reports the disagreement.
+            bound(ParamValue::Ints(out), None)
         }
         ParamKind::PerLaneValue => {
             let mut out = vec![Value::from_bits(ty, 0); lanes];
@@ -808,25 +824,25 @@ fn param_value(
                     None => return Err(format!("`{name}` has no value in lane {l}")),
                 };
             }
-            Ok((ParamValue::Values(out), None))
+            bound(ParamValue::Values(out), None)
         }
         ParamKind::Mask => {
-            let (v, warn) = uniform()?;
-            Ok((
+            let (v, note) = uniform()?;
+            bound(
                 ParamValue::Mask(LaneMask(v as u64 as u128).truncate(lanes)),
-                warn,
-            ))
+                note,
+            )
         }
         ParamKind::Flag => {
-            let (v, warn) = uniform()?;
-            Ok((ParamValue::Flag(v != 0), warn))
+            let (v, note) = uniform()?;
+            bound(ParamValue::Flag(v != 0), note)
         }
         ParamKind::Text => {
             if let Some(text) = ident {
-                return Ok((ParamValue::Text(text), None));
+                return bound(ParamValue::Text(text), None);
             }
             // A text parameter may hold a per-lane row (`lane`, a list): pass one item when the
-            // lanes agree, else one item per lane.
+            // lanes agree, else one item per lane — where the vendor takes it per thread.
             let text_of = |l: usize| -> Result<String, String> {
                 match arg.get(l) {
                     Some(Ok(v)) => Ok(v.to_string()),
@@ -843,18 +859,31 @@ fn param_value(
                     }
                 })
                 .collect::<Result<_, _>>()?;
-            let defined: Vec<&String> = items.iter().flatten().collect();
-            let Some(first) = defined.first() else {
+            let defined: Vec<(usize, &String)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(l, t)| t.as_ref().map(|t| (l, t)))
+                .collect();
+            let Some(&(first_lane, first)) = defined.first() else {
                 return Err("no active lane".into());
             };
-            if defined.iter().all(|t| t == first) {
-                return Ok((ParamValue::Text((*first).clone()), None));
+            if defined.iter().all(|(_, t)| *t == first) {
+                return bound(ParamValue::Text(first.clone()), None);
+            }
+            if !thread.per_thread() {
+                let differ: Vec<usize> = defined
+                    .iter()
+                    .filter(|(_, t)| *t != first)
+                    .map(|(l, _)| *l)
+                    .collect();
+                let note = varies(first_lane, &differ, format!("`{first}`"));
+                return bound(ParamValue::Text(first.clone()), Some(note));
             }
             let list: Vec<String> = items
                 .into_iter()
                 .map(|t| t.unwrap_or_else(|| "0".into()))
                 .collect();
-            Ok((ParamValue::Text(list.join(",")), None))
+            bound(ParamValue::Text(list.join(",")), None)
         }
     }
 }
@@ -903,17 +932,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn signatures_map_arguments_by_vendor_name() {
-        let p = signature_params("T asc_shfl(T var, int32_t srcLane, int32_t width = warpSize)");
-        assert_eq!(p[1], ("int32_t".to_string(), "src_lane".to_string()));
+    fn arguments_bind_by_position_from_the_typed_list() {
         let spec = find_kernel_op(Dialect::Ascend, "asc_shfl").unwrap();
         assert_eq!(
             arg_slots(spec, 3),
             vec![Slot::Operand, Slot::Param("src_lane"), Slot::Param("width")]
         );
+        // HIP names the argument `lane_delta`; it is parameter `delta`.
+        let spec = find_kernel_op(Dialect::Hip, "__shfl_down").unwrap();
+        assert_eq!(
+            arg_slots(spec, 2),
+            vec![Slot::Operand, Slot::Param("delta"), Slot::Param("width")]
+        );
         assert_eq!(list_lanes(&[0, 1, 2, 5, 7, 8]), "0-2, 5, 7-8");
-        assert_eq!(snake("ICMP_OP"), "icmp_op");
-        assert_eq!(snake("laneMask"), "lane_mask");
-        assert_eq!(snake("old_val"), "old_val");
     }
 }

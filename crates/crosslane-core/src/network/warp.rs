@@ -7,13 +7,13 @@
 //! * **xor**: in a stage `k = p` every comparator is `(x, x + p)` with `x mod 2p < p`, so
 //!   `x + p = x ^ p` and `x = (x + p) ^ p`: one xor shuffle with mask `k` serves both ends
 //!   (`asc_shfl_xor`, `__shfl_xor_sync`, `subgroupShuffleXor`).
-//! * **index**: when the dialect's index shuffle takes a per-lane source lane (its parameter is
-//!   [`ParamKind::PerLaneInt`], e.g. CUDA's `srcLane`, WGSL's `id`), one index shuffle with each
-//!   lane's partner (or itself).
+//! * **index**: when the dialect's index shuffle takes its source lane per thread (its argument
+//!   is [`Thread::PerThread`] in the op's typed argument list: CUDA's `srcLane`, HIP's
+//!   `src_lane`, Ascend's `srcLane`, WGSL's `id`), one index shuffle with each lane's partner (or
+//!   itself).
 //! * **down + up**: otherwise (`k < p`, where `x mod 2k ≥ k` so `x ^ k = x − k` is not the partner),
 //!   the low ends read `lane + k` and the high ends `lane − k`: one down shuffle and one up shuffle
-//!   by `k`, each lane taking the one that names its partner. Ascend's `asc_shfl` takes one scalar
-//!   `srcLane` for the whole warp, so Ascend uses this for `k < p`. Both shuffles stay inside the
+//!   by `k`, each lane taking the one that names its partner. Both shuffles stay inside the
 //!   warp (`lo + k = hi < n ≤ lanes`, `hi − k = lo ≥ 0`), so no segment rule or fallback applies.
 //!
 //! The compare-exchange after the shuffles is lane-local arithmetic, not a cross-lane op, so it is
@@ -22,9 +22,9 @@
 use serde::Serialize;
 
 use super::{check_network_len, closed_form, Comparator};
+use crate::args::Thread;
 use crate::error::InputError;
 use crate::op::{find_op, Dialect};
-use crate::params::ParamKind;
 use crate::request::OpRequest;
 use crate::trace::{Step, Trace};
 
@@ -53,8 +53,8 @@ pub struct WarpShuffles {
 }
 
 impl WarpShuffles {
-    /// Ascend C: `asc_shfl_xor(lane_mask)`, `asc_shfl_down(delta)`, `asc_shfl_up(delta)`;
-    /// `asc_shfl`'s `src_lane` is one scalar, so it is never used per lane.
+    /// Ascend C: `asc_shfl_xor(lane_mask)`, `asc_shfl_down(delta)`, `asc_shfl_up(delta)`,
+    /// `asc_shfl(srcLane)` (srcLane per thread, cann asc-devkit SIMT).
     pub const ASCEND: WarpShuffles = WarpShuffles {
         dialect: "ascend",
         xor: Some(ShuffleOp {
@@ -157,11 +157,14 @@ impl WarpShuffles {
             })
     }
 
-    /// The index shuffle if the registry gives it a per-lane source lane.
+    /// The index shuffle if its typed argument list takes the source lane per thread.
     fn per_lane_index(&self, dialect: Dialect) -> Option<ShuffleOp> {
         let index = self.index?;
         let spec = find_op(dialect, index.op).ok()?;
-        matches!(spec.param(index.param)?.kind, ParamKind::PerLaneInt { .. }).then_some(index)
+        let per_thread = spec
+            .arg_of(index.param)
+            .is_some_and(|a| matches!(a.thread, Thread::PerThread(_)));
+        per_thread.then_some(index)
     }
 }
 

@@ -17,6 +17,8 @@ pub const RULE: &str = include_str!("../../../../tests/vectors/rule-examples.jso
 /// Per-target and edge cases (AMD targets, DPP8, permute collisions, WGSL floats, CUDA exited
 /// lanes, MACA sbfe, canonical NaN), each naming its document and section.
 pub const EDGE: &str = include_str!("../../../../tests/vectors/edge-examples.json");
+/// Per-lane operands (each lane's own source lane, delta, mask, id), from the vendors' formulas.
+pub const PER_LANE: &str = include_str!("../../../../tests/vectors/per-lane.json");
 
 /// Every case of the given vector files.
 pub fn cases(files: &[&str]) -> Vec<J> {

@@ -7,7 +7,7 @@
 //! numbers, the legend. Lane boxes share the width evenly, so 4 to 128 lanes fit any width; text
 //! that would not fit a box is left out of the drawing (the lane table and the hover text carry it).
 
-use crosslane_core::{ParamValue, Source, Step};
+use crosslane_core::{Source, Step};
 
 use crate::labels;
 use crate::render::style::{paint, Paint, Pattern, INPUT, LEGEND};
@@ -414,10 +414,11 @@ fn segment_lines(
     top: f64,
     bottom: f64,
 ) {
-    let Some(ParamValue::Int(width)) = step.params.0.get("width") else {
+    // One width for every lane (a per-lane width that varies has no single segment grid).
+    let Ok(width) = step.params.int("width") else {
         return;
     };
-    let Ok(width) = usize::try_from(*width) else {
+    let Ok(width) = usize::try_from(width) else {
         return;
     };
     if width == 0 || !width.is_power_of_two() || width >= columns {

@@ -18,8 +18,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crosslane_core::params::parse_int;
-use crosslane_core::portability::parse_param;
-use crosslane_core::{compare, Comparison, InputError, ShuffleFamily};
+use crosslane_core::{compare_lanes, Comparison, InputError, LaneParam, ShuffleFamily};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -257,7 +256,7 @@ fn build(doc: &Document, section: &Element) -> Js<Compare> {
         "param",
         "delta",
         &param,
-        "decimal, 0x hex or negative; passed to every dialect as typed",
+        "decimal, 0x hex, negative, or a lane expression such as (lane+1)%32 (each lane its own); passed to every dialect as typed",
     )?;
     let width = text_input(doc, "width", "default: warpSize")?;
     field(
@@ -278,7 +277,7 @@ fn build(doc: &Document, section: &Element) -> Js<Compare> {
         "values",
         "values",
         &values,
-        "lane, lane+K, lane*K, or a comma list",
+        "lane, a lane expression such as lane^1, or a comma list",
     )?;
     let active = text_input(doc, "active", "all lanes")?;
     field(
@@ -392,9 +391,10 @@ fn param_name(family: ShuffleFamily) -> &'static str {
 
 impl Compare {
     /// The request as typed, or the first field that does not parse.
-    fn read(&self) -> Result<(ShuffleFamily, i64, Option<i64>), InputError> {
+    fn read(&self) -> Result<(ShuffleFamily, LaneParam, Option<i64>), InputError> {
         let family = ShuffleFamily::parse(&self.family.value())?;
-        let param = parse_param(&self.param.value())?;
+        // One value, or a lane expression each lane evaluates for itself.
+        let param = LaneParam::parse(&self.param.value())?;
         let width_text = self.width.value();
         let width = if width_text.trim().is_empty() {
             None
@@ -414,9 +414,9 @@ impl Compare {
         self.clear_errors()?;
         let result = self.read().and_then(|(family, param, width)| {
             self.param_label.set_text_content(Some(param_name(family)));
-            compare(
+            compare_lanes(
                 family,
-                param,
+                &param,
                 width,
                 &self.values.value(),
                 &self.active.value(),
@@ -495,7 +495,7 @@ impl Compare {
         self.summary.set_text_content(Some(&format!(
             "{} by {} · width {width} · {runs} runs · {differ} of {} lanes disagree",
             c.family.name(),
-            c.param,
+            c.param_text,
             c.lanes.len()
         )));
         Ok(())

@@ -9,6 +9,7 @@
 //! has the opposite sense). `mov_dpp` has no old operand: LLVM passes `undef` as old, so a lane
 //! that is not written is undefined.
 
+use crate::args::{Arg, Role, PER_LANE};
 use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
@@ -53,6 +54,7 @@ pub const OPS: &[OpSpec] = &[
         name: "update_dpp",
         aliases: &["__builtin_amdgcn_update_dpp", "llvm.amdgcn.update.dpp"],
         signature: "int __builtin_amdgcn_update_dpp(int old, int src, int dpp_ctrl, int row_mask, int bank_mask, bool bound_ctrl)",
+        args: &[Arg::per_thread("old", "int", Role::Old, "old", PER_LANE), Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, "dpp_ctrl"), Arg::immediate("row_mask", "int", Role::Control, "row_mask"), Arg::immediate("bank_mask", "int", Role::Control, "bank_mask"), Arg::immediate("bound_ctrl", "bool", Role::Control, "bound_ctrl")],
         rule: "Lane i reads the lane the control selects (row = 16 lanes, bank = 4). A lane of a row \
                or bank disabled by row_mask/bank_mask is not written: old. A source that is out of \
                range for the control or inactive gives 0 when bound_ctrl is true, old otherwise. \
@@ -85,6 +87,7 @@ pub const OPS: &[OpSpec] = &[
         name: "mov_dpp",
         aliases: &["__builtin_amdgcn_mov_dpp", "llvm.amdgcn.mov.dpp"],
         signature: "int __builtin_amdgcn_mov_dpp(int src, int dpp_ctrl, int row_mask, int bank_mask, bool bound_ctrl)",
+        args: &[Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, "dpp_ctrl"), Arg::immediate("row_mask", "int", Role::Control, "row_mask"), Arg::immediate("bank_mask", "int", Role::Control, "bank_mask"), Arg::immediate("bound_ctrl", "bool", Role::Control, "bound_ctrl")],
         rule: "As update_dpp with old = undef: a lane that is not written (row/bank disabled, or an \
                invalid source with bound_ctrl false) is undefined; an invalid source with bound_ctrl \
                true gives 0. dpp8 reads 0 from an inactive source whatever bound_ctrl says (fi:0).",

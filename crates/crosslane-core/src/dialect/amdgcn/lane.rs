@@ -12,6 +12,7 @@
 //! not mask an SGPR write). The operand row is the VGPR's content in every lane, inactive ones
 //! included.
 
+use crate::args::{Arg, Role, Thread, SGPR};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -39,6 +40,7 @@ pub const OPS: &[OpSpec] = &[
         name: "v_readlane_b32",
         aliases: &["readlane", "__builtin_amdgcn_readlane"],
         signature: "v_readlane_b32 sdst, vsrc0, ssrc1   (int __builtin_amdgcn_readlane(int src, int lane_sel))",
+        args: &[Arg::operand("src", "int"), Arg::param("lane_sel", "int", Role::SourceLane, "lane_sel", Thread::Scalar(SGPR))],
         rule: "sdst = src[lane_sel & (W − 1)], read whether or not that lane is in EXEC. The result \
                is an SGPR: the same value for every lane.",
         source: ISA,
@@ -53,6 +55,7 @@ pub const OPS: &[OpSpec] = &[
         name: "v_readfirstlane_b32",
         aliases: &["readfirstlane", "__builtin_amdgcn_readfirstlane"],
         signature: "v_readfirstlane_b32 sdst, vsrc0   (int __builtin_amdgcn_readfirstlane(int src))",
+        args: &[Arg::operand("src", "int")],
         rule: "sdst = src of the lowest lane in EXEC (ctz(EXEC)); lane 0 when EXEC = 0. The result \
                is an SGPR: the same value for every lane.",
         source: ISA,
@@ -67,6 +70,7 @@ pub const OPS: &[OpSpec] = &[
         name: "v_writelane_b32",
         aliases: &["writelane", "__builtin_amdgcn_writelane"],
         signature: "v_writelane_b32 vdst, ssrc0, ssrc1   (int __builtin_amdgcn_writelane(int value, int lane_sel, int old))",
+        args: &[Arg::param("value", "int", Role::Data, "value", Thread::Scalar(SGPR)), Arg::param("lane_sel", "int", Role::SourceLane, "lane_sel", Thread::Scalar(SGPR)), Arg::operand("old", "int")],
         rule: "The operand row is vdst's old content. Lane lane_sel & (W − 1) receives value, \
                whether or not it is in EXEC; every other lane keeps its old content.",
         source: ISA,

@@ -15,6 +15,7 @@
 //! on wave64; wave32 keeps address bits [6:2]). The same engine serves MetaX
 //! `__builtin_mxc_bsm_bpermute` / `bsm_permute` (seed 002 §3.4.3–3.4.4) with offset 0.
 
+use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
@@ -54,6 +55,7 @@ pub const OPS: &[OpSpec] = &[
         name: "ds_bpermute_b32",
         aliases: &["ds_bpermute", "__builtin_amdgcn_ds_bpermute"],
         signature: "ds_bpermute_b32 vdst, vaddr, vdata offset:offset16   (int __builtin_amdgcn_ds_bpermute(int addr, int data))",
+        args: &[Arg::per_thread("addr", "int", Role::Address, "addr", PER_LANE), Arg::operand("data", "int")],
         rule: "Pull: active lane i reads lane s = ((addr_i + offset) >> 2) mod W and gets \
                EXEC[s] ? data[s] : 0 (an inactive source gives 0). Inactive lanes are not written. \
                On RDNA3/3.5 (gfx1100, gfx1150) wave64 the index is MOD 32 and each 32-lane half \
@@ -70,6 +72,7 @@ pub const OPS: &[OpSpec] = &[
         name: "ds_permute_b32",
         aliases: &["ds_permute", "__builtin_amdgcn_ds_permute"],
         signature: "ds_permute_b32 vdst, vaddr, vdata offset:offset16   (int __builtin_amdgcn_ds_permute(int addr, int data))",
+        args: &[Arg::per_thread("addr", "int", Role::Address, "addr", PER_LANE), Arg::operand("data", "int")],
         rule: "Push: tmp starts as 0 in every lane; each active lane i, in lane order, writes data_i \
                to tmp[((addr_i + offset) >> 2) mod W]; each active lane then receives tmp[i] (0 \
                when no active lane wrote it). Inactive lanes neither write nor receive. When \

@@ -15,6 +15,7 @@
 //! * FFT: `reverse_bits(i & 0x1f)` reverses the low 5 bits (the 0x00 example sends lane 1 to
 //!   lane 16), not a whole register.
 
+use crate::args::{Arg, Role};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
@@ -31,6 +32,7 @@ pub const OPS: &[OpSpec] = &[OpSpec {
     name: "ds_swizzle_b32",
     aliases: &["ds_swizzle"],
     signature: "ds_swizzle_b32 vdst, vaddr offset:offset16   (__builtin_amdgcn_ds_swizzle(int src, int pattern))",
+    args: &[Arg::operand("src", "int"), Arg::immediate("pattern", "int", Role::Control, "offset")],
     rule: "Per group of 32 lanes, lane i reads lane j chosen by offset: FFT (offset ≥ 0xe000, \
            mask = offset[4:0]): j = (reverse5(i & 0x1f) >> popcount(mask)) | (i & mask); rotate \
            (0xc000 ≤ offset < 0xe000): rotate = offset[9:5], negated when offset[10] = 1 (right), \

@@ -7,6 +7,7 @@
 //! seed's formulas write them (`field_offset[4:0]`, `shift[4:0]`); a note says when higher bits
 //! were dropped.
 
+use crate::args::{Arg, Role, SCALAR_OP};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -36,6 +37,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_byte_perm",
         aliases: &["byte_perm"],
         signature: "unsigned int __builtin_mxc_byte_perm(unsigned int s0, unsigned int s1, unsigned perm)",
+        args: &[Arg::per_thread("s0", "unsigned int", Role::Data, "s0", SCALAR_OP), Arg::per_thread("s1", "unsigned int", Role::Data, "s1", SCALAR_OP), Arg::per_thread("perm", "unsigned", Role::Data, "perm", SCALAR_OP)],
         rule: "Each result byte k = byte_permute({s0, s1}, perm byte k), where in[0..3] are s1's bytes \
                (low word) and in[4..7] s0's (high word): selector 0..7 picks in[sel]; 8, 9, 10, 11 \
                replicate the sign bit of in[1], in[3], in[5], in[7]; 12 gives 0x00; 13..255 give 0xff.",
@@ -55,6 +57,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_ubfe",
         aliases: &["ubfe"],
         signature: "unsigned int __builtin_mxc_ubfe(unsigned int data, unsigned int field_offset, unsigned int field_width)",
+        args: &[Arg::per_thread("data", "unsigned int", Role::Data, "data", SCALAR_OP), Arg::per_thread("field_offset", "unsigned int", Role::Data, "field_offset", SCALAR_OP), Arg::per_thread("field_width", "unsigned int", Role::Data, "field_width", SCALAR_OP)],
         rule: "(data >> field_offset[4:0]) & ((1 << field_width[4:0]) − 1): the unsigned bit field \
                of field_width[4:0] bits (0..31; a width of 32 reads as 0) starting at bit \
                field_offset[4:0].",
@@ -74,6 +77,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_sbfe",
         aliases: &["sbfe"],
         signature: "int __builtin_mxc_sbfe(unsigned int data, unsigned int field_offset, unsigned int field_width)",
+        args: &[Arg::per_thread("data", "unsigned int", Role::Data, "data", SCALAR_OP), Arg::per_thread("field_offset", "unsigned int", Role::Data, "field_offset", SCALAR_OP), Arg::per_thread("field_width", "unsigned int", Role::Data, "field_width", SCALAR_OP)],
         rule: "signext((data >> field_offset[4:0]) & ((1 << field_width[4:0]) − 1)): the field as \
                ubfe extracts it, sign-extended from its top bit (bit field_width[4:0] − 1); a width of \
                0 gives 0. Our reading of the seed when field_offset + field_width > 32: data is an \
@@ -97,6 +101,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_alignbit",
         aliases: &["alignbit"],
         signature: "unsigned int __builtin_mxc_alignbit(unsigned int a, unsigned int b, unsigned int shift)",
+        args: &[Arg::per_thread("a", "unsigned int", Role::Data, "a", SCALAR_OP), Arg::per_thread("b", "unsigned int", Role::Data, "b", SCALAR_OP), Arg::per_thread("shift", "unsigned int", Role::Data, "shift", SCALAR_OP)],
         rule: "({a, b} >> shift[4:0]) & 0xffffffff: a funnel shift of the 64-bit a:b (a high) right by \
                shift[4:0] bits, keeping the low 32.",
         source: "seed 002 §3.7.6 __builtin_mxc_alignbit",

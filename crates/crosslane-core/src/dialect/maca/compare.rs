@@ -15,6 +15,7 @@
 
 use half::f16;
 
+use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{parse_int, ParamDefault, ParamKind, ParamSpec};
@@ -224,12 +225,13 @@ const FCMP_RULE: &str = "Bit n of the uint64_t result is lane n's `src0 fcmp_op 
      what they mean.";
 
 macro_rules! cmp_op {
-    ($name:literal, $sig:literal, $ty:expr, $pred:expr, $rule:expr, $run:ident) => {
+    ($name:literal, $sig:literal, $args:expr, $ty:expr, $pred:expr, $rule:expr, $run:ident) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
             signature: $sig,
+            args: $args,
             rule: $rule,
             source: "seed 002 §3.2 (比较函数)",
             params: &[SRC1, $pred],
@@ -246,6 +248,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_uicmp",
         "uint64_t __builtin_mxc_uicmp(unsigned int src0, unsigned int src1, int ICMP_OP)",
+        &[
+            Arg::operand("src0", "unsigned int"),
+            Arg::per_thread("src1", "unsigned int", Role::Data, "src1", PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+        ],
         ValueType::U32,
         ICMP_OP,
         ICMP_RULE_TAIL,
@@ -254,6 +261,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_uicmpl",
         "uint64_t __builtin_mxc_uicmpl(uint64_t src0, uint64_t src1, int ICMP_OP)",
+        &[
+            Arg::operand("src0", "uint64_t"),
+            Arg::per_thread("src1", "uint64_t", Role::Data, "src1", PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+        ],
         ValueType::U64,
         ICMP_OP,
         ICMP_RULE_TAIL,
@@ -262,6 +274,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_sicmp",
         "uint64_t __builtin_mxc_sicmp(int src0, int src1, int ICMP_OP)",
+        &[
+            Arg::operand("src0", "int"),
+            Arg::per_thread("src1", "int", Role::Data, "src1", PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+        ],
         ValueType::I32,
         ICMP_OP,
         ICMP_RULE_TAIL,
@@ -270,6 +287,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_sicmpl",
         "uint64_t __builtin_mxc_sicmpl(long src0, long src1, int ICMP_OP)",
+        &[
+            Arg::operand("src0", "long"),
+            Arg::per_thread("src1", "long", Role::Data, "src1", PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+        ],
         ValueType::I64,
         ICMP_OP,
         ICMP_RULE_TAIL,
@@ -278,6 +300,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_fcmp",
         "uint64_t __builtin_mxc_fcmp(double src0, double src1, int fcmp_op)",
+        &[
+            Arg::operand("src0", "double"),
+            Arg::per_thread("src1", "double", Role::Data, "src1", PER_LANE),
+            Arg::immediate("fcmp_op", "int", Role::Control, "fcmp_op")
+        ],
         ValueType::F64,
         FCMP_OP,
         FCMP_RULE,
@@ -286,6 +313,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_fcmpf",
         "uint64_t __builtin_mxc_fcmpf(float src0, float src1, int fcmp_op)",
+        &[
+            Arg::operand("src0", "float"),
+            Arg::per_thread("src1", "float", Role::Data, "src1", PER_LANE),
+            Arg::immediate("fcmp_op", "int", Role::Control, "fcmp_op")
+        ],
         ValueType::F32,
         FCMP_OP,
         FCMP_RULE,
@@ -294,6 +326,11 @@ pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_fcmph",
         "uint64_t __builtin_mxc_fcmph(_Float16 src0, _Float16 src1, int fcmp_op)",
+        &[
+            Arg::operand("src0", "_Float16"),
+            Arg::per_thread("src1", "_Float16", Role::Data, "src1", PER_LANE),
+            Arg::immediate("fcmp_op", "int", Role::Control, "fcmp_op")
+        ],
         ValueType::F16,
         FCMP_OP,
         FCMP_RULE,

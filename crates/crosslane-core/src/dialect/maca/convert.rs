@@ -12,6 +12,7 @@
 //!   (quieted), ±inf stays, a value that rounds past the largest tf32 becomes ±inf.
 //! * `bN_cast_to_f32` is AMD `V_CVT_F32_UBYTE0..3`: byte N as an unsigned integer, exact.
 
+use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -77,12 +78,13 @@ const SRC2: ParamSpec = ParamSpec {
 };
 
 macro_rules! byte_cast {
-    ($name:literal, $sig:literal, $run:ident) => {
+    ($name:literal, $sig:literal, $args:expr, $run:ident) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
             signature: $sig,
+            args: $args,
             rule: "Byte N of S0 (bits [8N+7:8N]) as an unsigned 8-bit integer, converted to float \
                    (exact: 0..=255). AMD V_CVT_F32_UBYTE<N>.",
             source: "seed 002 §3.3.3",
@@ -102,6 +104,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_cvt_f32totf32",
         aliases: &["cvt_f32totf32"],
         signature: "float __builtin_mxc_cvt_f32totf32(float)",
+        args: &[Arg::operand("", "float")],
         rule: "The float rounded to tf32 (sign, 8-bit exponent, 10-bit mantissa; the low 13 mantissa \
                bits become 0). Rounding is to nearest, ties to even — our choice: the seed does not \
                say, and IEEE round-to-nearest-even is the default of AMD VALU conversions. NaN stays \
@@ -119,6 +122,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_cvt_pk_f32tou8",
         aliases: &["cvt_pk_f32tou8"],
         signature: "unsigned int __builtin_mxc_cvt_pk_f32tou8(float src0, unsigned int src1, unsigned int src2)",
+        args: &[Arg::operand("src0", "float"), Arg::per_thread("src1", "unsigned int", Role::Data, "src1", PER_LANE), Arg::per_thread("src2", "unsigned int", Role::Data, "src2", PER_LANE)],
         rule: "src2 with byte (src1 & 3) replaced by src0 converted to an unsigned 8-bit integer: \
                D = (src2 & ~(0xff << 8·src1[1:0])) | (u8(src0) << 8·src1[1:0]). u8() rounds to nearest \
                even and saturates to 0..=255; NaN → 0. The seed does not give the rounding: this is \
@@ -132,22 +136,22 @@ pub const OPS: &[OpSpec] = &[
     },
     byte_cast!(
         "__builtin_mxc_b0_cast_to_f32",
-        "float __builtin_mxc_b0_cast_to_f32(int S0) // convert S0.u[7:0] to float",
+        "float __builtin_mxc_b0_cast_to_f32(int S0) // convert S0.u[7:0] to float", &[Arg::operand("S0", "int")],
         run_b0
     ),
     byte_cast!(
         "__builtin_mxc_b1_cast_to_f32",
-        "float __builtin_mxc_b1_cast_to_f32(int S0) // convert S0.u[15:8] to float",
+        "float __builtin_mxc_b1_cast_to_f32(int S0) // convert S0.u[15:8] to float", &[Arg::operand("S0", "int")],
         run_b1
     ),
     byte_cast!(
         "__builtin_mxc_b2_cast_to_f32",
-        "float __builtin_mxc_b2_cast_to_f32(int S0) // convert S0.u[23:16] to float",
+        "float __builtin_mxc_b2_cast_to_f32(int S0) // convert S0.u[23:16] to float", &[Arg::operand("S0", "int")],
         run_b2
     ),
     byte_cast!(
         "__builtin_mxc_b3_cast_to_f32",
-        "float __builtin_mxc_b3_cast_to_f32(int S0) // convert S0.u[31:24] to float",
+        "float __builtin_mxc_b3_cast_to_f32(int S0) // convert S0.u[31:24] to float", &[Arg::operand("S0", "int")],
         run_b3
     ),
 ];

@@ -11,6 +11,7 @@
 //! `tmp` from every lane, so lanes outside the call read an uninitialized variable: those lanes
 //! are undefined here, with that reason.
 
+use crate::args::{Arg, Role, Thread, MACA_SCALAR};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -36,6 +37,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_readfirstlane",
         aliases: &["readfirstlane"],
         signature: "int __builtin_mxc_readfirstlane(int data)",
+        args: &[Arg::operand("data", "int")],
         rule: "Every active lane gets data of the first (lowest) active lane; with no active lane the \
                builtin returns lane 0's data (seed: 0xffffffff00000000 → lane 32). Lanes outside the \
                call get nothing: the seed's example then reads its uninitialized `tmp` there, so \
@@ -52,6 +54,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_readlane",
         aliases: &["readlane"],
         signature: "int __builtin_mxc_readlane(int data, int thread)",
+        args: &[Arg::operand("data", "int"), Arg::param("thread", "int", Role::SourceLane, "thread", Thread::Scalar(MACA_SCALAR))],
         rule: "Every active lane gets data of lane `thread`. The seed names no rule for a thread \
                outside 0..63 or an inactive one: as v_readlane_b32, thread & 63 is read, active or \
                not (a note says so).",
@@ -72,6 +75,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_writelane",
         aliases: &["writelane"],
         signature: "int __builtin_mxc_writelane(int val, int lane, int old_data)",
+        args: &[Arg::param("val", "int", Role::Data, "val", Thread::Scalar(MACA_SCALAR)), Arg::param("lane", "int", Role::SourceLane, "lane", Thread::Scalar(MACA_SCALAR)), Arg::operand("old_data", "int")],
         rule: "The operand row is old_data. Lane `lane` gets val; every other active lane gets its \
                old_data. The seed names no rule for a lane outside 0..63: as v_writelane_b32, \
                lane & 63 is written.",
@@ -103,6 +107,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_read_xmsk",
         aliases: &["read_xmsk"],
         signature: "int64_t __builtin_mxc_read_xmsk()",
+        args: &[],
         rule: "Every active lane gets the warp's active mask (bit i = lane i) as int64_t. The operand \
                row is not read.",
         source: READ_XMSK,

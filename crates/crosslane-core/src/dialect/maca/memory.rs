@@ -25,6 +25,7 @@
 //! component). The memory after a store is reported in an info diagnostic and returned by
 //! [`store`] for the kernel interpreter.
 
+use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
 use crate::lanes::LaneMask;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
@@ -388,6 +389,7 @@ macro_rules! pred_ops {
                     $ret, " __builtin_mxc_ldg_", $w, "_predicator", $v,
                     "(void *global_addr, int offset, bool ret0_en, bool saddr_flag, bool pred_neg, bool is_async, unsigned cmp_operand1, unsigned cmp_operand2, int cmp_flag)"
                 ),
+                args: &[Arg::per_thread("global_addr", "void *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::immediate("ret0_en", "bool", Role::Control, "ret0_en"), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async"), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, "cmp_operand2", PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, "cmp_flag")],
                 rule: concat!(
                     "Loads ", $bytes, " bytes per lane from global_addr + offset. A lane executes when it \
                      is active and cmp_operand1 cmp_flag cmp_operand2 holds (negated by pred_neg). A lane \
@@ -411,6 +413,7 @@ macro_rules! pred_ops {
                     $ret, " __builtin_mxc_ldg_", $w, "_predicator", $v,
                     "_ret(void *global_addr, int offset, ", $ret, " ret_val, bool saddr_flag, bool pred_neg, bool is_async, unsigned cmp_operand1, unsigned cmp_operand2, int cmp_flag)"
                 ),
+                args: &[Arg::per_thread("global_addr", "void *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::per_thread("ret_val", $ret, Role::Old, "ret_val", PER_LANE), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async"), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, "cmp_operand2", PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, "cmp_flag")],
                 rule: concat!(
                     "Loads ", $bytes, " bytes per lane from global_addr + offset in lanes where \
                      cmp_operand1 cmp_flag cmp_operand2 holds (negated by pred_neg); every other active \
@@ -431,6 +434,7 @@ macro_rules! pred_ops {
                     "void __builtin_mxc_stg_", $w, "_predicator", $v,
                     "(int *global_addr, int offset, ", $ret, " data, bool saddr_flag, bool pred_neg, bool is_async, unsigned cmp_operand1, unsigned cmp_operand2, int cmp_flag)"
                 ),
+                args: &[Arg::per_thread("global_addr", "int *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::per_thread("data", $ret, Role::Data, "data", PER_LANE), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async"), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, "cmp_operand2", PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, "cmp_flag")],
                 rule: concat!(
                     "Stores each executing lane's ", $bytes, "-byte data at global_addr + offset. A lane \
                      executes when it is active and cmp_operand1 cmp_flag cmp_operand2 holds (negated by \
@@ -893,6 +897,7 @@ macro_rules! bsm_op {
                 $ret, " __builtin_mxc_ldg_", $w,
                 "_bsm(__shared__ void *shared_addr, void *global_addr, int offset, size_t mask, bool ret0_en, bool saddr_flag, bool pred_neg, bool is_async)"
             ),
+            args: &[Arg::per_thread("shared_addr", "__shared__ void *", Role::Address, "shared_addr", PER_LANE), Arg::per_thread("global_addr", "void *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::immediate("mask", "size_t", Role::Control, "mask"), Arg::immediate("ret0_en", "bool", Role::Control, "ret0_en"), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async")],
             rule: concat!(
                 "Each executing lane copies ", $bytes, " bytes from global memory at global_addr + offset \
                  to shared memory at shared_addr + offset (offset is shared by both, seed). Executing = \
@@ -912,12 +917,13 @@ macro_rules! bsm_op {
 }
 
 macro_rules! trans_op {
-    ($name:literal, $sig:literal) => {
+    ($name:literal, $sig:literal, $args:expr) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
             signature: $sig,
+            args: $args,
             rule: "Loads a 4x16 (16-bit) or 8x16 (8-bit) matrix from shared memory and transposes it \
                    (seed: 从共享内存中加载特定shape的矩阵并进行转置操作). The seed gives no element order, \
                    so the playground does not invent one: every lane's result is shown as unspecified. \
@@ -939,27 +945,69 @@ pub const OPS: &[OpSpec] = &[
     bsm_op!("b128", 16, 4, "v4u32"),
     trans_op!(
         "__builtin_mxc_load_shared_trans_4x16",
-        "int64_t __builtin_mxc_load_shared_trans_4x16(__shared__ int64_t *shared_ptr)"
+        "int64_t __builtin_mxc_load_shared_trans_4x16(__shared__ int64_t *shared_ptr)",
+        &[Arg::per_thread(
+            "shared_ptr",
+            "__shared__ int64_t *",
+            Role::Address,
+            "shared_ptr",
+            PER_LANE
+        )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_4x16_i64",
-        "int64_t __builtin_mxc_load_shared_trans_4x16_i64(__shared__ int64_t *shared_ptr)"
+        "int64_t __builtin_mxc_load_shared_trans_4x16_i64(__shared__ int64_t *shared_ptr)",
+        &[Arg::per_thread(
+            "shared_ptr",
+            "__shared__ int64_t *",
+            Role::Address,
+            "shared_ptr",
+            PER_LANE
+        )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_4x16_v4i16",
-        "v4i16 __builtin_mxc_load_shared_trans_4x16_v4i16(__shared__ v4i16 *shared_ptr)"
+        "v4i16 __builtin_mxc_load_shared_trans_4x16_v4i16(__shared__ v4i16 *shared_ptr)",
+        &[Arg::per_thread(
+            "shared_ptr",
+            "__shared__ v4i16 *",
+            Role::Address,
+            "shared_ptr",
+            PER_LANE
+        )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_8x16",
-        "int64_t __builtin_mxc_load_shared_trans_8x16(__shared__ int64_t *shared_ptr)"
+        "int64_t __builtin_mxc_load_shared_trans_8x16(__shared__ int64_t *shared_ptr)",
+        &[Arg::per_thread(
+            "shared_ptr",
+            "__shared__ int64_t *",
+            Role::Address,
+            "shared_ptr",
+            PER_LANE
+        )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_8x16_i64",
-        "int64_t __builtin_mxc_load_shared_trans_8x16_i64(__shared__ int64_t *shared_ptr)"
+        "int64_t __builtin_mxc_load_shared_trans_8x16_i64(__shared__ int64_t *shared_ptr)",
+        &[Arg::per_thread(
+            "shared_ptr",
+            "__shared__ int64_t *",
+            Role::Address,
+            "shared_ptr",
+            PER_LANE
+        )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_8x16_v8i8",
-        "v8i8 __builtin_mxc_load_shared_trans_8x16_v8i8(__shared__ v8i8 *shared_ptr)"
+        "v8i8 __builtin_mxc_load_shared_trans_8x16_v8i8(__shared__ v8i8 *shared_ptr)",
+        &[Arg::per_thread(
+            "shared_ptr",
+            "__shared__ v8i8 *",
+            Role::Address,
+            "shared_ptr",
+            PER_LANE
+        )]
     ),
 ];
 

@@ -21,6 +21,7 @@
 //! reverse under the stated rule `dest[n] = data[floor(index[n]/4) % 64]`; `index[n] = (63 − n)·4`
 //! does.
 
+use crate::args::{Arg, Role, PER_LANE};
 use crate::dialect::amdgcn::permute::{bpermute, per_lane_addrs, permute};
 use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
@@ -85,6 +86,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_mov_shfl",
         aliases: &["mov_shfl"],
         signature: "int __builtin_mxc_mov_shfl(int val, int mode, int rmsk, int bmsk, int bc)",
+        args: &[Arg::operand("val", "int"), Arg::immediate("mode", "int", Role::Control, "mode"), Arg::immediate("rmsk", "int", Role::Control, "rmsk"), Arg::immediate("bmsk", "int", Role::Control, "bmsk"), Arg::immediate("bc", "int", Role::Control, "bc")],
         rule: "Within each row of 16 lanes, lane n reads: quad permutation (0x000-0x0FF) lane \
                (n & 0x3c) + mode[2(n%4)+1 : 2(n%4)]; row shift left (0x101-0x10F) n + mode[3:0] while \
                (n & 0xf) < 16 − mode[3:0]; row shift right (0x111-0x11F) n − mode[3:0] while \
@@ -107,6 +109,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_update_shfl",
         aliases: &["__builtin_mxc_update_shlf", "update_shfl", "update_shlf"],
         signature: "int __builtin_mxc_update_shlf(int old_val, int src, int mode, int rmsk, int bmsk, int bc)",
+        args: &[Arg::per_thread("old_val", "int", Role::Old, "old_val", PER_LANE), Arg::operand("src", "int"), Arg::immediate("mode", "int", Role::Control, "mode"), Arg::immediate("rmsk", "int", Role::Control, "rmsk"), Arg::immediate("bmsk", "int", Role::Control, "bmsk"), Arg::immediate("bc", "int", Role::Control, "bc")],
         rule: "As __builtin_mxc_mov_shfl, except that a lane that is not written returns old_val: a \
                shifted-out or inactive source with bc = 1, and every lane of a row or bank disabled \
                by rmsk/bmsk (the AMD update_dpp rule; the seed is silent on masked lanes). bc = 0 \
@@ -135,6 +138,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_bsm_bpermute",
         aliases: &["bsm_bpermute"],
         signature: "int __builtin_mxc_bsm_bpermute(int index, int data)",
+        args: &[Arg::per_thread("index", "int", Role::Address, "index", PER_LANE), Arg::operand("data", "int")],
         rule: "Pull: dest[n] = data[floor(index[n] / 4) % 64] for lanes 0..63. An inactive source \
                lane reads 0 (ds_bpermute_b32 rule; the seed is silent). The seed's reverse example \
                lists index {256, 254, … 4, 0}, which does not reverse under this rule; \
@@ -151,6 +155,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_bsm_permute",
         aliases: &["bsm_permute"],
         signature: "int __builtin_mxc_bsm_permute(int index, int data)",
+        args: &[Arg::per_thread("index", "int", Role::Address, "index", PER_LANE), Arg::operand("data", "int")],
         rule: "Push: for n in 0..63, dest[floor(index[n] / 4) % 64] = data[n]; the loop runs upwards, \
                so of several writers the highest lane wins. Only active lanes write; a lane nobody \
                writes reads 0 (ds_permute_b32 rule; the seed is silent).",

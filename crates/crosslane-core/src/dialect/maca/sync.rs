@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 
+use crate::args::{Arg, Role};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
@@ -362,12 +363,13 @@ fn run_nop(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 macro_rules! wait_op {
-    ($name:literal, $sig:literal, $rule:literal, $src:literal, $params:expr, $run:expr) => {
+    ($name:literal, $sig:literal, $args:expr, $rule:literal, $src:literal, $params:expr, $run:expr) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
             signature: $sig,
+            args: $args,
             rule: $rule,
             source: $src,
             params: $params,
@@ -400,7 +402,7 @@ const AND_WAIT_PARAMS: &[ParamSpec] = &[
 pub const OPS: &[OpSpec] = &[
     wait_op!(
         "__builtin_mxc_arrive",
-        "void __builtin_mxc_arrive(unsigned flag)",
+        "void __builtin_mxc_arrive(unsigned flag)", &[Arg::immediate("flag", "unsigned", Role::Control, "flag")],
         "Waits until outstanding global accesses ≤ flag[5:0] (if flag[6]) and outstanding shared \
          accesses ≤ flag[10:7] (if flag[12]); flag 0 waits for every access. Other bits have no \
          meaning (warning). Queues complete oldest first.",
@@ -419,7 +421,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     wait_op!(
         "__builtin_mxc_arrive_gvmcnt",
-        "void __builtin_mxc_arrive_gvmcnt(unsigned gvmcnt)",
+        "void __builtin_mxc_arrive_gvmcnt(unsigned gvmcnt)", &[Arg::immediate("gvmcnt", "unsigned", Role::Control, "gvmcnt")],
         "Waits until at most gvmcnt global accesses are outstanding (valid 0..=63).",
         "seed 002 §3.1.7",
         &[
@@ -436,7 +438,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     wait_op!(
         "__builtin_mxc_arrive_bsmcnt",
-        "void __builtin_mxc_arrive_bsmcnt(unsigned bsmcnt)",
+        "void __builtin_mxc_arrive_bsmcnt(unsigned bsmcnt)", &[Arg::immediate("bsmcnt", "unsigned", Role::Control, "bsmcnt")],
         "Waits until at most bsmcnt shared accesses are outstanding (valid 0..=15). The seed's table \
          says 全局内存队列 (global queue) for bsmcnt: a copy slip, the description and name say shared.",
         "seed 002 §3.1.8",
@@ -454,7 +456,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     wait_op!(
         "__builtin_mxc_barrier_ex",
-        "void __builtin_mxc_barrier_ex(int flag)",
+        "void __builtin_mxc_barrier_ex(int flag)", &[Arg::immediate("flag", "int", Role::Control, "flag")],
         "All threads of the block reach this point before any continues. flag 0: barrier and memory \
          fence (global and shared); 1: barrier and shared fence; 2: barrier only; 3: neither (only \
          blocks compiler reordering).",
@@ -473,7 +475,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     wait_op!(
         "__builtin_mxc_barrier_and_wait1",
-        "void __builtin_mxc_barrier_and_wait1(int scope, v1u32 ret_flag) // Used for 32bit load",
+        "void __builtin_mxc_barrier_and_wait1(int scope, v1u32 ret_flag) // Used for 32bit load", &[Arg::immediate("scope", "int", Role::Control, "scope"), Arg::immediate("ret_flag", "v1u32", Role::Control, "ret_flag")],
         "Waits for the ldg_b32_bsm that returned ret_flag (and the accesses queued before it) to land \
          in shared memory; scope 1 also acts as a block barrier like __syncthreads().",
         "seed 002 §3.1.10",
@@ -482,7 +484,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     wait_op!(
         "__builtin_mxc_barrier_and_wait2",
-        "void __builtin_mxc_barrier_and_wait2(int scope, v2u32 ret_flag) // Used for 64bit load",
+        "void __builtin_mxc_barrier_and_wait2(int scope, v2u32 ret_flag) // Used for 64bit load", &[Arg::immediate("scope", "int", Role::Control, "scope"), Arg::immediate("ret_flag", "v2u32", Role::Control, "ret_flag")],
         "As barrier_and_wait1, for ldg_b64_bsm.",
         "seed 002 §3.1.10",
         AND_WAIT_PARAMS,
@@ -490,7 +492,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     wait_op!(
         "__builtin_mxc_barrier_and_wait4",
-        "void __builtin_mxc_barrier_and_wait4(int scope, v4u32 ret_flag) // Used for 128bit load",
+        "void __builtin_mxc_barrier_and_wait4(int scope, v4u32 ret_flag) // Used for 128bit load", &[Arg::immediate("scope", "int", Role::Control, "scope"), Arg::immediate("ret_flag", "v4u32", Role::Control, "ret_flag")],
         "As barrier_and_wait1, for ldg_b128_bsm.",
         "seed 002 §3.1.10",
         AND_WAIT_PARAMS,
@@ -501,6 +503,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_get_time",
         aliases: &[],
         signature: "int64_t __builtin_mxc_get_time()",
+        args: &[],
         rule: "The current 64-bit timestamp: here the simulated clock in cycles (advanced by nop, 4 \
                cycles each).",
         source: "seed 002 §3.8.1",
@@ -515,6 +518,7 @@ pub const OPS: &[OpSpec] = &[
         name: "__builtin_mxc_nop",
         aliases: &[],
         signature: "int __builtin_mxc_nop(int n)",
+        args: &[Arg::immediate("n", "int", Role::Control, "n")],
         rule: "Inserts n empty operations of 4 cycles each (nop(32) waits 128 cycles): the simulated \
                clock advances by 4·n. The int result's meaning is not given (undefined).",
         source: "seed 002 §3.8.6",

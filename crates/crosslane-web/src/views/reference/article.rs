@@ -147,10 +147,18 @@ fn params(s: &mut String, e: &RefEntry) {
     for p in &e.params {
         let _ = write!(
             s,
-            r#"<tr data-param="{name}"><td class="name"><code>{name}</code> <span class="flag">{flag}</span></td><td class="range">{range}</td><td class="default">{default}</td><td class="doc">{doc}</td></tr>"#,
+            r#"<tr data-param="{name}"><td class="name"><code>{name}</code> <span class="flag">{flag}</span></td><td class="range">{range}{lanes}</td><td class="default">{default}</td><td class="doc">{doc}</td></tr>"#,
             name = escape(p.name),
             flag = escape(&p.flag),
             range = escape(&p.range),
+            lanes = match (p.lanes, p.lanes_source) {
+                (Some(l), Some(src)) => format!(
+                    r#" <span class="lanes" title="{}">· {}</span>"#,
+                    escape(src),
+                    escape(l)
+                ),
+                _ => String::new(),
+            },
             default = escape(p.default_text.trim_start_matches("default ")),
             doc = escape(p.doc),
         );
