@@ -37,13 +37,19 @@ fn every_formula_kernel_validates_with_naga() {
             };
             // A type the op does not take (or a required parameter) gives no step.
             let Ok(step) = req.run() else { continue };
-            for choice in [LoweringChoice::SubgroupShuffle, LoweringChoice::WorkgroupMemory] {
+            for choice in [
+                LoweringChoice::SubgroupShuffle,
+                LoweringChoice::WorkgroupMemory,
+            ] {
                 let kernel = lower_step(&step, &wide, choice, ShaderTarget::Naga, "naga")
                     .unwrap_or_else(|e| panic!("{} {}: {e}", spec.dialect.name(), spec.name));
                 assert!(kernel.formula.is_some());
                 checked += 1;
                 if let Err(e) = validate(&kernel.wgsl) {
-                    failures.push(format!("{} {ty} {choice:?}: {e}\n{}", spec.name, kernel.wgsl));
+                    failures.push(format!(
+                        "{} {ty} {choice:?}: {e}\n{}",
+                        spec.name, kernel.wgsl
+                    ));
                 }
             }
         }
