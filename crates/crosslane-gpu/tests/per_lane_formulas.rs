@@ -139,7 +139,7 @@ fn cuda_per_lane_operands_agree() {
     let cmp = check(&step);
     assert_eq!(cmp.lanes[0].gpu_from, Some(15));
     assert_eq!(cmp.lanes[1].gpu_from, Some(1));
-    assert_eq!(cmp.lanes[16].gpu_from, Some(31)); // −1 & 31 = 31 → (16 & 16) | 15
+    assert_eq!(cmp.lanes[20].gpu_from, Some(31)); // −1 & 31 = 31 → (20 & 16) | 15
                                                   // Mixed deltas within one segment, some leaving it (own value), with an inactive source.
     let delta: Vec<i64> = (0..32).map(|i| [0, 1, 3, 9, 40][i % 5]).collect();
     for op in ["__shfl_up_sync", "__shfl_down_sync"] {

@@ -208,7 +208,7 @@ fn subgroup_shuffle_lowering_moves_values_the_formula_chose() {
                     op: op.to_string(),
                     lanes: lanes.to_string(),
                     active: format!("{active:#x}"),
-                    values: "lane*3+1".into(),
+                    values: "lane*3".into(),
                     ty: ty.name().into(),
                     params,
                 }
