@@ -663,9 +663,16 @@ fn lower_builtin(
     })
 }
 
-/// A parameter as a WGSL `u32` literal (ids, deltas and masks are `u32` in WGSL).
+/// A parameter as a WGSL `u32` literal (ids, deltas and masks are `u32` in WGSL). A per-lane list
+/// whose lanes all hold the same value is that value (a uniform operand given per lane).
 fn const_param(step: &Step, name: &str) -> Result<String, GpuError> {
-    match step.params.0.get(name) {
+    let uniform = match step.params.0.get(name) {
+        Some(ParamValue::Ints(v)) if !v.is_empty() && v.iter().all(|x| *x == v[0]) => {
+            Some(ParamValue::Int(v[0]))
+        }
+        _ => None,
+    };
+    match uniform.as_ref().or_else(|| step.params.0.get(name)) {
         Some(ParamValue::Int(n)) => u32::try_from(*n).map(|n| format!("{n}u")).map_err(|_| {
             GpuError::unsupported(name, format!("must be in 0..=4294967295 for WGSL, got {n}"))
         }),
@@ -909,6 +916,45 @@ mod tests {
             let header = "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n";
             assert_eq!(b.wgsl, format!("{header}{}", n.wgsl));
         }
+    }
+
+    #[test]
+    fn a_uniform_operand_given_per_lane_is_one_literal_and_a_varying_one_is_refused() {
+        let mut step = ascend_xor("0xff");
+        step.dialect = Dialect::Wgsl;
+        step.op = "subgroupShuffleUp".into();
+        step.lanes = 8;
+        step.results.truncate(8);
+        step.inputs.truncate(8);
+        step.ty = ValueType::U32;
+        step.params
+            .0
+            .insert("delta".into(), ParamValue::Ints(vec![2; 8]));
+        let k = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::Auto,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap();
+        assert!(
+            k.wgsl.contains("subgroupShuffleUp(values[lane].x, 2u)"),
+            "{}",
+            k.wgsl
+        );
+        step.params
+            .0
+            .insert("delta".into(), ParamValue::Ints((0..8).collect()));
+        let err = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::Auto,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("delta:"), "{err}");
     }
 
     #[test]
