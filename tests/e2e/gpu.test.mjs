@@ -100,6 +100,11 @@ test('WebGPU (SwiftShader): asc_shfl_xor(lane, 1, 16) matches the emulator on ev
     assert.match(wgsl, /^enable subgroups;/);
     assert.match(wgsl, /@compute/);
     assert.match(await page.textContent('.gpu-honesty'), /verifies the WGSL built-ins on this device/);
+    // Which part ran as hardware subgroup operations and which part is the vendor's formula: the
+    // device computed every lane's source lane from the asc_shfl* rules, shown per lane.
+    const parts = await page.textContent('#gpu-parts');
+    assert.match(parts, /^hardware subgroup operations: .+ · formula \(WGSL\): every lane's source lane and kind, computed on the device from the asc_shfl\* page rules/);
+    assert.deepEqual(await column(page, 'formula'), want.map((j) => `lane ${j}`));
 
     // The op view is untouched: its own table still shows the emulator's result.
     const results = await page.$$eval('#lanes tr[data-lane] td.result', (tds) => tds.map((td) => td.textContent));

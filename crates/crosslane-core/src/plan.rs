@@ -2,8 +2,9 @@
 //! moves raw bits, so the same op can be applied to many operand rows at memory speed.
 //!
 //! Rule evaluation (which lane reads what, and why) happens once in the dialect; the plan replays
-//! only the data movement. The GPU lowering uploads the same table (`source lane` per lane), and
-//! the benchmark measures lane-results per second through it.
+//! only the data movement, and the benchmark measures lane-results per second through it. The GPU
+//! check does not use it: there the device computes each lane's source lane from the vendor's
+//! formula itself (`crosslane-gpu`'s `formula.rs`).
 
 use crate::result::Source;
 use crate::trace::Step;

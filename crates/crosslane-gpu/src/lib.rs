@@ -2,8 +2,10 @@
 //!
 //! What it is for:
 //! * [`wgsl`] — WGSL text for one executed step: WGSL subgroup built-ins run as themselves, vendor
-//!   shuffle-family ops run by the emulator's per-lane route table, moved with `subgroupShuffle`
-//!   or through workgroup memory ([`wgsl::Lowering`]);
+//!   shuffle-family ops compute each lane's source lane from the vendor's formula in WGSL
+//!   ([`formula`]) and move the value with `subgroupShuffle` or through workgroup memory
+//!   ([`wgsl::Lowering`]);
+//! * [`formula`] — the vendors' lane-selection rules written in WGSL, and the operand buffer;
 //! * [`network`] — Batcher's odd-even merge sort as WGSL (one dispatch per global stage, the
 //!   early phases fused per tile in workgroup memory) and its dispatch plan;
 //! * [`compare`] — the lane-by-lane verdict (match / mismatch / indeterminate-by-spec) with the
@@ -12,11 +14,13 @@
 //! * `web` — dispatch through the browser's WebGPU via web-sys (wasm32 only);
 //! * `cli` — the `crosslane gpu …` command's logic (`native` feature).
 //!
-//! What it is not for: semantics (crosslane-core decides every lane; this crate only moves values
-//! the way the emulator said and checks the device agrees), DOM, files.
+//! What it is not for: the emulator's semantics (crosslane-core decides every lane; this crate
+//! computes the vendors' lane-selection rules a second time on the device, from the operands the
+//! user gave, and checks both agree), DOM, files.
 
 pub mod compare;
 pub mod error;
+pub mod formula;
 pub mod network;
 pub mod wgsl;
 

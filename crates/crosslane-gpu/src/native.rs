@@ -19,7 +19,8 @@ use crate::compare::{compare, Comparison, DeviceFacts, GpuRun, Timing, TimingSou
 use crate::error::{first_line, GpuError};
 use crate::network::{sort_passes, sort_wgsl, SortPass, STAGE_STRIDE};
 use crate::wgsl::{
-    decode_results, lower_step, LoweringChoice, ShaderTarget, SubgroupCaps, RESULT_WORDS_PER_LANE,
+    decode_results, lower_step, CrossLaneKernel, LoweringChoice, ShaderTarget, SubgroupCaps,
+    RESULT_WORDS_PER_LANE,
 };
 
 /// An open native device.
@@ -186,6 +187,15 @@ impl NativeGpu {
             ShaderTarget::Naga,
             &self.facts.adapter,
         )?;
+        self.run_kernel(kernel)
+    }
+
+    /// Runs a generated kernel (usually from [`lower_step`]; a test may alter its text to check
+    /// that the comparison catches a wrong formula) and returns its lanes.
+    ///
+    /// # Errors
+    /// Validation, out of memory, device lost, mapping.
+    pub fn run_kernel(&self, kernel: CrossLaneKernel) -> Result<GpuRun, GpuError> {
         let pipeline = self.step_pipeline(&kernel.wgsl)?;
         let d = &self.device;
         let scopes = self.push_scopes();
@@ -204,9 +214,9 @@ impl NativeGpu {
             &kernel.values,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         );
-        let routes = storage(
-            "routes",
-            &kernel.routes,
+        let operands = storage(
+            "operands",
+            &kernel.operands,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         );
         let out_bytes = (kernel.lanes as usize * RESULT_WORDS_PER_LANE * 4) as u64;
@@ -227,7 +237,7 @@ impl NativeGpu {
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
-                    resource: routes.as_entire_binding(),
+                    resource: operands.as_entire_binding(),
                 },
                 wgpu::BindGroupEntry {
                     binding: 2,
@@ -259,13 +269,15 @@ impl NativeGpu {
             observed_subgroup_size: observed,
             lowering: kernel.lowering,
             timing: wall,
+            hardware_part: kernel.hardware_part(),
+            formula_part: kernel.formula_part(),
             wgsl: kernel.wgsl,
         })
     }
 
     /// Compiles WGSL text with entry point `main` into a compute pipeline, once per distinct text:
-    /// route-table kernels depend only on the lowering, lane count and value width, so a grid of
-    /// ops and parameters reuses a handful of pipelines.
+    /// formula kernels depend only on the op, the lowering, the lane count and the value width (the
+    /// operands are in a buffer), so a grid of parameters reuses a handful of pipelines.
     fn step_pipeline(&self, wgsl: &str) -> Result<wgpu::ComputePipeline, GpuError> {
         if let Ok(cache) = self.pipelines.lock() {
             if let Some(p) = cache.get(wgsl) {

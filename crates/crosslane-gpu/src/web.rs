@@ -167,13 +167,13 @@ impl WebGpu {
         d.push_error_scope(GpuErrorFilter::Validation);
         let pipeline = self.pipeline(&kernel.wgsl, "main");
         let values = self.buffer_with(&kernel.values, usage::STORAGE | usage::COPY_DST)?;
-        let routes = self.buffer_with(&kernel.routes, usage::STORAGE | usage::COPY_DST)?;
+        let operands = self.buffer_with(&kernel.operands, usage::STORAGE | usage::COPY_DST)?;
         let out_bytes = kernel.lanes * RESULT_WORDS_PER_LANE as u32 * 4;
         let results = self.buffer(out_bytes, usage::STORAGE | usage::COPY_SRC)?;
         let read = self.buffer(out_bytes, usage::MAP_READ | usage::COPY_DST)?;
         let bind = self.bind_group(
             &pipeline,
-            &[(&values, None), (&routes, None), (&results, None)],
+            &[(&values, None), (&operands, None), (&results, None)],
         );
         let enc = d.create_command_encoder();
         // Two timestamps (pass start, pass end) resolved into 16 bytes, when the device has them.
@@ -237,6 +237,8 @@ impl WebGpu {
             observed_subgroup_size: observed,
             lowering: kernel.lowering,
             timing,
+            hardware_part: kernel.hardware_part(),
+            formula_part: kernel.formula_part(),
             wgsl: kernel.wgsl,
         })
     }

@@ -4,26 +4,28 @@
 //! * **Built-in** — a WGSL subgroup or quad built-in (`subgroupShuffleXor`, `subgroupAdd`, …) runs as
 //!   itself, looked up by op name in [`BUILTINS`]; the GPU then computes the answer on its own and
 //!   the comparison is a real test of the device against the emulator.
-//! * **Route table** — a vendor shuffle-family op (Ascend `asc_shfl*` now; CUDA, HIP, AMD
-//!   ds_swizzle/DPP/permute, MACA as their dialect files land) cannot run as itself on a WebGPU
-//!   device. The emulator has already decided, per lane, where the value comes from (`from`) and
-//!   whether the lane gets its own value, zero, the old value, nothing (inactive) or something
-//!   undefined. That table is uploaded as a storage buffer and the GPU moves the values across lanes
-//!   with the rule the emulator used — nothing vendor-specific is re-implemented in WGSL, so a new
-//!   dialect needs no change here. The data movement runs with `subgroupShuffle` when the device's
-//!   subgroup is at least as wide as the warp ([`Lowering::SubgroupShuffle`]), otherwise through
-//!   workgroup memory ([`Lowering::WorkgroupMemory`]: write, `workgroupBarrier`, read the source).
+//! * **Formula** — a vendor shuffle-family op (CUDA `__shfl*_sync`, HIP `__shfl*`, Ascend
+//!   `asc_shfl*`, AMD ds_swizzle / ds_(b)permute / DPP / readlane, MACA mov_shfl / update_shfl /
+//!   bsm_(b)permute / readlane) cannot run as itself on a WebGPU device. The device computes, per
+//!   lane, the source lane and what the lane receives (its own value, zero, the old value, nothing,
+//!   undefined) from the vendor's formula written in WGSL ([`crate::formula`]), with each lane's
+//!   own operands read from the operand buffer. The emulator's decisions are not uploaded: the
+//!   comparison checks a second implementation of the rule, not only the data movement. The value
+//!   then moves with `subgroupShuffle` when the device's subgroup is at least as wide as the warp
+//!   ([`Lowering::SubgroupShuffle`], a hardware subgroup operation), otherwise through workgroup
+//!   memory ([`Lowering::WorkgroupMemory`]: write, `workgroupBarrier`, read the source).
 //!
 //! The active mask: WGSL has no exec mask, every invocation of the dispatch runs.
-//! * Route table, subgroup lowering: an early `return` before `subgroupShuffle` would put the call
-//!   in non-uniform control flow, where a source lane that returned would be indeterminate.
-//!   Instead every invocation takes part in the shuffle and a lane the emulator marks inactive
-//!   discards the result (predication). Its source lanes still hold real values on the GPU; the
-//!   emulator calls a read of an inactive lane undefined, so those lanes compare as
-//!   indeterminate-by-spec and any GPU value is shown, not judged.
-//! * Route table, workgroup lowering: every invocation writes its slot (a register holds a value
-//!   whether or not its lane is active, and `v_readlane` reads inactive lanes on purpose); inactive
-//!   invocations skip the read; `workgroupBarrier` stays in uniform control flow.
+//! * Formula, subgroup lowering: an early `return` before `subgroupShuffle` would put the call in
+//!   non-uniform control flow, where a source lane that returned would be indeterminate. Instead
+//!   every invocation takes part in the shuffle and a lane the formula marks inactive discards the
+//!   result (predication). Its source lanes still hold real values on the GPU; where a vendor calls
+//!   a read of an inactive lane undefined, those lanes compare as indeterminate-by-spec and any GPU
+//!   value is shown, not judged.
+//! * Formula, workgroup lowering: every invocation writes its slot first (a register holds a value
+//!   whether or not its lane is active, and `v_readlane` reads inactive lanes on purpose) and
+//!   `workgroupBarrier` runs in uniform control flow before the formula; lanes the formula marks
+//!   inactive skip the read.
 //! * Built-ins: inactive invocations skip the call (`if (active) { … }`), which is exactly what an
 //!   inactive lane is in WGSL. Browsers check subgroup uniformity, so the browser text turns the
 //!   `subgroup_uniformity` diagnostic off (WGSL spec, "Diagnostics"); naga accepts the branch as is.
@@ -34,10 +36,12 @@
 //!
 //! Buffer layout shared by every cross-lane kernel (binding, WGSL type, words per lane):
 //! * 0 `values: array<vec2<u32>>` — the operand's raw bits, low word then high word (64-bit types).
-//! * 1 `routes: array<vec4<u32>>` — route table: `(kind, source lane, old low, old high)`, see
-//!   [`RouteKind`]; for built-ins `(active, per-lane id, 0, 0)`.
+//! * 1 `operands: array<vec4<u32>>` — two `vec4` per lane: `(flags, a, b, c)`, `(d, e, old low,
+//!   old high)`; flags bit 0 = active (see [`crate::formula`] for the slots; built-ins put their
+//!   per-lane `id` in `a`).
 //! * 2 `results: array<vec4<u32>>` — two per lane: the result's raw bits (up to 128 bits, for a
-//!   ballot), then `(subgroup_size, subgroup_invocation_id, kind, 1)` as observed in the dispatch.
+//!   ballot), then `(subgroup_size, subgroup_invocation_id, kind, source lane)` as the dispatch
+//!   observed and the formula computed them ([`LaneKind`]).
 
 use std::fmt::Write as _;
 
@@ -45,6 +49,8 @@ use crosslane_core::params::ParamValue;
 use crosslane_core::{Dialect, Source, Step, ValueType};
 
 use crate::error::GpuError;
+pub use crate::formula::LaneKind;
+use crate::formula::{formula, Formula, OPERAND_VEC4_PER_LANE};
 
 /// Which WGSL front end will compile the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,10 +67,10 @@ pub enum ShaderTarget {
 pub enum Lowering {
     /// A WGSL subgroup / quad built-in ran as itself.
     Builtin,
-    /// The emulator's route table, values moved with `subgroupShuffle` (subgroup ≥ warp).
+    /// The vendor's formula computed in WGSL, values moved with `subgroupShuffle` (subgroup ≥ warp).
     SubgroupShuffle,
-    /// The emulator's route table, values moved through workgroup memory (subgroup < warp, or no
-    /// subgroup support).
+    /// The vendor's formula computed in WGSL, values moved through workgroup memory (subgroup <
+    /// warp, or no subgroup support).
     WorkgroupMemory,
 }
 
@@ -79,7 +85,7 @@ impl Lowering {
     }
 }
 
-/// Which lowering the caller wants for a route-table op.
+/// Which lowering the caller wants for a vendor op (its formula).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum LoweringChoice {
     /// Built-in for WGSL ops in [`BUILTINS`]; otherwise subgroup shuffle when the device's smallest
@@ -119,25 +125,6 @@ pub struct SubgroupCaps {
     pub min_size: u32,
     /// Largest subgroup size the device may use (invocations).
     pub max_size: u32,
-}
-
-/// What a route-table lane receives; the `kind` word of the route buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u32)]
-pub enum RouteKind {
-    /// Not in the active mask: computes nothing.
-    Inactive = 0,
-    /// The value of lane `source`.
-    Lane = 1,
-    /// The lane's own value (a rule's fallback).
-    Own = 2,
-    /// Zero.
-    Zero = 3,
-    /// The old / fill value carried in the route.
-    Old = 4,
-    /// Undefined by the vendor's rules: the GPU reads `source` (the lane the rule selected, or the
-    /// lane itself) and the comparison shows whatever arrives.
-    Undefined = 5,
 }
 
 /// The argument a built-in takes besides the operand.
@@ -290,8 +277,39 @@ pub struct CrossLaneKernel {
     pub lanes: u32,
     /// Binding 0: two words per lane.
     pub values: Vec<u32>,
-    /// Binding 1: four words per lane.
-    pub routes: Vec<u32>,
+    /// Binding 1: eight words per lane (the lanes' own operands, never the emulator's routes).
+    pub operands: Vec<u32>,
+    /// The vendor rule the WGSL computes per lane ([`Formula::describe`]); `None` for a built-in.
+    pub formula: Option<&'static str>,
+}
+
+impl CrossLaneKernel {
+    /// What ran as hardware subgroup operations on the device.
+    pub fn hardware_part(&self) -> String {
+        match self.lowering {
+            Lowering::Builtin => {
+                "the WGSL built-in itself (the device computes the whole answer)".to_string()
+            }
+            Lowering::SubgroupShuffle => {
+                "the data movement: subgroupShuffle from the source lane the formula computed"
+                    .to_string()
+            }
+            Lowering::WorkgroupMemory => {
+                "none: the data moves through workgroup memory (write, workgroupBarrier, read the source lane)"
+                    .to_string()
+            }
+        }
+    }
+
+    /// What ran as a formula written in WGSL (each lane's source lane and kind), if any.
+    pub fn formula_part(&self) -> String {
+        match self.formula {
+            Some(f) => {
+                format!("every lane's source lane and kind, computed on the device from {f}")
+            }
+            None => "none (the built-in is the rule)".to_string(),
+        }
+    }
 }
 
 /// What the GPU wrote for one lane.
@@ -303,6 +321,10 @@ pub struct GpuLane {
     pub subgroup_size: u32,
     /// `subgroup_invocation_id` of this invocation.
     pub subgroup_invocation_id: u32,
+    /// What the formula gave the lane ([`LaneKind`] as a word; for a built-in 1 = active).
+    pub kind: u32,
+    /// The source lane the formula computed (the lane itself for own / zero / old).
+    pub from: u32,
 }
 
 impl GpuLane {
@@ -351,7 +373,16 @@ pub fn lower_step(
             ),
         ));
     }
-    let routes = route_table(step);
+    let rule = formula(step.dialect, &step.op).ok_or_else(|| {
+        GpuError::unsupported(
+            "op",
+            format!(
+                "{} has no GPU lowering: no WGSL formula computes its rule",
+                step.op
+            ),
+        )
+    })?;
+    let operands = rule.operands(step)?;
     let values = value_words(step);
     let wide = step.ty.bit_width() > 32;
     let lowering = match choice {
@@ -382,40 +413,15 @@ pub fn lower_step(
             }
         }
     };
-    let wgsl = route_kernel_text(lowering, lanes, wide, caps.supported, target);
+    let wgsl = formula_kernel_text(rule, lowering, lanes, wide, caps.supported, target);
     Ok(CrossLaneKernel {
         wgsl,
         lowering,
         lanes,
         values,
-        routes,
+        operands,
+        formula: Some(rule.describe()),
     })
-}
-
-/// The route table of `step`: four words per lane `(kind, source, old low, old high)`.
-fn route_table(step: &Step) -> Vec<u32> {
-    let mut words = Vec::with_capacity(step.lanes * 4);
-    for lane in 0..step.lanes {
-        let r = step.results.get(lane);
-        let (kind, from, old) = match r {
-            None => (RouteKind::Inactive, lane, 0),
-            Some(r) => match r.source {
-                Source::Inactive => (RouteKind::Inactive, lane, 0),
-                Source::Lane => (RouteKind::Lane, r.from.unwrap_or(lane), 0),
-                Source::Own => (RouteKind::Own, lane, 0),
-                Source::Zero => (RouteKind::Zero, lane, 0),
-                Source::Old => (RouteKind::Old, lane, r.value.map_or(0, |v| v.bits)),
-                // Computed never reaches here (refused above); Undefined reads the hinted lane.
-                Source::Undefined | Source::Computed => {
-                    (RouteKind::Undefined, r.from.unwrap_or(lane), 0)
-                }
-            },
-        };
-        // A source outside the warp is never read: the lane reads itself instead.
-        let from = if from < step.lanes { from } else { lane };
-        words.extend_from_slice(&[kind as u32, from as u32, old as u32, (old >> 32) as u32]);
-    }
-    words
 }
 
 /// The operand row as two words per lane (an undefined input is uploaded as zero).
@@ -435,7 +441,7 @@ fn value_words(step: &Step) -> Vec<u32> {
 
 const BINDINGS: &str = "\
 @group(0) @binding(0) var<storage, read> values: array<vec2<u32>>;
-@group(0) @binding(1) var<storage, read> routes: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read> operands: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> results: array<vec4<u32>>;
 ";
 
@@ -458,19 +464,20 @@ fn entry(lanes: u32, subgroups: bool) -> String {
 }
 
 const PICK_FN: &str = "\
-// What a lane receives, by the emulator's route kind:
+// What a lane receives, by the kind its formula computed:
 // 1 lane / 5 undefined -> the value read from the source lane, 2 own, 3 zero, 4 old, 0 inactive.
-fn pick(route: vec4<u32>, own: vec2<u32>, got: vec2<u32>) -> vec2<u32> {
-    switch route.x {
+fn choose(p: Pick, own_value: vec2<u32>, got: vec2<u32>, old_value: vec2<u32>) -> vec2<u32> {
+    switch p.kind {
         case 1u, 5u: { return got; }
-        case 2u: { return own; }
-        case 4u: { return route.zw; }
+        case 2u: { return own_value; }
+        case 4u: { return old_value; }
         default: { return vec2<u32>(0u, 0u); }
     }
 }
 ";
 
-fn route_kernel_text(
+fn formula_kernel_text(
+    rule: &Formula,
     lowering: Lowering,
     lanes: u32,
     wide: bool,
@@ -479,41 +486,46 @@ fn route_kernel_text(
 ) -> String {
     let mut s = String::new();
     header(target, subgroups, &mut s);
+    // The shuffle itself runs in uniform control flow; the switch-off only keeps a browser from
+    // rejecting the text over the formula's data-dependent branches before it.
+    if target == ShaderTarget::Browser && lowering == Lowering::SubgroupShuffle {
+        s.push_str("diagnostic(off, subgroup_uniformity);\n");
+    }
     let _ = writeln!(
         s,
-        "// crosslane: vendor cross-lane op lowered by the emulator's route table ({}).",
+        "// crosslane: the vendor's rule computed per lane in WGSL ({}), values moved by {}.",
+        rule.describe(),
         lowering.name()
     );
     s.push_str(BINDINGS);
     if lowering == Lowering::WorkgroupMemory {
         let _ = writeln!(s, "var<workgroup> staged: array<vec2<u32>, {lanes}>;");
     }
+    s.push_str(&rule.wgsl(lanes));
     s.push('\n');
     s.push_str(PICK_FN);
     s.push('\n');
     s.push_str(&entry(lanes, subgroups));
-    s.push_str(
-        "    let route = routes[lane];\n    let own = values[lane];\n    let reads = route.x == 1u || route.x == 5u;\n    let src = select(lane, route.y, reads);\n",
-    );
+    s.push_str("    let own_value = values[lane];\n");
     match lowering {
         Lowering::SubgroupShuffle | Lowering::Builtin => {
             s.push_str(
-                "    // Every invocation takes part in the shuffle (uniform control flow); inactive lanes\n    // discard the result below instead of returning early.\n",
+                "    let p = rule(lane);\n    let reads = (p.kind == 1u || p.kind == 5u) && p.src < LANES;\n    let src = select(lane, p.src, reads);\n    // Every invocation takes part in the shuffle (uniform control flow); inactive lanes\n    // discard the result below instead of returning early.\n",
             );
             if wide {
-                s.push_str("    let got = vec2<u32>(subgroupShuffle(own.x, src), subgroupShuffle(own.y, src));\n");
+                s.push_str("    let got = vec2<u32>(subgroupShuffle(own_value.x, src), subgroupShuffle(own_value.y, src));\n");
             } else {
-                s.push_str("    let got = vec2<u32>(subgroupShuffle(own.x, src), 0u);\n");
+                s.push_str("    let got = vec2<u32>(subgroupShuffle(own_value.x, src), 0u);\n");
             }
         }
         Lowering::WorkgroupMemory => {
             s.push_str(
-                "    // Every lane publishes its register, active or not: some rules read inactive lanes on\n    // purpose (v_readlane ignores EXEC); where a rule calls such a read undefined, the route\n    // table already says so. Inactive lanes only skip the read.\n    staged[lane] = own;\n    workgroupBarrier();\n    var got = vec2<u32>(0u, 0u);\n    if (route.x != 0u) {\n        got = staged[src];\n    }\n",
+                "    // Every lane publishes its register, active or not, before the formula runs (the\n    // barrier stays in uniform control flow): some rules read inactive lanes on purpose\n    // (v_readlane ignores EXEC). Inactive lanes only skip the read.\n    staged[lane] = own_value;\n    workgroupBarrier();\n    let p = rule(lane);\n    let reads = (p.kind == 1u || p.kind == 5u) && p.src < LANES;\n    let src = select(lane, p.src, reads);\n    var got = vec2<u32>(0u, 0u);\n    if (p.kind != 0u) {\n        got = staged[src];\n    }\n",
             );
         }
     }
     s.push_str(
-        "    let res = pick(route, own, got);\n    results[lane * 2u] = vec4<u32>(res.x, res.y, 0u, 0u);\n    results[lane * 2u + 1u] = vec4<u32>(sg_size, sg_id, route.x, 1u);\n}\n",
+        "    let res = choose(p, own_value, got, operands[lane * 2u + 1u].zw);\n    results[lane * 2u] = vec4<u32>(res.x, res.y, 0u, 0u);\n    results[lane * 2u + 1u] = vec4<u32>(sg_size, sg_id, p.kind, p.src);\n}\n",
     );
     s
 }
@@ -580,7 +592,7 @@ fn lower_builtin(
         }
         BuiltinInput::Predicate | BuiltinInput::Nothing => "u32",
     };
-    let mut routes = Vec::with_capacity(step.lanes * 4);
+    let mut operands = Vec::with_capacity(step.lanes * OPERAND_VEC4_PER_LANE * 4);
     let per_lane_id = match step.params.0.get("id") {
         Some(ParamValue::Ints(ids)) if spec.arg == BuiltinArg::DynamicId => Some(ids.clone()),
         _ => None,
@@ -591,7 +603,7 @@ fn lower_builtin(
             .as_ref()
             .and_then(|ids| ids.get(lane).copied())
             .unwrap_or(0);
-        routes.extend_from_slice(&[u32::from(active), id as u32, 0, 0]);
+        operands.extend_from_slice(&[u32::from(active), id as u32, 0, 0, 0, 0, 0, 0]);
     }
     let operand = match spec.input {
         BuiltinInput::Value if scalar == "u32" => "values[lane].x".to_string(),
@@ -601,7 +613,7 @@ fn lower_builtin(
     };
     let arg = match spec.arg {
         BuiltinArg::None => None,
-        BuiltinArg::DynamicId if per_lane_id.is_some() => Some("route.y".to_string()),
+        BuiltinArg::DynamicId if per_lane_id.is_some() => Some("arg.y".to_string()),
         BuiltinArg::DynamicId | BuiltinArg::ConstId => Some(const_param(step, "id")?),
         BuiltinArg::Uniform(name) => Some(const_param(step, name)?),
     };
@@ -639,20 +651,28 @@ fn lower_builtin(
     s.push_str(&entry(lanes, true));
     let _ = write!(
         s,
-        "    let route = routes[lane];\n    var res = vec4<u32>(0u, 0u, 0u, 0u);\n    // An inactive lane is an invocation that does not make the call.\n    if (route.x != 0u) {{\n{keep}        let r = {call};\n        res = {store};\n    }}\n    results[lane * 2u] = res;\n    results[lane * 2u + 1u] = vec4<u32>(sg_size, sg_id, route.x, 1u);\n}}\n"
+        "    let arg = operands[lane * 2u];\n    let calls = arg.x & 1u;\n    var res = vec4<u32>(0u, 0u, 0u, 0u);\n    // An inactive lane is an invocation that does not make the call.\n    if (calls != 0u) {{\n{keep}        let r = {call};\n        res = {store};\n    }}\n    results[lane * 2u] = res;\n    results[lane * 2u + 1u] = vec4<u32>(sg_size, sg_id, calls, lane);\n}}\n"
     );
     Ok(CrossLaneKernel {
         wgsl: s,
         lowering: Lowering::Builtin,
         lanes,
         values: value_words(step),
-        routes,
+        operands,
+        formula: None,
     })
 }
 
-/// A parameter as a WGSL `u32` literal (ids, deltas and masks are `u32` in WGSL).
+/// A parameter as a WGSL `u32` literal (ids, deltas and masks are `u32` in WGSL). A per-lane list
+/// whose lanes all hold the same value is that value (a uniform operand given per lane).
 fn const_param(step: &Step, name: &str) -> Result<String, GpuError> {
-    match step.params.0.get(name) {
+    let uniform = match step.params.0.get(name) {
+        Some(ParamValue::Ints(v)) if !v.is_empty() && v.iter().all(|x| *x == v[0]) => {
+            Some(ParamValue::Int(v[0]))
+        }
+        _ => None,
+    };
+    match uniform.as_ref().or_else(|| step.params.0.get(name)) {
         Some(ParamValue::Int(n)) => u32::try_from(*n).map(|n| format!("{n}u")).map_err(|_| {
             GpuError::unsupported(name, format!("must be in 0..=4294967295 for WGSL, got {n}"))
         }),
@@ -697,6 +717,8 @@ pub fn decode_results(
             words: [w[0], w[1], w[2], w[3]],
             subgroup_size: w[4],
             subgroup_invocation_id: w[5],
+            kind: w[6],
+            from: w[7],
         });
     }
     let first = out.first().map(|l| l.subgroup_size);
@@ -766,7 +788,7 @@ mod tests {
         let k = lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap();
         assert_eq!(k.lowering, Lowering::SubgroupShuffle);
         // u64: two 32-bit shuffles.
-        assert_eq!(k.wgsl.matches("subgroupShuffle(own.").count(), 2);
+        assert_eq!(k.wgsl.matches("subgroupShuffle(own_value.").count(), 2);
         let none = SubgroupCaps::default();
         let k = lower_step(
             &step,
@@ -806,12 +828,13 @@ mod tests {
         assert!(b.wgsl.starts_with("enable subgroups;\n"));
         let n = lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap();
         assert!(!n.wgsl.contains("enable subgroups"));
-        assert_eq!(b.wgsl.replacen("enable subgroups;\n", "", 1), n.wgsl);
+        let header = "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n";
+        assert_eq!(b.wgsl.replacen(header, "", 1), n.wgsl);
     }
 
     #[test]
-    fn route_table_carries_the_emulator_decisions() {
-        // Lanes 0..3 inactive: lane 4 reads 5, lane 5 reads 4; lane 2 inactive.
+    fn operand_buffer_carries_the_lanes_operands_not_the_emulator_routes() {
+        // Lanes 0..3 inactive, lane_mask 1 for every lane (broadcast), width 32 (the default).
         let step = ascend_xor("0xfffffff0");
         let k = lower_step(
             &step,
@@ -821,12 +844,51 @@ mod tests {
             "x",
         )
         .unwrap();
-        let route = |lane: usize| &k.routes[lane * 4..lane * 4 + 4];
-        assert_eq!(route(2)[0], RouteKind::Inactive as u32);
-        assert_eq!(route(4)[..2], [RouteKind::Lane as u32, 5]);
-        assert_eq!(route(5)[..2], [RouteKind::Lane as u32, 4]);
+        let row = |lane: usize| &k.operands[lane * 8..lane * 8 + 8];
+        assert_eq!(row(2), [0, 1, 32, 0, 0, 0, 0, 0]);
+        assert_eq!(row(4), [1, 1, 32, 0, 0, 0, 0, 0]);
+        // No source lane anywhere: lane 4 reads 5 and lane 5 reads 4 only on the device.
+        assert_eq!(row(5), row(4));
+        assert!(k.wgsl.contains("fn rule(i: u32) -> Pick"));
+        assert!(k.formula.unwrap().contains("asc_shfl"));
         // Values: lane + 10 as u64, low word then high word.
         assert_eq!(k.values[4 * 2..4 * 2 + 2], [14, 0]);
+    }
+
+    #[test]
+    fn the_kernel_does_not_depend_on_the_emulator_results() {
+        // Whatever the emulator decided, the device gets the same text and buffers: only the
+        // operands the user gave reach it.
+        let step = ascend_xor("0xfffffff0");
+        let mut scrambled = step.clone();
+        for r in &mut scrambled.results {
+            r.source = Source::Undefined;
+            r.from = Some(0);
+            r.value = None;
+        }
+        let lower = |s: &Step| {
+            lower_step(s, &LAVAPIPE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap()
+        };
+        assert_eq!(lower(&step), lower(&scrambled));
+    }
+
+    #[test]
+    fn per_lane_operands_give_each_lane_its_own_word() {
+        let mut step = ascend_xor("");
+        let masks: Vec<i64> = (0..32).map(|i| i % 4 - 1).collect();
+        step.params
+            .0
+            .insert("lane_mask".into(), ParamValue::Ints(masks.clone()));
+        let k = lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap();
+        for (lane, m) in masks.iter().enumerate() {
+            assert_eq!(k.operands[lane * 8 + 1], *m as u32, "lane {lane}");
+        }
+        step.params
+            .0
+            .insert("lane_mask".into(), ParamValue::Ints(vec![1; 31]));
+        let err =
+            lower_step(&step, &WIDE, LoweringChoice::Auto, ShaderTarget::Naga, "x").unwrap_err();
+        assert!(err.to_string().contains("one value per lane"), "{err}");
     }
 
     #[test]
@@ -865,6 +927,45 @@ mod tests {
             let header = "enable subgroups;\ndiagnostic(off, subgroup_uniformity);\n";
             assert_eq!(b.wgsl, format!("{header}{}", n.wgsl));
         }
+    }
+
+    #[test]
+    fn a_uniform_operand_given_per_lane_is_one_literal_and_a_varying_one_is_refused() {
+        let mut step = ascend_xor("0xff");
+        step.dialect = Dialect::Wgsl;
+        step.op = "subgroupShuffleUp".into();
+        step.lanes = 8;
+        step.results.truncate(8);
+        step.inputs.truncate(8);
+        step.ty = ValueType::U32;
+        step.params
+            .0
+            .insert("delta".into(), ParamValue::Ints(vec![2; 8]));
+        let k = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::Auto,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap();
+        assert!(
+            k.wgsl.contains("subgroupShuffleUp(values[lane].x, 2u)"),
+            "{}",
+            k.wgsl
+        );
+        step.params
+            .0
+            .insert("delta".into(), ParamValue::Ints((0..8).collect()));
+        let err = lower_step(
+            &step,
+            &LAVAPIPE,
+            LoweringChoice::Auto,
+            ShaderTarget::Naga,
+            "x",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("delta:"), "{err}");
     }
 
     #[test]

@@ -19,6 +19,12 @@ fn op_diff_table_and_json() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("lowering: "), "{out}");
     assert!(out.contains("observed "), "{out}");
+    // Which part ran as hardware subgroup operations and which part is the vendor's formula.
+    assert!(out.contains("hardware subgroup operations: "), "{out}");
+    assert!(
+        out.contains("formula (WGSL): every lane's source lane and kind, computed on the device from the asc_shfl* page rules"),
+        "{out}"
+    );
     // Lane 4 reads lane 7 within its 8-lane group: value 7.
     let row4 = out
         .lines()
@@ -40,6 +46,14 @@ fn op_diff_table_and_json() {
     assert_eq!(v["lanes"][0]["gpu_bits"], "0x00000001");
     assert_eq!(v["summary"]["mismatch"], 0);
     assert!(v["wgsl"].as_str().unwrap().contains("@compute"));
+    assert!(v["wgsl"]
+        .as_str()
+        .unwrap()
+        .contains("fn rule(i: u32) -> Pick"));
+    assert!(v["formula"].as_str().unwrap().contains("asc_shfl*"), "{v}");
+    // Lane 0 ^ 1 = lane 1, computed by the device's formula.
+    assert_eq!(v["lanes"][0]["gpu_source"], "lane");
+    assert_eq!(v["lanes"][0]["gpu_from"], 1);
 }
 
 #[test]

@@ -1,13 +1,12 @@
-//! Every vendor op with a GPU lowering, over a grid of parameters, active masks and value types,
-//! agrees with the emulator on every lane the emulator defines (native, lavapipe in CI).
+//! Every vendor op with a GPU formula, over a grid of parameters, active masks and value types,
+//! agrees with the emulator on every lane the emulator defines — the value, and the kind and source
+//! lane the device's formula computed (native, lavapipe in CI).
 
 mod common;
 
 use crosslane_core::params::ParamKind;
-use crosslane_core::result::LaneResult;
-use crosslane_core::{
-    all_ops, Dialect, LaneMask, OpKind, OpRequest, Source, Step, Value, ValueType,
-};
+use crosslane_core::{all_ops, Dialect, LaneMask, OpKind, OpRequest, Source, ValueType};
+use crosslane_gpu::formula::formula;
 use crosslane_gpu::wgsl::Lowering;
 use crosslane_gpu::{LoweringChoice, Verdict};
 
@@ -62,7 +61,12 @@ fn vendor_ops_agree_with_emulator_on_every_defined_lane() {
     let Some(gpu) = common::gpu() else { return };
     let mut runs = 0;
     let mut ops_seen = Vec::new();
-    for spec in all_ops().filter(|s| s.dialect != Dialect::Wgsl && s.kind == OpKind::Lanes) {
+    let with_formula = all_ops().filter(|s| {
+        s.dialect != Dialect::Wgsl
+            && s.kind == OpKind::Lanes
+            && formula(s.dialect, s.name).is_some()
+    });
+    for spec in with_formula {
         let lanes = spec.dialect.default_lanes();
         // One 32-bit, one 64-bit (two shuffles) and one 16-bit type where the op takes them.
         let types: Vec<ValueType> = [ValueType::I32, ValueType::I64, ValueType::F16]
@@ -112,7 +116,34 @@ fn vendor_ops_agree_with_emulator_on_every_defined_lane() {
         }
     }
     eprintln!("{runs} GPU runs over {ops_seen:?}");
-    for name in ["asc_shfl", "asc_shfl_up", "asc_shfl_down", "asc_shfl_xor"] {
+    // Every vendor family's formula ran.
+    for name in [
+        "asc_shfl",
+        "asc_shfl_up",
+        "asc_shfl_down",
+        "asc_shfl_xor",
+        "__shfl_sync",
+        "__shfl_up_sync",
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__shfl",
+        "__shfl_up",
+        "__shfl_down",
+        "__shfl_xor",
+        "ds_swizzle_b32",
+        "ds_bpermute_b32",
+        "ds_permute_b32",
+        "update_dpp",
+        "mov_dpp",
+        "v_readlane_b32",
+        "v_readfirstlane_b32",
+        "__builtin_mxc_mov_shfl",
+        "__builtin_mxc_update_shfl",
+        "__builtin_mxc_bsm_bpermute",
+        "__builtin_mxc_bsm_permute",
+        "__builtin_mxc_readlane",
+        "__builtin_mxc_readfirstlane",
+    ] {
         assert!(ops_seen.contains(&name), "{name} was not run on the GPU");
     }
 }
@@ -145,57 +176,11 @@ fn ascend_xor_seed_example_on_gpu() {
     }
 }
 
-/// A step of `lanes` lanes whose route table exercises every provenance: reads of other lanes
-/// (a fixed permutation), own value, zero, old value, undefined with a hint, inactive.
-fn synthetic_step(lanes: usize, ty: ValueType, seed: u64) -> Step {
-    let value = |i: usize| {
-        Value::from_bits(
-            ty,
-            (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15 ^ seed),
-        )
-    };
-    let inputs: Vec<Option<Value>> = (0..lanes).map(|i| Some(value(i))).collect();
-    let kind = |i: usize| (i + seed as usize) % 7;
-    let active = (0..lanes)
-        .filter(|&i| kind(i) != 4)
-        .fold(LaneMask::none(), LaneMask::with);
-    let results: Vec<LaneResult> = (0..lanes)
-        .map(|i| {
-            // A read of another lane only names an active lane (reading an inactive one is
-            // undefined, kind 3).
-            let mut j = (i * 5 + 3 + seed as usize) % lanes;
-            while kind(j) == 4 {
-                j = (j + 1) % lanes;
-            }
-            match kind(i) {
-                0 => LaneResult::own(value(i), i, "fallback"),
-                1 => LaneResult::zero(Value::from_bits(ty, 0), "zero"),
-                2 => LaneResult::old(Value::from_bits(ty, 0xABCD_EF01_2345_6789), "old"),
-                3 => LaneResult::undefined("inactive source", Some(j)),
-                4 => LaneResult::inactive(),
-                _ => LaneResult::lane(value(j), j),
-            }
-        })
-        .collect();
-    Step {
-        dialect: Dialect::Ascend,
-        op: "synthetic route table".into(),
-        lanes,
-        active,
-        ty,
-        inputs,
-        params: Default::default(),
-        results,
-        diagnostics: vec![],
-        scalar: false,
-        label: None,
-    }
-}
-
 #[test]
-fn subgroup_shuffle_lowering_moves_values_as_the_route_table_says() {
+fn subgroup_shuffle_lowering_moves_values_the_formula_chose() {
     // Vendor warps (32, 64) are wider than lavapipe's subgroups, so the subgroup-shuffle lowering
-    // is exercised on a route table as wide as the device's subgroup (read from the device).
+    // (formula in WGSL, value moved by subgroupShuffle) is exercised with the WGSL shuffles' formulas
+    // at the device's subgroup width (read from the device).
     let Some(gpu) = common::gpu() else { return };
     let caps = gpu.caps();
     assert!(
@@ -203,37 +188,52 @@ fn subgroup_shuffle_lowering_moves_values_as_the_route_table_says() {
         "lavapipe has subgroups; this device does not"
     );
     let lanes = caps.min_size as usize;
-    for ty in [ValueType::U32, ValueType::U64, ValueType::F16] {
-        for seed in 0..7 {
-            let step = synthetic_step(lanes, ty, seed);
-            for choice in [
-                LoweringChoice::Auto,
-                LoweringChoice::SubgroupShuffle,
-                LoweringChoice::WorkgroupMemory,
-            ] {
-                let (cmp, run) = gpu.compare_step(&step, choice).unwrap();
-                if choice != LoweringChoice::WorkgroupMemory {
-                    assert_eq!(run.lowering, Lowering::SubgroupShuffle);
-                    assert_eq!(run.observed_subgroup_size, Some(lanes as u32));
+    let all = LaneMask::all(lanes).0;
+    let cases: &[(&str, &str, i64)] = &[
+        ("subgroupShuffleXor", "mask", 3),
+        ("subgroupShuffleUp", "delta", 2),
+        ("subgroupShuffleDown", "delta", 1),
+        ("subgroupBroadcast", "id", 1),
+        ("quadSwapDiagonal", "", 0),
+    ];
+    for (op, param, value) in cases {
+        for active in [all, all & !0b10, all & 0x5555] {
+            for ty in [ValueType::U32, ValueType::F32] {
+                let params = if param.is_empty() {
+                    Default::default()
+                } else {
+                    [(param.to_string(), value.to_string())].into()
+                };
+                let step = OpRequest {
+                    dialect: "wgsl".into(),
+                    op: op.to_string(),
+                    lanes: lanes.to_string(),
+                    active: format!("{active:#x}"),
+                    values: "lane*3".into(),
+                    ty: ty.name().into(),
+                    params,
                 }
-                assert!(
-                    cmp.agrees(),
-                    "{ty} seed {seed} {}:\n{}",
-                    run.lowering.name(),
-                    cmp.to_table()
-                );
-                assert!(cmp.count(Verdict::Match) > 0);
-                assert!(cmp.count(Verdict::Indeterminate) > 0);
-                // An undefined lane still shows what the GPU gave: the hinted lane's value.
-                for l in cmp
-                    .lanes
-                    .iter()
-                    .filter(|l| l.verdict == Verdict::Indeterminate)
-                {
-                    let hint = step.results[l.lane].from.unwrap();
-                    if choice != LoweringChoice::WorkgroupMemory || step.active.contains(hint) {
-                        assert_eq!(l.gpu.map(|v| v.bits), step.inputs[hint].map(|v| v.bits));
+                .run()
+                .unwrap();
+                for choice in [
+                    LoweringChoice::SubgroupShuffle,
+                    LoweringChoice::WorkgroupMemory,
+                ] {
+                    let (cmp, run) = gpu.compare_step(&step, choice).unwrap();
+                    if choice == LoweringChoice::SubgroupShuffle {
+                        assert_eq!(run.lowering, Lowering::SubgroupShuffle);
+                        assert_eq!(run.observed_subgroup_size, Some(lanes as u32));
+                        assert!(run.wgsl.contains("subgroupShuffle(own_value.x, src)"));
                     }
+                    assert!(run.wgsl.contains("fn rule(i: u32) -> Pick"));
+                    assert!(
+                        cmp.agrees(),
+                        "{op} {active:#x} {ty} {}:\n{}",
+                        run.lowering.name(),
+                        cmp.to_table()
+                    );
+                    let defined = step.results.iter().filter(|r| r.value.is_some()).count();
+                    assert_eq!(cmp.count(Verdict::Match), defined);
                 }
             }
         }
@@ -244,7 +244,16 @@ fn subgroup_shuffle_lowering_moves_values_as_the_route_table_says() {
 fn forced_subgroup_lowering_on_a_wider_warp_is_an_error() {
     let Some(gpu) = common::gpu() else { return };
     let caps = gpu.caps();
-    let step = synthetic_step((caps.max_size as usize * 2).max(8), ValueType::U32, 1);
+    if caps.min_size >= 64 {
+        return; // every warp fits this device's subgroups
+    }
+    let step = OpRequest {
+        dialect: "hip".into(),
+        op: "__shfl_xor".into(),
+        ..Default::default()
+    }
+    .run()
+    .unwrap();
     let err = gpu
         .run_step(&step, LoweringChoice::SubgroupShuffle)
         .unwrap_err();
@@ -253,6 +262,25 @@ fn forced_subgroup_lowering_on_a_wider_warp_is_an_error() {
             .contains("subgroup-shuffle needs subgroups of at least"),
         "{err}"
     );
+}
+
+#[test]
+fn an_op_without_a_formula_is_refused_with_its_reason() {
+    // MACA writelane with an inactive target has no computed lane, but no formula either: the GPU
+    // path says so instead of replaying the emulator's routes.
+    let Some(gpu) = common::gpu() else { return };
+    let step = OpRequest {
+        dialect: "maca".into(),
+        op: "__builtin_mxc_writelane".into(),
+        active: "0xfffffffffffffffe".into(),
+        params: [("lane".to_string(), "0".to_string())].into(),
+        ..Default::default()
+    }
+    .run()
+    .unwrap();
+    assert!(step.results.iter().all(|r| r.source != Source::Computed));
+    let err = gpu.run_step(&step, LoweringChoice::Auto).unwrap_err();
+    assert!(err.to_string().contains("no GPU lowering"), "{err}");
 }
 
 #[test]

@@ -38,10 +38,12 @@ use crate::render::scene::{Anchor, BoxItem, Item, LaneRef, Rect, Row, Scene};
 use crate::render::style::{paint, Paint, Pattern};
 
 /// What the GPU check proves (issue 7), shown in the panel as written there.
-const HONESTY: &str = "What this check proves: it verifies the WGSL built-ins on this device and \
-that each vendor rule's lowering runs as the emulator computes it; a vendor's own rule is checked \
-against that vendor's hardware results where the project's reference vectors have them. A match \
-here is not a run on CUDA, HIP, Ascend, AMD or MetaX hardware.";
+const HONESTY: &str = "What this check proves: it verifies the WGSL built-ins on this device; for a \
+vendor op the device computes every lane's source lane again from the vendor's formula written in \
+WGSL (the emulator's routes are not uploaded), so a match says two implementations of the rule agree \
+lane by lane; a vendor's own rule is checked against that vendor's hardware results where the \
+project's reference vectors have them. A match here is not a run on CUDA, HIP, Ascend, AMD or MetaX \
+hardware.";
 
 /// Keys in the "sort on GPU" check.
 const SORT_LEN: usize = 1024;
@@ -53,6 +55,8 @@ struct Els {
     panel: HtmlElement,
     status: HtmlElement,
     adapter: HtmlElement,
+    /// Which part ran as hardware subgroup operations, which as a formula in WGSL.
+    parts: HtmlElement,
     note: HtmlElement,
     canvas: HtmlCanvasElement,
     tbody: Element,
@@ -134,9 +138,10 @@ pub fn mount() -> Js<()> {
 <button type="button" id="gpu-rerun" class="button">run again</button></div>
 <p id="gpu-status" role="status"></p>
 <p id="gpu-adapter"></p>
+<p id="gpu-parts"></p>
 <p id="gpu-note" hidden></p>
 <canvas id="gpu-canvas" hidden role="img" aria-label="emulator row and GPU row"></canvas>
-<div class="table-wrap" id="gpu-table-wrap" hidden><table id="gpu-lanes"><thead><tr><th scope="col">lane</th><th scope="col">emulator</th><th scope="col">GPU</th><th scope="col">verdict</th><th scope="col">emulator source</th></tr></thead><tbody></tbody></table></div>
+<div class="table-wrap" id="gpu-table-wrap" hidden><table id="gpu-lanes"><thead><tr><th scope="col">lane</th><th scope="col">emulator</th><th scope="col">GPU</th><th scope="col">verdict</th><th scope="col">emulator source</th><th scope="col">GPU formula</th></tr></thead><tbody></tbody></table></div>
 <div class="gpu-wgsl-head"><h3 id="gpu-wgsl-title">WGSL</h3><button type="button" id="gpu-copy" class="button">copy</button></div>
 <pre id="gpu-wgsl"></pre>
 <div class="gpu-sort"><button type="button" id="gpu-sort" class="button">sort on GPU (n = {SORT_LEN})</button>
@@ -150,6 +155,7 @@ pub fn mount() -> Js<()> {
     let els = Rc::new(Els {
         status: by_id(&doc, "gpu-status")?,
         adapter: by_id(&doc, "gpu-adapter")?,
+        parts: by_id(&doc, "gpu-parts")?,
         note: by_id(&doc, "gpu-note")?,
         canvas: by_id(&doc, "gpu-canvas")?,
         tbody: doc
@@ -383,6 +389,10 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
     }
     e.status.set_text_content(Some(&line));
     e.adapter.set_text_content(Some(&adapter_line(cmp)));
+    e.parts.set_text_content(Some(&format!(
+        "hardware subgroup operations: {} · formula (WGSL): {}",
+        cmp.hardware_part, cmp.formula_part
+    )));
     let observed = cmp
         .observed_subgroup_size
         .map_or_else(String::new, |n| n.to_string());
@@ -408,13 +418,19 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
             (_, Some(v)) => v.to_string(),
         };
         let why = l.why.as_deref().unwrap_or("");
+        let formula = match (l.gpu_source, l.gpu_from) {
+            (Some(Source::Lane), Some(j)) => format!("lane {j}"),
+            (Some(src), _) => src.name().to_string(),
+            (None, _) => "–".to_string(),
+        };
         let _ = write!(
             html,
-            r#"<tr data-lane="{lane}" data-verdict="{v}"><td class="lane">{lane}</td><td class="emulator">{}</td><td class="gpu">{}</td><td class="verdict">{v}</td><td class="source" title="{}">{}</td></tr>"#,
+            r#"<tr data-lane="{lane}" data-verdict="{v}"><td class="lane">{lane}</td><td class="emulator">{}</td><td class="gpu">{}</td><td class="verdict">{v}</td><td class="source" title="{}">{}</td><td class="formula">{}</td></tr>"#,
             escape(&emulator),
             escape(&gpu),
             escape(why),
             escape(l.source.name()),
+            escape(&formula),
             lane = l.lane,
             v = l.verdict.name(),
         );
@@ -434,6 +450,7 @@ fn show_failure(e: &Els, step: &Step, err: &GpuError) -> Js<()> {
         "emulator mode — the GPU check did not run: {err}"
     )));
     e.adapter.set_text_content(None);
+    e.parts.set_text_content(None);
     e.tbody.set_inner_html("");
     e.table_wrap.set_hidden(true);
     e.canvas.set_hidden(true);
