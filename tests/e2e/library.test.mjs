@@ -162,6 +162,9 @@ test('runKernel equals `crosslane run FILE --json`', async () => {
     // The reduction: lane 0 ends with 0 + 1 + … + 31 = 496 in each block (independent sum).
     const trace = (await lib('runKernel', kernels[1][1], kernels[1][2])).value;
     assert.equal(trace.launch.grid_dim[0], 2);
+    assert.deepStrictEqual(trace.outcome, { kind: 'finished' });
+    assert.equal(trace.memory.buffers[0].name, 'out');
+    assert.equal(trace.memory.buffers[0].cells[0].bits, 496);
     const broken = await lib('runKernel', '__global__ void k() { int x = ; }', {});
     assert.equal(broken.thrown.field, 'source');
     assert.match(broken.thrown.reason, /^1:\d+: /);

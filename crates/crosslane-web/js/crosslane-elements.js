@@ -15,10 +15,14 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Attributes of <crosslane-op> that are not vendor parameters. */
 const OP_FIELDS = ['dialect', 'op', 'lanes', 'active', 'values', 'type'];
-const NOT_PARAMS = new Set([
-  ...OP_FIELDS, 'theme', 'playground', 'class', 'id', 'style', 'title', 'lang', 'dir', 'hidden',
-  'slot', 'role', 'tabindex', 'part', 'is', 'nonce', 'autofocus', 'inert', 'draggable',
-]);
+const NOT_PARAMS = new Set([...OP_FIELDS, 'theme', 'playground']);
+
+/** Attributes that never change what an element computes. */
+function isPresentational(name) {
+  return name.startsWith('data-') || name.startsWith('aria-') || name.startsWith('on')
+    || ['class', 'id', 'style', 'title', 'lang', 'dir', 'hidden', 'slot', 'role', 'tabindex', 'part',
+      'is', 'nonce', 'autofocus', 'inert', 'draggable'].includes(name);
+}
 
 const STYLE = `
 :host { display: block; max-width: 100%; margin: 1em 0; font: 14px/1.4 system-ui, sans-serif; }
@@ -150,9 +154,12 @@ class CrosslaneBase extends HTMLElement {
           this.schedule();
         }
       });
+      // The element's own marks (data-state, data-position) and presentational attributes are
+      // not inputs: reacting to them would redraw forever.
       this.attrObserver = new MutationObserver((records) => {
-        if (records.some((r) => r.attributeName === 'theme')) this.applyTheme();
-        if (records.some((r) => r.attributeName !== 'theme')) this.attributesChanged();
+        const names = records.map((r) => r.attributeName);
+        if (names.includes('theme')) this.applyTheme();
+        if (names.some((n) => n !== 'theme' && !isPresentational(n))) this.attributesChanged();
       });
     }
     this.resizer.observe(this);
@@ -259,7 +266,7 @@ class CrosslaneOp extends CrosslaneBase {
       if (v !== null && v !== '') r[f] = v;
     }
     for (const a of this.getAttributeNames()) {
-      if (NOT_PARAMS.has(a) || a.startsWith('data-') || a.startsWith('aria-') || a.startsWith('on')) continue;
+      if (NOT_PARAMS.has(a) || isPresentational(a)) continue;
       r.params[a] = this.getAttribute(a);
     }
     return r;
