@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -338,4 +338,24 @@ test('without WebAssembly each element shows a static drawing and the playground
   assert.match(fb.kernel, /__shfl_down_sync/);
   await p.screenshot({ path: join(ARTIFACTS, 'library-demo-fallback.png'), fullPage: true });
   await p.close();
+});
+
+test('dist/ is an npm package: `npm pack` accepts it, and its exports and types exist', () => {
+  const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+  const pkg = JSON.parse(readFileSync(join(dist, 'package.json'), 'utf8'));
+  assert.equal(pkg.name, 'crosslane');
+  assert.match(pkg.version, /^\d+\.\d+\.\d+/);
+  assert.equal(pkg.types, './crosslane.d.ts');
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: dist, encoding: 'utf8' });
+  const [packed] = JSON.parse(out);
+  const files = packed.files.map((f) => f.path);
+  const targets = [pkg.main, pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
+  for (const t of targets) {
+    const file = t.replace(/^\.\//, '');
+    assert.ok(files.includes(file), `${file} (from package.json) is in the package: ${files.join(', ')}`);
+    assert.ok(existsSync(join(dist, file)), `${file} exists`);
+  }
+  // The library's glue and module are the page's own (one .wasm in dist/ and in the package).
+  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1);
+  assert.ok(!files.includes('index.html'), 'the playground page is not part of the package');
 });
