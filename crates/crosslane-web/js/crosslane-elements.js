@@ -54,7 +54,6 @@ pre.source span.current { background: var(--hl); }
 pre.source span::before { content: attr(data-line); display: inline-block; width: 2.5em; color: var(--muted); }
 .sr-only { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
-.fallback-note { color: var(--muted); font-size: 13px; margin: 4px 0 0; }
 `;
 
 const wasmRuns = typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';
@@ -108,13 +107,14 @@ function escapeXml(text) {
 
 /** The static drawing shown where WebAssembly cannot run: the lanes as empty numbered boxes
  *  (no values: those need the emulator), the title, and where to see it live. */
-function staticSvg(title, lanes, width) {
+function staticSvg(title, lanes, width, note) {
   const n = Math.max(1, Math.min(lanes || 0, 64)) || 8;
   const w = Math.max(240, Math.round(width || 640));
   const cell = Math.min(36, (w - 20) / n);
-  const h = 96;
+  const drawn = (lanes || 0) > 0;
+  const h = drawn ? 96 : 58;
   let boxes = '';
-  for (let i = 0; i < n && (lanes || 0) > 0; i += 1) {
+  for (let i = 0; i < n && drawn; i += 1) {
     const x = 10 + i * cell;
     boxes += `<rect x="${x.toFixed(1)}" y="40" width="${(cell - 2).toFixed(1)}" height="24" fill="#f1f5f9" stroke="#94a3b8"/>`;
     if (cell >= 14) boxes += `<text x="${(x + cell / 2 - 1).toFixed(1)}" y="56" font-size="10" text-anchor="middle" fill="#475569">${i}</text>`;
@@ -122,7 +122,7 @@ function staticSvg(title, lanes, width) {
   return `<svg xmlns="${SVG_NS}" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="system-ui, sans-serif" role="img" aria-label="${escapeXml(title)} (static drawing)">`
     + `<rect width="${w}" height="${h}" fill="#ffffff"/>`
     + `<text x="10" y="24" font-size="14" font-weight="bold" fill="#0f172a">${escapeXml(title)}</text>${boxes}`
-    + `<text x="10" y="86" font-size="12" fill="#475569">The live diagram needs WebAssembly: open it in the playground.</text></svg>`;
+    + `<text x="10" y="${h - 10}" font-size="12" fill="#475569">${escapeXml(note)}</text></svg>`;
 }
 
 /** Shared shell of the three elements: shadow root, theme, width tracking, fallback, link. */
@@ -228,14 +228,14 @@ class CrosslaneBase extends HTMLElement {
     const slot = this.shadowRoot.querySelector('slot[name=fallback]');
     const authored = slot.assignedNodes().length > 0;
     slot.hidden = !authored;
-    this.bodyEl.innerHTML = authored ? '' : `<div class="drawing">${staticSvg(this.fallbackTitle(), this.fallbackLanes(), this.drawWidth())}</div>`
-      + `<p class="fallback-note">${escapeXml(this.fallbackNote())}</p>`;
+    this.bodyEl.innerHTML = authored ? ''
+      : `<div class="drawing">${staticSvg(this.fallbackTitle(), this.fallbackLanes(), this.drawWidth(), this.fallbackNote())}</div>`;
     this.titleEl.textContent = this.fallbackTitle();
     this.openLink.href = String(playgroundBase(this));
   }
 
   fallbackLanes() { return 0; }
-  fallbackNote() { return 'The live diagram needs WebAssembly.'; }
+  fallbackNote() { return 'The live diagram needs WebAssembly: open it in the playground.'; }
 
   /** Fires `crosslane-change` (bubbles, crosses shadow boundaries) with `detail`. */
   changed(detail) {
@@ -321,7 +321,7 @@ class SteppedBase extends CrosslaneBase {
   /** Builds the stepper and the frame containers once per model. */
   layout(extraTop = '') {
     this.bodyEl.innerHTML = `${extraTop}<div class="stepper" role="group" aria-label="step">
-      <button type="button" class="reset" aria-label="back to the start">⏮</button>
+      <button type="button" class="reset" aria-label="back to the start">|◀</button>
       <button type="button" class="back" aria-label="one step back">◀</button>
       <button type="button" class="step" aria-label="one step forward">▶</button>
       <input type="range" min="0" value="0" aria-label="position">
@@ -472,7 +472,7 @@ class CrosslaneKernel extends SteppedBase {
   }
 
   fallbackTitle() { return 'kernel'; }
-  fallbackNote() { return 'Stepping through this kernel needs WebAssembly.'; }
+  fallbackNote() { return 'Stepping through this kernel needs WebAssembly: open it in the playground.'; }
 
   showFallback() {
     super.showFallback();

@@ -33,17 +33,26 @@ fn input_error(e: InputError) -> JsValue {
     error(&e.field, &e.message)
 }
 
-/// A JavaScript argument as `T`; a value of the wrong shape is an error on `field` with serde's
-/// one-line reason (which names the unknown or missing key).
+/// A JavaScript object as `T`, through a JSON value: serde-wasm-bindgen reads a struct by its
+/// declared field names only, so a misspelt key (`param` for `params`) would pass unnoticed; read
+/// whole, `#[serde(deny_unknown_fields)]` names it. A wrong shape is an error on `field` with
+/// serde's one-line reason.
+fn parse<T: DeserializeOwned>(value: JsValue, field: &str) -> Result<T, JsValue> {
+    let json: serde_json::Value =
+        serde_wasm_bindgen::from_value(value).map_err(|e| error(field, &e.to_string()))?;
+    serde_json::from_value(json).map_err(|e| error(field, &e.to_string()))
+}
+
+/// [`parse`], with `undefined` or `null` meaning all defaults.
 fn from_js<T: DeserializeOwned + Default>(value: JsValue, field: &str) -> Result<T, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| error(field, &e.to_string()))
+    parse(value, field)
 }
 
 fn request(value: JsValue) -> Result<ApiOpRequest, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| error("request", &e.to_string()))
+    parse(value, "request")
 }
 
 /// `runOp(request)`: the `crosslane op --json` object ([`super::run_op`]).
