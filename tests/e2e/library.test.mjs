@@ -303,6 +303,17 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   assert.ok(themes.light.every((t) => t === 'light'), themes.light.join());
   assert.ok(themes.dark.every((t) => t === 'dark'), themes.dark.join());
   await p.evaluate(() => document.getElementById('theme').click());
+  // The theme attribute wins over the host page.
+  const forced = await p.evaluate(async () => {
+    const el = document.getElementById('sort');
+    el.setAttribute('theme', 'dark');
+    await new Promise((r) => setTimeout(r, 50));
+    const dark = el.shadowRoot.querySelector('.card').dataset.theme;
+    el.removeAttribute('theme');
+    await new Promise((r) => setTimeout(r, 50));
+    return [document.documentElement.dataset.theme, dark, el.shadowRoot.querySelector('.card').dataset.theme];
+  });
+  assert.deepStrictEqual(forced, ['light', 'dark', 'light']);
   assert.deepStrictEqual(errors, []);
   await p.close();
 });
