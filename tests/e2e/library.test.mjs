@@ -292,6 +292,20 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   assert.ok(kernel.current);
   assert.ok(kernel.svg);
 
+  // A kernel added later, its text (with `<`) inside <script type="text/plain"> as the README
+  // says, runs on the same wasm instance (no second .wasm request).
+  const added = await p.evaluate(() => new Promise((resolve) => {
+    const el = document.createElement('crosslane-kernel');
+    el.setAttribute('step', '3');
+    el.innerHTML = '<script type="text/plain">__global__ void k(int *out) {\n  int v = threadIdx.x < 16 ? 1 : 2;\n  v = __shfl_xor_sync(0xffffffff, v, 16);\n  out[threadIdx.x] = v;\n}</' + 'script>';
+    el.addEventListener('crosslane-change', (e) => resolve({ detail: e.detail, lines: el.shadowRoot.querySelectorAll('pre.source span').length }), { once: true });
+    document.querySelector('article').append(el);
+  }));
+  assert.equal(added.lines, 5);
+  assert.equal(added.detail.position, 3);
+  assert.match(added.detail.caption, /__shfl_xor_sync at line 3/);
+  assert.equal(wasmRequests.length, 1);
+
   // The host page's theme: dark page → dark cards, and back.
   const themes = await p.evaluate(async () => {
     const cards = () => [...document.querySelectorAll('crosslane-op, crosslane-kernel, crosslane-sort')].map((e) => e.shadowRoot.querySelector('.card').dataset.theme);
