@@ -135,6 +135,16 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
     Ok(Scenario::from_json(&json)?)
 }
 
+/// The permalink inside `text`: the text itself, or — for a page URL — what follows its last
+/// `#`, then its last `=` (base64url has neither character, so the cut never lands inside a
+/// link). `crosslane run` and the JavaScript library's `decodePermalink` both accept a page URL
+/// this way.
+pub fn link_in_text(text: &str) -> &str {
+    let text = text.trim();
+    let after_hash = text.rsplit('#').next().unwrap_or(text);
+    after_hash.rsplit('=').next().unwrap_or(after_hash)
+}
+
 /// The `vN.` format prefix `text` starts with, if any (`Some("v1.")`, `Some("v9.")`): how a
 /// caller tells a permalink from a file name, and how [`decode`] tells another version from none.
 pub fn format_prefix(text: &str) -> Option<&str> {

@@ -11,6 +11,7 @@
 //! [`render::style`], the sort view's model and drawings in [`views::sort`]) build and are tested
 //! natively; the DOM modules exist only on wasm32.
 
+pub mod api;
 pub mod bench;
 pub mod embed;
 pub mod export;
@@ -33,9 +34,21 @@ mod table;
 pub mod views;
 
 /// The wasm entry point: installs the panic banner, then builds and wires the page.
+///
+/// The same module is the JavaScript library's (`dist/crosslane.js`, [`api`]): loaded into a
+/// page that is not the playground (no `#view-op` section), it only installs the console panic
+/// hook and leaves the host page's DOM alone.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
+    let on_page = dom::document()
+        .ok()
+        .and_then(|d| d.get_element_by_id("view-op"))
+        .is_some();
+    if !on_page {
+        console_error_panic_hook::set_once();
+        return;
+    }
     panic::install();
     app::start();
     if let Err(e) = views::mount_all() {

@@ -101,11 +101,9 @@ fn parse(text: &str) -> Result<Scenario, CliError> {
     }
 }
 
-/// The permalink inside a page URL: after the last `#`, then after the last `=` (base64url has
-/// neither character, so the cut can never land inside the link).
+/// The permalink inside a page URL ([`permalink::link_in_text`]).
 fn link_part(text: &str) -> &str {
-    let after_hash = text.rsplit('#').next().unwrap_or(text);
-    after_hash.rsplit('=').next().unwrap_or(after_hash)
+    permalink::link_in_text(text)
 }
 
 /// Whether an argument is meant as a permalink rather than a path.

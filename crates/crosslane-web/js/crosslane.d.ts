@@ -1,0 +1,191 @@
+// Types of dist/crosslane.js: GPU cross-lane operations (CUDA, HIP, Ascend C, AMD GCN/RDNA,
+// MetaX MACA, WGSL), a kernel-snippet interpreter and the Batcher odd-even merge network,
+// computed by the same Rust core as the `crosslane` CLI. Every result equals JSON.parse of the
+// CLI's `--json` output for the same call; integers beyond 2^53 arrive rounded as JSON.parse
+// rounds them (`bits` keeps a value's exact raw bits in hex).
+
+/** `cuda`, `hip`, `ascend`, `amdgcn`, `maca` or `wgsl`. */
+export type Dialect = 'cuda' | 'hip' | 'ascend' | 'amdgcn' | 'maca' | 'wgsl';
+
+/** Value types of an operand. */
+export type ValueType =
+  | 'i32' | 'u32' | 'f32' | 'i64' | 'u64' | 'f64' | 'f16' | 'bf16' | 'f16x2' | 'bf16x2';
+
+/** One operation call: the fields of `crosslane op DIALECT OP [flags]`. */
+export interface OpRequest {
+  dialect: Dialect | string;
+  /** The vendor's op name (`asc_shfl_xor`, `__shfl_xor_sync`, `ds_swizzle_b32`, …) or an alias. */
+  op: string;
+  /** Lanes in the warp / wavefront / subgroup; default: the dialect's. */
+  lanes?: number | string;
+  /** Active (exec) mask: a number, or hex text such as `"0xffff"`; default: every lane. */
+  active?: number | string;
+  /** `lane` (default), `lane+K`, `lane*K`, or a comma list of exactly `lanes` items. */
+  values?: number | string;
+  /** Value type; default `i32`. */
+  type?: ValueType | string;
+  /** Parameters by vendor name (`lane_mask`, `src_lane`, `width`, `delta`, `offset`, `dpp_ctrl`, …). */
+  params?: Record<string, number | string>;
+}
+
+/** Where a result lane's value came from. */
+export type Source = 'lane' | 'own' | 'zero' | 'old' | 'computed' | 'undefined' | 'inactive';
+
+/** A lane's value: a number, `"NaN"` / `"inf"` / `"-inf"`, or `[lo, hi]` for packed pairs. */
+export type LaneValue = number | string | [number | string, number | string];
+
+export interface LaneResult {
+  lane: number;
+  /** `null` for an undefined or inactive lane. */
+  value: LaneValue | null;
+  /** The raw bits in hex; `null` where `value` is. */
+  bits: string | null;
+  source: Source;
+  /** The lane read (or the lane an undefined rule selected). */
+  from: number | null;
+  /** Why the lane is what it is, citing the vendor's rule, where that needs saying. */
+  why: string | null;
+}
+
+export interface Diagnostic {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  /** The rule it applies: document and section. */
+  rule: string;
+}
+
+/** The object `crosslane op … --json` prints. */
+export interface OpResult {
+  dialect: Dialect;
+  op: string;
+  lanes: number;
+  /** Active mask in hex. */
+  active: string;
+  type: ValueType;
+  results: LaneResult[];
+  diagnostics: Diagnostic[];
+}
+
+/** One parameter of an operation's reference entry. */
+export interface RefParam {
+  /** The vendor's name (snake_case). */
+  name: string;
+  /** The CLI flag (`--lane-mask`). */
+  flag: string;
+  kind: unknown;
+  /** The encodable range, as text. */
+  range: string;
+  default: unknown;
+  default_text: string;
+  doc: string;
+  [key: string]: unknown;
+}
+
+/** An operation's reference entry (`crosslane ops --json`). */
+export interface RefEntry {
+  dialect: Dialect;
+  name: string;
+  aliases: string[];
+  signature: string;
+  /** The rule in one paragraph. */
+  rule: string;
+  /** The document and section the rule comes from. */
+  source: string;
+  scalar: boolean;
+  params: RefParam[];
+  types: ValueType[];
+  type_note: string;
+  example: { command: string; note: string | null; step: unknown; error: unknown; [key: string]: unknown };
+}
+
+/** A kernel launch: `crosslane run FILE`'s `--entry`, `--blocks`, `--threads-per-block`, `--lanes`. */
+export interface Launch {
+  entry?: string;
+  /** Blocks launched, 1..=65536; default 1. */
+  blocks?: number;
+  /** Threads per block, 1..=1024; default: the kernel's `asc_vf_call` comment, else one warp. */
+  threads_per_block?: number;
+  /** Lanes per warp; default: the dialect's. */
+  lanes?: number;
+}
+
+/** A kernel's trace (`crosslane run FILE --json`): the launch, every statement step with its
+ *  active mask, changed variables, memory writes and cross-lane calls, the outcome, memory. */
+export interface KernelTrace {
+  launch: {
+    entry: string; dialect: Dialect; lanes: number; block_dim: [number, number, number];
+    grid_dim: [number, number, number]; warps_per_block: number; geometry_from: string;
+    [key: string]: unknown;
+  };
+  steps: Array<{
+    index: number; block: number; warp: number; line: number; col: number; text: string;
+    active: unknown; lanes: number; changes: unknown[]; memory_writes: unknown[]; ops: unknown[];
+    diagnostics: unknown[]; [key: string]: unknown;
+  }>;
+  outcome: unknown;
+  diagnostics: unknown[];
+  initial_memory: unknown;
+  memory: unknown;
+  warps: unknown[];
+}
+
+export interface SortOptions {
+  /** Seed of the random keys and of the random verification; default 1. */
+  seed?: number;
+  /** The keys as a comma list of integers instead of random ones. */
+  values?: string;
+}
+
+/** The network's report (`crosslane sort --json`). */
+export interface SortReport {
+  len: number;
+  seed: number;
+  keys_from: unknown;
+  figures: Record<string, unknown>;
+  /** Comparator by comparator, for up to 64 keys. */
+  stages: unknown[] | null;
+  input: number[];
+  output: number[];
+  matches_sort_unstable: boolean;
+  verify: unknown;
+  /** Sorted and verified. */
+  ok: boolean;
+  [key: string]: unknown;
+}
+
+/** A playground scenario, as `crosslane run` reads it. */
+export interface Scenario {
+  version: 1;
+  view:
+    | { op: { dialect: string; op: string; lanes?: string; active?: string; values?: string; type?: string; params?: Record<string, string> } }
+    | { kernel: { source: string; blocks: number; threads_per_block: number; lanes: number; step: number } }
+    | { sort: { len: number; seed: number; values: string | null; dialect: string | null } };
+  gpu_panel?: boolean;
+  [key: string]: unknown;
+}
+
+/** Thrown for input that cannot run; the message is the CLI's exit-2 message. */
+export declare class CrosslaneError extends Error {
+  /** The field: a vendor parameter name, `lanes`, `active`, `values`, `type`, `dialect`, `op`,
+   *  `source`, `launch`, `scenario`, `permalink`, `len`, `request`. */
+  readonly field: string;
+  /** What is wrong and what is allowed ("must be in 1..=32, got 0"). */
+  readonly reason: string;
+}
+
+/** Loads the wasm module once (later calls return the same promise). */
+export declare function init(wasmSource?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/** Whether `init()` has finished. */
+export declare function isReady(): boolean;
+/** One operation call; throws `CrosslaneError` for input the CLI refuses with exit 2. */
+export declare function runOp(request: OpRequest): OpResult;
+/** Every operation's reference entry, or one dialect's. */
+export declare function listOps(dialect?: Dialect | string): RefEntry[];
+/** Runs a kernel snippet; a parse or launch error throws (`field` = `source`, with line:column). */
+export declare function runKernel(source: string, launch?: Launch): KernelTrace;
+/** The odd-even merge network on `n` keys (1..=2^20), or on `options.values`. */
+export declare function sortNetwork(n?: number, options?: SortOptions): SortReport;
+/** A scenario as the playground's permalink text (`v1.…`). */
+export declare function encodePermalink(scenario: Scenario): string;
+/** The scenario behind a permalink, given alone or as a playground URL. */
+export declare function decodePermalink(text: string): Scenario;
