@@ -165,7 +165,15 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
             .collect();
         let args: Vec<Vec<LaneVal>> = values.iter().map(|&v| row(v, lanes)).collect();
         let idents = vec![None; args.len()];
-        let out = call_op(spec, lanes, active, &args, &idents, (1, 1));
+        let out = call_op(
+            spec,
+            lanes,
+            active,
+            LaneMask::none(),
+            &args,
+            &idents,
+            (1, 1),
+        );
         let Some(step) = out.steps.first() else {
             panic!("{}: no step ({:?})", spec.name, out.diagnostics);
         };
@@ -190,7 +198,15 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
         {
             n -= 1;
         }
-        let short = call_op(spec, lanes, active, &args[..n], &idents[..n], (1, 1));
+        let short = call_op(
+            spec,
+            lanes,
+            active,
+            LaneMask::none(),
+            &args[..n],
+            &idents[..n],
+            (1, 1),
+        );
         let step = short.steps.first().expect("a step");
         for a in &spec.args[n..] {
             let Some(p) = a.param else { continue };

@@ -96,6 +96,10 @@ enum Slot {
     DppCode(&'static str),
     /// The dpp8 lane selectors of `dpp_ctrl`, 3 bits each (0 for other controls).
     Dpp8Selectors(&'static str),
+    /// 1 when the AMD target named by the parameter (`arch`) takes `ds_(b)permute` lane indices
+    /// MOD 32 on this wave64 step (RDNA3/3.5; `crosslane_core::dialect::amdgcn::arch`), else 0.
+    /// The formula then stays in the caller's 32-lane half, as the emulator's reading does.
+    Mod32(&'static str),
 }
 
 /// The code the operand buffer uses for `dpp8:[…]`, which has no 9-bit `dpp_ctrl` value (LLVM
@@ -175,28 +179,28 @@ pub const FORMULAS: &[Formula] = {
             "__shfl",
             F::Hip,
             0,
-            [p("src_lane"), p("width"), N, N, N],
+            [p("src_lane"), p("width"), Slot::Mod32("arch"), N, N],
         ),
         f(
             Hip,
             "__shfl_up",
             F::Hip,
             1,
-            [p("delta"), p("width"), N, N, N],
+            [p("delta"), p("width"), Slot::Mod32("arch"), N, N],
         ),
         f(
             Hip,
             "__shfl_down",
             F::Hip,
             2,
-            [p("delta"), p("width"), N, N, N],
+            [p("delta"), p("width"), Slot::Mod32("arch"), N, N],
         ),
         f(
             Hip,
             "__shfl_xor",
             F::Hip,
             3,
-            [p("lane_mask"), p("width"), N, N, N],
+            [p("lane_mask"), p("width"), Slot::Mod32("arch"), N, N],
         ),
         f(
             Ascend,
@@ -238,14 +242,14 @@ pub const FORMULAS: &[Formula] = {
             "ds_bpermute_b32",
             F::Bpermute,
             0,
-            [p("addr"), p("offset"), N, N, N],
+            [p("addr"), p("offset"), Slot::Mod32("arch"), N, N],
         ),
         f(
             Amdgcn,
             "ds_permute_b32",
             F::Permute,
             0,
-            [p("addr"), p("offset"), N, N, N],
+            [p("addr"), p("offset"), Slot::Mod32("arch"), N, N],
         ),
         Formula {
             old: Some("old"),
@@ -352,8 +356,8 @@ impl Formula {
             Family::Hip => "the amd_warp_functions.h index formula, index mod warpSize (ROCm clr; AMD ISA ds_bpermute_b32)",
             Family::Ascend => "the asc_shfl* page rules (seeds 000/001, SEMANTICS.md \"Ascend C\")",
             Family::Swizzle => "the ds_swizzle_b32 offset decoding (seed 003: FFT, rotate, quad permute, bitmask)",
-            Family::Bpermute => "the bpermute address rule ((addr + offset) >> 2) mod W, inactive source → 0 (AMD ISA; seed 002 §3.4.3)",
-            Family::Permute => "the permute push rule (highest writer wins, unwritten → 0; AMD ISA; seed 002 §3.4.4)",
+            Family::Bpermute => "the bpermute address rule ((addr + offset) >> 2) mod W (MOD 32 in each half on RDNA3/3.5 wave64), inactive source → 0 (AMD ISA; seed 002 §3.4.3)",
+            Family::Permute => "the permute push rule (the pseudo-code's highest writer wins, unwritten → 0; MOD 32 in each half on RDNA3/3.5 wave64; AMD ISA; seed 002 §3.4.4)",
             Family::Dpp => "the DPP row/bank rules (dpp_ctrl table, row_mask/bank_mask, bound_ctrl / bc; SEMANTICS.md \"AMD DPP\", seed 002 §3.4.1–3.4.2)",
             Family::AmdReadlane => "v_readlane_b32: lane_sel & (W − 1), EXEC ignored (AMD ISA)",
             Family::AmdReadfirstlane => "v_readfirstlane_b32: lowest lane in EXEC, lane 0 if none (AMD ISA)",
@@ -465,6 +469,13 @@ fn slot_word(step: &Step, slot: Slot, lane: usize) -> Result<u32, GpuError> {
             ParamValue::Flag(b) => u32::from(!*b),
             _ => return Err(missing(step, name)),
         },
+        Slot::Mod32(name) => {
+            let ParamValue::Text(t) = param(name)? else {
+                return Err(missing(step, name));
+            };
+            let target = crosslane_core::dialect::amdgcn::arch::parse(t)?;
+            u32::from(target.permute_mod32() && step.lanes > 32)
+        }
         Slot::DppCode(name) | Slot::Dpp8Selectors(name) => {
             let ParamValue::Text(t) = param(name)? else {
                 return Err(missing(step, name));
@@ -614,7 +625,9 @@ fn rule(i: u32) -> Pick {
             if (index >= ((me + width) & ~w1)) { index = me; fell_back = true; }
         }
     }
-    let j = bitcast<u32>(index) & (LANES - 1u);
+    var j = bitcast<u32>(index) & (LANES - 1u);
+    // RDNA3/3.5 wave64 (c = 1): the ds_bpermute underneath takes the lane MOD 32 in each half.
+    if (arg_c(i) != 0u) { j = (i & ~31u) | (bitcast<u32>(index) & 31u); }
     if (!pow2(width) || u32(width) > LANES) { return undef(j); }
     if (fell_back) { return own(i); }
     return pull(i, j, undef(j));
@@ -692,7 +705,9 @@ fn rule(i: u32) -> Pick {
 const BPERMUTE: &str = r"
 fn rule(i: u32) -> Pick {
     if (!is_active(i)) { return inactive(i); }
-    let j = ((arg_a(i) + arg_b(i)) >> 2u) % LANES;
+    var j = ((arg_a(i) + arg_b(i)) >> 2u) % LANES;
+    // RDNA3/3.5 wave64 (c = 1): the lane index is MOD 32 within the caller's half.
+    if (arg_c(i) != 0u) { j = (i & ~31u) | (((arg_a(i) + arg_b(i)) >> 2u) % 32u); }
     return pull(i, j, zero(i));
 }
 ";
@@ -704,7 +719,10 @@ fn rule(i: u32) -> Pick {
     if (!is_active(i)) { return inactive(i); }
     for (var k = LANES; k > 0u; k = k - 1u) {
         let w = k - 1u;
-        if (is_active(w) && ((arg_a(w) + arg_b(w)) >> 2u) % LANES == i) { return lane_of(w); }
+        var dst = ((arg_a(w) + arg_b(w)) >> 2u) % LANES;
+        // RDNA3/3.5 wave64 (c = 1): the destination is MOD 32 within the writer's half.
+        if (arg_c(w) != 0u) { dst = (w & ~31u) | (((arg_a(w) + arg_b(w)) >> 2u) % 32u); }
+        if (is_active(w) && dst == i) { return lane_of(w); }
     }
     return zero(i);
 }
@@ -766,7 +784,9 @@ fn rule(i: u32) -> Pick {
     let j = dpp_source(code, i);
     if (j < LANES && is_active(j)) { return lane_of(j); }
     let hint = select(i, j, j < LANES);
-    if (arg_d(i) != 0u) { return not_written(i, hint); }
+    // dpp8 has no bound_ctrl: its fi:0 fetches 0 from an inactive source (LLVM
+    // AMDGPUModifierSyntax, DPP8 Modifiers), whatever the keep flag says.
+    if (arg_d(i) != 0u && code != 0x200u) { return not_written(i, hint); }
     return zero(i);
 }
 ";

@@ -2,10 +2,8 @@
 //! vendor family's WGSL formula agrees with the emulator on every lane (native, lavapipe in CI), and
 //! a deliberately wrong formula is caught by the diff.
 //!
-//! A per-lane operand is given as a `ParamValue::Ints` list. Where the emulator of this build takes
-//! that operand as one value only, the per-lane step is assembled from one emulator run per lane
-//! (lane i's result from a run with lane i's value): the vendors define every rule per lane
-//! (SEMANTICS.md "Per-thread and uniform operands"), so this is the per-lane semantics.
+//! A per-lane operand is given as a comma list, which the emulator keeps as a
+//! `ParamValue::Ints` (SEMANTICS.md "Per-thread and uniform operands").
 
 mod common;
 
@@ -35,7 +33,7 @@ fn request(
     }
 }
 
-/// The step of `op` where lane i passes `per_lane[i]` as `name` (see the module docs).
+/// The step of `op` where lane i passes `per_lane[i]` as `name`.
 fn per_lane_step(
     dialect: &str,
     op: &str,
@@ -44,28 +42,24 @@ fn per_lane_step(
     per_lane: &[i64],
     fixed: &[(&str, String)],
 ) -> Step {
-    let list: Vec<String> = per_lane.iter().map(i64::to_string).collect();
-    let mut params = fixed.to_vec();
-    params.push((name, list.join(",")));
-    if let Ok(step) = request(dialect, op, active, "lane+100", &params).run() {
-        if matches!(step.params.0.get(name), Some(ParamValue::Ints(_))) {
-            return step;
-        }
-    }
-    let run_lane = |lane: usize| {
-        let mut params = fixed.to_vec();
-        params.push((name, per_lane[lane].to_string()));
-        request(dialect, op, active, "lane+100", &params)
-            .run()
-            .unwrap_or_else(|e| panic!("{op} {name}={}: {e}", per_lane[lane]))
+    // One value where every lane passes the same one: a uniform (scalar) operand takes no list.
+    let distinct = per_lane.iter().any(|&v| v != per_lane[0]);
+    let text = if distinct {
+        let list: Vec<String> = per_lane.iter().map(i64::to_string).collect();
+        list.join(",")
+    } else {
+        per_lane[0].to_string()
     };
-    let mut step = run_lane(0);
-    for lane in 1..step.lanes {
-        step.results[lane] = run_lane(lane).results[lane].clone();
-    }
-    step.params
-        .0
-        .insert(name.to_string(), ParamValue::Ints(per_lane.to_vec()));
+    let mut params = fixed.to_vec();
+    params.push((name, text));
+    let step = request(dialect, op, active, "lane+100", &params)
+        .run()
+        .unwrap_or_else(|e| panic!("{op} {name}: {e}"));
+    let kept = step.params.0.get(name);
+    assert!(
+        !distinct || matches!(kept, Some(ParamValue::Ints(_))),
+        "{op} keeps {name} per lane: {kept:?}"
+    );
     step
 }
 
@@ -293,13 +287,15 @@ fn amd_swizzle_permute_dpp_and_lane_reads_agree() {
     }
     // DPP with a per-lane old value, masked rows and banks, both bound_ctrl settings.
     let old: Vec<String> = (0..64).map(|i| (1000 + i).to_string()).collect();
-    for ctrl in [
-        "row_shr:3",
-        "quad_perm:[3,0,2,1]",
-        "row_bcast:15",
-        "row_xmask:5",
-        "dpp8:[1,0,3,2,5,4,7,6]",
-        "wave_ror:1",
+    // Each control on a target that has it (LLVM AMDGPUModifierSyntax, DPP Modifiers): row_bcast
+    // and the wave rotates are GFX9/CDNA only, row_xmask and dpp8 GFX10+.
+    for (ctrl, arch) in [
+        ("row_shr:3", "gfx1030"),
+        ("quad_perm:[3,0,2,1]", "gfx942"),
+        ("row_bcast:15", "gfx900"),
+        ("row_xmask:5", "gfx1100"),
+        ("dpp8:[1,0,3,2,5,4,7,6]", "gfx1200"),
+        ("wave_ror:1", "gfx90a"),
     ] {
         for bound in ["0", "1"] {
             let step = request(
@@ -313,6 +309,7 @@ fn amd_swizzle_permute_dpp_and_lane_reads_agree() {
                     ("row_mask", "0xb".into()),
                     ("bank_mask", "0xd".into()),
                     ("bound_ctrl", bound.into()),
+                    ("arch", arch.into()),
                 ],
             )
             .run()
@@ -449,14 +446,12 @@ fn wgsl_per_invocation_ids_agree_as_formula_and_as_builtin() {
         values: "lane+100".into(),
         ty: "u32".into(),
         params: [("id".to_string(), list.join(","))].into(),
+        ..OpRequest::default()
     };
-    let step = match req.run() {
-        Ok(s) => s,
-        Err(_) => {
-            // This build's emulator takes one id: assemble the per-invocation step.
-            per_lane_wgsl(&req, &ids)
-        }
-    };
+    let step = req
+        .run()
+        .expect("subgroupShuffle takes a per-invocation id");
+    assert!(matches!(step.params.0.get("id"), Some(ParamValue::Ints(_))));
     for choice in [
         LoweringChoice::Auto,
         LoweringChoice::WorkgroupMemory,
@@ -466,22 +461,6 @@ fn wgsl_per_invocation_ids_agree_as_formula_and_as_builtin() {
         assert!(cmp.agrees(), "{}:\n{}", run.lowering.name(), cmp.to_table());
         assert!(cmp.count(Verdict::Indeterminate) > 0);
     }
-}
-
-fn per_lane_wgsl(req: &OpRequest, ids: &[i64]) -> Step {
-    let run = |id: i64| {
-        let mut r = req.clone();
-        r.params.insert("id".into(), id.to_string());
-        r.run().unwrap()
-    };
-    let mut step = run(ids[0]);
-    for (lane, id) in ids.iter().enumerate().skip(1) {
-        step.results[lane] = run(*id).results[lane].clone();
-    }
-    step.params
-        .0
-        .insert("id".into(), ParamValue::Ints(ids.to_vec()));
-    step
 }
 
 #[test]
@@ -521,4 +500,75 @@ fn a_wrong_formula_is_caught_by_the_diff() {
         Some(Value::from_bits(ValueType::I32, 119))
     );
     assert_eq!(cmp.lanes[3].gpu_from, Some(3));
+}
+
+#[test]
+fn amd_target_rules_agree_on_the_device() {
+    // The target-dependent rules (docs/SEMANTICS.md, AMD targets) computed by the device's formula:
+    // * RDNA3 ISA, DS_BPERMUTE_B32: on gfx1100 wave64 the lane index is MOD 32 in each half, so
+    //   lane i asking for lane 63 - i reads (i & 32) | (31 - (i & 31)); RDNA4 (gfx1200) reads 63 - i;
+    // * ROCm clr amd_warp_functions.h: HIP __shfl goes through that ds_bpermute, same lanes;
+    // * LLVM AMDGPUModifierSyntax, DPP8 Modifiers: fi:0 fetches 0 from an inactive source, whatever
+    //   bound_ctrl says (lane 7 reads lane 0, which is off).
+    if common::gpu().is_none() {
+        return;
+    }
+    let mirror: Vec<i64> = (0..64).map(|i| 4 * (63 - i)).collect();
+    let halves = |i: u64| 100 + ((i & 32) | (31 - (i & 31)));
+    for (arch, want) in [
+        (
+            "gfx1100",
+            (0..64u64).map(|i| Some(halves(i))).collect::<Vec<_>>(),
+        ),
+        ("gfx1200", (0..64u64).map(|i| Some(100 + 63 - i)).collect()),
+    ] {
+        let step = per_lane_step(
+            "amdgcn",
+            "ds_bpermute_b32",
+            "",
+            "addr",
+            &mirror,
+            &[("arch", arch.into())],
+        );
+        assert_eq!(gpu_values(&check(&step)), want, "ds_bpermute_b32 on {arch}");
+    }
+    let src: Vec<i64> = (0..64).map(|i| 63 - i).collect();
+    let step = per_lane_step(
+        "hip",
+        "__shfl",
+        "",
+        "src_lane",
+        &src,
+        &[("arch", "gfx1100".into())],
+    );
+    let want: Vec<Option<u64>> = (0..64u64).map(|i| Some(halves(i))).collect();
+    assert_eq!(
+        gpu_values(&check(&step)),
+        want,
+        "HIP __shfl on gfx1100 wave64"
+    );
+
+    let step = request(
+        "amdgcn",
+        "update_dpp",
+        "0xfffffffffffffffe",
+        "lane+100",
+        &[
+            ("dpp_ctrl", "dpp8:[7,6,5,4,3,2,1,0]".into()),
+            ("old", "1000".into()),
+            ("bound_ctrl", "false".into()),
+            ("arch", "gfx1100".into()),
+        ],
+    )
+    .run()
+    .unwrap();
+    let cmp = check(&step);
+    let got = gpu_values(&cmp);
+    assert_eq!(
+        got[7],
+        Some(0),
+        "dpp8 fi:0: lane 7 reads inactive lane 0 as 0"
+    );
+    assert_eq!(got[6], Some(101), "lane 6 reads lane 1");
+    assert_eq!(got[8], Some(115), "lane 8 reads lane 15");
 }

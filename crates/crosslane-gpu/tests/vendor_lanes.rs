@@ -212,6 +212,7 @@ fn subgroup_shuffle_lowering_moves_values_the_formula_chose() {
                     values: "lane*3".into(),
                     ty: ty.name().into(),
                     params,
+                    ..OpRequest::default()
                 }
                 .run()
                 .unwrap();

@@ -20,7 +20,11 @@ export interface OpRequest {
   lanes?: number | string;
   /** Active (exec) mask: a number, or hex text such as `"0xffff"`; default: every lane. */
   active?: number | string;
-  /** `lane` (default), `lane+K`, `lane*K`, or a comma list of exactly `lanes` items. */
+  /** CUDA only: lanes whose threads have exited (a number, or hex text); they neither call nor
+   *  break the sync rule. */
+  exited?: number | string;
+  /** `lane` (default), a lane expression (`lane^1`, `(lane+1)%32`), or a comma list of exactly
+   *  `lanes` items. */
   values?: number | string;
   /** Value type; default `i32`. */
   type?: ValueType | string;
@@ -157,7 +161,7 @@ export interface SortReport {
 export interface Scenario {
   version: 1;
   view:
-    | { op: { dialect: string; op: string; lanes?: string; active?: string; values?: string; type?: string; params?: Record<string, string> } }
+    | { op: { dialect: string; op: string; lanes?: string; active?: string; exited?: string; values?: string; type?: string; params?: Record<string, string> } }
     | { kernel: { source: string; blocks: number; threads_per_block: number; lanes: number; step: number } }
     | { sort: { len: number; seed: number; values: string | null; dialect: string | null } };
   gpu_panel?: boolean;

@@ -54,6 +54,9 @@ pub struct ApiOpRequest {
     /// Active (exec) mask: a number, or hex text (`"0xffff"`); default all lanes.
     #[serde(default)]
     pub active: Option<Text>,
+    /// CUDA only: lanes whose threads have exited (a number or hex text), as `--exited`.
+    #[serde(default)]
+    pub exited: Option<Text>,
     /// `lane`, `lane+K`, `lane*K` or a comma list of N items; default `lane`.
     #[serde(default)]
     pub values: Option<Text>,
@@ -80,6 +83,7 @@ impl ApiOpRequest {
             op: self.op.clone(),
             lanes: text(&self.lanes),
             active: self.active.as_ref().map(Text::mask).unwrap_or_default(),
+            exited: self.exited.as_ref().map(Text::mask).unwrap_or_default(),
             values: text(&self.values),
             ty: self.ty.clone().unwrap_or_default(),
             params: self
