@@ -164,7 +164,7 @@ fn run_dpp(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
         old,
         old_name: "old",
         zero_setting: if dpp8 {
-            "dpp8 fi:0 fetches 0 from an inactive lane"
+            "dpp8's fi:0 (no bound_ctrl)"
         } else {
             "bound_ctrl = 1"
         },
