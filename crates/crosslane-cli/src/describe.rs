@@ -11,10 +11,10 @@ pub fn param_range(p: &ParamSpec) -> String {
 
 /// "its flags are: --lane-mask, --width" (or "it takes no parameters").
 pub fn flag_list(spec: &OpSpec) -> String {
-    if spec.params.is_empty() {
+    let flags: Vec<String> = spec.params().map(ParamSpec::flag).collect();
+    if flags.is_empty() {
         format!("{} takes no parameters", spec.name)
     } else {
-        let flags: Vec<String> = spec.params.iter().map(ParamSpec::flag).collect();
         format!("{}'s flags are: {}", spec.name, flags.join(", "))
     }
 }

@@ -234,13 +234,20 @@ fn ops_lists_every_registry_op_with_rule_source_and_params() {
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     for op in crosslane_core::dialect_ops(crosslane_core::Dialect::Ascend) {
-        assert!(text.contains(op.signature), "{} missing", op.name);
+        assert!(text.contains(&op.signature()), "{} missing", op.name);
         assert!(text.contains(op.source), "{} source missing", op.name);
-        for p in op.params {
+        for p in op.params() {
             assert!(text.contains(&p.flag()), "{} {} missing", op.name, p.flag());
         }
     }
     assert!(text.contains("integer in 1..=2147483647"));
+    // The derived signature is the prototype the Ascend C page writes.
+    assert!(text.contains("  T asc_shfl(T var, int32_t srcLane, int32_t width = warpSize)\n"));
+    // A vendor note stands beside the prototype it annotates.
+    let amd = stdout(&crosslane(&["ops", "amdgcn"]));
+    assert!(amd.contains(
+        "  int __builtin_amdgcn_ds_bpermute(int addr, int data)   // ds_bpermute_b32 vdst, vaddr, vdata offset:offset16\n"
+    ));
     let all = stdout(&crosslane(&["ops"]));
     assert_eq!(
         all.lines().filter(|l| l.starts_with("  rule: ")).count(),

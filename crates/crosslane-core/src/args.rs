@@ -1,16 +1,19 @@
 //! The typed argument list of an operation: every argument of the vendor's call, in order, with
-//! its C or WGSL type, its role, whether each lane may pass its own value, and the parameter
-//! ([`crate::params::ParamSpec`]) that holds it in a request.
+//! its C or WGSL type, its role, whether each lane may pass its own value, and the request
+//! parameter ([`crate::params::ParamSpec`]: kind and range, default, meaning) that holds it,
+//! written inline. It is the only place an operation's argument facts are written.
 //!
 //! This is what binds a kernel's call to an op (positionally; omitted trailing arguments take the
-//! parameter's default), what the CLI accepts as a flag alias (the vendor's own spelling,
-//! `--lane-delta` for HIP's `delta`) and what the reference shows as the call. Nothing reads
-//! the prose `signature` for meaning.
+//! parameter's default), what the CLI accepts as flags (the parameter's name, and the vendor's own
+//! spelling as an alias: `--lane-delta` for HIP's `delta`), what the reference shows as the
+//! signature ([`crate::OpSpec::signature`]) and what export as code writes as the call.
 //!
 //! Which operand is per thread and which must be uniform comes from SEMANTICS.md "Per-thread and
 //! uniform operands"; each [`Thread`] carries the document it cites.
 
 use serde::Serialize;
+
+use crate::params::ParamSpec;
 
 /// What an argument is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -102,9 +105,9 @@ pub struct Arg {
     pub ty: &'static str,
     /// What it is for.
     pub role: Role,
-    /// The request parameter that holds it (snake_case name of a `ParamSpec` of the op), or
+    /// The request parameter that holds it (its name, kind and range, default and meaning), or
     /// `None` for the operand and for arguments the emulation does not take (out-parameters).
-    pub param: Option<&'static str>,
+    pub param: Option<ParamSpec>,
     /// Whether each lane may pass its own value.
     pub thread: Thread,
 }
@@ -158,7 +161,7 @@ impl Arg {
         name: &'static str,
         ty: &'static str,
         role: Role,
-        param: &'static str,
+        param: ParamSpec,
         source: &'static str,
     ) -> Arg {
         Arg {
@@ -175,7 +178,7 @@ impl Arg {
         name: &'static str,
         ty: &'static str,
         role: Role,
-        param: &'static str,
+        param: ParamSpec,
         thread: Thread,
     ) -> Arg {
         Arg {
@@ -192,7 +195,7 @@ impl Arg {
         name: &'static str,
         ty: &'static str,
         role: Role,
-        param: &'static str,
+        param: ParamSpec,
     ) -> Arg {
         Arg::param(name, ty, role, param, Thread::Immediate)
     }
@@ -208,7 +211,7 @@ impl Arg {
         }
     }
 
-    /// `ty name` as in a prototype.
+    /// `ty name` as in a C prototype.
     pub fn declared(&self) -> String {
         if self.ty.ends_with('*') || self.ty.is_empty() {
             format!("{}{}", self.ty, self.name)
@@ -253,7 +256,14 @@ mod tests {
         assert_eq!(snake("laneMask"), "lane_mask");
         assert_eq!(snake("ICMP_OP"), "icmp_op");
         assert_eq!(snake("old_val"), "old_val");
-        let a = Arg::per_thread("srcLane", "int", Role::SourceLane, "src_lane", "PTX");
+        let spec = ParamSpec {
+            name: "src_lane",
+            kind: crate::params::ParamKind::PerLaneInt { min: 0, max: 31 },
+            default: crate::params::ParamDefault::Int(0),
+            doc: "source lane",
+        };
+        let a = Arg::per_thread("srcLane", "int", Role::SourceLane, spec, "PTX");
+        assert_eq!(a.param.map(|p| p.name), Some("src_lane"));
         assert_eq!(a.declared(), "int srcLane");
         assert!(a.thread.per_thread());
         assert_eq!(Arg::out("pred", "int *").declared(), "int *pred");

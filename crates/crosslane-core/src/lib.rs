@@ -35,7 +35,7 @@ pub mod value;
 
 pub use error::InputError;
 pub use lanes::{LaneMask, MAX_LANES};
-pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec};
+pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
 pub use portability::{compare, compare_lanes, Comparison, LaneParam, ShuffleFamily};
 pub use reference::{entries, example_for_arch, RefEntry, RefExample, RefParam};

@@ -1,12 +1,18 @@
-//! The operation registry: every operation's spec (name, parameters, value types, rule, source)
-//! and the input it runs on. Each dialect file contributes a `pub const OPS: &[OpSpec]`.
+//! The operation registry: every operation's spec (name, typed argument list, settings, value
+//! types, rule, source) and the input it runs on. Each dialect file contributes a
+//! `pub const OPS: &[OpSpec]`.
+//!
+//! An operation's facts are written once, in its entry: the typed argument list
+//! ([`OpSpec::args`], each argument with its parameter spec inline) and the few settings that are
+//! not call arguments ([`OpSpec::settings`]). The parameter list ([`OpSpec::params`]) and the
+//! signature text ([`OpSpec::signature`]) are derived from them.
 
 use serde::Serialize;
 
 use crate::args::Arg;
 use crate::error::InputError;
 use crate::lanes::{is_power_of_two, LaneMask};
-use crate::params::{ParamSpec, Params};
+use crate::params::{ParamDefault, ParamSpec, Params};
 use crate::result::{Diagnostic, LaneResult};
 use crate::value::{Value, ValueType};
 
@@ -153,6 +159,44 @@ pub struct OpOutput {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The parts of a prototype that are not its arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Proto {
+    /// The return type as the vendor writes it (`T`, `unsigned`, `void`, `vec4<u32>`).
+    pub returns: &'static str,
+    /// The function the call names when it is not the op's name: an AMD instruction is called
+    /// through its builtin (`ds_bpermute_b32` as `__builtin_amdgcn_ds_bpermute`).
+    pub call: Option<&'static str>,
+    /// What the vendor writes beside the prototype and is not the prototype: the instruction's
+    /// assembly form, other overloads, a constraint on an argument. Shown beside the signature;
+    /// never read for meaning.
+    pub note: &'static str,
+}
+
+impl Proto {
+    /// A prototype returning `returns`, called by the op's name, without a note.
+    pub const fn returns(returns: &'static str) -> Proto {
+        Proto {
+            returns,
+            call: None,
+            note: "",
+        }
+    }
+
+    /// The same prototype with a note shown beside it.
+    pub const fn note(self, note: &'static str) -> Proto {
+        Proto { note, ..self }
+    }
+
+    /// The same prototype called as `call`.
+    pub const fn call(self, call: &'static str) -> Proto {
+        Proto {
+            call: Some(call),
+            ..self
+        }
+    }
+}
+
 /// One operation of one dialect.
 #[derive(Clone, Copy, Debug)]
 pub struct OpSpec {
@@ -162,18 +206,22 @@ pub struct OpSpec {
     pub name: &'static str,
     /// Other accepted names (short forms, documented misspellings such as `update_shlf`).
     pub aliases: &'static [&'static str],
-    /// The prototype as the vendor writes it (shown verbatim; never parsed: [`OpSpec::args`]
-    /// holds the facts).
-    pub signature: &'static str,
+    /// The prototype's parts that are not arguments: the return type, the function the call
+    /// names, and a note the vendor writes beside it. [`OpSpec::signature`] joins it with
+    /// [`OpSpec::args`].
+    pub proto: Proto,
     /// The call's arguments in the vendor's order: type, role, per-thread or uniform, and the
-    /// parameter that holds each ([`crate::args`]). Kernel calls bind to it positionally.
+    /// parameter that holds each, inline ([`crate::args`]). Kernel calls bind to it positionally.
     pub args: &'static [Arg],
     /// The rule in one paragraph, including our reading where the document is ambiguous.
     pub rule: &'static str,
     /// Document and section the rule comes from.
     pub source: &'static str,
-    /// Parameters besides the operand (`values`).
-    pub params: &'static [ParamSpec],
+    /// Request parameters that are not arguments of the vendor's call: the AMD / MetaX target
+    /// (`arch`), instruction fields the builtin does not take (`ds_bpermute`'s `offset`), the
+    /// simulated memory, which element a lane row shows. Every other parameter belongs to an
+    /// argument ([`Arg::param`]).
+    pub settings: &'static [ParamSpec],
     /// Value types the vendor lists for this op; others are refused with [`OpSpec::type_note`].
     pub types: &'static [ValueType],
     /// Why a type outside `types` is refused (which page lists which prototypes).
@@ -191,52 +239,88 @@ impl OpSpec {
         self.name.eq_ignore_ascii_case(n) || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(n))
     }
 
+    /// Every request parameter of the op, derived: the arguments' parameters in the call's order,
+    /// then the [`OpSpec::settings`].
+    pub fn params(&self) -> impl Iterator<Item = &'static ParamSpec> {
+        let args: &'static [Arg] = self.args;
+        args.iter()
+            .filter_map(|a| a.param.as_ref())
+            .chain(self.settings.iter())
+    }
+
     /// The spec of the parameter `name` (snake or kebab case), or of the argument the vendor
     /// spells `name` (HIP's `lane_delta` is parameter `delta`).
     pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         let n = name.trim().trim_start_matches('-').replace('-', "_");
-        self.params.iter().find(|p| p.name == n).or_else(|| {
-            let arg = self
-                .args
-                .iter()
-                .find(|a| a.name == n || a.snake_name() == n)?;
-            let p = arg.param?;
-            self.params.iter().find(|s| s.name == p)
+        self.params().find(|p| p.name == n).or_else(|| {
+            let args: &'static [Arg] = self.args;
+            args.iter()
+                .find(|a| a.name == n || a.snake_name() == n)?
+                .param
+                .as_ref()
         })
     }
 
     /// The argument that parameter `param` holds, if the call passes it.
     pub fn arg_of(&self, param: &str) -> Option<&'static Arg> {
-        self.args.iter().find(|a| a.param == Some(param))
+        self.args
+            .iter()
+            .find(|a| a.param.is_some_and(|p| p.name == param))
     }
 
-    /// The call as the typed argument list writes it: `__shfl_down(T var, unsigned int
-    /// lane_delta, int width = warpSize)`. Defaults come from the parameters.
-    pub fn call_signature(&self) -> String {
+    /// The function the call names: [`Proto::call`], or the op's name.
+    pub fn callee(&self) -> &'static str {
+        self.proto.call.unwrap_or(self.name)
+    }
+
+    /// The signature, derived from the typed argument list: `T __shfl_down(T var, unsigned int
+    /// lane_delta, int width = warpSize)` in C, `fn subgroupShuffle(e: T, id: I) -> T` in WGSL.
+    /// A default is written where it is the vendor's own (`width = warpSize`, [`ParamDefault::Lanes`]);
+    /// the playground's other defaults are request conveniences, listed with the parameters.
+    pub fn signature(&self) -> String {
+        let wgsl = self.dialect == Dialect::Wgsl;
         let args: Vec<String> = self
             .args
             .iter()
             .map(|a| {
-                let default = a
-                    .param
-                    .and_then(|p| self.params.iter().find(|s| s.name == p))
-                    .and_then(|p| match p.default {
-                        crate::params::ParamDefault::Lanes => {
-                            Some(if self.dialect == Dialect::Wgsl {
-                                "subgroup_size".to_string()
-                            } else {
-                                "warpSize".to_string()
-                            })
-                        }
-                        _ => None,
-                    });
-                match default {
-                    Some(d) => format!("{} = {d}", a.declared()),
-                    None => a.declared(),
+                let declared = if wgsl {
+                    format!("{}: {}", a.name, a.ty)
+                } else if a.name.is_empty() {
+                    a.ty.to_string()
+                } else {
+                    a.declared()
+                };
+                match a.param.map(|p| p.default) {
+                    Some(ParamDefault::Lanes) if wgsl => format!("{declared} = subgroup_size"),
+                    Some(ParamDefault::Lanes) => format!("{declared} = warpSize"),
+                    _ => declared,
                 }
             })
             .collect();
-        format!("{}({})", self.name, args.join(", "))
+        if wgsl {
+            format!(
+                "fn {}({}) -> {}",
+                self.callee(),
+                args.join(", "),
+                self.proto.returns
+            )
+        } else {
+            format!(
+                "{} {}({})",
+                self.proto.returns,
+                self.callee(),
+                args.join(", ")
+            )
+        }
+    }
+
+    /// The signature with its note beside it (`… // note`), as the reference and the CLI show it.
+    pub fn signature_line(&self) -> String {
+        if self.proto.note.is_empty() {
+            self.signature()
+        } else {
+            format!("{}   // {}", self.signature(), self.proto.note)
+        }
     }
 }
 

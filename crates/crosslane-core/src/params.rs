@@ -56,8 +56,9 @@ pub enum ParamDefault {
     Flag(bool),
 }
 
-/// One parameter of an operation.
-#[derive(Clone, Copy, Debug, Serialize)]
+/// One parameter of an operation: an argument's ([`crate::args::Arg::param`]) or a setting
+/// outside the call ([`crate::OpSpec::settings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ParamSpec {
     /// Vendor name in snake_case (`lane_mask`).
     pub name: &'static str,

@@ -103,7 +103,7 @@ impl ShuffleFamily {
                 .args
                 .iter()
                 .find(|a| a.role == role && !matches!(a.thread, Thread::ConstExpr(_)))?;
-            Some((op.name, arg.param?))
+            Some((op.name, arg.param?.name))
         })
     }
 

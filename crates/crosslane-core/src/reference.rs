@@ -28,15 +28,19 @@ pub struct RefEntry {
     pub name: &'static str,
     /// Other accepted names.
     pub aliases: &'static [&'static str],
-    /// The prototype as the vendor writes it.
-    pub signature: &'static str,
+    /// The prototype, derived from the op's typed argument list ([`OpSpec::signature`]).
+    pub signature: String,
+    /// What the vendor writes beside the prototype (assembly form, other overloads, a
+    /// constraint), shown beside it; empty when there is none ([`crate::op::Proto::note`]).
+    pub signature_note: &'static str,
     /// The rule as one paragraph (the spec's text with its line breaks collapsed).
     pub rule: String,
     /// Document and section the rule comes from.
     pub source: &'static str,
     /// Whether the op computes one scalar (reported for lane 0) instead of one result per lane.
     pub scalar: bool,
-    /// The parameters besides the operand, in the spec's order.
+    /// The parameters besides the operand: the arguments' in the call's order, then the
+    /// settings ([`OpSpec::params`]).
     pub params: Vec<RefParam>,
     /// Value types the vendor lists; the first is the default.
     pub types: Vec<ValueType>,
@@ -44,6 +48,18 @@ pub struct RefEntry {
     pub type_note: &'static str,
     /// The op run on its example request.
     pub example: RefExample,
+}
+
+impl RefEntry {
+    /// The signature with the vendor's note beside it (`… // note`), as the CLI, the operation
+    /// view and the reference show it ([`OpSpec::signature_line`]).
+    pub fn signature_line(&self) -> String {
+        if self.signature_note.is_empty() {
+            self.signature.clone()
+        } else {
+            format!("{}   // {}", self.signature, self.signature_note)
+        }
+    }
 }
 
 /// One parameter of a [`RefEntry`].
@@ -133,11 +149,12 @@ pub fn entry(spec: &OpSpec) -> RefEntry {
         dialect: spec.dialect,
         name: spec.name,
         aliases: spec.aliases,
-        signature: spec.signature,
+        signature: spec.signature(),
+        signature_note: spec.proto.note,
         rule: squash(spec.rule),
         source: spec.source,
         scalar: spec.kind == OpKind::Scalar,
-        params: spec.params.iter().map(|p| ref_param(spec, p)).collect(),
+        params: spec.params().map(|p| ref_param(spec, p)).collect(),
         types: spec.types.to_vec(),
         type_note: spec.type_note,
         example: example(spec),

@@ -140,7 +140,7 @@ impl OpRequest {
         }
         for key in self.params.keys() {
             if spec.param(key).is_none() {
-                let names: Vec<&str> = spec.params.iter().map(|p| p.name).collect();
+                let names: Vec<&str> = spec.params().map(|p| p.name).collect();
                 return Err(InputError::new(
                     key.as_str(),
                     format!(
@@ -156,7 +156,7 @@ impl OpRequest {
             }
         }
         let mut params = Params::default();
-        for p in spec.params {
+        for p in spec.params() {
             let given = self
                 .params
                 .iter()

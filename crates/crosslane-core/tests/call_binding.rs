@@ -1,6 +1,8 @@
 //! Every operation's typed argument list (`OpSpec::args`) against its call binding: a call written
 //! the way the signature shows binds every argument to its place; omitted trailing arguments
-//! take their defaults; every operand appears. Data-driven over the whole registry.
+//! take their defaults; every operand appears; the signature derived from the list names every
+//! argument in order, and no parameter exists outside the arguments and the settings.
+//! Data-driven over the whole registry.
 
 use crosslane_core::args::{Role, Thread};
 use crosslane_core::kernel::builtins::{arg_slots, call_op, Slot};
@@ -18,7 +20,7 @@ fn a_call_written_as_its_signature_binds_every_argument() {
         for (k, (arg, slot)) in spec.args.iter().zip(&slots).enumerate() {
             let want = match (arg.role, arg.param) {
                 (Role::Operand, _) => Slot::Operand,
-                (_, Some(p)) => Slot::Param(p),
+                (_, Some(p)) => Slot::Param(p.name),
                 (_, None) => Slot::Ignored,
             };
             if *slot != want {
@@ -27,24 +29,18 @@ fn a_call_written_as_its_signature_binds_every_argument() {
                     spec.name, arg.name
                 ));
             }
-            // The parameter it names exists, and the verbatim prototype names the argument.
+            // Its parameter is one of the op's request parameters, found by its name.
             if let Some(p) = arg.param {
-                if !spec.params.iter().any(|s| s.name == p) {
+                if spec.param(p.name) != Some(&p) {
                     failures.push(format!(
-                        "{}: `{}` names no parameter `{p}`",
-                        spec.name, arg.name
+                        "{}: `{}`'s parameter `{}` is not the op's parameter of that name",
+                        spec.name, arg.name, p.name
                     ));
                 }
             }
-            if !arg.name.is_empty() && !spec.signature.contains(arg.name) {
-                failures.push(format!(
-                    "{}: the prototype `{}` does not name `{}`",
-                    spec.name, spec.signature, arg.name
-                ));
-            }
             // Per-thread arguments are stored per lane (or are a per-lane text / scalar op).
             if let (Some(p), Thread::PerThread(_)) = (arg.param, arg.thread) {
-                let kind = spec.params.iter().find(|s| s.name == p).map(|s| s.kind);
+                let kind = Some(p.kind);
                 let per_lane = matches!(
                     kind,
                     Some(ParamKind::PerLaneInt { .. } | ParamKind::PerLaneValue | ParamKind::Text)
@@ -62,17 +58,103 @@ fn a_call_written_as_its_signature_binds_every_argument() {
         if operands > 1 {
             failures.push(format!("{}: {operands} operands", spec.name));
         }
-        for p in spec.params {
-            let n = spec.args.iter().filter(|a| a.param == Some(p.name)).count();
+        for p in spec.params() {
+            let n = spec.params().filter(|q| q.name == p.name).count();
             if n > 1 {
                 failures.push(format!(
-                    "{}: parameter {} bound {n} times",
+                    "{}: parameter {} written {n} times",
                     spec.name, p.name
                 ));
             }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The signature text is derived from the typed list: it names the callee and every argument, with
+/// its type, in the list's order, and nothing else between the parentheses.
+#[test]
+fn the_derived_signature_names_every_argument_in_order() {
+    let mut failures = Vec::new();
+    for spec in all_ops() {
+        let sig = spec.signature();
+        let Some((head, rest)) = sig.split_once('(') else {
+            failures.push(format!("{}: `{sig}` has no argument list", spec.name));
+            continue;
+        };
+        if !head.ends_with(spec.callee()) {
+            failures.push(format!(
+                "{}: `{sig}` does not call {}",
+                spec.name,
+                spec.callee()
+            ));
+        }
+        let inside = rest.rsplit_once(')').map_or("", |(a, _)| a);
+        let written: Vec<&str> = if inside.is_empty() {
+            Vec::new()
+        } else {
+            inside.split(", ").collect()
+        };
+        if written.len() != spec.args.len() {
+            failures.push(format!(
+                "{}: `{sig}` writes {} arguments, the list has {}",
+                spec.name,
+                written.len(),
+                spec.args.len()
+            ));
+            continue;
+        }
+        for (k, (text, arg)) in written.iter().zip(spec.args).enumerate() {
+            // `int width = warpSize` / `e: T`: the argument's own type and name, in its place.
+            let decl = text.split(" = ").next().unwrap_or(text);
+            let ok = decl.contains(arg.ty) && (arg.name.is_empty() || decl.contains(arg.name));
+            if !ok {
+                failures.push(format!(
+                    "{}: argument {k} of `{sig}` is `{text}`, the list has `{} {}`",
+                    spec.name, arg.ty, arg.name
+                ));
+            }
+        }
+        if !sig.contains(spec.proto.returns) {
+            failures.push(format!(
+                "{}: `{sig}` does not return {}",
+                spec.name, spec.proto.returns
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// No parameter exists outside the typed argument list and the settings: every request parameter
+/// is an argument's or a setting, a setting is never also an argument's, and a parameter the
+/// call does not pass is one of the settings.
+#[test]
+fn no_parameter_exists_outside_the_arguments_and_the_settings() {
+    for spec in all_ops() {
+        let from_args: Vec<&str> = spec
+            .args
+            .iter()
+            .filter_map(|a| a.param.map(|p| p.name))
+            .collect();
+        let settings: Vec<&str> = spec.settings.iter().map(|p| p.name).collect();
+        for p in spec.params() {
+            let in_args = from_args.contains(&p.name);
+            let in_settings = settings.contains(&p.name);
+            assert!(
+                in_args != in_settings,
+                "{}: `{}` must be an argument's or a setting, once",
+                spec.name,
+                p.name
+            );
+            assert_eq!(spec.arg_of(p.name).is_none(), in_settings, "{}", p.name);
+        }
+        assert_eq!(
+            spec.params().count(),
+            from_args.len() + settings.len(),
+            "{}",
+            spec.name
+        );
+    }
 }
 
 #[test]
@@ -83,11 +165,7 @@ fn omitted_trailing_arguments_take_their_defaults() {
         while n > 0 {
             let a = &spec.args[n - 1];
             let defaulted = match a.param {
-                Some(p) => spec
-                    .params
-                    .iter()
-                    .find(|s| s.name == p)
-                    .is_some_and(|s| s.default != ParamDefault::Required),
+                Some(p) => p.default != ParamDefault::Required,
                 None => a.role == Role::Out,
             };
             if !defaulted {
@@ -96,7 +174,7 @@ fn omitted_trailing_arguments_take_their_defaults() {
             n -= 1;
         }
         let slots = arg_slots(spec, n);
-        for p in spec.params {
+        for p in spec.params() {
             if slots.contains(&Slot::Param(p.name)) {
                 continue;
             }
@@ -122,15 +200,8 @@ fn row(v: i128, lanes: usize) -> Vec<LaneVal> {
 fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
     let mut checked = 0;
     for spec in all_ops().filter(|s| s.kind == OpKind::Lanes) {
-        let kinds: Vec<Option<ParamKind>> = spec
-            .args
-            .iter()
-            .map(|a| {
-                a.param
-                    .and_then(|p| spec.params.iter().find(|s| s.name == p))
-                    .map(|s| s.kind)
-            })
-            .collect();
+        let kinds: Vec<Option<ParamKind>> =
+            spec.args.iter().map(|a| a.param.map(|p| p.kind)).collect();
         let all_int = spec.args.iter().zip(&kinds).all(|(a, k)| {
             a.role == Role::Operand
                 || matches!(
@@ -179,7 +250,7 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
         };
         for ((a, kind), v) in spec.args.iter().zip(&kinds).zip(&values) {
             let Some(p) = a.param else { continue };
-            let got = match step.params.0.get(p) {
+            let got = match step.params.0.get(p.name) {
                 Some(ParamValue::Int(n)) => Some(*n as i128),
                 Some(ParamValue::Ints(ns)) => ns.first().map(|n| *n as i128),
                 Some(ParamValue::Mask(m)) => Some(m.0 as i128),
@@ -190,11 +261,9 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
         // Leave out the trailing defaulted arguments: they take the defaults.
         let mut n = spec.args.len();
         while n > 0
-            && spec.args[n - 1].param.is_some_and(|p| {
-                spec.params
-                    .iter()
-                    .any(|s| s.name == p && s.default != ParamDefault::Required)
-            })
+            && spec.args[n - 1]
+                .param
+                .is_some_and(|p| p.default != ParamDefault::Required)
         {
             n -= 1;
         }
@@ -210,9 +279,8 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
         let step = short.steps.first().expect("a step");
         for a in &spec.args[n..] {
             let Some(p) = a.param else { continue };
-            let spec_p = spec.params.iter().find(|s| s.name == p).unwrap();
-            let want = default_param(spec_p, lanes, active, step.ty).unwrap();
-            let got = step.params.0.get(p).unwrap();
+            let want = default_param(&p, lanes, active, step.ty).unwrap();
+            let got = step.params.0.get(p.name).unwrap();
             let same = match (got, &want) {
                 (ParamValue::Ints(g), ParamValue::Int(w)) => g.iter().all(|x| x == w),
                 (g, w) => g == w,
@@ -236,8 +304,29 @@ fn hip_names_its_delta_lane_delta_and_both_names_reach_the_parameter() {
     assert_eq!(spec.param("--lane-delta").map(|p| p.name), Some("delta"));
     assert_eq!(spec.param("delta").map(|p| p.name), Some("delta"));
     assert_eq!(
-        spec.call_signature(),
-        "__shfl_down(T var, unsigned int lane_delta, int width = warpSize)"
+        spec.signature(),
+        "T __shfl_down(T var, unsigned int lane_delta, int width = warpSize)"
+    );
+    // The prototypes as the vendors write them (Ascend C asc_shfl page; CUDA Programming Guide,
+    // Warp Shuffle Functions; WGSL spec, subgroupShuffle; AMD's builtin beside its instruction).
+    let sig = |d, n| crosslane_core::find_op(d, n).unwrap().signature_line();
+    use crosslane_core::Dialect;
+    assert_eq!(
+        sig(Dialect::Ascend, "asc_shfl"),
+        "T asc_shfl(T var, int32_t srcLane, int32_t width = warpSize)"
+    );
+    assert_eq!(
+        sig(Dialect::Cuda, "__shfl_xor_sync"),
+        "T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize)"
+    );
+    assert_eq!(
+        sig(Dialect::Wgsl, "subgroupBroadcast"),
+        "fn subgroupBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 128)"
+    );
+    assert_eq!(
+        sig(Dialect::Amdgcn, "ds_bpermute_b32"),
+        "int __builtin_amdgcn_ds_bpermute(int addr, int data)   // ds_bpermute_b32 vdst, vaddr, \
+         vdata offset:offset16"
     );
 }
 

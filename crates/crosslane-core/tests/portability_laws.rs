@@ -48,7 +48,7 @@ fn case(op: &OpSpec, pick: u32, active: u128, raws: &[i64], ty_pick: usize, bits
     let active = (active & all).max(1);
     let ty = op.types[ty_pick % op.types.len()];
     let mut params = BTreeMap::new();
-    for (k, p) in op.params.iter().enumerate() {
+    for (k, p) in op.params().enumerate() {
         let raw = raws.get(k).copied().unwrap_or(0);
         let text = match p.kind {
             ParamKind::Int { min, max } => int_in(min, max, raw, (raw >> 8) as u8).to_string(),

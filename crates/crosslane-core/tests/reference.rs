@@ -10,9 +10,10 @@ fn every_registry_op_has_one_entry_whose_example_runs() {
     assert_eq!(all.len(), all_ops().count());
     for (spec, e) in all_ops().zip(&all) {
         assert_eq!((e.dialect, e.name), (spec.dialect, spec.name));
-        assert_eq!(e.signature, spec.signature);
+        assert_eq!(e.signature, spec.signature());
+        assert_eq!(e.signature_note, spec.proto.note);
         assert_eq!(e.source, spec.source);
-        assert_eq!(e.params.len(), spec.params.len(), "{}", spec.name);
+        assert_eq!(e.params.len(), spec.params().count(), "{}", spec.name);
         assert!(
             e.example.error.is_none(),
             "{} {}: {:?}",

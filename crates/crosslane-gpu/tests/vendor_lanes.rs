@@ -30,7 +30,7 @@ fn masks(lanes: usize) -> Vec<String> {
 /// their defaults.
 fn param_grid(spec: &crosslane_core::OpSpec) -> Vec<Vec<(String, String)>> {
     let mut grid: Vec<Vec<(String, String)>> = vec![vec![]];
-    for p in spec.params {
+    for p in spec.params() {
         let samples: Vec<String> = match p.kind {
             ParamKind::Int { min, max } => INT_SAMPLES
                 .iter()

@@ -76,8 +76,7 @@ fn builtins_agree_with_the_emulator_on_every_defined_lane() {
         }
         ops += 1;
         let int_params: Vec<_> = spec
-            .params
-            .iter()
+            .params()
             .filter(|p| matches!(p.kind, ParamKind::Int { .. }))
             .collect();
         let param_sets: Vec<Vec<(&str, i64)>> = match int_params.first() {

@@ -90,7 +90,10 @@ export interface RefEntry {
   dialect: Dialect;
   name: string;
   aliases: string[];
+  /** The prototype, derived from the operation's typed argument list. */
   signature: string;
+  /** What the vendor writes beside the prototype (assembly form, other overloads); "" if none. */
+  signature_note: string;
   /** The rule in one paragraph. */
   rule: string;
   /** The document and section the rule comes from. */

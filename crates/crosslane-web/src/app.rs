@@ -412,7 +412,8 @@ impl App {
         let Some(spec) = self.controls.current_op() else {
             return;
         };
-        self.signature.set_text_content(Some(spec.signature));
+        self.signature
+            .set_text_content(Some(&spec.signature_line()));
         self.rule.set_text_content(Some(spec.rule));
         self.source.set_text_content(Some(spec.source));
     }

@@ -235,7 +235,7 @@ impl Controls {
             &self.params,
             &el(&self.doc, "legend", &[], Some("parameters"))?,
         )?;
-        if spec.params.is_empty() {
+        if spec.params().next().is_none() {
             append(
                 &self.params,
                 &el(
@@ -246,7 +246,7 @@ impl Controls {
                 )?,
             )?;
         }
-        for p in spec.params {
+        for p in spec.params() {
             let id = format!("param-{}", p.name);
             let mut hint = match form::param_range(p) {
                 Some(range) => format!("{} · {range}", p.doc),

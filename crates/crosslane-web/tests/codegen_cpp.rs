@@ -5,9 +5,9 @@
 //! No vendor compiler is available here, so each snippet's `#include` is replaced by a prelude
 //! that declares what the vendor header would: the kernel qualifiers, `threadIdx`, `warpSize`,
 //! the 16-bit float types, and one declaration per op of the target's dialect, written from the
-//! op's `signature` (`T` becomes a template parameter). This checks the C++ itself, the
+//! op's signature, derived from its typed argument list (`T` becomes a template parameter). This checks the C++ itself, the
 //! intrinsic names and the argument counts and types against the documented prototypes; it does
-//! not check the vendor headers. An op whose table signature is prose or uses types no header
+//! not check the vendor headers. An op whose signature uses types no header
 //! here declares (MACA's vector and memory builtins) has no prototype: its own-dialect snippet is
 //! not checked and is counted instead; every snippet that maps an op onto another platform's
 //! shuffle is checked. Skipped (with a note) where no `c++` is installed.
@@ -36,21 +36,17 @@ typedef __half2 __nv_bfloat162;
 typedef __half2 __hip_bfloat162;
 "#;
 
-/// The prototype of `spec` as a C++ declaration, or `None` where the table's signature is prose
-/// (`… / int (…, int value)` alternatives).
+/// The prototype of `spec` as a C++ declaration under the name snippets call it by (the op's
+/// name), from the signature its typed argument list derives; `None` where it is not ASCII.
 fn declaration(spec: &OpSpec) -> Option<String> {
-    let sig = spec.signature;
-    let open = sig.find('(')?;
-    let close = open + sig[open..].find(')')?;
-    let head = &sig[..open];
-    let ret = head.trim_end().rsplit_once(char::is_whitespace)?.0;
-    let args = &sig[open + 1..close];
-    if !sig.is_ascii() || args.contains('/') {
+    let sig = spec.signature();
+    if !sig.is_ascii() {
         return None;
     }
-    let generic = ret.split_whitespace().any(|w| w == "T") || args.contains("T ");
+    let generic = spec.proto.returns == "T" || spec.args.iter().any(|a| a.ty == "T");
     let template = if generic { "template <class T> " } else { "" };
-    Some(format!("{template}{ret} {}({args});\n", spec.name))
+    let sig = sig.replacen(spec.callee(), spec.name, 1);
+    Some(format!("{template}{sig};\n"))
 }
 
 fn compiles(source: &str) -> Result<(), String> {
@@ -74,15 +70,13 @@ fn compiles(source: &str) -> Result<(), String> {
     }
 }
 
-/// The C builtin an AMD GCN op's signature names in parentheses
-/// (`ds_bpermute_b32 … (int __builtin_amdgcn_ds_bpermute(int addr, int data))`): HIP on AMD
-/// offers these builtins.
+/// The C builtin an AMD GCN op is called through (`int __builtin_amdgcn_ds_bpermute(int addr,
+/// int data)` for `ds_bpermute_b32`): HIP on AMD offers these builtins.
 fn amd_builtin(spec: &OpSpec) -> Option<String> {
-    let sig = spec.signature;
-    let at = sig.find("__builtin_amdgcn_")?;
-    let start = sig[..at].rfind('(')? + 1;
-    let end = at + sig[at..].find(')')? + 1;
-    Some(format!("{};\n", &sig[start..end]))
+    spec.proto
+        .call
+        .filter(|c| c.starts_with("__builtin_amdgcn_"))
+        .map(|_| format!("{};\n", spec.signature()))
 }
 
 /// The prelude for `target` and the names of the ops it declares.

@@ -144,7 +144,7 @@ impl Common {
     }
 }
 
-/// Matches the raw `--PARAM VALUE` words against `spec.params` (and the [`Common`] flags).
+/// Matches the raw `--PARAM VALUE` words against `spec.params()` (and the [`Common`] flags).
 ///
 /// Returns the parameters by vendor (snake_case) name. A [`ParamKind::Flag`] parameter may stand
 /// alone (`--bound-ctrl` means true).
@@ -225,7 +225,9 @@ pub fn parse_params(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crosslane_core::{Dialect, OpInput, OpKind, OpOutput, ParamDefault, ParamSpec, ValueType};
+    use crosslane_core::{
+        Dialect, OpInput, OpKind, OpOutput, ParamDefault, ParamSpec, Proto, ValueType,
+    };
 
     fn nothing(_: &OpInput) -> Result<OpOutput, crosslane_core::InputError> {
         Ok(OpOutput::default())
@@ -236,11 +238,11 @@ mod tests {
         dialect: Dialect::Amdgcn,
         name: "test_op",
         aliases: &[],
-        signature: "",
+        proto: Proto::returns("int"),
         args: &[],
         rule: "",
         source: "",
-        params: &[
+        settings: &[
             ParamSpec {
                 name: "bound_ctrl",
                 kind: ParamKind::Flag,

@@ -62,7 +62,7 @@ fn entry(out: &mut String, e: &RefEntry) {
         out.push_str(" [scalar]");
     }
     out.push('\n');
-    let _ = writeln!(out, "  {}", e.signature);
+    let _ = writeln!(out, "  {}", e.signature_line());
     let _ = writeln!(out, "  rule: {}", e.rule);
     let _ = writeln!(out, "  source: {}", e.source);
     let types: Vec<&str> = e.types.iter().map(|t| t.name()).collect();

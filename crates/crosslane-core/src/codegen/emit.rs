@@ -511,10 +511,10 @@ fn native_op(
             let given = a.param.and_then(|p| {
                 req.params
                     .iter()
-                    .find(|(k, _)| r.spec.param(k).is_some_and(|s| s.name == p))
+                    .find(|(k, _)| r.spec.param(k).is_some_and(|s| s.name == p.name))
                     .map(|(_, v)| v.as_str())
             });
-            match a.param.and_then(|p| r.input.params.0.get(p)) {
+            match a.param.and_then(|p| r.input.params.0.get(p.name)) {
                 Some(v) => literal(
                     target,
                     &snake(arg),
@@ -543,13 +543,7 @@ fn native_op(
         .collect();
     let call = format!("{}({})", r.spec.name, args.join(", "));
     if !wgsl {
-        let returns_void = r
-            .spec
-            .signature
-            .split('(')
-            .next()
-            .is_some_and(|head| head.split_whitespace().next() == Some("void"));
-        if returns_void {
+        if r.spec.proto.returns == "void" {
             // Nothing to store: the call is a statement and the lane keeps its operand.
             setup.push(format!("{call};"));
             return Call {
@@ -561,12 +555,7 @@ fn native_op(
         return Call { setup, expr: call };
     }
     // WGSL does not convert implicitly: bring a non-`T` result to the output type.
-    let returns = r
-        .spec
-        .signature
-        .split_once("->")
-        .map_or("T", |(_, t)| t.split("//").next().unwrap_or("T").trim());
-    let expr = match returns {
+    let expr = match r.spec.proto.returns {
         "T" => call,
         "bool" => format!("select({ty}(0), {ty}(1), {call})"),
         "vec4<u32>" => {

@@ -13,8 +13,8 @@
 //! follow each platform's own rule in the generated code: the snippet reproduces the call, not the
 //! source dialect's edge-case results (the portability view shows where they differ).
 //!
-//! Sources: the signatures in each dialect's op table (`OpSpec::signature`), and the mapping of
-//! [`crate::portability::ShuffleFamily::op_in`].
+//! Sources: each op's typed argument list (`OpSpec::args`, from which `OpSpec::signature` is
+//! derived), and the mapping of [`crate::portability::ShuffleFamily::op_in`].
 
 mod emit;
 

@@ -14,7 +14,7 @@
 use crate::args::{Arg, Role, ASCEND_PER_THREAD};
 use crate::error::InputError;
 use crate::gather::{gather, inactive_is_undefined, note_undefined, Pick};
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::segment::{segment_end, segment_start, width_warning};
 use crate::value::ValueType;
@@ -64,21 +64,18 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Ascend,
         name: "asc_shfl",
         aliases: &["shfl"],
-        signature: "T asc_shfl(T var, int32_t srcLane, int32_t width = warpSize)",
-        args: &[Arg::operand("var", "T"), Arg::per_thread("srcLane", "int32_t", Role::SourceLane, "src_lane", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
-        rule: "Lane i reads lane (srcLane mod width) of its own width-segment. A negative srcLane would \
-               name a lane outside the warp: undefined. An inactive source is undefined (uninitialized \
-               register). Width must be a power of two ≤ 32, else every lane is undefined.",
-        source: "cann asc-devkit asc_shfl (same family as seeds 000/001); SEMANTICS.md \"Ascend C\"",
-        params: &[
-            ParamSpec {
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("var", "T"), Arg::per_thread("srcLane", "int32_t", Role::SourceLane, ParamSpec {
                 name: "src_lane",
                 kind: ParamKind::PerLaneInt { min: i32::MIN as i64, max: i32::MAX as i64 },
                 default: ParamDefault::Int(0),
                 doc: "source lane within the caller's segment (taken mod width)",
-            },
-            WIDTH,
-        ],
+            }, ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, WIDTH, ASCEND_PER_THREAD)],
+        rule: "Lane i reads lane (srcLane mod width) of its own width-segment. A negative srcLane would \
+               name a lane outside the warp: undefined. An inactive source is undefined (uninitialized \
+               register). Width must be a power of two ≤ 32, else every lane is undefined.",
+        source: "cann asc-devkit asc_shfl (same family as seeds 000/001); SEMANTICS.md \"Ascend C\"",
+        settings: &[],
         types: TYPES_DOWN,
         type_note: "the asc_shfl family lists int32_t, uint32_t, float, int64_t, uint64_t, half, half2, bfloat16_t, bfloat16x2_t",
         kind: OpKind::Lanes,
@@ -88,12 +85,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Ascend,
         name: "asc_shfl_up",
         aliases: &["shfl_up"],
-        signature: "T asc_shfl_up(T var, uint32_t delta, int32_t width = warpSize)",
-        args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaUp, "delta", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaUp, DELTA, ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, WIDTH, ASCEND_PER_THREAD)],
         rule: "Lane i reads lane i − delta when that lane is in its own segment; otherwise (and whenever \
                delta ≥ width) it returns its own var. An inactive source is undefined.",
         source: "cann asc-devkit asc_shfl_up, mirroring asc_shfl_down (seed 001) downwards; SEMANTICS.md \"Ascend C\"",
-        params: &[DELTA, WIDTH],
+        settings: &[],
         types: TYPES_DOWN,
         type_note: "the asc_shfl family lists int32_t, uint32_t, float, int64_t, uint64_t, half, half2, bfloat16_t, bfloat16x2_t",
         kind: OpKind::Lanes,
@@ -103,13 +100,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Ascend,
         name: "asc_shfl_down",
         aliases: &["shfl_down"],
-        signature: "T asc_shfl_down(T var, uint32_t delta, int32_t width = warpSize)",
-        args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaDown, "delta", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaDown, DELTA, ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, WIDTH, ASCEND_PER_THREAD)],
         rule: "Lane i reads lane i + delta when that lane is at or below the end of its segment; \
                otherwise it returns its own var. If delta ≥ width every lane returns its own var. An \
                inactive source is undefined (uninitialized register).",
         source: "seed 001 asc_shfl_down, 功能说明 and 约束说明",
-        params: &[DELTA, WIDTH],
+        settings: &[],
         types: TYPES_DOWN,
         type_note: "seed 001 lists int32_t, uint32_t, float, int64_t, uint64_t, half, half2, bfloat16_t, bfloat16x2_t",
         kind: OpKind::Lanes,
@@ -119,21 +116,18 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Ascend,
         name: "asc_shfl_xor",
         aliases: &["shfl_xor"],
-        signature: "T asc_shfl_xor(T var, int32_t lane_mask, int32_t width = warpSize)",
-        args: &[Arg::operand("var", "T"), Arg::per_thread("lane_mask", "int32_t", Role::LaneMask, "lane_mask", ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, "width", ASCEND_PER_THREAD)],
-        rule: "Lane i reads lane i ^ lane_mask when that lane is at or below the end of its own segment \
-               (an earlier segment is allowed); a later lane returns its own var. A negative result \
-               would be outside the warp: undefined. An inactive source is undefined.",
-        source: "seed 000 asc_shfl_xor, Function Usage",
-        params: &[
-            ParamSpec {
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("var", "T"), Arg::per_thread("lane_mask", "int32_t", Role::LaneMask, ParamSpec {
                 name: "lane_mask",
                 kind: ParamKind::PerLaneInt { min: i32::MIN as i64, max: i32::MAX as i64 },
                 default: ParamDefault::Int(1),
                 doc: "xor-ed with the caller's lane id to give the source lane",
-            },
-            WIDTH,
-        ],
+            }, ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, WIDTH, ASCEND_PER_THREAD)],
+        rule: "Lane i reads lane i ^ lane_mask when that lane is at or below the end of its own segment \
+               (an earlier segment is allowed); a later lane returns its own var. A negative result \
+               would be outside the warp: undefined. An inactive source is undefined.",
+        source: "seed 000 asc_shfl_xor, Function Usage",
+        settings: &[],
         types: TYPES_XOR,
         type_note: "seed 000's prototypes are int32_t, uint32_t, float, int64_t, uint64_t, half, half2 (no bfloat16)",
         kind: OpKind::Lanes,

@@ -31,7 +31,7 @@ use crate::arith::{fold, BinOp};
 use crate::error::InputError;
 use crate::gather::{gather, inactive_is_undefined, Pick};
 use crate::lanes::{is_power_of_two, LaneMask};
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::segment::width_warning;
@@ -346,35 +346,19 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__shfl_sync",
         aliases: &["shfl_sync"],
-        signature: "T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "srcLane",
                 "int",
-                Role::SourceLane,
-                "src_lane",
-                CUDA_PER_THREAD,
-            ),
-            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
-        ],
-        rule: concat!(
-            "PTX shfl.sync.idx with c = ((32 - width) << 8) | 0x1f: lane i reads \
-             j = minL | (b & ~seg), b = srcLane & 31, i.e. lane srcLane mod width of its own \
-             segment (negative srcLane too); j > maxL keeps the own value.",
-            shfl_common!()
-        ),
-        source: SHFL_SOURCE,
-        params: &[
-            MASK,
-            ParamSpec {
+                Role::SourceLane, ParamSpec {
                 name: "src_lane",
                 kind: ParamKind::PerLaneInt {
                     min: i32::MIN as i64,
@@ -383,8 +367,18 @@ pub const OPS: &[OpSpec] = &[
                 default: ParamDefault::Int(0),
                 doc: "source lane within the caller's segment (int; only src_lane & 31 is used)",
             },
-            WIDTH,
+                CUDA_PER_THREAD,
+            ),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, CUDA_PER_THREAD),
         ],
+        rule: concat!(
+            "PTX shfl.sync.idx with c = ((32 - width) << 8) | 0x1f: lane i reads \
+             j = minL | (b & ~seg), b = srcLane & 31, i.e. lane srcLane mod width of its own \
+             segment (negative srcLane too); j > maxL keeps the own value.",
+            shfl_common!()
+        ),
+        source: SHFL_SOURCE,
+        settings: &[],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -394,25 +388,22 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__shfl_up_sync",
         aliases: &["shfl_up_sync"],
-        signature:
-            "T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "delta",
                 "unsigned int",
-                Role::DeltaUp,
-                "delta",
+                Role::DeltaUp, DELTA,
                 CUDA_PER_THREAD,
             ),
-            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, CUDA_PER_THREAD),
         ],
         rule: concat!(
             "PTX shfl.sync.up with c = (32 - width) << 8: lane i reads j = i - (delta & 31) when \
@@ -420,7 +411,7 @@ pub const OPS: &[OpSpec] = &[
             shfl_common!()
         ),
         source: SHFL_SOURCE,
-        params: &[MASK, DELTA, WIDTH],
+        settings: &[],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -430,25 +421,22 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__shfl_down_sync",
         aliases: &["shfl_down_sync"],
-        signature:
-            "T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "delta",
                 "unsigned int",
-                Role::DeltaDown,
-                "delta",
+                Role::DeltaDown, DELTA,
                 CUDA_PER_THREAD,
             ),
-            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, CUDA_PER_THREAD),
         ],
         rule: concat!(
             "PTX shfl.sync.down with c = ((32 - width) << 8) | 0x1f: lane i reads \
@@ -457,7 +445,7 @@ pub const OPS: &[OpSpec] = &[
             shfl_common!()
         ),
         source: SHFL_SOURCE,
-        params: &[MASK, DELTA, WIDTH],
+        settings: &[],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -467,35 +455,19 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__shfl_xor_sync",
         aliases: &["shfl_xor_sync"],
-        signature: "T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "laneMask",
                 "int",
-                Role::LaneMask,
-                "lane_mask",
-                CUDA_PER_THREAD,
-            ),
-            Arg::per_thread("width", "int", Role::Width, "width", CUDA_PER_THREAD),
-        ],
-        rule: concat!(
-            "PTX shfl.sync.bfly with c = ((32 - width) << 8) | 0x1f: lane i reads \
-             j = i ^ (laneMask & 31) when j is at or before the end of its segment (maxL): an \
-             earlier segment may be read, a later one gives the own value.",
-            shfl_common!()
-        ),
-        source: SHFL_SOURCE,
-        params: &[
-            MASK,
-            ParamSpec {
+                Role::LaneMask, ParamSpec {
                 name: "lane_mask",
                 kind: ParamKind::PerLaneInt {
                     min: i32::MIN as i64,
@@ -504,8 +476,18 @@ pub const OPS: &[OpSpec] = &[
                 default: ParamDefault::Int(1),
                 doc: "xor-ed with the caller's lane id (int; only lane_mask & 31 is used)",
             },
-            WIDTH,
+                CUDA_PER_THREAD,
+            ),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, CUDA_PER_THREAD),
         ],
+        rule: concat!(
+            "PTX shfl.sync.bfly with c = ((32 - width) << 8) | 0x1f: lane i reads \
+             j = i ^ (laneMask & 31) when j is at or before the end of its segment (maxL): an \
+             earlier segment may be read, a later one gives the own value.",
+            shfl_common!()
+        ),
+        source: SHFL_SOURCE,
+        settings: &[],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -515,13 +497,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__ballot_sync",
         aliases: &["ballot_sync"],
-        signature: "unsigned __ballot_sync(unsigned mask, int predicate)",
+        proto: Proto::returns("unsigned"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("predicate", "int"),
@@ -531,7 +512,7 @@ pub const OPS: &[OpSpec] = &[
                shuffles: an active lane outside mask, or a non-exited mask lane that does not call, is \
                undefined.",
         source: VOTE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         // Labelled u32, the type of the mask it returns and prints; the predicate operand is read
         // as non-zero = true either way.
         types: &[ValueType::U32],
@@ -543,13 +524,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__any_sync",
         aliases: &["any_sync"],
-        signature: "int __any_sync(unsigned mask, int predicate)",
+        proto: Proto::returns("int"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("predicate", "int"),
@@ -557,7 +537,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Every lane in mask gets 1 when the predicate (the operand) is non-zero on any lane \
                of mask, else 0. Sync-mask rule as for the shuffles.",
         source: VOTE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: &[ValueType::I32],
         type_note: PRED_NOTE,
         kind: OpKind::Lanes,
@@ -567,13 +547,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__all_sync",
         aliases: &["all_sync"],
-        signature: "int __all_sync(unsigned mask, int predicate)",
+        proto: Proto::returns("int"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("predicate", "int"),
@@ -582,7 +561,7 @@ pub const OPS: &[OpSpec] = &[
             "Every lane in mask gets 1 when the predicate (the operand) is non-zero on every lane \
                of mask, else 0. Sync-mask rule as for the shuffles.",
         source: VOTE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: &[ValueType::I32],
         type_note: PRED_NOTE,
         kind: OpKind::Lanes,
@@ -592,12 +571,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__activemask",
         aliases: &["activemask"],
-        signature: "unsigned __activemask()",
+        proto: Proto::returns("unsigned"),
         args: &[],
         rule: "Every active lane gets the 32-bit mask of the lanes active at the call (the \
                operand is not used). It synchronizes nothing.",
         source: VOTE_SOURCE,
-        params: &[],
+        settings: &[],
         types: &[ValueType::U32],
         type_note: "__activemask takes no operand and returns an unsigned mask (u32)",
         kind: OpKind::Lanes,
@@ -607,13 +586,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__match_any_sync",
         aliases: &["match_any_sync"],
-        signature: "unsigned int __match_any_sync(unsigned mask, T value)",
+        proto: Proto::returns("unsigned int"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "T"),
@@ -623,7 +601,7 @@ pub const OPS: &[OpSpec] = &[
                (so +0 and -0 differ, equal NaN payloads match). Sync-mask rule as for the \
                shuffles.",
         source: MATCH_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: MATCH_TYPES,
         type_note: MATCH_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -633,13 +611,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__match_all_sync",
         aliases: &["match_all_sync"],
-        signature: "unsigned int __match_all_sync(unsigned mask, T value, int *pred)",
+        proto: Proto::returns("unsigned int"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "T"),
@@ -651,7 +628,7 @@ pub const OPS: &[OpSpec] = &[
                reported once, as an info diagnostic \"pred = 0|1\". Sync-mask rule as for the \
                shuffles.",
         source: MATCH_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: MATCH_TYPES,
         type_note: MATCH_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -661,13 +638,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__reduce_add_sync",
         aliases: &["reduce_add_sync"],
-        signature: "unsigned __reduce_add_sync(unsigned mask, unsigned value) / int (…, int value)",
+        proto: Proto::returns("unsigned")
+            .note("also int __reduce_add_sync(unsigned mask, int value)"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "unsigned"),
@@ -676,7 +653,7 @@ pub const OPS: &[OpSpec] = &[
                undefined input lane makes the result undefined. Sync-mask rule as for the \
                shuffles.",
         source: REDUCE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: REDUCE_ARITH_TYPES,
         type_note: REDUCE_ARITH_NOTE,
         kind: OpKind::Lanes,
@@ -686,13 +663,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__reduce_min_sync",
         aliases: &["reduce_min_sync"],
-        signature: "unsigned __reduce_min_sync(unsigned mask, unsigned value) / int (…, int value)",
+        proto: Proto::returns("unsigned")
+            .note("also int __reduce_min_sync(unsigned mask, int value)"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "unsigned"),
@@ -701,7 +678,7 @@ pub const OPS: &[OpSpec] = &[
             "Every lane in mask gets the minimum of value over the lanes of mask (signed for int, \
                unsigned for unsigned). Sync-mask rule as for the shuffles.",
         source: REDUCE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: REDUCE_ARITH_TYPES,
         type_note: REDUCE_ARITH_NOTE,
         kind: OpKind::Lanes,
@@ -711,13 +688,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__reduce_max_sync",
         aliases: &["reduce_max_sync"],
-        signature: "unsigned __reduce_max_sync(unsigned mask, unsigned value) / int (…, int value)",
+        proto: Proto::returns("unsigned")
+            .note("also int __reduce_max_sync(unsigned mask, int value)"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "unsigned"),
@@ -726,7 +703,7 @@ pub const OPS: &[OpSpec] = &[
             "Every lane in mask gets the maximum of value over the lanes of mask (signed for int, \
                unsigned for unsigned). Sync-mask rule as for the shuffles.",
         source: REDUCE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: REDUCE_ARITH_TYPES,
         type_note: REDUCE_ARITH_NOTE,
         kind: OpKind::Lanes,
@@ -736,13 +713,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__reduce_and_sync",
         aliases: &["reduce_and_sync"],
-        signature: "unsigned __reduce_and_sync(unsigned mask, unsigned value)",
+        proto: Proto::returns("unsigned"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "unsigned"),
@@ -750,7 +726,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Every lane in mask gets the bitwise AND of value over the lanes of mask. Sync-mask \
                rule as for the shuffles.",
         source: REDUCE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: REDUCE_BIT_TYPES,
         type_note: REDUCE_BIT_NOTE,
         kind: OpKind::Lanes,
@@ -760,13 +736,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__reduce_or_sync",
         aliases: &["reduce_or_sync"],
-        signature: "unsigned __reduce_or_sync(unsigned mask, unsigned value)",
+        proto: Proto::returns("unsigned"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "unsigned"),
@@ -774,7 +749,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Every lane in mask gets the bitwise OR of value over the lanes of mask. Sync-mask \
                rule as for the shuffles.",
         source: REDUCE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: REDUCE_BIT_TYPES,
         type_note: REDUCE_BIT_NOTE,
         kind: OpKind::Lanes,
@@ -784,13 +759,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Cuda,
         name: "__reduce_xor_sync",
         aliases: &["reduce_xor_sync"],
-        signature: "unsigned __reduce_xor_sync(unsigned mask, unsigned value)",
+        proto: Proto::returns("unsigned"),
         args: &[
             Arg::param(
                 "mask",
                 "unsigned",
-                Role::SyncMask,
-                "mask",
+                Role::SyncMask, MASK,
                 Thread::Uniform(CUDA_SAME_MASK),
             ),
             Arg::operand("value", "unsigned"),
@@ -798,7 +772,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Every lane in mask gets the bitwise XOR of value over the lanes of mask. Sync-mask \
                rule as for the shuffles.",
         source: REDUCE_SOURCE,
-        params: &[MASK],
+        settings: &[],
         types: REDUCE_BIT_TYPES,
         type_note: REDUCE_BIT_NOTE,
         kind: OpKind::Lanes,

@@ -27,7 +27,7 @@ use crate::args::{Arg, Role, HIP_PER_LANE};
 use crate::dialect::amdgcn::arch::{self, ARCH};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::segment::width_warning;
@@ -290,17 +290,25 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__shfl",
         aliases: &["shfl"],
-        signature: "T __shfl(T var, int src_lane, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "src_lane",
                 "int",
                 Role::SourceLane,
-                "src_lane",
+                ParamSpec {
+                    name: "src_lane",
+                    kind: ParamKind::PerLaneInt {
+                        min: i32::MIN as i64,
+                        max: i32::MAX as i64,
+                    },
+                    default: ParamDefault::Int(0),
+                    doc: "source lane within the caller's segment (int, taken mod width)",
+                },
                 HIP_PER_LANE,
             ),
-            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, HIP_PER_LANE),
         ],
         rule:
             "index = (src_lane & (width - 1)) + (self & ~(width - 1)): lane src_lane mod width of \
@@ -309,19 +317,7 @@ pub const OPS: &[OpSpec] = &[
                same index. Reading an inactive lane is undefined. A width that is not a power of \
                two ≤ warpSize leaves every lane undefined (from = the lane the formula reads).",
         source: SHFL_SOURCE,
-        params: &[
-            ParamSpec {
-                name: "src_lane",
-                kind: ParamKind::PerLaneInt {
-                    min: i32::MIN as i64,
-                    max: i32::MAX as i64,
-                },
-                default: ParamDefault::Int(0),
-                doc: "source lane within the caller's segment (int, taken mod width)",
-            },
-            WIDTH,
-            ARCH,
-        ],
+        settings: &[ARCH],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -331,23 +327,23 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__shfl_up",
         aliases: &["shfl_up"],
-        signature: "T __shfl_up(T var, unsigned int lane_delta, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "lane_delta",
                 "unsigned int",
                 Role::DeltaUp,
-                "delta",
+                DELTA,
                 HIP_PER_LANE,
             ),
-            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, HIP_PER_LANE),
         ],
         rule: "index = self - delta; if index < (self & ~(width - 1)) then index = self (own \
                value): no wrap, delta used whole (delta ≥ width → own value everywhere). The lane \
                read is index mod warpSize (ds_bpermute). Reading an inactive lane is undefined.",
         source: SHFL_SOURCE,
-        params: &[DELTA, WIDTH, ARCH],
+        settings: &[ARCH],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -357,24 +353,24 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__shfl_down",
         aliases: &["shfl_down"],
-        signature: "T __shfl_down(T var, unsigned int lane_delta, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "lane_delta",
                 "unsigned int",
                 Role::DeltaDown,
-                "delta",
+                DELTA,
                 HIP_PER_LANE,
             ),
-            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, HIP_PER_LANE),
         ],
         rule: "index = self + delta; if (int)((self & (width - 1)) + delta) >= width then index = \
                self (own value): no wrap, delta used whole (down by 33 with width 16 → own \
                value). The lane read is index mod warpSize (ds_bpermute). Reading an inactive lane \
                is undefined.",
         source: SHFL_SOURCE,
-        params: &[DELTA, WIDTH, ARCH],
+        settings: &[ARCH],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -384,36 +380,32 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__shfl_xor",
         aliases: &["shfl_xor"],
-        signature: "T __shfl_xor(T var, int lane_mask, int width = warpSize)",
+        proto: Proto::returns("T"),
         args: &[
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "lane_mask",
                 "int",
                 Role::LaneMask,
-                "lane_mask",
+                ParamSpec {
+                    name: "lane_mask",
+                    kind: ParamKind::PerLaneInt {
+                        min: i32::MIN as i64,
+                        max: i32::MAX as i64,
+                    },
+                    default: ParamDefault::Int(1),
+                    doc: "xor-ed with the caller's lane id (int, used whole)",
+                },
                 HIP_PER_LANE,
             ),
-            Arg::per_thread("width", "int", Role::Width, "width", HIP_PER_LANE),
+            Arg::per_thread("width", "int", Role::Width, WIDTH, HIP_PER_LANE),
         ],
         rule: "index = self ^ lane_mask; if index >= ((self + width) & ~(width - 1)) then index = \
                self (own value): an earlier segment may be read, a later one gives the own value. \
                A negative index (negative lane_mask) passes the check and wraps: the lane read is \
                index mod warpSize (ds_bpermute). Reading an inactive lane is undefined.",
         source: SHFL_SOURCE,
-        params: &[
-            ParamSpec {
-                name: "lane_mask",
-                kind: ParamKind::PerLaneInt {
-                    min: i32::MIN as i64,
-                    max: i32::MAX as i64,
-                },
-                default: ParamDefault::Int(1),
-                doc: "xor-ed with the caller's lane id (int, used whole)",
-            },
-            WIDTH,
-            ARCH,
-        ],
+        settings: &[ARCH],
         types: SHFL_TYPES,
         type_note: SHFL_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -423,13 +415,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__ballot",
         aliases: &["ballot"],
-        signature: "unsigned long long __ballot(int predicate)",
+        proto: Proto::returns("unsigned long long"),
         args: &[Arg::operand("predicate", "int")],
         rule: "Every active lane gets a 64-bit mask with bit i set when lane i is active and its \
                predicate (the operand) is non-zero; inactive lanes contribute 0 (on wave32 the \
                upper 32 bits are 0).",
         source: VOTE_SOURCE,
-        params: &[ARCH],
+        settings: &[ARCH],
         types: &[ValueType::I32],
         type_note: "__ballot takes an int predicate",
         kind: OpKind::Lanes,
@@ -439,13 +431,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__any",
         aliases: &["any"],
-        signature: "int __any(int predicate)",
+        proto: Proto::returns("int"),
         args: &[Arg::operand("predicate", "int")],
         rule:
             "Every active lane gets 1 when the predicate (the operand) is non-zero on any active \
                lane, else 0.",
         source: VOTE_SOURCE,
-        params: &[ARCH],
+        settings: &[ARCH],
         types: &[ValueType::I32],
         type_note: "__any takes an int predicate",
         kind: OpKind::Lanes,
@@ -455,12 +447,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Hip,
         name: "__all",
         aliases: &["all"],
-        signature: "int __all(int predicate)",
+        proto: Proto::returns("int"),
         args: &[Arg::operand("predicate", "int")],
         rule: "Every active lane gets 1 when the predicate (the operand) is non-zero on every \
                active lane, else 0.",
         source: VOTE_SOURCE,
-        params: &[ARCH],
+        settings: &[ARCH],
         types: &[ValueType::I32],
         type_note: "__all takes an int predicate",
         kind: OpKind::Lanes,

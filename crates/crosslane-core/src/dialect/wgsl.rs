@@ -15,7 +15,7 @@ use crate::args::{Arg, Role, Thread, WGSL_CONST_ID};
 use crate::arith::{binary_opt, fold, identity, BinOp};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::value::{Value, ValueType};
@@ -166,14 +166,8 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "subgroupShuffle",
         aliases: &["shuffle"],
-        signature: "fn subgroupShuffle(e: T, id: I) -> T   // I is i32 or u32",
-        args: &[Arg::operand("e", "T"), Arg::per_thread("id", "I", Role::SourceLane, "id", ID_PER_INVOCATION)],
-        rule:
-            "Invocation i returns e from invocation id (id may differ per invocation: one \
-               value, a list, or a lane expression). id outside [0, subgroup size) or an inactive invocation: the \
-               result is indeterminate (undefined here, never a value).",
-        source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffle",
-        params: &[ParamSpec {
+        proto: Proto::returns("T").note("I is i32 or u32"),
+        args: &[Arg::operand("e", "T"), Arg::per_thread("id", "I", Role::SourceLane, ParamSpec {
             name: "id",
             kind: ParamKind::PerLaneInt {
                 min: i32::MIN as i64,
@@ -181,7 +175,13 @@ pub const OPS: &[OpSpec] = &[
             },
             default: ParamDefault::Int(0),
             doc: "subgroup invocation id to read (i32 or u32)",
-        }],
+        }, ID_PER_INVOCATION)],
+        rule:
+            "Invocation i returns e from invocation id (id may differ per invocation: one \
+               value, a list, or a lane expression). id outside [0, subgroup size) or an inactive invocation: the \
+               result is indeterminate (undefined here, never a value).",
+        source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffle",
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -191,12 +191,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "subgroupShuffleUp",
         aliases: &["shuffleUp"],
-        signature: "fn subgroupShuffleUp(e: T, delta: u32) -> T",
-        args: &[Arg::operand("e", "T"), Arg::param("delta", "u32", Role::DeltaUp, "delta", Thread::Uniform(UNIFORM_RULE))],
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("e", "T"), Arg::param("delta", "u32", Role::DeltaUp, DELTA, Thread::Uniform(UNIFORM_RULE))],
         rule: "Invocation i returns e from invocation i - delta; delta must be subgroup-uniform \
                (a varying delta: every invocation indeterminate, with a warning). A negative id (no wrap) or an inactive invocation: indeterminate.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleUp",
-        params: &[DELTA],
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -206,13 +206,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "subgroupShuffleDown",
         aliases: &["shuffleDown"],
-        signature: "fn subgroupShuffleDown(e: T, delta: u32) -> T",
-        args: &[Arg::operand("e", "T"), Arg::param("delta", "u32", Role::DeltaDown, "delta", Thread::Uniform(UNIFORM_RULE))],
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("e", "T"), Arg::param("delta", "u32", Role::DeltaDown, DELTA, Thread::Uniform(UNIFORM_RULE))],
         rule: "Invocation i returns e from invocation i + delta; delta must be subgroup-uniform \
                (a varying delta: every invocation indeterminate, with a warning). An id at or past the subgroup size (no wrap) or an inactive invocation: \
                indeterminate.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleDown",
-        params: &[DELTA],
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -222,13 +222,8 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "subgroupShuffleXor",
         aliases: &["shuffleXor"],
-        signature: "fn subgroupShuffleXor(e: T, mask: u32) -> T",
-        args: &[Arg::operand("e", "T"), Arg::param("mask", "u32", Role::LaneMask, "mask", Thread::Uniform(UNIFORM_RULE))],
-        rule: "Invocation i returns e from invocation i ^ mask; mask must be subgroup-uniform \
-               (a varying mask: every invocation indeterminate, with a warning). An \
-               id at or past the subgroup size or an inactive invocation: indeterminate.",
-        source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleXor",
-        params: &[ParamSpec {
+        proto: Proto::returns("T"),
+        args: &[Arg::operand("e", "T"), Arg::param("mask", "u32", Role::LaneMask, ParamSpec {
             name: "mask",
             kind: ParamKind::PerLaneInt {
                 min: 0,
@@ -236,7 +231,12 @@ pub const OPS: &[OpSpec] = &[
             },
             default: ParamDefault::Int(1),
             doc: "xor-ed with the invocation id (u32, subgroup-uniform)",
-        }],
+        }, Thread::Uniform(UNIFORM_RULE))],
+        rule: "Invocation i returns e from invocation i ^ mask; mask must be subgroup-uniform \
+               (a varying mask: every invocation indeterminate, with a warning). An \
+               id at or past the subgroup size or an inactive invocation: indeterminate.",
+        source: "WGSL spec, Subgroup Built-in Functions: subgroupShuffleXor",
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -246,19 +246,19 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "subgroupBroadcast",
         aliases: &["broadcast"],
-        signature: "fn subgroupBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 128)",
-        args: &[Arg::operand("e", "T"), Arg::param("id", "I", Role::SourceLane, "id", Thread::ConstExpr(WGSL_CONST_ID))],
+        proto: Proto::returns("T").note("id: const-expression in [0, 128)"),
+        args: &[Arg::operand("e", "T"), Arg::param("id", "I", Role::SourceLane, ParamSpec {
+            name: "id",
+            kind: ParamKind::Int { min: 0, max: 127 },
+            default: ParamDefault::Int(0),
+            doc: "invocation to read: a const-expression in [0, 128)",
+        }, Thread::ConstExpr(WGSL_CONST_ID))],
         rule: "Every invocation returns e from invocation id. id must be a const-expression in \
                [0, 128) (a value outside is a shader-creation error, here an input error); here it \
                is always a constant. id ≥ subgroup size, or an inactive invocation id: the spec's \
                dynamic error, so every active invocation's result is undefined.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupBroadcast",
-        params: &[ParamSpec {
-            name: "id",
-            kind: ParamKind::Int { min: 0, max: 127 },
-            default: ParamDefault::Int(0),
-            doc: "invocation to read: a const-expression in [0, 128)",
-        }],
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -268,11 +268,11 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "subgroupBroadcastFirst",
         aliases: &["broadcastFirst"],
-        signature: "fn subgroupBroadcastFirst(e: T) -> T",
+        proto: Proto::returns("T"),
         args: &[Arg::operand("e", "T")],
         rule: "Every active invocation returns e from the active invocation with the lowest id.",
         source: "WGSL spec, Subgroup Built-in Functions: subgroupBroadcastFirst",
-        params: &[],
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -280,7 +280,7 @@ pub const OPS: &[OpSpec] = &[
     },
     collective(
         "subgroupElect",
-        "fn subgroupElect() -> bool",
+        Proto::returns("bool"),
         &[],
         "Returns true (shown as u32 1) on the active invocation with the lowest id, false (0) on \
          the others. The operand is not used.",
@@ -291,7 +291,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupBallot",
-        "fn subgroupBallot(pred: bool) -> vec4<u32>",
+        Proto::returns("vec4<u32>"),
         &[Arg::operand("pred", "bool")],
         "Bit id % 32 of component id / 32 is set when invocation id is active and pred is true. \
          Representation chosen here: each lane's value is a u64 holding components x (bits \
@@ -306,7 +306,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupAll",
-        "fn subgroupAll(e: bool) -> bool",
+        Proto::returns("bool"),
         &[Arg::operand("e", "bool")],
         "true (u32 1) when e is true on every active invocation, else false (0).",
         "WGSL spec, Subgroup Built-in Functions: subgroupAll",
@@ -316,7 +316,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupAny",
-        "fn subgroupAny(e: bool) -> bool",
+        Proto::returns("bool"),
         &[Arg::operand("e", "bool")],
         "true (u32 1) when e is true on any active invocation, else false (0).",
         "WGSL spec, Subgroup Built-in Functions: subgroupAny",
@@ -326,7 +326,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupAdd",
-        "fn subgroupAdd(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the sum of e over the active invocations (integers \
          wrap). Floats are combined in increasing invocation order here; the spec does not fix \
@@ -338,7 +338,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupMul",
-        "fn subgroupMul(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the product of e over the active invocations (integers \
          wrap). Floats are combined in increasing invocation order here; the spec does not fix \
@@ -350,7 +350,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupMin",
-        "fn subgroupMin(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the minimum of e over the active invocations (WGSL min). \
          WGSL's min has no NaN rule and implementations may assume floats are finite, so a NaN \
@@ -363,7 +363,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupMax",
-        "fn subgroupMax(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the maximum of e over the active invocations (WGSL max). \
          WGSL's max has no NaN rule and implementations may assume floats are finite, so a NaN \
@@ -376,7 +376,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupAnd",
-        "fn subgroupAnd(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the bitwise AND of e over the active invocations.",
         "WGSL spec, Subgroup Built-in Functions: subgroupAnd",
@@ -386,7 +386,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupOr",
-        "fn subgroupOr(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the bitwise OR of e over the active invocations.",
         "WGSL spec, Subgroup Built-in Functions: subgroupOr",
@@ -396,7 +396,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupXor",
-        "fn subgroupXor(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Every active invocation returns the bitwise XOR of e over the active invocations.",
         "WGSL spec, Subgroup Built-in Functions: subgroupXor",
@@ -406,7 +406,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupInclusiveAdd",
-        "fn subgroupInclusiveAdd(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Invocation i returns the sum of e over the active invocations with id ≤ i (= exclusive \
          sum + e).",
@@ -417,7 +417,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupInclusiveMul",
-        "fn subgroupInclusiveMul(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Invocation i returns the product of e over the active invocations with id ≤ i (= \
          exclusive product * e).",
@@ -428,7 +428,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupExclusiveAdd",
-        "fn subgroupExclusiveAdd(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Invocation i returns the sum of e over the active invocations with id < i; the lowest \
          active invocation gets the identity 0.",
@@ -439,7 +439,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "subgroupExclusiveMul",
-        "fn subgroupExclusiveMul(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Invocation i returns the product of e over the active invocations with id < i; the \
          lowest active invocation gets the identity 1.",
@@ -452,19 +452,19 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Wgsl,
         name: "quadBroadcast",
         aliases: &[],
-        signature: "fn quadBroadcast(e: T, id: I) -> T   // id: const-expression in [0, 4)",
-        args: &[Arg::operand("e", "T"), Arg::param("id", "I", Role::SourceLane, "id", Thread::ConstExpr(WGSL_CONST_ID))],
+        proto: Proto::returns("T").note("id: const-expression in [0, 4)"),
+        args: &[Arg::operand("e", "T"), Arg::param("id", "I", Role::SourceLane, ParamSpec {
+            name: "id",
+            kind: ParamKind::Int { min: 0, max: 3 },
+            default: ParamDefault::Int(0),
+            doc: "invocation within the quad: a const-expression in [0, 4)",
+        }, Thread::ConstExpr(WGSL_CONST_ID))],
         rule:
             "Invocation i returns e from invocation id of its quad ((i & ~3) + id). id must be a \
                const-expression in [0, 4). An inactive source: indeterminate (our inference, see \
                quadSwapX).",
         source: "WGSL spec, Quad Built-in Functions: quadBroadcast",
-        params: &[ParamSpec {
-            name: "id",
-            kind: ParamKind::Int { min: 0, max: 3 },
-            default: ParamDefault::Int(0),
-            doc: "invocation within the quad: a const-expression in [0, 4)",
-        }],
+        settings: &[],
         types: SHUFFLE_TYPES,
         type_note: SHUFFLE_TYPE_NOTE,
         kind: OpKind::Lanes,
@@ -472,7 +472,7 @@ pub const OPS: &[OpSpec] = &[
     },
     collective(
         "quadSwapX",
-        "fn quadSwapX(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Swaps within each quad horizontally: 0↔1, 2↔3 (invocation i reads i ^ 1). An inactive \
          partner: indeterminate. That is our inference (the subgroup functions' rule for an \
@@ -484,7 +484,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "quadSwapY",
-        "fn quadSwapY(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Swaps within each quad vertically: 0↔2, 1↔3 (invocation i reads i ^ 2). An inactive \
          partner: indeterminate. That is our inference (the subgroup functions' rule for an \
@@ -496,7 +496,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     collective(
         "quadSwapDiagonal",
-        "fn quadSwapDiagonal(e: T) -> T",
+        Proto::returns("T"),
         &[Arg::operand("e", "T")],
         "Swaps within each quad diagonally: 0↔3, 1↔2 (invocation i reads i ^ 3). An inactive \
          partner: indeterminate. That is our inference (the subgroup functions' rule for an \
@@ -928,7 +928,7 @@ fn run_quad_swap_diagonal(input: &OpInput) -> Result<OpOutput, InputError> {
 #[allow(clippy::too_many_arguments)]
 const fn collective(
     name: &'static str,
-    signature: &'static str,
+    proto: Proto,
     args: &'static [Arg],
     rule: &'static str,
     source: &'static str,
@@ -940,11 +940,11 @@ const fn collective(
         dialect: Dialect::Wgsl,
         name,
         aliases: &[],
-        signature,
+        proto,
         args,
         rule,
         source,
-        params: &[],
+        settings: &[],
         types,
         type_note,
         kind: OpKind::Lanes,

@@ -220,7 +220,7 @@ pub fn arg_slots(spec: &OpSpec, n_args: usize) -> Vec<Slot> {
         .iter()
         .map(|a| match (a.role, a.param) {
             (Role::Operand, _) => Slot::Operand,
-            (_, Some(p)) => Slot::Param(p),
+            (_, Some(p)) => Slot::Param(p.name),
             (_, None) => Slot::Ignored,
         })
         .collect();
@@ -360,7 +360,7 @@ fn call_op_once(
                 "{} takes at most {} arguments: {}",
                 spec.name,
                 spec.args.len(),
-                spec.call_signature()
+                spec.signature()
             ),
             diagnostics,
         );
@@ -449,7 +449,7 @@ fn call_op_once(
     let mut params = Params::default();
     // Why every lane is undefined: an argument the vendor requires to be one value varied.
     let mut varied: Option<String> = None;
-    for p in spec.params {
+    for p in spec.params() {
         let arg = slots.iter().position(|s| *s == Slot::Param(p.name));
         let value = match arg.and_then(|k| args.get(k).map(|a| (k, a))) {
             Some((k, a)) => {
@@ -584,7 +584,7 @@ fn call_scalar(
     for l in active.iter().filter(|&l| l < lanes) {
         let mut params = Params::default();
         let mut bad: Option<String> = None;
-        for p in spec.params {
+        for p in spec.params() {
             let arg = slots.iter().position(|s| *s == Slot::Param(p.name));
             let v = match arg.and_then(|k| args.get(k).map(|a| (k, a))) {
                 Some((k, a)) => {

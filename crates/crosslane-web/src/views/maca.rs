@@ -327,7 +327,7 @@ impl Maca {
         };
         self.op.set_value(spec.name);
         self.params.set_inner_html("");
-        for p in spec.params.iter().filter(|p| !OWN_PANEL.contains(&p.name)) {
+        for p in spec.params().filter(|p| !OWN_PANEL.contains(&p.name)) {
             let id = format!("maca-param-{}", p.name);
             let wrap = el(&self.doc, "span", &[("class", "maca-param")], None)?;
             let label = el(
@@ -351,7 +351,7 @@ impl Maca {
             append(&wrap, &input)?;
             append(&self.params, &wrap)?;
         }
-        let arch_param = spec.params.iter().find(|p| p.name == "arch");
+        let arch_param = spec.params().find(|p| p.name == "arch");
         self.arch.set_disabled(arch_param.is_none());
         match arch_param {
             Some(p) => {
@@ -362,7 +362,7 @@ impl Maca {
                 .arch_note
                 .set_text_content(Some("this builtin runs on every target")),
         }
-        let memory_param = spec.params.iter().find(|p| p.name == "memory");
+        let memory_param = spec.params().find(|p| p.name == "memory");
         self.memory.set_hidden(memory_param.is_none());
         self.words = memory_param
             .and_then(|p| memory::parse_memory(&param_initial(p), "memory").ok())
@@ -389,11 +389,11 @@ impl Maca {
             }
         }
         if let Some(spec) = self.spec() {
-            if spec.params.iter().any(|p| p.name == "memory") {
+            if spec.params().any(|p| p.name == "memory") {
                 let words: Vec<String> = self.words.iter().map(|w| format!("0x{w:x}")).collect();
                 params.insert("memory".into(), words.join(","));
             }
-            if spec.params.iter().any(|p| p.name == "arch") {
+            if spec.params().any(|p| p.name == "arch") {
                 params.insert("arch".into(), self.arch.value());
             }
         }

@@ -12,7 +12,7 @@
 use crate::args::{Arg, Role, PER_LANE};
 use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::Diagnostic;
 
@@ -53,8 +53,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "update_dpp",
         aliases: &["__builtin_amdgcn_update_dpp", "llvm.amdgcn.update.dpp"],
-        signature: "int __builtin_amdgcn_update_dpp(int old, int src, int dpp_ctrl, int row_mask, int bank_mask, bool bound_ctrl)",
-        args: &[Arg::per_thread("old", "int", Role::Old, "old", PER_LANE), Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, "dpp_ctrl"), Arg::immediate("row_mask", "int", Role::Control, "row_mask"), Arg::immediate("bank_mask", "int", Role::Control, "bank_mask"), Arg::immediate("bound_ctrl", "bool", Role::Control, "bound_ctrl")],
+        proto: Proto::returns("int").call("__builtin_amdgcn_update_dpp"),
+        args: &[Arg::per_thread("old", "int", Role::Old, ParamSpec {
+                name: "old",
+                kind: ParamKind::PerLaneValue,
+                default: ParamDefault::Int(0),
+                doc: "per-lane destination value kept where the lane is not written",
+            }, PER_LANE), Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, DPP_CTRL), Arg::immediate("row_mask", "int", Role::Control, ROW_MASK), Arg::immediate("bank_mask", "int", Role::Control, BANK_MASK), Arg::immediate("bound_ctrl", "bool", Role::Control, BOUND_CTRL)],
         rule: "Lane i reads the lane the control selects (row = 16 lanes, bank = 4). A lane of a row \
                or bank disabled by row_mask/bank_mask is not written: old. A source that is out of \
                range for the control or inactive gives 0 when bound_ctrl is true, old otherwise. \
@@ -64,19 +69,7 @@ pub const OPS: &[OpSpec] = &[
                shifts and row_bcast GFX9/CDNA only, row_share/row_xmask/dpp8 GFX10+, \
                row_share:1..15 also CDNA as row_newbcast.",
         source: RULE,
-        params: &[
-            ParamSpec {
-                name: "old",
-                kind: ParamKind::PerLaneValue,
-                default: ParamDefault::Int(0),
-                doc: "per-lane destination value kept where the lane is not written",
-            },
-            DPP_CTRL,
-            ROW_MASK,
-            BANK_MASK,
-            BOUND_CTRL,
-            super::arch::ARCH,
-        ],
+        settings: &[super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -86,13 +79,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "mov_dpp",
         aliases: &["__builtin_amdgcn_mov_dpp", "llvm.amdgcn.mov.dpp"],
-        signature: "int __builtin_amdgcn_mov_dpp(int src, int dpp_ctrl, int row_mask, int bank_mask, bool bound_ctrl)",
-        args: &[Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, "dpp_ctrl"), Arg::immediate("row_mask", "int", Role::Control, "row_mask"), Arg::immediate("bank_mask", "int", Role::Control, "bank_mask"), Arg::immediate("bound_ctrl", "bool", Role::Control, "bound_ctrl")],
+        proto: Proto::returns("int").call("__builtin_amdgcn_mov_dpp"),
+        args: &[Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, DPP_CTRL), Arg::immediate("row_mask", "int", Role::Control, ROW_MASK), Arg::immediate("bank_mask", "int", Role::Control, BANK_MASK), Arg::immediate("bound_ctrl", "bool", Role::Control, BOUND_CTRL)],
         rule: "As update_dpp with old = undef: a lane that is not written (row/bank disabled, or an \
                invalid source with bound_ctrl false) is undefined; an invalid source with bound_ctrl \
                true gives 0. dpp8 reads 0 from an inactive source whatever bound_ctrl says (fi:0).",
         source: RULE,
-        params: &[DPP_CTRL, ROW_MASK, BANK_MASK, BOUND_CTRL, super::arch::ARCH],
+        settings: &[super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,

@@ -14,7 +14,7 @@
 
 use crate::args::{Arg, Role, Thread, SGPR};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult, Source};
 use crate::value::Value;
@@ -39,12 +39,24 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "v_readlane_b32",
         aliases: &["readlane", "__builtin_amdgcn_readlane"],
-        signature: "v_readlane_b32 sdst, vsrc0, ssrc1   (int __builtin_amdgcn_readlane(int src, int lane_sel))",
-        args: &[Arg::operand("src", "int"), Arg::param("lane_sel", "int", Role::SourceLane, "lane_sel", Thread::Scalar(SGPR))],
-        rule: "sdst = src[lane_sel & (W − 1)], read whether or not that lane is in EXEC. The result \
+        proto: Proto::returns("int")
+            .call("__builtin_amdgcn_readlane")
+            .note("v_readlane_b32 sdst, vsrc0, ssrc1"),
+        args: &[
+            Arg::operand("src", "int"),
+            Arg::param(
+                "lane_sel",
+                "int",
+                Role::SourceLane,
+                LANE_SEL,
+                Thread::Scalar(SGPR),
+            ),
+        ],
+        rule:
+            "sdst = src[lane_sel & (W − 1)], read whether or not that lane is in EXEC. The result \
                is an SGPR: the same value for every lane.",
         source: ISA,
-        params: &[LANE_SEL, super::arch::ARCH],
+        settings: &[super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -54,12 +66,15 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "v_readfirstlane_b32",
         aliases: &["readfirstlane", "__builtin_amdgcn_readfirstlane"],
-        signature: "v_readfirstlane_b32 sdst, vsrc0   (int __builtin_amdgcn_readfirstlane(int src))",
+        proto: Proto::returns("int")
+            .call("__builtin_amdgcn_readfirstlane")
+            .note("v_readfirstlane_b32 sdst, vsrc0"),
         args: &[Arg::operand("src", "int")],
-        rule: "sdst = src of the lowest lane in EXEC (ctz(EXEC)); lane 0 when EXEC = 0. The result \
+        rule:
+            "sdst = src of the lowest lane in EXEC (ctz(EXEC)); lane 0 when EXEC = 0. The result \
                is an SGPR: the same value for every lane.",
         source: ISA,
-        params: &[super::arch::ARCH],
+        settings: &[super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -69,21 +84,35 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "v_writelane_b32",
         aliases: &["writelane", "__builtin_amdgcn_writelane"],
-        signature: "v_writelane_b32 vdst, ssrc0, ssrc1   (int __builtin_amdgcn_writelane(int value, int lane_sel, int old))",
-        args: &[Arg::param("value", "int", Role::Data, "value", Thread::Scalar(SGPR)), Arg::param("lane_sel", "int", Role::SourceLane, "lane_sel", Thread::Scalar(SGPR)), Arg::operand("old", "int")],
+        proto: Proto::returns("int")
+            .call("__builtin_amdgcn_writelane")
+            .note("v_writelane_b32 vdst, ssrc0, ssrc1"),
+        args: &[
+            Arg::param(
+                "value",
+                "int",
+                Role::Data,
+                ParamSpec {
+                    name: "value",
+                    kind: ParamKind::Text,
+                    default: ParamDefault::Text("0"),
+                    doc: "the SGPR value written, in the op's type",
+                },
+                Thread::Scalar(SGPR),
+            ),
+            Arg::param(
+                "lane_sel",
+                "int",
+                Role::SourceLane,
+                LANE_SEL,
+                Thread::Scalar(SGPR),
+            ),
+            Arg::operand("old", "int"),
+        ],
         rule: "The operand row is vdst's old content. Lane lane_sel & (W − 1) receives value, \
                whether or not it is in EXEC; every other lane keeps its old content.",
         source: ISA,
-        params: &[
-            ParamSpec {
-                name: "value",
-                kind: ParamKind::Text,
-                default: ParamDefault::Text("0"),
-                doc: "the SGPR value written, in the op's type",
-            },
-            LANE_SEL,
-            super::arch::ARCH,
-        ],
+        settings: &[super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,

@@ -18,7 +18,7 @@
 use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::value::Value;
@@ -54,14 +54,19 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "ds_bpermute_b32",
         aliases: &["ds_bpermute", "__builtin_amdgcn_ds_bpermute"],
-        signature: "ds_bpermute_b32 vdst, vaddr, vdata offset:offset16   (int __builtin_amdgcn_ds_bpermute(int addr, int data))",
-        args: &[Arg::per_thread("addr", "int", Role::Address, "addr", PER_LANE), Arg::operand("data", "int")],
+        proto: Proto::returns("int")
+            .call("__builtin_amdgcn_ds_bpermute")
+            .note("ds_bpermute_b32 vdst, vaddr, vdata offset:offset16"),
+        args: &[
+            Arg::per_thread("addr", "int", Role::Address, ADDR, PER_LANE),
+            Arg::operand("data", "int"),
+        ],
         rule: "Pull: active lane i reads lane s = ((addr_i + offset) >> 2) mod W and gets \
                EXEC[s] ? data[s] : 0 (an inactive source gives 0). Inactive lanes are not written. \
                On RDNA3/3.5 (gfx1100, gfx1150) wave64 the index is MOD 32 and each 32-lane half \
                reads its own half (our reading of the guide, see the diagnostic).",
         source: ISA,
-        params: &[ADDR, OFFSET, super::arch::ARCH],
+        settings: &[OFFSET, super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
@@ -71,9 +76,15 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Amdgcn,
         name: "ds_permute_b32",
         aliases: &["ds_permute", "__builtin_amdgcn_ds_permute"],
-        signature: "ds_permute_b32 vdst, vaddr, vdata offset:offset16   (int __builtin_amdgcn_ds_permute(int addr, int data))",
-        args: &[Arg::per_thread("addr", "int", Role::Address, "addr", PER_LANE), Arg::operand("data", "int")],
-        rule: "Push: tmp starts as 0 in every lane; each active lane i, in lane order, writes data_i \
+        proto: Proto::returns("int")
+            .call("__builtin_amdgcn_ds_permute")
+            .note("ds_permute_b32 vdst, vaddr, vdata offset:offset16"),
+        args: &[
+            Arg::per_thread("addr", "int", Role::Address, ADDR, PER_LANE),
+            Arg::operand("data", "int"),
+        ],
+        rule:
+            "Push: tmp starts as 0 in every lane; each active lane i, in lane order, writes data_i \
                to tmp[((addr_i + offset) >> 2) mod W]; each active lane then receives tmp[i] (0 \
                when no active lane wrote it). Inactive lanes neither write nor receive. When \
                several lanes write one lane: on gfx900, gfx90a, gfx942 and gfx1030 the guide's \
@@ -82,7 +93,7 @@ pub const OPS: &[OpSpec] = &[
                lane is undefined, the pseudo-code's winner only a hint. RDNA3/3.5 wave64: index \
                MOD 32 within each half.",
         source: ISA,
-        params: &[ADDR, OFFSET, super::arch::ARCH],
+        settings: &[OFFSET, super::arch::ARCH],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,

@@ -18,7 +18,7 @@
 use crate::args::{Arg, Role};
 use crate::error::InputError;
 use crate::gather::{gather, Pick};
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::Diagnostic;
 
@@ -31,8 +31,27 @@ pub const OPS: &[OpSpec] = &[OpSpec {
     dialect: Dialect::Amdgcn,
     name: "ds_swizzle_b32",
     aliases: &["ds_swizzle"],
-    signature: "ds_swizzle_b32 vdst, vaddr offset:offset16   (__builtin_amdgcn_ds_swizzle(int src, int pattern))",
-    args: &[Arg::operand("src", "int"), Arg::immediate("pattern", "int", Role::Control, "offset")],
+    proto: Proto::returns("int")
+        .call("__builtin_amdgcn_ds_swizzle")
+        .note("ds_swizzle_b32 vdst, vaddr offset:offset16"),
+    args: &[
+        Arg::operand("src", "int"),
+        Arg::immediate(
+            "pattern",
+            "int",
+            Role::Control,
+            ParamSpec {
+                name: "offset",
+                kind: ParamKind::Int {
+                    min: 0,
+                    max: 0xffff,
+                },
+                default: ParamDefault::Int(0x041f),
+                doc:
+                    "16-bit swizzle pattern (offset1:offset0), 0..=0xffff; default 0x041f = SWAPX1",
+            },
+        ),
+    ],
     rule: "Per group of 32 lanes, lane i reads lane j chosen by offset: FFT (offset ≥ 0xe000, \
            mask = offset[4:0]): j = (reverse5(i & 0x1f) >> popcount(mask)) | (i & mask); rotate \
            (0xc000 ≤ offset < 0xe000): rotate = offset[9:5], negated when offset[10] = 1 (right), \
@@ -44,16 +63,7 @@ pub const OPS: &[OpSpec] = &[OpSpec {
            wrap its examples show, and its reverse_bits reverses the low 5 bits: both follow the \
            examples.",
     source: RULE_SOURCE,
-    params: &[ParamSpec {
-        name: "offset",
-        kind: ParamKind::Int {
-            min: 0,
-            max: 0xffff,
-        },
-        default: ParamDefault::Int(0x041f),
-        doc: "16-bit swizzle pattern (offset1:offset0), 0..=0xffff; default 0x041f = SWAPX1",
-    },
-    super::arch::ARCH],
+    settings: &[super::arch::ARCH],
     types: TYPES_B32,
     type_note: TYPE_NOTE_B32,
     kind: OpKind::Lanes,

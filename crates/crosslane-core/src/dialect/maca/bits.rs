@@ -9,7 +9,7 @@
 
 use crate::args::{Arg, Role, SCALAR_OP};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult};
 use crate::value::{Value, ValueType};
@@ -36,17 +36,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_byte_perm",
         aliases: &["byte_perm"],
-        signature: "unsigned int __builtin_mxc_byte_perm(unsigned int s0, unsigned int s1, unsigned perm)",
-        args: &[Arg::per_thread("s0", "unsigned int", Role::Data, "s0", SCALAR_OP), Arg::per_thread("s1", "unsigned int", Role::Data, "s1", SCALAR_OP), Arg::per_thread("perm", "unsigned", Role::Data, "perm", SCALAR_OP)],
+        proto: Proto::returns("unsigned int"),
+        args: &[Arg::per_thread("s0", "unsigned int", Role::Data, arg("s0", 0x1122_3344, "high 32 bits of the 8-byte input (bytes 4..7)"), SCALAR_OP), Arg::per_thread("s1", "unsigned int", Role::Data, arg("s1", 0x5566_7788, "low 32 bits of the 8-byte input (bytes 0..3)"), SCALAR_OP), Arg::per_thread("perm", "unsigned", Role::Data, arg("perm", 0x0405_0607, "four byte selectors, one per result byte (each 0..255)"), SCALAR_OP)],
         rule: "Each result byte k = byte_permute({s0, s1}, perm byte k), where in[0..3] are s1's bytes \
                (low word) and in[4..7] s0's (high word): selector 0..7 picks in[sel]; 8, 9, 10, 11 \
                replicate the sign bit of in[1], in[3], in[5], in[7]; 12 gives 0x00; 13..255 give 0xff.",
         source: "seed 002 §3.4.5 __builtin_mxc_byte_perm (byte_permute); the AMD v_perm_b32 rule",
-        params: &[
-            arg("s0", 0x1122_3344, "high 32 bits of the 8-byte input (bytes 4..7)"),
-            arg("s1", 0x5566_7788, "low 32 bits of the 8-byte input (bytes 0..3)"),
-            arg("perm", 0x0405_0607, "four byte selectors, one per result byte (each 0..255)"),
-        ],
+        settings: &[],
         types: &[ValueType::U32],
         type_note: UNSIGNED_NOTE,
         kind: OpKind::Scalar,
@@ -56,17 +52,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_ubfe",
         aliases: &["ubfe"],
-        signature: "unsigned int __builtin_mxc_ubfe(unsigned int data, unsigned int field_offset, unsigned int field_width)",
-        args: &[Arg::per_thread("data", "unsigned int", Role::Data, "data", SCALAR_OP), Arg::per_thread("field_offset", "unsigned int", Role::Data, "field_offset", SCALAR_OP), Arg::per_thread("field_width", "unsigned int", Role::Data, "field_width", SCALAR_OP)],
+        proto: Proto::returns("unsigned int"),
+        args: &[Arg::per_thread("data", "unsigned int", Role::Data, arg("data", 0xdead_beef, "the 32-bit input"), SCALAR_OP), Arg::per_thread("field_offset", "unsigned int", Role::Data, arg("field_offset", 8, "first bit of the field (low 5 bits used)"), SCALAR_OP), Arg::per_thread("field_width", "unsigned int", Role::Data, arg("field_width", 12, "field width in bits (low 5 bits used)"), SCALAR_OP)],
         rule: "(data >> field_offset[4:0]) & ((1 << field_width[4:0]) − 1): the unsigned bit field \
                of field_width[4:0] bits (0..31; a width of 32 reads as 0) starting at bit \
                field_offset[4:0].",
         source: "seed 002 §3.7.4 __builtin_mxc_ubfe",
-        params: &[
-            arg("data", 0xdead_beef, "the 32-bit input"),
-            arg("field_offset", 8, "first bit of the field (low 5 bits used)"),
-            arg("field_width", 12, "field width in bits (low 5 bits used)"),
-        ],
+        settings: &[],
         types: &[ValueType::U32],
         type_note: UNSIGNED_NOTE,
         kind: OpKind::Scalar,
@@ -76,8 +68,8 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_sbfe",
         aliases: &["sbfe"],
-        signature: "int __builtin_mxc_sbfe(unsigned int data, unsigned int field_offset, unsigned int field_width)",
-        args: &[Arg::per_thread("data", "unsigned int", Role::Data, "data", SCALAR_OP), Arg::per_thread("field_offset", "unsigned int", Role::Data, "field_offset", SCALAR_OP), Arg::per_thread("field_width", "unsigned int", Role::Data, "field_width", SCALAR_OP)],
+        proto: Proto::returns("int"),
+        args: &[Arg::per_thread("data", "unsigned int", Role::Data, arg("data", 0xdead_beef, "the 32-bit input"), SCALAR_OP), Arg::per_thread("field_offset", "unsigned int", Role::Data, arg("field_offset", 4, "first bit of the field (low 5 bits used)"), SCALAR_OP), Arg::per_thread("field_width", "unsigned int", Role::Data, arg("field_width", 8, "field width in bits (low 5 bits used)"), SCALAR_OP)],
         rule: "signext((data >> field_offset[4:0]) & ((1 << field_width[4:0]) − 1)): the field as \
                ubfe extracts it, sign-extended from its top bit (bit field_width[4:0] − 1); a width of \
                0 gives 0. Our reading of the seed when field_offset + field_width > 32: data is an \
@@ -86,11 +78,7 @@ pub const OPS: &[OpSpec] = &[
                signed source arithmetically and would sign-extend from data bit 31 instead; a \
                diagnostic gives that value whenever the field runs past bit 31.",
         source: "seed 002 §3.7.5 __builtin_mxc_sbfe",
-        params: &[
-            arg("data", 0xdead_beef, "the 32-bit input"),
-            arg("field_offset", 4, "first bit of the field (low 5 bits used)"),
-            arg("field_width", 8, "field width in bits (low 5 bits used)"),
-        ],
+        settings: &[],
         types: &[ValueType::I32],
         type_note: "seed 002 declares __builtin_mxc_sbfe to return int",
         kind: OpKind::Scalar,
@@ -100,16 +88,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_alignbit",
         aliases: &["alignbit"],
-        signature: "unsigned int __builtin_mxc_alignbit(unsigned int a, unsigned int b, unsigned int shift)",
-        args: &[Arg::per_thread("a", "unsigned int", Role::Data, "a", SCALAR_OP), Arg::per_thread("b", "unsigned int", Role::Data, "b", SCALAR_OP), Arg::per_thread("shift", "unsigned int", Role::Data, "shift", SCALAR_OP)],
+        proto: Proto::returns("unsigned int"),
+        args: &[Arg::per_thread("a", "unsigned int", Role::Data, arg("a", 2, "high 32 bits of the 64-bit input"), SCALAR_OP), Arg::per_thread("b", "unsigned int", Role::Data, arg("b", 1, "low 32 bits of the 64-bit input"), SCALAR_OP), Arg::per_thread("shift", "unsigned int", Role::Data, arg("shift", 8, "right shift in bits (low 5 bits used)"), SCALAR_OP)],
         rule: "({a, b} >> shift[4:0]) & 0xffffffff: a funnel shift of the 64-bit a:b (a high) right by \
                shift[4:0] bits, keeping the low 32.",
         source: "seed 002 §3.7.6 __builtin_mxc_alignbit",
-        params: &[
-            arg("a", 2, "high 32 bits of the 64-bit input"),
-            arg("b", 1, "low 32 bits of the 64-bit input"),
-            arg("shift", 8, "right shift in bits (low 5 bits used)"),
-        ],
+        settings: &[],
         types: &[ValueType::U32],
         type_note: UNSIGNED_NOTE,
         kind: OpKind::Scalar,

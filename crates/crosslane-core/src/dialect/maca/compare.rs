@@ -17,7 +17,7 @@ use half::f16;
 
 use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{parse_int, ParamDefault, ParamKind, ParamSpec};
 use crate::result::LaneResult;
 use crate::value::{Value, ValueType};
@@ -225,16 +225,16 @@ const FCMP_RULE: &str = "Bit n of the uint64_t result is lane n's `src0 fcmp_op 
      what they mean.";
 
 macro_rules! cmp_op {
-    ($name:literal, $sig:literal, $args:expr, $ty:expr, $pred:expr, $rule:expr, $run:ident) => {
+    ($name:literal, $proto:expr, $args:expr, $ty:expr, $rule:expr, $run:ident) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
-            signature: $sig,
+            proto: $proto,
             args: $args,
             rule: $rule,
             source: "seed 002 §3.2 (比较函数)",
-            params: &[SRC1, $pred],
+            settings: &[],
             types: &[$ty],
             type_note: "the seed gives one prototype per compare builtin",
             kind: OpKind::Lanes,
@@ -247,92 +247,85 @@ macro_rules! cmp_op {
 pub const OPS: &[OpSpec] = &[
     cmp_op!(
         "__builtin_mxc_uicmp",
-        "uint64_t __builtin_mxc_uicmp(unsigned int src0, unsigned int src1, int ICMP_OP)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "unsigned int"),
-            Arg::per_thread("src1", "unsigned int", Role::Data, "src1", PER_LANE),
-            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+            Arg::per_thread("src1", "unsigned int", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, ICMP_OP)
         ],
         ValueType::U32,
-        ICMP_OP,
         ICMP_RULE_TAIL,
         run_icmp
     ),
     cmp_op!(
         "__builtin_mxc_uicmpl",
-        "uint64_t __builtin_mxc_uicmpl(uint64_t src0, uint64_t src1, int ICMP_OP)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "uint64_t"),
-            Arg::per_thread("src1", "uint64_t", Role::Data, "src1", PER_LANE),
-            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+            Arg::per_thread("src1", "uint64_t", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, ICMP_OP)
         ],
         ValueType::U64,
-        ICMP_OP,
         ICMP_RULE_TAIL,
         run_icmp
     ),
     cmp_op!(
         "__builtin_mxc_sicmp",
-        "uint64_t __builtin_mxc_sicmp(int src0, int src1, int ICMP_OP)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "int"),
-            Arg::per_thread("src1", "int", Role::Data, "src1", PER_LANE),
-            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+            Arg::per_thread("src1", "int", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, ICMP_OP)
         ],
         ValueType::I32,
-        ICMP_OP,
         ICMP_RULE_TAIL,
         run_icmp
     ),
     cmp_op!(
         "__builtin_mxc_sicmpl",
-        "uint64_t __builtin_mxc_sicmpl(long src0, long src1, int ICMP_OP)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "long"),
-            Arg::per_thread("src1", "long", Role::Data, "src1", PER_LANE),
-            Arg::immediate("ICMP_OP", "int", Role::Control, "icmp_op")
+            Arg::per_thread("src1", "long", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("ICMP_OP", "int", Role::Control, ICMP_OP)
         ],
         ValueType::I64,
-        ICMP_OP,
         ICMP_RULE_TAIL,
         run_icmp
     ),
     cmp_op!(
         "__builtin_mxc_fcmp",
-        "uint64_t __builtin_mxc_fcmp(double src0, double src1, int fcmp_op)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "double"),
-            Arg::per_thread("src1", "double", Role::Data, "src1", PER_LANE),
-            Arg::immediate("fcmp_op", "int", Role::Control, "fcmp_op")
+            Arg::per_thread("src1", "double", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("fcmp_op", "int", Role::Control, FCMP_OP)
         ],
         ValueType::F64,
-        FCMP_OP,
         FCMP_RULE,
         run_fcmp
     ),
     cmp_op!(
         "__builtin_mxc_fcmpf",
-        "uint64_t __builtin_mxc_fcmpf(float src0, float src1, int fcmp_op)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "float"),
-            Arg::per_thread("src1", "float", Role::Data, "src1", PER_LANE),
-            Arg::immediate("fcmp_op", "int", Role::Control, "fcmp_op")
+            Arg::per_thread("src1", "float", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("fcmp_op", "int", Role::Control, FCMP_OP)
         ],
         ValueType::F32,
-        FCMP_OP,
         FCMP_RULE,
         run_fcmp
     ),
     cmp_op!(
         "__builtin_mxc_fcmph",
-        "uint64_t __builtin_mxc_fcmph(_Float16 src0, _Float16 src1, int fcmp_op)",
+        Proto::returns("uint64_t"),
         &[
             Arg::operand("src0", "_Float16"),
-            Arg::per_thread("src1", "_Float16", Role::Data, "src1", PER_LANE),
-            Arg::immediate("fcmp_op", "int", Role::Control, "fcmp_op")
+            Arg::per_thread("src1", "_Float16", Role::Data, SRC1, PER_LANE),
+            Arg::immediate("fcmp_op", "int", Role::Control, FCMP_OP)
         ],
         ValueType::F16,
-        FCMP_OP,
         FCMP_RULE,
         run_fcmp
     ),

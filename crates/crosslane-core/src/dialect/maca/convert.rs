@@ -14,7 +14,7 @@
 
 use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::LaneResult;
 use crate::value::{Value, ValueType};
@@ -78,17 +78,17 @@ const SRC2: ParamSpec = ParamSpec {
 };
 
 macro_rules! byte_cast {
-    ($name:literal, $sig:literal, $args:expr, $run:ident) => {
+    ($name:literal, $proto:expr, $args:expr, $run:ident) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
-            signature: $sig,
+            proto: $proto,
             args: $args,
             rule: "Byte N of S0 (bits [8N+7:8N]) as an unsigned 8-bit integer, converted to float \
                    (exact: 0..=255). AMD V_CVT_F32_UBYTE<N>.",
             source: "seed 002 §3.3.3",
-            params: &[],
+            settings: &[],
             types: &[ValueType::I32, ValueType::U32],
             type_note: "the prototype takes int S0",
             kind: OpKind::Lanes,
@@ -103,7 +103,7 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_cvt_f32totf32",
         aliases: &["cvt_f32totf32"],
-        signature: "float __builtin_mxc_cvt_f32totf32(float)",
+        proto: Proto::returns("float"),
         args: &[Arg::operand("", "float")],
         rule: "The float rounded to tf32 (sign, 8-bit exponent, 10-bit mantissa; the low 13 mantissa \
                bits become 0). Rounding is to nearest, ties to even — our choice: the seed does not \
@@ -111,7 +111,7 @@ pub const OPS: &[OpSpec] = &[
                NaN (quieted), ±inf stays, values rounding past the largest tf32 become ±inf. Needs \
                xcore1500 or later.",
         source: "seed 002 §3.3.1",
-        params: &[ARCH_NEW],
+        settings: &[ARCH_NEW],
         types: &[ValueType::F32],
         type_note: "the prototype takes float",
         kind: OpKind::Lanes,
@@ -121,14 +121,14 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_cvt_pk_f32tou8",
         aliases: &["cvt_pk_f32tou8"],
-        signature: "unsigned int __builtin_mxc_cvt_pk_f32tou8(float src0, unsigned int src1, unsigned int src2)",
-        args: &[Arg::operand("src0", "float"), Arg::per_thread("src1", "unsigned int", Role::Data, "src1", PER_LANE), Arg::per_thread("src2", "unsigned int", Role::Data, "src2", PER_LANE)],
+        proto: Proto::returns("unsigned int"),
+        args: &[Arg::operand("src0", "float"), Arg::per_thread("src1", "unsigned int", Role::Data, SRC1, PER_LANE), Arg::per_thread("src2", "unsigned int", Role::Data, SRC2, PER_LANE)],
         rule: "src2 with byte (src1 & 3) replaced by src0 converted to an unsigned 8-bit integer: \
                D = (src2 & ~(0xff << 8·src1[1:0])) | (u8(src0) << 8·src1[1:0]). u8() rounds to nearest \
                even and saturates to 0..=255; NaN → 0. The seed does not give the rounding: this is \
                AMD V_CVT_PK_U8_F32, which the builtin mirrors operand for operand.",
         source: "seed 002 §3.3.2; AMD ISA V_CVT_PK_U8_F32",
-        params: &[SRC1, SRC2],
+        settings: &[],
         types: &[ValueType::F32],
         type_note: "the prototype takes float src0",
         kind: OpKind::Lanes,
@@ -136,22 +136,22 @@ pub const OPS: &[OpSpec] = &[
     },
     byte_cast!(
         "__builtin_mxc_b0_cast_to_f32",
-        "float __builtin_mxc_b0_cast_to_f32(int S0) // convert S0.u[7:0] to float", &[Arg::operand("S0", "int")],
+        Proto::returns("float").note("convert S0.u[7:0] to float"), &[Arg::operand("S0", "int")],
         run_b0
     ),
     byte_cast!(
         "__builtin_mxc_b1_cast_to_f32",
-        "float __builtin_mxc_b1_cast_to_f32(int S0) // convert S0.u[15:8] to float", &[Arg::operand("S0", "int")],
+        Proto::returns("float").note("convert S0.u[15:8] to float"), &[Arg::operand("S0", "int")],
         run_b1
     ),
     byte_cast!(
         "__builtin_mxc_b2_cast_to_f32",
-        "float __builtin_mxc_b2_cast_to_f32(int S0) // convert S0.u[23:16] to float", &[Arg::operand("S0", "int")],
+        Proto::returns("float").note("convert S0.u[23:16] to float"), &[Arg::operand("S0", "int")],
         run_b2
     ),
     byte_cast!(
         "__builtin_mxc_b3_cast_to_f32",
-        "float __builtin_mxc_b3_cast_to_f32(int S0) // convert S0.u[31:24] to float", &[Arg::operand("S0", "int")],
+        Proto::returns("float").note("convert S0.u[31:24] to float"), &[Arg::operand("S0", "int")],
         run_b3
     ),
 ];

@@ -13,7 +13,7 @@
 
 use crate::args::{Arg, Role, Thread, MACA_SCALAR};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult, Source};
 use crate::value::{Value, ValueType};
@@ -36,14 +36,14 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_readfirstlane",
         aliases: &["readfirstlane"],
-        signature: "int __builtin_mxc_readfirstlane(int data)",
+        proto: Proto::returns("int"),
         args: &[Arg::operand("data", "int")],
         rule: "Every active lane gets data of the first (lowest) active lane; with no active lane the \
                builtin returns lane 0's data (seed: 0xffffffff00000000 → lane 32). Lanes outside the \
                call get nothing: the seed's example then reads its uninitialized `tmp` there, so \
                those lanes are undefined.",
         source: READFIRSTLANE,
-        params: &[],
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,
@@ -53,18 +53,18 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_readlane",
         aliases: &["readlane"],
-        signature: "int __builtin_mxc_readlane(int data, int thread)",
-        args: &[Arg::operand("data", "int"), Arg::param("thread", "int", Role::SourceLane, "thread", Thread::Scalar(MACA_SCALAR))],
-        rule: "Every active lane gets data of lane `thread`. The seed names no rule for a thread \
-               outside 0..63 or an inactive one: as v_readlane_b32, thread & 63 is read, active or \
-               not (a note says so).",
-        source: READLANE,
-        params: &[ParamSpec {
+        proto: Proto::returns("int"),
+        args: &[Arg::operand("data", "int"), Arg::param("thread", "int", Role::SourceLane, ParamSpec {
             name: "thread",
             kind: LANE_NUMBER,
             default: ParamDefault::Int(0),
             doc: "lane to read, 0..63 (low 6 bits used)",
-        }],
+        }, Thread::Scalar(MACA_SCALAR))],
+        rule: "Every active lane gets data of lane `thread`. The seed names no rule for a thread \
+               outside 0..63 or an inactive one: as v_readlane_b32, thread & 63 is read, active or \
+               not (a note says so).",
+        source: READLANE,
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,
@@ -74,14 +74,8 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_writelane",
         aliases: &["writelane"],
-        signature: "int __builtin_mxc_writelane(int val, int lane, int old_data)",
-        args: &[Arg::param("val", "int", Role::Data, "val", Thread::Scalar(MACA_SCALAR)), Arg::param("lane", "int", Role::SourceLane, "lane", Thread::Scalar(MACA_SCALAR)), Arg::operand("old_data", "int")],
-        rule: "The operand row is old_data. Lane `lane` gets val; every other active lane gets its \
-               old_data. The seed names no rule for a lane outside 0..63: as v_writelane_b32, \
-               lane & 63 is written.",
-        source: WRITELANE,
-        params: &[
-            ParamSpec {
+        proto: Proto::returns("int"),
+        args: &[Arg::param("val", "int", Role::Data, ParamSpec {
                 name: "val",
                 kind: ParamKind::Int {
                     min: i32::MIN as i64,
@@ -89,14 +83,17 @@ pub const OPS: &[OpSpec] = &[
                 },
                 default: ParamDefault::Int(10),
                 doc: "the value written (int)",
-            },
-            ParamSpec {
+            }, Thread::Scalar(MACA_SCALAR)), Arg::param("lane", "int", Role::SourceLane, ParamSpec {
                 name: "lane",
                 kind: LANE_NUMBER,
                 default: ParamDefault::Int(0),
                 doc: "lane that receives val, 0..63 (low 6 bits used)",
-            },
-        ],
+            }, Thread::Scalar(MACA_SCALAR)), Arg::operand("old_data", "int")],
+        rule: "The operand row is old_data. Lane `lane` gets val; every other active lane gets its \
+               old_data. The seed names no rule for a lane outside 0..63: as v_writelane_b32, \
+               lane & 63 is written.",
+        source: WRITELANE,
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,
@@ -106,12 +103,12 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_read_xmsk",
         aliases: &["read_xmsk"],
-        signature: "int64_t __builtin_mxc_read_xmsk()",
+        proto: Proto::returns("int64_t"),
         args: &[],
         rule: "Every active lane gets the warp's active mask (bit i = lane i) as int64_t. The operand \
                row is not read.",
         source: READ_XMSK,
-        params: &[],
+        settings: &[],
         types: &[ValueType::I64],
         type_note: "seed 002 declares __builtin_mxc_read_xmsk to return int64_t",
         kind: OpKind::Lanes,

@@ -17,7 +17,7 @@ use half::{bf16, f16};
 
 use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::LaneResult;
 use crate::value::{Value, ValueType};
@@ -128,16 +128,16 @@ macro_rules! approx_rule {
 }
 
 macro_rules! spec {
-    ($name:literal, $sig:literal, $args:expr, $rule:expr, $src:literal, $params:expr, $ty:expr, $run:ident) => {
+    ($name:literal, $proto:expr, $args:expr, $rule:expr, $src:literal, $settings:expr, $ty:expr, $run:ident) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
-            signature: $sig,
+            proto: $proto,
             args: $args,
             rule: $rule,
             source: $src,
-            params: $params,
+            settings: $settings,
             types: $ty,
             type_note: "seed 002 gives one prototype for this builtin",
             kind: OpKind::Lanes,
@@ -150,86 +150,86 @@ macro_rules! spec {
 pub const OPS: &[OpSpec] = &[
     spec!(
         "__builtin_mxc_pk_fma_f32",
-        "v2f32 __builtin_mxc_pk_fma_f32(v2f32 a, v2f32 b, v2f32 c)", &[Arg::operand("a", "v2f32"), Arg::per_thread("b", "v2f32", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v2f32", Role::Data, "c", PER_LANE)],
+        Proto::returns("v2f32"), &[Arg::operand("a", "v2f32"), Arg::per_thread("b", "v2f32", Role::Data, B, PER_LANE), Arg::per_thread("c", "v2f32", Role::Data, C, PER_LANE)],
         pk_rule!("d[k] = fma(a[k], b[k], c[k]) in f32, one rounding (to nearest even)."),
         "seed 002 §3.5.1",
-        &[B, C],
+        &[],
         &[ValueType::F32],
         run_pk_fma_f32
     ),
     spec!(
         "__builtin_mxc_pk_fma_bf16",
-        "v2f16 __builtin_mxc_pk_fma_bf16(v2f16 a, v2f16 b, v2f16 c)", &[Arg::operand("a", "v2f16"), Arg::per_thread("b", "v2f16", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v2f16", Role::Data, "c", PER_LANE)],
+        Proto::returns("v2f16"), &[Arg::operand("a", "v2f16"), Arg::per_thread("b", "v2f16", Role::Data, B, PER_LANE), Arg::per_thread("c", "v2f16", Role::Data, C, PER_LANE)],
         "Each bf16 half: d = fma(a, b, c), one rounding to bf16 (nearest even). The prototype says \
          v2f16 (_Float16) but the data are bf16 pairs: the playground reads them as bf16x2. Needs \
          xcore1500 or later.",
         "seed 002 §3.5.2",
-        &[B, C, ARCH_NEW],
+        &[ARCH_NEW],
         &[ValueType::Bf16x2],
         run_pk_fma_bf16
     ),
     spec!(
         "__builtin_mxc_pk_fma_f16",
-        "v2f16 __builtin_mxc_pk_fma_f16(v2f16 a, v2f16 b, v2f16 c)", &[Arg::operand("a", "v2f16"), Arg::per_thread("b", "v2f16", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v2f16", Role::Data, "c", PER_LANE)],
+        Proto::returns("v2f16"), &[Arg::operand("a", "v2f16"), Arg::per_thread("b", "v2f16", Role::Data, B, PER_LANE), Arg::per_thread("c", "v2f16", Role::Data, C, PER_LANE)],
         "Each f16 half: d = fma(a, b, c), one rounding to f16 (nearest even). The seed's prototype \
          line is a copy of pk_fma_bf16's (it names __builtin_mxc_pk_fma_bf16); the name in the \
          section title and the example is pk_fma_f16. Needs xcore1500 or later.",
         "seed 002 §3.5.3",
-        &[B, C, ARCH_NEW],
+        &[ARCH_NEW],
         &[ValueType::F16x2],
         run_pk_fma_f16
     ),
     spec!(
         "__builtin_mxc_fma_bf16",
-        "_Float16 __builtin_mxc_fma_bf16(_Float16 a, _Float16 b, _Float16 c)", &[Arg::operand("a", "_Float16"), Arg::per_thread("b", "_Float16", Role::Data, "b", PER_LANE), Arg::per_thread("c", "_Float16", Role::Data, "c", PER_LANE)],
+        Proto::returns("_Float16"), &[Arg::operand("a", "_Float16"), Arg::per_thread("b", "_Float16", Role::Data, B, PER_LANE), Arg::per_thread("c", "_Float16", Role::Data, C, PER_LANE)],
         "d = fma(a, b, c) on bf16, one rounding (nearest even). The prototype spells the type \
          _Float16; the description says bf16 scalar, so the playground reads the bits as bf16. \
          Needs xcore1500 or later.",
         "seed 002 §3.5.4",
-        &[B, C, ARCH_NEW],
+        &[ARCH_NEW],
         &[ValueType::Bf16],
         run_fma_bf16
     ),
     spec!(
         "__builtin_mxc_mad_wide_i32",
-        "int64_t __builtin_mxc_mad_wide_i32(int a, int b, int64_t c)", &[Arg::operand("a", "int"), Arg::per_thread("b", "int", Role::Data, "b", PER_LANE), Arg::per_thread("c", "int64_t", Role::Data, "c", PER_LANE)],
+        Proto::returns("int64_t"), &[Arg::operand("a", "int"), Arg::per_thread("b", "int", Role::Data, B, PER_LANE), Arg::per_thread("c", "int64_t", Role::Data, C_WIDE, PER_LANE)],
         "d = (int64)a · (int64)b + c, two's complement, wrapping in 64 bits (AMD V_MAD_I64_I32; the \
          seed gives the widths: 32-bit factors, 64-bit addend).",
         "seed 002 §3.7.1",
-        &[B, C_WIDE],
+        &[],
         &[ValueType::I32],
         run_mad_i32
     ),
     spec!(
         "__builtin_mxc_mad_wide_u32",
-        "uint64_t __builtin_mxc_mad_wide_u32(unsigned int a, unsigned int b, uint64_t c)", &[Arg::operand("a", "unsigned int"), Arg::per_thread("b", "unsigned int", Role::Data, "b", PER_LANE), Arg::per_thread("c", "uint64_t", Role::Data, "c", PER_LANE)],
+        Proto::returns("uint64_t"), &[Arg::operand("a", "unsigned int"), Arg::per_thread("b", "unsigned int", Role::Data, B, PER_LANE), Arg::per_thread("c", "uint64_t", Role::Data, C_WIDE, PER_LANE)],
         "d = (uint64)a · (uint64)b + c, wrapping in 64 bits (AMD V_MAD_U64_U32).",
         "seed 002 §3.7.1",
-        &[B, C_WIDE],
+        &[],
         &[ValueType::U32],
         run_mad_u32
     ),
     spec!(
         "__builtin_mxc_pk_mul_f32",
-        "v2f32 __builtin_mxc_pk_mul_f32(v2f32 a, v2f32 b)", &[Arg::operand("a", "v2f32"), Arg::per_thread("b", "v2f32", Role::Data, "b", PER_LANE)],
+        Proto::returns("v2f32"), &[Arg::operand("a", "v2f32"), Arg::per_thread("b", "v2f32", Role::Data, B, PER_LANE)],
         pk_rule!("d[0] = a[0] * b[0], d[1] = a[1] * b[1] (f32, nearest even)."),
         "seed 002 §3.7.2",
-        &[B],
+        &[],
         &[ValueType::F32],
         run_pk_mul
     ),
     spec!(
         "__builtin_mxc_pk_add_f32",
-        "v2f32 __builtin_mxc_pk_add_f32(v2f32 a, v2f32 b)", &[Arg::operand("a", "v2f32"), Arg::per_thread("b", "v2f32", Role::Data, "b", PER_LANE)],
+        Proto::returns("v2f32"), &[Arg::operand("a", "v2f32"), Arg::per_thread("b", "v2f32", Role::Data, B, PER_LANE)],
         pk_rule!("d[0] = a[0] + b[0], d[1] = a[1] + b[1] (f32, nearest even)."),
         "seed 002 §3.7.3",
-        &[B],
+        &[],
         &[ValueType::F32],
         run_pk_add
     ),
     spec!(
         "__builtin_mxc_cosf",
-        "float __builtin_mxc_cosf(float)", &[Arg::operand("", "float")],
+        Proto::returns("float"), &[Arg::operand("", "float")],
         approx_rule!("cos(x), x in radians. The seed's descriptions of cos* and sin* are swapped (cos* says \
          正弦 = sine, sin* says 余弦 = cosine); the names win. Units are not stated: we read x as \
          radians (AMD's raw V_COS_F32 takes revolutions, cos(2πx))."),
@@ -240,7 +240,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_cosh",
-        "_Float16 __builtin_mxc_cosh(_Float16)", &[Arg::operand("", "_Float16")],
+        Proto::returns("_Float16"), &[Arg::operand("", "_Float16")],
         approx_rule!("cos(x) in f16, x in radians (see __builtin_mxc_cosf). Not the hyperbolic cosine: the `h` \
          suffix is the half-precision form."),
         "seed 002 §3.7.7",
@@ -250,7 +250,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_sinf",
-        "float __builtin_mxc_sinf(float)", &[Arg::operand("", "float")],
+        Proto::returns("float"), &[Arg::operand("", "float")],
         approx_rule!("sin(x), x in radians. The seed's descriptions of sin* and cos* are swapped; the names win."),
         "seed 002 §3.7.8",
         &[],
@@ -259,7 +259,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_sinh",
-        "_Float16 __builtin_mxc_sinh(_Float16)", &[Arg::operand("", "_Float16")],
+        Proto::returns("_Float16"), &[Arg::operand("", "_Float16")],
         approx_rule!("sin(x) in f16, x in radians (the `h` is half precision, not hyperbolic)."),
         "seed 002 §3.7.8",
         &[],
@@ -268,7 +268,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_rcpf",
-        "float __builtin_mxc_rcpf(float)", &[Arg::operand("", "float")],
+        Proto::returns("float"), &[Arg::operand("", "float")],
         approx_rule!("1 / x (rcp(±0) = ±inf, rcp(±inf) = ±0)."),
         "seed 002 §3.7.9",
         &[],
@@ -277,7 +277,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_rcph",
-        "_Float16 __builtin_mxc_rcph(_Float16)", &[Arg::operand("", "_Float16")],
+        Proto::returns("_Float16"), &[Arg::operand("", "_Float16")],
         approx_rule!("1 / x in f16."),
         "seed 002 §3.7.9",
         &[],
@@ -286,7 +286,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_sqrtf",
-        "float __builtin_mxc_sqrtf(float src)", &[Arg::operand("src", "float")],
+        Proto::returns("float"), &[Arg::operand("src", "float")],
         approx_rule!("sqrt(x); negative x → NaN, sqrt(-0) = -0."),
         "seed 002 §3.7.10",
         &[],
@@ -295,7 +295,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_sqrth",
-        "_Float16 __builtin_mxc_sqrth(_Float16 src)", &[Arg::operand("src", "_Float16")],
+        Proto::returns("_Float16"), &[Arg::operand("src", "_Float16")],
         approx_rule!("sqrt(x) in f16."),
         "seed 002 §3.7.10",
         &[],
@@ -304,7 +304,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_rsqf",
-        "float __builtin_mxc_rsqf(float src)", &[Arg::operand("src", "float")],
+        Proto::returns("float"), &[Arg::operand("src", "float")],
         approx_rule!("1.0 / sqrt(x) (seed: 平方根倒数); rsq(0) = inf, negative x → NaN."),
         "seed 002 §3.7.11",
         &[],
@@ -313,7 +313,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_rsqh",
-        "_Float16 __builtin_mxc_rsqh(_Float16 src)", &[Arg::operand("src", "_Float16")],
+        Proto::returns("_Float16"), &[Arg::operand("src", "_Float16")],
         approx_rule!("1.0 / sqrt(x) in f16."),
         "seed 002 §3.7.11",
         &[],
@@ -322,7 +322,7 @@ pub const OPS: &[OpSpec] = &[
     ),
     spec!(
         "__builtin_mxc_log_clampf",
-        "float __builtin_mxc_log_clampf(float)", &[Arg::operand("", "float")],
+        Proto::returns("float"), &[Arg::operand("", "float")],
         "log2(x) clamped to [0, 1]: below 0 → 0, above 1 → 1 (seed). NaN results (x < 0, NaN) → 0 \
          and log2(0) = -inf → 0: the seed is silent on NaN; AMD's output clamp maps NaN to 0.",
         "seed 002 §3.7.12",

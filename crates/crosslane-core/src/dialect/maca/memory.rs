@@ -28,7 +28,7 @@
 use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
 use crate::lanes::LaneMask;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{parse_int, ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult, Source};
 use crate::value::{Value, ValueType, ValuesSpec};
@@ -385,11 +385,8 @@ macro_rules! pred_ops {
                 dialect: Dialect::Maca,
                 name: concat!("__builtin_mxc_ldg_", $w, "_predicator", $v),
                 aliases: &[],
-                signature: concat!(
-                    $ret, " __builtin_mxc_ldg_", $w, "_predicator", $v,
-                    "(void *global_addr, int offset, bool ret0_en, bool saddr_flag, bool pred_neg, bool is_async, unsigned cmp_operand1, unsigned cmp_operand2, int cmp_flag)"
-                ),
-                args: &[Arg::per_thread("global_addr", "void *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::immediate("ret0_en", "bool", Role::Control, "ret0_en"), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async"), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, "cmp_operand2", PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, "cmp_flag")],
+                proto: Proto::returns($ret),
+                args: &[Arg::per_thread("global_addr", "void *", Role::Address, addr_param!(concat!("lane*", $bytes)), PER_LANE), Arg::immediate("offset", "int", Role::Control, OFFSET), Arg::immediate("ret0_en", "bool", Role::Control, RET0_EN), Arg::immediate("saddr_flag", "bool", Role::Control, SADDR_FLAG), Arg::immediate("pred_neg", "bool", Role::Control, PRED_NEG), Arg::immediate("is_async", "bool", Role::Control, IS_ASYNC), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, CMP_OPERAND2, PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, CMP_FLAG)],
                 rule: concat!(
                     "Loads ", $bytes, " bytes per lane from global_addr + offset. A lane executes when it \
                      is active and cmp_operand1 cmp_flag cmp_operand2 holds (negated by pred_neg). A lane \
@@ -399,7 +396,7 @@ macro_rules! pred_ops {
                      buffer is a fault: undefined, with a warning."
                 ),
                 source: SOURCE_LDG,
-                params: &[MEMORY, addr_param!(concat!("lane*", $bytes)), OFFSET, RET0_EN, SADDR_FLAG, PRED_NEG, IS_ASYNC, CMP_OPERAND2, CMP_FLAG, elem_param!($count)],
+                settings: &[MEMORY, elem_param!($count)],
                 types: &[ValueType::U32],
                 type_note: "the operand row is cmp_operand1 (unsigned)",
                 kind: OpKind::Lanes,
@@ -409,18 +406,15 @@ macro_rules! pred_ops {
                 dialect: Dialect::Maca,
                 name: concat!("__builtin_mxc_ldg_", $w, "_predicator", $v, "_ret"),
                 aliases: &[],
-                signature: concat!(
-                    $ret, " __builtin_mxc_ldg_", $w, "_predicator", $v,
-                    "_ret(void *global_addr, int offset, ", $ret, " ret_val, bool saddr_flag, bool pred_neg, bool is_async, unsigned cmp_operand1, unsigned cmp_operand2, int cmp_flag)"
-                ),
-                args: &[Arg::per_thread("global_addr", "void *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::per_thread("ret_val", $ret, Role::Old, "ret_val", PER_LANE), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async"), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, "cmp_operand2", PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, "cmp_flag")],
+                proto: Proto::returns($ret),
+                args: &[Arg::per_thread("global_addr", "void *", Role::Address, addr_param!(concat!("lane*", $bytes)), PER_LANE), Arg::immediate("offset", "int", Role::Control, OFFSET), Arg::per_thread("ret_val", $ret, Role::Old, RET_VAL, PER_LANE), Arg::immediate("saddr_flag", "bool", Role::Control, SADDR_FLAG), Arg::immediate("pred_neg", "bool", Role::Control, PRED_NEG), Arg::immediate("is_async", "bool", Role::Control, IS_ASYNC), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, CMP_OPERAND2, PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, CMP_FLAG)],
                 rule: concat!(
                     "Loads ", $bytes, " bytes per lane from global_addr + offset in lanes where \
                      cmp_operand1 cmp_flag cmp_operand2 holds (negated by pred_neg); every other active \
                      lane returns ret_val (seed: 非活跃线程的返回值). The row shows element `elem`."
                 ),
                 source: SOURCE_RET,
-                params: &[MEMORY, addr_param!(concat!("lane*", $bytes)), OFFSET, RET_VAL, SADDR_FLAG, PRED_NEG, IS_ASYNC, CMP_OPERAND2, CMP_FLAG, elem_param!($count)],
+                settings: &[MEMORY, elem_param!($count)],
                 types: &[ValueType::U32],
                 type_note: "the operand row is cmp_operand1 (unsigned)",
                 kind: OpKind::Lanes,
@@ -430,11 +424,8 @@ macro_rules! pred_ops {
                 dialect: Dialect::Maca,
                 name: concat!("__builtin_mxc_stg_", $w, "_predicator", $v),
                 aliases: &[],
-                signature: concat!(
-                    "void __builtin_mxc_stg_", $w, "_predicator", $v,
-                    "(int *global_addr, int offset, ", $ret, " data, bool saddr_flag, bool pred_neg, bool is_async, unsigned cmp_operand1, unsigned cmp_operand2, int cmp_flag)"
-                ),
-                args: &[Arg::per_thread("global_addr", "int *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::per_thread("data", $ret, Role::Data, "data", PER_LANE), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async"), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, "cmp_operand2", PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, "cmp_flag")],
+                proto: Proto::returns("void"),
+                args: &[Arg::per_thread("global_addr", "int *", Role::Address, addr_param!(concat!("lane*", $bytes)), PER_LANE), Arg::immediate("offset", "int", Role::Control, OFFSET), Arg::per_thread("data", $ret, Role::Data, DATA, PER_LANE), Arg::immediate("saddr_flag", "bool", Role::Control, SADDR_FLAG), Arg::immediate("pred_neg", "bool", Role::Control, PRED_NEG), Arg::immediate("is_async", "bool", Role::Control, IS_ASYNC), Arg::operand("cmp_operand1", "unsigned"), Arg::per_thread("cmp_operand2", "unsigned", Role::Data, CMP_OPERAND2, PER_LANE), Arg::immediate("cmp_flag", "int", Role::Control, CMP_FLAG)],
                 rule: concat!(
                     "Stores each executing lane's ", $bytes, "-byte data at global_addr + offset. A lane \
                      executes when it is active and cmp_operand1 cmp_flag cmp_operand2 holds (negated by \
@@ -444,7 +435,7 @@ macro_rules! pred_ops {
                      lane's write is dropped, with a warning."
                 ),
                 source: SOURCE_STG,
-                params: &[MEMORY, addr_param!(concat!("lane*", $bytes)), OFFSET, DATA, SADDR_FLAG, PRED_NEG, IS_ASYNC, CMP_OPERAND2, CMP_FLAG, elem_param!($count)],
+                settings: &[MEMORY, elem_param!($count)],
                 types: &[ValueType::U32],
                 type_note: "the operand row is cmp_operand1 (unsigned)",
                 kind: OpKind::Lanes,
@@ -893,11 +884,8 @@ macro_rules! bsm_op {
             dialect: Dialect::Maca,
             name: concat!("__builtin_mxc_ldg_", $w, "_bsm"),
             aliases: &[],
-            signature: concat!(
-                $ret, " __builtin_mxc_ldg_", $w,
-                "_bsm(__shared__ void *shared_addr, void *global_addr, int offset, size_t mask, bool ret0_en, bool saddr_flag, bool pred_neg, bool is_async)"
-            ),
-            args: &[Arg::per_thread("shared_addr", "__shared__ void *", Role::Address, "shared_addr", PER_LANE), Arg::per_thread("global_addr", "void *", Role::Address, "global_addr", PER_LANE), Arg::immediate("offset", "int", Role::Control, "offset"), Arg::immediate("mask", "size_t", Role::Control, "mask"), Arg::immediate("ret0_en", "bool", Role::Control, "ret0_en"), Arg::immediate("saddr_flag", "bool", Role::Control, "saddr_flag"), Arg::immediate("pred_neg", "bool", Role::Control, "pred_neg"), Arg::immediate("is_async", "bool", Role::Control, "is_async")],
+            proto: Proto::returns($ret),
+            args: &[Arg::per_thread("shared_addr", "__shared__ void *", Role::Address, ParamSpec { name: "shared_addr", ..addr_param!(concat!("lane*", $bytes)) }, PER_LANE), Arg::per_thread("global_addr", "void *", Role::Address, addr_param!(concat!("lane*", $bytes)), PER_LANE), Arg::immediate("offset", "int", Role::Control, OFFSET), Arg::immediate("mask", "size_t", Role::Control, MASK), Arg::immediate("ret0_en", "bool", Role::Control, RET0_EN), Arg::immediate("saddr_flag", "bool", Role::Control, SADDR_FLAG), Arg::immediate("pred_neg", "bool", Role::Control, PRED_NEG), Arg::immediate("is_async", "bool", Role::Control, IS_ASYNC)],
             rule: concat!(
                 "Each executing lane copies ", $bytes, " bytes from global memory at global_addr + offset \
                  to shared memory at shared_addr + offset (offset is shared by both, seed). Executing = \
@@ -907,7 +895,7 @@ macro_rules! bsm_op {
                  complete only after barrier_and_wait* or __syncthreads()."
             ),
             source: "seed 002 §3.1.4 (__builtin_mxc_ldg_*_bsm)",
-            params: &[MEMORY, SHARED, ParamSpec { name: "shared_addr", ..addr_param!(concat!("lane*", $bytes)) }, addr_param!(concat!("lane*", $bytes)), OFFSET, MASK, RET0_EN, SADDR_FLAG, PRED_NEG, IS_ASYNC, elem_param!($count)],
+            settings: &[MEMORY, SHARED, elem_param!($count)],
             types: &[ValueType::U32],
             type_note: "the operand row is not used (addresses are params)",
             kind: OpKind::Lanes,
@@ -916,20 +904,26 @@ macro_rules! bsm_op {
     };
 }
 
+/// The `shared_ptr` of the `load_shared_trans` builtins: one 8-byte row per lane.
+const SHARED_PTR: ParamSpec = ParamSpec {
+    name: "shared_ptr",
+    ..addr_param!("lane*8")
+};
+
 macro_rules! trans_op {
-    ($name:literal, $sig:literal, $args:expr) => {
+    ($name:literal, $proto:expr, $args:expr) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
-            signature: $sig,
+            proto: $proto,
             args: $args,
             rule: "Loads a 4x16 (16-bit) or 8x16 (8-bit) matrix from shared memory and transposes it \
                    (seed: 从共享内存中加载特定shape的矩阵并进行转置操作). The seed gives no element order, \
                    so the playground does not invent one: every lane's result is shown as unspecified. \
                    Needs xcore1500 or later.",
             source: "seed 002 §3.1.5 (__builtin_mxc_load_shared_trans_*)",
-            params: &[SHARED, ParamSpec { name: "shared_ptr", ..addr_param!("lane*8") }, ARCH_NEW],
+            settings: &[SHARED, ARCH_NEW],
             types: &[ValueType::I64],
             type_note: "the result is int64_t (or v4i16 / v8i8 of the same bits)",
             kind: OpKind::Lanes,
@@ -945,67 +939,67 @@ pub const OPS: &[OpSpec] = &[
     bsm_op!("b128", 16, 4, "v4u32"),
     trans_op!(
         "__builtin_mxc_load_shared_trans_4x16",
-        "int64_t __builtin_mxc_load_shared_trans_4x16(__shared__ int64_t *shared_ptr)",
+        Proto::returns("int64_t"),
         &[Arg::per_thread(
             "shared_ptr",
             "__shared__ int64_t *",
             Role::Address,
-            "shared_ptr",
+            SHARED_PTR,
             PER_LANE
         )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_4x16_i64",
-        "int64_t __builtin_mxc_load_shared_trans_4x16_i64(__shared__ int64_t *shared_ptr)",
+        Proto::returns("int64_t"),
         &[Arg::per_thread(
             "shared_ptr",
             "__shared__ int64_t *",
             Role::Address,
-            "shared_ptr",
+            SHARED_PTR,
             PER_LANE
         )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_4x16_v4i16",
-        "v4i16 __builtin_mxc_load_shared_trans_4x16_v4i16(__shared__ v4i16 *shared_ptr)",
+        Proto::returns("v4i16"),
         &[Arg::per_thread(
             "shared_ptr",
             "__shared__ v4i16 *",
             Role::Address,
-            "shared_ptr",
+            SHARED_PTR,
             PER_LANE
         )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_8x16",
-        "int64_t __builtin_mxc_load_shared_trans_8x16(__shared__ int64_t *shared_ptr)",
+        Proto::returns("int64_t"),
         &[Arg::per_thread(
             "shared_ptr",
             "__shared__ int64_t *",
             Role::Address,
-            "shared_ptr",
+            SHARED_PTR,
             PER_LANE
         )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_8x16_i64",
-        "int64_t __builtin_mxc_load_shared_trans_8x16_i64(__shared__ int64_t *shared_ptr)",
+        Proto::returns("int64_t"),
         &[Arg::per_thread(
             "shared_ptr",
             "__shared__ int64_t *",
             Role::Address,
-            "shared_ptr",
+            SHARED_PTR,
             PER_LANE
         )]
     ),
     trans_op!(
         "__builtin_mxc_load_shared_trans_8x16_v8i8",
-        "v8i8 __builtin_mxc_load_shared_trans_8x16_v8i8(__shared__ v8i8 *shared_ptr)",
+        Proto::returns("v8i8"),
         &[Arg::per_thread(
             "shared_ptr",
             "__shared__ v8i8 *",
             Role::Address,
-            "shared_ptr",
+            SHARED_PTR,
             PER_LANE
         )]
     ),

@@ -19,7 +19,7 @@ use half::{bf16, f16};
 
 use crate::args::{Arg, Role, PER_LANE};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{LaneResult, Source};
 use crate::value::{Value, ValueType};
@@ -315,12 +315,12 @@ const REG: ParamSpec = ParamSpec {
 };
 
 macro_rules! mma_op {
-    ($name:literal, $sig:literal, $args:expr, $ty:expr, $arch:expr, $src:literal, $extra:literal, $run:ident) => {
+    ($name:literal, $proto:expr, $args:expr, $ty:expr, $settings:expr, $src:literal, $extra:literal, $run:ident) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
-            signature: $sig,
+            proto: $proto,
             args: $args,
             rule: concat!(
                 "D = A·B + C on a 16×16 tile spread over the 64 lanes. ",
@@ -332,7 +332,7 @@ macro_rules! mma_op {
                  the operand row is unused (A, B, C are the params a, b, c)."
             ),
             source: $src,
-            params: $arch,
+            settings: $settings,
             types: &[$ty],
             type_note: "the result element type of this MMA",
             kind: OpKind::Lanes,
@@ -343,19 +343,19 @@ macro_rules! mma_op {
 
 /// The MMA builtins.
 pub const OPS: &[OpSpec] = &[
-    mma_op!("__builtin_mxc_mma_16x16x16f16", "v4f32 __builtin_mxc_mma_16x16x16f16(v4f16 a, v4f16 b, v4f32 c)", &[Arg::per_thread("a", "v4f16", Role::Data, "a", PER_LANE), Arg::per_thread("b", "v4f16", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, "c", PER_LANE)], ValueType::F32, &[A, B, C, REG], "seed 002 §3.6.1; AMD v_mfma_f32_16x16x16f16 layout",
+    mma_op!("__builtin_mxc_mma_16x16x16f16", Proto::returns("v4f32"), &[Arg::per_thread("a", "v4f16", Role::Data, A, PER_LANE), Arg::per_thread("b", "v4f16", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, C, PER_LANE)], ValueType::F32, &[REG], "seed 002 §3.6.1; AMD v_mfma_f32_16x16x16f16 layout",
         "f16 inputs, f32 accumulate: exact products summed in f64, rounded once to f32.", run_f16),
-    mma_op!("__builtin_mxc_mma_16x16x4f32", "v4f32 __builtin_mxc_mma_16x16x4f32(float a, float b, v4f32 c)", &[Arg::per_thread("a", "float", Role::Data, "a", PER_LANE), Arg::per_thread("b", "float", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, "c", PER_LANE)], ValueType::F32, &[A, B, C, REG], "seed 002 §3.6.2; AMD v_mfma_f32_16x16x4f32 layout",
+    mma_op!("__builtin_mxc_mma_16x16x4f32", Proto::returns("v4f32"), &[Arg::per_thread("a", "float", Role::Data, A, PER_LANE), Arg::per_thread("b", "float", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, C, PER_LANE)], ValueType::F32, &[REG], "seed 002 §3.6.2; AMD v_mfma_f32_16x16x4f32 layout",
         "f32 inputs (A 16×4, B 4×16): exact products summed in f64, rounded once to f32.", run_f32),
-    mma_op!("__builtin_mxc_mma_16x16x16i8", "v4i32 __builtin_mxc_mma_16x16x16i8(int a, int b, v4i32 c)", &[Arg::per_thread("a", "int", Role::Data, "a", PER_LANE), Arg::per_thread("b", "int", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4i32", Role::Data, "c", PER_LANE)], ValueType::I32, &[A_I8, B, C, REG, ARCH_OLD], "seed 002 §3.6.3; AMD v_mfma_i32_16x16x16i8 layout",
+    mma_op!("__builtin_mxc_mma_16x16x16i8", Proto::returns("v4i32"), &[Arg::per_thread("a", "int", Role::Data, A_I8, PER_LANE), Arg::per_thread("b", "int", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4i32", Role::Data, C, PER_LANE)], ValueType::I32, &[REG, ARCH_OLD], "seed 002 §3.6.3; AMD v_mfma_i32_16x16x16i8 layout",
         "Signed int8 inputs (4 per int register), int32 accumulate wrapping in 32 bits. Needs a target before xcore1500.", run_i8x16),
-    mma_op!("__builtin_mxc_mma_16x16x32i8", "v4i32 __builtin_mxc_mma_16x16x32i8(v2i32 a, v2i32 b, v4i32 c)", &[Arg::per_thread("a", "v2i32", Role::Data, "a", PER_LANE), Arg::per_thread("b", "v2i32", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4i32", Role::Data, "c", PER_LANE)], ValueType::I32, &[A_I8, B, C, REG, ARCH_NEW], "seed 002 §3.6.4; AMD v_mfma_i32_16x16x32_i8 layout",
+    mma_op!("__builtin_mxc_mma_16x16x32i8", Proto::returns("v4i32"), &[Arg::per_thread("a", "v2i32", Role::Data, A_I8, PER_LANE), Arg::per_thread("b", "v2i32", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4i32", Role::Data, C, PER_LANE)], ValueType::I32, &[REG, ARCH_NEW], "seed 002 §3.6.4; AMD v_mfma_i32_16x16x32_i8 layout",
         "Signed int8 inputs (8 per v2i32), int32 accumulate wrapping in 32 bits. Needs xcore1500 or later.", run_i8x32),
-    mma_op!("__builtin_mxc_mma_16x16x16bf16", "v4f32 __builtin_mxc_mma_16x16x16bf16(v4f16 a, v4f16 b, v4f32 c)", &[Arg::per_thread("a", "v4f16", Role::Data, "a", PER_LANE), Arg::per_thread("b", "v4f16", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, "c", PER_LANE)], ValueType::F32, &[A, B, C, REG], "seed 002 §3.6.5; AMD v_mfma_f32_16x16x16bf16_1k layout",
+    mma_op!("__builtin_mxc_mma_16x16x16bf16", Proto::returns("v4f32"), &[Arg::per_thread("a", "v4f16", Role::Data, A, PER_LANE), Arg::per_thread("b", "v4f16", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, C, PER_LANE)], ValueType::F32, &[REG], "seed 002 §3.6.5; AMD v_mfma_f32_16x16x16bf16_1k layout",
         "bf16 inputs (the prototype spells them v4f16), f32 accumulate: exact products summed in f64, rounded once to f32.", run_bf16),
-    mma_op!("__builtin_mxc_mma_16x16x4f64", "v4f64 __builtin_mxc_mma_16x16x4f64(double a, double b, v4f64 c)", &[Arg::per_thread("a", "double", Role::Data, "a", PER_LANE), Arg::per_thread("b", "double", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4f64", Role::Data, "c", PER_LANE)], ValueType::F64, &[A, B, C, REG], "seed 002 §3.6.6; AMD v_mfma_f64_16x16x4f64 layout",
+    mma_op!("__builtin_mxc_mma_16x16x4f64", Proto::returns("v4f64"), &[Arg::per_thread("a", "double", Role::Data, A, PER_LANE), Arg::per_thread("b", "double", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4f64", Role::Data, C, PER_LANE)], ValueType::F64, &[REG], "seed 002 §3.6.6; AMD v_mfma_f64_16x16x4f64 layout",
         "f64: d = c, then d = fma(a[i][k], b[k][j], d) for k = 0..3.", run_f64),
-    mma_op!("__builtin_mxc_mma_16x16x8tf32", "v4f32 __builtin_mxc_mma_16x16x8tf32(v2f32 a, v2f32 b, v4f32 c)", &[Arg::per_thread("a", "v2f32", Role::Data, "a", PER_LANE), Arg::per_thread("b", "v2f32", Role::Data, "b", PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, "c", PER_LANE)], ValueType::F32, &[A, B, C, REG], "seed 002 §3.6.7; AMD v_mfma_f32_16x16x8_xf32 layout",
+    mma_op!("__builtin_mxc_mma_16x16x8tf32", Proto::returns("v4f32"), &[Arg::per_thread("a", "v2f32", Role::Data, A, PER_LANE), Arg::per_thread("b", "v2f32", Role::Data, B, PER_LANE), Arg::per_thread("c", "v4f32", Role::Data, C, PER_LANE)], ValueType::F32, &[REG], "seed 002 §3.6.7; AMD v_mfma_f32_16x16x8_xf32 layout",
         "tf32 inputs: each f32 is read with its low 13 mantissa bits ignored (our choice; round first with cvt_f32totf32); exact products summed in f64, rounded once to f32.", run_tf32),
 ];
 

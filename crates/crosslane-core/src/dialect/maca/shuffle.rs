@@ -25,7 +25,7 @@ use crate::args::{Arg, Role, PER_LANE};
 use crate::dialect::amdgcn::permute::{bpermute, per_lane_addrs, permute};
 use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::Diagnostic;
 
@@ -85,8 +85,8 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_mov_shfl",
         aliases: &["mov_shfl"],
-        signature: "int __builtin_mxc_mov_shfl(int val, int mode, int rmsk, int bmsk, int bc)",
-        args: &[Arg::operand("val", "int"), Arg::immediate("mode", "int", Role::Control, "mode"), Arg::immediate("rmsk", "int", Role::Control, "rmsk"), Arg::immediate("bmsk", "int", Role::Control, "bmsk"), Arg::immediate("bc", "int", Role::Control, "bc")],
+        proto: Proto::returns("int"),
+        args: &[Arg::operand("val", "int"), Arg::immediate("mode", "int", Role::Control, MODE), Arg::immediate("rmsk", "int", Role::Control, RMSK), Arg::immediate("bmsk", "int", Role::Control, BMSK), Arg::immediate("bc", "int", Role::Control, BC)],
         rule: "Within each row of 16 lanes, lane n reads: quad permutation (0x000-0x0FF) lane \
                (n & 0x3c) + mode[2(n%4)+1 : 2(n%4)]; row shift left (0x101-0x10F) n + mode[3:0] while \
                (n & 0xf) < 16 − mode[3:0]; row shift right (0x111-0x11F) n − mode[3:0] while \
@@ -98,7 +98,7 @@ pub const OPS: &[OpSpec] = &[
                silent). The seed's `for n in (1..64)` means lanes 0..63. Any other mode is an input \
                error.",
         source: "seed 002 §3.4.1; SEMANTICS.md \"MetaX mov_shfl / update_shfl\"",
-        params: &[MODE, RMSK, BMSK, BC],
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,
@@ -108,26 +108,20 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_update_shfl",
         aliases: &["__builtin_mxc_update_shlf", "update_shfl", "update_shlf"],
-        signature: "int __builtin_mxc_update_shlf(int old_val, int src, int mode, int rmsk, int bmsk, int bc)",
-        args: &[Arg::per_thread("old_val", "int", Role::Old, "old_val", PER_LANE), Arg::operand("src", "int"), Arg::immediate("mode", "int", Role::Control, "mode"), Arg::immediate("rmsk", "int", Role::Control, "rmsk"), Arg::immediate("bmsk", "int", Role::Control, "bmsk"), Arg::immediate("bc", "int", Role::Control, "bc")],
+        proto: Proto::returns("int").call("__builtin_mxc_update_shlf"),
+        args: &[Arg::per_thread("old_val", "int", Role::Old, ParamSpec {
+                name: "old_val",
+                kind: ParamKind::PerLaneValue,
+                default: ParamDefault::Int(0),
+                doc: "per-lane value returned where the lane is not written",
+            }, PER_LANE), Arg::operand("src", "int"), Arg::immediate("mode", "int", Role::Control, MODE), Arg::immediate("rmsk", "int", Role::Control, RMSK), Arg::immediate("bmsk", "int", Role::Control, BMSK), Arg::immediate("bc", "int", Role::Control, BC)],
         rule: "As __builtin_mxc_mov_shfl, except that a lane that is not written returns old_val: a \
                shifted-out or inactive source with bc = 1, and every lane of a row or bank disabled \
                by rmsk/bmsk (the AMD update_dpp rule; the seed is silent on masked lanes). bc = 0 \
                writes 0 for an out-of-range source. The seed's prototype spells the name \
                __builtin_mxc_update_shlf (accepted as an alias).",
         source: "seed 002 §3.4.2 (and §3.4.1 for the modes); SEMANTICS.md \"MetaX mov_shfl / update_shfl\"",
-        params: &[
-            ParamSpec {
-                name: "old_val",
-                kind: ParamKind::PerLaneValue,
-                default: ParamDefault::Int(0),
-                doc: "per-lane value returned where the lane is not written",
-            },
-            MODE,
-            RMSK,
-            BMSK,
-            BC,
-        ],
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,
@@ -137,14 +131,14 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_bsm_bpermute",
         aliases: &["bsm_bpermute"],
-        signature: "int __builtin_mxc_bsm_bpermute(int index, int data)",
-        args: &[Arg::per_thread("index", "int", Role::Address, "index", PER_LANE), Arg::operand("data", "int")],
+        proto: Proto::returns("int"),
+        args: &[Arg::per_thread("index", "int", Role::Address, INDEX, PER_LANE), Arg::operand("data", "int")],
         rule: "Pull: dest[n] = data[floor(index[n] / 4) % 64] for lanes 0..63. An inactive source \
                lane reads 0 (ds_bpermute_b32 rule; the seed is silent). The seed's reverse example \
                lists index {256, 254, … 4, 0}, which does not reverse under this rule; \
                index[n] = (63 − n)·4 does.",
         source: "seed 002 §3.4.3; SEMANTICS.md \"AMD ds_permute_b32 / ds_bpermute_b32\"",
-        params: &[INDEX],
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,
@@ -154,13 +148,13 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_bsm_permute",
         aliases: &["bsm_permute"],
-        signature: "int __builtin_mxc_bsm_permute(int index, int data)",
-        args: &[Arg::per_thread("index", "int", Role::Address, "index", PER_LANE), Arg::operand("data", "int")],
+        proto: Proto::returns("int"),
+        args: &[Arg::per_thread("index", "int", Role::Address, INDEX, PER_LANE), Arg::operand("data", "int")],
         rule: "Push: for n in 0..63, dest[floor(index[n] / 4) % 64] = data[n]; the loop runs upwards, \
                so of several writers the highest lane wins. Only active lanes write; a lane nobody \
                writes reads 0 (ds_permute_b32 rule; the seed is silent).",
         source: "seed 002 §3.4.4; SEMANTICS.md \"AMD ds_permute_b32 / ds_bpermute_b32\"",
-        params: &[INDEX],
+        settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
         kind: OpKind::Lanes,

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 
 use crate::args::{Arg, Role};
 use crate::error::InputError;
-use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec};
+use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
 use crate::result::{Diagnostic, LaneResult, Source};
 use crate::value::{Value, ValueType};
@@ -363,16 +363,16 @@ fn run_nop(input: &OpInput) -> Result<OpOutput, InputError> {
 }
 
 macro_rules! wait_op {
-    ($name:literal, $sig:literal, $args:expr, $rule:literal, $src:literal, $params:expr, $run:expr) => {
+    ($name:literal, $proto:expr, $args:expr, $rule:literal, $src:literal, $settings:expr, $run:expr) => {
         OpSpec {
             dialect: Dialect::Maca,
             name: $name,
             aliases: &[],
-            signature: $sig,
+            proto: $proto,
             args: $args,
             rule: $rule,
             source: $src,
-            params: $params,
+            settings: $settings,
             types: &[ValueType::U32],
             type_note: "a void builtin: the value shown is the number of accesses waited for",
             kind: OpKind::Scalar,
@@ -381,133 +381,117 @@ macro_rules! wait_op {
     };
 }
 
-const AND_WAIT_PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "scope",
-        kind: ParamKind::Int { min: 0, max: 1 },
-        default: ParamDefault::Int(1),
-        doc: "0: memory fence only; 1: fence and barrier (like __syncthreads())",
-    },
-    ParamSpec {
-        name: "ret_flag",
-        kind: ParamKind::Int { min: 0, max: 62 },
-        default: ParamDefault::Int(0),
-        doc: "which outstanding ldg_*_bsm (0 = oldest) the flag came from",
-    },
-    GVM_PENDING,
-    BSM_PENDING,
-];
+const SCOPE: ParamSpec = ParamSpec {
+    name: "scope",
+    kind: ParamKind::Int { min: 0, max: 1 },
+    default: ParamDefault::Int(1),
+    doc: "0: memory fence only; 1: fence and barrier (like __syncthreads())",
+};
+
+const RET_FLAG: ParamSpec = ParamSpec {
+    name: "ret_flag",
+    kind: ParamKind::Int { min: 0, max: 62 },
+    default: ParamDefault::Int(0),
+    doc: "which outstanding ldg_*_bsm (0 = oldest) the flag came from",
+};
+
+/// The `barrier_and_wait*` settings that are not call arguments: the simulated queues.
+const AND_WAIT_SETTINGS: &[ParamSpec] = &[GVM_PENDING, BSM_PENDING];
 
 /// The fences, barriers and clock builtins.
 pub const OPS: &[OpSpec] = &[
     wait_op!(
         "__builtin_mxc_arrive",
-        "void __builtin_mxc_arrive(unsigned flag)", &[Arg::immediate("flag", "unsigned", Role::Control, "flag")],
-        "Waits until outstanding global accesses ≤ flag[5:0] (if flag[6]) and outstanding shared \
-         accesses ≤ flag[10:7] (if flag[12]); flag 0 waits for every access. Other bits have no \
-         meaning (warning). Queues complete oldest first.",
-        "seed 002 §3.1.6",
-        &[
-            ParamSpec {
+        Proto::returns("void"), &[Arg::immediate("flag", "unsigned", Role::Control, ParamSpec {
                 name: "flag",
                 kind: ParamKind::Int { min: 0, max: u32::MAX as i64 },
                 default: ParamDefault::Int(0),
                 doc: "[5:0] gvm_cnt, [6] gvm_cnt_enable, [10:7] bsm_cnt, [12] bsm_cnt_enable; 0 = wait for all",
-            },
-            GVM_PENDING,
-            BSM_PENDING,
-        ],
+            })],
+        "Waits until outstanding global accesses ≤ flag[5:0] (if flag[6]) and outstanding shared \
+         accesses ≤ flag[10:7] (if flag[12]); flag 0 waits for every access. Other bits have no \
+         meaning (warning). Queues complete oldest first.",
+        "seed 002 §3.1.6",
+        &[GVM_PENDING, BSM_PENDING],
         run_arrive
     ),
     wait_op!(
         "__builtin_mxc_arrive_gvmcnt",
-        "void __builtin_mxc_arrive_gvmcnt(unsigned gvmcnt)", &[Arg::immediate("gvmcnt", "unsigned", Role::Control, "gvmcnt")],
-        "Waits until at most gvmcnt global accesses are outstanding (valid 0..=63).",
-        "seed 002 §3.1.7",
-        &[
-            ParamSpec {
+        Proto::returns("void"), &[Arg::immediate("gvmcnt", "unsigned", Role::Control, ParamSpec {
                 name: "gvmcnt",
                 kind: ParamKind::Int { min: 0, max: 63 },
                 default: ParamDefault::Int(0),
                 doc: "target of outstanding global accesses; seed: 有效值范围 0~63",
-            },
-            GVM_PENDING,
-            BSM_PENDING,
-        ],
+            })],
+        "Waits until at most gvmcnt global accesses are outstanding (valid 0..=63).",
+        "seed 002 §3.1.7",
+        &[GVM_PENDING, BSM_PENDING],
         run_gvmcnt
     ),
     wait_op!(
         "__builtin_mxc_arrive_bsmcnt",
-        "void __builtin_mxc_arrive_bsmcnt(unsigned bsmcnt)", &[Arg::immediate("bsmcnt", "unsigned", Role::Control, "bsmcnt")],
-        "Waits until at most bsmcnt shared accesses are outstanding (valid 0..=15). The seed's table \
-         says 全局内存队列 (global queue) for bsmcnt: a copy slip, the description and name say shared.",
-        "seed 002 §3.1.8",
-        &[
-            ParamSpec {
+        Proto::returns("void"), &[Arg::immediate("bsmcnt", "unsigned", Role::Control, ParamSpec {
                 name: "bsmcnt",
                 kind: ParamKind::Int { min: 0, max: 15 },
                 default: ParamDefault::Int(0),
                 doc: "target of outstanding shared accesses; seed: 有效值范围 0~15",
-            },
-            GVM_PENDING,
-            BSM_PENDING,
-        ],
+            })],
+        "Waits until at most bsmcnt shared accesses are outstanding (valid 0..=15). The seed's table \
+         says 全局内存队列 (global queue) for bsmcnt: a copy slip, the description and name say shared.",
+        "seed 002 §3.1.8",
+        &[GVM_PENDING, BSM_PENDING],
         run_bsmcnt
     ),
     wait_op!(
         "__builtin_mxc_barrier_ex",
-        "void __builtin_mxc_barrier_ex(int flag)", &[Arg::immediate("flag", "int", Role::Control, "flag")],
-        "All threads of the block reach this point before any continues. flag 0: barrier and memory \
-         fence (global and shared); 1: barrier and shared fence; 2: barrier only; 3: neither (only \
-         blocks compiler reordering).",
-        "seed 002 §3.1.9",
-        &[
-            ParamSpec {
+        Proto::returns("void"), &[Arg::immediate("flag", "int", Role::Control, ParamSpec {
                 name: "flag",
                 kind: ParamKind::Int { min: 0, max: 3 },
                 default: ParamDefault::Int(0),
                 doc: "0 barrier + fences, 1 barrier + shared fence, 2 barrier only, 3 none",
-            },
-            GVM_PENDING,
-            BSM_PENDING,
-        ],
+            })],
+        "All threads of the block reach this point before any continues. flag 0: barrier and memory \
+         fence (global and shared); 1: barrier and shared fence; 2: barrier only; 3: neither (only \
+         blocks compiler reordering).",
+        "seed 002 §3.1.9",
+        &[GVM_PENDING, BSM_PENDING],
         run_barrier_ex
     ),
     wait_op!(
         "__builtin_mxc_barrier_and_wait1",
-        "void __builtin_mxc_barrier_and_wait1(int scope, v1u32 ret_flag) // Used for 32bit load", &[Arg::immediate("scope", "int", Role::Control, "scope"), Arg::immediate("ret_flag", "v1u32", Role::Control, "ret_flag")],
+        Proto::returns("void").note("Used for 32bit load"), &[Arg::immediate("scope", "int", Role::Control, SCOPE), Arg::immediate("ret_flag", "v1u32", Role::Control, RET_FLAG)],
         "Waits for the ldg_b32_bsm that returned ret_flag (and the accesses queued before it) to land \
          in shared memory; scope 1 also acts as a block barrier like __syncthreads().",
         "seed 002 §3.1.10",
-        AND_WAIT_PARAMS,
+        AND_WAIT_SETTINGS,
         run_and_wait
     ),
     wait_op!(
         "__builtin_mxc_barrier_and_wait2",
-        "void __builtin_mxc_barrier_and_wait2(int scope, v2u32 ret_flag) // Used for 64bit load", &[Arg::immediate("scope", "int", Role::Control, "scope"), Arg::immediate("ret_flag", "v2u32", Role::Control, "ret_flag")],
+        Proto::returns("void").note("Used for 64bit load"), &[Arg::immediate("scope", "int", Role::Control, SCOPE), Arg::immediate("ret_flag", "v2u32", Role::Control, RET_FLAG)],
         "As barrier_and_wait1, for ldg_b64_bsm.",
         "seed 002 §3.1.10",
-        AND_WAIT_PARAMS,
+        AND_WAIT_SETTINGS,
         run_and_wait
     ),
     wait_op!(
         "__builtin_mxc_barrier_and_wait4",
-        "void __builtin_mxc_barrier_and_wait4(int scope, v4u32 ret_flag) // Used for 128bit load", &[Arg::immediate("scope", "int", Role::Control, "scope"), Arg::immediate("ret_flag", "v4u32", Role::Control, "ret_flag")],
+        Proto::returns("void").note("Used for 128bit load"), &[Arg::immediate("scope", "int", Role::Control, SCOPE), Arg::immediate("ret_flag", "v4u32", Role::Control, RET_FLAG)],
         "As barrier_and_wait1, for ldg_b128_bsm.",
         "seed 002 §3.1.10",
-        AND_WAIT_PARAMS,
+        AND_WAIT_SETTINGS,
         run_and_wait
     ),
     OpSpec {
         dialect: Dialect::Maca,
         name: "__builtin_mxc_get_time",
         aliases: &[],
-        signature: "int64_t __builtin_mxc_get_time()",
+        proto: Proto::returns("int64_t"),
         args: &[],
         rule: "The current 64-bit timestamp: here the simulated clock in cycles (advanced by nop, 4 \
                cycles each).",
         source: "seed 002 §3.8.1",
-        params: &[CLOCK],
+        settings: &[CLOCK],
         types: &[ValueType::I64],
         type_note: "the result is int64_t",
         kind: OpKind::Scalar,
@@ -517,20 +501,17 @@ pub const OPS: &[OpSpec] = &[
         dialect: Dialect::Maca,
         name: "__builtin_mxc_nop",
         aliases: &[],
-        signature: "int __builtin_mxc_nop(int n)",
-        args: &[Arg::immediate("n", "int", Role::Control, "n")],
-        rule: "Inserts n empty operations of 4 cycles each (nop(32) waits 128 cycles): the simulated \
-               clock advances by 4·n. The int result's meaning is not given (undefined).",
-        source: "seed 002 §3.8.6",
-        params: &[
-            ParamSpec {
+        proto: Proto::returns("int"),
+        args: &[Arg::immediate("n", "int", Role::Control, ParamSpec {
                 name: "n",
                 kind: ParamKind::Int { min: 0, max: i32::MAX as i64 },
                 default: ParamDefault::Int(1),
                 doc: "number of empty operations (4 cycles each)",
-            },
-            CLOCK,
-        ],
+            })],
+        rule: "Inserts n empty operations of 4 cycles each (nop(32) waits 128 cycles): the simulated \
+               clock advances by 4·n. The int result's meaning is not given (undefined).",
+        source: "seed 002 §3.8.6",
+        settings: &[CLOCK],
         types: &[ValueType::I32],
         type_note: "the result is int",
         kind: OpKind::Scalar,

@@ -17,16 +17,18 @@ use crate::render::{scene, svg};
 /// Width of an example drawing, in CSS pixels (the SVG scales down with the column).
 const EXAMPLE_WIDTH: f64 = 720.0;
 
-/// The words search matches against: dialect, name, aliases, signature, rule and source, in
+/// The words search matches against: dialect, name, aliases, signature and its note, rule and
+/// source, in
 /// lower case.
 pub fn haystack(e: &RefEntry) -> String {
     format!(
-        "{} {} {} {} {} {} {}",
+        "{} {} {} {} {} {} {} {}",
         e.dialect.name(),
         e.dialect.title(),
         e.name,
         e.aliases.join(" "),
         e.signature,
+        e.signature_note,
         e.rule,
         e.source
     )
@@ -101,7 +103,7 @@ pub fn inner(index: usize, e: &RefEntry) -> String {
     let _ = write!(
         s,
         r#"<pre class="signature"><code>{}</code></pre><p class="rule">{}</p><p class="source">source: {}</p>"#,
-        escape(e.signature),
+        escape(&e.signature_line()),
         escape(&e.rule),
         escape(e.source)
     );
