@@ -106,7 +106,31 @@ impl Scenario {
         if v.version != SCENARIO_VERSION {
             return Err(ScenarioError::UnsupportedVersion { found: v.version });
         }
-        serde_json::from_slice(bytes).map_err(|e| ScenarioError::NotAScenario(e.to_string()))
+        let mut scenario: Scenario = serde_json::from_slice(bytes)
+            .map_err(|e| ScenarioError::NotAScenario(e.to_string()))?;
+        scenario.pin_amd_target();
+        Ok(scenario)
+    }
+
+    /// Scenarios written before AMD targets existed carry no `arch`. They were computed with the
+    /// GFX8/9 DPP controls available, so one that uses a control only GFX9 has (`row_bcast`,
+    /// the wave shifts and rotates) gets gfx900, where it means what it meant when the link was
+    /// made, instead of the default target, which would refuse it. Every other scenario is left
+    /// as typed (the page always writes the picker's `arch`).
+    fn pin_amd_target(&mut self) {
+        let View::Op(req) = &mut self.view else {
+            return;
+        };
+        if !req.dialect.trim().eq_ignore_ascii_case("amdgcn") || req.params.contains_key("arch") {
+            return;
+        }
+        if let Some(target) = req
+            .params
+            .get("dpp_ctrl")
+            .and_then(|ctrl| crate::dialect::amdgcn::arch::legacy_target(ctrl))
+        {
+            req.params.insert("arch".into(), target.into());
+        }
     }
 
     /// The scenario as compact JSON.

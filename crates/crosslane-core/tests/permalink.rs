@@ -373,3 +373,39 @@ fn golden_per_lane_link_rotates() {
     let want: Vec<i64> = (0..32).map(|i| 100 + (i + 1) % 32).collect();
     assert_eq!(got, want);
 }
+
+/// A link made before AMD targets existed, with a GFX9-only DPP control and no `arch`, keeps its
+/// meaning: it opens on gfx900 (LLVM AMDGPUModifierSyntax, DPP Modifiers: row_bcast is GFX8/9)
+/// and gives SEMANTICS.md's row_bcast:15 result, lane 16·(i >> 4) − 1, row 0 keeping `old`.
+#[test]
+fn old_amd_link_with_a_gfx9_control_opens_on_gfx9() {
+    let old = Scenario::from_json(
+        br#"{"version":1,"view":{"op":{"dialect":"amdgcn","op":"update_dpp","lanes":"64","active":"","values":"","type":"","params":{"dpp_ctrl":"row_bcast:15","old":"1000"}}},"gpu_panel":false}"#,
+    )
+    .unwrap();
+    let back = decode(&encode(&old)).unwrap();
+    let View::Op(req) = &back.view else {
+        panic!("an op view")
+    };
+    assert_eq!(req.params.get("arch").map(String::as_str), Some("gfx900"));
+    let got: Vec<Option<u64>> = req
+        .run()
+        .unwrap()
+        .results
+        .iter()
+        .map(|r| r.value.map(|v| v.bits))
+        .collect();
+    let want: Vec<Option<u64>> = (0..64u64)
+        .map(|i| Some(if i < 16 { 1000 } else { 16 * (i >> 4) - 1 }))
+        .collect();
+    assert_eq!(got, want);
+    // A control every target has, or an explicit target, is left as typed.
+    let plain = Scenario::from_json(
+        br#"{"version":1,"view":{"op":{"dialect":"amdgcn","op":"mov_dpp","lanes":"64","active":"","values":"","type":"","params":{"dpp_ctrl":"row_shl:1"}}},"gpu_panel":false}"#,
+    )
+    .unwrap();
+    let View::Op(req) = &plain.view else {
+        panic!("an op view")
+    };
+    assert!(!req.params.contains_key("arch"));
+}

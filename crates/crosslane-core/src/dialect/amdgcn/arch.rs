@@ -203,6 +203,16 @@ impl Target {
     }
 }
 
+/// The target for a DPP control typed before targets existed: gfx900 when the default target
+/// lacks the control and GFX9 has it (`row_bcast:15/31`, `wave_shl/shr/rol/ror`), else `None`
+/// (the default serves). Used by [`crate::scenario::Scenario::from_json`] for old links.
+pub fn legacy_target(dpp_ctrl: &str) -> Option<&'static str> {
+    let ctrl = DppCtrl::parse(dpp_ctrl).ok()?;
+    let default = parse(DEFAULT).ok()?;
+    let gfx9 = parse("gfx900").ok()?;
+    (!default.has_dpp(ctrl) && gfx9.has_dpp(ctrl)).then_some(gfx9.name)
+}
+
 /// Parses a target name (`gfx942`, `GFX942`; surrounding spaces ignored).
 ///
 /// # Errors
