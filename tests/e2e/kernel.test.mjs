@@ -197,7 +197,7 @@ test('while(1){} ends with the step-limit message and the page still responds', 
     null,
     { timeout: 60_000 },
   );
-  assert.match(await page.textContent('#kernel-status'), /step limit of \d+ reached at line 1/);
+  assert.match(await page.textContent('#kernel-status'), /work limit of \d+ .* at line 1; raise it with --max-work/);
   assert.ok(await page.$('#kernel-diagnostics li[data-level="error"][data-line="1"]'));
   // Still responsive: other views and controls work.
   await showView(page, 'op');
