@@ -81,11 +81,11 @@ impl Memory {
         match Self::need(elem, len) {
             Some(n) if self.used_bytes.saturating_add(n) <= self.limit_bytes => Ok(n),
             n => Err(format!(
-                "memory limit of {} bytes reached by `{name}` ({len} cells of {}: {} bytes; {} in use); raise it with --max-memory",
-                self.limit_bytes,
+                "memory limit reached by `{name}` ({len} cells of {}: {} bytes or more; {} of the {} bytes left to buffers are in use); raise it with --max-memory",
                 elem.name(),
-                n.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string()),
+                n.map_or_else(|| "2^64".to_string(), |n| n.to_string()),
                 self.used_bytes,
+                self.limit_bytes,
             )),
         }
     }

@@ -45,7 +45,7 @@ use crate::views::router;
 
 /// Most units of work (statements and expression nodes) of one run on the page; an endless loop
 /// stops here with the interpreter's "work limit" diagnostic.
-const MAX_WORK: u64 = 5_000_000;
+const MAX_WORK: u64 = 2_000_000;
 /// Most bytes of memory, lane variables and trace of one run on the page (wasm32 has 4 GiB of
 /// address space at most; a tab should not take more than this for one kernel).
 const MAX_MEMORY: u64 = 128 << 20;
