@@ -44,7 +44,9 @@ fuzz_target!(|data: &[u8]| {
                     ex.run_for((*step as usize).min(5_000));
                 }
             }
-            View::Sort { len, seed, values, .. } => {
+            View::Sort {
+                len, seed, values, ..
+            } => {
                 // The page caps a sort at 2^20 keys; keep a fuzz iteration small.
                 if *len <= 4096 {
                     let _ = report(Some(*len as usize), *seed, values.as_deref());
