@@ -55,3 +55,17 @@ test('each hostile link renders within seconds, answers, and says what stopped i
     await page.close();
   }
 });
+
+test('a link with the GPU panel open opens it but starts no GPU work without a click', async () => {
+  const gpuLink = `v1.${b64url(deflateSync(Buffer.from(JSON.stringify({
+    version: 1,
+    view: { op: { dialect: 'ascend', op: 'asc_shfl_xor', params: { lane_mask: '1', width: '16' } } },
+    gpu_panel: true,
+  }))))}`;
+  const page = await open(browser, `${PAGE_URL}#${gpuLink}`);
+  assert.equal(await page.evaluate(() => document.body.dataset.gpuPanel), 'open');
+  assert.equal(await page.$eval('#gpu-panel', (e) => e.hidden), false);
+  assert.equal(await page.$eval('#gpu-panel', (e) => e.dataset.state), 'idle');
+  assert.match(await page.textContent('#gpu-status'), /opened by a link: press “run again”/);
+  await page.close();
+});
