@@ -3,15 +3,18 @@
 
 #![no_main]
 
-use crosslane_core::kernel::{parse, Executor, LaunchConfig};
+use crosslane_core::kernel::{parse, Executor, LaunchConfig, Limits};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let _ = parse(&text);
     let config = LaunchConfig {
-        max_steps: 2_000,
-        max_cells: 1_000_000,
+        limits: Limits {
+            max_work: 20_000,
+            max_memory: 16 << 20,
+            ..Limits::default()
+        },
         ..LaunchConfig::default()
     };
     if let Ok(mut ex) = Executor::new(&text, config) {

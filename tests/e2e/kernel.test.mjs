@@ -185,7 +185,7 @@ test('a syntax error shows line:column under the editor and keeps the text', asy
   await page.close();
 });
 
-test('while(1){} ends with the step-limit message and the page still responds', async () => {
+test('while(1){} ends with the work-limit message and the page still responds', async () => {
   const page = await kernelPage();
   await typeSource(page, 'while(1){}');
   await page.click('#kernel-run');
@@ -197,7 +197,7 @@ test('while(1){} ends with the step-limit message and the page still responds', 
     null,
     { timeout: 60_000 },
   );
-  assert.match(await page.textContent('#kernel-status'), /step limit of \d+ reached at line 1/);
+  assert.match(await page.textContent('#kernel-status'), /work limit of \d+ .* at line 1; raise it with --max-work/);
   assert.ok(await page.$('#kernel-diagnostics li[data-level="error"][data-line="1"]'));
   // Still responsive: other views and controls work.
   await showView(page, 'op');
@@ -215,7 +215,7 @@ test('an array beyond the memory limit is reported at its line', async () => {
   await runToEnd(page);
   const error = await page.$('#kernel-diagnostics li[data-level="error"][data-line="2"]');
   assert.ok(error, 'an error on line 2');
-  assert.match(await error.textContent(), /memory limit reached: `a` needs 9000000 cells/);
+  assert.match(await error.textContent(), /memory limit reached by `a` \(9000000 cells of int: \d+ bytes or more;.*--max-memory/);
   assert.match(await page.getAttribute('#kernel-gutter .gl[data-line="2"]', 'class'), /mark-error/);
   await page.close();
 });

@@ -56,7 +56,24 @@ enum Command {
     Gpu(cmd::gpu::GpuArgs),
 }
 
+/// Stack of the thread the command runs on. The kernel interpreter recurses once per level of
+/// the syntax tree, which `--max-depth` bounds (at most 512 levels); a debug build's frames
+/// need several MiB for that, more than a main thread may have. Only touched pages cost memory.
+const STACK_BYTES: usize = 64 << 20;
+
 fn main() -> ExitCode {
+    match std::thread::Builder::new()
+        .name("crosslane".into())
+        .stack_size(STACK_BYTES)
+        .spawn(command)
+    {
+        // A panic was already printed by the hook; 101 is Rust's own status for it.
+        Ok(handle) => handle.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => command(),
+    }
+}
+
+fn command() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Op(args) => cmd::op::run(&args),
@@ -69,7 +86,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("crosslane: {e}");
+            eprintln!("crosslane: {}", cmd::run::escape_controls(&e.to_string()));
             e.exit_code()
         }
     }

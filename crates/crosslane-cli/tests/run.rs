@@ -23,6 +23,14 @@ fn crosslane(args: &[&str], stdin: Option<&str>) -> Output {
             .take()
             .expect("stdin")
             .write_all(text.as_bytes())
+            // A child that stops reading at its input cap closes the pipe early.
+            .or_else(|e| {
+                if e.kind() == std::io::ErrorKind::BrokenPipe {
+                    Ok(())
+                } else {
+                    Err(e)
+                }
+            })
             .expect("write stdin");
     }
     drop(child.stdin.take());
@@ -208,10 +216,75 @@ fn kernel_faults_name_their_line_and_column() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("-:2:11:"), "{err}");
     let out = crosslane(
-        &["run", "-", "--json"],
+        &["run", "-", "--json", "--max-work", "100000"],
         Some("__global__ void k() {\n  while (1) {}\n}"),
     );
     let trace = json(&out);
-    assert_eq!(trace["outcome"]["kind"], "step_limit");
+    assert_eq!(trace["outcome"]["kind"], "limit");
+    assert_eq!(trace["outcome"]["resource"], "work");
+    assert_eq!(trace["outcome"]["limit"], 100_000);
     assert_eq!(trace["outcome"]["line"], 2);
+}
+
+#[test]
+fn a_budget_that_runs_out_names_itself_and_its_flag() {
+    // Text: the last line says which limit, what hit it and how to raise it.
+    let out = crosslane(
+        &["run", "-", "--max-work", "5000"],
+        Some("__global__ void k() {\n  int x = 0;\n  while (1) { x++; }\n}"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("stopped: work limit of 5000 units of work"),
+        "{text}"
+    );
+    assert!(text.contains("raise it with --max-work"), "{text}");
+    // Memory: a buffer the budget cannot hold is refused before it exists (exit 2).
+    let out = crosslane(
+        &[
+            "run",
+            "-",
+            "--max-memory",
+            "1000",
+            "--threads-per-block",
+            "1024",
+        ],
+        Some("__global__ void k(double* d) { d[0] = 1; }"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("memory limit of 1000 bytes"), "{err}");
+    assert!(err.contains("--max-memory"), "{err}");
+}
+
+#[test]
+fn control_characters_from_the_input_are_escaped() {
+    // A kernel whose statement text carries ESC and BEL: the trace prints them escaped.
+    let out = crosslane(
+        &["run", "-"],
+        Some("__global__ void k(int* d) {\n  d[0] = /* \u{1b}[31m red \u{7} */ 1;\n}"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(text.contains("\\u{1b}[31m"), "{text}");
+    // And in an error message.
+    let out = crosslane(&["run", "-"], Some("int x = \u{1b}]0;title\u{7};"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(err.contains("\\u{1b}"), "{err}");
+}
+
+#[test]
+fn standard_input_past_the_cap_is_a_clear_error() {
+    let big = "x".repeat(16 * 1024 * 1024 + 10);
+    let out = crosslane(&["run", "-"], Some(&big));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("larger than 16777216 bytes"), "{err}");
 }

@@ -109,7 +109,13 @@ pub fn parse_int(text: &str) -> Option<i64> {
     } else {
         body.parse::<i128>().ok()?
     };
-    let v = if neg { -magnitude } else { magnitude };
+    // `--170141183460469231731687303715884105728` parses as i128::MIN after the first `-`:
+    // its negation does not exist, so it is "does not fit", not a panic.
+    let v = if neg {
+        magnitude.checked_neg()?
+    } else {
+        magnitude
+    };
     i64::try_from(v).ok()
 }
 

@@ -1,13 +1,18 @@
 //! No input may panic the kernel parser or executor (a panic in wasm kills the page): random
 //! bytes, random token soups, and random well-formed kernels all end in a trace or an error.
 
-use crosslane_core::kernel::{parse, run_kernel, Executor, LaunchConfig, Outcome};
+use crosslane_core::kernel::{
+    parse, run_kernel, Executor, LaunchConfig, Limits, Outcome, Resource,
+};
 use proptest::prelude::*;
 
 fn small() -> LaunchConfig {
     LaunchConfig {
-        max_steps: 300,
-        max_cells: 200_000,
+        limits: Limits {
+            max_work: 3_000,
+            max_memory: 20 << 20,
+            ..Limits::default()
+        },
         ..LaunchConfig::default()
     }
 }
@@ -266,13 +271,23 @@ proptest! {
 }
 
 #[test]
-fn a_kernel_that_outgrows_the_cell_limit_stops_cleanly() {
+fn a_kernel_that_outgrows_the_memory_limit_stops_cleanly() {
     let src = "__global__ void k(int* dst) {\n  int a = 0;\n  for (int i = 0; i < 100000; i++) { a += i; }\n}";
     let config = LaunchConfig {
-        max_steps: 1_000_000,
-        max_cells: 5_000,
+        limits: Limits {
+            max_work: 100_000_000,
+            max_memory: 1 << 20,
+            ..Limits::default()
+        },
         ..LaunchConfig::default()
     };
     let t = run_kernel(src, config).unwrap();
-    assert_eq!(t.outcome, Some(Outcome::MemoryLimit { limit: 5_000 }));
+    let Some(Outcome::Limit(hit)) = &t.outcome else {
+        panic!("{:?}", t.outcome)
+    };
+    assert_eq!(hit.resource, Resource::Memory);
+    assert_eq!(hit.limit, 1 << 20);
+    assert!(hit.message().contains("--max-memory"), "{}", hit.message());
+    // It stopped within the budget: the trace holds far fewer steps than the loop would take.
+    assert!(t.steps.len() < 20_000, "{}", t.steps.len());
 }

@@ -1,7 +1,9 @@
 //! The seed kernels, verbatim (crates/crosslane-core/examples_kernels/), run through the SIMT
 //! executor: values the seeds state, the faults SEMANTICS.md lists, and the control-flow rules.
 
-use crosslane_core::kernel::{run_kernel, Executor, KVal, KernelTrace, LaunchConfig, Outcome};
+use crosslane_core::kernel::{
+    run_kernel, Executor, KVal, KernelTrace, LaunchConfig, Limits, Outcome, Resource,
+};
 use crosslane_core::Level;
 
 fn ints(cells: &[Option<KVal>]) -> Vec<Option<i128>> {
@@ -187,26 +189,30 @@ __global__ void k(int* dst, int* cnt) {
 }
 
 #[test]
-fn an_endless_loop_hits_the_step_limit_with_a_clear_message() {
+fn an_endless_loop_hits_the_work_limit_with_a_clear_message() {
     let src = "__global__ void k(int* d) {\n  int x = 0;\n  while (1) {}\n}";
     let config = LaunchConfig {
-        max_steps: 500,
+        limits: Limits {
+            max_work: 500,
+            ..Limits::default()
+        },
         ..LaunchConfig::default()
     };
     let t = run_kernel(src, config).unwrap();
+    let Some(Outcome::Limit(hit)) = &t.outcome else {
+        panic!("{:?}", t.outcome)
+    };
     assert_eq!(
-        t.outcome,
-        Some(Outcome::StepLimit {
-            limit: 500,
-            line: 3
-        })
+        (hit.resource, hit.limit, hit.line),
+        (Resource::Work, 500, 3)
     );
     let d = t
         .diagnostics
         .iter()
-        .find(|d| d.message.contains("step limit"))
+        .find(|d| d.message.contains("work limit of 500"))
         .unwrap();
     assert!(d.message.contains("line 3"), "{}", d.message);
+    assert!(d.message.contains("--max-work"), "{}", d.message);
 }
 
 #[test]

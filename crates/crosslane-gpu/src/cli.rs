@@ -148,6 +148,10 @@ fn run(args: &[String]) -> Result<(String, i32), GpuError> {
     }
 }
 
+/// Most host bytes `gpu sort` may take (16 per key: keys, values, the device's result and the
+/// reference sort): 4 GiB, 2^28 keys.
+const MAX_HOST_SORT_BYTES: u64 = 4 << 30;
+
 fn sort(flags: &Flags) -> Result<(String, i32), GpuError> {
     let parse = |name: &str, default: u64| -> Result<u64, GpuError> {
         match flags.named.get(name) {
@@ -168,9 +172,32 @@ fn sort(flags: &Flags) -> Result<(String, i32), GpuError> {
         ));
     }
     let seed = parse("seed", 1)?;
+    // The device's limits first: keys, values and the reference copy take 12 bytes per key on
+    // the host, and `--len 1073741824` must not allocate 12 GiB to learn the device binds less.
+    let gpu = NativeGpu::new()?;
+    let device_max = gpu.max_sort_len();
+    if len > device_max {
+        return Err(GpuError::unsupported(
+            "len",
+            format!(
+                "{len} keys need {} bytes per buffer; this device binds at most {} keys ({} bytes)",
+                len * 4,
+                device_max,
+                device_max * 4
+            ),
+        ));
+    }
+    let host_bytes = len.saturating_mul(16);
+    if host_bytes > MAX_HOST_SORT_BYTES {
+        return Err(GpuError::unsupported(
+            "len",
+            format!(
+                "{len} keys take {host_bytes} bytes on the host (keys, values, the result and the reference sort); the CLI allows {MAX_HOST_SORT_BYTES}"
+            ),
+        ));
+    }
     let keys = pseudo_random_keys(len as usize, seed);
     let vals: Vec<u32> = (0..len as u32).collect();
-    let gpu = NativeGpu::new()?;
     let run = gpu.sorter()?.sort(&keys, &vals)?;
     let mut want = keys.clone();
     want.sort_unstable();

@@ -329,6 +329,17 @@ impl NativeGpu {
         Ok((compare(step, &self.facts, &run), run))
     }
 
+    /// Most u32 keys one sort can hold on this device: its storage-binding and buffer-size
+    /// limits (bytes / 4), and [`crate::network::MAX_SORT_LEN`]. Checked before any key is
+    /// generated, so a `--len` the device cannot bind allocates nothing on the host either.
+    pub fn max_sort_len(&self) -> u64 {
+        let bytes = self
+            .limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size);
+        (bytes / 4).min(u64::from(crate::network::MAX_SORT_LEN))
+    }
+
     /// Compiles the sort kernels once; the sorter can then sort many arrays.
     ///
     /// # Errors

@@ -10,10 +10,16 @@
 //! the whole [`crosslane_core::kernel::KernelTrace`] as JSON with `--json`, or its
 //! [`crosslane_core::kernel::render_text`] rendering otherwise. Sort views are answered by their
 //! own module as it lands (one match arm in [`run`]).
+//!
+//! Bounded: the input is read up to [`MAX_INPUT_BYTES`]; a kernel runs within the budgets of
+//! [`crosslane_core::kernel::Limits`] (`--max-work`, `--max-memory`, …), and a budget that runs
+//! out is printed with what hit it and the flag that raises it. Text echoed from the input (the
+//! kernel's statements, names, messages) has its control characters escaped, so a kernel cannot
+//! send escape sequences to the terminal.
 
 use std::io::Read;
 
-use crosslane_core::kernel::{render_text, run_kernel, LaunchConfig};
+use crosslane_core::kernel::{render_text, run_kernel, LaunchConfig, Limits};
 use crosslane_core::permalink;
 use crosslane_core::scenario::{Scenario, View};
 
@@ -41,6 +47,46 @@ pub struct RunArgs {
     /// Kernel only: lanes per warp (default: the dialect's).
     #[arg(long)]
     pub lanes: Option<usize>,
+    /// Kernel only: most units of work (one per statement of a warp and per expression node it
+    /// evaluates); an endless loop stops here [default: 20000000].
+    #[arg(long)]
+    pub max_work: Option<u64>,
+    /// Kernel only: most bytes of buffers, lane variables and trace [default: 268435456].
+    #[arg(long)]
+    pub max_memory: Option<u64>,
+    /// Kernel only: deepest syntax nesting, a chain of operators counting one level each
+    /// (at most 512) [default: 256].
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// Kernel only: most tokens after macro expansion, every expansion counting
+    /// [default: 2000000].
+    #[arg(long)]
+    pub max_tokens: Option<u64>,
+    /// Kernel only: most instructions after inlining device functions, weighted by expression
+    /// nodes [default: 2000000].
+    #[arg(long)]
+    pub max_code: Option<u64>,
+    /// Kernel only: most distinct diagnostics listed; the rest are counted [default: 1000].
+    #[arg(long)]
+    pub max_diagnostics: Option<u64>,
+}
+
+/// Most bytes read from a file or standard input (a kernel or scenario is a few KiB; a
+/// permalink a few hundred bytes).
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// `text` with every control character except line feed and tab written as `\u{…}`, so that
+/// nothing echoed from the input can drive the terminal (ANSI escapes, carriage returns, bells).
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Runs `crosslane run`.
@@ -79,16 +125,33 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
 /// The text named by the `run` argument: stdin, a file, or the argument itself (a permalink).
 fn read_input(input: &str) -> Result<String, CliError> {
     Ok(if input == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| CliError::Io(format!("run: reading standard input: {e}")))?;
-        text
+        read_capped(std::io::stdin().lock(), "standard input")?
     } else if looks_like_link(input) && !std::path::Path::new(input).exists() {
         input.to_string()
     } else {
-        std::fs::read_to_string(input).map_err(|e| CliError::Io(format!("run: {input}: {e}")))?
+        let file = std::fs::File::open(input)
+            .map_err(|e| CliError::Io(format!("run: {}: {e}", escape_controls(input))))?;
+        read_capped(file, &escape_controls(input))?
     })
+}
+
+/// Reads at most [`MAX_INPUT_BYTES`] of UTF-8 text from `r`.
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) past the cap or for text that is not UTF-8; [`CliError::Io`]
+/// (exit 1) when reading fails.
+fn read_capped(r: impl Read, what: &str) -> Result<String, CliError> {
+    let mut bytes = Vec::new();
+    r.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Io(format!("run: reading {what}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(CliError::Usage(format!(
+            "run: {what} is larger than {MAX_INPUT_BYTES} bytes, the most `crosslane run` reads"
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| CliError::Usage(format!("run: {what} is not UTF-8 text: {e}")))
 }
 
 /// Scenario JSON when the text starts with `{`, otherwise a permalink.
@@ -158,13 +221,27 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     if let Some(l) = args.lanes {
         config.lanes = Some(l);
     }
+    config.limits = limits(args, config.limits);
     let trace = run_kernel(source, config)
-        .map_err(|e| CliError::Usage(format!("run: {}:{e}", args.input)))?;
+        .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
     if args.json {
+        // serde_json escapes control characters itself.
         let json = serde_json::to_string(&trace)
             .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
         print_out(&format!("{json}\n"))
     } else {
-        print_out(&render_text(&trace, 10_000))
+        print_out(&escape_controls(&render_text(&trace, 10_000)))
+    }
+}
+
+/// The budgets: `base` with each flag given.
+fn limits(args: &RunArgs, base: Limits) -> Limits {
+    Limits {
+        max_work: args.max_work.unwrap_or(base.max_work),
+        max_memory: args.max_memory.unwrap_or(base.max_memory),
+        max_depth: args.max_depth.unwrap_or(base.max_depth),
+        max_tokens: args.max_tokens.unwrap_or(base.max_tokens),
+        max_code: args.max_code.unwrap_or(base.max_code),
+        max_diagnostics: args.max_diagnostics.unwrap_or(base.max_diagnostics),
     }
 }

@@ -20,6 +20,76 @@ pub struct Expr {
     pub kind: ExprKind,
     /// Where it starts.
     pub span: Span,
+    /// Height of the tree under this node (1 for a leaf). The parser refuses trees higher than
+    /// the depth budget ([`super::budget::Limits::max_depth`]), so every recursive walk of an
+    /// expression (compiler, evaluator, `Drop`) is bounded whatever the input.
+    #[serde(skip)]
+    pub depth: u32,
+}
+
+impl Expr {
+    /// A node over `kind` at `span`, its height computed from its children.
+    pub fn new(kind: ExprKind, span: Span) -> Self {
+        let below = match &kind {
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => b.depth,
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => a.depth.max(b.depth),
+            ExprKind::Ternary(a, b, c) => a.depth.max(b.depth).max(c.depth),
+            ExprKind::Call(_, args) => args.iter().map(|a| a.depth).max().unwrap_or(0),
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Ident(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_) => 0,
+        };
+        Expr {
+            kind,
+            span,
+            depth: below.saturating_add(1),
+        }
+    }
+
+    /// Expression nodes in this tree (each call argument, operand and leaf counts one).
+    pub fn nodes(&self) -> u64 {
+        let mut n = 0u64;
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            n += 1;
+            match &e.kind {
+                ExprKind::Member(b, _)
+                | ExprKind::Unary(_, b)
+                | ExprKind::Deref(b)
+                | ExprKind::AddrOf(b)
+                | ExprKind::Cast(_, b)
+                | ExprKind::IncDec { target: b, .. } => stack.push(b),
+                ExprKind::Index(a, b)
+                | ExprKind::Binary(_, a, b)
+                | ExprKind::Logical(_, a, b)
+                | ExprKind::Assign(_, a, b)
+                | ExprKind::Comma(a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                ExprKind::Ternary(a, b, c) => {
+                    stack.push(a);
+                    stack.push(b);
+                    stack.push(c);
+                }
+                ExprKind::Call(_, args) => stack.extend(args.iter()),
+                _ => {}
+            }
+        }
+        n
+    }
 }
 
 /// Expression forms.

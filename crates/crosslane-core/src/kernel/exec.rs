@@ -12,18 +12,21 @@
 //! (`__syncthreads`, `__builtin_mxc_barrier_ex`); when every unfinished warp waits, the barrier
 //! opens. Blocks run one after another (they cannot synchronise with each other).
 //!
-//! Everything is bounded: a step limit (an endless loop ends with a message naming its line) and
-//! a cell limit on memory plus the recorded trace. [`Executor::step`] and [`Executor::run_for`]
-//! let a page run a kernel in slices.
+//! Everything is bounded by [`super::budget::Limits`]: work (an endless loop ends with a message
+//! naming its line), bytes of memory plus the recorded trace, code after inlining, diagnostics
+//! ([`super::diaglog`]). The accounting is [`super::budget::Meter`]'s; this engine only calls it.
+//! [`Executor::step`] and [`Executor::run_for`] let a page run a kernel in slices.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::{Deserialize, Serialize};
 
 use super::ast::*;
+use super::budget::{self, LimitHit, Limits, Meter, Resource};
 use super::builtins::{self, builtin, call_op, find_kernel_op, list_lanes, maca_icmp, Builtin};
+use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
-use super::parser::{const_int, parse};
+use super::parser::{const_int, parse_with};
 use super::types::{binary, unary, BinOp, KVal, Scalar, Ty, ValTy};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::{LaneMask, MAX_LANES};
@@ -106,7 +109,7 @@ fn ser_vars<S: serde::Serializer>(v: &Vars, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// How to launch a kernel. Every field is optional; see [`Launch`] for what is chosen.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct LaunchConfig {
     /// The function to run; default: the first `__global__` / `__simt_vf__` function, else the
@@ -131,27 +134,8 @@ pub struct LaunchConfig {
     pub buffer_len: BTreeMap<String, usize>,
     /// Cells of an `extern __shared__` array; default: one per thread of a block.
     pub shared_len: Option<usize>,
-    /// Most statement steps before the run stops (an endless loop ends here).
-    pub max_steps: usize,
-    /// Most cells of memory plus recorded lane values before the run stops.
-    pub max_cells: usize,
-}
-
-impl Default for LaunchConfig {
-    fn default() -> Self {
-        LaunchConfig {
-            entry: None,
-            dialect: None,
-            lanes: None,
-            block_dim: None,
-            grid_dim: None,
-            args: BTreeMap::new(),
-            buffer_len: BTreeMap::new(),
-            shared_len: None,
-            max_steps: 100_000,
-            max_cells: 8_000_000,
-        }
-    }
+    /// The budgets: work, memory in bytes, nesting, tokens, code, diagnostics.
+    pub limits: Limits,
 }
 
 /// The launch as resolved from the config and the kernel.
@@ -179,18 +163,9 @@ pub struct Launch {
 pub enum Outcome {
     /// Every thread finished.
     Finished,
-    /// The step limit was reached (an endless loop, or a kernel too long to trace).
-    StepLimit {
-        /// The limit.
-        limit: usize,
-        /// The line being executed.
-        line: u32,
-    },
-    /// The cell limit (memory plus trace) was reached.
-    MemoryLimit {
-        /// The limit in cells.
-        limit: usize,
-    },
+    /// A budget ran out (an endless loop, a kernel too long to trace, a launch too large):
+    /// which, its limit, what hit it and the line.
+    Limit(LimitHit),
     /// The kernel cannot continue (e.g. a launch the memory cannot hold).
     Error(KernelError),
 }
@@ -444,10 +419,58 @@ struct Compiler {
     prefix: String,
     call_depth: u32,
     error: Option<KernelError>,
+    /// Device functions by name (index into `functions`).
+    by_name: HashMap<String, usize>,
+    /// Instructions emitted so far, each weighted by its expression nodes.
+    cost: u64,
+    /// [`Limits::max_code`].
+    max_code: u64,
+    /// Statements being compiled, one inside another (inlined bodies included).
+    nest: u32,
+    /// [`Limits::depth`].
+    max_nest: u32,
+}
+
+/// Expression nodes an instruction carries (its weight in the code budget, beside itself).
+fn inst_nodes(i: &Inst) -> u64 {
+    match i {
+        Inst::Decl { decls, .. } => decls
+            .iter()
+            .map(|d| {
+                1 + d.init.as_ref().map_or(0, Expr::nodes)
+                    + match &d.array {
+                        Some(Some(n)) => n.nodes(),
+                        _ => 0,
+                    }
+            })
+            .sum(),
+        Inst::Eval { expr, .. } | Inst::Bind { expr, .. } => expr.nodes(),
+        Inst::Branch { cond, .. } | Inst::LoopBack { cond, .. } => cond.nodes(),
+        Inst::LoopTest { cond, .. } => cond.as_ref().map_or(0, Expr::nodes),
+        Inst::Return { value, .. } => value.as_ref().map_or(0, Expr::nodes),
+        _ => 0,
+    }
 }
 
 impl Compiler {
     fn emit(&mut self, i: Inst) -> usize {
+        self.cost = self.cost.saturating_add(1 + inst_nodes(&i));
+        if self.cost > self.max_code && self.error.is_none() {
+            let line = match &i {
+                Inst::Decl { span, .. }
+                | Inst::Eval { span, .. }
+                | Inst::Branch { span, .. }
+                | Inst::Bind { span, .. } => span.line,
+                _ => 0,
+            };
+            let hit = LimitHit {
+                resource: Resource::Code,
+                limit: self.max_code,
+                line,
+                what: "inlining device-function calls".into(),
+            };
+            self.error = Some(KernelError::new(line.max(1), 1, hit.message()));
+        }
         self.code.push(i);
         self.code_inst.push(self.inst);
         self.code.len() - 1
@@ -473,7 +496,10 @@ impl Compiler {
     }
 
     fn user_function(&self, name: &str) -> Option<Function> {
-        self.functions.iter().find(|f| f.name == name).cloned()
+        self.by_name
+            .get(name)
+            .and_then(|&k| self.functions.get(k))
+            .cloned()
     }
 
     /// Whether `e` contains a call to a device function of the source.
@@ -481,7 +507,7 @@ impl Compiler {
         let mut found = false;
         visit(e, &mut |x| {
             if let ExprKind::Call(n, _) = &x.kind {
-                if self.functions.iter().any(|f| &f.name == n) {
+                if self.by_name.contains_key(n) {
                     found = true;
                 }
             }
@@ -511,8 +537,12 @@ impl Compiler {
                 for a in args {
                     self.hoist(a);
                 }
-                if let Some(f) = self.user_function(name) {
-                    self.inline_call(e, &f, args);
+                // After an error (the code budget, say) nothing more is inlined: a call per
+                // line of a huge source must not clone its function each time.
+                if self.error.is_none() {
+                    if let Some(f) = self.user_function(name) {
+                        self.inline_call(e, &f, args);
+                    }
                 }
             }
             ExprKind::Member(b, _)
@@ -657,6 +687,24 @@ impl Compiler {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        // Inlining nests a function's statements inside the caller's: bound the sum, so the
+        // compiler's recursion stays within the depth budget whatever the call chain.
+        if self.nest >= self.max_nest {
+            self.fail(
+                s.span,
+                format!(
+                    "statements nested deeper than {} levels (inlined calls included); raise it with --max-depth",
+                    self.max_nest
+                ),
+            );
+            return;
+        }
+        self.nest += 1;
+        self.stmt_inner(s);
+        self.nest -= 1;
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Decl(storage, decls) => {
                 for d in decls {
@@ -1001,6 +1049,9 @@ impl Warp {
 #[derive(Default)]
 struct StepCtx {
     diags: Vec<(Level, Span, String, String, Vec<usize>)>,
+    /// Index into `diags` by position and message key (a statement of many nodes may note
+    /// many diagnostics: no linear search per note).
+    diag_index: HashMap<(Span, String), usize>,
     changed: BTreeSet<usize>,
     writes: Vec<MemWrite>,
     written: HashMap<(usize, i64), usize>,
@@ -1012,12 +1063,11 @@ impl StepCtx {
     /// Adds a diagnostic, or adds `lane` to the same one already there (messages that differ
     /// only in an ` (e.g. …)` tail count as the same).
     fn note(&mut self, level: Level, span: Span, message: String, rule: &str, lane: Option<usize>) {
-        let key = |m: &str| m.split(" (e.g. ").next().unwrap_or("").to_string();
-        let k = key(&message);
+        let k = message.split(" (e.g. ").next().unwrap_or("").to_string();
         if let Some(d) = self
-            .diags
-            .iter_mut()
-            .find(|d| d.1 == span && key(&d.2) == k)
+            .diag_index
+            .get(&(span, k.clone()))
+            .and_then(|&i| self.diags.get_mut(i))
         {
             if let Some(l) = lane {
                 if !d.4.contains(&l) {
@@ -1026,6 +1076,7 @@ impl StepCtx {
             }
             return;
         }
+        self.diag_index.insert((span, k), self.diags.len());
         self.diags.push((
             level,
             span,
@@ -1045,7 +1096,6 @@ enum Place {
 
 /// Runs a kernel in slices.
 pub struct Executor {
-    source: String,
     code: Vec<Inst>,
     slots: Vec<SlotInfo>,
     code_inst: Vec<u32>,
@@ -1064,10 +1114,18 @@ pub struct Executor {
     warps: Vec<Warp>,
     current: usize,
     shared: HashMap<(Span, usize), usize>,
-    locals: HashMap<(Span, usize, usize), usize>,
+    locals: HashMap<(Span, usize, usize, usize), usize>,
     global_bufs: HashMap<String, usize>,
-    instructions: usize,
-    trace_cells: usize,
+    /// Work and bytes spent against [`LaunchConfig::limits`].
+    meter: Meter,
+    /// Diagnostics counted, merged and capped.
+    diag_log: DiagLog,
+    /// The source line of each instruction (0 for structural ones).
+    pc_line: Vec<u32>,
+    /// Where each source line starts, in characters (for a step's text without rescanning).
+    line_starts: Vec<usize>,
+    /// The source as characters.
+    chars: Vec<char>,
     /// MACA memory queues and the shared cells a queued copy has not yet filled.
     maca: maca_mem::MacaMem,
 }
@@ -1098,7 +1156,7 @@ impl Executor {
     /// allow, a block or grid shape of zero or beyond the limits, or an argument that does not
     /// parse.
     pub fn new(source: &str, config: LaunchConfig) -> Result<Self, KernelError> {
-        let parsed = parse(source)?;
+        let parsed = parse_with(source, &config.limits)?;
         let program = parsed.program;
         let f = match &config.entry {
             Some(name) => program
@@ -1159,13 +1217,21 @@ impl Executor {
                 )));
             }
         }
+        let functions: Vec<Function> = program
+            .functions
+            .iter()
+            .filter(|g| !g.snippet)
+            .cloned()
+            .collect();
+        let mut by_name = HashMap::new();
+        for (k, g) in functions.iter().enumerate() {
+            by_name.entry(g.name.clone()).or_insert(k);
+        }
         let mut compiler = Compiler {
-            functions: program
-                .functions
-                .iter()
-                .filter(|g| !g.snippet)
-                .cloned()
-                .collect(),
+            functions,
+            by_name,
+            max_code: config.limits.max_code,
+            max_nest: config.limits.depth(),
             ..Compiler::default()
         };
         compiler.scopes.push(HashMap::new());
@@ -1198,7 +1264,8 @@ impl Executor {
             warps_per_block: threads.div_ceil(lanes),
             geometry_from,
         };
-        let mut memory = Memory::new(config.max_cells);
+        // Global buffers are held twice (the launch's fill and memory now): each may take half.
+        let mut memory = Memory::new(config.limits.max_memory / 2);
         let mut global_bufs = HashMap::new();
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
@@ -1211,11 +1278,19 @@ impl Executor {
                     .copied()
                     .unwrap_or(threads.saturating_mul(blocks))
             };
-            if len > config.max_cells {
-                return Err(at(format!(
-                    "buffer `{}` of {len} cells exceeds the cell limit {}",
-                    p.name, config.max_cells
-                )));
+            let need = (len as u64).checked_mul(budget::cell_bytes(elem));
+            if need.is_none_or(|n| memory.used_bytes.saturating_add(n) > memory.limit_bytes) {
+                let hit = LimitHit {
+                    resource: Resource::Memory,
+                    limit: config.limits.max_memory,
+                    line: p.span.line,
+                    what: format!(
+                        "buffer `{}` of {len} cells of {} (held twice: its fill at launch and now)",
+                        p.name,
+                        elem.name()
+                    ),
+                };
+                return Err(KernelError::new(p.span.line, p.span.col, hit.message()));
             }
             let fill = config.args.get(&p.name).map_or("index", String::as_str);
             let cells = fill_cells(elem, len, fill, &p.name)
@@ -1225,7 +1300,8 @@ impl Executor {
                 .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?;
             global_bufs.insert(p.name.clone(), buf);
         }
-        let mut diagnostics = parsed.diagnostics;
+        let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
+        let mut diagnostics = diag_log.filter(parsed.diagnostics);
         if f.snippet {
             diagnostics.push(KernelDiagnostic::new(
                 f.span,
@@ -1233,6 +1309,32 @@ impl Executor {
                 "a snippet runs as the body of a kernel; `laneId` is the lane's index in its warp",
                 "",
             ));
+        }
+        let mut meter = Meter::new(config.limits);
+        // The fill at launch is a second copy of the global buffers.
+        meter.trace_bytes = memory.used_bytes;
+        memory.limit_bytes = config.limits.max_memory;
+        let mut pc_line = Vec::with_capacity(compiler.code.len());
+        for i in &compiler.code {
+            pc_line.push(match i {
+                Inst::Decl { span, .. }
+                | Inst::Eval { span, .. }
+                | Inst::Branch { span, .. }
+                | Inst::LoopTest { span, .. }
+                | Inst::LoopBack { span, .. }
+                | Inst::Break { span, .. }
+                | Inst::Return { span, .. }
+                | Inst::Bind { span, .. } => span.line,
+                Inst::LoopEnter { line, .. } => *line,
+                _ => 0,
+            });
+        }
+        let chars: Vec<char> = source.chars().collect();
+        let mut line_starts = vec![0];
+        for (k, c) in chars.iter().enumerate() {
+            if *c == '\n' {
+                line_starts.push(k + 1);
+            }
         }
         let trace = KernelTrace {
             launch,
@@ -1244,7 +1346,6 @@ impl Executor {
             warps: Vec::new(),
         };
         Ok(Executor {
-            source: source.to_string(),
             code: compiler.code,
             code_inst: compiler.code_inst,
             cur: 0,
@@ -1265,8 +1366,11 @@ impl Executor {
             shared: HashMap::new(),
             locals: HashMap::new(),
             global_bufs,
-            instructions: 0,
-            trace_cells: 0,
+            meter,
+            diag_log,
+            pc_line,
+            line_starts,
+            chars,
             maca: Default::default(),
         })
     }
@@ -1312,41 +1416,47 @@ impl Executor {
                 return None;
             }
             let Some(w) = self.schedule() else {
-                self.trace.outcome = Some(Outcome::Finished);
+                if self.trace.outcome.is_none() {
+                    self.finish(Outcome::Finished);
+                }
                 return None;
             };
-            self.instructions += 1;
-            if self.trace.steps.len() >= self.config.max_steps
-                || self.instructions > self.config.max_steps.saturating_mul(8)
-            {
+            if !self.meter.work(1) {
                 let line = self.line_of(self.warps[w].pc);
-                let limit = self.config.max_steps;
-                self.trace.diagnostics.push(KernelDiagnostic {
+                self.limit(
+                    Resource::Work,
                     line,
-                    col: 1,
-                    level: Level::Error,
-                    message: format!(
-                        "step limit of {limit} reached at line {line}: the kernel may loop forever (stopped)"
-                    ),
-                    rule: String::new(),
-                });
-                self.trace.outcome = Some(Outcome::StepLimit { limit, line });
+                    "the statements running (an endless loop?)".to_string(),
+                );
                 return None;
             }
-            if self.exec(w) {
-                let cells = self.trace.memory.total_cells() + self.trace_cells;
-                if cells > self.config.max_cells {
-                    let limit = self.config.max_cells;
-                    self.trace.diagnostics.push(KernelDiagnostic {
-                        line: self.trace.steps.last().map_or(1, |s| s.line),
-                        col: 1,
-                        level: Level::Error,
-                        message: format!(
-                            "cell limit of {limit} (memory plus recorded lane values) reached: stopped"
-                        ),
-                        rule: String::new(),
-                    });
-                    self.trace.outcome = Some(Outcome::MemoryLimit { limit });
+            // What buffers may still take: the budget less the trace and the lane variables.
+            self.trace.memory.limit_bytes = self
+                .meter
+                .limits
+                .max_memory
+                .saturating_sub(self.meter.bytes(0));
+            let recorded = self.exec(w);
+            if self.meter.work_spent() {
+                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                self.limit(
+                    Resource::Work,
+                    line,
+                    "the statements running (an endless loop?)".to_string(),
+                );
+                return None;
+            }
+            if recorded {
+                if !self.meter.fits(self.trace.memory.used_bytes, 0) {
+                    let line = self.trace.steps.last().map_or(1, |s| s.line);
+                    let what = format!(
+                        "{} bytes of buffers, {} of lane variables and {} of trace ({} steps)",
+                        self.trace.memory.used_bytes,
+                        self.meter.var_bytes,
+                        self.meter.trace_bytes,
+                        self.trace.steps.len()
+                    );
+                    self.limit(Resource::Memory, line, what);
                     return None;
                 }
                 return self.trace.steps.last();
@@ -1354,27 +1464,50 @@ impl Executor {
         }
     }
 
+    /// Ends the run with `outcome`, adding the summary of the diagnostics left out.
+    fn finish(&mut self, outcome: Outcome) {
+        let summary = self.diag_log.summary();
+        self.trace.diagnostics.extend(summary);
+        self.trace.outcome = Some(outcome);
+    }
+
+    /// Ends the run because `resource` ran out at `line`, hit by `what`.
+    fn limit(&mut self, resource: Resource, line: u32, what: String) {
+        let limits = &self.meter.limits;
+        let limit = match resource {
+            Resource::Work => limits.max_work,
+            Resource::Memory => limits.max_memory,
+            Resource::Depth => u64::from(limits.depth()),
+            Resource::Tokens => limits.max_tokens,
+            Resource::Code => limits.max_code,
+        };
+        let hit = LimitHit {
+            resource,
+            limit,
+            line,
+            what,
+        };
+        self.trace.diagnostics.push(KernelDiagnostic {
+            line: line.max(1),
+            col: 1,
+            level: Level::Error,
+            message: format!("{} (stopped)", hit.message()),
+            rule: String::new(),
+        });
+        self.finish(Outcome::Limit(hit));
+    }
+
     fn line_of(&self, pc: usize) -> u32 {
-        self.code[..=pc.min(self.code.len() - 1)]
+        self.pc_line[..=pc.min(self.pc_line.len().saturating_sub(1))]
             .iter()
             .rev()
-            .find_map(|i| match i {
-                Inst::Decl { span, .. }
-                | Inst::Eval { span, .. }
-                | Inst::Branch { span, .. }
-                | Inst::LoopTest { span, .. }
-                | Inst::LoopBack { span, .. }
-                | Inst::Break { span, .. }
-                | Inst::Return { span, .. }
-                | Inst::Bind { span, .. } => Some(span.line),
-                Inst::LoopEnter { line, .. } => Some(*line),
-                _ => None,
-            })
+            .find(|&&l| l > 0)
+            .copied()
             .unwrap_or(1)
     }
 
     fn fail(&mut self, e: KernelError) {
-        self.trace.outcome = Some(Outcome::Error(e));
+        self.finish(Outcome::Error(e));
     }
 
     /// Picks the warp to run next, starting blocks and opening barriers as needed.
@@ -1386,6 +1519,9 @@ impl Executor {
                 }
                 if let Err(e) = self.start_block() {
                     self.fail(e);
+                    return None;
+                }
+                if self.trace.outcome.is_some() {
                     return None;
                 }
                 self.current = 0;
@@ -1439,8 +1575,31 @@ impl Executor {
                 self.current = 0;
                 continue;
             }
-            // Every warp of the block is done.
+            // Every warp of the block is done: its variables become the warp's final snapshot,
+            // kept in the trace (and counted there).
             let lanes = self.trace.launch.lanes;
+            let snapshot: u64 = self
+                .warps
+                .iter()
+                .map(|w| w.vars.iter().map(|v| budget::lanes_bytes(v)).sum::<u64>())
+                .sum();
+            if !self.meter.fits(
+                self.trace.memory.used_bytes,
+                snapshot.saturating_sub(self.meter.var_bytes),
+            ) {
+                let what = format!(
+                    "the final variables of block {} ({} warps) kept beside {} earlier blocks'",
+                    self.block,
+                    self.warps.len(),
+                    self.block
+                );
+                self.warps.clear();
+                self.meter.var_bytes = 0;
+                self.limit(Resource::Memory, 0, what);
+                return None;
+            }
+            self.meter.var_bytes = 0;
+            self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(snapshot);
             for w in std::mem::take(&mut self.warps) {
                 let vars = self
                     .slots
@@ -1471,20 +1630,28 @@ impl Executor {
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
         let threads = dims_total(launch.block_dim).unwrap_or(0);
-        let cells = launch
-            .warps_per_block
-            .saturating_mul(self.slots.len().max(1))
-            .saturating_mul(lanes);
-        if cells.saturating_add(self.trace.memory.total_cells()) > self.config.max_cells {
-            return Err(KernelError::new(
-                1,
-                1,
-                format!(
-                    "a block needs {cells} lane variables: beyond the cell limit {}",
-                    self.config.max_cells
-                ),
-            ));
+        // Each lane of each variable starts as "`name` is not declared yet": count the bytes
+        // before allocating them.
+        let per_warp: u64 = self
+            .slots
+            .iter()
+            .map(|s| {
+                std::mem::size_of::<Vec<LaneVal>>() as u64
+                    + lanes as u64 * (std::mem::size_of::<LaneVal>() + s.name.len() + 24) as u64
+            })
+            .sum();
+        let need = per_warp.saturating_mul(launch.warps_per_block as u64);
+        if !self.meter.fits(self.trace.memory.used_bytes, need) {
+            let what = format!(
+                "the lane variables of block {} ({} warps x {} variables x {lanes} lanes = {need} bytes)",
+                self.block,
+                launch.warps_per_block,
+                self.slots.len()
+            );
+            self.limit(Resource::Memory, 0, what);
+            return Ok(());
         }
+        self.meter.var_bytes = need;
         for wi in 0..launch.warps_per_block {
             let mut exists = LaneMask::none();
             for l in 0..lanes {
@@ -1566,14 +1733,26 @@ impl Executor {
         Ok(())
     }
 
+    /// The source text from `span` to `end`, whitespace collapsed, at most 200 characters.
+    /// Reads only those lines (through `line_starts`), never the whole source: it runs once per
+    /// step.
     fn text(&self, span: Span, end: Span) -> String {
+        let line_chars = |n: u32| -> &[char] {
+            let k = (n as usize).saturating_sub(1);
+            let (Some(&from), to) = (
+                self.line_starts.get(k),
+                self.line_starts
+                    .get(k + 1)
+                    .map_or(self.chars.len(), |e| e.saturating_sub(1)),
+            ) else {
+                return &[];
+            };
+            let line = &self.chars[from.min(to)..to];
+            line.strip_suffix(&['\r']).unwrap_or(line)
+        };
         let mut out = String::new();
-        for (k, line) in self.source.lines().enumerate() {
-            let n = k as u32 + 1;
-            if n < span.line || n > end.line {
-                continue;
-            }
-            let chars: Vec<char> = line.chars().collect();
+        for n in span.line..=end.line {
+            let chars = line_chars(n);
             let from = if n == span.line {
                 (span.col as usize).saturating_sub(1)
             } else {
@@ -1590,7 +1769,7 @@ impl Executor {
                 }
                 out.extend(&chars[from..to]);
             }
-            if out.len() > 400 {
+            if out.len() > 400 || n > span.line.saturating_add(400) {
                 break;
             }
         }
@@ -1901,8 +2080,7 @@ impl Executor {
                 values: warp.vars.get(id).cloned().unwrap_or_default(),
             })
             .collect();
-        self.trace_cells += lanes * (changes.len() + cx.ops.len() + 1) + cx.writes.len();
-        let diagnostics = cx
+        let diagnostics: Vec<KernelDiagnostic> = cx
             .diags
             .into_iter()
             .map(|(level, at, mut message, rule, mut ls)| {
@@ -1919,6 +2097,7 @@ impl Executor {
                 }
             })
             .collect();
+        let diagnostics = self.diag_log.filter(diagnostics);
         let step = KernelStep {
             index: self.trace.steps.len(),
             block: self.block,
@@ -1933,6 +2112,10 @@ impl Executor {
             ops: cx.ops,
             diagnostics,
         };
+        self.meter.trace_bytes = self
+            .meter
+            .trace_bytes
+            .saturating_add(budget::step_bytes(&step));
         self.trace.steps.push(step);
     }
 
@@ -2038,46 +2221,45 @@ impl Executor {
                 cx.changed.insert(slot);
                 return;
             }
-            // A local array: one slice per lane of a per-warp buffer, reused when the
-            // declaration runs again (a loop body).
-            let key = (d.span, self.block, self.warps[w].index);
-            let buf = match self.locals.get(&key) {
-                Some(b) => *b,
-                None => {
-                    let name = format!(
-                        "{} (block {}, warp {})",
-                        d.name, self.block, self.warps[w].index
-                    );
-                    match self.trace.memory.alloc_uninit(
-                        &name,
-                        Space::Local {
-                            block: self.block as u32,
-                            warp: self.warps[w].index as u32,
-                        },
-                        elem,
-                        len.saturating_mul(lanes),
-                    ) {
-                        Ok(b) => {
-                            self.locals.insert(key, b);
-                            b
-                        }
-                        Err(m) => {
-                            cx.note(Level::Error, d.span, m, "", None);
-                            return;
-                        }
-                    }
-                }
-            };
-            let warp = &mut self.warps[w];
-            if let Some(v) = warp.vars.get_mut(slot) {
-                for l in active.iter() {
-                    if let Some(c) = v.get_mut(l) {
-                        *c = Ok(KVal::Ptr {
+            // A local array: one buffer per lane (an index past its end is out of bounds, not
+            // another lane's cell), reused when the declaration runs again (a loop body).
+            let warp_index = self.warps[w].index;
+            for l in active.iter().filter(|&l| l < lanes) {
+                let key = (d.span, self.block, warp_index, l);
+                let buf = match self.locals.get(&key) {
+                    Some(b) => *b,
+                    None => {
+                        let name = format!(
+                            "{} (block {}, warp {warp_index}, lane {l})",
+                            d.name, self.block
+                        );
+                        match self.trace.memory.alloc_uninit(
+                            &name,
+                            Space::Local {
+                                block: self.block as u32,
+                                warp: warp_index as u32,
+                                lane: l as u32,
+                            },
                             elem,
-                            buf,
-                            offset: (l * len) as i64,
-                        });
+                            len,
+                        ) {
+                            Ok(b) => {
+                                self.locals.insert(key, b);
+                                b
+                            }
+                            Err(m) => {
+                                cx.note(Level::Error, d.span, m, "", None);
+                                return;
+                            }
+                        }
                     }
+                };
+                if let Some(c) = self.warps[w].vars.get_mut(slot).and_then(|v| v.get_mut(l)) {
+                    *c = Ok(KVal::Ptr {
+                        elem,
+                        buf,
+                        offset: 0,
+                    });
                 }
             }
             cx.changed.insert(slot);
@@ -2304,6 +2486,11 @@ impl Executor {
     fn eval(&mut self, w: usize, e: &Expr, mask: LaneMask, cx: &mut StepCtx) -> Vec<LaneVal> {
         let lanes = self.trace.launch.lanes;
         let idle = || vec![Err(Undef::idle()); lanes];
+        // One unit of work per node; once the budget is spent the rest of the statement is
+        // skipped (the step then ends the run with the limit).
+        if !self.meter.work(1) {
+            return idle();
+        }
         let lanewise = |mask: LaneMask, f: &mut dyn FnMut(usize) -> LaneVal| -> Vec<LaneVal> {
             let mut out = vec![Err(Undef::idle()); lanes];
             for l in mask.iter().filter(|&l| l < lanes) {

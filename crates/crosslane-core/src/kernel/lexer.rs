@@ -86,6 +86,15 @@ pub struct Lexed {
 /// [`KernelError`] at the first character that starts no token, or an unterminated comment,
 /// string or character literal, or a malformed number.
 pub fn lex(source: &str) -> Result<Lexed, KernelError> {
+    lex_with(source, u64::MAX)
+}
+
+/// Scans `source`, stopping with an error at token `max_tokens + 1` (the token budget,
+/// [`super::budget::Limits::max_tokens`]), before the rest of a huge source is scanned.
+///
+/// # Errors
+/// As [`lex`], and past `max_tokens` tokens.
+pub fn lex_with(source: &str, max_tokens: u64) -> Result<Lexed, KernelError> {
     let chars: Vec<char> = source.chars().collect();
     let mut out = Lexed::default();
     let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
@@ -94,6 +103,15 @@ pub fn lex(source: &str) -> Result<Lexed, KernelError> {
     while i < chars.len() {
         let c = chars[i];
         let (tline, tcol) = (line, col);
+        if out.tokens.len() as u64 >= max_tokens {
+            return Err(KernelError::new(
+                tline,
+                tcol,
+                format!(
+                    "token limit of {max_tokens} reached by the source at line {tline}; raise it with --max-tokens"
+                ),
+            ));
+        }
         // Advances over `n` characters, keeping line and column.
         let advance = |n: usize, i: &mut usize, line: &mut u32, col: &mut u32| {
             for _ in 0..n {

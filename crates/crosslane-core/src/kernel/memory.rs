@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::budget::cell_bytes;
 use super::types::{KVal, Scalar, ValTy};
 use crate::error::InputError;
 use crate::params::parse_int;
@@ -20,12 +21,15 @@ pub enum Space {
         /// The block.
         block: u32,
     },
-    /// A local array of one warp (`int a[4];`): one slice of the buffer per lane.
+    /// A local array of one lane (`int a[4];`): each lane has its own buffer, so an index past
+    /// its end is out of bounds rather than another lane's cell.
     Local {
         /// The block.
         block: u32,
         /// The warp within the block.
         warp: u32,
+        /// The lane within the warp.
+        lane: u32,
     },
 }
 
@@ -47,22 +51,43 @@ pub struct Buffer {
 pub struct Memory {
     /// Buffers, by index (a pointer value names its buffer by this index).
     pub buffers: Vec<Buffer>,
-    /// The most cells all buffers together may hold.
-    pub limit_cells: usize,
+    /// The most bytes all buffers together may hold (see [`cell_bytes`]).
+    pub limit_bytes: u64,
+    /// Bytes held by all buffers now.
+    pub used_bytes: u64,
 }
 
 impl Memory {
-    /// An empty memory holding at most `limit_cells` cells.
-    pub fn new(limit_cells: usize) -> Self {
+    /// An empty memory holding at most `limit_bytes` bytes of cells.
+    pub fn new(limit_bytes: u64) -> Self {
         Memory {
             buffers: Vec::new(),
-            limit_cells,
+            limit_bytes,
+            used_bytes: 0,
         }
     }
 
     /// Cells held by all buffers.
     pub fn total_cells(&self) -> usize {
         self.buffers.iter().map(|b| b.cells.len()).sum()
+    }
+
+    /// Bytes `len` cells of `elem` take, or `None` past `u64`.
+    fn need(elem: ValTy, len: usize) -> Option<u64> {
+        (len as u64).checked_mul(cell_bytes(elem))
+    }
+
+    fn check(&self, name: &str, elem: ValTy, len: usize) -> Result<u64, String> {
+        match Self::need(elem, len) {
+            Some(n) if self.used_bytes.saturating_add(n) <= self.limit_bytes => Ok(n),
+            n => Err(format!(
+                "memory limit reached by `{name}` ({len} cells of {}: {} bytes or more; {} of the {} bytes left to buffers are in use); raise it with --max-memory",
+                elem.name(),
+                n.map_or_else(|| "2^64".to_string(), |n| n.to_string()),
+                self.used_bytes,
+                self.limit_bytes,
+            )),
+        }
     }
 
     /// Adds a buffer and returns its index.
@@ -76,14 +101,8 @@ impl Memory {
         elem: ValTy,
         cells: Vec<Option<KVal>>,
     ) -> Result<usize, String> {
-        if self.total_cells().saturating_add(cells.len()) > self.limit_cells {
-            return Err(format!(
-                "memory limit reached: `{name}` needs {} cells, {} of {} are in use",
-                cells.len(),
-                self.total_cells(),
-                self.limit_cells
-            ));
-        }
+        let n = self.check(name, elem, cells.len())?;
+        self.used_bytes += n;
         self.buffers.push(Buffer {
             name: name.to_string(),
             space,
@@ -104,13 +123,8 @@ impl Memory {
         elem: ValTy,
         len: usize,
     ) -> Result<usize, String> {
-        if self.total_cells().saturating_add(len) > self.limit_cells {
-            return Err(format!(
-                "memory limit reached: `{name}` needs {len} cells, {} of {} are in use",
-                self.total_cells(),
-                self.limit_cells
-            ));
-        }
+        // Checked before the cells exist: a launch asking for 2^40 cells allocates nothing.
+        self.check(name, elem, len)?;
         self.alloc(name, space, elem, vec![None; len])
     }
 
@@ -336,7 +350,7 @@ mod tests {
         let cells = fill_cells(int, 4, "7,8", "dst").unwrap();
         assert_eq!(cells[1], Some(KVal::int(Scalar::I32, 8)));
         assert_eq!(cells[2], None);
-        let mut m = Memory::new(10);
+        let mut m = Memory::new(10 * cell_bytes(int));
         let b = m.alloc("dst", Space::Global, int, cells).unwrap();
         assert!(m.read(b, 4).unwrap_err().contains("outside"));
         assert!(m.write(b, -1, None).is_err());

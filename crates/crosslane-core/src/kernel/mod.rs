@@ -18,7 +18,9 @@
 //! their own ops (`exec/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 
 pub mod ast;
+pub mod budget;
 pub mod builtins;
+pub mod diaglog;
 pub mod exec;
 pub mod lexer;
 pub mod memory;
@@ -30,12 +32,13 @@ use serde::Serialize;
 
 use crate::result::Level;
 
+pub use budget::{LimitHit, Limits, Resource};
 pub use exec::{
     run_kernel, Executor, KernelStep, KernelTrace, LaneVal, Launch, LaunchConfig, MemWrite,
     Outcome, Undef, VarChange, WarpState,
 };
 pub use memory::{Buffer, Memory, Space};
-pub use parser::{list_kernels, parse, Parsed};
+pub use parser::{list_kernels, parse, parse_with, Parsed};
 pub use report::render_text;
 pub use types::{KVal, Scalar, Ty, ValTy};
 

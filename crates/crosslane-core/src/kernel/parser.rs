@@ -11,18 +11,19 @@
 //! `vNtB` (`v2u32`, `v4f32`) are understood even where the page never declares them; an unknown
 //! type name (seed 002's `f2f16`) is an error diagnostic naming the closest known type, which is
 //! then used; `(..)` parameters and `...` statements of pseudo-code run as nothing, with a note.
-//! Nesting is bounded (no input can overflow the stack).
+//! Nesting is bounded (no input can overflow the stack): both the parser's own recursion and the
+//! height of every expression tree, where a flat chain (`1+1+…`, `a[0][0]…`, a comma list) counts
+//! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
+//! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 use std::collections::HashMap;
 
 use super::ast::*;
-use super::lexer::{lex, Comment, Tok, Token};
+use super::budget::{Limits, DEPTH_CEILING};
+use super::lexer::{lex, lex_with, Comment, Tok, Token};
 use super::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use super::{KernelDiagnostic, KernelError};
 use crate::result::Level;
-
-/// Deepest nesting of expressions and statements accepted.
-const MAX_DEPTH: u32 = 200;
 
 /// A parsed source: the program and the diagnostics found while parsing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -35,22 +36,38 @@ pub struct Parsed {
 
 use serde::Serialize;
 
-/// Parses a kernel source.
+/// Parses a kernel source within the default [`Limits`].
 ///
 /// # Errors
-/// [`KernelError`] at the first token that cannot continue the program, with what was expected.
+/// [`KernelError`] at the first token that cannot continue the program, with what was expected,
+/// or where a budget (nesting, tokens) ran out.
 pub fn parse(source: &str) -> Result<Parsed, KernelError> {
-    let lexed = lex(source)?;
+    parse_with(source, &Limits::default())
+}
+
+/// Parses a kernel source within `limits` (nesting depth and tokens after macro expansion).
+///
+/// # Errors
+/// As [`parse`]; the message of a budget names the flag that raises it.
+pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> {
+    let lexed = lex_with(source, limits.max_tokens)?;
     let mut macro_diags = Vec::new();
-    let tokens = expand_macros(&lexed.tokens, &lexed.directives, &mut macro_diags)?;
+    let tokens = expand_macros(
+        &lexed.tokens,
+        &lexed.directives,
+        &mut macro_diags,
+        limits.max_tokens,
+    )?;
     let mut p = Parser {
         toks: &tokens,
         comments: &lexed.comments,
         pos: 0,
         aliases: HashMap::new(),
-        diags: Vec::new(),
+        diags: macro_diags,
         depth: 0,
+        max_depth: limits.depth(),
         elision_noted: false,
+        suggestions: 0,
     };
     for (line, text) in &lexed.directives {
         p.diags.push(KernelDiagnostic::new(
@@ -72,17 +89,27 @@ pub fn parse(source: &str) -> Result<Parsed, KernelError> {
     })
 }
 
-/// Most tokens macro expansion may produce (`#define A A A` nested cannot blow up memory).
-const MAX_EXPANDED: usize = 200_000;
-
 /// Expands object-like `#define NAME tokens` macros (each expansion takes the use site's
 /// position; a macro is not expanded inside itself). Function-like macros are reported, not
-/// expanded.
+/// expanded. Every token produced and every expansion call costs one unit of `max_tokens`, so
+/// nested macros that expand to nothing cannot loop for long either.
 fn expand_macros(
     tokens: &[Token],
     directives: &[(u32, String)],
     diags: &mut Vec<KernelDiagnostic>,
+    max_tokens: u64,
 ) -> Result<Vec<Token>, KernelError> {
+    if tokens.len() as u64 > max_tokens {
+        let t = tokens.get(max_tokens as usize).unwrap_or(&tokens[0]);
+        return Err(KernelError::new(
+            t.line,
+            t.col,
+            format!(
+                "token limit of {max_tokens} reached by the source ({} tokens); raise it with --max-tokens",
+                tokens.len()
+            ),
+        ));
+    }
     let mut defs: HashMap<String, Vec<Token>> = HashMap::new();
     for (line, text) in directives {
         let body = text.trim_start().trim_start_matches('#').trim_start();
@@ -121,19 +148,29 @@ fn expand_macros(
     if defs.is_empty() {
         return Ok(tokens.to_vec());
     }
+    struct Cost {
+        spent: u64,
+        max: u64,
+    }
     fn push(
         t: &Token,
         at: Option<&Token>,
         defs: &HashMap<String, Vec<Token>>,
         active: &mut Vec<String>,
         out: &mut Vec<Token>,
+        cost: &mut Cost,
     ) -> Result<(), KernelError> {
         let site = at.unwrap_or(t);
-        if out.len() > MAX_EXPANDED {
+        cost.spent += 1;
+        if cost.spent > cost.max {
+            let name = active.first().map_or("", String::as_str);
             return Err(KernelError::new(
                 site.line,
                 site.col,
-                format!("macro expansion passes {MAX_EXPANDED} tokens"),
+                format!(
+                    "token limit of {} reached expanding macro `{name}` (every expansion counts, even an empty one); raise it with --max-tokens",
+                    cost.max
+                ),
             ));
         }
         if let Tok::Ident(n) = &t.tok {
@@ -147,7 +184,7 @@ fn expand_macros(
                 }
                 active.push(n.clone());
                 for b in body {
-                    push(b, Some(site), defs, active, out)?;
+                    push(b, Some(site), defs, active, out, cost)?;
                 }
                 active.pop();
                 return Ok(());
@@ -163,8 +200,12 @@ fn expand_macros(
     }
     let mut out = Vec::with_capacity(tokens.len());
     let mut active = Vec::new();
+    let mut cost = Cost {
+        spent: 0,
+        max: max_tokens,
+    };
     for t in tokens {
-        push(t, None, &defs, &mut active, &mut out)?;
+        push(t, None, &defs, &mut active, &mut out, &mut cost)?;
     }
     Ok(out)
 }
@@ -207,8 +248,15 @@ struct Parser<'a> {
     aliases: HashMap<String, ValTy>,
     diags: Vec<KernelDiagnostic>,
     depth: u32,
+    max_depth: u32,
     elision_noted: bool,
+    /// Unknown type names given a closest-name suggestion so far (each costs a scan of the
+    /// known names; past [`MAX_SUGGESTIONS`] the name is read as `int` without one).
+    suggestions: u32,
 }
+
+/// Most unknown type names that get a closest-name suggestion.
+const MAX_SUGGESTIONS: u32 = 64;
 
 type PResult<T> = Result<T, KernelError>;
 
@@ -456,12 +504,15 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > self.max_depth {
             let s = self.span();
             return Err(KernelError::new(
                 s.line,
                 s.col,
-                format!("nesting deeper than {MAX_DEPTH} levels"),
+                format!(
+                    "nesting deeper than {} levels; raise it with --max-depth (at most {DEPTH_CEILING})",
+                    self.max_depth
+                ),
             ));
         }
         Ok(())
@@ -606,6 +657,16 @@ impl<'a> Parser<'a> {
     }
 
     fn unknown_type(&mut self, name: &str, at: Span) -> Ty {
+        if self.suggestions >= MAX_SUGGESTIONS {
+            self.diag(
+                at,
+                Level::Error,
+                format!("unknown type `{name}` (read as `int`)"),
+                "",
+            );
+            return Ty::Val(ValTy::scalar(Scalar::I32));
+        }
+        self.suggestions += 1;
         let mut known: Vec<String> = self.aliases.keys().cloned().collect();
         known.extend(TYPE_WORDS.iter().map(|s| s.to_string()));
         let best = known
@@ -786,6 +847,17 @@ impl<'a> Parser<'a> {
 
     /// A function definition, if one starts here (the position is restored otherwise).
     fn function(&mut self) -> PResult<Option<Function>> {
+        // A loop, not a call per prototype: a file of a million prototypes must not recurse.
+        loop {
+            if let Some(f) = self.function_once()? {
+                return Ok(f);
+            }
+        }
+    }
+
+    /// One function definition (`Some(Some(f))`), no function here (`Some(None)`), or a
+    /// prototype that was skipped (`None`: look again after it).
+    fn function_once(&mut self) -> PResult<Option<Option<Function>>> {
         let save = self.pos;
         let save_depth = self.depth;
         let saved_diags = self.diags.len();
@@ -793,7 +865,7 @@ impl<'a> Parser<'a> {
         let Ok((entry1, _, bounds1)) = self.qualifiers() else {
             self.pos = save;
             self.depth = save_depth;
-            return Ok(None);
+            return Ok(Some(None));
         };
         let header = (|| -> PResult<Option<(Ty, String)>> {
             if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
@@ -814,7 +886,7 @@ impl<'a> Parser<'a> {
             self.pos = save;
             self.depth = save_depth;
             self.diags.truncate(saved_diags);
-            return Ok(None);
+            return Ok(Some(None));
         };
         let entry = entry1;
         self.expect_punct("(")?;
@@ -822,14 +894,14 @@ impl<'a> Parser<'a> {
         let (entry2, _, bounds2) = self.qualifiers()?;
         if self.eat(";") {
             // A prototype: nothing to run.
-            return self.function();
+            return Ok(None);
         }
         if !self.is_punct("{") {
             return self.err("`{` to start the function body");
         }
         let body = self.stmt()?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
-        Ok(Some(Function {
+        Ok(Some(Some(Function {
             name,
             entry: entry || entry2,
             ret,
@@ -839,7 +911,7 @@ impl<'a> Parser<'a> {
             vf_call_dim,
             span: start,
             snippet: false,
-        }))
+        })))
     }
 
     fn params(&mut self) -> PResult<Vec<Param>> {
@@ -1149,10 +1221,7 @@ impl<'a> Parser<'a> {
             let span = e.span;
             self.bump();
             let r = self.assign_expr()?;
-            e = Expr {
-                kind: ExprKind::Comma(Box::new(e), Box::new(r)),
-                span,
-            };
+            e = self.node(ExprKind::Comma(Box::new(e), Box::new(r)), span)?;
         }
         Ok(e)
     }
@@ -1184,10 +1253,7 @@ impl<'a> Parser<'a> {
         self.bump();
         let rhs = self.assign_expr()?;
         let span = lhs.span;
-        Ok(Expr {
-            kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)),
-            span,
-        })
+        self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }
 
     fn ternary(&mut self) -> PResult<Expr> {
@@ -1199,10 +1265,10 @@ impl<'a> Parser<'a> {
         self.expect_punct(":")?;
         let b = self.assign_expr()?;
         let span = c.span;
-        Ok(Expr {
-            kind: ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)),
+        self.node(
+            ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)),
             span,
-        })
+        )
     }
 
     /// Precedence climbing over the binary operators (C precedence, left-associative).
@@ -1222,7 +1288,13 @@ impl<'a> Parser<'a> {
                 Op::AndAnd => ExprKind::Logical(true, Box::new(lhs), Box::new(rhs)),
                 Op::OrOr => ExprKind::Logical(false, Box::new(lhs), Box::new(rhs)),
             };
-            lhs = Expr { kind, span };
+            lhs = match self.node(kind, span) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.depth -= 1;
+                    return Err(e);
+                }
+            };
         }
         self.depth -= 1;
         Ok(lhs)
@@ -1237,7 +1309,7 @@ impl<'a> Parser<'a> {
 
     fn unary_inner(&mut self) -> PResult<Expr> {
         let span = self.span();
-        let wrap = |kind| Expr { kind, span };
+        let wrap = |kind| Ok(Expr::new(kind, span));
         if let Tok::Punct(p) = self.peek(0).clone() {
             let un = match p {
                 "-" => Some(UnOp::Neg),
@@ -1249,13 +1321,13 @@ impl<'a> Parser<'a> {
             if let Some(op) = un {
                 self.bump();
                 let e = self.unary()?;
-                return Ok(wrap(ExprKind::Unary(op, Box::new(e))));
+                return self.checked(wrap(ExprKind::Unary(op, Box::new(e))));
             }
             match p {
                 "++" | "--" => {
                     self.bump();
                     let e = self.unary()?;
-                    return Ok(wrap(ExprKind::IncDec {
+                    return self.checked(wrap(ExprKind::IncDec {
                         inc: p == "++",
                         prefix: true,
                         target: Box::new(e),
@@ -1264,12 +1336,12 @@ impl<'a> Parser<'a> {
                 "*" => {
                     self.bump();
                     let e = self.unary()?;
-                    return Ok(wrap(ExprKind::Deref(Box::new(e))));
+                    return self.checked(wrap(ExprKind::Deref(Box::new(e))));
                 }
                 "&" => {
                     self.bump();
                     let e = self.unary()?;
-                    return Ok(wrap(ExprKind::AddrOf(Box::new(e))));
+                    return self.checked(wrap(ExprKind::AddrOf(Box::new(e))));
                 }
                 "(" if self.cast_follows() => {
                     self.bump();
@@ -1277,7 +1349,7 @@ impl<'a> Parser<'a> {
                     let (ty, _) = self.pointers(base)?;
                     self.expect_punct(")")?;
                     let e = self.unary()?;
-                    return Ok(wrap(ExprKind::Cast(ty, Box::new(e))));
+                    return self.checked(wrap(ExprKind::Cast(ty, Box::new(e))));
                 }
                 _ => {}
             }
@@ -1293,7 +1365,7 @@ impl<'a> Parser<'a> {
                 Ty::Ptr(_) => 8,
                 Ty::Val(v) => u64::from(v.scalar.bits().max(8) / 8) * u64::from(v.lanes),
             };
-            return Ok(wrap(ExprKind::SizeOf(bytes)));
+            return self.checked(wrap(ExprKind::SizeOf(bytes)));
         }
         self.postfix()
     }
@@ -1315,28 +1387,22 @@ impl<'a> Parser<'a> {
             if self.eat("[") {
                 let i = self.expr()?;
                 self.expect_punct("]")?;
-                e = Expr {
-                    kind: ExprKind::Index(Box::new(e), Box::new(i)),
-                    span,
-                };
+                e = self.node(ExprKind::Index(Box::new(e), Box::new(i)), span)?;
             } else if self.is_punct(".") || self.is_punct("->") {
                 self.bump();
                 let field = self.ident()?;
-                e = Expr {
-                    kind: ExprKind::Member(Box::new(e), field),
-                    span,
-                };
+                e = self.node(ExprKind::Member(Box::new(e), field), span)?;
             } else if self.is_punct("++") || self.is_punct("--") {
                 let inc = self.is_punct("++");
                 self.bump();
-                e = Expr {
-                    kind: ExprKind::IncDec {
+                e = self.node(
+                    ExprKind::IncDec {
                         inc,
                         prefix: false,
                         target: Box::new(e),
                     },
                     span,
-                };
+                )?;
             } else if self.is_punct("(") {
                 let at = self.span();
                 return Err(KernelError::new(
@@ -1393,10 +1459,7 @@ impl<'a> Parser<'a> {
                         self.bump();
                         let e = self.expr()?;
                         self.expect_punct(")")?;
-                        return Ok(Expr {
-                            kind: ExprKind::Cast(Ty::Val(v), Box::new(e)),
-                            span,
-                        });
+                        return self.node(ExprKind::Cast(Ty::Val(v), Box::new(e)), span);
                     }
                     self.bump();
                     let mut args = Vec::new();
@@ -1422,7 +1485,29 @@ impl<'a> Parser<'a> {
                 ))
             }
         };
-        Ok(Expr { kind, span })
+        self.node(kind, span)
+    }
+
+    /// A node, refused when its tree is higher than the depth budget (a flat chain such as
+    /// `1+1+…` or `a[0][0]…` grows the tree by one level per operator without any recursion in
+    /// the parser, but every later walk of the tree recurses once per level).
+    fn node(&self, kind: ExprKind, span: Span) -> PResult<Expr> {
+        self.checked(Ok(Expr::new(kind, span)))
+    }
+
+    fn checked(&self, e: PResult<Expr>) -> PResult<Expr> {
+        let e = e?;
+        if e.depth > self.max_depth {
+            return Err(KernelError::new(
+                e.span.line,
+                e.span.col,
+                format!(
+                    "expression nested deeper than {} levels (a chain of operators, indexes or commas counts one level each); raise it with --max-depth (at most {DEPTH_CEILING})",
+                    self.max_depth
+                ),
+            ));
+        }
+        Ok(e)
     }
 }
 

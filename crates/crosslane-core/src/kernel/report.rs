@@ -104,10 +104,7 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
     }
     let ending = match &t.outcome {
         Some(Outcome::Finished) => "finished".to_string(),
-        Some(Outcome::StepLimit { limit, line }) => {
-            format!("stopped: step limit {limit} reached at line {line}")
-        }
-        Some(Outcome::MemoryLimit { limit }) => format!("stopped: cell limit {limit} reached"),
+        Some(Outcome::Limit(hit)) => format!("stopped: {}", hit.message()),
         Some(Outcome::Error(e)) => format!("stopped: {e}"),
         None => "still running".to_string(),
     };

@@ -778,10 +778,23 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
     if op.is_compare() {
         return Ok(KVal::bool(compare(op, x.partial_cmp(&y))));
     }
+    // Operands are at most 64 bits wide, so + and - fit an i128; a 64-bit product may not
+    // (u64::MAX * u64::MAX): unsigned arithmetic wraps modulo 2^N (C11 6.2.5p9), and 2^128 is a
+    // multiple of 2^64, so the wrapped i128 product truncates to the right bits; a signed
+    // product that does not fit is reported as overflow below.
+    let wide = |r: Option<i128>, wrapped: i128| match r {
+        Some(r) => Ok(r),
+        None if !ty.is_signed() => Ok(wrapped),
+        None => Err(Fault::ub(format!(
+            "{x} {} {y} overflows {}: signed overflow is undefined (C11 6.5p5)",
+            op.token(),
+            ty.name()
+        ))),
+    };
     let r = match op {
-        BinOp::Add => x + y,
-        BinOp::Sub => x - y,
-        BinOp::Mul => x * y,
+        BinOp::Add => wide(x.checked_add(y), x.wrapping_add(y))?,
+        BinOp::Sub => wide(x.checked_sub(y), x.wrapping_sub(y))?,
+        BinOp::Mul => wide(x.checked_mul(y), x.wrapping_mul(y))?,
         BinOp::Div | BinOp::Rem => {
             if y == 0 {
                 return Err(Fault::ub(format!(
@@ -790,9 +803,9 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
                 )));
             }
             if op == BinOp::Div {
-                x / y
+                x.wrapping_div(y)
             } else {
-                x % y
+                x.wrapping_rem(y)
             }
         }
         BinOp::And => x & y,

@@ -75,6 +75,18 @@ struct State {
     open: bool,
     gpu: Option<Rc<WebGpu>>,
     generation: u64,
+    /// Whether the user has clicked the toggle or "run again" in this page: a permalink or an
+    /// embed may open the panel, but GPU work starts only after a user gesture.
+    armed: bool,
+}
+
+/// Records a user gesture that allows GPU work.
+fn arm() {
+    STATE.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            s.armed = true;
+        }
+    });
 }
 
 thread_local! {
@@ -179,7 +191,10 @@ pub fn mount() -> Js<()> {
     // A permalink with the panel open opens it (and Back / Forward follow the link's state).
     crate::permalink::on_gpu_panel(set_panel_open);
     let rerun: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-rerun")?.into();
-    on_click(&rerun, |_| run_compare())?;
+    on_click(&rerun, |_| {
+        arm();
+        run_compare();
+    })?;
     let copy: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-copy")?.into();
     on_click(&copy, |_| copy_wgsl())?;
     let sort: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-sort")?.into();
@@ -210,6 +225,7 @@ fn els() -> Option<Rc<Els>> {
 
 /// The toggle button: flips the panel and tells the permalink (`Scenario.gpu_panel`).
 fn toggle_panel() {
+    arm();
     let open = !STATE.with(|s| s.try_borrow().map(|s| s.open).unwrap_or(false));
     set_panel_open(open);
     crate::permalink::set_gpu_panel(open);
@@ -302,6 +318,16 @@ fn set_state(e: &Els, state: &str) {
 
 /// Runs the current step on the GPU (asynchronously) and shows the comparison.
 fn run_compare() {
+    let armed = STATE.with(|s| s.try_borrow().map(|s| s.armed).unwrap_or(false));
+    if !armed {
+        if let Some(e) = els() {
+            set_state(&e, "idle");
+            e.status.set_text_content(Some(
+                "opened by a link: press “run again” to run this step on the GPU (GPU work starts only on a click)",
+            ));
+        }
+        return;
+    }
     let (Some(e), Some((generation, step))) = (els(), next_generation()) else {
         return;
     };

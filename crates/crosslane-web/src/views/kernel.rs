@@ -4,8 +4,8 @@
 //!
 //! The interpreter is [`crosslane_core::kernel`]; this module only drives an
 //! [`Executor`] and shows its [`KernelTrace`]. Running is sliced: `run` executes steps for a few
-//! milliseconds per `setTimeout` tick ([`TICK_MS`]), so an endless loop ends at the step limit
-//! ([`MAX_STEPS`]) with the interpreter's message while the tab stays responsive.
+//! milliseconds per `setTimeout` tick ([`TICK_MS`]), so an endless loop ends at the work limit
+//! ([`MAX_WORK`]) with the interpreter's message while the tab stays responsive.
 //!
 //! Page elements (tests rely on them): `#kernel-source` (the textarea), `#kernel-highlight`,
 //! `#kernel-gutter`, `#kernel-error` ("line L:C: message" of a parse or launch error),
@@ -26,7 +26,8 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use crosslane_core::kernel::{
-    list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Outcome,
+    list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Limits,
+    Outcome,
 };
 use crosslane_core::scenario::View;
 use crosslane_core::{LaneMask, Level};
@@ -42,11 +43,12 @@ use crate::labels::escape;
 use crate::render::{canvas, scene};
 use crate::views::router;
 
-/// Most statement steps of one run on the page; an endless loop stops here with the
-/// interpreter's "step limit" diagnostic.
-const MAX_STEPS: usize = 50_000;
-/// Most cells of memory plus recorded lane values (the interpreter's memory limit).
-const MAX_CELLS: usize = 4_000_000;
+/// Most units of work (statements and expression nodes) of one run on the page; an endless loop
+/// stops here with the interpreter's "work limit" diagnostic.
+const MAX_WORK: u64 = 2_000_000;
+/// Most bytes of memory, lane variables and trace of one run on the page (wasm32 has 4 GiB of
+/// address space at most; a tab should not take more than this for one kernel).
+const MAX_MEMORY: u64 = 128 << 20;
 /// Milliseconds of interpreting per tick of a run before the page yields to the browser.
 const TICK_MS: f64 = 12.0;
 /// Most warps listed in the lane table's warp menu.
@@ -503,6 +505,10 @@ fn reveal_caret(area: &HtmlTextAreaElement, caret: u32) {
 }
 
 fn schedule_frame(state: Shared) -> Js<()> {
+    // After a fatal error the state may stay borrowed forever: never retry then.
+    if crate::panic::halted() {
+        return Ok(());
+    }
     let f = Closure::once_into_js(move || {
         if let Err(err) = apply_edit(&state) {
             crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
@@ -584,6 +590,9 @@ fn run(state: &Shared, target: Option<usize>) -> Js<()> {
 }
 
 fn schedule(state: Shared, generation: u64) -> Js<()> {
+    if crate::panic::halted() {
+        return Ok(());
+    }
     let f = Closure::once_into_js(move || {
         if let Err(err) = tick(&state, generation) {
             crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
@@ -755,8 +764,11 @@ impl KernelView {
             block_dim: threads.map(|t| [t, 1, 1]),
             grid_dim: blocks.map(|b| [b, 1, 1]),
             args: self.fills.clone(),
-            max_steps: MAX_STEPS,
-            max_cells: MAX_CELLS,
+            limits: Limits {
+                max_work: MAX_WORK,
+                max_memory: MAX_MEMORY,
+                ..Limits::default()
+            },
             ..LaunchConfig::default()
         })
     }
@@ -1063,13 +1075,9 @@ impl KernelView {
             ),
             None => ("idle", format!("paused after {n} steps")),
             Some(Outcome::Finished) => ("finished", format!("finished after {n} steps")),
-            Some(Outcome::StepLimit { limit, line }) => (
+            Some(Outcome::Limit(hit)) => (
                 "stopped",
-                format!("stopped: step limit of {limit} reached at line {line} (the kernel may loop forever)"),
-            ),
-            Some(Outcome::MemoryLimit { limit }) => (
-                "stopped",
-                format!("stopped: memory limit of {limit} cells (memory plus trace) reached after {n} steps"),
+                format!("stopped after {n} steps: {}", hit.message()),
             ),
             Some(Outcome::Error(e)) => (
                 "stopped",

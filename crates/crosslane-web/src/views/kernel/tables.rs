@@ -123,7 +123,9 @@ fn space_text(space: Space) -> String {
     match space {
         Space::Global => "global".into(),
         Space::Shared { block } => format!("shared, block {block}"),
-        Space::Local { block, warp } => format!("local, block {block} warp {warp}"),
+        Space::Local { block, warp, lane } => {
+            format!("local, block {block} warp {warp} lane {lane}")
+        }
     }
 }
 

@@ -1,0 +1,266 @@
+//! Budgets on the work a kernel may cost, so that no source or launch can hang or exhaust the
+//! page or the CLI: tokens (lexing and macro expansion), syntax nesting, instructions after
+//! inlining, instructions executed, bytes of memory, and diagnostics kept.
+//!
+//! Each budget has a default no real kernel reaches (the seed kernels use well under 1 % of
+//! each) and can be raised (CLI flags `--max-work`, `--max-memory`, …; the page's fields). A
+//! budget that runs out ends the run or the parse with a [`LimitHit`]: which limit, what hit it,
+//! and how to raise it. The executor and the parser call [`Meter`]; the accounting lives here,
+//! not in the engine, so that a new engine keeps it.
+//!
+//! Memory is counted in bytes of the interpreter's own data: buffer cells, per-lane variables,
+//! the recorded trace (steps, their lane values, operations and diagnostics) and the final warp
+//! snapshots. The sizes are the in-memory sizes of those values ([`std::mem::size_of`] plus their
+//! heap parts), so the count follows what the process really holds, within a small factor.
+
+use serde::{Deserialize, Serialize};
+
+use super::exec::{KernelStep, LaneVal};
+use super::types::{KVal, ValTy};
+
+/// The budgets of one parse and run. Every field is a ceiling; see [`Limits::default`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Limits {
+    /// Most units of work executed: one per statement, branch or loop test of a warp, and one
+    /// per expression node it evaluates (`--max-work`). An endless loop ends here.
+    pub max_work: u64,
+    /// Most bytes of memory: buffers, per-lane variables, the trace, warp snapshots and
+    /// diagnostics (`--max-memory`).
+    pub max_memory: u64,
+    /// Deepest syntax tree: nesting of statements and expressions, where a flat chain
+    /// (`1+1+…`, `a[0][0]…`, a comma list) counts one level per operator (`--max-depth`). At
+    /// most [`DEPTH_CEILING`], which keeps the stack safe under wasm.
+    pub max_depth: u32,
+    /// Most tokens after macro expansion, counting every expansion call too, so that macros
+    /// that expand to nothing still cost (`--max-tokens`).
+    pub max_tokens: u64,
+    /// Most instructions after inlining device functions, each weighted by its expression
+    /// nodes (`--max-code`): breadth of inlining as well as depth.
+    pub max_code: u64,
+    /// Most distinct diagnostics kept (per line, column, rule and message); the rest are
+    /// counted and summarized as "and N more" (`--max-diagnostics`).
+    pub max_diagnostics: u64,
+}
+
+/// The deepest syntax tree accepted whatever `max_depth` says: each level costs a few stack
+/// frames in the parser, the compiler, the evaluator and `Drop`, and wasm's stack is 1 MiB.
+/// Measured in an optimized native build on a 1 MiB stack: evaluation survives a tree 800 deep
+/// and overflows at 1600; parsing survives 400 nested parentheses (1200 parser levels). 512
+/// leaves room. `tests/kernel_budgets.rs` runs trees this deep on a 1 MiB stack (16 MiB in a
+/// debug build, whose frames are about ten times larger; the CLI runs on a 64 MiB stack).
+pub const DEPTH_CEILING: u32 = 512;
+
+impl Default for Limits {
+    /// Defaults far above the seed kernels (the longest seed run takes about 2 000 units of
+    /// work and 100 KiB) and small enough to end within seconds in a page.
+    fn default() -> Self {
+        Limits {
+            max_work: 20_000_000,
+            max_memory: 256 << 20,
+            max_depth: 256,
+            max_tokens: 2_000_000,
+            max_code: 2_000_000,
+            max_diagnostics: 1_000,
+        }
+    }
+}
+
+impl Limits {
+    /// The depth actually enforced: `max_depth` capped at [`DEPTH_CEILING`].
+    pub fn depth(&self) -> u32 {
+        self.max_depth.min(DEPTH_CEILING)
+    }
+}
+
+/// Which budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resource {
+    /// [`Limits::max_work`].
+    Work,
+    /// [`Limits::max_memory`].
+    Memory,
+    /// [`Limits::max_depth`].
+    Depth,
+    /// [`Limits::max_tokens`].
+    Tokens,
+    /// [`Limits::max_code`].
+    Code,
+}
+
+impl Resource {
+    /// The CLI flag that raises it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Resource::Work => "--max-work",
+            Resource::Memory => "--max-memory",
+            Resource::Depth => "--max-depth",
+            Resource::Tokens => "--max-tokens",
+            Resource::Code => "--max-code",
+        }
+    }
+
+    /// What it counts, in words.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Resource::Work => "units of work (statements and expression nodes executed)",
+            Resource::Memory => "bytes of memory (buffers, lane variables, trace)",
+            Resource::Depth => "levels of nesting",
+            Resource::Tokens => "tokens after macro expansion",
+            Resource::Code => "instructions after inlining",
+        }
+    }
+}
+
+/// A budget that ran out: which, its limit, and what hit it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LimitHit {
+    /// The budget.
+    pub resource: Resource,
+    /// Its limit.
+    pub limit: u64,
+    /// Line (1-based) being parsed or executed when it ran out (0 when none).
+    pub line: u32,
+    /// What hit it, in words ("the loop at line 3", "buffer `dst` of 4294967296 cells").
+    pub what: String,
+}
+
+impl LimitHit {
+    /// One sentence: the limit, what hit it and how to raise it.
+    pub fn message(&self) -> String {
+        format!(
+            "{} limit of {} {} reached by {}{}; raise it with {} (or the page's limits)",
+            match self.resource {
+                Resource::Work => "work",
+                Resource::Memory => "memory",
+                Resource::Depth => "nesting",
+                Resource::Tokens => "token",
+                Resource::Code => "code",
+            },
+            self.limit,
+            self.resource.unit(),
+            self.what,
+            if self.line > 0 {
+                format!(" at line {}", self.line)
+            } else {
+                String::new()
+            },
+            self.resource.flag()
+        )
+    }
+}
+
+impl std::fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+/// Counts work and bytes against [`Limits`].
+#[derive(Clone, Debug, Default)]
+pub struct Meter {
+    /// The limits.
+    pub limits: Limits,
+    /// Work done so far.
+    pub work: u64,
+    /// Bytes held by the trace (steps and warp snapshots), which only grows.
+    pub trace_bytes: u64,
+    /// Bytes of the live per-lane variables of the block running.
+    pub var_bytes: u64,
+}
+
+impl Meter {
+    /// A meter at zero.
+    pub fn new(limits: Limits) -> Self {
+        Meter {
+            limits,
+            ..Meter::default()
+        }
+    }
+
+    /// Adds `n` units of work; false once the work budget is spent.
+    pub fn work(&mut self, n: u64) -> bool {
+        self.work = self.work.saturating_add(n);
+        self.work <= self.limits.max_work
+    }
+
+    /// Whether the work budget is spent.
+    pub fn work_spent(&self) -> bool {
+        self.work > self.limits.max_work
+    }
+
+    /// Total bytes with `memory` bytes of buffers.
+    pub fn bytes(&self, memory: u64) -> u64 {
+        memory
+            .saturating_add(self.trace_bytes)
+            .saturating_add(self.var_bytes)
+    }
+
+    /// Whether `extra` more bytes fit beside `memory` bytes of buffers.
+    pub fn fits(&self, memory: u64, extra: u64) -> bool {
+        self.bytes(memory).saturating_add(extra) <= self.limits.max_memory
+    }
+}
+
+/// Bytes of one buffer cell of element type `elem` (a vector cell holds its components on the
+/// heap).
+pub fn cell_bytes(elem: ValTy) -> u64 {
+    let base = std::mem::size_of::<Option<KVal>>() as u64;
+    if elem.lanes > 1 {
+        base + u64::from(elem.lanes) * std::mem::size_of::<KVal>() as u64
+    } else {
+        base
+    }
+}
+
+/// Bytes of a value, heap parts included.
+pub fn kval_bytes(v: &KVal) -> u64 {
+    let base = std::mem::size_of::<KVal>() as u64;
+    match v {
+        KVal::Vector { items, .. } => base + items.iter().map(kval_bytes).sum::<u64>(),
+        _ => base,
+    }
+}
+
+/// Bytes of one lane value, its undefined reason included.
+pub fn lane_bytes(v: &LaneVal) -> u64 {
+    match v {
+        Ok(k) => {
+            kval_bytes(k) + (std::mem::size_of::<LaneVal>() - std::mem::size_of::<KVal>()) as u64
+        }
+        Err(u) => std::mem::size_of::<LaneVal>() as u64 + u.why.len() as u64,
+    }
+}
+
+/// Bytes of a row of lane values.
+pub fn lanes_bytes(row: &[LaneVal]) -> u64 {
+    std::mem::size_of::<Vec<LaneVal>>() as u64 + row.iter().map(lane_bytes).sum::<u64>()
+}
+
+/// Bytes of a recorded step: its text, changed variables, writes, operations and diagnostics.
+/// A cross-lane operation's [`crate::trace::Step`] is counted at 256 bytes per lane (inputs,
+/// results with their source and reason) plus its diagnostics.
+pub fn step_bytes(s: &KernelStep) -> u64 {
+    let mut n = std::mem::size_of::<KernelStep>() as u64 + s.text.len() as u64;
+    for c in &s.changes {
+        n += c.name.len() as u64 + lanes_bytes(&c.values) + 24;
+    }
+    n += (s.memory_writes.len() * std::mem::size_of::<super::exec::MemWrite>()) as u64;
+    for op in &s.ops {
+        n += std::mem::size_of::<crate::trace::Step>() as u64 + 256 * op.lanes as u64;
+        n += op
+            .diagnostics
+            .iter()
+            .map(|d| d.message.len() as u64 + 64)
+            .sum::<u64>();
+    }
+    n += s
+        .diagnostics
+        .iter()
+        .map(|d| {
+            (std::mem::size_of::<super::KernelDiagnostic>() + d.message.len() + d.rule.len()) as u64
+        })
+        .sum::<u64>();
+    n
+}
