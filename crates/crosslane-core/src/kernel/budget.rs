@@ -10,7 +10,7 @@
 //!
 //! Memory is counted in bytes of the interpreter's own data: buffer cells, per-lane variables,
 //! the recorded trace (steps, their lane values, operations and diagnostics) and the final warp
-//! snapshots. The sizes are the in-memory sizes of those values ([`std::mem::size_of`] plus their
+//! snapshots. The sizes are the in-memory sizes of those values on a 64-bit host ([`size`] plus their
 //! heap parts), so the count follows what the process really holds, within a small factor.
 
 use serde::{Deserialize, Serialize};
@@ -203,12 +203,35 @@ impl Meter {
     }
 }
 
+/// The in-memory sizes the meter counts, in bytes, as they are on a 64-bit host. They are fixed
+/// numbers rather than `size_of` so that the page (wasm32, 4-byte pointers) and the CLI count the
+/// same bytes and stop a link at the same point; a unit test keeps them equal to `size_of` on
+/// 64-bit hosts.
+pub mod size {
+    /// `Option<KVal>`: one scalar buffer cell.
+    pub const OPTION_KVAL: u64 = 32;
+    /// `KVal`: one value.
+    pub const KVAL: u64 = 32;
+    /// `LaneVal`: one lane's value or undefined reason.
+    pub const LANE_VAL: u64 = 40;
+    /// `Vec<_>`: a row's header.
+    pub const VEC: u64 = 24;
+    /// `KernelStep`: one recorded step's fixed part.
+    pub const KERNEL_STEP: u64 = 176;
+    /// `MemWrite`: one recorded memory write.
+    pub const MEM_WRITE: u64 = 56;
+    /// `trace::Step`: one recorded cross-lane operation's fixed part.
+    pub const STEP: u64 = 176;
+    /// `KernelDiagnostic`: one diagnostic's fixed part.
+    pub const DIAGNOSTIC: u64 = 64;
+}
+
 /// Bytes of one buffer cell of element type `elem` (a vector cell holds its components on the
 /// heap).
 pub fn cell_bytes(elem: ValTy) -> u64 {
-    let base = std::mem::size_of::<Option<KVal>>() as u64;
+    let base = size::OPTION_KVAL;
     if elem.lanes > 1 {
-        base + u64::from(elem.lanes) * std::mem::size_of::<KVal>() as u64
+        base + u64::from(elem.lanes) * size::KVAL
     } else {
         base
     }
@@ -216,7 +239,7 @@ pub fn cell_bytes(elem: ValTy) -> u64 {
 
 /// Bytes of a value, heap parts included.
 pub fn kval_bytes(v: &KVal) -> u64 {
-    let base = std::mem::size_of::<KVal>() as u64;
+    let base = size::KVAL;
     match v {
         KVal::Vector { items, .. } => base + items.iter().map(kval_bytes).sum::<u64>(),
         _ => base,
@@ -226,29 +249,27 @@ pub fn kval_bytes(v: &KVal) -> u64 {
 /// Bytes of one lane value, its undefined reason included.
 pub fn lane_bytes(v: &LaneVal) -> u64 {
     match v {
-        Ok(k) => {
-            kval_bytes(k) + (std::mem::size_of::<LaneVal>() - std::mem::size_of::<KVal>()) as u64
-        }
-        Err(u) => std::mem::size_of::<LaneVal>() as u64 + u.why.len() as u64,
+        Ok(k) => kval_bytes(k) + (size::LANE_VAL - size::KVAL),
+        Err(u) => size::LANE_VAL + u.why.len() as u64,
     }
 }
 
 /// Bytes of a row of lane values.
 pub fn lanes_bytes(row: &[LaneVal]) -> u64 {
-    std::mem::size_of::<Vec<LaneVal>>() as u64 + row.iter().map(lane_bytes).sum::<u64>()
+    size::VEC + row.iter().map(lane_bytes).sum::<u64>()
 }
 
 /// Bytes of a recorded step: its text, changed variables, writes, operations and diagnostics.
 /// A cross-lane operation's [`crate::trace::Step`] is counted at 256 bytes per lane (inputs,
 /// results with their source and reason) plus its diagnostics.
 pub fn step_bytes(s: &KernelStep) -> u64 {
-    let mut n = std::mem::size_of::<KernelStep>() as u64 + s.text.len() as u64;
+    let mut n = size::KERNEL_STEP + s.text.len() as u64;
     for c in &s.changes {
         n += c.name.len() as u64 + lanes_bytes(&c.values) + 24;
     }
-    n += (s.memory_writes.len() * std::mem::size_of::<super::exec::MemWrite>()) as u64;
+    n += s.memory_writes.len() as u64 * size::MEM_WRITE;
     for op in &s.ops {
-        n += std::mem::size_of::<crate::trace::Step>() as u64 + 256 * op.lanes as u64;
+        n += size::STEP + 256 * op.lanes as u64;
         n += op
             .diagnostics
             .iter()
@@ -258,9 +279,28 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
     n += s
         .diagnostics
         .iter()
-        .map(|d| {
-            (std::mem::size_of::<super::KernelDiagnostic>() + d.message.len() + d.rule.len()) as u64
-        })
+        .map(|d| size::DIAGNOSTIC + (d.message.len() + d.rule.len()) as u64)
         .sum::<u64>();
     n
+}
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod tests {
+    use super::size;
+    use crate::kernel::exec::{KernelStep, LaneVal, MemWrite};
+    use crate::kernel::{KVal, KernelDiagnostic};
+    use std::mem::size_of;
+
+    /// The fixed sizes are this 64-bit host's: the meter counts what the process holds here.
+    #[test]
+    fn fixed_sizes_are_the_64_bit_host_sizes() {
+        assert_eq!(size::OPTION_KVAL, size_of::<Option<KVal>>() as u64);
+        assert_eq!(size::KVAL, size_of::<KVal>() as u64);
+        assert_eq!(size::LANE_VAL, size_of::<LaneVal>() as u64);
+        assert_eq!(size::VEC, size_of::<Vec<LaneVal>>() as u64);
+        assert_eq!(size::KERNEL_STEP, size_of::<KernelStep>() as u64);
+        assert_eq!(size::MEM_WRITE, size_of::<MemWrite>() as u64);
+        assert_eq!(size::STEP, size_of::<crate::trace::Step>() as u64);
+        assert_eq!(size::DIAGNOSTIC, size_of::<KernelDiagnostic>() as u64);
+    }
 }

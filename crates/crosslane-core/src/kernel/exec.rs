@@ -1636,8 +1636,8 @@ impl Executor {
             .slots
             .iter()
             .map(|s| {
-                std::mem::size_of::<Vec<LaneVal>>() as u64
-                    + lanes as u64 * (std::mem::size_of::<LaneVal>() + s.name.len() + 24) as u64
+                super::budget::size::VEC
+                    + lanes as u64 * (super::budget::size::LANE_VAL + s.name.len() as u64 + 24)
             })
             .sum();
         let need = per_warp.saturating_mul(launch.warps_per_block as u64);
