@@ -79,6 +79,15 @@ pub(crate) const MASK: ParamSpec = ParamSpec {
     doc: "sync mask (hex, bit i = lane i): the lanes taking part; defaults to the active mask",
 };
 
+/// The sync `mask` argument every `*_sync` op takes first: the same in every caller.
+const SYNC_MASK: Arg = Arg::param(
+    "mask",
+    "unsigned",
+    Role::SyncMask,
+    MASK,
+    Thread::Uniform(CUDA_SAME_MASK),
+);
+
 const WIDTH: ParamSpec = ParamSpec {
     name: "width",
     kind: ParamKind::PerLaneInt {
@@ -348,12 +357,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["shfl_sync"],
         proto: Proto::returns("T"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "srcLane",
@@ -390,12 +394,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["shfl_up_sync"],
         proto: Proto::returns("T"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "delta",
@@ -423,12 +422,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["shfl_down_sync"],
         proto: Proto::returns("T"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "delta",
@@ -457,12 +451,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["shfl_xor_sync"],
         proto: Proto::returns("T"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("var", "T"),
             Arg::per_thread(
                 "laneMask",
@@ -499,12 +488,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["ballot_sync"],
         proto: Proto::returns("unsigned"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("predicate", "int"),
         ],
         rule: "Every lane in mask gets a 32-bit mask whose bit j is set when lane j is in mask, \
@@ -526,12 +510,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["any_sync"],
         proto: Proto::returns("int"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("predicate", "int"),
         ],
         rule: "Every lane in mask gets 1 when the predicate (the operand) is non-zero on any lane \
@@ -549,12 +528,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["all_sync"],
         proto: Proto::returns("int"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("predicate", "int"),
         ],
         rule:
@@ -588,12 +562,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["match_any_sync"],
         proto: Proto::returns("unsigned int"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "T"),
         ],
         rule:
@@ -613,12 +582,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["match_all_sync"],
         proto: Proto::returns("unsigned int"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "T"),
             Arg::out("pred", "int *"),
         ],
@@ -641,12 +605,7 @@ pub const OPS: &[OpSpec] = &[
         proto: Proto::returns("unsigned")
             .note("also int __reduce_add_sync(unsigned mask, int value)"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "unsigned"),
         ],
         rule: "Every lane in mask gets the wrapping sum of value over the lanes of mask. An \
@@ -666,12 +625,7 @@ pub const OPS: &[OpSpec] = &[
         proto: Proto::returns("unsigned")
             .note("also int __reduce_min_sync(unsigned mask, int value)"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "unsigned"),
         ],
         rule:
@@ -691,12 +645,7 @@ pub const OPS: &[OpSpec] = &[
         proto: Proto::returns("unsigned")
             .note("also int __reduce_max_sync(unsigned mask, int value)"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "unsigned"),
         ],
         rule:
@@ -715,12 +664,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["reduce_and_sync"],
         proto: Proto::returns("unsigned"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "unsigned"),
         ],
         rule: "Every lane in mask gets the bitwise AND of value over the lanes of mask. Sync-mask \
@@ -738,12 +682,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["reduce_or_sync"],
         proto: Proto::returns("unsigned"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "unsigned"),
         ],
         rule: "Every lane in mask gets the bitwise OR of value over the lanes of mask. Sync-mask \
@@ -761,12 +700,7 @@ pub const OPS: &[OpSpec] = &[
         aliases: &["reduce_xor_sync"],
         proto: Proto::returns("unsigned"),
         args: &[
-            Arg::param(
-                "mask",
-                "unsigned",
-                Role::SyncMask, MASK,
-                Thread::Uniform(CUDA_SAME_MASK),
-            ),
+            SYNC_MASK,
             Arg::operand("value", "unsigned"),
         ],
         rule: "Every lane in mask gets the bitwise XOR of value over the lanes of mask. Sync-mask \
