@@ -102,3 +102,22 @@ fn a_varying_wgsl_uniform_delta_is_indeterminate() {
     assert_eq!(d.line, 3);
     assert!(ints(t.buffer("out").unwrap()).iter().all(Option::is_none));
 }
+
+#[test]
+fn a_signed_delta_converts_to_the_unsigned_parameter() {
+    // `delta` is `unsigned int` (CUDA Programming Guide, Warp Shuffle Functions): an int argument
+    // converts modulo 2^32 (C11 6.3.1.3p2), then PTX uses b = delta & 31 (shfl.sync). Lane 0:
+    // down by 0xfffffffd & 31 = 29 reads lane 29; down by 0xffffffff & 31 = 31 reads lane 31;
+    // up by 29 leaves the segment → own 0: 29 + 31 + 0 = 60. Lane 1: 31 + own 1 + own 1 = 33.
+    // Lane 2: all own, 6. Lane 3: delta 0 reads itself, 3 + own 3 + 3 = 9.
+    let src = "__global__ void k(int* out) {\n  int lane = threadIdx.x;\n  int a = __shfl_down_sync(0xffffffff, lane, lane - 3);\n  int b = __shfl_down_sync(0xffffffff, lane, -1);\n  int c = __shfl_up_sync(0xffffffff, lane, lane - 3);\n  out[lane] = a + b + c;\n}";
+    let t = run_on(src, Dialect::Cuda, 32);
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(&out[..4], &[Some(60), Some(33), Some(6), Some(9)]);
+    assert!(
+        !t.all_diagnostics()
+            .any(|d| d.level == crosslane_core::Level::Error),
+        "{:?}",
+        t.all_diagnostics().map(|d| &d.message).collect::<Vec<_>>()
+    );
+}

@@ -454,10 +454,11 @@ fn call_op_once(
         let value = match arg.and_then(|k| args.get(k).map(|a| (k, a))) {
             Some((k, a)) => {
                 let thread = spec.args.get(k).map_or(Thread::Immediate, |a| a.thread);
+                let c_type = spec.args.get(k).map_or("", |a| a.ty);
                 match param_value(
                     p.name,
                     p.kind,
-                    thread,
+                    (thread, c_type),
                     a,
                     idents.get(k).cloned().flatten(),
                     lanes,
@@ -592,7 +593,10 @@ fn call_scalar(
                     param_value(
                         p.name,
                         p.kind,
-                        Thread::PerThread(crate::args::SCALAR_OP),
+                        (
+                            Thread::PerThread(crate::args::SCALAR_OP),
+                            spec.args.get(k).map_or("", |a| a.ty),
+                        ),
                         a,
                         idents.get(k).cloned().flatten(),
                         lanes,
@@ -715,6 +719,18 @@ enum Note {
     FirstLane(String, String),
 }
 
+/// An integer argument converted to the parameter's declared C type, as the call does (C11
+/// 6.3.1.3p2: to an unsigned type the value wraps modulo 2^N, so `__shfl_down_sync(m, v, -1)`
+/// passes delta 0xffffffff; to a signed type an out-of-range value is implementation-defined,
+/// and nvcc, hipcc and clang wrap it). Other types keep the value.
+fn to_declared(n: i128, c_type: &str) -> i128 {
+    match c_type.trim() {
+        "unsigned" | "unsigned int" | "uint32_t" => n.rem_euclid(1 << 32),
+        "int" | "int32_t" => i128::from(n as i32),
+        _ => n,
+    }
+}
+
 /// One parameter bound from an argument row.
 struct Bound {
     value: ParamValue,
@@ -728,7 +744,7 @@ struct Bound {
 fn param_value(
     name: &str,
     kind: ParamKind,
-    thread: Thread,
+    (thread, c_type): (Thread, &str),
     arg: &[LaneVal],
     ident: Option<String>,
     lanes: usize,
@@ -739,6 +755,7 @@ fn param_value(
         match arg.get(l) {
             Some(Ok(v)) => v
                 .as_int()
+                .map(|n| to_declared(n, c_type))
                 .or_else(|| v.as_f64().map(|x| x as i128))
                 .and_then(|n| i64::try_from(n).ok())
                 .ok_or_else(|| format!("`{name}` must be an integer, got {v}")),
