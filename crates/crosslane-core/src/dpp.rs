@@ -29,6 +29,7 @@ pub const BANK: usize = 4;
 pub const DPP_CTRL_FORMS: &str = "quad_perm:[a,b,c,d] (each 0..3), row_shl:n, row_shr:n, \
      row_ror:n (n in 1..15), wave_shl:1, wave_shr:1, wave_rol:1, wave_ror:1, row_mirror, \
      row_half_mirror, row_bcast:15, row_bcast:31, row_share:n, row_xmask:n (n in 0..15), \
+     row_newbcast:n (n in 1..15), \
      dpp8:[s0,s1,s2,s3,s4,s5,s6,s7] (each 0..7)";
 
 /// One DPP control (LLVM AMDGPUModifierSyntax spelling in [`fmt::Display`]).
@@ -61,6 +62,9 @@ pub enum DppCtrl {
     /// `row_share:n` (0..=15): lane n of the caller's row (GFX10+). MetaX calls this "Row
     /// Broadcast" (seed 002 §3.4.1: `src.thread[(n&0x30) + mode[3:0]]`).
     RowShare(u8),
+    /// `row_newbcast:n` (1..=15): GFX90A+ (CDNA) spelling of the same encoding as `row_share:n`
+    /// (0x150 + n), lane n of the caller's row (LLVM AMDGPUModifierSyntax, DPP Modifiers).
+    RowNewBcast(u8),
     /// `row_xmask:n` (0..=15): lane (i & 15) ^ n of the caller's row (GFX10+).
     RowXmask(u8),
     /// `dpp8:[s0..s7]`: lane k of each group of 8 reads lane `sel[k]` of it (GFX10+).
@@ -136,6 +140,7 @@ impl DppCtrl {
             "row_shr" => Ok(DppCtrl::RowShr(n(1, 15)?)),
             "row_ror" => Ok(DppCtrl::RowRor(n(1, 15)?)),
             "row_share" => Ok(DppCtrl::RowShare(n(0, 15)?)),
+            "row_newbcast" => Ok(DppCtrl::RowNewBcast(n(1, 15)?)),
             "row_xmask" => Ok(DppCtrl::RowXmask(n(0, 15)?)),
             "wave_shl" => one(DppCtrl::WaveShl),
             "wave_shr" => one(DppCtrl::WaveShr),
@@ -219,7 +224,7 @@ impl DppCtrl {
                 }
                 31
             }
-            DppCtrl::RowShare(n) => row_base + usize::from(n),
+            DppCtrl::RowShare(n) | DppCtrl::RowNewBcast(n) => row_base + usize::from(n),
             DppCtrl::RowXmask(n) => row_base + (in_row ^ usize::from(n)),
             DppCtrl::Dpp8(sel) => (i & !7) + usize::from(sel[i & 7]),
         };
@@ -237,8 +242,9 @@ impl DppCtrl {
             | DppCtrl::RowBcast15
             | DppCtrl::RowBcast31 => Some("GFX8/GFX9 only (wave64); removed in GFX10"),
             DppCtrl::RowShare(_) | DppCtrl::RowXmask(_) | DppCtrl::Dpp8(_) => {
-                Some("GFX10+ only (row_share also GFX90A as row_newbcast)")
+                Some("GFX10+ only (GFX90A+ spells row_share:1..15 row_newbcast)")
             }
+            DppCtrl::RowNewBcast(_) => Some("GFX90A+ (CDNA) only; GFX10+ spells it row_share"),
             _ => None,
         }
     }
@@ -260,6 +266,7 @@ impl fmt::Display for DppCtrl {
             DppCtrl::RowBcast15 => f.write_str("row_bcast:15"),
             DppCtrl::RowBcast31 => f.write_str("row_bcast:31"),
             DppCtrl::RowShare(n) => write!(f, "row_share:{n}"),
+            DppCtrl::RowNewBcast(n) => write!(f, "row_newbcast:{n}"),
             DppCtrl::RowXmask(n) => write!(f, "row_xmask:{n}"),
             DppCtrl::Dpp8(s) => {
                 let items: Vec<String> = s.iter().map(u8::to_string).collect();

@@ -323,8 +323,20 @@ impl LaneExpr {
                         Op::Rem => a.checked_rem(b).ok_or_else(zero)?,
                         Op::Add => a.wrapping_add(b),
                         Op::Sub => a.wrapping_sub(b),
-                        Op::Shl => a.wrapping_shl((b & 63) as u32),
-                        Op::Shr => a.wrapping_shr((b & 63) as u32),
+                        // C11 6.5.7p3: a negative count, or one at least the width, is
+                        // undefined; say so rather than pick a value.
+                        Op::Shl | Op::Shr if !(0..64).contains(&b) => {
+                            return Err(err(
+                                field,
+                                &self.text,
+                                &format!(
+                                    "shift count {b} in lane {lane} is outside 0..=63 (undefined \
+                                     in C)"
+                                ),
+                            ))
+                        }
+                        Op::Shl => a.wrapping_shl(b as u32),
+                        Op::Shr => a.wrapping_shr(b as u32),
                         Op::And => a & b,
                         Op::Xor => a ^ b,
                         Op::Or => a | b,
@@ -377,6 +389,14 @@ mod tests {
         assert_eq!(row("-lane", 2), vec![0, -1]);
         assert_eq!(row("~0", 1), vec![-1]);
         assert_eq!(row("1 << lane", 3), vec![1, 2, 4]);
+        let e = LaneExpr::parse("lane >> -1", "x").unwrap();
+        assert!(e
+            .eval(0, "x")
+            .unwrap_err()
+            .to_string()
+            .contains("shift count -1"));
+        let e = LaneExpr::parse("1 << 64", "x").unwrap();
+        assert!(e.eval(0, "x").is_err());
         let e = LaneExpr::parse("(lane + 1) % 32", "x").unwrap();
         assert_eq!(e.with_lane("(int)lane"), "((int)lane + 1) % 32");
         assert_eq!(e.parenthesized("i32(lane)"), "((i32(lane) + 1) % 32)");

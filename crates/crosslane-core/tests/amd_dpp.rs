@@ -347,26 +347,37 @@ fn controls_and_wave_sizes_follow_the_target() {
         "{}",
         err.message
     );
-    // row_share:n (n ≥ 1) is CDNA's row_newbcast; row_share:0 is not.
+    // CDNA spells 0x150 + n row_newbcast:n (n in 1..15; LLVM AMDGPUModifierSyntax, DPP
+    // Modifiers): lane 40 (row 2) reads lane 32 + 5. GFX10+'s spelling, row_share, is refused on
+    // CDNA, and row_newbcast on GFX10+.
     let got = vals(
         &dpp(
             "update_dpp",
             64,
             "",
             "lane",
-            &[("dpp_ctrl", "row_share:5"), ("arch", "gfx90a")],
+            &[("dpp_ctrl", "row_newbcast:5"), ("arch", "gfx90a")],
         )
         .unwrap(),
     );
     assert_eq!(got[40], Some(37));
-    assert!(dpp(
-        "update_dpp",
-        64,
-        "",
-        "lane",
-        &[("dpp_ctrl", "row_share:0"), ("arch", "gfx90a")]
-    )
-    .is_err());
+    for (ctrl, arch) in [
+        ("row_share:5", "gfx90a"),
+        ("row_newbcast:0", "gfx942"),
+        ("row_newbcast:5", "gfx1100"),
+    ] {
+        assert!(
+            dpp(
+                "update_dpp",
+                64,
+                "",
+                "lane",
+                &[("dpp_ctrl", ctrl), ("arch", arch)]
+            )
+            .is_err(),
+            "{ctrl} on {arch}"
+        );
+    }
     let err = dpp(
         "mov_dpp",
         32,

@@ -521,7 +521,7 @@ pub fn dpp_encoding(ctrl: DppCtrl) -> (u32, u32) {
         DppCtrl::RowHalfMirror => (0x141, 0),
         DppCtrl::RowBcast15 => (0x142, 0),
         DppCtrl::RowBcast31 => (0x143, 0),
-        DppCtrl::RowShare(n) => (0x150 | u32::from(n), 0),
+        DppCtrl::RowShare(n) | DppCtrl::RowNewBcast(n) => (0x150 | u32::from(n), 0),
         DppCtrl::RowXmask(n) => (0x160 | u32::from(n), 0),
         DppCtrl::Dpp8(s) => (
             DPP8_CODE,

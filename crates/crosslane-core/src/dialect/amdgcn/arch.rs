@@ -187,11 +187,9 @@ impl Target {
             | DppCtrl::WaveRor
             | DppCtrl::RowBcast15
             | DppCtrl::RowBcast31 => !self.is_gfx10_plus(),
-            // row_newbcast:1..15 (GFX90A+) has row_share's encoding and meaning.
-            DppCtrl::RowShare(n) => {
-                self.is_gfx10_plus()
-                    || (matches!(self.family, Family::Cdna | Family::Cdna4) && n >= 1)
-            }
+            DppCtrl::RowShare(_) => self.is_gfx10_plus(),
+            // row_newbcast:1..15 (GFX90A+): row_share's encoding and meaning, CDNA's spelling.
+            DppCtrl::RowNewBcast(_) => matches!(self.family, Family::Cdna | Family::Cdna4),
             DppCtrl::RowXmask(_) | DppCtrl::Dpp8(_) => self.is_gfx10_plus(),
             _ => true,
         }
@@ -290,8 +288,10 @@ mod tests {
         assert!(!gfx900.supports_wave(32) && gfx900.supports_wave(64));
         assert!(gfx1100.supports_wave(32) && gfx1100.supports_wave(64));
         assert!(gfx900.has_dpp(DppCtrl::RowBcast15) && !gfx1100.has_dpp(DppCtrl::RowBcast15));
-        assert!(!gfx900.has_dpp(DppCtrl::RowShare(3)) && gfx942.has_dpp(DppCtrl::RowShare(3)));
-        assert!(!gfx942.has_dpp(DppCtrl::RowShare(0)));
+        assert!(
+            !gfx900.has_dpp(DppCtrl::RowNewBcast(3)) && gfx942.has_dpp(DppCtrl::RowNewBcast(3))
+        );
+        assert!(!gfx942.has_dpp(DppCtrl::RowShare(3)) && !gfx1100.has_dpp(DppCtrl::RowNewBcast(3)));
         assert!(gfx1100.permute_mod32() && !parse("gfx1200").unwrap().permute_mod32());
         assert_eq!(
             Target::targets_with(DppCtrl::WaveShl),
