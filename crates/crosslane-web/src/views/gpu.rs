@@ -398,13 +398,20 @@ fn adapter_line(cmp: &Comparison) -> String {
 fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()> {
     let mismatches = cmp.count(Verdict::Mismatch);
     let verdict = if cmp.agrees() { "match" } else { "mismatch" };
+    // Name the scenario that ran (the form may hold an edit that does not run yet), and do not
+    // call a run with no defined lane an agreement.
+    let headline = if !cmp.agrees() {
+        "the GPU DIFFERS from the emulator"
+    } else if cmp.count(Verdict::Match) == 0 {
+        "nothing to compare: the emulator defines no lane of this call"
+    } else {
+        "the GPU agrees with the emulator"
+    };
     let mut line = format!(
-        "{}: {} match, {} mismatch, {} indeterminate, {} inactive",
-        if cmp.agrees() {
-            "the GPU agrees with the emulator"
-        } else {
-            "the GPU DIFFERS from the emulator"
-        },
+        "{} {} · {} lanes — {headline}: {} match, {} mismatch, {} indeterminate, {} inactive",
+        step.dialect.name(),
+        step.op,
+        step.lanes,
         cmp.count(Verdict::Match),
         mismatches,
         cmp.count(Verdict::Indeterminate),
