@@ -285,3 +285,64 @@ fn a_per_lane_operand_is_exported_as_the_users_lane_expression() {
     let hip = generate(&req, Target::Hip).unwrap();
     assert!(hip.contains("src_lane_per_lane[lane]"), "{hip}");
 }
+
+#[test]
+fn a_per_lane_operand_exports_to_the_other_platforms_as_the_expression() {
+    // CUDA's rotation __shfl_sync(m, var, (lane + 1) % 32): HIP, Ascend and WGSL take the source
+    // lane per thread / per invocation (SEMANTICS.md, Per-thread and uniform operands), so the
+    // expression is their argument; MACA's readlane takes one lane, so the permute reads it.
+    use crosslane_core::codegen::{generate, Target};
+    let req = crosslane_core::OpRequest {
+        dialect: "cuda".into(),
+        op: "__shfl_sync".into(),
+        params: [("src_lane".to_string(), "(lane + 1) % 32".to_string())].into(),
+        ..Default::default()
+    };
+    let hip = generate(&req, Target::Hip).unwrap();
+    assert!(
+        hip.contains("__shfl(var, (((int)lane + 1) % 32), 32)"),
+        "{hip}"
+    );
+    let ascend = generate(&req, Target::Ascend).unwrap();
+    assert!(
+        ascend.contains("asc_shfl(var, (((int)lane + 1) % 32), 32)"),
+        "{ascend}"
+    );
+    let wgsl = generate(&req, Target::Wgsl).unwrap();
+    assert!(
+        wgsl.contains("subgroupShuffle(v, u32(((i32(lane) + 1) % 32)))"),
+        "{wgsl}"
+    );
+    let maca = generate(&req, Target::Maca).unwrap();
+    assert!(
+        maca.contains("__builtin_mxc_bsm_bpermute(src * 4, var)"),
+        "{maca}"
+    );
+    assert!(
+        maca.contains("((((int)lane + 1) % 32) & (width - 1))"),
+        "{maca}"
+    );
+    for s in [&hip, &ascend, &wgsl, &maca] {
+        assert!(!s.contains("NOT EXPRESSIBLE"), "{s}");
+    }
+    // A per-lane delta is per thread in HIP but must be uniform in WGSL's subgroupShuffleDown:
+    // the WGSL export computes the segmented rule's source lane per invocation instead.
+    let req = crosslane_core::OpRequest {
+        dialect: "hip".into(),
+        op: "__shfl_down".into(),
+        lanes: "32".into(),
+        params: [("delta".to_string(), "lane & 3".to_string())].into(),
+        ..Default::default()
+    };
+    let wgsl = generate(&req, Target::Wgsl).unwrap();
+    assert!(
+        wgsl.contains("let amount = u32((i32(lane) & 3));"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("subgroupShuffle(v, src)"), "{wgsl}");
+    let cuda = generate(&req, Target::Cuda).unwrap();
+    assert!(
+        cuda.contains("__shfl_down_sync(0xffffffff, var, ((int)lane & 3), 32)"),
+        "{cuda}"
+    );
+}

@@ -180,3 +180,36 @@ fn every_exportable_c_snippet_compiles_against_the_documented_prototypes() {
         failures.join("\n\n")
     );
 }
+
+#[test]
+fn per_lane_shuffle_amounts_export_as_c_that_compiles() {
+    // CUDA's per-thread rotation and a per-lane xor partner exported to every C target: the lane
+    // expression is the intrinsic's argument (or the permute's computed source lane on MACA).
+    assert!(
+        Command::new("c++").arg("--version").output().is_ok(),
+        "no c++ on PATH"
+    );
+    for target in [Target::Cuda, Target::Hip, Target::Ascend, Target::Maca] {
+        let (prelude, _) = prelude(target);
+        for (op, param, text) in [
+            ("__shfl_sync", "src_lane", "(lane + 1) % 32"),
+            ("__shfl_xor_sync", "lane_mask", "(lane & 1) + 1"),
+            ("__shfl_down_sync", "delta", "lane & 3"),
+        ] {
+            let req = OpRequest {
+                dialect: "cuda".into(),
+                op: op.into(),
+                params: [(param.to_string(), text.to_string())].into(),
+                ..OpRequest::default()
+            };
+            let code = generate(&req, target).unwrap();
+            let body: String = code
+                .lines()
+                .filter(|l| !l.starts_with("#include"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            compiles(&format!("{prelude}{body}"))
+                .unwrap_or_else(|e| panic!("{target:?} {op} {text}: {e}\n{body}"));
+        }
+    }
+}

@@ -99,3 +99,27 @@ fn segmented_shuffles_validate_for_every_family_and_width() {
         }
     }
 }
+
+#[test]
+fn per_lane_shuffle_amounts_export_as_valid_wgsl() {
+    // A per-lane lane expression for each shuffle family, from CUDA and HIP: the WGSL export
+    // (subgroupShuffle with the expression, or the segmented rule computed per invocation)
+    // validates with naga.
+    for (dialect, op, param, text) in [
+        ("cuda", "__shfl_sync", "src_lane", "(lane + 1) % 32"),
+        ("cuda", "__shfl_xor_sync", "lane_mask", "(lane & 1) + 1"),
+        ("cuda", "__shfl_up_sync", "delta", "lane & 3"),
+        ("hip", "__shfl_down", "delta", "lane % 5"),
+    ] {
+        let req = OpRequest {
+            dialect: dialect.into(),
+            op: op.into(),
+            lanes: "32".into(),
+            params: [(param.to_string(), text.to_string())].into(),
+            ..OpRequest::default()
+        };
+        let code = generate(&req, Target::Wgsl).unwrap();
+        assert!(code.contains("lane"), "{code}");
+        validate(&code).unwrap_or_else(|e| panic!("{dialect} {op} {text}: {e}\n{code}"));
+    }
+}

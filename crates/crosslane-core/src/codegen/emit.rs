@@ -92,6 +92,15 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
             amount,
             width,
         } => shuffle(target, *family, *amount, *width, r, &mut notes),
+        // In its own dialect the op is written as itself, the expression as its argument.
+        Movement::LaneShuffle { .. } if target.dialect() == r.spec.dialect => {
+            native_op(target, r, req, ty, &mut notes)
+        }
+        Movement::LaneShuffle {
+            family,
+            amount,
+            width,
+        } => lane_shuffle(target, *family, amount, *width, r, &mut notes),
         Movement::Bpermute { addr } => bpermute(target, addr, r, &mut notes),
         Movement::Op => native_op(target, r, req, ty, &mut notes),
     };
@@ -382,6 +391,90 @@ fn shuffle(
     }
 }
 
+/// A shuffle whose amount each lane computes ([`Movement::LaneShuffle`]) in `target`'s words:
+/// the target's own shuffle with the user's expression as its argument where the target takes
+/// that operand per thread (CUDA, HIP, Ascend; WGSL's subgroupShuffle id), else the segmented
+/// rule's source lane computed per lane and moved by a per-lane read.
+fn lane_shuffle(
+    target: Target,
+    family: ShuffleFamily,
+    amount: &crate::lane_expr::LaneExpr,
+    width: i64,
+    r: &Resolved,
+    notes: &mut Vec<String>,
+) -> Call {
+    let lanes = r.input.lanes as i64;
+    let c = amount.parenthesized("(int)lane");
+    notes.push(format!(
+        "per-lane {}: `{}` as given, evaluated in each lane; {}'s own shuffle rule applies to each lane's value (the portability view shows where the vendors' rules differ).",
+        family.name(),
+        amount.text(),
+        title(target)
+    ));
+    match target {
+        Target::Cuda | Target::Hip | Target::Ascend => {
+            let Some((name, _)) = family.op_in(target.dialect()) else {
+                return expr("var".into());
+            };
+            if target == Target::Cuda {
+                let mask = if all_active(r) || r.input.lanes > 32 {
+                    "0xffffffff".to_string()
+                } else {
+                    format!("{:#x}", r.input.active.0 as u32)
+                };
+                expr(format!("{name}({mask}, var, {c}, {width})"))
+            } else {
+                expr(format!("{name}(var, {c}, {width})"))
+            }
+        }
+        Target::Maca => {
+            // readlane takes one lane for the warp (an SGPR): a per-lane amount needs the
+            // permute.
+            notes.push(format!(
+                "NOT EXACT: MACA has no width-segmented {} shuffle with a per-lane amount; closest is __builtin_mxc_bsm_bpermute with a computed byte index (lane * 4). Unlike the source rule, bsm_bpermute reads 0 from an inactive source lane, and it moves 32-bit words only.",
+                family.name()
+            ));
+            let mut setup = segment_setup("int", width, "lane");
+            setup.push(source_line("int", family, &c, "lane"));
+            Call {
+                setup,
+                expr: "__builtin_mxc_bsm_bpermute(src * 4, var)".into(),
+            }
+        }
+        Target::Wgsl => {
+            notes.push(format!(
+                "WGSL has no width parameter and the subgroup size is the device's (subgroup_size), not the shader's: this matches the scenario only where subgroup_size = {lanes}."
+            ));
+            let w = format!("u32({})", amount.parenthesized("i32(lane)"));
+            if family == ShuffleFamily::Idx && width == lanes {
+                // subgroupShuffle's id may differ per invocation (WGSL spec).
+                return expr(format!("subgroupShuffle(v, {w})"));
+            }
+            notes.push(format!(
+                "subgroupShuffleUp/Down/Xor need one delta or mask for the subgroup (WGSL spec): the width-{width} rule's source lane is computed per invocation and read with subgroupShuffle(v, src)."
+            ));
+            let mut setup = segment_setup_wgsl(width);
+            setup.push(format!("let amount = {w};"));
+            setup.push(match family {
+                ShuffleFamily::Idx => format!("let src = base + (amount & {}u);", width - 1),
+                ShuffleFamily::Up => {
+                    "let src = select(lane, lane - amount, lane >= base + amount);".to_string()
+                }
+                ShuffleFamily::Down => format!(
+                    "let src = select(lane, lane + amount, lane + amount < base + {width}u);"
+                ),
+                ShuffleFamily::Xor => format!(
+                    "let src = select(lane, lane ^ amount, (lane ^ amount) < base + {width}u);"
+                ),
+            });
+            Call {
+                setup,
+                expr: "subgroupShuffle(v, src)".into(),
+            }
+        }
+    }
+}
+
 /// A backward permute in `target`'s words ([`Movement::Bpermute`]).
 fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>) -> Call {
     let lanes = r.input.lanes;
@@ -465,7 +558,12 @@ fn segment_setup_wgsl(width: i64) -> Vec<String> {
 }
 
 /// The C source-lane line of the segmented rule ([`Movement::Shuffle`]).
-fn source_line(int: &str, family: ShuffleFamily, amount: i64, lane: &str) -> String {
+fn source_line(
+    int: &str,
+    family: ShuffleFamily,
+    amount: impl std::fmt::Display,
+    lane: &str,
+) -> String {
     match family {
         ShuffleFamily::Idx => format!("const {int} src = base + ({amount} & (width - 1));"),
         ShuffleFamily::Up => {

@@ -19,6 +19,7 @@
 mod emit;
 
 use crate::error::InputError;
+use crate::lane_expr::LaneExpr;
 use crate::op::{Dialect, OpInput, OpSpec};
 use crate::params::ParamValue;
 use crate::portability::ShuffleFamily;
@@ -126,6 +127,18 @@ pub enum Movement {
         /// Segment width in lanes.
         width: i64,
     },
+    /// A shuffle of `family` whose amount each lane computes from a lane expression the user
+    /// gave (`(lane + 1) % 32`): the same rule as [`Movement::Shuffle`] applied with each lane's
+    /// own amount (CUDA, HIP and Ascend take these operands per thread; SEMANTICS.md, Per-thread
+    /// and uniform operands).
+    LaneShuffle {
+        /// idx / up / down / xor.
+        family: ShuffleFamily,
+        /// The user's lane expression for src_lane / delta / lane_mask.
+        amount: LaneExpr,
+        /// Segment width in lanes (one value for the warp).
+        width: i64,
+    },
     /// A backward permute by byte address: lane `n` reads lane `(addr[n] >> 2) mod lanes`
     /// (AMD `ds_bpermute_b32`, RDNA / CDNA ISA "DS_BPERMUTE_B32", with its `offset` added;
     /// MetaX `__builtin_mxc_bsm_bpermute`, seed 002 §3.4.3, which follows it).
@@ -153,7 +166,7 @@ pub struct Resolved {
 /// The request's [`InputError`] (as [`OpRequest::resolve`]).
 pub fn resolve(req: &OpRequest) -> Result<Resolved, InputError> {
     let (spec, input) = req.resolve()?;
-    let movement = movement(spec, &input);
+    let movement = movement(spec, &input, req);
     Ok(Resolved {
         spec,
         input,
@@ -161,7 +174,7 @@ pub fn resolve(req: &OpRequest) -> Result<Resolved, InputError> {
     })
 }
 
-fn movement(spec: &OpSpec, input: &OpInput) -> Movement {
+fn movement(spec: &OpSpec, input: &OpInput, req: &OpRequest) -> Movement {
     let int = |name: &str| match input.params.0.get(name) {
         Some(ParamValue::Int(v)) => Some(*v),
         // A per-lane parameter with one value for every lane is that value.
@@ -182,7 +195,28 @@ fn movement(spec: &OpSpec, input: &OpInput) -> Movement {
             continue;
         }
         let Some(amount) = int(param) else {
-            return Movement::Op;
+            // A per-lane amount the user wrote as a lane expression (under the parameter's
+            // name or the vendor's spelling) travels as that expression.
+            let given = req
+                .params
+                .iter()
+                .find(|(k, _)| spec.param(k).is_some_and(|p| p.name == param))
+                .map(|(_, v)| v.as_str());
+            let expr = given
+                .filter(|t| crate::lane_expr::looks_like_expr(t))
+                .and_then(|t| LaneExpr::parse(t, param).ok())
+                .filter(LaneExpr::uses_lane);
+            return match (
+                expr,
+                int("width").or(spec.param("width").is_none().then_some(lanes)),
+            ) {
+                (Some(amount), Some(width)) => Movement::LaneShuffle {
+                    family,
+                    amount,
+                    width,
+                },
+                _ => Movement::Op,
+            };
         };
         let width = int("width").unwrap_or(lanes);
         return Movement::Shuffle {
