@@ -297,6 +297,30 @@ fn expr(e: String) -> Call {
     }
 }
 
+/// The CUDA / HIP / Ascend shuffle of `family` by `amount` (a number or a per-lane expression)
+/// within `width` lanes, as that target's own intrinsic (CUDA's with its sync mask).
+fn c_family_shuffle(
+    target: Target,
+    family: ShuffleFamily,
+    amount: impl std::fmt::Display,
+    width: i64,
+    r: &Resolved,
+) -> Call {
+    let Some((name, _)) = family.op_in(target.dialect()) else {
+        return expr("var".into());
+    };
+    if target == Target::Cuda {
+        let mask = if all_active(r) || r.input.lanes > 32 {
+            "0xffffffff".to_string()
+        } else {
+            format!("{:#x}", r.input.active.0 as u32)
+        };
+        expr(format!("{name}({mask}, var, {amount}, {width})"))
+    } else {
+        expr(format!("{name}(var, {amount}, {width})"))
+    }
+}
+
 /// A shuffle in `target`'s words.
 fn shuffle(
     target: Target,
@@ -309,20 +333,7 @@ fn shuffle(
     let lanes = r.input.lanes as i64;
     match target {
         Target::Cuda | Target::Hip | Target::Ascend => {
-            let dialect = target.dialect();
-            let Some((name, _)) = family.op_in(dialect) else {
-                return expr("var".into());
-            };
-            if target == Target::Cuda {
-                let mask = if all_active(r) || r.input.lanes > 32 {
-                    "0xffffffff".to_string()
-                } else {
-                    format!("{:#x}", r.input.active.0 as u32)
-                };
-                expr(format!("{name}({mask}, var, {amount}, {width})"))
-            } else {
-                expr(format!("{name}(var, {amount}, {width})"))
-            }
+            c_family_shuffle(target, family, amount, width, r)
         }
         Target::Maca => {
             if family == ShuffleFamily::Idx && width == lanes {
@@ -413,19 +424,7 @@ fn lane_shuffle(
     ));
     match target {
         Target::Cuda | Target::Hip | Target::Ascend => {
-            let Some((name, _)) = family.op_in(target.dialect()) else {
-                return expr("var".into());
-            };
-            if target == Target::Cuda {
-                let mask = if all_active(r) || r.input.lanes > 32 {
-                    "0xffffffff".to_string()
-                } else {
-                    format!("{:#x}", r.input.active.0 as u32)
-                };
-                expr(format!("{name}({mask}, var, {c}, {width})"))
-            } else {
-                expr(format!("{name}(var, {c}, {width})"))
-            }
+            c_family_shuffle(target, family, &c, width, r)
         }
         Target::Maca => {
             // readlane takes one lane for the warp (an SGPR): a per-lane amount needs the
