@@ -161,6 +161,33 @@ impl DppCtrl {
         }
     }
 
+    /// The control's 9-bit `dpp_ctrl` field value, the inverse of [`DppCtrl::from_encoding`]
+    /// (same table, LLVM `SIDefines.h` `DppCtrl`; `row_newbcast:n` is 0x150 + n); `None` for
+    /// `dpp8`, which is not a `dpp_ctrl` value but its own instruction encoding (DPP8).
+    pub fn encoding(self) -> Option<u32> {
+        let n = |v: u8| u32::from(v & 0xf);
+        Some(match self {
+            DppCtrl::QuadPerm(s) => s
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (k, v)| acc | (u32::from(*v & 3) << (2 * k))),
+            DppCtrl::RowShl(v) => 0x100 + n(v),
+            DppCtrl::RowShr(v) => 0x110 + n(v),
+            DppCtrl::RowRor(v) => 0x120 + n(v),
+            DppCtrl::WaveShl => 0x130,
+            DppCtrl::WaveRol => 0x134,
+            DppCtrl::WaveShr => 0x138,
+            DppCtrl::WaveRor => 0x13c,
+            DppCtrl::RowMirror => 0x140,
+            DppCtrl::RowHalfMirror => 0x141,
+            DppCtrl::RowBcast15 => 0x142,
+            DppCtrl::RowBcast31 => 0x143,
+            DppCtrl::RowShare(v) | DppCtrl::RowNewBcast(v) => 0x150 + n(v),
+            DppCtrl::RowXmask(v) => 0x160 + n(v),
+            DppCtrl::Dpp8(_) => return None,
+        })
+    }
+
     /// The control for a 9-bit `dpp_ctrl` field value (LLVM `SIDefines.h` `DppCtrl`:
     /// 0x000–0x0FF quad_perm, 0x101–0x10F row_shl, 0x111–0x11F row_shr, 0x121–0x12F row_ror,
     /// 0x130 wave_shl, 0x134 wave_rol, 0x138 wave_shr, 0x13C wave_ror, 0x140 row_mirror,

@@ -149,14 +149,144 @@ fn ops_without_a_family_are_native_in_their_dialect_and_flagged_elsewhere() {
     let r = req("maca", "__builtin_mxc_mov_shfl", &[("mode", "0x140")]);
     let maca = code(&r, Target::Maca);
     assert!(maca.contains("__builtin_mxc_mov_shfl(var, 320, "), "{maca}");
+    // mode 0x140 is row_mirror (seed 002 §3.4.1, the DPP numbering): lane i of each row of 16
+    // reads lane 15 - i of it. CUDA has no mirror: the lanes it selects are tabled and moved
+    // by __shfl_sync.
     let cuda = code(&r, Target::Cuda);
+    let mirror: Vec<String> = (0..64)
+        .map(|i| ((i & !15) + 15 - (i & 15)).to_string())
+        .collect();
     assert!(
-        cuda.contains(
-            "// crosslane: NOT EXPRESSIBLE: CUDA has no equivalent of maca __builtin_mxc_mov_shfl"
-        ),
+        cuda.contains(&format!(
+            "const int source_lane[64] = {{{}}};",
+            mirror.join(", ")
+        )),
         "{cuda}"
     );
-    assert!(cuda.contains("out[threadIdx.x] = var;"), "{cuda}");
+    assert!(cuda.contains("__shfl_sync(0xffffffff, var, src)"), "{cuda}");
+    assert!(!cuda.contains("NOT EXPRESSIBLE"), "{cuda}");
+    // An op that moves nothing between lanes (a clock read) is still flagged elsewhere.
+    let r = req("maca", "__builtin_mxc_get_time", &[]);
+    let cuda = code(&r, Target::Cuda);
+    assert!(
+        cuda.contains("// crosslane: NOT EXPRESSIBLE: CUDA has no equivalent"),
+        "{cuda}"
+    );
+}
+
+#[test]
+fn collectives_use_the_targets_builtin_or_a_lane_loop() {
+    // CUDA's ballot is WGSL's subgroupBallot (component x holds lanes 0..31, WGSL spec).
+    let ballot = req("cuda", "__ballot_sync", &[]);
+    let wgsl = code(&ballot, Target::Wgsl);
+    assert!(wgsl.contains("subgroupBallot(v != "), "{wgsl}");
+    assert!(wgsl.contains(").x"), "{wgsl}");
+    // HIP's own ballot; Ascend C has none: a loop of asc_shfl sets bit j for each active lane.
+    assert!(code(&ballot, Target::Hip).contains("__ballot(var != 0)"));
+    let ascend = code(&ballot, Target::Ascend);
+    assert!(ascend.contains("asc_shfl(pred, j)"), "{ascend}");
+    assert!(ascend.contains("acc |= 1ull << j;"), "{ascend}");
+    // A WGSL scan in CUDA: lane i adds the active lanes j <= i, in lane order.
+    let scan = req("wgsl", "subgroupInclusiveAdd", &[]);
+    let cuda = code(&scan, Target::Cuda);
+    assert!(cuda.contains("__shfl_sync(0xffffffff, var, j)"), "{cuda}");
+    assert!(cuda.contains("&& j <= (int)lane"), "{cuda}");
+    assert!(cuda.contains("acc = acc + other;"), "{cuda}");
+    let excl = code(&req("wgsl", "subgroupExclusiveMul", &[]), Target::Hip);
+    assert!(excl.contains("acc = (int)1;"), "{excl}");
+    assert!(excl.contains("&& j < (int)lane"), "{excl}");
+    // CUDA's integer reductions from WGSL, with the sync mask of the active lanes.
+    let add = OpRequest {
+        active: "0xff".into(),
+        ..req("wgsl", "subgroupAdd", &[])
+    };
+    assert!(code(&add, Target::Cuda).contains("__reduce_add_sync(0xff, var)"));
+    // ... and back: CUDA's reductions are WGSL's subgroup built-ins.
+    let min = req("cuda", "__reduce_min_sync", &[]);
+    assert!(code(&min, Target::Wgsl).contains("subgroupMin(v)"));
+    // The lowest active lane's value: HIP calls the AMD instruction's builtin.
+    let first = req("wgsl", "subgroupBroadcastFirst", &[]);
+    assert!(code(&first, Target::Hip).contains("__builtin_amdgcn_readfirstlane(var)"));
+    for (r, t) in [
+        (&ballot, Target::Maca),
+        (&scan, Target::Ascend),
+        (&min, Target::Maca),
+    ] {
+        assert!(!code(r, t).contains("NOT EXPRESSIBLE"), "{}", code(r, t));
+    }
+}
+
+#[test]
+fn amd_instructions_export_to_hip_as_their_builtins() {
+    // LLVM SIDefines.h DppCtrl: ROW_SHR0 = 0x110, so row_shr:1 is 0x111; QUAD_PERM selectors
+    // are 2 bits each from bit 0: [1,0,3,2] = 1 | 0 << 2 | 3 << 4 | 2 << 6 = 0xb1.
+    let dpp = req("amdgcn", "update_dpp", &[("dpp_ctrl", "row_shr:1")]);
+    let hip = code(&dpp, Target::Hip);
+    assert!(
+        hip.contains("__builtin_amdgcn_update_dpp(__builtin_bit_cast(int, old_bits[lane % 64]), var, 0x111 /* row_shr:1 */, 15, 15, 0)"),
+        "{hip}"
+    );
+    let quad = req("amdgcn", "mov_dpp", &[("dpp_ctrl", "quad_perm:[1,0,3,2]")]);
+    assert!(code(&quad, Target::Hip).contains("0xb1 /* quad_perm:[1,0,3,2] */"));
+    let swz = req("amdgcn", "ds_swizzle_b32", &[("offset", "0x041f")]);
+    assert!(code(&swz, Target::Hip).contains("__builtin_amdgcn_ds_swizzle(var, 1055)"));
+    // ds_permute's offset is an instruction field the builtin lacks: added to the address.
+    let perm = req(
+        "amdgcn",
+        "ds_permute_b32",
+        &[("addr", "lane*4"), ("offset", "4")],
+    );
+    let hip = code(&perm, Target::Hip);
+    assert!(hip.contains("__builtin_amdgcn_ds_permute("), "{hip}");
+    assert!(hip.contains(" + 4, var)"), "{hip}");
+    for r in [&dpp, &quad, &swz, &perm] {
+        assert!(!code(r, Target::Hip).contains("NOT EXPRESSIBLE"));
+    }
+}
+
+#[test]
+fn exports_avoid_what_the_target_rejects() {
+    // HIP wave64 width 64 is not a CUDA width (at most warpSize = 32).
+    let w64 = OpRequest {
+        lanes: "64".into(),
+        ..req("hip", "__shfl_xor", &[("lane_mask", "1"), ("width", "64")])
+    };
+    let cuda = code(&w64, Target::Cuda);
+    assert!(
+        cuda.contains("__shfl_xor_sync(0xffffffff, var, 1, 32)"),
+        "{cuda}"
+    );
+    assert!(!cuda.contains(", 64)"), "{cuda}");
+    // HIP's lane may be 32..63 on wave64: the active mask is shifted as a 64-bit value.
+    let partial = OpRequest {
+        active: "0x5".into(),
+        ..req("cuda", "__shfl_xor_sync", &[("lane_mask", "1")])
+    };
+    let hip = code(&partial, Target::Hip);
+    assert!(hip.contains("((0x00000005ull >> lane) & 1u)"), "{hip}");
+    // __half2 / __nv_bfloat16 come from the fp16 / bf16 headers.
+    let h2 = OpRequest {
+        ty: "f16x2".into(),
+        ..req("cuda", "__shfl_xor_sync", &[("lane_mask", "1")])
+    };
+    assert!(code(&h2, Target::Cuda).contains("#include <cuda_fp16.h>"));
+    assert!(code(&h2, Target::Hip).contains("#include <hip/hip_fp16.h>"));
+    let bf = OpRequest {
+        ty: "bf16".into(),
+        ..req("cuda", "__shfl_xor_sync", &[("lane_mask", "1")])
+    };
+    assert!(code(&bf, Target::Cuda).contains("#include <cuda_bf16.h>"));
+}
+
+#[test]
+fn quad_operations_are_shuffles_within_four_lanes() {
+    // WGSL spec, Quad Operations: quadSwapY reads lane i ^ 2; quadBroadcast(e, 3) lane 3 of
+    // the quad.
+    let swap = req("wgsl", "quadSwapY", &[]);
+    assert!(code(&swap, Target::Cuda).contains("__shfl_xor_sync(0xffffffff, var, 2, 32)"));
+    assert!(code(&swap, Target::Wgsl).contains("quadSwapY(v)"));
+    let b = req("wgsl", "quadBroadcast", &[("id", "3")]);
+    assert!(code(&b, Target::Ascend).contains("asc_shfl(var, 3, 4)"));
 }
 
 #[test]
@@ -200,7 +330,7 @@ fn byte_address_permutes_map_between_amd_and_maca_and_are_computed_elsewhere() {
     assert_eq!((addr[0], addr[63]), (252, 0));
     let hip = code(&r, Target::Hip);
     assert!(
-        hip.contains("__builtin_amdgcn_ds_bpermute(addr_per_lane[lane], var)"),
+        hip.contains("__builtin_amdgcn_ds_bpermute(addr_per_lane[lane % 64], var)"),
         "{hip}"
     );
     assert!(
@@ -209,13 +339,13 @@ fn byte_address_permutes_map_between_amd_and_maca_and_are_computed_elsewhere() {
     );
     let maca = code(&r, Target::Maca);
     assert!(
-        maca.contains("__builtin_mxc_bsm_bpermute(addr_per_lane[lane], var)"),
+        maca.contains("__builtin_mxc_bsm_bpermute(addr_per_lane[lane % 64], var)"),
         "{maca}"
     );
     assert!(!maca.contains("NOT EXACT"), "{maca}");
     let cuda = code(&r, Target::Cuda);
     assert!(
-        cuda.contains("const int src = (addr_per_lane[lane] >> 2) & 63;"),
+        cuda.contains("const int src = (addr_per_lane[lane % 64] >> 2) & 63;"),
         "{cuda}"
     );
     assert!(
@@ -237,7 +367,7 @@ fn byte_address_permutes_map_between_amd_and_maca_and_are_computed_elsewhere() {
         "{wgsl}"
     );
     assert!(
-        wgsl.contains("let src = (u32(addr_per_lane[lane]) >> 2u) & 31u;"),
+        wgsl.contains("let src = (u32(addr_per_lane[lane % 32u]) >> 2u) & 31u;"),
         "{wgsl}"
     );
 }
@@ -283,7 +413,7 @@ fn a_per_lane_operand_is_exported_as_the_users_lane_expression() {
         ..Default::default()
     };
     let hip = generate(&req, Target::Hip).unwrap();
-    assert!(hip.contains("src_lane_per_lane[lane]"), "{hip}");
+    assert!(hip.contains("src_lane_per_lane[lane % 32]"), "{hip}");
 }
 
 #[test]
@@ -344,5 +474,29 @@ fn a_per_lane_operand_exports_to_the_other_platforms_as_the_expression() {
     assert!(
         cuda.contains("__shfl_down_sync(0xffffffff, var, ((int)lane & 3), 32)"),
         "{cuda}"
+    );
+}
+
+#[test]
+fn dpp_controls_encode_as_llvm_numbers_them() {
+    use crosslane_core::dpp::DppCtrl;
+    // Every used 9-bit code decodes to a control that encodes back to it (LLVM SIDefines.h).
+    let mut used = 0;
+    for code in 0..0x200u32 {
+        if let Some(c) = DppCtrl::from_encoding(code) {
+            assert_eq!(c.encoding(), Some(code), "{c:?}");
+            used += 1;
+        }
+    }
+    // 256 quad_perm + 15 × 3 row shifts/rotates + 4 wave shifts + 2 mirrors + 2 bcasts +
+    // 16 row_share + 16 row_xmask.
+    assert_eq!(used, 256 + 45 + 4 + 2 + 2 + 16 + 16);
+    assert_eq!(
+        DppCtrl::parse("row_newbcast:3").unwrap().encoding(),
+        Some(0x153)
+    );
+    assert_eq!(
+        DppCtrl::parse("dpp8:[0,1,2,3,4,5,6,7]").unwrap().encoding(),
+        None
     );
 }

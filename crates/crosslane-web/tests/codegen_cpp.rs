@@ -27,11 +27,18 @@ const BASE: &str = r#"
 struct Dim3 { unsigned int x, y, z; };
 static Dim3 threadIdx;
 static const int warpSize = 32;
-#define HALF_LIKE(N) struct N { unsigned short bits; N() = default; template <class U> N(U) {} };
+// The fp16 / bf16 headers give these types arithmetic and comparison operators (CUDA Math API,
+// "Half Arithmetic Functions", "Half Comparison Functions"; HIP and Ascend C mirror them).
+#define HALF_LIKE(N) struct N { unsigned short bits; N() = default; template <class U> N(U) {} \
+    friend N operator+(N a, N) { return a; } friend N operator*(N a, N) { return a; } \
+    friend bool operator<(N, N) { return false; } friend bool operator!=(N, int) { return true; } };
 // (`__builtin_bit_cast` needs trivially copyable types of one size: these are.)
 HALF_LIKE(__half) HALF_LIKE(__nv_bfloat16) HALF_LIKE(__hip_bfloat16) HALF_LIKE(__maca_bfloat16)
 HALF_LIKE(half) HALF_LIKE(bfloat16_t)
-struct __half2 { unsigned int bits; __half2() {} template <class U> __half2(U) {} };
+struct __half2 { unsigned int bits; __half2() {} template <class U> __half2(U) {}
+    friend __half2 operator+(__half2 a, __half2) { return a; }
+    friend __half2 operator*(__half2 a, __half2) { return a; }
+    friend bool operator<(__half2, __half2) { return false; } };
 typedef __half2 __nv_bfloat162;
 typedef __half2 __hip_bfloat162;
 "#;
@@ -179,6 +186,67 @@ fn every_exportable_c_snippet_compiles_against_the_documented_prototypes() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+#[test]
+fn collectives_export_as_c_that_compiles_for_every_type() {
+    // Ballots, votes, reductions and scans of every dialect into every C target, in each type
+    // the op takes: the target's builtin or the lane loop, which names each type's operators.
+    assert!(
+        Command::new("c++").arg("--version").output().is_ok(),
+        "no c++ on PATH"
+    );
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for target in [Target::Cuda, Target::Hip, Target::Ascend, Target::Maca] {
+        let (prelude, _) = prelude(target);
+        let mut unit = prelude.clone();
+        let mut bodies = Vec::new();
+        for spec in all_ops().filter(|s| crosslane_core::codegen::Collective::of(s).is_some()) {
+            if spec.dialect == target.dialect() {
+                continue;
+            }
+            for ty in spec.types {
+                let req = OpRequest {
+                    dialect: spec.dialect.name().into(),
+                    op: spec.name.into(),
+                    ty: ty.name().into(),
+                    active: "0x5".into(),
+                    ..OpRequest::default()
+                };
+                let Ok(code) = generate(&req, target) else {
+                    continue;
+                };
+                assert!(!code.contains("NOT EXPRESSIBLE"), "{code}");
+                let body: String = code
+                    .lines()
+                    .filter(|l| !l.starts_with("#include"))
+                    .map(|l| {
+                        format!(
+                            "{}\n",
+                            l.replace("crosslane_kernel", &format!("k{checked}"))
+                        )
+                    })
+                    .collect();
+                checked += 1;
+                unit.push_str(&body);
+                bodies.push((format!("{target:?} {} {}", spec.name, ty.name()), body));
+            }
+        }
+        if compiles(&unit).is_ok() {
+            continue;
+        }
+        for (name, body) in bodies {
+            if let Err(e) = compiles(&format!("{prelude}{body}")) {
+                failures.push(format!(
+                    "{name}:\n{}\n{body}",
+                    e.lines().take(6).collect::<Vec<_>>().join("\n")
+                ));
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]

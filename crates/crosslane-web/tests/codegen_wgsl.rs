@@ -123,3 +123,45 @@ fn per_lane_shuffle_amounts_export_as_valid_wgsl() {
         validate(&code).unwrap_or_else(|e| panic!("{dialect} {op} {text}: {e}\n{code}"));
     }
 }
+
+#[test]
+fn collectives_and_routed_lanes_validate_in_every_type() {
+    // CUDA / HIP ballots, votes and reductions become WGSL's subgroup built-ins; AMD swizzles,
+    // DPP moves and MACA shuffles, which WGSL lacks, their source-lane table and
+    // subgroupShuffle. Every type each op takes, all lanes and a partial mask.
+    let mut checked = 0;
+    for spec in all_ops() {
+        let collective = crosslane_core::codegen::Collective::of(spec).is_some();
+        let routed = matches!(
+            spec.name,
+            "ds_swizzle_b32"
+                | "update_dpp"
+                | "mov_dpp"
+                | "ds_permute_b32"
+                | "__builtin_mxc_mov_shfl"
+        );
+        if spec.dialect == crosslane_core::Dialect::Wgsl || !(collective || routed) {
+            continue;
+        }
+        for ty in spec.types {
+            for active in ["", "0x5"] {
+                let req = OpRequest {
+                    dialect: spec.dialect.name().into(),
+                    op: spec.name.into(),
+                    ty: ty.name().into(),
+                    active: active.into(),
+                    ..OpRequest::default()
+                };
+                let Ok(code) = generate(&req, Target::Wgsl) else {
+                    continue;
+                };
+                assert!(!code.contains("NOT EXPRESSIBLE"), "{code}");
+                checked += 1;
+                if let Err(e) = validate(&code) {
+                    panic!("{} {} {}: {e}\n{code}", spec.name, ty.name(), active);
+                }
+            }
+        }
+    }
+    assert!(checked > 30, "only {checked}");
+}

@@ -3,8 +3,10 @@
 
 use std::fmt::Write;
 
+use super::collective::{self, Collective};
 use super::{Movement, Resolved, Target};
 use crate::args::Role;
+use crate::dpp::DppCtrl;
 use crate::op::Dialect;
 use crate::params::ParamValue;
 use crate::portability::ShuffleFamily;
@@ -86,7 +88,30 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
             }
         }
     };
+    let collective = Collective::of(r.spec);
     let call = match &r.movement {
+        // HIP on AMD calls an AMD instruction through its clang builtin (the op's `proto.call`),
+        // except the byte-address permute, whose `offset` field the builtin lacks (below).
+        _ if target == Target::Hip && amd_builtin(r).is_some() => {
+            native_op(target, r, req, ty, &mut notes)
+        }
+        _ if collective.is_some() && target.dialect() != r.spec.dialect => {
+            let c = collective.unwrap_or(Collective::First);
+            let w = collective::write(target, c, r, ty);
+            notes.extend(w.note);
+            Call {
+                setup: w.setup,
+                expr: w.expr,
+            }
+        }
+        // An op that is not its dialect's shuffle (a broadcast, a quad swap) stays itself in its
+        // own dialect.
+        Movement::Shuffle { family, .. }
+            if target.dialect() == r.spec.dialect
+                && family.op_in(target.dialect()).map(|o| o.0) != Some(r.spec.name) =>
+        {
+            native_op(target, r, req, ty, &mut notes)
+        }
         Movement::Shuffle {
             family,
             amount,
@@ -110,7 +135,17 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
     s
 }
 
-fn title(target: Target) -> &'static str {
+/// The AMD builtin through which HIP calls `r`'s op (`__builtin_amdgcn_ds_swizzle`), when `r`
+/// is an AMD GCN op other than `ds_bpermute_b32` (written from its byte addresses, `offset`
+/// included, by [`bpermute`]).
+fn amd_builtin(r: &Resolved) -> Option<&'static str> {
+    (r.spec.dialect == Dialect::Amdgcn && !matches!(r.movement, Movement::Bpermute { .. }))
+        .then(|| r.spec.callee())
+        .filter(|c| c.starts_with("__builtin_amdgcn_"))
+}
+
+/// The platform's name for comments.
+pub(super) fn title(target: Target) -> &'static str {
     match target {
         Target::Cuda => "CUDA",
         Target::Hip => "HIP",
@@ -167,8 +202,25 @@ fn header(s: &mut String, r: &Resolved, req: &OpRequest, target: Target, notes: 
         let _ = writeln!(s, "// crosslane: {}", one_line(n));
     }
     match target {
-        Target::Cuda => s.push_str("#include <cuda_runtime.h>\n"),
-        Target::Hip => s.push_str("#include <hip/hip_runtime.h>\n"),
+        // __half / __half2 are declared in cuda_fp16.h, __nv_bfloat16(2) in cuda_bf16.h (CUDA
+        // Math API, "Half Precision Intrinsics" / "Bfloat16 Precision Intrinsics"); HIP mirrors
+        // them in hip_fp16.h / hip_bf16.h.
+        Target::Cuda => {
+            s.push_str("#include <cuda_runtime.h>\n");
+            match r.input.ty {
+                ValueType::F16 | ValueType::F16x2 => s.push_str("#include <cuda_fp16.h>\n"),
+                ValueType::Bf16 | ValueType::Bf16x2 => s.push_str("#include <cuda_bf16.h>\n"),
+                _ => {}
+            }
+        }
+        Target::Hip => {
+            s.push_str("#include <hip/hip_runtime.h>\n");
+            match r.input.ty {
+                ValueType::F16 | ValueType::F16x2 => s.push_str("#include <hip/hip_fp16.h>\n"),
+                ValueType::Bf16 | ValueType::Bf16x2 => s.push_str("#include <hip/hip_bf16.h>\n"),
+                _ => {}
+            }
+        }
         // Seed 000 / 001 ("需要包含的头文件"): the warp functions, plus the fp16 / bf16 headers
         // for those types.
         Target::Ascend => {
@@ -199,10 +251,12 @@ fn header(s: &mut String, r: &Resolved, req: &OpRequest, target: Target, notes: 
     s.push('\n');
 }
 
-/// Active-mask literal for C targets (u64 suffix when wider than 32 lanes).
-fn mask_literal(r: &Resolved) -> String {
+/// Active-mask literal for C targets: 64-bit (`ull`) where `lane` may reach 32 or more (a
+/// wider scenario, HIP's `threadIdx.x % warpSize` on wave64, MACA's 64-lane warps), since a
+/// shift of a 32-bit value by 32 or more is undefined in C++ ([expr.shift]).
+fn mask_literal(r: &Resolved, target: Target) -> String {
     let hex = r.input.active.to_hex(r.input.lanes);
-    if r.input.lanes > 32 {
+    if r.input.lanes > 32 || matches!(target, Target::Hip | Target::Maca) {
         format!("{hex}ull")
     } else {
         format!("{hex}u")
@@ -269,7 +323,7 @@ fn body(s: &mut String, r: &Resolved, target: Target, ty: &str, call: &Call) {
             let _ = writeln!(
                 s,
                 "    if (({} >> lane) & 1u) {{\n        out[threadIdx.x] = {};\n    }}",
-                mask_literal(r),
+                mask_literal(r, target),
                 call.expr
             );
         }
@@ -277,7 +331,7 @@ fn body(s: &mut String, r: &Resolved, target: Target, ty: &str, call: &Call) {
         let _ = writeln!(
             s,
             "    if (({} >> lane) & 1u) {{  // the scenario's active mask\n        out[threadIdx.x] = {};\n    }}",
-            mask_literal(r),
+            mask_literal(r, target),
             call.expr
         );
     }
@@ -308,6 +362,15 @@ fn c_family_shuffle(
 ) -> Call {
     let Some((name, _)) = family.op_in(target.dialect()) else {
         return expr("var".into());
+    };
+    // CUDA and Ascend C warps have 32 lanes and their width must be at most 32 (CUDA
+    // Programming Guide, "Warp Shuffle Functions": a power of two in 1..=warpSize): a wider
+    // segment (HIP wave64) is the whole 32-lane warp there; the header's lane-count note says
+    // the scenario's 64 lanes are two warps.
+    let width = if matches!(target, Target::Cuda | Target::Ascend) {
+        width.min(32)
+    } else {
+        width
     };
     if target == Target::Cuda {
         let mask = if all_active(r) || r.input.lanes > 32 {
@@ -497,13 +560,13 @@ fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>)
         )
     };
     let expr = match target {
-        Target::Maca => "__builtin_mxc_bsm_bpermute(addr_per_lane[lane], var)".to_string(),
+        Target::Maca => format!("__builtin_mxc_bsm_bpermute(addr_per_lane[lane % {lanes}], var)"),
         Target::Hip => {
             notes.push(
                 "HIP on AMD: __builtin_amdgcn_ds_bpermute is the same instruction (32-bit words)."
                     .to_string(),
             );
-            "__builtin_amdgcn_ds_bpermute(addr_per_lane[lane], var)".to_string()
+            format!("__builtin_amdgcn_ds_bpermute(addr_per_lane[lane % {lanes}], var)")
         }
         Target::Cuda => {
             notes.push(inactive_note("__shfl_sync with the computed source lane"));
@@ -513,7 +576,7 @@ fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>)
                 format!("{:#x}", r.input.active.0 as u32)
             };
             setup.push(format!(
-                "const int src = (addr_per_lane[lane] >> 2) & {};",
+                "const int src = (addr_per_lane[lane % {lanes}] >> 2) & {};",
                 lanes - 1
             ));
             format!("__shfl_sync({mask}, var, src)")
@@ -521,7 +584,7 @@ fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>)
         Target::Ascend => {
             notes.push(inactive_note("asc_shfl with the computed source lane"));
             setup.push(format!(
-                "const int32_t src = (addr_per_lane[lane] >> 2) & {};",
+                "const int32_t src = (addr_per_lane[lane % {lanes}] >> 2) & {};",
                 lanes - 1
             ));
             "asc_shfl(var, src)".to_string()
@@ -531,7 +594,7 @@ fn bpermute(target: Target, addr: &[i64], r: &Resolved, notes: &mut Vec<String>)
                 "subgroupShuffle with the computed invocation id",
             ));
             setup.push(format!(
-                "let src = (u32(addr_per_lane[lane]) >> 2u) & {}u;",
+                "let src = (u32(addr_per_lane[lane % {lanes}u]) >> 2u) & {}u;",
                 lanes - 1
             ));
             "subgroupShuffle(v, src)".to_string()
@@ -586,7 +649,15 @@ fn native_op(
     ty: &str,
     notes: &mut Vec<String>,
 ) -> Call {
-    if target.dialect() != r.spec.dialect {
+    let builtin = if target == Target::Hip {
+        amd_builtin(r)
+    } else {
+        None
+    };
+    if target.dialect() != r.spec.dialect && builtin.is_none() {
+        if let Some(call) = routed(target, r, ty, notes) {
+            return call;
+        }
         notes.push(format!(
             "NOT EXPRESSIBLE: {} has no equivalent of {} {} in crosslane's mapping; the kernel copies the operand so that it compiles.",
             title(target),
@@ -596,7 +667,15 @@ fn native_op(
         return expr(if target == Target::Wgsl { "v" } else { "var" }.into());
     }
     let wgsl = target == Target::Wgsl;
-    let operand = if wgsl { "v" } else { "var" };
+    // The AMD builtins move 32-bit ints: another 32-bit type travels as its bits.
+    let bits = builtin.is_some() && ty != "int";
+    let operand = if wgsl {
+        "v"
+    } else if bits {
+        "__builtin_bit_cast(int, var)"
+    } else {
+        "var"
+    };
     let mut setup = Vec::new();
     // The call's arguments from the op's typed argument list.
     let args: Vec<String> = r
@@ -638,7 +717,20 @@ fn native_op(
             }
         })
         .collect();
-    let call = format!("{}({})", r.spec.name, args.join(", "));
+    let mut args = args;
+    if let Some(name) = builtin {
+        notes.push(format!(
+            "HIP on AMD: {name} is the {} instruction itself (clang builtin; 32-bit words).",
+            r.spec.name
+        ));
+        amd_fields(r, &mut args, notes);
+    }
+    let call = format!("{}({})", builtin.unwrap_or(r.spec.name), args.join(", "));
+    let call = if bits && r.spec.proto.returns != "void" {
+        format!("__builtin_bit_cast({ty}, {call})")
+    } else {
+        call
+    };
     if !wgsl {
         if r.spec.proto.returns == "void" {
             // Nothing to store: the call is a statement and the lane keeps its operand.
@@ -668,6 +760,131 @@ fn native_op(
         _ => format!("{ty}({call})"),
     };
     Call { setup, expr }
+}
+
+/// An op the target has no equivalent of, but whose every lane reads one lane (a swizzle, a DPP
+/// move, a forward permute): the source lane each lane reads under the scenario's parameters,
+/// from the op's own rule, as a table, moved by the target's per-lane read (CUDA / HIP /
+/// Ascend shuffle, MACA `bsm_bpermute`, WGSL `subgroupShuffle`). A lane the rule gives zero
+/// gets zero; one that keeps an old value or is undefined keeps its operand, which the note
+/// says. `None` where the op computes, or where no lane is active.
+fn routed(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) -> Option<Call> {
+    use crate::result::Source;
+    if r.spec.kind != crate::op::OpKind::Lanes {
+        return None;
+    }
+    let out = (r.spec.run)(&r.input).ok()?;
+    if out.results.len() != r.input.lanes
+        || out.results.iter().any(|l| l.source == Source::Computed)
+        || !out.results.iter().any(|l| l.source != Source::Inactive)
+    {
+        return None;
+    }
+    let mut kept = false;
+    let table: Vec<String> = out
+        .results
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match (l.source, l.from) {
+            (Source::Lane | Source::Own, Some(j)) => j.to_string(),
+            (Source::Zero, _) => "-1".to_string(),
+            _ => {
+                kept |= l.source != Source::Inactive;
+                i.to_string()
+            }
+        })
+        .collect();
+    let n = table.len();
+    let read = match target {
+        Target::Cuda => "__shfl_sync(0xffffffff, var, src)".to_string(),
+        Target::Hip => "__shfl(var, src)".to_string(),
+        Target::Ascend => "asc_shfl(var, src)".to_string(),
+        Target::Maca if ty == "int" => "__builtin_mxc_bsm_bpermute(src * 4, var)".to_string(),
+        Target::Maca => format!(
+            "__builtin_bit_cast({ty}, __builtin_mxc_bsm_bpermute(src * 4, __builtin_bit_cast(int, var)))"
+        ),
+        Target::Wgsl => "subgroupShuffle(v, u32(src))".to_string(),
+    };
+    notes.push(format!(
+        "{} has no equivalent of {} {}: each lane reads the lane that its rule selects for these parameters (source_lane table, computed from the rule), moved with {}{}.",
+        title(target),
+        r.spec.dialect.name(),
+        r.spec.name,
+        read.split('(').next().unwrap_or(""),
+        if kept {
+            "; NOT EXACT: lanes the rule leaves unwritten (old value or undefined) keep their own operand here"
+        } else {
+            ""
+        }
+    ));
+    let setup = if target == Target::Wgsl {
+        vec![
+            format!(
+                "let source_lane = array<i32, {n}>({});  // -1: the rule writes 0",
+                table.join(", ")
+            ),
+            format!("let s = source_lane[lane % {n}u];"),
+            "let src = select(i32(lane), s, s >= 0);".to_string(),
+            format!("let moved = {read};"),
+        ]
+    } else {
+        vec![
+            format!(
+                "const int source_lane[{n}] = {{{}}};  // -1: the rule writes 0",
+                table.join(", ")
+            ),
+            format!("const int s = source_lane[lane % {n}];"),
+            "const int src = s >= 0 ? s : (int)lane;".to_string(),
+            format!("const {ty} moved = {read};"),
+        ]
+    };
+    Some(Call {
+        setup,
+        expr: if target == Target::Wgsl {
+            format!("select(moved, {ty}(), s == -1)")
+        } else {
+            format!("s == -1 ? ({ty})0 : moved")
+        },
+    })
+}
+
+/// The AMD instruction fields an AMD builtin's arguments carry differently from the request:
+/// the DPP control as its 9-bit encoding (LLVM `SIDefines.h` `DppCtrl`, [`DppCtrl::encoding`]),
+/// and `ds_permute_b32`'s `offset`, which the builtin has no argument for, added to the address
+/// (the instruction adds it: AMD ISA "DS_PERMUTE_B32").
+fn amd_fields(r: &Resolved, args: &mut [String], notes: &mut Vec<String>) {
+    for p in r.spec.args.iter().filter_map(|a| a.param) {
+        if let Some(ParamValue::Text(t)) = r.input.params.0.get(p.name) {
+            // dpp8 has no 9-bit dpp_ctrl value: say which builtin takes it.
+            if let Ok(DppCtrl::Dpp8(sel)) = DppCtrl::parse(t) {
+                let sel = sel
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |acc, (k, s)| acc | (u32::from(*s) << (3 * k)));
+                notes.push(format!(
+                    "NOT EXACT: dpp8 is its own builtin, __builtin_amdgcn_mov_dpp8(src, {sel:#x}) (selectors 3 bits each), with no row/bank masks or bound_ctrl: write that call here."
+                ));
+            }
+        }
+    }
+    let offset = match r.input.params.0.get("offset") {
+        Some(ParamValue::Int(o)) if *o != 0 => *o,
+        _ => return,
+    };
+    if r.spec.settings.iter().any(|s| s.name == "offset") {
+        if let Some((_, text)) = r
+            .spec
+            .args
+            .iter()
+            .zip(args.iter_mut())
+            .find(|(a, _)| a.role == Role::Address)
+        {
+            *text = format!("{text} + {offset}");
+            notes.push(format!(
+                "the instruction's offset:{offset} is added to the address (the builtin has no offset argument)."
+            ));
+        }
+    }
 }
 
 /// Whether a C type name is one of the 16-bit float types the snippets use.
@@ -773,14 +990,14 @@ fn literal(
                     list.len(),
                     items.join(", ")
                 ));
-                format!("{name}_per_lane[lane]")
+                format!("{name}_per_lane[lane % {}]", list.len())
             } else {
                 setup.push(format!(
                     "const int {name}_per_lane[{}] = {{{}}};",
                     list.len(),
                     items.join(", ")
                 ));
-                format!("{name}_per_lane[lane]")
+                format!("{name}_per_lane[lane % {}]", list.len())
             }
         }
         ParamValue::Values(list) => {
@@ -802,7 +1019,7 @@ fn literal(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
-                format!("bitcast<{elem}>({name}_bits[lane])")
+                format!("bitcast<{elem}>({name}_bits[lane % {}u])", list.len())
             } else {
                 let bits = match width {
                     16 => "uint16_t",
@@ -814,8 +1031,19 @@ fn literal(
                     list.len(),
                     items.join(", ")
                 ));
-                format!("__builtin_bit_cast({elem}, {name}_bits[lane])")
+                format!(
+                    "__builtin_bit_cast({elem}, {name}_bits[lane % {}])",
+                    list.len()
+                )
             }
+        }
+        // A DPP control is written as the field value the builtins take.
+        ParamValue::Text(t) if !wgsl && DppCtrl::parse(t).is_ok_and(|c| c.encoding().is_some()) => {
+            let code = DppCtrl::parse(t)
+                .ok()
+                .and_then(DppCtrl::encoding)
+                .unwrap_or(0);
+            format!("{code:#x} /* {} */", one_line(t).replace("*/", ""))
         }
         ParamValue::Text(t) => {
             // Text parameters (a DPP control such as `row_shl:3`) have no literal syntax in

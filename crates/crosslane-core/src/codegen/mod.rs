@@ -16,6 +16,7 @@
 //! Sources: each op's typed argument list (`OpSpec::args`, from which `OpSpec::signature` is
 //! derived), and the mapping of [`crate::portability::ShuffleFamily::op_in`].
 
+mod collective;
 mod emit;
 
 use crate::error::InputError;
@@ -25,6 +26,7 @@ use crate::params::ParamValue;
 use crate::portability::ShuffleFamily;
 use crate::request::OpRequest;
 
+pub use collective::{Collective, Combine};
 pub use emit::c_type;
 
 /// A platform a snippet is written for.
@@ -232,6 +234,23 @@ fn movement(spec: &OpSpec, input: &OpInput, req: &OpRequest) -> Movement {
         (Dialect::Amdgcn, "v_readlane_b32") => int("lane_sel"),
         _ => None,
     };
+    // WGSL's quad operations are shuffles within groups of four (WGSL spec, Quad Operations):
+    // quadBroadcast(e, id) reads lane id of the quad; quadSwapX / Y / Diagonal read lane
+    // i ^ 1 / 2 / 3.
+    let quad = match (spec.dialect, spec.name) {
+        (Dialect::Wgsl, "quadBroadcast") => int("id").map(|id| (ShuffleFamily::Idx, id, 4)),
+        (Dialect::Wgsl, "quadSwapX") => Some((ShuffleFamily::Xor, 1, lanes)),
+        (Dialect::Wgsl, "quadSwapY") => Some((ShuffleFamily::Xor, 2, lanes)),
+        (Dialect::Wgsl, "quadSwapDiagonal") => Some((ShuffleFamily::Xor, 3, lanes)),
+        _ => None,
+    };
+    if let Some((family, amount, width)) = quad {
+        return Movement::Shuffle {
+            family,
+            amount,
+            width,
+        };
+    }
     if let Some(amount) = read {
         return Movement::Shuffle {
             family: ShuffleFamily::Idx,
