@@ -419,7 +419,7 @@ impl App {
     }
 
     fn draw(&mut self, step: &Step) -> Js<()> {
-        let mut width = self.canvas.get_bounding_client_rect().width();
+        let mut width = canvas::available_width(&self.canvas);
         if width < 50.0 {
             width = 960.0;
         }

@@ -9,6 +9,7 @@
 //! is exact for any active mask, at the cost of one lane read per lane.
 
 use super::{Resolved, Target};
+use crate::lanes::LaneMask;
 use crate::op::{Dialect, OpSpec};
 use crate::value::ValueType;
 
@@ -122,6 +123,27 @@ impl Collective {
         Collective::ALL
             .into_iter()
             .find(|c| c.op_in(spec.dialect) == Some(spec.name))
+    }
+
+    /// The lanes whose values feed lane `lane`'s result, given the lanes that take part
+    /// (`taking_part`: the active lanes, within the sync mask where the op has one): all of them
+    /// for ballots, votes and reductions; those at or below `lane` for an inclusive scan, below
+    /// it for an exclusive one; the lowest for [`Collective::First`] (the rules in
+    /// [`Collective::op_in`]'s sources).
+    pub fn contributors(self, lane: usize, taking_part: LaneMask) -> LaneMask {
+        let below = |n: usize| {
+            if n >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            }
+        };
+        match self {
+            Collective::InclusiveScan(_) => LaneMask(taking_part.0 & below(lane + 1)),
+            Collective::ExclusiveScan(_) => LaneMask(taking_part.0 & below(lane)),
+            Collective::First => LaneMask(taking_part.0 & taking_part.0.wrapping_neg()),
+            _ => taking_part,
+        }
     }
 
     /// A short description for comments (`inclusive add scan`).

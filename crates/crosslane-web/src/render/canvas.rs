@@ -19,6 +19,7 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
     } else {
         1.0
     };
+    fit_width(canvas, scene)?;
     canvas.set_width((scene.width * dpr).ceil() as u32);
     canvas.set_height((scene.height * dpr).ceil() as u32);
     canvas
@@ -123,9 +124,60 @@ fn draw_box(ctx: &CanvasRenderingContext2d, b: &BoxItem) -> Js<()> {
         ctx.set_fill_style_str(b.paint.ink);
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
-        ctx.fill_text(label, r.cx(), r.y + r.h / 2.0)?;
+        fill_label(ctx, b, label)?;
     }
     Ok(())
+}
+
+/// The width a drawing in `canvas` may use: its parent's content width (the canvas itself may
+/// be wider, see [`fit_width`]), else the canvas's own; 0 when it is not laid out.
+pub fn available_width(canvas: &HtmlCanvasElement) -> f64 {
+    match canvas.parent_element() {
+        Some(p) if p.client_width() > 0 => {
+            let style = web_sys::window().and_then(|w| w.get_computed_style(&p).ok().flatten());
+            let pad = |side: &str| {
+                style
+                    .as_ref()
+                    .and_then(|s| s.get_property_value(side).ok())
+                    .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                    .unwrap_or(0.0)
+            };
+            f64::from(p.client_width()) - pad("padding-left") - pad("padding-right")
+        }
+        _ => canvas.get_bounding_client_rect().width(),
+    }
+}
+
+/// A scene wider than the canvas's box (lanes at [`crate::render::scene::MIN_PITCH`]) keeps its
+/// width: the canvas gets it as its CSS width and its parent scrolls sideways, so the page
+/// itself never does. Otherwise the stylesheet's width applies.
+fn fit_width(canvas: &HtmlCanvasElement, scene: &Scene) -> Js<()> {
+    let style = canvas.style();
+    style.remove_property("width")?;
+    if scene.width > available_width(canvas) + 0.5 {
+        style.set_property("width", &format!("{}px", scene.width))?;
+        style.set_property("max-width", "none")?;
+        if let Some(parent) = canvas.parent_element() {
+            if let Ok(parent) = parent.dyn_into::<web_sys::HtmlElement>() {
+                parent.style().set_property("overflow-x", "auto")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A box's label, centred, rotated a quarter turn (reading upwards) where the scene says so.
+fn fill_label(ctx: &CanvasRenderingContext2d, b: &BoxItem, label: &str) -> Js<()> {
+    let (x, y) = (b.rect.cx(), b.rect.y + b.rect.h / 2.0);
+    if !b.rotated() {
+        return ctx.fill_text(label, x, y);
+    }
+    ctx.save();
+    ctx.translate(x, y)?;
+    ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
+    let drawn = ctx.fill_text(label, 0.0, 0.0);
+    ctx.restore();
+    drawn
 }
 
 fn draw_arrow(ctx: &CanvasRenderingContext2d, a: &Arrow) -> Js<()> {
