@@ -207,6 +207,22 @@ fn collectives_use_the_targets_builtin_or_a_lane_loop() {
     // The lowest active lane's value: HIP calls the AMD instruction's builtin.
     let first = req("wgsl", "subgroupBroadcastFirst", &[]);
     assert!(code(&first, Target::Hip).contains("__builtin_amdgcn_readfirstlane(var)"));
+    // __activemask is HIP's ballot of true; WGSL's elect is CUDA's lowest active lane
+    // (__ffs is 1-based, CUDA Math API); __match_any_sync's mask of equal bits, looped in
+    // Ascend C.
+    let active = req("cuda", "__activemask", &[]);
+    assert!(code(&active, Target::Hip).contains("out[threadIdx.x] = __ballot(1);"));
+    assert!(code(&active, Target::Wgsl).contains("subgroupBallot(true).x"));
+    let elect = req("wgsl", "subgroupElect", &[]);
+    assert!(code(&elect, Target::Cuda).contains("(int)lane == __ffs(__activemask()) - 1"));
+    let matched = code(&req("cuda", "__match_any_sync", &[]), Target::Ascend);
+    assert!(
+        matched.contains(
+            "&& __builtin_bit_cast(unsigned int, other) == __builtin_bit_cast(unsigned int, var)"
+        ),
+        "{matched}"
+    );
+    assert!(matched.contains("acc |= 1ull << j;"), "{matched}");
     for (r, t) in [
         (&ballot, Target::Maca),
         (&scan, Target::Ascend),

@@ -27,6 +27,8 @@ const BASE: &str = r#"
 struct Dim3 { unsigned int x, y, z; };
 static Dim3 threadIdx;
 static const int warpSize = 32;
+// CUDA Math API, Integer Intrinsics (the CUDA snippets' elect uses it).
+int __ffs(int);
 // The fp16 / bf16 headers give these types arithmetic and comparison operators (CUDA Math API,
 // "Half Arithmetic Functions", "Half Comparison Functions"; HIP and Ascend C mirror them).
 #define HALF_LIKE(N) struct N { unsigned short bits; N() = default; template <class U> N(U) {} \

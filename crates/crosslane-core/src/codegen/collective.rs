@@ -50,10 +50,19 @@ pub enum Collective {
     ExclusiveScan(Combine),
     /// Every active lane gets the value of the lowest active lane.
     First,
+    /// Every active lane gets the mask of the active lanes (a ballot of true).
+    ActiveMask,
+    /// 1 on the lowest active lane, 0 on the others.
+    Elect,
+    /// Each active lane gets the mask of the active lanes holding the same bits as it.
+    MatchAny,
+    /// Every active lane gets the mask of the active lanes when they all hold the same bits,
+    /// else 0.
+    MatchAll,
 }
 
 impl Collective {
-    const ALL: [Collective; 15] = {
+    const ALL: [Collective; 19] = {
         use Collective::*;
         use Combine::*;
         [
@@ -72,6 +81,10 @@ impl Collective {
             ExclusiveScan(Add),
             ExclusiveScan(Mul),
             First,
+            ActiveMask,
+            Elect,
+            MatchAny,
+            MatchAll,
         ]
     };
 
@@ -114,6 +127,10 @@ impl Collective {
             (First, Wgsl) => "subgroupBroadcastFirst",
             (First, Amdgcn) => "v_readfirstlane_b32",
             (First, Maca) => "__builtin_mxc_readfirstlane",
+            (ActiveMask, Cuda) => "__activemask",
+            (Elect, Wgsl) => "subgroupElect",
+            (MatchAny, Cuda) => "__match_any_sync",
+            (MatchAll, Cuda) => "__match_all_sync",
             _ => return None,
         })
     }
@@ -141,7 +158,9 @@ impl Collective {
         match self {
             Collective::InclusiveScan(_) => LaneMask(taking_part.0 & below(lane + 1)),
             Collective::ExclusiveScan(_) => LaneMask(taking_part.0 & below(lane)),
-            Collective::First => LaneMask(taking_part.0 & taking_part.0.wrapping_neg()),
+            Collective::First | Collective::Elect => {
+                LaneMask(taking_part.0 & taking_part.0.wrapping_neg())
+            }
             _ => taking_part,
         }
     }
@@ -157,6 +176,10 @@ impl Collective {
             Collective::InclusiveScan(k) => format!("inclusive {} scan", c(k)),
             Collective::ExclusiveScan(k) => format!("exclusive {} scan", c(k)),
             Collective::First => "read of the lowest active lane".into(),
+            Collective::ActiveMask => "active mask".into(),
+            Collective::Elect => "election of the lowest active lane".into(),
+            Collective::MatchAny => "match of equal values (any)".into(),
+            Collective::MatchAll => "match of equal values (all)".into(),
         }
     }
 }
@@ -192,6 +215,7 @@ pub(super) fn write(target: Target, collective: Collective, r: &Resolved, ty: &s
             };
             let name = collective.op_in(Dialect::Cuda);
             match (collective, name) {
+                (Elect, _) => return native("(int)lane == __ffs(__activemask()) - 1".into()),
                 (Ballot | Any | All, Some(n)) => return native(format!("{n}({mask}, var != 0)")),
                 (Reduce(_), Some(n)) if is_int(vt) => return native(format!("{n}({mask}, var)")),
                 _ => {}
@@ -199,6 +223,8 @@ pub(super) fn write(target: Target, collective: Collective, r: &Resolved, ty: &s
         }
         Target::Hip => match (collective, collective.op_in(Dialect::Hip)) {
             (Ballot | Any | All, Some(n)) => return native(format!("{n}(var != 0)")),
+            (ActiveMask, _) => return native("__ballot(1)".into()),
+            (Elect, _) => return native("lane == (unsigned)__builtin_ctzll(__ballot(1))".into()),
             // HIP on AMD reads the first active lane with the instruction's builtin.
             (First, _) if is_int(vt) => {
                 return native("__builtin_amdgcn_readfirstlane(var)".to_string())
@@ -298,6 +324,39 @@ fn c_loop(target: Target, collective: Collective, r: &Resolved, ty: &str) -> Wri
             setup.push("}".into());
             "acc".to_string()
         }
+        ActiveMask => "active".to_string(),
+        // The scenario's lowest active lane (a constant here: the target has no ballot).
+        Elect => "(int)(lane == (unsigned)__builtin_ctzll(active))".to_string(),
+        MatchAny | MatchAll => {
+            // Equal means equal bits (CUDA "Warp Match Functions": +0 and -0 differ).
+            let bits = match vt.bit_width() {
+                16 => "unsigned short",
+                64 => "unsigned long long",
+                _ => "unsigned int",
+            };
+            let same =
+                format!("__builtin_bit_cast({bits}, other) == __builtin_bit_cast({bits}, var)");
+            setup.push(format!(
+                "unsigned long long acc = {};",
+                if collective == MatchAny {
+                    "0"
+                } else {
+                    "active"
+                }
+            ));
+            setup.push(format!("for (int j = 0; j < {lanes}; ++j) {{"));
+            setup.push(format!("    const {ty} other = {};", read("var")));
+            if collective == MatchAny {
+                setup.push(format!("    {}", taken(&format!(" && {same}"))));
+                setup.push("        acc |= 1ull << j;".into());
+            } else {
+                setup.push(format!("    {}", taken(&format!(" && !({same})"))));
+                setup.push("        acc = 0;".into());
+            }
+            setup.push("    }".into());
+            setup.push("}".into());
+            "acc".to_string()
+        }
         First => {
             setup.push(format!("{ty} acc = var;"));
             setup.push(format!("for (int j = {lanes} - 1; j >= 0; --j) {{"));
@@ -381,11 +440,59 @@ fn wgsl(collective: Collective, r: &Resolved, ty: &str) -> Written {
             }
         }
         Any | All => format!("select({ty}(), {ty}(1), {name}({pred}))"),
+        ActiveMask if matches!(ty, "i32" | "u32" | "f32") => {
+            format!("bitcast<{ty}>(subgroupBallot(true).x)")
+        }
+        ActiveMask => format!("{ty}(subgroupBallot(true).x)"),
+        Elect => format!("select({ty}(), {ty}(1), {name}())"),
+        MatchAny | MatchAll => {
+            // WGSL has no match: each invocation compares with every invocation's value
+            // through subgroupShuffle (equal values rather than equal bits).
+            note = Some(
+                "NOT EXACT: WGSL has no match built-in: each invocation compares its value with every invocation's (subgroupShuffle) and builds the mask of invocations 0..31 that hold the same value (== on values: +0 and -0 match here, unlike CUDA's bit compare).".to_string(),
+            );
+            let active = format!("{:#x}u", r.input.active.0 as u32);
+            let n = r.input.lanes.min(32);
+            let (init, cond, step) = if collective == MatchAny {
+                ("0u", "other == v", "acc = acc | (1u << j);")
+            } else {
+                (active.as_str(), "other != v", "acc = 0u;")
+            };
+            return Written {
+                setup: vec![
+                    format!("var acc = {init};"),
+                    format!("for (var j = 0u; j < {n}u; j++) {{"),
+                    "    let other = subgroupShuffle(v, j);".to_string(),
+                    format!(
+                        "    if ((({active} >> j) & 1u) != 0u && {}) {{",
+                        vec_cond(ty, cond, collective == MatchAny)
+                    ),
+                    format!("        {step}"),
+                    "    }".to_string(),
+                    "}".to_string(),
+                ],
+                expr: if matches!(ty, "i32" | "u32" | "f32") {
+                    format!("bitcast<{ty}>(acc)")
+                } else {
+                    format!("{ty}(acc)")
+                },
+                note,
+            };
+        }
         _ => format!("{name}(v)"),
     };
     Written {
         setup: Vec::new(),
         expr,
         note,
+    }
+}
+
+/// A WGSL comparison as a bool: a vector is equal when every component is, unequal when any is.
+fn vec_cond(ty: &str, cond: &str, equal: bool) -> String {
+    match (ty.starts_with("vec"), equal) {
+        (false, _) => cond.to_string(),
+        (true, true) => format!("all({cond})"),
+        (true, false) => format!("any({cond})"),
     }
 }
