@@ -1,6 +1,6 @@
 // The lane drawing at 64 and 128 lanes (issue 17, item 5): every result value is drawn — in the
 // SVG export each lane's value is a <text> with the plain decimal — a computed result's hover
-// text names the lanes that fed it, and a drawing too wide for its box scrolls inside it, never
+// text names the lanes that fed it (and the drawing outlines them), and a drawing too wide for its box scrolls inside it, never
 // the page. Screenshots land in tests/artifacts/ (drawing-scan-64.png, drawing-128.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,7 +55,11 @@ test('a 64-lane inclusive scan shows every sum, and each lane the lanes it summe
   for (const v of expected) assert.ok(svg.includes(`>${v}</text>`), `${v} drawn in the SVG`);
   const tip = await tipOver(page, 64, 10);
   assert.match(tip, /from lanes 0–10$/);
+  // ... and the drawing outlines those input lanes (bits 0..10) while the pointer is there.
+  assert.equal(await page.getAttribute('canvas#lane-canvas', 'data-fed-by'), '7ff');
   await page.locator('#stage').screenshot({ path: join(ARTIFACTS, 'drawing-scan-64.png') });
+  await page.mouse.move(0, 0);
+  assert.equal(await page.getAttribute('canvas#lane-canvas', 'data-fed-by'), '');
   // No sideways page scroll at 64 lanes.
   assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= window.innerWidth));
   await page.close();

@@ -7,7 +7,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::dom::Js;
 use crate::render::scene::{
-    pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, Mark, Scene,
+    contributors, pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, LaneRef, Mark, Row,
+    Scene,
 };
 
 const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
@@ -20,6 +21,8 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
         1.0
     };
     fit_width(canvas, scene)?;
+    // A fresh drawing has no lanes outlined (mark_contributors).
+    canvas.remove_attribute("data-fed-by")?;
     canvas.set_width((scene.width * dpr).ceil() as u32);
     canvas.set_height((scene.height * dpr).ceil() as u32);
     canvas
@@ -165,6 +168,45 @@ fn fit_width(canvas: &HtmlCanvasElement, scene: &Scene) -> Js<()> {
     }
     Ok(())
 }
+
+/// Outlines the input lanes that fed the hovered computed result (a ballot, vote, reduction,
+/// scan: [`crate::render::scene::contributors`]) on top of the drawing, or takes the outline
+/// away (`hovered` `None`, or a lane that is not computed). Redraws only when the outlined set
+/// changes (kept in the canvas's `data-fed-by`).
+pub fn mark_contributors(
+    canvas: &HtmlCanvasElement,
+    scene: &Scene,
+    step: &crosslane_core::Step,
+    hovered: Option<LaneRef>,
+    dpr: f64,
+) -> Js<()> {
+    let fed = hovered
+        .filter(|l| l.row == Row::Result)
+        .and_then(|l| contributors(step, l.lane));
+    let key = fed.map(|m| format!("{:x}", m.0)).unwrap_or_default();
+    if canvas.get_attribute("data-fed-by").unwrap_or_default() == key {
+        return Ok(());
+    }
+    draw(canvas, scene, dpr)?;
+    canvas.set_attribute("data-fed-by", &key)?;
+    let Some(fed) = fed else { return Ok(()) };
+    let ctx = canvas
+        .get_context("2d")?
+        .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
+        .dyn_into::<CanvasRenderingContext2d>()?;
+    ctx.set_stroke_style_str(FED_BY);
+    ctx.set_line_width(2.0);
+    for lane in fed.iter() {
+        if let Some(b) = scene.lane_box(Row::Input, lane) {
+            let r = b.rect;
+            ctx.stroke_rect(r.x - 1.0, r.y - 1.0, r.w + 2.0, r.h + 2.0);
+        }
+    }
+    Ok(())
+}
+
+/// The outline of the lanes that fed a hovered result (the computed provenance's violet).
+const FED_BY: &str = "#7c3aed";
 
 /// A box's label, centred, rotated a quarter turn (reading upwards) where the scene says so.
 fn fill_label(ctx: &CanvasRenderingContext2d, b: &BoxItem, label: &str) -> Js<()> {
