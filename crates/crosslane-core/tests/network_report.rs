@@ -64,3 +64,23 @@ fn report_input_errors() {
     let e = report(None, 1, Some("1,x,3")).unwrap_err();
     assert_eq!(e.field, "values[1]");
 }
+
+/// One generator for every sort: the report's random input (what `crosslane sort`, the page's
+/// sort view and the JS API's `sortNetwork` show) is `network::keys(n, seed)`, the keys
+/// `crosslane gpu sort` sorts; the same seed gives the same keys on every call, in `0..1000`.
+#[test]
+fn the_report_draws_its_keys_from_the_shared_generator() {
+    use crosslane_core::network::{keys, KEY_RANGE};
+    for (n, seed) in [(1, 0), (16, 7), (1000, 12345), (4096, u64::MAX)] {
+        let r = report(Some(n), seed, None).unwrap();
+        let shared: Vec<i64> = keys(n, seed).into_iter().map(i64::from).collect();
+        assert_eq!(r.input, shared, "n {n} seed {seed}");
+        assert_eq!(keys(n, seed), keys(n, seed));
+        assert!(r.input.iter().all(|&k| (0..1000).contains(&k)));
+    }
+    assert_eq!(KEY_RANGE, 1000);
+    // Different seeds give different keys (4096 draws from 1000 values cannot all agree by chance).
+    assert_ne!(keys(4096, 1), keys(4096, 2));
+    // A prefix is stable: the first keys do not depend on how many are drawn.
+    assert_eq!(keys(8, 3)[..], keys(64, 3)[..8]);
+}

@@ -81,6 +81,7 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
         ty: args.ty.clone(),
         json: args.json,
         compare: args.compare,
+        gpu: None,
     };
     // Refuse `--compare` on an op outside the shuffle family before its other flags are checked,
     // so the message is about --compare and not about a flag the op happens not to have.
@@ -128,6 +129,17 @@ pub struct Common {
     pub json: bool,
     /// `--compare`.
     pub compare: bool,
+    /// `crosslane gpu`'s own flags, accepted in the trailing list only when this is `Some`.
+    pub gpu: Option<GpuFlags>,
+}
+
+/// The flags `crosslane gpu DIALECT OP` takes beside `crosslane op`'s.
+#[derive(Debug, Default)]
+pub struct GpuFlags {
+    /// `--lowering`.
+    pub lowering: Option<String>,
+    /// `--wgsl`.
+    pub wgsl: bool,
 }
 
 impl Common {
@@ -139,6 +151,7 @@ impl Common {
             "exited" => Some(&mut self.exited),
             "values" => Some(&mut self.values),
             "type" => Some(&mut self.ty),
+            "lowering" => self.gpu.as_mut().map(|g| &mut g.lowering),
             _ => None,
         }
     }
@@ -176,6 +189,10 @@ pub fn parse_params(
         }
         if name == "compare" && inline.is_none() {
             common.compare = true;
+            continue;
+        }
+        if let (Some(gpu), "wgsl", None) = (common.gpu.as_mut(), name, &inline) {
+            gpu.wgsl = true;
             continue;
         }
         if let Some(slot) = common.slot(name) {

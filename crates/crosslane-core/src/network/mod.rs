@@ -11,6 +11,7 @@
 //! * [`closed_form`]: the network from the seed's per-thread closed form (the one the GPU runs);
 //! * [`reference`](mod@reference): the same network from the reference loops, to cross-check it;
 //! * [`exec`]: sorting large arrays in place (cache-blocked, parallel natively, branchless);
+//! * [`keys`](mod@keys): the seeded random keys every sort (CLI, GPU, page, JS API) draws;
 //! * [`verify`](mod@verify): the 0-1 principle (exhaustive, bit-parallel) and seeded random checks;
 //! * [`warp`](mod@warp): a network of n ≤ lanes run as cross-lane shuffles through the emulator;
 //! * [`report`](mod@report): the `crosslane sort` report (CLI table / JSON, page summary).
@@ -26,6 +27,7 @@
 
 pub mod closed_form;
 pub mod exec;
+pub mod keys;
 pub mod reference;
 pub mod report;
 pub mod verify;
@@ -36,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::InputError;
 
 pub use exec::{sort_keys, sort_keys_with, sort_pairs, sort_pairs_with, ExecOptions};
+pub use keys::{keys, wide_keys, KEY_RANGE};
 pub use report::{report, SortReport};
 pub use verify::{verify, VerifyReport};
 pub use warp::{warp_sort, WarpShuffles, WarpSort, WarpStage};

@@ -18,9 +18,9 @@ pub const MAX_REPORT_LEN: usize = 1 << 20;
 /// Stages are listed (comparator by comparator) up to this many keys.
 pub const MAX_LISTED_LEN: usize = 64;
 
-/// Random keys are drawn from `0..RANDOM_KEY_RANGE` (small numbers read well and repeat, which
-/// shows that the network is not stable).
-pub const RANDOM_KEY_RANGE: i64 = 1000;
+/// Random keys are drawn from `0..RANDOM_KEY_RANGE` by [`super::keys`] (the one generator every
+/// sort shares).
+pub const RANDOM_KEY_RANGE: i64 = super::keys::KEY_RANGE as i64;
 
 /// Random inputs checked by the report's verification.
 pub const REPORT_TRIALS: u64 = 100;
@@ -117,8 +117,7 @@ pub fn report(
                 InputError::new("len", "give --len N (1..=1048576) or --values LIST")
             })?;
             check_len(n)?;
-            let mut rng = fastrand::Rng::with_seed(seed);
-            let keys = (0..n).map(|_| rng.i64(0..RANDOM_KEY_RANGE)).collect();
+            let keys = super::keys(n, seed).into_iter().map(i64::from).collect();
             (keys, KeysFrom::Random)
         }
     };
