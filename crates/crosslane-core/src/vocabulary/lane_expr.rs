@@ -16,7 +16,7 @@
 //! recursion, and the text is limited to [`MAX_LEN`] characters, so no input can exhaust the stack.
 
 use crate::error::InputError;
-use crate::params::parse_int;
+use crate::number::parse_int;
 
 /// The longest expression accepted, in characters.
 pub const MAX_LEN: usize = 256;

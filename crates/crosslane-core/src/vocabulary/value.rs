@@ -444,7 +444,7 @@ impl ValuesSpec {
         // The two forms older scenarios name by variant; everything else with `lane` in it is
         // an expression.
         if let Some(rest) = lower.strip_prefix("lane") {
-            let k = |s: &str| crate::params::parse_int(s).filter(|_| !s.starts_with(['+', '-']));
+            let k = |s: &str| crate::number::parse_int(s).filter(|_| !s.starts_with(['+', '-']));
             if let Some(k) = rest.strip_prefix('+').and_then(k) {
                 return Ok(ValuesSpec::LanePlus(k));
             }

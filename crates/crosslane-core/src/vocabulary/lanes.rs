@@ -125,6 +125,27 @@ pub fn is_power_of_two(n: i64) -> bool {
     n > 0 && (n & (n - 1)) == 0
 }
 
+/// `0-3, 5, 7-9` for a sorted lane list.
+pub fn list_lanes(lanes: &[usize]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < lanes.len() {
+        let start = lanes[k];
+        let mut end = start;
+        while k + 1 < lanes.len() && lanes[k + 1] == end + 1 {
+            k += 1;
+            end = lanes[k];
+        }
+        parts.push(if start == end {
+            start.to_string()
+        } else {
+            format!("{start}-{end}")
+        });
+        k += 1;
+    }
+    parts.join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,8 @@
-//! The operation registry: every operation's spec (name, typed argument list, settings, value
-//! types, rule, source) and the input it runs on. Each dialect file contributes a
-//! `pub const OPS: &[OpSpec]`.
+//! What an operation is: its spec (name, typed argument list, settings, value types, rule,
+//! source) and the input it runs on. Each dialect file contributes a `pub const OPS: &[OpSpec]`;
+//! the registry that lists and finds them is [`crate::dialect`] (`find_op`, `all_ops`,
+//! `dialect_ops`). These types sit in the vocabulary, below the mechanics and the dialects that
+//! take an [`OpInput`], so that nothing here imports a dialect.
 //!
 //! An operation's facts are written once, in its entry: the typed argument list
 //! ([`OpSpec::args`], each argument with its parameter spec inline) and the few settings that are
@@ -322,34 +324,4 @@ impl OpSpec {
             format!("{}   // {}", self.signature(), self.proto.note)
         }
     }
-}
-
-/// Every operation of every dialect.
-pub fn all_ops() -> impl Iterator<Item = &'static OpSpec> {
-    crate::dialect::TABLES.iter().flat_map(|t| t.iter())
-}
-
-/// The operations of one dialect.
-pub fn dialect_ops(dialect: Dialect) -> impl Iterator<Item = &'static OpSpec> {
-    all_ops().filter(move |op| op.dialect == dialect)
-}
-
-/// Finds an op by dialect and name (or alias).
-///
-/// # Errors
-/// [`InputError`] on field `op` listing the dialect's operations.
-pub fn find_op(dialect: Dialect, name: &str) -> Result<&'static OpSpec, InputError> {
-    dialect_ops(dialect)
-        .find(|op| op.is_named(name))
-        .ok_or_else(|| {
-            let names: Vec<&str> = dialect_ops(dialect).map(|o| o.name).collect();
-            InputError::new(
-                "op",
-                format!(
-                    "`{name}` is not an operation of {}; allowed: {}",
-                    dialect.title(),
-                    names.join(", ")
-                ),
-            )
-        })
 }
