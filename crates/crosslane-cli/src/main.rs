@@ -15,10 +15,13 @@
 //! One module per subcommand under `cmd/`; a new subcommand is one new module plus one variant of
 //! [`Command`].
 
+#![forbid(unsafe_code)]
+
 mod cmd;
 mod compare_view;
 mod describe;
 mod error;
+mod flags;
 mod table;
 
 use std::process::ExitCode;

@@ -2,7 +2,7 @@
 //! "Command-line contract"; issue 7): runs the op in the emulator and on the native GPU (wgpu on
 //! Vulkan) and prints the lane diff with the adapter, subgroup sizes, lowering and timing.
 //! crosslane-gpu does the work; this module owns the command line, parsed by clap with the same
-//! parameter parsing as `crosslane op` ([`crate::cmd::op::parse_params`]).
+//! parameter parsing as `crosslane op` ([`crate::flags::parse_params`]).
 //!
 //! * [`op`]: `DIALECT OP …`, the lane diff (`--lowering`, `--wgsl`, `--json`);
 //! * [`sort`]: `sort`, the odd-even merge network on the device against `sort_unstable`, on the

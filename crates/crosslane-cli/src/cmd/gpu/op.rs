@@ -5,7 +5,7 @@
 //! `wgsl` ops `--lanes` defaults to the device's subgroup size. `--wgsl` also prints the WGSL that
 //! ran; `--json` prints [`crosslane_gpu::Comparison::to_json`] plus `"wgsl"`, the text that ran.
 //!
-//! The flags are `crosslane op`'s ([`crate::cmd::op::parse_params`] matches the op's parameters
+//! The flags are `crosslane op`'s ([`crate::flags::parse_params`] matches the op's parameters
 //! against the registry), plus `--lowering` and `--wgsl`; `--exited` and `--compare` are
 //! `crosslane op`'s only (the device runs every lane that has not exited as a real invocation).
 
@@ -14,8 +14,8 @@ use crosslane_gpu::native::NativeGpu;
 use crosslane_gpu::LoweringChoice;
 
 use super::gpu_error;
-use crate::cmd::op::{parse_params, Common};
 use crate::error::CliError;
+use crate::flags::{parse_params, Common};
 use crate::print_out;
 
 /// Arguments of `crosslane gpu DIALECT OP …`.
