@@ -19,6 +19,8 @@
 //! computes the vendors' lane-selection rules a second time on the device, from the operands the
 //! user gave, and checks both agree), DOM, files, command-line flags.
 
+#![forbid(unsafe_code)]
+
 pub mod compare;
 pub mod error;
 pub mod formula;
