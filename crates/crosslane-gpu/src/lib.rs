@@ -8,7 +8,7 @@
 //! * [`formula`] — the vendors' lane-selection rules written in WGSL, and the operand buffer;
 //! * [`network`] — Batcher's odd-even merge sort as WGSL (one dispatch per global stage, the
 //!   early phases fused per tile in workgroup memory) and its dispatch plan;
-//! * [`compare`] — the lane-by-lane verdict (match / mismatch / indeterminate-by-spec) with the
+//! * [`compare`](mod@compare) — the lane-by-lane verdict (match / mismatch / indeterminate-by-spec) with the
 //!   record of the device, subgroup sizes, lowering and timing;
 //! * `native` — dispatch through wgpu 30 on Vulkan (not on wasm32);
 //! * `web` — dispatch through the browser's WebGPU via web-sys (wasm32 only).

@@ -1,5 +1,5 @@
 //! What is built on the dialects: one call as typed ([`request`]), the reference entries
-//! ([`reference`]), one shuffle under five dialects ([`portability`]), export as code
+//! ([`reference`](mod@reference)), one shuffle under five dialects ([`portability`]), export as code
 //! ([`codegen`]), the sorting network ([`network`]), the versioned scenario and its URL
 //! ([`scenario`], [`permalink`]). The kernel interpreter (`crate::kernel`) belongs here too and
 //! moves in last.

@@ -6,7 +6,7 @@
 //! from the [`OpSpec`] that runs the operation, and the example's result is computed by that op's
 //! `run` through the ordinary [`OpRequest`] path at the moment the entry is built.
 //!
-//! The example is the op run with every default, except for the ops listed in [`CURATED`], where
+//! The example is the op run with every default, except for the ops listed in `CURATED`, where
 //! the defaults do not show what the op does (a shuffle by 0 lanes) or where a seed gives the
 //! canonical example (seed 000: `asc_shfl_xor(LaneId, 1, 16)`).
 
@@ -177,7 +177,7 @@ fn ref_param(spec: &OpSpec, p: &ParamSpec) -> RefParam {
     }
 }
 
-/// The example request of `spec`: its [`CURATED`] row, or every field at its default.
+/// The example request of `spec`: its `CURATED` row, or every field at its default.
 pub fn example_request(spec: &OpSpec) -> (OpRequest, Option<&'static str>) {
     let mut request = OpRequest {
         dialect: spec.dialect.name().to_string(),

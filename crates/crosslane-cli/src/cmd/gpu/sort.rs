@@ -1,5 +1,5 @@
 //! `crosslane gpu sort [--len N] [--seed S] [--json]`: sorts the N keys
-//! [`crosslane_core::network::keys`] draws from the seed — the keys `crosslane sort --seed S`
+//! [`crosslane_core::network::keys`](fn@crosslane_core::network::keys) draws from the seed — the keys `crosslane sort --seed S`
 //! sorts — with the odd-even merge network on the GPU and checks them against `sort_unstable`.
 //!
 //! A huge `--len` is refused before anything is allocated: first the network's own limit

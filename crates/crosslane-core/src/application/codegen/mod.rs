@@ -5,7 +5,7 @@
 //! reduced to the data movement it performs ([`Movement`]): a width-segmented shuffle of one of
 //! the four families (idx / up / down / xor, the families of [`crate::portability`]), or, for
 //! anything else, the op itself. Each target then writes that movement with its own intrinsic
-//! ([`emit`]); where a platform cannot express it exactly (no width segments, another warp size,
+//! (`emit`); where a platform cannot express it exactly (no width segments, another warp size,
 //! no such operation, a type the platform lacks), the snippet says so in a `// crosslane:`
 //! comment and gives the closest code, never a silent approximation.
 //!

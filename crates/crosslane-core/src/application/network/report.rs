@@ -18,7 +18,7 @@ pub const MAX_REPORT_LEN: usize = 1 << 20;
 /// Stages are listed (comparator by comparator) up to this many keys.
 pub const MAX_LISTED_LEN: usize = 64;
 
-/// Random keys are drawn from `0..RANDOM_KEY_RANGE` by [`super::keys`] (the one generator every
+/// Random keys are drawn from `0..RANDOM_KEY_RANGE` by [`super::keys`](fn@super::keys) (the one generator every
 /// sort shares).
 pub const RANDOM_KEY_RANGE: i64 = super::keys::KEY_RANGE as i64;
 

@@ -12,7 +12,7 @@
 //! CDNA4) a lane written by several lanes is undefined.
 //!
 //! The address is a 32-bit VGPR and the sum wraps at 32 bits; W is the wave size (the ISA's `% 64`
-//! on wave64; wave32 keeps address bits [6:2]). The same engine serves MetaX
+//! on wave64; wave32 keeps address bits \[6:2\]). The same engine serves MetaX
 //! `__builtin_mxc_bsm_bpermute` / `bsm_permute` (seed 002 §3.4.3–3.4.4) with offset 0.
 
 use crate::args::{Arg, Role, PER_LANE};
