@@ -1,4 +1,4 @@
-//! Value arithmetic (src/arith.rs): wrapping integers, IEEE floats, half precision, packed pairs,
+//! Value arithmetic (src/mechanics/arith.rs): wrapping integers, IEEE floats, half precision, packed pairs,
 //! and undefined propagation.
 
 use crosslane_core::arith::{binary, binary_opt, fold, identity, ArithError, BinOp};

@@ -1,4 +1,4 @@
-//! The portability view (src/portability.rs): concrete lanes where CUDA, HIP, Ascend C and WGSL
+//! The portability view (src/application/portability.rs): concrete lanes where CUDA, HIP, Ascend C and WGSL
 //! disagree, and the rule each disagreement names.
 
 use crosslane_core::portability::{compare, ShuffleFamily};
