@@ -1,6 +1,6 @@
 //! The display list: what the lane drawing consists of (boxes, arrows, lines, text), in CSS
 //! pixels, built ONLY from a [`crosslane_core::Step`]. The trace is the only thing renderers read
-//! (STYLE.md): the canvas and SVG back ends turn this list into pixels or text and decide nothing.
+//! (docs/STYLE.md): the canvas and SVG back ends turn this list into pixels or text and decide nothing.
 //!
 //! Layout, top to bottom: lane numbers, the input row, the arrow band (one arrow from each result
 //! lane to the input lane it read: the pull model of the gather engine), the result row, lane
