@@ -84,3 +84,14 @@ fn the_report_draws_its_keys_from_the_shared_generator() {
     // A prefix is stable: the first keys do not depend on how many are drawn.
     assert_eq!(keys(8, 3)[..], keys(64, 3)[..8]);
 }
+
+/// Permalinks to a random sort carry only the seed, so the keys a seed draws are part of the link
+/// format: these are the keys `crosslane sort --len 8 --seed 7` and the page showed before
+/// `network::keys` served every command (recorded from the build of 2026-12-01, commit 5f87407).
+#[test]
+fn a_seed_draws_the_keys_links_made_before_show() {
+    assert_eq!(
+        crosslane_core::network::keys(8, 7),
+        [773, 222, 718, 481, 116, 165, 791, 92]
+    );
+}
