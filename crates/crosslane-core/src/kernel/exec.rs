@@ -26,7 +26,7 @@ use super::budget::{self, LimitHit, Limits, Meter, Resource};
 use super::builtins::{self, builtin, call_op, find_kernel_op, list_lanes, maca_icmp, Builtin};
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
-use super::parser::{const_int, parse_with};
+use super::parser::{const_int, parse_with, Parsed};
 use super::types::{binary, unary, BinOp, KVal, Scalar, Ty, ValTy};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::{LaneMask, MAX_LANES};
@@ -1157,6 +1157,19 @@ impl Executor {
     /// parse.
     pub fn new(source: &str, config: LaunchConfig) -> Result<Self, KernelError> {
         let parsed = parse_with(source, &config.limits)?;
+        Self::from_parsed(source, parsed, config)
+    }
+
+    /// Prepares the launch of an already parsed program whose spans point into `source` (the
+    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form).
+    ///
+    /// # Errors
+    /// As [`Executor::new`], less the parse errors.
+    pub fn from_parsed(
+        source: &str,
+        parsed: Parsed,
+        config: LaunchConfig,
+    ) -> Result<Self, KernelError> {
         let program = parsed.program;
         let f = match &config.entry {
             Some(name) => program

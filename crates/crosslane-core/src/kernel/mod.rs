@@ -27,6 +27,8 @@ pub mod memory;
 pub mod parser;
 pub mod report;
 pub mod types;
+#[cfg(feature = "wgsl")]
+pub mod wgsl;
 
 use serde::Serialize;
 

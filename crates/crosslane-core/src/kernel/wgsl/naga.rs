@@ -1,0 +1,263 @@
+//! Parsing a WGSL compute shader with naga (`wgsl-in`, the version wgpu uses), and naga 30's
+//! gaps against the WGSL spec, each handled in one place here. The user's text is kept as
+//! written: every rewrite keeps every byte offset (a directive is blanked with spaces; a helper
+//! is appended after the last byte), so naga's spans still point at the user's lines.
+//!
+//! The gaps (WGSL spec, "Extensions" and "Subgroup Built-in Functions"; the wgpu issues named):
+//! - `enable subgroups;` — naga 30 refuses it as unimplemented (wgpu issue 5555) and does not
+//!   require it (8202). [`blank_enable_subgroups`] removes it before naga sees it; a shader that
+//!   calls subgroup built-ins without it gets a warning (browsers refuse it) and still runs.
+//! - `subgroupElect()` — naga 30 has no such built-in (wgpu issue 6042). [`ELECT_HELPER`] is
+//!   appended as a user function of that name; the lowering calls the registry's
+//!   `subgroupElect` for it, so the emulator runs the spec's rule, not the helper's body.
+//! - `i32` subgroup ids — the spec takes `I` = i32 or u32 for `subgroupBroadcast`,
+//!   `subgroupShuffle` and `quadBroadcast` ids; naga 30's validator takes only u32. Its error
+//!   for exactly that case is skipped in [`is_i32_id_error`]; the lowering converts the id.
+//! - subgroup uniformity — naga 30 has no `subgroup_uniformity` analysis;
+//!   [`super::uniformity`] implements the common cases.
+
+use naga::valid::{Capabilities, ModuleInfo, SubgroupOperationSet, ValidationFlags, Validator};
+
+use crate::kernel::KernelError;
+use crate::result::Level;
+
+/// The function appended for naga 30's missing `subgroupElect` (wgpu issue 6042). Its body is
+/// the same rule (the lowest active invocation is the only one with no active invocation below
+/// it), so a native GPU run of the rewritten text agrees; the emulator calls the registry op.
+pub const ELECT_HELPER: &str =
+    "\nfn subgroupElect() -> bool { return subgroupExclusiveAdd(1u) == 0u; }\n";
+
+/// A shader after the gap rewrites, parsed and validated.
+pub struct NagaShader {
+    /// naga's module.
+    pub module: naga::Module,
+    /// naga's validation result: each expression's type.
+    pub info: ModuleInfo,
+    /// The text naga parsed: the user's with the rewrites (same offsets).
+    pub text: String,
+    /// Whether the user wrote `enable subgroups;`.
+    pub enables_subgroups: bool,
+    /// Whether the elect helper was appended.
+    pub elect_appended: bool,
+    /// Diagnostics of the rewrites (line, column, level, message, rule).
+    pub notes: Vec<(u32, u32, Level, String, String)>,
+}
+
+/// 1-based line and column of a byte offset in `src`.
+pub fn line_col(src: &str, offset: usize) -> (u32, u32) {
+    let before = &src.as_bytes()[..offset.min(src.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let col = String::from_utf8_lossy(&before[start..]).chars().count() as u32 + 1;
+    (line, col)
+}
+
+/// Blanks the `subgroups` item of every `enable` directive (naga 30: unimplemented, wgpu issue
+/// 5555), keeping every offset. Returns the new text and whether it was there.
+pub fn blank_enable_subgroups(src: &str) -> (String, bool) {
+    let mut out = src.as_bytes().to_vec();
+    let mut found = false;
+    let mut at = 0;
+    while let Some(k) = src[at..].find("enable") {
+        let start = at + k;
+        at = start + 6;
+        let word_start = start == 0 || !is_ident_byte(src.as_bytes()[start - 1]);
+        let word_end = src.as_bytes().get(at).is_none_or(|b| !is_ident_byte(*b));
+        if !word_start || !word_end {
+            continue;
+        }
+        let Some(semi) = src[at..].find(';') else {
+            break;
+        };
+        let end = at + semi;
+        let items: Vec<(usize, &str)> = split_items(&src[at..end], at);
+        let keep: Vec<&(usize, &str)> = items.iter().filter(|(_, w)| *w != "subgroups").collect();
+        if keep.len() == items.len() {
+            continue;
+        }
+        found = true;
+        if keep.is_empty() {
+            // `enable subgroups;` → all spaces (newlines kept).
+            for b in &mut out[start..=end] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        } else {
+            // `enable f16, subgroups;` → `enable f16            ;`.
+            for b in &mut out[at..end] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+            let mut pos = at + 1;
+            for (n, (_, w)) in keep.iter().enumerate() {
+                if n > 0 {
+                    out[pos] = b',';
+                    pos += 1;
+                }
+                out[pos..pos + w.len()].copy_from_slice(w.as_bytes());
+                pos += w.len();
+            }
+        }
+    }
+    (
+        String::from_utf8(out).unwrap_or_else(|_| src.to_string()),
+        found,
+    )
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn split_items(s: &str, base: usize) -> Vec<(usize, &str)> {
+    let mut v = Vec::new();
+    let mut off = 0;
+    for part in s.split(',') {
+        let t = part.trim();
+        v.push((base + off, t));
+        off += part.len() + 1;
+    }
+    v
+}
+
+/// Whether the text calls a subgroup or quad built-in (a plain word scan; comments included,
+/// which only makes the missing-directive warning more eager).
+pub fn uses_subgroup_builtins(src: &str) -> bool {
+    ["subgroup", "quadBroadcast", "quadSwap"]
+        .iter()
+        .any(|w| src.contains(w))
+}
+
+/// Whether the text calls `subgroupElect(` and does not define it.
+fn calls_elect(src: &str) -> bool {
+    src.contains("subgroupElect") && !src.contains("fn subgroupElect")
+}
+
+/// Whether a validation error is naga 30's refusal of an `i32` subgroup id (the spec allows it).
+pub fn is_i32_id_error(e: &naga::valid::ValidationError) -> bool {
+    let text = format!("{e:?}");
+    text.contains("InvalidSubgroup") && text.contains("Sint")
+}
+
+/// Parses and validates `src` as WGSL after the gap rewrites.
+///
+/// # Errors
+/// [`KernelError`] at naga's line:column, with naga's message and its labels.
+pub fn parse(src: &str) -> Result<NagaShader, KernelError> {
+    let (mut text, enables_subgroups) = blank_enable_subgroups(src);
+    let mut notes = Vec::new();
+    let elect_appended = calls_elect(&text);
+    if elect_appended {
+        text.push_str(ELECT_HELPER);
+    }
+    if !enables_subgroups && uses_subgroup_builtins(src) {
+        let at = src
+            .find("subgroup")
+            .or_else(|| src.find("quad"))
+            .unwrap_or(0);
+        let (line, col) = line_col(src, at);
+        notes.push((
+            line,
+            col,
+            Level::Warning,
+            "missing `enable subgroups;`: browsers refuse subgroup built-ins without it (native \
+             wgpu and naga 30 accept them); the emulator runs the shader, and the browser GPU run \
+             adds the directive"
+                .to_string(),
+            "WGSL spec, Extensions: enable subgroups".to_string(),
+        ));
+    }
+    let module = naga::front::wgsl::parse_str(&text).map_err(|e| {
+        let (line, col) = e
+            .location(&text)
+            .map_or((1, 1), |l| line_col(&text, l.offset as usize));
+        let labels: Vec<String> = e
+            .labels()
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(_, l)| l.to_string())
+            .collect();
+        let mut msg = format!("naga: {}", e.message());
+        if !labels.is_empty() {
+            msg.push_str(&format!(" ({})", labels.join("; ")));
+        }
+        KernelError::new(line, col, msg)
+    })?;
+    let mut validator = Validator::new(ValidationFlags::all(), Capabilities::all());
+    validator
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_operations(SubgroupOperationSet::all());
+    let info = match validator.validate(&module) {
+        Ok(info) => info,
+        Err(e) => {
+            if is_i32_id_error(e.as_inner()) {
+                // The spec allows i32 ids; validate again without the check that refuses them
+                // is not available in naga 30, so only the types are needed: skip validation's
+                // verdict and keep its per-expression types from a permissive pass.
+                let mut v = Validator::new(ValidationFlags::empty(), Capabilities::all());
+                v.subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+                    .subgroup_operations(SubgroupOperationSet::all());
+                v.validate(&module).map_err(|e| naga_error(&text, &e))?
+            } else {
+                return Err(naga_error(&text, &e));
+            }
+        }
+    };
+    Ok(NagaShader {
+        module,
+        info,
+        text,
+        enables_subgroups,
+        elect_appended,
+        notes,
+    })
+}
+
+fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> KernelError {
+    let (line, col) = e
+        .spans()
+        .next()
+        .filter(|(s, _)| s.is_defined())
+        .map_or((1, 1), |(s, _)| {
+            line_col(text, s.to_range().map_or(0, |r| r.start))
+        });
+    let mut msg = format!("naga: {}", e.as_inner());
+    let mut src: Option<&dyn std::error::Error> = std::error::Error::source(e.as_inner());
+    let mut depth = 0;
+    while let Some(s) = src {
+        msg.push_str(&format!(": {s}"));
+        src = s.source();
+        depth += 1;
+        if depth > 8 {
+            break;
+        }
+    }
+    KernelError::new(line, col, msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enable_subgroups_is_blanked_keeping_offsets() {
+        let src =
+            "enable subgroups;\nenable f16, subgroups;\n@compute @workgroup_size(4) fn main() {}";
+        let (t, found) = blank_enable_subgroups(src);
+        assert!(found);
+        assert_eq!(t.len(), src.len());
+        assert!(t.starts_with("                 \nenable f16"));
+        assert!(!t.contains("subgroups"));
+        assert_eq!(t.find("@compute"), src.find("@compute"));
+    }
+
+    #[test]
+    fn line_col_is_one_based() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}
