@@ -127,6 +127,7 @@ pub fn lower(
     let mut bindings = Vec::new();
     let mut params = Vec::new();
     let mut prelude = Vec::new();
+    let mut zeroing = Vec::new();
     let mut low = Lower {
         shader,
         func: &ep.function,
@@ -178,7 +179,9 @@ pub fn lower(
                 params.push(Param {
                     name: name.clone(),
                     ty: Ty::Ptr(elem),
-                    reference: matches!(count, Count::Scalar),
+                    // A scalar is a one-cell buffer, read and written as `name[0]` (so an
+                    // atomic can take its address).
+                    reference: false,
                     span: low.uniq(at),
                 });
             }
@@ -191,6 +194,9 @@ pub fn lower(
                 };
                 let array = match count {
                     Count::Fixed(n) => Some(Some(int_lit(n as u64, at))),
+                    // A workgroup scalar is a one-cell array (`name[0]`), so an atomic can take
+                    // its address.
+                    Count::Scalar if shared => Some(Some(int_lit(1, at))),
                     Count::Runtime => return Err(at_err(at, &name, "a runtime-sized array here")),
                     Count::Scalar => None,
                 };
@@ -199,6 +205,9 @@ pub fn lower(
                 } else {
                     Ty::Val(elem)
                 };
+                if shared {
+                    zeroing.push((name.clone(), elem, count, at));
+                }
                 prelude.push(stmt(
                     StmtKind::Decl(
                         Storage {
@@ -226,6 +235,10 @@ pub fn lower(
         }
     }
     bindings.sort_by_key(|b| (b.group, b.binding));
+    if !zeroing.is_empty() {
+        let z = low.zero_workgroup(&zeroing, fn_span)?;
+        prelude.extend(z);
+    }
     let body = low.function_body(fn_span, prelude)?;
     let function = ast::Function {
         name: ep.name.clone(),
@@ -460,6 +473,88 @@ impl Lower<'_> {
                 ),
             )),
         }
+    }
+
+    /// WGSL § "var<workgroup>": workgroup memory starts zeroed. Done as wgpu and Dawn do it:
+    /// invocation 0 stores the zeros, then a workgroup barrier, before the body; the trace shows
+    /// those steps at the variable's line.
+    fn zero_workgroup(
+        &mut self,
+        vars: &[(String, ValTy, Count, ast::Span)],
+        fn_span: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let mut body = Vec::new();
+        for (name, elem, count, at) in vars {
+            let at = *at;
+            let assign = |me: &mut Self, idx: Option<Expr>| {
+                let target = me.ident(name, at);
+                let target = match idx {
+                    Some(i) => ex(ExprKind::Index(Box::new(target), Box::new(i)), at),
+                    None => target,
+                };
+                stmt(
+                    StmtKind::Expr(ex(
+                        ExprKind::Assign(None, Box::new(target), Box::new(zero(*elem, at))),
+                        at,
+                    )),
+                    at,
+                )
+            };
+            match count {
+                Count::Scalar => body.push(assign(self, Some(int_lit(0, at)))),
+                Count::Fixed(n) => {
+                    let k = "_zero_index";
+                    let kspan = self.uniq(at);
+                    let init = stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: k.into(),
+                                ty: Ty::Val(ValTy::scalar(Scalar::U32)),
+                                array: None,
+                                init: Some(int_lit(0, at)),
+                                span: kspan,
+                            }],
+                        ),
+                        at,
+                    );
+                    let cond = {
+                        let kk = self.ident(k, at);
+                        bin(BinOp::Lt, kk, int_lit(*n as u64, at), at)
+                    };
+                    let step = {
+                        let kk = self.ident(k, at);
+                        ex(
+                            ExprKind::IncDec {
+                                inc: true,
+                                prefix: true,
+                                target: Box::new(kk),
+                            },
+                            at,
+                        )
+                    };
+                    let idx = self.ident(k, at);
+                    let a = assign(self, Some(idx));
+                    body.push(stmt(
+                        StmtKind::For(Some(Box::new(init)), Some(cond), Some(step), Box::new(a)),
+                        at,
+                    ));
+                }
+                Count::Runtime => {}
+            }
+        }
+        let li = self.builtin_value(BuiltIn::LocalInvocationIndex, None, fn_span)?;
+        let first = bin(BinOp::Eq, li, int_lit(0, fn_span), fn_span);
+        Ok(vec![
+            stmt(
+                StmtKind::If(first, Box::new(stmt(StmtKind::Block(body), fn_span)), None),
+                fn_span,
+            ),
+            stmt(
+                StmtKind::Expr(ex(ExprKind::Call("__syncthreads".into(), vec![]), fn_span)),
+                fn_span,
+            ),
+        ])
     }
 
     fn function_body(
@@ -909,11 +1004,19 @@ impl Lower<'_> {
         }
         match &self.func.expressions[h] {
             Expression::GlobalVariable(g) => {
-                let name = self.module().global_variables[*g]
+                let var = &self.module().global_variables[*g];
+                let name = var
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("global{}", g.index()));
-                Ok(self.ident(&name, at))
+                let one_cell = !matches!(var.space, AddressSpace::Private)
+                    && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                let id = self.ident(&name, at);
+                Ok(if one_cell {
+                    ex(ExprKind::Index(Box::new(id), Box::new(int_lit(0, at))), at)
+                } else {
+                    id
+                })
             }
             Expression::LocalVariable(l) => {
                 let name = self.func.local_variables[*l]

@@ -11,8 +11,8 @@
 //!   appended as a user function of that name; the lowering calls the registry's
 //!   `subgroupElect` for it, so the emulator runs the spec's rule, not the helper's body.
 //! - `i32` subgroup ids — the spec takes `I` = i32 or u32 for `subgroupBroadcast`,
-//!   `subgroupShuffle` and `quadBroadcast` ids; naga 30's validator takes only u32. Its error
-//!   for exactly that case is skipped in [`is_i32_id_error`]; the lowering converts the id.
+//!   `subgroupShuffle` and `quadBroadcast` ids; naga 30's validator takes only u32. On its
+//!   operand-type error, [`widen_ids`] wraps every id in `u32(…)` in the IR and validates again.
 //! - subgroup uniformity — naga 30 has no `subgroup_uniformity` analysis;
 //!   [`super::uniformity`] implements the common cases.
 
@@ -128,9 +128,20 @@ fn split_items(s: &str, base: usize) -> Vec<(usize, &str)> {
 /// Whether the text calls a subgroup or quad built-in (a plain word scan; comments included,
 /// which only makes the missing-directive warning more eager).
 pub fn uses_subgroup_builtins(src: &str) -> bool {
-    ["subgroup", "quadBroadcast", "quadSwap"]
-        .iter()
-        .any(|w| src.contains(w))
+    first_builtin_call(src).is_some()
+}
+
+/// Where the first subgroup or quad built-in's name is (`subgroupAdd`, `quadSwapX`: the prefix
+/// followed by a capital letter; `subgroup_size` is a built-in value, not a call).
+fn first_builtin_call(src: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    (0..b.len()).find(|&k| {
+        ["subgroup", "quad"].iter().any(|p| {
+            b[k..].starts_with(p.as_bytes())
+                && b.get(k + p.len()).is_some_and(u8::is_ascii_uppercase)
+                && (k == 0 || !is_ident_byte(b[k - 1]))
+        })
+    })
 }
 
 /// Whether the text calls `subgroupElect(` and does not define it.
@@ -138,10 +149,106 @@ fn calls_elect(src: &str) -> bool {
     src.contains("subgroupElect") && !src.contains("fn subgroupElect")
 }
 
-/// Whether a validation error is naga 30's refusal of an `i32` subgroup id (the spec allows it).
-pub fn is_i32_id_error(e: &naga::valid::ValidationError) -> bool {
+/// Whether a validation error is naga 30's refusal of a subgroup operand's type (which is what
+/// it reports for an `i32` id; the spec allows `i32` and `u32`).
+pub fn is_id_type_error(e: &naga::valid::ValidationError) -> bool {
     let text = format!("{e:?}");
-    text.contains("InvalidSubgroup") && text.contains("Sint")
+    text.contains("Subgroup") && text.contains("Operand")
+}
+
+/// Wraps the id of every `subgroupBroadcast`, `subgroupShuffle` and `quadBroadcast` in
+/// `u32(…)`, in the IR (the user's text is untouched).
+pub fn widen_ids(module: &mut naga::Module) {
+    for (_, f) in module.functions.iter_mut() {
+        widen_fn(f);
+    }
+    for ep in module.entry_points.iter_mut() {
+        widen_fn(&mut ep.function);
+    }
+}
+
+fn widen_fn(f: &mut naga::Function) {
+    let body = std::mem::take(&mut f.body);
+    f.body = widen_block(body, &mut f.expressions, 0);
+}
+
+fn widen_block(
+    b: naga::Block,
+    exprs: &mut naga::Arena<naga::Expression>,
+    depth: u32,
+) -> naga::Block {
+    use naga::{GatherMode as G, Statement as S};
+    if depth > 512 {
+        return b; // beyond naga's own nesting limit; left as parsed
+    }
+    let mut out = naga::Block::new();
+    for (s, sp) in b.span_into_iter() {
+        let s = match s {
+            S::SubgroupGather {
+                mode,
+                argument,
+                result,
+            } => {
+                let mut wrap = |h: naga::Handle<naga::Expression>| {
+                    let span = exprs.get_span(h);
+                    let len = exprs.len();
+                    let nh = exprs.append(
+                        naga::Expression::As {
+                            expr: h,
+                            kind: naga::ScalarKind::Uint,
+                            convert: Some(4),
+                        },
+                        span,
+                    );
+                    out.push(S::Emit(exprs.range_from(len)), sp);
+                    nh
+                };
+                let mode = match mode {
+                    G::Broadcast(h) => G::Broadcast(wrap(h)),
+                    G::Shuffle(h) => G::Shuffle(wrap(h)),
+                    G::QuadBroadcast(h) => G::QuadBroadcast(wrap(h)),
+                    m => m,
+                };
+                S::SubgroupGather {
+                    mode,
+                    argument,
+                    result,
+                }
+            }
+            S::Block(b) => S::Block(widen_block(b, exprs, depth + 1)),
+            S::If {
+                condition,
+                accept,
+                reject,
+            } => S::If {
+                condition,
+                accept: widen_block(accept, exprs, depth + 1),
+                reject: widen_block(reject, exprs, depth + 1),
+            },
+            S::Loop {
+                body,
+                continuing,
+                break_if,
+            } => S::Loop {
+                body: widen_block(body, exprs, depth + 1),
+                continuing: widen_block(continuing, exprs, depth + 1),
+                break_if,
+            },
+            S::Switch { selector, cases } => S::Switch {
+                selector,
+                cases: cases
+                    .into_iter()
+                    .map(|mut c| {
+                        c.body = widen_block(c.body, exprs, depth + 1);
+                        c
+                    })
+                    .collect(),
+            },
+            other => other,
+        };
+        out.push(s, sp);
+    }
+    out
 }
 
 /// Parses and validates `src` as WGSL after the gap rewrites.
@@ -156,10 +263,7 @@ pub fn parse(src: &str) -> Result<NagaShader, KernelError> {
         text.push_str(ELECT_HELPER);
     }
     if !enables_subgroups && uses_subgroup_builtins(src) {
-        let at = src
-            .find("subgroup")
-            .or_else(|| src.find("quad"))
-            .unwrap_or(0);
+        let at = first_builtin_call(src).unwrap_or(0);
         let (line, col) = line_col(src, at);
         notes.push((
             line,
@@ -191,21 +295,20 @@ pub fn parse(src: &str) -> Result<NagaShader, KernelError> {
     validator
         .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
         .subgroup_operations(SubgroupOperationSet::all());
+    let mut module = module;
     let info = match validator.validate(&module) {
         Ok(info) => info,
-        Err(e) => {
-            if is_i32_id_error(e.as_inner()) {
-                // The spec allows i32 ids; validate again without the check that refuses them
-                // is not available in naga 30, so only the types are needed: skip validation's
-                // verdict and keep its per-expression types from a permissive pass.
-                let mut v = Validator::new(ValidationFlags::empty(), Capabilities::all());
-                v.subgroup_stages(naga::valid::ShaderStages::COMPUTE)
-                    .subgroup_operations(SubgroupOperationSet::all());
-                v.validate(&module).map_err(|e| naga_error(&text, &e))?
-            } else {
-                return Err(naga_error(&text, &e));
-            }
+        Err(e) if is_id_type_error(e.as_inner()) => {
+            // naga 30 gap: only u32 ids. The spec allows i32 too; wrap every id in u32(…)
+            // (a no-op for u32; an i32 keeps its bits, and a negative one is out of range,
+            // indeterminate, as the spec says for any id outside the subgroup) and validate
+            // again. A second refusal is a real type error and is reported.
+            widen_ids(&mut module);
+            validator
+                .validate(&module)
+                .map_err(|e| naga_error(&text, &e))?
         }
+        Err(e) => return Err(naga_error(&text, &e)),
     };
     Ok(NagaShader {
         module,
@@ -235,6 +338,12 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
         if depth > 8 {
             break;
         }
+    }
+    if msg.contains("Subgroup operation") && msg.contains("const-expression") {
+        msg.push_str(
+            " (WGSL spec, Subgroup Built-in Functions: the id of subgroupBroadcast and \
+             quadBroadcast must be a const-expression)",
+        );
     }
     KernelError::new(line, col, msg)
 }
