@@ -18,6 +18,8 @@ pub enum CliError {
     /// The command ran but its check failed: a sort that did not verify, a GPU lane that does
     /// not match the emulator (exit status 1).
     Failed(String),
+    /// No GPU, or the GPU refused or lost the work (exit status 3, as `crosslane gpu`).
+    Gpu(String),
 }
 
 impl CliError {
@@ -27,6 +29,7 @@ impl CliError {
         match self {
             CliError::Input(_) | CliError::Usage(_) => ExitCode::from(2),
             CliError::Io(_) | CliError::Failed(_) => ExitCode::from(1),
+            CliError::Gpu(_) => ExitCode::from(3),
         }
     }
 }
@@ -35,7 +38,9 @@ impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Input(e) => write!(f, "{e}"),
-            CliError::Usage(m) | CliError::Io(m) | CliError::Failed(m) => f.write_str(m),
+            CliError::Usage(m) | CliError::Io(m) | CliError::Failed(m) | CliError::Gpu(m) => {
+                f.write_str(m)
+            }
         }
     }
 }

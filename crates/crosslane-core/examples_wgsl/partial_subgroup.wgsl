@@ -6,10 +6,8 @@ enable subgroups;
 @group(0) @binding(2) var<storage, read_write> ids: array<u32>;
 
 @compute @workgroup_size(12)
-fn main(@builtin(local_invocation_index) i: u32,
-        @builtin(subgroup_id) sg: u32,
-        @builtin(num_subgroups) n: u32) {
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_id) sg: u32) {
     sums[i] = subgroupAdd(i);
     members[i] = countOneBits(subgroupBallot(true).x);
-    ids[i] = sg * 10u + n;
+    ids[i] = sg;
 }

@@ -15,6 +15,7 @@ pub mod codegen;
 pub mod dialect;
 pub mod dpp;
 pub mod error;
+pub mod fill;
 pub mod gather;
 pub mod kernel;
 pub mod lane_expr;

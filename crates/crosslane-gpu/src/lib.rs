@@ -22,6 +22,7 @@ pub mod compare;
 pub mod error;
 pub mod formula;
 pub mod network;
+pub mod shader;
 pub mod wgsl;
 
 #[cfg(all(feature = "native", not(target_arch = "wasm32")))]

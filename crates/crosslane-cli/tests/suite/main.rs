@@ -1,0 +1,3 @@
+//! The crate's integration tests folded into one program (one `mod` per former test file).
+
+mod wgsl;
