@@ -192,7 +192,7 @@ fn subgroup_call_under_a_varying_branch_is_refused_citing_subgroup_uniformity() 
     let src = format!(
         "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  if (lane == 0u) {{\n    out[0] = subgroupAdd(1u);\n  }}\n}}\n"
     );
-    let e = run_wgsl(&src, launch(8, [1, 1, 1])).err().expect("refused");
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
     assert_eq!(e.line, 6, "{e}");
     assert!(e.message.contains("subgroup_uniformity"), "{e}");
     assert!(e.message.contains("subgroup_invocation_id"), "{e}");
@@ -201,7 +201,7 @@ fn subgroup_call_under_a_varying_branch_is_refused_citing_subgroup_uniformity() 
     let src = format!(
         "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(local_invocation_index) i: u32) {{\n  if (out[i] > 3u) {{ return; }}\n  out[i] = subgroupAdd(1u);\n}}\n"
     );
-    let e = run_wgsl(&src, launch(8, [1, 1, 1])).err().expect("refused");
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
     assert!(e.message.contains("returns early"), "{e}");
     // The same shader with the directive runs.
     let ok = format!("diagnostic(off, subgroup_uniformity);\n{src}");
@@ -231,7 +231,7 @@ fn non_const_broadcast_id_is_refused() {
     let src = format!(
         "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  out[lane] = subgroupBroadcast(lane, lane / 4u);\n}}\n"
     );
-    let e = run_wgsl(&src, launch(8, [1, 1, 1])).err().expect("refused");
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
     assert_eq!(e.line, 5);
     assert!(e.message.contains("const-expression"), "{e}");
     assert!(e.message.contains("WGSL spec"), "{e}");
@@ -261,7 +261,7 @@ fn i32_subgroup_ids_are_accepted() {
 #[test]
 fn naga_errors_are_at_line_and_column() {
     let src = "@compute @workgroup_size(8)\nfn main() {\n  let x: u32 = 1u +;\n}\n";
-    let e = run_wgsl(src, launch(8, [1, 1, 1])).err().expect("refused");
+    let e = run_wgsl(src, launch(8, [1, 1, 1])).expect_err("refused");
     assert_eq!(e.line, 3, "{e}");
     assert!(e.message.starts_with("naga:"), "{e}");
 }
