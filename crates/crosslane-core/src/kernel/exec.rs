@@ -123,13 +123,20 @@ pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
 }
 
 impl Executor {
-    /// Parses `source` and prepares the launch (global buffers allocated and filled).
+    /// Parses `source` and prepares the launch (global buffers allocated and filled). A WGSL
+    /// compute shader ([`super::wgsl::is_wgsl`]) goes through the naga front end
+    /// ([`super::wgsl::executor`]) to the same program form.
     ///
     /// # Errors
     /// [`KernelError`] for a parse error, an unknown entry, a lane count the dialect does not
     /// allow, a block or grid shape of zero or beyond the limits, or an argument that does not
     /// parse.
     pub fn new(source: &str, config: LaunchConfig) -> Result<Self, KernelError> {
+        // A WGSL compute shader takes the naga front end to the same program form.
+        #[cfg(feature = "wgsl")]
+        if super::wgsl::is_wgsl(source) {
+            return super::wgsl::executor(source, config);
+        }
         let parsed = parse_with(source, &config.limits)?;
         Self::from_parsed(source, parsed, config)
     }

@@ -277,3 +277,23 @@ fn steps_carry_the_wgsl_lines() {
     let sum_step = t.steps.iter().find(|s| s.line == 12).unwrap();
     assert_eq!(sum_step.ops[0].op, "subgroupAdd");
 }
+
+#[test]
+fn ballot_compaction() {
+    let t = run(&shader("ballot_compaction.wgsl"), 8);
+    // input[i] = i: 0, 3, 6 are kept, in lane order, in slots 0, 1, 2; the other cells keep
+    // their fill (cell k holds k).
+    assert_eq!(
+        ints(&t, "output"),
+        [0, 3, 6, 3, 4, 5, 6, 7].map(Some).to_vec()
+    );
+    assert_eq!(ints(&t, "count")[0], Some(3));
+}
+
+#[test]
+fn executor_new_takes_wgsl_like_c() {
+    // The page and `run_kernel` hand any kernel source to Executor::new.
+    let cfg = launch(8, [1, 1, 1]);
+    let t = crosslane_core::kernel::run_kernel(&shader("reduce_scan.wgsl"), cfg).unwrap();
+    assert_eq!(ints(&t, "sums")[0], Some(28));
+}
