@@ -113,7 +113,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let text = read_input(&args.input)?;
     let wgsl = |t: &str| crosslane_core::kernel::wgsl::is_wgsl(t);
     if args.input.ends_with(".wgsl") || (is_kernel_source(&args.input, &text) && wgsl(&text)) {
-        return super::run_wgsl::run(args, &text);
+        return super::run_wgsl::run(args, &text, (0, 0));
     }
     if is_kernel_source(&args.input, &text) {
         return run_kernel_file(args, &text, LaunchConfig::default());
@@ -129,7 +129,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             step: _,
         } => {
             if wgsl(source) {
-                return super::run_wgsl::run(args, source);
+                return super::run_wgsl::run(args, source, (*blocks, *lanes));
             }
             let config = kernel_config(*blocks, *threads_per_block, *lanes);
             return run_kernel_file(args, source, config);

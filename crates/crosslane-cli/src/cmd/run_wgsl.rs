@@ -152,13 +152,17 @@ fn cell_text(c: &Option<KVal>) -> String {
 /// [`CliError::Usage`] (exit 2) for a shader naga refuses (at line:column), a rule the spec
 /// makes a shader-creation error, or a flag that does not parse; [`CliError::Failed`] (exit 1)
 /// when `--gpu` finds a mismatching cell.
-pub fn run(args: &RunArgs, source: &str) -> Result<(), CliError> {
+///
+/// `scenario` is a kernel scenario's launch (blocks, lanes; 0 = not given), which the flags
+/// override.
+pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), CliError> {
+    let given = |n: u32| (n > 0).then_some(n as usize);
     let mut config = LaunchConfig {
         entry: args.entry.clone(),
-        lanes: args.subgroup_size.or(args.lanes),
+        lanes: args.subgroup_size.or(args.lanes).or(given(scenario.1)),
         grid_dim: Some(match &args.workgroups {
             Some(w) => parse_workgroups(w)?,
-            None => [args.blocks.unwrap_or(1), 1, 1],
+            None => [args.blocks.or(given(scenario.0)).unwrap_or(1), 1, 1],
         }),
         ..LaunchConfig::default()
     };

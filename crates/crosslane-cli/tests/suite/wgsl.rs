@@ -177,3 +177,35 @@ fn every_example_matches_on_the_gpu() {
         }
     }
 }
+
+#[test]
+fn a_kernel_scenario_and_its_permalink_carry_a_wgsl_shader() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(example("partial_subgroup.wgsl")).unwrap();
+    let scenario = Scenario {
+        view: View::Kernel {
+            source,
+            blocks: 1,
+            threads_per_block: 0,
+            lanes: 8,
+            step: 0,
+        },
+        ..serde_json::from_str::<Scenario>(r#"{"version": 1, "view": {"kernel": {"source": "", "blocks": 1, "threads_per_block": 0, "lanes": 0, "step": 0}}}"#).unwrap()
+    };
+    let link = crosslane_core::permalink::encode(&scenario);
+    let out = crosslane(&["run", &link, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    // The scenario's lanes (8) are the subgroup size: 0+…+7 and 8+…+11.
+    assert_eq!(j["subgroup_size"], 8);
+    let sums: Vec<i64> = values(&j, "sums")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(sums, [vec![28; 8], vec![38; 4]].concat());
+}
