@@ -66,7 +66,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             "the shader is longer than the token budget allows; raise it with --max-tokens",
         ));
     }
-    let shader = naga::parse(source)?;
+    let shader = naga::parse(source, config.limits.depth())?;
     let lanes = config.lanes.unwrap_or(32);
     let idx = shader
         .module

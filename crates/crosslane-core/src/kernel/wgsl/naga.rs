@@ -251,11 +251,80 @@ fn widen_block(
     out
 }
 
-/// Parses and validates `src` as WGSL after the gap rewrites.
+/// The deepest expression tree a statement can build, over-estimated from its text: open
+/// parentheses and brackets plus the operator characters since the statement began (a flat
+/// chain `1 + 1 + …` is a tree as deep as it is long). Comments are skipped. Returns the byte
+/// offset where `limit` is first passed.
+///
+/// Why: naga 30's WGSL front end lowers expressions recursively with no bound of its own, so a
+/// long chain overflows the stack (natively at some ten thousand operators; the page's wasm
+/// stack is smaller). The kernel engine's nesting budget ([`crate::kernel::Limits::max_depth`])
+/// is applied before naga sees the text.
+pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
+    let b = src.as_bytes();
+    let (mut k, mut open, mut ops) = (0usize, 0u32, 0u32);
+    while k < b.len() {
+        match b[k] {
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                while k < b.len() && b[k] != b'\n' {
+                    k += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                // WGSL block comments nest.
+                let mut depth = 0u32;
+                while k < b.len() {
+                    if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
+                        depth += 1;
+                        k += 2;
+                    } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
+                        depth -= 1;
+                        k += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        k += 1;
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' => open += 1,
+            b')' | b']' => open = open.saturating_sub(1),
+            b';' | b'{' | b'}' => ops = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'!' | b'~' => {
+                ops += 1
+            }
+            _ => {}
+        }
+        if open.saturating_add(ops) > limit {
+            return Some(k);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Parses and validates `src` as WGSL after the gap rewrites; `max_depth` bounds the
+/// expressions naga is given ([`too_deep`]).
 ///
 /// # Errors
-/// [`KernelError`] at naga's line:column, with naga's message and its labels.
-pub fn parse(src: &str) -> Result<NagaShader, KernelError> {
+/// [`KernelError`] at naga's line:column, with naga's message and its labels; at the place an
+/// expression passes the nesting limit.
+pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
+    if let Some(at) = too_deep(src, max_depth) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "an expression here nests or chains deeper than the nesting limit of {max_depth} \
+                 (parentheses plus operators in one statement; naga's front end recurses on \
+                 them); raise it with --max-depth (at most 512) or split the statement"
+            ),
+        ));
+    }
     let (mut text, enables_subgroups) = blank_enable_subgroups(src);
     let mut notes = Vec::new();
     let elect_appended = calls_elect(&text);
@@ -362,6 +431,14 @@ mod tests {
         assert!(t.starts_with("                 \nenable f16"));
         assert!(!t.contains("subgroups"));
         assert_eq!(t.find("@compute"), src.find("@compute"));
+    }
+
+    #[test]
+    fn long_chains_are_refused_before_naga() {
+        let chain = format!("fn f() {{ let x = 1u{}; }}", " + 1u".repeat(300));
+        assert!(too_deep(&chain, 256).is_some());
+        assert!(too_deep("fn f() { let x = (1u + 2u) * 3u; } // ((((((((", 8).is_none());
+        assert!(parse(&chain, 256).is_err());
     }
 
     #[test]
