@@ -47,7 +47,14 @@ pub fn mount() -> Js<()> {
     panel.set_id("kernel-wgsl-gpu");
     panel.set_class_name("kernel-wgsl-gpu");
     panel.set_inner_html(
-        r#"<h3>WGSL on this GPU</h3>
+        r#"<style>
+.kernel-wgsl-gpu .cell { padding: 0 0.2em; border-radius: 2px; }
+.kernel-wgsl-gpu .cell.match { background: #d8f0d8; }
+.kernel-wgsl-gpu .cell.mismatch { background: #f6c9c9; font-weight: bold; text-decoration: underline wavy; }
+.kernel-wgsl-gpu .cell.indeterminate { background: #e4e4e4; font-style: italic; }
+.kernel-wgsl-gpu td.cells { font-family: monospace; }
+</style>
+<h3>WGSL on this GPU</h3>
 <p class="hint">For a WGSL compute shader: runs it through this browser's WebGPU with the same
 buffers (their fills at launch) and dispatch (<em>blocks</em> = workgroups in x), reads every
 buffer back and diffs each cell with the emulator at the subgroup size the GPU shows: match,
@@ -221,12 +228,17 @@ async fn run() -> Result<(), String> {
                 CellVerdict::Mismatch => "mismatch",
                 CellVerdict::Indeterminate => "indeterminate",
             };
-            let emu_text = emu[k]
-                .as_ref()
-                .map_or("indeterminate".to_string(), |c| format!("{c:?}"));
+            let emu_text = match &emu[k] {
+                None => "undefined or indeterminate (any value is allowed)".to_string(),
+                Some(c) => c
+                    .as_int()
+                    .map(|n| n.to_string())
+                    .or_else(|| c.as_f64().map(|x| x.to_string()))
+                    .unwrap_or_else(|| "?".into()),
+            };
             let _ = write!(
                 cells,
-                r#"<span class="cell {class}" title="[{k}] emulator: {e}">{g}</span> "#,
+                r#"<span class="cell {class}" title="[{k}] {class}; emulator: {e}">{g}</span> "#,
                 e = escape(&emu_text),
                 g = escape(&bits_text(*bits, b.elem)),
             );
