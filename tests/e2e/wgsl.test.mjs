@@ -41,10 +41,11 @@ async function launchWebGpu() {
 // No `enable subgroups;`: the emulator warns and runs; the browser run adds it.
 const SHADER = `@group(0) @binding(0) var<storage, read_write> sums: array<u32>;
 @group(0) @binding(1) var<storage, read_write> scan: array<u32>;
+@group(0) @binding(2) var<storage, read> input: array<u32>;
 
 @compute @workgroup_size(16)
 fn main(@builtin(local_invocation_index) i: u32) {
-    sums[i] = subgroupAdd(i);
+    sums[i] = subgroupAdd(input[i]);
     scan[i] = subgroupExclusiveAdd(1u);
 }
 `;
@@ -66,6 +67,10 @@ test('paste a WGSL shader, step it, run it on the GPU and see every buffer agree
     const diags = await page.textContent('#kernel-diagnostics');
     assert.match(diags, /missing `enable subgroups;`/);
 
+    // The bindings table lists the three buffers; input gets the odd numbers.
+    const bindings = await page.$$eval('#kernel-gpu-bindings tr[data-binding]', (r) => r.map((t) => t.dataset.binding));
+    assert.deepEqual(bindings, ['sums', 'scan', 'input']);
+    await page.fill('#kernel-gpu-bindings input[data-fill="input"]', 'i*2+1');
     await page.click('#kernel-gpu-run');
     await page.waitForFunction(
       () => ['done', 'error'].includes(document.querySelector('#kernel-gpu-status')?.dataset.state),
@@ -87,6 +92,10 @@ test('paste a WGSL shader, step it, run it on the GPU and see every buffer agree
     // The device's exclusive scan of 1 is each invocation's lane: the first cell is 0.
     const first = await page.textContent('#kernel-gpu-result tr[data-buffer="scan"] .cell');
     assert.equal(first.trim(), '0');
+    // The first subgroup of size s adds 1 + 3 + … + (2s - 1) = s².
+    const s = Number(device.match(/observed (\d+)/)[1]);
+    const sum = await page.textContent('#kernel-gpu-result tr[data-buffer="sums"] .cell');
+    assert.equal(Number(sum), s * s, device);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.locator('#kernel-wgsl-gpu').screenshot({ path: join(ARTIFACTS, 'wgsl-gpu.png') });
     assert.deepEqual(browser.pageErrors, []);

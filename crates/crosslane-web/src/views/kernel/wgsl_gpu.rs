@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
+use crosslane_core::fill::parse_fill;
 use crosslane_core::kernel::wgsl::{is_wgsl, prepare, run_wgsl};
 use crosslane_core::kernel::{LaunchConfig, Limits};
 use crosslane_gpu::shader::{bits_text, diff, encode, CellVerdict, ShaderBuffer};
@@ -55,10 +56,11 @@ pub fn mount() -> Js<()> {
 .kernel-wgsl-gpu td.cells { font-family: monospace; }
 </style>
 <h3>WGSL on this GPU</h3>
-<p class="hint">For a WGSL compute shader: runs it through this browser's WebGPU with the same
-buffers (their fills at launch) and dispatch (<em>blocks</em> = workgroups in x), reads every
-buffer back and diffs each cell with the emulator at the subgroup size the GPU shows: match,
-mismatch, or indeterminate by the spec.</p>
+<p class="hint">For a WGSL compute shader: runs it through this browser's WebGPU with the buffers
+below (length and fill per binding) and the dispatch (<em>blocks</em> = workgroups in x), reads
+every buffer back and diffs each cell with the emulator, run on the same buffers at the subgroup
+size the GPU shows: match, mismatch, or indeterminate by the spec.</p>
+<table id="kernel-gpu-bindings" class="kernel-gpu-bindings"></table>
 <button type="button" id="kernel-gpu-run">Run on this GPU</button>
 <span id="kernel-gpu-status" role="status"></span>
 <div id="kernel-gpu-result"></div>"#,
@@ -74,6 +76,90 @@ mismatch, or indeterminate by the spec.</p>
     });
     button.add_event_listener_with_callback("click", cb.as_ref().unchecked_ref())?;
     cb.forget();
+    // The bindings follow the source: typed, pasted, or picked from the examples (the view's own
+    // listeners run first, so the text is already there).
+    let refresh = Closure::<dyn FnMut()>::new(|| {
+        let _ = refresh_bindings();
+    });
+    for (id, event) in [("kernel-source", "input"), ("kernel-examples", "change")] {
+        let el: HtmlElement = by_id(&doc, id)?;
+        el.add_event_listener_with_callback(event, refresh.as_ref().unchecked_ref())?;
+    }
+    refresh.forget();
+    refresh_bindings()
+}
+
+/// The length and fill typed for each binding: (name, length, fill text).
+fn typed_bindings(doc: &web_sys::Document) -> Vec<(String, Option<usize>, String)> {
+    let mut out = Vec::new();
+    let Ok(list) = doc.query_selector_all("#kernel-gpu-bindings input[data-fill]") else {
+        return out;
+    };
+    for k in 0..list.length() {
+        let Some(fill) = list
+            .item(k)
+            .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+        else {
+            continue;
+        };
+        let name = fill.get_attribute("data-fill").unwrap_or_default();
+        let len = doc
+            .query_selector(&format!(
+                "#kernel-gpu-bindings input[data-len][data-row=\"{k}\"]"
+            ))
+            .ok()
+            .flatten()
+            .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+            .and_then(|i| i.value().trim().parse::<usize>().ok());
+        out.push((name, len, fill.value()));
+    }
+    out
+}
+
+/// Rebuilds the bindings table from the source: each `var<storage>`/`var<uniform>` with its
+/// `@group`/`@binding`, type, length and fill (what was typed is kept for a name that remains).
+fn refresh_bindings() -> Js<()> {
+    let doc = document()?;
+    let table: HtmlElement = by_id(&doc, "kernel-gpu-bindings")?;
+    let source = by_id::<HtmlTextAreaElement>(&doc, "kernel-source")?.value();
+    let bindings = if is_wgsl(&source) {
+        prepare(&source, &LaunchConfig::default())
+            .map(|p| p.bindings)
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let typed = typed_bindings(&doc);
+    let mut html = String::new();
+    if !bindings.is_empty() {
+        html.push_str("<thead><tr><th>binding</th><th>buffer</th><th>type</th><th>length</th><th>fill (index, a number, i*K+C, a list, random:SEED)</th></tr></thead><tbody>");
+    }
+    for (k, b) in bindings.iter().enumerate() {
+        let old = typed.iter().find(|(n, _, _)| *n == b.name);
+        let fill = old.map_or("index".to_string(), |(_, _, f)| f.clone());
+        let len = match b.fixed_len {
+            Some(n) => format!(r#"value="{n}" disabled"#),
+            None => format!(
+                r#"value="{}" placeholder="one per invocation""#,
+                old.and_then(|(_, l, _)| *l)
+                    .map_or(String::new(), |l| l.to_string())
+            ),
+        };
+        let _ = write!(
+            html,
+            r#"<tr data-binding="{n}"><td>@group({g}) @binding({i})</td><td>{n}</td><td>var&lt;{s}&gt; {t}</td><td><input data-len data-row="{k}" size="8" {len}></td><td><input data-fill="{n}" value="{f}" size="24"></td></tr>"#,
+            n = escape(&b.name),
+            g = b.group,
+            i = b.binding,
+            s = escape(&b.space),
+            t = escape(&b.wgsl_elem),
+            f = escape(&fill),
+        );
+    }
+    if !bindings.is_empty() {
+        html.push_str("</tbody>");
+    }
+    table.set_inner_html(&html);
     Ok(())
 }
 
@@ -155,6 +241,33 @@ async fn run() -> Result<(), String> {
         ..LaunchConfig::default()
     };
     status("running the emulator…", "running");
+    let mut config = config;
+    let probe = prepare(&source, &config).map_err(err)?;
+    let threads: usize = probe
+        .workgroup_size
+        .iter()
+        .map(|&d| d.max(1) as usize)
+        .product();
+    let invocations = threads.saturating_mul(blocks);
+    for (name, len, fill) in typed_bindings(&doc) {
+        let Some(b) = probe.bindings.iter().find(|b| b.name == name) else {
+            continue;
+        };
+        let field = format!("buffer {name}");
+        let parsed =
+            parse_fill(&fill, &field).map_err(|e| format!("{}: {}", e.field, e.message))?;
+        let n = b
+            .fixed_len
+            .or(len)
+            .or(parsed.list_len())
+            .unwrap_or(invocations)
+            .min(1 << 20);
+        let cells = parsed
+            .cells(n, &field)
+            .map_err(|e| format!("{}: {}", e.field, e.message))?;
+        config.buffer_len.insert(name.clone(), n);
+        config.args.insert(name, cells.join(","));
+    }
     let prepared = prepare(&source, &config).map_err(err)?;
     let trace = run_wgsl(&source, config.clone()).map_err(err)?;
     let uses_subgroups = source.contains("subgroup") || source.contains("quad");
