@@ -103,3 +103,38 @@ test('paste a WGSL shader, step it, run it on the GPU and see every buffer agree
     await browser.close();
   }
 });
+
+test('every WGSL example agrees with the emulator on the GPU (f16 only where the adapter has it)', async () => {
+  const browser = await launchWebGpu();
+  try {
+    const page = await open(browser);
+    await showView(page, 'kernel');
+    const files = await page.$$eval('#kernel-examples option', (o) => o.map((x) => x.value).filter((v) => v.endsWith('.wgsl')));
+    assert.ok(files.length >= 10, files.join(' '));
+    for (const f of files) {
+      await rendered(page, () => page.selectOption('#kernel-examples', f));
+      await page.click('#kernel-gpu-run');
+      await page.waitForFunction(
+        () => ['done', 'error'].includes(document.querySelector('#kernel-gpu-status')?.dataset.state),
+        null,
+        { timeout: 120_000 },
+      );
+      const status = await page.textContent('#kernel-gpu-status');
+      if (f === 'f16.wgsl' && /f16/.test(status)) continue; // SwiftShader has no shader-f16
+      assert.equal(await page.$eval('#kernel-gpu-result', (r) => r.dataset.verdict), 'match', `${f}: ${status}`);
+      const mismatches = await page.$$eval('#kernel-gpu-result tr[data-buffer] td:nth-child(3)', (t) => t.map((c) => Number(c.textContent)));
+      assert.ok(mismatches.length > 0 && mismatches.every((m) => m === 0), `${f}: ${mismatches}`);
+      // Mark the status so the next example's wait sees a fresh end.
+      await page.$eval('#kernel-gpu-status', (s) => { s.dataset.state = 'stale'; });
+    }
+    // The shuffle-down past the subgroup's end is indeterminate by the spec, not a mismatch.
+    await rendered(page, () => page.selectOption('#kernel-examples', 'ballot_broadcast_shuffle.wgsl'));
+    await page.click('#kernel-gpu-run');
+    await page.waitForFunction(() => document.querySelector('#kernel-gpu-status')?.dataset.state === 'done', null, { timeout: 120_000 });
+    const down = await page.$$eval('#kernel-gpu-result tr[data-buffer="down"] td', (t) => t.map((c) => c.textContent));
+    assert.ok(Number(down[3]) > 0, down.join(' | '));
+    assert.deepEqual(browser.pageErrors, []);
+  } finally {
+    await browser.close();
+  }
+});

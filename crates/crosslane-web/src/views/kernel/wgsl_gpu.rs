@@ -203,6 +203,10 @@ async fn run() -> Result<(), String> {
         );
         return Ok(());
     }
+    if let Ok(result) = by_id::<HtmlElement>(&doc, "kernel-gpu-result") {
+        result.set_inner_html("");
+        let _ = result.remove_attribute("data-verdict");
+    }
     status("opening WebGPU…", "running");
     let gpu = device().await.map_err(err)?;
     let facts = gpu.facts().clone();
