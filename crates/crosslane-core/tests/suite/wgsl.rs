@@ -297,3 +297,18 @@ fn executor_new_takes_wgsl_like_c() {
     let t = crosslane_core::kernel::run_kernel(&shader("reduce_scan.wgsl"), cfg).unwrap();
     assert_eq!(ints(&t, "sums")[0], Some(28));
 }
+
+#[test]
+fn switch_with_a_multi_value_case_and_a_default() {
+    let t = run(&shader("switch.wgsl"), 8);
+    let want: Vec<_> = (0..8i128)
+        .map(|i| {
+            Some(match i % 4 {
+                0 => 10,
+                1 | 2 => 20 + i,
+                _ => 99,
+            })
+        })
+        .collect();
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+}
