@@ -312,3 +312,21 @@ fn switch_with_a_multi_value_case_and_a_default() {
         .collect();
     assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
 }
+
+#[test]
+fn i32_overflow_wraps_and_division_by_zero_gives_the_spec_values() {
+    // WGSL spec, Arithmetic Expressions: i32 + wraps (two's complement); e1 / 0 = e1, e1 % 0 = 0.
+    let t = run(&shader("int_wrap.wgsl"), 8);
+    let max = i128::from(i32::MAX);
+    let wrap = |v: i128| (v as i32) as i128;
+    let mut want: Vec<Option<i128>> = (0..4).map(|i| Some(wrap(max + i))).collect();
+    assert_eq!(want[1], Some(i128::from(i32::MIN)));
+    want.extend([Some(-7), Some(7), Some(7), Some(3)]); // 7 / (i - 1)
+    want.extend([Some(0), Some(0), Some(0), Some(1)]); // 7 % (i - 1)
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+    assert!(
+        !messages(&t).join("\n").contains("C11"),
+        "{:#?}",
+        messages(&t)
+    );
+}

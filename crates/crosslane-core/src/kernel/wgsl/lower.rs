@@ -1283,6 +1283,16 @@ impl Lower<'_> {
             Expression::Load { pointer } => self.place(*pointer, d)?,
             Expression::Unary { op, expr } => {
                 let e = self.expr(*expr, d)?;
+                if *op == UnaryOperator::Negate
+                    && matches!(self.ty_inner(h), TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4)
+                {
+                    // WGSL: -MIN wraps to MIN (C: undefined): 0u - u32(e), reinterpreted.
+                    return Ok(cast(
+                        Scalar::I32,
+                        bin(BinOp::Sub, int_lit(0, at), cast(Scalar::U32, e, at), at),
+                        at,
+                    ));
+                }
                 let op = match op {
                     UnaryOperator::Negate => UnOp::Neg,
                     UnaryOperator::LogicalNot => UnOp::Not,
@@ -1336,7 +1346,61 @@ impl Lower<'_> {
                         }
                     }
                 };
-                let e = bin(op, a, b, at);
+                let int = match t {
+                    TypeInner::Scalar(s)
+                        if s.kind != ScalarKind::Float && s.kind != ScalarKind::Bool =>
+                    {
+                        Some(s)
+                    }
+                    _ => None,
+                };
+                let signed = int.is_some_and(|s| s.kind == ScalarKind::Sint);
+                let e = match (op, int) {
+                    // WGSL § Arithmetic Expressions: integer division by zero gives e1 and
+                    // `%` gives 0, as do MIN / -1 and MIN % -1 (C calls them undefined):
+                    // divide by 1 in those lanes, which gives exactly that.
+                    (BinOp::Div | BinOp::Rem, Some(s)) => {
+                        let k = scalar_of(s).unwrap_or(Scalar::U32);
+                        let b2 = self.expr(*right, d)?;
+                        let mut bad = bin(BinOp::Eq, b2, cast(k, int_lit(0, at), at), at);
+                        if signed {
+                            let a2 = self.expr(*left, d)?;
+                            let b3 = self.expr(*right, d)?;
+                            let min = literal(Literal::I32(i32::MIN), at);
+                            let neg1 = literal(Literal::I32(-1), at);
+                            let both = ex(
+                                ExprKind::Logical(
+                                    true,
+                                    Box::new(bin(BinOp::Eq, a2, min, at)),
+                                    Box::new(bin(BinOp::Eq, b3, neg1, at)),
+                                ),
+                                at,
+                            );
+                            bad = ex(ExprKind::Logical(false, Box::new(bad), Box::new(both)), at);
+                        }
+                        let divisor = ex(
+                            ExprKind::Ternary(
+                                Box::new(bad),
+                                Box::new(cast(k, int_lit(1, at), at)),
+                                Box::new(b),
+                            ),
+                            at,
+                        );
+                        bin(op, a, divisor, at)
+                    }
+                    // WGSL: i32 arithmetic wraps (two's complement); C calls signed overflow
+                    // undefined: compute in u32 and reinterpret.
+                    (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, Some(s))
+                        if signed && s.width == 4 =>
+                    {
+                        cast(
+                            Scalar::I32,
+                            bin(op, cast(Scalar::U32, a, at), cast(Scalar::U32, b, at), at),
+                            at,
+                        )
+                    }
+                    _ => bin(op, a, b, at),
+                };
                 match t {
                     // C's comparisons give int; WGSL's give bool.
                     TypeInner::Scalar(s) if s.kind == ScalarKind::Bool => e,
