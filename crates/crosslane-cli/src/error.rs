@@ -21,6 +21,8 @@ pub enum CliError {
     /// The command ran but its check failed: a sort that did not verify, a GPU lane that does
     /// not match the emulator (exit status 1).
     Failed(String),
+    /// No GPU, or the GPU refused or lost the work (exit status 3, as `crosslane gpu`).
+    Gpu(String),
 }
 
 impl CliError {

@@ -29,7 +29,7 @@ pub mod vocabulary;
 // `crate::gather::gather`): the groups are folders, the public paths stay flat.
 pub use application::{codegen, network, permalink, portability, reference, request, scenario};
 pub use mechanics::{arith, dpp, gather, permute, plan, segment};
-pub use vocabulary::{args, error, lane_expr, lanes, number, params, result, trace, value};
+pub use vocabulary::{args, error, fill, lane_expr, lanes, number, params, result, trace, value};
 
 /// The operation types ([`vocabulary::op`]) and the registry that finds them ([`dialect`]), at
 /// their path from before the grouping (`crosslane_core::op::find_op`).

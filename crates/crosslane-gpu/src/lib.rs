@@ -25,6 +25,7 @@ pub mod compare;
 pub mod error;
 pub mod formula;
 pub mod network;
+pub mod shader;
 pub mod wgsl;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -23,6 +23,10 @@ use crate::wgsl::{
     RESULT_WORDS_PER_LANE,
 };
 
+// A user's WGSL shader with its own buffers (`crosslane run FILE.wgsl --gpu`).
+#[path = "native_shader.rs"]
+mod native_shader;
+
 /// An open native device.
 pub struct NativeGpu {
     device: wgpu::Device,
@@ -110,7 +114,9 @@ impl NativeGpu {
                 .ok_or_else(|| GpuError::NoAdapter("no Vulkan adapter".into()))?,
         };
         let info = adapter.get_info();
-        let wanted_features = wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY;
+        // SHADER_F16 for user shaders with `enable f16;` (crosslane run FILE.wgsl --gpu).
+        let wanted_features =
+            wgpu::Features::SUBGROUP | wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::SHADER_F16;
         let features = adapter.features() & wanted_features;
         let limits = adapter.limits();
         let (device, queue) = adapter

@@ -32,6 +32,10 @@ use crate::wgsl::{
     decode_results, lower_step, LoweringChoice, ShaderTarget, SubgroupCaps, RESULT_WORDS_PER_LANE,
 };
 
+// A user's WGSL shader with its own buffers (the kernel view's "Run on this GPU").
+#[path = "web_shader.rs"]
+mod web_shader;
+
 /// An open WebGPU device in the page.
 #[derive(Debug)]
 pub struct WebGpu {
@@ -82,13 +86,19 @@ impl WebGpu {
             })?;
         let subgroups = adapter.features().has("subgroups");
         let timestamps = adapter.features().has("timestamp-query");
+        // `enable f16;` in a user's shader (the kernel view's "Run on this GPU").
+        let f16 = adapter.features().has("shader-f16");
         let descriptor = GpuDeviceDescriptor::new();
         descriptor.set_label("crosslane");
-        let features: Vec<JsString> = [(subgroups, "subgroups"), (timestamps, "timestamp-query")]
-            .into_iter()
-            .filter(|(has, _)| *has)
-            .map(|(_, name)| JsString::from(name))
-            .collect();
+        let features: Vec<JsString> = [
+            (subgroups, "subgroups"),
+            (timestamps, "timestamp-query"),
+            (f16, "shader-f16"),
+        ]
+        .into_iter()
+        .filter(|(has, _)| *has)
+        .map(|(_, name)| JsString::from(name))
+        .collect();
         if !features.is_empty() {
             descriptor.set_required_features(&features);
         }

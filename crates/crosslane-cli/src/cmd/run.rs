@@ -69,6 +69,20 @@ pub struct RunArgs {
     /// Kernel only: most distinct diagnostics listed; the rest are counted [default: 1000].
     #[arg(long)]
     pub max_diagnostics: Option<u64>,
+    /// WGSL only: workgroups dispatched, `X[,Y,Z]` (default 1; `--blocks N` is `N`).
+    #[arg(long)]
+    pub workgroups: Option<String>,
+    /// WGSL only: the subgroup size, a power of two in 4..=128 (default 32; `--lanes` too).
+    #[arg(long)]
+    pub subgroup_size: Option<usize>,
+    /// WGSL only: a buffer's length and fill, `NAME_OR_BINDING[:LEN]=FILL` with FILL `index`,
+    /// a number, `i*K`, `i+K`, `i*K+C`, a comma list or `random:SEED` (repeatable).
+    #[arg(long)]
+    pub buffer: Vec<String>,
+    /// WGSL only: also run the shader on the native GPU (wgpu) and diff every buffer with the
+    /// emulator at the device's subgroup size; exit 1 on a mismatching cell, 3 without a GPU.
+    #[arg(long)]
+    pub gpu: bool,
 }
 
 /// Most bytes read from a file or standard input (a kernel or scenario is a few KiB; a
@@ -97,6 +111,10 @@ pub fn escape_controls(text: &str) -> String {
 /// [`CliError::Input`] (exit 2) when an op view's fields do not parse or cannot be encoded.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let text = read_input(&args.input)?;
+    let wgsl = |t: &str| crosslane_core::kernel::wgsl::is_wgsl(t);
+    if args.input.ends_with(".wgsl") || (is_kernel_source(&args.input, &text) && wgsl(&text)) {
+        return super::run_wgsl::run(args, &text, (0, 0));
+    }
     if is_kernel_source(&args.input, &text) {
         return run_kernel_file(args, &text, LaunchConfig::default());
     }
@@ -110,6 +128,9 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             lanes,
             step: _,
         } => {
+            if wgsl(source) {
+                return super::run_wgsl::run(args, source, (*blocks, *lanes));
+            }
             let config = kernel_config(*blocks, *threads_per_block, *lanes);
             return run_kernel_file(args, source, config);
         }
@@ -235,7 +256,7 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
 }
 
 /// The budgets: `base` with each flag given.
-fn limits(args: &RunArgs, base: Limits) -> Limits {
+pub(crate) fn limits(args: &RunArgs, base: Limits) -> Limits {
     Limits {
         max_work: args.max_work.unwrap_or(base.max_work),
         max_memory: args.max_memory.unwrap_or(base.max_memory),

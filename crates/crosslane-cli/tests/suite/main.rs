@@ -7,3 +7,4 @@ mod gpu;
 mod op;
 mod run;
 mod sort;
+mod wgsl;

@@ -6,6 +6,7 @@
 
 pub mod args;
 pub mod error;
+pub mod fill;
 pub mod lane_expr;
 pub mod lanes;
 pub mod number;

@@ -41,6 +41,7 @@ mod portability;
 mod portability_laws;
 mod reference;
 mod vectors;
+mod wgsl;
 mod wgsl_collectives;
 mod wgsl_laws;
 mod wgsl_shuffle;

@@ -19,6 +19,7 @@
 mod examples;
 mod highlight;
 mod tables;
+mod wgsl_gpu;
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -200,6 +201,7 @@ pub fn mount() -> Js<()> {
     let state: Shared = Rc::new(RefCell::new(view));
     wire(&state)?;
     register_hooks(&state);
+    wgsl_gpu::mount()?;
     let mut v = state
         .try_borrow_mut()
         .map_err(|_| JsValue::from_str("kernel view busy"))?;

@@ -357,6 +357,59 @@ pub const EXAMPLES: &[Example] = &[
         label: "MetaX MACA · 3.8.6 nop",
         source: include_str!("../../../../crosslane-core/examples_kernels/maca_3_8_6_nop.cpp"),
     },
+    // WGSL compute shaders (crosslane-core/examples_wgsl/, run through naga; issue 15).
+    Example {
+        file: "reduce_scan.wgsl",
+        label: "WGSL · subgroupAdd reduction and scans",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/reduce_scan.wgsl"),
+    },
+    Example {
+        file: "min_max_mul.wgsl",
+        label: "WGSL · subgroupMul/Min/Max and multiplicative scans",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/min_max_mul.wgsl"),
+    },
+    Example {
+        file: "ballot_compaction.wgsl",
+        label: "WGSL · ballot compaction",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/ballot_compaction.wgsl"),
+    },
+    Example {
+        file: "ballot_broadcast_shuffle.wgsl",
+        label: "WGSL · ballot, broadcast, shuffles, subgroupElect",
+        source: include_str!(
+            "../../../../crosslane-core/examples_wgsl/ballot_broadcast_shuffle.wgsl"
+        ),
+    },
+    Example {
+        file: "quad.wgsl",
+        label: "WGSL · quad swaps and quadBroadcast",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/quad.wgsl"),
+    },
+    Example {
+        file: "transpose.wgsl",
+        label: "WGSL · workgroup-memory transpose",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/transpose.wgsl"),
+    },
+    Example {
+        file: "atomics.wgsl",
+        label: "WGSL · atomics",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/atomics.wgsl"),
+    },
+    Example {
+        file: "divergence.wgsl",
+        label: "WGSL · divergence inside a subgroup",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/divergence.wgsl"),
+    },
+    Example {
+        file: "partial_subgroup.wgsl",
+        label: "WGSL · partial last subgroup",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/partial_subgroup.wgsl"),
+    },
+    Example {
+        file: "f16.wgsl",
+        label: "WGSL · f16",
+        source: include_str!("../../../../crosslane-core/examples_wgsl/f16.wgsl"),
+    },
 ];
 
 /// The example whose file name is `file`.

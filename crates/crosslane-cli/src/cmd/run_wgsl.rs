@@ -1,0 +1,325 @@
+//! `crosslane run FILE.wgsl`: a WGSL compute shader on the kernel engine (naga front end,
+//! [`crosslane_core::kernel::wgsl`]), its buffers printed after the run, and with `--gpu` the
+//! same shader dispatched through wgpu and every buffer diffed cell by cell.
+//!
+//! ```text
+//! crosslane run FILE.wgsl [--entry NAME] [--workgroups X[,Y,Z]] [--subgroup-size N]
+//!                         [--buffer NAME_OR_BINDING[:LEN]=FILL]... [--json] [--gpu]
+//! ```
+//!
+//! JSON: `entry`, `workgroup_size`, `workgroups`, `subgroup_size`, `subgroup_mapping`,
+//! `buffers` (each `name`, `group`, `binding`, `type`, `values`: numbers in the element type,
+//! null where undefined or indeterminate), `diagnostics`, `outcome`, and with `--gpu`
+//! `gpu: {adapter, subgroup_size, buffers: [{name, match, mismatch, indeterminate}]}`.
+
+use crosslane_core::fill::{parse_fill, Fill};
+use crosslane_core::kernel::wgsl::{prepare, run_wgsl, Binding};
+use crosslane_core::kernel::{KVal, KernelTrace, LaunchConfig, Scalar};
+
+use super::run::{escape_controls, RunArgs};
+use crate::error::CliError;
+use crate::print_out;
+
+/// What the emulator says about how invocations map to subgroups (WGSL leaves it open).
+pub const MAPPING: &str = "linear: subgroup = local_invocation_index / subgroup_size, \
+                           lane = local_invocation_index % subgroup_size";
+
+fn usage(m: impl Into<String>) -> CliError {
+    CliError::Usage(escape_controls(&m.into()))
+}
+
+/// `X[,Y,Z]` as a dispatch.
+fn parse_workgroups(t: &str) -> Result<[usize; 3], CliError> {
+    let parts: Vec<&str> = t.split(',').collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(usage(format!("--workgroups: X[,Y,Z], got `{t}`")));
+    }
+    let mut d = [1usize; 3];
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = p
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=65_536).contains(n))
+            .ok_or_else(|| {
+                usage(format!(
+                    "--workgroups: each count must be in 1..=65536, got `{p}`"
+                ))
+            })?;
+    }
+    Ok(d)
+}
+
+/// One `--buffer NAME_OR_BINDING[:LEN]=FILL`, resolved against the shader's bindings.
+/// Returns the buffer's name and fill when its length is not known yet (a runtime-sized array
+/// without `:LEN` and a fill that is not a list: one cell per invocation of the dispatch).
+fn apply_buffer(
+    spec: &str,
+    bindings: &[Binding],
+    config: &mut LaunchConfig,
+) -> Result<Option<(String, Fill)>, CliError> {
+    let (target, fill) = spec.split_once('=').ok_or_else(|| {
+        usage(format!(
+            "--buffer: NAME_OR_BINDING[:LEN]=FILL, got `{spec}`"
+        ))
+    })?;
+    let (who, len) = match target.split_once(':') {
+        Some((w, l)) => {
+            let n = l
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=(1 << 24)).contains(n))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "--buffer {w}: LEN must be in 1..=16777216, got `{l}`"
+                    ))
+                })?;
+            (w.trim(), Some(n))
+        }
+        None => (target.trim(), None),
+    };
+    let b = match who.parse::<u32>() {
+        Ok(n) => {
+            let hits: Vec<&Binding> = bindings.iter().filter(|b| b.binding == n).collect();
+            match hits.as_slice() {
+                [one] => *one,
+                [] => return Err(usage(format!("--buffer: no @binding({n}) in the shader"))),
+                _ => {
+                    return Err(usage(format!(
+                        "--buffer: @binding({n}) is in several groups; name the variable"
+                    )))
+                }
+            }
+        }
+        Err(_) => bindings.iter().find(|b| b.name == who).ok_or_else(|| {
+            let names: Vec<&str> = bindings.iter().map(|b| b.name.as_str()).collect();
+            usage(format!(
+                "--buffer: no buffer `{who}`; the shader binds: {}",
+                names.join(", ")
+            ))
+        })?,
+    };
+    let field = format!("buffer {}", b.name);
+    let fill = parse_fill(fill, &field)?;
+    if let (Some(f), Some(l)) = (b.fixed_len, len) {
+        if f != l {
+            return Err(usage(format!(
+                "--buffer {}: the shader declares {f} cells, not {l}",
+                b.name
+            )));
+        }
+    }
+    let len = len.or(b.fixed_len).or(fill.list_len());
+    if let Some(n) = len {
+        config.buffer_len.insert(b.name.clone(), n);
+        config
+            .args
+            .insert(b.name.clone(), fill.cells(n, &field)?.join(","));
+        Ok(None)
+    } else {
+        Ok(Some((b.name.clone(), fill)))
+    }
+}
+
+/// A cell as JSON: a number in the element type, null where undefined or indeterminate.
+pub fn cell_json(c: &Option<KVal>) -> serde_json::Value {
+    match c {
+        None => serde_json::Value::Null,
+        Some(KVal::Int {
+            ty: Scalar::Bool,
+            bits,
+        }) => serde_json::Value::Bool(*bits != 0),
+        Some(v) => match v.as_int() {
+            Some(n) => serde_json::json!(n as i64),
+            None => v
+                .as_f64()
+                .map_or(serde_json::Value::Null, |x| serde_json::json!(x)),
+        },
+    }
+}
+
+fn cell_text(c: &Option<KVal>) -> String {
+    match cell_json(c) {
+        serde_json::Value::Null => "?".into(),
+        v => v.to_string(),
+    }
+}
+
+/// Runs a WGSL shader for `crosslane run`.
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) for a shader naga refuses (at line:column), a rule the spec
+/// makes a shader-creation error, or a flag that does not parse; [`CliError::Failed`] (exit 1)
+/// when `--gpu` finds a mismatching cell.
+///
+/// `scenario` is a kernel scenario's launch (blocks, lanes; 0 = not given), which the flags
+/// override.
+pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), CliError> {
+    let given = |n: u32| (n > 0).then_some(n as usize);
+    let mut config = LaunchConfig {
+        entry: args.entry.clone(),
+        lanes: args.subgroup_size.or(args.lanes).or(given(scenario.1)),
+        grid_dim: Some(match &args.workgroups {
+            Some(w) => parse_workgroups(w)?,
+            None => [args.blocks.or(given(scenario.0)).unwrap_or(1), 1, 1],
+        }),
+        ..LaunchConfig::default()
+    };
+    config.limits = super::run::limits(args, config.limits);
+    let at = |e: crosslane_core::kernel::KernelError| usage(format!("run: {}:{e}", args.input));
+    let probe = prepare(source, &config).map_err(at)?;
+    let threads: usize = probe
+        .workgroup_size
+        .iter()
+        .map(|&d| d.max(1) as usize)
+        .product();
+    let blocks: usize = config.grid_dim.unwrap_or([1, 1, 1]).iter().product();
+    let invocations = threads.saturating_mul(blocks);
+    for spec in &args.buffer {
+        if let Some((name, fill)) = apply_buffer(spec, &probe.bindings, &mut config)? {
+            let field = format!("buffer {name}");
+            let cells = fill.cells(invocations, &field)?;
+            config.buffer_len.insert(name.clone(), invocations);
+            config.args.insert(name, cells.join(","));
+        }
+    }
+    let mut trace = run_wgsl(source, config.clone()).map_err(at)?;
+    let mut gpu = None;
+    let mut failed = None;
+    if args.gpu {
+        let (g, mismatch, rerun) = gpu_run(source, &probe, &config, &trace)?;
+        if mismatch > 0 {
+            failed = Some(mismatch);
+        }
+        if let Some(t) = rerun {
+            // The device's subgroup size is the one the emulator reports (issue 15: "default
+            // to the GPU's size when known").
+            trace = t;
+        }
+        gpu = Some(g);
+    }
+    let lanes = trace.launch.lanes;
+    let mut out = serde_json::json!({
+        "entry": probe.entry,
+        "workgroup_size": probe.workgroup_size,
+        "workgroups": config.grid_dim,
+        "subgroup_size": lanes,
+        "subgroup_mapping": MAPPING,
+        "buffers": buffers_json(&trace, &probe.bindings),
+        "diagnostics": trace.all_diagnostics().collect::<Vec<_>>(),
+        "outcome": trace.outcome,
+    });
+    if let Some(g) = gpu {
+        out["gpu"] = g;
+    }
+    if args.json {
+        let json = serde_json::to_string(&out)
+            .map_err(|e| CliError::Io(format!("run: writing JSON: {e}")))?;
+        print_out(&format!("{json}\n"))?;
+    } else {
+        print_out(&escape_controls(&render(&out, &trace, &probe.bindings)))?;
+    }
+    match failed {
+        Some(n) => Err(CliError::Failed(format!(
+            "run --gpu: {n} cell(s) differ from the emulator"
+        ))),
+        None => Ok(()),
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+use super::run_wgsl_gpu::run as gpu_run;
+
+#[cfg(target_arch = "wasm32")]
+fn gpu_run(
+    _: &str,
+    _: &crosslane_core::kernel::wgsl::Prepared,
+    _: &LaunchConfig,
+    _: &KernelTrace,
+) -> Result<(serde_json::Value, usize, Option<KernelTrace>), CliError> {
+    Err(CliError::Gpu("run --gpu: no GPU path in this build".into()))
+}
+
+fn buffers_json(trace: &KernelTrace, bindings: &[Binding]) -> Vec<serde_json::Value> {
+    bindings
+        .iter()
+        .map(|b| {
+            let values: Vec<serde_json::Value> = trace
+                .buffer(&b.name)
+                .unwrap_or(&[])
+                .iter()
+                .map(cell_json)
+                .collect();
+            serde_json::json!({
+                "name": b.name,
+                "group": b.group,
+                "binding": b.binding,
+                "space": b.space,
+                "type": b.wgsl_elem,
+                "values": values,
+            })
+        })
+        .collect()
+}
+
+fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) -> String {
+    let mut s = format!(
+        "wgsl {} · @workgroup_size{:?} · workgroups {:?} · subgroup size {} ({})\n",
+        out["entry"].as_str().unwrap_or("?"),
+        trace.launch.block_dim,
+        trace.launch.grid_dim,
+        trace.launch.lanes,
+        MAPPING
+    );
+    for b in bindings {
+        let cells: Vec<String> = trace
+            .buffer(&b.name)
+            .unwrap_or(&[])
+            .iter()
+            .map(cell_text)
+            .collect();
+        s.push_str(&format!(
+            "@group({}) @binding({}) var<{}> {}: {} [{}] = {}\n",
+            b.group,
+            b.binding,
+            b.space,
+            b.name,
+            b.wgsl_elem,
+            cells.len(),
+            cells.join(" ")
+        ));
+    }
+    for d in trace.all_diagnostics() {
+        s.push_str(&format!(
+            "{}:{} {:?}: {}{}\n",
+            d.line,
+            d.col,
+            d.level,
+            d.message,
+            if d.rule.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", d.rule)
+            }
+        ));
+    }
+    if let Some(g) = out.get("gpu") {
+        s.push_str(&format!(
+            "gpu {} · subgroup size {}\n",
+            g["adapter"].as_str().unwrap_or("?"),
+            g["subgroup_size"]
+        ));
+        for b in g["buffers"].as_array().into_iter().flatten() {
+            s.push_str(&format!(
+                "  {}: {} match, {} mismatch, {} indeterminate\n",
+                b["name"].as_str().unwrap_or("?"),
+                b["match"],
+                b["mismatch"],
+                b["indeterminate"]
+            ));
+        }
+    }
+    s.push_str("(? = undefined or indeterminate; the diagnostics say why)\n");
+    s
+}

@@ -1,0 +1,119 @@
+//! `crosslane run FILE.wgsl --gpu`: the same shader through wgpu (lavapipe in CI: subgroup size
+//! 8), every buffer read back and diffed with the emulator run at the device's subgroup size.
+
+use crosslane_core::kernel::wgsl::{run_wgsl, Prepared};
+use crosslane_core::kernel::{KernelTrace, LaunchConfig};
+use crosslane_gpu::native::NativeGpu;
+use crosslane_gpu::shader::{bits_text, diff, encode, CellVerdict, ShaderBuffer};
+
+use crate::error::CliError;
+
+/// Most mismatching cells listed per buffer in the JSON (the counts are complete).
+const LISTED: usize = 16;
+
+/// Runs the shader on the native device; returns the `"gpu"` JSON object, the number of
+/// mismatching cells, and the emulator's run at the device's subgroup size when that is not
+/// the size of `trace`.
+///
+/// # Errors
+/// [`CliError::Gpu`] (exit 3) without a device or when the device refuses the shader;
+/// [`CliError::Usage`] when the emulator cannot run at the device's subgroup size.
+pub fn run(
+    source: &str,
+    prepared: &Prepared,
+    config: &LaunchConfig,
+    trace: &KernelTrace,
+) -> Result<(serde_json::Value, usize, Option<KernelTrace>), CliError> {
+    let gpu = NativeGpu::new().map_err(|e| CliError::Gpu(format!("run --gpu: {e}")))?;
+    let facts = gpu.facts().clone();
+    if !facts.subgroups && prepared.naga_text.contains("subgroup") {
+        return Err(CliError::Gpu(format!(
+            "run --gpu: {} has no subgroup support",
+            facts.adapter
+        )));
+    }
+    // The device's subgroup size: its only one, else the one asked for when it is in range.
+    let (min, max) = (
+        facts.subgroup_min_size as usize,
+        facts.subgroup_max_size as usize,
+    );
+    let asked = trace.launch.lanes;
+    let size = if min == max && min > 0 {
+        min
+    } else if (min..=max).contains(&asked) {
+        asked
+    } else {
+        max.max(4)
+    };
+    let rerun = if size == asked {
+        None
+    } else {
+        let mut c = config.clone();
+        c.lanes = Some(size);
+        Some(run_wgsl(source, c).map_err(|e| CliError::Usage(format!("run --gpu: {e}")))?)
+    };
+    let trace = rerun.as_ref().unwrap_or(trace);
+    let buffers: Vec<ShaderBuffer> = prepared
+        .bindings
+        .iter()
+        .map(|b| ShaderBuffer {
+            name: b.name.clone(),
+            group: b.group,
+            binding: b.binding,
+            uniform: b.space == "uniform",
+            elem: b.elem,
+            bytes: trace
+                .initial_memory
+                .buffers
+                .iter()
+                .find(|m| m.name == b.name)
+                .map(|m| encode(&m.cells, b.elem))
+                .unwrap_or_default(),
+        })
+        .collect();
+    let dispatch = config.grid_dim.unwrap_or([1, 1, 1]).map(|d| d as u32);
+    let read = gpu
+        .run_shader(&prepared.naga_text, &prepared.entry, &buffers, dispatch)
+        .map_err(|e| CliError::Gpu(format!("run --gpu: {e}")))?;
+    let mut mismatches = 0;
+    let mut out = Vec::new();
+    for (b, bytes) in prepared.bindings.iter().zip(&read) {
+        let emu = trace.buffer(&b.name).unwrap_or(&[]);
+        let d = diff(&b.name, emu, bytes, b.elem);
+        mismatches += d.mismatched;
+        let listed: Vec<serde_json::Value> = d
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|(_, (v, _))| *v == CellVerdict::Mismatch)
+            .take(LISTED)
+            .map(|(k, (_, bits))| {
+                serde_json::json!({
+                    "index": k,
+                    "emulator": super::run_wgsl::cell_json(&emu[k]),
+                    "gpu": bits_text(*bits, b.elem),
+                })
+            })
+            .collect();
+        let mut j = serde_json::to_value(&d).unwrap_or_default();
+        j["mismatches"] = serde_json::Value::Array(listed);
+        out.push(j);
+    }
+    let note = if prepared.enables_subgroups {
+        "naga 30 (wgpu) refuses `enable subgroups;`: it was blanked for the device, as for the emulator"
+    } else {
+        "the shader ran as written"
+    };
+    Ok((
+        serde_json::json!({
+            "adapter": facts.adapter,
+            "subgroup_size": size,
+            "subgroup_min_size": min,
+            "subgroup_max_size": max,
+            "note": note,
+            "buffers": out,
+        }),
+        mismatches,
+        rerun,
+    ))
+}

@@ -1,0 +1,211 @@
+//! `crosslane run FILE.wgsl`: JSON buffers with hand-derived values, `--buffer` fills, refusals
+//! with exit 2, and `--gpu` on the machine's Vulkan device (lavapipe in CI, subgroup size 8):
+//! every example shader's every buffer matches the emulator.
+
+use std::process::Command;
+
+fn crosslane(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(args)
+        .output()
+        .expect("the crosslane binary runs")
+}
+
+fn example(name: &str) -> String {
+    format!(
+        "{}/../crosslane-core/examples_wgsl/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}\nstdout:\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+fn values(j: &serde_json::Value, name: &str) -> Vec<serde_json::Value> {
+    j["buffers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == name)
+        .unwrap_or_else(|| panic!("no buffer {name}"))["values"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn json_buffers_with_fills_at_subgroup_size_8() {
+    let f = example("reduce_scan.wgsl");
+    let out = crosslane(&[
+        "run",
+        &f,
+        "--subgroup-size",
+        "8",
+        "--buffer",
+        "input=i*2+1",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let j = json(&out);
+    assert_eq!(j["subgroup_size"], 8);
+    assert_eq!(j["workgroup_size"], serde_json::json!([16, 1, 1]));
+    // 1+3+…+15 = 64; 17+19+…+31 = 192.
+    let sums: Vec<i64> = values(&j, "sums")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(sums, [vec![64; 8], vec![192; 8]].concat());
+    // By binding number, one value everywhere: 8 * 5 = 40 in every invocation.
+    let out = crosslane(&[
+        "run",
+        &f,
+        "--subgroup-size",
+        "8",
+        "--buffer",
+        "0=5",
+        "--json",
+    ]);
+    let j = json(&out);
+    assert_eq!(values(&j, "sums"), vec![serde_json::json!(40); 16]);
+    // A list gives the length; two workgroups of 16 need 32 cells of the other buffers.
+    let list: Vec<String> = (0..32).map(|i| (i % 2).to_string()).collect();
+    let spec = format!("input={}", list.join(","));
+    let out = crosslane(&[
+        "run",
+        &f,
+        "--subgroup-size",
+        "8",
+        "--workgroups",
+        "2",
+        "--buffer",
+        &spec,
+        "--json",
+    ]);
+    let j = json(&out);
+    assert_eq!(values(&j, "sums"), vec![serde_json::json!(4); 32]);
+}
+
+#[test]
+fn indeterminate_cells_are_null_with_a_diagnostic() {
+    let out = crosslane(&[
+        "run",
+        &example("ballot_broadcast_shuffle.wgsl"),
+        "--subgroup-size",
+        "8",
+        "--json",
+    ]);
+    let j = json(&out);
+    let down = values(&j, "down");
+    assert!(down[7].is_null() && down[15].is_null(), "{down:?}");
+    assert_eq!(down[0], 10);
+    let diags = j["diagnostics"].as_array().unwrap();
+    assert!(diags.iter().any(|d| d["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("subgroupShuffleDown")));
+}
+
+#[test]
+fn refusals_exit_2_with_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("crosslane-wgsl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.wgsl");
+    std::fs::write(
+        &bad,
+        "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {\n  if (lane < 4u) { out[lane] = subgroupAdd(lane); }\n}\n",
+    )
+    .unwrap();
+    let out = crosslane(&["run", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(":5:"), "{err}");
+    assert!(err.contains("subgroup_uniformity"), "{err}");
+    let out = crosslane(&["run", &example("reduce_scan.wgsl"), "--buffer", "nope=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("input, sums, incl, excl"));
+    let out = crosslane(&["run", &example("reduce_scan.wgsl"), "--subgroup-size", "6"]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_example_matches_on_the_gpu() {
+    let skip = std::env::var("CROSSLANE_GPU_TESTS").as_deref() == Ok("skip");
+    let dir = format!(
+        "{}/../crosslane-core/examples_wgsl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| p.ends_with(".wgsl"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 9);
+    for f in &names {
+        let out = crosslane(&["run", f, "--workgroups", "2", "--gpu", "--json"]);
+        if out.status.code() == Some(3) && skip {
+            eprintln!(
+                "CROSSLANE_GPU_TESTS=skip: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            return;
+        }
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{f}\nstdout:\n{}\nstderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let j = json(&out);
+        let gpu = &j["gpu"];
+        // The emulator ran at the device's subgroup size (lavapipe: 8).
+        assert_eq!(j["subgroup_size"], gpu["subgroup_size"], "{f}");
+        let bufs = gpu["buffers"].as_array().unwrap();
+        assert_eq!(bufs.len(), j["buffers"].as_array().unwrap().len(), "{f}");
+        for b in bufs {
+            assert_eq!(b["mismatch"], 0, "{f}: {b}");
+            assert!(b["match"].as_u64().unwrap() > 0, "{f}: {b}");
+        }
+    }
+}
+
+#[test]
+fn a_kernel_scenario_and_its_permalink_carry_a_wgsl_shader() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(example("partial_subgroup.wgsl")).unwrap();
+    let scenario = Scenario {
+        view: View::Kernel {
+            source,
+            blocks: 1,
+            threads_per_block: 0,
+            lanes: 8,
+            step: 0,
+        },
+        ..serde_json::from_str::<Scenario>(r#"{"version": 1, "view": {"kernel": {"source": "", "blocks": 1, "threads_per_block": 0, "lanes": 0, "step": 0}}}"#).unwrap()
+    };
+    let link = crosslane_core::permalink::encode(&scenario);
+    let out = crosslane(&["run", &link, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    // The scenario's lanes (8) are the subgroup size: 0+…+7 and 8+…+11.
+    assert_eq!(j["subgroup_size"], 8);
+    let sums: Vec<i64> = values(&j, "sums")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(sums, [vec![28; 8], vec![38; 4]].concat());
+}

@@ -1,0 +1,1673 @@
+//! naga's IR of a compute entry point lowered to the kernel engine's program form
+//! ([`crate::kernel::ast`]), so WGSL runs on the same engine as C kernels: one program form,
+//! not a second interpreter. Every statement and expression keeps its WGSL span.
+//!
+//! The mapping (WGSL spec section → engine form):
+//! - built-in values (§ Built-in Values): `local_invocation_id` → `threadIdx`, `workgroup_id` →
+//!   `blockIdx`, `num_workgroups` → `gridDim`, `global_invocation_id` → `blockIdx * blockDim +
+//!   threadIdx`, `local_invocation_index` → the linearized `threadIdx`; `subgroup_invocation_id`
+//!   → the lane, `subgroup_size` → the warp size, `subgroup_id` → index / size,
+//!   `num_subgroups` → ⌈threads / size⌉. The spec leaves the index → subgroup mapping to the
+//!   implementation; the engine's warps are the linear mapping (subgroup = index / size, lane =
+//!   index % size) every known GPU uses for 1-D workgroups.
+//! - `var<storage>` / `var<uniform>` → a kernel pointer parameter named by the variable (a
+//!   scalar one is a one-cell buffer); `var<workgroup>` → `__shared__`; `var<private>` and
+//!   function variables → per-invocation locals, zero-initialized as WGSL requires.
+//! - `workgroupBarrier`/`storageBarrier` → the block barrier; atomics → the engine's atomics.
+//! - subgroup and quad built-ins → calls of the WGSL registry ops by their names, the same
+//!   entries the operation view runs.
+//! - `let` bindings and built-in results become named locals (the trace shows the user's names).
+//!
+//! `switch` becomes an if/else chain. Vectors other than the built-in ids and `subgroupBallot`'s
+//! result, structs and helper functions are refused with a message naming them.
+
+use std::collections::{HashMap, HashSet};
+
+use naga::{
+    AddressSpace, ArraySize, AtomicFunction, BinaryOperator, BuiltIn, CollectiveOperation,
+    Expression, GatherMode, Handle, Literal, MathFunction, ScalarKind, Statement,
+    SubgroupOperation, TypeInner, UnaryOperator,
+};
+
+use super::naga::{line_col, NagaShader};
+use crate::kernel::ast::{self, Declarator, Expr, ExprKind, Param, Stmt, StmtKind, Storage};
+use crate::kernel::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+use crate::kernel::KernelError;
+
+/// A buffer binding of the shader: a `var<storage>` or `var<uniform>` at `@group`/`@binding`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Binding {
+    /// The variable's name (the kernel parameter's).
+    pub name: String,
+    /// `@group`.
+    pub group: u32,
+    /// `@binding`.
+    pub binding: u32,
+    /// `storage` (`read` or `read_write`) or `uniform`.
+    pub space: String,
+    /// Whether the shader may write it.
+    pub writable: bool,
+    /// The element type.
+    pub elem: ValTy,
+    /// The WGSL element type as written by the type (`u32`, `f16`, `atomic<u32>`).
+    pub wgsl_elem: String,
+    /// Fixed length (`array<T, N>`: N; a scalar: 1); `None` for a runtime-sized array.
+    pub fixed_len: Option<usize>,
+}
+
+/// The lowered entry point.
+pub struct Lowered {
+    /// The program (one entry function).
+    pub program: ast::Program,
+    /// `@workgroup_size`.
+    pub workgroup_size: [u32; 3],
+    /// The buffers, in `@group`, `@binding` order.
+    pub bindings: Vec<Binding>,
+    /// The entry point's name.
+    pub entry: String,
+}
+
+/// The compute entry points of a module, by name.
+pub fn compute_entries(module: &naga::Module) -> Vec<String> {
+    module
+        .entry_points
+        .iter()
+        .filter(|e| e.stage == naga::ShaderStage::Compute)
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// Lowers the compute entry point `entry` (default: the first) of `shader`.
+///
+/// `lens` gives each runtime-sized buffer's length (for `arrayLength`); `max_depth` bounds the
+/// expression trees built (the engine's nesting budget); `lanes` is the subgroup size.
+///
+/// # Errors
+/// [`KernelError`] at the construct the engine cannot run, naming it.
+pub fn lower(
+    shader: &NagaShader,
+    entry: Option<&str>,
+    lens: &HashMap<String, usize>,
+    max_depth: u32,
+    lanes: usize,
+) -> Result<Lowered, KernelError> {
+    let module = &shader.module;
+    let computes: Vec<usize> = (0..module.entry_points.len())
+        .filter(|&k| module.entry_points[k].stage == naga::ShaderStage::Compute)
+        .collect();
+    let idx = match entry {
+        Some(name) => computes
+            .iter()
+            .copied()
+            .find(|&k| module.entry_points[k].name == name)
+            .ok_or_else(|| {
+                KernelError::new(
+                    1,
+                    1,
+                    format!(
+                        "no compute entry point `{name}`; the shader has: {}",
+                        compute_entries(module).join(", ")
+                    ),
+                )
+            })?,
+        None => *computes
+            .first()
+            .ok_or_else(|| KernelError::new(1, 1, "no `@compute` entry point in the shader"))?,
+    };
+    let ep = &module.entry_points[idx];
+    let fn_at = shader
+        .text
+        .find(&format!("fn {}", ep.name))
+        .map_or((1, 1), |o| line_col(&shader.text, o));
+    let fn_span = ast::Span {
+        line: fn_at.0,
+        col: fn_at.1,
+    };
+
+    let mut bindings = Vec::new();
+    let mut params = Vec::new();
+    let mut prelude = Vec::new();
+    let mut zeroing = Vec::new();
+    let mut low = Lower {
+        shader,
+        func: &ep.function,
+        finfo: shader.info.get_entry_point(idx),
+        entry_args: true,
+        baked: HashMap::new(),
+        ballots: HashSet::new(),
+        used: HashSet::new(),
+        max_depth,
+        lanes,
+        loops: Vec::new(),
+        lens,
+    };
+    for (h, g) in module.global_variables.iter() {
+        let name = g
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("global{}", h.index()));
+        let at = low.span_of(module.global_variables.get_span(h), fn_span);
+        let (elem, count, wgsl_elem) = elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        match g.space {
+            AddressSpace::Storage { .. } | AddressSpace::Uniform => {
+                let rb = g.binding.as_ref();
+                let (space, writable) = match g.space {
+                    AddressSpace::Storage { access } => (
+                        if access.contains(naga::StorageAccess::STORE) {
+                            "storage, read_write"
+                        } else {
+                            "storage, read"
+                        },
+                        access.contains(naga::StorageAccess::STORE),
+                    ),
+                    _ => ("uniform", false),
+                };
+                bindings.push(Binding {
+                    name: name.clone(),
+                    group: rb.map_or(0, |b| b.group),
+                    binding: rb.map_or(0, |b| b.binding),
+                    space: space.to_string(),
+                    writable,
+                    elem,
+                    wgsl_elem,
+                    fixed_len: match count {
+                        Count::Scalar => Some(1),
+                        Count::Fixed(n) => Some(n),
+                        Count::Runtime => None,
+                    },
+                });
+                params.push(Param {
+                    name: name.clone(),
+                    ty: Ty::Ptr(elem),
+                    // A scalar is a one-cell buffer, read and written as `name[0]` (so an
+                    // atomic can take its address).
+                    reference: false,
+                    span: low.uniq(at),
+                });
+            }
+            AddressSpace::WorkGroup | AddressSpace::Private => {
+                let shared = g.space == AddressSpace::WorkGroup;
+                let init = match (count, g.init, shared) {
+                    (Count::Scalar, Some(e), _) => Some(low.global_const(e, at)?),
+                    (Count::Scalar, None, false) => Some(zero(elem, at)),
+                    _ => None,
+                };
+                let array = match count {
+                    Count::Fixed(n) => Some(Some(int_lit(n as u64, at))),
+                    // A workgroup scalar is a one-cell array (`name[0]`), so an atomic can take
+                    // its address.
+                    Count::Scalar if shared => Some(Some(int_lit(1, at))),
+                    Count::Runtime => return Err(at_err(at, &name, "a runtime-sized array here")),
+                    Count::Scalar => None,
+                };
+                let ty = if array.is_some() {
+                    Ty::Ptr(elem)
+                } else {
+                    Ty::Val(elem)
+                };
+                if shared {
+                    zeroing.push((name.clone(), elem, count, at));
+                }
+                prelude.push(stmt(
+                    StmtKind::Decl(
+                        Storage {
+                            shared,
+                            external: false,
+                        },
+                        vec![Declarator {
+                            name,
+                            ty,
+                            array,
+                            init,
+                            span: low.uniq(at),
+                        }],
+                    ),
+                    at,
+                ));
+            }
+            _ => {
+                return Err(at_err(
+                    at,
+                    &name,
+                    "this address space (textures, samplers, push constants) is not emulated",
+                ))
+            }
+        }
+    }
+    bindings.sort_by_key(|b| (b.group, b.binding));
+    if !zeroing.is_empty() {
+        let z = low.zero_workgroup(&zeroing, fn_span)?;
+        prelude.extend(z);
+    }
+    let body = low.function_body(fn_span, prelude)?;
+    let function = ast::Function {
+        name: ep.name.clone(),
+        entry: true,
+        ret: Ty::Void,
+        params,
+        body,
+        launch_bounds: None,
+        vf_call_dim: None,
+        span: fn_span,
+        snippet: false,
+    };
+    Ok(Lowered {
+        program: ast::Program {
+            functions: vec![function],
+            aliases: Vec::new(),
+        },
+        workgroup_size: ep.workgroup_size,
+        bindings,
+        entry: ep.name.clone(),
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Count {
+    Scalar,
+    Fixed(usize),
+    Runtime,
+}
+
+fn at_err(at: ast::Span, name: &str, m: impl std::fmt::Display) -> KernelError {
+    KernelError::new(at.line, at.col, format!("`{name}`: {m}"))
+}
+
+fn scalar_of(s: naga::Scalar) -> Option<Scalar> {
+    Some(match (s.kind, s.width) {
+        (ScalarKind::Sint, 4) => Scalar::I32,
+        (ScalarKind::Uint, 4) => Scalar::U32,
+        (ScalarKind::Sint, 8) => Scalar::I64,
+        (ScalarKind::Uint, 8) => Scalar::U64,
+        (ScalarKind::Float, 4) => Scalar::F32,
+        (ScalarKind::Float, 2) => Scalar::F16,
+        (ScalarKind::Float, 8) => Scalar::F64,
+        (ScalarKind::Bool, _) => Scalar::Bool,
+        _ => return None,
+    })
+}
+
+fn wgsl_scalar_name(s: naga::Scalar) -> String {
+    match (s.kind, s.width) {
+        (ScalarKind::Sint, 4) => "i32".into(),
+        (ScalarKind::Uint, 4) => "u32".into(),
+        (ScalarKind::Float, 4) => "f32".into(),
+        (ScalarKind::Float, 2) => "f16".into(),
+        (ScalarKind::Bool, _) => "bool".into(),
+        (k, w) => format!("{k:?}{}", w * 8),
+    }
+}
+
+/// The element type of a variable of type `ty`: a scalar, an atomic, or an array of either.
+fn elem_of(
+    module: &naga::Module,
+    ty: Handle<naga::Type>,
+) -> Result<(ValTy, Count, String), String> {
+    let scalar = |inner: &TypeInner| -> Result<(ValTy, String), String> {
+        match inner {
+            TypeInner::Scalar(s) => scalar_of(*s)
+                .map(|k| (ValTy::scalar(k), wgsl_scalar_name(*s)))
+                .ok_or_else(|| format!("type {s:?} is not emulated")),
+            TypeInner::Atomic(s) => scalar_of(*s)
+                .map(|k| {
+                    (
+                        ValTy::scalar(k),
+                        format!("atomic<{}>", wgsl_scalar_name(*s)),
+                    )
+                })
+                .ok_or_else(|| format!("type {s:?} is not emulated")),
+            TypeInner::Vector { .. } => {
+                Err("vector-typed variables are not emulated yet (use scalars)".into())
+            }
+            TypeInner::Struct { .. } => {
+                Err("struct-typed variables are not emulated yet (use an array of scalars)".into())
+            }
+            _ => Err("this type is not emulated".into()),
+        }
+    };
+    match &module.types[ty].inner {
+        TypeInner::Array { base, size, .. } => {
+            let (e, n) = scalar(&module.types[*base].inner)?;
+            let count = match size {
+                ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
+                ArraySize::Dynamic => Count::Runtime,
+                ArraySize::Pending(_) => {
+                    return Err("override-sized arrays are not emulated".into())
+                }
+            };
+            Ok((e, count, n))
+        }
+        other => scalar(other).map(|(e, n)| (e, Count::Scalar, n)),
+    }
+}
+
+fn stmt(kind: StmtKind, span: ast::Span) -> Stmt {
+    Stmt {
+        kind,
+        span,
+        end: span,
+    }
+}
+
+fn ex(kind: ExprKind, span: ast::Span) -> Expr {
+    Expr::new(kind, span)
+}
+
+fn int_lit(v: u64, at: ast::Span) -> Expr {
+    ex(
+        ExprKind::Int {
+            value: v,
+            unsigned: true,
+            long: false,
+        },
+        at,
+    )
+}
+
+fn cast(s: Scalar, e: Expr, at: ast::Span) -> Expr {
+    ex(ExprKind::Cast(Ty::Val(ValTy::scalar(s)), Box::new(e)), at)
+}
+
+fn bin(op: BinOp, a: Expr, b: Expr, at: ast::Span) -> Expr {
+    ex(ExprKind::Binary(op, Box::new(a), Box::new(b)), at)
+}
+
+fn zero(t: ValTy, at: ast::Span) -> Expr {
+    let lit = if t.scalar.is_float() {
+        ex(
+            ExprKind::Float {
+                value: 0.0,
+                single: true,
+            },
+            at,
+        )
+    } else if t.scalar == Scalar::Bool {
+        ex(ExprKind::Bool(false), at)
+    } else {
+        int_lit(0, at)
+    };
+    cast(t.scalar, lit, at)
+}
+
+struct LoopCx {
+    continuing: Vec<Stmt>,
+    /// A `switch` rather than a loop: `break` ends the case (WGSL § switch), `continue` belongs
+    /// to the loop around it.
+    switch: bool,
+}
+
+struct Lower<'a> {
+    shader: &'a NagaShader,
+    func: &'a naga::Function,
+    finfo: &'a naga::valid::FunctionInfo,
+    entry_args: bool,
+    /// Expressions held in a named local (a `let`, a built-in's result): the local's name.
+    baked: HashMap<Handle<Expression>, String>,
+    /// Expressions that are `subgroupBallot` results (held as a u64 of components x, y).
+    ballots: HashSet<Handle<Expression>>,
+    /// Spans already given to an identifier or declarator (the engine resolves names by span).
+    used: HashSet<ast::Span>,
+    max_depth: u32,
+    lanes: usize,
+    loops: Vec<LoopCx>,
+    lens: &'a HashMap<String, usize>,
+}
+
+impl Lower<'_> {
+    fn module(&self) -> &naga::Module {
+        &self.shader.module
+    }
+
+    fn span_of(&self, s: naga::Span, fallback: ast::Span) -> ast::Span {
+        match s.to_range() {
+            Some(r) if s.is_defined() => {
+                let (line, col) = line_col(&self.shader.text, r.start);
+                ast::Span { line, col }
+            }
+            _ => fallback,
+        }
+    }
+
+    fn end_of(&self, s: naga::Span, fallback: ast::Span) -> ast::Span {
+        match s.to_range() {
+            Some(r) if s.is_defined() => {
+                let (line, col) = line_col(&self.shader.text, r.end);
+                ast::Span { line, col }
+            }
+            _ => fallback,
+        }
+    }
+
+    /// A span no other identifier or declarator has (the engine keys names by span); a clash
+    /// moves the column right by one.
+    fn uniq(&mut self, mut s: ast::Span) -> ast::Span {
+        while !self.used.insert(s) {
+            s.col = s.col.saturating_add(1);
+        }
+        s
+    }
+
+    fn ident(&mut self, name: &str, at: ast::Span) -> Expr {
+        let s = self.uniq(at);
+        ex(ExprKind::Ident(name.to_string()), s)
+    }
+
+    fn espan(&self, h: Handle<Expression>, fallback: ast::Span) -> ast::Span {
+        self.span_of(self.func.expressions.get_span(h), fallback)
+    }
+
+    fn ty_inner(&self, h: Handle<Expression>) -> &TypeInner {
+        self.finfo[h].ty.inner_with(&self.module().types)
+    }
+
+    fn scalar_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
+        match self.ty_inner(h) {
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => scalar_of(*s)
+                .map(ValTy::scalar)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            TypeInner::Vector { .. } if self.ballots.contains(&h) => Ok(ValTy::scalar(Scalar::U64)),
+            other => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a value of type {} is not emulated yet (scalars, built-in ids and \
+                     subgroupBallot's result are)",
+                    type_word(other)
+                ),
+            )),
+        }
+    }
+
+    /// WGSL § "var<workgroup>": workgroup memory starts zeroed. Done as wgpu and Dawn do it:
+    /// invocation 0 stores the zeros, then a workgroup barrier, before the body; the trace shows
+    /// those steps at the variable's line.
+    fn zero_workgroup(
+        &mut self,
+        vars: &[(String, ValTy, Count, ast::Span)],
+        fn_span: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let mut body = Vec::new();
+        for (name, elem, count, at) in vars {
+            let at = *at;
+            let assign = |me: &mut Self, idx: Option<Expr>| {
+                let target = me.ident(name, at);
+                let target = match idx {
+                    Some(i) => ex(ExprKind::Index(Box::new(target), Box::new(i)), at),
+                    None => target,
+                };
+                stmt(
+                    StmtKind::Expr(ex(
+                        ExprKind::Assign(None, Box::new(target), Box::new(zero(*elem, at))),
+                        at,
+                    )),
+                    at,
+                )
+            };
+            match count {
+                Count::Scalar => body.push(assign(self, Some(int_lit(0, at)))),
+                Count::Fixed(n) => {
+                    let k = "_zero_index";
+                    let kspan = self.uniq(at);
+                    let init = stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: k.into(),
+                                ty: Ty::Val(ValTy::scalar(Scalar::U32)),
+                                array: None,
+                                init: Some(int_lit(0, at)),
+                                span: kspan,
+                            }],
+                        ),
+                        at,
+                    );
+                    let cond = {
+                        let kk = self.ident(k, at);
+                        bin(BinOp::Lt, kk, int_lit(*n as u64, at), at)
+                    };
+                    let step = {
+                        let kk = self.ident(k, at);
+                        ex(
+                            ExprKind::IncDec {
+                                inc: true,
+                                prefix: true,
+                                target: Box::new(kk),
+                            },
+                            at,
+                        )
+                    };
+                    let idx = self.ident(k, at);
+                    let a = assign(self, Some(idx));
+                    body.push(stmt(
+                        StmtKind::For(Some(Box::new(init)), Some(cond), Some(step), Box::new(a)),
+                        at,
+                    ));
+                }
+                Count::Runtime => {}
+            }
+        }
+        let li = self.builtin_value(BuiltIn::LocalInvocationIndex, None, fn_span)?;
+        let first = bin(BinOp::Eq, li, int_lit(0, fn_span), fn_span);
+        Ok(vec![
+            stmt(
+                StmtKind::If(first, Box::new(stmt(StmtKind::Block(body), fn_span)), None),
+                fn_span,
+            ),
+            stmt(
+                StmtKind::Expr(ex(ExprKind::Call("__syncthreads".into(), vec![]), fn_span)),
+                fn_span,
+            ),
+        ])
+    }
+
+    fn function_body(
+        &mut self,
+        fn_span: ast::Span,
+        prelude: Vec<Stmt>,
+    ) -> Result<Stmt, KernelError> {
+        let mut out = prelude;
+        let func = self.func;
+        for (h, lv) in func.local_variables.iter() {
+            let at = self.span_of(func.local_variables.get_span(h), fn_span);
+            let name = lv
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("local{}", h.index()));
+            let (elem, count, _) =
+                elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
+            let (ty, array, init) = match count {
+                Count::Scalar => (
+                    Ty::Val(elem),
+                    None,
+                    Some(match lv.init {
+                        Some(e) => self.expr(e, 0)?,
+                        None => zero(elem, at),
+                    }),
+                ),
+                Count::Fixed(n) => (Ty::Ptr(elem), Some(Some(int_lit(n as u64, at))), None),
+                Count::Runtime => return Err(at_err(at, &name, "a runtime-sized local array")),
+            };
+            let span = self.uniq(at);
+            out.push(stmt(
+                StmtKind::Decl(
+                    Storage::default(),
+                    vec![Declarator {
+                        name,
+                        ty,
+                        array,
+                        init,
+                        span,
+                    }],
+                ),
+                at,
+            ));
+        }
+        let body = self.block(&func.body, fn_span)?;
+        out.extend(body);
+        Ok(Stmt {
+            kind: StmtKind::Block(out),
+            span: fn_span,
+            end: fn_span,
+        })
+    }
+
+    fn block(&mut self, b: &naga::Block, outer: ast::Span) -> Result<Vec<Stmt>, KernelError> {
+        let mut out = Vec::new();
+        for (s, sp) in b.span_iter() {
+            let at = self.span_of(*sp, outer);
+            let end = self.end_of(*sp, at);
+            for mut st in self.statement(s, at)? {
+                if st.end == st.span && st.span == at {
+                    st.end = end;
+                }
+                out.push(st);
+            }
+        }
+        Ok(out)
+    }
+
+    fn decl(&mut self, name: &str, t: ValTy, init: Expr, at: ast::Span) -> Stmt {
+        let span = self.uniq(at);
+        stmt(
+            StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: name.to_string(),
+                    ty: Ty::Val(t),
+                    array: None,
+                    init: Some(init),
+                    span,
+                }],
+            ),
+            at,
+        )
+    }
+
+    /// Names the result of a built-in call: the user's `let` name, else `_rN`.
+    fn result_name(&mut self, h: Handle<Expression>) -> String {
+        let name = self
+            .func
+            .named_expressions
+            .get(&h)
+            .cloned()
+            .unwrap_or_else(|| format!("_r{}", h.index()));
+        self.baked.insert(h, name.clone());
+        name
+    }
+
+    fn call_stmt(
+        &mut self,
+        result: Option<Handle<Expression>>,
+        call: Expr,
+        t: Option<ValTy>,
+        at: ast::Span,
+    ) -> Result<Stmt, KernelError> {
+        Ok(match (result, t) {
+            (Some(r), Some(t)) => {
+                let name = self.result_name(r);
+                self.decl(&name, t, call, at)
+            }
+            (Some(r), None) => {
+                let t = self.scalar_ty(r, at)?;
+                let name = self.result_name(r);
+                self.decl(&name, t, call, at)
+            }
+            (None, _) => stmt(StmtKind::Expr(call), at),
+        })
+    }
+
+    fn statement(&mut self, s: &Statement, at: ast::Span) -> Result<Vec<Stmt>, KernelError> {
+        let call = |name: &str, args: Vec<Expr>| ex(ExprKind::Call(name.to_string(), args), at);
+        Ok(match s {
+            Statement::Emit(range) => {
+                let mut v = Vec::new();
+                for h in range.clone() {
+                    let Some(name) = self.func.named_expressions.get(&h).cloned() else {
+                        continue;
+                    };
+                    if matches!(
+                        self.ty_inner(h),
+                        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
+                    ) {
+                        continue; // `let p = &x;` is an alias; uses lower through it
+                    }
+                    let eat = self.espan(h, at);
+                    let t = self.scalar_ty(h, eat)?;
+                    let init = self.expr(h, 0)?;
+                    if self.is_ballot_expr(h) {
+                        self.ballots.insert(h);
+                    }
+                    v.push(self.decl(&name, t, init, eat));
+                    self.baked.insert(h, name);
+                }
+                v
+            }
+            Statement::Block(b) => vec![stmt(StmtKind::Block(self.block(b, at)?), at)],
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                let c = self.expr(*condition, 0)?;
+                let a = self.block(accept, at)?;
+                let r = self.block(reject, at)?;
+                vec![stmt(
+                    StmtKind::If(
+                        c,
+                        Box::new(stmt(StmtKind::Block(a), at)),
+                        (!r.is_empty()).then(|| Box::new(stmt(StmtKind::Block(r), at))),
+                    ),
+                    at,
+                )]
+            }
+            Statement::Switch { selector, cases } => self.switch(*selector, cases, at)?,
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+            } => {
+                let mut cont = self.block(continuing, at)?;
+                if let Some(b) = break_if {
+                    let c = self.expr(*b, 0)?;
+                    cont.push(stmt(
+                        StmtKind::If(c, Box::new(stmt(StmtKind::Break, at)), None),
+                        at,
+                    ));
+                }
+                self.loops.push(LoopCx {
+                    continuing: cont.clone(),
+                    switch: false,
+                });
+                let inner = self.block(body, at);
+                self.loops.pop();
+                let mut inner = inner?;
+                inner.extend(cont);
+                vec![stmt(
+                    StmtKind::While(
+                        ex(ExprKind::Bool(true), at),
+                        Box::new(stmt(StmtKind::Block(inner), at)),
+                    ),
+                    at,
+                )]
+            }
+            Statement::Break if self.loops.last().is_some_and(|l| l.switch) => {
+                // A `break` that ends a case is dropped by `case_body`; one elsewhere in the case
+                // would need a jump out of the if/else chain.
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "`break` inside a `switch` case before its end is not emulated yet",
+                ));
+            }
+            Statement::Break => vec![stmt(StmtKind::Break, at)],
+            Statement::Continue => {
+                // The continuing block runs before the next iteration (WGSL § continuing).
+                let mut v = self
+                    .loops
+                    .last()
+                    .map(|l| l.continuing.clone())
+                    .unwrap_or_default();
+                v.push(stmt(StmtKind::Continue, at));
+                vec![stmt(StmtKind::Block(v), at)]
+            }
+            Statement::Return { value } => {
+                let v = match value {
+                    Some(e) => Some(self.expr(*e, 0)?),
+                    None => None,
+                };
+                vec![stmt(StmtKind::Return(v), at)]
+            }
+            Statement::ControlBarrier(flags) => {
+                let name = if flags.contains(naga::Barrier::SUB_GROUP) {
+                    "__syncwarp"
+                } else {
+                    "__syncthreads"
+                };
+                vec![stmt(StmtKind::Expr(call(name, vec![])), at)]
+            }
+            Statement::MemoryBarrier(_) => {
+                vec![stmt(
+                    StmtKind::Expr(call("__threadfence_block", vec![])),
+                    at,
+                )]
+            }
+            Statement::Store { pointer, value } => {
+                let p = self.place(*pointer, 0)?;
+                let v = self.expr(*value, 0)?;
+                vec![stmt(
+                    StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(v)), at)),
+                    at,
+                )]
+            }
+            Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                result,
+            } => {
+                let name = match fun {
+                    AtomicFunction::Add => "atomicAdd",
+                    AtomicFunction::Subtract => "atomicSub",
+                    AtomicFunction::And => "atomicAnd",
+                    AtomicFunction::InclusiveOr => "atomicOr",
+                    AtomicFunction::ExclusiveOr => "atomicXor",
+                    AtomicFunction::Min => "atomicMin",
+                    AtomicFunction::Max => "atomicMax",
+                    AtomicFunction::Exchange { compare: None } => "atomicExch",
+                    AtomicFunction::Exchange { compare: Some(_) } => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "atomicCompareExchangeWeak is not emulated yet",
+                        ))
+                    }
+                };
+                let p = self.place(*pointer, 0)?;
+                let v = self.expr(*value, 0)?;
+                let c = call(name, vec![ex(ExprKind::AddrOf(Box::new(p)), at), v]);
+                vec![self.call_stmt(*result, c, None, at)?]
+            }
+            Statement::WorkGroupUniformLoad { pointer, result } => {
+                // WGSL § workgroupUniformLoad: a workgroup barrier, then the load.
+                let p = self.place(*pointer, 0)?;
+                let t = self.scalar_ty(*result, at)?;
+                let name = self.result_name(*result);
+                vec![
+                    stmt(StmtKind::Expr(call("__syncthreads", vec![])), at),
+                    self.decl(&name, t, p, at),
+                ]
+            }
+            Statement::Call {
+                function,
+                arguments,
+                result,
+            } => {
+                let f = &self.module().functions[*function];
+                if self.shader.elect_appended && f.name.as_deref() == Some("subgroupElect") {
+                    // naga 30 gap (wgpu 6042): the registry's subgroupElect, not the helper.
+                    let c = call("subgroupElect", vec![]);
+                    vec![self.call_stmt(*result, c, Some(ValTy::scalar(Scalar::Bool)), at)?]
+                } else {
+                    let _ = arguments;
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "calls of helper functions (`{}`) are not emulated yet; inline it \
+                             into the entry point",
+                            f.name.as_deref().unwrap_or("?")
+                        ),
+                    ));
+                }
+            }
+            Statement::SubgroupBallot { result, predicate } => {
+                let p = match predicate {
+                    Some(p) => self.expr(*p, 0)?,
+                    None => ex(ExprKind::Bool(true), at),
+                };
+                self.ballots.insert(*result);
+                let c = call("subgroupBallot", vec![p]);
+                vec![self.call_stmt(Some(*result), c, Some(ValTy::scalar(Scalar::U64)), at)?]
+            }
+            Statement::SubgroupGather {
+                mode,
+                argument,
+                result,
+            } => {
+                let arg = self.expr(*argument, 0)?;
+                let (name, extra) = match mode {
+                    GatherMode::BroadcastFirst => ("subgroupBroadcastFirst", None),
+                    GatherMode::Broadcast(id) => {
+                        self.require_const(*id, "subgroupBroadcast", "id", at)?;
+                        ("subgroupBroadcast", Some(*id))
+                    }
+                    GatherMode::Shuffle(id) => ("subgroupShuffle", Some(*id)),
+                    GatherMode::ShuffleDown(d) => ("subgroupShuffleDown", Some(*d)),
+                    GatherMode::ShuffleUp(d) => ("subgroupShuffleUp", Some(*d)),
+                    GatherMode::ShuffleXor(m) => ("subgroupShuffleXor", Some(*m)),
+                    GatherMode::QuadBroadcast(id) => {
+                        self.require_const(*id, "quadBroadcast", "id", at)?;
+                        ("quadBroadcast", Some(*id))
+                    }
+                    GatherMode::QuadSwap(naga::Direction::X) => ("quadSwapX", None),
+                    GatherMode::QuadSwap(naga::Direction::Y) => ("quadSwapY", None),
+                    GatherMode::QuadSwap(naga::Direction::Diagonal) => ("quadSwapDiagonal", None),
+                };
+                let mut args = vec![arg];
+                if let Some(x) = extra {
+                    let e = self.expr(x, 0)?;
+                    let eat = self.espan(x, at);
+                    // An i32 id or delta (the spec allows it; naga 30 only u32) as u32.
+                    args.push(cast(Scalar::U32, e, eat));
+                }
+                vec![self.call_stmt(Some(*result), call(name, args), None, at)?]
+            }
+            Statement::SubgroupCollectiveOperation {
+                op,
+                collective_op,
+                argument,
+                result,
+            } => {
+                let base = match op {
+                    SubgroupOperation::All => "All",
+                    SubgroupOperation::Any => "Any",
+                    SubgroupOperation::Add => "Add",
+                    SubgroupOperation::Mul => "Mul",
+                    SubgroupOperation::Min => "Min",
+                    SubgroupOperation::Max => "Max",
+                    SubgroupOperation::And => "And",
+                    SubgroupOperation::Or => "Or",
+                    SubgroupOperation::Xor => "Xor",
+                };
+                let name = match collective_op {
+                    CollectiveOperation::Reduce => format!("subgroup{base}"),
+                    CollectiveOperation::InclusiveScan => format!("subgroupInclusive{base}"),
+                    CollectiveOperation::ExclusiveScan => format!("subgroupExclusive{base}"),
+                };
+                let arg = self.expr(*argument, 0)?;
+                let t = if matches!(op, SubgroupOperation::All | SubgroupOperation::Any) {
+                    Some(ValTy::scalar(Scalar::Bool))
+                } else {
+                    None
+                };
+                vec![self.call_stmt(Some(*result), call(&name, vec![arg]), t, at)?]
+            }
+            Statement::Kill => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "`discard` is for fragment shaders",
+                ))
+            }
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "this statement (texture, ray query, cooperative matrix) is not emulated",
+                ))
+            }
+        })
+    }
+
+    /// WGSL § switch as an if/else chain: the selector once into a local, each group of cases
+    /// (naga's `fall_through` joins `case 1, 2:`) tested in order, the default group last (the
+    /// case values are distinct, so the order does not matter).
+    fn switch(
+        &mut self,
+        selector: Handle<Expression>,
+        cases: &[naga::SwitchCase],
+        at: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let t = self.scalar_ty(selector, at)?;
+        let name = format!("_switch{}", selector.index());
+        let sel = self.expr(selector, 0)?;
+        let mut out = vec![self.decl(&name, t, sel, at)];
+        let mut groups: Vec<(Vec<&naga::SwitchValue>, &naga::Block)> = Vec::new();
+        let mut pending: Vec<&naga::SwitchValue> = Vec::new();
+        for c in cases {
+            pending.push(&c.value);
+            if !c.fall_through {
+                groups.push((std::mem::take(&mut pending), &c.body));
+            }
+        }
+        let mut chain: Option<Stmt> = None;
+        let mut default: Option<Stmt> = None;
+        let mut tests = Vec::new();
+        for (values, body) in groups {
+            self.loops.push(LoopCx {
+                continuing: Vec::new(),
+                switch: true,
+            });
+            let lowered = self.case_body(body, at);
+            self.loops.pop();
+            let block = stmt(StmtKind::Block(lowered?), at);
+            if values
+                .iter()
+                .any(|v| matches!(v, naga::SwitchValue::Default))
+            {
+                default = Some(block);
+                continue;
+            }
+            let mut cond: Option<Expr> = None;
+            for v in values {
+                let lit = match v {
+                    naga::SwitchValue::I32(n) => literal(Literal::I32(*n), at),
+                    naga::SwitchValue::U32(n) => literal(Literal::U32(*n), at),
+                    naga::SwitchValue::Default => continue,
+                };
+                let id = self.ident(&name, at);
+                let eq = bin(BinOp::Eq, id, lit, at);
+                cond = Some(match cond {
+                    None => eq,
+                    Some(c) => ex(ExprKind::Logical(false, Box::new(c), Box::new(eq)), at),
+                });
+            }
+            if let Some(c) = cond {
+                tests.push((c, block));
+            }
+        }
+        for (c, block) in tests.into_iter().rev() {
+            let els = chain.take().or(default.take()).map(Box::new);
+            chain = Some(stmt(StmtKind::If(c, Box::new(block), els), at));
+        }
+        out.extend(chain.or(default));
+        Ok(vec![stmt(StmtKind::Block(out), at)])
+    }
+
+    /// A case's statements, less the `break` that ends it.
+    fn case_body(&mut self, body: &naga::Block, at: ast::Span) -> Result<Vec<Stmt>, KernelError> {
+        let n = body.len();
+        let mut out = Vec::new();
+        for (k, (s, sp)) in body.span_iter().enumerate() {
+            if k + 1 == n && matches!(s, Statement::Break) {
+                break;
+            }
+            let sat = self.span_of(*sp, at);
+            out.extend(self.statement(s, sat)?);
+        }
+        Ok(out)
+    }
+
+    fn is_ballot_expr(&self, h: Handle<Expression>) -> bool {
+        match self.func.expressions[h] {
+            Expression::SubgroupBallotResult => true,
+            _ => self.ballots.contains(&h),
+        }
+    }
+
+    /// WGSL § subgroupBroadcast / quadBroadcast: `id` must be a const-expression.
+    fn require_const(
+        &self,
+        id: Handle<Expression>,
+        op: &str,
+        arg: &str,
+        at: ast::Span,
+    ) -> Result<(), KernelError> {
+        let is_const = match self.func.expressions[id] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => true,
+            Expression::As { expr, .. } => matches!(
+                self.func.expressions[expr],
+                Expression::Literal(_) | Expression::Constant(_)
+            ),
+            _ => false,
+        } || self.func.expressions.is_empty();
+        if is_const {
+            Ok(())
+        } else {
+            let s = self.espan(id, at);
+            Err(KernelError::new(
+                s.line,
+                s.col,
+                format!(
+                    "{op}: `{arg}` must be a const-expression (WGSL spec, Subgroup Built-in \
+                     Functions: {op}; a value computed at run time is a shader-creation error)"
+                ),
+            ))
+        }
+    }
+
+    fn global_const(&mut self, e: Handle<Expression>, at: ast::Span) -> Result<Expr, KernelError> {
+        match &self.module().global_expressions[e] {
+            Expression::Literal(l) => Ok(literal(*l, at)),
+            Expression::ZeroValue(t) => {
+                let (elem, _, _) =
+                    elem_of(self.module(), *t).map_err(|m| KernelError::new(at.line, at.col, m))?;
+                Ok(zero(elem, at))
+            }
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                "only literal constants are emulated here",
+            )),
+        }
+    }
+
+    /// The lvalue a pointer expression names (`buf[i]`, `x`).
+    fn place(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        let at = self.espan(h, ast::Span { line: 1, col: 1 });
+        if depth > self.max_depth {
+            return Err(depth_err(at, self.max_depth));
+        }
+        match &self.func.expressions[h] {
+            Expression::GlobalVariable(g) => {
+                let var = &self.module().global_variables[*g];
+                let name = var
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("global{}", g.index()));
+                let one_cell = !matches!(var.space, AddressSpace::Private)
+                    && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                let id = self.ident(&name, at);
+                Ok(if one_cell {
+                    ex(ExprKind::Index(Box::new(id), Box::new(int_lit(0, at))), at)
+                } else {
+                    id
+                })
+            }
+            Expression::LocalVariable(l) => {
+                let name = self.func.local_variables[*l]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("local{}", l.index()));
+                Ok(self.ident(&name, at))
+            }
+            Expression::Access { base, index } => {
+                let b = self.place(*base, depth + 1)?;
+                let i = self.expr(*index, depth + 1)?;
+                Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
+            }
+            Expression::AccessIndex { base, index } => {
+                let b = self.place(*base, depth + 1)?;
+                Ok(ex(
+                    ExprKind::Index(Box::new(b), Box::new(int_lit(*index as u64, at))),
+                    at,
+                ))
+            }
+            _ if self.baked.contains_key(&h) => self.expr(h, depth),
+            _ => self.expr(h, depth),
+        }
+    }
+
+    fn builtin_value(
+        &mut self,
+        b: BuiltIn,
+        comp: Option<u32>,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        let field = |k: u32| ["x", "y", "z"].get(k as usize).copied().unwrap_or("x");
+        let member = |me: &mut Self, base: &str, k: u32| {
+            let id = me.ident(base, at);
+            ex(ExprKind::Member(Box::new(id), field(k).to_string()), at)
+        };
+        let warp = |me: &mut Self| cast(Scalar::U32, me.ident("warpSize", at), at);
+        let linear = |me: &mut Self| {
+            // x + X * (y + Y * z)
+            let tx = member(me, "threadIdx", 0);
+            let ty = member(me, "threadIdx", 1);
+            let tz = member(me, "threadIdx", 2);
+            let bx = member(me, "blockDim", 0);
+            let by = member(me, "blockDim", 1);
+            bin(
+                BinOp::Add,
+                tx,
+                bin(
+                    BinOp::Mul,
+                    bx,
+                    bin(BinOp::Add, ty, bin(BinOp::Mul, by, tz, at), at),
+                    at,
+                ),
+                at,
+            )
+        };
+        let vec3 = matches!(
+            b,
+            BuiltIn::LocalInvocationId
+                | BuiltIn::GlobalInvocationId
+                | BuiltIn::WorkGroupId
+                | BuiltIn::NumWorkGroups
+        );
+        if vec3 && comp.is_none() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a built-in vec3 is emulated through its components (`.x`, `.y`, `.z`)",
+            ));
+        }
+        let k = comp.unwrap_or(0);
+        Ok(match b {
+            BuiltIn::LocalInvocationId => member(self, "threadIdx", k),
+            BuiltIn::WorkGroupId => member(self, "blockIdx", k),
+            BuiltIn::NumWorkGroups => member(self, "gridDim", k),
+            BuiltIn::GlobalInvocationId => {
+                let bi = member(self, "blockIdx", k);
+                let bd = member(self, "blockDim", k);
+                let ti = member(self, "threadIdx", k);
+                bin(BinOp::Add, bin(BinOp::Mul, bi, bd, at), ti, at)
+            }
+            BuiltIn::LocalInvocationIndex => linear(self),
+            BuiltIn::SubgroupInvocationId => cast(
+                Scalar::U32,
+                ex(ExprKind::Call("__lane_id".into(), vec![]), at),
+                at,
+            ),
+            BuiltIn::SubgroupSize => warp(self),
+            BuiltIn::SubgroupId => {
+                let l = linear(self);
+                let w = warp(self);
+                bin(BinOp::Div, l, w, at)
+            }
+            BuiltIn::NumSubgroups => {
+                let bx = member(self, "blockDim", 0);
+                let by = member(self, "blockDim", 1);
+                let bz = member(self, "blockDim", 2);
+                let n = bin(BinOp::Mul, bin(BinOp::Mul, bx, by, at), bz, at);
+                let w1 = warp(self);
+                let w2 = warp(self);
+                bin(
+                    BinOp::Div,
+                    bin(BinOp::Sub, bin(BinOp::Add, n, w1, at), int_lit(1, at), at),
+                    w2,
+                    at,
+                )
+            }
+            other => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("built-in {other:?} is not a compute built-in the emulator has"),
+                ))
+            }
+        })
+    }
+
+    fn arg_builtin(&self, i: u32) -> Option<BuiltIn> {
+        if !self.entry_args {
+            return None;
+        }
+        match self.func.arguments.get(i as usize)?.binding {
+            Some(naga::Binding::BuiltIn(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    fn expr(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        let at = self.espan(h, ast::Span { line: 1, col: 1 });
+        if depth > self.max_depth {
+            return Err(depth_err(at, self.max_depth));
+        }
+        if let Some(name) = self.baked.get(&h).cloned() {
+            return Ok(self.ident(&name, at));
+        }
+        let d = depth + 1;
+        Ok(match &self.func.expressions[h] {
+            Expression::Literal(l) => literal(*l, at),
+            Expression::Constant(c) => {
+                let init = self.module().constants[*c].init;
+                self.global_const(init, at)?
+            }
+            Expression::ZeroValue(_) => {
+                let t = self.scalar_ty(h, at)?;
+                zero(t, at)
+            }
+            Expression::FunctionArgument(i) => match self.arg_builtin(*i) {
+                Some(b) => self.builtin_value(b, None, at)?,
+                None => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "entry point arguments must be built-in values",
+                    ))
+                }
+            },
+            Expression::AccessIndex { base, index } => {
+                if let Expression::FunctionArgument(i) = self.func.expressions[*base] {
+                    if let Some(b) = self.arg_builtin(i) {
+                        return self.builtin_value(b, Some(*index), at);
+                    }
+                }
+                if self.is_ballot_expr(*base) || self.baked_ballot(*base) {
+                    return self.ballot_component(*base, *index, at, d);
+                }
+                if matches!(self.ty_inner(*base), TypeInner::Pointer { .. }) {
+                    self.place(h, d)?
+                } else {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a component of a vector or struct value is not emulated yet",
+                    ));
+                }
+            }
+            Expression::Access { .. } => self.place(h, d)?,
+            Expression::GlobalVariable(_) | Expression::LocalVariable(_) => self.place(h, d)?,
+            Expression::Load { pointer } => self.place(*pointer, d)?,
+            Expression::Unary { op, expr } => {
+                let e = self.expr(*expr, d)?;
+                if *op == UnaryOperator::Negate
+                    && matches!(self.ty_inner(h), TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4)
+                {
+                    // WGSL: -MIN wraps to MIN (C: undefined): 0u - u32(e), reinterpreted.
+                    return Ok(cast(
+                        Scalar::I32,
+                        bin(BinOp::Sub, int_lit(0, at), cast(Scalar::U32, e, at), at),
+                        at,
+                    ));
+                }
+                let op = match op {
+                    UnaryOperator::Negate => UnOp::Neg,
+                    UnaryOperator::LogicalNot => UnOp::Not,
+                    UnaryOperator::BitwiseNot => UnOp::BitNot,
+                };
+                ex(ExprKind::Unary(op, Box::new(e)), at)
+            }
+            Expression::Binary { op, left, right } => {
+                let t = self.ty_inner(h).clone();
+                if !matches!(t, TypeInner::Scalar(_)) {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "vector arithmetic is not emulated yet",
+                    ));
+                }
+                let a = self.expr(*left, d)?;
+                let mut b = self.expr(*right, d)?;
+                let op = match op {
+                    BinaryOperator::Add => BinOp::Add,
+                    BinaryOperator::Subtract => BinOp::Sub,
+                    BinaryOperator::Multiply => BinOp::Mul,
+                    BinaryOperator::Divide => BinOp::Div,
+                    BinaryOperator::Modulo => BinOp::Rem,
+                    BinaryOperator::Equal => BinOp::Eq,
+                    BinaryOperator::NotEqual => BinOp::Ne,
+                    BinaryOperator::Less => BinOp::Lt,
+                    BinaryOperator::LessEqual => BinOp::Le,
+                    BinaryOperator::Greater => BinOp::Gt,
+                    BinaryOperator::GreaterEqual => BinOp::Ge,
+                    BinaryOperator::And => BinOp::And,
+                    BinaryOperator::ExclusiveOr => BinOp::Xor,
+                    BinaryOperator::InclusiveOr => BinOp::Or,
+                    BinaryOperator::LogicalAnd => {
+                        return Ok(ex(ExprKind::Logical(true, Box::new(a), Box::new(b)), at))
+                    }
+                    BinaryOperator::LogicalOr => {
+                        return Ok(ex(ExprKind::Logical(false, Box::new(a), Box::new(b)), at))
+                    }
+                    BinaryOperator::ShiftLeft | BinaryOperator::ShiftRight => {
+                        // WGSL § Bit Expressions: the shift count is taken modulo the width.
+                        let bits = match t {
+                            TypeInner::Scalar(s) => u64::from(s.width) * 8,
+                            _ => 32,
+                        };
+                        b = bin(BinOp::And, b, int_lit(bits - 1, at), at);
+                        if *op == BinaryOperator::ShiftLeft {
+                            BinOp::Shl
+                        } else {
+                            BinOp::Shr
+                        }
+                    }
+                };
+                let int = match t {
+                    TypeInner::Scalar(s)
+                        if s.kind != ScalarKind::Float && s.kind != ScalarKind::Bool =>
+                    {
+                        Some(s)
+                    }
+                    _ => None,
+                };
+                let signed = int.is_some_and(|s| s.kind == ScalarKind::Sint);
+                let e = match (op, int) {
+                    // WGSL § Arithmetic Expressions: integer division by zero gives e1 and
+                    // `%` gives 0, as do MIN / -1 and MIN % -1 (C calls them undefined):
+                    // divide by 1 in those lanes, which gives exactly that.
+                    (BinOp::Div | BinOp::Rem, Some(s)) => {
+                        let k = scalar_of(s).unwrap_or(Scalar::U32);
+                        let b2 = self.expr(*right, d)?;
+                        let mut bad = bin(BinOp::Eq, b2, cast(k, int_lit(0, at), at), at);
+                        if signed {
+                            let a2 = self.expr(*left, d)?;
+                            let b3 = self.expr(*right, d)?;
+                            let min = literal(Literal::I32(i32::MIN), at);
+                            let neg1 = literal(Literal::I32(-1), at);
+                            let both = ex(
+                                ExprKind::Logical(
+                                    true,
+                                    Box::new(bin(BinOp::Eq, a2, min, at)),
+                                    Box::new(bin(BinOp::Eq, b3, neg1, at)),
+                                ),
+                                at,
+                            );
+                            bad = ex(ExprKind::Logical(false, Box::new(bad), Box::new(both)), at);
+                        }
+                        let divisor = ex(
+                            ExprKind::Ternary(
+                                Box::new(bad),
+                                Box::new(cast(k, int_lit(1, at), at)),
+                                Box::new(b),
+                            ),
+                            at,
+                        );
+                        bin(op, a, divisor, at)
+                    }
+                    // WGSL: i32 arithmetic wraps (two's complement); C calls signed overflow
+                    // undefined: compute in u32 and reinterpret.
+                    (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl, Some(s))
+                        if signed && s.width == 4 =>
+                    {
+                        cast(
+                            Scalar::I32,
+                            bin(op, cast(Scalar::U32, a, at), cast(Scalar::U32, b, at), at),
+                            at,
+                        )
+                    }
+                    _ => bin(op, a, b, at),
+                };
+                match t {
+                    // C's comparisons give int; WGSL's give bool.
+                    TypeInner::Scalar(s) if s.kind == ScalarKind::Bool => e,
+                    TypeInner::Scalar(s) => match scalar_of(s) {
+                        // C promotes f16 and small ints; WGSL keeps the operand type.
+                        Some(k) => cast(k, e, at),
+                        None => e,
+                    },
+                    _ => e,
+                }
+            }
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                let c = self.expr(*condition, d)?;
+                let a = self.expr(*accept, d)?;
+                let r = self.expr(*reject, d)?;
+                ex(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(r)), at)
+            }
+            Expression::Math {
+                fun,
+                arg,
+                arg1,
+                arg2,
+                ..
+            } => {
+                let a = self.expr(*arg, d)?;
+                let t = self.scalar_ty(h, at)?;
+                let c = |n: &str, v: Vec<Expr>| ex(ExprKind::Call(n.into(), v), at);
+                let e = match fun {
+                    MathFunction::Min | MathFunction::Max => {
+                        let b = self.expr(arg1.unwrap_or(*arg), d)?;
+                        let n = if *fun == MathFunction::Min {
+                            "min"
+                        } else {
+                            "max"
+                        };
+                        c(n, vec![a, b])
+                    }
+                    MathFunction::Clamp => {
+                        let lo = self.expr(arg1.unwrap_or(*arg), d)?;
+                        let hi = self.expr(arg2.unwrap_or(*arg), d)?;
+                        c("min", vec![c("max", vec![a, lo]), hi])
+                    }
+                    MathFunction::Abs => c("abs", vec![a]),
+                    MathFunction::Sqrt => c("sqrt", vec![a]),
+                    MathFunction::Floor => c("floor", vec![a]),
+                    MathFunction::Ceil => c("ceil", vec![a]),
+                    MathFunction::CountOneBits => c("__popc", vec![a]),
+                    other => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!("the math built-in {other:?} is not emulated yet"),
+                        ))
+                    }
+                };
+                cast(t.scalar, e, at)
+            }
+            Expression::As {
+                expr,
+                kind,
+                convert,
+            } => {
+                let e = self.expr(*expr, d)?;
+                let from = self.scalar_ty(*expr, at)?.scalar;
+                let to = self.scalar_ty(h, at)?.scalar;
+                match convert {
+                    Some(_) => cast(to, e, at),
+                    None => {
+                        let name = match (from.is_float(), *kind) {
+                            (true, ScalarKind::Uint) => Some("__float_as_uint"),
+                            (true, ScalarKind::Sint) => Some("__float_as_int"),
+                            (false, ScalarKind::Float) if from == Scalar::U32 => {
+                                Some("__uint_as_float")
+                            }
+                            (false, ScalarKind::Float) => Some("__int_as_float"),
+                            _ => None,
+                        };
+                        match name {
+                            Some(n) if from.bits() == 32 && to.bits() == 32 => {
+                                ex(ExprKind::Call(n.into(), vec![e]), at)
+                            }
+                            None => cast(to, e, at),
+                            Some(_) => {
+                                return Err(KernelError::new(
+                                    at.line,
+                                    at.col,
+                                    "bitcast between these types is not emulated yet",
+                                ))
+                            }
+                        }
+                    }
+                }
+            }
+            Expression::ArrayLength(p) => {
+                let name = match &self.func.expressions[*p] {
+                    Expression::GlobalVariable(g) => {
+                        self.module().global_variables[*g].name.clone()
+                    }
+                    _ => None,
+                }
+                .unwrap_or_default();
+                match self.lens.get(&name) {
+                    Some(n) => int_lit(*n as u64, at),
+                    None => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "arrayLength of this pointer is not emulated",
+                        ))
+                    }
+                }
+            }
+            Expression::CallResult(_)
+            | Expression::AtomicResult { .. }
+            | Expression::SubgroupBallotResult
+            | Expression::SubgroupOperationResult { .. }
+            | Expression::WorkGroupUniformLoadResult { .. } => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "a built-in's result used before its call",
+                ))
+            }
+            other => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("this expression ({}) is not emulated yet", expr_word(other)),
+                ))
+            }
+        })
+    }
+
+    fn baked_ballot(&self, h: Handle<Expression>) -> bool {
+        self.ballots.contains(&h)
+    }
+
+    /// Component `k` of a `subgroupBallot` result, held as a u64 of x (bits 0..32) and y
+    /// (bits 32..64) by the registry op: x and y are its halves; z and w are 0 for subgroups
+    /// of up to 64 invocations (the only ones whose ballot the u64 holds).
+    fn ballot_component(
+        &mut self,
+        base: Handle<Expression>,
+        k: u32,
+        at: ast::Span,
+        d: u32,
+    ) -> Result<Expr, KernelError> {
+        let b = self.expr(base, d)?;
+        Ok(match k {
+            0 => cast(
+                Scalar::U32,
+                bin(BinOp::And, b, int_lit(0xffff_ffff, at), at),
+                at,
+            ),
+            1 => cast(Scalar::U32, bin(BinOp::Shr, b, int_lit(32, at), at), at),
+            _ if self.lanes <= 64 => {
+                let _ = b;
+                int_lit(0, at)
+            }
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "ballot components z, w (invocations 64..128) are not emulated yet; use a \
+                     subgroup size of at most 64",
+                ))
+            }
+        })
+    }
+}
+
+fn depth_err(at: ast::Span, max: u32) -> KernelError {
+    KernelError::new(
+        at.line,
+        at.col,
+        format!(
+            "expression nested deeper than the nesting limit of {max}; raise it with --max-depth"
+        ),
+    )
+}
+
+fn literal(l: Literal, at: ast::Span) -> Expr {
+    let int = |v: u64, unsigned: bool, long: bool| {
+        ex(
+            ExprKind::Int {
+                value: v,
+                unsigned,
+                long,
+            },
+            at,
+        )
+    };
+    let neg_int = |v: i64, s: Scalar| {
+        if v < 0 {
+            cast(
+                s,
+                ex(
+                    ExprKind::Unary(UnOp::Neg, Box::new(int(v.unsigned_abs(), false, true))),
+                    at,
+                ),
+                at,
+            )
+        } else {
+            cast(s, int(v as u64, false, s == Scalar::I64), at)
+        }
+    };
+    match l {
+        Literal::U32(v) => int(u64::from(v), true, false),
+        Literal::U16(v) => cast(Scalar::U16, int(u64::from(v), true, false), at),
+        Literal::I16(v) => neg_int(i64::from(v), Scalar::I16),
+        Literal::I32(v) => neg_int(i64::from(v), Scalar::I32),
+        Literal::U64(v) => int(v, true, true),
+        Literal::I64(v) => neg_int(v, Scalar::I64),
+        Literal::AbstractInt(v) => neg_int(v, Scalar::I64),
+        Literal::F32(v) => ex(
+            ExprKind::Float {
+                value: f64::from(v),
+                single: true,
+            },
+            at,
+        ),
+        Literal::F16(v) => cast(
+            Scalar::F16,
+            ex(
+                ExprKind::Float {
+                    value: f64::from(v.to_f32()),
+                    single: true,
+                },
+                at,
+            ),
+            at,
+        ),
+        Literal::F64(v) | Literal::AbstractFloat(v) => ex(
+            ExprKind::Float {
+                value: v,
+                single: false,
+            },
+            at,
+        ),
+        Literal::Bool(b) => ex(ExprKind::Bool(b), at),
+    }
+}
+
+fn type_word(t: &TypeInner) -> &'static str {
+    match t {
+        TypeInner::Vector { .. } => "vector",
+        TypeInner::Matrix { .. } => "matrix",
+        TypeInner::Struct { .. } => "struct",
+        TypeInner::Array { .. } => "array",
+        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => "pointer",
+        _ => "this",
+    }
+}
+
+fn expr_word(e: &Expression) -> &'static str {
+    match e {
+        Expression::Compose { .. } => "a vector or struct constructor",
+        Expression::Splat { .. } => "a vector splat",
+        Expression::Swizzle { .. } => "a swizzle",
+        Expression::Relational { .. } => "all/any",
+        Expression::Derivative { .. } => "a derivative",
+        Expression::ImageSample { .. } | Expression::ImageLoad { .. } => "a texture access",
+        Expression::Override(_) => "an override",
+        _ => "this kind",
+    }
+}

@@ -1,0 +1,332 @@
+//! WGSL compute shaders through naga on the kernel engine: outputs derived by hand at a stated
+//! subgroup size, and the rules the WGSL spec states (each test cites it).
+
+use crosslane_core::kernel::wgsl::run_wgsl;
+use crosslane_core::kernel::{KVal, KernelTrace, LaunchConfig};
+
+fn shader(name: &str) -> String {
+    let p = format!("{}/examples_wgsl/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn launch(lanes: usize, dispatch: [usize; 3]) -> LaunchConfig {
+    LaunchConfig {
+        lanes: Some(lanes),
+        grid_dim: Some(dispatch),
+        ..LaunchConfig::default()
+    }
+}
+
+fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
+    t.buffer(name)
+        .unwrap_or_else(|| panic!("no buffer {name}"))
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect()
+}
+
+#[test]
+fn reduce_and_scans_at_subgroup_size_8() {
+    let t = run_wgsl(&shader("reduce_scan.wgsl"), launch(8, [1, 1, 1])).unwrap();
+    let d: Vec<String> = t.all_diagnostics().map(|d| d.message.clone()).collect();
+    eprintln!("{d:#?}");
+    // input[i] = i; subgroups are invocations 0..8 and 8..16 (linear mapping).
+    let mut sums = Vec::new();
+    let mut incl = Vec::new();
+    let mut excl = Vec::new();
+    for i in 0..16i128 {
+        let base = i / 8 * 8;
+        sums.push(Some((base..base + 8).sum::<i128>()));
+        incl.push(Some((base..=i).sum::<i128>()));
+        excl.push(Some((base..i).sum::<i128>()));
+    }
+    assert_eq!(sums[0], Some(28));
+    assert_eq!(sums[8], Some(92));
+    assert_eq!(ints(&t, "sums"), sums);
+    assert_eq!(ints(&t, "incl"), incl);
+    assert_eq!(ints(&t, "excl"), excl);
+}
+
+fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
+    t.buffer(name)
+        .unwrap_or_else(|| panic!("no buffer {name}"))
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect()
+}
+
+fn run(src: &str, lanes: usize) -> KernelTrace {
+    run_wgsl(src, launch(lanes, [1, 1, 1])).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn messages(t: &KernelTrace) -> Vec<String> {
+    t.all_diagnostics()
+        .map(|d| {
+            format!(
+                "{:?} {}:{} {} [{}]",
+                d.level, d.line, d.col, d.message, d.rule
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn ballot_broadcast_shuffles_and_elect_at_subgroup_size_8() {
+    let t = run(&shader("ballot_broadcast_shuffle.wgsl"), 8);
+    // lane % 3 == 0 holds in lanes 0, 3, 6 of each 8-wide subgroup.
+    assert_eq!(ints(&t, "counts"), vec![Some(3); 16]);
+    // subgroupBroadcast(v, 2u): invocation 2 of subgroup 0 (v = 20), 10 of subgroup 1 (100).
+    let bcast: Vec<_> = (0..16)
+        .map(|i| Some(if i < 8 { 20 } else { 100 }))
+        .collect();
+    assert_eq!(ints(&t, "bcast"), bcast);
+    let rotated: Vec<_> = (0..16i128)
+        .map(|i| Some((i / 8 * 8 + (i % 8 + 1) % 8) * 10))
+        .collect();
+    assert_eq!(ints(&t, "rotated"), rotated);
+    let swapped: Vec<_> = (0..16i128).map(|i| Some((i ^ 1) * 10)).collect();
+    assert_eq!(ints(&t, "swapped"), swapped);
+    // subgroupShuffleDown by 1: the last invocation of each subgroup reads past its end, an
+    // indeterminate value (WGSL spec, subgroupShuffleDown).
+    let down: Vec<_> = (0..16i128)
+        .map(|i| (i % 8 != 7).then_some((i + 1) * 10))
+        .collect();
+    assert_eq!(ints(&t, "down"), down);
+    let elected: Vec<_> = (0..16).map(|i| Some(i128::from(i % 8 == 0))).collect();
+    assert_eq!(ints(&t, "elected"), elected);
+}
+
+#[test]
+fn mul_min_max_and_multiplicative_scans_at_subgroup_size_8() {
+    let t = run(&shader("min_max_mul.wgsl"), 8);
+    let v = |i: i128| i % 5 + 1;
+    let (mut prod, mut lo, mut hi, mut incl, mut excl) = (vec![], vec![], vec![], vec![], vec![]);
+    for i in 0..16i128 {
+        let base = i / 8 * 8;
+        prod.push(Some((base..base + 8).map(v).product::<i128>()));
+        lo.push((base..base + 8).map(v).min());
+        hi.push((base..base + 8).map(v).max());
+        incl.push(Some((base..=i).map(v).product::<i128>()));
+        excl.push(Some((base..i).map(v).product::<i128>()));
+    }
+    assert_eq!(prod[0], Some(720)); // 1*2*3*4*5*1*2*3
+    assert_eq!(prod[8], Some(2400)); // 4*5*1*2*3*4*5*1
+    assert_eq!(ints(&t, "prod"), prod);
+    assert_eq!(ints(&t, "lo"), lo);
+    assert_eq!(ints(&t, "hi"), hi);
+    assert_eq!(ints(&t, "incl_prod"), incl);
+    assert_eq!(ints(&t, "excl_prod"), excl);
+}
+
+#[test]
+fn quad_swaps_and_broadcast() {
+    for lanes in [4, 8] {
+        let t = run(&shader("quad.wgsl"), lanes);
+        let f = |g: fn(i128) -> i128| (0..8i128).map(|i| Some(100 + g(i))).collect::<Vec<_>>();
+        assert_eq!(ints(&t, "sx"), f(|i| i ^ 1));
+        assert_eq!(ints(&t, "sy"), f(|i| i ^ 2));
+        assert_eq!(ints(&t, "sd"), f(|i| i ^ 3));
+        assert_eq!(ints(&t, "qb"), f(|i| i / 4 * 4 + 3));
+    }
+}
+
+#[test]
+fn workgroup_memory_transpose_with_a_barrier() {
+    let t = run(&shader("transpose.wgsl"), 8);
+    let want: Vec<_> = (0..16i128).map(|k| Some(k % 4 * 4 + k / 4)).collect();
+    assert_eq!(ints(&t, "output"), want, "{:#?}", messages(&t));
+}
+
+#[test]
+fn atomics_on_storage_and_zeroed_workgroup_memory() {
+    let t = run_wgsl(&shader("atomics.wgsl"), launch(8, [2, 1, 1])).unwrap();
+    // Two workgroups of 16 each add 1: the counter (filled with its index, 0) ends at 32.
+    assert_eq!(ints(&t, "counter"), vec![Some(32)], "{:#?}", messages(&t));
+    // Each workgroup's sum starts at zero (WGSL: workgroup memory is zero-initialized) and
+    // collects 0 + 1 + … + 15 = 120; totals' other cells keep their fill (cell k holds k).
+    let mut want: Vec<_> = (0..32i128).map(Some).collect();
+    want[0] = Some(120);
+    want[1] = Some(120);
+    assert_eq!(ints(&t, "totals"), want);
+}
+
+#[test]
+fn divergence_inside_a_subgroup_with_the_uniformity_rule_off() {
+    let t = run(&shader("divergence.wgsl"), 8);
+    // Even lanes add 0+2+4+6 = 12 among themselves; odd lanes take max(1,3,5,7) = 7, + 100.
+    let want: Vec<_> = (0..8)
+        .map(|i| Some(if i % 2 == 0 { 12 } else { 107 }))
+        .collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn partial_last_subgroup() {
+    // num_subgroups is ceil(12 / 8) = 2 (WGSL spec, Built-in Values: num_subgroups).
+    let src = "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(12)\nfn main(@builtin(local_invocation_index) i: u32, @builtin(num_subgroups) n: u32) {\n  out[i] = n;\n}\n";
+    assert_eq!(ints(&run(src, 8), "out"), vec![Some(2); 12]);
+    let t = run(&shader("partial_subgroup.wgsl"), 8);
+    let sums: Vec<_> = (0..12).map(|i| Some(if i < 8 { 28 } else { 38 })).collect();
+    assert_eq!(ints(&t, "sums"), sums);
+    let members: Vec<_> = (0..12).map(|i| Some(if i < 8 { 8 } else { 4 })).collect();
+    assert_eq!(ints(&t, "members"), members);
+    let ids: Vec<_> = (0..12).map(|i| Some(if i < 8 { 0 } else { 1 })).collect();
+    assert_eq!(ints(&t, "ids"), ids);
+}
+
+#[test]
+fn f16_subgroup_sum() {
+    let t = run(&shader("f16.wgsl"), 8);
+    // 0.5 * (0+…+7) = 14 and 0.5 * (8+…+15) = 46, exact in f16.
+    let want: Vec<_> = (0..16)
+        .map(|i| Some(if i < 8 { 14.0 } else { 46.0 }))
+        .collect();
+    assert_eq!(floats(&t, "out"), want, "{:#?}", messages(&t));
+}
+
+const HEAD: &str =
+    "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n";
+
+#[test]
+fn subgroup_call_under_a_varying_branch_is_refused_citing_subgroup_uniformity() {
+    let src = format!(
+        "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  if (lane == 0u) {{\n    out[0] = subgroupAdd(1u);\n  }}\n}}\n"
+    );
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
+    assert_eq!(e.line, 6, "{e}");
+    assert!(e.message.contains("subgroup_uniformity"), "{e}");
+    assert!(e.message.contains("subgroup_invocation_id"), "{e}");
+    // A value derived from a per-invocation load is varying too; an early return makes the
+    // rest of the function non-uniform.
+    let src = format!(
+        "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(local_invocation_index) i: u32) {{\n  if (out[i] > 3u) {{ return; }}\n  out[i] = subgroupAdd(1u);\n}}\n"
+    );
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
+    assert!(e.message.contains("returns early"), "{e}");
+    // The same shader with the directive runs.
+    let ok = format!("diagnostic(off, subgroup_uniformity);\n{src}");
+    assert!(run_wgsl(&ok, launch(8, [1, 1, 1])).is_ok());
+    // A branch on a uniform value (subgroup_size) is uniform control flow.
+    let uniform = format!(
+        "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_size) n: u32, @builtin(local_invocation_index) i: u32) {{\n  if (n == 8u) {{\n    out[i] = subgroupAdd(1u);\n  }}\n}}\n"
+    );
+    let t = run(&uniform, 8);
+    assert_eq!(ints(&t, "out"), vec![Some(8); 8]);
+}
+
+#[test]
+fn varying_shuffle_xor_mask_makes_lanes_indeterminate_with_a_diagnostic() {
+    let src = format!(
+        "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  out[lane] = subgroupShuffleXor(lane, lane & 1u);\n}}\n"
+    );
+    let t = run(&src, 8);
+    assert_eq!(ints(&t, "out"), vec![None; 8]);
+    let m = messages(&t).join("\n");
+    assert!(m.contains("Warning 5:"), "{m}");
+    assert!(m.contains("must be subgroup-uniform"), "{m}");
+}
+
+#[test]
+fn non_const_broadcast_id_is_refused() {
+    let src = format!(
+        "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  out[lane] = subgroupBroadcast(lane, lane / 4u);\n}}\n"
+    );
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
+    assert_eq!(e.line, 5);
+    assert!(e.message.contains("const-expression"), "{e}");
+    assert!(e.message.contains("WGSL spec"), "{e}");
+    assert!(e.message.contains("subgroupBroadcast"), "{e}");
+}
+
+#[test]
+fn missing_enable_subgroups_warns_and_runs() {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {\n  out[lane] = subgroupAdd(lane);\n}\n";
+    let t = run(src, 8);
+    assert_eq!(ints(&t, "out"), vec![Some(28); 8]);
+    let m = messages(&t).join("\n");
+    assert!(m.contains("missing `enable subgroups;`"), "{m}");
+    assert!(m.contains("Warning 4:"), "{m}");
+}
+
+#[test]
+fn i32_subgroup_ids_are_accepted() {
+    let src = format!(
+        "{HEAD}@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  out[lane] = subgroupShuffle(lane * 10u, i32(lane ^ 1u));\n}}\n"
+    );
+    let t = run(&src, 8);
+    let want: Vec<_> = (0..8i128).map(|i| Some((i ^ 1) * 10)).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn naga_errors_are_at_line_and_column() {
+    let src = "@compute @workgroup_size(8)\nfn main() {\n  let x: u32 = 1u +;\n}\n";
+    let e = run_wgsl(src, launch(8, [1, 1, 1])).expect_err("refused");
+    assert_eq!(e.line, 3, "{e}");
+    assert!(e.message.starts_with("naga:"), "{e}");
+}
+
+#[test]
+fn steps_carry_the_wgsl_lines() {
+    let t = run(&shader("reduce_scan.wgsl"), 8);
+    let lines: std::collections::BTreeSet<u32> = t.steps.iter().map(|s| s.line).collect();
+    // let x = input[gid.x]; and the three stores (lines 11..14 of the file).
+    for l in 11..=14 {
+        assert!(lines.contains(&l), "{lines:?}");
+    }
+    let sum_step = t.steps.iter().find(|s| s.line == 12).unwrap();
+    assert_eq!(sum_step.ops[0].op, "subgroupAdd");
+}
+
+#[test]
+fn ballot_compaction() {
+    let t = run(&shader("ballot_compaction.wgsl"), 8);
+    // input[i] = i: 0, 3, 6 are kept, in lane order, in slots 0, 1, 2; the other cells keep
+    // their fill (cell k holds k).
+    assert_eq!(
+        ints(&t, "output"),
+        [0, 3, 6, 3, 4, 5, 6, 7].map(Some).to_vec()
+    );
+    assert_eq!(ints(&t, "count")[0], Some(3));
+}
+
+#[test]
+fn executor_new_takes_wgsl_like_c() {
+    // The page and `run_kernel` hand any kernel source to Executor::new.
+    let cfg = launch(8, [1, 1, 1]);
+    let t = crosslane_core::kernel::run_kernel(&shader("reduce_scan.wgsl"), cfg).unwrap();
+    assert_eq!(ints(&t, "sums")[0], Some(28));
+}
+
+#[test]
+fn switch_with_a_multi_value_case_and_a_default() {
+    let t = run(&shader("switch.wgsl"), 8);
+    let want: Vec<_> = (0..8i128)
+        .map(|i| {
+            Some(match i % 4 {
+                0 => 10,
+                1 | 2 => 20 + i,
+                _ => 99,
+            })
+        })
+        .collect();
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+}
+
+#[test]
+fn i32_overflow_wraps_and_division_by_zero_gives_the_spec_values() {
+    // WGSL spec, Arithmetic Expressions: i32 + wraps (two's complement); e1 / 0 = e1, e1 % 0 = 0.
+    let t = run(&shader("int_wrap.wgsl"), 8);
+    let max = i128::from(i32::MAX);
+    let wrap = |v: i128| (v as i32) as i128;
+    let mut want: Vec<Option<i128>> = (0..4).map(|i| Some(wrap(max + i))).collect();
+    assert_eq!(want[1], Some(i128::from(i32::MIN)));
+    want.extend([Some(-7), Some(7), Some(7), Some(3)]); // 7 / (i - 1)
+    want.extend([Some(0), Some(0), Some(0), Some(1)]); // 7 % (i - 1)
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+    assert!(
+        !messages(&t).join("\n").contains("C11"),
+        "{:#?}",
+        messages(&t)
+    );
+}
