@@ -16,13 +16,11 @@ pub enum CliError {
     /// Reading a file or writing stdout failed (exit status 1).
     Io(String),
     /// No usable GPU, or the device failed (validation, device lost, mapping): `crosslane gpu`
-    /// exits 3 (exit status 3).
+    /// and `crosslane run FILE.wgsl --gpu` (exit status 3).
     Gpu(String),
     /// The command ran but its check failed: a sort that did not verify, a GPU lane that does
     /// not match the emulator (exit status 1).
     Failed(String),
-    /// No GPU, or the GPU refused or lost the work (exit status 3, as `crosslane gpu`).
-    Gpu(String),
 }
 
 impl CliError {
