@@ -37,6 +37,7 @@ use crate::value::{ValueType, ValuesSpec};
 
 use super::compile::*;
 use super::machine::maca_mem;
+use super::machine::regs::{Reasons, Reg};
 use super::machine::*;
 pub use super::trace::*;
 
@@ -70,6 +71,9 @@ pub struct LaunchConfig {
     pub limits: Limits,
 }
 
+/// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
+/// the whole machine (the program itself is shared), which [`super::Replay`] keeps.
+#[derive(Clone)]
 pub struct Executor {
     /// The compiled program, shared so that a step borrows its instruction instead of copying it.
     pub(crate) code: Rc<[Inst]>,
@@ -106,6 +110,8 @@ pub struct Executor {
     pub(crate) maca: maca_mem::MacaMem,
     /// How much of the run is recorded.
     pub(crate) mode: TraceMode,
+    /// The undefined reasons lane registers point at.
+    pub(crate) reasons: Reasons,
 }
 
 fn guess_dialect(src: &str) -> Dialect {
@@ -352,6 +358,7 @@ impl Executor {
             chars,
             maca: Default::default(),
             mode: TraceMode::Full,
+            reasons: Reasons::default(),
         })
     }
 
@@ -579,7 +586,12 @@ impl Executor {
             let snapshot: u64 = self
                 .warps
                 .iter()
-                .map(|w| w.vars.iter().map(|v| budget::lanes_bytes(v)).sum::<u64>())
+                .map(|w| {
+                    w.vars
+                        .iter()
+                        .map(|r| r.row_bytes(&self.reasons))
+                        .sum::<u64>()
+                })
                 .sum();
             if !self.meter.fits(
                 self.trace.memory.used_bytes,
@@ -607,10 +619,10 @@ impl Executor {
                     .map(|(id, s)| {
                         (
                             s.name.clone(),
-                            w.vars
-                                .get(id)
-                                .cloned()
-                                .unwrap_or_else(|| vec![Err(Undef::idle()); lanes]),
+                            w.vars.get(id).map_or_else(
+                                || vec![Err(Undef::idle()); lanes],
+                                |r| r.row(&self.reasons),
+                            ),
                         )
                     })
                     .collect();
@@ -628,15 +640,12 @@ impl Executor {
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
         let threads = dims_total(launch.block_dim).unwrap_or(0);
-        // Each lane of each variable starts as "`name` is not declared yet": count the bytes
-        // before allocating them.
+        // Each variable is a register of raw bits per lane: count the bytes before allocating
+        // them.
         let per_warp: u64 = self
             .slots
             .iter()
-            .map(|s| {
-                super::budget::size::VEC
-                    + lanes as u64 * (super::budget::size::LANE_VAL + s.name.len() as u64 + 24)
-            })
+            .map(|s| Reg::bytes(Some(s.ty), lanes))
             .sum();
         let need = per_warp.saturating_mul(launch.warps_per_block as u64);
         if !self.meter.fits(self.trace.memory.used_bytes, need) {
@@ -657,36 +666,35 @@ impl Executor {
                     exists = exists.with(l);
                 }
             }
-            let mut vars: Vec<Vec<LaneVal>> = self
-                .slots
-                .iter()
-                .map(|s| {
-                    vec![
-                        Err(Undef {
-                            line: 0,
-                            col: 0,
-                            why: format!("`{}` is not declared yet", s.name),
-                            uninit: true,
-                        });
-                        lanes
-                    ]
-                })
-                .collect();
+            // Every lane of a variable starts undefined: "`name` is not declared yet".
+            let mut vars: Vec<Reg> = Vec::with_capacity(self.slots.len());
+            for s in &self.slots {
+                let (id, bytes) = self.reasons.intern(Undef {
+                    line: 0,
+                    col: 0,
+                    why: format!("`{}` is not declared yet", s.name),
+                    uninit: true,
+                });
+                self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                vars.push(Reg::new(Some(s.ty), lanes, id));
+            }
             let mut refs = HashMap::new();
             for (id, p) in &self.params {
                 if let Some(&buf) = self.global_bufs.get(&p.name) {
                     let Ty::Ptr(elem) = p.ty else { continue };
                     if p.reference {
                         refs.insert(*id, buf);
-                    } else {
-                        vars[*id] = vec![
-                            Ok(KVal::Ptr {
-                                elem,
-                                buf,
-                                offset: 0
-                            });
-                            lanes
-                        ];
+                    } else if let Some(r) = vars.get_mut(*id) {
+                        for l in 0..lanes {
+                            r.set_val(
+                                l,
+                                KVal::Ptr {
+                                    elem,
+                                    buf,
+                                    offset: 0,
+                                },
+                            );
+                        }
                     }
                     continue;
                 }
@@ -708,14 +716,15 @@ impl Executor {
                 let row = spec.materialize(core_ty, lanes).map_err(|e| {
                     KernelError::new(p.span.line, p.span.col, format!("{}: {e}", p.name))
                 })?;
-                vars[*id] = row
-                    .into_iter()
-                    .map(|v| {
-                        KVal::from_core(v)
+                if let Some(r) = vars.get_mut(*id) {
+                    for (l, v) in row.into_iter().enumerate() {
+                        let v = KVal::from_core(v)
                             .convert(vt)
-                            .map_err(|f| Undef::at(p.span, f.message))
-                    })
-                    .collect();
+                            .map_err(|f| Undef::at(p.span, f.message));
+                        let bytes = r.set(l, v, &mut self.reasons);
+                        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                    }
+                }
             }
             self.warps.push(Warp {
                 index: wi,
@@ -1073,6 +1082,24 @@ impl Executor {
         }
     }
 
+    /// Every variable of warp `warp` (index within the block running now), each with its value
+    /// in every lane, in slot order; empty when no such warp is running.
+    pub(crate) fn warp_vars(&self, warp: usize) -> Vec<VarChange> {
+        let Some(w) = self.warps.iter().find(|w| w.index == warp) else {
+            return Vec::new();
+        };
+        self.slots
+            .iter()
+            .zip(&w.vars)
+            .enumerate()
+            .filter(|(id, _)| !w.refs.contains_key(id))
+            .map(|(_, (s, r))| VarChange {
+                name: s.name.clone(),
+                values: r.row(&self.reasons),
+            })
+            .collect()
+    }
+
     /// Under [`TraceMode::None`]: a step's diagnostics go to the trace's top level, each
     /// distinct one once (the log counts the repeats and summarizes them at the end).
     fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
@@ -1096,6 +1123,9 @@ impl Executor {
         active: LaneMask,
         cx: StepCtx,
     ) {
+        if self.maca.loads_pending() {
+            self.maca_note_changes(w, span.line, &cx.changed);
+        }
         let lanes = self.trace.launch.lanes;
         let stats = &mut self.trace.stats;
         stats.steps = stats.steps.saturating_add(1);
@@ -1115,12 +1145,18 @@ impl Executor {
                     .slots
                     .get(id)
                     .map_or_else(String::new, |s| s.name.clone()),
-                values: warp.vars.get(id).cloned().unwrap_or_default(),
+                values: warp
+                    .vars
+                    .get(id)
+                    .map(|r| r.row(&self.reasons))
+                    .unwrap_or_default(),
             })
             .collect();
         let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
-            index: self.trace.steps.len(),
+            // Its position in the run (the steps counted so far include it), also when the
+            // trace holds only the steps since a checkpoint (`replay`).
+            index: usize::try_from(self.trace.stats.steps.saturating_sub(1)).unwrap_or(usize::MAX),
             block: self.block,
             warp: warp.index,
             line: span.line,

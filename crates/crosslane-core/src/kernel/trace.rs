@@ -14,7 +14,7 @@ use crate::op::Dialect;
 use crate::trace::Step;
 
 /// Why a lane's value is undefined, and the line that made it so.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Undef {
     /// Line (1-based) of the statement or call that produced the undefined value.
     pub line: u32,

@@ -6,6 +6,7 @@ mod call;
 mod eval;
 pub(crate) mod maca_mem;
 mod place;
+pub(crate) mod regs;
 mod stmt;
 
 use std::collections::{BTreeSet, HashMap};
@@ -56,7 +57,8 @@ pub(crate) struct Warp {
     pub(crate) pc: usize,
     pub(crate) frames: Vec<Frame>,
     pub(crate) status: Vec<LaneStatus>,
-    pub(crate) vars: Vec<Vec<LaneVal>>,
+    /// Each slot's register (see [`regs`]).
+    pub(crate) vars: Vec<regs::Reg>,
     /// Slots bound by reference to a one-cell buffer (reference parameters, `__shared__` scalars).
     pub(crate) refs: HashMap<usize, usize>,
     pub(crate) run: WarpRun,
