@@ -11,14 +11,18 @@
 //! next checkpoint would not fit, the interval doubles and every other checkpoint is dropped,
 //! so a long run keeps `O(budget / state)` checkpoints and replays at most `every` steps.
 
+use serde::Serialize;
+
 use super::budget::size;
 use super::exec::{Executor, LaunchConfig};
 use super::memory::Memory;
 use super::trace::{KernelStep, KernelTrace, TraceMode, VarChange};
 use super::KernelError;
 
-/// One step as a full run records it, and the state right after it.
-#[derive(Clone, Debug, PartialEq)]
+/// One step as a full run records it, and the state right after it. Serializable (the step as
+/// in a trace's `"steps"`, the variables as its `"changes"`, the memory as `"memory"`), so a Web
+/// Worker can post it to the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StepState {
     /// The step ([`KernelStep::index`] is its position in the run).
     pub step: KernelStep,
