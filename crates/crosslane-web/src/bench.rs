@@ -12,6 +12,7 @@
 //! exports `bench_shuffle` and `tests/e2e/bench.mjs` calls it in headless Chromium and prints
 //! the figures.
 
+use crosslane_core::kernel::{bench, run_kernel_traced, LaunchConfig, TraceMode};
 use crosslane_core::plan::Plan;
 use crosslane_core::OpRequest;
 
@@ -149,6 +150,44 @@ pub fn measure(min_millis: f64, now: &dyn Fn() -> f64) -> Vec<Figure> {
     out
 }
 
+/// Threads (one block) and iterations of the kernel-engine figures: the native bench's
+/// `none_1024x300` cases.
+pub const KERNEL_LAUNCH: (usize, u32) = (1024, 300);
+
+/// The kernel engine's figures, as the native `kernel_engine` bench measures them: the
+/// arithmetic loop and the shuffle loop of [`crosslane_core::kernel::bench`], one block of
+/// [`KERNEL_LAUNCH`] threads, run with [`TraceMode::None`]. Kind `kernel_none`; an iteration is
+/// one whole run and `lane_results` counts its lane-statements (statements times active lanes).
+pub fn measure_kernels(min_millis: f64, now: &dyn Fn() -> f64) -> Vec<Figure> {
+    let (threads, iterations) = KERNEL_LAUNCH;
+    let config = LaunchConfig {
+        block_dim: Some([threads, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    let mut out = Vec::new();
+    for (case, source) in [
+        ("kernel_arith_1024x300", bench::arith_loop(iterations)),
+        ("kernel_shuffle_1024x300", bench::shuffle_loop(iterations)),
+    ] {
+        let run = || run_kernel_traced(&source, config.clone(), TraceMode::None);
+        let Ok(trace) = run() else {
+            continue;
+        };
+        let per_run = trace.stats.lane_statements;
+        let (rounds, millis) = timed(min_millis, now, &mut || {
+            let _ = std::hint::black_box(run());
+        });
+        out.push(Figure {
+            case,
+            kind: "kernel_none",
+            iterations: rounds,
+            lane_results: u64::from(rounds) * per_run,
+            millis,
+        });
+    }
+    out
+}
+
 /// The figures as a JSON array of `{"case", "kind", "iterations", "lane_results", "ms",
 /// "lane_results_per_s"}` (names and kinds are fixed ASCII words: no escaping needed).
 pub fn to_json(figures: &[Figure]) -> String {
@@ -179,6 +218,16 @@ pub fn bench_shuffle(min_millis: u32) -> String {
     to_json(&measure(f64::from(min_millis), &now))
 }
 
+/// `window.wasmBindings.bench_kernel(min_millis)`: [`measure_kernels`] timed with
+/// `performance.now()`, as [`to_json`] (`lane_results` counting lane-statements).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn bench_kernel(min_millis: u32) -> String {
+    let performance = web_sys::window().and_then(|w| w.performance());
+    let now = move || performance.as_ref().map_or(0.0, |p| p.now());
+    to_json(&measure_kernels(f64::from(min_millis), &now))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +254,23 @@ mod tests {
             json,
             r#"[{"case":"hip___shfl_xor_w64","kind":"rule_eval","iterations":1,"lane_results":64,"ms":2.000,"lane_results_per_s":32000}]"#
         );
+    }
+
+    #[test]
+    fn kernel_figures_count_lane_statements() {
+        let t = Cell::new(0.0);
+        let now = || {
+            t.set(t.get() + 2.0);
+            t.get()
+        };
+        let figures = measure_kernels(1.0, &now);
+        assert_eq!(figures.len(), 2, "{figures:?}");
+        // Per warp: 2 declarations, the loop's 301 tests, 300 bodies and 300 increments, the
+        // store: 904 statements of 32 lanes; 32 warps.
+        let per_run = 904 * 32 * 32;
+        assert_eq!(figures[0].case, "kernel_arith_1024x300");
+        assert_eq!(figures[0].lane_results, per_run);
+        assert_eq!(figures[1].lane_results, per_run);
     }
 
     #[test]

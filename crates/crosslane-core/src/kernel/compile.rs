@@ -608,3 +608,115 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | ExprKind::Ident(_) => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::{Executor, LaunchConfig};
+
+    /// The instruction kinds of `src`'s compiled entry, by name.
+    fn shape(src: &str) -> Vec<&'static str> {
+        let ex = Executor::new(src, LaunchConfig::default()).expect("compiles");
+        ex.code
+            .iter()
+            .map(|i| match i {
+                Inst::Decl { .. } => "Decl",
+                Inst::Eval { .. } => "Eval",
+                Inst::Branch { .. } => "Branch",
+                Inst::ThenEnd => "ThenEnd",
+                Inst::Join => "Join",
+                Inst::LoopEnter { .. } => "LoopEnter",
+                Inst::LoopTest { .. } => "LoopTest",
+                Inst::LoopBack { .. } => "LoopBack",
+                Inst::LoopCont => "LoopCont",
+                Inst::LoopExit => "LoopExit",
+                Inst::Jump(_) => "Jump",
+                Inst::Break { .. } => "Break",
+                Inst::Return { .. } => "Return",
+                Inst::Bind { .. } => "Bind",
+                Inst::End => "End",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_if_else_is_a_branch_its_two_parts_and_a_join() {
+        let s = shape(
+            "__global__ void k(int *d) { int x = 1; if (x) { d[0] = 1; } else { d[0] = 2; } }",
+        );
+        // The then part ends in ThenEnd (which moves the lanes of the else part there); the
+        // else part falls through to the Join, where the lanes reconverge.
+        assert_eq!(
+            s,
+            ["Decl", "Branch", "Eval", "ThenEnd", "Eval", "Join", "End"]
+        );
+    }
+
+    #[test]
+    fn a_for_loop_enters_tests_runs_continues_steps_and_exits() {
+        let ex = Executor::new(
+            "__global__ void k(int *d) { for (int i = 0; i < 3; i++) { d[i] = i; } }",
+            LaunchConfig::default(),
+        )
+        .expect("compiles");
+        let kinds: Vec<String> = ex
+            .code
+            .iter()
+            .map(|i| {
+                format!("{i:?}")
+                    .split([' ', '('])
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "Decl",
+                "LoopEnter",
+                "LoopTest",
+                "Eval",
+                "LoopCont",
+                "Eval",
+                "Jump",
+                "LoopExit",
+                "End"
+            ]
+        );
+        // The back edge jumps to the test; the loop's exit is the LoopExit.
+        assert!(matches!(ex.code[6], Inst::Jump(2)), "{:?}", ex.code[6]);
+        assert!(
+            matches!(
+                ex.code[1],
+                Inst::LoopEnter {
+                    exit_pc: 7,
+                    cont_pc: 4,
+                    ..
+                }
+            ),
+            "{:?}",
+            ex.code[1]
+        );
+        // `i` and the pointer `d` are slots; every use of `i` resolves to the same one.
+        let names: Vec<&str> = ex.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["d", "i"]);
+    }
+
+    #[test]
+    fn an_inlined_call_binds_its_argument_and_keeps_its_own_variables() {
+        let src = "__device__ int twice(int x) { int y = x * 2; return y; }
+__global__ void k(int *d) { d[0] = twice(3) + twice(4); }";
+        let ex = Executor::new(src, LaunchConfig::default()).expect("compiles");
+        let binds = ex
+            .code
+            .iter()
+            .filter(|i| matches!(i, Inst::Bind { .. }))
+            .count();
+        assert_eq!(binds, 2, "one Bind per call");
+        // Each inlined instance has its own `x` and `y`.
+        let xs = ex.slots.iter().filter(|s| s.name.ends_with('x')).count();
+        let ys = ex.slots.iter().filter(|s| s.name.ends_with('y')).count();
+        assert_eq!((xs, ys), (2, 2), "{:?}", ex.slots);
+    }
+}

@@ -18,6 +18,7 @@
 //! [`Executor::step`] and [`Executor::run_for`] let a page run a kernel in slices.
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,7 @@ use crate::value::{ValueType, ValuesSpec};
 
 use super::compile::*;
 use super::machine::maca_mem;
+use super::machine::regs::{Reasons, Reg};
 use super::machine::*;
 pub use super::trace::*;
 
@@ -69,8 +71,12 @@ pub struct LaunchConfig {
     pub limits: Limits,
 }
 
+/// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
+/// the whole machine (the program itself is shared), which [`super::Replay`] keeps.
+#[derive(Clone)]
 pub struct Executor {
-    pub(crate) code: Vec<Inst>,
+    /// The compiled program, shared so that a step borrows its instruction instead of copying it.
+    pub(crate) code: Rc<[Inst]>,
     pub(crate) slots: Vec<SlotInfo>,
     pub(crate) code_inst: Vec<u32>,
     pub(crate) cur: u32,
@@ -102,6 +108,10 @@ pub struct Executor {
     pub(crate) chars: Vec<char>,
     /// MACA memory queues and the shared cells a queued copy has not yet filled.
     pub(crate) maca: maca_mem::MacaMem,
+    /// How much of the run is recorded.
+    pub(crate) mode: TraceMode,
+    /// The undefined reasons lane registers point at.
+    pub(crate) reasons: Reasons,
 }
 
 fn guess_dialect(src: &str) -> Dialect {
@@ -338,9 +348,10 @@ impl Executor {
             initial_memory: memory.clone(),
             memory,
             warps: Vec::new(),
+            stats: RunStats::default(),
         };
         Ok(Executor {
-            code: compiler.code,
+            code: compiler.code.into(),
             code_inst: compiler.code_inst,
             cur: 0,
             slots: compiler.slots,
@@ -366,7 +377,15 @@ impl Executor {
             line_starts,
             chars,
             maca: Default::default(),
+            mode: TraceMode::Full,
+            reasons: Reasons::default(),
         })
+    }
+
+    /// Records the run as `mode` says (before the first step; [`TraceMode::Full`] by default).
+    pub fn with_trace(mut self, mode: TraceMode) -> Self {
+        self.mode = mode;
+        self
     }
 
     /// The trace so far.
@@ -397,23 +416,35 @@ impl Executor {
     /// Runs up to `n` steps; returns how many ran (fewer when the run ends).
     pub fn run_for(&mut self, n: usize) -> usize {
         let mut done = 0;
-        while done < n && self.step().is_some() {
+        while done < n && self.advance() {
             done += 1;
         }
         done
     }
 
-    /// Runs until the next recorded step and returns it; `None` once the run has ended.
+    /// Runs until the next recorded step and returns it; `None` once the run has ended (and
+    /// always `None` under [`TraceMode::None`], which records no step: use
+    /// [`Executor::run_for`] there).
     pub fn step(&mut self) -> Option<&KernelStep> {
+        if self.advance() {
+            self.trace.steps.last()
+        } else {
+            None
+        }
+    }
+
+    /// Runs one statement of a warp (skipping the structural instructions around it); false
+    /// once the run has ended.
+    pub(crate) fn advance(&mut self) -> bool {
         loop {
             if self.trace.outcome.is_some() {
-                return None;
+                return false;
             }
             let Some(w) = self.schedule() else {
                 if self.trace.outcome.is_none() {
                     self.finish(Outcome::Finished);
                 }
-                return None;
+                return false;
             };
             if !self.meter.work(1) {
                 let line = self.line_of(self.warps[w].pc);
@@ -422,7 +453,7 @@ impl Executor {
                     line,
                     "the statements running (an endless loop?)".to_string(),
                 );
-                return None;
+                return false;
             }
             // What buffers may still take: the budget less the trace and the lane variables.
             self.trace.memory.limit_bytes = self
@@ -438,7 +469,7 @@ impl Executor {
                     line,
                     "the statements running (an endless loop?)".to_string(),
                 );
-                return None;
+                return false;
             }
             if recorded {
                 if !self.meter.fits(self.trace.memory.used_bytes, 0) {
@@ -448,12 +479,12 @@ impl Executor {
                         self.trace.memory.used_bytes,
                         self.meter.var_bytes,
                         self.meter.trace_bytes,
-                        self.trace.steps.len()
+                        self.trace.stats.steps
                     );
                     self.limit(Resource::Memory, line, what);
-                    return None;
+                    return false;
                 }
-                return self.trace.steps.last();
+                return true;
             }
         }
     }
@@ -575,7 +606,12 @@ impl Executor {
             let snapshot: u64 = self
                 .warps
                 .iter()
-                .map(|w| w.vars.iter().map(|v| budget::lanes_bytes(v)).sum::<u64>())
+                .map(|w| {
+                    w.vars
+                        .iter()
+                        .map(|r| r.row_bytes(&self.reasons))
+                        .sum::<u64>()
+                })
                 .sum();
             if !self.meter.fits(
                 self.trace.memory.used_bytes,
@@ -603,10 +639,10 @@ impl Executor {
                     .map(|(id, s)| {
                         (
                             s.name.clone(),
-                            w.vars
-                                .get(id)
-                                .cloned()
-                                .unwrap_or_else(|| vec![Err(Undef::idle()); lanes]),
+                            w.vars.get(id).map_or_else(
+                                || vec![Err(Undef::idle()); lanes],
+                                |r| r.row(&self.reasons),
+                            ),
                         )
                     })
                     .collect();
@@ -624,15 +660,12 @@ impl Executor {
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
         let threads = dims_total(launch.block_dim).unwrap_or(0);
-        // Each lane of each variable starts as "`name` is not declared yet": count the bytes
-        // before allocating them.
+        // Each variable is a register of raw bits per lane: count the bytes before allocating
+        // them.
         let per_warp: u64 = self
             .slots
             .iter()
-            .map(|s| {
-                super::budget::size::VEC
-                    + lanes as u64 * (super::budget::size::LANE_VAL + s.name.len() as u64 + 24)
-            })
+            .map(|s| Reg::bytes(Some(s.ty), lanes))
             .sum();
         let need = per_warp.saturating_mul(launch.warps_per_block as u64);
         if !self.meter.fits(self.trace.memory.used_bytes, need) {
@@ -653,36 +686,35 @@ impl Executor {
                     exists = exists.with(l);
                 }
             }
-            let mut vars: Vec<Vec<LaneVal>> = self
-                .slots
-                .iter()
-                .map(|s| {
-                    vec![
-                        Err(Undef {
-                            line: 0,
-                            col: 0,
-                            why: format!("`{}` is not declared yet", s.name),
-                            uninit: true,
-                        });
-                        lanes
-                    ]
-                })
-                .collect();
+            // Every lane of a variable starts undefined: "`name` is not declared yet".
+            let mut vars: Vec<Reg> = Vec::with_capacity(self.slots.len());
+            for s in &self.slots {
+                let (id, bytes) = self.reasons.intern(Undef {
+                    line: 0,
+                    col: 0,
+                    why: format!("`{}` is not declared yet", s.name),
+                    uninit: true,
+                });
+                self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                vars.push(Reg::new(Some(s.ty), lanes, id));
+            }
             let mut refs = HashMap::new();
             for (id, p) in &self.params {
                 if let Some(&buf) = self.global_bufs.get(&p.name) {
                     let Ty::Ptr(elem) = p.ty else { continue };
                     if p.reference {
                         refs.insert(*id, buf);
-                    } else {
-                        vars[*id] = vec![
-                            Ok(KVal::Ptr {
-                                elem,
-                                buf,
-                                offset: 0
-                            });
-                            lanes
-                        ];
+                    } else if let Some(r) = vars.get_mut(*id) {
+                        for l in 0..lanes {
+                            r.set_val(
+                                l,
+                                KVal::Ptr {
+                                    elem,
+                                    buf,
+                                    offset: 0,
+                                },
+                            );
+                        }
                     }
                     continue;
                 }
@@ -704,14 +736,15 @@ impl Executor {
                 let row = spec.materialize(core_ty, lanes).map_err(|e| {
                     KernelError::new(p.span.line, p.span.col, format!("{}: {e}", p.name))
                 })?;
-                vars[*id] = row
-                    .into_iter()
-                    .map(|v| {
-                        KVal::from_core(v)
+                if let Some(r) = vars.get_mut(*id) {
+                    for (l, v) in row.into_iter().enumerate() {
+                        let v = KVal::from_core(v)
                             .convert(vt)
-                            .map_err(|f| Undef::at(p.span, f.message))
-                    })
-                    .collect();
+                            .map_err(|f| Undef::at(p.span, f.message));
+                        let bytes = r.set(l, v, &mut self.reasons);
+                        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                    }
+                }
             }
             self.warps.push(Warp {
                 index: wi,
@@ -779,7 +812,8 @@ impl Executor {
     pub(crate) fn exec(&mut self, w: usize) -> bool {
         let pc = self.warps[w].pc;
         self.cur = self.code_inst.get(pc).copied().unwrap_or(0);
-        let Some(inst) = self.code.get(pc).cloned() else {
+        let code = Rc::clone(&self.code);
+        let Some(inst) = code.get(pc) else {
             self.warps[w].run = WarpRun::Done;
             return false;
         };
@@ -798,26 +832,30 @@ impl Executor {
         }
         let active = self.warps[w].active();
         let mut cx = StepCtx::default();
-        let recorded: Option<(Span, Span)> = match inst {
+        let recorded: Option<(Span, Span)> = match *inst {
             Inst::Decl {
                 span,
                 end,
                 storage,
-                decls,
+                ref decls,
             } => {
-                for d in &decls {
+                for d in decls {
                     self.declare(w, d, storage, active, &mut cx);
                 }
                 self.warps[w].pc += 1;
                 Some((span, end))
             }
-            Inst::Eval { span, end, expr } => {
-                match self.barrier_call(w, &expr, active, &mut cx) {
+            Inst::Eval {
+                span,
+                end,
+                ref expr,
+            } => {
+                match self.barrier_call(w, expr, active, &mut cx) {
                     // The warp waits; the pc stays on the barrier until it opens.
                     Some(true) => {}
                     Some(false) => self.warps[w].pc += 1,
                     None => {
-                        self.eval(w, &expr, active, &mut cx);
+                        self.eval(w, expr, active, &mut cx);
                         self.warps[w].pc += 1;
                     }
                 }
@@ -826,11 +864,11 @@ impl Executor {
             Inst::Branch {
                 span,
                 end,
-                cond,
+                ref cond,
                 else_pc,
                 join_pc,
             } => {
-                let (t, f) = self.condition(w, &cond, active, &mut cx);
+                let (t, f) = self.condition(w, cond, active, &mut cx);
                 let warp = &mut self.warps[w];
                 let (cur, in_else, pc) = if t.0 != 0 {
                     (t, false, pc + 1)
@@ -878,9 +916,13 @@ impl Executor {
                 warp.pc += 1;
                 None
             }
-            Inst::LoopTest { span, end, cond } => {
+            Inst::LoopTest {
+                span,
+                end,
+                ref cond,
+            } => {
                 if let Some(c) = cond {
-                    let (_, f) = self.condition(w, &c, active, &mut cx);
+                    let (_, f) = self.condition(w, c, active, &mut cx);
                     self.leave_loop(w, f);
                 }
                 let warp = &mut self.warps[w];
@@ -897,10 +939,10 @@ impl Executor {
             Inst::LoopBack {
                 span,
                 end,
-                cond,
+                ref cond,
                 target,
             } => {
-                let (_, f) = self.condition(w, &cond, active, &mut cx);
+                let (_, f) = self.condition(w, cond, active, &mut cx);
                 self.leave_loop(w, f);
                 let warp = &mut self.warps[w];
                 warp.pc = if warp.active().0 != 0 { target } else { pc + 1 };
@@ -977,7 +1019,7 @@ impl Executor {
             Inst::Return {
                 span,
                 end,
-                value,
+                ref value,
                 target,
             } => {
                 let slot = match target {
@@ -985,7 +1027,7 @@ impl Executor {
                     None => self.ret_slot,
                 };
                 if let Some(v) = value {
-                    let vals = self.eval(w, &v, active, &mut cx);
+                    let vals = self.eval(w, v, active, &mut cx);
                     if let Some(slot) = slot {
                         for l in active.iter() {
                             let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
@@ -1011,9 +1053,9 @@ impl Executor {
                 span,
                 end,
                 slot,
-                expr,
+                ref expr,
             } => {
-                let vals = self.eval(w, &expr, active, &mut cx);
+                let vals = self.eval(w, expr, active, &mut cx);
                 for l in active.iter() {
                     let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
                     let _ = self.store_var(w, slot, l, val, span, &mut cx);
@@ -1060,6 +1102,39 @@ impl Executor {
         }
     }
 
+    /// Every variable of warp `warp` (index within the block running now), each with its value
+    /// in every lane, in slot order; empty when no such warp is running.
+    pub(crate) fn warp_vars(&self, warp: usize) -> Vec<VarChange> {
+        let Some(w) = self.warps.iter().find(|w| w.index == warp) else {
+            return Vec::new();
+        };
+        self.slots
+            .iter()
+            .zip(&w.vars)
+            .enumerate()
+            .filter(|(id, _)| !w.refs.contains_key(id))
+            .map(|(_, (s, r))| VarChange {
+                name: s.name.clone(),
+                values: r.row(&self.reasons),
+            })
+            .collect()
+    }
+
+    /// Under [`TraceMode::None`]: a step's diagnostics go to the trace's top level, each
+    /// distinct one once (the log counts the repeats and summarizes them at the end).
+    fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
+        for d in step_diagnostics(lanes, diags) {
+            let before = self.diag_log.distinct();
+            if self.diag_log.admit(&d) && self.diag_log.distinct() > before {
+                self.meter.trace_bytes = self
+                    .meter
+                    .trace_bytes
+                    .saturating_add(budget::diagnostic_bytes(&d));
+                self.trace.diagnostics.push(d);
+            }
+        }
+    }
+
     pub(crate) fn record(
         &mut self,
         w: usize,
@@ -1068,7 +1143,19 @@ impl Executor {
         active: LaneMask,
         cx: StepCtx,
     ) {
+        if self.maca.loads_pending() {
+            self.maca_note_changes(w, span.line, &cx.changed);
+        }
         let lanes = self.trace.launch.lanes;
+        let stats = &mut self.trace.stats;
+        stats.steps = stats.steps.saturating_add(1);
+        stats.lane_statements = stats
+            .lane_statements
+            .saturating_add(u64::from(active.count()));
+        if self.mode == TraceMode::None {
+            self.record_diagnostics_only(lanes, cx.diags);
+            return;
+        }
         let warp = &self.warps[w];
         let changes: Vec<VarChange> = cx
             .changed
@@ -1078,29 +1165,18 @@ impl Executor {
                     .slots
                     .get(id)
                     .map_or_else(String::new, |s| s.name.clone()),
-                values: warp.vars.get(id).cloned().unwrap_or_default(),
+                values: warp
+                    .vars
+                    .get(id)
+                    .map(|r| r.row(&self.reasons))
+                    .unwrap_or_default(),
             })
             .collect();
-        let diagnostics: Vec<KernelDiagnostic> = cx
-            .diags
-            .into_iter()
-            .map(|(level, at, mut message, rule, mut ls)| {
-                ls.sort_unstable();
-                if !ls.is_empty() && ls.len() < lanes {
-                    message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
-                }
-                KernelDiagnostic {
-                    line: at.line,
-                    col: at.col,
-                    level,
-                    message,
-                    rule,
-                }
-            })
-            .collect();
-        let diagnostics = self.diag_log.filter(diagnostics);
+        let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
-            index: self.trace.steps.len(),
+            // Its position in the run (the steps counted so far include it), also when the
+            // trace holds only the steps since a checkpoint (`replay`).
+            index: usize::try_from(self.trace.stats.steps.saturating_sub(1)).unwrap_or(usize::MAX),
             block: self.block,
             warp: warp.index,
             line: span.line,
@@ -1121,6 +1197,26 @@ impl Executor {
     }
 }
 
+/// A step's notes as diagnostics, each naming its lanes when not all of them.
+fn step_diagnostics(lanes: usize, diags: Vec<StepDiag>) -> Vec<KernelDiagnostic> {
+    diags
+        .into_iter()
+        .map(|(level, at, mut message, rule, mut ls)| {
+            ls.sort_unstable();
+            if !ls.is_empty() && ls.len() < lanes {
+                message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
+            }
+            KernelDiagnostic {
+                line: at.line,
+                col: at.col,
+                level,
+                message,
+                rule,
+            }
+        })
+        .collect()
+}
+
 /// Parses and runs a kernel to the end (or to a limit).
 ///
 /// # Errors
@@ -1129,7 +1225,19 @@ impl Executor {
 /// step or cell limit — do not fail: they are diagnostics on their steps and the
 /// [`KernelTrace::outcome`].
 pub fn run_kernel(source: &str, config: LaunchConfig) -> Result<KernelTrace, KernelError> {
-    let mut ex = Executor::new(source, config)?;
-    while ex.step().is_some() {}
+    run_kernel_traced(source, config, TraceMode::Full)
+}
+
+/// [`run_kernel`] recording the run as `mode` says.
+///
+/// # Errors
+/// As [`run_kernel`].
+pub fn run_kernel_traced(
+    source: &str,
+    config: LaunchConfig,
+    mode: TraceMode,
+) -> Result<KernelTrace, KernelError> {
+    let mut ex = Executor::new(source, config)?.with_trace(mode);
+    while ex.advance() {}
     Ok(ex.into_trace())
 }

@@ -19,6 +19,7 @@
 //! their own ops (`machine/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 
 pub mod ast;
+pub mod bench;
 pub mod budget;
 pub mod builtins;
 mod compile;
@@ -28,6 +29,7 @@ pub mod lexer;
 mod machine;
 pub mod memory;
 pub mod parser;
+pub mod replay;
 pub mod report;
 pub mod trace;
 pub mod types;
@@ -39,12 +41,14 @@ use serde::Serialize;
 use crate::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
-pub use exec::{run_kernel, Executor, LaunchConfig};
+pub use exec::{run_kernel, run_kernel_traced, Executor, LaunchConfig};
 pub use memory::{Buffer, Memory, Space};
 pub use parser::{list_kernels, parse, parse_with, Parsed};
+pub use replay::{Replay, StepState};
 pub use report::render_text;
 pub use trace::{
-    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, Undef, VarChange, WarpState,
+    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode, Undef,
+    VarChange, WarpState,
 };
 pub use types::{KVal, Scalar, Ty, ValTy};
 

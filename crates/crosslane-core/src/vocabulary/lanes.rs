@@ -76,7 +76,17 @@ impl LaneMask {
 
     /// Iterates the lanes of the set in increasing order.
     pub fn iter(self) -> impl Iterator<Item = usize> {
-        (0..MAX_LANES).filter(move |&i| self.contains(i))
+        // One step per lane in the set (not per possible lane): the kernel engine iterates
+        // masks in every expression node.
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let lane = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(lane)
+        })
     }
 
     /// Hex text with one digit per 4 lanes of a `lanes`-lane warp, e.g. `0x0000ffff` for 32 lanes.

@@ -18,6 +18,7 @@ mod kernel_budgets;
 mod kernel_cuda;
 mod kernel_maca;
 mod kernel_per_lane;
+mod kernel_replay;
 mod kernel_robustness;
 mod kernel_seeds;
 mod maca_bits;

@@ -389,30 +389,50 @@ impl Executor {
             }
             return out;
         }
-        let name = self
-            .slots
-            .get(slot)
-            .map_or("", |s| s.name.as_str())
-            .to_string();
         for l in mask.iter().filter(|&l| l < lanes) {
-            let v = self.warps[w].vars.get(slot).and_then(|v| v.get(l)).cloned();
-            let v = v.unwrap_or_else(|| Err(Undef::idle()));
-            if let Err(u) = &v {
-                if u.uninit {
-                    cx.note(
-                        Level::Warning,
-                        span,
-                        format!(
-                            "`{name}` is read uninitialized ({}): its value is undefined",
-                            u.why
-                        ),
-                        "ISO C11 6.7.9p10; seed 002 §3.8.3 example",
-                        Some(l),
-                    );
-                }
-            }
-            out[l] = v;
+            out[l] = self.reg_lane(w, slot, span, l, cx);
         }
         out
+    }
+
+    /// Lane `l`'s value of variable `slot` (through its buffer for a reference); reading an
+    /// uninitialized one notes a diagnostic. Allocates nothing for a defined value.
+    pub(crate) fn read_lane(
+        &mut self,
+        w: usize,
+        slot: usize,
+        span: Span,
+        l: usize,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        if let Some(&buf) = self.warps[w].refs.get(&slot) {
+            return self.load(buf, 0, span, l, cx);
+        }
+        self.reg_lane(w, slot, span, l, cx)
+    }
+
+    /// Lane `l` of the register of `slot` (not a reference).
+    fn reg_lane(&self, w: usize, slot: usize, span: Span, l: usize, cx: &mut StepCtx) -> LaneVal {
+        let v = self.warps[w]
+            .vars
+            .get(slot)
+            .and_then(|r| r.get(l, &self.reasons))
+            .unwrap_or_else(|| Err(Undef::idle()));
+        if let Err(u) = &v {
+            if u.uninit {
+                let name = self.slots.get(slot).map_or("", |s| s.name.as_str());
+                cx.note(
+                    Level::Warning,
+                    span,
+                    format!(
+                        "`{name}` is read uninitialized ({}): its value is undefined",
+                        u.why
+                    ),
+                    "ISO C11 6.7.9p10; seed 002 §3.8.3 example",
+                    Some(l),
+                );
+            }
+        }
+        v
     }
 }

@@ -20,7 +20,7 @@
 //! yet visible"; the fence then writes the loaded values into the variables that the load's line
 //! assigned (a copy taken before the fence stays undefined, as the stale register it copied).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use half::{bf16, f16};
 
@@ -47,6 +47,13 @@ pub(crate) struct MacaMem {
     loads: HashMap<u64, AsyncLoad>,
 }
 
+impl MacaMem {
+    /// Whether an `is_async` load is waiting for its fence.
+    pub(crate) fn loads_pending(&self) -> bool {
+        !self.loads.is_empty()
+    }
+}
+
 /// An `is_async = true` load (seed 002 §3.1.1, is_async): until a fence completes it, the lanes
 /// read the undefined `marker`; the fence writes `values` into the variables its line assigned.
 #[derive(Clone, Debug)]
@@ -55,6 +62,9 @@ struct AsyncLoad {
     line: u32,
     marker: String,
     values: Vec<(usize, KVal)>,
+    /// Variables the load's line changed while the load was pending (noted by
+    /// [`Executor::maca_note_changes`]): the ones a fence may fill.
+    slots: BTreeSet<usize>,
 }
 
 const RULE_VISIBLE: &str = "seed 002 §3.1.4 (ldg_*_bsm: complete only after barrier_and_wait* or __syncthreads), §3.1.6-3.1.10";
@@ -631,8 +641,19 @@ impl Executor {
                 line: span.line,
                 marker,
                 values,
+                slots: BTreeSet::new(),
             },
         );
+    }
+
+    /// After a step of warp `w` at `line` that changed `changed`: the pending loads of that
+    /// line learn which variables it assigns (so a fence fills those, whatever the trace keeps).
+    pub(crate) fn maca_note_changes(&mut self, w: usize, line: u32, changed: &BTreeSet<usize>) {
+        for load in self.maca.loads.values_mut() {
+            if load.warp == w && load.line == line {
+                load.slots.extend(changed.iter().copied());
+            }
+        }
     }
 
     /// Writes completed asynchronous loads into the variables their line assigned.
@@ -651,32 +672,19 @@ impl Executor {
             if load.warp != w {
                 continue;
             }
-            let (block, warp) = (
-                self.block,
-                self.warps.get(w).map_or(usize::MAX, |x| x.index),
-            );
-            let names: Vec<String> = self
-                .trace
-                .steps
-                .iter()
-                .filter(|s| s.block == block && s.warp == warp && s.line == load.line)
-                .flat_map(|s| s.changes.iter().map(|c| c.name.clone()))
-                .collect();
             let mut written = Vec::new();
             for (slot, info) in self.slots.iter().enumerate() {
-                if !names.contains(&info.name) {
+                if !load.slots.contains(&slot) {
                     continue;
                 }
-                let Some(vars) = self.warps.get_mut(w).and_then(|x| x.vars.get_mut(slot)) else {
+                let Some(reg) = self.warps.get_mut(w).and_then(|x| x.vars.get_mut(slot)) else {
                     continue;
                 };
                 let mut hit = false;
                 for (l, v) in &load.values {
-                    if let Some(cell) = vars.get_mut(*l) {
-                        if matches!(cell, Err(u) if u.why == load.marker) {
-                            *cell = Ok(v.clone());
-                            hit = true;
-                        }
+                    if matches!(reg.get(*l, &self.reasons), Some(Err(u)) if u.why == load.marker) {
+                        reg.set_val(*l, v.clone());
+                        hit = true;
                     }
                 }
                 if hit {

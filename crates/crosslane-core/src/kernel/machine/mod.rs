@@ -6,6 +6,7 @@ mod call;
 mod eval;
 pub(crate) mod maca_mem;
 mod place;
+pub(crate) mod regs;
 mod stmt;
 
 use std::collections::{BTreeSet, HashMap};
@@ -56,7 +57,8 @@ pub(crate) struct Warp {
     pub(crate) pc: usize,
     pub(crate) frames: Vec<Frame>,
     pub(crate) status: Vec<LaneStatus>,
-    pub(crate) vars: Vec<Vec<LaneVal>>,
+    /// Each slot's register (see [`regs`]).
+    pub(crate) vars: Vec<regs::Reg>,
     /// Slots bound by reference to a one-cell buffer (reference parameters, `__shared__` scalars).
     pub(crate) refs: HashMap<usize, usize>,
     pub(crate) run: WarpRun,
@@ -135,9 +137,12 @@ impl Warp {
 
 // ------------------------------------------------------------------ step context
 
+/// A note made during a step: level, position, message, rule and the lanes it concerns.
+pub(crate) type StepDiag = (Level, Span, String, String, Vec<usize>);
+
 #[derive(Default)]
 pub(crate) struct StepCtx {
-    pub(crate) diags: Vec<(Level, Span, String, String, Vec<usize>)>,
+    pub(crate) diags: Vec<StepDiag>,
     /// Index into `diags` by position and message key (a statement of many nodes may note
     /// many diagnostics: no linear search per note).
     pub(crate) diag_index: HashMap<(Span, String), usize>,

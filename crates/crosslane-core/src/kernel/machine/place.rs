@@ -181,22 +181,15 @@ impl Executor {
         cx: &mut StepCtx,
     ) -> LaneVal {
         match p {
-            Place::Var(slot) => self
-                .read_var(w, slot, span, LaneMask::none().with(l), cx)
-                .get(l)
-                .cloned()
-                .unwrap_or_else(|| Err(Undef::idle())),
-            Place::Comp(slot, k) => {
-                let v = self.read_var(w, slot, span, LaneMask::none().with(l), cx);
-                match v.get(l).cloned() {
-                    Some(Ok(KVal::Vector { items, .. })) => items
-                        .get(k)
-                        .cloned()
-                        .ok_or_else(|| Undef::at(span, "component outside the vector")),
-                    Some(Err(u)) => Err(u),
-                    _ => Err(Undef::at(span, "not a vector")),
-                }
-            }
+            Place::Var(slot) => self.read_lane(w, slot, span, l, cx),
+            Place::Comp(slot, k) => match Some(self.read_lane(w, slot, span, l, cx)) {
+                Some(Ok(KVal::Vector { items, .. })) => items
+                    .get(k)
+                    .cloned()
+                    .ok_or_else(|| Undef::at(span, "component outside the vector")),
+                Some(Err(u)) => Err(u),
+                _ => Err(Undef::at(span, "not a vector")),
+            },
             Place::Mem(buf, off) => self.load(buf, off, span, l, cx),
         }
     }
@@ -228,12 +221,9 @@ impl Executor {
             }
             _ => Ok(x),
         });
-        if let Some(c) = self.warps[w]
-            .vars
-            .get_mut(slot)
-            .and_then(|vs| vs.get_mut(l))
-        {
-            *c = v.clone();
+        if let Some(r) = self.warps[w].vars.get_mut(slot) {
+            let bytes = r.set(l, v.clone(), &mut self.reasons);
+            self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
         }
         cx.changed.insert(slot);
         v
@@ -254,8 +244,7 @@ impl Executor {
                 let cur = self.warps[w]
                     .vars
                     .get(slot)
-                    .and_then(|vs| vs.get(l))
-                    .cloned();
+                    .and_then(|r| r.get(l, &self.reasons));
                 let elem = match self.slots.get(slot).map(|s| s.ty) {
                     Some(Ty::Val(t)) => t,
                     _ => return Err(Undef::at(span, "not a vector")),

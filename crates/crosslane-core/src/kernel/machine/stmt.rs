@@ -98,15 +98,17 @@ impl Executor {
                 };
                 let warp = &mut self.warps[w];
                 if d.array.is_some() {
-                    if let Some(v) = warp.vars.get_mut(slot) {
-                        *v = vec![
-                            Ok(KVal::Ptr {
-                                elem,
-                                buf,
-                                offset: 0
-                            });
-                            lanes
-                        ];
+                    if let Some(r) = warp.vars.get_mut(slot) {
+                        for l in 0..lanes {
+                            r.set_val(
+                                l,
+                                KVal::Ptr {
+                                    elem,
+                                    buf,
+                                    offset: 0,
+                                },
+                            );
+                        }
                     }
                 } else {
                     warp.refs.insert(slot, buf);
@@ -147,12 +149,15 @@ impl Executor {
                         }
                     }
                 };
-                if let Some(c) = self.warps[w].vars.get_mut(slot).and_then(|v| v.get_mut(l)) {
-                    *c = Ok(KVal::Ptr {
-                        elem,
-                        buf,
-                        offset: 0,
-                    });
+                if let Some(r) = self.warps[w].vars.get_mut(slot) {
+                    r.set_val(
+                        l,
+                        KVal::Ptr {
+                            elem,
+                            buf,
+                            offset: 0,
+                        },
+                    );
                 }
             }
             cx.changed.insert(slot);
@@ -167,20 +172,19 @@ impl Executor {
                 }
             }
             None => {
-                let warp = &mut self.warps[w];
-                if let Some(v) = warp.vars.get_mut(slot) {
+                let (id, bytes) = self.reasons.intern(Undef {
+                    line: d.span.line,
+                    col: d.span.col,
+                    why: format!(
+                        "`{}` was declared at line {} without a value",
+                        d.name, d.span.line
+                    ),
+                    uninit: true,
+                });
+                self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                if let Some(r) = self.warps[w].vars.get_mut(slot) {
                     for l in active.iter() {
-                        if let Some(c) = v.get_mut(l) {
-                            *c = Err(Undef {
-                                line: d.span.line,
-                                col: d.span.col,
-                                why: format!(
-                                    "`{}` was declared at line {} without a value",
-                                    d.name, d.span.line
-                                ),
-                                uninit: true,
-                            });
-                        }
+                        r.set_undef(l, id);
                     }
                 }
                 cx.changed.insert(slot);
