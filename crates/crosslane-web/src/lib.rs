@@ -32,6 +32,8 @@ pub mod permalink;
 #[cfg(target_arch = "wasm32")]
 mod table;
 pub mod views;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 /// The wasm entry point: installs the panic banner, then builds and wires the page.
 ///

@@ -238,12 +238,31 @@ fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
     None
 }
 
+/// Most squiggles drawn on one line; a line's diagnostics are already merged per rule
+/// ([`crosslane_core::kernel::diaglog`]), so more than this is a flood, not information.
+pub const MAX_PER_LINE: usize = 8;
+
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
 pub fn render(source: &str, marks: &Marks) -> (String, String) {
     let lines = scan(source);
     let mut code = String::with_capacity(source.len() * 3);
     let mut gutter = String::with_capacity(lines.len() * 40);
+    // The squiggles grouped by line once, so that the work is linear in the source plus the
+    // squiggles (it was lines × squiggles: 10^4 lines with 10^4 diagnostics froze the tab), and at
+    // most [`MAX_PER_LINE`] of them marked on one line (the rest counted in the gutter's title).
+    let mut by_line: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
+    let mut more_on_line: Vec<usize> = vec![0; lines.len()];
+    for (i, (line, ..)) in marks.squiggles.iter().enumerate() {
+        let Some(k) = (*line as usize).checked_sub(1).filter(|k| *k < lines.len()) else {
+            continue;
+        };
+        if by_line[k].len() < MAX_PER_LINE {
+            by_line[k].push(i);
+        } else {
+            more_on_line[k] += 1;
+        }
+    }
     for (k, mut runs) in lines.into_iter().enumerate() {
         let n = k as u32 + 1;
         // Squiggles of this line, by run index (a run may carry several messages).
@@ -251,10 +270,8 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
         let mut at_end: Vec<(&'static str, String)> = Vec::new();
         let mut line_level: Option<&'static str> = None;
         let mut titles: Vec<String> = Vec::new();
-        for (line, col, level, message) in &marks.squiggles {
-            if *line != n {
-                continue;
-            }
+        for &i in &by_line[k] {
+            let (_, col, level, message) = &marks.squiggles[i];
             // Errors outrank warnings, warnings outrank notes, for the gutter's colour.
             line_level = match (line_level, *level) {
                 (Some("error"), _) | (_, "error") => Some("error"),
@@ -283,6 +300,9 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
                 }
                 None => at_end.push((level, message.clone())),
             }
+        }
+        if more_on_line[k] > 0 {
+            titles.push(format!("and {} more on line {n}", more_on_line[k]));
         }
         let current = marks.current == Some(n);
         code.push_str(&format!(
