@@ -309,11 +309,17 @@ fn drain(state: &Shared, queue: &Rc<RefCell<VecDeque<Heard>>>) {
         let Ok(mut v) = state.try_borrow_mut() else {
             return;
         };
-        let changed = matches!(heard, Heard::Frame(_));
-        if let Err(err) = v.hear(heard) {
-            crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
-            return;
-        }
+        // Only a frame that moved the position (a run, a step) changes what a link saves; the
+        // first frame of a load must not count as the user's change (it would clear the
+        // message of a damaged link).
+        let before = v.pos;
+        let changed = match v.hear(heard) {
+            Ok(framed) => framed && v.pos != before,
+            Err(err) => {
+                crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
+                return;
+            }
+        };
         drop(v);
         if changed {
             router::changed("kernel");
@@ -526,7 +532,7 @@ fn wire(state: &Shared) -> Js<()> {
             }
             v.pos = v.slider.value().parse().unwrap_or(0);
             v.ask(Command::Show);
-            Ok(false)
+            Ok(true)
         })
     })?;
     let win: EventTarget = window()?.into();
@@ -722,10 +728,13 @@ fn press(state: &Shared, which: Button) -> Js<()> {
                 if v.frame.as_ref().is_some_and(|f| f.error.is_none()) {
                     v.run(None)?;
                 }
+                return Ok(false);
             }
             Button::Cancel => {}
         }
-        Ok(false)
+        // Reset and Back change the position a link saves now; a step changes it when the
+        // worker answers.
+        Ok(matches!(which, Button::Reset | Button::Back))
     })
 }
 
@@ -942,15 +951,15 @@ impl KernelView {
         Ok(())
     }
 
-    /// What the worker said.
-    fn hear(&mut self, heard: Heard) -> Js<()> {
+    /// What the worker said; returns whether it was a frame.
+    fn hear(&mut self, heard: Heard) -> Js<bool> {
         match heard {
             Heard::Progress(len) => {
                 self.slider.set_max(&len.to_string());
                 self.slider.set_value(&len.to_string());
                 self.status
                     .set_text_content(Some(&format!("running… {len} steps so far")));
-                mark_ready()
+                mark_ready().map(|()| false)
             }
             Heard::Frame(frame) => {
                 self.running = false;
@@ -958,19 +967,25 @@ impl KernelView {
                 self.pos = frame.pos;
                 self.fills.clone_from(&frame.fills);
                 self.frame = Some(*frame);
-                self.render()
+                self.render().map(|()| true)
             }
             Heard::Failed(message) => {
                 self.running = false;
                 self.cancel.set_hidden(true);
                 crate::panic::banner(&format!("crosslane kernel worker: {message}"));
-                Ok(())
+                Ok(false)
             }
-            Heard::Restarted(why) => {
+            Heard::Restarted { why, reloading } => {
                 self.running = false;
                 self.pos = 0;
-                self.notice = Some(why);
                 self.cancel.set_hidden(true);
+                if !reloading {
+                    self.frame = None;
+                    self.status.set_text_content(Some(&why));
+                    set_data(&self.section, "state", "error")?;
+                    mark_ready()?;
+                }
+                self.notice = Some(why);
                 if let Some(c) = &self.client {
                     set_data(
                         &self.section,
@@ -978,7 +993,7 @@ impl KernelView {
                         if c.in_worker() { "worker" } else { "page" },
                     )?;
                 }
-                Ok(())
+                Ok(false)
             }
         }
     }

@@ -27,7 +27,7 @@ use crate::dom::{window, Js};
 /// The worker script, next to the page (`scripts/build-web` writes it into `dist/`).
 pub const WORKER_SCRIPT: &str = "crosslane-worker.js";
 /// Milliseconds without a word from a worker with a request in flight before it is replaced.
-pub const WATCHDOG_MS: f64 = 5_000.0;
+pub const WATCHDOG_MS: f64 = 6_000.0;
 /// The same while the worker is still loading its wasm (compiling a megabyte of wasm on a busy
 /// machine takes a while; a worker that never loads is replaced after this).
 pub const STARTUP_MS: f64 = 20_000.0;
@@ -40,9 +40,15 @@ pub enum Heard {
     Frame(Box<Frame>),
     /// The worker could not read a request (a page bug, shown as such).
     Failed(String),
-    /// The worker was replaced (cancel, watchdog, failed start), for this reason; the kernel is
-    /// being loaded again at position 0.
-    Restarted(String),
+    /// The worker was replaced (cancel, watchdog), for this reason. With `reloading`, the last
+    /// kernel is being loaded again at position 0 (a frame follows); without, the watchdog fired
+    /// twice in a row on the same kernel, which is not loaded again (no frame follows).
+    Restarted {
+        /// What happened, in words.
+        why: String,
+        /// Whether a frame follows.
+        reloading: bool,
+    },
 }
 
 /// A worker event listener, kept alive as long as its worker.
@@ -58,6 +64,8 @@ pub struct Client {
     in_flight: Cell<u32>,
     last_heard: Cell<f64>,
     ready: Cell<bool>,
+    /// Watchdog firings since the last frame.
+    strikes: Cell<u32>,
     last_load: RefCell<Option<Request>>,
     sink: Box<dyn Fn(Heard)>,
     handlers: RefCell<Vec<Handler>>,
@@ -85,6 +93,7 @@ impl Client {
             in_flight: Cell::new(0),
             last_heard: Cell::new(now()),
             ready: Cell::new(false),
+            strikes: Cell::new(0),
             last_load: RefCell::new(None),
             sink: Box::new(sink),
             handlers: RefCell::new(Vec::new()),
@@ -140,7 +149,7 @@ impl Client {
 
     /// Stops whatever the worker is doing: a fresh worker loads the last kernel again.
     pub fn cancel(self: &Rc<Self>, why: &str) {
-        self.restart(why);
+        self.restart(why, true);
     }
 
     /// The in-page fallback: answers `req` on the next tick.
@@ -221,7 +230,10 @@ impl Client {
             return;
         }
         match serde_json::from_str::<Reply>(&reply) {
-            Ok(Reply::Frame(f)) => (self.sink)(Heard::Frame(f)),
+            Ok(Reply::Frame(f)) => {
+                self.strikes.set(0);
+                (self.sink)(Heard::Frame(f));
+            }
             Ok(Reply::Error(e)) => (self.sink)(Heard::Failed(e)),
             Err(e) => (self.sink)(Heard::Failed(format!("unreadable answer: {e}"))),
         }
@@ -230,24 +242,32 @@ impl Client {
     /// The worker script or its wasm could not load: the in-page fallback takes over and the
     /// last kernel is loaded there.
     fn failed_start(self: &Rc<Self>) {
-        if let Some(w) = self.worker.borrow_mut().take() {
+        let stopped = self.worker.borrow_mut().take();
+        if let Some(w) = stopped {
             w.terminate();
         }
         self.in_flight.set(0);
-        if let Some(load) = self.last_load.borrow().clone() {
+        // Bound first: `send` borrows `last_load` mutably.
+        let load = self.last_load.borrow().clone();
+        if let Some(load) = load {
             self.send(load);
         }
     }
 
-    /// Replaces the worker and loads the last kernel again.
-    fn restart(self: &Rc<Self>, why: &str) {
+    /// Replaces the worker and, with `reload`, loads the last kernel again.
+    fn restart(self: &Rc<Self>, why: &str, reload: bool) {
         let had_worker = self.worker.borrow_mut().take().map(|w| w.terminate());
         self.in_flight.set(0);
         if had_worker.is_some() {
             self.spawn();
         }
-        (self.sink)(Heard::Restarted(why.to_string()));
-        if let Some(load) = self.last_load.borrow().clone() {
+        let load = self.last_load.borrow().clone();
+        let reloading = reload && load.is_some();
+        (self.sink)(Heard::Restarted {
+            why: why.to_string(),
+            reloading,
+        });
+        if let (true, Some(load)) = (reloading, load) {
             self.send(load);
         }
     }
@@ -264,10 +284,23 @@ impl Client {
             STARTUP_MS
         };
         if quiet > limit {
-            self.restart(&format!(
-                "the kernel worker did not answer for {:.0} s, so it was stopped and a fresh one started",
-                quiet / 1000.0
-            ));
+            // Twice in a row without a frame: loading this kernel is what hangs (a launch too
+            // large for the budgets given), so it is not loaded a third time.
+            let strikes = self.strikes.get() + 1;
+            self.strikes.set(strikes);
+            let again = strikes < 2;
+            self.restart(
+                &format!(
+                    "the kernel worker did not answer for {:.0} s, so it was stopped and a fresh one started{}",
+                    quiet / 1000.0,
+                    if again {
+                        ""
+                    } else {
+                        "; this kernel was not loaded again (its launch or budgets are too large to load in seconds): change them and it loads"
+                    }
+                ),
+                again,
+            );
         }
     }
 }
