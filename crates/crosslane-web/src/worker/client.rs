@@ -152,6 +152,20 @@ impl Client {
         self.restart(why, true);
     }
 
+    /// Drops whatever the worker is doing, silently, before a new load (a link opened or the
+    /// source edited during a run: the old run's answers no longer matter).
+    pub fn abandon(self: &Rc<Self>) {
+        if self.in_flight.get() == 0 {
+            return;
+        }
+        let stopped = self.worker.borrow_mut().take();
+        self.in_flight.set(0);
+        if let Some(w) = stopped {
+            w.terminate();
+            self.spawn();
+        }
+    }
+
     /// The in-page fallback: answers `req` on the next tick.
     fn local_later(self: &Rc<Self>, id: u64, req: Request) {
         let me = self.clone();
@@ -192,7 +206,14 @@ impl Client {
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         let weak = Rc::downgrade(self);
         let on_error = Closure::<dyn FnMut(JsValue)>::new(move |_e: JsValue| {
-            if let Some(c) = weak.upgrade() {
+            let Some(c) = weak.upgrade() else {
+                return;
+            };
+            if c.ready.get() {
+                // A worker that had loaded and then failed (out of memory in a launch whose
+                // budgets were raised, a trap): a fresh one, as the watchdog would.
+                c.strike("the kernel worker failed (out of memory, or an internal error)");
+            } else {
                 c.failed_start();
             }
         });
@@ -284,23 +305,30 @@ impl Client {
             STARTUP_MS
         };
         if quiet > limit {
-            // Twice in a row without a frame: loading this kernel is what hangs (a launch too
-            // large for the budgets given), so it is not loaded a third time.
-            let strikes = self.strikes.get() + 1;
-            self.strikes.set(strikes);
-            let again = strikes < 2;
-            self.restart(
-                &format!(
-                    "the kernel worker did not answer for {:.0} s, so it was stopped and a fresh one started{}",
-                    quiet / 1000.0,
-                    if again {
-                        ""
-                    } else {
-                        "; this kernel was not loaded again (its launch or budgets are too large to load in seconds): change them and it loads"
-                    }
-                ),
-                again,
-            );
+            self.strike(&format!(
+                "the kernel worker did not answer for {:.0} s",
+                quiet / 1000.0
+            ));
         }
+    }
+
+    /// The worker hung or failed: a fresh one, and the kernel loaded again — unless that
+    /// happened twice in a row without a frame, when loading this kernel is what fails (a launch
+    /// too large for the budgets given) and it is not loaded a third time.
+    fn strike(self: &Rc<Self>, what: &str) {
+        let strikes = self.strikes.get() + 1;
+        self.strikes.set(strikes);
+        let again = strikes < 2;
+        self.restart(
+            &format!(
+                "{what}, so it was stopped and a fresh one started{}",
+                if again {
+                    ""
+                } else {
+                    "; this kernel was not loaded again (its launch or budgets are too large to load in seconds): change them and it loads"
+                }
+            ),
+            again,
+        );
     }
 }
