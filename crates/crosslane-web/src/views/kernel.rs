@@ -717,6 +717,13 @@ fn press(state: &Shared, which: Button) -> Js<()> {
             return Ok(false);
         }
         v.notice = None;
+        // An edit still waiting for its parse (the keys came faster than the pause) is parsed
+        // now: the worker answers in order, so the step or run applies to the text as typed.
+        if v.frame.is_none() && v.field_error.is_none() && !matches!(which, Button::Reset) {
+            v.edit_pending.set(false);
+            v.generation += 1;
+            v.load()?;
+        }
         match which {
             Button::Reset => v.load()?,
             Button::Back => {
@@ -725,7 +732,7 @@ fn press(state: &Shared, which: Button) -> Js<()> {
             }
             Button::Step => v.ask(Command::Step),
             Button::Run => {
-                if v.frame.as_ref().is_some_and(|f| f.error.is_none()) {
+                if v.frame.as_ref().is_none_or(|f| f.error.is_none()) {
                     v.run(None)?;
                 }
                 return Ok(false);

@@ -7,3 +7,4 @@
 pub mod client;
 pub mod protocol;
 pub mod session;
+pub mod sort;

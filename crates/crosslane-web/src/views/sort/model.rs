@@ -11,6 +11,7 @@
 use crosslane_core::network::warp::{warp_sort, WarpShuffles, WarpSort};
 use crosslane_core::network::{closed_form, report, stage_params, Comparator, SortReport};
 use crosslane_core::{Dialect, InputError};
+use serde::{Deserialize, Serialize};
 
 pub use crosslane_core::network::report::MAX_REPORT_LEN;
 
@@ -25,7 +26,7 @@ pub const KEYS_SHOWN: usize = 64;
 pub const WARP_DIALECTS: [&str; 4] = ["ascend", "cuda", "hip", "wgsl"];
 
 /// One comparator as it ran in the walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fired {
     /// The comparator (positions `lo < hi`).
     pub comparator: Comparator,
@@ -34,7 +35,7 @@ pub struct Fired {
 }
 
 /// What one stage `(p, k)` did.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StageRun {
     /// Block half-size.
     pub p: usize,
@@ -54,7 +55,7 @@ pub struct StageRun {
 }
 
 /// A whole walk of the network over one input.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SortRun {
     /// The core's report: input, figures, output of the executor, verification.
     pub report: SortReport,
