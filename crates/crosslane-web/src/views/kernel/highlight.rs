@@ -242,6 +242,9 @@ fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
 /// ([`crosslane_core::kernel::diaglog`]), so more than this is a flood, not information.
 pub const MAX_PER_LINE: usize = 8;
 
+/// Most coloured runs on one line; a longer line is shown uncoloured.
+pub const LONG_LINE_RUNS: usize = 2_000;
+
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
 pub fn render(source: &str, marks: &Marks) -> (String, String) {
@@ -265,6 +268,12 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
     }
     for (k, mut runs) in lines.into_iter().enumerate() {
         let n = k as u32 + 1;
+        // A line of thousands of tokens (a pasted 10^5-term chain) is shown as plain text: one
+        // text node instead of a span per token, which took the browser seconds to lay out.
+        if runs.len() > LONG_LINE_RUNS {
+            let text: String = runs.iter().map(|(_, t)| t.as_str()).collect();
+            runs = vec![(Class::Plain, text)];
+        }
         // Squiggles of this line, by run index (a run may carry several messages).
         let mut marked: Vec<(usize, &'static str, String)> = Vec::new();
         let mut at_end: Vec<(&'static str, String)> = Vec::new();
