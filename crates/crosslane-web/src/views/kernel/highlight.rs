@@ -6,6 +6,8 @@
 //! of the line instead of failing, and comments need their extent (the core lexer keeps only
 //! their start). Columns are 1-based characters, as in [`crosslane_core::kernel::KernelError`].
 
+use std::fmt::Write;
+
 use crate::labels::escape;
 
 /// What marks a line or a position of the editor carries.
@@ -242,12 +244,37 @@ fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
 /// ([`crosslane_core::kernel::diaglog`]), so more than this is a flood, not information.
 pub const MAX_PER_LINE: usize = 8;
 
+/// Sources longer than this (bytes) are shown as plain text: one text node for the code and one
+/// for the line numbers, without colours or marks. A pasted or linked source of 20 000 lines
+/// made 100 000 spans, which took the browser seconds to lay out (issue 12, "the DOM stays
+/// small"); the diagnostics list and `#kernel-error` still say where each problem is.
+pub const PLAIN_BYTES: usize = 64 * 1024;
+
+/// [`render`] for a source over [`PLAIN_BYTES`]: the text and the line numbers, escaped.
+fn plain(source: &str) -> (String, String) {
+    let lines = source.split('\n').count();
+    let mut gutter = String::with_capacity(lines * 6);
+    for n in 1..=lines {
+        let _ = writeln!(gutter, "{n}");
+    }
+    (
+        format!(
+            r#"<span class="plain" data-lines="{lines}">{}</span>"#,
+            escape(source)
+        ),
+        format!(r#"<span class="gl-plain">{gutter}</span>"#),
+    )
+}
+
 /// Most coloured runs on one line; a longer line is shown uncoloured.
 pub const LONG_LINE_RUNS: usize = 2_000;
 
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
 pub fn render(source: &str, marks: &Marks) -> (String, String) {
+    if source.len() > PLAIN_BYTES {
+        return plain(source);
+    }
     let lines = scan(source);
     let mut code = String::with_capacity(source.len() * 3);
     let mut gutter = String::with_capacity(lines.len() * 40);
