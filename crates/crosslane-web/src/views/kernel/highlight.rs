@@ -244,13 +244,18 @@ fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
 /// ([`crosslane_core::kernel::diaglog`]), so more than this is a flood, not information.
 pub const MAX_PER_LINE: usize = 8;
 
-/// Sources longer than this (bytes) are shown as plain text: one text node for the code and one
-/// for the line numbers, without colours or marks. A pasted or linked source of 20 000 lines
-/// made 100 000 spans, which took the browser seconds to lay out (issue 12, "the DOM stays
-/// small"); the diagnostics list and `#kernel-error` still say where each problem is.
-pub const PLAIN_BYTES: usize = 64 * 1024;
+/// Sources of more lines than this, or more bytes than [`PLAIN_BYTES`], are shown as plain text:
+/// one text node for the code and one for the line numbers, without colours or marks. A pasted
+/// or linked source of 20 000 lines made 100 000 spans, which took the browser seconds to lay out
+/// (issue 12, "the DOM stays small"); the diagnostics list and `#kernel-error` still say where
+/// each problem is.
+pub const PLAIN_LINES: usize = 5_000;
 
-/// [`render`] for a source over [`PLAIN_BYTES`]: the text and the line numbers, escaped.
+/// See [`PLAIN_LINES`].
+pub const PLAIN_BYTES: usize = 512 * 1024;
+
+/// [`render`] for a source over [`PLAIN_LINES`] or [`PLAIN_BYTES`]: the text and the line
+/// numbers, escaped.
 fn plain(source: &str) -> (String, String) {
     let lines = source.split('\n').count();
     let mut gutter = String::with_capacity(lines * 6);
@@ -272,7 +277,7 @@ pub const LONG_LINE_RUNS: usize = 2_000;
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
 pub fn render(source: &str, marks: &Marks) -> (String, String) {
-    if source.len() > PLAIN_BYTES {
+    if source.len() > PLAIN_BYTES || source.bytes().filter(|b| *b == b'\n').count() >= PLAIN_LINES {
         return plain(source);
     }
     let lines = scan(source);
