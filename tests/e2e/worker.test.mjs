@@ -54,7 +54,7 @@ test('the kernel runs in a worker: an endless loop with a huge budget leaves the
   await page.click('#kernel-cancel');
   await settled(page);
   assert.equal(await state(page), 'idle');
-  assert.match(await page.textContent('#kernel-status'), /^cancelled: the run was stopped .* and the kernel loaded again · ready/);
+  assert.match(await page.textContent('#kernel-status'), /^cancelled: the run was stopped after [1-9]\d* steps \(the worker terminated\) and the kernel loaded again · ready/);
   assert.equal(await page.$eval('#kernel-cancel', (b) => b.hidden), true);
   // The fresh worker serves the next run.
   await rendered(page, () => page.fill('#kernel-max-work', '5000'));

@@ -703,11 +703,15 @@ fn press(state: &Shared, which: Button) -> Js<()> {
             let Ok(v) = state.try_borrow() else {
                 return Ok(());
             };
-            (v.client.clone(), v.frame.as_ref().map_or(0, |f| f.len))
+            // The slider follows the run's progress: how far it got.
+            (
+                v.client.clone(),
+                v.slider.value().parse::<usize>().unwrap_or(0),
+            )
         };
         if let Some(c) = client {
             c.cancel(&format!(
-                "cancelled: the run was stopped (the worker terminated; {steps} steps were recorded before it) and the kernel loaded again"
+                "cancelled: the run was stopped after {steps} steps (the worker terminated) and the kernel loaded again"
             ));
         }
         return Ok(());
