@@ -42,6 +42,9 @@ test('each hostile link renders within seconds, answers, and says what stopped i
     const errorsBefore = browser.pageErrors.length;
     const started = Date.now();
     const page = await open(browser, `${PAGE_URL}#${link(kernel)}`);
+    // The link is applied in the kernel worker: wait for its answer (the page answers meanwhile).
+    await page.waitForFunction(() => document.querySelector('#view-kernel')?.dataset.state !== 'running',
+      null, { timeout: 10000 });
     const took = Date.now() - started;
     assert.ok(took < 10000, `${name}: rendered in ${took} ms`);
     assert.equal(await page.evaluate(() => 6 * 7), 42, `${name}: the page answers`);

@@ -2,36 +2,43 @@
 //! through it one statement at a time, seeing every lane's variables, the active mask, memory,
 //! and the data movement of each cross-lane call on the canvas.
 //!
-//! The interpreter is [`crosslane_core::kernel`]; this module only drives an
-//! [`Executor`] and shows its [`KernelTrace`]. Running is sliced: `run` executes steps for a few
-//! milliseconds per `setTimeout` tick ([`TICK_MS`]), so an endless loop ends at the work limit
-//! ([`MAX_WORK`]) with the interpreter's message while the tab stays responsive.
+//! The interpreter is [`crosslane_core::kernel`], and it runs in a Web Worker ([`crate::worker`],
+//! issue 12): this module keeps the editor, the launch and budget fields and what is shown
+//! (position, warp, memory page), asks the worker for each [`Frame`] and shows it. Nothing a
+//! kernel does can block the page: a run shows "running…" with its progress and a **cancel**
+//! button (`#kernel-cancel`: the worker is terminated and a fresh one loads the kernel again),
+//! and a worker that stops answering is replaced by the client's watchdog, which says so in the
+//! status. An edit of the source is highlighted on the next animation frame and parsed in the
+//! worker [`PARSE_DELAY_MS`] after the last keystroke.
 //!
 //! Page elements (tests rely on them): `#kernel-source` (the textarea), `#kernel-highlight`,
 //! `#kernel-gutter`, `#kernel-error` ("line L:C: message" of a parse or launch error),
 //! `#kernel-examples`, `#kernel-entry`, `#kernel-blocks`, `#kernel-threads`, `#kernel-lanes`,
-//! buttons `#kernel-reset` `#kernel-back` `#kernel-step` `#kernel-run`, `#kernel-slider`
-//! (0 = before the first step, N = after step N), `#kernel-position`, `#kernel-status`,
-//! `#kernel-mask`, `canvas#kernel-canvas` (`data-op` = the cross-lane call drawn, `data-line` its
-//! line), `table#kernel-vars`, `table#kernel-memory`, `#kernel-diagnostics`, and
-//! `section#view-kernel[data-state]` = `idle` | `running` | `finished` | `stopped` | `error`.
+//! the budgets `#kernel-max-work`, `#kernel-max-memory`, `#kernel-max-depth`,
+//! `#kernel-max-tokens`, `#kernel-max-code`, `#kernel-max-diagnostics` (empty = the page's
+//! default, shown as the placeholder),
+//! buttons `#kernel-reset` `#kernel-back` `#kernel-step` `#kernel-run` `#kernel-cancel`,
+//! `#kernel-slider` (0 = before the first step, N = after step N), `#kernel-position`,
+//! `#kernel-status`, `#kernel-mask`, `canvas#kernel-canvas` (`data-op` = the cross-lane call
+//! drawn, `data-line` its line), `table#kernel-vars`, `table#kernel-memory` (a page of at most
+//! [`tables::MEMORY_PAGE`] cells per buffer, `button.mem-page` to move), `#kernel-diagnostics`
+//! (at most [`crate::worker::session::MAX_DIAGNOSTIC_ITEMS`] items, then "and N more"), and
+//! `section#view-kernel[data-state]` = `idle` | `running` (the worker is busy: parsing or
+//! running) | `finished` | `stopped` | `error`; `data-worker` = `worker` or `page` (where the
+//! interpreter runs).
 
 mod examples;
 mod highlight;
-mod tables;
+pub(crate) mod tables;
 mod wgsl_gpu;
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write;
 use std::rc::Rc;
 
-use crosslane_core::kernel::{
-    list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Limits,
-    Outcome,
-};
+use crosslane_core::kernel::{LaunchConfig, Limits};
 use crosslane_core::scenario::View;
-use crosslane_core::{LaneMask, Level};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -43,19 +50,20 @@ use crate::dom::{by_id, document, mark_ready, set_data, window, Js};
 use crate::labels::escape;
 use crate::render::{canvas, scene};
 use crate::views::router;
+use crate::worker::client::{Client, Heard};
+use crate::worker::protocol::{At, Command, Frame, Request};
 
-/// Most units of work (statements and expression nodes) of one run on the page; an endless loop
-/// stops here with the interpreter's "work limit" diagnostic.
-const MAX_WORK: u64 = 2_000_000;
-/// Most bytes of memory, lane variables and trace of one run on the page (wasm32 has 4 GiB of
-/// address space at most; a tab should not take more than this for one kernel).
-const MAX_MEMORY: u64 = 128 << 20;
-/// Milliseconds of interpreting per tick of a run before the page yields to the browser.
-const TICK_MS: f64 = 12.0;
-/// Most warps listed in the lane table's warp menu.
-const WARP_MENU: usize = 256;
-/// Steps between clock checks inside a tick.
-const SLICE: usize = 64;
+/// The page's default budgets: the core's defaults ([`Limits::default`]) with less work and
+/// memory, so that a run ends within seconds in a tab. Each can be raised in the budget fields.
+fn page_limits() -> Limits {
+    Limits {
+        max_work: 2_000_000,
+        max_memory: 128 << 20,
+        ..Limits::default()
+    }
+}
+/// Milliseconds after the last keystroke before the source is parsed (in the worker).
+const PARSE_DELAY_MS: i32 = 150;
 /// Line breaks from which an inserted text goes in with `setRangeText` rather than the browser's
 /// own editing ([`insert_directly`]).
 const BIG_INSERT: usize = 40;
@@ -84,6 +92,16 @@ const TEMPLATE: &str = r#"
         <div class="field"><label for="kernel-threads">threads per block</label><input id="kernel-threads" type="text" inputmode="numeric" placeholder="auto"></div>
         <div class="field"><label for="kernel-lanes">lanes per warp</label><input id="kernel-lanes" type="text" inputmode="numeric" placeholder="auto"></div>
       </div>
+      <details class="kernel-budgets"><summary>budgets</summary>
+      <div class="kernel-fields">
+        <div class="field"><label for="kernel-max-work">max work</label><input id="kernel-max-work" type="text" inputmode="numeric"></div>
+        <div class="field"><label for="kernel-max-memory">max memory (bytes)</label><input id="kernel-max-memory" type="text" inputmode="numeric"></div>
+        <div class="field"><label for="kernel-max-depth">max depth</label><input id="kernel-max-depth" type="text" inputmode="numeric"></div>
+        <div class="field"><label for="kernel-max-tokens">max tokens</label><input id="kernel-max-tokens" type="text" inputmode="numeric"></div>
+        <div class="field"><label for="kernel-max-code">max code</label><input id="kernel-max-code" type="text" inputmode="numeric"></div>
+        <div class="field"><label for="kernel-max-diagnostics">max diagnostics</label><input id="kernel-max-diagnostics" type="text" inputmode="numeric"></div>
+      </div>
+      </details>
       <p id="kernel-geometry" class="hint"></p>
     </fieldset>
     <section class="kernel-panel" aria-labelledby="kernel-diag-title">
@@ -98,6 +116,7 @@ const TEMPLATE: &str = r#"
         <button type="button" id="kernel-back" title="one step back">◀ back</button>
         <button type="button" id="kernel-step" title="one statement of one warp">step ▶</button>
         <button type="button" id="kernel-run" title="run to the end or a limit">run ▶▶</button>
+        <button type="button" id="kernel-cancel" title="stop the run (the kernel is loaded again)" hidden>cancel</button>
         <input type="range" id="kernel-slider" min="0" max="0" value="0" step="1" aria-label="step in the trace">
         <span id="kernel-position"></span>
       </div>
@@ -120,6 +139,16 @@ const TEMPLATE: &str = r#"
 </div>
 "#;
 
+/// The budget fields: element id, the [`Limits`] field they set.
+const BUDGETS: [(&str, &str); 6] = [
+    ("kernel-max-work", "max work"),
+    ("kernel-max-memory", "max memory"),
+    ("kernel-max-depth", "max depth"),
+    ("kernel-max-tokens", "max tokens"),
+    ("kernel-max-code", "max code"),
+    ("kernel-max-diagnostics", "max diagnostics"),
+];
+
 /// The view's elements and state.
 struct KernelView {
     section: HtmlElement,
@@ -132,11 +161,13 @@ struct KernelView {
     blocks: HtmlInputElement,
     threads: HtmlInputElement,
     lanes: HtmlInputElement,
+    budgets: Vec<HtmlInputElement>,
     geometry: Element,
     diagnostics: Element,
     slider: HtmlInputElement,
     position: Element,
     status: Element,
+    cancel: HtmlElement,
     mask: Element,
     canvas: HtmlCanvasElement,
     tooltip: HtmlElement,
@@ -149,18 +180,25 @@ struct KernelView {
     vars: Element,
     memory: Element,
     memory_error: HtmlElement,
-    /// The interpreter of the current source and launch; `None` when they do not parse.
-    exec: Option<Executor>,
-    /// Why there is no executor (a parse or launch error).
-    fault: Option<KernelError>,
-    /// A launch field that does not parse: field, message.
+    /// The worker that owns the interpreter.
+    client: Option<Rc<Client>>,
+    /// The last frame the worker sent (what is shown).
+    frame: Option<Frame>,
+    /// The entry names the menu holds.
+    entries: Vec<String>,
+    /// A launch or budget field that does not parse: field, message.
     field_error: Option<(&'static str, String)>,
     /// Position on the trace: 0 = before the first step, k = after step k.
     pos: usize,
-    /// A run is in progress; `Some(target)` stops at that position, `Some(None)` at the end.
-    running: Option<Option<usize>>,
-    /// Bumped by every reset, so a pending tick of an older run stops.
+    /// A run is in progress in the worker.
+    running: bool,
+    /// What happened to the worker (cancel, watchdog), shown before the status until the next
+    /// command.
+    notice: Option<String>,
+    /// Bumped by every edit of the source, so that only the last keystroke's timer parses.
     generation: u64,
+    /// The memory table's page per buffer, where the user moved it.
+    pages: BTreeMap<usize, usize>,
     /// Initial fills of global buffers edited in the memory table, by parameter name.
     fills: BTreeMap<String, String>,
     /// Whether the last render happened with the section on screen (the canvas has its width).
@@ -172,8 +210,9 @@ struct KernelView {
 
 type Shared = Rc<RefCell<KernelView>>;
 
-/// Builds the kernel view inside `section#view-kernel`, wires its events and registers its
-/// router hooks. Opens with the seed's asc_shfl_down reduce-sum kernel, not yet run.
+/// Builds the kernel view inside `section#view-kernel`, wires its events, starts its worker and
+/// registers its router hooks. Opens with the seed's asc_shfl_down reduce-sum kernel, not yet
+/// run.
 ///
 /// # Errors
 /// A DOM call that fails (the section missing from index.html).
@@ -181,8 +220,19 @@ pub fn mount() -> Js<()> {
     let doc = document()?;
     let section: HtmlElement = by_id(&doc, "view-kernel")?;
     section.set_inner_html(TEMPLATE);
-    set_data(&section, "state", "idle")?;
+    set_data(&section, "state", "running")?;
     let view = build(&doc, section)?;
+    let defaults = page_limits();
+    for (input, value) in view.budgets.iter().zip([
+        defaults.max_work,
+        defaults.max_memory,
+        u64::from(defaults.max_depth),
+        defaults.max_tokens,
+        defaults.max_code,
+        defaults.max_diagnostics,
+    ]) {
+        input.set_placeholder(&value.to_string());
+    }
     let mut options = String::from(r#"<option value="">— a seed kernel —</option>"#);
     for e in examples::EXAMPLES {
         let _ = write!(
@@ -199,17 +249,91 @@ pub fn mount() -> Js<()> {
         view.examples.set_value(e.file);
     }
     let state: Shared = Rc::new(RefCell::new(view));
+    let client = Client::start(sink(&state))?;
+    {
+        let mut v = state
+            .try_borrow_mut()
+            .map_err(|_| JsValue::from_str("kernel view busy"))?;
+        set_data(
+            &v.section,
+            "worker",
+            if client.in_worker() { "worker" } else { "page" },
+        )?;
+        v.client = Some(client);
+    }
     wire(&state)?;
     register_hooks(&state);
     wgsl_gpu::mount()?;
     let mut v = state
         .try_borrow_mut()
         .map_err(|_| JsValue::from_str("kernel view busy"))?;
-    v.reset(true)?;
-    v.render()
+    v.render_source();
+    v.load()
+}
+
+/// What the worker says reaches the view through a queue, drained on the next tick: the client
+/// may speak while the view is borrowed (a cancel pressed inside an event handler).
+fn sink(state: &Shared) -> impl Fn(Heard) + 'static {
+    let queue: Rc<RefCell<VecDeque<Heard>>> = Rc::new(RefCell::new(VecDeque::new()));
+    let weak = Rc::downgrade(state);
+    move |heard| {
+        let first = {
+            let Ok(mut q) = queue.try_borrow_mut() else {
+                return;
+            };
+            q.push_back(heard);
+            q.len() == 1
+        };
+        if !first {
+            return;
+        }
+        let (queue, weak) = (queue.clone(), weak.clone());
+        let f = Closure::once_into_js(move || {
+            let Some(state) = weak.upgrade() else {
+                return;
+            };
+            drain(&state, &queue);
+        });
+        if let Ok(w) = window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
+        }
+    }
+}
+
+fn drain(state: &Shared, queue: &Rc<RefCell<VecDeque<Heard>>>) {
+    if crate::panic::halted() {
+        return;
+    }
+    loop {
+        let Some(heard) = queue.try_borrow_mut().ok().and_then(|mut q| q.pop_front()) else {
+            return;
+        };
+        let Ok(mut v) = state.try_borrow_mut() else {
+            return;
+        };
+        // Only a frame that moved the position (a run, a step) changes what a link saves; the
+        // first frame of a load must not count as the user's change (it would clear the
+        // message of a damaged link).
+        let before = v.pos;
+        let changed = match v.hear(heard) {
+            Ok(framed) => framed && v.pos != before,
+            Err(err) => {
+                crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
+                return;
+            }
+        };
+        drop(v);
+        if changed {
+            router::changed("kernel");
+        }
+    }
 }
 
 fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
+    let mut budgets = Vec::new();
+    for (id, _) in BUDGETS {
+        budgets.push(by_id(doc, id)?);
+    }
     Ok(KernelView {
         source_el: by_id(doc, "kernel-source")?,
         highlight: by_id(doc, "kernel-highlight")?,
@@ -220,11 +344,13 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         blocks: by_id(doc, "kernel-blocks")?,
         threads: by_id(doc, "kernel-threads")?,
         lanes: by_id(doc, "kernel-lanes")?,
+        budgets,
         geometry: by_id(doc, "kernel-geometry")?,
         diagnostics: by_id(doc, "kernel-diagnostics")?,
         slider: by_id(doc, "kernel-slider")?,
         position: by_id(doc, "kernel-position")?,
         status: by_id(doc, "kernel-status")?,
+        cancel: by_id(doc, "kernel-cancel")?,
         mask: by_id(doc, "kernel-mask")?,
         canvas: by_id(doc, "kernel-canvas")?,
         tooltip: by_id(doc, "kernel-tooltip")?,
@@ -236,12 +362,15 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         memory: by_id(doc, "kernel-memory")?,
         memory_error: by_id(doc, "kernel-memory-error")?,
         section,
-        exec: None,
-        fault: None,
+        client: None,
+        frame: None,
+        entries: Vec::new(),
         field_error: None,
         pos: 0,
-        running: None,
+        running: false,
+        notice: None,
         generation: 0,
+        pages: BTreeMap::new(),
         fills: BTreeMap::new(),
         sized: false,
         edit_pending: Rc::new(Cell::new(false)),
@@ -286,35 +415,32 @@ fn target_of(e: &Event) -> EventTarget {
 }
 
 fn wire(state: &Shared) -> Js<()> {
-    let warp_pick = {
+    let (source, examples, entry, launch, memory, canvas_el, warp_pick) = {
         let v = state
             .try_borrow()
             .map_err(|_| JsValue::from_str("kernel view busy"))?;
-        EventTarget::from(v.warp_pick.clone())
-    };
-    on(state, &warp_pick, "change", |s, _| {
-        act(s, |v| {
-            v.render()?;
-            Ok(false)
-        })
-    })?;
-    let (source, examples, entry, launch, memory, canvas_el) = {
-        let v = state
-            .try_borrow()
-            .map_err(|_| JsValue::from_str("kernel view busy"))?;
+        let mut launch: Vec<EventTarget> = vec![
+            v.blocks.clone().into(),
+            v.threads.clone().into(),
+            v.lanes.clone().into(),
+        ];
+        launch.extend(v.budgets.iter().map(|b| EventTarget::from(b.clone())));
         (
             EventTarget::from(v.source_el.clone()),
             EventTarget::from(v.examples.clone()),
             EventTarget::from(v.entry.clone()),
-            [
-                EventTarget::from(v.blocks.clone()),
-                EventTarget::from(v.threads.clone()),
-                EventTarget::from(v.lanes.clone()),
-            ],
+            launch,
             EventTarget::from(v.memory.clone()),
             v.canvas.clone(),
+            EventTarget::from(v.warp_pick.clone()),
         )
     };
+    on(state, &warp_pick, "change", |s, _| {
+        act(s, |v| {
+            v.ask(Command::Show);
+            Ok(false)
+        })
+    })?;
     let canvas_target = EventTarget::from(canvas_el);
     on(state, &canvas_target, "mousemove", |s, e| {
         act(s, |v| {
@@ -352,22 +478,23 @@ fn wire(state: &Shared) -> Js<()> {
                 return Ok(false);
             };
             v.edit_pending.set(false);
+            v.generation += 1;
             v.source_el.set_value(e.source);
             v.source_el.set_scroll_top(0.0);
             for input in [&v.blocks, &v.threads, &v.lanes] {
                 input.set_value("");
             }
             v.fills.clear();
-            v.reset(true)?;
-            v.render()?;
+            v.entries.clear();
+            v.render_source();
+            v.load()?;
             Ok(true)
         })
     })?;
     on(state, &entry, "change", |s, _| {
         act(s, |v| {
             v.fills.clear();
-            v.reset(false)?;
-            v.render()?;
+            v.load()?;
             Ok(true)
         })
     })?;
@@ -375,8 +502,7 @@ fn wire(state: &Shared) -> Js<()> {
         on(state, t, "input", |s, _| {
             act(s, |v| {
                 v.fills.clear();
-                v.reset(false)?;
-                v.render()?;
+                v.load()?;
                 Ok(true)
             })
         })?;
@@ -385,12 +511,17 @@ fn wire(state: &Shared) -> Js<()> {
         let target = target_of(&e);
         act(s, |v| v.edit_memory(&target))
     })?;
+    on(state, &memory, "click", |s, e| {
+        let target = target_of(&e);
+        act(s, |v| v.page_memory(&target))
+    })?;
     let doc = document()?;
     for (id, which) in [
         ("kernel-reset", Button::Reset),
         ("kernel-back", Button::Back),
         ("kernel-step", Button::Step),
         ("kernel-run", Button::Run),
+        ("kernel-cancel", Button::Cancel),
     ] {
         let el: EventTarget = by_id::<HtmlElement>(&doc, id)?.into();
         on(state, &el, "click", move |s, _| press(s, which))?;
@@ -398,8 +529,11 @@ fn wire(state: &Shared) -> Js<()> {
     let slider: EventTarget = by_id::<HtmlElement>(&doc, "kernel-slider")?.into();
     on(state, &slider, "input", |s, _| {
         act(s, |v| {
+            if v.running {
+                return Ok(false);
+            }
             v.pos = v.slider.value().parse().unwrap_or(0);
-            v.render()?;
+            v.ask(Command::Show);
             Ok(true)
         })
     })?;
@@ -407,7 +541,7 @@ fn wire(state: &Shared) -> Js<()> {
     on(state, &win, "resize", |s, _| {
         act(s, |v| {
             if router::current() == "kernel" {
-                v.render()?;
+                v.draw_op()?;
             } else {
                 v.sized = false;
             }
@@ -425,7 +559,7 @@ fn wire(state: &Shared) -> Js<()> {
             if v.sized {
                 return;
             }
-            if let Err(err) = v.render() {
+            if let Err(err) = v.draw_op() {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
             }
         }
@@ -433,10 +567,10 @@ fn wire(state: &Shared) -> Js<()> {
     Ok(())
 }
 
-/// An `input` event of the source: the new text is parsed, highlighted and shown once, on the
-/// next animation frame. A paste of many lines fires one `input` event per line (Chromium inserts
-/// each line break as its own edit), and each used to re-parse and re-render the whole source:
-/// quadratic, half a minute for a few hundred lines. Now the events of one frame cost one render.
+/// An `input` event of the source: the new text is highlighted once, on the next animation
+/// frame, and parsed in the worker [`PARSE_DELAY_MS`] after the last one. A paste of many lines
+/// fires one `input` event per line (Chromium inserts each line break as its own edit); the
+/// events of one frame cost one highlight, and a keystroke never waits for a parse.
 fn schedule_edit(state: &Shared, pending: &Cell<bool>) -> Js<()> {
     if pending.replace(true) {
         return Ok(());
@@ -520,21 +654,38 @@ fn schedule_frame(state: Shared) -> Js<()> {
     Ok(())
 }
 
-/// The frame after an edit: rebuild the interpreter from the source and show it (unless an
-/// example or a permalink replaced the source in the meantime).
+/// The frame after an edit: highlight the new source now, and parse it after a pause in typing
+/// (unless an example or a permalink replaced the source in the meantime).
 fn apply_edit(state: &Shared) -> Js<()> {
-    let Ok(mut v) = state.try_borrow_mut() else {
-        return schedule_frame(state.clone());
+    let generation = {
+        let Ok(mut v) = state.try_borrow_mut() else {
+            return schedule_frame(state.clone());
+        };
+        if !v.edit_pending.replace(false) {
+            return Ok(());
+        }
+        v.fills.clear();
+        v.examples.set_value("");
+        v.generation += 1;
+        v.frame = None;
+        v.render_source();
+        v.generation
     };
-    if !v.edit_pending.replace(false) {
-        return Ok(());
-    }
-    v.fills.clear();
-    v.examples.set_value("");
-    v.reset(true)?;
-    v.render()?;
-    drop(v);
-    router::changed("kernel");
+    let state = state.clone();
+    let f = Closure::once_into_js(move || {
+        let result = act(&state, |v| {
+            if v.generation != generation {
+                return Ok(false);
+            }
+            v.load()?;
+            Ok(true)
+        });
+        if let Err(err) = result {
+            crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
+        }
+    });
+    window()?
+        .set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), PARSE_DELAY_MS)?;
     Ok(())
 }
 
@@ -544,113 +695,60 @@ enum Button {
     Back,
     Step,
     Run,
+    Cancel,
 }
 
 fn press(state: &Shared, which: Button) -> Js<()> {
-    let start_run = {
-        let Ok(mut v) = state.try_borrow_mut() else {
-            return Ok(());
+    if let Button::Cancel = which {
+        // The client speaks to the view while cancelling: no borrow may be held.
+        let (client, steps) = {
+            let Ok(v) = state.try_borrow() else {
+                return Ok(());
+            };
+            // The slider follows the run's progress: how far it got.
+            (
+                v.client.clone(),
+                v.slider.value().parse::<usize>().unwrap_or(0),
+            )
         };
-        match which {
-            Button::Reset => {
-                v.reset(false)?;
-                v.render()?;
-                false
-            }
-            Button::Back => {
-                v.pos = v.pos.saturating_sub(1);
-                v.render()?;
-                false
-            }
-            Button::Step => {
-                v.step_once();
-                v.render()?;
-                false
-            }
-            Button::Run => v.exec.is_some() && v.running.is_none(),
+        if let Some(c) = client {
+            c.cancel(&format!(
+                "cancelled: the run was stopped after {steps} steps (the worker terminated) and the kernel loaded again"
+            ));
         }
-    };
-    if start_run {
-        run(state, None)?;
-    } else {
-        router::changed("kernel");
-    }
-    Ok(())
-}
-
-/// Starts a sliced run to `target` (a trace position) or to the end.
-fn run(state: &Shared, target: Option<usize>) -> Js<()> {
-    let generation = {
-        let Ok(mut v) = state.try_borrow_mut() else {
-            return Ok(());
-        };
-        v.running = Some(target);
-        set_data(&v.section, "state", "running")?;
-        v.generation
-    };
-    schedule(state.clone(), generation)
-}
-
-fn schedule(state: Shared, generation: u64) -> Js<()> {
-    if crate::panic::halted() {
         return Ok(());
     }
-    let f = Closure::once_into_js(move || {
-        if let Err(err) = tick(&state, generation) {
-            crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
+    act(state, |v| {
+        if v.running {
+            return Ok(false);
         }
-    });
-    window()?.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0)?;
-    Ok(())
-}
-
-/// One slice of a run: interpret for [`TICK_MS`], show where the run is, and schedule the next
-/// slice unless the run ended, reached its target or was reset.
-fn tick(state: &Shared, generation: u64) -> Js<()> {
-    let more = {
-        let Ok(mut v) = state.try_borrow_mut() else {
-            // Busy with an event: try again on the next tick.
-            return schedule(state.clone(), generation);
-        };
-        if v.generation != generation || v.running.is_none() {
-            return Ok(());
+        v.notice = None;
+        // An edit still waiting for its parse (the keys came faster than the pause) is parsed
+        // now: the worker answers in order, so the step or run applies to the text as typed.
+        if v.frame.is_none() && v.field_error.is_none() && !matches!(which, Button::Reset) {
+            v.edit_pending.set(false);
+            v.generation += 1;
+            v.load()?;
         }
-        let target = v.running.flatten();
-        let start = js_sys::Date::now();
-        let mut done = false;
-        if let Some(ex) = v.exec.as_mut() {
-            while js_sys::Date::now() - start < TICK_MS {
-                let want = match target {
-                    Some(t) => t.saturating_sub(ex.trace().steps.len()).min(SLICE),
-                    None => SLICE,
-                };
-                if want == 0 || ex.run_for(want) < want {
-                    done = true;
-                    break;
-                }
+        match which {
+            Button::Reset => v.load()?,
+            Button::Back => {
+                v.pos = v.pos.saturating_sub(1);
+                v.ask(Command::Show);
             }
-        } else {
-            done = true;
+            Button::Step => v.ask(Command::Step),
+            Button::Run => {
+                if v.frame.as_ref().is_none_or(|f| f.error.is_none()) {
+                    v.run(None)?;
+                }
+                return Ok(false);
+            }
+            Button::Cancel => {}
         }
-        let len = v.trace().map_or(0, |t| t.steps.len());
-        v.pos = match target {
-            Some(t) => t.min(len),
-            None => len,
-        };
-        if done {
-            v.running = None;
-            v.render()?;
-        } else {
-            v.render_progress()?;
-        }
-        !done
-    };
-    if more {
-        schedule(state.clone(), generation)
-    } else {
-        router::changed("kernel");
-        Ok(())
-    }
+        // Reset and Back change the position a link saves now; a step changes it when the
+        // worker answers.
+        Ok(matches!(which, Button::Reset | Button::Back))
+    })
 }
 
 fn register_hooks(state: &Shared) {
@@ -680,9 +778,10 @@ fn register_hooks(state: &Shared) {
             else {
                 return false;
             };
-            let applied = match restored.try_borrow_mut() {
+            match restored.try_borrow_mut() {
                 Ok(mut v) => {
                     v.edit_pending.set(false);
+                    v.generation += 1;
                     v.source_el.set_value(source);
                     v.examples.set_value(
                         examples::EXAMPLES
@@ -701,14 +800,19 @@ fn register_hooks(state: &Shared) {
                     v.threads.set_value(&text(threads_per_block));
                     v.lanes.set_value(&text(lanes));
                     v.fills.clear();
-                    v.reset(true).and_then(|()| v.render()).is_ok()
+                    v.entries.clear();
+                    v.render_source();
+                    // The link is applied in the worker: parsed, launched and run to its step
+                    // there, while the page answers.
+                    let loaded = v.load();
+                    if loaded.is_ok() && *step > 0 && v.field_error.is_none() {
+                        v.run(Some(*step as usize)).is_ok()
+                    } else {
+                        loaded.is_ok()
+                    }
                 }
                 Err(_) => false,
-            };
-            if applied && *step > 0 {
-                let _ = run(&restored, Some(*step as usize));
             }
-            applied
         }),
     });
 }
@@ -728,15 +832,49 @@ fn field_number(input: &HtmlInputElement, name: &'static str) -> Result<Option<u
     }
 }
 
+/// A budget field: empty = the page's default; otherwise a whole number of at least 1.
+fn field_budget(input: &HtmlInputElement, name: &'static str, default: u64) -> Result<u64, String> {
+    let t = input.value();
+    let t = t.trim().replace('_', "");
+    if t.is_empty() {
+        return Ok(default);
+    }
+    match t.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "{name}: `{t}` is not a whole number ≥ 1 (leave it empty for the page's {default})"
+        )),
+    }
+}
+
 impl KernelView {
-    fn trace(&self) -> Option<&KernelTrace> {
-        self.exec.as_ref().map(Executor::trace)
+    /// The budgets as the fields say (empty fields: [`page_limits`]).
+    fn limits(&self) -> Result<Limits, (usize, String)> {
+        let d = page_limits();
+        let get = |k: usize, default: u64| {
+            let (_, name) = BUDGETS[k];
+            self.budgets
+                .get(k)
+                .map_or(Ok(default), |i| field_budget(i, name, default))
+                .map_err(|m| (k, m))
+        };
+        Ok(Limits {
+            max_work: get(0, d.max_work)?,
+            max_memory: get(1, d.max_memory)?,
+            max_depth: u32::try_from(get(2, u64::from(d.max_depth))?).unwrap_or(u32::MAX),
+            max_tokens: get(3, d.max_tokens)?,
+            max_code: get(4, d.max_code)?,
+            max_diagnostics: get(5, d.max_diagnostics)?,
+        })
     }
 
     /// The launch as the fields say; an unparsable field is reported and the launch not made.
     fn config(&mut self) -> Option<LaunchConfig> {
         self.field_error = None;
-        for input in [&self.blocks, &self.threads, &self.lanes] {
+        for input in [&self.blocks, &self.threads, &self.lanes]
+            .into_iter()
+            .chain(self.budgets.iter())
+        {
             let _ = input.remove_attribute("aria-invalid");
         }
         let parsed = (|| {
@@ -759,6 +897,16 @@ impl KernelView {
                 return None;
             }
         };
+        let limits = match self.limits() {
+            Ok(l) => l,
+            Err((k, message)) => {
+                if let Some(input) = self.budgets.get(k) {
+                    let _ = input.set_attribute("aria-invalid", "true");
+                }
+                self.field_error = Some((BUDGETS[k].1, message));
+                return None;
+            }
+        };
         let entry = self.entry.value();
         Some(LaunchConfig {
             entry: (!entry.is_empty()).then_some(entry),
@@ -766,107 +914,115 @@ impl KernelView {
             block_dim: threads.map(|t| [t, 1, 1]),
             grid_dim: blocks.map(|b| [b, 1, 1]),
             args: self.fills.clone(),
-            limits: Limits {
-                max_work: MAX_WORK,
-                max_memory: MAX_MEMORY,
-                ..Limits::default()
-            },
+            limits,
             ..LaunchConfig::default()
         })
     }
 
-    /// Rebuilds the interpreter from the source and launch, at position 0. With `entries`, the
-    /// entry menu is refilled from the source first (keeping the chosen kernel if it remains).
-    fn reset(&mut self, entries: bool) -> Js<()> {
-        self.generation += 1;
-        self.running = None;
+    /// Sends `command` to the worker with what the view shows.
+    fn ask(&mut self, command: Command) {
+        let warp = self.warp_pick.value();
+        let warp = warp
+            .split_once(':')
+            .and_then(|(b, w)| Some((b.parse::<usize>().ok()?, w.parse::<usize>().ok()?)));
+        let req = Request {
+            command,
+            at: At {
+                pos: self.pos,
+                warp,
+                pages: self.pages.clone(),
+            },
+        };
+        if let Some(c) = &self.client {
+            c.send(req);
+        }
+        let _ = set_data(&self.section, "state", "running");
+    }
+
+    /// Parses and launches the source with the fields in the worker, at position 0; a field
+    /// that does not parse is shown at once instead.
+    fn load(&mut self) -> Js<()> {
+        // A run in flight is dropped (the worker replaced), not waited for: its budget may be
+        // hours of work.
+        if let (true, Some(c)) = (self.running, &self.client) {
+            c.abandon();
+        }
         self.pos = 0;
+        self.running = false;
+        self.pages.clear();
+        self.cancel.set_hidden(true);
+        let Some(config) = self.config() else {
+            self.frame = None;
+            return self.render_field_error();
+        };
         let source = self.source_el.value();
-        if entries {
-            let chosen = self.entry.value();
-            let names = list_kernels(&source).unwrap_or_default();
-            let mut html = String::new();
-            for (k, n) in names.iter().enumerate() {
-                let _ = write!(
-                    html,
-                    r#"<option value="{v}">{n}{first}</option>"#,
-                    v = if k == 0 { String::new() } else { escape(n) },
-                    n = escape(n),
-                    first = if k == 0 { " (default)" } else { "" }
-                );
-            }
-            if names.is_empty() {
-                html.push_str(r#"<option value="">—</option>"#);
-            }
-            self.entry.set_inner_html(&html);
-            if names.iter().skip(1).any(|n| *n == chosen) {
-                self.entry.set_value(&chosen);
-            }
-        }
-        self.exec = None;
-        self.fault = None;
-        if let Some(config) = self.config() {
-            match Executor::new(&source, config) {
-                Ok(ex) => self.exec = Some(ex),
-                Err(e) => self.fault = Some(e),
-            }
-        }
-        self.fill_warp_pick();
+        self.ask(Command::Load { source, config });
         Ok(())
     }
 
-    /// The warp menu of the lane table: "the step's warp", then every warp of the launch (at
-    /// most [`WARP_MENU`]; beyond that only the step's warp is offered). Keeps the choice when
-    /// the new launch still has it.
-    fn fill_warp_pick(&self) {
-        let chosen = self.warp_pick.value();
-        let mut html = String::from(r#"<option value="">the warp of the step shown</option>"#);
-        let mut kept = false;
-        if let Some(l) = self.trace().map(|t| &t.launch) {
-            let blocks = l.grid_dim[0] * l.grid_dim[1] * l.grid_dim[2];
-            if blocks.saturating_mul(l.warps_per_block) <= WARP_MENU {
-                for b in 0..blocks {
-                    for w in 0..l.warps_per_block {
-                        let value = format!("{b}:{w}");
-                        kept |= value == chosen;
-                        let _ = write!(
-                            html,
-                            r#"<option value="{value}">block {b} · warp {w}</option>"#
-                        );
-                    }
+    /// Runs in the worker to trace position `target` (`None`: to the end or a budget).
+    fn run(&mut self, target: Option<usize>) -> Js<()> {
+        self.running = true;
+        self.ask(Command::Run { target });
+        self.cancel.set_hidden(false);
+        self.status.set_text_content(Some("running…"));
+        Ok(())
+    }
+
+    /// What the worker said; returns whether it was a frame.
+    fn hear(&mut self, heard: Heard) -> Js<bool> {
+        match heard {
+            Heard::Progress(len) => {
+                self.slider.set_max(&len.to_string());
+                self.slider.set_value(&len.to_string());
+                self.status
+                    .set_text_content(Some(&format!("running… {len} steps so far")));
+                mark_ready().map(|()| false)
+            }
+            Heard::Frame(frame) => {
+                self.running = false;
+                self.cancel.set_hidden(true);
+                self.pos = frame.pos;
+                self.fills.clone_from(&frame.fills);
+                self.frame = Some(*frame);
+                self.render().map(|()| true)
+            }
+            Heard::Failed(message) => {
+                self.running = false;
+                self.cancel.set_hidden(true);
+                crate::panic::banner(&format!("crosslane kernel worker: {message}"));
+                Ok(false)
+            }
+            Heard::Restarted { why, reloading } => {
+                self.running = false;
+                self.pos = 0;
+                self.cancel.set_hidden(true);
+                if !reloading {
+                    self.frame = None;
+                    self.status.set_text_content(Some(&why));
+                    set_data(&self.section, "state", "error")?;
+                    mark_ready()?;
                 }
-            }
-        }
-        self.warp_pick.set_inner_html(&html);
-        if kept {
-            self.warp_pick.set_value(&chosen);
-        }
-    }
-
-    /// One step forward: along the recorded trace, or one more statement of the interpreter.
-    fn step_once(&mut self) {
-        let len = self.trace().map_or(0, |t| t.steps.len());
-        if self.pos < len {
-            self.pos += 1;
-            return;
-        }
-        if self.running.is_some() {
-            return;
-        }
-        if let Some(ex) = self.exec.as_mut() {
-            if ex.step().is_some() {
-                self.pos = ex.trace().steps.len();
+                self.notice = Some(why);
+                if let Some(c) = &self.client {
+                    set_data(
+                        &self.section,
+                        "worker",
+                        if c.in_worker() { "worker" } else { "page" },
+                    )?;
+                }
+                Ok(false)
             }
         }
     }
 
-    /// A memory cell edited before the first step: checked, then applied as the buffer's initial
-    /// fill (a comma list of every cell) and the launch rebuilt. Returns whether it applied.
+    /// A memory cell edited before the first step: the worker checks it and makes it the
+    /// buffer's initial fill.
     fn edit_memory(&mut self, target: &EventTarget) -> Js<bool> {
         let Some(input) = target.dyn_ref::<HtmlInputElement>() else {
             return Ok(false);
         };
-        let (Some(buf), Some(index)) = (
+        let (Some(buffer), Some(index)) = (
             input
                 .get_attribute("data-buffer")
                 .and_then(|b| b.parse::<usize>().ok()),
@@ -876,38 +1032,38 @@ impl KernelView {
         ) else {
             return Ok(false);
         };
-        let Some(b) = self
-            .trace()
-            .and_then(|t| t.initial_memory.buffers.get(buf))
-            .cloned()
-        else {
-            return Ok(false);
-        };
-        let text = input.value();
-        if let Err(e) = parse_cell(b.elem, &text, &format!("{}[{index}]", b.name)) {
-            input.set_attribute("aria-invalid", "true")?;
-            self.memory_error
-                .set_text_content(Some(&format!("{}: {}", e.field, e.message)));
-            self.memory_error.set_hidden(false);
-            mark_ready()?;
+        if self.running || self.pos != 0 {
             return Ok(false);
         }
-        let cells: Vec<String> = b
-            .cells
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                if i == index {
-                    text.trim().to_string()
-                } else {
-                    c.as_ref().map_or("undef".into(), tables::value_text)
-                }
-            })
-            .collect();
-        self.fills.insert(b.name.clone(), cells.join(","));
-        self.reset(false)?;
-        self.render()?;
+        self.ask(Command::Edit {
+            buffer,
+            index,
+            text: input.value(),
+        });
         Ok(true)
+    }
+
+    /// A click on a memory page button.
+    fn page_memory(&mut self, target: &EventTarget) -> Js<bool> {
+        let Some(button) = target.dyn_ref::<Element>() else {
+            return Ok(false);
+        };
+        let (Some(buffer), Some(page)) = (
+            button
+                .get_attribute("data-buffer")
+                .and_then(|b| b.parse::<usize>().ok()),
+            button
+                .get_attribute("data-page")
+                .and_then(|p| p.parse::<usize>().ok()),
+        ) else {
+            return Ok(false);
+        };
+        if !button.class_list().contains("mem-page") || self.running {
+            return Ok(false);
+        }
+        self.pages.insert(buffer, page);
+        self.ask(Command::Show);
+        Ok(false)
     }
 
     /// Shows the hovered lane's tooltip (value, source, and why a lane is undefined), the same
@@ -943,252 +1099,131 @@ impl KernelView {
         self.gutter.set_scroll_top(top);
     }
 
-    /// While a run is in progress: the slider, the position and the status only (cheap).
-    fn render_progress(&mut self) -> Js<()> {
-        let len = self.trace().map_or(0, |t| t.steps.len());
-        self.slider.set_max(&len.to_string());
-        self.slider.set_value(&self.pos.to_string());
-        self.status
-            .set_text_content(Some(&format!("running… {len} steps so far")));
-        mark_ready()
-    }
-
-    /// Shows position [`Self::pos`] of the trace: editor marks, slider, mask, canvas, lane
-    /// table, memory, diagnostics and status.
-    fn render(&mut self) -> Js<()> {
-        let len = self.trace().map_or(0, |t| t.steps.len());
-        self.pos = self.pos.min(len);
-        let source = self.source_el.value();
-        let step = self
-            .pos
-            .checked_sub(1)
-            .and_then(|i| self.trace().and_then(|t| t.steps.get(i)));
-
-        // Editor: current line, squiggles for the fault and every diagnostic so far.
-        let mut marks = highlight::Marks {
-            current: step.map(|s| s.line),
-            squiggles: Vec::new(),
-        };
-        if let Some(e) = &self.fault {
-            marks
+    /// The editor: the source highlighted, with the current line and the squiggles of the last
+    /// frame (none while an edit waits for its parse). Linear in the source.
+    fn render_source(&self) {
+        let mut marks = highlight::Marks::default();
+        if let Some(f) = &self.frame {
+            marks.current = f.current_line;
+            marks.squiggles = f
                 .squiggles
-                .push((e.line, e.col, "error", e.message.clone()));
+                .iter()
+                .map(|(line, col, level, message)| {
+                    let level = match level.as_str() {
+                        "error" => "error",
+                        "warning" => "warning",
+                        _ => "info",
+                    };
+                    (*line, *col, level, message.clone())
+                })
+                .collect();
         }
-        let mut diag_html = String::new();
-        if let Some(t) = self.trace() {
-            for d in t.all_diagnostics() {
-                let level = level_name(d.level);
-                marks
-                    .squiggles
-                    .push((d.line, d.col, level, d.message.clone()));
-                let _ = write!(
-                    diag_html,
-                    r#"<li data-level="{level}" data-line="{line}"><span class="level">{level}</span> <span class="where">line {line}:{col}</span> <span class="message">{msg}</span>{rule}</li>"#,
-                    line = d.line,
-                    col = d.col,
-                    msg = escape(&d.message),
-                    rule = if d.rule.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" <cite>{}</cite>", escape(&d.rule))
-                    }
-                );
-            }
-        }
-        let (code, gutter) = highlight::render(&source, &marks);
+        let (code, gutter) = highlight::render(&self.source_el.value(), &marks);
         // A trailing newline keeps the last line's height equal to the textarea's.
         self.highlight.set_inner_html(&format!("{code}\n"));
         self.gutter.set_inner_html(&gutter);
         self.sync_scroll();
-        self.diagnostics.set_inner_html(&diag_html);
+    }
 
-        // Fault line under the editor.
-        match (&self.fault, &self.field_error) {
-            (_, Some((_, message))) => {
+    /// A launch or budget field that does not parse: said under the editor and in the status.
+    fn render_field_error(&mut self) -> Js<()> {
+        let message = self
+            .field_error
+            .as_ref()
+            .map_or(String::new(), |(_, m)| m.clone());
+        self.error.set_text_content(Some(&message));
+        self.error.set_hidden(false);
+        self.status.set_text_content(Some(&message));
+        set_data(&self.section, "state", "error")?;
+        mark_ready()
+    }
+
+    /// Shows the last frame: editor marks, entry and warp menus, slider, mask, canvas, lane
+    /// table, memory, diagnostics and status.
+    fn render(&mut self) -> Js<()> {
+        self.render_source();
+        let Some(f) = &self.frame else {
+            return mark_ready();
+        };
+        if f.entries != self.entries {
+            let chosen = self.entry.value();
+            let mut html = String::new();
+            for (k, n) in f.entries.iter().enumerate() {
+                let _ = write!(
+                    html,
+                    r#"<option value="{v}">{n}{first}</option>"#,
+                    v = if k == 0 { String::new() } else { escape(n) },
+                    n = escape(n),
+                    first = if k == 0 { " (default)" } else { "" }
+                );
+            }
+            if f.entries.is_empty() {
+                html.push_str(r#"<option value="">—</option>"#);
+            }
+            self.entry.set_inner_html(&html);
+            if f.entries.iter().skip(1).any(|n| *n == chosen) {
+                self.entry.set_value(&chosen);
+            }
+            self.entries.clone_from(&f.entries);
+        }
+        let chosen = self.warp_pick.value();
+        let mut html = String::from(r#"<option value="">the warp of the step shown</option>"#);
+        let mut kept = false;
+        for (b, w) in &f.warps {
+            let value = format!("{b}:{w}");
+            kept |= value == chosen;
+            let _ = write!(
+                html,
+                r#"<option value="{value}">block {b} · warp {w}</option>"#
+            );
+        }
+        self.warp_pick.set_inner_html(&html);
+        if kept {
+            self.warp_pick.set_value(&chosen);
+        }
+        self.diagnostics.set_inner_html(&f.diagnostics_html);
+        match &f.error {
+            Some(message) => {
                 self.error.set_text_content(Some(message));
                 self.error.set_hidden(false);
             }
-            (Some(e), None) => {
-                self.error
-                    .set_text_content(Some(&format!("line {}:{}: {}", e.line, e.col, e.message)));
-                self.error.set_hidden(false);
-            }
-            (None, None) => {
+            None => {
                 self.error.set_text_content(None);
                 self.error.set_hidden(true);
             }
         }
-
-        // Launch, slider, position, status.
-        let geometry = match self.trace() {
-            Some(t) => {
-                let l = &t.launch;
-                format!(
-                    "{} · {} · {} block(s) × {} threads · {} lanes per warp, {} warp(s) per block · block shape from {}",
-                    l.entry,
-                    l.dialect.name(),
-                    l.grid_dim[0] * l.grid_dim[1] * l.grid_dim[2],
-                    l.block_dim[0] * l.block_dim[1] * l.block_dim[2],
-                    l.lanes,
-                    l.warps_per_block,
-                    l.geometry_from
-                )
-            }
-            None => String::new(),
+        self.geometry.set_text_content(Some(&f.geometry));
+        self.slider.set_max(&f.len.to_string());
+        self.slider.set_value(&f.pos.to_string());
+        self.position.set_text_content(Some(&f.position));
+        let status = match &self.notice {
+            Some(n) => format!("{n} · {}", f.status),
+            None => f.status.clone(),
         };
-        self.geometry.set_text_content(Some(&geometry));
-        self.slider.set_max(&len.to_string());
-        self.slider.set_value(&self.pos.to_string());
-        let position = match step {
-            Some(s) => format!(
-                "step {} / {len} · line {} · block {} warp {}",
-                self.pos, s.line, s.block, s.warp
-            ),
-            None => format!("before the first step · {len} recorded"),
-        };
-        self.position.set_text_content(Some(&position));
-        let (state, status) = self.status_text();
         self.status.set_text_content(Some(&status));
-        set_data(&self.section, "state", state)?;
-
-        self.render_lanes()?;
-        self.render_memory();
+        set_data(&self.section, "state", &f.state)?;
+        self.vars.set_inner_html(&f.vars_html);
+        self.mask.set_inner_html(&f.mask_html);
+        self.warp.set_text_content(Some(&f.warp_text));
+        match &f.memory_error {
+            // The table stays as typed, so the cell that does not parse can be corrected.
+            Some(m) => {
+                self.memory_error.set_text_content(Some(m));
+                self.memory_error.set_hidden(false);
+            }
+            None => {
+                self.memory.set_inner_html(&f.memory_html);
+                self.memory_error.set_hidden(true);
+            }
+        }
         self.draw_op()?;
         self.sized = !self.section.hidden();
         mark_ready()
     }
 
-    fn status_text(&self) -> (&'static str, String) {
-        if self.running.is_some() {
-            return ("running", "running…".into());
-        }
-        let Some(t) = self.trace() else {
-            return match (&self.field_error, &self.fault) {
-                (Some((_, m)), _) => ("error", m.clone()),
-                (None, Some(e)) => ("error", format!("line {}:{}: {}", e.line, e.col, e.message)),
-                (None, None) => ("error", "nothing to run".into()),
-            };
-        };
-        let n = t.steps.len();
-        match &t.outcome {
-            None if n == 0 => (
-                "idle",
-                "ready: step through the kernel or run it".to_string(),
-            ),
-            None => ("idle", format!("paused after {n} steps")),
-            Some(Outcome::Finished) => ("finished", format!("finished after {n} steps")),
-            Some(Outcome::Limit(hit)) => (
-                "stopped",
-                format!("stopped after {n} steps: {}", hit.message()),
-            ),
-            Some(Outcome::Error(e)) => (
-                "stopped",
-                format!("stopped at line {}:{}: {}", e.line, e.col, e.message),
-            ),
-        }
-    }
-
-    /// The mask strip and the lane table of the warp of the step shown.
-    fn render_lanes(&self) -> Js<()> {
-        let Some(t) = self.trace() else {
-            self.vars.set_inner_html("");
-            self.mask.set_inner_html("");
-            self.warp.set_text_content(None);
-            return Ok(());
-        };
-        let lanes = t.launch.lanes;
-        let picked = self.warp_pick.value();
-        let picked = picked
-            .split_once(':')
-            .and_then(|(b, w)| Some((b.parse::<usize>().ok()?, w.parse::<usize>().ok()?)));
-        match self.pos.checked_sub(1).and_then(|i| t.steps.get(i)) {
-            Some(s) if picked.is_some_and(|p| p != (s.block, s.warp)) => {
-                let (block, warp) = picked.unwrap_or((s.block, s.warp));
-                let vars = t.vars_after(self.pos - 1, block, warp);
-                self.vars.set_inner_html(&tables::vars_table(
-                    lanes,
-                    LaneMask::all(lanes),
-                    &vars,
-                    &[],
-                ));
-                self.mask
-                    .set_inner_html(&tables::mask_strip(s.lanes, s.active));
-                self.warp.set_text_content(Some(&format!(
-                    "block {block} · warp {warp} (threads {}–{}), as it stands while block {} warp {} runs line {}",
-                    warp * lanes,
-                    (warp + 1) * lanes - 1,
-                    s.block,
-                    s.warp,
-                    s.line
-                )));
-            }
-            Some(s) => {
-                let vars = t.vars_after(self.pos - 1, s.block, s.warp);
-                let changed: Vec<&str> = s.changes.iter().map(|c| c.name.as_str()).collect();
-                self.vars
-                    .set_inner_html(&tables::vars_table(s.lanes, s.active, &vars, &changed));
-                self.mask
-                    .set_inner_html(&tables::mask_strip(s.lanes, s.active));
-                self.warp.set_text_content(Some(&format!(
-                    "block {} · warp {} (threads {}–{}) · after line {}: {}",
-                    s.block,
-                    s.warp,
-                    s.warp * s.lanes,
-                    (s.warp + 1) * s.lanes - 1,
-                    s.line,
-                    s.text
-                )));
-            }
-            None => {
-                self.vars.set_inner_html(&tables::vars_table(
-                    lanes,
-                    LaneMask::all(lanes),
-                    &[],
-                    &[],
-                ));
-                self.mask
-                    .set_inner_html(&tables::mask_strip(lanes, LaneMask::all(lanes)));
-                self.warp
-                    .set_text_content(Some("before the first step: no variable assigned yet"));
-            }
-        }
-        Ok(())
-    }
-
-    fn render_memory(&self) {
-        let Some(t) = self.trace() else {
-            self.memory.set_inner_html("");
-            return;
-        };
-        self.memory_error.set_hidden(true);
-        match self.pos.checked_sub(1) {
-            Some(i) => {
-                let writes = t.steps.get(i).map_or(&[][..], |s| &s.memory_writes[..]);
-                self.memory.set_inner_html(&tables::memory_table(
-                    &t.memory_after(i),
-                    writes,
-                    false,
-                ));
-            }
-            None => self.memory.set_inner_html(&tables::memory_table(
-                &t.initial_memory,
-                &[],
-                self.running.is_none(),
-            )),
-        }
-    }
-
-    /// Draws the cross-lane call of the step shown, or the most recent one before it (said so in
-    /// the caption); an empty canvas before the first call.
+    /// Draws the cross-lane call of the last frame; an empty canvas before the first call.
     fn draw_op(&mut self) -> Js<()> {
-        let found = self.trace().and_then(|t| {
-            t.steps
-                .iter()
-                .take(self.pos)
-                .rev()
-                .find_map(|s| s.ops.last().map(|op| (s, op)))
-        });
-        let Some((s, op)) = found else {
+        let Some(d) = self.frame.as_ref().and_then(|f| f.drawn.as_ref()) else {
             self.drawn = None;
             self.tooltip.set_hidden(true);
             self.canvas.set_hidden(true);
@@ -1200,42 +1235,20 @@ impl KernelView {
             return Ok(());
         };
         self.canvas.set_hidden(false);
-        let current = s.index + 1 == self.pos;
         let mut width = self.canvas.get_bounding_client_rect().width();
         if width < 50.0 {
             width = 900.0;
         }
-        let drawn = scene::build(op, width);
+        let drawn = scene::build(&d.step, width);
         canvas::draw(&self.canvas, &drawn, window()?.device_pixel_ratio())?;
-        self.canvas.set_attribute("data-op", &op.op)?;
+        self.canvas.set_attribute("data-op", &d.step.op)?;
         self.canvas
-            .set_attribute("data-line", &s.line.to_string())?;
+            .set_attribute("data-line", &d.line.to_string())?;
         self.canvas
-            .set_attribute("data-current", if current { "true" } else { "false" })?;
-        let caption = format!(
-            "{} at line {} (block {} warp {}, active {}){}",
-            op.op,
-            s.line,
-            s.block,
-            s.warp,
-            op.active.to_hex(op.lanes),
-            if current {
-                String::new()
-            } else {
-                format!(" · the last call before step {}", self.pos)
-            }
-        );
-        self.canvas.set_attribute("aria-label", &caption)?;
-        self.op_caption.set_text_content(Some(&caption));
+            .set_attribute("data-current", if d.current { "true" } else { "false" })?;
+        self.canvas.set_attribute("aria-label", &d.caption)?;
+        self.op_caption.set_text_content(Some(&d.caption));
         self.drawn = Some(drawn);
         Ok(())
-    }
-}
-
-fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Error => "error",
-        Level::Warning => "warning",
-        Level::Info => "info",
     }
 }

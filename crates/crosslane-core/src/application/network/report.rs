@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::verify::{verify, VerifyReport, MAX_EXHAUSTIVE_LEN};
 use super::{closed_form, exec, figures, NetworkFigures, Stage, MAX_NETWORK_LEN};
@@ -26,7 +26,7 @@ pub const RANDOM_KEY_RANGE: i64 = super::keys::KEY_RANGE as i64;
 pub const REPORT_TRIALS: u64 = 100;
 
 /// Where the input keys came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum KeysFrom {
     /// Drawn from the seed, uniform in `0..RANDOM_KEY_RANGE`.
@@ -36,7 +36,7 @@ pub enum KeysFrom {
 }
 
 /// Everything `crosslane sort` reports.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SortReport {
     /// Number of keys n.
     pub len: usize,

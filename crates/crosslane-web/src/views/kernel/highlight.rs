@@ -6,6 +6,8 @@
 //! of the line instead of failing, and comments need their extent (the core lexer keeps only
 //! their start). Columns are 1-based characters, as in [`crosslane_core::kernel::KernelError`].
 
+use std::fmt::Write;
+
 use crate::labels::escape;
 
 /// What marks a line or a position of the editor carries.
@@ -238,23 +240,79 @@ fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
     None
 }
 
+/// Most squiggles drawn on one line; a line's diagnostics are already merged per rule
+/// ([`crosslane_core::kernel::diaglog`]), so more than this is a flood, not information.
+pub const MAX_PER_LINE: usize = 8;
+
+/// Sources of more lines than this, or more bytes than [`PLAIN_BYTES`], are shown as plain text:
+/// one text node for the code and one for the line numbers, without colours or marks. A pasted
+/// or linked source of 20 000 lines made 100 000 spans, which took the browser seconds to lay out
+/// (issue 12, "the DOM stays small"); the diagnostics list and `#kernel-error` still say where
+/// each problem is.
+pub const PLAIN_LINES: usize = 5_000;
+
+/// See [`PLAIN_LINES`].
+pub const PLAIN_BYTES: usize = 512 * 1024;
+
+/// [`render`] for a source over [`PLAIN_LINES`] or [`PLAIN_BYTES`]: the text and the line
+/// numbers, escaped.
+fn plain(source: &str) -> (String, String) {
+    let lines = source.split('\n').count();
+    let mut gutter = String::with_capacity(lines * 6);
+    for n in 1..=lines {
+        let _ = writeln!(gutter, "{n}");
+    }
+    (
+        format!(
+            r#"<span class="plain" data-lines="{lines}">{}</span>"#,
+            escape(source)
+        ),
+        format!(r#"<span class="gl-plain">{gutter}</span>"#),
+    )
+}
+
+/// Most coloured runs on one line; a longer line is shown uncoloured.
+pub const LONG_LINE_RUNS: usize = 2_000;
+
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
 pub fn render(source: &str, marks: &Marks) -> (String, String) {
+    if source.len() > PLAIN_BYTES || source.bytes().filter(|b| *b == b'\n').count() >= PLAIN_LINES {
+        return plain(source);
+    }
     let lines = scan(source);
     let mut code = String::with_capacity(source.len() * 3);
     let mut gutter = String::with_capacity(lines.len() * 40);
+    // The squiggles grouped by line once, so that the work is linear in the source plus the
+    // squiggles (it was lines × squiggles: 10^4 lines with 10^4 diagnostics froze the tab), and at
+    // most [`MAX_PER_LINE`] of them marked on one line (the rest counted in the gutter's title).
+    let mut by_line: Vec<Vec<usize>> = vec![Vec::new(); lines.len()];
+    let mut more_on_line: Vec<usize> = vec![0; lines.len()];
+    for (i, (line, ..)) in marks.squiggles.iter().enumerate() {
+        let Some(k) = (*line as usize).checked_sub(1).filter(|k| *k < lines.len()) else {
+            continue;
+        };
+        if by_line[k].len() < MAX_PER_LINE {
+            by_line[k].push(i);
+        } else {
+            more_on_line[k] += 1;
+        }
+    }
     for (k, mut runs) in lines.into_iter().enumerate() {
         let n = k as u32 + 1;
+        // A line of thousands of tokens (a pasted 10^5-term chain) is shown as plain text: one
+        // text node instead of a span per token, which took the browser seconds to lay out.
+        if runs.len() > LONG_LINE_RUNS {
+            let text: String = runs.iter().map(|(_, t)| t.as_str()).collect();
+            runs = vec![(Class::Plain, text)];
+        }
         // Squiggles of this line, by run index (a run may carry several messages).
         let mut marked: Vec<(usize, &'static str, String)> = Vec::new();
         let mut at_end: Vec<(&'static str, String)> = Vec::new();
         let mut line_level: Option<&'static str> = None;
         let mut titles: Vec<String> = Vec::new();
-        for (line, col, level, message) in &marks.squiggles {
-            if *line != n {
-                continue;
-            }
+        for &i in &by_line[k] {
+            let (_, col, level, message) = &marks.squiggles[i];
             // Errors outrank warnings, warnings outrank notes, for the gutter's colour.
             line_level = match (line_level, *level) {
                 (Some("error"), _) | (_, "error") => Some("error"),
@@ -283,6 +341,9 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
                 }
                 None => at_end.push((level, message.clone())),
             }
+        }
+        if more_on_line[k] > 0 {
+            titles.push(format!("and {} more on line {n}", more_on_line[k]));
         }
         let current = marks.current == Some(n);
         code.push_str(&format!(

@@ -6,6 +6,7 @@
 //! contract"), with the interpreter's reason and line on hover; an undefined memory cell reads
 //! `undef`, which is also what the cell editor accepts (`Memory::set_text`).
 
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 
 use crosslane_core::kernel::{KVal, LaneVal, MemWrite, Memory, Space, VarChange};
@@ -129,16 +130,41 @@ fn space_text(space: Space) -> String {
     }
 }
 
+/// Cells of one buffer shown at a time (16 rows): a launch of 65536 × 1024 threads has a
+/// 64-million-cell buffer, and one `<input>` per cell took the tab 10 s to show (issue 12).
+pub const MEMORY_PAGE: usize = MEMORY_COLUMNS * 16;
+
+/// The page of buffer `k` to show: the one `pages` names, else the page of the first cell the
+/// step shown wrote into it, else the first. Always a page the buffer has.
+fn page_of(k: usize, cells: usize, writes: &[MemWrite], pages: &BTreeMap<usize, usize>) -> usize {
+    let last = cells.saturating_sub(1) / MEMORY_PAGE;
+    let wanted = pages.get(&k).copied().unwrap_or_else(|| {
+        writes
+            .iter()
+            .find(|w| w.buffer == k)
+            .map_or(0, |w| w.index / MEMORY_PAGE)
+    });
+    wanted.min(last)
+}
+
 /// The memory table: per buffer a `tbody[data-buffer=K]` with a caption row (name, space,
 /// size × type) and rows of [`MEMORY_COLUMNS`] cells `td[data-buffer=K][data-index=I]`. With
 /// `editable`, global cells hold an `<input>` (edits apply to the launch's initial memory).
-/// Cells written by the step shown get class `written`.
-pub fn memory_table(memory: &Memory, writes: &[MemWrite], editable: bool) -> String {
+/// Cells written by the step shown get class `written`. A buffer of more than [`MEMORY_PAGE`]
+/// cells shows one page of them ([`page_of`]) with `button.mem-page[data-buffer][data-page]`
+/// to move, so the table holds at most that many cells per buffer however large the launch.
+pub fn memory_table(
+    memory: &Memory,
+    writes: &[MemWrite],
+    editable: bool,
+    pages: &BTreeMap<usize, usize>,
+) -> String {
     let mut html = String::new();
     if memory.buffers.is_empty() {
         html.push_str(r#"<tbody><tr><td class="hint">the kernel has no memory</td></tr></tbody>"#);
         return html;
     }
+    let written: HashSet<(usize, usize)> = writes.iter().map(|w| (w.buffer, w.index)).collect();
     for (k, b) in memory.buffers.iter().enumerate() {
         let edit = editable && b.space == Space::Global;
         let _ = write!(
@@ -155,15 +181,40 @@ pub fn memory_table(memory: &Memory, writes: &[MemWrite], editable: bool) -> Str
                 ""
             },
         );
-        for (row, chunk) in b.cells.chunks(MEMORY_COLUMNS).enumerate() {
-            let first = row * MEMORY_COLUMNS;
+        let page = page_of(k, b.cells.len(), writes, pages);
+        let start = page * MEMORY_PAGE;
+        let shown = b.cells.get(start..).unwrap_or(&[]);
+        let shown = &shown[..shown.len().min(MEMORY_PAGE)];
+        if b.cells.len() > MEMORY_PAGE {
+            let pages_total = b.cells.len().div_ceil(MEMORY_PAGE);
+            let button = |to: usize, label: &str, enabled: bool| {
+                format!(
+                    r#"<button type="button" class="mem-page" data-buffer="{k}" data-page="{to}"{}>{label}</button>"#,
+                    if enabled { "" } else { " disabled" }
+                )
+            };
+            let _ = write!(
+                html,
+                r#"<tr class="pager"><th colspan="{span}" scope="rowgroup">{first}{prev} cells {a}–{z} of {len} (page {p} of {pages_total}) {next}{last}</th></tr>"#,
+                span = MEMORY_COLUMNS + 1,
+                first = button(0, "⏮", page > 0),
+                prev = button(page.saturating_sub(1), "◀", page > 0),
+                a = start,
+                z = start + shown.len().saturating_sub(1),
+                len = b.cells.len(),
+                p = page + 1,
+                next = button(page + 1, "▶", page + 1 < pages_total),
+                last = button(pages_total - 1, "⏭", page + 1 < pages_total),
+            );
+        }
+        for (row, chunk) in shown.chunks(MEMORY_COLUMNS).enumerate() {
+            let first = start + row * MEMORY_COLUMNS;
             let _ = write!(html, r#"<tr><th scope="row">{first}</th>"#);
             for (j, cell) in chunk.iter().enumerate() {
                 let i = first + j;
                 let text = cell.as_ref().map_or("undef".to_string(), value_text);
-                let written = writes.iter().any(|w| w.buffer == k && w.index == i);
                 let mut cls = String::new();
-                if written {
+                if written.contains(&(k, i)) {
                     cls.push_str("written");
                 }
                 if cell.is_none() {

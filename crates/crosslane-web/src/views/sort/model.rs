@@ -11,6 +11,7 @@
 use crosslane_core::network::warp::{warp_sort, WarpShuffles, WarpSort};
 use crosslane_core::network::{closed_form, report, stage_params, Comparator, SortReport};
 use crosslane_core::{Dialect, InputError};
+use serde::{Deserialize, Serialize};
 
 pub use crosslane_core::network::report::MAX_REPORT_LEN;
 
@@ -25,7 +26,7 @@ pub const KEYS_SHOWN: usize = 64;
 pub const WARP_DIALECTS: [&str; 4] = ["ascend", "cuda", "hip", "wgsl"];
 
 /// One comparator as it ran in the walk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fired {
     /// The comparator (positions `lo < hi`).
     pub comparator: Comparator,
@@ -34,7 +35,7 @@ pub struct Fired {
 }
 
 /// What one stage `(p, k)` did.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StageRun {
     /// Block half-size.
     pub p: usize,
@@ -54,7 +55,7 @@ pub struct StageRun {
 }
 
 /// A whole walk of the network over one input.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SortRun {
     /// The core's report: input, figures, output of the executor, verification.
     pub report: SortReport,
@@ -235,6 +236,43 @@ pub fn in_order(keys: &[i64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sort worker sends a run to the page as JSON (`worker::sort`): what arrives must be the
+    /// run that was walked, keys, counters, fractions and wires included. 2^15 keys: a plot run
+    /// with [`KEYS_SHOWN`] keys per stage (m = 15: 120 stages, (m² − m + 4)·2^(m−2) − 1 =
+    /// 1 753 087 comparators, Knuth 5.3.4), and 16 keys with every wire.
+    #[test]
+    fn a_run_survives_the_trip_from_the_worker() {
+        for (len, limit) in [(1usize << 15, DRAW_LIMIT), (16, DRAW_LIMIT)] {
+            let run = SortRun::new(Some(len), 99, None, limit).unwrap();
+            let text = serde_json::to_string(&Ok::<_, InputError>(run.clone())).unwrap();
+            let mut back: SortRun = serde_json::from_str::<Result<SortRun, InputError>>(&text)
+                .unwrap()
+                .unwrap();
+            // serde_json reads a float back to within an ulp (it does not promise the exact
+            // bits without its `float_roundtrip` feature): the fractions, shown to 0.01 %, are
+            // compared as such, everything else exactly.
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-12;
+            assert!(close(back.initial_in_order, run.initial_in_order));
+            back.initial_in_order = run.initial_in_order;
+            for (b, r) in back.stages.iter_mut().zip(&run.stages) {
+                assert!(close(b.in_order, r.in_order));
+                b.in_order = r.in_order;
+            }
+            assert_eq!(back, run);
+            if len == 1 << 15 {
+                assert_eq!(run.stages.len(), 120);
+                assert_eq!(run.report.figures.comparators, 1_753_087);
+                assert!(!run.drawn);
+            } else {
+                assert!(run.stages.iter().all(|s| s.fired.is_some()));
+            }
+        }
+        let refused: Result<SortRun, InputError> = SortRun::new(Some(0), 1, None, DRAW_LIMIT);
+        let text = serde_json::to_string(&refused).unwrap();
+        let back: Result<SortRun, InputError> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.unwrap_err().field, "len");
+    }
 
     #[test]
     fn ten_given_keys_walk_32_comparators_in_10_stages_to_sorted() {

@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 use std::fmt::Write;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use crosslane_core::network::report::MAX_REPORT_LEN;
 use crosslane_core::network::WarpSort;
@@ -20,7 +20,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, HtmlInputElement,
-    HtmlSelectElement,
+    HtmlSelectElement, MessageEvent, Worker, WorkerOptions, WorkerType,
 };
 
 use super::model::{SortRun, DRAW_LIMIT, KEYS_SHOWN, WARP_DIALECTS};
@@ -30,12 +30,17 @@ use crate::labels::escape;
 use crate::panic;
 use crate::render::{canvas, scene};
 use crate::views::router;
+use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::sort::{SortJob, WORKER_MIN_LEN};
 
 /// Largest wire threshold the form accepts (drawing more wires helps nobody).
 const MAX_THRESHOLD: usize = 1024;
 
 /// Keys of the page's first run: the reversed ten keys that naive bitonic code gets wrong.
 const FIRST_VALUES: &str = "9,8,7,6,5,4,3,2,1,0";
+
+/// A worker's message listener, kept as long as its worker.
+type Listener = Closure<dyn FnMut(JsValue)>;
 
 struct SortPage {
     len: HtmlInputElement,
@@ -57,6 +62,13 @@ struct SortPage {
     run: Option<SortRun>,
     warp_run: Option<Result<WarpSort, InputError>>,
     at: usize,
+    /// The view itself, for the answer of a walk computed in a worker.
+    me: Weak<RefCell<SortPage>>,
+    /// The walk in progress in a worker (more than [`WORKER_MIN_LEN`] random keys), with its
+    /// listener; a newer input terminates it.
+    job: Option<(Worker, Listener)>,
+    /// Bumped by every walk started, so that only the latest one's answer is shown.
+    job_id: u64,
 }
 
 /// Builds the view inside `section#view-sort`, wires it and registers its router hooks.
@@ -90,8 +102,14 @@ pub fn mount() -> Js<()> {
         run: None,
         warp_run: None,
         at: 0,
+        me: Weak::new(),
+        job: None,
+        job_id: 0,
     };
     let page = Rc::new(RefCell::new(page));
+    if let Ok(mut p) = page.try_borrow_mut() {
+        p.me = Rc::downgrade(&page);
+    }
 
     let form: EventTarget = by_id::<Element>(&doc, "sort-form")?.into();
     with(&page, &form, "input", |p, e| {
@@ -316,8 +334,13 @@ impl SortPage {
         }
     }
 
-    /// Rebuilds the run from the form; an error keeps the last run on screen.
+    /// Rebuilds the run from the form; an error keeps the last run on screen. A walk of more
+    /// than [`WORKER_MIN_LEN`] random keys is computed in a worker ([`Self::start_job`]).
     fn recompute(&mut self) -> Js<()> {
+        self.job_id += 1;
+        if let Some((w, _)) = self.job.take() {
+            w.terminate();
+        }
         let values = self.typed_values();
         let built = (|| {
             let seed = self.parse_seed()?;
@@ -326,13 +349,96 @@ impl SortPage {
                 Some(_) => None,
                 None => Some(self.parse_len()?),
             };
-            SortRun::new(len, seed, values.as_deref(), threshold)
+            if let (Some(len), None) = (len, &values) {
+                if len > WORKER_MIN_LEN && len <= MAX_REPORT_LEN {
+                    let job = SortJob {
+                        len,
+                        seed,
+                        threshold,
+                    };
+                    if self.start_job(&job) {
+                        return Ok(None);
+                    }
+                }
+            }
+            SortRun::new(len, seed, values.as_deref(), threshold).map(Some)
         })();
+        self.take(built, values.is_some())
+    }
+
+    /// Starts a worker that walks the network for `job` and hands the run to [`Self::take`];
+    /// `false` when no worker can start (the walk then runs here).
+    fn start_job(&mut self, job: &SortJob) -> bool {
+        let opts = WorkerOptions::new();
+        opts.set_type(WorkerType::Module);
+        let Ok(worker) = Worker::new_with_options(WORKER_SCRIPT, &opts) else {
+            return false;
+        };
+        let (me, id, fallback) = (self.me.clone(), self.job_id, job.clone());
+        let listener = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+            let Some(page) = me.upgrade() else {
+                return;
+            };
+            let Ok(mut p) = page.try_borrow_mut() else {
+                return;
+            };
+            if p.job_id != id {
+                return;
+            }
+            let answer = e
+                .dyn_ref::<MessageEvent>()
+                .map(|m| js_sys::Reflect::get(&m.data(), &JsValue::from_str("sort")));
+            let built = match answer {
+                Some(Ok(text)) => match text.as_string() {
+                    Some(text) => serde_json::from_str::<Result<SortRun, InputError>>(&text)
+                        .unwrap_or_else(|e| Err(InputError::new("sort", e.to_string())))
+                        .map(Some),
+                    None => return, // `{ready}` and other words of the worker
+                },
+                // An error event: the worker could not load; walk here instead.
+                _ => SortRun::new(Some(fallback.len), fallback.seed, None, fallback.threshold)
+                    .map(Some),
+            };
+            if let Some((w, _)) = &p.job {
+                w.terminate();
+            }
+            let result = p.take(built, false);
+            drop(p);
+            match result {
+                Ok(()) => router::changed("sort"),
+                Err(err) => panic::banner(&format!("crosslane hit a page error: {err:?}")),
+            }
+        });
+        worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(listener.as_ref().unchecked_ref()));
+        let msg = js_sys::Object::new();
+        let text = serde_json::to_string(job).unwrap_or_default();
+        if js_sys::Reflect::set(&msg, &"sort".into(), &JsValue::from_str(&text)).is_err()
+            || worker.post_message(&msg).is_err()
+        {
+            worker.terminate();
+            return false;
+        }
+        self.figures.set_text_content(Some(&format!(
+            "walking the network over {} keys in a worker… (the page stays usable)",
+            job.len
+        )));
+        self.job = Some((worker, listener));
+        true
+    }
+
+    /// Shows a run just built (`Ok(None)`: one is being built in a worker), or the input error.
+    fn take(&mut self, built: Result<Option<SortRun>, InputError>, typed: bool) -> Js<()> {
         match built {
-            Ok(run) => {
+            Ok(None) => {
                 self.error.set_hidden(true);
                 self.error.set_text_content(None);
-                if values.is_some() {
+                Ok(())
+            }
+            Ok(Some(run)) => {
+                self.error.set_hidden(true);
+                self.error.set_text_content(None);
+                if typed {
                     self.len.set_value(&run.len().to_string());
                 }
                 self.at = self.at.min(run.positions());

@@ -1,0 +1,36 @@
+// crosslane kernel worker (issue 12): the page's own wasm module, loaded again in a module
+// worker, runs the kernel interpreter so that no kernel, link or launch can block the page.
+//
+// Protocol (crates/crosslane-web/src/worker/): the page posts {id, json} with a Request as JSON;
+// the worker answers {id, reply} (a Reply as JSON) and, during a run, {id, progress: steps}
+// about every 100 ms, which the page's watchdog takes as the heartbeat. {ready: true} says the
+// wasm has loaded; {failed: message} that it could not (the page then runs the interpreter
+// itself). Requests are answered one at a time, in order. The sort view posts {sort: job} to a
+// worker of its own and gets {sort: result} back (src/worker/sort.rs).
+//
+// scripts/build-web writes this file into dist/ with the placeholders replaced by the hashed
+// names of the page's wasm-bindgen glue and module.
+import initWasm, { worker_request, worker_sort } from './__CROSSLANE_GLUE__';
+
+const ready = initWasm({ module_or_path: new URL('./__CROSSLANE_WASM__', import.meta.url) });
+ready.then(
+  () => self.postMessage({ ready: true }),
+  (e) => self.postMessage({ failed: String(e && e.message ? e.message : e) }),
+);
+
+self.onmessage = async (event) => {
+  const { id, json, sort } = event.data ?? {};
+  if (typeof json !== 'string' && typeof sort !== 'string') return;
+  try {
+    await ready;
+  } catch {
+    return;
+  }
+  // The sort view's walk of a large network: {sort: SortJob JSON} → {sort: Result JSON}.
+  if (typeof sort === 'string') {
+    self.postMessage({ sort: worker_sort(sort) });
+    return;
+  }
+  const reply = worker_request(json, (steps) => self.postMessage({ id, progress: steps }));
+  self.postMessage({ id, reply });
+};

@@ -1,0 +1,145 @@
+//! The messages between the kernel view (the page) and the kernel worker: JSON text both ways, so
+//! that the page and the worker — the same wasm module, loaded twice — agree by construction.
+//!
+//! The worker owns the [`crosslane_core::kernel::Executor`]; the page owns what it shows (the
+//! position on the trace, the warp picked, the memory pages) and sends it with every request as
+//! [`At`]. Every request is answered by one [`Frame`]: everything the view shows at that
+//! position, already built (the tables as HTML, the cross-lane call as its [`Step`]), so a
+//! frame costs the page a few `innerHTML`s however large the launch.
+
+use std::collections::BTreeMap;
+
+use crosslane_core::kernel::LaunchConfig;
+use crosslane_core::Step;
+use serde::{Deserialize, Serialize};
+
+/// What the page shows, sent with every request.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct At {
+    /// Position on the trace: 0 = before the first step, k = after step k.
+    pub pos: usize,
+    /// The warp the lane table shows (block, warp); `None` = the warp of the step shown.
+    pub warp: Option<(usize, usize)>,
+    /// The memory table's page per buffer index, where the user moved it.
+    pub pages: BTreeMap<usize, usize>,
+}
+
+/// What the worker is asked to do before it answers with the frame at [`At::pos`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Command {
+    /// Parse `source` and launch it with `config` (a new executor at position 0).
+    Load {
+        /// The kernel text.
+        source: String,
+        /// The launch, its buffer fills and budgets included.
+        config: LaunchConfig,
+    },
+    /// Nothing: the frame at the position given.
+    Show,
+    /// One step forward: along the recorded trace, or one more statement interpreted.
+    Step,
+    /// Interpret until the trace reaches `target` steps (`None`: to the end or a budget),
+    /// reporting progress about every [`PROGRESS_MS`].
+    Run {
+        /// Trace length to stop at.
+        target: Option<usize>,
+    },
+    /// Memory cell `index` of buffer `buffer` edited before the first step: checked, then made
+    /// the buffer's initial fill and the launch rebuilt.
+    Edit {
+        /// Buffer index in the launch's memory.
+        buffer: usize,
+        /// Cell.
+        index: usize,
+        /// The text typed.
+        text: String,
+    },
+}
+
+/// Milliseconds between progress messages of a run; also the worker's heartbeat, which the page's
+/// watchdog listens for.
+pub const PROGRESS_MS: f64 = 100.0;
+
+/// One request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// What to do.
+    pub command: Command,
+    /// What the page shows.
+    pub at: At,
+}
+
+/// A wavy underline in the editor: line, column (1-based), level (`error`, `warning`, `info`),
+/// message.
+pub type Squiggle = (u32, u32, String, String);
+
+/// The cross-lane call drawn on the canvas.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Drawn {
+    /// The call, as the single-op view draws it.
+    pub step: Step,
+    /// Its line.
+    pub line: u32,
+    /// Whether it belongs to the step shown (else it is the last call before it).
+    pub current: bool,
+    /// The caption (op, line, block, warp, active mask).
+    pub caption: String,
+}
+
+/// Everything the kernel view shows at one position.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The position shown (the request's, clamped to the trace).
+    pub pos: usize,
+    /// Steps recorded.
+    pub len: usize,
+    /// `section#view-kernel[data-state]`: `idle`, `finished`, `stopped` or `error`.
+    pub state: String,
+    /// `#kernel-status`.
+    pub status: String,
+    /// `#kernel-error`: "line L:C: message" of a parse or launch error.
+    pub error: Option<String>,
+    /// The kernels of the source, the default first (the entry menu).
+    pub entries: Vec<String>,
+    /// `#kernel-geometry`.
+    pub geometry: String,
+    /// `#kernel-position`.
+    pub position: String,
+    /// The line of the step shown.
+    pub current_line: Option<u32>,
+    /// Squiggles: the fault and the diagnostics so far (at most [`MAX_SQUIGGLES`]).
+    pub squiggles: Vec<Squiggle>,
+    /// `#kernel-diagnostics` items.
+    pub diagnostics_html: String,
+    /// The warps of the launch for the warp menu (empty when there are too many to list).
+    pub warps: Vec<(usize, usize)>,
+    /// `table#kernel-vars`.
+    pub vars_html: String,
+    /// `#kernel-mask`.
+    pub mask_html: String,
+    /// `#kernel-warp`.
+    pub warp_text: String,
+    /// `table#kernel-memory`.
+    pub memory_html: String,
+    /// A memory edit that did not parse: "NAME[i]: message".
+    pub memory_error: Option<String>,
+    /// The cross-lane call to draw.
+    pub drawn: Option<Drawn>,
+    /// The launch's buffer fills (after a memory edit: the page keeps them for later loads).
+    pub fills: BTreeMap<String, String>,
+}
+
+/// Most squiggles sent to the editor; the diagnostics list says how many more there are.
+pub const MAX_SQUIGGLES: usize = 500;
+
+/// The worker's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    /// The frame.
+    Frame(Box<Frame>),
+    /// A request the worker could not read (a bug between page and worker, never user input).
+    Error(String),
+}
