@@ -1235,7 +1235,9 @@ impl KernelView {
             return Ok(());
         };
         self.canvas.set_hidden(false);
-        let mut width = self.canvas.get_bounding_client_rect().width();
+        // The box's width, not the canvas's own: a drawing wider than its box (64+ lanes) sets
+        // the canvas wider, and reading that back would keep it wide forever.
+        let mut width = canvas::available_width(&self.canvas);
         if width < 50.0 {
             width = 900.0;
         }
