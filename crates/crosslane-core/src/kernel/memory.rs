@@ -258,8 +258,10 @@ pub fn parse_cell(elem: ValTy, text: &str, field: &str) -> Result<Option<KVal>, 
 }
 
 /// The initial cells of a buffer of `len` elements from a fill text: `index` (cell i holds i;
-/// the default), `index+K`, `index*K`, `zero`, `undef`, one value for every cell, or a comma list
-/// (cells past its end stay uninitialized).
+/// the default; `i` is the same), `index+K`, `index*K`, `index*K+C` (also `i*K-C`), `zero`,
+/// `undef`, `random:SEED` (integers 0..=99 from a 64-bit LCG seeded by SEED, Knuth's MMIX
+/// constants, so a seed gives the same cells everywhere), one value for every cell, or a comma
+/// list (cells past its end stay uninitialized).
 ///
 /// # Errors
 /// [`InputError`] on `field` for a list longer than the buffer or an item that does not parse.
@@ -284,9 +286,38 @@ pub fn fill_cells(
             })
             .collect()
     };
+    if let Some(seed) = lower.strip_prefix("random:") {
+        let seed = parse_int(seed).ok_or_else(|| {
+            InputError::new(
+                field,
+                format!("`{fill}`: expected random:SEED with an integer SEED"),
+            )
+        })?;
+        let mut state = seed as u64;
+        return Ok(by_index(&|_| 0)
+            .into_iter()
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let n = i128::from((state >> 33) % 100);
+                let one = if elem.scalar.is_float() {
+                    KVal::float(elem.scalar, n as f64)
+                } else {
+                    KVal::int(elem.scalar, n)
+                };
+                Some(one.convert(elem).unwrap_or_else(|_| KVal::zero(elem)))
+            })
+            .collect());
+    }
     let rest = lower
         .strip_prefix("index")
         .or_else(|| lower.strip_prefix("lane"))
+        .or_else(|| {
+            lower
+                .strip_prefix('i')
+                .filter(|r| r.is_empty() || r.starts_with(['+', '-', '*']))
+        })
         .or(if lower.is_empty() { Some("") } else { None });
     if let Some(rest) = rest {
         let k = |s: &str| {
@@ -309,8 +340,19 @@ pub fn fill_cells(
             return Ok(by_index(&|i| i + k));
         }
         if let Some(s) = rest.strip_prefix('*') {
-            let k = k(s)? as i128;
-            return Ok(by_index(&|i| i * k));
+            // `*K`, `*K+C` or `*K-C`.
+            let split = s.get(1..).and_then(|t| t.find(['+', '-'])).map(|p| p + 1);
+            let (kt, ct) = match split {
+                Some(p) => s.split_at(p),
+                None => (s, ""),
+            };
+            let kv = k(kt)? as i128;
+            let c = if ct.is_empty() {
+                0
+            } else {
+                k(ct.trim_start_matches('+'))? as i128
+            };
+            return Ok(by_index(&|i| i * kv + c));
         }
     }
     match lower.as_str() {
@@ -347,6 +389,22 @@ mod tests {
         let int = ValTy::scalar(Scalar::I32);
         let cells = fill_cells(int, 4, "index*2", "dst").unwrap();
         assert_eq!(cells[3], Some(KVal::int(Scalar::I32, 6)));
+        let cells = fill_cells(int, 4, "i*3+2", "dst").unwrap();
+        assert_eq!(cells[3], Some(KVal::int(Scalar::I32, 11)));
+        let cells = fill_cells(int, 4, "i*2-1", "dst").unwrap();
+        assert_eq!(cells[0], Some(KVal::int(Scalar::I32, -1)));
+        let cells = fill_cells(int, 4, "i+5", "dst").unwrap();
+        assert_eq!(cells[2], Some(KVal::int(Scalar::I32, 7)));
+        let a = fill_cells(int, 8, "random:7", "dst").unwrap();
+        assert_eq!(a, fill_cells(int, 8, "random:7", "dst").unwrap());
+        assert_ne!(a, fill_cells(int, 8, "random:8", "dst").unwrap());
+        // An independent model of the generator: first cell of seed 7.
+        let first = (7u64
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407)
+            >> 33)
+            % 100;
+        assert_eq!(a[0], Some(KVal::int(Scalar::I32, first as i128)));
         let cells = fill_cells(int, 4, "7,8", "dst").unwrap();
         assert_eq!(cells[1], Some(KVal::int(Scalar::I32, 8)));
         assert_eq!(cells[2], None);

@@ -22,6 +22,7 @@ pub mod budget;
 pub mod builtins;
 pub mod diaglog;
 pub mod exec;
+pub mod host_launch;
 pub mod lexer;
 pub mod memory;
 pub mod parser;

@@ -267,6 +267,11 @@ impl Parser<'_> {
                         }
                     }
                     ExprKind::Call(w, args)
+                } else if let Some(c) = self.consts.get(&w) {
+                    // A file-scope constant: its value, at the use.
+                    let mut c = c.clone();
+                    c.span = span;
+                    return Ok(c);
                 } else {
                     ExprKind::Ident(w)
                 }

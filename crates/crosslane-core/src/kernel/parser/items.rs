@@ -1,21 +1,30 @@
 //! Top-level items: the program, type aliases, function definitions and parameters.
 
+use super::host::{self, const_eval};
 use super::{PResult, Parser};
 use crate::kernel::ast::*;
 use crate::kernel::lexer::Tok;
 use crate::kernel::types::{Ty, ValTy};
 use crate::kernel::KernelError;
 use crate::result::Level;
+use std::collections::HashMap;
 
 impl Parser<'_> {
     pub(super) fn program(&mut self) -> PResult<Program> {
         let mut program = Program::default();
         let mut loose: Vec<Stmt> = Vec::new();
+        // `const`/`constexpr` declarations before anything else: file-scope constants when the
+        // source defines functions, the snippet's first statements otherwise.
+        let mut globals: Vec<Stmt> = Vec::new();
         let start = self.span();
         while !matches!(self.peek(0), Tok::Eof) {
             if self.eat(";") {
                 continue;
             }
+            if self.skip_namespace_line() {
+                continue;
+            }
+            self.refuse_unsupported_item()?;
             if self.is_word("using") || self.is_word("typedef") {
                 let (name, ty) = self.alias()?;
                 program.aliases.push((name, ty));
@@ -25,10 +34,28 @@ impl Parser<'_> {
                 program.functions.push(f);
                 continue;
             }
+            if matches!(self.peek(0), Tok::Eof) {
+                // Skipped prototypes or host functions ran to the end.
+                break;
+            }
+            if loose.is_empty() {
+                if let Some(g) = self.global_const() {
+                    globals.push(g);
+                    continue;
+                }
+            }
             if !program.functions.is_empty() {
-                return self.err("a function definition (statements belong inside a function)");
+                return self.err(
+                    "a function definition: file-scope variables other than `const`/`constexpr` \
+                     constants with a constant value are not supported (pass the data as a \
+                     kernel parameter)",
+                );
             }
             loose.push(self.stmt()?);
+        }
+        if program.functions.is_empty() && !globals.is_empty() {
+            globals.append(&mut loose);
+            loose = globals;
         }
         if !loose.is_empty() {
             if !program.functions.is_empty() {
@@ -107,6 +134,8 @@ impl Parser<'_> {
     /// One function definition (`Some(Some(f))`), no function here (`Some(None)`), or a
     /// prototype that was skipped (`None`: look again after it).
     pub(super) fn function_once(&mut self) -> PResult<Option<Option<Function>>> {
+        self.q_device = false;
+        self.q_host = false;
         let save = self.pos;
         let save_depth = self.depth;
         let saved_diags = self.diags.len();
@@ -138,6 +167,29 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let entry = entry1;
+        if !entry && !self.q_device {
+            // Host code (`main`, `__host__`, a function calling the runtime or launching a
+            // kernel) is read for its launches and skipped, parameters and all.
+            let open_params = self.pos;
+            if let Some(close_params) = host::closing(self.toks, open_params) {
+                let mut at = close_params + 1;
+                while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
+                {
+                    at += 1;
+                }
+                if matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    let close = host::body_end(self, at)?;
+                    let host = name == "main"
+                        || self.q_host
+                        || host::looks_like_host(&self.toks[at..close]);
+                    if host {
+                        self.read_host(&name, start, at, close);
+                        self.pos = close + 1;
+                        return Ok(None);
+                    }
+                }
+            }
+        }
         self.expect_punct("(")?;
         let params = self.params()?;
         let (entry2, _, bounds2) = self.qualifiers()?;
@@ -240,5 +292,113 @@ impl Parser<'_> {
             dims[k] = part.trim().parse().ok()?;
         }
         Some(dims)
+    }
+
+    /// `using namespace X;` and `namespace cg = cooperative_groups;`: skipped with a note.
+    fn skip_namespace_line(&mut self) -> bool {
+        let using_ns =
+            self.is_word("using") && matches!(self.peek(1), Tok::Ident(w) if w == "namespace");
+        let alias = self.is_word("namespace")
+            && matches!(self.peek(1), Tok::Ident(_))
+            && matches!(self.peek(2), Tok::Punct("="));
+        if !(using_ns || alias) {
+            return false;
+        }
+        let at = self.span();
+        while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+            self.bump();
+        }
+        self.eat(";");
+        self.diag(
+            at,
+            Level::Info,
+            "namespace line skipped: names are looked up without their namespace",
+            "",
+        );
+        true
+    }
+
+    /// File-scope constructs the interpreter does not run, named at their line with what to do
+    /// instead (never a bare "expected `;`").
+    fn refuse_unsupported_item(&mut self) -> PResult<()> {
+        let at = self.span();
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            return Ok(());
+        };
+        let msg = match w.as_str() {
+            "struct" | "class" | "union" => format!(
+                "`{w}` definitions are not supported yet; pass the fields as separate buffers or \
+                 scalars"
+            ),
+            "template" => "templates are not supported yet; write the function for one type \
+                 (replace the template parameters by the types and constants you launch with)"
+                .to_string(),
+            "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
+                 scope"
+                .to_string(),
+            "__constant__" => "`__constant__` variables are not supported; pass the data as a \
+                 kernel parameter (a pointer) or use a `constexpr` constant"
+                .to_string(),
+            "enum" => "`enum` is not supported; use `constexpr int` constants".to_string(),
+            _ => return Ok(()),
+        };
+        Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// A file-scope `const`/`constexpr` declaration whose every declarator has a constant
+    /// initializer: its names become constants ([`Parser::consts`]). `None` (position restored)
+    /// for anything else.
+    fn global_const(&mut self) -> Option<Stmt> {
+        let mut k = 0;
+        let mut is_const = false;
+        while let Tok::Ident(w) = self.peek(k) {
+            match w.as_str() {
+                "const" | "constexpr" => is_const = true,
+                "static" | "__device__" | "__host__" | "inline" => {}
+                _ => break,
+            }
+            k += 1;
+        }
+        if !is_const {
+            return None;
+        }
+        let save = self.pos;
+        let save_diags = self.diags.len();
+        let save_depth = self.depth;
+        let restore = |p: &mut Self| {
+            p.pos = save;
+            p.diags.truncate(save_diags);
+            p.depth = save_depth;
+        };
+        let Ok(stmt) = self.simple_stmt() else {
+            restore(self);
+            return None;
+        };
+        let StmtKind::Decl(storage, decls) = &stmt.kind else {
+            restore(self);
+            return None;
+        };
+        let empty = HashMap::new();
+        let constant = !storage.shared
+            && decls.iter().all(|d| {
+                d.array.is_none()
+                    && d.init
+                        .as_ref()
+                        .is_some_and(|e| const_eval(e, &empty).is_some())
+            });
+        if !constant {
+            restore(self);
+            return None;
+        }
+        for d in decls {
+            if let (Some(init), Ty::Val(v)) = (&d.init, d.ty) {
+                let e = Expr::new(
+                    ExprKind::Cast(Ty::Val(v), Box::new(init.clone())),
+                    init.span,
+                );
+                self.consts.insert(d.name.clone(), e);
+            }
+        }
+        Some(stmt)
     }
 }

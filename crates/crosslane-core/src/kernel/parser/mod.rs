@@ -17,6 +17,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod expr;
+mod host;
 mod items;
 mod macros;
 mod stmt;
@@ -66,17 +67,8 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> 
         &mut macro_diags,
         limits.max_tokens,
     )?;
-    let mut p = Parser {
-        toks: &tokens,
-        comments: &lexed.comments,
-        pos: 0,
-        aliases: HashMap::new(),
-        diags: macro_diags,
-        depth: 0,
-        max_depth: limits.depth(),
-        elision_noted: false,
-        suggestions: 0,
-    };
+    let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
+    p.diags = macro_diags;
     for (line, text) in &lexed.directives {
         p.diags.push(KernelDiagnostic::new(
             Span {
@@ -88,9 +80,10 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> 
             "",
         ));
     }
-    let program = p
+    let mut program = p
         .program()
         .map_err(|e| hint_flattened(e, &lexed.comments))?;
+    program.launches = std::mem::take(&mut p.launches);
     Ok(Parsed {
         program,
         diagnostics: p.diags,
@@ -140,6 +133,36 @@ struct Parser<'a> {
     /// Unknown type names given a closest-name suggestion so far (each costs a scan of the
     /// known names; past [`MAX_SUGGESTIONS`] the name is read as `int` without one).
     suggestions: u32,
+    /// `const`/`constexpr` globals with a constant initializer, by name: a use is replaced by
+    /// the initializer (they are compile-time constants in every dialect).
+    consts: HashMap<String, Expr>,
+    /// Launches read from host functions so far.
+    launches: Vec<HostLaunch>,
+    /// Whether the qualifiers read since the start of the current item named `__device__`.
+    q_device: bool,
+    /// Whether they named `__host__`.
+    q_host: bool,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `toks` (which must end in [`Tok::Eof`]).
+    fn new(toks: &'a [Token], comments: &'a [Comment], max_depth: u32) -> Self {
+        Parser {
+            toks,
+            comments,
+            pos: 0,
+            aliases: HashMap::new(),
+            diags: Vec::new(),
+            depth: 0,
+            max_depth,
+            elision_noted: false,
+            suggestions: 0,
+            consts: HashMap::new(),
+            launches: Vec::new(),
+            q_device: false,
+            q_host: false,
+        }
+    }
 }
 
 /// Most unknown type names that get a closest-name suggestion.

@@ -14,6 +14,7 @@ pub(super) const QUALIFIERS: &[&str] = &[
     "inline",
     "__inline__",
     "__forceinline__",
+    "__noinline__",
     "__device__",
     "__host__",
     "__global__",
@@ -159,6 +160,8 @@ impl Parser<'_> {
             match w.as_str() {
                 "__global__" | "__simt_vf__" | "__aicore__" => entry = true,
                 "__shared__" => storage.shared = true,
+                "__device__" => self.q_device = true,
+                "__host__" => self.q_host = true,
                 "extern" => storage.external = true,
                 "__launch_bounds__" => {
                     self.expect_punct("(")?;
