@@ -19,9 +19,10 @@
 
 use std::io::Read;
 
-use crosslane_core::kernel::{render_text, run_kernel, LaunchConfig, Limits};
-use crosslane_core::permalink;
+use crosslane_core::kernel::host_launch::shared_cells;
+use crosslane_core::kernel::{parse, render_text, run_kernel, LaunchConfig, Limits};
 use crosslane_core::scenario::{Scenario, View};
+use crosslane_core::{permalink, Dialect};
 
 use crate::error::CliError;
 use crate::print_out;
@@ -37,13 +38,31 @@ pub struct RunArgs {
     /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one).
     #[arg(long)]
     pub entry: Option<String>,
-    /// Kernel only: blocks launched, 1..=65536 (default: a kernel scenario's, else 1).
+    /// Kernel only: blocks launched, `X[,Y,Z]`, 1..=65536 in all (default: a kernel scenario's,
+    /// else the launch in host code, else 1).
+    #[arg(long, value_parser = parse_dim3)]
+    pub blocks: Option<[usize; 3]>,
+    /// Kernel only: threads per block, `X[,Y,Z]`, 1..=1024 in all (default: a kernel scenario's,
+    /// else the launch in host code, else the kernel's `asc_vf_call` comment, else one warp).
+    #[arg(long, value_parser = parse_dim3)]
+    pub threads_per_block: Option<[usize; 3]>,
+    /// Kernel only: a scalar parameter's value, `NAME=VALUE` (repeatable; default: the launch in
+    /// host code; a scalar nobody set is a diagnostic naming it).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub arg: Vec<String>,
+    /// Kernel only: a pointer parameter's buffer, `NAME[:LEN]=FILL` (repeatable). FILL: `index`
+    /// (cell i = i), a number (every cell), `i*K`, `i+K`, `i*K+C`, a comma list of exactly LEN
+    /// values, or `random:SEED`. LEN defaults to one cell per launched thread.
+    #[arg(long = "buffer", value_name = "NAME[:LEN]=FILL")]
+    pub buffer: Vec<String>,
+    /// Kernel only: dynamic shared memory in bytes, sizing the `extern __shared__` array
+    /// (default: the launch's, else one cell per thread of a block).
     #[arg(long)]
-    pub blocks: Option<usize>,
-    /// Kernel only: threads per block, 1..=1024 (default: a kernel scenario's, else the kernel's
-    /// `asc_vf_call` comment, else one warp).
+    pub shared_bytes: Option<u64>,
+    /// Kernel only: the dialect (cuda, hip, ascend, maca, …); default: the file extension
+    /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
     #[arg(long)]
-    pub threads_per_block: Option<usize>,
+    pub dialect: Option<String>,
     /// Kernel only: lanes per warp (default: the dialect's).
     #[arg(long)]
     pub lanes: Option<usize>,
@@ -100,7 +119,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     if is_kernel_source(&args.input, &text) {
         return run_kernel_file(args, &text, LaunchConfig::default());
     }
-    let scenario = parse(&text)?;
+    let scenario = parse_scenario(&text)?;
     let trace = match &scenario.view {
         View::Op(request) => request.run()?.contract_json(),
         View::Kernel {
@@ -155,7 +174,7 @@ fn read_capped(r: impl Read, what: &str) -> Result<String, CliError> {
 }
 
 /// Scenario JSON when the text starts with `{`, otherwise a permalink.
-fn parse(text: &str) -> Result<Scenario, CliError> {
+fn parse_scenario(text: &str) -> Result<Scenario, CliError> {
     let text = text.trim();
     if text.starts_with('{') {
         Scenario::from_json(text.as_bytes()).map_err(|e| CliError::Usage(format!("run: {e}")))
@@ -213,13 +232,71 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         config.entry.clone_from(&args.entry);
     }
     if let Some(b) = args.blocks {
-        config.grid_dim = Some([b, 1, 1]);
+        config.grid_dim = Some(b);
     }
     if let Some(t) = args.threads_per_block {
-        config.block_dim = Some([t, 1, 1]);
+        config.block_dim = Some(t);
     }
     if let Some(l) = args.lanes {
         config.lanes = Some(l);
+    }
+    if let Some(d) = &args.dialect {
+        config.dialect = Some(Dialect::parse(d)?);
+    } else if config.dialect.is_none() {
+        config.dialect = dialect_by_extension(&args.input);
+    }
+    for a in &args.arg {
+        let (name, value) = a.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "run: --arg `{}`: expected NAME=VALUE",
+                escape_controls(a)
+            ))
+        })?;
+        config
+            .args
+            .insert(name.trim().to_string(), value.trim().to_string());
+    }
+    for b in &args.buffer {
+        let (head, fill) = b.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "run: --buffer `{}`: expected NAME[:LEN]=FILL",
+                escape_controls(b)
+            ))
+        })?;
+        let (name, len) = match head.split_once(':') {
+            Some((n, l)) => {
+                let len: usize = l.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "run: --buffer `{}`: LEN must be a positive integer",
+                        escape_controls(b)
+                    ))
+                })?;
+                (n.trim(), Some(len))
+            }
+            None => (head.trim(), None),
+        };
+        if let Some(len) = len {
+            let items = fill.split(',').count();
+            if items > 1 && items != len {
+                return Err(CliError::Usage(format!(
+                    "run: --buffer `{}`: a list fill needs exactly {len} values, got {items}",
+                    escape_controls(b)
+                )));
+            }
+            config.buffer_len.insert(name.to_string(), len);
+        }
+        config
+            .args
+            .insert(name.to_string(), fill.trim().to_string());
+    }
+    if let Some(bytes) = args.shared_bytes {
+        let parsed = parse(source)
+            .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
+        config.shared_len = Some(shared_cells(
+            &parsed.program,
+            config.entry.as_deref(),
+            bytes,
+        ));
     }
     config.limits = limits(args, config.limits);
     let trace = run_kernel(source, config)
@@ -243,5 +320,34 @@ fn limits(args: &RunArgs, base: Limits) -> Limits {
         max_tokens: args.max_tokens.unwrap_or(base.max_tokens),
         max_code: args.max_code.unwrap_or(base.max_code),
         max_diagnostics: args.max_diagnostics.unwrap_or(base.max_diagnostics),
+    }
+}
+
+/// `X[,Y,Z]` as (x, y, z), the missing ones 1.
+fn parse_dim3(text: &str) -> Result<[usize; 3], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{text}`: expected X, X,Y or X,Y,Z"));
+    }
+    let mut d = [1usize; 3];
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = p
+            .parse()
+            .map_err(|_| format!("`{text}`: `{p}` is not a non-negative integer"))?;
+    }
+    Ok(d)
+}
+
+/// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /
+/// `.cuh` → CUDA; `None` for any other name (the source decides).
+fn dialect_by_extension(input: &str) -> Option<Dialect> {
+    let ext = std::path::Path::new(input)
+        .extension()?
+        .to_str()?
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "hip" => Some(Dialect::Hip),
+        "cu" | "cuh" => Some(Dialect::Cuda),
+        _ => None,
     }
 }

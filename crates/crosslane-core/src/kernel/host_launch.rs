@@ -53,6 +53,18 @@ fn extern_shared_elem(f: &Function) -> Option<ValTy> {
     None
 }
 
+/// Cells of the `extern __shared__` array of `entry` (default: the first `__global__` function)
+/// that `bytes` of dynamic shared memory hold (`bytes / sizeof(element)`); `bytes / 4` when the
+/// kernel declares none.
+pub fn shared_cells(program: &Program, entry: Option<&str>, bytes: u64) -> usize {
+    let f = match entry {
+        Some(e) => program.functions.iter().find(|f| f.name == e),
+        None => program.functions.iter().find(|f| f.entry),
+    };
+    let size = f.and_then(extern_shared_elem).map_or(4, c_size).max(1);
+    usize::try_from(bytes / size).unwrap_or(usize::MAX)
+}
+
 fn dims(d: [u64; 3]) -> Option<[usize; 3]> {
     Some([
         usize::try_from(d[0]).ok()?,

@@ -33,8 +33,10 @@ pub enum Space {
     },
 }
 
-/// One array.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One array. Serialized with its raw `cells` and, beside them, `values`: each cell as a number
+/// of the element type (`null` where the cell is undefined, a string for a NaN or infinity), a
+/// vector cell flattened component by component, in order.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Buffer {
     /// The name in the kernel (`dst`, `sharedData`).
     pub name: String,
@@ -44,6 +46,48 @@ pub struct Buffer {
     pub elem: ValTy,
     /// Cells; `None` = never written.
     pub cells: Vec<Option<KVal>>,
+}
+
+/// A value as a JSON number of its type: a signed or unsigned integer, or a float (a string for
+/// NaN and the infinities, which JSON has no number for); vectors flattened into `out`.
+fn push_values(v: Option<&KVal>, lanes: u8, out: &mut Vec<serde_json::Value>) {
+    use serde_json::Value as J;
+    match v {
+        None => out.extend(std::iter::repeat_n(J::Null, usize::from(lanes.max(1)))),
+        Some(KVal::Vector { items, .. }) => {
+            for item in items {
+                push_values(Some(item), 1, out);
+            }
+        }
+        Some(KVal::Float { x, .. }) => out.push(
+            serde_json::Number::from_f64(*x).map_or_else(|| J::String(format!("{x}")), J::Number),
+        ),
+        Some(k @ KVal::Int { .. }) => out.push(match k.as_int() {
+            Some(n) => i64::try_from(n)
+                .map(J::from)
+                .or_else(|_| u64::try_from(n).map(J::from))
+                .unwrap_or(J::Null),
+            None => J::Null,
+        }),
+        Some(_) => out.push(J::Null),
+    }
+}
+
+impl Serialize for Buffer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut values = Vec::with_capacity(self.cells.len());
+        for c in &self.cells {
+            push_values(c.as_ref(), self.elem.lanes, &mut values);
+        }
+        let mut st = s.serialize_struct("Buffer", 5)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("space", &self.space)?;
+        st.serialize_field("elem", &self.elem)?;
+        st.serialize_field("cells", &self.cells)?;
+        st.serialize_field("values", &values)?;
+        st.end()
+    }
 }
 
 /// All buffers of a launch.
