@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::exec::{KernelStep, LaneVal};
+use super::trace::{KernelStep, LaneVal};
 use super::types::{KVal, ValTy};
 
 /// The budgets of one parse and run. Every field is a ceiling; see [`Limits::default`].
@@ -287,7 +287,7 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
 #[cfg(all(test, target_pointer_width = "64"))]
 mod tests {
     use super::size;
-    use crate::kernel::exec::{KernelStep, LaneVal, MemWrite};
+    use crate::kernel::trace::{KernelStep, LaneVal, MemWrite};
     use crate::kernel::{KVal, KernelDiagnostic};
     use std::mem::size_of;
 

@@ -11,7 +11,7 @@
 //! rule — never the first lane's value quietly; a scalar-register operand ([`Thread::Scalar`])
 //! takes the first active lane's value, as the hardware does, with a warning that says so.
 
-use super::exec::{LaneVal, Undef};
+use super::trace::{LaneVal, Undef};
 use super::types::{KVal, Scalar, ValTy};
 use crate::args::{Role, Thread};
 use crate::lanes::LaneMask;

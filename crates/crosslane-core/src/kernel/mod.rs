@@ -5,7 +5,8 @@
 //! What it is for: the "paste a vendor's example" view (issue 5) and `crosslane run FILE`.
 //! What it is not: a C compiler. The language is the subset the seed kernels use (see
 //! [`parser`]); the semantics are C's for integers and IEEE for floats ([`types`]); execution is
-//! SIMT with an active-mask stack ([`exec`]).
+//! SIMT with an active-mask stack: [`exec`] drives the compiled program (`compile.rs`) on the
+//! machine (`machine/`) and records the [`trace`].
 //!
 //! Entry points: [`run_kernel`] (whole run, bounded) or [`Executor`] (`step()` / `run_for(n)`, so a
 //! page can run in slices), [`parse`] and [`list_kernels`], [`render_text`] for a terminal.
@@ -15,18 +16,21 @@
 //! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Not supported: pointers to
 //! pointers, structs, templates, and the address of a scalar variable. The MACA memory builtins
 //! (`ldg`/`stg` predicated, `ldg_*_bsm`, `load_shared_trans_*`) run on kernel memory through
-//! their own ops (`exec/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
+//! their own ops (`machine/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 
 pub mod ast;
 pub mod budget;
 pub mod builtins;
+mod compile;
 pub mod diaglog;
 pub mod exec;
 pub mod host_launch;
 pub mod lexer;
+mod machine;
 pub mod memory;
 pub mod parser;
 pub mod report;
+pub mod trace;
 pub mod types;
 
 use serde::Serialize;
@@ -34,13 +38,13 @@ use serde::Serialize;
 use crate::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
-pub use exec::{
-    run_kernel, Executor, KernelStep, KernelTrace, LaneVal, Launch, LaunchConfig, MemWrite,
-    Outcome, Undef, VarChange, WarpState,
-};
+pub use exec::{run_kernel, Executor, LaunchConfig};
 pub use memory::{Buffer, Memory, Space};
 pub use parser::{list_kernels, parse, parse_with, Parsed};
 pub use report::render_text;
+pub use trace::{
+    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, Undef, VarChange, WarpState,
+};
 pub use types::{KVal, Scalar, Ty, ValTy};
 
 /// A fault that stops a kernel from parsing or running, at a line and column (1-based).

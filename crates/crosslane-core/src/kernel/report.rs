@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use super::exec::{KernelTrace, LaneVal, Outcome};
 use super::memory::Space;
+use super::trace::{KernelTrace, LaneVal, Outcome};
 use super::types::KVal;
 use crate::result::Level;
 

@@ -24,10 +24,12 @@ use std::collections::HashMap;
 
 use half::{bf16, f16};
 
-use super::{Executor, LaneVal, MemWrite, StepCtx, Undef};
+use super::StepCtx;
 use crate::dialect::maca::memory::{self, Elem, View};
 use crate::dialect::maca::sync::{MemQueues, Queue};
 use crate::kernel::ast::{Expr, Span};
+use crate::kernel::exec::Executor;
+use crate::kernel::trace::{LaneVal, MemWrite, Undef};
 use crate::kernel::types::{KVal, Scalar, ValTy};
 use crate::lanes::LaneMask;
 use crate::request::OpRequest;
@@ -37,7 +39,7 @@ use crate::trace::Step;
 /// Queues of outstanding accesses per warp, the shared cells a queued copy has not yet filled,
 /// and the results of asynchronous loads not yet waited for.
 #[derive(Clone, Debug, Default)]
-pub(super) struct MacaMem {
+pub(crate) struct MacaMem {
     queues: HashMap<usize, MemQueues>,
     /// (buffer, cell) → (warp, ticket, line of the copy, builtin).
     pending: HashMap<(usize, i64), (usize, u64, u32, String)>,
@@ -89,7 +91,7 @@ fn elem_size(t: ValTy) -> usize {
 /// A value's little-endian bytes as type `t` (converted first); `None` for pointers.
 fn kval_bytes(v: &KVal, t: ValTy) -> Option<Vec<u8>> {
     let v = v.convert(t).ok()?;
-    fn scalar(v: &KVal) -> Option<Vec<u8>> {
+    pub(crate) fn scalar(v: &KVal) -> Option<Vec<u8>> {
         match v {
             KVal::Int { ty, bits } => Some(bits.to_le_bytes()[..scalar_bytes(*ty)].to_vec()),
             KVal::Float { ty, x } => Some(match ty {
@@ -321,7 +323,7 @@ impl Executor {
     }
 
     /// Runs a MACA memory builtin on kernel pointers; `None` when `name` is none of them.
-    pub(super) fn maca_memory_call(
+    pub(crate) fn maca_memory_call(
         &mut self,
         w: usize,
         e: &Expr,
@@ -823,7 +825,7 @@ impl Executor {
     }
 
     /// Why a read of `buf[cell]` sees no value yet: a queued `ldg_*_bsm` copy has not completed.
-    pub(super) fn maca_unready(&self, buf: usize, cell: i64, span: Span) -> Option<Undef> {
+    pub(crate) fn maca_unready(&self, buf: usize, cell: i64, span: Span) -> Option<Undef> {
         let (_, ticket, line, name) = self.maca.pending.get(&(buf, cell))?;
         Some(Undef::at(
             span,
@@ -833,7 +835,7 @@ impl Executor {
 
     /// A fence or barrier completes queued accesses of warp `w`; their shared cells become
     /// visible. `vals` are the call's argument values.
-    pub(super) fn maca_fence(
+    pub(crate) fn maca_fence(
         &mut self,
         w: usize,
         name: &str,

@@ -1,0 +1,610 @@
+//! The compiled program: the kernel's AST flattened to an instruction list ([`Inst`]) with
+//! variables resolved to slots and device-function calls inlined (each instance keyed by its
+//! position, [`Key`]), within the code and nesting budgets.
+
+use std::collections::HashMap;
+
+use super::ast::*;
+use super::budget::{LimitHit, Resource};
+use super::types::Ty;
+use super::KernelError;
+
+#[derive(Clone, Debug)]
+pub(crate) struct SlotInfo {
+    pub(crate) name: String,
+    pub(crate) ty: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Inst {
+    Decl {
+        span: Span,
+        end: Span,
+        storage: Storage,
+        decls: Vec<Declarator>,
+    },
+    Eval {
+        span: Span,
+        end: Span,
+        expr: Expr,
+    },
+    Branch {
+        span: Span,
+        end: Span,
+        cond: Expr,
+        else_pc: usize,
+        join_pc: usize,
+    },
+    ThenEnd,
+    Join,
+    LoopEnter {
+        id: usize,
+        cont_pc: usize,
+        exit_pc: usize,
+        line: u32,
+    },
+    LoopTest {
+        span: Span,
+        end: Span,
+        cond: Option<Expr>,
+    },
+    /// A do-while test: false lanes leave; if any lane remains, jump back.
+    LoopBack {
+        span: Span,
+        end: Span,
+        cond: Expr,
+        target: usize,
+    },
+    LoopCont,
+    LoopExit,
+    Jump(usize),
+    Break {
+        span: Span,
+        end: Span,
+        cont: bool,
+    },
+    Return {
+        span: Span,
+        end: Span,
+        value: Option<Expr>,
+        /// In an inlined device function: the call's pseudo-loop and result slot.
+        target: Option<(usize, Option<usize>)>,
+    },
+    /// Binds an argument of an inlined device-function call to its parameter slot.
+    Bind {
+        span: Span,
+        end: Span,
+        slot: usize,
+        expr: Expr,
+    },
+    End,
+}
+
+/// Identifiers, declarations and hoisted calls are keyed by (inlined instance, position): the
+/// same source text inlined twice gets different variables.
+pub(crate) type Key = (u32, Span);
+
+/// Deepest chain of device-function calls inlined (recursion is refused).
+pub(crate) const MAX_INLINE: u32 = 8;
+
+#[derive(Default)]
+pub(crate) struct Compiler {
+    pub(crate) code: Vec<Inst>,
+    pub(crate) code_inst: Vec<u32>,
+    pub(crate) slots: Vec<SlotInfo>,
+    pub(crate) idents: HashMap<Key, usize>,
+    pub(crate) decl_slots: HashMap<Key, usize>,
+    pub(crate) hoisted: HashMap<Key, usize>,
+    pub(crate) scopes: Vec<HashMap<String, usize>>,
+    pub(crate) loops: usize,
+    pub(crate) inst: u32,
+    pub(crate) next_inst: u32,
+    pub(crate) functions: Vec<Function>,
+    pub(crate) ret_target: Option<(usize, Option<usize>)>,
+    pub(crate) prefix: String,
+    pub(crate) call_depth: u32,
+    pub(crate) error: Option<KernelError>,
+    /// Device functions by name (index into `functions`).
+    pub(crate) by_name: HashMap<String, usize>,
+    /// Instructions emitted so far, each weighted by its expression nodes.
+    pub(crate) cost: u64,
+    /// [`Limits::max_code`].
+    pub(crate) max_code: u64,
+    /// Statements being compiled, one inside another (inlined bodies included).
+    pub(crate) nest: u32,
+    /// [`Limits::depth`].
+    pub(crate) max_nest: u32,
+}
+
+/// Expression nodes an instruction carries (its weight in the code budget, beside itself).
+pub(crate) fn inst_nodes(i: &Inst) -> u64 {
+    match i {
+        Inst::Decl { decls, .. } => decls
+            .iter()
+            .map(|d| {
+                1 + d.init.as_ref().map_or(0, Expr::nodes)
+                    + match &d.array {
+                        Some(Some(n)) => n.nodes(),
+                        _ => 0,
+                    }
+            })
+            .sum(),
+        Inst::Eval { expr, .. } | Inst::Bind { expr, .. } => expr.nodes(),
+        Inst::Branch { cond, .. } | Inst::LoopBack { cond, .. } => cond.nodes(),
+        Inst::LoopTest { cond, .. } => cond.as_ref().map_or(0, Expr::nodes),
+        Inst::Return { value, .. } => value.as_ref().map_or(0, Expr::nodes),
+        _ => 0,
+    }
+}
+
+impl Compiler {
+    pub(crate) fn emit(&mut self, i: Inst) -> usize {
+        self.cost = self.cost.saturating_add(1 + inst_nodes(&i));
+        if self.cost > self.max_code && self.error.is_none() {
+            let line = match &i {
+                Inst::Decl { span, .. }
+                | Inst::Eval { span, .. }
+                | Inst::Branch { span, .. }
+                | Inst::Bind { span, .. } => span.line,
+                _ => 0,
+            };
+            let hit = LimitHit {
+                resource: Resource::Code,
+                limit: self.max_code,
+                line,
+                what: "inlining device-function calls".into(),
+            };
+            self.error = Some(KernelError::new(line.max(1), 1, hit.message()));
+        }
+        self.code.push(i);
+        self.code_inst.push(self.inst);
+        self.code.len() - 1
+    }
+
+    pub(crate) fn fail(&mut self, span: Span, message: String) {
+        if self.error.is_none() {
+            self.error = Some(KernelError::new(span.line, span.col, message));
+        }
+    }
+
+    pub(crate) fn declare(&mut self, name: &str, ty: Ty, span: Span) -> usize {
+        self.slots.push(SlotInfo {
+            name: format!("{}{name}", self.prefix),
+            ty,
+        });
+        let id = self.slots.len() - 1;
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), id);
+        }
+        self.decl_slots.insert((self.inst, span), id);
+        id
+    }
+
+    pub(crate) fn user_function(&self, name: &str) -> Option<Function> {
+        self.by_name
+            .get(name)
+            .and_then(|&k| self.functions.get(k))
+            .cloned()
+    }
+
+    /// Whether `e` contains a call to a device function of the source.
+    pub(crate) fn has_user_call(&self, e: &Expr) -> bool {
+        let mut found = false;
+        visit(e, &mut |x| {
+            if let ExprKind::Call(n, _) = &x.kind {
+                if self.by_name.contains_key(n) {
+                    found = true;
+                }
+            }
+        });
+        found
+    }
+
+    /// Inlines every device-function call of `e` (innermost first) before the statement that
+    /// holds it; the call then reads the function's result slot.
+    pub(crate) fn hoist(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Logical(_, a, b) => {
+                self.hoist(a);
+                if self.has_user_call(b) {
+                    self.fail(b.span, "a device-function call on the right of `&&` or `||` is not supported (it would run in lanes that skip it); assign it to a variable first".into());
+                }
+            }
+            ExprKind::Ternary(c, a, b) => {
+                self.hoist(c);
+                for x in [a, b] {
+                    if self.has_user_call(x) {
+                        self.fail(x.span, "a device-function call inside `?:` is not supported (it would run in lanes that skip it); use if/else".into());
+                    }
+                }
+            }
+            ExprKind::Call(name, args) => {
+                for a in args {
+                    self.hoist(a);
+                }
+                // After an error (the code budget, say) nothing more is inlined: a call per
+                // line of a huge source must not clone its function each time.
+                if self.error.is_none() {
+                    if let Some(f) = self.user_function(name) {
+                        self.inline_call(e, &f, args);
+                    }
+                }
+            }
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => self.hoist(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                self.hoist(a);
+                self.hoist(b);
+            }
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_)
+            | ExprKind::Ident(_) => {}
+        }
+    }
+
+    pub(crate) fn inline_call(&mut self, call: &Expr, f: &Function, args: &[Expr]) {
+        if self.call_depth >= MAX_INLINE {
+            self.fail(
+                call.span,
+                format!(
+                    "calls nested deeper than {MAX_INLINE} (recursion?) are not supported: `{}`",
+                    f.name
+                ),
+            );
+            return;
+        }
+        if args.len() != f.params.len() {
+            self.fail(
+                call.span,
+                format!(
+                    "`{}` takes {} argument(s), got {}",
+                    f.name,
+                    f.params.len(),
+                    args.len()
+                ),
+            );
+            return;
+        }
+        if let Some(p) = f.params.iter().find(|p| p.reference) {
+            self.fail(
+                p.span,
+                format!(
+                    "reference parameter `{}` of a called device function is not supported",
+                    p.name
+                ),
+            );
+            return;
+        }
+        let result = match f.ret {
+            Ty::Void => None,
+            t => {
+                self.slots.push(SlotInfo {
+                    name: format!("{}()", f.name),
+                    ty: t,
+                });
+                Some(self.slots.len() - 1)
+            }
+        };
+        self.next_inst += 1;
+        let inst = self.next_inst;
+        let caller = self.inst;
+        let mut params = HashMap::new();
+        for (p, a) in f.params.iter().zip(args) {
+            self.slots.push(SlotInfo {
+                name: format!("{}::{}", f.name, p.name),
+                ty: p.ty,
+            });
+            let slot = self.slots.len() - 1;
+            params.insert(p.name.clone(), slot);
+            self.emit(Inst::Bind {
+                span: a.span,
+                end: a.span,
+                slot,
+                expr: a.clone(),
+            });
+        }
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![params]);
+        let saved_prefix = std::mem::replace(&mut self.prefix, format!("{}::", f.name));
+        let id = self.loops;
+        self.loops += 1;
+        let saved_target = self.ret_target.replace((id, result));
+        self.inst = inst;
+        self.call_depth += 1;
+        let enter = self.emit(Inst::Jump(0));
+        self.stmt(&f.body);
+        let cont_pc = self.emit(Inst::LoopCont);
+        let exit_pc = self.emit(Inst::LoopExit);
+        self.code[enter] = Inst::LoopEnter {
+            id,
+            cont_pc,
+            exit_pc,
+            line: call.span.line,
+        };
+        self.call_depth -= 1;
+        self.inst = caller;
+        self.ret_target = saved_target;
+        self.prefix = saved_prefix;
+        self.scopes = saved_scopes;
+        self.hoisted
+            .insert((caller, call.span), result.unwrap_or(usize::MAX));
+    }
+
+    pub(crate) fn resolve(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Ident(n) => {
+                if let Some(id) = self.scopes.iter().rev().find_map(|s| s.get(n)) {
+                    self.idents.insert((self.inst, e.span), *id);
+                }
+            }
+            ExprKind::Member(b, _) | ExprKind::Unary(_, b) | ExprKind::Deref(b) => self.resolve(b),
+            ExprKind::AddrOf(b) | ExprKind::Cast(_, b) => self.resolve(b),
+            ExprKind::IncDec { target, .. } => self.resolve(target),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                self.resolve(a);
+                self.resolve(b);
+            }
+            ExprKind::Ternary(a, b, c) => {
+                self.resolve(a);
+                self.resolve(b);
+                self.resolve(c);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(|a| self.resolve(a)),
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_) => {}
+        }
+    }
+
+    pub(crate) fn stmt(&mut self, s: &Stmt) {
+        // Inlining nests a function's statements inside the caller's: bound the sum, so the
+        // compiler's recursion stays within the depth budget whatever the call chain.
+        if self.nest >= self.max_nest {
+            self.fail(
+                s.span,
+                format!(
+                    "statements nested deeper than {} levels (inlined calls included); raise it with --max-depth",
+                    self.max_nest
+                ),
+            );
+            return;
+        }
+        self.nest += 1;
+        self.stmt_inner(s);
+        self.nest -= 1;
+    }
+
+    pub(crate) fn stmt_inner(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Decl(storage, decls) => {
+                for d in decls {
+                    if let Some(Some(n)) = &d.array {
+                        self.resolve(n);
+                    }
+                    if let Some(i) = &d.init {
+                        self.resolve(i);
+                    }
+                    if let Some(Some(n)) = &d.array {
+                        self.hoist(n);
+                    }
+                    if let Some(i) = &d.init {
+                        self.hoist(i);
+                    }
+                    let ty = match (d.ty, &d.array) {
+                        (Ty::Val(v), Some(_)) => Ty::Ptr(v),
+                        (t, _) => t,
+                    };
+                    self.declare(&d.name, ty, d.span);
+                }
+                self.emit(Inst::Decl {
+                    span: s.span,
+                    end: s.end,
+                    storage: *storage,
+                    decls: decls.clone(),
+                });
+            }
+            StmtKind::Expr(e) => {
+                self.resolve(e);
+                self.hoist(e);
+                self.emit(Inst::Eval {
+                    span: s.span,
+                    end: s.end,
+                    expr: e.clone(),
+                });
+            }
+            StmtKind::If(c, then, els) => {
+                self.resolve(c);
+                self.hoist(c);
+                let at = self.emit(Inst::ThenEnd); // patched below
+                self.scoped(then);
+                self.emit(Inst::ThenEnd);
+                let else_pc = self.code.len();
+                if let Some(e) = els {
+                    self.scoped(e);
+                }
+                let join_pc = self.code.len();
+                self.emit(Inst::Join);
+                self.code[at] = Inst::Branch {
+                    span: s.span,
+                    end: s.end,
+                    cond: c.clone(),
+                    else_pc,
+                    join_pc,
+                };
+            }
+            StmtKind::While(c, body) => {
+                self.resolve(c);
+                self.no_calls_in_loop_head(c);
+                self.looped(s, None, Some(c.clone()), None, body);
+            }
+            StmtKind::For(init, c, step, body) => {
+                self.scopes.push(HashMap::new());
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                if let Some(c) = c {
+                    self.resolve(c);
+                    self.no_calls_in_loop_head(c);
+                }
+                if let Some(st) = step {
+                    self.resolve(st);
+                    self.no_calls_in_loop_head(st);
+                }
+                self.looped(s, None, c.clone(), step.clone(), body);
+                self.scopes.pop();
+            }
+            StmtKind::DoWhile(body, c) => {
+                self.resolve(c);
+                self.no_calls_in_loop_head(c);
+                let id = self.loops;
+                self.loops += 1;
+                let enter = self.code.len();
+                self.emit(Inst::Jump(0));
+                let top = self.code.len();
+                self.scoped(body);
+                let cont_pc = self.code.len();
+                self.emit(Inst::LoopCont);
+                self.emit(Inst::LoopBack {
+                    span: c.span,
+                    end: s.end,
+                    cond: c.clone(),
+                    target: top,
+                });
+                let exit_pc = self.code.len();
+                self.emit(Inst::LoopExit);
+                self.code[enter] = Inst::LoopEnter {
+                    id,
+                    cont_pc,
+                    exit_pc,
+                    line: s.span.line,
+                };
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                self.emit(Inst::Break {
+                    span: s.span,
+                    end: s.end,
+                    cont: matches!(s.kind, StmtKind::Continue),
+                });
+            }
+            StmtKind::Return(v) => {
+                if let Some(v) = v {
+                    self.resolve(v);
+                    self.hoist(v);
+                }
+                self.emit(Inst::Return {
+                    span: s.span,
+                    end: s.end,
+                    value: v.clone(),
+                    target: self.ret_target,
+                });
+            }
+            StmtKind::Block(list) => {
+                self.scopes.push(HashMap::new());
+                for st in list {
+                    self.stmt(st);
+                }
+                self.scopes.pop();
+            }
+            StmtKind::Empty | StmtKind::Elided => {}
+        }
+    }
+
+    pub(crate) fn no_calls_in_loop_head(&mut self, e: &Expr) {
+        if self.has_user_call(e) {
+            self.fail(e.span, "a device-function call in a loop condition or step is not supported; call it in the loop body".into());
+        }
+    }
+
+    pub(crate) fn scoped(&mut self, s: &Stmt) {
+        self.scopes.push(HashMap::new());
+        self.stmt(s);
+        self.scopes.pop();
+    }
+
+    pub(crate) fn looped(
+        &mut self,
+        s: &Stmt,
+        _init: Option<()>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: &Stmt,
+    ) {
+        let id = self.loops;
+        self.loops += 1;
+        let enter = self.code.len();
+        self.emit(Inst::Jump(0));
+        let head = self.code.len();
+        self.emit(Inst::LoopTest {
+            span: s.span,
+            end: s.end,
+            cond,
+        });
+        self.scoped(body);
+        let cont_pc = self.code.len();
+        self.emit(Inst::LoopCont);
+        if let Some(st) = step {
+            self.emit(Inst::Eval {
+                span: st.span,
+                end: s.end,
+                expr: st,
+            });
+        }
+        self.emit(Inst::Jump(head));
+        let exit_pc = self.code.len();
+        self.emit(Inst::LoopExit);
+        self.code[enter] = Inst::LoopEnter {
+            id,
+            cont_pc,
+            exit_pc,
+            line: s.span.line,
+        };
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => visit(b, f),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| visit(a, f)),
+        ExprKind::Int { .. }
+        | ExprKind::Float { .. }
+        | ExprKind::Bool(_)
+        | ExprKind::SizeOf(_)
+        | ExprKind::Str(_)
+        | ExprKind::Ident(_) => {}
+    }
+}

@@ -1,0 +1,269 @@
+//! The trace of a kernel run as the views read it: each step's line, active mask, changed
+//! variables, memory writes and cross-lane [`Step`]s, the launch, the outcome, the final warps.
+//! A lane's value is [`LaneVal`]: defined, or [`Undef`] with the reason and line.
+
+use serde::Serialize;
+
+use super::ast::Span;
+use super::budget::LimitHit;
+use super::memory::Memory;
+use super::types::KVal;
+use super::{KernelDiagnostic, KernelError};
+use crate::lanes::LaneMask;
+use crate::op::Dialect;
+use crate::trace::Step;
+
+/// Why a lane's value is undefined, and the line that made it so.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Undef {
+    /// Line (1-based) of the statement or call that produced the undefined value.
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// The rule: "signed overflow …", "asc_shfl_xor: width 31 is not a power of two", ….
+    pub why: String,
+    /// Whether the value is an uninitialized variable or memory cell.
+    pub uninit: bool,
+}
+
+impl Undef {
+    pub(crate) fn at(span: Span, why: impl Into<String>) -> Self {
+        Undef {
+            line: span.line,
+            col: span.col,
+            why: why.into(),
+            uninit: false,
+        }
+    }
+
+    pub(crate) fn idle() -> Self {
+        Undef {
+            line: 0,
+            col: 0,
+            why: String::new(),
+            uninit: false,
+        }
+    }
+}
+
+/// A lane's value: defined, or undefined with the reason.
+pub type LaneVal = Result<KVal, Undef>;
+
+/// One lane as the page reads it: `{"text": "496", "value": {…}}` when defined,
+/// `{"text": null, "why": "…", "line": 8}` when undefined.
+fn lane_json(v: &LaneVal) -> serde_json::Value {
+    match v {
+        Ok(k) => serde_json::json!({ "text": k.to_string(), "value": k }),
+        Err(u) => serde_json::json!({
+            "text": null,
+            "why": u.why,
+            "line": if u.line == 0 { None } else { Some(u.line) },
+            "uninit": u.uninit,
+        }),
+    }
+}
+
+fn ser_lanes<S: serde::Serializer>(v: &[LaneVal], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for lane in v {
+        seq.serialize_element(&lane_json(lane))?;
+    }
+    seq.end()
+}
+
+type Vars = [(String, Vec<LaneVal>)];
+
+fn ser_vars<S: serde::Serializer>(v: &Vars, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for (name, lanes) in v {
+        let lanes: Vec<serde_json::Value> = lanes.iter().map(lane_json).collect();
+        seq.serialize_element(&serde_json::json!({ "name": name, "lanes": lanes }))?;
+    }
+    seq.end()
+}
+
+/// The launch as resolved from the config and the kernel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Launch {
+    /// The function run.
+    pub entry: String,
+    /// The dialect looked up first.
+    pub dialect: Dialect,
+    /// Lanes per warp.
+    pub lanes: usize,
+    /// Threads per block (x, y, z).
+    pub block_dim: [usize; 3],
+    /// Blocks (x, y, z).
+    pub grid_dim: [usize; 3],
+    /// Warps per block.
+    pub warps_per_block: usize,
+    /// Where the block shape came from (`config`, `asc_vf_call comment at line N`, `one warp`).
+    pub geometry_from: String,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Every thread finished.
+    Finished,
+    /// A budget ran out (an endless loop, a kernel too long to trace, a launch too large):
+    /// which, its limit, what hit it and the line.
+    Limit(LimitHit),
+    /// The kernel cannot continue (e.g. a launch the memory cannot hold).
+    Error(KernelError),
+}
+
+/// A variable's new per-lane values after a step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VarChange {
+    /// Variable name.
+    pub name: String,
+    /// Its value in every lane of the warp (lanes that did not run keep their old value).
+    #[serde(serialize_with = "ser_lanes")]
+    pub values: Vec<LaneVal>,
+}
+
+/// One memory cell written by a step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MemWrite {
+    /// Buffer index in [`Memory::buffers`].
+    pub buffer: usize,
+    /// Cell.
+    pub index: usize,
+    /// New content (`None`: an undefined value was stored).
+    pub value: Option<KVal>,
+    /// The lane that wrote it.
+    pub lane: usize,
+}
+
+/// One executed statement (or branch / loop test / barrier) of one warp.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KernelStep {
+    /// Position in the trace.
+    pub index: usize,
+    /// Block.
+    pub block: usize,
+    /// Warp within the block.
+    pub warp: usize,
+    /// Line (1-based).
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// The statement's text (a compound statement's head, `if (…)`).
+    pub text: String,
+    /// Lanes that executed it.
+    pub active: LaneMask,
+    /// Lanes in the warp.
+    pub lanes: usize,
+    /// Variables it changed, with their values in every lane.
+    pub changes: Vec<VarChange>,
+    /// Memory it wrote.
+    pub memory_writes: Vec<MemWrite>,
+    /// Cross-lane operations it ran, in order (the same [`Step`] the single-op view draws).
+    pub ops: Vec<Step>,
+    /// Diagnostics at this step.
+    pub diagnostics: Vec<KernelDiagnostic>,
+}
+
+/// The final variables of one warp.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WarpState {
+    /// Block.
+    pub block: usize,
+    /// Warp within the block.
+    pub warp: usize,
+    /// Variables by name, each with its value in every lane (`return` holds a device function's
+    /// result).
+    #[serde(serialize_with = "ser_vars")]
+    pub vars: Vec<(String, Vec<LaneVal>)>,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KernelTrace {
+    /// The launch.
+    pub launch: Launch,
+    /// Steps in execution order.
+    pub steps: Vec<KernelStep>,
+    /// How the run ended (`None` while an [`Executor`](super::Executor) is still running).
+    pub outcome: Option<Outcome>,
+    /// Diagnostics of the parse and of the launch (step diagnostics are on their steps).
+    pub diagnostics: Vec<KernelDiagnostic>,
+    /// Memory before the first step.
+    pub initial_memory: Memory,
+    /// Memory now.
+    pub memory: Memory,
+    /// Final variables of every warp that finished.
+    pub warps: Vec<WarpState>,
+}
+
+impl KernelTrace {
+    /// Every diagnostic: the parse's, then each step's in order.
+    pub fn all_diagnostics(&self) -> impl Iterator<Item = &KernelDiagnostic> {
+        self.diagnostics
+            .iter()
+            .chain(self.steps.iter().flat_map(|s| s.diagnostics.iter()))
+    }
+
+    /// A variable's final value in thread `thread` (index within the block) of `block`.
+    pub fn value_of(&self, var: &str, block: usize, thread: usize) -> Option<&LaneVal> {
+        let lanes = self.launch.lanes.max(1);
+        let w = self
+            .warps
+            .iter()
+            .find(|w| w.block == block && w.warp == thread / lanes)?;
+        w.vars
+            .iter()
+            .find(|(n, _)| n == var)
+            .and_then(|(_, v)| v.get(thread % lanes))
+    }
+
+    /// Memory as it was right after step `index` (the page's slider): the initial contents with
+    /// the writes of steps `0..=index` replayed. Buffers allocated later (shared arrays) are
+    /// present, empty until written.
+    pub fn memory_after(&self, index: usize) -> Memory {
+        let mut m = self.memory.clone();
+        for (k, b) in m.buffers.iter_mut().enumerate() {
+            match self.initial_memory.buffers.get(k) {
+                Some(init) => b.cells.clone_from(&init.cells),
+                None => b.cells.iter_mut().for_each(|c| *c = None),
+            }
+        }
+        for s in self.steps.iter().take(index.saturating_add(1)) {
+            for w in &s.memory_writes {
+                let _ = m.write(w.buffer, w.index as i64, w.value.clone());
+            }
+        }
+        m
+    }
+
+    /// The variables of warp `warp` of block `block` right after step `index`, each with its
+    /// value in every lane, in the order they were first changed.
+    pub fn vars_after(&self, index: usize, block: usize, warp: usize) -> Vec<VarChange> {
+        let mut vars: Vec<VarChange> = Vec::new();
+        for s in self.steps.iter().take(index.saturating_add(1)) {
+            if s.block != block || s.warp != warp {
+                continue;
+            }
+            for c in &s.changes {
+                match vars.iter_mut().find(|v| v.name == c.name) {
+                    Some(v) => v.values.clone_from(&c.values),
+                    None => vars.push(c.clone()),
+                }
+            }
+        }
+        vars
+    }
+
+    /// The final cells of the buffer named `name` (global memory, or block 0's shared memory).
+    pub fn buffer(&self, name: &str) -> Option<&[Option<KVal>]> {
+        self.memory
+            .buffers
+            .iter()
+            .find(|b| b.name == name)
+            .map(|b| b.cells.as_slice())
+    }
+}
