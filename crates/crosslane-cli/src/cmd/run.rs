@@ -242,8 +242,12 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     }
     if let Some(d) = &args.dialect {
         config.dialect = Some(Dialect::parse(d)?);
+        config.dialect_from = Some("--dialect".to_string());
     } else if config.dialect.is_none() {
-        config.dialect = dialect_by_extension(&args.input);
+        if let Some((d, why)) = dialect_by_extension(&args.input) {
+            config.dialect = Some(d);
+            config.dialect_from = Some(why);
+        }
     }
     for a in &args.arg {
         let (name, value) = a.split_once('=').ok_or_else(|| {
@@ -340,14 +344,15 @@ fn parse_dim3(text: &str) -> Result<[usize; 3], String> {
 
 /// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /
 /// `.cuh` → CUDA; `None` for any other name (the source decides).
-fn dialect_by_extension(input: &str) -> Option<Dialect> {
+fn dialect_by_extension(input: &str) -> Option<(Dialect, String)> {
     let ext = std::path::Path::new(input)
         .extension()?
         .to_str()?
         .to_ascii_lowercase();
-    match ext.as_str() {
-        "hip" => Some(Dialect::Hip),
-        "cu" | "cuh" => Some(Dialect::Cuda),
-        _ => None,
-    }
+    let d = match ext.as_str() {
+        "hip" => Dialect::Hip,
+        "cu" | "cuh" => Dialect::Cuda,
+        _ => return None,
+    };
+    Some((d, format!("the file extension .{ext}")))
 }

@@ -46,9 +46,13 @@ pub struct LaunchConfig {
     /// The function to run; default: the first `__global__` / `__simt_vf__` function, else the
     /// first function.
     pub entry: Option<String>,
-    /// The dialect whose operations are looked up first; default: guessed from the source
-    /// (`asc_` → Ascend, `__builtin_mxc` → MACA, `_sync(` → CUDA, `hip` → HIP).
+    /// The dialect whose operations are looked up first; default: inferred from the source
+    /// ([`super::dialect_guess::infer_dialect`]: `asc_` → Ascend, `__builtin_mxc` → MACA, the
+    /// HIP header or builtins → HIP, `_sync(` / `<<<` → CUDA, `hip` → HIP).
     pub dialect: Option<Dialect>,
+    /// Why `dialect` was chosen (`--dialect`, the file extension `.hip`, the page's picker), shown
+    /// beside it; default "chosen".
+    pub dialect_from: Option<String>,
     /// Lanes per warp; default: the dialect's (32, or 64 for MACA / HIP / AMD).
     pub lanes: Option<usize>,
     /// Threads per block (x, y, z); default: the kernel's `asc_vf_call … dim3{…}` comment, else
@@ -104,20 +108,6 @@ pub struct Executor {
     pub(crate) maca: maca_mem::MacaMem,
 }
 
-fn guess_dialect(src: &str) -> Dialect {
-    if src.contains("asc_") || src.contains("__simt_vf__") || src.contains("__gm__") {
-        Dialect::Ascend
-    } else if src.contains("__builtin_mxc") {
-        Dialect::Maca
-    } else if src.contains("_sync(") {
-        Dialect::Cuda
-    } else if src.contains("hip") {
-        Dialect::Hip
-    } else {
-        Dialect::Cuda
-    }
-}
-
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
     d[0].checked_mul(d[1])?.checked_mul(d[2])
 }
@@ -129,9 +119,13 @@ impl Executor {
     /// [`KernelError`] for a parse error, an unknown entry, a lane count the dialect does not
     /// allow, a block or grid shape of zero or beyond the limits, or an argument that does not
     /// parse.
-    pub fn new(source: &str, config: LaunchConfig) -> Result<Self, KernelError> {
+    pub fn new(source: &str, mut config: LaunchConfig) -> Result<Self, KernelError> {
         let parsed = parse_with(source, &config.limits)?;
         let program = parsed.program;
+        let mut parsed_diags = parsed.diagnostics;
+        // Host code's launch fills what the user left unset (issue 14).
+        let user_block = config.block_dim.is_some();
+        parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
         let f = match &config.entry {
             Some(name) => program
                 .functions
@@ -157,7 +151,17 @@ impl Executor {
                 .ok_or_else(|| KernelError::new(1, 1, "no function to run"))?,
         };
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
-        let dialect = config.dialect.unwrap_or_else(|| guess_dialect(source));
+        let (dialect, dialect_from) = match config.dialect {
+            Some(d) => (
+                d,
+                config
+                    .dialect_from
+                    .clone()
+                    .unwrap_or_else(|| "chosen".to_string()),
+            ),
+            None => super::dialect_guess::infer_dialect(source),
+        };
+        parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
         let lanes = match config.lanes {
             Some(n) => dialect
                 .check_lanes(n as i64)
@@ -166,7 +170,8 @@ impl Executor {
         };
         let lanes = lanes.min(MAX_LANES);
         let (block_dim, geometry_from) = match (config.block_dim, f.vf_call_dim) {
-            (Some(d), _) => (d, "config".to_string()),
+            (Some(d), _) if user_block => (d, "config".to_string()),
+            (Some(d), _) => (d, "the launch in host code".to_string()),
             (None, Some(d)) => (
                 [d[0] as usize, d[1] as usize, d[2] as usize],
                 "the kernel's asc_vf_call comment".to_string(),
@@ -237,6 +242,7 @@ impl Executor {
             grid_dim,
             warps_per_block: threads.div_ceil(lanes),
             geometry_from,
+            dialect_from,
         };
         // Global buffers are held twice (the launch's fill and memory now): each may take half.
         let mut memory = Memory::new(config.limits.max_memory / 2);
@@ -275,7 +281,7 @@ impl Executor {
             global_bufs.insert(p.name.clone(), buf);
         }
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
-        let mut diagnostics = diag_log.filter(parsed.diagnostics);
+        let mut diagnostics = diag_log.filter(parsed_diags);
         if f.snippet {
             diagnostics.push(KernelDiagnostic::new(
                 f.span,

@@ -173,3 +173,28 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
     }
     notes
 }
+
+/// A warning for each scalar parameter of `f` that nobody set (no `--arg`, no page field, no
+/// constant in a launch in host code), naming it: it then runs with each lane's index, the
+/// default per-lane operand ([`LaunchConfig::args`]), never a silent 0.
+pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnostic> {
+    if f.snippet {
+        return Vec::new();
+    }
+    f.params
+        .iter()
+        .filter(|p| matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name))
+        .map(|p| {
+            KernelDiagnostic::new(
+                p.span,
+                Level::Warning,
+                format!(
+                    "scalar parameter `{}` is not set: each lane gets its own lane index; set it \
+                     (CLI: --arg {}=VALUE; page: its field)",
+                    p.name, p.name
+                ),
+                "",
+            )
+        })
+        .collect()
+}

@@ -23,6 +23,7 @@ pub mod budget;
 pub mod builtins;
 mod compile;
 pub mod diaglog;
+pub mod dialect_guess;
 pub mod exec;
 pub mod host_launch;
 pub mod lexer;

@@ -101,6 +101,8 @@ pub struct Launch {
     pub warps_per_block: usize,
     /// Where the block shape came from (`config`, `asc_vf_call comment at line N`, `one warp`).
     pub geometry_from: String,
+    /// Why this dialect (`inferred from …`, the file extension, `--dialect`).
+    pub dialect_from: String,
 }
 
 /// How a run ended.

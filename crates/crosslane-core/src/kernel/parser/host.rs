@@ -597,7 +597,7 @@ impl Parser<'_> {
             return after;
         }
         s += 5;
-        let Some(semi) = (s..body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
+        let Some(semi) = (s..=body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
         else {
             return after;
         };
