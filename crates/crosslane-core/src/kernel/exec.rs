@@ -162,6 +162,9 @@ impl Executor {
             None => super::dialect_guess::infer_dialect(source),
         };
         parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
+        if dialect == Dialect::Cuda {
+            parsed_diags.extend(super::legacy::legacy_warnings(&program));
+        }
         let lanes = match config.lanes {
             Some(n) => dialect
                 .check_lanes(n as i64)

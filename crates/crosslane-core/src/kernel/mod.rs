@@ -26,6 +26,7 @@ pub mod diaglog;
 pub mod dialect_guess;
 pub mod exec;
 pub mod host_launch;
+pub mod legacy;
 pub mod lexer;
 mod machine;
 pub mod memory;

@@ -70,13 +70,28 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> 
     let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
     p.diags = macro_diags;
     for (line, text) in &lexed.directives {
+        let word = text
+            .trim_start()
+            .trim_start_matches('#')
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        let message = match word {
+            // Macros are expanded; `#pragma unroll` changes no result.
+            "define" | "pragma" => continue,
+            "include" => format!(
+                "{} skipped: headers are not read (the vendors' builtins are known by name)",
+                text.trim()
+            ),
+            _ => format!("preprocessor line skipped: {}", text.trim()),
+        };
         p.diags.push(KernelDiagnostic::new(
             Span {
                 line: *line,
                 col: 1,
             },
             Level::Info,
-            format!("preprocessor line skipped: {}", text.trim()),
+            message,
             "",
         ));
     }
