@@ -261,11 +261,28 @@ fn expand_fn_macros(
                 ),
             ));
         }
-        let at = |b: &Token| Token {
-            tok: b.tok.clone(),
-            line: t.line,
-            col: t.col,
-            end: t.end,
+        // Positions: an argument keeps its own (it is source text); a body token takes the
+        // call's, and each distinct free name of the body a column of its own inside the
+        // macro's name, so that two names never share a position (names are resolved by
+        // position).
+        let mut free: Vec<String> = Vec::new();
+        let mut at = |b: &Token| {
+            let mut col = t.col;
+            if let Tok::Ident(n) = &b.tok {
+                let k = free.iter().position(|f| f == n).unwrap_or_else(|| {
+                    free.push(n.clone());
+                    free.len() - 1
+                });
+                col = t
+                    .col
+                    .saturating_add(k.min(name.len().saturating_sub(1)) as u32);
+            }
+            Token {
+                tok: b.tok.clone(),
+                line: t.line,
+                col,
+                end: t.end,
+            }
         };
         for b in body {
             let arg = match &b.tok {
@@ -275,8 +292,7 @@ fn expand_fn_macros(
             match arg {
                 Some(i) => {
                     charge(spent, args[i].len() as u64 + 1, t, name)?;
-                    // Parenthesized text stays as the call wrote it; positions are the call's.
-                    out.extend(args[i].iter().map(at));
+                    out.extend(args[i].iter().cloned());
                 }
                 None => {
                     charge(spent, 1, t, name)?;
