@@ -494,3 +494,96 @@ fn maca_bsm_bpermute_reverses() {
     let t = run("maca/bsm_bpermute_reverse.cpp", &[]);
     assert_eq!(ints(&t, "out"), (0..64).rev().collect::<Vec<i64>>());
 }
+
+// ------------------------------------------------------------------ templates
+
+#[test]
+fn template_kernel_launched_with_explicit_arguments() {
+    let t = run("cuda/template_block_reduce.cu", &[]);
+    assert_eq!(t["launch"]["entry"], "blockReduce<float,128>");
+    let input: Vec<f64> = (0..256).map(|i| 0.5 * f64::from(i)).collect();
+    let sums: Vec<f64> = input.chunks(128).map(|c| c.iter().sum()).collect();
+    let out: Vec<f64> = values(&t, "out")
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(out, sums);
+}
+
+#[test]
+fn template_entry_id_with_default_and_if_constexpr() {
+    let model = |k: i64, negate: bool| -> Vec<i64> {
+        let v: Vec<i64> = (0..32)
+            .map(|i| if negate { -(i * k) } else { i * k })
+            .collect();
+        shfl_down(&v, 1, 32)
+    };
+    let t = run("cuda/template_entry.cu", &["--entry", "scaleBy<int, 3>"]);
+    assert_eq!(t["launch"]["entry"], "scaleBy<int,3,0>");
+    assert_eq!(ints(&t, "out"), model(3, false));
+    let t = run(
+        "cuda/template_entry.cu",
+        &["--entry", "scaleBy<int, 5, true>"],
+    );
+    assert_eq!(ints(&t, "out"), model(5, true));
+}
+
+/// `crosslane run -` on `source`: exit code and stderr.
+fn refused(source: &str) -> (Option<i32>, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn unsupported_constructs_are_named_at_their_line() {
+    let cases = [
+        (
+            "template <template <typename> class C>\n__device__ int f(int x) { return x; }\n",
+            "1:",
+            "template template parameters are not supported",
+        ),
+        (
+            "__global__ void k(int* o) {\n  auto add = [](int a) { return a + 1; };\n}\n",
+            "2:",
+            "lambdas are not supported yet",
+        ),
+        (
+            "template <typename T>\nstruct Pair { T a; };\n__global__ void k(int* o) {}\n",
+            "1:",
+            "class templates are not supported yet",
+        ),
+        (
+            "struct S { int a; };\n__global__ void k(int* o) {}\n",
+            "1:",
+            "`struct` definitions are not supported yet",
+        ),
+        (
+            "__global__ void k(int* o) {}\n__device__ int counter;\n",
+            "2:",
+            "file-scope variables other than `const`/`constexpr`",
+        ),
+    ];
+    for (src, line, needle) in cases {
+        let (code, err) = refused(src);
+        assert_eq!(code, Some(2), "{src}");
+        assert!(err.contains(needle), "{src}: {err}");
+        assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
+    }
+}

@@ -26,7 +26,7 @@ use super::budget::{self, LimitHit, Limits, Meter, Resource};
 use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
-use super::parser::parse_with;
+use super::parser::parse_with_entry;
 use super::types::{KVal, Ty};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::{LaneMask, MAX_LANES};
@@ -120,7 +120,11 @@ impl Executor {
     /// allow, a block or grid shape of zero or beyond the limits, or an argument that does not
     /// parse.
     pub fn new(source: &str, mut config: LaunchConfig) -> Result<Self, KernelError> {
-        let parsed = parse_with(source, &config.limits)?;
+        let parsed = parse_with_entry(source, &config.limits, config.entry.as_deref())?;
+        if let Some(instance) = parsed.entry.clone() {
+            // `--entry reduce4<int, 128>` names the instantiation `reduce4<int,128>`.
+            config.entry = Some(instance);
+        }
         let program = parsed.program;
         let mut parsed_diags = parsed.diagnostics;
         // Host code's launch fills what the user left unset (issue 14).
@@ -148,7 +152,14 @@ impl Executor {
                 .iter()
                 .find(|f| f.entry)
                 .or_else(|| program.functions.first())
-                .ok_or_else(|| KernelError::new(1, 1, "no function to run"))?,
+                .ok_or_else(|| {
+                    KernelError::new(
+                        1,
+                        1,
+                        "no function to run (a template kernel runs when a launch or --entry \
+                         names its arguments, e.g. --entry 'reduce<int, 128>')",
+                    )
+                })?,
         };
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
         let (dialect, dialect_from) = match config.dialect {

@@ -42,7 +42,7 @@ use crate::result::Level;
 pub use budget::{LimitHit, Limits, Resource};
 pub use exec::{run_kernel, Executor, LaunchConfig};
 pub use memory::{Buffer, Memory, Space};
-pub use parser::{list_kernels, parse, parse_with, Parsed};
+pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};
 pub use report::render_text;
 pub use trace::{
     KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, Undef, VarChange, WarpState,

@@ -246,6 +246,30 @@ impl Parser<'_> {
                 self.expect_punct(")")?;
                 ExprKind::Cast(ty, Box::new(e))
             }
+            Tok::Ident(w)
+                if self.templates.contains_key(&w)
+                    && (self.is_punct("<") || self.is_punct("(")) =>
+            {
+                // A call of a function template: explicit arguments, then deduction.
+                let given = if self.is_punct("<") {
+                    self.template_args()?
+                } else {
+                    Vec::new()
+                };
+                self.expect_punct("(")?;
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                let name = self.instantiate_call(&w, given, &args, span)?;
+                ExprKind::Call(name, args)
+            }
             Tok::Ident(w) => {
                 if self.is_punct("(") {
                     if let Some(v) = word_type(&w).or_else(|| self.aliases.get(&w).copied()) {
@@ -275,6 +299,14 @@ impl Parser<'_> {
                 } else {
                     ExprKind::Ident(w)
                 }
+            }
+            Tok::Punct("[") => {
+                return Err(KernelError::new(
+                    t.line,
+                    t.col,
+                    "lambdas are not supported yet; write the lambda's body as a `__device__` \
+                     function and call it",
+                ))
             }
             other => {
                 return Err(KernelError::new(

@@ -332,13 +332,63 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
+        let mut chevrons = k + 1;
+        let mut kernel = ident(k).map(str::to_string);
+        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            if self.templates.contains_key(name) {
+                let name = name.to_string();
+                let mut depth = 0usize;
+                let close = (k + 1..close).find(|&i| {
+                    match tok(i) {
+                        Some(Tok::Punct("<")) => depth += 1,
+                        Some(Tok::Punct(">")) => {
+                            depth -= 1;
+                            return depth == 0;
+                        }
+                        _ => {}
+                    }
+                    false
+                });
+                if let Some(c) = close {
+                    // Each argument: a host constant, else a type.
+                    let mut args = Vec::new();
+                    for (a, b) in split_commas(toks, k + 2, c) {
+                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                            args.push(super::templates::TArg::Value(n));
+                            continue;
+                        }
+                        let mut slice: Vec<Token> = toks[a..b].to_vec();
+                        slice.push(Token {
+                            tok: Tok::Eof,
+                            ..toks[b - 1].clone()
+                        });
+                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+                        sub.aliases = self.aliases.clone();
+                        match sub.base_type() {
+                            Ok(crate::kernel::types::Ty::Val(v)) => {
+                                args.push(super::templates::TArg::Type(v));
+                            }
+                            _ => break,
+                        }
+                    }
+                    let span = Span {
+                        line: toks[k].line,
+                        col: toks[k].col,
+                    };
+                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
+                        kernel = Some(m);
+                        chevrons = c + 1;
+                    }
+                }
+            }
+        }
         // `k<<<cfg>>>(args);`
         if let (Some(kernel), Some(Tok::Punct("<<")), Some(Tok::Punct("<"))) =
-            (ident(k), tok(k + 1), tok(k + 2))
+            (kernel, tok(chevrons), tok(chevrons + 1))
         {
-            let kernel = kernel.to_string();
             let end = stmt_end();
-            let cfg_from = k + 3;
+            let cfg_from = chevrons + 2;
             let Some(cfg_to) = (cfg_from..end).find(|&i| {
                 matches!(tok(i), Some(Tok::Punct(">>")))
                     && matches!(tok(i + 1), Some(Tok::Punct(">")))

@@ -24,6 +24,14 @@ impl Parser<'_> {
             if self.skip_namespace_line() {
                 continue;
             }
+            if self.is_word("template") {
+                self.template_def()?;
+                continue;
+            }
+            if self.is_word("static_assert") {
+                self.skip_static_assert()?;
+                continue;
+            }
             self.refuse_unsupported_item()?;
             if self.is_word("using") || self.is_word("typedef") {
                 let (name, ty) = self.alias()?;
@@ -83,7 +91,7 @@ impl Parser<'_> {
                 snippet: true,
             });
         }
-        if program.functions.is_empty() {
+        if program.functions.is_empty() && self.templates.is_empty() {
             return Err(KernelError::new(
                 start.line,
                 start.col,
@@ -200,7 +208,14 @@ impl Parser<'_> {
         if !self.is_punct("{") {
             return self.err("`{` to start the function body");
         }
-        let body = self.stmt()?;
+        let mut scope = HashMap::new();
+        for p in &params {
+            scope.insert(p.name.clone(), p.ty);
+        }
+        self.scopes.push(scope);
+        let body = self.stmt();
+        self.scopes.pop();
+        let body = body?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         Ok(Some(Some(Function {
             name,
@@ -330,9 +345,6 @@ impl Parser<'_> {
                 "`{w}` definitions are not supported yet; pass the fields as separate buffers or \
                  scalars"
             ),
-            "template" => "templates are not supported yet; write the function for one type \
-                 (replace the template parameters by the types and constants you launch with)"
-                .to_string(),
             "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
                  scope"
                 .to_string(),

@@ -21,6 +21,7 @@ mod host;
 mod items;
 mod macros;
 mod stmt;
+mod templates;
 mod types;
 
 use std::collections::HashMap;
@@ -28,7 +29,7 @@ use std::collections::HashMap;
 use super::ast::*;
 use super::budget::{Limits, DEPTH_CEILING};
 use super::lexer::{lex_with, Comment, Tok, Token};
-use super::types::{BinOp, UnOp, ValTy};
+use super::types::{BinOp, Ty, UnOp, ValTy};
 use super::{KernelDiagnostic, KernelError};
 use crate::result::Level;
 use macros::expand_macros;
@@ -41,6 +42,8 @@ pub struct Parsed {
     pub program: Program,
     /// Notes, warnings and errors that did not stop parsing (seed typos, pseudo-code elisions).
     pub diagnostics: Vec<KernelDiagnostic>,
+    /// The instantiation an entry template-id named (`reduce4<int,128>`), when one was asked.
+    pub entry: Option<String>,
 }
 
 use serde::Serialize;
@@ -59,6 +62,19 @@ pub fn parse(source: &str) -> Result<Parsed, KernelError> {
 /// # Errors
 /// As [`parse`]; the message of a budget names the flag that raises it.
 pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> {
+    parse_with_entry(source, limits, None)
+}
+
+/// As [`parse_with`], and when `entry` is a template-id (`reduce4<int, 128>`), instantiates
+/// it; [`Parsed::entry`] then holds the instantiation's name (`reduce4<int,128>`).
+///
+/// # Errors
+/// As [`parse`]; an entry template-id that names no template or does not parse.
+pub fn parse_with_entry(
+    source: &str,
+    limits: &Limits,
+    entry: Option<&str>,
+) -> Result<Parsed, KernelError> {
     let lexed = lex_with(source, limits.max_tokens)?;
     let mut macro_diags = Vec::new();
     let tokens = expand_macros(
@@ -99,9 +115,16 @@ pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> 
         .program()
         .map_err(|e| hint_flattened(e, &lexed.comments))?;
     program.launches = std::mem::take(&mut p.launches);
+    let entry = match entry.filter(|e| e.contains('<')) {
+        Some(e) => Some(p.entry_instance(e)?),
+        None => None,
+    };
+    p.instantiate_pending(&mut program.functions)
+        .map_err(|e| hint_flattened(e, &lexed.comments))?;
     Ok(Parsed {
         program,
         diagnostics: p.diags,
+        entry,
     })
 }
 
@@ -157,6 +180,15 @@ struct Parser<'a> {
     q_device: bool,
     /// Whether they named `__host__`.
     q_host: bool,
+    /// Function templates by name.
+    templates: HashMap<String, templates::Template>,
+    /// Instantiations named so far (mangled), in order.
+    instances: Vec<String>,
+    /// Instantiations named but not parsed yet.
+    pending: Vec<templates::Pending>,
+    /// Declared names and their types, innermost scope last (for template and `auto`
+    /// deduction).
+    scopes: Vec<HashMap<String, Ty>>,
 }
 
 impl<'a> Parser<'a> {
@@ -176,6 +208,10 @@ impl<'a> Parser<'a> {
             launches: Vec::new(),
             q_device: false,
             q_host: false,
+            templates: HashMap::new(),
+            instances: Vec::new(),
+            pending: Vec::new(),
+            scopes: Vec::new(),
         }
     }
 }

@@ -5,8 +5,10 @@ use super::{PResult, Parser};
 use crate::kernel::ast::*;
 use crate::kernel::lexer::Tok;
 use crate::kernel::types::Ty;
+use crate::kernel::types::{Scalar, ValTy};
 use crate::kernel::KernelError;
 use crate::result::Level;
+use std::collections::HashMap;
 
 impl Parser<'_> {
     pub(super) fn stmt(&mut self) -> PResult<Stmt> {
@@ -25,12 +27,21 @@ impl Parser<'_> {
         };
         if self.eat("{") {
             let mut body = Vec::new();
+            self.scopes.push(HashMap::new());
             while !self.is_punct("}") {
                 if matches!(self.peek(0), Tok::Eof) {
+                    self.scopes.pop();
                     return self.err("`}` to close the block");
                 }
-                body.push(self.stmt()?);
+                match self.stmt() {
+                    Ok(s) => body.push(s),
+                    Err(e) => {
+                        self.scopes.pop();
+                        return Err(e);
+                    }
+                }
             }
+            self.scopes.pop();
             self.bump();
             return Ok(done(self, StmtKind::Block(body)));
         }
@@ -55,6 +66,10 @@ impl Parser<'_> {
             match w.as_str() {
                 "if" => {
                     self.bump();
+                    // `if constexpr`: the condition is a constant; both run the same here.
+                    if self.is_word("constexpr") {
+                        self.bump();
+                    }
                     self.expect_punct("(")?;
                     let c = self.expr()?;
                     self.expect_punct(")")?;
@@ -147,6 +162,10 @@ impl Parser<'_> {
                     return Ok(done(self, StmtKind::Return(e)));
                 }
                 "else" => return self.err("a statement (`else` without `if`)"),
+                "static_assert" => {
+                    self.skip_static_assert()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
                 _ => {}
             }
         }
@@ -184,10 +203,16 @@ impl Parser<'_> {
 
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
         let (_, storage, _) = self.qualifiers()?;
-        let base = self.base_type()?;
+        let auto = self.is_word("auto");
+        let base = if auto {
+            self.bump();
+            Ty::Val(ValTy::scalar(Scalar::I32))
+        } else {
+            self.base_type()?
+        };
         let mut list = Vec::new();
         loop {
-            let (ty, _) = self.pointers(base)?;
+            let (mut ty, _) = self.pointers(base)?;
             let span = self.span();
             let name = self.ident()?;
             let array = if self.eat("[") {
@@ -206,6 +231,27 @@ impl Parser<'_> {
             } else {
                 None
             };
+            if auto {
+                // `auto x = e;`: the type of `e` where the parser can tell it.
+                ty = match init.as_ref().and_then(|e| self.expr_type(e)) {
+                    Some(v) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                    _ => {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "cannot tell the type of `auto {name}` from its initializer; \
+                                 write the type"
+                            ),
+                        ))
+                    }
+                };
+            }
+            let declared = match (&array, ty) {
+                (Some(_), Ty::Val(v)) => Ty::Ptr(v),
+                (_, t) => t,
+            };
+            self.declare(&name, declared);
             if matches!(ty, Ty::Void) {
                 return Err(KernelError::new(
                     span.line,
@@ -225,5 +271,23 @@ impl Parser<'_> {
             }
         }
         Ok(StmtKind::Decl(storage, list))
+    }
+
+    /// `static_assert(cond[, "message"]);`: checked when the condition is a constant integer
+    /// (an error when it is 0), skipped otherwise.
+    pub(super) fn skip_static_assert(&mut self) -> PResult<()> {
+        let at = self.span();
+        self.bump();
+        self.expect_punct("(")?;
+        let cond = self.assign_expr()?;
+        if self.eat(",") {
+            self.assign_expr()?;
+        }
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        if super::const_int(&cond) == Some(0) {
+            return Err(KernelError::new(at.line, at.col, "static_assert failed"));
+        }
+        Ok(())
     }
 }
