@@ -209,10 +209,12 @@ impl Parser<'_> {
                 Tok::Punct("(" | "<" | "[") => depth += 1,
                 Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
                 Tok::Punct(",") if depth == 0 => deduce_from.push(current.take()),
-                Tok::Ident(n) if depth == 0 && current.is_none() => {
-                    if params.iter().any(|p| p.value.is_none() && p.name == *n) {
-                        current = Some(n.clone());
-                    }
+                Tok::Ident(n)
+                    if depth == 0
+                        && current.is_none()
+                        && params.iter().any(|p| p.value.is_none() && p.name == *n) =>
+                {
+                    current = Some(n.clone());
                 }
                 _ => {}
             }
