@@ -587,3 +587,53 @@ fn unsupported_constructs_are_named_at_their_line() {
         assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
     }
 }
+
+// ------------------------------------------------------------------ cooperative groups
+
+#[test]
+fn cooperative_groups_tiles_map_to_the_warp_rules() {
+    let t = run(
+        "cuda/cg_tile_reduce.cu",
+        &["--threads-per-block", "64", "--buffer", "in=i*7+3"],
+    );
+    let x: Vec<i64> = (0..64).map(|i| i * 7 + 3).collect();
+    let tiles: Vec<&[i64]> = x.chunks(16).collect();
+    // tileSum: shfl_down over a 16-lane segment, offsets 8, 4, 2, 1.
+    let mut sums = Vec::new();
+    for tile in &tiles {
+        let mut v = tile.to_vec();
+        for d in [8, 4, 2, 1] {
+            let o = shfl_down(&v, d, 16);
+            v = v.iter().zip(&o).map(|(a, b)| a + b).collect();
+        }
+        sums.extend(v);
+    }
+    assert_eq!(ints(&t, "sums"), sums);
+    let each = |f: &dyn Fn(&[i64]) -> i64| -> Vec<i64> {
+        tiles.iter().flat_map(|t| vec![f(t); 16]).collect()
+    };
+    assert_eq!(ints(&t, "reduced"), each(&|t| t.iter().sum()));
+    assert_eq!(ints(&t, "maxima"), each(&|t| *t.iter().max().unwrap()));
+    let mut scans = Vec::new();
+    let mut exscans = Vec::new();
+    for tile in &tiles {
+        let mut acc = 0;
+        for v in tile.iter() {
+            exscans.push(acc);
+            acc += v;
+            scans.push(acc);
+        }
+    }
+    assert_eq!(ints(&t, "scans"), scans);
+    assert_eq!(ints(&t, "exscans"), exscans);
+    let ballots = each(&|t| {
+        t.iter()
+            .enumerate()
+            .filter(|(_, v)| *v % 2 == 1)
+            .map(|(k, _)| 1i64 << k)
+            .sum()
+    });
+    assert_eq!(ints(&t, "ballots"), ballots);
+    let ranks: Vec<i64> = (0..64).map(|i| (i % 16) * 100 + i / 16).collect();
+    assert_eq!(ints(&t, "ranks"), ranks);
+}

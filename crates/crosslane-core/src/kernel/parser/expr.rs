@@ -246,6 +246,30 @@ impl Parser<'_> {
                 self.expect_punct(")")?;
                 ExprKind::Cast(ty, Box::new(e))
             }
+            Tok::Ident(w) if super::cg::NAMESPACES.contains(&w.as_str()) && self.is_punct("::") => {
+                // `cg::reduce(…)`, `std::min(…)`: the name after its namespace.
+                self.bump();
+                self.skip_cg_namespace();
+                let name_at = self.span();
+                let name = self.ident()?;
+                if let Some(e) = self.cg_free(&name, name_at)? {
+                    return Ok(e);
+                }
+                self.pos -= 1;
+                return self.primary();
+            }
+            Tok::Ident(w) if self.groups.contains_key(&w) => {
+                if self.is_punct(".") {
+                    let g = self.groups[&w];
+                    return self.cg_member(g, span);
+                }
+                // A group passed to a function: it has no value here (see `cg_param`).
+                ExprKind::Int {
+                    value: 0,
+                    unsigned: false,
+                    long: false,
+                }
+            }
             Tok::Ident(w)
                 if self.templates.contains_key(&w)
                     && (self.is_punct("<") || self.is_punct("(")) =>

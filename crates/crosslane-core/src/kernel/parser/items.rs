@@ -255,6 +255,24 @@ impl Parser<'_> {
         loop {
             let at = self.span();
             self.qualifiers()?;
+            if let Some((name, group)) = self.cg_param()? {
+                // A group parameter has no value here: the call passes 0, and the body's
+                // uses of the group are lowered by its size.
+                self.groups.insert(name.clone(), group);
+                params.push(Param {
+                    name,
+                    ty: Ty::Val(crate::kernel::types::ValTy::scalar(
+                        crate::kernel::types::Scalar::I32,
+                    )),
+                    reference: false,
+                    span: at,
+                });
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
             let name = self.ident()?;

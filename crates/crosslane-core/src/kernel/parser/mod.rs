@@ -16,6 +16,7 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod cg;
 mod expr;
 mod host;
 mod items;
@@ -189,6 +190,8 @@ struct Parser<'a> {
     /// Declared names and their types, innermost scope last (for template and `auto`
     /// deduction).
     scopes: Vec<HashMap<String, Ty>>,
+    /// Cooperative-groups variables and the group each names.
+    groups: HashMap<String, cg::Group>,
 }
 
 impl<'a> Parser<'a> {
@@ -212,6 +215,7 @@ impl<'a> Parser<'a> {
             instances: Vec::new(),
             pending: Vec::new(),
             scopes: Vec::new(),
+            groups: HashMap::new(),
         }
     }
 }

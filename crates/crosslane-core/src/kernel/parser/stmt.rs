@@ -175,6 +175,13 @@ impl Parser<'_> {
     /// A declaration or expression statement, ending in `;` (also a `for` initializer).
     pub(super) fn simple_stmt(&mut self) -> PResult<Stmt> {
         let span = self.span();
+        if let Some(kind) = self.cg_decl()? {
+            return Ok(Stmt {
+                kind,
+                span,
+                end: self.last_end(),
+            });
+        }
         let kind = if self.decl_starts() {
             self.decl()?
         } else {
