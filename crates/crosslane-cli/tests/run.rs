@@ -219,7 +219,9 @@ fn kernel_faults_name_their_line_and_column() {
         &["run", "-", "--json", "--max-work", "100000"],
         Some("__global__ void k() {\n  while (1) {}\n}"),
     );
-    let trace = json(&out);
+    // A run a budget stopped prints its partial trace and exits 1.
+    assert_eq!(out.status.code(), Some(1));
+    let trace: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(trace["outcome"]["kind"], "limit");
     assert_eq!(trace["outcome"]["resource"], "work");
     assert_eq!(trace["outcome"]["limit"], 100_000);
@@ -233,13 +235,17 @@ fn a_budget_that_runs_out_names_itself_and_its_flag() {
         &["run", "-", "--max-work", "5000"],
         Some("__global__ void k() {\n  int x = 0;\n  while (1) { x++; }\n}"),
     );
-    assert_eq!(out.status.code(), Some(0));
+    // Not a success: exit 1, and standard error names the limit and its flag too.
+    assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("stopped: work limit of 5000 units of work"),
         "{text}"
     );
     assert!(text.contains("raise it with --max-work"), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("work limit of 5000 units of work"), "{err}");
+    assert!(err.contains("--max-work"), "{err}");
     // Memory: a buffer the budget cannot hold is refused before it exists (exit 2).
     let out = crosslane(
         &[
@@ -287,4 +293,51 @@ fn standard_input_past_the_cap_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("larger than 16777216 bytes"), "{err}");
+}
+
+#[test]
+fn trace_none_prints_the_outcome_diagnostics_buffers_and_stats() {
+    // 64 threads (two warps of 32) each add their lane's xor-1 partner once: out[t] = t + (t ^ 1).
+    // A signed overflow in every lane of the loop at line 5 gives one merged diagnostic.
+    let src = "__global__ void k(unsigned* out) {\n  unsigned t = threadIdx.x;\n  unsigned v = t + __shfl_xor_sync(0xffffffff, t, 1);\n  int big = 2147483647;\n  for (int i = 0; i < 2; i++) { big = big + 1; }\n  out[t] = v;\n}";
+    let out = crosslane(
+        &[
+            "run",
+            "-",
+            "--json",
+            "--trace",
+            "none",
+            "--threads-per-block",
+            "64",
+        ],
+        Some(src),
+    );
+    let t = json(&out);
+    assert_eq!(t["outcome"]["kind"], "finished");
+    assert!(t.get("steps").is_none(), "no per-step trace: {t}");
+    let values = t["buffers"][0]["values"].as_array().expect("values");
+    assert_eq!(values.len(), 64);
+    for (k, v) in values.iter().enumerate() {
+        assert_eq!(v.as_str(), Some((k + (k ^ 1)).to_string().as_str()), "{k}");
+    }
+    // Statements per warp: 3 declarations, the loop's init + 3 tests + 2 bodies + 2 increments,
+    // the store = 12; two warps; every lane active in each.
+    assert_eq!(t["stats"]["steps"], 24);
+    assert_eq!(t["stats"]["lane_statements"], 24 * 32);
+    let overflow: Vec<&serde_json::Value> = t["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter(|d| d["line"] == 5 && d["message"].as_str().unwrap_or("").contains("overflow"))
+        .collect();
+    assert!(!overflow.is_empty(), "{t}");
+    let first = overflow[0]["message"].as_str().unwrap_or("").to_string();
+    assert_eq!(
+        overflow
+            .iter()
+            .filter(|d| d["message"].as_str() == Some(first.as_str()))
+            .count(),
+        1,
+        "each distinct diagnostic once: {t}"
+    );
 }

@@ -20,7 +20,8 @@
 use std::io::Read;
 
 use crosslane_core::kernel::host_launch::shared_cells;
-use crosslane_core::kernel::{parse, render_text, run_kernel, LaunchConfig, Limits};
+use crosslane_core::kernel::{parse, render_text, LaunchConfig, Limits};
+use crosslane_core::kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{permalink, Dialect};
 
@@ -88,6 +89,10 @@ pub struct RunArgs {
     /// Kernel only: most distinct diagnostics listed; the rest are counted [default: 1000].
     #[arg(long)]
     pub max_diagnostics: Option<u64>,
+    /// Kernel only: `full` prints every step; `none` only the outcome, the diagnostics (each
+    /// distinct one once), the final buffers and the run's statistics.
+    #[arg(long, value_name = "full|none", default_value = "full", value_parser = ["full", "none"])]
+    pub trace: String,
 }
 
 /// Most bytes read from a file or standard input (a kernel or scenario is a few KiB; a
@@ -303,16 +308,63 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         ));
     }
     config.limits = limits(args, config.limits);
-    let trace = run_kernel(source, config)
+    let mode = if args.trace == "none" {
+        TraceMode::None
+    } else {
+        TraceMode::Full
+    };
+    let trace = run_kernel_traced(source, config, mode)
         .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
     if args.json {
         // serde_json escapes control characters itself.
-        let json = serde_json::to_string(&trace)
-            .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
-        print_out(&format!("{json}\n"))
+        let json = match mode {
+            TraceMode::Full => serde_json::to_string(&trace),
+            TraceMode::None => serde_json::to_string(&quiet_json(&trace)),
+        }
+        .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
+        print_out(&format!("{json}\n"))?;
     } else {
-        print_out(&escape_controls(&render_text(&trace, 10_000)))
+        print_out(&escape_controls(&render_text(&trace, 10_000)))?;
     }
+    // A run a budget stopped did not finish: its output is partial, so the status says so.
+    match &trace.outcome {
+        Some(Outcome::Limit(hit)) => Err(CliError::Failed(format!(
+            "run: stopped: {}",
+            escape_controls(&hit.message())
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `--trace none --json`: the launch, the outcome, the top-level diagnostics, the statistics and
+/// each final buffer with its cells as `"values"` (the C text of each cell, `null` where it was
+/// never written or is undefined).
+fn quiet_json(t: &KernelTrace) -> serde_json::Value {
+    let buffers: Vec<serde_json::Value> = t
+        .memory
+        .buffers
+        .iter()
+        .map(|b| {
+            let values: Vec<Option<String>> = b
+                .cells
+                .iter()
+                .map(|c| c.as_ref().map(ToString::to_string))
+                .collect();
+            serde_json::json!({
+                "name": b.name,
+                "space": b.space,
+                "elem": b.elem,
+                "values": values,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "launch": t.launch,
+        "outcome": t.outcome,
+        "diagnostics": t.diagnostics,
+        "buffers": buffers,
+        "stats": t.stats,
+    })
 }
 
 /// The budgets: `base` with each flag given.

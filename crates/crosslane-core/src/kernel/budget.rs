@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::trace::{KernelStep, LaneVal};
 use super::types::{KVal, ValTy};
+use super::KernelDiagnostic;
 
 /// The budgets of one parse and run. Every field is a ceiling; see [`Limits::default`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -276,12 +277,13 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
             .map(|d| d.message.len() as u64 + 64)
             .sum::<u64>();
     }
-    n += s
-        .diagnostics
-        .iter()
-        .map(|d| size::DIAGNOSTIC + (d.message.len() + d.rule.len()) as u64)
-        .sum::<u64>();
+    n += s.diagnostics.iter().map(diagnostic_bytes).sum::<u64>();
     n
+}
+
+/// Bytes of a kept diagnostic, its message and rule included.
+pub fn diagnostic_bytes(d: &KernelDiagnostic) -> u64 {
+    size::DIAGNOSTIC + (d.message.len() + d.rule.len()) as u64
 }
 
 #[cfg(all(test, target_pointer_width = "64"))]

@@ -135,6 +135,11 @@ impl DiagLog {
         out
     }
 
+    /// Distinct diagnostics listed so far.
+    pub fn distinct(&self) -> usize {
+        self.first.len()
+    }
+
     /// Occurrences counted in all.
     pub fn total(&self) -> u64 {
         self.counts.values().map(|(n, _)| n).sum::<u64>() + self.dropped

@@ -18,6 +18,7 @@
 //! [`Executor::step`] and [`Executor::run_for`] let a page run a kernel in slices.
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -74,7 +75,8 @@ pub struct LaunchConfig {
 }
 
 pub struct Executor {
-    pub(crate) code: Vec<Inst>,
+    /// The compiled program, shared so that a step borrows its instruction instead of copying it.
+    pub(crate) code: Rc<[Inst]>,
     pub(crate) slots: Vec<SlotInfo>,
     pub(crate) code_inst: Vec<u32>,
     pub(crate) cur: u32,
@@ -106,6 +108,8 @@ pub struct Executor {
     pub(crate) chars: Vec<char>,
     /// MACA memory queues and the shared cells a queued copy has not yet filled.
     pub(crate) maca: maca_mem::MacaMem,
+    /// How much of the run is recorded.
+    pub(crate) mode: TraceMode,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -338,9 +342,10 @@ impl Executor {
             initial_memory: memory.clone(),
             memory,
             warps: Vec::new(),
+            stats: RunStats::default(),
         };
         Ok(Executor {
-            code: compiler.code,
+            code: compiler.code.into(),
             code_inst: compiler.code_inst,
             cur: 0,
             slots: compiler.slots,
@@ -366,7 +371,14 @@ impl Executor {
             line_starts,
             chars,
             maca: Default::default(),
+            mode: TraceMode::Full,
         })
+    }
+
+    /// Records the run as `mode` says (before the first step; [`TraceMode::Full`] by default).
+    pub fn with_trace(mut self, mode: TraceMode) -> Self {
+        self.mode = mode;
+        self
     }
 
     /// The trace so far.
@@ -397,23 +409,35 @@ impl Executor {
     /// Runs up to `n` steps; returns how many ran (fewer when the run ends).
     pub fn run_for(&mut self, n: usize) -> usize {
         let mut done = 0;
-        while done < n && self.step().is_some() {
+        while done < n && self.advance() {
             done += 1;
         }
         done
     }
 
-    /// Runs until the next recorded step and returns it; `None` once the run has ended.
+    /// Runs until the next recorded step and returns it; `None` once the run has ended (and
+    /// always `None` under [`TraceMode::None`], which records no step: use
+    /// [`Executor::run_for`] there).
     pub fn step(&mut self) -> Option<&KernelStep> {
+        if self.advance() {
+            self.trace.steps.last()
+        } else {
+            None
+        }
+    }
+
+    /// Runs one statement of a warp (skipping the structural instructions around it); false
+    /// once the run has ended.
+    pub(crate) fn advance(&mut self) -> bool {
         loop {
             if self.trace.outcome.is_some() {
-                return None;
+                return false;
             }
             let Some(w) = self.schedule() else {
                 if self.trace.outcome.is_none() {
                     self.finish(Outcome::Finished);
                 }
-                return None;
+                return false;
             };
             if !self.meter.work(1) {
                 let line = self.line_of(self.warps[w].pc);
@@ -422,7 +446,7 @@ impl Executor {
                     line,
                     "the statements running (an endless loop?)".to_string(),
                 );
-                return None;
+                return false;
             }
             // What buffers may still take: the budget less the trace and the lane variables.
             self.trace.memory.limit_bytes = self
@@ -438,7 +462,7 @@ impl Executor {
                     line,
                     "the statements running (an endless loop?)".to_string(),
                 );
-                return None;
+                return false;
             }
             if recorded {
                 if !self.meter.fits(self.trace.memory.used_bytes, 0) {
@@ -448,12 +472,12 @@ impl Executor {
                         self.trace.memory.used_bytes,
                         self.meter.var_bytes,
                         self.meter.trace_bytes,
-                        self.trace.steps.len()
+                        self.trace.stats.steps
                     );
                     self.limit(Resource::Memory, line, what);
-                    return None;
+                    return false;
                 }
-                return self.trace.steps.last();
+                return true;
             }
         }
     }
@@ -779,7 +803,8 @@ impl Executor {
     pub(crate) fn exec(&mut self, w: usize) -> bool {
         let pc = self.warps[w].pc;
         self.cur = self.code_inst.get(pc).copied().unwrap_or(0);
-        let Some(inst) = self.code.get(pc).cloned() else {
+        let code = Rc::clone(&self.code);
+        let Some(inst) = code.get(pc) else {
             self.warps[w].run = WarpRun::Done;
             return false;
         };
@@ -798,26 +823,30 @@ impl Executor {
         }
         let active = self.warps[w].active();
         let mut cx = StepCtx::default();
-        let recorded: Option<(Span, Span)> = match inst {
+        let recorded: Option<(Span, Span)> = match *inst {
             Inst::Decl {
                 span,
                 end,
                 storage,
-                decls,
+                ref decls,
             } => {
-                for d in &decls {
+                for d in decls {
                     self.declare(w, d, storage, active, &mut cx);
                 }
                 self.warps[w].pc += 1;
                 Some((span, end))
             }
-            Inst::Eval { span, end, expr } => {
-                match self.barrier_call(w, &expr, active, &mut cx) {
+            Inst::Eval {
+                span,
+                end,
+                ref expr,
+            } => {
+                match self.barrier_call(w, expr, active, &mut cx) {
                     // The warp waits; the pc stays on the barrier until it opens.
                     Some(true) => {}
                     Some(false) => self.warps[w].pc += 1,
                     None => {
-                        self.eval(w, &expr, active, &mut cx);
+                        self.eval(w, expr, active, &mut cx);
                         self.warps[w].pc += 1;
                     }
                 }
@@ -826,11 +855,11 @@ impl Executor {
             Inst::Branch {
                 span,
                 end,
-                cond,
+                ref cond,
                 else_pc,
                 join_pc,
             } => {
-                let (t, f) = self.condition(w, &cond, active, &mut cx);
+                let (t, f) = self.condition(w, cond, active, &mut cx);
                 let warp = &mut self.warps[w];
                 let (cur, in_else, pc) = if t.0 != 0 {
                     (t, false, pc + 1)
@@ -878,9 +907,13 @@ impl Executor {
                 warp.pc += 1;
                 None
             }
-            Inst::LoopTest { span, end, cond } => {
+            Inst::LoopTest {
+                span,
+                end,
+                ref cond,
+            } => {
                 if let Some(c) = cond {
-                    let (_, f) = self.condition(w, &c, active, &mut cx);
+                    let (_, f) = self.condition(w, c, active, &mut cx);
                     self.leave_loop(w, f);
                 }
                 let warp = &mut self.warps[w];
@@ -897,10 +930,10 @@ impl Executor {
             Inst::LoopBack {
                 span,
                 end,
-                cond,
+                ref cond,
                 target,
             } => {
-                let (_, f) = self.condition(w, &cond, active, &mut cx);
+                let (_, f) = self.condition(w, cond, active, &mut cx);
                 self.leave_loop(w, f);
                 let warp = &mut self.warps[w];
                 warp.pc = if warp.active().0 != 0 { target } else { pc + 1 };
@@ -977,7 +1010,7 @@ impl Executor {
             Inst::Return {
                 span,
                 end,
-                value,
+                ref value,
                 target,
             } => {
                 let slot = match target {
@@ -985,7 +1018,7 @@ impl Executor {
                     None => self.ret_slot,
                 };
                 if let Some(v) = value {
-                    let vals = self.eval(w, &v, active, &mut cx);
+                    let vals = self.eval(w, v, active, &mut cx);
                     if let Some(slot) = slot {
                         for l in active.iter() {
                             let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
@@ -1011,9 +1044,9 @@ impl Executor {
                 span,
                 end,
                 slot,
-                expr,
+                ref expr,
             } => {
-                let vals = self.eval(w, &expr, active, &mut cx);
+                let vals = self.eval(w, expr, active, &mut cx);
                 for l in active.iter() {
                     let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
                     let _ = self.store_var(w, slot, l, val, span, &mut cx);
@@ -1060,6 +1093,21 @@ impl Executor {
         }
     }
 
+    /// Under [`TraceMode::None`]: a step's diagnostics go to the trace's top level, each
+    /// distinct one once (the log counts the repeats and summarizes them at the end).
+    fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
+        for d in step_diagnostics(lanes, diags) {
+            let before = self.diag_log.distinct();
+            if self.diag_log.admit(&d) && self.diag_log.distinct() > before {
+                self.meter.trace_bytes = self
+                    .meter
+                    .trace_bytes
+                    .saturating_add(budget::diagnostic_bytes(&d));
+                self.trace.diagnostics.push(d);
+            }
+        }
+    }
+
     pub(crate) fn record(
         &mut self,
         w: usize,
@@ -1069,6 +1117,15 @@ impl Executor {
         cx: StepCtx,
     ) {
         let lanes = self.trace.launch.lanes;
+        let stats = &mut self.trace.stats;
+        stats.steps = stats.steps.saturating_add(1);
+        stats.lane_statements = stats
+            .lane_statements
+            .saturating_add(u64::from(active.count()));
+        if self.mode == TraceMode::None {
+            self.record_diagnostics_only(lanes, cx.diags);
+            return;
+        }
         let warp = &self.warps[w];
         let changes: Vec<VarChange> = cx
             .changed
@@ -1081,24 +1138,7 @@ impl Executor {
                 values: warp.vars.get(id).cloned().unwrap_or_default(),
             })
             .collect();
-        let diagnostics: Vec<KernelDiagnostic> = cx
-            .diags
-            .into_iter()
-            .map(|(level, at, mut message, rule, mut ls)| {
-                ls.sort_unstable();
-                if !ls.is_empty() && ls.len() < lanes {
-                    message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
-                }
-                KernelDiagnostic {
-                    line: at.line,
-                    col: at.col,
-                    level,
-                    message,
-                    rule,
-                }
-            })
-            .collect();
-        let diagnostics = self.diag_log.filter(diagnostics);
+        let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
             index: self.trace.steps.len(),
             block: self.block,
@@ -1121,6 +1161,26 @@ impl Executor {
     }
 }
 
+/// A step's notes as diagnostics, each naming its lanes when not all of them.
+fn step_diagnostics(lanes: usize, diags: Vec<StepDiag>) -> Vec<KernelDiagnostic> {
+    diags
+        .into_iter()
+        .map(|(level, at, mut message, rule, mut ls)| {
+            ls.sort_unstable();
+            if !ls.is_empty() && ls.len() < lanes {
+                message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
+            }
+            KernelDiagnostic {
+                line: at.line,
+                col: at.col,
+                level,
+                message,
+                rule,
+            }
+        })
+        .collect()
+}
+
 /// Parses and runs a kernel to the end (or to a limit).
 ///
 /// # Errors
@@ -1129,7 +1189,19 @@ impl Executor {
 /// step or cell limit — do not fail: they are diagnostics on their steps and the
 /// [`KernelTrace::outcome`].
 pub fn run_kernel(source: &str, config: LaunchConfig) -> Result<KernelTrace, KernelError> {
-    let mut ex = Executor::new(source, config)?;
-    while ex.step().is_some() {}
+    run_kernel_traced(source, config, TraceMode::Full)
+}
+
+/// [`run_kernel`] recording the run as `mode` says.
+///
+/// # Errors
+/// As [`run_kernel`].
+pub fn run_kernel_traced(
+    source: &str,
+    config: LaunchConfig,
+    mode: TraceMode,
+) -> Result<KernelTrace, KernelError> {
+    let mut ex = Executor::new(source, config)?.with_trace(mode);
+    while ex.advance() {}
     Ok(ex.into_trace())
 }

@@ -40,12 +40,13 @@ use serde::Serialize;
 use crate::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
-pub use exec::{run_kernel, Executor, LaunchConfig};
+pub use exec::{run_kernel, run_kernel_traced, Executor, LaunchConfig};
 pub use memory::{Buffer, Memory, Space};
 pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};
 pub use report::render_text;
 pub use trace::{
-    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, Undef, VarChange, WarpState,
+    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode, Undef,
+    VarChange, WarpState,
 };
 pub use types::{KVal, Scalar, Ty, ValTy};
 

@@ -108,7 +108,11 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         Some(Outcome::Error(e)) => format!("stopped: {e}"),
         None => "still running".to_string(),
     };
-    let _ = writeln!(out, "{ending} after {} steps", t.steps.len());
+    let _ = writeln!(
+        out,
+        "{ending} after {} steps ({} lane-statements)",
+        t.stats.steps, t.stats.lane_statements
+    );
     let text = |cells: &[Option<KVal>]| -> String {
         cells
             .iter()

@@ -2,7 +2,7 @@
 //! variables, memory writes and cross-lane [`Step`]s, the launch, the outcome, the final warps.
 //! A lane's value is [`LaneVal`]: defined, or [`Undef`] with the reason and line.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::ast::Span;
 use super::budget::LimitHit;
@@ -183,6 +183,29 @@ pub struct WarpState {
     pub vars: Vec<(String, Vec<LaneVal>)>,
 }
 
+/// How much of a run is recorded in its [`KernelTrace`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceMode {
+    /// Every step, with its changes, memory writes, operations and diagnostics.
+    #[default]
+    Full,
+    /// No steps: only the outcome, the diagnostics (each distinct one once, at the top level),
+    /// the final memory and variables, and [`RunStats`]. For long runs whose result is all
+    /// that matters (`crosslane run --trace none`).
+    None,
+}
+
+/// What a run executed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RunStats {
+    /// Statements executed (one per statement, branch or loop test of a warp): the steps a
+    /// full trace records.
+    pub steps: u64,
+    /// Statements executed times the lanes that executed each one (the active lanes).
+    pub lane_statements: u64,
+}
+
 /// Everything a run produced.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct KernelTrace {
@@ -200,6 +223,8 @@ pub struct KernelTrace {
     pub memory: Memory,
     /// Final variables of every warp that finished.
     pub warps: Vec<WarpState>,
+    /// What the run executed.
+    pub stats: RunStats,
 }
 
 impl KernelTrace {

@@ -135,9 +135,12 @@ impl Warp {
 
 // ------------------------------------------------------------------ step context
 
+/// A note made during a step: level, position, message, rule and the lanes it concerns.
+pub(crate) type StepDiag = (Level, Span, String, String, Vec<usize>);
+
 #[derive(Default)]
 pub(crate) struct StepCtx {
-    pub(crate) diags: Vec<(Level, Span, String, String, Vec<usize>)>,
+    pub(crate) diags: Vec<StepDiag>,
     /// Index into `diags` by position and message key (a statement of many nodes may note
     /// many diagnostics: no linear search per note).
     pub(crate) diag_index: HashMap<(Span, String), usize>,
