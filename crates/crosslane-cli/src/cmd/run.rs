@@ -134,7 +134,15 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             lanes,
             step: _,
         } => {
-            let config = kernel_config(*blocks, *threads_per_block, *lanes);
+            let mut config = kernel_config(*blocks, *threads_per_block, *lanes);
+            let inputs = &scenario.kernel_inputs;
+            config.args.clone_from(&inputs.args);
+            config.buffer_len.clone_from(&inputs.buffer_len);
+            config.entry.clone_from(&inputs.entry);
+            if let Some(d) = &inputs.dialect {
+                config.dialect = Some(Dialect::parse(d)?);
+                config.dialect_from = Some("the scenario".to_string());
+            }
             return run_kernel_file(args, source, config);
         }
         View::Sort { .. } => {

@@ -637,3 +637,37 @@ fn cooperative_groups_tiles_map_to_the_warp_rules() {
     let ranks: Vec<i64> = (0..64).map(|i| (i % 16) * 100 + i / 16).collect();
     assert_eq!(ints(&t, "ranks"), ranks);
 }
+
+#[test]
+fn a_kernel_scenario_carries_args_buffers_and_dialect() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(kernel("cuda/buffer_flags.cu")).unwrap();
+    let mut s = Scenario::new(View::Kernel {
+        source,
+        blocks: 1,
+        threads_per_block: 32,
+        lanes: 0,
+        step: 0,
+    });
+    s.kernel_inputs.args.insert("scale".into(), "4".into());
+    s.kernel_inputs.args.insert("a".into(), "i+1".into());
+    s.kernel_inputs.buffer_len.insert("b".into(), 32);
+    s.kernel_inputs.dialect = Some("hip".into());
+    let link = crosslane_core::permalink::encode(&s);
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["run", &link, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["launch"]["dialect"], "hip");
+    assert_eq!(t["launch"]["dialect_from"], "the scenario");
+    // HIP on 64 lanes, one block of 32 threads: a = i+1, b = index, out = a*4 + b.
+    let want: Vec<i64> = (0..32).map(|i| (i + 1) * 4 + i).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
