@@ -13,8 +13,11 @@
 //!
 //! Supported beyond the seeds: `__device__` functions called from the kernel are inlined per
 //! call (their own variables; a divergent `return` parks its lanes until the call ends), but not
-//! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Not supported: pointers to
-//! pointers, structs, templates, and the address of a scalar variable. The MACA memory builtins
+//! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Whole files run: host code
+//! is read for its launches ([`host_launch`]), function templates are instantiated per call,
+//! cooperative groups are lowered to the warp intrinsics (see [`parser`]). Not supported:
+//! pointers to pointers, structs, class templates, lambdas, and the address of a scalar
+//! variable. The MACA memory builtins
 //! (`ldg`/`stg` predicated, `ldg_*_bsm`, `load_shared_trans_*`) run on kernel memory through
 //! their own ops (`machine/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 

@@ -5,7 +5,11 @@
 //! __NATIVE_VECTOR__(N, S);` and `typedef`; the scalar types of every dialect; declarations with
 //! several declarators and arrays; C expressions with C precedence, compound assignment, `++`/`--`,
 //! `?:`, casts; `if`/`else`, `for`, `while`, `do … while`, `break`, `continue`, `return`; a bare
-//! list of statements (a snippet) becomes one implicit kernel.
+//! list of statements (a snippet) becomes one implicit kernel. Whole files (issue 14): host
+//! functions are read for their launches (`host`); `#define` constants and function-like
+//! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
+//! (`templates`); `auto`, `if constexpr`, `static_assert`; cooperative groups (`cg`);
+//! constructs outside the subset are named at their line with what to do instead.
 //!
 //! The seeds' own faults are reported at their line rather than refused: the MACA vector names
 //! `vNtB` (`v2u32`, `v4f32`) are understood even where the page never declares them; an unknown
