@@ -671,3 +671,37 @@ fn a_kernel_scenario_carries_args_buffers_and_dialect() {
     let want: Vec<i64> = (0..32).map(|i| (i + 1) * 4 + i).collect();
     assert_eq!(ints(&t, "out"), want);
 }
+
+#[test]
+fn device_printf_is_captured_per_thread() {
+    let t = run("cuda/printf_lanes.cu", &["--buffer", "x:64=i*3"]);
+    let lines = t["printf"].as_array().expect("printf list");
+    // Two blocks, lanes 0..3 print: x[t] * 0.5 with x = 3t; sum of lanes 0..31 = 496.
+    let mut want = Vec::new();
+    for b in 0..2 {
+        for th in 0..3 {
+            let v = f64::from(3 * th) * 0.5;
+            want.push((
+                b,
+                th,
+                format!(
+                    "block {b} thread {th:>2}: v={v:.2} sum=496 hex={:#x}\n",
+                    th + 10
+                ),
+            ));
+        }
+    }
+    let got: Vec<(i64, i64, String)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["block"].as_i64().unwrap(),
+                l["thread"].as_i64().unwrap(),
+                l["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(i64, i64, String)> =
+        want.into_iter().map(|(b, t, s)| (b, t as i64, s)).collect();
+    assert_eq!(got, want);
+}

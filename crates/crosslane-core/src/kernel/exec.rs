@@ -343,6 +343,7 @@ impl Executor {
             memory,
             warps: Vec::new(),
             stats: RunStats::default(),
+            printf: Vec::new(),
         };
         Ok(Executor {
             code: compiler.code.into(),

@@ -34,6 +34,7 @@ pub mod lexer;
 mod machine;
 pub mod memory;
 pub mod parser;
+pub mod printf;
 pub mod report;
 pub mod trace;
 pub mod types;

@@ -225,6 +225,9 @@ pub struct KernelTrace {
     pub warps: Vec<WarpState>,
     /// What the run executed.
     pub stats: RunStats,
+    /// Lines device `printf` printed, in execution order, each by its thread
+    /// ([`super::printf`]; at most [`super::printf::MAX_PRINTF_LINES`]).
+    pub printf: Vec<super::printf::PrintfLine>,
 }
 
 impl KernelTrace {
