@@ -705,3 +705,17 @@ fn device_printf_is_captured_per_thread() {
         want.into_iter().map(|(b, t, s)| (b, t as i64, s)).collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn ascend_warp_reductions_over_active_lanes() {
+    // CANN's asc_reduce_add example: lanes 0..31 sum to 496; max of 3l mod 32 is 31; the min
+    // over the active lanes 8..31 is 8 (lanes 0..7 keep their index fill); odd lanes' ballot.
+    let t = run("ascend/reduce_add_max.cpp", &[]);
+    assert_eq!(ints(&t, "sums"), vec![496; 32]);
+    let max = (0..32).map(|l| l * 3 % 32).max().unwrap();
+    assert_eq!(ints(&t, "maxima"), vec![max; 32]);
+    let minima: Vec<i64> = (0..32).map(|l| if l < 8 { l } else { 8 }).collect();
+    assert_eq!(ints(&t, "minima"), minima);
+    let odd: i64 = (0..32).filter(|l| l % 2 == 1).map(|l| 1i64 << l).sum();
+    assert_eq!(ints(&t, "odd"), vec![odd; 32]);
+}

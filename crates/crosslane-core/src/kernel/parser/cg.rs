@@ -543,6 +543,46 @@ impl Parser<'_> {
     }
 }
 
+/// Ascend C SIMT warp functions that have no registry entry of their own, as the CUDA entries
+/// with the same rule over the active lanes (asc-devkit, `simt_api/device_warp_functions.h`;
+/// CANN API reference `asc_reduce_add` / `asc_reduce_max` / `asc_reduce_min`: "the sum (max,
+/// min) of `val` over all active threads of the warp; every active thread gets the same
+/// result"; `asc_all`, `asc_any`, `asc_ballot`, `asc_activemask` over the active threads).
+const ASCEND_WARP: &[(&str, &str)] = &[
+    ("asc_reduce_add", "__reduce_add_sync(__activemask(), __a0)"),
+    ("asc_reduce_max", "__reduce_max_sync(__activemask(), __a0)"),
+    ("asc_reduce_min", "__reduce_min_sync(__activemask(), __a0)"),
+    ("asc_all", "__all_sync(__activemask(), __a0)"),
+    ("asc_any", "__any_sync(__activemask(), __a0)"),
+    ("asc_ballot", "__ballot_sync(__activemask(), __a0)"),
+    ("asc_activemask", "__activemask()"),
+];
+
+impl Parser<'_> {
+    /// Whether `name` is an Ascend C warp function lowered by [`Parser::ascend_warp`].
+    pub(super) fn is_ascend_warp(name: &str) -> bool {
+        ASCEND_WARP.iter().any(|(n, _)| *n == name)
+    }
+
+    /// `asc_reduce_add(v)` and its kin as the CUDA entry with the same rule (the position is
+    /// after the name).
+    pub(super) fn ascend_warp(&mut self, name: &str, at: Span) -> PResult<Expr> {
+        let args = self.call_args()?;
+        let Some((_, text)) = ASCEND_WARP.iter().find(|(n, _)| *n == name) else {
+            return self.err("an Ascend C warp function");
+        };
+        let need = usize::from(text.contains("__a0"));
+        if args.len() != need {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("`{name}` takes {need} argument(s), given {}", args.len()),
+            ));
+        }
+        self.lower(text, &args, at)
+    }
+}
+
 /// `e` with every `__aK` replaced by `args[K]` and every position set to `at` where the text
 /// had none of the source's. Recursion is bounded by the lowering text (a few levels).
 fn substitute(e: Expr, args: &[Expr], at: Span) -> Expr {

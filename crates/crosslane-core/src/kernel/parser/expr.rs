@@ -258,6 +258,9 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.primary();
             }
+            Tok::Ident(w) if Self::is_ascend_warp(&w) && self.is_punct("(") => {
+                return self.ascend_warp(&w, span);
+            }
             Tok::Ident(w) if self.groups.contains_key(&w) => {
                 if self.is_punct(".") {
                     let g = self.groups[&w];
