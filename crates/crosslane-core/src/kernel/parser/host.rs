@@ -181,22 +181,29 @@ pub fn looks_like_host(toks: &[Token]) -> bool {
     })
 }
 
-/// Index of the token that closes the bracket opened at `open` (`(`/`[`/`{`), or `None`.
-pub(super) fn closing(toks: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
-        match &t.tok {
-            Tok::Punct("(" | "[" | "{") => depth += 1,
-            Tok::Punct(")" | "]" | "}") => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(k);
+impl Parser<'_> {
+    /// Index of the token that closes the bracket opened at `open` (`(`/`[`/`{`), or `None`.
+    /// O(1) after one linear pass over the tokens (kept for the parse): host code, templates
+    /// and prototypes ask for many brackets, and an unclosed one must not cost a scan each.
+    pub(super) fn closing(&self, open: usize) -> Option<usize> {
+        let table = self.brackets.get_or_init(|| {
+            let mut table = vec![usize::MAX; self.toks.len()];
+            let mut stack = Vec::new();
+            for (k, t) in self.toks.iter().enumerate() {
+                match &t.tok {
+                    Tok::Punct("(" | "[" | "{") => stack.push(k),
+                    Tok::Punct(")" | "]" | "}") => {
+                        if let Some(o) = stack.pop() {
+                            table[o] = k;
+                        }
+                    }
+                    _ => {}
                 }
             }
-            _ => {}
-        }
+            table
+        });
+        table.get(open).copied().filter(|&c| c != usize::MAX)
     }
-    None
 }
 
 /// Splits `from..to` at the commas outside brackets.
@@ -364,8 +371,10 @@ impl Parser<'_> {
                             ..toks[b - 1].clone()
                         });
                         let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-                        sub.aliases = self.aliases.clone();
-                        match sub.base_type() {
+                        sub.aliases = std::mem::take(&mut self.aliases);
+                        let ty = sub.base_type();
+                        self.aliases = std::mem::take(&mut sub.aliases);
+                        match ty {
                             Ok(crate::kernel::types::Ty::Val(v)) => {
                                 args.push(super::templates::TArg::Type(v));
                             }
@@ -399,7 +408,7 @@ impl Parser<'_> {
             if !matches!(tok(args_open), Some(Tok::Punct("("))) {
                 return end + 1;
             }
-            let Some(args_close) = closing(toks, args_open) else {
+            let Some(args_close) = self.closing(args_open) else {
                 return end + 1;
             };
             let cfg = split_commas(toks, cfg_from, cfg_to);
@@ -411,7 +420,7 @@ impl Parser<'_> {
             let end = stmt_end();
             match name {
                 "hipLaunchKernelGGL" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
-                    if let Some(c) = closing(toks, k + 1) {
+                    if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 5 {
                             let (a, b) = parts[0];
@@ -430,7 +439,7 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged" => {
-                    if let Some(c) = closing(toks, k + 1) {
+                    if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {
                             let (a, b) = parts[0];
@@ -450,7 +459,7 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "cudaMemcpy" | "hipMemcpy" => {
-                    if let Some(c) = closing(toks, k + 1) {
+                    if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         let to_device = parts.get(3).is_some_and(|&(a, b)| {
                             toks[a..b].iter().any(|t| {
@@ -515,7 +524,7 @@ impl Parser<'_> {
                 }
             }
             Tok::Punct("(" | "{") if is_dim3 && declares => {
-                if let Some(c) = closing(toks, i) {
+                if let Some(c) = self.closing(i) {
                     let mut d = [1i128; 3];
                     let parts = split_commas(toks, i + 1, c);
                     for (n, &(a, b)) in parts.iter().take(3).enumerate() {
@@ -529,11 +538,11 @@ impl Parser<'_> {
             }
             Tok::Punct("[") if declares => {
                 // `T name[N] = {a, b, …};`: a literal fill.
-                let Some(c) = closing(toks, i) else { return };
+                let Some(c) = self.closing(i) else { return };
                 if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
                     && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
                 {
-                    let Some(cc) = closing(toks, c + 2) else {
+                    let Some(cc) = self.closing(c + 2) else {
                         return;
                     };
                     let mut values = Vec::new();
@@ -554,13 +563,13 @@ impl Parser<'_> {
     /// records `h`'s values; any other loop is skipped. Returns where the next statement starts.
     fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
         let toks = self.toks;
-        let Some(head_close) = closing(toks, k + 1) else {
+        let Some(head_close) = self.closing(k + 1) else {
             return close;
         };
         let mut body_to = head_close + 1;
         let braced = matches!(toks.get(body_to).map(|t| &t.tok), Some(Tok::Punct("{")));
         let after = if braced {
-            let Some(c) = closing(toks, body_to) else {
+            let Some(c) = self.closing(body_to) else {
                 return close;
             };
             body_to = c;
@@ -739,7 +748,7 @@ impl Parser<'_> {
 /// # Errors
 /// When the braces do not close.
 pub(super) fn body_end(p: &Parser<'_>, open: usize) -> PResult<usize> {
-    closing(p.toks, open).ok_or_else(|| {
+    p.closing(open).ok_or_else(|| {
         let t = &p.toks[open];
         crate::kernel::KernelError::new(t.line, t.col, "`{` of this host function is never closed")
     })

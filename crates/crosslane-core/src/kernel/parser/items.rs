@@ -179,7 +179,7 @@ impl Parser<'_> {
             // Host code (`main`, `__host__`, a function calling the runtime or launching a
             // kernel) is read for its launches and skipped, parameters and all.
             let open_params = self.pos;
-            if let Some(close_params) = host::closing(self.toks, open_params) {
+            if let Some(close_params) = self.closing(open_params) {
                 let mut at = close_params + 1;
                 while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
                 {

@@ -90,6 +90,7 @@ pub fn parse_with_entry(
     )?;
     let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
     p.diags = macro_diags;
+    p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
     for (line, text) in &lexed.directives {
         let word = text
             .trim_start()
@@ -196,6 +197,10 @@ struct Parser<'a> {
     scopes: Vec<HashMap<String, Ty>>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
+    /// The closing bracket of each opening one (`usize::MAX`: none), built on first use.
+    brackets: std::cell::OnceCell<Vec<usize>>,
+    /// Tokens the template instantiations may still parse (the token budget's rest).
+    instance_tokens: u64,
 }
 
 impl<'a> Parser<'a> {
@@ -220,6 +225,8 @@ impl<'a> Parser<'a> {
             pending: Vec::new(),
             scopes: Vec::new(),
             groups: HashMap::new(),
+            brackets: std::cell::OnceCell::new(),
+            instance_tokens: u64::MAX,
         }
     }
 }

@@ -168,7 +168,8 @@ impl Parser<'_> {
                     if let Some(Tok::Ident(n)) = k.checked_sub(1).map(|j| &self.toks[j].tok) {
                         name = Some(n.clone());
                     }
-                    k = super::host::closing(self.toks, k)
+                    k = self
+                        .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
                 }
                 Tok::Punct(";") => {
@@ -177,7 +178,8 @@ impl Parser<'_> {
                     return Ok(());
                 }
                 Tok::Punct("{") => {
-                    break super::host::closing(self.toks, k)
+                    break self
+                        .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`{` never closed"))?;
                 }
                 _ => {}
@@ -200,7 +202,7 @@ impl Parser<'_> {
             end: last.end,
         });
         // Which template type parameter each function parameter's type names.
-        let close = super::host::closing(self.toks, open).unwrap_or(open);
+        let close = self.closing(open).unwrap_or(open);
         let mut deduce_from = Vec::new();
         let mut depth = 0usize;
         let mut current: Option<String> = None;
@@ -368,18 +370,24 @@ impl Parser<'_> {
             ..last
         });
         let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-        sub.aliases = self.aliases.clone();
-        sub.consts = self.consts.clone();
-        if is_type {
-            match sub.base_type().ok()? {
-                Ty::Val(v) => Some(TArg::Type(v)),
+        sub.aliases = std::mem::take(&mut self.aliases);
+        sub.consts = std::mem::take(&mut self.consts);
+        let r = if is_type {
+            match sub.base_type() {
+                Ok(Ty::Val(v)) => Some(TArg::Type(v)),
                 _ => None,
             }
         } else {
-            let e = sub.expr().ok()?;
-            let v = super::host::const_eval(&e, &HashMap::new())?.text()?;
-            v.parse().ok().map(TArg::Value)
-        }
+            sub.expr()
+                .ok()
+                .and_then(|e| super::host::const_eval(&e, &HashMap::new()))
+                .and_then(|v| v.text())
+                .and_then(|v| v.parse().ok())
+                .map(TArg::Value)
+        };
+        self.aliases = std::mem::take(&mut sub.aliases);
+        self.consts = std::mem::take(&mut sub.consts);
+        r
     }
 
     /// The type of an expression where the parser can tell (literals, declared names, casts,
@@ -475,6 +483,20 @@ impl Parser<'_> {
             let Some(t) = self.templates.get(&name) else {
                 continue;
             };
+            // Every instantiation parses the template's tokens again: they count against the
+            // token budget, so a source cannot multiply its size by instantiating.
+            let cost = t.tokens.len() as u64;
+            if cost > self.instance_tokens {
+                return Err(KernelError::new(
+                    t.tokens.first().map_or(1, |x| x.line),
+                    1,
+                    format!(
+                        "token limit reached instantiating `{mangled}` (each instantiation parses \
+                         the template again); raise it with --max-tokens"
+                    ),
+                ));
+            }
+            self.instance_tokens -= cost;
             let tokens = t.tokens.clone();
             let params = t.params.clone();
             let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
