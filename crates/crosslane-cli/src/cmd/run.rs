@@ -257,9 +257,14 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         config.dialect = Some(Dialect::parse(d)?);
         config.dialect_from = Some("--dialect".to_string());
     } else if config.dialect.is_none() {
+        // The extension decides where the source's own marks say otherwise (a `.hip` file
+        // without the HIP header); where they agree the run is the one the page and the
+        // library give the same text.
         if let Some((d, why)) = dialect_by_extension(&args.input) {
-            config.dialect = Some(d);
-            config.dialect_from = Some(why);
+            if crosslane_core::kernel::dialect_guess::infer_dialect(source).0 != d {
+                config.dialect = Some(d);
+                config.dialect_from = Some(why);
+            }
         }
     }
     for a in &args.arg {

@@ -372,8 +372,15 @@ fn hip_file_runs_on_64_lanes_with_its_launch() {
     let t = run("hip/wave_reduce.hip", &[]);
     assert_eq!(t["launch"]["dialect"], "hip");
     assert_eq!(t["launch"]["lanes"], 64);
-    assert_eq!(t["launch"]["dialect_from"], "the file extension .hip");
+    assert_eq!(
+        t["launch"]["dialect_from"],
+        "inferred from the HIP runtime header"
+    );
     assert_eq!(ints(&t, "out"), vec![(0..64).sum::<i64>()]);
+    // A .hip file without any HIP mark is HIP by its extension.
+    let t = run("hip/any_all.hip", &[]);
+    assert_eq!(t["launch"]["lanes"], 64);
+    assert_eq!(t["launch"]["dialect_from"], "the file extension .hip");
 }
 
 #[test]
