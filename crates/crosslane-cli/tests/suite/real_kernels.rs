@@ -726,3 +726,21 @@ fn ascend_warp_reductions_over_active_lanes() {
     let odd: i64 = (0..32).filter(|l| l % 2 == 1).map(|l| 1i64 << l).sum();
     assert_eq!(ints(&t, "odd"), vec![odd; 32]);
 }
+
+#[test]
+fn hip_dpp_numeric_controls_scan_each_row() {
+    // update_dpp(old = 0, v, row_shr:n, all rows and banks, bound_ctrl off): a lane whose
+    // source is outside its 16-lane row takes `old`; four shifts give a row-wise scan.
+    let t = run("hip/dpp_row_shr_scan.hip", &["--buffer", "in=i*2+1"]);
+    let mut v: Vec<i64> = (0..64).map(|i| 2 * i + 1).collect();
+    for n in [1usize, 2, 4, 8] {
+        let shifted: Vec<i64> = (0..64)
+            .map(|l| if l % 16 >= n { v[l - n] } else { 0 })
+            .collect();
+        v = v.iter().zip(&shifted).map(|(a, b)| a + b).collect();
+    }
+    assert_eq!(ints(&t, "out"), v);
+    // The same op by its HIP spelling and by ds_swizzle's builtin name resolves.
+    let t = run("hip/dpp_row_shr_scan.hip", &[]);
+    assert!(!has(&t, "is neither a kernel built-in"));
+}
