@@ -122,6 +122,8 @@ export interface KernelTrace {
   launch: {
     entry: string; dialect: Dialect; lanes: number; block_dim: [number, number, number];
     grid_dim: [number, number, number]; warps_per_block: number; geometry_from: string;
+    /** Why this dialect: `inferred from …`, the file extension, `--dialect`, the scenario. */
+    dialect_from: string;
     [key: string]: unknown;
   };
   steps: Array<{
@@ -134,6 +136,9 @@ export interface KernelTrace {
   initial_memory: unknown;
   memory: unknown;
   warps: unknown[];
+  /** Lines device `printf` printed, in execution order, each by its thread. */
+  printf: Array<{ block: number; thread: number; text: string; line: number }>;
+  [key: string]: unknown;
 }
 
 export interface SortOptions {

@@ -19,10 +19,11 @@
 
 use std::io::Read;
 
-use crosslane_core::kernel::{render_text, LaunchConfig, Limits};
+use crosslane_core::kernel::host_launch::shared_cells;
+use crosslane_core::kernel::{parse, render_text, LaunchConfig, Limits};
 use crosslane_core::kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
-use crosslane_core::permalink;
 use crosslane_core::scenario::{Scenario, View};
+use crosslane_core::{permalink, Dialect};
 
 use crate::error::CliError;
 use crate::print_out;
@@ -38,13 +39,32 @@ pub struct RunArgs {
     /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one).
     #[arg(long)]
     pub entry: Option<String>,
-    /// Kernel only: blocks launched, 1..=65536 (default: a kernel scenario's, else 1).
+    /// Kernel only: blocks launched, `X[,Y,Z]`, 1..=65536 in all (default: a kernel scenario's,
+    /// else the launch in host code, else 1).
+    #[arg(long, value_parser = parse_dim3)]
+    pub blocks: Option<[usize; 3]>,
+    /// Kernel only: threads per block, `X[,Y,Z]`, 1..=1024 in all (default: a kernel scenario's,
+    /// else the launch in host code, else the kernel's `asc_vf_call` comment, else one warp).
+    #[arg(long, value_parser = parse_dim3)]
+    pub threads_per_block: Option<[usize; 3]>,
+    /// Kernel only: a scalar parameter's value, `NAME=VALUE` (repeatable; default: the launch in
+    /// host code; a scalar nobody set is a diagnostic naming it).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub arg: Vec<String>,
+    /// Kernel only: a pointer parameter's buffer, `NAME[:LEN]=FILL` (repeatable; in a WGSL
+    /// shader NAME may be the binding number). FILL: `index` (cell i = i), a number (every cell),
+    /// `i*K`, `i+K`, `i*K+C`, a comma list of exactly LEN values, or `random:SEED`. LEN defaults
+    /// to one cell per launched thread.
+    #[arg(long = "buffer", value_name = "NAME[:LEN]=FILL")]
+    pub buffer: Vec<String>,
+    /// Kernel only: dynamic shared memory in bytes, sizing the `extern __shared__` array
+    /// (default: the launch's, else one cell per thread of a block).
     #[arg(long)]
-    pub blocks: Option<usize>,
-    /// Kernel only: threads per block, 1..=1024 (default: a kernel scenario's, else the kernel's
-    /// `asc_vf_call` comment, else one warp).
+    pub shared_bytes: Option<u64>,
+    /// Kernel only: the dialect (cuda, hip, ascend, maca, …); default: the file extension
+    /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
     #[arg(long)]
-    pub threads_per_block: Option<usize>,
+    pub dialect: Option<String>,
     /// Kernel only: lanes per warp (default: the dialect's).
     #[arg(long)]
     pub lanes: Option<usize>,
@@ -70,16 +90,12 @@ pub struct RunArgs {
     /// Kernel only: most distinct diagnostics listed; the rest are counted [default: 1000].
     #[arg(long)]
     pub max_diagnostics: Option<u64>,
-    /// WGSL only: workgroups dispatched, `X[,Y,Z]` (default 1; `--blocks N` is `N`).
-    #[arg(long)]
-    pub workgroups: Option<String>,
+    /// WGSL only: workgroups dispatched, `X[,Y,Z]` (default 1; `--blocks` means the same).
+    #[arg(long, value_parser = parse_dim3)]
+    pub workgroups: Option<[usize; 3]>,
     /// WGSL only: the subgroup size, a power of two in 4..=128 (default 32; `--lanes` too).
     #[arg(long)]
     pub subgroup_size: Option<usize>,
-    /// WGSL only: a buffer's length and fill, `NAME_OR_BINDING[:LEN]=FILL` with FILL `index`,
-    /// a number, `i*K`, `i+K`, `i*K+C`, a comma list or `random:SEED` (repeatable).
-    #[arg(long)]
-    pub buffer: Vec<String>,
     /// WGSL only: also run the shader on the native GPU (wgpu) and diff every buffer with the
     /// emulator at the device's subgroup size; exit 1 on a mismatching cell, 3 without a GPU.
     #[arg(long)]
@@ -123,7 +139,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     if is_kernel_source(&args.input, &text) {
         return run_kernel_file(args, &text, LaunchConfig::default());
     }
-    let scenario = parse(&text)?;
+    let scenario = parse_scenario(&text)?;
     let trace = match &scenario.view {
         View::Op(request) => request.run()?.contract_json(),
         View::Kernel {
@@ -136,7 +152,15 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             if wgsl(source) {
                 return super::run_wgsl::run(args, source, (*blocks, *lanes));
             }
-            let config = kernel_config(*blocks, *threads_per_block, *lanes);
+            let mut config = kernel_config(*blocks, *threads_per_block, *lanes);
+            let inputs = &scenario.kernel_inputs;
+            config.args.clone_from(&inputs.args);
+            config.buffer_len.clone_from(&inputs.buffer_len);
+            config.entry.clone_from(&inputs.entry);
+            if let Some(d) = &inputs.dialect {
+                config.dialect = Some(Dialect::parse(d)?);
+                config.dialect_from = Some("the scenario".to_string());
+            }
             return run_kernel_file(args, source, config);
         }
         View::Sort { .. } => {
@@ -181,7 +205,7 @@ fn read_capped(r: impl Read, what: &str) -> Result<String, CliError> {
 }
 
 /// Scenario JSON when the text starts with `{`, otherwise a permalink.
-fn parse(text: &str) -> Result<Scenario, CliError> {
+fn parse_scenario(text: &str) -> Result<Scenario, CliError> {
     let text = text.trim();
     if text.starts_with('{') {
         Scenario::from_json(text.as_bytes()).map_err(|e| CliError::Usage(format!("run: {e}")))
@@ -239,13 +263,80 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         config.entry.clone_from(&args.entry);
     }
     if let Some(b) = args.blocks {
-        config.grid_dim = Some([b, 1, 1]);
+        config.grid_dim = Some(b);
     }
     if let Some(t) = args.threads_per_block {
-        config.block_dim = Some([t, 1, 1]);
+        config.block_dim = Some(t);
     }
     if let Some(l) = args.lanes {
         config.lanes = Some(l);
+    }
+    if let Some(d) = &args.dialect {
+        config.dialect = Some(Dialect::parse(d)?);
+        config.dialect_from = Some("--dialect".to_string());
+    } else if config.dialect.is_none() {
+        // The extension decides where the source's own marks say otherwise (a `.hip` file
+        // without the HIP header); where they agree the run is the one the page and the
+        // library give the same text.
+        if let Some((d, why)) = dialect_by_extension(&args.input) {
+            if crosslane_core::kernel::dialect_guess::infer_dialect(source).0 != d {
+                config.dialect = Some(d);
+                config.dialect_from = Some(why);
+            }
+        }
+    }
+    for a in &args.arg {
+        let (name, value) = a.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "run: --arg `{}`: expected NAME=VALUE",
+                escape_controls(a)
+            ))
+        })?;
+        config
+            .args
+            .insert(name.trim().to_string(), value.trim().to_string());
+    }
+    for b in &args.buffer {
+        let (head, fill) = b.split_once('=').ok_or_else(|| {
+            CliError::Usage(format!(
+                "run: --buffer `{}`: expected NAME[:LEN]=FILL",
+                escape_controls(b)
+            ))
+        })?;
+        let (name, len) = match head.split_once(':') {
+            Some((n, l)) => {
+                let len: usize = l.trim().parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "run: --buffer `{}`: LEN must be a positive integer",
+                        escape_controls(b)
+                    ))
+                })?;
+                (n.trim(), Some(len))
+            }
+            None => (head.trim(), None),
+        };
+        if let Some(len) = len {
+            let items = fill.split(',').count();
+            if items > 1 && items != len {
+                return Err(CliError::Usage(format!(
+                    "run: --buffer `{}`: a list fill needs exactly {len} values, got {items}",
+                    escape_controls(b)
+                )));
+            }
+            config.buffer_len.insert(name.to_string(), len);
+        }
+        config
+            .args
+            .insert(name.to_string(), fill.trim().to_string());
+    }
+    if let Some(bytes) = args.shared_bytes {
+        let parsed = parse(source)
+            .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
+        config.shared_len = Some(shared_cells(
+            &parsed.program,
+            config.entry.as_deref(),
+            bytes,
+        ));
     }
     config.limits = limits(args, config.limits);
     let mode = if args.trace == "none" {
@@ -276,33 +367,16 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     }
 }
 
-/// `--trace none --json`: the launch, the outcome, the top-level diagnostics, the statistics and
-/// each final buffer with its cells as `"values"` (the C text of each cell, `null` where it was
-/// never written or is undefined).
+/// `--trace none --json`: the launch, the outcome, the top-level diagnostics, the device's
+/// `printf` lines, the statistics and each final buffer as the full trace writes it (its cells,
+/// and `"values"`: numbers in the element type, `null` where never written or undefined).
 fn quiet_json(t: &KernelTrace) -> serde_json::Value {
-    let buffers: Vec<serde_json::Value> = t
-        .memory
-        .buffers
-        .iter()
-        .map(|b| {
-            let values: Vec<Option<String>> = b
-                .cells
-                .iter()
-                .map(|c| c.as_ref().map(ToString::to_string))
-                .collect();
-            serde_json::json!({
-                "name": b.name,
-                "space": b.space,
-                "elem": b.elem,
-                "values": values,
-            })
-        })
-        .collect();
     serde_json::json!({
         "launch": t.launch,
         "outcome": t.outcome,
         "diagnostics": t.diagnostics,
-        "buffers": buffers,
+        "printf": t.printf,
+        "buffers": t.memory.buffers,
         "stats": t.stats,
     })
 }
@@ -317,4 +391,34 @@ pub(crate) fn limits(args: &RunArgs, base: Limits) -> Limits {
         max_code: args.max_code.unwrap_or(base.max_code),
         max_diagnostics: args.max_diagnostics.unwrap_or(base.max_diagnostics),
     }
+}
+
+/// `X[,Y,Z]` as (x, y, z), the missing ones 1.
+fn parse_dim3(text: &str) -> Result<[usize; 3], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{text}`: expected X, X,Y or X,Y,Z"));
+    }
+    let mut d = [1usize; 3];
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = p
+            .parse()
+            .map_err(|_| format!("`{text}`: `{p}` is not a non-negative integer"))?;
+    }
+    Ok(d)
+}
+
+/// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /
+/// `.cuh` → CUDA; `None` for any other name (the source decides).
+fn dialect_by_extension(input: &str) -> Option<(Dialect, String)> {
+    let ext = std::path::Path::new(input)
+        .extension()?
+        .to_str()?
+        .to_ascii_lowercase();
+    let d = match ext.as_str() {
+        "hip" => Dialect::Hip,
+        "cu" | "cuh" => Dialect::Cuda,
+        _ => return None,
+    };
+    Some((d, format!("the file extension .{ext}")))
 }

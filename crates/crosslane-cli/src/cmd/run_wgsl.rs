@@ -28,28 +28,6 @@ fn usage(m: impl Into<String>) -> CliError {
     CliError::Usage(escape_controls(&m.into()))
 }
 
-/// `X[,Y,Z]` as a dispatch.
-fn parse_workgroups(t: &str) -> Result<[usize; 3], CliError> {
-    let parts: Vec<&str> = t.split(',').collect();
-    if parts.is_empty() || parts.len() > 3 {
-        return Err(usage(format!("--workgroups: X[,Y,Z], got `{t}`")));
-    }
-    let mut d = [1usize; 3];
-    for (k, p) in parts.iter().enumerate() {
-        d[k] = p
-            .trim()
-            .parse::<usize>()
-            .ok()
-            .filter(|n| (1..=65_536).contains(n))
-            .ok_or_else(|| {
-                usage(format!(
-                    "--workgroups: each count must be in 1..=65536, got `{p}`"
-                ))
-            })?;
-    }
-    Ok(d)
-}
-
 /// One `--buffer NAME_OR_BINDING[:LEN]=FILL`, resolved against the shader's bindings.
 /// Returns the buffer's name and fill when its length is not known yet (a runtime-sized array
 /// without `:LEN` and a fill that is not a list: one cell per invocation of the dispatch).
@@ -160,10 +138,12 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
     let mut config = LaunchConfig {
         entry: args.entry.clone(),
         lanes: args.subgroup_size.or(args.lanes).or(given(scenario.1)),
-        grid_dim: Some(match &args.workgroups {
-            Some(w) => parse_workgroups(w)?,
-            None => [args.blocks.or(given(scenario.0)).unwrap_or(1), 1, 1],
-        }),
+        grid_dim: Some(
+            args.workgroups
+                .or(args.blocks)
+                .or(given(scenario.0).map(|n| [n, 1, 1]))
+                .unwrap_or([1, 1, 1]),
+        ),
         ..LaunchConfig::default()
     };
     config.limits = super::run::limits(args, config.limits);

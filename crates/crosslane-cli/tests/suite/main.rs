@@ -8,3 +8,4 @@ mod op;
 mod run;
 mod sort;
 mod wgsl;
+mod real_kernels;

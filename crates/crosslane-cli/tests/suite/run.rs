@@ -290,7 +290,7 @@ fn trace_none_prints_the_outcome_diagnostics_buffers_and_stats() {
     let values = t["buffers"][0]["values"].as_array().expect("values");
     assert_eq!(values.len(), 64);
     for (k, v) in values.iter().enumerate() {
-        assert_eq!(v.as_str(), Some((k + (k ^ 1)).to_string().as_str()), "{k}");
+        assert_eq!(v.as_u64(), Some((k + (k ^ 1)) as u64), "{k}");
     }
     // Statements per warp: 3 declarations, the loop's init + 3 tests + 2 bodies + 2 increments,
     // the store = 12; two warps; every lane active in each.

@@ -27,6 +27,36 @@ pub struct Scenario {
     /// Whether the GPU comparison panel is open.
     #[serde(default)]
     pub gpu_panel: bool,
+    /// A kernel view's launch inputs beyond the view's own fields: scalar arguments, buffer
+    /// fills and lengths, the dialect. Left out of the JSON when empty, so a link made before
+    /// they existed encodes and decodes exactly as it did.
+    #[serde(default, skip_serializing_if = "KernelInputs::is_empty")]
+    pub kernel_inputs: KernelInputs,
+}
+
+/// What a kernel run takes besides its source and shape (issue 14): every value as typed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelInputs {
+    /// Scalar parameter values and buffer fills, by parameter name (`n` → `1024`, `in` →
+    /// `i*2+1`); the syntax of `crosslane run --arg` / `--buffer`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub args: std::collections::BTreeMap<String, String>,
+    /// Buffer lengths in cells, by parameter name.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub buffer_len: std::collections::BTreeMap<String, usize>,
+    /// The dialect chosen (`cuda`, `hip`, …); `None` = from the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<String>,
+    /// The entry, a function or a template-id (`reduce4<int, 128>`); `None` = the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+}
+
+impl KernelInputs {
+    /// Whether nothing is set (nothing to store).
+    pub fn is_empty(&self) -> bool {
+        *self == KernelInputs::default()
+    }
 }
 
 /// What a scenario shows.
@@ -85,6 +115,7 @@ impl Scenario {
             version: SCENARIO_VERSION,
             view,
             gpu_panel: false,
+            kernel_inputs: KernelInputs::default(),
         }
     }
 
@@ -144,6 +175,31 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kernel_inputs_are_written_only_when_set_and_read_back() {
+        let view = View::Kernel {
+            source: "__global__ void k(int* a, int n) {}".into(),
+            blocks: 1,
+            threads_per_block: 32,
+            lanes: 0,
+            step: 0,
+        };
+        let plain = Scenario::new(view.clone());
+        assert!(!plain.to_json().contains("kernel_inputs"));
+        let mut s = Scenario::new(view);
+        s.kernel_inputs.args.insert("n".into(), "1024".into());
+        s.kernel_inputs.buffer_len.insert("a".into(), 64);
+        s.kernel_inputs.dialect = Some("hip".into());
+        let json = s.to_json();
+        assert!(
+            json.contains(
+                r#""kernel_inputs":{"args":{"n":"1024"},"buffer_len":{"a":64},"dialect":"hip"}"#
+            ),
+            "{json}"
+        );
+        assert_eq!(Scenario::from_json(json.as_bytes()), Ok(s));
+    }
 
     #[test]
     fn json_shape_is_externally_tagged_and_versioned() {

@@ -261,4 +261,47 @@ pub struct Program {
     pub functions: Vec<Function>,
     /// Type aliases (`using v2f32 = __NATIVE_VECTOR__(2, float);`), name and type.
     pub aliases: Vec<(String, ValTy)>,
+    /// Kernel launches read from host code (`k<<<g, b>>>(…)`, `hipLaunchKernelGGL(…)`), in
+    /// source order; host functions themselves are not run.
+    pub launches: Vec<HostLaunch>,
+}
+
+/// A kernel launch written in host code, with what could be read as a constant.
+///
+/// Source: CUDA C++ Programming Guide, "Execution Configuration" (`<<<Dg, Db, Ns, S>>>`: grid,
+/// block, dynamic shared bytes, stream); HIP Programming Guide, "Kernel launch"
+/// (`hipLaunchKernelGGL(kernel, grid, block, sharedBytes, stream, args…)`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct HostLaunch {
+    /// The kernel launched.
+    pub kernel: String,
+    /// Where the launch is.
+    pub span: Span,
+    /// Blocks (x, y, z) when constant.
+    pub grid: Option<[u64; 3]>,
+    /// Threads per block (x, y, z) when constant.
+    pub block: Option<[u64; 3]>,
+    /// Dynamic shared memory in bytes when constant.
+    pub shared_bytes: Option<u64>,
+    /// The arguments, in order.
+    pub args: Vec<HostArg>,
+}
+
+/// One argument of a host launch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct HostArg {
+    /// The argument as written (tokens joined).
+    pub text: String,
+    /// Its value when it is a constant (a literal, a `#define`, a `const`/`constexpr` or a
+    /// host variable initialised by a constant), as a number's text.
+    pub scalar: Option<String>,
+    /// Bytes given to `cudaMalloc`/`hipMalloc` for this device pointer, when constant.
+    pub malloc_bytes: Option<u64>,
+    /// The host array copied into it by `cudaMemcpy`/`hipMemcpy` before the launch, when a
+    /// simple loop or a literal list filled that array: its values, in order.
+    pub fill: Option<Vec<String>>,
+    /// The host array the fill was copied from.
+    pub fill_from: String,
+    /// Where the fill is written (the loop or the array).
+    pub fill_line: u32,
 }

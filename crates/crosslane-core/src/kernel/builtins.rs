@@ -58,8 +58,117 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "ceil" | "ceilf" | "fmin" | "fminf" | "fmax" | "fmaxf" | "__popc" | "__popcll"
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
         | "__uint_as_float" => Builtin::Math,
+        n if LANE_MATH.contains(&n) => Builtin::Math,
         _ => return None,
     })
+}
+
+/// Per-lane built-ins added for real kernels (issue 14): bit reversal and 64-bit bit counts
+/// (CUDA Math API, "Integer Intrinsics"), conversions among float, half and bfloat16 (CUDA Math
+/// API, "Half Precision Conversion and Data Movement" and "Bfloat16 Precision Conversion":
+/// round to nearest even), and AMD's `mbcnt` (AMD CDNA3 ISA, `V_MBCNT_LO_U32_B32` /
+/// `V_MBCNT_HI_U32_B32`: `base` plus the set bits of `mask` at lanes below this one, the low
+/// and the high 32 lanes). Run by [`math_lane`].
+pub const LANE_MATH: &[&str] = &[
+    "__brev",
+    "__brevll",
+    "__clzll",
+    "__ffsll",
+    "__float2half",
+    "__float2half_rn",
+    "__half2float",
+    "__float2bfloat16",
+    "__float2bfloat16_rn",
+    "__bfloat162float",
+    "__float2int_rn",
+    "__float2int_rz",
+    "__int2float_rn",
+    "__builtin_amdgcn_mbcnt_lo",
+    "__builtin_amdgcn_mbcnt_hi",
+];
+
+/// Applies a per-lane built-in in lane `lane` of its warp: the [`LANE_MATH`] names here, every
+/// other name by [`math`].
+///
+/// # Errors
+/// As [`math`]; a conversion that overflows its type.
+pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
+    if !LANE_MATH.contains(&name) {
+        return math(name, args);
+    }
+    let Some(a) = args.first() else {
+        return Err(format!("`{name}` takes at least 1 argument, got 0"));
+    };
+    let int = |v: &KVal| {
+        v.as_int()
+            .ok_or_else(|| format!("`{name}` needs an integer"))
+    };
+    let num = |v: &KVal| v.as_f64().ok_or_else(|| format!("`{name}` needs a number"));
+    let to = |x: f64, from: Scalar, target: Scalar| {
+        KVal::float(from, x)
+            .convert(ValTy::scalar(target))
+            .map_err(|e| e.message)
+    };
+    match name {
+        "__brev" => Ok(KVal::int(
+            Scalar::U32,
+            (int(a)? as u32).reverse_bits() as i128,
+        )),
+        "__brevll" => Ok(KVal::int(
+            Scalar::U64,
+            (int(a)? as u64).reverse_bits() as i128,
+        )),
+        "__clzll" => Ok(KVal::int(
+            Scalar::I32,
+            (int(a)? as u64).leading_zeros() as i128,
+        )),
+        "__ffsll" => {
+            let v = int(a)? as u64;
+            Ok(KVal::int(
+                Scalar::I32,
+                if v == 0 {
+                    0
+                } else {
+                    v.trailing_zeros() as i128 + 1
+                },
+            ))
+        }
+        "__float2half" | "__float2half_rn" => to(num(a)?, Scalar::F32, Scalar::F16),
+        "__float2bfloat16" | "__float2bfloat16_rn" => to(num(a)?, Scalar::F32, Scalar::Bf16),
+        "__half2float" | "__bfloat162float" => to(num(a)?, Scalar::F64, Scalar::F32),
+        "__int2float_rn" => to(num(a)?, Scalar::F64, Scalar::F32),
+        "__float2int_rn" | "__float2int_rz" => {
+            let x = num(a)?;
+            let r = if name.ends_with("rn") {
+                x.round_ties_even()
+            } else {
+                x.trunc()
+            };
+            if !(-2_147_483_648.0..=2_147_483_647.0).contains(&r) {
+                return Err(format!("`{name}`: {x} does not fit in int"));
+            }
+            Ok(KVal::int(Scalar::I32, r as i128))
+        }
+        _ => {
+            // mbcnt_lo / mbcnt_hi (mask, base).
+            let mask = int(a)? as u32;
+            let base = args.get(1).map(int).transpose()?.unwrap_or(0) as u32;
+            let below: u64 = if lane >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << lane) - 1
+            };
+            let half = if name.ends_with("_lo") {
+                below as u32
+            } else {
+                (below >> 32) as u32
+            };
+            Ok(KVal::int(
+                Scalar::U32,
+                base.wrapping_add((mask & half).count_ones()) as i128,
+            ))
+        }
+    }
 }
 
 /// Finds the operation a kernel calls by name: the preferred dialect first, then every other.

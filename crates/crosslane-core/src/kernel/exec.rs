@@ -27,7 +27,7 @@ use super::budget::{self, LimitHit, Limits, Meter, Resource};
 use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
-use super::parser::{parse_with, Parsed};
+use super::parser::{parse_with_entry, Parsed};
 use super::types::{KVal, Ty};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::{LaneMask, MAX_LANES};
@@ -48,9 +48,13 @@ pub struct LaunchConfig {
     /// The function to run; default: the first `__global__` / `__simt_vf__` function, else the
     /// first function.
     pub entry: Option<String>,
-    /// The dialect whose operations are looked up first; default: guessed from the source
-    /// (`asc_` → Ascend, `__builtin_mxc` → MACA, `_sync(` → CUDA, `hip` → HIP).
+    /// The dialect whose operations are looked up first; default: inferred from the source
+    /// ([`super::dialect_guess::infer_dialect`]: `asc_` → Ascend, `__builtin_mxc` → MACA, the
+    /// HIP header or builtins → HIP, `_sync(` / `<<<` → CUDA, `hip` → HIP).
     pub dialect: Option<Dialect>,
+    /// Why `dialect` was chosen (`--dialect`, the file extension `.hip`, the page's picker), shown
+    /// beside it; default "chosen".
+    pub dialect_from: Option<String>,
     /// Lanes per warp; default: the dialect's (32, or 64 for MACA / HIP / AMD).
     pub lanes: Option<usize>,
     /// Threads per block (x, y, z); default: the kernel's `asc_vf_call … dim3{…}` comment, else
@@ -114,20 +118,6 @@ pub struct Executor {
     pub(crate) reasons: Reasons,
 }
 
-fn guess_dialect(src: &str) -> Dialect {
-    if src.contains("asc_") || src.contains("__simt_vf__") || src.contains("__gm__") {
-        Dialect::Ascend
-    } else if src.contains("__builtin_mxc") {
-        Dialect::Maca
-    } else if src.contains("_sync(") {
-        Dialect::Cuda
-    } else if src.contains("hip") {
-        Dialect::Hip
-    } else {
-        Dialect::Cuda
-    }
-}
-
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
     d[0].checked_mul(d[1])?.checked_mul(d[2])
 }
@@ -147,7 +137,7 @@ impl Executor {
         if super::wgsl::is_wgsl(source) {
             return super::wgsl::executor(source, config);
         }
-        let parsed = parse_with(source, &config.limits)?;
+        let parsed = parse_with_entry(source, &config.limits, config.entry.as_deref())?;
         Self::from_parsed(source, parsed, config)
     }
 
@@ -159,9 +149,17 @@ impl Executor {
     pub fn from_parsed(
         source: &str,
         parsed: Parsed,
-        config: LaunchConfig,
+        mut config: LaunchConfig,
     ) -> Result<Self, KernelError> {
+        if let Some(instance) = parsed.entry.clone() {
+            // `--entry reduce4<int, 128>` names the instantiation `reduce4<int,128>`.
+            config.entry = Some(instance);
+        }
         let program = parsed.program;
+        let mut parsed_diags = parsed.diagnostics;
+        // Host code's launch fills what the user left unset (issue 14).
+        let user_block = config.block_dim.is_some();
+        parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
         let f = match &config.entry {
             Some(name) => program
                 .functions
@@ -184,10 +182,30 @@ impl Executor {
                 .iter()
                 .find(|f| f.entry)
                 .or_else(|| program.functions.first())
-                .ok_or_else(|| KernelError::new(1, 1, "no function to run"))?,
+                .ok_or_else(|| {
+                    KernelError::new(
+                        1,
+                        1,
+                        "no function to run (a template kernel runs when a launch or --entry \
+                         names its arguments, e.g. --entry 'reduce<int, 128>')",
+                    )
+                })?,
         };
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
-        let dialect = config.dialect.unwrap_or_else(|| guess_dialect(source));
+        let (dialect, dialect_from) = match config.dialect {
+            Some(d) => (
+                d,
+                config
+                    .dialect_from
+                    .clone()
+                    .unwrap_or_else(|| "chosen".to_string()),
+            ),
+            None => super::dialect_guess::infer_dialect(source),
+        };
+        parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
+        if dialect == Dialect::Cuda {
+            parsed_diags.extend(super::legacy::legacy_warnings(&program));
+        }
         let lanes = match config.lanes {
             Some(n) => dialect
                 .check_lanes(n as i64)
@@ -196,7 +214,8 @@ impl Executor {
         };
         let lanes = lanes.min(MAX_LANES);
         let (block_dim, geometry_from) = match (config.block_dim, f.vf_call_dim) {
-            (Some(d), _) => (d, "config".to_string()),
+            (Some(d), _) if user_block => (d, "config".to_string()),
+            (Some(d), _) => (d, "the launch in host code".to_string()),
             (None, Some(d)) => (
                 [d[0] as usize, d[1] as usize, d[2] as usize],
                 "the kernel's asc_vf_call comment".to_string(),
@@ -267,6 +286,7 @@ impl Executor {
             grid_dim,
             warps_per_block: threads.div_ceil(lanes),
             geometry_from,
+            dialect_from,
         };
         // Global buffers are held twice (the launch's fill and memory now): each may take half.
         let mut memory = Memory::new(config.limits.max_memory / 2);
@@ -305,7 +325,7 @@ impl Executor {
             global_bufs.insert(p.name.clone(), buf);
         }
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
-        let mut diagnostics = diag_log.filter(parsed.diagnostics);
+        let mut diagnostics = diag_log.filter(parsed_diags);
         if f.snippet {
             diagnostics.push(KernelDiagnostic::new(
                 f.span,
@@ -349,6 +369,7 @@ impl Executor {
             memory,
             warps: Vec::new(),
             stats: RunStats::default(),
+            printf: Vec::new(),
         };
         Ok(Executor {
             code: compiler.code.into(),

@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::budget::cell_bytes;
 use super::types::{KVal, Scalar, ValTy};
 use crate::error::InputError;
+use crate::fill::Fill;
 use crate::params::parse_int;
 
 /// Where a buffer lives.
@@ -33,8 +34,10 @@ pub enum Space {
     },
 }
 
-/// One array.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One array. Serialized with its raw `cells` and, beside them, `values`: each cell as a number
+/// of the element type (`null` where the cell is undefined, a string for a NaN or infinity), a
+/// vector cell flattened component by component, in order.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Buffer {
     /// The name in the kernel (`dst`, `sharedData`).
     pub name: String,
@@ -44,6 +47,48 @@ pub struct Buffer {
     pub elem: ValTy,
     /// Cells; `None` = never written.
     pub cells: Vec<Option<KVal>>,
+}
+
+/// A value as a JSON number of its type: a signed or unsigned integer, or a float (a string for
+/// NaN and the infinities, which JSON has no number for); vectors flattened into `out`.
+fn push_values(v: Option<&KVal>, lanes: u8, out: &mut Vec<serde_json::Value>) {
+    use serde_json::Value as J;
+    match v {
+        None => out.extend(std::iter::repeat_n(J::Null, usize::from(lanes.max(1)))),
+        Some(KVal::Vector { items, .. }) => {
+            for item in items {
+                push_values(Some(item), 1, out);
+            }
+        }
+        Some(KVal::Float { x, .. }) => out.push(
+            serde_json::Number::from_f64(*x).map_or_else(|| J::String(format!("{x}")), J::Number),
+        ),
+        Some(k @ KVal::Int { .. }) => out.push(match k.as_int() {
+            Some(n) => i64::try_from(n)
+                .map(J::from)
+                .or_else(|_| u64::try_from(n).map(J::from))
+                .unwrap_or(J::Null),
+            None => J::Null,
+        }),
+        Some(_) => out.push(J::Null),
+    }
+}
+
+impl Serialize for Buffer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut values = Vec::with_capacity(self.cells.len());
+        for c in &self.cells {
+            push_values(c.as_ref(), self.elem.lanes, &mut values);
+        }
+        let mut st = s.serialize_struct("Buffer", 5)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("space", &self.space)?;
+        st.serialize_field("elem", &self.elem)?;
+        st.serialize_field("cells", &self.cells)?;
+        st.serialize_field("values", &values)?;
+        st.end()
+    }
 }
 
 /// All buffers of a launch.
@@ -258,8 +303,9 @@ pub fn parse_cell(elem: ValTy, text: &str, field: &str) -> Result<Option<KVal>, 
 }
 
 /// The initial cells of a buffer of `len` elements from a fill text: `index` (cell i holds i;
-/// the default), `index+K`, `index*K`, `zero`, `undef`, one value for every cell, or a comma list
-/// (cells past its end stay uninitialized).
+/// the default; `i` and `lane` are the same), `index+K`, `index*K`, `index*K+C` (also `i*K-C`),
+/// `random:SEED` — those three parsed by [`crate::fill`], the one grammar of fills —, `zero`,
+/// `undef`, one value for every cell, or a comma list (cells past its end stay uninitialized).
 ///
 /// # Errors
 /// [`InputError`] on `field` for a list longer than the buffer or an item that does not parse.
@@ -284,34 +330,20 @@ pub fn fill_cells(
             })
             .collect()
     };
-    let rest = lower
-        .strip_prefix("index")
-        .or_else(|| lower.strip_prefix("lane"))
-        .or(if lower.is_empty() { Some("") } else { None });
-    if let Some(rest) = rest {
-        let k = |s: &str| {
-            parse_int(s).ok_or_else(|| {
-                InputError::new(
-                    field,
-                    format!("`{fill}`: expected index, index+K, index*K, zero, undef or a list"),
-                )
-            })
-        };
-        if rest.is_empty() {
-            return Ok(by_index(&|i| i));
+    if lower.is_empty() {
+        return Ok(by_index(&|i| i));
+    }
+    // The forms every kernel shares — index, i*K+C, random:SEED — have one grammar,
+    // `crate::fill`; a number, a list, `zero` and `undef` take the element type below.
+    match crate::fill::parse_fill(&lower, field) {
+        Ok(Fill::Affine { mul, add }) => {
+            return Ok(by_index(&|i| i * i128::from(mul) + i128::from(add)));
         }
-        if let Some(s) = rest.strip_prefix('+') {
-            let k = k(s)? as i128;
-            return Ok(by_index(&|i| i + k));
+        Ok(Fill::Random(seed)) => {
+            let ints: Vec<i64> = crate::fill::random_ints(seed, len).collect();
+            return Ok(by_index(&|i| i128::from(ints[i as usize])));
         }
-        if rest.starts_with('-') {
-            let k = k(rest)? as i128;
-            return Ok(by_index(&|i| i + k));
-        }
-        if let Some(s) = rest.strip_prefix('*') {
-            let k = k(s)? as i128;
-            return Ok(by_index(&|i| i * k));
-        }
+        _ => {}
     }
     match lower.as_str() {
         "zero" | "zeros" => return Ok(vec![Some(KVal::zero(elem)); len]),
@@ -347,6 +379,22 @@ mod tests {
         let int = ValTy::scalar(Scalar::I32);
         let cells = fill_cells(int, 4, "index*2", "dst").unwrap();
         assert_eq!(cells[3], Some(KVal::int(Scalar::I32, 6)));
+        let cells = fill_cells(int, 4, "i*3+2", "dst").unwrap();
+        assert_eq!(cells[3], Some(KVal::int(Scalar::I32, 11)));
+        let cells = fill_cells(int, 4, "i*2-1", "dst").unwrap();
+        assert_eq!(cells[0], Some(KVal::int(Scalar::I32, -1)));
+        let cells = fill_cells(int, 4, "i+5", "dst").unwrap();
+        assert_eq!(cells[2], Some(KVal::int(Scalar::I32, 7)));
+        let a = fill_cells(int, 8, "random:7", "dst").unwrap();
+        assert_eq!(a, fill_cells(int, 8, "random:7", "dst").unwrap());
+        assert_ne!(a, fill_cells(int, 8, "random:8", "dst").unwrap());
+        // An independent model of the generator: first cell of seed 7.
+        let first = (7u64
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407)
+            >> 33)
+            % 100;
+        assert_eq!(a[0], Some(KVal::int(Scalar::I32, first as i128)));
         let cells = fill_cells(int, 4, "7,8", "dst").unwrap();
         assert_eq!(cells[1], Some(KVal::int(Scalar::I32, 8)));
         assert_eq!(cells[2], None);

@@ -13,8 +13,11 @@
 //!
 //! Supported beyond the seeds: `__device__` functions called from the kernel are inlined per
 //! call (their own variables; a divergent `return` parks its lanes until the call ends), but not
-//! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Not supported: pointers to
-//! pointers, structs, templates, and the address of a scalar variable. The MACA memory builtins
+//! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Whole files run: host code
+//! is read for its launches ([`host_launch`]), function templates are instantiated per call,
+//! cooperative groups are lowered to the warp intrinsics (see [`parser`]). Not supported:
+//! pointers to pointers, structs, class templates, lambdas, and the address of a scalar
+//! variable. The MACA memory builtins
 //! (`ldg`/`stg` predicated, `ldg_*_bsm`, `load_shared_trans_*`) run on kernel memory through
 //! their own ops (`machine/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 
@@ -24,11 +27,15 @@ pub mod budget;
 pub mod builtins;
 mod compile;
 pub mod diaglog;
+pub mod dialect_guess;
 pub mod exec;
+pub mod host_launch;
+pub mod legacy;
 pub mod lexer;
 mod machine;
 pub mod memory;
 pub mod parser;
+pub mod printf;
 pub mod replay;
 pub mod report;
 pub mod trace;
@@ -43,7 +50,7 @@ use crate::result::Level;
 pub use budget::{LimitHit, Limits, Resource};
 pub use exec::{run_kernel, run_kernel_traced, Executor, LaunchConfig};
 pub use memory::{Buffer, Memory, Space};
-pub use parser::{list_kernels, parse, parse_with, Parsed};
+pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};
 pub use replay::{Replay, StepState};
 pub use report::render_text;
 pub use trace::{

@@ -113,6 +113,16 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         "{ending} after {} steps ({} lane-statements)",
         t.stats.steps, t.stats.lane_statements
     );
+    for p in &t.printf {
+        let _ = write!(
+            out,
+            "printf block {} thread {} (line {}): {}",
+            p.block, p.thread, p.line, p.text
+        );
+        if !p.text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
     let text = |cells: &[Option<KVal>]| -> String {
         cells
             .iter()

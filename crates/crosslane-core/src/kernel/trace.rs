@@ -101,6 +101,8 @@ pub struct Launch {
     pub warps_per_block: usize,
     /// Where the block shape came from (`config`, `asc_vf_call comment at line N`, `one warp`).
     pub geometry_from: String,
+    /// Why this dialect (`inferred from …`, the file extension, `--dialect`).
+    pub dialect_from: String,
 }
 
 /// How a run ended.
@@ -223,6 +225,9 @@ pub struct KernelTrace {
     pub warps: Vec<WarpState>,
     /// What the run executed.
     pub stats: RunStats,
+    /// Lines device `printf` printed, in execution order, each by its thread
+    /// ([`super::printf`]; at most [`super::printf::MAX_PRINTF_LINES`]).
+    pub printf: Vec<super::printf::PrintfLine>,
 }
 
 impl KernelTrace {

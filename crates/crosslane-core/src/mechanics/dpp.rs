@@ -116,6 +116,13 @@ impl DppCtrl {
     /// # Errors
     /// [`InputError`] on field `dpp_ctrl` listing [`DPP_CTRL_FORMS`].
     pub fn parse(text: &str) -> Result<Self, InputError> {
+        // A numeric code, as real kernels pass it (`__builtin_amdgcn_mov_dpp(v, 0x111, …)`).
+        if let Some(code) = crate::params::parse_int(text.trim()) {
+            return u32::try_from(code)
+                .ok()
+                .and_then(Self::from_encoding)
+                .ok_or_else(|| ctrl_error(text, "not a dpp_ctrl code of the AMD ISA"));
+        }
         let t = text.trim().to_ascii_lowercase();
         let (name, arg) = match t.split_once(':') {
             Some((n, a)) => (n.trim(), Some(a.trim())),

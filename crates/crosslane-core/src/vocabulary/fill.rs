@@ -4,7 +4,7 @@
 //! ```text
 //! FILL := index            cell i holds i
 //!       | NUMBER           every cell (decimal, 0x hex, negative, or a float such as 0.5)
-//!       | i*K | i+K | i*K+C | i*K-C   (K, C integers; `index` may stand for `i`)
+//!       | i*K | i+K | i*K+C | i*K-C   (K, C integers; `index` or `lane` may stand for `i`)
 //!       | A,B,C,…          one item per cell, exactly LEN items when LEN is given
 //!       | random:SEED      integers in 0..1000 from the seed (reproducible)
 //! ```
@@ -55,7 +55,7 @@ fn is_number(s: &str) -> bool {
 /// [`InputError`] on `field` for text that is none of the forms above.
 pub fn parse_fill(text: &str, field: &str) -> Result<Fill, InputError> {
     let t = text.trim();
-    if t == "index" || t == "i" {
+    if t == "index" || t == "i" || t == "lane" {
         return Ok(Fill::Affine { mul: 1, add: 0 });
     }
     if let Some(seed) = t.strip_prefix("random:") {
@@ -82,6 +82,7 @@ pub fn parse_fill(text: &str, field: &str) -> Result<Fill, InputError> {
     }
     let body = t
         .strip_prefix("index")
+        .or_else(|| t.strip_prefix("lane"))
         .or_else(|| t.strip_prefix('i'))
         .ok_or_else(|| bad_fill(t, field))?;
     let body: String = body.chars().filter(|c| !c.is_whitespace()).collect();
@@ -113,6 +114,14 @@ fn bad_fill(t: &str, field: &str) -> InputError {
     )
 }
 
+/// The `len` integers `random:SEED` gives, uniform in 0..1000: fastrand's WyRand, whose output
+/// depends only on the seed, so a seed fills the same cells in the CLI, the page, C kernels and
+/// WGSL shaders.
+pub fn random_ints(seed: u64, len: usize) -> impl Iterator<Item = i64> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..len).map(move |_| rng.i64(0..1000))
+}
+
 impl Fill {
     /// The `len` cells as numbers written out (the engine's list form).
     ///
@@ -142,10 +151,7 @@ impl Fill {
                 }
                 items.clone()
             }
-            Fill::Random(seed) => {
-                let mut rng = fastrand::Rng::with_seed(*seed);
-                (0..len).map(|_| rng.u32(0..1000).to_string()).collect()
-            }
+            Fill::Random(seed) => random_ints(*seed, len).map(|v| v.to_string()).collect(),
         })
     }
 

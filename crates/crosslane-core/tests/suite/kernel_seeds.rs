@@ -474,7 +474,11 @@ __global__ void k(int* sum, float* out) {
     assert!(t
         .all_diagnostics()
         .any(|d| d.message.contains("`make4`") && d.line == 4));
-    assert!(t.all_diagnostics().any(|d| d.message.starts_with("printf")));
+    // Device printf: every lane prints its own line (CUDA C++ Programming Guide, Formatted
+    // Output), lane k printing "k\n".
+    let printed: Vec<&str> = t.printf.iter().map(|p| p.text.as_str()).collect();
+    let want: Vec<String> = (0..32).map(|k| format!("{k}\n")).collect();
+    assert_eq!(printed, want);
     assert!(!t
         .all_diagnostics()
         .any(|d| d.message.contains("several lanes write")));

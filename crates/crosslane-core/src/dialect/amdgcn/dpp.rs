@@ -78,7 +78,7 @@ pub const OPS: &[OpSpec] = &[
     OpSpec {
         dialect: Dialect::Amdgcn,
         name: "mov_dpp",
-        aliases: &["__builtin_amdgcn_mov_dpp", "llvm.amdgcn.mov.dpp"],
+        aliases: &["__builtin_amdgcn_mov_dpp", "llvm.amdgcn.mov.dpp", "__hip_move_dpp"],
         proto: Proto::returns("int").call("__builtin_amdgcn_mov_dpp"),
         args: &[Arg::operand("src", "int"), Arg::immediate("dpp_ctrl", "int", Role::Control, DPP_CTRL), Arg::immediate("row_mask", "int", Role::Control, ROW_MASK), Arg::immediate("bank_mask", "int", Role::Control, BANK_MASK), Arg::immediate("bound_ctrl", "bool", Role::Control, BOUND_CTRL)],
         rule: "As update_dpp with old = undef: a lane that is not written (row/bank disabled, or an \

@@ -30,7 +30,7 @@ const RULE_SOURCE: &str = "seed 003 (AMD ISA ds_swizzle_b32, Semantics and pseud
 pub const OPS: &[OpSpec] = &[OpSpec {
     dialect: Dialect::Amdgcn,
     name: "ds_swizzle_b32",
-    aliases: &["ds_swizzle"],
+    aliases: &["ds_swizzle", "__builtin_amdgcn_ds_swizzle"],
     proto: Proto::returns("int")
         .call("__builtin_amdgcn_ds_swizzle")
         .note("ds_swizzle_b32 vdst, vaddr offset:offset16"),

@@ -60,7 +60,7 @@ impl Executor {
                     let lane_args: Result<Vec<KVal>, Undef> =
                         vals.iter().map(|v| v[l].clone()).collect();
                     out[l] = lane_args.and_then(|a| {
-                        builtins::math(name, &a).map_err(|m| {
+                        builtins::math_lane(name, &a, l).map_err(|m| {
                             cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
                             Undef::at(e.span, m)
                         })

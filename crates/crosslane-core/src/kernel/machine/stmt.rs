@@ -251,13 +251,51 @@ impl Executor {
                 Some(true)
             }
             Some(Builtin::NoOp) if name == "printf" => {
-                cx.note(
-                    Level::Info,
-                    e.span,
-                    "printf: the emulator does not print; step through the values instead".into(),
-                    "",
-                    None,
-                );
+                // Each active lane prints its own line (CUDA C++ Programming Guide, Formatted
+                // Output), in lane order here.
+                let fmt = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Str(f)) => f.clone(),
+                    _ => {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            "printf: the format must be a string literal".into(),
+                            "",
+                            None,
+                        );
+                        return Some(false);
+                    }
+                };
+                let vals: Vec<Vec<LaneVal>> = args
+                    .iter()
+                    .skip(1)
+                    .map(|a| self.eval(w, a, active, cx))
+                    .collect();
+                let lanes = self.trace.launch.lanes;
+                let warp_index = self.warps[w].index;
+                for l in active.iter().filter(|&l| l < lanes) {
+                    if self.trace.printf.len() >= crate::kernel::printf::MAX_PRINTF_LINES {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            format!(
+                                "printf: more than {} lines; the rest are not kept",
+                                crate::kernel::printf::MAX_PRINTF_LINES
+                            ),
+                            "",
+                            None,
+                        );
+                        break;
+                    }
+                    let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
+                    let text = crate::kernel::printf::format(&fmt, &lane_args);
+                    self.trace.printf.push(crate::kernel::printf::PrintfLine {
+                        block: self.block,
+                        thread: warp_index * lanes + l,
+                        text,
+                        line: e.span.line,
+                    });
+                }
                 Some(false)
             }
             Some(Builtin::NoOp) => {

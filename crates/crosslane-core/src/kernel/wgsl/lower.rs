@@ -255,6 +255,8 @@ pub fn lower(
         program: ast::Program {
             functions: vec![function],
             aliases: Vec::new(),
+            // A shader's dispatch comes from `--workgroups`, never from host code.
+            launches: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,

@@ -138,6 +138,8 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         parsed: Parsed {
             program: lowered.program,
             diagnostics,
+            // The entry point is chosen by name (`--entry`); no template instantiation.
+            entry: None,
         },
         entry: lowered.entry,
         workgroup_size: lowered.workgroup_size,

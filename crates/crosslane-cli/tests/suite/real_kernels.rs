@@ -1,0 +1,746 @@
+//! Real-shaped CUDA, HIP, Ascend C and MACA kernels (`tests/kernels/`, written for this project
+//! in the shapes public warp-level code uses) run through `crosslane run --json`. Each expected
+//! buffer is computed here by an independent model of the vendor rule (a plain loop over lanes),
+//! never copied from the emulator's output.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn kernel(rel: &str) -> String {
+    let p: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "tests",
+        "kernels",
+        rel,
+    ]
+    .iter()
+    .collect();
+    p.to_string_lossy().into_owned()
+}
+
+/// `crosslane run KERNEL --json FLAGS…`, which must succeed.
+fn run(rel: &str, flags: &[&str]) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("run")
+        .arg(kernel(rel))
+        .arg("--json")
+        .args(flags)
+        .output()
+        .expect("the crosslane binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{rel}: stderr {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// The final values of global buffer `name` as i64 (panics on null).
+fn ints(trace: &Value, name: &str) -> Vec<i64> {
+    values(trace, name)
+        .iter()
+        .map(|v| {
+            v.as_i64()
+                .unwrap_or_else(|| panic!("{name}: {v} is not an integer"))
+        })
+        .collect()
+}
+
+fn values(trace: &Value, name: &str) -> Vec<Value> {
+    trace["memory"]["buffers"]
+        .as_array()
+        .expect("buffers")
+        .iter()
+        .find(|b| b["name"] == name && b["space"]["space"] == "global")
+        .unwrap_or_else(|| panic!("no global buffer `{name}`"))["values"]
+        .as_array()
+        .expect("values")
+        .clone()
+}
+
+fn messages(trace: &Value) -> Vec<String> {
+    trace["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Whether a diagnostic of the parse, the launch (top-level `diagnostics`) or a step says
+/// `needle`.
+fn has(trace: &Value, needle: &str) -> bool {
+    let steps = trace["steps"].as_array().into_iter().flatten();
+    let step_msgs = steps
+        .flat_map(|s| s["diagnostics"].as_array().into_iter().flatten())
+        .filter_map(|d| d["message"].as_str().map(str::to_string));
+    messages(trace)
+        .into_iter()
+        .chain(step_msgs)
+        .any(|m| m.contains(needle))
+}
+
+// ------------------------------------------------------------------ lane models
+
+/// `__shfl_down(_sync)` over a warp of `w` lanes (PTX shfl.down: a source lane past the segment
+/// end keeps its own value).
+fn shfl_down(v: &[i64], delta: usize, width: usize) -> Vec<i64> {
+    (0..v.len())
+        .map(|l| {
+            let seg_end = (l / width + 1) * width;
+            if l + delta < seg_end {
+                v[l + delta]
+            } else {
+                v[l]
+            }
+        })
+        .collect()
+}
+
+fn shfl_xor(v: &[i64], mask: usize) -> Vec<i64> {
+    (0..v.len()).map(|l| v[l ^ mask]).collect()
+}
+
+// ------------------------------------------------------------------ CUDA
+
+#[test]
+fn whole_file_launch_gives_grid_block_args_and_fill() {
+    let t = run("cuda/warp_reduce_host.cu", &[]);
+    assert_eq!(t["launch"]["entry"], "reduceWarps");
+    assert_eq!(t["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    // h_in[i] = i % 7, copied to d_in: the per-warp sums of 32 consecutive cells.
+    let input: Vec<i64> = (0..128).map(|i| i % 7).collect();
+    assert_eq!(ints(&t, "in"), input);
+    let sums: Vec<i64> = input.chunks(32).map(|c| c.iter().sum()).collect();
+    assert_eq!(ints(&t, "out"), sums);
+    assert!(has(
+        &t,
+        "host function `main` is read for its kernel launches (1 found)"
+    ));
+    assert!(has(&t, "n = 128"));
+}
+
+#[test]
+fn scalar_args_come_from_the_launch_and_arg_overrides() {
+    let model = |k: i64| -> Vec<i64> {
+        let v: Vec<i64> = (0..64).map(|i| (2 * i + 1) * 3 + k).collect();
+        let mut out = Vec::new();
+        for warp in v.chunks(32) {
+            out.extend(shfl_down(warp, 1, 32));
+        }
+        out
+    };
+    let t = run("cuda/scale_shift_args.cu", &[]);
+    assert_eq!(ints(&t, "out"), model(5));
+    let t = run("cuda/scale_shift_args.cu", &["--arg", "k=-2"]);
+    assert_eq!(ints(&t, "out"), model(-2));
+}
+
+#[test]
+fn ballot_popc_counts_per_warp() {
+    let t = run("cuda/ballot_count.cu", &[]);
+    // data = index (default fill), threshold 40 from the launch.
+    let counts: Vec<i64> = (0..2)
+        .map(|w| (w * 32..w * 32 + 32).filter(|&i| i > 40).count() as i64)
+        .collect();
+    assert_eq!(ints(&t, "counts"), counts);
+    let t = run("cuda/ballot_count.cu", &["--arg", "threshold=10"]);
+    assert_eq!(ints(&t, "counts"), vec![21, 32]);
+}
+
+#[test]
+fn warp_inclusive_scan() {
+    let t = run("cuda/inclusive_scan.cu", &["--buffer", "in=i*2+1"]);
+    let mut acc = 0;
+    let scan: Vec<i64> = (0..32)
+        .map(|i| {
+            acc += 2 * i + 1;
+            acc
+        })
+        .collect();
+    assert_eq!(ints(&t, "out"), scan);
+}
+
+#[test]
+fn broadcast_needs_its_scalar_and_uses_it() {
+    let t = run("cuda/broadcast_lane.cu", &[]);
+    assert!(has(&t, "scalar parameter `srcLane` is not set"));
+    let t = run(
+        "cuda/broadcast_lane.cu",
+        &["--arg", "srcLane=7", "--buffer", "in=i*2"],
+    );
+    assert!(!has(&t, "is not set"));
+    let out: Vec<f64> = values(&t, "out")
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(out, vec![14.0; 32]);
+}
+
+#[test]
+fn xor_butterfly_max_from_a_host_fill() {
+    let t = run("cuda/butterfly_max.cu", &[]);
+    let mut v: Vec<i64> = (0..32).map(|i| (i * 13) % 32).collect();
+    assert_eq!(ints(&t, "in"), v);
+    for m in [16, 8, 4, 2, 1] {
+        let o = shfl_xor(&v, m);
+        v = v.iter().zip(&o).map(|(a, b)| *a.max(b)).collect();
+    }
+    assert_eq!(ints(&t, "out"), v);
+}
+
+#[test]
+fn legacy_shfl_runs_with_a_warning() {
+    let t = run("cuda/legacy_shfl.cu", &[]);
+    assert!(has(&t, "`__shfl_down` is the pre-CUDA-9 form"));
+    assert_eq!(ints(&t, "out")[0], (0..32).sum::<i64>());
+}
+
+#[test]
+fn unset_scalar_is_named_and_arg_sets_it() {
+    let t = run("cuda/unset_scalar.cu", &[]);
+    let diag = t["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("`n` is not set"))
+        .expect("a diagnostic naming n");
+    assert_eq!(diag["level"], "warning");
+    assert_eq!(diag["line"], 2);
+    let t = run("cuda/unset_scalar.cu", &["--arg", "n=100"]);
+    assert_eq!(ints(&t, "out"), (100..132).collect::<Vec<i64>>());
+}
+
+#[test]
+fn function_like_macros_expand() {
+    let t = run("cuda/macros.cu", &["--buffer", "in=random:3"]);
+    let v = ints(&t, "in");
+    let down = shfl_down(&v, 1, 32);
+    let want: Vec<i64> = (0..32)
+        .map(|l| if l % 2 == 0 { v[l].min(down[l]) } else { v[l] })
+        .collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn extern_shared_sized_by_the_launch() {
+    let t = run("cuda/block_reduce_extern_shared.cu", &[]);
+    assert!(has(
+        &t,
+        "256 bytes of dynamic shared memory (64 cells of int)"
+    ));
+    let s0: i64 = (0..64).sum();
+    let s1: i64 = (64..128).sum();
+    assert_eq!(ints(&t, "out"), vec![s0, s1]);
+}
+
+#[test]
+fn two_dimensional_block_from_dim3() {
+    let t = run("cuda/transpose_2d_block.cu", &[]);
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([8, 4, 1]));
+    let mut want = vec![0i64; 32];
+    for y in 0..4 {
+        for x in 0..8 {
+            want[x * 4 + y] = (y * 8 + x) as i64;
+        }
+    }
+    assert_eq!(ints(&t, "out"), want);
+    // --threads-per-block X,Y overrides the launch.
+    let t = run(
+        "cuda/transpose_2d_block.cu",
+        &["--threads-per-block", "8,4"],
+    );
+    assert_eq!(t["launch"]["geometry_from"], "config");
+}
+
+#[test]
+fn activemask_in_a_divergent_branch() {
+    let t = run("cuda/activemask_divergent.cu", &[]);
+    let out = ints(&t, "out");
+    assert_eq!(&out[..10], &[(1i64 << 10) - 1; 10]);
+    assert_eq!(&out[10..], &[0; 22]);
+}
+
+#[test]
+fn integer_intrinsics() {
+    let t = run("cuda/bit_intrinsics.cu", &["--buffer", "in=i*2654435761"]);
+    let input: Vec<u32> = (0..32u64).map(|i| (i * 2_654_435_761) as u32).collect();
+    let ints_u = |n: &str| ints(&t, n);
+    assert_eq!(
+        ints_u("pop"),
+        input
+            .iter()
+            .map(|v| v.count_ones() as i64)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        ints_u("ffs"),
+        input
+            .iter()
+            .map(|v| if *v == 0 {
+                0
+            } else {
+                v.trailing_zeros() as i64 + 1
+            })
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        ints_u("clz"),
+        input
+            .iter()
+            .map(|v| v.leading_zeros() as i64)
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        ints_u("rev"),
+        input
+            .iter()
+            .map(|v| v.reverse_bits() as i64)
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn atomic_add_on_shared_memory() {
+    let t = run("cuda/atomic_shared_counter.cu", &[]);
+    assert_eq!(ints(&t, "out")[0], (0..32).sum::<i64>());
+    assert!(has(
+        &t,
+        "applied here in lane order; the hardware order is unspecified"
+    ));
+}
+
+#[test]
+fn file_scope_constants() {
+    let t = run("cuda/const_globals.cu", &[]);
+    let want: Vec<i64> = (0..32).map(|l| (l / 4) * 4 + 100).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn float_to_half_rounds_to_nearest_even() {
+    let t = run("cuda/half_roundtrip.cu", &["--buffer", "in:32=0.1"]);
+    // 0.1f = 0x3dcccccd; the nearest half is 0x2e66 = 1638/16384 = 0.0999755859375.
+    for v in values(&t, "out") {
+        assert_eq!(v.as_f64(), Some(1638.0 / 16384.0));
+    }
+}
+
+#[test]
+fn buffer_and_arg_flags_drive_the_result() {
+    let list: Vec<String> = (0..32).map(|i| (31 - i).to_string()).collect();
+    let b = format!("b:32={}", list.join(","));
+    let t = run(
+        "cuda/buffer_flags.cu",
+        &["--buffer", "a:32=i*3+1", "--buffer", &b, "--arg", "scale=2"],
+    );
+    let want: Vec<i64> = (0..32).map(|i| (3 * i + 1) * 2 + (31 - i)).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn buffer_list_must_have_exactly_len_values() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args([
+            "run",
+            &kernel("cuda/buffer_flags.cu"),
+            "--buffer",
+            "a:4=1,2,3",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exactly 4 values, got 3"));
+}
+
+#[test]
+fn match_any_groups_equal_keys() {
+    let t = run("cuda/match_any_groups.cu", &["--buffer", "key=i*0+7"]);
+    assert_eq!(ints(&t, "out"), vec![0xffff_ffff; 32]);
+}
+
+// ------------------------------------------------------------------ HIP
+
+#[test]
+fn hip_file_runs_on_64_lanes_with_its_launch() {
+    let t = run("hip/wave_reduce.hip", &[]);
+    assert_eq!(t["launch"]["dialect"], "hip");
+    assert_eq!(t["launch"]["lanes"], 64);
+    assert_eq!(
+        t["launch"]["dialect_from"],
+        "inferred from the HIP runtime header"
+    );
+    assert_eq!(ints(&t, "out"), vec![(0..64).sum::<i64>()]);
+    // A .hip file without any HIP mark is HIP by its extension.
+    let t = run("hip/any_all.hip", &[]);
+    assert_eq!(t["launch"]["lanes"], 64);
+    assert_eq!(t["launch"]["dialect_from"], "the file extension .hip");
+}
+
+#[test]
+fn hip_lane_id_three_ways_agree() {
+    let t = run("hip/lane_id_mbcnt.hip", &[]);
+    let lanes: Vec<i64> = (0..64).collect();
+    assert_eq!(ints(&t, "a"), lanes);
+    assert_eq!(ints(&t, "b"), lanes);
+    assert_eq!(ints(&t, "c"), lanes);
+}
+
+#[test]
+fn hip_ballot_is_64_bits() {
+    let t = run("hip/ballot64.hip", &[]);
+    let evens: u64 = (0..64).filter(|l| l % 2 == 0).map(|l| 1u64 << l).sum();
+    assert_eq!(values(&t, "mask")[0].as_u64(), Some(evens));
+    assert_eq!(ints(&t, "count")[0], 32);
+}
+
+#[test]
+fn hip_ds_bpermute_rotates() {
+    let t = run("hip/bpermute_rotate.hip", &[]);
+    let want: Vec<i64> = (0..64).map(|l| (l + 1) % 64).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn hip_readfirstlane_and_readlane() {
+    let t = run("hip/readfirstlane.hip", &["--buffer", "in=i*5+2"]);
+    assert_eq!(ints(&t, "first"), vec![2; 64]);
+    assert_eq!(ints(&t, "third"), vec![17; 64]);
+}
+
+#[test]
+fn hip_wave32_selectable() {
+    let model = |lanes: i64| (0..lanes).sum::<i64>();
+    let t = run("hip/wave32_xor.hip", &[]);
+    assert_eq!(ints(&t, "out"), vec![model(64); 64]);
+    let t = run(
+        "hip/wave32_xor.hip",
+        &["--lanes", "32", "--threads-per-block", "64"],
+    );
+    assert_eq!(t["launch"]["lanes"], 32);
+    assert_eq!(ints(&t, "out"), vec![model(32); 64]);
+}
+
+#[test]
+fn hip_ffsll_finds_the_first_lane() {
+    let t = run("hip/ffsll_first_set.hip", &["--arg", "limit=40"]);
+    // in = index: lane 41 is the first above 40, 1-based 42.
+    assert_eq!(ints(&t, "out")[0], 42);
+    let t = run("hip/ffsll_first_set.hip", &["--arg", "limit=100"]);
+    assert_eq!(ints(&t, "out")[0], 0);
+}
+
+#[test]
+fn hip_any_all() {
+    let t = run("hip/any_all.hip", &["--buffer", "in=i+1"]);
+    assert_eq!(ints(&t, "anyOut"), vec![1; 64]);
+    assert_eq!(ints(&t, "allOut"), vec![1; 64]);
+    let t = run("hip/any_all.hip", &[]);
+    // in = index: lane 0 holds 0, so not all.
+    assert_eq!(ints(&t, "allOut"), vec![0; 64]);
+}
+
+#[test]
+fn hip_dialect_flag_overrides_the_extension() {
+    let t = run("hip/wave32_xor.hip", &["--dialect", "cuda"]);
+    assert_eq!(t["launch"]["dialect"], "cuda");
+    assert_eq!(t["launch"]["lanes"], 32);
+    assert_eq!(t["launch"]["dialect_from"], "--dialect");
+}
+
+// ------------------------------------------------------------------ Ascend C
+
+#[test]
+fn ascend_xor_allreduce() {
+    let t = run("ascend/xor_allreduce.cpp", &["--buffer", "src=i*3+1"]);
+    let mut v: Vec<i64> = (0..32).map(|i| i * 3 + 1).collect();
+    for m in [16, 8, 4, 2, 1] {
+        let o = shfl_xor(&v, m);
+        v = v.iter().zip(&o).map(|(a, b)| a + b).collect();
+    }
+    assert_eq!(ints(&t, "dst"), v);
+    assert!(t["launch"]["dialect_from"]
+        .as_str()
+        .unwrap()
+        .starts_with("inferred from"));
+}
+
+#[test]
+fn ascend_shfl_up_scan_counts_lanes() {
+    let t = run("ascend/shfl_up_scan.cpp", &[]);
+    assert_eq!(ints(&t, "dst"), (1..=32).collect::<Vec<i64>>());
+}
+
+#[test]
+fn ascend_shfl_width_segments() {
+    let t = run("ascend/shfl_broadcast_width8.cpp", &[]);
+    let want: Vec<i64> = (0..32).map(|l| ((l / 8) * 8 + 2) * 10).collect();
+    assert_eq!(ints(&t, "dst"), want);
+}
+
+// ------------------------------------------------------------------ MACA
+
+#[test]
+fn maca_readlane_and_readfirstlane() {
+    let t = run("maca/readlane_readfirstlane.cpp", &["--buffer", "in=i*3"]);
+    assert_eq!(ints(&t, "lane5"), vec![15; 64]);
+    // Lanes 16.. are active in the branch: the first active lane is 16; lanes below keep the fill.
+    let first = ints(&t, "first");
+    assert_eq!(&first[..16], &(0..16).collect::<Vec<i64>>()[..]);
+    assert_eq!(&first[16..], &[48; 48]);
+}
+
+#[test]
+fn maca_bsm_bpermute_reverses() {
+    let t = run("maca/bsm_bpermute_reverse.cpp", &[]);
+    assert_eq!(ints(&t, "out"), (0..64).rev().collect::<Vec<i64>>());
+}
+
+// ------------------------------------------------------------------ templates
+
+#[test]
+fn template_kernel_launched_with_explicit_arguments() {
+    let t = run("cuda/template_block_reduce.cu", &[]);
+    assert_eq!(t["launch"]["entry"], "blockReduce<float,128>");
+    let input: Vec<f64> = (0..256).map(|i| 0.5 * f64::from(i)).collect();
+    let sums: Vec<f64> = input.chunks(128).map(|c| c.iter().sum()).collect();
+    let out: Vec<f64> = values(&t, "out")
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(out, sums);
+}
+
+#[test]
+fn template_entry_id_with_default_and_if_constexpr() {
+    let model = |k: i64, negate: bool| -> Vec<i64> {
+        let v: Vec<i64> = (0..32)
+            .map(|i| if negate { -(i * k) } else { i * k })
+            .collect();
+        shfl_down(&v, 1, 32)
+    };
+    let t = run("cuda/template_entry.cu", &["--entry", "scaleBy<int, 3>"]);
+    assert_eq!(t["launch"]["entry"], "scaleBy<int,3,0>");
+    assert_eq!(ints(&t, "out"), model(3, false));
+    let t = run(
+        "cuda/template_entry.cu",
+        &["--entry", "scaleBy<int, 5, true>"],
+    );
+    assert_eq!(ints(&t, "out"), model(5, true));
+}
+
+/// `crosslane run -` on `source`: exit code and stderr.
+fn refused(source: &str) -> (Option<i32>, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn unsupported_constructs_are_named_at_their_line() {
+    let cases = [
+        (
+            "template <template <typename> class C>\n__device__ int f(int x) { return x; }\n",
+            "1:",
+            "template template parameters are not supported",
+        ),
+        (
+            "__global__ void k(int* o) {\n  auto add = [](int a) { return a + 1; };\n}\n",
+            "2:",
+            "lambdas are not supported yet",
+        ),
+        (
+            "template <typename T>\nstruct Pair { T a; };\n__global__ void k(int* o) {}\n",
+            "1:",
+            "class templates are not supported yet",
+        ),
+        (
+            "struct S { int a; };\n__global__ void k(int* o) {}\n",
+            "1:",
+            "`struct` definitions are not supported yet",
+        ),
+        (
+            "__global__ void k(int* o) {}\n__device__ int counter;\n",
+            "2:",
+            "file-scope variables other than `const`/`constexpr`",
+        ),
+    ];
+    for (src, line, needle) in cases {
+        let (code, err) = refused(src);
+        assert_eq!(code, Some(2), "{src}");
+        assert!(err.contains(needle), "{src}: {err}");
+        assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
+    }
+}
+
+// ------------------------------------------------------------------ cooperative groups
+
+#[test]
+fn cooperative_groups_tiles_map_to_the_warp_rules() {
+    let t = run(
+        "cuda/cg_tile_reduce.cu",
+        &["--threads-per-block", "64", "--buffer", "in=i*7+3"],
+    );
+    let x: Vec<i64> = (0..64).map(|i| i * 7 + 3).collect();
+    let tiles: Vec<&[i64]> = x.chunks(16).collect();
+    // tileSum: shfl_down over a 16-lane segment, offsets 8, 4, 2, 1.
+    let mut sums = Vec::new();
+    for tile in &tiles {
+        let mut v = tile.to_vec();
+        for d in [8, 4, 2, 1] {
+            let o = shfl_down(&v, d, 16);
+            v = v.iter().zip(&o).map(|(a, b)| a + b).collect();
+        }
+        sums.extend(v);
+    }
+    assert_eq!(ints(&t, "sums"), sums);
+    let each = |f: &dyn Fn(&[i64]) -> i64| -> Vec<i64> {
+        tiles.iter().flat_map(|t| vec![f(t); 16]).collect()
+    };
+    assert_eq!(ints(&t, "reduced"), each(&|t| t.iter().sum()));
+    assert_eq!(ints(&t, "maxima"), each(&|t| *t.iter().max().unwrap()));
+    let mut scans = Vec::new();
+    let mut exscans = Vec::new();
+    for tile in &tiles {
+        let mut acc = 0;
+        for v in tile.iter() {
+            exscans.push(acc);
+            acc += v;
+            scans.push(acc);
+        }
+    }
+    assert_eq!(ints(&t, "scans"), scans);
+    assert_eq!(ints(&t, "exscans"), exscans);
+    let ballots = each(&|t| {
+        t.iter()
+            .enumerate()
+            .filter(|(_, v)| *v % 2 == 1)
+            .map(|(k, _)| 1i64 << k)
+            .sum()
+    });
+    assert_eq!(ints(&t, "ballots"), ballots);
+    let ranks: Vec<i64> = (0..64).map(|i| (i % 16) * 100 + i / 16).collect();
+    assert_eq!(ints(&t, "ranks"), ranks);
+}
+
+#[test]
+fn a_kernel_scenario_carries_args_buffers_and_dialect() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(kernel("cuda/buffer_flags.cu")).unwrap();
+    let mut s = Scenario::new(View::Kernel {
+        source,
+        blocks: 1,
+        threads_per_block: 32,
+        lanes: 0,
+        step: 0,
+    });
+    s.kernel_inputs.args.insert("scale".into(), "4".into());
+    s.kernel_inputs.args.insert("a".into(), "i+1".into());
+    s.kernel_inputs.buffer_len.insert("b".into(), 32);
+    s.kernel_inputs.dialect = Some("hip".into());
+    let link = crosslane_core::permalink::encode(&s);
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["run", &link, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["launch"]["dialect"], "hip");
+    assert_eq!(t["launch"]["dialect_from"], "the scenario");
+    // HIP on 64 lanes, one block of 32 threads: a = i+1, b = index, out = a*4 + b.
+    let want: Vec<i64> = (0..32).map(|i| (i + 1) * 4 + i).collect();
+    assert_eq!(ints(&t, "out"), want);
+}
+
+#[test]
+fn device_printf_is_captured_per_thread() {
+    let t = run("cuda/printf_lanes.cu", &["--buffer", "x:64=i*3"]);
+    let lines = t["printf"].as_array().expect("printf list");
+    // Two blocks, lanes 0..3 print: x[t] * 0.5 with x = 3t; sum of lanes 0..31 = 496.
+    let mut want = Vec::new();
+    for b in 0..2 {
+        for th in 0..3 {
+            let v = f64::from(3 * th) * 0.5;
+            want.push((
+                b,
+                th,
+                format!(
+                    "block {b} thread {th:>2}: v={v:.2} sum=496 hex={:#x}\n",
+                    th + 10
+                ),
+            ));
+        }
+    }
+    let got: Vec<(i64, i64, String)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["block"].as_i64().unwrap(),
+                l["thread"].as_i64().unwrap(),
+                l["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want: Vec<(i64, i64, String)> =
+        want.into_iter().map(|(b, t, s)| (b, t as i64, s)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn ascend_warp_reductions_over_active_lanes() {
+    // CANN's asc_reduce_add example: lanes 0..31 sum to 496; max of 3l mod 32 is 31; the min
+    // over the active lanes 8..31 is 8 (lanes 0..7 keep their index fill); odd lanes' ballot.
+    let t = run("ascend/reduce_add_max.cpp", &[]);
+    assert_eq!(ints(&t, "sums"), vec![496; 32]);
+    let max = (0..32).map(|l| l * 3 % 32).max().unwrap();
+    assert_eq!(ints(&t, "maxima"), vec![max; 32]);
+    let minima: Vec<i64> = (0..32).map(|l| if l < 8 { l } else { 8 }).collect();
+    assert_eq!(ints(&t, "minima"), minima);
+    let odd: i64 = (0..32).filter(|l| l % 2 == 1).map(|l| 1i64 << l).sum();
+    assert_eq!(ints(&t, "odd"), vec![odd; 32]);
+}
+
+#[test]
+fn hip_dpp_numeric_controls_scan_each_row() {
+    // update_dpp(old = 0, v, row_shr:n, all rows and banks, bound_ctrl off): a lane whose
+    // source is outside its 16-lane row takes `old`; four shifts give a row-wise scan.
+    let t = run("hip/dpp_row_shr_scan.hip", &["--buffer", "in=i*2+1"]);
+    let mut v: Vec<i64> = (0..64).map(|i| 2 * i + 1).collect();
+    for n in [1usize, 2, 4, 8] {
+        let shifted: Vec<i64> = (0..64)
+            .map(|l| if l % 16 >= n { v[l - n] } else { 0 })
+            .collect();
+        v = v.iter().zip(&shifted).map(|(a, b)| a + b).collect();
+    }
+    assert_eq!(ints(&t, "out"), v);
+    // The same op by its HIP spelling and by ds_swizzle's builtin name resolves.
+    let t = run("hip/dpp_row_shr_scan.hip", &[]);
+    assert!(!has(&t, "is neither a kernel built-in"));
+}

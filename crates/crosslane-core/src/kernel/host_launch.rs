@@ -1,0 +1,200 @@
+//! The defaults a launch written in host code gives a run: entry, grid, block, dynamic shared
+//! bytes, scalar arguments, buffer lengths and fills ([`HostLaunch`], read by the parser's
+//! `host` module). What the user set (CLI flags, page fields, a scenario) always wins; every
+//! default taken is said in one note at the launch's line.
+//!
+//! Sources: CUDA C++ Programming Guide, "Execution Configuration" (`<<<Dg, Db, Ns, S>>>`; `Ns`
+//! is the dynamic shared memory per block in bytes, sizing the `extern __shared__` array); HIP
+//! Programming Guide, "Kernel launch" (`hipLaunchKernelGGL`, same order).
+
+use super::ast::{Function, HostLaunch, Program, Stmt, StmtKind};
+use super::types::{Ty, ValTy};
+use super::{KernelDiagnostic, LaunchConfig};
+use crate::result::Level;
+
+/// Bytes of one element of `t` in C (`sizeof`).
+pub fn c_size(t: ValTy) -> u64 {
+    u64::from(t.scalar.bits().div_ceil(8)) * u64::from(t.lanes.max(1))
+}
+
+/// The launch that applies to `config`: the first one of `config.entry` when it is set, else
+/// the first launch of a function the program defines.
+pub fn chosen_launch<'p>(program: &'p Program, config: &LaunchConfig) -> Option<&'p HostLaunch> {
+    let defined = |n: &str| program.functions.iter().any(|f| f.name == n);
+    match &config.entry {
+        Some(e) => program.launches.iter().find(|l| l.kernel == *e),
+        None => program.launches.iter().find(|l| defined(&l.kernel)),
+    }
+}
+
+/// The element type of the first `extern __shared__` array in `f`'s body, if any.
+fn extern_shared_elem(f: &Function) -> Option<ValTy> {
+    let mut stack: Vec<&Stmt> = vec![&f.body];
+    while let Some(s) = stack.pop() {
+        match &s.kind {
+            StmtKind::Decl(storage, decls) if storage.shared && storage.external => {
+                if let Some(Ty::Ptr(v) | Ty::Val(v)) = decls.first().map(|d| d.ty) {
+                    return Some(v);
+                }
+            }
+            StmtKind::Block(b) => stack.extend(b.iter().rev()),
+            StmtKind::If(_, a, b) => {
+                stack.extend(b.as_deref());
+                stack.push(a);
+            }
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => stack.push(b),
+            StmtKind::For(i, _, _, b) => {
+                stack.push(b);
+                stack.extend(i.as_deref());
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Cells of the `extern __shared__` array of `entry` (default: the first `__global__` function)
+/// that `bytes` of dynamic shared memory hold (`bytes / sizeof(element)`); `bytes / 4` when the
+/// kernel declares none.
+pub fn shared_cells(program: &Program, entry: Option<&str>, bytes: u64) -> usize {
+    let f = match entry {
+        Some(e) => program.functions.iter().find(|f| f.name == e),
+        None => program.functions.iter().find(|f| f.entry),
+    };
+    let size = f.and_then(extern_shared_elem).map_or(4, c_size).max(1);
+    usize::try_from(bytes / size).unwrap_or(usize::MAX)
+}
+
+fn dims(d: [u64; 3]) -> Option<[usize; 3]> {
+    Some([
+        usize::try_from(d[0]).ok()?,
+        usize::try_from(d[1]).ok()?,
+        usize::try_from(d[2]).ok()?,
+    ])
+}
+
+/// Fills the fields of `config` the user left unset from the launch in host code, and returns
+/// the notes saying what was taken (and which arguments could not be read).
+pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<KernelDiagnostic> {
+    let Some(launch) = chosen_launch(program, config) else {
+        return Vec::new();
+    };
+    let Some(f) = program.functions.iter().find(|f| f.name == launch.kernel) else {
+        return Vec::new();
+    };
+    let mut taken: Vec<String> = Vec::new();
+    let mut notes = Vec::new();
+    if config.entry.is_none() {
+        config.entry = Some(launch.kernel.clone());
+        taken.push(format!("entry `{}`", launch.kernel));
+    }
+    if config.grid_dim.is_none() {
+        if let Some(g) = launch.grid.and_then(dims) {
+            config.grid_dim = Some(g);
+            taken.push(format!("grid {}x{}x{}", g[0], g[1], g[2]));
+        }
+    }
+    if config.block_dim.is_none() {
+        if let Some(b) = launch.block.and_then(dims) {
+            config.block_dim = Some(b);
+            taken.push(format!("block {}x{}x{}", b[0], b[1], b[2]));
+        }
+    }
+    if let (None, Some(bytes)) = (config.shared_len, launch.shared_bytes) {
+        if let Some(elem) = extern_shared_elem(f) {
+            let cells = bytes / c_size(elem).max(1);
+            config.shared_len = usize::try_from(cells).ok();
+            taken.push(format!(
+                "{bytes} bytes of dynamic shared memory ({cells} cells of {})",
+                elem.name()
+            ));
+        }
+    }
+    for (p, a) in f.params.iter().zip(&launch.args) {
+        if config.args.contains_key(&p.name) {
+            continue;
+        }
+        match p.ty {
+            Ty::Val(_) => match &a.scalar {
+                Some(v) => {
+                    config.args.insert(p.name.clone(), v.clone());
+                    taken.push(format!("{} = {v}", p.name));
+                }
+                None => notes.push(KernelDiagnostic::new(
+                    launch.span,
+                    Level::Warning,
+                    format!(
+                        "argument `{}` of this launch (`{}`) is not a constant read here; set \
+                         it (CLI: --arg {}=VALUE)",
+                        p.name, a.text, p.name
+                    ),
+                    "",
+                )),
+            },
+            Ty::Ptr(elem) if !p.reference => {
+                let from_malloc = a
+                    .malloc_bytes
+                    .map(|b| b / c_size(elem).max(1))
+                    .and_then(|n| usize::try_from(n).ok());
+                let fill_len = a.fill.as_ref().map(Vec::len);
+                let len = match (from_malloc, fill_len) {
+                    (Some(m), Some(f)) => Some(m.max(f)),
+                    (m, f) => m.or(f),
+                };
+                if let (false, Some(n)) = (config.buffer_len.contains_key(&p.name), len) {
+                    config.buffer_len.insert(p.name.clone(), n);
+                    taken.push(format!("`{}` of {n} cells", p.name));
+                }
+                if let Some(values) = &a.fill {
+                    config.args.insert(p.name.clone(), values.join(","));
+                    taken.push(format!(
+                        "`{}` filled as host code fills `{}` (line {})",
+                        p.name, a.fill_from, a.fill_line
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if !taken.is_empty() {
+        notes.insert(
+            0,
+            KernelDiagnostic::new(
+                launch.span,
+                Level::Info,
+                format!(
+                    "launch of `{}` read from host code: {}",
+                    launch.kernel,
+                    taken.join(", ")
+                ),
+                "CUDA C++ Programming Guide, Execution Configuration",
+            ),
+        );
+    }
+    notes
+}
+
+/// A warning for each scalar parameter of `f` that nobody set (no `--arg`, no page field, no
+/// constant in a launch in host code), naming it: it then runs with each lane's index, the
+/// default per-lane operand ([`LaunchConfig::args`]), never a silent 0.
+pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnostic> {
+    if f.snippet {
+        return Vec::new();
+    }
+    f.params
+        .iter()
+        .filter(|p| matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name))
+        .map(|p| {
+            KernelDiagnostic::new(
+                p.span,
+                Level::Warning,
+                format!(
+                    "scalar parameter `{}` is not set: each lane gets its own lane index; set it \
+                     (CLI: --arg {}=VALUE; page: its field)",
+                    p.name, p.name
+                ),
+                "",
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,755 @@
+//! Host code: functions that run on the CPU (`main`, `__host__`, anything that calls the CUDA or
+//! HIP runtime or launches a kernel) are read for their launches, never run.
+//!
+//! What is read, when it is a constant (a literal, a `#define`, a `const`/`constexpr` global or a
+//! host variable initialised by one): the launch's grid, block and dynamic shared bytes
+//! (`k<<<Dg, Db, Ns, S>>>(…)`, CUDA C++ Programming Guide, "Execution Configuration";
+//! `hipLaunchKernelGGL(k, Dg, Db, Ns, S, …)`, HIP Programming Guide, "Kernel launch"), each scalar
+//! argument, the bytes each device pointer was given by `cudaMalloc`/`hipMalloc`, and the values a
+//! simple `for` loop or a literal list wrote into a host array that `cudaMemcpy`/`hipMemcpy` then
+//! copied into a device pointer. Everything else in host code is skipped.
+//!
+//! Bounded: host code is scanned token by token once; each expression is parsed once on its own
+//! token slice; a fill loop is evaluated for at most [`MAX_FILL`] iterations.
+
+use std::collections::HashMap;
+
+use super::{PResult, Parser};
+use crate::kernel::ast::*;
+use crate::kernel::lexer::{Tok, Token};
+use crate::kernel::types::{BinOp, UnOp};
+use crate::result::Level;
+
+/// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
+pub const MAX_FILL: i128 = 65_536;
+
+/// A constant known in host code.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HostVal {
+    /// An integer.
+    Int(i128),
+    /// A floating-point number.
+    Float(f64),
+    /// A `dim3` (x, y, z).
+    Dim([i128; 3]),
+}
+
+impl HostVal {
+    fn int(self) -> Option<i128> {
+        match self {
+            HostVal::Int(n) => Some(n),
+            HostVal::Dim([x, 1, 1]) => Some(x),
+            _ => None,
+        }
+    }
+
+    fn float(self) -> f64 {
+        match self {
+            HostVal::Int(n) => n as f64,
+            HostVal::Float(x) => x,
+            HostVal::Dim([x, _, _]) => x as f64,
+        }
+    }
+
+    /// The number as the kernel argument text (`--arg` syntax).
+    pub fn text(self) -> Option<String> {
+        match self {
+            HostVal::Int(n) => Some(n.to_string()),
+            HostVal::Float(x) => Some(format!("{x:?}")),
+            HostVal::Dim(_) => None,
+        }
+    }
+
+    fn dims(self) -> Option<[u64; 3]> {
+        let d = match self {
+            HostVal::Int(n) => [n, 1, 1],
+            HostVal::Dim(d) => d,
+            HostVal::Float(_) => return None,
+        };
+        Some([
+            u64::try_from(d[0]).ok()?,
+            u64::try_from(d[1]).ok()?,
+            u64::try_from(d[2]).ok()?,
+        ])
+    }
+}
+
+/// Evaluates a constant host expression: literals, names in `env`, `+ - * / % << >> & | ^`,
+/// comparisons, `?:`, casts, `sizeof`, `dim3(x, y, z)`, `min`/`max`. `None` for anything else.
+/// Walks an expression the parser built, so its height is bounded by the depth budget.
+pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
+    use HostVal::{Float, Int};
+    Some(match &e.kind {
+        ExprKind::Int { value, .. } => Int(i128::from(*value)),
+        ExprKind::Float { value, .. } => Float(*value),
+        ExprKind::Bool(b) => Int(i128::from(*b)),
+        ExprKind::SizeOf(n) => Int(i128::from(*n)),
+        ExprKind::Ident(n) => *env.get(n)?,
+        ExprKind::Cast(ty, x) => {
+            let v = const_eval(x, env)?;
+            match ty {
+                crate::kernel::types::Ty::Val(t) if t.scalar.is_float() => Float(v.float()),
+                crate::kernel::types::Ty::Val(_) => match v {
+                    Float(f) if f.is_finite() => Int(f.trunc() as i128),
+                    other => Int(other.int()?),
+                },
+                _ => v,
+            }
+        }
+        ExprKind::Unary(op, x) => match (op, const_eval(x, env)?) {
+            (UnOp::Neg, Int(n)) => Int(n.checked_neg()?),
+            (UnOp::Neg, Float(f)) => Float(-f),
+            (UnOp::Plus, v) => v,
+            (UnOp::Not, Int(n)) => Int(i128::from(n == 0)),
+            (UnOp::BitNot, Int(n)) => Int(!n),
+            _ => return None,
+        },
+        ExprKind::Ternary(c, a, b) => {
+            if const_eval(c, env)?.int()? != 0 {
+                const_eval(a, env)?
+            } else {
+                const_eval(b, env)?
+            }
+        }
+        ExprKind::Call(name, args) if name == "dim3" => {
+            let mut d = [1i128; 3];
+            for (k, a) in args.iter().take(3).enumerate() {
+                d[k] = const_eval(a, env)?.int()?;
+            }
+            HostVal::Dim(d)
+        }
+        ExprKind::Call(name, args)
+            if args.len() == 2 && matches!(name.as_str(), "min" | "max" | "std::min") =>
+        {
+            let a = const_eval(&args[0], env)?.int()?;
+            let b = const_eval(&args[1], env)?.int()?;
+            Int(if name == "max" { a.max(b) } else { a.min(b) })
+        }
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_eval(a, env)?, const_eval(b, env)?);
+            if let (Int(a), Int(b)) = (a, b) {
+                Int(match op {
+                    BinOp::Add => a.checked_add(b)?,
+                    BinOp::Sub => a.checked_sub(b)?,
+                    BinOp::Mul => a.checked_mul(b)?,
+                    BinOp::Div => a.checked_div(b)?,
+                    BinOp::Rem => a.checked_rem(b)?,
+                    BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1i128 << b)?,
+                    BinOp::Shr if (0..127).contains(&b) => a >> b,
+                    BinOp::And => a & b,
+                    BinOp::Or => a | b,
+                    BinOp::Xor => a ^ b,
+                    BinOp::Lt => i128::from(a < b),
+                    BinOp::Le => i128::from(a <= b),
+                    BinOp::Gt => i128::from(a > b),
+                    BinOp::Ge => i128::from(a >= b),
+                    BinOp::Eq => i128::from(a == b),
+                    BinOp::Ne => i128::from(a != b),
+                    _ => return None,
+                })
+            } else {
+                let (a, b) = (a.float(), b.float());
+                Float(match op {
+                    BinOp::Add => a + b,
+                    BinOp::Sub => a - b,
+                    BinOp::Mul => a * b,
+                    BinOp::Div => a / b,
+                    _ => return None,
+                })
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
+/// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
+/// `new`, `delete` or `std::`.
+pub fn looks_like_host(toks: &[Token]) -> bool {
+    toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
+        (Tok::Punct("<<"), Tok::Punct("<")) => true,
+        (Tok::Ident(n), Tok::Punct("(")) => {
+            n.starts_with("cuda")
+                || (n.starts_with("hip")
+                    && !n.starts_with("hipThread")
+                    && !n.starts_with("hipBlock"))
+                || matches!(n.as_str(), "malloc" | "free" | "calloc")
+        }
+        (Tok::Ident(n), Tok::Punct("::")) => n == "std",
+        (Tok::Ident(n), _) => matches!(n.as_str(), "new" | "delete"),
+        _ => false,
+    })
+}
+
+impl Parser<'_> {
+    /// Index of the token that closes the bracket opened at `open` (`(`/`[`/`{`), or `None`.
+    /// O(1) after one linear pass over the tokens (kept for the parse): host code, templates
+    /// and prototypes ask for many brackets, and an unclosed one must not cost a scan each.
+    pub(super) fn closing(&self, open: usize) -> Option<usize> {
+        let table = self.brackets.get_or_init(|| {
+            let mut table = vec![usize::MAX; self.toks.len()];
+            let mut stack = Vec::new();
+            for (k, t) in self.toks.iter().enumerate() {
+                match &t.tok {
+                    Tok::Punct("(" | "[" | "{") => stack.push(k),
+                    Tok::Punct(")" | "]" | "}") => {
+                        if let Some(o) = stack.pop() {
+                            table[o] = k;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            table
+        });
+        table.get(open).copied().filter(|&c| c != usize::MAX)
+    }
+}
+
+/// Splits `from..to` at the commas outside brackets.
+fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = from;
+    for (k, t) in toks.iter().enumerate().take(to).skip(from) {
+        match &t.tok {
+            Tok::Punct("(" | "[" | "{") => depth += 1,
+            Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Punct(",") if depth == 0 => {
+                parts.push((start, k));
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < to {
+        parts.push((start, to));
+    }
+    parts
+}
+
+/// The tokens' text joined (for a note).
+fn text_of(toks: &[Token]) -> String {
+    let mut s = String::new();
+    for t in toks {
+        let piece = match &t.tok {
+            Tok::Ident(n) => n.clone(),
+            Tok::Int { value, .. } => value.to_string(),
+            Tok::Float { value, .. } => value.to_string(),
+            Tok::Punct(p) => (*p).to_string(),
+            Tok::Str(_) => "\"…\"".into(),
+            Tok::Char(c) => format!("'{c}'"),
+            Tok::Eof => String::new(),
+        };
+        s.push_str(&piece);
+    }
+    s
+}
+
+/// What a host function told about its arrays so far.
+#[derive(Default)]
+struct HostState {
+    env: HashMap<String, HostVal>,
+    /// Host array → (values, line of the fill).
+    fills: HashMap<String, (Vec<String>, u32)>,
+    /// Device pointer → host array copied into it.
+    copies: HashMap<String, String>,
+    /// Device pointer → bytes allocated.
+    mallocs: HashMap<String, u64>,
+}
+
+impl Parser<'_> {
+    /// Parses tokens `from..to` alone as one expression; `None` when they are not one.
+    fn sub_expr(&mut self, from: usize, to: usize) -> Option<Expr> {
+        if from >= to || to > self.toks.len() {
+            return None;
+        }
+        let mut slice: Vec<Token> = self.toks[from..to].to_vec();
+        let last = &self.toks[to - 1];
+        slice.push(Token {
+            tok: Tok::Eof,
+            line: last.end.0,
+            col: last.end.1,
+            end: last.end,
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = std::mem::take(&mut self.aliases);
+        sub.consts = std::mem::take(&mut self.consts);
+        let e = sub.expr().ok().filter(|_| matches!(sub.peek(0), Tok::Eof));
+        self.aliases = std::mem::take(&mut sub.aliases);
+        self.consts = std::mem::take(&mut sub.consts);
+        e
+    }
+
+    /// A constant host expression over tokens `from..to`.
+    fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
+        let e = self.sub_expr(from, to)?;
+        const_eval(&e, &st.env)
+    }
+
+    /// Reads the host function body between the braces at `open` and `close` for launches,
+    /// records them, and notes that the function `name` is not run.
+    pub(super) fn read_host(&mut self, name: &str, at: Span, open: usize, close: usize) {
+        let mut st = HostState::default();
+        for (n, e) in &self.consts {
+            if let Some(v) = const_eval(e, &HashMap::new()) {
+                st.env.insert(n.clone(), v);
+            }
+        }
+        let before = self.launches.len();
+        let mut k = open + 1;
+        while k < close {
+            k = self.host_statement(&mut st, k, close).max(k + 1);
+        }
+        let launched = self.launches.len() - before;
+        self.diag(
+            at,
+            Level::Info,
+            format!(
+                "host function `{name}` is read for its kernel launches ({launched} found) and not run"
+            ),
+            "",
+        );
+    }
+
+    /// One host statement starting at `k`; returns where the next one starts.
+    fn host_statement(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let ident = |i: usize| match tok(i) {
+            Some(Tok::Ident(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        // The end of this simple statement: the next `;` outside brackets (or the block end).
+        let stmt_end = || {
+            let mut depth = 0usize;
+            for (i, t) in toks.iter().enumerate().take(close).skip(k) {
+                match &t.tok {
+                    Tok::Punct("(" | "[") => depth += 1,
+                    Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
+                    Tok::Punct(";") if depth == 0 => return i,
+                    Tok::Punct("{" | "}") if depth == 0 => return i,
+                    _ => {}
+                }
+            }
+            close
+        };
+        match tok(k) {
+            Some(Tok::Punct("{" | "}" | ";")) => return k + 1,
+            None => return close,
+            _ => {}
+        }
+        // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
+        let mut chevrons = k + 1;
+        let mut kernel = ident(k).map(str::to_string);
+        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            if self.templates.contains_key(name) {
+                let name = name.to_string();
+                let mut depth = 0usize;
+                let close = (k + 1..close).find(|&i| {
+                    match tok(i) {
+                        Some(Tok::Punct("<")) => depth += 1,
+                        Some(Tok::Punct(">")) => {
+                            depth -= 1;
+                            return depth == 0;
+                        }
+                        _ => {}
+                    }
+                    false
+                });
+                if let Some(c) = close {
+                    // Each argument: a host constant, else a type.
+                    let mut args = Vec::new();
+                    for (a, b) in split_commas(toks, k + 2, c) {
+                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                            args.push(super::templates::TArg::Value(n));
+                            continue;
+                        }
+                        let mut slice: Vec<Token> = toks[a..b].to_vec();
+                        slice.push(Token {
+                            tok: Tok::Eof,
+                            ..toks[b - 1].clone()
+                        });
+                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+                        sub.aliases = std::mem::take(&mut self.aliases);
+                        let ty = sub.base_type();
+                        self.aliases = std::mem::take(&mut sub.aliases);
+                        match ty {
+                            Ok(crate::kernel::types::Ty::Val(v)) => {
+                                args.push(super::templates::TArg::Type(v));
+                            }
+                            _ => break,
+                        }
+                    }
+                    let span = Span {
+                        line: toks[k].line,
+                        col: toks[k].col,
+                    };
+                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
+                        kernel = Some(m);
+                        chevrons = c + 1;
+                    }
+                }
+            }
+        }
+        // `k<<<cfg>>>(args);`
+        if let (Some(kernel), Some(Tok::Punct("<<")), Some(Tok::Punct("<"))) =
+            (kernel, tok(chevrons), tok(chevrons + 1))
+        {
+            let end = stmt_end();
+            let cfg_from = chevrons + 2;
+            let Some(cfg_to) = (cfg_from..end).find(|&i| {
+                matches!(tok(i), Some(Tok::Punct(">>")))
+                    && matches!(tok(i + 1), Some(Tok::Punct(">")))
+            }) else {
+                return end + 1;
+            };
+            let args_open = cfg_to + 2;
+            if !matches!(tok(args_open), Some(Tok::Punct("("))) {
+                return end + 1;
+            }
+            let Some(args_close) = self.closing(args_open) else {
+                return end + 1;
+            };
+            let cfg = split_commas(toks, cfg_from, cfg_to);
+            let args = split_commas(toks, args_open + 1, args_close);
+            self.launch(st, kernel, k, &cfg, &args);
+            return end + 1;
+        }
+        if let Some(name) = ident(k) {
+            let end = stmt_end();
+            match name {
+                "hipLaunchKernelGGL" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        if parts.len() >= 5 {
+                            let (a, b) = parts[0];
+                            // `HIP_KERNEL_NAME(k)` or `k`.
+                            let kernel = toks[a..b]
+                                .iter()
+                                .rev()
+                                .find_map(|t| match &t.tok {
+                                    Tok::Ident(n) if n != "HIP_KERNEL_NAME" => Some(n.clone()),
+                                    _ => None,
+                                })
+                                .unwrap_or_default();
+                            self.launch(st, kernel, k, &parts[1..5], &parts[5..]);
+                        }
+                    }
+                    return end + 1;
+                }
+                "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        if parts.len() >= 2 {
+                            let (a, b) = parts[0];
+                            let ptr = toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) => Some(n.clone()),
+                                _ => None,
+                            });
+                            let bytes = self
+                                .host_value(st, parts[1].0, parts[1].1)
+                                .and_then(HostVal::int)
+                                .and_then(|n| u64::try_from(n).ok());
+                            if let (Some(p), Some(n)) = (ptr, bytes) {
+                                st.mallocs.insert(p, n);
+                            }
+                        }
+                    }
+                    return end + 1;
+                }
+                "cudaMemcpy" | "hipMemcpy" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        let to_device = parts.get(3).is_some_and(|&(a, b)| {
+                            toks[a..b].iter().any(|t| {
+                                matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default"))
+                            })
+                        });
+                        let one = |p: Option<&(usize, usize)>| -> Option<String> {
+                            let &(a, b) = p?;
+                            if b == a + 1 {
+                                if let Tok::Ident(n) = &toks[a].tok {
+                                    return Some(n.clone());
+                                }
+                            }
+                            None
+                        };
+                        if let (true, Some(d), Some(h)) =
+                            (to_device, one(parts.first()), one(parts.get(1)))
+                        {
+                            st.copies.insert(d, h);
+                        }
+                    }
+                    return end + 1;
+                }
+                "for" => return self.host_for(st, k, close),
+                _ => {}
+            }
+            self.host_decl(st, k, end);
+            return end + 1;
+        }
+        stmt_end() + 1
+    }
+
+    /// A host declaration `T name = expr;`, `dim3 name(x, y, z);`, `T name[N];` or
+    /// `T name[N] = {…};`, recorded when constant.
+    fn host_decl(&mut self, st: &mut HostState, k: usize, end: usize) {
+        let toks = self.toks;
+        // The declared name: the last identifier before `=`, `(`, `{` or `[` at depth 0.
+        let mut i = k;
+        while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
+            i += 1;
+        }
+        if i == k || i >= end {
+            return;
+        }
+        let Tok::Ident(name) = &toks[i - 1].tok else {
+            return;
+        };
+        let name = name.clone();
+        let is_dim3 = toks[k..i]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(n) if n == "dim3"));
+        let declares = i - k >= 2;
+        match &toks[i].tok {
+            Tok::Punct("=") => {
+                if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    return;
+                }
+                if let Some(v) = self.host_value(st, i + 1, end) {
+                    st.env.insert(name, v);
+                } else {
+                    st.env.remove(&name);
+                }
+            }
+            Tok::Punct("(" | "{") if is_dim3 && declares => {
+                if let Some(c) = self.closing(i) {
+                    let mut d = [1i128; 3];
+                    let parts = split_commas(toks, i + 1, c);
+                    for (n, &(a, b)) in parts.iter().take(3).enumerate() {
+                        match self.host_value(st, a, b).and_then(HostVal::int) {
+                            Some(v) => d[n] = v,
+                            None => return,
+                        }
+                    }
+                    st.env.insert(name, HostVal::Dim(d));
+                }
+            }
+            Tok::Punct("[") if declares => {
+                // `T name[N] = {a, b, …};`: a literal fill.
+                let Some(c) = self.closing(i) else { return };
+                if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
+                    && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
+                {
+                    let Some(cc) = self.closing(c + 2) else {
+                        return;
+                    };
+                    let mut values = Vec::new();
+                    for (a, b) in split_commas(toks, c + 3, cc) {
+                        match self.host_value(st, a, b).and_then(HostVal::text) {
+                            Some(v) => values.push(v),
+                            None => return,
+                        }
+                    }
+                    st.fills.insert(name, (values, toks[k].line));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `for (int i = A; i < B; i++) h[i] = f(i);` (braces around the one assignment allowed):
+    /// records `h`'s values; any other loop is skipped. Returns where the next statement starts.
+    fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
+        let toks = self.toks;
+        let Some(head_close) = self.closing(k + 1) else {
+            return close;
+        };
+        let mut body_to = head_close + 1;
+        let braced = matches!(toks.get(body_to).map(|t| &t.tok), Some(Tok::Punct("{")));
+        let after = if braced {
+            let Some(c) = self.closing(body_to) else {
+                return close;
+            };
+            body_to = c;
+            c + 1
+        } else {
+            match (head_close + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";"))) {
+                Some(s) => {
+                    body_to = s;
+                    s + 1
+                }
+                None => return close,
+            }
+        };
+        let line = toks[k].line;
+        let parts: Vec<(usize, usize)> = {
+            let mut v = Vec::new();
+            let mut start = k + 2;
+            for (i, t) in toks.iter().enumerate().take(head_close).skip(k + 2) {
+                if matches!(t.tok, Tok::Punct(";")) {
+                    v.push((start, i));
+                    start = i + 1;
+                }
+            }
+            v.push((start, head_close));
+            v
+        };
+        if parts.len() != 3 {
+            return after;
+        }
+        // init: `[int] i = A`
+        let (a, b) = parts[0];
+        let Some(eq) = (a..b).find(|&i| matches!(toks[i].tok, Tok::Punct("="))) else {
+            return after;
+        };
+        let Some(Tok::Ident(var)) = eq.checked_sub(1).map(|i| &toks[i].tok) else {
+            return after;
+        };
+        let var = var.clone();
+        let Some(from) = self.host_value(st, eq + 1, b).and_then(HostVal::int) else {
+            return after;
+        };
+        // cond: `i < B` or `i <= B`
+        let (a, b) = parts[1];
+        let inclusive = matches!(toks.get(a + 1).map(|t| &t.tok), Some(Tok::Punct("<=")));
+        if !matches!(&toks[a].tok, Tok::Ident(n) if *n == var)
+            || !matches!(
+                toks.get(a + 1).map(|t| &t.tok),
+                Some(Tok::Punct("<" | "<="))
+            )
+        {
+            return after;
+        }
+        let Some(mut to) = self.host_value(st, a + 2, b).and_then(HostVal::int) else {
+            return after;
+        };
+        if inclusive {
+            to += 1;
+        }
+        // step: `i++`, `++i`, `i += 1`
+        let step: Vec<&Tok> = toks[parts[2].0..parts[2].1]
+            .iter()
+            .map(|t| &t.tok)
+            .collect();
+        let unit = matches!(
+            step.as_slice(),
+            [Tok::Ident(_), Tok::Punct("++")]
+                | [Tok::Punct("++"), Tok::Ident(_)]
+                | [Tok::Ident(_), Tok::Punct("+="), Tok::Int { value: 1, .. }]
+        );
+        if !unit || from != 0 || to <= 0 || to > MAX_FILL {
+            return after;
+        }
+        // body: `h[i] = expr;`
+        let mut s = head_close + 1 + usize::from(braced);
+        let Tok::Ident(arr) = &toks[s].tok else {
+            return after;
+        };
+        let arr = arr.clone();
+        if !matches!(toks.get(s + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
+            || !matches!(toks.get(s + 2).map(|t| &t.tok), Some(Tok::Ident(n)) if *n == var)
+            || !matches!(toks.get(s + 3).map(|t| &t.tok), Some(Tok::Punct("]")))
+            || !matches!(toks.get(s + 4).map(|t| &t.tok), Some(Tok::Punct("=")))
+        {
+            return after;
+        }
+        s += 5;
+        let Some(semi) = (s..=body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
+        else {
+            return after;
+        };
+        if braced && semi + 1 != body_to {
+            return after;
+        }
+        let Some(e) = self.sub_expr(s, semi) else {
+            return after;
+        };
+        let mut values = Vec::with_capacity(to as usize);
+        for i in from..to {
+            st.env.insert(var.clone(), HostVal::Int(i));
+            match const_eval(&e, &st.env).and_then(HostVal::text) {
+                Some(v) => values.push(v),
+                None => {
+                    st.env.remove(&var);
+                    return after;
+                }
+            }
+        }
+        st.env.remove(&var);
+        st.fills.insert(arr, (values, line));
+        after
+    }
+
+    /// Records one launch: configuration parts (grid, block[, shared[, stream]]) and arguments.
+    fn launch(
+        &mut self,
+        st: &HostState,
+        kernel: String,
+        at: usize,
+        cfg: &[(usize, usize)],
+        args: &[(usize, usize)],
+    ) {
+        let toks = self.toks;
+        let span = Span {
+            line: toks[at].line,
+            col: toks[at].col,
+        };
+        let mut dims = cfg
+            .iter()
+            .take(3)
+            .map(|&(a, b)| self.host_value(st, a, b))
+            .collect::<Vec<_>>()
+            .into_iter();
+        let grid = dims.next().flatten().and_then(HostVal::dims);
+        let block = dims.next().flatten().and_then(HostVal::dims);
+        let shared_bytes = dims
+            .next()
+            .flatten()
+            .and_then(HostVal::int)
+            .and_then(|n| u64::try_from(n).ok());
+        let mut out = Vec::new();
+        for &(a, b) in args {
+            let text = text_of(&toks[a..b]);
+            let scalar = self.host_value(st, a, b).and_then(HostVal::text);
+            let mut arg = HostArg {
+                text: text.clone(),
+                scalar,
+                ..HostArg::default()
+            };
+            if b == a + 1 {
+                if let Tok::Ident(d) = &toks[a].tok {
+                    arg.malloc_bytes = st.mallocs.get(d).copied();
+                    if let Some(h) = st.copies.get(d) {
+                        if let Some((values, line)) = st.fills.get(h) {
+                            arg.fill = Some(values.clone());
+                            arg.fill_line = *line;
+                            arg.fill_from.clone_from(h);
+                        }
+                    }
+                }
+            }
+            out.push(arg);
+        }
+        self.launches.push(HostLaunch {
+            kernel,
+            span,
+            grid,
+            block,
+            shared_bytes,
+            args: out,
+        });
+    }
+}
+
+/// Skips a `{…}` body starting at `open` without parsing it; returns the index of its `}`.
+///
+/// # Errors
+/// When the braces do not close.
+pub(super) fn body_end(p: &Parser<'_>, open: usize) -> PResult<usize> {
+    p.closing(open).ok_or_else(|| {
+        let t = &p.toks[open];
+        crate::kernel::KernelError::new(t.line, t.col, "`{` of this host function is never closed")
+    })
+}

@@ -1,0 +1,434 @@
+//! Top-level items: the program, type aliases, function definitions and parameters.
+
+use super::host::{self, const_eval};
+use super::{PResult, Parser};
+use crate::kernel::ast::*;
+use crate::kernel::lexer::Tok;
+use crate::kernel::types::{Ty, ValTy};
+use crate::kernel::KernelError;
+use crate::result::Level;
+use std::collections::HashMap;
+
+impl Parser<'_> {
+    pub(super) fn program(&mut self) -> PResult<Program> {
+        let mut program = Program::default();
+        let mut loose: Vec<Stmt> = Vec::new();
+        // `const`/`constexpr` declarations before anything else: file-scope constants when the
+        // source defines functions, the snippet's first statements otherwise.
+        let mut globals: Vec<Stmt> = Vec::new();
+        let start = self.span();
+        while !matches!(self.peek(0), Tok::Eof) {
+            if self.eat(";") {
+                continue;
+            }
+            if self.skip_namespace_line() {
+                continue;
+            }
+            if self.is_word("template") {
+                self.template_def()?;
+                continue;
+            }
+            if self.is_word("static_assert") {
+                self.skip_static_assert()?;
+                continue;
+            }
+            self.refuse_unsupported_item()?;
+            if self.is_word("using") || self.is_word("typedef") {
+                let (name, ty) = self.alias()?;
+                program.aliases.push((name, ty));
+                continue;
+            }
+            if let Some(f) = self.function()? {
+                program.functions.push(f);
+                continue;
+            }
+            if matches!(self.peek(0), Tok::Eof) {
+                // Skipped prototypes or host functions ran to the end.
+                break;
+            }
+            if loose.is_empty() {
+                if let Some(g) = self.global_const() {
+                    globals.push(g);
+                    continue;
+                }
+            }
+            if !program.functions.is_empty() {
+                return self.err(
+                    "a function definition: file-scope variables other than `const`/`constexpr` \
+                     constants with a constant value are not supported (pass the data as a \
+                     kernel parameter)",
+                );
+            }
+            loose.push(self.stmt()?);
+        }
+        if program.functions.is_empty() && !globals.is_empty() {
+            globals.append(&mut loose);
+            loose = globals;
+        }
+        if !loose.is_empty() {
+            if !program.functions.is_empty() {
+                let s = loose[0].span;
+                return Err(KernelError::new(
+                    s.line,
+                    s.col,
+                    "statements outside a function: write either a snippet or functions",
+                ));
+            }
+            let end = self.last_end();
+            program.functions.push(Function {
+                name: "snippet".into(),
+                entry: true,
+                ret: Ty::Void,
+                params: Vec::new(),
+                body: Stmt {
+                    kind: StmtKind::Block(loose),
+                    span: start,
+                    end,
+                },
+                launch_bounds: None,
+                vf_call_dim: None,
+                span: start,
+                snippet: true,
+            });
+        }
+        if program.functions.is_empty() && self.templates.is_empty() {
+            return Err(KernelError::new(
+                start.line,
+                start.col,
+                "no kernel: write a function or some statements",
+            ));
+        }
+        Ok(program)
+    }
+
+    pub(super) fn alias(&mut self) -> PResult<(String, ValTy)> {
+        let at = self.span();
+        let using = self.is_word("using");
+        self.bump();
+        let (name, ty) = if using {
+            let name = self.ident()?;
+            self.expect_punct("=")?;
+            let ty = self.base_type()?;
+            (name, ty)
+        } else {
+            let ty = self.base_type()?;
+            let name = self.ident()?;
+            (name, ty)
+        };
+        self.expect_punct(";")?;
+        match ty {
+            Ty::Val(v) => {
+                self.aliases.insert(name.clone(), v);
+                Ok((name, v))
+            }
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                "only value types can be aliased",
+            )),
+        }
+    }
+
+    /// A function definition, if one starts here (the position is restored otherwise).
+    pub(super) fn function(&mut self) -> PResult<Option<Function>> {
+        // A loop, not a call per prototype: a file of a million prototypes must not recurse.
+        loop {
+            if let Some(f) = self.function_once()? {
+                return Ok(f);
+            }
+        }
+    }
+
+    /// One function definition (`Some(Some(f))`), no function here (`Some(None)`), or a
+    /// prototype that was skipped (`None`: look again after it).
+    pub(super) fn function_once(&mut self) -> PResult<Option<Option<Function>>> {
+        self.q_device = false;
+        self.q_host = false;
+        let save = self.pos;
+        let save_depth = self.depth;
+        let saved_diags = self.diags.len();
+        let start = self.span();
+        let Ok((entry1, _, bounds1)) = self.qualifiers() else {
+            self.pos = save;
+            self.depth = save_depth;
+            return Ok(Some(None));
+        };
+        let header = (|| -> PResult<Option<(Ty, String)>> {
+            if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
+                return Ok(None);
+            }
+            let base = self.base_type()?;
+            let (ret, _) = self.pointers(base)?;
+            let Tok::Ident(name) = self.peek(0).clone() else {
+                return Ok(None);
+            };
+            if !matches!(self.peek(1), Tok::Punct("(")) {
+                return Ok(None);
+            }
+            self.bump();
+            Ok(Some((ret, name)))
+        })();
+        let Ok(Some((ret, name))) = header else {
+            self.pos = save;
+            self.depth = save_depth;
+            self.diags.truncate(saved_diags);
+            return Ok(Some(None));
+        };
+        let entry = entry1;
+        if !entry && !self.q_device {
+            // Host code (`main`, `__host__`, a function calling the runtime or launching a
+            // kernel) is read for its launches and skipped, parameters and all.
+            let open_params = self.pos;
+            if let Some(close_params) = self.closing(open_params) {
+                let mut at = close_params + 1;
+                while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
+                {
+                    at += 1;
+                }
+                if matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    let close = host::body_end(self, at)?;
+                    let host = name == "main"
+                        || self.q_host
+                        || host::looks_like_host(&self.toks[at..close]);
+                    if host {
+                        self.read_host(&name, start, at, close);
+                        self.pos = close + 1;
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        self.expect_punct("(")?;
+        let params = self.params()?;
+        let (entry2, _, bounds2) = self.qualifiers()?;
+        if self.eat(";") {
+            // A prototype: nothing to run.
+            return Ok(None);
+        }
+        if !self.is_punct("{") {
+            return self.err("`{` to start the function body");
+        }
+        let mut scope = HashMap::new();
+        for p in &params {
+            scope.insert(p.name.clone(), p.ty);
+        }
+        self.scopes.push(scope);
+        let body = self.stmt();
+        self.scopes.pop();
+        let body = body?;
+        let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
+        Ok(Some(Some(Function {
+            name,
+            entry: entry || entry2,
+            ret,
+            params,
+            body,
+            launch_bounds: bounds1.or(bounds2),
+            vf_call_dim,
+            span: start,
+            snippet: false,
+        })))
+    }
+
+    pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
+        let mut params = Vec::new();
+        if self.eat(")") {
+            return Ok(params);
+        }
+        if self.is_punct("..") || self.is_punct("...") {
+            let at = self.span();
+            self.bump();
+            self.expect_punct(")")?;
+            self.diag(
+                at,
+                Level::Info,
+                "`(..)`: the page elides the parameters (pseudo-code); the kernel takes none",
+                "",
+            );
+            return Ok(params);
+        }
+        if self.is_word("void") && matches!(self.peek(1), Tok::Punct(")")) {
+            self.bump();
+            self.bump();
+            return Ok(params);
+        }
+        loop {
+            let at = self.span();
+            self.qualifiers()?;
+            if let Some((name, group)) = self.cg_param()? {
+                // A group parameter has no value here: the call passes 0, and the body's
+                // uses of the group are lowered by its size.
+                self.groups.insert(name.clone(), group);
+                params.push(Param {
+                    name,
+                    ty: Ty::Val(crate::kernel::types::ValTy::scalar(
+                        crate::kernel::types::Scalar::I32,
+                    )),
+                    reference: false,
+                    span: at,
+                });
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
+            let base = self.base_type()?;
+            let (mut ty, reference) = self.pointers(base)?;
+            let name = self.ident()?;
+            if self.eat("[") {
+                while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
+                    self.bump();
+                }
+                self.expect_punct("]")?;
+                if let Ty::Val(v) = ty {
+                    ty = Ty::Ptr(v);
+                }
+            }
+            if self.eat("=") {
+                self.assign_expr()?;
+            }
+            let ty = match (ty, reference) {
+                (Ty::Val(v), true) => Ty::Ptr(v),
+                (Ty::Void, _) => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a parameter cannot be void",
+                    ))
+                }
+                (t, _) => t,
+            };
+            params.push(Param {
+                name,
+                ty,
+                reference,
+                span: at,
+            });
+            if self.eat(")") {
+                return Ok(params);
+            }
+            self.expect_punct(",")?;
+        }
+    }
+
+    /// The Ascend launch comment `// asc_vf_call parameter: dim3{1024, 1, 1}` (seed 000; seed 001
+    /// writes `asc_vf_call参数：dim3{…}`) within the function's lines.
+    pub(super) fn vf_call_dim(&self, from: u32, to: u32) -> Option<[u64; 3]> {
+        let c = self.comments.iter().find(|c| {
+            c.line >= from.saturating_sub(1) && c.line <= to && c.text.contains("asc_vf_call")
+        })?;
+        let after = c.text.split_once("dim3")?.1;
+        let inner = after.split_once('{')?.1.split_once('}')?.0;
+        let mut dims = [1u64; 3];
+        for (k, part) in inner.split(',').take(3).enumerate() {
+            dims[k] = part.trim().parse().ok()?;
+        }
+        Some(dims)
+    }
+
+    /// `using namespace X;` and `namespace cg = cooperative_groups;`: skipped with a note.
+    fn skip_namespace_line(&mut self) -> bool {
+        let using_ns =
+            self.is_word("using") && matches!(self.peek(1), Tok::Ident(w) if w == "namespace");
+        let alias = self.is_word("namespace")
+            && matches!(self.peek(1), Tok::Ident(_))
+            && matches!(self.peek(2), Tok::Punct("="));
+        if !(using_ns || alias) {
+            return false;
+        }
+        let at = self.span();
+        while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+            self.bump();
+        }
+        self.eat(";");
+        self.diag(
+            at,
+            Level::Info,
+            "namespace line skipped: names are looked up without their namespace",
+            "",
+        );
+        true
+    }
+
+    /// File-scope constructs the interpreter does not run, named at their line with what to do
+    /// instead (never a bare "expected `;`").
+    fn refuse_unsupported_item(&mut self) -> PResult<()> {
+        let at = self.span();
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            return Ok(());
+        };
+        let msg = match w.as_str() {
+            "struct" | "class" | "union" => format!(
+                "`{w}` definitions are not supported yet; pass the fields as separate buffers or \
+                 scalars"
+            ),
+            "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
+                 scope"
+                .to_string(),
+            "__constant__" => "`__constant__` variables are not supported; pass the data as a \
+                 kernel parameter (a pointer) or use a `constexpr` constant"
+                .to_string(),
+            "enum" => "`enum` is not supported; use `constexpr int` constants".to_string(),
+            _ => return Ok(()),
+        };
+        Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// A file-scope `const`/`constexpr` declaration whose every declarator has a constant
+    /// initializer: its names become constants ([`Parser::consts`]). `None` (position restored)
+    /// for anything else.
+    fn global_const(&mut self) -> Option<Stmt> {
+        let mut k = 0;
+        let mut is_const = false;
+        while let Tok::Ident(w) = self.peek(k) {
+            match w.as_str() {
+                "const" | "constexpr" => is_const = true,
+                "static" | "__device__" | "__host__" | "inline" => {}
+                _ => break,
+            }
+            k += 1;
+        }
+        if !is_const {
+            return None;
+        }
+        let save = self.pos;
+        let save_diags = self.diags.len();
+        let save_depth = self.depth;
+        let restore = |p: &mut Self| {
+            p.pos = save;
+            p.diags.truncate(save_diags);
+            p.depth = save_depth;
+        };
+        let Ok(stmt) = self.simple_stmt() else {
+            restore(self);
+            return None;
+        };
+        let StmtKind::Decl(storage, decls) = &stmt.kind else {
+            restore(self);
+            return None;
+        };
+        let empty = HashMap::new();
+        let constant = !storage.shared
+            && decls.iter().all(|d| {
+                d.array.is_none()
+                    && d.init
+                        .as_ref()
+                        .is_some_and(|e| const_eval(e, &empty).is_some())
+            });
+        if !constant {
+            restore(self);
+            return None;
+        }
+        for d in decls {
+            if let (Some(init), Ty::Val(v)) = (&d.init, d.ty) {
+                let e = Expr::new(
+                    ExprKind::Cast(Ty::Val(v), Box::new(init.clone())),
+                    init.span,
+                );
+                self.consts.insert(d.name.clone(), e);
+            }
+        }
+        Some(stmt)
+    }
+}

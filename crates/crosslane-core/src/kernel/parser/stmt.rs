@@ -1,0 +1,300 @@
+//! Statements: blocks, control flow, declarations.
+
+use super::types::{QUALIFIERS, TYPE_WORDS};
+use super::{PResult, Parser};
+use crate::kernel::ast::*;
+use crate::kernel::lexer::Tok;
+use crate::kernel::types::Ty;
+use crate::kernel::types::{Scalar, ValTy};
+use crate::kernel::KernelError;
+use crate::result::Level;
+use std::collections::HashMap;
+
+impl Parser<'_> {
+    pub(super) fn stmt(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let r = self.stmt_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn stmt_inner(&mut self) -> PResult<Stmt> {
+        let span = self.span();
+        let done = |p: &Self, kind| Stmt {
+            kind,
+            span,
+            end: p.last_end(),
+        };
+        if self.eat("{") {
+            let mut body = Vec::new();
+            self.scopes.push(HashMap::new());
+            while !self.is_punct("}") {
+                if matches!(self.peek(0), Tok::Eof) {
+                    self.scopes.pop();
+                    return self.err("`}` to close the block");
+                }
+                match self.stmt() {
+                    Ok(s) => body.push(s),
+                    Err(e) => {
+                        self.scopes.pop();
+                        return Err(e);
+                    }
+                }
+            }
+            self.scopes.pop();
+            self.bump();
+            return Ok(done(self, StmtKind::Block(body)));
+        }
+        if self.eat(";") {
+            return Ok(done(self, StmtKind::Empty));
+        }
+        if self.is_punct("...") || self.is_punct("..") {
+            self.bump();
+            self.eat(";");
+            if !self.elision_noted {
+                self.elision_noted = true;
+                self.diag(
+                    span,
+                    Level::Info,
+                    "`...` elides code in the vendor's pseudo-code; it runs as nothing",
+                    "",
+                );
+            }
+            return Ok(done(self, StmtKind::Elided));
+        }
+        if let Tok::Ident(w) = self.peek(0).clone() {
+            match w.as_str() {
+                "if" => {
+                    self.bump();
+                    // `if constexpr`: the condition is a constant; both run the same here.
+                    if self.is_word("constexpr") {
+                        self.bump();
+                    }
+                    self.expect_punct("(")?;
+                    let c = self.expr()?;
+                    self.expect_punct(")")?;
+                    let head_end = self.last_end();
+                    let then = self.stmt()?;
+                    let els = if self.is_word("else") {
+                        self.bump();
+                        Some(Box::new(self.stmt()?))
+                    } else {
+                        None
+                    };
+                    return Ok(Stmt {
+                        kind: StmtKind::If(c, Box::new(then), els),
+                        span,
+                        end: head_end,
+                    });
+                }
+                "while" => {
+                    self.bump();
+                    self.expect_punct("(")?;
+                    let c = self.expr()?;
+                    self.expect_punct(")")?;
+                    let head_end = self.last_end();
+                    let body = self.stmt()?;
+                    return Ok(Stmt {
+                        kind: StmtKind::While(c, Box::new(body)),
+                        span,
+                        end: head_end,
+                    });
+                }
+                "do" => {
+                    self.bump();
+                    let body = self.stmt()?;
+                    if !self.is_word("while") {
+                        return self.err("`while` after the `do` body");
+                    }
+                    self.bump();
+                    self.expect_punct("(")?;
+                    let c = self.expr()?;
+                    self.expect_punct(")")?;
+                    self.expect_punct(";")?;
+                    return Ok(done(self, StmtKind::DoWhile(Box::new(body), c)));
+                }
+                "for" => {
+                    self.bump();
+                    self.expect_punct("(")?;
+                    let init = if self.eat(";") {
+                        None
+                    } else {
+                        Some(Box::new(self.simple_stmt()?))
+                    };
+                    let cond = if self.is_punct(";") {
+                        None
+                    } else {
+                        Some(self.expr()?)
+                    };
+                    self.expect_punct(";")?;
+                    let step = if self.is_punct(")") {
+                        None
+                    } else {
+                        Some(self.expr()?)
+                    };
+                    self.expect_punct(")")?;
+                    let head_end = self.last_end();
+                    let body = self.stmt()?;
+                    return Ok(Stmt {
+                        kind: StmtKind::For(init, cond, step, Box::new(body)),
+                        span,
+                        end: head_end,
+                    });
+                }
+                "break" | "continue" => {
+                    self.bump();
+                    self.expect_punct(";")?;
+                    let kind = if w == "break" {
+                        StmtKind::Break
+                    } else {
+                        StmtKind::Continue
+                    };
+                    return Ok(done(self, kind));
+                }
+                "return" => {
+                    self.bump();
+                    let e = if self.is_punct(";") {
+                        None
+                    } else {
+                        Some(self.expr()?)
+                    };
+                    self.expect_punct(";")?;
+                    return Ok(done(self, StmtKind::Return(e)));
+                }
+                "else" => return self.err("a statement (`else` without `if`)"),
+                "static_assert" => {
+                    self.skip_static_assert()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                _ => {}
+            }
+        }
+        self.simple_stmt()
+    }
+
+    /// A declaration or expression statement, ending in `;` (also a `for` initializer).
+    pub(super) fn simple_stmt(&mut self) -> PResult<Stmt> {
+        let span = self.span();
+        if let Some(kind) = self.cg_decl()? {
+            return Ok(Stmt {
+                kind,
+                span,
+                end: self.last_end(),
+            });
+        }
+        let kind = if self.decl_starts() {
+            self.decl()?
+        } else {
+            StmtKind::Expr(self.expr()?)
+        };
+        self.expect_punct(";")?;
+        Ok(Stmt {
+            kind,
+            span,
+            end: self.last_end(),
+        })
+    }
+
+    pub(super) fn decl_starts(&self) -> bool {
+        match self.peek(0) {
+            Tok::Ident(w) => {
+                QUALIFIERS.contains(&w.as_str())
+                    || w == "__NATIVE_VECTOR__"
+                    || (self.is_type_word(w)
+                        && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))
+                    || matches!(self.peek(1), Tok::Ident(_))
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn decl(&mut self) -> PResult<StmtKind> {
+        let (_, storage, _) = self.qualifiers()?;
+        let auto = self.is_word("auto");
+        let base = if auto {
+            self.bump();
+            Ty::Val(ValTy::scalar(Scalar::I32))
+        } else {
+            self.base_type()?
+        };
+        let mut list = Vec::new();
+        loop {
+            let (mut ty, _) = self.pointers(base)?;
+            let span = self.span();
+            let name = self.ident()?;
+            let array = if self.eat("[") {
+                if self.eat("]") {
+                    Some(None)
+                } else {
+                    let n = self.expr()?;
+                    self.expect_punct("]")?;
+                    Some(Some(n))
+                }
+            } else {
+                None
+            };
+            let init = if self.eat("=") {
+                Some(self.assign_expr()?)
+            } else {
+                None
+            };
+            if auto {
+                // `auto x = e;`: the type of `e` where the parser can tell it.
+                ty = match init.as_ref().and_then(|e| self.expr_type(e)) {
+                    Some(v) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                    _ => {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "cannot tell the type of `auto {name}` from its initializer; \
+                                 write the type"
+                            ),
+                        ))
+                    }
+                };
+            }
+            let declared = match (&array, ty) {
+                (Some(_), Ty::Val(v)) => Ty::Ptr(v),
+                (_, t) => t,
+            };
+            self.declare(&name, declared);
+            if matches!(ty, Ty::Void) {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!("`{name}` cannot have type void"),
+                ));
+            }
+            list.push(Declarator {
+                name,
+                ty,
+                array,
+                init,
+                span,
+            });
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(StmtKind::Decl(storage, list))
+    }
+
+    /// `static_assert(cond[, "message"]);`: checked when the condition is a constant integer
+    /// (an error when it is 0), skipped otherwise.
+    pub(super) fn skip_static_assert(&mut self) -> PResult<()> {
+        let at = self.span();
+        self.bump();
+        self.expect_punct("(")?;
+        let cond = self.assign_expr()?;
+        if self.eat(",") {
+            self.assign_expr()?;
+        }
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        if super::const_int(&cond) == Some(0) {
+            return Err(KernelError::new(at.line, at.col, "static_assert failed"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,15 @@
+// Count the lanes of each warp whose element exceeds a threshold (ballot + popc).
+__global__ void countAbove(const int* data, int* counts, int threshold) {
+    int lane = threadIdx.x % 32;
+    unsigned mask = __ballot_sync(0xffffffff, data[threadIdx.x] > threshold);
+    if (lane == 0)
+        counts[threadIdx.x / 32] = __popc(mask);
+}
+
+int main() {
+    int *d_data, *d_counts;
+    cudaMalloc(&d_data, 64 * sizeof(int));
+    cudaMalloc(&d_counts, 2 * sizeof(int));
+    countAbove<<<1, 64>>>(d_data, d_counts, 40);
+    return 0;
+}

@@ -1,0 +1,21 @@
+// Block reduction through dynamic shared memory sized by the launch.
+__global__ void blockSum(const int* in, int* out) {
+    extern __shared__ int sdata[];
+    unsigned tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+int main() {
+    const int threads = 64;
+    int *d_in, *d_out;
+    cudaMalloc(&d_in, 128 * sizeof(int));
+    cudaMalloc(&d_out, 2 * sizeof(int));
+    blockSum<<<2, threads, threads * sizeof(int)>>>(d_in, d_out);
+    return 0;
+}
