@@ -46,6 +46,7 @@ fn expected() -> Value {
             }
             View::Kernel { .. } => item["view"] = json!("kernel"),
             View::Sort { .. } => item["view"] = json!("sort"),
+            View::Compare { .. } => item["view"] = json!("compare"),
         }
         out.push(item);
     }
