@@ -18,7 +18,11 @@ pub mod maca;
 pub mod reference;
 #[cfg(target_arch = "wasm32")]
 pub mod router;
+#[cfg(target_arch = "wasm32")]
+pub mod shortcuts;
 pub mod sort;
+#[cfg(target_arch = "wasm32")]
+pub mod tabs;
 
 #[cfg(target_arch = "wasm32")]
 use crate::dom::Js;
@@ -30,6 +34,7 @@ pub fn mount_all() -> Js<()> {
     gpu::mount()?;
     kernel::mount()?;
     router::install()?;
+    shortcuts::install()?;
     compare::mount()?;
     reference::mount()?;
     sort::mount()?;

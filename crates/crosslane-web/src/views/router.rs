@@ -93,7 +93,8 @@ pub fn current() -> String {
         .unwrap_or_else(|| "op".to_string())
 }
 
-/// Shows view `name`: its section visible, the others hidden, its tab pressed.
+/// Shows view `name`: its section (`role=tabpanel`) visible, the others hidden, its tab selected
+/// and the only tab in the Tab order.
 pub fn show(name: &str) -> Js<()> {
     let doc = document()?;
     let sections = doc.query_selector_all("section[data-view]")?;
@@ -111,6 +112,8 @@ pub fn show(name: &str) -> Js<()> {
         if let Some(t) = tabs.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
             let mine = t.get_attribute("data-view").as_deref() == Some(name);
             t.set_attribute("aria-selected", if mine { "true" } else { "false" })?;
+            // One tab stop: only the selected tab is in the Tab order (WAI-ARIA APG, Tabs).
+            t.set_attribute("tabindex", if mine { "0" } else { "-1" })?;
         }
     }
     if let Some(body) = doc.body() {
@@ -120,7 +123,7 @@ pub fn show(name: &str) -> Js<()> {
     Ok(())
 }
 
-/// Wires the tab buttons.
+/// Wires the tab buttons: a click, and the arrow keys of [`super::tabs`].
 pub fn install() -> Js<()> {
     let doc = document()?;
     let Some(nav) = doc.get_element_by_id("views") else {
@@ -143,5 +146,5 @@ pub fn install() -> Js<()> {
         });
     nav.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())?;
     listener.forget();
-    Ok(())
+    super::tabs::install_keys(&nav)
 }
