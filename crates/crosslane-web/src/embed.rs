@@ -121,7 +121,11 @@ mod page {
         let doc = document()?;
         if let Some(root) = doc.document_element() {
             root.class_list().add_1("embed")?;
-            root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
+            // `data-theme` is set by index.html's inline script (the query, else
+            // prefers-color-scheme); only fill it in where that script did not run.
+            if !root.has_attribute("data-theme") {
+                root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
+            }
         }
         let observer = Closure::<dyn FnMut(JsValue)>::new(|_| report_height());
         let ro = ResizeObserver::new(observer.as_ref().unchecked_ref())?;

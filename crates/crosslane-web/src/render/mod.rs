@@ -7,3 +7,4 @@ pub mod scene;
 pub mod stack;
 pub mod style;
 pub mod svg;
+pub mod theme;
