@@ -3,6 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
+pub mod print;
 pub mod scene;
 pub mod stack;
 pub mod style;
