@@ -105,6 +105,9 @@ pub fn show(name: &str) -> Js<()> {
         {
             let mine = s.get_attribute("data-view").as_deref() == Some(name);
             s.set_hidden(!mine);
+            if mine {
+                super::tabs::focusable_scrollers(&s)?;
+            }
         }
     }
     let tabs = doc.query_selector_all("nav#views [data-view]")?;

@@ -28,6 +28,31 @@ pub fn target(key: &str, from: usize, count: usize) -> Option<usize> {
     }
 }
 
+/// Puts every table scroller (`.table-wrap`) of `panel` in the Tab order, so a keyboard user can
+/// scroll a table that has no control of its own (WCAG 2.1.1; axe `scrollable-region-focusable`).
+/// Each is labelled by its table's caption or the heading of its card.
+pub fn focusable_scrollers(panel: &Element) -> Js<()> {
+    let wraps = panel.query_selector_all(".table-wrap:not([tabindex])")?;
+    for i in 0..wraps.length() {
+        let Some(w) = wraps.item(i).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        w.set_attribute("tabindex", "0")?;
+        if !w.has_attribute("aria-label") {
+            let table = w
+                .query_selector("table[id]")?
+                .and_then(|t| t.get_attribute("id"))
+                .unwrap_or_else(|| "table".into());
+            w.set_attribute("role", "region")?;
+            w.set_attribute(
+                "aria-label",
+                &format!("{} (scrolls)", table.replace('-', " ")),
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Listens for the tab keys on `nav` (the tablist).
 pub fn install_keys(nav: &Element) -> Js<()> {
     let list = nav.clone();
