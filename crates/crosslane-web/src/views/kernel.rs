@@ -96,7 +96,7 @@ const TEMPLATE: &str = r#"
         <button type="button" id="kernel-reset" title="back to the launch (memory edits kept)">reset</button>
         <button type="button" id="kernel-back" title="one step back">◀ back</button>
         <button type="button" id="kernel-step" title="one statement of one warp">step ▶</button>
-        <button type="button" id="kernel-run" title="run to the end or a limit (Ctrl+Enter)" aria-keyshortcuts="Control+Enter Meta+Enter">run ▶▶</button>
+        <button type="button" id="kernel-run" title="run to the end or a limit">run ▶▶</button>
         <input type="range" id="kernel-slider" min="0" max="0" value="0" step="1" aria-label="step in the trace">
         <span id="kernel-position"></span>
       </div>

@@ -12,6 +12,7 @@ pub mod compare;
 pub mod gpu;
 #[cfg(target_arch = "wasm32")]
 pub mod kernel;
+pub mod kernel_hint;
 #[cfg(target_arch = "wasm32")]
 pub mod maca;
 #[cfg(target_arch = "wasm32")]
@@ -33,6 +34,7 @@ use crate::dom::Js;
 pub fn mount_all() -> Js<()> {
     gpu::mount()?;
     kernel::mount()?;
+    kernel_hint::install()?;
     router::install()?;
     shortcuts::install()?;
     compare::mount()?;

@@ -15,9 +15,22 @@ pub fn is_run(key: &str, ctrl: bool, meta: bool, alt: bool, shift: bool) -> bool
     key == "Enter" && (ctrl || meta) && !alt && !shift
 }
 
-/// Listens on the document for the shortcuts.
+/// Listens on the document for the shortcuts, and names the shortcut on `#kernel-run` (its
+/// `aria-keyshortcuts` and tooltip).
 pub fn install() -> Js<()> {
     let doc = document()?;
+    if let Some(run) = doc.get_element_by_id("kernel-run") {
+        run.set_attribute("aria-keyshortcuts", "Control+Enter Meta+Enter")?;
+        let title = run.get_attribute("title").unwrap_or_default();
+        if !title.contains("Ctrl+Enter") {
+            let title = if title.is_empty() {
+                "Ctrl+Enter".to_string()
+            } else {
+                format!("{title} (Ctrl+Enter)")
+            };
+            run.set_attribute("title", &title)?;
+        }
+    }
     let on_key = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
         if !is_run(
             &e.key(),
