@@ -48,13 +48,13 @@ for (const theme of ['light', 'dark']) {
     const frame = page.frames().find((f) => f.url().startsWith(PAGE_URL));
     assert.ok(frame, 'the embed frame');
     await frame.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
-    // Embed mode: no page chrome, the canvas and a compact strip with dialect, op, main param.
+    // Embed mode: no page chrome, the canvas and a compact strip with dialect, op and every
+    // parameter (issue 17: an embed can edit every parameter of its operation).
     assert.equal(await frame.$eval('header.top', (e) => getComputedStyle(e).display), 'none');
     assert.equal(await frame.$eval('#table-panel', (e) => getComputedStyle(e).display), 'none');
-    for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '#lane-canvas']) {
+    for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '[data-param="width"]', '#lane-canvas']) {
       assert.ok(await frame.isVisible(sel), `${sel} visible`);
     }
-    assert.equal(await frame.isVisible('[data-param="width"]'), false);
     assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), theme);
     // The frame is as tall as the last height reported, and that is the document's height.
     const reported = await page.evaluate(() => window.heights.at(-1));
@@ -75,6 +75,8 @@ for (const theme of ['light', 'dark']) {
 
 test('the embed code is small: an iframe, and a link to the full page as the static fallback', async () => {
   const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
+  await page.click('#copy-link');
+  const pageLink = await page.inputValue('#share-text');
   await page.click('#copy-embed');
   const snippet = await page.inputValue('#share-text');
   await page.close();
@@ -83,7 +85,7 @@ test('the embed code is small: an iframe, and a link to the full page as the sta
   assert.ok(snippet.length < 1024, `snippet is ${snippet.length} bytes`);
   assert.doesNotMatch(snippet, /<img|data:image/);
   const href = snippet.match(/<a class="crosslane-static" href="([^"]*)"/)[1];
-  assert.equal(href, `${PAGE_URL}#${GOLDEN[0].link}`, 'the same scenario on the full page');
+  assert.equal(href, pageLink, 'the same scenario on the full page (what copy link gives)');
   const html = `<!doctype html><meta charset="utf-8"><body style="margin:20px;max-width:760px">${snippet}</body>`;
 
   // wasm blocked: the iframe stays transparent and empty, the link is there to follow.
