@@ -356,6 +356,21 @@ test('values in hex is in the link', async () => {
   await page.close();
 });
 
+test('MACA memory edits are in the link', async () => {
+  const page = await open(browser);
+  await showView(page, 'maca');
+  await rendered(page, () => page.selectOption('#maca-op', '__builtin_mxc_ldg_b32_predicator'));
+  await rendered(page, () => page.fill('#maca-memory-edit input[data-word="5"]', '0x11223344'));
+  const lane5 = () => page.textContent('#maca-lanes tr[data-lane="5"] td.result');
+  // Seed 002 ldg_b32_predicator with the default addresses lane*4: lane 5 loads word 5.
+  assert.equal(await lane5(), '287454020');
+  await reload(page);
+  assert.equal(await page.evaluate(() => document.body.dataset.view), 'maca');
+  assert.equal(await page.inputValue('#maca-memory-edit input[data-word="5"]'), '0x11223344');
+  assert.equal(await lane5(), '287454020');
+  await page.close();
+});
+
 test('monospace inputs show underscores at 1x', async () => {
   const page = await open(browser);
   await rendered(page, () => page.selectOption('#dialect', 'amdgcn'));

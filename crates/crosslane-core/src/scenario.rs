@@ -31,6 +31,11 @@ pub struct Scenario {
     /// made before display options existed encodes and decodes exactly as it did.
     #[serde(default, skip_serializing_if = "Display::is_plain")]
     pub display: Display,
+    /// The page tab that showed the scenario (`op`, `maca`, …), for a view kind more than one
+    /// tab can show (a MetaX op in the operation view or in the MACA view); `None` = the first
+    /// tab that takes it, as links made before tabs were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<String>,
 }
 
 /// Display options: how the page writes values, in every view.
@@ -123,6 +128,7 @@ impl Scenario {
             view,
             gpu_panel: false,
             display: Display::default(),
+            tab: None,
         }
     }
 
@@ -214,6 +220,18 @@ mod tests {
             r#"{"version":1,"view":{"compare":{"family":"down","param":"33","width":"16","values":"lane","active":"0xffffffff"}},"gpu_panel":false,"display":{"hex":true}}"#
         );
         assert_eq!(Scenario::from_json(s.to_json().as_bytes()), Ok(s));
+        let mut maca = Scenario::new(View::Op(OpRequest {
+            dialect: "maca".into(),
+            op: "__builtin_mxc_ldg_b32_predicator".into(),
+            ..OpRequest::default()
+        }));
+        maca.tab = Some("maca".into());
+        let json = maca.to_json();
+        assert!(
+            json.ends_with(r#""gpu_panel":false,"tab":"maca"}"#),
+            "{json}"
+        );
+        assert_eq!(Scenario::from_json(json.as_bytes()), Ok(maca));
         let sort = Scenario::new(View::Sort {
             len: 16,
             seed: 1,

@@ -316,8 +316,13 @@ fn view() -> impl Strategy<Value = View> {
 
 proptest! {
     #[test]
-    fn every_scenario_round_trips(view in view(), gpu_panel in any::<bool>(), hex in any::<bool>()) {
-        let mut s = Scenario { gpu_panel, ..Scenario::new(view) };
+    fn every_scenario_round_trips(
+        view in view(),
+        gpu_panel in any::<bool>(),
+        hex in any::<bool>(),
+        tab in proptest::option::of(text()),
+    ) {
+        let mut s = Scenario { gpu_panel, tab, ..Scenario::new(view) };
         s.display.hex = hex;
         let link = encode(&s);
         prop_assert!(link.len() <= MAX_LINK_LEN);

@@ -98,6 +98,7 @@ pub fn current_scenario() -> Option<Scenario> {
     let mut s = Scenario::new(router::save_current()?);
     s.gpu_panel = gpu_panel();
     s.display.hex = crate::labels::hex();
+    s.tab = Some(router::current());
     Some(s)
 }
 
@@ -172,7 +173,7 @@ fn apply(scenario: &Scenario) -> Result<(), String> {
     RESTORING.with(|r| r.set(true));
     // Display options first, so the view restored next draws with them.
     set_display(&scenario.display);
-    let taken = router::restore(&scenario.view);
+    let taken = router::restore_in(&scenario.view, scenario.tab.as_deref());
     if taken {
         GPU_PANEL.with(|g| g.set(scenario.gpu_panel));
         let _ = mirror_gpu_panel();

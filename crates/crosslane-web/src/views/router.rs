@@ -69,10 +69,20 @@ pub fn save_current() -> Option<View> {
 /// Hands a scenario view to the view that takes it, and shows that view. Returns whether a
 /// registered view took it.
 pub fn restore(view: &View) -> bool {
+    restore_in(view, None)
+}
+
+/// [`restore`], offering the view to tab `tab` first (the tab a permalink recorded, where two
+/// views take the same kind: a MetaX op in the operation view or the MACA view).
+pub fn restore_in(view: &View, tab: Option<&str>) -> bool {
     let taken = VIEWS.with(|v| {
         let Ok(views) = v.try_borrow() else {
             return None;
         };
+        let first = tab.and_then(|t| views.iter().find(|h| h.name == t));
+        if let Some(h) = first.filter(|h| (h.restore)(view)) {
+            return Some(h.name);
+        }
         views.iter().find(|h| (h.restore)(view)).map(|h| h.name)
     });
     match taken {
