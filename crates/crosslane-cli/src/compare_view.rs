@@ -16,8 +16,8 @@ use crosslane_core::{
     Source,
 };
 
-use crate::cmd::op::Common;
 use crate::error::CliError;
+use crate::flags::Common;
 use crate::print_out;
 
 const FAMILIES: [ShuffleFamily; 4] = [

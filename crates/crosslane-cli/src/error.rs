@@ -15,6 +15,9 @@ pub enum CliError {
     Usage(String),
     /// Reading a file or writing stdout failed (exit status 1).
     Io(String),
+    /// No usable GPU, or the device failed (validation, device lost, mapping): `crosslane gpu`
+    /// exits 3 (exit status 3).
+    Gpu(String),
     /// The command ran but its check failed: a sort that did not verify, a GPU lane that does
     /// not match the emulator (exit status 1).
     Failed(String),
@@ -22,11 +25,12 @@ pub enum CliError {
 
 impl CliError {
     /// 2 for input and usage errors (the contract's "does not parse or cannot be encoded"),
-    /// 1 for I/O and failed checks.
+    /// 1 for I/O and failed checks, 3 for a missing or failing GPU.
     pub fn exit_code(&self) -> ExitCode {
         match self {
             CliError::Input(_) | CliError::Usage(_) => ExitCode::from(2),
             CliError::Io(_) | CliError::Failed(_) => ExitCode::from(1),
+            CliError::Gpu(_) => ExitCode::from(3),
         }
     }
 }
@@ -35,7 +39,9 @@ impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Input(e) => write!(f, "{e}"),
-            CliError::Usage(m) | CliError::Io(m) | CliError::Failed(m) => f.write_str(m),
+            CliError::Usage(m) | CliError::Io(m) | CliError::Failed(m) | CliError::Gpu(m) => {
+                f.write_str(m)
+            }
         }
     }
 }

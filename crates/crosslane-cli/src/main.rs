@@ -9,15 +9,19 @@
 //!
 //! Exit status: 0 when the input could be encoded (warnings and undefined lanes included), 2 when
 //! an argument does not parse or cannot be encoded (the message names the field and the allowed
-//! range), 1 for anything else (an unreadable file, a broken pipe).
+//! range), 3 when `crosslane gpu` finds no usable GPU, 1 for anything else (an unreadable file, a
+//! broken pipe, a check that failed).
 //!
 //! One module per subcommand under `cmd/`; a new subcommand is one new module plus one variant of
 //! [`Command`].
+
+#![forbid(unsafe_code)]
 
 mod cmd;
 mod compare_view;
 mod describe;
 mod error;
+mod flags;
 mod table;
 
 use std::process::ExitCode;
@@ -80,8 +84,7 @@ fn command() -> ExitCode {
         Command::Ops(args) => cmd::ops::run(&args),
         Command::Run(args) => cmd::run::run(&args),
         Command::Sort(args) => cmd::sort::run(&args),
-        // Its own exit statuses (3 = no GPU) do not fit CliError's; it prints and exits itself.
-        Command::Gpu(args) => return cmd::gpu::run(&args),
+        Command::Gpu(args) => cmd::gpu::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,32 +6,37 @@
 //! (`dialect/*.rs`) next to the document section it comes from; shared machinery (lane masks,
 //! values, segments, the gather engine) exists once.
 //!
+//! The folders show the layers, each importing only those above it:
+//! * [`vocabulary`] — lanes, values, parameters, argument lists, op specs, results, the trace;
+//! * [`mechanics`] — gather, segments, DPP, permutes, arithmetic, plans, shared by the dialects;
+//! * [`dialect`] — one file or folder per vendor, and the registry over them;
+//! * [`application`] — request, reference, portability, codegen, network, scenario, permalink
+//!   (and [`kernel`], the interpreter, which stays at the top level for now).
+//!
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
 
-pub mod args;
-pub mod arith;
-pub mod codegen;
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod application;
 pub mod dialect;
-pub mod dpp;
-pub mod error;
-pub mod gather;
 pub mod kernel;
-pub mod lane_expr;
-pub mod lanes;
-pub mod network;
-pub mod op;
-pub mod params;
-pub mod permalink;
-pub mod plan;
-pub mod portability;
-pub mod reference;
-pub mod request;
-pub mod result;
-pub mod scenario;
-pub mod segment;
-pub mod trace;
-pub mod value;
+pub mod mechanics;
+pub mod vocabulary;
+
+// Every module keeps its path from before the grouping (`crosslane_core::value::Value`,
+// `crate::gather::gather`): the groups are folders, the public paths stay flat.
+pub use application::{codegen, network, permalink, portability, reference, request, scenario};
+pub use mechanics::{arith, dpp, gather, permute, plan, segment};
+pub use vocabulary::{args, error, lane_expr, lanes, number, params, result, trace, value};
+
+/// The operation types ([`vocabulary::op`]) and the registry that finds them ([`dialect`]), at
+/// their path from before the grouping (`crosslane_core::op::find_op`).
+pub mod op {
+    pub use crate::dialect::{all_ops, dialect_ops, find_op};
+    pub use crate::vocabulary::op::*;
+}
 
 pub use error::InputError;
 pub use lanes::{LaneMask, MAX_LANES};

@@ -15,7 +15,7 @@
 
 use std::time::Instant;
 
-use crosslane_gpu::cli::pseudo_random_keys;
+use crosslane_core::network::wide_keys;
 use crosslane_gpu::native::NativeGpu;
 
 fn env_u32(name: &str, default: u32) -> u32 {
@@ -67,7 +67,7 @@ fn main() {
     );
     for log2 in min..=max {
         let n = 1usize << log2;
-        let keys = pseudo_random_keys(n, u64::from(log2));
+        let keys = wide_keys(n, u64::from(log2));
         let vals: Vec<u32> = (0..n as u32).collect();
         let mut best_gpu = f64::INFINITY;
         let mut best_trip = f64::INFINITY;

@@ -9,7 +9,7 @@
 //! whether it is active, whether it is in CUDA's sync mask, the `old` value), never a source lane.
 //!
 //! Each formula cites its document; the texts are independent of `crosslane-core`'s dialect files,
-//! which compute the same rules in Rust. The comparison ([`crate::compare`]) checks both the value
+//! which compute the same rules in Rust. The comparison ([`crate::compare`](mod@crate::compare)) checks both the value
 //! and the kind / source lane the device computed against the emulator, lane by lane.
 //!
 //! Operand buffer (binding 1, `operands: array<vec4<u32>>`, [`OPERAND_VEC4_PER_LANE`] per lane):

@@ -8,15 +8,18 @@
 //! * [`formula`] — the vendors' lane-selection rules written in WGSL, and the operand buffer;
 //! * [`network`] — Batcher's odd-even merge sort as WGSL (one dispatch per global stage, the
 //!   early phases fused per tile in workgroup memory) and its dispatch plan;
-//! * [`compare`] — the lane-by-lane verdict (match / mismatch / indeterminate-by-spec) with the
+//! * [`compare`](mod@compare) — the lane-by-lane verdict (match / mismatch / indeterminate-by-spec) with the
 //!   record of the device, subgroup sizes, lowering and timing;
 //! * `native` — dispatch through wgpu 30 on Vulkan (not on wasm32);
-//! * `web` — dispatch through the browser's WebGPU via web-sys (wasm32 only);
-//! * `cli` — the `crosslane gpu …` command's logic (`native` feature).
+//! * `web` — dispatch through the browser's WebGPU via web-sys (wasm32 only).
+//!
+//! The `crosslane gpu …` command line lives in crosslane-cli (`cmd/gpu/`); this crate has none.
 //!
 //! What it is not for: the emulator's semantics (crosslane-core decides every lane; this crate
 //! computes the vendors' lane-selection rules a second time on the device, from the operands the
-//! user gave, and checks both agree), DOM, files.
+//! user gave, and checks both agree), DOM, files, command-line flags.
+
+#![forbid(unsafe_code)]
 
 pub mod compare;
 pub mod error;
@@ -24,8 +27,6 @@ pub mod formula;
 pub mod network;
 pub mod wgsl;
 
-#[cfg(all(feature = "native", not(target_arch = "wasm32")))]
-pub mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 #[cfg(target_arch = "wasm32")]

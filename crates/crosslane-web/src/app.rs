@@ -20,7 +20,7 @@ use web_sys::{Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, Mouse
 use crate::controls::Controls;
 use crate::dom::{by_id, document, window, Js};
 use crate::labels::escape;
-use crate::render::scene::{self, Scene};
+use crate::render::scene::{self, LaneRef, Scene};
 use crate::render::{canvas, svg};
 use crate::{panic, table};
 
@@ -290,11 +290,12 @@ impl App {
         let Some((x, y)) = self.canvas_point(e) else {
             return Ok(());
         };
-        let Some((_, tip)) = self.scene.as_ref().and_then(|s| s.hit(x, y)) else {
+        let Some((lane, tip)) = self.scene.as_ref().and_then(|s| s.hit(x, y)) else {
             self.canvas.style().set_property("cursor", "default")?;
             return self.hide_tooltip();
         };
         self.tooltip.set_text_content(Some(tip));
+        self.mark_contributors(Some(lane))?;
         let style = self.tooltip.style();
         let width = f64::from(self.canvas.client_width());
         let left = if x + 340.0 > width {
@@ -312,7 +313,21 @@ impl App {
 
     fn hide_tooltip(&mut self) -> Js<()> {
         self.tooltip.set_hidden(true);
-        Ok(())
+        self.mark_contributors(None)
+    }
+
+    /// Outlines the lanes that fed a hovered computed result (none for `None`).
+    fn mark_contributors(&self, hovered: Option<LaneRef>) -> Js<()> {
+        match (&self.scene, &self.step) {
+            (Some(scene), Some(step)) => canvas::mark_contributors(
+                &self.canvas,
+                scene,
+                step,
+                hovered,
+                window()?.device_pixel_ratio(),
+            ),
+            _ => Ok(()),
+        }
     }
 
     /// Fills the SVG export link just before the browser follows it.
@@ -426,7 +441,7 @@ impl App {
     }
 
     fn draw(&mut self, step: &Step) -> Js<()> {
-        let mut width = self.canvas.get_bounding_client_rect().width();
+        let mut width = canvas::available_width(&self.canvas);
         if width < 50.0 {
             width = 960.0;
         }

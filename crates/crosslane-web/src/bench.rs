@@ -9,7 +9,7 @@
 //! equal so the figures compare.
 //!
 //! Not run by any test as a timing (speed is measured by benches, never by timed tests): the page
-//! exports [`bench_shuffle`] and `tests/e2e/bench.mjs` calls it in headless Chromium and prints
+//! exports `bench_shuffle` and `tests/e2e/bench.mjs` calls it in headless Chromium and prints
 //! the figures.
 
 use crosslane_core::plan::Plan;

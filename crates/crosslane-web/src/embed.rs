@@ -85,23 +85,8 @@ mod page {
         });
     }
 
-    /// Whether the page was opened with `?embed`.
-    pub fn is_embed() -> bool {
-        query().is_some_and(|q| {
-            q.split('&')
-                .any(|p| p == "embed" || p.starts_with("embed="))
-        })
-    }
-
-    /// Whether the page was opened with `theme=dark`.
-    pub fn is_dark() -> bool {
-        query().is_some_and(|q| q.split('&').any(|p| p == "theme=dark"))
-    }
-
-    fn query() -> Option<String> {
-        let search = window().ok()?.location().search().ok()?;
-        Some(search.trim_start_matches('?').to_string())
-    }
+    /// Embed mode and theme come from the page's query ([`crate::query`]).
+    pub use crate::query::{is_dark, is_embed};
 
     /// Embed mode: marks `<html>` (`class="embed"`, `data-theme`), reports the height to the
     /// parent on every size change of the body, and wires the share buttons (in every mode).

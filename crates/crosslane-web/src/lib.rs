@@ -30,6 +30,8 @@ mod panic;
 #[cfg(target_arch = "wasm32")]
 pub mod permalink;
 #[cfg(target_arch = "wasm32")]
+mod query;
+#[cfg(target_arch = "wasm32")]
 mod table;
 pub mod views;
 

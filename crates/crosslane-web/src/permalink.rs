@@ -298,7 +298,7 @@ fn commit(push: bool) -> Js<bool> {
     let url = format!("#{link}");
     // An embed's history entries would join the host page's session history, so the reader's
     // Back button would step through the embed: an embed only replaces its entry.
-    if push && !crate::embed::is_embed() {
+    if push && !crate::query::is_embed() {
         history.push_state_with_url(&JsValue::NULL, "", Some(&url))?;
     } else {
         history.replace_state_with_url(&JsValue::NULL, "", Some(&url))?;

@@ -1,4 +1,6 @@
 //! One file per vendor dialect; each exports `OPS`, its operations with their rules and sources.
+//! This module is also the registry: [`all_ops`], [`dialect_ops`] and [`find_op`] over every
+//! dialect's table (re-exported as `crate::op::{all_ops, dialect_ops, find_op}`).
 
 pub mod amdgcn;
 pub mod ascend;
@@ -7,7 +9,8 @@ pub mod hip;
 pub mod maca;
 pub mod wgsl;
 
-use crate::op::OpSpec;
+use crate::error::InputError;
+use crate::op::{Dialect, OpSpec};
 
 /// Every dialect's table, in the order the UI lists them.
 pub(crate) const TABLES: &[&[OpSpec]] = &[
@@ -38,4 +41,34 @@ pub(crate) const fn concat_ops<const N: usize>(parts: &[&[OpSpec]]) -> [OpSpec; 
     }
     assert!(filled == N, "concat_ops: N must equal the total length");
     out
+}
+
+/// Every operation of every dialect.
+pub fn all_ops() -> impl Iterator<Item = &'static OpSpec> {
+    TABLES.iter().flat_map(|t| t.iter())
+}
+
+/// The operations of one dialect.
+pub fn dialect_ops(dialect: Dialect) -> impl Iterator<Item = &'static OpSpec> {
+    all_ops().filter(move |op| op.dialect == dialect)
+}
+
+/// Finds an op by dialect and name (or alias).
+///
+/// # Errors
+/// [`InputError`] on field `op` listing the dialect's operations.
+pub fn find_op(dialect: Dialect, name: &str) -> Result<&'static OpSpec, InputError> {
+    dialect_ops(dialect)
+        .find(|op| op.is_named(name))
+        .ok_or_else(|| {
+            let names: Vec<&str> = dialect_ops(dialect).map(|o| o.name).collect();
+            InputError::new(
+                "op",
+                format!(
+                    "`{name}` is not an operation of {}; allowed: {}",
+                    dialect.title(),
+                    names.join(", ")
+                ),
+            )
+        })
 }

@@ -111,7 +111,7 @@ fn run_shuffle(
                      invocation(s) {} pass other values): {name} returns indeterminate values \
                      ({UNIFORM_RULE})",
                     own[first],
-                    crate::kernel::builtins::list_lanes(&differ)
+                    crate::lanes::list_lanes(&differ)
                 );
                 let results = (0..input.lanes)
                     .map(|i| {

@@ -905,26 +905,8 @@ fn param_value(
     }
 }
 
-/// `0-3, 5, 7-9` for a sorted lane list.
-pub fn list_lanes(lanes: &[usize]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut k = 0;
-    while k < lanes.len() {
-        let start = lanes[k];
-        let mut end = start;
-        while k + 1 < lanes.len() && lanes[k + 1] == end + 1 {
-            k += 1;
-            end = lanes[k];
-        }
-        parts.push(if start == end {
-            start.to_string()
-        } else {
-            format!("{start}-{end}")
-        });
-        k += 1;
-    }
-    parts.join(", ")
-}
+/// `0-3, 5, 7-9` for a sorted lane list (written once in [`crate::lanes`]).
+pub use crate::lanes::list_lanes;
 
 /// LLVM's `ICmpInst` predicate numbers, which the `MACA_ICMP_*` enumerators are read as (an
 /// inference: seed 002 names them without values; MetaX's compiler is LLVM-based).

@@ -5,7 +5,7 @@
 //! * [`run_op`] — [`crosslane_core::Step::contract_json`], the object `crosslane op --json` prints;
 //! * [`list_ops`] — [`crosslane_core::reference::entries`], as `crosslane ops --json`;
 //! * [`run_kernel`] — the [`crosslane_core::kernel::KernelTrace`] as `crosslane run FILE --json`;
-//! * [`sort_network`] — [`crosslane_core::network::report`], as `crosslane sort --json`;
+//! * [`sort_network`] — [`crosslane_core::network::report`](fn@crosslane_core::network::report), as `crosslane sort --json`;
 //! * [`encode_permalink`] / [`decode_permalink`] — [`crosslane_core::permalink`].
 //!
 //! The drawings of the elements ([`views`]) come from the page's one renderer

@@ -1,10 +1,10 @@
-//! Exports of the scenario on screen: PNG of the canvas ([`png`]), SVG of the same drawing
+//! Exports of the scenario on screen: PNG of the canvas (`png`), SVG of the same drawing
 //! ([`svg`]: the SVG back end of the one renderer, not a second drawing), JSON of the trace
 //! ([`json`]), CSV of the lane table ([`csv`]) and the operation as a compilable snippet in each
 //! dialect ([`code`], from `crosslane_core::codegen`).
 //!
 //! Every export but PNG is a pure function of core types and is tested natively; the page only
-//! turns the text into a download link ([`set_download`]).
+//! turns the text into a download link (`set_download`).
 
 pub mod code;
 pub mod csv;

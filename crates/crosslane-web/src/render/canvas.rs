@@ -8,7 +8,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 use crate::dom::Js;
 use crate::render::scene::{
-    pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, Mark, Scene,
+    contributors, pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, LaneRef, Mark, Row,
+    Scene,
 };
 use crate::render::theme::{Palette, Role};
 
@@ -21,6 +22,9 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
     } else {
         1.0
     };
+    fit_width(canvas, scene)?;
+    // A fresh drawing has no lanes outlined (mark_contributors).
+    canvas.remove_attribute("data-fed-by")?;
     canvas.set_width((scene.width * dpr).ceil() as u32);
     canvas.set_height((scene.height * dpr).ceil() as u32);
     canvas
@@ -127,9 +131,99 @@ fn draw_box(ctx: &CanvasRenderingContext2d, b: &BoxItem, pal: &Palette) -> Js<()
         ctx.set_fill_style_str(&pal.ink(b.paint.fill, b.paint.ink));
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
-        ctx.fill_text(label, r.cx(), r.y + r.h / 2.0)?;
+        fill_label(ctx, b, label)?;
     }
     Ok(())
+}
+
+/// The width a drawing in `canvas` may use: its parent's content width (the canvas itself may
+/// be wider, see [`fit_width`]), else the canvas's own; 0 when it is not laid out.
+pub fn available_width(canvas: &HtmlCanvasElement) -> f64 {
+    match canvas.parent_element() {
+        Some(p) if p.client_width() > 0 => {
+            let style = web_sys::window().and_then(|w| w.get_computed_style(&p).ok().flatten());
+            let pad = |side: &str| {
+                style
+                    .as_ref()
+                    .and_then(|s| s.get_property_value(side).ok())
+                    .and_then(|v| v.trim_end_matches("px").parse::<f64>().ok())
+                    .unwrap_or(0.0)
+            };
+            f64::from(p.client_width()) - pad("padding-left") - pad("padding-right")
+        }
+        _ => canvas.get_bounding_client_rect().width(),
+    }
+}
+
+/// A scene wider than the canvas's box (lanes at [`crate::render::scene::MIN_PITCH`]) keeps its
+/// width: the canvas gets it as its CSS width and its parent scrolls sideways, so the page
+/// itself never does. Otherwise the stylesheet's width applies.
+fn fit_width(canvas: &HtmlCanvasElement, scene: &Scene) -> Js<()> {
+    let style = canvas.style();
+    style.remove_property("width")?;
+    if scene.width > available_width(canvas) + 0.5 {
+        style.set_property("width", &format!("{}px", scene.width))?;
+        style.set_property("max-width", "none")?;
+        if let Some(parent) = canvas.parent_element() {
+            if let Ok(parent) = parent.dyn_into::<web_sys::HtmlElement>() {
+                parent.style().set_property("overflow-x", "auto")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Outlines the input lanes that fed the hovered computed result (a ballot, vote, reduction,
+/// scan: [`crate::render::scene::contributors`]) on top of the drawing, or takes the outline
+/// away (`hovered` `None`, or a lane that is not computed). Redraws only when the outlined set
+/// changes (kept in the canvas's `data-fed-by`).
+pub fn mark_contributors(
+    canvas: &HtmlCanvasElement,
+    scene: &Scene,
+    step: &crosslane_core::Step,
+    hovered: Option<LaneRef>,
+    dpr: f64,
+) -> Js<()> {
+    let fed = hovered
+        .filter(|l| l.row == Row::Result)
+        .and_then(|l| contributors(step, l.lane));
+    let key = fed.map(|m| format!("{:x}", m.0)).unwrap_or_default();
+    if canvas.get_attribute("data-fed-by").unwrap_or_default() == key {
+        return Ok(());
+    }
+    draw(canvas, scene, dpr)?;
+    canvas.set_attribute("data-fed-by", &key)?;
+    let Some(fed) = fed else { return Ok(()) };
+    let ctx = canvas
+        .get_context("2d")?
+        .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
+        .dyn_into::<CanvasRenderingContext2d>()?;
+    ctx.set_stroke_style_str(&Palette::of(canvas).get(Role::Stroke, FED_BY));
+    ctx.set_line_width(2.0);
+    for lane in fed.iter() {
+        if let Some(b) = scene.lane_box(Row::Input, lane) {
+            let r = b.rect;
+            ctx.stroke_rect(r.x - 1.0, r.y - 1.0, r.w + 2.0, r.h + 2.0);
+        }
+    }
+    Ok(())
+}
+
+/// The outline of the lanes that fed a hovered result (the computed provenance's violet).
+const FED_BY: &str = "#7c3aed";
+
+/// A box's label, centred, rotated a quarter turn (reading upwards) where the scene says so.
+fn fill_label(ctx: &CanvasRenderingContext2d, b: &BoxItem, label: &str) -> Js<()> {
+    let (x, y) = (b.rect.cx(), b.rect.y + b.rect.h / 2.0);
+    if !b.rotated() {
+        return ctx.fill_text(label, x, y);
+    }
+    ctx.save();
+    ctx.translate(x, y)?;
+    ctx.rotate(-std::f64::consts::FRAC_PI_2)?;
+    let drawn = ctx.fill_text(label, 0.0, 0.0);
+    ctx.restore();
+    drawn
 }
 
 fn draw_arrow(ctx: &CanvasRenderingContext2d, a: &Arrow, pal: &Palette) -> Js<()> {

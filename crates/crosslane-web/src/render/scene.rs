@@ -1,13 +1,18 @@
 //! The display list: what the lane drawing consists of (boxes, arrows, lines, text), in CSS
 //! pixels, built ONLY from a [`crosslane_core::Step`]. The trace is the only thing renderers read
-//! (STYLE.md): the canvas and SVG back ends turn this list into pixels or text and decide nothing.
+//! (docs/STYLE.md): the canvas and SVG back ends turn this list into pixels or text and decide nothing.
 //!
 //! Layout, top to bottom: lane numbers, the input row, the arrow band (one arrow from each result
 //! lane to the input lane it read: the pull model of the gather engine), the result row, lane
-//! numbers, the legend. Lane boxes share the width evenly, so 4 to 128 lanes fit any width; text
-//! that would not fit a box is left out of the drawing (the lane table and the hover text carry it).
+//! numbers, the legend. Lane boxes share the width evenly down to [`MIN_PITCH`] pixels a lane
+//! (beyond that the drawing is wider than asked and scrolls in its own box). Every value is
+//! drawn: across its box where the whole row fits, else rotated in a row made tall enough for
+//! the longest value (64 and 128 lanes, f16x2 pairs, 64-bit values). A computed result's hover
+//! text names the lanes that fed it ([`contributors`]).
 
-use crosslane_core::{Source, Step};
+use std::fmt::Write;
+
+use crosslane_core::{LaneMask, Source, Step};
 
 use crate::labels;
 use crate::render::style::{paint, Paint, Pattern, INPUT, LEGEND};
@@ -83,6 +88,19 @@ pub struct BoxItem {
     pub source: Option<Source>,
     /// Hover text: value, provenance and `LaneResult::why`.
     pub tip: Option<String>,
+}
+
+impl BoxItem {
+    /// Whether the label is drawn rotated a quarter turn (reading upwards): it does not fit
+    /// across the box at its font size but fits along the box's height. [`build`] makes a row's
+    /// boxes tall enough for that when its values are too long for the lane width (64 and 128
+    /// lanes, f16x2 pairs, 64-bit values).
+    pub fn rotated(&self) -> bool {
+        self.label.as_deref().is_some_and(|l| {
+            let w = text_width(l, self.font);
+            w > self.rect.w - 2.0 && w <= self.rect.h - 2.0
+        })
+    }
 }
 
 /// An arrow from result lane `lane` (tail, at the result row) to input lane `to` (head, at the
@@ -240,41 +258,92 @@ fn box_gap(pitch: f64) -> f64 {
     (pitch * 0.14).clamp(1.0, 4.0)
 }
 
-/// Boxes narrower than this show a label only if every box of the row can (a row where only the
-/// one-digit values fit reads as noise).
-const RAGGED_LABELS_MIN: f64 = 16.0;
+/// The narrowest lane pitch: below it no value could be drawn at a readable size even rotated,
+/// so the drawing is made wider than asked (its canvas scrolls sideways inside its own box).
+pub const MIN_PITCH: f64 = 11.0;
 
-/// One font size for a whole row: the largest at which every label fits. If none does, each
-/// label that fits gets its own size in rows of wide boxes; in rows of narrow boxes no label is
-/// drawn (the table and the hover text carry the values).
-fn settle_labels(items: &mut [Item], first: usize, box_w: f64) {
-    let row = || {
-        items[first..].iter().filter_map(|i| match i {
-            Item::Box(b) => b.label.as_deref(),
-            _ => None,
-        })
-    };
-    let common = [12.0, 10.0, 8.0]
+/// The smallest font a value label is drawn at.
+const MIN_FONT: f64 = 7.0;
+
+/// How one row's value labels are set: one font size for the row, and the row's box height.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RowLabels {
+    font: f64,
+    height: f64,
+}
+
+/// The largest of 12, 10, 8 px at which every label of the row fits across its box; where none
+/// does (long values in narrow lanes), the largest font the box width allows, with the labels
+/// that do not fit across drawn rotated ([`BoxItem::rotated`]) and the row as tall as its
+/// longest label. Every value is drawn either way.
+fn row_labels(labels: &[String], box_w: f64) -> RowLabels {
+    if let Some(font) = [12.0, 10.0, 8.0]
         .into_iter()
-        .find(|&size| row().all(|l| text_width(l, size) <= box_w - 2.0));
-    for item in &mut items[first..] {
-        let Item::Box(b) = item else { continue };
-        match (common, &b.label) {
-            (Some(size), Some(_)) => b.font = size,
-            (None, Some(label)) if box_w >= RAGGED_LABELS_MIN => match fit_font(label, box_w) {
-                Some(size) => b.font = size,
-                None => b.label = None,
-            },
-            _ => b.label = None,
-        }
+        .find(|&s| labels.iter().all(|l| text_width(l, s) <= box_w - 2.0))
+    {
+        return RowLabels {
+            font,
+            height: BOX_H,
+        };
+    }
+    let font = (box_w - 2.0).clamp(MIN_FONT, 12.0).floor();
+    let longest = labels
+        .iter()
+        .map(|l| text_width(l, font))
+        .fold(0.0, f64::max);
+    RowLabels {
+        font,
+        height: (longest + 8.0).max(BOX_H),
     }
 }
 
-/// The largest of 12, 10, 8 px at which `text` fits in `room` pixels.
-fn fit_font(text: &str, room: f64) -> Option<f64> {
-    [12.0, 10.0, 8.0]
-        .into_iter()
-        .find(|&s| text_width(text, s) <= room - 2.0)
+/// The lanes that fed lane `lane`'s computed result (a ballot, vote, reduction or scan), as the
+/// op's collective says ([`crosslane_core::codegen::Collective::contributors`]) from the lanes
+/// taking part: the active lanes, within the sync mask where the op has one. `None` for a
+/// result that is not computed or an op that is not a collective.
+pub fn contributors(step: &Step, lane: usize) -> Option<LaneMask> {
+    if step.results.get(lane)?.source != Source::Computed {
+        return None;
+    }
+    let spec = crosslane_core::find_op(step.dialect, &step.op).ok()?;
+    let collective = crosslane_core::codegen::Collective::of(spec)?;
+    let mut taking_part = step.active;
+    if let Ok(mask) = step.params.mask("mask") {
+        taking_part = LaneMask(taking_part.0 & mask.0);
+    }
+    Some(collective.contributors(lane, taking_part))
+}
+
+/// `0–7, 9, 12–15`: a lane set as ranges.
+fn lane_ranges(mask: LaneMask) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Option<(usize, usize)> = None;
+    for lane in mask.iter() {
+        run = match run {
+            Some((a, b)) if b + 1 == lane => Some((a, lane)),
+            Some((a, b)) => {
+                parts.push(range_text(a, b));
+                Some((lane, lane))
+            }
+            None => Some((lane, lane)),
+        };
+    }
+    if let Some((a, b)) = run {
+        parts.push(range_text(a, b));
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn range_text(a: usize, b: usize) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}–{b}")
+    }
 }
 
 /// Builds the display list of `step` for a drawing `width` CSS pixels wide.
@@ -284,13 +353,32 @@ pub fn build(step: &Step, width: f64) -> Scene {
         .max(step.results.len())
         .max(step.inputs.len())
         .max(1);
-    let width = width.max(LEFT + RIGHT + 2.0 * columns as f64);
+    let width = width.max(LEFT + RIGHT + MIN_PITCH * columns as f64);
     let pitch = (width - LEFT - RIGHT) / columns as f64;
     let gap = box_gap(pitch);
     let bw = pitch - gap;
     let x_of = |lane: usize| LEFT + lane as f64 * pitch + gap / 2.0;
+    let input_labels: Vec<String> = step
+        .inputs
+        .iter()
+        .map(|v| match v {
+            Some(_) => labels::input_text(*v),
+            None => "?".into(),
+        })
+        .collect();
+    let result_labels: Vec<String> = step
+        .results
+        .iter()
+        .map(|r| match r.source {
+            Source::Undefined => "?".to_string(),
+            Source::Inactive => "–".to_string(),
+            _ => labels::result_text(r),
+        })
+        .collect();
+    let row_in = row_labels(&input_labels, bw);
+    let row_out = row_labels(&result_labels, bw);
     let y_in = INDEX_BAND;
-    let y_out = y_in + BOX_H + ARROW_BAND;
+    let y_out = y_in + row_in.height + ARROW_BAND;
     let mut items = Vec::new();
 
     lane_numbers(&mut items, columns, pitch, &x_of, y_in - 6.0);
@@ -303,7 +391,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
         columns,
         pitch,
         y_in - 4.0,
-        y_out + BOX_H + 4.0,
+        y_out + row_out.height + 4.0,
     );
 
     // Arrows first, so boxes cover their ends.
@@ -322,7 +410,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
             x1: x_of(i) + bw / 2.0,
             y1: y_out - 1.0,
             x2: x_of(j) + bw / 2.0,
-            y2: y_in + BOX_H + 1.0,
+            y2: y_in + row_in.height + 1.0,
             color: paint(r.source).stroke,
             dashed,
             width: stroke_w,
@@ -341,24 +429,23 @@ pub fn build(step: &Step, width: f64) -> Scene {
             bold: false,
         });
     }
-    let first_input = items.len();
-    for (i, value) in step.inputs.iter().enumerate() {
+    for ((i, value), text) in step.inputs.iter().enumerate().zip(input_labels) {
         let active = step.active.contains(i);
         let p = match (value, active) {
             (None, _) => paint(Source::Undefined),
             (Some(_), true) => INPUT,
             (Some(_), false) => paint(Source::Inactive),
         };
-        let text = labels::input_text(*value);
         items.push(lane_box(
             Rect {
                 x: x_of(i),
                 y: y_in,
                 w: bw,
-                h: BOX_H,
+                h: row_in.height,
             },
             p,
-            if value.is_some() { text } else { "?".into() },
+            text,
+            row_in.font,
             LaneRef {
                 row: Row::Input,
                 lane: i,
@@ -367,35 +454,38 @@ pub fn build(step: &Step, width: f64) -> Scene {
             labels::input_tip(i, *value, active),
         ));
     }
-    settle_labels(&mut items, first_input, bw);
-    let first_result = items.len();
-    for (i, r) in step.results.iter().enumerate() {
-        let label = match r.source {
-            Source::Undefined => "?".to_string(),
-            Source::Inactive => "–".to_string(),
-            _ => labels::result_text(r),
-        };
+    for ((i, r), text) in step.results.iter().enumerate().zip(result_labels) {
+        let mut tip = labels::result_tip(i, r);
+        if let Some(fed) = contributors(step, i) {
+            let _ = write!(tip, "\nfrom lanes {}", lane_ranges(fed));
+        }
         items.push(lane_box(
             Rect {
                 x: x_of(i),
                 y: y_out,
                 w: bw,
-                h: BOX_H,
+                h: row_out.height,
             },
             paint(r.source),
-            label,
+            text,
+            row_out.font,
             LaneRef {
                 row: Row::Result,
                 lane: i,
             },
             Some(r.source),
-            labels::result_tip(i, r),
+            tip,
         ));
     }
 
-    settle_labels(&mut items, first_result, bw);
-    lane_numbers(&mut items, columns, pitch, &x_of, y_out + BOX_H + 14.0);
-    let legend_top = y_out + BOX_H + 30.0;
+    lane_numbers(
+        &mut items,
+        columns,
+        pitch,
+        &x_of,
+        y_out + row_out.height + 14.0,
+    );
+    let legend_top = y_out + row_out.height + 30.0;
     let height = legend(&mut items, legend_top, width);
     Scene {
         width,
@@ -441,6 +531,7 @@ fn lane_box(
     rect: Rect,
     paint: Paint,
     text: String,
+    font: f64,
     lane: LaneRef,
     source: Option<Source>,
     tip: String,
@@ -449,7 +540,7 @@ fn lane_box(
         rect,
         paint,
         label: Some(text),
-        font: 0.0,
+        font,
         lane: Some(lane),
         source,
         tip: Some(tip),
@@ -757,22 +848,163 @@ mod tests {
             scalar: false,
             label: None,
         };
+        // 800 px would give 5.7-pixel lanes: the drawing widens to 11 px a lane (64 + 12 px of
+        // margins), and scrolls in its box.
         let scene = build(&step, 800.0);
-        assert_eq!(scene.width, 800.0);
+        assert_eq!(scene.width, 64.0 + 12.0 + 128.0 * 11.0);
         let mut boxes = 0;
         for b in scene.boxes().filter(|b| b.lane.is_some()) {
             assert!(
-                b.rect.x >= 0.0 && b.rect.x + b.rect.w <= 800.0,
+                b.rect.x >= 0.0 && b.rect.x + b.rect.w <= scene.width,
                 "{:?}",
                 b.rect
             );
-            assert!(b.rect.w > 3.0);
+            assert!(b.rect.w > 9.0);
             boxes += 1;
         }
         assert_eq!(boxes, 256);
-        // 6-pixel boxes: no ragged row where only the one-digit values show.
-        assert!(scene.boxes().all(|b| b.label.is_none()));
+        // Every value is drawn: lane i's result is i ^ 1.
+        for i in 0..128usize {
+            let b = scene.lane_box(Row::Result, i).unwrap();
+            assert_eq!(b.label.as_deref(), Some((i ^ 1).to_string().as_str()));
+            assert!(b.font >= 7.0);
+            // 7-pixel font in 9.5-pixel boxes: one digit fits across, two need the turn.
+            assert_eq!(b.rotated(), (i ^ 1) >= 10, "lane {i}");
+        }
         assert!(scene.height > 0.0);
+    }
+
+    fn request(dialect: &str, op: &str, lanes: &str, ty: &str, values: &str, active: &str) -> Step {
+        OpRequest {
+            dialect: dialect.into(),
+            op: op.into(),
+            lanes: lanes.into(),
+            ty: ty.into(),
+            values: values.into(),
+            active: active.into(),
+            ..OpRequest::default()
+        }
+        .run()
+        .expect("a valid request")
+    }
+
+    /// Every label of `row` is drawn whole inside its box: across it, or rotated along it.
+    fn assert_readable(scene: &Scene, row: Row, lanes: usize) {
+        for i in 0..lanes {
+            let b = scene.lane_box(row, i).unwrap();
+            let label = b
+                .label
+                .as_deref()
+                .unwrap_or_else(|| panic!("lane {i}: no label"));
+            let room = if b.rotated() { b.rect.h } else { b.rect.w };
+            assert!(
+                text_width(label, b.font) <= room - 2.0,
+                "lane {i}: {label} in {:?}",
+                b.rect
+            );
+            assert!(b.font >= 7.0, "lane {i}: {} px", b.font);
+        }
+    }
+
+    #[test]
+    fn a_64_lane_scan_shows_every_sum() {
+        // WGSL subgroupInclusiveAdd over values 0..63: lane i holds i(i+1)/2 (up to 2016), four
+        // digits in 11-pixel lanes at 900 px: rotated.
+        let step = request("wgsl", "subgroupInclusiveAdd", "64", "u32", "lane", "");
+        let scene = build(&step, 900.0);
+        for i in 0..64usize {
+            let b = scene.lane_box(Row::Result, i).unwrap();
+            assert_eq!(
+                b.label.as_deref(),
+                Some((i * (i + 1) / 2).to_string().as_str())
+            );
+        }
+        assert_readable(&scene, Row::Result, 64);
+        assert_readable(&scene, Row::Input, 64);
+        let tall = scene.lane_box(Row::Result, 63).unwrap();
+        assert!(tall.rotated(), "{:?}", tall.rect);
+        // The SVG keeps each value as the plain decimal in a <text>, rotated about its centre.
+        let svg = crate::render::svg::to_svg(&scene);
+        assert!(svg.contains(">2016</text>"), "no 2016");
+        assert!(svg.contains(r#"transform="rotate(-90 "#));
+        // Hovering lane 5 names the lanes its sum came from; the exclusive scan stops below it.
+        assert!(scene.hit(tall.rect.cx(), tall.rect.y + 2.0).is_some());
+        let tip =
+            |scene: &Scene, i: usize| scene.lane_box(Row::Result, i).unwrap().tip.clone().unwrap();
+        assert!(
+            tip(&scene, 5).ends_with("from lanes 0–5"),
+            "{}",
+            tip(&scene, 5)
+        );
+        let excl = request("wgsl", "subgroupExclusiveAdd", "64", "u32", "lane", "0xf0f");
+        let excl_scene = build(&excl, 900.0);
+        assert!(
+            tip(&excl_scene, 9).ends_with("from lanes 0–3, 8"),
+            "{}",
+            tip(&excl_scene, 9)
+        );
+    }
+
+    #[test]
+    fn a_ballot_names_the_active_lanes_it_read() {
+        // CUDA __ballot_sync with 8 active lanes: each result is the mask of lanes 0–7.
+        let step = request("cuda", "__ballot_sync", "32", "", "lane*0+1", "0xff");
+        let scene = build(&step, 600.0);
+        let tip = scene.lane_box(Row::Result, 3).unwrap().tip.clone().unwrap();
+        assert!(tip.contains("255"), "{tip}");
+        assert!(tip.ends_with("from lanes 0–7"), "{tip}");
+        // A lane read is not a collective: no list.
+        let xor = ascend("asc_shfl_xor", &[("lane_mask", "1")], "");
+        let scene = build(&xor, 600.0);
+        assert!(!scene
+            .lane_box(Row::Result, 0)
+            .unwrap()
+            .tip
+            .clone()
+            .unwrap()
+            .contains("from lanes"));
+    }
+
+    #[test]
+    fn f16x2_pairs_and_64_bit_values_are_drawn_whole() {
+        for (dialect, op, ty, values) in [
+            ("cuda", "__shfl_xor_sync", "f16x2", "1.5:-2.25,0.1:65504"),
+            (
+                "cuda",
+                "__shfl_xor_sync",
+                "i64",
+                "-9223372036854775808,1234567890123",
+            ),
+        ] {
+            for lanes in ["32", "64"] {
+                let list: Vec<&str> = values.split(',').collect();
+                let n: usize = lanes.parse().unwrap();
+                let values: Vec<&str> = (0..n).map(|i| list[i % list.len()]).collect();
+                let Ok(step) = OpRequest {
+                    dialect: if lanes == "64" {
+                        "hip".into()
+                    } else {
+                        dialect.into()
+                    },
+                    op: if lanes == "64" {
+                        "__shfl_xor".into()
+                    } else {
+                        op.into()
+                    },
+                    lanes: lanes.into(),
+                    ty: ty.into(),
+                    values: values.join(","),
+                    params: [("lane_mask".to_string(), "1".to_string())].into(),
+                    ..OpRequest::default()
+                }
+                .run() else {
+                    panic!("{ty} {lanes}")
+                };
+                let scene = build(&step, 900.0);
+                assert_readable(&scene, Row::Result, n);
+                assert_readable(&scene, Row::Input, n);
+            }
+        }
     }
 
     #[test]

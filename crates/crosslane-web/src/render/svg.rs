@@ -151,14 +151,19 @@ fn write_box(s: &mut String, b: &BoxItem) {
         }
     );
     if let Some(label) = &b.label {
+        let (x, y) = (n(r.cx()), n(r.y + r.h / 2.0));
         let _ = write!(
             s,
-            r#"<text x="{}" y="{}" font-size="{}" fill="{}" text-anchor="middle" dominant-baseline="central" font-weight="600">{}</text>"#,
-            n(r.cx()),
-            n(r.y + r.h / 2.0),
+            r#"<text x="{x}" y="{y}" font-size="{}" fill="{}" text-anchor="middle" dominant-baseline="central" font-weight="600"{}>{}</text>"#,
             n(b.font),
             b.paint.ink,
-            esc(label)
+            // Rotated labels turn about their own centre (as the canvas draws them).
+            if b.rotated() {
+                format!(r#" transform="rotate(-90 {x} {y})""#)
+            } else {
+                String::new()
+            },
+            esc(label),
         );
     }
     s.push_str("</g>");

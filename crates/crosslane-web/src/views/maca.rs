@@ -527,7 +527,7 @@ impl Maca {
     }
 
     fn draw(&self, step: &Step) -> Js<()> {
-        let mut width = self.canvas.get_bounding_client_rect().width();
+        let mut width = canvas::available_width(&self.canvas);
         if width < 50.0 {
             width = 960.0;
         }

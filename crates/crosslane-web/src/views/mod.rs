@@ -1,9 +1,9 @@
-//! The page's views besides the single-operation view ([`crate::app`]): each view is one module
+//! The page's views besides the single-operation view (`crate::app`): each view is one module
 //! that builds its DOM inside its own `<section id="view-NAME" data-view="NAME">` of
-//! `web/index.html`, keeps its own state, and registers with the [`router`] so that tabs, the
+//! `web/index.html`, keeps its own state, and registers with the `router` so that tabs, the
 //! URL (permalinks) and embeds can save and restore it.
 //!
-//! Adding a view: a module here, one line in [`mount_all`], one `<section>` and one tab button in
+//! Adding a view: a module here, one line in `mount_all`, one `<section>` and one tab button in
 //! `web/index.html`.
 
 #[cfg(target_arch = "wasm32")]

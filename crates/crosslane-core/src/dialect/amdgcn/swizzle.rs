@@ -75,30 +75,30 @@ pub const OPS: &[OpSpec] = &[OpSpec {
 pub enum SwizzleMode {
     /// `offset ≥ 0xe000`: FFT decomposition with `mask = offset[4:0]`.
     Fft {
-        /// offset[4:0].
+        /// offset\[4:0\].
         mask: u32,
     },
     /// `0xc000 ≤ offset < 0xe000`: rotate within 32 lanes.
     Rotate {
-        /// offset[9:5], lanes.
+        /// offset\[9:5\], lanes.
         amount: u32,
-        /// offset[10]: rotate right (towards higher lanes reading lower ones).
+        /// offset\[10\]: rotate right (towards higher lanes reading lower ones).
         right: bool,
-        /// offset[4:0]: lane bits kept from the caller.
+        /// offset\[4:0\]: lane bits kept from the caller.
         mask: u32,
     },
     /// `offset[15] = 1`: lane k of each group of 4 reads lane `sel[k]` of the group.
     Quad {
-        /// offset[1:0], [3:2], [5:4], [7:6].
+        /// offset\[1:0\], \[3:2\], \[5:4\], \[7:6\].
         sel: [u32; 4],
     },
     /// `offset[15] = 0`: `j = ((i & and_mask) | or_mask) ^ xor_mask` within 32 lanes.
     Bitmask {
-        /// offset[4:0].
+        /// offset\[4:0\].
         and_mask: u32,
-        /// offset[9:5].
+        /// offset\[9:5\].
         or_mask: u32,
-        /// offset[14:10].
+        /// offset\[14:10\].
         xor_mask: u32,
     },
 }

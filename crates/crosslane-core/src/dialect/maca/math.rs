@@ -74,7 +74,7 @@ pub fn mad_wide_u32(a: u32, b: u32, c: u64) -> u64 {
 }
 
 /// `log_clampf`: log2(x) clamped to [0, 1]; NaN → 0 (the AMD output clamp, which maps NaN to 0:
-/// the seed says only "结果限制在[0,1]区间").
+/// the seed says only "结果限制在\[0,1\]区间").
 pub fn log_clamp(x: f32) -> f32 {
     let y = (x as f64).log2();
     if y.is_nan() {

@@ -9,10 +9,10 @@
 //! Instruction Calculator (ROCm/amd_matrix_instruction_calculator, gfx9 register layout) and the
 //! CDNA3 ISA give them, for one block (M = N = 16) on a 64-lane wave:
 //!
-//! * A[i][k] (16 × K) and B[k][j] (K × 16): with `e = K / 4` elements per lane,
+//! * A\[i\]\[k\] (16 × K) and B\[k\]\[j\] (K × 16): with `e = K / 4` elements per lane,
 //!   lane = 16·⌊k / e⌋ + (i for A, j for B), slot = k mod e.
-//! * C[i][j], D[i][j] with 32-bit elements: lane = 16·⌊i / 4⌋ + j, slot = i mod 4.
-//! * C[i][j], D[i][j] with 64-bit elements (f64): lane = 16·(i mod 4) + j, slot = ⌊i / 4⌋.
+//! * C\[i\]\[j\], D\[i\]\[j\] with 32-bit elements: lane = 16·⌊i / 4⌋ + j, slot = i mod 4.
+//! * C\[i\]\[j\], D\[i\]\[j\] with 64-bit elements (f64): lane = 16·(i mod 4) + j, slot = ⌊i / 4⌋.
 //!
 //! This is an inference from the ISA family, not a MetaX statement; the reference view says so.
 

@@ -22,11 +22,11 @@
 //! does.
 
 use crate::args::{Arg, Role, PER_LANE};
-use crate::dialect::amdgcn::permute::{bpermute, per_lane_addrs, permute};
 use crate::dpp::{apply, undefined_warning, DppCall, DppCtrl, OnInvalid};
 use crate::error::InputError;
 use crate::op::{Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 use crate::params::{ParamDefault, ParamKind, ParamSpec};
+use crate::permute::{bpermute, per_lane_addrs, permute};
 use crate::result::Diagnostic;
 
 use super::{TYPES_INT, TYPE_NOTE_INT};

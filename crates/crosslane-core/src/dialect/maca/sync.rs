@@ -34,13 +34,13 @@ pub enum Queue {
 /// The decoded `flag` of `__builtin_mxc_arrive` (seed §3.1.6 table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ArriveFlag {
-    /// flag[5:0]: target of outstanding global accesses.
+    /// flag\[5:0\]: target of outstanding global accesses.
     pub gvm_cnt: u32,
-    /// flag[6]: wait on the global queue.
+    /// flag\[6\]: wait on the global queue.
     pub gvm_enable: bool,
-    /// flag[10:7]: target of outstanding shared accesses.
+    /// flag\[10:7\]: target of outstanding shared accesses.
     pub bsm_cnt: u32,
-    /// flag[12]: wait on the shared queue.
+    /// flag\[12\]: wait on the shared queue.
     pub bsm_enable: bool,
 }
 

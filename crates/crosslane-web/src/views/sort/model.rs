@@ -1,7 +1,7 @@
 //! The sort view's model: the keys (typed or drawn from a seed), the network's figures and checks
 //! (the same [`SortReport`] the CLI's `crosslane sort` prints), and a stage-by-stage walk of the
 //! network that records, per stage, which comparators fired and swapped and how sorted the keys
-//! are afterwards. Target-independent; the page ([`super::page`]) and the drawings
+//! are afterwards. Target-independent; the page (`super::page`) and the drawings
 //! ([`super::diagram`], [`super::plot`]) only read it.
 //!
 //! The walk uses the core's per-thread closed form ([`closed_form::thread_comparator`], seed 004),
@@ -75,7 +75,7 @@ impl SortRun {
     /// draws them) and walks the network over it. Wires are recorded when `len ≤ draw_limit`.
     ///
     /// # Errors
-    /// The core's [`report`] errors: `len` outside `1..=`[`MAX_REPORT_LEN`] or disagreeing with
+    /// The core's [`report`](fn@report) errors: `len` outside `1..=`[`MAX_REPORT_LEN`] or disagreeing with
     /// the values; `values[i]` for an item that is not an integer.
     pub fn new(
         len: Option<usize>,

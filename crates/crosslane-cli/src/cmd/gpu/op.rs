@@ -1,0 +1,128 @@
+//! `crosslane gpu DIALECT OP [--lanes N] [--active MASK] [--values SPEC] [--type T]
+//! [--PARAM VALUE]... [--lowering auto|workgroup|subgroup] [--wgsl] [--json]`: the op in the
+//! emulator and on the native GPU, lane by lane (lane, emulator, GPU, verdict, source) under a
+//! header with the adapter, subgroup sizes (min, max, observed), the lowering and the time. For
+//! `wgsl` ops `--lanes` defaults to the device's subgroup size. `--wgsl` also prints the WGSL that
+//! ran; `--json` prints [`crosslane_gpu::Comparison::to_json`] plus `"wgsl"`, the text that ran.
+//!
+//! The flags are `crosslane op`'s ([`crate::flags::parse_params`] matches the op's parameters
+//! against the registry), plus `--lowering` and `--wgsl`; `--exited` and `--compare` are
+//! `crosslane op`'s only (the device runs every lane that has not exited as a real invocation).
+
+use crosslane_core::{find_op, Dialect, OpRequest};
+use crosslane_gpu::native::NativeGpu;
+use crosslane_gpu::LoweringChoice;
+
+use super::gpu_error;
+use crate::error::CliError;
+use crate::flags::{parse_params, Common};
+use crate::print_out;
+
+/// Arguments of `crosslane gpu DIALECT OP …`.
+#[derive(clap::Args, Debug)]
+pub struct GpuOpArgs {
+    /// cuda, hip, ascend, amdgcn, maca or wgsl.
+    pub dialect: String,
+    /// The vendor's op name (asc_shfl_xor, __shfl_xor_sync, ds_swizzle_b32, …) or an alias.
+    pub op: String,
+    /// Lanes in the warp, as for `crosslane op`; for wgsl the device's subgroup size by default.
+    #[arg(long, allow_hyphen_values = true)]
+    pub lanes: Option<String>,
+    /// Active (exec) mask, hex; default all lanes.
+    #[arg(long, allow_hyphen_values = true)]
+    pub active: Option<String>,
+    /// The operand: `lane` (default), a lane expression, or a comma list of exactly N items.
+    #[arg(long, allow_hyphen_values = true)]
+    pub values: Option<String>,
+    /// Value type: i32 (default), u32, f32, … (those WGSL can hold run on the device).
+    #[arg(long = "type", value_name = "T")]
+    pub ty: Option<String>,
+    /// How the value moves on the device: auto (default), workgroup (workgroup memory) or
+    /// subgroup (subgroupShuffle, when the device's subgroup holds the warp).
+    #[arg(long, value_name = "LOWERING")]
+    pub lowering: Option<String>,
+    /// Also print the WGSL that ran.
+    #[arg(long)]
+    pub wgsl: bool,
+    /// Print the comparison as one JSON object (with the WGSL under "wgsl").
+    #[arg(long)]
+    pub json: bool,
+    /// The op's parameters as `--PARAM VALUE` (or `--PARAM=VALUE`) pairs, as for `crosslane op`.
+    #[arg(
+        value_name = "--PARAM VALUE",
+        num_args = 0..,
+        allow_hyphen_values = true,
+        trailing_var_arg = true
+    )]
+    pub params: Vec<String>,
+}
+
+/// Runs `crosslane gpu DIALECT OP …`.
+///
+/// # Errors
+/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for input that does not parse or cannot
+/// be encoded, or a run the GPU path cannot do as asked; [`CliError::Gpu`] (exit 3) without a
+/// usable GPU; [`CliError::Failed`] (exit 1) when a lane mismatches, after the diff was printed.
+pub fn run(args: &GpuOpArgs) -> Result<(), CliError> {
+    let dialect = Dialect::parse(&args.dialect)?;
+    let spec = find_op(dialect, &args.op)?;
+    let mut common = Common {
+        lanes: args.lanes.clone(),
+        active: args.active.clone(),
+        values: args.values.clone(),
+        ty: args.ty.clone(),
+        json: args.json,
+        gpu: Some(Default::default()),
+        ..Common::default()
+    };
+    let params = parse_params(spec, &args.params, &mut common)?;
+    let gpu_flags = common.gpu.take().unwrap_or_default();
+    if common.exited.is_some() || common.compare {
+        let flag = if common.compare {
+            "--compare"
+        } else {
+            "--exited"
+        };
+        return Err(CliError::Usage(format!(
+            "{flag}: not a flag of crosslane gpu (it is crosslane op's)"
+        )));
+    }
+    let lowering = args.lowering.as_deref().or(gpu_flags.lowering.as_deref());
+    let lowering = LoweringChoice::parse(lowering.unwrap_or_default()).map_err(gpu_error)?;
+    let gpu = NativeGpu::new().map_err(gpu_error)?;
+    let mut lanes = common.lanes.unwrap_or_default();
+    if dialect == Dialect::Wgsl && lanes.is_empty() && gpu.caps().min_size > 0 {
+        lanes = gpu.caps().min_size.to_string();
+    }
+    let request = OpRequest {
+        dialect: args.dialect.clone(),
+        op: args.op.clone(),
+        lanes,
+        active: common.active.unwrap_or_default(),
+        exited: String::new(),
+        values: common.values.unwrap_or_default(),
+        ty: common.ty.unwrap_or_default(),
+        params,
+    };
+    let step = request.run()?;
+    let (cmp, run) = gpu.compare_step(&step, lowering).map_err(gpu_error)?;
+    let text = if common.json {
+        let mut v = cmp.to_json();
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("wgsl".into(), run.wgsl.clone().into());
+        }
+        serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+    } else if args.wgsl || gpu_flags.wgsl {
+        format!("{}\n{}", run.wgsl, cmp.to_table())
+    } else {
+        cmp.to_table()
+    };
+    print_out(&text)?;
+    if cmp.agrees() {
+        Ok(())
+    } else {
+        Err(CliError::Failed(
+            "a lane on the GPU does not match the emulator: see the diff".into(),
+        ))
+    }
+}

@@ -1,0 +1,9 @@
+//! The `crosslane` binary's integration tests, one program (`cargo test -p crosslane-cli --test
+//! suite`), one module per subcommand; `common` runs the binary.
+
+mod common;
+mod compare;
+mod gpu;
+mod op;
+mod run;
+mod sort;

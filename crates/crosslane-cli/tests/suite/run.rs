@@ -1,0 +1,262 @@
+//! `crosslane run`: a scenario file, stdin or a permalink replays to the same JSON as the
+//! equivalent `crosslane op … --json`.
+
+use crate::common::crosslane_stdin as crosslane;
+use std::collections::BTreeMap;
+use std::process::Output;
+
+use crosslane_core::permalink;
+use crosslane_core::scenario::{Scenario, View};
+use crosslane_core::OpRequest;
+
+fn json(out: &Output) -> serde_json::Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn xor_scenario() -> Scenario {
+    Scenario::new(View::Op(OpRequest {
+        dialect: "ascend".into(),
+        op: "asc_shfl_xor".into(),
+        active: "0x0000ffff".into(),
+        params: BTreeMap::from([
+            ("lane_mask".to_string(), "1".to_string()),
+            ("width".to_string(), "16".to_string()),
+        ]),
+        ..OpRequest::default()
+    }))
+}
+
+fn op_json() -> serde_json::Value {
+    json(&crosslane(
+        &[
+            "op",
+            "ascend",
+            "asc_shfl_xor",
+            "--active",
+            "0x0000ffff",
+            "--lane-mask",
+            "1",
+            "--width",
+            "16",
+            "--json",
+        ],
+        None,
+    ))
+}
+
+#[test]
+fn a_scenario_file_replays_like_the_op_command() {
+    let path = std::env::temp_dir().join(format!("crosslane-run-{}.json", std::process::id()));
+    std::fs::write(&path, xor_scenario().to_json()).expect("write scenario");
+    let out = crosslane(&["run", path.to_str().expect("utf-8 path")], None);
+    let _ = std::fs::remove_file(&path);
+    let got = json(&out);
+    assert_eq!(got, op_json());
+    assert_eq!(got["results"][0]["value"], 1);
+    assert_eq!(got["results"][16]["source"], "inactive");
+}
+
+#[test]
+fn stdin_and_permalinks_replay_the_same() {
+    let want = op_json();
+    let s = xor_scenario();
+    assert_eq!(json(&crosslane(&["run", "-"], Some(&s.to_json()))), want);
+    let link = permalink::encode(&s);
+    assert_eq!(json(&crosslane(&["run", &link], None)), want);
+    assert_eq!(json(&crosslane(&["run", "-"], Some(&link))), want);
+    let url = format!("http://127.0.0.1:8080/#s={link}");
+    assert_eq!(json(&crosslane(&["run", &url, "--json"], None)), want);
+}
+
+#[test]
+fn bad_scenarios_exit_2_with_one_line() {
+    for (input, needle) in [
+        ("v9.eNoDAAAAAAE", "v9."),
+        ("v1.eNo", "truncated"),
+        (r#"{"version":2,"view":{}}"#, "version 2"),
+        (
+            r#"{"version":1,"view":{"op":{"dialect":"ascend","op":"asc_shfl_xor","params":{"width":"0"}}}}"#,
+            "width",
+        ),
+    ] {
+        let out = crosslane(&["run", "-"], Some(input));
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{input}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let out = crosslane(&["run", "/nonexistent/crosslane.json"], None);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// The seed's asc_shfl_down reduce-sum kernel (seed 001, 示例2, line breaks restored).
+const REDUCE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../crosslane-core/examples_kernels/ascend_shfl_down_reduce.cpp"
+);
+
+/// Lane `lane`'s final value of variable `var` in warp 0 of block 0 of a `run --json` trace.
+fn lane_text(trace: &serde_json::Value, var: &str, lane: usize) -> serde_json::Value {
+    let vars = trace["warps"][0]["vars"].as_array().expect("warp 0 vars");
+    let v = vars
+        .iter()
+        .find(|v| v["name"] == var)
+        .unwrap_or_else(|| panic!("no variable {var} in {vars:?}"));
+    v["lanes"][lane]["text"].clone()
+}
+
+#[test]
+fn a_kernel_file_runs_with_its_trace_as_json() {
+    let trace = json(&crosslane(&["run", REDUCE, "--json"], None));
+    // Seed 001: "the reduce-sum result is in the thread whose laneId is 0": 0+1+…+31 = 496.
+    assert_eq!(lane_text(&trace, "value", 0), "496");
+    assert_eq!(trace["outcome"]["kind"], "finished");
+    assert_eq!(trace["launch"]["lanes"], 32);
+    let ops: Vec<&str> = trace["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .flat_map(|s| s["ops"].as_array().into_iter().flatten())
+        .map(|o| o["op"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(ops, vec!["asc_shfl_down"; 5]);
+}
+
+#[test]
+fn a_kernel_file_prints_text_without_json() {
+    let out = crosslane(&["run", REDUCE], None);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("asc_shfl_down (ascend, i32)"), "{text}");
+    assert!(text.contains("finished after"), "{text}");
+    // dst[0] holds lane 0's sum.
+    assert!(text.contains("dst (32 x int): 496 512 "), "{text}");
+}
+
+#[test]
+fn a_kernel_scenario_and_stdin_snippet_run_the_same_trace() {
+    let source = std::fs::read_to_string(REDUCE).expect("seed kernel");
+    let from_file = json(&crosslane(&["run", REDUCE, "--json"], None));
+    let scenario = Scenario::new(View::Kernel {
+        source: source.clone(),
+        blocks: 0,
+        threads_per_block: 0,
+        lanes: 0,
+        step: 3,
+    });
+    assert_eq!(
+        json(&crosslane(
+            &["run", "-", "--json"],
+            Some(&scenario.to_json())
+        )),
+        from_file
+    );
+    assert_eq!(
+        json(&crosslane(&["run", "-", "--json"], Some(&source))),
+        from_file
+    );
+    // Two blocks of 64 threads: four warps, each lane 0 of a warp holds 496.
+    let two = json(&crosslane(
+        &[
+            "run",
+            REDUCE,
+            "--json",
+            "--blocks",
+            "2",
+            "--threads-per-block",
+            "64",
+        ],
+        None,
+    ));
+    assert_eq!(two["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(two["warps"].as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn kernel_faults_name_their_line_and_column() {
+    let out = crosslane(
+        &["run", "-"],
+        Some("__global__ void k(int* d) {\n  int x = ;\n}"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("-:2:11:"), "{err}");
+    let out = crosslane(
+        &["run", "-", "--json", "--max-work", "100000"],
+        Some("__global__ void k() {\n  while (1) {}\n}"),
+    );
+    let trace = json(&out);
+    assert_eq!(trace["outcome"]["kind"], "limit");
+    assert_eq!(trace["outcome"]["resource"], "work");
+    assert_eq!(trace["outcome"]["limit"], 100_000);
+    assert_eq!(trace["outcome"]["line"], 2);
+}
+
+#[test]
+fn a_budget_that_runs_out_names_itself_and_its_flag() {
+    // Text: the last line says which limit, what hit it and how to raise it.
+    let out = crosslane(
+        &["run", "-", "--max-work", "5000"],
+        Some("__global__ void k() {\n  int x = 0;\n  while (1) { x++; }\n}"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("stopped: work limit of 5000 units of work"),
+        "{text}"
+    );
+    assert!(text.contains("raise it with --max-work"), "{text}");
+    // Memory: a buffer the budget cannot hold is refused before it exists (exit 2).
+    let out = crosslane(
+        &[
+            "run",
+            "-",
+            "--max-memory",
+            "1000",
+            "--threads-per-block",
+            "1024",
+        ],
+        Some("__global__ void k(double* d) { d[0] = 1; }"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("memory limit of 1000 bytes"), "{err}");
+    assert!(err.contains("--max-memory"), "{err}");
+}
+
+#[test]
+fn control_characters_from_the_input_are_escaped() {
+    // A kernel whose statement text carries ESC and BEL: the trace prints them escaped.
+    let out = crosslane(
+        &["run", "-"],
+        Some("__global__ void k(int* d) {\n  d[0] = /* \u{1b}[31m red \u{7} */ 1;\n}"),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(text.contains("\\u{1b}[31m"), "{text}");
+    // And in an error message.
+    let out = crosslane(&["run", "-"], Some("int x = \u{1b}]0;title\u{7};"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+    assert!(err.contains("\\u{1b}"), "{err}");
+}
+
+#[test]
+fn standard_input_past_the_cap_is_a_clear_error() {
+    let big = "x".repeat(16 * 1024 * 1024 + 10);
+    let out = crosslane(&["run", "-"], Some(&big));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("larger than 16777216 bytes"), "{err}");
+}

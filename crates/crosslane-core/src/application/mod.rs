@@ -1,0 +1,13 @@
+//! What is built on the dialects: one call as typed ([`request`]), the reference entries
+//! ([`reference`](mod@reference)), one shuffle under five dialects ([`portability`]), export as code
+//! ([`codegen`]), the sorting network ([`network`]), the versioned scenario and its URL
+//! ([`scenario`], [`permalink`]). The kernel interpreter (`crate::kernel`) belongs here too and
+//! moves in last.
+
+pub mod codegen;
+pub mod network;
+pub mod permalink;
+pub mod portability;
+pub mod reference;
+pub mod request;
+pub mod scenario;
