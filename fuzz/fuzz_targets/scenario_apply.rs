@@ -9,6 +9,7 @@
 use crosslane_core::kernel::{Executor, LaunchConfig, Limits};
 use crosslane_core::network::report;
 use crosslane_core::scenario::{Scenario, View};
+use crosslane_core::{compare_lanes, LaneParam, ShuffleFamily};
 use libfuzzer_sys::fuzz_target;
 
 fn budgets() -> Limits {
@@ -50,6 +51,19 @@ fuzz_target!(|data: &[u8]| {
                 // The page caps a sort at 2^20 keys; keep a fuzz iteration small.
                 if *len <= 4096 {
                     let _ = report(Some(*len as usize), *seed, values.as_deref());
+                }
+            }
+            View::Compare {
+                family,
+                param,
+                width,
+                values,
+                active,
+            } => {
+                // As the portability view reads its fields.
+                if let (Ok(f), Ok(p)) = (ShuffleFamily::parse(family), LaneParam::parse(param)) {
+                    let w = crosslane_core::params::parse_int(width);
+                    let _ = compare_lanes(f, &p, w, values, active);
                 }
             }
         }

@@ -1,7 +1,7 @@
 // End-to-end test of issue 8, embedding: ?embed inside a documentation page (embed-host.html,
 // served from another origin) reports its height with postMessage, in light and dark themes; the
-// page's "Copy embed code" snippet shows a static drawing of the scenario when the wasm cannot
-// load, and hides it once the live embed reports.
+// page's "Copy embed code" snippet is small: the iframe, and a link to the full page as the static
+// fallback where the wasm cannot load (issue 17).
 //
 // Serve the built page first (see lib.mjs), then:
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/embed.test.mjs
@@ -48,13 +48,13 @@ for (const theme of ['light', 'dark']) {
     const frame = page.frames().find((f) => f.url().startsWith(PAGE_URL));
     assert.ok(frame, 'the embed frame');
     await frame.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
-    // Embed mode: no page chrome, the canvas and a compact strip with dialect, op, main param.
+    // Embed mode: no page chrome, the canvas and a compact strip with dialect, op and every
+    // parameter (issue 17: an embed can edit every parameter of its operation).
     assert.equal(await frame.$eval('header.top', (e) => getComputedStyle(e).display), 'none');
     assert.equal(await frame.$eval('#table-panel', (e) => getComputedStyle(e).display), 'none');
-    for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '#lane-canvas']) {
+    for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '[data-param="width"]', '#lane-canvas']) {
       assert.ok(await frame.isVisible(sel), `${sel} visible`);
     }
-    assert.equal(await frame.isVisible('[data-param="width"]'), false);
     assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), theme);
     // The frame is as tall as the last height reported, and that is the document's height.
     const reported = await page.evaluate(() => window.heights.at(-1));
@@ -73,37 +73,46 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
-test('the embed code shows a static drawing when wasm is unavailable, the live embed otherwise', async () => {
+test('the embed code is small: an iframe, and a link to the full page as the static fallback', async () => {
   const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
+  await page.click('#copy-link');
+  const pageLink = await page.inputValue('#share-text');
   await page.click('#copy-embed');
   const snippet = await page.inputValue('#share-text');
   await page.close();
   assert.match(snippet, /<iframe [^>]*src="[^"]*\?embed#v1\.[A-Za-z0-9_-]+"/);
-  assert.match(snippet, /<img class="crosslane-static"[^>]*src="data:image\/svg\+xml;base64,/);
-  const svg = Buffer.from(snippet.match(/src="data:image\/svg\+xml;base64,([^"]*)"/)[1], 'base64').toString('utf8');
-  // The static drawing carries the lane values (seed 000: lane 0 reads lane 1, …).
-  assert.ok(svg.includes('lane 0 ← lane 1: 1'), 'lane 0 in the SVG');
-  assert.ok(svg.includes('lane 31 ← lane 30: 30'), 'lane 31 in the SVG');
+  // Issue 17: the inline SVG made the snippet 50-70 KB; the fallback is now a link.
+  assert.ok(snippet.length < 1024, `snippet is ${snippet.length} bytes`);
+  assert.doesNotMatch(snippet, /<img|data:image/);
+  const href = snippet.match(/<a class="crosslane-static" href="([^"]*)"/)[1];
+  assert.equal(href, pageLink, 'the same scenario on the full page (what copy link gives)');
   const html = `<!doctype html><meta charset="utf-8"><body style="margin:20px;max-width:760px">${snippet}</body>`;
 
-  // wasm blocked: the iframe stays transparent and empty, the drawing shows through.
+  // wasm blocked: the iframe stays transparent and empty, the link is there to follow.
   const blocked = await hostPage(html, 'doc.html', (p) => p.route('**/*.wasm', (route) => route.abort()));
   const frame = await (await blocked.waitForSelector('iframe')).contentFrame();
   await frame.waitForLoadState('load');
   await blocked.waitForTimeout(500);
   assert.equal(await frame.evaluate(() => document.body.dataset.ready ?? null), null);
   assert.equal(await frame.evaluate(() => getComputedStyle(document.body).visibility), 'hidden');
-  const img = await blocked.$('img.crosslane-static');
-  assert.ok(await img.isVisible());
-  assert.ok(await img.evaluate((i) => i.complete && i.naturalWidth > 100), 'the SVG decodes');
+  const link = await blocked.$('a.crosslane-static');
+  assert.ok(await link.isVisible());
   await blocked.screenshot({ path: `${ARTIFACTS}embed-fallback.png`, fullPage: true });
   await blocked.close();
 
-  // wasm available: the live embed reports, the snippet script sizes it and hides the drawing.
+  // wasm available: the live embed reports and the snippet script sizes the iframe.
   const live = await hostPage(html, 'doc.html');
-  await live.waitForFunction(() => document.querySelector('img.crosslane-static').style.visibility === 'hidden');
+  const iframe = await live.waitForSelector('iframe');
+  const liveFrame = await iframe.contentFrame();
+  await liveFrame.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
+  await live.waitForFunction(() => {
+    const f = document.querySelector('.crosslane-embed iframe');
+    return f && f.style.height !== '' && Math.abs(f.getBoundingClientRect().height - parseFloat(f.style.height)) < 1;
+  });
   const h = await live.$eval('iframe', (f) => f.getBoundingClientRect().height);
   assert.ok(h > 150, `iframe height ${h}`);
+  // Lane 0 of seed 000 (asc_shfl_xor lane_mask 1 width 16) reads lane 1.
+  assert.equal(await liveFrame.textContent('#lanes tr[data-lane="0"] td.result'), '1');
   await live.close();
   assert.deepEqual(browser.pageErrors.filter((e) => !/wasm|WebAssembly|Failed to fetch|ERR_FAILED/i.test(e)), []);
 });

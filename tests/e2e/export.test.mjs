@@ -35,6 +35,27 @@ test('PNG, SVG, JSON and CSV exports of the seed 000 scenario', async () => {
   const bytes = Buffer.from(png.href.split(',')[1], 'base64');
   assert.ok(bytes.length > 2000, `PNG of ${bytes.length} bytes`);
   assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  // Issue 17: at least 2 backing pixels per CSS pixel (this window's ratio is 1), and a 26 px
+  // title band above the drawing (IHDR: width and height at bytes 16 and 20).
+  const css = await page.$eval('#lane-canvas', (c) => ({ w: c.clientWidth, h: c.clientHeight }));
+  const [pw, ph] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+  assert.ok(Math.abs(pw - 2 * css.w) <= 2, `PNG width ${pw} for ${css.w} CSS px`);
+  assert.ok(Math.abs(ph - 2 * (css.h + 26)) <= 2, `PNG height ${ph} for ${css.h} CSS px + title`);
+  // The title band holds dark text (the title line); the page's drawing has none up there.
+  const ink = await page.evaluate(async (href) => {
+    const img = new Image();
+    img.src = href;
+    await img.decode();
+    const c = document.createElement('canvas');
+    [c.width, c.height] = [img.width, img.height];
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, Math.min(img.width, 800), 52).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 200) n++;
+    return n;
+  }, png.href);
+  assert.ok(ink > 200, `title ink pixels: ${ink}`);
 
   const svg = text((await exported(page, '#export-svg')).href);
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);

@@ -150,9 +150,12 @@ test('a width of 0 is an input error on `width`; the typed text and the drawing 
   const error = await page.textContent('#input-error');
   assert.ok(await page.isVisible('#input-error'));
   assert.match(error, /^width: /);
+  // Inside the field, the line says what is wrong; the field's label already names it (issue 17:
+  // no "width: width: …").
   const line = await page.textContent('.field[data-field="width"] .field-error');
-  assert.match(line, /width/);
+  assert.doesNotMatch(line, /^width/);
   assert.match(line, /1\.\.=/);
+  assert.equal(await page.$eval('input[data-param="width"]', (i) => document.getElementById(i.getAttribute('aria-describedby')).textContent), line);
   assert.equal(await page.inputValue('input[data-param="width"]'), '0');
   assert.equal(await page.getAttribute('input[data-param="width"]', 'aria-invalid'), 'true');
   assert.deepEqual(await cells(page, 'result'), good, 'the previous result stays');
@@ -162,7 +165,7 @@ test('a width of 0 is an input error on `width`; the typed text and the drawing 
   assert.ok(!(await page.isVisible('#input-error')));
   await rendered(page, () => page.fill('input#values', 'lane*'));
   assert.match(await page.textContent('#input-error'), /^values: /);
-  assert.match(await page.textContent('.field[data-field="values"] .field-error'), /values/);
+  assert.match(await page.textContent('.field[data-field="values"] .field-error'), /^`lane\*`/);
   assert.equal(await page.inputValue('input#values'), 'lane*');
   assert.deepEqual(await cells(page, 'result'), good);
   await rendered(page, () => page.fill('input#values', 'lane'));

@@ -349,11 +349,18 @@ impl App {
             return Ok(());
         };
         match kind {
-            "png" => export::set_download(
-                &self.exports.png,
-                export::png::FILE,
-                &export::png::data_url(&self.canvas)?,
-            ),
+            "png" => {
+                let Some(scene) = &self.scene else {
+                    return Ok(());
+                };
+                let params = self.controls.request()?.params;
+                let title = crate::render::print::title(step, &params);
+                export::set_download(
+                    &self.exports.png,
+                    export::png::FILE,
+                    &export::png::data_url(scene, &title, window()?.device_pixel_ratio())?,
+                )
+            }
             "json" => export::set_download(
                 &self.exports.json,
                 export::json::FILE,

@@ -494,7 +494,9 @@ impl Controls {
                 &self.doc,
                 "p",
                 &[("class", "field-error"), ("id", &id), ("role", "alert")],
-                Some(&format!("{}: {}", err.field, err.message)),
+                // The field's own label names it: the line says only what is wrong, so the
+                // field reads "delta … must be in …", not "delta: delta: …" (issue 17).
+                Some(&err.message),
             )?;
             div.append_child(&line)?;
         }

@@ -3,13 +3,12 @@
 //! fits its container, and posts `{type: "crosslane-height", height}` (CSS pixels) to the parent
 //! page after every render and resize so the host can size the iframe.
 //!
-//! "Copy embed code" ([`snippet`]) gives an iframe stacked on a pre-rendered SVG of the same
-//! scenario (the SVG back end of the one renderer). The embed page stays transparent and empty
-//! until its wasm has rendered (`web/embed.css`, `:root.embed body:not([data-ready])`), so where
-//! wasm (or WebGPU, or the iframe itself) is unavailable the host page shows the static drawing
-//! underneath. The snippet's few lines of script resize the iframe from the height messages and
-//! hide the static drawing once the live page reports; without that script both still work,
-//! the iframe keeping the drawing's height.
+//! "Copy embed code" ([`snippet`]) gives an iframe and, under it, a link to the same scenario
+//! on the full page: the static fallback, a few hundred bytes (issue 17 replaced an inline SVG
+//! of 50-70 KB). The embed page stays transparent and empty until its wasm has rendered
+//! (`web/embed.css`, `:root.embed body:not([data-ready])`). The snippet's few lines of script
+//! resize the iframe from the height messages; without that script the iframe keeps the
+//! drawing's height.
 
 /// Width in CSS pixels of the static drawing in the embed code: a documentation column, so the
 /// drawing keeps its lane labels when the host shows it at that width.
@@ -34,12 +33,13 @@ pub fn data_uri_escape(text: &str) -> String {
 }
 
 /// The HTML to paste into a documentation page: an iframe on `url` (the page with `?embed` and
-/// the permalink) over a static `<img>` of `svg` (when given) in one grid cell, `height` CSS
-/// pixels tall until the live page reports its own height, titled `title` for assistive
-/// technology. Every interpolated text is escaped for its attribute.
-pub fn snippet(url: &str, svg: Option<&str>, height: f64, title: &str) -> String {
+/// the permalink), `height` CSS pixels tall until the live page reports its own height, titled
+/// `title` for assistive technology, and under it a link to the same scenario on the full page
+/// (`page`) — the static fallback where the iframe or its wasm cannot run, kept small on purpose
+/// (issue 17, item 7: the inline SVG it replaces made the snippet 50-70 KB). Every interpolated
+/// text is escaped for its attribute or element.
+pub fn snippet(url: &str, page: &str, height: f64, title: &str) -> String {
     use crate::labels::escape;
-    use base64::Engine;
     let height = if height.is_finite() && height >= 40.0 {
         height.ceil() as u64
     } else {
@@ -47,17 +47,9 @@ pub fn snippet(url: &str, svg: Option<&str>, height: f64, title: &str) -> String
     };
     let title = escape(&format!("crosslane: {title}"));
     let url = escape(url);
-    let img = match svg {
-        // Base64: a third larger than the SVG, where percent-encoding its many `<`, `>`, `"`
-        // and spaces would triple them.
-        Some(svg) => format!(
-            "  <img class=\"crosslane-static\" style=\"grid-area:1/1;width:100%;height:auto\" alt=\"{title}\" src=\"data:image/svg+xml;base64,{}\">\n",
-            base64::engine::general_purpose::STANDARD.encode(svg)
-        ),
-        None => String::new(),
-    };
+    let page = escape(page);
     format!(
-        "<div class=\"crosslane-embed\" style=\"display:grid;max-width:100%\">\n{img}  <iframe style=\"grid-area:1/1;width:100%;height:{height}px;border:0;background:transparent\" src=\"{url}\" title=\"{title}\" loading=\"lazy\"></iframe>\n</div>\n<script>addEventListener(\"message\",function(e){{if(!e.data||e.data.type!==\"{HEIGHT_MESSAGE}\")return;document.querySelectorAll(\".crosslane-embed iframe\").forEach(function(f){{if(f.contentWindow!==e.source)return;f.style.height=Math.ceil(e.data.height)+\"px\";var s=f.parentNode.querySelector(\".crosslane-static\");if(s)s.style.visibility=\"hidden\";}});}});</script>\n"
+        "<div class=\"crosslane-embed\" style=\"max-width:100%\">\n  <iframe style=\"display:block;width:100%;height:{height}px;border:0;background:transparent\" src=\"{url}\" title=\"{title}\" loading=\"lazy\"></iframe>\n  <a class=\"crosslane-static\" href=\"{page}\">{title} — open it on the full page</a>\n</div>\n<script>addEventListener(\"message\",function(e){{if(!e.data||e.data.type!==\"{HEIGHT_MESSAGE}\")return;document.querySelectorAll(\".crosslane-embed iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=Math.ceil(e.data.height)+\"px\";}});}});</script>\n"
     )
 }
 
@@ -106,7 +98,11 @@ mod page {
         let doc = document()?;
         if let Some(root) = doc.document_element() {
             root.class_list().add_1("embed")?;
-            root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
+            // `data-theme` is set by index.html's inline script (the query, else
+            // prefers-color-scheme); only fill it in where that script did not run.
+            if !root.has_attribute("data-theme") {
+                root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
+            }
         }
         let observer = Closure::<dyn FnMut(JsValue)>::new(|_| report_height());
         let ro = ResizeObserver::new(observer.as_ref().unchecked_ref())?;
@@ -149,13 +145,14 @@ mod page {
             return Ok(None);
         };
         let url = permalink::page_url(&link, Some(is_dark()))?;
+        let page = permalink::page_url(&link, None)?;
         let view = router::current();
-        let drawing = DRAWINGS.with(|d| d.borrow().get(view.as_str()).and_then(|f| f()));
-        let (svg, height) = match &drawing {
-            Some((svg, h)) => (Some(svg.as_str()), *h + 60.0),
-            None => (None, 360.0),
-        };
-        Ok(Some(snippet(&url, svg, height, &view)))
+        // Only the drawing's height is used: the first height of the iframe, before the live
+        // embed reports its own.
+        let height = DRAWINGS
+            .with(|d| d.borrow().get(view.as_str()).and_then(|f| f()))
+            .map_or(360.0, |(_, h)| h + 60.0);
+        Ok(Some(snippet(&url, &page, height, &view)))
     }
 
     /// `#copy-link` and `#copy-embed`: put the text in `#share-text` (selected, for a manual
@@ -223,31 +220,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn snippet_escapes_and_stacks_iframe_over_static_drawing() {
+    fn snippet_escapes_and_falls_back_to_a_link() {
         let s = snippet(
             "https://x.test/?embed#v1.abc",
-            Some("<svg><text>7 & \"8\"</text></svg>"),
+            "https://x.test/#v1.abc&\"",
             212.2,
             "op <b>",
         );
         assert!(s.contains("src=\"https://x.test/?embed#v1.abc\""), "{s}");
         assert!(s.contains("height:213px"), "{s}");
         assert!(s.contains("title=\"crosslane: op &lt;b&gt;\""), "{s}");
-        // The SVG is base64: no raw markup or quote can end the attribute.
         assert!(
-            s.contains(
-                "src=\"data:image/svg+xml;base64,PHN2Zz48dGV4dD43ICYgIjgiPC90ZXh0Pjwvc3ZnPg==\""
-            ),
+            s.contains("<a class=\"crosslane-static\" href=\"https://x.test/#v1.abc&amp;&quot;\">"),
             "{s}"
         );
-        assert_eq!(s.matches("grid-area:1/1").count(), 2);
+        assert!(!s.contains("<img"), "no inline drawing: {s}");
         assert!(s.contains(HEIGHT_MESSAGE));
+        assert!(s.len() < 1024, "a small snippet, got {} bytes", s.len());
     }
 
     #[test]
-    fn snippet_without_drawing_has_no_img_and_a_sane_height() {
-        let s = snippet("u", None, f64::NAN, "sort");
-        assert!(!s.contains("<img"));
+    fn snippet_height_is_sane_without_a_drawing() {
+        let s = snippet("u", "p", f64::NAN, "sort");
         assert!(s.contains("height:320px"));
     }
 

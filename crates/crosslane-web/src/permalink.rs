@@ -15,6 +15,9 @@
 //! In embed mode the entry is always replaced: an iframe's entries would join the host page's
 //! history.
 //!
+//! The display options (hex) are part of every scenario too ([`Scenario::display`]), read from
+//! and applied to [`crate::labels`] and the `#show-hex` checkbox.
+//!
 //! The GPU panel's open / closed state is part of every scenario ([`Scenario::gpu_panel`]). The
 //! GPU panel reports it with [`set_gpu_panel`] and follows restores with [`on_gpu_panel`]; the
 //! state in force is [`gpu_panel`], mirrored in `body[data-gpu-panel]` (`open` / `closed`).
@@ -94,6 +97,8 @@ pub fn on_gpu_panel(f: impl Fn(bool) + 'static) {
 pub fn current_scenario() -> Option<Scenario> {
     let mut s = Scenario::new(router::save_current()?);
     s.gpu_panel = gpu_panel();
+    s.display.hex = crate::labels::hex();
+    s.tab = Some(router::current());
     Some(s)
 }
 
@@ -166,7 +171,9 @@ fn apply(scenario: &Scenario) -> Result<(), String> {
         }
     }
     RESTORING.with(|r| r.set(true));
-    let taken = router::restore(&scenario.view);
+    // Display options first, so the view restored next draws with them.
+    set_display(&scenario.display);
+    let taken = router::restore_in(&scenario.view, scenario.tab.as_deref());
     if taken {
         GPU_PANEL.with(|g| g.set(scenario.gpu_panel));
         let _ = mirror_gpu_panel();
@@ -190,11 +197,24 @@ fn apply(scenario: &Scenario) -> Result<(), String> {
     }
 }
 
+/// Applies a scenario's display options: the hex setting and its `#show-hex` checkbox.
+fn set_display(display: &crosslane_core::scenario::Display) {
+    crate::labels::set_hex(display.hex);
+    if let Some(input) = document()
+        .ok()
+        .and_then(|d| d.get_element_by_id("show-hex"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+    {
+        input.set_checked(display.hex);
+    }
+}
+
 fn view_kind(view: &View) -> &'static str {
     match view {
         View::Op(_) => "operation",
         View::Kernel { .. } => "kernel",
         View::Sort { .. } => "sort",
+        View::Compare { .. } => "portability",
     }
 }
 

@@ -96,5 +96,32 @@ pub fn render(tbody: &Element, step: &Step) {
             why = escape(&why),
         );
     }
+    // The rows are rebuilt, so the checkbox that had focus (Space on it toggled its lane) is
+    // gone: give focus to the same lane's new checkbox, or keyboard users land on <body>.
+    let focused = focused_lane(tbody);
     tbody.set_inner_html(&html);
+    if let Some(lane) = focused {
+        if let Ok(Some(cb)) =
+            tbody.query_selector(&format!("tr[data-lane=\"{lane}\"] input[type=checkbox]"))
+        {
+            if let Ok(cb) = cb.dyn_into::<web_sys::HtmlElement>() {
+                let _ = cb.focus();
+            }
+        }
+    }
+}
+
+/// The lane whose checkbox in `tbody` has focus, if one has.
+fn focused_lane(tbody: &Element) -> Option<usize> {
+    let active = tbody.owner_document()?.active_element()?;
+    if !tbody.contains(Some(&active)) {
+        return None;
+    }
+    active
+        .closest("tr[data-lane]")
+        .ok()
+        .flatten()?
+        .get_attribute("data-lane")?
+        .parse()
+        .ok()
 }

@@ -168,6 +168,12 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
                 "run: sort scenarios are not replayed by `run` yet; use `crosslane sort`".into(),
             ))
         }
+        View::Compare { .. } => {
+            return Err(CliError::Usage(
+                "run: portability scenarios are not replayed by `run` yet; use `crosslane op … --compare`"
+                    .into(),
+            ))
+        }
     };
     print_out(&format!("{trace}\n"))
 }

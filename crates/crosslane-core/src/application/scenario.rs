@@ -32,6 +32,15 @@ pub struct Scenario {
     /// they existed encodes and decodes exactly as it did.
     #[serde(default, skip_serializing_if = "KernelInputs::is_empty")]
     pub kernel_inputs: KernelInputs,
+    /// How values are shown (hex). Left out of the JSON when every option is off, so a link
+    /// made before display options existed encodes and decodes exactly as it did.
+    #[serde(default, skip_serializing_if = "Display::is_plain")]
+    pub display: Display,
+    /// The page tab that showed the scenario (`op`, `maca`, …), for a view kind more than one
+    /// tab can show (a MetaX op in the operation view or in the MACA view); `None` = the first
+    /// tab that takes it, as links made before tabs were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tab: Option<String>,
 }
 
 /// What a kernel run takes besides its source and shape (issue 14): every value as typed.
@@ -56,6 +65,21 @@ impl KernelInputs {
     /// Whether nothing is set (nothing to store).
     pub fn is_empty(&self) -> bool {
         *self == KernelInputs::default()
+    }
+}
+
+/// Display options: how the page writes values, in every view.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Display {
+    /// "values in hex": lane values as their raw bits in hexadecimal.
+    #[serde(default)]
+    pub hex: bool,
+}
+
+impl Display {
+    /// Whether every option is at its default (nothing to store).
+    pub fn is_plain(&self) -> bool {
+        *self == Display::default()
     }
 }
 
@@ -89,6 +113,24 @@ pub enum View {
         values: Option<String>,
         /// The dialect whose shuffles run the network; `None` = the page's default.
         dialect: Option<String>,
+        /// The step position shown: 0 = the input, s = after the network's stage s (the in-warp
+        /// sort shows the same stage's shuffles); `None` = the input.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stage: Option<u32>,
+    },
+    /// The portability view: one shuffle-family request under CUDA, HIP wave32/64, Ascend C and
+    /// WGSL ([`crate::portability::compare_lanes`]), every field as typed.
+    Compare {
+        /// The family: `idx`, `up`, `down` or `xor`.
+        family: String,
+        /// The family's lane parameter (source lane, delta or lane mask), as typed.
+        param: String,
+        /// The width, as typed (empty = the warp).
+        width: String,
+        /// The input values, as typed.
+        values: String,
+        /// The active mask, as typed.
+        active: String,
     },
 }
 
@@ -116,6 +158,8 @@ impl Scenario {
             view,
             gpu_panel: false,
             kernel_inputs: KernelInputs::default(),
+            display: Display::default(),
+            tab: None,
         }
     }
 
@@ -208,12 +252,52 @@ mod tests {
             seed: 7,
             values: None,
             dialect: Some("cuda".into()),
+            stage: None,
         });
         assert_eq!(
             s.to_json(),
             r#"{"version":1,"view":{"sort":{"len":8,"seed":7,"values":null,"dialect":"cuda"}},"gpu_panel":false}"#
         );
         assert_eq!(Scenario::from_json(s.to_json().as_bytes()), Ok(s));
+    }
+
+    #[test]
+    fn new_fields_are_written_only_when_set_and_read_back() {
+        let mut s = Scenario::new(View::Compare {
+            family: "down".into(),
+            param: "33".into(),
+            width: "16".into(),
+            values: "lane".into(),
+            active: "0xffffffff".into(),
+        });
+        s.display.hex = true;
+        assert_eq!(
+            s.to_json(),
+            r#"{"version":1,"view":{"compare":{"family":"down","param":"33","width":"16","values":"lane","active":"0xffffffff"}},"gpu_panel":false,"display":{"hex":true}}"#
+        );
+        assert_eq!(Scenario::from_json(s.to_json().as_bytes()), Ok(s));
+        let mut maca = Scenario::new(View::Op(OpRequest {
+            dialect: "maca".into(),
+            op: "__builtin_mxc_ldg_b32_predicator".into(),
+            ..OpRequest::default()
+        }));
+        maca.tab = Some("maca".into());
+        let json = maca.to_json();
+        assert!(
+            json.ends_with(r#""gpu_panel":false,"tab":"maca"}"#),
+            "{json}"
+        );
+        assert_eq!(Scenario::from_json(json.as_bytes()), Ok(maca));
+        let sort = Scenario::new(View::Sort {
+            len: 16,
+            seed: 1,
+            values: None,
+            dialect: None,
+            stage: Some(3),
+        });
+        let json = sort.to_json();
+        assert!(json.contains(r#""dialect":null,"stage":3}"#), "{json}");
+        assert_eq!(Scenario::from_json(json.as_bytes()), Ok(sort));
     }
 
     #[test]

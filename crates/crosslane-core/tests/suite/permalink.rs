@@ -293,20 +293,37 @@ fn view() -> impl Strategy<Value = View> {
         any::<u64>(),
         proptest::option::of(text()),
         proptest::option::of(text()),
+        proptest::option::of(any::<u32>()),
     )
-        .prop_map(|(len, seed, values, dialect)| View::Sort {
+        .prop_map(|(len, seed, values, dialect, stage)| View::Sort {
             len,
             seed,
             values,
             dialect,
+            stage,
         });
-    prop_oneof![op, kernel, sort]
+    let compare = (text(), text(), text(), text(), text()).prop_map(
+        |(family, param, width, values, active)| View::Compare {
+            family,
+            param,
+            width,
+            values,
+            active,
+        },
+    );
+    prop_oneof![op, kernel, sort, compare]
 }
 
 proptest! {
     #[test]
-    fn every_scenario_round_trips(view in view(), gpu_panel in any::<bool>()) {
-        let s = Scenario { gpu_panel, ..Scenario::new(view) };
+    fn every_scenario_round_trips(
+        view in view(),
+        gpu_panel in any::<bool>(),
+        hex in any::<bool>(),
+        tab in proptest::option::of(text()),
+    ) {
+        let mut s = Scenario { gpu_panel, tab, ..Scenario::new(view) };
+        s.display.hex = hex;
         let link = encode(&s);
         prop_assert!(link.len() <= MAX_LINK_LEN);
         prop_assert_eq!(decode(&link), Ok(s));

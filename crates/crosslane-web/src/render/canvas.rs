@@ -1,6 +1,7 @@
 //! The canvas back end: draws a [`Scene`] on a `<canvas>` with CanvasRenderingContext2d. The
 //! backing store is sized by devicePixelRatio so lines and text stay sharp on high-density
-//! screens; all coordinates stay in CSS pixels through the context transform.
+//! screens; all coordinates stay in CSS pixels through the context transform. Colours go
+//! through the page theme's [`Palette`] (read from the canvas's CSS custom properties).
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -10,6 +11,7 @@ use crate::render::scene::{
     contributors, pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, LaneRef, Mark, Row,
     Scene,
 };
+use crate::render::theme::{Palette, Role};
 
 const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
@@ -33,12 +35,13 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
         .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
         .dyn_into::<CanvasRenderingContext2d>()?;
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)?;
-    ctx.set_fill_style_str("#ffffff");
+    let pal = Palette::of(canvas);
+    ctx.set_fill_style_str(&pal.background());
     ctx.fill_rect(0.0, 0.0, scene.width, scene.height);
     for item in &scene.items {
         match item {
-            Item::Box(b) => draw_box(&ctx, b)?,
-            Item::Arrow(a) => draw_arrow(&ctx, a)?,
+            Item::Box(b) => draw_box(&ctx, b, &pal)?,
+            Item::Arrow(a) => draw_arrow(&ctx, a, &pal)?,
             Item::Line {
                 x1,
                 y1,
@@ -47,7 +50,7 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
                 color,
                 width,
             } => {
-                ctx.set_stroke_style_str(color);
+                ctx.set_stroke_style_str(&pal.get(Role::Line, color));
                 ctx.set_line_width(*width);
                 ctx.begin_path();
                 ctx.move_to(*x1, *y1);
@@ -67,7 +70,7 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
                     "{}{size}px {FONT}",
                     if *bold { "bold " } else { "" }
                 ));
-                ctx.set_fill_style_str(color);
+                ctx.set_fill_style_str(&pal.get(Role::Text, color));
                 ctx.set_text_baseline("alphabetic");
                 ctx.set_text_align(match anchor {
                     Anchor::Start => "left",
@@ -89,16 +92,17 @@ fn set_dash(ctx: &CanvasRenderingContext2d, dash: &[f64]) -> Js<()> {
     ctx.set_line_dash(&arr)
 }
 
-fn draw_box(ctx: &CanvasRenderingContext2d, b: &BoxItem) -> Js<()> {
+fn draw_box(ctx: &CanvasRenderingContext2d, b: &BoxItem, pal: &Palette) -> Js<()> {
     let r = b.rect;
-    ctx.set_fill_style_str(b.paint.fill);
+    let stroke = pal.get(Role::Stroke, b.paint.stroke);
+    ctx.set_fill_style_str(&pal.get(Role::Fill, b.paint.fill));
     ctx.fill_rect(r.x, r.y, r.w, r.h);
     let marks = pattern_marks(r, b.paint.pattern, pattern_spacing(r.w));
     if !marks.is_empty() {
         ctx.save();
         ctx.set_global_alpha(0.55);
-        ctx.set_stroke_style_str(b.paint.stroke);
-        ctx.set_fill_style_str(b.paint.stroke);
+        ctx.set_stroke_style_str(&stroke);
+        ctx.set_fill_style_str(&stroke);
         ctx.set_line_width(0.8);
         ctx.begin_path();
         for m in &marks {
@@ -117,14 +121,14 @@ fn draw_box(ctx: &CanvasRenderingContext2d, b: &BoxItem) -> Js<()> {
         }
         ctx.restore();
     }
-    ctx.set_stroke_style_str(b.paint.stroke);
+    ctx.set_stroke_style_str(&stroke);
     ctx.set_line_width(1.0);
     set_dash(ctx, if b.paint.dashed { &[3.0, 2.0] } else { &[] })?;
     ctx.stroke_rect(r.x + 0.5, r.y + 0.5, (r.w - 1.0).max(0.5), r.h - 1.0);
     set_dash(ctx, &[])?;
     if let Some(label) = &b.label {
         ctx.set_font(&format!("600 {}px {FONT}", b.font));
-        ctx.set_fill_style_str(b.paint.ink);
+        ctx.set_fill_style_str(&pal.ink(b.paint.fill, b.paint.ink));
         ctx.set_text_align("center");
         ctx.set_text_baseline("middle");
         fill_label(ctx, b, label)?;
@@ -194,7 +198,7 @@ pub fn mark_contributors(
         .get_context("2d")?
         .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
         .dyn_into::<CanvasRenderingContext2d>()?;
-    ctx.set_stroke_style_str(FED_BY);
+    ctx.set_stroke_style_str(&Palette::of(canvas).get(Role::Stroke, FED_BY));
     ctx.set_line_width(2.0);
     for lane in fed.iter() {
         if let Some(b) = scene.lane_box(Row::Input, lane) {
@@ -222,10 +226,11 @@ fn fill_label(ctx: &CanvasRenderingContext2d, b: &BoxItem, label: &str) -> Js<()
     drawn
 }
 
-fn draw_arrow(ctx: &CanvasRenderingContext2d, a: &Arrow) -> Js<()> {
+fn draw_arrow(ctx: &CanvasRenderingContext2d, a: &Arrow, pal: &Palette) -> Js<()> {
     let (base, head) = a.geometry();
-    ctx.set_stroke_style_str(a.color);
-    ctx.set_fill_style_str(a.color);
+    let color = pal.get(Role::Arrow, a.color);
+    ctx.set_stroke_style_str(&color);
+    ctx.set_fill_style_str(&color);
     ctx.set_line_width(a.width);
     set_dash(ctx, if a.dashed { &[4.0, 3.0] } else { &[] })?;
     ctx.begin_path();

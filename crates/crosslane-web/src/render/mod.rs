@@ -3,7 +3,9 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod canvas;
+pub mod print;
 pub mod scene;
 pub mod stack;
 pub mod style;
 pub mod svg;
+pub mod theme;

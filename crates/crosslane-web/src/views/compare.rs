@@ -18,6 +18,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crosslane_core::params::parse_int;
+use crosslane_core::scenario::View;
 use crosslane_core::{compare_lanes, Comparison, InputError, LaneParam, ShuffleFamily};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -118,16 +119,63 @@ pub fn mount() -> Js<()> {
             }
         }
     });
+    let restored = view.clone();
     router::register(router::ViewHooks {
         name: NAME,
-        // crosslane_core::scenario::View has no comparison variant yet: nothing to save.
-        save: Box::new(|| None),
-        restore: Box::new(|_| false),
+        // Read from the fields themselves, not the view's state: `render` reports the change
+        // while it holds that state.
+        save: Box::new(saved),
+        restore: Box::new(move |scenario| {
+            let View::Compare {
+                family,
+                param,
+                width,
+                values,
+                active,
+            } = scenario
+            else {
+                return false;
+            };
+            let Ok(mut v) = restored.try_borrow_mut() else {
+                return false;
+            };
+            v.family.set_value(family);
+            v.param.set_value(param);
+            v.width.set_value(width);
+            v.values.set_value(values);
+            v.active.set_value(active);
+            if let Err(err) = v.render() {
+                panic::banner(&format!(
+                    "crosslane could not restore the comparison: {err:?}"
+                ));
+            }
+            true
+        }),
     });
     let mut v = view
         .try_borrow_mut()
         .map_err(|_| JsValue::from_str("busy"))?;
     v.render()
+}
+
+/// The view's fields as typed, as a scenario view (issue 17: the portability view is a link).
+fn saved() -> Option<View> {
+    let doc = document().ok()?;
+    let value = |id: &str| -> Option<String> {
+        let e = doc.get_element_by_id(id)?;
+        if let Some(i) = e.dyn_ref::<HtmlInputElement>() {
+            return Some(i.value());
+        }
+        e.dyn_ref::<HtmlSelectElement>()
+            .map(HtmlSelectElement::value)
+    };
+    Some(View::Compare {
+        family: value("compare-family")?,
+        param: value("compare-param")?,
+        width: value("compare-width")?,
+        values: value("compare-values")?,
+        active: value("compare-active")?,
+    })
 }
 
 fn listen_plain(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
@@ -478,7 +526,8 @@ impl Compare {
             &self.doc_of()?,
             "p",
             &[("class", "field-error"), ("role", "alert")],
-            Some(&format!("{}: {}", err.field, err.message)),
+            // The field's label names it; the line says only what is wrong (issue 17).
+            Some(&err.message),
         )?;
         append(&div, &line)
     }

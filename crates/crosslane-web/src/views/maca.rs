@@ -17,7 +17,7 @@
 
 mod panels;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -65,6 +65,12 @@ struct Maca {
     step: Option<Step>,
 }
 
+thread_local! {
+    /// Set while an event handler reports its change to the router, so this view's own
+    /// listener does not draw the same state again.
+    static REPORTING: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Builds the view inside `section#view-maca` and registers it with the router.
 pub fn mount() -> Js<()> {
     let doc = document()?;
@@ -87,6 +93,12 @@ pub fn mount() -> Js<()> {
                     "crosslane hit a page error in the MACA view: {err:?}"
                 ));
             }
+            // Told after the borrow is released, so the router's save hook can read the view
+            // (the address follows memory edits: issue 17); an unchanged link adds no history.
+            drop(m);
+            REPORTING.with(|r| r.set(true));
+            router::changed("maca");
+            REPORTING.with(|r| r.set(false));
         });
         root.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
         c.forget();
@@ -95,7 +107,7 @@ pub fn mount() -> Js<()> {
     // again when the view is shown.
     let shown = view.clone();
     router::on_change(move |name| {
-        if name != "maca" {
+        if name != "maca" || REPORTING.with(Cell::get) {
             return;
         }
         if let Ok(m) = shown.try_borrow() {
@@ -314,9 +326,7 @@ impl Maca {
                 }
             }
         }
-        self.render()?;
-        router::changed("maca");
-        Ok(())
+        self.render()
     }
 
     /// Switches to builtin `name`: parameter fields at their defaults, the memory reset to the

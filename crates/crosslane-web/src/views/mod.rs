@@ -12,13 +12,18 @@ pub mod compare;
 pub mod gpu;
 #[cfg(target_arch = "wasm32")]
 pub mod kernel;
+pub mod kernel_hint;
 #[cfg(target_arch = "wasm32")]
 pub mod maca;
 #[cfg(target_arch = "wasm32")]
 pub mod reference;
 #[cfg(target_arch = "wasm32")]
 pub mod router;
+#[cfg(target_arch = "wasm32")]
+pub mod shortcuts;
 pub mod sort;
+#[cfg(target_arch = "wasm32")]
+pub mod tabs;
 
 #[cfg(target_arch = "wasm32")]
 use crate::dom::Js;
@@ -29,7 +34,9 @@ use crate::dom::Js;
 pub fn mount_all() -> Js<()> {
     gpu::mount()?;
     kernel::mount()?;
+    kernel_hint::install()?;
     router::install()?;
+    shortcuts::install()?;
     compare::mount()?;
     reference::mount()?;
     sort::mount()?;

@@ -69,10 +69,20 @@ pub fn save_current() -> Option<View> {
 /// Hands a scenario view to the view that takes it, and shows that view. Returns whether a
 /// registered view took it.
 pub fn restore(view: &View) -> bool {
+    restore_in(view, None)
+}
+
+/// [`restore`], offering the view to tab `tab` first (the tab a permalink recorded, where two
+/// views take the same kind: a MetaX op in the operation view or the MACA view).
+pub fn restore_in(view: &View, tab: Option<&str>) -> bool {
     let taken = VIEWS.with(|v| {
         let Ok(views) = v.try_borrow() else {
             return None;
         };
+        let first = tab.and_then(|t| views.iter().find(|h| h.name == t));
+        if let Some(h) = first.filter(|h| (h.restore)(view)) {
+            return Some(h.name);
+        }
         views.iter().find(|h| (h.restore)(view)).map(|h| h.name)
     });
     match taken {
@@ -93,7 +103,8 @@ pub fn current() -> String {
         .unwrap_or_else(|| "op".to_string())
 }
 
-/// Shows view `name`: its section visible, the others hidden, its tab pressed.
+/// Shows view `name`: its section (`role=tabpanel`) visible, the others hidden, its tab selected
+/// and the only tab in the Tab order.
 pub fn show(name: &str) -> Js<()> {
     let doc = document()?;
     let sections = doc.query_selector_all("section[data-view]")?;
@@ -104,6 +115,9 @@ pub fn show(name: &str) -> Js<()> {
         {
             let mine = s.get_attribute("data-view").as_deref() == Some(name);
             s.set_hidden(!mine);
+            if mine {
+                super::tabs::focusable_scrollers(&s)?;
+            }
         }
     }
     let tabs = doc.query_selector_all("nav#views [data-view]")?;
@@ -111,6 +125,8 @@ pub fn show(name: &str) -> Js<()> {
         if let Some(t) = tabs.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
             let mine = t.get_attribute("data-view").as_deref() == Some(name);
             t.set_attribute("aria-selected", if mine { "true" } else { "false" })?;
+            // One tab stop: only the selected tab is in the Tab order (WAI-ARIA APG, Tabs).
+            t.set_attribute("tabindex", if mine { "0" } else { "-1" })?;
         }
     }
     if let Some(body) = doc.body() {
@@ -120,7 +136,7 @@ pub fn show(name: &str) -> Js<()> {
     Ok(())
 }
 
-/// Wires the tab buttons.
+/// Wires the tab buttons: a click, and the arrow keys of [`super::tabs`].
 pub fn install() -> Js<()> {
     let doc = document()?;
     let Some(nav) = doc.get_element_by_id("views") else {
@@ -143,5 +159,5 @@ pub fn install() -> Js<()> {
         });
     nav.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())?;
     listener.forget();
-    Ok(())
+    super::tabs::install_keys(&nav)
 }

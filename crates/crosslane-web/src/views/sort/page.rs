@@ -8,7 +8,7 @@
 //! `data-len`, `data-comparators`, `data-stages`, `data-at` (stages run) and `data-swaps` (swaps of
 //! the stage that ran last). An input error keeps the last drawing and shows in `#sort-error`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write;
 use std::rc::{Rc, Weak};
 
@@ -117,18 +117,14 @@ pub fn mount() -> Js<()> {
         if id == "sort-dialect" {
             return Ok(());
         }
-        p.recompute()?;
-        router::changed("sort");
-        Ok(())
+        p.recompute()
     })?;
     with(&page, &form, "change", |p, e| {
         if target_id(&e) != "sort-dialect" {
             return Ok(());
         }
         p.run_warp();
-        p.show()?;
-        router::changed("sort");
-        Ok(())
+        p.show()
     })?;
     with(&page, &form, "submit", |_, e| {
         e.prevent_default();
@@ -139,9 +135,7 @@ pub fn mount() -> Js<()> {
         let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64;
         p.seed.set_value(&seed.to_string());
         p.values.set_value("");
-        p.recompute()?;
-        router::changed("sort");
-        Ok(())
+        p.recompute()
     })?;
     with(&page, &button("sort-step")?, "click", |p, _| p.go(p.at + 1))?;
     with(&page, &button("sort-back")?, "click", |p, _| {
@@ -172,7 +166,7 @@ pub fn mount() -> Js<()> {
     router::on_change({
         let page = page.clone();
         move |view| {
-            if view != "sort" {
+            if view != "sort" || REPORTING.with(Cell::get) {
                 return;
             }
             if let Ok(mut p) = page.try_borrow_mut() {
@@ -273,6 +267,12 @@ fn target_id(e: &Event) -> String {
         .unwrap_or_default()
 }
 
+thread_local! {
+    /// Set while an event handler reports its change to the router, so this view's own
+    /// listener does not draw the same state a second time.
+    static REPORTING: Cell<bool> = const { Cell::new(false) };
+}
+
 /// A listener that runs `f` on the page; a DOM error shows the red banner.
 fn with(
     page: &Rc<RefCell<SortPage>>,
@@ -281,12 +281,21 @@ fn with(
     f: impl Fn(&mut SortPage, Event) -> Js<()> + 'static,
 ) -> Js<()> {
     let page = page.clone();
+    let report = kind != "resize";
     let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
         let Ok(mut p) = page.try_borrow_mut() else {
             return;
         };
         if let Err(err) = f(&mut p, e) {
             panic::banner(&format!("crosslane hit a page error: {err:?}"));
+        }
+        drop(p);
+        // Told after the borrow is released, so the router's save hook can read the state (the
+        // URL follows every change: issue 17); a report that changes nothing adds no history.
+        if report {
+            REPORTING.with(|r| r.set(true));
+            router::changed("sort");
+            REPORTING.with(|r| r.set(false));
         }
     });
     target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
@@ -708,6 +717,7 @@ impl SortPage {
             seed: self.parse_seed().ok()?,
             values: self.typed_values(),
             dialect: Some(self.dialect.value()),
+            stage: (self.at > 0).then(|| u32::try_from(self.at).unwrap_or(u32::MAX)),
         })
     }
 
@@ -717,6 +727,7 @@ impl SortPage {
             seed,
             values,
             dialect,
+            stage,
         } = view
         else {
             return false;
@@ -734,6 +745,14 @@ impl SortPage {
             panic::banner(&format!(
                 "crosslane could not restore the sort view: {err:?}"
             ));
+        }
+        if let Some(stage) = stage {
+            // Clamped to the run's last position by `go`, as the step buttons are.
+            if let Err(err) = self.go(usize::try_from(*stage).unwrap_or(usize::MAX)) {
+                panic::banner(&format!(
+                    "crosslane could not restore the sort view: {err:?}"
+                ));
+            }
         }
         true
     }
