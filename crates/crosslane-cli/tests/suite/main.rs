@@ -5,7 +5,7 @@ mod common;
 mod compare;
 mod gpu;
 mod op;
+mod real_kernels;
 mod run;
 mod sort;
 mod wgsl;
-mod real_kernels;
