@@ -16,7 +16,7 @@ use crosslane_core::fill::{parse_fill, Fill};
 use crosslane_core::kernel::wgsl::{prepare, run_wgsl, Binding};
 use crosslane_core::kernel::{KVal, KernelTrace, LaunchConfig, Scalar};
 
-use super::run::{escape_controls, RunArgs};
+use super::run_args::{escape_controls, limits, RunArgs};
 use crate::error::CliError;
 use crate::print_out;
 
@@ -146,7 +146,7 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
         ),
         ..LaunchConfig::default()
     };
-    config.limits = super::run::limits(args, config.limits);
+    config.limits = limits(args, config.limits);
     let at = |e: crosslane_core::kernel::KernelError| usage(format!("run: {}:{e}", args.input));
     let probe = prepare(source, &config).map_err(at)?;
     let threads: usize = probe

@@ -199,6 +199,25 @@ mod tests {
     use crate::render::scene::build;
     use crosslane_core::OpRequest;
 
+    #[test]
+    fn a_64_lane_scan_keeps_each_sum_as_text() {
+        // WGSL subgroupInclusiveAdd over values 0..63: lane 63 holds 63 * 64 / 2 = 2016, too
+        // wide across an 11-pixel lane at 900 px, so its <text> is the plain decimal, rotated.
+        let step = OpRequest {
+            dialect: "wgsl".into(),
+            op: "subgroupInclusiveAdd".into(),
+            lanes: "64".into(),
+            ty: "u32".into(),
+            values: "lane".into(),
+            ..OpRequest::default()
+        }
+        .run()
+        .unwrap();
+        let svg = to_svg(&build(&step, 900.0));
+        assert!(svg.contains(">2016</text>"), "no 2016");
+        assert!(svg.contains(r#"transform="rotate(-90 "#));
+    }
+
     fn xor(width: &str) -> crosslane_core::Step {
         OpRequest {
             dialect: "ascend".into(),

@@ -159,5 +159,5 @@ pub fn install() -> Js<()> {
         });
     nav.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())?;
     listener.forget();
-    super::tabs::install_keys(&nav)
+    super::tabs::install_keys(&nav, show)
 }

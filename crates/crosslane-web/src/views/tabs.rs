@@ -1,7 +1,7 @@
 //! Keyboard for the view tabs (`nav#views`, `role=tablist`): the WAI-ARIA Authoring Practices
 //! "Tabs" pattern with automatic activation. Left / Right move to the previous / next tab
 //! (wrapping), Home / End to the first / last; the tab that gets focus is selected at once
-//! ([`router::show`]), which also keeps it the only tab stop (`tabindex` 0, the others -1).
+//! (the router's `show`, passed in as `select`), which also keeps it the only tab stop (`tabindex` 0, the others -1).
 //! `web/index.html` carries the static half of the pattern: `role=tab`, `aria-controls` naming
 //! each `section[role=tabpanel]`, and the panels' `aria-labelledby`.
 //!
@@ -11,7 +11,6 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent};
 
-use super::router;
 use crate::dom::Js;
 
 /// Where a key moves focus among `count` tabs from tab `from`; `None` for any other key.
@@ -54,7 +53,7 @@ pub fn focusable_scrollers(panel: &Element) -> Js<()> {
 }
 
 /// Listens for the tab keys on `nav` (the tablist).
-pub fn install_keys(nav: &Element) -> Js<()> {
+pub fn install_keys(nav: &Element, select: fn(&str) -> Js<()>) -> Js<()> {
     let list = nav.clone();
     let on_key = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
         let Ok(tabs) = list.query_selector_all("[role=tab][data-view]") else {
@@ -77,7 +76,7 @@ pub fn install_keys(nav: &Element) -> Js<()> {
         e.prevent_default();
         let tab = &tabs[to];
         if let Some(name) = tab.get_attribute("data-view") {
-            if let Err(err) = router::show(&name) {
+            if let Err(err) = select(&name) {
                 crate::panic::banner(&format!("crosslane could not switch views: {err:?}"));
                 return;
             }

@@ -59,7 +59,7 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
     if !target.lane_counts().contains(&lanes) {
         notes.push(format!(
             "NOT EXACT: the scenario has {lanes} lanes; {} runs {} lanes per {}.",
-            title(target),
+            target.title(),
             target
                 .lane_counts()
                 .iter()
@@ -78,7 +78,7 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
         None => {
             notes.push(format!(
                 "NOT EXACT: {} has no {} type; the snippet moves 32-bit words instead.",
-                title(target),
+                target.title(),
                 r.input.ty.name()
             ));
             if target == Target::Wgsl {
@@ -144,17 +144,6 @@ fn amd_builtin(r: &Resolved) -> Option<&'static str> {
         .filter(|c| c.starts_with("__builtin_amdgcn_"))
 }
 
-/// The platform's name for comments.
-pub(super) fn title(target: Target) -> &'static str {
-    match target {
-        Target::Cuda => "CUDA",
-        Target::Hip => "HIP",
-        Target::Ascend => "Ascend C",
-        Target::Maca => "MetaX MACA",
-        Target::Wgsl => "WGSL",
-    }
-}
-
 /// Parameters as the user typed them, for the header comment.
 fn described(req: &OpRequest) -> String {
     let params: Vec<String> = req
@@ -175,7 +164,7 @@ fn header(s: &mut String, r: &Resolved, req: &OpRequest, target: Target, notes: 
     let _ = writeln!(
         s,
         "// crosslane export for {}: {} {}({}), {} lanes, active {}, type {}.",
-        title(target),
+        target.title(),
         r.spec.dialect.name(),
         r.spec.name,
         described(req),
@@ -196,7 +185,7 @@ fn header(s: &mut String, r: &Resolved, req: &OpRequest, target: Target, notes: 
     let _ = writeln!(
         s,
         "// Edge cases (inactive or out-of-segment source lanes) follow {}'s own rule.",
-        title(target)
+        target.title()
     );
     for n in notes {
         let _ = writeln!(s, "// crosslane: {}", one_line(n));
@@ -483,7 +472,7 @@ fn lane_shuffle(
         "per-lane {}: `{}` as given, evaluated in each lane; {}'s own shuffle rule applies to each lane's value (the portability view shows where the vendors' rules differ).",
         family.name(),
         amount.text(),
-        title(target)
+        target.title()
     ));
     match target {
         Target::Cuda | Target::Hip | Target::Ascend => {
@@ -660,7 +649,7 @@ fn native_op(
         }
         notes.push(format!(
             "NOT EXPRESSIBLE: {} has no equivalent of {} {} in crosslane's mapping; the kernel copies the operand so that it compiles.",
-            title(target),
+            target.title(),
             r.spec.dialect.name(),
             r.spec.name
         ));
@@ -807,7 +796,7 @@ fn routed(target: Target, r: &Resolved, ty: &str, notes: &mut Vec<String>) -> Op
     };
     notes.push(format!(
         "{} has no equivalent of {} {}: each lane reads the lane that its rule selects for these parameters (source_lane table, computed from the rule), moved with {}{}.",
-        title(target),
+        target.title(),
         r.spec.dialect.name(),
         r.spec.name,
         read.split('(').next().unwrap_or(""),

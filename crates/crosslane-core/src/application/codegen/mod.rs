@@ -45,6 +45,17 @@ pub enum Target {
 }
 
 impl Target {
+    /// The platform's name for comments in the exported code.
+    pub fn title(self) -> &'static str {
+        match self {
+            Target::Cuda => "CUDA",
+            Target::Hip => "HIP",
+            Target::Ascend => "Ascend C",
+            Target::Maca => "MetaX MACA",
+            Target::Wgsl => "WGSL",
+        }
+    }
+
     /// Every target, in menu order.
     pub const ALL: [Target; 5] = [
         Target::Cuda,

@@ -1,0 +1,124 @@
+//! The flags of `crosslane run` and what they mean for every kind of input: `run.rs` (scenarios,
+//! permalinks, C kernels) and `run_wgsl.rs` (WGSL shaders) both read them from here, so neither
+//! imports the other.
+
+use crosslane_core::kernel::Limits;
+
+/// Arguments of `crosslane run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// A scenario JSON file, a kernel source file, `-` for standard input, or a permalink (`v1.…`).
+    pub input: String,
+    /// Print JSON. Op scenarios always print JSON; a kernel prints its trace as text without it.
+    #[arg(long)]
+    pub json: bool,
+    /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one).
+    #[arg(long)]
+    pub entry: Option<String>,
+    /// Kernel only: blocks launched, `X[,Y,Z]`, 1..=65536 in all (default: a kernel scenario's,
+    /// else the launch in host code, else 1).
+    #[arg(long, value_parser = parse_dim3)]
+    pub blocks: Option<[usize; 3]>,
+    /// Kernel only: threads per block, `X[,Y,Z]`, 1..=1024 in all (default: a kernel scenario's,
+    /// else the launch in host code, else the kernel's `asc_vf_call` comment, else one warp).
+    #[arg(long, value_parser = parse_dim3)]
+    pub threads_per_block: Option<[usize; 3]>,
+    /// Kernel only: a scalar parameter's value, `NAME=VALUE` (repeatable; default: the launch in
+    /// host code; a scalar nobody set is a diagnostic naming it).
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub arg: Vec<String>,
+    /// Kernel only: a pointer parameter's buffer, `NAME[:LEN]=FILL` (repeatable; in a WGSL
+    /// shader NAME may be the binding number). FILL: `index` (cell i = i), a number (every cell),
+    /// `i*K`, `i+K`, `i*K+C`, a comma list of exactly LEN values, or `random:SEED`. LEN defaults
+    /// to one cell per launched thread.
+    #[arg(long = "buffer", value_name = "NAME[:LEN]=FILL")]
+    pub buffer: Vec<String>,
+    /// Kernel only: dynamic shared memory in bytes, sizing the `extern __shared__` array
+    /// (default: the launch's, else one cell per thread of a block).
+    #[arg(long)]
+    pub shared_bytes: Option<u64>,
+    /// Kernel only: the dialect (cuda, hip, ascend, maca, …); default: the file extension
+    /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
+    #[arg(long)]
+    pub dialect: Option<String>,
+    /// Kernel only: lanes per warp (default: the dialect's).
+    #[arg(long)]
+    pub lanes: Option<usize>,
+    /// Kernel only: most units of work (one per statement of a warp and per expression node it
+    /// evaluates); an endless loop stops here [default: 20000000].
+    #[arg(long)]
+    pub max_work: Option<u64>,
+    /// Kernel only: most bytes of buffers, lane variables and trace [default: 268435456].
+    #[arg(long)]
+    pub max_memory: Option<u64>,
+    /// Kernel only: deepest syntax nesting, a chain of operators counting one level each
+    /// (at most 512) [default: 256].
+    #[arg(long)]
+    pub max_depth: Option<u32>,
+    /// Kernel only: most tokens after macro expansion, every expansion counting
+    /// [default: 2000000].
+    #[arg(long)]
+    pub max_tokens: Option<u64>,
+    /// Kernel only: most instructions after inlining device functions, weighted by expression
+    /// nodes [default: 2000000].
+    #[arg(long)]
+    pub max_code: Option<u64>,
+    /// Kernel only: most distinct diagnostics listed; the rest are counted [default: 1000].
+    #[arg(long)]
+    pub max_diagnostics: Option<u64>,
+    /// WGSL only: workgroups dispatched, `X[,Y,Z]` (default 1; `--blocks` means the same).
+    #[arg(long, value_parser = parse_dim3)]
+    pub workgroups: Option<[usize; 3]>,
+    /// WGSL only: the subgroup size, a power of two in 4..=128 (default 32; `--lanes` too).
+    #[arg(long)]
+    pub subgroup_size: Option<usize>,
+    /// WGSL only: also run the shader on the native GPU (wgpu) and diff every buffer with the
+    /// emulator at the device's subgroup size; exit 1 on a mismatching cell, 3 without a GPU.
+    #[arg(long)]
+    pub gpu: bool,
+    /// Kernel only: `full` prints every step; `none` only the outcome, the diagnostics (each
+    /// distinct one once), the final buffers and the run's statistics.
+    #[arg(long, value_name = "full|none", default_value = "full", value_parser = ["full", "none"])]
+    pub trace: String,
+}
+
+/// `text` with every control character except line feed and tab written as `\u{…}`, so that
+/// nothing echoed from the input can drive the terminal (ANSI escapes, carriage returns, bells).
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The budgets: `base` with each flag given.
+pub fn limits(args: &RunArgs, base: Limits) -> Limits {
+    Limits {
+        max_work: args.max_work.unwrap_or(base.max_work),
+        max_memory: args.max_memory.unwrap_or(base.max_memory),
+        max_depth: args.max_depth.unwrap_or(base.max_depth),
+        max_tokens: args.max_tokens.unwrap_or(base.max_tokens),
+        max_code: args.max_code.unwrap_or(base.max_code),
+        max_diagnostics: args.max_diagnostics.unwrap_or(base.max_diagnostics),
+    }
+}
+
+/// `X[,Y,Z]` as (x, y, z), the missing ones 1.
+fn parse_dim3(text: &str) -> Result<[usize; 3], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err(format!("`{text}`: expected X, X,Y or X,Y,Z"));
+    }
+    let mut d = [1usize; 3];
+    for (k, p) in parts.iter().enumerate() {
+        d[k] = p
+            .parse()
+            .map_err(|_| format!("`{text}`: `{p}` is not a non-negative integer"))?;
+    }
+    Ok(d)
+}
