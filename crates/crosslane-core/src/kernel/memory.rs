@@ -388,13 +388,18 @@ mod tests {
         let a = fill_cells(int, 8, "random:7", "dst").unwrap();
         assert_eq!(a, fill_cells(int, 8, "random:7", "dst").unwrap());
         assert_ne!(a, fill_cells(int, 8, "random:8", "dst").unwrap());
-        // An independent model of the generator: first cell of seed 7.
-        let first = (7u64
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407)
-            >> 33)
-            % 100;
-        assert_eq!(a[0], Some(KVal::int(Scalar::I32, first as i128)));
+        // One generator for every kernel form: the cells a WGSL buffer gets from `random:7`
+        // (crate::fill), and fastrand's WyRand drawn directly as the model.
+        let wgsl = crate::fill::parse_fill("random:7", "dst")
+            .unwrap()
+            .cells(8, "dst")
+            .unwrap();
+        let mut rng = fastrand::Rng::with_seed(7);
+        for (k, cell) in a.iter().enumerate() {
+            let want = rng.i64(0..1000);
+            assert_eq!(*cell, Some(KVal::int(Scalar::I32, i128::from(want))), "{k}");
+            assert_eq!(wgsl[k], want.to_string(), "{k}");
+        }
         let cells = fill_cells(int, 4, "7,8", "dst").unwrap();
         assert_eq!(cells[1], Some(KVal::int(Scalar::I32, 8)));
         assert_eq!(cells[2], None);
