@@ -5,6 +5,7 @@
 //! moves in last.
 
 pub mod codegen;
+pub mod kernel;
 pub mod network;
 pub mod permalink;
 pub mod portability;
