@@ -295,7 +295,7 @@ fn c_loop(target: Target, collective: Collective, r: &Resolved, ty: &str) -> Wri
     let taken = |extra: &str| format!("if (((active >> j) & 1ull){extra}) {{");
     let note = format!(
         "{} has no builtin for this {}: a loop over the warp's lanes reads each lane's value with {} and combines the scenario's active lanes in increasing lane order ({} lane reads).",
-        super::emit::title(target),
+        super::title(target),
         collective.describe(),
         read_name(target),
         lanes

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::collective::{self, Collective};
-use super::{Movement, Resolved, Target};
+use super::{title, Movement, Resolved, Target};
 use crate::args::Role;
 use crate::dpp::DppCtrl;
 use crate::op::Dialect;
@@ -142,17 +142,6 @@ fn amd_builtin(r: &Resolved) -> Option<&'static str> {
     (r.spec.dialect == Dialect::Amdgcn && !matches!(r.movement, Movement::Bpermute { .. }))
         .then(|| r.spec.callee())
         .filter(|c| c.starts_with("__builtin_amdgcn_"))
-}
-
-/// The platform's name for comments.
-pub(super) fn title(target: Target) -> &'static str {
-    match target {
-        Target::Cuda => "CUDA",
-        Target::Hip => "HIP",
-        Target::Ascend => "Ascend C",
-        Target::Maca => "MetaX MACA",
-        Target::Wgsl => "WGSL",
-    }
 }
 
 /// Parameters as the user typed them, for the header comment.

@@ -44,6 +44,17 @@ pub enum Target {
     Wgsl,
 }
 
+/// The platform's name for comments.
+fn title(target: Target) -> &'static str {
+    match target {
+        Target::Cuda => "CUDA",
+        Target::Hip => "HIP",
+        Target::Ascend => "Ascend C",
+        Target::Maca => "MetaX MACA",
+        Target::Wgsl => "WGSL",
+    }
+}
+
 impl Target {
     /// Every target, in menu order.
     pub const ALL: [Target; 5] = [
