@@ -11,7 +11,7 @@
 //! * [`mechanics`] — gather, segments, DPP, permutes, arithmetic, plans, shared by the dialects;
 //! * [`dialect`] — one file or folder per vendor, and the registry over them;
 //! * [`application`] — request, reference, portability, codegen, network, scenario, permalink
-//!   (and [`kernel`], the interpreter, which stays at the top level for now).
+//!   and [`kernel`], the kernel-snippet interpreter.
 //!
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
