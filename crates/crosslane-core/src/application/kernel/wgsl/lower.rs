@@ -34,15 +34,6 @@ use crate::kernel::ast::{self, Declarator, Expr, ExprKind, Param, Stmt, StmtKind
 use crate::kernel::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::kernel::KernelError;
 
-mod ballot;
-mod build;
-mod places;
-mod switch;
-mod types;
-
-use build::*;
-use types::*;
-
 /// A buffer binding of the shader: a `var<storage>` or `var<uniform>` at `@group`/`@binding`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Binding {
@@ -271,6 +262,133 @@ pub fn lower(
         bindings,
         entry: ep.name.clone(),
     })
+}
+
+#[derive(Clone, Copy)]
+enum Count {
+    Scalar,
+    Fixed(usize),
+    Runtime,
+}
+
+fn at_err(at: ast::Span, name: &str, m: impl std::fmt::Display) -> KernelError {
+    KernelError::new(at.line, at.col, format!("`{name}`: {m}"))
+}
+
+fn scalar_of(s: naga::Scalar) -> Option<Scalar> {
+    Some(match (s.kind, s.width) {
+        (ScalarKind::Sint, 4) => Scalar::I32,
+        (ScalarKind::Uint, 4) => Scalar::U32,
+        (ScalarKind::Sint, 8) => Scalar::I64,
+        (ScalarKind::Uint, 8) => Scalar::U64,
+        (ScalarKind::Float, 4) => Scalar::F32,
+        (ScalarKind::Float, 2) => Scalar::F16,
+        (ScalarKind::Float, 8) => Scalar::F64,
+        (ScalarKind::Bool, _) => Scalar::Bool,
+        _ => return None,
+    })
+}
+
+fn wgsl_scalar_name(s: naga::Scalar) -> String {
+    match (s.kind, s.width) {
+        (ScalarKind::Sint, 4) => "i32".into(),
+        (ScalarKind::Uint, 4) => "u32".into(),
+        (ScalarKind::Float, 4) => "f32".into(),
+        (ScalarKind::Float, 2) => "f16".into(),
+        (ScalarKind::Bool, _) => "bool".into(),
+        (k, w) => format!("{k:?}{}", w * 8),
+    }
+}
+
+/// The element type of a variable of type `ty`: a scalar, an atomic, or an array of either.
+fn elem_of(
+    module: &naga::Module,
+    ty: Handle<naga::Type>,
+) -> Result<(ValTy, Count, String), String> {
+    let scalar = |inner: &TypeInner| -> Result<(ValTy, String), String> {
+        match inner {
+            TypeInner::Scalar(s) => scalar_of(*s)
+                .map(|k| (ValTy::scalar(k), wgsl_scalar_name(*s)))
+                .ok_or_else(|| format!("type {s:?} is not emulated")),
+            TypeInner::Atomic(s) => scalar_of(*s)
+                .map(|k| {
+                    (
+                        ValTy::scalar(k),
+                        format!("atomic<{}>", wgsl_scalar_name(*s)),
+                    )
+                })
+                .ok_or_else(|| format!("type {s:?} is not emulated")),
+            TypeInner::Vector { .. } => {
+                Err("vector-typed variables are not emulated yet (use scalars)".into())
+            }
+            TypeInner::Struct { .. } => {
+                Err("struct-typed variables are not emulated yet (use an array of scalars)".into())
+            }
+            _ => Err("this type is not emulated".into()),
+        }
+    };
+    match &module.types[ty].inner {
+        TypeInner::Array { base, size, .. } => {
+            let (e, n) = scalar(&module.types[*base].inner)?;
+            let count = match size {
+                ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
+                ArraySize::Dynamic => Count::Runtime,
+                ArraySize::Pending(_) => {
+                    return Err("override-sized arrays are not emulated".into())
+                }
+            };
+            Ok((e, count, n))
+        }
+        other => scalar(other).map(|(e, n)| (e, Count::Scalar, n)),
+    }
+}
+
+fn stmt(kind: StmtKind, span: ast::Span) -> Stmt {
+    Stmt {
+        kind,
+        span,
+        end: span,
+    }
+}
+
+fn ex(kind: ExprKind, span: ast::Span) -> Expr {
+    Expr::new(kind, span)
+}
+
+fn int_lit(v: u64, at: ast::Span) -> Expr {
+    ex(
+        ExprKind::Int {
+            value: v,
+            unsigned: true,
+            long: false,
+        },
+        at,
+    )
+}
+
+fn cast(s: Scalar, e: Expr, at: ast::Span) -> Expr {
+    ex(ExprKind::Cast(Ty::Val(ValTy::scalar(s)), Box::new(e)), at)
+}
+
+fn bin(op: BinOp, a: Expr, b: Expr, at: ast::Span) -> Expr {
+    ex(ExprKind::Binary(op, Box::new(a), Box::new(b)), at)
+}
+
+fn zero(t: ValTy, at: ast::Span) -> Expr {
+    let lit = if t.scalar.is_float() {
+        ex(
+            ExprKind::Float {
+                value: 0.0,
+                single: true,
+            },
+            at,
+        )
+    } else if t.scalar == Scalar::Bool {
+        ex(ExprKind::Bool(false), at)
+    } else {
+        int_lit(0, at)
+    };
+    cast(t.scalar, lit, at)
 }
 
 struct LoopCx {
@@ -833,6 +951,287 @@ impl Lower<'_> {
         })
     }
 
+    /// WGSL § switch as an if/else chain: the selector once into a local, each group of cases
+    /// (naga's `fall_through` joins `case 1, 2:`) tested in order, the default group last (the
+    /// case values are distinct, so the order does not matter).
+    fn switch(
+        &mut self,
+        selector: Handle<Expression>,
+        cases: &[naga::SwitchCase],
+        at: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let t = self.scalar_ty(selector, at)?;
+        let name = format!("_switch{}", selector.index());
+        let sel = self.expr(selector, 0)?;
+        let mut out = vec![self.decl(&name, t, sel, at)];
+        let mut groups: Vec<(Vec<&naga::SwitchValue>, &naga::Block)> = Vec::new();
+        let mut pending: Vec<&naga::SwitchValue> = Vec::new();
+        for c in cases {
+            pending.push(&c.value);
+            if !c.fall_through {
+                groups.push((std::mem::take(&mut pending), &c.body));
+            }
+        }
+        let mut chain: Option<Stmt> = None;
+        let mut default: Option<Stmt> = None;
+        let mut tests = Vec::new();
+        for (values, body) in groups {
+            self.loops.push(LoopCx {
+                continuing: Vec::new(),
+                switch: true,
+            });
+            let lowered = self.case_body(body, at);
+            self.loops.pop();
+            let block = stmt(StmtKind::Block(lowered?), at);
+            if values
+                .iter()
+                .any(|v| matches!(v, naga::SwitchValue::Default))
+            {
+                default = Some(block);
+                continue;
+            }
+            let mut cond: Option<Expr> = None;
+            for v in values {
+                let lit = match v {
+                    naga::SwitchValue::I32(n) => literal(Literal::I32(*n), at),
+                    naga::SwitchValue::U32(n) => literal(Literal::U32(*n), at),
+                    naga::SwitchValue::Default => continue,
+                };
+                let id = self.ident(&name, at);
+                let eq = bin(BinOp::Eq, id, lit, at);
+                cond = Some(match cond {
+                    None => eq,
+                    Some(c) => ex(ExprKind::Logical(false, Box::new(c), Box::new(eq)), at),
+                });
+            }
+            if let Some(c) = cond {
+                tests.push((c, block));
+            }
+        }
+        for (c, block) in tests.into_iter().rev() {
+            let els = chain.take().or(default.take()).map(Box::new);
+            chain = Some(stmt(StmtKind::If(c, Box::new(block), els), at));
+        }
+        out.extend(chain.or(default));
+        Ok(vec![stmt(StmtKind::Block(out), at)])
+    }
+
+    /// A case's statements, less the `break` that ends it.
+    fn case_body(&mut self, body: &naga::Block, at: ast::Span) -> Result<Vec<Stmt>, KernelError> {
+        let n = body.len();
+        let mut out = Vec::new();
+        for (k, (s, sp)) in body.span_iter().enumerate() {
+            if k + 1 == n && matches!(s, Statement::Break) {
+                break;
+            }
+            let sat = self.span_of(*sp, at);
+            out.extend(self.statement(s, sat)?);
+        }
+        Ok(out)
+    }
+
+    fn is_ballot_expr(&self, h: Handle<Expression>) -> bool {
+        match self.func.expressions[h] {
+            Expression::SubgroupBallotResult => true,
+            _ => self.ballots.contains(&h),
+        }
+    }
+
+    /// WGSL § subgroupBroadcast / quadBroadcast: `id` must be a const-expression.
+    fn require_const(
+        &self,
+        id: Handle<Expression>,
+        op: &str,
+        arg: &str,
+        at: ast::Span,
+    ) -> Result<(), KernelError> {
+        let is_const = match self.func.expressions[id] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => true,
+            Expression::As { expr, .. } => matches!(
+                self.func.expressions[expr],
+                Expression::Literal(_) | Expression::Constant(_)
+            ),
+            _ => false,
+        } || self.func.expressions.is_empty();
+        if is_const {
+            Ok(())
+        } else {
+            let s = self.espan(id, at);
+            Err(KernelError::new(
+                s.line,
+                s.col,
+                format!(
+                    "{op}: `{arg}` must be a const-expression (WGSL spec, Subgroup Built-in \
+                     Functions: {op}; a value computed at run time is a shader-creation error)"
+                ),
+            ))
+        }
+    }
+
+    fn global_const(&mut self, e: Handle<Expression>, at: ast::Span) -> Result<Expr, KernelError> {
+        match &self.module().global_expressions[e] {
+            Expression::Literal(l) => Ok(literal(*l, at)),
+            Expression::ZeroValue(t) => {
+                let (elem, _, _) =
+                    elem_of(self.module(), *t).map_err(|m| KernelError::new(at.line, at.col, m))?;
+                Ok(zero(elem, at))
+            }
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                "only literal constants are emulated here",
+            )),
+        }
+    }
+
+    /// The lvalue a pointer expression names (`buf[i]`, `x`).
+    fn place(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        let at = self.espan(h, ast::Span { line: 1, col: 1 });
+        if depth > self.max_depth {
+            return Err(depth_err(at, self.max_depth));
+        }
+        match &self.func.expressions[h] {
+            Expression::GlobalVariable(g) => {
+                let var = &self.module().global_variables[*g];
+                let name = var
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("global{}", g.index()));
+                let one_cell = !matches!(var.space, AddressSpace::Private)
+                    && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                let id = self.ident(&name, at);
+                Ok(if one_cell {
+                    ex(ExprKind::Index(Box::new(id), Box::new(int_lit(0, at))), at)
+                } else {
+                    id
+                })
+            }
+            Expression::LocalVariable(l) => {
+                let name = self.func.local_variables[*l]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("local{}", l.index()));
+                Ok(self.ident(&name, at))
+            }
+            Expression::Access { base, index } => {
+                let b = self.place(*base, depth + 1)?;
+                let i = self.expr(*index, depth + 1)?;
+                Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
+            }
+            Expression::AccessIndex { base, index } => {
+                let b = self.place(*base, depth + 1)?;
+                Ok(ex(
+                    ExprKind::Index(Box::new(b), Box::new(int_lit(*index as u64, at))),
+                    at,
+                ))
+            }
+            _ if self.baked.contains_key(&h) => self.expr(h, depth),
+            _ => self.expr(h, depth),
+        }
+    }
+
+    fn builtin_value(
+        &mut self,
+        b: BuiltIn,
+        comp: Option<u32>,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        let field = |k: u32| ["x", "y", "z"].get(k as usize).copied().unwrap_or("x");
+        let member = |me: &mut Self, base: &str, k: u32| {
+            let id = me.ident(base, at);
+            ex(ExprKind::Member(Box::new(id), field(k).to_string()), at)
+        };
+        let warp = |me: &mut Self| cast(Scalar::U32, me.ident("warpSize", at), at);
+        let linear = |me: &mut Self| {
+            // x + X * (y + Y * z)
+            let tx = member(me, "threadIdx", 0);
+            let ty = member(me, "threadIdx", 1);
+            let tz = member(me, "threadIdx", 2);
+            let bx = member(me, "blockDim", 0);
+            let by = member(me, "blockDim", 1);
+            bin(
+                BinOp::Add,
+                tx,
+                bin(
+                    BinOp::Mul,
+                    bx,
+                    bin(BinOp::Add, ty, bin(BinOp::Mul, by, tz, at), at),
+                    at,
+                ),
+                at,
+            )
+        };
+        let vec3 = matches!(
+            b,
+            BuiltIn::LocalInvocationId
+                | BuiltIn::GlobalInvocationId
+                | BuiltIn::WorkGroupId
+                | BuiltIn::NumWorkGroups
+        );
+        if vec3 && comp.is_none() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a built-in vec3 is emulated through its components (`.x`, `.y`, `.z`)",
+            ));
+        }
+        let k = comp.unwrap_or(0);
+        Ok(match b {
+            BuiltIn::LocalInvocationId => member(self, "threadIdx", k),
+            BuiltIn::WorkGroupId => member(self, "blockIdx", k),
+            BuiltIn::NumWorkGroups => member(self, "gridDim", k),
+            BuiltIn::GlobalInvocationId => {
+                let bi = member(self, "blockIdx", k);
+                let bd = member(self, "blockDim", k);
+                let ti = member(self, "threadIdx", k);
+                bin(BinOp::Add, bin(BinOp::Mul, bi, bd, at), ti, at)
+            }
+            BuiltIn::LocalInvocationIndex => linear(self),
+            BuiltIn::SubgroupInvocationId => cast(
+                Scalar::U32,
+                ex(ExprKind::Call("__lane_id".into(), vec![]), at),
+                at,
+            ),
+            BuiltIn::SubgroupSize => warp(self),
+            BuiltIn::SubgroupId => {
+                let l = linear(self);
+                let w = warp(self);
+                bin(BinOp::Div, l, w, at)
+            }
+            BuiltIn::NumSubgroups => {
+                let bx = member(self, "blockDim", 0);
+                let by = member(self, "blockDim", 1);
+                let bz = member(self, "blockDim", 2);
+                let n = bin(BinOp::Mul, bin(BinOp::Mul, bx, by, at), bz, at);
+                let w1 = warp(self);
+                let w2 = warp(self);
+                bin(
+                    BinOp::Div,
+                    bin(BinOp::Sub, bin(BinOp::Add, n, w1, at), int_lit(1, at), at),
+                    w2,
+                    at,
+                )
+            }
+            other => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("built-in {other:?} is not a compute built-in the emulator has"),
+                ))
+            }
+        })
+    }
+
+    fn arg_builtin(&self, i: u32) -> Option<BuiltIn> {
+        if !self.entry_args {
+            return None;
+        }
+        match self.func.arguments.get(i as usize)?.binding {
+            Some(naga::Binding::BuiltIn(b)) => Some(b),
+            _ => None,
+        }
+    }
+
     fn expr(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
         let at = self.espan(h, ast::Span { line: 1, col: 1 });
         if depth > self.max_depth {
@@ -1139,5 +1538,138 @@ impl Lower<'_> {
                 ))
             }
         })
+    }
+
+    fn baked_ballot(&self, h: Handle<Expression>) -> bool {
+        self.ballots.contains(&h)
+    }
+
+    /// Component `k` of a `subgroupBallot` result, held as a u64 of x (bits 0..32) and y
+    /// (bits 32..64) by the registry op: x and y are its halves; z and w are 0 for subgroups
+    /// of up to 64 invocations (the only ones whose ballot the u64 holds).
+    fn ballot_component(
+        &mut self,
+        base: Handle<Expression>,
+        k: u32,
+        at: ast::Span,
+        d: u32,
+    ) -> Result<Expr, KernelError> {
+        let b = self.expr(base, d)?;
+        Ok(match k {
+            0 => cast(
+                Scalar::U32,
+                bin(BinOp::And, b, int_lit(0xffff_ffff, at), at),
+                at,
+            ),
+            1 => cast(Scalar::U32, bin(BinOp::Shr, b, int_lit(32, at), at), at),
+            _ if self.lanes <= 64 => {
+                let _ = b;
+                int_lit(0, at)
+            }
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "ballot components z, w (invocations 64..128) are not emulated yet; use a \
+                     subgroup size of at most 64",
+                ))
+            }
+        })
+    }
+}
+
+fn depth_err(at: ast::Span, max: u32) -> KernelError {
+    KernelError::new(
+        at.line,
+        at.col,
+        format!(
+            "expression nested deeper than the nesting limit of {max}; raise it with --max-depth"
+        ),
+    )
+}
+
+fn literal(l: Literal, at: ast::Span) -> Expr {
+    let int = |v: u64, unsigned: bool, long: bool| {
+        ex(
+            ExprKind::Int {
+                value: v,
+                unsigned,
+                long,
+            },
+            at,
+        )
+    };
+    let neg_int = |v: i64, s: Scalar| {
+        if v < 0 {
+            cast(
+                s,
+                ex(
+                    ExprKind::Unary(UnOp::Neg, Box::new(int(v.unsigned_abs(), false, true))),
+                    at,
+                ),
+                at,
+            )
+        } else {
+            cast(s, int(v as u64, false, s == Scalar::I64), at)
+        }
+    };
+    match l {
+        Literal::U32(v) => int(u64::from(v), true, false),
+        Literal::U16(v) => cast(Scalar::U16, int(u64::from(v), true, false), at),
+        Literal::I16(v) => neg_int(i64::from(v), Scalar::I16),
+        Literal::I32(v) => neg_int(i64::from(v), Scalar::I32),
+        Literal::U64(v) => int(v, true, true),
+        Literal::I64(v) => neg_int(v, Scalar::I64),
+        Literal::AbstractInt(v) => neg_int(v, Scalar::I64),
+        Literal::F32(v) => ex(
+            ExprKind::Float {
+                value: f64::from(v),
+                single: true,
+            },
+            at,
+        ),
+        Literal::F16(v) => cast(
+            Scalar::F16,
+            ex(
+                ExprKind::Float {
+                    value: f64::from(v.to_f32()),
+                    single: true,
+                },
+                at,
+            ),
+            at,
+        ),
+        Literal::F64(v) | Literal::AbstractFloat(v) => ex(
+            ExprKind::Float {
+                value: v,
+                single: false,
+            },
+            at,
+        ),
+        Literal::Bool(b) => ex(ExprKind::Bool(b), at),
+    }
+}
+
+fn type_word(t: &TypeInner) -> &'static str {
+    match t {
+        TypeInner::Vector { .. } => "vector",
+        TypeInner::Matrix { .. } => "matrix",
+        TypeInner::Struct { .. } => "struct",
+        TypeInner::Array { .. } => "array",
+        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. } => "pointer",
+        _ => "this",
+    }
+}
+
+fn expr_word(e: &Expression) -> &'static str {
+    match e {
+        Expression::Compose { .. } => "a vector or struct constructor",
+        Expression::Splat { .. } => "a vector splat",
+        Expression::Swizzle { .. } => "a swizzle",
+        Expression::Relational { .. } => "all/any",
+        Expression::Derivative { .. } => "a derivative",
+        Expression::ImageSample { .. } | Expression::ImageLoad { .. } => "a texture access",
+        Expression::Override(_) => "an override",
+        _ => "this kind",
     }
 }
