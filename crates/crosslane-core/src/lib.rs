@@ -11,7 +11,7 @@
 //! * [`mechanics`] — gather, segments, DPP, permutes, arithmetic, plans, shared by the dialects;
 //! * [`dialect`] — one file or folder per vendor, and the registry over them;
 //! * [`application`] — request, reference, portability, codegen, network, scenario, permalink
-//!   (and [`kernel`], the interpreter, which stays at the top level for now).
+//!   and [`kernel`], the kernel-snippet interpreter.
 //!
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
@@ -21,13 +21,14 @@
 
 pub mod application;
 pub mod dialect;
-pub mod kernel;
 pub mod mechanics;
 pub mod vocabulary;
 
 // Every module keeps its path from before the grouping (`crosslane_core::value::Value`,
 // `crate::gather::gather`): the groups are folders, the public paths stay flat.
-pub use application::{codegen, network, permalink, portability, reference, request, scenario};
+pub use application::{
+    codegen, kernel, network, permalink, portability, reference, request, scenario,
+};
 pub use mechanics::{arith, dpp, gather, permute, plan, segment};
 pub use vocabulary::{args, error, fill, lane_expr, lanes, number, params, result, trace, value};
 

@@ -1,10 +1,11 @@
 //! What is built on the dialects: one call as typed ([`request`]), the reference entries
 //! ([`reference`](mod@reference)), one shuffle under five dialects ([`portability`]), export as code
 //! ([`codegen`]), the sorting network ([`network`]), the versioned scenario and its URL
-//! ([`scenario`], [`permalink`]). The kernel interpreter (`crate::kernel`) belongs here too and
-//! moves in last.
+//! ([`scenario`], [`permalink`]), and the kernel-snippet interpreter ([`kernel`], also at
+//! `crate::kernel`).
 
 pub mod codegen;
+pub mod kernel;
 pub mod network;
 pub mod permalink;
 pub mod portability;

@@ -2,10 +2,10 @@
 //! too, using the theme's colours (CSS custom properties read by the renderer)").
 //!
 //! The scene keeps the light palette it was built with ([`crate::render::style`] and the views'
-//! own constants: one place per colour). A back end asks a `Palette` for the colour to paint,
-//! by the part it paints ([`Role`]) and the scene's colour; the palette reads the answer from the
-//! CSS custom properties of the element drawn into (so an embed, a page and a host page each get
-//! their own theme):
+//! own constants: one place per colour). A back end asks a `Palette` (wasm32 only) for the
+//! colour to paint, by the part it paints ([`Role`]) and the scene's colour; the palette reads the
+//! answer from the CSS custom properties of the element drawn into (so an embed, a page and a
+//! host page each get their own theme):
 //!
 //! - `--draw-bg`: the drawing's background (the scene's is white);
 //! - `--draw-ROLE-HEX`, then `--draw-HEX`: the colour that replaces `#HEX` (lower case, as the

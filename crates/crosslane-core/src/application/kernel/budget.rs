@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::trace::{KernelStep, LaneVal};
+use super::lane_val::LaneVal;
 use super::types::{KVal, ValTy};
 use super::KernelDiagnostic;
 
@@ -260,27 +260,6 @@ pub fn lanes_bytes(row: &[LaneVal]) -> u64 {
     size::VEC + row.iter().map(lane_bytes).sum::<u64>()
 }
 
-/// Bytes of a recorded step: its text, changed variables, writes, operations and diagnostics.
-/// A cross-lane operation's [`crate::trace::Step`] is counted at 256 bytes per lane (inputs,
-/// results with their source and reason) plus its diagnostics.
-pub fn step_bytes(s: &KernelStep) -> u64 {
-    let mut n = size::KERNEL_STEP + s.text.len() as u64;
-    for c in &s.changes {
-        n += c.name.len() as u64 + lanes_bytes(&c.values) + 24;
-    }
-    n += s.memory_writes.len() as u64 * size::MEM_WRITE;
-    for op in &s.ops {
-        n += size::STEP + 256 * op.lanes as u64;
-        n += op
-            .diagnostics
-            .iter()
-            .map(|d| d.message.len() as u64 + 64)
-            .sum::<u64>();
-    }
-    n += s.diagnostics.iter().map(diagnostic_bytes).sum::<u64>();
-    n
-}
-
 /// Bytes of a kept diagnostic, its message and rule included.
 pub fn diagnostic_bytes(d: &KernelDiagnostic) -> u64 {
     size::DIAGNOSTIC + (d.message.len() + d.rule.len()) as u64
@@ -289,7 +268,7 @@ pub fn diagnostic_bytes(d: &KernelDiagnostic) -> u64 {
 #[cfg(all(test, target_pointer_width = "64"))]
 mod tests {
     use super::size;
-    use crate::kernel::trace::{KernelStep, LaneVal, MemWrite};
+    use crate::kernel::trace::LaneVal;
     use crate::kernel::{KVal, KernelDiagnostic};
     use std::mem::size_of;
 
@@ -300,8 +279,6 @@ mod tests {
         assert_eq!(size::KVAL, size_of::<KVal>() as u64);
         assert_eq!(size::LANE_VAL, size_of::<LaneVal>() as u64);
         assert_eq!(size::VEC, size_of::<Vec<LaneVal>>() as u64);
-        assert_eq!(size::KERNEL_STEP, size_of::<KernelStep>() as u64);
-        assert_eq!(size::MEM_WRITE, size_of::<MemWrite>() as u64);
         assert_eq!(size::STEP, size_of::<crate::trace::Step>() as u64);
         assert_eq!(size::DIAGNOSTIC, size_of::<KernelDiagnostic>() as u64);
     }

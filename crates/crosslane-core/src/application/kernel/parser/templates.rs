@@ -260,7 +260,7 @@ impl Parser<'_> {
             } else {
                 // Above the relational operators, so `>` ends the list.
                 let e = self.binary(8)?;
-                let v = super::host::const_eval(&e, &HashMap::new())
+                let v = super::const_eval::const_eval(&e, &HashMap::new())
                     .and_then(|v| v.text())
                     .and_then(|t| t.parse::<i128>().ok())
                     .ok_or_else(|| {
@@ -380,7 +380,7 @@ impl Parser<'_> {
         } else {
             sub.expr()
                 .ok()
-                .and_then(|e| super::host::const_eval(&e, &HashMap::new()))
+                .and_then(|e| super::const_eval::const_eval(&e, &HashMap::new()))
                 .and_then(|v| v.text())
                 .and_then(|v| v.parse().ok())
                 .map(TArg::Value)

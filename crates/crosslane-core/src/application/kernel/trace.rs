@@ -4,50 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ast::Span;
-use super::budget::LimitHit;
+use super::budget::{diagnostic_bytes, lanes_bytes, size, LimitHit};
+pub use super::lane_val::{LaneVal, Undef};
 use super::memory::Memory;
 use super::types::KVal;
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::LaneMask;
 use crate::op::Dialect;
 use crate::trace::Step;
-
-/// Why a lane's value is undefined, and the line that made it so.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct Undef {
-    /// Line (1-based) of the statement or call that produced the undefined value.
-    pub line: u32,
-    /// Column (1-based).
-    pub col: u32,
-    /// The rule: "signed overflow …", "asc_shfl_xor: width 31 is not a power of two", ….
-    pub why: String,
-    /// Whether the value is an uninitialized variable or memory cell.
-    pub uninit: bool,
-}
-
-impl Undef {
-    pub(crate) fn at(span: Span, why: impl Into<String>) -> Self {
-        Undef {
-            line: span.line,
-            col: span.col,
-            why: why.into(),
-            uninit: false,
-        }
-    }
-
-    pub(crate) fn idle() -> Self {
-        Undef {
-            line: 0,
-            col: 0,
-            why: String::new(),
-            uninit: false,
-        }
-    }
-}
-
-/// A lane's value: defined, or undefined with the reason.
-pub type LaneVal = Result<KVal, Undef>;
 
 /// One lane as the page reads it: `{"text": "496", "value": {…}}` when defined,
 /// `{"text": null, "why": "…", "line": 8}` when undefined.
@@ -295,5 +259,41 @@ impl KernelTrace {
             .iter()
             .find(|b| b.name == name)
             .map(|b| b.cells.as_slice())
+    }
+}
+
+/// Bytes of a recorded step: its text, changed variables, writes, operations and diagnostics.
+/// A cross-lane operation's [`crate::trace::Step`] is counted at 256 bytes per lane (inputs,
+/// results with their source and reason) plus its diagnostics.
+pub fn step_bytes(s: &KernelStep) -> u64 {
+    let mut n = size::KERNEL_STEP + s.text.len() as u64;
+    for c in &s.changes {
+        n += c.name.len() as u64 + lanes_bytes(&c.values) + 24;
+    }
+    n += s.memory_writes.len() as u64 * size::MEM_WRITE;
+    for op in &s.ops {
+        n += size::STEP + 256 * op.lanes as u64;
+        n += op
+            .diagnostics
+            .iter()
+            .map(|d| d.message.len() as u64 + 64)
+            .sum::<u64>();
+    }
+    n += s.diagnostics.iter().map(diagnostic_bytes).sum::<u64>();
+    n
+}
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod tests {
+    use super::{KernelStep, MemWrite};
+    use crate::kernel::budget::size;
+    use std::mem::size_of;
+
+    /// The meter's fixed sizes of a step and a memory write are this 64-bit host's (the other
+    /// fixed sizes are checked next to the meter, in `budget`).
+    #[test]
+    fn step_sizes_are_the_64_bit_host_sizes() {
+        assert_eq!(size::KERNEL_STEP, size_of::<KernelStep>() as u64);
+        assert_eq!(size::MEM_WRITE, size_of::<MemWrite>() as u64);
     }
 }

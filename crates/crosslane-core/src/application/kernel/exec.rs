@@ -27,7 +27,7 @@ use super::budget::{self, LimitHit, Limits, Meter, Resource};
 use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
-use super::parser::{parse_with_entry, Parsed};
+use super::parser::Parsed;
 use super::types::{KVal, Ty};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::{LaneMask, MAX_LANES};
@@ -123,26 +123,9 @@ pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
 }
 
 impl Executor {
-    /// Parses `source` and prepares the launch (global buffers allocated and filled). A WGSL
-    /// compute shader ([`super::wgsl::is_wgsl`]) goes through the naga front end
-    /// ([`super::wgsl::executor`]) to the same program form.
-    ///
-    /// # Errors
-    /// [`KernelError`] for a parse error, an unknown entry, a lane count the dialect does not
-    /// allow, a block or grid shape of zero or beyond the limits, or an argument that does not
-    /// parse.
-    pub fn new(source: &str, config: LaunchConfig) -> Result<Self, KernelError> {
-        // A WGSL compute shader takes the naga front end to the same program form.
-        #[cfg(feature = "wgsl")]
-        if super::wgsl::is_wgsl(source) {
-            return super::wgsl::executor(source, config);
-        }
-        let parsed = parse_with_entry(source, &config.limits, config.entry.as_deref())?;
-        Self::from_parsed(source, parsed, config)
-    }
-
     /// Prepares the launch of an already parsed program whose spans point into `source` (the
-    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form).
+    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form; [`Executor::new`]
+    /// chooses the front end).
     ///
     /// # Errors
     /// As [`Executor::new`], less the parse errors.
@@ -1210,10 +1193,7 @@ impl Executor {
             ops: cx.ops,
             diagnostics,
         };
-        self.meter.trace_bytes = self
-            .meter
-            .trace_bytes
-            .saturating_add(budget::step_bytes(&step));
+        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(step_bytes(&step));
         self.trace.steps.push(step);
     }
 }

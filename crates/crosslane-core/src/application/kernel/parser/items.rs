@@ -1,6 +1,7 @@
 //! Top-level items: the program, type aliases, function definitions and parameters.
 
-use super::host::{self, const_eval};
+use super::const_eval::const_eval;
+use super::host;
 use super::{PResult, Parser};
 use crate::kernel::ast::*;
 use crate::kernel::lexer::Tok;

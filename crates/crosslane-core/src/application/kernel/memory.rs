@@ -388,6 +388,26 @@ mod tests {
         let a = fill_cells(int, 8, "random:7", "dst").unwrap();
         assert_eq!(a, fill_cells(int, 8, "random:7", "dst").unwrap());
         assert_ne!(a, fill_cells(int, 8, "random:8", "dst").unwrap());
+        // An independent model of the generator `random:SEED` names (`crate::fill::random_ints`:
+        // fastrand 2's WyRand step, then Lemire's multiply-shift into 0..1000 with its
+        // rejection of the biased low products): the first cell of seed 7.
+        let first = {
+            let mut state = 7u64;
+            let mut next = || {
+                state = state.wrapping_add(0x2d35_8dcc_aa6c_78a5);
+                let t = u128::from(state) * u128::from(state ^ 0x8bb8_4b93_962e_acc9);
+                (t as u64) ^ (t >> 64) as u64
+            };
+            let n = 1000u64;
+            let threshold = n.wrapping_neg() % n;
+            loop {
+                let m = u128::from(next()) * u128::from(n);
+                if (m as u64) >= threshold {
+                    break (m >> 64) as u64;
+                }
+            }
+        };
+        assert_eq!(a[0], Some(KVal::int(Scalar::I32, first as i128)));
         // One generator for every kernel form: the cells a WGSL buffer gets from `random:7`
         // (crate::fill), and fastrand's WyRand drawn directly as the model.
         let wgsl = crate::fill::parse_fill("random:7", "dst")

@@ -21,6 +21,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod cg;
+mod const_eval;
 mod expr;
 mod host;
 mod items;

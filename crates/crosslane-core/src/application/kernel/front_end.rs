@@ -1,0 +1,28 @@
+//! Which front end a kernel source takes: the C-like parser ([`super::parser`]) or, for a WGSL
+//! compute shader, naga ([`super::wgsl`]); both give the engine ([`super::exec`]) the same
+//! program form. Its own module so that the engine does not import the WGSL front end, which
+//! imports the engine.
+
+use super::exec::{Executor, LaunchConfig};
+use super::parser::parse_with_entry;
+use super::KernelError;
+
+impl Executor {
+    /// Parses `source` and prepares the launch (global buffers allocated and filled). A WGSL
+    /// compute shader ([`super::wgsl::is_wgsl`]) goes through the naga front end
+    /// ([`super::wgsl::executor`]) to the same program form.
+    ///
+    /// # Errors
+    /// [`KernelError`] for a parse error, an unknown entry, a lane count the dialect does not
+    /// allow, a block or grid shape of zero or beyond the limits, or an argument that does not
+    /// parse.
+    pub fn new(source: &str, config: LaunchConfig) -> Result<Self, KernelError> {
+        // A WGSL compute shader takes the naga front end to the same program form.
+        #[cfg(feature = "wgsl")]
+        if super::wgsl::is_wgsl(source) {
+            return super::wgsl::executor(source, config);
+        }
+        let parsed = parse_with_entry(source, &config.limits, config.entry.as_deref())?;
+        Self::from_parsed(source, parsed, config)
+    }
+}
