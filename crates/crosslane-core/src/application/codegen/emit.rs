@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::collective::{self, Collective};
-use super::{title, Movement, Resolved, Target};
+use super::{Movement, Resolved, Target};
 use crate::args::Role;
 use crate::dpp::DppCtrl;
 use crate::op::Dialect;
