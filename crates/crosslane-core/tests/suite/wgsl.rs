@@ -330,3 +330,57 @@ fn i32_overflow_wraps_and_division_by_zero_gives_the_spec_values() {
         messages(&t)
     );
 }
+
+#[test]
+fn helper_functions_are_inlined_with_their_early_returns_and_globals() {
+    // At subgroup size 4, 8 invocations are two subgroups of 4: subgroup_count() = 4.
+    // out[i] = min(i * i, 20) + 4 * 100 + tile[7 - i] * 1000, tile[k] = 2k + 1.
+    let t = run(&shader("helpers.wgsl"), 4);
+    let squares = [0, 1, 4, 9, 16, 20, 20, 20];
+    let want: Vec<Option<i128>> = (0..8i128)
+        .map(|i| Some(squares[i as usize] + 400 + (2 * (7 - i) + 1) * 1000))
+        .collect();
+    assert_eq!(want[0], Some(15_400));
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+    let flags: Vec<Option<i128>> = (0..8i128).map(|i| Some(2 * i)).collect();
+    assert_eq!(ints(&t, "flags"), flags, "{:#?}", messages(&t));
+}
+
+#[test]
+fn a_helper_step_is_at_its_own_wgsl_line() {
+    let src = shader("helpers.wgsl");
+    let t = run(&src, 4);
+    // `return x * x;` is line 10 of helpers.wgsl: some step of the trace is there.
+    let line = src
+        .lines()
+        .position(|l| l.contains("return x * x;"))
+        .unwrap() as u32
+        + 1;
+    assert_eq!(line, 10);
+    assert!(
+        t.steps.iter().any(|s| s.line == line),
+        "no step at line {line}"
+    );
+}
+
+#[test]
+fn a_helper_reaching_a_subgroup_call_under_a_varying_branch_is_refused() {
+    // WGSL spec, Uniformity Analysis: the call's control flow is the helper's.
+    let src = format!(
+        "{HEAD}fn inner(v: u32) -> u32 {{\n  return subgroupMax(v);\n}}\nfn outer(v: u32) -> u32 {{\n  return inner(v) + 1u;\n}}\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  if (lane < 2u) {{\n    out[lane] = outer(lane);\n  }}\n}}\n"
+    );
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
+    assert_eq!(e.line, 12, "{e}");
+    assert!(e.message.contains("subgroup_uniformity"), "{e}");
+    assert!(
+        e.message.contains("`outer` (which calls subgroupMax)"),
+        "{e}"
+    );
+    // With the rule off it runs: lanes 0 and 1 are the active ones, max = 1, + 1; the other
+    // cells keep the default fill (the index).
+    let off = format!("diagnostic(off, subgroup_uniformity);\n{src}");
+    let t = run(&off, 8);
+    let mut want = vec![Some(2), Some(2)];
+    want.extend((2..8).map(Some));
+    assert_eq!(ints(&t, "out")[..8], want[..], "{:#?}", messages(&t));
+}

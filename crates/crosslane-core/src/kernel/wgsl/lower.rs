@@ -18,8 +18,12 @@
 //!   entries the operation view runs.
 //! - `let` bindings and built-in results become named locals (the trace shows the user's names).
 //!
+//! - helper functions (WGSL § Function Declaration) → device functions, which the engine
+//!   inlines at each call; the module-scope variables sit in the entry's outer block, which an
+//!   inlined helper sees (`Compiler::module_scopes`).
+//!
 //! `switch` becomes an if/else chain. Vectors other than the built-in ids and `subgroupBallot`'s
-//! result, structs and helper functions are refused with a message naming them.
+//! result, structs, and pointer or vector parameters are refused with a message naming them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -240,6 +244,7 @@ pub fn lower(
         prelude.extend(z);
     }
     let body = low.function_body(fn_span, prelude)?;
+    let mut functions = low.helpers(fn_span)?;
     let function = ast::Function {
         name: ep.name.clone(),
         entry: true,
@@ -253,7 +258,10 @@ pub fn lower(
     };
     Ok(Lowered {
         program: ast::Program {
-            functions: vec![function],
+            functions: {
+                functions.push(function);
+                functions
+            },
             aliases: Vec::new(),
             // A shader's dispatch comes from `--workgroups`, never from host code.
             launches: Vec::new(),
@@ -480,6 +488,90 @@ impl Lower<'_> {
         }
     }
 
+    /// The module's helper functions (WGSL § Function Declaration) as the engine's device
+    /// functions, which it inlines at each call (recursion is a WGSL error, so the inlining
+    /// ends). Parameters and results are scalars; each statement keeps its WGSL span. naga's
+    /// appended `subgroupElect` helper (a gap of naga 30) is not one: its calls run the
+    /// registry's op.
+    fn helpers(&mut self, fallback: ast::Span) -> Result<Vec<ast::Function>, KernelError> {
+        let shader = self.shader;
+        let module = &shader.module;
+        let mut out = Vec::new();
+        for (fh, f) in module.functions.iter() {
+            let name = f
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("function{}", fh.index()));
+            if shader.elect_appended && name == "subgroupElect" {
+                continue;
+            }
+            let at = self.span_of(module.functions.get_span(fh), fallback);
+            let at = shader.text.find(&format!("fn {name}")).map_or(at, |o| {
+                let (line, col) = line_col(&shader.text, o);
+                ast::Span { line, col }
+            });
+            let mut params = Vec::new();
+            for (k, a) in f.arguments.iter().enumerate() {
+                let pname = a.name.clone().unwrap_or_else(|| format!("arg{k}"));
+                let t = match &module.types[a.ty].inner {
+                    TypeInner::Scalar(s) => scalar_of(*s),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    at_err(
+                        at,
+                        &name,
+                        format!(
+                            "parameter `{pname}` of type {} is not emulated yet (scalars are)",
+                            type_word(&module.types[a.ty].inner)
+                        ),
+                    )
+                })?;
+                params.push(Param {
+                    name: pname,
+                    ty: Ty::Val(ValTy::scalar(t)),
+                    reference: false,
+                    span: self.uniq(at),
+                });
+            }
+            let ret = match &f.result {
+                None => Ty::Void,
+                Some(r) => match &module.types[r.ty].inner {
+                    TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
+                    _ => None,
+                }
+                .ok_or_else(|| at_err(at, &name, "a non-scalar result is not emulated yet"))?,
+            };
+            let mut low = Lower {
+                shader,
+                func: f,
+                finfo: &shader.info[fh],
+                entry_args: false,
+                baked: HashMap::new(),
+                ballots: HashSet::new(),
+                used: std::mem::take(&mut self.used),
+                max_depth: self.max_depth,
+                lanes: self.lanes,
+                loops: Vec::new(),
+                lens: self.lens,
+            };
+            let body = low.function_body(at, Vec::new());
+            self.used = low.used;
+            out.push(ast::Function {
+                name,
+                entry: false,
+                ret,
+                params,
+                body: body?,
+                launch_bounds: None,
+                vf_call_dim: None,
+                span: at,
+                snippet: false,
+            });
+        }
+        Ok(out)
+    }
+
     /// WGSL § "var<workgroup>": workgroup memory starts zeroed. Done as wgpu and Dawn do it:
     /// invocation 0 stores the zeros, then a workgroup barrier, before the body; the trace shows
     /// those steps at the variable's line.
@@ -567,7 +659,10 @@ impl Lower<'_> {
         fn_span: ast::Span,
         prelude: Vec<Stmt>,
     ) -> Result<Stmt, KernelError> {
-        let mut out = prelude;
+        // The prelude (module-scope variables) in the outer block, the function's own names in
+        // an inner one: the engine lets an inlined helper see the outer scopes only
+        // (`Compiler::module_scopes`), so an entry's local never hides a global from a helper.
+        let mut out = Vec::new();
         let func = self.func;
         for (h, lv) in func.local_variables.iter() {
             let at = self.span_of(func.local_variables.get_span(h), fn_span);
@@ -606,8 +701,14 @@ impl Lower<'_> {
         }
         let body = self.block(&func.body, fn_span)?;
         out.extend(body);
-        Ok(Stmt {
+        let mut outer = prelude;
+        outer.push(Stmt {
             kind: StmtKind::Block(out),
+            span: fn_span,
+            end: fn_span,
+        });
+        Ok(Stmt {
+            kind: StmtKind::Block(outer),
             span: fn_span,
             end: fn_span,
         })
@@ -850,16 +951,17 @@ impl Lower<'_> {
                     let c = call("subgroupElect", vec![]);
                     vec![self.call_stmt(*result, c, Some(ValTy::scalar(Scalar::Bool)), at)?]
                 } else {
-                    let _ = arguments;
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        format!(
-                            "calls of helper functions (`{}`) are not emulated yet; inline it \
-                             into the entry point",
-                            f.name.as_deref().unwrap_or("?")
-                        ),
-                    ));
+                    // A helper function: the engine inlines the device function of its name
+                    // (see `helpers`), its result held in a local named as the user's `let`.
+                    let name = f
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("function{}", function.index()));
+                    let mut args = Vec::new();
+                    for a in arguments {
+                        args.push(self.expr(*a, 0)?);
+                    }
+                    vec![self.call_stmt(*result, call(&name, args), None, at)?]
                 }
             }
             Statement::SubgroupBallot { result, predicate } => {
@@ -1253,6 +1355,16 @@ impl Lower<'_> {
             }
             Expression::FunctionArgument(i) => match self.arg_builtin(*i) {
                 Some(b) => self.builtin_value(b, None, at)?,
+                // A helper's parameter: the device function's parameter of its name.
+                None if !self.entry_args => {
+                    let name = self
+                        .func
+                        .arguments
+                        .get(*i as usize)
+                        .and_then(|a| a.name.clone())
+                        .unwrap_or_else(|| format!("arg{i}"));
+                    self.ident(&name, at)
+                }
                 None => {
                     return Err(KernelError::new(
                         at.line,
