@@ -384,3 +384,41 @@ fn a_helper_reaching_a_subgroup_call_under_a_varying_branch_is_refused() {
     want.extend((2..8).map(Some));
     assert_eq!(ints(&t, "out")[..8], want[..], "{:#?}", messages(&t));
 }
+
+#[test]
+fn vectors_by_component_and_flat_vector_buffers() {
+    // points is array<vec2<f32>>, 16 cells for 8 invocations, filled with the cell index:
+    // points[i] = (2i, 2i + 1). Hand derivation per invocation i:
+    // q = p.yx * 2 + 1 = (4i + 3, 4i + 1); v = (q.x, q.y, p.x, p.y), then v.w = i / 2;
+    // v = v.wzyx = (i / 2, 2i, 4i + 1, 4i + 3); out[i] = v - 0.5.
+    // dot(p, (3, -1)) = 6i - (2i + 1) = 4i - 1.
+    let t = run(&shader("vectors.wgsl"), 4);
+    let mut out = Vec::new();
+    let mut dots = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..8 {
+        let f = f64::from(i);
+        out.extend([f / 2.0 - 0.5, 2.0 * f - 0.5, 4.0 * f + 0.5, 4.0 * f + 2.5].map(Some));
+        dots.push(Some(4.0 * f - 1.0));
+        // gid.xy = (i, 0); subgroups of 4: subgroupAdd(1) = 4.
+        ids.extend([
+            Some(i128::from(i)),
+            Some(0),
+            Some(i128::from(i % 4)),
+            Some(4),
+        ]);
+    }
+    assert_eq!(out[4..8], [Some(0.0), Some(1.5), Some(4.5), Some(6.5)]);
+    assert_eq!(floats(&t, "out"), out, "{:#?}", messages(&t));
+    assert_eq!(floats(&t, "dots"), dots, "{:#?}", messages(&t));
+    assert_eq!(ints(&t, "ids"), ids, "{:#?}", messages(&t));
+    assert_eq!(t.buffer("points").unwrap().len(), 16);
+}
+
+#[test]
+fn arrays_of_vec3_are_refused_with_the_reason() {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<vec3<f32>>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i] = vec3<f32>(1.0);\n}\n";
+    let e = run_wgsl(src, launch(4, [1, 1, 1])).expect_err("refused");
+    assert!(e.message.contains("vec3"), "{e}");
+    assert!(e.message.contains("16-byte stride"), "{e}");
+}

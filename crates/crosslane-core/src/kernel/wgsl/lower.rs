@@ -22,8 +22,14 @@
 //!   inlines at each call; the module-scope variables sit in the entry's outer block, which an
 //!   inlined helper sees (`Compiler::module_scopes`).
 //!
-//! `switch` becomes an if/else chain. Vectors other than the built-in ids and `subgroupBallot`'s
-//! result, structs, and pointer or vector parameters are refused with a message naming them.
+//! - vectors (WGSL § Vector Expressions, component-wise) → one scalar per component: a vector
+//!   local `v` is the locals `v.x`, `v.y`, …; a buffer or workgroup array of `vecN` is flat,
+//!   N cells per element in component order (WGSL § Memory Layout: vec2/vec4 arrays are tightly
+//!   packed, so the cells are the buffer's bytes; arrays of vec3, padded to 16 bytes, are
+//!   refused). `subgroupBallot`'s vec4 result stays a u64.
+//!
+//! `switch` becomes an if/else chain. Structs, matrices, a vector component chosen at run
+//! time, and pointer or vector parameters are refused with a message naming them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -55,8 +61,11 @@ pub struct Binding {
     pub elem: ValTy,
     /// The WGSL element type as written by the type (`u32`, `f16`, `atomic<u32>`).
     pub wgsl_elem: String,
-    /// Fixed length (`array<T, N>`: N; a scalar: 1); `None` for a runtime-sized array.
+    /// Fixed length in cells (`array<T, N>`: N; a scalar: 1; a vector's components count one
+    /// cell each, in order); `None` for a runtime-sized array.
     pub fixed_len: Option<usize>,
+    /// Cells per element: a `vecN` element's N components, else 1.
+    pub components: u32,
 }
 
 /// The lowered entry point.
@@ -152,6 +161,13 @@ pub fn lower(
             .unwrap_or_else(|| format!("global{}", h.index()));
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
         let (elem, count, wgsl_elem) = elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let comps = components(module, g.ty);
+        // A vector variable or array of vectors is held flat, one cell per component.
+        let cells = |c: Count| match c {
+            Count::Scalar if comps > 1 => Count::Fixed(comps as usize),
+            Count::Fixed(n) => Count::Fixed(n.saturating_mul(comps as usize)),
+            other => other,
+        };
         match g.space {
             AddressSpace::Storage { .. } | AddressSpace::Uniform => {
                 let rb = g.binding.as_ref();
@@ -174,11 +190,12 @@ pub fn lower(
                     writable,
                     elem,
                     wgsl_elem,
-                    fixed_len: match count {
+                    fixed_len: match cells(count) {
                         Count::Scalar => Some(1),
                         Count::Fixed(n) => Some(n),
                         Count::Runtime => None,
                     },
+                    components: comps,
                 });
                 params.push(Param {
                     name: name.clone(),
@@ -189,8 +206,35 @@ pub fn lower(
                     span: low.uniq(at),
                 });
             }
+            AddressSpace::Private if comps > 1 && matches!(count, Count::Scalar) => {
+                // A private vector: one per-invocation local per component, zeroed.
+                if g.init.is_some() {
+                    return Err(at_err(
+                        at,
+                        &name,
+                        "an initialized private vector is not emulated yet",
+                    ));
+                }
+                for k in 0..comps {
+                    let span = low.uniq(at);
+                    prelude.push(stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: comp_name(&name, k),
+                                ty: Ty::Val(elem),
+                                array: None,
+                                init: Some(zero(elem, at)),
+                                span,
+                            }],
+                        ),
+                        at,
+                    ));
+                }
+            }
             AddressSpace::WorkGroup | AddressSpace::Private => {
                 let shared = g.space == AddressSpace::WorkGroup;
+                let count = cells(count);
                 let init = match (count, g.init, shared) {
                     (Count::Scalar, Some(e), _) => Some(low.global_const(e, at)?),
                     (Count::Scalar, None, false) => Some(zero(elem, at)),
@@ -308,7 +352,31 @@ fn wgsl_scalar_name(s: naga::Scalar) -> String {
     }
 }
 
-/// The element type of a variable of type `ty`: a scalar, an atomic, or an array of either.
+/// Components of a vector type (its size), else 1.
+fn vec_comps(inner: &TypeInner) -> u32 {
+    match inner {
+        TypeInner::Vector { size, .. } => *size as u32,
+        _ => 1,
+    }
+}
+
+/// Components of each element of a variable of type `ty`: an array's element's, or the
+/// variable's own (see [`vec_comps`]). Each component is one cell.
+pub fn components(module: &naga::Module, ty: Handle<naga::Type>) -> u32 {
+    match &module.types[ty].inner {
+        TypeInner::Array { base, .. } => vec_comps(&module.types[*base].inner),
+        other => vec_comps(other),
+    }
+}
+
+/// The name of component `k` of a vector held as one local per component: `v.x`, `v.y`, …
+fn comp_name(name: &str, k: u32) -> String {
+    let c = ["x", "y", "z", "w"].get(k as usize).copied().unwrap_or("x");
+    format!("{name}.{c}")
+}
+
+/// The element type of a variable of type `ty`: a scalar, an atomic, a vector (its component
+/// type; see [`components`]), or an array of one of those.
 fn elem_of(
     module: &naga::Module,
     ty: Handle<naga::Type>,
@@ -326,9 +394,16 @@ fn elem_of(
                     )
                 })
                 .ok_or_else(|| format!("type {s:?} is not emulated")),
-            TypeInner::Vector { .. } => {
-                Err("vector-typed variables are not emulated yet (use scalars)".into())
-            }
+            // A vector is held as its components, one cell each (WGSL § Memory Layout:
+            // vec2 and vec4 arrays are tightly packed, so the cells are the buffer's bytes).
+            TypeInner::Vector { size, scalar } => scalar_of(*scalar)
+                .map(|k| {
+                    (
+                        ValTy::scalar(k),
+                        format!("vec{}<{}>", *size as u32, wgsl_scalar_name(*scalar)),
+                    )
+                })
+                .ok_or_else(|| format!("type {scalar:?} is not emulated")),
             TypeInner::Struct { .. } => {
                 Err("struct-typed variables are not emulated yet (use an array of scalars)".into())
             }
@@ -337,6 +412,19 @@ fn elem_of(
     };
     match &module.types[ty].inner {
         TypeInner::Array { base, size, .. } => {
+            if let TypeInner::Vector {
+                size: naga::VectorSize::Tri,
+                ..
+            } = module.types[*base].inner
+            {
+                // WGSL § Memory Layout: an array<vec3<T>> element takes 16 bytes, 4 of them
+                // padding; the cells here have no padding.
+                return Err(
+                    "arrays of vec3 (16-byte stride with padding) are not emulated \
+                            yet; use vec4 or separate arrays"
+                        .into(),
+                );
+            }
             let (e, n) = scalar(&module.types[*base].inner)?;
             let count = match size {
                 ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
@@ -468,6 +556,47 @@ impl Lower<'_> {
 
     fn ty_inner(&self, h: Handle<Expression>) -> &TypeInner {
         self.finfo[h].ty.inner_with(&self.module().types)
+    }
+
+    /// The size of `h`'s vector type when it is one held by components (not a
+    /// `subgroupBallot` result, held as a u64).
+    fn vector(&self, h: Handle<Expression>) -> Option<u32> {
+        match self.ty_inner(h) {
+            TypeInner::Vector { size, .. } if !self.is_ballot_expr(h) => Some(*size as u32),
+            _ => None,
+        }
+    }
+
+    /// The type of one component of `h` (of `h` itself for a scalar).
+    fn comp_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
+        match self.ty_inner(h) {
+            TypeInner::Vector { scalar, .. } if !self.is_ballot_expr(h) => scalar_of(*scalar)
+                .map(ValTy::scalar)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            _ => self.scalar_ty(h, at),
+        }
+    }
+
+    /// The component type `TypeInner::Scalar` of `h`'s type (itself for a scalar).
+    fn comp_inner(&self, h: Handle<Expression>) -> TypeInner {
+        match self.ty_inner(h) {
+            TypeInner::Vector { scalar, .. } => TypeInner::Scalar(*scalar),
+            other => other.clone(),
+        }
+    }
+
+    /// What a pointer expression points at: (components of the pointee when it is a vector,
+    /// components of its elements when it is an array of vectors).
+    fn pointee(&self, p: Handle<Expression>) -> (u32, u32) {
+        let types = &self.module().types;
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => match &types[*base].inner {
+                TypeInner::Array { base: e, .. } => (1, vec_comps(&types[*e].inner)),
+                other => (vec_comps(other), 1),
+            },
+            TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
+            _ => (1, 1),
+        }
     }
 
     fn scalar_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
@@ -672,6 +801,35 @@ impl Lower<'_> {
                 .unwrap_or_else(|| format!("local{}", h.index()));
             let (elem, count, _) =
                 elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
+            let comps = components(self.module(), lv.ty);
+            if comps > 1 && matches!(count, Count::Scalar) {
+                // A vector variable: one local per component, `v.x`, `v.y`, …
+                for k in 0..comps {
+                    let init = match lv.init {
+                        Some(e) => self.expr_c(e, Some(k), 0)?,
+                        None => zero(elem, at),
+                    };
+                    let span = self.uniq(at);
+                    out.push(stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: comp_name(&name, k),
+                                ty: Ty::Val(elem),
+                                array: None,
+                                init: Some(init),
+                                span,
+                            }],
+                        ),
+                        at,
+                    ));
+                }
+                continue;
+            }
+            let count = match count {
+                Count::Fixed(n) => Count::Fixed(n.saturating_mul(comps as usize)),
+                other => other,
+            };
             let (ty, array, init) = match count {
                 Count::Scalar => (
                     Ty::Val(elem),
@@ -795,6 +953,16 @@ impl Lower<'_> {
                         continue; // `let p = &x;` is an alias; uses lower through it
                     }
                     let eat = self.espan(h, at);
+                    if let Some(n) = self.vector(h) {
+                        // A vector `let`: one local per component, `v.x`, `v.y`, …
+                        let t = self.comp_ty(h, eat)?;
+                        for k in 0..n {
+                            let init = self.expr_c(h, Some(k), 0)?;
+                            v.push(self.decl(&comp_name(&name, k), t, init, eat));
+                        }
+                        self.baked.insert(h, name);
+                        continue;
+                    }
                     let t = self.scalar_ty(h, eat)?;
                     let init = self.expr(h, 0)?;
                     if self.is_ballot_expr(h) {
@@ -893,6 +1061,27 @@ impl Lower<'_> {
                     StmtKind::Expr(call("__threadfence_block", vec![])),
                     at,
                 )]
+            }
+            Statement::Store { pointer, value } if self.vector(*value).is_some() => {
+                // Component by component, through temporaries first: `v = v.yx` reads the old
+                // components (WGSL § Assignment: the right side is evaluated first).
+                let n = self.vector(*value).unwrap_or(1);
+                let t = self.comp_ty(*value, at)?;
+                let tmp = format!("_store{}", value.index());
+                let mut v = Vec::new();
+                for k in 0..n {
+                    let e = self.expr_c(*value, Some(k), 0)?;
+                    v.push(self.decl(&comp_name(&tmp, k), t, e, at));
+                }
+                for k in 0..n {
+                    let p = self.place_c(*pointer, Some(k), 0)?;
+                    let src = self.ident(&comp_name(&tmp, k), at);
+                    v.push(stmt(
+                        StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
+                        at,
+                    ));
+                }
+                vec![stmt(StmtKind::Block(v), at)]
             }
             Statement::Store { pointer, value } => {
                 let p = self.place(*pointer, 0)?;
@@ -1188,10 +1377,46 @@ impl Lower<'_> {
 
     /// The lvalue a pointer expression names (`buf[i]`, `x`).
     fn place(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        self.place_c(h, None, depth)
+    }
+
+    /// The lvalue of component `k` of what the pointer `h` names when that is a vector (held
+    /// flat: `buf[i * N + k]`, or the local `v.x`); as [`Self::place`] otherwise.
+    fn place_c(
+        &mut self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        depth: u32,
+    ) -> Result<Expr, KernelError> {
         let at = self.espan(h, ast::Span { line: 1, col: 1 });
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        let (own, _) = self.pointee(h);
+        let k = if own > 1 {
+            Some(k.ok_or_else(|| {
+                KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
+            })?)
+        } else {
+            None
+        };
+        let cell = |i: Expr, n: u32, k: u32| {
+            if n > 1 {
+                bin(
+                    BinOp::Add,
+                    bin(
+                        BinOp::Mul,
+                        cast(Scalar::U32, i, at),
+                        int_lit(n.into(), at),
+                        at,
+                    ),
+                    int_lit(k.into(), at),
+                    at,
+                )
+            } else {
+                i
+            }
+        };
         match &self.func.expressions[h] {
             Expression::GlobalVariable(g) => {
                 let var = &self.module().global_variables[*g];
@@ -1199,8 +1424,19 @@ impl Lower<'_> {
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("global{}", g.index()));
-                let one_cell = !matches!(var.space, AddressSpace::Private)
+                let private = matches!(var.space, AddressSpace::Private);
+                let one_cell = !private
                     && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                if let Some(k) = k {
+                    if private {
+                        return Ok(self.ident(&comp_name(&name, k), at));
+                    }
+                    let id = self.ident(&name, at);
+                    return Ok(ex(
+                        ExprKind::Index(Box::new(id), Box::new(int_lit(k.into(), at))),
+                        at,
+                    ));
+                }
                 let id = self.ident(&name, at);
                 Ok(if one_cell {
                     ex(ExprKind::Index(Box::new(id), Box::new(int_lit(0, at))), at)
@@ -1213,22 +1449,36 @@ impl Lower<'_> {
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("local{}", l.index()));
-                Ok(self.ident(&name, at))
+                Ok(match k {
+                    Some(k) => self.ident(&comp_name(&name, k), at),
+                    None => self.ident(&name, at),
+                })
             }
             Expression::Access { base, index } => {
+                let (vec_base, elem_comps) = self.pointee(*base);
+                if vec_base > 1 {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a vector component chosen at run time (`v[i]`) is not emulated yet; use \
+                         .x/.y/.z/.w",
+                    ));
+                }
                 let b = self.place(*base, depth + 1)?;
                 let i = self.expr(*index, depth + 1)?;
+                let i = cell(i, elem_comps, k.unwrap_or(0));
                 Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
             Expression::AccessIndex { base, index } => {
+                let (vec_base, elem_comps) = self.pointee(*base);
+                if vec_base > 1 {
+                    return self.place_c(*base, Some(*index), depth + 1);
+                }
                 let b = self.place(*base, depth + 1)?;
-                Ok(ex(
-                    ExprKind::Index(Box::new(b), Box::new(int_lit(*index as u64, at))),
-                    at,
-                ))
+                let i = cell(int_lit(u64::from(*index), at), elem_comps, k.unwrap_or(0));
+                Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
-            _ if self.baked.contains_key(&h) => self.expr(h, depth),
-            _ => self.expr(h, depth),
+            _ => self.expr_c(h, k, depth),
         }
     }
 
@@ -1335,12 +1585,38 @@ impl Lower<'_> {
     }
 
     fn expr(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        self.expr_c(h, None, depth)
+    }
+
+    /// Component `k` of the vector `h` (vectors are held by components: WGSL § Vector
+    /// Expressions are component-wise); `h` itself when it is a scalar (`k` is ignored, so a
+    /// scalar operand of a vector operation is read for each component).
+    fn expr_c(
+        &mut self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        depth: u32,
+    ) -> Result<Expr, KernelError> {
         let at = self.espan(h, ast::Span { line: 1, col: 1 });
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        let k = match self.vector(h) {
+            Some(_) => Some(k.ok_or_else(|| {
+                KernelError::new(
+                    at.line,
+                    at.col,
+                    "a whole vector here is not emulated yet (vectors are emulated component \
+                     by component: in arithmetic, constructors, swizzles, loads and stores)",
+                )
+            })?),
+            None => None,
+        };
         if let Some(name) = self.baked.get(&h).cloned() {
-            return Ok(self.ident(&name, at));
+            return Ok(match k {
+                Some(k) => self.ident(&comp_name(&name, k), at),
+                None => self.ident(&name, at),
+            });
         }
         let d = depth + 1;
         Ok(match &self.func.expressions[h] {
@@ -1350,11 +1626,35 @@ impl Lower<'_> {
                 self.global_const(init, at)?
             }
             Expression::ZeroValue(_) => {
-                let t = self.scalar_ty(h, at)?;
+                let t = self.comp_ty(h, at)?;
                 zero(t, at)
             }
+            Expression::Splat { value, .. } => self.expr(*value, d)?,
+            Expression::Swizzle {
+                vector, pattern, ..
+            } => {
+                let c = pattern[k.unwrap_or(0) as usize] as u32;
+                self.expr_c(*vector, Some(c), d)?
+            }
+            Expression::Compose { components, .. } if k.is_some() => {
+                // `vec4(a.xy, b, c)`: the k-th scalar of the components laid end to end.
+                let mut k = k.unwrap_or(0);
+                let mut pick = None;
+                for &c in components {
+                    let n = self.vector(c).unwrap_or(1);
+                    if k < n {
+                        pick = Some((c, k));
+                        break;
+                    }
+                    k -= n;
+                }
+                let (c, kk) = pick.ok_or_else(|| {
+                    KernelError::new(at.line, at.col, "a vector constructor with too few values")
+                })?;
+                self.expr_c(c, Some(kk), d)?
+            }
             Expression::FunctionArgument(i) => match self.arg_builtin(*i) {
-                Some(b) => self.builtin_value(b, None, at)?,
+                Some(b) => self.builtin_value(b, k, at)?,
                 // A helper's parameter: the device function's parameter of its name.
                 None if !self.entry_args => {
                     let name = self
@@ -1382,8 +1682,13 @@ impl Lower<'_> {
                 if self.is_ballot_expr(*base) || self.baked_ballot(*base) {
                     return self.ballot_component(*base, *index, at, d);
                 }
-                if matches!(self.ty_inner(*base), TypeInner::Pointer { .. }) {
-                    self.place(h, d)?
+                if matches!(
+                    self.ty_inner(*base),
+                    TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
+                ) {
+                    self.place_c(h, k, d)?
+                } else if self.vector(*base).is_some() {
+                    self.expr_c(*base, Some(*index), d)?
                 } else {
                     return Err(KernelError::new(
                         at.line,
@@ -1392,13 +1697,15 @@ impl Lower<'_> {
                     ));
                 }
             }
-            Expression::Access { .. } => self.place(h, d)?,
-            Expression::GlobalVariable(_) | Expression::LocalVariable(_) => self.place(h, d)?,
-            Expression::Load { pointer } => self.place(*pointer, d)?,
+            Expression::Access { .. } => self.place_c(h, k, d)?,
+            Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
+                self.place_c(h, k, d)?
+            }
+            Expression::Load { pointer } => self.place_c(*pointer, k, d)?,
             Expression::Unary { op, expr } => {
-                let e = self.expr(*expr, d)?;
+                let e = self.expr_c(*expr, k, d)?;
                 if *op == UnaryOperator::Negate
-                    && matches!(self.ty_inner(h), TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4)
+                    && matches!(self.comp_inner(h), TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4)
                 {
                     // WGSL: -MIN wraps to MIN (C: undefined): 0u - u32(e), reinterpreted.
                     return Ok(cast(
@@ -1415,16 +1722,18 @@ impl Lower<'_> {
                 ex(ExprKind::Unary(op, Box::new(e)), at)
             }
             Expression::Binary { op, left, right } => {
-                let t = self.ty_inner(h).clone();
+                // Component-wise on vectors (WGSL § Arithmetic Expressions): component k of
+                // each vector operand, a scalar operand as itself.
+                let t = self.comp_inner(h);
                 if !matches!(t, TypeInner::Scalar(_)) {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
-                        "vector arithmetic is not emulated yet",
+                        "matrix arithmetic is not emulated yet",
                     ));
                 }
-                let a = self.expr(*left, d)?;
-                let mut b = self.expr(*right, d)?;
+                let a = self.expr_c(*left, k, d)?;
+                let mut b = self.expr_c(*right, k, d)?;
                 let op = match op {
                     BinaryOperator::Add => BinOp::Add,
                     BinaryOperator::Subtract => BinOp::Sub,
@@ -1474,12 +1783,12 @@ impl Lower<'_> {
                     // `%` gives 0, as do MIN / -1 and MIN % -1 (C calls them undefined):
                     // divide by 1 in those lanes, which gives exactly that.
                     (BinOp::Div | BinOp::Rem, Some(s)) => {
-                        let k = scalar_of(s).unwrap_or(Scalar::U32);
-                        let b2 = self.expr(*right, d)?;
-                        let mut bad = bin(BinOp::Eq, b2, cast(k, int_lit(0, at), at), at);
+                        let ks = scalar_of(s).unwrap_or(Scalar::U32);
+                        let b2 = self.expr_c(*right, k, d)?;
+                        let mut bad = bin(BinOp::Eq, b2, cast(ks, int_lit(0, at), at), at);
                         if signed {
-                            let a2 = self.expr(*left, d)?;
-                            let b3 = self.expr(*right, d)?;
+                            let a2 = self.expr_c(*left, k, d)?;
+                            let b3 = self.expr_c(*right, k, d)?;
                             let min = literal(Literal::I32(i32::MIN), at);
                             let neg1 = literal(Literal::I32(-1), at);
                             let both = ex(
@@ -1495,7 +1804,7 @@ impl Lower<'_> {
                         let divisor = ex(
                             ExprKind::Ternary(
                                 Box::new(bad),
-                                Box::new(cast(k, int_lit(1, at), at)),
+                                Box::new(cast(ks, int_lit(1, at), at)),
                                 Box::new(b),
                             ),
                             at,
@@ -1531,9 +1840,9 @@ impl Lower<'_> {
                 accept,
                 reject,
             } => {
-                let c = self.expr(*condition, d)?;
-                let a = self.expr(*accept, d)?;
-                let r = self.expr(*reject, d)?;
+                let c = self.expr_c(*condition, k, d)?;
+                let a = self.expr_c(*accept, k, d)?;
+                let r = self.expr_c(*reject, k, d)?;
                 ex(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(r)), at)
             }
             Expression::Math {
@@ -1543,12 +1852,30 @@ impl Lower<'_> {
                 arg2,
                 ..
             } => {
-                let a = self.expr(*arg, d)?;
-                let t = self.scalar_ty(h, at)?;
+                if *fun == MathFunction::Dot {
+                    // WGSL § dot: the sum of the component products, in component order.
+                    let t = self.scalar_ty(h, at)?;
+                    let n = self.vector(*arg).unwrap_or(1);
+                    let other = arg1.unwrap_or(*arg);
+                    let mut sum: Option<Expr> = None;
+                    for k in 0..n {
+                        let x = self.expr_c(*arg, Some(k), d)?;
+                        let y = self.expr_c(other, Some(k), d)?;
+                        let p = cast(t.scalar, bin(BinOp::Mul, x, y, at), at);
+                        sum = Some(match sum {
+                            None => p,
+                            Some(s) => cast(t.scalar, bin(BinOp::Add, s, p, at), at),
+                        });
+                    }
+                    return sum.ok_or_else(|| KernelError::new(at.line, at.col, "empty dot"));
+                }
+                // The other math built-ins here are component-wise.
+                let a = self.expr_c(*arg, k, d)?;
+                let t = self.comp_ty(h, at)?;
                 let c = |n: &str, v: Vec<Expr>| ex(ExprKind::Call(n.into(), v), at);
                 let e = match fun {
                     MathFunction::Min | MathFunction::Max => {
-                        let b = self.expr(arg1.unwrap_or(*arg), d)?;
+                        let b = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
                         let n = if *fun == MathFunction::Min {
                             "min"
                         } else {
@@ -1557,8 +1884,8 @@ impl Lower<'_> {
                         c(n, vec![a, b])
                     }
                     MathFunction::Clamp => {
-                        let lo = self.expr(arg1.unwrap_or(*arg), d)?;
-                        let hi = self.expr(arg2.unwrap_or(*arg), d)?;
+                        let lo = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
+                        let hi = self.expr_c(arg2.unwrap_or(*arg), k, d)?;
                         c("min", vec![c("max", vec![a, lo]), hi])
                     }
                     MathFunction::Abs => c("abs", vec![a]),
@@ -1581,9 +1908,9 @@ impl Lower<'_> {
                 kind,
                 convert,
             } => {
-                let e = self.expr(*expr, d)?;
-                let from = self.scalar_ty(*expr, at)?.scalar;
-                let to = self.scalar_ty(h, at)?.scalar;
+                let e = self.expr_c(*expr, k, d)?;
+                let from = self.comp_ty(*expr, at)?.scalar;
+                let to = self.comp_ty(h, at)?.scalar;
                 match convert {
                     Some(_) => cast(to, e, at),
                     None => {
