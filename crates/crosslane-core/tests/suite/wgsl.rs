@@ -422,3 +422,61 @@ fn arrays_of_vec3_are_refused_with_the_reason() {
     assert!(e.message.contains("vec3"), "{e}");
     assert!(e.message.contains("16-byte stride"), "{e}");
 }
+
+#[test]
+fn structs_in_storage_buffers_are_flat_in_declaration_order() {
+    // Particle = pos.x, pos.y, vel.x, vel.y, mass, charge: 6 cells per element, filled with
+    // the cell index c = 6i + m. Per particle i (base b = 6i):
+    // pos += vel * 0.5 -> (b + (b + 2) / 2, b + 1 + (b + 3) / 2); vel.y -= mass -> b + 3 - (b + 4);
+    // charge = -charge -> -(b + 5). Stats: subgroups of 4 -> n = 4: total 40, lanes 4.
+    let t = run(&shader("structs.wgsl"), 4);
+    let mut want = Vec::new();
+    for i in 0..8 {
+        let b = f64::from(6 * i);
+        want.extend(
+            [
+                b + (b + 2.0) / 2.0,
+                b + 1.0 + (b + 3.0) / 2.0,
+                b + 2.0,
+                -1.0,
+                b + 4.0,
+                -(b + 5.0),
+            ]
+            .map(Some),
+        );
+    }
+    assert_eq!(
+        want[6..12],
+        [
+            Some(10.0),
+            Some(11.5),
+            Some(8.0),
+            Some(-1.0),
+            Some(10.0),
+            Some(-11.0)
+        ]
+    );
+    assert_eq!(floats(&t, "particles"), want, "{:#?}", messages(&t));
+    assert_eq!(
+        ints(&t, "stats"),
+        [Some(40), Some(4)],
+        "{:#?}",
+        messages(&t)
+    );
+}
+
+#[test]
+fn structs_with_padding_or_mixed_types_are_refused_naming_the_member() {
+    let padded = "struct S { a: f32, b: vec2<f32> }\n@group(0) @binding(0) var<storage, read_write> out: array<S>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i].a = 1.0;\n}\n";
+    let e = run_wgsl(padded, launch(4, [1, 1, 1])).expect_err("refused");
+    assert!(
+        e.message.contains("member `b`") && e.message.contains("padding"),
+        "{e}"
+    );
+    let mixed = "struct S { a: f32, b: u32 }\n@group(0) @binding(0) var<storage, read_write> out: array<S>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i].b = 1u;\n}\n";
+    let e = run_wgsl(mixed, launch(4, [1, 1, 1])).expect_err("refused");
+    assert!(
+        e.message.contains("member `b`") && e.message.contains("mix"),
+        "{e}"
+    );
+}

@@ -28,8 +28,13 @@
 //!   packed, so the cells are the buffer's bytes; arrays of vec3, padded to 16 bytes, are
 //!   refused). `subgroupBallot`'s vec4 result stays a u64.
 //!
-//! `switch` becomes an if/else chain. Structs, matrices, a vector component chosen at run
-//! time, and pointer or vector parameters are refused with a message naming them.
+//! - structs in buffers → flat too: each element's members' cells in declaration order
+//!   (`struct_layout`); only packed structs of one scalar type, the engine's buffers having one
+//!   element type.
+//!
+//! `switch` becomes an if/else chain. Structs with padding or mixed scalar types, matrices, a
+//! vector component chosen at run time, and pointer or vector parameters are refused with a
+//! message naming them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -352,27 +357,93 @@ fn wgsl_scalar_name(s: naga::Scalar) -> String {
     }
 }
 
-/// Components of a vector type (its size), else 1.
-fn vec_comps(inner: &TypeInner) -> u32 {
+/// Cells a value of type `inner` takes: a vector's size, a struct's members' cells in
+/// declaration order (see [`struct_layout`]), else 1.
+fn vec_comps_in(module: &naga::Module, inner: &TypeInner) -> u32 {
     match inner {
         TypeInner::Vector { size, .. } => *size as u32,
+        // Members that are scalars or vectors (the only ones `struct_layout` accepts); no
+        // recursion into nested structs.
+        TypeInner::Struct { members, .. } => members
+            .iter()
+            .map(|m| match &module.types[m.ty].inner {
+                TypeInner::Vector { size, .. } => *size as u32,
+                _ => 1,
+            })
+            .sum(),
         _ => 1,
     }
+}
+
+/// A struct held flat: its members' scalars in declaration order, one cell each. Only
+/// structs whose members are scalars or vectors of one scalar type, without padding (WGSL §
+/// Memory Layout: each member's offset is the cells before it times the scalar's size), so
+/// the cells are the buffer's bytes. Returns (the scalar, the cells, each member's first
+/// cell).
+fn struct_layout(
+    module: &naga::Module,
+    inner: &TypeInner,
+) -> Result<(naga::Scalar, u32, Vec<u32>), String> {
+    let TypeInner::Struct { members, span } = inner else {
+        return Err("not a struct".into());
+    };
+    let mut first: Option<naga::Scalar> = None;
+    let mut cells = 0u32;
+    let mut starts = Vec::new();
+    for m in members {
+        let (sc, n) = match &module.types[m.ty].inner {
+            TypeInner::Scalar(sc) => (*sc, 1),
+            TypeInner::Vector { size, scalar } => (*scalar, *size as u32),
+            _ => {
+                return Err(format!(
+                    "member `{}`: only scalar and vector members are emulated yet",
+                    m.name.as_deref().unwrap_or("?")
+                ))
+            }
+        };
+        if first.is_some_and(|f| f != sc) {
+            return Err(format!(
+                "member `{}`: structs whose members mix scalar types are not emulated yet",
+                m.name.as_deref().unwrap_or("?")
+            ));
+        }
+        first = Some(sc);
+        if m.offset != cells * u32::from(sc.width) {
+            return Err(format!(
+                "member `{}` sits after padding (offset {} bytes); only packed structs are \
+                 emulated yet",
+                m.name.as_deref().unwrap_or("?"),
+                m.offset
+            ));
+        }
+        starts.push(cells);
+        cells += n;
+    }
+    let sc = first.ok_or("an empty struct")?;
+    if *span != cells * u32::from(sc.width) {
+        return Err(format!(
+            "the struct ends in padding ({span} bytes for {cells} values); only packed structs \
+             are emulated yet"
+        ));
+    }
+    Ok((sc, cells, starts))
 }
 
 /// Components of each element of a variable of type `ty`: an array's element's, or the
 /// variable's own (see [`vec_comps`]). Each component is one cell.
 pub fn components(module: &naga::Module, ty: Handle<naga::Type>) -> u32 {
     match &module.types[ty].inner {
-        TypeInner::Array { base, .. } => vec_comps(&module.types[*base].inner),
-        other => vec_comps(other),
+        TypeInner::Array { base, .. } => vec_comps_in(module, &module.types[*base].inner),
+        other => vec_comps_in(module, other),
     }
 }
 
 /// The name of component `k` of a vector held as one local per component: `v.x`, `v.y`, …
 fn comp_name(name: &str, k: u32) -> String {
-    let c = ["x", "y", "z", "w"].get(k as usize).copied().unwrap_or("x");
-    format!("{name}.{c}")
+    match ["x", "y", "z", "w"].get(k as usize) {
+        Some(c) => format!("{name}.{c}"),
+        None => format!("{name}.{k}"),
+    }
 }
 
 /// The element type of a variable of type `ty`: a scalar, an atomic, a vector (its component
@@ -404,8 +475,18 @@ fn elem_of(
                     )
                 })
                 .ok_or_else(|| format!("type {scalar:?} is not emulated")),
+            // A packed struct of one scalar type: its members' cells in declaration order.
             TypeInner::Struct { .. } => {
-                Err("struct-typed variables are not emulated yet (use an array of scalars)".into())
+                let (sc, _, _) = struct_layout(module, inner)?;
+                let name = module
+                    .types
+                    .iter()
+                    .find(|(_, t)| &t.inner == inner)
+                    .and_then(|(_, t)| t.name.clone())
+                    .unwrap_or_else(|| "struct".into());
+                scalar_of(sc)
+                    .map(|k| (ValTy::scalar(k), name))
+                    .ok_or_else(|| format!("type {sc:?} is not emulated"))
             }
             _ => Err("this type is not emulated".into()),
         }
@@ -591,11 +672,28 @@ impl Lower<'_> {
         let types = &self.module().types;
         match self.ty_inner(p) {
             TypeInner::Pointer { base, .. } => match &types[*base].inner {
-                TypeInner::Array { base: e, .. } => (1, vec_comps(&types[*e].inner)),
-                other => (vec_comps(other), 1),
+                TypeInner::Array { base: e, .. } => {
+                    (1, vec_comps_in(self.module(), &types[*e].inner))
+                }
+                other => (vec_comps_in(self.module(), other), 1),
             },
             TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
             _ => (1, 1),
+        }
+    }
+
+    /// Each member's first cell when `p` points at a struct.
+    fn struct_pointee(&self, p: Handle<Expression>) -> Option<Vec<u32>> {
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => {
+                let inner = &self.module().types[*base].inner;
+                if matches!(inner, TypeInner::Struct { .. }) {
+                    struct_layout(self.module(), inner).ok().map(|l| l.2)
+                } else {
+                    None
+                }
+            }
+            _ => None,
         }
     }
 
@@ -1470,6 +1568,12 @@ impl Lower<'_> {
                 Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
             Expression::AccessIndex { base, index } => {
+                if let Some(starts) = self.struct_pointee(*base) {
+                    // A member: its first cell in the struct, plus the component of a vector
+                    // member.
+                    let first = starts.get(*index as usize).copied().unwrap_or(0);
+                    return self.place_c(*base, Some(first + k.unwrap_or(0)), depth + 1);
+                }
                 let (vec_base, elem_comps) = self.pointee(*base);
                 if vec_base > 1 {
                     return self.place_c(*base, Some(*index), depth + 1);
