@@ -480,3 +480,37 @@ fn structs_with_padding_or_mixed_types_are_refused_naming_the_member() {
         "{e}"
     );
 }
+
+#[test]
+fn compare_exchange_swaps_only_on_a_match() {
+    // slots[i] = i (index fill): even i expect i and swap in 100 + i; odd i expect 999 and fail.
+    let t = run(&shader("compare_exchange.wgsl"), 8);
+    let even = |i: i128| i % 2 == 0;
+    let slots: Vec<_> = (0..8)
+        .map(|i| Some(if even(i) { 100 + i } else { i }))
+        .collect();
+    let won: Vec<_> = (0..8).map(|i| Some(i128::from(even(i)))).collect();
+    assert_eq!(ints(&t, "slots"), slots, "{:#?}", messages(&t));
+    assert_eq!(ints(&t, "old"), (0..8).map(Some).collect::<Vec<_>>());
+    assert_eq!(ints(&t, "won"), won);
+}
+
+#[test]
+fn contended_compare_exchange_lets_exactly_one_invocation_win() {
+    // WGSL spec, atomicCompareExchangeWeak: atomic; of 8 invocations expecting 0, one sees 0
+    // and stores its value; the rest see that value (whichever invocation the order picks).
+    let src = format!(
+        "{HEAD}@group(0) @binding(1) var<storage, read_write> slot: atomic<u32>;\n@compute @workgroup_size(8)\nfn main(@builtin(local_invocation_index) i: u32) {{\n  let r = atomicCompareExchangeWeak(&slot, 0u, i + 1u);\n  out[i] = select(0u, 1u, r.exchanged) * 100u + r.old_value;\n}}\n"
+    );
+    let mut c = launch(8, [1, 1, 1]);
+    c.args.insert("slot".into(), "0".into());
+    let t = run_wgsl(&src, c).unwrap_or_else(|e| panic!("{e}"));
+    let slot = ints(&t, "slot")[0].unwrap();
+    assert!((1..=8).contains(&slot), "{slot}");
+    let out: Vec<i128> = ints(&t, "out").into_iter().map(Option::unwrap).collect();
+    // The winner (slot - 1) read 0 and exchanged; everyone else read the winner's value.
+    for (i, v) in out.iter().enumerate() {
+        let want = if i as i128 == slot - 1 { 100 } else { slot };
+        assert_eq!(*v, want, "{out:?}");
+    }
+}

@@ -1204,12 +1204,8 @@ impl Lower<'_> {
                     AtomicFunction::Min => "atomicMin",
                     AtomicFunction::Max => "atomicMax",
                     AtomicFunction::Exchange { compare: None } => "atomicExch",
-                    AtomicFunction::Exchange { compare: Some(_) } => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            "atomicCompareExchangeWeak is not emulated yet",
-                        ))
+                    AtomicFunction::Exchange { compare: Some(cmp) } => {
+                        return self.compare_exchange(*pointer, *cmp, *value, *result, at);
                     }
                 };
                 let p = self.place(*pointer, 0)?;
@@ -1338,6 +1334,45 @@ impl Lower<'_> {
                 ))
             }
         })
+    }
+
+    /// WGSL § atomicCompareExchangeWeak: one atomicCAS; its result struct is held as the
+    /// locals `r.old_value` and `r.exchanged` (old value == `cmp`). The spec lets the weak
+    /// form fail spuriously; the emulator never does (it has no contention to model).
+    fn compare_exchange(
+        &mut self,
+        pointer: Handle<Expression>,
+        cmp: Handle<Expression>,
+        value: Handle<Expression>,
+        result: Option<Handle<Expression>>,
+        at: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let p = self.place(pointer, 0)?;
+        let c = self.expr(cmp, 0)?;
+        let v = self.expr(value, 0)?;
+        let t = self.scalar_ty(value, at)?;
+        let call = ex(
+            ExprKind::Call(
+                "atomicCAS".into(),
+                vec![ex(ExprKind::AddrOf(Box::new(p)), at), c, v],
+            ),
+            at,
+        );
+        let Some(r) = result else {
+            return Ok(vec![stmt(StmtKind::Expr(call), at)]);
+        };
+        let name = self.result_name(r);
+        let old = format!("{name}.old_value");
+        let first = self.decl(&old, t, call, at);
+        let o = self.ident(&old, at);
+        let c2 = self.expr(cmp, 0)?;
+        let second = self.decl(
+            &format!("{name}.exchanged"),
+            ValTy::scalar(Scalar::Bool),
+            bin(BinOp::Eq, o, c2, at),
+            at,
+        );
+        Ok(vec![first, second])
     }
 
     /// WGSL § switch as an if/else chain: the selector once into a local, each group of cases
@@ -1793,6 +1828,15 @@ impl Lower<'_> {
                     self.place_c(h, k, d)?
                 } else if self.vector(*base).is_some() {
                     self.expr_c(*base, Some(*index), d)?
+                } else if let (Some(name), TypeInner::Struct { members, .. }) =
+                    (self.baked.get(base).cloned(), self.ty_inner(*base))
+                {
+                    // A member of a held struct result (atomicCompareExchangeWeak's).
+                    let member = members
+                        .get(*index as usize)
+                        .and_then(|m| m.name.clone())
+                        .unwrap_or_default();
+                    self.ident(&format!("{name}.{member}"), at)
                 } else {
                     return Err(KernelError::new(
                         at.line,
