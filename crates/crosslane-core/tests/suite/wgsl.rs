@@ -514,3 +514,21 @@ fn contended_compare_exchange_lets_exactly_one_invocation_win() {
         assert_eq!(*v, want, "{out:?}");
     }
 }
+
+#[test]
+fn break_before_the_end_of_a_switch_case_leaves_the_switch_not_the_loop() {
+    // Two loop iterations; i % 3 == 0 adds 10, then 5 unless i is odd (the `break` leaves the
+    // switch only, so the loop still runs twice); otherwise 20 + i each time.
+    let t = run(&shader("switch_break.wgsl"), 8);
+    let want: Vec<_> = (0..8i128)
+        .map(|i| {
+            Some(match (i % 3, i % 2) {
+                (0, 1) => 2 * 10,
+                (0, _) => 2 * 15,
+                _ => 2 * (20 + i),
+            })
+        })
+        .collect();
+    assert_eq!(want[3], Some(20));
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+}

@@ -573,6 +573,9 @@ struct LoopCx {
     /// A `switch` rather than a loop: `break` ends the case (WGSL § switch), `continue` belongs
     /// to the loop around it.
     switch: bool,
+    /// A switch lowered inside a `do { … } while (false)`, so a `break` before the end of a
+    /// case leaves it.
+    wrapped: bool,
 }
 
 struct Lower<'a> {
@@ -1106,6 +1109,7 @@ impl Lower<'_> {
                 self.loops.push(LoopCx {
                     continuing: cont.clone(),
                     switch: false,
+                    wrapped: false,
                 });
                 let inner = self.block(body, at);
                 self.loops.pop();
@@ -1118,6 +1122,9 @@ impl Lower<'_> {
                     ),
                     at,
                 )]
+            }
+            Statement::Break if self.loops.last().is_some_and(|l| l.switch && l.wrapped) => {
+                vec![stmt(StmtKind::Break, at)]
             }
             Statement::Break if self.loops.last().is_some_and(|l| l.switch) => {
                 // A `break` that ends a case is dropped by `case_body`; one elsewhere in the case
@@ -1399,10 +1406,23 @@ impl Lower<'_> {
         let mut chain: Option<Stmt> = None;
         let mut default: Option<Stmt> = None;
         let mut tests = Vec::new();
+        // A `break` before the end of a case leaves the switch: the chain goes inside
+        // `do { … } while (false)`, whose `break` does that. A `continue` there would continue
+        // the do-while rather than the loop around the switch, so that pair is refused.
+        let wrapped = groups.iter().any(|(_, b)| early_break(b));
+        if wrapped && groups.iter().any(|(_, b)| has_continue(b)) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a `switch` with both a `break` before the end of a case and a `continue` is \
+                 not emulated yet",
+            ));
+        }
         for (values, body) in groups {
             self.loops.push(LoopCx {
                 continuing: Vec::new(),
                 switch: true,
+                wrapped,
             });
             let lowered = self.case_body(body, at);
             self.loops.pop();
@@ -1436,7 +1456,17 @@ impl Lower<'_> {
             let els = chain.take().or(default.take()).map(Box::new);
             chain = Some(stmt(StmtKind::If(c, Box::new(block), els), at));
         }
-        out.extend(chain.or(default));
+        let chain = chain.or(default);
+        if wrapped {
+            if let Some(c) = chain {
+                out.push(stmt(
+                    StmtKind::DoWhile(Box::new(c), ex(ExprKind::Bool(false), at)),
+                    at,
+                ));
+            }
+        } else {
+            out.extend(chain);
+        }
         Ok(vec![stmt(StmtKind::Block(out), at)])
     }
 
@@ -2163,6 +2193,59 @@ impl Lower<'_> {
             }
         })
     }
+}
+
+/// Whether a case body has a `break` of its switch other than its last statement (one inside
+/// an `if` or block of the case; a nested loop's or switch's own `break`s do not count).
+fn early_break(body: &naga::Block) -> bool {
+    let n = body.len();
+    let mut stack: Vec<&naga::Block> = Vec::new();
+    for (k, s) in body.iter().enumerate() {
+        match s {
+            Statement::Break if k + 1 < n => return true,
+            Statement::If { accept, reject, .. } => {
+                stack.push(accept);
+                stack.push(reject);
+            }
+            Statement::Block(b) => stack.push(b),
+            _ => {}
+        }
+    }
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Break => return true,
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(b) => stack.push(b),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Whether a case body has a `continue` (of the loop around the switch; a nested loop's own
+/// do not count, a nested switch's do).
+fn has_continue(body: &naga::Block) -> bool {
+    let mut stack = vec![body];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Continue => return true,
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(b) => stack.push(b),
+                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 fn depth_err(at: ast::Span, max: u32) -> KernelError {
