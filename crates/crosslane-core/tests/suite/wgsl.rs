@@ -413,6 +413,9 @@ fn vectors_by_component_and_flat_vector_buffers() {
     assert_eq!(floats(&t, "dots"), dots, "{:#?}", messages(&t));
     assert_eq!(ints(&t, "ids"), ids, "{:#?}", messages(&t));
     assert_eq!(t.buffer("points").unwrap().len(), 16);
+    // cross2(p, q) = p.x * q.y - p.y * q.x = 2i(4i + 1) - (2i + 1)(4i + 3) = -8i - 3.
+    let crosses: Vec<_> = (0..8).map(|i| Some(-8.0 * f64::from(i) - 3.0)).collect();
+    assert_eq!(floats(&t, "crosses"), crosses, "{:#?}", messages(&t));
 }
 
 #[test]

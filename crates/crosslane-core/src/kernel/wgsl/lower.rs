@@ -33,7 +33,7 @@
 //!   element type.
 //!
 //! `switch` becomes an if/else chain. Structs with padding or mixed scalar types, matrices, a
-//! vector component chosen at run time, and pointer or vector parameters are refused with a
+//! vector component chosen at run time, pointer parameters and vector results are refused with a
 //! message naming them.
 
 use std::collections::{HashMap, HashSet};
@@ -743,6 +743,21 @@ impl Lower<'_> {
             let mut params = Vec::new();
             for (k, a) in f.arguments.iter().enumerate() {
                 let pname = a.name.clone().unwrap_or_else(|| format!("arg{k}"));
+                if let TypeInner::Vector { size, scalar } = &module.types[a.ty].inner {
+                    // A vector parameter: one parameter per component, `v.x`, `v.y`, …
+                    let t = scalar_of(*scalar).ok_or_else(|| {
+                        at_err(at, &name, format!("parameter `{pname}`: type not emulated"))
+                    })?;
+                    for c in 0..*size as u32 {
+                        params.push(Param {
+                            name: comp_name(&pname, c),
+                            ty: Ty::Val(ValTy::scalar(t)),
+                            reference: false,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
                 let t = match &module.types[a.ty].inner {
                     TypeInner::Scalar(s) => scalar_of(*s),
                     _ => None,
@@ -752,7 +767,7 @@ impl Lower<'_> {
                         at,
                         &name,
                         format!(
-                            "parameter `{pname}` of type {} is not emulated yet (scalars are)",
+                            "parameter `{pname}` of type {} is not emulated yet (scalars and vectors are)",
                             type_word(&module.types[a.ty].inner)
                         ),
                     )
@@ -1249,7 +1264,15 @@ impl Lower<'_> {
                         .unwrap_or_else(|| format!("function{}", function.index()));
                     let mut args = Vec::new();
                     for a in arguments {
-                        args.push(self.expr(*a, 0)?);
+                        match self.vector(*a) {
+                            // A vector argument: its components, as the parameters are.
+                            Some(n) => {
+                                for c in 0..n {
+                                    args.push(self.expr_c(*a, Some(c), 0)?);
+                                }
+                            }
+                            None => args.push(self.expr(*a, 0)?),
+                        }
                     }
                     vec![self.call_stmt(*result, call(&name, args), None, at)?]
                 }
@@ -1832,7 +1855,10 @@ impl Lower<'_> {
                         .get(*i as usize)
                         .and_then(|a| a.name.clone())
                         .unwrap_or_else(|| format!("arg{i}"));
-                    self.ident(&name, at)
+                    match k {
+                        Some(c) => self.ident(&comp_name(&name, c), at),
+                        None => self.ident(&name, at),
+                    }
                 }
                 None => {
                     return Err(KernelError::new(
