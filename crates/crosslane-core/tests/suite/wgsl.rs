@@ -535,3 +535,14 @@ fn break_before_the_end_of_a_switch_case_leaves_the_switch_not_the_loop() {
     assert_eq!(want[3], Some(20));
     assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
 }
+
+#[test]
+fn a_helper_the_entry_never_calls_is_not_lowered() {
+    // `unused` takes a pointer parameter, which the emulator does not lower; it is never
+    // called, so the shader runs: out[i] = i + 1.
+    let src = format!(
+        "{HEAD}fn unused(p: ptr<function, u32>) {{\n  *p = 1u;\n}}\nfn inc(x: u32) -> u32 {{\n  return x + 1u;\n}}\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {{\n  out[i] = inc(i);\n}}\n"
+    );
+    let t = run(&src, 4);
+    assert_eq!(ints(&t, "out"), [Some(1), Some(2), Some(3), Some(4)]);
+}

@@ -727,7 +727,12 @@ impl Lower<'_> {
         let shader = self.shader;
         let module = &shader.module;
         let mut out = Vec::new();
+        let reached = called_from(module, self.func);
         for (fh, f) in module.functions.iter() {
+            if !reached.contains(&fh) {
+                // A helper the entry point never calls is not lowered (nor refused).
+                continue;
+            }
             let name = f
                 .name
                 .clone()
@@ -2219,6 +2224,41 @@ impl Lower<'_> {
             }
         })
     }
+}
+
+/// The helper functions `entry` calls, directly or through other helpers (each visited once;
+/// no recursion).
+fn called_from(module: &naga::Module, entry: &naga::Function) -> HashSet<Handle<naga::Function>> {
+    let mut seen = HashSet::new();
+    let mut bodies = vec![&entry.body];
+    while let Some(b) = bodies.pop() {
+        let mut stack = vec![b];
+        while let Some(b) = stack.pop() {
+            for s in b.iter() {
+                match s {
+                    Statement::Call { function, .. } if seen.insert(*function) => {
+                        bodies.push(&module.functions[*function].body);
+                    }
+                    Statement::If { accept, reject, .. } => {
+                        stack.push(accept);
+                        stack.push(reject);
+                    }
+                    Statement::Block(i) => stack.push(i),
+                    Statement::Loop {
+                        body, continuing, ..
+                    } => {
+                        stack.push(body);
+                        stack.push(continuing);
+                    }
+                    Statement::Switch { cases, .. } => {
+                        stack.extend(cases.iter().map(|c| &c.body));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    seen
 }
 
 /// Whether a case body has a `break` of its switch other than its last statement (one inside
