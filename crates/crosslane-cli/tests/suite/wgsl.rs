@@ -209,3 +209,69 @@ fn a_kernel_scenario_and_its_permalink_carry_a_wgsl_shader() {
         .collect();
     assert_eq!(sums, [vec![28; 8], vec![38; 4]].concat());
 }
+
+#[test]
+fn vector_buffers_are_flattened_in_component_order_in_json() {
+    let f = example("vectors.wgsl");
+    let out = crosslane(&["run", &f, "--subgroup-size", "8", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    // points[i] = (2i, 2i + 1) from the index fill; out[i] = (i/2, 2i, 4i + 1, 4i + 3) - 0.5.
+    let o: Vec<f64> = values(&j, "out")
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(o.len(), 32);
+    assert_eq!(o[..8], [-0.5, -0.5, 0.5, 2.5, 0.0, 1.5, 4.5, 6.5]);
+    // ids[i] = (gid.x, gid.y, lane, subgroupAdd(1) = 8 in one subgroup of 8).
+    let ids: Vec<i64> = values(&j, "ids")
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(ids[4..12], [1, 0, 1, 8, 2, 0, 2, 8]);
+    let b = j["buffers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "out")
+        .unwrap();
+    assert_eq!(b["type"], "vec4<f32>");
+}
+
+#[test]
+fn struct_buffers_are_flattened_in_declaration_order_in_json() {
+    let f = example("structs.wgsl");
+    let out = crosslane(&["run", &f, "--subgroup-size", "8", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    // Particle i: pos, vel, mass, charge = cells 6i..6i+6 (index fill); pos += vel / 2,
+    // vel.y -= mass, charge negated. Particle 0: (0 + 1, 1 + 1.5, 2, 3 - 4, 4, -5).
+    let p: Vec<f64> = values(&j, "particles")
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(p.len(), 48);
+    assert_eq!(p[..6], [1.0, 2.5, 2.0, -1.0, 4.0, -5.0]);
+    // One subgroup of 8: total 80, lanes 8.
+    assert_eq!(
+        values(&j, "stats"),
+        [serde_json::json!(80), serde_json::json!(8)]
+    );
+    let b = j["buffers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "particles")
+        .unwrap();
+    assert_eq!(b["type"], "Particle");
+}

@@ -330,3 +330,219 @@ fn i32_overflow_wraps_and_division_by_zero_gives_the_spec_values() {
         messages(&t)
     );
 }
+
+#[test]
+fn helper_functions_are_inlined_with_their_early_returns_and_globals() {
+    // At subgroup size 4, 8 invocations are two subgroups of 4: subgroup_count() = 4.
+    // out[i] = min(i * i, 20) + 4 * 100 + tile[7 - i] * 1000, tile[k] = 2k + 1.
+    let t = run(&shader("helpers.wgsl"), 4);
+    let squares = [0, 1, 4, 9, 16, 20, 20, 20];
+    let want: Vec<Option<i128>> = (0..8i128)
+        .map(|i| Some(squares[i as usize] + 400 + (2 * (7 - i) + 1) * 1000))
+        .collect();
+    assert_eq!(want[0], Some(15_400));
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+    let flags: Vec<Option<i128>> = (0..8i128).map(|i| Some(2 * i)).collect();
+    assert_eq!(ints(&t, "flags"), flags, "{:#?}", messages(&t));
+}
+
+#[test]
+fn a_helper_step_is_at_its_own_wgsl_line() {
+    let src = shader("helpers.wgsl");
+    let t = run(&src, 4);
+    // `return x * x;` is line 10 of helpers.wgsl: some step of the trace is there.
+    let line = src
+        .lines()
+        .position(|l| l.contains("return x * x;"))
+        .unwrap() as u32
+        + 1;
+    assert_eq!(line, 10);
+    assert!(
+        t.steps.iter().any(|s| s.line == line),
+        "no step at line {line}"
+    );
+}
+
+#[test]
+fn a_helper_reaching_a_subgroup_call_under_a_varying_branch_is_refused() {
+    // WGSL spec, Uniformity Analysis: the call's control flow is the helper's.
+    let src = format!(
+        "{HEAD}fn inner(v: u32) -> u32 {{\n  return subgroupMax(v);\n}}\nfn outer(v: u32) -> u32 {{\n  return inner(v) + 1u;\n}}\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  if (lane < 2u) {{\n    out[lane] = outer(lane);\n  }}\n}}\n"
+    );
+    let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
+    assert_eq!(e.line, 12, "{e}");
+    assert!(e.message.contains("subgroup_uniformity"), "{e}");
+    assert!(
+        e.message.contains("`outer` (which calls subgroupMax)"),
+        "{e}"
+    );
+    // With the rule off it runs: lanes 0 and 1 are the active ones, max = 1, + 1; the other
+    // cells keep the default fill (the index).
+    let off = format!("diagnostic(off, subgroup_uniformity);\n{src}");
+    let t = run(&off, 8);
+    let mut want = vec![Some(2), Some(2)];
+    want.extend((2..8).map(Some));
+    assert_eq!(ints(&t, "out")[..8], want[..], "{:#?}", messages(&t));
+}
+
+#[test]
+fn vectors_by_component_and_flat_vector_buffers() {
+    // points is array<vec2<f32>>, 16 cells for 8 invocations, filled with the cell index:
+    // points[i] = (2i, 2i + 1). Hand derivation per invocation i:
+    // q = p.yx * 2 + 1 = (4i + 3, 4i + 1); v = (q.x, q.y, p.x, p.y), then v.w = i / 2;
+    // v = v.wzyx = (i / 2, 2i, 4i + 1, 4i + 3); out[i] = v - 0.5.
+    // dot(p, (3, -1)) = 6i - (2i + 1) = 4i - 1.
+    let t = run(&shader("vectors.wgsl"), 4);
+    let mut out = Vec::new();
+    let mut dots = Vec::new();
+    let mut ids = Vec::new();
+    for i in 0..8 {
+        let f = f64::from(i);
+        out.extend([f / 2.0 - 0.5, 2.0 * f - 0.5, 4.0 * f + 0.5, 4.0 * f + 2.5].map(Some));
+        dots.push(Some(4.0 * f - 1.0));
+        // gid.xy = (i, 0); subgroups of 4: subgroupAdd(1) = 4.
+        ids.extend([
+            Some(i128::from(i)),
+            Some(0),
+            Some(i128::from(i % 4)),
+            Some(4),
+        ]);
+    }
+    assert_eq!(out[4..8], [Some(0.0), Some(1.5), Some(4.5), Some(6.5)]);
+    assert_eq!(floats(&t, "out"), out, "{:#?}", messages(&t));
+    assert_eq!(floats(&t, "dots"), dots, "{:#?}", messages(&t));
+    assert_eq!(ints(&t, "ids"), ids, "{:#?}", messages(&t));
+    assert_eq!(t.buffer("points").unwrap().len(), 16);
+    // cross2(p, q) = p.x * q.y - p.y * q.x = 2i(4i + 1) - (2i + 1)(4i + 3) = -8i - 3.
+    let crosses: Vec<_> = (0..8).map(|i| Some(-8.0 * f64::from(i) - 3.0)).collect();
+    assert_eq!(floats(&t, "crosses"), crosses, "{:#?}", messages(&t));
+}
+
+#[test]
+fn arrays_of_vec3_are_refused_with_the_reason() {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<vec3<f32>>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i] = vec3<f32>(1.0);\n}\n";
+    let e = run_wgsl(src, launch(4, [1, 1, 1])).expect_err("refused");
+    assert!(e.message.contains("vec3"), "{e}");
+    assert!(e.message.contains("16-byte stride"), "{e}");
+}
+
+#[test]
+fn structs_in_storage_buffers_are_flat_in_declaration_order() {
+    // Particle = pos.x, pos.y, vel.x, vel.y, mass, charge: 6 cells per element, filled with
+    // the cell index c = 6i + m. Per particle i (base b = 6i):
+    // pos += vel * 0.5 -> (b + (b + 2) / 2, b + 1 + (b + 3) / 2); vel.y -= mass -> b + 3 - (b + 4);
+    // charge = -charge -> -(b + 5). Stats: subgroups of 4 -> n = 4: total 40, lanes 4.
+    let t = run(&shader("structs.wgsl"), 4);
+    let mut want = Vec::new();
+    for i in 0..8 {
+        let b = f64::from(6 * i);
+        want.extend(
+            [
+                b + (b + 2.0) / 2.0,
+                b + 1.0 + (b + 3.0) / 2.0,
+                b + 2.0,
+                -1.0,
+                b + 4.0,
+                -(b + 5.0),
+            ]
+            .map(Some),
+        );
+    }
+    assert_eq!(
+        want[6..12],
+        [
+            Some(10.0),
+            Some(11.5),
+            Some(8.0),
+            Some(-1.0),
+            Some(10.0),
+            Some(-11.0)
+        ]
+    );
+    assert_eq!(floats(&t, "particles"), want, "{:#?}", messages(&t));
+    assert_eq!(
+        ints(&t, "stats"),
+        [Some(40), Some(4)],
+        "{:#?}",
+        messages(&t)
+    );
+}
+
+#[test]
+fn structs_with_padding_or_mixed_types_are_refused_naming_the_member() {
+    let padded = "struct S { a: f32, b: vec2<f32> }\n@group(0) @binding(0) var<storage, read_write> out: array<S>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i].a = 1.0;\n}\n";
+    let e = run_wgsl(padded, launch(4, [1, 1, 1])).expect_err("refused");
+    assert!(
+        e.message.contains("member `b`") && e.message.contains("padding"),
+        "{e}"
+    );
+    let mixed = "struct S { a: f32, b: u32 }\n@group(0) @binding(0) var<storage, read_write> out: array<S>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i].b = 1u;\n}\n";
+    let e = run_wgsl(mixed, launch(4, [1, 1, 1])).expect_err("refused");
+    assert!(
+        e.message.contains("member `b`") && e.message.contains("mix"),
+        "{e}"
+    );
+}
+
+#[test]
+fn compare_exchange_swaps_only_on_a_match() {
+    // slots[i] = i (index fill): even i expect i and swap in 100 + i; odd i expect 999 and fail.
+    let t = run(&shader("compare_exchange.wgsl"), 8);
+    let even = |i: i128| i % 2 == 0;
+    let slots: Vec<_> = (0..8)
+        .map(|i| Some(if even(i) { 100 + i } else { i }))
+        .collect();
+    let won: Vec<_> = (0..8).map(|i| Some(i128::from(even(i)))).collect();
+    assert_eq!(ints(&t, "slots"), slots, "{:#?}", messages(&t));
+    assert_eq!(ints(&t, "old"), (0..8).map(Some).collect::<Vec<_>>());
+    assert_eq!(ints(&t, "won"), won);
+}
+
+#[test]
+fn contended_compare_exchange_lets_exactly_one_invocation_win() {
+    // WGSL spec, atomicCompareExchangeWeak: atomic; of 8 invocations expecting 0, one sees 0
+    // and stores its value; the rest see that value (whichever invocation the order picks).
+    let src = format!(
+        "{HEAD}@group(0) @binding(1) var<storage, read_write> slot: atomic<u32>;\n@compute @workgroup_size(8)\nfn main(@builtin(local_invocation_index) i: u32) {{\n  let r = atomicCompareExchangeWeak(&slot, 0u, i + 1u);\n  out[i] = select(0u, 1u, r.exchanged) * 100u + r.old_value;\n}}\n"
+    );
+    let mut c = launch(8, [1, 1, 1]);
+    c.args.insert("slot".into(), "0".into());
+    let t = run_wgsl(&src, c).unwrap_or_else(|e| panic!("{e}"));
+    let slot = ints(&t, "slot")[0].unwrap();
+    assert!((1..=8).contains(&slot), "{slot}");
+    let out: Vec<i128> = ints(&t, "out").into_iter().map(Option::unwrap).collect();
+    // The winner (slot - 1) read 0 and exchanged; everyone else read the winner's value.
+    for (i, v) in out.iter().enumerate() {
+        let want = if i as i128 == slot - 1 { 100 } else { slot };
+        assert_eq!(*v, want, "{out:?}");
+    }
+}
+
+#[test]
+fn break_before_the_end_of_a_switch_case_leaves_the_switch_not_the_loop() {
+    // Two loop iterations; i % 3 == 0 adds 10, then 5 unless i is odd (the `break` leaves the
+    // switch only, so the loop still runs twice); otherwise 20 + i each time.
+    let t = run(&shader("switch_break.wgsl"), 8);
+    let want: Vec<_> = (0..8i128)
+        .map(|i| {
+            Some(match (i % 3, i % 2) {
+                (0, 1) => 2 * 10,
+                (0, _) => 2 * 15,
+                _ => 2 * (20 + i),
+            })
+        })
+        .collect();
+    assert_eq!(want[3], Some(20));
+    assert_eq!(ints(&t, "out"), want, "{:#?}", messages(&t));
+}
+
+#[test]
+fn a_helper_the_entry_never_calls_is_not_lowered() {
+    // `unused` takes a pointer parameter, which the emulator does not lower; it is never
+    // called, so the shader runs: out[i] = i + 1.
+    let src = format!(
+        "{HEAD}fn unused(p: ptr<function, u32>) {{\n  *p = 1u;\n}}\nfn inc(x: u32) -> u32 {{\n  return x + 1u;\n}}\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {{\n  out[i] = inc(i);\n}}\n"
+    );
+    let t = run(&src, 4);
+    assert_eq!(ints(&t, "out"), [Some(1), Some(2), Some(3), Some(4)]);
+}

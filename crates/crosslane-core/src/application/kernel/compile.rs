@@ -114,6 +114,12 @@ pub(crate) struct Compiler {
     pub(crate) nest: u32,
     /// [`Limits::depth`].
     pub(crate) max_nest: u32,
+    /// Outer scopes an inlined device function sees besides its own: 0 for C (a device
+    /// function sees only its parameters and its own names); 2 for WGSL, whose lowered entry
+    /// declares the module-scope variables (bindings, `var<workgroup>`, `var<private>`) in its
+    /// first two scopes and every helper function may name them (WGSL § Module-scope
+    /// declarations).
+    pub(crate) module_scopes: usize,
 }
 
 /// Expression nodes an instruction carries (its weight in the code budget, beside itself).
@@ -313,7 +319,14 @@ impl Compiler {
                 expr: a.clone(),
             });
         }
-        let saved_scopes = std::mem::replace(&mut self.scopes, vec![params]);
+        let mut visible: Vec<HashMap<String, usize>> = self
+            .scopes
+            .iter()
+            .take(self.module_scopes)
+            .cloned()
+            .collect();
+        visible.push(params);
+        let saved_scopes = std::mem::replace(&mut self.scopes, visible);
         let saved_prefix = std::mem::replace(&mut self.prefix, format!("{}::", f.name));
         let id = self.loops;
         self.loops += 1;

@@ -238,6 +238,7 @@ impl Executor {
             by_name,
             max_code: config.limits.max_code,
             max_nest: config.limits.depth(),
+            module_scopes: if dialect == Dialect::Wgsl { 2 } else { 0 },
             ..Compiler::default()
         };
         compiler.scopes.push(HashMap::new());

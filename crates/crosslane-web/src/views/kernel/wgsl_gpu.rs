@@ -264,7 +264,8 @@ async fn run() -> Result<(), String> {
             .fixed_len
             .or(len)
             .or(parsed.list_len())
-            .unwrap_or(invocations)
+            // One element per invocation; a vecN element is N cells.
+            .unwrap_or(invocations.saturating_mul(b.components.max(1) as usize))
             .min(1 << 20);
         let cells = parsed
             .cells(n, &field)

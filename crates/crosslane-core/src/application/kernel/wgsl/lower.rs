@@ -18,8 +18,23 @@
 //!   entries the operation view runs.
 //! - `let` bindings and built-in results become named locals (the trace shows the user's names).
 //!
-//! `switch` becomes an if/else chain. Vectors other than the built-in ids and `subgroupBallot`'s
-//! result, structs and helper functions are refused with a message naming them.
+//! - helper functions (WGSL § Function Declaration) → device functions, which the engine
+//!   inlines at each call; the module-scope variables sit in the entry's outer block, which an
+//!   inlined helper sees (`Compiler::module_scopes`).
+//!
+//! - vectors (WGSL § Vector Expressions, component-wise) → one scalar per component: a vector
+//!   local `v` is the locals `v.x`, `v.y`, …; a buffer or workgroup array of `vecN` is flat,
+//!   N cells per element in component order (WGSL § Memory Layout: vec2/vec4 arrays are tightly
+//!   packed, so the cells are the buffer's bytes; arrays of vec3, padded to 16 bytes, are
+//!   refused). `subgroupBallot`'s vec4 result stays a u64.
+//!
+//! - structs in buffers → flat too: each element's members' cells in declaration order
+//!   (`struct_layout`); only packed structs of one scalar type, the engine's buffers having one
+//!   element type.
+//!
+//! `switch` becomes an if/else chain. Structs with padding or mixed scalar types, matrices, a
+//! vector component chosen at run time, pointer parameters and vector results are refused with a
+//! message naming them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -51,8 +66,11 @@ pub struct Binding {
     pub elem: ValTy,
     /// The WGSL element type as written by the type (`u32`, `f16`, `atomic<u32>`).
     pub wgsl_elem: String,
-    /// Fixed length (`array<T, N>`: N; a scalar: 1); `None` for a runtime-sized array.
+    /// Fixed length in cells (`array<T, N>`: N; a scalar: 1; a vector's components count one
+    /// cell each, in order); `None` for a runtime-sized array.
     pub fixed_len: Option<usize>,
+    /// Cells per element: a `vecN` element's N components, else 1.
+    pub components: u32,
 }
 
 /// The lowered entry point.
@@ -148,6 +166,13 @@ pub fn lower(
             .unwrap_or_else(|| format!("global{}", h.index()));
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
         let (elem, count, wgsl_elem) = elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let comps = components(module, g.ty);
+        // A vector variable or array of vectors is held flat, one cell per component.
+        let cells = |c: Count| match c {
+            Count::Scalar if comps > 1 => Count::Fixed(comps as usize),
+            Count::Fixed(n) => Count::Fixed(n.saturating_mul(comps as usize)),
+            other => other,
+        };
         match g.space {
             AddressSpace::Storage { .. } | AddressSpace::Uniform => {
                 let rb = g.binding.as_ref();
@@ -170,11 +195,12 @@ pub fn lower(
                     writable,
                     elem,
                     wgsl_elem,
-                    fixed_len: match count {
+                    fixed_len: match cells(count) {
                         Count::Scalar => Some(1),
                         Count::Fixed(n) => Some(n),
                         Count::Runtime => None,
                     },
+                    components: comps,
                 });
                 params.push(Param {
                     name: name.clone(),
@@ -185,8 +211,35 @@ pub fn lower(
                     span: low.uniq(at),
                 });
             }
+            AddressSpace::Private if comps > 1 && matches!(count, Count::Scalar) => {
+                // A private vector: one per-invocation local per component, zeroed.
+                if g.init.is_some() {
+                    return Err(at_err(
+                        at,
+                        &name,
+                        "an initialized private vector is not emulated yet",
+                    ));
+                }
+                for k in 0..comps {
+                    let span = low.uniq(at);
+                    prelude.push(stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: comp_name(&name, k),
+                                ty: Ty::Val(elem),
+                                array: None,
+                                init: Some(zero(elem, at)),
+                                span,
+                            }],
+                        ),
+                        at,
+                    ));
+                }
+            }
             AddressSpace::WorkGroup | AddressSpace::Private => {
                 let shared = g.space == AddressSpace::WorkGroup;
+                let count = cells(count);
                 let init = match (count, g.init, shared) {
                     (Count::Scalar, Some(e), _) => Some(low.global_const(e, at)?),
                     (Count::Scalar, None, false) => Some(zero(elem, at)),
@@ -240,6 +293,7 @@ pub fn lower(
         prelude.extend(z);
     }
     let body = low.function_body(fn_span, prelude)?;
+    let mut functions = low.helpers(fn_span)?;
     let function = ast::Function {
         name: ep.name.clone(),
         entry: true,
@@ -253,7 +307,10 @@ pub fn lower(
     };
     Ok(Lowered {
         program: ast::Program {
-            functions: vec![function],
+            functions: {
+                functions.push(function);
+                functions
+            },
             aliases: Vec::new(),
             // A shader's dispatch comes from `--workgroups`, never from host code.
             launches: Vec::new(),
@@ -300,7 +357,97 @@ fn wgsl_scalar_name(s: naga::Scalar) -> String {
     }
 }
 
-/// The element type of a variable of type `ty`: a scalar, an atomic, or an array of either.
+/// Cells a value of type `inner` takes: a vector's size, a struct's members' cells in
+/// declaration order (see [`struct_layout`]), else 1.
+fn vec_comps_in(module: &naga::Module, inner: &TypeInner) -> u32 {
+    match inner {
+        TypeInner::Vector { size, .. } => *size as u32,
+        // Members that are scalars or vectors (the only ones `struct_layout` accepts); no
+        // recursion into nested structs.
+        TypeInner::Struct { members, .. } => members
+            .iter()
+            .map(|m| match &module.types[m.ty].inner {
+                TypeInner::Vector { size, .. } => *size as u32,
+                _ => 1,
+            })
+            .sum(),
+        _ => 1,
+    }
+}
+
+/// A struct held flat: its members' scalars in declaration order, one cell each. Only
+/// structs whose members are scalars or vectors of one scalar type, without padding (WGSL §
+/// Memory Layout: each member's offset is the cells before it times the scalar's size), so
+/// the cells are the buffer's bytes. Returns (the scalar, the cells, each member's first
+/// cell).
+fn struct_layout(
+    module: &naga::Module,
+    inner: &TypeInner,
+) -> Result<(naga::Scalar, u32, Vec<u32>), String> {
+    let TypeInner::Struct { members, span } = inner else {
+        return Err("not a struct".into());
+    };
+    let mut first: Option<naga::Scalar> = None;
+    let mut cells = 0u32;
+    let mut starts = Vec::new();
+    for m in members {
+        let (sc, n) = match &module.types[m.ty].inner {
+            TypeInner::Scalar(sc) => (*sc, 1),
+            TypeInner::Vector { size, scalar } => (*scalar, *size as u32),
+            _ => {
+                return Err(format!(
+                    "member `{}`: only scalar and vector members are emulated yet",
+                    m.name.as_deref().unwrap_or("?")
+                ))
+            }
+        };
+        if first.is_some_and(|f| f != sc) {
+            return Err(format!(
+                "member `{}`: structs whose members mix scalar types are not emulated yet",
+                m.name.as_deref().unwrap_or("?")
+            ));
+        }
+        first = Some(sc);
+        if m.offset != cells * u32::from(sc.width) {
+            return Err(format!(
+                "member `{}` sits after padding (offset {} bytes); only packed structs are \
+                 emulated yet",
+                m.name.as_deref().unwrap_or("?"),
+                m.offset
+            ));
+        }
+        starts.push(cells);
+        cells += n;
+    }
+    let sc = first.ok_or("an empty struct")?;
+    if *span != cells * u32::from(sc.width) {
+        return Err(format!(
+            "the struct ends in padding ({span} bytes for {cells} values); only packed structs \
+             are emulated yet"
+        ));
+    }
+    Ok((sc, cells, starts))
+}
+
+/// Components of each element of a variable of type `ty`: an array's element's, or the
+/// variable's own (see [`vec_comps`]). Each component is one cell.
+pub fn components(module: &naga::Module, ty: Handle<naga::Type>) -> u32 {
+    match &module.types[ty].inner {
+        TypeInner::Array { base, .. } => vec_comps_in(module, &module.types[*base].inner),
+        other => vec_comps_in(module, other),
+    }
+}
+
+/// The name of component `k` of a vector held as one local per component: `v.x`, `v.y`, …
+fn comp_name(name: &str, k: u32) -> String {
+    match ["x", "y", "z", "w"].get(k as usize) {
+        Some(c) => format!("{name}.{c}"),
+        None => format!("{name}.{k}"),
+    }
+}
+
+/// The element type of a variable of type `ty`: a scalar, an atomic, a vector (its component
+/// type; see [`components`]), or an array of one of those.
 fn elem_of(
     module: &naga::Module,
     ty: Handle<naga::Type>,
@@ -318,17 +465,47 @@ fn elem_of(
                     )
                 })
                 .ok_or_else(|| format!("type {s:?} is not emulated")),
-            TypeInner::Vector { .. } => {
-                Err("vector-typed variables are not emulated yet (use scalars)".into())
-            }
+            // A vector is held as its components, one cell each (WGSL § Memory Layout:
+            // vec2 and vec4 arrays are tightly packed, so the cells are the buffer's bytes).
+            TypeInner::Vector { size, scalar } => scalar_of(*scalar)
+                .map(|k| {
+                    (
+                        ValTy::scalar(k),
+                        format!("vec{}<{}>", *size as u32, wgsl_scalar_name(*scalar)),
+                    )
+                })
+                .ok_or_else(|| format!("type {scalar:?} is not emulated")),
+            // A packed struct of one scalar type: its members' cells in declaration order.
             TypeInner::Struct { .. } => {
-                Err("struct-typed variables are not emulated yet (use an array of scalars)".into())
+                let (sc, _, _) = struct_layout(module, inner)?;
+                let name = module
+                    .types
+                    .iter()
+                    .find(|(_, t)| &t.inner == inner)
+                    .and_then(|(_, t)| t.name.clone())
+                    .unwrap_or_else(|| "struct".into());
+                scalar_of(sc)
+                    .map(|k| (ValTy::scalar(k), name))
+                    .ok_or_else(|| format!("type {sc:?} is not emulated"))
             }
             _ => Err("this type is not emulated".into()),
         }
     };
     match &module.types[ty].inner {
         TypeInner::Array { base, size, .. } => {
+            if let TypeInner::Vector {
+                size: naga::VectorSize::Tri,
+                ..
+            } = module.types[*base].inner
+            {
+                // WGSL § Memory Layout: an array<vec3<T>> element takes 16 bytes, 4 of them
+                // padding; the cells here have no padding.
+                return Err(
+                    "arrays of vec3 (16-byte stride with padding) are not emulated \
+                            yet; use vec4 or separate arrays"
+                        .into(),
+                );
+            }
             let (e, n) = scalar(&module.types[*base].inner)?;
             let count = match size {
                 ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
@@ -396,6 +573,9 @@ struct LoopCx {
     /// A `switch` rather than a loop: `break` ends the case (WGSL § switch), `continue` belongs
     /// to the loop around it.
     switch: bool,
+    /// A switch lowered inside a `do { … } while (false)`, so a `break` before the end of a
+    /// case leaves it.
+    wrapped: bool,
 }
 
 struct Lower<'a> {
@@ -462,6 +642,64 @@ impl Lower<'_> {
         self.finfo[h].ty.inner_with(&self.module().types)
     }
 
+    /// The size of `h`'s vector type when it is one held by components (not a
+    /// `subgroupBallot` result, held as a u64).
+    fn vector(&self, h: Handle<Expression>) -> Option<u32> {
+        match self.ty_inner(h) {
+            TypeInner::Vector { size, .. } if !self.is_ballot_expr(h) => Some(*size as u32),
+            _ => None,
+        }
+    }
+
+    /// The type of one component of `h` (of `h` itself for a scalar).
+    fn comp_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
+        match self.ty_inner(h) {
+            TypeInner::Vector { scalar, .. } if !self.is_ballot_expr(h) => scalar_of(*scalar)
+                .map(ValTy::scalar)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            _ => self.scalar_ty(h, at),
+        }
+    }
+
+    /// The component type `TypeInner::Scalar` of `h`'s type (itself for a scalar).
+    fn comp_inner(&self, h: Handle<Expression>) -> TypeInner {
+        match self.ty_inner(h) {
+            TypeInner::Vector { scalar, .. } => TypeInner::Scalar(*scalar),
+            other => other.clone(),
+        }
+    }
+
+    /// What a pointer expression points at: (components of the pointee when it is a vector,
+    /// components of its elements when it is an array of vectors).
+    fn pointee(&self, p: Handle<Expression>) -> (u32, u32) {
+        let types = &self.module().types;
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => match &types[*base].inner {
+                TypeInner::Array { base: e, .. } => {
+                    (1, vec_comps_in(self.module(), &types[*e].inner))
+                }
+                other => (vec_comps_in(self.module(), other), 1),
+            },
+            TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
+            _ => (1, 1),
+        }
+    }
+
+    /// Each member's first cell when `p` points at a struct.
+    fn struct_pointee(&self, p: Handle<Expression>) -> Option<Vec<u32>> {
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => {
+                let inner = &self.module().types[*base].inner;
+                if matches!(inner, TypeInner::Struct { .. }) {
+                    struct_layout(self.module(), inner).ok().map(|l| l.2)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn scalar_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
         match self.ty_inner(h) {
             TypeInner::Scalar(s) | TypeInner::Atomic(s) => scalar_of(*s)
@@ -478,6 +716,110 @@ impl Lower<'_> {
                 ),
             )),
         }
+    }
+
+    /// The module's helper functions (WGSL § Function Declaration) as the engine's device
+    /// functions, which it inlines at each call (recursion is a WGSL error, so the inlining
+    /// ends). Parameters and results are scalars; each statement keeps its WGSL span. naga's
+    /// appended `subgroupElect` helper (a gap of naga 30) is not one: its calls run the
+    /// registry's op.
+    fn helpers(&mut self, fallback: ast::Span) -> Result<Vec<ast::Function>, KernelError> {
+        let shader = self.shader;
+        let module = &shader.module;
+        let mut out = Vec::new();
+        let reached = called_from(module, self.func);
+        for (fh, f) in module.functions.iter() {
+            if !reached.contains(&fh) {
+                // A helper the entry point never calls is not lowered (nor refused).
+                continue;
+            }
+            let name = f
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("function{}", fh.index()));
+            if shader.elect_appended && name == "subgroupElect" {
+                continue;
+            }
+            let at = self.span_of(module.functions.get_span(fh), fallback);
+            let at = shader.text.find(&format!("fn {name}")).map_or(at, |o| {
+                let (line, col) = line_col(&shader.text, o);
+                ast::Span { line, col }
+            });
+            let mut params = Vec::new();
+            for (k, a) in f.arguments.iter().enumerate() {
+                let pname = a.name.clone().unwrap_or_else(|| format!("arg{k}"));
+                if let TypeInner::Vector { size, scalar } = &module.types[a.ty].inner {
+                    // A vector parameter: one parameter per component, `v.x`, `v.y`, …
+                    let t = scalar_of(*scalar).ok_or_else(|| {
+                        at_err(at, &name, format!("parameter `{pname}`: type not emulated"))
+                    })?;
+                    for c in 0..*size as u32 {
+                        params.push(Param {
+                            name: comp_name(&pname, c),
+                            ty: Ty::Val(ValTy::scalar(t)),
+                            reference: false,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
+                let t = match &module.types[a.ty].inner {
+                    TypeInner::Scalar(s) => scalar_of(*s),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    at_err(
+                        at,
+                        &name,
+                        format!(
+                            "parameter `{pname}` of type {} is not emulated yet (scalars and vectors are)",
+                            type_word(&module.types[a.ty].inner)
+                        ),
+                    )
+                })?;
+                params.push(Param {
+                    name: pname,
+                    ty: Ty::Val(ValTy::scalar(t)),
+                    reference: false,
+                    span: self.uniq(at),
+                });
+            }
+            let ret = match &f.result {
+                None => Ty::Void,
+                Some(r) => match &module.types[r.ty].inner {
+                    TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
+                    _ => None,
+                }
+                .ok_or_else(|| at_err(at, &name, "a non-scalar result is not emulated yet"))?,
+            };
+            let mut low = Lower {
+                shader,
+                func: f,
+                finfo: &shader.info[fh],
+                entry_args: false,
+                baked: HashMap::new(),
+                ballots: HashSet::new(),
+                used: std::mem::take(&mut self.used),
+                max_depth: self.max_depth,
+                lanes: self.lanes,
+                loops: Vec::new(),
+                lens: self.lens,
+            };
+            let body = low.function_body(at, Vec::new());
+            self.used = low.used;
+            out.push(ast::Function {
+                name,
+                entry: false,
+                ret,
+                params,
+                body: body?,
+                launch_bounds: None,
+                vf_call_dim: None,
+                span: at,
+                snippet: false,
+            });
+        }
+        Ok(out)
     }
 
     /// WGSL § "var<workgroup>": workgroup memory starts zeroed. Done as wgpu and Dawn do it:
@@ -567,7 +909,10 @@ impl Lower<'_> {
         fn_span: ast::Span,
         prelude: Vec<Stmt>,
     ) -> Result<Stmt, KernelError> {
-        let mut out = prelude;
+        // The prelude (module-scope variables) in the outer block, the function's own names in
+        // an inner one: the engine lets an inlined helper see the outer scopes only
+        // (`Compiler::module_scopes`), so an entry's local never hides a global from a helper.
+        let mut out = Vec::new();
         let func = self.func;
         for (h, lv) in func.local_variables.iter() {
             let at = self.span_of(func.local_variables.get_span(h), fn_span);
@@ -577,6 +922,35 @@ impl Lower<'_> {
                 .unwrap_or_else(|| format!("local{}", h.index()));
             let (elem, count, _) =
                 elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
+            let comps = components(self.module(), lv.ty);
+            if comps > 1 && matches!(count, Count::Scalar) {
+                // A vector variable: one local per component, `v.x`, `v.y`, …
+                for k in 0..comps {
+                    let init = match lv.init {
+                        Some(e) => self.expr_c(e, Some(k), 0)?,
+                        None => zero(elem, at),
+                    };
+                    let span = self.uniq(at);
+                    out.push(stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: comp_name(&name, k),
+                                ty: Ty::Val(elem),
+                                array: None,
+                                init: Some(init),
+                                span,
+                            }],
+                        ),
+                        at,
+                    ));
+                }
+                continue;
+            }
+            let count = match count {
+                Count::Fixed(n) => Count::Fixed(n.saturating_mul(comps as usize)),
+                other => other,
+            };
             let (ty, array, init) = match count {
                 Count::Scalar => (
                     Ty::Val(elem),
@@ -606,8 +980,14 @@ impl Lower<'_> {
         }
         let body = self.block(&func.body, fn_span)?;
         out.extend(body);
-        Ok(Stmt {
+        let mut outer = prelude;
+        outer.push(Stmt {
             kind: StmtKind::Block(out),
+            span: fn_span,
+            end: fn_span,
+        });
+        Ok(Stmt {
+            kind: StmtKind::Block(outer),
             span: fn_span,
             end: fn_span,
         })
@@ -694,6 +1074,16 @@ impl Lower<'_> {
                         continue; // `let p = &x;` is an alias; uses lower through it
                     }
                     let eat = self.espan(h, at);
+                    if let Some(n) = self.vector(h) {
+                        // A vector `let`: one local per component, `v.x`, `v.y`, …
+                        let t = self.comp_ty(h, eat)?;
+                        for k in 0..n {
+                            let init = self.expr_c(h, Some(k), 0)?;
+                            v.push(self.decl(&comp_name(&name, k), t, init, eat));
+                        }
+                        self.baked.insert(h, name);
+                        continue;
+                    }
                     let t = self.scalar_ty(h, eat)?;
                     let init = self.expr(h, 0)?;
                     if self.is_ballot_expr(h) {
@@ -739,6 +1129,7 @@ impl Lower<'_> {
                 self.loops.push(LoopCx {
                     continuing: cont.clone(),
                     switch: false,
+                    wrapped: false,
                 });
                 let inner = self.block(body, at);
                 self.loops.pop();
@@ -751,6 +1142,9 @@ impl Lower<'_> {
                     ),
                     at,
                 )]
+            }
+            Statement::Break if self.loops.last().is_some_and(|l| l.switch && l.wrapped) => {
+                vec![stmt(StmtKind::Break, at)]
             }
             Statement::Break if self.loops.last().is_some_and(|l| l.switch) => {
                 // A `break` that ends a case is dropped by `case_body`; one elsewhere in the case
@@ -793,6 +1187,27 @@ impl Lower<'_> {
                     at,
                 )]
             }
+            Statement::Store { pointer, value } if self.vector(*value).is_some() => {
+                // Component by component, through temporaries first: `v = v.yx` reads the old
+                // components (WGSL § Assignment: the right side is evaluated first).
+                let n = self.vector(*value).unwrap_or(1);
+                let t = self.comp_ty(*value, at)?;
+                let tmp = format!("_store{}", value.index());
+                let mut v = Vec::new();
+                for k in 0..n {
+                    let e = self.expr_c(*value, Some(k), 0)?;
+                    v.push(self.decl(&comp_name(&tmp, k), t, e, at));
+                }
+                for k in 0..n {
+                    let p = self.place_c(*pointer, Some(k), 0)?;
+                    let src = self.ident(&comp_name(&tmp, k), at);
+                    v.push(stmt(
+                        StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
+                        at,
+                    ));
+                }
+                vec![stmt(StmtKind::Block(v), at)]
+            }
             Statement::Store { pointer, value } => {
                 let p = self.place(*pointer, 0)?;
                 let v = self.expr(*value, 0)?;
@@ -816,12 +1231,8 @@ impl Lower<'_> {
                     AtomicFunction::Min => "atomicMin",
                     AtomicFunction::Max => "atomicMax",
                     AtomicFunction::Exchange { compare: None } => "atomicExch",
-                    AtomicFunction::Exchange { compare: Some(_) } => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            "atomicCompareExchangeWeak is not emulated yet",
-                        ))
+                    AtomicFunction::Exchange { compare: Some(cmp) } => {
+                        return self.compare_exchange(*pointer, *cmp, *value, *result, at);
                     }
                 };
                 let p = self.place(*pointer, 0)?;
@@ -850,16 +1261,25 @@ impl Lower<'_> {
                     let c = call("subgroupElect", vec![]);
                     vec![self.call_stmt(*result, c, Some(ValTy::scalar(Scalar::Bool)), at)?]
                 } else {
-                    let _ = arguments;
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        format!(
-                            "calls of helper functions (`{}`) are not emulated yet; inline it \
-                             into the entry point",
-                            f.name.as_deref().unwrap_or("?")
-                        ),
-                    ));
+                    // A helper function: the engine inlines the device function of its name
+                    // (see `helpers`), its result held in a local named as the user's `let`.
+                    let name = f
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("function{}", function.index()));
+                    let mut args = Vec::new();
+                    for a in arguments {
+                        match self.vector(*a) {
+                            // A vector argument: its components, as the parameters are.
+                            Some(n) => {
+                                for c in 0..n {
+                                    args.push(self.expr_c(*a, Some(c), 0)?);
+                                }
+                            }
+                            None => args.push(self.expr(*a, 0)?),
+                        }
+                    }
+                    vec![self.call_stmt(*result, call(&name, args), None, at)?]
                 }
             }
             Statement::SubgroupBallot { result, predicate } => {
@@ -951,6 +1371,45 @@ impl Lower<'_> {
         })
     }
 
+    /// WGSL § atomicCompareExchangeWeak: one atomicCAS; its result struct is held as the
+    /// locals `r.old_value` and `r.exchanged` (old value == `cmp`). The spec lets the weak
+    /// form fail spuriously; the emulator never does (it has no contention to model).
+    fn compare_exchange(
+        &mut self,
+        pointer: Handle<Expression>,
+        cmp: Handle<Expression>,
+        value: Handle<Expression>,
+        result: Option<Handle<Expression>>,
+        at: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let p = self.place(pointer, 0)?;
+        let c = self.expr(cmp, 0)?;
+        let v = self.expr(value, 0)?;
+        let t = self.scalar_ty(value, at)?;
+        let call = ex(
+            ExprKind::Call(
+                "atomicCAS".into(),
+                vec![ex(ExprKind::AddrOf(Box::new(p)), at), c, v],
+            ),
+            at,
+        );
+        let Some(r) = result else {
+            return Ok(vec![stmt(StmtKind::Expr(call), at)]);
+        };
+        let name = self.result_name(r);
+        let old = format!("{name}.old_value");
+        let first = self.decl(&old, t, call, at);
+        let o = self.ident(&old, at);
+        let c2 = self.expr(cmp, 0)?;
+        let second = self.decl(
+            &format!("{name}.exchanged"),
+            ValTy::scalar(Scalar::Bool),
+            bin(BinOp::Eq, o, c2, at),
+            at,
+        );
+        Ok(vec![first, second])
+    }
+
     /// WGSL § switch as an if/else chain: the selector once into a local, each group of cases
     /// (naga's `fall_through` joins `case 1, 2:`) tested in order, the default group last (the
     /// case values are distinct, so the order does not matter).
@@ -975,10 +1434,23 @@ impl Lower<'_> {
         let mut chain: Option<Stmt> = None;
         let mut default: Option<Stmt> = None;
         let mut tests = Vec::new();
+        // A `break` before the end of a case leaves the switch: the chain goes inside
+        // `do { … } while (false)`, whose `break` does that. A `continue` there would continue
+        // the do-while rather than the loop around the switch, so that pair is refused.
+        let wrapped = groups.iter().any(|(_, b)| early_break(b));
+        if wrapped && groups.iter().any(|(_, b)| has_continue(b)) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a `switch` with both a `break` before the end of a case and a `continue` is \
+                 not emulated yet",
+            ));
+        }
         for (values, body) in groups {
             self.loops.push(LoopCx {
                 continuing: Vec::new(),
                 switch: true,
+                wrapped,
             });
             let lowered = self.case_body(body, at);
             self.loops.pop();
@@ -1012,7 +1484,17 @@ impl Lower<'_> {
             let els = chain.take().or(default.take()).map(Box::new);
             chain = Some(stmt(StmtKind::If(c, Box::new(block), els), at));
         }
-        out.extend(chain.or(default));
+        let chain = chain.or(default);
+        if wrapped {
+            if let Some(c) = chain {
+                out.push(stmt(
+                    StmtKind::DoWhile(Box::new(c), ex(ExprKind::Bool(false), at)),
+                    at,
+                ));
+            }
+        } else {
+            out.extend(chain);
+        }
         Ok(vec![stmt(StmtKind::Block(out), at)])
     }
 
@@ -1086,10 +1568,46 @@ impl Lower<'_> {
 
     /// The lvalue a pointer expression names (`buf[i]`, `x`).
     fn place(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        self.place_c(h, None, depth)
+    }
+
+    /// The lvalue of component `k` of what the pointer `h` names when that is a vector (held
+    /// flat: `buf[i * N + k]`, or the local `v.x`); as [`Self::place`] otherwise.
+    fn place_c(
+        &mut self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        depth: u32,
+    ) -> Result<Expr, KernelError> {
         let at = self.espan(h, ast::Span { line: 1, col: 1 });
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        let (own, _) = self.pointee(h);
+        let k = if own > 1 {
+            Some(k.ok_or_else(|| {
+                KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
+            })?)
+        } else {
+            None
+        };
+        let cell = |i: Expr, n: u32, k: u32| {
+            if n > 1 {
+                bin(
+                    BinOp::Add,
+                    bin(
+                        BinOp::Mul,
+                        cast(Scalar::U32, i, at),
+                        int_lit(n.into(), at),
+                        at,
+                    ),
+                    int_lit(k.into(), at),
+                    at,
+                )
+            } else {
+                i
+            }
+        };
         match &self.func.expressions[h] {
             Expression::GlobalVariable(g) => {
                 let var = &self.module().global_variables[*g];
@@ -1097,8 +1615,19 @@ impl Lower<'_> {
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("global{}", g.index()));
-                let one_cell = !matches!(var.space, AddressSpace::Private)
+                let private = matches!(var.space, AddressSpace::Private);
+                let one_cell = !private
                     && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                if let Some(k) = k {
+                    if private {
+                        return Ok(self.ident(&comp_name(&name, k), at));
+                    }
+                    let id = self.ident(&name, at);
+                    return Ok(ex(
+                        ExprKind::Index(Box::new(id), Box::new(int_lit(k.into(), at))),
+                        at,
+                    ));
+                }
                 let id = self.ident(&name, at);
                 Ok(if one_cell {
                     ex(ExprKind::Index(Box::new(id), Box::new(int_lit(0, at))), at)
@@ -1111,22 +1640,42 @@ impl Lower<'_> {
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("local{}", l.index()));
-                Ok(self.ident(&name, at))
+                Ok(match k {
+                    Some(k) => self.ident(&comp_name(&name, k), at),
+                    None => self.ident(&name, at),
+                })
             }
             Expression::Access { base, index } => {
+                let (vec_base, elem_comps) = self.pointee(*base);
+                if vec_base > 1 {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a vector component chosen at run time (`v[i]`) is not emulated yet; use \
+                         .x/.y/.z/.w",
+                    ));
+                }
                 let b = self.place(*base, depth + 1)?;
                 let i = self.expr(*index, depth + 1)?;
+                let i = cell(i, elem_comps, k.unwrap_or(0));
                 Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
             Expression::AccessIndex { base, index } => {
+                if let Some(starts) = self.struct_pointee(*base) {
+                    // A member: its first cell in the struct, plus the component of a vector
+                    // member.
+                    let first = starts.get(*index as usize).copied().unwrap_or(0);
+                    return self.place_c(*base, Some(first + k.unwrap_or(0)), depth + 1);
+                }
+                let (vec_base, elem_comps) = self.pointee(*base);
+                if vec_base > 1 {
+                    return self.place_c(*base, Some(*index), depth + 1);
+                }
                 let b = self.place(*base, depth + 1)?;
-                Ok(ex(
-                    ExprKind::Index(Box::new(b), Box::new(int_lit(*index as u64, at))),
-                    at,
-                ))
+                let i = cell(int_lit(u64::from(*index), at), elem_comps, k.unwrap_or(0));
+                Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
-            _ if self.baked.contains_key(&h) => self.expr(h, depth),
-            _ => self.expr(h, depth),
+            _ => self.expr_c(h, k, depth),
         }
     }
 
@@ -1233,12 +1782,38 @@ impl Lower<'_> {
     }
 
     fn expr(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        self.expr_c(h, None, depth)
+    }
+
+    /// Component `k` of the vector `h` (vectors are held by components: WGSL § Vector
+    /// Expressions are component-wise); `h` itself when it is a scalar (`k` is ignored, so a
+    /// scalar operand of a vector operation is read for each component).
+    fn expr_c(
+        &mut self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        depth: u32,
+    ) -> Result<Expr, KernelError> {
         let at = self.espan(h, ast::Span { line: 1, col: 1 });
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        let k = match self.vector(h) {
+            Some(_) => Some(k.ok_or_else(|| {
+                KernelError::new(
+                    at.line,
+                    at.col,
+                    "a whole vector here is not emulated yet (vectors are emulated component \
+                     by component: in arithmetic, constructors, swizzles, loads and stores)",
+                )
+            })?),
+            None => None,
+        };
         if let Some(name) = self.baked.get(&h).cloned() {
-            return Ok(self.ident(&name, at));
+            return Ok(match k {
+                Some(k) => self.ident(&comp_name(&name, k), at),
+                None => self.ident(&name, at),
+            });
         }
         let d = depth + 1;
         Ok(match &self.func.expressions[h] {
@@ -1248,11 +1823,48 @@ impl Lower<'_> {
                 self.global_const(init, at)?
             }
             Expression::ZeroValue(_) => {
-                let t = self.scalar_ty(h, at)?;
+                let t = self.comp_ty(h, at)?;
                 zero(t, at)
             }
+            Expression::Splat { value, .. } => self.expr(*value, d)?,
+            Expression::Swizzle {
+                vector, pattern, ..
+            } => {
+                let c = pattern[k.unwrap_or(0) as usize] as u32;
+                self.expr_c(*vector, Some(c), d)?
+            }
+            Expression::Compose { components, .. } if k.is_some() => {
+                // `vec4(a.xy, b, c)`: the k-th scalar of the components laid end to end.
+                let mut k = k.unwrap_or(0);
+                let mut pick = None;
+                for &c in components {
+                    let n = self.vector(c).unwrap_or(1);
+                    if k < n {
+                        pick = Some((c, k));
+                        break;
+                    }
+                    k -= n;
+                }
+                let (c, kk) = pick.ok_or_else(|| {
+                    KernelError::new(at.line, at.col, "a vector constructor with too few values")
+                })?;
+                self.expr_c(c, Some(kk), d)?
+            }
             Expression::FunctionArgument(i) => match self.arg_builtin(*i) {
-                Some(b) => self.builtin_value(b, None, at)?,
+                Some(b) => self.builtin_value(b, k, at)?,
+                // A helper's parameter: the device function's parameter of its name.
+                None if !self.entry_args => {
+                    let name = self
+                        .func
+                        .arguments
+                        .get(*i as usize)
+                        .and_then(|a| a.name.clone())
+                        .unwrap_or_else(|| format!("arg{i}"));
+                    match k {
+                        Some(c) => self.ident(&comp_name(&name, c), at),
+                        None => self.ident(&name, at),
+                    }
+                }
                 None => {
                     return Err(KernelError::new(
                         at.line,
@@ -1270,8 +1882,22 @@ impl Lower<'_> {
                 if self.is_ballot_expr(*base) || self.baked_ballot(*base) {
                     return self.ballot_component(*base, *index, at, d);
                 }
-                if matches!(self.ty_inner(*base), TypeInner::Pointer { .. }) {
-                    self.place(h, d)?
+                if matches!(
+                    self.ty_inner(*base),
+                    TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
+                ) {
+                    self.place_c(h, k, d)?
+                } else if self.vector(*base).is_some() {
+                    self.expr_c(*base, Some(*index), d)?
+                } else if let (Some(name), TypeInner::Struct { members, .. }) =
+                    (self.baked.get(base).cloned(), self.ty_inner(*base))
+                {
+                    // A member of a held struct result (atomicCompareExchangeWeak's).
+                    let member = members
+                        .get(*index as usize)
+                        .and_then(|m| m.name.clone())
+                        .unwrap_or_default();
+                    self.ident(&format!("{name}.{member}"), at)
                 } else {
                     return Err(KernelError::new(
                         at.line,
@@ -1280,13 +1906,15 @@ impl Lower<'_> {
                     ));
                 }
             }
-            Expression::Access { .. } => self.place(h, d)?,
-            Expression::GlobalVariable(_) | Expression::LocalVariable(_) => self.place(h, d)?,
-            Expression::Load { pointer } => self.place(*pointer, d)?,
+            Expression::Access { .. } => self.place_c(h, k, d)?,
+            Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
+                self.place_c(h, k, d)?
+            }
+            Expression::Load { pointer } => self.place_c(*pointer, k, d)?,
             Expression::Unary { op, expr } => {
-                let e = self.expr(*expr, d)?;
+                let e = self.expr_c(*expr, k, d)?;
                 if *op == UnaryOperator::Negate
-                    && matches!(self.ty_inner(h), TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4)
+                    && matches!(self.comp_inner(h), TypeInner::Scalar(s) if s.kind == ScalarKind::Sint && s.width == 4)
                 {
                     // WGSL: -MIN wraps to MIN (C: undefined): 0u - u32(e), reinterpreted.
                     return Ok(cast(
@@ -1303,16 +1931,18 @@ impl Lower<'_> {
                 ex(ExprKind::Unary(op, Box::new(e)), at)
             }
             Expression::Binary { op, left, right } => {
-                let t = self.ty_inner(h).clone();
+                // Component-wise on vectors (WGSL § Arithmetic Expressions): component k of
+                // each vector operand, a scalar operand as itself.
+                let t = self.comp_inner(h);
                 if !matches!(t, TypeInner::Scalar(_)) {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
-                        "vector arithmetic is not emulated yet",
+                        "matrix arithmetic is not emulated yet",
                     ));
                 }
-                let a = self.expr(*left, d)?;
-                let mut b = self.expr(*right, d)?;
+                let a = self.expr_c(*left, k, d)?;
+                let mut b = self.expr_c(*right, k, d)?;
                 let op = match op {
                     BinaryOperator::Add => BinOp::Add,
                     BinaryOperator::Subtract => BinOp::Sub,
@@ -1362,12 +1992,12 @@ impl Lower<'_> {
                     // `%` gives 0, as do MIN / -1 and MIN % -1 (C calls them undefined):
                     // divide by 1 in those lanes, which gives exactly that.
                     (BinOp::Div | BinOp::Rem, Some(s)) => {
-                        let k = scalar_of(s).unwrap_or(Scalar::U32);
-                        let b2 = self.expr(*right, d)?;
-                        let mut bad = bin(BinOp::Eq, b2, cast(k, int_lit(0, at), at), at);
+                        let ks = scalar_of(s).unwrap_or(Scalar::U32);
+                        let b2 = self.expr_c(*right, k, d)?;
+                        let mut bad = bin(BinOp::Eq, b2, cast(ks, int_lit(0, at), at), at);
                         if signed {
-                            let a2 = self.expr(*left, d)?;
-                            let b3 = self.expr(*right, d)?;
+                            let a2 = self.expr_c(*left, k, d)?;
+                            let b3 = self.expr_c(*right, k, d)?;
                             let min = literal(Literal::I32(i32::MIN), at);
                             let neg1 = literal(Literal::I32(-1), at);
                             let both = ex(
@@ -1383,7 +2013,7 @@ impl Lower<'_> {
                         let divisor = ex(
                             ExprKind::Ternary(
                                 Box::new(bad),
-                                Box::new(cast(k, int_lit(1, at), at)),
+                                Box::new(cast(ks, int_lit(1, at), at)),
                                 Box::new(b),
                             ),
                             at,
@@ -1419,9 +2049,9 @@ impl Lower<'_> {
                 accept,
                 reject,
             } => {
-                let c = self.expr(*condition, d)?;
-                let a = self.expr(*accept, d)?;
-                let r = self.expr(*reject, d)?;
+                let c = self.expr_c(*condition, k, d)?;
+                let a = self.expr_c(*accept, k, d)?;
+                let r = self.expr_c(*reject, k, d)?;
                 ex(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(r)), at)
             }
             Expression::Math {
@@ -1431,12 +2061,30 @@ impl Lower<'_> {
                 arg2,
                 ..
             } => {
-                let a = self.expr(*arg, d)?;
-                let t = self.scalar_ty(h, at)?;
+                if *fun == MathFunction::Dot {
+                    // WGSL § dot: the sum of the component products, in component order.
+                    let t = self.scalar_ty(h, at)?;
+                    let n = self.vector(*arg).unwrap_or(1);
+                    let other = arg1.unwrap_or(*arg);
+                    let mut sum: Option<Expr> = None;
+                    for k in 0..n {
+                        let x = self.expr_c(*arg, Some(k), d)?;
+                        let y = self.expr_c(other, Some(k), d)?;
+                        let p = cast(t.scalar, bin(BinOp::Mul, x, y, at), at);
+                        sum = Some(match sum {
+                            None => p,
+                            Some(s) => cast(t.scalar, bin(BinOp::Add, s, p, at), at),
+                        });
+                    }
+                    return sum.ok_or_else(|| KernelError::new(at.line, at.col, "empty dot"));
+                }
+                // The other math built-ins here are component-wise.
+                let a = self.expr_c(*arg, k, d)?;
+                let t = self.comp_ty(h, at)?;
                 let c = |n: &str, v: Vec<Expr>| ex(ExprKind::Call(n.into(), v), at);
                 let e = match fun {
                     MathFunction::Min | MathFunction::Max => {
-                        let b = self.expr(arg1.unwrap_or(*arg), d)?;
+                        let b = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
                         let n = if *fun == MathFunction::Min {
                             "min"
                         } else {
@@ -1445,8 +2093,8 @@ impl Lower<'_> {
                         c(n, vec![a, b])
                     }
                     MathFunction::Clamp => {
-                        let lo = self.expr(arg1.unwrap_or(*arg), d)?;
-                        let hi = self.expr(arg2.unwrap_or(*arg), d)?;
+                        let lo = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
+                        let hi = self.expr_c(arg2.unwrap_or(*arg), k, d)?;
                         c("min", vec![c("max", vec![a, lo]), hi])
                     }
                     MathFunction::Abs => c("abs", vec![a]),
@@ -1469,9 +2117,9 @@ impl Lower<'_> {
                 kind,
                 convert,
             } => {
-                let e = self.expr(*expr, d)?;
-                let from = self.scalar_ty(*expr, at)?.scalar;
-                let to = self.scalar_ty(h, at)?.scalar;
+                let e = self.expr_c(*expr, k, d)?;
+                let from = self.comp_ty(*expr, at)?.scalar;
+                let to = self.comp_ty(h, at)?.scalar;
                 match convert {
                     Some(_) => cast(to, e, at),
                     None => {
@@ -1576,6 +2224,94 @@ impl Lower<'_> {
             }
         })
     }
+}
+
+/// The helper functions `entry` calls, directly or through other helpers (each visited once;
+/// no recursion).
+fn called_from(module: &naga::Module, entry: &naga::Function) -> HashSet<Handle<naga::Function>> {
+    let mut seen = HashSet::new();
+    let mut bodies = vec![&entry.body];
+    while let Some(b) = bodies.pop() {
+        let mut stack = vec![b];
+        while let Some(b) = stack.pop() {
+            for s in b.iter() {
+                match s {
+                    Statement::Call { function, .. } if seen.insert(*function) => {
+                        bodies.push(&module.functions[*function].body);
+                    }
+                    Statement::If { accept, reject, .. } => {
+                        stack.push(accept);
+                        stack.push(reject);
+                    }
+                    Statement::Block(i) => stack.push(i),
+                    Statement::Loop {
+                        body, continuing, ..
+                    } => {
+                        stack.push(body);
+                        stack.push(continuing);
+                    }
+                    Statement::Switch { cases, .. } => {
+                        stack.extend(cases.iter().map(|c| &c.body));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// Whether a case body has a `break` of its switch other than its last statement (one inside
+/// an `if` or block of the case; a nested loop's or switch's own `break`s do not count).
+fn early_break(body: &naga::Block) -> bool {
+    let n = body.len();
+    let mut stack: Vec<&naga::Block> = Vec::new();
+    for (k, s) in body.iter().enumerate() {
+        match s {
+            Statement::Break if k + 1 < n => return true,
+            Statement::If { accept, reject, .. } => {
+                stack.push(accept);
+                stack.push(reject);
+            }
+            Statement::Block(b) => stack.push(b),
+            _ => {}
+        }
+    }
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Break => return true,
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(b) => stack.push(b),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Whether a case body has a `continue` (of the loop around the switch; a nested loop's own
+/// do not count, a nested switch's do).
+fn has_continue(body: &naga::Block) -> bool {
+    let mut stack = vec![body];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Continue => return true,
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(b) => stack.push(b),
+                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 fn depth_err(at: ast::Span, max: u32) -> KernelError {

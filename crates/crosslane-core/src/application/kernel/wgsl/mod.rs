@@ -103,7 +103,13 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
     let mut lens: HashMap<String, usize> = HashMap::new();
     for g in shader.module.global_variables.iter().map(|(_, g)| g) {
         if let Some(name) = &g.name {
-            let n = config.buffer_len.get(name).copied().unwrap_or(default_len);
+            // Lengths are given in cells; a vecN element is N cells (`arrayLength` counts
+            // elements).
+            let comps = lower::components(&shader.module, g.ty).max(1) as usize;
+            let n = config
+                .buffer_len
+                .get(name)
+                .map_or(default_len, |&c| c / comps);
             lens.insert(name.clone(), n);
         }
     }
@@ -157,8 +163,25 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     c.dialect = Some(Dialect::Wgsl);
     c.lanes = Some(config.lanes.unwrap_or(32));
     c.block_dim = Some(p.workgroup_size.map(|d| d.max(1) as usize));
+    let threads: usize = p
+        .workgroup_size
+        .iter()
+        .map(|&d| d.max(1) as usize)
+        .product();
+    let blocks: usize = config
+        .grid_dim
+        .unwrap_or([1, 1, 1])
+        .iter()
+        .map(|&d| d.max(1))
+        .product();
     for b in &p.bindings {
         if let Some(n) = b.fixed_len {
+            c.buffer_len.insert(b.name.clone(), n);
+        } else if b.components > 1 && !c.buffer_len.contains_key(&b.name) {
+            // A runtime-sized array of vecN: one element per invocation, N cells each.
+            let n = threads
+                .saturating_mul(blocks)
+                .saturating_mul(b.components as usize);
             c.buffer_len.insert(b.name.clone(), n);
         }
     }

@@ -281,6 +281,16 @@ impl Walk<'_> {
                         if let Some(w) = &nu {
                             self.flag("subgroupElect", *sp, &w.clone());
                         }
+                    } else if let Some(w) = &nu {
+                        // A helper that reaches a subgroup built-in, called here: the built-in
+                        // runs in this call's control flow.
+                        if let Some(inner) = subgroup_inside(self.shader, *function) {
+                            let what = format!(
+                                "`{}` (which calls {inner})",
+                                f.name.as_deref().unwrap_or("?")
+                            );
+                            self.flag(&what, *sp, &w.clone());
+                        }
                     }
                 }
                 _ => {}
@@ -341,6 +351,56 @@ fn gather_name(m: &naga::GatherMode) -> &'static str {
 }
 
 /// Whether a block returns on some path (outside nested loops too: a return ends the call).
+/// The first subgroup built-in a helper function reaches, through the helpers it calls
+/// (each function visited once, so a call graph of any size ends; no recursion).
+fn subgroup_inside(shader: &NagaShader, f: Handle<naga::Function>) -> Option<String> {
+    let functions = &shader.module.functions;
+    let mut seen = HashSet::new();
+    let mut todo = vec![f];
+    while let Some(fh) = todo.pop() {
+        if !seen.insert(fh) {
+            continue;
+        }
+        let mut stack = vec![&functions[fh].body];
+        while let Some(b) = stack.pop() {
+            for s in b.iter() {
+                match s {
+                    Statement::SubgroupBallot { .. } => return Some("subgroupBallot".into()),
+                    Statement::SubgroupGather { mode, .. } => {
+                        return Some(gather_name(mode).to_string())
+                    }
+                    Statement::SubgroupCollectiveOperation { op, .. } => {
+                        return Some(format!("subgroup{op:?}"))
+                    }
+                    Statement::Call { function, .. } => {
+                        let g = &functions[*function];
+                        if shader.elect_appended && g.name.as_deref() == Some("subgroupElect") {
+                            return Some("subgroupElect".into());
+                        }
+                        todo.push(*function);
+                    }
+                    Statement::If { accept, reject, .. } => {
+                        stack.push(accept);
+                        stack.push(reject);
+                    }
+                    Statement::Block(i) => stack.push(i),
+                    Statement::Loop {
+                        body, continuing, ..
+                    } => {
+                        stack.push(body);
+                        stack.push(continuing);
+                    }
+                    Statement::Switch { cases, .. } => {
+                        stack.extend(cases.iter().map(|c| &c.body));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
+}
+
 fn returns(b: &naga::Block) -> bool {
     let mut stack = vec![b];
     while let Some(b) = stack.pop() {
