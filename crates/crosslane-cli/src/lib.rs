@@ -20,12 +20,12 @@
 #![forbid(unsafe_code)]
 
 pub mod cmd;
-mod compare_view;
-mod describe;
+pub mod compare_view;
+pub mod describe;
 pub mod error;
-mod flags;
-mod table;
-mod validate;
+pub mod flags;
+pub mod table;
+pub mod validate;
 
 use std::process::ExitCode;
 
