@@ -6,7 +6,9 @@
 //! [`crosslane_core::OpSpec::params`] lists, so they are collected raw and matched against the
 //! registry by [`crate::flags::parse_params`] (kebab-case flag → snake_case vendor name).
 
-use crosslane_core::{find_op, Dialect, OpRequest};
+use std::collections::BTreeMap;
+
+use crosslane_core::{find_op, Dialect, OpRequest, OpSpec};
 
 use crate::error::CliError;
 use crate::flags::{parse_params, Common};
@@ -64,12 +66,23 @@ pub struct OpArgs {
     pub params: Vec<String>,
 }
 
-/// Runs `crosslane op`.
+/// What `crosslane op` runs once its flags are checked.
+#[derive(Debug)]
+pub enum Prepared {
+    /// `--compare`: the op (a shuffle-family op, checked), its parsed parameters and the flags.
+    Compare(&'static OpSpec, BTreeMap<String, String>, Common),
+    /// One op: the request and whether `--json` was given.
+    Request(OpRequest, bool),
+}
+
+/// The checks `crosslane op` makes before any work: the dialect, the op, `--compare` on a
+/// shuffle-family op, the op's `--PARAM VALUE` pairs (no encoding yet: that is
+/// [`OpRequest::run`]'s, bounded by the dialect's lane count).
 ///
 /// # Errors
-/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for anything that does not parse or cannot
-/// be encoded; [`CliError::Io`] when stdout fails.
-pub fn run(args: &OpArgs) -> Result<(), CliError> {
+/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for a dialect, op or flag that does not
+/// parse.
+pub fn prepare(args: &OpArgs) -> Result<Prepared, CliError> {
     let dialect = Dialect::parse(&args.dialect)?;
     let spec = find_op(dialect, &args.op)?;
     let mut common = Common {
@@ -89,7 +102,7 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
     }
     let params = parse_params(spec, &args.params, &mut common)?;
     if common.compare {
-        return compare_view::run(spec, &params, &common);
+        return Ok(Prepared::Compare(spec, params, common));
     }
     let request = OpRequest {
         dialect: args.dialect.clone(),
@@ -101,8 +114,23 @@ pub fn run(args: &OpArgs) -> Result<(), CliError> {
         ty: common.ty.unwrap_or_default(),
         params,
     };
+    Ok(Prepared::Request(request, common.json))
+}
+
+/// Runs `crosslane op`.
+///
+/// # Errors
+/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for anything that does not parse or cannot
+/// be encoded; [`CliError::Io`] when stdout fails.
+pub fn run(args: &OpArgs) -> Result<(), CliError> {
+    let (request, json) = match prepare(args)? {
+        Prepared::Compare(spec, params, common) => {
+            return compare_view::run(spec, &params, &common)
+        }
+        Prepared::Request(request, json) => (request, json),
+    };
     let step = request.run()?;
-    if common.json {
+    if json {
         print_out(&format!("{}\n", step.contract_json()))
     } else {
         print_out(&table::step(&step))

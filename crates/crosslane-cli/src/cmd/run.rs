@@ -202,6 +202,52 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
             }
         }
     }
+    apply_launch_flags(args, &mut config)?;
+    if let Some(bytes) = args.shared_bytes {
+        let parsed = parse(source)
+            .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
+        config.shared_len = Some(shared_cells(
+            &parsed.program,
+            config.entry.as_deref(),
+            bytes,
+        ));
+    }
+    let mode = if args.trace == "none" {
+        TraceMode::None
+    } else {
+        TraceMode::Full
+    };
+    let trace = run_kernel_traced(source, config, mode)
+        .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
+    if args.json {
+        // serde_json escapes control characters itself.
+        let json = match mode {
+            TraceMode::Full => serde_json::to_string(&trace),
+            TraceMode::None => serde_json::to_string(&quiet_json(&trace)),
+        }
+        .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
+        print_out(&format!("{json}\n"))?;
+    } else {
+        print_out(&escape_controls(&render_text(&trace, 10_000)))?;
+    }
+    // A run a budget stopped did not finish: its output is partial, so the status says so.
+    match &trace.outcome {
+        Some(Outcome::Limit(hit)) => Err(CliError::Failed(format!(
+            "run: stopped: {}",
+            escape_controls(&hit.message())
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The checks `crosslane run` makes on a kernel's launch flags before any work: each `--arg
+/// NAME=VALUE` and `--buffer NAME[:LEN]=FILL` (a positive LEN; a list fill of exactly LEN
+/// values), written into `config` (the FILL grammar itself is checked at launch, by
+/// `crosslane_core::fill`), and the budget flags.
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) naming the flag that does not parse.
+pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(), CliError> {
     for a in &args.arg {
         let (name, value) = a.split_once('=').ok_or_else(|| {
             CliError::Usage(format!(
@@ -246,42 +292,8 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
             .args
             .insert(name.to_string(), fill.trim().to_string());
     }
-    if let Some(bytes) = args.shared_bytes {
-        let parsed = parse(source)
-            .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
-        config.shared_len = Some(shared_cells(
-            &parsed.program,
-            config.entry.as_deref(),
-            bytes,
-        ));
-    }
     config.limits = limits(args, config.limits);
-    let mode = if args.trace == "none" {
-        TraceMode::None
-    } else {
-        TraceMode::Full
-    };
-    let trace = run_kernel_traced(source, config, mode)
-        .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
-    if args.json {
-        // serde_json escapes control characters itself.
-        let json = match mode {
-            TraceMode::Full => serde_json::to_string(&trace),
-            TraceMode::None => serde_json::to_string(&quiet_json(&trace)),
-        }
-        .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
-        print_out(&format!("{json}\n"))?;
-    } else {
-        print_out(&escape_controls(&render_text(&trace, 10_000)))?;
-    }
-    // A run a budget stopped did not finish: its output is partial, so the status says so.
-    match &trace.outcome {
-        Some(Outcome::Limit(hit)) => Err(CliError::Failed(format!(
-            "run: stopped: {}",
-            escape_controls(&hit.message())
-        ))),
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 /// `--trace none --json`: the launch, the outcome, the top-level diagnostics, the device's

@@ -1,6 +1,7 @@
 //! The `crosslane` binary's integration tests, one program (`cargo test -p crosslane-cli --test
 //! suite`), one module per subcommand; `common` runs the binary.
 
+mod check;
 mod common;
 mod compare;
 mod gpu;

@@ -9,6 +9,8 @@
 //! against the registry), plus `--lowering` and `--wgsl`; `--exited` and `--compare` are
 //! `crosslane op`'s only (the device runs every lane that has not exited as a real invocation).
 
+use std::collections::BTreeMap;
+
 use crosslane_core::{find_op, Dialect, OpRequest};
 use crosslane_gpu::native::NativeGpu;
 use crosslane_gpu::LoweringChoice;
@@ -57,13 +59,27 @@ pub struct GpuOpArgs {
     pub params: Vec<String>,
 }
 
-/// Runs `crosslane gpu DIALECT OP …`.
+/// `crosslane gpu DIALECT OP …` with its flags checked, before a device is asked for.
+#[derive(Debug)]
+pub struct Prepared {
+    /// The dialect.
+    pub dialect: Dialect,
+    /// `crosslane op`'s flags (`--lanes`, `--active`, `--values`, `--type`, `--json`).
+    pub common: Common,
+    /// The op's parameters by vendor (snake_case) name.
+    pub params: BTreeMap<String, String>,
+    /// `--lowering`.
+    pub lowering: LoweringChoice,
+    /// `--wgsl`, given before or after the op's parameters.
+    pub wgsl: bool,
+}
+
+/// The checks `crosslane gpu DIALECT OP` makes before it opens a device: the dialect, the op,
+/// its parameters, `--exited` / `--compare` refused, `--lowering`.
 ///
 /// # Errors
-/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for input that does not parse or cannot
-/// be encoded, or a run the GPU path cannot do as asked; [`CliError::Gpu`] (exit 3) without a
-/// usable GPU; [`CliError::Failed`] (exit 1) when a lane mismatches, after the diff was printed.
-pub fn run(args: &GpuOpArgs) -> Result<(), CliError> {
+/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for input that does not parse.
+pub fn prepare(args: &GpuOpArgs) -> Result<Prepared, CliError> {
     let dialect = Dialect::parse(&args.dialect)?;
     let spec = find_op(dialect, &args.op)?;
     let mut common = Common {
@@ -89,6 +105,29 @@ pub fn run(args: &GpuOpArgs) -> Result<(), CliError> {
     }
     let lowering = args.lowering.as_deref().or(gpu_flags.lowering.as_deref());
     let lowering = LoweringChoice::parse(lowering.unwrap_or_default()).map_err(gpu_error)?;
+    Ok(Prepared {
+        dialect,
+        common,
+        params,
+        lowering,
+        wgsl: args.wgsl || gpu_flags.wgsl,
+    })
+}
+
+/// Runs `crosslane gpu DIALECT OP …`.
+///
+/// # Errors
+/// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for input that does not parse or cannot
+/// be encoded, or a run the GPU path cannot do as asked; [`CliError::Gpu`] (exit 3) without a
+/// usable GPU; [`CliError::Failed`] (exit 1) when a lane mismatches, after the diff was printed.
+pub fn run(args: &GpuOpArgs) -> Result<(), CliError> {
+    let Prepared {
+        dialect,
+        common,
+        params,
+        lowering,
+        wgsl,
+    } = prepare(args)?;
     let gpu = NativeGpu::new().map_err(gpu_error)?;
     let mut lanes = common.lanes.unwrap_or_default();
     if dialect == Dialect::Wgsl && lanes.is_empty() && gpu.caps().min_size > 0 {
@@ -112,7 +151,7 @@ pub fn run(args: &GpuOpArgs) -> Result<(), CliError> {
             obj.insert("wgsl".into(), run.wgsl.clone().into());
         }
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-    } else if args.wgsl || gpu_flags.wgsl {
+    } else if wgsl {
         format!("{}\n{}", run.wgsl, cmp.to_table())
     } else {
         cmp.to_table()
