@@ -1,0 +1,271 @@
+//! Places (pointers into buffers, workgroup and local variables), built-in values and const-expressions.
+
+use super::*;
+
+impl Lower<'_> {
+    /// WGSL § subgroupBroadcast / quadBroadcast: `id` must be a const-expression.
+    pub(super) fn require_const(
+        &self,
+        id: Handle<Expression>,
+        op: &str,
+        arg: &str,
+        at: ast::Span,
+    ) -> Result<(), KernelError> {
+        let is_const = match self.func.expressions[id] {
+            Expression::Literal(_) | Expression::Constant(_) | Expression::ZeroValue(_) => true,
+            Expression::As { expr, .. } => matches!(
+                self.func.expressions[expr],
+                Expression::Literal(_) | Expression::Constant(_)
+            ),
+            _ => false,
+        } || self.func.expressions.is_empty();
+        if is_const {
+            Ok(())
+        } else {
+            let s = self.espan(id, at);
+            Err(KernelError::new(
+                s.line,
+                s.col,
+                format!(
+                    "{op}: `{arg}` must be a const-expression (WGSL spec, Subgroup Built-in \
+                     Functions: {op}; a value computed at run time is a shader-creation error)"
+                ),
+            ))
+        }
+    }
+
+    pub(super) fn global_const(
+        &mut self,
+        e: Handle<Expression>,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        match &self.module().global_expressions[e] {
+            Expression::Literal(l) => Ok(literal(*l, at)),
+            Expression::ZeroValue(t) => {
+                let (elem, _, _) =
+                    elem_of(self.module(), *t).map_err(|m| KernelError::new(at.line, at.col, m))?;
+                Ok(zero(elem, at))
+            }
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                "only literal constants are emulated here",
+            )),
+        }
+    }
+
+    /// The lvalue a pointer expression names (`buf[i]`, `x`).
+    pub(super) fn place(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
+        self.place_c(h, None, depth)
+    }
+
+    /// The lvalue of component `k` of what the pointer `h` names when that is a vector (held
+    /// flat: `buf[i * N + k]`, or the local `v.x`); as [`Self::place`] otherwise.
+    pub(super) fn place_c(
+        &mut self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        depth: u32,
+    ) -> Result<Expr, KernelError> {
+        let at = self.espan(h, ast::Span { line: 1, col: 1 });
+        if depth > self.max_depth {
+            return Err(depth_err(at, self.max_depth));
+        }
+        let (own, _) = self.pointee(h);
+        let k = if own > 1 {
+            Some(k.ok_or_else(|| {
+                KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
+            })?)
+        } else {
+            None
+        };
+        let cell = |i: Expr, n: u32, k: u32| {
+            if n > 1 {
+                bin(
+                    BinOp::Add,
+                    bin(
+                        BinOp::Mul,
+                        cast(Scalar::U32, i, at),
+                        int_lit(n.into(), at),
+                        at,
+                    ),
+                    int_lit(k.into(), at),
+                    at,
+                )
+            } else {
+                i
+            }
+        };
+        match &self.func.expressions[h] {
+            Expression::GlobalVariable(g) => {
+                let var = &self.module().global_variables[*g];
+                let name = var
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("global{}", g.index()));
+                let private = matches!(var.space, AddressSpace::Private);
+                let one_cell = !private
+                    && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                if let Some(k) = k {
+                    if private {
+                        return Ok(self.ident(&comp_name(&name, k), at));
+                    }
+                    let id = self.ident(&name, at);
+                    return Ok(ex(
+                        ExprKind::Index(Box::new(id), Box::new(int_lit(k.into(), at))),
+                        at,
+                    ));
+                }
+                let id = self.ident(&name, at);
+                Ok(if one_cell {
+                    ex(ExprKind::Index(Box::new(id), Box::new(int_lit(0, at))), at)
+                } else {
+                    id
+                })
+            }
+            Expression::LocalVariable(l) => {
+                let name = self.func.local_variables[*l]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("local{}", l.index()));
+                Ok(match k {
+                    Some(k) => self.ident(&comp_name(&name, k), at),
+                    None => self.ident(&name, at),
+                })
+            }
+            Expression::Access { base, index } => {
+                let (vec_base, elem_comps) = self.pointee(*base);
+                if vec_base > 1 {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a vector component chosen at run time (`v[i]`) is not emulated yet; use \
+                         .x/.y/.z/.w",
+                    ));
+                }
+                let b = self.place(*base, depth + 1)?;
+                let i = self.expr(*index, depth + 1)?;
+                let i = cell(i, elem_comps, k.unwrap_or(0));
+                Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
+            }
+            Expression::AccessIndex { base, index } => {
+                if let Some(starts) = self.struct_pointee(*base) {
+                    // A member: its first cell in the struct, plus the component of a vector
+                    // member.
+                    let first = starts.get(*index as usize).copied().unwrap_or(0);
+                    return self.place_c(*base, Some(first + k.unwrap_or(0)), depth + 1);
+                }
+                let (vec_base, elem_comps) = self.pointee(*base);
+                if vec_base > 1 {
+                    return self.place_c(*base, Some(*index), depth + 1);
+                }
+                let b = self.place(*base, depth + 1)?;
+                let i = cell(int_lit(u64::from(*index), at), elem_comps, k.unwrap_or(0));
+                Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
+            }
+            _ => self.expr_c(h, k, depth),
+        }
+    }
+
+    pub(super) fn builtin_value(
+        &mut self,
+        b: BuiltIn,
+        comp: Option<u32>,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        let field = |k: u32| ["x", "y", "z"].get(k as usize).copied().unwrap_or("x");
+        let member = |me: &mut Self, base: &str, k: u32| {
+            let id = me.ident(base, at);
+            ex(ExprKind::Member(Box::new(id), field(k).to_string()), at)
+        };
+        let warp = |me: &mut Self| cast(Scalar::U32, me.ident("warpSize", at), at);
+        let linear = |me: &mut Self| {
+            // x + X * (y + Y * z)
+            let tx = member(me, "threadIdx", 0);
+            let ty = member(me, "threadIdx", 1);
+            let tz = member(me, "threadIdx", 2);
+            let bx = member(me, "blockDim", 0);
+            let by = member(me, "blockDim", 1);
+            bin(
+                BinOp::Add,
+                tx,
+                bin(
+                    BinOp::Mul,
+                    bx,
+                    bin(BinOp::Add, ty, bin(BinOp::Mul, by, tz, at), at),
+                    at,
+                ),
+                at,
+            )
+        };
+        let vec3 = matches!(
+            b,
+            BuiltIn::LocalInvocationId
+                | BuiltIn::GlobalInvocationId
+                | BuiltIn::WorkGroupId
+                | BuiltIn::NumWorkGroups
+        );
+        if vec3 && comp.is_none() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a built-in vec3 is emulated through its components (`.x`, `.y`, `.z`)",
+            ));
+        }
+        let k = comp.unwrap_or(0);
+        Ok(match b {
+            BuiltIn::LocalInvocationId => member(self, "threadIdx", k),
+            BuiltIn::WorkGroupId => member(self, "blockIdx", k),
+            BuiltIn::NumWorkGroups => member(self, "gridDim", k),
+            BuiltIn::GlobalInvocationId => {
+                let bi = member(self, "blockIdx", k);
+                let bd = member(self, "blockDim", k);
+                let ti = member(self, "threadIdx", k);
+                bin(BinOp::Add, bin(BinOp::Mul, bi, bd, at), ti, at)
+            }
+            BuiltIn::LocalInvocationIndex => linear(self),
+            BuiltIn::SubgroupInvocationId => cast(
+                Scalar::U32,
+                ex(ExprKind::Call("__lane_id".into(), vec![]), at),
+                at,
+            ),
+            BuiltIn::SubgroupSize => warp(self),
+            BuiltIn::SubgroupId => {
+                let l = linear(self);
+                let w = warp(self);
+                bin(BinOp::Div, l, w, at)
+            }
+            BuiltIn::NumSubgroups => {
+                let bx = member(self, "blockDim", 0);
+                let by = member(self, "blockDim", 1);
+                let bz = member(self, "blockDim", 2);
+                let n = bin(BinOp::Mul, bin(BinOp::Mul, bx, by, at), bz, at);
+                let w1 = warp(self);
+                let w2 = warp(self);
+                bin(
+                    BinOp::Div,
+                    bin(BinOp::Sub, bin(BinOp::Add, n, w1, at), int_lit(1, at), at),
+                    w2,
+                    at,
+                )
+            }
+            other => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("built-in {other:?} is not a compute built-in the emulator has"),
+                ))
+            }
+        })
+    }
+
+    pub(super) fn arg_builtin(&self, i: u32) -> Option<BuiltIn> {
+        if !self.entry_args {
+            return None;
+        }
+        match self.func.arguments.get(i as usize)?.binding {
+            Some(naga::Binding::BuiltIn(b)) => Some(b),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! naga statements → engine statements (control flow, stores, atomics, barriers, calls).
+
+use super::*;
+
+impl Lower<'_> {
+    pub(super) fn statement(
+        &mut self,
+        s: &Statement,
+        at: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let call = |name: &str, args: Vec<Expr>| ex(ExprKind::Call(name.to_string(), args), at);
+        Ok(match s {
+            Statement::Emit(range) => {
+                let mut v = Vec::new();
+                for h in range.clone() {
+                    let Some(name) = self.func.named_expressions.get(&h).cloned() else {
+                        continue;
+                    };
+                    if matches!(
+                        self.ty_inner(h),
+                        TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
+                    ) {
+                        continue; // `let p = &x;` is an alias; uses lower through it
+                    }
+                    let eat = self.espan(h, at);
+                    if let Some(n) = self.vector(h) {
+                        // A vector `let`: one local per component, `v.x`, `v.y`, …
+                        let t = self.comp_ty(h, eat)?;
+                        for k in 0..n {
+                            let init = self.expr_c(h, Some(k), 0)?;
+                            v.push(self.decl(&comp_name(&name, k), t, init, eat));
+                        }
+                        self.baked.insert(h, name);
+                        continue;
+                    }
+                    let t = self.scalar_ty(h, eat)?;
+                    let init = self.expr(h, 0)?;
+                    if self.is_ballot_expr(h) {
+                        self.ballots.insert(h);
+                    }
+                    v.push(self.decl(&name, t, init, eat));
+                    self.baked.insert(h, name);
+                }
+                v
+            }
+            Statement::Block(b) => vec![stmt(StmtKind::Block(self.block(b, at)?), at)],
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                let c = self.expr(*condition, 0)?;
+                let a = self.block(accept, at)?;
+                let r = self.block(reject, at)?;
+                vec![stmt(
+                    StmtKind::If(
+                        c,
+                        Box::new(stmt(StmtKind::Block(a), at)),
+                        (!r.is_empty()).then(|| Box::new(stmt(StmtKind::Block(r), at))),
+                    ),
+                    at,
+                )]
+            }
+            Statement::Switch { selector, cases } => self.switch(*selector, cases, at)?,
+            Statement::Loop {
+                body,
+                continuing,
+                break_if,
+            } => {
+                let mut cont = self.block(continuing, at)?;
+                if let Some(b) = break_if {
+                    let c = self.expr(*b, 0)?;
+                    cont.push(stmt(
+                        StmtKind::If(c, Box::new(stmt(StmtKind::Break, at)), None),
+                        at,
+                    ));
+                }
+                self.loops.push(LoopCx {
+                    continuing: cont.clone(),
+                    switch: false,
+                    wrapped: false,
+                });
+                let inner = self.block(body, at);
+                self.loops.pop();
+                let mut inner = inner?;
+                inner.extend(cont);
+                vec![stmt(
+                    StmtKind::While(
+                        ex(ExprKind::Bool(true), at),
+                        Box::new(stmt(StmtKind::Block(inner), at)),
+                    ),
+                    at,
+                )]
+            }
+            Statement::Break if self.loops.last().is_some_and(|l| l.switch && l.wrapped) => {
+                vec![stmt(StmtKind::Break, at)]
+            }
+            Statement::Break if self.loops.last().is_some_and(|l| l.switch) => {
+                // A `break` that ends a case is dropped by `case_body`; one elsewhere in the case
+                // would need a jump out of the if/else chain.
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "`break` inside a `switch` case before its end is not emulated yet",
+                ));
+            }
+            Statement::Break => vec![stmt(StmtKind::Break, at)],
+            Statement::Continue => {
+                // The continuing block runs before the next iteration (WGSL § continuing).
+                let mut v = self
+                    .loops
+                    .last()
+                    .map(|l| l.continuing.clone())
+                    .unwrap_or_default();
+                v.push(stmt(StmtKind::Continue, at));
+                vec![stmt(StmtKind::Block(v), at)]
+            }
+            Statement::Return { value } => {
+                let v = match value {
+                    Some(e) => Some(self.expr(*e, 0)?),
+                    None => None,
+                };
+                vec![stmt(StmtKind::Return(v), at)]
+            }
+            Statement::ControlBarrier(flags) => {
+                let name = if flags.contains(naga::Barrier::SUB_GROUP) {
+                    "__syncwarp"
+                } else {
+                    "__syncthreads"
+                };
+                vec![stmt(StmtKind::Expr(call(name, vec![])), at)]
+            }
+            Statement::MemoryBarrier(_) => {
+                vec![stmt(
+                    StmtKind::Expr(call("__threadfence_block", vec![])),
+                    at,
+                )]
+            }
+            Statement::Store { pointer, value } if self.vector(*value).is_some() => {
+                // Component by component, through temporaries first: `v = v.yx` reads the old
+                // components (WGSL § Assignment: the right side is evaluated first).
+                let n = self.vector(*value).unwrap_or(1);
+                let t = self.comp_ty(*value, at)?;
+                let tmp = format!("_store{}", value.index());
+                let mut v = Vec::new();
+                for k in 0..n {
+                    let e = self.expr_c(*value, Some(k), 0)?;
+                    v.push(self.decl(&comp_name(&tmp, k), t, e, at));
+                }
+                for k in 0..n {
+                    let p = self.place_c(*pointer, Some(k), 0)?;
+                    let src = self.ident(&comp_name(&tmp, k), at);
+                    v.push(stmt(
+                        StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
+                        at,
+                    ));
+                }
+                vec![stmt(StmtKind::Block(v), at)]
+            }
+            Statement::Store { pointer, value } => {
+                let p = self.place(*pointer, 0)?;
+                let v = self.expr(*value, 0)?;
+                vec![stmt(
+                    StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(v)), at)),
+                    at,
+                )]
+            }
+            Statement::Atomic {
+                pointer,
+                fun,
+                value,
+                result,
+            } => {
+                let name = match fun {
+                    AtomicFunction::Add => "atomicAdd",
+                    AtomicFunction::Subtract => "atomicSub",
+                    AtomicFunction::And => "atomicAnd",
+                    AtomicFunction::InclusiveOr => "atomicOr",
+                    AtomicFunction::ExclusiveOr => "atomicXor",
+                    AtomicFunction::Min => "atomicMin",
+                    AtomicFunction::Max => "atomicMax",
+                    AtomicFunction::Exchange { compare: None } => "atomicExch",
+                    AtomicFunction::Exchange { compare: Some(cmp) } => {
+                        return self.compare_exchange(*pointer, *cmp, *value, *result, at);
+                    }
+                };
+                let p = self.place(*pointer, 0)?;
+                let v = self.expr(*value, 0)?;
+                let c = call(name, vec![ex(ExprKind::AddrOf(Box::new(p)), at), v]);
+                vec![self.call_stmt(*result, c, None, at)?]
+            }
+            Statement::WorkGroupUniformLoad { pointer, result } => {
+                // WGSL § workgroupUniformLoad: a workgroup barrier, then the load.
+                let p = self.place(*pointer, 0)?;
+                let t = self.scalar_ty(*result, at)?;
+                let name = self.result_name(*result);
+                vec![
+                    stmt(StmtKind::Expr(call("__syncthreads", vec![])), at),
+                    self.decl(&name, t, p, at),
+                ]
+            }
+            Statement::Call {
+                function,
+                arguments,
+                result,
+            } => {
+                let f = &self.module().functions[*function];
+                if self.shader.elect_appended && f.name.as_deref() == Some("subgroupElect") {
+                    // naga 30 gap (wgpu 6042): the registry's subgroupElect, not the helper.
+                    let c = call("subgroupElect", vec![]);
+                    vec![self.call_stmt(*result, c, Some(ValTy::scalar(Scalar::Bool)), at)?]
+                } else {
+                    // A helper function: the engine inlines the device function of its name
+                    // (see `helpers`), its result held in a local named as the user's `let`.
+                    let name = f
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("function{}", function.index()));
+                    let mut args = Vec::new();
+                    for a in arguments {
+                        match self.vector(*a) {
+                            // A vector argument: its components, as the parameters are.
+                            Some(n) => {
+                                for c in 0..n {
+                                    args.push(self.expr_c(*a, Some(c), 0)?);
+                                }
+                            }
+                            None => args.push(self.expr(*a, 0)?),
+                        }
+                    }
+                    vec![self.call_stmt(*result, call(&name, args), None, at)?]
+                }
+            }
+            Statement::SubgroupBallot { result, predicate } => {
+                let p = match predicate {
+                    Some(p) => self.expr(*p, 0)?,
+                    None => ex(ExprKind::Bool(true), at),
+                };
+                self.ballots.insert(*result);
+                let c = call("subgroupBallot", vec![p]);
+                vec![self.call_stmt(Some(*result), c, Some(ValTy::scalar(Scalar::U64)), at)?]
+            }
+            Statement::SubgroupGather {
+                mode,
+                argument,
+                result,
+            } => {
+                let arg = self.expr(*argument, 0)?;
+                let (name, extra) = match mode {
+                    GatherMode::BroadcastFirst => ("subgroupBroadcastFirst", None),
+                    GatherMode::Broadcast(id) => {
+                        self.require_const(*id, "subgroupBroadcast", "id", at)?;
+                        ("subgroupBroadcast", Some(*id))
+                    }
+                    GatherMode::Shuffle(id) => ("subgroupShuffle", Some(*id)),
+                    GatherMode::ShuffleDown(d) => ("subgroupShuffleDown", Some(*d)),
+                    GatherMode::ShuffleUp(d) => ("subgroupShuffleUp", Some(*d)),
+                    GatherMode::ShuffleXor(m) => ("subgroupShuffleXor", Some(*m)),
+                    GatherMode::QuadBroadcast(id) => {
+                        self.require_const(*id, "quadBroadcast", "id", at)?;
+                        ("quadBroadcast", Some(*id))
+                    }
+                    GatherMode::QuadSwap(naga::Direction::X) => ("quadSwapX", None),
+                    GatherMode::QuadSwap(naga::Direction::Y) => ("quadSwapY", None),
+                    GatherMode::QuadSwap(naga::Direction::Diagonal) => ("quadSwapDiagonal", None),
+                };
+                let mut args = vec![arg];
+                if let Some(x) = extra {
+                    let e = self.expr(x, 0)?;
+                    let eat = self.espan(x, at);
+                    // An i32 id or delta (the spec allows it; naga 30 only u32) as u32.
+                    args.push(cast(Scalar::U32, e, eat));
+                }
+                vec![self.call_stmt(Some(*result), call(name, args), None, at)?]
+            }
+            Statement::SubgroupCollectiveOperation {
+                op,
+                collective_op,
+                argument,
+                result,
+            } => {
+                let base = match op {
+                    SubgroupOperation::All => "All",
+                    SubgroupOperation::Any => "Any",
+                    SubgroupOperation::Add => "Add",
+                    SubgroupOperation::Mul => "Mul",
+                    SubgroupOperation::Min => "Min",
+                    SubgroupOperation::Max => "Max",
+                    SubgroupOperation::And => "And",
+                    SubgroupOperation::Or => "Or",
+                    SubgroupOperation::Xor => "Xor",
+                };
+                let name = match collective_op {
+                    CollectiveOperation::Reduce => format!("subgroup{base}"),
+                    CollectiveOperation::InclusiveScan => format!("subgroupInclusive{base}"),
+                    CollectiveOperation::ExclusiveScan => format!("subgroupExclusive{base}"),
+                };
+                let arg = self.expr(*argument, 0)?;
+                let t = if matches!(op, SubgroupOperation::All | SubgroupOperation::Any) {
+                    Some(ValTy::scalar(Scalar::Bool))
+                } else {
+                    None
+                };
+                vec![self.call_stmt(Some(*result), call(&name, vec![arg]), t, at)?]
+            }
+            Statement::Kill => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "`discard` is for fragment shaders",
+                ))
+            }
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "this statement (texture, ray query, cooperative matrix) is not emulated",
+                ))
+            }
+        })
+    }
+
+    /// WGSL § atomicCompareExchangeWeak: one atomicCAS; its result struct is held as the
+    /// locals `r.old_value` and `r.exchanged` (old value == `cmp`). The spec lets the weak
+    /// form fail spuriously; the emulator never does (it has no contention to model).
+    pub(super) fn compare_exchange(
+        &mut self,
+        pointer: Handle<Expression>,
+        cmp: Handle<Expression>,
+        value: Handle<Expression>,
+        result: Option<Handle<Expression>>,
+        at: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let p = self.place(pointer, 0)?;
+        let c = self.expr(cmp, 0)?;
+        let v = self.expr(value, 0)?;
+        let t = self.scalar_ty(value, at)?;
+        let call = ex(
+            ExprKind::Call(
+                "atomicCAS".into(),
+                vec![ex(ExprKind::AddrOf(Box::new(p)), at), c, v],
+            ),
+            at,
+        );
+        let Some(r) = result else {
+            return Ok(vec![stmt(StmtKind::Expr(call), at)]);
+        };
+        let name = self.result_name(r);
+        let old = format!("{name}.old_value");
+        let first = self.decl(&old, t, call, at);
+        let o = self.ident(&old, at);
+        let c2 = self.expr(cmp, 0)?;
+        let second = self.decl(
+            &format!("{name}.exchanged"),
+            ValTy::scalar(Scalar::Bool),
+            bin(BinOp::Eq, o, c2, at),
+            at,
+        );
+        Ok(vec![first, second])
+    }
+}
