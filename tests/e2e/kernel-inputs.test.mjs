@@ -131,3 +131,24 @@ test('the dialect picker changes the lanes (HIP wave64) and says why; the link k
   await page.waitForFunction(() => /32 lanes per warp/.test(document.querySelector('#kernel-geometry').textContent));
   await page.close();
 });
+
+test('Back restores the previous arguments and dialect', async () => {
+  const page = await kernelPage();
+  await rendered(page, () => page.fill('#kernel-source', SOURCE));
+  await page.waitForSelector('#kernel-args input[data-arg="s"]');
+  await settled(page);
+  await rendered(page, () => page.getByLabel('s', { exact: true }).fill('5'));
+  await settled(page);
+  // Past the typing burst (BURST_MS = 600): the next change is a history entry of its own.
+  await page.waitForTimeout(800);
+  await rendered(page, () => page.selectOption('#kernel-dialect', 'hip'));
+  await page.waitForFunction(() => /64 lanes per warp/.test(document.querySelector('#kernel-geometry').textContent));
+  await page.goBack();
+  await page.waitForFunction(() => /32 lanes per warp/.test(document.querySelector('#kernel-geometry').textContent));
+  assert.equal(await page.inputValue('#kernel-dialect'), '');
+  assert.equal(await page.inputValue('#kernel-args input[data-arg="s"]'), '5');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#kernel-args input[data-arg="s"]')?.value === '');
+  assert.match(await page.textContent('#kernel-diagnostics'), /scalar parameter `s` is not set/);
+  await page.close();
+});
