@@ -6,9 +6,9 @@
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/kernel-inputs.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
+import { ARTIFACTS, PAGE_URL, launch, open, rendered, showView } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch({ width: 1440, height: 1100 }); mkdirSync(ARTIFACTS, { recursive: true }); });
@@ -150,5 +150,25 @@ test('Back restores the previous arguments and dialect', async () => {
   await page.goBack();
   await page.waitForFunction(() => document.querySelector('#kernel-args input[data-arg="s"]')?.value === '');
   assert.match(await page.textContent('#kernel-diagnostics'), /scalar parameter `s` is not set/);
+  await page.close();
+});
+
+test('the golden kernel link with inputs opens with its arguments, fill, edit and dialect', async () => {
+  const golden = JSON.parse(readFileSync(new URL('./golden-lanes.json', import.meta.url), 'utf8')).links
+    .find((g) => g.name.startsWith('kernel with its inputs'));
+  assert.ok(golden, 'the golden kernel link with inputs');
+  const page = await open(browser, `${PAGE_URL}#${golden.link}`);
+  await page.waitForFunction(() => document.body.dataset.view === 'kernel');
+  await page.waitForFunction(() => document.querySelector('#kernel-memory input[data-buffer="0"][data-index="1"]')?.value === '100');
+  assert.equal(await page.inputValue('#kernel-args input[data-arg="s"]'), '5');
+  assert.equal(await page.inputValue('#kernel-dialect'), 'cuda');
+  // `k` is the source's only (so default) kernel.
+  assert.match(await page.$eval('#kernel-entry', (e) => e.selectedOptions[0].textContent), /^k\b/);
+  assert.equal(await cell(page, 3), '6');
+  assert.match(await page.textContent('#kernel-dialect-from'), /runs as cuda · the page's dialect picker/);
+  await runToEnd(page);
+  // Lane 0: d[1] (100) + s (5); lane 31 keeps its own d[31] = 62, + 5.
+  assert.equal(await laneVar(page, 0, 'v'), '105');
+  assert.equal(await laneVar(page, 31, 'v'), '67');
   await page.close();
 });
