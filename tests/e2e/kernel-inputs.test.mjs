@@ -65,6 +65,8 @@ test('a scalar, a buffer fill and a memory edit are in the link and survive a re
   await page.waitForFunction(() => location.hash.length > 1);
   await settled(page);
   assert.equal(await cell(page, 1), '100');
+  // The fill field shows what the buffer is launched with now: the edit as a comma list.
+  assert.match(await page.inputValue('#kernel-args input[data-arg="d"]'), /^0,100,4,6,/);
   const link = await hashOf(page);
 
   await runToEnd(page);

@@ -1104,6 +1104,33 @@ impl KernelView {
         }
     }
 
+    /// A buffer's fill field shows what the buffer is launched with: after a memory edit, the
+    /// comma list that holds it. The field being typed in is left alone.
+    fn show_fills(&self) -> Js<()> {
+        let focused = document()?.active_element();
+        let found = self.args_box.query_selector_all("input[data-arg]")?;
+        for i in 0..found.length() {
+            let Some(input) = found
+                .item(i)
+                .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+            else {
+                continue;
+            };
+            let Some(name) = input.get_attribute("data-arg") else {
+                continue;
+            };
+            if focused.as_ref() == Some(input.as_ref()) {
+                continue;
+            }
+            if let Some(fill) = self.fills.get(&name) {
+                if input.value() != *fill {
+                    input.set_value(fill);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Takes a link's inputs into the fields; the view's restore launches with them.
     fn set_inputs(&mut self, inputs: &KernelInputs) {
         self.args.clone_from(&inputs.args);
@@ -1354,6 +1381,7 @@ impl KernelView {
                 .set_inner_html(&inputs::fields_html(&f.params, &self.args, &self.lens));
             self.params.clone_from(&f.params);
         }
+        self.show_fills()?;
         self.slider.set_max(&f.len.to_string());
         self.slider.set_value(&f.pos.to_string());
         self.position.set_text_content(Some(&f.position));
