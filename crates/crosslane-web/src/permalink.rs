@@ -15,6 +15,10 @@
 //! In embed mode the entry is always replaced: an iframe's entries would join the host page's
 //! history.
 //!
+//! A kernel scenario also carries the kernel view's launch inputs ([`Scenario::kernel_inputs`]:
+//! arguments, buffer lengths and fills — memory edits included, as a comma-list fill —, the
+//! dialect and the entry), through [`router::save_inputs`] / [`router::restore_inputs`].
+//!
 //! The display options (hex) are part of every scenario too ([`Scenario::display`]), read from
 //! and applied to [`crate::labels`] and the `#show-hex` checkbox.
 //!
@@ -96,6 +100,9 @@ pub fn on_gpu_panel(f: impl Fn(bool) + 'static) {
 /// The scenario on screen (the current view's state and the GPU panel), if the view has one.
 pub fn current_scenario() -> Option<Scenario> {
     let mut s = Scenario::new(router::save_current()?);
+    if matches!(s.view, View::Kernel { .. }) {
+        s.kernel_inputs = router::save_inputs();
+    }
     s.gpu_panel = gpu_panel();
     s.display.hex = crate::labels::hex();
     s.tab = Some(router::current());
@@ -173,6 +180,10 @@ fn apply(scenario: &Scenario) -> Result<(), String> {
     RESTORING.with(|r| r.set(true));
     // Display options first, so the view restored next draws with them.
     set_display(&scenario.display);
+    if matches!(scenario.view, View::Kernel { .. }) {
+        // Before the view's restore, which launches with them.
+        router::restore_inputs(&scenario.kernel_inputs);
+    }
     let taken = router::restore_in(&scenario.view, scenario.tab.as_deref());
     if taken {
         GPU_PANEL.with(|g| g.set(scenario.gpu_panel));

@@ -116,3 +116,25 @@ __global__ void vote(unsigned* out) {
         "no lane undefined"
     );
 }
+
+#[test]
+fn the_executor_lists_the_entrys_parameters_for_the_pages_argument_fields() {
+    use crosslane_core::kernel::{Executor, Ty};
+    let src = "__global__ void k(int* d, int s, unsigned long long& res) { d[threadIdx.x] = s; }";
+    let ex = Executor::new(src, LaunchConfig::default()).expect("launches");
+    let params: Vec<(&str, bool, bool)> = ex
+        .parameters()
+        .map(|p| (p.name.as_str(), matches!(p.ty, Ty::Ptr(_)), p.reference))
+        .collect();
+    // Declaration order; a reference is a one-cell buffer (a pointer parameter).
+    assert_eq!(
+        params,
+        [("d", true, false), ("s", false, false), ("res", true, true)]
+    );
+    // Unset, `s` is reported (the page shows this beside its field's default).
+    assert!(ex
+        .trace()
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("scalar parameter `s` is not set")));
+}

@@ -426,3 +426,26 @@ fn old_amd_link_with_a_gfx9_control_opens_on_gfx9() {
     };
     assert!(!req.params.contains_key("arch"));
 }
+
+#[test]
+fn a_kernel_link_keeps_its_inputs_and_a_memory_edit_as_a_comma_list_fill() {
+    let mut s = Scenario::new(View::Kernel {
+        source: "__global__ void k(int* d, int s) { d[threadIdx.x] += s; }".into(),
+        blocks: 1,
+        threads_per_block: 4,
+        lanes: 0,
+        step: 0,
+    });
+    // The page's link before any input: no `kernel_inputs` at all (links made before decode
+    // the same).
+    assert!(!s.to_json().contains("kernel_inputs"));
+    s.kernel_inputs.args.insert("s".into(), "5".into());
+    // d[1] edited to 100 in the memory table of an `index` fill of 4 cells.
+    s.kernel_inputs.args.insert("d".into(), "0,100,2,3".into());
+    s.kernel_inputs.buffer_len.insert("d".into(), 4);
+    s.kernel_inputs.dialect = Some("hip".into());
+    s.kernel_inputs.entry = Some("k".into());
+    let back = decode(&encode(&s)).expect("round-trips");
+    assert_eq!(back, s);
+    assert_eq!(back.kernel_inputs.args["d"], "0,100,2,3");
+}

@@ -29,6 +29,7 @@
 
 mod examples;
 mod highlight;
+mod inputs;
 pub(crate) mod tables;
 mod wgsl_gpu;
 
@@ -38,7 +39,8 @@ use std::fmt::Write;
 use std::rc::Rc;
 
 use crosslane_core::kernel::{LaunchConfig, Limits};
-use crosslane_core::scenario::View;
+use crosslane_core::scenario::{KernelInputs, View};
+use crosslane_core::Dialect;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -51,7 +53,7 @@ use crate::labels::escape;
 use crate::render::{canvas, scene};
 use crate::views::router;
 use crate::worker::client::{Client, Heard};
-use crate::worker::protocol::{At, Command, Frame, Request};
+use crate::worker::protocol::{At, Command, Frame, ParamField, Request};
 
 /// The page's default budgets: the core's defaults ([`Limits::default`]) with less work and
 /// memory, so that a run ends within seconds in a tab. Each can be raised in the budget fields.
@@ -91,7 +93,10 @@ const TEMPLATE: &str = r#"
         <div class="field"><label for="kernel-blocks">blocks</label><input id="kernel-blocks" type="text" inputmode="numeric" placeholder="1"></div>
         <div class="field"><label for="kernel-threads">threads per block</label><input id="kernel-threads" type="text" inputmode="numeric" placeholder="auto"></div>
         <div class="field"><label for="kernel-lanes">lanes per warp</label><input id="kernel-lanes" type="text" inputmode="numeric" placeholder="auto"></div>
+        <div class="field"><label for="kernel-dialect">dialect</label><select id="kernel-dialect"></select></div>
       </div>
+      <p id="kernel-dialect-from" class="hint"></p>
+      <div id="kernel-args" class="kernel-fields" aria-label="kernel arguments"></div>
       <details class="kernel-budgets"><summary>budgets</summary>
       <div class="kernel-fields">
         <div class="field"><label for="kernel-max-work">max work</label><input id="kernel-max-work" type="text" inputmode="numeric"></div>
@@ -161,6 +166,17 @@ struct KernelView {
     blocks: HtmlInputElement,
     threads: HtmlInputElement,
     lanes: HtmlInputElement,
+    /// The dialect picker: "" = from the source, else a dialect's CLI name.
+    dialect: HtmlSelectElement,
+    dialect_from: Element,
+    /// The argument fields ([`inputs::fields_html`]).
+    args_box: Element,
+    /// The parameters the argument fields show.
+    params: Vec<ParamField>,
+    /// Scalar values and buffer fills typed in the argument fields, by parameter name.
+    args: BTreeMap<String, String>,
+    /// Buffer lengths typed in the argument fields, by parameter name.
+    lens: BTreeMap<String, usize>,
     budgets: Vec<HtmlInputElement>,
     geometry: Element,
     diagnostics: Element,
@@ -243,6 +259,7 @@ pub fn mount() -> Js<()> {
         );
     }
     view.examples.set_inner_html(&options);
+    view.dialect.set_inner_html(&inputs::dialect_options());
     let first = examples::EXAMPLES.first();
     if let Some(e) = first {
         view.source_el.set_value(e.source);
@@ -311,12 +328,14 @@ fn drain(state: &Shared, queue: &Rc<RefCell<VecDeque<Heard>>>) {
         let Ok(mut v) = state.try_borrow_mut() else {
             return;
         };
-        // Only a frame that moved the position (a run, a step) changes what a link saves; the
-        // first frame of a load must not count as the user's change (it would clear the
-        // message of a damaged link).
+        // Only a frame that moved the position (a run, a step) or took a memory edit (the fills
+        // a link keeps) changes what a link saves; the first frame of a load must not count as
+        // the user's change (it would clear the message of a damaged link).
         let before = v.pos;
+        let fills_before = std::mem::take(&mut v.fills);
+        v.fills.clone_from(&fills_before);
         let changed = match v.hear(heard) {
-            Ok(framed) => framed && v.pos != before,
+            Ok(framed) => framed && (v.pos != before || v.fills != fills_before),
             Err(err) => {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
                 return;
@@ -344,6 +363,12 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         blocks: by_id(doc, "kernel-blocks")?,
         threads: by_id(doc, "kernel-threads")?,
         lanes: by_id(doc, "kernel-lanes")?,
+        dialect: by_id(doc, "kernel-dialect")?,
+        dialect_from: by_id(doc, "kernel-dialect-from")?,
+        args_box: by_id(doc, "kernel-args")?,
+        params: Vec::new(),
+        args: BTreeMap::new(),
+        lens: BTreeMap::new(),
         budgets,
         geometry: by_id(doc, "kernel-geometry")?,
         diagnostics: by_id(doc, "kernel-diagnostics")?,
@@ -415,7 +440,7 @@ fn target_of(e: &Event) -> EventTarget {
 }
 
 fn wire(state: &Shared) -> Js<()> {
-    let (source, examples, entry, launch, memory, canvas_el, warp_pick) = {
+    let (source, examples, entry, launch, memory, canvas_el, warp_pick, dialect, args_box) = {
         let v = state
             .try_borrow()
             .map_err(|_| JsValue::from_str("kernel view busy"))?;
@@ -433,8 +458,20 @@ fn wire(state: &Shared) -> Js<()> {
             EventTarget::from(v.memory.clone()),
             v.canvas.clone(),
             EventTarget::from(v.warp_pick.clone()),
+            EventTarget::from(v.dialect.clone()),
+            EventTarget::from(v.args_box.clone()),
         )
     };
+    on(state, &dialect, "change", |s, _| {
+        act(s, |v| {
+            v.load()?;
+            Ok(true)
+        })
+    })?;
+    on(state, &args_box, "input", |s, e| {
+        let target = target_of(&e);
+        act(s, |v| v.edit_arg(&target))
+    })?;
     on(state, &warp_pick, "change", |s, _| {
         act(s, |v| {
             v.ask(Command::Show);
@@ -485,6 +522,9 @@ fn wire(state: &Shared) -> Js<()> {
                 input.set_value("");
             }
             v.fills.clear();
+            v.args.clear();
+            v.lens.clear();
+            v.dialect.set_value("");
             v.entries.clear();
             v.render_source();
             v.load()?;
@@ -493,7 +533,10 @@ fn wire(state: &Shared) -> Js<()> {
     })?;
     on(state, &entry, "change", |s, _| {
         act(s, |v| {
+            // Another kernel takes other parameters.
             v.fills.clear();
+            v.args.clear();
+            v.lens.clear();
             v.load()?;
             Ok(true)
         })
@@ -752,6 +795,21 @@ fn press(state: &Shared, which: Button) -> Js<()> {
 }
 
 fn register_hooks(state: &Shared) {
+    let saved_inputs = state.clone();
+    let restored_inputs = state.clone();
+    router::register_inputs(router::InputHooks {
+        save: Box::new(move || {
+            saved_inputs
+                .try_borrow()
+                .map(|v| v.inputs())
+                .unwrap_or_default()
+        }),
+        restore: Box::new(move |inputs| {
+            if let Ok(mut v) = restored_inputs.try_borrow_mut() {
+                v.set_inputs(inputs);
+            }
+        }),
+    });
     let saved = state.clone();
     let restored = state.clone();
     router::register(router::ViewHooks {
@@ -799,7 +857,6 @@ fn register_hooks(state: &Shared) {
                     v.blocks.set_value(&text(blocks));
                     v.threads.set_value(&text(threads_per_block));
                     v.lanes.set_value(&text(lanes));
-                    v.fills.clear();
                     v.entries.clear();
                     v.render_source();
                     // The link is applied in the worker: parsed, launched and run to its step
@@ -908,12 +965,16 @@ impl KernelView {
             }
         };
         let entry = self.entry.value();
+        let dialect = Dialect::parse(&self.dialect.value()).ok();
         Some(LaunchConfig {
             entry: (!entry.is_empty()).then_some(entry),
             lanes,
             block_dim: threads.map(|t| [t, 1, 1]),
             grid_dim: blocks.map(|b| [b, 1, 1]),
-            args: self.fills.clone(),
+            args: self.launch_args(),
+            buffer_len: self.lens.clone(),
+            dialect,
+            dialect_from: dialect.map(|_| "the page's dialect picker".to_string()),
             limits,
             ..LaunchConfig::default()
         })
@@ -983,7 +1044,13 @@ impl KernelView {
                 self.running = false;
                 self.cancel.set_hidden(true);
                 self.pos = frame.pos;
-                self.fills.clone_from(&frame.fills);
+                // The memory edits: what the worker launched with beyond the typed fields.
+                self.fills = frame
+                    .fills
+                    .iter()
+                    .filter(|(k, v)| self.args.get(*k) != Some(*v))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
                 self.frame = Some(*frame);
                 self.render().map(|()| true)
             }
@@ -1014,6 +1081,120 @@ impl KernelView {
                 Ok(false)
             }
         }
+    }
+
+    /// The launch's arguments: the fields' values, then the memory edits (a buffer's comma-list
+    /// fill from the worker), which win for their buffer.
+    fn launch_args(&self) -> BTreeMap<String, String> {
+        let mut args = self.args.clone();
+        args.extend(self.fills.iter().map(|(k, v)| (k.clone(), v.clone())));
+        args
+    }
+
+    /// The inputs a link keeps ([`KernelInputs`]); empty when nothing was set, so the link of
+    /// an untouched kernel is the one it was before inputs existed.
+    fn inputs(&self) -> KernelInputs {
+        let dialect = self.dialect.value();
+        let entry = self.entry.value();
+        KernelInputs {
+            args: self.launch_args(),
+            buffer_len: self.lens.clone(),
+            dialect: (!dialect.is_empty()).then_some(dialect),
+            entry: (!entry.is_empty()).then_some(entry),
+        }
+    }
+
+    /// A buffer's fill field shows what the buffer is launched with: after a memory edit, the
+    /// comma list that holds it. The field being typed in is left alone.
+    fn show_fills(&self) -> Js<()> {
+        let focused = document()?.active_element();
+        let found = self.args_box.query_selector_all("input[data-arg]")?;
+        for i in 0..found.length() {
+            let Some(input) = found
+                .item(i)
+                .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+            else {
+                continue;
+            };
+            let Some(name) = input.get_attribute("data-arg") else {
+                continue;
+            };
+            if focused.as_ref() == Some(input.as_ref()) {
+                continue;
+            }
+            if let Some(fill) = self.fills.get(&name) {
+                if input.value() != *fill {
+                    input.set_value(fill);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes a link's inputs into the fields; the view's restore launches with them.
+    fn set_inputs(&mut self, inputs: &KernelInputs) {
+        self.args.clone_from(&inputs.args);
+        self.lens.clone_from(&inputs.buffer_len);
+        self.fills.clear();
+        let dialect = inputs
+            .dialect
+            .as_deref()
+            .and_then(|d| Dialect::parse(d).ok())
+            .map_or("", Dialect::name);
+        self.dialect.set_value(dialect);
+        // The entry menu is rebuilt from the worker's answer; until then it holds the link's
+        // entry, so the launch asks for it.
+        match &inputs.entry {
+            Some(e) => {
+                self.entry
+                    .set_inner_html(&format!(r#"<option value="{0}">{0}</option>"#, escape(e)));
+                self.entry.set_value(e);
+            }
+            None => {
+                self.entry.set_inner_html(r#"<option value="">—</option>"#);
+            }
+        }
+        // The fields are rebuilt with these values when the parameters arrive.
+        self.params.clear();
+    }
+
+    /// An argument field typed in: a value or fill (`data-arg`) or a length (`data-len`); the
+    /// kernel is launched again with it. A length that does not parse is marked and not used.
+    fn edit_arg(&mut self, target: &EventTarget) -> Js<bool> {
+        let Some(input) = target.dyn_ref::<HtmlInputElement>() else {
+            return Ok(false);
+        };
+        let text = input.value();
+        if let Some(name) = input.get_attribute("data-arg") {
+            // A typed fill replaces the buffer's memory edits.
+            self.fills.remove(&name);
+            if text.trim().is_empty() {
+                self.args.remove(&name);
+            } else {
+                self.args.insert(name, text.trim().to_string());
+            }
+        } else if let Some(name) = input.get_attribute("data-len") {
+            match inputs::parse_len(&name, &text) {
+                Ok(len) => {
+                    let _ = input.remove_attribute("aria-invalid");
+                    // The edits' comma list was as long as the old buffer.
+                    self.fills.remove(&name);
+                    match len {
+                        Some(n) => self.lens.insert(name, n),
+                        None => self.lens.remove(&name),
+                    };
+                }
+                Err(message) => {
+                    input.set_attribute("aria-invalid", "true")?;
+                    input.set_title(&message);
+                    return Ok(false);
+                }
+            }
+        } else {
+            return Ok(false);
+        }
+        self.load()?;
+        Ok(true)
     }
 
     /// A memory cell edited before the first step: the worker checks it and makes it the
@@ -1193,6 +1374,14 @@ impl KernelView {
             }
         }
         self.geometry.set_text_content(Some(&f.geometry));
+        self.dialect_from.set_text_content(Some(&f.dialect_line));
+        // Rebuilt only when the parameters change, so typing in a field keeps its focus.
+        if f.params != self.params && (f.error.is_none() || !f.params.is_empty()) {
+            self.args_box
+                .set_inner_html(&inputs::fields_html(&f.params, &self.args, &self.lens));
+            self.params.clone_from(&f.params);
+        }
+        self.show_fills()?;
         self.slider.set_max(&f.len.to_string());
         self.slider.set_value(&f.pos.to_string());
         self.position.set_text_content(Some(&f.position));

@@ -9,7 +9,7 @@
 
 use std::cell::RefCell;
 
-use crosslane_core::scenario::View;
+use crosslane_core::scenario::{KernelInputs, View};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
@@ -28,7 +28,18 @@ pub struct ViewHooks {
 /// A function told about every state change (see [`on_change`]).
 type Listener = Box<dyn Fn(&str)>;
 
+/// How the kernel view saves and restores its launch inputs ([`KernelInputs`]: arguments,
+/// buffer lengths and fills, memory edits, dialect, entry), which a scenario keeps beside its
+/// [`View`] rather than in it (so that links made before the inputs existed decode as they did).
+pub struct InputHooks {
+    /// The inputs on screen.
+    pub save: Box<dyn Fn() -> KernelInputs>,
+    /// Applies a link's inputs; called before the view's own `restore`, which launches with them.
+    pub restore: Box<dyn Fn(&KernelInputs)>,
+}
+
 thread_local! {
+    static INPUTS: RefCell<Option<InputHooks>> = const { RefCell::new(None) };
     static VIEWS: RefCell<Vec<ViewHooks>> = const { RefCell::new(Vec::new()) };
     static LISTENERS: RefCell<Vec<Listener>> = const { RefCell::new(Vec::new()) };
 }
@@ -36,6 +47,30 @@ thread_local! {
 /// Registers a view's hooks (once, when the view mounts).
 pub fn register(hooks: ViewHooks) {
     VIEWS.with(|v| v.borrow_mut().push(hooks));
+}
+
+/// Registers the kernel view's input hooks (once, when it mounts).
+pub fn register_inputs(hooks: InputHooks) {
+    INPUTS.with(|i| *i.borrow_mut() = Some(hooks));
+}
+
+/// The kernel inputs on screen (empty when no view registered [`InputHooks`]).
+pub fn save_inputs() -> KernelInputs {
+    INPUTS.with(|i| {
+        i.try_borrow()
+            .ok()
+            .and_then(|h| h.as_ref().map(|h| (h.save)()))
+            .unwrap_or_default()
+    })
+}
+
+/// Hands a link's kernel inputs to the view that registered [`InputHooks`].
+pub fn restore_inputs(inputs: &KernelInputs) {
+    INPUTS.with(|i| {
+        if let Some(h) = i.try_borrow().ok().as_ref().and_then(|h| h.as_ref()) {
+            (h.restore)(inputs);
+        }
+    });
 }
 
 /// Calls `f` with the view name after every [`changed`] and every view switch.

@@ -129,6 +129,22 @@ pub struct Frame {
     pub drawn: Option<Drawn>,
     /// The launch's buffer fills (after a memory edit: the page keeps them for later loads).
     pub fills: BTreeMap<String, String>,
+    /// The entry's parameters in declaration order: the kernel view's argument fields.
+    pub params: Vec<ParamField>,
+    /// `#kernel-dialect-from`: which dialect runs and why (the launch's `dialect_from`).
+    pub dialect_line: String,
+}
+
+/// One parameter of the entry, as the page's argument fields need it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamField {
+    /// The parameter's name (the key of `LaunchConfig::args` / `buffer_len`).
+    pub name: String,
+    /// A pointer, array or reference: a global buffer with a length and a fill (FILL grammar,
+    /// `crosslane_core::fill`); else a scalar with a per-lane value.
+    pub pointer: bool,
+    /// A reference parameter: a one-cell buffer, so no length field.
+    pub reference: bool,
 }
 
 /// Most squiggles sent to the editor; the diagnostics list says how many more there are.

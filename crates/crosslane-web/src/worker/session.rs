@@ -10,12 +10,12 @@
 use std::fmt::Write;
 
 use crosslane_core::kernel::{
-    list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Outcome,
+    list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Outcome, Ty,
 };
 use crosslane_core::{LaneMask, Level};
 
 use super::protocol::{
-    At, Command, Drawn, Frame, Reply, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
+    At, Command, Drawn, Frame, ParamField, Reply, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
 };
 use crate::labels::escape;
 use crate::views::kernel::tables;
@@ -166,6 +166,17 @@ impl Session {
         f.current_line = step.map(|s| s.line);
         self.diagnostics(t, &mut f);
         let l = &t.launch;
+        if let Some(ex) = &self.exec {
+            f.params = ex
+                .parameters()
+                .map(|p| ParamField {
+                    name: p.name.clone(),
+                    pointer: matches!(p.ty, Ty::Ptr(_)),
+                    reference: p.reference,
+                })
+                .collect();
+        }
+        f.dialect_line = format!("runs as {} · {}", l.dialect.name(), l.dialect_from);
         let blocks = l.grid_dim[0] * l.grid_dim[1] * l.grid_dim[2];
         f.geometry = format!(
             "{} · {} · {} block(s) × {} threads · {} lanes per warp, {} warp(s) per block · block shape from {}",

@@ -393,6 +393,12 @@ impl Executor {
         self
     }
 
+    /// The entry's parameters in declaration order (name, type, reference): what a launch
+    /// takes as `--arg` / `--buffer` (pointers, arrays and references are [`Ty::Ptr`]).
+    pub fn parameters(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().map(|(_, p)| p)
+    }
+
     /// The trace so far.
     pub fn trace(&self) -> &KernelTrace {
         &self.trace
