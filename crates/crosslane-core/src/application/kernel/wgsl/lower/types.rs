@@ -100,7 +100,7 @@ pub(super) fn struct_layout(
 }
 
 /// Components of each element of a variable of type `ty`: an array's element's, or the
-/// variable's own (see [`vec_comps`]). Each component is one cell.
+/// variable's own (see `vec_comps_in`). Each component is one cell.
 pub fn components(module: &naga::Module, ty: Handle<naga::Type>) -> u32 {
     match &module.types[ty].inner {
         TypeInner::Array { base, .. } => vec_comps_in(module, &module.types[*base].inner),
