@@ -46,22 +46,16 @@ pub fn mount() -> Js<()> {
     let section: HtmlElement = by_id(&doc, "view-kernel")?;
     let panel = doc.create_element("section")?;
     panel.set_id("kernel-wgsl-gpu");
-    panel.set_class_name("kernel-wgsl-gpu");
+    // A card like the view's other panels; its colours are the theme's (web/kernel.css).
+    panel.set_class_name("kernel-panel kernel-wgsl-gpu");
     panel.set_inner_html(
-        r#"<style>
-.kernel-wgsl-gpu .cell { padding: 0 0.2em; border-radius: 2px; }
-.kernel-wgsl-gpu .cell.match { background: #d8f0d8; }
-.kernel-wgsl-gpu .cell.mismatch { background: #f6c9c9; font-weight: bold; text-decoration: underline wavy; }
-.kernel-wgsl-gpu .cell.indeterminate { background: #e4e4e4; font-style: italic; }
-.kernel-wgsl-gpu td.cells { font-family: monospace; }
-</style>
-<h3>WGSL on this GPU</h3>
+        r#"<h2>WGSL on this GPU</h2>
 <p class="hint">For a WGSL compute shader: runs it through this browser's WebGPU with the buffers
 below (length and fill per binding) and the dispatch (<em>blocks</em> = workgroups in x), reads
 every buffer back and diffs each cell with the emulator, run on the same buffers at the subgroup
 size the GPU shows: match, mismatch, or indeterminate by the spec.</p>
 <table id="kernel-gpu-bindings" class="kernel-gpu-bindings"></table>
-<button type="button" id="kernel-gpu-run">Run on this GPU</button>
+<button type="button" id="kernel-gpu-run" class="button">Run on this GPU</button>
 <span id="kernel-gpu-status" role="status"></span>
 <div id="kernel-gpu-result"></div>"#,
     );
