@@ -96,3 +96,21 @@ pub fn maca(op: &str, values: &str, ty: &str, active: &str, params: &[(&str, &st
         ..request("maca", op, params)
     }
 }
+
+/// Each lane's result as an integer (`None` where undefined or not an integer): how the shuffle
+/// tests compare a step with the values a vendor document gives.
+pub fn lane_ints(step: &crosslane_core::Step) -> Vec<Option<i64>> {
+    step.results
+        .iter()
+        .map(|r| r.value.and_then(|v| v.as_i64()))
+        .collect()
+}
+
+/// Each memory cell as an integer (`None` where never written or undefined): how the kernel
+/// tests compare a buffer with its documented result.
+pub fn cell_ints(cells: &[Option<crosslane_core::kernel::KVal>]) -> Vec<Option<i128>> {
+    cells
+        .iter()
+        .map(|c| c.as_ref().and_then(crosslane_core::kernel::KVal::as_int))
+        .collect()
+}

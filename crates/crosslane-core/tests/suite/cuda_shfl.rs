@@ -1,7 +1,7 @@
 //! CUDA `__shfl*_sync` beyond the reference vectors: the sync-mask rule, invalid widths, negative
 //! and large parameters, 64-bit and packed types (PTX ISA shfl.sync; SEMANTICS.md "CUDA").
 
-use crate::common;
+use crate::common::{self, lane_ints as ints};
 use crosslane_core::{OpRequest, Source, Step};
 
 fn run(op: &str, active: &str, values: &str, ty: &str, params: &[(&str, &str)]) -> Step {
@@ -13,13 +13,6 @@ fn run(op: &str, active: &str, values: &str, ty: &str, params: &[(&str, &str)]) 
     }
     .run()
     .expect("request is valid")
-}
-
-fn ints(step: &Step) -> Vec<Option<i64>> {
-    step.results
-        .iter()
-        .map(|r| r.value.and_then(|v| v.as_i64()))
-        .collect()
 }
 
 #[test]

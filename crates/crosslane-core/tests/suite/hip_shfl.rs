@@ -1,7 +1,7 @@
 //! HIP shuffles and votes beyond the reference vectors: the amd_warp_functions.h index formulas
 //! with ds_bpermute's `index mod warpSize`, on wave64 and wave32 (SEMANTICS.md "HIP").
 
-use crate::common;
+use crate::common::{self, lane_ints as ints};
 use crosslane_core::{OpRequest, Source, Step};
 
 fn run(op: &str, lanes: &str, active: &str, values: &str, params: &[(&str, &str)]) -> Step {
@@ -13,13 +13,6 @@ fn run(op: &str, lanes: &str, active: &str, values: &str, params: &[(&str, &str)
     }
     .run()
     .expect("request is valid")
-}
-
-fn ints(step: &Step) -> Vec<Option<i64>> {
-    step.results
-        .iter()
-        .map(|r| r.value.and_then(|v| v.as_i64()))
-        .collect()
 }
 
 #[test]

@@ -1,15 +1,9 @@
 //! CUDA kernels through the SIMT executor. They run the CUDA shuffles through their `OpSpec`s
 //! (dialect/cuda.rs) and pass once that dialect is merged.
 
+use crate::common::cell_ints as ints;
 use crosslane_core::kernel::{run_kernel, KVal, LaunchConfig, Outcome};
 use crosslane_core::Level;
-
-fn ints(cells: &[Option<KVal>]) -> Vec<Option<i128>> {
-    cells
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
 
 #[test]
 fn shfl_down_sync_reduction_puts_496_in_lane_0() {

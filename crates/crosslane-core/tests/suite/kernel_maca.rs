@@ -3,6 +3,7 @@
 //! The barrier tests need no MACA operation; the others run the MACA builtins through their
 //! `OpSpec`s (dialect/maca.rs) and pass once that dialect is merged.
 
+use crate::common::cell_ints as ints;
 use crosslane_core::kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
 use crosslane_core::{Dialect, Level};
 
@@ -25,13 +26,6 @@ fn returned(t: &KernelTrace) -> Vec<Option<i128>> {
                 .and_then(|v| v.as_ref().ok())
                 .and_then(KVal::as_int)
         })
-        .collect()
-}
-
-fn ints(cells: &[Option<KVal>]) -> Vec<Option<i128>> {
-    cells
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
         .collect()
 }
 

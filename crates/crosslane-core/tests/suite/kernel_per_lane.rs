@@ -4,15 +4,9 @@
 //! warning at its line. Expected values are worked out from the vendors' formulas in the
 //! comments, not taken from the interpreter.
 
-use crosslane_core::kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
+use crate::common::cell_ints as ints;
+use crosslane_core::kernel::{run_kernel, KernelTrace, LaunchConfig};
 use crosslane_core::Dialect;
-
-fn ints(cells: &[Option<KVal>]) -> Vec<Option<i128>> {
-    cells
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
 
 fn run_on(src: &str, dialect: Dialect, lanes: usize) -> KernelTrace {
     let config = LaunchConfig {

@@ -1,17 +1,11 @@
 //! The seed kernels, verbatim (crates/crosslane-core/examples_kernels/), run through the SIMT
 //! executor: values the seeds state, the faults SEMANTICS.md lists, and the control-flow rules.
 
+use crate::common::cell_ints as ints;
 use crosslane_core::kernel::{
     run_kernel, Executor, KVal, KernelTrace, LaunchConfig, Limits, Outcome, Resource,
 };
 use crosslane_core::Level;
-
-fn ints(cells: &[Option<KVal>]) -> Vec<Option<i128>> {
-    cells
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
 
 fn run(src: &str) -> KernelTrace {
     run_kernel(src, LaunchConfig::default()).expect("kernel parses and launches")

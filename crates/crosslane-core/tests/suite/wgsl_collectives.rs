@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::common::lane_ints as ints;
 use crosslane_core::{Level, OpRequest, Source, Step};
 
 fn run(
@@ -28,13 +29,6 @@ fn run(
     }
     .run()
     .expect("request is valid")
-}
-
-fn ints(step: &Step) -> Vec<Option<i64>> {
-    step.results
-        .iter()
-        .map(|r| r.value.and_then(|v| v.as_i64()))
-        .collect()
 }
 
 #[test]

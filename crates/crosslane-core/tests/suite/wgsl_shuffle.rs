@@ -1,7 +1,7 @@
 //! WGSL subgroupShuffle* beyond the reference vectors: out-of-range and inactive invocations are
 //! indeterminate (WGSL spec, Subgroup Built-in Functions), never a value.
 
-use crate::common;
+use crate::common::{self, lane_ints as ints};
 use crosslane_core::{OpRequest, Source, Step};
 
 fn run(op: &str, lanes: &str, active: &str, params: &[(&str, &str)]) -> Step {
@@ -13,13 +13,6 @@ fn run(op: &str, lanes: &str, active: &str, params: &[(&str, &str)]) -> Step {
     }
     .run()
     .expect("request is valid")
-}
-
-fn ints(step: &Step) -> Vec<Option<i64>> {
-    step.results
-        .iter()
-        .map(|r| r.value.and_then(|v| v.as_i64()))
-        .collect()
 }
 
 #[test]
