@@ -20,10 +20,6 @@ pub mod labels;
 pub mod render;
 
 #[cfg(target_arch = "wasm32")]
-mod app;
-#[cfg(target_arch = "wasm32")]
-mod controls;
-#[cfg(target_arch = "wasm32")]
 mod dom;
 #[cfg(target_arch = "wasm32")]
 mod panic;
@@ -31,8 +27,6 @@ mod panic;
 pub mod permalink;
 #[cfg(target_arch = "wasm32")]
 mod query;
-#[cfg(target_arch = "wasm32")]
-mod table;
 pub mod views;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
@@ -54,7 +48,6 @@ pub fn start() {
         return;
     }
     panic::install();
-    app::start();
     if let Err(e) = views::mount_all() {
         panic::banner(&format!("crosslane could not mount its views: {e:?}"));
     }

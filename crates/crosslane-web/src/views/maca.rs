@@ -33,9 +33,10 @@ use web_sys::{
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
 use crate::form::param_initial;
 use crate::labels::escape;
+use crate::panic;
 use crate::render::{canvas, scene};
+use crate::views::op::table;
 use crate::views::router;
-use crate::{panic, table};
 
 /// The op the view opens with: a predicated load, so the memory table shows at once.
 const FIRST_OP: &str = "__builtin_mxc_ldg_b32_predicator";

@@ -1,20 +1,21 @@
-//! The page's views besides the single-operation view (`crate::app`): each view is one module
-//! that builds its DOM inside its own `<section id="view-NAME" data-view="NAME">` of
-//! `web/index.html`, keeps its own state, and registers with the `router` so that tabs, the
-//! URL (permalinks) and embeds can save and restore it.
+//! The page's views: each view is one module (a file or a folder) that builds its DOM inside its
+//! own `<section id="view-NAME" data-view="NAME">` of `web/index.html`, keeps its own state, and
+//! registers with the `router` so that tabs, the URL (permalinks) and embeds can save and
+//! restore it. `op/` is the operation view (its form, lane table and GPU panel).
 //!
-//! Adding a view: a module here, one line in `mount_all`, one `<section>` and one tab button in
-//! `web/index.html`.
+//! Adding a view: a folder (or file) here with its `mod` line, one line in `mount_all` (the
+//! mount list sits here rather than in `router`, which every view imports, so that the imports
+//! point one way), one `<section>` and one tab button in `web/index.html`.
 
 #[cfg(target_arch = "wasm32")]
 pub mod compare;
-#[cfg(target_arch = "wasm32")]
-pub mod gpu;
 #[cfg(target_arch = "wasm32")]
 pub mod kernel;
 pub mod kernel_hint;
 #[cfg(target_arch = "wasm32")]
 pub mod maca;
+#[cfg(target_arch = "wasm32")]
+pub mod op;
 #[cfg(target_arch = "wasm32")]
 pub mod reference;
 #[cfg(target_arch = "wasm32")]
@@ -28,11 +29,13 @@ pub mod tabs;
 #[cfg(target_arch = "wasm32")]
 use crate::dom::Js;
 
-/// Mounts every view (after the op view, which the app mounts itself) and shows the view the
-/// page opened with.
+/// Mounts every view, in this order, and the page-wide wiring (tabs, keys, the kernel hint)
+/// between them; each view's section must exist in `web/index.html`.
+///
+/// Adding a view: one line here.
 #[cfg(target_arch = "wasm32")]
 pub fn mount_all() -> Js<()> {
-    gpu::mount()?;
+    op::mount()?;
     kernel::mount()?;
     kernel_hint::install()?;
     router::install()?;

@@ -1,4 +1,7 @@
-//! The page's state and event wiring. Every `input` / `change` of a control re-runs the request
+//! The operation view: one vendor operation on one warp (`section#view-op`), with its parts:
+//! the control form (`controls`), the lane table (`table`) and the GPU panel (`gpu`).
+//!
+//! The view's state and event wiring. Every `input` / `change` of a control re-runs the request
 //! and re-renders; a click on a lane (canvas or table) switches it on or off in the active mask.
 //! After every render `document.body.dataset.ready` is set to an incrementing counter (page
 //! contract, DESIGN.md) so tests and embeds can wait for the page.
@@ -17,12 +20,17 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
 
-use crate::controls::Controls;
 use crate::dom::{by_id, document, window, Js};
 use crate::labels::escape;
+use crate::panic;
 use crate::render::scene::{self, LaneRef, Scene};
 use crate::render::{canvas, svg};
-use crate::{panic, table};
+
+mod controls;
+pub mod gpu;
+pub mod table;
+
+use controls::Controls;
 
 /// The page.
 struct App {
@@ -57,11 +65,13 @@ struct Exports {
     code_view: HtmlElement,
 }
 
-/// Builds the page and renders the first op. Errors go to the red banner.
-pub fn start() {
+/// Builds the view and renders the first op, then mounts its GPU panel. Errors building the
+/// view go to the red banner (the other views still mount).
+pub fn mount() -> Js<()> {
     if let Err(e) = try_start() {
         panic::banner(&format!("crosslane could not start: {e:?}"));
     }
+    gpu::mount()
 }
 
 fn try_start() -> Js<()> {
@@ -474,7 +484,7 @@ impl App {
         let summary = summarize(&step);
         self.summary.set_text_content(Some(&summary));
         self.canvas.set_attribute("aria-label", &summary)?;
-        crate::views::gpu::step_rendered(&step);
+        gpu::step_rendered(&step);
         self.step = Some(step);
         Ok(())
     }
