@@ -4,33 +4,22 @@
 //! The result words `undefined` and `inactive` are part of the page contract (DESIGN.md, "Page
 //! contract"): end-to-end tests and embeds read them from the lane table.
 
-use std::cell::Cell;
-
 use crosslane_core::{LaneResult, Source, Value, ValueType};
 
-thread_local! {
-    /// Whether values are written as raw bits in hex (the `#show-hex` checkbox). Thread-local
-    /// rather than global: the page has one thread, and parallel native tests must not see each
-    /// other's setting.
-    static HEX: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Switches every value label (table, canvas, SVG, tooltips) between the type's own notation and
-/// raw bits in hex.
-pub fn set_hex(on: bool) {
-    HEX.with(|h| h.set(on));
-}
-
-/// Whether values are shown in hex (see [`set_hex`]).
-pub fn hex() -> bool {
-    HEX.with(Cell::get)
+/// How values are written, passed down to every label (table, canvas, SVG, tooltips, CSV) by
+/// the view that owns the setting: the operation view's `#show-hex` checkbox ("values in hex"),
+/// which a permalink stores as the scenario's `display`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DisplayOptions {
+    /// Values as raw bits in hex instead of the type's own notation.
+    pub hex: bool,
 }
 
 /// One value as the page writes it: the type's notation (`-3`, `0.5`, packed pairs `lo:hi`), or
-/// with [`set_hex`] on its raw bits (`0xfffffffd`; packed pairs per half, `0x3c00:0x4000`, so
-/// both halves stay readable).
-pub fn value_text(v: Value) -> String {
-    if !hex() {
+/// with [`DisplayOptions::hex`] its raw bits (`0xfffffffd`; packed pairs per half,
+/// `0x3c00:0x4000`, so both halves stay readable).
+pub fn value_text(v: Value, display: DisplayOptions) -> String {
+    if !display.hex {
         return v.to_string();
     }
     match v.ty {
@@ -42,7 +31,8 @@ pub fn value_text(v: Value) -> String {
     }
 }
 
-/// Escapes text for HTML / SVG character data and attribute values.
+/// Escapes text for SVG character data and attribute values (the page's HTML is built by
+/// [`crate::kit::Html`], which escapes by type).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -59,17 +49,17 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The text of an input cell: the value, or `undefined` when the lane's input is itself undefined.
-pub fn input_text(value: Option<Value>) -> String {
-    value.map_or_else(|| "undefined".to_string(), value_text)
+pub fn input_text(value: Option<Value>, display: DisplayOptions) -> String {
+    value.map_or_else(|| "undefined".to_string(), |v| value_text(v, display))
 }
 
 /// The text of a result cell: the value; `inactive` for a lane outside the active mask;
 /// `undefined` for a lane the vendor leaves undefined (or any lane without a value).
-pub fn result_text(r: &LaneResult) -> String {
+pub fn result_text(r: &LaneResult, display: DisplayOptions) -> String {
     match (r.source, r.value) {
         (Source::Inactive, _) => "inactive".to_string(),
         (Source::Undefined, _) | (_, None) => "undefined".to_string(),
-        (_, Some(v)) => value_text(v),
+        (_, Some(v)) => value_text(v, display),
     }
 }
 
@@ -84,15 +74,19 @@ pub fn source_text(r: &LaneResult) -> String {
 
 /// What hovering over result lane `lane` says: value, provenance and, where the trace has one, the
 /// reason (`LaneResult::why`).
-pub fn result_tip(lane: usize, r: &LaneResult) -> String {
+pub fn result_tip(lane: usize, r: &LaneResult, display: DisplayOptions) -> String {
     let head = match (r.source, r.from) {
-        (Source::Lane, Some(j)) => format!("lane {lane} ← lane {j}: {}", result_text(r)),
+        (Source::Lane, Some(j)) => format!("lane {lane} ← lane {j}: {}", result_text(r, display)),
         (Source::Undefined, Some(j)) => {
             format!("lane {lane}: undefined (the rule selected lane {j})")
         }
         (Source::Undefined, None) => format!("lane {lane}: undefined"),
         (Source::Inactive, _) => format!("lane {lane}: inactive"),
-        (source, _) => format!("lane {lane}: {} ({})", result_text(r), source.name()),
+        (source, _) => format!(
+            "lane {lane}: {} ({})",
+            result_text(r, display),
+            source.name()
+        ),
     };
     match &r.why {
         Some(why) => format!("{head}\n{why}"),
@@ -101,7 +95,12 @@ pub fn result_tip(lane: usize, r: &LaneResult) -> String {
 }
 
 /// What hovering over input lane `lane` says.
-pub fn input_tip(lane: usize, value: Option<Value>, active: bool) -> String {
+pub fn input_tip(
+    lane: usize,
+    value: Option<Value>,
+    active: bool,
+    display: DisplayOptions,
+) -> String {
     let state = if active {
         "active"
     } else {
@@ -109,7 +108,7 @@ pub fn input_tip(lane: usize, value: Option<Value>, active: bool) -> String {
     };
     format!(
         "input lane {lane}: {} ({state})\nclick to switch the lane on or off",
-        input_text(value)
+        input_text(value, display)
     )
 }
 
@@ -120,14 +119,15 @@ mod tests {
 
     #[test]
     fn contract_words() {
+        let d = DisplayOptions::default();
         let v = Value::from_i64(ValueType::I32, 7);
-        assert_eq!(result_text(&LaneResult::lane(v, 3)), "7");
+        assert_eq!(result_text(&LaneResult::lane(v, 3), d), "7");
         assert_eq!(source_text(&LaneResult::lane(v, 3)), "lane 3");
         let u = LaneResult::undefined("source lane 5 is inactive", Some(5));
-        assert_eq!(result_text(&u), "undefined");
+        assert_eq!(result_text(&u, d), "undefined");
         assert_eq!(source_text(&u), "undefined");
-        assert!(result_tip(4, &u).contains("source lane 5 is inactive"));
-        assert_eq!(result_text(&LaneResult::inactive()), "inactive");
+        assert!(result_tip(4, &u, d).contains("source lane 5 is inactive"));
+        assert_eq!(result_text(&LaneResult::inactive(), d), "inactive");
         assert_eq!(source_text(&LaneResult::inactive()), "inactive");
         assert_eq!(source_text(&LaneResult::own(v, 2, "delta ≥ width")), "own");
     }
@@ -136,17 +136,17 @@ mod tests {
     fn hex_shows_raw_bits_and_both_halves_of_a_pair() {
         let minus3 = Value::from_i64(ValueType::I32, -3);
         let pair = Value::parse(ValueType::F16x2, "1:2", "values").unwrap();
-        assert_eq!(value_text(pair), "1:2");
-        set_hex(true);
-        assert_eq!(value_text(minus3), "0xfffffffd");
-        assert_eq!(result_text(&LaneResult::lane(minus3, 1)), "0xfffffffd");
+        let plain = DisplayOptions::default();
+        let hex = DisplayOptions { hex: true };
+        assert_eq!(value_text(pair, plain), "1:2");
+        assert_eq!(value_text(minus3, hex), "0xfffffffd");
+        assert_eq!(result_text(&LaneResult::lane(minus3, 1), hex), "0xfffffffd");
         // f16 1.0 = 0x3c00, 2.0 = 0x4000.
-        assert_eq!(value_text(pair), "0x3c00:0x4000");
+        assert_eq!(value_text(pair, hex), "0x3c00:0x4000");
         assert_eq!(
-            input_text(Some(Value::from_i64(ValueType::U64, 255))),
+            input_text(Some(Value::from_i64(ValueType::U64, 255)), hex),
             "0x00000000000000ff"
         );
-        set_hex(false);
-        assert_eq!(value_text(minus3), "-3");
+        assert_eq!(value_text(minus3, plain), "-3");
     }
 }

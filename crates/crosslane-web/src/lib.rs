@@ -16,6 +16,7 @@ pub mod bench;
 pub mod embed;
 pub mod export;
 pub mod form;
+pub mod kit;
 pub mod labels;
 pub mod render;
 

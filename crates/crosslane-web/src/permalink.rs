@@ -104,7 +104,7 @@ pub fn current_scenario() -> Option<Scenario> {
         s.kernel_inputs = router::save_inputs();
     }
     s.gpu_panel = gpu_panel();
-    s.display.hex = crate::labels::hex();
+    s.display.hex = hex_box().is_some_and(|b| b.checked());
     s.tab = Some(router::current());
     Some(s)
 }
@@ -208,14 +208,19 @@ fn apply(scenario: &Scenario) -> Result<(), String> {
     }
 }
 
-/// Applies a scenario's display options: the hex setting and its `#show-hex` checkbox.
-fn set_display(display: &crosslane_core::scenario::Display) {
-    crate::labels::set_hex(display.hex);
-    if let Some(input) = document()
+/// The operation view's `#show-hex` checkbox, where the display options live: the view reads
+/// them from it at each render.
+fn hex_box() -> Option<web_sys::HtmlInputElement> {
+    document()
         .ok()
         .and_then(|d| d.get_element_by_id("show-hex"))
         .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-    {
+}
+
+/// Applies a scenario's display options: checks or clears `#show-hex` (the view restored next
+/// draws with it).
+fn set_display(display: &crosslane_core::scenario::Display) {
+    if let Some(input) = hex_box() {
         input.set_checked(display.hex);
     }
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{js_safe, kernel_trace, ApiOpRequest, Launch};
-use crate::labels::{escape, input_text, result_text, source_text};
+use crate::labels::{escape, input_text, result_text, source_text, DisplayOptions};
 use crate::render::{scene, svg};
 use crate::views::sort::model::{SortRun, DRAW_LIMIT};
 use crate::views::sort::{diagram, plot};
@@ -88,8 +88,8 @@ pub fn lane_table(step: &Step) -> String {
         let _ = write!(
             html,
             "<tr data-lane=\"{lane}\"><th scope=\"row\">{lane}</th><td class=\"input\">{}</td><td class=\"result\">{}</td><td class=\"source\">{}</td><td class=\"why\">{}</td></tr>",
-            escape(&input_text(input)),
-            escape(&result_text(r)),
+            escape(&input_text(input, DisplayOptions::default())),
+            escape(&result_text(r, DisplayOptions::default())),
             escape(&source_text(r)),
             escape(r.why.as_deref().unwrap_or(""))
         );

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use crosslane_core::Step;
 
-use crate::labels::{input_text, result_text, source_text};
+use crate::labels::{input_text, result_text, source_text, DisplayOptions};
 
 /// File name of the CSV export.
 pub const FILE: &str = "crosslane-lanes.csv";
@@ -24,7 +24,7 @@ fn field(text: &str) -> String {
 
 /// One row per lane of `step` (a scalar op has one result, for lane 0; its other rows have an
 /// empty result).
-pub fn export(step: &Step) -> String {
+pub fn export(step: &Step, display: DisplayOptions) -> String {
     let rows = step.inputs.len().max(step.results.len());
     let mut out = String::with_capacity(64 * (rows + 1));
     out.push_str(HEADER);
@@ -33,11 +33,11 @@ pub fn export(step: &Step) -> String {
         let input = step
             .inputs
             .get(lane)
-            .map(|v| input_text(*v))
+            .map(|v| input_text(*v, display))
             .unwrap_or_default();
         let (result, source, from, why) = match step.results.get(lane) {
             Some(r) => (
-                result_text(r),
+                result_text(r, display),
                 source_text(r),
                 r.from.map(|f| f.to_string()).unwrap_or_default(),
                 r.why.clone().unwrap_or_default(),
@@ -74,7 +74,7 @@ mod tests {
         }
         .run()
         .unwrap();
-        let csv = export(&step);
+        let csv = export(&step, DisplayOptions::default());
         let lines: Vec<&str> = csv.split("\r\n").collect();
         assert_eq!(lines[0], HEADER);
         assert_eq!(lines.len(), 32 + 2, "header, 32 lanes, trailing empty");

@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 use crosslane_core::{LaneMask, Source, Step};
 
-use crate::labels;
+use crate::labels::{self, DisplayOptions};
 use crate::render::style::{paint, Paint, Pattern, INPUT, LEGEND};
 
 /// An axis-aligned rectangle in CSS pixels (origin top left).
@@ -346,8 +346,15 @@ fn range_text(a: usize, b: usize) -> String {
     }
 }
 
-/// Builds the display list of `step` for a drawing `width` CSS pixels wide.
+/// Builds the display list of `step` for a drawing `width` CSS pixels wide, values in the
+/// type's own notation ([`build_with`] for other display options).
 pub fn build(step: &Step, width: f64) -> Scene {
+    build_with(step, width, DisplayOptions::default())
+}
+
+/// [`build`] with the values written as `display` says (hex: the operation view's
+/// "values in hex").
+pub fn build_with(step: &Step, width: f64, display: DisplayOptions) -> Scene {
     let columns = step
         .lanes
         .max(step.results.len())
@@ -362,7 +369,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
         .inputs
         .iter()
         .map(|v| match v {
-            Some(_) => labels::input_text(*v),
+            Some(_) => labels::input_text(*v, display),
             None => "?".into(),
         })
         .collect();
@@ -372,7 +379,7 @@ pub fn build(step: &Step, width: f64) -> Scene {
         .map(|r| match r.source {
             Source::Undefined => "?".to_string(),
             Source::Inactive => "–".to_string(),
-            _ => labels::result_text(r),
+            _ => labels::result_text(r, display),
         })
         .collect();
     let row_in = row_labels(&input_labels, bw);
@@ -451,11 +458,11 @@ pub fn build(step: &Step, width: f64) -> Scene {
                 lane: i,
             },
             None,
-            labels::input_tip(i, *value, active),
+            labels::input_tip(i, *value, active, display),
         ));
     }
     for ((i, r), text) in step.results.iter().enumerate().zip(result_labels) {
-        let mut tip = labels::result_tip(i, r);
+        let mut tip = labels::result_tip(i, r, display);
         if let Some(fed) = contributors(step, i) {
             let _ = write!(tip, "\nfrom lanes {}", lane_ranges(fed));
         }

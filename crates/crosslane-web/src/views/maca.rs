@@ -32,7 +32,7 @@ use web_sys::{
 
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
 use crate::form::param_initial;
-use crate::labels::escape;
+use crate::labels::{escape, DisplayOptions};
 use crate::panic;
 use crate::render::{canvas, scene};
 use crate::views::op::table;
@@ -463,7 +463,7 @@ impl Maca {
                 self.error.set_text_content(None);
                 self.show_panels(spec, &input, &step)?;
                 self.draw(&step)?;
-                table::render(&self.tbody, &step);
+                table::render(&self.tbody, &step, DisplayOptions::default());
                 self.summary.set_text_content(Some(&format!(
                     "{} · {} lanes · active {}",
                     step.op,

@@ -8,7 +8,7 @@ use crosslane_core::Comparison;
 use web_sys::Element;
 
 use crate::dom::Js;
-use crate::labels::{escape, result_text, source_text};
+use crate::labels::{escape, result_text, source_text, DisplayOptions};
 
 /// Rewrites the table's head (one column per run) and body (one row per lane) for `c`.
 pub fn render(tbody: &Element, c: &Comparison) -> Js<()> {
@@ -40,7 +40,7 @@ pub fn render(tbody: &Element, c: &Comparison) -> Js<()> {
                         html,
                         r#"<td class="run src-{src}" data-run="{label}"><span class="value">{value}</span> <span class="outcome">{outcome}</span></td>"#,
                         src = r.source.name(),
-                        value = escape(&result_text(r)),
+                        value = escape(&result_text(r, DisplayOptions::default())),
                         outcome = escape(&source_text(r)),
                     );
                 }

@@ -17,7 +17,6 @@
 //! error, a lost device or a failed map shows in `#gpu-status` and the op view is untouched. A
 //! failed device is dropped, so the next attempt opens a new one.
 
-use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 
@@ -27,12 +26,12 @@ use crosslane_gpu::web::WebGpu;
 use crosslane_gpu::{
     lower_step, Comparison, GpuError, LoweringChoice, ShaderTarget, SubgroupCaps, Verdict,
 };
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement};
+use web_sys::{Document, Element, Event, HtmlCanvasElement, HtmlElement};
 
 use crate::dom::{by_id, document, el_as, mark_ready, set_data, window, Js};
-use crate::labels::{escape, input_text, result_text};
+use crate::kit::{self, Html, Owned, State};
+use crate::labels::{input_text, result_text, DisplayOptions};
 use crate::render::canvas;
 use crate::render::scene::{Anchor, BoxItem, Item, LaneRef, Rect, Row, Scene};
 use crate::render::style::{paint, Paint, Pattern};
@@ -69,9 +68,11 @@ struct Els {
 /// The panel's state: the op view's latest step, the open device and a generation counter so
 /// that a slow result never overwrites a newer one.
 #[derive(Default)]
-struct State {
+pub struct Panel {
     els: Option<Rc<Els>>,
     step: Option<Step>,
+    /// The op view's display options when it handed over `step`.
+    display: DisplayOptions,
     open: bool,
     gpu: Option<Rc<WebGpu>>,
     generation: u64,
@@ -80,36 +81,34 @@ struct State {
     armed: bool,
 }
 
+impl Owned for Panel {
+    const WHAT: &'static str = "the GPU panel";
+}
+
 /// Records a user gesture that allows GPU work.
-fn arm() {
-    STATE.with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            s.armed = true;
-        }
-    });
+fn arm(st: &State<Panel>) {
+    st.update(|s| s.armed = true);
 }
 
-thread_local! {
-    static STATE: RefCell<State> = RefCell::new(State::default());
-}
-
-/// The op view hands every rendered step here (app.rs); when the panel is open, the step is run
-/// on the GPU again.
-pub fn step_rendered(step: &Step) {
-    let open = STATE.with(|s| {
-        let Ok(mut s) = s.try_borrow_mut() else {
-            return false;
-        };
-        s.step = Some(step.clone());
-        s.open
-    });
+/// The op view hands every rendered step here, with its display options; when the panel is
+/// open, the step is run on the GPU again.
+pub fn step_rendered(st: &State<Panel>, step: &Step, display: DisplayOptions) {
+    let open = st
+        .update(|s| {
+            s.step = Some(step.clone());
+            s.display = display;
+            s.open
+        })
+        .unwrap_or(false);
     if open {
-        run_compare();
+        run_compare(st);
     }
 }
 
-/// Builds the toggle and the panel inside the op view and wires their events.
-pub fn mount() -> Js<()> {
+/// Builds the toggle and the panel inside the op view and wires their events; the op view keeps
+/// the returned state to hand over its steps ([`step_rendered`]).
+pub fn mount() -> Js<State<Panel>> {
+    let st = State::new(Panel::default());
     let doc = document()?;
     let head = doc
         .query_selector("#drawing .section-head")?
@@ -145,22 +144,72 @@ pub fn mount() -> Js<()> {
         ],
     )?;
     panel.set_hidden(true);
-    panel.set_inner_html(&format!(
-        r#"<div class="section-head"><h3 id="gpu-title">on this GPU (WebGPU)</h3>
-<button type="button" id="gpu-rerun" class="button">run again</button></div>
-<p id="gpu-status" role="status"></p>
-<p id="gpu-adapter"></p>
-<p id="gpu-parts"></p>
-<p id="gpu-note" hidden></p>
-<canvas id="gpu-canvas" hidden role="img" aria-label="emulator row and GPU row"></canvas>
-<div class="table-wrap" id="gpu-table-wrap" hidden><table id="gpu-lanes"><thead><tr><th scope="col">lane</th><th scope="col">emulator</th><th scope="col">GPU</th><th scope="col">verdict</th><th scope="col">emulator source</th><th scope="col">GPU formula</th></tr></thead><tbody></tbody></table></div>
-<div class="gpu-wgsl-head"><h3 id="gpu-wgsl-title">WGSL</h3><button type="button" id="gpu-copy" class="button">copy</button></div>
-<pre id="gpu-wgsl"></pre>
-<div class="gpu-sort"><button type="button" id="gpu-sort" class="button">sort on GPU (n = {SORT_LEN})</button>
-<p id="gpu-sort-status" role="status"></p></div>
-<p class="gpu-honesty">{}</p>"#,
-        escape(HONESTY)
-    ));
+    let mut html = Html::new();
+    html.el("div").attr("class", "section-head").with(|h| {
+        h.el("h3")
+            .attr("id", "gpu-title")
+            .text("on this GPU (WebGPU)");
+        h.push_text("\n");
+        button(h, "gpu-rerun", "run again");
+    });
+    html.push_text("\n");
+    for id in ["gpu-status", "gpu-adapter", "gpu-parts", "gpu-note"] {
+        html.el("p")
+            .attr("id", id)
+            .attr_opt("role", (id == "gpu-status").then_some("status"))
+            .flag("hidden", id == "gpu-note")
+            .empty();
+        html.push_text("\n");
+    }
+    html.el("canvas")
+        .attr("id", "gpu-canvas")
+        .flag("hidden", true)
+        .attr("role", "img")
+        .attr("aria-label", "emulator row and GPU row")
+        .empty();
+    html.push_text("\n");
+    html.el("div")
+        .attr("class", "table-wrap")
+        .attr("id", "gpu-table-wrap")
+        .flag("hidden", true)
+        .with(|h| {
+            h.el("table").attr("id", "gpu-lanes").with(|h| {
+                h.el("thead").with(|h| {
+                    h.el("tr").with(|h| {
+                        for col in [
+                            "lane",
+                            "emulator",
+                            "GPU",
+                            "verdict",
+                            "emulator source",
+                            "GPU formula",
+                        ] {
+                            h.el("th").attr("scope", "col").text(col);
+                        }
+                    });
+                });
+                h.el("tbody").empty();
+            });
+        });
+    html.push_text("\n");
+    html.el("div").attr("class", "gpu-wgsl-head").with(|h| {
+        h.el("h3").attr("id", "gpu-wgsl-title").text("WGSL");
+        button(h, "gpu-copy", "copy");
+    });
+    html.push_text("\n");
+    html.el("pre").attr("id", "gpu-wgsl").empty();
+    html.push_text("\n");
+    html.el("div").attr("class", "gpu-sort").with(|h| {
+        button(h, "gpu-sort", &format!("sort on GPU (n = {SORT_LEN})"));
+        h.push_text("\n");
+        h.el("p")
+            .attr("id", "gpu-sort-status")
+            .attr("role", "status")
+            .empty();
+    });
+    html.push_text("\n");
+    html.el("p").attr("class", "gpu-honesty").text(HONESTY);
+    kit::set_html(&panel, &html);
     let stage: Element = by_id(&doc, "stage")?;
     stage.after_with_node_1(&panel)?;
 
@@ -181,26 +230,35 @@ pub fn mount() -> Js<()> {
         panel,
         doc,
     });
-    STATE.with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            s.els = Some(els.clone());
-        }
-    });
+    st.update(|s| s.els = Some(els.clone()));
 
-    on_click(&els.toggle.clone().into(), |_| toggle_panel())?;
+    let s = st.clone();
+    kit::listen(&els.toggle, "click", move |_| toggle_panel(&s))?;
     // A permalink with the panel open opens it (and Back / Forward follow the link's state).
-    crate::permalink::on_gpu_panel(set_panel_open);
-    let rerun: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-rerun")?.into();
-    on_click(&rerun, |_| {
-        arm();
-        run_compare();
-    })?;
-    let copy: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-copy")?.into();
-    on_click(&copy, |_| copy_wgsl())?;
-    let sort: EventTarget = by_id::<HtmlElement>(&els.doc, "gpu-sort")?.into();
-    on_click(&sort, |_| run_sort())?;
-    let note: EventTarget = els.note.clone().into();
-    on_click(&note, |e| {
+    let s = st.clone();
+    crate::permalink::on_gpu_panel(move |open| set_panel_open(&s, open));
+    let s = st.clone();
+    kit::listen(
+        &by_id::<HtmlElement>(&els.doc, "gpu-rerun")?,
+        "click",
+        move |_| {
+            arm(&s);
+            run_compare(&s);
+        },
+    )?;
+    let s = st.clone();
+    kit::listen(
+        &by_id::<HtmlElement>(&els.doc, "gpu-copy")?,
+        "click",
+        move |_| copy_wgsl(&s),
+    )?;
+    let s = st.clone();
+    kit::listen(
+        &by_id::<HtmlElement>(&els.doc, "gpu-sort")?,
+        "click",
+        move |_| run_sort(&s),
+    )?;
+    kit::listen(&els.note, "click", |e| {
         let lanes = e
             .target()
             .and_then(|t| t.dyn_into::<Element>().ok())
@@ -209,47 +267,48 @@ pub fn mount() -> Js<()> {
             set_lanes(&lanes);
         }
     })?;
-    Ok(())
+    Ok(st)
 }
 
-fn on_click(target: &EventTarget, f: impl Fn(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn Fn(Event)>::new(f);
-    target.add_event_listener_with_callback("click", c.as_ref().unchecked_ref())?;
-    c.forget();
-    Ok(())
+/// `<button type="button" id=ID class="button">TEXT</button>`.
+fn button(h: &mut Html, id: &'static str, text: &str) {
+    h.el("button")
+        .attr("type", "button")
+        .attr("id", id)
+        .attr("class", "button")
+        .text(text);
 }
 
-fn els() -> Option<Rc<Els>> {
-    STATE.with(|s| s.try_borrow().ok().and_then(|s| s.els.clone()))
+fn els(st: &State<Panel>) -> Option<Rc<Els>> {
+    st.get().and_then(|s| s.els.clone())
 }
 
 /// The toggle button: flips the panel and tells the permalink (`Scenario.gpu_panel`).
-fn toggle_panel() {
-    arm();
-    let open = !STATE.with(|s| s.try_borrow().map(|s| s.open).unwrap_or(false));
-    set_panel_open(open);
+fn toggle_panel(st: &State<Panel>) {
+    arm(st);
+    let open = !st.get().is_some_and(|s| s.open);
+    set_panel_open(st, open);
     crate::permalink::set_gpu_panel(open);
 }
 
 /// Opens or closes the panel (from the toggle, or from a permalink being applied); opening runs
 /// the comparison of the step on screen.
-fn set_panel_open(open: bool) {
-    let changed = STATE.with(|s| {
-        let Ok(mut s) = s.try_borrow_mut() else {
-            return false;
-        };
-        let changed = s.open != open;
-        s.open = open;
-        changed
-    });
-    if let Some(e) = els() {
+fn set_panel_open(st: &State<Panel>, open: bool) {
+    let changed = st
+        .update(|s| {
+            let changed = s.open != open;
+            s.open = open;
+            changed
+        })
+        .unwrap_or(false);
+    if let Some(e) = els(st) {
         e.panel.set_hidden(!open);
         let _ = e
             .toggle
             .set_attribute("aria-pressed", if open { "true" } else { "false" });
     }
     if open && changed {
-        run_compare();
+        run_compare(st);
     }
 }
 
@@ -270,8 +329,8 @@ fn set_lanes(lanes: &str) {
 
 /// The open device, or a new one. Only a device with `subgroups` is kept: the panel's WGSL
 /// needs it (`enable subgroups;`).
-async fn device() -> Result<Rc<WebGpu>, GpuError> {
-    if let Some(gpu) = STATE.with(|s| s.try_borrow().ok().and_then(|s| s.gpu.clone())) {
+async fn device(st: &State<Panel>) -> Result<Rc<WebGpu>, GpuError> {
+    if let Some(gpu) = st.get().and_then(|s| s.gpu.clone()) {
         return Ok(gpu);
     }
     let gpu = Rc::new(WebGpu::open().await?);
@@ -281,35 +340,25 @@ async fn device() -> Result<Rc<WebGpu>, GpuError> {
             needed_by: "the GPU check (WGSL `enable subgroups;`)".into(),
         });
     }
-    STATE.with(|s| {
-        if let Ok(mut s) = s.try_borrow_mut() {
-            s.gpu = Some(gpu.clone());
-        }
-    });
+    st.update(|s| s.gpu = Some(gpu.clone()));
     Ok(gpu)
 }
 
 /// Drops the device after a device-level failure so that the next attempt starts afresh.
-fn forget_device(e: &GpuError) {
+fn forget_device(st: &State<Panel>, e: &GpuError) {
     if !matches!(e, GpuError::Unsupported { .. } | GpuError::Input(_)) {
-        STATE.with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut() {
-                s.gpu = None;
-            }
-        });
+        st.update(|s| s.gpu = None);
     }
 }
 
-fn next_generation() -> Option<(u64, Step)> {
-    STATE.with(|s| {
-        let mut s = s.try_borrow_mut().ok()?;
-        s.generation += 1;
-        Some((s.generation, s.step.clone()?))
-    })
+fn next_generation(st: &State<Panel>) -> Option<(u64, Step, DisplayOptions)> {
+    let mut s = st.get_mut()?;
+    s.generation += 1;
+    Some((s.generation, s.step.clone()?, s.display))
 }
 
-fn current(generation: u64) -> bool {
-    STATE.with(|s| s.try_borrow().is_ok_and(|s| s.generation == generation))
+fn current(st: &State<Panel>, generation: u64) -> bool {
+    st.get().is_some_and(|s| s.generation == generation)
 }
 
 fn set_state(e: &Els, state: &str) {
@@ -317,10 +366,10 @@ fn set_state(e: &Els, state: &str) {
 }
 
 /// Runs the current step on the GPU (asynchronously) and shows the comparison.
-fn run_compare() {
-    let armed = STATE.with(|s| s.try_borrow().map(|s| s.armed).unwrap_or(false));
+fn run_compare(st: &State<Panel>) {
+    let armed = st.get().is_some_and(|s| s.armed);
     if !armed {
-        if let Some(e) = els() {
+        if let Some(e) = els(st) {
             set_state(&e, "idle");
             e.status.set_text_content(Some(
                 "opened by a link: press “run again” to run this step on the GPU (GPU work starts only on a click)",
@@ -328,23 +377,24 @@ fn run_compare() {
         }
         return;
     }
-    let (Some(e), Some((generation, step))) = (els(), next_generation()) else {
+    let (Some(e), Some((generation, step, display))) = (els(st), next_generation(st)) else {
         return;
     };
     set_state(&e, "running");
     let _ = e.panel.remove_attribute("data-verdict");
     e.status.set_text_content(Some("running…"));
     e.note.set_hidden(true);
+    let st = st.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let outcome = compare_on_device(&step).await;
-        if !current(generation) {
+        let outcome = compare_on_device(&st, &step).await;
+        if !current(&st, generation) {
             return;
         }
         let shown = match outcome {
-            Ok((cmp, wgsl)) => show_comparison(&e, &step, &cmp, &wgsl),
+            Ok((cmp, wgsl)) => show_comparison(&e, &step, &cmp, &wgsl, display),
             Err(err) => {
-                forget_device(&err);
-                show_failure(&e, &step, &err)
+                forget_device(&st, &err);
+                show_failure(&st, &e, &step, &err)
             }
         };
         if let Err(js) = shown {
@@ -356,8 +406,11 @@ fn run_compare() {
     });
 }
 
-async fn compare_on_device(step: &Step) -> Result<(Comparison, String), GpuError> {
-    let gpu = device().await?;
+async fn compare_on_device(
+    st: &State<Panel>,
+    step: &Step,
+) -> Result<(Comparison, String), GpuError> {
+    let gpu = device(st).await?;
     if step.dialect == Dialect::Wgsl {
         let caps = gpu.caps();
         if caps.min_size == caps.max_size && step.lanes != caps.min_size as usize {
@@ -395,7 +448,13 @@ fn adapter_line(cmp: &Comparison) -> String {
     )
 }
 
-fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()> {
+fn show_comparison(
+    e: &Els,
+    step: &Step,
+    cmp: &Comparison,
+    wgsl: &str,
+    display: DisplayOptions,
+) -> Js<()> {
     let mismatches = cmp.count(Verdict::Mismatch);
     let verdict = if cmp.agrees() { "match" } else { "mismatch" };
     // Name the scenario that ran (the form may hold an edit that does not run yet), and do not
@@ -434,15 +493,15 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
     e.wgsl.set_text_content(Some(wgsl));
     e.wgsl_title.set_text_content(Some("WGSL that ran"));
     e.table_wrap.set_hidden(false);
-    let mut html = String::new();
+    let mut html = Html::new();
     for l in &cmp.lanes {
         let emulator = step.results.get(l.lane).map_or_else(
-            || input_text(l.emulator),
+            || input_text(l.emulator, display),
             |r| {
                 if r.source == Source::Inactive {
                     "inactive".into()
                 } else {
-                    result_text(r)
+                    result_text(r, display)
                 }
             },
         );
@@ -456,21 +515,25 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
             (Some(src), _) => src.name().to_string(),
             (None, _) => "–".to_string(),
         };
-        let _ = write!(
-            html,
-            r#"<tr data-lane="{lane}" data-verdict="{v}"><td class="lane">{lane}</td><td class="emulator">{}</td><td class="gpu">{}</td><td class="verdict">{v}</td><td class="source" title="{}">{}</td><td class="formula">{}</td></tr>"#,
-            escape(&emulator),
-            escape(&gpu),
-            escape(why),
-            escape(l.source.name()),
-            escape(&formula),
-            lane = l.lane,
-            v = l.verdict.name(),
-        );
+        let v = l.verdict.name();
+        html.el("tr")
+            .attr("data-lane", l.lane)
+            .attr("data-verdict", v)
+            .with(|h| {
+                h.el("td").attr("class", "lane").text(l.lane);
+                h.el("td").attr("class", "emulator").text(&emulator);
+                h.el("td").attr("class", "gpu").text(&gpu);
+                h.el("td").attr("class", "verdict").text(v);
+                h.el("td")
+                    .attr("class", "source")
+                    .attr("title", why)
+                    .text(l.source.name());
+                h.el("td").attr("class", "formula").text(&formula);
+            });
     }
-    e.tbody.set_inner_html(&html);
+    kit::set_html(&e.tbody, &html);
     e.canvas.set_hidden(false);
-    draw_rows(e, step, cmp)?;
+    draw_rows(e, step, cmp, display)?;
     set_data(&e.panel, "verdict", verdict)?;
     set_state(e, "done");
     Ok(())
@@ -478,13 +541,13 @@ fn show_comparison(e: &Els, step: &Step, cmp: &Comparison, wgsl: &str) -> Js<()>
 
 /// Shows why the page stays in emulator mode, in one line, with the WGSL the step lowers to on
 /// a device without subgroups where there is one.
-fn show_failure(e: &Els, step: &Step, err: &GpuError) -> Js<()> {
+fn show_failure(st: &State<Panel>, e: &Els, step: &Step, err: &GpuError) -> Js<()> {
     e.status.set_text_content(Some(&format!(
         "emulator mode — the GPU check did not run: {err}"
     )));
     e.adapter.set_text_content(None);
     e.parts.set_text_content(None);
-    e.tbody.set_inner_html("");
+    kit::set_html(&e.tbody, &Html::new());
     e.table_wrap.set_hidden(true);
     e.canvas.set_hidden(true);
     let wgsl = lower_step(
@@ -503,15 +566,20 @@ fn show_failure(e: &Els, step: &Step, err: &GpuError) -> Js<()> {
     e.wgsl.set_text_content(Some(&wgsl));
     // A WGSL step whose lane count is not the device's subgroup size can be rerun at that size.
     if let (GpuError::Unsupported { field, .. }, Dialect::Wgsl) = (err, step.dialect) {
-        let size = STATE.with(|s| {
-            s.try_borrow()
-                .ok()
-                .and_then(|s| s.gpu.as_ref().map(|g| g.caps().min_size))
-        });
+        let size = st
+            .get()
+            .and_then(|s| s.gpu.as_ref().map(|g| g.caps().min_size));
         if let (true, Some(size)) = (field == "lanes", size) {
-            e.note.set_inner_html(&format!(
-                r#"<button type="button" id="gpu-use-subgroup" class="button" data-lanes="{size}">rerun with lanes = {size} (this device's subgroup size)</button>"#
-            ));
+            let mut html = Html::new();
+            html.el("button")
+                .attr("type", "button")
+                .attr("id", "gpu-use-subgroup")
+                .attr("class", "button")
+                .attr("data-lanes", size)
+                .text(format_args!(
+                    "rerun with lanes = {size} (this device's subgroup size)"
+                ));
+            kit::set_html(&e.note, &html);
             e.note.set_hidden(false);
         }
     }
@@ -538,7 +606,7 @@ const MISMATCH: Paint = Paint {
 /// Two rows of lane boxes through the shared canvas back end: the emulator's results (painted by
 /// provenance, as in the main drawing) and, under them, the GPU's values (green = match, red grid
 /// = mismatch, hatched = indeterminate by spec, dashed = inactive).
-fn draw_rows(e: &Els, step: &Step, cmp: &Comparison) -> Js<()> {
+fn draw_rows(e: &Els, step: &Step, cmp: &Comparison, display: DisplayOptions) -> Js<()> {
     let mut width = e.canvas.get_bounding_client_rect().width();
     if width < 50.0 {
         width = 960.0;
@@ -573,7 +641,7 @@ fn draw_rows(e: &Els, step: &Step, cmp: &Comparison) -> Js<()> {
             let r = step.results.get(l.lane);
             let (p, label, tip) = if row == Row::Input {
                 let src = r.map_or(Source::Inactive, |r| r.source);
-                let text = r.map_or_else(String::new, result_text);
+                let text = r.map_or_else(String::new, |r| result_text(r, display));
                 (
                     paint(src),
                     text.clone(),
@@ -615,8 +683,8 @@ fn draw_rows(e: &Els, step: &Step, cmp: &Comparison) -> Js<()> {
     canvas::draw(&e.canvas, &scene, window()?.device_pixel_ratio())
 }
 
-fn copy_wgsl() {
-    let Some(e) = els() else { return };
+fn copy_wgsl(st: &State<Panel>) {
+    let Some(e) = els(st) else { return };
     let text = e.wgsl.text_content().unwrap_or_default();
     if let Ok(w) = window() {
         // The promise's outcome is not awaited: a refused clipboard leaves the text selectable.
@@ -624,26 +692,14 @@ fn copy_wgsl() {
     }
 }
 
-/// xorshift64* keys, reproducible from `seed` (the CLI's `gpu sort` uses the same generator).
-fn keys(n: usize, seed: u64) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
-        })
-        .collect()
-}
-
 /// Sorts 1024 key/value pairs on the GPU and with the emulator's network; both must agree.
-fn run_sort() {
-    let Some(e) = els() else { return };
+fn run_sort(st: &State<Panel>) {
+    let Some(e) = els(st) else { return };
     let _ = e.sort_status.remove_attribute("data-verdict");
     e.sort_status.set_text_content(Some("running…"));
+    let st = st.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let line = match sort_on_device().await {
+        let line = match sort_on_device(&st).await {
             Ok((agrees, line)) => {
                 let _ = set_data(
                     &e.sort_status,
@@ -653,7 +709,7 @@ fn run_sort() {
                 line
             }
             Err(err) => {
-                forget_device(&err);
+                forget_device(&st, &err);
                 let _ = set_data(&e.sort_status, "verdict", "error");
                 format!("emulator mode — the GPU sort did not run: {err}")
             }
@@ -663,9 +719,9 @@ fn run_sort() {
     });
 }
 
-async fn sort_on_device() -> Result<(bool, String), GpuError> {
-    let gpu = device().await?;
-    let k = keys(SORT_LEN, 1);
+async fn sort_on_device(st: &State<Panel>) -> Result<(bool, String), GpuError> {
+    let gpu = device(st).await?;
+    let k = crosslane_core::network::keys(SORT_LEN, 1);
     let v: Vec<u32> = (0..SORT_LEN as u32).collect();
     let (gk, gv, timing) = gpu.sort(&k, &v).await?;
     let (mut ek, mut ev) = (k, v);

@@ -10,18 +10,14 @@
 //! diagnostics stay, the typed text stays, and the error shows in `#input-error` and beside its
 //! field.
 
-use std::cell::RefCell;
-use std::fmt::Write;
-use std::rc::Rc;
-
 use crosslane_core::scenario::View;
 use crosslane_core::{Level, Source, Step};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, MouseEvent};
+use web_sys::{Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, MouseEvent};
 
 use crate::dom::{by_id, document, window, Js};
-use crate::labels::escape;
+use crate::kit::{self, Html, Owned, State};
+use crate::labels::DisplayOptions;
 use crate::panic;
 use crate::render::scene::{self, LaneRef, Scene};
 use crate::render::{canvas, svg};
@@ -47,6 +43,11 @@ struct App {
     summary: Element,
     export: Element,
     exports: Exports,
+    /// `input#show-hex`: the display options are read from it at each render (derived state,
+    /// so no listener has to run before another).
+    hex: HtmlInputElement,
+    /// The GPU panel, this view's part: handed every rendered step.
+    gpu: State<gpu::Panel>,
     step: Option<Step>,
     scene: Option<Scene>,
     /// A user edit happened during the current event: tell the router once the app is no longer
@@ -68,17 +69,18 @@ struct Exports {
 /// Builds the view and renders the first op, then mounts its GPU panel. Errors building the
 /// view go to the red banner (the other views still mount).
 pub fn mount() -> Js<()> {
-    if let Err(e) = try_start() {
+    let gpu = gpu::mount()?;
+    if let Err(e) = try_start(gpu) {
         panic::banner(&format!("crosslane could not start: {e:?}"));
     }
-    gpu::mount()
+    Ok(())
 }
 
-fn try_start() -> Js<()> {
+fn try_start(gpu: State<gpu::Panel>) -> Js<()> {
     let doc = document()?;
     let form: Element = by_id(&doc, "controls")?;
     let controls = Controls::build(&doc, form.clone())?;
-    table::install_hex_toggle(&doc, &form)?;
+    let hex = table::install_hex_toggle(&doc, &form)?;
     let table: Element = by_id::<web_sys::HtmlTableElement>(&doc, "lanes")?.into();
     let tbody = match table.query_selector("tbody")? {
         Some(t) => t,
@@ -109,31 +111,27 @@ fn try_start() -> Js<()> {
             code_view: by_id(&doc, "code-view")?,
         },
         controls,
+        hex,
+        gpu,
         step: None,
         scene: None,
         dirty: false,
     };
-    let canvas_target: EventTarget = app.canvas.clone().into();
-    let export_target: EventTarget = app.export.clone().into();
-    let app = Rc::new(RefCell::new(app));
+    let canvas = app.canvas.clone();
+    let export = app.export.clone();
+    let app = State::new(app);
 
-    let form_target: EventTarget = form.into();
     for kind in ["input", "change"] {
-        with(&app, &form_target, kind, move |a, e| {
-            a.on_form_event(&e, kind)
-        })?;
+        app.listen(&form, kind, move |a, e| a.on_form_event(&e, kind))?;
     }
-    listen(&form_target, "submit", |e| e.prevent_default())?;
-    let table_target: EventTarget = table.into();
-    with(&app, &table_target, "click", |a, e| a.on_table_click(&e))?;
-    with(&app, &canvas_target, "click", |a, e| a.on_canvas_click(&e))?;
-    with(&app, &canvas_target, "mousemove", |a, e| {
-        a.on_canvas_hover(&e)
-    })?;
-    with(&app, &canvas_target, "mouseleave", |a, _| a.hide_tooltip())?;
-    with(&app, &export_target, "click", |a, _| a.on_export())?;
+    kit::listen(&form, "submit", |e| e.prevent_default())?;
+    app.listen(&table, "click", |a, e| a.on_table_click(&e))?;
+    app.listen(&canvas, "click", |a, e| a.on_canvas_click(&e))?;
+    app.listen(&canvas, "mousemove", |a, e| a.on_canvas_hover(&e))?;
+    app.listen(&canvas, "mouseleave", |a, _| a.hide_tooltip())?;
+    app.listen(&export, "click", |a, _| a.on_export())?;
     let links = {
-        let a = app.try_borrow().map_err(|_| JsValue::from_str("busy"))?;
+        let a = app.get().ok_or_else(|| JsValue::from_str("busy"))?;
         [
             ("png", a.exports.png.clone()),
             ("json", a.exports.json.clone()),
@@ -148,18 +146,16 @@ fn try_start() -> Js<()> {
         } else {
             "click"
         };
-        let target: EventTarget = target.into();
-        with(&app, &target, event, move |a, _| a.on_export_kind(kind))?;
+        app.listen(&target, event, move |a, _| a.on_export_kind(kind))?;
     }
-    let win: EventTarget = window()?.into();
-    with(&app, &win, "resize", |a, _| a.redraw())?;
+    app.listen(&window()?, "resize", |a, _| a.redraw())?;
 
     let saved = app.clone();
     let restoring = app.clone();
     crate::views::router::register(crate::views::router::ViewHooks {
         name: "op",
         save: Box::new(move || {
-            let a = saved.try_borrow().ok()?;
+            let a = saved.get()?;
             a.controls.request().ok().map(View::Op)
         }),
         // An op scenario (a permalink, the reference's "open in playground") fills the form
@@ -168,7 +164,7 @@ fn try_start() -> Js<()> {
             let View::Op(request) = view else {
                 return false;
             };
-            let Ok(mut a) = restoring.try_borrow_mut() else {
+            let Some(mut a) = restoring.get_mut() else {
                 return false;
             };
             if let Err(err) = a.controls.set_request(request).and_then(|()| a.render()) {
@@ -181,54 +177,38 @@ fn try_start() -> Js<()> {
     crate::embed::register_drawing(
         "op",
         Box::new(move || {
-            let a = drawn.try_borrow().ok()?;
+            let a = drawn.get()?;
             // Drawn for a documentation column, not for the width of this window.
-            let scene = scene::build(a.step.as_ref()?, crate::embed::STATIC_WIDTH);
+            let scene =
+                scene::build_with(a.step.as_ref()?, crate::embed::STATIC_WIDTH, a.display());
             Some((svg::to_svg(&scene), scene.height))
         }),
     );
 
-    let mut a = app
-        .try_borrow_mut()
-        .map_err(|_| JsValue::from_str("busy"))?;
+    let mut a = app.get_mut().ok_or_else(|| JsValue::from_str("busy"))?;
     a.render()
 }
 
-/// Adds a listener that lives as long as the page. `Fn`, not `FnMut`: a handler that rebuilds the
-/// form removes the focused field, and Chrome then fires `change` inside the running handler; a
-/// re-entered `FnMut` closure throws ("closure invoked recursively"), an `Fn` one finds the app
-/// borrowed and returns.
-fn listen(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn Fn(Event)>::new(f);
-    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
-    c.forget();
-    Ok(())
-}
+impl Owned for App {
+    const WHAT: &'static str = "the operation view";
 
-/// A listener that runs `f` on the app; a DOM error shows the red banner instead of vanishing.
-fn with(
-    app: &Rc<RefCell<App>>,
-    target: &EventTarget,
-    kind: &str,
-    f: impl Fn(&mut App, Event) -> Js<()> + 'static,
-) -> Js<()> {
-    let app = app.clone();
-    listen(target, kind, move |e| {
-        let Ok(mut a) = app.try_borrow_mut() else {
-            return;
-        };
-        if let Err(err) = f(&mut a, e) {
-            panic::banner(&format!("crosslane hit a page error: {err:?}"));
-        }
-        let dirty = std::mem::take(&mut a.dirty);
-        drop(a);
-        if dirty {
+    /// A user edit happened during the event: the router is told once the app is released (the
+    /// permalink module then asks the op view's `save` hook).
+    fn settled(app: &State<App>, _kind: &str) {
+        if app.update(|a| std::mem::take(&mut a.dirty)) == Some(true) {
             crate::views::router::changed("op");
         }
-    })
+    }
 }
 
 impl App {
+    /// How values are written now: `#show-hex` as it stands.
+    fn display(&self) -> DisplayOptions {
+        DisplayOptions {
+            hex: self.hex.checked(),
+        }
+    }
+
     fn on_form_event(&mut self, e: &Event, kind: &str) -> Js<()> {
         let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
             return Ok(());
@@ -379,7 +359,7 @@ impl App {
             "csv" => export::set_download(
                 &self.exports.csv,
                 export::csv::FILE,
-                &export::data_uri("text/csv", &export::csv::export(step)),
+                &export::data_uri("text/csv", &export::csv::export(step, self.display())),
             ),
             _ => {
                 let req = self.controls.request()?;
@@ -455,7 +435,7 @@ impl App {
         if width < 50.0 {
             width = 960.0;
         }
-        let scene = scene::build(step, width);
+        let scene = scene::build_with(step, width, self.display());
         canvas::draw(&self.canvas, &scene, window()?.device_pixel_ratio())?;
         self.scene = Some(scene);
         Ok(())
@@ -463,28 +443,30 @@ impl App {
 
     fn show_step(&mut self, step: Step) -> Js<()> {
         self.draw(&step)?;
-        table::render(&self.tbody, &step);
-        let mut html = String::new();
+        let display = self.display();
+        table::render(&self.tbody, &step, display);
+        let mut html = Html::new();
         for d in &step.diagnostics {
             let level = match d.level {
                 Level::Warning => "warning",
                 Level::Error => "error",
                 Level::Info => "info",
             };
-            let _ = write!(
-                html,
-                r#"<li data-level="{level}"><span class="level">{level}</span> <span class="message">{}</span> <cite>{}</cite></li>"#,
-                escape(&d.message),
-                escape(&d.rule)
-            );
+            html.el("li").attr("data-level", level).with(|h| {
+                h.el("span").attr("class", "level").text(level);
+                h.push_text(" ");
+                h.el("span").attr("class", "message").text(&d.message);
+                h.push_text(" ");
+                h.leaf("cite", &d.rule);
+            });
         }
-        self.diagnostics.set_inner_html(&html);
+        kit::set_html(&self.diagnostics, &html);
         self.diagnostics_empty
             .set_hidden(!step.diagnostics.is_empty());
         let summary = summarize(&step);
         self.summary.set_text_content(Some(&summary));
         self.canvas.set_attribute("aria-label", &summary)?;
-        gpu::step_rendered(&step);
+        gpu::step_rendered(&self.gpu, &step, display);
         self.step = Some(step);
         Ok(())
     }

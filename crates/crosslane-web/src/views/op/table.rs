@@ -4,26 +4,24 @@
 //! an inactive one. Each row has a checkbox that switches the lane on or off; a click anywhere on
 //! the row does the same (the click handler lives in `app`).
 //!
-//! Values are written by [`crate::labels`]; the `#show-hex` checkbox ([`install_hex_toggle`])
-//! switches them, here and on the canvas, to raw bits in hex.
-
-use std::fmt::Write;
+//! Values are written by [`crate::labels`] as the view's [`DisplayOptions`] say; the
+//! `#show-hex` checkbox ([`install_hex_toggle`]) is where the operation view reads them.
 
 use crosslane_core::Step;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Document, Element, HtmlInputElement};
 
 use crate::dom::{append, el, el_as, Js};
-use crate::labels::{self, escape, input_text, result_text, source_text};
+use crate::kit::{self, Html};
+use crate::labels::{input_text, result_text, source_text, DisplayOptions};
 
 /// Appends a "display" fieldset with the `input#show-hex` checkbox ("values in hex") to the
-/// control form `form`.
+/// control form `form` and returns the checkbox.
 ///
-/// The checkbox sits inside the form on purpose: the form's `change` listener (in `app`)
-/// re-renders the op view, and this checkbox's own listener, which sets [`labels::set_hex`], runs
-/// before it (an event reaches its target before it bubbles to the form).
-pub fn install_hex_toggle(doc: &Document, form: &Element) -> Js<()> {
+/// The checkbox has no listener of its own: the form's `change` listener re-renders the op
+/// view, which reads the checkbox as it renders (its display options are derived, so no
+/// listener has to run before another).
+pub fn install_hex_toggle(doc: &Document, form: &Element) -> Js<HtmlInputElement> {
     let fieldset = el(doc, "fieldset", &[("id", "display-fields")], None)?;
     append(&fieldset, &el(doc, "legend", &[], Some("display"))?)?;
     let div = el(
@@ -41,7 +39,6 @@ pub fn install_hex_toggle(doc: &Document, form: &Element) -> Js<()> {
             ("name", "show-hex"),
         ],
     )?;
-    input.set_checked(labels::hex());
     div.append_child(&input)?;
     let label = el(doc, "label", &[("for", "show-hex")], Some("values in hex"))?;
     div.append_child(&label)?;
@@ -56,50 +53,52 @@ pub fn install_hex_toggle(doc: &Document, form: &Element) -> Js<()> {
     )?;
     fieldset.append_child(&div)?;
     form.append_child(&fieldset)?;
-    let target = input.clone();
-    let listener = Closure::<dyn Fn(web_sys::Event)>::new(move |_e: web_sys::Event| {
-        labels::set_hex(target.checked());
-    });
-    input.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref())?;
-    listener.forget();
-    Ok(())
+    Ok(input)
 }
 
-/// Replaces the body of `tbody` with one row per lane of `step`.
-pub fn render(tbody: &Element, step: &Step) {
+/// Replaces the body of `tbody` with one row per lane of `step`, values as `display` says.
+pub fn render(tbody: &Element, step: &Step, display: DisplayOptions) {
     let rows = step.inputs.len().max(step.results.len());
-    let mut html = String::with_capacity(rows * 320);
+    let mut html = Html::with_capacity(rows * 320);
     for lane in 0..rows {
         let active = step.active.contains(lane);
         let input = step
             .inputs
             .get(lane)
-            .map(|v| input_text(*v))
+            .map(|v| input_text(*v, display))
             .unwrap_or_default();
         let (result, source, why, class) = match step.results.get(lane) {
             Some(r) => (
-                result_text(r),
+                result_text(r, display),
                 source_text(r),
                 r.why.clone().unwrap_or_default(),
                 r.source.name(),
             ),
             None => Default::default(),
         };
-        let _ = write!(
-            html,
-            r#"<tr data-lane="{lane}" class="src-{class}{off}"><th scope="row">{lane}</th><td class="on"><input type="checkbox" aria-label="lane {lane} active"{checked}></td><td class="input">{input}</td><td class="result">{result}</td><td class="source">{source}</td><td class="why">{why}</td></tr>"#,
-            off = if active { "" } else { " off" },
-            checked = if active { " checked" } else { "" },
-            input = escape(&input),
-            result = escape(&result),
-            source = escape(&source),
-            why = escape(&why),
-        );
+        let off = if active { "" } else { " off" };
+        html.el("tr")
+            .attr("data-lane", lane)
+            .attr("class", format_args!("src-{class}{off}"))
+            .with(|h| {
+                h.el("th").attr("scope", "row").text(lane);
+                h.el("td").attr("class", "on").with(|h| {
+                    h.el("input")
+                        .attr("type", "checkbox")
+                        .attr("aria-label", format_args!("lane {lane} active"))
+                        .flag("checked", active)
+                        .void();
+                });
+                h.el("td").attr("class", "input").text(&input);
+                h.el("td").attr("class", "result").text(&result);
+                h.el("td").attr("class", "source").text(&source);
+                h.el("td").attr("class", "why").text(&why);
+            });
     }
     // The rows are rebuilt, so the checkbox that had focus (Space on it toggled its lane) is
     // gone: give focus to the same lane's new checkbox, or keyboard users land on <body>.
     let focused = focused_lane(tbody);
-    tbody.set_inner_html(&html);
+    kit::set_html(tbody, &html);
     if let Some(lane) = focused {
         if let Ok(Some(cb)) =
             tbody.query_selector(&format!("tr[data-lane=\"{lane}\"] input[type=checkbox]"))

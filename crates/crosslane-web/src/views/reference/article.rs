@@ -11,7 +11,7 @@ use std::fmt::Write;
 use crosslane_core::dialect::amdgcn::arch;
 use crosslane_core::{Dialect, RefEntry};
 
-use crate::labels::{escape, result_text};
+use crate::labels::{escape, result_text, DisplayOptions};
 use crate::render::{scene, svg};
 
 /// Width of an example drawing, in CSS pixels (the SVG scales down with the column).
@@ -173,7 +173,7 @@ fn example(s: &mut String, index: usize, e: &RefEntry) {
     let results = ex.step.as_ref().map_or(String::new(), |step| {
         step.results
             .iter()
-            .map(result_text)
+            .map(|r| result_text(r, DisplayOptions::default()))
             .collect::<Vec<_>>()
             .join(",")
     });

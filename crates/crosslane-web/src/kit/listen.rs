@@ -1,0 +1,50 @@
+//! Listeners that live as long as the page.
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, Event, EventTarget};
+
+use super::Html;
+use crate::dom::Js;
+
+/// Attaches `f` to the `kind` events of `target` for the page's life (the closure is handed to
+/// the browser and never dropped). `f` is `Fn`: see the module notes of [`super`].
+///
+/// # Errors
+/// When the browser refuses the listener.
+pub fn listen(target: &impl AsRef<EventTarget>, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
+    listen_all(target, &[kind], f)
+}
+
+/// [`listen`] for several event kinds sharing one handler.
+///
+/// # Errors
+/// When the browser refuses the listener.
+pub fn listen_all(
+    target: &impl AsRef<EventTarget>,
+    kinds: &[&str],
+    f: impl Fn(Event) + 'static,
+) -> Js<()> {
+    let c = Closure::<dyn Fn(Event)>::new(f);
+    for kind in kinds {
+        target
+            .as_ref()
+            .add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
+    }
+    c.forget();
+    Ok(())
+}
+
+/// A JavaScript function calling `f` for the page's life (observers, worker messages, timers):
+/// the same ownership as [`listen`] where the browser wants a function rather than a listener.
+pub fn callback(f: impl FnMut(JsValue) + 'static) -> js_sys::Function {
+    Closure::<dyn FnMut(JsValue)>::new(f)
+        .into_js_value()
+        .unchecked_into()
+}
+
+/// Replaces the children of `target` with `html` (the one way the page writes HTML: built by
+/// type, so every piece of text in it was escaped).
+pub fn set_html(target: &Element, html: &Html) {
+    target.set_inner_html(html.as_str());
+}
