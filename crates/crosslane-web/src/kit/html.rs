@@ -56,6 +56,19 @@ impl Html {
         self
     }
 
+    /// Markup written in this program's source (a string literal: a page skeleton, a fixed
+    /// button), never text that came from input or from the core; text goes through
+    /// [`Html::push_text`] or the [`Tag`] methods.
+    pub fn markup(&mut self, literal: &'static str) -> &mut Html {
+        self.0.push_str(literal);
+        self
+    }
+
+    /// [`Html::markup`] as a new value.
+    pub fn from_static(literal: &'static str) -> Html {
+        Html(literal.to_string())
+    }
+
     /// Appends other HTML.
     pub fn push(&mut self, html: &Html) -> &mut Html {
         self.0.push_str(&html.0);

@@ -43,6 +43,18 @@ pub fn callback(f: impl FnMut(JsValue) + 'static) -> js_sys::Function {
         .unchecked_into()
 }
 
+/// Removes every child of `target`.
+pub fn clear(target: &Element) {
+    target.set_text_content(None);
+}
+
+/// Replaces the children of `target` with the renderer's SVG text (`render::svg::to_svg`, which
+/// escapes every text and attribute it writes): the one kind of markup the page takes that is
+/// not an [`Html`], since the SVG back end also serves exports and the JavaScript library.
+pub fn set_svg(target: &Element, svg: &str) {
+    target.set_inner_html(svg);
+}
+
 /// Replaces the children of `target` with `html` (the one way the page writes HTML: built by
 /// type, so every piece of text in it was escaped).
 pub fn set_html(target: &Element, html: &Html) {

@@ -14,21 +14,18 @@
 
 mod lanes;
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use crosslane_core::params::parse_int;
 use crosslane_core::scenario::View;
 use crosslane_core::{compare_lanes, Comparison, InputError, LaneParam, ShuffleFamily};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
-    Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, HtmlInputElement,
-    HtmlSelectElement, MouseEvent,
+    Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    MouseEvent,
 };
 
 use crate::dom::{append, document, el, el_as, mark_ready, remove_all, window, Js};
 use crate::form::field_control;
+use crate::kit::{self, Owned, State};
 use crate::panic;
 use crate::render::canvas;
 use crate::render::stack::{self, Part, Stacked};
@@ -71,15 +68,13 @@ pub fn mount() -> Js<()> {
     let Some(section) = doc.get_element_by_id("view-compare") else {
         return Ok(());
     };
-    let view = Rc::new(RefCell::new(build(&doc, &section)?));
-    let form_target: EventTarget = view
-        .try_borrow()
-        .map_err(|_| JsValue::from_str("busy"))?
-        .form
-        .clone()
-        .into();
-    listen(&view, &form_target, "input", |v, _| v.render())?;
-    listen(&view, &form_target, "change", |v, e| {
+    let view = State::new(build(&doc, &section)?);
+    let (form, canvas) = {
+        let v = view.get().ok_or_else(|| JsValue::from_str("busy"))?;
+        (v.form.clone(), v.canvas.clone())
+    };
+    view.listen(&form, "input", |v, _| v.render())?;
+    view.listen(&form, "change", |v, e| {
         // Text fields already re-rendered on `input`; the menu renders on `change`.
         let is_select = e
             .target()
@@ -91,29 +86,21 @@ pub fn mount() -> Js<()> {
             Ok(())
         }
     })?;
-    listen_plain(&form_target, "submit", |e| e.prevent_default())?;
-    let canvas: EventTarget = view
-        .try_borrow()
-        .map_err(|_| JsValue::from_str("busy"))?
-        .canvas
-        .clone()
-        .into();
-    listen(&view, &canvas, "mousemove", |v, e| v.hover(&e))?;
-    listen(&view, &canvas, "mouseleave", |v, _| {
+    kit::listen(&form, "submit", |e| e.prevent_default())?;
+    view.listen(&canvas, "mousemove", |v, e| v.hover(&e))?;
+    view.listen(&canvas, "mouseleave", |v, _| {
         v.tooltip.set_hidden(true);
         Ok(())
     })?;
-    let win: EventTarget = window()?.into();
-    listen(&view, &win, "resize", |v, _| v.redraw_if_shown())?;
+    view.listen(&window()?, "resize", |v, _| v.redraw_if_shown())?;
 
     let shown = view.clone();
     router::on_change(move |name| {
         if name != NAME || router::current() != NAME {
             return;
         }
-        // Drawn at mount while hidden (no width): render again at the real width when shown,
-        // which also picks up a change of the hex setting made in the op view.
-        if let Ok(mut v) = shown.try_borrow_mut() {
+        // Drawn at mount while hidden (no width): render again at the real width when shown.
+        if let Some(mut v) = shown.get_mut() {
             if let Err(err) = v.render() {
                 panic::banner(&format!("crosslane could not draw the comparison: {err:?}"));
             }
@@ -136,7 +123,7 @@ pub fn mount() -> Js<()> {
             else {
                 return false;
             };
-            let Ok(mut v) = restored.try_borrow_mut() else {
+            let Some(mut v) = restored.get_mut() else {
                 return false;
             };
             v.family.set_value(family);
@@ -152,10 +139,12 @@ pub fn mount() -> Js<()> {
             true
         }),
     });
-    let mut v = view
-        .try_borrow_mut()
-        .map_err(|_| JsValue::from_str("busy"))?;
+    let mut v = view.get_mut().ok_or_else(|| JsValue::from_str("busy"))?;
     v.render()
+}
+
+impl Owned for Compare {
+    const WHAT: &'static str = "the portability view";
 }
 
 /// The view's fields as typed, as a scenario view (issue 17: the portability view is a link).
@@ -175,31 +164,6 @@ fn saved() -> Option<View> {
         width: value("compare-width")?,
         values: value("compare-values")?,
         active: value("compare-active")?,
-    })
-}
-
-fn listen_plain(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn Fn(Event)>::new(f);
-    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
-    c.forget();
-    Ok(())
-}
-
-/// A listener that runs `f` on the view; a DOM error shows the red banner.
-fn listen(
-    view: &Rc<RefCell<Compare>>,
-    target: &EventTarget,
-    kind: &str,
-    f: impl Fn(&mut Compare, Event) -> Js<()> + 'static,
-) -> Js<()> {
-    let view = view.clone();
-    listen_plain(target, kind, move |e| {
-        let Ok(mut v) = view.try_borrow_mut() else {
-            return;
-        };
-        if let Err(err) = f(&mut v, e) {
-            panic::banner(&format!("crosslane hit a page error: {err:?}"));
-        }
     })
 }
 
@@ -249,7 +213,7 @@ fn text_input(doc: &Document, key: &str, placeholder: &str) -> Js<HtmlInputEleme
 }
 
 fn build(doc: &Document, section: &Element) -> Js<Compare> {
-    section.set_inner_html("");
+    kit::clear(section);
     let layout = el(doc, "div", &[("class", "layout compare-layout")], None)?;
     let panel = el(
         doc,
@@ -534,7 +498,7 @@ impl Compare {
 
     fn show_notes(&self, c: &Comparison) -> Js<()> {
         let doc = self.doc_of()?;
-        self.notes.set_inner_html("");
+        kit::clear(&self.notes);
         for note in &c.notes {
             append(&self.notes, &el(&doc, "li", &[], Some(note))?)?;
         }
