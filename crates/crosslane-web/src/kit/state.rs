@@ -43,6 +43,13 @@ impl<T> Clone for WeakState<T> {
     }
 }
 
+impl<T> Default for WeakState<T> {
+    /// A handle to no state (before the view's state exists).
+    fn default() -> Self {
+        WeakState(Weak::new())
+    }
+}
+
 impl<T> WeakState<T> {
     /// The state, while the view lives.
     pub fn upgrade(&self) -> Option<State<T>> {

@@ -8,10 +8,6 @@
 //! `data-len`, `data-comparators`, `data-stages`, `data-at` (stages run) and `data-swaps` (swaps of
 //! the stage that ran last). An input error keeps the last drawing and shows in `#sort-error`.
 
-use std::cell::{Cell, RefCell};
-use std::fmt::Write;
-use std::rc::{Rc, Weak};
-
 use crosslane_core::network::report::MAX_REPORT_LEN;
 use crosslane_core::network::WarpSort;
 use crosslane_core::scenario::View;
@@ -26,7 +22,7 @@ use web_sys::{
 use super::model::{SortRun, DRAW_LIMIT, KEYS_SHOWN, WARP_DIALECTS};
 use super::{diagram, plot};
 use crate::dom::{by_id, document, el, el_as, mark_ready, window, Js};
-use crate::labels::escape;
+use crate::kit::{self, Html, Owned, State, WeakState};
 use crate::panic;
 use crate::render::{canvas, scene};
 use crate::views::router;
@@ -63,7 +59,7 @@ struct SortPage {
     warp_run: Option<Result<WarpSort, InputError>>,
     at: usize,
     /// The view itself, for the answer of a walk computed in a worker.
-    me: Weak<RefCell<SortPage>>,
+    me: WeakState<SortPage>,
     /// The walk in progress in a worker (more than [`WORKER_MIN_LEN`] random keys), with its
     /// listener; a newer input terminates it.
     job: Option<(Worker, Listener)>,
@@ -80,7 +76,7 @@ pub fn mount() -> Js<()> {
     let Some(section) = doc.get_element_by_id("view-sort") else {
         return Ok(());
     };
-    section.set_inner_html(&skeleton());
+    kit::set_html(&section, &skeleton());
     fill_dialects(&doc)?;
     let page = SortPage {
         len: by_id(&doc, "sort-len")?,
@@ -102,61 +98,58 @@ pub fn mount() -> Js<()> {
         run: None,
         warp_run: None,
         at: 0,
-        me: Weak::new(),
+        me: WeakState::default(),
         job: None,
         job_id: 0,
     };
-    let page = Rc::new(RefCell::new(page));
-    if let Ok(mut p) = page.try_borrow_mut() {
-        p.me = Rc::downgrade(&page);
-    }
+    let page = State::new(page);
+    let me = page.downgrade();
+    page.update(|p| p.me = me);
 
     let form: EventTarget = by_id::<Element>(&doc, "sort-form")?.into();
-    with(&page, &form, "input", |p, e| {
+    page.listen(&form, "input", |p, e| {
         let id = target_id(&e);
         if id == "sort-dialect" {
             return Ok(());
         }
         p.recompute()
     })?;
-    with(&page, &form, "change", |p, e| {
+    page.listen(&form, "change", |p, e| {
         if target_id(&e) != "sort-dialect" {
             return Ok(());
         }
         p.run_warp();
         p.show()
     })?;
-    with(&page, &form, "submit", |_, e| {
+    page.listen(&form, "submit", |_, e| {
         e.prevent_default();
         Ok(())
     })?;
     let button = |id: &str| -> Js<EventTarget> { Ok(by_id::<Element>(&doc, id)?.into()) };
-    with(&page, &button("sort-random")?, "click", |p, _| {
+    page.listen(&button("sort-random")?, "click", |p, _| {
         let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64;
         p.seed.set_value(&seed.to_string());
         p.values.set_value("");
         p.recompute()
     })?;
-    with(&page, &button("sort-step")?, "click", |p, _| p.go(p.at + 1))?;
-    with(&page, &button("sort-back")?, "click", |p, _| {
+    page.listen(&button("sort-step")?, "click", |p, _| p.go(p.at + 1))?;
+    page.listen(&button("sort-back")?, "click", |p, _| {
         p.go(p.at.saturating_sub(1))
     })?;
-    with(&page, &button("sort-reset")?, "click", |p, _| p.go(0))?;
-    with(&page, &button("sort-end")?, "click", |p, _| {
-        p.go(usize::MAX)
-    })?;
+    page.listen(&button("sort-reset")?, "click", |p, _| p.go(0))?;
+    page.listen(&button("sort-end")?, "click", |p, _| p.go(usize::MAX))?;
     let slider: EventTarget = page
-        .try_borrow()
-        .map_err(|_| JsValue::from_str("busy"))?
+        .get()
+        .ok_or_else(|| JsValue::from_str("busy"))?
         .slider
         .clone()
         .into();
-    with(&page, &slider, "input", |p, _| {
+    page.listen(&slider, "input", |p, _| {
         let at = p.slider.value().parse::<usize>().unwrap_or(0);
         p.go(at)
     })?;
     let win: EventTarget = window()?.into();
-    with(&page, &win, "resize", |p, _| {
+    page.listen(&win, "resize", |p, _| {
         if crate::views::router::current() == "sort" {
             p.show()?;
         }
@@ -166,10 +159,10 @@ pub fn mount() -> Js<()> {
     router::on_change({
         let page = page.clone();
         move |view| {
-            if view != "sort" || REPORTING.with(Cell::get) {
+            if view != "sort" || page.is_reporting() {
                 return;
             }
-            if let Ok(mut p) = page.try_borrow_mut() {
+            if let Some(mut p) = page.get_mut() {
                 if let Err(err) = p.show() {
                     panic::banner(&format!("crosslane hit a page error: {err:?}"));
                 }
@@ -181,32 +174,56 @@ pub fn mount() -> Js<()> {
     let restored = page.clone();
     router::register(router::ViewHooks {
         name: "sort",
-        save: Box::new(move || saved.try_borrow().ok()?.save()),
+        save: Box::new(move || saved.get()?.save()),
         restore: Box::new(move |view| {
-            let Ok(mut p) = restored.try_borrow_mut() else {
+            let Some(mut p) = restored.get_mut() else {
                 return false;
             };
             p.restore(view)
         }),
     });
 
-    let mut p = page
-        .try_borrow_mut()
-        .map_err(|_| JsValue::from_str("busy"))?;
+    let mut p = page.get_mut().ok_or_else(|| JsValue::from_str("busy"))?;
     p.recompute()
 }
 
+impl Owned for SortPage {
+    const WHAT: &'static str = "the sort view";
+
+    /// Told after the state is released, so the router's save hook can read it (the URL
+    /// follows every change: issue 17); a report that changes nothing adds no history. A resize
+    /// changes nothing worth a link.
+    fn settled(page: &State<SortPage>, kind: &str) {
+        if kind != "resize" {
+            page.reporting(|| router::changed("sort"));
+        }
+    }
+}
+
 /// The view's static markup (ids are the page contract).
-fn skeleton() -> String {
-    format!(
+fn skeleton() -> Html {
+    let mut h = Html::new();
+    h.markup(
         r#"<div class="sort-layout">
 <aside class="sort-panel" aria-label="sort controls">
 <form id="sort-form" autocomplete="off" novalidate>
 <div class="field"><label for="sort-len">keys <code>n</code></label>
-<input id="sort-len" type="number" min="1" max="{MAX_REPORT_LEN}" value="10" inputmode="numeric">
-<p class="hint">1 to {MAX_REPORT_LEN} (2^20); ignored while keys are typed below</p></div>
+<input id="sort-len" type="number" min="1" max=""#,
+    );
+    h.push_text(MAX_REPORT_LEN);
+    h.markup(
+        r#"" value="10" inputmode="numeric">
+<p class="hint">1 to "#,
+    );
+    h.push_text(MAX_REPORT_LEN);
+    h.markup(
+        r#" (2^20); ignored while keys are typed below</p></div>
 <div class="field"><label for="sort-values">keys (comma list)</label>
-<input id="sort-values" type="text" spellcheck="false" value="{FIRST_VALUES}" placeholder="empty: random keys from the seed">
+<input id="sort-values" type="text" spellcheck="false" value=""#,
+    );
+    h.push_text(FIRST_VALUES);
+    h.markup(
+        r#"" placeholder="empty: random keys from the seed">
 <p class="hint">empty: n random keys in 0..1000 from the seed (as <code>crosslane sort</code>)</p></div>
 <div class="field"><label for="sort-seed">seed</label>
 <input id="sort-seed" type="text" spellcheck="false" value="1" inputmode="numeric"></div>
@@ -214,7 +231,13 @@ fn skeleton() -> String {
 <div class="field"><label for="sort-dialect">in-warp dialect</label>
 <select id="sort-dialect"></select></div>
 <div class="field"><label for="sort-threshold">draw wires up to n =</label>
-<input id="sort-threshold" type="number" min="1" max="{MAX_THRESHOLD}" value="{DRAW_LIMIT}">
+<input id="sort-threshold" type="number" min="1" max=""#,
+    );
+    h.push_text(MAX_THRESHOLD);
+    h.markup(r#"" value=""#);
+    h.push_text(DRAW_LIMIT);
+    h.markup(
+        r#"">
 <p class="hint">above it: stage counters and a sortedness plot</p></div>
 </form>
 <p id="sort-error" role="alert" hidden></p>
@@ -246,8 +269,9 @@ fn skeleton() -> String {
 <tbody id="sort-counters-body"></tbody></table></div>
 </section>
 </div>
-</div>"#
-    )
+</div>"#,
+    );
+    h
 }
 
 fn fill_dialects(doc: &Document) -> Js<()> {
@@ -265,42 +289,6 @@ fn target_id(e: &Event) -> String {
         .and_then(|t| t.dyn_into::<Element>().ok())
         .map(|t| t.id())
         .unwrap_or_default()
-}
-
-thread_local! {
-    /// Set while an event handler reports its change to the router, so this view's own
-    /// listener does not draw the same state a second time.
-    static REPORTING: Cell<bool> = const { Cell::new(false) };
-}
-
-/// A listener that runs `f` on the page; a DOM error shows the red banner.
-fn with(
-    page: &Rc<RefCell<SortPage>>,
-    target: &EventTarget,
-    kind: &str,
-    f: impl Fn(&mut SortPage, Event) -> Js<()> + 'static,
-) -> Js<()> {
-    let page = page.clone();
-    let report = kind != "resize";
-    let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
-        let Ok(mut p) = page.try_borrow_mut() else {
-            return;
-        };
-        if let Err(err) = f(&mut p, e) {
-            panic::banner(&format!("crosslane hit a page error: {err:?}"));
-        }
-        drop(p);
-        // Told after the borrow is released, so the router's save hook can read the state (the
-        // URL follows every change: issue 17); a report that changes nothing adds no history.
-        if report {
-            REPORTING.with(|r| r.set(true));
-            router::changed("sort");
-            REPORTING.with(|r| r.set(false));
-        }
-    });
-    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
-    c.forget();
-    Ok(())
 }
 
 impl SortPage {
@@ -388,7 +376,7 @@ impl SortPage {
             let Some(page) = me.upgrade() else {
                 return;
             };
-            let Ok(mut p) = page.try_borrow_mut() else {
+            let Some(mut p) = page.get_mut() else {
                 return;
             };
             if p.job_id != id {
@@ -537,26 +525,25 @@ impl SortPage {
                 "false"
             },
         )?;
-        let mut html = String::new();
-        let _ = write!(
-            html,
-            r#"<tr data-stage="0"><td>input</td><td></td><td></td><td></td><td></td><td>{:.2}%</td></tr>"#,
-            run.initial_in_order * 100.0
-        );
+        let mut html = Html::new();
+        html.el("tr").attr("data-stage", 0).with(|h| {
+            h.leaf("td", "input");
+            for _ in 0..4 {
+                h.el("td").empty();
+            }
+            h.leaf("td", format_args!("{:.2}%", run.initial_in_order * 100.0));
+        });
         for (i, s) in run.stages.iter().enumerate() {
-            let _ = write!(
-                html,
-                r#"<tr data-stage="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}%</td></tr>"#,
-                i + 1,
-                i + 1,
-                s.p,
-                s.k,
-                s.comparators,
-                s.swaps,
-                s.in_order * 100.0
-            );
+            html.el("tr").attr("data-stage", i + 1).with(|h| {
+                h.leaf("td", i + 1);
+                h.leaf("td", s.p);
+                h.leaf("td", s.k);
+                h.leaf("td", s.comparators);
+                h.leaf("td", s.swaps);
+                h.leaf("td", format_args!("{:.2}%", s.in_order * 100.0));
+            });
         }
-        self.counters.set_inner_html(&html);
+        kit::set_html(&self.counters, &html);
         self.slider.set_max(&run.positions().to_string());
         let c = &self.canvas;
         c.set_attribute("data-len", &run.len().to_string())?;
@@ -625,30 +612,33 @@ impl SortPage {
 
     fn show_keys(&self, run: &SortRun, at: usize) -> Js<()> {
         let keys = run.keys_at(at);
-        let mut html = String::new();
+        let mut html = Html::new();
         for (i, &v) in keys.iter().enumerate() {
             let paint = diagram::key_paint(v, run.key_range);
-            let _ = write!(
-                html,
-                r#"<span class="key" data-index="{i}" style="background:{};color:{}" title="position {i}">{v}</span>"#,
-                paint.fill, paint.ink
-            );
+            html.el("span")
+                .attr("class", "key")
+                .attr("data-index", i)
+                .attr(
+                    "style",
+                    format_args!("background:{};color:{}", paint.fill, paint.ink),
+                )
+                .attr("title", format_args!("position {i}"))
+                .text(v);
         }
         if keys.len() < run.len() {
-            let _ = write!(
-                html,
-                r#"<span class="hint">… the first {} of {} keys</span>"#,
+            html.el("span").attr("class", "hint").text(format_args!(
+                "… the first {} of {} keys",
                 KEYS_SHOWN,
                 run.len()
-            );
+            ));
         }
-        self.keys.set_inner_html(&html);
+        kit::set_html(&self.keys, &html);
         Ok(())
     }
 
     fn show_warp(&self, at: usize) -> Js<()> {
         let doc = document()?;
-        self.warp_steps.set_inner_html("");
+        kit::clear(&self.warp_steps);
         let dialect = self.dialect.value();
         let note = match &self.warp_run {
             None => String::new(),
@@ -706,7 +696,7 @@ impl SortPage {
             })
             .unwrap_or(0);
         self.warp.set_attribute("data-steps", &shown.to_string())?;
-        self.warp_note.set_inner_html(&escape(&note));
+        kit::set_html(&self.warp_note, &Html::text(&note));
         Ok(())
     }
 
