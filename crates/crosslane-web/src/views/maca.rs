@@ -17,14 +17,11 @@
 
 mod panels;
 
-use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use crosslane_core::dialect::maca::{arch, memory, mma, mma_layout};
 use crosslane_core::scenario::View;
 use crosslane_core::{dialect_ops, find_op, Dialect, OpRequest, OpSpec, Step};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -32,6 +29,7 @@ use web_sys::{
 
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
 use crate::form::param_initial;
+use crate::kit::{self, Html, Owned, State};
 use crate::labels::{escape, DisplayOptions};
 use crate::panic;
 use crate::render::{canvas, scene};
@@ -66,10 +64,14 @@ struct Maca {
     step: Option<Step>,
 }
 
-thread_local! {
-    /// Set while an event handler reports its change to the router, so this view's own
-    /// listener does not draw the same state again.
-    static REPORTING: Cell<bool> = const { Cell::new(false) };
+impl Owned for Maca {
+    const WHAT: &'static str = "the MACA view";
+
+    /// Told after the state is released, so the router's save hook can read the view (the
+    /// address follows memory edits: issue 17); an unchanged link adds no history.
+    fn settled(view: &State<Maca>, _kind: &str) {
+        view.reporting(|| router::changed("maca"));
+    }
 }
 
 /// Builds the view inside `section#view-maca` and registers it with the router.
@@ -79,39 +81,18 @@ pub fn mount() -> Js<()> {
         return Ok(());
     };
     let view = build(&doc, &root)?;
-    let view = Rc::new(RefCell::new(view));
+    let view = State::new(view);
     for kind in ["input", "change"] {
-        let v = view.clone();
-        // `Fn`, not `FnMut`: switching builtins removes a focused field, and Chrome then fires
-        // its `change` inside this handler; a re-entered FnMut closure throws, this one finds the
-        // view busy and ignores the event (the field is gone anyway).
-        let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
-            let Ok(mut m) = v.try_borrow_mut() else {
-                return;
-            };
-            if let Err(err) = m.on_event(&e, kind) {
-                panic::banner(&format!(
-                    "crosslane hit a page error in the MACA view: {err:?}"
-                ));
-            }
-            // Told after the borrow is released, so the router's save hook can read the view
-            // (the address follows memory edits: issue 17); an unchanged link adds no history.
-            drop(m);
-            REPORTING.with(|r| r.set(true));
-            router::changed("maca");
-            REPORTING.with(|r| r.set(false));
-        });
-        root.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
-        c.forget();
+        view.listen(&root, kind, move |m, e| m.on_event(&e, kind))?;
     }
     // The canvas is drawn at its on-screen width, which is 0 while the view is hidden: draw
     // again when the view is shown.
     let shown = view.clone();
     router::on_change(move |name| {
-        if name != "maca" || REPORTING.with(Cell::get) {
+        if name != "maca" || shown.is_reporting() {
             return;
         }
-        if let Ok(m) = shown.try_borrow() {
+        if let Some(m) = shown.get() {
             if let Some(step) = &m.step {
                 if m.draw(step).and_then(|()| mark_ready()).is_err() {
                     panic::banner("crosslane could not draw the MACA view");
@@ -124,7 +105,7 @@ pub fn mount() -> Js<()> {
     router::register(router::ViewHooks {
         name: "maca",
         save: Box::new(move || {
-            let m = saved.try_borrow().ok()?;
+            let m = saved.get()?;
             Some(View::Op(m.request()))
         }),
         restore: Box::new(move |v| {
@@ -132,15 +113,13 @@ pub fn mount() -> Js<()> {
             if Dialect::parse(&req.dialect) != Ok(Dialect::Maca) {
                 return false;
             }
-            let Ok(mut m) = restored.try_borrow_mut() else {
+            let Some(mut m) = restored.get_mut() else {
                 return false;
             };
             m.apply(req).is_ok()
         }),
     });
-    let mut m = view
-        .try_borrow_mut()
-        .map_err(|_| JsValue::from_str("busy"))?;
+    let mut m = view.get_mut().ok_or_else(|| JsValue::from_str("busy"))?;
     m.select_op(FIRST_OP)?;
     m.render()
 }
@@ -254,9 +233,15 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
         &[("id", "maca-lanes"), ("class", "maca-lanes")],
         None,
     )?;
-    table.set_inner_html(
-        r#"<thead><tr><th scope="col">lane</th><th scope="col">active</th><th scope="col">input</th><th scope="col">result</th><th scope="col">source</th><th scope="col">why</th></tr></thead>"#,
-    );
+    let mut head = Html::new();
+    head.el("thead").with(|h| {
+        h.el("tr").with(|h| {
+            for col in ["lane", "active", "input", "result", "source", "why"] {
+                h.el("th").attr("scope", "col").text(col);
+            }
+        });
+    });
+    kit::set_html(&table, &head);
     let tbody = el(doc, "tbody", &[], None)?;
     append(&table, &tbody)?;
     let table_wrap = el(doc, "div", &[("class", "table-wrap maca-table")], None)?;
@@ -337,7 +322,7 @@ impl Maca {
             return Ok(());
         };
         self.op.set_value(spec.name);
-        self.params.set_inner_html("");
+        kit::clear(&self.params);
         for p in spec.params().filter(|p| !OWN_PANEL.contains(&p.name)) {
             let id = format!("maca-param-{}", p.name);
             let wrap = el(&self.doc, "span", &[("class", "maca-param")], None)?;
@@ -378,8 +363,7 @@ impl Maca {
         self.words = memory_param
             .and_then(|p| memory::parse_memory(&param_initial(p), "memory").ok())
             .unwrap_or_default();
-        self.memory_edit
-            .set_inner_html(&panels::memory_editor(&self.words));
+        kit::set_html(&self.memory_edit, &panels::memory_editor(&self.words));
         self.rule.set_text_content(Some(spec.rule));
         Ok(())
     }
@@ -427,8 +411,7 @@ impl Maca {
                 "memory" => {
                     if let Ok(w) = memory::parse_memory(v, "memory") {
                         self.words = w;
-                        self.memory_edit
-                            .set_inner_html(&panels::memory_editor(&self.words));
+                        kit::set_html(&self.memory_edit, &panels::memory_editor(&self.words));
                     }
                 }
                 _ => {
@@ -491,18 +474,22 @@ impl Maca {
         step: &Step,
     ) -> Js<()> {
         match memory::memory_effect(spec.name, input) {
-            Ok(Some((buffer, before, after))) => self
-                .memory_after
-                .set_inner_html(&panels::memory_after(buffer, &before, &after)),
-            _ => self.memory_after.set_inner_html(""),
+            Ok(Some((buffer, before, after))) => kit::set_html(
+                &self.memory_after,
+                &panels::memory_after(buffer, &before, &after),
+            ),
+            _ => kit::clear(&self.memory_after),
         }
         let is_cmp = spec.name.contains("cmp");
         self.bits.set_hidden(!is_cmp);
-        self.bits.set_inner_html(&if is_cmp {
-            panels::bit_strip(step).unwrap_or_default()
-        } else {
-            String::new()
-        });
+        kit::set_html(
+            &self.bits,
+            &if is_cmp {
+                panels::bit_strip(step).unwrap_or_default()
+            } else {
+                Html::new()
+            },
+        );
         let mma_parts = mma::spec_of(spec.name).zip(mma_layout::layout_of(spec.name));
         self.mma.set_hidden(mma_parts.is_none());
         match mma_parts {
@@ -517,12 +504,23 @@ impl Maca {
                         || spec.rule.to_string(),
                         |(why, _)| format!("Lane layout: {why}."),
                     );
-                self.mma.set_inner_html(&format!(
-                    r#"<h3>warp MMA: D = A·B + C, each element coloured by the lane that holds it <span class="hint">(hover a cell: lane and register)</span></h3><p class="maca-mma-note" id="maca-mma-note">{}</p>{grids}"#,
-                    escape(&note)
-                ));
+                let mut html = Html::new();
+                html.el("h3").with(|h| {
+                    h.push_text(
+                        "warp MMA: D = A·B + C, each element coloured by the lane that holds it ",
+                    );
+                    h.el("span")
+                        .attr("class", "hint")
+                        .text("(hover a cell: lane and register)");
+                });
+                html.el("p")
+                    .attr("class", "maca-mma-note")
+                    .attr("id", "maca-mma-note")
+                    .text(&note);
+                html.push(&grids);
+                kit::set_html(&self.mma, &html);
             }
-            None => self.mma.set_inner_html(""),
+            None => kit::clear(&self.mma),
         }
         Ok(())
     }

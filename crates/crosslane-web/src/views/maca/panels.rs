@@ -1,102 +1,149 @@
-//! The MACA view's panels as HTML text, built from core types only: the editable word table of
+//! The MACA view's panels as [`Html`], built from core types only: the editable word table of
 //! the simulated memory (seed 002 §3.1), the 64-bit lane mask of a compare builtin as a bit strip
 //! (§3.2), and the four MMA matrices coloured by the lane that holds each element (§3.6, layout
 //! from [`crosslane_core::dialect::maca::mma_layout`], the one table).
-
-use std::fmt::Write;
 
 use crosslane_core::dialect::maca::mma::{self, MmaSpec};
 use crosslane_core::dialect::maca::mma_layout::{Matrix, MmaLayout};
 use crosslane_core::{InputError, LaneMask, OpInput, Source, Step};
 
-use crate::labels::escape;
+use crate::kit::Html;
 
 /// Words per row of the memory tables.
 const ROW_WORDS: usize = 8;
 
+/// `<th scope="row">byte N</th>`, the head of a memory row.
+fn byte_head(h: &mut Html, base: usize) {
+    h.el("th")
+        .attr("scope", "row")
+        .text(format_args!("byte {}", base * 4));
+}
+
 /// The editable memory table: one `<input data-word="w">` per 32-bit word, eight words a row,
 /// each row headed by its first byte address.
-pub fn memory_editor(words: &[u32]) -> String {
-    let mut html = String::with_capacity(words.len() * 120);
-    html.push_str(r#"<table class="maca-words" id="maca-memory-edit"><tbody>"#);
-    for (row, chunk) in words.chunks(ROW_WORDS).enumerate() {
-        let base = row * ROW_WORDS;
-        let _ = write!(html, r#"<tr><th scope="row">byte {}</th>"#, base * 4);
-        for (k, w) in chunk.iter().enumerate() {
-            let i = base + k;
-            let _ = write!(
-                html,
-                r#"<td><input data-word="{i}" value="0x{w:08x}" aria-label="word {i} (bytes {}..{})" spellcheck="false"></td>"#,
-                i * 4,
-                i * 4 + 3
-            );
-        }
-        html.push_str("</tr>");
-    }
-    html.push_str("</tbody></table>");
+pub fn memory_editor(words: &[u32]) -> Html {
+    let mut html = Html::with_capacity(words.len() * 120);
+    html.el("table")
+        .attr("class", "maca-words")
+        .attr("id", "maca-memory-edit")
+        .with(|h| {
+            h.el("tbody").with(|h| {
+                for (row, chunk) in words.chunks(ROW_WORDS).enumerate() {
+                    let base = row * ROW_WORDS;
+                    h.el("tr").with(|h| {
+                        byte_head(h, base);
+                        for (k, w) in chunk.iter().enumerate() {
+                            let i = base + k;
+                            h.el("td").with(|h| {
+                                h.el("input")
+                                    .attr("data-word", i)
+                                    .attr("value", format_args!("0x{w:08x}"))
+                                    .attr(
+                                        "aria-label",
+                                        format_args!("word {i} (bytes {}..{})", i * 4, i * 4 + 3),
+                                    )
+                                    .attr("spellcheck", "false")
+                                    .void();
+                            });
+                        }
+                    });
+                }
+            });
+        });
     html
 }
 
 /// The memory after a store, read-only: every word, changed words marked `changed` with their
 /// old value in the tooltip.
-pub fn memory_after(buffer: &str, before: &[u32], after: &[u32]) -> String {
+pub fn memory_after(buffer: &str, before: &[u32], after: &[u32]) -> Html {
     let changed = before.iter().zip(after).filter(|(a, b)| a != b).count();
-    let mut html = format!(
-        r#"<h3>{} after the call <span class="hint">({changed} word(s) changed)</span></h3><table class="maca-words" id="maca-memory-after" data-buffer="{}"><tbody>"#,
-        if buffer == "shared" {
+    let mut html = Html::new();
+    html.el("h3").with(|h| {
+        h.push_text(if buffer == "shared" {
             "shared memory"
         } else {
             "global memory"
-        },
-        escape(buffer)
-    );
-    for (row, chunk) in after.chunks(ROW_WORDS).enumerate() {
-        let base = row * ROW_WORDS;
-        let _ = write!(html, r#"<tr><th scope="row">byte {}</th>"#, base * 4);
-        for (k, w) in chunk.iter().enumerate() {
-            let i = base + k;
-            match before.get(i) {
-                Some(old) if old != w => {
-                    let _ = write!(
-                        html,
-                        r#"<td class="changed" data-word="{i}" title="word {i}: was 0x{old:08x}">0x{w:08x}</td>"#
-                    );
+        });
+        h.push_text(" after the call ");
+        h.el("span")
+            .attr("class", "hint")
+            .text(format_args!("({changed} word(s) changed)"));
+    });
+    html.el("table")
+        .attr("class", "maca-words")
+        .attr("id", "maca-memory-after")
+        .attr("data-buffer", buffer)
+        .with(|h| {
+            h.el("tbody").with(|h| {
+                for (row, chunk) in after.chunks(ROW_WORDS).enumerate() {
+                    let base = row * ROW_WORDS;
+                    h.el("tr").with(|h| {
+                        byte_head(h, base);
+                        for (k, w) in chunk.iter().enumerate() {
+                            let i = base + k;
+                            match before.get(i) {
+                                Some(old) if old != w => h
+                                    .el("td")
+                                    .attr("class", "changed")
+                                    .attr("data-word", i)
+                                    .attr("title", format_args!("word {i}: was 0x{old:08x}"))
+                                    .text(format_args!("0x{w:08x}")),
+                                _ => h
+                                    .el("td")
+                                    .attr("data-word", i)
+                                    .text(format_args!("0x{w:08x}")),
+                            }
+                        }
+                    });
                 }
-                _ => {
-                    let _ = write!(html, r#"<td data-word="{i}">0x{w:08x}</td>"#);
-                }
-            }
-        }
-        html.push_str("</tr>");
-    }
-    html.push_str("</tbody></table>");
+            });
+        });
     html
 }
 
 /// The lane mask a compare builtin returns (every active lane gets the same 64-bit value), as a
 /// strip of 64 cells, bit 0 (lane 0) first. `None` when no lane has a value.
-pub fn bit_strip(step: &Step) -> Option<String> {
+pub fn bit_strip(step: &Step) -> Option<Html> {
     let mask = step
         .results
         .iter()
         .find(|r| r.source != Source::Inactive)
         .and_then(|r| r.value)?
         .bits;
-    let mut html = format!(
-        r#"<h3>lane mask <code id="maca-mask-hex">0x{mask:016x}</code> <span class="hint">bit n = lane n ({} set)</span></h3><div class="maca-bits" id="maca-bits" role="img" aria-label="64-bit lane mask 0x{mask:016x}">"#,
-        mask.count_ones()
-    );
-    for bit in 0..64 {
-        let on = (mask >> bit) & 1 == 1;
-        let _ = write!(
-            html,
-            r#"<span class="bit{}" data-bit="{bit}" title="bit {bit} (lane {bit}): {}">{}</span>"#,
-            if on { " on" } else { "" },
-            u8::from(on),
-            u8::from(on)
-        );
-    }
-    html.push_str(r#"</div><div class="maca-bit-scale"><span>lane 0</span><span>lane 31</span><span>lane 63</span></div>"#);
+    let mut html = Html::new();
+    html.el("h3").with(|h| {
+        h.push_text("lane mask ");
+        h.el("code")
+            .attr("id", "maca-mask-hex")
+            .text(format_args!("0x{mask:016x}"));
+        h.push_text(" ");
+        h.el("span")
+            .attr("class", "hint")
+            .text(format_args!("bit n = lane n ({} set)", mask.count_ones()));
+    });
+    html.el("div")
+        .attr("class", "maca-bits")
+        .attr("id", "maca-bits")
+        .attr("role", "img")
+        .attr("aria-label", format_args!("64-bit lane mask 0x{mask:016x}"))
+        .with(|h| {
+            for bit in 0..64 {
+                let on = (mask >> bit) & 1 == 1;
+                h.el("span")
+                    .attr("class", if on { "bit on" } else { "bit" })
+                    .attr("data-bit", bit)
+                    .attr(
+                        "title",
+                        format_args!("bit {bit} (lane {bit}): {}", u8::from(on)),
+                    )
+                    .text(u8::from(on));
+            }
+        });
+    html.el("div").attr("class", "maca-bit-scale").with(|h| {
+        for lane in ["lane 0", "lane 31", "lane 63"] {
+            h.leaf("span", lane);
+        }
+    });
     Some(html)
 }
 
@@ -114,11 +161,7 @@ fn lane_colour(lane: usize) -> String {
 ///
 /// # Errors
 /// The [`InputError`] of a matrix parameter that does not parse (the op run reports the same).
-pub fn mma_grids(
-    spec: &MmaSpec,
-    layout: &MmaLayout,
-    input: &OpInput,
-) -> Result<String, InputError> {
+pub fn mma_grids(spec: &MmaSpec, layout: &MmaLayout, input: &OpInput) -> Result<Html, InputError> {
     let parse = |m: Matrix, field: &str| {
         let (r, c) = layout.dims(m);
         let elem = if m == Matrix::C {
@@ -140,16 +183,20 @@ pub fn mma_grids(
     );
     let d = mma::unpack(layout, Matrix::D, &d_regs);
     let active = input.active;
-    let mut html = String::from(r#"<div class="maca-mma" id="maca-mma">"#);
-    for (m, name, values) in [
-        (Matrix::A, "A", &a),
-        (Matrix::B, "B", &b),
-        (Matrix::C, "C", &c),
-        (Matrix::D, "D", &d),
-    ] {
-        grid(&mut html, layout, m, name, values, active);
-    }
-    html.push_str("</div>");
+    let mut html = Html::new();
+    html.el("div")
+        .attr("class", "maca-mma")
+        .attr("id", "maca-mma")
+        .with(|h| {
+            for (m, name, values) in [
+                (Matrix::A, "A", &a),
+                (Matrix::B, "B", &b),
+                (Matrix::C, "C", &c),
+                (Matrix::D, "D", &d),
+            ] {
+                grid(h, layout, m, name, values, active);
+            }
+        });
     Ok(html)
 }
 
@@ -165,7 +212,7 @@ fn number(x: f64) -> String {
 }
 
 fn grid(
-    html: &mut String,
+    html: &mut Html,
     layout: &MmaLayout,
     m: Matrix,
     name: &str,
@@ -178,30 +225,46 @@ fn grid(
     } else {
         "slot"
     };
-    let _ = write!(
-        html,
-        r#"<figure class="maca-matrix" data-matrix="{name}"><figcaption>{name} <span class="hint">{rows}×{cols}, {} {slot_word}(s) per lane</span></figcaption><table><tbody>"#,
-        layout.slots(m)
-    );
-    for r in 0..rows {
-        html.push_str("<tr>");
-        for c in 0..cols {
-            let x = values.get(r * cols + c).copied().unwrap_or(0.0);
-            match layout.locate(m, r, c) {
-                Some((lane, slot)) => {
-                    let off = if active.contains(lane) { "" } else { " off" };
-                    let _ = write!(
-                        html,
-                        r#"<td class="cell{off}" data-lane="{lane}" data-slot="{slot}" style="background:{}" title="{name}[{r}][{c}] = {}: lane {lane}, {slot_word} {slot}">{}</td>"#,
-                        lane_colour(lane),
-                        number(x),
-                        number(x)
-                    );
-                }
-                None => html.push_str("<td></td>"),
-            }
-        }
-        html.push_str("</tr>");
-    }
-    html.push_str("</tbody></table></figure>");
+    html.el("figure")
+        .attr("class", "maca-matrix")
+        .attr("data-matrix", name)
+        .with(|h| {
+            h.el("figcaption").with(|h| {
+                h.push_text(name).push_text(" ");
+                h.el("span").attr("class", "hint").text(format_args!(
+                    "{rows}×{cols}, {} {slot_word}(s) per lane",
+                    layout.slots(m)
+                ));
+            });
+            h.el("table").with(|h| {
+                h.el("tbody").with(|h| {
+                    for r in 0..rows {
+                        h.el("tr").with(|h| {
+                            for c in 0..cols {
+                                let x = values.get(r * cols + c).copied().unwrap_or(0.0);
+                                match layout.locate(m, r, c) {
+                                    Some((lane, slot)) => {
+                                        let off = if active.contains(lane) { "" } else { " off" };
+                                        h.el("td")
+                                            .attr("class", format_args!("cell{off}"))
+                                            .attr("data-lane", lane)
+                                            .attr("data-slot", slot)
+                                            .attr("style", format_args!("background:{}", lane_colour(lane)))
+                                            .attr(
+                                                "title",
+                                                format_args!(
+                                                    "{name}[{r}][{c}] = {}: lane {lane}, {slot_word} {slot}",
+                                                    number(x)
+                                                ),
+                                            )
+                                            .text(number(x));
+                                    }
+                                    None => h.el("td").empty(),
+                                }
+                            }
+                        });
+                    }
+                });
+            });
+        });
 }
