@@ -15,10 +15,6 @@
 
 mod article;
 
-use std::cell::RefCell;
-use std::fmt::Write;
-use std::rc::Rc;
-
 use crosslane_core::dialect::amdgcn::arch;
 use crosslane_core::{entries, example_for_arch, find_op, Dialect, RefEntry, View};
 use wasm_bindgen::closure::Closure;
@@ -29,7 +25,7 @@ use web_sys::{
 };
 
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
-use crate::labels::escape;
+use crate::kit::{self, Html, State};
 use crate::panic;
 use crate::views::router;
 
@@ -58,16 +54,16 @@ pub fn mount() -> Js<()> {
     let Some(section) = doc.get_element_by_id("view-reference") else {
         return Ok(());
     };
-    let view = Rc::new(RefCell::new(Reference {
+    let view = State::new(Reference {
         section,
         built: None,
-    }));
+    });
     let shown = view.clone();
     router::on_change(move |name| {
         if name != NAME || router::current() != NAME {
             return;
         }
-        let Ok(mut v) = shown.try_borrow_mut() else {
+        let Some(mut v) = shown.get_mut() else {
             return;
         };
         if v.built.is_some() {
@@ -87,18 +83,11 @@ pub fn mount() -> Js<()> {
     Ok(())
 }
 
-fn listen(target: &EventTarget, kind: &str, f: impl Fn(Event) + 'static) -> Js<()> {
-    let c = Closure::<dyn Fn(Event)>::new(f);
-    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
-    c.forget();
-    Ok(())
-}
-
 impl Reference {
-    fn build(&mut self, me: &Rc<RefCell<Reference>>) -> Js<()> {
+    fn build(&mut self, me: &State<Reference>) -> Js<()> {
         let doc = document()?;
         let all = entries();
-        self.section.set_inner_html("");
+        kit::clear(&self.section);
         let layout = el(&doc, "div", &[("class", "reference-layout")], None)?;
         let side = el(
             &doc,
@@ -163,7 +152,7 @@ impl Reference {
 
         let list: HtmlElement = el_as(&doc, "div", &[("id", "reference")])?;
         list.set_attribute("data-count", &all.len().to_string())?;
-        let mut html = String::new();
+        let mut html = Html::new();
         for d in Dialect::ALL {
             let ops: Vec<(usize, &RefEntry)> = all
                 .iter()
@@ -173,20 +162,28 @@ impl Reference {
             if ops.is_empty() {
                 continue;
             }
-            let _ = write!(
-                html,
-                r#"<section class="ref-dialect" id="ref-{name}" data-dialect="{name}"><h2>{title} <small>{n} operation{s}</small></h2>"#,
-                name = d.name(),
-                title = escape(d.title()),
-                n = ops.len(),
-                s = if ops.len() == 1 { "" } else { "s" },
-            );
-            for (i, e) in ops {
-                html.push_str(&article::html(i, e));
-            }
-            html.push_str("</section>");
+            html.el("section")
+                .attr("class", "ref-dialect")
+                .attr("id", format_args!("ref-{}", d.name()))
+                .attr("data-dialect", d.name())
+                .with(|h| {
+                    h.el("h2").with(|h| {
+                        h.push_text(d.title()).push_text(" ");
+                        h.leaf(
+                            "small",
+                            format_args!(
+                                "{} operation{}",
+                                ops.len(),
+                                if ops.len() == 1 { "" } else { "s" }
+                            ),
+                        );
+                    });
+                    for (i, e) in ops {
+                        article::html(h, i, e);
+                    }
+                });
         }
-        list.set_inner_html(&html);
+        kit::set_html(&list, &html);
         append(&layout, &list)?;
         append(&self.section, &layout)?;
 
@@ -203,20 +200,20 @@ impl Reference {
             .filter_map(|i| found.item(i)?.dyn_into::<HtmlElement>().ok())
             .collect();
 
-        let weak = Rc::downgrade(me);
+        let weak = me.downgrade();
         let list_target: EventTarget = list.clone().into();
-        listen(&list_target, "click", move |e| {
+        kit::listen(&list_target, "click", move |e| {
             let Some(view) = weak.upgrade() else { return };
             if let Err(err) = open_in_playground(&view, &e) {
                 panic::banner(&format!("crosslane could not open the example: {err:?}"));
             }
         })?;
-        let weak = Rc::downgrade(me);
+        let weak = me.downgrade();
         let arch_target: EventTarget = arch_pick.clone().into();
         let picked = arch_pick.clone();
-        listen(&arch_target, "change", move |_| {
+        kit::listen(&arch_target, "change", move |_| {
             let Some(view) = weak.upgrade() else { return };
-            let Ok(mut v) = view.try_borrow_mut() else {
+            let Some(mut v) = view.get_mut() else {
                 return;
             };
             if let Err(err) = v.retarget(&picked.value()) {
@@ -225,11 +222,11 @@ impl Reference {
                 ));
             }
         })?;
-        let weak = Rc::downgrade(me);
+        let weak = me.downgrade();
         let search_target: EventTarget = search.clone().into();
-        listen(&search_target, "input", move |_| {
+        kit::listen(&search_target, "input", move |_| {
             let Some(view) = weak.upgrade() else { return };
-            let Ok(v) = view.try_borrow() else { return };
+            let Some(v) = view.get() else { return };
             if let Err(err) = v.filter() {
                 panic::banner(&format!(
                     "crosslane could not search the reference: {err:?}"
@@ -267,11 +264,11 @@ impl Reference {
             let Some((article, _)) = b.articles.get(i) else {
                 continue;
             };
-            article.set_inner_html(&article::inner(i, e));
+            kit::set_html(article, &article::inner(i, e));
             // Drawn at once: only the AMD articles change, a handful of drawings.
             if let Some(slot) = article.query_selector(".example-drawing")? {
                 if let Some(svg) = article::drawing(e) {
-                    slot.set_inner_html(&svg);
+                    kit::set_svg(&slot, &svg);
                     slot.remove_attribute("data-pending")?;
                 }
             }
@@ -310,12 +307,12 @@ impl Reference {
 
 /// Draws each example when it comes within a screen of the viewport (and only then: laying out
 /// every drawing at once takes seconds), then counts a render.
-fn observe_drawings(me: &Rc<RefCell<Reference>>, list: &HtmlElement) -> Js<()> {
-    let weak = Rc::downgrade(me);
+fn observe_drawings(me: &State<Reference>, list: &HtmlElement) -> Js<()> {
+    let weak = me.downgrade();
     let callback = Closure::<dyn FnMut(js_sys::Array, IntersectionObserver)>::new(
         move |seen: js_sys::Array, observer: IntersectionObserver| {
             let Some(view) = weak.upgrade() else { return };
-            let Ok(v) = view.try_borrow() else { return };
+            let Some(v) = view.get() else { return };
             let Some(built) = &v.built else { return };
             let mut drew = false;
             for entry in seen.iter() {
@@ -333,7 +330,7 @@ fn observe_drawings(me: &Rc<RefCell<Reference>>, list: &HtmlElement) -> Js<()> {
                     .and_then(|i| built.entries.get(i))
                     .and_then(article::drawing);
                 if let Some(svg) = svg {
-                    target.set_inner_html(&svg);
+                    kit::set_svg(&target, &svg);
                     let _ = target.remove_attribute("data-pending");
                     drew = true;
                 }
@@ -388,7 +385,7 @@ fn toc(doc: &Document, all: &[RefEntry]) -> Js<Element> {
 
 /// A click on an "open in playground" button: the example's request goes to the op view (its
 /// restore hook fills the form and renders), which is then shown.
-fn open_in_playground(view: &Rc<RefCell<Reference>>, e: &Event) -> Js<()> {
+fn open_in_playground(view: &State<Reference>, e: &Event) -> Js<()> {
     let Some(button) = e
         .target()
         .and_then(|t| t.dyn_into::<Element>().ok())
@@ -404,7 +401,7 @@ fn open_in_playground(view: &Rc<RefCell<Reference>>, e: &Event) -> Js<()> {
     };
     // Take the request and let go of the view before the op view runs.
     let request = {
-        let v = view.try_borrow().map_err(|_| JsValue::from_str("busy"))?;
+        let v = view.get().ok_or_else(|| JsValue::from_str("busy"))?;
         v.built
             .as_ref()
             .and_then(|b| b.entries.get(index))

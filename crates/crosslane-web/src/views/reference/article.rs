@@ -6,12 +6,11 @@
 //! Everything comes from [`RefEntry`], which the core builds from the `OpSpec` that runs the op
 //! and from an actual run of the example, so the page cannot say anything the op does not do.
 
-use std::fmt::Write;
-
 use crosslane_core::dialect::amdgcn::arch;
 use crosslane_core::{Dialect, RefEntry};
 
-use crate::labels::{escape, result_text, DisplayOptions};
+use crate::kit::Html;
+use crate::labels::{result_text, DisplayOptions};
 use crate::render::{scene, svg};
 
 /// Width of an example drawing, in CSS pixels (the SVG scales down with the column).
@@ -45,15 +44,15 @@ pub fn anchor(e: &RefEntry) -> String {
     format!("ref-{}-{name}", e.dialect.name())
 }
 
-/// The article of entry number `index` (the button carries the index back to the view).
-pub fn html(index: usize, e: &RefEntry) -> String {
-    format!(
-        r#"<article class="ref-op" id="{id}" data-op="{name}" data-dialect="{dialect}">{inner}</article>"#,
-        id = anchor(e),
-        name = escape(e.name),
-        dialect = e.dialect.name(),
-        inner = inner(index, e),
-    )
+/// The article of entry number `index` (the button carries the index back to the view),
+/// appended to `html`.
+pub fn html(html: &mut Html, index: usize, e: &RefEntry) {
+    html.el("article")
+        .attr("class", "ref-op")
+        .attr("id", anchor(e))
+        .attr("data-op", e.name)
+        .attr("data-dialect", e.dialect.name())
+        .html(&inner(index, e));
 }
 
 /// The AMD target an entry's example ran for (its `arch` parameter, else the default), with the
@@ -75,100 +74,118 @@ pub fn target(e: &RefEntry) -> Option<String> {
 }
 
 /// The inside of the article: replaced whole when the AMD target picker re-runs the example.
-pub fn inner(index: usize, e: &RefEntry) -> String {
-    let mut s = String::with_capacity(8192);
-    let _ = write!(
-        s,
-        r#"<header><h3><code>{name}</code></h3>"#,
-        name = escape(e.name),
-    );
-    if !e.aliases.is_empty() {
-        let _ = write!(
-            s,
-            r#"<span class="aliases">also: {}</span>"#,
-            e.aliases
-                .iter()
-                .map(|a| format!("<code>{}</code>", escape(a)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    if e.scalar {
-        s.push_str(r#"<span class="badge">scalar</span>"#);
-    }
-    let _ = write!(
-        s,
-        r#"<button type="button" class="open-playground button" data-index="{index}" title="load this example into the operation view">open in playground</button></header>"#
-    );
-    let _ = write!(
-        s,
-        r#"<pre class="signature"><code>{}</code></pre><p class="rule">{}</p><p class="source">source: {}</p>"#,
-        escape(&e.signature_line()),
-        escape(&e.rule),
-        escape(e.source)
-    );
+pub fn inner(index: usize, e: &RefEntry) -> Html {
+    let mut s = Html::with_capacity(8192);
+    s.el("header").with(|h| {
+        h.el("h3").with(|h| {
+            h.leaf("code", e.name);
+        });
+        if !e.aliases.is_empty() {
+            h.el("span").attr("class", "aliases").with(|h| {
+                h.push_text("also: ");
+                for (i, a) in e.aliases.iter().enumerate() {
+                    if i > 0 {
+                        h.push_text(", ");
+                    }
+                    h.leaf("code", a);
+                }
+            });
+        }
+        if e.scalar {
+            h.el("span").attr("class", "badge").text("scalar");
+        }
+        h.el("button")
+            .attr("type", "button")
+            .attr("class", "open-playground button")
+            .attr("data-index", index)
+            .attr("title", "load this example into the operation view")
+            .text("open in playground");
+    });
+    s.el("pre").attr("class", "signature").with(|h| {
+        h.leaf("code", e.signature_line());
+    });
+    s.el("p").attr("class", "rule").text(&e.rule);
+    s.el("p")
+        .attr("class", "source")
+        .text(format_args!("source: {}", e.source));
     if let Some(t) = target(e) {
-        let _ = write!(
-            s,
-            r#"<p class="target">target: <code>{}</code> <span class="hint">· set by the AMD target picker beside the list; default {}</span></p>"#,
-            escape(&t),
-            arch::DEFAULT
-        );
+        s.el("p").attr("class", "target").with(|h| {
+            h.push_text("target: ");
+            h.leaf("code", &t);
+            h.push_text(" ");
+            h.el("span").attr("class", "hint").text(format_args!(
+                "· set by the AMD target picker beside the list; default {}",
+                arch::DEFAULT
+            ));
+        });
     }
     params(&mut s, e);
-    let types: Vec<String> = e
-        .types
-        .iter()
-        .map(|t| format!("<code>{}</code>", t.name()))
-        .collect();
-    let _ = write!(
-        s,
-        r#"<p class="types">types: {}"#,
-        if types.is_empty() {
-            "none (the op takes no operand)".to_string()
-        } else {
-            types.join(", ")
+    s.el("p").attr("class", "types").with(|h| {
+        h.push_text("types: ");
+        if e.types.is_empty() {
+            h.push_text("none (the op takes no operand)");
         }
-    );
-    if !e.type_note.is_empty() {
-        let _ = write!(s, r#" <span class="hint">· {}</span>"#, escape(e.type_note));
-    }
-    s.push_str("</p>");
+        for (i, t) in e.types.iter().enumerate() {
+            if i > 0 {
+                h.push_text(", ");
+            }
+            h.leaf("code", t.name());
+        }
+        if !e.type_note.is_empty() {
+            h.push_text(" ");
+            h.el("span")
+                .attr("class", "hint")
+                .text(format_args!("· {}", e.type_note));
+        }
+    });
     example(&mut s, index, e);
     s
 }
 
-fn params(s: &mut String, e: &RefEntry) {
+fn params(s: &mut Html, e: &RefEntry) {
     if e.params.is_empty() {
-        s.push_str(r#"<p class="params-none hint">no parameters besides the operand</p>"#);
+        s.el("p")
+            .attr("class", "params-none hint")
+            .text("no parameters besides the operand");
         return;
     }
-    s.push_str(
-        r#"<table class="params"><thead><tr><th scope="col">parameter</th><th scope="col">range</th><th scope="col">default</th><th scope="col">meaning</th></tr></thead><tbody>"#,
-    );
-    for p in &e.params {
-        let _ = write!(
-            s,
-            r#"<tr data-param="{name}"><td class="name"><code>{name}</code> <span class="flag">{flag}</span></td><td class="range">{range}{lanes}</td><td class="default">{default}</td><td class="doc">{doc}</td></tr>"#,
-            name = escape(p.name),
-            flag = escape(&p.flag),
-            range = escape(&p.range),
-            lanes = match (p.lanes, p.lanes_source) {
-                (Some(l), Some(src)) => format!(
-                    r#" <span class="lanes" title="{}">· {}</span>"#,
-                    escape(src),
-                    escape(l)
-                ),
-                _ => String::new(),
-            },
-            default = escape(p.default_text.trim_start_matches("default ")),
-            doc = escape(p.doc),
-        );
-    }
-    s.push_str("</tbody></table>");
+    s.el("table").attr("class", "params").with(|h| {
+        h.el("thead").with(|h| {
+            h.el("tr").with(|h| {
+                for col in ["parameter", "range", "default", "meaning"] {
+                    h.el("th").attr("scope", "col").text(col);
+                }
+            });
+        });
+        h.el("tbody").with(|h| {
+            for p in &e.params {
+                h.el("tr").attr("data-param", p.name).with(|h| {
+                    h.el("td").attr("class", "name").with(|h| {
+                        h.leaf("code", p.name);
+                        h.push_text(" ");
+                        h.el("span").attr("class", "flag").text(&p.flag);
+                    });
+                    h.el("td").attr("class", "range").with(|h| {
+                        h.push_text(&p.range);
+                        if let (Some(l), Some(src)) = (p.lanes, p.lanes_source) {
+                            h.push_text(" ");
+                            h.el("span")
+                                .attr("class", "lanes")
+                                .attr("title", src)
+                                .text(format_args!("· {l}"));
+                        }
+                    });
+                    h.el("td")
+                        .attr("class", "default")
+                        .text(p.default_text.trim_start_matches("default "));
+                    h.el("td").attr("class", "doc").text(p.doc);
+                });
+            }
+        });
+    });
 }
 
-fn example(s: &mut String, index: usize, e: &RefEntry) {
+fn example(s: &mut Html, index: usize, e: &RefEntry) {
     let ex = &e.example;
     let results = ex.step.as_ref().map_or(String::new(), |step| {
         step.results
@@ -177,36 +194,34 @@ fn example(s: &mut String, index: usize, e: &RefEntry) {
             .collect::<Vec<_>>()
             .join(",")
     });
-    let _ = write!(
-        s,
-        r#"<figure class="example" data-results="{}"><figcaption>example: <code class="command">{}</code>"#,
-        escape(&results),
-        escape(&ex.command)
-    );
-    if let Some(note) = ex.note {
-        let _ = write!(s, r#" <span class="note">{}</span>"#, escape(note));
-    }
-    s.push_str("</figcaption>");
-    match (&ex.step, &ex.error) {
-        (Some(_), _) => {
-            // Filled with [`drawing`] when it scrolls near the screen: 171 drawings at once
-            // would take seconds to lay out.
-            let _ = write!(
-                s,
-                r#"<div class="example-drawing" data-index="{index}" data-pending="true"></div>"#
-            );
-        }
-        (None, Some(err)) => {
-            let _ = write!(
-                s,
-                r#"<p class="field-error">{}: {}</p>"#,
-                escape(&err.field),
-                escape(&err.message)
-            );
-        }
-        (None, None) => {}
-    }
-    s.push_str("</figure>");
+    s.el("figure")
+        .attr("class", "example")
+        .attr("data-results", &results)
+        .with(|h| {
+            h.el("figcaption").with(|h| {
+                h.push_text("example: ");
+                h.el("code").attr("class", "command").text(&ex.command);
+                if let Some(note) = ex.note {
+                    h.push_text(" ");
+                    h.el("span").attr("class", "note").text(note);
+                }
+            });
+            match (&ex.step, &ex.error) {
+                // Filled with [`drawing`] when it scrolls near the screen: 171 drawings at
+                // once would take seconds to lay out.
+                (Some(_), _) => h
+                    .el("div")
+                    .attr("class", "example-drawing")
+                    .attr("data-index", index)
+                    .attr("data-pending", "true")
+                    .empty(),
+                (None, Some(err)) => h
+                    .el("p")
+                    .attr("class", "field-error")
+                    .text(format_args!("{}: {}", err.field, err.message)),
+                (None, None) => {}
+            }
+        });
 }
 
 /// The example drawn small (an SVG by the same renderer as the op view), or `None` when the
