@@ -35,7 +35,6 @@ mod wgsl_gpu;
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt::Write;
 use std::rc::Rc;
 
 use crosslane_core::kernel::{LaunchConfig, Limits};
@@ -49,7 +48,7 @@ use web_sys::{
 };
 
 use crate::dom::{by_id, document, mark_ready, set_data, window, Js};
-use crate::labels::escape;
+use crate::kit::{self, Html, State};
 use crate::render::{canvas, scene};
 use crate::views::router;
 use crate::worker::client::{Client, Heard};
@@ -224,7 +223,7 @@ struct KernelView {
     edit_pending: Rc<Cell<bool>>,
 }
 
-type Shared = Rc<RefCell<KernelView>>;
+type Shared = State<KernelView>;
 
 /// Builds the kernel view inside `section#view-kernel`, wires its events, starts its worker and
 /// registers its router hooks. Opens with the seed's asc_shfl_down reduce-sum kernel, not yet
@@ -235,7 +234,7 @@ type Shared = Rc<RefCell<KernelView>>;
 pub fn mount() -> Js<()> {
     let doc = document()?;
     let section: HtmlElement = by_id(&doc, "view-kernel")?;
-    section.set_inner_html(TEMPLATE);
+    kit::set_html(&section, &Html::from_static(TEMPLATE));
     set_data(&section, "state", "running")?;
     let view = build(&doc, section)?;
     let defaults = page_limits();
@@ -249,28 +248,24 @@ pub fn mount() -> Js<()> {
     ]) {
         input.set_placeholder(&value.to_string());
     }
-    let mut options = String::from(r#"<option value="">— a seed kernel —</option>"#);
+    let mut options = Html::new();
+    inputs::option(&mut options, "", "— a seed kernel —");
     for e in examples::EXAMPLES {
-        let _ = write!(
-            options,
-            r#"<option value="{}">{}</option>"#,
-            escape(e.file),
-            escape(e.label)
-        );
+        inputs::option(&mut options, e.file, e.label);
     }
-    view.examples.set_inner_html(&options);
-    view.dialect.set_inner_html(&inputs::dialect_options());
+    kit::set_html(&view.examples, &options);
+    kit::set_html(&view.dialect, &inputs::dialect_options());
     let first = examples::EXAMPLES.first();
     if let Some(e) = first {
         view.source_el.set_value(e.source);
         view.examples.set_value(e.file);
     }
-    let state: Shared = Rc::new(RefCell::new(view));
+    let state: Shared = State::new(view);
     let client = Client::start(sink(&state))?;
     {
         let mut v = state
-            .try_borrow_mut()
-            .map_err(|_| JsValue::from_str("kernel view busy"))?;
+            .get_mut()
+            .ok_or_else(|| JsValue::from_str("kernel view busy"))?;
         set_data(
             &v.section,
             "worker",
@@ -282,8 +277,8 @@ pub fn mount() -> Js<()> {
     register_hooks(&state);
     wgsl_gpu::mount()?;
     let mut v = state
-        .try_borrow_mut()
-        .map_err(|_| JsValue::from_str("kernel view busy"))?;
+        .get_mut()
+        .ok_or_else(|| JsValue::from_str("kernel view busy"))?;
     v.render_source();
     v.load()
 }
@@ -292,7 +287,7 @@ pub fn mount() -> Js<()> {
 /// may speak while the view is borrowed (a cancel pressed inside an event handler).
 fn sink(state: &Shared) -> impl Fn(Heard) + 'static {
     let queue: Rc<RefCell<VecDeque<Heard>>> = Rc::new(RefCell::new(VecDeque::new()));
-    let weak = Rc::downgrade(state);
+    let weak = state.downgrade();
     move |heard| {
         let first = {
             let Ok(mut q) = queue.try_borrow_mut() else {
@@ -325,7 +320,7 @@ fn drain(state: &Shared, queue: &Rc<RefCell<VecDeque<Heard>>>) {
         let Some(heard) = queue.try_borrow_mut().ok().and_then(|mut q| q.pop_front()) else {
             return;
         };
-        let Ok(mut v) = state.try_borrow_mut() else {
+        let Some(mut v) = state.get_mut() else {
             return;
         };
         // Only a frame that moved the position (a run, a step) or took a memory edit (the fills
@@ -410,21 +405,18 @@ fn on(
     f: impl Fn(&Shared, Event) -> Js<()> + 'static,
 ) -> Js<()> {
     let state = state.clone();
-    let c = Closure::<dyn Fn(Event)>::new(move |e: Event| {
+    kit::listen(target, kind, move |e| {
         if let Err(err) = f(&state, e) {
             crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
         }
-    });
-    target.add_event_listener_with_callback(kind, c.as_ref().unchecked_ref())?;
-    c.forget();
-    Ok(())
+    })
 }
 
 /// Runs `f` on the view if it is free (a re-entrant event is dropped, never a panic), then
 /// tells the router the state changed when `f` says so.
 fn act(state: &Shared, f: impl FnOnce(&mut KernelView) -> Js<bool>) -> Js<()> {
     let changed = {
-        let Ok(mut v) = state.try_borrow_mut() else {
+        let Some(mut v) = state.get_mut() else {
             return Ok(());
         };
         f(&mut v)?
@@ -442,8 +434,8 @@ fn target_of(e: &Event) -> EventTarget {
 fn wire(state: &Shared) -> Js<()> {
     let (source, examples, entry, launch, memory, canvas_el, warp_pick, dialect, args_box) = {
         let v = state
-            .try_borrow()
-            .map_err(|_| JsValue::from_str("kernel view busy"))?;
+            .get()
+            .ok_or_else(|| JsValue::from_str("kernel view busy"))?;
         let mut launch: Vec<EventTarget> = vec![
             v.blocks.clone().into(),
             v.threads.clone().into(),
@@ -492,8 +484,8 @@ fn wire(state: &Shared) -> Js<()> {
         })
     })?;
     let pending = state
-        .try_borrow()
-        .map_err(|_| JsValue::from_str("kernel view busy"))?
+        .get()
+        .ok_or_else(|| JsValue::from_str("kernel view busy"))?
         .edit_pending
         .clone();
     let early = pending.clone();
@@ -598,7 +590,7 @@ fn wire(state: &Shared) -> Js<()> {
         if name != "kernel" || router::current() != "kernel" {
             return;
         }
-        if let Ok(mut v) = again.try_borrow_mut() {
+        if let Some(mut v) = again.get_mut() {
             if v.sized {
                 return;
             }
@@ -701,7 +693,7 @@ fn schedule_frame(state: Shared) -> Js<()> {
 /// (unless an example or a permalink replaced the source in the meantime).
 fn apply_edit(state: &Shared) -> Js<()> {
     let generation = {
-        let Ok(mut v) = state.try_borrow_mut() else {
+        let Some(mut v) = state.get_mut() else {
             return schedule_frame(state.clone());
         };
         if !v.edit_pending.replace(false) {
@@ -745,7 +737,7 @@ fn press(state: &Shared, which: Button) -> Js<()> {
     if let Button::Cancel = which {
         // The client speaks to the view while cancelling: no borrow may be held.
         let (client, steps) = {
-            let Ok(v) = state.try_borrow() else {
+            let Some(v) = state.get() else {
                 return Ok(());
             };
             // The slider follows the run's progress: how far it got.
@@ -798,14 +790,9 @@ fn register_hooks(state: &Shared) {
     let saved_inputs = state.clone();
     let restored_inputs = state.clone();
     router::register_inputs(router::InputHooks {
-        save: Box::new(move || {
-            saved_inputs
-                .try_borrow()
-                .map(|v| v.inputs())
-                .unwrap_or_default()
-        }),
+        save: Box::new(move || saved_inputs.get().map(|v| v.inputs()).unwrap_or_default()),
         restore: Box::new(move |inputs| {
-            if let Ok(mut v) = restored_inputs.try_borrow_mut() {
+            if let Some(mut v) = restored_inputs.get_mut() {
                 v.set_inputs(inputs);
             }
         }),
@@ -815,7 +802,7 @@ fn register_hooks(state: &Shared) {
     router::register(router::ViewHooks {
         name: "kernel",
         save: Box::new(move || {
-            let v = saved.try_borrow().ok()?;
+            let v = saved.get()?;
             let num = |e: &HtmlInputElement| e.value().trim().parse::<u32>().unwrap_or(0);
             Some(View::Kernel {
                 source: v.source_el.value(),
@@ -836,8 +823,8 @@ fn register_hooks(state: &Shared) {
             else {
                 return false;
             };
-            match restored.try_borrow_mut() {
-                Ok(mut v) => {
+            match restored.get_mut() {
+                Some(mut v) => {
                     v.edit_pending.set(false);
                     v.generation += 1;
                     v.source_el.set_value(source);
@@ -868,7 +855,7 @@ fn register_hooks(state: &Shared) {
                         loaded.is_ok()
                     }
                 }
-                Err(_) => false,
+                None => false,
             }
         }),
     });
@@ -1146,12 +1133,16 @@ impl KernelView {
         // entry, so the launch asks for it.
         match &inputs.entry {
             Some(e) => {
-                self.entry
-                    .set_inner_html(&format!(r#"<option value="{0}">{0}</option>"#, escape(e)));
+                let mut html = Html::new();
+                inputs::option(&mut html, e, e);
+                kit::set_html(&self.entry, &html);
                 self.entry.set_value(e);
             }
             None => {
-                self.entry.set_inner_html(r#"<option value="">—</option>"#);
+                kit::set_html(
+                    &self.entry,
+                    &Html::from_static(r#"<option value="">—</option>"#),
+                );
             }
         }
         // The fields are rebuilt with these values when the parameters arrive.
@@ -1299,10 +1290,10 @@ impl KernelView {
                 })
                 .collect();
         }
-        let (code, gutter) = highlight::render(&self.source_el.value(), &marks);
+        let (mut code, gutter) = highlight::render(&self.source_el.value(), &marks);
         // A trailing newline keeps the last line's height equal to the textarea's.
-        self.highlight.set_inner_html(&format!("{code}\n"));
-        self.gutter.set_inner_html(&gutter);
+        kit::set_html(&self.highlight, code.push_text("\n"));
+        kit::set_html(&self.gutter, &gutter);
         self.sync_scroll();
     }
 
@@ -1328,41 +1319,35 @@ impl KernelView {
         };
         if f.entries != self.entries {
             let chosen = self.entry.value();
-            let mut html = String::new();
+            let mut html = Html::new();
             for (k, n) in f.entries.iter().enumerate() {
-                let _ = write!(
-                    html,
-                    r#"<option value="{v}">{n}{first}</option>"#,
-                    v = if k == 0 { String::new() } else { escape(n) },
-                    n = escape(n),
-                    first = if k == 0 { " (default)" } else { "" }
-                );
+                let first = if k == 0 { " (default)" } else { "" };
+                let v = if k == 0 { "" } else { n.as_str() };
+                inputs::option(&mut html, v, &format!("{n}{first}"));
             }
             if f.entries.is_empty() {
-                html.push_str(r#"<option value="">—</option>"#);
+                inputs::option(&mut html, "", "—");
             }
-            self.entry.set_inner_html(&html);
+            kit::set_html(&self.entry, &html);
             if f.entries.iter().skip(1).any(|n| *n == chosen) {
                 self.entry.set_value(&chosen);
             }
             self.entries.clone_from(&f.entries);
         }
         let chosen = self.warp_pick.value();
-        let mut html = String::from(r#"<option value="">the warp of the step shown</option>"#);
+        let mut html = Html::new();
+        inputs::option(&mut html, "", "the warp of the step shown");
         let mut kept = false;
         for (b, w) in &f.warps {
             let value = format!("{b}:{w}");
             kept |= value == chosen;
-            let _ = write!(
-                html,
-                r#"<option value="{value}">block {b} · warp {w}</option>"#
-            );
+            inputs::option(&mut html, &value, &format!("block {b} · warp {w}"));
         }
-        self.warp_pick.set_inner_html(&html);
+        kit::set_html(&self.warp_pick, &html);
         if kept {
             self.warp_pick.set_value(&chosen);
         }
-        self.diagnostics.set_inner_html(&f.diagnostics_html);
+        kit::set_html(&self.diagnostics, &f.diagnostics_html);
         match &f.error {
             Some(message) => {
                 self.error.set_text_content(Some(message));
@@ -1377,8 +1362,8 @@ impl KernelView {
         self.dialect_from.set_text_content(Some(&f.dialect_line));
         // Rebuilt only when the parameters change, so typing in a field keeps its focus.
         if f.params != self.params && (f.error.is_none() || !f.params.is_empty()) {
-            self.args_box
-                .set_inner_html(&inputs::fields_html(&f.params, &self.args, &self.lens));
+            let fields = inputs::fields_html(&f.params, &self.args, &self.lens);
+            kit::set_html(&self.args_box, &fields);
             self.params.clone_from(&f.params);
         }
         self.show_fills()?;
@@ -1391,8 +1376,8 @@ impl KernelView {
         };
         self.status.set_text_content(Some(&status));
         set_data(&self.section, "state", &f.state)?;
-        self.vars.set_inner_html(&f.vars_html);
-        self.mask.set_inner_html(&f.mask_html);
+        kit::set_html(&self.vars, &f.vars_html);
+        kit::set_html(&self.mask, &f.mask_html);
         self.warp.set_text_content(Some(&f.warp_text));
         match &f.memory_error {
             // The table stays as typed, so the cell that does not parse can be corrected.
@@ -1401,7 +1386,7 @@ impl KernelView {
                 self.memory_error.set_hidden(false);
             }
             None => {
-                self.memory.set_inner_html(&f.memory_html);
+                kit::set_html(&self.memory, &f.memory_html);
                 self.memory_error.set_hidden(true);
             }
         }

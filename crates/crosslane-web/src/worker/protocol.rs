@@ -13,6 +13,8 @@ use crosslane_core::kernel::LaunchConfig;
 use crosslane_core::Step;
 use serde::{Deserialize, Serialize};
 
+use crate::kit::Html;
+
 /// What the page shows, sent with every request.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -112,17 +114,17 @@ pub struct Frame {
     /// Squiggles: the fault and the diagnostics so far (at most [`MAX_SQUIGGLES`]).
     pub squiggles: Vec<Squiggle>,
     /// `#kernel-diagnostics` items.
-    pub diagnostics_html: String,
+    pub diagnostics_html: Html,
     /// The warps of the launch for the warp menu (empty when there are too many to list).
     pub warps: Vec<(usize, usize)>,
     /// `table#kernel-vars`.
-    pub vars_html: String,
+    pub vars_html: Html,
     /// `#kernel-mask`.
-    pub mask_html: String,
+    pub mask_html: Html,
     /// `#kernel-warp`.
     pub warp_text: String,
     /// `table#kernel-memory`.
-    pub memory_html: String,
+    pub memory_html: Html,
     /// A memory edit that did not parse: "NAME[i]: message".
     pub memory_error: Option<String>,
     /// The cross-lane call to draw.

@@ -7,8 +7,6 @@
 //! checkpoints instead of the whole trace is the engine's business: only [`Session::frame`]
 //! reads the trace, so that change stays local here.
 
-use std::fmt::Write;
-
 use crosslane_core::kernel::{
     list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Outcome, Ty,
 };
@@ -17,7 +15,6 @@ use crosslane_core::{LaneMask, Level};
 use super::protocol::{
     At, Command, Drawn, Frame, ParamField, Reply, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
 };
-use crate::labels::escape;
 use crate::views::kernel::tables;
 
 /// Most warps offered in the lane table's warp menu.
@@ -256,24 +253,32 @@ impl Session {
                 continue;
             }
             items += 1;
-            let _ = write!(
-                f.diagnostics_html,
-                r#"<li data-level="{level}" data-line="{line}"><span class="level">{level}</span> <span class="where">line {line}:{col}</span> <span class="message">{msg}</span>{rule}</li>"#,
-                line = d.line,
-                col = d.col,
-                msg = escape(&d.message),
-                rule = if d.rule.is_empty() {
-                    String::new()
-                } else {
-                    format!(" <cite>{}</cite>", escape(&d.rule))
-                }
-            );
+            f.diagnostics_html
+                .el("li")
+                .attr("data-level", level)
+                .attr("data-line", d.line)
+                .with(|h| {
+                    h.el("span").attr("class", "level").text(level);
+                    h.push_text(" ");
+                    h.el("span")
+                        .attr("class", "where")
+                        .text(format_args!("line {}:{}", d.line, d.col));
+                    h.push_text(" ");
+                    h.el("span").attr("class", "message").text(&d.message);
+                    if !d.rule.is_empty() {
+                        h.push_text(" ");
+                        h.leaf("cite", &d.rule);
+                    }
+                });
         }
         if more > 0 {
-            let _ = write!(
-                f.diagnostics_html,
-                r#"<li class="more" data-more="{more}">and {more} more diagnostics (the first {MAX_DIAGNOSTIC_ITEMS} are listed)</li>"#
-            );
+            f.diagnostics_html
+                .el("li")
+                .attr("class", "more")
+                .attr("data-more", more)
+                .text(format_args!(
+                    "and {more} more diagnostics (the first {MAX_DIAGNOSTIC_ITEMS} are listed)"
+                ));
         }
     }
 

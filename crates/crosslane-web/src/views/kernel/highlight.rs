@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use crate::labels::escape;
+use crate::kit::Html;
 
 /// What marks a line or a position of the editor carries.
 #[derive(Clone, Debug, Default)]
@@ -256,19 +256,20 @@ pub const PLAIN_BYTES: usize = 512 * 1024;
 
 /// [`render`] for a source over [`PLAIN_LINES`] or [`PLAIN_BYTES`]: the text and the line
 /// numbers, escaped.
-fn plain(source: &str) -> (String, String) {
+fn plain(source: &str) -> (Html, Html) {
     let lines = source.split('\n').count();
-    let mut gutter = String::with_capacity(lines * 6);
+    let mut numbers = String::with_capacity(lines * 6);
     for n in 1..=lines {
-        let _ = writeln!(gutter, "{n}");
+        let _ = writeln!(numbers, "{n}");
     }
-    (
-        format!(
-            r#"<span class="plain" data-lines="{lines}">{}</span>"#,
-            escape(source)
-        ),
-        format!(r#"<span class="gl-plain">{gutter}</span>"#),
-    )
+    let mut code = Html::with_capacity(source.len() + 64);
+    code.el("span")
+        .attr("class", "plain")
+        .attr("data-lines", lines)
+        .text(source);
+    let mut gutter = Html::with_capacity(numbers.len() + 32);
+    gutter.el("span").attr("class", "gl-plain").text(&numbers);
+    (code, gutter)
 }
 
 /// Most coloured runs on one line; a longer line is shown uncoloured.
@@ -276,13 +277,13 @@ pub const LONG_LINE_RUNS: usize = 2_000;
 
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
-pub fn render(source: &str, marks: &Marks) -> (String, String) {
+pub fn render(source: &str, marks: &Marks) -> (Html, Html) {
     if source.len() > PLAIN_BYTES || source.bytes().filter(|b| *b == b'\n').count() >= PLAIN_LINES {
         return plain(source);
     }
     let lines = scan(source);
-    let mut code = String::with_capacity(source.len() * 3);
-    let mut gutter = String::with_capacity(lines.len() * 40);
+    let mut code = Html::with_capacity(source.len() * 3);
+    let mut gutter = Html::with_capacity(lines.len() * 40);
     // The squiggles grouped by line once, so that the work is linear in the source plus the
     // squiggles (it was lines × squiggles: 10^4 lines with 10^4 diagnostics froze the tab), and at
     // most [`MAX_PER_LINE`] of them marked on one line (the rest counted in the gutter's title).
@@ -346,38 +347,36 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
             titles.push(format!("and {} more on line {n}", more_on_line[k]));
         }
         let current = marks.current == Some(n);
-        code.push_str(&format!(
-            r#"<span class="cl{}" data-line="{n}">"#,
-            if current { " current" } else { "" }
-        ));
-        for (i, (class, text)) in runs.iter().enumerate() {
-            if text.is_empty() {
-                continue;
-            }
-            let squiggle = marked.iter().find(|m| m.0 == i);
-            if let Some((_, level, message)) = squiggle {
-                code.push_str(&format!(
-                    r#"<span class="sq sq-{level}" title="{}">"#,
-                    escape(message)
-                ));
-            }
-            match class.css() {
-                Some(css) => {
-                    code.push_str(&format!(r#"<span class="{css}">{}</span>"#, escape(text)))
+        code.el("span")
+            .attr("class", if current { "cl current" } else { "cl" })
+            .attr("data-line", n)
+            .with(|h| {
+                for (i, (class, text)) in runs.iter().enumerate() {
+                    if text.is_empty() {
+                        continue;
+                    }
+                    let run = |h: &mut Html| match class.css() {
+                        Some(css) => h.el("span").attr("class", css).text(text),
+                        None => {
+                            h.push_text(text);
+                        }
+                    };
+                    match marked.iter().find(|m| m.0 == i) {
+                        Some((_, level, message)) => h
+                            .el("span")
+                            .attr("class", format_args!("sq sq-{level}"))
+                            .attr("title", message)
+                            .with(run),
+                        None => run(h),
+                    }
                 }
-                None => code.push_str(&escape(text)),
-            }
-            if squiggle.is_some() {
-                code.push_str("</span>");
-            }
-        }
-        for (level, message) in at_end {
-            code.push_str(&format!(
-                r#"<span class="sq sq-{level} sq-eol" title="{}"> </span>"#,
-                escape(&message)
-            ));
-        }
-        code.push_str("</span>");
+                for (level, message) in &at_end {
+                    h.el("span")
+                        .attr("class", format_args!("sq sq-{level} sq-eol"))
+                        .attr("title", message)
+                        .text(" ");
+                }
+            });
         let mut class = String::from("gl");
         if current {
             class.push_str(" current");
@@ -386,10 +385,12 @@ pub fn render(source: &str, marks: &Marks) -> (String, String) {
             class.push_str(" mark-");
             class.push_str(level);
         }
-        gutter.push_str(&format!(
-            r#"<span class="{class}" data-line="{n}" title="{}">{n}</span>"#,
-            escape(&titles.join("\n"))
-        ));
+        gutter
+            .el("span")
+            .attr("class", &class)
+            .attr("data-line", n)
+            .attr("title", titles.join("\n"))
+            .text(n);
     }
     (code, gutter)
 }

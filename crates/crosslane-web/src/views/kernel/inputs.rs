@@ -7,21 +7,35 @@
 //! `crosslane_core::fill`, an unset scalar's diagnostic) and the view shows its words.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use crosslane_core::Dialect;
 
-use crate::labels::escape;
+use crate::kit::Html;
 use crate::worker::protocol::ParamField;
+
+/// `<option value=V>TEXT</option>`.
+pub fn option(h: &mut Html, value: &str, text: &str) {
+    h.el("option").attr("value", value).text(text);
+}
 
 /// The dialect picker's options: `auto` (from the source: `LaunchConfig::dialect` = `None`),
 /// then every dialect by its CLI name. HIP's wave32 / wave64 is the lanes field (32 or 64).
-pub fn dialect_options() -> String {
-    let mut html = String::from(r#"<option value="">auto (from the source)</option>"#);
+pub fn dialect_options() -> Html {
+    let mut html = Html::new();
+    option(&mut html, "", "auto (from the source)");
     for d in Dialect::ALL {
-        let _ = write!(html, r#"<option value="{0}">{0}</option>"#, d.name());
+        option(&mut html, d.name(), d.name());
     }
     html
+}
+
+/// One `<div class="field"><label for=ID>LABEL</label><input id=ID …></div>`, the input's
+/// attributes after its id given by `input`.
+fn field(h: &mut Html, id: &str, label: &str, input: impl FnOnce(crate::kit::html::Tag<'_>)) {
+    h.el("div").attr("class", "field").with(|h| {
+        h.el("label").attr("for", id).text(label);
+        input(h.el("input").attr("id", id));
+    });
 }
 
 /// The argument fields for `params`, filled from `args` (values and fills by parameter name)
@@ -33,29 +47,48 @@ pub fn fields_html(
     params: &[ParamField],
     args: &BTreeMap<String, String>,
     lens: &BTreeMap<String, usize>,
-) -> String {
-    let mut html = String::new();
+) -> Html {
+    let mut html = Html::new();
     for (k, p) in params.iter().enumerate() {
-        let name = escape(&p.name);
-        let value = args.get(&p.name).map_or(String::new(), |v| escape(v));
+        let name = &p.name;
+        let value = args.get(&p.name).map_or("", String::as_str);
+        let arg_id = format!("kernel-arg-{k}");
         if !p.pointer {
-            let _ = write!(
-                html,
-                r#"<div class="field"><label for="kernel-arg-{k}">{name}</label><input id="kernel-arg-{k}" data-arg="{name}" type="text" placeholder="lane" autocomplete="off" value="{value}"></div>"#
-            );
+            field(&mut html, &arg_id, name, |i| {
+                i.attr("data-arg", name)
+                    .attr("type", "text")
+                    .attr("placeholder", "lane")
+                    .attr("autocomplete", "off")
+                    .attr("value", value)
+                    .void()
+            });
             continue;
         }
         if !p.reference {
             let len = lens.get(&p.name).map_or(String::new(), usize::to_string);
-            let _ = write!(
-                html,
-                r#"<div class="field"><label for="kernel-len-{k}">{name} length</label><input id="kernel-len-{k}" data-len="{name}" type="text" inputmode="numeric" placeholder="auto" autocomplete="off" value="{len}"></div>"#
+            field(
+                &mut html,
+                &format!("kernel-len-{k}"),
+                &format!("{name} length"),
+                |i| {
+                    i.attr("data-len", name)
+                        .attr("type", "text")
+                        .attr("inputmode", "numeric")
+                        .attr("placeholder", "auto")
+                        .attr("autocomplete", "off")
+                        .attr("value", &len)
+                        .void()
+                },
             );
         }
-        let _ = write!(
-            html,
-            r#"<div class="field"><label for="kernel-arg-{k}">{name} fill</label><input id="kernel-arg-{k}" data-arg="{name}" type="text" placeholder="index" autocomplete="off" value="{value}"></div>"#
-        );
+        field(&mut html, &arg_id, &format!("{name} fill"), |i| {
+            i.attr("data-arg", name)
+                .attr("type", "text")
+                .attr("placeholder", "index")
+                .attr("autocomplete", "off")
+                .attr("value", value)
+                .void()
+        });
     }
     html
 }

@@ -1,18 +1,17 @@
 //! The HTML of the kernel view's tables: the lane table of variables (`table#kernel-vars`), the
-//! active-mask strip (`#kernel-mask`) and the memory table (`#kernel-memory`). Built as strings
-//! from core types only, so the page sets each with one `innerHTML`.
+//! active-mask strip (`#kernel-mask`) and the memory table (`#kernel-memory`). Built as [`Html`]
+//! from core types only (in the worker; the frame carries them), so the page sets each at once.
 //!
 //! Words: a lane's undefined value reads `undefined` (the page contract's word, DESIGN.md "Page
 //! contract"), with the interpreter's reason and line on hover; an undefined memory cell reads
 //! `undef`, which is also what the cell editor accepts (`Memory::set_text`).
 
 use std::collections::{BTreeMap, HashSet};
-use std::fmt::Write;
 
 use crosslane_core::kernel::{KVal, LaneVal, MemWrite, Memory, Space, VarChange};
 use crosslane_core::LaneMask;
 
-use crate::labels::escape;
+use crate::kit::Html;
 
 /// Cells per row of the memory table.
 pub const MEMORY_COLUMNS: usize = 16;
@@ -44,79 +43,75 @@ fn undef_title(v: &LaneVal) -> String {
 /// `tr[data-lane]` per lane with `td[data-var=NAME]` cells. Lanes outside `active` (the lanes
 /// that did not run the step shown) get class `off`; variables changed by that step get class
 /// `changed`.
-pub fn vars_table(lanes: usize, active: LaneMask, vars: &[VarChange], changed: &[&str]) -> String {
-    let mut html = String::with_capacity(lanes * (60 + vars.len() * 40));
-    html.push_str(r#"<thead><tr><th scope="col">lane</th><th scope="col">active</th>"#);
-    for v in vars {
-        let _ = write!(
-            html,
-            r#"<th scope="col" data-var="{name}"{cls}>{name}</th>"#,
-            name = escape(&v.name),
-            cls = if changed.contains(&v.name.as_str()) {
-                r#" class="changed""#
-            } else {
-                ""
+pub fn vars_table(lanes: usize, active: LaneMask, vars: &[VarChange], changed: &[&str]) -> Html {
+    let mut html = Html::with_capacity(lanes * (60 + vars.len() * 40));
+    html.el("thead").with(|h| {
+        h.el("tr").with(|h| {
+            h.el("th").attr("scope", "col").text("lane");
+            h.el("th").attr("scope", "col").text("active");
+            for v in vars {
+                h.el("th")
+                    .attr("scope", "col")
+                    .attr("data-var", &v.name)
+                    .attr_opt(
+                        "class",
+                        changed.contains(&v.name.as_str()).then_some("changed"),
+                    )
+                    .text(&v.name);
             }
-        );
-    }
-    html.push_str("</tr></thead><tbody>");
-    for lane in 0..lanes {
-        let on = active.contains(lane);
-        let _ = write!(
-            html,
-            r#"<tr data-lane="{lane}"{off}><th scope="row">{lane}</th><td class="on">{mark}</td>"#,
-            off = if on { "" } else { r#" class="off""# },
-            mark = if on { "●" } else { "·" },
-        );
-        for v in vars {
-            let name = escape(&v.name);
-            let changed = on && changed.contains(&v.name.as_str());
-            match v.values.get(lane) {
-                Some(Ok(k)) => {
-                    let _ = write!(
-                        html,
-                        r#"<td data-var="{name}"{cls}>{}</td>"#,
-                        escape(&value_text(k)),
-                        cls = if changed { r#" class="changed""# } else { "" }
-                    );
-                }
-                Some(u @ Err(_)) => {
-                    let _ = write!(
-                        html,
-                        r#"<td data-var="{name}" class="undef{}" title="{}">undefined</td>"#,
-                        if changed { " changed" } else { "" },
-                        escape(&undef_title(u))
-                    );
-                }
-                None => {
-                    let _ = write!(html, r#"<td data-var="{name}"></td>"#);
-                }
-            }
+        });
+    });
+    html.el("tbody").with(|h| {
+        for lane in 0..lanes {
+            let on = active.contains(lane);
+            h.el("tr")
+                .attr("data-lane", lane)
+                .attr_opt("class", (!on).then_some("off"))
+                .with(|h| {
+                    h.el("th").attr("scope", "row").text(lane);
+                    h.el("td")
+                        .attr("class", "on")
+                        .text(if on { "●" } else { "·" });
+                    for v in vars {
+                        let changed = on && changed.contains(&v.name.as_str());
+                        let td = h.el("td").attr("data-var", &v.name);
+                        match v.values.get(lane) {
+                            Some(Ok(k)) => td
+                                .attr_opt("class", changed.then_some("changed"))
+                                .text(value_text(k)),
+                            Some(u @ Err(_)) => td
+                                .attr("class", if changed { "undef changed" } else { "undef" })
+                                .attr("title", undef_title(u))
+                                .text("undefined"),
+                            None => td.empty(),
+                        }
+                    }
+                });
         }
-        html.push_str("</tr>");
-    }
-    html.push_str("</tbody>");
+    });
     html
 }
 
 /// The active mask as one square per lane (`span.m.on` / `span.m.off`) after its hex form.
-pub fn mask_strip(lanes: usize, active: LaneMask) -> String {
-    let mut html = String::with_capacity(lanes * 48 + 64);
-    let _ = write!(
-        html,
-        r#"<span class="mask-label">active <code>{}</code></span><span class="mask-lanes">"#,
-        active.to_hex(lanes)
-    );
-    for lane in 0..lanes {
-        let on = active.contains(lane);
-        let _ = write!(
-            html,
-            r#"<span class="m {}" data-lane="{lane}" title="lane {lane} {}"></span>"#,
-            if on { "on" } else { "off" },
-            if on { "active" } else { "inactive" }
-        );
-    }
-    html.push_str("</span>");
+pub fn mask_strip(lanes: usize, active: LaneMask) -> Html {
+    let mut html = Html::with_capacity(lanes * 48 + 64);
+    html.el("span").attr("class", "mask-label").with(|h| {
+        h.push_text("active ");
+        h.leaf("code", active.to_hex(lanes));
+    });
+    html.el("span").attr("class", "mask-lanes").with(|h| {
+        for lane in 0..lanes {
+            let on = active.contains(lane);
+            h.el("span")
+                .attr("class", if on { "m on" } else { "m off" })
+                .attr("data-lane", lane)
+                .attr(
+                    "title",
+                    format_args!("lane {lane} {}", if on { "active" } else { "inactive" }),
+                )
+                .empty();
+        }
+    });
     html
 }
 
@@ -158,86 +153,116 @@ pub fn memory_table(
     writes: &[MemWrite],
     editable: bool,
     pages: &BTreeMap<usize, usize>,
-) -> String {
-    let mut html = String::new();
+) -> Html {
+    let mut html = Html::new();
     if memory.buffers.is_empty() {
-        html.push_str(r#"<tbody><tr><td class="hint">the kernel has no memory</td></tr></tbody>"#);
+        html.el("tbody").with(|h| {
+            h.el("tr").with(|h| {
+                h.el("td")
+                    .attr("class", "hint")
+                    .text("the kernel has no memory");
+            });
+        });
         return html;
     }
     let written: HashSet<(usize, usize)> = writes.iter().map(|w| (w.buffer, w.index)).collect();
+    let span = MEMORY_COLUMNS + 1;
     for (k, b) in memory.buffers.iter().enumerate() {
         let edit = editable && b.space == Space::Global;
-        let _ = write!(
-            html,
-            r#"<tbody data-buffer="{k}" data-name="{name}"><tr class="buf"><th colspan="{span}" scope="rowgroup"><code>{name}</code> · {space} · {len} × {ty}{hint}</th></tr>"#,
-            name = escape(&b.name),
-            span = MEMORY_COLUMNS + 1,
-            space = space_text(b.space),
-            len = b.cells.len(),
-            ty = escape(&b.elem.name()),
-            hint = if edit {
-                " · editable before the first step"
-            } else {
-                ""
-            },
-        );
         let page = page_of(k, b.cells.len(), writes, pages);
         let start = page * MEMORY_PAGE;
         let shown = b.cells.get(start..).unwrap_or(&[]);
         let shown = &shown[..shown.len().min(MEMORY_PAGE)];
-        if b.cells.len() > MEMORY_PAGE {
-            let pages_total = b.cells.len().div_ceil(MEMORY_PAGE);
-            let button = |to: usize, label: &str, enabled: bool| {
-                format!(
-                    r#"<button type="button" class="mem-page" data-buffer="{k}" data-page="{to}"{}>{label}</button>"#,
-                    if enabled { "" } else { " disabled" }
-                )
-            };
-            let _ = write!(
-                html,
-                r#"<tr class="pager"><th colspan="{span}" scope="rowgroup">{first}{prev} cells {a}–{z} of {len} (page {p} of {pages_total}) {next}{last}</th></tr>"#,
-                span = MEMORY_COLUMNS + 1,
-                first = button(0, "⏮", page > 0),
-                prev = button(page.saturating_sub(1), "◀", page > 0),
-                a = start,
-                z = start + shown.len().saturating_sub(1),
-                len = b.cells.len(),
-                p = page + 1,
-                next = button(page + 1, "▶", page + 1 < pages_total),
-                last = button(pages_total - 1, "⏭", page + 1 < pages_total),
-            );
-        }
-        for (row, chunk) in shown.chunks(MEMORY_COLUMNS).enumerate() {
-            let first = start + row * MEMORY_COLUMNS;
-            let _ = write!(html, r#"<tr><th scope="row">{first}</th>"#);
-            for (j, cell) in chunk.iter().enumerate() {
-                let i = first + j;
-                let text = cell.as_ref().map_or("undef".to_string(), value_text);
-                let mut cls = String::new();
-                if written.contains(&(k, i)) {
-                    cls.push_str("written");
+        html.el("tbody")
+            .attr("data-buffer", k)
+            .attr("data-name", &b.name)
+            .with(|h| {
+                h.el("tr").attr("class", "buf").with(|h| {
+                    h.el("th")
+                        .attr("colspan", span)
+                        .attr("scope", "rowgroup")
+                        .with(|h| {
+                            h.leaf("code", &b.name);
+                            h.push_text(format_args!(
+                                " · {} · {} × {}{}",
+                                space_text(b.space),
+                                b.cells.len(),
+                                b.elem.name(),
+                                if edit {
+                                    " · editable before the first step"
+                                } else {
+                                    ""
+                                }
+                            ));
+                        });
+                });
+                if b.cells.len() > MEMORY_PAGE {
+                    let pages_total = b.cells.len().div_ceil(MEMORY_PAGE);
+                    let button = |h: &mut Html, to: usize, label: &str, enabled: bool| {
+                        h.el("button")
+                            .attr("type", "button")
+                            .attr("class", "mem-page")
+                            .attr("data-buffer", k)
+                            .attr("data-page", to)
+                            .flag("disabled", !enabled)
+                            .text(label);
+                    };
+                    h.el("tr").attr("class", "pager").with(|h| {
+                        h.el("th")
+                            .attr("colspan", span)
+                            .attr("scope", "rowgroup")
+                            .with(|h| {
+                                button(h, 0, "⏮", page > 0);
+                                button(h, page.saturating_sub(1), "◀", page > 0);
+                                h.push_text(format_args!(
+                                    " cells {}–{} of {} (page {} of {pages_total}) ",
+                                    start,
+                                    start + shown.len().saturating_sub(1),
+                                    b.cells.len(),
+                                    page + 1
+                                ));
+                                button(h, page + 1, "▶", page + 1 < pages_total);
+                                button(h, pages_total - 1, "⏭", page + 1 < pages_total);
+                            });
+                    });
                 }
-                if cell.is_none() {
-                    cls.push_str(" undef");
+                for (row, chunk) in shown.chunks(MEMORY_COLUMNS).enumerate() {
+                    let first = start + row * MEMORY_COLUMNS;
+                    h.el("tr").with(|h| {
+                        h.el("th").attr("scope", "row").text(first);
+                        for (j, cell) in chunk.iter().enumerate() {
+                            let i = first + j;
+                            let text = cell.as_ref().map_or("undef".to_string(), value_text);
+                            let mut cls = String::new();
+                            if written.contains(&(k, i)) {
+                                cls.push_str("written");
+                            }
+                            if cell.is_none() {
+                                cls.push_str(" undef");
+                            }
+                            let td = h
+                                .el("td")
+                                .attr("data-buffer", k)
+                                .attr("data-index", i)
+                                .attr("class", &cls);
+                            if edit {
+                                td.with(|h| {
+                                    h.el("input")
+                                        .attr("type", "text")
+                                        .attr("data-buffer", k)
+                                        .attr("data-index", i)
+                                        .attr("value", &text)
+                                        .attr("aria-label", format_args!("{}[{i}]", b.name))
+                                        .attr("spellcheck", "false")
+                                        .void();
+                                });
+                            } else {
+                                td.text(&text);
+                            }
+                        }
+                    });
                 }
-                if edit {
-                    let _ = write!(
-                        html,
-                        r#"<td data-buffer="{k}" data-index="{i}" class="{cls}"><input type="text" data-buffer="{k}" data-index="{i}" value="{v}" aria-label="{name}[{i}]" spellcheck="false"></td>"#,
-                        v = escape(&text),
-                        name = escape(&b.name),
-                    );
-                } else {
-                    let _ = write!(
-                        html,
-                        r#"<td data-buffer="{k}" data-index="{i}" class="{cls}">{}</td>"#,
-                        escape(&text)
-                    );
-                }
-            }
-            html.push_str("</tr>");
-        }
-        html.push_str("</tbody>");
+            });
     }
     html
 }
