@@ -43,6 +43,16 @@ pub fn callback(f: impl FnMut(JsValue) + 'static) -> js_sys::Function {
         .unchecked_into()
 }
 
+/// Runs `f` once, after every listener of the event being handled has run (a zero timeout):
+/// for work that reads what another listener of the same event writes, so that the order in
+/// which the listeners were added does not matter.
+pub fn after_event(f: impl FnOnce() + 'static) {
+    let f = Closure::once_into_js(f);
+    if let Ok(w) = crate::dom::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
+    }
+}
+
 /// Removes every child of `target`.
 pub fn clear(target: &Element) {
     target.set_text_content(None);

@@ -10,8 +10,6 @@
 //! and the panel says so. Kept out of `kernel.rs` (which runs the emulator in its own way): it
 //! reads the source and the launch fields by id and runs its own emulator pass.
 
-use std::cell::RefCell;
-use std::fmt::Write;
 use std::rc::Rc;
 
 use crosslane_core::fill::parse_fill;
@@ -20,12 +18,11 @@ use crosslane_core::kernel::{LaunchConfig, Limits};
 use crosslane_gpu::shader::{bits_text, diff, encode, CellVerdict, ShaderBuffer};
 use crosslane_gpu::web::WebGpu;
 use crosslane_gpu::GpuError;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 use crate::dom::{by_id, document, Js};
-use crate::labels::escape;
+use crate::kit::{self, Html, State};
 
 /// Cells drawn per buffer (the counts cover every cell).
 const SHOWN: usize = 256;
@@ -33,9 +30,8 @@ const SHOWN: usize = 256;
 /// The probe that reads the device's subgroup size as a shader sees it.
 const PROBE: &str = "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n@compute @workgroup_size(64)\nfn main(@builtin(subgroup_size) s: u32, @builtin(local_invocation_index) i: u32) {\n  if (i == 0u) { o[0] = s; }\n}\n";
 
-thread_local! {
-    static GPU: RefCell<Option<Rc<WebGpu>>> = const { RefCell::new(None) };
-}
+/// The panel's state: the device once opened (kept for the next run).
+type Device = State<Option<Rc<WebGpu>>>;
 
 /// Adds the panel under the kernel view and wires its button.
 ///
@@ -48,8 +44,10 @@ pub fn mount() -> Js<()> {
     panel.set_id("kernel-wgsl-gpu");
     // A card like the view's other panels; its colours are the theme's (web/kernel.css).
     panel.set_class_name("kernel-panel kernel-wgsl-gpu");
-    panel.set_inner_html(
-        r#"<h2>WGSL on this GPU</h2>
+    kit::set_html(
+        &panel,
+        &Html::from_static(
+            r#"<h2>WGSL on this GPU</h2>
 <p class="hint">For a WGSL compute shader: runs it through this browser's WebGPU with the buffers
 below (length and fill per binding) and the dispatch (<em>blocks</em> = workgroups in x), reads
 every buffer back and diffs each cell with the emulator, run on the same buffers at the subgroup
@@ -58,28 +56,31 @@ size the GPU shows: match, mismatch, or indeterminate by the spec.</p>
 <button type="button" id="kernel-gpu-run" class="button">Run on this GPU</button>
 <span id="kernel-gpu-status" role="status"></span>
 <div id="kernel-gpu-result"></div>"#,
+        ),
     );
     section.append_child(&panel)?;
     let button: HtmlElement = by_id(&doc, "kernel-gpu-run")?;
-    let cb = Closure::<dyn FnMut()>::new(move || {
-        wasm_bindgen_futures::spawn_local(async {
-            if let Err(e) = run().await {
+    let gpu: Device = State::new(None);
+    kit::listen(&button, "click", move |_| {
+        let gpu = gpu.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = run(&gpu).await {
                 status(&e, "error");
             }
         });
-    });
-    button.add_event_listener_with_callback("click", cb.as_ref().unchecked_ref())?;
-    cb.forget();
-    // The bindings follow the source: typed, pasted, or picked from the examples (the view's own
-    // listeners run first, so the text is already there).
-    let refresh = Closure::<dyn FnMut()>::new(|| {
-        let _ = refresh_bindings();
-    });
+    })?;
+    // The bindings follow the source: typed, pasted, or picked from the examples. The kernel
+    // view's own listener puts a picked example's text in the editor; the table is rebuilt
+    // after every listener of the event has run (a zero timeout), so the order in which the
+    // listeners were added does not matter.
     for (id, event) in [("kernel-source", "input"), ("kernel-examples", "change")] {
         let el: HtmlElement = by_id(&doc, id)?;
-        el.add_event_listener_with_callback(event, refresh.as_ref().unchecked_ref())?;
+        kit::listen(&el, event, |_| {
+            kit::after_event(|| {
+                let _ = refresh_bindings();
+            });
+        })?;
     }
-    refresh.forget();
     refresh_bindings()
 }
 
@@ -124,36 +125,64 @@ fn refresh_bindings() -> Js<()> {
         Vec::new()
     };
     let typed = typed_bindings(&doc);
-    let mut html = String::new();
+    let mut html = Html::new();
     if !bindings.is_empty() {
-        html.push_str("<thead><tr><th>binding</th><th>buffer</th><th>type</th><th>length</th><th>fill (index, a number, i*K+C, a list, random:SEED)</th></tr></thead><tbody>");
+        html.el("thead").with(|h| {
+            h.el("tr").with(|h| {
+                for col in [
+                    "binding",
+                    "buffer",
+                    "type",
+                    "length",
+                    "fill (index, a number, i*K+C, a list, random:SEED)",
+                ] {
+                    h.leaf("th", col);
+                }
+            });
+        });
     }
+    let mut body = Html::new();
     for (k, b) in bindings.iter().enumerate() {
         let old = typed.iter().find(|(n, _, _)| *n == b.name);
         let fill = old.map_or("index".to_string(), |(_, _, f)| f.clone());
-        let len = match b.fixed_len {
-            Some(n) => format!(r#"value="{n}" disabled"#),
-            None => format!(
-                r#"value="{}" placeholder="one per invocation""#,
-                old.and_then(|(_, l, _)| *l)
-                    .map_or(String::new(), |l| l.to_string())
-            ),
-        };
-        let _ = write!(
-            html,
-            r#"<tr data-binding="{n}"><td>@group({g}) @binding({i})</td><td>{n}</td><td>var&lt;{s}&gt; {t}</td><td><input data-len data-row="{k}" size="8" {len}></td><td><input data-fill="{n}" value="{f}" size="24"></td></tr>"#,
-            n = escape(&b.name),
-            g = b.group,
-            i = b.binding,
-            s = escape(&b.space),
-            t = escape(&b.wgsl_elem),
-            f = escape(&fill),
-        );
+        body.el("tr").attr("data-binding", &b.name).with(|h| {
+            h.leaf(
+                "td",
+                format_args!("@group({}) @binding({})", b.group, b.binding),
+            );
+            h.leaf("td", &b.name);
+            h.leaf("td", format_args!("var<{}> {}", b.space, b.wgsl_elem));
+            h.el("td").with(|h| {
+                let input = h
+                    .el("input")
+                    .attr("data-len", "")
+                    .attr("data-row", k)
+                    .attr("size", 8);
+                match b.fixed_len {
+                    Some(n) => input.attr("value", n).flag("disabled", true).void(),
+                    None => input
+                        .attr(
+                            "value",
+                            old.and_then(|(_, l, _)| *l)
+                                .map_or(String::new(), |l| l.to_string()),
+                        )
+                        .attr("placeholder", "one per invocation")
+                        .void(),
+                }
+            });
+            h.el("td").with(|h| {
+                h.el("input")
+                    .attr("data-fill", &b.name)
+                    .attr("value", &fill)
+                    .attr("size", 24)
+                    .void();
+            });
+        });
     }
     if !bindings.is_empty() {
-        html.push_str("</tbody>");
+        html.el("tbody").html(&body);
     }
-    table.set_inner_html(&html);
+    kit::set_html(&table, &html);
     Ok(())
 }
 
@@ -166,12 +195,12 @@ fn status(text: &str, state: &str) {
     }
 }
 
-async fn device() -> Result<Rc<WebGpu>, GpuError> {
-    if let Some(g) = GPU.with(|g| g.borrow().clone()) {
+async fn device(gpu: &Device) -> Result<Rc<WebGpu>, GpuError> {
+    if let Some(g) = gpu.get().and_then(|g| g.clone()) {
         return Ok(g);
     }
     let g = Rc::new(WebGpu::open().await?);
-    GPU.with(|s| *s.borrow_mut() = Some(g.clone()));
+    gpu.update(|s| *s = Some(g.clone()));
     Ok(g)
 }
 
@@ -185,7 +214,7 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-async fn run() -> Result<(), String> {
+async fn run(device_state: &Device) -> Result<(), String> {
     let doc = document().map_err(|e| format!("{e:?}"))?;
     let source = by_id::<HtmlTextAreaElement>(&doc, "kernel-source")
         .map_err(|e| format!("{e:?}"))?
@@ -198,11 +227,11 @@ async fn run() -> Result<(), String> {
         return Ok(());
     }
     if let Ok(result) = by_id::<HtmlElement>(&doc, "kernel-gpu-result") {
-        result.set_inner_html("");
+        kit::clear(&result);
         let _ = result.remove_attribute("data-verdict");
     }
     status("opening WebGPU…", "running");
-    let gpu = device().await.map_err(err)?;
+    let gpu = device(device_state).await.map_err(err)?;
     let facts = gpu.facts().clone();
     let observed = if facts.subgroups {
         let probe = ShaderBuffer {
@@ -308,32 +337,31 @@ async fn run() -> Result<(), String> {
         .run_shader(&text, &prepared.entry, &buffers, [blocks as u32, 1, 1])
         .await
         .map_err(err)?;
-    let mut html = String::new();
-    let _ = write!(
-        html,
-        r#"<p id="kernel-gpu-device">{adapter}{fallback} · subgroup size min {min}, max {max} · observed {obs} · emulator at {size} · {blocks} workgroup(s){directive}</p>"#,
-        adapter = escape(&facts.adapter),
-        fallback = if facts.is_fallback {
+    let mut html = Html::new();
+    html.el("p").attr("id", "kernel-gpu-device").text(format_args!(
+        "{}{} · subgroup size min {}, max {} · observed {} · emulator at {size} · {blocks} workgroup(s){}",
+        facts.adapter,
+        if facts.is_fallback {
             " (fallback adapter)"
         } else {
             ""
         },
-        min = facts.subgroup_min_size,
-        max = facts.subgroup_max_size,
-        obs = observed.map_or("—".to_string(), |o| o.to_string()),
-        directive = if uses_subgroups && !prepared.enables_subgroups {
+        facts.subgroup_min_size,
+        facts.subgroup_max_size,
+        observed.map_or("—".to_string(), |o| o.to_string()),
+        if uses_subgroups && !prepared.enables_subgroups {
             " · `enable subgroups;` added for the browser"
         } else {
             ""
         },
-    );
+    ));
     let mut mismatches = 0;
-    html.push_str(r#"<table class="kernel-gpu-diff"><thead><tr><th>buffer</th><th>match</th><th>mismatch</th><th>indeterminate</th><th>cells (GPU value; hover for the emulator's)</th></tr></thead><tbody>"#);
+    let mut rows = Html::new();
     for (b, bytes) in prepared.bindings.iter().zip(&read) {
         let emu = trace.buffer(&b.name).unwrap_or(&[]);
         let d = diff(&b.name, emu, bytes, b.elem);
         mismatches += d.mismatched;
-        let mut cells = String::new();
+        let mut cells = Html::new();
         for (k, (v, bits)) in d.cells.iter().enumerate().take(SHOWN) {
             let class = match v {
                 CellVerdict::Match => "match",
@@ -348,28 +376,42 @@ async fn run() -> Result<(), String> {
                     .or_else(|| c.as_f64().map(|x| x.to_string()))
                     .unwrap_or_else(|| "?".into()),
             };
-            let _ = write!(
-                cells,
-                r#"<span class="cell {class}" title="[{k}] {class}; emulator: {e}">{g}</span> "#,
-                e = escape(&emu_text),
-                g = escape(&bits_text(*bits, b.elem)),
-            );
+            cells
+                .el("span")
+                .attr("class", format_args!("cell {class}"))
+                .attr("title", format_args!("[{k}] {class}; emulator: {emu_text}"))
+                .text(bits_text(*bits, b.elem));
+            cells.push_text(" ");
         }
         if d.cells.len() > SHOWN {
-            let _ = write!(cells, "… {} more", d.cells.len() - SHOWN);
+            cells.push_text(format_args!("… {} more", d.cells.len() - SHOWN));
         }
-        let _ = write!(
-            html,
-            r#"<tr data-buffer="{n}"><td>{n}</td><td>{m}</td><td>{x}</td><td>{i}</td><td class="cells">{cells}</td></tr>"#,
-            n = escape(&b.name),
-            m = d.matched,
-            x = d.mismatched,
-            i = d.indeterminate,
-        );
+        rows.el("tr").attr("data-buffer", &b.name).with(|h| {
+            h.leaf("td", &b.name);
+            h.leaf("td", d.matched);
+            h.leaf("td", d.mismatched);
+            h.leaf("td", d.indeterminate);
+            h.el("td").attr("class", "cells").html(&cells);
+        });
     }
-    html.push_str("</tbody></table>");
+    html.el("table").attr("class", "kernel-gpu-diff").with(|h| {
+        h.el("thead").with(|h| {
+            h.el("tr").with(|h| {
+                for col in [
+                    "buffer",
+                    "match",
+                    "mismatch",
+                    "indeterminate",
+                    "cells (GPU value; hover for the emulator's)",
+                ] {
+                    h.leaf("th", col);
+                }
+            });
+        });
+        h.el("tbody").html(&rows);
+    });
     let result: HtmlElement = by_id(&doc, "kernel-gpu-result").map_err(|e| format!("{e:?}"))?;
-    result.set_inner_html(&html);
+    kit::set_html(&result, &html);
     let verdict = if mismatches == 0 { "match" } else { "mismatch" };
     let _ = result.set_attribute("data-verdict", verdict);
     status(
