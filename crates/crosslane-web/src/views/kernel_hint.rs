@@ -78,13 +78,13 @@ pub use dom::install;
 
 #[cfg(target_arch = "wasm32")]
 mod dom {
-    use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     use web_sys::{
         CanvasRenderingContext2d, HtmlCanvasElement, HtmlElement, HtmlTextAreaElement, MouseEvent,
     };
 
     use crate::dom::{document, window, Js};
+    use crate::kit::{self, State};
 
     fn px(style: &web_sys::CssStyleDeclaration, prop: &str) -> f64 {
         style
@@ -138,19 +138,17 @@ mod dom {
         super::word_at(line, col, tab).map(str::to_string)
     }
 
-    thread_local! {
-        static INSTALLED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    }
-
     /// Wires the hint to `#kernel-source`; where the editor is not built yet (a view that builds
     /// itself when first shown), when the kernel view is first shown.
     pub fn install() -> Js<()> {
-        if try_install()? {
+        // Whether the hint is wired (the view's one piece of state).
+        let installed = State::new(false);
+        if try_install(&installed)? {
             return Ok(());
         }
-        crate::views::router::on_change(|name| {
-            if name == "kernel" && !INSTALLED.with(std::cell::Cell::get) {
-                if let Err(e) = try_install() {
+        crate::views::router::on_change(move |name| {
+            if name == "kernel" && installed.get().is_some_and(|i| !*i) {
+                if let Err(e) = try_install(&installed) {
                     crate::panic::banner(&format!("crosslane kernel hint: {e:?}"));
                 }
             }
@@ -159,8 +157,8 @@ mod dom {
     }
 
     /// Wires the hint if the editor exists and it is not wired yet; returns whether it is.
-    fn try_install() -> Js<bool> {
-        if INSTALLED.with(std::cell::Cell::get) {
+    fn try_install(installed: &State<bool>) -> Js<bool> {
+        if installed.get().is_some_and(|i| *i) {
             return Ok(true);
         }
         let doc = document()?;
@@ -170,7 +168,7 @@ mod dom {
         else {
             return Ok(false);
         };
-        INSTALLED.with(|i| i.set(true));
+        installed.update(|i| *i = true);
         let Some(holder) = area.parent_element() else {
             return Ok(true);
         };
@@ -181,8 +179,11 @@ mod dom {
         holder.append_child(&tip)?;
 
         let (a, t) = (area.clone(), tip.clone());
-        let on_move = Closure::<dyn Fn(MouseEvent)>::new(move |e: MouseEvent| {
-            match word_under(&a, &e).and_then(|w| super::hint(&w)) {
+        kit::listen(&area, "mousemove", move |e| {
+            let Some(e) = e.dyn_ref::<MouseEvent>() else {
+                return;
+            };
+            match word_under(&a, e).and_then(|w| super::hint(&w)) {
                 Some(text) => {
                     t.set_text_content(Some(&text));
                     let style = t.style();
@@ -196,15 +197,11 @@ mod dom {
                     let _ = a.remove_attribute("aria-describedby");
                 }
             }
-        });
-        area.add_event_listener_with_callback("mousemove", on_move.as_ref().unchecked_ref())?;
-        on_move.forget();
+        })?;
         let t = tip.clone();
-        let hide = Closure::<dyn Fn()>::new(move || t.set_hidden(true));
-        for kind in ["mouseleave", "keydown", "scroll"] {
-            area.add_event_listener_with_callback(kind, hide.as_ref().unchecked_ref())?;
-        }
-        hide.forget();
+        kit::listen_all(&area, &["mouseleave", "keydown", "scroll"], move |_| {
+            t.set_hidden(true)
+        })?;
         Ok(true)
     }
 }

@@ -177,22 +177,19 @@ pub fn install() -> Js<()> {
     let Some(nav) = doc.get_element_by_id("views") else {
         return Ok(());
     };
-    let listener =
-        wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
-            let Some(tab) = e
-                .target()
-                .and_then(|t| t.dyn_into::<Element>().ok())
-                .and_then(|t| t.closest("[data-view]").ok().flatten())
-            else {
-                return;
-            };
-            if let Some(name) = tab.get_attribute("data-view") {
-                if let Err(err) = show(&name) {
-                    crate::panic::banner(&format!("crosslane could not switch views: {err:?}"));
-                }
+    crate::kit::listen(&nav, "click", move |e| {
+        let Some(tab) = e
+            .target()
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|t| t.closest("[data-view]").ok().flatten())
+        else {
+            return;
+        };
+        if let Some(name) = tab.get_attribute("data-view") {
+            if let Err(err) = show(&name) {
+                crate::panic::banner(&format!("crosslane could not switch views: {err:?}"));
             }
-        });
-    nav.add_event_listener_with_callback("click", listener.as_ref().unchecked_ref())?;
-    listener.forget();
+        }
+    })?;
     super::tabs::install_keys(&nav, show)
 }

@@ -3,12 +3,12 @@
 //! shortcut clicks that button, so it runs through the view's own handler and nothing about a
 //! run is written twice.
 
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 
 use super::router;
 use crate::dom::{document, Js};
+use crate::kit;
 
 /// Whether a key press is the run shortcut: Enter with Ctrl or Meta, without Alt or Shift.
 pub fn is_run(key: &str, ctrl: bool, meta: bool, alt: bool, shift: bool) -> bool {
@@ -31,7 +31,10 @@ pub fn install() -> Js<()> {
             run.set_attribute("title", &title)?;
         }
     }
-    let on_key = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+    kit::listen(&doc, "keydown", move |e| {
+        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+            return;
+        };
         if !is_run(
             &e.key(),
             e.ctrl_key(),
@@ -52,8 +55,5 @@ pub fn install() -> Js<()> {
         // No newline in the editor: the keys were a command.
         e.prevent_default();
         run.click();
-    });
-    doc.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref())?;
-    on_key.forget();
-    Ok(())
+    })
 }

@@ -7,7 +7,6 @@
 //!
 //! Source: WAI-ARIA Authoring Practices Guide 1.2, "Tabs Pattern", keyboard interaction.
 
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent};
 
@@ -55,7 +54,10 @@ pub fn focusable_scrollers(panel: &Element) -> Js<()> {
 /// Listens for the tab keys on `nav` (the tablist).
 pub fn install_keys(nav: &Element, select: fn(&str) -> Js<()>) -> Js<()> {
     let list = nav.clone();
-    let on_key = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+    crate::kit::listen(nav, "keydown", move |e| {
+        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+            return;
+        };
         let Ok(tabs) = list.query_selector_all("[role=tab][data-view]") else {
             return;
         };
@@ -82,8 +84,5 @@ pub fn install_keys(nav: &Element, select: fn(&str) -> Js<()>) -> Js<()> {
             }
         }
         let _ = tab.focus();
-    });
-    nav.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref())?;
-    on_key.forget();
-    Ok(())
+    })
 }

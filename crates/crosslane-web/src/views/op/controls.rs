@@ -17,6 +17,7 @@ use web_sys::{Document, Element, HtmlInputElement, HtmlSelectElement};
 
 use crate::dom::{append, el, el_as, remove_all, Js};
 use crate::form;
+use crate::kit;
 
 /// Handles on the form's controls.
 pub struct Controls {
@@ -207,7 +208,7 @@ impl Controls {
         let Some(dialect) = self.current_dialect() else {
             return Ok(());
         };
-        self.op.set_inner_html("");
+        kit::clear(&self.op);
         for spec in dialect_ops(dialect) {
             option(&self.doc, &self.op, spec.name, spec.name)?;
         }
@@ -230,7 +231,7 @@ impl Controls {
             return Ok(());
         };
         let typed = self.param_texts()?;
-        self.params.set_inner_html("");
+        kit::clear(&self.params);
         append(
             &self.params,
             &el(&self.doc, "legend", &[], Some("parameters"))?,
@@ -294,7 +295,7 @@ impl Controls {
             field(&self.doc, &self.params, p.name, p.name, &input, &hint)?;
         }
         let previous = self.ty.value();
-        self.ty.set_inner_html("");
+        kit::clear(&self.ty);
         for t in spec.types {
             option(&self.doc, &self.ty, t.name(), t.name())?;
         }
@@ -376,7 +377,7 @@ impl Controls {
         self.op.set_value(&op_name);
         // Empty the parameter box first, so `select_op` does not carry over the texts of the
         // dialect's first op: every parameter starts from its vendor default or from `req`.
-        self.params.set_inner_html("");
+        kit::clear(&self.params);
         self.select_op()?;
         if let Some(spec) = self.current_op() {
             let found = self.params.query_selector_all("[data-param]")?;
