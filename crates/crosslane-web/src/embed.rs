@@ -61,12 +61,12 @@ mod page {
     use std::cell::RefCell;
     use std::collections::HashMap;
 
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::{JsCast, JsValue};
-    use web_sys::{Event, HtmlElement, HtmlTextAreaElement, ResizeObserver};
+    use wasm_bindgen::JsCast;
+    use web_sys::{HtmlElement, HtmlTextAreaElement, ResizeObserver};
 
     use super::{snippet, HEIGHT_MESSAGE};
     use crate::dom::{document, window, Js};
+    use crate::kit;
     use crate::permalink;
     use crate::views::router;
 
@@ -104,15 +104,11 @@ mod page {
                 root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
             }
         }
-        let observer = Closure::<dyn FnMut(JsValue)>::new(|_| report_height());
-        let ro = ResizeObserver::new(observer.as_ref().unchecked_ref())?;
-        observer.forget();
+        let ro = ResizeObserver::new(&kit::callback(|_| report_height()))?;
         if let Some(body) = doc.body() {
             ro.observe(&body);
         }
-        let resize = Closure::<dyn FnMut(Event)>::new(|_| report_height());
-        window()?.add_event_listener_with_callback("resize", resize.as_ref().unchecked_ref())?;
-        resize.forget();
+        kit::listen(&window()?, "resize", |_| report_height())?;
         report_height();
         Ok(())
     }
@@ -163,13 +159,11 @@ mod page {
             let Some(button) = doc.get_element_by_id(id) else {
                 continue;
             };
-            let click = Closure::<dyn FnMut(Event)>::new(move |_| {
+            kit::listen(&button, "click", move |_| {
                 if let Err(e) = share(kind) {
                     crate::panic::banner(&format!("crosslane could not copy the {kind}: {e:?}"));
                 }
-            });
-            button.add_event_listener_with_callback("click", click.as_ref().unchecked_ref())?;
-            click.forget();
+            })?;
         }
         Ok(())
     }

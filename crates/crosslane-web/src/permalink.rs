@@ -135,13 +135,11 @@ pub fn install() -> Js<()> {
         }
     }
     router::on_change(|_| update());
-    let popstate = Closure::<dyn FnMut(Event)>::new(|_| {
+    crate::kit::listen(&window()?, "popstate", |_| {
         if let Err(e) = on_history_move() {
             crate::panic::banner(&format!("crosslane could not restore the link: {e:?}"));
         }
-    });
-    window()?.add_event_listener_with_callback("popstate", popstate.as_ref().unchecked_ref())?;
-    popstate.forget();
+    })?;
     let end = Closure::<dyn FnMut()>::new(|| {
         IN_BURST.with(|b| b.set(false));
         TIMER.with(|t| t.set(None));
