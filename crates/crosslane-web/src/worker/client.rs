@@ -100,16 +100,12 @@ impl Client {
         });
         client.spawn();
         let weak = Rc::downgrade(&client);
-        let tick = Closure::<dyn FnMut()>::new(move || {
+        let tick = crate::kit::callback(move |_| {
             if let Some(c) = weak.upgrade() {
                 c.watch();
             }
         });
-        window()?.set_interval_with_callback_and_timeout_and_arguments_0(
-            tick.as_ref().unchecked_ref(),
-            500,
-        )?;
-        tick.forget();
+        window()?.set_interval_with_callback_and_timeout_and_arguments_0(&tick, 500)?;
         Ok(client)
     }
 
