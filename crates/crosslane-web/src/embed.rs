@@ -10,6 +10,8 @@
 //! resize the iframe from the height messages; without that script the iframe keeps the
 //! drawing's height.
 
+use crate::kit::Html;
+
 /// Width in CSS pixels of the static drawing in the embed code: a documentation column, so the
 /// drawing keeps its lane labels when the host shows it at that width.
 pub const STATIC_WIDTH: f64 = 760.0;
@@ -37,20 +39,38 @@ pub fn data_uri_escape(text: &str) -> String {
 /// `title` for assistive technology, and under it a link to the same scenario on the full page
 /// (`page`) — the static fallback where the iframe or its wasm cannot run, kept small on purpose
 /// (issue 17, item 7: the inline SVG it replaces made the snippet 50-70 KB). Every interpolated
-/// text is escaped for its attribute or element.
+/// text is escaped for its attribute or element (built as [`Html`]).
 pub fn snippet(url: &str, page: &str, height: f64, title: &str) -> String {
-    use crate::labels::escape;
     let height = if height.is_finite() && height >= 40.0 {
         height.ceil() as u64
     } else {
         320
     };
-    let title = escape(&format!("crosslane: {title}"));
-    let url = escape(url);
-    let page = escape(page);
-    format!(
-        "<div class=\"crosslane-embed\" style=\"max-width:100%\">\n  <iframe style=\"display:block;width:100%;height:{height}px;border:0;background:transparent\" src=\"{url}\" title=\"{title}\" loading=\"lazy\"></iframe>\n  <a class=\"crosslane-static\" href=\"{page}\">{title} — open it on the full page</a>\n</div>\n<script>addEventListener(\"message\",function(e){{if(!e.data||e.data.type!==\"{HEIGHT_MESSAGE}\")return;document.querySelectorAll(\".crosslane-embed iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=Math.ceil(e.data.height)+\"px\";}});}});</script>\n"
-    )
+    let title = format!("crosslane: {title}");
+    let mut h = Html::new();
+    h.markup("<div class=\"crosslane-embed\" style=\"max-width:100%\">\n  ");
+    h.el("iframe")
+        .attr(
+            "style",
+            format_args!(
+                "display:block;width:100%;height:{height}px;border:0;background:transparent"
+            ),
+        )
+        .attr("src", url)
+        .attr("title", &title)
+        .attr("loading", "lazy")
+        .empty();
+    h.markup("\n  ");
+    h.el("a")
+        .attr("class", "crosslane-static")
+        .attr("href", page)
+        .text(format_args!("{title} — open it on the full page"));
+    h.markup(
+        "\n</div>\n<script>addEventListener(\"message\",function(e){if(!e.data||e.data.type!==\"",
+    );
+    h.push_text(HEIGHT_MESSAGE);
+    h.markup("\")return;document.querySelectorAll(\".crosslane-embed iframe\").forEach(function(f){if(f.contentWindow===e.source)f.style.height=Math.ceil(e.data.height)+\"px\";});});</script>\n");
+    h.to_string()
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -3,15 +3,14 @@
 //! SVG back end ([`crate::render::svg::to_svg`]), plus the text an element shows beside them (a
 //! lane table for screen readers, a caption). Nothing here decides a lane's value.
 
-use std::fmt::Write;
-
 use crosslane_core::kernel::KernelTrace;
 use crosslane_core::{InputError, Step};
 use serde::Serialize;
 use serde_json::Value;
 
 use super::{js_safe, kernel_trace, ApiOpRequest, Launch};
-use crate::labels::{escape, input_text, result_text, source_text, DisplayOptions};
+use crate::kit::Html;
+use crate::labels::{input_text, result_text, source_text, DisplayOptions};
 use crate::render::{scene, svg};
 use crate::views::sort::model::{SortRun, DRAW_LIMIT};
 use crate::views::sort::{diagram, plot};
@@ -77,25 +76,37 @@ pub fn summary(step: &Step) -> String {
 /// The step as an HTML table: one row per result lane (`tr[data-lane]`) with input, result,
 /// source and reason, in the page's words ([`crate::labels`]).
 pub fn lane_table(step: &Step) -> String {
-    let mut html = String::with_capacity(step.results.len() * 96 + 256);
-    let _ = write!(
-        html,
-        "<table class=\"lanes\"><caption>{}</caption><thead><tr><th scope=\"col\">lane</th><th scope=\"col\">input</th><th scope=\"col\">result</th><th scope=\"col\">source</th><th scope=\"col\">why</th></tr></thead><tbody>",
-        escape(&summary(step))
-    );
-    for (lane, r) in step.results.iter().enumerate() {
-        let input = step.inputs.get(lane).copied().flatten();
-        let _ = write!(
-            html,
-            "<tr data-lane=\"{lane}\"><th scope=\"row\">{lane}</th><td class=\"input\">{}</td><td class=\"result\">{}</td><td class=\"source\">{}</td><td class=\"why\">{}</td></tr>",
-            escape(&input_text(input, DisplayOptions::default())),
-            escape(&result_text(r, DisplayOptions::default())),
-            escape(&source_text(r)),
-            escape(r.why.as_deref().unwrap_or(""))
-        );
-    }
-    html.push_str("</tbody></table>");
-    html
+    let display = DisplayOptions::default();
+    let mut html = Html::with_capacity(step.results.len() * 96 + 256);
+    html.el("table").attr("class", "lanes").with(|h| {
+        h.leaf("caption", summary(step));
+        h.el("thead").with(|h| {
+            h.el("tr").with(|h| {
+                for col in ["lane", "input", "result", "source", "why"] {
+                    h.el("th").attr("scope", "col").text(col);
+                }
+            });
+        });
+        h.el("tbody").with(|h| {
+            for (lane, r) in step.results.iter().enumerate() {
+                let input = step.inputs.get(lane).copied().flatten();
+                h.el("tr").attr("data-lane", lane).with(|h| {
+                    h.el("th").attr("scope", "row").text(lane);
+                    h.el("td")
+                        .attr("class", "input")
+                        .text(input_text(input, display));
+                    h.el("td")
+                        .attr("class", "result")
+                        .text(result_text(r, display));
+                    h.el("td").attr("class", "source").text(source_text(r));
+                    h.el("td")
+                        .attr("class", "why")
+                        .text(r.why.as_deref().unwrap_or(""));
+                });
+            }
+        });
+    });
+    html.to_string()
 }
 
 /// One picture of a stepped view.
