@@ -25,7 +25,7 @@ use web_sys::{
 };
 
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
-use crate::kit::{self, Html, State};
+use crate::kit::{self, Html, Owned, State};
 use crate::panic;
 use crate::views::router;
 
@@ -81,6 +81,10 @@ pub fn mount() -> Js<()> {
         restore: Box::new(|_| false),
     });
     Ok(())
+}
+
+impl Owned for Reference {
+    const WHAT: &'static str = "the reference view";
 }
 
 impl Reference {
@@ -208,31 +212,10 @@ impl Reference {
                 panic::banner(&format!("crosslane could not open the example: {err:?}"));
             }
         })?;
-        let weak = me.downgrade();
-        let arch_target: EventTarget = arch_pick.clone().into();
-        let picked = arch_pick.clone();
-        kit::listen(&arch_target, "change", move |_| {
-            let Some(view) = weak.upgrade() else { return };
-            let Some(mut v) = view.get_mut() else {
-                return;
-            };
-            if let Err(err) = v.retarget(&picked.value()) {
-                panic::banner(&format!(
-                    "crosslane could not run the examples for that target: {err:?}"
-                ));
-            }
-        })?;
-        let weak = me.downgrade();
-        let search_target: EventTarget = search.clone().into();
-        kit::listen(&search_target, "input", move |_| {
-            let Some(view) = weak.upgrade() else { return };
-            let Some(v) = view.get() else { return };
-            if let Err(err) = v.filter() {
-                panic::banner(&format!(
-                    "crosslane could not search the reference: {err:?}"
-                ));
-            }
-        })?;
+        // The target picker and the search box are bound to the view: each change re-runs the
+        // examples for the target, or filters the list by the words typed.
+        kit::bind::text(me, &arch_pick, |v, name| v.retarget(&name))?;
+        kit::bind::text(me, &search, |v, _| v.filter())?;
 
         observe_drawings(me, &list)?;
         self.built = Some(Built {

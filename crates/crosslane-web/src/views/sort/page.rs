@@ -114,10 +114,13 @@ pub fn mount() -> Js<()> {
         }
         p.recompute()
     })?;
-    page.listen(&form, "change", |p, e| {
-        if target_id(&e) != "sort-dialect" {
-            return Ok(());
-        }
+    // The in-warp dialect is bound to the view: a pick re-runs the warp variant and redraws.
+    let dialect = page
+        .get()
+        .ok_or_else(|| JsValue::from_str("busy"))?
+        .dialect
+        .clone();
+    kit::bind::text(&page, &dialect, |p, _| {
         p.run_warp();
         p.show()
     })?;
