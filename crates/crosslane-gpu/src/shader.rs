@@ -8,6 +8,8 @@
 
 use serde::Serialize;
 
+use crosslane_core::kernel::memory::Memory;
+use crosslane_core::kernel::wgsl::Binding;
 use crosslane_core::kernel::{KVal, Scalar, ValTy};
 
 /// One buffer binding as uploaded.
@@ -68,6 +70,29 @@ pub fn encode(cells: &[Option<KVal>], elem: ValTy) -> Vec<u8> {
         out.extend_from_slice(&b[..n.min(8)]);
     }
     out
+}
+
+/// Every binding of a shader as uploaded: its initial bytes from the emulator's initial memory
+/// (`initial`, the trace's `initial_memory`), in binding order. A binding with no buffer in
+/// `initial` uploads empty. The CLI's `run --gpu` and the page's "Run on this GPU" both upload
+/// through here.
+pub fn upload(bindings: &[Binding], initial: &Memory) -> Vec<ShaderBuffer> {
+    bindings
+        .iter()
+        .map(|b| ShaderBuffer {
+            name: b.name.clone(),
+            group: b.group,
+            binding: b.binding,
+            uniform: b.space == "uniform",
+            elem: b.elem,
+            bytes: initial
+                .buffers
+                .iter()
+                .find(|m| m.name == b.name)
+                .map(|m| encode(&m.cells, b.elem))
+                .unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// How one cell compares.

@@ -4,7 +4,7 @@
 use crosslane_core::kernel::wgsl::{run_wgsl, Prepared};
 use crosslane_core::kernel::{KernelTrace, LaunchConfig};
 use crosslane_gpu::native::NativeGpu;
-use crosslane_gpu::shader::{bits_text, diff, encode, CellVerdict, ShaderBuffer};
+use crosslane_gpu::shader::{bits_text, diff, upload, CellVerdict};
 
 use crate::error::CliError;
 
@@ -53,24 +53,7 @@ pub fn run(
         Some(run_wgsl(source, c).map_err(|e| CliError::Usage(format!("run --gpu: {e}")))?)
     };
     let trace = rerun.as_ref().unwrap_or(trace);
-    let buffers: Vec<ShaderBuffer> = prepared
-        .bindings
-        .iter()
-        .map(|b| ShaderBuffer {
-            name: b.name.clone(),
-            group: b.group,
-            binding: b.binding,
-            uniform: b.space == "uniform",
-            elem: b.elem,
-            bytes: trace
-                .initial_memory
-                .buffers
-                .iter()
-                .find(|m| m.name == b.name)
-                .map(|m| encode(&m.cells, b.elem))
-                .unwrap_or_default(),
-        })
-        .collect();
+    let buffers = upload(&prepared.bindings, &trace.initial_memory);
     let dispatch = config.grid_dim.unwrap_or([1, 1, 1]).map(|d| d as u32);
     let read = gpu
         .run_shader(&prepared.naga_text, &prepared.entry, &buffers, dispatch)

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use crosslane_core::fill::parse_fill;
 use crosslane_core::kernel::wgsl::{is_wgsl, prepare, run_wgsl};
 use crosslane_core::kernel::{LaunchConfig, Limits};
-use crosslane_gpu::shader::{bits_text, diff, encode, CellVerdict, ShaderBuffer};
+use crosslane_gpu::shader::{bits_text, diff, upload, CellVerdict, ShaderBuffer};
 use crosslane_gpu::web::WebGpu;
 use crosslane_gpu::GpuError;
 use wasm_bindgen::JsCast;
@@ -314,24 +314,7 @@ async fn run(device_state: &Device) -> Result<(), String> {
     } else {
         prepared.naga_text.clone()
     };
-    let buffers: Vec<ShaderBuffer> = prepared
-        .bindings
-        .iter()
-        .map(|b| ShaderBuffer {
-            name: b.name.clone(),
-            group: b.group,
-            binding: b.binding,
-            uniform: b.space == "uniform",
-            elem: b.elem,
-            bytes: trace
-                .initial_memory
-                .buffers
-                .iter()
-                .find(|m| m.name == b.name)
-                .map(|m| encode(&m.cells, b.elem))
-                .unwrap_or_default(),
-        })
-        .collect();
+    let buffers = upload(&prepared.bindings, &trace.initial_memory);
     status("running on the GPU…", "running");
     let read = gpu
         .run_shader(&text, &prepared.entry, &buffers, [blocks as u32, 1, 1])
