@@ -1,5 +1,5 @@
-//! The page's small kit, used by every view: one way to attach a listener ([`listen`]), one way
-//! to own a view's state ([`State`]), one way to bind a form field to a state field ([`bind`]),
+//! The page's small kit, used by every view (the DOM parts exist on wasm32 only): one way to attach a listener (`listen`), one way
+//! to own a view's state (`State`), one way to bind a form field to a state field (`bind`),
 //! and HTML built by type ([`Html`]: text is escaped because it can only enter as text).
 //!
 //! Why a kit: each view used to copy its own listener plumbing and own its state its own way;
@@ -10,7 +10,7 @@
 //!   closure throws ("closure invoked recursively"), an `Fn` one finds the state borrowed and
 //!   returns;
 //! - a handler's DOM error shows the red banner instead of vanishing;
-//! - a view is told after each handler, once its state is released ([`Owned::settled`]), so the
+//! - a view is told after each handler, once its state is released (`Owned::settled`), so the
 //!   router's save hook can read the state.
 
 pub mod html;
