@@ -10,6 +10,60 @@ use crosslane_core::{OpSpec, ParamKind};
 use crate::describe;
 use crate::error::CliError;
 
+/// The words of every command that runs one op, declared once: `DIALECT OP`, the common flags
+/// and the op's `--PARAM VALUE` pairs. `crosslane op` ([`crate::cmd::op::OpArgs`]) and `crosslane
+/// gpu DIALECT OP` ([`crate::cmd::gpu::GpuArgs`], beside [`crate::cmd::gpu::op::GpuOpFlags`])
+/// flatten it and add their own flags.
+#[derive(clap::Args, Debug)]
+pub struct OpCall {
+    /// cuda, hip, ascend, amdgcn, maca or wgsl.
+    pub dialect: String,
+    /// The vendor's op name (asc_shfl_xor, __shfl_xor_sync, ds_swizzle_b32, …) or an alias.
+    pub op: String,
+    /// Lanes in the warp: cuda/ascend 32, maca 64, amdgcn/hip 32 or 64 (default 64), wgsl a power
+    /// of two in 4..=128 (default 32; on the GPU, the device's subgroup size).
+    #[arg(long, allow_hyphen_values = true)]
+    pub lanes: Option<String>,
+    /// Active (exec) mask, hex; default all lanes that have not exited.
+    #[arg(long, allow_hyphen_values = true)]
+    pub active: Option<String>,
+    /// The operand: `lane` (default), a lane expression (`lane^1`, `(lane+1)%32`), or a comma
+    /// list of exactly N items.
+    #[arg(long, allow_hyphen_values = true)]
+    pub values: Option<String>,
+    /// Value type: i32 (default), u32, f32, i64, u64, f64, f16, bf16, f16x2, bf16x2 (on the GPU,
+    /// those WGSL can hold).
+    #[arg(long = "type", value_name = "T")]
+    pub ty: Option<String>,
+    /// Print one JSON object instead of a table: the DESIGN.md contract (`crosslane op`), the
+    /// comparison with the WGSL under "wgsl" (`crosslane gpu`).
+    #[arg(long)]
+    pub json: bool,
+    /// The op's parameters as `--PARAM VALUE` (or `--PARAM=VALUE`) pairs.
+    #[arg(
+        value_name = "--PARAM VALUE",
+        num_args = 0..,
+        allow_hyphen_values = true,
+        trailing_var_arg = true
+    )]
+    pub params: Vec<String>,
+}
+
+impl OpCall {
+    /// The common flags as clap read them, before [`parse_params`] adds those given after the
+    /// first op parameter.
+    pub fn common(&self) -> Common {
+        Common {
+            lanes: self.lanes.clone(),
+            active: self.active.clone(),
+            values: self.values.clone(),
+            ty: self.ty.clone(),
+            json: self.json,
+            ..Common::default()
+        }
+    }
+}
+
 /// The flags every op takes. clap reads them while they come before the first op parameter; once
 /// an op parameter starts the trailing list, clap hands every later word to [`parse_params`],
 /// which fills these in too, so `--width 16 --json` and `--json --width 16` mean the same.

@@ -68,7 +68,7 @@ pub fn check(cli: &Cli) -> Result<(), CliError> {
             Ok(())
         }
         Command::Gpu(args) => match (&args.command, &args.op) {
-            (None, Some(a)) => gpu::op::prepare(a).map(drop),
+            (None, Some(a)) => gpu::op::prepare(a, &args.flags).map(drop),
             (Some(GpuCommand::Sort(_) | GpuCommand::Info(_)), _) | (None, None) => Ok(()),
         },
     }

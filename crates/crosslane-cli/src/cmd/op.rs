@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use crosslane_core::{find_op, Dialect, OpRequest, OpSpec};
 
 use crate::error::CliError;
-use crate::flags::{parse_params, Common};
+use crate::flags::{parse_params, Common, OpCall};
 use crate::{compare_view, print_out, table};
 
 /// Arguments of `crosslane op`.
@@ -27,43 +27,17 @@ use crate::{compare_view, print_out, table};
                   Example: crosslane op ascend asc_shfl_xor --lane-mask 1 --width 16 --json"
 )]
 pub struct OpArgs {
-    /// cuda, hip, ascend, amdgcn, maca or wgsl.
-    pub dialect: String,
-    /// The vendor's op name (asc_shfl_xor, __shfl_xor_sync, ds_swizzle_b32, …) or an alias.
-    pub op: String,
-    /// Lanes in the warp: cuda/ascend 32, maca 64, amdgcn/hip 32 or 64 (default 64), wgsl a power
-    /// of two in 4..=128 (default 32).
-    #[arg(long, allow_hyphen_values = true)]
-    pub lanes: Option<String>,
-    /// Active (exec) mask, hex; default all lanes that have not exited.
-    #[arg(long, allow_hyphen_values = true)]
-    pub active: Option<String>,
+    /// `DIALECT OP`, the common flags and the op's parameters, as `crosslane gpu` takes them.
+    #[command(flatten)]
+    pub call: OpCall,
     /// CUDA only: lanes that have exited (hex), e.g. the missing lanes of a partial last warp.
     /// They do not call and do not break the sync rule (it names non-exited threads).
     #[arg(long, allow_hyphen_values = true)]
     pub exited: Option<String>,
-    /// The operand: `lane` (default), a lane expression (`lane^1`, `(lane+1)%32`), or a comma
-    /// list of exactly N items.
-    #[arg(long, allow_hyphen_values = true)]
-    pub values: Option<String>,
-    /// Value type: i32 (default), u32, f32, i64, u64, f64, f16, bf16, f16x2, bf16x2.
-    #[arg(long = "type", value_name = "T")]
-    pub ty: Option<String>,
-    /// Print the DESIGN.md JSON contract (one object) instead of a table.
-    #[arg(long)]
-    pub json: bool,
     /// Run the op's shuffle family (idx / up / down / xor) under CUDA, HIP wave32, HIP wave64,
     /// Ascend C and WGSL side by side and mark the lanes where they disagree.
     #[arg(long)]
     pub compare: bool,
-    /// The op's parameters as `--PARAM VALUE` (or `--PARAM=VALUE`) pairs.
-    #[arg(
-        value_name = "--PARAM VALUE",
-        num_args = 0..,
-        allow_hyphen_values = true,
-        trailing_var_arg = true
-    )]
-    pub params: Vec<String>,
 }
 
 /// What `crosslane op` runs once its flags are checked.
@@ -83,30 +57,26 @@ pub enum Prepared {
 /// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for a dialect, op or flag that does not
 /// parse.
 pub fn prepare(args: &OpArgs) -> Result<Prepared, CliError> {
-    let dialect = Dialect::parse(&args.dialect)?;
-    let spec = find_op(dialect, &args.op)?;
+    let call = &args.call;
+    let dialect = Dialect::parse(&call.dialect)?;
+    let spec = find_op(dialect, &call.op)?;
     let mut common = Common {
-        lanes: args.lanes.clone(),
-        active: args.active.clone(),
         exited: args.exited.clone(),
-        values: args.values.clone(),
-        ty: args.ty.clone(),
-        json: args.json,
         compare: args.compare,
-        gpu: None,
+        ..call.common()
     };
     // Refuse `--compare` on an op outside the shuffle family before its other flags are checked,
     // so the message is about --compare and not about a flag the op happens not to have.
-    if args.compare || args.params.iter().any(|w| w == "--compare") {
+    if args.compare || call.params.iter().any(|w| w == "--compare") {
         compare_view::family(spec)?;
     }
-    let params = parse_params(spec, &args.params, &mut common)?;
+    let params = parse_params(spec, &call.params, &mut common)?;
     if common.compare {
         return Ok(Prepared::Compare(spec, params, common));
     }
     let request = OpRequest {
-        dialect: args.dialect.clone(),
-        op: args.op.clone(),
+        dialect: call.dialect.clone(),
+        op: call.op.clone(),
         lanes: common.lanes.unwrap_or_default(),
         active: common.active.unwrap_or_default(),
         exited: common.exited.unwrap_or_default(),

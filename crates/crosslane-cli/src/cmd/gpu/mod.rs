@@ -30,9 +30,12 @@ pub struct GpuArgs {
     /// `sort` or `info`; without one, the words are `DIALECT OP [flags]`.
     #[command(subcommand)]
     pub command: Option<GpuCommand>,
-    /// `DIALECT OP [flags]`: one operation on the device.
+    /// `DIALECT OP [flags]`: one operation on the device, in `crosslane op`'s words.
     #[command(flatten)]
-    pub op: Option<op::GpuOpArgs>,
+    pub op: Option<crate::flags::OpCall>,
+    /// The operation's device flags (`--lowering`, `--wgsl`).
+    #[command(flatten)]
+    pub flags: op::GpuOpFlags,
 }
 
 /// The subcommands of `crosslane gpu` besides an operation.
@@ -55,7 +58,7 @@ pub fn run(args: &GpuArgs) -> Result<(), CliError> {
     match (&args.command, &args.op) {
         (Some(GpuCommand::Sort(a)), _) => sort::run(a),
         (Some(GpuCommand::Info(a)), _) => info::run(a),
-        (None, Some(a)) => op::run(a),
+        (None, Some(a)) => op::run(a, &args.flags),
         (None, None) => Err(CliError::Usage(
             "usage: crosslane gpu DIALECT OP [flags] | gpu sort --len N | gpu info".into(),
         )),

@@ -17,28 +17,14 @@ use crosslane_gpu::LoweringChoice;
 
 use super::gpu_error;
 use crate::error::CliError;
-use crate::flags::{parse_params, Common};
+use crate::flags::{parse_params, Common, OpCall};
 use crate::print_out;
 
-/// Arguments of `crosslane gpu DIALECT OP …`.
+/// The flags `crosslane gpu DIALECT OP …` takes beside `crosslane op`'s [`OpCall`] (both are
+/// flattened into [`super::GpuArgs`]: clap fills an optional flattened group only from its own
+/// arguments, so the op's words cannot sit one level further down).
 #[derive(clap::Args, Debug)]
-pub struct GpuOpArgs {
-    /// cuda, hip, ascend, amdgcn, maca or wgsl.
-    pub dialect: String,
-    /// The vendor's op name (asc_shfl_xor, __shfl_xor_sync, ds_swizzle_b32, …) or an alias.
-    pub op: String,
-    /// Lanes in the warp, as for `crosslane op`; for wgsl the device's subgroup size by default.
-    #[arg(long, allow_hyphen_values = true)]
-    pub lanes: Option<String>,
-    /// Active (exec) mask, hex; default all lanes.
-    #[arg(long, allow_hyphen_values = true)]
-    pub active: Option<String>,
-    /// The operand: `lane` (default), a lane expression, or a comma list of exactly N items.
-    #[arg(long, allow_hyphen_values = true)]
-    pub values: Option<String>,
-    /// Value type: i32 (default), u32, f32, … (those WGSL can hold run on the device).
-    #[arg(long = "type", value_name = "T")]
-    pub ty: Option<String>,
+pub struct GpuOpFlags {
     /// How the value moves on the device: auto (default), workgroup (workgroup memory) or
     /// subgroup (subgroupShuffle, when the device's subgroup holds the warp).
     #[arg(long, value_name = "LOWERING")]
@@ -46,17 +32,6 @@ pub struct GpuOpArgs {
     /// Also print the WGSL that ran.
     #[arg(long)]
     pub wgsl: bool,
-    /// Print the comparison as one JSON object (with the WGSL under "wgsl").
-    #[arg(long)]
-    pub json: bool,
-    /// The op's parameters as `--PARAM VALUE` (or `--PARAM=VALUE`) pairs, as for `crosslane op`.
-    #[arg(
-        value_name = "--PARAM VALUE",
-        num_args = 0..,
-        allow_hyphen_values = true,
-        trailing_var_arg = true
-    )]
-    pub params: Vec<String>,
 }
 
 /// `crosslane gpu DIALECT OP …` with its flags checked, before a device is asked for.
@@ -79,19 +54,14 @@ pub struct Prepared {
 ///
 /// # Errors
 /// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for input that does not parse.
-pub fn prepare(args: &GpuOpArgs) -> Result<Prepared, CliError> {
-    let dialect = Dialect::parse(&args.dialect)?;
-    let spec = find_op(dialect, &args.op)?;
+pub fn prepare(call: &OpCall, args: &GpuOpFlags) -> Result<Prepared, CliError> {
+    let dialect = Dialect::parse(&call.dialect)?;
+    let spec = find_op(dialect, &call.op)?;
     let mut common = Common {
-        lanes: args.lanes.clone(),
-        active: args.active.clone(),
-        values: args.values.clone(),
-        ty: args.ty.clone(),
-        json: args.json,
         gpu: Some(Default::default()),
-        ..Common::default()
+        ..call.common()
     };
-    let params = parse_params(spec, &args.params, &mut common)?;
+    let params = parse_params(spec, &call.params, &mut common)?;
     let gpu_flags = common.gpu.take().unwrap_or_default();
     if common.exited.is_some() || common.compare {
         let flag = if common.compare {
@@ -120,22 +90,22 @@ pub fn prepare(args: &GpuOpArgs) -> Result<Prepared, CliError> {
 /// [`CliError::Input`] / [`CliError::Usage`] (exit 2) for input that does not parse or cannot
 /// be encoded, or a run the GPU path cannot do as asked; [`CliError::Gpu`] (exit 3) without a
 /// usable GPU; [`CliError::Failed`] (exit 1) when a lane mismatches, after the diff was printed.
-pub fn run(args: &GpuOpArgs) -> Result<(), CliError> {
+pub fn run(call: &OpCall, args: &GpuOpFlags) -> Result<(), CliError> {
     let Prepared {
         dialect,
         common,
         params,
         lowering,
         wgsl,
-    } = prepare(args)?;
+    } = prepare(call, args)?;
     let gpu = NativeGpu::new().map_err(gpu_error)?;
     let mut lanes = common.lanes.unwrap_or_default();
     if dialect == Dialect::Wgsl && lanes.is_empty() && gpu.caps().min_size > 0 {
         lanes = gpu.caps().min_size.to_string();
     }
     let request = OpRequest {
-        dialect: args.dialect.clone(),
-        op: args.op.clone(),
+        dialect: call.dialect.clone(),
+        op: call.op.clone(),
         lanes,
         active: common.active.unwrap_or_default(),
         exited: String::new(),
