@@ -66,8 +66,8 @@ struct Exports {
     code_view: HtmlElement,
 }
 
-/// Builds the view and renders the first op, then mounts its GPU panel. Errors building the
-/// view go to the red banner (the other views still mount).
+/// Mounts the GPU panel (the view's part, handed each step), then builds the view and renders
+/// the first op. Errors building the view go to the red banner (the other views still mount).
 pub fn mount() -> Js<()> {
     let gpu = gpu::mount()?;
     if let Err(e) = try_start(gpu) {
