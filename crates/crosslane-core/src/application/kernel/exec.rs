@@ -1163,6 +1163,9 @@ impl Executor {
         stats.lane_statements = stats
             .lane_statements
             .saturating_add(u64::from(active.count()));
+        if !cx.ops.is_empty() {
+            stats.last_op_step = Some(stats.steps - 1);
+        }
         if self.mode == TraceMode::None {
             self.record_diagnostics_only(lanes, cx.diags);
             return;

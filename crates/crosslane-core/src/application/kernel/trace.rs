@@ -168,6 +168,10 @@ pub struct RunStats {
     pub steps: u64,
     /// Statements executed times the lanes that executed each one (the active lanes).
     pub lane_statements: u64,
+    /// The last step (0-based) that ran a cross-lane operation, so far: the call the page draws
+    /// at a position replayed from a checkpoint ([`super::Replay`]). Not in the JSON.
+    #[serde(skip)]
+    pub last_op_step: Option<u64>,
 }
 
 /// Everything a run produced.
