@@ -34,7 +34,6 @@ mod query;
 #[cfg(target_arch = "wasm32")]
 mod table;
 pub mod views;
-#[cfg(target_arch = "wasm32")]
 pub mod worker;
 
 /// The wasm entry point: installs the panic banner, then builds and wires the page.
