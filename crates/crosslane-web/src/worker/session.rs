@@ -415,7 +415,7 @@ impl Session {
             Some((state, _)) => {
                 let s = &state.step;
                 let vars = declared(&state.vars);
-                let changed: Vec<&str> = s.changes.iter().map(|c| c.name.as_str()).collect();
+                let changed: Vec<&str> = s.changes.iter().map(|c| t.var_name(c.slot)).collect();
                 f.vars_html = tables::vars_table(s.lanes, s.active, &vars, &changed);
                 f.mask_html = tables::mask_strip(s.lanes, s.active);
                 f.warp_text = format!(

@@ -219,6 +219,8 @@ pub mod size {
     pub const VEC: u64 = 24;
     /// `KernelStep`: one recorded step's fixed part.
     pub const KERNEL_STEP: u64 = 176;
+    /// `LaneRow`: one recorded variable's row, its lanes aside.
+    pub const LANE_ROW: u64 = 96;
     /// `MemWrite`: one recorded memory write.
     pub const MEM_WRITE: u64 = 56;
     /// `trace::Step`: one recorded cross-lane operation's fixed part.

@@ -36,6 +36,7 @@ use crate::result::Level;
 use crate::value::{ValueType, ValuesSpec};
 
 use super::compile::*;
+use super::lane_row::LaneRow;
 use super::machine::maca_mem;
 use super::machine::regs::{Reasons, Reg};
 use super::machine::*;
@@ -354,6 +355,8 @@ impl Executor {
             warps: Vec::new(),
             stats: RunStats::default(),
             printf: Vec::new(),
+            names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
+            reasons: Default::default(),
         };
         Ok(Executor {
             code: compiler.code.into(),
@@ -1171,21 +1174,28 @@ impl Executor {
             return;
         }
         let warp = &self.warps[w];
-        let changes: Vec<VarChange> = cx
+        let table = &mut self.trace.reasons;
+        let mut reason_bytes = 0u64;
+        let changes: Vec<VarRow> = cx
             .changed
             .iter()
-            .map(|&id| VarChange {
-                name: self
-                    .slots
-                    .get(id)
-                    .map_or_else(String::new, |s| s.name.clone()),
-                values: warp
+            .map(|&id| {
+                let values = warp
                     .vars
                     .get(id)
                     .map(|r| r.row(&self.reasons))
-                    .unwrap_or_default(),
+                    .unwrap_or_default();
+                VarRow {
+                    slot: u32::try_from(id).unwrap_or(u32::MAX),
+                    row: LaneRow::encode(&values, |u| {
+                        let (id, bytes) = table.intern(u);
+                        reason_bytes += bytes;
+                        id
+                    }),
+                }
             })
             .collect();
+        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
         let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
             // Its position in the run (the steps counted so far include it), also when the

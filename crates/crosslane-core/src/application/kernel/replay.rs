@@ -13,21 +13,21 @@
 //! next checkpoint would not fit, the interval doubles and every other checkpoint is dropped,
 //! so a long run keeps `O(budget / state)` checkpoints and replays at most `every` steps.
 
-use serde::Serialize;
-
 use super::budget::size;
 use super::exec::{Executor, LaunchConfig};
 use super::memory::Memory;
 use super::trace::{KernelStep, KernelTrace, TraceMode, VarChange};
 use super::KernelError;
 
-/// One step as a full run records it, and the state right after it. Serializable (the step as
-/// in a trace's `"steps"`, the variables as its `"changes"`, the memory as `"memory"`), so a Web
-/// Worker can post it to the page.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One step as a full run records it, and the state right after it.
+#[derive(Clone, Debug, PartialEq)]
 pub struct StepState {
-    /// The step ([`KernelStep::index`] is its position in the run).
+    /// The step ([`KernelStep::index`] is its position in the run). Its rows' reason ids are
+    /// the replay's own: read its changes in [`StepState::changes`].
     pub step: KernelStep,
+    /// The variables the step changed, each with its value in every lane (as
+    /// [`KernelTrace::changes`] gives a full run's).
+    pub changes: Vec<VarChange>,
     /// Every variable of the step's warp right after it, each with its value in every lane.
     pub vars: Vec<VarChange>,
     /// Memory right after it.
@@ -202,6 +202,7 @@ impl Replay {
         };
         Some((
             StepState {
+                changes: ex.trace.changes(&step),
                 step,
                 vars,
                 memory: ex.trace.memory,

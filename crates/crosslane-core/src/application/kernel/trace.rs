@@ -1,10 +1,17 @@
 //! The trace of a kernel run as the views read it: each step's line, active mask, changed
 //! variables, memory writes and cross-lane [`Step`]s, the launch, the outcome, the final warps.
 //! A lane's value is [`LaneVal`]: defined, or [`Undef`] with the reason and line.
+//!
+//! A step keeps its changed variables compactly ([`VarRow`]: a slot id and a [`LaneRow`] of raw
+//! bits, the undefined lanes pointing into the trace's [`ReasonTable`]); the trace's accessors
+//! ([`KernelTrace::change`], [`KernelTrace::changes`], [`KernelTrace::vars_after`]) and its JSON
+//! give them back as [`VarChange`]s, every lane a [`LaneVal`], as they were recorded.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
-use super::budget::{diagnostic_bytes, lanes_bytes, size, LimitHit};
+use super::budget::{diagnostic_bytes, size, LimitHit};
+use super::lane_row::{LaneRow, ReasonTable};
 pub use super::lane_val::{LaneVal, Undef};
 use super::memory::Memory;
 use super::types::KVal;
@@ -82,7 +89,8 @@ pub enum Outcome {
     Error(KernelError),
 }
 
-/// A variable's new per-lane values after a step.
+/// A variable's new per-lane values after a step, as the views read it (a step records it as a
+/// [`VarRow`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VarChange {
     /// Variable name.
@@ -90,6 +98,17 @@ pub struct VarChange {
     /// Its value in every lane of the warp (lanes that did not run keep their old value).
     #[serde(serialize_with = "ser_lanes")]
     pub values: Vec<LaneVal>,
+}
+
+/// A variable a step changed, as the step records it: its slot (the name is
+/// [`KernelTrace::var_name`]) and its value in every lane of the warp, compactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarRow {
+    /// The variable's slot in the compiled program.
+    pub slot: u32,
+    /// Its value in every lane (lanes that did not run keep their old value); the reasons of
+    /// undefined lanes are in [`KernelTrace::reasons`].
+    pub row: LaneRow,
 }
 
 /// One memory cell written by a step.
@@ -105,8 +124,9 @@ pub struct MemWrite {
     pub lane: usize,
 }
 
-/// One executed statement (or branch / loop test / barrier) of one warp.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One executed statement (or branch / loop test / barrier) of one warp. Its JSON (in a
+/// trace's `"steps"`) is written by the trace, which holds the variables' names and reasons.
+#[derive(Clone, Debug, PartialEq)]
 pub struct KernelStep {
     /// Position in the trace.
     pub index: usize,
@@ -124,8 +144,9 @@ pub struct KernelStep {
     pub active: LaneMask,
     /// Lanes in the warp.
     pub lanes: usize,
-    /// Variables it changed, with their values in every lane.
-    pub changes: Vec<VarChange>,
+    /// Variables it changed, with their values in every lane ([`KernelTrace::changes`] gives
+    /// them as values).
+    pub changes: Vec<VarRow>,
     /// Memory it wrote.
     pub memory_writes: Vec<MemWrite>,
     /// Cross-lane operations it ran, in order (the same [`Step`] the single-op view draws).
@@ -174,8 +195,9 @@ pub struct RunStats {
     pub last_op_step: Option<u64>,
 }
 
-/// Everything a run produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Everything a run produced. Its JSON has the fields below but the last two, each step's
+/// changed variables written out as [`VarChange`]s.
+#[derive(Clone, Debug, PartialEq)]
 pub struct KernelTrace {
     /// The launch.
     pub launch: Launch,
@@ -196,9 +218,85 @@ pub struct KernelTrace {
     /// Lines device `printf` printed, in execution order, each by its thread
     /// ([`super::printf`]; at most [`super::printf::MAX_PRINTF_LINES`]).
     pub printf: Vec<super::printf::PrintfLine>,
+    /// The name of each variable slot of the compiled program ([`VarRow::slot`]).
+    pub names: Vec<String>,
+    /// The reasons the steps' undefined lanes point at.
+    pub reasons: ReasonTable,
+}
+
+/// A step as its JSON shows it: the recorded fields, the changed variables as values.
+struct StepJson<'a> {
+    trace: &'a KernelTrace,
+    step: &'a KernelStep,
+}
+
+impl Serialize for StepJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let s = self.step;
+        let mut st = ser.serialize_struct("KernelStep", 12)?;
+        st.serialize_field("index", &s.index)?;
+        st.serialize_field("block", &s.block)?;
+        st.serialize_field("warp", &s.warp)?;
+        st.serialize_field("line", &s.line)?;
+        st.serialize_field("col", &s.col)?;
+        st.serialize_field("text", &s.text)?;
+        st.serialize_field("active", &s.active)?;
+        st.serialize_field("lanes", &s.lanes)?;
+        st.serialize_field("changes", &self.trace.changes(s))?;
+        st.serialize_field("memory_writes", &s.memory_writes)?;
+        st.serialize_field("ops", &s.ops)?;
+        st.serialize_field("diagnostics", &s.diagnostics)?;
+        st.end()
+    }
+}
+
+/// The steps, each as [`StepJson`].
+struct StepsJson<'a>(&'a KernelTrace);
+
+impl Serialize for StepsJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.0.steps.iter().map(|step| StepJson {
+            trace: self.0,
+            step,
+        }))
+    }
+}
+
+impl Serialize for KernelTrace {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let mut st = ser.serialize_struct("KernelTrace", 9)?;
+        st.serialize_field("launch", &self.launch)?;
+        st.serialize_field("steps", &StepsJson(self))?;
+        st.serialize_field("outcome", &self.outcome)?;
+        st.serialize_field("diagnostics", &self.diagnostics)?;
+        st.serialize_field("initial_memory", &self.initial_memory)?;
+        st.serialize_field("memory", &self.memory)?;
+        st.serialize_field("warps", &self.warps)?;
+        st.serialize_field("stats", &self.stats)?;
+        st.serialize_field("printf", &self.printf)?;
+        st.end()
+    }
 }
 
 impl KernelTrace {
+    /// The name of variable slot `slot` (empty for a slot the program does not have).
+    pub fn var_name(&self, slot: u32) -> &str {
+        self.names.get(slot as usize).map_or("", String::as_str)
+    }
+
+    /// A recorded change as the views read it: the variable's name and every lane's value.
+    pub fn change(&self, c: &VarRow) -> VarChange {
+        VarChange {
+            name: self.var_name(c.slot).to_string(),
+            values: c.row.values(&self.reasons),
+        }
+    }
+
+    /// The variables step `s` changed, as the views read them.
+    pub fn changes(&self, s: &KernelStep) -> Vec<VarChange> {
+        s.changes.iter().map(|c| self.change(c)).collect()
+    }
+
     /// Every diagnostic: the parse's, then each step's in order.
     pub fn all_diagnostics(&self) -> impl Iterator<Item = &KernelDiagnostic> {
         self.diagnostics
@@ -247,9 +345,10 @@ impl KernelTrace {
                 continue;
             }
             for c in &s.changes {
-                match vars.iter_mut().find(|v| v.name == c.name) {
-                    Some(v) => v.values.clone_from(&c.values),
-                    None => vars.push(c.clone()),
+                let name = self.var_name(c.slot);
+                match vars.iter_mut().find(|v| v.name == name) {
+                    Some(v) => v.values = c.row.values(&self.reasons),
+                    None => vars.push(self.change(c)),
                 }
             }
         }
@@ -266,13 +365,14 @@ impl KernelTrace {
     }
 }
 
-/// Bytes of a recorded step: its text, changed variables, writes, operations and diagnostics.
+/// Bytes of a recorded step: its text, changed variables ([`LaneRow::bytes`]; their reasons
+/// are counted once, when the trace's table stores them), writes, operations and diagnostics.
 /// A cross-lane operation's [`crate::trace::Step`] is counted at 256 bytes per lane (inputs,
 /// results with their source and reason) plus its diagnostics.
 pub fn step_bytes(s: &KernelStep) -> u64 {
     let mut n = size::KERNEL_STEP + s.text.len() as u64;
     for c in &s.changes {
-        n += c.name.len() as u64 + lanes_bytes(&c.values) + 24;
+        n += c.row.bytes() + 8;
     }
     n += s.memory_writes.len() as u64 * size::MEM_WRITE;
     for op in &s.ops {
@@ -289,15 +389,18 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
 
 #[cfg(all(test, target_pointer_width = "64"))]
 mod tests {
-    use super::{KernelStep, MemWrite};
+    use super::{KernelStep, LaneRow, MemWrite, VarRow};
     use crate::kernel::budget::size;
     use std::mem::size_of;
 
-    /// The meter's fixed sizes of a step and a memory write are this 64-bit host's (the other
-    /// fixed sizes are checked next to the meter, in `budget`).
+    /// The meter's fixed sizes of a step, a memory write and a recorded row are this 64-bit
+    /// host's (the other fixed sizes are checked next to the meter, in `budget`).
     #[test]
     fn step_sizes_are_the_64_bit_host_sizes() {
         assert_eq!(size::KERNEL_STEP, size_of::<KernelStep>() as u64);
         assert_eq!(size::MEM_WRITE, size_of::<MemWrite>() as u64);
+        assert_eq!(size::LANE_ROW, size_of::<LaneRow>() as u64);
+        // A change is its row and its slot, padded.
+        assert!(size_of::<VarRow>() as u64 <= size::LANE_ROW + 16);
     }
 }
