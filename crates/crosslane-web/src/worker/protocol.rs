@@ -125,7 +125,7 @@ pub struct Frame {
     pub warp_text: String,
     /// `table#kernel-memory`.
     pub memory_html: String,
-    /// A memory edit that did not parse: "NAME[i]: message".
+    /// A memory edit that did not parse: "`NAME[i]`: message".
     pub memory_error: Option<String>,
     /// The cross-lane call to draw.
     pub drawn: Option<Drawn>,

@@ -1,6 +1,6 @@
-//! The worker's side: one [`Session`] owns the kernel [`Executor`] and answers each
+//! The worker's side: one [`Session`] owns the kernel's run and answers each
 //! [`Request`] with a [`Frame`]. It runs inside the kernel worker (`js/crosslane-worker.js`
-//! calls [`worker_request`]) and, where a worker cannot start, in the page itself.
+//! calls `worker_request`, wasm only) and, where a worker cannot start, in the page itself.
 //!
 //! The session keeps no trace of steps: it runs the kernel as a [`Replay`] (the machine with
 //! a checkpoint every [`CHECKPOINT_EVERY`] steps, the interval doubling when the checkpoints
@@ -10,8 +10,8 @@
 //! a step back shows exactly what the step forward showed (the engine is deterministic;
 //! `crosslane-core/tests/suite/kernel_replay.rs` and `tests/e2e/worker.test.mjs` check it).
 //!
-//! A run is answered in slices of [`RUN_SLICE_MS`] in the worker ([`worker_request`] with a
-//! slice; [`worker_running`] says the run goes on), so that the worker hears the page's cancel
+//! A run is answered in slices of [`RUN_SLICE_MS`] in the worker (`worker_request` with a
+//! slice; `worker_running` says the run goes on), so that the worker hears the page's cancel
 //! between two slices and keeps the steps run so far.
 
 use std::fmt::Write;
