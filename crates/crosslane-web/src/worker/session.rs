@@ -271,9 +271,7 @@ impl Session {
         };
         self.lanes(t, shown.as_ref(), at.warp, &mut f);
         f.memory_html = match &shown {
-            Some((s, _)) => {
-                tables::memory_table(&s.memory, &s.step.memory_writes, false, &at.pages)
-            }
+            Some((s, _)) => tables::memory_table(&s.memory, &s.step.writes(), false, &at.pages),
             None => tables::memory_table(&t.initial_memory, &[], true, &at.pages),
         };
         // The last cross-lane call at or before the step shown: that step's, or an earlier

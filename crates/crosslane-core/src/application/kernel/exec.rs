@@ -1209,7 +1209,7 @@ impl Executor {
             active,
             lanes,
             changes,
-            memory_writes: cx.writes,
+            memory_writes: cx.writes.into_iter().map(CellWrite::new).collect(),
             ops: cx.ops,
             diagnostics,
         };

@@ -58,8 +58,8 @@ pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};
 pub use replay::{Replay, StepState};
 pub use report::render_text;
 pub use trace::{
-    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode, Undef,
-    VarChange, VarRow, WarpState,
+    CellWrite, KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode,
+    Undef, VarChange, VarRow, WarpState,
 };
 pub use types::{KVal, Scalar, Ty, ValTy};
 

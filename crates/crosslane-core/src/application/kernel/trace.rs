@@ -10,11 +10,11 @@
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
-use super::budget::{diagnostic_bytes, size, LimitHit};
+use super::budget::{diagnostic_bytes, kval_bytes, size, LimitHit};
 use super::lane_row::{LaneRow, ReasonTable};
 pub use super::lane_val::{LaneVal, Undef};
 use super::memory::Memory;
-use super::types::KVal;
+use super::types::{KVal, Scalar};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::LaneMask;
 use crate::op::Dialect;
@@ -111,7 +111,8 @@ pub struct VarRow {
     pub row: LaneRow,
 }
 
-/// One memory cell written by a step.
+/// One memory cell written by a step, as the machine reports it and the views read it (a step
+/// records it as a [`CellWrite`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemWrite {
     /// Buffer index in [`Memory::buffers`].
@@ -122,6 +123,86 @@ pub struct MemWrite {
     pub value: Option<KVal>,
     /// The lane that wrote it.
     pub lane: usize,
+}
+
+/// A written cell's new content as a step records it: a scalar as its raw bits, anything else
+/// kept whole.
+#[derive(Clone, Debug, PartialEq)]
+enum CellBits {
+    /// An undefined value was stored.
+    Undefined,
+    /// `KVal::Int` of this type, by its bits.
+    Int(Scalar, u64),
+    /// `KVal::Float` of this type, by the `f64`'s bits.
+    Float(Scalar, u64),
+    /// Another value (a vector, a pointer).
+    Whole(Box<KVal>),
+}
+
+/// One memory cell written by a step, compactly: 32 bytes instead of a [`MemWrite`]'s 56
+/// ([`CellWrite::write`] gives the [`MemWrite`] back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellWrite {
+    /// Buffer index in [`Memory::buffers`].
+    pub buffer: u32,
+    /// The lane that wrote it.
+    pub lane: u32,
+    /// Cell.
+    pub index: usize,
+    value: CellBits,
+}
+
+impl CellWrite {
+    /// The write as the machine reported it. A buffer or lane index past `u32::MAX` (never: the
+    /// memory budget and [`crate::lanes::MAX_LANES`] bound them) is kept as `u32::MAX`.
+    pub fn new(w: MemWrite) -> Self {
+        CellWrite {
+            buffer: u32::try_from(w.buffer).unwrap_or(u32::MAX),
+            lane: u32::try_from(w.lane).unwrap_or(u32::MAX),
+            index: w.index,
+            value: match w.value {
+                None => CellBits::Undefined,
+                Some(KVal::Int { ty, bits }) => CellBits::Int(ty, bits),
+                Some(KVal::Float { ty, x }) => CellBits::Float(ty, x.to_bits()),
+                Some(k) => CellBits::Whole(Box::new(k)),
+            },
+        }
+    }
+
+    /// The new content (`None`: an undefined value was stored).
+    pub fn value(&self) -> Option<KVal> {
+        match &self.value {
+            CellBits::Undefined => None,
+            CellBits::Int(ty, bits) => Some(KVal::Int {
+                ty: *ty,
+                bits: *bits,
+            }),
+            CellBits::Float(ty, bits) => Some(KVal::Float {
+                ty: *ty,
+                x: f64::from_bits(*bits),
+            }),
+            CellBits::Whole(k) => Some((**k).clone()),
+        }
+    }
+
+    /// The write as the views read it.
+    pub fn write(&self) -> MemWrite {
+        MemWrite {
+            buffer: self.buffer as usize,
+            index: self.index,
+            value: self.value(),
+            lane: self.lane as usize,
+        }
+    }
+
+    /// Bytes it holds (a value kept whole on the heap included).
+    pub fn bytes(&self) -> u64 {
+        size::CELL_WRITE
+            + match &self.value {
+                CellBits::Whole(k) => kval_bytes(k),
+                _ => 0,
+            }
+    }
 }
 
 /// One executed statement (or branch / loop test / barrier) of one warp. Its JSON (in a
@@ -148,7 +229,7 @@ pub struct KernelStep {
     /// them as values).
     pub changes: Vec<VarRow>,
     /// Memory it wrote.
-    pub memory_writes: Vec<MemWrite>,
+    pub memory_writes: Vec<CellWrite>,
     /// Cross-lane operations it ran, in order (the same [`Step`] the single-op view draws).
     pub ops: Vec<Step>,
     /// Diagnostics at this step.
@@ -224,6 +305,13 @@ pub struct KernelTrace {
     pub reasons: ReasonTable,
 }
 
+impl KernelStep {
+    /// The memory it wrote, as the views read it.
+    pub fn writes(&self) -> Vec<MemWrite> {
+        self.memory_writes.iter().map(CellWrite::write).collect()
+    }
+}
+
 /// A step as its JSON shows it: the recorded fields, the changed variables as values.
 struct StepJson<'a> {
     trace: &'a KernelTrace,
@@ -243,7 +331,7 @@ impl Serialize for StepJson<'_> {
         st.serialize_field("active", &s.active)?;
         st.serialize_field("lanes", &s.lanes)?;
         st.serialize_field("changes", &self.trace.changes(s))?;
-        st.serialize_field("memory_writes", &s.memory_writes)?;
+        st.serialize_field("memory_writes", &s.writes())?;
         st.serialize_field("ops", &s.ops)?;
         st.serialize_field("diagnostics", &s.diagnostics)?;
         st.end()
@@ -330,7 +418,7 @@ impl KernelTrace {
         }
         for s in self.steps.iter().take(index.saturating_add(1)) {
             for w in &s.memory_writes {
-                let _ = m.write(w.buffer, w.index as i64, w.value.clone());
+                let _ = m.write(w.buffer as usize, w.index as i64, w.value());
             }
         }
         m
@@ -374,7 +462,7 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
     for c in &s.changes {
         n += c.row.bytes() + 8;
     }
-    n += s.memory_writes.len() as u64 * size::MEM_WRITE;
+    n += s.memory_writes.iter().map(CellWrite::bytes).sum::<u64>();
     for op in &s.ops {
         n += size::STEP + 256 * op.lanes as u64;
         n += op
@@ -389,7 +477,7 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
 
 #[cfg(all(test, target_pointer_width = "64"))]
 mod tests {
-    use super::{KernelStep, LaneRow, MemWrite, VarRow};
+    use super::{CellWrite, KernelStep, LaneRow, MemWrite, VarRow};
     use crate::kernel::budget::size;
     use std::mem::size_of;
 
@@ -399,8 +487,58 @@ mod tests {
     fn step_sizes_are_the_64_bit_host_sizes() {
         assert_eq!(size::KERNEL_STEP, size_of::<KernelStep>() as u64);
         assert_eq!(size::MEM_WRITE, size_of::<MemWrite>() as u64);
+        assert_eq!(size::CELL_WRITE, size_of::<CellWrite>() as u64);
         assert_eq!(size::LANE_ROW, size_of::<LaneRow>() as u64);
         // A change is its row and its slot, padded.
         assert!(size_of::<VarRow>() as u64 <= size::LANE_ROW + 16);
+    }
+
+    /// A recorded write gives back the write the machine reported: a scalar by its bits (a
+    /// float's -0.0 and NaN payload included), an undefined store, a vector kept whole.
+    #[test]
+    fn a_cell_write_gives_back_the_write() {
+        use crate::kernel::{KVal, Scalar};
+        let writes = [
+            Some(KVal::Int {
+                ty: Scalar::U32,
+                bits: 0xdead_beef,
+            }),
+            Some(KVal::Float {
+                ty: Scalar::F64,
+                x: f64::from_bits(0x7ff8_0000_0000_0001),
+            }),
+            Some(KVal::Float {
+                ty: Scalar::F32,
+                x: -0.0,
+            }),
+            None,
+            Some(KVal::Vector {
+                ty: Scalar::I32,
+                items: vec![KVal::Int {
+                    ty: Scalar::I32,
+                    bits: 7,
+                }],
+            }),
+        ];
+        for (k, value) in writes.into_iter().enumerate() {
+            let w = MemWrite {
+                buffer: 2,
+                index: 1000 + k,
+                value,
+                lane: 31,
+            };
+            let c = CellWrite::new(w.clone());
+            let back = c.write();
+            assert_eq!((back.buffer, back.index, back.lane), (2, 1000 + k, 31));
+            match (&back.value, &w.value) {
+                (Some(KVal::Float { x: a, .. }), Some(KVal::Float { x: b, .. })) => {
+                    assert_eq!(a.to_bits(), b.to_bits())
+                }
+                (a, b) => assert_eq!(a, b),
+            }
+            // The vector's header and its one component are on the heap.
+            let heap = if k == 4 { 2 * size::KVAL } else { 0 };
+            assert_eq!(c.bytes(), size::CELL_WRITE + heap, "write {k}");
+        }
     }
 }
