@@ -1,5 +1,6 @@
 // End-to-end test of issue 12's kernel worker: the interpreter runs in a Web Worker, so an
-// endless loop with a huge budget leaves the page answering, Cancel stops it, a worker that stops
+// endless loop with a huge budget leaves the page answering, Cancel stops it and keeps the steps
+// it ran, stepping back shows what stepping forward showed (issue 13), a worker that stops
 // answering is replaced by the watchdog, a keystroke costs at most 50 ms even with a large launch,
 // and large memory and diagnostic lists stay small in the DOM.
 //
@@ -7,7 +8,8 @@
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/worker.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open, rendered, showView } from './lib.mjs';
+import { join } from 'node:path';
+import { ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch({ width: 1440, height: 1100 }); });
@@ -22,6 +24,14 @@ async function kernelPage() {
   await showView(page, 'kernel');
   await settled(page);
   return page;
+}
+
+async function slideTo(page, pos) {
+  await rendered(page, () =>
+    page.$eval('#kernel-slider', (s, p) => {
+      s.value = String(p);
+      s.dispatchEvent(new Event('input', { bubbles: true }));
+    }, pos));
 }
 
 async function setSource(page, text) {
@@ -58,8 +68,24 @@ test('the kernel runs in a worker: an endless loop with a huge budget leaves the
   await page.click('#kernel-cancel');
   await settled(page);
   assert.equal(await state(page), 'idle');
-  assert.match(await page.textContent('#kernel-status'), /^cancelled: the run was stopped after [1-9]\d* steps \(the worker terminated\) and the kernel loaded again · ready/);
+  // The worker stopped between two slices and kept the steps it ran (issue 12's leftover).
+  const status = await page.textContent('#kernel-status');
+  const ran = Number(status.match(/^cancelled after ([1-9]\d*) steps: the steps run so far are kept/)?.[1]);
+  assert.ok(ran > 0, status);
   assert.equal(await page.$eval('#kernel-cancel', (b) => b.hidden), true);
+  assert.equal(await page.$eval('#kernel-slider', (s) => Number(s.max)), ran);
+  assert.equal(await page.$eval('#kernel-slider', (s) => Number(s.value)), ran);
+  assert.match(await page.textContent('#kernel-position'), new RegExp(`^step ${ran} / ${ran} · line [34]`));
+  // Back one step and forward again: the same lane table. `x` counts the additions so far.
+  const xAtEnd = Number(await page.textContent('#kernel-vars tr[data-lane="0"] td[data-var="x"]'));
+  assert.ok(xAtEnd > 0);
+  const tableAtEnd = await page.innerHTML('#kernel-vars');
+  await rendered(page, () => page.click('#kernel-back'));
+  assert.match(await page.textContent('#kernel-position'), new RegExp(`^step ${ran - 1} / ${ran} `));
+  await rendered(page, () => page.click('#kernel-step'));
+  assert.equal(await page.innerHTML('#kernel-vars'), tableAtEnd);
+  await rendered(page, () => page.click('#kernel-reset'));
+  await settled(page);
   // The fresh worker serves the next run.
   await rendered(page, () => page.fill('#kernel-max-work', '5000'));
   await settled(page);
@@ -67,6 +93,96 @@ test('the kernel runs in a worker: an endless loop with a huge budget leaves the
   await settled(page);
   assert.equal(await state(page), 'stopped');
   assert.match(await page.textContent('#kernel-status'), /work limit of 5000 .*reached/);
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
+
+// Two warps; thread t adds the value of thread t ^ 1 twice (CUDA __shfl_xor_sync), then the
+// even threads store it: out[t] = 2 (t + (t ^ 1)), the odd cells keep their fill (t).
+const XOR_TWICE = `__global__ void k(unsigned *out) {
+    unsigned v = threadIdx.x;
+    for (int i = 0; i < 2; i++) {
+        v += __shfl_xor_sync(0xffffffff, v, 1);
+    }
+    if (threadIdx.x % 2 == 0) {
+        out[threadIdx.x] = v;
+    }
+}
+`;
+
+/** What a position shows: the lane table, the mask, the memory, the call drawn. */
+const shownAt = (page) => page.evaluate(() => ({
+  // Less the steps recorded so far, which grow on the way forward.
+  position: document.querySelector('#kernel-position').textContent
+    .replace(/ \/ \d+/, '').replace(/ · \d+ recorded$/, ''),
+  vars: document.querySelector('#kernel-vars').innerHTML,
+  mask: document.querySelector('#kernel-mask').innerHTML,
+  memory: document.querySelector('#kernel-memory').innerHTML,
+  op: document.querySelector('#kernel-canvas').dataset.op ?? '',
+}));
+
+/** Cell `index` of the first buffer: an input before the first step, text after. */
+const memoryCell = (page, index) => page.$eval(
+  `#kernel-memory td[data-buffer="0"][data-index="${index}"]`,
+  (td) => td.querySelector('input')?.value ?? td.textContent,
+);
+
+test('stepping back shows what stepping forward showed (every position replayed from a checkpoint)', async () => {
+  const page = await kernelPage();
+  await setSource(page, XOR_TWICE);
+  await rendered(page, () => page.fill('#kernel-threads', '64'));
+  await settled(page);
+  // Forward, one statement at a time, to the end.
+  const forward = [await shownAt(page)];
+  for (;;) {
+    await rendered(page, () => page.click('#kernel-step'));
+    const now = await shownAt(page);
+    if (now.position === forward[forward.length - 1].position) break;
+    forward.push(now);
+  }
+  const n = forward.length - 1;
+  assert.ok(n >= 16, `${n} steps`);
+  assert.equal(await state(page), 'finished');
+  // out[2] = 2 (2 + 3) = 10 and out[34] = 2 (34 + 35) = 138; out[3] keeps its fill.
+  assert.equal(await memoryCell(page, 2), '10');
+  assert.equal(await memoryCell(page, 34), '138');
+  assert.equal(await memoryCell(page, 3), '3');
+  // Back, one step at a time, to the start: each position as it was on the way forward.
+  for (let k = n - 1; k >= 0; k--) {
+    await rendered(page, () => page.click('#kernel-back'));
+    assert.deepEqual(await shownAt(page), forward[k], `position ${k}`);
+    if (k === Math.floor(n / 2)) {
+      await page.screenshot({ path: join(ARTIFACTS, 'kernel-step-back.png'), fullPage: true });
+    }
+  }
+  assert.equal(await memoryCell(page, 2), '2');
+  // The slider jumps anywhere.
+  for (const k of [n, 3, n - 2, 1]) {
+    await slideTo(page, k);
+    assert.deepEqual(await shownAt(page), forward[k], `jump to ${k}`);
+  }
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
+
+test('a long run steps back and forward through the same states', async () => {
+  const page = await kernelPage();
+  await setSource(page, XOR_TWICE.replace('i < 2', 'i < 300'));
+  await rendered(page, () => page.fill('#kernel-threads', '256'));
+  await settled(page);
+  await page.click('#kernel-run');
+  await settled(page, 60000);
+  assert.equal(await state(page), 'finished');
+  const len = await page.$eval('#kernel-slider', (s) => Number(s.max));
+  assert.ok(len > 4000, `${len} steps`);
+  const mid = Math.floor(len / 2) + 7;
+  await slideTo(page, mid);
+  const there = await shownAt(page);
+  assert.match(there.position, new RegExp(`^step ${mid} · line \\d+ · block 0 warp \\d`));
+  await rendered(page, () => page.click('#kernel-back'));
+  assert.match((await shownAt(page)).position, new RegExp(`^step ${mid - 1} `));
+  await rendered(page, () => page.click('#kernel-step'));
+  assert.deepEqual(await shownAt(page), there);
   assert.deepEqual(browser.pageErrors, []);
   await page.close();
 });

@@ -3,14 +3,17 @@
 //
 // Protocol (crates/crosslane-web/src/worker/): the page posts {id, json} with a Request as JSON;
 // the worker answers {id, reply} (a Reply as JSON) and, during a run, {id, progress: steps}
-// about every 100 ms, which the page's watchdog takes as the heartbeat. {ready: true} says the
-// wasm has loaded; {failed: message} that it could not (the page then runs the interpreter
-// itself). Requests are answered one at a time, in order. The sort view posts {sort: job} to a
-// worker of its own and gets {sort: result} back (src/worker/sort.rs).
+// about every 100 ms, which the page's watchdog takes as the heartbeat. A run is interpreted in
+// slices of about 150 ms (worker_running() says it goes on); between two slices the worker
+// reads its messages, so {cancel: id} stops run `id` where it is and its answer is the frame
+// after the last step run (the steps run so far are kept). {ready: true} says the wasm has
+// loaded; {failed: message} that it could not (the page then runs the interpreter itself).
+// Requests are answered one at a time, in order. The sort view posts {sort: job} to a worker of
+// its own and gets {sort: result} back (src/worker/sort.rs).
 //
 // scripts/build-web writes this file into dist/ with the placeholders replaced by the hashed
 // names of the page's wasm-bindgen glue and module.
-import initWasm, { worker_request, worker_sort } from './__CROSSLANE_GLUE__';
+import initWasm, { worker_request, worker_running, worker_sort } from './__CROSSLANE_GLUE__';
 
 const ready = initWasm({ module_or_path: new URL('./__CROSSLANE_WASM__', import.meta.url) });
 ready.then(
@@ -18,8 +21,30 @@ ready.then(
   (e) => self.postMessage({ failed: String(e && e.message ? e.message : e) }),
 );
 
+// Runs the page has cancelled (by request id).
+const cancelled = new Set();
+// Requests wait for the one before them: a run's slices yield to the event loop (to hear a
+// cancel), and no other request may run between them.
+let queue = Promise.resolve();
+const yieldToMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function answer(id, json) {
+  const progress = (steps) => self.postMessage({ id, progress: steps });
+  let reply = worker_request(json, progress, false);
+  while (worker_running()) {
+    await yieldToMessages();
+    reply = worker_request(json, progress, cancelled.has(id));
+  }
+  cancelled.delete(id);
+  self.postMessage({ id, reply });
+}
+
 self.onmessage = async (event) => {
-  const { id, json, sort } = event.data ?? {};
+  const { id, json, sort, cancel } = event.data ?? {};
+  if (typeof cancel === 'number') {
+    cancelled.add(cancel);
+    return;
+  }
   if (typeof json !== 'string' && typeof sort !== 'string') return;
   try {
     await ready;
@@ -31,6 +56,6 @@ self.onmessage = async (event) => {
     self.postMessage({ sort: worker_sort(sort) });
     return;
   }
-  const reply = worker_request(json, (steps) => self.postMessage({ id, progress: steps }));
-  self.postMessage({ id, reply });
+  // A trap in the wasm is thrown again outside the queue: the page's worker.onerror hears it.
+  queue = queue.then(() => answer(id, json)).catch((e) => setTimeout(() => { throw e; }));
 };

@@ -29,7 +29,6 @@ pub mod permalink;
 #[cfg(target_arch = "wasm32")]
 mod query;
 pub mod views;
-#[cfg(target_arch = "wasm32")]
 pub mod worker;
 
 /// The wasm entry point: installs the panic banner, then builds and wires the page.

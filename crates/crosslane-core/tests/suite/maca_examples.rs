@@ -252,7 +252,7 @@ fn kernel_cases_run_with_their_expected_results_and_faults() {
                 let writes: Vec<usize> = t
                     .steps
                     .iter()
-                    .flat_map(|s| s.memory_writes.iter().map(|w| w.lane))
+                    .flat_map(|s| s.memory_writes.iter().map(|w| w.lane as usize))
                     .collect();
                 assert_eq!(
                     writes.len(),

@@ -234,8 +234,8 @@ impl KernelView {
             current.warp,
             current.active.to_hex(current.lanes)
         )];
-        for c in &current.changes {
-            lines.push(change_text(c));
+        for c in self.trace.changes(current) {
+            lines.push(change_text(&c));
         }
         lines.extend(current.diagnostics.iter().map(diagnostic_text));
         let found = self

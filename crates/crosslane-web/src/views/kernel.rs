@@ -6,7 +6,8 @@
 //! issue 12): this module keeps the editor, the launch and budget fields and what is shown
 //! (position, warp, memory page), asks the worker for each [`Frame`] and shows it. Nothing a
 //! kernel does can block the page: a run shows "running…" with its progress and a **cancel**
-//! button (`#kernel-cancel`: the worker is terminated and a fresh one loads the kernel again),
+//! button (`#kernel-cancel`: the worker stops the run between two slices and the view shows the
+//! steps run so far, "cancelled after N steps"; a worker that does not stop is replaced),
 //! and a worker that stops answering is replaced by the client's watchdog, which says so in the
 //! status. An edit of the source is highlighted on the next animation frame and parsed in the
 //! worker [`PARSE_DELAY_MS`] after the last keystroke.
@@ -120,7 +121,7 @@ const TEMPLATE: &str = r#"
         <button type="button" id="kernel-back" title="one step back">◀ back</button>
         <button type="button" id="kernel-step" title="one statement of one warp">step ▶</button>
         <button type="button" id="kernel-run" title="run to the end or a limit">run ▶▶</button>
-        <button type="button" id="kernel-cancel" title="stop the run (the kernel is loaded again)" hidden>cancel</button>
+        <button type="button" id="kernel-cancel" title="stop the run where it is (the steps run so far are kept)" hidden>cancel</button>
         <input type="range" id="kernel-slider" min="0" max="0" value="0" step="1" aria-label="step in the trace">
         <span id="kernel-position"></span>
       </div>
@@ -746,6 +747,8 @@ fn press(state: &Shared, which: Button) -> Js<()> {
                 v.slider.value().parse::<usize>().unwrap_or(0),
             )
         };
+        // The worker stops between two slices and answers with the steps run so far; this
+        // text is for a worker that does not (or the in-page fallback), which is replaced.
         if let Some(c) = client {
             c.cancel(&format!(
                 "cancelled: the run was stopped after {steps} steps (the worker terminated) and the kernel loaded again"

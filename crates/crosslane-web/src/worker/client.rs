@@ -2,7 +2,10 @@
 //! page's own wasm, loaded again inside it), sends it [`Request`]s, hands the answers of the
 //! latest request to the view, and keeps the worker alive:
 //!
-//! - **Cancel** terminates the worker and starts a fresh one ([`Client::cancel`]);
+//! - **Cancel** asks the worker to stop the run between two of its slices
+//!   ([`super::session::RUN_SLICE_MS`]); it answers with the frame after the last step run, so
+//!   the steps run so far are kept ([`Client::cancel`]). A worker that does not answer within
+//!   [`CANCEL_MS`] is terminated and a fresh one started, as the watchdog does;
 //! - a **watchdog** does the same when a worker with a request in flight has not been heard from
 //!   (no progress, no answer) for [`WATCHDOG_MS`] — a run reports progress every
 //!   [`super::protocol::PROGRESS_MS`], so silence means it is stuck;
@@ -31,6 +34,8 @@ pub const WATCHDOG_MS: f64 = 6_000.0;
 /// The same while the worker is still loading its wasm (compiling a megabyte of wasm on a busy
 /// machine takes a while; a worker that never loads is replaced after this).
 pub const STARTUP_MS: f64 = 20_000.0;
+/// Milliseconds a cancelled run has to answer (a slice is 150 ms) before its worker is replaced.
+pub const CANCEL_MS: f64 = 3_000.0;
 
 /// What the view hears.
 pub enum Heard {
@@ -67,6 +72,9 @@ pub struct Client {
     /// Watchdog firings since the last frame.
     strikes: Cell<u32>,
     last_load: RefCell<Option<Request>>,
+    /// A cancel sent to the worker: when to give up waiting for its answer, and what to say
+    /// then.
+    cancelling: RefCell<Option<(f64, String)>>,
     sink: Box<dyn Fn(Heard)>,
     handlers: RefCell<Vec<Handler>>,
 }
@@ -95,6 +103,7 @@ impl Client {
             ready: Cell::new(false),
             strikes: Cell::new(0),
             last_load: RefCell::new(None),
+            cancelling: RefCell::new(None),
             sink: Box::new(sink),
             handlers: RefCell::new(Vec::new()),
         });
@@ -143,9 +152,23 @@ impl Client {
         self.local_later(id, req);
     }
 
-    /// Stops whatever the worker is doing: a fresh worker loads the last kernel again.
+    /// Stops the run in flight where it is: the worker is asked to stop between two slices
+    /// and answers with the frame after the last step run. Where that cannot be asked (the
+    /// in-page fallback) or the worker does not answer within [`CANCEL_MS`], the worker is
+    /// replaced and the last kernel loaded again, and the view hears `why`.
     pub fn cancel(self: &Rc<Self>, why: &str) {
-        self.restart(why, true);
+        let asked = self.in_flight.get() > 0
+            && self.worker.borrow().as_ref().is_some_and(|w| {
+                let msg = js_sys::Object::new();
+                let id = JsValue::from_f64(self.latest.get() as f64);
+                js_sys::Reflect::set(&msg, &"cancel".into(), &id).is_ok()
+                    && w.post_message(&msg).is_ok()
+            });
+        if asked {
+            *self.cancelling.borrow_mut() = Some((now() + CANCEL_MS, why.to_string()));
+        } else {
+            self.restart(why, true);
+        }
     }
 
     /// Drops whatever the worker is doing, silently, before a new load (a link opened or the
@@ -246,6 +269,7 @@ impl Client {
         if !latest {
             return;
         }
+        self.cancelling.borrow_mut().take();
         match serde_json::from_str::<Reply>(&reply) {
             Ok(Reply::Frame(f)) => {
                 self.strikes.set(0);
@@ -273,6 +297,7 @@ impl Client {
 
     /// Replaces the worker and, with `reload`, loads the last kernel again.
     fn restart(self: &Rc<Self>, why: &str, reload: bool) {
+        self.cancelling.borrow_mut().take();
         let had_worker = self.worker.borrow_mut().take().map(|w| w.terminate());
         self.in_flight.set(0);
         if had_worker.is_some() {
@@ -292,6 +317,16 @@ impl Client {
     /// The watchdog's tick.
     fn watch(self: &Rc<Self>) {
         if self.in_flight.get() == 0 || self.worker.borrow().is_none() {
+            return;
+        }
+        let late = self
+            .cancelling
+            .borrow()
+            .as_ref()
+            .filter(|(deadline, _)| now() > *deadline)
+            .map(|(_, why)| why.clone());
+        if let Some(why) = late {
+            self.restart(&why, true);
             return;
         }
         let quiet = now() - self.last_heard.get();

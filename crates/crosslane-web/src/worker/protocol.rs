@@ -30,6 +30,8 @@ pub struct At {
 /// What the worker is asked to do before it answers with the frame at [`At::pos`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// One request at a time crosses, as JSON: the size of a load on a 64-bit host does not matter.
+#[cfg_attr(not(target_arch = "wasm32"), allow(clippy::large_enum_variant))]
 pub enum Command {
     /// Parse `source` and launch it with `config` (a new executor at position 0).
     Load {
@@ -125,7 +127,7 @@ pub struct Frame {
     pub warp_text: String,
     /// `table#kernel-memory`.
     pub memory_html: Html,
-    /// A memory edit that did not parse: "NAME[i]: message".
+    /// A memory edit that did not parse: "`NAME[i]`: message".
     pub memory_error: Option<String>,
     /// The cross-lane call to draw.
     pub drawn: Option<Drawn>,

@@ -1,21 +1,29 @@
-//! The worker's side: one [`Session`] owns the kernel [`Executor`] and answers each
+//! The worker's side: one [`Session`] owns the kernel's run and answers each
 //! [`Request`] with a [`Frame`]. It runs inside the kernel worker (`js/crosslane-worker.js`
-//! calls [`worker_request`]) and, where a worker cannot start, in the page itself.
+//! calls `worker_request`, wasm only) and, where a worker cannot start, in the page itself.
 //!
-//! The page asks for the state at a position; the session reads it off the executor's trace
-//! ([`KernelTrace::vars_after`], [`KernelTrace::memory_after`]). Replaying a position from
-//! checkpoints instead of the whole trace is the engine's business: only [`Session::frame`]
-//! reads the trace, so that change stays local here.
+//! The session keeps no trace of steps: it runs the kernel as a [`Replay`] (the machine with
+//! a checkpoint every [`CHECKPOINT_EVERY`] steps, the interval doubling when the checkpoints
+//! would pass half the memory budget), and the state at any position the page asks for — the
+//! slider's jump, a step back, a step forward — is replayed from the nearest checkpoint at or
+//! before it. So a launch of any length can be stepped backwards within its memory budget, and
+//! a step back shows exactly what the step forward showed (the engine is deterministic;
+//! `crosslane-core/tests/suite/kernel_replay.rs` and `tests/e2e/worker.test.mjs` check it).
+//!
+//! A run is answered in slices of [`RUN_SLICE_MS`] in the worker (`worker_request` with a
+//! slice; `worker_running` says the run goes on), so that the worker hears the page's cancel
+//! between two slices and keeps the steps run so far.
 
 use crosslane_core::kernel::{
-    list_kernels, memory::parse_cell, Executor, KernelError, KernelTrace, LaunchConfig, Outcome, Ty,
+    list_kernels, memory::parse_cell, KernelError, KernelTrace, LaneVal, LaunchConfig, Outcome,
+    Replay, StepState, Ty, VarChange,
 };
 use crosslane_core::{LaneMask, Level};
 
 use super::protocol::{
-    At, Command, Drawn, Frame, ParamField, Reply, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
+    At, Command, Drawn, Frame, ParamField, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
 };
-use crate::views::kernel::tables;
+use super::tables;
 
 /// Most warps offered in the lane table's warp menu.
 const WARP_MENU: usize = 256;
@@ -23,29 +31,62 @@ const WARP_MENU: usize = 256;
 pub const MAX_DIAGNOSTIC_ITEMS: usize = 200;
 /// Steps between clock checks of a run.
 const SLICE: usize = 64;
+/// Steps between two checkpoints at the start of a run: a position is shown by replaying at
+/// most this many steps (the interval doubles when the checkpoints would pass half the memory
+/// budget).
+pub const CHECKPOINT_EVERY: u64 = 64;
+/// Milliseconds a run goes on in the worker before it answers and looks at its messages (a
+/// cancel).
+pub const RUN_SLICE_MS: f64 = 150.0;
 
-/// One kernel: its source, launch, executor (or why there is none).
+/// One kernel: its source, launch, run (or why there is none).
 #[derive(Default)]
 pub struct Session {
-    exec: Option<Executor>,
+    run: Option<Replay>,
     fault: Option<KernelError>,
     source: String,
     config: LaunchConfig,
     entries: Vec<String>,
+    /// A run answered in slices has not reached its target yet.
+    more: bool,
+    /// The last run was cancelled (said in the status until the next command other than a
+    /// show).
+    cancelled: bool,
 }
 
 impl Session {
-    /// Does what `req` asks and returns the frame at its position. `now` is a clock in
-    /// milliseconds; `progress(len)` is called about every [`PROGRESS_MS`] of a run with the
-    /// trace length so far.
+    /// Does what `req` asks and returns the frame at its position; a run goes to its target.
+    /// `now` is a clock in milliseconds; `progress(len)` is called about every
+    /// [`PROGRESS_MS`] of a run with the steps run so far.
     pub fn handle(
         &mut self,
         req: Request,
         now: &dyn Fn() -> f64,
         progress: &mut dyn FnMut(usize),
     ) -> Frame {
+        self.handle_slice(req, now, progress, None, false)
+    }
+
+    /// [`Session::handle`], a run going on for at most `slice_ms` milliseconds: when it has not
+    /// reached its target by then, the answer is a bare frame (position and length only) and
+    /// [`Session::running`] is true; the same request again goes on. With `stop`, a run
+    /// request stops where the run is (cancel): the frame after the last step run, the status
+    /// saying so.
+    pub fn handle_slice(
+        &mut self,
+        req: Request,
+        now: &dyn Fn() -> f64,
+        progress: &mut dyn FnMut(usize),
+        slice_ms: Option<f64>,
+        stop: bool,
+    ) -> Frame {
         let mut at = req.at;
         let mut memory_error = None;
+        let was_running = self.more;
+        self.more = false;
+        if !matches!(req.command, Command::Show) {
+            self.cancelled = false;
+        }
         match req.command {
             Command::Load { source, config } => {
                 self.source = source;
@@ -58,30 +99,47 @@ impl Session {
                 let len = self.len();
                 if at.pos < len {
                     at.pos += 1;
-                } else if let Some(ex) = self.exec.as_mut() {
-                    if ex.step().is_some() {
-                        at.pos = ex.trace().steps.len();
-                    }
+                } else if let Some(run) = self.run.as_mut() {
+                    run.advance();
+                    at.pos = steps(run);
                 }
             }
             Command::Run { target } => {
-                if let Some(ex) = self.exec.as_mut() {
-                    let mut last = now();
-                    loop {
-                        let want = match target {
-                            Some(t) => t.saturating_sub(ex.trace().steps.len()).min(SLICE),
-                            None => SLICE,
-                        };
-                        if want == 0 || ex.run_for(want) < want {
-                            break;
-                        }
-                        if now() - last >= PROGRESS_MS {
-                            last = now();
-                            progress(ex.trace().steps.len());
+                if let Some(run) = self.run.as_mut() {
+                    if stop && was_running {
+                        self.cancelled = true;
+                    } else {
+                        let start = now();
+                        let mut last = start;
+                        loop {
+                            let want = match target {
+                                Some(t) => t.saturating_sub(steps(run)).min(SLICE),
+                                None => SLICE,
+                            };
+                            if want == 0 || run.run_for(want) < want {
+                                break;
+                            }
+                            let t = now();
+                            if t - last >= PROGRESS_MS {
+                                last = t;
+                                progress(steps(run));
+                            }
+                            if slice_ms.is_some_and(|ms| t - start >= ms) {
+                                self.more = true;
+                                break;
+                            }
                         }
                     }
-                    let len = ex.trace().steps.len();
+                    let len = steps(run);
                     at.pos = target.map_or(len, |t| t.min(len));
+                    if self.more {
+                        return Frame {
+                            pos: at.pos,
+                            len,
+                            state: "running".into(),
+                            ..Frame::default()
+                        };
+                    }
                 }
             }
             Command::Edit {
@@ -95,19 +153,24 @@ impl Session {
         frame
     }
 
+    /// Whether a run answered in slices goes on (the worker asks again, unless cancelled).
+    pub fn running(&self) -> bool {
+        self.more
+    }
+
     fn len(&self) -> usize {
-        self.trace().map_or(0, |t| t.steps.len())
+        self.run.as_ref().map_or(0, steps)
     }
 
     fn trace(&self) -> Option<&KernelTrace> {
-        self.exec.as_ref().map(Executor::trace)
+        self.run.as_ref().map(Replay::summary)
     }
 
     fn rebuild(&mut self) {
-        self.exec = None;
+        self.run = None;
         self.fault = None;
-        match Executor::new(&self.source, self.config.clone()) {
-            Ok(ex) => self.exec = Some(ex),
+        match Replay::start(&self.source, self.config.clone(), CHECKPOINT_EVERY) {
+            Ok(run) => self.run = Some(run),
             Err(e) => self.fault = Some(e),
         }
     }
@@ -139,7 +202,7 @@ impl Session {
         None
     }
 
-    /// The frame at `at`, read off the trace.
+    /// The frame at `at`, replayed from the nearest checkpoint.
     pub fn frame(&self, at: &At) -> Frame {
         let len = self.len();
         let pos = at.pos.min(len);
@@ -156,23 +219,27 @@ impl Session {
                 .push((e.line, e.col, "error".into(), e.message.clone()));
         }
         (f.state, f.status) = self.status_text();
-        let Some(t) = self.trace() else {
+        let Some(run) = &self.run else {
             return f;
         };
-        let step = pos.checked_sub(1).and_then(|i| t.steps.get(i));
+        let t = run.summary();
+        // The state after step `pos - 1`, and the variables of the warp picked.
+        let shown = pos
+            .checked_sub(1)
+            .and_then(|i| run.at_warp(i as u64, at.warp));
+        let step = shown.as_ref().map(|(s, _)| &s.step);
         f.current_line = step.map(|s| s.line);
         self.diagnostics(t, &mut f);
         let l = &t.launch;
-        if let Some(ex) = &self.exec {
-            f.params = ex
-                .parameters()
-                .map(|p| ParamField {
-                    name: p.name.clone(),
-                    pointer: matches!(p.ty, Ty::Ptr(_)),
-                    reference: p.reference,
-                })
-                .collect();
-        }
+        f.params = run
+            .live()
+            .parameters()
+            .map(|p| ParamField {
+                name: p.name.clone(),
+                pointer: matches!(p.ty, Ty::Ptr(_)),
+                reference: p.reference,
+            })
+            .collect();
         f.dialect_line = format!("runs as {} · {}", l.dialect.name(), l.dialect_from);
         let blocks = l.grid_dim[0] * l.grid_dim[1] * l.grid_dim[2];
         f.geometry = format!(
@@ -199,20 +266,23 @@ impl Session {
             ),
             None => format!("before the first step · {len} recorded"),
         };
-        self.lanes(t, pos, at.warp, &mut f);
-        f.memory_html = match pos.checked_sub(1) {
-            Some(i) => {
-                let writes = t.steps.get(i).map_or(&[][..], |s| &s.memory_writes[..]);
-                tables::memory_table(&t.memory_after(i), writes, false, &at.pages)
-            }
+        self.lanes(t, shown.as_ref(), at.warp, &mut f);
+        f.memory_html = match &shown {
+            Some((s, _)) => tables::memory_table(&s.memory, &s.step.writes(), false, &at.pages),
             None => tables::memory_table(&t.initial_memory, &[], true, &at.pages),
         };
-        f.drawn = t
-            .steps
-            .iter()
-            .take(pos)
-            .rev()
-            .find_map(|s| s.ops.last().map(|op| (s, op)))
+        // The last cross-lane call at or before the step shown: that step's, or an earlier
+        // one's, replayed too.
+        let earlier = shown.as_ref().and_then(|(s, _)| match s.last_op_step {
+            Some(j) if j != s.step.index as u64 => run.at(j).map(|e| e.step),
+            _ => None,
+        });
+        f.drawn = shown
+            .as_ref()
+            .map(|(s, _)| &s.step)
+            .filter(|s| !s.ops.is_empty())
+            .or(earlier.as_ref())
+            .and_then(|s| s.ops.last().map(|op| (s, op)))
             .map(|(s, op)| {
                 let current = s.index + 1 == pos;
                 Drawn {
@@ -292,8 +362,14 @@ impl Session {
                 None => ("error".into(), "nothing to run".into()),
             };
         };
-        let n = t.steps.len();
+        let n = t.stats.steps;
         let (state, text) = match &t.outcome {
+            None if self.cancelled => (
+                "idle",
+                format!(
+                    "cancelled after {n} steps: the steps run so far are kept (step back, step on or run on)"
+                ),
+            ),
             None if n == 0 => (
                 "idle",
                 "ready: step through the kernel or run it".to_string(),
@@ -313,12 +389,21 @@ impl Session {
     }
 
     /// The mask strip and the lane table of the warp picked, or of the step shown.
-    fn lanes(&self, t: &KernelTrace, pos: usize, picked: Option<(usize, usize)>, f: &mut Frame) {
+    fn lanes(
+        &self,
+        t: &KernelTrace,
+        shown: Option<&(StepState, Vec<VarChange>)>,
+        picked: Option<(usize, usize)>,
+        f: &mut Frame,
+    ) {
         let lanes = t.launch.lanes;
-        match pos.checked_sub(1).and_then(|i| t.steps.get(i)) {
-            Some(s) if picked.is_some_and(|p| p != (s.block, s.warp)) => {
+        match shown {
+            Some((state, other))
+                if picked.is_some_and(|p| p != (state.step.block, state.step.warp)) =>
+            {
+                let s = &state.step;
                 let (block, warp) = picked.unwrap_or((s.block, s.warp));
-                let vars = t.vars_after(pos - 1, block, warp);
+                let vars = declared(other);
                 f.vars_html = tables::vars_table(lanes, LaneMask::all(lanes), &vars, &[]);
                 f.mask_html = tables::mask_strip(s.lanes, s.active);
                 f.warp_text = format!(
@@ -330,9 +415,10 @@ impl Session {
                     s.line
                 );
             }
-            Some(s) => {
-                let vars = t.vars_after(pos - 1, s.block, s.warp);
-                let changed: Vec<&str> = s.changes.iter().map(|c| c.name.as_str()).collect();
+            Some((state, _)) => {
+                let s = &state.step;
+                let vars = declared(&state.vars);
+                let changed: Vec<&str> = s.changes.iter().map(|c| t.var_name(c.slot)).collect();
                 f.vars_html = tables::vars_table(s.lanes, s.active, &vars, &changed);
                 f.mask_html = tables::mask_strip(s.lanes, s.active);
                 f.warp_text = format!(
@@ -354,6 +440,26 @@ impl Session {
     }
 }
 
+/// Steps run so far, as a position.
+fn steps(run: &Replay) -> usize {
+    usize::try_from(run.len()).unwrap_or(usize::MAX)
+}
+
+/// A warp's variables as the lane table lists them: the slots declared so far (a slot whose
+/// every lane is still "not declared yet" is left out), one per name — where two slots share a
+/// name (two loops' `i`), the later declared one that has been declared.
+fn declared(slots: &[VarChange]) -> Vec<VarChange> {
+    let undeclared = |v: &LaneVal| matches!(v, Err(u) if u.uninit && u.line == 0);
+    let mut out: Vec<VarChange> = Vec::new();
+    for v in slots.iter().filter(|v| !v.values.iter().all(undeclared)) {
+        match out.iter_mut().find(|o| o.name == v.name) {
+            Some(o) => o.values.clone_from(&v.values),
+            None => out.push(v.clone()),
+        }
+    }
+    out
+}
+
 fn level_name(level: Level) -> &'static str {
     match level {
         Level::Error => "error",
@@ -362,16 +468,21 @@ fn level_name(level: Level) -> &'static str {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
 thread_local! {
     /// The worker's one session (a worker serves one kernel view).
     static SESSION: std::cell::RefCell<Session> = std::cell::RefCell::new(Session::default());
 }
 
 /// Answers one request of the kernel view as [`Reply`] JSON; called by `crosslane-worker.js`
-/// inside the worker. `progress` is called with the trace length during a run (the page's
-/// watchdog takes it as the worker's heartbeat).
+/// inside the worker. `progress` is called with the steps run so far during a run (the page's
+/// watchdog takes it as the worker's heartbeat). A run answers after [`RUN_SLICE_MS`]; while
+/// [`worker_running`] is true the worker calls again with the same request (`stop`: the page
+/// cancelled, so the answer is the frame after the last step run).
+#[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn worker_request(request: &str, progress: &js_sys::Function) -> String {
+pub fn worker_request(request: &str, progress: &js_sys::Function, stop: bool) -> String {
+    use super::protocol::Reply;
     let reply = match serde_json::from_str::<Request>(request) {
         Ok(req) => SESSION.with(|s| match s.try_borrow_mut() {
             Ok(mut s) => {
@@ -382,7 +493,13 @@ pub fn worker_request(request: &str, progress: &js_sys::Function) -> String {
                         &wasm_bindgen::JsValue::from_f64(len as f64),
                     );
                 };
-                Reply::Frame(Box::new(s.handle(req, &now, &mut report)))
+                Reply::Frame(Box::new(s.handle_slice(
+                    req,
+                    &now,
+                    &mut report,
+                    Some(RUN_SLICE_MS),
+                    stop,
+                )))
             }
             Err(_) => Reply::Error("the kernel session is busy".into()),
         }),
@@ -390,4 +507,11 @@ pub fn worker_request(request: &str, progress: &js_sys::Function) -> String {
     };
     serde_json::to_string(&reply)
         .unwrap_or_else(|e| format!(r#"{{"error":"unwritable reply: {e}"}}"#))
+}
+
+/// Whether the last [`worker_request`] answered a run that goes on (the worker asks again).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn worker_running() -> bool {
+    SESSION.with(|s| s.try_borrow().is_ok_and(|s| s.running()))
 }

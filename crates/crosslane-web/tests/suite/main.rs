@@ -4,3 +4,4 @@
 mod codegen_cpp;
 mod codegen_wgsl;
 mod golden_lanes;
+mod worker_session;

@@ -219,7 +219,11 @@ pub mod size {
     pub const VEC: u64 = 24;
     /// `KernelStep`: one recorded step's fixed part.
     pub const KERNEL_STEP: u64 = 176;
-    /// `MemWrite`: one recorded memory write.
+    /// `LaneRow`: one recorded variable's row, its lanes aside.
+    pub const LANE_ROW: u64 = 96;
+    /// `CellWrite`: one recorded memory write.
+    pub const CELL_WRITE: u64 = 32;
+    /// `MemWrite`: one memory write as the machine reports it.
     pub const MEM_WRITE: u64 = 56;
     /// `trace::Step`: one recorded cross-lane operation's fixed part.
     pub const STEP: u64 = 176;

@@ -36,6 +36,7 @@ use crate::result::Level;
 use crate::value::{ValueType, ValuesSpec};
 
 use super::compile::*;
+use super::lane_row::LaneRow;
 use super::machine::maca_mem;
 use super::machine::regs::{Reasons, Reg};
 use super::machine::*;
@@ -354,6 +355,8 @@ impl Executor {
             warps: Vec::new(),
             stats: RunStats::default(),
             printf: Vec::new(),
+            names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
+            reasons: Default::default(),
         };
         Ok(Executor {
             code: compiler.code.into(),
@@ -1163,26 +1166,36 @@ impl Executor {
         stats.lane_statements = stats
             .lane_statements
             .saturating_add(u64::from(active.count()));
+        if !cx.ops.is_empty() {
+            stats.last_op_step = Some(stats.steps - 1);
+        }
         if self.mode == TraceMode::None {
             self.record_diagnostics_only(lanes, cx.diags);
             return;
         }
         let warp = &self.warps[w];
-        let changes: Vec<VarChange> = cx
+        let table = &mut self.trace.reasons;
+        let mut reason_bytes = 0u64;
+        let changes: Vec<VarRow> = cx
             .changed
             .iter()
-            .map(|&id| VarChange {
-                name: self
-                    .slots
-                    .get(id)
-                    .map_or_else(String::new, |s| s.name.clone()),
-                values: warp
+            .map(|&id| {
+                let values = warp
                     .vars
                     .get(id)
                     .map(|r| r.row(&self.reasons))
-                    .unwrap_or_default(),
+                    .unwrap_or_default();
+                VarRow {
+                    slot: u32::try_from(id).unwrap_or(u32::MAX),
+                    row: LaneRow::encode(&values, |u| {
+                        let (id, bytes) = table.intern(u);
+                        reason_bytes += bytes;
+                        id
+                    }),
+                }
             })
             .collect();
+        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
         let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
             // Its position in the run (the steps counted so far include it), also when the
@@ -1196,7 +1209,7 @@ impl Executor {
             active,
             lanes,
             changes,
-            memory_writes: cx.writes,
+            memory_writes: cx.writes.into_iter().map(CellWrite::new).collect(),
             ops: cx.ops,
             diagnostics,
         };

@@ -31,6 +31,7 @@ pub mod dialect_guess;
 pub mod exec;
 mod front_end;
 pub mod host_launch;
+pub mod lane_row;
 pub mod lane_val;
 pub mod legacy;
 pub mod lexer;
@@ -51,13 +52,14 @@ use crate::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
 pub use exec::{run_kernel, run_kernel_traced, Executor, LaunchConfig};
+pub use lane_row::{LaneRow, ReasonTable};
 pub use memory::{Buffer, Memory, Space};
 pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};
 pub use replay::{Replay, StepState};
 pub use report::render_text;
 pub use trace::{
-    KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode, Undef,
-    VarChange, WarpState,
+    CellWrite, KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode,
+    Undef, VarChange, VarRow, WarpState,
 };
 pub use types::{KVal, Scalar, Ty, ValTy};
 

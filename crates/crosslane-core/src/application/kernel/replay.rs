@@ -2,6 +2,8 @@
 //! step: the kernel runs once with [`TraceMode::None`], keeping a checkpoint of the machine (a
 //! copy of the [`Executor`]) every `every` steps; step `i` is shown by copying the nearest
 //! checkpoint at or before it and running the few steps from there with [`TraceMode::Full`].
+//! The page's kernel worker holds one (`crosslane-web/src/worker/session.rs`): its slider, step
+//! and step back all read states this way.
 //!
 //! The engine is deterministic (warps and blocks run in a fixed order, memory is the
 //! executor's own), so a replay from a checkpoint reaches the same state as the run did;
@@ -11,34 +13,42 @@
 //! next checkpoint would not fit, the interval doubles and every other checkpoint is dropped,
 //! so a long run keeps `O(budget / state)` checkpoints and replays at most `every` steps.
 
-use serde::Serialize;
-
 use super::budget::size;
 use super::exec::{Executor, LaunchConfig};
 use super::memory::Memory;
 use super::trace::{KernelStep, KernelTrace, TraceMode, VarChange};
 use super::KernelError;
 
-/// One step as a full run records it, and the state right after it. Serializable (the step as
-/// in a trace's `"steps"`, the variables as its `"changes"`, the memory as `"memory"`), so a Web
-/// Worker can post it to the page.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One step as a full run records it, and the state right after it.
+#[derive(Clone, Debug, PartialEq)]
 pub struct StepState {
-    /// The step ([`KernelStep::index`] is its position in the run).
+    /// The step ([`KernelStep::index`] is its position in the run). Its rows' reason ids are
+    /// the replay's own: read its changes in [`StepState::changes`].
     pub step: KernelStep,
+    /// The variables the step changed, each with its value in every lane (as
+    /// [`KernelTrace::changes`] gives a full run's).
+    pub changes: Vec<VarChange>,
     /// Every variable of the step's warp right after it, each with its value in every lane.
     pub vars: Vec<VarChange>,
     /// Memory right after it.
     pub memory: Memory,
+    /// The last step at or before it that ran a cross-lane operation (the call the page
+    /// draws).
+    pub last_op_step: Option<u64>,
 }
 
-/// A finished run with checkpoints: any step, in any order (see the module doc).
+/// A run with checkpoints: any step, in any order (see the module doc). It runs incrementally
+/// ([`Replay::run_for`]), so a page can show the steps run so far while the run goes on.
 pub struct Replay {
+    /// The machine at the last step run ([`TraceMode::None`]: it records no step).
+    live: Executor,
     /// `checkpoints[k]` is the machine before step `k * every`.
     checkpoints: Vec<Executor>,
     every: u64,
-    /// The run without steps: outcome, top-level diagnostics, final memory and variables, stats.
-    end: KernelTrace,
+    /// Bytes the checkpoints hold.
+    held: u64,
+    /// What the checkpoints may hold: half the launch's memory budget.
+    budget: u64,
 }
 
 impl Replay {
@@ -48,50 +58,78 @@ impl Replay {
     /// # Errors
     /// As [`Executor::new`]: a source that does not parse or a launch that is invalid.
     pub fn new(source: &str, config: LaunchConfig, every: u64) -> Result<Self, KernelError> {
-        let budget = config.limits.max_memory;
-        let mut ex = Executor::new(source, config)?.with_trace(TraceMode::None);
-        let mut every = every.max(1);
-        let mut checkpoints: Vec<Executor> = Vec::new();
-        let mut held = 0u64;
-        let mut step = 0u64;
-        loop {
-            if step.is_multiple_of(every) {
-                let cost = ex.state_bytes();
-                if held.saturating_add(cost) > budget / 2 && checkpoints.len() > 1 {
-                    // Keep every other checkpoint: the interval doubles.
-                    let mut k = 0;
-                    checkpoints.retain(|_| {
-                        k += 1;
-                        k % 2 == 1
-                    });
-                    every = every.saturating_mul(2);
-                    held = checkpoints.iter().map(Executor::state_bytes).sum();
-                }
-                if step.is_multiple_of(every) {
-                    held = held.saturating_add(cost);
-                    checkpoints.push(ex.clone());
-                }
-            }
-            if !ex.advance() {
-                break;
-            }
-            step += 1;
-        }
+        let mut replay = Replay::start(source, config, every)?;
+        while replay.advance() {}
+        Ok(replay)
+    }
+
+    /// Launches `source` without running a step; [`Replay::run_for`] runs it, keeping a
+    /// checkpoint every `every` steps (at least 1; the interval doubles when the checkpoints
+    /// would pass half the launch's `max_memory`).
+    ///
+    /// # Errors
+    /// As [`Executor::new`]: a source that does not parse or a launch that is invalid.
+    pub fn start(source: &str, config: LaunchConfig, every: u64) -> Result<Self, KernelError> {
+        let budget = config.limits.max_memory / 2;
+        let live = Executor::new(source, config)?.with_trace(TraceMode::None);
         Ok(Replay {
-            checkpoints,
-            every,
-            end: ex.into_trace(),
+            live,
+            checkpoints: Vec::new(),
+            every: every.max(1),
+            held: 0,
+            budget,
         })
     }
 
-    /// Steps in the run.
-    pub fn len(&self) -> u64 {
-        self.end.stats.steps
+    /// Runs one more step, keeping a checkpoint before it when one is due; false once the run
+    /// has ended.
+    pub fn advance(&mut self) -> bool {
+        let step = self.live.trace.stats.steps;
+        if step.is_multiple_of(self.every) && !self.live.is_finished() {
+            let cost = self.live.state_bytes();
+            if self.held.saturating_add(cost) > self.budget && self.checkpoints.len() > 1 {
+                // Keep every other checkpoint: the interval doubles.
+                let mut k = 0;
+                self.checkpoints.retain(|_| {
+                    k += 1;
+                    k % 2 == 1
+                });
+                self.every = self.every.saturating_mul(2);
+                self.held = self.checkpoints.iter().map(Executor::state_bytes).sum();
+            }
+            let due = u64::try_from(self.checkpoints.len())
+                .unwrap_or(u64::MAX)
+                .saturating_mul(self.every);
+            if step == due {
+                self.held = self.held.saturating_add(cost);
+                self.checkpoints.push(self.live.clone());
+            }
+        }
+        self.live.advance()
     }
 
-    /// Whether the run executed no step.
+    /// Runs up to `n` steps; returns how many ran (fewer when the run ends).
+    pub fn run_for(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n && self.advance() {
+            done += 1;
+        }
+        done
+    }
+
+    /// Steps run so far.
+    pub fn len(&self) -> u64 {
+        self.live.trace.stats.steps
+    }
+
+    /// Whether no step has run.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Whether the run has ended ([`KernelTrace::outcome`] is set).
+    pub fn is_finished(&self) -> bool {
+        self.live.is_finished()
     }
 
     /// Steps between two checkpoints (the most a [`Replay::at`] replays).
@@ -99,40 +137,79 @@ impl Replay {
         self.every
     }
 
-    /// The run as a trace without steps (outcome, diagnostics, final memory and variables,
-    /// [`super::RunStats`]).
-    pub fn summary(&self) -> &KernelTrace {
-        &self.end
+    /// Checkpoints held.
+    pub fn checkpoints(&self) -> usize {
+        self.checkpoints.len()
     }
 
-    /// Step `i` (0-based) and the state right after it; `None` past the last step.
-    pub fn at(&self, i: u64) -> Option<StepState> {
+    /// The machine at the last step run, for what does not change with the position (the
+    /// launch, the entry's parameters, the initial memory).
+    pub fn live(&self) -> &Executor {
+        &self.live
+    }
+
+    /// The run so far as a trace without steps (outcome, diagnostics, memory and variables
+    /// now, [`super::RunStats`]).
+    pub fn summary(&self) -> &KernelTrace {
+        &self.live.trace
+    }
+
+    /// The machine right after step `i`, replayed from the nearest checkpoint at or before it,
+    /// with the step as a full run records it.
+    fn replay_to(&self, i: u64) -> Option<(Executor, KernelStep)> {
         if i >= self.len() {
             return None;
         }
         let k = usize::try_from(i / self.every).ok()?;
-        let mut ex = self.checkpoints.get(k)?.clone().with_trace(TraceMode::Full);
-        ex.trace.steps.clear();
-        let mut ran = k as u64 * self.every;
-        while ran < i {
-            // Steps before `i` need not be recorded.
-            ex.mode = TraceMode::None;
-            if !ex.advance() {
-                return None;
-            }
-            ran += 1;
+        let mut ex = self.checkpoints.get(k)?.clone();
+        // Steps before `i` need not be recorded.
+        ex.mode = TraceMode::None;
+        while ex.trace.stats.steps < i && ex.advance() {}
+        if ex.trace.stats.steps != i {
+            return None;
         }
         ex.mode = TraceMode::Full;
-        if !ex.advance() {
+        ex.trace.steps.clear();
+        // The step that hits a budget is recorded although the run ends with it.
+        ex.advance();
+        if ex.trace.stats.steps != i + 1 {
             return None;
         }
         let step = ex.trace.steps.pop()?;
+        Some((ex, step))
+    }
+
+    /// Step `i` (0-based) and the state right after it; `None` past the last step.
+    pub fn at(&self, i: u64) -> Option<StepState> {
+        self.at_warp(i, None).map(|(s, _)| s)
+    }
+
+    /// [`Replay::at`], and the variables of warp `warp` of block `block` right after step `i`
+    /// (`picked`; `None`: the step's own warp, as in [`StepState::vars`]). A warp of a block that
+    /// has finished shows its final variables; one of a block not started yet, none.
+    pub fn at_warp(
+        &self,
+        i: u64,
+        picked: Option<(usize, usize)>,
+    ) -> Option<(StepState, Vec<VarChange>)> {
+        let (ex, step) = self.replay_to(i)?;
         let vars = ex.warp_vars(step.warp);
-        Some(StepState {
-            step,
-            vars,
-            memory: ex.trace.memory.clone(),
-        })
+        let other = match picked {
+            Some((block, warp)) if (block, warp) != (step.block, step.warp) => {
+                ex.vars_of(block, warp)
+            }
+            _ => vars.clone(),
+        };
+        Some((
+            StepState {
+                changes: ex.trace.changes(&step),
+                step,
+                vars,
+                memory: ex.trace.memory,
+                last_op_step: ex.trace.stats.last_op_step,
+            },
+            other,
+        ))
     }
 }
 
@@ -141,5 +218,27 @@ impl Executor {
     /// shared program is not copied).
     pub(crate) fn state_bytes(&self) -> u64 {
         (size::KERNEL_STEP * 4).saturating_add(self.meter.bytes(self.trace.memory.used_bytes))
+    }
+
+    /// The variables of warp `warp` of block `block` now: the running block's from its
+    /// registers, a finished block's final ones, none for a block not started yet.
+    fn vars_of(&self, block: usize, warp: usize) -> Vec<VarChange> {
+        if block == self.block && self.warps.iter().any(|w| w.index == warp) {
+            return self.warp_vars(warp);
+        }
+        self.trace
+            .warps
+            .iter()
+            .find(|w| w.block == block && w.warp == warp)
+            .map(|w| {
+                w.vars
+                    .iter()
+                    .map(|(name, values)| VarChange {
+                        name: name.clone(),
+                        values: values.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }

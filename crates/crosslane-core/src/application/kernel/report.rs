@@ -65,19 +65,13 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
             s.active.to_hex(s.lanes)
         );
         for c in &s.changes {
-            let lanes: Vec<String> = c
-                .values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    if s.active.contains(i) {
-                        lane_text(v)
-                    } else {
-                        "-".into()
-                    }
+            let lanes: Vec<String> = (0..c.row.lanes())
+                .map(|i| match c.row.get(i, &t.reasons) {
+                    Some(v) if s.active.contains(i) => lane_text(&v),
+                    _ => "-".into(),
                 })
                 .collect();
-            let _ = writeln!(out, "    {} = {}", c.name, lanes.join(" "));
+            let _ = writeln!(out, "    {} = {}", t.var_name(c.slot), lanes.join(" "));
         }
         for op in &s.ops {
             let _ = writeln!(

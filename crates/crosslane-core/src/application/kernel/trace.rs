@@ -1,13 +1,20 @@
 //! The trace of a kernel run as the views read it: each step's line, active mask, changed
 //! variables, memory writes and cross-lane [`Step`]s, the launch, the outcome, the final warps.
 //! A lane's value is [`LaneVal`]: defined, or [`Undef`] with the reason and line.
+//!
+//! A step keeps its changed variables compactly ([`VarRow`]: a slot id and a [`LaneRow`] of raw
+//! bits, the undefined lanes pointing into the trace's [`ReasonTable`]); the trace's accessors
+//! ([`KernelTrace::change`], [`KernelTrace::changes`], [`KernelTrace::vars_after`]) and its JSON
+//! give them back as [`VarChange`]s, every lane a [`LaneVal`], as they were recorded.
 
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Serialize, Serializer};
 
-use super::budget::{diagnostic_bytes, lanes_bytes, size, LimitHit};
+use super::budget::{diagnostic_bytes, kval_bytes, size, LimitHit};
+use super::lane_row::{LaneRow, ReasonTable};
 pub use super::lane_val::{LaneVal, Undef};
 use super::memory::Memory;
-use super::types::KVal;
+use super::types::{KVal, Scalar};
 use super::{KernelDiagnostic, KernelError};
 use crate::lanes::LaneMask;
 use crate::op::Dialect;
@@ -82,7 +89,8 @@ pub enum Outcome {
     Error(KernelError),
 }
 
-/// A variable's new per-lane values after a step.
+/// A variable's new per-lane values after a step, as the views read it (a step records it as a
+/// [`VarRow`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VarChange {
     /// Variable name.
@@ -92,7 +100,19 @@ pub struct VarChange {
     pub values: Vec<LaneVal>,
 }
 
-/// One memory cell written by a step.
+/// A variable a step changed, as the step records it: its slot (the name is
+/// [`KernelTrace::var_name`]) and its value in every lane of the warp, compactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarRow {
+    /// The variable's slot in the compiled program.
+    pub slot: u32,
+    /// Its value in every lane (lanes that did not run keep their old value); the reasons of
+    /// undefined lanes are in [`KernelTrace::reasons`].
+    pub row: LaneRow,
+}
+
+/// One memory cell written by a step, as the machine reports it and the views read it (a step
+/// records it as a [`CellWrite`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemWrite {
     /// Buffer index in [`Memory::buffers`].
@@ -105,8 +125,89 @@ pub struct MemWrite {
     pub lane: usize,
 }
 
-/// One executed statement (or branch / loop test / barrier) of one warp.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// A written cell's new content as a step records it: a scalar as its raw bits, anything else
+/// kept whole.
+#[derive(Clone, Debug, PartialEq)]
+enum CellBits {
+    /// An undefined value was stored.
+    Undefined,
+    /// `KVal::Int` of this type, by its bits.
+    Int(Scalar, u64),
+    /// `KVal::Float` of this type, by the `f64`'s bits.
+    Float(Scalar, u64),
+    /// Another value (a vector, a pointer).
+    Whole(Box<KVal>),
+}
+
+/// One memory cell written by a step, compactly: 32 bytes instead of a [`MemWrite`]'s 56
+/// ([`CellWrite::write`] gives the [`MemWrite`] back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellWrite {
+    /// Buffer index in [`Memory::buffers`].
+    pub buffer: u32,
+    /// The lane that wrote it.
+    pub lane: u32,
+    /// Cell.
+    pub index: usize,
+    value: CellBits,
+}
+
+impl CellWrite {
+    /// The write as the machine reported it. A buffer or lane index past `u32::MAX` (never: the
+    /// memory budget and [`crate::lanes::MAX_LANES`] bound them) is kept as `u32::MAX`.
+    pub fn new(w: MemWrite) -> Self {
+        CellWrite {
+            buffer: u32::try_from(w.buffer).unwrap_or(u32::MAX),
+            lane: u32::try_from(w.lane).unwrap_or(u32::MAX),
+            index: w.index,
+            value: match w.value {
+                None => CellBits::Undefined,
+                Some(KVal::Int { ty, bits }) => CellBits::Int(ty, bits),
+                Some(KVal::Float { ty, x }) => CellBits::Float(ty, x.to_bits()),
+                Some(k) => CellBits::Whole(Box::new(k)),
+            },
+        }
+    }
+
+    /// The new content (`None`: an undefined value was stored).
+    pub fn value(&self) -> Option<KVal> {
+        match &self.value {
+            CellBits::Undefined => None,
+            CellBits::Int(ty, bits) => Some(KVal::Int {
+                ty: *ty,
+                bits: *bits,
+            }),
+            CellBits::Float(ty, bits) => Some(KVal::Float {
+                ty: *ty,
+                x: f64::from_bits(*bits),
+            }),
+            CellBits::Whole(k) => Some((**k).clone()),
+        }
+    }
+
+    /// The write as the views read it.
+    pub fn write(&self) -> MemWrite {
+        MemWrite {
+            buffer: self.buffer as usize,
+            index: self.index,
+            value: self.value(),
+            lane: self.lane as usize,
+        }
+    }
+
+    /// Bytes it holds (a value kept whole on the heap included).
+    pub fn bytes(&self) -> u64 {
+        size::CELL_WRITE
+            + match &self.value {
+                CellBits::Whole(k) => kval_bytes(k),
+                _ => 0,
+            }
+    }
+}
+
+/// One executed statement (or branch / loop test / barrier) of one warp. Its JSON (in a
+/// trace's `"steps"`) is written by the trace, which holds the variables' names and reasons.
+#[derive(Clone, Debug, PartialEq)]
 pub struct KernelStep {
     /// Position in the trace.
     pub index: usize,
@@ -124,10 +225,11 @@ pub struct KernelStep {
     pub active: LaneMask,
     /// Lanes in the warp.
     pub lanes: usize,
-    /// Variables it changed, with their values in every lane.
-    pub changes: Vec<VarChange>,
+    /// Variables it changed, with their values in every lane ([`KernelTrace::changes`] gives
+    /// them as values).
+    pub changes: Vec<VarRow>,
     /// Memory it wrote.
-    pub memory_writes: Vec<MemWrite>,
+    pub memory_writes: Vec<CellWrite>,
     /// Cross-lane operations it ran, in order (the same [`Step`] the single-op view draws).
     pub ops: Vec<Step>,
     /// Diagnostics at this step.
@@ -168,10 +270,15 @@ pub struct RunStats {
     pub steps: u64,
     /// Statements executed times the lanes that executed each one (the active lanes).
     pub lane_statements: u64,
+    /// The last step (0-based) that ran a cross-lane operation, so far: the call the page draws
+    /// at a position replayed from a checkpoint ([`super::Replay`]). Not in the JSON.
+    #[serde(skip)]
+    pub last_op_step: Option<u64>,
 }
 
-/// Everything a run produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Everything a run produced. Its JSON has the fields below but the last two, each step's
+/// changed variables written out as [`VarChange`]s.
+#[derive(Clone, Debug, PartialEq)]
 pub struct KernelTrace {
     /// The launch.
     pub launch: Launch,
@@ -192,9 +299,92 @@ pub struct KernelTrace {
     /// Lines device `printf` printed, in execution order, each by its thread
     /// ([`super::printf`]; at most [`super::printf::MAX_PRINTF_LINES`]).
     pub printf: Vec<super::printf::PrintfLine>,
+    /// The name of each variable slot of the compiled program ([`VarRow::slot`]).
+    pub names: Vec<String>,
+    /// The reasons the steps' undefined lanes point at.
+    pub reasons: ReasonTable,
+}
+
+impl KernelStep {
+    /// The memory it wrote, as the views read it.
+    pub fn writes(&self) -> Vec<MemWrite> {
+        self.memory_writes.iter().map(CellWrite::write).collect()
+    }
+}
+
+/// A step as its JSON shows it: the recorded fields, the changed variables as values.
+struct StepJson<'a> {
+    trace: &'a KernelTrace,
+    step: &'a KernelStep,
+}
+
+impl Serialize for StepJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let s = self.step;
+        let mut st = ser.serialize_struct("KernelStep", 12)?;
+        st.serialize_field("index", &s.index)?;
+        st.serialize_field("block", &s.block)?;
+        st.serialize_field("warp", &s.warp)?;
+        st.serialize_field("line", &s.line)?;
+        st.serialize_field("col", &s.col)?;
+        st.serialize_field("text", &s.text)?;
+        st.serialize_field("active", &s.active)?;
+        st.serialize_field("lanes", &s.lanes)?;
+        st.serialize_field("changes", &self.trace.changes(s))?;
+        st.serialize_field("memory_writes", &s.writes())?;
+        st.serialize_field("ops", &s.ops)?;
+        st.serialize_field("diagnostics", &s.diagnostics)?;
+        st.end()
+    }
+}
+
+/// The steps, each as [`StepJson`].
+struct StepsJson<'a>(&'a KernelTrace);
+
+impl Serialize for StepsJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.0.steps.iter().map(|step| StepJson {
+            trace: self.0,
+            step,
+        }))
+    }
+}
+
+impl Serialize for KernelTrace {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let mut st = ser.serialize_struct("KernelTrace", 9)?;
+        st.serialize_field("launch", &self.launch)?;
+        st.serialize_field("steps", &StepsJson(self))?;
+        st.serialize_field("outcome", &self.outcome)?;
+        st.serialize_field("diagnostics", &self.diagnostics)?;
+        st.serialize_field("initial_memory", &self.initial_memory)?;
+        st.serialize_field("memory", &self.memory)?;
+        st.serialize_field("warps", &self.warps)?;
+        st.serialize_field("stats", &self.stats)?;
+        st.serialize_field("printf", &self.printf)?;
+        st.end()
+    }
 }
 
 impl KernelTrace {
+    /// The name of variable slot `slot` (empty for a slot the program does not have).
+    pub fn var_name(&self, slot: u32) -> &str {
+        self.names.get(slot as usize).map_or("", String::as_str)
+    }
+
+    /// A recorded change as the views read it: the variable's name and every lane's value.
+    pub fn change(&self, c: &VarRow) -> VarChange {
+        VarChange {
+            name: self.var_name(c.slot).to_string(),
+            values: c.row.values(&self.reasons),
+        }
+    }
+
+    /// The variables step `s` changed, as the views read them.
+    pub fn changes(&self, s: &KernelStep) -> Vec<VarChange> {
+        s.changes.iter().map(|c| self.change(c)).collect()
+    }
+
     /// Every diagnostic: the parse's, then each step's in order.
     pub fn all_diagnostics(&self) -> impl Iterator<Item = &KernelDiagnostic> {
         self.diagnostics
@@ -228,7 +418,7 @@ impl KernelTrace {
         }
         for s in self.steps.iter().take(index.saturating_add(1)) {
             for w in &s.memory_writes {
-                let _ = m.write(w.buffer, w.index as i64, w.value.clone());
+                let _ = m.write(w.buffer as usize, w.index as i64, w.value());
             }
         }
         m
@@ -243,9 +433,10 @@ impl KernelTrace {
                 continue;
             }
             for c in &s.changes {
-                match vars.iter_mut().find(|v| v.name == c.name) {
-                    Some(v) => v.values.clone_from(&c.values),
-                    None => vars.push(c.clone()),
+                let name = self.var_name(c.slot);
+                match vars.iter_mut().find(|v| v.name == name) {
+                    Some(v) => v.values = c.row.values(&self.reasons),
+                    None => vars.push(self.change(c)),
                 }
             }
         }
@@ -262,15 +453,16 @@ impl KernelTrace {
     }
 }
 
-/// Bytes of a recorded step: its text, changed variables, writes, operations and diagnostics.
+/// Bytes of a recorded step: its text, changed variables ([`LaneRow::bytes`]; their reasons
+/// are counted once, when the trace's table stores them), writes, operations and diagnostics.
 /// A cross-lane operation's [`crate::trace::Step`] is counted at 256 bytes per lane (inputs,
 /// results with their source and reason) plus its diagnostics.
 pub fn step_bytes(s: &KernelStep) -> u64 {
     let mut n = size::KERNEL_STEP + s.text.len() as u64;
     for c in &s.changes {
-        n += c.name.len() as u64 + lanes_bytes(&c.values) + 24;
+        n += c.row.bytes() + 8;
     }
-    n += s.memory_writes.len() as u64 * size::MEM_WRITE;
+    n += s.memory_writes.iter().map(CellWrite::bytes).sum::<u64>();
     for op in &s.ops {
         n += size::STEP + 256 * op.lanes as u64;
         n += op
@@ -285,15 +477,68 @@ pub fn step_bytes(s: &KernelStep) -> u64 {
 
 #[cfg(all(test, target_pointer_width = "64"))]
 mod tests {
-    use super::{KernelStep, MemWrite};
+    use super::{CellWrite, KernelStep, LaneRow, MemWrite, VarRow};
     use crate::kernel::budget::size;
     use std::mem::size_of;
 
-    /// The meter's fixed sizes of a step and a memory write are this 64-bit host's (the other
-    /// fixed sizes are checked next to the meter, in `budget`).
+    /// The meter's fixed sizes of a step, a memory write and a recorded row are this 64-bit
+    /// host's (the other fixed sizes are checked next to the meter, in `budget`).
     #[test]
     fn step_sizes_are_the_64_bit_host_sizes() {
         assert_eq!(size::KERNEL_STEP, size_of::<KernelStep>() as u64);
         assert_eq!(size::MEM_WRITE, size_of::<MemWrite>() as u64);
+        assert_eq!(size::CELL_WRITE, size_of::<CellWrite>() as u64);
+        assert_eq!(size::LANE_ROW, size_of::<LaneRow>() as u64);
+        // A change is its row and its slot, padded.
+        assert!(size_of::<VarRow>() as u64 <= size::LANE_ROW + 16);
+    }
+
+    /// A recorded write gives back the write the machine reported: a scalar by its bits (a
+    /// float's -0.0 and NaN payload included), an undefined store, a vector kept whole.
+    #[test]
+    fn a_cell_write_gives_back_the_write() {
+        use crate::kernel::{KVal, Scalar};
+        let writes = [
+            Some(KVal::Int {
+                ty: Scalar::U32,
+                bits: 0xdead_beef,
+            }),
+            Some(KVal::Float {
+                ty: Scalar::F64,
+                x: f64::from_bits(0x7ff8_0000_0000_0001),
+            }),
+            Some(KVal::Float {
+                ty: Scalar::F32,
+                x: -0.0,
+            }),
+            None,
+            Some(KVal::Vector {
+                ty: Scalar::I32,
+                items: vec![KVal::Int {
+                    ty: Scalar::I32,
+                    bits: 7,
+                }],
+            }),
+        ];
+        for (k, value) in writes.into_iter().enumerate() {
+            let w = MemWrite {
+                buffer: 2,
+                index: 1000 + k,
+                value,
+                lane: 31,
+            };
+            let c = CellWrite::new(w.clone());
+            let back = c.write();
+            assert_eq!((back.buffer, back.index, back.lane), (2, 1000 + k, 31));
+            match (&back.value, &w.value) {
+                (Some(KVal::Float { x: a, .. }), Some(KVal::Float { x: b, .. })) => {
+                    assert_eq!(a.to_bits(), b.to_bits())
+                }
+                (a, b) => assert_eq!(a, b),
+            }
+            // The vector's header and its one component are on the heap.
+            let heap = if k == 4 { 2 * size::KVAL } else { 0 };
+            assert_eq!(c.bytes(), size::CELL_WRITE + heap, "write {k}");
+        }
     }
 }
