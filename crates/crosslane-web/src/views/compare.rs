@@ -62,6 +62,8 @@ struct Compare {
     canvas: HtmlCanvasElement,
     tooltip: HtmlElement,
     comparison: Option<Comparison>,
+    /// The hex setting (`labels::hex`) the table and drawing were last rendered with.
+    hex_drawn: Option<bool>,
     stacked: Option<Stacked>,
 }
 
@@ -111,10 +113,13 @@ pub fn mount() -> Js<()> {
         if name != NAME || router::current() != NAME {
             return;
         }
-        // Drawn at mount while hidden (no width): render again at the real width when shown,
-        // which also picks up a change of the hex setting made in the op view.
+        // Drawn at mount while hidden (no width): draw again at the real width when shown, and
+        // render the table too only when the hex setting changed in the op view meanwhile (the
+        // comparison itself is kept: running it again made the first show a long task).
         if let Ok(mut v) = shown.try_borrow_mut() {
-            if let Err(err) = v.render() {
+            let same = v.comparison.is_some() && v.hex_drawn == Some(crate::labels::hex());
+            let done = if same { v.redraw() } else { v.render() };
+            if let Err(err) = done {
                 panic::banner(&format!("crosslane could not draw the comparison: {err:?}"));
             }
         }
@@ -424,6 +429,7 @@ fn build(doc: &Document, section: &Element) -> Js<Compare> {
         canvas,
         tooltip,
         comparison: None,
+        hex_drawn: None,
         stacked: None,
     })
 }
@@ -473,6 +479,7 @@ impl Compare {
         match result {
             Ok(comparison) => {
                 self.error.set_hidden(true);
+                self.hex_drawn = Some(crate::labels::hex());
                 lanes::render(&self.tbody, &comparison)?;
                 self.show_notes(&comparison)?;
                 self.comparison = Some(comparison);

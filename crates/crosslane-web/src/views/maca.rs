@@ -63,6 +63,10 @@ struct Maca {
     /// The simulated global memory as the user edited it (words).
     words: Vec<u32>,
     step: Option<Step>,
+    /// The canvas's width as last measured (0: measure again), kept between renders: measuring
+    /// it after the panels changed forced a layout inside every builtin switch (issue 17 item 8).
+    /// Measured again when the view is shown or the window resized.
+    width: Cell<f64>,
 }
 
 thread_local! {
@@ -111,6 +115,7 @@ pub fn mount() -> Js<()> {
             return;
         }
         if let Ok(m) = shown.try_borrow() {
+            m.width.set(0.0);
             if let Some(step) = &m.step {
                 if m.draw(step).and_then(|()| mark_ready()).is_err() {
                     panic::banner("crosslane could not draw the MACA view");
@@ -118,6 +123,14 @@ pub fn mount() -> Js<()> {
             }
         }
     });
+    let resized = view.clone();
+    let on_resize = Closure::<dyn Fn(Event)>::new(move |_: Event| {
+        if let Ok(m) = resized.try_borrow() {
+            m.width.set(0.0);
+        }
+    });
+    window()?.add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref())?;
+    on_resize.forget();
     let saved = view.clone();
     let restored = view.clone();
     router::register(router::ViewHooks {
@@ -286,6 +299,7 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
         mma,
         words: Vec::new(),
         step: None,
+        width: Cell::new(0.0),
     })
 }
 
@@ -527,11 +541,21 @@ impl Maca {
     }
 
     fn draw(&self, step: &Step) -> Js<()> {
-        let mut width = canvas::available_width(&self.canvas);
+        let mut width = self.width.get();
+        if width < 50.0 {
+            width = canvas::available_width(&self.canvas);
+            self.width.set(width);
+        }
+        let measured = (width >= 50.0).then_some(width);
         if width < 50.0 {
             width = 960.0;
         }
         let scene = scene::build(step, width);
-        canvas::draw(&self.canvas, &scene, window()?.device_pixel_ratio())
+        canvas::draw_in(
+            &self.canvas,
+            &scene,
+            window()?.device_pixel_ratio(),
+            measured,
+        )
     }
 }

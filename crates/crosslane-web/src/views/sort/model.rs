@@ -143,12 +143,25 @@ impl SortRun {
 
     /// Number of keys.
     pub fn len(&self) -> usize {
-        self.report.input.len()
+        self.report.len
     }
 
     /// Whether there are no keys (never: the report refuses `len = 0`).
     pub fn is_empty(&self) -> bool {
-        self.report.input.is_empty()
+        self.report.len == 0
+    }
+
+    /// The run as the page shows it, for the trip from the sort worker: without drawn wires
+    /// the page shows only the first [`KEYS_SHOWN`] keys of any position, so the report's input
+    /// and output keep only those (2^20 keys of each made the page parse 2 million numbers in
+    /// one long task, issue 17 item 8). Figures, checks, counters, fractions and the key range
+    /// were computed from every key before, and stay.
+    pub fn shown(mut self) -> SortRun {
+        if !self.drawn {
+            self.report.input.truncate(KEYS_SHOWN);
+            self.report.output.truncate(KEYS_SHOWN);
+        }
+        self
     }
 
     /// Positions on the step control: 0 (the input) to the number of stages (all fired).
@@ -268,6 +281,26 @@ mod tests {
                 assert!(run.stages.iter().all(|s| s.fired.is_some()));
             }
         }
+        // What the worker sends (`shown`): the same positions, counters and shown keys, and
+        // without the 2^15 keys of input and output.
+        let run = SortRun::new(Some(1 << 15), 99, None, DRAW_LIMIT).unwrap();
+        let sent = run.clone().shown();
+        assert_eq!(sent.len(), 1 << 15);
+        assert_eq!(sent.positions(), run.positions());
+        for at in [0, 1, 60, 120] {
+            assert_eq!(sent.keys_at(at), run.keys_at(at), "position {at}");
+            assert_eq!(sent.keys_at(at).len(), KEYS_SHOWN);
+        }
+        assert_eq!(sent.report.input.len(), KEYS_SHOWN);
+        assert!(sent.report.ok() && sent.walk_matches_exec);
+        assert_eq!(sent.key_range, run.key_range);
+        let full = serde_json::to_string(&run).unwrap().len();
+        let small = serde_json::to_string(&sent).unwrap().len();
+        assert!(small * 4 < full, "{small} bytes sent of {full}");
+        // A drawn run keeps every key (the diagram shows them all).
+        let drawn = SortRun::new(Some(16), 99, None, DRAW_LIMIT).unwrap();
+        assert_eq!(drawn.clone().shown(), drawn);
+
         let refused: Result<SortRun, InputError> = SortRun::new(Some(0), 1, None, DRAW_LIMIT);
         let text = serde_json::to_string(&refused).unwrap();
         let back: Result<SortRun, InputError> = serde_json::from_str(&text).unwrap();
