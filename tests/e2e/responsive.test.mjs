@@ -5,7 +5,8 @@
 //   meanwhile, and afterwards holds every article, whole, and its search works;
 // - the portability view keeps its comparison when shown again, but renders the table again
 //   when the hex setting changed meanwhile in the op view;
-// - the MACA view keeps its canvas width between renders and measures it again after a resize.
+// - the MACA view keeps its canvas width between renders and measures it again after a resize,
+//   and keeps its memory table when the next builtin starts from the same buffer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, open, rendered, showView } from './lib.mjs';
@@ -104,6 +105,40 @@ test('the MACA view measures its canvas again after a resize', async () => {
   // Not wider than its column (or its scroller keeps it there): the page does not scroll sideways.
   const scroll = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
   assert.ok(scroll <= 0, `the page scrolls ${scroll} px sideways`);
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
+
+test('the MACA memory table stays across builtins with the same buffer, and resets after an edit', async () => {
+  const page = await open(browser);
+  await rendered(page, () => showView(page, 'maca'));
+  const word = (w) => `#maca-memory-edit input[data-word="${w}"]`;
+  const tag = (w) => page.$eval(word(w), (i) => { i.__kept = true; });
+  const kept = (w) => page.$eval(word(w), (i) => i.__kept === true);
+  // Every memory builtin starts from `index` (word w = w, seed 002 §3.1 defaults in the core).
+  assert.equal(await page.inputValue(word(5)), '0x00000005');
+  await tag(5);
+  await rendered(page, () => page.selectOption('#maca-op', '__builtin_mxc_stg_b32_predicator'));
+  assert.equal(await kept(5), true, 'the same buffer: the same inputs');
+  assert.equal(await page.inputValue(word(5)), '0x00000005');
+  // An edit, then another builtin: the buffer resets to the default, so the table is new.
+  await rendered(page, () => page.fill(word(5), '0x63'));
+  await rendered(page, () => page.selectOption('#maca-op', '__builtin_mxc_ldg_b32_predicator'));
+  assert.equal(await kept(5), false);
+  assert.equal(await page.inputValue(word(5)), '0x00000005');
+  // Refused text in a word, then another builtin: the field is reset, not left refused.
+  await page.fill(word(2), 'zz');
+  assert.equal(await page.getAttribute(word(2), 'aria-invalid'), 'true');
+  await rendered(page, () => page.selectOption('#maca-op', '__builtin_mxc_stg_b32_predicator'));
+  assert.equal(await page.inputValue(word(2)), '0x00000002');
+  assert.equal(await page.getAttribute(word(2), 'aria-invalid'), null);
+  // Through a builtin without memory and back: the table is there again.
+  await rendered(page, () => page.selectOption('#maca-op', '__builtin_mxc_mov_shfl'));
+  assert.equal(await page.isVisible('#maca-memory-edit'), false);
+  await rendered(page, () => page.selectOption('#maca-op', '__builtin_mxc_ldg_b32_predicator'));
+  assert.equal(await page.inputValue(word(0)), '0x00000000');
+  // Lane 1 loads word 1 (global_addr lane*4) from the table shown.
+  assert.equal(await page.textContent('#maca-lanes tr[data-lane="1"] td.result'), '1');
   assert.deepEqual(browser.pageErrors, []);
   await page.close();
 });

@@ -388,11 +388,20 @@ impl Maca {
         }
         let memory_param = spec.params().find(|p| p.name == "memory");
         self.memory.set_hidden(memory_param.is_none());
-        self.words = memory_param
+        let words = memory_param
             .and_then(|p| memory::parse_memory(&param_initial(p), "memory").ok())
             .unwrap_or_default();
-        self.memory_edit
-            .set_inner_html(&panels::memory_editor(&self.words));
+        // The editor always shows `self.words` (an edit updates both), so when the next builtin
+        // starts from the same buffer and no field holds refused text, the table stays: building
+        // its 256 inputs again made every switch between memory builtins a long task (issue 17
+        // item 8).
+        let refused = self.memory_edit.query_selector("[aria-invalid]")?.is_some();
+        let empty = self.memory_edit.first_element_child().is_none();
+        if words != self.words || refused || empty {
+            self.words = words;
+            self.memory_edit
+                .set_inner_html(&panels::memory_editor(&self.words));
+        }
         self.rule.set_text_content(Some(spec.rule));
         Ok(())
     }
