@@ -1,12 +1,18 @@
-// Main-thread long tasks (PerformanceObserver 'longtask': tasks over 50 ms) for the interactions of
-// issue 17 item 8 — each view tab, the first time and again, MACA builtins, the sort view at
-// n = 256 and 2^20 — with Chromium's script / layout / style time for each (CDP Performance
-// metrics). Not a test (its name does not end in .test.mjs, so `node --test` skips it): the
-// figures depend on the machine; README.md "The page" reports them.
+// Main-thread long tasks (PerformanceObserver 'longtask': tasks over 50 ms) for every interaction
+// of issue 17 item 8 — each view tab the first time and on return, every builtin of the MACA
+// view, every kernel example, the reference tab, the sort view at n = 256 and 2^20 (with the time
+// to its result), and typing in the kernel editor with a 64 × 1024 launch — with Chromium's
+// script / layout / style time for each (CDP Performance metrics). Prints one table row per
+// interaction, flagged "> 50 ms" where a task ran longer, and a summary by group.
 //
+// Not a test (its name does not end in .test.mjs, so `node --test` skips it): the figures depend
+// on the machine; README.md "The page" reports them. Run it on the built page:
+//
+//   bash scripts/build-web && python3 scripts/static-server.py dist 0   # prints the URL
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node tests/e2e/longtask-bench.mjs
 import { launch, open, rendered, showView } from './lib.mjs';
 
+const LIMIT = 50;
 const browser = await launch();
 const page = await open(browser);
 await page.evaluate(() => {
@@ -17,32 +23,86 @@ await page.evaluate(() => {
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('Performance.enable');
 const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
-async function measure(name, action) {
+const rows = [];
+
+/** Runs `action`, waits 300 ms for the frames it causes, and records its long tasks. */
+async function measure(group, name, action) {
   await page.evaluate(() => { window.__long = []; });
   const m0 = await metrics();
   const t0 = Date.now();
   await action();
+  const wall = Date.now() - t0;
   await page.waitForTimeout(300);
-  const long = await page.evaluate(() => window.__long);
+  const long = (await page.evaluate(() => window.__long)).map(Math.round);
   const m1 = await metrics();
   const d = (k) => Math.round((m1[k] - m0[k]) * 1000);
-  console.log(`${name}: wall ${Date.now() - t0 - 300} ms, long tasks ${JSON.stringify(long.map(Math.round))} script ${d('ScriptDuration')} layout ${d('LayoutDuration')} style ${d('RecalcStyleDuration')} nodes ${m1.Nodes}`);
+  rows.push({
+    group, name, wall, long, worst: Math.max(0, ...long),
+    script: d('ScriptDuration'), layout: d('LayoutDuration'), style: d('RecalcStyleDuration'),
+  });
+}
+
+for (const v of ['compare', 'kernel', 'sort', 'maca', 'reference', 'op']) {
+  await measure('tab, first open', `tab ${v}`, async () => {
+    await showView(page, v);
+    if (v === 'reference') await page.waitForSelector('#reference[data-count]');
+  });
 }
 for (const v of ['compare', 'kernel', 'sort', 'maca', 'reference', 'op']) {
-  await measure(`tab ${v}`, () => showView(page, v));
+  await measure('tab, return', `tab ${v} again`, () => showView(page, v));
 }
-await measure('tab reference again', () => showView(page, 'reference'));
+await showView(page, 'reference');
+await measure('reference', 'reference search "shfl"', () => rendered(page, () => page.fill('#reference-search', 'shfl')));
+await measure('reference', 'reference search cleared', () => rendered(page, () => page.fill('#reference-search', '')));
+
 await showView(page, 'maca');
-const opts = await page.$$eval('select#maca-op option', (o) => o.map((x) => x.value));
-for (const op of opts.slice(0, 40).filter((_, i) => i % 8 === 0)) {
-  await measure(`maca ${op}`, () => rendered(page, () => page.selectOption('select#maca-op', op)));
+const builtins = await page.$$eval('select#maca-op option', (o) => o.map((x) => x.value));
+for (const op of builtins) {
+  await measure('MACA builtin', `maca ${op}`, () => rendered(page, () => page.selectOption('select#maca-op', op)));
 }
 await showView(page, 'kernel');
-const kernels = await page.$$eval('select#kernel-examples option', (o) => o.map((x) => x.value));
-for (const k of kernels.filter((k) => /maca/i.test(k))) {
-  await measure(`kernel example ${k}`, () => rendered(page, () => page.selectOption('select#kernel-examples', k)));
+const kernels = await page.$$eval('select#kernel-examples option', (o) => o.map((x) => x.value).filter(Boolean));
+for (const k of kernels) {
+  await measure('kernel example', `kernel example ${k}`, () => rendered(page, () => page.selectOption('select#kernel-examples', k)));
 }
+
+// Typing with a 64 × 1024 launch (65536 threads): each keystroke, then the worker's parse answer.
+const settled = () => page.waitForFunction(() => document.querySelector('#view-kernel').dataset.state !== 'running', null, { timeout: 60000 });
+await rendered(page, () => page.fill('#kernel-blocks', '64'));
+await settled();
+await rendered(page, () => page.fill('#kernel-threads', '1024'));
+await settled();
+await page.click('#kernel-source');
+await page.keyboard.press('Control+End');
+await measure('kernel typing', 'type "// typed" (64 x 1024 launch)', async () => {
+  await page.keyboard.type('// typed', { delay: 60 });
+  await page.waitForTimeout(600);
+  await settled();
+});
+
 await showView(page, 'sort');
-await measure('sort n=256', () => rendered(page, () => page.fill('#sort-len', '256')));
-await measure('sort n=2^20', () => rendered(page, () => page.fill('#sort-len', String(2 ** 20)), 60000));
+await rendered(page, () => page.fill('#sort-values', ''));
+await measure('sort', 'sort n=256', () => rendered(page, () => page.fill('#sort-len', '256')));
+await measure('sort', 'sort n=2^20 (to its result)', async () => {
+  await page.fill('#sort-len', String(2 ** 20));
+  await page.waitForFunction(() => document.querySelector('#sort-canvas').dataset.len === '1048576', null, { timeout: 120000 });
+});
+await measure('sort', 'sort n=2^20 step to the end', () => rendered(page, () => page.click('#sort-end')));
 await browser.close();
+
+// ---- the table ------------------------------------------------------------------------------
+const pad = (s, n) => String(s).padEnd(n);
+const lpad = (s, n) => String(s).padStart(n);
+const width = Math.max(...rows.map((r) => r.name.length));
+console.log(`${pad('interaction', width)}  ${lpad('worst', 6)}  ${lpad('wall', 6)}  ${lpad('script', 6)}  ${lpad('layout', 6)}  ${lpad('style', 6)}  long tasks (ms)`);
+for (const r of rows) {
+  const flag = r.worst > LIMIT ? `> ${LIMIT} ms` : '';
+  console.log(`${pad(r.name, width)}  ${lpad(r.worst || '-', 6)}  ${lpad(r.wall, 6)}  ${lpad(r.script, 6)}  ${lpad(r.layout, 6)}  ${lpad(r.style, 6)}  ${pad(JSON.stringify(r.long), 16)} ${flag}`);
+}
+console.log('\nby group (worst task; "-" = no task over 50 ms):');
+for (const g of [...new Set(rows.map((r) => r.group))]) {
+  const of = rows.filter((r) => r.group === g);
+  const worst = Math.max(0, ...of.map((r) => r.worst));
+  const over = of.filter((r) => r.worst > LIMIT).length;
+  console.log(`${pad(g, 18)} ${lpad(worst || '-', 6)} ms   ${over} of ${of.length} interactions ${over ? `> ${LIMIT} ms` : 'under 50 ms'}`);
+}

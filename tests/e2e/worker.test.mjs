@@ -291,3 +291,51 @@ test('n = 2^20 random keys are walked in a worker: the page answers meanwhile, t
   assert.deepEqual(browser.pageErrors, []);
   await page.close();
 });
+
+// The sort worker's Cancel and watchdog (issue 12, as the kernel run's): the last run stays.
+async function sortPage() {
+  const page = await open(browser);
+  await showView(page, 'sort');
+  await rendered(page, () => page.fill('#sort-values', ''));
+  await rendered(page, () => page.fill('#sort-len', '300'));
+  assert.equal(await page.getAttribute('#sort-canvas', 'data-len'), '300');
+  assert.equal(await page.isVisible('#sort-cancel'), false, 'no cancel without a walk in a worker');
+  return page;
+}
+
+test('a walk of 2^20 keys in the sort worker can be cancelled: the last run stays', async () => {
+  const page = await sortPage();
+  await page.fill('#sort-len', '1048576');
+  assert.match(await page.textContent('#sort-figures'), /walking the network over 1048576 keys in a worker/);
+  assert.equal(await page.isVisible('#sort-cancel'), true);
+  await rendered(page, () => page.click('#sort-cancel'));
+  assert.equal(await page.isVisible('#sort-cancel'), false);
+  assert.match(await page.textContent('#sort-job'), /^cancelled/);
+  // The run of 300 keys is shown again (n = 300: m = 9, m(m+1)/2 = 45 stages).
+  assert.match(await page.textContent('#sort-figures'), /^n = 300 · /);
+  // The walk is gone: no 2^20 result arrives later.
+  await page.waitForTimeout(4000);
+  assert.equal(await page.getAttribute('#sort-canvas', 'data-len'), '300');
+  assert.equal(await page.getAttribute('#sort-canvas', 'data-stages'), '45');
+  // A new input walks again, and its result replaces the message.
+  await rendered(page, () => page.fill('#sort-len', '512'));
+  assert.equal(await page.getAttribute('#sort-canvas', 'data-len'), '512');
+  assert.equal(await page.textContent('#sort-job'), '');
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
+
+test('the sort worker\'s watchdog stops a walk that does not answer in time', async () => {
+  const page = await sortPage();
+  // The watchdog's limit, shortened for the test (page contract: #sort-cancel[data-watchdog-ms]):
+  // loading the wasm in a fresh worker and walking 2^20 keys take longer than 300 ms.
+  await page.$eval('#sort-cancel', (b) => b.setAttribute('data-watchdog-ms', '300'));
+  await page.fill('#sort-len', '1048576');
+  await page.waitForFunction(() => /^stopped: /.test(document.querySelector('#sort-job').textContent));
+  assert.match(await page.textContent('#sort-job'), /did not answer in 0\.3 s/);
+  assert.equal(await page.isVisible('#sort-cancel'), false);
+  await page.waitForTimeout(3000);
+  assert.equal(await page.getAttribute('#sort-canvas', 'data-len'), '300');
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});

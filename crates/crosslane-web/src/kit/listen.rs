@@ -70,3 +70,9 @@ pub fn set_svg(target: &Element, svg: &str) {
 pub fn set_html(target: &Element, html: &Html) {
     target.set_inner_html(html.as_str());
 }
+
+/// Appends `html` after the last child of `target` (a view built in chunks adds each chunk's
+/// markup this way; built by type like [`set_html`]'s).
+pub fn append_html(target: &Element, html: &Html) -> Js<()> {
+    target.insert_adjacent_html("beforeend", html.as_str())
+}

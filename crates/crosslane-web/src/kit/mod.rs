@@ -22,6 +22,8 @@ mod state;
 
 pub use html::Html;
 #[cfg(target_arch = "wasm32")]
-pub use listen::{after_event, callback, clear, listen, listen_all, set_html, set_svg};
+pub use listen::{
+    after_event, append_html, callback, clear, listen, listen_all, set_html, set_svg,
+};
 #[cfg(target_arch = "wasm32")]
 pub use state::{bind, Owned, State, WeakState};

@@ -17,12 +17,24 @@ const FONT: &str = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 
 /// Resizes `canvas` to the scene (CSS size × `dpr` backing pixels) and draws it.
 pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
+    draw_in(canvas, scene, dpr, None)
+}
+
+/// [`draw`] when the caller already knows the canvas's [`available_width`] (CSS pixels):
+/// measuring it forces a layout in the middle of a render, which made a view's render one long
+/// task (issue 17 item 8). `None` measures.
+pub fn draw_in(
+    canvas: &HtmlCanvasElement,
+    scene: &Scene,
+    dpr: f64,
+    available: Option<f64>,
+) -> Js<()> {
     let dpr = if dpr.is_finite() && dpr > 0.0 {
         dpr
     } else {
         1.0
     };
-    fit_width(canvas, scene)?;
+    fit_width(canvas, scene, available)?;
     // A fresh drawing has no lanes outlined (mark_contributors).
     canvas.remove_attribute("data-fed-by")?;
     canvas.set_width((scene.width * dpr).ceil() as u32);
@@ -158,10 +170,11 @@ pub fn available_width(canvas: &HtmlCanvasElement) -> f64 {
 /// A scene wider than the canvas's box (lanes at [`crate::render::scene::MIN_PITCH`]) keeps its
 /// width: the canvas gets it as its CSS width and its parent scrolls sideways, so the page
 /// itself never does. Otherwise the stylesheet's width applies.
-fn fit_width(canvas: &HtmlCanvasElement, scene: &Scene) -> Js<()> {
+fn fit_width(canvas: &HtmlCanvasElement, scene: &Scene, available: Option<f64>) -> Js<()> {
     let style = canvas.style();
     style.remove_property("width")?;
-    if scene.width > available_width(canvas) + 0.5 {
+    let available = available.unwrap_or_else(|| available_width(canvas));
+    if scene.width > available + 0.5 {
         style.set_property("width", &format!("{}px", scene.width))?;
         style.set_property("max-width", "none")?;
         if let Some(parent) = canvas.parent_element() {

@@ -99,9 +99,15 @@ pub fn mount() -> Js<()> {
         if name != NAME || router::current() != NAME {
             return;
         }
-        // Drawn at mount while hidden (no width): render again at the real width when shown.
+        // Drawn at mount while hidden (no width): draw again at the real width when shown. The
+        // comparison itself is kept (running it again made the first show a long task).
         if let Some(mut v) = shown.get_mut() {
-            if let Err(err) = v.render() {
+            let done = if v.comparison.is_some() {
+                v.redraw()
+            } else {
+                v.render()
+            };
+            if let Err(err) = done {
                 panic::banner(&format!("crosslane could not draw the comparison: {err:?}"));
             }
         }

@@ -22,6 +22,8 @@ use std::collections::BTreeMap;
 use crosslane_core::dialect::maca::{arch, memory, mma, mma_layout};
 use crosslane_core::scenario::View;
 use crosslane_core::{dialect_ops, find_op, Dialect, OpRequest, OpSpec, Step};
+use std::cell::Cell;
+
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -62,6 +64,10 @@ struct Maca {
     /// The simulated global memory as the user edited it (words).
     words: Vec<u32>,
     step: Option<Step>,
+    /// The canvas's width as last measured (0: measure again), kept between renders: measuring
+    /// it after the panels changed forced a layout inside every builtin switch (issue 17 item 8).
+    /// Measured again when the view is shown or the window resized.
+    width: Cell<f64>,
 }
 
 impl Owned for Maca {
@@ -93,6 +99,7 @@ pub fn mount() -> Js<()> {
             return;
         }
         if let Some(m) = shown.get() {
+            m.width.set(0.0);
             if let Some(step) = &m.step {
                 if m.draw(step).and_then(|()| mark_ready()).is_err() {
                     panic::banner("crosslane could not draw the MACA view");
@@ -100,6 +107,12 @@ pub fn mount() -> Js<()> {
             }
         }
     });
+    let resized = view.clone();
+    kit::listen(&window()?, "resize", move |_| {
+        if let Some(m) = resized.get() {
+            m.width.set(0.0);
+        }
+    })?;
     let saved = view.clone();
     let restored = view.clone();
     router::register(router::ViewHooks {
@@ -272,6 +285,7 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
         mma,
         words: Vec::new(),
         step: None,
+        width: Cell::new(0.0),
     })
 }
 
@@ -360,10 +374,19 @@ impl Maca {
         }
         let memory_param = spec.params().find(|p| p.name == "memory");
         self.memory.set_hidden(memory_param.is_none());
-        self.words = memory_param
+        let words = memory_param
             .and_then(|p| memory::parse_memory(&param_initial(p), "memory").ok())
             .unwrap_or_default();
-        kit::set_html(&self.memory_edit, &panels::memory_editor(&self.words));
+        // The editor always shows `self.words` (an edit updates both), so when the next builtin
+        // starts from the same buffer and no field holds refused text, the table stays: building
+        // its 256 inputs again made every switch between memory builtins a long task (issue 17
+        // item 8).
+        let refused = self.memory_edit.query_selector("[aria-invalid]")?.is_some();
+        let empty = self.memory_edit.first_element_child().is_none();
+        if words != self.words || refused || empty {
+            self.words = words;
+            kit::set_html(&self.memory_edit, &panels::memory_editor(&self.words));
+        }
         self.rule.set_text_content(Some(spec.rule));
         Ok(())
     }
@@ -526,11 +549,21 @@ impl Maca {
     }
 
     fn draw(&self, step: &Step) -> Js<()> {
-        let mut width = canvas::available_width(&self.canvas);
+        let mut width = self.width.get();
+        if width < 50.0 {
+            width = canvas::available_width(&self.canvas);
+            self.width.set(width);
+        }
+        let measured = (width >= 50.0).then_some(width);
         if width < 50.0 {
             width = 960.0;
         }
         let scene = scene::build(step, width);
-        canvas::draw(&self.canvas, &scene, window()?.device_pixel_ratio())
+        canvas::draw_in(
+            &self.canvas,
+            &scene,
+            window()?.device_pixel_ratio(),
+            measured,
+        )
     }
 }

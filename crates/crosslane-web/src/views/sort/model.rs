@@ -92,27 +92,10 @@ impl SortRun {
         let mut stages = Vec::new();
         for (p, k) in stage_params(n) {
             let mut fired = drawn.then(Vec::new);
-            let (mut comparators, mut swaps) = (0u64, 0u64);
-            for t in 0..closed_form::threads_per_stage(n) {
-                let Some(c) = closed_form::thread_comparator(n, p, k, t) else {
-                    continue;
-                };
-                let (Some(&a), Some(&b)) = (keys.get(c.lo), keys.get(c.hi)) else {
-                    continue;
-                };
-                let swapped = b < a;
-                if swapped {
-                    keys.swap(c.lo, c.hi);
-                    swaps += 1;
-                }
-                comparators += 1;
-                if let Some(f) = fired.as_mut() {
-                    f.push(Fired {
-                        comparator: c,
-                        swapped,
-                    });
-                }
-            }
+            let (comparators, swaps) = match fired.as_mut() {
+                Some(f) => walk_listed(&mut keys, p, k, f),
+                None => walk_runs(&mut keys, p, k),
+            };
             let shown = if drawn { n } else { n.min(KEYS_SHOWN) };
             stages.push(StageRun {
                 p,
@@ -143,12 +126,25 @@ impl SortRun {
 
     /// Number of keys.
     pub fn len(&self) -> usize {
-        self.report.input.len()
+        self.report.len
     }
 
     /// Whether there are no keys (never: the report refuses `len = 0`).
     pub fn is_empty(&self) -> bool {
-        self.report.input.is_empty()
+        self.report.len == 0
+    }
+
+    /// The run as the page shows it, for the trip from the sort worker: without drawn wires
+    /// the page shows only the first [`KEYS_SHOWN`] keys of any position, so the report's input
+    /// and output keep only those (2^20 keys of each made the page parse 2 million numbers in
+    /// one long task, issue 17 item 8). Figures, checks, counters, fractions and the key range
+    /// were computed from every key before, and stay.
+    pub fn shown(mut self) -> SortRun {
+        if !self.drawn {
+            self.report.input.truncate(KEYS_SHOWN);
+            self.report.output.truncate(KEYS_SHOWN);
+        }
+        self
     }
 
     /// Positions on the step control: 0 (the input) to the number of stages (all fired).
@@ -223,13 +219,75 @@ impl SortRun {
     }
 }
 
+/// Stage `(p, k)` comparator by comparator ([`closed_form::thread_comparator`], seed 004), each
+/// recorded in `fired`, for the drawn wires. Returns (comparators, swaps).
+fn walk_listed(keys: &mut [i64], p: usize, k: usize, fired: &mut Vec<Fired>) -> (u64, u64) {
+    let n = keys.len();
+    let (mut comparators, mut swaps) = (0u64, 0u64);
+    for t in 0..closed_form::threads_per_stage(n) {
+        let Some(c) = closed_form::thread_comparator(n, p, k, t) else {
+            continue;
+        };
+        let (Some(&a), Some(&b)) = (keys.get(c.lo), keys.get(c.hi)) else {
+            continue;
+        };
+        let swapped = b < a;
+        if swapped {
+            keys.swap(c.lo, c.hi);
+            swaps += 1;
+        }
+        comparators += 1;
+        fired.push(Fired {
+            comparator: c,
+            swapped,
+        });
+    }
+    (comparators, swaps)
+}
+
+/// Stage `(p, k)` run by run, for walks without drawn wires (up to 2^20 keys: a comparator at a
+/// time took the sort worker seconds, issue 17 item 8). The same comparators as
+/// [`closed_form::thread_comparator`]: in each `2p` block, `k = p` pairs the block's two halves;
+/// `k < p` pairs each run `[k + 2km, 2k + 2km)` with the `k` positions after it; a pair whose
+/// upper position falls outside the block or the keys is not a comparator. A stage's comparators
+/// are disjoint, so their order does not matter. Returns (comparators, swaps).
+fn walk_runs(keys: &mut [i64], p: usize, k: usize) -> (u64, u64) {
+    let n = keys.len();
+    let first = if k < p { k } else { 0 };
+    let (mut comparators, mut swaps) = (0u64, 0u64);
+    let mut block = 0;
+    while block < n {
+        let end = n.min(block.saturating_add(2 * p));
+        let mut x = block + first;
+        while x + k < end {
+            let run = k.min(end - (x + k));
+            let (lo, hi) = keys[x..].split_at_mut(k);
+            for (a, b) in lo[..run].iter_mut().zip(&mut hi[..run]) {
+                let swapped = *b < *a;
+                if swapped {
+                    std::mem::swap(a, b);
+                }
+                swaps += u64::from(swapped);
+            }
+            comparators += run as u64;
+            x += 2 * k;
+        }
+        block = block.saturating_add(2 * p);
+    }
+    (comparators, swaps)
+}
+
 /// Fraction of adjacent pairs `keys[i] ≤ keys[i+1]` (1 for fewer than two keys): 1 exactly when
 /// the keys are sorted, about 1/2 for random distinct keys.
 pub fn in_order(keys: &[i64]) -> f64 {
     if keys.len() < 2 {
         return 1.0;
     }
-    let good = keys.windows(2).filter(|w| w[0] <= w[1]).count();
+    let good: usize = keys
+        .iter()
+        .zip(&keys[1..])
+        .map(|(a, b)| usize::from(a <= b))
+        .sum();
     good as f64 / (keys.len() - 1) as f64
 }
 
@@ -268,6 +326,26 @@ mod tests {
                 assert!(run.stages.iter().all(|s| s.fired.is_some()));
             }
         }
+        // What the worker sends (`shown`): the same positions, counters and shown keys, and
+        // without the 2^15 keys of input and output.
+        let run = SortRun::new(Some(1 << 15), 99, None, DRAW_LIMIT).unwrap();
+        let sent = run.clone().shown();
+        assert_eq!(sent.len(), 1 << 15);
+        assert_eq!(sent.positions(), run.positions());
+        for at in [0, 1, 60, 120] {
+            assert_eq!(sent.keys_at(at), run.keys_at(at), "position {at}");
+            assert_eq!(sent.keys_at(at).len(), KEYS_SHOWN);
+        }
+        assert_eq!(sent.report.input.len(), KEYS_SHOWN);
+        assert!(sent.report.ok() && sent.walk_matches_exec);
+        assert_eq!(sent.key_range, run.key_range);
+        let full = serde_json::to_string(&run).unwrap().len();
+        let small = serde_json::to_string(&sent).unwrap().len();
+        assert!(small * 4 < full, "{small} bytes sent of {full}");
+        // A drawn run keeps every key (the diagram shows them all).
+        let drawn = SortRun::new(Some(16), 99, None, DRAW_LIMIT).unwrap();
+        assert_eq!(drawn.clone().shown(), drawn);
+
         let refused: Result<SortRun, InputError> = SortRun::new(Some(0), 1, None, DRAW_LIMIT);
         let text = serde_json::to_string(&refused).unwrap();
         let back: Result<SortRun, InputError> = serde_json::from_str(&text).unwrap();
@@ -323,6 +401,42 @@ mod tests {
         assert_eq!(run.in_order_at(run.positions()), 1.0);
         // Every swap is a comparator that fired.
         assert!(run.stages.iter().all(|s| s.swaps <= s.comparators));
+    }
+
+    /// The run-by-run walk fires the same comparators as the closed form, thread by thread
+    /// (seed 004), with the same swaps and keys after every stage: lengths around powers of two
+    /// (cut blocks) and duplicate-heavy keys.
+    #[test]
+    fn the_run_walk_is_the_closed_form_walk() {
+        for n in [
+            2usize, 3, 5, 8, 13, 16, 31, 33, 100, 255, 256, 257, 1000, 1023,
+        ] {
+            // Keys with many duplicates, from a small LCG (not the walk's own code).
+            let mut x: u64 = 12345 + n as u64;
+            let input: Vec<i64> = (0..n)
+                .map(|_| {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    ((x >> 33) % 17) as i64 - 8
+                })
+                .collect();
+            let (mut a, mut b) = (input.clone(), input.clone());
+            for (p, k) in stage_params(n) {
+                let mut fired = Vec::new();
+                let listed = walk_listed(&mut a, p, k, &mut fired);
+                let runs = walk_runs(&mut b, p, k);
+                assert_eq!(listed, runs, "n {n} stage ({p}, {k})");
+                assert_eq!(
+                    listed.0,
+                    crosslane_core::network::stage_comparator_count(n, p, k)
+                );
+                assert_eq!(a, b, "n {n} stage ({p}, {k})");
+            }
+            let mut sorted = input;
+            sorted.sort_unstable();
+            assert_eq!(a, sorted, "n {n}");
+        }
     }
 
     #[test]

@@ -7,6 +7,13 @@
 //! `#sort-canvas` carries the page contract's data attributes: `data-mode` (`diagram` or `plot`),
 //! `data-len`, `data-comparators`, `data-stages`, `data-at` (stages run) and `data-swaps` (swaps of
 //! the stage that ran last). An input error keeps the last drawing and shows in `#sort-error`.
+//!
+//! A walk computed in a worker (more than [`WORKER_MIN_LEN`] keys) shows `button#sort-cancel`
+//! while it runs: Cancel terminates the worker and keeps the last run on screen; a watchdog does
+//! the same when the worker has not answered in [`SORT_WATCHDOG_MS`] (as the kernel run's
+//! `#kernel-cancel` and watchdog, `worker/client.rs`). `#sort-job` (`role=status`) says which of
+//! the two stopped it. `#sort-cancel[data-watchdog-ms]`, when set, replaces the watchdog's limit
+//! (the e2e test of the watchdog uses it).
 
 use crosslane_core::network::report::MAX_REPORT_LEN;
 use crosslane_core::network::WarpSort;
@@ -28,6 +35,10 @@ use crate::render::{canvas, scene};
 use crate::views::router;
 use crate::worker::client::WORKER_SCRIPT;
 use crate::worker::sort::{SortJob, WORKER_MIN_LEN};
+
+/// Milliseconds a worker walking the network may take before the watchdog stops it: 2^20 keys
+/// take a few seconds on a busy 2-core machine, the worker's wasm load included.
+pub const SORT_WATCHDOG_MS: i32 = 60_000;
 
 /// Largest wire threshold the form accepts (drawing more wires helps nobody).
 const MAX_THRESHOLD: usize = 1024;
@@ -55,6 +66,8 @@ struct SortPage {
     warp_note: Element,
     warp_steps: Element,
     warp: HtmlElement,
+    cancel: HtmlElement,
+    job_status: Element,
     run: Option<SortRun>,
     warp_run: Option<Result<WarpSort, InputError>>,
     at: usize,
@@ -95,6 +108,8 @@ pub fn mount() -> Js<()> {
         warp_note: by_id(&doc, "sort-warp-note")?,
         warp_steps: by_id(&doc, "sort-warp-steps")?,
         warp: by_id(&doc, "sort-warp")?,
+        cancel: by_id(&doc, "sort-cancel")?,
+        job_status: by_id(&doc, "sort-job")?,
         run: None,
         warp_run: None,
         at: 0,
@@ -134,6 +149,9 @@ pub fn mount() -> Js<()> {
         p.seed.set_value(&seed.to_string());
         p.values.set_value("");
         p.recompute()
+    })?;
+    page.listen(&button("sort-cancel")?, "click", |p, _| {
+        p.stop_job("cancelled: the walk in the worker was stopped")
     })?;
     page.listen(&button("sort-step")?, "click", |p, _| p.go(p.at + 1))?;
     page.listen(&button("sort-back")?, "click", |p, _| {
@@ -248,6 +266,7 @@ fn skeleton() -> Html {
 <div class="sort-main">
 <section class="sort-card" aria-labelledby="sort-network-title">
 <div class="section-head"><h2 id="sort-network-title">odd-even merge network</h2><p id="sort-figures"></p></div>
+<p class="sort-job"><button type="button" id="sort-cancel" class="button" title="stop walking the network (the last run stays)" hidden>cancel</button> <span id="sort-job" role="status"></span></p>
 <p id="sort-verify"></p>
 <div class="sort-controls" role="group" aria-label="step through the stages">
 <button type="button" id="sort-reset" title="back to the input">reset</button>
@@ -341,6 +360,8 @@ impl SortPage {
         if let Some((w, _)) = self.job.take() {
             w.terminate();
         }
+        self.cancel.set_hidden(true);
+        self.job_status.set_text_content(None);
         let values = self.typed_values();
         let built = (|| {
             let seed = self.parse_seed()?;
@@ -399,9 +420,11 @@ impl SortPage {
                 _ => SortRun::new(Some(fallback.len), fallback.seed, None, fallback.threshold)
                     .map(Some),
             };
-            if let Some((w, _)) = &p.job {
+            if let Some((w, _)) = p.job.take() {
                 w.terminate();
             }
+            p.cancel.set_hidden(true);
+            p.job_status.set_text_content(None);
             let result = p.take(built, false);
             drop(p);
             match result {
@@ -424,7 +447,60 @@ impl SortPage {
             job.len
         )));
         self.job = Some((worker, listener));
+        self.cancel.set_hidden(false);
+        self.watch_job(self.job_id, job.len);
         true
+    }
+
+    /// Arms the watchdog of walk `id`: if it is still running after [`SORT_WATCHDOG_MS`] (or
+    /// `#sort-cancel[data-watchdog-ms]`), it is stopped as Cancel would.
+    fn watch_job(&self, id: u64, len: usize) {
+        let limit = self
+            .cancel
+            .get_attribute("data-watchdog-ms")
+            .and_then(|v| v.parse::<i32>().ok())
+            .filter(|&ms| ms > 0)
+            .unwrap_or(SORT_WATCHDOG_MS);
+        let me = self.me.clone();
+        let f = Closure::once_into_js(move || {
+            let Some(page) = me.upgrade() else { return };
+            let Some(mut p) = page.get_mut() else {
+                return;
+            };
+            if p.job_id != id || p.job.is_none() {
+                return;
+            }
+            let why = format!(
+                "stopped: the worker walking {len} keys did not answer in {:.1} s",
+                f64::from(limit) / 1000.0
+            );
+            if let Err(err) = p.stop_job(&why) {
+                panic::banner(&format!("crosslane hit a page error: {err:?}"));
+            }
+        });
+        if let Ok(w) = window() {
+            let _ =
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), limit);
+        }
+    }
+
+    /// Stops the walk in the worker (Cancel, the watchdog), says why in `#sort-job`, and shows
+    /// the last run again.
+    fn stop_job(&mut self, why: &str) -> Js<()> {
+        let Some((w, _)) = self.job.take() else {
+            return Ok(());
+        };
+        w.terminate();
+        self.job_id += 1;
+        self.cancel.set_hidden(true);
+        self.job_status.set_text_content(Some(why));
+        if self.run.is_some() {
+            self.show_run()?;
+            self.show()
+        } else {
+            self.figures.set_text_content(None);
+            mark_ready()
+        }
     }
 
     /// Shows a run just built (`Ok(None)`: one is being built in a worker), or the input error.
