@@ -38,12 +38,13 @@ impl Executor {
             );
             return Err(u);
         }
+        // The buffer's name and size only for a message: a defined load allocates nothing.
         let (name, len) = self
             .trace
             .memory
             .buffers
             .get(buf)
-            .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()));
+            .map_or(("", 0), |b| (b.name.as_str(), b.cells.len()));
         match self.trace.memory.read(buf, off) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => {

@@ -214,6 +214,29 @@ impl Reg {
         }
     }
 
+    /// Whether the register keeps integers of type `ty` as raw bits.
+    pub(crate) fn holds_int(&self, ty: Scalar) -> bool {
+        self.enc == Enc::Int(ty)
+    }
+
+    /// Every lane's raw bits, when the register keeps integers of type `ty` and every lane of
+    /// `mask` holds a defined value of that type (`None` otherwise: an undefined lane, or one
+    /// kept whole).
+    pub(crate) fn int_lanes(&self, ty: Scalar, mask: LaneMask) -> Option<&[u64]> {
+        (self.enc == Enc::Int(ty) && (self.undef.0 | self.boxed.0) & mask.0 == 0)
+            .then_some(self.bits.as_slice())
+    }
+
+    /// Sets lane `l` to the integer of the register's own type with raw bits `bits` (for a
+    /// register that [`Reg::holds_int`]; ignored past the last lane).
+    pub(crate) fn set_int_bits(&mut self, l: usize, bits: u64) {
+        if let Some(b) = self.bits.get_mut(l) {
+            *b = bits;
+            self.undef = self.undef.without(l);
+            self.boxed = self.boxed.without(l);
+        }
+    }
+
     /// Bytes [`Reg::row`] allocates ([`budget::lanes_bytes`] of it), without building it.
     pub(crate) fn row_bytes(&self, reasons: &Reasons) -> u64 {
         let mut n = size::VEC;

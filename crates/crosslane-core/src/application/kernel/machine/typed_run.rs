@@ -1,0 +1,607 @@
+//! Running a statement's typed form ([`super::typed`]): one loop per node over the active lanes'
+//! raw bits, into scratch rows the executor keeps, so that a statement allocates nothing.
+//!
+//! Every entry point either finishes the statement exactly as the general evaluator would, or
+//! changes nothing and returns "not handled" so that the general evaluator runs it: when a lane
+//! reads an undefined value or one of another type, when the C rules make an operation undefined
+//! in some lane (signed overflow, division by zero, a shift out of range: C11 6.5p5, 6.5.5p5,
+//! 6.5.7p3-4), when a cross-lane operation's plan is not pure data movement, or when the work
+//! budget would run out inside the statement. The general evaluator then gives the values, the
+//! reasons and the diagnostics.
+//!
+//! A cross-lane operation runs once through the dialect's own rule (`builtins::call_op`, the
+//! same call the general evaluator makes); when every result moves a lane's operand or a
+//! constant ([`crate::plan::Plan`]), the plan is kept for that call site, keyed by the active
+//! mask, the exited lanes and the non-operand arguments, and replayed on the operand's bits
+//! while those stay the same. Only under [`TraceMode::None`]: a recorded step keeps the
+//! operation's own record.
+
+use std::rc::Rc;
+
+use super::typed::{int_bits, Node, TExpr, TInst, TNode};
+use super::*;
+use crate::kernel::builtins::call_op;
+use crate::kernel::exec::Executor;
+use crate::kernel::trace::{LaneVal, TraceMode, Undef};
+use crate::kernel::types::{BinOp, KVal, Scalar};
+use crate::lanes::LaneMask;
+use crate::plan::{Move, Plan};
+use crate::result::Source;
+
+/// A kept plan of one cross-lane call: when it applies and what each lane receives.
+#[derive(Debug)]
+struct PlanEntry {
+    active: LaneMask,
+    exited: LaneMask,
+    /// The non-operand arguments' bits, argument by argument, each over the active lanes.
+    params: Vec<u64>,
+    moves: Vec<Move>,
+}
+
+/// Plans kept per call site before the oldest is replaced.
+const PLANS_PER_SITE: usize = 8;
+
+/// The typed evaluator's scratch rows and plan caches. Not part of the machine's state: a copy
+/// of the executor (a checkpoint) starts with empty ones.
+#[derive(Debug, Default)]
+pub(crate) struct TypedState {
+    rows: Vec<u64>,
+    key: Vec<u64>,
+    plans: Vec<Vec<PlanEntry>>,
+    /// Instructions whose typed form was given up (a call whose plan is not data movement).
+    off: Vec<bool>,
+}
+
+impl Clone for TypedState {
+    fn clone(&self) -> Self {
+        TypedState::default()
+    }
+}
+
+/// An integer's value from its raw bits, as [`KVal::as_int`] reads it.
+#[inline]
+fn as_int(ty: Scalar, bits: u64) -> i128 {
+    KVal::Int { ty, bits }.as_int().unwrap_or(0)
+}
+
+/// `f` over the active lanes of two rows; false as soon as a lane has no defined result.
+#[inline]
+fn each(
+    act: LaneMask,
+    a: &[u64],
+    b: &[u64],
+    out: &mut [u64],
+    f: impl Fn(u64, u64) -> Option<u64>,
+) -> bool {
+    for l in act.iter() {
+        match (a.get(l), b.get(l), out.get_mut(l)) {
+            (Some(&x), Some(&y), Some(o)) => match f(x, y) {
+                Some(r) => *o = r,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// `op` in every active lane on operands of type `ty` (a shift's count of type `count`), as
+/// `types::binary` computes it for integers; false when some lane's result is undefined by the
+/// C rules (then the general evaluator says why).
+pub(crate) fn bin_row(
+    op: BinOp,
+    ty: Scalar,
+    count: Scalar,
+    (a, b): (&[u64], &[u64]),
+    out: &mut [u64],
+    act: LaneMask,
+) -> bool {
+    let signed = ty.is_signed();
+    let width = ty.bits();
+    let (lo, hi) = if signed {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    } else {
+        (i128::MIN, i128::MAX)
+    };
+    // Signed results outside the type are overflow (C11 6.5p5); unsigned ones wrap (6.2.5p9).
+    let fit = |r: i128| (lo..=hi).contains(&r).then(|| int_bits(ty, r));
+    let x = |v: u64| as_int(ty, v);
+    let cmp = |f: fn(i128, i128) -> bool| move |p: u64, q: u64| Some(u64::from(f(x(p), x(q))));
+    match op {
+        BinOp::Add => each(act, a, b, out, |p, q| fit(x(p).wrapping_add(x(q)))),
+        BinOp::Sub => each(act, a, b, out, |p, q| fit(x(p).wrapping_sub(x(q)))),
+        BinOp::Mul => each(act, a, b, out, |p, q| fit(x(p).wrapping_mul(x(q)))),
+        BinOp::Div => each(act, a, b, out, |p, q| {
+            let d = x(q);
+            (d != 0).then(|| fit(x(p).wrapping_div(d))).flatten()
+        }),
+        BinOp::Rem => each(act, a, b, out, |p, q| {
+            let d = x(q);
+            (d != 0).then(|| fit(x(p).wrapping_rem(d))).flatten()
+        }),
+        BinOp::And => each(act, a, b, out, |p, q| fit(x(p) & x(q))),
+        BinOp::Or => each(act, a, b, out, |p, q| fit(x(p) | x(q))),
+        BinOp::Xor => each(act, a, b, out, |p, q| fit(x(p) ^ x(q))),
+        BinOp::Lt => each(act, a, b, out, cmp(|p, q| p < q)),
+        BinOp::Le => each(act, a, b, out, cmp(|p, q| p <= q)),
+        BinOp::Gt => each(act, a, b, out, cmp(|p, q| p > q)),
+        BinOp::Ge => each(act, a, b, out, cmp(|p, q| p >= q)),
+        BinOp::Eq => each(act, a, b, out, cmp(|p, q| p == q)),
+        BinOp::Ne => each(act, a, b, out, cmp(|p, q| p != q)),
+        BinOp::Shl | BinOp::Shr => each(act, a, b, out, |p, q| {
+            let (v, n) = (x(p), as_int(count, q));
+            if n < 0 || n >= i128::from(width) {
+                return None;
+            }
+            if op == BinOp::Shr {
+                return Some(int_bits(ty, v >> n));
+            }
+            let r = v << n;
+            if signed && (v < 0 || r > hi) {
+                return None;
+            }
+            Some(int_bits(ty, r))
+        }),
+    }
+}
+
+impl Executor {
+    /// Runs instruction `pc` when it is a typed store (an assignment, increment or initialized
+    /// declaration of an integer variable); false, having changed nothing, otherwise.
+    pub(crate) fn typed_store(
+        &mut self,
+        w: usize,
+        pc: usize,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) -> bool {
+        let program = Rc::clone(&self.typed);
+        let Some(Some(TInst::Store { slot, value })) = program.get(pc) else {
+            return false;
+        };
+        let slot = *slot;
+        let Some(root) = self.typed_eval(w, pc, value, active) else {
+            return false;
+        };
+        let lanes = self.trace.launch.lanes;
+        let warp = &mut self.warps[w];
+        if warp.refs.contains_key(&slot) {
+            return false;
+        }
+        let Some(reg) = warp.vars.get_mut(slot) else {
+            return false;
+        };
+        let ty = value.nodes[root].ty;
+        if !reg.holds_int(ty) {
+            return false;
+        }
+        self.meter.work(value.work);
+        let rows = &self.typed_state.rows[root * lanes..(root + 1) * lanes];
+        for l in active.iter().filter(|&l| l < lanes) {
+            reg.set_int_bits(l, rows[l]);
+        }
+        if self.mode != TraceMode::None || self.maca.loads_pending() {
+            cx.changed.insert(slot);
+        }
+        true
+    }
+
+    /// Evaluates instruction `pc`'s typed condition: (lanes where true, lanes where false), or
+    /// `None`, having changed nothing, when it has none or cannot.
+    pub(crate) fn typed_cond(
+        &mut self,
+        w: usize,
+        pc: usize,
+        active: LaneMask,
+    ) -> Option<(LaneMask, LaneMask)> {
+        let program = Rc::clone(&self.typed);
+        let Some(Some(TInst::Cond(value))) = program.get(pc) else {
+            return None;
+        };
+        let root = self.typed_eval(w, pc, value, active)?;
+        self.meter.work(value.work);
+        let lanes = self.trace.launch.lanes;
+        let row = &self.typed_state.rows[root * lanes..(root + 1) * lanes];
+        let (mut t, mut f) = (0u128, 0u128);
+        for l in active.iter() {
+            // C11 6.8.4.1p2: a condition holds when it compares unequal to 0.
+            match row.get(l) {
+                Some(0) => f |= 1 << l,
+                Some(_) => t |= 1 << l,
+                None => return None,
+            }
+        }
+        Some((LaneMask(t), LaneMask(f)))
+    }
+
+    /// Computes every node of `e` into the scratch rows; the root node's index, or `None` when
+    /// some lane has no defined value of the node's type (nothing is changed then).
+    fn typed_eval(&mut self, w: usize, pc: usize, e: &TExpr, active: LaneMask) -> Option<usize> {
+        if self.typed_state.off.get(pc) == Some(&true) || !self.meter.can_work(e.work) {
+            return None;
+        }
+        let lanes = self.trace.launch.lanes;
+        let act = LaneMask(active.0 & LaneMask::all(lanes).0);
+        let mut rows = std::mem::take(&mut self.typed_state.rows);
+        let need = e.nodes.len() * lanes;
+        if rows.len() < need {
+            rows.resize(need, 0);
+        }
+        let ok = self.typed_nodes(w, pc, e, (active, act), &mut rows);
+        self.typed_state.rows = rows;
+        ok.then(|| e.root())
+    }
+
+    fn typed_nodes(
+        &mut self,
+        w: usize,
+        pc: usize,
+        e: &TExpr,
+        (active, act): (LaneMask, LaneMask),
+        rows: &mut [u64],
+    ) -> bool {
+        let lanes = self.trace.launch.lanes;
+        for (i, n) in e.nodes.iter().enumerate() {
+            let (done, rest) = rows.split_at_mut(i * lanes);
+            let out = &mut rest[..lanes];
+            let row = |k: u16| {
+                let k = k as usize;
+                done.get(k * lanes..(k + 1) * lanes)
+            };
+            let ok = match &n.node {
+                Node::Const(c) => {
+                    out.fill(*c);
+                    true
+                }
+                Node::Var(slot) => {
+                    let warp = &self.warps[w];
+                    match warp.vars.get(*slot).and_then(|r| r.int_lanes(n.ty, act)) {
+                        Some(bits) if !warp.refs.contains_key(slot) => {
+                            for l in act.iter() {
+                                out[l] = bits[l];
+                            }
+                            true
+                        }
+                        _ => false,
+                    }
+                }
+                Node::Geom(g, k) => {
+                    for l in act.iter() {
+                        out[l] = int_bits(Scalar::U32, self.geometry_index(w, *g, *k, l) as i128);
+                    }
+                    true
+                }
+                Node::Conv(a) => match row(*a) {
+                    Some(src) => {
+                        let from = e.nodes[*a as usize].ty;
+                        for l in act.iter() {
+                            out[l] = int_bits(n.ty, as_int(from, src[l]));
+                        }
+                        true
+                    }
+                    None => false,
+                },
+                Node::Bin { op, a, b, operands } => match (row(*a), row(*b)) {
+                    (Some(x), Some(y)) => {
+                        let count = e.nodes[*b as usize].ty;
+                        bin_row(*op, *operands, count, (x, y), out, act)
+                    }
+                    _ => false,
+                },
+                Node::Op {
+                    spec,
+                    args,
+                    operand,
+                    site,
+                    at,
+                } => {
+                    let call = TypedCall {
+                        spec,
+                        args,
+                        operand: *operand,
+                        site: *site,
+                        at: *at,
+                        ty: n.ty,
+                        nodes: &e.nodes,
+                    };
+                    self.typed_op(w, pc, &call, done, out, (active, act))
+                }
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A cross-lane call from its kept plan, or through the dialect's rule when none fits.
+    fn typed_op(
+        &mut self,
+        w: usize,
+        pc: usize,
+        call: &TypedCall<'_>,
+        done: &[u64],
+        out: &mut [u64],
+        (active, act): (LaneMask, LaneMask),
+    ) -> bool {
+        if self.mode != TraceMode::None {
+            return false;
+        }
+        let lanes = self.trace.launch.lanes;
+        let row = |k: u16| done.get(k as usize * lanes..(k as usize + 1) * lanes);
+        // Threads that returned from the kernel, or never launched, have exited (as `call`).
+        let warp = &self.warps[w];
+        let mut exited = 0u128;
+        for l in 0..lanes {
+            if !warp.exists.contains(l) || warp.status.get(l) == Some(&LaneStatus::Returned) {
+                exited |= 1 << l;
+            }
+        }
+        let exited = LaneMask(exited);
+        let Some(operand) = call.args.get(call.operand).and_then(|&k| row(k)) else {
+            return false;
+        };
+        let state = &mut self.typed_state;
+        state.key.clear();
+        for (k, &a) in call.args.iter().enumerate() {
+            if k != call.operand {
+                let Some(r) = row(a) else { return false };
+                state.key.extend(act.iter().map(|l| r[l]));
+            }
+        }
+        if state.plans.len() <= call.site {
+            state.plans.resize_with(call.site + 1, Vec::new);
+        }
+        let kept = state.plans[call.site]
+            .iter()
+            .position(|p| p.active == active && p.exited == exited && p.params == state.key);
+        let entry = match kept {
+            Some(k) => k,
+            None => match self.plan_call(call, done, (active, exited)) {
+                Some(entry) => {
+                    let plans = &mut self.typed_state.plans[call.site];
+                    if plans.len() >= PLANS_PER_SITE {
+                        plans.remove(0);
+                    }
+                    plans.push(entry);
+                    plans.len() - 1
+                }
+                None => {
+                    let off = &mut self.typed_state.off;
+                    if off.len() <= pc {
+                        off.resize(pc + 1, false);
+                    }
+                    off[pc] = true;
+                    return false;
+                }
+            },
+        };
+        let moves = &self.typed_state.plans[call.site][entry].moves;
+        for l in act.iter() {
+            out[l] = match moves.get(l) {
+                Some(Move::Lane(j)) => match operand.get(*j as usize) {
+                    Some(&v) => v,
+                    None => return false,
+                },
+                Some(Move::Const(c)) => *c,
+                _ => return false,
+            };
+        }
+        true
+    }
+
+    /// Runs a cross-lane call through the dialect's rule and returns its plan, when every
+    /// active lane's result is a lane's operand or a constant of the operand's type, and the
+    /// call noted nothing (else `None`: the general evaluator runs such calls).
+    fn plan_call(
+        &self,
+        call: &TypedCall<'_>,
+        done: &[u64],
+        (active, exited): (LaneMask, LaneMask),
+    ) -> Option<PlanEntry> {
+        let lanes = self.trace.launch.lanes;
+        let act = LaneMask(active.0 & LaneMask::all(lanes).0);
+        let mut vals: Vec<Vec<LaneVal>> = Vec::with_capacity(call.args.len());
+        let mut params = Vec::new();
+        for (k, &a) in call.args.iter().enumerate() {
+            let ty = call.nodes.get(a as usize)?.ty;
+            let r = done.get(a as usize * lanes..(a as usize + 1) * lanes)?;
+            let mut v = vec![Err(Undef::idle()); lanes];
+            for l in act.iter() {
+                v[l] = Ok(KVal::Int { ty, bits: r[l] });
+            }
+            vals.push(v);
+            if k != call.operand {
+                params.extend(act.iter().map(|l| r[l]));
+            }
+        }
+        let idents = vec![None; call.args.len()];
+        let outcome = call_op(
+            call.spec,
+            lanes,
+            active,
+            exited,
+            &vals,
+            &idents,
+            (call.at.line, call.at.col),
+        );
+        let [step] = outcome.steps.as_slice() else {
+            return None;
+        };
+        if !outcome.diagnostics.is_empty()
+            || step.ty != call.ty.value_type()
+            || step.results.len() < lanes
+            || step.results.iter().any(|r| r.source == Source::Undefined)
+        {
+            return None;
+        }
+        let plan = Plan::from_step(step);
+        let operand = done.get(call.args[call.operand] as usize * lanes..)?;
+        for l in act.iter() {
+            let r = step.results.get(l)?;
+            let v = r.value?;
+            if v.ty != step.ty {
+                return None;
+            }
+            match plan.moves.get(l)? {
+                Move::Lane(j)
+                    if operand.get(*j as usize) == Some(&v.bits) && act.contains(*j as usize) => {}
+                Move::Const(c) if *c == v.bits => {}
+                _ => return None,
+            }
+        }
+        Some(PlanEntry {
+            active,
+            exited,
+            params,
+            moves: plan.moves,
+        })
+    }
+}
+
+/// One cross-lane call node, borrowed for the call.
+struct TypedCall<'a> {
+    spec: &'static crate::op::OpSpec,
+    args: &'a [u16],
+    operand: usize,
+    site: usize,
+    at: Span,
+    ty: Scalar,
+    /// The expression's nodes (for the arguments' types).
+    nodes: &'a [TNode],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::types::binary;
+    use proptest::prelude::*;
+
+    const OPS: [BinOp; 16] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::Shl,
+        BinOp::Shr,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::Eq,
+        BinOp::Ne,
+    ];
+    const TYPES: [Scalar; 4] = [Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64];
+
+    /// Values near the edges where C's rules change: 0, ±1, the type limits, shift counts.
+    fn edge() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            Just(0u64),
+            Just(1),
+            Just(u64::MAX),
+            Just(31),
+            Just(32),
+            Just(63),
+            Just(64),
+            Just(0x7fff_ffff),
+            Just(0x8000_0000),
+            Just(0xffff_ffff),
+            Just(i64::MAX as u64),
+            Just(i64::MIN as u64),
+            any::<u64>(),
+            0u64..70,
+        ]
+    }
+
+    proptest! {
+        /// The typed row loop gives, lane by lane, what `types::binary` gives for the same two
+        /// integers (an independent path: boxed values, run-time type dispatch), and refuses
+        /// exactly the lanes `binary` calls undefined.
+        #[test]
+        fn a_typed_row_matches_binary_lane_by_lane(
+            op in 0usize..16,
+            ta in 0usize..4,
+            tb in 0usize..4,
+            xs in proptest::collection::vec(edge(), 4),
+            ys in proptest::collection::vec(edge(), 4),
+        ) {
+            let (op, ta, tb) = (OPS[op], TYPES[ta], TYPES[tb]);
+            let boxed = |ty: Scalar, v: u64| KVal::int(ty, v as i64 as i128);
+            // The conversions the typed form makes explicit, then the row loop.
+            let (ty, count) = if matches!(op, BinOp::Shl | BinOp::Shr) {
+                (ta.promote(), tb)
+            } else {
+                (Scalar::common(ta, tb), Scalar::common(ta, tb))
+            };
+            for l in 0..4 {
+                let (a, b) = (boxed(ta, xs[l]), boxed(tb, ys[l]));
+                let bits = |k: &KVal, to: Scalar| match k.convert(crate::kernel::types::ValTy::scalar(to)) {
+                    Ok(KVal::Int { bits, .. }) => bits,
+                    other => panic!("{other:?}"),
+                };
+                let row_a = [bits(&a, ty)];
+                let row_b = [bits(&b, count)];
+                let mut out = [0u64];
+                let ok = bin_row(op, ty, count, (&row_a, &row_b), &mut out, LaneMask::all(1));
+                match binary(op, &a, &b) {
+                    Ok(KVal::Int { bits, .. }) => {
+                        prop_assert!(ok, "{a:?} {op:?} {b:?} refused, binary gives {bits}");
+                        prop_assert_eq!(out[0], bits, "{:?} {:?} {:?}", a, op, b);
+                    }
+                    Ok(other) => panic!("{other:?}"),
+                    Err(_) => prop_assert!(!ok, "{a:?} {op:?} {b:?}: binary says undefined"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn signed_overflow_and_division_by_zero_are_refused() {
+        let all = LaneMask::all(2);
+        let mut out = [0u64; 2];
+        // i32::MAX + 1 overflows int (C11 6.5p5); 0xffffffffu + 1 wraps to 0 (6.2.5p9).
+        let max = [0x7fff_ffffu64, 1];
+        let one = [1u64, 1];
+        assert!(!bin_row(
+            BinOp::Add,
+            Scalar::I32,
+            Scalar::I32,
+            (&max, &one),
+            &mut out,
+            all
+        ));
+        let umax = [0xffff_ffffu64, 2];
+        assert!(bin_row(
+            BinOp::Add,
+            Scalar::U32,
+            Scalar::U32,
+            (&umax, &one),
+            &mut out,
+            all
+        ));
+        assert_eq!(out, [0, 3]);
+        let zero = [5u64, 0];
+        assert!(!bin_row(
+            BinOp::Div,
+            Scalar::U32,
+            Scalar::U32,
+            (&one, &zero),
+            &mut out,
+            all
+        ));
+        // Only the active lanes count: lane 1's division by zero is not executed.
+        assert!(bin_row(
+            BinOp::Div,
+            Scalar::U32,
+            Scalar::U32,
+            (&zero, &zero),
+            &mut out,
+            LaneMask::all(1)
+        ));
+        assert_eq!(out[0], 1);
+    }
+}
