@@ -21,6 +21,7 @@ mod kernel_per_lane;
 mod kernel_replay;
 mod kernel_robustness;
 mod kernel_seeds;
+mod kernel_typed;
 mod maca_bits;
 mod maca_builtins_compare;
 mod maca_builtins_convert;

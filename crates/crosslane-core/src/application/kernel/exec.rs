@@ -410,6 +410,16 @@ impl Executor {
         self
     }
 
+    /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
+    /// by default). Off, every statement runs on the general evaluator: the results are the
+    /// same, only slower (the equivalence tests and the README's "before" figures use it).
+    pub fn with_typed_form(mut self, on: bool) -> Self {
+        if !on {
+            self.typed = Rc::from(Vec::new());
+        }
+        self
+    }
+
     /// The entry's parameters in declaration order (name, type, reference): what a launch
     /// takes as `--arg` / `--buffer` (pointers, arrays and references are [`Ty::Ptr`]).
     pub fn parameters(&self) -> impl Iterator<Item = &Param> {

@@ -227,6 +227,13 @@ impl Reg {
             .then_some(self.bits.as_slice())
     }
 
+    /// Every lane's element offset and buffer, when the register keeps pointers to `elem` and
+    /// every lane of `mask` holds a defined one (`None` otherwise).
+    pub(crate) fn ptr_lanes(&self, elem: ValTy, mask: LaneMask) -> Option<(&[u64], &[u32])> {
+        (self.enc == Enc::Ptr(elem) && (self.undef.0 | self.boxed.0) & mask.0 == 0)
+            .then_some((self.bits.as_slice(), self.aux.as_slice()))
+    }
+
     /// Sets lane `l` to the integer of the register's own type with raw bits `bits` (for a
     /// register that [`Reg::holds_int`]; ignored past the last lane).
     pub(crate) fn set_int_bits(&mut self, l: usize, bits: u64) {

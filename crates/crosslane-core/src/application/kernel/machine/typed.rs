@@ -6,7 +6,7 @@
 //!
 //! Only what has one static type is compiled: integer variables, integer literals, the
 //! `threadIdx`/`blockIdx`/`blockDim`/`gridDim` components, integer arithmetic, comparisons,
-//! shifts and casts, assignments and `++`/`--` to an integer variable, a scalar declaration with
+//! shifts and casts, loads of integer cells through a pointer variable, assignments and `++`/`--` to an integer variable, a scalar declaration with
 //! its initializer, a branch or loop condition, and a cross-lane operation call on an integer
 //! operand. Everything else — and, at run time, any statement where a lane reads an undefined or
 //! differently-typed value or an operation is undefined by the C rules — runs on the general
@@ -70,6 +70,9 @@ pub(crate) enum Node {
         b: NodeId,
         operands: Scalar,
     },
+    /// Cell `ptr + index` of the buffer pointer variable `ptr` points into (elements of the
+    /// node's type).
+    Load { ptr: usize, index: NodeId },
     /// A cross-lane operation: `args` in call order, `operand` the index of the operand among
     /// them, `site` the call's index in the program (its plan cache), `at` the call's position.
     Op {
@@ -284,6 +287,23 @@ impl Lowering<'_> {
                 let a = self.expr(b, x, inst)?;
                 let c = self.expr(b, y, inst)?;
                 b.binary(*op, a, c)
+            }
+            ExprKind::Index(base, index) => {
+                // `p[i]` on a pointer variable: the general evaluator visits the pointer too.
+                let ExprKind::Ident(_) = &base.kind else {
+                    return None;
+                };
+                let ptr = *self.idents.get(&(inst, base.span))?;
+                let elem = match self.slots.get(ptr)?.ty {
+                    Ty::Ptr(v) if v.lanes == 1 && is_int(v.scalar) => v.scalar,
+                    _ => return None,
+                };
+                b.work += 1;
+                let index = self.expr(b, index, inst)?;
+                if !is_int(b.ty(index)) {
+                    return None;
+                }
+                b.push(Node::Load { ptr, index }, elem)
             }
             ExprKind::Cast(Ty::Val(t), x) if t.lanes == 1 && is_int(t.scalar) => {
                 let a = self.expr(b, x, inst)?;

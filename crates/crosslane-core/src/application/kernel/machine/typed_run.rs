@@ -23,7 +23,7 @@ use super::*;
 use crate::kernel::builtins::call_op;
 use crate::kernel::exec::Executor;
 use crate::kernel::trace::{LaneVal, TraceMode, Undef};
-use crate::kernel::types::{BinOp, KVal, Scalar};
+use crate::kernel::types::{BinOp, KVal, Scalar, ValTy};
 use crate::lanes::LaneMask;
 use crate::plan::{Move, Plan};
 use crate::result::Source;
@@ -288,6 +288,13 @@ impl Executor {
                     }
                     _ => false,
                 },
+                Node::Load { ptr, index } => match row(*index) {
+                    Some(idx) => {
+                        let count = e.nodes[*index as usize].ty;
+                        self.typed_load(w, (*ptr, n.ty), (idx, count), out, act)
+                    }
+                    None => false,
+                },
                 Node::Op {
                     spec,
                     args,
@@ -309,6 +316,43 @@ impl Executor {
             };
             if !ok {
                 return false;
+            }
+        }
+        true
+    }
+
+    /// Each active lane's cell `ptr[index]` (elements of type `elem`), as `load` reads it when
+    /// the cell holds a value of that type; false when some lane's pointer is undefined, its cell
+    /// is outside the buffer, never written, of another type or waiting for a queued MACA copy.
+    fn typed_load(
+        &self,
+        w: usize,
+        (ptr, elem): (usize, Scalar),
+        (idx, count): (&[u64], Scalar),
+        out: &mut [u64],
+        act: LaneMask,
+    ) -> bool {
+        let warp = &self.warps[w];
+        if self.maca.cells_pending() || warp.refs.contains_key(&ptr) {
+            return false;
+        }
+        let Some((offsets, bufs)) = warp
+            .vars
+            .get(ptr)
+            .and_then(|r| r.ptr_lanes(ValTy::scalar(elem), act))
+        else {
+            return false;
+        };
+        let memory = &self.trace.memory;
+        for l in act.iter() {
+            // The address as `address` computes it: the pointer's offset plus the index.
+            let Ok(k) = i64::try_from(as_int(count, idx[l])) else {
+                return false;
+            };
+            let cell = (offsets[l] as i64).saturating_add(k);
+            match memory.read(bufs[l] as usize, cell) {
+                Ok(Some(KVal::Int { ty, bits })) if ty == elem => out[l] = bits,
+                _ => return false,
             }
         }
         true
