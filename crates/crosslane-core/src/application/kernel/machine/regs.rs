@@ -214,16 +214,26 @@ impl Reg {
         }
     }
 
-    /// Whether the register keeps integers of type `ty` as raw bits.
-    pub(crate) fn holds_int(&self, ty: Scalar) -> bool {
-        self.enc == Enc::Int(ty)
+    /// How a defined scalar of type `ty` is kept as bits.
+    fn enc_of(ty: Scalar) -> Enc {
+        if ty.is_float() {
+            Enc::Float(ty)
+        } else {
+            Enc::Int(ty)
+        }
     }
 
-    /// Every lane's raw bits, when the register keeps integers of type `ty` and every lane of
+    /// Whether the register keeps scalars of type `ty` as raw bits (an integer's bits, a
+    /// float's `f64` bits).
+    pub(crate) fn holds(&self, ty: Scalar) -> bool {
+        self.enc == Self::enc_of(ty)
+    }
+
+    /// Every lane's raw bits, when the register keeps scalars of type `ty` and every lane of
     /// `mask` holds a defined value of that type (`None` otherwise: an undefined lane, or one
     /// kept whole).
-    pub(crate) fn int_lanes(&self, ty: Scalar, mask: LaneMask) -> Option<&[u64]> {
-        (self.enc == Enc::Int(ty) && (self.undef.0 | self.boxed.0) & mask.0 == 0)
+    pub(crate) fn raw_lanes(&self, ty: Scalar, mask: LaneMask) -> Option<&[u64]> {
+        (self.holds(ty) && (self.undef.0 | self.boxed.0) & mask.0 == 0)
             .then_some(self.bits.as_slice())
     }
 
@@ -234,9 +244,9 @@ impl Reg {
             .then_some((self.bits.as_slice(), self.aux.as_slice()))
     }
 
-    /// Sets lane `l` to the integer of the register's own type with raw bits `bits` (for a
-    /// register that [`Reg::holds_int`]; ignored past the last lane).
-    pub(crate) fn set_int_bits(&mut self, l: usize, bits: u64) {
+    /// Sets lane `l` to the scalar of the register's own type with raw bits `bits` (for a
+    /// register that [`Reg::holds`] it; ignored past the last lane).
+    pub(crate) fn set_raw_bits(&mut self, l: usize, bits: u64) {
         if let Some(b) = self.bits.get_mut(l) {
             *b = bits;
             self.undef = self.undef.without(l);

@@ -4,10 +4,10 @@
 //! conversion nodes). Running it ([`super::typed_run`]) is a tight loop per node over the active
 //! lanes' raw bits, with no value boxes and no heap allocation.
 //!
-//! Only what has one static type is compiled: integer variables, integer literals, the
-//! `threadIdx`/`blockIdx`/`blockDim`/`gridDim` components, integer arithmetic, comparisons,
-//! shifts and casts, loads of integer cells through a pointer variable, assignments and `++`/`--` to an integer variable, a scalar declaration with
-//! its initializer, a branch or loop condition, and a cross-lane operation call on an integer
+//! Only what has one static type is compiled: integer, `float` and `double` variables and
+//! literals, the `threadIdx`/`blockIdx`/`blockDim`/`gridDim` components, arithmetic,
+//! comparisons, shifts and casts, loads of such cells through a pointer variable, assignments and `++`/`--` to an integer variable, a scalar declaration with
+//! its initializer, a branch or loop condition, and a cross-lane operation call on such an
 //! operand. Everything else — and, at run time, any statement where a lane reads an undefined or
 //! differently-typed value or an operation is undefined by the C rules — runs on the general
 //! evaluator (`eval.rs`), which produces the diagnostics and the undefined values' reasons. The
@@ -60,7 +60,7 @@ pub(crate) enum Node {
     Var(usize),
     /// Component `k` (x, y, z) of a geometry built-in (`unsigned int`).
     Geom(Geom, u8),
-    /// The operand converted to the node's type as C converts an integer (C11 6.3.1.3).
+    /// The operand converted to the node's type as C converts it (C11 6.3.1).
     Conv(NodeId),
     /// A binary operator. Both operands have type `operands` (the usual arithmetic conversions),
     /// except a shift's count, which keeps its own type (C11 6.5.7p3).
@@ -145,16 +145,22 @@ pub(crate) fn int_literal_type(value: u64, unsigned: bool, long: bool) -> Scalar
     }
 }
 
-/// Whether the typed form handles values of `t`: the integer types a lane register keeps as bits
-/// and a cross-lane operation takes without conversion.
+/// Whether `t` is an integer type (or `bool`).
 fn is_int(t: Scalar) -> bool {
     !t.is_float()
 }
 
-/// An integer scalar variable type, if `ty` is one.
-fn int_slot(ty: Ty) -> Option<Scalar> {
+/// Whether the typed form handles values of `t`: the integers, `float` and `double` (kept as
+/// their `f64` bits, as a lane register keeps them); `half` and `bfloat16_t` are left to the
+/// general evaluator.
+fn is_typed(t: Scalar) -> bool {
+    !matches!(t, Scalar::F16 | Scalar::Bf16)
+}
+
+/// A scalar variable type the typed form handles, if `ty` is one.
+fn scalar_slot(ty: Ty) -> Option<Scalar> {
     match ty {
-        Ty::Val(v) if v.lanes == 1 && is_int(v.scalar) => Some(v.scalar),
+        Ty::Val(v) if v.lanes == 1 && is_typed(v.scalar) => Some(v.scalar),
         _ => None,
     }
 }
@@ -185,7 +191,7 @@ impl Lowering<'_> {
                     return None;
                 }
                 let slot = *self.decl_slots.get(&(inst, d.span))?;
-                let to = int_slot(self.slots.get(slot)?.ty)?;
+                let to = scalar_slot(self.slots.get(slot)?.ty)?;
                 let mut b = Builder::default();
                 let v = self.expr(&mut b, d.init.as_ref()?, inst)?;
                 b.convert(v, to)?;
@@ -248,7 +254,7 @@ impl Lowering<'_> {
             return None;
         };
         let slot = *self.idents.get(&(inst, e.span))?;
-        Some((slot, int_slot(self.slots.get(slot)?.ty)?))
+        Some((slot, scalar_slot(self.slots.get(slot)?.ty)?))
     }
 
     /// Lowers `e` into `b`; its value is the returned node.
@@ -262,6 +268,13 @@ impl Lowering<'_> {
             } => {
                 let ty = int_literal_type(*value, *unsigned, *long);
                 b.push(Node::Const(int_bits(ty, *value as i128)), ty)
+            }
+            ExprKind::Float { value, single } => {
+                let ty = if *single { Scalar::F32 } else { Scalar::F64 };
+                match KVal::float(ty, *value) {
+                    KVal::Float { x, .. } => b.push(Node::Const(x.to_bits()), ty),
+                    _ => None,
+                }
             }
             ExprKind::Ident(_) => {
                 let (slot, ty) = self.var(e, inst)?;
@@ -295,7 +308,7 @@ impl Lowering<'_> {
                 };
                 let ptr = *self.idents.get(&(inst, base.span))?;
                 let elem = match self.slots.get(ptr)?.ty {
-                    Ty::Ptr(v) if v.lanes == 1 && is_int(v.scalar) => v.scalar,
+                    Ty::Ptr(v) if v.lanes == 1 && is_typed(v.scalar) => v.scalar,
                     _ => return None,
                 };
                 b.work += 1;
@@ -305,7 +318,7 @@ impl Lowering<'_> {
                 }
                 b.push(Node::Load { ptr, index }, elem)
             }
-            ExprKind::Cast(Ty::Val(t), x) if t.lanes == 1 && is_int(t.scalar) => {
+            ExprKind::Cast(Ty::Val(t), x) if t.lanes == 1 && is_typed(t.scalar) => {
                 let a = self.expr(b, x, inst)?;
                 b.convert(a, t.scalar)
             }
@@ -342,8 +355,10 @@ impl Lowering<'_> {
             ids.push(self.expr(b, a, inst)?);
         }
         let ty = b.ty(*ids.get(operand)?);
-        if !matches!(ty, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64)
-            || !spec.types.contains(&ty.value_type())
+        if !matches!(
+            ty,
+            Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64 | Scalar::F32 | Scalar::F64
+        ) || !spec.types.contains(&ty.value_type())
         {
             return None;
         }
@@ -395,6 +410,9 @@ impl Builder {
     fn binary(&mut self, op: BinOp, a: NodeId, b: NodeId) -> Option<NodeId> {
         let (ta, tb) = (self.ty(a), self.ty(b));
         if matches!(op, BinOp::Shl | BinOp::Shr) {
+            if !is_int(ta) || !is_int(tb) {
+                return None;
+            }
             let ty = ta.promote();
             let a = self.convert(a, ty)?;
             return self.push(
@@ -408,7 +426,10 @@ impl Builder {
             );
         }
         let ty = Scalar::common(ta, tb);
-        if !is_int(ty) {
+        // `%` and the bitwise operators need integers (an error the general evaluator reports).
+        if !is_typed(ty)
+            || (ty.is_float() && matches!(op, BinOp::Rem | BinOp::And | BinOp::Or | BinOp::Xor))
+        {
             return None;
         }
         let a = self.convert(a, ty)?;

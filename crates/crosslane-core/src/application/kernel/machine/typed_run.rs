@@ -64,6 +64,53 @@ fn as_int(ty: Scalar, bits: u64) -> i128 {
     KVal::Int { ty, bits }.as_int().unwrap_or(0)
 }
 
+/// A lane's value from its raw bits in a row of type `ty` (a float's `f64` bits).
+#[inline]
+fn lane_val(ty: Scalar, bits: u64) -> KVal {
+    if ty.is_float() {
+        KVal::Float {
+            ty,
+            x: f64::from_bits(bits),
+        }
+    } else {
+        KVal::Int { ty, bits }
+    }
+}
+
+/// A scalar's raw bits in a row (`None` for vectors and pointers).
+#[inline]
+fn row_bits(k: &KVal) -> Option<u64> {
+    match k {
+        KVal::Int { bits, .. } => Some(*bits),
+        KVal::Float { x, .. } => Some(x.to_bits()),
+        _ => None,
+    }
+}
+
+/// The bits a cross-lane operation receives for a row value of type `ty` (`KVal::to_core`).
+#[inline]
+fn core_bits(ty: Scalar, bits: u64) -> Option<u64> {
+    if ty.is_float() {
+        lane_val(ty, bits).to_core().map(|v| v.bits)
+    } else {
+        Some(bits)
+    }
+}
+
+/// A row value of type `ty` from the bits a cross-lane operation returned (`KVal::from_core`).
+#[inline]
+fn from_core_bits(ty: Scalar, bits: u64) -> u64 {
+    if ty.is_float() {
+        row_bits(&KVal::from_core(crate::value::Value::from_bits(
+            ty.value_type(),
+            bits,
+        )))
+        .unwrap_or(0)
+    } else {
+        bits
+    }
+}
+
 /// `f` over the active lanes of two rows; false as soon as a lane has no defined result.
 #[inline]
 fn each(
@@ -96,6 +143,9 @@ pub(crate) fn bin_row(
     out: &mut [u64],
     act: LaneMask,
 ) -> bool {
+    if ty.is_float() {
+        return float_row(op, ty, (a, b), out, act);
+    }
     let signed = ty.is_signed();
     let width = ty.bits();
     let (lo, hi) = if signed {
@@ -145,6 +195,47 @@ pub(crate) fn bin_row(
     }
 }
 
+/// `op` in every active lane on `float` or `double` operands (their `f64` bits), as
+/// `types::binary` computes it: `float` arithmetic rounds each result to single precision;
+/// a comparison with NaN is false except `!=` (IEEE 754, C11 F.3). `%` and the bitwise
+/// operators never reach here (the typed form leaves them to the general evaluator).
+fn float_row(
+    op: BinOp,
+    ty: Scalar,
+    (a, b): (&[u64], &[u64]),
+    out: &mut [u64],
+    act: LaneMask,
+) -> bool {
+    let single = ty != Scalar::F64;
+    let arith = |f: fn(f64, f64) -> f64| {
+        move |p: u64, q: u64| {
+            let (x, y) = (f64::from_bits(p), f64::from_bits(q));
+            let r = if single {
+                f(x as f32 as f64, y as f32 as f64) as f32 as f64
+            } else {
+                f(x, y)
+            };
+            row_bits(&KVal::float(ty, r))
+        }
+    };
+    let cmp = |f: fn(f64, f64) -> bool| {
+        move |p: u64, q: u64| Some(u64::from(f(f64::from_bits(p), f64::from_bits(q))))
+    };
+    match op {
+        BinOp::Add => each(act, a, b, out, arith(|x, y| x + y)),
+        BinOp::Sub => each(act, a, b, out, arith(|x, y| x - y)),
+        BinOp::Mul => each(act, a, b, out, arith(|x, y| x * y)),
+        BinOp::Div => each(act, a, b, out, arith(|x, y| x / y)),
+        BinOp::Lt => each(act, a, b, out, cmp(|x, y| x < y)),
+        BinOp::Le => each(act, a, b, out, cmp(|x, y| x <= y)),
+        BinOp::Gt => each(act, a, b, out, cmp(|x, y| x > y)),
+        BinOp::Ge => each(act, a, b, out, cmp(|x, y| x >= y)),
+        BinOp::Eq => each(act, a, b, out, cmp(|x, y| x == y)),
+        BinOp::Ne => each(act, a, b, out, cmp(|x, y| x != y)),
+        _ => false,
+    }
+}
+
 impl Executor {
     /// Runs instruction `pc` when it is a typed store (an assignment, increment or initialized
     /// declaration of an integer variable); false, having changed nothing, otherwise.
@@ -172,13 +263,13 @@ impl Executor {
             return false;
         };
         let ty = value.nodes[root].ty;
-        if !reg.holds_int(ty) {
+        if !reg.holds(ty) {
             return false;
         }
         self.meter.work(value.work);
         let rows = &self.typed_state.rows[root * lanes..(root + 1) * lanes];
         for l in active.iter().filter(|&l| l < lanes) {
-            reg.set_int_bits(l, rows[l]);
+            reg.set_raw_bits(l, rows[l]);
         }
         if self.mode != TraceMode::None || self.maca.loads_pending() {
             cx.changed.insert(slot);
@@ -202,11 +293,15 @@ impl Executor {
         self.meter.work(value.work);
         let lanes = self.trace.launch.lanes;
         let row = &self.typed_state.rows[root * lanes..(root + 1) * lanes];
+        let float = value.nodes[root].ty.is_float();
         let (mut t, mut f) = (0u128, 0u128);
         for l in active.iter() {
-            // C11 6.8.4.1p2: a condition holds when it compares unequal to 0.
+            // C11 6.8.4.1p2: a condition holds when it compares unequal to 0 (-0.0 does not;
+            // NaN does).
             match row.get(l) {
-                Some(0) => f |= 1 << l,
+                Some(&b) if (float && f64::from_bits(b) == 0.0) || (!float && b == 0) => {
+                    f |= 1 << l
+                }
                 Some(_) => t |= 1 << l,
                 None => return None,
             }
@@ -255,7 +350,7 @@ impl Executor {
                 }
                 Node::Var(slot) => {
                     let warp = &self.warps[w];
-                    match warp.vars.get(*slot).and_then(|r| r.int_lanes(n.ty, act)) {
+                    match warp.vars.get(*slot).and_then(|r| r.raw_lanes(n.ty, act)) {
                         Some(bits) if !warp.refs.contains_key(slot) => {
                             for l in act.iter() {
                                 out[l] = bits[l];
@@ -274,10 +369,26 @@ impl Executor {
                 Node::Conv(a) => match row(*a) {
                     Some(src) => {
                         let from = e.nodes[*a as usize].ty;
-                        for l in act.iter() {
-                            out[l] = int_bits(n.ty, as_int(from, src[l]));
+                        if from.is_float() || n.ty.is_float() {
+                            // Through `KVal::convert`: a float that does not fit an integer
+                            // type is undefined (C11 6.3.1.4), which the general evaluator says.
+                            let to = ValTy::scalar(n.ty);
+                            act.iter().all(|l| {
+                                let k = lane_val(from, src[l]).convert(to).ok();
+                                match k.as_ref().and_then(row_bits) {
+                                    Some(bits) => {
+                                        out[l] = bits;
+                                        true
+                                    }
+                                    None => false,
+                                }
+                            })
+                        } else {
+                            for l in act.iter() {
+                                out[l] = int_bits(n.ty, as_int(from, src[l]));
+                            }
+                            true
                         }
-                        true
                     }
                     None => false,
                 },
@@ -352,6 +463,7 @@ impl Executor {
             let cell = (offsets[l] as i64).saturating_add(k);
             match memory.read(bufs[l] as usize, cell) {
                 Ok(Some(KVal::Int { ty, bits })) if ty == elem => out[l] = bits,
+                Ok(Some(KVal::Float { ty, x })) if ty == elem => out[l] = x.to_bits(),
                 _ => return false,
             }
         }
@@ -421,13 +533,20 @@ impl Executor {
             },
         };
         let moves = &self.typed_state.plans[call.site][entry].moves;
+        let ty = call.ty;
         for l in act.iter() {
             out[l] = match moves.get(l) {
+                // An integer moves as it is; a float as the operation receives and returns it
+                // (`float` through its single-precision bits).
                 Some(Move::Lane(j)) => match operand.get(*j as usize) {
-                    Some(&v) => v,
+                    Some(&v) if !ty.is_float() => v,
+                    Some(&v) => match core_bits(ty, v) {
+                        Some(c) => from_core_bits(ty, c),
+                        None => return false,
+                    },
                     None => return false,
                 },
-                Some(Move::Const(c)) => *c,
+                Some(Move::Const(c)) => from_core_bits(ty, *c),
                 _ => return false,
             };
         }
@@ -452,7 +571,7 @@ impl Executor {
             let r = done.get(a as usize * lanes..(a as usize + 1) * lanes)?;
             let mut v = vec![Err(Undef::idle()); lanes];
             for l in act.iter() {
-                v[l] = Ok(KVal::Int { ty, bits: r[l] });
+                v[l] = Ok(lane_val(ty, r[l]));
             }
             vals.push(v);
             if k != call.operand {
@@ -489,7 +608,11 @@ impl Executor {
             }
             match plan.moves.get(l)? {
                 Move::Lane(j)
-                    if operand.get(*j as usize) == Some(&v.bits) && act.contains(*j as usize) => {}
+                    if act.contains(*j as usize)
+                        && operand
+                            .get(*j as usize)
+                            .and_then(|&o| core_bits(call.ty, o))
+                            == Some(v.bits) => {}
                 Move::Const(c) if *c == v.bits => {}
                 _ => return None,
             }
