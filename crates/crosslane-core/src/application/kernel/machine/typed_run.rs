@@ -148,6 +148,9 @@ pub(crate) fn bin_row(
     }
     let signed = ty.is_signed();
     let width = ty.bits();
+    if let Some(done) = bin_row_64(op, ty, (a, b), out, act) {
+        return done;
+    }
     let (lo, hi) = if signed {
         (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
     } else {
@@ -193,6 +196,89 @@ pub(crate) fn bin_row(
             Some(int_bits(ty, r))
         }),
     }
+}
+
+/// A value's bits sign-extended from `width` bits to 64.
+#[inline]
+fn sign_extend(width: u32, v: u64) -> i64 {
+    let s = 64 - width.clamp(1, 64);
+    ((v << s) as i64) >> s
+}
+
+/// The bits of type `to` for an integer of type `from` with bits `v`, as `KVal::int(to,
+/// as_int(from))` gives them (C11 6.3.1.3: modulo 2^width; `bool`: nonzero is 1), in 64-bit
+/// arithmetic.
+#[inline]
+fn convert_int(from: Scalar, to: Scalar, v: u64) -> u64 {
+    let v = if from.is_signed() {
+        sign_extend(from.bits(), v) as u64
+    } else {
+        v
+    };
+    match to.bits() {
+        _ if to == Scalar::Bool => u64::from(v != 0),
+        64 => v,
+        w => v & ((1u64 << w) - 1),
+    }
+}
+
+/// The arithmetic, bitwise and comparison operators of [`bin_row`] in 64-bit arithmetic (i128 is
+/// a library call in wasm): `None` for the others (division, shifts). Unsigned results wrap
+/// modulo 2^width (C11 6.2.5p9); a signed one is exact in i64 (checked for 64-bit operands) and
+/// outside the type is overflow (C11 6.5p5).
+#[inline]
+fn bin_row_64(
+    op: BinOp,
+    ty: Scalar,
+    (a, b): (&[u64], &[u64]),
+    out: &mut [u64],
+    act: LaneMask,
+) -> Option<bool> {
+    let width = ty.bits();
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    if !ty.is_signed() {
+        return Some(match op {
+            BinOp::Add => each(act, a, b, out, |p, q| Some(p.wrapping_add(q) & mask)),
+            BinOp::Sub => each(act, a, b, out, |p, q| Some(p.wrapping_sub(q) & mask)),
+            BinOp::Mul => each(act, a, b, out, |p, q| Some(p.wrapping_mul(q) & mask)),
+            BinOp::And => each(act, a, b, out, |p, q| Some(p & q & mask)),
+            BinOp::Or => each(act, a, b, out, |p, q| Some((p | q) & mask)),
+            BinOp::Xor => each(act, a, b, out, |p, q| Some((p ^ q) & mask)),
+            BinOp::Lt => each(act, a, b, out, |p, q| Some(u64::from(p < q))),
+            BinOp::Le => each(act, a, b, out, |p, q| Some(u64::from(p <= q))),
+            BinOp::Gt => each(act, a, b, out, |p, q| Some(u64::from(p > q))),
+            BinOp::Ge => each(act, a, b, out, |p, q| Some(u64::from(p >= q))),
+            BinOp::Eq => each(act, a, b, out, |p, q| Some(u64::from(p == q))),
+            BinOp::Ne => each(act, a, b, out, |p, q| Some(u64::from(p != q))),
+            _ => return None,
+        });
+    }
+    let (lo, hi) = if width >= 64 {
+        (i64::MIN, i64::MAX)
+    } else {
+        (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1)
+    };
+    let fit = move |r: Option<i64>| r.filter(|r| (lo..=hi).contains(r)).map(|r| r as u64 & mask);
+    let x = move |v: u64| sign_extend(width, v);
+    Some(match op {
+        BinOp::Add => each(act, a, b, out, |p, q| fit(x(p).checked_add(x(q)))),
+        BinOp::Sub => each(act, a, b, out, |p, q| fit(x(p).checked_sub(x(q)))),
+        BinOp::Mul => each(act, a, b, out, |p, q| fit(x(p).checked_mul(x(q)))),
+        BinOp::And => each(act, a, b, out, |p, q| Some((x(p) & x(q)) as u64 & mask)),
+        BinOp::Or => each(act, a, b, out, |p, q| Some((x(p) | x(q)) as u64 & mask)),
+        BinOp::Xor => each(act, a, b, out, |p, q| Some((x(p) ^ x(q)) as u64 & mask)),
+        BinOp::Lt => each(act, a, b, out, |p, q| Some(u64::from(x(p) < x(q)))),
+        BinOp::Le => each(act, a, b, out, |p, q| Some(u64::from(x(p) <= x(q)))),
+        BinOp::Gt => each(act, a, b, out, |p, q| Some(u64::from(x(p) > x(q)))),
+        BinOp::Ge => each(act, a, b, out, |p, q| Some(u64::from(x(p) >= x(q)))),
+        BinOp::Eq => each(act, a, b, out, |p, q| Some(u64::from(p == q))),
+        BinOp::Ne => each(act, a, b, out, |p, q| Some(u64::from(p != q))),
+        _ => return None,
+    })
 }
 
 /// `op` in every active lane on `float` or `double` operands (their `f64` bits), as
@@ -385,7 +471,7 @@ impl Executor {
                             })
                         } else {
                             for l in act.iter() {
-                                out[l] = int_bits(n.ty, as_int(from, src[l]));
+                                out[l] = convert_int(from, n.ty, src[l]);
                             }
                             true
                         }
@@ -723,6 +809,29 @@ mod tests {
                     Err(_) => prop_assert!(!ok, "{a:?} {op:?} {b:?}: binary says undefined"),
                 }
             }
+        }
+    }
+
+    proptest! {
+        /// The 64-bit integer conversion gives what `KVal::convert` gives (C11 6.3.1.3).
+        #[test]
+        fn an_integer_conversion_matches_kval_convert(
+            from in 0usize..9,
+            to in 0usize..9,
+            v in edge(),
+        ) {
+            let all = [
+                Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16,
+                Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64,
+            ];
+            let (from, to) = (all[from], all[to]);
+            let k = KVal::int(from, v as i64 as i128);
+            let KVal::Int { bits, .. } = k else { panic!() };
+            let want = match k.convert(crate::kernel::types::ValTy::scalar(to)) {
+                Ok(KVal::Int { bits, .. }) => bits,
+                other => panic!("{other:?}"),
+            };
+            prop_assert_eq!(convert_int(from, to, bits), want, "{:?} -> {:?}", k, to);
         }
     }
 
