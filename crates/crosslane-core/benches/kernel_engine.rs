@@ -1,11 +1,15 @@
 //! Kernel-engine throughput in lane-statements per second (statements executed times the lanes
 //! that executed each), for an arithmetic loop and a shuffle loop, recorded in full and with
-//! [`TraceMode::None`]. The README quotes these figures; `crosslane run FILE --trace none`
-//! measures the same engine from the command line.
+//! [`TraceMode::None`], and a grid-stride reduction on 64 × 1024 threads; the `_general` cases
+//! run the general evaluator alone (no typed form), the engine as it was before. The README
+//! quotes these figures; `crosslane run FILE --trace none` measures the same engine from the
+//! command line.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use crosslane_core::kernel::bench::{arith_loop, shuffle_loop};
-use crosslane_core::kernel::{run_kernel_traced, LaunchConfig, Outcome, TraceMode};
+use crosslane_core::kernel::bench::{
+    arith_loop, grid_stride_reduce, shuffle_loop, REDUCE_CELLS_PER_THREAD,
+};
+use crosslane_core::kernel::{Executor, LaunchConfig, Outcome, TraceMode};
 
 fn config(threads: usize) -> LaunchConfig {
     LaunchConfig {
@@ -14,8 +18,13 @@ fn config(threads: usize) -> LaunchConfig {
     }
 }
 
-fn lane_statements(src: &str, threads: usize, mode: TraceMode) -> u64 {
-    let t = run_kernel_traced(src, config(threads), mode).expect("runs");
+fn lane_statements(src: &str, threads: usize, mode: TraceMode, typed: bool) -> u64 {
+    let mut ex = Executor::new(src, config(threads))
+        .expect("parses")
+        .with_trace(mode)
+        .with_typed_form(typed);
+    while ex.run_for(1 << 20) > 0 {}
+    let t = ex.into_trace();
     assert_eq!(t.outcome, Some(Outcome::Finished));
     t.stats.lane_statements
 }
@@ -27,18 +36,48 @@ fn bench(c: &mut Criterion) {
         ("arith", arith_loop as fn(u32) -> String),
         ("shuffle", shuffle_loop),
     ] {
-        for (mode_name, mode, threads, iter) in [
-            ("none", TraceMode::None, 1024, 300),
-            ("full", TraceMode::Full, 256, 100),
+        // `_general`: the general evaluator alone (`Executor::with_typed_form(false)`), the
+        // engine as it was before statements had a typed form.
+        for (case, mode, threads, iter, typed) in [
+            ("none_1024x300", TraceMode::None, 1024, 300, true),
+            ("none_1024x300_general", TraceMode::None, 1024, 300, false),
+            ("full_256x100", TraceMode::Full, 256, 100, true),
         ] {
             let src = source(iter);
-            g.throughput(Throughput::Elements(lane_statements(&src, threads, mode)));
-            g.bench_with_input(
-                BenchmarkId::new(name, format!("{mode_name}_{threads}x{iter}")),
-                &src,
-                |b, src| b.iter(|| lane_statements(src, threads, mode)),
-            );
+            g.throughput(Throughput::Elements(lane_statements(
+                &src, threads, mode, typed,
+            )));
+            g.bench_with_input(BenchmarkId::new(name, case), &src, |b, src| {
+                b.iter(|| lane_statements(src, threads, mode, typed))
+            });
         }
+    }
+    // The grid-stride reduction on 64 blocks of 1024 threads, untraced, in the typed form and
+    // on the general evaluator alone (the engine before the typed form).
+    let blocks = 64;
+    let reduce = LaunchConfig {
+        grid_dim: Some([blocks, 1, 1]),
+        block_dim: Some([1024, 1, 1]),
+        buffer_len: [("in".to_string(), blocks * 1024 * REDUCE_CELLS_PER_THREAD)].into(),
+        ..LaunchConfig::default()
+    };
+    let src = grid_stride_reduce();
+    let run = |typed: bool| {
+        let mut ex = Executor::new(&src, reduce.clone())
+            .expect("parses")
+            .with_trace(TraceMode::None)
+            .with_typed_form(typed);
+        while ex.run_for(1 << 20) > 0 {}
+        let t = ex.into_trace();
+        assert_eq!(t.outcome, Some(Outcome::Finished));
+        t.stats.lane_statements
+    };
+    g.throughput(Throughput::Elements(run(true)));
+    for (name, typed) in [("typed", true), ("general", false)] {
+        g.bench_function(
+            BenchmarkId::new("reduce", format!("none_64x1024_{name}")),
+            |b| b.iter(|| run(typed)),
+        );
     }
     g.finish();
 }

@@ -31,3 +31,29 @@ pub fn shuffle_loop(iterations: u32) -> String {
 "
     )
 }
+
+/// Cells each thread of [`grid_stride_reduce`] sums.
+pub const REDUCE_CELLS_PER_THREAD: usize = 8;
+
+/// A grid-stride reduction: each thread sums the cells `i, i + stride, …` of `in` (the launch's
+/// threads times [`REDUCE_CELLS_PER_THREAD`] cells, filled with their index), each warp adds its
+/// lanes' sums by `__shfl_down_sync` (offsets 16, 8, 4, 2, 1), and lane 0 of each warp adds the
+/// warp's sum to `out[0]` atomically. Unsigned, so that wrapping is defined.
+pub fn grid_stride_reduce() -> String {
+    format!(
+        "__global__ void reduce(const unsigned *in, unsigned *out) {{
+    unsigned sum = 0;
+    unsigned n = gridDim.x * blockDim.x * {REDUCE_CELLS_PER_THREAD}u;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {{
+        sum += in[i];
+    }}
+    for (int offset = 16; offset > 0; offset /= 2) {{
+        sum += __shfl_down_sync(0xffffffff, sum, offset);
+    }}
+    if ((threadIdx.x & 31) == 0) {{
+        atomicAdd(out, sum);
+    }}
+}}
+"
+    )
+}

@@ -186,6 +186,11 @@ impl Meter {
         self.work <= self.limits.max_work
     }
 
+    /// Whether `n` more units of work fit in the budget (nothing is charged).
+    pub fn can_work(&self, n: u64) -> bool {
+        self.work.saturating_add(n) <= self.limits.max_work
+    }
+
     /// Whether the work budget is spent.
     pub fn work_spent(&self) -> bool {
         self.work > self.limits.max_work

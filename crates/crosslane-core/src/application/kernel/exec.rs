@@ -39,6 +39,8 @@ use super::compile::*;
 use super::lane_row::LaneRow;
 use super::machine::maca_mem;
 use super::machine::regs::{Reasons, Reg};
+use super::machine::typed::{Lowering, TInst};
+use super::machine::typed_run::TypedState;
 use super::machine::*;
 pub use super::trace::*;
 
@@ -117,6 +119,10 @@ pub struct Executor {
     pub(crate) mode: TraceMode,
     /// The undefined reasons lane registers point at.
     pub(crate) reasons: Reasons,
+    /// Each instruction's typed form, where it has one (`machine/typed.rs`), shared like `code`.
+    pub(crate) typed: Rc<[Option<TInst>]>,
+    /// The typed evaluator's scratch rows and plan caches (not copied with the machine).
+    pub(crate) typed_state: TypedState,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -358,7 +364,18 @@ impl Executor {
             names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
             reasons: Default::default(),
         };
+        let typed = Lowering {
+            slots: &compiler.slots,
+            idents: &compiler.idents,
+            decl_slots: &compiler.decl_slots,
+            hoisted: &compiler.hoisted,
+            dialect: trace.launch.dialect,
+            sites: 0,
+        }
+        .program(&compiler.code, &compiler.code_inst);
         Ok(Executor {
+            typed: typed.into(),
+            typed_state: TypedState::default(),
             code: compiler.code.into(),
             code_inst: compiler.code_inst,
             cur: 0,
@@ -393,6 +410,16 @@ impl Executor {
     /// Records the run as `mode` says (before the first step; [`TraceMode::Full`] by default).
     pub fn with_trace(mut self, mode: TraceMode) -> Self {
         self.mode = mode;
+        self
+    }
+
+    /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
+    /// by default). Off, every statement runs on the general evaluator: the results are the
+    /// same, only slower (the equivalence tests and the README's "before" figures use it).
+    pub fn with_typed_form(mut self, on: bool) -> Self {
+        if !on {
+            self.typed = Rc::from(Vec::new());
+        }
         self
     }
 
@@ -853,8 +880,10 @@ impl Executor {
                 storage,
                 ref decls,
             } => {
-                for d in decls {
-                    self.declare(w, d, storage, active, &mut cx);
+                if !self.typed_store(w, pc, active, &mut cx) {
+                    for d in decls {
+                        self.declare(w, d, storage, active, &mut cx);
+                    }
                 }
                 self.warps[w].pc += 1;
                 Some((span, end))
@@ -864,6 +893,10 @@ impl Executor {
                 end,
                 ref expr,
             } => {
+                if self.typed_store(w, pc, active, &mut cx) {
+                    self.warps[w].pc += 1;
+                    return self.finish_step(w, (span, end), active, cx);
+                }
                 match self.barrier_call(w, expr, active, &mut cx) {
                     // The warp waits; the pc stays on the barrier until it opens.
                     Some(true) => {}
@@ -882,7 +915,10 @@ impl Executor {
                 else_pc,
                 join_pc,
             } => {
-                let (t, f) = self.condition(w, cond, active, &mut cx);
+                let (t, f) = match self.typed_cond(w, pc, active) {
+                    Some(tf) => tf,
+                    None => self.condition(w, cond, active, &mut cx),
+                };
                 let warp = &mut self.warps[w];
                 let (cur, in_else, pc) = if t.0 != 0 {
                     (t, false, pc + 1)
@@ -936,7 +972,10 @@ impl Executor {
                 ref cond,
             } => {
                 if let Some(c) = cond {
-                    let (_, f) = self.condition(w, c, active, &mut cx);
+                    let (_, f) = match self.typed_cond(w, pc, active) {
+                        Some(tf) => tf,
+                        None => self.condition(w, c, active, &mut cx),
+                    };
                     self.leave_loop(w, f);
                 }
                 let warp = &mut self.warps[w];
@@ -956,7 +995,10 @@ impl Executor {
                 ref cond,
                 target,
             } => {
-                let (_, f) = self.condition(w, cond, active, &mut cx);
+                let (_, f) = match self.typed_cond(w, pc, active) {
+                    Some(tf) => tf,
+                    None => self.condition(w, cond, active, &mut cx),
+                };
                 self.leave_loop(w, f);
                 let warp = &mut self.warps[w];
                 warp.pc = if warp.active().0 != 0 { target } else { pc + 1 };
@@ -1082,9 +1124,20 @@ impl Executor {
                 None
             }
         };
-        let Some((span, end)) = recorded else {
+        let Some(at) = recorded else {
             return false;
         };
+        self.finish_step(w, at, active, cx)
+    }
+
+    /// The end of a statement: a warp that reached a barrier waits, and the step is recorded.
+    fn finish_step(
+        &mut self,
+        w: usize,
+        (span, end): (Span, Span),
+        active: LaneMask,
+        cx: StepCtx,
+    ) -> bool {
         if cx.barrier {
             self.warps[w].run = WarpRun::AtBarrier;
         }

@@ -1,5 +1,6 @@
 //! Expressions: built-in identifiers, geometry, per-lane evaluation and variable reads.
 
+use super::typed::{int_literal_type, Geom};
 use super::*;
 use crate::kernel::ast::*;
 use crate::kernel::builtins::maca_icmp;
@@ -55,19 +56,29 @@ impl Executor {
             "z" => 2,
             _ => return None,
         };
+        let g = Geom::named(base)?;
+        Some(KVal::int(
+            Scalar::U32,
+            self.geometry_index(w, g, k, l) as i128,
+        ))
+    }
+
+    /// Component `k` (0 = x, 1 = y, 2 = z) of geometry built-in `g` in lane `l` of warp `w`:
+    /// a thread's index splits x-fastest over the block's dimensions (CUDA C++ Programming
+    /// Guide, Thread Hierarchy).
+    pub(crate) fn geometry_index(&self, w: usize, g: Geom, k: u8, l: usize) -> usize {
+        let k = usize::from(k.min(2));
         let launch = &self.trace.launch;
         let split = |n: usize, d: [usize; 3]| {
             let (x, y) = (d[0].max(1), d[1].max(1));
             [n % x, (n / x) % y, n / (x * y)]
         };
-        let v = match base {
-            "threadIdx" => split(self.lane_thread(w, l), launch.block_dim)[k],
-            "blockIdx" => split(self.block, launch.grid_dim)[k],
-            "blockDim" => launch.block_dim[k],
-            "gridDim" => launch.grid_dim[k],
-            _ => return None,
-        };
-        Some(KVal::int(Scalar::U32, v as i128))
+        match g {
+            Geom::ThreadIdx => split(self.lane_thread(w, l), launch.block_dim)[k],
+            Geom::BlockIdx => split(self.block, launch.grid_dim)[k],
+            Geom::BlockDim => launch.block_dim[k],
+            Geom::GridDim => launch.grid_dim[k],
+        }
     }
 
     pub(crate) fn eval(
@@ -98,15 +109,7 @@ impl Executor {
                 long,
             } => {
                 let v = *value as i128;
-                let ty = if !unsigned && !long && v <= i32::MAX as i128 {
-                    Scalar::I32
-                } else if *unsigned && !long && v <= u32::MAX as i128 {
-                    Scalar::U32
-                } else if !unsigned && v <= i64::MAX as i128 {
-                    Scalar::I64
-                } else {
-                    Scalar::U64
-                };
+                let ty = int_literal_type(*value, *unsigned, *long);
                 lanewise(mask, &mut |_| Ok(KVal::int(ty, v)))
             }
             ExprKind::Float { value, single } => {

@@ -52,6 +52,12 @@ impl MacaMem {
     pub(crate) fn loads_pending(&self) -> bool {
         !self.loads.is_empty()
     }
+
+    /// Whether some memory cell is waiting for a queued copy (a load of it is then not yet
+    /// visible: [`Executor::maca_unready`]).
+    pub(crate) fn cells_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
 }
 
 /// An `is_async = true` load (seed 002 §3.1.1, is_async): until a fence completes it, the lanes

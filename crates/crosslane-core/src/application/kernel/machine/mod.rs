@@ -8,6 +8,8 @@ pub(crate) mod maca_mem;
 mod place;
 pub(crate) mod regs;
 mod stmt;
+pub(crate) mod typed;
+pub(crate) mod typed_run;
 
 use std::collections::{BTreeSet, HashMap};
 

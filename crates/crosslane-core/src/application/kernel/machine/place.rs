@@ -38,12 +38,13 @@ impl Executor {
             );
             return Err(u);
         }
+        // The buffer's name and size only for a message: a defined load allocates nothing.
         let (name, len) = self
             .trace
             .memory
             .buffers
             .get(buf)
-            .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()));
+            .map_or(("", 0), |b| (b.name.as_str(), b.cells.len()));
         match self.trace.memory.read(buf, off) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => {
@@ -289,14 +290,16 @@ impl Executor {
                     }),
                     (v, _) => v,
                 };
-                let (name, len) = self
-                    .trace
-                    .memory
-                    .buffers
-                    .get(buf)
-                    .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()));
+                // The buffer's name and size only for a message (no copy per lane otherwise).
+                let about = |memory: &crate::kernel::memory::Memory| {
+                    memory
+                        .buffers
+                        .get(buf)
+                        .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()))
+                };
                 if let Some(&other) = cx.written.get(&(buf, off)) {
                     if other != l {
+                        let (name, _) = about(&self.trace.memory);
                         cx.note(
                             Level::Warning,
                             span,
@@ -323,6 +326,7 @@ impl Executor {
                             lane: l,
                         });
                         if let Err(u) = &v {
+                            let (name, _) = about(&self.trace.memory);
                             cx.note(
                                 Level::Warning,
                                 span,
@@ -334,6 +338,7 @@ impl Executor {
                         v
                     }
                     Err(m) => {
+                        let (name, len) = about(&self.trace.memory);
                         cx.note(
                             Level::Warning,
                             span,

@@ -214,6 +214,46 @@ impl Reg {
         }
     }
 
+    /// How a defined scalar of type `ty` is kept as bits.
+    fn enc_of(ty: Scalar) -> Enc {
+        if ty.is_float() {
+            Enc::Float(ty)
+        } else {
+            Enc::Int(ty)
+        }
+    }
+
+    /// Whether the register keeps scalars of type `ty` as raw bits (an integer's bits, a
+    /// float's `f64` bits).
+    pub(crate) fn holds(&self, ty: Scalar) -> bool {
+        self.enc == Self::enc_of(ty)
+    }
+
+    /// Every lane's raw bits, when the register keeps scalars of type `ty` and every lane of
+    /// `mask` holds a defined value of that type (`None` otherwise: an undefined lane, or one
+    /// kept whole).
+    pub(crate) fn raw_lanes(&self, ty: Scalar, mask: LaneMask) -> Option<&[u64]> {
+        (self.holds(ty) && (self.undef.0 | self.boxed.0) & mask.0 == 0)
+            .then_some(self.bits.as_slice())
+    }
+
+    /// Every lane's element offset and buffer, when the register keeps pointers to `elem` and
+    /// every lane of `mask` holds a defined one (`None` otherwise).
+    pub(crate) fn ptr_lanes(&self, elem: ValTy, mask: LaneMask) -> Option<(&[u64], &[u32])> {
+        (self.enc == Enc::Ptr(elem) && (self.undef.0 | self.boxed.0) & mask.0 == 0)
+            .then_some((self.bits.as_slice(), self.aux.as_slice()))
+    }
+
+    /// Sets lane `l` to the scalar of the register's own type with raw bits `bits` (for a
+    /// register that [`Reg::holds`] it; ignored past the last lane).
+    pub(crate) fn set_raw_bits(&mut self, l: usize, bits: u64) {
+        if let Some(b) = self.bits.get_mut(l) {
+            *b = bits;
+            self.undef = self.undef.without(l);
+            self.boxed = self.boxed.without(l);
+        }
+    }
+
     /// Bytes [`Reg::row`] allocates ([`budget::lanes_bytes`] of it), without building it.
     pub(crate) fn row_bytes(&self, reasons: &Reasons) -> u64 {
         let mut n = size::VEC;
