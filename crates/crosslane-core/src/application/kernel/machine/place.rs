@@ -214,6 +214,11 @@ impl Executor {
                 buf: *buf,
                 offset: *offset,
             }),
+            (Some(Ty::Ptr(elem)), z) if z.as_int() == Some(0) => Ok(KVal::Ptr {
+                elem,
+                buf: crate::kernel::types::NULL_BUF,
+                offset: 0,
+            }),
             (Some(Ty::Ptr(_)), _) => {
                 let m = "only a pointer can be stored in a pointer variable".to_string();
                 cx.note(Level::Error, span, m.clone(), "", Some(l));
