@@ -45,7 +45,12 @@ impl Parser<'_> {
         };
         let Some(op) = op else { return Ok(lhs) };
         self.bump();
-        let rhs = self.assign_expr()?;
+        let rhs = if op.is_none() && self.is_punct("{") {
+            // `p = {a, b};`: an aggregate of the left side's struct.
+            self.brace_list()?
+        } else {
+            self.assign_expr()?
+        };
         let span = lhs.span;
         self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }

@@ -415,9 +415,10 @@ impl Parser<'_> {
             return Ok(());
         };
         let msg = match w.as_str() {
-            "struct" | "class" | "union" => format!(
-                "`{w}` definitions are not supported yet; pass the fields as separate buffers or \
-                 scalars"
+            "union" => "unions are not supported; use separate variables (or a struct)".to_string(),
+            "struct" | "class" => format!(
+                "this `{w}` form is not supported at file scope (only `{w} Name {{ … }};` \
+                 definitions); declare variables inside a function"
             ),
             "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
                  scope"

@@ -199,6 +199,9 @@ impl Parser<'_> {
                     self.bump();
                     let e = if self.is_punct(";") {
                         None
+                    } else if self.is_punct("{") {
+                        // `return {a, b};` in a function returning a struct.
+                        Some(self.brace_list()?)
                     } else {
                         Some(self.expr()?)
                     };

@@ -519,6 +519,34 @@ impl Parser<'_> {
                 format!("a `{s}` can only be assigned a `{s}`, not a `{rs}`"),
             ));
         }
+        // Leaf by leaf, a right side that reads the left one (`p = c ? q : p`, `p =
+        // Pair{p.idx, p.v}`) would see members already written: copy it into a temporary
+        // first, as the whole-value assignment does.
+        let targets: Vec<String> = ll
+            .iter()
+            .filter_map(|(_, e)| match &e.kind {
+                ExprKind::Ident(n) => Some(n.clone()),
+                ExprKind::Index(b, _) => match &b.kind {
+                    ExprKind::Ident(n) => Some(n.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let rl = if rl.iter().any(|(_, e)| mentions(e, &targets)) {
+            let t = self.temporary(s, span)?;
+            for ((_, dst), (_, src)) in t.iter().zip(rl) {
+                let sp = self.syn_span(span);
+                let a = Expr::new(
+                    ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src)),
+                    sp,
+                );
+                self.push_pre_expr(a);
+            }
+            t
+        } else {
+            rl
+        };
         let mut out: Option<Expr> = None;
         for ((_, a), (_, b)) in ll.into_iter().zip(rl) {
             let sp = self.syn_span(span);
@@ -1697,13 +1725,15 @@ impl Parser<'_> {
                         names.push(n.clone());
                         continue;
                     }
-                    _ => return Err(KernelError::new(
-                        span.line,
-                        span.col,
-                        format!(
+                    _ => {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
                             "`{name}` captures by reference: initialize it from the lambda itself"
                         ),
-                    )),
+                        ))
+                    }
                 }
             }
             let leaf = format!("{name}.{}", l.path);
@@ -1875,4 +1905,37 @@ impl Parser<'_> {
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.syn = sub.syn;
     }
+}
+
+/// Whether `e` names any of `names` (an explicit stack: the tree's height is bounded, but no
+/// recursion is needed).
+fn mentions(e: &Expr, names: &[String]) -> bool {
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match &x.kind {
+            ExprKind::Ident(n) if names.contains(n) => return true,
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => stack.push(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            ExprKind::Ternary(a, b, c) => {
+                stack.push(a);
+                stack.push(b);
+                stack.push(c);
+            }
+            ExprKind::Call(_, args) => stack.extend(args.iter()),
+            _ => {}
+        }
+    }
+    false
 }

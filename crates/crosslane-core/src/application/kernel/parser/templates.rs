@@ -297,7 +297,10 @@ impl Parser<'_> {
             let at = self.span();
             if let Some(st) = self.struct_type()? {
                 args.push(TArg::Struct(st));
-            } else if self.type_starts() && !matches!(self.peek(0), Tok::Int { .. }) {
+            } else if self.type_starts()
+                && !matches!(self.peek(0), Tok::Int { .. })
+                && !matches!(self.peek(0), Tok::Ident(w) if self.is_struct_name(w))
+            {
                 let base = self.base_type()?;
                 match base {
                     Ty::Val(v) => args.push(TArg::Type(v)),
