@@ -8,8 +8,10 @@
 //! list of statements (a snippet) becomes one implicit kernel. Whole files (issue 14): host
 //! functions are read for their launches (`host`); `#define` constants and function-like
 //! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
-//! (`templates`); `auto`, `if constexpr`, `static_assert`; cooperative groups (`cg`);
-//! constructs outside the subset are named at their line with what to do instead.
+//! (`templates`) and class templates; `auto`, `if constexpr`, `static_assert`; cooperative
+//! groups (`cg`); structs and classes lowered to their members' scalars (`structs`); lambdas
+//! lowered to closure structs (`lambda`); `NULL`/`nullptr`; constructs outside the subset are
+//! named at their line with what to do instead.
 //!
 //! The seeds' own faults are reported at their line rather than refused: the MACA vector names
 //! `vNtB` (`v2u32`, `v4f32`) are understood even where the page never declares them; an unknown

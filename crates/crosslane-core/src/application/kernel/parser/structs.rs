@@ -1939,3 +1939,183 @@ fn mentions(e: &Expr, names: &[String]) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use crate::kernel::ast::*;
+
+    fn body_decl_names(src: &str, func: &str) -> Vec<String> {
+        let p = parse(src).unwrap();
+        let f = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == func)
+            .unwrap_or_else(|| panic!("no `{func}`"));
+        let StmtKind::Block(list) = &f.body.kind else {
+            panic!("body")
+        };
+        list.iter()
+            .flat_map(|s| match &s.kind {
+                StmtKind::Decl(_, d) => d.iter().map(|x| x.name.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_struct_local_is_one_variable_per_member_in_order() {
+        let src = "struct Pair { float v; int idx; };\n__global__ void k(float* o) {\n  Pair p{1.0f, 2};\n  o[0] = p.v + p.idx;\n}";
+        assert_eq!(body_decl_names(src, "k"), vec!["p.v", "p.idx"]);
+        let p = parse(src).unwrap();
+        let k = &p.program.functions[0];
+        let StmtKind::Block(list) = &k.body.kind else {
+            panic!()
+        };
+        // `p.v + p.idx` reads the two member variables.
+        let StmtKind::Expr(e) = &list[1].kind else {
+            panic!()
+        };
+        let ExprKind::Assign(None, _, rhs) = &e.kind else {
+            panic!("{e:?}")
+        };
+        let ExprKind::Binary(_, a, b) = &rhs.kind else {
+            panic!()
+        };
+        assert_eq!(a.kind, ExprKind::Ident("p.v".into()));
+        assert_eq!(b.kind, ExprKind::Ident("p.idx".into()));
+    }
+
+    #[test]
+    fn a_struct_pointer_parameter_is_one_buffer_per_member() {
+        let p =
+            parse("struct P { float x; int id; };\n__global__ void k(P* out) { out[0].x = 1; }")
+                .unwrap();
+        let names: Vec<(String, bool)> = p.program.functions[0]
+            .params
+            .iter()
+            .map(|q| {
+                (
+                    q.name.clone(),
+                    matches!(q.ty, crate::kernel::types::Ty::Ptr(_)),
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec![("out.x".to_string(), true), ("out.id".to_string(), true)]
+        );
+    }
+
+    #[test]
+    fn member_functions_take_the_receiver_by_reference() {
+        let p = parse("struct C { int n; __device__ void bump(int d) { n += d; } };\n__global__ void k(int* o) { C c{1}; c.bump(2); o[0] = c.n; }").unwrap();
+        let f = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == "C::bump")
+            .unwrap();
+        assert_eq!(f.params[0].name, "this.n");
+        assert!(f.params[0].reference);
+        assert_eq!(f.params[1].name, "d");
+        assert!(!f.params[1].reference);
+    }
+
+    #[test]
+    fn class_template_static_members_are_named_per_instance() {
+        let p = parse("template <typename T, int N>\nstruct W { static __device__ T twice(T v) { return v * N; } };\n__global__ void k(float* o) { o[0] = W<float, 2>::twice(o[0]); }").unwrap();
+        assert!(p
+            .program
+            .functions
+            .iter()
+            .any(|f| f.name == "W<float,2>::twice"));
+    }
+
+    #[test]
+    fn a_reference_capture_is_a_reference_parameter_of_operator_call() {
+        let p = parse("__global__ void k(int* o) {\n  int b = 1;\n  auto f = [&](int a) { return a + b; };\n  o[0] = f(2);\n}").unwrap();
+        let f = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name.ends_with("::operator()"))
+            .unwrap();
+        assert_eq!(f.params[0].name, "this.b");
+        assert!(f.params[0].reference);
+        assert_eq!(f.params[1].name, "a");
+        // The closure holds no copy of `b`: its member is `b` itself.
+        assert!(!body_decl_names(
+            "__global__ void k(int* o) {\n  int b = 1;\n  auto f = [&](int a) { return a + b; };\n  o[0] = f(2);\n}",
+            "k"
+        )
+        .iter()
+        .any(|n| n.starts_with("f.")));
+    }
+
+    #[test]
+    fn sizeof_a_struct_pads_each_member_to_its_alignment() {
+        // char at 0, int at 4, double at 8: 16 bytes ([basic.align]).
+        let p = parse("struct S { char c; int i; double d; };\n__global__ void k(int* o) { o[0] = sizeof(S); }").unwrap();
+        let StmtKind::Block(list) = &p.program.functions[0].body.kind else {
+            panic!()
+        };
+        let StmtKind::Expr(e) = &list[0].kind else {
+            panic!()
+        };
+        let ExprKind::Assign(None, _, rhs) = &e.kind else {
+            panic!()
+        };
+        assert_eq!(rhs.kind, ExprKind::SizeOf(16));
+    }
+
+    #[test]
+    fn null_and_nullptr_are_the_null_pointer_constant() {
+        let p = parse("__global__ void k(int* o) { if (o != NULL && o != nullptr) o[0] = 1; }")
+            .unwrap();
+        let StmtKind::Block(list) = &p.program.functions[0].body.kind else {
+            panic!()
+        };
+        let StmtKind::If(c, _, _) = &list[0].kind else {
+            panic!()
+        };
+        let ExprKind::Logical(true, a, _) = &c.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(_, _, z) = &a.kind else {
+            panic!()
+        };
+        assert!(matches!(z.kind, ExprKind::Int { value: 0, .. }));
+    }
+
+    #[test]
+    fn unsupported_struct_forms_are_named_at_their_line() {
+        for (src, line, needle) in [
+            (
+                "struct B { int a; };\nstruct D : B { int b; };",
+                2,
+                "inheritance",
+            ),
+            (
+                "struct S {\n  int a[4];\n};",
+                2,
+                "array members are not supported",
+            ),
+            (
+                "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",
+                2,
+                "only `operator()`",
+            ),
+            (
+                "__global__ void k(int* o) {\n  auto f = [](auto x) { return x; };\n}",
+                2,
+                "generic lambdas",
+            ),
+        ] {
+            let e = parse(src).unwrap_err();
+            assert_eq!(e.line, line, "{src}");
+            assert!(e.message.contains(needle), "{src}: {}", e.message);
+        }
+    }
+}

@@ -7,8 +7,11 @@
 //!
 //! Source: ISO C++ [temp.deduct.call] for deduction from a parameter of type `T`, `const T`,
 //! `T&`, `const T&` and `T*` (the only forms read here); anything else is an error saying to
-//! give the arguments explicitly. Not supported, and named as such: class templates, template
-//! template parameters, explicit specializations (`template <>`), parameter packs.
+//! give the arguments explicitly; a struct argument (a functor, a lambda's closure) deduces a
+//! struct type. Class templates (`template <typename T, int N> struct W { … };`) are kept as
+//! tokens too and parsed once per argument list at their first use (`W<float, 32>`) as the
+//! struct `W<float,32>` ([`Parser::instantiate_class`]). Not supported, and named as such:
+//! template template parameters, explicit and partial specializations, parameter packs.
 //!
 //! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
 //! itself with growing arguments stops there).
