@@ -207,6 +207,17 @@ impl Parser<'_> {
                 }
                 if self.is_punct("(") {
                     // `x.f(…)`: a member function, the receiver first (see `structs`).
+                    if self.structs.is_empty() {
+                        let at = self.span();
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "`.{field}(…)` calls a member function, and this source defines \
+                                 no struct with one"
+                            ),
+                        ));
+                    }
                     self.bump();
                     let mut args = vec![e];
                     if !self.eat(")") {

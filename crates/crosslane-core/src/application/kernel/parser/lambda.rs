@@ -60,7 +60,9 @@ impl Parser<'_> {
             return Ok(name.to_string());
         }
         let ty = self.scopes[i][name];
-        let ctx = self.lambda.as_mut().expect("checked above");
+        let Some(ctx) = self.lambda.as_mut() else {
+            return Ok(name.to_string());
+        };
         let root = name.split('.').next().unwrap_or(name);
         let by_ref = match ctx
             .explicit
@@ -201,7 +203,13 @@ impl Parser<'_> {
         self.self_struct = saved_self;
         self.ret_struct = saved_ret;
         let (body, ret_params) = r?;
-        let ctx = ctx.expect("set above");
+        let Some(ctx) = ctx else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "the lambda's captures were lost",
+            ));
+        };
         if ctx.ret_struct_seen && written_ret.is_none() {
             return Err(KernelError::new(
                 at.line,

@@ -339,9 +339,9 @@ impl Parser<'_> {
                 if let Some(s) = self.struct_alias.get(name) {
                     return Some(s.clone());
                 }
-                if let Some(m) = name.strip_prefix("@m:") {
-                    let s = args.first().and_then(|r| self.struct_of(r))?;
-                    return match &self.structs.get(&s)?.methods.get(m)?.ret {
+                if name.starts_with("@m:") {
+                    let (s, m, _) = self.method_target(name, args)?;
+                    return match &self.structs.get(&s)?.methods.get(&m)?.ret {
                         Ret::Struct(r) => Some(r.clone()),
                         Ret::Plain => None,
                     };
@@ -591,6 +591,13 @@ impl Parser<'_> {
             self.leaves_of(&Expr::new(ExprKind::Call(name, args), span), None)?;
             return Ok(zero(span));
         }
+        if let Some(m) = name.strip_prefix("@m:") {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("`.{m}(…)` needs a struct value on its left (a member function call)"),
+            ));
+        }
         let args = self.expand_args(args)?;
         Ok(Expr::new(ExprKind::Call(name, args), span))
     }
@@ -670,6 +677,7 @@ impl Parser<'_> {
             (Some(ident("this", span)), args.to_vec())
         };
         let mut out_args = Vec::new();
+        let mut writeback: Vec<(Expr, Expr)> = Vec::new();
         let ret_tmp = match &method.ret {
             Ret::Struct(rs) => {
                 let t = self.temporary(rs, span)?;
@@ -699,22 +707,71 @@ impl Parser<'_> {
             if all_vars {
                 out_args.extend(leaves.into_iter().map(|(_, e)| e));
             } else {
-                // A receiver that is not a variable (an array element, a temporary): a copy.
+                // A receiver that is not a variable (an element of a struct array or buffer, a
+                // temporary): copied in, the call made, and an element copied back out, all
+                // before the statement (the member function may change its receiver).
                 let t = self.temporary(&s, span)?;
-                for ((_, dst), (_, src)) in t.iter().zip(leaves) {
+                for ((_, dst), (_, src)) in t.iter().zip(&leaves) {
                     let sp = self.syn_span(span);
                     let a = Expr::new(
-                        ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src)),
+                        ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src.clone())),
                         sp,
                     );
                     self.push_pre_expr(a);
                 }
-                out_args.extend(t.into_iter().map(|(_, e)| e));
+                out_args.extend(t.iter().map(|(_, e)| e.clone()));
+                writeback = leaves
+                    .into_iter()
+                    .zip(t)
+                    .filter(|((_, e), _)| matches!(e.kind, ExprKind::Index(..)))
+                    .map(|((_, e), (_, tmp))| (e, tmp))
+                    .collect();
             }
         }
         out_args.extend(self.expand_args(rest)?);
         let sp = self.syn_span(span);
         let call = Expr::new(ExprKind::Call(method.func.clone(), out_args), sp);
+        if !writeback.is_empty() {
+            // The call runs in the statements before; its value (if any) is kept in a scalar.
+            let value = match method.ty {
+                Ty::Val(v) if ret_tmp.is_none() => {
+                    let r = format!("ret{}", self.syn_span(span).col - SYN_COL);
+                    let sp = self.syn_span(span);
+                    self.declare(&r, Ty::Val(v));
+                    self.pre.push(Stmt {
+                        kind: StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: r.clone(),
+                                ty: Ty::Val(v),
+                                array: None,
+                                init: Some(call),
+                                span: sp,
+                            }],
+                        ),
+                        span: Span {
+                            line: span.line,
+                            col: 1,
+                        },
+                        end: Span {
+                            line: span.line,
+                            col: 1,
+                        },
+                    });
+                    ident(&r, self.syn_span(span))
+                }
+                _ => {
+                    self.push_pre_expr(call);
+                    zero(span)
+                }
+            };
+            for (dst, tmp) in writeback {
+                let sp = self.syn_span(span);
+                let a = Expr::new(ExprKind::Assign(None, Box::new(dst), Box::new(tmp)), sp);
+                self.push_pre_expr(a);
+            }
+            return Ok(Some((ret_tmp, value)));
+        }
         match ret_tmp {
             Some(t) => {
                 self.push_pre_expr(call);
