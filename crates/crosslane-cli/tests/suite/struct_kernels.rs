@@ -275,3 +275,31 @@ fn hip_wave64_functor_and_constructed_struct() {
     assert_eq!(total[0], x.iter().sum::<i64>());
     assert_eq!(hits[0], x.iter().filter(|&&a| a > 100).count() as i64);
 }
+
+#[test]
+fn member_functions_update_buffer_elements_in_place() {
+    let t = run(
+        "cuda/struct_accumulator_members.cu",
+        &[
+            "--threads-per-block",
+            "4",
+            "--buffer",
+            "acc.n=1",
+            "--buffer",
+            "acc.s=index",
+            "--buffer",
+            "means=0",
+        ],
+    );
+    // add(4) on every element, then the four lanes' add(2) on element 1 from the same old value.
+    let mut n = vec![2i64; 4];
+    let mut s: Vec<f64> = (0..4).map(|i| i as f64 + 4.0).collect();
+    n[1] += 1;
+    s[1] += 2.0;
+    assert_eq!(ints(&t, "acc.n"), n);
+    assert_eq!(floats(&t, "acc.s"), s);
+    let means: Vec<f64> = (0..4)
+        .map(|i| f64::from((s[i] / n[i] as f64) as f32))
+        .collect();
+    assert_eq!(floats(&t, "means"), means);
+}
