@@ -79,7 +79,7 @@ impl KernelError {
     pub fn new(line: u32, col: u32, message: impl Into<String>) -> Self {
         KernelError {
             line,
-            col,
+            col: ast::Span { line, col }.shown().col,
             message: message.into(),
         }
     }
@@ -111,7 +111,7 @@ impl KernelDiagnostic {
     ) -> Self {
         KernelDiagnostic {
             line: span.line,
-            col: span.col,
+            col: span.shown().col,
             level,
             message: message.into(),
             rule: rule.into(),

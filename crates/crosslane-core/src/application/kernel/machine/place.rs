@@ -64,9 +64,14 @@ impl Executor {
                 cx.note(
                     Level::Warning,
                     span,
-                    format!(
-                        "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
-                    ),
+                    if name.is_empty() {
+                        "reads through a null pointer (no buffer): undefined (C11 6.5.3.2p4)"
+                            .to_string()
+                    } else {
+                        format!(
+                            "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
+                        )
+                    },
                     "ISO C11 6.5.6p8",
                     Some(lane),
                 );
@@ -342,9 +347,13 @@ impl Executor {
                         cx.note(
                             Level::Warning,
                             span,
-                            format!(
-                                "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
-                            ),
+                            if name.is_empty() {
+                                "writes through a null pointer (no buffer): undefined (C11 6.5.3.2p4); nothing is written".to_string()
+                            } else {
+                                format!(
+                                    "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
+                                )
+                            },
                             "ISO C11 6.5.6p8",
                             Some(l),
                         );

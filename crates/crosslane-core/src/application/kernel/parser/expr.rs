@@ -412,9 +412,10 @@ impl Parser<'_> {
             return self.err("a struct");
         };
         self.bump();
-        let st = if let Some(a) = self.struct_alias.get(&w) {
+        let template_id = self.class_templates.contains_key(&w) && self.is_punct("<");
+        let st = if let (false, Some(a)) = (template_id, self.struct_alias.get(&w)) {
             a.clone()
-        } else if self.structs.contains_key(&w) {
+        } else if !template_id && self.structs.contains_key(&w) {
             w.clone()
         } else {
             let args = self.template_args()?;

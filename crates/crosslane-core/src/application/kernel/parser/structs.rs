@@ -27,8 +27,8 @@ use crate::kernel::lexer::Tok;
 use crate::kernel::types::{BinOp, Scalar, Ty, ValTy};
 use crate::kernel::KernelError;
 
-/// Columns from here on are synthesized nodes' (keys of the compiler's maps must differ).
-pub(super) const SYN_COL: u32 = 1 << 20;
+/// Synthesized nodes' columns ([`crate::kernel::ast::SYNTH_COL`]).
+pub(super) const SYN_COL: u32 = crate::kernel::ast::SYNTH_COL;
 
 /// Most scalar leaves one struct flattens to.
 const MAX_LEAVES: usize = 256;
@@ -132,7 +132,7 @@ impl Parser<'_> {
         self.syn = self.syn.wrapping_add(1);
         Span {
             line: at.line,
-            col: SYN_COL + self.syn,
+            col: at.shown().col % SYN_COL + SYN_COL * (self.syn % (SYN_COL - 1) + 1),
         }
     }
 
@@ -157,17 +157,19 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         };
-        if let Some(s) = self.struct_alias.get(&w).cloned() {
+        let template_id =
+            self.class_templates.contains_key(&w) && matches!(self.peek(1), Tok::Punct("<"));
+        if let (false, Some(s)) = (template_id, self.struct_alias.get(&w).cloned()) {
             if !matches!(self.peek(1), Tok::Punct("::")) {
                 self.bump();
                 return Ok(Some(s));
             }
-        } else if self.structs.contains_key(&w) {
+        } else if !template_id && self.structs.contains_key(&w) {
             if !matches!(self.peek(1), Tok::Punct("::")) {
                 self.bump();
                 return Ok(Some(w));
             }
-        } else if self.class_templates.contains_key(&w) && matches!(self.peek(1), Tok::Punct("<")) {
+        } else if template_id {
             let at = self.span();
             self.bump();
             let args = self.template_args()?;
@@ -735,7 +737,8 @@ impl Parser<'_> {
             // The call runs in the statements before; its value (if any) is kept in a scalar.
             let value = match method.ty {
                 Ty::Val(v) if ret_tmp.is_none() => {
-                    let r = format!("ret{}", self.syn_span(span).col - SYN_COL);
+                    self.syn_span(span);
+                    let r = format!("ret{}", self.syn);
                     let sp = self.syn_span(span);
                     self.declare(&r, Ty::Val(v));
                     self.pre.push(Stmt {
@@ -800,8 +803,8 @@ impl Parser<'_> {
     /// Declares a temporary of struct `s` (uninitialized) in [`Parser::pre`]; its leaves.
     pub(super) fn temporary(&mut self, s: &str, at: Span) -> PResult<Leaves> {
         let leaves = self.leaves(s, at)?;
-        let n = self.syn_span(at).col - SYN_COL;
-        let name = format!("tmp{n}");
+        self.syn_span(at);
+        let name = format!("tmp{}", self.syn);
         let mut decls = Vec::new();
         let mut names = Vec::new();
         for l in &leaves {
