@@ -56,7 +56,7 @@ impl Parser<'_> {
         let Some(i) = found else {
             return Ok(name.to_string());
         };
-        if i >= base || name.starts_with("this.") && i >= base {
+        if i >= base {
             return Ok(name.to_string());
         }
         let ty = self.scopes[i][name];
@@ -116,10 +116,12 @@ impl Parser<'_> {
             } else if self.is_punct("&") {
                 self.bump();
                 default = Some(true);
-            } else if self.is_word("this") {
+            } else if self.is_word("this") || self.is_punct("*") {
+                // `[this]`, `[*this]`: no member of a class is read through them here.
                 self.bump();
-            } else if self.is_punct("*") {
-                self.bump();
+                if self.is_word("this") {
+                    self.bump();
+                }
             } else {
                 explicit.push((self.ident()?, false));
             }

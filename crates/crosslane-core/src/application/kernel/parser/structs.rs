@@ -111,6 +111,10 @@ pub(super) struct Leaf {
 /// A struct value as its leaves: the path and the expression of each.
 pub(super) type Leaves = Vec<(String, Expr)>;
 
+/// A lowered member-function call: the struct it returns with its temporary's leaves (if it
+/// returns one), and the expression that stands for the call.
+type MethodCall = (Option<(String, Leaves)>, Expr);
+
 fn ident(name: &str, span: Span) -> Expr {
     Expr::new(ExprKind::Ident(name.to_string()), span)
 }
@@ -389,6 +393,7 @@ impl Parser<'_> {
         r
     }
 
+    #[allow(clippy::boxed_local)] // the children arrive boxed from the node being rebuilt
     fn lower_box(&mut self, e: Box<Expr>) -> PResult<Box<Expr>> {
         Ok(Box::new(self.lower_struct(*e)?))
     }
@@ -648,7 +653,7 @@ impl Parser<'_> {
         name: &str,
         args: &[Expr],
         span: Span,
-    ) -> PResult<Option<(Option<(String, Leaves)>, Expr)>> {
+    ) -> PResult<Option<MethodCall>> {
         let Some((s, m, receiver_first)) = self.method_target(name, args) else {
             return Ok(None);
         };
@@ -669,7 +674,7 @@ impl Parser<'_> {
             ));
         };
         let (receiver, rest): (Option<Expr>, Vec<Expr>) = if receiver_first {
-            let mut it = args.to_vec().into_iter();
+            let mut it = args.iter().cloned();
             let r = it.next();
             let r = r.filter(|r| !matches!(r.kind, ExprKind::Str(_)));
             (r, it.collect())
