@@ -16,7 +16,7 @@ pub struct Span {
 /// Columns from here up belong to nodes the front end synthesizes (a struct's member variables,
 /// temporaries): `original column + SYNTH_COL × n`, unique per node (the compiler keys its maps
 /// by position) while `col % SYNTH_COL` still names the source column ([`Span::shown`]).
-pub const SYNTH_COL: u32 = 1 << 16;
+pub const SYNTH_COL: u32 = 1 << 20;
 
 impl Span {
     /// The span as a user sees it: a synthesized node's source column.

@@ -136,7 +136,8 @@ impl Parser<'_> {
         self.syn = self.syn.wrapping_add(1);
         Span {
             line: at.line,
-            col: at.shown().col % SYN_COL + SYN_COL * (self.syn % (SYN_COL - 1) + 1),
+            // n in 1..=4095: the column stays within u32 (4095 · 2^20 + 2^20 - 1 < 2^32).
+            col: at.shown().col % SYN_COL + SYN_COL * (self.syn % (u32::MAX / SYN_COL) + 1),
         }
     }
 
