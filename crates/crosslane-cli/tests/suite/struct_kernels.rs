@@ -281,8 +281,6 @@ fn member_functions_update_buffer_elements_in_place() {
     let t = run(
         "cuda/struct_accumulator_members.cu",
         &[
-            "--threads-per-block",
-            "4",
             "--buffer",
             "acc.n=1",
             "--buffer",
@@ -291,7 +289,15 @@ fn member_functions_update_buffer_elements_in_place() {
             "means=0",
         ],
     );
-    // add(4) on every element, then the four lanes' add(2) on element 1 from the same old value.
+    // The launch's scalar after the struct pointer is `step` (the pointer is one argument).
+    let said = t["diagnostics"].as_array().unwrap().iter().any(|d| {
+        d["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("block 4x1x1") && m.contains("step = 2.0"))
+    });
+    assert!(said, "{}", t["diagnostics"]);
+    // add(4) on every element, then the four lanes' add(step = 2) on element 1 from the same old
+    // value.
     let mut n = vec![2i64; 4];
     let mut s: Vec<f64> = (0..4).map(|i| i as f64 + 4.0).collect();
     n[1] += 1;
