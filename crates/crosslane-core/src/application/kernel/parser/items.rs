@@ -40,6 +40,9 @@ impl Parser<'_> {
                 self.struct_def(None)?;
                 continue;
             }
+            if self.out_of_class_member()? {
+                continue;
+            }
             self.refuse_unsupported_item()?;
             if self.is_word("using") || self.is_word("typedef") {
                 let (name, ty) = self.alias()?;

@@ -1329,6 +1329,35 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// A member function or constructor defined after its struct (`__device__ float
+    /// P::get() const { … }`, `P::P(int a) : a(a) {}`), if one starts here: parsed as the
+    /// struct's member.
+    pub(super) fn out_of_class_member(&mut self) -> PResult<bool> {
+        let mut k = 0;
+        let found = loop {
+            match (
+                self.peek(k),
+                self.peek(k + 1),
+                self.peek(k + 2),
+                self.peek(k + 3),
+            ) {
+                (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), Tok::Punct("(")) => {
+                    break (self.structs.contains_key(st) && (m == st || !self.is_struct_name(m)))
+                        .then(|| st.clone());
+                }
+                (Tok::Ident(_) | Tok::Punct("*" | "&"), _, _, _) if k < 16 => k += 1,
+                _ => break None,
+            }
+        };
+        let Some(st) = found else {
+            return Ok(false);
+        };
+        let saved = self.self_struct.replace(st.clone());
+        let r = self.member_function(&st, &st);
+        self.self_struct = saved;
+        r.map(|()| true)
+    }
+
     fn unsupported<T>(&self, msg: &str) -> PResult<T> {
         let at = self.span();
         Err(KernelError::new(at.line, at.col, msg))
@@ -1388,6 +1417,14 @@ impl Parser<'_> {
             }
             self.bump();
         }
+        // `P::P(…)` defined after the struct: the constructor.
+        if self.is_word(name)
+            && matches!(self.peek(1), Tok::Punct("::"))
+            && matches!(self.peek(2), Tok::Ident(w) if w == name)
+        {
+            self.bump();
+            self.bump();
+        }
         let is_ctor = self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
         let (ret, sret) = if is_ctor {
             self.bump();
@@ -1402,6 +1439,11 @@ impl Parser<'_> {
             let (t, _) = self.pointers(base)?;
             (t, None)
         };
+        // `RET P::name(…)` defined after the struct.
+        if !is_ctor && self.is_word(name) && matches!(self.peek(1), Tok::Punct("::")) {
+            self.bump();
+            self.bump();
+        }
         let mname = if is_ctor {
             String::new()
         } else if self.is_word("operator") {
@@ -1432,6 +1474,9 @@ impl Parser<'_> {
             if is_ctor {
                 def.ctors.push((arity, func.clone()));
             } else {
+                // `static` is written on the declaration only.
+                let was_static = def.methods.get(&mname).is_some_and(|m| m.is_static);
+                is_static |= was_static;
                 def.methods.insert(
                     mname.clone(),
                     Method {
@@ -1442,6 +1487,11 @@ impl Parser<'_> {
                     },
                 );
             }
+        }
+        if self.eat(";") {
+            // A declaration in the struct; the definition follows the struct
+            // (`RET P::name(…) { … }`).
+            return Ok(());
         }
         let mut init_list: Vec<(String, Vec<Expr>, Span)> = Vec::new();
         let mut scope = HashMap::new();
@@ -2087,6 +2137,27 @@ mod tests {
         assert!(f.params[0].reference);
         assert_eq!(f.params[1].name, "d");
         assert!(!f.params[1].reference);
+    }
+
+    #[test]
+    fn members_defined_after_the_struct_keep_static_and_constructors() {
+        let p = parse("struct P {\n  int a;\n  __device__ P(int x);\n  static __device__ int twice(int v);\n};\n__device__ P::P(int x) : a(x) {}\n__device__ int P::twice(int v) { return 2 * v; }\n__global__ void k(int* o) { P p(1); o[0] = p.a + P::twice(3); }").unwrap();
+        let names: Vec<&str> = p
+            .program
+            .functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert!(names.contains(&"P::P/1"), "{names:?}");
+        let twice = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == "P::twice")
+            .unwrap();
+        // Static on its declaration: no receiver.
+        assert_eq!(twice.params.len(), 1);
+        assert_eq!(twice.params[0].name, "v");
     }
 
     #[test]
