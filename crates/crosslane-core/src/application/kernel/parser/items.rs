@@ -22,6 +22,17 @@ impl Parser<'_> {
             if self.eat(";") {
                 continue;
             }
+            // Structs and their members defined after them (`structs`).
+            if (self.is_word("struct") || self.is_word("class"))
+                && matches!(self.peek(1), Tok::Ident(_))
+                && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
+            {
+                self.struct_def(None)?;
+                continue;
+            }
+            if self.out_of_class_member()? {
+                continue;
+            }
             if self.skip_namespace_line() {
                 continue;
             }
@@ -31,16 +42,6 @@ impl Parser<'_> {
             }
             if self.is_word("static_assert") {
                 self.skip_static_assert()?;
-                continue;
-            }
-            if (self.is_word("struct") || self.is_word("class"))
-                && matches!(self.peek(1), Tok::Ident(_))
-                && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
-            {
-                self.struct_def(None)?;
-                continue;
-            }
-            if self.out_of_class_member()? {
                 continue;
             }
             self.refuse_unsupported_item()?;

@@ -132,7 +132,6 @@ pub fn parse_with_entry(
     };
     p.instantiate_pending(&mut program.functions)
         .map_err(|e| hint_flattened(e, &lexed.comments))?;
-    program.functions.append(&mut p.extra_fns);
     Ok(Parsed {
         program,
         diagnostics: p.diags,

@@ -649,6 +649,9 @@ impl Parser<'_> {
                 out.push(f);
             }
         }
+        // The functions the front end made (member functions, constructors, lambdas), the
+        // instances' included, join the program.
+        out.append(&mut self.extra_fns);
         Ok(())
     }
 }
