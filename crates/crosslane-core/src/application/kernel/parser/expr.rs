@@ -46,7 +46,10 @@ impl Parser<'_> {
         let Some(op) = op else { return Ok(lhs) };
         self.bump();
         let rhs = if op.is_none() && self.is_punct("{") {
-            // `p = {a, b};`: an aggregate of the left side's struct.
+            // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
+            if self.struct_of(&lhs).is_none() {
+                return self.err("an expression");
+            }
             self.brace_list()?
         } else {
             self.assign_expr()?

@@ -199,7 +199,7 @@ impl Parser<'_> {
                     self.bump();
                     let e = if self.is_punct(";") {
                         None
-                    } else if self.is_punct("{") {
+                    } else if self.is_punct("{") && self.ret_struct.is_some() {
                         // `return {a, b};` in a function returning a struct.
                         Some(self.brace_list()?)
                     } else {

@@ -599,6 +599,14 @@ impl Parser<'_> {
             self.leaves_of(&Expr::new(ExprKind::Call(name, args), span), None)?;
             return Ok(zero(span));
         }
+        if name == "@brace" {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                "a braced list `{…}` is read here only as a struct's value (`Pair{…}`, or where \
+                 a struct is expected)",
+            ));
+        }
         if let Some(m) = name.strip_prefix("@m:") {
             return Err(KernelError::new(
                 span.line,
