@@ -9,4 +9,5 @@ mod op;
 mod real_kernels;
 mod run;
 mod sort;
+mod struct_kernels;
 mod wgsl;

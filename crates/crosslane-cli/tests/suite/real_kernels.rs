@@ -23,7 +23,7 @@ fn kernel(rel: &str) -> String {
 }
 
 /// `crosslane run KERNEL --json FLAGS…`, which must succeed.
-fn run(rel: &str, flags: &[&str]) -> Value {
+pub(super) fn run(rel: &str, flags: &[&str]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
         .arg("run")
         .arg(kernel(rel))
@@ -41,7 +41,7 @@ fn run(rel: &str, flags: &[&str]) -> Value {
 }
 
 /// The final values of global buffer `name` as i64 (panics on null).
-fn ints(trace: &Value, name: &str) -> Vec<i64> {
+pub(super) fn ints(trace: &Value, name: &str) -> Vec<i64> {
     values(trace, name)
         .iter()
         .map(|v| {
@@ -51,7 +51,7 @@ fn ints(trace: &Value, name: &str) -> Vec<i64> {
         .collect()
 }
 
-fn values(trace: &Value, name: &str) -> Vec<Value> {
+pub(super) fn values(trace: &Value, name: &str) -> Vec<Value> {
     trace["memory"]["buffers"]
         .as_array()
         .expect("buffers")
@@ -89,7 +89,7 @@ fn has(trace: &Value, needle: &str) -> bool {
 
 /// `__shfl_down(_sync)` over a warp of `w` lanes (PTX shfl.down: a source lane past the segment
 /// end keeps its own value).
-fn shfl_down(v: &[i64], delta: usize, width: usize) -> Vec<i64> {
+pub(super) fn shfl_down(v: &[i64], delta: usize, width: usize) -> Vec<i64> {
     (0..v.len())
         .map(|l| {
             let seg_end = (l / width + 1) * width;
@@ -102,7 +102,7 @@ fn shfl_down(v: &[i64], delta: usize, width: usize) -> Vec<i64> {
         .collect()
 }
 
-fn shfl_xor(v: &[i64], mask: usize) -> Vec<i64> {
+pub(super) fn shfl_xor(v: &[i64], mask: usize) -> Vec<i64> {
     (0..v.len()).map(|l| v[l ^ mask]).collect()
 }
 
@@ -536,7 +536,7 @@ fn template_entry_id_with_default_and_if_constexpr() {
 }
 
 /// `crosslane run -` on `source`: exit code and stderr.
-fn refused(source: &str) -> (Option<i32>, String) {
+pub(super) fn refused(source: &str) -> (Option<i32>, String) {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
         .args(["run", "-"])
@@ -567,19 +567,29 @@ fn unsupported_constructs_are_named_at_their_line() {
             "template template parameters are not supported",
         ),
         (
-            "__global__ void k(int* o) {\n  auto add = [](int a) { return a + 1; };\n}\n",
+            "__global__ void k(int* o) {\n  auto add = [](auto a) { return a + 1; };\n}\n",
             "2:",
-            "lambdas are not supported yet",
+            "generic lambdas (`auto` parameters) are not supported",
         ),
         (
-            "template <typename T>\nstruct Pair { T a; };\n__global__ void k(int* o) {}\n",
+            "template <typename T>\nstruct Pair<T*> { T a; };\n__global__ void k(int* o) {}\n",
             "1:",
-            "class templates are not supported yet",
+            "class template specializations are not supported",
         ),
         (
-            "struct S { int a; };\n__global__ void k(int* o) {}\n",
+            "struct B { int a; };\nstruct S : B { int b; };\n__global__ void k(int* o) {}\n",
+            "2:",
+            "inheritance (`struct D : B`) is not supported",
+        ),
+        (
+            "union U { int a; float b; };\n__global__ void k(int* o) {}\n",
             "1:",
-            "`struct` definitions are not supported yet",
+            "unions are not supported",
+        ),
+        (
+            "struct P { int a; };\n__global__ void k(int* o) {\n  P p{1};\n  o[0] = p;\n}\n",
+            "4:",
+            "`p` is a struct (`P`) where a value is needed",
         ),
         (
             "__global__ void k(int* o) {}\n__device__ int counter;\n",

@@ -13,6 +13,25 @@ pub struct Span {
     pub col: u32,
 }
 
+/// Columns from here up belong to nodes the front end synthesizes (a struct's member variables,
+/// temporaries): `original column + SYNTH_COL × n`, unique per node (the compiler keys its maps
+/// by position) while `col % SYNTH_COL` still names the source column ([`Span::shown`]).
+pub const SYNTH_COL: u32 = 1 << 20;
+
+impl Span {
+    /// The span as a user sees it: a synthesized node's source column.
+    pub fn shown(self) -> Span {
+        Span {
+            line: self.line,
+            col: if self.col >= SYNTH_COL {
+                (self.col % SYNTH_COL).max(1)
+            } else {
+                self.col
+            },
+        }
+    }
+}
+
 /// An expression and where it starts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Expr {

@@ -281,15 +281,29 @@ impl Compiler {
             );
             return;
         }
-        if let Some(p) = f.params.iter().find(|p| p.reference) {
-            self.fail(
-                p.span,
-                format!(
-                    "reference parameter `{}` of a called device function is not supported",
-                    p.name
-                ),
-            );
-            return;
+        // A reference parameter (`float& x`, a struct's receiver, a lambda's `[&]` capture)
+        // names the caller's variable itself: its slot, no copy.
+        let mut aliases = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            if !p.reference {
+                continue;
+            }
+            let slot = match &a.kind {
+                ExprKind::Ident(n) => self.scopes.iter().rev().find_map(|s| s.get(n)).copied(),
+                _ => None,
+            };
+            let Some(slot) = slot else {
+                self.fail(
+                    a.span,
+                    format!(
+                        "reference parameter `{}` of `{}` needs a variable as its argument \
+                         (assign the value to a local first)",
+                        p.name, f.name
+                    ),
+                );
+                return;
+            };
+            aliases.push((p.name.clone(), slot));
         }
         let result = match f.ret {
             Ty::Void => None,
@@ -305,7 +319,8 @@ impl Compiler {
         let inst = self.next_inst;
         let caller = self.inst;
         let mut params = HashMap::new();
-        for (p, a) in f.params.iter().zip(args) {
+        params.extend(aliases);
+        for (p, a) in f.params.iter().zip(args).filter(|(p, _)| !p.reference) {
             self.slots.push(SlotInfo {
                 name: format!("{}::{}", f.name, p.name),
                 ty: p.ty,

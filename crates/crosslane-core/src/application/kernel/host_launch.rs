@@ -17,6 +17,39 @@ pub fn c_size(t: ValTy) -> u64 {
     u64::from(t.scalar.bits().div_ceil(8)) * u64::from(t.lanes.max(1))
 }
 
+/// Each parameter of `f` with the launch argument written for it. A struct parameter is one
+/// parameter per member (`out.v`, `out.idx`: the parser lowers structs to their members), all
+/// taking that one argument; for those, the bytes of one struct element without padding (the
+/// members' sizes summed), by which a `cudaMalloc` size is divided.
+fn source_args<'a>(
+    f: &'a Function,
+    args: &'a [super::ast::HostArg],
+) -> Vec<(&'a super::ast::Param, &'a super::ast::HostArg, Option<u64>)> {
+    let root = |p: &super::ast::Param| p.name.split_once('.').map(|(r, _)| r.to_string());
+    let mut groups: Vec<Vec<&super::ast::Param>> = Vec::new();
+    for p in &f.params {
+        match (groups.last_mut(), root(p)) {
+            (Some(g), Some(r)) if g.first().and_then(|q| root(q)).as_deref() == Some(&r) => {
+                g.push(p)
+            }
+            _ => groups.push(vec![p]),
+        }
+    }
+    let mut out = Vec::new();
+    for (g, a) in groups.into_iter().zip(args) {
+        let stride = root(g[0]).map(|_| {
+            g.iter()
+                .map(|p| match p.ty {
+                    Ty::Val(v) | Ty::Ptr(v) => c_size(v),
+                    Ty::Void => 0,
+                })
+                .sum::<u64>()
+        });
+        out.extend(g.into_iter().map(|p| (p, a, stride)));
+    }
+    out
+}
+
 /// The launch that applies to `config`: the first one of `config.entry` when it is set, else
 /// the first launch of a function the program defines.
 pub fn chosen_launch<'p>(program: &'p Program, config: &LaunchConfig) -> Option<&'p HostLaunch> {
@@ -110,7 +143,7 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
             ));
         }
     }
-    for (p, a) in f.params.iter().zip(&launch.args) {
+    for (p, a, stride) in source_args(f, &launch.args) {
         if config.args.contains_key(&p.name) {
             continue;
         }
@@ -134,9 +167,11 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
             Ty::Ptr(elem) if !p.reference => {
                 let from_malloc = a
                     .malloc_bytes
-                    .map(|b| b / c_size(elem).max(1))
+                    .map(|b| b / stride.unwrap_or_else(|| c_size(elem)).max(1))
                     .and_then(|n| usize::try_from(n).ok());
-                let fill_len = a.fill.as_ref().map(Vec::len);
+                // A host array of structs is not read member by member.
+                let fill = a.fill.as_ref().filter(|_| stride.is_none());
+                let fill_len = fill.map(Vec::len);
                 let len = match (from_malloc, fill_len) {
                     (Some(m), Some(f)) => Some(m.max(f)),
                     (m, f) => m.or(f),
@@ -145,7 +180,7 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
                     config.buffer_len.insert(p.name.clone(), n);
                     taken.push(format!("`{}` of {n} cells", p.name));
                 }
-                if let Some(values) = &a.fill {
+                if let Some(values) = fill {
                     config.args.insert(p.name.clone(), values.join(","));
                     taken.push(format!(
                         "`{}` filled as host code fills `{}` (line {})",

@@ -188,7 +188,7 @@ impl Memory {
         let b = self
             .buffers
             .get(buf)
-            .ok_or_else(|| "pointer to no buffer".to_string())?;
+            .ok_or_else(|| "pointer to no buffer (a null pointer?): undefined".to_string())?;
         usize::try_from(index)
             .ok()
             .and_then(|i| b.cells.get(i))
@@ -211,7 +211,7 @@ impl Memory {
         let b = self
             .buffers
             .get_mut(buf)
-            .ok_or_else(|| "pointer to no buffer".to_string())?;
+            .ok_or_else(|| "pointer to no buffer (a null pointer?): undefined".to_string())?;
         let len = b.cells.len();
         let name = b.name.clone();
         let cell = usize::try_from(index)

@@ -15,8 +15,9 @@
 //! call (their own variables; a divergent `return` parks its lanes until the call ends), but not
 //! inside `?:`, `&&`/`||` or a loop condition, and not recursively. Whole files run: host code
 //! is read for its launches ([`host_launch`]), function templates are instantiated per call,
-//! cooperative groups are lowered to the warp intrinsics (see [`parser`]). Not supported:
-//! pointers to pointers, structs, class templates, lambdas, and the address of a scalar
+//! cooperative groups are lowered to the warp intrinsics, structs, class templates and lambdas
+//! to scalars and device functions (see [`parser`]). A reference parameter of a device function
+//! names the caller's variable. Not supported: pointers to pointers and the address of a scalar
 //! variable. The MACA memory builtins
 //! (`ldg`/`stg` predicated, `ldg_*_bsm`, `load_shared_trans_*`) run on kernel memory through
 //! their own ops (`machine/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
@@ -80,7 +81,7 @@ impl KernelError {
     pub fn new(line: u32, col: u32, message: impl Into<String>) -> Self {
         KernelError {
             line,
-            col,
+            col: ast::Span { line, col }.shown().col,
             message: message.into(),
         }
     }
@@ -112,7 +113,7 @@ impl KernelDiagnostic {
     ) -> Self {
         KernelDiagnostic {
             line: span.line,
-            col: span.col,
+            col: span.shown().col,
             level,
             message: message.into(),
             rule: rule.into(),

@@ -201,6 +201,11 @@ pub enum Ty {
     Ptr(ValTy),
 }
 
+/// The buffer index of the null pointer (`NULL`, `nullptr`, a pointer set to 0): it names no
+/// buffer, so reading or writing through it is an error at its line (C11 6.3.2.3p3, 6.5.3.2p4:
+/// dereferencing a null pointer is undefined).
+pub const NULL_BUF: usize = usize::MAX;
+
 /// A lane's value. Integers keep their bits truncated to the type's width (zero-extended);
 /// floats keep a number exactly representable in their type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -348,7 +353,7 @@ impl KVal {
         match self {
             KVal::Int { bits, .. } => Some(*bits != 0),
             KVal::Float { x, .. } => Some(*x != 0.0),
-            KVal::Ptr { .. } => Some(true),
+            KVal::Ptr { buf, .. } => Some(*buf != NULL_BUF),
             KVal::Vector { .. } => None,
         }
     }
@@ -553,6 +558,7 @@ impl std::fmt::Display for KVal {
                 }
                 f.write_str("}")
             }
+            KVal::Ptr { buf, .. } if *buf == NULL_BUF => write!(f, "NULL"),
             KVal::Ptr { buf, offset, .. } => write!(f, "&buffer{buf}[{offset}]"),
         }
     }
@@ -711,6 +717,12 @@ pub fn binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
                     op.token()
                 ))),
             }
+        }
+        // `p == NULL`, `p != nullptr`: a pointer against the null pointer constant.
+        (KVal::Ptr { buf, .. }, z) | (z, KVal::Ptr { buf, .. })
+            if matches!(op, BinOp::Eq | BinOp::Ne) && z.as_int() == Some(0) =>
+        {
+            Ok(KVal::bool((*buf == NULL_BUF) == (op == BinOp::Eq)))
         }
         (KVal::Ptr { .. }, _) | (_, KVal::Ptr { .. }) => Err(Fault::error(format!(
             "`{}` does not apply to a pointer",

@@ -65,9 +65,14 @@ impl Executor {
                 cx.note(
                     Level::Warning,
                     span,
-                    format!(
-                        "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
-                    ),
+                    if name.is_empty() {
+                        "reads through a null pointer (no buffer): undefined (C11 6.5.3.2p4)"
+                            .to_string()
+                    } else {
+                        format!(
+                            "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
+                        )
+                    },
                     "ISO C11 6.5.6p8",
                     Some(lane),
                 );
@@ -215,6 +220,11 @@ impl Executor {
                 buf: *buf,
                 offset: *offset,
             }),
+            (Some(Ty::Ptr(elem)), z) if z.as_int() == Some(0) => Ok(KVal::Ptr {
+                elem,
+                buf: crate::kernel::types::NULL_BUF,
+                offset: 0,
+            }),
             (Some(Ty::Ptr(_)), _) => {
                 let m = "only a pointer can be stored in a pointer variable".to_string();
                 cx.note(Level::Error, span, m.clone(), "", Some(l));
@@ -342,9 +352,13 @@ impl Executor {
                         cx.note(
                             Level::Warning,
                             span,
-                            format!(
-                                "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
-                            ),
+                            if name.is_empty() {
+                                "writes through a null pointer (no buffer): undefined (C11 6.5.3.2p4); nothing is written".to_string()
+                            } else {
+                                format!(
+                                    "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
+                                )
+                            },
                             "ISO C11 6.5.6p8",
                             Some(l),
                         );

@@ -45,7 +45,15 @@ impl Parser<'_> {
         };
         let Some(op) = op else { return Ok(lhs) };
         self.bump();
-        let rhs = self.assign_expr()?;
+        let rhs = if op.is_none() && self.is_punct("{") {
+            // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
+            if self.struct_of(&lhs).is_none() {
+                return self.err("an expression");
+            }
+            self.brace_list()?
+        } else {
+            self.assign_expr()?
+        };
         let span = lhs.span;
         self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }
@@ -151,6 +159,16 @@ impl Parser<'_> {
         if self.is_word("sizeof") {
             self.bump();
             self.expect_punct("(")?;
+            let at = self.span();
+            if let Some(st) = self.struct_type()? {
+                let (ty, _) = self.pointers(Ty::Void)?;
+                self.expect_punct(")")?;
+                let bytes = match ty {
+                    Ty::Void => self.struct_size(&st, at)?,
+                    _ => 8,
+                };
+                return self.checked(wrap(ExprKind::SizeOf(bytes)));
+            }
             let base = self.base_type()?;
             let (ty, _) = self.pointers(base)?;
             self.expect_punct(")")?;
@@ -183,8 +201,40 @@ impl Parser<'_> {
                 self.expect_punct("]")?;
                 e = self.node(ExprKind::Index(Box::new(e), Box::new(i)), span)?;
             } else if self.is_punct(".") || self.is_punct("->") {
+                let arrow = self.is_punct("->");
                 self.bump();
                 let field = self.ident()?;
+                if arrow && self.points_at_structs(&e) {
+                    // `p->v` on a struct pointer: `(*p).v`.
+                    e = self.node(ExprKind::Deref(Box::new(e)), span)?;
+                }
+                if self.is_punct("(") {
+                    // `x.f(…)`: a member function, the receiver first (see `structs`).
+                    if self.structs.is_empty() {
+                        let at = self.span();
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "`.{field}(…)` calls a member function, and this source defines \
+                                 no struct with one"
+                            ),
+                        ));
+                    }
+                    self.bump();
+                    let mut args = vec![e];
+                    if !self.eat(")") {
+                        loop {
+                            args.push(self.assign_expr()?);
+                            if self.eat(")") {
+                                break;
+                            }
+                            self.expect_punct(",")?;
+                        }
+                    }
+                    e = self.node(ExprKind::Call(format!("@m:{field}"), args), span)?;
+                    continue;
+                }
                 e = self.node(ExprKind::Member(Box::new(e), field), span)?;
             } else if self.is_punct("++") || self.is_punct("--") {
                 let inc = self.is_punct("++");
@@ -236,6 +286,22 @@ impl Parser<'_> {
                 return Ok(e);
             }
             Tok::Ident(w) if w == "true" || w == "false" => ExprKind::Bool(w == "true"),
+            // The null pointer constant (C11 6.3.2.3p3; C++ [conv.ptr]): 0 as a pointer.
+            Tok::Ident(w) if w == "NULL" || w == "nullptr" => ExprKind::Int {
+                value: 0,
+                unsigned: false,
+                long: false,
+            },
+            Tok::Ident(w)
+                if self.is_struct_name(&w)
+                    && (self.is_punct("::")
+                        || self.is_punct("{")
+                        || self.is_punct("(")
+                        || (self.class_templates.contains_key(&w) && self.is_punct("<"))) =>
+            {
+                self.pos -= 1;
+                return self.struct_primary(span);
+            }
             Tok::Ident(w) if matches!(w.as_str(), "static_cast" | "reinterpret_cast") => {
                 self.expect_punct("<")?;
                 let base = self.base_type()?;
@@ -328,12 +394,8 @@ impl Parser<'_> {
                 }
             }
             Tok::Punct("[") => {
-                return Err(KernelError::new(
-                    t.line,
-                    t.col,
-                    "lambdas are not supported yet; write the lambda's body as a `__device__` \
-                     function and call it",
-                ))
+                self.pos -= 1;
+                return self.lambda_expr();
             }
             other => {
                 return Err(KernelError::new(
@@ -344,6 +406,85 @@ impl Parser<'_> {
             }
         };
         self.node(kind, span)
+    }
+
+    /// A struct name in an expression: `Pair(a, b)`, `Pair{a, b}`, `Name::member(…)`,
+    /// `Name::CONSTANT`, `WarpReduce<float, 32>::sum(v)`.
+    fn struct_primary(&mut self, span: Span) -> PResult<Expr> {
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            return self.err("a struct");
+        };
+        self.bump();
+        let template_id = self.class_templates.contains_key(&w) && self.is_punct("<");
+        let st = if let (false, Some(a)) = (template_id, self.struct_alias.get(&w)) {
+            a.clone()
+        } else if !template_id && self.structs.contains_key(&w) {
+            w.clone()
+        } else {
+            let args = self.template_args()?;
+            self.instantiate_class(&w, args, span)?
+        };
+        if self.eat("::") {
+            let m_at = self.span();
+            let m = self.ident()?;
+            if self.eat("(") {
+                let mut args = vec![Expr::new(ExprKind::Str(st.clone()), m_at)];
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                return self.node(ExprKind::Call(format!("@m:{m}"), args), span);
+            }
+            return match self.consts.get(&format!("{st}::{m}")) {
+                Some(c) => {
+                    let mut c = c.clone();
+                    c.span = span;
+                    Ok(c)
+                }
+                None => Err(KernelError::new(
+                    m_at.line,
+                    m_at.col,
+                    format!("`{st}::{m}` is not a static member function or constant"),
+                )),
+            };
+        }
+        let args = if self.is_punct("{") {
+            match self.brace_list()?.kind {
+                ExprKind::Call(_, items) => items,
+                _ => Vec::new(),
+            }
+        } else if self.eat("(") {
+            let mut args = Vec::new();
+            if !self.eat(")") {
+                loop {
+                    args.push(self.assign_expr()?);
+                    if self.eat(")") {
+                        break;
+                    }
+                    self.expect_punct(",")?;
+                }
+            }
+            args
+        } else {
+            return self.err("`(`, `{` or `::` after a struct's name");
+        };
+        self.node(ExprKind::Call(st, args), span)
+    }
+
+    /// Whether `e` is a pointer to structs (for `p->member`).
+    fn points_at_structs(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => self
+                .var_struct(n)
+                .is_some_and(|sv| sv.kind == super::structs::SKind::Many),
+            ExprKind::Binary(_, a, _) => self.points_at_structs(a),
+            _ => false,
+        }
     }
 
     /// A node, refused when its tree is higher than the depth budget (a flat chain such as

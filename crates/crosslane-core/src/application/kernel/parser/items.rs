@@ -22,6 +22,17 @@ impl Parser<'_> {
             if self.eat(";") {
                 continue;
             }
+            // Structs and their members defined after them (`structs`).
+            if (self.is_word("struct") || self.is_word("class"))
+                && matches!(self.peek(1), Tok::Ident(_))
+                && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
+            {
+                self.struct_def(None)?;
+                continue;
+            }
+            if self.out_of_class_member()? {
+                continue;
+            }
             if self.skip_namespace_line() {
                 continue;
             }
@@ -60,7 +71,10 @@ impl Parser<'_> {
                      kernel parameter)",
                 );
             }
-            loose.push(self.stmt()?);
+            let mark = self.pre.len();
+            let st = self.stmt()?;
+            loose.extend(self.pre.drain(mark..));
+            loose.push(st);
         }
         if program.functions.is_empty() && !globals.is_empty() {
             globals.append(&mut loose);
@@ -154,12 +168,19 @@ impl Parser<'_> {
             self.depth = save_depth;
             return Ok(Some(None));
         };
+        let mut sret = None;
         let header = (|| -> PResult<Option<(Ty, String)>> {
             if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
                 return Ok(None);
             }
-            let base = self.base_type()?;
-            let (ret, _) = self.pointers(base)?;
+            let ret = if let Some(s) = self.struct_type()? {
+                // A function returning a struct: `__ret.*` reference parameters instead.
+                sret = Some(s);
+                Ty::Void
+            } else {
+                let base = self.base_type()?;
+                self.pointers(base)?.0
+            };
             let Tok::Ident(name) = self.peek(0).clone() else {
                 return Ok(None);
             };
@@ -200,21 +221,43 @@ impl Parser<'_> {
             }
         }
         self.expect_punct("(")?;
-        let params = self.params()?;
+        self.pending_svars.clear();
+        let mut params = self.params()?;
+        let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
         if self.eat(";") {
             // A prototype: nothing to run.
+            if let Some(s) = sret {
+                self.fn_ret.insert(name, s);
+            }
             return Ok(None);
         }
         if !self.is_punct("{") {
             return self.err("`{` to start the function body");
+        }
+        if let Some(s) = &sret {
+            self.fn_ret.insert(name.clone(), s.clone());
         }
         let mut scope = HashMap::new();
         for p in &params {
             scope.insert(p.name.clone(), p.ty);
         }
         self.scopes.push(scope);
-        let body = self.stmt();
+        let body = (|| {
+            for (n, sv) in own {
+                let leaves = self.leaves(&sv.sname, start)?;
+                self.declare_svar(&n, sv, &leaves);
+            }
+            if let Some(s) = &sret {
+                let mut ret = self.ret_params(s, start)?;
+                ret.append(&mut params);
+                params = ret;
+            }
+            let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
+            let body = self.stmt();
+            self.ret_struct = saved;
+            body
+        })();
         self.scopes.pop();
         let body = body?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
@@ -255,6 +298,7 @@ impl Parser<'_> {
         }
         loop {
             let at = self.span();
+            let at_pos = self.pos;
             self.qualifiers()?;
             if let Some((name, group)) = self.cg_param()? {
                 // A group parameter has no value here: the call passes 0, and the body's
@@ -268,6 +312,21 @@ impl Parser<'_> {
                     reference: false,
                     span: at,
                 });
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
+            let is_const = self.toks[at_pos..self.pos]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"))
+                || self.is_word("const");
+            if let Some(s) = self.struct_type()? {
+                params.extend(self.struct_param(s, is_const, at)?);
+                if self.eat("=") {
+                    self.assign_expr()?;
+                }
                 if self.eat(")") {
                     return Ok(params);
                 }
@@ -360,9 +419,10 @@ impl Parser<'_> {
             return Ok(());
         };
         let msg = match w.as_str() {
-            "struct" | "class" | "union" => format!(
-                "`{w}` definitions are not supported yet; pass the fields as separate buffers or \
-                 scalars"
+            "union" => "unions are not supported; use separate variables (or a struct)".to_string(),
+            "struct" | "class" => format!(
+                "this `{w}` form is not supported at file scope (only `{w} Name {{ … }};` \
+                 definitions); declare variables inside a function"
             ),
             "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
                  scope"

@@ -8,8 +8,10 @@
 //! list of statements (a snippet) becomes one implicit kernel. Whole files (issue 14): host
 //! functions are read for their launches (`host`); `#define` constants and function-like
 //! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
-//! (`templates`); `auto`, `if constexpr`, `static_assert`; cooperative groups (`cg`);
-//! constructs outside the subset are named at their line with what to do instead.
+//! (`templates`) and class templates; `auto`, `if constexpr`, `static_assert`; cooperative
+//! groups (`cg`); structs and classes lowered to their members' scalars (`structs`); lambdas
+//! lowered to closure structs (`lambda`); `NULL`/`nullptr`; constructs outside the subset are
+//! named at their line with what to do instead.
 //!
 //! The seeds' own faults are reported at their line rather than refused: the MACA vector names
 //! `vNtB` (`v2u32`, `v4f32`) are understood even where the page never declares them; an unknown
@@ -25,8 +27,10 @@ mod const_eval;
 mod expr;
 mod host;
 mod items;
+mod lambda;
 mod macros;
 mod stmt;
+mod structs;
 mod templates;
 mod types;
 
@@ -202,6 +206,32 @@ struct Parser<'a> {
     brackets: std::cell::OnceCell<Vec<usize>>,
     /// Tokens the template instantiations may still parse (the token budget's rest).
     instance_tokens: u64,
+    /// Struct and class definitions (and class-template instances, lambdas' closure types)
+    /// by name.
+    structs: HashMap<String, structs::StructDef>,
+    /// Class templates by name.
+    class_templates: HashMap<String, templates::Template>,
+    /// Names that stand for a struct here: a template type parameter bound to one, a class
+    /// template's own name inside its instance.
+    struct_alias: HashMap<String, String>,
+    /// Struct variables in scope, keyed by (scope index, name); see `Parser::var_struct`.
+    svars: HashMap<(usize, String), structs::SVar>,
+    /// Struct parameters read by `params`, declared when the function's scope opens.
+    pending_svars: Vec<(String, structs::SVar)>,
+    /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
+    fn_ret: HashMap<String, String>,
+    /// Statements a lowered expression needs before its statement (temporaries).
+    pre: Vec<Stmt>,
+    /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
+    syn: u32,
+    /// The struct whose member function is being parsed.
+    self_struct: Option<String>,
+    /// The struct the function being parsed returns.
+    ret_struct: Option<String>,
+    /// The lambda whose body is being parsed.
+    lambda: Option<lambda::LambdaCtx>,
+    /// Device functions made by the front end: member functions, constructors, lambdas.
+    extra_fns: Vec<Function>,
 }
 
 impl<'a> Parser<'a> {
@@ -224,10 +254,23 @@ impl<'a> Parser<'a> {
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),
-            scopes: Vec::new(),
+            // A file-level scope: a snippet's variables live here.
+            scopes: vec![HashMap::new()],
             groups: HashMap::new(),
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,
+            structs: HashMap::new(),
+            class_templates: HashMap::new(),
+            struct_alias: HashMap::new(),
+            svars: HashMap::new(),
+            pending_svars: Vec::new(),
+            fn_ret: HashMap::new(),
+            pre: Vec::new(),
+            syn: 0,
+            self_struct: None,
+            ret_struct: None,
+            lambda: None,
+            extra_fns: Vec::new(),
         }
     }
 }
@@ -375,6 +418,7 @@ impl<'a> Parser<'a> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || self.is_type_word(w)
+                    || self.is_struct_name(w)
                     || (matches!(self.peek(1), Tok::Ident(n) if !QUALIFIERS.contains(&n.as_str())))
             }
             _ => false,

@@ -13,9 +13,38 @@ use std::collections::HashMap;
 impl Parser<'_> {
     pub(super) fn stmt(&mut self) -> PResult<Stmt> {
         self.enter()?;
+        let mark = self.pre.len();
         let r = self.stmt_inner();
         self.depth -= 1;
-        r
+        let s = r?;
+        // The temporaries a lowered expression needs run just before its statement; a
+        // declaration leaves them to the enclosing block, which splices them in before it (a
+        // block around it would end the declared names' scope).
+        if self.pre.len() > mark && !matches!(s.kind, StmtKind::Decl(..)) {
+            let mut list: Vec<Stmt> = self.pre.drain(mark..).collect();
+            let (span, end) = (s.span, s.end);
+            list.push(s);
+            return Ok(Stmt {
+                kind: StmtKind::Block(list),
+                span,
+                end,
+            });
+        }
+        Ok(s)
+    }
+
+    /// Fails when parsing a loop's condition or step needed a temporary (it would run once,
+    /// not per iteration).
+    fn no_pre_since(&self, mark: usize, at: Span) -> PResult<()> {
+        if self.pre.len() > mark {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a call that makes a struct (a constructor, a function or member returning a \
+                 struct) in a loop's condition or step is not supported; compute it in the body",
+            ));
+        }
+        Ok(())
     }
 
     pub(super) fn stmt_inner(&mut self) -> PResult<Stmt> {
@@ -33,8 +62,12 @@ impl Parser<'_> {
                     self.scopes.pop();
                     return self.err("`}` to close the block");
                 }
+                let mark = self.pre.len();
                 match self.stmt() {
-                    Ok(s) => body.push(s),
+                    Ok(s) => {
+                        body.extend(self.pre.drain(mark..));
+                        body.push(s);
+                    }
                     Err(e) => {
                         self.scopes.pop();
                         return Err(e);
@@ -72,6 +105,7 @@ impl Parser<'_> {
                     }
                     self.expect_punct("(")?;
                     let c = self.expr()?;
+                    let c = self.lower_struct(c)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
                     let then = self.stmt()?;
@@ -90,7 +124,10 @@ impl Parser<'_> {
                 "while" => {
                     self.bump();
                     self.expect_punct("(")?;
+                    let mark = self.pre.len();
                     let c = self.expr()?;
+                    let c = self.lower_struct(c)?;
+                    self.no_pre_since(mark, span)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
                     let body = self.stmt()?;
@@ -108,7 +145,10 @@ impl Parser<'_> {
                     }
                     self.bump();
                     self.expect_punct("(")?;
+                    let mark = self.pre.len();
                     let c = self.expr()?;
+                    let c = self.lower_struct(c)?;
+                    self.no_pre_since(mark, span)?;
                     self.expect_punct(")")?;
                     self.expect_punct(";")?;
                     return Ok(done(self, StmtKind::DoWhile(Box::new(body), c)));
@@ -121,17 +161,21 @@ impl Parser<'_> {
                     } else {
                         Some(Box::new(self.simple_stmt()?))
                     };
+                    let mark = self.pre.len();
                     let cond = if self.is_punct(";") {
                         None
                     } else {
-                        Some(self.expr()?)
+                        let c = self.expr()?;
+                        Some(self.lower_struct(c)?)
                     };
                     self.expect_punct(";")?;
                     let step = if self.is_punct(")") {
                         None
                     } else {
-                        Some(self.expr()?)
+                        let e = self.expr()?;
+                        Some(self.lower_struct(e)?)
                     };
+                    self.no_pre_since(mark, span)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
                     let body = self.stmt()?;
@@ -155,10 +199,33 @@ impl Parser<'_> {
                     self.bump();
                     let e = if self.is_punct(";") {
                         None
+                    } else if self.is_punct("{") && self.ret_struct.is_some() {
+                        // `return {a, b};` in a function returning a struct.
+                        Some(self.brace_list()?)
                     } else {
                         Some(self.expr()?)
                     };
                     self.expect_punct(";")?;
+                    if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
+                        let end = self.last_end();
+                        return self.return_struct(e.clone(), &s, span, end);
+                    }
+                    if let Some(e) = &e {
+                        let is_struct = self.struct_of(e).is_some()
+                            || matches!(&e.kind, ExprKind::Call(n, _) if n == "@brace");
+                        let ty = self.expr_type(e);
+                        if let Some(ctx) = self.lambda.as_mut() {
+                            if is_struct {
+                                ctx.ret_struct_seen = true;
+                            } else if ctx.ret == Some(None) {
+                                ctx.ret = Some(ty);
+                            }
+                        }
+                    }
+                    let e = match e {
+                        Some(e) => Some(self.lower_struct(e)?),
+                        None => None,
+                    };
                     return Ok(done(self, StmtKind::Return(e)));
                 }
                 "else" => return self.err("a statement (`else` without `if`)"),
@@ -185,7 +252,8 @@ impl Parser<'_> {
         let kind = if self.decl_starts() {
             self.decl()?
         } else {
-            StmtKind::Expr(self.expr()?)
+            let e = self.expr()?;
+            StmtKind::Expr(self.lower_struct(e)?)
         };
         self.expect_punct(";")?;
         Ok(Stmt {
@@ -200,6 +268,7 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
+                    || self.struct_decl_starts(w)
                     || (self.is_type_word(w)
                         && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))
                     || matches!(self.peek(1), Tok::Ident(_))
@@ -210,6 +279,9 @@ impl Parser<'_> {
 
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
         let (_, storage, _) = self.qualifiers()?;
+        if let Some(s) = self.struct_type()? {
+            return self.struct_decl(storage, s);
+        }
         let auto = self.is_word("auto");
         let base = if auto {
             self.bump();
@@ -237,6 +309,26 @@ impl Parser<'_> {
                 Some(self.assign_expr()?)
             } else {
                 None
+            };
+            if auto && array.is_none() {
+                // `auto op = [](…){…};`, `auto p = make_pair(…);`: a struct variable.
+                let s = init.as_ref().and_then(|e| self.struct_of(e));
+                if let (Some(s), Some(i)) = (s, init.clone()) {
+                    let decls = self.struct_declarator(&s, &name, span, false, None, Some(i))?;
+                    list.extend(decls);
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            let init = match init {
+                Some(e) => Some(self.lower_struct(e)?),
+                None => None,
+            };
+            let array = match array {
+                Some(Some(n)) => Some(Some(self.lower_struct(n)?)),
+                a => a,
             };
             if auto {
                 // `auto x = e;`: the type of `e` where the parser can tell it.
@@ -277,7 +369,42 @@ impl Parser<'_> {
                 break;
             }
         }
+        if list.is_empty() {
+            return Ok(StmtKind::Empty);
+        }
         Ok(StmtKind::Decl(storage, list))
+    }
+
+    /// Whether a declaration of a struct variable starts at `w` (`Pair p`, `Pair* q`,
+    /// `WarpReduce<float, 32> r`; not `Pair(…)`, `Pair{…}` or `WarpReduce<…>::sum(…)`).
+    fn struct_decl_starts(&self, w: &str) -> bool {
+        if matches!(w, "struct" | "class") {
+            return matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n));
+        }
+        if self.structs.contains_key(w) || self.struct_alias.contains_key(w) {
+            return matches!(self.peek(1), Tok::Ident(_) | Tok::Punct("*" | "&"));
+        }
+        if self.class_templates.contains_key(w) && matches!(self.peek(1), Tok::Punct("<")) {
+            // After the matching `>`: a name, `*` or `&` (not `::`).
+            let mut depth = 0usize;
+            let mut k = 1;
+            loop {
+                match self.peek(k) {
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    Tok::Punct(";" | "{" | "}") | Tok::Eof => return false,
+                    _ => {}
+                }
+                k += 1;
+            }
+            return matches!(self.peek(k + 1), Tok::Ident(_) | Tok::Punct("*" | "&"));
+        }
+        false
     }
 
     /// `static_assert(cond[, "message"]);`: checked when the condition is a constant integer

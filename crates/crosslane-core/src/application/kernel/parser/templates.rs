@@ -7,8 +7,11 @@
 //!
 //! Source: ISO C++ [temp.deduct.call] for deduction from a parameter of type `T`, `const T`,
 //! `T&`, `const T&` and `T*` (the only forms read here); anything else is an error saying to
-//! give the arguments explicitly. Not supported, and named as such: class templates, template
-//! template parameters, explicit specializations (`template <>`), parameter packs.
+//! give the arguments explicitly; a struct argument (a functor, a lambda's closure) deduces a
+//! struct type. Class templates (`template <typename T, int N> struct W { … };`) are kept as
+//! tokens too and parsed once per argument list at their first use (`W<float, 32>`) as the
+//! struct `W<float,32>` ([`Parser::instantiate_class`]). Not supported, and named as such:
+//! template template parameters, explicit and partial specializations, parameter packs.
 //!
 //! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
 //! itself with growing arguments stops there).
@@ -44,10 +47,12 @@ pub struct Template {
 }
 
 /// A bound template argument.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum TArg {
     Type(ValTy),
     Value(i128),
+    /// A struct type (a functor, a lambda's closure, a data struct), by name.
+    Struct(String),
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
@@ -60,6 +65,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
         .map(|a| match a {
             TArg::Type(t) => t.name(),
             TArg::Value(v) => v.to_string(),
+            TArg::Struct(s) => s.clone(),
         })
         .collect();
     format!("{name}<{}>", parts.join(","))
@@ -144,13 +150,60 @@ impl Parser<'_> {
             }
             self.expect_punct(",")?;
         }
-        if self.is_word("struct") || self.is_word("class") || self.is_word("union") {
+        if self.is_word("union") {
             return Err(KernelError::new(
                 at.line,
                 at.col,
-                "class templates are not supported yet; write the members as functions \
-                 taking the fields as parameters",
+                "unions are not supported; use separate variables",
             ));
+        }
+        if self.is_word("struct") || self.is_word("class") {
+            // A class template: its tokens up to the `;` after its body, instantiated at use.
+            let from = self.pos;
+            let Tok::Ident(name) = self.peek(1).clone() else {
+                return self.err("the class template's name");
+            };
+            if matches!(self.peek(2), Tok::Punct("<")) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "class template specializations are not supported; give the specialized \
+                     class its own name",
+                ));
+            }
+            let mut k = from;
+            while !matches!(
+                self.toks[k.min(self.toks.len() - 1)].tok,
+                Tok::Punct("{" | ";") | Tok::Eof
+            ) {
+                k += 1;
+            }
+            if matches!(self.toks[k.min(self.toks.len() - 1)].tok, Tok::Punct(";")) {
+                self.pos = k + 1; // a declaration
+                return Ok(());
+            }
+            let close = self
+                .closing(k)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+            let end = (close + 1).min(self.toks.len() - 1);
+            let mut tokens = self.toks[from..=end].to_vec();
+            let last = &self.toks[end];
+            tokens.push(Token {
+                tok: Tok::Eof,
+                line: last.end.0,
+                col: last.end.1,
+                end: last.end,
+            });
+            self.class_templates.insert(
+                name,
+                Template {
+                    params,
+                    tokens,
+                    deduce_from: Vec::new(),
+                },
+            );
+            self.pos = end + 1;
+            return Ok(());
         }
         // The function: up to its body's closing brace (or a `;` for a declaration).
         let from = self.pos;
@@ -245,7 +298,12 @@ impl Parser<'_> {
         }
         loop {
             let at = self.span();
-            if self.type_starts() && !matches!(self.peek(0), Tok::Int { .. }) {
+            if let Some(st) = self.struct_type()? {
+                args.push(TArg::Struct(st));
+            } else if self.type_starts()
+                && !matches!(self.peek(0), Tok::Int { .. })
+                && !matches!(self.peek(0), Tok::Ident(w) if self.is_struct_name(w))
+            {
                 let base = self.base_type()?;
                 match base {
                     Ty::Val(v) => args.push(TArg::Type(v)),
@@ -321,11 +379,16 @@ impl Parser<'_> {
                 let from = deduce_from
                     .iter()
                     .position(|d| d.as_deref() == Some(p.name.as_str()))
-                    .and_then(|i| args.get(i))
-                    .and_then(|e| self.expr_type(e));
-                if let Some(v) = from {
-                    bound[k] = Some(TArg::Type(v));
-                    continue;
+                    .and_then(|i| args.get(i));
+                if let Some(e) = from {
+                    if let Some(v) = self.expr_type(e) {
+                        bound[k] = Some(TArg::Type(v));
+                        continue;
+                    }
+                    if let Some(st) = self.struct_of(e) {
+                        bound[k] = Some(TArg::Struct(st));
+                        continue;
+                    }
                 }
             }
             if let Some(d) = &p.default {
@@ -346,6 +409,29 @@ impl Parser<'_> {
         }
         let bound: Vec<TArg> = bound.into_iter().flatten().collect();
         let mangled = mangle(name, &bound);
+        // A template returning a struct (`T` bound to one, or a struct named before the
+        // function's name): its calls write a temporary, known here, before it is parsed.
+        if let Some(t) = self.templates.get(name) {
+            let named = t
+                .tokens
+                .iter()
+                .position(|x| matches!(&x.tok, Tok::Ident(n) if n == name));
+            for x in &t.tokens[..named.unwrap_or(0)] {
+                if let Tok::Ident(w) = &x.tok {
+                    let s = params
+                        .iter()
+                        .zip(&bound)
+                        .find_map(|(p, a)| match a {
+                            TArg::Struct(s) if p.name == *w => Some(s.clone()),
+                            _ => None,
+                        })
+                        .or_else(|| self.structs.contains_key(w).then(|| w.clone()));
+                    if let Some(s) = s {
+                        self.fn_ret.insert(mangled.clone(), s);
+                    }
+                }
+            }
+        }
         if !self.instances.contains(&mangled) {
             if self.instances.len() >= MAX_INSTANCES {
                 return Err(KernelError::new(
@@ -423,6 +509,21 @@ impl Parser<'_> {
                 },
                 _ => None,
             },
+            ExprKind::Member(b, f) if self.struct_of(b).is_some() => {
+                let st = self.struct_of(b)?;
+                let leaves = self.leaves(&st, e.span).ok()?;
+                match leaves.iter().find(|l| l.path == *f)?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
+            ExprKind::Call(n, args) if self.method_target(n, args).is_some() => {
+                let (st, m, _) = self.method_target(n, args)?;
+                match self.structs.get(&st)?.methods.get(&m)?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
             ExprKind::Member(b, f) if matches!(f.as_str(), "x" | "y" | "z") => match &b.kind {
                 ExprKind::Ident(n)
                     if matches!(
@@ -507,6 +608,9 @@ impl Parser<'_> {
                     TArg::Type(v) => {
                         sub.aliases.insert(p.name.clone(), *v);
                     }
+                    TArg::Struct(st) => {
+                        sub.struct_alias.insert(p.name.clone(), st.clone());
+                    }
                     TArg::Value(n) => {
                         let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
                         let lit = Expr::new(
@@ -526,7 +630,9 @@ impl Parser<'_> {
             }
             sub.templates = std::mem::take(&mut self.templates);
             sub.instances = std::mem::take(&mut self.instances);
+            self.lend(&mut sub);
             let f = sub.function();
+            self.take_back(&mut sub);
             self.templates = std::mem::take(&mut sub.templates);
             self.instances = std::mem::take(&mut sub.instances);
             self.pending.append(&mut sub.pending);
@@ -536,10 +642,16 @@ impl Parser<'_> {
                 e
             })?;
             if let Some(mut f) = f {
+                if let Some(s) = self.fn_ret.get(&f.name).cloned() {
+                    self.fn_ret.insert(mangled.clone(), s);
+                }
                 f.name = mangled;
                 out.push(f);
             }
         }
+        // The functions the front end made (member functions, constructors, lambdas), the
+        // instances' included, join the program.
+        out.append(&mut self.extra_fns);
         Ok(())
     }
 }
@@ -567,5 +679,129 @@ impl Parser<'_> {
             return Err(bad("expected NAME<ARGS> and nothing after".into()));
         }
         self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 })
+    }
+}
+
+impl Parser<'_> {
+    /// The instance of class template `name` with arguments `given` (the rest from their
+    /// defaults): parsed once, as the struct `name<args>`, its members' functions named
+    /// `name<args>::member`.
+    ///
+    /// # Errors
+    /// A missing argument, too many, the instantiation limits, or an error inside the
+    /// instance (named).
+    pub(super) fn instantiate_class(
+        &mut self,
+        name: &str,
+        given: Vec<TArg>,
+        at: Span,
+    ) -> PResult<String> {
+        let Some(t) = self.class_templates.get(name).cloned() else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("no class template `{name}`"),
+            ));
+        };
+        if given.len() > t.params.len() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}` takes {} template argument(s), given {}",
+                    t.params.len(),
+                    given.len()
+                ),
+            ));
+        }
+        let mut bound = given;
+        for p in t.params[bound.len()..].iter() {
+            let d = p
+                .default
+                .as_ref()
+                .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
+            match d {
+                Some(a) => bound.push(a),
+                None => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{name}` needs its template argument `{}`", p.name),
+                    ))
+                }
+            }
+        }
+        let mangled = mangle(name, &bound);
+        if self.structs.contains_key(&mangled) {
+            return Ok(mangled);
+        }
+        if self.instances.len() >= MAX_INSTANCES {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("more than {MAX_INSTANCES} template instantiations"),
+            ));
+        }
+        self.instances.push(mangled.clone());
+        let cost = t.tokens.len() as u64;
+        if cost > self.instance_tokens {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "token limit reached instantiating `{mangled}`; raise it with --max-tokens"
+                ),
+            ));
+        }
+        self.instance_tokens -= cost;
+        let mut sub = Parser::new(&t.tokens, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        sub.instance_tokens = self.instance_tokens;
+        for (p, a) in t.params.iter().zip(&bound) {
+            match a {
+                TArg::Type(v) => {
+                    sub.aliases.insert(p.name.clone(), *v);
+                }
+                TArg::Struct(st) => {
+                    sub.struct_alias.insert(p.name.clone(), st.clone());
+                }
+                TArg::Value(n) => {
+                    let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
+                    let lit = Expr::new(
+                        ExprKind::Int {
+                            value: *n as u64,
+                            unsigned: false,
+                            long: false,
+                        },
+                        Span::default(),
+                    );
+                    sub.consts.insert(
+                        p.name.clone(),
+                        Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
+                    );
+                }
+            }
+        }
+        sub.templates = std::mem::take(&mut self.templates);
+        sub.instances = std::mem::take(&mut self.instances);
+        self.lend(&mut sub);
+        let r = sub.struct_def(Some(mangled.clone()));
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.instances = std::mem::take(&mut sub.instances);
+        self.instance_tokens = sub.instance_tokens;
+        self.pending.append(&mut sub.pending);
+        self.diags.append(&mut sub.diags);
+        for (k, v) in sub.consts.drain() {
+            if k.starts_with(&format!("{mangled}::")) {
+                self.consts.insert(k, v);
+            }
+        }
+        r.map_err(|mut e| {
+            e.message = format!("in `{mangled}`: {}", e.message);
+            e
+        })?;
+        Ok(mangled)
     }
 }
