@@ -48,9 +48,9 @@ test('a scalar, a buffer fill and a memory edit are in the link and survive a re
   await rendered(page, () => page.fill('#kernel-source', SOURCE));
   await page.waitForSelector('#kernel-args input[data-arg="s"]');
   await settled(page);
-  // Unset, `s` is each lane's own index, and the engine says so.
+  // Unset, `s` is undefined in every lane, and the engine says so.
   assert.match(await page.textContent('#kernel-diagnostics'), /scalar parameter `s` is not set/);
-  assert.equal(await page.getAttribute('#kernel-args input[data-arg="s"]', 'placeholder'), 'lane');
+  assert.equal(await page.getAttribute('#kernel-args input[data-arg="s"]', 'placeholder'), 'not set');
 
   await rendered(page, () => page.getByLabel('s', { exact: true }).fill('5'));
   await rendered(page, () => page.getByLabel('d fill').fill('index*2'));

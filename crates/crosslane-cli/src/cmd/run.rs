@@ -296,14 +296,14 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
     Ok(())
 }
 
-/// `--trace none --json`: the launch, the outcome, the top-level diagnostics, the device's
+/// `--trace none --json`: the launch, the outcome, the merged diagnostics (every one of the parse and the run, each distinct one once with its count), the device's
 /// `printf` lines, the statistics and each final buffer as the full trace writes it (its cells,
 /// and `"values"`: numbers in the element type, `null` where never written or undefined).
 fn quiet_json(t: &KernelTrace) -> serde_json::Value {
     serde_json::json!({
         "launch": t.launch,
         "outcome": t.outcome,
-        "diagnostics": t.diagnostics,
+        "diagnostics": t.merged_diagnostics,
         "printf": t.printf,
         "buffers": t.memory.buffers,
         "stats": t.stats,

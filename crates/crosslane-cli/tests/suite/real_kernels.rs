@@ -203,7 +203,7 @@ fn legacy_shfl_runs_with_a_warning() {
 }
 
 #[test]
-fn unset_scalar_is_named_and_arg_sets_it() {
+fn unset_scalar_is_undefined_with_its_reason_and_arg_sets_it() {
     let t = run("cuda/unset_scalar.cu", &[]);
     let diag = t["diagnostics"]
         .as_array()
@@ -212,9 +212,26 @@ fn unset_scalar_is_named_and_arg_sets_it() {
         .find(|d| d["message"].as_str().unwrap().contains("`n` is not set"))
         .expect("a diagnostic naming n");
     assert_eq!(diag["level"], "warning");
-    assert_eq!(diag["line"], 2);
+    assert_eq!(diag["line"], 3);
+    // Nobody set `n`: `v = threadIdx.x + n` is undefined in every lane, its reason naming `n`
+    // and how to set it, and so is every cell stored from it (null in "values").
+    let v = &t["steps"][0]["changes"][0];
+    assert_eq!(v["name"], "v");
+    let lanes = v["values"].as_array().unwrap();
+    assert_eq!(lanes.len(), 32);
+    for lane in lanes {
+        assert!(lane["text"].is_null(), "{lane}");
+        let why = lane["why"].as_str().unwrap();
+        assert!(
+            why.contains("`n` is not set") && why.contains("--arg n="),
+            "{why}"
+        );
+    }
+    assert!(values(&t, "out").iter().all(Value::is_null));
+    assert!(has(&t, "stores undefined values in `out`"));
     let t = run("cuda/unset_scalar.cu", &["--arg", "n=100"]);
     assert_eq!(ints(&t, "out"), (100..132).collect::<Vec<i64>>());
+    assert!(!has(&t, "is not set"));
 }
 
 #[test]
@@ -314,6 +331,85 @@ fn atomic_add_on_shared_memory() {
         &t,
         "applied here in lane order; the hardware order is unspecified"
     ));
+}
+
+#[test]
+fn shared_scalar_counter_takes_atomics_in_a_stated_order() {
+    let t = run("cuda/shared_scalar_counter.cu", &[]);
+    // Programming Guide, Atomic Functions: each atomicAdd returns the old value and the
+    // read-modify-writes do not interfere, so 64 tickets are 0..63 in some order and the
+    // count ends at 64, whatever the hardware order.
+    let tickets = ints(&t, "ticket");
+    let mut sorted = tickets.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..64).collect::<Vec<i64>>());
+    assert_eq!(ints(&t, "total"), vec![64]);
+    // The order the run states: lanes in turn within a warp, warp 0 then warp 1, so thread t
+    // gets ticket t.
+    assert!(has(
+        &t,
+        "each warp applies its lanes in turn, warps in the order they run"
+    ));
+    assert_eq!(tickets, (0..64).collect::<Vec<i64>>());
+    // atomicAdd on shared array elements: bin k holds the sum of the threads t ≡ k (mod 4).
+    let hist: Vec<i64> = (0..4)
+        .map(|k| (0..64).filter(|t| t % 4 == k).sum())
+        .collect();
+    assert_eq!(ints(&t, "hist"), hist);
+}
+
+#[test]
+fn diagnostics_of_parse_and_run_are_merged_across_warps() {
+    let full = run("cuda/neighbour_out_of_bounds.cu", &[]);
+    let quiet = run("cuda/neighbour_out_of_bounds.cu", &["--trace", "none"]);
+    // One list, the same in either trace mode: the parse's and the launch's notes, then the
+    // run's, each distinct one once.
+    assert_eq!(full["diagnostics"], quiet["diagnostics"]);
+    let list = full["diagnostics"].as_array().unwrap();
+    for d in list {
+        for key in ["level", "message", "line", "col", "rule", "count"] {
+            assert!(d.get(key).is_some(), "{key} missing in {d}");
+        }
+    }
+    assert!(has(
+        &full,
+        "host function `main` is read for its kernel launches"
+    ));
+    // Block 1's two warps read `in[i + 64]` with i = 64..127: every read is past the 128 cells
+    // (C11 6.5.6p8), the same diagnostic at 5:22 from two warps: one entry, counted twice.
+    let oob: Vec<&Value> = list
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("reads `in` outside")
+        })
+        .collect();
+    assert_eq!(oob.len(), 1, "{list:?}");
+    assert_eq!(oob[0]["line"], 5);
+    assert_eq!(oob[0]["col"], 22);
+    assert_eq!(oob[0]["level"], "warning");
+    assert_eq!(oob[0]["rule"], "ISO C11 6.5.6p8");
+    assert_eq!(oob[0]["count"], 2);
+    // Block 0's reads stay inside: out[i] = i + (i + 64) there, undefined (null) in block 1.
+    let out = values(&full, "out");
+    for (i, v) in out.iter().enumerate() {
+        if i < 64 {
+            assert_eq!(v.as_i64(), Some(2 * i as i64 + 64));
+        } else {
+            assert!(v.is_null(), "out[{i}] = {v}");
+        }
+    }
+    // The text output prints the same merged list.
+    let text = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("run")
+        .arg(kernel("cuda/neighbour_out_of_bounds.cu"))
+        .output()
+        .expect("the crosslane binary runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = "5:22: warning: reads `in` outside its 128 cells: out-of-bounds access is undefined (2 times)";
+    assert_eq!(text.matches(line).count(), 1, "{text}");
 }
 
 #[test]

@@ -174,9 +174,18 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
     notes
 }
 
+/// Why a scalar parameter nobody set is undefined: its name and how to set it. Every lane holds
+/// it as its [`super::Undef`] reason, so each result computed from the parameter shows it.
+pub fn unset_reason(name: &str) -> String {
+    format!(
+        "scalar parameter `{name}` is not set; set it with --arg {name}=VALUE (CLI) or the \
+         page's `{name}` field"
+    )
+}
+
 /// A warning for each scalar parameter of `f` that nobody set (no `--arg`, no page field, no
-/// constant in a launch in host code), naming it: it then runs with each lane's index, the
-/// default per-lane operand ([`LaunchConfig::args`]), never a silent 0.
+/// constant in a launch in host code), naming it: it then holds an undefined value in every
+/// lane whose reason is [`unset_reason`], never a silent 0 or a number picked for the user.
 pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnostic> {
     if f.snippet {
         return Vec::new();
@@ -189,8 +198,8 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
                 p.span,
                 Level::Warning,
                 format!(
-                    "scalar parameter `{}` is not set: each lane gets its own lane index; set it \
-                     (CLI: --arg {}=VALUE; page: its field)",
+                    "scalar parameter `{}` is not set: it is undefined in every lane, and so is \
+                     every result computed from it; set it (CLI: --arg {}=VALUE; page: its field)",
                     p.name, p.name
                 ),
                 "",

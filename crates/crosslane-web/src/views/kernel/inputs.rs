@@ -27,8 +27,8 @@ pub fn dialect_options() -> String {
 /// The argument fields for `params`, filled from `args` (values and fills by parameter name)
 /// and `lens` (buffer lengths in cells). Each input carries `data-arg` (value or fill) or
 /// `data-len` (length) with the parameter's name; labels are `NAME`, `NAME length` and
-/// `NAME fill`. Empty fields mean the engine's defaults (`lane` for a scalar, which it reports
-/// as unset; `index` and one cell per thread for a buffer).
+/// `NAME fill`. Empty fields mean the engine's defaults (a scalar is not set: undefined in every
+/// lane, with a reason naming its field; `index` and one cell per thread for a buffer).
 pub fn fields_html(
     params: &[ParamField],
     args: &BTreeMap<String, String>,
@@ -41,7 +41,7 @@ pub fn fields_html(
         if !p.pointer {
             let _ = write!(
                 html,
-                r#"<div class="field"><label for="kernel-arg-{k}">{name}</label><input id="kernel-arg-{k}" data-arg="{name}" type="text" placeholder="lane" autocomplete="off" value="{value}"></div>"#
+                r#"<div class="field"><label for="kernel-arg-{k}">{name}</label><input id="kernel-arg-{k}" data-arg="{name}" type="text" placeholder="not set" autocomplete="off" value="{value}"></div>"#
             );
             continue;
         }
