@@ -413,6 +413,60 @@ fn diagnostics_of_parse_and_run_are_merged_across_warps() {
 }
 
 #[test]
+fn namespace_wrapped_helpers_run_with_qualified_names() {
+    let t = run("cuda/namespace_helpers.cu", &["--buffer", "in=i*3"]);
+    // kernels::warpSums from main: 1 block of 64 threads; each warp sums its 32 cells with a
+    // shfl_down tree, lane 0 holding the whole sum.
+    assert_eq!(t["launch"]["entry"], "warpSums");
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    let sums: Vec<i64> = (0..2)
+        .map(|w| (w * 32..w * 32 + 32).map(|i| 3 * i).sum())
+        .collect();
+    assert_eq!(ints(&t, "out"), sums);
+    assert!(has(&t, "namespace `warp` is read as file scope"));
+    assert!(has(&t, "namespace `detail` is read as file scope"));
+}
+
+#[test]
+fn enum_class_operators_and_plain_enums_are_integer_constants() {
+    let t = run("cuda/enum_ops.cu", &["--buffer", "in=i*7+3"]);
+    let v: Vec<i64> = (0..32).map(|i| i * 7 + 3).collect();
+    // An xor butterfly leaves the whole warp's reduction in every lane.
+    assert_eq!(ints(&t, "sum"), vec![v.iter().sum::<i64>(); 32]);
+    assert_eq!(ints(&t, "mx"), vec![*v.iter().max().unwrap(); 32]);
+    assert_eq!(ints(&t, "mn"), vec![*v.iter().min().unwrap(); 32]);
+    // LEADER = 0, FOLLOWER = 4, OBSERVER = 5 (one past FOLLOWER), Op::Min = 7.
+    let role: Vec<i64> = (0..32)
+        .map(|l| if l == 0 { 0 } else if l < 16 { 4 } else { 5 } + 7)
+        .collect();
+    assert_eq!(ints(&t, "role"), role);
+}
+
+#[test]
+fn ascend_vf_call_launch_from_host_code() {
+    let t = run("ascend/vf_call_host_launch.cpp", &[]);
+    // scaled_sum<<<2, nullptr, stream>>>: blockDim 2 blocks (Ascend's triple), the block is
+    // asc_vf_call's dim3(64), `scale` = 3 forwarded from the host launch, `in` filled by the
+    // host loop (i % 10) and copied by aclrtMemcpy, `out` of 16 bytes = 4 int32 cells.
+    assert_eq!(t["launch"]["entry"], "WarpScaledSum");
+    assert_eq!(t["launch"]["dialect"], "ascend");
+    assert_eq!(t["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    let input: Vec<i64> = (0..128).map(|i| i % 10).collect();
+    assert_eq!(ints(&t, "in"), input);
+    // asc_shfl_xor butterfly (masks 16..1, width 32): every lane ends with its warp's sum.
+    let sums: Vec<i64> = input
+        .chunks(32)
+        .map(|c| 3 * c.iter().sum::<i64>())
+        .collect();
+    assert_eq!(ints(&t, "out"), sums);
+    assert!(has(&t, "blockDim 2, one block per core"));
+    let t = run("ascend/vf_call_host_launch.cpp", &["--arg", "scale=-1"]);
+    let sums: Vec<i64> = input.chunks(32).map(|c| -c.iter().sum::<i64>()).collect();
+    assert_eq!(ints(&t, "out"), sums);
+}
+
+#[test]
 fn file_scope_constants() {
     let t = run("cuda/const_globals.cu", &[]);
     let want: Vec<i64> = (0..32).map(|l| (l / 4) * 4 + 100).collect();

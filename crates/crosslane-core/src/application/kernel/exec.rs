@@ -65,9 +65,9 @@ pub struct LaunchConfig {
     /// Kernel arguments by parameter name. A pointer or reference parameter: the initial fill of
     /// its global buffer (`index` — the default —, `index+K`, `index*K`, `zero`, `undef`, one
     /// value, or a comma list). A scalar parameter: its value in each lane of a warp (`lane`,
-    /// `lane+K`, `lane*K`, one value, or one per lane); unset, it is undefined in every lane with
-    /// a reason naming it ([`super::host_launch::unset_reason`]), except in a bare snippet,
-    /// whose parameters default to `lane`.
+    /// `lane+K`, `lane*K`, one value, or one per lane); unset, a kernel's is undefined in every
+    /// lane with a reason naming it ([`super::host_launch::unset_reason`]), a snippet's or a
+    /// device function's run as the kernel is `lane` ([`super::host_launch::lane_default`]).
     pub args: BTreeMap<String, String>,
     /// Cells of a pointer parameter's buffer; default: one per thread of the launch.
     pub buffer_len: BTreeMap<String, usize>,
@@ -188,6 +188,7 @@ impl Executor {
             None => super::dialect_guess::infer_dialect(source),
         };
         parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
+        super::host_launch::default_lane_operands(f, &mut config);
         if dialect == Dialect::Cuda {
             parsed_diags.extend(super::legacy::legacy_warnings(&program));
         }
@@ -757,6 +758,8 @@ impl Executor {
                 let text = match self.config.args.get(&p.name) {
                     Some(t) => t.as_str(),
                     None if !self.snippet => {
+                        // A `__global__` kernel's (`host_launch::default_lane_operands` gave the
+                        // others theirs).
                         let why = Undef::at(p.span, super::host_launch::unset_reason(&p.name));
                         if let Some(r) = vars.get_mut(*id) {
                             for l in 0..lanes {

@@ -5,7 +5,7 @@ use super::host;
 use super::{PResult, Parser};
 use crate::kernel::ast::*;
 use crate::kernel::lexer::Tok;
-use crate::kernel::types::{Ty, ValTy};
+use crate::kernel::types::{BinOp, Ty, ValTy};
 use crate::kernel::KernelError;
 use crate::result::Level;
 use std::collections::HashMap;
@@ -32,6 +32,34 @@ impl Parser<'_> {
             if self.is_word("static_assert") {
                 self.skip_static_assert()?;
                 continue;
+            }
+            if self.is_word("enum")
+                || (self.is_word("typedef") && matches!(self.peek(1), Tok::Ident(w) if w == "enum"))
+            {
+                let (name, ty) = self.enum_def()?;
+                if let Some(name) = name {
+                    program.aliases.push((name, ty));
+                }
+                continue;
+            }
+            if self.is_word("__constant__") && loose.is_empty() {
+                match self.global_const() {
+                    Some(g) => {
+                        globals.push(g);
+                        continue;
+                    }
+                    None => {
+                        let at = self.span();
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "`__constant__` is supported for a scalar with a constant \
+                             initializer; `__constant__` arrays and values copied in by \
+                             cudaMemcpyToSymbol are not: pass the table as a kernel parameter (a \
+                             pointer; CLI --buffer NAME=v0,v1,…) or write a `constexpr` constant",
+                        ));
+                    }
+                }
             }
             self.refuse_unsupported_item()?;
             if self.is_word("using") || self.is_word("typedef") {
@@ -176,26 +204,32 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let entry = entry1;
-        if !entry && !self.q_device {
-            // Host code (`main`, `__host__`, a function calling the runtime or launching a
-            // kernel) is read for its launches and skipped, parameters and all.
-            let open_params = self.pos;
-            if let Some(close_params) = self.closing(open_params) {
-                let mut at = close_params + 1;
-                while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
-                {
-                    at += 1;
-                }
-                if matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{"))) {
-                    let close = host::body_end(self, at)?;
-                    let host = name == "main"
-                        || self.q_host
-                        || host::looks_like_host(&self.toks[at..close]);
-                    if host {
-                        self.read_host(&name, start, at, close);
-                        self.pos = close + 1;
-                        return Ok(None);
-                    }
+        // Host code (`main`, `__host__`, a function calling the runtime or launching a kernel)
+        // is read for its launches and skipped, parameters and all; so is an Ascend C kernel
+        // whose body launches a SIMT function by `asc_vf_call` (`host::calls_vf`).
+        let open_params = self.pos;
+        if let Some(close_params) = self.closing(open_params) {
+            let mut at = close_params + 1;
+            while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
+            {
+                at += 1;
+            }
+            let body = matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{")));
+            let launcher = body
+                && self
+                    .closing(at)
+                    .is_some_and(|c| host::calls_vf(&self.toks[at..c]));
+            if body && (launcher || (!entry && !self.q_device)) {
+                let close = host::body_end(self, at)?;
+                let host = launcher
+                    || name == "main"
+                    || self.q_host
+                    || host::looks_like_host(&self.toks[at..close]);
+                if host {
+                    let params = host::param_names(&self.toks[open_params + 1..close_params]);
+                    self.read_host(&name, params, start, at, close);
+                    self.pos = close + 1;
+                    return Ok(None);
                 }
             }
         }
@@ -364,16 +398,124 @@ impl Parser<'_> {
                 "`{w}` definitions are not supported yet; pass the fields as separate buffers or \
                  scalars"
             ),
-            "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
-                 scope"
+            "namespace" => "this `namespace` form is not supported (blocks `namespace X { … }`, \
+                 `namespace a::b { … }` and aliases `namespace N = X;` are); put the functions at \
+                 file scope"
                 .to_string(),
-            "__constant__" => "`__constant__` variables are not supported; pass the data as a \
-                 kernel parameter (a pointer) or use a `constexpr` constant"
-                .to_string(),
-            "enum" => "`enum` is not supported; use `constexpr int` constants".to_string(),
             _ => return Ok(()),
         };
         Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// `enum [class|struct] [Name] [: type] { A, B = expr, … };` (or `typedef enum { … } Name;`):
+    /// each enumerator becomes an integer constant (one more than the one before, 0 first, or
+    /// its constant initializer), and `Name` a name for the underlying type (`int` unless given).
+    /// A scoped enumerator `Name::A` is read as `A` (`super::scopes`). Returns the type's name
+    /// and type. Source: ISO C++ [dcl.enum] paragraphs 2 and 5.
+    ///
+    /// # Errors
+    /// An initializer that is not a constant integer, an enumerator named twice with two
+    /// values (two `enum class`es sharing a name), or a malformed definition.
+    fn enum_def(&mut self) -> PResult<(Option<String>, ValTy)> {
+        let typedef = self.is_word("typedef");
+        if typedef {
+            self.bump();
+        }
+        self.bump(); // `enum`
+        if self.is_word("class") || self.is_word("struct") {
+            self.bump();
+        }
+        let mut name = match self.peek(0) {
+            Tok::Ident(n) => {
+                let n = n.clone();
+                self.bump();
+                Some(n)
+            }
+            _ => None,
+        };
+        let mut ty = ValTy::scalar(crate::kernel::types::Scalar::I32);
+        if self.eat(":") {
+            match self.base_type()? {
+                Ty::Val(v) if !v.scalar.is_float() && v.lanes <= 1 => ty = v,
+                _ => return self.err("an integer type after `:` (the enum's underlying type)"),
+            }
+        }
+        if let Some(n) = &name {
+            self.aliases.insert(n.clone(), ty);
+        }
+        if self.eat(";") {
+            // An opaque declaration `enum class E : int;`.
+            return Ok((name, ty));
+        }
+        self.expect_punct("{")?;
+        let empty = HashMap::new();
+        let mut prev: Option<Expr> = None;
+        while !self.eat("}") {
+            let at = self.span();
+            let enumerator = self.ident()?;
+            let value = if self.eat("=") {
+                self.assign_expr()?
+            } else {
+                let one = Expr::new(
+                    ExprKind::Int {
+                        value: 1,
+                        unsigned: false,
+                        long: false,
+                    },
+                    at,
+                );
+                match prev.take() {
+                    Some(p) => {
+                        Expr::new(ExprKind::Binary(BinOp::Add, Box::new(p), Box::new(one)), at)
+                    }
+                    None => Expr::new(
+                        ExprKind::Int {
+                            value: 0,
+                            unsigned: false,
+                            long: false,
+                        },
+                        at,
+                    ),
+                }
+            };
+            let Some(v) = const_eval(&value, &empty).and_then(|v| v.int()) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("enumerator `{enumerator}`: its value must be a constant integer"),
+                ));
+            };
+            let e = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(value.clone())), at);
+            if let Some(old) = self.consts.get(&enumerator) {
+                let same = const_eval(old, &empty).and_then(|o| o.int()) == Some(v);
+                if !same {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "enumerator `{enumerator}` is already a constant with another value: \
+                             scoped names are read without their enum (`E::{enumerator}` as \
+                             `{enumerator}`), so two enums cannot share an enumerator name here; \
+                             rename one"
+                        ),
+                    ));
+                }
+            }
+            self.consts.insert(enumerator, e);
+            prev = Some(value);
+            if !self.is_punct("}") {
+                self.expect_punct(",")?;
+            }
+        }
+        if typedef {
+            let n = self.ident()?;
+            self.aliases.insert(n.clone(), ty);
+            name = Some(n);
+        } else if let Tok::Ident(_) = self.peek(0) {
+            return self.err("`;` after the enum (a variable declared with its definition is not supported; declare it separately)");
+        }
+        self.expect_punct(";")?;
+        Ok((name, ty))
     }
 
     /// A file-scope `const`/`constexpr` declaration whose every declarator has a constant
@@ -384,7 +526,8 @@ impl Parser<'_> {
         let mut is_const = false;
         while let Tok::Ident(w) = self.peek(k) {
             match w.as_str() {
-                "const" | "constexpr" => is_const = true,
+                // `__constant__` data with a constant initializer is read-only: a constant.
+                "const" | "constexpr" | "__constant__" => is_const = true,
                 "static" | "__device__" | "__host__" | "inline" => {}
                 _ => break,
             }

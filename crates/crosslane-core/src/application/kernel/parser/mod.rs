@@ -26,6 +26,7 @@ mod expr;
 mod host;
 mod items;
 mod macros;
+mod scopes;
 mod stmt;
 mod templates;
 mod types;
@@ -89,6 +90,7 @@ pub fn parse_with_entry(
         &mut macro_diags,
         limits.max_tokens,
     )?;
+    let tokens = scopes::flatten_scopes(tokens, &mut macro_diags);
     let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
     p.diags = macro_diags;
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
@@ -121,6 +123,7 @@ pub fn parse_with_entry(
     let mut program = p
         .program()
         .map_err(|e| hint_flattened(e, &lexed.comments))?;
+    p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
     let entry = match entry.filter(|e| e.contains('<')) {
         Some(e) => Some(p.entry_instance(e)?),
@@ -183,6 +186,8 @@ struct Parser<'a> {
     consts: HashMap<String, Expr>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
+    /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
+    vf_calls: Vec<host::VfCall>,
     /// Whether the qualifiers read since the start of the current item named `__device__`.
     q_device: bool,
     /// Whether they named `__host__`.
@@ -219,6 +224,7 @@ impl<'a> Parser<'a> {
             suggestions: 0,
             consts: HashMap::new(),
             launches: Vec::new(),
+            vf_calls: Vec::new(),
             q_device: false,
             q_host: false,
             templates: HashMap::new(),
