@@ -467,6 +467,108 @@ fn ascend_vf_call_launch_from_host_code() {
 }
 
 #[test]
+fn constant_table_lookup_then_shuffles() {
+    let t = run("cuda/constant_table_shuffle.cu", &["--buffer", "in=i+1"]);
+    // kWeight = {1..7, 0}: eight cells, the last zero-initialized (C11 6.7.9p21).
+    assert_eq!(ints(&t, "kWeight"), vec![1, 2, 3, 4, 5, 6, 7, 0]);
+    let weight = [1i64, 2, 3, 4, 5, 6, 7, 0];
+    let w: Vec<i64> = (0..32).map(|l| (l as i64 + 1) * weight[l % 8]).collect();
+    // __shfl_up_sync by 1: lane 0 keeps its own; __shfl_down_sync by 1: lane 31 keeps its own
+    // (CUDA Programming Guide, warp shuffle functions).
+    let out: Vec<i64> = (0..32)
+        .map(|l| {
+            let left = if l == 0 { w[l] } else { w[l - 1] };
+            let right = if l == 31 { w[l] } else { w[l + 1] };
+            left - 2 * w[l] + right + 100
+        })
+        .collect();
+    assert_eq!(ints(&t, "out"), out);
+    assert!(has(
+        &t,
+        "`__constant__ kWeight` (8 cells of int) is read-only data"
+    ));
+    // --buffer replaces a table like any buffer.
+    let t = run(
+        "cuda/constant_table_shuffle.cu",
+        &["--buffer", "in=i+1", "--buffer", "kTaps=0,1,0"],
+    );
+    let out: Vec<i64> = w.iter().map(|v| v + 100).collect();
+    assert_eq!(ints(&t, "out"), out);
+}
+
+#[test]
+fn constructs_still_refused_are_named_with_what_to_do() {
+    let cases = [
+        (
+            "__constant__ float coeff[4];\n__global__ void k(float* o) { o[0] = coeff[0]; }\n",
+            "1:",
+            "cudaMemcpyToSymbol are not read",
+        ),
+        (
+            "__constant__ int grid[2][2] = {{1, 2}, {3, 4}};\n__global__ void k(int* o) {}\n",
+            "1:",
+            "multi-dimensional `__constant__` arrays are not supported",
+        ),
+        (
+            "enum class A { X };\nenum class B { X = 3 };\n__global__ void k(int* o) {}\n",
+            "2:",
+            "two enums cannot share an enumerator name here",
+        ),
+        (
+            "__global__ void k(int* o) {\n  switch (threadIdx.x % 2) { case 0: o[0] = 1; }\n}\n",
+            "2:",
+            "`switch` statements are not supported yet; write them as an `if` / `else if` chain",
+        ),
+        (
+            "__global__ void k(int* o) {\n  if (o[0]) goto done;\ndone:\n  o[0] = 1;\n}\n",
+            "3:",
+            "`goto` and labels are not supported",
+        ),
+        (
+            "__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",
+            "2:",
+            "inline `asm` is not supported; call the vendor's intrinsic instead",
+        ),
+        (
+            "__global__ void k(int* o) {\n  int t[3] = {1, 2, 3};\n  o[0] = t[1];\n}\n",
+            "2:",
+            "initializer lists `= {…}` are not supported inside functions",
+        ),
+    ];
+    for (src, line, needle) in cases {
+        let (code, err) = refused(src);
+        assert_eq!(code, Some(2), "{src}");
+        assert!(err.contains(needle), "{src}: {err}");
+        assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
+    }
+}
+
+#[test]
+fn extern_c_and_noexcept_change_nothing() {
+    let src = "extern \"C\" {\n__device__ int twice(int v) noexcept { return 2 * v; }\n}\n\
+               extern \"C\" __global__ void k(int* o) { o[threadIdx.x] = twice(threadIdx.x); }\n";
+    let dir = std::env::temp_dir().join(format!("crosslane-extern-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("extern_c.cu");
+    std::fs::write(&path, src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("run")
+        .arg(&path)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ints(&t, "o"), (0..32).map(|l| 2 * l).collect::<Vec<i64>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn file_scope_constants() {
     let t = run("cuda/const_globals.cu", &[]);
     let want: Vec<i64> = (0..32).map(|l| (l / 4) * 4 + 100).collect();

@@ -264,6 +264,26 @@ pub struct Program {
     /// Kernel launches read from host code (`k<<<g, b>>>(…)`, `hipLaunchKernelGGL(…)`), in
     /// source order; host functions themselves are not run.
     pub launches: Vec<HostLaunch>,
+    /// File-scope `__constant__` arrays with a constant initializer, in source order.
+    pub constants: Vec<ConstTable>,
+}
+
+/// A file-scope `__constant__` array with a constant initializer (`__constant__ float w[4] =
+/// {…};`): read-only data every thread of the grid reads. It is given to each kernel as a
+/// global buffer of that name, filled with the initializer (cells past it zero, ISO C11
+/// 6.7.9p21), which `--buffer NAME=…` may replace. Source: CUDA C++ Programming Guide,
+/// "Variable Memory Space Specifiers" (`__constant__`: constant memory space, lifetime of the
+/// application, accessible from all threads of the grid).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstTable {
+    /// The array's name.
+    pub name: String,
+    /// Its element type.
+    pub elem: ValTy,
+    /// Every cell's value, as a number's text, in order (its length is the array's).
+    pub values: Vec<String>,
+    /// Where it is declared.
+    pub span: Span,
 }
 
 /// A kernel launch written in host code, with what could be read as a constant.

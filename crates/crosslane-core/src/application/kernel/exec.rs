@@ -145,6 +145,7 @@ impl Executor {
         // Host code's launch fills what the user left unset (issue 14).
         let user_block = config.block_dim.is_some();
         parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
+        super::host_launch::apply_constant_tables(&program, &mut config);
         let f = match &config.entry {
             Some(name) => program
                 .functions
@@ -241,7 +242,13 @@ impl Executor {
             by_name,
             max_code: config.limits.max_code,
             max_nest: config.limits.depth(),
-            module_scopes: if dialect == Dialect::Wgsl { 2 } else { 0 },
+            // WGSL's module scope; a C kernel's parameters when `__constant__` tables are
+            // among them, so device functions see the tables.
+            module_scopes: if dialect == Dialect::Wgsl {
+                2
+            } else {
+                usize::from(!program.constants.is_empty())
+            },
             ..Compiler::default()
         };
         compiler.scopes.push(HashMap::new());

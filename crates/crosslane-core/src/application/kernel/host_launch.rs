@@ -174,6 +174,20 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
     notes
 }
 
+/// Fills each `__constant__` table's buffer with its initializer and gives it its length,
+/// unless the user set them (`--buffer NAME=…`, the page's fields).
+pub fn apply_constant_tables(program: &Program, config: &mut LaunchConfig) {
+    for t in &program.constants {
+        if !config.args.contains_key(&t.name) {
+            config.args.insert(t.name.clone(), t.values.join(","));
+            config
+                .buffer_len
+                .entry(t.name.clone())
+                .or_insert(t.values.len());
+        }
+    }
+}
+
 /// Why a scalar parameter nobody set is undefined: its name and how to set it. Every lane holds
 /// it as its [`super::Undef`] reason, so each result computed from the parameter shows it.
 pub fn unset_reason(name: &str) -> String {

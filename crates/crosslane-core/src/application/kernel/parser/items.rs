@@ -25,6 +25,23 @@ impl Parser<'_> {
             if self.skip_namespace_line() {
                 continue;
             }
+            if self.is_word("template") && !matches!(self.peek(1), Tok::Punct("<")) {
+                // `template __global__ void k<int>(int*);`: an explicit instantiation. A launch
+                // or `--entry 'k<int>'` instantiates what runs; nothing to do here.
+                let at = self.span();
+                while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+                    self.bump();
+                }
+                self.eat(";");
+                self.diag(
+                    at,
+                    Level::Info,
+                    "explicit template instantiation skipped: a launch or --entry 'name<args>' \
+                     instantiates the kernel that runs",
+                    "",
+                );
+                continue;
+            }
             if self.is_word("template") {
                 self.template_def()?;
                 continue;
@@ -43,9 +60,13 @@ impl Parser<'_> {
                 continue;
             }
             if self.is_word("__constant__") && loose.is_empty() {
-                match self.global_const() {
-                    Some(g) => {
-                        globals.push(g);
+                if let Some(g) = self.global_const() {
+                    globals.push(g);
+                    continue;
+                }
+                match self.const_table()? {
+                    Some(t) => {
+                        program.constants.push(t);
                         continue;
                     }
                     None => {
@@ -53,10 +74,11 @@ impl Parser<'_> {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
-                            "`__constant__` is supported for a scalar with a constant \
-                             initializer; `__constant__` arrays and values copied in by \
-                             cudaMemcpyToSymbol are not: pass the table as a kernel parameter (a \
-                             pointer; CLI --buffer NAME=v0,v1,…) or write a `constexpr` constant",
+                            "`__constant__` data needs a constant initializer here (a scalar \
+                             `= v` or a one-dimensional array `= {…}`); values copied in by \
+                             cudaMemcpyToSymbol are not read: write them in the initializer, or \
+                             pass the table as a kernel parameter (a pointer; CLI --buffer \
+                             NAME=v0,v1,…)",
                         ));
                     }
                 }
@@ -407,6 +429,113 @@ impl Parser<'_> {
         Err(KernelError::new(at.line, at.col, msg))
     }
 
+    /// `__constant__ T name[N] = {v0, v1, …};` (size optional; `const`, `static`, `__device__`
+    /// around it allowed): its cells as constants ([`ConstTable`]). `None` (position restored)
+    /// when no such array starts here or it has no initializer.
+    ///
+    /// # Errors
+    /// A multi-dimensional array, a size or value that is not a constant, or more values than
+    /// the size.
+    fn const_table(&mut self) -> PResult<Option<ConstTable>> {
+        let save = self.pos;
+        let at = self.span();
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__constant__" | "const" | "static" | "__device__" | "constexpr"))
+        {
+            self.bump();
+        }
+        let Ok(Ty::Val(elem)) = self.base_type() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let Tok::Ident(name) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        self.bump();
+        if !self.eat("[") {
+            self.pos = save;
+            return Ok(None);
+        }
+        let empty = HashMap::new();
+        let size = if self.eat("]") {
+            None
+        } else {
+            let e = self.assign_expr()?;
+            self.expect_punct("]")?;
+            match const_eval(&e, &empty)
+                .and_then(|v| v.int())
+                .and_then(|n| usize::try_from(n).ok())
+            {
+                Some(n) => Some(n),
+                None => return self.err("a constant size for the `__constant__` array"),
+            }
+        };
+        if self.is_punct("[") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`__constant__ {name}[…][…]`: multi-dimensional `__constant__` arrays are not \
+                     supported; flatten it to one dimension (`{name}[row * COLS + col]`)"
+                ),
+            ));
+        }
+        if !self.eat("=") {
+            self.pos = save;
+            return Ok(None);
+        }
+        self.expect_punct("{")?;
+        let mut values = Vec::new();
+        while !self.eat("}") {
+            let v_at = self.span();
+            let e = self.assign_expr()?;
+            let Some(v) = const_eval(&e, &empty).and_then(|v| v.text()) else {
+                return Err(KernelError::new(
+                    v_at.line,
+                    v_at.col,
+                    format!(
+                        "`{name}`: each initializer of a `__constant__` array must be a constant"
+                    ),
+                ));
+            };
+            values.push(v);
+            if !self.is_punct("}") {
+                self.expect_punct(",")?;
+            }
+        }
+        self.expect_punct(";")?;
+        let len = size.unwrap_or(values.len());
+        if values.len() > len {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}[{len}]` has {} initializers, more than its size",
+                    values.len()
+                ),
+            ));
+        }
+        // ISO C11 6.7.9p21: cells without an initializer are zero.
+        values.resize(len, "0".to_string());
+        self.diag(
+            at,
+            Level::Info,
+            format!(
+                "`__constant__ {name}` ({len} cells of {}) is read-only data: each kernel gets \
+                 it as a buffer `{name}` filled with its initializer (`--buffer {name}=…` \
+                 replaces it)",
+                elem.name()
+            ),
+            "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__constant__)",
+        );
+        Ok(Some(ConstTable {
+            name,
+            elem,
+            values,
+            span: at,
+        }))
+    }
+
     /// `enum [class|struct] [Name] [: type] { A, B = expr, … };` (or `typedef enum { … } Name;`):
     /// each enumerator becomes an integer constant (one more than the one before, 0 first, or
     /// its constant initializer), and `Name` a name for the underlying type (`int` unless given).
@@ -574,5 +703,29 @@ impl Parser<'_> {
             }
         }
         Some(stmt)
+    }
+}
+
+/// Gives every kernel (`__global__` function) each `__constant__` table of `program` as a
+/// trailing pointer parameter of the table's name, unless it has a parameter of that name: the
+/// engine then allocates and fills it like any buffer ([`ConstTable`]), and device functions
+/// see it as a file-scope name.
+pub(super) fn add_constant_params(program: &mut Program) {
+    let tables = &program.constants;
+    for f in program
+        .functions
+        .iter_mut()
+        .filter(|f| f.entry && !f.snippet)
+    {
+        for t in tables {
+            if f.params.iter().all(|p| p.name != t.name) {
+                f.params.push(Param {
+                    name: t.name.clone(),
+                    ty: Ty::Ptr(t.elem),
+                    reference: false,
+                    span: t.span,
+                });
+            }
+        }
     }
 }

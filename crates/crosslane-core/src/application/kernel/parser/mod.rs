@@ -30,6 +30,7 @@ mod scopes;
 mod stmt;
 mod templates;
 mod types;
+mod unsupported;
 
 use std::collections::HashMap;
 
@@ -122,7 +123,7 @@ pub fn parse_with_entry(
     }
     let mut program = p
         .program()
-        .map_err(|e| hint_flattened(e, &lexed.comments))?;
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
     p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
     let entry = match entry.filter(|e| e.contains('<')) {
@@ -130,7 +131,8 @@ pub fn parse_with_entry(
         None => None,
     };
     p.instantiate_pending(&mut program.functions)
-        .map_err(|e| hint_flattened(e, &lexed.comments))?;
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
+    items::add_constant_params(&mut program);
     Ok(Parsed {
         program,
         diagnostics: p.diags,

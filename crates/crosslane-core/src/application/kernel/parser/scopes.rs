@@ -1,9 +1,11 @@
-//! Namespaces and scoped names, flattened on the token stream before parsing: a `namespace X {
-//! … }` block's braces are dropped (its functions and constants are file-scope ones), and a
+//! Namespaces, scoped names and linkage words, flattened on the token stream before parsing: a
+//! `namespace X { … }` block's braces are dropped (its functions and constants are file-scope ones), and a
 //! qualified name `X::f` or `Color::Red`, where `X` is a namespace or `Color` an enum the source
 //! declares, is read as `f` / `Red`. Real warp-level code wraps its helpers this way (`namespace
 //! detail { … }`, `enum class Op { Sum, Max }`); two namespaces defining the same name are not
-//! told apart (C++ would; the parser then reports the second definition).
+//! told apart (C++ would; the parser then reports the second definition). `extern "C"` (C
+//! linkage, which Ascend C kernels are declared with) and `noexcept` are dropped: neither
+//! changes what a kernel computes.
 //!
 //! Source: ISO C++ [basic.namespace] (a namespace body's declarations are members of the
 //! namespace, named `X::f` outside it) and [dcl.enum] (a scoped enumerator is named `E::A`).
@@ -74,9 +76,9 @@ fn scope_names(toks: &[Token]) -> HashSet<String> {
 /// enums removed; `using X::f;` declarations are dropped. Each namespace opened is noted once in
 /// `diags`. Linear in the tokens, no recursion.
 pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>) -> Vec<Token> {
-    let has_scopes = toks
-        .iter()
-        .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "namespace" || w == "enum"));
+    let has_scopes = toks.iter().any(|t| {
+        matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "namespace" | "enum" | "extern" | "noexcept" | "using"))
+    });
     if !has_scopes {
         return toks;
     }
@@ -134,6 +136,23 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
                 k = j + 1;
                 continue;
             }
+        }
+        // `extern "C"` (C linkage, nothing to run; `extern "C" { … }` loses its braces) and
+        // `noexcept` (no exceptions here) change no result.
+        if word(Some(t)) == Some("extern")
+            && matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Str(c)) if c == "C")
+        {
+            if punct(toks.get(k + 2), "{") {
+                open.push(depth);
+                k += 3;
+            } else {
+                k += 2;
+            }
+            continue;
+        }
+        if word(Some(t)) == Some("noexcept") {
+            k += 1;
+            continue;
         }
         // `using X::f;` (a using-declaration): the name is already visible unqualified.
         if word(Some(t)) == Some("using")
