@@ -108,6 +108,32 @@ test('a scalar, a buffer fill and a memory edit are in the link and survive a re
   await page.close();
 });
 
+test('an unset scalar is undefined in every result computed from it, with the reason naming it', async () => {
+  const page = await kernelPage();
+  await rendered(page, () => page.fill('#kernel-source', SOURCE));
+  await page.waitForSelector('#kernel-args input[data-arg="s"]');
+  await settled(page);
+  await runToEnd(page);
+  // `v = __shfl_down_sync(…) + s` with `s` set by nobody: undefined in every lane (never a
+  // number picked for the user), the hover saying which parameter and how to set it.
+  for (const lane of [0, 17, 31]) {
+    const cell = `#kernel-vars tr[data-lane="${lane}"] td[data-var="v"]`;
+    assert.equal((await page.textContent(cell)).trim(), 'undefined');
+    const why = await page.getAttribute(cell, 'title');
+    assert.match(why, /scalar parameter `s` is not set/);
+    assert.match(why, /--arg s=VALUE/);
+    assert.match(why, /page's `s` field/);
+  }
+  assert.match(await page.textContent('#kernel-diagnostics'), /`s` is not set: it is undefined in every lane/);
+  await page.screenshot({ path: join(ARTIFACTS, 'kernel-unset-scalar.png'), fullPage: true });
+  // Setting the field gives every lane a number: lane 0 reads d[1] = 1, plus s = 5.
+  await rendered(page, () => page.getByLabel('s', { exact: true }).fill('5'));
+  await settled(page);
+  await runToEnd(page);
+  assert.equal((await page.textContent('#kernel-vars tr[data-lane="0"] td[data-var="v"]')).trim(), '6');
+  await page.close();
+});
+
 test('the dialect picker changes the lanes (HIP wave64) and says why; the link keeps it', async () => {
   const page = await kernelPage();
   await settled(page);
