@@ -19,8 +19,8 @@ use crate::result::Level;
 pub struct MergedDiagnostic {
     /// Severity.
     pub level: Level,
-    /// The first report's message; when it was reported more than once, without its lane list
-    /// (" (lanes …)"), which differs from warp to warp.
+    /// The first report's message; when later reports said it with other numbers or lanes,
+    /// without its lane list (" (lanes …)") and marked as the first of them.
     pub message: String,
     /// Line (1-based; 0 for the "and N more" line of diagnostics beyond the limit).
     pub line: u32,
@@ -44,6 +44,9 @@ pub struct DiagLog {
     counts: HashMap<Key, (u64, usize)>,
     /// First occurrence of each distinct diagnostic, in order.
     first: Vec<KernelDiagnostic>,
+    /// Per distinct diagnostic: whether a later occurrence's message differed from the first's
+    /// (its numbers or lane list).
+    differs: Vec<bool>,
     max: u64,
     /// Occurrences of diagnostics beyond the distinct limit.
     dropped: u64,
@@ -94,8 +97,13 @@ impl DiagLog {
             d.rule.clone(),
             shape(&d.message),
         );
-        if let Some((n, _)) = self.counts.get_mut(&key) {
+        if let Some((n, i)) = self.counts.get_mut(&key) {
             *n += 1;
+            if self.first.get(*i).is_some_and(|f| f.message != d.message) {
+                if let Some(x) = self.differs.get_mut(*i) {
+                    *x = true;
+                }
+            }
             return *n <= SHOWN_REPEATS;
         }
         if self.counts.len() as u64 >= self.max {
@@ -107,6 +115,7 @@ impl DiagLog {
         }
         self.counts.insert(key, (1, self.first.len()));
         self.first.push(d.clone());
+        self.differs.push(false);
         true
     }
 
@@ -172,15 +181,21 @@ impl DiagLog {
             .first
             .iter()
             .zip(counts)
-            .map(|(d, count)| {
-                let message = match d.message.find(" (lanes ") {
-                    Some(cut) if count > 1 => {
-                        let tail = &d.message[cut + 1..];
-                        // The lane list is the parenthesis closing the message's first part.
-                        let rest = tail.find(')').map_or("", |e| &tail[e + 1..]);
-                        format!("{}{rest}", &d.message[..cut])
-                    }
-                    _ => d.message.clone(),
+            .zip(&self.differs)
+            .map(|((d, count), &differs)| {
+                let message = if differs {
+                    let base = match d.message.find(" (lanes ") {
+                        Some(cut) => {
+                            let tail = &d.message[cut + 1..];
+                            // The lane list is the parenthesis closing the message's first part.
+                            let rest = tail.find(')').map_or("", |e| &tail[e + 1..]);
+                            format!("{}{rest}", &d.message[..cut])
+                        }
+                        None => d.message.clone(),
+                    };
+                    format!("{base} [the first of {count} reports; the others differ in their numbers or lanes]")
+                } else {
+                    d.message.clone()
                 };
                 MergedDiagnostic {
                     level: d.level,
@@ -249,7 +264,10 @@ mod tests {
         let m = log.merged();
         assert_eq!(m.len(), 3, "{m:?}");
         assert_eq!(m[0].count, 10);
-        assert_eq!(m[0].message, "0 + 1 overflows int");
+        assert_eq!(
+            m[0].message,
+            "0 + 1 overflows int [the first of 10 reports; the others differ in their numbers or lanes]"
+        );
         assert_eq!(m[1].count, 1);
         assert!(m[2].message.contains("and 2 more"), "{}", m[2].message);
         assert_eq!(m[2].count, 2);
