@@ -569,6 +569,22 @@ fn extern_c_and_noexcept_change_nothing() {
 }
 
 #[test]
+fn ascend_pure_simt_asc_file_with_a_cuda_order_launch() {
+    let t = run("ascend/simt_guarded_reduce.asc", &[]);
+    // `.asc` → Ascend C; <<<2, 64, 0, stream>>> is blocks, threads, dynamic UB bytes, stream
+    // (asc-devkit's pure SIMT add example), total_length = 100 from the launch.
+    assert_eq!(t["launch"]["dialect"], "ascend");
+    assert_eq!(t["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    // x[i] = 2i from the host loop; asc_reduce_add sums the active lanes (CANN API reference):
+    // threads 100..127 returned, so the last warp sums lanes 96..99 only.
+    let sums: Vec<i64> = (0..4)
+        .map(|w| (w * 32..(w * 32 + 32).min(100)).map(|i| 2 * i).sum())
+        .collect();
+    assert_eq!(ints(&t, "sums"), sums);
+}
+
+#[test]
 fn file_scope_constants() {
     let t = run("cuda/const_globals.cu", &[]);
     let want: Vec<i64> = (0..32).map(|l| (l / 4) * 4 + 100).collect();

@@ -701,7 +701,9 @@ impl Parser<'_> {
     /// blocks (cores) the kernel runs on, an L2 control pointer (reserved, `nullptr`) and the
     /// stream (CANN Ascend C operator development guide, "Kernel function" / 核函数调用:
     /// `kernel_name<<<blockDim, l2ctrl, stream>>>(argument list)`), not CUDA's grid, block and
-    /// shared bytes. The SIMT launch gets blockDim blocks, and each argument that forwards a
+    /// shared bytes. (A pure SIMT `__global__` kernel is launched with CUDA's order,
+    /// `<<<blocks, threads, dynUBufSize, stream>>>`, asc-devkit
+    /// `examples/00_introduction/01_add/simt_add/add.asc`, and is read as CUDA's.) The SIMT launch gets blockDim blocks, and each argument that forwards a
     /// launcher parameter gets what the host passed for it.
     pub(super) fn link_vf_calls(&mut self) {
         for vf in std::mem::take(&mut self.vf_calls) {
