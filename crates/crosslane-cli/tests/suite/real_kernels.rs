@@ -510,6 +510,11 @@ fn constructs_still_refused_are_named_with_what_to_do() {
             "multi-dimensional `__constant__` arrays are not supported",
         ),
         (
+            "__constant__ int big[100000] = {1};\n__global__ void k(int* o) {}\n",
+            "1:",
+            "constant memory holds 64 KB",
+        ),
+        (
             "enum class A { X };\nenum class B { X = 3 };\n__global__ void k(int* o) {}\n",
             "2:",
             "two enums cannot share an enumerator name here",

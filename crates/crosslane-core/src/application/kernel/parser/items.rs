@@ -505,6 +505,20 @@ impl Parser<'_> {
         }
         self.expect_punct(";")?;
         let len = size.unwrap_or(values.len());
+        // CUDA C++ Programming Guide, "Device Memory Accesses" / technical specifications:
+        // constant memory is 64 KB; a larger table is not a real kernel's (and is never built).
+        let cell = u64::from(elem.scalar.bits().div_ceil(8)) * u64::from(elem.lanes.max(1));
+        let bytes = (len as u64).saturating_mul(cell);
+        if bytes > 65_536 {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`__constant__ {name}[{len}]` needs {bytes} bytes: constant memory holds 64 \
+                     KB (65536 bytes); pass a larger table as a kernel parameter (a pointer)"
+                ),
+            ));
+        }
         if values.len() > len {
             return Err(KernelError::new(
                 at.line,
