@@ -5,7 +5,7 @@ use super::host;
 use super::{PResult, Parser};
 use crate::kernel::ast::*;
 use crate::kernel::lexer::Tok;
-use crate::kernel::types::{BinOp, Ty, ValTy};
+use crate::kernel::types::{Ty, UnOp, ValTy};
 use crate::kernel::KernelError;
 use crate::result::Level;
 use std::collections::HashMap;
@@ -592,43 +592,40 @@ impl Parser<'_> {
         }
         self.expect_punct("{")?;
         let empty = HashMap::new();
-        let mut prev: Option<Expr> = None;
+        // The next implicit value, as a number: each enumerator's constant is a literal, never
+        // a chain of `+ 1`s as long as the enum.
+        let mut next: i128 = 0;
         while !self.eat("}") {
             let at = self.span();
             let enumerator = self.ident()?;
-            let value = if self.eat("=") {
-                self.assign_expr()?
+            let v = if self.eat("=") {
+                let value = self.assign_expr()?;
+                let Some(v) = const_eval(&value, &empty).and_then(|v| v.int()) else {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("enumerator `{enumerator}`: its value must be a constant integer"),
+                    ));
+                };
+                v
             } else {
-                let one = Expr::new(
-                    ExprKind::Int {
-                        value: 1,
-                        unsigned: false,
-                        long: false,
-                    },
-                    at,
-                );
-                match prev.take() {
-                    Some(p) => {
-                        Expr::new(ExprKind::Binary(BinOp::Add, Box::new(p), Box::new(one)), at)
-                    }
-                    None => Expr::new(
-                        ExprKind::Int {
-                            value: 0,
-                            unsigned: false,
-                            long: false,
-                        },
-                        at,
-                    ),
-                }
+                next
             };
-            let Some(v) = const_eval(&value, &empty).and_then(|v| v.int()) else {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("enumerator `{enumerator}`: its value must be a constant integer"),
-                ));
+            next = v.saturating_add(1);
+            let magnitude = Expr::new(
+                ExprKind::Int {
+                    value: u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX),
+                    unsigned: false,
+                    long: v.unsigned_abs() > i32::MAX as u128,
+                },
+                at,
+            );
+            let literal = if v < 0 {
+                Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(magnitude)), at)
+            } else {
+                magnitude
             };
-            let e = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(value.clone())), at);
+            let e = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(literal)), at);
             if let Some(old) = self.consts.get(&enumerator) {
                 let same = const_eval(old, &empty).and_then(|o| o.int()) == Some(v);
                 if !same {
@@ -645,7 +642,6 @@ impl Parser<'_> {
                 }
             }
             self.consts.insert(enumerator, e);
-            prev = Some(value);
             if !self.is_punct("}") {
                 self.expect_punct(",")?;
             }
