@@ -497,12 +497,67 @@ fn constant_table_lookup_then_shuffles() {
 }
 
 #[test]
+fn constant_tables_filled_by_cuda_memcpy_to_symbol() {
+    let t = run("cuda/constant_symbol_copy.cu", &["--buffer", "in=index"]);
+    // h_scale[i] = 0.5 i, copied by cudaMemcpyToSymbol; c_bias has no copy: zero (static
+    // storage starts zeroed).
+    let scale: Vec<f64> = (0..8).map(|i| 0.5 * f64::from(i)).collect();
+    let floats = |name: &str| -> Vec<f64> {
+        values(&t, name)
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(floats("c_scale"), scale);
+    assert_eq!(ints(&t, "c_bias"), vec![0; 4]);
+    // v = in[l] * c_scale[l % 8]; __shfl_xor_sync(…, 1) swaps neighbours.
+    let v: Vec<f64> = (0..32)
+        .map(|l| f64::from(l) * scale[l as usize % 8])
+        .collect();
+    let out: Vec<f64> = (0..32).map(|l| v[l ^ 1]).collect();
+    assert_eq!(floats("out"), out);
+    assert!(has(&t, "filled as host code fills `h_scale` (line 18)"));
+    assert!(has(&t, "zero: nothing copies into it"));
+    // A copy of data that cannot be read leaves the table undefined (null), with a warning.
+    use std::io::Write;
+    let src = "__constant__ int t[4];\n__global__ void k(int* o) { o[threadIdx.x] = t[0]; }\n\
+               int main() { int h[4]; read(h); cudaMemcpyToSymbol(t, h, sizeof(h)); }\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["run", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(src.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(values(&t, "t").iter().all(Value::is_null));
+    assert!(values(&t, "o").iter().all(Value::is_null));
+    assert!(has(
+        &t,
+        "undefined: the cudaMemcpyToSymbol at line 3 copies data not read here"
+    ));
+}
+
+#[test]
 fn constructs_still_refused_are_named_with_what_to_do() {
     let cases = [
         (
-            "__constant__ float coeff[4];\n__global__ void k(float* o) { o[0] = coeff[0]; }\n",
+            "__constant__ float coeff;\n__global__ void k(float* o) { o[0] = coeff; }\n",
             "1:",
-            "cudaMemcpyToSymbol are not read",
+            "`__constant__` data needs a constant initializer here",
         ),
         (
             "__constant__ int grid[2][2] = {{1, 2}, {3, 4}};\n__global__ void k(int* o) {}\n",

@@ -268,10 +268,11 @@ pub struct Program {
     pub constants: Vec<ConstTable>,
 }
 
-/// A file-scope `__constant__` array with a constant initializer (`__constant__ float w[4] =
-/// {…};`): read-only data every thread of the grid reads. It is given to each kernel as a
-/// global buffer of that name, filled with the initializer (cells past it zero, ISO C11
-/// 6.7.9p21), which `--buffer NAME=…` may replace. Source: CUDA C++ Programming Guide,
+/// A file-scope one-dimensional `__constant__` array (`__constant__ float w[4] = {…};`, or
+/// `__constant__ float w[4];` that host code fills by `cudaMemcpyToSymbol`): read-only data
+/// every thread of the grid reads. It is given to each kernel as a global buffer of that name,
+/// filled with the initializer (cells past it zero, ISO C11 6.7.9p21) or the host copy, which
+/// `--buffer NAME=…` may replace. Source: CUDA C++ Programming Guide,
 /// "Variable Memory Space Specifiers" (`__constant__`: constant memory space, lifetime of the
 /// application, accessible from all threads of the grid).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -280,8 +281,14 @@ pub struct ConstTable {
     pub name: String,
     /// Its element type.
     pub elem: ValTy,
-    /// Every cell's value, as a number's text, in order (its length is the array's).
+    /// Cells.
+    pub len: usize,
+    /// Every cell's value, as a number's text, in order: the initializer's or the host copy's;
+    /// empty when neither gives them.
     pub values: Vec<String>,
+    /// Without values: whether host code copies into it (`cudaMemcpyToSymbol`) from data that
+    /// could not be read (then its cells are undefined; else zero, as static storage starts).
+    pub copied_unread: bool,
     /// Where it is declared.
     pub span: Span,
 }

@@ -179,11 +179,13 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
 pub fn apply_constant_tables(program: &Program, config: &mut LaunchConfig) {
     for t in &program.constants {
         if !config.args.contains_key(&t.name) {
-            config.args.insert(t.name.clone(), t.values.join(","));
-            config
-                .buffer_len
-                .entry(t.name.clone())
-                .or_insert(t.values.len());
+            let fill = match (t.values.is_empty(), t.copied_unread) {
+                (false, _) => t.values.join(","),
+                (true, true) => "undef".to_string(),
+                (true, false) => "zero".to_string(),
+            };
+            config.args.insert(t.name.clone(), fill);
+            config.buffer_len.entry(t.name.clone()).or_insert(t.len);
         }
     }
 }

@@ -378,6 +378,29 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
+                // `cudaMemcpyToSymbol(symbol, src, bytes[, offset, kind])` (CUDA Runtime API;
+                // HIP's takes `HIP_SYMBOL(symbol)`): a `__constant__` table's contents.
+                "cudaMemcpyToSymbol" | "hipMemcpyToSymbol" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        let last_ident = |p: Option<&(usize, usize)>| -> Option<String> {
+                            let &(a, b) = p?;
+                            toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) if n != "HIP_SYMBOL" => Some(n.clone()),
+                                _ => None,
+                            })
+                        };
+                        if let Some(sym) = last_ident(parts.first()) {
+                            let data = last_ident(parts.get(1)).and_then(|h| {
+                                st.fills
+                                    .get(&h)
+                                    .map(|(values, line)| (values.clone(), h.clone(), *line))
+                            });
+                            self.symbol_copies.push((sym, data, toks[k].line));
+                        }
+                    }
+                    return end + 1;
+                }
                 // `aclrtMemcpy(dst, destMax, src, count, kind)` (CANN AscendCL): the source is
                 // the third, the kind the fifth.
                 "cudaMemcpy" | "hipMemcpy" | "aclrtMemcpy" => {

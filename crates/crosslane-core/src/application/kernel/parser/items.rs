@@ -75,10 +75,9 @@ impl Parser<'_> {
                             at.line,
                             at.col,
                             "`__constant__` data needs a constant initializer here (a scalar \
-                             `= v` or a one-dimensional array `= {…}`); values copied in by \
-                             cudaMemcpyToSymbol are not read: write them in the initializer, or \
-                             pass the table as a kernel parameter (a pointer; CLI --buffer \
-                             NAME=v0,v1,…)",
+                             `= v`, an array `= {…}`), or a size for a one-dimensional array \
+                             that host code fills by cudaMemcpyToSymbol: write the value in the \
+                             initializer, or pass it as a kernel parameter (CLI --arg / --buffer)",
                         ));
                     }
                 }
@@ -430,8 +429,9 @@ impl Parser<'_> {
     }
 
     /// `__constant__ T name[N] = {v0, v1, …};` (size optional; `const`, `static`, `__device__`
-    /// around it allowed): its cells as constants ([`ConstTable`]). `None` (position restored)
-    /// when no such array starts here or it has no initializer.
+    /// around it allowed), or `__constant__ T name[N];` for host code to fill
+    /// ([`Parser::fill_constant_tables`]): a [`ConstTable`]. `None` (position restored) when no
+    /// such array starts here.
     ///
     /// # Errors
     /// A multi-dimensional array, a size or value that is not a constant, or more values than
@@ -480,13 +480,16 @@ impl Parser<'_> {
                 ),
             ));
         }
-        if !self.eat("=") {
+        let initialized = self.eat("=");
+        if !initialized && (size.is_none() || !self.is_punct(";")) {
             self.pos = save;
             return Ok(None);
         }
-        self.expect_punct("{")?;
         let mut values = Vec::new();
-        while !self.eat("}") {
+        if initialized {
+            self.expect_punct("{")?;
+        }
+        while initialized && !self.eat("}") {
             let v_at = self.span();
             let e = self.assign_expr()?;
             let Some(v) = const_eval(&e, &empty).and_then(|v| v.text()) else {
@@ -529,23 +532,27 @@ impl Parser<'_> {
                 ),
             ));
         }
-        // ISO C11 6.7.9p21: cells without an initializer are zero.
-        values.resize(len, "0".to_string());
-        self.diag(
-            at,
-            Level::Info,
-            format!(
-                "`__constant__ {name}` ({len} cells of {}) is read-only data: each kernel gets \
-                 it as a buffer `{name}` filled with its initializer (`--buffer {name}=…` \
-                 replaces it)",
-                elem.name()
-            ),
-            "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__constant__)",
-        );
+        if initialized {
+            // ISO C11 6.7.9p21: cells without an initializer are zero.
+            values.resize(len, "0".to_string());
+            self.diag(
+                at,
+                Level::Info,
+                format!(
+                    "`__constant__ {name}` ({len} cells of {}) is read-only data: each kernel \
+                     gets it as a buffer `{name}` filled with its initializer (`--buffer \
+                     {name}=…` replaces it)",
+                    elem.name()
+                ),
+                CONSTANT_RULE,
+            );
+        }
         Ok(Some(ConstTable {
             name,
             elem,
+            len,
             values,
+            copied_unread: false,
             span: at,
         }))
     }
@@ -713,6 +720,58 @@ impl Parser<'_> {
             }
         }
         Some(stmt)
+    }
+}
+
+/// The rule `__constant__` tables cite.
+const CONSTANT_RULE: &str =
+    "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__constant__); cudaMemcpyToSymbol";
+
+impl Parser<'_> {
+    /// Fills each `__constant__` table declared without an initializer from host code's
+    /// `cudaMemcpyToSymbol(table, h, …)` / `hipMemcpyToSymbol(HIP_SYMBOL(table), h, …)` when a
+    /// simple loop or a literal list filled `h` ([`Parser::symbol_copies`]); says where each
+    /// table's cells come from: the copy, undefined (a copy whose data could not be read), or
+    /// zero (no copy: static storage starts zeroed, C++ [basic.start.static]).
+    pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
+        let copies = std::mem::take(&mut self.symbol_copies);
+        for t in program.constants.iter_mut().filter(|t| t.values.is_empty()) {
+            let copy = copies.iter().rev().find(|c| c.0 == t.name);
+            let (what, level) = match copy {
+                Some((_, Some((values, from, line)), _)) => {
+                    let mut v = values.clone();
+                    v.truncate(t.len);
+                    t.values = v;
+                    (
+                        format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol"),
+                        Level::Info,
+                    )
+                }
+                Some((_, None, line)) => {
+                    t.copied_unread = true;
+                    (
+                        format!("undefined: the cudaMemcpyToSymbol at line {line} copies data not read here; set it with --buffer {}=…", t.name),
+                        Level::Warning,
+                    )
+                }
+                None => (
+                    "zero: nothing copies into it (static storage starts zeroed)".to_string(),
+                    Level::Info,
+                ),
+            };
+            self.diag(
+                t.span,
+                level,
+                format!(
+                    "`__constant__ {}` ({} cells of {}) is read-only data, given to each kernel \
+                     as a buffer: {what}",
+                    t.name,
+                    t.len,
+                    t.elem.name()
+                ),
+                CONSTANT_RULE,
+            );
+        }
     }
 }
 

@@ -132,6 +132,7 @@ pub fn parse_with_entry(
     };
     p.instantiate_pending(&mut program.functions)
         .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
+    p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     Ok(Parsed {
         program,
@@ -190,6 +191,9 @@ struct Parser<'a> {
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
     vf_calls: Vec<host::VfCall>,
+    /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
+    /// and fill line when a simple loop or literal filled it, and the copy's line.
+    symbol_copies: Vec<(String, Option<(Vec<String>, String, u32)>, u32)>,
     /// Whether the qualifiers read since the start of the current item named `__device__`.
     q_device: bool,
     /// Whether they named `__host__`.
@@ -227,6 +231,7 @@ impl<'a> Parser<'a> {
             consts: HashMap::new(),
             launches: Vec::new(),
             vf_calls: Vec::new(),
+            symbol_copies: Vec::new(),
             q_device: false,
             q_host: false,
             templates: HashMap::new(),
