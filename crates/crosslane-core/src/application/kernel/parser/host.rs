@@ -59,6 +59,17 @@ pub(super) struct VfCall {
     forwards: Vec<Option<usize>>,
 }
 
+/// A `cudaMemcpyToSymbol` / `hipMemcpyToSymbol` read in host code.
+pub(super) struct SymbolCopy {
+    /// The `__constant__` symbol copied into.
+    pub symbol: String,
+    /// The host array's values, the array and its fill's line, when a simple loop or a literal
+    /// list filled it.
+    pub data: Option<(Vec<String>, String, u32)>,
+    /// The copy's line.
+    pub line: u32,
+}
+
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
 /// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
 /// `new`, `delete` or `std::`.
@@ -396,7 +407,11 @@ impl Parser<'_> {
                                     .get(&h)
                                     .map(|(values, line)| (values.clone(), h.clone(), *line))
                             });
-                            self.symbol_copies.push((sym, data, toks[k].line));
+                            self.symbol_copies.push(SymbolCopy {
+                                symbol: sym,
+                                data,
+                                line: toks[k].line,
+                            });
                         }
                     }
                     return end + 1;

@@ -736,9 +736,9 @@ impl Parser<'_> {
     pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
         let copies = std::mem::take(&mut self.symbol_copies);
         for t in program.constants.iter_mut().filter(|t| t.values.is_empty()) {
-            let copy = copies.iter().rev().find(|c| c.0 == t.name);
-            let (what, level) = match copy {
-                Some((_, Some((values, from, line)), _)) => {
+            let copy = copies.iter().rev().find(|c| c.symbol == t.name);
+            let (what, level) = match copy.map(|c| (&c.data, c.line)) {
+                Some((Some((values, from, line)), _)) => {
                     let mut v = values.clone();
                     v.truncate(t.len);
                     t.values = v;
@@ -747,7 +747,7 @@ impl Parser<'_> {
                         Level::Info,
                     )
                 }
-                Some((_, None, line)) => {
+                Some((None, line)) => {
                     t.copied_unread = true;
                     (
                         format!("undefined: the cudaMemcpyToSymbol at line {line} copies data not read here; set it with --buffer {}=…", t.name),

@@ -193,7 +193,7 @@ struct Parser<'a> {
     vf_calls: Vec<host::VfCall>,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
-    symbol_copies: Vec<(String, Option<(Vec<String>, String, u32)>, u32)>,
+    symbol_copies: Vec<host::SymbolCopy>,
     /// Whether the qualifiers read since the start of the current item named `__device__`.
     q_device: bool,
     /// Whether they named `__host__`.
