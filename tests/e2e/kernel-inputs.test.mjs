@@ -48,9 +48,9 @@ test('a scalar, a buffer fill and a memory edit are in the link and survive a re
   await rendered(page, () => page.fill('#kernel-source', SOURCE));
   await page.waitForSelector('#kernel-args input[data-arg="s"]');
   await settled(page);
-  // Unset, `s` is each lane's own index, and the engine says so.
+  // Unset, `s` is undefined in every lane, and the engine says so.
   assert.match(await page.textContent('#kernel-diagnostics'), /scalar parameter `s` is not set/);
-  assert.equal(await page.getAttribute('#kernel-args input[data-arg="s"]', 'placeholder'), 'lane');
+  assert.equal(await page.getAttribute('#kernel-args input[data-arg="s"]', 'placeholder'), 'not set');
 
   await rendered(page, () => page.getByLabel('s', { exact: true }).fill('5'));
   await rendered(page, () => page.getByLabel('d fill').fill('index*2'));
@@ -105,6 +105,32 @@ test('a scalar, a buffer fill and a memory edit are in the link and survive a re
   });
   assert.equal(await reader.inputValue('#kernel-args input[data-arg="s"]'), '5');
   await reader.close();
+  await page.close();
+});
+
+test('an unset scalar is undefined in every result computed from it, with the reason naming it', async () => {
+  const page = await kernelPage();
+  await rendered(page, () => page.fill('#kernel-source', SOURCE));
+  await page.waitForSelector('#kernel-args input[data-arg="s"]');
+  await settled(page);
+  await runToEnd(page);
+  // `v = __shfl_down_sync(…) + s` with `s` set by nobody: undefined in every lane (never a
+  // number picked for the user), the hover saying which parameter and how to set it.
+  for (const lane of [0, 17, 31]) {
+    const cell = `#kernel-vars tr[data-lane="${lane}"] td[data-var="v"]`;
+    assert.equal((await page.textContent(cell)).trim(), 'undefined');
+    const why = await page.getAttribute(cell, 'title');
+    assert.match(why, /scalar parameter `s` is not set/);
+    assert.match(why, /--arg s=VALUE/);
+    assert.match(why, /page's `s` field/);
+  }
+  assert.match(await page.textContent('#kernel-diagnostics'), /`s` is not set: it is undefined in every lane/);
+  await page.screenshot({ path: join(ARTIFACTS, 'kernel-unset-scalar.png'), fullPage: true });
+  // Setting the field gives every lane a number: lane 0 reads d[1] = 1, plus s = 5.
+  await rendered(page, () => page.getByLabel('s', { exact: true }).fill('5'));
+  await settled(page);
+  await runToEnd(page);
+  assert.equal((await page.textContent('#kernel-vars tr[data-lane="0"] td[data-var="v"]')).trim(), '6');
   await page.close();
 });
 

@@ -132,7 +132,12 @@ export interface KernelTrace {
     diagnostics: unknown[]; [key: string]: unknown;
   }>;
   outcome: unknown;
-  diagnostics: unknown[];
+  /** Every diagnostic of the parse and the run, merged across lanes, warps and steps: each
+   *  distinct one once, with how many times it was reported. */
+  diagnostics: Array<{
+    level: 'warning' | 'error' | 'info'; message: string; line: number; col: number; rule: string;
+    count: number;
+  }>;
   initial_memory: unknown;
   memory: unknown;
   warps: unknown[];

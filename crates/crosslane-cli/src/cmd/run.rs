@@ -143,7 +143,7 @@ fn looks_like_link(arg: &str) -> bool {
 
 /// File name endings of kernel sources (the seed kernels are `.cpp`).
 const KERNEL_EXTENSIONS: &[&str] = &[
-    "cu", "cuh", "cpp", "cc", "cxx", "c", "h", "hpp", "hip", "txt",
+    "cu", "cuh", "cpp", "cc", "cxx", "c", "h", "hpp", "hip", "asc", "txt",
 ];
 
 /// Whether the input is a kernel snippet rather than a scenario: a source file by its extension,
@@ -296,14 +296,14 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
     Ok(())
 }
 
-/// `--trace none --json`: the launch, the outcome, the top-level diagnostics, the device's
+/// `--trace none --json`: the launch, the outcome, the merged diagnostics (every one of the parse and the run, each distinct one once with its count), the device's
 /// `printf` lines, the statistics and each final buffer as the full trace writes it (its cells,
 /// and `"values"`: numbers in the element type, `null` where never written or undefined).
 fn quiet_json(t: &KernelTrace) -> serde_json::Value {
     serde_json::json!({
         "launch": t.launch,
         "outcome": t.outcome,
-        "diagnostics": t.diagnostics,
+        "diagnostics": t.merged_diagnostics,
         "printf": t.printf,
         "buffers": t.memory.buffers,
         "stats": t.stats,
@@ -311,7 +311,7 @@ fn quiet_json(t: &KernelTrace) -> serde_json::Value {
 }
 
 /// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /
-/// `.cuh` → CUDA; `None` for any other name (the source decides).
+/// `.cuh` → CUDA, `.asc` → Ascend C; `None` for any other name (the source decides).
 fn dialect_by_extension(input: &str) -> Option<(Dialect, String)> {
     let ext = std::path::Path::new(input)
         .extension()?
@@ -320,6 +320,8 @@ fn dialect_by_extension(input: &str) -> Option<(Dialect, String)> {
     let d = match ext.as_str() {
         "hip" => Dialect::Hip,
         "cu" | "cuh" => Dialect::Cuda,
+        // asc-devkit's Ascend C sources (examples/…/simt_add/add.asc).
+        "asc" => Dialect::Ascend,
         _ => return None,
     };
     Some((d, format!("the file extension .{ext}")))

@@ -187,7 +187,8 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
         "subgroup_size": lanes,
         "subgroup_mapping": MAPPING,
         "buffers": buffers_json(&trace, &probe.bindings),
-        "diagnostics": trace.all_diagnostics().collect::<Vec<_>>(),
+        // Every diagnostic of the parse and the run, merged across invocations and steps.
+        "diagnostics": trace.merged_diagnostics,
         "outcome": trace.outcome,
     });
     if let Some(g) = gpu {
@@ -270,9 +271,9 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
             cells.join(" ")
         ));
     }
-    for d in trace.all_diagnostics() {
+    for d in &trace.merged_diagnostics {
         s.push_str(&format!(
-            "{}:{} {:?}: {}{}\n",
+            "{}:{} {:?}: {}{}{}\n",
             d.line,
             d.col,
             d.level,
@@ -281,6 +282,11 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
                 String::new()
             } else {
                 format!(" [{}]", d.rule)
+            },
+            if d.count > 1 {
+                format!(" ({} times)", d.count)
+            } else {
+                String::new()
             }
         ));
     }

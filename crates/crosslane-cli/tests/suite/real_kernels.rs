@@ -203,7 +203,7 @@ fn legacy_shfl_runs_with_a_warning() {
 }
 
 #[test]
-fn unset_scalar_is_named_and_arg_sets_it() {
+fn unset_scalar_is_undefined_with_its_reason_and_arg_sets_it() {
     let t = run("cuda/unset_scalar.cu", &[]);
     let diag = t["diagnostics"]
         .as_array()
@@ -212,9 +212,26 @@ fn unset_scalar_is_named_and_arg_sets_it() {
         .find(|d| d["message"].as_str().unwrap().contains("`n` is not set"))
         .expect("a diagnostic naming n");
     assert_eq!(diag["level"], "warning");
-    assert_eq!(diag["line"], 2);
+    assert_eq!(diag["line"], 3);
+    // Nobody set `n`: `v = threadIdx.x + n` is undefined in every lane, its reason naming `n`
+    // and how to set it, and so is every cell stored from it (null in "values").
+    let v = &t["steps"][0]["changes"][0];
+    assert_eq!(v["name"], "v");
+    let lanes = v["values"].as_array().unwrap();
+    assert_eq!(lanes.len(), 32);
+    for lane in lanes {
+        assert!(lane["text"].is_null(), "{lane}");
+        let why = lane["why"].as_str().unwrap();
+        assert!(
+            why.contains("`n` is not set") && why.contains("--arg n="),
+            "{why}"
+        );
+    }
+    assert!(values(&t, "out").iter().all(Value::is_null));
+    assert!(has(&t, "stores undefined values in `out`"));
     let t = run("cuda/unset_scalar.cu", &["--arg", "n=100"]);
     assert_eq!(ints(&t, "out"), (100..132).collect::<Vec<i64>>());
+    assert!(!has(&t, "is not set"));
 }
 
 #[test]
@@ -314,6 +331,317 @@ fn atomic_add_on_shared_memory() {
         &t,
         "applied here in lane order; the hardware order is unspecified"
     ));
+}
+
+#[test]
+fn shared_scalar_counter_takes_atomics_in_a_stated_order() {
+    let t = run("cuda/shared_scalar_counter.cu", &[]);
+    // Programming Guide, Atomic Functions: each atomicAdd returns the old value and the
+    // read-modify-writes do not interfere, so 64 tickets are 0..63 in some order and the
+    // count ends at 64, whatever the hardware order.
+    let tickets = ints(&t, "ticket");
+    let mut sorted = tickets.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..64).collect::<Vec<i64>>());
+    assert_eq!(ints(&t, "total"), vec![64]);
+    // The order the run states: lanes in turn within a warp, warp 0 then warp 1, so thread t
+    // gets ticket t.
+    assert!(has(
+        &t,
+        "each warp applies its lanes in turn, warps in the order they run"
+    ));
+    assert_eq!(tickets, (0..64).collect::<Vec<i64>>());
+    // atomicAdd on shared array elements: bin k holds the sum of the threads t ≡ k (mod 4).
+    let hist: Vec<i64> = (0..4)
+        .map(|k| (0..64).filter(|t| t % 4 == k).sum())
+        .collect();
+    assert_eq!(ints(&t, "hist"), hist);
+}
+
+#[test]
+fn diagnostics_of_parse_and_run_are_merged_across_warps() {
+    let full = run("cuda/neighbour_out_of_bounds.cu", &[]);
+    let quiet = run("cuda/neighbour_out_of_bounds.cu", &["--trace", "none"]);
+    // One list, the same in either trace mode: the parse's and the launch's notes, then the
+    // run's, each distinct one once.
+    assert_eq!(full["diagnostics"], quiet["diagnostics"]);
+    let list = full["diagnostics"].as_array().unwrap();
+    for d in list {
+        for key in ["level", "message", "line", "col", "rule", "count"] {
+            assert!(d.get(key).is_some(), "{key} missing in {d}");
+        }
+    }
+    assert!(has(
+        &full,
+        "host function `main` is read for its kernel launches"
+    ));
+    // Block 1's two warps read `in[i + 64]` with i = 64..127: every read is past the 128 cells
+    // (C11 6.5.6p8), the same diagnostic at 5:22 from two warps: one entry, counted twice.
+    let oob: Vec<&Value> = list
+        .iter()
+        .filter(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("reads `in` outside")
+        })
+        .collect();
+    assert_eq!(oob.len(), 1, "{list:?}");
+    assert_eq!(oob[0]["line"], 5);
+    assert_eq!(oob[0]["col"], 22);
+    assert_eq!(oob[0]["level"], "warning");
+    assert_eq!(oob[0]["rule"], "ISO C11 6.5.6p8");
+    assert_eq!(oob[0]["count"], 2);
+    // Block 0's reads stay inside: out[i] = i + (i + 64) there, undefined (null) in block 1.
+    let out = values(&full, "out");
+    for (i, v) in out.iter().enumerate() {
+        if i < 64 {
+            assert_eq!(v.as_i64(), Some(2 * i as i64 + 64));
+        } else {
+            assert!(v.is_null(), "out[{i}] = {v}");
+        }
+    }
+    // The text output prints the same merged list.
+    let text = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("run")
+        .arg(kernel("cuda/neighbour_out_of_bounds.cu"))
+        .output()
+        .expect("the crosslane binary runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = "5:22: warning: reads `in` outside its 128 cells: out-of-bounds access is undefined (2 times)";
+    assert_eq!(text.matches(line).count(), 1, "{text}");
+}
+
+#[test]
+fn namespace_wrapped_helpers_run_with_qualified_names() {
+    let t = run("cuda/namespace_helpers.cu", &["--buffer", "in=i*3"]);
+    // kernels::warpSums from main: 1 block of 64 threads; each warp sums its 32 cells with a
+    // shfl_down tree, lane 0 holding the whole sum.
+    assert_eq!(t["launch"]["entry"], "warpSums");
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    let sums: Vec<i64> = (0..2)
+        .map(|w| (w * 32..w * 32 + 32).map(|i| 3 * i).sum())
+        .collect();
+    assert_eq!(ints(&t, "out"), sums);
+    assert!(has(&t, "namespace `warp` is read as file scope"));
+    assert!(has(&t, "namespace `detail` is read as file scope"));
+}
+
+#[test]
+fn enum_class_operators_and_plain_enums_are_integer_constants() {
+    let t = run("cuda/enum_ops.cu", &["--buffer", "in=i*7+3"]);
+    let v: Vec<i64> = (0..32).map(|i| i * 7 + 3).collect();
+    // An xor butterfly leaves the whole warp's reduction in every lane.
+    assert_eq!(ints(&t, "sum"), vec![v.iter().sum::<i64>(); 32]);
+    assert_eq!(ints(&t, "mx"), vec![*v.iter().max().unwrap(); 32]);
+    assert_eq!(ints(&t, "mn"), vec![*v.iter().min().unwrap(); 32]);
+    // LEADER = 0, FOLLOWER = 4, OBSERVER = 5 (one past FOLLOWER), Op::Min = 7.
+    let role: Vec<i64> = (0..32)
+        .map(|l| if l == 0 { 0 } else if l < 16 { 4 } else { 5 } + 7)
+        .collect();
+    assert_eq!(ints(&t, "role"), role);
+}
+
+#[test]
+fn ascend_vf_call_launch_from_host_code() {
+    let t = run("ascend/vf_call_host_launch.cpp", &[]);
+    // scaled_sum<<<2, nullptr, stream>>>: blockDim 2 blocks (Ascend's triple), the block is
+    // asc_vf_call's dim3(64), `scale` = 3 forwarded from the host launch, `in` filled by the
+    // host loop (i % 10) and copied by aclrtMemcpy, `out` of 16 bytes = 4 int32 cells.
+    assert_eq!(t["launch"]["entry"], "WarpScaledSum");
+    assert_eq!(t["launch"]["dialect"], "ascend");
+    assert_eq!(t["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    let input: Vec<i64> = (0..128).map(|i| i % 10).collect();
+    assert_eq!(ints(&t, "in"), input);
+    // asc_shfl_xor butterfly (masks 16..1, width 32): every lane ends with its warp's sum.
+    let sums: Vec<i64> = input
+        .chunks(32)
+        .map(|c| 3 * c.iter().sum::<i64>())
+        .collect();
+    assert_eq!(ints(&t, "out"), sums);
+    assert!(has(&t, "blockDim 2, one block per core"));
+    let t = run("ascend/vf_call_host_launch.cpp", &["--arg", "scale=-1"]);
+    let sums: Vec<i64> = input.chunks(32).map(|c| -c.iter().sum::<i64>()).collect();
+    assert_eq!(ints(&t, "out"), sums);
+}
+
+#[test]
+fn constant_table_lookup_then_shuffles() {
+    let t = run("cuda/constant_table_shuffle.cu", &["--buffer", "in=i+1"]);
+    // kWeight = {1..7, 0}: eight cells, the last zero-initialized (C11 6.7.9p21).
+    assert_eq!(ints(&t, "kWeight"), vec![1, 2, 3, 4, 5, 6, 7, 0]);
+    let weight = [1i64, 2, 3, 4, 5, 6, 7, 0];
+    let w: Vec<i64> = (0..32).map(|l| (l as i64 + 1) * weight[l % 8]).collect();
+    // __shfl_up_sync by 1: lane 0 keeps its own; __shfl_down_sync by 1: lane 31 keeps its own
+    // (CUDA Programming Guide, warp shuffle functions).
+    let out: Vec<i64> = (0..32)
+        .map(|l| {
+            let left = if l == 0 { w[l] } else { w[l - 1] };
+            let right = if l == 31 { w[l] } else { w[l + 1] };
+            left - 2 * w[l] + right + 100
+        })
+        .collect();
+    assert_eq!(ints(&t, "out"), out);
+    assert!(has(
+        &t,
+        "`__constant__ kWeight` (8 cells of int) is read-only data"
+    ));
+    // --buffer replaces a table like any buffer.
+    let t = run(
+        "cuda/constant_table_shuffle.cu",
+        &["--buffer", "in=i+1", "--buffer", "kTaps=0,1,0"],
+    );
+    let out: Vec<i64> = w.iter().map(|v| v + 100).collect();
+    assert_eq!(ints(&t, "out"), out);
+}
+
+#[test]
+fn constant_tables_filled_by_cuda_memcpy_to_symbol() {
+    let t = run("cuda/constant_symbol_copy.cu", &["--buffer", "in=index"]);
+    // h_scale[i] = 0.5 i, copied by cudaMemcpyToSymbol; c_bias has no copy: zero (static
+    // storage starts zeroed).
+    let scale: Vec<f64> = (0..8).map(|i| 0.5 * f64::from(i)).collect();
+    let floats = |name: &str| -> Vec<f64> {
+        values(&t, name)
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(floats("c_scale"), scale);
+    assert_eq!(ints(&t, "c_bias"), vec![0; 4]);
+    // v = in[l] * c_scale[l % 8]; __shfl_xor_sync(…, 1) swaps neighbours.
+    let v: Vec<f64> = (0..32)
+        .map(|l| f64::from(l) * scale[l as usize % 8])
+        .collect();
+    let out: Vec<f64> = (0..32).map(|l| v[l ^ 1]).collect();
+    assert_eq!(floats("out"), out);
+    assert!(has(&t, "filled as host code fills `h_scale` (line 18)"));
+    assert!(has(&t, "zero: nothing copies into it"));
+    // A copy of data that cannot be read leaves the table undefined (null), with a warning.
+    use std::io::Write;
+    let src = "__constant__ int t[4];\n__global__ void k(int* o) { o[threadIdx.x] = t[0]; }\n\
+               int main() { int h[4]; read(h); cudaMemcpyToSymbol(t, h, sizeof(h)); }\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .args(["run", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(src.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(values(&t, "t").iter().all(Value::is_null));
+    assert!(values(&t, "o").iter().all(Value::is_null));
+    assert!(has(
+        &t,
+        "undefined: the cudaMemcpyToSymbol at line 3 copies data not read here"
+    ));
+}
+
+#[test]
+fn constructs_still_refused_are_named_with_what_to_do() {
+    let cases = [
+        (
+            "__constant__ float coeff;\n__global__ void k(float* o) { o[0] = coeff; }\n",
+            "1:",
+            "`__constant__` data needs a constant initializer here",
+        ),
+        (
+            "__constant__ int grid[2][2] = {{1, 2}, {3, 4}};\n__global__ void k(int* o) {}\n",
+            "1:",
+            "multi-dimensional `__constant__` arrays are not supported",
+        ),
+        (
+            "__constant__ int big[100000] = {1};\n__global__ void k(int* o) {}\n",
+            "1:",
+            "constant memory holds 64 KB",
+        ),
+        (
+            "enum class A { X };\nenum class B { X = 3 };\n__global__ void k(int* o) {}\n",
+            "2:",
+            "two enums cannot share an enumerator name here",
+        ),
+        (
+            "__global__ void k(int* o) {\n  switch (threadIdx.x % 2) { case 0: o[0] = 1; }\n}\n",
+            "2:",
+            "`switch` statements are not supported yet; write them as an `if` / `else if` chain",
+        ),
+        (
+            "__global__ void k(int* o) {\n  if (o[0]) goto done;\ndone:\n  o[0] = 1;\n}\n",
+            "3:",
+            "`goto` and labels are not supported",
+        ),
+        (
+            "__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",
+            "2:",
+            "inline `asm` is not supported; call the vendor's intrinsic instead",
+        ),
+        (
+            "__global__ void k(int* o) {\n  int t[3] = {1, 2, 3};\n  o[0] = t[1];\n}\n",
+            "2:",
+            "initializer lists `= {…}` are not supported inside functions",
+        ),
+    ];
+    for (src, line, needle) in cases {
+        let (code, err) = refused(src);
+        assert_eq!(code, Some(2), "{src}");
+        assert!(err.contains(needle), "{src}: {err}");
+        assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
+    }
+}
+
+#[test]
+fn extern_c_and_noexcept_change_nothing() {
+    let src = "extern \"C\" {\n__device__ int twice(int v) noexcept { return 2 * v; }\n}\n\
+               extern \"C\" __global__ void k(int* o) { o[threadIdx.x] = twice(threadIdx.x); }\n";
+    let dir = std::env::temp_dir().join(format!("crosslane-extern-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("extern_c.cu");
+    std::fs::write(&path, src).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_crosslane"))
+        .arg("run")
+        .arg(&path)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(ints(&t, "o"), (0..32).map(|l| 2 * l).collect::<Vec<i64>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ascend_pure_simt_asc_file_with_a_cuda_order_launch() {
+    let t = run("ascend/simt_guarded_reduce.asc", &[]);
+    // `.asc` → Ascend C; <<<2, 64, 0, stream>>> is blocks, threads, dynamic UB bytes, stream
+    // (asc-devkit's pure SIMT add example), total_length = 100 from the launch.
+    assert_eq!(t["launch"]["dialect"], "ascend");
+    assert_eq!(t["launch"]["grid_dim"], serde_json::json!([2, 1, 1]));
+    assert_eq!(t["launch"]["block_dim"], serde_json::json!([64, 1, 1]));
+    // x[i] = 2i from the host loop; asc_reduce_add sums the active lanes (CANN API reference):
+    // threads 100..127 returned, so the last warp sums lanes 96..99 only.
+    let sums: Vec<i64> = (0..4)
+        .map(|w| (w * 32..(w * 32 + 32).min(100)).map(|i| 2 * i).sum())
+        .collect();
+    assert_eq!(ints(&t, "sums"), sums);
 }
 
 #[test]

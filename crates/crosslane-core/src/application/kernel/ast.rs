@@ -283,6 +283,33 @@ pub struct Program {
     /// Kernel launches read from host code (`k<<<g, b>>>(…)`, `hipLaunchKernelGGL(…)`), in
     /// source order; host functions themselves are not run.
     pub launches: Vec<HostLaunch>,
+    /// File-scope `__constant__` arrays with a constant initializer, in source order.
+    pub constants: Vec<ConstTable>,
+}
+
+/// A file-scope one-dimensional `__constant__` array (`__constant__ float w[4] = {…};`, or
+/// `__constant__ float w[4];` that host code fills by `cudaMemcpyToSymbol`): read-only data
+/// every thread of the grid reads. It is given to each kernel as a global buffer of that name,
+/// filled with the initializer (cells past it zero, ISO C11 6.7.9p21) or the host copy, which
+/// `--buffer NAME=…` may replace. Source: CUDA C++ Programming Guide,
+/// "Variable Memory Space Specifiers" (`__constant__`: constant memory space, lifetime of the
+/// application, accessible from all threads of the grid).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConstTable {
+    /// The array's name.
+    pub name: String,
+    /// Its element type.
+    pub elem: ValTy,
+    /// Cells.
+    pub len: usize,
+    /// Every cell's value, as a number's text, in order: the initializer's or the host copy's;
+    /// empty when neither gives them.
+    pub values: Vec<String>,
+    /// Without values: whether host code copies into it (`cudaMemcpyToSymbol`) from data that
+    /// could not be read (then its cells are undefined; else zero, as static storage starts).
+    pub copied_unread: bool,
+    /// Where it is declared.
+    pub span: Span,
 }
 
 /// A kernel launch written in host code, with what could be read as a constant.

@@ -6,8 +6,32 @@
 
 use std::collections::HashMap;
 
+use serde::Serialize;
+
 use super::KernelDiagnostic;
 use crate::result::Level;
+
+/// One entry of a run's merged diagnostic list ([`DiagLog::merged`]): every report of the same
+/// diagnostic — the same level, rule, line:col and message shape, from any lane, warp, block or
+/// step — is one entry. The top-level `"diagnostics"` of `crosslane run --json` (either trace
+/// mode) and the text output's closing list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MergedDiagnostic {
+    /// Severity.
+    pub level: Level,
+    /// The first report's message; when later reports said it with other numbers or lanes,
+    /// without its lane list (" (lanes …)") and marked as the first of them.
+    pub message: String,
+    /// Line (1-based; 0 for the "and N more" line of diagnostics beyond the limit).
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// The rule or document it comes from (may be empty).
+    pub rule: String,
+    /// Times it was reported: once per warp and step it fired at (all of one warp's lanes at
+    /// one step are one report), once for the parse's and the launch's own.
+    pub count: u64,
+}
 
 /// How many occurrences of one diagnostic are listed on their steps before the rest are counted.
 pub const SHOWN_REPEATS: u64 = 3;
@@ -20,6 +44,9 @@ pub struct DiagLog {
     counts: HashMap<Key, (u64, usize)>,
     /// First occurrence of each distinct diagnostic, in order.
     first: Vec<KernelDiagnostic>,
+    /// Per distinct diagnostic: whether a later occurrence's message differed from the first's
+    /// (its numbers or lane list).
+    differs: Vec<bool>,
     max: u64,
     /// Occurrences of diagnostics beyond the distinct limit.
     dropped: u64,
@@ -70,8 +97,13 @@ impl DiagLog {
             d.rule.clone(),
             shape(&d.message),
         );
-        if let Some((n, _)) = self.counts.get_mut(&key) {
+        if let Some((n, i)) = self.counts.get_mut(&key) {
             *n += 1;
+            if self.first.get(*i).is_some_and(|f| f.message != d.message) {
+                if let Some(x) = self.differs.get_mut(*i) {
+                    *x = true;
+                }
+            }
             return *n <= SHOWN_REPEATS;
         }
         if self.counts.len() as u64 >= self.max {
@@ -83,6 +115,7 @@ impl DiagLog {
         }
         self.counts.insert(key, (1, self.first.len()));
         self.first.push(d.clone());
+        self.differs.push(false);
         true
     }
 
@@ -135,6 +168,58 @@ impl DiagLog {
         out
     }
 
+    /// Every diagnostic counted so far, each distinct one once in the order first seen, with
+    /// how many times it was reported; past the distinct limit, one "and N more" entry.
+    pub fn merged(&self) -> Vec<MergedDiagnostic> {
+        let mut counts = vec![0u64; self.first.len()];
+        for &(n, i) in self.counts.values() {
+            if let Some(c) = counts.get_mut(i) {
+                *c = n;
+            }
+        }
+        let mut out: Vec<MergedDiagnostic> = self
+            .first
+            .iter()
+            .zip(counts)
+            .zip(&self.differs)
+            .map(|((d, count), &differs)| {
+                let message = if differs {
+                    let base = match d.message.find(" (lanes ") {
+                        Some(cut) => {
+                            let tail = &d.message[cut + 1..];
+                            // The lane list is the parenthesis closing the message's first part.
+                            let rest = tail.find(')').map_or("", |e| &tail[e + 1..]);
+                            format!("{}{rest}", &d.message[..cut])
+                        }
+                        None => d.message.clone(),
+                    };
+                    format!("{base} [the first of {count} reports; the others differ in their numbers or lanes]")
+                } else {
+                    d.message.clone()
+                };
+                MergedDiagnostic {
+                    level: d.level,
+                    message,
+                    line: d.line,
+                    col: d.col,
+                    rule: d.rule.clone(),
+                    count,
+                }
+            })
+            .collect();
+        if self.dropped > 0 {
+            out.extend(self.summary().into_iter().last().map(|d| MergedDiagnostic {
+                level: d.level,
+                message: d.message,
+                line: d.line,
+                col: d.col,
+                rule: d.rule,
+                count: self.dropped,
+            }));
+        }
+        out
+    }
+
     /// Distinct diagnostics listed so far.
     pub fn distinct(&self) -> usize {
         self.first.len()
@@ -176,5 +261,15 @@ mod tests {
         assert!(s[1].message.contains("and 2 more"), "{}", s[1].message);
         assert!(s[1].message.contains("2 distinct"), "{}", s[1].message);
         assert_eq!(log.total(), 13);
+        let m = log.merged();
+        assert_eq!(m.len(), 3, "{m:?}");
+        assert_eq!(m[0].count, 10);
+        assert_eq!(
+            m[0].message,
+            "0 + 1 overflows int [the first of 10 reports; the others differ in their numbers or lanes]"
+        );
+        assert_eq!(m[1].count, 1);
+        assert!(m[2].message.contains("and 2 more"), "{}", m[2].message);
+        assert_eq!(m[2].count, 2);
     }
 }

@@ -67,8 +67,10 @@ pub struct LaunchConfig {
     pub grid_dim: Option<[usize; 3]>,
     /// Kernel arguments by parameter name. A pointer or reference parameter: the initial fill of
     /// its global buffer (`index` — the default —, `index+K`, `index*K`, `zero`, `undef`, one
-    /// value, or a comma list). A scalar parameter: its value in each lane of a warp (`lane` —
-    /// the default —, `lane+K`, `lane*K`, one value, or one per lane).
+    /// value, or a comma list). A scalar parameter: its value in each lane of a warp (`lane`,
+    /// `lane+K`, `lane*K`, one value, or one per lane); unset, a kernel's is undefined in every
+    /// lane with a reason naming it ([`super::host_launch::unset_reason`]), a snippet's or a
+    /// device function's run as the kernel is `lane` ([`super::host_launch::lane_default`]).
     pub args: BTreeMap<String, String>,
     /// Cells of a pointer parameter's buffer; default: one per thread of the launch.
     pub buffer_len: BTreeMap<String, usize>,
@@ -150,6 +152,7 @@ impl Executor {
         // Host code's launch fills what the user left unset (issue 14).
         let user_block = config.block_dim.is_some();
         parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
+        super::host_launch::apply_constant_tables(&program, &mut config);
         let f = match &config.entry {
             Some(name) => program
                 .functions
@@ -193,6 +196,7 @@ impl Executor {
             None => super::dialect_guess::infer_dialect(source),
         };
         parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
+        super::host_launch::default_lane_operands(f, &mut config);
         if dialect == Dialect::Cuda {
             parsed_diags.extend(super::legacy::legacy_warnings(&program));
         }
@@ -245,7 +249,13 @@ impl Executor {
             by_name,
             max_code: config.limits.max_code,
             max_nest: config.limits.depth(),
-            module_scopes: if dialect == Dialect::Wgsl { 2 } else { 0 },
+            // WGSL's module scope; a C kernel's parameters when `__constant__` tables are
+            // among them, so device functions see the tables.
+            module_scopes: if dialect == Dialect::Wgsl {
+                2
+            } else {
+                usize::from(!program.constants.is_empty())
+            },
             ..Compiler::default()
         };
         compiler.scopes.push(HashMap::new());
@@ -324,6 +334,9 @@ impl Executor {
                 "a snippet runs as the body of a kernel; `laneId` is the lane's index in its warp",
                 "",
             ));
+            if let Some(d) = diagnostics.last() {
+                diag_log.admit(d);
+            }
         }
         let mut meter = Meter::new(config.limits);
         // The fill at launch is a second copy of the global buffers.
@@ -355,6 +368,7 @@ impl Executor {
             launch,
             steps: Vec::new(),
             outcome: None,
+            merged_diagnostics: Vec::new(),
             diagnostics,
             initial_memory: memory.clone(),
             memory,
@@ -450,7 +464,10 @@ impl Executor {
     }
 
     /// The finished trace.
-    pub fn into_trace(self) -> KernelTrace {
+    pub fn into_trace(mut self) -> KernelTrace {
+        if self.trace.outcome.is_none() {
+            self.trace.merged_diagnostics = self.diag_log.merged();
+        }
         self.trace
     }
 
@@ -534,6 +551,16 @@ impl Executor {
     pub(crate) fn finish(&mut self, outcome: Outcome) {
         let summary = self.diag_log.summary();
         self.trace.diagnostics.extend(summary);
+        if let Outcome::Error(e) = &outcome {
+            self.diag_log.admit(&KernelDiagnostic {
+                line: e.line,
+                col: e.col,
+                level: Level::Error,
+                message: format!("{} (stopped)", e.message),
+                rule: String::new(),
+            });
+        }
+        self.trace.merged_diagnostics = self.diag_log.merged();
         self.trace.outcome = Some(outcome);
     }
 
@@ -553,13 +580,15 @@ impl Executor {
             line,
             what,
         };
-        self.trace.diagnostics.push(KernelDiagnostic {
+        let d = KernelDiagnostic {
             line: line.max(1),
             col: 1,
             level: Level::Error,
             message: format!("{} (stopped)", hit.message()),
             rule: String::new(),
-        });
+        };
+        self.diag_log.admit(&d);
+        self.trace.diagnostics.push(d);
         self.finish(Outcome::Limit(hit));
     }
 
@@ -626,7 +655,7 @@ impl Executor {
                     }
                 }
                 if !exited.is_empty() {
-                    self.trace.diagnostics.push(KernelDiagnostic {
+                    let d = KernelDiagnostic {
                         line,
                         col: 1,
                         level: Level::Warning,
@@ -636,7 +665,9 @@ impl Executor {
                             list_lanes(&exited)
                         ),
                         rule: "CUDA Programming Guide, __syncthreads(); seed 002 §3.1.9".into(),
-                    });
+                    };
+                    self.diag_log.admit(&d);
+                    self.trace.diagnostics.push(d);
                 }
                 self.current = 0;
                 continue;
@@ -760,7 +791,24 @@ impl Executor {
                     continue;
                 }
                 let Ty::Val(vt) = p.ty else { continue };
-                let text = self.config.args.get(&p.name).map_or("lane", String::as_str);
+                // A scalar nobody set is undefined, naming how to set it (issue 14).
+                let text = match self.config.args.get(&p.name) {
+                    Some(t) => t.as_str(),
+                    None if !self.snippet => {
+                        // A `__global__` kernel's (`host_launch::default_lane_operands` gave the
+                        // others theirs).
+                        let why = Undef::at(p.span, super::host_launch::unset_reason(&p.name));
+                        if let Some(r) = vars.get_mut(*id) {
+                            for l in 0..lanes {
+                                let bytes = r.set(l, Err(why.clone()), &mut self.reasons);
+                                self.meter.trace_bytes =
+                                    self.meter.trace_bytes.saturating_add(bytes);
+                            }
+                        }
+                        continue;
+                    }
+                    None => "lane",
+                };
                 let core_ty = if vt.scalar.is_float() {
                     ValueType::F64
                 } else {

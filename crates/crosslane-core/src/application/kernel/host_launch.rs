@@ -209,27 +209,82 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
     notes
 }
 
-/// A warning for each scalar parameter of `f` that nobody set (no `--arg`, no page field, no
-/// constant in a launch in host code), naming it: it then runs with each lane's index, the
-/// default per-lane operand ([`LaunchConfig::args`]), never a silent 0.
+/// Fills each `__constant__` table's buffer with its initializer and gives it its length,
+/// unless the user set them (`--buffer NAME=…`, the page's fields).
+pub fn apply_constant_tables(program: &Program, config: &mut LaunchConfig) {
+    for t in &program.constants {
+        if !config.args.contains_key(&t.name) {
+            let fill = match (t.values.is_empty(), t.copied_unread) {
+                (false, _) => t.values.join(","),
+                (true, true) => "undef".to_string(),
+                (true, false) => "zero".to_string(),
+            };
+            config.args.insert(t.name.clone(), fill);
+            config.buffer_len.entry(t.name.clone()).or_insert(t.len);
+        }
+    }
+}
+
+/// Why a scalar parameter nobody set is undefined: its name and how to set it. Every lane holds
+/// it as its [`super::Undef`] reason, so each result computed from the parameter shows it.
+pub fn unset_reason(name: &str) -> String {
+    format!(
+        "scalar parameter `{name}` is not set; set it with --arg {name}=VALUE (CLI) or the \
+         page's `{name}` field"
+    )
+}
+
+/// Whether `f`'s unset scalar parameters take each lane's index: a bare snippet's, and a
+/// device function's run as the kernel (the vendors' examples write a device function over a
+/// per-lane operand, `int f(int val)`, and state its results for lane n holding n — seed 002's
+/// MACA examples). A `__global__` kernel's scalar is the same in every thread, so nobody setting
+/// it leaves it undefined ([`unset_reason`]).
+pub fn lane_default(f: &Function) -> bool {
+    f.snippet || !f.entry
+}
+
+/// Gives each unset scalar parameter of `f` its per-lane default where [`lane_default`] says
+/// so (`lane`: each lane's index), leaving a `__global__` kernel's unset.
+pub fn default_lane_operands(f: &Function, config: &mut LaunchConfig) {
+    if !lane_default(f) {
+        return;
+    }
+    for p in &f.params {
+        if matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name) {
+            config.args.insert(p.name.clone(), "lane".to_string());
+        }
+    }
+}
+
+/// A diagnostic for each scalar parameter of `f` that nobody set (no `--arg`, no page field, no
+/// constant in a launch in host code), naming it: a kernel's then holds an undefined value in
+/// every lane whose reason is [`unset_reason`], never a silent 0 or a number picked for the
+/// user; a device function run as the kernel gets each lane's index ([`lane_default`]), said
+/// here. None for a snippet.
 pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnostic> {
     if f.snippet {
         return Vec::new();
     }
+    let device = lane_default(f);
     f.params
         .iter()
         .filter(|p| matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name))
         .map(|p| {
-            KernelDiagnostic::new(
-                p.span,
-                Level::Warning,
+            let name = &p.name;
+            let message = if device {
                 format!(
-                    "scalar parameter `{}` is not set: each lane gets its own lane index; set it \
-                     (CLI: --arg {}=VALUE; page: its field)",
-                    p.name, p.name
-                ),
-                "",
-            )
+                    "scalar parameter `{name}` is not set: this device function runs as the \
+                     kernel, so each lane gets its own lane index as its operand; set it (CLI: \
+                     --arg {name}=VALUE; page: its field)"
+                )
+            } else {
+                format!(
+                    "scalar parameter `{name}` is not set: it is undefined in every lane, and so \
+                     is every result computed from it; set it (CLI: --arg {name}=VALUE; page: its \
+                     field)"
+                )
+            };
+            KernelDiagnostic::new(p.span, Level::Warning, message, "")
         })
         .collect()
 }

@@ -1,5 +1,5 @@
-//! A plain-text rendering of a kernel trace, for `crosslane run FILE` and test failures: one
-//! block per step (position, statement, active mask, changed variables per lane, cross-lane ops,
+//! A plain-text rendering of a kernel trace, for `crosslane run FILE` and test failures: the
+//! merged diagnostics (each distinct one once, with its count), then one block per step (position, statement, active mask, changed variables per lane, cross-lane ops,
 //! diagnostics), then how the run ended and the final global memory.
 
 use std::fmt::Write;
@@ -43,15 +43,34 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         l.grid_dim[1],
         l.grid_dim[2]
     );
-    for d in &t.diagnostics {
+    // Every diagnostic of the parse, the launch and the run, merged across lanes, warps and
+    // steps: the same list as the JSON's top-level `diagnostics`, in either trace mode.
+    for d in &t.merged_diagnostics {
+        let times = if d.count > 1 {
+            format!(" ({} times)", d.count)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "{}:{}: {}: {}",
+            "{}:{}: {}: {}{times}",
             d.line,
             d.col,
             level(d.level),
             d.message
         );
+    }
+    if t.merged_diagnostics.is_empty() {
+        for d in &t.diagnostics {
+            let _ = writeln!(
+                out,
+                "{}:{}: {}: {}",
+                d.line,
+                d.col,
+                level(d.level),
+                d.message
+            );
+        }
     }
     for s in t.steps.iter().take(max_steps) {
         let _ = writeln!(

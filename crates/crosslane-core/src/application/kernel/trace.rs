@@ -286,8 +286,16 @@ pub struct KernelTrace {
     pub steps: Vec<KernelStep>,
     /// How the run ended (`None` while an [`Executor`](super::Executor) is still running).
     pub outcome: Option<Outcome>,
-    /// Diagnostics of the parse and of the launch (step diagnostics are on their steps).
+    /// Diagnostics of the parse and of the launch (step diagnostics are on their steps; under
+    /// [`TraceMode::None`] each distinct one once here). Not in the JSON, whose top-level
+    /// `"diagnostics"` is [`Self::merged_diagnostics`].
+    #[serde(skip)]
     pub diagnostics: Vec<KernelDiagnostic>,
+    /// Every diagnostic of the parse, the launch and the run, merged across lanes, warps,
+    /// blocks and steps, each with its count ([`super::diaglog::DiagLog::merged`]; filled when
+    /// the run ends). The JSON's top-level `"diagnostics"` (issue 14: "merged across lanes").
+    #[serde(rename = "diagnostics")]
+    pub merged_diagnostics: Vec<super::diaglog::MergedDiagnostic>,
     /// Memory before the first step.
     pub initial_memory: Memory,
     /// Memory now.

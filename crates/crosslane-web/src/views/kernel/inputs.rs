@@ -41,8 +41,8 @@ fn field(h: &mut Html, id: &str, label: &str, input: impl FnOnce(crate::kit::htm
 /// The argument fields for `params`, filled from `args` (values and fills by parameter name)
 /// and `lens` (buffer lengths in cells). Each input carries `data-arg` (value or fill) or
 /// `data-len` (length) with the parameter's name; labels are `NAME`, `NAME length` and
-/// `NAME fill`. Empty fields mean the engine's defaults (`lane` for a scalar, which it reports
-/// as unset; `index` and one cell per thread for a buffer).
+/// `NAME fill`. Empty fields mean the engine's defaults (a scalar is not set: undefined in every
+/// lane, with a reason naming its field; `index` and one cell per thread for a buffer).
 pub fn fields_html(
     params: &[ParamField],
     args: &BTreeMap<String, String>,
@@ -57,7 +57,7 @@ pub fn fields_html(
             field(&mut html, &arg_id, name, |i| {
                 i.attr("data-arg", name)
                     .attr("type", "text")
-                    .attr("placeholder", "lane")
+                    .attr("placeholder", "not set")
                     .attr("autocomplete", "off")
                     .attr("value", value)
                     .void()

@@ -228,8 +228,28 @@ impl Executor {
                     })
                 }
                 ExprKind::Deref(p) => self.eval(w, p, mask, cx),
+                // A variable held in memory (a `__shared__` scalar, a reference parameter): its
+                // one cell, so `atomicAdd(&count, 1)` works on a shared counter.
+                ExprKind::Ident(_)
+                    if self
+                        .idents
+                        .get(&(self.cur, inner.span))
+                        .is_some_and(|s| self.warps[w].refs.contains_key(s)) =>
+                {
+                    let slot = self.idents[&(self.cur, inner.span)];
+                    let buf = self.warps[w].refs[&slot];
+                    let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                    lanewise(mask, &mut |_| match elem {
+                        Some(elem) => Ok(KVal::Ptr {
+                            elem,
+                            buf,
+                            offset: 0,
+                        }),
+                        None => Err(Undef::idle()),
+                    })
+                }
                 _ => {
-                    let m = "taking the address of a variable is not supported (only of array elements)".to_string();
+                    let m = "taking the address of a variable is not supported (only of a `__shared__` variable or an array element)".to_string();
                     cx.note(Level::Error, e.span, m.clone(), "", None);
                     lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
                 }

@@ -397,7 +397,7 @@ impl Executor {
             cx.note(
                 Level::Info,
                 e.span,
-                format!("`{name}` from several lanes: applied here in lane order; the hardware order is unspecified"),
+                format!("`{name}` from several lanes: applied here in lane order; the hardware order is unspecified (each warp applies its lanes in turn, warps in the order they run; each lane gets the value before its own)"),
                 RULE,
                 None,
             );

@@ -23,23 +23,71 @@ use crate::result::Level;
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 65_536;
 
+/// Whether a function body calls `asc_vf_call<F>(…)`: an Ascend C SIMD-side kernel that
+/// launches the SIMT function `F` (asc-devkit `include/simt_api/common_functions.h`: `template
+/// <auto funcPtr, typename... Args> void asc_vf_call(dim3 threadNums, Args&&... args)`). Such a
+/// function is read like host code, for that launch, even when it is `__global__`.
+pub fn calls_vf(toks: &[Token]) -> bool {
+    toks.windows(2).any(|w| {
+        matches!((&w[0].tok, &w[1].tok), (Tok::Ident(n), Tok::Punct("<")) if n == "asc_vf_call")
+    })
+}
+
+/// The parameter names of a parameter list (tokens between its parentheses): the last
+/// identifier of each comma-separated part.
+pub fn param_names(toks: &[Token]) -> Vec<String> {
+    split_commas(toks, 0, toks.len())
+        .into_iter()
+        .map(|(a, b)| {
+            toks[a..b]
+                .iter()
+                .rev()
+                .find_map(|t| match &t.tok {
+                    Tok::Ident(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// An `asc_vf_call` launch read in an Ascend C SIMD-side kernel (the launcher): the launch's
+/// index in [`Parser::launches`] and, per argument, the launcher parameter it forwards.
+pub(super) struct VfCall {
+    launcher: String,
+    index: usize,
+    forwards: Vec<Option<usize>>,
+}
+
+/// A `cudaMemcpyToSymbol` / `hipMemcpyToSymbol` read in host code.
+pub(super) struct SymbolCopy {
+    /// The `__constant__` symbol copied into.
+    pub symbol: String,
+    /// The host array's values, the array and its fill's line, when a simple loop or a literal
+    /// list filled it.
+    pub data: Option<(Vec<String>, String, u32)>,
+    /// The copy's line.
+    pub line: u32,
+}
+
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
 /// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
 /// `new`, `delete` or `std::`.
 pub fn looks_like_host(toks: &[Token]) -> bool {
-    toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
-        (Tok::Punct("<<"), Tok::Punct("<")) => true,
-        (Tok::Ident(n), Tok::Punct("(")) => {
-            n.starts_with("cuda")
-                || (n.starts_with("hip")
-                    && !n.starts_with("hipThread")
-                    && !n.starts_with("hipBlock"))
-                || matches!(n.as_str(), "malloc" | "free" | "calloc")
-        }
-        (Tok::Ident(n), Tok::Punct("::")) => n == "std",
-        (Tok::Ident(n), _) => matches!(n.as_str(), "new" | "delete"),
-        _ => false,
-    })
+    calls_vf(toks)
+        || toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
+            (Tok::Punct("<<"), Tok::Punct("<")) => true,
+            (Tok::Ident(n), Tok::Punct("(")) => {
+                n.starts_with("cuda")
+                    || (n.starts_with("hip")
+                        && !n.starts_with("hipThread")
+                        && !n.starts_with("hipBlock"))
+                    || matches!(n.as_str(), "malloc" | "free" | "calloc")
+            }
+            (Tok::Ident(n), Tok::Punct("::")) => n == "std",
+            (Tok::Ident(n), _) => matches!(n.as_str(), "new" | "delete"),
+            _ => false,
+        })
 }
 
 impl Parser<'_> {
@@ -110,6 +158,10 @@ fn text_of(toks: &[Token]) -> String {
 /// What a host function told about its arrays so far.
 #[derive(Default)]
 struct HostState {
+    /// The function read, and its parameters (an Ascend launcher's are forwarded by its
+    /// `asc_vf_call`).
+    name: String,
+    params: Vec<String>,
     env: HashMap<String, HostVal>,
     /// Host array → (values, line of the fill).
     fills: HashMap<String, (Vec<String>, u32)>,
@@ -150,8 +202,19 @@ impl Parser<'_> {
 
     /// Reads the host function body between the braces at `open` and `close` for launches,
     /// records them, and notes that the function `name` is not run.
-    pub(super) fn read_host(&mut self, name: &str, at: Span, open: usize, close: usize) {
-        let mut st = HostState::default();
+    pub(super) fn read_host(
+        &mut self,
+        name: &str,
+        params: Vec<String>,
+        at: Span,
+        open: usize,
+        close: usize,
+    ) {
+        let mut st = HostState {
+            name: name.to_string(),
+            params,
+            ..HostState::default()
+        };
         for (n, e) in &self.consts {
             if let Some(v) = const_eval(e, &HashMap::new()) {
                 st.env.insert(n.clone(), v);
@@ -277,6 +340,11 @@ impl Parser<'_> {
             self.launch(st, kernel, k, &cfg, &args);
             return end + 1;
         }
+        if let (Some("asc_vf_call"), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            let end = stmt_end();
+            self.vf_statement(st, k, end);
+            return end + 1;
+        }
         if let Some(name) = ident(k) {
             let end = stmt_end();
             match name {
@@ -299,7 +367,9 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
-                "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged" => {
+                // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order.
+                "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged"
+                | "aclrtMalloc" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {
@@ -319,12 +389,44 @@ impl Parser<'_> {
                     }
                     return end + 1;
                 }
-                "cudaMemcpy" | "hipMemcpy" => {
+                // `cudaMemcpyToSymbol(symbol, src, bytes[, offset, kind])` (CUDA Runtime API;
+                // HIP's takes `HIP_SYMBOL(symbol)`): a `__constant__` table's contents.
+                "cudaMemcpyToSymbol" | "hipMemcpyToSymbol" => {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
+                        let last_ident = |p: Option<&(usize, usize)>| -> Option<String> {
+                            let &(a, b) = p?;
+                            toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) if n != "HIP_SYMBOL" => Some(n.clone()),
+                                _ => None,
+                            })
+                        };
+                        if let Some(sym) = last_ident(parts.first()) {
+                            let data = last_ident(parts.get(1)).and_then(|h| {
+                                st.fills
+                                    .get(&h)
+                                    .map(|(values, line)| (values.clone(), h.clone(), *line))
+                            });
+                            self.symbol_copies.push(SymbolCopy {
+                                symbol: sym,
+                                data,
+                                line: toks[k].line,
+                            });
+                        }
+                    }
+                    return end + 1;
+                }
+                // `aclrtMemcpy(dst, destMax, src, count, kind)` (CANN AscendCL): the source is
+                // the third, the kind the fifth.
+                "cudaMemcpy" | "hipMemcpy" | "aclrtMemcpy" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let mut parts = split_commas(toks, k + 2, c);
+                        if name == "aclrtMemcpy" && parts.len() >= 5 {
+                            parts = vec![parts[0], parts[2], parts[3], parts[4]];
+                        }
                         let to_device = parts.get(3).is_some_and(|&(a, b)| {
                             toks[a..b].iter().any(|t| {
-                                matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default"))
+                                matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default") || n.ends_with("HOST_TO_DEVICE"))
                             })
                         });
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
@@ -541,6 +643,144 @@ impl Parser<'_> {
         st.env.remove(&var);
         st.fills.insert(arr, (values, line));
         after
+    }
+
+    /// `asc_vf_call<F[<…>]>(dim3(x[, y[, z]]) or dim3{…}, args…);` at `k`: a launch of the SIMT
+    /// function `F` with that block (asc-devkit `include/simt_api/common_functions.h`; the
+    /// asc-devkit SIMT examples launch `__simt_vf__` functions this way from a `__global__
+    /// __vector__` kernel). Its grid and the arguments it forwards come from the launcher's own
+    /// launch (`link_vf_calls`). A call without a leading `dim3` (a SIMD `__simd_vf__` call) is
+    /// skipped.
+    fn vf_statement(&mut self, st: &HostState, k: usize, end: usize) {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        // The template argument list: `>>` closes two (`asc_vf_call<f<T>>`).
+        let mut depth = 0i32;
+        let mut gt = None;
+        for i in k + 1..end {
+            match tok(i) {
+                Some(Tok::Punct("<")) => depth += 1,
+                Some(Tok::Punct(">")) => depth -= 1,
+                Some(Tok::Punct(">>")) => depth -= 2,
+                _ => {}
+            }
+            if depth <= 0 {
+                gt = Some(i);
+                break;
+            }
+        }
+        let (Some(gt), Some(Tok::Ident(kernel))) = (gt, tok(k + 2)) else {
+            return;
+        };
+        let kernel = kernel.clone();
+        if !matches!(tok(gt + 1), Some(Tok::Punct("("))) {
+            return;
+        }
+        let Some(close) = self.closing(gt + 1) else {
+            return;
+        };
+        let parts = split_commas(toks, gt + 2, close);
+        let Some(&(a, b)) = parts.first() else { return };
+        if !matches!(tok(a), Some(Tok::Ident(n)) if n == "dim3") || b < a + 2 {
+            return;
+        }
+        let block = match self.closing(a + 1).filter(|&c| c < b) {
+            Some(c) => {
+                let mut d = [1u64; 3];
+                let mut ok = true;
+                for (n, &(x, y)) in split_commas(toks, a + 2, c).iter().take(3).enumerate() {
+                    match self
+                        .host_value(st, x, y)
+                        .and_then(HostVal::int)
+                        .and_then(|v| u64::try_from(v).ok())
+                    {
+                        Some(v) => d[n] = v,
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(d)
+            }
+            None => None,
+        };
+        let mut args = Vec::new();
+        let mut forwards = Vec::new();
+        for &(x, y) in &parts[1..] {
+            args.push(HostArg {
+                text: text_of(&toks[x..y]),
+                scalar: self.host_value(st, x, y).and_then(HostVal::text),
+                ..HostArg::default()
+            });
+            // `(__gm__ half2*)x`, `static_cast<T>(n)`: the launcher parameter named in it.
+            forwards.push(toks[x..y].iter().rev().find_map(|t| match &t.tok {
+                Tok::Ident(n) => st.params.iter().position(|p| p == n),
+                _ => None,
+            }));
+        }
+        self.launches.push(HostLaunch {
+            kernel,
+            span: Span {
+                line: toks[k].line,
+                col: toks[k].col,
+            },
+            grid: None,
+            block,
+            shared_bytes: None,
+            args,
+        });
+        self.vf_calls.push(VfCall {
+            launcher: st.name.clone(),
+            index: self.launches.len() - 1,
+            forwards,
+        });
+    }
+
+    /// Completes each `asc_vf_call` launch from its launcher's own launch in host code,
+    /// `launcher<<<blockDim, l2ctrl, stream>>>(args…)`: Ascend C's triple is the number of
+    /// blocks (cores) the kernel runs on, an L2 control pointer (reserved, `nullptr`) and the
+    /// stream (CANN Ascend C operator development guide, "Kernel function" / 核函数调用:
+    /// `kernel_name<<<blockDim, l2ctrl, stream>>>(argument list)`), not CUDA's grid, block and
+    /// shared bytes. (A pure SIMT `__global__` kernel is launched with CUDA's order,
+    /// `<<<blocks, threads, dynUBufSize, stream>>>`, asc-devkit
+    /// `examples/00_introduction/01_add/simt_add/add.asc`, and is read as CUDA's.) The SIMT launch gets blockDim blocks, and each argument that forwards a
+    /// launcher parameter gets what the host passed for it.
+    pub(super) fn link_vf_calls(&mut self) {
+        for vf in std::mem::take(&mut self.vf_calls) {
+            let Some(o) = self.launches.iter().position(|l| l.kernel == vf.launcher) else {
+                continue;
+            };
+            let outer = {
+                let l = &mut self.launches[o];
+                // Ascend's second and third are l2ctrl and the stream: no block, no shared bytes.
+                l.block = None;
+                l.shared_bytes = None;
+                l.clone()
+            };
+            let Some(inner) = self.launches.get_mut(vf.index) else {
+                continue;
+            };
+            inner.grid = outer.grid;
+            for (arg, f) in inner.args.iter_mut().zip(&vf.forwards) {
+                if let Some(a) = f.and_then(|j| outer.args.get(j)) {
+                    *arg = a.clone();
+                }
+            }
+            let span = outer.span;
+            let grid = outer
+                .grid
+                .map_or("not a constant".to_string(), |g| g[0].to_string());
+            let kernel = inner.kernel.clone();
+            self.diag(
+                span,
+                Level::Info,
+                format!(
+                    "`{}<<<blockDim, l2ctrl, stream>>>` (Ascend C: blockDim {grid}, one block \
+                     per core) runs `asc_vf_call<{kernel}>`: `{kernel}` is the kernel, its block \
+                     the asc_vf_call's dim3, its arguments those `{}` forwards",
+                    vf.launcher, vf.launcher
+                ),
+                "CANN Ascend C, kernel function call <<<blockDim, l2ctrl, stream>>>; asc-devkit simt_api asc_vf_call",
+            );
+        }
     }
 
     /// Records one launch: configuration parts (grid, block[, shared[, stream]]) and arguments.

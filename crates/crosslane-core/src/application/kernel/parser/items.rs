@@ -5,7 +5,7 @@ use super::host;
 use super::{PResult, Parser};
 use crate::kernel::ast::*;
 use crate::kernel::lexer::Tok;
-use crate::kernel::types::{Ty, ValTy};
+use crate::kernel::types::{Ty, UnOp, ValTy};
 use crate::kernel::KernelError;
 use crate::result::Level;
 use std::collections::HashMap;
@@ -36,6 +36,23 @@ impl Parser<'_> {
             if self.skip_namespace_line() {
                 continue;
             }
+            if self.is_word("template") && !matches!(self.peek(1), Tok::Punct("<")) {
+                // `template __global__ void k<int>(int*);`: an explicit instantiation. A launch
+                // or `--entry 'k<int>'` instantiates what runs; nothing to do here.
+                let at = self.span();
+                while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+                    self.bump();
+                }
+                self.eat(";");
+                self.diag(
+                    at,
+                    Level::Info,
+                    "explicit template instantiation skipped: a launch or --entry 'name<args>' \
+                     instantiates the kernel that runs",
+                    "",
+                );
+                continue;
+            }
             if self.is_word("template") {
                 self.template_def()?;
                 continue;
@@ -43,6 +60,38 @@ impl Parser<'_> {
             if self.is_word("static_assert") {
                 self.skip_static_assert()?;
                 continue;
+            }
+            if self.is_word("enum")
+                || (self.is_word("typedef") && matches!(self.peek(1), Tok::Ident(w) if w == "enum"))
+            {
+                let (name, ty) = self.enum_def()?;
+                if let Some(name) = name {
+                    program.aliases.push((name, ty));
+                }
+                continue;
+            }
+            if self.is_word("__constant__") && loose.is_empty() {
+                if let Some(g) = self.global_const() {
+                    globals.push(g);
+                    continue;
+                }
+                match self.const_table()? {
+                    Some(t) => {
+                        program.constants.push(t);
+                        continue;
+                    }
+                    None => {
+                        let at = self.span();
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "`__constant__` data needs a constant initializer here (a scalar \
+                             `= v`, an array `= {…}`), or a size for a one-dimensional array \
+                             that host code fills by cudaMemcpyToSymbol: write the value in the \
+                             initializer, or pass it as a kernel parameter (CLI --arg / --buffer)",
+                        ));
+                    }
+                }
             }
             self.refuse_unsupported_item()?;
             if self.is_word("using") || self.is_word("typedef") {
@@ -197,26 +246,32 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let entry = entry1;
-        if !entry && !self.q_device {
-            // Host code (`main`, `__host__`, a function calling the runtime or launching a
-            // kernel) is read for its launches and skipped, parameters and all.
-            let open_params = self.pos;
-            if let Some(close_params) = self.closing(open_params) {
-                let mut at = close_params + 1;
-                while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
-                {
-                    at += 1;
-                }
-                if matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{"))) {
-                    let close = host::body_end(self, at)?;
-                    let host = name == "main"
-                        || self.q_host
-                        || host::looks_like_host(&self.toks[at..close]);
-                    if host {
-                        self.read_host(&name, start, at, close);
-                        self.pos = close + 1;
-                        return Ok(None);
-                    }
+        // Host code (`main`, `__host__`, a function calling the runtime or launching a kernel)
+        // is read for its launches and skipped, parameters and all; so is an Ascend C kernel
+        // whose body launches a SIMT function by `asc_vf_call` (`host::calls_vf`).
+        let open_params = self.pos;
+        if let Some(close_params) = self.closing(open_params) {
+            let mut at = close_params + 1;
+            while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
+            {
+                at += 1;
+            }
+            let body = matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{")));
+            let launcher = body
+                && self
+                    .closing(at)
+                    .is_some_and(|c| host::calls_vf(&self.toks[at..c]));
+            if body && (launcher || (!entry && !self.q_device)) {
+                let close = host::body_end(self, at)?;
+                let host = launcher
+                    || name == "main"
+                    || self.q_host
+                    || host::looks_like_host(&self.toks[at..close]);
+                if host {
+                    let params = host::param_names(&self.toks[open_params + 1..close_params]);
+                    self.read_host(&name, params, start, at, close);
+                    self.pos = close + 1;
+                    return Ok(None);
                 }
             }
         }
@@ -424,16 +479,249 @@ impl Parser<'_> {
                 "this `{w}` form is not supported at file scope (only `{w} Name {{ … }};` \
                  definitions); declare variables inside a function"
             ),
-            "namespace" => "`namespace { … }` blocks are not supported; put the functions at file \
-                 scope"
+            "namespace" => "this `namespace` form is not supported (blocks `namespace X { … }`, \
+                 `namespace a::b { … }` and aliases `namespace N = X;` are); put the functions at \
+                 file scope"
                 .to_string(),
-            "__constant__" => "`__constant__` variables are not supported; pass the data as a \
-                 kernel parameter (a pointer) or use a `constexpr` constant"
-                .to_string(),
-            "enum" => "`enum` is not supported; use `constexpr int` constants".to_string(),
             _ => return Ok(()),
         };
         Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// `__constant__ T name[N] = {v0, v1, …};` (size optional; `const`, `static`, `__device__`
+    /// around it allowed), or `__constant__ T name[N];` for host code to fill
+    /// ([`Parser::fill_constant_tables`]): a [`ConstTable`]. `None` (position restored) when no
+    /// such array starts here.
+    ///
+    /// # Errors
+    /// A multi-dimensional array, a size or value that is not a constant, or more values than
+    /// the size.
+    fn const_table(&mut self) -> PResult<Option<ConstTable>> {
+        let save = self.pos;
+        let at = self.span();
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__constant__" | "const" | "static" | "__device__" | "constexpr"))
+        {
+            self.bump();
+        }
+        let Ok(Ty::Val(elem)) = self.base_type() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let Tok::Ident(name) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        self.bump();
+        if !self.eat("[") {
+            self.pos = save;
+            return Ok(None);
+        }
+        let empty = HashMap::new();
+        let size = if self.eat("]") {
+            None
+        } else {
+            let e = self.assign_expr()?;
+            self.expect_punct("]")?;
+            match const_eval(&e, &empty)
+                .and_then(|v| v.int())
+                .and_then(|n| usize::try_from(n).ok())
+            {
+                Some(n) => Some(n),
+                None => return self.err("a constant size for the `__constant__` array"),
+            }
+        };
+        if self.is_punct("[") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`__constant__ {name}[…][…]`: multi-dimensional `__constant__` arrays are not \
+                     supported; flatten it to one dimension (`{name}[row * COLS + col]`)"
+                ),
+            ));
+        }
+        let initialized = self.eat("=");
+        if !initialized && (size.is_none() || !self.is_punct(";")) {
+            self.pos = save;
+            return Ok(None);
+        }
+        let mut values = Vec::new();
+        if initialized {
+            self.expect_punct("{")?;
+        }
+        while initialized && !self.eat("}") {
+            let v_at = self.span();
+            let e = self.assign_expr()?;
+            let Some(v) = const_eval(&e, &empty).and_then(|v| v.text()) else {
+                return Err(KernelError::new(
+                    v_at.line,
+                    v_at.col,
+                    format!(
+                        "`{name}`: each initializer of a `__constant__` array must be a constant"
+                    ),
+                ));
+            };
+            values.push(v);
+            if !self.is_punct("}") {
+                self.expect_punct(",")?;
+            }
+        }
+        self.expect_punct(";")?;
+        let len = size.unwrap_or(values.len());
+        // CUDA C++ Programming Guide, "Device Memory Accesses" / technical specifications:
+        // constant memory is 64 KB; a larger table is not a real kernel's (and is never built).
+        let cell = u64::from(elem.scalar.bits().div_ceil(8)) * u64::from(elem.lanes.max(1));
+        let bytes = (len as u64).saturating_mul(cell);
+        if bytes > 65_536 {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`__constant__ {name}[{len}]` needs {bytes} bytes: constant memory holds 64 \
+                     KB (65536 bytes); pass a larger table as a kernel parameter (a pointer)"
+                ),
+            ));
+        }
+        if values.len() > len {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}[{len}]` has {} initializers, more than its size",
+                    values.len()
+                ),
+            ));
+        }
+        if initialized {
+            // ISO C11 6.7.9p21: cells without an initializer are zero.
+            values.resize(len, "0".to_string());
+            self.diag(
+                at,
+                Level::Info,
+                format!(
+                    "`__constant__ {name}` ({len} cells of {}) is read-only data: each kernel \
+                     gets it as a buffer `{name}` filled with its initializer (`--buffer \
+                     {name}=…` replaces it)",
+                    elem.name()
+                ),
+                CONSTANT_RULE,
+            );
+        }
+        Ok(Some(ConstTable {
+            name,
+            elem,
+            len,
+            values,
+            copied_unread: false,
+            span: at,
+        }))
+    }
+
+    /// `enum [class|struct] [Name] [: type] { A, B = expr, … };` (or `typedef enum { … } Name;`):
+    /// each enumerator becomes an integer constant (one more than the one before, 0 first, or
+    /// its constant initializer), and `Name` a name for the underlying type (`int` unless given).
+    /// A scoped enumerator `Name::A` is read as `A` (`super::scopes`). Returns the type's name
+    /// and type. Source: ISO C++ [dcl.enum] paragraphs 2 and 5.
+    ///
+    /// # Errors
+    /// An initializer that is not a constant integer, an enumerator named twice with two
+    /// values (two `enum class`es sharing a name), or a malformed definition.
+    fn enum_def(&mut self) -> PResult<(Option<String>, ValTy)> {
+        let typedef = self.is_word("typedef");
+        if typedef {
+            self.bump();
+        }
+        self.bump(); // `enum`
+        if self.is_word("class") || self.is_word("struct") {
+            self.bump();
+        }
+        let mut name = match self.peek(0) {
+            Tok::Ident(n) => {
+                let n = n.clone();
+                self.bump();
+                Some(n)
+            }
+            _ => None,
+        };
+        let mut ty = ValTy::scalar(crate::kernel::types::Scalar::I32);
+        if self.eat(":") {
+            match self.base_type()? {
+                Ty::Val(v) if !v.scalar.is_float() && v.lanes <= 1 => ty = v,
+                _ => return self.err("an integer type after `:` (the enum's underlying type)"),
+            }
+        }
+        if let Some(n) = &name {
+            self.aliases.insert(n.clone(), ty);
+        }
+        if self.eat(";") {
+            // An opaque declaration `enum class E : int;`.
+            return Ok((name, ty));
+        }
+        self.expect_punct("{")?;
+        let empty = HashMap::new();
+        // The next implicit value, as a number: each enumerator's constant is a literal, never
+        // a chain of `+ 1`s as long as the enum.
+        let mut next: i128 = 0;
+        while !self.eat("}") {
+            let at = self.span();
+            let enumerator = self.ident()?;
+            let v = if self.eat("=") {
+                let value = self.assign_expr()?;
+                let Some(v) = const_eval(&value, &empty).and_then(|v| v.int()) else {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("enumerator `{enumerator}`: its value must be a constant integer"),
+                    ));
+                };
+                v
+            } else {
+                next
+            };
+            next = v.saturating_add(1);
+            let magnitude = Expr::new(
+                ExprKind::Int {
+                    value: u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX),
+                    unsigned: false,
+                    long: v.unsigned_abs() > i32::MAX as u128,
+                },
+                at,
+            );
+            let literal = if v < 0 {
+                Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(magnitude)), at)
+            } else {
+                magnitude
+            };
+            let e = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(literal)), at);
+            if let Some(old) = self.consts.get(&enumerator) {
+                let same = const_eval(old, &empty).and_then(|o| o.int()) == Some(v);
+                if !same {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "enumerator `{enumerator}` is already a constant with another value: \
+                             scoped names are read without their enum (`E::{enumerator}` as \
+                             `{enumerator}`), so two enums cannot share an enumerator name here; \
+                             rename one"
+                        ),
+                    ));
+                }
+            }
+            self.consts.insert(enumerator, e);
+            if !self.is_punct("}") {
+                self.expect_punct(",")?;
+            }
+        }
+        if typedef {
+            let n = self.ident()?;
+            self.aliases.insert(n.clone(), ty);
+            name = Some(n);
+        } else if let Tok::Ident(_) = self.peek(0) {
+            return self.err("`;` after the enum (a variable declared with its definition is not supported; declare it separately)");
+        }
+        self.expect_punct(";")?;
+        Ok((name, ty))
     }
 
     /// A file-scope `const`/`constexpr` declaration whose every declarator has a constant
@@ -444,7 +732,8 @@ impl Parser<'_> {
         let mut is_const = false;
         while let Tok::Ident(w) = self.peek(k) {
             match w.as_str() {
-                "const" | "constexpr" => is_const = true,
+                // `__constant__` data with a constant initializer is read-only: a constant.
+                "const" | "constexpr" | "__constant__" => is_const = true,
                 "static" | "__device__" | "__host__" | "inline" => {}
                 _ => break,
             }
@@ -491,5 +780,81 @@ impl Parser<'_> {
             }
         }
         Some(stmt)
+    }
+}
+
+/// The rule `__constant__` tables cite.
+const CONSTANT_RULE: &str =
+    "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__constant__); cudaMemcpyToSymbol";
+
+impl Parser<'_> {
+    /// Fills each `__constant__` table declared without an initializer from host code's
+    /// `cudaMemcpyToSymbol(table, h, …)` / `hipMemcpyToSymbol(HIP_SYMBOL(table), h, …)` when a
+    /// simple loop or a literal list filled `h` ([`Parser::symbol_copies`]); says where each
+    /// table's cells come from: the copy, undefined (a copy whose data could not be read), or
+    /// zero (no copy: static storage starts zeroed, C++ [basic.start.static]).
+    pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
+        let copies = std::mem::take(&mut self.symbol_copies);
+        for t in program.constants.iter_mut().filter(|t| t.values.is_empty()) {
+            let copy = copies.iter().rev().find(|c| c.symbol == t.name);
+            let (what, level) = match copy.map(|c| (&c.data, c.line)) {
+                Some((Some((values, from, line)), _)) => {
+                    let mut v = values.clone();
+                    v.truncate(t.len);
+                    t.values = v;
+                    (
+                        format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol"),
+                        Level::Info,
+                    )
+                }
+                Some((None, line)) => {
+                    t.copied_unread = true;
+                    (
+                        format!("undefined: the cudaMemcpyToSymbol at line {line} copies data not read here; set it with --buffer {}=…", t.name),
+                        Level::Warning,
+                    )
+                }
+                None => (
+                    "zero: nothing copies into it (static storage starts zeroed)".to_string(),
+                    Level::Info,
+                ),
+            };
+            self.diag(
+                t.span,
+                level,
+                format!(
+                    "`__constant__ {}` ({} cells of {}) is read-only data, given to each kernel \
+                     as a buffer: {what}",
+                    t.name,
+                    t.len,
+                    t.elem.name()
+                ),
+                CONSTANT_RULE,
+            );
+        }
+    }
+}
+
+/// Gives every kernel (`__global__` function) each `__constant__` table of `program` as a
+/// trailing pointer parameter of the table's name, unless it has a parameter of that name: the
+/// engine then allocates and fills it like any buffer ([`ConstTable`]), and device functions
+/// see it as a file-scope name.
+pub(super) fn add_constant_params(program: &mut Program) {
+    let tables = &program.constants;
+    for f in program
+        .functions
+        .iter_mut()
+        .filter(|f| f.entry && !f.snippet)
+    {
+        for t in tables {
+            if f.params.iter().all(|p| p.name != t.name) {
+                f.params.push(Param {
+                    name: t.name.clone(),
+                    ty: Ty::Ptr(t.elem),
+                    reference: false,
+                    span: t.span,
+                });
+            }
+        }
     }
 }

@@ -29,10 +29,12 @@ mod host;
 mod items;
 mod lambda;
 mod macros;
+mod scopes;
 mod stmt;
 mod structs;
 mod templates;
 mod types;
+mod unsupported;
 
 use std::collections::HashMap;
 
@@ -93,6 +95,7 @@ pub fn parse_with_entry(
         &mut macro_diags,
         limits.max_tokens,
     )?;
+    let tokens = scopes::flatten_scopes(tokens, &mut macro_diags);
     let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
     p.diags = macro_diags;
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
@@ -124,14 +127,17 @@ pub fn parse_with_entry(
     }
     let mut program = p
         .program()
-        .map_err(|e| hint_flattened(e, &lexed.comments))?;
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
+    p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
     let entry = match entry.filter(|e| e.contains('<')) {
         Some(e) => Some(p.entry_instance(e)?),
         None => None,
     };
     p.instantiate_pending(&mut program.functions)
-        .map_err(|e| hint_flattened(e, &lexed.comments))?;
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
+    p.fill_constant_tables(&mut program);
+    items::add_constant_params(&mut program);
     Ok(Parsed {
         program,
         diagnostics: p.diags,
@@ -187,6 +193,11 @@ struct Parser<'a> {
     consts: HashMap<String, Expr>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
+    /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
+    vf_calls: Vec<host::VfCall>,
+    /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
+    /// and fill line when a simple loop or literal filled it, and the copy's line.
+    symbol_copies: Vec<host::SymbolCopy>,
     /// Whether the qualifiers read since the start of the current item named `__device__`.
     q_device: bool,
     /// Whether they named `__host__`.
@@ -249,6 +260,8 @@ impl<'a> Parser<'a> {
             suggestions: 0,
             consts: HashMap::new(),
             launches: Vec::new(),
+            vf_calls: Vec::new(),
+            symbol_copies: Vec::new(),
             q_device: false,
             q_host: false,
             templates: HashMap::new(),

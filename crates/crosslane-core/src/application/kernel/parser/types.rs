@@ -19,6 +19,7 @@ pub(super) const QUALIFIERS: &[&str] = &[
     "__host__",
     "__global__",
     "__simt_vf__",
+    "__vector__",
     "__aicore__",
     "__gm__",
     "__ubuf__",
@@ -27,6 +28,7 @@ pub(super) const QUALIFIERS: &[&str] = &[
     "restrict",
     "extern",
     "__shared__",
+    "__constant__",
     "__launch_bounds__",
     "constexpr",
 ];

@@ -328,6 +328,7 @@ pub fn lower(
             aliases: Vec::new(),
             // A shader's dispatch comes from `--workgroups`, never from host code.
             launches: Vec::new(),
+            constants: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
