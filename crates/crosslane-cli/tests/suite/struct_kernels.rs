@@ -57,6 +57,26 @@ fn argmax_with_a_pair_struct_shuffles_each_field() {
     }
     assert_eq!(floats(&t, "out.v"), vec![v[0] as f64, v[32] as f64]);
     assert_eq!(ints(&t, "out.idx"), vec![idx[0], idx[32]]);
+    // The `Pair* out` buffer put back together: element by element, field by field in the
+    // struct's declaration order (v, then idx).
+    let out = t["memory"]["structs"]
+        .as_array()
+        .expect("structs")
+        .iter()
+        .find(|s| s["name"] == "out")
+        .expect("a struct buffer `out`");
+    assert_eq!(out["members"], serde_json::json!(["out.v", "out.idx"]));
+    assert_eq!(out["len"], 2);
+    let flat: Vec<f64> = out["values"]
+        .as_array()
+        .expect("values")
+        .iter()
+        .map(|v| v.as_f64().expect("a number"))
+        .collect();
+    assert_eq!(
+        flat,
+        vec![v[0] as f64, idx[0] as f64, v[32] as f64, idx[32] as f64]
+    );
     // The model's answer is the true argmax with the lowest index among ties.
     for w in 0..2 {
         let warp = &x[w * 32..w * 32 + 32];

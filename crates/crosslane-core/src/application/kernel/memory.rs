@@ -92,7 +92,14 @@ impl Serialize for Buffer {
 }
 
 /// All buffers of a launch.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+///
+/// JSON: `buffers`, `limit_bytes`, `used_bytes`, and `structs`: each buffer of structs as the
+/// kernel declared it. The front end lowers a struct buffer to one buffer per member, named
+/// `NAME.MEMBER` (`parser/structs.rs`); `structs` puts them back together, one entry per
+/// `NAME` with its `members` (the member buffers' names, in declaration order) and `values`
+/// flattened element by element, field by field in declaration order (issue 14: "struct and
+/// vector elements are flattened field by field"), `null` where undefined.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Memory {
     /// Buffers, by index (a pointer value names its buffer by this index).
     pub buffers: Vec<Buffer>,
@@ -100,6 +107,35 @@ pub struct Memory {
     pub limit_bytes: u64,
     /// Bytes held by all buffers now.
     pub used_bytes: u64,
+}
+
+impl Serialize for Memory {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Memory", 4)?;
+        st.serialize_field("buffers", &self.buffers)?;
+        st.serialize_field("limit_bytes", &self.limit_bytes)?;
+        st.serialize_field("used_bytes", &self.used_bytes)?;
+        st.serialize_field("structs", &self.structs())?;
+        st.end()
+    }
+}
+
+/// A buffer of structs put back together from its members' buffers (see [`Memory`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StructBuffer {
+    /// The kernel's name for the buffer (`out` for `Pair* out`).
+    pub name: String,
+    /// Global or a block's shared memory.
+    pub space: Space,
+    /// The member buffers, in declaration order (`out.v`, `out.idx`; nested members
+    /// `out.a.x`).
+    pub members: Vec<String>,
+    /// Elements (structs) in the buffer.
+    pub len: usize,
+    /// Every element's members in declaration order, a vector member's components in order;
+    /// `null` where undefined.
+    pub values: Vec<serde_json::Value>,
 }
 
 impl Memory {
@@ -110,6 +146,51 @@ impl Memory {
             limit_bytes,
             used_bytes: 0,
         }
+    }
+
+    /// The buffers of structs, each from its member buffers `NAME.MEMBER` in order; a group
+    /// whose members differ in length or memory space is left out (the members stand alone).
+    pub fn structs(&self) -> Vec<StructBuffer> {
+        let mut groups: Vec<(&str, Vec<&Buffer>)> = Vec::new();
+        for b in &self.buffers {
+            let Some((base, _)) = b.name.split_once('.') else {
+                continue;
+            };
+            match groups.iter_mut().find(|(n, _)| *n == base) {
+                Some((_, members)) => members.push(b),
+                None => groups.push((base, vec![b])),
+            }
+        }
+        groups
+            .into_iter()
+            .filter_map(|(name, members)| {
+                let first = members.first()?;
+                let len = first.cells.len();
+                if members
+                    .iter()
+                    .any(|m| m.cells.len() != len || m.space != first.space)
+                {
+                    return None;
+                }
+                let mut values = Vec::new();
+                for i in 0..len {
+                    for m in &members {
+                        push_values(
+                            m.cells.get(i).and_then(Option::as_ref),
+                            m.elem.lanes,
+                            &mut values,
+                        );
+                    }
+                }
+                Some(StructBuffer {
+                    name: name.to_string(),
+                    space: first.space,
+                    members: members.iter().map(|m| m.name.clone()).collect(),
+                    len,
+                    values,
+                })
+            })
+            .collect()
     }
 
     /// Cells held by all buffers.

@@ -289,12 +289,10 @@ pub struct KernelTrace {
     /// Diagnostics of the parse and of the launch (step diagnostics are on their steps; under
     /// [`TraceMode::None`] each distinct one once here). Not in the JSON, whose top-level
     /// `"diagnostics"` is [`Self::merged_diagnostics`].
-    #[serde(skip)]
     pub diagnostics: Vec<KernelDiagnostic>,
     /// Every diagnostic of the parse, the launch and the run, merged across lanes, warps,
     /// blocks and steps, each with its count ([`super::diaglog::DiagLog::merged`]; filled when
     /// the run ends). The JSON's top-level `"diagnostics"` (issue 14: "merged across lanes").
-    #[serde(rename = "diagnostics")]
     pub merged_diagnostics: Vec<super::diaglog::MergedDiagnostic>,
     /// Memory before the first step.
     pub initial_memory: Memory,
@@ -364,7 +362,7 @@ impl Serialize for KernelTrace {
         st.serialize_field("launch", &self.launch)?;
         st.serialize_field("steps", &StepsJson(self))?;
         st.serialize_field("outcome", &self.outcome)?;
-        st.serialize_field("diagnostics", &self.diagnostics)?;
+        st.serialize_field("diagnostics", &self.merged_diagnostics)?;
         st.serialize_field("initial_memory", &self.initial_memory)?;
         st.serialize_field("memory", &self.memory)?;
         st.serialize_field("warps", &self.warps)?;

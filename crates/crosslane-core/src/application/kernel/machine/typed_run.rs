@@ -636,6 +636,9 @@ impl Executor {
                 _ => return false,
             };
         }
+        // The step about to be recorded holds a cross-lane call (`record` counts it as such
+        // when the call ran through `cx.ops`; a kept plan leaves no op there).
+        self.trace.stats.last_op_step = Some(self.trace.stats.steps);
         true
     }
 
