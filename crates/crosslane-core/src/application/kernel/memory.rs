@@ -95,7 +95,7 @@ impl Serialize for Buffer {
 ///
 /// JSON: `buffers`, `limit_bytes`, `used_bytes`, and `structs`: each buffer of structs as the
 /// kernel declared it. The front end lowers a struct buffer to one buffer per member, named
-/// `NAME.MEMBER` (`parser/structs.rs`); `structs` puts them back together, one entry per
+/// `NAME.MEMBER` (`parser/structs/`); `structs` puts them back together, one entry per
 /// `NAME` with its `members` (the member buffers' names, in declaration order) and `values`
 /// flattened element by element, field by field in declaration order (issue 14: "struct and
 /// vector elements are flattened field by field"), `null` where undefined.

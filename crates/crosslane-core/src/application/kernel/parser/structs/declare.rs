@@ -1,0 +1,392 @@
+//! Struct declarations: locals, arrays, parameters, struct results (`__ret.*`), brace lists,
+//! and the sub-parser hand-over of the struct table.
+
+use super::*;
+
+impl Parser<'_> {
+    /// The `__ret.*` reference parameters of a function returning struct `s`.
+    pub(crate) fn ret_params(&mut self, s: &str, at: Span) -> PResult<Vec<Param>> {
+        let leaves = self.leaves(s, at)?;
+        let names: Vec<String> = leaves.iter().map(|l| format!("__ret.{}", l.path)).collect();
+        let params = leaves
+            .iter()
+            .zip(&names)
+            .map(|(l, n)| Param {
+                name: n.clone(),
+                ty: l.ty,
+                reference: true,
+                span: at,
+            })
+            .collect();
+        let sv = SVar {
+            sname: s.to_string(),
+            kind: SKind::Plain,
+            leaves: names,
+        };
+        self.declare_svar("__ret", sv, &leaves);
+        Ok(params)
+    }
+
+    /// `return e;` in a function returning struct `s`: the leaves assigned to `__ret.*`, then
+    /// `return;`.
+    pub(crate) fn return_struct(
+        &mut self,
+        e: Expr,
+        s: &str,
+        span: Span,
+        end: Span,
+    ) -> PResult<Stmt> {
+        let target = ident("__ret", span);
+        let assign = self.assign_struct(&target, &e, s, span)?;
+        let mut list: Vec<Stmt> = std::mem::take(&mut self.pre);
+        list.push(Stmt {
+            kind: StmtKind::Expr(assign),
+            span,
+            end,
+        });
+        list.push(Stmt {
+            kind: StmtKind::Return(None),
+            span,
+            end,
+        });
+        Ok(Stmt {
+            kind: StmtKind::Block(list),
+            span,
+            end,
+        })
+    }
+
+    /// A struct parameter (`Pair p`, `const Pair& p`, `Pair* out`, `Pair out[]`, `Op op`): its
+    /// leaves as parameters (`p.v`, `p.idx`), references where the parameter is a non-const
+    /// reference or the member is a lambda's `[&]` capture; the struct variable is declared
+    /// when the function's scope opens ([`Parser::pending_svars`]).
+    pub(crate) fn struct_param(
+        &mut self,
+        s: String,
+        is_const: bool,
+        at: Span,
+    ) -> PResult<Vec<Param>> {
+        let mut many = false;
+        let mut reference = false;
+        loop {
+            if self.eat("*") {
+                if many {
+                    return self.unsupported("pointers to pointers are not supported");
+                }
+                many = true;
+            } else if self.eat("&") {
+                reference = true;
+            } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict" | "restrict" | "__gm__"))
+            {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        let name = self.ident()?;
+        if self.eat("[") {
+            while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
+                self.bump();
+            }
+            self.expect_punct("]")?;
+            many = true;
+        }
+        let leaves = self.leaves(&s, at)?;
+        let mut params = Vec::new();
+        let mut names = Vec::new();
+        for l in &leaves {
+            let n = format!("{name}.{}", l.path);
+            let ty = match (many, l.ty) {
+                (true, Ty::Val(v)) => Ty::Ptr(v),
+                (true, Ty::Ptr(_)) => {
+                    return self.unsupported(
+                        "a pointer to a struct with pointer members is not supported",
+                    );
+                }
+                (_, t) => t,
+            };
+            params.push(Param {
+                name: n.clone(),
+                ty,
+                reference: !many && ((reference && !is_const) || l.by_ref),
+                span: at,
+            });
+            names.push(n);
+        }
+        self.pending_svars.push((
+            name,
+            SVar {
+                sname: s,
+                kind: if many { SKind::Many } else { SKind::Plain },
+                leaves: names,
+            },
+        ));
+        Ok(params)
+    }
+
+    /// The declarators of one struct variable (`Pair p{a, b}`, `Pair p = q;`, `__shared__ Pair
+    /// s[32];`, `Pair* q = out + k;`), declaring it.
+    pub(crate) fn struct_declarator(
+        &mut self,
+        s: &str,
+        name: &str,
+        span: Span,
+        many: bool,
+        array: Option<Option<Expr>>,
+        init: Option<Expr>,
+    ) -> PResult<Vec<Declarator>> {
+        let leaves = self.leaves(s, span)?;
+        let is_many = many || array.is_some();
+        let values: Option<Leaves> = match (&init, is_many) {
+            (Some(_), true) if array.is_some() => {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    "initializing a struct array is not supported; assign its elements",
+                ))
+            }
+            (Some(i), true) => {
+                if matches!(i.kind, ExprKind::Int { value: 0, .. }) {
+                    Some(
+                        leaves
+                            .iter()
+                            .map(|l| (l.path.clone(), zero(span)))
+                            .collect(),
+                    )
+                } else {
+                    match self.many_leaves(i)? {
+                        Some((is, v)) if is == s => Some(v),
+                        _ => {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                format!("`{name}` needs a pointer to `{s}` (a `{s}*` parameter, array, or one plus an offset)"),
+                            ))
+                        }
+                    }
+                }
+            }
+            (Some(i), false) => match self.leaves_of(i, Some(s))? {
+                Some((is, v)) if is == s => Some(v),
+                Some((is, _)) => {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{name}` is a `{s}`, initialized with a `{is}`"),
+                    ))
+                }
+                None => {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{name}` is a `{s}`: initialize it with a `{s}` or `{{…}}`"),
+                    ))
+                }
+            },
+            (None, false) => {
+                let def = self.structs.get(s).cloned().unwrap_or_default();
+                if def.ctors.iter().any(|(n, _)| *n == 0)
+                    || def.fields.iter().any(|f| f.default.is_some())
+                {
+                    Some(self.construct(s, &[], span)?.1)
+                } else {
+                    None
+                }
+            }
+            (None, true) => None,
+        };
+        let mut decls = Vec::new();
+        let mut names = Vec::new();
+        for (k, l) in leaves.iter().enumerate() {
+            let value = values
+                .as_ref()
+                .and_then(|v| v.get(k))
+                .map(|(_, e)| e.clone());
+            if l.by_ref && !is_many {
+                // A lambda's `[&]` capture: the member is the captured variable itself.
+                match value.as_ref().map(|e| &e.kind) {
+                    Some(ExprKind::Ident(n)) => {
+                        names.push(n.clone());
+                        continue;
+                    }
+                    _ => {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                            "`{name}` captures by reference: initialize it from the lambda itself"
+                        ),
+                        ))
+                    }
+                }
+            }
+            let leaf = format!("{name}.{}", l.path);
+            let ty = match (is_many && array.is_none(), l.ty) {
+                (true, Ty::Val(v)) => Ty::Ptr(v),
+                (_, t) => t,
+            };
+            let sp = self.syn_span(span);
+            decls.push(Declarator {
+                name: leaf.clone(),
+                ty,
+                array: array.clone(),
+                init: value,
+                span: sp,
+            });
+            names.push(leaf);
+        }
+        let sv = SVar {
+            sname: s.to_string(),
+            kind: if is_many { SKind::Many } else { SKind::Plain },
+            leaves: names,
+        };
+        self.declare_svar(name, sv, &leaves);
+        Ok(decls)
+    }
+
+    /// A declaration whose type is struct `s` (after the type): each declarator's leaves.
+    pub(crate) fn struct_decl(&mut self, storage: Storage, s: String) -> PResult<StmtKind> {
+        let mut list = Vec::new();
+        loop {
+            let mut many = false;
+            let mut reference = false;
+            loop {
+                if self.eat("*") {
+                    many = true;
+                } else if self.eat("&") {
+                    reference = true;
+                } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__"))
+                {
+                    self.bump();
+                } else {
+                    break;
+                }
+            }
+            let span = self.span();
+            let name = self.ident()?;
+            let array = if self.eat("[") {
+                if self.eat("]") {
+                    Some(None)
+                } else {
+                    let n = self.expr()?;
+                    self.expect_punct("]")?;
+                    Some(Some(self.lower_struct(n)?))
+                }
+            } else {
+                None
+            };
+            let init = if self.eat("=") {
+                if self.is_punct("{") {
+                    Some(self.brace_list()?)
+                } else {
+                    Some(self.assign_expr()?)
+                }
+            } else if self.is_punct("{") {
+                Some(self.brace_list()?)
+            } else if self.is_punct("(") && !many {
+                let at = self.span();
+                self.bump();
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                Some(Expr::new(ExprKind::Call(s.clone(), args), at))
+            } else {
+                None
+            };
+            if reference {
+                // `Pair& r = p;`: another name for the same leaves (variables only).
+                let Some(i) = init else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        "a reference needs an initializer",
+                    ));
+                };
+                let Some((is, leaves)) = self.leaves_of(&i, Some(&s))? else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{name}` must refer to a `{s}`"),
+                    ));
+                };
+                let mut names = Vec::new();
+                for (_, e) in &leaves {
+                    match &e.kind {
+                        ExprKind::Ident(n) => names.push(n.clone()),
+                        _ => return Err(KernelError::new(span.line, span.col, format!("a reference to a struct element (`{s}& {name} = a[i]`) is not supported; copy it (`{s} {name} = a[i];`) and write it back"))),
+                    }
+                }
+                let all = self.leaves(&is, span)?;
+                self.declare_svar(
+                    &name,
+                    SVar {
+                        sname: is,
+                        kind: SKind::Plain,
+                        leaves: names,
+                    },
+                    &all,
+                );
+            } else {
+                list.extend(self.struct_declarator(&s, &name, span, many, array, init)?);
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        if list.is_empty() {
+            return Ok(StmtKind::Empty);
+        }
+        Ok(StmtKind::Decl(storage, list))
+    }
+
+    /// `{a, b, …}` as an aggregate value (`@brace`), its struct told by where it is used.
+    pub(crate) fn brace_list(&mut self) -> PResult<Expr> {
+        let at = self.span();
+        self.expect_punct("{")?;
+        let mut items = Vec::new();
+        if !self.eat("}") {
+            loop {
+                if self.is_punct("{") {
+                    items.push(self.brace_list()?);
+                } else {
+                    items.push(self.assign_expr()?);
+                }
+                if self.eat("}") {
+                    break;
+                }
+                self.expect_punct(",")?;
+                if self.eat("}") {
+                    break;
+                }
+            }
+        }
+        self.node(ExprKind::Call("@brace".into(), items), at)
+    }
+
+    /// Lends a sub-parser (a template instance) what the whole source shares: the structs,
+    /// class templates, struct-returning functions, the synthesized-node counter and the
+    /// functions made so far.
+    pub(crate) fn lend(&mut self, sub: &mut Parser<'_>) {
+        sub.structs = std::mem::take(&mut self.structs);
+        sub.class_templates = std::mem::take(&mut self.class_templates);
+        sub.fn_ret = std::mem::take(&mut self.fn_ret);
+        sub.extra_fns = std::mem::take(&mut self.extra_fns);
+        sub.syn = self.syn;
+    }
+
+    /// Takes back what [`Parser::lend`] lent.
+    pub(crate) fn take_back(&mut self, sub: &mut Parser<'_>) {
+        self.structs = std::mem::take(&mut sub.structs);
+        self.class_templates = std::mem::take(&mut sub.class_templates);
+        self.fn_ret = std::mem::take(&mut sub.fn_ret);
+        self.extra_fns = std::mem::take(&mut sub.extra_fns);
+        self.syn = sub.syn;
+    }
+}

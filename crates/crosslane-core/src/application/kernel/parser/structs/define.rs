@@ -1,0 +1,505 @@
+//! Struct and class definitions: members, default member initializers, member functions
+//! (in the struct or after it) and constructors, and the constructs still refused, named.
+
+use super::*;
+
+impl Parser<'_> {
+    /// `struct Name { members };` (or `class`) at file scope; `as_name` names a class
+    /// template's instance. Data members, static `constexpr` members, member functions
+    /// (`static`, `const`, `operator()`), constructors with initializer lists.
+    ///
+    /// # Errors
+    /// Inheritance, member templates, nested definitions, operators other than `()`, array
+    /// members, and destructors are named as unsupported at their line.
+    pub(crate) fn struct_def(&mut self, as_name: Option<String>) -> PResult<()> {
+        let at = self.span();
+        self.bump(); // struct / class / union
+        let name = self.ident()?;
+        if self.eat(";") {
+            return Ok(()); // a forward declaration
+        }
+        if self.is_punct(":") {
+            return self.unsupported("inheritance (`struct D : B`) is not supported; copy the base's members into the struct");
+        }
+        if !self.is_punct("{") {
+            return self.err("`{` to start the struct's members");
+        }
+        let sname = as_name.unwrap_or_else(|| name.clone());
+        if sname != name {
+            self.struct_alias.insert(name.clone(), sname.clone());
+        }
+        self.bump();
+        self.structs.insert(sname.clone(), StructDef::default());
+        let mut methods: Vec<usize> = Vec::new();
+        let mut consts: Vec<String> = Vec::new();
+        loop {
+            if self.eat("}") {
+                break;
+            }
+            if matches!(self.peek(0), Tok::Eof) {
+                return self.err("`}` to close the struct");
+            }
+            if self.eat(";") {
+                continue;
+            }
+            if let Tok::Ident(w) = self.peek(0).clone() {
+                match w.as_str() {
+                    "public" | "private" | "protected" if matches!(self.peek(1), Tok::Punct(":")) => {
+                        self.bump();
+                        self.bump();
+                        continue;
+                    }
+                    "template" => return self.unsupported("member templates are not supported; write the member as a free template function taking the struct"),
+                    "friend" => return self.unsupported("`friend` declarations are not supported"),
+                    "struct" | "class" | "union" | "enum" => return self.unsupported("nested type definitions are not supported; define the type at file scope"),
+                    "static_assert" => {
+                        self.skip_static_assert()?;
+                        continue;
+                    }
+                    "using" | "typedef" => {
+                        self.alias()?;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            if self.is_punct("~") {
+                return self.unsupported(
+                    "destructors are not supported (nothing is freed on a GPU lane); remove it",
+                );
+            }
+            let start = self.pos;
+            // A constructor: the struct's name and `(`.
+            let mut k = 0;
+            while matches!(self.peek(k), Tok::Ident(w) if super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "explicit")
+            {
+                k += 1;
+            }
+            if matches!(self.peek(k), Tok::Ident(w) if *w == name)
+                && matches!(self.peek(k + 1), Tok::Punct("("))
+            {
+                methods.push(start);
+                self.skip_member_function()?;
+                continue;
+            }
+            let is_static = (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "static"));
+            self.qualifiers()?;
+            let field_ty = if let Some(s) = self.struct_type()? {
+                FieldTy::Struct(s)
+            } else {
+                match self.base_type()? {
+                    Ty::Val(v) => FieldTy::Val(v),
+                    Ty::Ptr(v) => FieldTy::Ptr(v),
+                    Ty::Void => FieldTy::Val(ValTy::scalar(Scalar::I32)),
+                }
+            };
+            loop {
+                let mut ty = field_ty.clone();
+                while self.eat("*") {
+                    ty = match ty {
+                        FieldTy::Val(v) => FieldTy::Ptr(v),
+                        _ => return self.unsupported("this pointer member is not supported (pointers to structs or to pointers); use a pointer to a scalar type"),
+                    };
+                }
+                if self.is_punct("&") {
+                    return self.unsupported("reference members are not supported");
+                }
+                if self.is_word("operator") {
+                    if matches!(self.peek(1), Tok::Punct("("))
+                        && matches!(self.peek(2), Tok::Punct(")"))
+                    {
+                        self.pos = start;
+                        methods.push(start);
+                        self.skip_member_function()?;
+                        break;
+                    }
+                    return self.unsupported("only `operator()` is supported among operators; write the operator as a named member function");
+                }
+                let f_at = self.span();
+                let fname = self.ident()?;
+                if self.is_punct("(") {
+                    self.pos = start;
+                    methods.push(start);
+                    self.skip_member_function()?;
+                    break;
+                }
+                if self.is_punct("[") {
+                    return self.unsupported(
+                        "array members are not supported; use separate members or a kernel buffer",
+                    );
+                }
+                let default = if self.eat("=") {
+                    Some(self.assign_expr()?)
+                } else if self.is_punct("{") {
+                    self.bump();
+                    let e = if self.is_punct("}") {
+                        zero(f_at)
+                    } else {
+                        self.assign_expr()?
+                    };
+                    self.expect_punct("}")?;
+                    Some(e)
+                } else {
+                    None
+                };
+                if is_static {
+                    // `static constexpr int N = 32;`: a constant `Name::N` (and `N` inside).
+                    let Some(d) = default else {
+                        return Err(KernelError::new(f_at.line, f_at.col, "a static data member needs a constant initializer here (`static constexpr int N = 32;`)"));
+                    };
+                    let v = match field_ty {
+                        FieldTy::Val(v) => v,
+                        _ => ValTy::scalar(Scalar::I32),
+                    };
+                    let c = Expr::new(ExprKind::Cast(Ty::Val(v), Box::new(d)), f_at);
+                    self.consts.insert(format!("{sname}::{fname}"), c.clone());
+                    self.consts.insert(fname.clone(), c);
+                    consts.push(fname);
+                } else {
+                    if let Some(def) = self.structs.get_mut(&sname) {
+                        def.fields.push(Field {
+                            name: fname,
+                            ty,
+                            by_ref: false,
+                            default,
+                        });
+                    }
+                }
+                if self.eat(",") {
+                    continue;
+                }
+                self.expect_punct(";")?;
+                break;
+            }
+        }
+        if !self.eat(";") {
+            return self
+                .err("`;` after the struct's `}` (declaring variables there is not supported)");
+        }
+        let end = self.pos;
+        // Member functions see every member, whatever the order: parsed after them.
+        let saved_self = self.self_struct.replace(sname.clone());
+        let r = (|| {
+            for m in &methods {
+                self.pos = *m;
+                self.member_function(&name, &sname)?;
+            }
+            Ok(())
+        })();
+        self.self_struct = saved_self;
+        for c in consts {
+            self.consts.remove(&c);
+        }
+        r?;
+        self.pos = end;
+        let _ = at;
+        Ok(())
+    }
+
+    /// A member function or constructor defined after its struct (`__device__ float
+    /// P::get() const { … }`, `P::P(int a) : a(a) {}`), if one starts here: parsed as the
+    /// struct's member.
+    pub(crate) fn out_of_class_member(&mut self) -> PResult<bool> {
+        let mut k = 0;
+        let found = loop {
+            match (
+                self.peek(k),
+                self.peek(k + 1),
+                self.peek(k + 2),
+                self.peek(k + 3),
+            ) {
+                (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), Tok::Punct("(")) => {
+                    break (self.structs.contains_key(st) && (m == st || !self.is_struct_name(m)))
+                        .then(|| st.clone());
+                }
+                (Tok::Ident(_) | Tok::Punct("*" | "&"), _, _, _) if k < 16 => k += 1,
+                _ => break None,
+            }
+        };
+        let Some(st) = found else {
+            return Ok(false);
+        };
+        let saved = self.self_struct.replace(st.clone());
+        let r = self.member_function(&st, &st);
+        self.self_struct = saved;
+        r.map(|()| true)
+    }
+
+    pub(super) fn unsupported<T>(&self, msg: &str) -> PResult<T> {
+        let at = self.span();
+        Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// Skips a member function's declaration and body (read again by `member_function`).
+    pub(super) fn skip_member_function(&mut self) -> PResult<()> {
+        let mut in_init = false;
+        loop {
+            match self.peek(0).clone() {
+                Tok::Eof => return self.err("a member function's body"),
+                Tok::Ident(w) if w == "operator" && matches!(self.peek(1), Tok::Punct("(")) => {
+                    self.bump();
+                    self.bump();
+                    self.expect_punct(")")?;
+                }
+                Tok::Punct(";") => {
+                    self.bump();
+                    return Ok(());
+                }
+                Tok::Punct(":") => {
+                    in_init = true;
+                    self.bump();
+                }
+                Tok::Punct("(" | "{") => {
+                    let body = self.is_punct("{")
+                        && !(in_init
+                            && matches!(&self.toks[self.pos.saturating_sub(1)].tok,
+                                Tok::Ident(w) if !matches!(w.as_str(), "const" | "noexcept" | "override")));
+                    let close = self.closing(self.pos).ok_or_else(|| {
+                        let s = self.span();
+                        KernelError::new(s.line, s.col, "bracket never closed")
+                    })?;
+                    self.pos = close + 1;
+                    if body {
+                        return Ok(());
+                    }
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    /// One member function or constructor of struct `sname` (spelled `name` in the source),
+    /// as a device function.
+    pub(super) fn member_function(&mut self, name: &str, sname: &str) -> PResult<()> {
+        let at = self.span();
+        let mut is_static = false;
+        while let Tok::Ident(w) = self.peek(0).clone() {
+            if !(super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "explicit") {
+                break;
+            }
+            if w == "static" {
+                is_static = true;
+            }
+            self.bump();
+        }
+        // `P::P(…)` defined after the struct: the constructor.
+        if self.is_word(name)
+            && matches!(self.peek(1), Tok::Punct("::"))
+            && matches!(self.peek(2), Tok::Ident(w) if w == name)
+        {
+            self.bump();
+            self.bump();
+        }
+        let is_ctor = self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
+        let (ret, sret) = if is_ctor {
+            self.bump();
+            (Ty::Void, None)
+        } else if let Some(s) = self.struct_type()? {
+            if self.is_punct("&") || self.is_punct("*") {
+                return self.unsupported("member functions returning a reference or pointer to a struct are not supported; return the struct by value");
+            }
+            (Ty::Void, Some(s))
+        } else {
+            let base = self.base_type()?;
+            let (t, _) = self.pointers(base)?;
+            (t, None)
+        };
+        // `RET P::name(…)` defined after the struct.
+        if !is_ctor && self.is_word(name) && matches!(self.peek(1), Tok::Punct("::")) {
+            self.bump();
+            self.bump();
+        }
+        let mname = if is_ctor {
+            String::new()
+        } else if self.is_word("operator") {
+            self.bump();
+            self.expect_punct("(")?;
+            self.expect_punct(")")?;
+            "operator()".to_string()
+        } else {
+            self.ident()?
+        };
+        self.expect_punct("(")?;
+        let params = self.params()?;
+        let own = std::mem::take(&mut self.pending_svars);
+        // The arity a call writes: a struct parameter counts once, not once per leaf.
+        let arity =
+            params.len() + own.len() - own.iter().map(|(_, sv)| sv.leaves.len()).sum::<usize>();
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "noexcept" | "override" | "__device__" | "__host__"))
+        {
+            self.bump();
+        }
+        let func = if is_ctor {
+            format!("{sname}::{name}/{}", params.len())
+        } else {
+            format!("{sname}::{mname}")
+        };
+        // Registered before the body: a member may call itself or be called by a later one.
+        if let Some(def) = self.structs.get_mut(sname) {
+            if is_ctor {
+                def.ctors.push((arity, func.clone()));
+            } else {
+                // `static` is written on the declaration only.
+                let was_static = def.methods.get(&mname).is_some_and(|m| m.is_static);
+                is_static |= was_static;
+                def.methods.insert(
+                    mname.clone(),
+                    Method {
+                        func: func.clone(),
+                        is_static,
+                        ret: sret.clone().map_or(Ret::Plain, Ret::Struct),
+                        ty: ret,
+                    },
+                );
+            }
+        }
+        if self.eat(";") {
+            // A declaration in the struct; the definition follows the struct
+            // (`RET P::name(…) { … }`).
+            return Ok(());
+        }
+        let mut init_list: Vec<(String, Vec<Expr>, Span)> = Vec::new();
+        let mut scope = HashMap::new();
+        for p in &params {
+            scope.insert(p.name.clone(), p.ty);
+        }
+        self.scopes.push(scope);
+        let r = (|| -> PResult<Function> {
+            for (n, sv) in own {
+                let leaves = self.leaves(&sv.sname, at)?;
+                self.declare_svar(&n, sv, &leaves);
+            }
+            let mut all_params = Vec::new();
+            if let Some(s) = &sret {
+                all_params.extend(self.ret_params(s, at)?);
+            }
+            if !is_static {
+                let leaves = self.leaves(sname, at)?;
+                let names: Vec<String> =
+                    leaves.iter().map(|l| format!("this.{}", l.path)).collect();
+                for (l, n) in leaves.iter().zip(&names) {
+                    all_params.push(Param {
+                        name: n.clone(),
+                        ty: l.ty,
+                        reference: true,
+                        span: at,
+                    });
+                }
+                let sv = SVar {
+                    sname: sname.to_string(),
+                    kind: SKind::Plain,
+                    leaves: names,
+                };
+                self.declare_svar("this", sv, &leaves);
+            }
+            all_params.extend(params.iter().cloned());
+            if is_ctor && self.eat(":") {
+                loop {
+                    let m_at = self.span();
+                    let m = self.ident()?;
+                    let close = if self.eat("(") {
+                        ")"
+                    } else {
+                        self.expect_punct("{")?;
+                        "}"
+                    };
+                    let mut args = Vec::new();
+                    if !self.eat(close) {
+                        loop {
+                            args.push(self.assign_expr()?);
+                            if self.eat(close) {
+                                break;
+                            }
+                            self.expect_punct(",")?;
+                        }
+                    }
+                    init_list.push((m, args, m_at));
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+            }
+            if !self.is_punct("{") {
+                return self.err("`{` to start the member function's body");
+            }
+            let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
+            let body = self.stmt();
+            self.ret_struct = saved_ret;
+            let mut body = body?;
+            if is_ctor {
+                // The initializer list, then the default member initializers of the members it
+                // does not name, run before the body ([class.base.init]).
+                let def = self.structs.get(sname).cloned().unwrap_or_default();
+                let mut first = Vec::new();
+                for f in &def.fields {
+                    let given = init_list.iter().find(|(m, _, _)| *m == f.name);
+                    let (value, sp) = match given {
+                        Some((_, args, sp)) => match &f.ty {
+                            FieldTy::Struct(inner) => (
+                                Expr::new(ExprKind::Call(inner.clone(), args.clone()), *sp),
+                                *sp,
+                            ),
+                            _ => (args.first().cloned().unwrap_or_else(|| zero(*sp)), *sp),
+                        },
+                        None => match &f.default {
+                            Some(d) => (d.clone(), at),
+                            None => continue,
+                        },
+                    };
+                    let target = Expr::new(
+                        ExprKind::Member(Box::new(ident("this", sp)), f.name.clone()),
+                        sp,
+                    );
+                    let assign = Expr::new(
+                        ExprKind::Assign(None, Box::new(target), Box::new(value)),
+                        sp,
+                    );
+                    let mark = self.pre.len();
+                    let e = self.lower_struct(assign)?;
+                    first.extend(self.pre.drain(mark..));
+                    first.push(Stmt {
+                        kind: StmtKind::Expr(e),
+                        span: sp,
+                        end: sp,
+                    });
+                }
+                if let Some((m, _, sp)) = init_list
+                    .iter()
+                    .find(|(m, _, _)| !def.fields.iter().any(|f| f.name == *m))
+                {
+                    return Err(KernelError::new(
+                        sp.line,
+                        sp.col,
+                        format!("`{sname}` has no member `{m}` to initialize"),
+                    ));
+                }
+                if !first.is_empty() {
+                    let (span, end) = (body.span, body.end);
+                    first.push(body);
+                    body = Stmt {
+                        kind: StmtKind::Block(first),
+                        span,
+                        end,
+                    };
+                }
+            }
+            Ok(Function {
+                name: func.clone(),
+                entry: false,
+                ret,
+                params: all_params,
+                body,
+                launch_bounds: None,
+                vf_call_dim: None,
+                span: at,
+                snippet: false,
+            })
+        })();
+        self.scopes.pop();
+        let f = r?;
+        self.extra_fns.push(f);
+        Ok(())
+    }
+}

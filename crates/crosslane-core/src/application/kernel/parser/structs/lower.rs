@@ -1,0 +1,787 @@
+//! Struct expressions lowered to their leaves: member access, whole-struct assignment and
+//! copies, calls of member functions and constructors, struct results through temporaries.
+
+use super::*;
+
+impl Parser<'_> {
+    /// Lowers an expression: member accesses to their leaf variables, struct assignments to
+    /// leaf assignments, member-function, constructor and struct-returning calls to their
+    /// device functions (temporaries declared in [`Parser::pre`]); struct arguments become
+    /// their leaves. A struct left where a scalar is needed is an error naming it.
+    pub(crate) fn lower_struct(&mut self, e: Expr) -> PResult<Expr> {
+        if self.structs.is_empty() && self.lambda.is_none() {
+            return Ok(e);
+        }
+        self.enter()?;
+        let r = self.lower_inner(e);
+        self.depth -= 1;
+        r
+    }
+
+    #[allow(clippy::boxed_local)] // the children arrive boxed from the node being rebuilt
+    pub(super) fn lower_box(&mut self, e: Box<Expr>) -> PResult<Box<Expr>> {
+        Ok(Box::new(self.lower_struct(*e)?))
+    }
+
+    pub(super) fn lower_inner(&mut self, e: Expr) -> PResult<Expr> {
+        let span = e.span;
+        let kind = match e.kind {
+            ExprKind::Ident(n) => {
+                if let Some(sv) = self.var_struct(&n) {
+                    if sv.kind == SKind::Plain {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "`{n}` is a struct (`{}`) where a value is needed: use one of \
+                                 its members (`{n}.…`)",
+                                sv.sname
+                            ),
+                        ));
+                    }
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!(
+                            "`{n}` points at structs (`{}`): index it and use a member \
+                             (`{n}[i].…`)",
+                            sv.sname
+                        ),
+                    ));
+                }
+                if self.self_field(&n).is_some() {
+                    let this = ident("this", span);
+                    let m = Expr::new(ExprKind::Member(Box::new(this), n), span);
+                    return self.lower_struct(m);
+                }
+                ExprKind::Ident(self.use_var(&n, span)?)
+            }
+            ExprKind::Member(b, f) => {
+                if let Some((s, leaves)) = self.leaves_of(&b, None)? {
+                    let def = self.structs.get(&s).cloned().unwrap_or_default();
+                    let Some(field) = def.fields.iter().find(|x| x.name == f) else {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!("`{s}` has no member `{f}`"),
+                        ));
+                    };
+                    if let FieldTy::Struct(inner) = &field.ty {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "member `{f}` is a struct (`{inner}`) where a value is needed: \
+                                 use one of its members"
+                            ),
+                        ));
+                    }
+                    let leaf = leaves.into_iter().find(|(p, _)| *p == f);
+                    return leaf.map(|(_, e)| e).ok_or_else(|| {
+                        KernelError::new(span.line, span.col, format!("`{s}` has no member `{f}`"))
+                    });
+                }
+                ExprKind::Member(self.lower_box(b)?, f)
+            }
+            ExprKind::Assign(op, l, r) if self.struct_of(&l).is_some() => {
+                let s = self.struct_of(&l).unwrap_or_default();
+                if op.is_some() {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("compound assignment to a struct (`{s}`) is not supported"),
+                    ));
+                }
+                return self.assign_struct(&l, &r, &s, span);
+            }
+            ExprKind::Call(name, args) => return self.lower_call(name, args, span),
+            ExprKind::Index(a, b) => ExprKind::Index(self.lower_box(a)?, self.lower_box(b)?),
+            ExprKind::Unary(op, b) => ExprKind::Unary(op, self.lower_box(b)?),
+            ExprKind::Deref(b) => ExprKind::Deref(self.lower_box(b)?),
+            ExprKind::AddrOf(b) => ExprKind::AddrOf(self.lower_box(b)?),
+            ExprKind::Cast(t, b) => ExprKind::Cast(t, self.lower_box(b)?),
+            ExprKind::IncDec {
+                inc,
+                prefix,
+                target,
+            } => ExprKind::IncDec {
+                inc,
+                prefix,
+                target: self.lower_box(target)?,
+            },
+            ExprKind::Binary(op, a, b) => {
+                // `p != NULL` on a struct pointer: compare its first member's buffer.
+                ExprKind::Binary(op, self.lower_box(a)?, self.lower_box(b)?)
+            }
+            ExprKind::Logical(and, a, b) => {
+                ExprKind::Logical(and, self.lower_box(a)?, self.lower_box(b)?)
+            }
+            ExprKind::Assign(op, a, b) => {
+                ExprKind::Assign(op, self.lower_box(a)?, self.lower_box(b)?)
+            }
+            ExprKind::Comma(a, b) => ExprKind::Comma(self.lower_box(a)?, self.lower_box(b)?),
+            ExprKind::Ternary(c, a, b) => {
+                ExprKind::Ternary(self.lower_box(c)?, self.lower_box(a)?, self.lower_box(b)?)
+            }
+            k => k,
+        };
+        Ok(Expr::new(kind, span))
+    }
+
+    /// `l = r` for struct `s`: each leaf assigned, as a comma list.
+    pub(super) fn assign_struct(
+        &mut self,
+        l: &Expr,
+        r: &Expr,
+        s: &str,
+        span: Span,
+    ) -> PResult<Expr> {
+        let Some((_, ll)) = self.leaves_of(l, None)? else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                "this struct cannot be assigned to",
+            ));
+        };
+        let Some((rs, rl)) = self.leaves_of(r, Some(s))? else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("a `{s}` can only be assigned a `{s}`"),
+            ));
+        };
+        if rs != s {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("a `{s}` can only be assigned a `{s}`, not a `{rs}`"),
+            ));
+        }
+        // Leaf by leaf, a right side that reads the left one (`p = c ? q : p`, `p =
+        // Pair{p.idx, p.v}`) would see members already written: copy it into a temporary
+        // first, as the whole-value assignment does.
+        let targets: Vec<String> = ll
+            .iter()
+            .filter_map(|(_, e)| match &e.kind {
+                ExprKind::Ident(n) => Some(n.clone()),
+                ExprKind::Index(b, _) => match &b.kind {
+                    ExprKind::Ident(n) => Some(n.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let rl = if rl.iter().any(|(_, e)| mentions(e, &targets)) {
+            let t = self.temporary(s, span)?;
+            for ((_, dst), (_, src)) in t.iter().zip(rl) {
+                let sp = self.syn_span(span);
+                let a = Expr::new(
+                    ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src)),
+                    sp,
+                );
+                self.push_pre_expr(a);
+            }
+            t
+        } else {
+            rl
+        };
+        let mut out: Option<Expr> = None;
+        for ((_, a), (_, b)) in ll.into_iter().zip(rl) {
+            let sp = self.syn_span(span);
+            let one = Expr::new(ExprKind::Assign(None, Box::new(a), Box::new(b)), sp);
+            out = Some(match out {
+                None => one,
+                Some(prev) => {
+                    let sp = self.syn_span(span);
+                    self.node(ExprKind::Comma(Box::new(prev), Box::new(one)), sp)?
+                }
+            });
+        }
+        Ok(out.unwrap_or_else(|| zero(span)))
+    }
+
+    /// A call's arguments with each struct argument replaced by its leaves.
+    pub(crate) fn expand_args(&mut self, args: Vec<Expr>) -> PResult<Vec<Expr>> {
+        let mut out = Vec::new();
+        for a in args {
+            match self.leaves_of(&a, None)? {
+                Some((_, leaves)) => out.extend(leaves.into_iter().map(|(_, e)| e)),
+                None => out.push(self.lower_struct(a)?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Resolves a call: a member function (`@m:NAME` with the receiver first), a callable
+    /// struct's `operator()`, a sibling member function called bare inside one, a constructor
+    /// or aggregate as a statement, a struct-returning function, or a plain call with its
+    /// struct arguments expanded.
+    pub(super) fn lower_call(
+        &mut self,
+        name: String,
+        args: Vec<Expr>,
+        span: Span,
+    ) -> PResult<Expr> {
+        if self
+            .struct_of(&Expr::new(ExprKind::Call(name.clone(), args.clone()), span))
+            .is_some()
+            || self.method_target(&name, &args).is_some()
+        {
+            // Struct-valued (its value unused here) or a member function returning a value.
+            if let Some((_, call)) = self.method_call(&name, &args, span)? {
+                return Ok(call);
+            }
+            self.leaves_of(&Expr::new(ExprKind::Call(name, args), span), None)?;
+            return Ok(zero(span));
+        }
+        if name == "@brace" {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                "a braced list `{…}` is read here only as a struct's value (`Pair{…}`, or where \
+                 a struct is expected)",
+            ));
+        }
+        if let Some(m) = name.strip_prefix("@m:") {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("`.{m}(…)` needs a struct value on its left (a member function call)"),
+            ));
+        }
+        let args = self.expand_args(args)?;
+        Ok(Expr::new(ExprKind::Call(name, args), span))
+    }
+
+    /// The struct and method a call names: `@m:f` on a receiver, a struct variable's
+    /// `operator()`, or a member of the struct being defined called bare.
+    pub(crate) fn method_target(
+        &self,
+        name: &str,
+        args: &[Expr],
+    ) -> Option<(String, String, bool)> {
+        if let Some(m) = name.strip_prefix("@m:") {
+            let s = args.first().and_then(|r| self.struct_of(r)).or_else(|| {
+                // `Name::f(…)`: a static member, written `@m:f` with the struct's name first.
+                match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Str(s)) => Some(s.clone()),
+                    _ => None,
+                }
+            })?;
+            return Some((s, m.to_string(), true));
+        }
+        if let Some(sv) = self.var_struct(name) {
+            if sv.kind == SKind::Plain {
+                return Some((sv.sname.clone(), "operator()".into(), false));
+            }
+        }
+        if self.var_type(name).is_none() {
+            if let Some(s) = &self.self_struct {
+                if self
+                    .structs
+                    .get(s)
+                    .is_some_and(|d| d.methods.contains_key(name))
+                {
+                    return Some((s.clone(), name.to_string(), false));
+                }
+            }
+        }
+        None
+    }
+
+    /// A member-function call as a device-function call: `Some((returned struct or "",
+    /// call))`; a struct result is written into a temporary declared in [`Parser::pre`] and
+    /// the call becomes a statement there (the returned expression is then `0`).
+    pub(super) fn method_call(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<Option<MethodCall>> {
+        let Some((s, m, receiver_first)) = self.method_target(name, args) else {
+            return Ok(None);
+        };
+        let Some(method) = self
+            .structs
+            .get(&s)
+            .and_then(|d| d.methods.get(&m))
+            .cloned()
+        else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                if m == "operator()" {
+                    format!("`{s}` is not callable (it has no `operator()`)")
+                } else {
+                    format!("`{s}` has no member function `{m}`")
+                },
+            ));
+        };
+        let (receiver, rest): (Option<Expr>, Vec<Expr>) = if receiver_first {
+            let mut it = args.iter().cloned();
+            let r = it.next();
+            let r = r.filter(|r| !matches!(r.kind, ExprKind::Str(_)));
+            (r, it.collect())
+        } else if m == "operator()" {
+            (Some(ident(name, span)), args.to_vec())
+        } else {
+            (Some(ident("this", span)), args.to_vec())
+        };
+        let mut out_args = Vec::new();
+        let mut writeback: Vec<(Expr, Expr)> = Vec::new();
+        let ret_tmp = match &method.ret {
+            Ret::Struct(rs) => {
+                let t = self.temporary(rs, span)?;
+                out_args.extend(t.iter().map(|(_, e)| e.clone()));
+                Some((rs.clone(), t))
+            }
+            Ret::Plain => None,
+        };
+        if !method.is_static {
+            let Some(r) = receiver else {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!("`{s}::{m}` is not static: call it on a `{s}` value"),
+                ));
+            };
+            let Some((_, leaves)) = self.leaves_of(&r, Some(&s))? else {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!("`.{m}(…)` needs a `{s}` value on its left"),
+                ));
+            };
+            let all_vars = leaves
+                .iter()
+                .all(|(_, e)| matches!(e.kind, ExprKind::Ident(_)));
+            if all_vars {
+                out_args.extend(leaves.into_iter().map(|(_, e)| e));
+            } else {
+                // A receiver that is not a variable (an element of a struct array or buffer, a
+                // temporary): copied in, the call made, and an element copied back out, all
+                // before the statement (the member function may change its receiver).
+                let t = self.temporary(&s, span)?;
+                for ((_, dst), (_, src)) in t.iter().zip(&leaves) {
+                    let sp = self.syn_span(span);
+                    let a = Expr::new(
+                        ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src.clone())),
+                        sp,
+                    );
+                    self.push_pre_expr(a);
+                }
+                out_args.extend(t.iter().map(|(_, e)| e.clone()));
+                writeback = leaves
+                    .into_iter()
+                    .zip(t)
+                    .filter(|((_, e), _)| matches!(e.kind, ExprKind::Index(..)))
+                    .map(|((_, e), (_, tmp))| (e, tmp))
+                    .collect();
+            }
+        }
+        out_args.extend(self.expand_args(rest)?);
+        let sp = self.syn_span(span);
+        let call = Expr::new(ExprKind::Call(method.func.clone(), out_args), sp);
+        if !writeback.is_empty() {
+            // The call runs in the statements before; its value (if any) is kept in a scalar.
+            let value = match method.ty {
+                Ty::Val(v) if ret_tmp.is_none() => {
+                    self.syn_span(span);
+                    let r = format!("ret{}", self.syn);
+                    let sp = self.syn_span(span);
+                    self.declare(&r, Ty::Val(v));
+                    self.pre.push(Stmt {
+                        kind: StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: r.clone(),
+                                ty: Ty::Val(v),
+                                array: None,
+                                init: Some(call),
+                                span: sp,
+                            }],
+                        ),
+                        span: Span {
+                            line: span.line,
+                            col: 1,
+                        },
+                        end: Span {
+                            line: span.line,
+                            col: 1,
+                        },
+                    });
+                    ident(&r, self.syn_span(span))
+                }
+                _ => {
+                    self.push_pre_expr(call);
+                    zero(span)
+                }
+            };
+            for (dst, tmp) in writeback {
+                let sp = self.syn_span(span);
+                let a = Expr::new(ExprKind::Assign(None, Box::new(dst), Box::new(tmp)), sp);
+                self.push_pre_expr(a);
+            }
+            return Ok(Some((ret_tmp, value)));
+        }
+        match ret_tmp {
+            Some(t) => {
+                self.push_pre_expr(call);
+                Ok(Some((Some(t), zero(span))))
+            }
+            None => Ok(Some((None, call))),
+        }
+    }
+
+    /// Adds an expression statement to [`Parser::pre`].
+    pub(crate) fn push_pre_expr(&mut self, e: Expr) {
+        let span = e.span;
+        self.pre.push(Stmt {
+            kind: StmtKind::Expr(e),
+            span: Span {
+                line: span.line,
+                col: 1,
+            },
+            end: Span {
+                line: span.line,
+                col: 1,
+            },
+        });
+    }
+
+    /// Declares a temporary of struct `s` (uninitialized) in [`Parser::pre`]; its leaves.
+    pub(crate) fn temporary(&mut self, s: &str, at: Span) -> PResult<Leaves> {
+        let leaves = self.leaves(s, at)?;
+        self.syn_span(at);
+        let name = format!("tmp{}", self.syn);
+        let mut decls = Vec::new();
+        let mut names = Vec::new();
+        for l in &leaves {
+            let leaf = format!("{name}.{}", l.path);
+            let sp = self.syn_span(at);
+            decls.push(Declarator {
+                name: leaf.clone(),
+                ty: l.ty,
+                array: None,
+                init: None,
+                span: sp,
+            });
+            names.push(leaf);
+        }
+        let sv = SVar {
+            sname: s.to_string(),
+            kind: SKind::Plain,
+            leaves: names.clone(),
+        };
+        self.declare_svar(&name, sv, &leaves);
+        if !decls.is_empty() {
+            self.pre.push(Stmt {
+                kind: StmtKind::Decl(Storage::default(), decls),
+                span: Span {
+                    line: at.line,
+                    col: 1,
+                },
+                end: Span {
+                    line: at.line,
+                    col: 1,
+                },
+            });
+        }
+        let mut out = Vec::new();
+        for (l, n) in leaves.iter().zip(names) {
+            let sp = self.syn_span(at);
+            out.push((l.path.clone(), ident(&n, sp)));
+        }
+        Ok(out)
+    }
+
+    /// The leaves of a struct-valued expression (`None` when it is not one): a variable, a
+    /// member, an element of a struct array or pointer, `?:`, a constructor or aggregate
+    /// (`Pair(a, b)`, `Pair{a, b}`, `{a, b}` where `expect` says which struct), a call of a
+    /// struct-returning function or member function.
+    pub(crate) fn leaves_of(
+        &mut self,
+        e: &Expr,
+        expect: Option<&str>,
+    ) -> PResult<Option<(String, Leaves)>> {
+        self.enter()?;
+        let r = self.leaves_of_inner(e, expect);
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn leaves_of_inner(
+        &mut self,
+        e: &Expr,
+        expect: Option<&str>,
+    ) -> PResult<Option<(String, Leaves)>> {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Ident(n) => {
+                let Some(sv) = self.var_struct(n).cloned() else {
+                    if let Some(FieldTy::Struct(_)) = self.self_field(n) {
+                        let m = Expr::new(
+                            ExprKind::Member(Box::new(ident("this", span)), n.clone()),
+                            span,
+                        );
+                        return self.leaves_of(&m, expect);
+                    }
+                    return Ok(None);
+                };
+                let leaves = self.leaves(&sv.sname, span)?;
+                let mut out = Vec::new();
+                for (l, name) in leaves.iter().zip(&sv.leaves) {
+                    let name = self.use_var(name, span)?;
+                    let sp = self.syn_span(span);
+                    out.push((l.path.clone(), ident(&name, sp)));
+                }
+                Ok(Some((sv.sname, out)))
+            }
+            ExprKind::Member(b, f) => {
+                let Some((s, leaves)) = self.leaves_of(b, None)? else {
+                    return Ok(None);
+                };
+                let inner = match self
+                    .structs
+                    .get(&s)
+                    .and_then(|d| d.fields.iter().find(|x| x.name == *f))
+                {
+                    Some(Field {
+                        ty: FieldTy::Struct(inner),
+                        ..
+                    }) => inner.clone(),
+                    _ => return Ok(None),
+                };
+                let prefix = format!("{f}.");
+                let out = leaves
+                    .into_iter()
+                    .filter_map(|(p, e)| p.strip_prefix(&prefix).map(|q| (q.to_string(), e)))
+                    .collect();
+                Ok(Some((inner, out)))
+            }
+            ExprKind::Index(b, i) => {
+                let Some((s, base)) = self.many_leaves(b)? else {
+                    return Ok(None);
+                };
+                let i = self.lower_struct((**i).clone())?;
+                let mut out = Vec::new();
+                for (p, e) in base {
+                    let sp = self.syn_span(span);
+                    out.push((
+                        p,
+                        self.node(ExprKind::Index(Box::new(e), Box::new(i.clone())), sp)?,
+                    ));
+                }
+                Ok(Some((s, out)))
+            }
+            ExprKind::Deref(b) => {
+                let Some((s, base)) = self.many_leaves(b)? else {
+                    return Ok(None);
+                };
+                let mut out = Vec::new();
+                for (p, e) in base {
+                    let sp = self.syn_span(span);
+                    out.push((
+                        p,
+                        self.node(ExprKind::Index(Box::new(e), Box::new(zero(span))), sp)?,
+                    ));
+                }
+                Ok(Some((s, out)))
+            }
+            ExprKind::Ternary(c, a, b) => {
+                let Some((s, la)) = self.leaves_of(a, expect)? else {
+                    return Ok(None);
+                };
+                let Some((_, lb)) = self.leaves_of(b, Some(&s))? else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("both sides of `?:` must be a `{s}`"),
+                    ));
+                };
+                let c = self.lower_struct((**c).clone())?;
+                let mut out = Vec::new();
+                for ((p, x), (_, y)) in la.into_iter().zip(lb) {
+                    let sp = self.syn_span(span);
+                    out.push((
+                        p,
+                        self.node(
+                            ExprKind::Ternary(Box::new(c.clone()), Box::new(x), Box::new(y)),
+                            sp,
+                        )?,
+                    ));
+                }
+                Ok(Some((s, out)))
+            }
+            ExprKind::Assign(None, l, r) if self.struct_of(l).is_some() => {
+                let s = self.struct_of(l).unwrap_or_default();
+                let a = self.assign_struct(l, r, &s, span)?;
+                self.push_pre_expr(a);
+                self.leaves_of(l, None)
+            }
+            ExprKind::Call(name, args) => {
+                let target = if name == "@brace" {
+                    match expect {
+                        Some(s) => s.to_string(),
+                        None => {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                "a braced list `{…}` needs a struct type here: write \
+                                 `Name{…}`",
+                            ))
+                        }
+                    }
+                } else if let Some(s) = self
+                    .structs
+                    .contains_key(name)
+                    .then(|| name.clone())
+                    .or_else(|| self.struct_alias.get(name).cloned())
+                {
+                    s
+                } else if self.method_target(name, args).is_some() {
+                    let Some((ret, _)) = self.method_call(name, args, span)? else {
+                        return Ok(None);
+                    };
+                    return Ok(ret);
+                } else if let Some(s) = self.fn_ret.get(name).cloned() {
+                    let t = self.temporary(&s, span)?;
+                    let mut out_args: Vec<Expr> = t.iter().map(|(_, e)| e.clone()).collect();
+                    out_args.extend(self.expand_args(args.clone())?);
+                    let sp = self.syn_span(span);
+                    self.push_pre_expr(Expr::new(ExprKind::Call(name.clone(), out_args), sp));
+                    return Ok(Some((s, t)));
+                } else {
+                    return Ok(None);
+                };
+                self.construct(&target, args, span).map(Some)
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The leaves of a struct array or pointer (`s`, `out + k`): each leaf's array or
+    /// pointer.
+    pub(super) fn many_leaves(&mut self, b: &Expr) -> PResult<Option<(String, Leaves)>> {
+        let span = b.span;
+        match &b.kind {
+            ExprKind::Ident(n) => {
+                let Some(sv) = self.var_struct(n).cloned() else {
+                    return Ok(None);
+                };
+                if sv.kind != SKind::Many {
+                    return Ok(None);
+                }
+                let leaves = self.leaves(&sv.sname, span)?;
+                let mut out = Vec::new();
+                for (l, name) in leaves.iter().zip(&sv.leaves) {
+                    let name = self.use_var(name, span)?;
+                    let sp = self.syn_span(span);
+                    out.push((l.path.clone(), ident(&name, sp)));
+                }
+                Ok(Some((sv.sname, out)))
+            }
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), p, k) => {
+                let Some((s, base)) = self.many_leaves(p)? else {
+                    return Ok(None);
+                };
+                let k = self.lower_struct((**k).clone())?;
+                let mut out = Vec::new();
+                for (path, e) in base {
+                    let sp = self.syn_span(span);
+                    out.push((
+                        path,
+                        self.node(ExprKind::Binary(*op, Box::new(e), Box::new(k.clone())), sp)?,
+                    ));
+                }
+                Ok(Some((s, out)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `S(args)`, `S{args}`, `{args}` as an `S`: a constructor of that many parameters, else
+    /// aggregate initialization (members in order; the rest from their default member
+    /// initializer, else zero).
+    pub(super) fn construct(
+        &mut self,
+        s: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<(String, Leaves)> {
+        let Some(def) = self.structs.get(s).cloned() else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("`{s}` is not a struct"),
+            ));
+        };
+        // `Pair p = other;` spelled `Pair(other)`: a copy.
+        if args.len() == 1 && def.ctors.iter().all(|(n, _)| *n != 1) {
+            if let Some(one) = self.struct_of(&args[0]) {
+                if one == s {
+                    return self
+                        .leaves_of(&args[0], Some(s))
+                        .map(|r| r.unwrap_or((s.to_string(), Vec::new())));
+                }
+            }
+        }
+        if let Some((_, func)) = def.ctors.iter().find(|(n, _)| *n == args.len()) {
+            let t = self.temporary(s, span)?;
+            let mut out_args: Vec<Expr> = t.iter().map(|(_, e)| e.clone()).collect();
+            out_args.extend(self.expand_args(args.to_vec())?);
+            let sp = self.syn_span(span);
+            self.push_pre_expr(Expr::new(ExprKind::Call(func.clone(), out_args), sp));
+            return Ok((s.to_string(), t));
+        }
+        if !def.ctors.is_empty() {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("`{s}` has no constructor taking {} argument(s)", args.len()),
+            ));
+        }
+        if args.len() > def.fields.len() {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{s}` has {} member(s), given {} initializers",
+                    def.fields.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut out = Vec::new();
+        for (k, f) in def.fields.iter().enumerate() {
+            match &f.ty {
+                FieldTy::Struct(inner) => {
+                    let leaves = match args.get(k) {
+                        Some(a) => self.leaves_of(a, Some(inner))?.ok_or_else(|| {
+                            KernelError::new(
+                                a.span.line,
+                                a.span.col,
+                                format!("member `{}` needs a `{inner}`", f.name),
+                            )
+                        })?,
+                        None => self.construct(inner, &[], span)?,
+                    };
+                    out.extend(
+                        leaves
+                            .1
+                            .into_iter()
+                            .map(|(p, e)| (format!("{}.{p}", f.name), e)),
+                    );
+                }
+                _ => {
+                    let v = match args.get(k).cloned().or_else(|| f.default.clone()) {
+                        Some(a) => self.lower_struct(a)?,
+                        None => zero(span),
+                    };
+                    out.push((f.name.clone(), v));
+                }
+            }
+        }
+        Ok((s.to_string(), out))
+    }
+}
