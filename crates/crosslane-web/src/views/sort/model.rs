@@ -93,9 +93,22 @@ impl SortRun {
         let values = values.filter(|v| !v.trim().is_empty());
         match len {
             Some(n) if values.is_none() && n > MAX_NETWORK_LEN && n <= MAX_REPORT_LEN => {
-                Ok(Self::walk_random(n, seed, draw_limit))
+                Ok(Self::walk_random(n, seed, draw_limit, false))
             }
             _ => Ok(Self::walk_report(report(len, seed, values)?, draw_limit)),
+        }
+    }
+
+    /// `len` random keys from `seed` walked as [`SortRun::new`] walks them, as the page shows
+    /// the run ([`SortRun::shown`]): what the sort worker sends.
+    ///
+    /// # Errors
+    /// As [`SortRun::new`]: `len` outside `1..=`[`MAX_REPORT_LEN`].
+    pub fn new_shown(len: usize, seed: u64, draw_limit: usize) -> Result<SortRun, InputError> {
+        if len > MAX_NETWORK_LEN && len <= MAX_REPORT_LEN {
+            Ok(Self::walk_random(len, seed, draw_limit, true))
+        } else {
+            SortRun::new(Some(len), seed, None, draw_limit).map(SortRun::shown)
         }
     }
 
@@ -124,18 +137,30 @@ impl SortRun {
     /// then equal the executor's output (a sort's output is unique), which is what
     /// `walk_matches_exec` says here; the walk and the executor are compared key by key on
     /// every shorter input and in this module's tests.
-    fn walk_random(n: usize, seed: u64, draw_limit: usize) -> SortRun {
+    ///
+    /// `shown_only` keeps only what [`SortRun::shown`] keeps of the input and the output (the
+    /// worker's run: 2^20 keys of each are not widened to `i64` only to be dropped).
+    fn walk_random(n: usize, seed: u64, draw_limit: usize, shown_only: bool) -> SortRun {
         let drawn_keys = keys(n, seed);
         let mut walked = drawn_keys.clone();
         let (initial_in_order, stages) = walk(&mut walked, draw_limit);
         let mut expected = drawn_keys.clone();
         expected.sort_unstable();
-        let wide = |k: &[u32]| k.iter().map(|&v| i64::from(v)).collect::<Vec<i64>>();
+        let drawn = n <= draw_limit;
+        let kept = if shown_only && !drawn { KEYS_SHOWN } else { n };
+        let wide = |k: &[u32]| {
+            k.iter()
+                .take(kept)
+                .map(|&v| i64::from(v))
+                .collect::<Vec<i64>>()
+        };
+        let lo = drawn_keys.iter().copied().min().map_or(0, i64::from);
+        let hi = drawn_keys.iter().copied().max().map_or(0, i64::from);
         let input = wide(&drawn_keys);
         SortRun {
             walk_matches_exec: walked == expected,
-            key_range: key_range(&input),
-            drawn: n <= draw_limit,
+            key_range: (lo, hi),
+            drawn,
             report: SortReport {
                 len: n,
                 seed,
@@ -491,6 +516,20 @@ mod tests {
         let full = serde_json::to_string(&run).unwrap().len();
         let small = serde_json::to_string(&sent).unwrap().len();
         assert!(small * 4 < full, "{small} bytes sent of {full}");
+        // The worker's own walk keeps only those keys from the start, and is the same run.
+        for (len, limit) in [
+            (1usize << 15, DRAW_LIMIT),
+            ((1 << 15) + 3, DRAW_LIMIT),
+            (300, 8),
+        ] {
+            let full = SortRun::new(Some(len), 99, None, limit).unwrap();
+            assert_eq!(
+                SortRun::new_shown(len, 99, limit).unwrap(),
+                full.shown(),
+                "{len}"
+            );
+        }
+        assert_eq!(SortRun::new_shown(0, 1, 8).unwrap_err().field, "len");
         // A drawn run keeps every key (the diagram shows them all).
         let drawn = SortRun::new(Some(16), 99, None, DRAW_LIMIT).unwrap();
         assert_eq!(drawn.clone().shown(), drawn);
