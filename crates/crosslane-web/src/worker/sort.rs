@@ -23,13 +23,12 @@ pub struct SortJob {
 }
 
 /// The walk `job` asks for, as JSON of `Result<SortRun, InputError>` (the run as the page shows
-/// it, [`SortRun::shown`]); called by `crosslane-worker.js` for a `{sort}` message.
+/// it, [`SortRun::new_shown`]); called by `crosslane-worker.js` for a `{sort}` message.
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn worker_sort(job: &str) -> String {
     let result: Result<SortRun, InputError> = serde_json::from_str::<SortJob>(job)
         .map_err(|e| InputError::new("sort", format!("unreadable request: {e}")))
-        .and_then(|j| SortRun::new(Some(j.len), j.seed, None, j.threshold))
-        .map(SortRun::shown);
+        .and_then(|j| SortRun::new_shown(j.len, j.seed, j.threshold));
     serde_json::to_string(&result).unwrap_or_else(|e| {
         format!(r#"{{"Err":{{"field":"sort","message":"unwritable result: {e}"}}}}"#)
     })

@@ -6,10 +6,14 @@
 //!
 //! The walk uses the core's per-thread closed form ([`closed_form::thread_comparator`], seed 004),
 //! so it never materializes the network and works up to [`MAX_REPORT_LEN`] = 2^20 keys; the final
-//! keys of the walk are checked against the core's executor ([`SortReport::output`]).
+//! keys of the walk are checked against the core's executor ([`SortReport::output`]), except for
+//! random inputs above [`MAX_NETWORK_LEN`] keys, walked once (`SortRun::walk_random`).
 
+use crosslane_core::network::report::KeysFrom;
 use crosslane_core::network::warp::{warp_sort, WarpShuffles, WarpSort};
-use crosslane_core::network::{closed_form, report, stage_params, Comparator, SortReport};
+use crosslane_core::network::{
+    closed_form, figures, keys, report, stage_params, Comparator, SortReport, MAX_NETWORK_LEN,
+};
 use crosslane_core::{Dialect, InputError};
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +78,8 @@ pub struct SortRun {
 impl SortRun {
     /// Builds the input (the typed `values`, a comma list, or `len` keys from `seed` as the CLI
     /// draws them) and walks the network over it. Wires are recorded when `len ≤ draw_limit`.
+    /// Random keys above [`MAX_NETWORK_LEN`] are walked once and the walk is the report's output
+    /// (`SortRun::walk_random`); other inputs get the core's report and the walk beside it.
     ///
     /// # Errors
     /// The core's [`report`](fn@report) errors: `len` outside `1..=`[`MAX_REPORT_LEN`] or disagreeing with
@@ -84,44 +90,90 @@ impl SortRun {
         values: Option<&str>,
         draw_limit: usize,
     ) -> Result<SortRun, InputError> {
-        let report = report(len, seed, values)?;
-        let n = report.input.len();
-        let drawn = n <= draw_limit;
-        let mut keys = report.input.clone();
-        let initial_in_order = in_order(&keys);
-        let mut stages = Vec::new();
-        for (p, k) in stage_params(n) {
-            let mut fired = drawn.then(Vec::new);
-            let (comparators, swaps) = match fired.as_mut() {
-                Some(f) => walk_listed(&mut keys, p, k, f),
-                None => walk_runs(&mut keys, p, k),
-            };
-            let shown = if drawn { n } else { n.min(KEYS_SHOWN) };
-            stages.push(StageRun {
-                p,
-                k,
-                comparators,
-                swaps,
-                in_order: in_order(&keys),
-                fired,
-                keys: keys.get(..shown).unwrap_or(&keys).to_vec(),
-            });
+        let values = values.filter(|v| !v.trim().is_empty());
+        match len {
+            Some(n) if values.is_none() && n > MAX_NETWORK_LEN && n <= MAX_REPORT_LEN => {
+                Ok(Self::walk_random(n, seed, draw_limit, false))
+            }
+            _ => Ok(Self::walk_report(report(len, seed, values)?, draw_limit)),
         }
-        let key_range = report
-            .input
-            .iter()
-            .fold(None, |acc: Option<(i64, i64)>, &v| {
-                Some(acc.map_or((v, v), |(lo, hi)| (lo.min(v), hi.max(v))))
-            })
-            .unwrap_or((0, 0));
-        Ok(SortRun {
+    }
+
+    /// `len` random keys from `seed` walked as [`SortRun::new`] walks them, as the page shows
+    /// the run ([`SortRun::shown`]): what the sort worker sends.
+    ///
+    /// # Errors
+    /// As [`SortRun::new`]: `len` outside `1..=`[`MAX_REPORT_LEN`].
+    pub fn new_shown(len: usize, seed: u64, draw_limit: usize) -> Result<SortRun, InputError> {
+        if len > MAX_NETWORK_LEN && len <= MAX_REPORT_LEN {
+            Ok(Self::walk_random(len, seed, draw_limit, true))
+        } else {
+            SortRun::new(Some(len), seed, None, draw_limit).map(SortRun::shown)
+        }
+    }
+
+    /// Walks the network over the input of `report` and compares the walk's final keys with
+    /// the report's output (the core's executor).
+    fn walk_report(report: SortReport, draw_limit: usize) -> SortRun {
+        let mut keys = report.input.clone();
+        let (initial_in_order, stages) = walk(&mut keys, draw_limit);
+        SortRun {
             walk_matches_exec: keys == report.output,
+            key_range: key_range(&report.input),
+            drawn: report.input.len() <= draw_limit,
             report,
-            drawn,
             initial_in_order,
             stages,
-            key_range,
-        })
+        }
+    }
+
+    /// `n` random keys from `seed` (above [`MAX_NETWORK_LEN`], where the report has no
+    /// verification), walked once: the walk's final keys are the report's output, so the
+    /// network does not run twice (2^20 keys in the sort worker, issue 17 item 8: the executor
+    /// took as long again). The keys are the core's `u32` draws ([`keys`](fn@keys)), walked as
+    /// `u32` (half the memory of `i64`, the same order). The check of the core's report,
+    /// `matches_sort_unstable`, holds when the output is the input sorted ([`is_input_sorted`]:
+    /// ascending, each key as often as in the input, what `sort_unstable` gives); the output
+    /// then equals the executor's (a sort's output is unique), which is what
+    /// `walk_matches_exec` says here; the walk and the executor are compared key by key on
+    /// every shorter input and in this module's tests.
+    ///
+    /// `shown_only` keeps only what [`SortRun::shown`] keeps of the input and the output (the
+    /// worker's run: 2^20 keys of each are not widened to `i64` only to be dropped).
+    fn walk_random(n: usize, seed: u64, draw_limit: usize, shown_only: bool) -> SortRun {
+        let drawn_keys = keys(n, seed);
+        let mut walked = drawn_keys.clone();
+        let (initial_in_order, stages) = walk(&mut walked, draw_limit);
+        let sorted = is_input_sorted(&drawn_keys, &walked);
+        let drawn = n <= draw_limit;
+        let kept = if shown_only && !drawn { KEYS_SHOWN } else { n };
+        let wide = |k: &[u32]| {
+            k.iter()
+                .take(kept)
+                .map(|&v| i64::from(v))
+                .collect::<Vec<i64>>()
+        };
+        let lo = drawn_keys.iter().copied().min().map_or(0, i64::from);
+        let hi = drawn_keys.iter().copied().max().map_or(0, i64::from);
+        let input = wide(&drawn_keys);
+        SortRun {
+            walk_matches_exec: sorted,
+            key_range: (lo, hi),
+            drawn,
+            report: SortReport {
+                len: n,
+                seed,
+                keys_from: KeysFrom::Random,
+                figures: figures(n),
+                stages: None,
+                matches_sort_unstable: sorted,
+                input,
+                output: wide(&walked),
+                verify: None,
+            },
+            initial_in_order,
+            stages,
+        }
     }
 
     /// Number of keys.
@@ -219,9 +271,95 @@ impl SortRun {
     }
 }
 
+/// Walks the network over `keys` stage by stage: the fraction of adjacent pairs in order before
+/// the first stage, and each stage's [`StageRun`] (wires recorded when `keys.len() ≤
+/// draw_limit`).
+fn walk<T: Ord + Copy + Into<i64>>(keys: &mut [T], draw_limit: usize) -> (f64, Vec<StageRun>) {
+    let n = keys.len();
+    let drawn = n <= draw_limit;
+    let initial_in_order = in_order(keys);
+    let shown = if drawn { n } else { n.min(KEYS_SHOWN) };
+    let stages = stage_params(n)
+        .map(|(p, k)| {
+            let mut fired = drawn.then(Vec::new);
+            let (comparators, swaps, in_order) = match fired.as_mut() {
+                Some(f) => {
+                    let (comparators, swaps) = walk_listed(keys, p, k, f);
+                    (comparators, swaps, in_order(keys))
+                }
+                None => {
+                    let pass = walk_runs(keys, p, k);
+                    (pass.comparators, pass.swaps, fraction(pass.ordered, n))
+                }
+            };
+            StageRun {
+                p,
+                k,
+                comparators,
+                swaps,
+                in_order,
+                fired,
+                keys: keys.iter().take(shown).map(|&v| v.into()).collect(),
+            }
+        })
+        .collect();
+    (initial_in_order, stages)
+}
+
+/// Whether `output` is `input` sorted (what `sort_unstable` gives, the one ascending order of
+/// those keys): ascending, and every key as often as in `input`. Counted in `O(n)` for keys below
+/// 2^16 (the report's random keys lie in `0..1000`, `crosslane_core::network::KEY_RANGE`),
+/// else compared with `input` sorted by `sort_unstable`.
+fn is_input_sorted(input: &[u32], output: &[u32]) -> bool {
+    if input.len() != output.len() || ordered_pairs(output) + 1 < output.len() as u64 {
+        return false;
+    }
+    match input.iter().max() {
+        Some(&max) if max < 1 << 16 => {
+            let mut count = vec![0i64; max as usize + 1];
+            for &key in input {
+                count[key as usize] += 1;
+            }
+            for &key in output {
+                match count.get_mut(key as usize) {
+                    Some(c) => *c -= 1,
+                    None => return false,
+                }
+            }
+            count.iter().all(|&c| c == 0)
+        }
+        _ => {
+            let mut expected = input.to_vec();
+            expected.sort_unstable();
+            expected == output
+        }
+    }
+}
+
+/// `ordered` adjacent pairs of `n` keys as the fraction [`in_order`] gives.
+fn fraction(ordered: u64, n: usize) -> f64 {
+    if n < 2 {
+        1.0
+    } else {
+        ordered as f64 / (n - 1) as f64
+    }
+}
+
+/// Smallest and largest key, `(0, 0)` for no keys.
+fn key_range(keys: &[i64]) -> (i64, i64) {
+    let lo = keys.iter().copied().min();
+    let hi = keys.iter().copied().max();
+    lo.zip(hi).unwrap_or((0, 0))
+}
+
 /// Stage `(p, k)` comparator by comparator ([`closed_form::thread_comparator`], seed 004), each
 /// recorded in `fired`, for the drawn wires. Returns (comparators, swaps).
-fn walk_listed(keys: &mut [i64], p: usize, k: usize, fired: &mut Vec<Fired>) -> (u64, u64) {
+fn walk_listed<T: Ord + Copy>(
+    keys: &mut [T],
+    p: usize,
+    k: usize,
+    fired: &mut Vec<Fired>,
+) -> (u64, u64) {
     let n = keys.len();
     let (mut comparators, mut swaps) = (0u64, 0u64);
     for t in 0..closed_form::threads_per_stage(n) {
@@ -245,50 +383,115 @@ fn walk_listed(keys: &mut [i64], p: usize, k: usize, fired: &mut Vec<Fired>) -> 
     (comparators, swaps)
 }
 
-/// Stage `(p, k)` run by run, for walks without drawn wires (up to 2^20 keys: a comparator at a
-/// time took the sort worker seconds, issue 17 item 8). The same comparators as
-/// [`closed_form::thread_comparator`]: in each `2p` block, `k = p` pairs the block's two halves;
-/// `k < p` pairs each run `[k + 2km, 2k + 2km)` with the `k` positions after it; a pair whose
-/// upper position falls outside the block or the keys is not a comparator. A stage's comparators
-/// are disjoint, so their order does not matter. Returns (comparators, swaps).
-fn walk_runs(keys: &mut [i64], p: usize, k: usize) -> (u64, u64) {
+/// Keys a stage pass compare-exchanges before it counts the ordered pairs over them, while they
+/// are still in cache (16 KiB of `u32`).
+const SEGMENT: usize = 4096;
+
+/// What one stage did over all keys: comparators, swaps, and adjacent pairs `key[i] ≤
+/// key[i+1]` after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct StagePass {
+    comparators: u64,
+    swaps: u64,
+    ordered: u64,
+}
+
+/// Stage `(p, k)` run by run, for walks without drawn wires (up to 2^20 keys in the sort
+/// worker, issue 17 item 8). The same comparators as [`closed_form::thread_comparator`]: in
+/// each `2p` block, `k = p` pairs the block's two halves; `k < p` pairs each run
+/// `[k + 2km, 2k + 2km)` with the `k` positions after it; a pair whose upper position falls
+/// outside the block or the keys is not a comparator. A stage's comparators are disjoint, so
+/// their order does not matter, and each lies inside one `2k` chunk of its block (from offset
+/// `k` when `k < p`): the pass walks a segment of whole chunks, then counts the ordered pairs up
+/// to the segment's end (every position before it is final for this stage), so that counting
+/// needs no second sweep over the keys.
+fn walk_runs<T: Ord + Copy>(keys: &mut [T], p: usize, k: usize) -> StagePass {
     let n = keys.len();
     let first = if k < p { k } else { 0 };
-    let (mut comparators, mut swaps) = (0u64, 0u64);
+    let segment = k.saturating_mul(2).max(SEGMENT);
+    let mut pass = StagePass {
+        comparators: 0,
+        swaps: 0,
+        ordered: 0,
+    };
+    // Positions before `counted` are final and the pairs among them counted.
+    let mut counted: usize = 0;
     let mut block = 0;
     while block < n {
-        let end = n.min(block.saturating_add(2 * p));
-        let mut x = block + first;
-        while x + k < end {
-            let run = k.min(end - (x + k));
-            let (lo, hi) = keys[x..].split_at_mut(k);
-            for (a, b) in lo[..run].iter_mut().zip(&mut hi[..run]) {
-                let swapped = *b < *a;
-                if swapped {
-                    std::mem::swap(a, b);
-                }
-                swaps += u64::from(swapped);
-            }
-            comparators += run as u64;
-            x += 2 * k;
+        let end = n.min(block.saturating_add(p.saturating_mul(2)));
+        let mut x = n.min(block + first);
+        while x < end {
+            let to = end.min(x.saturating_add(segment));
+            let (comparators, swaps) = match k {
+                1 => compare_exchange_chunks(&mut keys[x..to], 1),
+                2 => compare_exchange_chunks(&mut keys[x..to], 2),
+                4 => compare_exchange_chunks(&mut keys[x..to], 4),
+                8 => compare_exchange_chunks(&mut keys[x..to], 8),
+                _ => compare_exchange_chunks(&mut keys[x..to], k),
+            };
+            pass.comparators += comparators;
+            pass.swaps += swaps;
+            pass.ordered += ordered_pairs(&keys[counted.saturating_sub(1)..to]);
+            counted = to;
+            x = to;
         }
-        block = block.saturating_add(2 * p);
+        block = block.saturating_add(p.saturating_mul(2));
+    }
+    pass.ordered += ordered_pairs(&keys[counted.saturating_sub(1)..]);
+    pass
+}
+
+/// Compare-exchanges the two halves of every `2k` chunk of `keys` (a last, shorter chunk pairs
+/// what its upper half has), branch-free: min and max as selects on the comparison, whose
+/// outcome is added as the swap count (a branch on the swap mispredicted half the time on random
+/// keys). Indexed loops rather than iterator adapters: the page's wasm is built for size, where
+/// adapters can stay calls. Returns (comparators, swaps). Inlined, so that a constant `k`
+/// unrolls the chunk.
+#[inline(always)]
+fn compare_exchange_chunks<T: Ord + Copy>(keys: &mut [T], k: usize) -> (u64, u64) {
+    let n = keys.len();
+    let (mut comparators, mut swaps) = (0u64, 0u64);
+    let mut chunk = 0;
+    while chunk + k < n {
+        let run = k.min(n - chunk - k);
+        for lo in chunk..chunk + run {
+            let (x, y) = (keys[lo], keys[lo + k]);
+            let swapped = y < x;
+            swaps += u64::from(swapped);
+            keys[lo] = if swapped { y } else { x };
+            keys[lo + k] = if swapped { x } else { y };
+        }
+        comparators += run as u64;
+        chunk += 2 * k;
     }
     (comparators, swaps)
 }
 
+/// Adjacent pairs `keys[i] ≤ keys[i+1]`.
+fn ordered_pairs<T: Ord>(keys: &[T]) -> u64 {
+    // Four pairs per iteration from one checked window: the page's wasm is built for size and
+    // does not unroll, and the loop's own work outweighed one comparison.
+    let mut ordered = 0u64;
+    let mut i = 1;
+    while i + 4 <= keys.len() {
+        let w = &keys[i - 1..i + 4];
+        ordered += u64::from(w[0] <= w[1])
+            + u64::from(w[1] <= w[2])
+            + u64::from(w[2] <= w[3])
+            + u64::from(w[3] <= w[4]);
+        i += 4;
+    }
+    while i < keys.len() {
+        ordered += u64::from(keys[i - 1] <= keys[i]);
+        i += 1;
+    }
+    ordered
+}
+
 /// Fraction of adjacent pairs `keys[i] ≤ keys[i+1]` (1 for fewer than two keys): 1 exactly when
 /// the keys are sorted, about 1/2 for random distinct keys.
-pub fn in_order(keys: &[i64]) -> f64 {
-    if keys.len() < 2 {
-        return 1.0;
-    }
-    let good: usize = keys
-        .iter()
-        .zip(&keys[1..])
-        .map(|(a, b)| usize::from(a <= b))
-        .sum();
-    good as f64 / (keys.len() - 1) as f64
+pub fn in_order<T: Ord>(keys: &[T]) -> f64 {
+    fraction(ordered_pairs(keys), keys.len())
 }
 
 #[cfg(test)]
@@ -342,6 +545,20 @@ mod tests {
         let full = serde_json::to_string(&run).unwrap().len();
         let small = serde_json::to_string(&sent).unwrap().len();
         assert!(small * 4 < full, "{small} bytes sent of {full}");
+        // The worker's own walk keeps only those keys from the start, and is the same run.
+        for (len, limit) in [
+            (1usize << 15, DRAW_LIMIT),
+            ((1 << 15) + 3, DRAW_LIMIT),
+            (300, 8),
+        ] {
+            let full = SortRun::new(Some(len), 99, None, limit).unwrap();
+            assert_eq!(
+                SortRun::new_shown(len, 99, limit).unwrap(),
+                full.shown(),
+                "{len}"
+            );
+        }
+        assert_eq!(SortRun::new_shown(0, 1, 8).unwrap_err().field, "len");
         // A drawn run keeps every key (the diagram shows them all).
         let drawn = SortRun::new(Some(16), 99, None, DRAW_LIMIT).unwrap();
         assert_eq!(drawn.clone().shown(), drawn);
@@ -426,7 +643,15 @@ mod tests {
                 let mut fired = Vec::new();
                 let listed = walk_listed(&mut a, p, k, &mut fired);
                 let runs = walk_runs(&mut b, p, k);
-                assert_eq!(listed, runs, "n {n} stage ({p}, {k})");
+                assert_eq!(
+                    listed,
+                    (runs.comparators, runs.swaps),
+                    "n {n} stage ({p}, {k})"
+                );
+                // The ordered pairs counted during the pass are those of the keys after it,
+                // counted here by an independent loop over every adjacent pair.
+                let ordered = (1..n).filter(|&i| b[i - 1] <= b[i]).count() as u64;
+                assert_eq!(runs.ordered, ordered, "n {n} stage ({p}, {k})");
                 assert_eq!(
                     listed.0,
                     crosslane_core::network::stage_comparator_count(n, p, k)
@@ -439,9 +664,44 @@ mod tests {
         }
     }
 
+    /// Above [`MAX_NETWORK_LEN`] random keys are walked once, as `u32`, and the walk is the
+    /// report's output: the run must be the one walked over the core's report (its executor's
+    /// output, `i64` keys), figure for figure and key for key, on a cut and a whole power of two.
+    #[test]
+    fn a_random_run_walked_once_is_the_run_over_the_report() {
+        for (len, seed) in [((1usize << 15) + 3, 5u64), (1 << 15, 99)] {
+            let once = SortRun::new(Some(len), seed, None, DRAW_LIMIT).unwrap();
+            let over_report =
+                SortRun::walk_report(report(Some(len), seed, None).unwrap(), DRAW_LIMIT);
+            assert!(over_report.walk_matches_exec && over_report.report.ok());
+            assert_eq!(once, over_report, "len {len}");
+        }
+    }
+
+    /// The check of a run walked once: sorted and the same keys as often, against inputs
+    /// sorted by hand, with small keys (counted) and wide ones (compared with `sort_unstable`).
+    #[test]
+    fn a_sorted_output_is_checked_against_its_input() {
+        assert!(is_input_sorted(&[3, 1, 2, 1], &[1, 1, 2, 3]));
+        assert!(!is_input_sorted(&[3, 1, 2, 1], &[1, 2, 2, 3]), "a key lost");
+        assert!(
+            !is_input_sorted(&[3, 1, 2, 1], &[1, 1, 3, 2]),
+            "not ascending"
+        );
+        assert!(
+            !is_input_sorted(&[3, 1, 2, 1], &[1, 1, 2, 4]),
+            "a key above the input's"
+        );
+        assert!(!is_input_sorted(&[3, 1], &[1, 1, 3]), "a key added");
+        assert!(is_input_sorted(&[], &[]));
+        let wide = [u32::MAX, 70_000, 5];
+        assert!(is_input_sorted(&wide, &[5, 70_000, u32::MAX]));
+        assert!(!is_input_sorted(&wide, &[5, 70_000, 70_000]));
+    }
+
     #[test]
     fn in_order_counts_adjacent_pairs() {
-        assert_eq!(in_order(&[]), 1.0);
+        assert_eq!(in_order::<i64>(&[]), 1.0);
         assert_eq!(in_order(&[3, 1, 2]), 0.5);
         assert_eq!(in_order(&[1, 1, 2]), 1.0);
     }
