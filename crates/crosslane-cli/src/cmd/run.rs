@@ -298,7 +298,8 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
 
 /// `--trace none --json`: the launch, the outcome, the merged diagnostics (every one of the parse and the run, each distinct one once with its count), the device's
 /// `printf` lines, the statistics and each final buffer as the full trace writes it (its cells,
-/// and `"values"`: numbers in the element type, `null` where never written or undefined).
+/// and `"values"`: numbers in the element type, `null` where never written or undefined), and
+/// the buffers of structs put back together (`"structs"`, as the full trace's `memory.structs`).
 fn quiet_json(t: &KernelTrace) -> serde_json::Value {
     serde_json::json!({
         "launch": t.launch,
@@ -306,6 +307,7 @@ fn quiet_json(t: &KernelTrace) -> serde_json::Value {
         "diagnostics": t.merged_diagnostics,
         "printf": t.printf,
         "buffers": t.memory.buffers,
+        "structs": t.memory.structs(),
         "stats": t.stats,
     })
 }

@@ -77,6 +77,19 @@ fn argmax_with_a_pair_struct_shuffles_each_field() {
         flat,
         vec![v[0] as f64, idx[0] as f64, v[32] as f64, idx[32] as f64]
     );
+    // The quiet mode prints the same struct buffers.
+    let quiet = run(
+        "cuda/struct_argmax_pair.cu",
+        &[
+            "--buffer",
+            "out.v:2=0",
+            "--buffer",
+            "out.idx:2=0",
+            "--trace",
+            "none",
+        ],
+    );
+    assert_eq!(quiet["structs"], t["memory"]["structs"]);
     // The model's answer is the true argmax with the lowest index among ties.
     for w in 0..2 {
         let warp = &x[w * 32..w * 32 + 32];
