@@ -761,7 +761,7 @@ impl Executor {
             // Every lane of a variable starts undefined: "`name` is not declared yet".
             let mut vars: Vec<Reg> = Vec::with_capacity(self.slots.len());
             for s in &self.slots {
-                let (id, bytes) = self.reasons.intern(Undef {
+                let (id, bytes) = self.reasons.intern(&Undef {
                     line: 0,
                     col: 0,
                     why: format!("`{}` is not declared yet", s.name),

@@ -45,6 +45,11 @@ impl ReasonTable {
             .unwrap_or_else(Undef::idle)
     }
 
+    /// Bytes of the text of reason `id` (0 for an id never given out).
+    pub(crate) fn why_len(&self, id: u32) -> u64 {
+        self.list.get(id as usize).map_or(0, |u| u.why.len() as u64)
+    }
+
     /// Reasons stored.
     pub fn len(&self) -> usize {
         self.list.len()

@@ -7,48 +7,15 @@
 //! interned once and shared: a loop that leaves a variable undefined in every lane of every
 //! iteration stores one reason, not one string per lane per iteration.
 
-use std::collections::HashMap;
-
 use crate::kernel::budget::{self, size};
+use crate::kernel::lane_row::ReasonTable;
 use crate::kernel::trace::{LaneVal, Undef};
 use crate::kernel::types::{KVal, Scalar, Ty, ValTy};
 use crate::lanes::LaneMask;
 
-/// The undefined reasons of a run, each stored once.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Reasons {
-    list: Vec<Undef>,
-    ids: HashMap<Undef, u32>,
-}
-
-impl Reasons {
-    /// The id of `u`, interning it when new; the second value is the bytes a new entry costs
-    /// (0 when it was already there), for the memory budget.
-    pub(crate) fn intern(&mut self, u: Undef) -> (u32, u64) {
-        if let Some(&id) = self.ids.get(&u) {
-            return (id, 0);
-        }
-        let id = u32::try_from(self.list.len()).unwrap_or(u32::MAX);
-        // Held twice (the list and the map's key): two headers and two copies of the text.
-        let bytes = 2 * (size::LANE_VAL + u.why.len() as u64) + 8;
-        self.list.push(u.clone());
-        self.ids.insert(u, id);
-        (id, bytes)
-    }
-
-    /// Bytes of the text of reason `id`.
-    fn why_len(&self, id: u32) -> u64 {
-        self.list.get(id as usize).map_or(0, |u| u.why.len() as u64)
-    }
-
-    /// The reason with id `id` (an idle "no value" reason for an id never given out).
-    pub(crate) fn get(&self, id: u32) -> Undef {
-        self.list
-            .get(id as usize)
-            .cloned()
-            .unwrap_or_else(Undef::idle)
-    }
-}
+/// The undefined reasons of a run, each stored once: the same table a full trace's rows point
+/// at ([`ReasonTable`]), here the machine's own.
+pub(crate) type Reasons = ReasonTable;
 
 /// How a slot's defined values are kept as bits: by its declared type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,7 +127,7 @@ impl Reg {
         }
         match v {
             Err(u) => {
-                let (id, bytes) = reasons.intern(u);
+                let (id, bytes) = reasons.intern(&u);
                 self.set_undef(l, id);
                 bytes
             }
@@ -298,7 +265,7 @@ mod tests {
     #[test]
     fn defined_lanes_round_trip_through_raw_bits() {
         let mut reasons = Reasons::default();
-        let (start, _) = reasons.intern(undef("`x` is not declared yet"));
+        let (start, _) = reasons.intern(&undef("`x` is not declared yet"));
         let mut r = Reg::new(Some(Ty::Val(ValTy::scalar(Scalar::I32))), 4, start);
         assert!(matches!(r.get(2, &reasons), Some(Err(u)) if u.why == "`x` is not declared yet"));
         r.set(2, Ok(KVal::int(Scalar::I32, -7)), &mut reasons);
@@ -364,8 +331,8 @@ mod tests {
             cost += r.set(l, Err(undef("signed overflow")), &mut reasons);
         }
         assert!(cost > 0);
-        assert_eq!(reasons.list.len(), 1);
-        let (_, again) = reasons.intern(undef("signed overflow"));
+        assert_eq!(reasons.len(), 1);
+        let (_, again) = reasons.intern(&undef("signed overflow"));
         assert_eq!(again, 0);
         assert!(
             matches!(r.get(31, &reasons), Some(Err(u)) if u.why == "signed overflow" && u.line == 3)

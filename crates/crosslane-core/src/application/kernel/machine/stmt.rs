@@ -172,7 +172,7 @@ impl Executor {
                 }
             }
             None => {
-                let (id, bytes) = self.reasons.intern(Undef {
+                let (id, bytes) = self.reasons.intern(&Undef {
                     line: d.span.line,
                     col: d.span.col,
                     why: format!(
