@@ -79,10 +79,15 @@ impl Expr {
 
     /// Expression nodes in this tree (each call argument, operand and leaf counts one).
     pub fn nodes(&self) -> u64 {
-        let mut n = 0u64;
+        self.walk().count() as u64
+    }
+
+    /// Every node of this tree, this one first, each once: an explicit stack, so no recursion
+    /// in the tree's height.
+    pub fn walk(&self) -> impl Iterator<Item = &Expr> {
         let mut stack = vec![self];
-        while let Some(e) = stack.pop() {
-            n += 1;
+        std::iter::from_fn(move || {
+            let e = stack.pop()?;
             match &e.kind {
                 ExprKind::Member(b, _)
                 | ExprKind::Unary(_, b)
@@ -106,8 +111,8 @@ impl Expr {
                 ExprKind::Call(_, args) => stack.extend(args.iter()),
                 _ => {}
             }
-        }
-        n
+            Some(e)
+        })
     }
 }
 

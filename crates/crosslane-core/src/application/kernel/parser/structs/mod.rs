@@ -385,37 +385,10 @@ impl Parser<'_> {
     }
 }
 
-/// Whether `e` names any of `names` (an explicit stack: the tree's height is bounded, but no
-/// recursion is needed).
+/// Whether `e` names any of `names` ([`Expr::walk`]: no recursion).
 fn mentions(e: &Expr, names: &[String]) -> bool {
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        match &x.kind {
-            ExprKind::Ident(n) if names.contains(n) => return true,
-            ExprKind::Member(b, _)
-            | ExprKind::Unary(_, b)
-            | ExprKind::Deref(b)
-            | ExprKind::AddrOf(b)
-            | ExprKind::Cast(_, b)
-            | ExprKind::IncDec { target: b, .. } => stack.push(b),
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Logical(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b) => {
-                stack.push(a);
-                stack.push(b);
-            }
-            ExprKind::Ternary(a, b, c) => {
-                stack.push(a);
-                stack.push(b);
-                stack.push(c);
-            }
-            ExprKind::Call(_, args) => stack.extend(args.iter()),
-            _ => {}
-        }
-    }
-    false
+    e.walk()
+        .any(|x| matches!(&x.kind, ExprKind::Ident(n) if names.contains(n)))
 }
 
 #[cfg(test)]
