@@ -603,31 +603,7 @@ impl Parser<'_> {
             let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
             sub.aliases = self.aliases.clone();
             sub.consts = self.consts.clone();
-            for (p, a) in params.iter().zip(&args) {
-                match a {
-                    TArg::Type(v) => {
-                        sub.aliases.insert(p.name.clone(), *v);
-                    }
-                    TArg::Struct(st) => {
-                        sub.struct_alias.insert(p.name.clone(), st.clone());
-                    }
-                    TArg::Value(n) => {
-                        let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
-                        let lit = Expr::new(
-                            ExprKind::Int {
-                                value: *n as u64,
-                                unsigned: false,
-                                long: false,
-                            },
-                            Span::default(),
-                        );
-                        sub.consts.insert(
-                            p.name.clone(),
-                            Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
-                        );
-                    }
-                }
-            }
+            bind_template_args(&mut sub, &params, &args);
             sub.templates = std::mem::take(&mut self.templates);
             sub.instances = std::mem::take(&mut self.instances);
             self.lend(&mut sub);
@@ -758,31 +734,7 @@ impl Parser<'_> {
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
-        for (p, a) in t.params.iter().zip(&bound) {
-            match a {
-                TArg::Type(v) => {
-                    sub.aliases.insert(p.name.clone(), *v);
-                }
-                TArg::Struct(st) => {
-                    sub.struct_alias.insert(p.name.clone(), st.clone());
-                }
-                TArg::Value(n) => {
-                    let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
-                    let lit = Expr::new(
-                        ExprKind::Int {
-                            value: *n as u64,
-                            unsigned: false,
-                            long: false,
-                        },
-                        Span::default(),
-                    );
-                    sub.consts.insert(
-                        p.name.clone(),
-                        Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
-                    );
-                }
-            }
-        }
+        bind_template_args(&mut sub, &t.params, &bound);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
         self.lend(&mut sub);
@@ -803,5 +755,36 @@ impl Parser<'_> {
             e
         })?;
         Ok(mangled)
+    }
+}
+
+/// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
+/// type alias, a struct argument as a struct alias, an integral argument as a constant of the
+/// parameter's declared type (`int` when none was declared).
+fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
+    for (p, a) in params.iter().zip(args) {
+        match a {
+            TArg::Type(v) => {
+                sub.aliases.insert(p.name.clone(), *v);
+            }
+            TArg::Struct(st) => {
+                sub.struct_alias.insert(p.name.clone(), st.clone());
+            }
+            TArg::Value(n) => {
+                let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
+                let lit = Expr::new(
+                    ExprKind::Int {
+                        value: *n as u64,
+                        unsigned: false,
+                        long: false,
+                    },
+                    Span::default(),
+                );
+                sub.consts.insert(
+                    p.name.clone(),
+                    Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
+                );
+            }
+        }
     }
 }
