@@ -328,11 +328,12 @@ test('a walk of 2^20 keys in the sort worker can be cancelled: the last run stay
 test('the sort worker\'s watchdog stops a walk that does not answer in time', async () => {
   const page = await sortPage();
   // The watchdog's limit, shortened for the test (page contract: #sort-cancel[data-watchdog-ms]):
-  // loading the wasm in a fresh worker and walking 2^20 keys take longer than 300 ms.
-  await page.$eval('#sort-cancel', (b) => b.setAttribute('data-watchdog-ms', '300'));
+  // walking 2^20 keys takes longer than 60 ms, even in the view's warm worker (280–300 ms on an
+  // idle machine).
+  await page.$eval('#sort-cancel', (b) => b.setAttribute('data-watchdog-ms', '60'));
   await page.fill('#sort-len', '1048576');
   await page.waitForFunction(() => /^stopped: /.test(document.querySelector('#sort-job').textContent));
-  assert.match(await page.textContent('#sort-job'), /did not answer in 0\.3 s/);
+  assert.match(await page.textContent('#sort-job'), /did not answer in 60 ms/);
   assert.equal(await page.isVisible('#sort-cancel'), false);
   await page.waitForTimeout(3000);
   assert.equal(await page.getAttribute('#sort-canvas', 'data-len'), '300');

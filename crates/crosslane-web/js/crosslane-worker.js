@@ -8,8 +8,10 @@
 // reads its messages, so {cancel: id} stops run `id` where it is and its answer is the frame
 // after the last step run (the steps run so far are kept). {ready: true} says the wasm has
 // loaded; {failed: message} that it could not (the page then runs the interpreter itself).
-// Requests are answered one at a time, in order. The sort view posts {sort: job} to a worker of
-// its own and gets {sort: result} back (src/worker/sort.rs).
+// Requests are answered one at a time, in order. The sort view posts {sort: job, id} to a worker
+// of its own and gets {sort: result, id} back (src/worker/sort.rs); {warm: job} walks without
+// answering, so that a spare worker has its loops optimized before a walk is asked of it
+// (src/views/sort/worker.rs).
 //
 // scripts/build-web writes this file into dist/ with the placeholders replaced by the hashed
 // names of the page's wasm-bindgen glue and module.
@@ -40,12 +42,12 @@ async function answer(id, json) {
 }
 
 self.onmessage = async (event) => {
-  const { id, json, sort, cancel } = event.data ?? {};
+  const { id, json, sort, warm, cancel } = event.data ?? {};
   if (typeof cancel === 'number') {
     cancelled.add(cancel);
     return;
   }
-  if (typeof json !== 'string' && typeof sort !== 'string') return;
+  if (typeof json !== 'string' && typeof sort !== 'string' && typeof warm !== 'string') return;
   try {
     await ready;
   } catch {
@@ -53,7 +55,11 @@ self.onmessage = async (event) => {
   }
   // The sort view's walk of a large network: {sort: SortJob JSON} → {sort: Result JSON}.
   if (typeof sort === 'string') {
-    self.postMessage({ sort: worker_sort(sort) });
+    self.postMessage({ sort: worker_sort(sort), id });
+    return;
+  }
+  if (typeof warm === 'string') {
+    worker_sort(warm);
     return;
   }
   // A trap in the wasm is thrown again outside the queue: the page's worker.onerror hears it.

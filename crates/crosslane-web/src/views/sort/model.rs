@@ -17,6 +17,8 @@ use crosslane_core::network::{
 use crosslane_core::{Dialect, InputError};
 use serde::{Deserialize, Serialize};
 
+use crosslane_exchange::Key;
+
 pub use crosslane_core::network::report::MAX_REPORT_LEN;
 
 /// Up to this many keys the Knuth diagram draws every wire; above it the page shows per-stage
@@ -274,7 +276,7 @@ impl SortRun {
 /// Walks the network over `keys` stage by stage: the fraction of adjacent pairs in order before
 /// the first stage, and each stage's [`StageRun`] (wires recorded when `keys.len() ≤
 /// draw_limit`).
-fn walk<T: Ord + Copy + Into<i64>>(keys: &mut [T], draw_limit: usize) -> (f64, Vec<StageRun>) {
+fn walk<T: Key + Into<i64>>(keys: &mut [T], draw_limit: usize) -> (f64, Vec<StageRun>) {
     let n = keys.len();
     let drawn = n <= draw_limit;
     let initial_in_order = in_order(keys);
@@ -311,7 +313,7 @@ fn walk<T: Ord + Copy + Into<i64>>(keys: &mut [T], draw_limit: usize) -> (f64, V
 /// 2^16 (the report's random keys lie in `0..1000`, `crosslane_core::network::KEY_RANGE`),
 /// else compared with `input` sorted by `sort_unstable`.
 fn is_input_sorted(input: &[u32], output: &[u32]) -> bool {
-    if input.len() != output.len() || ordered_pairs(output) + 1 < output.len() as u64 {
+    if input.len() != output.len() || u32::ordered_pairs(output) + 1 < output.len() as u64 {
         return false;
     }
     match input.iter().max() {
@@ -405,7 +407,7 @@ struct StagePass {
 /// `k` when `k < p`): the pass walks a segment of whole chunks, then counts the ordered pairs up
 /// to the segment's end (every position before it is final for this stage), so that counting
 /// needs no second sweep over the keys.
-fn walk_runs<T: Ord + Copy>(keys: &mut [T], p: usize, k: usize) -> StagePass {
+fn walk_runs<T: Key>(keys: &mut [T], p: usize, k: usize) -> StagePass {
     let n = keys.len();
     let first = if k < p { k } else { 0 };
     let segment = k.saturating_mul(2).max(SEGMENT);
@@ -422,76 +424,23 @@ fn walk_runs<T: Ord + Copy>(keys: &mut [T], p: usize, k: usize) -> StagePass {
         let mut x = n.min(block + first);
         while x < end {
             let to = end.min(x.saturating_add(segment));
-            let (comparators, swaps) = match k {
-                1 => compare_exchange_chunks(&mut keys[x..to], 1),
-                2 => compare_exchange_chunks(&mut keys[x..to], 2),
-                4 => compare_exchange_chunks(&mut keys[x..to], 4),
-                8 => compare_exchange_chunks(&mut keys[x..to], 8),
-                _ => compare_exchange_chunks(&mut keys[x..to], k),
-            };
+            let (comparators, swaps) = T::compare_exchange(&mut keys[x..to], k);
             pass.comparators += comparators;
             pass.swaps += swaps;
-            pass.ordered += ordered_pairs(&keys[counted.saturating_sub(1)..to]);
+            pass.ordered += T::ordered_pairs(&keys[counted.saturating_sub(1)..to]);
             counted = to;
             x = to;
         }
         block = block.saturating_add(p.saturating_mul(2));
     }
-    pass.ordered += ordered_pairs(&keys[counted.saturating_sub(1)..]);
+    pass.ordered += T::ordered_pairs(&keys[counted.saturating_sub(1)..]);
     pass
-}
-
-/// Compare-exchanges the two halves of every `2k` chunk of `keys` (a last, shorter chunk pairs
-/// what its upper half has), branch-free: min and max as selects on the comparison, whose
-/// outcome is added as the swap count (a branch on the swap mispredicted half the time on random
-/// keys). Indexed loops rather than iterator adapters: the page's wasm is built for size, where
-/// adapters can stay calls. Returns (comparators, swaps). Inlined, so that a constant `k`
-/// unrolls the chunk.
-#[inline(always)]
-fn compare_exchange_chunks<T: Ord + Copy>(keys: &mut [T], k: usize) -> (u64, u64) {
-    let n = keys.len();
-    let (mut comparators, mut swaps) = (0u64, 0u64);
-    let mut chunk = 0;
-    while chunk + k < n {
-        let run = k.min(n - chunk - k);
-        for lo in chunk..chunk + run {
-            let (x, y) = (keys[lo], keys[lo + k]);
-            let swapped = y < x;
-            swaps += u64::from(swapped);
-            keys[lo] = if swapped { y } else { x };
-            keys[lo + k] = if swapped { x } else { y };
-        }
-        comparators += run as u64;
-        chunk += 2 * k;
-    }
-    (comparators, swaps)
-}
-
-/// Adjacent pairs `keys[i] ≤ keys[i+1]`.
-fn ordered_pairs<T: Ord>(keys: &[T]) -> u64 {
-    // Four pairs per iteration from one checked window: the page's wasm is built for size and
-    // does not unroll, and the loop's own work outweighed one comparison.
-    let mut ordered = 0u64;
-    let mut i = 1;
-    while i + 4 <= keys.len() {
-        let w = &keys[i - 1..i + 4];
-        ordered += u64::from(w[0] <= w[1])
-            + u64::from(w[1] <= w[2])
-            + u64::from(w[2] <= w[3])
-            + u64::from(w[3] <= w[4]);
-        i += 4;
-    }
-    while i < keys.len() {
-        ordered += u64::from(keys[i - 1] <= keys[i]);
-        i += 1;
-    }
-    ordered
 }
 
 /// Fraction of adjacent pairs `keys[i] ≤ keys[i+1]` (1 for fewer than two keys): 1 exactly when
 /// the keys are sorted, about 1/2 for random distinct keys.
-pub fn in_order<T: Ord>(keys: &[T]) -> f64 {
-    fraction(ordered_pairs(keys), keys.len())
+pub fn in_order<T: Key>(keys: &[T]) -> f64 {
+    fraction(T::ordered_pairs(keys), keys.len())
 }
 
 #[cfg(test)]
@@ -622,11 +571,12 @@ mod tests {
 
     /// The run-by-run walk fires the same comparators as the closed form, thread by thread
     /// (seed 004), with the same swaps and keys after every stage: lengths around powers of two
-    /// (cut blocks) and duplicate-heavy keys.
+    /// (cut blocks, runs that are not a multiple of four keys) and duplicate-heavy keys; as
+    /// `i64` (the scalar loops) and as `u32` (four keys at a time, `crosslane-exchange`).
     #[test]
     fn the_run_walk_is_the_closed_form_walk() {
         for n in [
-            2usize, 3, 5, 8, 13, 16, 31, 33, 100, 255, 256, 257, 1000, 1023,
+            2usize, 3, 5, 6, 7, 8, 9, 13, 16, 31, 33, 100, 255, 256, 257, 1000, 1023, 4097, 5000,
         ] {
             // Keys with many duplicates, from a small LCG (not the walk's own code).
             let mut x: u64 = 12345 + n as u64;
@@ -639,10 +589,21 @@ mod tests {
                 })
                 .collect();
             let (mut a, mut b) = (input.clone(), input.clone());
+            let mut c: Vec<u32> = input.iter().map(|&v| (v + 8) as u32).collect();
             for (p, k) in stage_params(n) {
                 let mut fired = Vec::new();
                 let listed = walk_listed(&mut a, p, k, &mut fired);
                 let runs = walk_runs(&mut b, p, k);
+                let quads = walk_runs(&mut c, p, k);
+                assert_eq!(
+                    (quads.comparators, quads.swaps, quads.ordered),
+                    (runs.comparators, runs.swaps, runs.ordered),
+                    "u32, n {n} stage ({p}, {k})"
+                );
+                assert!(
+                    c.iter().zip(&b).all(|(&u, &i)| i64::from(u) - 8 == i),
+                    "u32 keys, n {n} stage ({p}, {k})"
+                );
                 assert_eq!(
                     listed,
                     (runs.comparators, runs.swaps),
@@ -702,8 +663,11 @@ mod tests {
     #[test]
     fn in_order_counts_adjacent_pairs() {
         assert_eq!(in_order::<i64>(&[]), 1.0);
-        assert_eq!(in_order(&[3, 1, 2]), 0.5);
-        assert_eq!(in_order(&[1, 1, 2]), 1.0);
+        assert_eq!(in_order(&[3i64, 1, 2]), 0.5);
+        assert_eq!(in_order(&[1i64, 1, 2]), 1.0);
+        // Four at a time (u32), with a scalar tail: 11 keys, 10 adjacent pairs, all in order
+        // but 3-0 and 9-1.
+        assert_eq!(in_order(&[1u32, 2, 3, 0, 5, 5, 6, 7, 8, 9, 1]), 0.8);
     }
 
     #[test]

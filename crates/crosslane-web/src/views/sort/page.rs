@@ -23,7 +23,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Document, Element, Event, EventTarget, HtmlCanvasElement, HtmlElement, HtmlInputElement,
-    HtmlSelectElement, MessageEvent, Worker, WorkerOptions, WorkerType,
+    HtmlSelectElement,
 };
 
 use super::model::{SortRun, DRAW_LIMIT, KEYS_SHOWN, WARP_DIALECTS};
@@ -33,8 +33,9 @@ use crate::kit::{self, Html, Owned, State, WeakState};
 use crate::panic;
 use crate::render::{canvas, scene};
 use crate::views::router;
-use crate::worker::client::WORKER_SCRIPT;
-use crate::worker::sort::{SortJob, WORKER_MIN_LEN};
+use crate::worker::sort::SortJob;
+
+use super::worker::{SortWorker, Word, WORKER_MIN_LEN};
 
 /// Milliseconds a worker walking the network may take before the watchdog stops it: 2^20 keys
 /// take a few seconds on a busy 2-core machine, the worker's wasm load included.
@@ -45,9 +46,6 @@ const MAX_THRESHOLD: usize = 1024;
 
 /// Keys of the page's first run: the reversed ten keys that naive bitonic code gets wrong.
 const FIRST_VALUES: &str = "9,8,7,6,5,4,3,2,1,0";
-
-/// A worker's message listener, kept as long as its worker.
-type Listener = Closure<dyn FnMut(JsValue)>;
 
 struct SortPage {
     len: HtmlInputElement,
@@ -73,9 +71,13 @@ struct SortPage {
     at: usize,
     /// The view itself, for the answer of a walk computed in a worker.
     me: WeakState<SortPage>,
-    /// The walk in progress in a worker (more than [`WORKER_MIN_LEN`] random keys), with its
-    /// listener; a newer input terminates it.
-    job: Option<(Worker, Listener)>,
+    /// The walk in progress in a worker (more than [`WORKER_MIN_LEN`] random keys) and its
+    /// job (walked here if the worker fails); a newer input terminates it.
+    job: Option<(SortWorker, SortJob)>,
+    /// A warm worker waiting for the next walk ([`super::worker`]).
+    spare: Option<SortWorker>,
+    /// The last worker started's serial number.
+    serial: u64,
     /// Bumped by every walk started, so that only the latest one's answer is shown.
     job_id: u64,
 }
@@ -115,6 +117,8 @@ pub fn mount() -> Js<()> {
         at: 0,
         me: WeakState::default(),
         job: None,
+        spare: None,
+        serial: 0,
         job_id: 0,
     };
     let page = State::new(page);
@@ -184,6 +188,7 @@ pub fn mount() -> Js<()> {
                 return;
             }
             if let Some(mut p) = page.get_mut() {
+                p.keep_spare();
                 if let Err(err) = p.show() {
                     panic::banner(&format!("crosslane hit a page error: {err:?}"));
                 }
@@ -357,9 +362,7 @@ impl SortPage {
     /// than [`WORKER_MIN_LEN`] random keys is computed in a worker ([`Self::start_job`]).
     fn recompute(&mut self) -> Js<()> {
         self.job_id += 1;
-        if let Some((w, _)) = self.job.take() {
-            w.terminate();
-        }
+        self.job = None; // dropping a worker terminates it
         self.cancel.set_hidden(true);
         self.job_status.set_text_content(None);
         let values = self.typed_values();
@@ -387,69 +390,92 @@ impl SortPage {
         self.take(built, values.is_some())
     }
 
-    /// Starts a worker that walks the network for `job` and hands the run to [`Self::take`];
-    /// `false` when no worker can start (the walk then runs here).
+    /// Hands `job` to a worker (the warm spare when there is one, [`super::worker`]); its answer
+    /// goes to [`Self::heard`]. `false` when no worker can start (the walk then runs here).
     fn start_job(&mut self, job: &SortJob) -> bool {
-        let opts = WorkerOptions::new();
-        opts.set_type(WorkerType::Module);
-        let Ok(worker) = Worker::new_with_options(WORKER_SCRIPT, &opts) else {
-            return false;
+        let worker = match self.spare.take() {
+            Some(w) => w,
+            None => match self.start_worker(false) {
+                Some(w) => w,
+                None => return false,
+            },
         };
-        let (me, id, fallback) = (self.me.clone(), self.job_id, job.clone());
-        let listener = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-            let Some(page) = me.upgrade() else {
-                return;
-            };
-            let Some(mut p) = page.get_mut() else {
-                return;
-            };
-            if p.job_id != id {
-                return;
-            }
-            let answer = e
-                .dyn_ref::<MessageEvent>()
-                .map(|m| js_sys::Reflect::get(&m.data(), &JsValue::from_str("sort")));
-            let built = match answer {
-                Some(Ok(text)) => match text.as_string() {
-                    Some(text) => serde_json::from_str::<Result<SortRun, InputError>>(&text)
-                        .unwrap_or_else(|e| Err(InputError::new("sort", e.to_string())))
-                        .map(Some),
-                    None => return, // `{ready}` and other words of the worker
-                },
-                // An error event: the worker could not load; walk here instead.
-                _ => SortRun::new(Some(fallback.len), fallback.seed, None, fallback.threshold)
-                    .map(Some),
-            };
-            if let Some((w, _)) = p.job.take() {
-                w.terminate();
-            }
-            p.cancel.set_hidden(true);
-            p.job_status.set_text_content(None);
-            let result = p.take(built, false);
-            drop(p);
-            match result {
-                Ok(()) => router::changed("sort"),
-                Err(err) => panic::banner(&format!("crosslane hit a page error: {err:?}")),
-            }
-        });
-        worker.set_onmessage(Some(listener.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(listener.as_ref().unchecked_ref()));
-        let msg = js_sys::Object::new();
-        let text = serde_json::to_string(job).unwrap_or_default();
-        if js_sys::Reflect::set(&msg, &"sort".into(), &JsValue::from_str(&text)).is_err()
-            || worker.post_message(&msg).is_err()
-        {
-            worker.terminate();
+        if worker.walk(self.job_id, job).is_err() {
             return false;
         }
         self.figures.set_text_content(Some(&format!(
             "walking the network over {} keys in a worker… (the page stays usable)",
             job.len
         )));
-        self.job = Some((worker, listener));
+        self.job = Some((worker, job.clone()));
         self.cancel.set_hidden(false);
         self.watch_job(self.job_id, job.len);
         true
+    }
+
+    /// Starts a sort worker (warming up when `warm`) whose words go to [`Self::heard`].
+    fn start_worker(&mut self, warm: bool) -> Option<SortWorker> {
+        self.serial += 1;
+        let me = self.me.clone();
+        SortWorker::start(self.serial, warm, move |serial, word| {
+            let Some(page) = me.upgrade() else {
+                return;
+            };
+            let Some(mut p) = page.get_mut() else {
+                return;
+            };
+            let changed = p.heard(serial, word);
+            drop(p);
+            match changed {
+                Ok(true) => router::changed("sort"),
+                Ok(false) => {}
+                Err(err) => panic::banner(&format!("crosslane hit a page error: {err:?}")),
+            }
+        })
+    }
+
+    /// Keeps a warm spare worker (the view was shown, or a walk ended): the next walk of more
+    /// than [`WORKER_MIN_LEN`] keys starts at once, on optimized code.
+    fn keep_spare(&mut self) {
+        if self.spare.is_none() {
+            self.spare = self.start_worker(true);
+        }
+    }
+
+    /// What worker `serial` said: the answer of the walk in progress is shown (the worker stays
+    /// as the spare); a worker that failed is dropped, and the walk it had runs here instead.
+    /// `Ok(true)` when the view changed.
+    fn heard(&mut self, serial: u64, word: Word) -> Js<bool> {
+        let working = self.job.as_ref().is_some_and(|(w, _)| w.serial == serial);
+        let built = match word {
+            Word::Answer { id, json } if working && id == self.job_id => {
+                serde_json::from_str::<Result<SortRun, InputError>>(&json)
+                    .unwrap_or_else(|e| Err(InputError::new("sort", e.to_string())))
+                    .map(Some)
+            }
+            Word::Failed if working => {
+                let Some((_, job)) = self.job.take() else {
+                    return Ok(false);
+                };
+                SortRun::new(Some(job.len), job.seed, None, job.threshold).map(Some)
+            }
+            Word::Failed => {
+                if self.spare.as_ref().is_some_and(|w| w.serial == serial) {
+                    self.spare = None;
+                }
+                return Ok(false);
+            }
+            Word::Answer { .. } | Word::Other => return Ok(false),
+        };
+        if let Some((worker, _)) = self.job.take() {
+            if self.spare.is_none() {
+                self.spare = Some(worker);
+            }
+        }
+        self.cancel.set_hidden(true);
+        self.job_status.set_text_content(None);
+        self.take(built, false)?;
+        Ok(true)
     }
 
     /// Arms the watchdog of walk `id`: if it is still running after [`SORT_WATCHDOG_MS`] (or
@@ -470,10 +496,12 @@ impl SortPage {
             if p.job_id != id || p.job.is_none() {
                 return;
             }
-            let why = format!(
-                "stopped: the worker walking {len} keys did not answer in {:.1} s",
-                f64::from(limit) / 1000.0
-            );
+            let waited = if limit < 1000 {
+                format!("{limit} ms")
+            } else {
+                format!("{:.1} s", f64::from(limit) / 1000.0)
+            };
+            let why = format!("stopped: the worker walking {len} keys did not answer in {waited}");
             if let Err(err) = p.stop_job(&why) {
                 panic::banner(&format!("crosslane hit a page error: {err:?}"));
             }
@@ -487,11 +515,11 @@ impl SortPage {
     /// Stops the walk in the worker (Cancel, the watchdog), says why in `#sort-job`, and shows
     /// the last run again.
     fn stop_job(&mut self, why: &str) -> Js<()> {
-        let Some((w, _)) = self.job.take() else {
+        if self.job.take().is_none() {
             return Ok(());
-        };
-        w.terminate();
+        }
         self.job_id += 1;
+        self.keep_spare();
         self.cancel.set_hidden(true);
         self.job_status.set_text_content(Some(why));
         if self.run.is_some() {
