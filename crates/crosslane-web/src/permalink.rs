@@ -64,6 +64,10 @@ thread_local! {
     static IN_BURST: Cell<bool> = const { Cell::new(false) };
     static TIMER: Cell<Option<i32>> = const { Cell::new(None) };
     static END_BURST: RefCell<Option<Closure<dyn FnMut()>>> = const { RefCell::new(None) };
+    /// The last scenario encoded (its JSON) and its link: every change report asks for the
+    /// link, most often of an unchanged scenario, and deflating it again at level 9 took
+    /// 2–20 ms of the change's task (a MACA builtin switch reports twice, issue 17 item 8).
+    static ENCODED: RefCell<(String, String)> = const { RefCell::new((String::new(), String::new())) };
 }
 
 /// Records whether the GPU comparison panel is open (called by the GPU panel when the user
@@ -112,7 +116,15 @@ pub fn current_scenario() -> Option<Scenario> {
 /// The permalink of the scenario on screen (`v1.…`), if the view has state and the link is not
 /// over [`MAX_LINK_LEN`] (a link the decoder would refuse is never offered).
 pub fn current_link() -> Option<String> {
-    let link = encode(&current_scenario()?);
+    let scenario = current_scenario()?;
+    let json = scenario.to_json();
+    let link = ENCODED.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.0 != json || memo.1.is_empty() {
+            *memo = (json, encode(&scenario));
+        }
+        memo.1.clone()
+    });
     (link.len() <= MAX_LINK_LEN).then_some(link)
 }
 

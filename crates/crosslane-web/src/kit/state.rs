@@ -129,6 +129,31 @@ impl<T: Owned> State<T> {
     }
 }
 
+impl<T: Owned> WeakState<T> {
+    /// Runs `f` on the state in a task of its own, after the current one (a zero timeout): the
+    /// second half of a render too long for one task (issue 17 item 8: no main-thread task
+    /// over 50 ms). Nothing runs once the view is gone; a page error shows the banner, as in a
+    /// listener. `f` should check that it is still wanted (a newer render may have come first).
+    pub fn later(&self, f: impl FnOnce(&mut T) -> Js<()> + 'static) {
+        let state = self.clone();
+        super::after_event(move || {
+            let Some(state) = state.upgrade() else {
+                return;
+            };
+            // A zero timeout runs between events, when no handler holds the state.
+            let Some(mut v) = state.get_mut() else {
+                return;
+            };
+            if let Err(err) = f(&mut v) {
+                crate::panic::banner(&format!(
+                    "crosslane hit a page error in {}: {err:?}",
+                    T::WHAT
+                ));
+            }
+        });
+    }
+}
+
 /// Form fields bound to state fields: on every `input` (text) or `change` (menus, checkboxes)
 /// of the field, one handler writes the field's value into the state and does what follows
 /// from it (re-render), in that order: no second listener whose order could matter.

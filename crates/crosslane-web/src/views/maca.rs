@@ -31,7 +31,7 @@ use web_sys::{
 
 use crate::dom::{append, document, el, el_as, mark_ready, window, Js};
 use crate::form::param_initial;
-use crate::kit::{self, Html, Owned, State};
+use crate::kit::{self, Html, Owned, State, WeakState};
 use crate::labels::{escape, DisplayOptions};
 use crate::panic;
 use crate::render::{canvas, scene};
@@ -68,6 +68,14 @@ struct Maca {
     /// it after the panels changed forced a layout inside every builtin switch (issue 17 item 8).
     /// Measured again when the view is shown or the window resized.
     width: Cell<f64>,
+    /// The view itself, for the second half of a render ([`Maca::finish_render`]).
+    me: WeakState<Maca>,
+    /// Bumped by every render, so that only the latest one's second half runs.
+    renders: u64,
+    /// The last event changed the view: [`Owned::settled`] reports it to the router.
+    changed: bool,
+    /// The builtin and input of the step shown, for the second half of its render.
+    shown: Option<(&'static OpSpec, crosslane_core::OpInput)>,
 }
 
 impl Owned for Maca {
@@ -75,8 +83,12 @@ impl Owned for Maca {
 
     /// Told after the state is released, so the router's save hook can read the view (the
     /// address follows memory edits: issue 17); an unchanged link adds no history.
+    /// Nothing to report after an event the view ignored: choosing a builtin fires `input`
+    /// and then `change`, and each report costs the link's encoding (issue 17 item 8).
     fn settled(view: &State<Maca>, _kind: &str) {
-        view.reporting(|| router::changed("maca"));
+        if view.update(|m| std::mem::take(&mut m.changed)) == Some(true) {
+            view.reporting(|| router::changed("maca"));
+        }
     }
 }
 
@@ -88,6 +100,8 @@ pub fn mount() -> Js<()> {
     };
     let view = build(&doc, &root)?;
     let view = State::new(view);
+    let me = view.downgrade();
+    view.update(|m| m.me = me);
     for kind in ["input", "change"] {
         view.listen(&root, kind, move |m, e| m.on_event(&e, kind))?;
     }
@@ -286,6 +300,10 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
         words: Vec::new(),
         step: None,
         width: Cell::new(0.0),
+        me: WeakState::default(),
+        renders: 0,
+        shown: None,
+        changed: false,
     })
 }
 
@@ -302,6 +320,7 @@ impl Maca {
         if is_select != (kind == "change") {
             return Ok(());
         }
+        self.changed = true;
         if target.id() == "maca-op" {
             self.select_op(&self.op.value())?;
         } else if let Some(w) = target.get_attribute("data-word") {
@@ -457,8 +476,10 @@ impl Maca {
         self.error.set_hidden(false);
     }
 
-    /// Runs the request and shows the step and the panels of this builtin; an input error keeps
-    /// the last drawing and says which field is wrong.
+    /// Runs the request and shows the step (summary and lane table), then, in a task of its
+    /// own ([`Maca::finish_render`]), the panels of this builtin and the drawing: a builtin
+    /// switch in one task ran over 50 ms (issue 17 item 8), the MMA panels alone taking 10–30
+    /// ms. An input error keeps the last drawing and says which field is wrong.
     fn render(&mut self) -> Js<()> {
         let req = self.request();
         let resolved = req.resolve();
@@ -467,8 +488,6 @@ impl Maca {
             (Ok((spec, input)), Ok(step)) => {
                 self.error.set_hidden(true);
                 self.error.set_text_content(None);
-                self.show_panels(spec, &input, &step)?;
-                self.draw(&step)?;
                 table::render(&self.tbody, &step, DisplayOptions::default());
                 self.summary.set_text_content(Some(&format!(
                     "{} · {} lanes · active {}",
@@ -477,6 +496,12 @@ impl Maca {
                     step.active.to_hex(step.lanes)
                 )));
                 self.step = Some(step);
+                self.shown = Some((spec, input));
+                self.renders += 1;
+                let render = self.renders;
+                self.me.later(move |m| m.finish_render(render));
+                // `body[data-ready]` counts this render when its second half is done.
+                return Ok(());
             }
             (Err(err), _) | (_, Err(err)) => {
                 let kept = if self.step.is_some() {
@@ -486,6 +511,20 @@ impl Maca {
                 };
                 self.show_error(&format!("{}: {}{kept}", err.field, err.message));
             }
+        }
+        mark_ready()
+    }
+
+    /// The second half of render `render` ([`Maca::render`]): the builtin's panels and the
+    /// drawing; then the render counts as done (`body[data-ready]`). Nothing when a newer render
+    /// came first (its own second half follows).
+    fn finish_render(&mut self, render: u64) -> Js<()> {
+        if render != self.renders {
+            return Ok(());
+        }
+        if let (Some((spec, input)), Some(step)) = (&self.shown, &self.step) {
+            self.show_panels(spec, input, step)?;
+            self.draw(step)?;
         }
         mark_ready()
     }
