@@ -64,17 +64,25 @@ fn compare_exchange_scalar<T: Ord + Copy>(keys: &mut [T], k: usize) -> (u64, u64
     let mut chunk = 0;
     while chunk + k < n {
         let run = k.min(n - chunk - k);
-        for lo in chunk..chunk + run {
-            let (x, y) = (keys[lo], keys[lo + k]);
-            let swapped = y < x;
-            swaps += u64::from(swapped);
-            keys[lo] = if swapped { y } else { x };
-            keys[lo + k] = if swapped { x } else { y };
+        let (lower, upper) = keys[chunk..].split_at_mut(k);
+        for lo in 0..run {
+            swaps += exchange(&mut lower[lo], &mut upper[lo]);
         }
         comparators += run as u64;
         chunk += 2 * k;
     }
     (comparators, swaps)
+}
+
+/// One comparator: the smaller key to `lo`, the larger to `hi`; 1 when they were swapped.
+/// Branch-free (selects on the comparison).
+#[inline(always)]
+fn exchange<T: Ord + Copy>(lo: &mut T, hi: &mut T) -> u64 {
+    let (x, y) = (*lo, *hi);
+    let swapped = y < x;
+    *lo = if swapped { y } else { x };
+    *hi = if swapped { x } else { y };
+    u64::from(swapped)
 }
 
 /// [`Key::ordered_pairs`] one pair at a time.
@@ -100,8 +108,8 @@ fn ordered_pairs_scalar<T: Ord>(keys: &[T]) -> u64 {
 
 /// The `u32` loops four keys at a time ([`Quad`]); the scalar loops finish what is left.
 mod quads {
-    use super::ordered_pairs_scalar;
     use super::quad::{Quad, Tally};
+    use super::{exchange, ordered_pairs_scalar};
 
     /// [`super::Key::compare_exchange`] for `k ≥ 4`: each chunk's pairs four at a time, the last
     /// fewer than four one at a time. The comparisons of one chunk are independent (disjoint
@@ -124,11 +132,7 @@ mod quads {
             }
             // The last fewer than four pairs of the chunk, one at a time.
             for j in lo..run {
-                let (x, y) = (lower[j], upper[j]);
-                let swapped = y < x;
-                swaps.add(u64::from(swapped));
-                lower[j] = if swapped { y } else { x };
-                upper[j] = if swapped { x } else { y };
+                swaps.add(exchange(&mut lower[j], &mut upper[j]));
             }
             comparators += run as u64;
             chunk += 2 * k;
