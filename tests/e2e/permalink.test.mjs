@@ -247,13 +247,13 @@ test('the sort stage of a run walked in the worker survives a reload', async () 
   await rendered(page, () => page.fill('#sort-values', ''));
   await page.fill('#sort-len', '20000');
   // 20 000 keys pad to 2^15: 15·16/2 = 120 stages (Batcher, stages = ⌈log2 n⌉(⌈log2 n⌉+1)/2).
-  await page.waitForFunction(() => /120 stages to run/.test(document.getElementById('sort-position').textContent), null, { timeout: 30000 });
+  await page.waitForFunction(() => /120 stages to run/.test(document.getElementById('sort-position')?.textContent ?? ''), null, { timeout: 30000 });
   for (let i = 0; i < 3; i++) await rendered(page, () => page.click('#sort-step'));
   assert.match(await page.textContent('#sort-position'), /^stage 3 of 120/);
   await page.waitForTimeout(700);
   const hash = await hashOf(page);
   await page.reload();
-  await page.waitForFunction(() => /^stage 3 of 120/.test(document.getElementById('sort-position').textContent), null, { timeout: 30000 });
+  await page.waitForFunction(() => /^stage 3 of 120/.test(document.getElementById('sort-position')?.textContent ?? ''), null, { timeout: 30000 });
   assert.equal(await page.getAttribute('#sort-canvas', 'data-at'), '3');
   assert.equal(await hashOf(page), hash, 'the address is not rewritten');
   await page.close();

@@ -511,3 +511,21 @@ pub fn page_url(link: &str, embed: Option<bool>) -> Js<String> {
         Some(true) => format!("{base}?embed&theme=dark#{link}"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_large_message_names_the_size_over_the_limit_and_the_limit() {
+        // One byte over 16 KiB is 17 KB rounded up: never "16 KB; limited to 16 KB".
+        let m = too_large_message(MAX_LINK_LEN + 1);
+        assert!(
+            m.contains("the link would be 17 KB; links are limited to 16 KB"),
+            "{m}"
+        );
+        let m = too_large_message(61 * 1024 - 10);
+        assert!(m.contains("would be 61 KB"), "{m}");
+        assert!(m.contains(&format!("#{TOO_LARGE}")), "{m}");
+    }
+}
