@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import { PAGE_URL, ARTIFACTS, launch, open, rendered } from './lib.mjs';
+import { PAGE_URL, ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
 
 const GOLDEN = JSON.parse(readFileSync(new URL('./golden-lanes.json', import.meta.url), 'utf8')).links;
 
@@ -157,4 +157,144 @@ test('damaged and hostile links open the default scenario with one clear line', 
     await page.close();
   }
   assert.deepEqual(browser.pageErrors, []);
+});
+
+// Issue 17 item 1: the reference view's state (tab, search, AMD target, the place jumped to) is
+// in its link, and survives reload, Back / Forward and copy link / copy embed code.
+test('the reference view is in the link: search, AMD target and the article, across reload and Back', async () => {
+  const page = await open(browser);
+  const opHash = await hashOf(page);
+  await rendered(page, () => showView(page, 'reference'));
+  await page.waitForSelector('#reference[data-count]');
+  // The tab alone changes the address away from the operation view's link.
+  assert.notEqual(await hashOf(page), opHash);
+  assert.match(await hashOf(page), /^v1\./);
+  await page.selectOption('#reference-arch', 'gfx90a');
+  await page.fill('#reference-search', 'swizzle');
+  await page.waitForTimeout(700);
+  const searched = await hashOf(page);
+  const shown = await page.getAttribute('#reference', 'data-shown');
+  assert.ok(Number(shown) >= 1, `swizzle leaves some articles (${shown})`);
+  // Copy link and copy embed work here.
+  await page.click('#copy-link');
+  assert.equal(await page.inputValue('#share-text'), page.url());
+  await page.click('#copy-embed');
+  assert.match(await page.inputValue('#share-text'), new RegExp(`\\?embed[^"]*#${searched}`));
+  // The embed opens the same reference state.
+  const src = (await page.inputValue('#share-text')).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
+  const embed = await open(browser, src);
+  await embed.waitForSelector('#reference[data-count]');
+  assert.equal(await embed.evaluate(() => document.body.dataset.view), 'reference');
+  assert.equal(await embed.inputValue('#reference-search'), 'swizzle');
+  assert.equal(await embed.inputValue('#reference-arch'), 'gfx90a');
+  await embed.close();
+  // Reload: the same tab, search, target and articles.
+  await page.reload();
+  await page.waitForSelector('#reference[data-count]');
+  assert.equal(await page.evaluate(() => document.body.dataset.view), 'reference');
+  assert.equal(await page.inputValue('#reference-search'), 'swizzle');
+  assert.equal(await page.inputValue('#reference-arch'), 'gfx90a');
+  assert.equal(await page.getAttribute('#reference', 'data-shown'), shown);
+  // Every AMD article shown ran for the picked target.
+  const targets = await page.$$eval('#reference article[data-dialect="amdgcn"]:not([hidden]) p.target',
+    (ps) => ps.map((p) => p.textContent));
+  assert.ok(targets.length >= 1 && targets.every((t) => t.includes('gfx90a')), targets.join(' | '));
+  assert.equal(await linkError(page), '');
+  // Open an article in the playground, then Back: the reference again, scrolled to it.
+  await page.fill('#reference-search', '');
+  await page.waitForTimeout(700);
+  const article = 'article[data-dialect="hip"]';
+  const id = await page.$eval(article, (a) => a.id);
+  await rendered(page, () => page.click(`${article} button.open-playground`));
+  await page.waitForFunction(() => document.body.dataset.view === 'op');
+  await page.goBack();
+  await page.waitForFunction(() => document.body.dataset.view === 'reference');
+  await page.waitForFunction((i) => {
+    const r = document.getElementById(i).getBoundingClientRect();
+    return r.top >= -2 && r.top < innerHeight;
+  }, id);
+  assert.equal(await page.inputValue('#reference-arch'), 'gfx90a');
+  await page.goForward();
+  await page.waitForFunction(() => document.body.dataset.view === 'op');
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
+
+test('a contents link in the reference scrolls there and keeps the permalink in the address', async () => {
+  const page = await open(browser);
+  await rendered(page, () => showView(page, 'reference'));
+  await page.waitForSelector('#reference[data-count]');
+  await page.click('.reference-toc a[href="#ref-hip"]');
+  await page.waitForFunction(() => /^v1\./.test(location.hash.slice(1)));
+  const hash = await hashOf(page);
+  assert.match(hash, /^v1\.[A-Za-z0-9_-]+$/);
+  assert.equal(await linkError(page), '');
+  await page.reload();
+  await page.waitForSelector('#reference[data-count]');
+  await page.waitForFunction(() => {
+    const r = document.getElementById('ref-hip').getBoundingClientRect();
+    return r.top >= -2 && r.top < innerHeight / 2;
+  });
+  assert.equal(await hashOf(page), hash);
+  await page.close();
+});
+
+// Issue 17 item 1: the sort stage survives a reload also when the walk runs in the worker
+// (n > 16 384): the stage is applied when the run arrives and the address keeps it meanwhile.
+test('the sort stage of a run walked in the worker survives a reload', async () => {
+  const page = await open(browser);
+  await rendered(page, () => showView(page, 'sort'));
+  await rendered(page, () => page.fill('#sort-values', ''));
+  await page.fill('#sort-len', '20000');
+  // 20 000 keys pad to 2^15: 15·16/2 = 120 stages (Batcher, stages = ⌈log2 n⌉(⌈log2 n⌉+1)/2).
+  await page.waitForFunction(() => /120 stages to run/.test(document.getElementById('sort-position')?.textContent ?? ''), null, { timeout: 30000 });
+  for (let i = 0; i < 3; i++) await rendered(page, () => page.click('#sort-step'));
+  assert.match(await page.textContent('#sort-position'), /^stage 3 of 120/);
+  await page.waitForTimeout(700);
+  const hash = await hashOf(page);
+  await page.reload();
+  await page.waitForFunction(() => /^stage 3 of 120/.test(document.getElementById('sort-position')?.textContent ?? ''), null, { timeout: 30000 });
+  assert.equal(await page.getAttribute('#sort-canvas', 'data-at'), '3');
+  assert.equal(await hashOf(page), hash, 'the address is not rewritten');
+  await page.close();
+});
+
+// Issue 17 item 1: a kernel too large for a link says so (size and limit), the address does not
+// keep pointing at the previous scenario, and a reload of the tab brings the text back.
+test('a kernel too large for a link: named limit, no stale address, kept for a reload of the tab', async () => {
+  const page = await open(browser);
+  await rendered(page, () => showView(page, 'kernel'));
+  const before = await hashOf(page);
+  // ~60 KB of distinct comment lines (random, so deflate cannot shrink it under 16 KB).
+  let text = '__global__ void k(int* d) {\n  d[threadIdx.x] = __shfl_xor_sync(0xffffffff, d[threadIdx.x], 1);\n}\n';
+  let x = 12345;
+  while (text.length < 60000) {
+    let line = '// ';
+    for (let i = 0; i < 60; i++) { x = (x * 1103515245 + 12345) % 2147483648; line += String.fromCharCode(97 + (x >> 16) % 26); }
+    text += `${line}\n`;
+  }
+  await page.fill('#kernel-source', text);
+  await page.waitForFunction(() => location.hash.slice(1) === 'too-large-for-a-link', null, { timeout: 30000 });
+  assert.notEqual(await hashOf(page), before);
+  const status = await page.$eval('#link-status', (e) => (e.hidden ? '' : e.textContent));
+  const m = status.match(/the link would be (\d+) KB; links are limited to 16 KB/);
+  assert.ok(m && Number(m[1]) > 16, status);
+  await page.click('#copy-link');
+  assert.match(await page.textContent('#share-status'), /the link would be \d+ KB; links are limited to 16 KB/);
+  await page.screenshot({ path: `${ARTIFACTS}link-too-large.png` });
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.view === 'kernel');
+  assert.equal((await page.inputValue('#kernel-source')).length, text.length);
+  assert.equal(await page.inputValue('#kernel-source'), text);
+  assert.equal(await linkError(page), '');
+  assert.match(await page.$eval('#link-status', (e) => (e.hidden ? '' : e.textContent)), /links are limited to 16 KB/);
+  // Shortened under the limit: a real link again, and the status line goes.
+  await page.fill('#kernel-source', text.slice(0, 200));
+  await page.waitForFunction(() => /^v1\./.test(location.hash.slice(1)), null, { timeout: 30000 });
+  assert.equal(await page.$eval('#link-status', (e) => e.hidden), true);
+  // Another tab (no stored text) opening the address: the default scenario and why.
+  const other = await open(browser, `${PAGE_URL}#too-large-for-a-link`);
+  assert.match(await linkError(other), /too large for a link .*16 KB.*kept only in the browser tab/);
+  await other.close();
+  await page.close();
 });

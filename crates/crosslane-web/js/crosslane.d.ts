@@ -176,7 +176,10 @@ export interface Scenario {
   view:
     | { op: { dialect: string; op: string; lanes?: string; active?: string; exited?: string; values?: string; type?: string; params?: Record<string, string> } }
     | { kernel: { source: string; blocks: number; threads_per_block: number; lanes: number; step: number } }
-    | { sort: { len: number; seed: number; values: string | null; dialect: string | null } };
+    | { sort: { len: number; seed: number; values: string | null; dialect: string | null } }
+    /** The reference view: its search text, AMD target (absent = the default) and the element
+     *  id of the dialect group or article jumped to. */
+    | { reference: { search?: string; target?: string; article?: string } };
   gpu_panel?: boolean;
   [key: string]: unknown;
 }

@@ -189,13 +189,11 @@ mod page {
     }
 
     fn share(kind: &str) -> Js<()> {
-        let text = if kind == "link" {
-            match permalink::current_link() {
-                Some(link) => Some(permalink::page_url(&link, None)?),
-                None => None,
-            }
-        } else {
-            embed_code()?
+        // Why there is no link (no state, or over the size limit), said as such.
+        let text = match permalink::current_link_or_why() {
+            Err(why) => Err(why),
+            Ok(link) if kind == "link" => Ok(permalink::page_url(&link, None)?),
+            Ok(_) => embed_code()?.ok_or_else(|| "this view has nothing to link to".to_string()),
         };
         let doc = document()?;
         let status = doc.get_element_by_id("share-status");
@@ -204,9 +202,26 @@ mod page {
                 s.set_text_content(Some(msg));
             }
         };
-        let Some(text) = text else {
-            say("this view has nothing to link to");
-            return Ok(());
+        let text = match text {
+            Ok(text) => text,
+            Err(why) => {
+                say(&why);
+                if let Some(box_) = doc
+                    .get_element_by_id("share")
+                    .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+                {
+                    // The status line is inside the share box: shown, with no stale text below.
+                    box_.set_hidden(false);
+                    if let Some(area) = doc
+                        .get_element_by_id("share-text")
+                        .and_then(|e| e.dyn_into::<HtmlTextAreaElement>().ok())
+                    {
+                        area.set_value("");
+                        area.set_hidden(true);
+                    }
+                }
+                return Ok(());
+            }
         };
         if let Some(area) = doc
             .get_element_by_id("share-text")

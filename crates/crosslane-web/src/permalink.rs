@@ -26,6 +26,15 @@
 //! GPU panel reports it with [`set_gpu_panel`] and follows restores with [`on_gpu_panel`]; the
 //! state in force is [`gpu_panel`], mirrored in `body[data-gpu-panel]` (`open` / `closed`).
 //!
+//! A scenario whose link would be over [`MAX_LINK_LEN`] (a pasted kernel of tens of KB) cannot
+//! be in the address. The address then becomes `#`[`TOO_LARGE`] (a history entry like any
+//! change), never the previous scenario's link, so it does not pass for this scenario;
+//! `#link-status` says why (the link would be N KB; links are limited to 16 KB), and copy link
+//! says the same. The scenario's JSON is kept in `sessionStorage` ([`DRAFT_KEY`]), so a reload
+//! of the same tab (or Back / Forward to that entry) brings back what was typed; another tab or
+//! browser opening `#too-large-for-a-link` shows the default scenario and says why. One draft is
+//! kept per tab: the latest.
+//!
 //! Hostile or damaged links (truncated, another version, not base64, a decompression bomb, over
 //! the size caps, a view this build cannot show): the default scenario stays on screen and one
 //! line in `#link-error` says what was wrong, as text (nothing from a URL is ever inserted as
@@ -42,6 +51,12 @@ use web_sys::{Event, HtmlElement};
 
 use crate::dom::{document, window, Js};
 use crate::views::router;
+
+/// The fragment of an address whose scenario is too large for a link (see the module doc).
+pub const TOO_LARGE: &str = "too-large-for-a-link";
+
+/// The `sessionStorage` key of the latest scenario too large for a link (its JSON).
+pub const DRAFT_KEY: &str = "crosslane-too-large-scenario";
 
 /// Changes closer together than this (milliseconds) share one history entry.
 pub const BURST_MS: i32 = 600;
@@ -116,16 +131,58 @@ pub fn current_scenario() -> Option<Scenario> {
 /// The permalink of the scenario on screen (`v1.…`), if the view has state and the link is not
 /// over [`MAX_LINK_LEN`] (a link the decoder would refuse is never offered).
 pub fn current_link() -> Option<String> {
+    current_link_or_why().ok()
+}
+
+/// [`current_link`], or the one line that says why there is none: the view has no state, or
+/// the link would be over [`MAX_LINK_LEN`] ([`too_large_message`]).
+///
+/// # Errors
+/// The line to show (copy link, copy embed code).
+pub fn current_link_or_why() -> Result<String, String> {
+    match encoded() {
+        None => Err("this view has nothing to link to".into()),
+        Some((_, link)) if link.len() > MAX_LINK_LEN => Err(too_large_message(link.len())),
+        Some((_, link)) => Ok(link),
+    }
+}
+
+/// The scenario on screen as JSON and as a link of any length (memoized, see `ENCODED`).
+fn encoded() -> Option<(String, String)> {
     let scenario = current_scenario()?;
     let json = scenario.to_json();
     let link = ENCODED.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.0 != json || memo.1.is_empty() {
-            *memo = (json, encode(&scenario));
+            *memo = (json.clone(), encode(&scenario));
         }
         memo.1.clone()
     });
-    (link.len() <= MAX_LINK_LEN).then_some(link)
+    Some((json, link))
+}
+
+/// Why a link of `len` bytes is not offered: its size and the limit, in KB (rounded up, so the
+/// size shown is always over the limit), and where the text is kept instead.
+pub fn too_large_message(len: usize) -> String {
+    format!(
+        "No link for this scenario: the link would be {} KB; links are limited to {} KB. The \
+         address shows #{TOO_LARGE}, and the text is kept in this browser tab only (a reload \
+         of the tab brings it back); to share it, save the source as a file.",
+        len.div_ceil(1024),
+        MAX_LINK_LEN / 1024
+    )
+}
+
+/// Amends the current history entry with the scenario on screen (no new entry): for a view
+/// that records where the user was just before leaving it (the reference view's article before
+/// "open in playground"), so that Back returns there.
+pub fn amend() {
+    if RESTORING.with(Cell::get) {
+        return;
+    }
+    if let Err(e) = commit(false) {
+        crate::panic::banner(&format!("crosslane could not update the URL: {e:?}"));
+    }
 }
 
 /// Reads the fragment, applies its scenario (or reports why not), and from then on keeps the
@@ -136,6 +193,9 @@ pub fn install() -> Js<()> {
     let link = fragment()?;
     if link.is_empty() {
         commit(false)?;
+    } else if link == TOO_LARGE {
+        open_draft()?;
+        COMMITTED.with(|c| *c.borrow_mut() = link);
     } else {
         match open(&link) {
             Ok(()) => COMMITTED.with(|c| *c.borrow_mut() = link),
@@ -241,6 +301,7 @@ fn view_kind(view: &View) -> &'static str {
         View::Kernel { .. } => "kernel",
         View::Sort { .. } => "sort",
         View::Compare { .. } => "portability",
+        View::Reference { .. } => "reference",
     }
 }
 
@@ -248,6 +309,11 @@ fn view_kind(view: &View) -> &'static str {
 fn on_history_move() -> Js<()> {
     close_burst()?;
     let link = fragment()?;
+    if link == TOO_LARGE {
+        open_draft()?;
+        COMMITTED.with(|c| *c.borrow_mut() = link);
+        return Ok(());
+    }
     let result = if link.is_empty() {
         match DEFAULT.with(|d| d.borrow().clone()) {
             Some(s) => apply(&s),
@@ -259,6 +325,68 @@ fn on_history_move() -> Js<()> {
     match result {
         Ok(()) => COMMITTED.with(|c| *c.borrow_mut() = link),
         Err(why) => show_error(&why)?,
+    }
+    Ok(())
+}
+
+/// The address is `#`[`TOO_LARGE`]: shows this tab's kept scenario ([`DRAFT_KEY`]) with
+/// `#link-status` saying why it has no link, or — in another tab, or once the storage is gone —
+/// the default scenario with `#link-error` saying why.
+fn open_draft() -> Js<()> {
+    let draft = storage_call("getItem", &[DRAFT_KEY]).and_then(|v| v.as_string());
+    let scenario = draft.and_then(|json| Scenario::from_json(json.as_bytes()).ok());
+    let result = match scenario {
+        Some(s) => apply(&s),
+        None => {
+            if let Some(s) = DEFAULT.with(|d| d.borrow().clone()) {
+                let _ = apply(&s);
+            }
+            Err(format!(
+                "This address stands for a scenario too large for a link (links are limited to {} KB); its text is kept only in the browser tab where it was typed. Showing the default scenario.",
+                MAX_LINK_LEN / 1024
+            ))
+        }
+    };
+    match result {
+        Ok(()) => match encoded() {
+            Some((_, link)) if link.len() > MAX_LINK_LEN => {
+                show_status(&too_large_message(link.len()))
+            }
+            _ => show_status(""),
+        },
+        Err(why) => {
+            show_status("")?;
+            show_error(&why)
+        }
+    }
+}
+
+/// Calls method `name` of the tab's `sessionStorage` with string arguments; `None` when the
+/// browser gives no storage (a sandboxed frame, …) or the call throws (full). Through
+/// `Reflect`, as the two calls need no more.
+fn storage_call(name: &str, args: &[&str]) -> Option<JsValue> {
+    let win: JsValue = window().ok()?.into();
+    let storage = js_sys::Reflect::get(&win, &JsValue::from_str("sessionStorage"))
+        .ok()
+        .filter(JsValue::is_object)?;
+    let method = js_sys::Reflect::get(&storage, &JsValue::from_str(name))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    let args: js_sys::Array = args.iter().map(|a| JsValue::from_str(a)).collect();
+    method.apply(&storage, &args).ok()
+}
+
+/// `#link-status`: why the address cannot follow the page, as text; hidden when empty.
+fn show_status(why: &str) -> Js<()> {
+    let Some(line) = document()?.get_element_by_id("link-status") else {
+        return Ok(());
+    };
+    if line.text_content().as_deref().unwrap_or("") != why {
+        line.set_text_content(Some(why));
+    }
+    if let Ok(h) = line.dyn_into::<HtmlElement>() {
+        h.set_hidden(why.is_empty());
     }
     Ok(())
 }
@@ -312,10 +440,21 @@ fn typing() -> bool {
 }
 
 /// Writes the current link into the URL, as a new history entry (`push`) or in place. Returns
-/// whether the URL changed.
+/// whether the URL changed. A scenario over [`MAX_LINK_LEN`] writes `#`[`TOO_LARGE`] instead,
+/// keeps its JSON in `sessionStorage` and says why in `#link-status` (see the module doc).
 fn commit(push: bool) -> Js<bool> {
-    let Some(link) = current_link() else {
+    let Some((json, link)) = encoded() else {
         return Ok(false);
+    };
+    let link = if link.len() > MAX_LINK_LEN {
+        // Kept at every change, so a reload brings back the latest text. A full or refused
+        // storage only loses the reload copy; the message says the same either way.
+        let _ = storage_call("setItem", &[DRAFT_KEY, &json]);
+        show_status(&too_large_message(link.len()))?;
+        TOO_LARGE.to_string()
+    } else {
+        show_status("")?;
+        link
     };
     if COMMITTED.with(|c| *c.borrow() == link) {
         return Ok(false);
@@ -371,4 +510,22 @@ pub fn page_url(link: &str, embed: Option<bool>) -> Js<String> {
         Some(false) => format!("{base}?embed#{link}"),
         Some(true) => format!("{base}?embed&theme=dark#{link}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_large_message_names_the_size_over_the_limit_and_the_limit() {
+        // One byte over 16 KiB is 17 KB rounded up: never "16 KB; limited to 16 KB".
+        let m = too_large_message(MAX_LINK_LEN + 1);
+        assert!(
+            m.contains("the link would be 17 KB; links are limited to 16 KB"),
+            "{m}"
+        );
+        let m = too_large_message(61 * 1024 - 10);
+        assert!(m.contains("would be 61 KB"), "{m}");
+        assert!(m.contains(&format!("#{TOO_LARGE}")), "{m}");
+    }
 }

@@ -85,6 +85,12 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
                     .into(),
             ))
         }
+        View::Reference { .. } => {
+            return Err(CliError::Usage(
+                "run: a reference view link holds no computation to replay; use `crosslane ops` or `crosslane op`"
+                    .into(),
+            ))
+        }
     };
     print_out(&format!("{trace}\n"))
 }

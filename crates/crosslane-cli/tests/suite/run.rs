@@ -84,6 +84,11 @@ fn bad_scenarios_exit_2_with_one_line() {
             r#"{"version":1,"view":{"op":{"dialect":"ascend","op":"asc_shfl_xor","params":{"width":"0"}}}}"#,
             "width",
         ),
+        // A reference view link (issue 17) decodes, but holds nothing to replay: said so.
+        (
+            r#"{"version":1,"view":{"reference":{"search":"xor"}},"tab":"reference"}"#,
+            "reference view",
+        ),
     ] {
         let out = crosslane(&["run", "-"], Some(input));
         assert_eq!(out.status.code(), Some(2), "{input}");

@@ -132,6 +132,24 @@ pub enum View {
         /// The active mask, as typed.
         active: String,
     },
+    /// The reference view: every operation's article, filtered by a search, with the AMD
+    /// examples run for one target. A variant of its own, added after the others, so that every
+    /// link made before it decodes as it did.
+    Reference {
+        /// The search box's text, as typed (the articles holding every word are shown); empty =
+        /// every article.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        search: String,
+        /// The AMD target the amdgcn and HIP examples run for (`gfx90a`, …; the names of
+        /// [`crate::dialect::amdgcn::arch::TARGETS`]); `None` = the default target.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+        /// The place jumped to: the element id of a dialect group (`ref-cuda`) or an article
+        /// (`ref-cuda-__shfl_xor_sync`), as the view's contents list and "open in playground"
+        /// set it; `None` = the top of the list.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        article: Option<String>,
+    },
 }
 
 /// Why a text is not a scenario this build can read.
@@ -298,6 +316,32 @@ mod tests {
         let json = sort.to_json();
         assert!(json.contains(r#""dialect":null,"stage":3}"#), "{json}");
         assert_eq!(Scenario::from_json(json.as_bytes()), Ok(sort));
+    }
+
+    #[test]
+    fn reference_view_writes_only_what_is_set_and_reads_back() {
+        let plain = Scenario::new(View::Reference {
+            search: String::new(),
+            target: None,
+            article: None,
+        });
+        assert_eq!(
+            plain.to_json(),
+            r#"{"version":1,"view":{"reference":{}},"gpu_panel":false}"#
+        );
+        assert_eq!(Scenario::from_json(plain.to_json().as_bytes()), Ok(plain));
+        let mut s = Scenario::new(View::Reference {
+            search: "dpp row_shr".into(),
+            target: Some("gfx90a".into()),
+            article: Some("ref-amdgcn-v_mov_b32_dpp".into()),
+        });
+        s.tab = Some("reference".into());
+        let json = s.to_json();
+        assert_eq!(
+            json,
+            r#"{"version":1,"view":{"reference":{"search":"dpp row_shr","target":"gfx90a","article":"ref-amdgcn-v_mov_b32_dpp"}},"gpu_panel":false,"tab":"reference"}"#
+        );
+        assert_eq!(Scenario::from_json(json.as_bytes()), Ok(s));
     }
 
     #[test]

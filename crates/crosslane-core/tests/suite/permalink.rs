@@ -311,7 +311,17 @@ fn view() -> impl Strategy<Value = View> {
             active,
         },
     );
-    prop_oneof![op, kernel, sort, compare]
+    let reference = (
+        text(),
+        proptest::option::of(text()),
+        proptest::option::of(text()),
+    )
+        .prop_map(|(search, target, article)| View::Reference {
+            search,
+            target,
+            article,
+        });
+    prop_oneof![op, kernel, sort, compare, reference]
 }
 
 proptest! {

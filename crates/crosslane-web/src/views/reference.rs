@@ -17,12 +17,19 @@
 //! `section.ref-dialect[data-dialect]` per dialect with one `article[data-op=NAME]` per op (see
 //! [`article`]), `button.open-playground` in each article, `select#reference-arch` (the AMD target
 //! the AMD examples run for; each amdgcn and HIP article shows it in `p.target`).
+//!
+//! The view's state is in the link ([`View::Reference`], issue 17 item 1): the search text, the
+//! AMD target and the place jumped to — a dialect group picked in the contents list, or the
+//! article whose "open in playground" was clicked (so Back from the operation view returns to
+//! it). A contents link scrolls in the page instead of replacing the URL fragment, which holds
+//! the permalink. A restored state is applied when the view is built (or at once when it is).
 
 mod article;
 
 use crosslane_core::dialect::amdgcn::arch;
 use crosslane_core::reference::entry;
 use crosslane_core::{all_ops, example_for_arch, find_op, Dialect, OpSpec, RefEntry, View};
+use std::cell::RefCell;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -42,8 +49,26 @@ const NAME: &str = "reference";
 /// leaving room for the browser's parse and layout of the chunk's articles.
 const CHUNK_MS: f64 = 12.0;
 
+/// The view's link state ([`View::Reference`]'s fields): what a restore asked for before the
+/// view was built, and the place jumped to since.
+#[derive(Clone, Default)]
+struct Wanted {
+    search: String,
+    target: Option<String>,
+    article: Option<String>,
+}
+
+thread_local! {
+    /// The place jumped to (`View::Reference::article`): kept outside the view's state so the
+    /// save hook can read it while a handler holds the view.
+    static ARTICLE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
 struct Reference {
     section: Element,
+    /// A restored state not yet applied: the search and target before the first build (set in
+    /// [`Reference::start`]), the place to scroll to once the view is built and shown.
+    wanted: Option<Wanted>,
     /// Started on first show: the articles still to build.
     pending: Option<Pending>,
     /// Filled when the last chunk is in.
@@ -86,6 +111,7 @@ pub fn mount() -> Js<()> {
     };
     let view = State::new(Reference {
         section,
+        wanted: None,
         pending: None,
         built: None,
     });
@@ -97,25 +123,91 @@ pub fn mount() -> Js<()> {
         let Some(mut v) = shown.get_mut() else {
             return;
         };
-        if v.built.is_some() || v.pending.is_some() {
+        if v.built.is_some() {
+            // Shown again (a restore, Back): scroll to the place the link asked for.
+            v.scroll_to_wanted();
+            return;
+        }
+        if v.pending.is_some() {
             return;
         }
         if let Err(err) = v.start(&shown) {
             panic::banner(&format!("crosslane could not build the reference: {err:?}"));
         }
     });
+    let restored = view.clone();
     router::register(router::ViewHooks {
         name: NAME,
-        // The reference has no state worth a permalink (crosslane_core::scenario::View has no
-        // variant for it).
-        save: Box::new(|| None),
-        restore: Box::new(|_| false),
+        // Read from the fields themselves (and ARTICLE), not the view's state: a change is
+        // reported while a handler may still hold it.
+        save: Box::new(save),
+        restore: Box::new(move |link| {
+            let View::Reference {
+                search,
+                target,
+                article,
+            } = link
+            else {
+                return false;
+            };
+            let wanted = Wanted {
+                search: search.clone(),
+                target: target.clone(),
+                article: article.clone(),
+            };
+            ARTICLE.with(|a| a.borrow_mut().clone_from(article));
+            match restored.get_mut() {
+                Some(mut v) => {
+                    if let Err(err) = v.restore(wanted) {
+                        panic::banner(&format!(
+                            "crosslane could not restore the reference: {err:?}"
+                        ));
+                    }
+                    true
+                }
+                None => false,
+            }
+        }),
     });
     Ok(())
 }
 
+/// The view's state for its link: the search box, the AMD target (`None` = the default), the
+/// place jumped to. Before the first build (no fields yet), the default state.
+fn save() -> Option<View> {
+    let doc = document().ok()?;
+    let search = doc
+        .get_element_by_id("reference-search")
+        .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+        .map(|e| e.value())
+        .unwrap_or_default();
+    let target = doc
+        .get_element_by_id("reference-arch")
+        .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
+        .map(|e| e.value())
+        .filter(|t| !t.is_empty() && t != arch::DEFAULT);
+    Some(View::Reference {
+        search,
+        target,
+        article: ARTICLE.with(|a| a.borrow().clone()),
+    })
+}
+
+/// Sets the place jumped to (a contents link, "open in playground").
+fn jumped_to(anchor: Option<String>) {
+    ARTICLE.with(|a| *a.borrow_mut() = anchor);
+}
+
 impl Owned for Reference {
     const WHAT: &'static str = "the reference view";
+
+    /// The search and the target picker changed: the link follows (the state is released by
+    /// now, as the router's save hook needs).
+    fn settled(_state: &State<Reference>, kind: &str) {
+        if kind == "input" || kind == "change" {
+            router::changed(NAME);
+        }
+    }
 }
 
 impl Reference {
@@ -171,6 +263,12 @@ impl Reference {
             append(&arch_pick, &o)?;
         }
         arch_pick.set_value(arch::DEFAULT);
+        if let Some(w) = &self.wanted {
+            search.set_value(&w.search);
+            if let Some(t) = w.target.as_deref().filter(|t| is_target(t)) {
+                arch_pick.set_value(t);
+            }
+        }
         append(&side, &arch_pick)?;
         append(
             &side,
@@ -184,7 +282,15 @@ impl Reference {
                 )),
             )?,
         )?;
-        append(&side, &toc(&doc, &specs)?)?;
+        let contents = toc(&doc, &specs)?;
+        kit::listen(&contents, "click", |e| {
+            if let Err(err) = jump(&e) {
+                panic::banner(&format!(
+                    "crosslane could not scroll the reference: {err:?}"
+                ));
+            }
+        })?;
+        append(&side, &contents)?;
         append(&layout, &side)?;
 
         let list: HtmlElement = el_as(&doc, "div", &[("id", "reference")])?;
@@ -359,7 +465,56 @@ impl Reference {
         if target != arch::DEFAULT {
             v.retarget(&target)?;
         }
-        v.filter()
+        v.filter()?;
+        v.scroll_to_wanted();
+        Ok(())
+    }
+
+    /// Applies a link's state: at once to the fields when the view is built (or being built),
+    /// else when [`Reference::start`] makes them; the place is scrolled to once the view is
+    /// built and shown ([`Reference::scroll_to_wanted`]).
+    fn restore(&mut self, wanted: Wanted) -> Js<()> {
+        let target = wanted
+            .target
+            .clone()
+            .filter(|t| is_target(t))
+            .unwrap_or_else(|| arch::DEFAULT.to_string());
+        if let Some(p) = &self.pending {
+            // `finish` reads both fields.
+            p.search.set_value(&wanted.search);
+            p.arch_pick.set_value(&target);
+        } else if let Some(b) = &self.built {
+            b.search.set_value(&wanted.search);
+            if let Some(pick) = document()?
+                .get_element_by_id("reference-arch")
+                .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok())
+            {
+                if pick.value() != target {
+                    pick.set_value(&target);
+                    self.retarget(&target)?;
+                }
+            }
+            self.filter()?;
+        }
+        self.wanted = Some(wanted);
+        Ok(())
+    }
+
+    /// Scrolls to the place a restored link asked for, once the articles are in and the view
+    /// is on screen (a hidden view has no layout to scroll to); then forgets it.
+    fn scroll_to_wanted(&mut self) {
+        if self.built.is_none() || router::current() != NAME {
+            return;
+        }
+        let Some(wanted) = self.wanted.take() else {
+            return;
+        };
+        let Some(anchor) = wanted.article else {
+            return;
+        };
+        if let Some(e) = document().ok().and_then(|d| d.get_element_by_id(&anchor)) {
+            e.scroll_into_view();
+        }
     }
 
     /// Re-runs every AMD (amdgcn, HIP) example for target `name` and redraws those articles (their
@@ -499,6 +654,37 @@ fn toc(doc: &Document, all: &[&'static OpSpec]) -> Js<Element> {
     Ok(nav)
 }
 
+/// Whether `name` is one of the AMD targets the picker offers.
+fn is_target(name: &str) -> bool {
+    arch::TARGETS.iter().any(|t| t.name == name)
+}
+
+/// A click in the contents list: scrolls to the dialect group in the page and records it as the
+/// place jumped to (the link follows), instead of following the `#ref-…` link, which would
+/// replace the URL fragment that holds the permalink.
+fn jump(e: &Event) -> Js<()> {
+    let Some(link) = e
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .and_then(|t| t.closest("a[href^='#ref-']").ok().flatten())
+    else {
+        return Ok(());
+    };
+    e.prevent_default();
+    let Some(anchor) = link
+        .get_attribute("href")
+        .and_then(|h| h.strip_prefix('#').map(str::to_string))
+    else {
+        return Ok(());
+    };
+    if let Some(target) = document()?.get_element_by_id(&anchor) {
+        target.scroll_into_view();
+    }
+    jumped_to(Some(anchor));
+    router::changed(NAME);
+    Ok(())
+}
+
 /// A click on an "open in playground" button: the example's request goes to the op view (its
 /// restore hook fills the form and renders), which is then shown.
 fn open_in_playground(view: &State<Reference>, e: &Event) -> Js<()> {
@@ -526,6 +712,12 @@ fn open_in_playground(view: &State<Reference>, e: &Event) -> Js<()> {
     let Some(request) = request else {
         return Ok(());
     };
+    // The article becomes the place jumped to, in the reference's own history entry (amended,
+    // not a new entry), so Back from the operation view returns to it.
+    if let Some(article) = button.closest("article[id]")?.map(|a| a.id()) {
+        jumped_to(Some(article));
+        crate::permalink::amend();
+    }
     if router::restore(&View::Op(request)) {
         window()?.scroll_to_with_x_and_y(0.0, 0.0);
         Ok(())

@@ -56,6 +56,7 @@ fn expected() -> Value {
             View::Kernel { .. } => item["view"] = json!("kernel"),
             View::Sort { .. } => item["view"] = json!("sort"),
             View::Compare { .. } => item["view"] = json!("compare"),
+            View::Reference { .. } => item["view"] = json!("reference"),
         }
         out.push(item);
     }

@@ -69,6 +69,10 @@ struct SortPage {
     run: Option<SortRun>,
     warp_run: Option<Result<WarpSort, InputError>>,
     at: usize,
+    /// The stage a link asked for while its run is walked in a worker: applied when the run
+    /// arrives ([`Self::take`]), and saved in the meantime, so the address keeps it (issue 17).
+    /// Any other input drops it.
+    restored_at: Option<usize>,
     /// The view itself, for the answer of a walk computed in a worker.
     me: WeakState<SortPage>,
     /// The walk in progress in a worker (more than [`WORKER_MIN_LEN`] random keys) and its
@@ -115,6 +119,7 @@ pub fn mount() -> Js<()> {
         run: None,
         warp_run: None,
         at: 0,
+        restored_at: None,
         me: WeakState::default(),
         job: None,
         spare: None,
@@ -361,6 +366,7 @@ impl SortPage {
     /// Rebuilds the run from the form; an error keeps the last run on screen. A walk of more
     /// than [`WORKER_MIN_LEN`] random keys is computed in a worker ([`Self::start_job`]).
     fn recompute(&mut self) -> Js<()> {
+        self.restored_at = None;
         self.job_id += 1;
         self.job = None; // dropping a worker terminates it
         self.cancel.set_hidden(true);
@@ -518,6 +524,7 @@ impl SortPage {
         if self.job.take().is_none() {
             return Ok(());
         }
+        self.restored_at = None;
         self.job_id += 1;
         self.keep_spare();
         self.cancel.set_hidden(true);
@@ -548,6 +555,10 @@ impl SortPage {
                 self.at = self.at.min(run.positions());
                 if self.run.as_ref().map(SortRun::len) != Some(run.len()) {
                     self.at = 0;
+                }
+                if let Some(at) = self.restored_at.take() {
+                    // Clamped to the run's last position, as the step buttons are.
+                    self.at = at.min(run.positions());
                 }
                 self.run = Some(run);
                 self.run_warp();
@@ -814,7 +825,9 @@ impl SortPage {
             seed: self.parse_seed().ok()?,
             values: self.typed_values(),
             dialect: Some(self.dialect.value()),
-            stage: (self.at > 0).then(|| u32::try_from(self.at).unwrap_or(u32::MAX)),
+            stage: Some(self.restored_at.unwrap_or(self.at))
+                .filter(|&at| at > 0)
+                .map(|at| u32::try_from(at).unwrap_or(u32::MAX)),
         })
     }
 
@@ -843,9 +856,13 @@ impl SortPage {
                 "crosslane could not restore the sort view: {err:?}"
             ));
         }
-        if let Some(stage) = stage {
+        let stage = stage.map(|s| usize::try_from(s).unwrap_or(usize::MAX));
+        if self.job.is_some() {
+            // The run is walked in a worker: its stage is applied when it arrives.
+            self.restored_at = stage;
+        } else if let Some(stage) = stage {
             // Clamped to the run's last position by `go`, as the step buttons are.
-            if let Err(err) = self.go(usize::try_from(*stage).unwrap_or(usize::MAX)) {
+            if let Err(err) = self.go(stage) {
                 panic::banner(&format!(
                     "crosslane could not restore the sort view: {err:?}"
                 ));
