@@ -60,8 +60,14 @@ pub(super) fn shuffle_notes(
     let lanes = input.lanes.min(scenario.results.len()).min(exported.len());
     let mut undefined = Vec::new();
     let mut differ = Vec::new();
-    for i in 0..lanes {
-        let (Some(s), Some(t)) = (got(&scenario.results[i], 0), exported[i].clone()) else {
+    for (i, (res, t)) in scenario
+        .results
+        .iter()
+        .zip(&exported)
+        .take(lanes)
+        .enumerate()
+    {
+        let (Some(s), Some(t)) = (got(res, 0), t.clone()) else {
             continue;
         };
         match s {
@@ -111,7 +117,7 @@ fn target_run(
     } else {
         *counts.iter().filter(|&&n| n <= input.lanes).max()?
     };
-    if warp == 0 || input.lanes % warp != 0 || dialect == Dialect::Wgsl {
+    if warp == 0 || !input.lanes.is_multiple_of(warp) || dialect == Dialect::Wgsl {
         return None;
     }
     let mut out = Vec::with_capacity(input.lanes);
