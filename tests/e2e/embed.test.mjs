@@ -160,6 +160,7 @@ test('an embed edits every field of its operation and links to the full page; ?e
   await still.mouse.click(b.x + 64 + ((b.w - 64 - 12) / 32) * 5.5, b.y + 20 + 17);
   await still.waitForTimeout(300);
   assert.equal(still.url(), before);
+  assert.doesNotMatch(await still.textContent('#lane-tooltip'), /click/);
   assert.equal(await still.inputValue('#active'), '');
   await still.screenshot({ path: `${ARTIFACTS}embed-static.png`, fullPage: true });
   await still.close();

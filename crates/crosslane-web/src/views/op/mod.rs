@@ -293,6 +293,12 @@ impl App {
             self.canvas.style().set_property("cursor", "default")?;
             return self.hide_tooltip();
         };
+        // A static embed edits nothing: its tips leave out "click to switch the lane".
+        let tip = if crate::query::is_static_embed() {
+            tip.split("\nclick").next().unwrap_or(tip)
+        } else {
+            tip
+        };
         self.tooltip.set_text_content(Some(tip));
         self.mark_contributors(Some(lane))?;
         let style = self.tooltip.style();
@@ -307,7 +313,12 @@ impl App {
         style.set_property("left", &format!("{left}px"))?;
         style.set_property("top", &format!("{top}px"))?;
         self.tooltip.set_hidden(false);
-        self.canvas.style().set_property("cursor", "pointer")
+        let cursor = if crate::query::is_static_embed() {
+            "default"
+        } else {
+            "pointer"
+        };
+        self.canvas.style().set_property("cursor", cursor)
     }
 
     fn hide_tooltip(&mut self) -> Js<()> {
