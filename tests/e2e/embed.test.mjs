@@ -116,3 +116,52 @@ test('the embed code is small: an iframe, and a link to the full page as the sta
   await live.close();
   assert.deepEqual(browser.pageErrors.filter((e) => !/wasm|WebAssembly|Failed to fetch|ERR_FAILED/i.test(e)), []);
 });
+
+test('an embed edits every field of its operation and links to the full page; ?embed=static edits none', async () => {
+  const link = GOLDEN[0].link; // Ascend asc_shfl_xor, lane_mask 1, width 16: lane i reads lane i ^ 1.
+  const page = await open(browser, `${PAGE_URL}?embed#${link}`);
+  // Issue 17, item 3: every parameter of the operation, the warp fields included.
+  for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '[data-param="width"]',
+    '#lane-count', '#active', '#values', '#type', '#embed-open']) {
+    assert.ok(await page.isVisible(sel), `${sel} visible in the embed`);
+  }
+  const result = (lane) => page.$eval(`#lanes tr[data-lane="${lane}"] td.result`, (td) => td.textContent);
+  await rendered(page, () => page.fill('#values', 'lane*10'));
+  assert.equal(await result(0), '10', 'lane 0 reads lane 1, whose value is 10');
+  // A click on lane 5 in the drawing switches it off in the active mask.
+  const box = await page.$eval('#lane-canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width }; });
+  const pitch = (box.w - 64 - 12) / 32;
+  await rendered(page, () => page.mouse.click(box.x + 64 + pitch * 5.5, box.y + 20 + 17));
+  assert.equal(await page.inputValue('#active'), '0xffffffdf');
+  const types = await page.$$eval('#type option', (o) => o.map((e) => e.value));
+  assert.ok(types.length > 1, types.join());
+  await rendered(page, () => page.selectOption('#type', types[1]));
+  // The full page with the same scenario, in a new tab.
+  await page.hover('#embed-open');
+  const href = await page.getAttribute('#embed-open', 'href');
+  assert.equal(await page.getAttribute('#embed-open', 'target'), '_blank');
+  assert.doesNotMatch(href, /embed/);
+  assert.equal(new URL(href).hash, new URL(page.url()).hash);
+  const full = await open(browser, href);
+  assert.equal(await full.inputValue('#values'), 'lane*10');
+  assert.equal(await full.inputValue('#active'), '0xffffffdf');
+  assert.equal(await full.inputValue('#type'), types[1]);
+  await full.close();
+  await page.screenshot({ path: `${ARTIFACTS}embed-editable.png`, fullPage: true });
+  await page.close();
+
+  // ?embed=static: the drawing and the link, no controls, and a lane click changes nothing.
+  const still = await open(browser, `${PAGE_URL}?embed=static#${link}`);
+  assert.equal(await still.$eval('#panel', (e) => getComputedStyle(e).display), 'none');
+  assert.ok(await still.isVisible('#lane-canvas'));
+  assert.ok(await still.isVisible('#embed-open'));
+  const before = still.url();
+  const b = await still.$eval('#lane-canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width }; });
+  await still.mouse.click(b.x + 64 + ((b.w - 64 - 12) / 32) * 5.5, b.y + 20 + 17);
+  await still.waitForTimeout(300);
+  assert.equal(still.url(), before);
+  assert.doesNotMatch(await still.textContent('#lane-tooltip'), /click/);
+  assert.equal(await still.inputValue('#active'), '');
+  await still.screenshot({ path: `${ARTIFACTS}embed-static.png`, fullPage: true });
+  await still.close();
+});

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { PAGE_URL, ARTIFACTS, launch, open } from './lib.mjs';
+import { PAGE_URL, ARTIFACTS, launch, open, rendered } from './lib.mjs';
 
 const GOLDEN = JSON.parse(readFileSync(new URL('./golden-lanes.json', import.meta.url), 'utf8')).links;
 
@@ -91,6 +91,36 @@ test('Export as code writes each platform\'s intrinsic, and says where it is not
     assert.ok(shown.includes(call), `${dialect}: ${shown}`);
     assert.equal(text(a.href), shown);
     if (dialect === 'maca') await page.screenshot({ path: `${ARTIFACTS}export-code.png` });
+  }
+  assert.deepEqual(browser.pageErrors, []);
+  await page.close();
+});
+
+test('Export as code says per lane what differs, and says so where the scenario is undefined', async () => {
+  const page = await open(browser, PAGE_URL);
+  // HIP wave64 __shfl_xor(var, 33, 64): lane i reads lane i ^ 33 (HIP "Warp shuffle functions").
+  // CUDA's __shfl_xor_sync uses the mask's low five bits (PTX "shfl.sync"), on 32-lane warps
+  // with width at most 32: lane i reads lane i ^ 1 there.
+  await rendered(page, () => page.selectOption('select#dialect', 'hip'));
+  await rendered(page, () => page.selectOption('select#op', '__shfl_xor'));
+  await rendered(page, () => page.fill('#lane-count', '64'));
+  await rendered(page, () => page.fill('input[data-param="lane_mask"]', '33'));
+  await rendered(page, () => page.fill('input[data-param="width"]', '64'));
+  await page.selectOption('#export-dialect', 'cuda');
+  await exported(page, '#export-code');
+  let shown = await page.textContent('#code-view');
+  assert.ok(shown.includes('__shfl_xor_sync(0xffffffff, var, 33, 32)'), shown);
+  assert.ok(shown.includes('// crosslane: NOT EXACT: width 64 is wider than a CUDA warp'), shown);
+  assert.ok(shown.includes('// crosslane: NOT EXACT, per lane: lanes 0–63 read lane i ^ 1 (the scenario: read lane i ^ 33)'), shown);
+  // CUDA __shfl_xor_sync with width 64 is undefined in CUDA itself: every export says so.
+  await rendered(page, () => page.selectOption('select#dialect', 'cuda'));
+  await rendered(page, () => page.selectOption('select#op', '__shfl_xor_sync'));
+  await rendered(page, () => page.fill('input[data-param="width"]', '64'));
+  for (const target of ['cuda', 'hip', 'wgsl']) {
+    await page.selectOption('#export-dialect', target);
+    await exported(page, '#export-code');
+    shown = await page.textContent('#code-view');
+    assert.ok(shown.includes('// crosslane: UNDEFINED: the scenario itself is undefined on every lane (0–31)'), `${target}: ${shown}`);
   }
   assert.deepEqual(browser.pageErrors, []);
   await page.close();

@@ -205,3 +205,34 @@ test('screenshot: every kind of lane at once', async () => {
   await page.close();
   assert.deepEqual(pageErrors, [], 'no page errors or console errors');
 });
+
+test('every wrong field shows its own error at once, and the valid fields still apply', async () => {
+  const page = await open();
+  await chooseOp(page, 'cuda', '__shfl_down_sync');
+  // An integer too large for any field: the message gives the range (issue 17), not "not an
+  // integer".
+  await setParam(page, 'delta', '99999999999999999999');
+  const delta = await page.textContent('.field[data-field="delta"] .field-error');
+  assert.match(delta, /is out of range: allowed 0\.\.=4294967295/);
+  assert.doesNotMatch(delta, /not an integer/);
+  // A value list of three items on a 32-lane warp: a second error, shown with the first.
+  await rendered(page, () => page.fill('input#values', '1,2,3'));
+  assert.match(await page.textContent('.field[data-field="values"] .field-error'), /exactly 32 items/);
+  assert.ok(await page.isVisible('.field[data-field="delta"] .field-error'), 'the delta error stays');
+  for (const sel of ['input[data-param="delta"]', 'input#values']) {
+    assert.equal(await page.getAttribute(sel, 'aria-invalid'), 'true', sel);
+    const text = await page.$eval(sel, (i) => document.getElementById(i.getAttribute('aria-describedby'))?.textContent);
+    assert.ok(text && text.length > 0, `${sel} is described by its error`);
+  }
+  assert.match(await page.textContent('#input-error'), /^delta: .*; values: /);
+  // Width 3, typed while both errors stand, is applied: CUDA calls a width that is not a power of
+  // two undefined ("Warp Shuffle Functions"), so every lane shows as undefined.
+  await setParam(page, 'width', '3');
+  assert.equal(await page.$('.field[data-field="width"] .field-error'), null);
+  const sources = await cells(page, 'source');
+  assert.ok(sources.every((s) => /undefined/.test(s)), sources.join('|'));
+  // A type name takes its article: "an i32".
+  await rendered(page, () => page.fill('input#values', `x${',0'.repeat(31)}`));
+  assert.match(await page.textContent('.field[data-field="values"] .field-error'), /^`x` is not an i32 value/);
+  await page.close();
+});

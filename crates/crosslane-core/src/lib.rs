@@ -27,7 +27,7 @@ pub mod vocabulary;
 // Every module keeps its path from before the grouping (`crosslane_core::value::Value`,
 // `crate::gather::gather`): the groups are folders, the public paths stay flat.
 pub use application::{
-    codegen, kernel, network, permalink, portability, reference, request, scenario,
+    codegen, fields, kernel, network, permalink, portability, reference, request, scenario,
 };
 pub use mechanics::{arith, dpp, gather, permute, plan, segment};
 pub use vocabulary::{args, error, fill, lane_expr, lanes, number, params, result, trace, value};

@@ -1,5 +1,8 @@
 //! Embed mode, for documentation iframes: `?embed` (optionally `&theme=dark`) shows only the
-//! drawing and a compact control strip (dialect, op, first parameter; styled in `web/embed.css`),
+//! drawing and a compact control strip that edits every field of the operation (dialect, op,
+//! every parameter, lanes, active mask — also by clicking a lane —, values, type; styled in
+//! `web/embed.css`); `?embed=static` shows the drawing alone and edits nothing. Both carry an
+//! "open in crosslane" link to the same scenario on the full page (`#embed-open`). The embed
 //! fits its container, and posts `{type: "crosslane-height", height}` (CSS pixels) to the parent
 //! page after every render and resize so the host can size the iframe.
 //!
@@ -106,7 +109,7 @@ mod page {
     }
 
     /// Embed mode and theme come from the page's query ([`crate::query`]).
-    pub use crate::query::{is_dark, is_embed};
+    pub use crate::query::{is_dark, is_embed, is_static_embed};
 
     /// Embed mode: marks `<html>` (`class="embed"`, `data-theme`), reports the height to the
     /// parent on every size change of the body, and wires the share buttons (in every mode).
@@ -123,13 +126,68 @@ mod page {
             if !root.has_attribute("data-theme") {
                 root.set_attribute("data-theme", if is_dark() { "dark" } else { "light" })?;
             }
+            if is_static_embed() {
+                root.class_list().add_1("embed-static")?;
+            }
         }
+        add_open_link(&doc)?;
         let ro = ResizeObserver::new(&kit::callback(|_| report_height()))?;
         if let Some(body) = doc.body() {
             ro.observe(&body);
         }
         kit::listen(&window()?, "resize", |_| report_height())?;
         report_height();
+        Ok(())
+    }
+
+    /// The embed's "open in crosslane" link (`a#embed-open`, a new tab): its address is the
+    /// full page with the scenario on screen, refreshed whenever the pointer or focus reaches it
+    /// (the scenario changes with every edit; the link is read only when followed or copied).
+    fn add_open_link(doc: &web_sys::Document) -> Js<()> {
+        let Some(body) = doc.body() else {
+            return Ok(());
+        };
+        let a = doc.create_element("a")?;
+        a.set_id("embed-open");
+        a.set_attribute("target", "_blank")?;
+        a.set_attribute("rel", "noopener")?;
+        a.set_attribute(
+            "title",
+            "this scenario on the full crosslane page (new tab)",
+        )?;
+        a.set_text_content(Some("open in crosslane ↗"));
+        let refresh = {
+            let a = a.clone();
+            move || {
+                let url = permalink::current_link()
+                    .and_then(|link| permalink::page_url(&link, None).ok())
+                    .or_else(|| {
+                        let loc = window().ok()?.location();
+                        Some(format!(
+                            "{}{}{}",
+                            loc.origin().ok()?,
+                            loc.pathname().ok()?,
+                            loc.hash().ok()?
+                        ))
+                    });
+                if let Some(url) = url {
+                    let _ = a.set_attribute("href", &url);
+                }
+            }
+        };
+        refresh();
+        kit::listen_all(
+            &a,
+            &[
+                "pointerenter",
+                "focus",
+                "pointerdown",
+                "click",
+                "contextmenu",
+            ],
+            move |_| refresh(),
+        )?;
+        body.append_child(&a)?;
         Ok(())
     }
 

@@ -12,6 +12,13 @@ pub fn is_embed() -> bool {
     })
 }
 
+/// Whether the page was opened with `?embed=static`: an embed that shows its scenario and
+/// edits nothing (no control strip, lane clicks ignored), beside the default `?embed`, which
+/// edits every field of the operation (issue 17, item 3).
+pub fn is_static_embed() -> bool {
+    query().is_some_and(|q| q.split('&').any(|p| p == "embed=static"))
+}
+
 /// Whether the page was opened with `theme=dark`.
 pub fn is_dark() -> bool {
     query().is_some_and(|q| q.split('&').any(|p| p == "theme=dark"))

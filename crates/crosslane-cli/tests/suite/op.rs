@@ -118,6 +118,48 @@ fn width_0_exits_2_naming_width_and_its_range() {
     assert!(stdout(&out).is_empty());
 }
 
+/// An integer too large for any field is out of range, with the range (the page's field says the
+/// same, issue 17); text that is no integer says so; a bad lane value names its type with the
+/// article it is read with ("an i32").
+#[test]
+fn huge_integers_say_their_range_and_types_take_their_article() {
+    let out = crosslane(&[
+        "op",
+        "cuda",
+        "__shfl_down_sync",
+        "--delta",
+        "99999999999999999999",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("delta: `99999999999999999999` is out of range: allowed 0..=4294967295"),
+        "{err}"
+    );
+    let out = crosslane(&["op", "cuda", "__shfl_down_sync", "--delta", "x"]);
+    assert!(
+        stderr(&out).contains("`x` is not an integer"),
+        "{}",
+        stderr(&out)
+    );
+    let values = format!("x{}", ",0".repeat(31));
+    let out = crosslane(&[
+        "op",
+        "cuda",
+        "__shfl_down_sync",
+        "--delta",
+        "1",
+        "--values",
+        &values,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`x` is not an i32 value"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn ds_swizzle_offset_above_16_bits_exits_2_naming_offset() {
     // Seed 003: offset is a 16-bit field; 0x10000 cannot be encoded.

@@ -5,6 +5,7 @@
 //! `crate::kernel`).
 
 pub mod codegen;
+pub mod fields;
 pub mod kernel;
 pub mod network;
 pub mod permalink;

@@ -589,6 +589,9 @@ fn wgsl_rule(family: ShuffleFamily) -> wgsl::Shuffle {
 /// [`InputError`] on field `param`.
 pub fn parse_param(text: &str) -> Result<i64, InputError> {
     parse_int(text).ok_or_else(|| {
+        if crate::number::is_int_text(text) {
+            return InputError::too_large("param", text, i64::MIN, i64::MAX);
+        }
         InputError::new(
             "param",
             format!("`{text}` is not an integer (decimal, 0x hex, or negative)"),

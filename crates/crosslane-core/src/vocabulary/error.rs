@@ -15,6 +15,23 @@ pub struct InputError {
     pub message: String,
 }
 
+/// `word` with its indefinite article as it is read aloud: "an i32", "a u32" ("you"), "an
+/// f16" ("eff"), "a float", "an int", "an unsigned int", "a bf16".
+pub fn with_article(word: &str) -> String {
+    let mut chars = word.chars();
+    let first = chars.next().unwrap_or(' ').to_ascii_lowercase();
+    let digit_next = chars.next().is_some_and(|c| c.is_ascii_digit());
+    let an = match first {
+        'a' | 'e' | 'i' | 'o' => true,
+        // "u32" reads "you-thirty-two"; "unsigned" starts with a vowel sound.
+        'u' => !digit_next,
+        // Letters named with a vowel sound, when read as a letter (f16, s32, x2).
+        'f' | 'h' | 'l' | 'm' | 'n' | 'r' | 's' | 'x' => digit_next,
+        _ => false,
+    };
+    format!("{} {word}", if an { "an" } else { "a" })
+}
+
 impl InputError {
     /// An error for `field` with a message that states the allowed range.
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
@@ -22,6 +39,16 @@ impl InputError {
             field: field.into(),
             message: message.into(),
         }
+    }
+
+    /// "`text` is out of range: allowed lo..=hi" for an integer too large for any field (it does
+    /// not fit an i64): the user typed an integer, so the message says the range, not "not an
+    /// integer".
+    pub fn too_large(field: &str, text: &str, min: i64, max: i64) -> Self {
+        InputError::new(
+            field,
+            format!("`{}` is out of range: allowed {min}..={max}", text.trim()),
+        )
     }
 
     /// The common "must be in lo..=hi, got v" error.

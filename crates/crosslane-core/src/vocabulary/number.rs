@@ -2,6 +2,23 @@
 //! parser, below the modules that read typed text (`value`, `lane_expr`, `params`), so none of
 //! them imports another for it.
 
+/// Whether `text` is written as an integer (decimal, `0x` hex or `0b` binary digits, optionally
+/// signed, `_` separators allowed), whatever its size: [`parse_int`] refuses one that does not
+/// fit an i64, and the message then says "out of range", not "not an integer".
+pub fn is_int_text(text: &str) -> bool {
+    let t = text.trim().replace('_', "");
+    let body = t.strip_prefix(['-', '+']).unwrap_or(&t);
+    let (digits, radix) =
+        if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (h, 16)
+        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            (b, 2)
+        } else {
+            (body, 10)
+        };
+    !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix))
+}
+
 /// Parses an integer typed by a user: decimal, `0x` hex, `0b` binary, optionally negative.
 /// Returns `None` when it does not parse or does not fit an i64.
 pub fn parse_int(text: &str) -> Option<i64> {

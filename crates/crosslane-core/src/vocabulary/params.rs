@@ -108,6 +108,9 @@ fn parse_flag(text: &str, field: &str) -> Result<bool, InputError> {
 
 fn int_in(text: &str, field: &str, min: i64, max: i64) -> Result<i64, InputError> {
     let v = parse_int(text).ok_or_else(|| {
+        if crate::number::is_int_text(text) {
+            return InputError::too_large(field, text, min, max);
+        }
         InputError::new(
             field,
             format!(

@@ -219,7 +219,10 @@ impl Value {
         let bad = |why: &str| {
             InputError::new(
                 field,
-                format!("`{text}` is not a {} value: {why}", ty.name()),
+                format!(
+                    "`{text}` is not {} value: {why}",
+                    crate::error::with_article(ty.name())
+                ),
             )
         };
         if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {

@@ -516,3 +516,102 @@ fn dpp_controls_encode_as_llvm_numbers_them() {
         None
     );
 }
+
+fn with_lanes(mut r: OpRequest, lanes: &str) -> OpRequest {
+    r.lanes = lanes.into();
+    r
+}
+
+/// CUDA Programming Guide, "Warp Shuffle Functions": width must be a power of two in
+/// 1..=warpSize (32), so width 64 is undefined in CUDA; the export must say so and name the
+/// width it passes instead, not clamp silently.
+#[test]
+fn an_undefined_cuda_width_is_said_in_every_export() {
+    let r = req(
+        "cuda",
+        "__shfl_xor_sync",
+        &[("laneMask", "1"), ("width", "64")],
+    );
+    let cuda = code(&r, Target::Cuda);
+    assert!(
+        cuda.contains("__shfl_xor_sync(0xffffffff, var, 1, 32)"),
+        "{cuda}"
+    );
+    assert!(
+        cuda.contains("// crosslane: NOT EXACT: width 64 is wider than a CUDA warp"),
+        "{cuda}"
+    );
+    // Width 32, xor 1: lane i reads lane i ^ 1 (the same guide) — what the snippet gives.
+    assert!(
+        cuda.contains(
+            "// crosslane: UNDEFINED: the scenario itself is undefined on every lane (0–31)"
+        ),
+        "{cuda}"
+    );
+    assert!(cuda.contains("lanes 0–31 read lane i ^ 1"), "{cuda}");
+    for t in [Target::Hip, Target::Ascend, Target::Maca, Target::Wgsl] {
+        let c = code(&r, t);
+        assert!(
+            c.contains("UNDEFINED: the scenario itself is undefined on every lane (0–31)"),
+            "{t:?}: {c}"
+        );
+    }
+}
+
+/// HIP wave64 `__shfl_xor(var, 33, 64)`: lane i reads lane i ^ 33 (HIP Programming Guide,
+/// "Warp shuffle functions"). CUDA's `__shfl_xor_sync` is PTX `shfl.sync.bfly`, which uses only
+/// the mask's low five bits (PTX ISA, "shfl.sync": `b[4:0]`): on CUDA's two 32-lane warps every
+/// lane reads lane i ^ 1 instead.
+#[test]
+fn a_wave64_xor_on_cuda_says_what_every_lane_reads_instead() {
+    let r = with_lanes(
+        req("hip", "__shfl_xor", &[("lane_mask", "33"), ("width", "64")]),
+        "64",
+    );
+    let c = code(&r, Target::Cuda);
+    assert!(
+        c.contains("__shfl_xor_sync(0xffffffff, var, 33, 32)"),
+        "{c}"
+    );
+    assert!(
+        c.contains(
+            "// crosslane: NOT EXACT, per lane: lanes 0–63 read lane i ^ 1 (the scenario: read lane i ^ 33)"
+        ),
+        "{c}"
+    );
+    assert!(c.contains("width 64 is wider than a CUDA warp"), "{c}");
+    let asc = code(&r, Target::Ascend);
+    assert!(asc.contains("asc_shfl_xor(var, 33, 32)"), "{asc}");
+    assert!(asc.contains("NOT EXACT, per lane: "), "{asc}");
+    // HIP itself runs wave64: nothing differs per lane.
+    assert!(!code(&r, Target::Hip).contains("per lane"));
+}
+
+/// HIP wave64 `__shfl_down(var, 40)` (width 64): lanes 0–23 read lane i + 40, lanes 24–63 keep
+/// their own value (i + 40 ≥ 64). CUDA uses delta & 31 = 8 within each 32-lane warp (PTX ISA,
+/// "shfl.sync"): lanes 0–23 read i + 8, 24–31 keep their own value (as in the scenario), and
+/// 32–55 read i + 8 where the scenario keeps their own value.
+#[test]
+fn a_wave64_down_on_cuda_names_the_lanes_that_differ() {
+    let r = with_lanes(req("hip", "__shfl_down", &[("delta", "40")]), "64");
+    let c = code(&r, Target::Cuda);
+    assert!(
+        c.contains("__shfl_down_sync(0xffffffff, var, 40, 32)"),
+        "{c}"
+    );
+    assert!(
+        c.contains(
+            "NOT EXACT, per lane: lanes 0–23 read lane i + 8 (the scenario: read lane i + 40); lanes 32–55 read lane i + 8 (the scenario: keep their own value) (every other active lane matches the scenario)."
+        ),
+        "{c}"
+    );
+    // An idx read of lane 40 across the wavefront: CUDA's warp 0 reads its lane 40 & 31 = 8,
+    // warp 1 its lane 8 = scenario lane 40.
+    let idx = with_lanes(req("hip", "__shfl", &[("src_lane", "40")]), "64");
+    let c = code(&idx, Target::Cuda);
+    assert!(
+        c.contains("lanes 0–31 read lane 8 (the scenario: read lane 40)"),
+        "{c}"
+    );
+    assert!(!c.contains("lanes 32–63"), "{c}");
+}

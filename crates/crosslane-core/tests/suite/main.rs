@@ -13,6 +13,7 @@ mod common;
 mod cuda_collectives;
 mod cuda_laws;
 mod cuda_shfl;
+mod fields;
 mod hip_shfl;
 mod kernel_budgets;
 mod kernel_cuda;

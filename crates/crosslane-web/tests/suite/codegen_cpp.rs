@@ -283,3 +283,62 @@ fn per_lane_shuffle_amounts_export_as_c_that_compiles() {
         }
     }
 }
+
+/// The scenarios whose export a C target cannot run exactly (issue 17, item 6): HIP wave64
+/// shuffles across the two halves of the wavefront, and CUDA's undefined width 64. Each export
+/// compiles, its `// crosslane:` notes included, and says what differs.
+#[test]
+fn wave64_and_undefined_width_exports_compile_and_say_what_differs() {
+    assert!(
+        Command::new("c++").arg("--version").output().is_ok(),
+        "no c++ on PATH"
+    );
+    let cases: [(&str, &str, &str, &[(&str, &str)]); 4] = [
+        (
+            "cuda",
+            "__shfl_xor_sync",
+            "32",
+            &[("laneMask", "1"), ("width", "64")],
+        ),
+        (
+            "hip",
+            "__shfl_xor",
+            "64",
+            &[("lane_mask", "33"), ("width", "64")],
+        ),
+        ("hip", "__shfl_down", "64", &[("delta", "40")]),
+        ("hip", "__shfl", "64", &[("src_lane", "40")]),
+    ];
+    for target in [Target::Cuda, Target::Hip, Target::Ascend, Target::Maca] {
+        let (prelude, _) = prelude(target);
+        for (dialect, op, lanes, params) in cases {
+            let req = OpRequest {
+                dialect: dialect.into(),
+                op: op.into(),
+                lanes: lanes.into(),
+                params: params
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                ..OpRequest::default()
+            };
+            let code = generate(&req, target).unwrap();
+            let body: String = code
+                .lines()
+                .filter(|l| !l.starts_with("#include"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            compiles(&format!("{prelude}{body}"))
+                .unwrap_or_else(|e| panic!("{target:?} {op}: {e}\n{body}"));
+            // CUDA and Ascend C run 32-lane warps with width ≤ 32: every one of these scenarios
+            // differs there, and the export says how.
+            if matches!(target, Target::Cuda | Target::Ascend) {
+                assert!(
+                    code.contains("// crosslane: NOT EXACT, per lane:")
+                        || code.contains("// crosslane: UNDEFINED:"),
+                    "{target:?} {op}: {code}"
+                );
+            }
+        }
+    }
+}

@@ -129,6 +129,9 @@ pub(super) fn snippet(r: &Resolved, req: &OpRequest, target: Target) -> String {
         Movement::Bpermute { addr } => bpermute(target, addr, r, &mut notes),
         Movement::Op => native_op(target, r, req, ty, &mut notes),
     };
+    if !notes.iter().any(|n| n.starts_with("UNDEFINED")) {
+        notes.extend(super::lanes::undefined_note(r.spec, &r.input, target));
+    }
     let mut s = String::new();
     header(&mut s, r, req, target, &notes);
     body(&mut s, r, target, ty, &call);
@@ -356,11 +359,7 @@ fn c_family_shuffle(
     // Programming Guide, "Warp Shuffle Functions": a power of two in 1..=warpSize): a wider
     // segment (HIP wave64) is the whole 32-lane warp there; the header's lane-count note says
     // the scenario's 64 lanes are two warps.
-    let width = if matches!(target, Target::Cuda | Target::Ascend) {
-        width.min(32)
-    } else {
-        width
-    };
+    let width = c_width(target, width);
     if target == Target::Cuda {
         let mask = if all_active(r) || r.input.lanes > 32 {
             "0xffffffff".to_string()
@@ -370,6 +369,43 @@ fn c_family_shuffle(
         expr(format!("{name}({mask}, var, {amount}, {width})"))
     } else {
         expr(format!("{name}(var, {amount}, {width})"))
+    }
+}
+
+/// The width a CUDA / HIP / Ascend snippet passes: CUDA and Ascend C warps have 32 lanes and
+/// their width must be at most 32 (CUDA Programming Guide, "Warp Shuffle Functions": a power of
+/// two in 1..=warpSize), so a wider segment (HIP wave64, or a width the source dialect calls
+/// undefined) is written as the whole 32-lane warp; [`width_notes`] says so.
+fn c_width(target: Target, width: i64) -> i64 {
+    if matches!(target, Target::Cuda | Target::Ascend) {
+        width.min(32)
+    } else {
+        width
+    }
+}
+
+/// The notes of a CUDA / HIP / Ascend shuffle: the width the snippet writes where it is not the
+/// scenario's, then (for one `amount` for the warp) what differs per lane
+/// ([`super::lanes::shuffle_notes`]).
+fn width_notes(
+    target: Target,
+    family: ShuffleFamily,
+    amount: Option<&str>,
+    width: i64,
+    r: &Resolved,
+    notes: &mut Vec<String>,
+) {
+    let written = c_width(target, width);
+    if written != width {
+        notes.push(format!(
+            "NOT EXACT: width {width} is wider than a {} warp (width is a power of two in 1..=32): the snippet passes width {written}.",
+            target.title()
+        ));
+    }
+    if let Some(amount) = amount {
+        notes.extend(super::lanes::shuffle_notes(
+            r.spec, &r.input, target, family, amount, written,
+        ));
     }
 }
 
@@ -385,6 +421,7 @@ fn shuffle(
     let lanes = r.input.lanes as i64;
     match target {
         Target::Cuda | Target::Hip | Target::Ascend => {
+            width_notes(target, family, Some(&amount.to_string()), width, r, notes);
             c_family_shuffle(target, family, amount, width, r)
         }
         Target::Maca => {
@@ -476,6 +513,9 @@ fn lane_shuffle(
     ));
     match target {
         Target::Cuda | Target::Hip | Target::Ascend => {
+            // Per-lane differences need the expression's lane numbering on the target's warps;
+            // the width the snippet passes is said here.
+            width_notes(target, family, None, width, r, notes);
             c_family_shuffle(target, family, &c, width, r)
         }
         Target::Maca => {

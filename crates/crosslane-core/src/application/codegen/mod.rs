@@ -18,6 +18,7 @@
 
 mod collective;
 mod emit;
+mod lanes;
 
 use crate::error::InputError;
 use crate::lane_expr::LaneExpr;

@@ -942,8 +942,12 @@ fn param_value(
             let mut out = vec![Value::from_bits(ty, 0); lanes];
             for l in active.iter().filter(|&l| l < lanes) {
                 out[l] = match arg.get(l) {
-                    Some(Ok(v)) => to_type(v, ty)
-                        .ok_or_else(|| format!("`{name}` in lane {l} is not a {}", ty.name()))?,
+                    Some(Ok(v)) => to_type(v, ty).ok_or_else(|| {
+                        format!(
+                            "`{name}` in lane {l} is not {}",
+                            crate::error::with_article(ty.name())
+                        )
+                    })?,
                     Some(Err(u)) => {
                         return Err(format!("`{name}` is undefined in lane {l} ({})", u.why))
                     }

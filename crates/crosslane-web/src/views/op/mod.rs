@@ -49,6 +49,10 @@ struct App {
     /// The GPU panel, this view's part: handed every rendered step.
     gpu: State<gpu::Panel>,
     step: Option<Step>,
+    /// The last request that ran without an error: a field in error shows its message and the
+    /// drawing keeps this request's text for that field while the other fields apply
+    /// ([`crosslane_core::fields::check_fields`]).
+    last_ok: Option<crosslane_core::OpRequest>,
     scene: Option<Scene>,
     /// A user edit happened during the current event: tell the router once the app is no longer
     /// borrowed (the permalink module then asks the op view's `save` hook).
@@ -114,6 +118,7 @@ fn try_start(gpu: State<gpu::Panel>) -> Js<()> {
         hex,
         gpu,
         step: None,
+        last_ok: None,
         scene: None,
         dirty: false,
     };
@@ -261,6 +266,10 @@ impl App {
     }
 
     fn on_canvas_click(&mut self, e: &Event) -> Js<()> {
+        // A static embed edits nothing (`?embed=static`, embed.rs).
+        if crate::query::is_static_embed() {
+            return Ok(());
+        }
         let Some((x, y)) = self.canvas_point(e) else {
             return Ok(());
         };
@@ -284,6 +293,12 @@ impl App {
             self.canvas.style().set_property("cursor", "default")?;
             return self.hide_tooltip();
         };
+        // A static embed edits nothing: its tips leave out "click to switch the lane".
+        let tip = if crate::query::is_static_embed() {
+            tip.split("\nclick").next().unwrap_or(tip)
+        } else {
+            tip
+        };
         self.tooltip.set_text_content(Some(tip));
         self.mark_contributors(Some(lane))?;
         let style = self.tooltip.style();
@@ -298,7 +313,12 @@ impl App {
         style.set_property("left", &format!("{left}px"))?;
         style.set_property("top", &format!("{top}px"))?;
         self.tooltip.set_hidden(false);
-        self.canvas.style().set_property("cursor", "pointer")
+        let cursor = if crate::query::is_static_embed() {
+            "default"
+        } else {
+            "pointer"
+        };
+        self.canvas.style().set_property("cursor", cursor)
     }
 
     fn hide_tooltip(&mut self) -> Js<()> {
@@ -381,28 +401,39 @@ impl App {
         }
     }
 
-    /// Runs the request as typed and shows the step, or the input error beside its field.
+    /// Runs the request as typed and shows the step; every field in error gets its own line
+    /// beside it, and the fields that are right still apply (a field in error keeps its last
+    /// valid text, or its default, in the drawing).
     fn render(&mut self) -> Js<()> {
         self.controls.clear_errors()?;
         self.show_op_info();
         let request = self.controls.request()?;
-        match request.run() {
-            Ok(step) => {
-                self.input_error.set_text_content(None);
-                self.input_error.set_hidden(true);
-                self.show_step(step)?;
-            }
-            Err(err) => {
-                self.controls.show_error(&err)?;
-                let kept = if self.step.is_some() {
-                    " (the drawing shows the last valid input)"
-                } else {
-                    ""
-                };
-                self.input_error
-                    .set_text_content(Some(&format!("{}: {}{kept}", err.field, err.message)));
-                self.input_error.set_hidden(false);
-            }
+        let check = crosslane_core::fields::check_fields(&request, self.last_ok.as_ref());
+        for err in &check.errors {
+            self.controls.show_error(err)?;
+        }
+        let shown = check.step.is_some() || self.step.is_some();
+        if let Some(step) = check.step {
+            self.show_step(step)?;
+        }
+        if check.errors.is_empty() {
+            self.last_ok = Some(request);
+            self.input_error.set_text_content(None);
+            self.input_error.set_hidden(true);
+        } else {
+            let kept = if shown {
+                " (the drawing keeps the last valid value of each field in error)"
+            } else {
+                ""
+            };
+            let all: Vec<String> = check
+                .errors
+                .iter()
+                .map(|e| format!("{}: {}", e.field, e.message))
+                .collect();
+            self.input_error
+                .set_text_content(Some(&format!("{}{kept}", all.join("; "))));
+            self.input_error.set_hidden(false);
         }
         self.mark_ready()
     }
