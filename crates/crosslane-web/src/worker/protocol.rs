@@ -41,7 +41,7 @@ pub enum Command {
         config: LaunchConfig,
         /// Memory cells edited before the first step ([`Edits`]), applied over the fills as
         /// long as the buffer keeps its name and the cell exists.
-        #[serde(default)]
+        #[serde(default, with = "edit_list")]
         edits: Edits,
     },
     /// Nothing: the frame at the position given.
@@ -69,6 +69,36 @@ pub enum Command {
 /// Memory cells edited before the first step: buffer name → cell index → the value as typed
 /// (the scenario's `KernelInputs::edits`).
 pub type Edits = BTreeMap<String, BTreeMap<usize, String>>;
+
+/// [`Edits`] inside [`Command`] as a list of `[buffer, cell, value]`: an internally tagged
+/// enum reads its fields through serde's buffered form, which cannot turn a JSON object key
+/// back into a number.
+mod edit_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Edits;
+
+    pub fn serialize<S: Serializer>(edits: &Edits, s: S) -> Result<S::Ok, S::Error> {
+        let list: Vec<(&str, usize, &str)> = edits
+            .iter()
+            .flat_map(|(name, cells)| {
+                cells
+                    .iter()
+                    .map(move |(i, text)| (name.as_str(), *i, text.as_str()))
+            })
+            .collect();
+        list.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Edits, D::Error> {
+        let list = Vec::<(String, usize, String)>::deserialize(d)?;
+        let mut edits = Edits::new();
+        for (name, i, text) in list {
+            edits.entry(name).or_default().insert(i, text);
+        }
+        Ok(edits)
+    }
+}
 
 /// Milliseconds between progress messages of a run; also the worker's heartbeat, which the page's
 /// watchdog listens for.

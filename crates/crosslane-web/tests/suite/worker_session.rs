@@ -301,3 +301,18 @@ fn a_source_that_does_not_parse_yet_keeps_the_edits_and_a_bad_value_is_refused()
     assert_eq!(bad.edits, kept);
     assert_eq!(mem(bad.memory_html.as_str(), 3).as_deref(), Some("3"));
 }
+
+/// The page and the worker speak JSON: a load with memory edits crosses unchanged.
+#[test]
+fn a_load_with_memory_edits_crosses_as_json() {
+    let req = Request {
+        command: Command::Load {
+            source: DOUBLE.into(),
+            config: config(32, Limits::default()),
+            edits: edits(&[("dst", 2, "999"), ("dst", 40, "7")]),
+        },
+        at: At::default(),
+    };
+    let json = serde_json::to_string(&req).unwrap();
+    assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), req);
+}
