@@ -532,7 +532,13 @@ fn wire(state: &Shared) -> Js<()> {
             v.lens.clear();
             v.bad_lens.clear();
             v.dialect.set_value("");
+            // The old kernel's entries go: a source without a listed kernel (a WGSL shader)
+            // answers with none, which would leave them in the menu.
             v.entries.clear();
+            kit::set_html(
+                &v.entry,
+                &Html::from_static(r#"<option value="">—</option>"#),
+            );
             v.render_source();
             v.load()?;
             Ok(true)
