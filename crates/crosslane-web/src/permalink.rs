@@ -16,8 +16,8 @@
 //! history.
 //!
 //! A kernel scenario also carries the kernel view's launch inputs ([`Scenario::kernel_inputs`]:
-//! arguments, buffer lengths and fills — memory edits included, as a comma-list fill —, the
-//! dialect and the entry), through [`router::save_inputs`] / [`router::restore_inputs`].
+//! arguments, buffer lengths and fills, the memory edits cell by cell, the dialect, the entry,
+//! the budgets and the warp shown), through [`router::save_inputs`] / [`router::restore_inputs`].
 //!
 //! The display options (hex) are part of every scenario too ([`Scenario::display`]), read from
 //! and applied to [`crate::labels`] and the `#show-hex` checkbox.

@@ -59,6 +59,18 @@ pub struct KernelInputs {
     /// The entry, a function or a template-id (`reduce4<int, 128>`); `None` = the default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<String>,
+    /// Memory cells edited before the first step: buffer name → cell index → the value as
+    /// typed. Applied over the buffer's fill at every launch for as long as the buffer has that
+    /// name and the cell exists (a resize keeps the cells that still fit).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub edits: std::collections::BTreeMap<String, std::collections::BTreeMap<usize, String>>,
+    /// The budget fields as typed, by `Limits` field name (`max_work` → `5000`); a field left
+    /// empty (the page's default) is absent.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub budgets: std::collections::BTreeMap<String, String>,
+    /// The warp the lane table shows, `[block, warp]`; `None` = the warp of the step shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warp: Option<[usize; 2]>,
 }
 
 impl KernelInputs {
@@ -257,6 +269,42 @@ mod tests {
         assert!(
             json.contains(
                 r#""kernel_inputs":{"args":{"n":"1024"},"buffer_len":{"a":64},"dialect":"hip"}"#
+            ),
+            "{json}"
+        );
+        assert_eq!(Scenario::from_json(json.as_bytes()), Ok(s));
+    }
+
+    #[test]
+    fn memory_edits_budgets_and_warp_round_trip_and_older_links_decode_without_them() {
+        let view = View::Kernel {
+            source: "__global__ void k(int* dst) {}".into(),
+            blocks: 1,
+            threads_per_block: 32,
+            lanes: 0,
+            step: 0,
+        };
+        // A link made before these fields: no `edits`, `budgets` or `warp`, decoded as empty.
+        let old = r#"{"version":1,"view":{"kernel":{"source":"s","blocks":1,"threads_per_block":32,"lanes":0,"step":0}},"gpu_panel":false,"kernel_inputs":{"args":{"dst":"index"}}}"#;
+        let decoded = Scenario::from_json(old.as_bytes()).unwrap();
+        assert!(decoded.kernel_inputs.edits.is_empty());
+        assert!(decoded.kernel_inputs.budgets.is_empty());
+        assert_eq!(decoded.kernel_inputs.warp, None);
+        assert_eq!(decoded.to_json(), old);
+        let mut s = Scenario::new(view);
+        s.kernel_inputs
+            .edits
+            .entry("dst".into())
+            .or_default()
+            .insert(2, "999".into());
+        s.kernel_inputs
+            .budgets
+            .insert("max_work".into(), "5000".into());
+        s.kernel_inputs.warp = Some([1, 0]);
+        let json = s.to_json();
+        assert!(
+            json.contains(
+                r#""kernel_inputs":{"edits":{"dst":{"2":"999"}},"budgets":{"max_work":"5000"},"warp":[1,0]}"#
             ),
             "{json}"
         );

@@ -38,7 +38,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use crosslane_core::kernel::{LaunchConfig, Limits};
+use crosslane_core::kernel::{LaunchConfig, Limits, MAX_BLOCKS, MAX_THREADS_PER_BLOCK};
 use crosslane_core::scenario::{KernelInputs, View};
 use crosslane_core::Dialect;
 use wasm_bindgen::closure::Closure;
@@ -53,7 +53,7 @@ use crate::kit::{self, Html, State};
 use crate::render::{canvas, scene};
 use crate::views::router;
 use crate::worker::client::{Client, Heard};
-use crate::worker::protocol::{At, Command, Frame, ParamField, Request};
+use crate::worker::protocol::{At, Command, Edits, Frame, ParamField, Request};
 
 /// The page's default budgets: the core's defaults ([`Limits::default`]) with less work and
 /// memory, so that a run ends within seconds in a tab. Each can be raised in the budget fields.
@@ -138,6 +138,7 @@ const TEMPLATE: &str = r#"
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-memory-title">
       <div class="section-head"><h2 id="kernel-memory-title">memory</h2><p id="kernel-memory-error" role="alert" hidden></p></div>
+      <p id="kernel-memory-note" class="hint" role="status" hidden></p>
       <div class="table-wrap"><table id="kernel-memory"></table></div>
     </section>
   </div>
@@ -196,6 +197,8 @@ struct KernelView {
     vars: Element,
     memory: Element,
     memory_error: HtmlElement,
+    /// What the last load dropped of the memory edits (`#kernel-memory-note`).
+    memory_note: HtmlElement,
     /// The worker that owns the interpreter.
     client: Option<Rc<Client>>,
     /// The last frame the worker sent (what is shown).
@@ -215,8 +218,14 @@ struct KernelView {
     generation: u64,
     /// The memory table's page per buffer, where the user moved it.
     pages: BTreeMap<usize, usize>,
-    /// Initial fills of global buffers edited in the memory table, by parameter name.
-    fills: BTreeMap<String, String>,
+    /// Memory cells edited before the first step (buffer name → cell → value as typed), sent
+    /// with every load: the worker applies those whose buffer and cell still exist and answers
+    /// with what it kept ([`Frame::edits`]).
+    edits: Edits,
+    /// Length fields that do not parse: parameter name → message (no launch until corrected).
+    bad_lens: BTreeMap<String, String>,
+    /// The warp a link asked the lane table to show, until the warp menu holds it.
+    warp_wanted: Option<String>,
     /// Whether the last render happened with the section on screen (the canvas has its width).
     sized: bool,
     /// An edit of the source waits for the next animation frame ([`schedule_edit`]). Shared with
@@ -324,14 +333,13 @@ fn drain(state: &Shared, queue: &Rc<RefCell<VecDeque<Heard>>>) {
         let Some(mut v) = state.get_mut() else {
             return;
         };
-        // Only a frame that moved the position (a run, a step) or took a memory edit (the fills
-        // a link keeps) changes what a link saves; the first frame of a load must not count as
-        // the user's change (it would clear the message of a damaged link).
+        // Only a frame that moved the position (a run, a step) or changed the memory edits (a
+        // link keeps them) changes what a link saves; the first frame of a load must not count
+        // as the user's change (it would clear the message of a damaged link).
         let before = v.pos;
-        let fills_before = std::mem::take(&mut v.fills);
-        v.fills.clone_from(&fills_before);
+        let edits_before = v.edits.clone();
         let changed = match v.hear(heard) {
-            Ok(framed) => framed && (v.pos != before || v.fills != fills_before),
+            Ok(framed) => framed && (v.pos != before || v.edits != edits_before),
             Err(err) => {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
                 return;
@@ -382,6 +390,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         vars: by_id(doc, "kernel-vars")?,
         memory: by_id(doc, "kernel-memory")?,
         memory_error: by_id(doc, "kernel-memory-error")?,
+        memory_note: by_id(doc, "kernel-memory-note")?,
         section,
         client: None,
         frame: None,
@@ -392,7 +401,9 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         notice: None,
         generation: 0,
         pages: BTreeMap::new(),
-        fills: BTreeMap::new(),
+        edits: Edits::new(),
+        bad_lens: BTreeMap::new(),
+        warp_wanted: None,
         sized: false,
         edit_pending: Rc::new(Cell::new(false)),
     })
@@ -465,10 +476,12 @@ fn wire(state: &Shared) -> Js<()> {
         let target = target_of(&e);
         act(s, |v| v.edit_arg(&target))
     })?;
+    // The warp shown is in the link.
     on(state, &warp_pick, "change", |s, _| {
         act(s, |v| {
+            v.warp_wanted = None;
             v.ask(Command::Show);
-            Ok(false)
+            Ok(true)
         })
     })?;
     let canvas_target = EventTarget::from(canvas_el);
@@ -514,11 +527,18 @@ fn wire(state: &Shared) -> Js<()> {
             for input in [&v.blocks, &v.threads, &v.lanes] {
                 input.set_value("");
             }
-            v.fills.clear();
+            v.edits.clear();
             v.args.clear();
             v.lens.clear();
+            v.bad_lens.clear();
             v.dialect.set_value("");
+            // The old kernel's entries go: a source without a listed kernel (a WGSL shader)
+            // answers with none, which would leave them in the menu.
             v.entries.clear();
+            kit::set_html(
+                &v.entry,
+                &Html::from_static(r#"<option value="">—</option>"#),
+            );
             v.render_source();
             v.load()?;
             Ok(true)
@@ -527,17 +547,18 @@ fn wire(state: &Shared) -> Js<()> {
     on(state, &entry, "change", |s, _| {
         act(s, |v| {
             // Another kernel takes other parameters.
-            v.fills.clear();
+            v.edits.clear();
             v.args.clear();
             v.lens.clear();
+            v.bad_lens.clear();
             v.load()?;
             Ok(true)
         })
     })?;
     for t in &launch {
         on(state, t, "input", |s, _| {
+            // The memory edits stay: the worker keeps those whose cell still exists.
             act(s, |v| {
-                v.fills.clear();
                 v.load()?;
                 Ok(true)
             })
@@ -700,7 +721,6 @@ fn apply_edit(state: &Shared) -> Js<()> {
         if !v.edit_pending.replace(false) {
             return Ok(());
         }
-        v.fills.clear();
         v.examples.set_value("");
         v.generation += 1;
         v.frame = None;
@@ -864,34 +884,37 @@ fn register_hooks(state: &Shared) {
     });
 }
 
-/// A launch field: empty = not given; otherwise a whole number of at least 1.
-fn field_number(input: &HtmlInputElement, name: &'static str) -> Result<Option<usize>, String> {
-    let t = input.value();
-    let t = t.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    match t.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(Some(n)),
-        _ => Err(format!(
-            "{name}: `{t}` is not a whole number ≥ 1 (leave it empty for the default)"
-        )),
-    }
+/// A launch field: empty = not given; otherwise a whole number in `1..=max`.
+fn field_number(
+    input: &HtmlInputElement,
+    name: &'static str,
+    max: usize,
+) -> Result<Option<usize>, String> {
+    inputs::parse_count(
+        name,
+        &input.value(),
+        max as u64,
+        "leave it empty for the default",
+    )
+    .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
 /// A budget field: empty = the page's default; otherwise a whole number of at least 1.
 fn field_budget(input: &HtmlInputElement, name: &'static str, default: u64) -> Result<u64, String> {
-    let t = input.value();
-    let t = t.trim().replace('_', "");
-    if t.is_empty() {
-        return Ok(default);
-    }
-    match t.parse::<u64>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "{name}: `{t}` is not a whole number ≥ 1 (leave it empty for the page's {default})"
-        )),
-    }
+    let empty = format!("leave it empty for the page's {default}");
+    inputs::parse_count(name, &input.value(), u64::MAX, &empty).map(|n| n.unwrap_or(default))
+}
+
+/// A budget field's name in a link (`KernelInputs::budgets`): the [`Limits`] field it sets
+/// (`kernel-max-work` → `max_work`).
+fn budget_key(id: &str) -> String {
+    id.trim_start_matches("kernel-").replace('-', "_")
+}
+
+/// The warp menu's value `BLOCK:WARP` (`None` for "the warp of the step shown").
+fn parse_warp(value: &str) -> Option<(usize, usize)> {
+    let (b, w) = value.split_once(':')?;
+    Some((b.parse().ok()?, w.parse().ok()?))
 }
 
 impl KernelView {
@@ -918,17 +941,28 @@ impl KernelView {
     /// The launch as the fields say; an unparsable field is reported and the launch not made.
     fn config(&mut self) -> Option<LaunchConfig> {
         self.field_error = None;
-        for input in [&self.blocks, &self.threads, &self.lanes]
+        let mut fields: Vec<HtmlInputElement> = [&self.blocks, &self.threads, &self.lanes]
             .into_iter()
             .chain(self.budgets.iter())
-        {
+            .cloned()
+            .collect();
+        fields.extend(self.len_inputs());
+        for input in &fields {
             let _ = input.remove_attribute("aria-invalid");
+            let _ = input.remove_attribute("aria-describedby");
         }
+        // The field that does not parse is marked and described by the message shown.
+        let mark = |input: &HtmlInputElement| {
+            let _ = input.set_attribute("aria-invalid", "true");
+            let _ = input.set_attribute("aria-describedby", "kernel-error");
+        };
         let parsed = (|| {
             Ok::<_, (&'static str, String)>((
-                field_number(&self.blocks, "blocks").map_err(|m| ("blocks", m))?,
-                field_number(&self.threads, "threads per block").map_err(|m| ("threads", m))?,
-                field_number(&self.lanes, "lanes per warp").map_err(|m| ("lanes", m))?,
+                field_number(&self.blocks, "blocks", MAX_BLOCKS).map_err(|m| ("blocks", m))?,
+                field_number(&self.threads, "threads per block", MAX_THREADS_PER_BLOCK)
+                    .map_err(|m| ("threads", m))?,
+                field_number(&self.lanes, "lanes per warp", usize::MAX)
+                    .map_err(|m| ("lanes", m))?,
             ))
         })();
         let (blocks, threads, lanes) = match parsed {
@@ -939,16 +973,27 @@ impl KernelView {
                     "threads" => &self.threads,
                     _ => &self.lanes,
                 };
-                let _ = input.set_attribute("aria-invalid", "true");
+                mark(input);
                 self.field_error = Some((field, message));
                 return None;
             }
         };
+        if let Some((name, message)) = self.bad_lens.iter().next() {
+            if let Some(input) = self
+                .len_inputs()
+                .into_iter()
+                .find(|i| i.get_attribute("data-len").as_deref() == Some(name))
+            {
+                mark(&input);
+            }
+            self.field_error = Some(("length", message.clone()));
+            return None;
+        }
         let limits = match self.limits() {
             Ok(l) => l,
             Err((k, message)) => {
                 if let Some(input) = self.budgets.get(k) {
-                    let _ = input.set_attribute("aria-invalid", "true");
+                    mark(input);
                 }
                 self.field_error = Some((BUDGETS[k].1, message));
                 return None;
@@ -961,7 +1006,7 @@ impl KernelView {
             lanes,
             block_dim: threads.map(|t| [t, 1, 1]),
             grid_dim: blocks.map(|b| [b, 1, 1]),
-            args: self.launch_args(),
+            args: self.args.clone(),
             buffer_len: self.lens.clone(),
             dialect,
             dialect_from: dialect.map(|_| "the page's dialect picker".to_string()),
@@ -972,10 +1017,12 @@ impl KernelView {
 
     /// Sends `command` to the worker with what the view shows.
     fn ask(&mut self, command: Command) {
-        let warp = self.warp_pick.value();
-        let warp = warp
-            .split_once(':')
-            .and_then(|(b, w)| Some((b.parse::<usize>().ok()?, w.parse::<usize>().ok()?)));
+        let warp = parse_warp(
+            &self
+                .warp_wanted
+                .clone()
+                .unwrap_or_else(|| self.warp_pick.value()),
+        );
         let req = Request {
             command,
             at: At {
@@ -1007,8 +1054,29 @@ impl KernelView {
             return self.render_field_error();
         };
         let source = self.source_el.value();
-        self.ask(Command::Load { source, config });
+        let edits = self.edits.clone();
+        self.ask(Command::Load {
+            source,
+            config,
+            edits,
+        });
         Ok(())
+    }
+
+    /// The buffer length fields (`#kernel-args input[data-len]`).
+    fn len_inputs(&self) -> Vec<HtmlInputElement> {
+        let mut out = Vec::new();
+        if let Ok(found) = self.args_box.query_selector_all("input[data-len]") {
+            for i in 0..found.length() {
+                if let Some(input) = found
+                    .item(i)
+                    .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
+                {
+                    out.push(input);
+                }
+            }
+        }
+        out
     }
 
     /// Runs in the worker to trace position `target` (`None`: to the end or a budget).
@@ -1034,13 +1102,8 @@ impl KernelView {
                 self.running = false;
                 self.cancel.set_hidden(true);
                 self.pos = frame.pos;
-                // The memory edits: what the worker launched with beyond the typed fields.
-                self.fills = frame
-                    .fills
-                    .iter()
-                    .filter(|(k, v)| self.args.get(*k) != Some(*v))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
+                // The memory edits the worker kept (those whose buffer and cell still exist).
+                self.edits.clone_from(&frame.edits);
                 self.frame = Some(*frame);
                 self.render().map(|()| true)
             }
@@ -1073,59 +1136,45 @@ impl KernelView {
         }
     }
 
-    /// The launch's arguments: the fields' values, then the memory edits (a buffer's comma-list
-    /// fill from the worker), which win for their buffer.
-    fn launch_args(&self) -> BTreeMap<String, String> {
-        let mut args = self.args.clone();
-        args.extend(self.fills.iter().map(|(k, v)| (k.clone(), v.clone())));
-        args
-    }
-
     /// The inputs a link keeps ([`KernelInputs`]); empty when nothing was set, so the link of
     /// an untouched kernel is the one it was before inputs existed.
     fn inputs(&self) -> KernelInputs {
         let dialect = self.dialect.value();
         let entry = self.entry.value();
+        let budgets = BUDGETS
+            .iter()
+            .zip(&self.budgets)
+            .filter_map(|((id, _), input)| {
+                let typed = input.value().trim().to_string();
+                (!typed.is_empty()).then(|| (budget_key(id), typed))
+            })
+            .collect();
+        let warp = self
+            .warp_wanted
+            .clone()
+            .unwrap_or_else(|| self.warp_pick.value());
         KernelInputs {
-            args: self.launch_args(),
+            args: self.args.clone(),
             buffer_len: self.lens.clone(),
             dialect: (!dialect.is_empty()).then_some(dialect),
             entry: (!entry.is_empty()).then_some(entry),
+            edits: self.edits.clone(),
+            budgets,
+            warp: parse_warp(&warp).map(|(b, w)| [b, w]),
         }
-    }
-
-    /// A buffer's fill field shows what the buffer is launched with: after a memory edit, the
-    /// comma list that holds it. The field being typed in is left alone.
-    fn show_fills(&self) -> Js<()> {
-        let focused = document()?.active_element();
-        let found = self.args_box.query_selector_all("input[data-arg]")?;
-        for i in 0..found.length() {
-            let Some(input) = found
-                .item(i)
-                .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
-            else {
-                continue;
-            };
-            let Some(name) = input.get_attribute("data-arg") else {
-                continue;
-            };
-            if focused.as_ref() == Some(input.as_ref()) {
-                continue;
-            }
-            if let Some(fill) = self.fills.get(&name) {
-                if input.value() != *fill {
-                    input.set_value(fill);
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Takes a link's inputs into the fields; the view's restore launches with them.
     fn set_inputs(&mut self, inputs: &KernelInputs) {
         self.args.clone_from(&inputs.args);
         self.lens.clone_from(&inputs.buffer_len);
-        self.fills.clear();
+        self.bad_lens.clear();
+        self.edits.clone_from(&inputs.edits);
+        for ((id, _), input) in BUDGETS.iter().zip(&self.budgets) {
+            let typed = inputs.budgets.get(&budget_key(id));
+            input.set_value(typed.map_or("", String::as_str));
+        }
+        self.warp_wanted = inputs.warp.map(|[b, w]| format!("{b}:{w}"));
         let dialect = inputs
             .dialect
             .as_deref()
@@ -1161,27 +1210,27 @@ impl KernelView {
         let text = input.value();
         if let Some(name) = input.get_attribute("data-arg") {
             // A typed fill replaces the buffer's memory edits.
-            self.fills.remove(&name);
+            self.edits.remove(&name);
             if text.trim().is_empty() {
                 self.args.remove(&name);
             } else {
                 self.args.insert(name, text.trim().to_string());
             }
         } else if let Some(name) = input.get_attribute("data-len") {
+            // The memory edits stay: the worker keeps the cells that still fit and says
+            // which it dropped.
             match inputs::parse_len(&name, &text) {
                 Ok(len) => {
-                    let _ = input.remove_attribute("aria-invalid");
-                    // The edits' comma list was as long as the old buffer.
-                    self.fills.remove(&name);
+                    self.bad_lens.remove(&name);
                     match len {
                         Some(n) => self.lens.insert(name, n),
                         None => self.lens.remove(&name),
                     };
                 }
                 Err(message) => {
-                    input.set_attribute("aria-invalid", "true")?;
-                    input.set_title(&message);
-                    return Ok(false);
+                    // Said like a bad launch field (visible, in the status, described by
+                    // `#kernel-error`); the launch waits for a length that parses.
+                    self.bad_lens.insert(name, message);
                 }
             }
         } else {
@@ -1210,11 +1259,25 @@ impl KernelView {
         if self.running || self.pos != 0 {
             return Ok(false);
         }
-        self.ask(Command::Edit {
-            buffer,
-            index,
-            text: input.value(),
-        });
+        // The buffer's name (its tbody's `data-name`) keys the edit, so that it follows the
+        // buffer through source and launch changes. The worker checks the value on the load
+        // and keeps it only if it parses.
+        let Some(name) = input
+            .closest("tbody[data-name]")?
+            .and_then(|t| t.get_attribute("data-name"))
+        else {
+            self.ask(Command::Edit {
+                buffer,
+                index,
+                text: input.value(),
+            });
+            return Ok(true);
+        };
+        self.edits
+            .entry(name)
+            .or_default()
+            .insert(index, input.value().trim().to_string());
+        self.load()?;
         Ok(true)
     }
 
@@ -1337,7 +1400,10 @@ impl KernelView {
             }
             self.entries.clone_from(&f.entries);
         }
-        let chosen = self.warp_pick.value();
+        let chosen = self
+            .warp_wanted
+            .clone()
+            .unwrap_or_else(|| self.warp_pick.value());
         let mut html = Html::new();
         inputs::option(&mut html, "", "the warp of the step shown");
         let mut kept = false;
@@ -1349,6 +1415,7 @@ impl KernelView {
         kit::set_html(&self.warp_pick, &html);
         if kept {
             self.warp_pick.set_value(&chosen);
+            self.warp_wanted = None;
         }
         kit::set_html(&self.diagnostics, &f.diagnostics_html);
         match &f.error {
@@ -1369,7 +1436,6 @@ impl KernelView {
             kit::set_html(&self.args_box, &fields);
             self.params.clone_from(&f.params);
         }
-        self.show_fills()?;
         self.slider.set_max(&f.len.to_string());
         self.slider.set_value(&f.pos.to_string());
         self.position.set_text_content(Some(&f.position));
@@ -1393,8 +1459,16 @@ impl KernelView {
                 self.memory_error.set_hidden(true);
             }
         }
+        match &f.edits_note {
+            Some(n) => {
+                self.memory_note.set_text_content(Some(n));
+                self.memory_note.set_hidden(false);
+            }
+            None => self.memory_note.set_hidden(true),
+        }
         self.draw_op()?;
         self.sized = !self.section.hidden();
+        wgsl_gpu::follow(&self.source_el.value());
         mark_ready()
     }
 

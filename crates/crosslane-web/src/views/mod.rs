@@ -12,6 +12,12 @@ pub mod compare;
 #[cfg(target_arch = "wasm32")]
 pub mod kernel;
 pub mod kernel_hint;
+/// The kernel view's input parsing, compiled on the host too so that its unit tests run there
+/// (the view itself is wasm only).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[allow(dead_code)]
+#[path = "kernel/inputs.rs"]
+mod kernel_inputs;
 #[cfg(target_arch = "wasm32")]
 pub mod maca;
 #[cfg(target_arch = "wasm32")]

@@ -39,6 +39,10 @@ pub enum Command {
         source: String,
         /// The launch, its buffer fills and budgets included.
         config: LaunchConfig,
+        /// Memory cells edited before the first step ([`Edits`]), applied over the fills as
+        /// long as the buffer keeps its name and the cell exists.
+        #[serde(default, with = "edit_list")]
+        edits: Edits,
     },
     /// Nothing: the frame at the position given.
     Show,
@@ -50,8 +54,8 @@ pub enum Command {
         /// Trace length to stop at.
         target: Option<usize>,
     },
-    /// Memory cell `index` of buffer `buffer` edited before the first step: checked, then made
-    /// the buffer's initial fill and the launch rebuilt.
+    /// Memory cell `index` of buffer `buffer` edited before the first step: checked, then kept
+    /// with the other [`Edits`] and the launch rebuilt.
     Edit {
         /// Buffer index in the launch's memory.
         buffer: usize,
@@ -60,6 +64,40 @@ pub enum Command {
         /// The text typed.
         text: String,
     },
+}
+
+/// Memory cells edited before the first step: buffer name → cell index → the value as typed
+/// (the scenario's `KernelInputs::edits`).
+pub type Edits = BTreeMap<String, BTreeMap<usize, String>>;
+
+/// [`Edits`] inside [`Command`] as a list of `[buffer, cell, value]`: an internally tagged
+/// enum reads its fields through serde's buffered form, which cannot turn a JSON object key
+/// back into a number.
+mod edit_list {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Edits;
+
+    pub fn serialize<S: Serializer>(edits: &Edits, s: S) -> Result<S::Ok, S::Error> {
+        let list: Vec<(&str, usize, &str)> = edits
+            .iter()
+            .flat_map(|(name, cells)| {
+                cells
+                    .iter()
+                    .map(move |(i, text)| (name.as_str(), *i, text.as_str()))
+            })
+            .collect();
+        list.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Edits, D::Error> {
+        let list = Vec::<(String, usize, String)>::deserialize(d)?;
+        let mut edits = Edits::new();
+        for (name, i, text) in list {
+            edits.entry(name).or_default().insert(i, text);
+        }
+        Ok(edits)
+    }
 }
 
 /// Milliseconds between progress messages of a run; also the worker's heartbeat, which the page's
@@ -131,8 +169,12 @@ pub struct Frame {
     pub memory_error: Option<String>,
     /// The cross-lane call to draw.
     pub drawn: Option<Drawn>,
-    /// The launch's buffer fills (after a memory edit: the page keeps them for later loads).
-    pub fills: BTreeMap<String, String>,
+    /// The memory edits the launch applied ([`Edits`]; the page keeps them for later loads
+    /// and the link). Those that no longer apply are left out and said in [`Frame::edits_note`].
+    pub edits: Edits,
+    /// What the last load or edit dropped of the memory edits, and why (a buffer renamed or
+    /// gone, cells past a buffer's new end, a value that does not parse); `None` = nothing.
+    pub edits_note: Option<String>,
     /// The entry's parameters in declaration order: the kernel view's argument fields.
     pub params: Vec<ParamField>,
     /// `#kernel-dialect-from`: which dialect runs and why (the launch's `dialect_from`).

@@ -14,14 +14,16 @@
 //! slice; `worker_running` says the run goes on), so that the worker hears the page's cancel
 //! between two slices and keeps the steps run so far.
 
+use std::collections::BTreeMap;
+
 use crosslane_core::kernel::{
     list_kernels, memory::parse_cell, KernelError, KernelTrace, LaneVal, LaunchConfig, Outcome,
-    Replay, StepState, Ty, VarChange,
+    Replay, Space, StepState, Ty, VarChange,
 };
 use crosslane_core::{LaneMask, Level};
 
 use super::protocol::{
-    At, Command, Drawn, Frame, ParamField, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
+    At, Command, Drawn, Edits, Frame, ParamField, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
 };
 use super::tables;
 
@@ -52,6 +54,10 @@ pub struct Session {
     /// The last run was cancelled (said in the status until the next command other than a
     /// show).
     cancelled: bool,
+    /// The memory edits, applied over `config`'s fills at every launch ([`Session::rebuild`]).
+    edits: Edits,
+    /// What the last rebuild dropped of the edits, and why.
+    edits_note: Option<String>,
 }
 
 impl Session {
@@ -88,11 +94,16 @@ impl Session {
             self.cancelled = false;
         }
         match req.command {
-            Command::Load { source, config } => {
+            Command::Load {
+                source,
+                config,
+                edits,
+            } => {
                 self.source = source;
                 self.config = config;
+                self.edits = edits;
                 self.entries = list_kernels(&self.source).unwrap_or_default();
-                self.rebuild();
+                memory_error = self.rebuild();
             }
             Command::Show => {}
             Command::Step => {
@@ -166,18 +177,92 @@ impl Session {
         self.run.as_ref().map(Replay::summary)
     }
 
-    fn rebuild(&mut self) {
+    /// Launches the source with the config and the memory edits. The edits apply over the
+    /// buffers' fills as long as the buffer keeps its name and the cell exists (issue 17: nothing
+    /// the user typed is lost): the launch is made once without them to learn the buffers, then
+    /// with every kept buffer's cells as a comma-list fill. Edits of a buffer gone or renamed,
+    /// and of cells past a buffer's new end, are dropped and said in `edits_note`; one whose
+    /// value does not parse for the buffer's type is dropped and its message returned. While the
+    /// launch fails (a source being typed), the edits are kept as they are.
+    fn rebuild(&mut self) -> Option<String> {
         self.run = None;
         self.fault = None;
-        match Replay::start(&self.source, self.config.clone(), CHECKPOINT_EVERY) {
+        self.edits_note = None;
+        let run = match Replay::start(&self.source, self.config.clone(), CHECKPOINT_EVERY) {
+            Ok(run) => run,
+            Err(e) => {
+                self.fault = Some(e);
+                return None;
+            }
+        };
+        if self.edits.is_empty() {
+            self.run = Some(run);
+            return None;
+        }
+        let mut config = self.config.clone();
+        let mut dropped = Vec::new();
+        let mut invalid = None;
+        let mut kept = Edits::new();
+        for (name, cells) in &self.edits {
+            let Some(b) = run
+                .summary()
+                .initial_memory
+                .buffers
+                .iter()
+                .find(|b| b.name == *name && b.space == Space::Global)
+            else {
+                dropped.push(format!(
+                    "`{name}` is no longer a buffer of this launch: its {} dropped",
+                    cell_list(cells.keys().copied())
+                ));
+                continue;
+            };
+            let len = b.cells.len();
+            if cells.keys().any(|&i| i >= len) {
+                dropped.push(format!(
+                    "`{name}` has {len} cells now: its {} dropped",
+                    cell_list(cells.keys().copied().filter(|&i| i >= len))
+                ));
+            }
+            let mut mine = BTreeMap::new();
+            for (&i, text) in cells.range(..len) {
+                match parse_cell(b.elem, text, &format!("{name}[{i}]")) {
+                    Ok(_) => {
+                        mine.insert(i, text.trim().to_string());
+                    }
+                    Err(e) => invalid = Some(format!("{}: {}", e.field, e.message)),
+                }
+            }
+            if mine.is_empty() {
+                continue;
+            }
+            let mut fill = String::with_capacity(len * 4);
+            for (i, c) in b.cells.iter().enumerate() {
+                if i > 0 {
+                    fill.push(',');
+                }
+                match mine.get(&i) {
+                    Some(text) => fill.push_str(text),
+                    None => fill.push_str(&c.as_ref().map_or("undef".into(), tables::value_text)),
+                }
+            }
+            config.args.insert(name.clone(), fill);
+            kept.insert(name.clone(), mine);
+        }
+        self.edits = kept;
+        if !dropped.is_empty() {
+            self.edits_note = Some(format!("memory edits dropped: {}", dropped.join("; ")));
+        }
+        drop(run);
+        match Replay::start(&self.source, config, CHECKPOINT_EVERY) {
             Ok(run) => self.run = Some(run),
             Err(e) => self.fault = Some(e),
         }
+        invalid
     }
 
-    /// A memory cell edited before the first step: checked, then applied as the buffer's
-    /// initial fill (a comma list of every cell) and the launch rebuilt. Returns the message of
-    /// a cell that does not parse.
+    /// A memory cell edited before the first step: checked, then kept with the other edits
+    /// and the launch rebuilt. Returns the message of a cell that does not parse.
     fn edit(&mut self, buffer: usize, index: usize, text: &str) -> Option<String> {
         let b = self
             .trace()
@@ -186,20 +271,11 @@ impl Session {
         if let Err(e) = parse_cell(b.elem, text, &format!("{}[{index}]", b.name)) {
             return Some(format!("{}: {}", e.field, e.message));
         }
-        let mut fill = String::with_capacity(b.cells.len() * 4);
-        for (i, c) in b.cells.iter().enumerate() {
-            if i > 0 {
-                fill.push(',');
-            }
-            if i == index {
-                fill.push_str(text.trim());
-            } else {
-                fill.push_str(&c.as_ref().map_or("undef".into(), tables::value_text));
-            }
-        }
-        self.config.args.insert(b.name.clone(), fill);
-        self.rebuild();
-        None
+        self.edits
+            .entry(b.name)
+            .or_default()
+            .insert(index, text.trim().to_string());
+        self.rebuild()
     }
 
     /// The frame at `at`, replayed from the nearest checkpoint.
@@ -210,7 +286,8 @@ impl Session {
             pos,
             len,
             entries: self.entries.clone(),
-            fills: self.config.args.clone(),
+            edits: self.edits.clone(),
+            edits_note: self.edits_note.clone(),
             ..Frame::default()
         };
         if let Some(e) = &self.fault {
@@ -514,4 +591,21 @@ pub fn worker_request(request: &str, progress: &js_sys::Function, stop: bool) ->
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn worker_running() -> bool {
     SESSION.with(|s| s.try_borrow().is_ok_and(|s| s.running()))
+}
+
+/// "cell 3" or "cells 3, 40, 41" (at most eight, then how many more).
+fn cell_list(cells: impl Iterator<Item = usize>) -> String {
+    let all: Vec<usize> = cells.collect();
+    let shown: Vec<String> = all.iter().take(8).map(usize::to_string).collect();
+    let more = all.len().saturating_sub(8);
+    let word = if all.len() == 1 {
+        "edit of cell"
+    } else {
+        "edits of cells"
+    };
+    if more > 0 {
+        format!("{word} {} and {more} more", shown.join(", "))
+    } else {
+        format!("{word} {}", shown.join(", "))
+    }
 }

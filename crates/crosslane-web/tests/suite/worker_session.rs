@@ -5,7 +5,7 @@
 use std::cell::Cell;
 
 use crosslane_core::kernel::{LaunchConfig, Limits};
-use crosslane_web::worker::protocol::{At, Command, Frame, Request};
+use crosslane_web::worker::protocol::{At, Command, Edits, Frame, Request};
 use crosslane_web::worker::session::Session;
 
 /// Two warps of 32 lanes; each lane adds its neighbour's value (lane t reads lane t ^ 1, CUDA
@@ -75,6 +75,7 @@ fn stepping_back_shows_what_stepping_forward_showed() {
         Command::Load {
             source: XOR_TWICE.into(),
             config: config(64, Limits::default()),
+            edits: Default::default(),
         },
         0,
     );
@@ -127,6 +128,7 @@ fn a_cancelled_run_keeps_the_steps_it_ran() {
         Command::Load {
             source: ENDLESS.into(),
             config: config(32, limits),
+            edits: Default::default(),
         },
         0,
     );
@@ -183,4 +185,134 @@ fn a_cancelled_run_keeps_the_steps_it_ran() {
     );
     assert_eq!((on.pos, on.len), (ran + 10, ran + 10));
     assert_eq!(on.status, format!("paused after {} steps", ran + 10));
+}
+
+/// Doubles every cell of `dst`, one cell per thread.
+const DOUBLE: &str = "__global__ void k(int *dst) {
+    int v = dst[threadIdx.x];
+    dst[threadIdx.x] = v * 2;
+}";
+
+/// The value of memory cell `index` of buffer 0 in a memory table (an editable cell's input
+/// value, or the cell's text).
+fn mem(memory_html: &str, index: usize) -> Option<String> {
+    let at = format!(r#"data-buffer="0" data-index="{index}""#);
+    if let Some(v) = memory_html.split(&format!(r#"{at} value=""#)).nth(1) {
+        return Some(v[..v.find('"')?].to_string());
+    }
+    let td = memory_html.split(&at).nth(1)?;
+    let text = &td[td.find('>')? + 1..];
+    Some(text[..text.find('<')?].to_string())
+}
+
+fn load(s: &mut Session, source: &str, threads: usize, edits: &Edits) -> Frame {
+    ask(
+        s,
+        Command::Load {
+            source: source.into(),
+            config: config(threads, Limits::default()),
+            edits: edits.clone(),
+        },
+        0,
+    )
+}
+
+fn edits(cells: &[(&str, usize, &str)]) -> Edits {
+    let mut e = Edits::new();
+    for (name, i, text) in cells {
+        e.entry((*name).to_string())
+            .or_default()
+            .insert(*i, (*text).to_string());
+    }
+    e
+}
+
+/// Issue 17: a memory edit stays through a source edit and a launch change as long as its
+/// buffer keeps its name and the cell exists; what is dropped is said.
+#[test]
+fn memory_edits_survive_source_and_launch_changes_while_their_cell_exists() {
+    let mut s = Session::default();
+    let first = load(&mut s, DOUBLE, 32, &Edits::new());
+    // The default fill `index`: cell i holds i.
+    assert_eq!(mem(first.memory_html.as_str(), 2).as_deref(), Some("2"));
+    let edited = ask(
+        &mut s,
+        Command::Edit {
+            buffer: 0,
+            index: 2,
+            text: " 999 ".into(),
+        },
+        0,
+    );
+    assert_eq!(edited.memory_error, None);
+    assert_eq!(edited.edits, edits(&[("dst", 2, "999")]));
+    assert_eq!(mem(edited.memory_html.as_str(), 2).as_deref(), Some("999"));
+
+    // A comment added to the source: the page loads again with its edits, which stay.
+    let noted = load(&mut s, &format!("{DOUBLE}\n// note"), 32, &edited.edits);
+    assert_eq!(noted.edits, edited.edits);
+    assert_eq!(noted.edits_note, None);
+    assert_eq!(mem(noted.memory_html.as_str(), 2).as_deref(), Some("999"));
+
+    // 64 threads: the buffer grows to 64 cells; the edit stays, the new cells are `index`.
+    let wider = load(&mut s, DOUBLE, 64, &noted.edits);
+    assert_eq!(wider.edits, edited.edits);
+    assert_eq!(mem(wider.memory_html.as_str(), 2).as_deref(), Some("999"));
+    assert_eq!(mem(wider.memory_html.as_str(), 40).as_deref(), Some("40"));
+    // Run: dst[2] = 999 * 2.
+    let done = ask(&mut s, Command::Run { target: None }, 0);
+    assert_eq!(mem(done.memory_html.as_str(), 2).as_deref(), Some("1998"));
+    assert_eq!(mem(done.memory_html.as_str(), 40).as_deref(), Some("80"));
+
+    // 16 threads: cell 40 is gone and its edit dropped, said; cell 2 stays.
+    let both = edits(&[("dst", 2, "999"), ("dst", 40, "7")]);
+    let narrower = load(&mut s, DOUBLE, 16, &both);
+    assert_eq!(narrower.edits, edited.edits);
+    let note = narrower.edits_note.expect("the dropped edit is said");
+    assert!(note.contains("`dst` has 16 cells now"), "{note}");
+    assert!(note.contains("edit of cell 40"), "{note}");
+
+    // The buffer renamed: its edits no longer apply and the note names it.
+    let renamed = load(&mut s, &DOUBLE.replace("dst", "out"), 32, &edited.edits);
+    assert!(renamed.edits.is_empty());
+    assert_eq!(mem(renamed.memory_html.as_str(), 2).as_deref(), Some("2"));
+    let note = renamed.edits_note.expect("the dropped edit is said");
+    assert!(note.contains("`dst` is no longer a buffer"), "{note}");
+}
+
+#[test]
+fn a_source_that_does_not_parse_yet_keeps_the_edits_and_a_bad_value_is_refused() {
+    let mut s = Session::default();
+    let kept = edits(&[("dst", 2, "999")]);
+    // Half typed: no launch, so nothing to check the edits against; they stay.
+    let broken = load(&mut s, "__global__ void k(int *dst) { int v = ", 32, &kept);
+    assert!(broken.error.is_some());
+    assert_eq!(broken.edits, kept);
+    assert_eq!(broken.edits_note, None);
+    // `abc` is no int: refused with the cell named, the others kept.
+    let bad = load(
+        &mut s,
+        DOUBLE,
+        32,
+        &edits(&[("dst", 2, "999"), ("dst", 3, "abc")]),
+    );
+    let message = bad.memory_error.expect("the bad cell is said");
+    assert!(message.starts_with("dst[3]"), "{message}");
+    assert_eq!(bad.edits, kept);
+    assert_eq!(mem(bad.memory_html.as_str(), 3).as_deref(), Some("3"));
+}
+
+/// The page and the worker speak JSON: a load with memory edits crosses unchanged.
+#[test]
+fn a_load_with_memory_edits_crosses_as_json() {
+    let req = Request {
+        command: Command::Load {
+            source: DOUBLE.into(),
+            config: config(32, Limits::default()),
+            edits: edits(&[("dst", 2, "999"), ("dst", 40, "7")]),
+        },
+        at: At::default(),
+    };
+    let json = serde_json::to_string(&req).unwrap();
+    assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), req);
 }

@@ -44,6 +44,15 @@ use super::machine::typed_run::TypedState;
 use super::machine::*;
 pub use super::trace::*;
 
+/// Most threads in one block the interpreter launches (the product of the block's dimensions):
+/// CUDA's limit of 1024 threads per block (CUDA C++ Programming Guide, "Thread Hierarchy"),
+/// which every dialect's launch here shares.
+pub const MAX_THREADS_PER_BLOCK: usize = 1024;
+
+/// Most blocks in one launch (the product of the grid's dimensions): a budget of this
+/// interpreter, far below the hardware grid limits, so that a launch stays one a page can step.
+pub const MAX_BLOCKS: usize = 65_536;
+
 /// How to launch a kernel. Every field is optional; see [`Launch`] for what is chosen.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -218,15 +227,15 @@ impl Executor {
         };
         let grid_dim = config.grid_dim.unwrap_or([1, 1, 1]);
         let threads = dims_total(block_dim)
-            .filter(|t| (1..=1024).contains(t))
+            .filter(|t| (1..=MAX_THREADS_PER_BLOCK).contains(t))
             .ok_or_else(|| {
                 at(format!(
-                    "threads per block must be 1..=1024, got {block_dim:?}"
+                    "threads per block must be 1..={MAX_THREADS_PER_BLOCK}, got {block_dim:?}"
                 ))
             })?;
         let blocks = dims_total(grid_dim)
-            .filter(|b| (1..=65_536).contains(b))
-            .ok_or_else(|| at(format!("blocks must be 1..=65536, got {grid_dim:?}")))?;
+            .filter(|b| (1..=MAX_BLOCKS).contains(b))
+            .ok_or_else(|| at(format!("blocks must be 1..={MAX_BLOCKS}, got {grid_dim:?}")))?;
         if let Some(b) = f.launch_bounds {
             if threads as u64 > b {
                 return Err(at(format!(

@@ -52,7 +52,9 @@ use serde::Serialize;
 use crate::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
-pub use exec::{run_kernel, run_kernel_traced, Executor, LaunchConfig};
+pub use exec::{
+    run_kernel, run_kernel_traced, Executor, LaunchConfig, MAX_BLOCKS, MAX_THREADS_PER_BLOCK,
+};
 pub use lane_row::{LaneRow, ReasonTable};
 pub use memory::{Buffer, Memory, Space};
 pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};

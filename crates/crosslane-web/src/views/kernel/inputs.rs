@@ -93,19 +93,85 @@ pub fn fields_html(
     html
 }
 
-/// A length field's text: empty = the default (`None`), else a whole number of at least 1.
+/// A count field's text (a launch dimension, a budget, a buffer length): empty = the default
+/// (`None`), else a whole number in `1..=max` (`_` may group digits). `field` names the field
+/// and `empty` says what leaving it empty means.
 ///
 /// # Errors
-/// The message shown for anything else.
-pub fn parse_len(name: &str, text: &str) -> Result<Option<usize>, String> {
+/// The message shown, naming the field and the allowed range: "is not a whole number" for text
+/// that is not one, "is out of range" for a whole number outside `1..=max` (`0`, `-5`, or more
+/// digits than any count has).
+pub fn parse_count(field: &str, text: &str, max: u64, empty: &str) -> Result<Option<u64>, String> {
     let t = text.trim().replace('_', "");
     if t.is_empty() {
         return Ok(None);
     }
-    match t.parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(Some(n)),
+    let range = if max == u64::MAX {
+        "1 or more".to_string()
+    } else {
+        format!("1..={max}")
+    };
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(&t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{field}: `{t}` is not a whole number: give {range} ({empty})"
+        ));
+    }
+    match t.parse::<u64>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(Some(n)),
         _ => Err(format!(
-            "{name} length: `{t}` is not a whole number ≥ 1 (leave it empty for one cell per thread)"
+            "{field}: `{t}` is out of range: give {range} ({empty})"
         )),
+    }
+}
+
+/// A length field's text: empty = the default (`None`), else a whole number of at least 1 (the
+/// memory budget bounds it when the kernel launches).
+///
+/// # Errors
+/// The message shown for anything else ([`parse_count`]).
+pub fn parse_len(name: &str, text: &str) -> Result<Option<usize>, String> {
+    parse_count(
+        &format!("{name} length"),
+        text,
+        u64::MAX,
+        "leave it empty for one cell per thread",
+    )
+    .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_names_its_field_and_range_and_tells_a_bad_number_from_text() {
+        assert_eq!(parse_count("blocks", " 4 ", 65_536, "x"), Ok(Some(4)));
+        assert_eq!(parse_count("blocks", "", 65_536, "x"), Ok(None));
+        assert_eq!(parse_count("blocks", "1_000", 65_536, "x"), Ok(Some(1000)));
+        assert_eq!(
+            parse_count("blocks", "99999999999999999999", 65_536, "leave it empty for 1"),
+            Err("blocks: `99999999999999999999` is out of range: give 1..=65536 (leave it empty for 1)".into())
+        );
+        assert_eq!(
+            parse_count("blocks", "65537", 65_536, "x"),
+            Err("blocks: `65537` is out of range: give 1..=65536 (x)".into())
+        );
+        assert_eq!(
+            parse_len("dst", "zz!"),
+            Err("dst length: `zz!` is not a whole number: give 1 or more (leave it empty for one cell per thread)".into())
+        );
+        for bad in ["0", "-5"] {
+            let e = parse_len("dst", bad).unwrap_err();
+            assert!(
+                e.starts_with(&format!(
+                    "dst length: `{bad}` is out of range: give 1 or more"
+                )),
+                "{e}"
+            );
+        }
+        assert!(parse_count("blocks", "-", 9, "x")
+            .unwrap_err()
+            .contains("not a whole number"));
     }
 }

@@ -33,7 +33,9 @@ const PROBE: &str = "enable subgroups;\n@group(0) @binding(0) var<storage, read_
 /// The panel's state: the device once opened (kept for the next run).
 type Device = State<Option<Rc<WebGpu>>>;
 
-/// Adds the panel under the kernel view and wires its button.
+/// Adds the panel to the kernel view's grid, a row across both columns under them, and wires
+/// its button. The panel is shown only while the source is a WGSL compute shader (the only
+/// kernels it runs on the GPU); for CUDA, HIP, Ascend C and the other dialects it is hidden.
 ///
 /// # Errors
 /// A DOM call that fails.
@@ -58,7 +60,13 @@ size the GPU shows: match, mismatch, or indeterminate by the spec.</p>
 <div id="kernel-gpu-result"></div>"#,
         ),
     );
-    section.append_child(&panel)?;
+    panel.set_attribute("hidden", "")?;
+    // Inside the view's grid (web/kernel.css: `grid-column: 1 / -1`), so it has the cards'
+    // margins at every width.
+    match section.query_selector(".kernel-layout")? {
+        Some(grid) => grid.append_child(&panel)?,
+        None => section.append_child(&panel)?,
+    };
     let button: HtmlElement = by_id(&doc, "kernel-gpu-run")?;
     let gpu: Device = State::new(None);
     kit::listen(&button, "click", move |_| {
@@ -117,7 +125,11 @@ fn refresh_bindings() -> Js<()> {
     let doc = document()?;
     let table: HtmlElement = by_id(&doc, "kernel-gpu-bindings")?;
     let source = by_id::<HtmlTextAreaElement>(&doc, "kernel-source")?.value();
-    let bindings = if is_wgsl(&source) {
+    let wgsl = is_wgsl(&source);
+    if let Ok(panel) = by_id::<HtmlElement>(&doc, "kernel-wgsl-gpu") {
+        panel.set_hidden(!wgsl);
+    }
+    let bindings = if wgsl {
         prepare(&source, &LaunchConfig::default())
             .map(|p| p.bindings)
             .unwrap_or_default()
@@ -184,6 +196,21 @@ fn refresh_bindings() -> Js<()> {
     }
     kit::set_html(&table, &html);
     Ok(())
+}
+
+/// Shows or hides the panel for `source` (the kernel view calls it after every frame: a link
+/// or Back puts a source in the editor without an `input` event), rebuilding the bindings when
+/// the source becomes or stops being WGSL.
+pub fn follow(source: &str) {
+    let Ok(doc) = document() else {
+        return;
+    };
+    let Ok(panel) = by_id::<HtmlElement>(&doc, "kernel-wgsl-gpu") else {
+        return;
+    };
+    if panel.hidden() == is_wgsl(source) {
+        let _ = refresh_bindings();
+    }
 }
 
 fn status(text: &str, state: &str) {
