@@ -219,6 +219,7 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
             ("id", "maca-canvas"),
             ("role", "img"),
             ("aria-label", "lane diagram"),
+            ("aria-describedby", "maca-lanes"),
         ],
     )?;
     let memory: HtmlElement = el_as(
