@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
+import { ARTIFACTS, PAGE_URL, launch, open, rendered, showView } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -104,3 +104,52 @@ test('screenshot: the band over lane 0 explains the disagreement on hover', asyn
   await page.close();
   assert.deepEqual(browser.pageErrors, [], 'no page errors or console errors');
 });
+
+// Issue 17 items 3 and 4: the lane numbers drawn over the "disagree" band keep 4.5:1 (WCAG
+// 1.4.3) in both themes. The band's colour is read back from the canvas (the most common pixel
+// down lane 0's column, which the band covers from top to bottom); the lane numbers' colour is
+// the theme's for the scene's lane-number colour (render/scene.rs LANE_NUMBER = #475569, through
+// the --draw-* properties render/theme.rs reads).
+for (const theme of ['light', 'dark']) {
+  test(`${theme} theme: lane numbers on the disagree band have contrast >= 4.5:1`, async () => {
+    const page = await open(browser, `${PAGE_URL}?theme=${theme}`);
+    await rendered(page, () => showView(page, 'compare'));
+    assert.match(await page.getAttribute('canvas#compare-canvas', 'data-disagree'), /^0(,|$)/);
+    const found = await page.$eval('canvas#compare-canvas', (c) => {
+      const css = getComputedStyle(c);
+      const resolve = (role, hex) => {
+        const v = [`--draw-${role}-${hex}`, `--draw-${hex}`]
+          .map((p) => css.getPropertyValue(p).trim()).find(Boolean) ?? `#${hex}`;
+        const probe = document.createElement('span');
+        probe.style.color = v;
+        document.body.append(probe);
+        const rgb = getComputedStyle(probe).color.match(/\d+/g).slice(0, 3).map(Number);
+        probe.remove();
+        return rgb;
+      };
+      const dpr = c.width / c.getBoundingClientRect().width;
+      const pitch = (c.getBoundingClientRect().width - 64 - 12) / 64;
+      const x = Math.round((64 + pitch / 2) * dpr);
+      const data = c.getContext('2d').getImageData(x, 0, 1, c.height).data;
+      const counts = new Map();
+      for (let i = 0; i < data.length; i += 4) {
+        const k = `${data[i]},${data[i + 1]},${data[i + 2]}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+      const band = [...counts].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+      return { band, number: resolve('text', '475569') };
+    });
+    const lum = ([r, g, b]) => {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const [hi, lo] = [lum(found.number), lum(found.band)].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    assert.ok(ratio >= 4.5, `${theme}: lane numbers ${found.number} on band ${found.band}: ${ratio.toFixed(2)}:1`);
+    if (theme === 'dark') {
+      // The band is the dark palette's, not the light one's pale amber (#fffbeb).
+      assert.ok(lum(found.band) < 0.1, `dark band ${found.band}`);
+    }
+    await page.close();
+  });
+}

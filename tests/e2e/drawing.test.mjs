@@ -72,13 +72,14 @@ test('128 lanes: every value drawn, the drawing scrolls in its own box', async (
   assert.deepEqual(results, Array.from({ length: 128 }, (_, i) => String(i ^ 1)));
   const svg = await svgOf(page);
   for (const v of results) assert.ok(svg.includes(`>${v}</text>`), `${v} drawn in the SVG`);
-  // Lanes stay at least 11 px wide: the canvas is wider than its box, which scrolls.
+  // Lanes stay at least 14 px wide (a 12 px box for a 10 px value): the canvas is wider than its
+  // box, which scrolls.
   const sizes = await page.$eval('canvas#lane-canvas', (c) => ({
     canvas: c.getBoundingClientRect().width,
     box: c.parentElement.clientWidth,
     overflow: getComputedStyle(c.parentElement).overflowX,
   }));
-  assert.ok(sizes.canvas >= 64 + 12 + 128 * 11 - 1, JSON.stringify(sizes));
+  assert.ok(sizes.canvas >= 64 + 12 + 128 * 14 - 1, JSON.stringify(sizes));
   assert.equal(sizes.overflow, 'auto');
   assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= window.innerWidth));
   await page.locator('#stage').screenshot({ path: join(ARTIFACTS, 'drawing-128.png') });
@@ -86,5 +87,69 @@ test('128 lanes: every value drawn, the drawing scrolls in its own box', async (
   await rendered(page, () => page.fill('input#lane-count', '32'));
   const back = await page.$eval('canvas#lane-canvas', (c) => c.getBoundingClientRect().width <= c.parentElement.clientWidth + 1);
   assert.ok(back);
+  await page.close();
+});
+
+/** Every font size in an SVG text, with the text. */
+function fontSizes(svg) {
+  return [...svg.matchAll(/<text[^>]* font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)]
+    .map((m) => ({ size: Number(m[1]), text: m[2] }));
+}
+
+// The smallest value font the issue asks for: "about 10–11 px" (render/scene.rs MIN_FONT).
+const MIN_FONT = 10;
+
+/** Inclusive prefix sums of lane * 123457, computed here (WGSL subgroupInclusiveAdd: lane i gets
+ * the sum over lanes 0..=i), as decimal strings. */
+const scanSums = (lanes) => Array.from({ length: lanes }, (_, i) => String((123457 * i * (i + 1)) / 2));
+
+test('128 lanes of ten-digit sums at 1440 px: every value at 10 px or more, on a solid patch', async () => {
+  const page = await open(browser, PAGE_URL);
+  await chooseOp(page, 'wgsl', 'subgroupInclusiveAdd', 128);
+  await rendered(page, () => page.fill('input#values', 'lane*123457'));
+  const expected = scanSums(128);
+  assert.equal(expected[127], '1003458496');
+  const results = await page.$$eval('#lanes tr[data-lane] td.result', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(results, expected);
+  const svg = await svgOf(page);
+  const texts = fontSizes(svg);
+  for (const v of expected) {
+    const drawn = texts.find((t) => t.text === v);
+    assert.ok(drawn, `${v} drawn in the SVG`);
+    assert.ok(drawn.size >= MIN_FONT, `${v} at ${drawn.size} px`);
+  }
+  for (const t of texts) assert.ok(t.size >= MIN_FONT, `"${t.text}" at ${t.size} px`);
+  // The computed results' grid pattern stops at a solid patch in the box's fill under each
+  // value: the last lane's label has a rect of its fill drawn just before it.
+  const last = svg.slice(svg.lastIndexOf('<g class="lane computed">'));
+  const fill = /<rect [^>]*fill="(#[0-9a-f]+)"/.exec(last)[1];
+  assert.match(last, new RegExp(`<rect [^>]*fill="${fill}"/><text [^>]*>1003458496</text>`));
+  await page.locator('#stage').screenshot({ path: join(ARTIFACTS, 'drawing-scan-128-large.png') });
+  await page.close();
+});
+
+test('at 390 px the drawing keeps 10 px values and scrolls sideways instead of shrinking', async () => {
+  const page = await open(browser, PAGE_URL);
+  await page.setViewportSize({ width: 390, height: 900 });
+  await chooseOp(page, 'wgsl', 'subgroupInclusiveAdd', 32);
+  await rendered(page, () => page.fill('input#values', 'lane*123457'));
+  for (const lanes of [32, 64, 128]) {
+    if (lanes !== 32) await rendered(page, () => page.fill('input#lane-count', String(lanes)));
+    const svg = await svgOf(page);
+    const texts = fontSizes(svg);
+    for (const v of scanSums(lanes)) assert.ok(texts.some((t) => t.text === v), `${lanes} lanes: ${v} drawn`);
+    for (const t of texts) assert.ok(t.size >= MIN_FONT, `${lanes} lanes: "${t.text}" at ${t.size} px`);
+    const sizes = await page.$eval('canvas#lane-canvas', (c) => ({
+      canvas: c.getBoundingClientRect().width,
+      box: c.parentElement.clientWidth,
+      scroll: c.parentElement.scrollWidth,
+    }));
+    // 14 px a lane at least, plus the 64 px row labels and the 12 px right margin.
+    assert.ok(sizes.canvas >= 64 + 12 + 14 * lanes - 1, `${lanes} lanes: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.scroll > sizes.box, `${lanes} lanes: the drawing's own box scrolls`);
+    assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= window.innerWidth),
+      `${lanes} lanes: no sideways page scroll`);
+    if (lanes === 32) await page.locator('#stage').screenshot({ path: join(ARTIFACTS, 'drawing-390-32.png') });
+  }
   await page.close();
 });

@@ -59,6 +59,9 @@ test('PNG, SVG, JSON and CSV exports of the seed 000 scenario', async () => {
 
   const svg = text((await exported(page, '#export-svg')).href);
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  // A file is not hovered: the legend names "UNDEFINED" without "(hover: why)" (issue 17, item 7).
+  assert.ok(svg.includes('>UNDEFINED</text>'), 'the legend keeps its UNDEFINED entry');
+  assert.ok(!/hover/i.test(svg), 'no hover hint in the SVG export');
   results.forEach((v, lane) => {
     assert.ok(svg.includes(`lane ${lane} ← lane ${lane ^ 1}: ${v}`), `lane ${lane} in the SVG`);
   });

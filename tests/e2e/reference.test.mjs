@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
+import { ARTIFACTS, PAGE_URL, launch, open, rendered, showView } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -129,6 +129,48 @@ test('an opened example gives the same results in the op view as in the referenc
   }
   await page.close();
 });
+
+// Issue 17 item 3: the example drawings follow the page theme (the same --draw-* custom
+// properties the canvases read), under ?theme=dark and under prefers-color-scheme: dark.
+for (const how of ['?theme=dark', 'prefers-color-scheme']) {
+  test(`reference example drawings are dark under ${how}`, async () => {
+    const page = await browser.context.newPage();
+    if (how === 'prefers-color-scheme') await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${PAGE_URL}${how.startsWith('?') ? how : ''}`);
+    await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
+    await rendered(page, () => showView(page, 'reference'));
+    const art = 'article[data-op="__ballot_sync"]';
+    await page.locator(art).scrollIntoViewIfNeeded();
+    await page.waitForSelector(`${art} .example-drawing svg`);
+    const colours = await page.$eval(`${art} .example-drawing svg`, (svg) => {
+      const lum = (c) => {
+        const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+          v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const background = getComputedStyle(svg.querySelector(':scope > rect')).fill;
+      const inputs = [...svg.querySelectorAll('g.lane.input > rect:first-of-type')].map((r) => getComputedStyle(r).fill);
+      const labels = [...svg.querySelectorAll('g.lane > text')].map((t) => getComputedStyle(t).fill);
+      const legend = [...svg.querySelectorAll(':scope > text')].map((t) => getComputedStyle(t).fill);
+      return {
+        background: lum(background),
+        inputs: inputs.map(lum),
+        labels: labels.map(lum),
+        legend: legend.map(lum),
+        theme: document.documentElement.dataset.theme,
+      };
+    });
+    assert.equal(colours.theme, 'dark');
+    assert.ok(colours.background < 0.05, `background luminance ${colours.background}`);
+    assert.ok(colours.inputs.length > 0 && colours.inputs.every((l) => l < 0.1), `input boxes ${colours.inputs}`);
+    // Text is light on the dark drawing.
+    assert.ok(colours.labels.length > 0 && colours.labels.every((l) => l > 0.4), `labels ${colours.labels}`);
+    assert.ok(colours.legend.length > 0 && colours.legend.every((l) => l > 0.3), `legend ${colours.legend}`);
+    await page.locator(art).screenshot({ path: join(ARTIFACTS, `reference-dark-${how.startsWith('?') ? 'query' : 'media'}.png`) });
+    await page.close();
+  });
+}
 
 test('screenshot: the reference', async () => {
   const page = await openReference();

@@ -256,6 +256,15 @@ fn draw_box(pen: &mut Pen, b: &BoxItem, pal: &Palette) -> Js<()> {
         if b.paint.dashed { &[3.0, 2.0] } else { SOLID },
     )?;
     pen.stroke_rect(r.x + 0.5, r.y + 0.5, (r.w - 1.0).max(0.5), r.h - 1.0);
+    if let Some(back) = b.label_backing() {
+        pen.fill_rect(
+            &pal.get(Role::Fill, b.paint.fill),
+            back.x,
+            back.y,
+            back.w,
+            back.h,
+        );
+    }
     if let Some(label) = &b.label {
         pen.font(&format!("600 {}px {FONT}", b.font));
         pen.fill(&pal.ink(b.paint.fill, b.paint.ink));

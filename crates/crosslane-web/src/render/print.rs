@@ -55,6 +55,41 @@ fn without_hover_hint(text: &str) -> String {
     out
 }
 
+/// `scene` with the hover hints removed from its free text (the legend's `UNDEFINED (hover:
+/// why)` → `UNDEFINED`): for the SVG export, a file no one hovers (issue 17, item 7). The boxes'
+/// `<title>` texts stay, for they hold each lane's value and reason.
+pub fn without_hover_hints(scene: &Scene) -> Scene {
+    let items = scene
+        .items
+        .iter()
+        .map(|item| match item {
+            Item::Text {
+                x,
+                y,
+                text,
+                size,
+                color,
+                anchor,
+                bold,
+            } => Item::Text {
+                x: *x,
+                y: *y,
+                text: without_hover_hint(text),
+                size: *size,
+                color,
+                anchor: *anchor,
+                bold: *bold,
+            },
+            other => other.clone(),
+        })
+        .collect();
+    Scene {
+        width: scene.width,
+        height: scene.height,
+        items,
+    }
+}
+
 /// `scene` moved down under a title band with `title`, its hover hints removed.
 pub fn for_print(scene: &Scene, title: &str) -> Scene {
     let dy = TITLE_HEIGHT;

@@ -101,6 +101,33 @@ impl BoxItem {
             w > self.rect.w - 2.0 && w <= self.rect.h - 2.0
         })
     }
+
+    /// The solid patch both back ends paint in the box's fill behind the label of a patterned
+    /// box, so the pattern's marks (a computed result's grid, an undefined lane's hatching)
+    /// never cross the digits: the label's extent (as estimated for layout, a pixel around it),
+    /// turned with the label, within the box. `None` for a plain box or one without label.
+    pub fn label_backing(&self) -> Option<Rect> {
+        let label = self.label.as_deref().filter(|l| !l.is_empty())?;
+        if self.paint.pattern == Pattern::Solid {
+            return None;
+        }
+        let (along, across) = (text_width(label, self.font) + 2.0, self.font + 2.0);
+        let (w, h) = if self.rotated() {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        let (w, h) = (
+            w.min(self.rect.w - 2.0).max(0.0),
+            h.min(self.rect.h - 2.0).max(0.0),
+        );
+        Some(Rect {
+            x: self.rect.cx() - w / 2.0,
+            y: self.rect.y + (self.rect.h - h) / 2.0,
+            w,
+            h,
+        })
+    }
 }
 
 /// An arrow from result lane `lane` (tail, at the result row) to input lane `to` (head, at the
@@ -245,6 +272,10 @@ const ARROW_BAND: f64 = 120.0;
 const LEGEND_ROW: f64 = 20.0;
 const MUTED: &str = "#64748b";
 const INK: &str = "#0f172a";
+/// The lane numbers' colour: darker than [`MUTED`], for they are also drawn over the portability
+/// view's "disagree" band ([`crate::render::stack::BAND`]) and must keep 4.5:1 there (WCAG 1.4.3);
+/// `--draw-475569` in `web/style.css` is its dark-theme colour.
+pub const LANE_NUMBER: &str = "#475569";
 
 /// Approximate advance of one character at font size `size` (the UI font is a sans-serif; a
 /// slight overestimate keeps labels inside their boxes on both back ends).
@@ -258,12 +289,16 @@ fn box_gap(pitch: f64) -> f64 {
     (pitch * 0.14).clamp(1.0, 4.0)
 }
 
-/// The narrowest lane pitch: below it no value could be drawn at a readable size even rotated,
-/// so the drawing is made wider than asked (its canvas scrolls sideways inside its own box).
-pub const MIN_PITCH: f64 = 11.0;
+/// The narrowest lane pitch: below it no value could be drawn at [`MIN_FONT`] even rotated (a
+/// box of `MIN_PITCH - box_gap` = 12 px holds a 10 px line with a pixel either side), so the
+/// drawing is made wider than asked (its canvas scrolls sideways inside its own box: 128 lanes
+/// are 1868 px wide, 32 lanes 524 px on a 390 px phone).
+pub const MIN_PITCH: f64 = 14.0;
 
-/// The smallest font a value label is drawn at.
-const MIN_FONT: f64 = 7.0;
+/// The smallest font a value label is drawn at, in CSS pixels: readable on screen and in the
+/// exports (issue 17, item 5: "every result value is readable"; a value too long for its lane
+/// is turned a quarter, or the drawing widened, never set smaller).
+pub const MIN_FONT: f64 = 10.0;
 
 /// How one row's value labels are set: one font size for the row, and the row's box height.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -272,12 +307,12 @@ struct RowLabels {
     height: f64,
 }
 
-/// The largest of 12, 10, 8 px at which every label of the row fits across its box; where none
+/// The largest of 12, 11, 10 px at which every label of the row fits across its box; where none
 /// does (long values in narrow lanes), the largest font the box width allows, with the labels
 /// that do not fit across drawn rotated ([`BoxItem::rotated`]) and the row as tall as its
 /// longest label. Every value is drawn either way.
 fn row_labels(labels: &[String], box_w: f64) -> RowLabels {
-    if let Some(font) = [12.0, 10.0, 8.0]
+    if let Some(font) = [12.0, 11.0, MIN_FONT]
         .into_iter()
         .find(|&s| labels.iter().all(|l| text_width(l, s) <= box_w - 2.0))
     {
@@ -587,7 +622,7 @@ fn lane_numbers(
             y: baseline,
             text: lane.to_string(),
             size,
-            color: MUTED,
+            color: LANE_NUMBER,
             anchor: Anchor::Middle,
             bold: false,
         });
@@ -855,10 +890,10 @@ mod tests {
             scalar: false,
             label: None,
         };
-        // 800 px would give 5.7-pixel lanes: the drawing widens to 11 px a lane (64 + 12 px of
+        // 800 px would give 5.7-pixel lanes: the drawing widens to 14 px a lane (64 + 12 px of
         // margins), and scrolls in its box.
         let scene = build(&step, 800.0);
-        assert_eq!(scene.width, 64.0 + 12.0 + 128.0 * 11.0);
+        assert_eq!(scene.width, 64.0 + 12.0 + 128.0 * 14.0);
         let mut boxes = 0;
         for b in scene.boxes().filter(|b| b.lane.is_some()) {
             assert!(
@@ -866,7 +901,7 @@ mod tests {
                 "{:?}",
                 b.rect
             );
-            assert!(b.rect.w > 9.0);
+            assert!(b.rect.w >= 12.0);
             boxes += 1;
         }
         assert_eq!(boxes, 256);
@@ -874,8 +909,9 @@ mod tests {
         for i in 0..128usize {
             let b = scene.lane_box(Row::Result, i).unwrap();
             assert_eq!(b.label.as_deref(), Some((i ^ 1).to_string().as_str()));
-            assert!(b.font >= 7.0);
-            // 7-pixel font in 9.5-pixel boxes: one digit fits across, two need the turn.
+            assert!(b.font >= 10.0);
+            // A 10-pixel font in 12-pixel boxes (6.2 px a digit, 1 px either side): one digit
+            // fits across, two need the turn.
             assert_eq!(b.rotated(), (i ^ 1) >= 10, "lane {i}");
         }
         assert!(scene.height > 0.0);
@@ -909,7 +945,7 @@ mod tests {
                 "lane {i}: {label} in {:?}",
                 b.rect
             );
-            assert!(b.font >= 7.0, "lane {i}: {} px", b.font);
+            assert!(b.font >= 10.0, "lane {i}: {} px", b.font);
         }
     }
 
@@ -1040,5 +1076,71 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_128_lane_scan_of_large_values_is_readable_at_desktop_and_phone_widths() {
+        // WGSL subgroupInclusiveAdd (WGSL spec §16.11 subgroup built-ins: lane i gets the sum of
+        // lanes 0..=i) over lane * 123457: lane 127 holds 123457 * (127 * 128 / 2) =
+        // 1003458496, ten digits in a lane of at least 14 px.
+        for lanes in [32usize, 64, 128] {
+            let step = request(
+                "wgsl",
+                "subgroupInclusiveAdd",
+                &lanes.to_string(),
+                "u32",
+                "lane*123457",
+                "",
+            );
+            for width in [1440.0, 390.0] {
+                let scene = build(&step, width);
+                assert!(scene.width >= LEFT + RIGHT + MIN_PITCH * lanes as f64);
+                let last = scene.lane_box(Row::Result, lanes - 1).unwrap();
+                let sum = 123457 * (lanes - 1) * lanes / 2;
+                assert_eq!(last.label.as_deref(), Some(sum.to_string().as_str()));
+                assert_readable(&scene, Row::Result, lanes);
+                assert_readable(&scene, Row::Input, lanes);
+                for b in scene.boxes().filter(|b| b.lane.is_some()) {
+                    assert!(
+                        b.font >= MIN_FONT,
+                        "{lanes} lanes at {width}: {} px",
+                        b.font
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_patterned_box_has_a_solid_patch_under_its_label() {
+        // Computed results carry the grid pattern; the patch sits inside the box and covers the
+        // label's extent (across, or along the box when the label is turned).
+        let step = request(
+            "wgsl",
+            "subgroupInclusiveAdd",
+            "64",
+            "u32",
+            "lane*123457",
+            "",
+        );
+        let scene = build(&step, 900.0);
+        for i in 0..64 {
+            let b = scene.lane_box(Row::Result, i).unwrap();
+            assert_eq!(b.paint.pattern, Pattern::Grid);
+            let back = b.label_backing().expect("a patch under the label");
+            let label = b.label.as_deref().unwrap();
+            let (along, across) = if b.rotated() {
+                (back.h, back.w)
+            } else {
+                (back.w, back.h)
+            };
+            assert!(along >= text_width(label, b.font), "lane {i}");
+            assert!(across >= b.font, "lane {i}");
+            assert!(back.x >= b.rect.x && back.x + back.w <= b.rect.x + b.rect.w);
+            assert!(back.y >= b.rect.y && back.y + back.h <= b.rect.y + b.rect.h);
+        }
+        // Plain input boxes need none.
+        let input = scene.lane_box(Row::Input, 0).unwrap();
+        assert_eq!(input.label_backing(), None);
     }
 }

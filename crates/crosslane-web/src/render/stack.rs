@@ -24,9 +24,12 @@ const PART_GAP: f64 = 10.0;
 const INK: &str = "#0f172a";
 const BAD: &str = "#b91c1c";
 
-/// The band's paint: a pale amber column behind the lane boxes, outlined.
+/// The band's paint: a pale amber column behind the lane boxes, outlined. Its own fill colour
+/// (not the "old value" boxes' `#fef3c7`), so the theme can give the band a background on which
+/// the lane numbers drawn over it ([`crate::render::scene::LANE_NUMBER`]) keep 4.5:1
+/// (`--draw-fffbeb` in `web/style.css`).
 pub const BAND: Paint = Paint {
-    fill: "#fef3c7",
+    fill: "#fffbeb",
     stroke: "#f59e0b",
     ink: INK,
     pattern: Pattern::Solid,
@@ -385,5 +388,28 @@ mod tests {
         assert!(out.scene.items.iter().any(
             |i| matches!(i, Item::Text { text, color, .. } if text.contains("32 items") && *color == BAD)
         ));
+    }
+
+    /// WCAG 2.1 relative luminance of `#rrggbb` (§1.4.3, "relative luminance").
+    fn luminance(hex: &str) -> f64 {
+        let c = |i: usize| {
+            let v = f64::from(u8::from_str_radix(&hex[1 + 2 * i..3 + 2 * i], 16).unwrap()) / 255.0;
+            if v <= 0.03928 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * c(0) + 0.7152 * c(1) + 0.0722 * c(2)
+    }
+
+    #[test]
+    fn lane_numbers_keep_4_5_to_1_on_the_disagree_band() {
+        let (a, b) = (
+            luminance(crate::render::scene::LANE_NUMBER),
+            luminance(BAND.fill),
+        );
+        let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+        assert!(ratio >= 4.5, "{ratio:.2}:1");
     }
 }

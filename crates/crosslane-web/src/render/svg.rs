@@ -2,6 +2,13 @@
 //! native tests of what the page draws). Every lane box carries a `<title>` with its hover text,
 //! so the SVG holds every lane value and every undefined lane's reason even where a box is too
 //! narrow for its label.
+//!
+//! Two colourings: [`to_svg`] writes the scene's own (light) colours as attributes, for files
+//! (exports, the JavaScript library, embed fallbacks: a file has no page theme); [`to_svg_themed`]
+//! writes each colour as the page theme's custom property with the scene's colour as fallback
+//! (the same `--draw-*` properties the canvas reads, [`crate::render::theme`]), for drawings shown
+//! inside the page (the reference view's examples), so they follow `?theme=` and
+//! `prefers-color-scheme`.
 
 use std::fmt::Write;
 
@@ -10,6 +17,46 @@ use crate::labels::escape as esc;
 use crate::render::scene::{
     pattern_marks, pattern_spacing, Anchor, Arrow, BoxItem, Item, Mark, Scene,
 };
+use crate::render::theme::{properties, Role};
+
+/// How colours are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Colours {
+    /// The scene's colours, as presentation attributes (`fill="#ffffff"`).
+    Fixed,
+    /// The theme's custom properties, falling back to the scene's colours, in a `style`
+    /// attribute (`style="fill:var(--draw-fill-ffffff,var(--draw-ffffff,#ffffff))"`):
+    /// presentation attributes do not take `var()`.
+    Themed,
+}
+
+impl Colours {
+    /// The attributes that paint `parts` (SVG property, role, scene colour).
+    fn paint(self, parts: &[(&str, Role, &str)]) -> String {
+        match self {
+            Colours::Fixed => parts
+                .iter()
+                .map(|(prop, _, colour)| format!(r#" {prop}="{colour}""#))
+                .collect(),
+            Colours::Themed => {
+                let decls: Vec<String> = parts
+                    .iter()
+                    .map(|(prop, role, colour)| format!("{prop}:{}", themed(*role, colour)))
+                    .collect();
+                format!(r#" style="{}""#, decls.join(";"))
+            }
+        }
+    }
+}
+
+/// `colour` as a chain of the theme's custom properties for `role`, most specific first, ending
+/// in `colour` itself (a named colour stays as it is).
+fn themed(role: Role, colour: &str) -> String {
+    properties(role, colour)
+        .iter()
+        .rev()
+        .fold(colour.to_string(), |inner, p| format!("var({p},{inner})"))
+}
 
 /// Two decimals are below a device pixel at any zoom the page offers; they keep the text short.
 fn n(v: f64) -> String {
@@ -21,8 +68,21 @@ fn n(v: f64) -> String {
     }
 }
 
-/// The scene as a standalone SVG document (width and height in CSS pixels).
+/// The scene as a standalone SVG document (width and height in CSS pixels), in the scene's own
+/// colours (for files: see the module doc).
 pub fn to_svg(scene: &Scene) -> String {
+    write_svg(scene, Colours::Fixed)
+}
+
+/// The scene as an SVG element for the page: every colour is the page theme's (`--draw-*`
+/// custom properties, [`crate::render::theme`]), the scene's own where the theme sets none, and
+/// the background is `--draw-bg`. A box's label is themed with the box (every fill an op scene
+/// uses has a dark replacement in `web/style.css`).
+pub fn to_svg_themed(scene: &Scene) -> String {
+    write_svg(scene, Colours::Themed)
+}
+
+fn write_svg(scene: &Scene, colours: Colours) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
@@ -30,16 +90,20 @@ pub fn to_svg(scene: &Scene) -> String {
         w = n(scene.width),
         h = n(scene.height)
     );
+    let background = match colours {
+        Colours::Fixed => r##" fill="#ffffff""##.to_string(),
+        Colours::Themed => r#" style="fill:var(--draw-bg,#ffffff)""#.to_string(),
+    };
     let _ = write!(
         s,
-        r##"<rect width="{}" height="{}" fill="#ffffff"/>"##,
+        r#"<rect width="{}" height="{}"{background}/>"#,
         n(scene.width),
         n(scene.height)
     );
     for item in &scene.items {
         match item {
-            Item::Box(b) => write_box(&mut s, b),
-            Item::Arrow(a) => write_arrow(&mut s, a),
+            Item::Box(b) => write_box(&mut s, b, colours),
+            Item::Arrow(a) => write_arrow(&mut s, a, colours),
             Item::Line {
                 x1,
                 y1,
@@ -50,11 +114,12 @@ pub fn to_svg(scene: &Scene) -> String {
             } => {
                 let _ = write!(
                     s,
-                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{color}" stroke-width="{}"/>"#,
+                    r#"<line x1="{}" y1="{}" x2="{}" y2="{}"{} stroke-width="{}"/>"#,
                     n(*x1),
                     n(*y1),
                     n(*x2),
                     n(*y2),
+                    colours.paint(&[("stroke", Role::Line, color)]),
                     n(*width)
                 );
             }
@@ -69,10 +134,11 @@ pub fn to_svg(scene: &Scene) -> String {
             } => {
                 let _ = write!(
                     s,
-                    r#"<text x="{}" y="{}" font-size="{}" fill="{color}" text-anchor="{}"{}>{}</text>"#,
+                    r#"<text x="{}" y="{}" font-size="{}"{} text-anchor="{}"{}>{}</text>"#,
                     n(*x),
                     n(*y),
                     n(*size),
+                    colours.paint(&[("fill", Role::Text, color)]),
                     anchor_name(*anchor),
                     if *bold { r#" font-weight="bold""# } else { "" },
                     esc(text)
@@ -92,7 +158,7 @@ fn anchor_name(a: Anchor) -> &'static str {
     }
 }
 
-fn write_box(s: &mut String, b: &BoxItem) {
+fn write_box(s: &mut String, b: &BoxItem, colours: Colours) {
     let r = b.rect;
     let class = match (&b.lane, b.source) {
         (Some(_), Some(src)) => format!(r#" class="lane {}""#, src.name()),
@@ -105,19 +171,22 @@ fn write_box(s: &mut String, b: &BoxItem) {
     }
     let _ = write!(
         s,
-        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+        r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
         n(r.x),
         n(r.y),
         n(r.w),
         n(r.h),
-        b.paint.fill
+        colours.paint(&[("fill", Role::Fill, b.paint.fill)])
     );
     let marks = pattern_marks(r, b.paint.pattern, pattern_spacing(r.w));
     if !marks.is_empty() {
         let _ = write!(
             s,
-            r#"<g stroke="{c}" fill="{c}" stroke-width="0.8" opacity="0.55">"#,
-            c = b.paint.stroke
+            r#"<g{} stroke-width="0.8" opacity="0.55">"#,
+            colours.paint(&[
+                ("stroke", Role::Stroke, b.paint.stroke),
+                ("fill", Role::Stroke, b.paint.stroke)
+            ])
         );
         for m in marks {
             let _ = match m {
@@ -138,25 +207,36 @@ fn write_box(s: &mut String, b: &BoxItem) {
     }
     let _ = write!(
         s,
-        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="1"{}/>"#,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none"{} stroke-width="1"{}/>"#,
         n(r.x),
         n(r.y),
         n(r.w),
         n(r.h),
-        b.paint.stroke,
+        colours.paint(&[("stroke", Role::Stroke, b.paint.stroke)]),
         if b.paint.dashed {
             r#" stroke-dasharray="3 2""#
         } else {
             ""
         }
     );
+    if let Some(back) = b.label_backing() {
+        let _ = write!(
+            s,
+            r#"<rect x="{}" y="{}" width="{}" height="{}"{}/>"#,
+            n(back.x),
+            n(back.y),
+            n(back.w),
+            n(back.h),
+            colours.paint(&[("fill", Role::Fill, b.paint.fill)])
+        );
+    }
     if let Some(label) = &b.label {
         let (x, y) = (n(r.cx()), n(r.y + r.h / 2.0));
         let _ = write!(
             s,
-            r#"<text x="{x}" y="{y}" font-size="{}" fill="{}" text-anchor="middle" dominant-baseline="central" font-weight="600"{}>{}</text>"#,
+            r#"<text x="{x}" y="{y}" font-size="{}"{} text-anchor="middle" dominant-baseline="central" font-weight="600"{}>{}</text>"#,
             n(b.font),
-            b.paint.ink,
+            colours.paint(&[("fill", Role::Ink, b.paint.ink)]),
             // Rotated labels turn about their own centre (as the canvas draws them).
             if b.rotated() {
                 format!(r#" transform="rotate(-90 {x} {y})""#)
@@ -169,16 +249,16 @@ fn write_box(s: &mut String, b: &BoxItem) {
     s.push_str("</g>");
 }
 
-fn write_arrow(s: &mut String, a: &Arrow) {
+fn write_arrow(s: &mut String, a: &Arrow, colours: Colours) {
     let (base, head) = a.geometry();
     let _ = write!(
         s,
-        r#"<g class="arrow"><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}"{}/><polygon points="{}" fill="{}"/></g>"#,
+        r#"<g class="arrow"><line x1="{}" y1="{}" x2="{}" y2="{}"{} stroke-width="{}"{}/><polygon points="{}"{}/></g>"#,
         n(a.x1),
         n(a.y1),
         n(base.0),
         n(base.1),
-        a.color,
+        colours.paint(&[("stroke", Role::Arrow, a.color)]),
         n(a.width),
         if a.dashed {
             r#" stroke-dasharray="4 3""#
@@ -189,7 +269,7 @@ fn write_arrow(s: &mut String, a: &Arrow) {
             .map(|(x, y)| format!("{},{}", n(*x), n(*y)))
             .collect::<Vec<_>>()
             .join(" "),
-        a.color
+        colours.paint(&[("fill", Role::Arrow, a.color)])
     );
 }
 
@@ -265,5 +345,64 @@ mod tests {
     #[test]
     fn text_is_escaped() {
         assert_eq!(esc(r#"a<b & "c""#), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    #[test]
+    fn the_themed_svg_paints_every_colour_from_the_theme() {
+        let scene = build(&xor("31"), 960.0);
+        let themed = to_svg_themed(&scene);
+        // No colour is written as a bare attribute: each one is the theme's property with the
+        // scene's colour as the fallback.
+        for attr in [r##" fill="#"##, r##" stroke="#"##] {
+            assert!(!themed.contains(attr), "{attr} in the themed SVG");
+        }
+        assert!(themed.contains(r#"<rect width="960" height=""#));
+        assert!(themed.contains(r##"style="fill:var(--draw-bg,#ffffff)""##));
+        // The undefined lanes' fill and hatching (render/style.rs: #fee2e2 / #b91c1c).
+        assert!(themed.contains("fill:var(--draw-fill-fee2e2,var(--draw-fee2e2,#fee2e2))"));
+        assert!(themed.contains("stroke:var(--draw-stroke-b91c1c,var(--draw-b91c1c,#b91c1c))"));
+        // The file keeps the light palette as plain attributes.
+        assert!(to_svg(&scene).contains(r##"<rect width="960" height="##));
+        assert!(to_svg(&scene).contains(r##"fill="#ffffff"/>"##));
+    }
+
+    #[test]
+    fn the_svg_export_has_no_hover_hint() {
+        let scene = build(&xor("31"), 960.0);
+        assert!(to_svg(&scene).contains("UNDEFINED (hover: why)"));
+        let exported = crate::export::svg::export(&scene);
+        assert!(!exported.contains("hover"), "hover hint in the export");
+        assert!(exported.contains(">UNDEFINED</text>"));
+        // Each lane's reason stays in its <title>.
+        assert_eq!(
+            exported
+                .matches("width 31 is not a power of two: asc_shfl_* results are undefined")
+                .count(),
+            32
+        );
+    }
+
+    #[test]
+    fn every_value_in_a_128_lane_export_is_at_least_the_minimum_font() {
+        let step = OpRequest {
+            dialect: "wgsl".into(),
+            op: "subgroupInclusiveAdd".into(),
+            lanes: "128".into(),
+            ty: "u32".into(),
+            values: "lane*123457".into(),
+            ..OpRequest::default()
+        }
+        .run()
+        .unwrap();
+        let svg = crate::export::svg::export(&build(&step, 1440.0));
+        let sizes: Vec<f64> = svg
+            .split(r#"font-size=""#)
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert!(sizes.len() > 256);
+        for size in sizes {
+            assert!(size >= crate::render::scene::MIN_FONT, "font-size {size}");
+        }
     }
 }

@@ -328,7 +328,19 @@ fn build(doc: &Document, section: &Element) -> Js<Compare> {
     )?;
     error.set_hidden(true);
     append(&drawing, &error)?;
-    let stage = el(doc, "div", &[("class", "compare-stage")], None)?;
+    // Its own scroller (wide drawings scroll sideways): in the Tab order, named (axe
+    // `scrollable-region-focusable`).
+    let stage = el(
+        doc,
+        "div",
+        &[
+            ("class", "compare-stage"),
+            ("tabindex", "0"),
+            ("role", "region"),
+            ("aria-label", "portability drawing (scrolls sideways)"),
+        ],
+        None,
+    )?;
     let canvas: HtmlCanvasElement = el_as(
         doc,
         "canvas",
@@ -336,6 +348,7 @@ fn build(doc: &Document, section: &Element) -> Js<Compare> {
             ("id", "compare-canvas"),
             ("role", "img"),
             ("aria-label", "one lane drawing per dialect"),
+            ("aria-describedby", "compare-lanes"),
         ],
     )?;
     let tooltip: HtmlElement = el_as(

@@ -130,7 +130,7 @@ const TEMPLATE: &str = r#"
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-canvas-title">
       <div class="section-head"><h2 id="kernel-canvas-title">cross-lane call</h2><p id="kernel-op-caption"></p></div>
-      <div class="kernel-stage"><canvas id="kernel-canvas" role="img" aria-label="cross-lane call"></canvas><div id="kernel-tooltip" role="tooltip" hidden></div></div>
+      <div class="kernel-stage" tabindex="0" role="region" aria-label="cross-lane call drawing (scrolls sideways)"><canvas id="kernel-canvas" role="img" aria-label="cross-lane call" aria-describedby="kernel-vars"></canvas><div id="kernel-tooltip" role="tooltip" hidden></div></div>
     </section>
     <section class="kernel-panel" aria-labelledby="kernel-vars-title">
       <div class="section-head"><h2 id="kernel-vars-title">lanes</h2><select id="kernel-warp-pick" aria-label="warp shown"></select><p id="kernel-warp" class="hint"></p></div>

@@ -219,6 +219,7 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
             ("id", "maca-canvas"),
             ("role", "img"),
             ("aria-label", "lane diagram"),
+            ("aria-describedby", "maca-lanes"),
         ],
     )?;
     let memory: HtmlElement = el_as(
@@ -230,7 +231,7 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
         &memory,
         &el(
             doc,
-            "h3",
+            "h2",
             &[],
             Some("global memory (32-bit little-endian words; edit any word)"),
         )?,
@@ -567,7 +568,7 @@ impl Maca {
                         |(why, _)| format!("Lane layout: {why}."),
                     );
                 let mut html = Html::new();
-                html.el("h3").with(|h| {
+                html.el("h2").with(|h| {
                     h.push_text(
                         "warp MMA: D = A·B + C, each element coloured by the lane that holds it ",
                     );

@@ -111,7 +111,7 @@ pub fn bit_strip(step: &Step) -> Option<Html> {
         .and_then(|r| r.value)?
         .bits;
     let mut html = Html::new();
-    html.el("h3").with(|h| {
+    html.el("h2").with(|h| {
         h.push_text("lane mask ");
         h.el("code")
             .attr("id", "maca-mask-hex")

@@ -343,7 +343,7 @@ impl App {
     /// Fills the SVG export link just before the browser follows it.
     fn on_export(&mut self) -> Js<()> {
         if let Some(scene) = &self.scene {
-            let text = svg::to_svg(scene);
+            let text = crate::export::svg::export(scene);
             let uri: String = js_sys::encode_uri_component(&text).into();
             self.export
                 .set_attribute("href", &format!("data:image/svg+xml;charset=utf-8,{uri}"))?;

@@ -230,5 +230,5 @@ pub fn drawing(e: &RefEntry) -> Option<String> {
     e.example
         .step
         .as_ref()
-        .map(|step| svg::to_svg(&scene::build(step, EXAMPLE_WIDTH)))
+        .map(|step| svg::to_svg_themed(&scene::build(step, EXAMPLE_WIDTH)))
 }

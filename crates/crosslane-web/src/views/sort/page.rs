@@ -286,7 +286,7 @@ fn skeleton() -> Html {
 <input id="sort-slider" type="range" min="0" max="0" value="0" aria-label="stages run">
 <span id="sort-position"></span>
 </div>
-<div class="sort-canvas-wrap"><canvas id="sort-canvas" role="img" aria-label="Knuth diagram"></canvas></div>
+<div class="sort-canvas-wrap" tabindex="0" role="region" aria-label="Knuth diagram (scrolls)"><canvas id="sort-canvas" role="img" aria-label="Knuth diagram" aria-describedby="sort-keys"></canvas></div>
 <h3>keys after the stages run</h3>
 <div id="sort-keys" aria-live="polite"></div>
 </section>
