@@ -219,7 +219,7 @@ impl Value {
         let bad = |why: &str| {
             InputError::new(
                 field,
-                format!("`{text}` is not a valid {} value: {why}", ty.name()),
+                format!("`{text}` is not a {} value: {why}", ty.name()),
             )
         };
         if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {

@@ -331,7 +331,7 @@ impl Memory {
 
 fn parse_scalar(s: Scalar, text: &str, field: &str) -> Result<KVal, InputError> {
     let t = text.trim();
-    let bad = || InputError::new(field, format!("`{text}` is not a valid {} value", s.name()));
+    let bad = || InputError::new(field, format!("`{text}` is not a {} value", s.name()));
     if s.is_float() {
         let x: f64 = match t.to_ascii_lowercase().as_str() {
             "nan" => f64::NAN,
