@@ -68,6 +68,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             config.args.clone_from(&inputs.args);
             config.buffer_len.clone_from(&inputs.buffer_len);
             config.entry.clone_from(&inputs.entry);
+            config.limits = scenario_limits(&inputs.budgets, config.limits)?;
             if let Some(d) = &inputs.dialect {
                 config.dialect = Some(Dialect::parse(d)?);
                 config.dialect_from = Some("the scenario".to_string());
@@ -161,6 +162,47 @@ fn is_kernel_source(input: &str, text: &str) -> bool {
         .is_some_and(|e| KERNEL_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()));
     let t = text.trim();
     by_name || (!t.starts_with('{') && permalink::format_prefix(link_part(t)).is_none())
+}
+
+/// A kernel scenario's budgets (`KernelInputs::budgets`: the page's budget fields as typed, by
+/// `Limits` field name) over `base`; the `--max-*` flags still override them.
+///
+/// # Errors
+/// [`CliError::Usage`] for a budget that is not a whole number ≥ 1 or a name no budget has.
+fn scenario_limits(
+    budgets: &std::collections::BTreeMap<String, String>,
+    mut l: crosslane_core::kernel::Limits,
+) -> Result<crosslane_core::kernel::Limits, CliError> {
+    for (key, text) in budgets {
+        let n = text
+            .trim()
+            .replace('_', "")
+            .parse::<u64>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "run: the scenario's budget {} = `{}` is not a whole number ≥ 1",
+                    escape_controls(key),
+                    escape_controls(text)
+                ))
+            })?;
+        match key.as_str() {
+            "max_work" => l.max_work = n,
+            "max_memory" => l.max_memory = n,
+            "max_depth" => l.max_depth = u32::try_from(n).unwrap_or(u32::MAX),
+            "max_tokens" => l.max_tokens = n,
+            "max_code" => l.max_code = n,
+            "max_diagnostics" => l.max_diagnostics = n,
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "run: the scenario names no budget `{}` (max_work, max_memory, max_depth, max_tokens, max_code, max_diagnostics)",
+                    escape_controls(key)
+                )))
+            }
+        }
+    }
+    Ok(l)
 }
 
 /// The launch of a kernel scenario: 0 in a field means "not given" (the kernel's own comment

@@ -1017,6 +1017,42 @@ fn a_kernel_scenario_carries_args_buffers_and_dialect() {
     assert_eq!(ints(&t, "out"), want);
 }
 
+/// A scenario's budgets (the page's budget fields, issue 17) bound `crosslane run` as they bound
+/// the page: 1 unit of work stops the kernel, and the message names the work limit.
+#[test]
+fn a_kernel_scenario_carries_its_budgets() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(kernel("cuda/buffer_flags.cu")).unwrap();
+    let mut s = Scenario::new(View::Kernel {
+        source,
+        blocks: 1,
+        threads_per_block: 32,
+        lanes: 0,
+        step: 0,
+    });
+    s.kernel_inputs.args.insert("scale".into(), "4".into());
+    let run = |s: &Scenario| {
+        Command::new(env!("CARGO_BIN_EXE_crosslane"))
+            .args(["run", &crosslane_core::permalink::encode(s), "--json"])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run(&s).status.code(), Some(0));
+    s.kernel_inputs
+        .budgets
+        .insert("max_work".into(), "1".into());
+    let out = run(&s);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("work limit of 1 "), "{err}");
+    s.kernel_inputs
+        .budgets
+        .insert("max_work".into(), "fifty".into());
+    let out = run(&s);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("max_work = `fifty`"));
+}
+
 #[test]
 fn device_printf_is_captured_per_thread() {
     let t = run("cuda/printf_lanes.cu", &["--buffer", "x:64=i*3"]);

@@ -300,6 +300,14 @@ impl Session {
             return f;
         };
         let t = run.summary();
+        // The warp picked, if the launch has it (a link may name any): else the step's warp.
+        let blocks: usize = t.launch.grid_dim.iter().product();
+        let at = &At {
+            warp: at
+                .warp
+                .filter(|&(b, w)| b < blocks && w < t.launch.warps_per_block),
+            ..at.clone()
+        };
         // The state after step `pos - 1`, and the variables of the warp picked.
         let shown = pos
             .checked_sub(1)

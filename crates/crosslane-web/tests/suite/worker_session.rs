@@ -316,3 +316,26 @@ fn a_load_with_memory_edits_crosses_as_json() {
     let json = serde_json::to_string(&req).unwrap();
     assert_eq!(serde_json::from_str::<Request>(&json).unwrap(), req);
 }
+
+/// A link may name any warp for the lane table: one the launch does not have shows the warp of
+/// the step, never a panic (block and warp numbers as large as they come).
+#[test]
+fn a_warp_the_launch_does_not_have_shows_the_step_s_warp() {
+    let mut s = Session::default();
+    load(&mut s, DOUBLE, 32, &Edits::new());
+    let done = ask(&mut s, Command::Run { target: None }, 0);
+    assert!(done.len > 0);
+    for warp in [(usize::MAX, usize::MAX), (0, 5), (3, 0)] {
+        let req = Request {
+            command: Command::Show,
+            at: At {
+                pos: done.len,
+                warp: Some(warp),
+                ..At::default()
+            },
+        };
+        let f = s.handle(req, &|| 0.0, &mut |_| {});
+        assert_eq!(f.vars_html, done.vars_html, "{warp:?}");
+        assert_eq!(f.warp_text, done.warp_text, "{warp:?}");
+    }
+}
