@@ -575,7 +575,7 @@ fn a_wave64_xor_on_cuda_says_what_every_lane_reads_instead() {
     );
     assert!(
         c.contains(
-            "// crosslane: NOT EXACT, per lane: lanes 0–63 read lane i ^ 1 (the scenario: read lane i ^ 33)"
+            "// crosslane: NOT EXACT, per lane: lanes 0–63 read lane i ^ 1 (the scenario: read lane i ^ 33). CUDA: lane_mask — xor-ed with the caller's lane id (int; only lane_mask & 31 is used)."
         ),
         "{c}"
     );

@@ -293,7 +293,14 @@ fn wave64_and_undefined_width_exports_compile_and_say_what_differs() {
         Command::new("c++").arg("--version").output().is_ok(),
         "no c++ on PATH"
     );
-    let cases: [(&str, &str, &str, &[(&str, &str)]); 4] = [
+    // dialect, op, lanes, parameters.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+    );
+    let cases: [Case; 4] = [
         (
             "cuda",
             "__shfl_xor_sync",

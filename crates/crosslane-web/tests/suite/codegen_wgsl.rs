@@ -170,7 +170,14 @@ fn collectives_and_routed_lanes_validate_in_every_type() {
 /// CUDA's undefined width 64 is said to be undefined there too.
 #[test]
 fn wave64_and_undefined_width_exports_validate() {
-    let cases: [(&str, &str, &str, &[(&str, &str)]); 4] = [
+    // dialect, op, lanes, parameters.
+    type Case = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static [(&'static str, &'static str)],
+    );
+    let cases: [Case; 4] = [
         (
             "cuda",
             "__shfl_xor_sync",

@@ -54,12 +54,13 @@ pub(super) fn shuffle_notes(
     let Ok(scenario) = (spec.run)(input) else {
         return Vec::new();
     };
-    let Some(exported) = target_run(input, target, family, amount, width) else {
+    let Some((exported, said)) = target_run(input, target, family, amount, width) else {
         return Vec::new();
     };
     let lanes = input.lanes.min(scenario.results.len()).min(exported.len());
     let mut undefined = Vec::new();
     let mut differ = Vec::new();
+    let mut agree = 0;
     for (i, (res, t)) in scenario
         .results
         .iter()
@@ -73,7 +74,7 @@ pub(super) fn shuffle_notes(
         match s {
             Got::Undefined(why) => undefined.push((i, why, t)),
             s if s != t => differ.push((i, s, t)),
-            _ => {}
+            _ => agree += 1,
         }
     }
     let mut notes = Vec::new();
@@ -93,22 +94,33 @@ pub(super) fn shuffle_notes(
                 .map(|(i, s, t)| (*i, t.clone(), Some(s.clone()))),
         );
         notes.push(format!(
-            "NOT EXACT, per lane: {} (every other active lane matches the scenario).",
-            runs.join("; ")
+            "NOT EXACT, per lane: {}{}.{}",
+            runs.join("; "),
+            if agree > 0 {
+                " (every other active lane matches the scenario)"
+            } else {
+                ""
+            },
+            said.iter()
+                .map(|d| format!(" {}: {}", target.title(), d.trim_end_matches('.')))
+                .collect::<Vec<_>>()
+                .join(".")
+                + if said.is_empty() { "" } else { "." }
         ));
     }
     notes
 }
 
 /// The target's shuffle run on its own warps with the snippet's arguments: per scenario lane,
-/// what it gets (`None` for an inactive lane). `None` when the target refuses the call.
+/// what it gets (`None` for an inactive lane), and the target's own warnings about the call (at
+/// most two, each once: "only delta & 31 is used"). `None` when the target refuses the call.
 fn target_run(
     input: &OpInput,
     target: Target,
     family: ShuffleFamily,
     amount: &str,
     width: i64,
-) -> Option<Vec<Option<Got>>> {
+) -> Option<(Vec<Option<Got>>, Vec<String>)> {
     let dialect = target.dialect();
     let (op, param) = family.op_in(dialect)?;
     let counts = target.lane_counts();
@@ -121,6 +133,17 @@ fn target_run(
         return None;
     }
     let mut out = Vec::with_capacity(input.lanes);
+    let mut said: Vec<String> = Vec::new();
+    // An amount past the warp is read as the target's parameter says (CUDA: "only delta & 31
+    // is used"): its documented rule explains the lanes below.
+    let past = crate::number::parse_int(amount).is_some_and(|a| a < 0 || a >= warp as i64);
+    if let Some(p) = crate::op::find_op(dialect, op)
+        .ok()
+        .and_then(|s| s.param(param))
+        .filter(|_| past)
+    {
+        said.push(format!("{} — {}", p.name, p.doc));
+    }
     for w in 0..input.lanes / warp {
         let bits = (input.active.0 >> (w * warp)) & crate::lanes::LaneMask::all(warp).0;
         let mut params = std::collections::BTreeMap::new();
@@ -141,8 +164,13 @@ fn target_run(
             return None;
         }
         out.extend(step.results.iter().map(|r| got(r, w * warp)));
+        for d in step.diagnostics {
+            if said.len() < 2 && !said.contains(&d.message) {
+                said.push(d.message);
+            }
+        }
     }
-    Some(out)
+    Some((out, said))
 }
 
 /// How a run of lanes is described: what the exported code gives, and (where it differs) what
