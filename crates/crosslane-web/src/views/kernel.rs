@@ -17,12 +17,15 @@
 //! `#kernel-examples`, `#kernel-entry`, `#kernel-blocks`, `#kernel-threads`, `#kernel-lanes`,
 //! the budgets `#kernel-max-work`, `#kernel-max-memory`, `#kernel-max-depth`,
 //! `#kernel-max-tokens`, `#kernel-max-code`, `#kernel-max-diagnostics` (empty = the page's
-//! default, shown as the placeholder),
+//! default, shown as the placeholder; a field that does not parse gets `aria-invalid` and
+//! `aria-describedby="kernel-error"`, the message naming it and its range),
 //! buttons `#kernel-reset` `#kernel-back` `#kernel-step` `#kernel-run` `#kernel-cancel`,
 //! `#kernel-slider` (0 = before the first step, N = after step N), `#kernel-position`,
 //! `#kernel-status`, `#kernel-mask`, `canvas#kernel-canvas` (`data-op` = the cross-lane call
 //! drawn, `data-line` its line), `table#kernel-vars`, `table#kernel-memory` (a page of at most
-//! [`tables::MEMORY_PAGE`] cells per buffer, `button.mem-page` to move), `#kernel-diagnostics`
+//! [`tables::MEMORY_PAGE`] cells per buffer, `button.mem-page` to move), `#kernel-memory-note`
+//! (which memory edits a load dropped: their buffer gone or renamed, their cell past its end),
+//! `#kernel-diagnostics`
 //! (at most [`crate::worker::session::MAX_DIAGNOSTIC_ITEMS`] items, then "and N more"), and
 //! `section#view-kernel[data-state]` = `idle` | `running` (the worker is busy: parsing or
 //! running) | `finished` | `stopped` | `error`; `data-worker` = `worker` or `page` (where the
