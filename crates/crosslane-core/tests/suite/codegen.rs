@@ -615,3 +615,21 @@ fn a_wave64_down_on_cuda_names_the_lanes_that_differ() {
     );
     assert!(!c.contains("lanes 32–63"), "{c}");
 }
+
+/// HIP wave64 `__shfl(var, (lane + 1) % 64)`: lane i reads lane (i + 1) mod 64. On CUDA's
+/// 32-lane warps the snippet's `lane` is threadIdx.x % 32 and only src_lane & 31 is used (PTX
+/// "shfl.sync"): lane 31 reads its warp's lane 0 and lane 63 lane 32; every other lane matches.
+#[test]
+fn a_per_lane_amount_on_cuda_names_the_lanes_that_differ() {
+    let r = with_lanes(
+        req("hip", "__shfl", &[("src_lane", "(lane + 1) % 64")]),
+        "64",
+    );
+    let c = code(&r, Target::Cuda);
+    assert!(
+        c.contains(
+            "NOT EXACT, per lane: lane 31 read lane 0 (the scenario: read lane 32); lane 63 read lane 32 (the scenario: read lane 0) (every other active lane matches the scenario)."
+        ),
+        "{c}"
+    );
+}

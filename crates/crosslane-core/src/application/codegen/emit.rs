@@ -513,9 +513,10 @@ fn lane_shuffle(
     ));
     match target {
         Target::Cuda | Target::Hip | Target::Ascend => {
-            // Per-lane differences need the expression's lane numbering on the target's warps;
-            // the width the snippet passes is said here.
-            width_notes(target, family, None, width, r, notes);
+            // The snippet's `lane` is the lane within the target's warp (threadIdx.x % 32 or
+            // % warpSize), as the target's run below numbers it: the expression is compared
+            // per lane as written.
+            width_notes(target, family, Some(amount.text()), width, r, notes);
             c_family_shuffle(target, family, &c, width, r)
         }
         Target::Maca => {

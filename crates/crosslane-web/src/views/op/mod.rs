@@ -422,7 +422,7 @@ impl App {
             self.input_error.set_hidden(true);
         } else {
             let kept = if shown {
-                " (the drawing keeps the last valid value of each field in error)"
+                " (the drawing uses the last valid value, or the default, of each field in error)"
             } else {
                 ""
             };
