@@ -365,44 +365,4 @@ mod tests {
         assert!(to_svg(&scene).contains(r##"<rect width="960" height="##));
         assert!(to_svg(&scene).contains(r##"fill="#ffffff"/>"##));
     }
-
-    #[test]
-    fn the_svg_export_has_no_hover_hint() {
-        let scene = build(&xor("31"), 960.0);
-        assert!(to_svg(&scene).contains("UNDEFINED (hover: why)"));
-        let exported = crate::export::svg::export(&scene);
-        assert!(!exported.contains("hover"), "hover hint in the export");
-        assert!(exported.contains(">UNDEFINED</text>"));
-        // Each lane's reason stays in its <title>.
-        assert_eq!(
-            exported
-                .matches("width 31 is not a power of two: asc_shfl_* results are undefined")
-                .count(),
-            32
-        );
-    }
-
-    #[test]
-    fn every_value_in_a_128_lane_export_is_at_least_the_minimum_font() {
-        let step = OpRequest {
-            dialect: "wgsl".into(),
-            op: "subgroupInclusiveAdd".into(),
-            lanes: "128".into(),
-            ty: "u32".into(),
-            values: "lane*123457".into(),
-            ..OpRequest::default()
-        }
-        .run()
-        .unwrap();
-        let svg = crate::export::svg::export(&build(&step, 1440.0));
-        let sizes: Vec<f64> = svg
-            .split(r#"font-size=""#)
-            .skip(1)
-            .map(|rest| rest[..rest.find('"').unwrap()].parse().unwrap())
-            .collect();
-        assert!(sizes.len() > 256);
-        for size in sizes {
-            assert!(size >= crate::render::scene::MIN_FONT, "font-size {size}");
-        }
-    }
 }

@@ -908,18 +908,6 @@ fn field_budget(input: &HtmlInputElement, name: &'static str, default: u64) -> R
     inputs::parse_count(name, &input.value(), u64::MAX, &empty).map(|n| n.unwrap_or(default))
 }
 
-/// A budget field's name in a link (`KernelInputs::budgets`): the [`Limits`] field it sets
-/// (`kernel-max-work` → `max_work`).
-fn budget_key(id: &str) -> String {
-    id.trim_start_matches("kernel-").replace('-', "_")
-}
-
-/// The warp menu's value `BLOCK:WARP` (`None` for "the warp of the step shown").
-fn parse_warp(value: &str) -> Option<(usize, usize)> {
-    let (b, w) = value.split_once(':')?;
-    Some((b.parse().ok()?, w.parse().ok()?))
-}
-
 impl KernelView {
     /// The budgets as the fields say (empty fields: [`page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
@@ -1020,7 +1008,7 @@ impl KernelView {
 
     /// Sends `command` to the worker with what the view shows.
     fn ask(&mut self, command: Command) {
-        let warp = parse_warp(
+        let warp = inputs::parse_warp(
             &self
                 .warp_wanted
                 .clone()
@@ -1149,7 +1137,7 @@ impl KernelView {
             .zip(&self.budgets)
             .filter_map(|((id, _), input)| {
                 let typed = input.value().trim().to_string();
-                (!typed.is_empty()).then(|| (budget_key(id), typed))
+                (!typed.is_empty()).then(|| (inputs::budget_key(id), typed))
             })
             .collect();
         let warp = self
@@ -1163,7 +1151,7 @@ impl KernelView {
             entry: (!entry.is_empty()).then_some(entry),
             edits: self.edits.clone(),
             budgets,
-            warp: parse_warp(&warp).map(|(b, w)| [b, w]),
+            warp: inputs::parse_warp(&warp).map(|(b, w)| [b, w]),
         }
     }
 
@@ -1174,7 +1162,7 @@ impl KernelView {
         self.bad_lens.clear();
         self.edits.clone_from(&inputs.edits);
         for ((id, _), input) in BUDGETS.iter().zip(&self.budgets) {
-            let typed = inputs.budgets.get(&budget_key(id));
+            let typed = inputs.budgets.get(&inputs::budget_key(id));
             input.set_value(typed.map_or("", String::as_str));
         }
         self.warp_wanted = inputs.warp.map(|[b, w]| format!("{b}:{w}"));

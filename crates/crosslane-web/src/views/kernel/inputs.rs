@@ -13,6 +13,18 @@ use crosslane_core::Dialect;
 use crate::kit::Html;
 use crate::worker::protocol::ParamField;
 
+/// A budget field's name in a link (`KernelInputs::budgets`): the `Limits` field it sets
+/// (`kernel-max-work` → `max_work`).
+pub fn budget_key(id: &str) -> String {
+    id.trim_start_matches("kernel-").replace('-', "_")
+}
+
+/// The warp menu's value `BLOCK:WARP` (`None` for "the warp of the step shown").
+pub fn parse_warp(value: &str) -> Option<(usize, usize)> {
+    let (b, w) = value.split_once(':')?;
+    Some((b.parse().ok()?, w.parse().ok()?))
+}
+
 /// `<option value=V>TEXT</option>`.
 pub fn option(h: &mut Html, value: &str, text: &str) {
     h.el("option").attr("value", value).text(text);
