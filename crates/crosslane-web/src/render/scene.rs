@@ -272,7 +272,7 @@ const ARROW_BAND: f64 = 120.0;
 const LEGEND_ROW: f64 = 20.0;
 const MUTED: &str = "#64748b";
 const INK: &str = "#0f172a";
-/// The lane numbers' colour: darker than [`MUTED`], for they are also drawn over the portability
+/// The lane numbers' colour: darker than `MUTED`, for they are also drawn over the portability
 /// view's "disagree" band ([`crate::render::stack::BAND`]) and must keep 4.5:1 there (WCAG 1.4.3);
 /// `--draw-475569` in `web/style.css` is its dark-theme colour.
 pub const LANE_NUMBER: &str = "#475569";
