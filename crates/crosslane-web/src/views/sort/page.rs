@@ -84,6 +84,9 @@ struct SortPage {
     serial: u64,
     /// Bumped by every walk started, so that only the latest one's answer is shown.
     job_id: u64,
+    /// Bumped by every [`SortPage::show`], so that a show asked for later is skipped when the
+    /// view was shown in between.
+    shows: u64,
 }
 
 /// Builds the view inside `section#view-sort`, wires it and registers its router hooks.
@@ -125,6 +128,7 @@ pub fn mount() -> Js<()> {
         spare: None,
         serial: 0,
         job_id: 0,
+        shows: 0,
     };
     let page = State::new(page);
     let me = page.downgrade();
@@ -563,7 +567,8 @@ impl SortPage {
                 self.run = Some(run);
                 self.run_warp();
                 self.show_run()?;
-                self.show()
+                self.show_soon();
+                Ok(())
             }
             Err(err) => {
                 let kept = if self.run.is_some() {
@@ -684,8 +689,18 @@ impl SortPage {
         self.show()
     }
 
+    /// [`Self::show`] in a task of its own, after the one that computed a new run (its figures,
+    /// checks and counters): a new run's walk and its drawing in one task ran over 50 ms at
+    /// n = 256 (issue 17 item 8). Skipped when the view was shown meanwhile (a restored stage).
+    fn show_soon(&mut self) {
+        let asked = self.shows;
+        self.me
+            .later(move |p| if p.shows == asked { p.show() } else { Ok(()) });
+    }
+
     /// Everything that depends on the step position.
     fn show(&mut self) -> Js<()> {
+        self.shows += 1;
         let Some(run) = &self.run else {
             return mark_ready();
         };
