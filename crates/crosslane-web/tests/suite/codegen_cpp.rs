@@ -293,42 +293,10 @@ fn wave64_and_undefined_width_exports_compile_and_say_what_differs() {
         Command::new("c++").arg("--version").output().is_ok(),
         "no c++ on PATH"
     );
-    // dialect, op, lanes, parameters.
-    type Case = (
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static [(&'static str, &'static str)],
-    );
-    let cases: [Case; 4] = [
-        (
-            "cuda",
-            "__shfl_xor_sync",
-            "32",
-            &[("laneMask", "1"), ("width", "64")],
-        ),
-        (
-            "hip",
-            "__shfl_xor",
-            "64",
-            &[("lane_mask", "33"), ("width", "64")],
-        ),
-        ("hip", "__shfl_down", "64", &[("delta", "40")]),
-        ("hip", "__shfl", "64", &[("src_lane", "40")]),
-    ];
     for target in [Target::Cuda, Target::Hip, Target::Ascend, Target::Maca] {
         let (prelude, _) = prelude(target);
-        for (dialect, op, lanes, params) in cases {
-            let req = OpRequest {
-                dialect: dialect.into(),
-                op: op.into(),
-                lanes: lanes.into(),
-                params: params
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .collect(),
-                ..OpRequest::default()
-            };
+        for req in crate::inexact_shuffles() {
+            let op = &req.op;
             let code = generate(&req, target).unwrap();
             let body: String = code
                 .lines()

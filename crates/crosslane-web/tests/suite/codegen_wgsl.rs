@@ -170,43 +170,10 @@ fn collectives_and_routed_lanes_validate_in_every_type() {
 /// CUDA's undefined width 64 is said to be undefined there too.
 #[test]
 fn wave64_and_undefined_width_exports_validate() {
-    // dialect, op, lanes, parameters.
-    type Case = (
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static [(&'static str, &'static str)],
-    );
-    let cases: [Case; 4] = [
-        (
-            "cuda",
-            "__shfl_xor_sync",
-            "32",
-            &[("laneMask", "1"), ("width", "64")],
-        ),
-        (
-            "hip",
-            "__shfl_xor",
-            "64",
-            &[("lane_mask", "33"), ("width", "64")],
-        ),
-        ("hip", "__shfl_down", "64", &[("delta", "40")]),
-        ("hip", "__shfl", "64", &[("src_lane", "40")]),
-    ];
-    for (dialect, op, lanes, params) in cases {
-        let req = OpRequest {
-            dialect: dialect.into(),
-            op: op.into(),
-            lanes: lanes.into(),
-            params: params
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            ..OpRequest::default()
-        };
+    for req in crate::inexact_shuffles() {
         let code = generate(&req, Target::Wgsl).unwrap();
-        validate(&code).unwrap_or_else(|e| panic!("{op}: {e}\n{code}"));
-        if dialect == "cuda" {
+        validate(&code).unwrap_or_else(|e| panic!("{}: {e}\n{code}", req.op));
+        if req.dialect == "cuda" {
             assert!(code.contains("// crosslane: UNDEFINED:"), "{code}");
         }
     }
