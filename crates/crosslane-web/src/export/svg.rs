@@ -16,22 +16,9 @@ pub fn export(scene: &Scene) -> String {
 mod tests {
     use super::export;
     use crate::render::scene::build;
+    use crate::render::svg::tests::xor;
     use crate::render::svg::to_svg;
     use crosslane_core::OpRequest;
-
-    fn xor(width: &str) -> crosslane_core::Step {
-        OpRequest {
-            dialect: "ascend".into(),
-            op: "asc_shfl_xor".into(),
-            params: [("lane_mask", "1"), ("width", width)]
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-            ..OpRequest::default()
-        }
-        .run()
-        .unwrap()
-    }
 
     #[test]
     fn the_svg_export_has_no_hover_hint() {

@@ -274,7 +274,7 @@ fn write_arrow(s: &mut String, a: &Arrow, colours: Colours) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::render::scene::build;
     use crosslane_core::OpRequest;
@@ -298,7 +298,8 @@ mod tests {
         assert!(svg.contains(r#"transform="rotate(-90 "#));
     }
 
-    fn xor(width: &str) -> crosslane_core::Step {
+    /// Ascend `asc_shfl_xor` with lane_mask 1 at `width` (31: undefined in every lane).
+    pub(crate) fn xor(width: &str) -> crosslane_core::Step {
         OpRequest {
             dialect: "ascend".into(),
             op: "asc_shfl_xor".into(),
