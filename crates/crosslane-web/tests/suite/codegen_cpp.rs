@@ -58,6 +58,15 @@ fn declaration(spec: &OpSpec) -> Option<String> {
     Some(format!("{template}{sig};\n"))
 }
 
+/// An exported snippet as one kernel of a compilation unit: without its `#include` lines (the
+/// prelude declares what they would), its kernel renamed `kernel`.
+fn unit_body(code: &str, kernel: &str) -> String {
+    code.lines()
+        .filter(|l| !l.starts_with("#include"))
+        .map(|l| format!("{}\n", l.replace("crosslane_kernel", kernel)))
+        .collect()
+}
+
 fn compiles(source: &str) -> Result<(), String> {
     let mut child = Command::new("c++")
         .args(["-fsyntax-only", "-std=c++17", "-x", "c++", "-"])
@@ -144,11 +153,7 @@ fn every_exportable_c_snippet_compiles_against_the_documented_prototypes() {
                 }
                 checked += 1;
                 let kernel = format!("k{}", names.len());
-                let body: String = code
-                    .lines()
-                    .filter(|l| !l.starts_with("#include"))
-                    .map(|l| format!("{}\n", l.replace("crosslane_kernel", &kernel)))
-                    .collect();
+                let body = unit_body(&code, &kernel);
                 names.push((
                     format!("{} {} active={active:?}", spec.dialect.name(), spec.name),
                     body.clone(),
@@ -220,16 +225,7 @@ fn collectives_export_as_c_that_compiles_for_every_type() {
                     continue;
                 };
                 assert!(!code.contains("NOT EXPRESSIBLE"), "{code}");
-                let body: String = code
-                    .lines()
-                    .filter(|l| !l.starts_with("#include"))
-                    .map(|l| {
-                        format!(
-                            "{}\n",
-                            l.replace("crosslane_kernel", &format!("k{checked}"))
-                        )
-                    })
-                    .collect();
+                let body = unit_body(&code, &format!("k{checked}"));
                 checked += 1;
                 unit.push_str(&body);
                 bodies.push((format!("{target:?} {} {}", spec.name, ty.name()), body));
@@ -273,11 +269,7 @@ fn per_lane_shuffle_amounts_export_as_c_that_compiles() {
                 ..OpRequest::default()
             };
             let code = generate(&req, target).unwrap();
-            let body: String = code
-                .lines()
-                .filter(|l| !l.starts_with("#include"))
-                .map(|l| format!("{l}\n"))
-                .collect();
+            let body = unit_body(&code, "crosslane_kernel");
             compiles(&format!("{prelude}{body}"))
                 .unwrap_or_else(|e| panic!("{target:?} {op} {text}: {e}\n{body}"));
         }
@@ -298,11 +290,7 @@ fn wave64_and_undefined_width_exports_compile_and_say_what_differs() {
         for req in crate::inexact_shuffles() {
             let op = &req.op;
             let code = generate(&req, target).unwrap();
-            let body: String = code
-                .lines()
-                .filter(|l| !l.starts_with("#include"))
-                .map(|l| format!("{l}\n"))
-                .collect();
+            let body = unit_body(&code, "crosslane_kernel");
             compiles(&format!("{prelude}{body}"))
                 .unwrap_or_else(|e| panic!("{target:?} {op}: {e}\n{body}"));
             // CUDA and Ascend C run 32-lane warps with width ≤ 32: every one of these scenarios
