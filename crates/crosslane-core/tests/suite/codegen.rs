@@ -6,17 +6,8 @@ use crosslane_core::codegen::{generate, resolve, Movement, Target};
 use crosslane_core::portability::ShuffleFamily;
 use crosslane_core::OpRequest;
 
-fn req(dialect: &str, op: &str, params: &[(&str, &str)]) -> OpRequest {
-    OpRequest {
-        dialect: dialect.into(),
-        op: op.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        ..OpRequest::default()
-    }
-}
+// The suite's request builder.
+use super::common::request as req;
 
 fn code(r: &OpRequest, t: Target) -> String {
     generate(r, t).unwrap_or_else(|e| panic!("{e:?}"))

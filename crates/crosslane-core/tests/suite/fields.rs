@@ -2,19 +2,10 @@
 //! integer too large says its range, a type takes its article as read aloud.
 
 use crosslane_core::fields::check_fields;
-use crosslane_core::{OpRequest, Value, ValueType};
+use crosslane_core::{Value, ValueType};
 
-fn req(dialect: &str, op: &str, params: &[(&str, &str)]) -> OpRequest {
-    OpRequest {
-        dialect: dialect.into(),
-        op: op.into(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        ..OpRequest::default()
-    }
-}
+// The suite's request builder.
+use super::common::request as req;
 
 fn fields(errors: &[crosslane_core::InputError]) -> Vec<&str> {
     errors.iter().map(|e| e.field.as_str()).collect()
