@@ -42,7 +42,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use crosslane_core::permalink::{decode, encode, MAX_LINK_LEN};
+use crosslane_core::permalink::{decode, encode_json, MAX_LINK_LEN};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{find_op, Dialect};
 use wasm_bindgen::closure::Closure;
@@ -154,7 +154,7 @@ fn encoded() -> Option<(String, String)> {
     let link = ENCODED.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.0 != json || memo.1.is_empty() {
-            *memo = (json.clone(), encode(&scenario));
+            *memo = (json.clone(), encode_json(&json));
         }
         memo.1.clone()
     });

@@ -81,7 +81,13 @@ pub enum PermalinkError {
 /// The result may exceed [`MAX_LINK_LEN`] for a scenario holding a very large kernel text;
 /// [`decode`] refuses such a link, so a caller that offers the link should check its length.
 pub fn encode(scenario: &Scenario) -> String {
-    let packed = miniz_oxide::deflate::compress_to_vec_zlib(scenario.to_json().as_bytes(), LEVEL);
+    encode_json(&scenario.to_json())
+}
+
+/// [`encode`] of a scenario already serialized ([`Scenario::to_json`]), for a caller that keeps
+/// the JSON (the page compares it with the last one before deflating again).
+pub fn encode_json(json: &str) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), LEVEL);
     let mut link = String::with_capacity(PREFIX.len() + packed.len().div_ceil(3) * 4);
     link.push_str(PREFIX);
     B64.encode_string(packed, &mut link);

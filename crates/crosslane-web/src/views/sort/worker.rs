@@ -77,12 +77,11 @@ impl SortWorker {
     pub fn start(
         serial: u64,
         warm: bool,
-        on_word: impl FnMut(u64, Word) + 'static,
+        mut on_word: impl FnMut(u64, Word) + 'static,
     ) -> Option<Self> {
         let opts = WorkerOptions::new();
         opts.set_type(WorkerType::Module);
         let worker = Worker::new_with_options(WORKER_SCRIPT, &opts).ok()?;
-        let mut on_word = on_word;
         let listener = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
             on_word(serial, Word::read(&e));
         });
