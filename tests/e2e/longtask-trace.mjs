@@ -1,5 +1,5 @@
 // Where one interaction's long tasks spend their time: records a Chrome trace (CDP Tracing,
-// devtools.timeline) around the interaction and prints, for every main-thread task over 30 ms,
+// devtools.timeline) around the interaction and prints, for every main-thread task over 15 ms,
 // the time of the events inside it by name (FunctionCall = script, Layout, UpdateLayoutTree =
 // style, ParseHTML, Paint, …). A forced layout shows as Layout inside the FunctionCall's task.
 // Not a test (tracing inflates every figure); the companion of longtask-bench.mjs.
@@ -32,7 +32,7 @@ else throw new Error(`unknown interaction ${what}`);
 await page.waitForTimeout(500);
 await cdp.send('Tracing.end');
 await done;
-for (const t of events.filter((e) => e.name === 'RunTask' && e.dur > 30000)) {
+for (const t of events.filter((e) => e.name === 'RunTask' && e.dur > 15000)) {
   const inside = events.filter((e) => e.pid === t.pid && e.tid === t.tid && e.dur
     && e.ts >= t.ts && e.ts < t.ts + t.dur && e.name !== 'RunTask');
   const sum = new Map();

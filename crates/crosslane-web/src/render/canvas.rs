@@ -1,7 +1,7 @@
 //! The canvas back end: draws a [`Scene`] on a `<canvas>` with CanvasRenderingContext2d. The
 //! backing store is sized by devicePixelRatio so lines and text stay sharp on high-density
 //! screens; all coordinates stay in CSS pixels through the context transform. Colours go
-//! through the page theme's [`Palette`] (read from the canvas's CSS custom properties).
+//! through the page theme's [`Palette`] (read from the document's CSS custom properties).
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -37,17 +37,32 @@ pub fn draw_in(
     fit_width(canvas, scene, available)?;
     // A fresh drawing has no lanes outlined (mark_contributors).
     canvas.remove_attribute("data-fed-by")?;
-    canvas.set_width((scene.width * dpr).ceil() as u32);
-    canvas.set_height((scene.height * dpr).ceil() as u32);
-    canvas
-        .style()
-        .set_property("height", &format!("{}px", scene.height))?;
+    let (w, h) = (
+        (scene.width * dpr).ceil() as u32,
+        (scene.height * dpr).ceil() as u32,
+    );
+    // Setting a canvas's size, even to the size it has, drops its backing store and the
+    // browser allocates a new one at the next call: keep it when the size stays (a redraw).
+    let resized = canvas.width() != w || canvas.height() != h;
+    if resized {
+        canvas.set_width(w);
+        canvas.set_height(h);
+        canvas
+            .style()
+            .set_property("height", &format!("{}px", scene.height))?;
+    }
     let ctx = canvas
         .get_context("2d")?
         .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
         .dyn_into::<CanvasRenderingContext2d>()?;
+    if !resized {
+        // The state a resize would have reset and that the pen does not set itself.
+        ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)?;
+        ctx.set_global_alpha(1.0);
+        ctx.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+    }
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0)?;
-    let pal = Palette::of(canvas);
+    let pal = Palette::current();
     let mut pen = Pen::new(&ctx);
     pen.fill_rect(&pal.background(), 0.0, 0.0, scene.width, scene.height);
     for item in &scene.items {
@@ -230,7 +245,8 @@ impl<'a> Pen<'a> {
 fn draw_box(pen: &mut Pen, b: &BoxItem, pal: &Palette) -> Js<()> {
     let r = b.rect;
     let stroke = pal.get(Role::Stroke, b.paint.stroke);
-    pen.fill_rect(&pal.get(Role::Fill, b.paint.fill), r.x, r.y, r.w, r.h);
+    let fill = pal.get(Role::Fill, b.paint.fill);
+    pen.fill_rect(&fill, r.x, r.y, r.w, r.h);
     let marks = pattern_marks(r, b.paint.pattern, pattern_spacing(r.w));
     if !marks.is_empty() {
         pen.alpha(0.55);
@@ -250,20 +266,20 @@ fn draw_box(pen: &mut Pen, b: &BoxItem, pal: &Palette) -> Js<()> {
         }
         pen.alpha(1.0);
     }
-    pen.stroke(
-        &stroke,
-        1.0,
-        if b.paint.dashed { &[3.0, 2.0] } else { SOLID },
-    )?;
-    pen.stroke_rect(r.x + 0.5, r.y + 0.5, (r.w - 1.0).max(0.5), r.h - 1.0);
+    // An outline in the fill's own colour lies inside a box at least 1.5 px a side, over pixels
+    // of that colour (only its anti-aliased edge could differ): it is left out. A 256-key sort
+    // diagram has 7 680 such boxes, the comparators' ends: 7 680 calls fewer in its drawing
+    // task (issue 17 item 8).
+    if *stroke != *fill || r.w < 1.5 || r.h < 1.5 {
+        pen.stroke(
+            &stroke,
+            1.0,
+            if b.paint.dashed { &[3.0, 2.0] } else { SOLID },
+        )?;
+        pen.stroke_rect(r.x + 0.5, r.y + 0.5, (r.w - 1.0).max(0.5), r.h - 1.0);
+    }
     if let Some(back) = b.label_backing() {
-        pen.fill_rect(
-            &pal.get(Role::Fill, b.paint.fill),
-            back.x,
-            back.y,
-            back.w,
-            back.h,
-        );
+        pen.fill_rect(&fill, back.x, back.y, back.w, back.h);
     }
     if let Some(label) = &b.label {
         pen.font(&format!("600 {}px {FONT}", b.font));
@@ -338,7 +354,7 @@ pub fn mark_contributors(
         .get_context("2d")?
         .ok_or_else(|| JsValue::from_str("no 2d canvas context"))?
         .dyn_into::<CanvasRenderingContext2d>()?;
-    ctx.set_stroke_style_str(&Palette::of(canvas).get(Role::Stroke, FED_BY));
+    ctx.set_stroke_style_str(&Palette::current().get(Role::Stroke, FED_BY));
     ctx.set_line_width(2.0);
     for lane in fed.iter() {
         if let Some(b) = scene.lane_box(Row::Input, lane) {

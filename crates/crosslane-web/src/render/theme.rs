@@ -4,8 +4,8 @@
 //! The scene keeps the light palette it was built with ([`crate::render::style`] and the views'
 //! own constants: one place per colour). A back end asks a `Palette` (wasm32 only) for the
 //! colour to paint, by the part it paints ([`Role`]) and the scene's colour; the palette reads the
-//! answer from the CSS custom properties of the element drawn into (so an embed, a page and a
-//! host page each get their own theme):
+//! answer from the CSS custom properties of the document's root element (an embed is its own
+//! document, so it gets its own theme):
 //!
 //! - `--draw-bg`: the drawing's background (the scene's is white);
 //! - `--draw-ROLE-HEX`, then `--draw-HEX`: the colour that replaces `#HEX` (lower case, as the
@@ -15,6 +15,18 @@
 //!
 //! A box's label keeps its colour unless the box's fill was replaced, so a label written for a
 //! fixed-colour fill (the sort diagram's viridis keys) keeps its contrast in either theme.
+//!
+//! The stylesheet sets those properties on `:root` for each `data-theme` only, so the colours read
+//! are kept for as long as the root's `data-theme` stays: reading a custom property makes the
+//! browser bring the whole page's style up to date, and doing that in the middle of a render made
+//! a MACA builtin switch a long task (issue 17 item 8).
+
+#[cfg(target_arch = "wasm32")]
+use std::{
+    cell::{OnceCell, RefCell},
+    collections::HashMap,
+    rc::Rc,
+};
 
 /// The part of the drawing a colour paints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,54 +75,97 @@ pub fn properties(role: Role, colour: &str) -> Vec<String> {
     ]
 }
 
-/// The colours of one drawing, read from the computed style of the element it is drawn into.
+/// The colours of the drawings under the document's current theme (see the module doc), read
+/// from the root element's computed style on first use and kept per theme.
 #[cfg(target_arch = "wasm32")]
-pub struct Palette {
+#[derive(Clone)]
+pub struct Palette(Rc<Colours>);
+
+/// One theme's colours: the computed style they are read from and every answer given so far,
+/// by [`Role`] (its index) and scene colour.
+#[cfg(target_arch = "wasm32")]
+struct Colours {
+    theme: String,
     style: Option<web_sys::CssStyleDeclaration>,
-    cache: std::cell::RefCell<std::collections::HashMap<(Role, String), String>>,
+    background: OnceCell<Rc<str>>,
+    by_role: RefCell<[HashMap<String, Rc<str>>; 6]>,
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The palette of the theme last drawn in.
+    static CURRENT: RefCell<Option<Palette>> = const { RefCell::new(None) };
 }
 
 #[cfg(target_arch = "wasm32")]
 impl Palette {
-    /// The palette in force for `element` (its computed style); with no style (a detached
-    /// element, no window) every colour is the scene's own.
-    pub fn of(element: &web_sys::Element) -> Self {
-        let style = web_sys::window().and_then(|w| w.get_computed_style(element).ok().flatten());
-        Palette {
-            style,
-            cache: Default::default(),
-        }
+    /// The palette in force for drawings in this document: the one kept for the root's current
+    /// `data-theme`, or a fresh one that reads the root's computed style. With no document every
+    /// colour is the scene's own.
+    pub fn current() -> Self {
+        let root = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element());
+        let theme = root
+            .as_ref()
+            .and_then(|r| r.get_attribute("data-theme"))
+            .unwrap_or_default();
+        CURRENT.with(|current| {
+            let mut current = current.borrow_mut();
+            if let Some(p) = current.as_ref().filter(|p| p.0.theme == theme) {
+                return p.clone();
+            }
+            let style = root.and_then(|r| {
+                web_sys::window().and_then(|w| w.get_computed_style(&r).ok().flatten())
+            });
+            let p = Palette(Rc::new(Colours {
+                theme,
+                style,
+                background: Default::default(),
+                by_role: Default::default(),
+            }));
+            *current = Some(p.clone());
+            p
+        })
     }
 
     fn read(&self, property: &str) -> Option<String> {
-        let v = self.style.as_ref()?.get_property_value(property).ok()?;
+        let v = self.0.style.as_ref()?.get_property_value(property).ok()?;
         let v = v.trim();
         (!v.is_empty()).then(|| v.to_string())
     }
 
     /// The drawing's background: `--draw-bg`, else white.
-    pub fn background(&self) -> String {
-        self.read("--draw-bg").unwrap_or_else(|| "#ffffff".into())
+    pub fn background(&self) -> Rc<str> {
+        self.0
+            .background
+            .get_or_init(|| {
+                self.read("--draw-bg")
+                    .unwrap_or_else(|| "#ffffff".into())
+                    .into()
+            })
+            .clone()
     }
 
     /// The colour to paint for `role` where the scene says `colour`.
-    pub fn get(&self, role: Role, colour: &str) -> String {
-        let key = (role, colour.to_string());
-        if let Some(hit) = self.cache.borrow().get(&key) {
+    pub fn get(&self, role: Role, colour: &str) -> Rc<str> {
+        let slot = role as usize;
+        if let Some(hit) = self.0.by_role.borrow()[slot].get(colour) {
             return hit.clone();
         }
-        let found = properties(role, colour)
+        let found: Rc<str> = properties(role, colour)
             .iter()
             .find_map(|p| self.read(p))
-            .unwrap_or_else(|| colour.to_string());
-        self.cache.borrow_mut().insert(key, found.clone());
+            .unwrap_or_else(|| colour.to_string())
+            .into();
+        self.0.by_role.borrow_mut()[slot].insert(colour.to_string(), found.clone());
         found
     }
 
     /// A box's label colour: themed only where the box's fill was (see the module doc).
-    pub fn ink(&self, fill: &str, ink: &str) -> String {
-        if self.get(Role::Fill, fill) == fill {
-            ink.to_string()
+    pub fn ink(&self, fill: &str, ink: &str) -> Rc<str> {
+        if *self.get(Role::Fill, fill) == *fill {
+            ink.into()
         } else {
             self.get(Role::Ink, ink)
         }

@@ -477,10 +477,12 @@ impl Maca {
         self.error.set_hidden(false);
     }
 
-    /// Runs the request and shows the step (summary and lane table), then, in a task of its
-    /// own ([`Maca::finish_render`]), the panels of this builtin and the drawing: a builtin
-    /// switch in one task ran over 50 ms (issue 17 item 8), the MMA panels alone taking 10–30
-    /// ms. An input error keeps the last drawing and says which field is wrong.
+    /// Runs the request and shows its summary, then, in a task of its own
+    /// ([`Maca::finish_render`]), the lane table and the drawing, and in a third
+    /// ([`Maca::finish_panels`]) the panels of this builtin: a builtin switch in one task ran
+    /// over 50 ms (issue 17 item 8), the MMA panels alone taking 10–30 ms, and the address
+    /// update at the end of the first task makes the browser lay out what that task changed.
+    /// An input error keeps the last drawing and says which field is wrong.
     fn render(&mut self) -> Js<()> {
         let req = self.request();
         let resolved = req.resolve();
@@ -489,7 +491,6 @@ impl Maca {
             (Ok((spec, input)), Ok(step)) => {
                 self.error.set_hidden(true);
                 self.error.set_text_content(None);
-                table::render(&self.tbody, &step, DisplayOptions::default());
                 self.summary.set_text_content(Some(&format!(
                     "{} · {} lanes · active {}",
                     step.op,
@@ -501,7 +502,7 @@ impl Maca {
                 self.renders += 1;
                 let render = self.renders;
                 self.me.later(move |m| m.finish_render(render));
-                // `body[data-ready]` counts this render when its second half is done.
+                // `body[data-ready]` counts this render when its last part is done.
                 return Ok(());
             }
             (Err(err), _) | (_, Err(err)) => {
@@ -516,16 +517,31 @@ impl Maca {
         mark_ready()
     }
 
-    /// The second half of render `render` ([`Maca::render`]): the builtin's panels and the
-    /// drawing; then the render counts as done (`body[data-ready]`). Nothing when a newer render
-    /// came first (its own second half follows).
+    /// The second part of render `render` ([`Maca::render`]): the lane table and the drawing,
+    /// then the third part in a task of its own. Nothing when a newer render came first (its
+    /// own parts follow).
     fn finish_render(&mut self, render: u64) -> Js<()> {
+        if render != self.renders {
+            return Ok(());
+        }
+        if let Some(step) = &self.step {
+            table::render(&self.tbody, step, DisplayOptions::default());
+            self.draw(step)?;
+        }
+        self.me.later(move |m| m.finish_panels(render));
+        Ok(())
+    }
+
+    /// The last part of render `render`: the builtin's panels (set after the drawing: setting a
+    /// canvas font makes the browser bring the page's style up to date, and after an MMA's
+    /// 1 024 styled cells that was most of the task); then the render counts as done
+    /// (`body[data-ready]`). Nothing when a newer render came first.
+    fn finish_panels(&mut self, render: u64) -> Js<()> {
         if render != self.renders {
             return Ok(());
         }
         if let (Some((spec, input)), Some(step)) = (&self.shown, &self.step) {
             self.show_panels(spec, input, step)?;
-            self.draw(step)?;
         }
         mark_ready()
     }

@@ -200,9 +200,16 @@ pub fn mma_grids(spec: &MmaSpec, layout: &MmaLayout, input: &OpInput) -> Result<
     Ok(html)
 }
 
+/// A matrix element as the panels print it: an integer in full (below 10^9 in magnitude), else
+/// at most four decimals without trailing zeros. Integers are printed as `i64`: `{:.0}` on an
+/// `f64` takes the exact (Dragon) formatting path, which was half of an MMA builtin's panels
+/// task (issue 17 item 8).
 fn number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e9 {
-        format!("{x:.0}")
+        match x as i64 {
+            0 if x.is_sign_negative() => "-0".to_string(),
+            i => i.to_string(),
+        }
     } else {
         format!("{x:.4}")
             .trim_end_matches('0')
@@ -244,6 +251,7 @@ fn grid(
                                 let x = values.get(r * cols + c).copied().unwrap_or(0.0);
                                 match layout.locate(m, r, c) {
                                     Some((lane, slot)) => {
+                                        let x = number(x);
                                         let off = if active.contains(lane) { "" } else { " off" };
                                         h.el("td")
                                             .attr("class", format_args!("cell{off}"))
@@ -253,11 +261,10 @@ fn grid(
                                             .attr(
                                                 "title",
                                                 format_args!(
-                                                    "{name}[{r}][{c}] = {}: lane {lane}, {slot_word} {slot}",
-                                                    number(x)
+                                                    "{name}[{r}][{c}] = {x}: lane {lane}, {slot_word} {slot}",
                                                 ),
                                             )
-                                            .text(number(x));
+                                            .text(&x);
                                     }
                                     None => h.el("td").empty(),
                                 }

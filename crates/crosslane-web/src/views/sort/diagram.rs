@@ -166,8 +166,15 @@ pub fn build(run: &SortRun, at: usize, width: f64) -> Scene {
     let bottom = TOP + n as f64 * pitch;
     let current = at.checked_sub(1);
 
-    let mut items = Vec::new();
-    let mut comparators = Vec::new();
+    // Sized up front: a 256-key network is ~12 000 comparator items, and growing the vectors
+    // copied them over and over (issue 17 item 8).
+    let fired: usize = run
+        .stages
+        .iter()
+        .map(|s| s.fired.as_deref().map_or(0, <[_]>::len))
+        .sum();
+    let mut items = Vec::with_capacity(3 * fired + 4 * n + 2 * stages + 16);
+    let mut comparators = Vec::with_capacity(3 * fired);
     let mut stage_labels = Vec::new();
     for (s, (stage, (assigned, used))) in run.stages.iter().zip(&layouts).enumerate() {
         let w = stage_w(*used);
