@@ -1,5 +1,8 @@
 //! Listeners that live as long as the page.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Event, EventTarget};
@@ -51,6 +54,41 @@ pub fn after_event(f: impl FnOnce() + 'static) {
     if let Ok(w) = crate::dom::window() {
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), 0);
     }
+}
+
+/// How long [`after_frame`] waits for a frame before it runs its work anyway (milliseconds).
+pub const FRAME_FALLBACK_MS: i32 = 100;
+
+/// Runs `f` once, in a task of its own after the next frame (an animation frame callback that
+/// sets a zero timeout), or after [`FRAME_FALLBACK_MS`] if no frame comes first (a hidden tab
+/// draws none). A render split into parts this way has each part's style and layout done by
+/// the frame after it, apart from the script of the next part; parts split by zero timeouts
+/// alone ([`after_event`]) usually all run before the same frame, whose layout then takes them
+/// all at once, and work done in the frame callback itself adds its script to that frame's
+/// task (issue 17 item 8: an MMA builtin's four grids were one 65–80 ms frame).
+pub fn after_frame(f: impl FnOnce() + 'static) {
+    let Ok(w) = crate::dom::window() else {
+        return;
+    };
+    let once: Rc<Cell<Option<Box<dyn FnOnce()>>>> = Rc::new(Cell::new(Some(Box::new(f))));
+    let take = once.clone();
+    let in_frame = Closure::once_into_js(move || {
+        after_event(move || {
+            if let Some(f) = take.take() {
+                f();
+            }
+        });
+    });
+    let _ = w.request_animation_frame(in_frame.unchecked_ref());
+    let fallback = Closure::once_into_js(move || {
+        if let Some(f) = once.take() {
+            f();
+        }
+    });
+    let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+        fallback.unchecked_ref(),
+        FRAME_FALLBACK_MS,
+    );
 }
 
 /// Removes every child of `target`.

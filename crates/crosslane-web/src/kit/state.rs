@@ -135,12 +135,23 @@ impl<T: Owned> WeakState<T> {
     /// over 50 ms). Nothing runs once the view is gone; a page error shows the banner, as in a
     /// listener. `f` should check that it is still wanted (a newer render may have come first).
     pub fn later(&self, f: impl FnOnce(&mut T) -> Js<()> + 'static) {
+        super::after_event(self.on_state(f));
+    }
+
+    /// [`WeakState::later`] after the next frame ([`super::after_frame`]): for a part of a
+    /// render whose layout should not share a frame with the part before it.
+    pub fn after_frame(&self, f: impl FnOnce(&mut T) -> Js<()> + 'static) {
+        super::after_frame(self.on_state(f));
+    }
+
+    /// `f` run on the state if the view is still there and no handler holds it.
+    fn on_state(&self, f: impl FnOnce(&mut T) -> Js<()> + 'static) -> impl FnOnce() + 'static {
         let state = self.clone();
-        super::after_event(move || {
+        move || {
             let Some(state) = state.upgrade() else {
                 return;
             };
-            // A zero timeout runs between events, when no handler holds the state.
+            // Timeouts and frames run between events, when no handler holds the state.
             let Some(mut v) = state.get_mut() else {
                 return;
             };
@@ -150,7 +161,7 @@ impl<T: Owned> WeakState<T> {
                     T::WHAT
                 ));
             }
-        });
+        }
     }
 }
 

@@ -68,14 +68,16 @@ struct Maca {
     /// it after the panels changed forced a layout inside every builtin switch (issue 17 item 8).
     /// Measured again when the view is shown or the window resized.
     width: Cell<f64>,
-    /// The view itself, for the second half of a render ([`Maca::finish_render`]).
+    /// The view itself, for the later parts of a render ([`Maca::finish_render`]).
     me: WeakState<Maca>,
-    /// Bumped by every render, so that only the latest one's second half runs.
+    /// Bumped by every render, so that only the latest one's later parts run.
     renders: u64,
     /// The last event changed the view: [`Owned::settled`] reports it to the router.
     changed: bool,
-    /// The builtin and input of the step shown, for the second half of its render.
+    /// The builtin and input of the step shown, for the later parts of its render.
     shown: Option<(&'static OpSpec, crosslane_core::OpInput)>,
+    /// The MMA grids not yet on the page ([`Maca::add_figure`] adds one per frame).
+    figures: std::collections::VecDeque<Html>,
 }
 
 impl Owned for Maca {
@@ -305,6 +307,7 @@ fn build(doc: &Document, root: &Element) -> Js<Maca> {
         renders: 0,
         shown: None,
         changed: false,
+        figures: Default::default(),
     })
 }
 
@@ -501,7 +504,7 @@ impl Maca {
                 self.shown = Some((spec, input));
                 self.renders += 1;
                 let render = self.renders;
-                self.me.later(move |m| m.finish_render(render));
+                self.me.after_frame(move |m| m.finish_render(render));
                 // `body[data-ready]` counts this render when its last part is done.
                 return Ok(());
             }
@@ -528,30 +531,53 @@ impl Maca {
             table::render(&self.tbody, step, DisplayOptions::default());
             self.draw(step)?;
         }
-        self.me.later(move |m| m.finish_panels(render));
+        self.me.after_frame(move |m| m.finish_panels(render));
         Ok(())
     }
 
-    /// The last part of render `render`: the builtin's panels (set after the drawing: setting a
-    /// canvas font makes the browser bring the page's style up to date, and after an MMA's
-    /// 1 024 styled cells that was most of the task); then the render counts as done
+    /// The third part of render `render`: the builtin's panels. An MMA's grids follow one per
+    /// frame ([`Maca::add_figure`]), from the next frame on; then the render counts as done
     /// (`body[data-ready]`). Nothing when a newer render came first.
     fn finish_panels(&mut self, render: u64) -> Js<()> {
         if render != self.renders {
             return Ok(());
         }
+        self.figures.clear();
         if let (Some((spec, input)), Some(step)) = (&self.shown, &self.step) {
-            self.show_panels(spec, input, step)?;
+            self.figures = self.show_panels(spec, input, step)?.into();
         }
-        mark_ready()
+        if self.figures.is_empty() {
+            return mark_ready();
+        }
+        self.me.after_frame(move |m| m.add_figure(render));
+        Ok(())
     }
 
+    /// Puts the next MMA grid of render `render` on the page and asks for the next frame; the
+    /// render counts as done after the last. Four grids are up to 1 536 table cells, and laid
+    /// out in one frame they were a 65–80 ms task (issue 17 item 8).
+    fn add_figure(&mut self, render: u64) -> Js<()> {
+        if render != self.renders {
+            return Ok(());
+        }
+        let Some(figure) = self.figures.pop_front() else {
+            return mark_ready();
+        };
+        if let Some(grids) = self.mma.query_selector("#maca-mma")? {
+            kit::append_html(&grids, &figure)?;
+        }
+        self.me.after_frame(move |m| m.add_figure(render));
+        Ok(())
+    }
+
+    /// Shows the memory, bit and MMA panels of `spec`; an MMA panel gets its heading and an
+    /// empty `#maca-mma`, and its grids are returned for the caller to add.
     fn show_panels(
         &self,
         spec: &'static OpSpec,
         input: &crosslane_core::OpInput,
         step: &Step,
-    ) -> Js<()> {
+    ) -> Js<Vec<Html>> {
         match memory::memory_effect(spec.name, input) {
             Ok(Some((buffer, before, after))) => kit::set_html(
                 &self.memory_after,
@@ -573,7 +599,7 @@ impl Maca {
         self.mma.set_hidden(mma_parts.is_none());
         match mma_parts {
             Some((ms, layout)) => {
-                let grids = panels::mma_grids(ms, layout, input).unwrap_or_default();
+                let figures = panels::mma_figures(ms, layout, input).unwrap_or_default();
                 // The layout's provenance, from the op's own rule text.
                 let note = spec
                     .rule
@@ -596,12 +622,18 @@ impl Maca {
                     .attr("class", "maca-mma-note")
                     .attr("id", "maca-mma-note")
                     .text(&note);
-                html.push(&grids);
+                html.el("div")
+                    .attr("class", "maca-mma")
+                    .attr("id", "maca-mma")
+                    .empty();
                 kit::set_html(&self.mma, &html);
+                Ok(figures)
             }
-            None => kit::clear(&self.mma),
+            None => {
+                kit::clear(&self.mma);
+                Ok(Vec::new())
+            }
         }
-        Ok(())
     }
 
     fn draw(&self, step: &Step) -> Js<()> {

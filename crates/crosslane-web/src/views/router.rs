@@ -138,9 +138,39 @@ pub fn current() -> String {
         .unwrap_or_else(|| "op".to_string())
 }
 
-/// Shows view `name`: its section (`role=tabpanel`) visible, the others hidden, its tab selected
-/// and the only tab in the Tab order.
+/// Shows view `name` ([`switch`]) and tells the views and the address at once ([`changed`]): for
+/// a restored scenario, whose views have already been given their state.
 pub fn show(name: &str) -> Js<()> {
+    switch(name)?;
+    changed(name);
+    Ok(())
+}
+
+/// Shows view `name` as the reader chose it (a tab click, an arrow key). The shown view is laid
+/// out in this task (a hidden view has no layout to keep), the next frame only paints it, and
+/// what follows from showing it (its render, the address) runs after that frame
+/// ([`crate::kit::after_frame`]), unless another view was chosen meanwhile. With the render in
+/// the click's task, a view's first show was a 50–80 ms task; with the layout left to the
+/// frame, that frame's style, layout and paint of the 11 000-element reference view came to
+/// 50–57 ms (issue 17 item 8).
+pub fn select(name: &str) -> Js<()> {
+    switch(name)?;
+    if let Some(section) = document()?.query_selector(&format!("section[data-view=\"{name}\"]"))? {
+        // Read for its side effect: the browser brings style and layout up to date.
+        let _ = section.get_bounding_client_rect();
+    }
+    let name = name.to_string();
+    crate::kit::after_frame(move || {
+        if current() == name {
+            changed(&name);
+        }
+    });
+    Ok(())
+}
+
+/// Makes view `name` the one on screen: its section (`role=tabpanel`) visible, the others
+/// hidden, its tab selected and the only tab in the Tab order.
+fn switch(name: &str) -> Js<()> {
     let doc = document()?;
     let sections = doc.query_selector_all("section[data-view]")?;
     for i in 0..sections.length() {
@@ -167,7 +197,6 @@ pub fn show(name: &str) -> Js<()> {
     if let Some(body) = doc.body() {
         body.dataset().set("view", name)?;
     }
-    changed(name);
     Ok(())
 }
 
@@ -186,10 +215,10 @@ pub fn install() -> Js<()> {
             return;
         };
         if let Some(name) = tab.get_attribute("data-view") {
-            if let Err(err) = show(&name) {
+            if let Err(err) = select(&name) {
                 crate::panic::banner(&format!("crosslane could not switch views: {err:?}"));
             }
         }
     })?;
-    super::tabs::install_keys(&nav, show)
+    super::tabs::install_keys(&nav, select)
 }

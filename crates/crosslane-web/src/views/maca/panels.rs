@@ -155,13 +155,18 @@ fn lane_colour(lane: usize) -> String {
     format!("hsl({hue} 70% {light}%)")
 }
 
-/// The four matrices of an MMA call: A, B, C as parsed from the call's params and D computed by
-/// the core (`D = A·B + C`), each cell coloured by the lane that holds it, the tooltip naming lane
-/// and register slot.
+/// The four matrices of an MMA call, one `figure.maca-matrix` each, in the order A, B, C, D: A,
+/// B, C as parsed from the call's params and D computed by the core (`D = A·B + C`), each cell
+/// coloured by the lane that holds it, the tooltip naming lane and register slot. The page
+/// puts them in a `div#maca-mma.maca-mma`, one per frame.
 ///
 /// # Errors
 /// The [`InputError`] of a matrix parameter that does not parse (the op run reports the same).
-pub fn mma_grids(spec: &MmaSpec, layout: &MmaLayout, input: &OpInput) -> Result<Html, InputError> {
+pub fn mma_figures(
+    spec: &MmaSpec,
+    layout: &MmaLayout,
+    input: &OpInput,
+) -> Result<Vec<Html>, InputError> {
     let parse = |m: Matrix, field: &str| {
         let (r, c) = layout.dims(m);
         let elem = if m == Matrix::C {
@@ -183,21 +188,19 @@ pub fn mma_grids(spec: &MmaSpec, layout: &MmaLayout, input: &OpInput) -> Result<
     );
     let d = mma::unpack(layout, Matrix::D, &d_regs);
     let active = input.active;
-    let mut html = Html::new();
-    html.el("div")
-        .attr("class", "maca-mma")
-        .attr("id", "maca-mma")
-        .with(|h| {
-            for (m, name, values) in [
-                (Matrix::A, "A", &a),
-                (Matrix::B, "B", &b),
-                (Matrix::C, "C", &c),
-                (Matrix::D, "D", &d),
-            ] {
-                grid(h, layout, m, name, values, active);
-            }
-        });
-    Ok(html)
+    Ok([
+        (Matrix::A, "A", &a),
+        (Matrix::B, "B", &b),
+        (Matrix::C, "C", &c),
+        (Matrix::D, "D", &d),
+    ]
+    .into_iter()
+    .map(|(m, name, values)| {
+        let mut html = Html::new();
+        grid(&mut html, layout, m, name, values, active);
+        html
+    })
+    .collect())
 }
 
 /// A matrix element as the panels print it: an integer in full (below 10^9 in magnitude), else
