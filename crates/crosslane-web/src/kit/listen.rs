@@ -56,6 +56,9 @@ pub fn after_event(f: impl FnOnce() + 'static) {
     }
 }
 
+/// Work that whichever of two callbacks comes first runs, once.
+type Once = Rc<Cell<Option<Box<dyn FnOnce()>>>>;
+
 /// How long [`after_frame`] waits for a frame before it runs its work anyway (milliseconds).
 pub const FRAME_FALLBACK_MS: i32 = 100;
 
@@ -70,7 +73,7 @@ pub fn after_frame(f: impl FnOnce() + 'static) {
     let Ok(w) = crate::dom::window() else {
         return;
     };
-    let once: Rc<Cell<Option<Box<dyn FnOnce()>>>> = Rc::new(Cell::new(Some(Box::new(f))));
+    let once: Once = Rc::new(Cell::new(Some(Box::new(f))));
     let take = once.clone();
     let in_frame = Closure::once_into_js(move || {
         after_event(move || {
