@@ -165,3 +165,27 @@ test('the sort view saves and restores through the router', async () => {
   assert.equal((await canvasData(page)).stages, '3');
   await page.close();
 });
+
+// Issue 17 item 1: the "draw wires up to n =" threshold is in the link, and survives a reload;
+// the default (256) is not written, so the link is then what it was before any change.
+test('the wire threshold is in the link and survives a reload', async () => {
+  const page = await openSort();
+  await typeKeys(page, '9,8,7,6,5,4,3,2,1,0');
+  assert.equal((await canvasData(page)).mode, 'diagram');
+  await page.waitForTimeout(700);
+  const before = await page.evaluate(() => location.hash);
+  await rendered(page, () => page.fill('#sort-threshold', '8'));
+  assert.equal((await canvasData(page)).mode, 'plot', 'ten keys over a threshold of 8: plotted');
+  await page.waitForTimeout(700);
+  assert.notEqual(await page.evaluate(() => location.hash), before);
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#sort-canvas')?.dataset.mode === 'plot',
+    null, { timeout: 30000 });
+  assert.equal(await page.inputValue('#sort-threshold'), '8');
+  assert.equal(await page.inputValue('#sort-values'), '9,8,7,6,5,4,3,2,1,0');
+  await rendered(page, () => page.fill('#sort-threshold', '256'));
+  assert.equal((await canvasData(page)).mode, 'diagram');
+  await page.waitForTimeout(700);
+  assert.equal(await page.evaluate(() => location.hash), before);
+  await page.close();
+});

@@ -129,6 +129,10 @@ pub enum View {
         /// sort shows the same stage's shuffles); `None` = the input.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stage: Option<u32>,
+        /// The largest key count drawn as wires and comparators (the page's "draw wires up to
+        /// n ="; above it the page plots the keys); `None` = the page's default.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        threshold: Option<u32>,
     },
     /// The portability view: one shuffle-family request under CUDA, HIP wave32/64, Ascend C and
     /// WGSL ([`crate::portability::compare_lanes`]), every field as typed.
@@ -319,6 +323,7 @@ mod tests {
             values: None,
             dialect: Some("cuda".into()),
             stage: None,
+            threshold: None,
         });
         assert_eq!(
             s.to_json(),
@@ -360,9 +365,13 @@ mod tests {
             values: None,
             dialect: None,
             stage: Some(3),
+            threshold: Some(8),
         });
         let json = sort.to_json();
-        assert!(json.contains(r#""dialect":null,"stage":3}"#), "{json}");
+        assert!(
+            json.contains(r#""dialect":null,"stage":3,"threshold":8}"#),
+            "{json}"
+        );
         assert_eq!(Scenario::from_json(json.as_bytes()), Ok(sort));
     }
 

@@ -294,14 +294,18 @@ fn view() -> impl Strategy<Value = View> {
         proptest::option::of(text()),
         proptest::option::of(text()),
         proptest::option::of(any::<u32>()),
+        proptest::option::of(any::<u32>()),
     )
-        .prop_map(|(len, seed, values, dialect, stage)| View::Sort {
-            len,
-            seed,
-            values,
-            dialect,
-            stage,
-        });
+        .prop_map(
+            |(len, seed, values, dialect, stage, threshold)| View::Sort {
+                len,
+                seed,
+                values,
+                dialect,
+                stage,
+                threshold,
+            },
+        );
     let compare = (text(), text(), text(), text(), text()).prop_map(
         |(family, param, width, values, active)| View::Compare {
             family,

@@ -843,6 +843,13 @@ impl SortPage {
             stage: Some(self.restored_at.unwrap_or(self.at))
                 .filter(|&at| at > 0)
                 .map(|at| u32::try_from(at).unwrap_or(u32::MAX)),
+            // Only a threshold other than the default is written, so the links of the default
+            // stay as they were.
+            threshold: self
+                .parse_threshold()
+                .ok()
+                .filter(|&t| t != DRAW_LIMIT)
+                .and_then(|t| u32::try_from(t).ok()),
         })
     }
 
@@ -853,11 +860,15 @@ impl SortPage {
             values,
             dialect,
             stage,
+            threshold,
         } = view
         else {
             return false;
         };
         self.len.set_value(&len.to_string());
+        // Out of range, it shows as typed and the form says so, as a typed one would.
+        self.threshold
+            .set_value(&threshold.map_or(DRAW_LIMIT as u64, u64::from).to_string());
         self.seed.set_value(&seed.to_string());
         self.values.set_value(values.as_deref().unwrap_or(""));
         if let Some(d) = dialect {
