@@ -77,6 +77,10 @@ test('xor 1 agrees everywhere; a bad width is named and the last comparison stay
   assert.equal(await page.getAttribute('input#compare-width', 'aria-invalid'), 'true');
   assert.equal(await page.inputValue('input#compare-width'), 'wide');
   assert.equal(await value(page, 6, 'CUDA'), '7', 'the last comparison stays');
+  // A number too large for any width is out of range, with the widths allowed.
+  await rendered(page, () => page.fill('input#compare-width', '99999999999999999999'));
+  assert.match(await page.textContent('#compare-error'),
+    /^width: `99999999999999999999` is out of range: allowed 1\.\.=2147483647/);
   await rendered(page, () => page.fill('input#compare-width', '16'));
   assert.ok(!(await page.isVisible('#compare-error')));
   assert.equal(await page.$('#panic-banner'), null);

@@ -10,10 +10,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crosslane_core::params::parse_int;
 use crosslane_core::{
-    compare_lanes, Comparison, Dialect, InputError, LaneParam, OpSpec, ParamDefault, ShuffleFamily,
-    Source,
+    compare_lanes, parse_width, Comparison, Dialect, InputError, LaneParam, OpSpec, ParamDefault,
+    ShuffleFamily, Source,
 };
 
 use crate::error::CliError;
@@ -112,7 +111,10 @@ pub fn run(
             }
         },
     };
-    let width = params.get("width").map(|t| int("width", t)).transpose()?;
+    let width = match params.get("width") {
+        Some(text) => parse_width(text)?,
+        None => None,
+    };
     let comparison = compare_lanes(
         family,
         &param,
@@ -127,15 +129,6 @@ pub fn run(
     } else {
         print_out(&table(&comparison, param_name))
     }
-}
-
-fn int(field: &str, text: &str) -> Result<i64, InputError> {
-    parse_int(text).ok_or_else(|| {
-        InputError::new(
-            field,
-            format!("`{text}` is not an integer (decimal, 0x hex, or negative)"),
-        )
-    })
 }
 
 /// The comparison as text: a header naming each dialect's op, one row per lane (lane, input, one

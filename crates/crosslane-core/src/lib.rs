@@ -43,7 +43,7 @@ pub use error::InputError;
 pub use lanes::{LaneMask, MAX_LANES};
 pub use op::{all_ops, dialect_ops, find_op, Dialect, OpInput, OpKind, OpOutput, OpSpec, Proto};
 pub use params::{ParamDefault, ParamKind, ParamSpec, ParamValue, Params};
-pub use portability::{compare, compare_lanes, Comparison, LaneParam, ShuffleFamily};
+pub use portability::{compare, compare_lanes, parse_width, Comparison, LaneParam, ShuffleFamily};
 pub use reference::{entries, example_for_arch, RefEntry, RefExample, RefParam};
 pub use request::OpRequest;
 pub use result::{Diagnostic, LaneResult, Level, Source};

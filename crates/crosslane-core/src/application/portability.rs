@@ -583,6 +583,31 @@ fn wgsl_rule(family: ShuffleFamily) -> wgsl::Shuffle {
     }
 }
 
+/// Parses the width of a comparison as typed, for the CLI (`--width`) and the page's width
+/// field: decimal, `0x` hex or negative; blank is `None` (the warp's own width). Whether it is a
+/// valid width (1..=2^31−1) is [`compare_lanes`]'s check.
+///
+/// # Errors
+/// [`InputError`] on field `width`: text that is not an integer, or an integer too large for an
+/// `i64` (then "out of range", with the allowed widths).
+pub fn parse_width(text: &str) -> Result<Option<i64>, InputError> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    parse_int(text).map(Some).ok_or_else(|| {
+        if crate::number::is_int_text(text) {
+            return InputError::too_large("width", text, 1, i64::from(i32::MAX));
+        }
+        InputError::new(
+            "width",
+            format!(
+                "`{}` is not an integer (decimal, 0x hex, or negative)",
+                text.trim()
+            ),
+        )
+    })
+}
+
 /// Parses the `--param` text of a comparison (decimal, `0x`, negative) for the CLI and page.
 ///
 /// # Errors

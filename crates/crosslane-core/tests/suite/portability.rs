@@ -1,7 +1,7 @@
 //! The portability view (src/application/portability.rs): concrete lanes where CUDA, HIP, Ascend C and WGSL
 //! disagree, and the rule each disagreement names.
 
-use crosslane_core::portability::{compare, ShuffleFamily};
+use crosslane_core::portability::{compare, parse_width, ShuffleFamily};
 use crosslane_core::Comparison;
 
 fn value(c: &Comparison, label: &str, lane: usize) -> Option<i64> {
@@ -140,4 +140,24 @@ fn a_per_lane_source_lane_runs_in_every_dialect() {
         .map(|r| r.from)
         .collect();
     assert_eq!(from, [Some(1), Some(3), Some(3), Some(1)]);
+}
+
+/// The width field as typed: blank is the warp's own width; a number too large for any width
+/// says "out of range" with the widths allowed, not "not an integer"; words say what they are.
+#[test]
+fn width_text_blank_number_too_large_and_words() {
+    assert_eq!(parse_width("  "), Ok(None));
+    assert_eq!(parse_width("16"), Ok(Some(16)));
+    assert_eq!(parse_width("0x10"), Ok(Some(16)));
+    let huge = parse_width("99999999999999999999").unwrap_err();
+    assert_eq!(huge.field, "width");
+    assert_eq!(
+        huge.message,
+        "`99999999999999999999` is out of range: allowed 1..=2147483647"
+    );
+    let words = parse_width("sixteen").unwrap_err();
+    assert_eq!(
+        words.message,
+        "`sixteen` is not an integer (decimal, 0x hex, or negative)"
+    );
 }

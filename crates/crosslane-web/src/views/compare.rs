@@ -14,9 +14,10 @@
 
 mod lanes;
 
-use crosslane_core::params::parse_int;
 use crosslane_core::scenario::View;
-use crosslane_core::{compare_lanes, Comparison, InputError, LaneParam, ShuffleFamily};
+use crosslane_core::{
+    compare_lanes, parse_width, Comparison, InputError, LaneParam, ShuffleFamily,
+};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
     Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
@@ -426,17 +427,7 @@ impl Compare {
         let family = ShuffleFamily::parse(&self.family.value())?;
         // One value, or a lane expression each lane evaluates for itself.
         let param = LaneParam::parse(&self.param.value())?;
-        let width_text = self.width.value();
-        let width = if width_text.trim().is_empty() {
-            None
-        } else {
-            Some(parse_int(&width_text).ok_or_else(|| {
-                InputError::new(
-                    "width",
-                    format!("`{width_text}` is not an integer (decimal, 0x hex, or negative)"),
-                )
-            })?)
-        };
+        let width = parse_width(&self.width.value())?;
         Ok((family, param, width))
     }
 
