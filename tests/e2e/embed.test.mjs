@@ -73,6 +73,36 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
+// Issue 17 item 3: an embed edits every parameter or deliberately none; the operation view's
+// copy embed code offers both, and the read-only one opens as ?embed=static.
+test('copy embed code offers a read-only embed (?embed=static) for the operation view', async () => {
+  const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
+  await page.click('#copy-link');
+  assert.ok(!(await page.isVisible('#share-read-only')));
+  const pageLink = await page.inputValue('#share-text');
+  await page.click('#copy-embed');
+  assert.ok(await page.isVisible('#share-read-only'));
+  assert.match(await page.inputValue('#share-text'), /<iframe [^>]*src="[^"]*\?embed#v1\./);
+  await page.check('#share-read-only');
+  await page.waitForFunction(() => /embed=static/.test(document.getElementById('share-text').value));
+  const src = (await page.inputValue('#share-text')).match(/<iframe [^>]*src="([^"]*)"/)[1];
+  assert.match(src, /\?embed=static#v1\./);
+  assert.equal(new URL(src.replaceAll('&amp;', '&')).hash, new URL(pageLink).hash,
+    'the scenario on screen (what copy link gives)');
+  const still = await open(browser, src.replaceAll('&amp;', '&'));
+  assert.equal(await still.$eval('#panel', (e) => getComputedStyle(e).display), 'none');
+  assert.ok(await still.isVisible('#lane-canvas'));
+  await still.close();
+  // Back to editable, and a link (or another view's embed code) offers no such choice.
+  await page.uncheck('#share-read-only');
+  await page.waitForFunction(() => /\?embed#v1\./.test(document.getElementById('share-text').value));
+  await rendered(page, () => page.click('nav#views button[data-view="sort"]'));
+  await page.click('#copy-embed');
+  assert.ok(!(await page.isVisible('#share-read-only')));
+  assert.doesNotMatch(await page.inputValue('#share-text'), /embed=static/);
+  await page.close();
+});
+
 test('the embed code is small: an iframe, and a link to the full page as the static fallback', async () => {
   const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
   await page.click('#copy-link');

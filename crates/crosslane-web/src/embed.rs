@@ -90,7 +90,7 @@ mod page {
     use super::{snippet, HEIGHT_MESSAGE};
     use crate::dom::{document, window, Js};
     use crate::kit;
-    use crate::permalink;
+    use crate::permalink::{self, Opening};
     use crate::views::router;
 
     /// A view's static drawing: its scene as SVG text and the drawing's height in CSS pixels.
@@ -160,7 +160,7 @@ mod page {
             let a = a.clone();
             move || {
                 let url = permalink::current_link()
-                    .and_then(|link| permalink::page_url(&link, None).ok())
+                    .and_then(|link| permalink::page_url(&link, Opening::Page).ok())
                     .or_else(|| {
                         let loc = window().ok()?.location();
                         Some(format!(
@@ -213,13 +213,20 @@ mod page {
         let _ = parent.post_message(&msg, "*");
     }
 
-    /// The embed code of the scenario on screen.
-    pub fn embed_code() -> Js<Option<String>> {
+    /// The embed code of the scenario on screen: an editable embed, or with `read_only` one
+    /// that shows the drawing alone (`?embed=static`).
+    pub fn embed_code(read_only: bool) -> Js<Option<String>> {
         let Some(link) = permalink::current_link() else {
             return Ok(None);
         };
-        let url = permalink::page_url(&link, Some(is_dark()))?;
-        let page = permalink::page_url(&link, None)?;
+        let url = permalink::page_url(
+            &link,
+            Opening::Embed {
+                dark: is_dark(),
+                read_only,
+            },
+        )?;
+        let page = permalink::page_url(&link, Opening::Page)?;
         let view = router::current();
         // Only the drawing's height is used: the first height of the iframe, before the live
         // embed reports its own.
@@ -230,7 +237,9 @@ mod page {
     }
 
     /// `#copy-link` and `#copy-embed`: put the text in `#share-text` (selected, for a manual
-    /// copy) and on the clipboard when the browser allows it; `#share-status` says which.
+    /// copy) and on the clipboard when the browser allows it; `#share-status` says which. With
+    /// the embed code of the operation view, `#share-read-only` (shown then) switches it between
+    /// an editable embed and one that edits nothing, and copies it again.
     fn wire_share_buttons() -> Js<()> {
         let doc = document()?;
         for (id, kind) in [("copy-link", "link"), ("copy-embed", "embed code")] {
@@ -243,17 +252,41 @@ mod page {
                 }
             })?;
         }
+        if let Some(read_only) = doc.get_element_by_id("share-read-only") {
+            kit::listen(&read_only, "change", |_| {
+                if let Err(e) = share("embed code") {
+                    crate::panic::banner(&format!(
+                        "crosslane could not copy the embed code: {e:?}"
+                    ));
+                }
+            })?;
+        }
         Ok(())
     }
 
     fn share(kind: &str) -> Js<()> {
+        let doc = document()?;
+        // A read-only embed is the operation view's (`?embed=static` hides its fields).
+        let offer_read_only = kind == "embed code" && router::current() == "op";
+        if let Some(field) = doc
+            .get_element_by_id("share-read-only-field")
+            .and_then(|e| e.dyn_into::<HtmlElement>().ok())
+        {
+            field.set_hidden(!offer_read_only);
+        }
+        let read_only = offer_read_only
+            && doc
+                .get_element_by_id("share-read-only")
+                .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+                .is_some_and(|c| c.checked());
         // Why there is no link (no state, or over the size limit), said as such.
         let text = match permalink::current_link_or_why() {
             Err(why) => Err(why),
-            Ok(link) if kind == "link" => Ok(permalink::page_url(&link, None)?),
-            Ok(_) => embed_code()?.ok_or_else(|| "this view has nothing to link to".to_string()),
+            Ok(link) if kind == "link" => Ok(permalink::page_url(&link, Opening::Page)?),
+            Ok(_) => {
+                embed_code(read_only)?.ok_or_else(|| "this view has nothing to link to".to_string())
+            }
         };
-        let doc = document()?;
         let status = doc.get_element_by_id("share-status");
         let say = |msg: &str| {
             if let Some(s) = &status {

@@ -500,15 +500,35 @@ fn close_burst() -> Js<()> {
     Ok(())
 }
 
-/// The address of the page showing `link`: this page's address with the fragment replaced and,
-/// for an embed, `?embed` (plus `&theme=dark` when `dark`).
-pub fn page_url(link: &str, embed: Option<bool>) -> Js<String> {
+/// How an address opens the page: the full page, or as an embed (`?embed`, optionally
+/// `=static`: nothing editable; `theme=dark` where the embed follows a dark page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// The full page.
+    Page,
+    /// An embed: dark theme or not, read-only (`?embed=static`) or editable.
+    Embed {
+        /// `&theme=dark`.
+        dark: bool,
+        /// `?embed=static` instead of `?embed`.
+        read_only: bool,
+    },
+}
+
+/// The address of this page opening the scenario of `link` as `opening` says.
+///
+/// # Errors
+/// When the page's own location cannot be read.
+pub fn page_url(link: &str, opening: Opening) -> Js<String> {
     let loc = window()?.location();
     let base = format!("{}{}", loc.origin()?, loc.pathname()?);
-    Ok(match embed {
-        None => format!("{base}#{link}"),
-        Some(false) => format!("{base}?embed#{link}"),
-        Some(true) => format!("{base}?embed&theme=dark#{link}"),
+    Ok(match opening {
+        Opening::Page => format!("{base}#{link}"),
+        Opening::Embed { dark, read_only } => format!(
+            "{base}?embed{}{}#{link}",
+            if read_only { "=static" } else { "" },
+            if dark { "&theme=dark" } else { "" }
+        ),
     })
 }
 
