@@ -594,18 +594,7 @@ pub fn parse_width(text: &str) -> Result<Option<i64>, InputError> {
     if text.trim().is_empty() {
         return Ok(None);
     }
-    parse_int(text).map(Some).ok_or_else(|| {
-        if crate::number::is_int_text(text) {
-            return InputError::too_large("width", text, 1, i64::from(i32::MAX));
-        }
-        InputError::new(
-            "width",
-            format!(
-                "`{}` is not an integer (decimal, 0x hex, or negative)",
-                text.trim()
-            ),
-        )
-    })
+    typed_int("width", text, (1, i64::from(i32::MAX))).map(Some)
 }
 
 /// Parses the `--param` text of a comparison (decimal, `0x`, negative) for the CLI and page.
@@ -613,12 +602,19 @@ pub fn parse_width(text: &str) -> Result<Option<i64>, InputError> {
 /// # Errors
 /// [`InputError`] on field `param`.
 pub fn parse_param(text: &str) -> Result<i64, InputError> {
+    typed_int("param", text, (i64::MIN, i64::MAX))
+}
+
+/// An integer typed in field `field` (decimal, `0x` hex, or negative). One too large for an
+/// `i64` is "out of range" with the `allowed` range named; anything else that does not parse is
+/// "not an integer".
+fn typed_int(field: &str, text: &str, allowed: (i64, i64)) -> Result<i64, InputError> {
     parse_int(text).ok_or_else(|| {
         if crate::number::is_int_text(text) {
-            return InputError::too_large("param", text, i64::MIN, i64::MAX);
+            return InputError::too_large(field, text, allowed.0, allowed.1);
         }
         InputError::new(
-            "param",
+            field,
             format!("`{text}` is not an integer (decimal, 0x hex, or negative)"),
         )
     })
