@@ -154,8 +154,7 @@ pub fn show(name: &str) -> Js<()> {
 /// frame, that frame's style, layout and paint of the 11 000-element reference view came to
 /// 50–57 ms (issue 17 item 8).
 pub fn select(name: &str) -> Js<()> {
-    switch(name)?;
-    if let Some(section) = document()?.query_selector(&format!("section[data-view=\"{name}\"]"))? {
+    if let Some(section) = switch(name)? {
         // Read for its side effect: the browser brings style and layout up to date.
         let _ = section.get_bounding_client_rect();
     }
@@ -169,10 +168,11 @@ pub fn select(name: &str) -> Js<()> {
 }
 
 /// Makes view `name` the one on screen: its section (`role=tabpanel`) visible, the others
-/// hidden, its tab selected and the only tab in the Tab order.
-fn switch(name: &str) -> Js<()> {
+/// hidden, its tab selected and the only tab in the Tab order. Returns its section.
+fn switch(name: &str) -> Js<Option<HtmlElement>> {
     let doc = document()?;
     let sections = doc.query_selector_all("section[data-view]")?;
+    let mut shown = None;
     for i in 0..sections.length() {
         if let Some(s) = sections
             .item(i)
@@ -182,6 +182,7 @@ fn switch(name: &str) -> Js<()> {
             s.set_hidden(!mine);
             if mine {
                 super::tabs::focusable_scrollers(&s)?;
+                shown = Some(s);
             }
         }
     }
@@ -197,7 +198,7 @@ fn switch(name: &str) -> Js<()> {
     if let Some(body) = doc.body() {
         body.dataset().set("view", name)?;
     }
-    Ok(())
+    Ok(shown)
 }
 
 /// Wires the tab buttons: a click, and the arrow keys of [`super::tabs`].
