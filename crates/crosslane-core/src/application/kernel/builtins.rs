@@ -59,6 +59,9 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
         | "__uint_as_float" => Builtin::Math,
         n if LANE_MATH.contains(&n) => Builtin::Math,
+        n if super::half::is_intrinsic(n) || super::vector_types::constructor(n).is_some() => {
+            Builtin::Math
+        }
         _ => return None,
     })
 }
@@ -93,6 +96,12 @@ pub const LANE_MATH: &[&str] = &[
 /// # Errors
 /// As [`math`]; a conversion that overflows its type.
 pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
+    if let Some(r) = super::half::call(name, args) {
+        return r;
+    }
+    if let Some(ty) = super::vector_types::constructor(name) {
+        return super::vector_types::construct(name, ty, args);
+    }
     if !LANE_MATH.contains(&name) {
         return math(name, args);
     }

@@ -303,14 +303,19 @@ impl Executor {
         let mut global_bufs = HashMap::new();
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
+            // A CUDA / HIP vector buffer's given length counts scalar cells (`x:32` of a
+            // float4 is 8 elements), filled as one scalar sequence (vector_types::vector_fill).
+            let scalar_cells =
+                elem.lanes > 1 && matches!(dialect, Dialect::Cuda | Dialect::Hip) && !p.reference;
+            let given = config.buffer_len.get(&p.name).copied();
             let len = if p.reference {
                 1
+            } else if scalar_cells {
+                given.map_or(threads.saturating_mul(blocks), |n| {
+                    n / usize::from(elem.lanes)
+                })
             } else {
-                config
-                    .buffer_len
-                    .get(&p.name)
-                    .copied()
-                    .unwrap_or(threads.saturating_mul(blocks))
+                given.unwrap_or(threads.saturating_mul(blocks))
             };
             let need = (len as u64).checked_mul(budget::cell_bytes(elem));
             if need.is_none_or(|n| memory.used_bytes.saturating_add(n) > memory.limit_bytes) {
@@ -327,8 +332,14 @@ impl Executor {
                 return Err(KernelError::new(p.span.line, p.span.col, hit.message()));
             }
             let fill = config.args.get(&p.name).map_or("index", String::as_str);
-            let cells = fill_cells(elem, len, fill, &p.name)
-                .map_err(|e| KernelError::new(p.span.line, p.span.col, e.to_string()))?;
+            let cells = if scalar_cells {
+                let scalars = given.unwrap_or(len.saturating_mul(usize::from(elem.lanes)));
+                super::vector_types::vector_fill(elem, scalars, fill, &p.name)
+                    .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?
+            } else {
+                fill_cells(elem, len, fill, &p.name)
+                    .map_err(|e| KernelError::new(p.span.line, p.span.col, e.to_string()))?
+            };
             let buf = memory
                 .alloc(&p.name, Space::Global, elem, cells)
                 .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?;

@@ -176,6 +176,20 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
                     (Some(m), Some(f)) => Some(m.max(f)),
                     (m, f) => m.or(f),
                 };
+                // A vector buffer's length counts scalar cells (see `exec`), except MACA's and
+                // Ascend's, whose vector buffers count elements.
+                let scalars = elem.lanes > 1
+                    && !matches!(
+                        config.dialect,
+                        Some(crate::op::Dialect::Maca | crate::op::Dialect::Ascend)
+                    );
+                let len = len.map(|n| {
+                    if scalars {
+                        n.saturating_mul(usize::from(elem.lanes))
+                    } else {
+                        n
+                    }
+                });
                 if let (false, Some(n)) = (config.buffer_len.contains_key(&p.name), len) {
                     config.buffer_len.insert(p.name.clone(), n);
                     taken.push(format!("`{}` of {n} cells", p.name));

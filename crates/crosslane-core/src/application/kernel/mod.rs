@@ -31,6 +31,7 @@ pub mod diaglog;
 pub mod dialect_guess;
 pub mod exec;
 mod front_end;
+pub mod half;
 pub mod host_launch;
 pub mod lane_row;
 pub mod lane_val;
@@ -44,6 +45,7 @@ pub mod replay;
 pub mod report;
 pub mod trace;
 pub mod types;
+pub mod vector_types;
 #[cfg(feature = "wgsl")]
 pub mod wgsl;
 

@@ -98,6 +98,22 @@ impl Executor {
             );
         }
         let vals: Vec<Vec<LaneVal>> = args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
+        // A vector operand the vendor's shuffles do not take (`float4`): refused, not split.
+        let refused = vals
+            .iter()
+            .flat_map(|a| mask.iter().filter_map(move |l| a.get(l)))
+            .find_map(|v| {
+                v.as_ref().ok().and_then(|v| {
+                    crate::kernel::vector_types::shuffle_refusal(spec.dialect, spec.name, v)
+                })
+            });
+        if let Some(m) = refused {
+            cx.note(Level::Error, e.span, m.clone(), spec.source, None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        }
         let idents: Vec<Option<String>> = args
             .iter()
             .map(|a| match &a.kind {

@@ -188,7 +188,7 @@ impl Executor {
                                 })
                         }
                         (Ok(p), Ok(k)) => match self.address(p, k) {
-                            Ok((buf, off)) => self.load(buf, off, e.span, l, cx),
+                            Ok(at) => self.load_as(p, at, e.span, l, cx),
                             Err(m) => {
                                 cx.note(Level::Error, e.span, m.clone(), "", Some(l));
                                 Err(Undef::at(e.span, m))
@@ -205,7 +205,7 @@ impl Executor {
                     out[l] = match &ptrs[l] {
                         Err(u) => Err(u.clone()),
                         Ok(p) => match self.address(p, &KVal::int(Scalar::I32, 0)) {
-                            Ok((buf, off)) => self.load(buf, off, e.span, l, cx),
+                            Ok(at) => self.load_as(p, at, e.span, l, cx),
                             Err(m) => {
                                 cx.note(Level::Error, e.span, m.clone(), "", Some(l));
                                 Err(Undef::at(e.span, m))
@@ -268,9 +268,10 @@ impl Executor {
             ExprKind::Binary(op, a, b) => {
                 let x = self.eval(w, a, mask, cx);
                 let y = self.eval(w, b, mask, cx);
+                let dialect = self.trace.launch.dialect;
                 lanewise(mask, &mut |l| {
                     let (p, q) = (x[l].clone()?, y[l].clone()?);
-                    binary(*op, &p, &q).map_err(|f| {
+                    vendor_binary(dialect, *op, &p, &q).map_err(|f| {
                         cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                         Undef::at(e.span, f.message)
                     })
@@ -323,11 +324,20 @@ impl Executor {
                             Undef::at(e.span, f.message)
                         }),
                         Ty::Ptr(elem) => match x {
-                            KVal::Ptr { buf, offset, .. } => Ok(KVal::Ptr {
-                                elem: *elem,
+                            KVal::Ptr {
+                                elem: from,
                                 buf,
                                 offset,
-                            }),
+                            } => crate::kernel::vector_types::recast(from, *elem, offset)
+                                .map(|offset| KVal::Ptr {
+                                    elem: *elem,
+                                    buf,
+                                    offset,
+                                })
+                                .map_err(|f| {
+                                    cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                                    Undef::at(e.span, f.message)
+                                }),
                             _ => {
                                 let m =
                                     "only pointers can be cast to pointer types here".to_string();
@@ -357,7 +367,13 @@ impl Executor {
                         Some(op) => {
                             let old = self.read_place(w, place, l, lhs.span, cx);
                             match (old, r[l].clone()) {
-                                (Ok(a), Ok(b)) => binary(*op, &a, &b).map_err(|f| {
+                                (Ok(a), Ok(b)) => vendor_binary(
+                                    self.trace.launch.dialect,
+                                    *op,
+                                    &a,
+                                    &b,
+                                )
+                                .map_err(|f| {
                                     cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                                     Undef::at(e.span, f.message)
                                 }),
@@ -458,4 +474,25 @@ impl Executor {
         }
         v
     }
+}
+
+/// A binary operator as the dialect's headers define it on vector operands
+/// ([`crate::kernel::vector_types`]: refused where they define none, `__half2` comparisons as
+/// "both halves"), else with C semantics ([`binary`]).
+fn vendor_binary(
+    dialect: crate::op::Dialect,
+    op: BinOp,
+    a: &KVal,
+    b: &KVal,
+) -> Result<KVal, crate::kernel::types::Fault> {
+    use crate::kernel::vector_types::{half_pair_compare, operator_refusal};
+    if let Some(m) = operator_refusal(dialect, op, a, b) {
+        return Err(crate::kernel::types::Fault::error(m));
+    }
+    if matches!(dialect, crate::op::Dialect::Cuda | crate::op::Dialect::Hip) {
+        if let Some(r) = half_pair_compare(op, a, b) {
+            return Ok(r);
+        }
+    }
+    binary(op, a, b)
 }

@@ -10,6 +10,7 @@ pub(crate) mod regs;
 mod stmt;
 pub(crate) mod typed;
 pub(crate) mod typed_run;
+mod vector_mem;
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -195,6 +196,13 @@ pub(crate) enum Place {
     Var(usize),
     Comp(usize, usize),
     Mem(usize, i64),
+    /// Components `at..at + elem.lanes` of a buffer's cells, counted component by component
+    /// (a `float4` through a float buffer, `out[i].x` of a `float4` buffer).
+    View {
+        buf: usize,
+        at: i64,
+        elem: crate::kernel::types::ValTy,
+    },
 }
 
 /// The field name of a member expression (`threadIdx.x` → `x`), or "".

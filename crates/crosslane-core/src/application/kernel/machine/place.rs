@@ -149,8 +149,11 @@ impl Executor {
                             cx.note(Level::Warning, e.span, format!("the address is undefined ({}): nothing is written", u.why), "", Some(l));
                             Err(u.clone())
                         }
-                        (Ok(p), Ok(k)) => match self.address(p, k) {
-                            Ok((buf, off)) => Ok(Place::Mem(buf, off)),
+                        (Ok(p), Ok(k)) => match self
+                            .address(p, k)
+                            .and_then(|(buf, off)| self.mem_place(p, buf, off))
+                        {
+                            Ok(place) => Ok(place),
                             Err(m) => bad(cx, m),
                         },
                     };
@@ -161,10 +164,27 @@ impl Executor {
                 for l in mask.iter().filter(|&l| l < lanes) {
                     out[l] = match &ptrs[l] {
                         Err(u) => Err(u.clone()),
-                        Ok(p) => match self.address(p, &KVal::int(Scalar::I32, 0)) {
-                            Ok((buf, off)) => Ok(Place::Mem(buf, off)),
+                        Ok(p) => match self
+                            .address(p, &KVal::int(Scalar::I32, 0))
+                            .and_then(|(buf, off)| self.mem_place(p, buf, off))
+                        {
+                            Ok(place) => Ok(place),
                             Err(m) => bad(cx, m),
                         },
+                    };
+                }
+            }
+            // A component of a vector element in memory: `out[i].x = …`.
+            ExprKind::Member(base, field) if component(field).is_some() => {
+                let k = component(field).unwrap_or(0);
+                let places = self.place(w, base, mask, cx);
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match places[l].clone() {
+                        Ok(p) => match self.component_place(p, k) {
+                            Ok(p) => Ok(p),
+                            Err(m) => bad(cx, format!("`.{field}`: {m}")),
+                        },
+                        Err(u) => Err(u),
                     };
                 }
             }
@@ -197,6 +217,7 @@ impl Executor {
                 _ => Err(Undef::at(span, "not a vector")),
             },
             Place::Mem(buf, off) => self.load(buf, off, span, l, cx),
+            Place::View { buf, at, elem } => self.load_components(buf, at, elem, span, l, cx),
         }
     }
 
@@ -215,11 +236,23 @@ impl Executor {
                 cx.note(f.level, span, f.message.clone(), "", Some(l));
                 Undef::at(span, f.message)
             }),
-            (Some(Ty::Ptr(elem)), KVal::Ptr { buf, offset, .. }) => Ok(KVal::Ptr {
-                elem,
-                buf: *buf,
-                offset: *offset,
-            }),
+            (
+                Some(Ty::Ptr(elem)),
+                KVal::Ptr {
+                    elem: from,
+                    buf,
+                    offset,
+                },
+            ) => crate::kernel::vector_types::recast(*from, elem, *offset)
+                .map(|offset| KVal::Ptr {
+                    elem,
+                    buf: *buf,
+                    offset,
+                })
+                .map_err(|f| {
+                    cx.note(f.level, span, f.message.clone(), "", Some(l));
+                    Undef::at(span, f.message)
+                }),
             (Some(Ty::Ptr(elem)), z) if z.as_int() == Some(0) => Ok(KVal::Ptr {
                 elem,
                 buf: crate::kernel::types::NULL_BUF,
@@ -251,6 +284,9 @@ impl Executor {
     ) -> LaneVal {
         match p {
             Place::Var(slot) => self.store_var(w, slot, l, v, span, cx),
+            Place::View { buf, at, elem } => {
+                self.store_components(w, (buf, at, elem), l, v, span, cx)
+            }
             Place::Comp(slot, k) => {
                 let cur = self.warps[w]
                     .vars
@@ -484,5 +520,16 @@ impl Executor {
             }
         }
         out
+    }
+}
+
+/// The component a field names (`x y z w` → 0..=3).
+fn component(field: &str) -> Option<usize> {
+    match field {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        "w" => Some(3),
+        _ => None,
     }
 }

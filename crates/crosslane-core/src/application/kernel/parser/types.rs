@@ -54,6 +54,10 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "__bf16",
     "bfloat16x2_t",
     "__nv_bfloat162",
+    "nv_bfloat16",
+    "nv_bfloat162",
+    "__hip_bfloat16",
+    "__hip_bfloat162",
     "size_t",
     "int8_t",
     "uint8_t",
@@ -82,12 +86,14 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "float" => s(Scalar::F32),
         "double" => s(Scalar::F64),
         "half" | "__half" | "_Float16" => s(Scalar::F16),
-        "bfloat16_t" | "__nv_bfloat16" | "__bf16" => s(Scalar::Bf16),
+        "bfloat16_t" | "__nv_bfloat16" | "__bf16" | "nv_bfloat16" | "__hip_bfloat16" => {
+            s(Scalar::Bf16)
+        }
         "half2" | "__half2" => Some(ValTy {
             scalar: Scalar::F16,
             lanes: 2,
         }),
-        "bfloat16x2_t" | "__nv_bfloat162" => Some(ValTy {
+        "bfloat16x2_t" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162" => Some(ValTy {
             scalar: Scalar::Bf16,
             lanes: 2,
         }),
@@ -95,29 +101,10 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
     }
 }
 
-/// CUDA's built-in vector types (`float2`, `int4`, `uint3`, …).
+/// CUDA's built-in vector types (`float2`, `int4`, `uint3`, …): see
+/// [`crate::kernel::vector_types::cuda_vector`].
 pub(super) fn cuda_vector(w: &str) -> Option<ValTy> {
-    let lanes = w.chars().last()?.to_digit(10)?;
-    if !(1..=4).contains(&lanes) {
-        return None;
-    }
-    let scalar = match w.get(..w.len() - 1)? {
-        "float" => Scalar::F32,
-        "double" => Scalar::F64,
-        "int" => Scalar::I32,
-        "uint" => Scalar::U32,
-        "long" | "longlong" => Scalar::I64,
-        "ulong" | "ulonglong" => Scalar::U64,
-        "short" => Scalar::I16,
-        "ushort" => Scalar::U16,
-        "char" => Scalar::I8,
-        "uchar" => Scalar::U8,
-        _ => return None,
-    };
-    Some(ValTy {
-        scalar,
-        lanes: lanes as u8,
-    })
+    crate::kernel::vector_types::cuda_vector(w)
 }
 
 /// The MACA vector naming `v<N><i|u|f><bits>` (`v1u32`, `v2f16`, `v4i8`; seed 002), which the
