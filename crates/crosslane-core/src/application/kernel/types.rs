@@ -273,8 +273,7 @@ impl Fault {
 fn round_float(ty: Scalar, x: f64) -> f64 {
     match ty {
         Scalar::F32 => x as f32 as f64,
-        Scalar::F16 => f16::from_f64(x).to_f64(),
-        Scalar::Bf16 => bf16::from_f64(x).to_f64(),
+        Scalar::F16 | Scalar::Bf16 => super::half::round16(ty, x),
         _ => x,
     }
 }
