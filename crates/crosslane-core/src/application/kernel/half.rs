@@ -629,7 +629,7 @@ mod tests {
             }
         );
         assert_eq!(
-            run("__high2float", &[p.clone()]).unwrap(),
+            run("__high2float", std::slice::from_ref(&p)).unwrap(),
             KVal::float(Scalar::F32, 0.0999755859375)
         );
         assert_eq!(
@@ -643,7 +643,10 @@ mod tests {
         );
         // 1 + 2^-11 lies between halves 1 and 1 + 2^-10: rz and rd give 1, ru the upper one.
         let x = KVal::float(Scalar::F32, 1.0 + 2f64.powi(-11) + 2f64.powi(-20));
-        assert_eq!(run("__float2half_rz", &[x.clone()]).unwrap(), hv(1.0));
+        assert_eq!(
+            run("__float2half_rz", std::slice::from_ref(&x)).unwrap(),
+            hv(1.0)
+        );
         assert_eq!(
             run("__float2half_ru", &[x]).unwrap(),
             hv(1.0 + 2f64.powi(-10))

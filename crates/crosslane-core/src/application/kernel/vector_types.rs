@@ -291,7 +291,7 @@ pub fn vector_fill(
     field: &str,
 ) -> Result<Vec<Option<KVal>>, String> {
     let n = usize::from(elem.lanes.max(1));
-    if scalars % n != 0 {
+    if !scalars.is_multiple_of(n) {
         return Err(format!(
             "buffer `{field}` of {} holds {n} scalar cells per element: {scalars} cells is not a whole number of elements (give a multiple of {n})",
             cuda_name(elem)
