@@ -300,6 +300,7 @@ fn what_the_vendors_do_not_define_is_refused() {
 __global__ void k(const float4* a, float4* o, float* out) {
   float4 v = a[threadIdx.x];
   o[threadIdx.x] = v + v;
+  float4 m = -v;
   float4 w = __shfl_sync(0xffffffff, v, 0);
   out[threadIdx.x] = w.x;
 }";
@@ -314,6 +315,7 @@ __global__ void k(const float4* a, float4* o, float* out) {
     .unwrap();
     assert!(has(&t, Level::Error, "CUDA defines no `+` on float4"));
     assert!(has(&t, Level::Error, "defines no `__shfl_sync` of float4"));
+    assert!(has(&t, Level::Error, "CUDA defines no unary `-` on float4"));
     assert!(floats(&t, "out").iter().all(Option::is_none));
     // HIP defines + on its vector types, component by component.
     let t = run_kernel(

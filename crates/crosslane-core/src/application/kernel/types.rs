@@ -273,8 +273,36 @@ impl Fault {
 fn round_float(ty: Scalar, x: f64) -> f64 {
     match ty {
         Scalar::F32 => x as f32 as f64,
-        Scalar::F16 | Scalar::Bf16 => super::half::round16(ty, x),
+        Scalar::F16 | Scalar::Bf16 => round16(ty, x),
         _ => x,
+    }
+}
+
+/// `x` rounded to nearest even in a 16-bit float type (`F16` → `half`, anything else →
+/// `bfloat16`), with one rounding: `half`'s `from_f64` may round through `f32` (twice, which
+/// can land on the wrong side of a tie: 1 + 2^-11 + 2^-24 would give 1), so `x` is first
+/// rounded to odd in `f32` — which keeps the information a second rounding needs, 24 ≥ 11 + 2
+/// and 8 + 2 bits (Boldo & Melquiond 2008) — then to the 16-bit type.
+pub fn round16(ty: Scalar, x: f64) -> f64 {
+    let r = x as f32;
+    let odd = if r.is_finite() && f64::from(r) != x && r.to_bits() & 1 == 0 {
+        let up = x > f64::from(r);
+        let bits = r.to_bits();
+        if r == 0.0 {
+            // The smallest subnormal of x's sign.
+            f32::from_bits(if up { 1 } else { 0x8000_0001 })
+        } else if up == (r > 0.0) {
+            f32::from_bits(bits + 1)
+        } else {
+            f32::from_bits(bits - 1)
+        }
+    } else {
+        r
+    };
+    if ty == Scalar::F16 {
+        f16::from_f32(odd).to_f64()
+    } else {
+        bf16::from_f32(odd).to_f64()
     }
 }
 

@@ -14,7 +14,7 @@
 //! `__nv_bfloat162` component by component and `==` etc. on them as "both halves compare"
 //! (`__hbeq2`…).
 
-use super::types::{BinOp, Fault, KVal, Scalar, ValTy};
+use super::types::{BinOp, Fault, KVal, Scalar, UnOp, ValTy};
 use crate::op::Dialect;
 
 /// CUDA's built-in vector type named `w` (`float2`, `int4`, `uint3`, `ulonglong2`, …).
@@ -183,6 +183,38 @@ pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Opti
         Dialect::Hip => Some(format!(
             "`{}` on {} is not modelled for HIP vectors here (HIP defines + - * / component by component): compare or combine each component",
             op.token(),
+            cuda_name(ty)
+        )),
+        _ => None,
+    }
+}
+
+/// Why the vendor headers define no unary `op` on `v` (`None` when they do or `v` is not a
+/// vector): CUDA defines none on its vector types, only `-` on `__half2` / `__nv_bfloat162`
+/// (`cuda_fp16.hpp`, `cuda_bf16.hpp`); HIP defines `-`, `+` and `~` component by component.
+pub fn unary_refusal(dialect: Dialect, op: UnOp, v: &KVal) -> Option<String> {
+    let KVal::Vector { items, .. } = v else {
+        return None;
+    };
+    if items.len() < 2 {
+        return None;
+    }
+    let ty = v.val_ty();
+    let half_pair = matches!(ty.scalar, Scalar::F16 | Scalar::Bf16) && ty.lanes == 2;
+    let token = match op {
+        UnOp::Neg => "-",
+        UnOp::Plus => "+",
+        UnOp::BitNot => "~",
+        UnOp::Not => "!",
+    };
+    match dialect {
+        Dialect::Cuda if half_pair && matches!(op, UnOp::Neg | UnOp::Plus) => None,
+        Dialect::Cuda => Some(format!(
+            "CUDA defines no unary `{token}` on {} (vector_types.h declares no operators): apply it to each component",
+            cuda_name(ty)
+        )),
+        Dialect::Hip if op == UnOp::Not => Some(format!(
+            "HIP defines no `!` on {}: test each component",
             cuda_name(ty)
         )),
         _ => None,

@@ -257,9 +257,12 @@ impl Executor {
             ExprKind::Call(name, args) => self.call(w, e, name, args, mask, cx),
             ExprKind::Unary(op, a) => {
                 let v = self.eval(w, a, mask, cx);
+                let dialect = self.trace.launch.dialect;
                 lanewise(mask, &mut |l| {
                     let x = v[l].clone()?;
-                    unary(*op, &x).map_err(|f| {
+                    let refused = crate::kernel::vector_types::unary_refusal(dialect, *op, &x)
+                        .map(crate::kernel::types::Fault::error);
+                    refused.map_or_else(|| unary(*op, &x), Err).map_err(|f| {
                         cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                         Undef::at(e.span, f.message)
                     })
