@@ -355,3 +355,30 @@ __global__ void k(const float* x, float* out) {
     assert!(has(&t, Level::Warning, "not 16-byte aligned"));
     assert!(floats(&t, "out").iter().all(Option::is_none));
 }
+
+#[test]
+fn bfloat162_butterfly_moves_packed_pairs() {
+    // models/vector_half.py, bf162_butterfly(32): every lane (544, -496); the exact sums are
+    // 545.6 and -496 (each __hadd2 rounds to bfloat16's 8 significant bits).
+    let src = "\
+#include <cuda_bf16.h>
+__global__ void k(float* lo, float* hi) {
+  int l = threadIdx.x;
+  __nv_bfloat162 v = __floats2bfloat162_rn(l * 1.1f, -l);
+  for (int m = 16; m > 0; m >>= 1) v = __hadd2(v, __shfl_xor_sync(0xffffffff, v, m));
+  lo[l] = __low2float(v);
+  hi[l] = __high2float(v);
+}";
+    let t = run_kernel(
+        src,
+        launch(Dialect::Cuda, 32, &[("lo", 32, "0"), ("hi", 32, "0")]),
+    )
+    .unwrap();
+    assert_eq!(floats(&t, "lo"), vec![Some(544.0); 32]);
+    assert_eq!(floats(&t, "hi"), vec![Some(-496.0); 32]);
+    assert!(t
+        .steps
+        .iter()
+        .flat_map(|s| s.ops.iter())
+        .all(|o| o.ty == crosslane_core::value::ValueType::Bf16x2));
+}

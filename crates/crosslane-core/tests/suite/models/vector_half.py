@@ -36,6 +36,17 @@ def half2_dot(lanes, scale):
     return [f32(lo + hi) for lo, hi in acc]
 
 
+def bf162_butterfly(lanes):
+    # Lane l holds __floats2bfloat162_rn(l * 1.1f, -l); a butterfly of __hadd2 with
+    # __shfl_xor_sync over masks lanes/2 .. 1 (each sum rounded to bfloat16); out = low, high.
+    acc = [(bf16(f32(l * f32(1.1))), bf16(-l)) for l in range(lanes)]
+    m = lanes // 2
+    while m >= 1:
+        acc = [(bf16(acc[l][0] + acc[l ^ m][0]), bf16(acc[l][1] + acc[l ^ m][1])) for l in range(lanes)]
+        m //= 2
+    return acc
+
+
 def bf16_roundtrip(n):
     # x = (l + 1) * 1.1f in float; out = float(bf16(x)) and out2 = float(half(x)).
     xs = [f32((l + 1) * f32(1.1)) for l in range(n)]
@@ -47,6 +58,8 @@ if __name__ == '__main__':
         got = half2_dot(lanes, 0.1)
         exact = sum(range(2 * lanes)) * 0.1
         print(f'half2 dot, {lanes} lanes, scale 0.1f:', sorted(set(got)), 'lane 0', got[0], 'exact', exact)
+    got = bf162_butterfly(32)
+    print('bf162 butterfly, 32 lanes:', sorted(set(got)), 'exact', 1.1 * 496, -496)
     b, h = bf16_roundtrip(8)
     print('bf16 of (l+1)*1.1f:', b)
     print('half of (l+1)*1.1f:', h)
