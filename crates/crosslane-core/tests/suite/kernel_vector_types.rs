@@ -382,3 +382,58 @@ __global__ void k(float* lo, float* hi) {
         .flat_map(|s| s.ops.iter())
         .all(|o| o.ty == crosslane_core::value::ValueType::Bf16x2));
 }
+
+#[test]
+fn vectors_through_functions_arrays_shared_memory_and_scalar_views() {
+    // v = index fill as float4 (element i = 4i..4i+3). Lane i: n = tile[(i+1) % 32] =
+    // twice(v[i+1]), so n.w = 2(4(i+1)+3) = 8i + 14; s sums v[i]'s four cells through a
+    // float* view: 16i + 6. out = 24i + 20, except lane 31, whose n is twice(v[0]): n.w = 6,
+    // s = 502 → 508. flat through a float2* view: element i = (i, -i).
+    let src = "\
+__device__ float4 twice(float4 v) { return make_float4(2*v.x, 2*v.y, 2*v.z, 2*v.w); }
+__global__ void k(float4* v, float* out, float* flat) {
+  __shared__ float4 tile[32];
+  float4 local[2];
+  int i = threadIdx.x;
+  local[0] = v[i];
+  local[1] = twice(local[0]);
+  tile[i] = local[1];
+  __syncthreads();
+  float4 n = tile[(i + 1) % 32];
+  const float* p = reinterpret_cast<const float*>(v);
+  float s = 0.0f;
+  for (int k = 0; k < 4; ++k) s += p[4 * i + k];
+  out[i] = n.w + s;
+  float2* f2 = reinterpret_cast<float2*>(flat);
+  f2[i] = make_float2(i, -i);
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            Dialect::Cuda,
+            32,
+            &[("v", 128, "index"), ("out", 32, "0"), ("flat", 64, "0")],
+        ),
+    )
+    .unwrap();
+    let want: Vec<Option<f64>> = (0..32)
+        .map(|i| {
+            Some(if i == 31 {
+                508.0
+            } else {
+                24.0 * i as f64 + 20.0
+            })
+        })
+        .collect();
+    assert_eq!(floats(&t, "out"), want);
+    let flat: Vec<Option<f64>> = (0..64)
+        .map(|k| {
+            Some(if k % 2 == 0 {
+                (k / 2) as f64
+            } else {
+                -((k / 2) as f64)
+            })
+        })
+        .collect();
+    assert_eq!(floats(&t, "flat"), flat);
+}
