@@ -1,7 +1,7 @@
 // End-to-end test of issue 3's portability view: one shuffle request run under CUDA, HIP wave32,
 // HIP wave64, Ascend C and WGSL side by side, the lanes where they disagree marked on the canvas
 // and in table#compare-lanes with the rule that makes them differ (views/compare.rs page
-// contract). Expected values follow SEMANTICS.md: __shfl_down_sync uses delta & 31 (PTX
+// contract). Expected values follow semantics.md: __shfl_down_sync uses delta & 31 (PTX
 // shfl.sync), HIP and Ascend C keep the own value for delta >= width, WGSL's
 // subgroupShuffleDown outside the subgroup is indeterminate.
 import { test, before, after } from 'node:test';

@@ -2,7 +2,7 @@
 //
 // Serve the built page first (trunk build --release --offline; python3 -m http.server 8089 -d dist),
 // then: node --test tests/e2e/   (CROSSLANE_URL overrides the address, CHROMIUM the browser).
-// The page contract used here is in DESIGN.md ("Page contract"): #lanes rows, body[data-ready],
+// The page contract used here is in docs/embedding.md ("Page contract"): #lanes rows, body[data-ready],
 // the control ids and data-param names.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

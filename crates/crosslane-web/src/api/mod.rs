@@ -62,7 +62,7 @@ pub fn js_safe(mut value: Value) -> Value {
 }
 
 /// One operation call: the object `crosslane op DIALECT OP … --json` prints for the same fields
-/// (DESIGN.md, "Command-line contract").
+/// (docs/cli.md, "Command-line contract").
 ///
 /// # Errors
 /// The core's [`InputError`] (field and allowed range), exactly as the CLI reports it (exit 2).

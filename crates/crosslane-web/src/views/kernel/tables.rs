@@ -2,7 +2,7 @@
 //! active-mask strip (`#kernel-mask`) and the memory table (`#kernel-memory`). Built as [`Html`]
 //! from core types only (in the worker; the frame carries them), so the page sets each at once.
 //!
-//! Words: a lane's undefined value reads `undefined` (the page contract's word, DESIGN.md "Page
+//! Words: a lane's undefined value reads `undefined` (the page contract's word, docs/embedding.md "Page
 //! contract"), with the interpreter's reason and line on hover; an undefined memory cell reads
 //! `undef`, which is also what the cell editor accepts (`Memory::set_text`).
 
