@@ -1,4 +1,4 @@
-// End-to-end tests of issue 18, the JavaScript library and web components (dist/crosslane.js,
+// End-to-end tests of the JavaScript library and web components (dist/crosslane.js,
 // dist/crosslane-elements.js, dist/demo.html) in Chromium:
 //   - runOp / listOps / runKernel / sortNetwork / permalinks equal what the `crosslane` CLI
 //     binary prints with --json for the same calls (the binary is run here; `cargo test` leaves

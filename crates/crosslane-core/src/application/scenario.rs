@@ -43,7 +43,7 @@ pub struct Scenario {
     pub tab: Option<String>,
 }
 
-/// What a kernel run takes besides its source and shape (issue 14): every value as typed.
+/// What a kernel run takes besides its source and shape: every value as typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelInputs {
     /// Scalar parameter values and buffer fills, by parameter name (`n` → `1024`, `in` →

@@ -20,7 +20,7 @@ fn bytes_per_step(t: &KernelTrace) -> u64 {
     t.steps.iter().map(step_bytes).sum::<u64>() / t.steps.len() as u64
 }
 
-/// What a step's changed variables cost as a row of `LaneVal`s (the trace before issue 13):
+/// What a step's changed variables cost as a row of `LaneVal`s (the trace before rows of raw bits):
 /// the row's header and 40 bytes a lane, plus the name and a change's header.
 fn lane_val_rows(t: &KernelTrace) -> u64 {
     t.steps

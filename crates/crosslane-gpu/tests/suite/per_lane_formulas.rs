@@ -1,4 +1,4 @@
-//! The device computes every vendor rule itself (issue 11, item 5): with per-lane operands, each
+//! The device computes every vendor rule itself (docs/semantics.md, "What the GPU check proves"): with per-lane operands, each
 //! vendor family's WGSL formula agrees with the emulator on every lane (native, lavapipe in CI), and
 //! a deliberately wrong formula is caught by the diff.
 //!

@@ -1,4 +1,4 @@
-//! The JavaScript library's semantics side (issue 18): what `dist/crosslane.js` and the web
+//! The JavaScript library's semantics side: what `dist/crosslane.js` and the web
 //! components of `dist/crosslane-elements.js` call. Every answer is built by the same core code
 //! the CLI prints, so the library and `crosslane … --json` cannot drift apart:
 //!

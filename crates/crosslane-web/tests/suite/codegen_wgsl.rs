@@ -166,7 +166,7 @@ fn collectives_and_routed_lanes_validate_in_every_type() {
     assert!(checked > 30, "only {checked}");
 }
 
-/// The wave64 and undefined-width scenarios of issue 17, item 6, exported to WGSL, validate, and
+/// The wave64 and undefined-width scenarios that docs/semantics.md's "Export as code" names, exported to WGSL, validate, and
 /// CUDA's undefined width 64 is said to be undefined there too.
 #[test]
 fn wave64_and_undefined_width_exports_validate() {

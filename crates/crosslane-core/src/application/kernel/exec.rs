@@ -158,7 +158,7 @@ impl Executor {
         }
         let program = parsed.program;
         let mut parsed_diags = parsed.diagnostics;
-        // Host code's launch fills what the user left unset (issue 14).
+        // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
         super::host_launch::apply_constant_tables(&program, &mut config);
@@ -800,7 +800,7 @@ impl Executor {
                     continue;
                 }
                 let Ty::Val(vt) = p.ty else { continue };
-                // A scalar nobody set is undefined, naming how to set it (issue 14).
+                // A scalar nobody set is undefined, naming how to set it.
                 let text = match self.config.args.get(&p.name) {
                     Some(t) => t.as_str(),
                     None if !self.snippet => {

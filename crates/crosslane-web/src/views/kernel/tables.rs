@@ -126,7 +126,7 @@ fn space_text(space: Space) -> String {
 }
 
 /// Cells of one buffer shown at a time (16 rows): a launch of 65536 × 1024 threads has a
-/// 64-million-cell buffer, and one `<input>` per cell took the tab 10 s to show (issue 12).
+/// 64-million-cell buffer, and one `<input>` per cell took the tab 10 s to show.
 pub const MEMORY_PAGE: usize = MEMORY_COLUMNS * 16;
 
 /// The page of buffer `k` to show: the one `pages` names, else the page of the first cell the

@@ -496,7 +496,7 @@ impl Controls {
                 "p",
                 &[("class", "field-error"), ("id", &id), ("role", "alert")],
                 // The field's own label names it: the line says only what is wrong, so the
-                // field reads "delta … must be in …", not "delta: delta: …" (issue 17).
+                // field reads "delta … must be in …", not "delta: delta: …".
                 Some(&err.message),
             )?;
             div.append_child(&line)?;
