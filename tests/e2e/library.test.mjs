@@ -292,7 +292,7 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   assert.ok(kernel.current);
   assert.ok(kernel.svg);
 
-  // A kernel added later, its text (with `<`) inside <script type="text/plain"> as the README
+  // A kernel added later, its text (with `<`) inside <script type="text/plain"> as docs/embedding.md
   // says, runs on the same wasm instance (no second .wasm request).
   const added = await p.evaluate(() => new Promise((resolve) => {
     const el = document.createElement('crosslane-kernel');

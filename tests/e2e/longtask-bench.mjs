@@ -6,7 +6,7 @@
 // interaction, flagged "> 50 ms" where a task ran longer, and a summary by group.
 //
 // Not a test (its name does not end in .test.mjs, so `node --test` skips it): the figures depend
-// on the machine; README.md "The page" reports them. Run it on the built page:
+// on the machine; docs/benchmarks.md "Page responsiveness" reports them. Run it on the built page:
 //
 //   bash scripts/build-web && python3 scripts/static-server.py dist 0   # prints the URL
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node tests/e2e/longtask-bench.mjs [SECTION ...]

@@ -1,6 +1,6 @@
 //! A full trace keeps each changed variable as raw bits per lane (`LaneRow`), not as a
 //! `LaneVal` per lane, and gives the same values back: through the JSON the CLI prints and the
-//! trace's accessors. The figures printed here are the README's "bytes per recorded step"
+//! trace's accessors. The figures printed here are docs/benchmarks.md's "bytes per recorded step"
 //! (`cargo test -p crosslane-core --test suite kernel_trace_bytes -- --nocapture`).
 
 use crosslane_core::kernel::bench::{arith_loop, shuffle_loop};

@@ -438,7 +438,7 @@ impl Executor {
 
     /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
     /// by default). Off, every statement runs on the general evaluator: the results are the
-    /// same, only slower (the equivalence tests and the README's "before" figures use it).
+    /// same, only slower (the equivalence tests and docs/benchmarks.md's general-evaluator figures use it).
     pub fn with_typed_form(mut self, on: bool) -> Self {
         if !on {
             self.typed = Rc::from(Vec::new());
