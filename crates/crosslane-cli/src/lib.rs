@@ -16,8 +16,13 @@
 //!
 //! One module per subcommand under `cmd/`; a new subcommand is one new module plus one variant of
 //! [`Command`].
+//!
+//! Read first: [`Command`] (the subcommands), then [`cmd::op`] (one op from flags to output) and
+//! [`flags`] (an op's `--PARAM VALUE` words checked against its registry entry). The user's
+//! reference is `docs/cli.md`.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod cmd;
 pub mod compare_view;

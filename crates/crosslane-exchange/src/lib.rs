@@ -13,7 +13,10 @@
 //! indexing and the SIMD loads stayed calls and the walk took four times as long as the scalar
 //! loop. The walk itself (which pairs form a stage, segments, counters) is the sort view's
 //! (`crosslane-web`, `views/sort/model.rs`).
+//!
+//! Read first: the [`Key`] trait; its two methods are the whole interface.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 /// A key type the walk can run on: compare-exchange and pair count, scalar by default.
 pub trait Key: Ord + Copy {
