@@ -1,7 +1,7 @@
-// End-to-end test of issue 3's portability view: one shuffle request run under CUDA, HIP wave32,
+// End-to-end test of the portability view: one shuffle request run under CUDA, HIP wave32,
 // HIP wave64, Ascend C and WGSL side by side, the lanes where they disagree marked on the canvas
 // and in table#compare-lanes with the rule that makes them differ (views/compare.rs page
-// contract). Expected values follow SEMANTICS.md: __shfl_down_sync uses delta & 31 (PTX
+// contract). Expected values follow semantics.md: __shfl_down_sync uses delta & 31 (PTX
 // shfl.sync), HIP and Ascend C keep the own value for delta >= width, WGSL's
 // subgroupShuffleDown outside the subgroup is indeterminate.
 import { test, before, after } from 'node:test';
@@ -109,7 +109,7 @@ test('screenshot: the band over lane 0 explains the disagreement on hover', asyn
   assert.deepEqual(browser.pageErrors, [], 'no page errors or console errors');
 });
 
-// Issue 17 items 3 and 4: the lane numbers drawn over the "disagree" band keep 4.5:1 (WCAG
+// Contrast (WCAG AA): the lane numbers drawn over the "disagree" band keep 4.5:1 (WCAG
 // 1.4.3) in both themes. The band's colour is read back from the canvas (the most common pixel
 // down lane 0's column, which the band covers from top to bottom); the lane numbers' colour is
 // the theme's for the scene's lane-number colour (render/scene.rs LANE_NUMBER = #475569, through

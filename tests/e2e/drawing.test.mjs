@@ -1,4 +1,4 @@
-// The lane drawing at 64 and 128 lanes (issue 17, item 5): every result value is drawn — in the
+// The lane drawing at 64 and 128 lanes: every result value is drawn — in the
 // SVG export each lane's value is a <text> with the plain decimal — a computed result's hover
 // text names the lanes that fed it (and the drawing outlines them), and a drawing too wide for its box scrolls inside it, never
 // the page. Screenshots land in tests/artifacts/ (drawing-scan-64.png, drawing-128.png).

@@ -1,7 +1,7 @@
-// End-to-end test of issue 8, embedding: ?embed inside a documentation page (embed-host.html,
+// End-to-end test of embedding: ?embed inside a documentation page (embed-host.html,
 // served from another origin) reports its height with postMessage, in light and dark themes; the
 // page's "Copy embed code" snippet is small: the iframe, and a link to the full page as the static
-// fallback where the wasm cannot load (issue 17).
+// fallback where the wasm cannot load.
 //
 // Serve the built page first (see lib.mjs), then:
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/embed.test.mjs
@@ -49,7 +49,7 @@ for (const theme of ['light', 'dark']) {
     assert.ok(frame, 'the embed frame');
     await frame.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
     // Embed mode: no page chrome, the canvas and a compact strip with dialect, op and every
-    // parameter (issue 17: an embed can edit every parameter of its operation).
+    // parameter (an embed can edit every parameter of its operation).
     assert.equal(await frame.$eval('header.top', (e) => getComputedStyle(e).display), 'none');
     assert.equal(await frame.$eval('#table-panel', (e) => getComputedStyle(e).display), 'none');
     for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '[data-param="width"]', '#lane-canvas']) {
@@ -73,7 +73,7 @@ for (const theme of ['light', 'dark']) {
   });
 }
 
-// Issue 17 item 3: an embed edits every parameter or deliberately none; the operation view's
+// An embed edits every parameter or deliberately none; the operation view's
 // copy embed code offers both, and the read-only one opens as ?embed=static.
 test('copy embed code offers a read-only embed (?embed=static) for the operation view', async () => {
   const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
@@ -111,7 +111,7 @@ test('the embed code is small: an iframe, and a link to the full page as the sta
   const snippet = await page.inputValue('#share-text');
   await page.close();
   assert.match(snippet, /<iframe [^>]*src="[^"]*\?embed#v1\.[A-Za-z0-9_-]+"/);
-  // Issue 17: the inline SVG made the snippet 50-70 KB; the fallback is now a link.
+  // The inline SVG made the snippet 50-70 KB; the fallback is now a link.
   assert.ok(snippet.length < 1024, `snippet is ${snippet.length} bytes`);
   assert.doesNotMatch(snippet, /<img|data:image/);
   const href = snippet.match(/<a class="crosslane-static" href="([^"]*)"/)[1];
@@ -150,7 +150,7 @@ test('the embed code is small: an iframe, and a link to the full page as the sta
 test('an embed edits every field of its operation and links to the full page; ?embed=static edits none', async () => {
   const link = GOLDEN[0].link; // Ascend asc_shfl_xor, lane_mask 1, width 16: lane i reads lane i ^ 1.
   const page = await open(browser, `${PAGE_URL}?embed#${link}`);
-  // Issue 17, item 3: every parameter of the operation, the warp fields included.
+  // Every parameter of the operation, the warp fields included.
   for (const sel of ['#dialect', '#op', '[data-param="lane_mask"]', '[data-param="width"]',
     '#lane-count', '#active', '#values', '#type', '#embed-open']) {
     assert.ok(await page.isVisible(sel), `${sel} visible in the embed`);

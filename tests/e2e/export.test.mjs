@@ -1,4 +1,4 @@
-// End-to-end test of issue 8, exports: PNG and SVG of the drawing are non-empty and the SVG holds
+// End-to-end test of exports: PNG and SVG of the drawing are non-empty and the SVG holds
 // the lane values; JSON of the trace and CSV of the lane table match the lane table; "Export as
 // code" writes each platform's own intrinsic.
 //
@@ -35,7 +35,7 @@ test('PNG, SVG, JSON and CSV exports of the seed 000 scenario', async () => {
   const bytes = Buffer.from(png.href.split(',')[1], 'base64');
   assert.ok(bytes.length > 2000, `PNG of ${bytes.length} bytes`);
   assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
-  // Issue 17: at least 2 backing pixels per CSS pixel (this window's ratio is 1), and a 26 px
+  // At least 2 backing pixels per CSS pixel (this window's ratio is 1), and a 26 px
   // title band above the drawing (IHDR: width and height at bytes 16 and 20).
   const css = await page.$eval('#lane-canvas', (c) => ({ w: c.clientWidth, h: c.clientHeight }));
   const [pw, ph] = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
@@ -59,7 +59,7 @@ test('PNG, SVG, JSON and CSV exports of the seed 000 scenario', async () => {
 
   const svg = text((await exported(page, '#export-svg')).href);
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-  // A file is not hovered: the legend names "UNDEFINED" without "(hover: why)" (issue 17, item 7).
+  // A file is not hovered: the legend names "UNDEFINED" without "(hover: why)".
   assert.ok(svg.includes('>UNDEFINED</text>'), 'the legend keeps its UNDEFINED entry');
   assert.ok(!/hover/i.test(svg), 'no hover hint in the SVG export');
   results.forEach((v, lane) => {

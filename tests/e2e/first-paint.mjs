@@ -1,5 +1,5 @@
 // Time to the page's first render (body.dataset.ready >= 1) over several cold loads, in
-// headless Chromium: how much the naga front end in the wasm costs the first paint (issue 15).
+// headless Chromium: how much the naga front end in the wasm costs the first paint.
 //   node tests/e2e/first-paint.mjs URL [URL…]   (each a served dist/; prints the median per URL)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// End-to-end test of issue 7's page part, "the GPU panel", in Debian's headless Chromium.
+// End-to-end test of the page's GPU panel, in Debian's headless Chromium.
 //
 // With --enable-unsafe-webgpu Chromium offers its SwiftShader adapter (a CPU fallback adapter with
 // the `subgroups` feature, BROWSER.md): the op view's GPU panel runs asc_shfl_xor there and every

@@ -1,4 +1,4 @@
-// End-to-end test of issue 12: hostile permalinks (under the link caps) open within a few
+// End-to-end test: hostile permalinks (under the link caps) open within a few
 // seconds, the page still answers, no uncaught error is thrown, and the budget's message is shown.
 //
 // Serve the built page first (see lib.mjs), then:

@@ -1,4 +1,4 @@
-// End-to-end test of the kernel view as a user keeps working on a kernel (issue 17, items 1 and
+// End-to-end test of the kernel view as a user keeps working on a kernel (its state in the link, and
 // the small defects): a memory edit stays through a source edit, a launch change and a budget
 // change as long as its cell exists (what is dropped is said), and the link keeps it; a bad
 // buffer length or launch field is said with its field and range, visibly and to assistive

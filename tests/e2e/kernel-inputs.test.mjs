@@ -1,4 +1,4 @@
-// End-to-end test of the kernel view's launch inputs (issue 14 item 8, issue 17 item 1): the
+// End-to-end test of the kernel view's launch inputs (kept in the link): the
 // dialect picker, one field per kernel parameter (a scalar's value, a buffer's length and fill),
 // and every input — memory cell edits included — in the link, so a reload shows the same launch.
 //

@@ -1,4 +1,4 @@
-// End-to-end test of structs in the kernel view (issue 14, "Data"): a kernel with a struct, a
+// End-to-end test of structs in the kernel view ("Data"): a kernel with a struct, a
 // buffer of structs and a member function is pasted, run, and a member's cell read back. Each
 // member of a struct buffer is its own memory table (`out.v`, `out.idx`).
 //

@@ -1,5 +1,5 @@
-// End-to-end test of issue 5's page part, "Kernel snippets: paste a vendor's example, step through
-// it lane by lane", in Debian's headless Chromium.
+// End-to-end test of the kernel view ("Kernel snippets: paste a vendor's example, step through
+// it lane by lane"), in Debian's headless Chromium.
 //
 // Serve the built page first (trunk build --release --offline; python3 -m http.server PORT -d dist),
 // then: CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/kernel.test.mjs

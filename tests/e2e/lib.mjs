@@ -1,5 +1,5 @@
 // Shared helpers of the end-to-end tests: one Chromium launch (Debian's headless Chromium through
-// playwright-core, no browser download) and the page-contract waits (DESIGN.md, "Page contract":
+// playwright-core, no browser download) and the page-contract waits (docs/embedding.md, "Page contract":
 // body[data-ready] grows after every render of any view).
 //
 // Serve the built page first (trunk build --release --offline; python3 -m http.server PORT -d dist),

@@ -1,4 +1,4 @@
-// End-to-end tests of issue 18, the JavaScript library and web components (dist/crosslane.js,
+// End-to-end tests of the JavaScript library and web components (dist/crosslane.js,
 // dist/crosslane-elements.js, dist/demo.html) in Chromium:
 //   - runOp / listOps / runKernel / sortNetwork / permalinks equal what the `crosslane` CLI
 //     binary prints with --json for the same calls (the binary is run here; `cargo test` leaves
@@ -292,7 +292,7 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   assert.ok(kernel.current);
   assert.ok(kernel.svg);
 
-  // A kernel added later, its text (with `<`) inside <script type="text/plain"> as the README
+  // A kernel added later, its text (with `<`) inside <script type="text/plain"> as docs/embedding.md
   // says, runs on the same wasm instance (no second .wasm request).
   const added = await p.evaluate(() => new Promise((resolve) => {
     const el = document.createElement('crosslane-kernel');

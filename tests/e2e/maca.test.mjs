@@ -1,4 +1,4 @@
-// End-to-end test of issue 4 ("MetaX MACA: the complete builtin set of seed 002"), the MACA view:
+// End-to-end test of the MACA view (the complete builtin set of seed 002):
 // the editable global memory feeding a predicated load, a compare's 64-bit lane mask as bits, the
 // warp MMA's four matrices coloured by lane with D's values, and the target architecture check.
 //

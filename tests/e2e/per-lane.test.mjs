@@ -1,4 +1,4 @@
-// End-to-end test of issue 11, "Operands as the vendors define them": a per-thread source lane
+// End-to-end test of "Operands as the vendors define them": a per-thread source lane
 // given as a lane expression in the operation view draws each lane's own read, survives the
 // permalink, and a varying uniform-only operand shows indeterminate lanes with the rule.
 //

@@ -1,4 +1,4 @@
-// End-to-end test of issue 8, permalinks: golden links open their scenario, the URL follows the
+// End-to-end test of permalinks: golden links open their scenario, the URL follows the
 // page (reload keeps the state, Back restores the previous one), and damaged or hostile links
 // open the default scenario with one line in #link-error.
 //
@@ -159,7 +159,7 @@ test('damaged and hostile links open the default scenario with one clear line', 
   assert.deepEqual(browser.pageErrors, []);
 });
 
-// Issue 17 item 1: the reference view's state (tab, search, AMD target, the place jumped to) is
+// The reference view's state (tab, search, AMD target, the place jumped to) is
 // in its link, and survives reload, Back / Forward and copy link / copy embed code.
 test('the reference view is in the link: search, AMD target and the article, across reload and Back', async () => {
   const page = await open(browser);
@@ -239,7 +239,7 @@ test('a contents link in the reference scrolls there and keeps the permalink in 
   await page.close();
 });
 
-// Issue 17 item 1: the sort stage survives a reload also when the walk runs in the worker
+// The sort stage survives a reload also when the walk runs in the worker
 // (n > 16 384): the stage is applied when the run arrives and the address keeps it meanwhile.
 test('the sort stage of a run walked in the worker survives a reload', async () => {
   const page = await open(browser);
@@ -259,7 +259,7 @@ test('the sort stage of a run walked in the worker survives a reload', async () 
   await page.close();
 });
 
-// Issue 17 item 1: a kernel too large for a link says so (size and limit), the address does not
+// A kernel too large for a link says so (size and limit), the address does not
 // keep pointing at the previous scenario, and a reload of the tab brings the text back.
 test('a kernel too large for a link: named limit, no stale address, kept for a reload of the tab', async () => {
   const page = await open(browser);

@@ -1,8 +1,8 @@
-// End-to-end test of issue 2, "The playground runs", in Debian's headless Chromium.
+// End-to-end test of "The playground runs", in Debian's headless Chromium.
 //
 // Serve the built page first (trunk build --release --offline; python3 -m http.server 8089 -d dist),
 // then: node --test tests/e2e/   (CROSSLANE_URL overrides the address, CHROMIUM the browser).
-// The page contract used here is in DESIGN.md ("Page contract"): #lanes rows, body[data-ready],
+// The page contract used here is in docs/embedding.md ("Page contract"): #lanes rows, body[data-ready],
 // the control ids and data-param names.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -150,7 +150,7 @@ test('a width of 0 is an input error on `width`; the typed text and the drawing 
   const error = await page.textContent('#input-error');
   assert.ok(await page.isVisible('#input-error'));
   assert.match(error, /^width: /);
-  // Inside the field, the line says what is wrong; the field's label already names it (issue 17:
+  // Inside the field, the line says what is wrong; the field's label already names it (so
   // no "width: width: …").
   const line = await page.textContent('.field[data-field="width"] .field-error');
   assert.doesNotMatch(line, /^width/);
@@ -209,7 +209,7 @@ test('screenshot: every kind of lane at once', async () => {
 test('every wrong field shows its own error at once, and the valid fields still apply', async () => {
   const page = await open();
   await chooseOp(page, 'cuda', '__shfl_down_sync');
-  // An integer too large for any field: the message gives the range (issue 17), not "not an
+  // An integer too large for any field: the message gives the range, not "not an
   // integer".
   await setParam(page, 'delta', '99999999999999999999');
   const delta = await page.textContent('.field[data-field="delta"] .field-error');

@@ -1,4 +1,4 @@
-// End-to-end test of issue 3's reference view: every registry operation listed (signature, rule,
+// End-to-end test of the reference view: every registry operation listed (signature, rule,
 // source, parameter ranges, types, a live example) from crosslane_core::reference::entries, the
 // same list `crosslane ops --json` prints; "open in playground" loads an example into the op
 // view; the op view's `#show-hex` shows values as raw bits (views/reference.rs page contract).
@@ -130,7 +130,7 @@ test('an opened example gives the same results in the op view as in the referenc
   await page.close();
 });
 
-// Issue 17 item 3: the example drawings follow the page theme (the same --draw-* custom
+// The example drawings follow the page theme (the same --draw-* custom
 // properties the canvases read), under ?theme=dark and under prefers-color-scheme: dark.
 for (const how of ['?theme=dark', 'prefers-color-scheme']) {
   test(`reference example drawings are dark under ${how}`, async () => {

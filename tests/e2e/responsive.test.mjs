@@ -1,4 +1,4 @@
-// End-to-end tests of the mechanisms that keep the page's tasks short (issue 17 item 8). Their
+// End-to-end tests of the mechanisms that keep the page's tasks short (each task under 50 ms). Their
 // speed is measured by tests/e2e/longtask-bench.mjs, not here (a timed pass/fail test fails on a
 // busy machine); these check that what the mechanisms build is complete and right:
 // - the reference view builds its articles in chunks, one task each: `#reference` is busy

@@ -1,4 +1,4 @@
-// Browser benchmark of issue 6 ("Performance"): 2^20 random u32 keys sorted in headless Chromium
+// Browser benchmark of the sort (docs/benchmarks.md): 2^20 random u32 keys sorted in headless Chromium
 // by the odd-even merge network compiled to wasm (the page's `bench_sort` export) and by
 // JavaScript's Uint32Array.prototype.sort on the same keys. Not a test (its name does not end in
 // .test.mjs, so `node --test` skips it): timings depend on the machine.

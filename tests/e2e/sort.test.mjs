@@ -1,4 +1,4 @@
-// End-to-end test of issue 6's page part, the "Sort" view, in Debian's headless Chromium.
+// End-to-end test of the "Sort" view, in Debian's headless Chromium.
 //
 // Serve the built page first (trunk build --release --offline; python3 -m http.server PORT -d dist),
 // then: CROSSLANE_URL=http://127.0.0.1:PORT/ node --test tests/e2e/sort.test.mjs
@@ -166,7 +166,7 @@ test('the sort view saves and restores through the router', async () => {
   await page.close();
 });
 
-// Issue 17 item 1: the "draw wires up to n =" threshold is in the link, and survives a reload;
+// The "draw wires up to n =" threshold is in the link, and survives a reload;
 // the default (256) is not written, so the link is then what it was before any change.
 test('the wire threshold is in the link and survives a reload', async () => {
   const page = await openSort();

@@ -1,4 +1,4 @@
-// End-to-end test of issue 19: the AMD target (--arch) in the reference view and the op view, and
+// End-to-end test: the AMD target (--arch) in the reference view and the op view, and
 // CUDA's exited lane state. Page contract: select#reference-arch, article[data-dialect=amdgcn]
 // p.target, figure.example[data-results]; select[data-param="arch"]; input#exited.
 // Expected values come from the guides, not from the page:

@@ -1,4 +1,4 @@
-// End-to-end tests of issue 17 (the page as people use it), items 1-4 and 9: every view's state
+// End-to-end tests of the page as people use it: every view's state
 // in its link, the layout at phone/tablet/desktop widths (screenshots of each), the dark theme
 // with computed text contrast, WAI-ARIA tabs and keyboard habits, and an axe-core scan.
 //
@@ -23,7 +23,7 @@ async function reload(page) {
   await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
 }
 
-// ---- item 4: keyboard and screen readers ------------------------------------------------------
+// ---- keyboard and screen readers --------------------------------------------------------------
 
 test('view tabs follow the WAI-ARIA tabs pattern: panels, aria-controls, arrow keys, one tab stop', async () => {
   const page = await open(browser);
@@ -196,7 +196,7 @@ test('at 390 px the lane drawing scrollers are keyboard reachable and scroll wit
   await page.close();
 });
 
-// ---- item 3: dark theme and contrast ----------------------------------------------------------
+// ---- dark theme and contrast ------------------------------------------------------------------
 
 /** Every visible text node's colour against the background it is drawn on: the lowest ratios. */
 function contrastProbe() {
@@ -305,7 +305,7 @@ test('a dark embed shows every parameter of its operation, editable, on dark car
   await embed.close();
 });
 
-// ---- item 2: layout at four widths ------------------------------------------------------------
+// ---- layout at four widths --------------------------------------------------------------------
 
 for (const width of [390, 768, 1024, 1440]) {
   test(`layout at ${width} px: no sideways page scroll, the controls never cover the results`, async () => {
@@ -339,7 +339,7 @@ for (const width of [390, 768, 1024, 1440]) {
   });
 }
 
-// ---- item 1: every view's state in its link --------------------------------------------------
+// ---- every view's state in its link ----------------------------------------------------------
 
 test('the portability view is a link: reload and Back restore it', async () => {
   const page = await open(browser);

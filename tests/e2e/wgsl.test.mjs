@@ -1,4 +1,4 @@
-// End-to-end test of issue 15's page part in Debian's headless Chromium with SwiftShader's WebGPU
+// End-to-end test of WGSL shaders in the page, in Debian's headless Chromium with SwiftShader's WebGPU
 // (--enable-unsafe-webgpu; a CPU fallback adapter with `subgroups`): paste a WGSL compute shader
 // into the kernel view, step it to the end in the emulator (the missing `enable subgroups;` is a
 // warning, not an error), then "Run on this GPU" runs the same shader through WebGPU and every

@@ -1,6 +1,6 @@
-// End-to-end test of issue 12's kernel worker: the interpreter runs in a Web Worker, so an
+// End-to-end test of the kernel worker: the interpreter runs in a Web Worker, so an
 // endless loop with a huge budget leaves the page answering, Cancel stops it and keeps the steps
-// it ran, stepping back shows what stepping forward showed (issue 13), a worker that stops
+// it ran, stepping back shows what stepping forward showed, a worker that stops
 // answering is replaced by the watchdog, a keystroke costs at most 50 ms even with a large launch,
 // and large memory and diagnostic lists stay small in the DOM.
 //
@@ -68,7 +68,7 @@ test('the kernel runs in a worker: an endless loop with a huge budget leaves the
   await page.click('#kernel-cancel');
   await settled(page);
   assert.equal(await state(page), 'idle');
-  // The worker stopped between two slices and kept the steps it ran (issue 12's leftover).
+  // The worker stopped between two slices and kept the steps it ran.
   const status = await page.textContent('#kernel-status');
   const ran = Number(status.match(/^cancelled after ([1-9]\d*) steps: the steps run so far are kept/)?.[1]);
   assert.ok(ran > 0, status);
@@ -292,7 +292,7 @@ test('n = 2^20 random keys are walked in a worker: the page answers meanwhile, t
   await page.close();
 });
 
-// The sort worker's Cancel and watchdog (issue 12, as the kernel run's): the last run stays.
+// The sort worker's Cancel and watchdog (as the kernel run's): the last run stays.
 async function sortPage() {
   const page = await open(browser);
   await showView(page, 'sort');

@@ -35,7 +35,7 @@ pub struct OpCall {
     /// those WGSL can hold).
     #[arg(long = "type", value_name = "T")]
     pub ty: Option<String>,
-    /// Print one JSON object instead of a table: the DESIGN.md contract (`crosslane op`), the
+    /// Print one JSON object instead of a table: the contract of docs/cli.md (`crosslane op`), the
     /// comparison with the WGSL under "wgsl" (`crosslane gpu`).
     #[arg(long)]
     pub json: bool,

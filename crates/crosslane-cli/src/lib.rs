@@ -4,7 +4,7 @@
 //!
 //! What it is for: running one cross-lane operation from flags (`crosslane op`), listing the
 //! operation registry (`crosslane ops`) and replaying a scenario file or permalink
-//! (`crosslane run`), printing a readable table or the JSON contract of DESIGN.md
+//! (`crosslane run`), printing a readable table or the JSON contract of docs/cli.md
 //! ("Command-line contract"). What it is not for: semantics. Every rule, range and default comes
 //! from the core registry; this crate only turns arguments into an [`crosslane_core::OpRequest`]
 //! and results into text.
@@ -16,8 +16,13 @@
 //!
 //! One module per subcommand under `cmd/`; a new subcommand is one new module plus one variant of
 //! [`Command`].
+//!
+//! Read first: [`Command`] (the subcommands), then [`cmd::op`] (one op from flags to output) and
+//! [`flags`] (an op's `--PARAM VALUE` words checked against its registry entry). The user's
+//! reference is `docs/cli.md`.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod cmd;
 pub mod compare_view;

@@ -2,7 +2,7 @@
 //!
 //! Two figures: the full rule evaluation (`OpRequest::run`: parse, validate, evaluate the vendor
 //! rule for every lane, build provenance and reasons) and the compiled data movement (`Plan::apply`,
-//! what a long-running kernel or a GPU comparison replays). The README quotes both.
+//! what a long-running kernel or a GPU comparison replays). docs/benchmarks.md quotes both.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use crosslane_core::plan::Plan;

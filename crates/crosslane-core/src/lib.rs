@@ -13,6 +13,11 @@
 //! * [`application`] — request, reference, portability, codegen, network, scenario, permalink
 //!   and [`kernel`], the kernel-snippet interpreter.
 //!
+//! Read first: [`OpRequest::run`] (one call, from text to a [`Step`]), the registry in
+//! [`dialect`] and one dialect file (`dialect/ascend.rs` is the shortest), then
+//! [`gather`](mod@gather) (how a dialect says which lane each lane reads). The kernel interpreter
+//! starts at [`kernel`]; `ARCHITECTURE.md` at the repository root maps the rest.
+//!
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
 

@@ -3,7 +3,7 @@
 //! compare-exchange of a stage's comparators and the count of adjacent pairs in order.
 //!
 //! Nearly all of the sort view's 2^20-key walk is spent here (210 stages: about 10^8 comparators
-//! and 2·10^8 pair comparisons, issue 17 item 8), so [`Key`] gives `u32` keys — the random keys
+//! and 2·10^8 pair comparisons), so [`Key`] gives `u32` keys — the random keys
 //! of the large walks — four keys at a time, as 128-bit SIMD on wasm (`simd128`, in every
 //! browser since 2023) and as a four-element array elsewhere: the same loop, so the native tests
 //! exercise the code the page runs. Other keys (`i64`: typed keys) take the scalar loops.
@@ -13,7 +13,10 @@
 //! indexing and the SIMD loads stayed calls and the walk took four times as long as the scalar
 //! loop. The walk itself (which pairs form a stage, segments, counters) is the sort view's
 //! (`crosslane-web`, `views/sort/model.rs`).
+//!
+//! Read first: the [`Key`] trait; its two methods are the whole interface.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 /// A key type the walk can run on: compare-exchange and pair count, scalar by default.
 pub trait Key: Ord + Copy {

@@ -1,7 +1,7 @@
 //! The lane-by-lane comparison of a GPU run with the emulator's step, and the record of where it
 //! ran (adapter, subgroup sizes, lowering, timing).
 //!
-//! Verdicts (SEMANTICS.md "WGSL subgroup built-ins": results from inactive or out-of-range lanes are
+//! Verdicts (semantics.md "WGSL subgroup built-ins": results from inactive or out-of-range lanes are
 //! indeterminate; the vendor pages call reads of inactive lanes undefined):
 //! * the emulator has a value → the GPU's bits must equal it: [`Verdict::Match`] or
 //!   [`Verdict::Mismatch`]; for a vendor formula ([`Lowering::SubgroupShuffle`],

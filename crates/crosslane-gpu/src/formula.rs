@@ -354,11 +354,11 @@ impl Formula {
         match self.family {
             Family::Cuda => "the PTX shfl.sync formula (b = param & 31, c from width, maxL/minL; PTX ISA shfl.sync, sm_30_intrinsics.hpp)",
             Family::Hip => "the amd_warp_functions.h index formula, index mod warpSize (ROCm clr; AMD ISA ds_bpermute_b32)",
-            Family::Ascend => "the asc_shfl* page rules (seeds 000/001, SEMANTICS.md \"Ascend C\")",
+            Family::Ascend => "the asc_shfl* page rules (seeds 000/001, semantics.md \"Ascend C\")",
             Family::Swizzle => "the ds_swizzle_b32 offset decoding (seed 003: FFT, rotate, quad permute, bitmask)",
             Family::Bpermute => "the bpermute address rule ((addr + offset) >> 2) mod W (MOD 32 in each half on RDNA3/3.5 wave64), inactive source → 0 (AMD ISA; seed 002 §3.4.3)",
             Family::Permute => "the permute push rule (the pseudo-code's highest writer wins, unwritten → 0; MOD 32 in each half on RDNA3/3.5 wave64; AMD ISA; seed 002 §3.4.4)",
-            Family::Dpp => "the DPP row/bank rules (dpp_ctrl table, row_mask/bank_mask, bound_ctrl / bc; SEMANTICS.md \"AMD DPP\", seed 002 §3.4.1–3.4.2)",
+            Family::Dpp => "the DPP row/bank rules (dpp_ctrl table, row_mask/bank_mask, bound_ctrl / bc; semantics.md \"AMD DPP\", seed 002 §3.4.1–3.4.2)",
             Family::AmdReadlane => "v_readlane_b32: lane_sel & (W − 1), EXEC ignored (AMD ISA)",
             Family::AmdReadfirstlane => "v_readfirstlane_b32: lowest lane in EXEC, lane 0 if none (AMD ISA)",
             Family::MacaReadlane => "__builtin_mxc_readlane: thread & 63 (seed 002)",
@@ -562,7 +562,7 @@ fn pull(i: u32, j: u32, on_inactive: Pick) -> Pick {
 }
 ";
 
-/// PTX ISA shfl.sync (SEMANTICS.md "CUDA"); c from width as sm_30_intrinsics.hpp builds it; the
+/// PTX ISA shfl.sync (semantics.md "CUDA"); c from width as sm_30_intrinsics.hpp builds it; the
 /// Programming Guide's width and sync-mask rules. MODE 0 idx, 1 up, 2 down, 3 bfly.
 const CUDA: &str = r"
 fn rule(i: u32) -> Pick {
@@ -600,7 +600,7 @@ fn rule(i: u32) -> Pick {
 ";
 
 /// ROCm clr amd_warp_functions.h: `int index`, then ds_bpermute reads `index mod warpSize`
-/// (SEMANTICS.md "HIP"). MODE 0 __shfl, 1 up, 2 down, 3 xor.
+/// (semantics.md "HIP"). MODE 0 __shfl, 1 up, 2 down, 3 xor.
 const HIP: &str = r"
 fn rule(i: u32) -> Pick {
     if (!is_active(i)) { return inactive(i); }
@@ -634,7 +634,7 @@ fn rule(i: u32) -> Pick {
 }
 ";
 
-/// Ascend C asc_shfl* (seeds 000/001, SEMANTICS.md "Ascend C"): width a power of two ≤ 32, groups
+/// Ascend C asc_shfl* (seeds 000/001, semantics.md "Ascend C"): width a power of two ≤ 32, groups
 /// of width lanes. MODE 0 asc_shfl, 1 up, 2 down, 3 xor.
 const ASCEND: &str = r"
 fn rule(i: u32) -> Pick {
@@ -728,7 +728,7 @@ fn rule(i: u32) -> Pick {
 }
 ";
 
-/// DPP (SEMANTICS.md "AMD DPP"; LLVM SIDefines.h DppCtrl codes; MetaX mode numbers, seed 002
+/// DPP (semantics.md "AMD DPP"; LLVM SIDefines.h DppCtrl codes; MetaX mode numbers, seed 002
 /// §3.4.1). c = keep the destination on an invalid source (AMD bound_ctrl false, MetaX bc = 1).
 const DPP: &str = r"
 fn dpp_source(code: u32, i: u32) -> u32 {

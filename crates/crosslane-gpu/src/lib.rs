@@ -18,8 +18,13 @@
 //! What it is not for: the emulator's semantics (crosslane-core decides every lane; this crate
 //! computes the vendors' lane-selection rules a second time on the device, from the operands the
 //! user gave, and checks both agree), DOM, files, command-line flags.
+//!
+//! Read first: [`wgsl`] (how a step becomes a shader), then [`formula`] (the rules on the device)
+//! and [`compare`](mod@compare) (the verdicts); `native::NativeGpu::compare_step` is the entry
+//! point natively, `web::WebGpu::compare_step` in the browser.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod compare;
 pub mod error;

@@ -1,7 +1,7 @@
 //! Batcher's odd-even merge sort as WGSL, and the plan of dispatches a host runs it with.
 //!
 //! Source of the network: seed 004 (shamalgs `OddEvenOrderingPrimitive::merge_step`) and
-//! SEMANTICS.md "Batcher odd-even merge sort". Thread `t` of stage `(p, k)` owns the comparator whose
+//! semantics.md "Batcher odd-even merge sort". Thread `t` of stage `(p, k)` owns the comparator whose
 //! low index is `x = (k mod p) + 2k·(t / k) + (t mod k)`; it does nothing when `x + k ≥ n` (the
 //! comparator would touch the +∞ padding of the power-of-two network) or when
 //! `floor(x / 2p) ≠ floor((x + k) / 2p)` (the odd-even merge condition); otherwise it
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn comparator_counts_match_semantics() {
-        // SEMANTICS.md: n = 2^m → (m² − m + 4)·2^(m−2) − 1; n = 10 → 32, n = 100 → 1104.
+        // semantics.md: n = 2^m → (m² − m + 4)·2^(m−2) − 1; n = 10 → 32, n = 100 → 1104.
         let count = |n: u32| -> usize {
             let mut c = 0;
             let mut p = 1;

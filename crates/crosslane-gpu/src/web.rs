@@ -1,7 +1,7 @@
 //! Browser dispatch through the page's WebGPU, driven directly with `web-sys` (wasm32 only).
 //!
 //! Why not wgpu here: wgpu 30's WebGPU backend never requests the browser's `subgroups` feature
-//! (its feature table lacks the entry; upstream wgpu issue 10146), so a device it creates rejects
+//! (its feature table lacks the entry; <https://github.com/gfx-rs/wgpu/issues/10146>), so a device it creates rejects
 //! `enable subgroups;`. Calling WebGPU through web-sys lets the device request `subgroups` itself
 //! (BROWSER.md, workaround 2) and keeps wgpu out of the wasm bundle. web-sys gates WebGPU behind
 //! `--cfg=web_sys_unstable_apis`, set for the wasm32 target in the workspace `.cargo/config.toml`.

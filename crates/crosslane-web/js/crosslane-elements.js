@@ -1,4 +1,4 @@
-// crosslane web components (issue 18): <crosslane-op>, <crosslane-kernel>, <crosslane-sort>.
+// crosslane web components: <crosslane-op>, <crosslane-kernel>, <crosslane-sort>.
 //
 //   <script type="module" src="https://…/crosslane-elements.js"></script>
 //   <crosslane-op dialect="ascend" op="asc_shfl_xor" lane_mask="1" width="16"></crosslane-op>

@@ -1,4 +1,4 @@
-// crosslane kernel worker (issue 12): the page's own wasm module, loaded again in a module
+// crosslane kernel worker: the page's own wasm module, loaded again in a module
 // worker, runs the kernel interpreter so that no kernel, link or launch can block the page.
 //
 // Protocol (crates/crosslane-web/src/worker/): the page posts {id, json} with a Request as JSON;

@@ -1,4 +1,4 @@
-// crosslane — GPU cross-lane operations, lane by lane, as a JavaScript library (issue 18).
+// crosslane — GPU cross-lane operations, lane by lane, as a JavaScript library.
 //
 // A thin layer over the wasm module the playground page itself runs (crates/crosslane-web,
 // src/api): every answer is computed by crosslane-core, the same code as the `crosslane` CLI, and

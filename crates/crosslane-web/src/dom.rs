@@ -72,7 +72,7 @@ pub fn append(parent: &Element, child: &Element) -> Js<()> {
     parent.append_child(child).map(|_| ())
 }
 
-/// Bumps `document.body.dataset.ready`, the page contract's render counter (DESIGN.md), after a
+/// Bumps `document.body.dataset.ready`, the page contract's render counter (docs/embedding.md), after a
 /// render of any view: one shared counter, so that it only ever grows whichever view rendered.
 pub fn mark_ready() -> Js<()> {
     let Some(body) = document()?.body() else {

@@ -7,8 +7,8 @@
 //! page after every render and resize so the host can size the iframe.
 //!
 //! "Copy embed code" ([`snippet`]) gives an iframe and, under it, a link to the same scenario
-//! on the full page: the static fallback, a few hundred bytes (issue 17 replaced an inline SVG
-//! of 50-70 KB). The embed page stays transparent and empty until its wasm has rendered
+//! on the full page: the static fallback, a few hundred bytes (the inline SVG it
+//! replaced made the snippet 50-70 KB). The embed page stays transparent and empty until its wasm has rendered
 //! (`web/embed.css`, `:root.embed body:not([data-ready])`). The snippet's few lines of script
 //! resize the iframe from the height messages; without that script the iframe keeps the
 //! drawing's height.
@@ -41,7 +41,7 @@ pub fn data_uri_escape(text: &str) -> String {
 /// the permalink), `height` CSS pixels tall until the live page reports its own height, titled
 /// `title` for assistive technology, and under it a link to the same scenario on the full page
 /// (`page`) — the static fallback where the iframe or its wasm cannot run, kept small on purpose
-/// (issue 17, item 7: the inline SVG it replaces made the snippet 50-70 KB). Every interpolated
+/// (kept small: the inline SVG it replaces made the snippet 50-70 KB). Every interpolated
 /// text is escaped for its attribute or element (built as [`Html`]).
 pub fn snippet(url: &str, page: &str, height: f64, title: &str) -> String {
     let height = if height.is_finite() && height >= 40.0 {

@@ -1,7 +1,7 @@
 //! The words the page uses for a lane: result text, source text and the hover reason. Shared by
 //! the lane table, the canvas tooltips and the SVG `<title>`s so that all three say the same thing.
 //!
-//! The result words `undefined` and `inactive` are part of the page contract (DESIGN.md, "Page
+//! The result words `undefined` and `inactive` are part of the page contract (docs/embedding.md, "Page
 //! contract"): end-to-end tests and embeds read them from the lane table.
 
 use crosslane_core::{LaneResult, Source, Value, ValueType};

@@ -10,6 +10,13 @@
 //! Target-independent modules ([`labels`], [`form`], [`render::scene`], [`render::svg`],
 //! [`render::style`], the sort view's model and drawings in [`views::sort`]) build and are tested
 //! natively; the DOM modules exist only on wasm32.
+//!
+//! Read first: `start` (the wasm entry, in this file), then [`views`] (`views::mount_all`, one
+//! line per view, and the router), [`render::scene`] (a step as a display list) and [`kit`] (the
+//! listeners, state and HTML builder every view uses). The JavaScript library's side is [`api`];
+//! the kernel worker's is [`worker`]. The page's user documentation is `docs/embedding.md`.
+
+#![warn(missing_docs)]
 
 pub mod api;
 pub mod bench;

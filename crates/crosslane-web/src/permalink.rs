@@ -81,7 +81,7 @@ thread_local! {
     static END_BURST: RefCell<Option<Closure<dyn FnMut()>>> = const { RefCell::new(None) };
     /// The last scenario encoded (its JSON) and its link: every change report asks for the
     /// link, most often of an unchanged scenario, and deflating it again at level 9 took
-    /// 2–20 ms of the change's task (a MACA builtin switch reports twice, issue 17 item 8).
+    /// 2–20 ms of the change's task (a MACA builtin switch reports twice).
     static ENCODED: RefCell<(String, String)> = const { RefCell::new((String::new(), String::new())) };
 }
 

@@ -14,7 +14,7 @@ pub fn is_embed() -> bool {
 
 /// Whether the page was opened with `?embed=static`: an embed that shows its scenario and
 /// edits nothing (no control strip, lane clicks ignored), beside the default `?embed`, which
-/// edits every field of the operation (issue 17, item 3).
+/// edits every field of the operation.
 pub fn is_static_embed() -> bool {
     query().is_some_and(|q| q.split('&').any(|p| p == "embed=static"))
 }

@@ -1,5 +1,5 @@
 //! `crosslane op DIALECT OP [--lanes N] [--active MASK] [--exited MASK] [--values SPEC] [--type T]
-//! [--PARAM VALUE]... [--json] [--compare]` (DESIGN.md, "Command-line contract"); `--compare`
+//! [--PARAM VALUE]... [--json] [--compare]` (docs/cli.md, "Command-line contract"); `--compare`
 //! hands a shuffle-family op to [`crate::compare_view`].
 //!
 //! The common flags are clap's; the per-op `--PARAM VALUE` pairs are whatever the op's

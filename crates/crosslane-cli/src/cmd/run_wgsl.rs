@@ -173,7 +173,7 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
             failed = Some(mismatch);
         }
         if let Some(t) = rerun {
-            // The device's subgroup size is the one the emulator reports (issue 15: "default
+            // The device's subgroup size is the one the emulator reports ("default
             // to the GPU's size when known").
             trace = t;
         }

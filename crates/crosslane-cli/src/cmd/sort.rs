@@ -1,4 +1,4 @@
-//! `crosslane sort --len N [--seed S] [--values LIST] [--json]` (DESIGN.md, "Command-line
+//! `crosslane sort --len N [--seed S] [--values LIST] [--json]` (docs/cli.md, "Command-line
 //! contract"): sorts N random keys (or the given ones) with the Batcher odd-even merge network and
 //! prints the network's figures, its stages for small N, the result and the checks
 //! (`crosslane_core::network::report`). A thin shell: all logic lives in the core.

@@ -49,7 +49,7 @@ fn refused_alike(args: &[&str], needle: &str) {
 
 #[test]
 fn check_refuses_what_the_op_command_refuses() {
-    // ascend asc_shfl_xor: width is 1..=32 (Ascend C asc_shfl_xor; README "crosslane op").
+    // ascend asc_shfl_xor: width is 1..=32 (Ascend C asc_shfl_xor; docs/cli.md "crosslane op").
     refused_alike(&["op", "ascend", "asc_shfl_xor", "--width", "0"], "width");
     refused_alike(&["op", "cuda", "no_such_op"], "no_such_op");
     refused_alike(&["op", "nodialect", "x"], "nodialect");

@@ -111,7 +111,7 @@ fn compare_json_is_the_comparison() {
         ["CUDA", "HIP wave32", "HIP wave64", "Ascend C", "WGSL"]
     );
     assert_eq!(doc["family"], "down");
-    // Each run's step is in the `--json` contract of a single op (DESIGN.md).
+    // Each run's step is in the `--json` contract of a single op (docs/cli.md).
     assert_eq!(doc["runs"][0]["step"]["results"][0]["from"], 1);
     assert_eq!(doc["runs"][0]["step"]["active"], "0xffffffff");
     let lane0 = &doc["lanes"][0];

@@ -119,7 +119,7 @@ fn width_0_exits_2_naming_width_and_its_range() {
 }
 
 /// An integer too large for any field is out of range, with the range (the page's field says the
-/// same, issue 17); text that is no integer says so; a bad lane value names its type with the
+/// same); text that is no integer says so; a bad lane value names its type with the
 /// article it is read with ("an i32").
 #[test]
 fn huge_integers_say_their_range_and_types_take_their_article() {

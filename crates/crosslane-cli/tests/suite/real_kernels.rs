@@ -1017,7 +1017,7 @@ fn a_kernel_scenario_carries_args_buffers_and_dialect() {
     assert_eq!(ints(&t, "out"), want);
 }
 
-/// A scenario's budgets (the page's budget fields, issue 17) bound `crosslane run` as they bound
+/// A scenario's budgets (the page's budget fields) bound `crosslane run` as they bound
 /// the page: 1 unit of work stops the kernel, and the message names the work limit.
 #[test]
 fn a_kernel_scenario_carries_its_budgets() {

@@ -84,7 +84,7 @@ fn bad_scenarios_exit_2_with_one_line() {
             r#"{"version":1,"view":{"op":{"dialect":"ascend","op":"asc_shfl_xor","params":{"width":"0"}}}}"#,
             "width",
         ),
-        // A reference view link (issue 17) decodes, but holds nothing to replay: said so.
+        // A reference view link decodes, but holds nothing to replay: said so.
         (
             r#"{"version":1,"view":{"reference":{"search":"xor"}},"tab":"reference"}"#,
             "reference view",

@@ -1,4 +1,4 @@
-//! `crosslane sort`: the report's figures for n = 10 (SEMANTICS.md: 32 comparators, 10 stages),
+//! `crosslane sort`: the report's figures for n = 10 (semantics.md: 32 comparators, 10 stages),
 //! the given keys sorted, and bad input refused with exit status 2.
 
 use crate::common::crosslane;

@@ -1,6 +1,6 @@
 //! Every field error of a request at once, and the step of what is valid: a form shows each
 //! wrong field's message beside that field and still applies the fields that are right
-//! (issue 17: with a bad delta, a bad width or value list must get its own message too).
+//! (with a bad delta, a bad width or value list must get its own message too).
 //!
 //! [`OpRequest::run`] stops at the first error (the CLI reports that one). Here each field in
 //! error is replaced, one after the other, by its last valid text (`fallback`) or else by its

@@ -131,7 +131,7 @@ pub struct DialectRun {
     pub step: Result<Step, InputError>,
 }
 
-/// A run in JSON: the step in the CLI's `--json` contract (DESIGN.md), or `{"error": {field,
+/// A run in JSON: the step in the CLI's `--json` contract (docs/cli.md), or `{"error": {field,
 /// message}}` where the dialect refused the request.
 fn step_or_error<S: serde::Serializer>(
     step: &Result<Step, InputError>,
@@ -167,7 +167,7 @@ pub struct Comparison {
     /// expression, its value in lane 0.
     pub param: i64,
     /// The parameter as given: a number, or a lane expression (`(lane+1)%32`) that each
-    /// dialect evaluates in every lane (SEMANTICS.md "Per-thread and uniform operands").
+    /// dialect evaluates in every lane (semantics.md "Per-thread and uniform operands").
     pub param_text: String,
     /// The width passed, if any.
     pub width: Option<i64>,

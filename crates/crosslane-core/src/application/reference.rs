@@ -229,7 +229,7 @@ fn run_example(request: OpRequest, note: Option<&'static str>) -> RefExample {
     }
 }
 
-/// `request` as the `crosslane op` command line that runs it (DESIGN.md, "Command-line
+/// `request` as the `crosslane op` command line that runs it (docs/cli.md, "Command-line
 /// contract"): empty fields are left out, parameters are spelled as kebab-case flags, and values
 /// that a shell would split are single-quoted.
 pub fn command_line(request: &OpRequest) -> String {

@@ -14,7 +14,7 @@ use crate::trace::Step;
 use crate::value::{ValueType, ValuesSpec};
 
 /// A per-lane form (a list or a lane expression) given for an argument the vendor takes once per
-/// warp: the error says which rule makes it one value (SEMANTICS.md "Per-thread and uniform
+/// warp: the error says which rule makes it one value (semantics.md "Per-thread and uniform
 /// operands").
 fn one_value(spec: &OpSpec, p: &crate::params::ParamSpec, text: &str, e: InputError) -> InputError {
     let per_lane_form = text.contains(',') || crate::lane_expr::looks_like_expr(text);

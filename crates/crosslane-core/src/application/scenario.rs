@@ -1,7 +1,7 @@
 //! The scenario model: everything needed to reproduce what a user sees — the page state, a CLI
 //! `run` file, a permalink — as one serde value.
 //!
-//! Every scenario carries `"version"` from the first day (DESIGN.md, "Scenario"), so that a link
+//! Every scenario carries `"version"` from the first day (docs/embedding.md, "Permalinks and scenarios"), so that a link
 //! made now still means the same thing later. Version 1 is the only one so far; a change that
 //! alters what an existing field means takes a new version, and [`Scenario::from_json`] keeps
 //! reading the old ones.
@@ -43,7 +43,7 @@ pub struct Scenario {
     pub tab: Option<String>,
 }
 
-/// What a kernel run takes besides its source and shape (issue 14): every value as typed.
+/// What a kernel run takes besides its source and shape: every value as typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelInputs {
     /// Scalar parameter values and buffer fills, by parameter name (`n` → `1024`, `in` →

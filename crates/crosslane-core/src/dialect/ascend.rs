@@ -1,7 +1,7 @@
 //! Ascend C SIMT warp shuffles: `asc_shfl`, `asc_shfl_up`, `asc_shfl_down`, `asc_shfl_xor`.
 //!
 //! 32-lane warps. Sources: seed 000 (asc_shfl_xor, "Function Usage"), seed 001 (asc_shfl_down,
-//! 功能说明 and 约束说明), and SEMANTICS.md "Ascend C" for the readings where the pages are silent:
+//! 功能说明 and 约束说明), and semantics.md "Ascend C" for the readings where the pages are silent:
 //! * `width` groups the warp into segments; valid widths are powers of two in 1..=32 (001 约束说明:
 //!   "width不是2的倍数或者超出32，返回值异常" — "a multiple of 2" read as a power of two, the only
 //!   reading under which the group rule works). Any other width runs with every lane undefined
@@ -74,7 +74,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Lane i reads lane (srcLane mod width) of its own width-segment. A negative srcLane would \
                name a lane outside the warp: undefined. An inactive source is undefined (uninitialized \
                register). Width must be a power of two ≤ 32, else every lane is undefined.",
-        source: "cann asc-devkit asc_shfl (same family as seeds 000/001); SEMANTICS.md \"Ascend C\"",
+        source: "cann asc-devkit asc_shfl (same family as seeds 000/001); semantics.md \"Ascend C\"",
         settings: &[],
         types: TYPES_DOWN,
         type_note: "the asc_shfl family lists int32_t, uint32_t, float, int64_t, uint64_t, half, half2, bfloat16_t, bfloat16x2_t",
@@ -89,7 +89,7 @@ pub const OPS: &[OpSpec] = &[
         args: &[Arg::operand("var", "T"), Arg::per_thread("delta", "uint32_t", Role::DeltaUp, DELTA, ASCEND_PER_THREAD), Arg::per_thread("width", "int32_t", Role::Width, WIDTH, ASCEND_PER_THREAD)],
         rule: "Lane i reads lane i − delta when that lane is in its own segment; otherwise (and whenever \
                delta ≥ width) it returns its own var. An inactive source is undefined.",
-        source: "cann asc-devkit asc_shfl_up, mirroring asc_shfl_down (seed 001) downwards; SEMANTICS.md \"Ascend C\"",
+        source: "cann asc-devkit asc_shfl_up, mirroring asc_shfl_down (seed 001) downwards; semantics.md \"Ascend C\"",
         settings: &[],
         types: TYPES_DOWN,
         type_note: "the asc_shfl family lists int32_t, uint32_t, float, int64_t, uint64_t, half, half2, bfloat16_t, bfloat16x2_t",
@@ -146,7 +146,7 @@ const DELTA: ParamSpec = ParamSpec {
 };
 
 /// Shared frame: each lane checks its own width, then picks by the dialect's rule with its own
-/// parameter `param` (SEMANTICS.md "Per-thread and uniform operands").
+/// parameter `param` (semantics.md "Per-thread and uniform operands").
 fn run_with(
     input: &OpInput,
     param: &str,

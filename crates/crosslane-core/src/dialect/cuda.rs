@@ -16,7 +16,7 @@
 //!   Functions" — the collectives; they are computed over the lanes of `mask` and obey the same
 //!   sync-mask rule as the shuffles.
 //!
-//! Readings (SEMANTICS.md "CUDA"):
+//! Readings (semantics.md "CUDA"):
 //! * A width that is not a power of two or is above 32 still runs through the formula, but every
 //!   calling lane is undefined; `from` carries the lane the formula would have read, as a hint.
 //! * Exited lanes (`OpInput::exited`: threads that exited, or never launched in a partial warp)
@@ -242,7 +242,7 @@ pub(crate) fn lane_list(mask: LaneMask) -> String {
 }
 
 /// Runs one `__shfl*_sync` by the PTX formula with the sync-mask and width rules. Every lane
-/// uses its own `param` and `width` (PTX shfl.sync takes `b` and `c` per thread; SEMANTICS.md
+/// uses its own `param` and `width` (PTX shfl.sync takes `b` and `c` per thread; semantics.md
 /// "Per-thread and uniform operands").
 fn run_shfl(
     input: &OpInput,

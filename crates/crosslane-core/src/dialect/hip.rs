@@ -4,7 +4,7 @@
 //! Sources:
 //! * ROCm clr `hipamd/include/hip/amd_detail/amd_warp_functions.h` — every shuffle computes an
 //!   `int index` and calls `__builtin_amdgcn_ds_bpermute(index << 2, var)`; the index formulas are
-//!   quoted on each op (SEMANTICS.md "HIP"). 64-bit types are two bpermutes with the same index.
+//!   quoted on each op (semantics.md "HIP"). 64-bit types are two bpermutes with the same index.
 //! * AMD ISA, `ds_bpermute_b32` — the lane read is `((addr >> 2) mod 64)`.
 //! * HIP Programming Guide, "Warp cross-lane functions" — `width` defaults to `warpSize` and must
 //!   be a power of two no larger than `warpSize`; `__ballot` / `__any` / `__all` semantics.
@@ -135,7 +135,7 @@ pub(crate) fn bpermute_lane(index: i32, lanes: usize) -> usize {
 }
 
 /// Runs one HIP shuffle: every lane computes its index from its own `param` and `width` (the
-/// index is computed per lane before `ds_bpermute`, SEMANTICS.md "Per-thread and uniform
+/// index is computed per lane before `ds_bpermute`, semantics.md "Per-thread and uniform
 /// operands").
 fn run_shfl(
     input: &OpInput,

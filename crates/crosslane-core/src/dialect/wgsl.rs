@@ -85,7 +85,7 @@ pub(crate) const ID_PER_INVOCATION: &str =
 
 /// Runs a shuffle with each invocation's own `param`. For Up / Down / Xor the parameter must be
 /// subgroup-uniform: when the active invocations disagree, every active invocation is
-/// indeterminate and a warning cites [`UNIFORM_RULE`] (SEMANTICS.md "Per-thread and uniform
+/// indeterminate and a warning cites [`UNIFORM_RULE`] (semantics.md "Per-thread and uniform
 /// operands").
 fn run_shuffle(
     input: &OpInput,

@@ -1,12 +1,12 @@
 //! DPP (data-parallel primitives) row/bank machinery, shared by AMD `mov_dpp` / `update_dpp` and
 //! MetaX `__builtin_mxc_mov_shfl` / `update_shfl` (which are DPP row operations on a 64-lane warp,
-//! SEMANTICS.md "MetaX MACA builtins").
+//! semantics.md "MetaX MACA builtins").
 //!
 //! Geometry: a row is 16 lanes (row r = lanes 16r..16r+15), a bank is 4 lanes within a row
 //! (bank b of every row = lanes with `(lane >> 2) & 3 == b`). `row_mask` bit r enables row r,
 //! `bank_mask` bit b enables bank b (seed 002 §3.4.1 RMSK/BMSK; AMD ISA DPP).
 //!
-//! Sources: SEMANTICS.md "AMD DPP" (the control table, from LLVM AMDGPUModifierSyntax and the
+//! Sources: semantics.md "AMD DPP" (the control table, from LLVM AMDGPUModifierSyntax and the
 //! AMD ISA), the `dpp_ctrl` field encoding of LLVM's `SIDefines.h` (`DppCtrl`), and seed 002
 //! §3.4.1–3.4.2 for MetaX. Per lane of an enabled row and bank: an invalid source (out of range
 //! for the control, or an inactive lane) writes zero or keeps the destination, chosen by the
@@ -225,7 +225,7 @@ impl DppCtrl {
         })
     }
 
-    /// The lane that lane `lane` reads in a wave of `lanes` lanes (SEMANTICS.md DPP table), or
+    /// The lane that lane `lane` reads in a wave of `lanes` lanes (semantics.md DPP table), or
     /// `None` when the control gives it no source ("invalid": shifted out of the row or wave,
     /// or a broadcast into row 0 / rows 0–1).
     pub fn source(self, lane: usize, lanes: usize) -> Option<usize> {

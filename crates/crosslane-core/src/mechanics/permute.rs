@@ -6,7 +6,7 @@
 //! §3.4.3–3.4.4) both run on them.
 //!
 //! Source: AMD ISA (GCN3/Vega/RDNA "DS_PERMUTE_B32", "DS_BPERMUTE_B32") as summarised in
-//! SEMANTICS.md "AMD ds_permute_b32 / ds_bpermute_b32": bpermute `s = ((addr_i + offset) >> 2) %
+//! semantics.md "AMD ds_permute_b32 / ds_bpermute_b32": bpermute `s = ((addr_i + offset) >> 2) %
 //! W`, an inactive source gives 0; permute writes in lane order (the highest writer wins), lanes
 //! nobody wrote read 0. The address is a 32-bit VGPR and the sum wraps at 32 bits.
 

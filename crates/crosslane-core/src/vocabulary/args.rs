@@ -8,7 +8,7 @@
 //! spelling as an alias: `--lane-delta` for HIP's `delta`), what the reference shows as the
 //! signature ([`crate::OpSpec::signature`]) and what export as code writes as the call.
 //!
-//! Which operand is per thread and which must be uniform comes from SEMANTICS.md "Per-thread and
+//! Which operand is per thread and which must be uniform comes from semantics.md "Per-thread and
 //! uniform operands"; each [`Thread`] carries the document it cites.
 
 use serde::Serialize;
@@ -90,7 +90,7 @@ impl Thread {
             | Thread::ConstExpr(s)
             | Thread::Scalar(s) => s,
             Thread::Immediate => {
-                "instruction encoding (SEMANTICS.md, Per-thread and uniform operands)"
+                "instruction encoding (semantics.md, Per-thread and uniform operands)"
             }
         }
     }
@@ -112,34 +112,34 @@ pub struct Arg {
     pub thread: Thread,
 }
 
-/// Where SEMANTICS.md states the per-thread and uniform operand rules.
-pub const OPERANDS: &str = "SEMANTICS.md, Per-thread and uniform operands";
+/// Where semantics.md states the per-thread and uniform operand rules.
+pub const OPERANDS: &str = "semantics.md, Per-thread and uniform operands";
 /// CUDA: `srcLane`, `delta`, `laneMask`, `width` are per thread.
 pub const CUDA_PER_THREAD: &str = "PTX ISA, shfl.sync (b and c are per-thread registers or \
-     immediates; j is computed per thread); SEMANTICS.md, Per-thread and uniform operands";
+     immediates; j is computed per thread); semantics.md, Per-thread and uniform operands";
 /// CUDA: the sync mask must be the same in every caller.
 pub const CUDA_SAME_MASK: &str = "CUDA C++ Programming Guide, Warp Shuffle Functions: all threads \
      in mask must execute the same intrinsic with the same mask";
 /// HIP: the index is computed per lane.
 pub const HIP_PER_LANE: &str = "ROCm clr amd_warp_functions.h (the index is computed per lane, \
-     then ds_bpermute reads it); SEMANTICS.md, Per-thread and uniform operands";
+     then ds_bpermute reads it); semantics.md, Per-thread and uniform operands";
 /// Ascend C: SIMT threads pass their own arguments.
 pub const ASCEND_PER_THREAD: &str = "cann asc-devkit asc_shfl* (SIMT: every thread calls with its \
-     own arguments); SEMANTICS.md, Per-thread and uniform operands";
+     own arguments); semantics.md, Per-thread and uniform operands";
 /// AMD / MACA operands that are per lane by definition (a VGPR per lane).
-pub const PER_LANE: &str = "SEMANTICS.md, Per-thread and uniform operands (per lane by \
+pub const PER_LANE: &str = "semantics.md, Per-thread and uniform operands (per lane by \
      definition: ds_(b)permute addresses, DPP old, MACA bsm_(b)permute indices, update_shfl \
      old_val, memory addresses and data)";
 /// A per-lane scalar op (byte_perm, ubfe…): each lane computes with its own arguments.
 pub const SCALAR_OP: &str = "seed 002 (each thread computes the builtin on its own arguments)";
 /// AMD `v_readlane_b32` / `v_writelane_b32`: the lane select is a scalar register.
 pub const SGPR: &str = "AMD ISA v_readlane_b32 / v_writelane_b32: the lane select (and \
-     writelane's value) is an SGPR, one value for the wave; SEMANTICS.md, Per-thread and uniform \
+     writelane's value) is an SGPR, one value for the wave; semantics.md, Per-thread and uniform \
      operands";
 /// MetaX `readlane` / `writelane`: the lane (and writelane's value) is one value for the warp,
 /// as AMD's SGPR operands (seed 002 gives no per-lane form).
 pub const MACA_SCALAR: &str = "seed 002 __builtin_mxc_readlane / writelane (one lane for the \
-     warp, as AMD v_readlane's SGPR); SEMANTICS.md, Per-thread and uniform operands";
+     warp, as AMD v_readlane's SGPR); semantics.md, Per-thread and uniform operands";
 /// WGSL: `subgroupBroadcast` / `quadBroadcast` `id` is a const-expression.
 pub const WGSL_CONST_ID: &str = "WGSL spec, Subgroup / Quad Built-in Functions: the id of \
      subgroupBroadcast and quadBroadcast must be a const-expression";

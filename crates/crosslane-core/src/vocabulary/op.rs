@@ -89,7 +89,7 @@ impl Dialect {
             })
     }
 
-    /// The lane count used when none is given (DESIGN.md, command-line contract).
+    /// The lane count used when none is given (docs/cli.md, command-line contract).
     pub fn default_lanes(self) -> usize {
         match self {
             Dialect::Cuda | Dialect::Ascend | Dialect::Wgsl => 32,

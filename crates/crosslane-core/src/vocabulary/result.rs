@@ -25,7 +25,7 @@ pub enum Source {
 }
 
 impl Source {
-    /// The contract name (`"lane"`, `"own"`, …) as in DESIGN.md's JSON.
+    /// The contract name (`"lane"`, `"own"`, …) as in docs/cli.md's JSON.
     pub fn name(self) -> &'static str {
         match self {
             Source::Lane => "lane",

@@ -43,7 +43,7 @@ impl Step {
         self.diagnostics.iter().any(|d| d.level != Level::Info)
     }
 
-    /// The step in the CLI's `--json` contract (DESIGN.md, "Command-line contract").
+    /// The step in the CLI's `--json` contract (docs/cli.md, "Command-line contract").
     pub fn contract_json(&self) -> serde_json::Value {
         let results: Vec<serde_json::Value> = self
             .results

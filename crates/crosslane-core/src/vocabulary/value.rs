@@ -307,7 +307,7 @@ impl Value {
     }
 
     /// The value as a JSON number (or `"NaN"`, `"inf"`, `"-inf"` for non-finite floats; `[lo, hi]`
-    /// for packed pairs), per the CLI contract in DESIGN.md.
+    /// for packed pairs), per the CLI contract in docs/cli.md.
     pub fn to_json(self) -> serde_json::Value {
         use serde_json::Value as J;
         let float = |x: f64| {

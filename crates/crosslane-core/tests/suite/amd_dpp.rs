@@ -1,4 +1,4 @@
-//! AMD DPP (`update_dpp`, `mov_dpp`; SEMANTICS.md "AMD DPP"): controls, masks, bound_ctrl, and
+//! AMD DPP (`update_dpp`, `mov_dpp`; semantics.md "AMD DPP"): controls, masks, bound_ctrl, and
 //! the laws row_ror:n ∘ row_ror:16−n = id, row_mask 0 → old, quad_perm:[0,1,2,3] = id.
 
 use crosslane_core::{InputError, OpRequest, Source, Step};

@@ -1,4 +1,4 @@
-//! v_readlane_b32, v_readfirstlane_b32, v_writelane_b32 (AMD ISA; SEMANTICS.md).
+//! v_readlane_b32, v_readfirstlane_b32, v_writelane_b32 (AMD ISA; semantics.md).
 
 use crate::common;
 use crosslane_core::{OpRequest, Source, Step};

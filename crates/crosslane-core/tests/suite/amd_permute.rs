@@ -1,4 +1,4 @@
-//! ds_permute_b32 / ds_bpermute_b32 (AMD ISA; SEMANTICS.md): the ISA's worked example for
+//! ds_permute_b32 / ds_bpermute_b32 (AMD ISA; semantics.md): the ISA's worked example for
 //! EXEC = 0xF and EXEC = 0xA, provenance of colliding writes, the offset and the wrap.
 
 use crosslane_core::{OpRequest, Source, Step};

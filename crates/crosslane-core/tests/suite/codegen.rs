@@ -426,7 +426,7 @@ fn a_per_lane_operand_is_exported_as_the_users_lane_expression() {
 #[test]
 fn a_per_lane_operand_exports_to_the_other_platforms_as_the_expression() {
     // CUDA's rotation __shfl_sync(m, var, (lane + 1) % 32): HIP, Ascend and WGSL take the source
-    // lane per thread / per invocation (SEMANTICS.md, Per-thread and uniform operands), so the
+    // lane per thread / per invocation (semantics.md, Per-thread and uniform operands), so the
     // expression is their argument; MACA's readlane takes one lane, so the permute reads it.
     use crosslane_core::codegen::{generate, Target};
     let req = crosslane_core::OpRequest {

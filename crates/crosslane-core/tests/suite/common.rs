@@ -1,5 +1,5 @@
 //! The reference vectors (`tests/vectors/*.json`, copied from the shared vectors: the seeds' own
-//! examples and small cases derived from SEMANTICS.md) and the request each case describes.
+//! examples and small cases derived from semantics.md) and the request each case describes.
 //! Shared by the data-driven tests so every one reads the cases the same way.
 
 // Not every helper is used by the suite at every moment.
@@ -12,7 +12,7 @@ use serde_json::Value as J;
 
 /// The seed documents' own examples.
 pub const SEED: &str = include_str!("../../../../tests/vectors/seed-examples.json");
-/// Cases derived from the rules in SEMANTICS.md.
+/// Cases derived from the rules in semantics.md.
 pub const RULE: &str = include_str!("../../../../tests/vectors/rule-examples.json");
 /// Per-target and edge cases (AMD targets, DPP8, permute collisions, WGSL floats, CUDA exited
 /// lanes, MACA sbfe, canonical NaN), each naming its document and section.

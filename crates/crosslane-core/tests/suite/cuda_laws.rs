@@ -1,4 +1,4 @@
-//! Laws of the CUDA shuffles (PTX ISA shfl.sync; SEMANTICS.md "CUDA"), all 32 lanes active.
+//! Laws of the CUDA shuffles (PTX ISA shfl.sync; semantics.md "CUDA"), all 32 lanes active.
 
 use std::collections::BTreeMap;
 

@@ -1,5 +1,5 @@
 //! CUDA `__shfl*_sync` beyond the reference vectors: the sync-mask rule, invalid widths, negative
-//! and large parameters, 64-bit and packed types (PTX ISA shfl.sync; SEMANTICS.md "CUDA").
+//! and large parameters, 64-bit and packed types (PTX ISA shfl.sync; semantics.md "CUDA").
 
 use crate::common::{self, lane_ints as ints};
 use crosslane_core::{OpRequest, Source, Step};

@@ -1,4 +1,4 @@
-//! Every field error of an operation request at once (issue 17), and the number messages: an
+//! Every field error of an operation request at once, and the number messages: an
 //! integer too large says its range, a type takes its article as read aloud.
 
 use crosslane_core::fields::check_fields;

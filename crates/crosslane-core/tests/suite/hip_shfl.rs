@@ -1,5 +1,5 @@
 //! HIP shuffles and votes beyond the reference vectors: the amd_warp_functions.h index formulas
-//! with ds_bpermute's `index mod warpSize`, on wave64 and wave32 (SEMANTICS.md "HIP").
+//! with ds_bpermute's `index mod warpSize`, on wave64 and wave32 (semantics.md "HIP").
 
 use crate::common::{self, lane_ints as ints};
 use crosslane_core::{OpRequest, Source, Step};

@@ -1,4 +1,4 @@
-//! Budgets on work, not only on steps (issue 12): every construct repeated 10^6 times ends in a
+//! Budgets on work, not only on steps: every construct repeated 10^6 times ends in a
 //! clean error or a result on a 1 MiB stack (wasm's), nested empty macros and wide inlining end
 //! at their limits, a diagnostic per loop iteration is counted rather than listed, memory is
 //! counted in bytes, local arrays are per lane, and integer overflow never panics.

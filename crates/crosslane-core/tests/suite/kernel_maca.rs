@@ -39,7 +39,7 @@ fn no_errors(t: &KernelTrace) {
 
 #[test]
 fn barrier_ex_swap_as_printed_reports_its_index_fault() {
-    // Seed 002 §3.1.9 indexes `threadIdx.x + blockIdx.x + blockDim.x` (SEMANTICS.md, known
+    // Seed 002 §3.1.9 indexes `threadIdx.x + blockIdx.x + blockDim.x` (semantics.md, known
     // defects): with 2 warps of 64 threads every `id` is 128..255, past `sharedData[128]`.
     let mut config = LaunchConfig {
         dialect: Some(Dialect::Maca),
@@ -164,7 +164,7 @@ fn readfirstlane_reads_lane_32_and_reports_the_uninitialized_tmp() {
             .and_then(KVal::as_int),
         Some(32)
     );
-    // Lanes 0-31 store their uninitialized tmp (SEMANTICS.md: a seed fault the playground shows).
+    // Lanes 0-31 store their uninitialized tmp (semantics.md: a seed fault the playground shows).
     let d = t
         .all_diagnostics()
         .find(|d| d.message.contains("`tmp` is read uninitialized"))

@@ -1,4 +1,4 @@
-//! Kernels whose cross-lane calls pass a different operand in each lane (SEMANTICS.md "Per-thread
+//! Kernels whose cross-lane calls pass a different operand in each lane (semantics.md "Per-thread
 //! and uniform operands"): each lane's own source lane, delta or mask is used; an operand the
 //! vendor requires to be one value, when it varies, leaves the call's lanes undefined with a
 //! warning at its line. Expected values are worked out from the vendors' formulas in the

@@ -1,5 +1,5 @@
 //! The seed kernels, verbatim (crates/crosslane-core/examples_kernels/), run through the SIMT
-//! executor: values the seeds state, the faults SEMANTICS.md lists, and the control-flow rules.
+//! executor: values the seeds state, the faults semantics.md lists, and the control-flow rules.
 
 use crate::common::cell_ints as ints;
 use crosslane_core::kernel::{

@@ -1,6 +1,6 @@
 //! A full trace keeps each changed variable as raw bits per lane (`LaneRow`), not as a
 //! `LaneVal` per lane, and gives the same values back: through the JSON the CLI prints and the
-//! trace's accessors. The figures printed here are the README's "bytes per recorded step"
+//! trace's accessors. The figures printed here are docs/benchmarks.md's "bytes per recorded step"
 //! (`cargo test -p crosslane-core --test suite kernel_trace_bytes -- --nocapture`).
 
 use crosslane_core::kernel::bench::{arith_loop, shuffle_loop};
@@ -20,7 +20,7 @@ fn bytes_per_step(t: &KernelTrace) -> u64 {
     t.steps.iter().map(step_bytes).sum::<u64>() / t.steps.len() as u64
 }
 
-/// What a step's changed variables cost as a row of `LaneVal`s (the trace before issue 13):
+/// What a step's changed variables cost as a row of `LaneVal`s (the trace before rows of raw bits):
 /// the row's header and 40 bytes a lane, plus the name and a change's header.
 fn lane_val_rows(t: &KernelTrace) -> u64 {
     t.steps

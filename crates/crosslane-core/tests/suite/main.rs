@@ -6,6 +6,7 @@ mod amd_dpp;
 mod amd_lane;
 mod amd_permute;
 mod amd_swizzle;
+mod architecture;
 mod arith;
 mod call_binding;
 mod codegen;

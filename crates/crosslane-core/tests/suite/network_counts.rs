@@ -1,4 +1,4 @@
-//! The network's shape: the closed form (seed 004) equals the reference loops (SEMANTICS.md), and
+//! The network's shape: the closed form (seed 004) equals the reference loops (semantics.md), and
 //! the counts equal the formulas and the reference vectors `oddeven-network-sizes` and
 //! `oddeven-network-10` in tests/vectors/seed-examples.json.
 

@@ -1,6 +1,6 @@
 //! The network inside one warp: every partner fetched by a shuffle run through the emulator
 //! (Ascend C: `asc_shfl_xor` for k = p, `asc_shfl` with each lane's own srcLane for k < p —
-//! Ascend C SIMT threads pass their own arguments, SEMANTICS.md "Per-thread and uniform operands").
+//! Ascend C SIMT threads pass their own arguments, semantics.md "Per-thread and uniform operands").
 
 use crosslane_core::network::warp::Fetch;
 use crosslane_core::network::{warp_sort, Network, WarpShuffles};

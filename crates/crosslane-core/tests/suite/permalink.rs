@@ -407,7 +407,7 @@ fn golden_per_lane_link_rotates() {
 
 /// A link made before AMD targets existed, with a GFX9-only DPP control and no `arch`, keeps its
 /// meaning: it opens on gfx900 (LLVM AMDGPUModifierSyntax, DPP Modifiers: row_bcast is GFX8/9)
-/// and gives SEMANTICS.md's row_bcast:15 result, lane 16·(i >> 4) − 1, row 0 keeping `old`.
+/// and gives semantics.md's row_bcast:15 result, lane 16·(i >> 4) − 1, row 0 keeping `old`.
 #[test]
 fn old_amd_link_with_a_gfx9_control_opens_on_gfx9() {
     let old = Scenario::from_json(

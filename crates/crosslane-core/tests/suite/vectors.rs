@@ -1,5 +1,5 @@
 //! Data-driven tests: every per-lane case of `tests/vectors/*.json` (copied from the shared
-//! reference vectors: the seeds' own examples and small cases derived from SEMANTICS.md) runs
+//! reference vectors: the seeds' own examples and small cases derived from semantics.md) runs
 //! through the same request path as the CLI and the page, and must match lane for lane.
 //! Cases with a `kind` (kernels, networks) or `scalar` field are covered by their own tests;
 //! `edge-examples.json` is checked whole by [`every_edge_vector_matches`] (per-lane and scalar

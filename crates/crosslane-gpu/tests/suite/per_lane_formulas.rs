@@ -1,9 +1,9 @@
-//! The device computes every vendor rule itself (issue 11, item 5): with per-lane operands, each
+//! The device computes every vendor rule itself (docs/semantics.md, "What the GPU check proves"): with per-lane operands, each
 //! vendor family's WGSL formula agrees with the emulator on every lane (native, lavapipe in CI), and
 //! a deliberately wrong formula is caught by the diff.
 //!
 //! A per-lane operand is given as a comma list, which the emulator keeps as a
-//! `ParamValue::Ints` (SEMANTICS.md "Per-thread and uniform operands").
+//! `ParamValue::Ints` (semantics.md "Per-thread and uniform operands").
 
 use crate::common;
 
@@ -504,7 +504,7 @@ fn a_wrong_formula_is_caught_by_the_diff() {
 
 #[test]
 fn amd_target_rules_agree_on_the_device() {
-    // The target-dependent rules (docs/SEMANTICS.md, AMD targets) computed by the device's formula:
+    // The target-dependent rules (docs/semantics.md, AMD targets) computed by the device's formula:
     // * RDNA3 ISA, DS_BPERMUTE_B32: on gfx1100 wave64 the lane index is MOD 32 in each half, so
     //   lane i asking for lane 63 - i reads (i & 32) | (31 - (i & 31)); RDNA4 (gfx1200) reads 63 - i;
     // * ROCm clr amd_warp_functions.h: HIP __shfl goes through that ds_bpermute, same lanes;

@@ -1,5 +1,5 @@
 //! WGSL subgroup and quad built-ins run as themselves on the device and agree with crosslane-core's
-//! WGSL dialect (the emulator, `dialect/wgsl.rs`, SEMANTICS.md "WGSL subgroup built-ins") on every
+//! WGSL dialect (the emulator, `dialect/wgsl.rs`, semantics.md "WGSL subgroup built-ins") on every
 //! lane the spec defines, over active masks, parameters and value types. The lane count of every
 //! step is the subgroup size the device reports (never a constant): a WGSL built-in runs on one
 //! whole subgroup. Lanes the emulator calls undefined are `indeterminate` (any GPU value allowed).

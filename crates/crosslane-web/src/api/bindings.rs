@@ -1,4 +1,4 @@
-//! The wasm-bindgen exports behind `dist/crosslane.js` (issue 18). Objects cross the boundary as
+//! The wasm-bindgen exports behind `dist/crosslane.js`. Objects cross the boundary as
 //! JavaScript objects through serde-wasm-bindgen with [`Serializer::json_compatible`] — `null`
 //! where the CLI prints null, plain objects, never an ES `Map` or `undefined` — so a result equals
 //! `JSON.parse` of the CLI's `--json` output for the same call.

@@ -1,4 +1,4 @@
-//! The JavaScript library's semantics side (issue 18): what `dist/crosslane.js` and the web
+//! The JavaScript library's semantics side: what `dist/crosslane.js` and the web
 //! components of `dist/crosslane-elements.js` call. Every answer is built by the same core code
 //! the CLI prints, so the library and `crosslane … --json` cannot drift apart:
 //!
@@ -62,7 +62,7 @@ pub fn js_safe(mut value: Value) -> Value {
 }
 
 /// One operation call: the object `crosslane op DIALECT OP … --json` prints for the same fields
-/// (DESIGN.md, "Command-line contract").
+/// (docs/cli.md, "Command-line contract").
 ///
 /// # Errors
 /// The core's [`InputError`] (field and allowed range), exactly as the CLI reports it (exit 2).

@@ -1,5 +1,5 @@
 //! JSON export of the trace: the steps on screen, each in the CLI `--json` contract
-//! (DESIGN.md, "Command-line contract"), so a file exported here reads like `crosslane op --json`.
+//! (docs/cli.md, "Command-line contract"), so a file exported here reads like `crosslane op --json`.
 
 use crosslane_core::Step;
 

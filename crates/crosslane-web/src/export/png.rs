@@ -1,6 +1,6 @@
 //! PNG export: the drawing redrawn for print ([`crate::render::print`]: a title line with the
 //! operation and its parameters, no hover hints) on a canvas of its own, at a device pixel ratio
-//! of at least [`MIN_DPR`], so the file stays sharp when zoomed or printed (issue 17, item 7).
+//! of at least [`MIN_DPR`], so the file stays sharp when zoomed or printed.
 //! The canvas is not in the page, so the drawing has the light palette whatever the theme.
 
 use wasm_bindgen::JsCast;

@@ -68,7 +68,7 @@ pub const FRAME_FALLBACK_MS: i32 = 100;
 /// the frame after it, apart from the script of the next part; parts split by zero timeouts
 /// alone ([`after_event`]) usually all run before the same frame, whose layout then takes them
 /// all at once, and work done in the frame callback itself adds its script to that frame's
-/// task (issue 17 item 8: an MMA builtin's four grids were one 65–80 ms frame).
+/// task (each task under 50 ms: an MMA builtin's four grids were one 65–80 ms frame).
 pub fn after_frame(f: impl FnOnce() + 'static) {
     let Ok(w) = crate::dom::window() else {
         return;

@@ -131,7 +131,7 @@ impl<T: Owned> State<T> {
 
 impl<T: Owned> WeakState<T> {
     /// Runs `f` on the state in a task of its own, after the current one (a zero timeout): the
-    /// second half of a render too long for one task (issue 17 item 8: no main-thread task
+    /// second half of a render too long for one task (each task under 50 ms: no main-thread task
     /// over 50 ms). Nothing runs once the view is gone; a page error shows the banner, as in a
     /// listener. `f` should check that it is still wanted (a newer render may have come first).
     pub fn later(&self, f: impl FnOnce(&mut T) -> Js<()> + 'static) {

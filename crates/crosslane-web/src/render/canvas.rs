@@ -22,7 +22,7 @@ pub fn draw(canvas: &HtmlCanvasElement, scene: &Scene, dpr: f64) -> Js<()> {
 
 /// [`draw`] when the caller already knows the canvas's [`available_width`] (CSS pixels):
 /// measuring it forces a layout in the middle of a render, which made a view's render one long
-/// task (issue 17 item 8). `None` measures.
+/// task (each task under 50 ms). `None` measures.
 pub fn draw_in(
     canvas: &HtmlCanvasElement,
     scene: &Scene,
@@ -108,7 +108,7 @@ pub fn draw_in(
 /// The 2D context with the state last set on it: a property is set only when it changes, and
 /// consecutive lines of one colour and width are stroked as one path. Every property set is a
 /// call out of wasm; a 256-key sort diagram is 8 190 boxes and 4 134 lines, and setting each
-/// box's fill, stroke, width and (empty) dash made its drawing a 25–45 ms task (issue 17 item 8).
+/// box's fill, stroke, width and (empty) dash made its drawing a 25–45 ms task (each task under 50 ms).
 /// Drawing order is kept: anything but a line strokes the lines before it first.
 struct Pen<'a> {
     ctx: &'a CanvasRenderingContext2d,
@@ -269,7 +269,7 @@ fn draw_box(pen: &mut Pen, b: &BoxItem, pal: &Palette) -> Js<()> {
     // An outline in the fill's own colour lies inside a box at least 1.5 px a side, over pixels
     // of that colour (only its anti-aliased edge could differ): it is left out. A 256-key sort
     // diagram has 7 680 such boxes, the comparators' ends: 7 680 calls fewer in its drawing
-    // task (issue 17 item 8).
+    // task (each task under 50 ms).
     if *stroke != *fill || r.w < 1.5 || r.h < 1.5 {
         pen.stroke(
             &stroke,

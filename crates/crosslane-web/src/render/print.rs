@@ -1,4 +1,4 @@
-//! A drawing made to be read away from the page (the PNG export, issue 17 item 7): a title line
+//! A drawing made to be read away from the page (the PNG export): a title line
 //! naming the operation and its parameters on top, and none of the page's hover hints (a file
 //! cannot be hovered; the lane table, the CSV and the JSON carry every reason).
 
@@ -56,7 +56,7 @@ fn without_hover_hint(text: &str) -> String {
 }
 
 /// `scene` with the hover hints removed from its free text (the legend's `UNDEFINED (hover:
-/// why)` → `UNDEFINED`): for the SVG export, a file no one hovers (issue 17, item 7). The boxes'
+/// why)` → `UNDEFINED`): for the SVG export, a file no one hovers. The boxes'
 /// `<title>` texts stay, for they hold each lane's value and reason.
 pub fn without_hover_hints(scene: &Scene) -> Scene {
     let items = scene

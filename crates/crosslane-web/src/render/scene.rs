@@ -296,7 +296,7 @@ fn box_gap(pitch: f64) -> f64 {
 pub const MIN_PITCH: f64 = 14.0;
 
 /// The smallest font a value label is drawn at, in CSS pixels: readable on screen and in the
-/// exports (issue 17, item 5: "every result value is readable"; a value too long for its lane
+/// exports ("every result value is readable"; a value too long for its lane
 /// is turned a quarter, or the drawing widened, never set smaller).
 pub const MIN_FONT: f64 = 10.0;
 

@@ -1,4 +1,4 @@
-//! The drawings' colours under the page theme (issue 17, item 3: "the canvas and SVG drawings
+//! The drawings' colours under the page theme ("the canvas and SVG drawings
 //! too, using the theme's colours (CSS custom properties read by the renderer)").
 //!
 //! The scene keeps the light palette it was built with ([`crate::render::style`] and the views'
@@ -19,7 +19,7 @@
 //! The stylesheet sets those properties on `:root` for each `data-theme` only, so the colours read
 //! are kept for as long as the root's `data-theme` stays: reading a custom property makes the
 //! browser bring the whole page's style up to date, and doing that in the middle of a render made
-//! a MACA builtin switch a long task (issue 17 item 8).
+//! a MACA builtin switch a long task (each task under 50 ms).
 
 #[cfg(target_arch = "wasm32")]
 use std::{

@@ -154,7 +154,7 @@ impl Owned for Compare {
     const WHAT: &'static str = "the portability view";
 }
 
-/// The view's fields as typed, as a scenario view (issue 17: the portability view is a link).
+/// The view's fields as typed, as a scenario view (the portability view is a link).
 fn saved() -> Option<View> {
     let doc = document().ok()?;
     let value = |id: &str| -> Option<String> {
@@ -500,7 +500,7 @@ impl Compare {
             &self.doc_of()?,
             "p",
             &[("class", "field-error"), ("role", "alert")],
-            // The field's label names it; the line says only what is wrong (issue 17).
+            // The field's label names it; the line says only what is wrong.
             Some(&err.message),
         )?;
         append(&div, &line)

@@ -1,9 +1,9 @@
-//! The kernel view (issue 5): paste or write a short kernel in its dialect's own syntax, then step
+//! The kernel view: paste or write a short kernel in its dialect's own syntax, then step
 //! through it one statement at a time, seeing every lane's variables, the active mask, memory,
 //! and the data movement of each cross-lane call on the canvas.
 //!
 //! The interpreter is [`crosslane_core::kernel`], and it runs in a Web Worker ([`crate::worker`],
-//! issue 12): this module keeps the editor, the launch and budget fields and what is shown
+//! so no kernel blocks the tab): this module keeps the editor, the launch and budget fields and what is shown
 //! (position, warp, memory page), asks the worker for each [`Frame`] and shows it. Nothing a
 //! kernel does can block the page: a run shows "running…" with its progress and a **cancel**
 //! button (`#kernel-cancel`: the worker stops the run between two slices and the view shows the

@@ -1,5 +1,5 @@
 //! Hovering an intrinsic in the kernel editor shows its reference: signature, rule and source
-//! (issue 17, item 9, a Compiler-Explorer habit). The facts are the registry's own
+//! (a Compiler-Explorer habit). The facts are the registry's own
 //! ([`crosslane_core::OpSpec`]: `signature_line`, `rule`, `source`), the same the reference view
 //! and `crosslane ops` print; nothing is written here.
 //!

@@ -1,4 +1,4 @@
-//! The MetaX MACA view (issue 4): one builtin of seed 002 at a time, with the panels the
+//! The MetaX MACA view: one builtin of seed 002 at a time, with the panels the
 //! single-op view lacks:
 //! * the simulated global memory as an editable word table (`ldg`/`stg`/`ldg_*_predicator(_ret)`/
 //!   `ldg_*_bsm`, seed 002 §3.1): loads show what each lane read in the lane drawing and table,
@@ -65,7 +65,7 @@ struct Maca {
     words: Vec<u32>,
     step: Option<Step>,
     /// The canvas's width as last measured (0: measure again), kept between renders: measuring
-    /// it after the panels changed forced a layout inside every builtin switch (issue 17 item 8).
+    /// it after the panels changed forced a layout inside every builtin switch (each task under 50 ms).
     /// Measured again when the view is shown or the window resized.
     width: Cell<f64>,
     /// The view itself, for the later parts of a render ([`Maca::finish_render`]).
@@ -84,9 +84,9 @@ impl Owned for Maca {
     const WHAT: &'static str = "the MACA view";
 
     /// Told after the state is released, so the router's save hook can read the view (the
-    /// address follows memory edits: issue 17); an unchanged link adds no history.
+    /// address follows memory edits); an unchanged link adds no history.
     /// Nothing to report after an event the view ignored: choosing a builtin fires `input`
-    /// and then `change`, and each report costs the link's encoding (issue 17 item 8).
+    /// and then `change`, and each report costs the link's encoding (each task under 50 ms).
     fn settled(view: &State<Maca>, _kind: &str) {
         if view.update(|m| std::mem::take(&mut m.changed)) == Some(true) {
             view.reporting(|| router::changed("maca"));
@@ -402,8 +402,8 @@ impl Maca {
             .unwrap_or_default();
         // The editor always shows `self.words` (an edit updates both), so when the next builtin
         // starts from the same buffer and no field holds refused text, the table stays: building
-        // its 256 inputs again made every switch between memory builtins a long task (issue 17
-        // item 8).
+        // its 256 inputs again made every switch between memory builtins a long task
+        // (each task under 50 ms).
         let refused = self.memory_edit.query_selector("[aria-invalid]")?.is_some();
         let empty = self.memory_edit.first_element_child().is_none();
         if words != self.words || refused || empty {
@@ -483,7 +483,7 @@ impl Maca {
     /// Runs the request and shows its summary, then, in a task of its own
     /// ([`Maca::finish_render`]), the lane table and the drawing, and in a third
     /// ([`Maca::finish_panels`]) the panels of this builtin: a builtin switch in one task ran
-    /// over 50 ms (issue 17 item 8), the MMA panels alone taking 10–30 ms, and the address
+    /// over 50 ms, the MMA panels alone taking 10–30 ms, and the address
     /// update at the end of the first task makes the browser lay out what that task changed.
     /// An input error keeps the last drawing and says which field is wrong.
     fn render(&mut self) -> Js<()> {
@@ -555,7 +555,7 @@ impl Maca {
 
     /// Puts the next MMA grid of render `render` on the page and asks for the next frame; the
     /// render counts as done after the last. Four grids are up to 1 536 table cells, and laid
-    /// out in one frame they were a 65–80 ms task (issue 17 item 8).
+    /// out in one frame they were a 65–80 ms task (each task under 50 ms).
     fn add_figure(&mut self, render: u64) -> Js<()> {
         if render != self.renders {
             return Ok(());

@@ -7,7 +7,7 @@
 //! The entries (every op run once, every example drawn) are built the first time the view is
 //! shown, not at page load, so the op view starts as fast as before; and they are built in
 //! chunks of about [`CHUNK_MS`] each, one task per chunk, so that no task of the page runs over
-//! 50 ms (issue 17 item 8: all 171 at once took one 100–240 ms task). While the chunks run,
+//! 50 ms (each task under 50 ms: all 171 at once took one 100–240 ms task). While the chunks run,
 //! `#reference` has `aria-busy="true"` and no `data-count`; the last chunk sets `data-count`,
 //! wires the search and drawings, and counts a render.
 //!
@@ -18,7 +18,7 @@
 //! [`article`]), `button.open-playground` in each article, `select#reference-arch` (the AMD target
 //! the AMD examples run for; each amdgcn and HIP article shows it in `p.target`).
 //!
-//! The view's state is in the link ([`View::Reference`], issue 17 item 1): the search text, the
+//! The view's state is in the link ([`View::Reference`]): the search text, the
 //! AMD target and the place jumped to — a dialect group picked in the contents list, or the
 //! article whose "open in playground" was clicked (so Back from the operation view returns to
 //! it). A contents link scrolls in the page instead of replacing the URL fragment, which holds

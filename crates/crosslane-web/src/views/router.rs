@@ -152,7 +152,7 @@ pub fn show(name: &str) -> Js<()> {
 /// ([`crate::kit::after_frame`]), unless another view was chosen meanwhile. With the render in
 /// the click's task, a view's first show was a 50–80 ms task; with the layout left to the
 /// frame, that frame's style, layout and paint of the 11 000-element reference view came to
-/// 50–57 ms (issue 17 item 8).
+/// 50–57 ms (each task under 50 ms).
 pub fn select(name: &str) -> Js<()> {
     if let Some(section) = switch(name)? {
         // Read for its side effect: the browser brings style and layout up to date.

@@ -1,4 +1,4 @@
-//! Page-wide keyboard shortcuts, Compiler-Explorer habits (issue 17, item 9): Ctrl+Enter (⌘+Enter
+//! Page-wide keyboard shortcuts, Compiler-Explorer habits: Ctrl+Enter (⌘+Enter
 //! on macOS) in the kernel view runs the kernel, exactly as pressing `#kernel-run` does — the
 //! shortcut clicks that button, so it runs through the view's own handler and nothing about a
 //! run is written twice.

@@ -178,7 +178,7 @@ impl Session {
     }
 
     /// Launches the source with the config and the memory edits. The edits apply over the
-    /// buffers' fills as long as the buffer keeps its name and the cell exists (issue 17: nothing
+    /// buffers' fills as long as the buffer keeps its name and the cell exists (nothing
     /// the user typed is lost): the launch is made once without them to learn the buffers, then
     /// with every kept buffer's cells as a comma-list fill. Edits of a buffer gone or renamed,
     /// and of cells past a buffer's new end, are dropped and said in `edits_note`; one whose

@@ -276,7 +276,7 @@ fn per_lane_shuffle_amounts_export_as_c_that_compiles() {
     }
 }
 
-/// The scenarios whose export a C target cannot run exactly (issue 17, item 6): HIP wave64
+/// The scenarios whose export a C target cannot run exactly (docs/semantics.md, "Export as code"): HIP wave64
 /// shuffles across the two halves of the wavefront, and CUDA's undefined width 64. Each export
 /// compiles, its `// crosslane:` notes included, and says what differs.
 #[test]

@@ -3,7 +3,7 @@
 //! mask — parses and validates with naga (the WGSL front end wgpu uses).
 //!
 //! naga rejects the `enable subgroups;` directive browsers require and does not know the
-//! `diagnostic(off, subgroup_uniformity)` rule (DESIGN.md, "GPU path facts"), so both lines are
+//! `diagnostic(off, subgroup_uniformity)` rule (docs/BROWSER.md, "Subgroups through wgpu"), so both lines are
 //! removed before validation; everything else is validated as exported.
 
 use crosslane_core::codegen::{generate, Target};
@@ -41,7 +41,7 @@ fn every_exportable_wgsl_snippet_validates() {
             let Ok(code) = generate(&req, Target::Wgsl) else {
                 continue;
             };
-            // Valid WGSL that naga 30 lacks (DESIGN.md, "GPU path facts"); browsers take it.
+            // Valid WGSL that naga 30 lacks (docs/BROWSER.md, "Subgroups through wgpu"); browsers take it.
             if spec.name == "subgroupElect" {
                 assert!(
                     code.contains("select(u32(0), u32(1), subgroupElect())"),
@@ -166,7 +166,7 @@ fn collectives_and_routed_lanes_validate_in_every_type() {
     assert!(checked > 30, "only {checked}");
 }
 
-/// The wave64 and undefined-width scenarios of issue 17, item 6, exported to WGSL, validate, and
+/// The wave64 and undefined-width scenarios that docs/semantics.md's "Export as code" names, exported to WGSL, validate, and
 /// CUDA's undefined width 64 is said to be undefined there too.
 #[test]
 fn wave64_and_undefined_width_exports_validate() {

@@ -8,7 +8,7 @@ mod worker_session;
 
 use crosslane_core::OpRequest;
 
-/// The scenarios whose export a target cannot run exactly (issue 17, item 6): HIP wave64
+/// The scenarios whose export a target cannot run exactly (docs/semantics.md, "Export as code"): HIP wave64
 /// shuffles across the two halves of the wavefront (xor 33, down 40, idx 40), and CUDA's
 /// undefined width 64. Used by the C++ and the WGSL export checks.
 pub fn inexact_shuffles() -> [OpRequest; 4] {

@@ -227,7 +227,7 @@ fn edits(cells: &[(&str, usize, &str)]) -> Edits {
     e
 }
 
-/// Issue 17: a memory edit stays through a source edit and a launch change as long as its
+/// A memory edit stays through a source edit and a launch change as long as its
 /// buffer keeps its name and the cell exists; what is dropped is said.
 #[test]
 fn memory_edits_survive_source_and_launch_changes_while_their_cell_exists() {

@@ -1,5 +1,5 @@
-//! `crosslane gpu DIALECT OP [flags] | gpu sort --len N [--seed S] | gpu info` (DESIGN.md,
-//! "Command-line contract"; issue 7): runs the op in the emulator and on the native GPU (wgpu on
+//! `crosslane gpu DIALECT OP [flags] | gpu sort --len N [--seed S] | gpu info` (docs/cli.md,
+//! "Command-line contract"): runs the op in the emulator and on the native GPU (wgpu on
 //! Vulkan) and prints the lane diff with the adapter, subgroup sizes, lowering and timing.
 //! crosslane-gpu does the work; this module owns the command line, parsed by clap with the same
 //! parameter parsing as `crosslane op` ([`crate::flags::parse_params`]).

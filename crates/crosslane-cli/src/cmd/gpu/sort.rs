@@ -5,7 +5,7 @@
 //! A huge `--len` is refused before anything is allocated: first the network's own limit
 //! ([`crosslane_gpu::network::MAX_SORT_LEN`]), then the device's storage-binding and buffer-size
 //! limits ([`NativeGpu::max_sort_len`]), then a host cap ([`MAX_HOST_SORT_BYTES`]) — all before a
-//! key is generated (issue 12).
+//! key is generated.
 
 use clap::Args;
 use crosslane_core::network;

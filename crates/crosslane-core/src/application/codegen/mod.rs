@@ -143,7 +143,7 @@ pub enum Movement {
     },
     /// A shuffle of `family` whose amount each lane computes from a lane expression the user
     /// gave (`(lane + 1) % 32`): the same rule as [`Movement::Shuffle`] applied with each lane's
-    /// own amount (CUDA, HIP and Ascend take these operands per thread; SEMANTICS.md, Per-thread
+    /// own amount (CUDA, HIP and Ascend take these operands per thread; semantics.md, Per-thread
     /// and uniform operands).
     LaneShuffle {
         /// idx / up / down / xor.

@@ -1,6 +1,6 @@
 //! The kernels the engine's speed is measured on, shared by the native criterion bench
 //! (`benches/kernel_engine.rs`), the wasm bench page (`crosslane-web`'s `bench.rs`) and the
-//! README's figures, so that every figure runs the same source.
+//! docs/benchmarks.md's figures, so that every figure runs the same source.
 
 /// An arithmetic loop: a 32-bit LCG step per iteration (multiply, add, assign), unsigned so
 /// that wrapping is defined (C11 6.2.5p9).

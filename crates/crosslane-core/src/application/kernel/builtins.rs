@@ -66,7 +66,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
     })
 }
 
-/// Per-lane built-ins added for real kernels (issue 14): bit reversal and 64-bit bit counts
+/// Per-lane built-ins added for real kernels: bit reversal and 64-bit bit counts
 /// (CUDA Math API, "Integer Intrinsics"), conversions among float, half and bfloat16 (CUDA Math
 /// API, "Half Precision Conversion and Data Movement" and "Bfloat16 Precision Conversion":
 /// round to nearest even), and AMD's `mbcnt` (AMD CDNA3 ISA, `V_MBCNT_LO_U32_B32` /

@@ -158,7 +158,7 @@ impl Executor {
         }
         let program = parsed.program;
         let mut parsed_diags = parsed.diagnostics;
-        // Host code's launch fills what the user left unset (issue 14).
+        // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
         super::host_launch::apply_constant_tables(&program, &mut config);
@@ -449,7 +449,7 @@ impl Executor {
 
     /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
     /// by default). Off, every statement runs on the general evaluator: the results are the
-    /// same, only slower (the equivalence tests and the README's "before" figures use it).
+    /// same, only slower (the equivalence tests and docs/benchmarks.md's general-evaluator figures use it).
     pub fn with_typed_form(mut self, on: bool) -> Self {
         if !on {
             self.typed = Rc::from(Vec::new());
@@ -811,7 +811,7 @@ impl Executor {
                     continue;
                 }
                 let Ty::Val(vt) = p.ty else { continue };
-                // A scalar nobody set is undefined, naming how to set it (issue 14).
+                // A scalar nobody set is undefined, naming how to set it.
                 let text = match self.config.args.get(&p.name) {
                     Some(t) => t.as_str(),
                     None if !self.snippet => {

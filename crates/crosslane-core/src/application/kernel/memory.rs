@@ -97,7 +97,7 @@ impl Serialize for Buffer {
 /// kernel declared it. The front end lowers a struct buffer to one buffer per member, named
 /// `NAME.MEMBER` (`parser/structs/`); `structs` puts them back together, one entry per
 /// `NAME` with its `members` (the member buffers' names, in declaration order) and `values`
-/// flattened element by element, field by field in declaration order (issue 14: "struct and
+/// flattened element by element, field by field in declaration order ("struct and
 /// vector elements are flattened field by field"), `null` where undefined.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Memory {

@@ -2,7 +2,7 @@
 //! lane, with the active mask, per-lane variables, global and shared memory, and every cross-lane
 //! call run by the same [`crate::OpSpec`] the single-op view uses.
 //!
-//! What it is for: the "paste a vendor's example" view (issue 5) and `crosslane run FILE`.
+//! What it is for: the "paste a vendor's example" view and `crosslane run FILE`.
 //! What it is not: a C compiler. The language is the subset the seed kernels use (see
 //! [`parser`]); the semantics are C's for integers and IEEE for floats ([`types`]); execution is
 //! SIMT with an active-mask stack: [`exec`] drives the compiled program (`compile.rs`) on the

@@ -292,7 +292,7 @@ pub struct KernelTrace {
     pub diagnostics: Vec<KernelDiagnostic>,
     /// Every diagnostic of the parse, the launch and the run, merged across lanes, warps,
     /// blocks and steps, each with its count ([`super::diaglog::DiagLog::merged`]; filled when
-    /// the run ends). The JSON's top-level `"diagnostics"` (issue 14: "merged across lanes").
+    /// the run ends). The JSON's top-level `"diagnostics"` ("merged across lanes").
     pub merged_diagnostics: Vec<super::diaglog::MergedDiagnostic>,
     /// Memory before the first step.
     pub initial_memory: Memory,

@@ -4,7 +4,7 @@
 //! Thread `t` of stage `(p, k)` owns `x = (k mod p) + 2k·⌊t / k⌋ + (t mod k)` and compares `x`
 //! with `x + k`, unless `x + k ≥ n` (the comparator would touch the +∞ padding of the power-of-two
 //! network) or `⌊x / 2p⌋ ≠ ⌊(x + k) / 2p⌋` (the odd-even merge condition). `(n + 1) / 2` threads
-//! per stage suffice (SEMANTICS.md); the cross-check against [`super::reference`] for every
+//! per stage suffice (semantics.md); the cross-check against [`super::reference`] for every
 //! n < 600 is what shows it.
 
 use super::{stage_params, Comparator, Network, Stage};

@@ -1,7 +1,7 @@
 //! Batcher's odd-even merge sort as a sorting network, for any length n ≥ 1.
 //!
 //! Source: seed 004 (shamalgs `OddEvenOrderingPrimitive`, `merge_step`: the closed form) and
-//! SEMANTICS.md "Batcher odd-even merge sort" (Knuth's reference loops, the counts). The network is
+//! semantics.md "Batcher odd-even merge sort" (Knuth's reference loops, the counts). The network is
 //! a list of **stages** `(p, k)` in execution order (`p = 1, 2, 4, … < n`; for each `p`,
 //! `k = p, p/2, …, 1`); each stage is a set of disjoint **comparators** `(lo, hi)`, `lo < hi`,
 //! that put the smaller key at `lo` (ascending). A non-power-of-two n uses the power-of-two
@@ -89,9 +89,9 @@ pub struct NetworkFigures {
     pub comparators: u64,
     /// Stages in the network.
     pub stages: usize,
-    /// ⌈log2 n⌉(⌈log2 n⌉+1)/2 (SEMANTICS.md), which `stages` equals.
+    /// ⌈log2 n⌉(⌈log2 n⌉+1)/2 (semantics.md), which `stages` equals.
     pub stages_formula: usize,
-    /// For n = 2^m: (m² − m + 4)·2^(m−2) − 1 (SEMANTICS.md); `None` for other n.
+    /// For n = 2^m: (m² − m + 4)·2^(m−2) − 1 (semantics.md); `None` for other n.
     pub comparators_formula: Option<u64>,
 }
 

@@ -1,4 +1,4 @@
-//! The network from the reference loops (Knuth; SEMANTICS.md "Batcher odd-even merge sort"),
+//! The network from the reference loops (Knuth; semantics.md "Batcher odd-even merge sort"),
 //! kept only to cross-check [`super::closed_form`]:
 //!
 //! ```text

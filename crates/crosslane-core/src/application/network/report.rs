@@ -1,4 +1,4 @@
-//! The report of `crosslane sort --len N [--seed S] [--values LIST] [--json]` (DESIGN.md,
+//! The report of `crosslane sort --len N [--seed S] [--values LIST] [--json]` (docs/cli.md,
 //! "Command-line contract"): the network's figures, its stages for small n, the input and the
 //! sorted output, and the checks. The CLI prints [`SortReport`]'s `Display` table or
 //! [`SortReport::to_json`]; the page can show the same fields.

@@ -2,7 +2,7 @@
 //! `llvm.amdgcn.update.dpp`, i.e. `v_mov_b32_dpp`).
 //!
 //! Sources: LLVM AMDGPUModifierSyntax (the `dpp_ctrl`, `row_mask`, `bank_mask`, `bound_ctrl`
-//! modifiers), the AMD ISA DPP description, and SEMANTICS.md "AMD DPP" (the control table and the
+//! modifiers), the AMD ISA DPP description, and semantics.md "AMD DPP" (the control table and the
 //! per-lane rule). The lane selection and masking live in [`crate::dpp`], shared with MetaX.
 //!
 //! `bound_ctrl` is LLVM's intrinsic argument: true writes 0 for an invalid source (MetaX's `bc`
@@ -18,7 +18,7 @@ use crate::result::Diagnostic;
 
 use super::{arch, TYPES_B32, TYPE_NOTE_B32};
 
-const RULE: &str = "LLVM AMDGPUModifierSyntax DPP; AMD ISA DPP (SEMANTICS.md \"AMD DPP\")";
+const RULE: &str = "LLVM AMDGPUModifierSyntax DPP; AMD ISA DPP (semantics.md \"AMD DPP\")";
 
 const DPP_CTRL: ParamSpec = ParamSpec {
     name: "dpp_ctrl",

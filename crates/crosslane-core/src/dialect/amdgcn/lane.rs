@@ -2,7 +2,7 @@
 //! `v_writelane_b32`.
 //!
 //! Source: AMD ISA (VOP2/VOP3 V_READLANE_B32, V_WRITELANE_B32, VOP1 V_READFIRSTLANE_B32) as
-//! summarised in SEMANTICS.md "AMD ds_permute_b32 / ds_bpermute_b32":
+//! summarised in semantics.md "AMD ds_permute_b32 / ds_bpermute_b32":
 //! * v_readlane: `V[sel & (W-1)]`, EXEC ignored;
 //! * v_writelane: lane `sel & (W-1)` of the destination gets the value, the other lanes keep the
 //!   destination, EXEC ignored;
@@ -21,7 +21,7 @@ use crate::value::Value;
 
 use super::{TYPES_B32, TYPE_NOTE_B32};
 
-const ISA: &str = "AMD ISA V_READLANE_B32 / V_READFIRSTLANE_B32 / V_WRITELANE_B32 (SEMANTICS.md)";
+const ISA: &str = "AMD ISA V_READLANE_B32 / V_READFIRSTLANE_B32 / V_WRITELANE_B32 (semantics.md)";
 
 const LANE_SEL: ParamSpec = ParamSpec {
     name: "lane_sel",

@@ -6,7 +6,7 @@
 //!
 //! Every op takes the target as its `arch` parameter ([`arch`], default gfx1030): the wave sizes
 //! and controls the target lacks are refused, and the rules that differ by generation follow it.
-//! Wave32 and wave64 (the DESIGN.md lane counts). Every op moves 32-bit registers: the types are
+//! Wave32 and wave64 (the lane counts of docs/cli.md). Every op moves 32-bit registers: the types are
 //! the 32-bit ones (bit patterns are moved unchanged).
 
 pub mod arch;

@@ -2,7 +2,7 @@
 //! crossbar, addressed in bytes (lane = address / 4).
 //!
 //! Source: AMD ISA (GCN3/Vega/RDNA "DS_PERMUTE_B32", "DS_BPERMUTE_B32") as summarised in
-//! SEMANTICS.md "AMD ds_permute_b32 / ds_bpermute_b32":
+//! semantics.md "AMD ds_permute_b32 / ds_bpermute_b32":
 //! * bpermute: `s = ((addr_i + offset) >> 2) % W`; active lane i gets `EXEC[s] ? data[s] : 0`;
 //! * permute: `tmp[*] = 0`; each active lane i writes `tmp[((addr_i + offset) >> 2) % W] = data_i`
 //!   in lane order (the pseudo-code: the highest writer wins); active lanes receive `tmp[i]`.
@@ -27,7 +27,7 @@ use crate::permute::{bpermute_routed, per_lane_addrs, permute_routed, Routing};
 use super::arch::{self, Collision, Target};
 use super::{TYPES_B32, TYPE_NOTE_B32};
 
-const ISA: &str = "AMD ISA DS_PERMUTE_B32 / DS_BPERMUTE_B32 (SEMANTICS.md)";
+const ISA: &str = "AMD ISA DS_PERMUTE_B32 / DS_BPERMUTE_B32 (semantics.md)";
 
 const ADDR: ParamSpec = ParamSpec {
     name: "addr",

@@ -8,7 +8,7 @@
 //! `thread_out[i] = thread_valid[j] ? thread_in[j] : 0`.
 //!
 //! Two defects in the seed's pseudo-code, corrected to what its own examples show
-//! (SEMANTICS.md "Known defects"):
+//! (semantics.md "Known defects"):
 //! * rotate: `j = (i & mask) | ((i + rotate) & ~mask)` omits the wrap within 32 lanes; the
 //!   "rotate left by 1" example puts lane 0's value in lane 31, so we use
 //!   `((i + rotate) & ~mask) & 0x1f`;
@@ -212,14 +212,14 @@ fn run_swizzle(input: &OpInput) -> Result<OpOutput, InputError> {
     if matches!(mode, SwizzleMode::Fft { .. }) {
         diagnostics.push(Diagnostic::info(
             "reverse_bits reverses the low 5 bits of the lane id, as the seed's FFT examples show",
-            "SEMANTICS.md Known defects; seed 003 FFT examples",
+            "semantics.md Known defects; seed 003 FFT examples",
         ));
     }
     if matches!(mode, SwizzleMode::Rotate { .. }) {
         diagnostics.push(Diagnostic::info(
             "rotate wraps within 32 lanes ((i + rotate) & ~mask) & 0x1f, as the seed's examples show; \
              its pseudo-code omits the & 0x1f",
-            "SEMANTICS.md Known defects; seed 003 rotate examples",
+            "semantics.md Known defects; seed 003 rotate examples",
         ));
     }
     Ok(OpOutput {

@@ -4,7 +4,7 @@
 //!
 //! The builtins return a value to each calling (active) lane. Where the seed is silent — a lane
 //! number outside 0..63, reading a lane that is not active — they follow the AMD instructions
-//! they mirror (SEMANTICS.md: the MetaX builtins are the same family): the lane number's low 6
+//! they mirror (semantics.md: the MetaX builtins are the same family): the lane number's low 6
 //! bits select the lane, and the selected lane's register is read whether or not it is active.
 //!
 //! Seed defect: the readfirstlane example assigns `tmp` only in lanes 32..63 and then stores

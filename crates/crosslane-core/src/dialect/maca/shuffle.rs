@@ -1,7 +1,7 @@
 //! MetaX 混洗函数 (shuffles): `__builtin_mxc_mov_shfl`, `__builtin_mxc_update_shfl`,
 //! `__builtin_mxc_bsm_bpermute`, `__builtin_mxc_bsm_permute` on the 64-lane warp.
 //!
-//! Sources: seed 002 §3.4.1–3.4.4, and SEMANTICS.md "MetaX mov_shfl / update_shfl" for what the
+//! Sources: seed 002 §3.4.1–3.4.4, and semantics.md "MetaX mov_shfl / update_shfl" for what the
 //! seed leaves unsaid. `mov_shfl` / `update_shfl` are DPP row operations and run on the shared
 //! [`crate::dpp`] machinery; their `mode` numbers are AMD's `dpp_ctrl` encoding for the subset
 //! the seed lists, and "Row Broadcast" (`src.thread[(n&0x30) + mode[3:0]]`) is DPP `row_share`.
@@ -97,7 +97,7 @@ pub const OPS: &[OpSpec] = &[
                are lanes of rows/banks disabled by rmsk/bmsk (the AMD update_dpp rule; the seed is \
                silent). The seed's `for n in (1..64)` means lanes 0..63. Any other mode is an input \
                error.",
-        source: "seed 002 §3.4.1; SEMANTICS.md \"MetaX mov_shfl / update_shfl\"",
+        source: "seed 002 §3.4.1; semantics.md \"MetaX mov_shfl / update_shfl\"",
         settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
@@ -120,7 +120,7 @@ pub const OPS: &[OpSpec] = &[
                by rmsk/bmsk (the AMD update_dpp rule; the seed is silent on masked lanes). bc = 0 \
                writes 0 for an out-of-range source. The seed's prototype spells the name \
                __builtin_mxc_update_shlf (accepted as an alias).",
-        source: "seed 002 §3.4.2 (and §3.4.1 for the modes); SEMANTICS.md \"MetaX mov_shfl / update_shfl\"",
+        source: "seed 002 §3.4.2 (and §3.4.1 for the modes); semantics.md \"MetaX mov_shfl / update_shfl\"",
         settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
@@ -137,7 +137,7 @@ pub const OPS: &[OpSpec] = &[
                lane reads 0 (ds_bpermute_b32 rule; the seed is silent). The seed's reverse example \
                lists index {256, 254, … 4, 0}, which does not reverse under this rule; \
                index[n] = (63 − n)·4 does.",
-        source: "seed 002 §3.4.3; SEMANTICS.md \"AMD ds_permute_b32 / ds_bpermute_b32\"",
+        source: "seed 002 §3.4.3; semantics.md \"AMD ds_permute_b32 / ds_bpermute_b32\"",
         settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
@@ -153,7 +153,7 @@ pub const OPS: &[OpSpec] = &[
         rule: "Push: for n in 0..63, dest[floor(index[n] / 4) % 64] = data[n]; the loop runs upwards, \
                so of several writers the highest lane wins. Only active lanes write; a lane nobody \
                writes reads 0 (ds_permute_b32 rule; the seed is silent).",
-        source: "seed 002 §3.4.4; SEMANTICS.md \"AMD ds_permute_b32 / ds_bpermute_b32\"",
+        source: "seed 002 §3.4.4; semantics.md \"AMD ds_permute_b32 / ds_bpermute_b32\"",
         settings: &[],
         types: TYPES_INT,
         type_note: TYPE_NOTE_INT,
@@ -208,7 +208,7 @@ fn run_shfl(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
         ctrl,
         row_mask,
         bank_mask,
-        // MetaX bc has the opposite sense of AMD bound_ctrl (SEMANTICS.md "AMD DPP").
+        // MetaX bc has the opposite sense of AMD bound_ctrl (semantics.md "AMD DPP").
         on_invalid: if bc { OnInvalid::Keep } else { OnInvalid::Zero },
         old,
         old_name: "old_val",
@@ -223,7 +223,7 @@ fn run_shfl(input: &OpInput, update: bool) -> Result<OpOutput, InputError> {
     )];
     diagnostics.extend(undefined_warning(
         &results,
-        "SEMANTICS.md \"MetaX mov_shfl / update_shfl\"",
+        "semantics.md \"MetaX mov_shfl / update_shfl\"",
     ));
     Ok(OpOutput {
         results,

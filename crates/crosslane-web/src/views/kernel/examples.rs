@@ -357,7 +357,7 @@ pub const EXAMPLES: &[Example] = &[
         label: "MetaX MACA · 3.8.6 nop",
         source: include_str!("../../../../crosslane-core/examples_kernels/maca_3_8_6_nop.cpp"),
     },
-    // WGSL compute shaders (crosslane-core/examples_wgsl/, run through naga; issue 15).
+    // WGSL compute shaders (crosslane-core/examples_wgsl/, run through naga).
     Example {
         file: "reduce_scan.wgsl",
         label: "WGSL · subgroupAdd reduction and scans",

@@ -247,7 +247,7 @@ pub const MAX_PER_LINE: usize = 8;
 /// Sources of more lines than this, or more bytes than [`PLAIN_BYTES`], are shown as plain text:
 /// one text node for the code and one for the line numbers, without colours or marks. A pasted
 /// or linked source of 20 000 lines made 100 000 spans, which took the browser seconds to lay out
-/// (issue 12, "the DOM stays small"); the diagnostics list and `#kernel-error` still say where
+/// ("the DOM stays small"); the diagnostics list and `#kernel-error` still say where
 /// each problem is.
 pub const PLAIN_LINES: usize = 5_000;
 

@@ -1,4 +1,4 @@
-//! The kernel view's launch inputs (issue 14 item 8, issue 17 item 1): the dialect picker and one
+//! The kernel view's launch inputs (kept in the link): the dialect picker and one
 //! field per parameter of the entry — a scalar's per-lane value, a pointer's buffer length and
 //! fill — written as `crosslane run` takes them (`--dialect`, `--arg NAME=VALUE`,
 //! `--buffer NAME[:LEN]=FILL`), so a page link and a CLI run mean the same launch.

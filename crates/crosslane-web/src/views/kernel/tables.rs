@@ -2,7 +2,7 @@
 //! active-mask strip (`#kernel-mask`) and the memory table (`#kernel-memory`). Built as [`Html`]
 //! from core types only (in the worker; the frame carries them), so the page sets each at once.
 //!
-//! Words: a lane's undefined value reads `undefined` (the page contract's word, DESIGN.md "Page
+//! Words: a lane's undefined value reads `undefined` (the page contract's word, docs/embedding.md "Page
 //! contract"), with the interpreter's reason and line on hover; an undefined memory cell reads
 //! `undef`, which is also what the cell editor accepts (`Memory::set_text`).
 
@@ -126,7 +126,7 @@ fn space_text(space: Space) -> String {
 }
 
 /// Cells of one buffer shown at a time (16 rows): a launch of 65536 × 1024 threads has a
-/// 64-million-cell buffer, and one `<input>` per cell took the tab 10 s to show (issue 12).
+/// 64-million-cell buffer, and one `<input>` per cell took the tab 10 s to show.
 pub const MEMORY_PAGE: usize = MEMORY_COLUMNS * 16;
 
 /// The page of buffer `k` to show: the one `pages` names, else the page of the first cell the

@@ -1,4 +1,4 @@
-//! "Run on this GPU" in the kernel view, for a WGSL compute shader (issue 15): the same shader,
+//! "Run on this GPU" in the kernel view, for a WGSL compute shader: the same shader,
 //! buffers and dispatch through the browser's WebGPU (`crosslane_gpu::web`, the raw web-sys
 //! path that requests `subgroups`), every buffer read back and diffed cell by cell with the
 //! emulator run at the subgroup size the device shows (`crosslane_gpu::shader`): match,

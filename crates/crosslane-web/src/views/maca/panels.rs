@@ -206,7 +206,7 @@ pub fn mma_figures(
 /// A matrix element as the panels print it: an integer in full (below 10^9 in magnitude), else
 /// at most four decimals without trailing zeros. Integers are printed as `i64`: `{:.0}` on an
 /// `f64` takes the exact (Dragon) formatting path, which was half of an MMA builtin's panels
-/// task (issue 17 item 8).
+/// task (each task under 50 ms).
 fn number(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e9 {
         match x as i64 {

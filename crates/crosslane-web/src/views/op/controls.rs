@@ -3,7 +3,7 @@
 //! warp fields (lanes, active mask, values, type). It reads back an [`OpRequest`] exactly as typed
 //! and shows an [`InputError`] beside the field it names.
 //!
-//! Element ids and attributes are the page contract (DESIGN.md): `select#dialect`, `select#op`,
+//! Element ids and attributes are the page contract (docs/embedding.md): `select#dialect`, `select#op`,
 //! `input#lane-count` (name `lanes`; the id `lanes` belongs to the lane table), `input#active`,
 //! `input#exited` (CUDA only; hidden for the other dialects), `input#values`, `select#type`,
 //! `input[data-param="<name>"]` (`select[data-param="arch"]` for the AMD target), each inside a
@@ -126,7 +126,7 @@ impl Controls {
 
         let warp = el(doc, "fieldset", &[("id", "warp-fields")], None)?;
         append(&warp, &el(doc, "legend", &[], Some("warp"))?)?;
-        // id "lane-count", not "lanes": DESIGN.md's page contract gives id "lanes" to the lane
+        // id "lane-count", not "lanes": docs/embedding.md's page contract gives id "lanes" to the lane
         // table, and ids are unique. The field is still named and labelled `lanes`.
         let lanes = named_input(doc, "lane-count", "lanes", "", "dialect default")?;
         field(
@@ -496,7 +496,7 @@ impl Controls {
                 "p",
                 &[("class", "field-error"), ("id", &id), ("role", "alert")],
                 // The field's own label names it: the line says only what is wrong, so the
-                // field reads "delta … must be in …", not "delta: delta: …" (issue 17).
+                // field reads "delta … must be in …", not "delta: delta: …".
                 Some(&err.message),
             )?;
             div.append_child(&line)?;

@@ -1,4 +1,4 @@
-//! The GPU panel of the op view (issue 7): runs the op view's current [`Step`] on the page's
+//! The GPU panel of the op view: runs the op view's current [`Step`] on the page's
 //! WebGPU device (`crosslane_gpu::web::WebGpu`) and shows the GPU's row under the emulator's,
 //! lane by lane (`match`, `mismatch`, `indeterminate` where the emulator says the value is
 //! undefined, `inactive`), with the adapter's record, the timing and its kind, and the WGSL that
@@ -36,7 +36,7 @@ use crate::render::canvas;
 use crate::render::scene::{Anchor, BoxItem, Item, LaneRef, Rect, Row, Scene};
 use crate::render::style::{paint, Paint, Pattern};
 
-/// What the GPU check proves (issue 7), shown in the panel as written there.
+/// What the GPU check proves, shown in the panel as written there.
 const HONESTY: &str = "What this check proves: it verifies the WGSL built-ins on this device; for a \
 vendor op the device computes every lane's source lane again from the vendor's formula written in \
 WGSL (the emulator's routes are not uploaded), so a match says two implementations of the rule agree \

@@ -4,7 +4,7 @@
 //! The view's state and event wiring. Every `input` / `change` of a control re-runs the request
 //! and re-renders; a click on a lane (canvas or table) switches it on or off in the active mask.
 //! After every render `document.body.dataset.ready` is set to an incrementing counter (page
-//! contract, DESIGN.md) so tests and embeds can wait for the page.
+//! contract, docs/embedding.md) so tests and embeds can wait for the page.
 //!
 //! An [`crosslane_core::InputError`] never clears the page: the previous drawing, table and
 //! diagnostics stay, the typed text stays, and the error shows in `#input-error` and beside its

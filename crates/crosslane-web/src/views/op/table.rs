@@ -1,4 +1,4 @@
-//! The lane table: the accessible, copyable twin of the canvas (page contract, DESIGN.md):
+//! The lane table: the accessible, copyable twin of the canvas (page contract, docs/embedding.md):
 //! `<table id="lanes">`, one `<tr data-lane="i">` per lane with `td.input`, `td.result`,
 //! `td.source` (and `td.why`). A result reads `undefined` for an undefined lane and `inactive` for
 //! an inactive one. Each row has a checkbox that switches the lane on or off; a click anywhere on

@@ -1,4 +1,4 @@
-//! Browser benchmark of the network executor (issue 6, "Performance"): the page exports
+//! Browser benchmark of the network executor (docs/benchmarks.md): the page exports
 //! [`bench_sort`], which `tests/e2e/sort-bench.mjs` calls in headless Chromium next to
 //! `Uint32Array.prototype.sort` on the same keys. Timing uses `performance.now()` (falling back to
 //! `Date.now()`); wasm has no threads here, so the executor runs on one core.

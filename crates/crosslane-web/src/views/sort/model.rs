@@ -131,7 +131,7 @@ impl SortRun {
 
     /// `n` random keys from `seed` (above [`MAX_NETWORK_LEN`], where the report has no
     /// verification), walked once: the walk's final keys are the report's output, so the
-    /// network does not run twice (2^20 keys in the sort worker, issue 17 item 8: the executor
+    /// network does not run twice (2^20 keys in the sort worker: the executor
     /// took as long again). The keys are the core's `u32` draws ([`keys`](fn@keys)), walked as
     /// `u32` (half the memory of `i64`, the same order). The check of the core's report,
     /// `matches_sort_unstable`, holds when the output is the input sorted ([`is_input_sorted`]:
@@ -191,7 +191,7 @@ impl SortRun {
     /// The run as the page shows it, for the trip from the sort worker: without drawn wires
     /// the page shows only the first [`KEYS_SHOWN`] keys of any position, so the report's input
     /// and output keep only those (2^20 keys of each made the page parse 2 million numbers in
-    /// one long task, issue 17 item 8). Figures, checks, counters, fractions and the key range
+    /// one long task). Figures, checks, counters, fractions and the key range
     /// were computed from every key before, and stay.
     pub fn shown(mut self) -> SortRun {
         if !self.drawn {
@@ -399,7 +399,7 @@ struct StagePass {
 }
 
 /// Stage `(p, k)` run by run, for walks without drawn wires (up to 2^20 keys in the sort
-/// worker, issue 17 item 8). The same comparators as [`closed_form::thread_comparator`]: in
+/// worker). The same comparators as [`closed_form::thread_comparator`]: in
 /// each `2p` block, `k = p` pairs the block's two halves; `k < p` pairs each run
 /// `[k + 2km, 2k + 2km)` with the `k` positions after it; a pair whose upper position falls
 /// outside the block or the keys is not a comparator. A stage's comparators are disjoint, so

@@ -70,7 +70,7 @@ struct SortPage {
     warp_run: Option<Result<WarpSort, InputError>>,
     at: usize,
     /// The stage a link asked for while its run is walked in a worker: applied when the run
-    /// arrives ([`Self::take`]), and saved in the meantime, so the address keeps it (issue 17).
+    /// arrives ([`Self::take`]), and saved in the meantime, so the address keeps it.
     /// Any other input drops it.
     restored_at: Option<usize>,
     /// The view itself, for the answer of a walk computed in a worker.
@@ -226,7 +226,7 @@ impl Owned for SortPage {
     const WHAT: &'static str = "the sort view";
 
     /// Told after the state is released, so the router's save hook can read it (the URL
-    /// follows every change: issue 17); a report that changes nothing adds no history. A resize
+    /// follows every change); a report that changes nothing adds no history. A resize
     /// changes nothing worth a link.
     fn settled(page: &State<SortPage>, kind: &str) {
         if kind != "resize" {
@@ -691,7 +691,7 @@ impl SortPage {
 
     /// [`Self::show`] in a task of its own, after the one that computed a new run (its figures,
     /// checks and counters): a new run's walk and its drawing in one task ran over 50 ms at
-    /// n = 256 (issue 17 item 8). Skipped when the view was shown meanwhile (a restored stage).
+    /// n = 256 (each task under 50 ms). Skipped when the view was shown meanwhile (a restored stage).
     fn show_soon(&mut self) {
         let asked = self.shows;
         self.me

@@ -1,7 +1,7 @@
 //! The sort view's workers: a walk of more than [`WORKER_MIN_LEN`] keys runs in a worker of its
 //! own (`crosslane-worker.js`, the page's wasm loaded again), so the page keeps answering.
 //!
-//! A worker is kept **warm** (issue 17 item 8, "n = 2^20 to its result in under 0.5 s"): the view
+//! A worker is kept **warm** (the target: "n = 2^20 to its result in under 0.5 s"): the view
 //! starts a spare one when it is first shown and keeps each worker that answered, so a walk does
 //! not pay for a fresh worker's wasm load (40–60 ms) nor for running its first walk in the
 //! engine's baseline tier. A fresh module instance's first 2^20-key walk took 506–559 ms in

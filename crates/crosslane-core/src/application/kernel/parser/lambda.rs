@@ -1,4 +1,4 @@
-//! Lambdas, lowered to a closure struct and its `operator()` (issue 14).
+//! Lambdas, lowered to a closure struct and its `operator()`.
 //!
 //! `[captures](params) -> R { body }` becomes a struct `lambda#N` whose members are the
 //! variables the body uses from outside (each scalar a member, in order of first use) and a

@@ -5,7 +5,7 @@
 //! __NATIVE_VECTOR__(N, S);` and `typedef`; the scalar types of every dialect; declarations with
 //! several declarators and arrays; C expressions with C precedence, compound assignment, `++`/`--`,
 //! `?:`, casts; `if`/`else`, `for`, `while`, `do … while`, `break`, `continue`, `return`; a bare
-//! list of statements (a snippet) becomes one implicit kernel. Whole files (issue 14): host
+//! list of statements (a snippet) becomes one implicit kernel. Whole files: host
 //! functions are read for their launches (`host`); `#define` constants and function-like
 //! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
 //! (`templates`) and class templates; `auto`, `if constexpr`, `static_assert`; cooperative

@@ -1,6 +1,6 @@
 //! Parse errors made readable: when the parser stops with a bare "expected …" on a line that
 //! holds a construct the interpreter does not run, the error names the construct and what to
-//! write instead (issue 14: "never a bare `expected ;`"). Only the error's own line, up to the
+//! write instead ("never a bare `expected ;`"). Only the error's own line, up to the
 //! token where it stopped, is looked at: one bounded scan, after the parse failed.
 
 use crate::kernel::lexer::{Tok, Token};

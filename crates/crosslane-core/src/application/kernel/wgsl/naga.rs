@@ -4,10 +4,10 @@
 //! is appended after the last byte), so naga's spans still point at the user's lines.
 //!
 //! The gaps (WGSL spec, "Extensions" and "Subgroup Built-in Functions"; the wgpu issues named):
-//! - `enable subgroups;` — naga 30 refuses it as unimplemented (wgpu issue 5555) and does not
-//!   require it (8202). [`blank_enable_subgroups`] removes it before naga sees it; a shader that
+//! - `enable subgroups;` — naga 30 refuses it as unimplemented (<https://github.com/gfx-rs/wgpu/issues/5555>) and does not
+//!   require it (<https://github.com/gfx-rs/wgpu/issues/8202>). [`blank_enable_subgroups`] removes it before naga sees it; a shader that
 //!   calls subgroup built-ins without it gets a warning (browsers refuse it) and still runs.
-//! - `subgroupElect()` — naga 30 has no such built-in (wgpu issue 6042). [`ELECT_HELPER`] is
+//! - `subgroupElect()` — naga 30 has no such built-in (<https://github.com/gfx-rs/wgpu/issues/6042>). [`ELECT_HELPER`] is
 //!   appended as a user function of that name; the lowering calls the registry's
 //!   `subgroupElect` for it, so the emulator runs the spec's rule, not the helper's body.
 //! - `i32` subgroup ids — the spec takes `I` = i32 or u32 for `subgroupBroadcast`,
@@ -21,7 +21,7 @@ use naga::valid::{Capabilities, ModuleInfo, SubgroupOperationSet, ValidationFlag
 use crate::kernel::KernelError;
 use crate::result::Level;
 
-/// The function appended for naga 30's missing `subgroupElect` (wgpu issue 6042). Its body is
+/// The function appended for naga 30's missing `subgroupElect` (<https://github.com/gfx-rs/wgpu/issues/6042>). Its body is
 /// the same rule (the lowest active invocation is the only one with no active invocation below
 /// it), so a native GPU run of the rewritten text agrees; the emulator calls the registry op.
 pub const ELECT_HELPER: &str =
@@ -55,8 +55,8 @@ pub fn line_col(src: &str, offset: usize) -> (u32, u32) {
     (line, col)
 }
 
-/// Blanks the `subgroups` item of every `enable` directive (naga 30: unimplemented, wgpu issue
-/// 5555), keeping every offset. Returns the new text and whether it was there.
+/// Blanks the `subgroups` item of every `enable` directive (naga 30: unimplemented,
+/// <https://github.com/gfx-rs/wgpu/issues/5555>), keeping every offset. Returns the new text and whether it was there.
 pub fn blank_enable_subgroups(src: &str) -> (String, bool) {
     let mut out = src.as_bytes().to_vec();
     let mut found = false;

@@ -1,4 +1,4 @@
-//! Structs and classes, lowered in the front end so the engine never sees one (issue 14).
+//! Structs and classes, lowered in the front end so the engine never sees one.
 //!
 //! A struct value is its fields' scalars ("leaves", in declaration order, nested structs
 //! flattened): a local `Pair p;` is the variables `p.v` and `p.idx`; an array `__shared__ Pair

@@ -206,7 +206,7 @@ impl Lower<'_> {
             } => {
                 let f = &self.module().functions[*function];
                 if self.shader.elect_appended && f.name.as_deref() == Some("subgroupElect") {
-                    // naga 30 gap (wgpu 6042): the registry's subgroupElect, not the helper.
+                    // naga 30 gap (https://github.com/gfx-rs/wgpu/issues/6042): the registry's subgroupElect, not the helper.
                     let c = call("subgroupElect", vec![]);
                     vec![self.call_stmt(*result, c, Some(ValTy::scalar(Scalar::Bool)), at)?]
                 } else {
