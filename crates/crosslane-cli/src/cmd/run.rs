@@ -20,7 +20,7 @@
 use std::io::Read;
 
 use crosslane_core::kernel::host_launch::shared_cells;
-use crosslane_core::kernel::{parse, render_text, LaunchConfig};
+use crosslane_core::kernel::{parse, render_text, LaunchConfig, UserMacro};
 use crosslane_core::kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{permalink, Dialect};
@@ -73,6 +73,8 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
                 config.dialect = Some(Dialect::parse(d)?);
                 config.dialect_from = Some("the scenario".to_string());
             }
+            config.preprocess.defines = UserMacro::parse_list(&inputs.defines)
+                .map_err(|e| CliError::Usage(format!("run: the scenario's defines: {e}")))?;
             return run_kernel_file(args, source, config);
         }
         View::Sort { .. } => {
@@ -341,6 +343,18 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
             .insert(name.to_string(), fill.trim().to_string());
     }
     config.limits = limits(args, config.limits);
+    for d in &args.define {
+        config.preprocess.defines.push(UserMacro::Define(d.clone()));
+    }
+    for u in &args.undefine {
+        config.preprocess.defines.push(UserMacro::Undefine(u.clone()));
+    }
+    if args.arch.is_some() {
+        config.preprocess.arch.clone_from(&args.arch);
+    }
+    if config.preprocess.file.is_none() && args.input != "-" && !args.input.starts_with("v1.") {
+        config.preprocess.file = Some(args.input.clone());
+    }
     Ok(())
 }
 

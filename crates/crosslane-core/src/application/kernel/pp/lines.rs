@@ -207,9 +207,10 @@ mod tests {
         let s = Spliced::new("#define A 1 /* x\n y */ + 2\nint a; /* \n#if 0 */\n  # endif // c\n");
         let l = logical_lines(&s);
         assert_eq!(l[0].directive.as_deref(), Some("define A 1   + 2"));
-        // The comment's `#if 0` is not a directive; `# endif` is.
+        // The comment's `#if 0` is not a directive (the text line runs to the comment's end);
+        // `# endif` is.
+        assert_eq!(l.len(), 3);
         assert!(l[1].directive.is_none());
-        assert!(l[2].directive.is_none());
-        assert_eq!(l[3].directive.as_deref(), Some(" endif  "));
+        assert_eq!(l[2].directive.as_deref(), Some(" endif  "));
     }
 }

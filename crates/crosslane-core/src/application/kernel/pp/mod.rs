@@ -52,6 +52,29 @@ pub enum UserMacro {
 }
 
 impl UserMacro {
+    /// Reads a list as typed in the page's field or a scenario: words separated by white space,
+    /// each `-DNAME[=VALUE]`, `-UNAME`, or a bare `NAME[=VALUE]` (a define). A value cannot
+    /// hold white space here (the CLI's `--define` can).
+    ///
+    /// # Errors
+    /// A word whose name is not an identifier.
+    pub fn parse_list(text: &str) -> Result<Vec<UserMacro>, String> {
+        let mut out = Vec::new();
+        for w in text.split_whitespace() {
+            let u = if let Some(n) = w.strip_prefix("-U") {
+                UserMacro::Undefine(n.to_string())
+            } else {
+                UserMacro::Define(w.strip_prefix("-D").unwrap_or(w).to_string())
+            };
+            let name = u.name();
+            if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+                return Err(format!("`{w}`: expected -DNAME[=VALUE], -UNAME or NAME[=VALUE]"));
+            }
+            out.push(u);
+        }
+        Ok(out)
+    }
+
     /// The macro's name.
     pub fn name(&self) -> &str {
         let (UserMacro::Define(t) | UserMacro::Undefine(t)) = self;
