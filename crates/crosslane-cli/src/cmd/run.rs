@@ -361,9 +361,11 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
 /// `--trace none --json`: the launch, the outcome, the merged diagnostics (every one of the parse and the run, each distinct one once with its count), the device's
 /// `printf` lines, the statistics and each final buffer as the full trace writes it (its cells,
 /// and `"values"`: numbers in the element type, `null` where never written or undefined), and
-/// the buffers of structs put back together (`"structs"`, as the full trace's `memory.structs`).
+/// the buffers of structs put back together (`"structs"`, as the full trace's `memory.structs`);
+/// when the source has a preprocessor conditional, which branch each took and the lines skipped
+/// (`"preprocess"`, as the full trace's).
 fn quiet_json(t: &KernelTrace) -> serde_json::Value {
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "launch": t.launch,
         "outcome": t.outcome,
         "diagnostics": t.merged_diagnostics,
@@ -371,7 +373,13 @@ fn quiet_json(t: &KernelTrace) -> serde_json::Value {
         "buffers": t.memory.buffers,
         "structs": t.memory.structs(),
         "stats": t.stats,
-    })
+    });
+    if !t.preprocess.conditionals.is_empty() {
+        if let Some(o) = v.as_object_mut() {
+            o.insert("preprocess".into(), serde_json::json!(t.preprocess));
+        }
+    }
+    v
 }
 
 /// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /
