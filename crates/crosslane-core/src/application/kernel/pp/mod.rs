@@ -130,8 +130,10 @@ pub(crate) struct PTok {
     pub spell: Option<Rc<str>>,
 }
 
-/// A token's spelling rebuilt from its kind (a number in decimal).
-pub(crate) fn spell(t: &Tok) -> String {
+/// A token's spelling rebuilt from its kind: an integer in decimal (with `u` when unsigned), a
+/// float as Rust's shortest round-trip form (with `f` when single), a string or character in
+/// quotes; empty for [`Tok::Eof`].
+pub fn spell(t: &Tok) -> String {
     match t {
         Tok::Ident(s) => s.clone(),
         Tok::Int {
