@@ -347,7 +347,10 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
         config.preprocess.defines.push(UserMacro::Define(d.clone()));
     }
     for u in &args.undefine {
-        config.preprocess.defines.push(UserMacro::Undefine(u.clone()));
+        config
+            .preprocess
+            .defines
+            .push(UserMacro::Undefine(u.clone()));
     }
     if args.arch.is_some() {
         config.preprocess.arch.clone_from(&args.arch);

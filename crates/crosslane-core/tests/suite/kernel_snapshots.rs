@@ -94,7 +94,11 @@ fn pp_text(source: &str, s: &Setup) -> String {
             }
             out.push('\n');
             for d in &p.diagnostics {
-                let _ = writeln!(out, "diagnostic {}:{} {:?}: {}", d.line, d.col, d.level, d.message);
+                let _ = writeln!(
+                    out,
+                    "diagnostic {}:{} {:?}: {}",
+                    d.line, d.col, d.level, d.message
+                );
             }
             for c in &p.record.conditionals {
                 for b in &c.branches {

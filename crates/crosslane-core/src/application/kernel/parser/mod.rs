@@ -40,10 +40,10 @@ use std::collections::HashMap;
 use super::ast::*;
 use super::budget::{Limits, DEPTH_CEILING};
 use super::lexer::{Comment, Tok, Token};
+use super::pp::{preprocess, PpOptions, PpRecord};
 use super::types::{BinOp, Ty, UnOp, ValTy};
 use super::{KernelDiagnostic, KernelError};
 use crate::result::Level;
-use super::pp::{preprocess, PpOptions, PpRecord};
 use types::{cuda_vector, maca_vector, QUALIFIERS, TYPE_WORDS};
 
 /// A parsed source: the program and the diagnostics found while parsing.

@@ -362,7 +362,8 @@ impl Expander {
             body.push(Piece::Tok(b.clone()));
             k += 1;
         }
-        let is_paste = |p: Option<&Piece>| matches!(p, Some(Piece::Tok(t)) if t.t.tok == Tok::Punct("##"));
+        let is_paste =
+            |p: Option<&Piece>| matches!(p, Some(Piece::Tok(t)) if t.t.tok == Tok::Punct("##"));
         let mut expanded: Vec<Option<Vec<PTok>>> = vec![None; args.len()];
         let mut out: Vec<Piece> = Vec::new();
         let mut free: Vec<String> = Vec::new();
@@ -437,7 +438,8 @@ impl Expander {
                     Piece::Tok(n) => param(n).is_some_and(|p| m.variadic && p + 1 == params.len()),
                     Piece::Mark => false,
                 };
-                let left_comma = matches!(out.last(), Some(Piece::Tok(t)) if t.t.tok == Tok::Punct(","));
+                let left_comma =
+                    matches!(out.last(), Some(Piece::Tok(t)) if t.t.tok == Tok::Punct(","));
                 if va_param && left_comma {
                     if right.is_empty() {
                         out.pop();

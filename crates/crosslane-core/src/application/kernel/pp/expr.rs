@@ -68,7 +68,10 @@ pub(super) fn evaluate(toks: &[Tok], max_depth: u32) -> Result<bool, String> {
     };
     let v = e.conditional(true)?;
     if let Some(t) = e.toks.get(e.pos) {
-        return Err(format!("unexpected `{}` in #if expression", super::spell(t)));
+        return Err(format!(
+            "unexpected `{}` in #if expression",
+            super::spell(t)
+        ));
     }
     Ok(v.truth())
 }
@@ -144,7 +147,9 @@ impl Eval<'_> {
         let t = self.toks.get(self.pos).cloned();
         self.pos += 1;
         let r = match t {
-            Some(Tok::Int { value, unsigned, .. }) => V {
+            Some(Tok::Int {
+                value, unsigned, ..
+            }) => V {
                 bits: value,
                 unsigned,
             },
@@ -181,9 +186,10 @@ impl Eval<'_> {
                 }
             }
             Some(Tok::Punct("!")) => V::int(i64::from(!self.unary(live)?.truth())),
-            Some(Tok::Float { .. }) => {
-                return Err("a floating literal in #if expression ([cpp.cond]/1: integral constant expression)".into())
-            }
+            Some(Tok::Float { .. }) => return Err(
+                "a floating literal in #if expression ([cpp.cond]/1: integral constant expression)"
+                    .into(),
+            ),
             Some(t) => {
                 return Err(format!(
                     "unexpected `{}` in #if expression",

@@ -80,9 +80,7 @@ impl Spliced {
 
     /// The source line of character `k`.
     pub fn orig_line(&self, k: usize) -> u32 {
-        self.origin
-            .get(k.min(self.chars.len()))
-            .map_or(1, |p| p.0)
+        self.origin.get(k.min(self.chars.len())).map_or(1, |p| p.0)
     }
 }
 

@@ -68,7 +68,9 @@ impl UserMacro {
             };
             let name = u.name();
             if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-                return Err(format!("`{w}`: expected -DNAME[=VALUE], -UNAME or NAME[=VALUE]"));
+                return Err(format!(
+                    "`{w}`: expected -DNAME[=VALUE], -UNAME or NAME[=VALUE]"
+                ));
             }
             out.push(u);
         }
@@ -184,8 +186,8 @@ fn with_spacing(toks: Vec<Token>, chars: &[char], starts: &[usize]) -> Vec<PTok>
         }
         let space = prev_end.is_some_and(|e| e != (t.line, t.col));
         prev_end = Some(t.end);
-        let spell = matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_))
-            .then(|| {
+        let spell =
+            matches!(t.tok, Tok::Int { .. } | Tok::Float { .. } | Tok::Char(_)).then(|| {
                 let (a, b) = (idx((t.line, t.col)), idx(t.end));
                 Rc::from(chars[a..b.max(a)].iter().collect::<String>().as_str())
             });
@@ -291,8 +293,14 @@ pub fn preprocess(
             "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef" | "else" | "endif" => {
                 let evaluate = |ex: &mut Expander| -> Result<bool, KernelError> {
                     match word {
-                        "ifdef" | "elifdef" => Ok(ex.macros.contains_key(one_name(rest, word).map_err(err)?) || builtin_name(rest.trim())),
-                        "ifndef" | "elifndef" => Ok(!ex.macros.contains_key(one_name(rest, word).map_err(err)?) && !builtin_name(rest.trim())),
+                        "ifdef" | "elifdef" => {
+                            Ok(ex.macros.contains_key(one_name(rest, word).map_err(err)?)
+                                || builtin_name(rest.trim()))
+                        }
+                        "ifndef" | "elifndef" => {
+                            Ok(!ex.macros.contains_key(one_name(rest, word).map_err(err)?)
+                                && !builtin_name(rest.trim()))
+                        }
                         _ => if_expr(ex, rest, first, col, &mut diags),
                     }
                 };
@@ -342,7 +350,11 @@ pub fn preprocess(
                 let file = match toks.get(1).map(|t| &t.t.tok) {
                     Some(Tok::Str(s)) => Some(s.clone()),
                     None => None,
-                    Some(_) => return Err(err("#line's file name must be a string literal ([cpp.line]/4)".into())),
+                    Some(_) => {
+                        return Err(err(
+                            "#line's file name must be a string literal ([cpp.line]/4)".into(),
+                        ))
+                    }
                 };
                 // The line after the directive has number `n`.
                 let delta = n as i64 - (i64::from(last) + 1);
@@ -447,12 +459,17 @@ fn one_name<'a>(rest: &'a str, word: &str) -> Result<&'a str, String> {
     let mut words = rest.split_whitespace();
     match (words.next(), words.next()) {
         (Some(n), None)
-            if n.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            if n.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
         {
             Ok(n)
         }
-        _ => Err(format!("#{word} takes one macro name, got `{}`", rest.trim())),
+        _ => Err(format!(
+            "#{word} takes one macro name, got `{}`",
+            rest.trim()
+        )),
     }
 }
 
@@ -496,14 +513,18 @@ fn define(
         )));
     }
     if name == "defined" {
-        return Err(err("`defined` cannot be a macro name ([cpp.replace]/8)".into()));
+        return Err(err(
+            "`defined` cannot be a macro name ([cpp.replace]/8)".into()
+        ));
     }
     let mut params = None;
     let mut variadic = false;
     let mut body = after;
     if let Some(inner) = after.strip_prefix('(') {
         let Some((list, rest)) = inner.split_once(')') else {
-            return Err(err(format!("the parameter list of macro `{name}` does not close")));
+            return Err(err(format!(
+                "the parameter list of macro `{name}` does not close"
+            )));
         };
         let mut ps: Vec<String> = Vec::new();
         let items: Vec<&str> = list.split(',').map(str::trim).collect();
@@ -517,17 +538,27 @@ fn define(
                 None => (p, false),
             };
             if dots && k + 1 != count {
-                return Err(err(format!("in macro `{name}`: `...` must be the last parameter")));
+                return Err(err(format!(
+                    "in macro `{name}`: `...` must be the last parameter"
+                )));
             }
-            let p = if dots && p.is_empty() { "__VA_ARGS__" } else { p };
+            let p = if dots && p.is_empty() {
+                "__VA_ARGS__"
+            } else {
+                p
+            };
             if p.is_empty()
                 || !p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
                 || p.starts_with(|c: char| c.is_ascii_digit())
             {
-                return Err(err(format!("in macro `{name}`: `{p}` is not a parameter name")));
+                return Err(err(format!(
+                    "in macro `{name}`: `{p}` is not a parameter name"
+                )));
             }
             if ps.iter().any(|q| q == p) {
-                return Err(err(format!("in macro `{name}`: parameter `{p}` given twice")));
+                return Err(err(format!(
+                    "in macro `{name}`: parameter `{p}` given twice"
+                )));
             }
             variadic |= dots;
             ps.push(p.to_string());
@@ -603,7 +634,15 @@ fn resolve_defined(
         Some(Tok::Ident(n)) => Some(n.clone()),
         _ => None,
     };
-    let punct = |t: Option<&PTok>, p: &str| t.is_some_and(|t| t.t.tok == Tok::Punct(match p { "(" => "(", _ => ")" }));
+    let punct = |t: Option<&PTok>, p: &str| {
+        t.is_some_and(|t| {
+            t.t.tok
+                == Tok::Punct(match p {
+                    "(" => "(",
+                    _ => ")",
+                })
+        })
+    };
     while i < toks.len() {
         let t = &toks[i];
         let name = ident(Some(t));
@@ -614,10 +653,20 @@ fn resolve_defined(
                 } else if punct(toks.get(i + 1), "(") && punct(toks.get(i + 3), ")") {
                     match ident(toks.get(i + 2)) {
                         Some(n) => (n, 4),
-                        None => return Err(KernelError::new(line, col, "`defined` takes a macro name ([cpp.cond]/1)")),
+                        None => {
+                            return Err(KernelError::new(
+                                line,
+                                col,
+                                "`defined` takes a macro name ([cpp.cond]/1)",
+                            ))
+                        }
                     }
                 } else {
-                    return Err(KernelError::new(line, col, "`defined` takes a macro name ([cpp.cond]/1)"));
+                    return Err(KernelError::new(
+                        line,
+                        col,
+                        "`defined` takes a macro name ([cpp.cond]/1)",
+                    ));
                 };
                 let yes = ex.macros.contains_key(&n) || builtin_name(&n);
                 out.push(int_at(t, u64::from(yes)));
@@ -625,7 +674,11 @@ fn resolve_defined(
             }
             Some(h) if HAS_ZERO.contains(&h) => {
                 if !punct(toks.get(i + 1), "(") {
-                    return Err(KernelError::new(line, col, format!("`{h}` takes a parenthesized operand")));
+                    return Err(KernelError::new(
+                        line,
+                        col,
+                        format!("`{h}` takes a parenthesized operand"),
+                    ));
                 }
                 let mut depth = 0usize;
                 let mut j = i + 1;
@@ -647,10 +700,19 @@ fn resolve_defined(
                     j += 1;
                 }
                 if j >= toks.len() {
-                    return Err(KernelError::new(line, col, format!("`{h}(` does not close")));
+                    return Err(KernelError::new(
+                        line,
+                        col,
+                        format!("`{h}(` does not close"),
+                    ));
                 }
                 if h.starts_with("__has_include") {
-                    diags.push(diag(line, col, Level::Info, format!("{h}({operand}) is false: headers are not read")));
+                    diags.push(diag(
+                        line,
+                        col,
+                        Level::Info,
+                        format!("{h}({operand}) is false: headers are not read"),
+                    ));
                 }
                 out.push(int_at(t, 0));
                 i = j + 1;
@@ -679,9 +741,17 @@ fn if_expr(
     let values: Vec<Tok> = toks
         .into_iter()
         .map(|t| match t.t.tok {
-            Tok::Ident(n) if n == "true" => Tok::Int { value: 1, unsigned: false, long: false },
+            Tok::Ident(n) if n == "true" => Tok::Int {
+                value: 1,
+                unsigned: false,
+                long: false,
+            },
             // [cpp.cond]/9: every other identifier left is 0.
-            Tok::Ident(_) => Tok::Int { value: 0, unsigned: false, long: false },
+            Tok::Ident(_) => Tok::Int {
+                value: 0,
+                unsigned: false,
+                long: false,
+            },
             other => other,
         })
         .collect();
