@@ -294,9 +294,10 @@ fn apply(op: &str, a: V, b: V, live: bool) -> Result<V, String> {
         }
         "/" | "%" => {
             if y == 0 {
-                return fail(format!(
+                return fail(
                     "division by zero in an #if expression is undefined (C++17 [expr.mul]/4)"
-                ));
+                        .to_string(),
+                );
             }
             if unsigned {
                 return Ok(V {

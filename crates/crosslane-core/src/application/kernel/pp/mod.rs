@@ -758,3 +758,6 @@ fn if_expr(
     expr::evaluate(&values, ex.max_depth)
         .map_err(|m| KernelError::new(line, col, format!("in #if: {m}")))
 }
+
+#[cfg(test)]
+mod tests;
