@@ -91,6 +91,8 @@ pub(super) struct Expander {
     /// Tokens produced so far, against `max_tokens`.
     pub spent: u64,
     pub max_tokens: u64,
+    /// The depth limit ([`crate::kernel::Limits::max_depth`]): `#if` expressions nest up to
+    /// it, macro calls inside arguments up to an eighth of it ([`ARG_NESTING_SHARE`]).
     pub max_depth: u32,
     /// `__FILE__`, as `#line` last set it.
     pub file: String,
@@ -99,6 +101,11 @@ pub(super) struct Expander {
     /// `#pragma` texts met through `_Pragma`, by line.
     pub pragmas: Vec<(u32, String)>,
 }
+
+/// Macro calls nested inside arguments may go one level per this many units of the depth
+/// limit: each level holds a whole expansion on the stack (the arguments' own expansion), far
+/// more than one level of the parser, and the page's worker has a stack of one megabyte.
+pub(super) const ARG_NESTING_SHARE: u32 = 8;
 
 /// A piece of a replacement list being substituted: a token, or a placemarker (an empty
 /// argument or an empty `__VA_OPT__`, [cpp.concat]/2).
@@ -131,13 +138,14 @@ impl Expander {
         depth: u32,
         on_line: &mut dyn FnMut(&mut Expander, u32),
     ) -> Result<Vec<PTok>, KernelError> {
-        if depth > self.max_depth {
+        let most = (self.max_depth / ARG_NESTING_SHARE).max(1);
+        if depth > most {
             let at = input.first().map_or((1, 1), |t| (t.t.line, t.t.col));
             return Err(KernelError::new(
                 at.0,
                 at.1,
                 format!(
-                    "macro arguments nested deeper than the depth limit of {}; raise it with --max-depth",
+                    "macro calls nested {most} deep inside arguments (an eighth of the depth limit of {}); raise it with --max-depth",
                     self.max_depth
                 ),
             ));

@@ -52,8 +52,16 @@ fn arguments_nested_deeper_than_the_depth_limit_are_refused() {
     let src = format!("#define F(x) x\n{}1{}", "F(".repeat(n), ")".repeat(n));
     let e = run(&src, &Limits::default()).unwrap_err();
     assert!(e.message.contains("--max-depth"), "{e}");
+    // At the depth ceiling (512, so 64 levels) the stack of a test thread holds.
+    let most = Limits {
+        max_depth: 10_000,
+        ..Limits::default()
+    };
+    assert!(run(&src, &most).unwrap_err().message.contains("64 deep"));
+    let src = format!("#define F(x) x\n{}1{}", "F(".repeat(64), ")".repeat(64));
+    assert_eq!(text(&run(&src, &most).unwrap()), "1");
     // Within the limit it expands.
-    let src = format!("#define F(x) x\n{}1{}", "F(".repeat(50), ")".repeat(50));
+    let src = format!("#define F(x) x\n{}1{}", "F(".repeat(30), ")".repeat(30));
     assert_eq!(text(&run(&src, &Limits::default()).unwrap()), "1");
 }
 
