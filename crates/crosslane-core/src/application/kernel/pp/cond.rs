@@ -1,7 +1,7 @@
-//! Conditional inclusion (C++17 [cpp.cond]): the stack of open `#if` groups, which group of
+//! Conditional inclusion (C++17 \[cpp.cond\]): the stack of open `#if` groups, which group of
 //! each is kept, and the record of what each conditional took and skipped. A conditional inside
 //! a skipped group is tracked only for its nesting: its conditions are not evaluated
-//! ([cpp.cond]/6) and it is not recorded (its lines are inside the skipped range).
+//! (\[cpp.cond\]/6) and it is not recorded (its lines are inside the skipped range).
 
 use serde::Serialize;
 
@@ -82,7 +82,7 @@ impl Stack {
     }
 
     /// Applies a conditional directive `word` on source lines `first..=last` (`#` at `col`);
-    /// `eval` gives its condition, asked only when it decides something ([cpp.cond]/6).
+    /// `eval` gives its condition, asked only when it decides something (\[cpp.cond\]/6).
     ///
     /// # Errors
     /// An `#elif`/`#else`/`#endif` without `#if`, a branch after `#else`, or `eval`'s error.

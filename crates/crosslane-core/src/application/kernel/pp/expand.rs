@@ -1,9 +1,9 @@
-//! Macro replacement (C++17 [cpp.replace], [cpp.subst], [cpp.stringize], [cpp.concat],
-//! [cpp.rescan]; `__VA_OPT__` as C++20 [cpp.subst]/3 defines it). Rescanning follows Prosser's
+//! Macro replacement (C++17 \[cpp.replace\], \[cpp.subst\], \[cpp.stringize\], \[cpp.concat\],
+//! \[cpp.rescan\]; `__VA_OPT__` as C++20 \[cpp.subst\]/3 defines it). Rescanning follows Prosser's
 //! hide-set formulation: every token carries the set of macros whose expansion produced it, and a
-//! macro name in its own token's set is not replaced again ([cpp.rescan]/2). The expansion of a
+//! macro name in its own token's set is not replaced again (\[cpp.rescan\]/2). The expansion of a
 //! macro is pushed back in front of the input and rescanned from there, so the work is a loop,
-//! not a recursion over the input; only an argument's own expansion ([cpp.subst]/1) recurses, as
+//! not a recursion over the input; only an argument's own expansion (\[cpp.subst\]/1) recurses, as
 //! deep as macro calls nest inside arguments, bounded by the depth limit. Every token produced
 //! costs one unit of the token budget, and every expansion at least one.
 
@@ -29,7 +29,7 @@ pub(super) struct Macro {
 }
 
 impl Macro {
-    /// Whether two definitions are the same ([cpp.replace]/2: same parameters and the same
+    /// Whether two definitions are the same (\[cpp.replace\]/2: same parameters and the same
     /// replacement list, whitespace separations alike), so a redefinition needs no warning.
     pub fn same_as(&self, other: &Macro) -> bool {
         self.params == other.params
@@ -108,7 +108,7 @@ pub(super) struct Expander {
 pub(super) const ARG_NESTING_SHARE: u32 = 8;
 
 /// A piece of a replacement list being substituted: a token, or a placemarker (an empty
-/// argument or an empty `__VA_OPT__`, [cpp.concat]/2).
+/// argument or an empty `__VA_OPT__`, \[cpp.concat\]/2).
 enum Piece {
     Tok(PTok),
     Mark,
@@ -198,7 +198,7 @@ impl Expander {
         Ok(out)
     }
 
-    /// `__LINE__`, `__FILE__` ([cpp.predefined]/1) and the `_Pragma` operator ([cpp.pragma.op]),
+    /// `__LINE__`, `__FILE__` (\[cpp.predefined\]/1) and the `_Pragma` operator (\[cpp.pragma.op\]),
     /// or `None` when `name` is none of them.
     fn builtin(
         &mut self,
@@ -246,7 +246,7 @@ impl Expander {
     }
 
     /// The arguments of a call, after its `(`: split at commas outside parentheses
-    /// ([cpp.replace]/11; brackets and braces do not group), the variable ones kept together.
+    /// (\[cpp.replace\]/11; brackets and braces do not group), the variable ones kept together.
     fn collect_args(
         &mut self,
         s: &mut Stream,
@@ -304,7 +304,7 @@ impl Expander {
         Ok((args, rparen))
     }
 
-    /// The replacement list of `m` with its parameters substituted ([cpp.subst]), `#` and `##`
+    /// The replacement list of `m` with its parameters substituted (\[cpp.subst\]), `#` and `##`
     /// applied, every token given `hide` and the call's position.
     fn substitute(
         &mut self,
@@ -530,7 +530,7 @@ fn with(hide: &[u32], id: u32) -> Vec<u32> {
     h
 }
 
-/// The body of a string literal spelling `text`: `"` and `\` escaped ([cpp.stringize]/2).
+/// The body of a string literal spelling `text`: `"` and `\` escaped (\[cpp.stringize\]/2).
 fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -568,7 +568,7 @@ pub(super) fn spell_tok(t: &PTok) -> String {
     }
 }
 
-/// `l ## r`: the two spellings joined must read as one token ([cpp.concat]/3).
+/// `l ## r`: the two spellings joined must read as one token (\[cpp.concat\]/3).
 fn paste(l: &PTok, r: &PTok, site: &Token, name: &str) -> Result<PTok, KernelError> {
     let text = format!("{}{}", spell_tok(l), spell_tok(r));
     let bad = || {

@@ -1,9 +1,9 @@
 //! The controlling expression of `#if` / `#elif`: an integral constant expression evaluated in
 //! `intmax_t` / `uintmax_t` (64 bits here) after `defined` and macro replacement, every remaining
-//! identifier but `true` and `false` being 0 (C++17 [cpp.cond]/4–/9). Operators and their
-//! conversions are those of [expr]: an operand of an unsigned type makes the operation unsigned
-//! ([expr]/11 usual arithmetic conversions); signed overflow, division by zero and an
-//! out-of-range shift are undefined ([expr]/4, [expr.mul]/4, [expr.shift]/1) and stop the
+//! identifier but `true` and `false` being 0 (C++17 \[cpp.cond\]/4–/9). Operators and their
+//! conversions are those of \[expr\]: an operand of an unsigned type makes the operation unsigned
+//! (\[expr\]/11 usual arithmetic conversions); signed overflow, division by zero and an
+//! out-of-range shift are undefined (\[expr\]/4, \[expr.mul\]/4, \[expr.shift\]/1) and stop the
 //! directive with that reason unless the operand is not evaluated (`0 && 1/0`).
 
 use crate::kernel::lexer::Tok;
@@ -27,7 +27,7 @@ impl V {
     }
 }
 
-/// Binding power of a binary operator (higher binds tighter), [expr] precedence.
+/// Binding power of a binary operator (higher binds tighter), \[expr\] precedence.
 fn binding(p: &str) -> Option<u8> {
     Some(match p {
         "||" => 1,

@@ -1,6 +1,6 @@
-//! Translation phases 2 and 3 of C++17 [lex.phases] as far as the directives need them: a
-//! backslash before a new-line splices the two lines ([lex.phases]/1.2), and each line is either
-//! a directive line (its first character outside a comment is `#`, [cpp]/1) or a text line.
+//! Translation phases 2 and 3 of C++17 \[lex.phases\] as far as the directives need them: a
+//! backslash before a new-line splices the two lines (\[lex.phases\]/1.2), and each line is either
+//! a directive line (its first character outside a comment is `#`, \[cpp\]/1) or a text line.
 //! Every character of the spliced text keeps the line and column it had in the user's text, so
 //! that tokens report where the user wrote them.
 
@@ -15,7 +15,7 @@ pub(super) struct Spliced {
 }
 
 impl Spliced {
-    /// Splices `source` ([lex.phases]/1.2: a `\` directly before a new-line, or before `\r\n`).
+    /// Splices `source` (\[lex.phases\]/1.2: a `\` directly before a new-line, or before `\r\n`).
     pub fn new(source: &str) -> Self {
         let src: Vec<char> = source.chars().collect();
         let mut chars = Vec::with_capacity(src.len());
@@ -96,7 +96,7 @@ pub(super) struct Logical {
 }
 
 /// Splits the spliced text into logical lines. A directive whose block comment runs past a
-/// new-line continues to the end of the line where the comment ends ([lex.phases]/1.3: a
+/// new-line continues to the end of the line where the comment ends (\[lex.phases\]/1.3: a
 /// comment is one space before directives are read).
 pub(super) fn logical_lines(s: &Spliced) -> Vec<Logical> {
     let c = &s.chars;

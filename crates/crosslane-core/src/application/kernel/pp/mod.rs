@@ -1,8 +1,8 @@
-//! The preprocessor: C++17 [cpp] as `clang -E` applies it, run on the source before the parser.
+//! The preprocessor: C++17 \[cpp\] as `clang -E` applies it, run on the source before the parser.
 //!
-//! Phases: backslash line splicing and comments ([lex.phases]/1.2–1.3, `lines`); directive lines
-//! in order with the conditional-inclusion stack ([cpp.cond], `cond`), `#if` expressions in
-//! `intmax_t` (`expr`), `#define`/`#undef` taking effect from their line ([cpp.replace]),
+//! Phases: backslash line splicing and comments (\[lex.phases\]/1.2–1.3, `lines`); directive lines
+//! in order with the conditional-inclusion stack (\[cpp.cond\], `cond`), `#if` expressions in
+//! `intmax_t` (`expr`), `#define`/`#undef` taking effect from their line (\[cpp.replace\]),
 //! `#error`, `#warning`, `#line`, `#pragma` and `#include` (headers are not read: noted);
 //! then the text lines that survive are scanned by the lexer and their macros expanded with
 //! rescanning and hide sets (`expand`). Predefined macros per dialect and target are one table
@@ -449,7 +449,7 @@ fn diag(line: u32, col: u32, level: Level, message: String) -> KernelDiagnostic 
     KernelDiagnostic::new(Span { line, col }, level, message, "C++17 [cpp]")
 }
 
-/// Names defined without a `#define`: `__LINE__` and `__FILE__` ([cpp.predefined]/1).
+/// Names defined without a `#define`: `__LINE__` and `__FILE__` (\[cpp.predefined\]/1).
 fn builtin_name(name: &str) -> bool {
     matches!(name, "__LINE__" | "__FILE__")
 }
@@ -491,7 +491,7 @@ fn apply(ex: &mut Expander, e: &Event) {
     }
 }
 
-/// `#define` operands: `NAME body` or `NAME(params) body` ([cpp.replace]); `__VA_ARGS__` names
+/// `#define` operands: `NAME body` or `NAME(params) body` (\[cpp.replace\]); `__VA_ARGS__` names
 /// a trailing `...`, a GNU `args...` its own name.
 fn define(
     text: &str,
@@ -620,7 +620,7 @@ fn int_at(at: &PTok, value: u64) -> PTok {
 }
 
 /// `defined NAME`, `defined ( NAME )` and the feature tests replaced by their values
-/// ([cpp.cond]/1, /4).
+/// (\[cpp.cond\]/1, /4).
 fn resolve_defined(
     toks: Vec<PTok>,
     ex: &Expander,
@@ -726,7 +726,7 @@ fn resolve_defined(
     Ok(out)
 }
 
-/// The value of an `#if` / `#elif` expression ([cpp.cond]).
+/// The value of an `#if` / `#elif` expression (\[cpp.cond\]).
 fn if_expr(
     ex: &mut Expander,
     rest: &str,

@@ -17,7 +17,7 @@ pub const DEFAULT_CUDA_ARCH: &str = "sm_90";
 /// (`__HIPCC__`, `__HIP__`, `__HIP_PLATFORM_AMD__`, `__HIP_DEVICE_COMPILE__`) and clang's AMDGPU
 /// target (`__AMDGCN__`, `__AMDGCN_WAVEFRONT_SIZE__` and its older spelling
 /// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__`). Both compile C++17 by default
-/// (`__cplusplus` 201703L, [cpp.predefined]/1). Ascend C and MACA: their documents define none.
+/// (`__cplusplus` 201703L, \[cpp.predefined\]/1). Ascend C and MACA: their documents define none.
 ///
 /// # Errors
 /// A message naming the accepted forms when `arch` does not belong to the dialect.
