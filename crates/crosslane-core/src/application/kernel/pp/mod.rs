@@ -14,6 +14,12 @@
 //! parser keys names by position. The [`PpRecord`] says which branch each conditional took and
 //! which lines it skipped (the page greys them).
 //!
+//! Written here rather than taken from the `pp-rs` crate (naga's GLSL preprocessor): that one
+//! follows the GLSL ES rules — no variadic macros, `__VA_OPT__`, `__has_include` or `#warning`,
+//! `#if` arithmetic and literals of GLSL, GLSL's own token set (no `::`, C++ literal suffixes
+//! and digit separators) and its own location type — so it would need as much code around it as
+//! it saves, and every token would be lexed twice.
+//!
 //! Bounds: the tokens produced, every expansion counting at least one, stay within
 //! [`Limits::max_tokens`]; macro calls nested in arguments and `#if` expressions within
 //! [`Limits::max_depth`]; nothing recurses over the input's length.
