@@ -114,6 +114,12 @@ export interface Launch {
   threads_per_block?: number;
   /** Lanes per warp; default: the dialect's. */
   lanes?: number;
+  /** User macros in order: `"NAME"`, `"NAME=VALUE"`, `"-DNAME=VALUE"` or `"-UNAME"` (as
+   *  `crosslane run --define` / `--undefine`). */
+  defines?: string[];
+  /** The target of the predefined macros: CUDA `"sm_80"` (`__CUDA_ARCH__` 800; default sm_90),
+   *  HIP `"gfx942"` (`__gfx942__`, `__GFX9__`). */
+  arch?: string;
 }
 
 /** A kernel's trace (`crosslane run FILE --json`): the launch, every statement step with its

@@ -20,7 +20,7 @@
 use std::io::Read;
 
 use crosslane_core::kernel::host_launch::shared_cells;
-use crosslane_core::kernel::{parse, render_text, LaunchConfig};
+use crosslane_core::kernel::{parse, render_text, LaunchConfig, UserMacro};
 use crosslane_core::kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{permalink, Dialect};
@@ -73,6 +73,8 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
                 config.dialect = Some(Dialect::parse(d)?);
                 config.dialect_from = Some("the scenario".to_string());
             }
+            config.preprocess.defines = UserMacro::parse_list(&inputs.defines)
+                .map_err(|e| CliError::Usage(format!("run: the scenario's defines: {e}")))?;
             return run_kernel_file(args, source, config);
         }
         View::Sort { .. } => {
@@ -341,15 +343,32 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
             .insert(name.to_string(), fill.trim().to_string());
     }
     config.limits = limits(args, config.limits);
+    for d in &args.define {
+        config.preprocess.defines.push(UserMacro::Define(d.clone()));
+    }
+    for u in &args.undefine {
+        config
+            .preprocess
+            .defines
+            .push(UserMacro::Undefine(u.clone()));
+    }
+    if args.arch.is_some() {
+        config.preprocess.arch.clone_from(&args.arch);
+    }
+    if config.preprocess.file.is_none() && args.input != "-" && !args.input.starts_with("v1.") {
+        config.preprocess.file = Some(args.input.clone());
+    }
     Ok(())
 }
 
 /// `--trace none --json`: the launch, the outcome, the merged diagnostics (every one of the parse and the run, each distinct one once with its count), the device's
 /// `printf` lines, the statistics and each final buffer as the full trace writes it (its cells,
 /// and `"values"`: numbers in the element type, `null` where never written or undefined), and
-/// the buffers of structs put back together (`"structs"`, as the full trace's `memory.structs`).
+/// the buffers of structs put back together (`"structs"`, as the full trace's `memory.structs`);
+/// when the source has a preprocessor conditional, which branch each took and the lines skipped
+/// (`"preprocess"`, as the full trace's).
 fn quiet_json(t: &KernelTrace) -> serde_json::Value {
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "launch": t.launch,
         "outcome": t.outcome,
         "diagnostics": t.merged_diagnostics,
@@ -357,7 +376,13 @@ fn quiet_json(t: &KernelTrace) -> serde_json::Value {
         "buffers": t.memory.buffers,
         "structs": t.memory.structs(),
         "stats": t.stats,
-    })
+    });
+    if !t.preprocess.conditionals.is_empty() {
+        if let Some(o) = v.as_object_mut() {
+            o.insert("preprocess".into(), serde_json::json!(t.preprocess));
+        }
+    }
+    v
 }
 
 /// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /

@@ -44,6 +44,18 @@ pub struct RunArgs {
     /// Kernel only: lanes per warp (default: the dialect's).
     #[arg(long)]
     pub lanes: Option<usize>,
+    /// Kernel only: define a macro before the source, `NAME` (as 1), `NAME=VALUE` or
+    /// `NAME(a,b)=BODY` (repeatable; as `clang -D`, after the dialect's predefined macros).
+    #[arg(long = "define", short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Kernel only: undefine a macro, predefined or `--define`d (repeatable; applied after
+    /// every --define).
+    #[arg(long = "undefine", short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
+    /// Kernel only: the target the predefined macros describe: CUDA `sm_XY` (`__CUDA_ARCH__` =
+    /// XY0; default sm_90), HIP an AMD processor `gfxNNN` (`__gfxNNN__`, `__GFXN__`).
+    #[arg(long)]
+    pub arch: Option<String>,
     /// Kernel only: most units of work (one per statement of a warp and per expression node it
     /// evaluates); an endless loop stops here [default: 20000000].
     #[arg(long)]

@@ -318,3 +318,77 @@ fn trace_none_prints_the_outcome_diagnostics_buffers_and_stats() {
         "each distinct diagnostic once: {t}"
     );
 }
+
+/// The first buffer's values of a `--trace none --json` run.
+fn first_values(trace: &serde_json::Value) -> Vec<i64> {
+    trace["buffers"][0]["values"]
+        .as_array()
+        .expect("values")
+        .iter()
+        .map(|v| v.as_i64().expect("a number"))
+        .collect()
+}
+
+#[test]
+fn defines_switch_the_branch_a_conditional_takes() {
+    // `WIDE` defined: the #ifdef group (2) runs; not defined, or defined then undefined, the
+    // #else group (1); the record says which branch was taken.
+    let src = "__global__ void k(int *out) {\n#ifdef WIDE\n  out[threadIdx.x] = 2;\n#else\n  out[threadIdx.x] = 1;\n#endif\n}\n";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "-", "--json", "--trace", "none"];
+        args.extend_from_slice(extra);
+        json(&crosslane(&args, Some(src)))
+    };
+    let plain = run(&[]);
+    assert_eq!(first_values(&plain), vec![1; 32]);
+    assert_eq!(
+        plain["preprocess"]["skipped"],
+        serde_json::json!([{"first": 3, "last": 3}])
+    );
+    let wide = run(&["-D", "WIDE"]);
+    assert_eq!(first_values(&wide), vec![2; 32]);
+    assert_eq!(
+        wide["preprocess"]["conditionals"][0]["branches"][0]["taken"],
+        true
+    );
+    assert_eq!(
+        first_values(&run(&["--define", "WIDE", "-U", "WIDE"])),
+        vec![1; 32]
+    );
+    // A scenario keeps its defines (and so does its permalink).
+    let mut scenario = Scenario::new(View::Kernel {
+        source: src.to_string(),
+        blocks: 0,
+        threads_per_block: 0,
+        lanes: 0,
+        step: 0,
+    });
+    scenario.kernel_inputs.defines = "-DWIDE".into();
+    let from_scenario = json(&crosslane(
+        &["run", "-", "--json", "--trace", "none"],
+        Some(&scenario.to_json()),
+    ));
+    assert_eq!(first_values(&from_scenario), vec![2; 32]);
+}
+
+#[test]
+fn arch_and_error_directives() {
+    // sm_60: __CUDA_ARCH__ is 600, below 700, so the fallback (7) runs; by default (sm_90) the
+    // #if group (9).
+    let src = "__global__ void k(int *out) {\n#if __CUDA_ARCH__ >= 700\n  out[threadIdx.x] = 9;\n#else\n  out[threadIdx.x] = 7;\n#endif\n}\n";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "-", "--json", "--trace", "none"];
+        args.extend_from_slice(extra);
+        json(&crosslane(&args, Some(src)))
+    };
+    assert_eq!(first_values(&run(&[])), vec![9; 32]);
+    assert_eq!(first_values(&run(&["--arch", "sm_60"])), vec![7; 32]);
+    // #error stops the run at its line with its text.
+    let out = crosslane(
+        &["run", "-"],
+        Some("__global__ void k() {}\n#error unsupported target\n"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2:1: #error unsupported target"), "{err}");
+}

@@ -71,6 +71,10 @@ pub struct KernelInputs {
     /// The warp the lane table shows, `[block, warp]`; `None` = the warp of the step shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warp: Option<[usize; 2]>,
+    /// User macros as typed, `-DNAME[=VALUE] -UNAME` (a bare `NAME[=VALUE]` defines), read by
+    /// [`crate::kernel::UserMacro::parse_list`]; empty in links made before it existed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub defines: String,
 }
 
 impl KernelInputs {

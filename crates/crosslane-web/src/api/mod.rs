@@ -20,7 +20,7 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 
-use crosslane_core::kernel::{run_kernel as core_run_kernel, KernelTrace, LaunchConfig};
+use crosslane_core::kernel::{run_kernel as core_run_kernel, KernelTrace, LaunchConfig, UserMacro};
 use crosslane_core::network::report;
 use crosslane_core::reference::entries;
 use crosslane_core::scenario::Scenario;
@@ -101,6 +101,12 @@ pub struct Launch {
     pub threads_per_block: Option<usize>,
     /// Lanes per warp (default: the dialect's).
     pub lanes: Option<usize>,
+    /// User macros in order, each `NAME[=VALUE]` / `-DNAME[=VALUE]` (define) or `-UNAME`
+    /// (undefine), as `--define` / `--undefine` ([`crosslane_core::kernel::UserMacro`]).
+    #[serde(default)]
+    pub defines: Vec<String>,
+    /// The target the predefined macros describe: CUDA `sm_XY`, HIP `gfxNNN` (`--arch`).
+    pub arch: Option<String>,
 }
 
 impl Launch {
@@ -123,7 +129,15 @@ impl Launch {
 /// [`InputError`] on field `source` with `L:C: message` when the kernel does not parse or
 /// the launch is invalid. Faults while running are diagnostics in the trace, as in the CLI.
 pub fn kernel_trace(source: &str, launch: &Launch) -> Result<KernelTrace, InputError> {
-    core_run_kernel(source, launch.config()).map_err(|e| InputError::new("source", e.to_string()))
+    let mut config = launch.config();
+    for d in &launch.defines {
+        config
+            .preprocess
+            .defines
+            .extend(UserMacro::parse_list(d).map_err(|m| InputError::new("defines", m))?);
+    }
+    config.preprocess.arch.clone_from(&launch.arch);
+    core_run_kernel(source, config).map_err(|e| InputError::new("source", e.to_string()))
 }
 
 /// [`kernel_trace`] as the JSON `crosslane run FILE --json` prints.

@@ -41,7 +41,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use crosslane_core::kernel::{LaunchConfig, Limits, MAX_BLOCKS, MAX_THREADS_PER_BLOCK};
+use crosslane_core::kernel::{
+    LaunchConfig, Limits, PpOptions, UserMacro, MAX_BLOCKS, MAX_THREADS_PER_BLOCK,
+};
 use crosslane_core::scenario::{KernelInputs, View};
 use crosslane_core::Dialect;
 use wasm_bindgen::closure::Closure;
@@ -58,15 +60,6 @@ use crate::views::router;
 use crate::worker::client::{Client, Heard};
 use crate::worker::protocol::{At, Command, Edits, Frame, ParamField, Request};
 
-/// The page's default budgets: the core's defaults ([`Limits::default`]) with less work and
-/// memory, so that a run ends within seconds in a tab. Each can be raised in the budget fields.
-fn page_limits() -> Limits {
-    Limits {
-        max_work: 2_000_000,
-        max_memory: 128 << 20,
-        ..Limits::default()
-    }
-}
 /// Milliseconds after the last keystroke before the source is parsed (in the worker).
 const PARSE_DELAY_MS: i32 = 150;
 /// Line breaks from which an inserted text goes in with `setRangeText` rather than the browser's
@@ -97,6 +90,7 @@ const TEMPLATE: &str = r#"
         <div class="field"><label for="kernel-threads">threads per block</label><input id="kernel-threads" type="text" inputmode="numeric" placeholder="auto"></div>
         <div class="field"><label for="kernel-lanes">lanes per warp</label><input id="kernel-lanes" type="text" inputmode="numeric" placeholder="auto"></div>
         <div class="field"><label for="kernel-dialect">dialect</label><select id="kernel-dialect"></select></div>
+        <div class="field"><label for="kernel-defines">defines</label><input id="kernel-defines" type="text" spellcheck="false" placeholder="-DNAME=1 -UNAME" title="macros defined (-DNAME[=VALUE], or NAME[=VALUE]) and undefined (-UNAME) after the dialect's predefined ones, as clang -D/-U"></div>
       </div>
       <p id="kernel-dialect-from" class="hint"></p>
       <div id="kernel-args" class="kernel-fields" aria-label="kernel arguments"></div>
@@ -182,6 +176,8 @@ struct KernelView {
     /// Buffer lengths typed in the argument fields, by parameter name.
     lens: BTreeMap<String, usize>,
     budgets: Vec<HtmlInputElement>,
+    /// `#kernel-defines`: user macros as typed ([`UserMacro::parse_list`]).
+    defines: HtmlInputElement,
     geometry: Element,
     diagnostics: Element,
     slider: HtmlInputElement,
@@ -250,7 +246,7 @@ pub fn mount() -> Js<()> {
     kit::set_html(&section, &Html::from_static(TEMPLATE));
     set_data(&section, "state", "running")?;
     let view = build(&doc, section)?;
-    let defaults = page_limits();
+    let defaults = inputs::page_limits();
     for (input, value) in view.budgets.iter().zip([
         defaults.max_work,
         defaults.max_memory,
@@ -377,6 +373,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         args: BTreeMap::new(),
         lens: BTreeMap::new(),
         budgets,
+        defines: by_id(doc, "kernel-defines")?,
         geometry: by_id(doc, "kernel-geometry")?,
         diagnostics: by_id(doc, "kernel-diagnostics")?,
         slider: by_id(doc, "kernel-slider")?,
@@ -455,6 +452,7 @@ fn wire(state: &Shared) -> Js<()> {
             v.blocks.clone().into(),
             v.threads.clone().into(),
             v.lanes.clone().into(),
+            v.defines.clone().into(),
         ];
         launch.extend(v.budgets.iter().map(|b| EventTarget::from(b.clone())));
         (
@@ -887,36 +885,17 @@ fn register_hooks(state: &Shared) {
     });
 }
 
-/// A launch field: empty = not given; otherwise a whole number in `1..=max`.
-fn field_number(
-    input: &HtmlInputElement,
-    name: &'static str,
-    max: usize,
-) -> Result<Option<usize>, String> {
-    inputs::parse_count(
-        name,
-        &input.value(),
-        max as u64,
-        "leave it empty for the default",
-    )
-    .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
-}
-
-/// A budget field: empty = the page's default; otherwise a whole number of at least 1.
-fn field_budget(input: &HtmlInputElement, name: &'static str, default: u64) -> Result<u64, String> {
-    let empty = format!("leave it empty for the page's {default}");
-    inputs::parse_count(name, &input.value(), u64::MAX, &empty).map(|n| n.unwrap_or(default))
-}
-
 impl KernelView {
-    /// The budgets as the fields say (empty fields: [`page_limits`]).
+    /// The budgets as the fields say (empty fields: [`inputs::page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
-        let d = page_limits();
+        let d = inputs::page_limits();
         let get = |k: usize, default: u64| {
             let (_, name) = BUDGETS[k];
             self.budgets
                 .get(k)
-                .map_or(Ok(default), |i| field_budget(i, name, default))
+                .map_or(Ok(default), |i| {
+                    inputs::field_budget(&i.value(), name, default)
+                })
                 .map_err(|m| (k, m))
         };
         Ok(Limits {
@@ -932,11 +911,12 @@ impl KernelView {
     /// The launch as the fields say; an unparsable field is reported and the launch not made.
     fn config(&mut self) -> Option<LaunchConfig> {
         self.field_error = None;
-        let mut fields: Vec<HtmlInputElement> = [&self.blocks, &self.threads, &self.lanes]
-            .into_iter()
-            .chain(self.budgets.iter())
-            .cloned()
-            .collect();
+        let mut fields: Vec<HtmlInputElement> =
+            [&self.blocks, &self.threads, &self.lanes, &self.defines]
+                .into_iter()
+                .chain(self.budgets.iter())
+                .cloned()
+                .collect();
         fields.extend(self.len_inputs());
         for input in &fields {
             let _ = input.remove_attribute("aria-invalid");
@@ -949,10 +929,15 @@ impl KernelView {
         };
         let parsed = (|| {
             Ok::<_, (&'static str, String)>((
-                field_number(&self.blocks, "blocks", MAX_BLOCKS).map_err(|m| ("blocks", m))?,
-                field_number(&self.threads, "threads per block", MAX_THREADS_PER_BLOCK)
-                    .map_err(|m| ("threads", m))?,
-                field_number(&self.lanes, "lanes per warp", usize::MAX)
+                inputs::field_number(&self.blocks.value(), "blocks", MAX_BLOCKS)
+                    .map_err(|m| ("blocks", m))?,
+                inputs::field_number(
+                    &self.threads.value(),
+                    "threads per block",
+                    MAX_THREADS_PER_BLOCK,
+                )
+                .map_err(|m| ("threads", m))?,
+                inputs::field_number(&self.lanes.value(), "lanes per warp", usize::MAX)
                     .map_err(|m| ("lanes", m))?,
             ))
         })();
@@ -990,9 +975,21 @@ impl KernelView {
                 return None;
             }
         };
+        let defines = match UserMacro::parse_list(&self.defines.value()) {
+            Ok(d) => d,
+            Err(m) => {
+                mark(&self.defines);
+                self.field_error = Some(("defines", m));
+                return None;
+            }
+        };
         let entry = self.entry.value();
         let dialect = Dialect::parse(&self.dialect.value()).ok();
         Some(LaunchConfig {
+            preprocess: PpOptions {
+                defines,
+                ..PpOptions::default()
+            },
             entry: (!entry.is_empty()).then_some(entry),
             lanes,
             block_dim: threads.map(|t| [t, 1, 1]),
@@ -1152,6 +1149,7 @@ impl KernelView {
             edits: self.edits.clone(),
             budgets,
             warp: inputs::parse_warp(&warp).map(|(b, w)| [b, w]),
+            defines: self.defines.value().trim().to_string(),
         }
     }
 
@@ -1166,6 +1164,7 @@ impl KernelView {
             input.set_value(typed.map_or("", String::as_str));
         }
         self.warp_wanted = inputs.warp.map(|[b, w]| format!("{b}:{w}"));
+        self.defines.set_value(&inputs.defines);
         let dialect = inputs
             .dialect
             .as_deref()
@@ -1334,6 +1333,7 @@ impl KernelView {
         let mut marks = highlight::Marks::default();
         if let Some(f) = &self.frame {
             marks.current = f.current_line;
+            marks.skipped.clone_from(&f.skipped);
             marks.squiggles = f
                 .squiggles
                 .iter()

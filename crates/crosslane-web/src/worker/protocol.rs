@@ -179,6 +179,8 @@ pub struct Frame {
     pub params: Vec<ParamField>,
     /// `#kernel-dialect-from`: which dialect runs and why (the launch's `dialect_from`).
     pub dialect_line: String,
+    /// Source lines the preprocessor's conditionals skipped, `(first, last)`: greyed.
+    pub skipped: Vec<(u32, u32)>,
 }
 
 /// One parameter of the entry, as the page's argument fields need it.

@@ -395,6 +395,12 @@ impl Session {
     /// The diagnostics list (at most [`MAX_DIAGNOSTIC_ITEMS`] items, then "and N more") and the
     /// editor's squiggles (at most [`MAX_SQUIGGLES`]).
     fn diagnostics(&self, t: &KernelTrace, f: &mut Frame) {
+        f.skipped = t
+            .preprocess
+            .skipped
+            .iter()
+            .map(|r| (r.first, r.last))
+            .collect();
         let mut items = 0usize;
         let mut more = 0usize;
         for d in t.all_diagnostics() {

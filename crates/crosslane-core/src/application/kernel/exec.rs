@@ -87,6 +87,10 @@ pub struct LaunchConfig {
     pub shared_len: Option<usize>,
     /// The budgets: work, memory in bytes, nesting, tokens, code, diagnostics.
     pub limits: Limits,
+    /// The preprocessor's user defines and target ([`super::pp::PpOptions`]); the predefined
+    /// macros follow the dialect and lane count chosen here.
+    #[serde(skip_serializing_if = "super::pp::PpOptions::is_empty")]
+    pub preprocess: super::pp::PpOptions,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -157,6 +161,7 @@ impl Executor {
             config.entry = Some(instance);
         }
         let program = parsed.program;
+        let preprocess = parsed.preprocess;
         let mut parsed_diags = parsed.diagnostics;
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
@@ -397,6 +402,7 @@ impl Executor {
             printf: Vec::new(),
             names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
             reasons: Default::default(),
+            preprocess,
         };
         let typed = Lowering {
             slots: &compiler.slots,

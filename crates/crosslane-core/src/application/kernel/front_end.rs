@@ -4,7 +4,7 @@
 //! imports the engine.
 
 use super::exec::{Executor, LaunchConfig};
-use super::parser::parse_with_entry;
+use super::parser::parse_preprocessed;
 use super::KernelError;
 
 impl Executor {
@@ -22,7 +22,20 @@ impl Executor {
         if super::wgsl::is_wgsl(source) {
             return super::wgsl::executor(source, config);
         }
-        let parsed = parse_with_entry(source, &config.limits, config.entry.as_deref())?;
+        // The preprocessor's predefined macros follow the dialect and lane count the launch
+        // will have (the same defaults `from_parsed` applies).
+        let dialect = config
+            .dialect
+            .unwrap_or_else(|| super::dialect_guess::infer_dialect(source).0);
+        let lanes = config.lanes.unwrap_or_else(|| dialect.default_lanes());
+        let parsed = parse_preprocessed(
+            source,
+            &config.limits,
+            config.entry.as_deref(),
+            dialect,
+            lanes,
+            &config.preprocess,
+        )?;
         Self::from_parsed(source, parsed, config)
     }
 }

@@ -66,7 +66,7 @@ pub struct Comment {
 const PUNCTS: &[&str] = &[
     "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=",
     "-=", "*=", "/=", "%=", "&=", "|=", "^=", "::", "..", "(", ")", "{", "}", "[", "]", ";", ",",
-    ".", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "=", "<", ">",
+    ".", "?", ":", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "=", "<", ">", "##", "#",
 ];
 
 /// The scanned source: tokens (ending in [`Tok::Eof`]) and comments.
@@ -95,11 +95,25 @@ pub fn lex(source: &str) -> Result<Lexed, KernelError> {
 /// # Errors
 /// As [`lex`], and past `max_tokens` tokens.
 pub fn lex_with(source: &str, max_tokens: u64) -> Result<Lexed, KernelError> {
+    lex_inner(source, max_tokens, true)
+}
+
+/// Scans a piece of a line (a directive's operands, a macro body, two spellings pasted by
+/// `##`): a `#` is a token (the stringizing operator), never the start of a directive.
+///
+/// # Errors
+/// As [`lex_with`].
+pub(crate) fn lex_fragment(source: &str, max_tokens: u64) -> Result<Lexed, KernelError> {
+    lex_inner(source, max_tokens, false)
+}
+
+/// The scanner; `directives` says whether a `#` first on a line starts a directive line.
+fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, KernelError> {
     let chars: Vec<char> = source.chars().collect();
     let mut out = Lexed::default();
     let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
     let at = |k: usize| chars.get(k).copied().unwrap_or('\0');
-    let mut line_start = true;
+    let mut line_start = directives;
     while i < chars.len() {
         let c = chars[i];
         let (tline, tcol) = (line, col);
@@ -125,7 +139,7 @@ pub fn lex_with(source: &str, max_tokens: u64) -> Result<Lexed, KernelError> {
             }
         };
         if c == '\n' {
-            line_start = true;
+            line_start = directives;
             advance(1, &mut i, &mut line, &mut col);
             continue;
         }

@@ -40,6 +40,7 @@ pub mod lexer;
 mod machine;
 pub mod memory;
 pub mod parser;
+pub mod pp;
 pub mod printf;
 pub mod replay;
 pub mod report;
@@ -59,7 +60,8 @@ pub use exec::{
 };
 pub use lane_row::{LaneRow, ReasonTable};
 pub use memory::{Buffer, Memory, Space};
-pub use parser::{list_kernels, parse, parse_with, parse_with_entry, Parsed};
+pub use parser::{list_kernels, parse, parse_preprocessed, parse_with, parse_with_entry, Parsed};
+pub use pp::{PpOptions, PpRecord, UserMacro};
 pub use replay::{Replay, StepState};
 pub use report::render_text;
 pub use trace::{

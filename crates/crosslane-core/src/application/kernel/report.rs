@@ -43,6 +43,23 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         l.grid_dim[1],
         l.grid_dim[2]
     );
+    // Which branch each preprocessor conditional took, and the lines it skipped.
+    for c in &t.preprocess.conditionals {
+        let branches: Vec<String> = c
+            .branches
+            .iter()
+            .map(|b| {
+                let what = match (b.taken, b.skipped) {
+                    (true, _) => "taken".to_string(),
+                    (false, Some(r)) if r.first == r.last => format!("skipped line {}", r.first),
+                    (false, Some(r)) => format!("skipped lines {}-{}", r.first, r.last),
+                    (false, None) => "not taken".to_string(),
+                };
+                format!("{}: {} ({what})", b.line, b.directive)
+            })
+            .collect();
+        let _ = writeln!(out, "preprocessor: {}", branches.join("; "));
+    }
     // Every diagnostic of the parse, the launch and the run, merged across lanes, warps and
     // steps: the same list as the JSON's top-level `diagnostics`, in either trace mode.
     for d in &t.merged_diagnostics {

@@ -309,6 +309,9 @@ pub struct KernelTrace {
     pub names: Vec<String>,
     /// The reasons the steps' undefined lanes point at.
     pub reasons: ReasonTable,
+    /// Which branch each preprocessor conditional took and which lines it skipped (in the
+    /// JSON as `"preprocess"` when the source has a conditional).
+    pub preprocess: super::pp::PpRecord,
 }
 
 impl KernelStep {
@@ -358,7 +361,7 @@ impl Serialize for StepsJson<'_> {
 
 impl Serialize for KernelTrace {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
-        let mut st = ser.serialize_struct("KernelTrace", 9)?;
+        let mut st = ser.serialize_struct("KernelTrace", 10)?;
         st.serialize_field("launch", &self.launch)?;
         st.serialize_field("steps", &StepsJson(self))?;
         st.serialize_field("outcome", &self.outcome)?;
@@ -368,6 +371,11 @@ impl Serialize for KernelTrace {
         st.serialize_field("warps", &self.warps)?;
         st.serialize_field("stats", &self.stats)?;
         st.serialize_field("printf", &self.printf)?;
+        if self.preprocess.conditionals.is_empty() {
+            st.skip_field("preprocess")?;
+        } else {
+            st.serialize_field("preprocess", &self.preprocess)?;
+        }
         st.end()
     }
 }

@@ -17,6 +17,9 @@ pub struct Marks {
     pub current: Option<u32>,
     /// Wavy underlines: line, column (1-based), class (`error`, `warning`, `info`), message.
     pub squiggles: Vec<(u32, u32, &'static str, String)>,
+    /// Lines a preprocessor conditional skipped, `(first, last)` (1-based): greyed, as an
+    /// editor shows inactive code.
+    pub skipped: Vec<(u32, u32)>,
 }
 
 /// Token classes; the CSS colours `.tk-<class>`.
@@ -299,6 +302,13 @@ pub fn render(source: &str, marks: &Marks) -> (Html, Html) {
             more_on_line[k] += 1;
         }
     }
+    // Skipped lines as one flag per line, so the work stays linear in lines plus ranges.
+    let mut skipped = vec![false; lines.len()];
+    for &(first, last) in &marks.skipped {
+        let from = (first as usize).saturating_sub(1).min(lines.len());
+        let to = (last as usize).min(lines.len()).max(from);
+        skipped[from..to].iter_mut().for_each(|s| *s = true);
+    }
     for (k, mut runs) in lines.into_iter().enumerate() {
         let n = k as u32 + 1;
         // A line of thousands of tokens (a pasted 10^5-term chain) is shown as plain text: one
@@ -348,7 +358,15 @@ pub fn render(source: &str, marks: &Marks) -> (Html, Html) {
         }
         let current = marks.current == Some(n);
         code.el("span")
-            .attr("class", if current { "cl current" } else { "cl" })
+            .attr(
+                "class",
+                match (current, skipped[k]) {
+                    (true, true) => "cl current skipped",
+                    (true, false) => "cl current",
+                    (false, true) => "cl skipped",
+                    (false, false) => "cl",
+                },
+            )
             .attr("data-line", n)
             .with(|h| {
                 for (i, (class, text)) in runs.iter().enumerate() {

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use crosslane_core::kernel::Limits;
 use crosslane_core::Dialect;
 
 use crate::kit::Html;
@@ -150,6 +151,34 @@ pub fn parse_len(name: &str, text: &str) -> Result<Option<usize>, String> {
         "leave it empty for one cell per thread",
     )
     .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
+/// A budget field's text: empty = the page's `default`; otherwise a whole number of at least 1.
+///
+/// # Errors
+/// The message for a text that is not such a number.
+pub fn field_budget(text: &str, name: &'static str, default: u64) -> Result<u64, String> {
+    let empty = format!("leave it empty for the page's {default}");
+    parse_count(name, text, u64::MAX, &empty).map(|n| n.unwrap_or(default))
+}
+
+/// A launch field's text: empty = not given; otherwise a whole number in `1..=max`.
+///
+/// # Errors
+/// The message for a text that is not such a number.
+pub fn field_number(text: &str, name: &'static str, max: usize) -> Result<Option<usize>, String> {
+    parse_count(name, text, max as u64, "leave it empty for the default")
+        .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
+/// The page's default budgets: the core's defaults ([`Limits::default`]) with less work and
+/// memory, so that a run ends within seconds in a tab. Each can be raised in the budget fields.
+pub fn page_limits() -> Limits {
+    Limits {
+        max_work: 2_000_000,
+        max_memory: 128 << 20,
+        ..Limits::default()
+    }
 }
 
 #[cfg(test)]

@@ -28,7 +28,6 @@ mod expr;
 mod host;
 mod items;
 mod lambda;
-mod macros;
 mod scopes;
 mod stmt;
 mod structs;
@@ -40,11 +39,11 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::budget::{Limits, DEPTH_CEILING};
-use super::lexer::{lex_with, Comment, Tok, Token};
+use super::lexer::{Comment, Tok, Token};
+use super::pp::{preprocess, PpOptions, PpRecord};
 use super::types::{BinOp, Ty, UnOp, ValTy};
 use super::{KernelDiagnostic, KernelError};
 use crate::result::Level;
-use macros::expand_macros;
 use types::{cuda_vector, maca_vector, QUALIFIERS, TYPE_WORDS};
 
 /// A parsed source: the program and the diagnostics found while parsing.
@@ -56,6 +55,8 @@ pub struct Parsed {
     pub diagnostics: Vec<KernelDiagnostic>,
     /// The instantiation an entry template-id named (`reduce4<int,128>`), when one was asked.
     pub entry: Option<String>,
+    /// Which branch each preprocessor conditional took and which lines it skipped.
+    pub preprocess: PpRecord,
 }
 
 use serde::Serialize;
@@ -87,47 +88,41 @@ pub fn parse_with_entry(
     limits: &Limits,
     entry: Option<&str>,
 ) -> Result<Parsed, KernelError> {
-    let lexed = lex_with(source, limits.max_tokens)?;
-    let mut macro_diags = Vec::new();
-    let tokens = expand_macros(
-        &lexed.tokens,
-        &lexed.directives,
-        &mut macro_diags,
-        limits.max_tokens,
-    )?;
-    let tokens = scopes::flatten_scopes(tokens, &mut macro_diags);
-    let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
+    let (dialect, _) = super::dialect_guess::infer_dialect(source);
+    parse_preprocessed(
+        source,
+        limits,
+        entry,
+        dialect,
+        dialect.default_lanes(),
+        &PpOptions::default(),
+    )
+}
+
+/// As [`parse_with_entry`], preprocessing for `dialect` on `lanes`-wide warps with `pp`'s user
+/// defines and target ([`super::pp::preprocess`]).
+///
+/// # Errors
+/// As [`parse`], and the preprocessor's ([`super::pp::preprocess`]: `#error`, a malformed
+/// directive, an `--arch` the dialect does not take).
+pub fn parse_preprocessed(
+    source: &str,
+    limits: &Limits,
+    entry: Option<&str>,
+    dialect: crate::Dialect,
+    lanes: usize,
+    pp: &PpOptions,
+) -> Result<Parsed, KernelError> {
+    let pre = preprocess(source, dialect, lanes, pp, limits)?;
+    let mut macro_diags = pre.diagnostics;
+    let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
+    let comments = pre.comments;
+    let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
-    for (line, text) in &lexed.directives {
-        let word = text
-            .trim_start()
-            .trim_start_matches('#')
-            .split_whitespace()
-            .next()
-            .unwrap_or("");
-        let message = match word {
-            // Macros are expanded; `#pragma unroll` changes no result.
-            "define" | "pragma" => continue,
-            "include" => format!(
-                "{} skipped: headers are not read (the vendors' builtins are known by name)",
-                text.trim()
-            ),
-            _ => format!("preprocessor line skipped: {}", text.trim()),
-        };
-        p.diags.push(KernelDiagnostic::new(
-            Span {
-                line: *line,
-                col: 1,
-            },
-            Level::Info,
-            message,
-            "",
-        ));
-    }
     let mut program = p
         .program()
-        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
     p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
     let entry = match entry.filter(|e| e.contains('<')) {
@@ -135,13 +130,14 @@ pub fn parse_with_entry(
         None => None,
     };
     p.instantiate_pending(&mut program.functions)
-        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &lexed.comments))?;
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     Ok(Parsed {
         program,
         diagnostics: p.diags,
         entry,
+        preprocess: pre.record,
     })
 }
 

@@ -146,6 +146,8 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             diagnostics,
             // The entry point is chosen by name (`--entry`); no template instantiation.
             entry: None,
+            // WGSL has no preprocessor.
+            preprocess: Default::default(),
         },
         entry: lowered.entry,
         workgroup_size: lowered.workgroup_size,
