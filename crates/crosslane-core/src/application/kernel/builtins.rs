@@ -59,6 +59,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
         | "__uint_as_float" => Builtin::Math,
         n if LANE_MATH.contains(&n) => Builtin::Math,
+        n if super::mathlib::is_math(n) => Builtin::Math,
         _ => return None,
     })
 }
@@ -93,6 +94,10 @@ pub const LANE_MATH: &[&str] = &[
 /// # Errors
 /// As [`math`]; a conversion that overflows its type.
 pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
+    // The math library (CUDA Math API) first: it carries the accuracy notes.
+    if let Some(r) = super::mathlib::call(name, args) {
+        return r.map(|c| c.value);
+    }
     if !LANE_MATH.contains(&name) {
         return math(name, args);
     }
@@ -218,7 +223,7 @@ pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
         "abs" => {
             need(1)?;
             match &args[0] {
-                KVal::Float { ty, x } => Ok(KVal::float(*ty, x.abs())),
+                KVal::Float { ty, x, approx } => Ok(KVal::approx_float(*ty, x.abs(), *approx)),
                 v => {
                     let n = v.as_int().ok_or("`abs` needs a number")?;
                     let ty = v.val_ty().scalar.promote();

@@ -37,6 +37,7 @@ pub mod lane_val;
 pub mod legacy;
 pub mod lexer;
 mod machine;
+pub mod mathlib;
 pub mod memory;
 pub mod parser;
 pub mod printf;

@@ -4,6 +4,7 @@ use super::*;
 use crate::kernel::ast::*;
 use crate::kernel::builtins::{self, builtin, call_op, find_kernel_op, Builtin};
 use crate::kernel::exec::Executor;
+use crate::kernel::mathlib;
 use crate::kernel::trace::{LaneVal, Undef};
 use crate::kernel::types::{KVal, Scalar};
 use crate::lanes::LaneMask;
@@ -53,6 +54,9 @@ impl Executor {
                 return out;
             }
             Some(Builtin::Atomic) => return self.atomic(w, e, name, args, mask, cx),
+            Some(Builtin::Math) if mathlib::out_params(name).is_some() => {
+                return self.math_out(w, e, name, args, mask, cx);
+            }
             Some(Builtin::Math) => {
                 let vals: Vec<Vec<LaneVal>> =
                     args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
@@ -163,6 +167,100 @@ impl Executor {
                 .get(l)
                 .cloned()
                 .unwrap_or_else(|| Err(Undef::idle()));
+        }
+        out
+    }
+
+    /// A math function that stores through pointer arguments (`sincosf(x, &s, &c)`,
+    /// `frexpf(x, &e)`): the other arguments are evaluated, each pointer argument is a place
+    /// (`&v` of a variable, or a pointer into memory), and every active lane stores its
+    /// results there, converted to the place's type as an assignment converts.
+    fn math_out(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let outs = mathlib::out_params(name).unwrap_or(&[]);
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let mut vals: Vec<Vec<LaneVal>> = Vec::with_capacity(args.len());
+        let mut places: Vec<Option<Vec<Result<Place, Undef>>>> = Vec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            if !outs.contains(&k) {
+                vals.push(self.eval(w, a, mask, cx));
+                places.push(None);
+                continue;
+            }
+            vals.push(vec![Ok(KVal::int(Scalar::I32, 0)); lanes]);
+            let p = match &a.kind {
+                ExprKind::AddrOf(inner) => self.place(w, inner, mask, cx),
+                _ => {
+                    let ptrs = self.eval(w, a, mask, cx);
+                    ptrs.into_iter()
+                        .map(|p| {
+                            let p = p?;
+                            self.address(&p, &KVal::int(Scalar::I32, 0))
+                                .map(|(buf, off)| Place::Mem(buf, off))
+                                .map_err(|m| Undef::at(a.span, m))
+                        })
+                        .collect()
+                }
+            };
+            places.push(Some(p));
+        }
+        if let Some(&k) = outs.iter().find(|&&k| k >= args.len()) {
+            let m = format!("`{name}` takes a pointer as argument {}", k + 1);
+            cx.note(Level::Error, e.span, m.clone(), "", None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        }
+        for l in mask.iter().filter(|&l| l < lanes) {
+            let lane_args: Result<Vec<KVal>, Undef> = vals.iter().map(|v| v[l].clone()).collect();
+            let r = lane_args.and_then(|a| match mathlib::call(name, &a) {
+                Some(Ok(c)) => Ok(c),
+                Some(Err(m)) => Err(Undef::at(e.span, m)),
+                None => Err(Undef::at(
+                    e.span,
+                    format!("`{name}` is not a math function"),
+                )),
+            });
+            match r {
+                Ok(c) => {
+                    for (k, v) in c.stores {
+                        let place = places
+                            .get(k)
+                            .and_then(Option::as_ref)
+                            .and_then(|p| p.get(l).cloned());
+                        match place {
+                            Some(Ok(p)) => {
+                                // A failed store notes its own reason.
+                                let _ = self.write_place(w, p, l, Ok(v), e.span, cx);
+                            }
+                            Some(Err(u)) => {
+                                cx.note(
+                                    Level::Warning,
+                                    e.span,
+                                    format!("`{name}`: {}", u.why),
+                                    "",
+                                    Some(l),
+                                );
+                            }
+                            None => {}
+                        }
+                    }
+                    out[l] = Ok(c.value);
+                }
+                Err(u) => {
+                    cx.note(Level::Warning, e.span, u.why.clone(), "", Some(l));
+                    out[l] = Err(u);
+                }
+            }
         }
         out
     }
