@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::kernel::ast::*;
-use crate::kernel::builtins::{self, builtin, call_op, find_kernel_op, Builtin};
+use crate::kernel::builtins::{self, arg_slots, builtin, call_op, find_kernel_op, Builtin, Slot};
 use crate::kernel::exec::Executor;
 use crate::kernel::mathlib;
 use crate::kernel::trace::{LaneVal, Undef};
@@ -157,6 +157,7 @@ impl Executor {
                 }
             }
         }
+        carry_notes(spec, &vals, mask, &mut outcome);
         for (level, message, rule) in outcome.diagnostics {
             cx.note(level, e.span, message, &rule, None);
         }
@@ -263,5 +264,48 @@ impl Executor {
             }
         }
         out
+    }
+}
+
+/// A cross-lane operation moves values: a result read from one lane keeps the accuracy note
+/// that lane's operand carried (a shuffle of `expf`'s value is still `expf`'s value); a
+/// result computed from several lanes (a reduction) takes the widest note among the active
+/// lanes' operands ([`mathlib`]).
+fn carry_notes(
+    spec: &crate::op::OpSpec,
+    vals: &[Vec<LaneVal>],
+    mask: LaneMask,
+    outcome: &mut builtins::CallOutcome,
+) {
+    let Some(src) = arg_slots(spec, vals.len())
+        .iter()
+        .position(|s| *s == Slot::Operand)
+        .and_then(|k| vals.get(k))
+    else {
+        return;
+    };
+    let note_of = |j: usize| {
+        src.get(j)
+            .and_then(|v| v.as_ref().ok())
+            .and_then(KVal::approx)
+    };
+    let widest = mask
+        .iter()
+        .filter_map(note_of)
+        .reduce(mathlib::Approx::wider);
+    if widest.is_none() || outcome.steps.len() != 1 {
+        return;
+    }
+    let Some(step) = outcome.steps.first() else {
+        return;
+    };
+    for (l, r) in step.results.iter().enumerate() {
+        let note = match r.from {
+            Some(j) => note_of(j),
+            None => widest,
+        };
+        if let (Some(n), Some(Ok(v))) = (note, outcome.values.get_mut(l)) {
+            *v = v.clone().with_approx(Some(n));
+        }
     }
 }
