@@ -251,6 +251,9 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         }
     }
     apply_launch_flags(args, &mut config)?;
+    if args.use_fast_math {
+        config.use_fast_math = true;
+    }
     if let Some(bytes) = args.shared_bytes {
         let parsed = parse(source)
             .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;

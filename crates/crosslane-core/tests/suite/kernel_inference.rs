@@ -146,3 +146,61 @@ fn a_softmax_lane_says_its_bound_in_the_json() {
         "{text}"
     );
 }
+
+#[test]
+fn fast_math_runs_expf_as_its_intrinsic_and_says_so() {
+    let src = std::fs::read_to_string(dir().join("warp_softmax.cu")).expect("kernel source");
+    let config = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        use_fast_math: true,
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(&src, config).expect("runs");
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.message.starts_with("fast math (--use_fast_math)")));
+    let out = t.buffer("out").expect("out");
+    // Row 0's largest gap x - max is -3.5: __expf's bound there is 2 + floor(1.173 * 3.5) = 6
+    // ulp (CUDA C++ Programming Guide, Intrinsic Functions), and the row sum spreads it.
+    let note = out[0].as_ref().and_then(KVal::approx).expect("a note");
+    assert_eq!((note.name(), note.ulp()), ("__expf", Some(6)));
+}
+
+#[test]
+fn out_parameters_constants_and_integer_intrinsics_in_a_kernel() {
+    // Values by hand: sincosf(0) = (0, 1); frexpf(12) = 0.75 * 2^4; FLT_MAX is
+    // (2 - 2^-23) * 2^127; __umulhi(0x80000000, 6) = 3; __fadd_rz(1, 2^-30) = 1.
+    let src = "\
+__global__ void k(float* f, int* n) {
+  float s, c;
+  sincosf(0.0f, &s, &c);
+  int e;
+  float m = frexpf(12.0f, &e);
+  f[0] = s; f[1] = c; f[2] = m; f[3] = FLT_MAX; f[4] = __fadd_rz(1.0f, 9.3132257e-10f);
+  n[0] = e; n[1] = __umulhi(0x80000000u, 6u); n[2] = isnan(NAN);
+}";
+    let config = LaunchConfig {
+        block_dim: Some([1, 1, 1]),
+        buffer_len: [("f".to_string(), 5), ("n".to_string(), 3)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("runs");
+    let f: Vec<Option<f64>> = t
+        .buffer("f")
+        .expect("f")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    let flt_max = (2.0 - 2f64.powi(-23)) * 2f64.powi(127);
+    assert_eq!(
+        f,
+        vec![Some(0.0), Some(1.0), Some(0.75), Some(flt_max), Some(1.0)]
+    );
+    let n: Vec<Option<i128>> = t
+        .buffer("n")
+        .expect("n")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    assert_eq!(n, vec![Some(4), Some(3), Some(1)]);
+}

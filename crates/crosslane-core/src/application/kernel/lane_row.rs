@@ -246,6 +246,7 @@ mod tests {
                 items: vec![KVal::Float {
                     ty: Scalar::F32,
                     x: 1.5,
+                    approx: None,
                 }],
             }),
             Err(undef("`x` is not declared yet", 0)),

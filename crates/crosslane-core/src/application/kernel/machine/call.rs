@@ -63,8 +63,21 @@ impl Executor {
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let lane_args: Result<Vec<KVal>, Undef> =
                         vals.iter().map(|v| v[l].clone()).collect();
+                    let fast = self.config.use_fast_math;
+                    let name = if fast {
+                        mathlib::fast_math_name(name)
+                    } else {
+                        name
+                    };
                     out[l] = lane_args.and_then(|a| {
-                        builtins::math_lane(name, &a, l).map_err(|m| {
+                        let a = if fast { mathlib::flush_args(a) } else { a };
+                        let r = builtins::math_lane(name, &a, l);
+                        let r = if fast {
+                            r.map(mathlib::flush_denormal)
+                        } else {
+                            r
+                        };
+                        r.map_err(|m| {
                             cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
                             Undef::at(e.span, m)
                         })

@@ -242,3 +242,48 @@ pub fn note_lines<'a>(
         .map(|(note, idx)| format!("≈ {what} {}: {note}", crate::lanes::list_lanes(&idx)))
         .collect()
 }
+
+/// What `--use-fast-math` changes, as the trace states it at launch.
+pub const FAST_MATH_NOTE: &str = "fast math (--use_fast_math): expf, exp10f, logf, log2f, log10f, sinf, cosf, tanf and powf run as their intrinsics (__expf, …) with those bounds, and the arguments and results of math functions have denormals flushed to zero (-ftz=true); float division, sqrtf and arithmetic are not changed here (nvcc also sets -prec-div=false, -prec-sqrt=false)";
+
+/// The function nvcc's `--use_fast_math` calls for `name`: the intrinsic of the single-
+/// precision functions CUDA C++ Programming Guide, "Intrinsic Functions" lists ("the
+/// `-use_fast_math` compiler option … forces each function in Table … to compile to its
+/// intrinsic counterpart"); every other name unchanged.
+pub fn fast_math_name(name: &str) -> &str {
+    match name {
+        "expf" => "__expf",
+        "exp10f" => "__exp10f",
+        "logf" => "__logf",
+        "log2f" => "__log2f",
+        "log10f" => "__log10f",
+        "sinf" => "__sinf",
+        "cosf" => "__cosf",
+        "tanf" => "__tanf",
+        "powf" => "__powf",
+        other => other,
+    }
+}
+
+/// A `float` with a denormal magnitude becomes a zero of its sign (`-ftz=true`: PTX ISA,
+/// "`.ftz`: subnormal inputs and results are flushed to sign-preserving zero"); other values
+/// are returned as they are.
+pub fn flush_denormal(v: KVal) -> KVal {
+    match v {
+        KVal::Float {
+            ty: Scalar::F32,
+            x,
+            approx,
+        } if x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) => KVal::Float {
+            ty: Scalar::F32,
+            x: 0.0f64.copysign(x),
+            approx,
+        },
+        other => other,
+    }
+}
+
+/// [`flush_denormal`] on every argument.
+pub fn flush_args(args: Vec<KVal>) -> Vec<KVal> {
+    args.into_iter().map(flush_denormal).collect()
+}
