@@ -345,7 +345,7 @@ impl Executor {
                 f.span,
                 Level::Info,
                 super::mathlib::FAST_MATH_NOTE,
-                super::mathlib::intrinsics::SRC_INTR,
+                super::mathlib::SRC_INTR,
             ));
             if let Some(d) = diagnostics.last() {
                 diag_log.admit(d);

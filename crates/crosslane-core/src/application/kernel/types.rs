@@ -11,7 +11,7 @@
 use half::{bf16, f16};
 use serde::Serialize;
 
-use super::mathlib::Approx;
+use super::accuracy::Approx;
 use crate::result::Level;
 use crate::value::{Value, ValueType};
 

@@ -305,7 +305,7 @@ fn carry_notes(
     let widest = mask
         .iter()
         .filter_map(note_of)
-        .reduce(mathlib::Approx::wider);
+        .reduce(crate::kernel::accuracy::Approx::wider);
     if widest.is_none() || outcome.steps.len() != 1 {
         return;
     }

@@ -3,19 +3,14 @@
 //! nearest even, `_rz` toward zero, `_ru` up, `_rd` down), computed exactly here, and the fast
 //! approximations (`__expf`, `__logf`, `__sinf`, `__fdividef`, …), which give the correctly
 //! rounded value of the function they approximate with the error bound CUDA C++ Programming
-//! Guide, "Mathematical Functions", "Intrinsic Functions" states for them ([`SRC_INTR`]).
+//! Guide, "Mathematical Functions", "Intrinsic Functions" states for them ([`super::SRC_INTR`]).
 //!
 //! A directed rounding is exact: the result rounded to nearest and the sign of the rounding
 //! error (an error-free transformation: TwoSum for a sum, an `fma` residual for a product,
 //! quotient or square root) say which neighbour the mode takes.
 
-use super::table::{SRC_F32, SRC_F64};
-use super::{args_note, num, Approx, Bound};
+use super::{args_note, num, Approx, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR};
 use crate::kernel::types::{KVal, Scalar};
-
-/// The intrinsics table.
-pub const SRC_INTR: &str =
-    "CUDA C++ Programming Guide, Mathematical Functions, Intrinsic Functions";
 
 /// The names notes can carry besides the rows of [`super::table::ROWS`], with their sources.
 pub const NOTES: &[(&str, &str)] = &[
@@ -43,7 +38,7 @@ pub fn note_name(k: u16) -> (&'static str, &'static str) {
 fn note(name: &str, bound: Bound) -> Option<Approx> {
     let k = NOTES.iter().position(|(n, _)| *n == name)?;
     Some(Approx {
-        function: u16::try_from(k).ok()? + super::table::INTRINSIC_NOTES,
+        function: u16::try_from(k).ok()? + INTRINSIC_NOTES,
         bound,
     })
 }

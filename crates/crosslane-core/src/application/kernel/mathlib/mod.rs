@@ -30,79 +30,46 @@ pub mod table;
 
 use serde::Serialize;
 
+pub use super::accuracy::{Approx, Bound};
 use super::types::{KVal, Scalar};
 
 pub use constants::constant;
 
-/// How far the device's result may be from the emulator's value, as the vendor states it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Bound {
-    /// At most this many units in the last place of the result.
-    Ulp(u32),
-    /// At most `2^e` absolute error (`__sinf` on [-π, π]: `2^-21.41`).
-    AbsPow2(f32),
-    /// The vendor states no bound for this argument (`__sinf` outside [-π, π], "larger
-    /// otherwise"; a function "derived from its implementation").
-    Unstated,
-}
+/// The single-precision table.
+pub const SRC_F32: &str =
+    "CUDA C++ Programming Guide, Mathematical Functions, Single-Precision Floating-Point Functions";
+/// The double-precision table.
+pub const SRC_F64: &str =
+    "CUDA C++ Programming Guide, Mathematical Functions, Double-Precision Floating-Point Functions";
 
-impl Bound {
-    fn rank(self) -> (u8, f32) {
-        match self {
-            Bound::Ulp(n) => (0, n as f32),
-            Bound::AbsPow2(e) => (1, e),
-            Bound::Unstated => (2, 0.0),
-        }
+/// The intrinsics table.
+pub const SRC_INTR: &str =
+    "CUDA C++ Programming Guide, Mathematical Functions, Intrinsic Functions";
+
+/// Id of the first intrinsic note (notes below it are `2 * row + single`).
+pub const INTRINSIC_NOTES: u16 = 1000;
+
+/// The function name and the source of note id `id` ([`Approx::function`]).
+pub fn note_name(id: u16) -> (&'static str, &'static str) {
+    if id >= INTRINSIC_NOTES {
+        return intrinsics::note_name(id - INTRINSIC_NOTES);
     }
-
-    /// The bound in words: `by ≤ 2 ulp`, `by ≤ 2^-21.41 absolute`, or by an unbounded amount.
-    pub fn words(self) -> String {
-        match self {
-            Bound::Ulp(n) => format!("by ≤ {n} ulp"),
-            Bound::AbsPow2(e) => format!("by ≤ 2^{e} absolute"),
-            Bound::Unstated => "by an amount the vendor does not bound".to_string(),
-        }
+    match table::ROWS.get(usize::from(id / 2)) {
+        Some(r) if id % 2 == 1 => (r.single, SRC_F32),
+        Some(r) => (r.double, SRC_F64),
+        None => ("?", ""),
     }
-}
-
-/// The accuracy note a value from an inexact math function carries: the function (an index
-/// id, see [`table::note_name`]) and the bound that applied to its argument.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Approx {
-    /// The function, as an id [`table::note_name`] reads.
-    pub function: u16,
-    /// The bound for this call's argument.
-    pub bound: Bound,
 }
 
 impl Approx {
     /// The function's name (`expf`).
     pub fn name(self) -> &'static str {
-        table::note_name(self.function).0
+        note_name(self.function).0
     }
 
     /// The document the bound is from.
     pub fn source(self) -> &'static str {
-        table::note_name(self.function).1
-    }
-
-    /// The ulp bound, when the bound is one.
-    pub fn ulp(self) -> Option<u32> {
-        match self.bound {
-            Bound::Ulp(n) => Some(n),
-            _ => None,
-        }
-    }
-
-    /// Of two notes, the one with the wider bound (an unstated bound is the widest; `self`
-    /// on a tie).
-    pub fn wider(self, other: Approx) -> Approx {
-        let (a, b) = (self.bound.rank(), other.bound.rank());
-        if b.0 > a.0 || (b.0 == a.0 && b.1 > a.1) {
-            other
-        } else {
-            self
-        }
+        note_name(self.function).1
     }
 
     /// "device may differ by ≤ 2 ulp (CUDA Math API, expf)".

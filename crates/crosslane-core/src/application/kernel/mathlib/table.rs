@@ -1,19 +1,12 @@
 //! The standard functions of the CUDA Math API, one row per function with its double- and
 //! single-precision names, how the value is computed and each precision's maximum error as
 //! CUDA C++ Programming Guide, "Mathematical Functions", tables "Single-Precision Mathematical
-//! Standard Library Functions with Maximum ULP Error" ([`SRC_F32`]) and "Double-Precision
-//! Mathematical Standard Library Functions with Maximum ULP Error" ([`SRC_F64`]) give it. The
+//! Standard Library Functions with Maximum ULP Error" ([`super::SRC_F32`]) and "Double-Precision
+//! Mathematical Standard Library Functions with Maximum ULP Error" ([`super::SRC_F64`]) give it. The
 //! tables' bounds assume nvcc's defaults (`-prec-sqrt=true`, `-prec-div=true`).
 
-use super::{args_note, num, single_overload, Approx, Bound, Call};
+use super::{args_note, num, single_overload, Approx, Bound, Call, INTRINSIC_NOTES};
 use crate::kernel::types::{KVal, Scalar};
-
-/// The single-precision table.
-pub const SRC_F32: &str =
-    "CUDA C++ Programming Guide, Mathematical Functions, Single-Precision Floating-Point Functions";
-/// The double-precision table.
-pub const SRC_F64: &str =
-    "CUDA C++ Programming Guide, Mathematical Functions, Double-Precision Floating-Point Functions";
 
 /// How a row's value is computed (in `f64`; a single-precision call rounds the arguments and
 /// the result to `float`).
@@ -55,9 +48,9 @@ pub struct Row {
     pub single: &'static str,
     /// How the value is computed.
     pub eval: Eval,
-    /// Maximum error of the single-precision function ([`SRC_F32`]).
+    /// Maximum error of the single-precision function ([`super::SRC_F32`]).
     pub f32_acc: Acc,
-    /// Maximum error of the double-precision function ([`SRC_F64`]).
+    /// Maximum error of the double-precision function ([`super::SRC_F64`]).
     pub f64_acc: Acc,
 }
 
@@ -236,21 +229,6 @@ pub const OUT_PARAMS: &[(&str, &[usize])] = &[
     ("remquo", &[2]),
     ("remquof", &[2]),
 ];
-
-/// Id of the first intrinsic note (notes below it are `2 * row + single`).
-pub const INTRINSIC_NOTES: u16 = 1000;
-
-/// The function name and the source of note id `id` ([`Approx::function`]).
-pub fn note_name(id: u16) -> (&'static str, &'static str) {
-    if id >= INTRINSIC_NOTES {
-        return super::intrinsics::note_name(id - INTRINSIC_NOTES);
-    }
-    match ROWS.get(usize::from(id / 2)) {
-        Some(r) if id % 2 == 1 => (r.single, SRC_F32),
-        Some(r) => (r.double, SRC_F64),
-        None => ("?", ""),
-    }
-}
 
 /// The row named `name` and whether the name is the single-precision one.
 pub fn find(name: &str) -> Option<(usize, &'static Row, bool)> {
@@ -454,7 +432,8 @@ fn call_row(
             let v = f(x0);
             // C11 7.12.9.5/7.12.9.7: "if the rounded value is outside the range of the return
             // type, the numeric result is unspecified".
-            if !(-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&v) {
+            let two63 = 2f64.powi(63);
+            if !(-two63..two63).contains(&v) {
                 return Err(format!(
                     "`{name}({x0})`: the rounded value does not fit in a long, so the result is unspecified (C11 7.12.9.5)"
                 ));
