@@ -71,6 +71,10 @@ pub struct KernelInputs {
     /// The warp the lane table shows, `[block, warp]`; `None` = the warp of the step shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warp: Option<[usize; 2]>,
+    /// nvcc's `--use_fast_math` for the launch (`LaunchConfig::use_fast_math`); written only
+    /// when on, so a link made before it existed encodes as it did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub use_fast_math: bool,
 }
 
 impl KernelInputs {
