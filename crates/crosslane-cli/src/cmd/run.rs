@@ -68,6 +68,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             config.args.clone_from(&inputs.args);
             config.buffer_len.clone_from(&inputs.buffer_len);
             config.entry.clone_from(&inputs.entry);
+            config.use_fast_math = inputs.use_fast_math;
             config.limits = scenario_limits(&inputs.budgets, config.limits)?;
             if let Some(d) = &inputs.dialect {
                 config.dialect = Some(Dialect::parse(d)?);
@@ -253,6 +254,9 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         }
     }
     apply_launch_flags(args, &mut config)?;
+    if args.use_fast_math {
+        config.use_fast_math = true;
+    }
     if let Some(bytes) = args.shared_bytes {
         let parsed = parse(source)
             .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;

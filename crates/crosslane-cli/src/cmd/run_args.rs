@@ -37,6 +37,11 @@ pub struct RunArgs {
     /// (default: the launch's, else one cell per thread of a block).
     #[arg(long)]
     pub shared_bytes: Option<u64>,
+    /// Kernel only: nvcc's `--use_fast_math` (off by default): `expf`, `logf`, `sinf`, `powf`, …
+    /// run as their intrinsics (`__expf`, …) with those error bounds, and math functions flush
+    /// denormals to zero; the trace states it.
+    #[arg(long, alias = "use_fast_math")]
+    pub use_fast_math: bool,
     /// Kernel only: the dialect (cuda, hip, ascend, maca, …); default: the file extension
     /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
     #[arg(long)]

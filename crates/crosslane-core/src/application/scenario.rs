@@ -75,6 +75,10 @@ pub struct KernelInputs {
     /// [`crate::kernel::UserMacro::parse_list`]; empty in links made before it existed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub defines: String,
+    /// nvcc's `--use_fast_math` for the launch (`LaunchConfig::use_fast_math`); written only
+    /// when on, so a link made before it existed encodes as it did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub use_fast_math: bool,
 }
 
 impl KernelInputs {

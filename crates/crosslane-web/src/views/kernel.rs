@@ -221,6 +221,9 @@ struct KernelView {
     /// with every load: the worker applies those whose buffer and cell still exist and answers
     /// with what it kept ([`Frame::edits`]).
     edits: Edits,
+    /// nvcc's `--use_fast_math` from a link's inputs ([`KernelInputs::use_fast_math`]): kept
+    /// and passed to every launch (the page has no control for it yet).
+    fast_math: bool,
     /// Length fields that do not parse: parameter name → message (no launch until corrected).
     bad_lens: BTreeMap<String, String>,
     /// The warp a link asked the lane table to show, until the warp menu holds it.
@@ -402,6 +405,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         generation: 0,
         pages: BTreeMap::new(),
         edits: Edits::new(),
+        fast_math: false,
         bad_lens: BTreeMap::new(),
         warp_wanted: None,
         sized: false,
@@ -999,6 +1003,7 @@ impl KernelView {
             dialect,
             dialect_from: dialect.map(|_| "the page's dialect picker".to_string()),
             limits,
+            use_fast_math: self.fast_math,
             ..LaunchConfig::default()
         })
     }
@@ -1150,6 +1155,7 @@ impl KernelView {
             budgets,
             warp: inputs::parse_warp(&warp).map(|(b, w)| [b, w]),
             defines: self.defines.value().trim().to_string(),
+            use_fast_math: self.fast_math,
         }
     }
 
@@ -1159,6 +1165,7 @@ impl KernelView {
         self.lens.clone_from(&inputs.buffer_len);
         self.bad_lens.clear();
         self.edits.clone_from(&inputs.edits);
+        self.fast_math = inputs.use_fast_math;
         for ((id, _), input) in BUDGETS.iter().zip(&self.budgets) {
             let typed = inputs.budgets.get(&inputs::budget_key(id));
             input.set_value(typed.map_or("", String::as_str));

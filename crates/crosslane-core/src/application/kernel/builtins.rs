@@ -62,6 +62,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         n if super::half::is_intrinsic(n) || super::vector_types::constructor(n).is_some() => {
             Builtin::Math
         }
+        n if super::mathlib::is_math(n) => Builtin::Math,
         _ => return None,
     })
 }
@@ -101,6 +102,10 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
     }
     if let Some(ty) = super::vector_types::constructor(name) {
         return super::vector_types::construct(name, ty, args);
+    }
+    // The math library (CUDA Math API) before the older lane math: it carries the accuracy notes.
+    if let Some(r) = super::mathlib::call(name, args) {
+        return r.map(|c| c.value);
     }
     if !LANE_MATH.contains(&name) {
         return math(name, args);
@@ -227,7 +232,7 @@ pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
         "abs" => {
             need(1)?;
             match &args[0] {
-                KVal::Float { ty, x } => Ok(KVal::float(*ty, x.abs())),
+                KVal::Float { ty, x, approx } => Ok(KVal::approx_float(*ty, x.abs(), *approx)),
                 v => {
                     let n = v.as_int().ok_or("`abs` needs a number")?;
                     let ty = v.val_ty().scalar.promote();

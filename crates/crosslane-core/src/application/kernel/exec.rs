@@ -91,6 +91,10 @@ pub struct LaunchConfig {
     /// macros follow the dialect and lane count chosen here.
     #[serde(skip_serializing_if = "super::pp::PpOptions::is_empty")]
     pub preprocess: super::pp::PpOptions,
+    /// nvcc's `--use_fast_math` (off by default): the single-precision functions it maps to
+    /// their intrinsics run as those (`expf` → `__expf`, …) and their denormal arguments and
+    /// results are flushed to zero ([`super::mathlib::fast_math_name`]); stated in the trace.
+    pub use_fast_math: bool,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -352,6 +356,17 @@ impl Executor {
         }
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
         let mut diagnostics = diag_log.filter(parsed_diags);
+        if config.use_fast_math {
+            diagnostics.push(KernelDiagnostic::new(
+                f.span,
+                Level::Info,
+                super::mathlib::FAST_MATH_NOTE,
+                super::mathlib::SRC_INTR,
+            ));
+            if let Some(d) = diagnostics.last() {
+                diag_log.admit(d);
+            }
+        }
         if f.snippet {
             diagnostics.push(KernelDiagnostic::new(
                 f.span,

@@ -129,6 +129,7 @@ fn h(ty: Scalar, x: f64) -> KVal {
     KVal::Float {
         ty,
         x: round16(ty, x),
+        approx: None,
     }
 }
 

@@ -97,7 +97,9 @@ impl LaneRow {
             .iter()
             .find_map(|v| match v {
                 Ok(KVal::Int { ty, .. }) => Some(Enc::Int(*ty)),
-                Ok(KVal::Float { ty, .. }) => Some(Enc::Float(*ty)),
+                Ok(KVal::Float {
+                    ty, approx: None, ..
+                }) => Some(Enc::Float(*ty)),
                 Ok(KVal::Ptr { elem, .. }) => Some(Enc::Ptr(*elem)),
                 _ => None,
             })
@@ -124,7 +126,14 @@ impl LaneRow {
             };
             let raw = match (enc, k) {
                 (Enc::Int(t), KVal::Int { ty, bits }) if *ty == t => Some(*bits),
-                (Enc::Float(t), KVal::Float { ty, x }) if *ty == t => Some(x.to_bits()),
+                (
+                    Enc::Float(t),
+                    KVal::Float {
+                        ty,
+                        x,
+                        approx: None,
+                    },
+                ) if *ty == t => Some(x.to_bits()),
                 (Enc::Ptr(e), KVal::Ptr { elem, buf, offset }) if *elem == e => {
                     u32::try_from(*buf).ok().map(|b| {
                         row.aux[l] = b;
@@ -158,6 +167,7 @@ impl LaneRow {
         Some(match self.enc {
             Enc::Int(ty) => Ok(KVal::Int { ty, bits }),
             Enc::Float(ty) => Ok(KVal::Float {
+                approx: None,
                 ty,
                 x: f64::from_bits(bits),
             }),
@@ -215,7 +225,13 @@ mod tests {
                 bits: b,
             })
         };
-        let float = |x| Ok(KVal::Float { ty: Scalar::F32, x });
+        let float = |x| {
+            Ok(KVal::Float {
+                ty: Scalar::F32,
+                x,
+                approx: None,
+            })
+        };
         let values: Vec<LaneVal> = vec![
             int(7),
             Err(undef("signed overflow", 4)),
@@ -230,6 +246,7 @@ mod tests {
                 items: vec![KVal::Float {
                     ty: Scalar::F32,
                     x: 1.5,
+                    approx: None,
                 }],
             }),
             Err(undef("`x` is not declared yet", 0)),

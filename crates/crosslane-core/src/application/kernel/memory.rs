@@ -87,6 +87,21 @@ impl Serialize for Buffer {
         st.serialize_field("elem", &self.elem)?;
         st.serialize_field("cells", &self.cells)?;
         st.serialize_field("values", &values)?;
+        // Cells stored from a value of an inexact math function: their bound, beside
+        // `values` (`null` where exact); absent when no cell has one.
+        if self.cells.iter().flatten().any(|c| c.approx().is_some()) {
+            let ulp: Vec<Option<u32>> = self
+                .cells
+                .iter()
+                .map(|c| c.as_ref().and_then(KVal::approx).and_then(|a| a.ulp()))
+                .collect();
+            let notes = super::mathlib::note_lines(
+                "cells",
+                self.cells.iter().map(Option::as_ref).enumerate(),
+            );
+            st.serialize_field("ulp", &ulp)?;
+            st.serialize_field("accuracy", &notes)?;
+        }
         st.end()
     }
 }

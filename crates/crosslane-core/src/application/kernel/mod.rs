@@ -22,6 +22,7 @@
 //! (`ldg`/`stg` predicated, `ldg_*_bsm`, `load_shared_trans_*`) run on kernel memory through
 //! their own ops (`machine/maca_mem.rs`); an `ldg_*_bsm` copy stays "not yet visible" until a fence.
 
+pub mod accuracy;
 pub mod ast;
 pub mod bench;
 pub mod budget;
@@ -38,6 +39,7 @@ pub mod lane_val;
 pub mod legacy;
 pub mod lexer;
 mod machine;
+pub mod mathlib;
 pub mod memory;
 pub mod parser;
 pub mod pp;

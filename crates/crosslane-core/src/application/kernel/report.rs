@@ -108,6 +108,18 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
                 })
                 .collect();
             let _ = writeln!(out, "    {} = {}", t.var_name(c.slot), lanes.join(" "));
+            let vals: Vec<Option<LaneVal>> = (0..c.row.lanes())
+                .map(|i| c.row.get(i, &t.reasons).filter(|_| s.active.contains(i)))
+                .collect();
+            let notes = super::mathlib::note_lines(
+                "lanes",
+                vals.iter()
+                    .enumerate()
+                    .map(|(i, v)| (i, v.as_ref().and_then(|v| v.as_ref().ok()))),
+            );
+            for n in notes {
+                let _ = writeln!(out, "      {n}");
+            }
         }
         for op in &s.ops {
             let _ = writeln!(
@@ -191,6 +203,10 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
             b.elem.name(),
             text(&b.cells)
         );
+        for n in super::mathlib::note_lines("cells", b.cells.iter().map(Option::as_ref).enumerate())
+        {
+            let _ = writeln!(out, "  {n}");
+        }
     }
     out
 }

@@ -24,7 +24,16 @@ use crate::trace::Step;
 /// `{"text": null, "why": "…", "line": 8}` when undefined.
 fn lane_json(v: &LaneVal) -> serde_json::Value {
     match v {
-        Ok(k) => serde_json::json!({ "text": k.to_string(), "value": k }),
+        Ok(k) => match k.approx() {
+            // A value from an inexact math function says how far the device may be from it.
+            Some(a) => serde_json::json!({
+                "text": k.to_string(),
+                "value": k,
+                "ulp": a.ulp(),
+                "accuracy": a.note(),
+            }),
+            None => serde_json::json!({ "text": k.to_string(), "value": k }),
+        },
         Err(u) => serde_json::json!({
             "text": null,
             "why": u.why,
@@ -163,7 +172,11 @@ impl CellWrite {
             value: match w.value {
                 None => CellBits::Undefined,
                 Some(KVal::Int { ty, bits }) => CellBits::Int(ty, bits),
-                Some(KVal::Float { ty, x }) => CellBits::Float(ty, x.to_bits()),
+                Some(KVal::Float {
+                    ty,
+                    x,
+                    approx: None,
+                }) => CellBits::Float(ty, x.to_bits()),
                 Some(k) => CellBits::Whole(Box::new(k)),
             },
         }
@@ -180,6 +193,7 @@ impl CellWrite {
             CellBits::Float(ty, bits) => Some(KVal::Float {
                 ty: *ty,
                 x: f64::from_bits(*bits),
+                approx: None,
             }),
             CellBits::Whole(k) => Some((**k).clone()),
         }
@@ -520,10 +534,12 @@ mod tests {
             Some(KVal::Float {
                 ty: Scalar::F64,
                 x: f64::from_bits(0x7ff8_0000_0000_0001),
+                approx: None,
             }),
             Some(KVal::Float {
                 ty: Scalar::F32,
                 x: -0.0,
+                approx: None,
             }),
             None,
             Some(KVal::Vector {

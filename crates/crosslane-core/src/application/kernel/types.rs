@@ -11,6 +11,7 @@
 use half::{bf16, f16};
 use serde::Serialize;
 
+use super::accuracy::Approx;
 use crate::result::Level;
 use crate::value::{Value, ValueType};
 
@@ -224,6 +225,11 @@ pub enum KVal {
         ty: Scalar,
         /// The value (exact in `ty`).
         x: f64,
+        /// Set when the value came from an inexact math-library function (or from arithmetic
+        /// on such a value): the device's result may differ by the bound the vendor documents
+        /// ([`super::mathlib`]). `None` for every exactly defined value.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        approx: Option<Approx>,
     },
     /// A vector of scalars of one type.
     Vector {
@@ -327,6 +333,38 @@ impl KVal {
         KVal::Float {
             ty,
             x: round_float(ty, x),
+            approx: None,
+        }
+    }
+
+    /// A float of type `ty`, rounded to it, that carries the accuracy note `approx` (a value
+    /// from an inexact math function; `None`: exact).
+    pub fn approx_float(ty: Scalar, x: f64, approx: Option<Approx>) -> KVal {
+        KVal::Float {
+            ty,
+            x: round_float(ty, x),
+            approx,
+        }
+    }
+
+    /// The accuracy note of a value from an inexact math function (a vector: its widest
+    /// component note); `None` for an exactly defined value.
+    pub fn approx(&self) -> Option<Approx> {
+        match self {
+            KVal::Float { approx, .. } => *approx,
+            KVal::Vector { items, .. } => {
+                items.iter().filter_map(KVal::approx).reduce(Approx::wider)
+            }
+            _ => None,
+        }
+    }
+
+    /// The value with accuracy note `approx` where it is a float (integers, pointers and
+    /// vectors are returned as they are: an ulp bound is a float's).
+    pub fn with_approx(self, approx: Option<Approx>) -> KVal {
+        match self {
+            KVal::Float { ty, x, .. } => KVal::Float { ty, x, approx },
+            other => other,
         }
     }
 
@@ -438,9 +476,11 @@ impl KVal {
                     Ok(KVal::int(target, n))
                 }
             }
-            KVal::Float { x, .. } => {
+            KVal::Float { x, approx, .. } => {
                 if target.is_float() {
-                    Ok(KVal::float(target, *x))
+                    // A float-to-float conversion keeps the note: the value is still the
+                    // inexact function's, rounded.
+                    Ok(KVal::approx_float(target, *x, *approx))
                 } else if target == Scalar::Bool {
                     Ok(KVal::bool(*x != 0.0))
                 } else {
@@ -475,7 +515,7 @@ impl KVal {
                 let n = self.as_int()?;
                 Some(Value::from_bits(vt, n as i64 as u64))
             }
-            KVal::Float { ty, x } => Some(match ty {
+            KVal::Float { ty, x, .. } => Some(match ty {
                 Scalar::F16 => Value::from_bits(ValueType::F16, f16::from_f64(*x).to_bits() as u64),
                 Scalar::Bf16 => {
                     Value::from_bits(ValueType::Bf16, bf16::from_f64(*x).to_bits() as u64)
@@ -564,7 +604,7 @@ impl std::fmt::Display for KVal {
                 bits,
             } => f.write_str(if *bits != 0 { "true" } else { "false" }),
             KVal::Int { .. } => write!(f, "{}", self.as_int().unwrap_or(0)),
-            KVal::Float { ty, x } => {
+            KVal::Float { ty, x, .. } => {
                 if x.is_nan() {
                     f.write_str("NaN")
                 } else if x.is_infinite() {
@@ -810,7 +850,13 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
         } else {
             float_op(op, x as f32 as f64, y as f32 as f64) as f32 as f64
         };
-        return Ok(KVal::float(ty, r));
+        // A result computed from a value of an inexact math function carries its note (the
+        // wider of the two operands'): the sum of the bounds along the history is not kept.
+        let approx = match (a.approx(), b.approx()) {
+            (Some(p), Some(q)) => Some(p.wider(q)),
+            (p, q) => p.or(q),
+        };
+        return Ok(KVal::approx_float(ty, r, approx));
     }
     let x = a.convert(ValTy::scalar(ty))?.as_int().unwrap_or(0);
     let y = b.convert(ValTy::scalar(ty))?.as_int().unwrap_or(0);
@@ -923,8 +969,8 @@ pub fn unary(op: UnOp, a: &KVal) -> Result<KVal, Fault> {
             .ok_or_else(|| Fault::error("`!` needs a scalar")),
         UnOp::Plus => binary(BinOp::Add, &KVal::int(Scalar::I32, 0), a),
         UnOp::Neg => {
-            if let KVal::Float { ty, x } = a {
-                return Ok(KVal::float(*ty, -x));
+            if let KVal::Float { ty, x, approx } = a {
+                return Ok(KVal::approx_float(*ty, -x, *approx));
             }
             binary(BinOp::Sub, &KVal::int(Scalar::I32, 0), a).map_err(|e| Fault {
                 message: format!("negation: {}", e.message),

@@ -4,7 +4,8 @@
 //!
 //! Words: a lane's undefined value reads `undefined` (the page contract's word, docs/embedding.md "Page
 //! contract"), with the interpreter's reason and line on hover; an undefined memory cell reads
-//! `undef`, which is also what the cell editor accepts (`Memory::set_text`).
+//! `undef`, which is also what the cell editor accepts (`Memory::set_text`). A value from an
+//! inexact math function has its accuracy note on hover.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -76,8 +77,11 @@ pub fn vars_table(lanes: usize, active: LaneMask, vars: &[VarChange], changed: &
                         let changed = on && changed.contains(&v.name.as_str());
                         let td = h.el("td").attr("data-var", &v.name);
                         match v.values.get(lane) {
+                            // A value from an inexact math function says its bound on
+                            // hover ("device may differ by ≤ 2 ulp (CUDA Math API, expf)").
                             Some(Ok(k)) => td
                                 .attr_opt("class", changed.then_some("changed"))
+                                .attr_opt("title", k.approx().map(|a| a.note()))
                                 .text(value_text(k)),
                             Some(u @ Err(_)) => td
                                 .attr("class", if changed { "undef changed" } else { "undef" })
@@ -244,7 +248,11 @@ pub fn memory_table(
                                 .el("td")
                                 .attr("data-buffer", k)
                                 .attr("data-index", i)
-                                .attr("class", &cls);
+                                .attr("class", &cls)
+                                .attr_opt(
+                                    "title",
+                                    cell.as_ref().and_then(KVal::approx).map(|a| a.note()),
+                                );
                             if edit {
                                 td.with(|h| {
                                     h.el("input")

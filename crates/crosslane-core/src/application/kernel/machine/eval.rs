@@ -29,7 +29,9 @@ impl Executor {
         let mut out = vec![Err(Undef::idle()); lanes];
         let constant = match name {
             "warpSize" => Some(KVal::int(Scalar::I32, lanes as i128)),
-            n => maca_icmp(n).map(|v| KVal::int(Scalar::I32, v)),
+            n => maca_icmp(n)
+                .map(|v| KVal::int(Scalar::I32, v))
+                .or_else(|| crate::kernel::mathlib::constant(n)),
         };
         for l in mask.iter() {
             let v = if let Some(c) = &constant {

@@ -110,7 +110,7 @@ fn kval_bytes(v: &KVal, t: ValTy) -> Option<Vec<u8>> {
     pub(crate) fn scalar(v: &KVal) -> Option<Vec<u8>> {
         match v {
             KVal::Int { ty, bits } => Some(bits.to_le_bytes()[..scalar_bytes(*ty)].to_vec()),
-            KVal::Float { ty, x } => Some(match ty {
+            KVal::Float { ty, x, .. } => Some(match ty {
                 Scalar::F16 => f16::from_f64(*x).to_bits().to_le_bytes().to_vec(),
                 Scalar::Bf16 => bf16::from_f64(*x).to_bits().to_le_bytes().to_vec(),
                 Scalar::F32 => (*x as f32).to_bits().to_le_bytes().to_vec(),
@@ -138,18 +138,22 @@ fn scalar_from(bytes: &[u8], s: Scalar) -> KVal {
         Scalar::F16 => KVal::Float {
             ty: s,
             x: f16::from_bits(raw as u16).to_f64(),
+            approx: None,
         },
         Scalar::Bf16 => KVal::Float {
             ty: s,
             x: bf16::from_bits(raw as u16).to_f64(),
+            approx: None,
         },
         Scalar::F32 => KVal::Float {
             ty: s,
             x: f64::from(f32::from_bits(raw as u32)),
+            approx: None,
         },
         Scalar::F64 => KVal::Float {
             ty: s,
             x: f64::from_bits(raw),
+            approx: None,
         },
         Scalar::Bool => KVal::bool(raw != 0),
         _ => KVal::int(s, raw as i128),

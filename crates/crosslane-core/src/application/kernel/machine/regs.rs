@@ -108,6 +108,7 @@ impl Reg {
             Enc::Float(ty) => KVal::Float {
                 ty,
                 x: f64::from_bits(bits),
+                approx: None,
             },
             Enc::Ptr(elem) => KVal::Ptr {
                 elem,
@@ -154,7 +155,15 @@ impl Reg {
         self.undef = self.undef.without(l);
         let raw = match (self.enc, &k) {
             (Enc::Int(t), KVal::Int { ty, bits }) if *ty == t => Some(*bits),
-            (Enc::Float(t), KVal::Float { ty, x }) if *ty == t => Some(x.to_bits()),
+            // A value with an accuracy note is kept whole, note and all.
+            (
+                Enc::Float(t),
+                KVal::Float {
+                    ty,
+                    x,
+                    approx: None,
+                },
+            ) if *ty == t => Some(x.to_bits()),
             (Enc::Ptr(e), KVal::Ptr { elem, buf, offset }) if *elem == e => {
                 match u32::try_from(*buf) {
                     Ok(b) => {
@@ -278,6 +287,7 @@ mod tests {
             Ok(KVal::Float {
                 ty: Scalar::F32,
                 x: nan,
+                approx: None,
             }),
             &mut reasons,
         );
@@ -286,6 +296,7 @@ mod tests {
             Ok(KVal::Float {
                 ty: Scalar::F32,
                 x: -0.0,
+                approx: None,
             }),
             &mut reasons,
         );

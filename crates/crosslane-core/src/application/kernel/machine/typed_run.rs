@@ -71,6 +71,7 @@ fn lane_val(ty: Scalar, bits: u64) -> KVal {
         KVal::Float {
             ty,
             x: f64::from_bits(bits),
+            approx: None,
         }
     } else {
         KVal::Int { ty, bits }
@@ -82,7 +83,10 @@ fn lane_val(ty: Scalar, bits: u64) -> KVal {
 fn row_bits(k: &KVal) -> Option<u64> {
     match k {
         KVal::Int { bits, .. } => Some(*bits),
-        KVal::Float { x, .. } => Some(x.to_bits()),
+        // A value with an accuracy note has no raw-bits form: the general evaluator keeps it.
+        KVal::Float {
+            x, approx: None, ..
+        } => Some(x.to_bits()),
         _ => None,
     }
 }
@@ -549,7 +553,11 @@ impl Executor {
             let cell = (offsets[l] as i64).saturating_add(k);
             match memory.read(bufs[l] as usize, cell) {
                 Ok(Some(KVal::Int { ty, bits })) if ty == elem => out[l] = bits,
-                Ok(Some(KVal::Float { ty, x })) if ty == elem => out[l] = x.to_bits(),
+                Ok(Some(KVal::Float {
+                    ty,
+                    x,
+                    approx: None,
+                })) if ty == elem => out[l] = x.to_bits(),
                 _ => return false,
             }
         }
