@@ -320,6 +320,22 @@ pub enum Slot {
     Ignored,
 }
 
+/// The positions of a call's arguments that fill a text parameter of `spec` (a DPP control
+/// word, a MACA mode): a bare name there is the operation's own word, not a variable.
+pub(crate) fn text_arg_positions(spec: &OpSpec, n_args: usize) -> Vec<usize> {
+    arg_slots(spec, n_args)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| match s {
+            Slot::Param(name) => spec
+                .params()
+                .any(|p| p.name == *name && matches!(p.kind, ParamKind::Text)),
+            _ => false,
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
 /// Where each argument of a call with `n_args` arguments goes, by position, from the op's typed
 /// argument list ([`OpSpec::args`]); positions past the list are [`Slot::Ignored`] (the call is
 /// then refused as having too many arguments).

@@ -6,8 +6,10 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::budget::{LimitHit, Resource};
+use super::builtins::{self, builtin, find_kernel_op};
 use super::types::Ty;
 use super::KernelError;
+use crate::op::Dialect;
 
 #[derive(Clone, Debug)]
 pub(crate) struct SlotInfo {
@@ -120,7 +122,26 @@ pub(crate) struct Compiler {
     /// first two scopes and every helper function may name them (WGSL § Module-scope
     /// declarations).
     pub(crate) module_scopes: usize,
+    /// What the name check needs (`None`: no check, as for a lowered WGSL shader, whose names
+    /// naga has already resolved).
+    pub(crate) check: Option<NameCheck>,
+    /// Every unknown name found, in source order, each once: reported together before the run.
+    pub(crate) name_errors: Vec<KernelError>,
 }
+
+/// What decides whether a name the source uses exists: the dialect whose operations a call may
+/// name, whether the entry is a snippet (where `laneId` is predefined), and the names of every
+/// function of the source (a call to another kernel gets its own message).
+#[derive(Clone, Debug)]
+pub(crate) struct NameCheck {
+    pub(crate) dialect: Dialect,
+    pub(crate) snippet: bool,
+    pub(crate) source_functions: Vec<String>,
+}
+
+/// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
+/// HIP and MACA use the same names).
+const GEOMETRY: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
 /// Expression nodes an instruction carries (its weight in the code budget, beside itself).
 pub(crate) fn inst_nodes(i: &Inst) -> u64 {
@@ -269,6 +290,25 @@ impl Compiler {
             );
             return;
         }
+        // Trailing parameters left out take their default arguments (C++17 [dcl.fct.default]),
+        // resolved here, in the caller's scopes.
+        let filled: Vec<Expr>;
+        let mut args = args;
+        if args.len() < f.params.len()
+            && f.params[args.len()..]
+                .iter()
+                .all(|p| f.defaults.iter().any(|(n, _)| *n == p.name))
+        {
+            let mut all = args.to_vec();
+            for p in &f.params[args.len()..] {
+                if let Some((_, d)) = f.defaults.iter().find(|(n, _)| *n == p.name) {
+                    self.resolve(d);
+                    all.push(d.clone());
+                }
+            }
+            filled = all;
+            args = &filled;
+        }
         if args.len() != f.params.len() {
             self.fail(
                 call.span,
@@ -367,13 +407,79 @@ impl Compiler {
             .insert((caller, call.span), result.unwrap_or(usize::MAX));
     }
 
+    /// The variable slot `n` names in the scopes visible here.
+    fn lookup(&self, n: &str) -> Option<usize> {
+        self.scopes.iter().rev().find_map(|s| s.get(n)).copied()
+    }
+
+    /// Records an unknown name at `span` (each position and message once: an inlined function
+    /// is compiled once per call).
+    fn unknown(&mut self, span: Span, message: String) {
+        let e = KernelError::new(span.line, span.col, message);
+        if !self.name_errors.contains(&e) {
+            self.name_errors.push(e);
+        }
+    }
+
+    /// Whether `n`, declared nowhere in the source, is a name the machine itself defines:
+    /// `warpSize` (CUDA C++ Programming Guide, Built-in Variables), the MACA compare constants
+    /// (seed 002), and a snippet's `laneId`.
+    fn predefined(&self, n: &str) -> bool {
+        n == "warpSize"
+            || builtins::maca_icmp(n).is_some()
+            || (n == "laneId" && self.check.as_ref().is_some_and(|c| c.snippet))
+    }
+
+    /// Checks that a call names a function: one of the source, a built-in, or an operation of
+    /// a dialect; an argument that is a bare name in a text parameter of an operation (a
+    /// DPP control, a MACA mode) is the operation's own word, not a variable.
+    fn resolve_call(&mut self, e: &Expr, name: &str, args: &[Expr]) {
+        let Some(check) = self.check.clone() else {
+            args.iter().for_each(|a| self.resolve(a));
+            return;
+        };
+        let mut text_args = Vec::new();
+        if !self.by_name.contains_key(name)
+            && builtin(name).is_none()
+            && !super::machine::maca_mem::is_memory_call(name)
+        {
+            match find_kernel_op(check.dialect, name) {
+                Some(spec) => text_args = builtins::text_arg_positions(spec, args.len()),
+                None if check.source_functions.iter().any(|f| f == name) => self.unknown(
+                    e.span,
+                    format!("`{name}` is a kernel of this source: calling another kernel from a kernel is not supported (make it a `__device__` function)"),
+                ),
+                None => self.unknown(
+                    e.span,
+                    format!("`{name}` is not declared: no function of the source, kernel built-in or operation of any dialect has this name"),
+                ),
+            }
+        }
+        for (k, a) in args.iter().enumerate() {
+            match &a.kind {
+                ExprKind::Ident(n) if text_args.contains(&k) && self.lookup(n).is_none() => {}
+                _ => self.resolve(a),
+            }
+        }
+    }
+
     pub(crate) fn resolve(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Ident(n) => {
-                if let Some(id) = self.scopes.iter().rev().find_map(|s| s.get(n)) {
-                    self.idents.insert((self.inst, e.span), *id);
+                if let Some(id) = self.lookup(n) {
+                    self.idents.insert((self.inst, e.span), id);
+                } else if self.check.is_some() && !self.predefined(n) {
+                    let hint = if GEOMETRY.contains(&n.as_str()) {
+                        format!(" (`{n}` has the fields x, y, z)")
+                    } else {
+                        String::new()
+                    };
+                    self.unknown(e.span, format!("`{n}` is not declared{hint}"));
                 }
             }
+            ExprKind::Member(b, _)
+                if matches!(&b.kind, ExprKind::Ident(n)
+                    if GEOMETRY.contains(&n.as_str()) && self.lookup(n).is_none()) => {}
             ExprKind::Member(b, _) | ExprKind::Unary(_, b) | ExprKind::Deref(b) => self.resolve(b),
             ExprKind::AddrOf(b) | ExprKind::Cast(_, b) => self.resolve(b),
             ExprKind::IncDec { target, .. } => self.resolve(target),
@@ -390,7 +496,7 @@ impl Compiler {
                 self.resolve(b);
                 self.resolve(c);
             }
-            ExprKind::Call(_, args) => args.iter().for_each(|a| self.resolve(a)),
+            ExprKind::Call(name, args) => self.resolve_call(e, name, args),
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)

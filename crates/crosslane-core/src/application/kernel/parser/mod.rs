@@ -28,10 +28,12 @@ mod expr;
 mod host;
 mod items;
 mod lambda;
+mod limits;
 mod macros;
 mod scopes;
 mod stmt;
 mod structs;
+mod switch;
 mod templates;
 mod types;
 mod unsupported;
@@ -222,6 +224,8 @@ struct Parser<'a> {
     structs: HashMap<String, structs::StructDef>,
     /// Class templates by name.
     class_templates: HashMap<String, templates::Template>,
+    /// The default arguments the last parameter list gave (name, expression).
+    param_defaults: Vec<(String, Expr)>,
     /// Names that stand for a struct here: a template type parameter bound to one, a class
     /// template's own name inside its instance.
     struct_alias: HashMap<String, String>,
@@ -274,6 +278,7 @@ impl<'a> Parser<'a> {
             instance_tokens: u64::MAX,
             structs: HashMap::new(),
             class_templates: HashMap::new(),
+            param_defaults: Vec::new(),
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
             pending_svars: Vec::new(),

@@ -97,6 +97,7 @@ impl Parser<'_> {
         }
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
+                "switch" => return self.switch_stmt(),
                 "if" => {
                     self.bump();
                     // `if constexpr`: the condition is a constant; both run the same here.

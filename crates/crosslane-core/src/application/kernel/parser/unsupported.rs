@@ -9,8 +9,10 @@ use crate::kernel::KernelError;
 /// The construct a word starts, and what to write instead.
 fn construct(word: &str) -> Option<&'static str> {
     Some(match word {
-        "switch" | "case" => {
-            "`switch` statements are not supported yet; write them as an `if` / `else if` chain"
+        "case" | "default" => {
+            "a `case` or `default` label is read only at the top level of its `switch` body \
+             (not inside a nested statement, as in Duff's device); move the label out, or write \
+             an `if` / `else if` chain"
         }
         "goto" => {
             "`goto` and labels are not supported; restructure with a loop and `break` / \
