@@ -587,7 +587,7 @@ fn constructs_still_refused_are_named_with_what_to_do() {
         (
             "__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",
             "2:",
-            "inline `asm` is not supported; call the vendor's intrinsic instead",
+            "write `%%laneid`: a `%` of a register name is doubled",
         ),
         (
             "__global__ void k(int* o) {\n  int t[3] = {1, 2, 3};\n  o[0] = t[1];\n}\n",

@@ -34,23 +34,6 @@ __global__ void k(float* out) {
     assert_eq!(text.lines().count(), 3, "{text}");
 }
 
-#[test]
-fn calling_another_kernel_is_refused_before_the_run() {
-    let src = "\
-__global__ void other(int* o) { o[0] = 1; }
-__global__ void k(int* o) { other(o); }";
-    let cfg = LaunchConfig {
-        entry: Some("k".into()),
-        ..LaunchConfig::default()
-    };
-    let e = run_kernel(src, cfg).unwrap_err();
-    assert_eq!((e.line, e.col), (2, 29), "{e}");
-    assert!(
-        e.message.contains("`other` is a kernel of this source"),
-        "{e}"
-    );
-}
-
 /// `x + lane` overflows `int` in lanes 1..31 (2147483647 + 1 > INT_MAX: C++17 [expr]/4, the
 /// result is not mathematically defined in the type), so `y > 0` is undefined there: the
 /// branch on line 4 has no defined path in those lanes.

@@ -98,6 +98,7 @@ impl Parser<'_> {
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),
+                "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
                 "if" => {
                     self.bump();
                     // `if constexpr`: the condition is a constant; both run the same here.

@@ -19,8 +19,9 @@ fn construct(word: &str) -> Option<&'static str> {
                    `continue`"
         }
         "asm" | "__asm__" => {
-            "inline `asm` is not supported; call the vendor's intrinsic instead (e.g. \
-             `__lane_id()` for `%laneid`, `__shfl_sync` for `shfl.sync`)"
+            "inline `asm` is read only as a statement in a function body, in the shape \
+             `asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));`; otherwise call the vendor's \
+             intrinsic (e.g. `__lane_id()` for `%laneid`, `__shfl_sync` for `shfl.sync`)"
         }
         "try" | "catch" | "throw" => "exceptions are not supported in device code",
         _ => return None,
