@@ -239,3 +239,25 @@ fn continue_in_a_switch_and_a_nested_case_are_refused_with_what_to_write() {
     assert_eq!(e.line, 4);
     assert!(e.message.contains("set a flag, `break`"), "{e}");
 }
+
+#[test]
+fn the_address_of_a_local_passed_to_a_pointer_parameter_names_the_local() {
+    let t = run(include_str!(
+        "../../../../tests/kernels/cuda/address_of_local.cu"
+    ));
+    let out = ints(t.buffer("out").unwrap());
+    for lane in 0..32i128 {
+        // k = lane % 4 + 1 calls add 1 + 2 + … + k = k(k+1)/2 to acc and count k calls.
+        let k = lane % 4 + 1;
+        assert_eq!(
+            out[lane as usize],
+            Some(k * (k + 1) / 2 * 100 + k),
+            "lane {lane}"
+        );
+    }
+    // Any other use of the pointer (arithmetic, passing it on) is refused before the run.
+    let src = "__device__ void f(int* p) { p = p + 1; }\n__global__ void k(int* o) { int x = 0; f(&x); o[0] = x; }";
+    let e = run_kernel(src, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 1);
+    assert!(e.message.contains("take a reference parameter"), "{e}");
+}

@@ -324,6 +324,42 @@ impl Compiler {
         // A reference parameter (`float& x`, a struct's receiver, a lambda's `[&]` capture)
         // names the caller's variable itself: its slot, no copy.
         let mut aliases = Vec::new();
+        // `&x` of a local scalar passed to a `T*` parameter: the parameter names `x` itself,
+        // and the body's `*p` / `p[0]` read and write it (a body using `p` otherwise — pointer
+        // arithmetic, passing it on — is refused with what to write).
+        let mut body = std::borrow::Cow::Borrowed(&f.body);
+        let mut by_address = Vec::new();
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
+            let ExprKind::AddrOf(inner) = &a.kind else {
+                continue;
+            };
+            let ExprKind::Ident(x) = &inner.kind else {
+                continue;
+            };
+            let Some(slot) = self.lookup(x) else { continue };
+            if p.reference
+                || !matches!(p.ty, Ty::Ptr(_))
+                || !matches!(self.slots.get(slot).map(|s| s.ty), Some(Ty::Val(_)))
+            {
+                continue;
+            }
+            let mut bad = None;
+            let b = body.to_mut();
+            alias_deref_stmt(b, &p.name, &mut bad);
+            if let Some(at) = bad {
+                self.fail(
+                    at,
+                    format!(
+                        "`{}` of `{}` points at the local `{x}` (`&{x}`): only `*{}` and `{}[0]` \
+                         are supported on it; take a reference parameter (`T& {}`) instead",
+                        p.name, f.name, p.name, p.name, p.name
+                    ),
+                );
+                return;
+            }
+            aliases.push((p.name.clone(), slot));
+            by_address.push(k);
+        }
         for (p, a) in f.params.iter().zip(args) {
             if !p.reference {
                 continue;
@@ -360,7 +396,13 @@ impl Compiler {
         let caller = self.inst;
         let mut params = HashMap::new();
         params.extend(aliases);
-        for (p, a) in f.params.iter().zip(args).filter(|(p, _)| !p.reference) {
+        for (_, (p, a)) in f
+            .params
+            .iter()
+            .zip(args)
+            .enumerate()
+            .filter(|(k, (p, _))| !p.reference && !by_address.contains(k))
+        {
             self.slots.push(SlotInfo {
                 name: format!("{}::{}", f.name, p.name),
                 ty: p.ty,
@@ -389,7 +431,7 @@ impl Compiler {
         self.inst = inst;
         self.call_depth += 1;
         let enter = self.emit(Inst::Jump(0));
-        self.stmt(&f.body);
+        self.stmt(&body);
         let cont_pc = self.emit(Inst::LoopCont);
         let exit_pc = self.emit(Inst::LoopExit);
         self.code[enter] = Inst::LoopEnter {
@@ -707,6 +749,100 @@ impl Compiler {
             exit_pc,
             line: s.span.line,
         };
+    }
+}
+
+/// Rewrites `*p` and `p[0]` in `s` to `p` itself, for a pointer parameter `p` that names a
+/// caller's local (`&x`); `bad` gets the position of any other use of `p`. The walk's depth is
+/// the statement and expression nesting, which the parser's depth budget bounds.
+fn alias_deref_stmt(s: &mut Stmt, p: &str, bad: &mut Option<Span>) {
+    let mut e = |e: &mut Expr| alias_deref(e, p, bad);
+    match &mut s.kind {
+        StmtKind::Decl(_, decls) => {
+            for d in decls {
+                if let Some(Some(n)) = &mut d.array {
+                    e(n);
+                }
+                if let Some(i) = &mut d.init {
+                    e(i);
+                }
+            }
+        }
+        StmtKind::Expr(x) => e(x),
+        StmtKind::Return(x) => {
+            if let Some(x) = x {
+                e(x);
+            }
+        }
+        StmtKind::If(c, a, b) => {
+            e(c);
+            alias_deref_stmt(a, p, bad);
+            if let Some(b) = b {
+                alias_deref_stmt(b, p, bad);
+            }
+        }
+        StmtKind::While(c, body) => {
+            alias_deref(c, p, bad);
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::DoWhile(body, c) => {
+            alias_deref(c, p, bad);
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::For(init, c, step, body) => {
+            if let Some(i) = init {
+                alias_deref_stmt(i, p, bad);
+            }
+            if let Some(c) = c {
+                alias_deref(c, p, bad);
+            }
+            if let Some(st) = step {
+                alias_deref(st, p, bad);
+            }
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::Block(list) => list.iter_mut().for_each(|x| alias_deref_stmt(x, p, bad)),
+        StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Elided => {}
+    }
+}
+
+fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {
+    let is_p = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == p);
+    let zero = |x: &Expr| matches!(x.kind, ExprKind::Int { value: 0, .. });
+    let target = match &e.kind {
+        ExprKind::Deref(b) if is_p(b) => Some(b.span),
+        ExprKind::Index(b, i) if is_p(b) && zero(i) => Some(b.span),
+        _ => None,
+    };
+    if let Some(span) = target {
+        *e = Expr::new(ExprKind::Ident(p.to_string()), span);
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Ident(n) if n == p => {
+            bad.get_or_insert(e.span);
+        }
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => alias_deref(b, p, bad),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            alias_deref(a, p, bad);
+            alias_deref(b, p, bad);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            alias_deref(a, p, bad);
+            alias_deref(b, p, bad);
+            alias_deref(c, p, bad);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| alias_deref(a, p, bad)),
+        _ => {}
     }
 }
 
