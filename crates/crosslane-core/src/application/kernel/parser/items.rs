@@ -10,6 +10,10 @@ use crate::kernel::KernelError;
 use crate::result::Level;
 use std::collections::HashMap;
 
+/// A function header: return type, name, and whether `__global__` / `__launch_bounds__(N)`
+/// stood between the two.
+type Header = (Ty, String, bool, Option<u64>);
+
 impl Parser<'_> {
     pub(super) fn program(&mut self) -> PResult<Program> {
         let mut program = Program::default();
@@ -219,7 +223,7 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let mut sret = None;
-        let header = (|| -> PResult<Option<(Ty, String, bool, Option<u64>)>> {
+        let header = (|| -> PResult<Option<Header>> {
             if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
                 return Ok(None);
             }
