@@ -261,3 +261,14 @@ fn the_address_of_a_local_passed_to_a_pointer_parameter_names_the_local() {
     assert_eq!(e.line, 1);
     assert!(e.message.contains("take a reference parameter"), "{e}");
 }
+
+#[test]
+fn attributes_in_any_position_change_nothing() {
+    let t = run(include_str!("../../../../tests/kernels/cuda/attributes.cu"));
+    // Lanes 16..31 store p.value = 2·lane, lanes 0..15 p.index = lane.
+    let out = ints(t.buffer("out").unwrap());
+    for lane in 0..32i128 {
+        let want = if lane >= 16 { 2 * lane } else { lane };
+        assert_eq!(out[lane as usize], Some(want), "lane {lane}");
+    }
+}

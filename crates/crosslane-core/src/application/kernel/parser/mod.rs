@@ -23,6 +23,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod asm;
+mod attributes;
 mod cg;
 mod const_eval;
 mod expr;
@@ -99,6 +100,7 @@ pub fn parse_with_entry(
         limits.max_tokens,
     )?;
     let tokens = scopes::flatten_scopes(tokens, &mut macro_diags);
+    let tokens = attributes::strip_attributes(tokens);
     let mut p = Parser::new(&tokens, &lexed.comments, limits.depth());
     p.diags = macro_diags;
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
