@@ -4,8 +4,8 @@
 //! integral promotion, the usual arithmetic conversions, wrapping unsigned arithmetic, signed
 //! overflow as undefined behaviour, IEEE floats (half and bfloat16 through the `half` crate).
 //!
-//! Sources (ISO C++17, N4659): [conv.prom]/1 (integral promotions), [expr]/11 (usual
-//! arithmetic conversions), [expr]/4 (a result not in the range of its type — signed overflow —
+//! Sources (ISO C++17, N4659): \[conv.prom\]/1 (integral promotions), \[expr\]/11 (usual
+//! arithmetic conversions), \[expr\]/4 (a result not in the range of its type — signed overflow —
 //! is undefined), [basic.fundamental]/4 (unsigned arithmetic is modulo 2^n), [expr.mul]/4
 //! (division by zero undefined; a quotient that is not representable, `INT_MIN / -1`, makes
 //! both `/` and `%` undefined), [expr.shift]/1 (a shift count negative or ≥ the promoted left
@@ -123,7 +123,7 @@ impl Scalar {
         }
     }
 
-    /// The usual arithmetic conversions (C++17 [expr]/11) for operands `a` and `b`. Floats: the wider
+    /// The usual arithmetic conversions (C++17 \[expr\]/11) for operands `a` and `b`. Floats: the wider
     /// wins; `half` with `bfloat16_t` meet in `float` (neither holds the other); an integer with a
     /// float takes the float type (CUDA `__half` operators work in half).
     pub fn common(a: Scalar, b: Scalar) -> Scalar {
