@@ -272,3 +272,20 @@ fn attributes_in_any_position_change_nothing() {
         assert_eq!(out[lane as usize], Some(want), "lane {lane}");
     }
 }
+
+#[test]
+fn using_and_typedef_inside_a_function_name_their_types() {
+    let t = run(include_str!(
+        "../../../../tests/kernels/cuda/local_aliases.cu"
+    ));
+    // in[i] = i (the index fill); Acc is long long, so i · 3·10^9 does not overflow:
+    // lane 31 gives 93·10^9 (beyond int's 2^31 - 1).
+    let out = ints(t.buffer("out").unwrap());
+    for lane in 0..32i128 {
+        assert_eq!(
+            out[lane as usize],
+            Some(lane * 3_000_000_000),
+            "lane {lane}"
+        );
+    }
+}
