@@ -224,8 +224,10 @@ fn kernel_config(blocks: u32, threads_per_block: u32, lanes: u32) -> LaunchConfi
 ///
 /// # Errors
 /// [`CliError::Usage`] (exit 2) when the kernel does not parse or the launch is invalid, with
-/// the line:column of the fault. Faults while running (undefined behaviour, the step limit) are
-/// part of the trace, not errors.
+/// the line:column of the fault; [`CliError::Failed`] (exit 1, after the trace is printed) when
+/// the run ended with a budget or an error (an error diagnostic, a branch on an undefined
+/// condition) unless `--keep-going`. Undefined behaviour that leaves values undefined (an
+/// out-of-bounds access, an unset read, signed overflow) is part of the trace, not an error.
 fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Result<(), CliError> {
     if args.entry.is_some() {
         config.entry.clone_from(&args.entry);
@@ -257,6 +259,9 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     if args.use_fast_math {
         config.use_fast_math = true;
     }
+    if args.keep_going {
+        config.keep_going = true;
+    }
     if let Some(bytes) = args.shared_bytes {
         let parsed = parse(source)
             .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
@@ -284,11 +289,17 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     } else {
         print_out(&escape_controls(&render_text(&trace, 10_000)))?;
     }
-    // A run a budget stopped did not finish: its output is partial, so the status says so.
+    // A run a budget or an error stopped did not finish: its output is partial, so the status
+    // says so.
     match &trace.outcome {
         Some(Outcome::Limit(hit)) => Err(CliError::Failed(format!(
             "run: stopped: {}",
             escape_controls(&hit.message())
+        ))),
+        Some(Outcome::Error(e)) => Err(CliError::Failed(format!(
+            "run: {}:{}",
+            args.input,
+            escape_controls(&e.to_string())
         ))),
         _ => Ok(()),
     }

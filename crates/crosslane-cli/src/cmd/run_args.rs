@@ -61,6 +61,11 @@ pub struct RunArgs {
     /// XY0; default sm_90), HIP an AMD processor `gfxNNN` (`__gfxNNN__`, `__GFXN__`).
     #[arg(long)]
     pub arch: Option<String>,
+    /// Kernel only: go on after a run-time error instead of ending the run with outcome `error`
+    /// (exit 1): an error stays a diagnostic, and a branch or loop condition undefined in a lane
+    /// takes that lane as false, with a warning naming the lane and the value's reason.
+    #[arg(long)]
+    pub keep_going: bool,
     /// Kernel only: most units of work (one per statement of a warp and per expression node it
     /// evaluates); an endless loop stops here [default: 20000000].
     #[arg(long)]

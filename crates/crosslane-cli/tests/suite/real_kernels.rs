@@ -376,7 +376,7 @@ fn diagnostics_of_parse_and_run_are_merged_across_warps() {
         "host function `main` is read for its kernel launches"
     ));
     // Block 1's two warps read `in[i + 64]` with i = 64..127: every read is past the 128 cells
-    // (C11 6.5.6p8), the same diagnostic at 5:22 from two warps: one entry, counted twice.
+    // (C++17 [expr.add]/4), the same diagnostic at 5:22 from two warps: one entry, counted twice.
     let oob: Vec<&Value> = list
         .iter()
         .filter(|d| {
@@ -390,7 +390,7 @@ fn diagnostics_of_parse_and_run_are_merged_across_warps() {
     assert_eq!(oob[0]["line"], 5);
     assert_eq!(oob[0]["col"], 22);
     assert_eq!(oob[0]["level"], "warning");
-    assert_eq!(oob[0]["rule"], "ISO C11 6.5.6p8");
+    assert_eq!(oob[0]["rule"], "ISO C++17 [expr.add]/4");
     assert_eq!(oob[0]["count"], 2);
     // Block 0's reads stay inside: out[i] = i + (i + 64) there, undefined (null) in block 1.
     let out = values(&full, "out");
@@ -575,9 +575,9 @@ fn constructs_still_refused_are_named_with_what_to_do() {
             "two enums cannot share an enumerator name here",
         ),
         (
-            "__global__ void k(int* o) {\n  switch (threadIdx.x % 2) { case 0: o[0] = 1; }\n}\n",
-            "2:",
-            "`switch` statements are not supported yet; write them as an `if` / `else if` chain",
+            "__global__ void k(int* o) {\n  switch (threadIdx.x % 2) { case 0: { o[0] = 1;\n case 1: o[0] = 2; } }\n}\n",
+            "3:",
+            "a `case` or `default` label is read only at the top level of its `switch` body",
         ),
         (
             "__global__ void k(int* o) {\n  if (o[0]) goto done;\ndone:\n  o[0] = 1;\n}\n",
@@ -587,7 +587,7 @@ fn constructs_still_refused_are_named_with_what_to_do() {
         (
             "__global__ void k(int* o) {\n  asm(\"mov.u32 %0, %laneid;\" : \"=r\"(o[0]));\n}\n",
             "2:",
-            "inline `asm` is not supported; call the vendor's intrinsic instead",
+            "write `%%laneid`: a `%` of a register name is doubled",
         ),
         (
             "__global__ void k(int* o) {\n  int t[3] = {1, 2, 3};\n  o[0] = t[1];\n}\n",

@@ -206,6 +206,34 @@ fn kernel_faults_name_their_line_and_column() {
 }
 
 #[test]
+fn an_undefined_branch_ends_with_outcome_error_and_exit_1_unless_keep_going() {
+    // 2147483647 + lane overflows int in lanes 1..31 (C++17 [expr]/4): the branch on line 3
+    // has no defined path there.
+    let src = "__global__ void k(int* o) {\n  int y = 2147483647 + (int)threadIdx.x;\n  if (y > 0) o[threadIdx.x] = 7;\n}";
+    let out = crosslane(&["run", "-", "--json", "--trace", "none"], Some(src));
+    assert_eq!(out.status.code(), Some(1));
+    let trace: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(trace["outcome"]["kind"], "error");
+    assert_eq!(trace["outcome"]["line"], 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("-:3:"), "{err}");
+    assert!(err.contains("the condition is undefined"), "{err}");
+    let out = crosslane(&["run", "-", "--keep-going", "--json"], Some(src));
+    assert_eq!(out.status.code(), Some(0));
+    let trace: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(trace["outcome"]["kind"], "finished");
+    // Unknown names: reported before the run, all of them, exit 2.
+    let out = crosslane(
+        &["run", "-"],
+        Some("__global__ void k(int* o) {\n  o[0] = laneid;\n  o[1] = warpid;\n}"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("-:2:10: `laneid` is not declared"), "{err}");
+    assert!(err.contains("3:10: `warpid` is not declared"), "{err}");
+}
+
+#[test]
 fn a_budget_that_runs_out_names_itself_and_its_flag() {
     // Text: the last line says which limit, what hit it and how to raise it.
     let out = crosslane(

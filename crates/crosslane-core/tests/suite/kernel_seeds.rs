@@ -434,22 +434,21 @@ fn the_trace_serializes_for_the_page() {
 }
 
 #[test]
-fn atomics_macros_vector_types_and_printf() {
+fn atomics_macros_and_printf() {
     let src = "\
 #define N 4
 #define TWICE_N (N * 2)
 __global__ void k(int* sum, float* out) {
-  float4 f = make4();
   int lane = threadIdx.x;
   atomicAdd(&sum[0], lane);
   int old = atomicMax(&sum[1], lane % TWICE_N);
   printf(\"%d\\n\", lane);
   if (lane < N) out[lane] = 1.5f;
 }";
-    // make4 is unknown: an error diagnostic, the kernel still runs.
     let mut config = LaunchConfig::default();
     config.args.insert("sum".into(), "zero".into());
     let t = run_kernel(src, config).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
     let sum = ints(t.buffer("sum").unwrap());
     assert_eq!(sum[0], Some(496), "every lane's atomicAdd lands");
     assert_eq!(sum[1], Some(7), "max of lane % 8");
@@ -465,9 +464,6 @@ __global__ void k(int* sum, float* out) {
         Some(4.0),
         "untouched: index fill"
     );
-    assert!(t
-        .all_diagnostics()
-        .any(|d| d.message.contains("`make4`") && d.line == 4));
     // Device printf: every lane prints its own line (CUDA C++ Programming Guide, Formatted
     // Output), lane k printing "k\n".
     let printed: Vec<&str> = t.printf.iter().map(|p| p.text.as_str()).collect();

@@ -19,6 +19,8 @@ mod hip_shfl;
 mod kernel_budgets;
 mod kernel_cuda;
 mod kernel_inference;
+mod kernel_cxx;
+mod kernel_errors;
 mod kernel_maca;
 mod kernel_per_lane;
 mod kernel_replay;

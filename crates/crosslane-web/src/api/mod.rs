@@ -107,6 +107,10 @@ pub struct Launch {
     pub defines: Vec<String>,
     /// The target the predefined macros describe: CUDA `sm_XY`, HIP `gfxNNN` (`--arch`).
     pub arch: Option<String>,
+    /// `--keep-going`: go on after a run-time error instead of ending the run with outcome
+    /// `error` (default false; [`LaunchConfig::keep_going`]).
+    #[serde(default, alias = "keepGoing")]
+    pub keep_going: bool,
 }
 
 impl Launch {
@@ -117,6 +121,7 @@ impl Launch {
             grid_dim: self.blocks.map(|b| [b, 1, 1]),
             block_dim: self.threads_per_block.map(|t| [t, 1, 1]),
             lanes: self.lanes,
+            keep_going: self.keep_going,
             ..LaunchConfig::default()
         }
     }
@@ -127,7 +132,8 @@ impl Launch {
 ///
 /// # Errors
 /// [`InputError`] on field `source` with `L:C: message` when the kernel does not parse or
-/// the launch is invalid. Faults while running are diagnostics in the trace, as in the CLI.
+/// the launch is invalid. Faults while running are in the trace, as in the CLI: diagnostics, and
+/// an error ends the run with outcome `error` (unless `keep_going`).
 pub fn kernel_trace(source: &str, launch: &Launch) -> Result<KernelTrace, InputError> {
     let mut config = launch.config();
     for d in &launch.defines {

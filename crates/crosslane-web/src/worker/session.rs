@@ -471,9 +471,10 @@ impl Session {
                 "stopped",
                 format!("stopped after {n} steps: {}", hit.message()),
             ),
+            // A run that met an error did not finish: the error state, in the error colour.
             Some(Outcome::Error(e)) => (
-                "stopped",
-                format!("stopped at line {}:{}: {}", e.line, e.col, e.message),
+                "error",
+                format!("error at line {}:{}: {}", e.line, e.col, e.message),
             ),
         };
         (state.into(), text)

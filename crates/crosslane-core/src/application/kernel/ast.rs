@@ -276,6 +276,9 @@ pub struct Function {
     pub span: Span,
     /// Whether this is the implicit kernel around a bare snippet of statements.
     pub snippet: bool,
+    /// Default arguments by parameter name (`int width = warpSize`): a call that leaves out
+    /// trailing arguments gets these (C++17 [dcl.fct.default]/1), evaluated at the call.
+    pub defaults: Vec<(String, Expr)>,
 }
 
 /// A parsed program: functions, or, for a bare snippet of statements, one implicit kernel.

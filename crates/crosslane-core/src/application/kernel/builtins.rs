@@ -334,6 +334,22 @@ pub enum Slot {
     Ignored,
 }
 
+/// The positions of a call's arguments that fill a text parameter of `spec` (a DPP control
+/// word, a MACA mode): a bare name there is the operation's own word, not a variable.
+pub(crate) fn text_arg_positions(spec: &OpSpec, n_args: usize) -> Vec<usize> {
+    arg_slots(spec, n_args)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| match s {
+            Slot::Param(name) => spec
+                .params()
+                .any(|p| p.name == *name && matches!(p.kind, ParamKind::Text)),
+            _ => false,
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
 /// Where each argument of a call with `n_args` arguments goes, by position, from the op's typed
 /// argument list ([`OpSpec::args`]); positions past the list are [`Slot::Ignored`] (the call is
 /// then refused as having too many arguments).
@@ -466,7 +482,16 @@ fn call_op_once(
 ) -> CallOutcome {
     let mut diagnostics = Vec::new();
     let fail = |why: String, mut diagnostics: Vec<(Level, String, String)>| {
-        diagnostics.push((Level::Error, why.clone(), spec.source.to_string()));
+        // An argument that is undefined in some lane makes the results undefined: a
+        // diagnostic, as any read of an undefined value is. A call the operation cannot take
+        // (too many arguments, a parameter out of range) is an error, which ends the run.
+        let level =
+            if why.contains(" is undefined in lane ") || why.contains(" has no value in lane ") {
+                Level::Warning
+            } else {
+                Level::Error
+            };
+        diagnostics.push((level, why.clone(), spec.source.to_string()));
         CallOutcome {
             values: vec![Err(undef(line, col, why)); lanes],
             steps: Vec::new(),
@@ -780,8 +805,10 @@ fn call_scalar(
             Err(e) => {
                 let why = format!("{}: {e}", spec.name);
                 values[l] = Err(undef(line, col, why.clone()));
+                // One lane's data the operation has no result for: that lane is undefined
+                // with the reason, a diagnostic like other undefined behaviour of data.
                 if !diagnostics.iter().any(|d| d.1 == why) {
-                    diagnostics.push((Level::Error, why, spec.source.to_string()));
+                    diagnostics.push((Level::Warning, why, spec.source.to_string()));
                 }
             }
         }

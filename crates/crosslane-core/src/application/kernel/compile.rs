@@ -6,8 +6,10 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::budget::{LimitHit, Resource};
+use super::builtins::{self, builtin, find_kernel_op};
 use super::types::Ty;
 use super::KernelError;
+use crate::op::Dialect;
 
 #[derive(Clone, Debug)]
 pub(crate) struct SlotInfo {
@@ -120,7 +122,26 @@ pub(crate) struct Compiler {
     /// first two scopes and every helper function may name them (WGSL § Module-scope
     /// declarations).
     pub(crate) module_scopes: usize,
+    /// What the name check needs (`None`: no check, as for a lowered WGSL shader, whose names
+    /// naga has already resolved).
+    pub(crate) check: Option<NameCheck>,
+    /// Every unknown name found, in source order, each once: reported together before the run.
+    pub(crate) name_errors: Vec<KernelError>,
 }
+
+/// What decides whether a name the source uses exists: the dialect whose operations a call may
+/// name, whether the entry is a snippet (where `laneId` is predefined), and the names of every
+/// function of the source (a call to another kernel gets its own message).
+#[derive(Clone, Debug)]
+pub(crate) struct NameCheck {
+    pub(crate) dialect: Dialect,
+    pub(crate) snippet: bool,
+    pub(crate) source_functions: Vec<String>,
+}
+
+/// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
+/// HIP and MACA use the same names).
+const GEOMETRY: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
 /// Expression nodes an instruction carries (its weight in the code budget, beside itself).
 pub(crate) fn inst_nodes(i: &Inst) -> u64 {
@@ -269,6 +290,25 @@ impl Compiler {
             );
             return;
         }
+        // Trailing parameters left out take their default arguments (C++17 [dcl.fct.default]),
+        // resolved here, in the caller's scopes.
+        let filled: Vec<Expr>;
+        let mut args = args;
+        if args.len() < f.params.len()
+            && f.params[args.len()..]
+                .iter()
+                .all(|p| f.defaults.iter().any(|(n, _)| *n == p.name))
+        {
+            let mut all = args.to_vec();
+            for p in &f.params[args.len()..] {
+                if let Some((_, d)) = f.defaults.iter().find(|(n, _)| *n == p.name) {
+                    self.resolve(d);
+                    all.push(d.clone());
+                }
+            }
+            filled = all;
+            args = &filled;
+        }
         if args.len() != f.params.len() {
             self.fail(
                 call.span,
@@ -284,6 +324,42 @@ impl Compiler {
         // A reference parameter (`float& x`, a struct's receiver, a lambda's `[&]` capture)
         // names the caller's variable itself: its slot, no copy.
         let mut aliases = Vec::new();
+        // `&x` of a local scalar passed to a `T*` parameter: the parameter names `x` itself,
+        // and the body's `*p` / `p[0]` read and write it (a body using `p` otherwise — pointer
+        // arithmetic, passing it on — is refused with what to write).
+        let mut body = std::borrow::Cow::Borrowed(&f.body);
+        let mut by_address = Vec::new();
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
+            let ExprKind::AddrOf(inner) = &a.kind else {
+                continue;
+            };
+            let ExprKind::Ident(x) = &inner.kind else {
+                continue;
+            };
+            let Some(slot) = self.lookup(x) else { continue };
+            if p.reference
+                || !matches!(p.ty, Ty::Ptr(_))
+                || !matches!(self.slots.get(slot).map(|s| s.ty), Some(Ty::Val(_)))
+            {
+                continue;
+            }
+            let mut bad = None;
+            let b = body.to_mut();
+            alias_deref_stmt(b, &p.name, &mut bad);
+            if let Some(at) = bad {
+                self.fail(
+                    at,
+                    format!(
+                        "`{}` of `{}` points at the local `{x}` (`&{x}`): only `*{}` and `{}[0]` \
+                         are supported on it; take a reference parameter (`T& {}`) instead",
+                        p.name, f.name, p.name, p.name, p.name
+                    ),
+                );
+                return;
+            }
+            aliases.push((p.name.clone(), slot));
+            by_address.push(k);
+        }
         for (p, a) in f.params.iter().zip(args) {
             if !p.reference {
                 continue;
@@ -320,7 +396,13 @@ impl Compiler {
         let caller = self.inst;
         let mut params = HashMap::new();
         params.extend(aliases);
-        for (p, a) in f.params.iter().zip(args).filter(|(p, _)| !p.reference) {
+        for (_, (p, a)) in f
+            .params
+            .iter()
+            .zip(args)
+            .enumerate()
+            .filter(|(k, (p, _))| !p.reference && !by_address.contains(k))
+        {
             self.slots.push(SlotInfo {
                 name: format!("{}::{}", f.name, p.name),
                 ty: p.ty,
@@ -349,7 +431,7 @@ impl Compiler {
         self.inst = inst;
         self.call_depth += 1;
         let enter = self.emit(Inst::Jump(0));
-        self.stmt(&f.body);
+        self.stmt(&body);
         let cont_pc = self.emit(Inst::LoopCont);
         let exit_pc = self.emit(Inst::LoopExit);
         self.code[enter] = Inst::LoopEnter {
@@ -367,13 +449,79 @@ impl Compiler {
             .insert((caller, call.span), result.unwrap_or(usize::MAX));
     }
 
+    /// The variable slot `n` names in the scopes visible here.
+    fn lookup(&self, n: &str) -> Option<usize> {
+        self.scopes.iter().rev().find_map(|s| s.get(n)).copied()
+    }
+
+    /// Records an unknown name at `span` (each position and message once: an inlined function
+    /// is compiled once per call).
+    fn unknown(&mut self, span: Span, message: String) {
+        let e = KernelError::new(span.line, span.col, message);
+        if !self.name_errors.contains(&e) {
+            self.name_errors.push(e);
+        }
+    }
+
+    /// Whether `n`, declared nowhere in the source, is a name the machine itself defines:
+    /// `warpSize` (CUDA C++ Programming Guide, Built-in Variables), the MACA compare constants
+    /// (seed 002), and a snippet's `laneId`.
+    fn predefined(&self, n: &str) -> bool {
+        n == "warpSize"
+            || builtins::maca_icmp(n).is_some()
+            || (n == "laneId" && self.check.as_ref().is_some_and(|c| c.snippet))
+    }
+
+    /// Checks that a call names a function: one of the source, a built-in, or an operation of
+    /// a dialect; an argument that is a bare name in a text parameter of an operation (a
+    /// DPP control, a MACA mode) is the operation's own word, not a variable.
+    fn resolve_call(&mut self, e: &Expr, name: &str, args: &[Expr]) {
+        let Some(check) = self.check.clone() else {
+            args.iter().for_each(|a| self.resolve(a));
+            return;
+        };
+        let mut text_args = Vec::new();
+        if !self.by_name.contains_key(name)
+            && builtin(name).is_none()
+            && !super::machine::maca_mem::is_memory_call(name)
+        {
+            match find_kernel_op(check.dialect, name) {
+                Some(spec) => text_args = builtins::text_arg_positions(spec, args.len()),
+                None if check.source_functions.iter().any(|f| f == name) => self.unknown(
+                    e.span,
+                    format!("`{name}` is a kernel of this source: calling another kernel from a kernel is not supported (make it a `__device__` function)"),
+                ),
+                None => self.unknown(
+                    e.span,
+                    format!("`{name}` is not declared: no function of the source, kernel built-in or operation of any dialect has this name"),
+                ),
+            }
+        }
+        for (k, a) in args.iter().enumerate() {
+            match &a.kind {
+                ExprKind::Ident(n) if text_args.contains(&k) && self.lookup(n).is_none() => {}
+                _ => self.resolve(a),
+            }
+        }
+    }
+
     pub(crate) fn resolve(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Ident(n) => {
-                if let Some(id) = self.scopes.iter().rev().find_map(|s| s.get(n)) {
-                    self.idents.insert((self.inst, e.span), *id);
+                if let Some(id) = self.lookup(n) {
+                    self.idents.insert((self.inst, e.span), id);
+                } else if self.check.is_some() && !self.predefined(n) {
+                    let hint = if GEOMETRY.contains(&n.as_str()) {
+                        format!(" (`{n}` has the fields x, y, z)")
+                    } else {
+                        String::new()
+                    };
+                    self.unknown(e.span, format!("`{n}` is not declared{hint}"));
                 }
             }
+            ExprKind::Member(b, _)
+                if matches!(&b.kind, ExprKind::Ident(n)
+                    if GEOMETRY.contains(&n.as_str()) && self.lookup(n).is_none()) => {}
             ExprKind::Member(b, _) | ExprKind::Unary(_, b) | ExprKind::Deref(b) => self.resolve(b),
             ExprKind::AddrOf(b) | ExprKind::Cast(_, b) => self.resolve(b),
             ExprKind::IncDec { target, .. } => self.resolve(target),
@@ -390,7 +538,7 @@ impl Compiler {
                 self.resolve(b);
                 self.resolve(c);
             }
-            ExprKind::Call(_, args) => args.iter().for_each(|a| self.resolve(a)),
+            ExprKind::Call(name, args) => self.resolve_call(e, name, args),
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
@@ -601,6 +749,100 @@ impl Compiler {
             exit_pc,
             line: s.span.line,
         };
+    }
+}
+
+/// Rewrites `*p` and `p[0]` in `s` to `p` itself, for a pointer parameter `p` that names a
+/// caller's local (`&x`); `bad` gets the position of any other use of `p`. The walk's depth is
+/// the statement and expression nesting, which the parser's depth budget bounds.
+fn alias_deref_stmt(s: &mut Stmt, p: &str, bad: &mut Option<Span>) {
+    let mut e = |e: &mut Expr| alias_deref(e, p, bad);
+    match &mut s.kind {
+        StmtKind::Decl(_, decls) => {
+            for d in decls {
+                if let Some(Some(n)) = &mut d.array {
+                    e(n);
+                }
+                if let Some(i) = &mut d.init {
+                    e(i);
+                }
+            }
+        }
+        StmtKind::Expr(x) => e(x),
+        StmtKind::Return(x) => {
+            if let Some(x) = x {
+                e(x);
+            }
+        }
+        StmtKind::If(c, a, b) => {
+            e(c);
+            alias_deref_stmt(a, p, bad);
+            if let Some(b) = b {
+                alias_deref_stmt(b, p, bad);
+            }
+        }
+        StmtKind::While(c, body) => {
+            alias_deref(c, p, bad);
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::DoWhile(body, c) => {
+            alias_deref(c, p, bad);
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::For(init, c, step, body) => {
+            if let Some(i) = init {
+                alias_deref_stmt(i, p, bad);
+            }
+            if let Some(c) = c {
+                alias_deref(c, p, bad);
+            }
+            if let Some(st) = step {
+                alias_deref(st, p, bad);
+            }
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::Block(list) => list.iter_mut().for_each(|x| alias_deref_stmt(x, p, bad)),
+        StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Elided => {}
+    }
+}
+
+fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {
+    let is_p = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == p);
+    let zero = |x: &Expr| matches!(x.kind, ExprKind::Int { value: 0, .. });
+    let target = match &e.kind {
+        ExprKind::Deref(b) if is_p(b) => Some(b.span),
+        ExprKind::Index(b, i) if is_p(b) && zero(i) => Some(b.span),
+        _ => None,
+    };
+    if let Some(span) = target {
+        *e = Expr::new(ExprKind::Ident(p.to_string()), span);
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Ident(n) if n == p => {
+            bad.get_or_insert(e.span);
+        }
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => alias_deref(b, p, bad),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            alias_deref(a, p, bad);
+            alias_deref(b, p, bad);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            alias_deref(a, p, bad);
+            alias_deref(b, p, bad);
+            alias_deref(c, p, bad);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| alias_deref(a, p, bad)),
+        _ => {}
     }
 }
 

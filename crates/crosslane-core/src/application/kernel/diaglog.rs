@@ -241,7 +241,7 @@ mod tests {
             col: 1,
             level: Level::Warning,
             message: m.into(),
-            rule: "C11 6.5p5".into(),
+            rule: "C++17 [expr]/4".into(),
         }
     }
 

@@ -95,6 +95,12 @@ pub struct LaunchConfig {
     /// their intrinsics run as those (`expf` → `__expf`, …) and their denormal arguments and
     /// results are flushed to zero ([`super::mathlib::fast_math_name`]); stated in the trace.
     pub use_fast_math: bool,
+    /// Go on after a run-time error instead of ending the run with [`Outcome::Error`]: an
+    /// error diagnostic (an unknown operation, a bad argument count) stays a diagnostic, and a
+    /// branch or loop condition undefined in some lane takes that lane as false (with a
+    /// warning naming the lane and the value's reason). Default false: the first error ends
+    /// the run (`crosslane run --keep-going`, the launch option `keepGoing`).
+    pub keep_going: bool,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -120,6 +126,9 @@ pub struct Executor {
     pub(crate) warps: Vec<Warp>,
     pub(crate) current: usize,
     pub(crate) shared: HashMap<(Span, usize), usize>,
+    /// `extern __shared__` arrays by (name, block): every declaration of one name (in each
+    /// inlined function, each `SharedMemory<T>()`) is the same dynamic shared memory.
+    pub(crate) extern_shared: HashMap<(String, usize), usize>,
     pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
     pub(crate) global_bufs: HashMap<String, usize>,
     /// Work and bytes spent against [`LaunchConfig::limits`].
@@ -274,6 +283,12 @@ impl Executor {
             } else {
                 usize::from(!program.constants.is_empty())
             },
+            // Names are checked for the C-family dialects; naga has resolved a WGSL shader's.
+            check: (dialect != Dialect::Wgsl).then(|| NameCheck {
+                dialect,
+                snippet: f.snippet,
+                source_functions: program.functions.iter().map(|g| g.name.clone()).collect(),
+            }),
             ..Compiler::default()
         };
         compiler.scopes.push(HashMap::new());
@@ -294,7 +309,15 @@ impl Executor {
         };
         compiler.stmt(&f.body);
         compiler.emit(Inst::End);
+        // Every unknown name at once, before the run (C++17 [basic.lookup]: a name must be
+        // declared before it is used), then any other compile error.
+        let mut errors = std::mem::take(&mut compiler.name_errors);
         if let Some(e) = compiler.error {
+            if !errors.contains(&e) {
+                errors.push(e);
+            }
+        }
+        if let Some(e) = join_errors(errors) {
             return Err(e);
         }
         let launch = Launch {
@@ -449,6 +472,7 @@ impl Executor {
             warps: Vec::new(),
             current: 0,
             shared: HashMap::new(),
+            extern_shared: HashMap::new(),
             locals: HashMap::new(),
             global_bufs,
             meter,
@@ -1230,7 +1254,20 @@ impl Executor {
         if cx.barrier {
             self.warps[w].run = WarpRun::AtBarrier;
         }
+        // The first error of the step ends the run there (unless the launch keeps going): a run
+        // that met an error must not report "finished" with buffers silently wrong.
+        let fatal = if self.config.keep_going {
+            None
+        } else {
+            cx.diags
+                .iter()
+                .find(|d| d.0 == Level::Error)
+                .map(|d| KernelError::new(d.1.line, d.1.col, d.2.clone()))
+        };
         self.record(w, span, end, active, cx);
+        if let Some(e) = fatal {
+            self.fail(e);
+        }
         true
     }
 
@@ -1403,4 +1440,18 @@ pub fn run_kernel_traced(
     let mut ex = Executor::new(source, config)?.with_trace(mode);
     while ex.advance() {}
     Ok(ex.into_trace())
+}
+
+/// Several front-end errors as one: the first, with every further one on its own line as
+/// `line:col: message` (sorted by position); `None` when there is none.
+pub(crate) fn join_errors(mut errors: Vec<KernelError>) -> Option<KernelError> {
+    errors.sort_by_key(|e| (e.line, e.col));
+    let mut it = errors.into_iter();
+    let mut first = it.next()?;
+    for e in it {
+        first
+            .message
+            .push_str(&format!("\n{}:{}: {}", e.line, e.col, e.message));
+    }
+    Some(first)
 }

@@ -94,7 +94,10 @@ pub enum Outcome {
     /// A budget ran out (an endless loop, a kernel too long to trace, a launch too large):
     /// which, its limit, what hit it and the line.
     Limit(LimitHit),
-    /// The kernel cannot continue (e.g. a launch the memory cannot hold).
+    /// The run met an error and stopped there: a launch the memory cannot hold, the first
+    /// error diagnostic of a step, or a branch or loop whose condition is undefined in an
+    /// active lane (the message names the value's reason and line). `--keep-going`
+    /// ([`super::LaunchConfig::keep_going`]) goes on instead.
     Error(KernelError),
 }
 

@@ -1,12 +1,21 @@
-//! Kernel types and values with C semantics: integer promotion, the usual arithmetic conversions,
-//! wrapping unsigned arithmetic, signed overflow as undefined behaviour, IEEE floats (half and
-//! bfloat16 through the `half` crate).
+//! Kernel types and values with the semantics of C++17, the language CUDA (nvcc's default
+//! dialect), HIP (clang), Ascend C (a C++ dialect, seed 001: asc-devkit "supports the C and C++
+//! standards", compiled as C++) and MACA (mxcc, a clang C++ compiler) kernels are written in:
+//! integral promotion, the usual arithmetic conversions, wrapping unsigned arithmetic, signed
+//! overflow as undefined behaviour, IEEE floats (half and bfloat16 through the `half` crate).
 //!
-//! Sources: ISO C11 6.3.1.1 (integer promotions), 6.3.1.8 (usual arithmetic conversions),
-//! 6.5p5 (an exceptional condition — signed overflow — is undefined), 6.5.5p5-6 (division by
-//! zero undefined; `INT_MIN / -1` overflows), 6.5.7p3-4 (shift count ≥ width or negative, and a
-//! signed left shift that overflows, are undefined), 6.3.1.4p1 (float → integer out of range is
-//! undefined).
+//! Sources (ISO C++17, N4659): \[conv.prom\]/1 (integral promotions), \[expr\]/11 (usual
+//! arithmetic conversions), \[expr\]/4 (a result not in the range of its type — signed overflow —
+//! is undefined), [basic.fundamental]/4 (unsigned arithmetic is modulo 2^n), [expr.mul]/4
+//! (division by zero undefined; a quotient that is not representable, `INT_MIN / -1`, makes
+//! both `/` and `%` undefined), [expr.shift]/1 (a shift count negative or ≥ the promoted left
+//! operand's width is undefined), [expr.shift]/2 (`E1 << E2` of a signed non-negative E1 is
+//! defined when E1×2^E2 fits the corresponding unsigned type — `1 << 31` is `INT_MIN` — and
+//! undefined otherwise, a negative E1 included; C++20 defines every case), [expr.shift]/3
+//! (`>>` of a negative value: implementation-defined, an arithmetic shift in nvcc and clang),
+//! [conv.integral]/3 (a value out of a signed type's range: implementation-defined, modulo 2^n
+//! in nvcc and clang), [conv.fpint]/1 (float → integer out of range is undefined). C rules
+//! apply to nothing here: WGSL follows its own specification (`wgsl/lower`).
 
 use half::{bf16, f16};
 use serde::Serialize;
@@ -98,7 +107,7 @@ impl Scalar {
         }
     }
 
-    /// Integer promotion (C11 6.3.1.1p2): types narrower than `int` become `int`.
+    /// Integral promotion (C++17 [conv.prom]/1): types narrower than `int` become `int`.
     pub fn promote(self) -> Scalar {
         if !self.is_float() && self.int_rank() < 3 {
             Scalar::I32
@@ -115,7 +124,7 @@ impl Scalar {
         }
     }
 
-    /// The usual arithmetic conversions (C11 6.3.1.8) for operands `a` and `b`. Floats: the wider
+    /// The usual arithmetic conversions (C++17 \[expr\]/11) for operands `a` and `b`. Floats: the wider
     /// wins; `half` with `bfloat16_t` meet in `float` (neither holds the other); an integer with a
     /// float takes the float type (CUDA `__half` operators work in half).
     pub fn common(a: Scalar, b: Scalar) -> Scalar {
@@ -203,7 +212,7 @@ pub enum Ty {
 }
 
 /// The buffer index of the null pointer (`NULL`, `nullptr`, a pointer set to 0): it names no
-/// buffer, so reading or writing through it is an error at its line (C11 6.3.2.3p3, 6.5.3.2p4:
+/// buffer, so reading or writing through it is an error at its line (C++17 [conv.ptr]/1, [expr.unary.op]/1:
 /// dereferencing a null pointer is undefined).
 pub const NULL_BUF: usize = usize::MAX;
 
@@ -426,7 +435,7 @@ impl KVal {
     /// Converts to `to` as a C cast or assignment does.
     ///
     /// # Errors
-    /// [`Fault`] for a float → integer conversion out of range or of NaN (C11 6.3.1.4p1:
+    /// [`Fault`] for a float → integer conversion out of range or of NaN (C++17 [conv.fpint]/1:
     /// undefined), or a conversion between vector and scalar or pointer types.
     pub fn convert(&self, to: ValTy) -> Result<KVal, Fault> {
         if to.lanes > 1 {
@@ -495,7 +504,7 @@ impl KVal {
                     };
                     if x.is_nan() || t < lo || t >= hi {
                         Err(Fault::ub(format!(
-                            "{x} does not fit in {}: float-to-integer conversion is undefined (C11 6.3.1.4)",
+                            "{x} does not fit in {}: float-to-integer conversion is undefined (C++17 [conv.fpint]/1)",
                             target.name()
                         )))
                     } else {
@@ -772,7 +781,7 @@ pub fn binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
                 BinOp::Eq => Ok(KVal::bool(same && o1 == o2)),
                 BinOp::Ne => Ok(KVal::bool(!(same && o1 == o2))),
                 _ if !same => Err(Fault::ub(
-                    "pointers into different arrays cannot be subtracted or ordered (C11 6.5.6p9)",
+                    "pointers into different arrays cannot be subtracted or ordered (C++17 [expr.add]/5, [expr.rel]/3)",
                 )),
                 BinOp::Sub => Ok(KVal::int(Scalar::I64, *o1 as i128 - *o2 as i128)),
                 BinOp::Lt => Ok(KVal::bool(o1 < o2)),
@@ -801,7 +810,8 @@ pub fn binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
 
 fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
     let (ta, tb) = (a.val_ty().scalar, b.val_ty().scalar);
-    // Shifts convert each operand on its own (C11 6.5.7p3); the result has the left type.
+    // Shifts promote each operand on its own (C++17 [expr.shift]/1); the result has the
+    // promoted left type.
     if matches!(op, BinOp::Shl | BinOp::Shr) {
         let (x, n) = match (a.as_int(), b.as_int()) {
             (Some(x), Some(n)) => (x, n),
@@ -811,18 +821,26 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
         let width = ty.bits() as i128;
         if n < 0 || n >= width {
             return Err(Fault::ub(format!(
-                "shift by {n} with a {width}-bit left operand is undefined (C11 6.5.7p3)"
+                "shift by {n} with a {width}-bit left operand is undefined (C++17 [expr.shift]/1)"
             )));
         }
         if op == BinOp::Shr {
             return Ok(KVal::int(ty, x >> n));
         }
         let r = x << n;
+        // C++17 [expr.shift]/2: a signed E1 << E2 is E1×2^E2 converted to the type when E1 is
+        // non-negative and E1×2^E2 fits the corresponding unsigned type (`1 << 31` is INT_MIN,
+        // by [conv.integral]/3 as nvcc and clang define it); otherwise undefined.
         if ty.is_signed() {
-            let max = (1i128 << (width - 1)) - 1;
-            if x < 0 || r > max {
+            let umax = (1i128 << width) - 1;
+            if x < 0 {
                 return Err(Fault::ub(format!(
-                    "{x} << {n} does not fit in {}: signed left shift overflow is undefined (C11 6.5.7p4)",
+                    "{x} << {n}: a left shift of a negative value is undefined (C++17 [expr.shift]/2; C++20 defines it)"
+                )));
+            }
+            if r > umax {
+                return Err(Fault::ub(format!(
+                    "{x} << {n} = {r} does not fit in unsigned {}: the shift is undefined (C++17 [expr.shift]/2)",
                     ty.name()
                 )));
             }
@@ -864,14 +882,14 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
         return Ok(KVal::bool(compare(op, x.partial_cmp(&y))));
     }
     // Operands are at most 64 bits wide, so + and - fit an i128; a 64-bit product may not
-    // (u64::MAX * u64::MAX): unsigned arithmetic wraps modulo 2^N (C11 6.2.5p9), and 2^128 is a
+    // (u64::MAX * u64::MAX): unsigned arithmetic wraps modulo 2^N (C++17 [basic.fundamental]/4), and 2^128 is a
     // multiple of 2^64, so the wrapped i128 product truncates to the right bits; a signed
     // product that does not fit is reported as overflow below.
     let wide = |r: Option<i128>, wrapped: i128| match r {
         Some(r) => Ok(r),
         None if !ty.is_signed() => Ok(wrapped),
         None => Err(Fault::ub(format!(
-            "{x} {} {y} overflows {}: signed overflow is undefined (C11 6.5p5)",
+            "{x} {} {y} overflows {}: signed overflow is undefined (C++17 [expr]/4)",
             op.token(),
             ty.name()
         ))),
@@ -883,12 +901,22 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
         BinOp::Div | BinOp::Rem => {
             if y == 0 {
                 return Err(Fault::ub(format!(
-                    "{x} {} 0: integer division by zero is undefined (C11 6.5.5p5)",
+                    "{x} {} 0: integer division by zero is undefined (C++17 [expr.mul]/4)",
                     op.token()
                 )));
             }
+            // C++17 [expr.mul]/4: when the quotient is not representable (`INT_MIN / -1`),
+            // both `/` and `%` are undefined — `INT_MIN % -1` too, though its remainder is 0.
+            let q = x.wrapping_div(y);
+            if ty.is_signed() && q > (1i128 << (ty.bits() - 1)) - 1 {
+                return Err(Fault::ub(format!(
+                    "{x} {} {y}: the quotient {q} does not fit in {}, so `/` and `%` are undefined (C++17 [expr.mul]/4)",
+                    op.token(),
+                    ty.name()
+                )));
+            }
             if op == BinOp::Div {
-                x.wrapping_div(y)
+                q
             } else {
                 x.wrapping_rem(y)
             }
@@ -903,7 +931,7 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
         let (lo, hi) = (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1);
         if r < lo || r > hi {
             return Err(Fault::ub(format!(
-                "{x} {} {y} = {r} overflows {}: signed overflow is undefined (C11 6.5p5)",
+                "{x} {} {y} = {r} overflows {}: signed overflow is undefined (C++17 [expr]/4)",
                 op.token(),
                 ty.name()
             )));

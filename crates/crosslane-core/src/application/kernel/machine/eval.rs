@@ -308,14 +308,21 @@ impl Executor {
                 })
             }
             ExprKind::Ternary(c, a, b) => {
-                let (t, f) = self.condition(w, c, mask, cx);
+                // An undefined condition makes the result undefined with the condition's own
+                // reason: neither operand is evaluated in that lane.
+                let (t, f, undefined) = self.condition_split(w, c, mask, cx);
                 let x = self.eval(w, a, t, cx);
                 let y = self.eval(w, b, f, cx);
                 lanewise(mask, &mut |l| {
                     if t.contains(l) {
                         x[l].clone()
-                    } else {
+                    } else if f.contains(l) {
                         y[l].clone()
+                    } else {
+                        Err(undefined
+                            .iter()
+                            .find(|(k, _)| *k == l)
+                            .map_or_else(Undef::idle, |(_, u)| u.clone()))
                     }
                 })
             }
@@ -472,7 +479,7 @@ impl Executor {
                         "`{name}` is read uninitialized ({}): its value is undefined",
                         u.why
                     ),
-                    "ISO C11 6.7.9p10; seed 002 §3.8.3 example",
+                    "ISO C++17 [dcl.init]/12; seed 002 §3.8.3 example",
                     Some(l),
                 );
             }

@@ -82,6 +82,11 @@ enum Kind {
     Trans,
 }
 
+/// Whether `name` is one of the MACA memory builtins this module runs (seed 002 §3.1).
+pub(crate) fn is_memory_call(name: &str) -> bool {
+    kind_of(name).is_some()
+}
+
 fn kind_of(name: &str) -> Option<Kind> {
     if name.starts_with("__builtin_mxc_load_shared_trans") {
         return Some(Kind::Trans);

@@ -66,14 +66,14 @@ impl Executor {
                     Level::Warning,
                     span,
                     if name.is_empty() {
-                        "reads through a null pointer (no buffer): undefined (C11 6.5.3.2p4)"
+                        "reads through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1)"
                             .to_string()
                     } else {
                         format!(
                             "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
                         )
                     },
-                    "ISO C11 6.5.6p8",
+                    "ISO C++17 [expr.add]/4",
                     Some(lane),
                 );
                 Err(Undef::at(span, m))
@@ -389,13 +389,13 @@ impl Executor {
                             Level::Warning,
                             span,
                             if name.is_empty() {
-                                "writes through a null pointer (no buffer): undefined (C11 6.5.3.2p4); nothing is written".to_string()
+                                "writes through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1); nothing is written".to_string()
                             } else {
                                 format!(
                                     "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
                                 )
                             },
-                            "ISO C11 6.5.6p8",
+                            "ISO C++17 [expr.add]/4",
                             Some(l),
                         );
                         Err(Undef::at(span, m))

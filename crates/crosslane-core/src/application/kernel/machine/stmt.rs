@@ -74,7 +74,13 @@ impl Executor {
             };
             if storage.shared {
                 let key = (d.span, self.block);
-                let buf = match self.shared.get(&key) {
+                let ext_key = (d.name.clone(), self.block);
+                let known = if storage.external {
+                    self.extern_shared.get(&ext_key)
+                } else {
+                    self.shared.get(&key)
+                };
+                let buf = match known {
                     Some(b) => *b,
                     None => {
                         match self.trace.memory.alloc_uninit(
@@ -86,7 +92,11 @@ impl Executor {
                             len,
                         ) {
                             Ok(b) => {
-                                self.shared.insert(key, b);
+                                if storage.external {
+                                    self.extern_shared.insert(ext_key, b);
+                                } else {
+                                    self.shared.insert(key, b);
+                                }
                                 b
                             }
                             Err(m) => {
@@ -315,8 +325,40 @@ impl Executor {
         }
     }
 
-    /// Evaluates a condition: (lanes where true, lanes where false). An undefined condition
-    /// counts as false, with a warning.
+    /// Evaluates a condition: (lanes where true, lanes where false, lanes where undefined with
+    /// the value's reason). A lane whose value is not a scalar is noted as an error and counted
+    /// as undefined.
+    pub(crate) fn condition_split(
+        &mut self,
+        w: usize,
+        c: &Expr,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) -> (LaneMask, LaneMask, Vec<(usize, Undef)>) {
+        let vals = self.eval(w, c, active, cx);
+        let (mut t, mut f, mut u) = (LaneMask::none(), LaneMask::none(), Vec::new());
+        for l in active.iter() {
+            match vals.get(l).map(|v| v.as_ref().map(KVal::truthy)) {
+                Some(Ok(Some(true))) => t = t.with(l),
+                Some(Ok(Some(false))) => f = f.with(l),
+                Some(Err(why)) => u.push((l, why.clone())),
+                _ => {
+                    let m = "the condition is not a scalar".to_string();
+                    cx.note(Level::Error, c.span, m.clone(), "", Some(l));
+                    u.push((l, Undef::at(c.span, m)));
+                }
+            }
+        }
+        (t, f, u)
+    }
+
+    /// Evaluates the condition of a branch or loop: (lanes where true, lanes where false).
+    ///
+    /// A lane where the condition is undefined has no defined path (C++17 [stmt.select]/[stmt.iter]
+    /// choose by the condition's value, which does not exist): an error naming the lanes and the
+    /// value's own reason and line, which ends the run after this step. Under
+    /// [`crate::kernel::LaunchConfig::keep_going`] the lane is taken as false instead, with a
+    /// warning saying so.
     pub(crate) fn condition(
         &mut self,
         w: usize,
@@ -324,36 +366,38 @@ impl Executor {
         active: LaneMask,
         cx: &mut StepCtx,
     ) -> (LaneMask, LaneMask) {
-        let vals = self.eval(w, c, active, cx);
-        let (mut t, mut f) = (LaneMask::none(), LaneMask::none());
-        for l in active.iter() {
-            match vals.get(l).map(|v| v.as_ref().map(KVal::truthy)) {
-                Some(Ok(Some(true))) => t = t.with(l),
-                Some(Ok(Some(false))) => f = f.with(l),
-                Some(Err(u)) => {
-                    cx.note(
-                        Level::Warning,
-                        c.span,
-                        format!(
-                            "the condition is undefined ({}); the lane is taken as false",
-                            u.why
-                        ),
-                        "",
-                        Some(l),
-                    );
-                    f = f.with(l);
-                }
-                _ => {
-                    cx.note(
-                        Level::Error,
-                        c.span,
-                        "the condition is not a scalar".into(),
-                        "",
-                        Some(l),
-                    );
-                    f = f.with(l);
-                }
+        let (t, mut f, undefined) = self.condition_split(w, c, active, cx);
+        let keep_going = self.config.keep_going;
+        for (l, u) in undefined {
+            let since = if u.line > 0 {
+                format!(" (undefined since line {}:{})", u.line, u.col)
+            } else {
+                String::new()
+            };
+            if keep_going {
+                cx.note(
+                    Level::Warning,
+                    c.span,
+                    format!(
+                        "the condition is undefined: {}{since}; --keep-going takes the lane as false",
+                        u.why
+                    ),
+                    "",
+                    Some(l),
+                );
+            } else {
+                cx.note(
+                    Level::Error,
+                    c.span,
+                    format!(
+                        "the condition is undefined: {}{since}; a branch on an undefined value has no defined path, so the run stops here (--keep-going takes the lane as false)",
+                        u.why
+                    ),
+                    "",
+                    Some(l),
+                );
             }
+            f = f.with(l);
         }
         (t, f)
     }

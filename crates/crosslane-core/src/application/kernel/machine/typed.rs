@@ -1,6 +1,6 @@
 //! The typed form of a statement: its expression compiled once, when the executor is built, into
 //! a flat list of nodes whose C types are known before it runs (variables resolved to their
-//! slots, literals to their bits, the usual arithmetic conversions (C11 6.3.1.8) to explicit
+//! slots, literals to their bits, the usual arithmetic conversions (C++17 [expr]/11) to explicit
 //! conversion nodes). Running it ([`super::typed_run`]) is a tight loop per node over the active
 //! lanes' raw bits, with no value boxes and no heap allocation.
 //!
@@ -60,10 +60,10 @@ pub(crate) enum Node {
     Var(usize),
     /// Component `k` (x, y, z) of a geometry built-in (`unsigned int`).
     Geom(Geom, u8),
-    /// The operand converted to the node's type as C converts it (C11 6.3.1).
+    /// The operand converted to the node's type as C converts it (C++17 [conv]).
     Conv(NodeId),
     /// A binary operator. Both operands have type `operands` (the usual arithmetic conversions),
-    /// except a shift's count, which keeps its own type (C11 6.5.7p3).
+    /// except a shift's count, which keeps its own type (C++17 [expr.shift]/1).
     Bin {
         op: BinOp,
         a: NodeId,
@@ -112,7 +112,7 @@ pub(crate) enum TInst {
     /// Store the value (already of the slot's type) into variable `slot`: an assignment, an
     /// increment or a declaration with its initializer.
     Store { slot: usize, value: TExpr },
-    /// A branch or loop condition: lanes whose value is nonzero are true (C11 6.8.4.1p2).
+    /// A branch or loop condition: lanes whose value is nonzero are true (C++17 [stmt.select]/4, [conv.bool]/1).
     Cond(TExpr),
 }
 
@@ -130,7 +130,7 @@ pub(crate) struct Lowering<'a> {
 /// Nodes an expression may have (so that a [`NodeId`] always fits).
 const MAX_NODES: usize = 256;
 
-/// The C type of an integer literal (C11 6.4.4.1p5: the first of int, unsigned, long, unsigned
+/// The C type of an integer literal (C++17 [lex.icon]/2: the first of int, unsigned, long, unsigned
 /// long that holds it, unsigned ones only with a `u` suffix; here `long` is 64-bit).
 pub(crate) fn int_literal_type(value: u64, unsigned: bool, long: bool) -> Scalar {
     let v = value as i128;

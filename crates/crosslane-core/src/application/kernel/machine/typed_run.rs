@@ -3,9 +3,9 @@
 //!
 //! Every entry point either finishes the statement exactly as the general evaluator would, or
 //! changes nothing and returns "not handled" so that the general evaluator runs it: when a lane
-//! reads an undefined value or one of another type, when the C rules make an operation undefined
-//! in some lane (signed overflow, division by zero, a shift out of range: C11 6.5p5, 6.5.5p5,
-//! 6.5.7p3-4), when a cross-lane operation's plan is not pure data movement, or when the work
+//! reads an undefined value or one of another type, when the C++17 rules make an operation
+//! undefined in some lane (signed overflow, division by zero, a shift out of range: [expr]/4,
+//! [expr.mul]/4, [expr.shift]/1-2), when a cross-lane operation's plan is not pure data movement, or when the work
 //! budget would run out inside the statement. The general evaluator then gives the values, the
 //! reasons and the diagnostics.
 //!
@@ -160,7 +160,8 @@ pub(crate) fn bin_row(
     } else {
         (i128::MIN, i128::MAX)
     };
-    // Signed results outside the type are overflow (C11 6.5p5); unsigned ones wrap (6.2.5p9).
+    // Signed results outside the type are overflow (C++17 [expr]/4); unsigned ones wrap
+    // ([basic.fundamental]/4).
     let fit = |r: i128| (lo..=hi).contains(&r).then(|| int_bits(ty, r));
     let x = |v: u64| as_int(ty, v);
     let cmp = |f: fn(i128, i128) -> bool| move |p: u64, q: u64| Some(u64::from(f(x(p), x(q))));
@@ -172,9 +173,12 @@ pub(crate) fn bin_row(
             let d = x(q);
             (d != 0).then(|| fit(x(p).wrapping_div(d))).flatten()
         }),
+        // C++17 [expr.mul]/4: a quotient out of range (`INT_MIN % -1`) makes `%` undefined too.
         BinOp::Rem => each(act, a, b, out, |p, q| {
             let d = x(q);
-            (d != 0).then(|| fit(x(p).wrapping_rem(d))).flatten()
+            (d != 0)
+                .then(|| fit(x(p).wrapping_div(d)).and_then(|_| fit(x(p).wrapping_rem(d))))
+                .flatten()
         }),
         BinOp::And => each(act, a, b, out, |p, q| fit(x(p) & x(q))),
         BinOp::Or => each(act, a, b, out, |p, q| fit(x(p) | x(q))),
@@ -193,8 +197,10 @@ pub(crate) fn bin_row(
             if op == BinOp::Shr {
                 return Some(int_bits(ty, v >> n));
             }
+            // C++17 [expr.shift]/2: a signed shift is defined for a non-negative left operand
+            // whose result fits the corresponding unsigned type (converted modulo 2^width).
             let r = v << n;
-            if signed && (v < 0 || r > hi) {
+            if signed && (v < 0 || r > (1i128 << width) - 1) {
                 return None;
             }
             Some(int_bits(ty, r))
@@ -210,7 +216,7 @@ fn sign_extend(width: u32, v: u64) -> i64 {
 }
 
 /// The bits of type `to` for an integer of type `from` with bits `v`, as `KVal::int(to,
-/// as_int(from))` gives them (C11 6.3.1.3: modulo 2^width; `bool`: nonzero is 1), in 64-bit
+/// as_int(from))` gives them (C++17 [conv.integral]/2-3: modulo 2^width; `bool`: nonzero is 1), in 64-bit
 /// arithmetic.
 #[inline]
 fn convert_int(from: Scalar, to: Scalar, v: u64) -> u64 {
@@ -228,8 +234,8 @@ fn convert_int(from: Scalar, to: Scalar, v: u64) -> u64 {
 
 /// The arithmetic, bitwise and comparison operators of [`bin_row`] in 64-bit arithmetic (i128 is
 /// a library call in wasm): `None` for the others (division, shifts). Unsigned results wrap
-/// modulo 2^width (C11 6.2.5p9); a signed one is exact in i64 (checked for 64-bit operands) and
-/// outside the type is overflow (C11 6.5p5).
+/// modulo 2^width (C++17 [basic.fundamental]/4); a signed one is exact in i64 (checked for 64-bit operands) and
+/// outside the type is overflow (C++17 [expr]/4).
 #[inline]
 fn bin_row_64(
     op: BinOp,
@@ -386,7 +392,7 @@ impl Executor {
         let float = value.nodes[root].ty.is_float();
         let (mut t, mut f) = (0u128, 0u128);
         for l in active.iter() {
-            // C11 6.8.4.1p2: a condition holds when it compares unequal to 0 (-0.0 does not;
+            // C++17 [stmt.select]/4, [conv.bool]/1: a condition holds when it compares unequal to 0 (-0.0 does not;
             // NaN does).
             match row.get(l) {
                 Some(&b) if (float && f64::from_bits(b) == 0.0) || (!float && b == 0) => {
@@ -461,7 +467,7 @@ impl Executor {
                         let from = e.nodes[*a as usize].ty;
                         if from.is_float() || n.ty.is_float() {
                             // Through `KVal::convert`: a float that does not fit an integer
-                            // type is undefined (C11 6.3.1.4), which the general evaluator says.
+                            // type is undefined (C++17 [conv.fpint]/1), which the general evaluator says.
                             let to = ValTy::scalar(n.ty);
                             act.iter().all(|l| {
                                 let k = lane_val(from, src[l]).convert(to).ok();
@@ -824,7 +830,7 @@ mod tests {
     }
 
     proptest! {
-        /// The 64-bit integer conversion gives what `KVal::convert` gives (C11 6.3.1.3).
+        /// The 64-bit integer conversion gives what `KVal::convert` gives (C++17 [conv.integral]).
         #[test]
         fn an_integer_conversion_matches_kval_convert(
             from in 0usize..9,
@@ -850,7 +856,7 @@ mod tests {
     fn signed_overflow_and_division_by_zero_are_refused() {
         let all = LaneMask::all(2);
         let mut out = [0u64; 2];
-        // i32::MAX + 1 overflows int (C11 6.5p5); 0xffffffffu + 1 wraps to 0 (6.2.5p9).
+        // i32::MAX + 1 overflows int (C++17 [expr]/4); 0xffffffffu + 1 wraps to 0 ([basic.fundamental]/4).
         let max = [0x7fff_ffffu64, 1];
         let one = [1u64, 1];
         assert!(!bin_row(

@@ -302,6 +302,10 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.struct_primary(span);
             }
+            Tok::Ident(w) if w == "numeric_limits" && self.is_punct("<") => {
+                self.pos -= 1;
+                return self.numeric_limits(span);
+            }
             Tok::Ident(w) if matches!(w.as_str(), "static_cast" | "reinterpret_cast") => {
                 self.expect_punct("<")?;
                 let base = self.base_type()?;
@@ -389,6 +393,11 @@ impl Parser<'_> {
                     let mut c = c.clone();
                     c.span = span;
                     return Ok(c);
+                } else if let Some((v, t)) =
+                    super::limits::limit_macro(&w).filter(|_| self.var_type(&w).is_none())
+                {
+                    // `INT_MAX`, `UINT32_MAX`, `CHAR_BIT`: <climits> / <cstdint>.
+                    return Ok(super::limits::typed_int(v, t, span));
                 } else {
                     ExprKind::Ident(w)
                 }
@@ -424,6 +433,13 @@ impl Parser<'_> {
             let args = self.template_args()?;
             self.instantiate_class(&w, args, span)?
         };
+        if let Some(v) = self.structs.get(&st).and_then(|d| d.shared_view) {
+            if self.is_punct("(") && matches!(self.peek(1), Tok::Punct(")")) {
+                self.bump();
+                self.bump();
+                return Ok(self.shared_view_expr(v, span));
+            }
+        }
         if self.eat("::") {
             let m_at = self.span();
             let m = self.ident()?;

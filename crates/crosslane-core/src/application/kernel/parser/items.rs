@@ -10,6 +10,10 @@ use crate::kernel::KernelError;
 use crate::result::Level;
 use std::collections::HashMap;
 
+/// A function header: return type, name, and whether `__global__` / `__launch_bounds__(N)`
+/// stood between the two.
+type Header = (Ty, String, bool, Option<u64>);
+
 impl Parser<'_> {
     pub(super) fn program(&mut self) -> PResult<Program> {
         let mut program = Program::default();
@@ -153,6 +157,7 @@ impl Parser<'_> {
                 vf_call_dim: None,
                 span: start,
                 snippet: true,
+                defaults: Vec::new(),
             });
         }
         if program.functions.is_empty() && self.templates.is_empty() {
@@ -218,7 +223,7 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let mut sret = None;
-        let header = (|| -> PResult<Option<(Ty, String)>> {
+        let header = (|| -> PResult<Option<Header>> {
             if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
                 return Ok(None);
             }
@@ -230,6 +235,9 @@ impl Parser<'_> {
                 let base = self.base_type()?;
                 self.pointers(base)?.0
             };
+            // `__global__ void __launch_bounds__(256, 2) k(…)`: attributes may also stand
+            // between the return type and the name.
+            let (mid_entry, _, mid_bounds) = self.qualifiers()?;
             let Tok::Ident(name) = self.peek(0).clone() else {
                 return Ok(None);
             };
@@ -237,15 +245,16 @@ impl Parser<'_> {
                 return Ok(None);
             }
             self.bump();
-            Ok(Some((ret, name)))
+            Ok(Some((ret, name, mid_entry, mid_bounds)))
         })();
-        let Ok(Some((ret, name))) = header else {
+        let Ok(Some((ret, name, mid_entry, mid_bounds))) = header else {
             self.pos = save;
             self.depth = save_depth;
             self.diags.truncate(saved_diags);
             return Ok(Some(None));
         };
-        let entry = entry1;
+        let entry = entry1 || mid_entry;
+        let bounds1 = bounds1.or(mid_bounds);
         // Host code (`main`, `__host__`, a function calling the runtime or launching a kernel)
         // is read for its launches and skipped, parameters and all; so is an Ascend C kernel
         // whose body launches a SIMT function by `asc_vf_call` (`host::calls_vf`).
@@ -278,6 +287,7 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.pending_svars.clear();
         let mut params = self.params()?;
+        let defaults = std::mem::take(&mut self.param_defaults);
         let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
         if self.eat(";") {
@@ -326,11 +336,13 @@ impl Parser<'_> {
             vf_call_dim,
             span: start,
             snippet: false,
+            defaults,
         })))
     }
 
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
+        self.param_defaults.clear();
         if self.eat(")") {
             return Ok(params);
         }
@@ -401,7 +413,9 @@ impl Parser<'_> {
                 }
             }
             if self.eat("=") {
-                self.assign_expr()?;
+                let d = self.assign_expr()?;
+                let d = self.lower_struct(d)?;
+                self.param_defaults.push((name.clone(), d));
             }
             let ty = match (ty, reference) {
                 (Ty::Val(v), true) => Ty::Ptr(v),

@@ -268,6 +268,7 @@ impl Parser<'_> {
             vf_call_dim: None,
             span: at,
             snippet: false,
+            defaults: Vec::new(),
         });
         let _ = (SKind::Plain, SVar::clone);
         self.node(ExprKind::Call(name, made), at)

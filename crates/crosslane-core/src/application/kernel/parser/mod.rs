@@ -22,15 +22,19 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod asm;
+mod attributes;
 mod cg;
 mod const_eval;
 mod expr;
 mod host;
 mod items;
 mod lambda;
+mod limits;
 mod scopes;
 mod stmt;
 mod structs;
+mod switch;
 mod templates;
 mod types;
 mod unsupported;
@@ -116,6 +120,7 @@ pub fn parse_preprocessed(
     let pre = preprocess(source, dialect, lanes, pp, limits)?;
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
+    let tokens = attributes::strip_attributes(tokens);
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
@@ -218,6 +223,8 @@ struct Parser<'a> {
     structs: HashMap<String, structs::StructDef>,
     /// Class templates by name.
     class_templates: HashMap<String, templates::Template>,
+    /// The default arguments the last parameter list gave (name, expression).
+    param_defaults: Vec<(String, Expr)>,
     /// Names that stand for a struct here: a template type parameter bound to one, a class
     /// template's own name inside its instance.
     struct_alias: HashMap<String, String>,
@@ -270,6 +277,7 @@ impl<'a> Parser<'a> {
             instance_tokens: u64::MAX,
             structs: HashMap::new(),
             class_templates: HashMap::new(),
+            param_defaults: Vec::new(),
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
             pending_svars: Vec::new(),

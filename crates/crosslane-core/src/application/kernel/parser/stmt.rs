@@ -97,6 +97,18 @@ impl Parser<'_> {
         }
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
+                "switch" => return self.switch_stmt(),
+                "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
+                // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
+                // (a block does not end it here; C++ would end it with the block).
+                "typedef" => {
+                    self.alias()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                "using" if !matches!(self.peek(1), Tok::Ident(n) if n == "namespace") => {
+                    self.alias()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
                 "if" => {
                     self.bump();
                     // `if constexpr`: the condition is a constant; both run the same here.

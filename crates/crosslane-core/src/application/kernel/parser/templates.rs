@@ -78,12 +78,7 @@ impl Parser<'_> {
         self.bump(); // template
         self.expect_punct("<")?;
         if self.eat(">") {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "explicit specializations (`template <>`) are not supported; write the \
-                 specialized function under its own name",
-            ));
+            return self.explicit_specialization(at);
         }
         let mut params = Vec::new();
         loop {
@@ -581,7 +576,13 @@ impl Parser<'_> {
     /// A parse error inside an instantiation, with the instantiation named.
     pub(super) fn instantiate_pending(&mut self, out: &mut Vec<Function>) -> PResult<()> {
         while let Some((mangled, name, args)) = self.pending.pop() {
-            let Some(t) = self.templates.get(&name) else {
+            // An explicit specialization (`template <> … name<args>(…)`) is kept under the
+            // instance's own name and replaces the primary template for it.
+            let Some(t) = self
+                .templates
+                .get(&mangled)
+                .or_else(|| self.templates.get(&name))
+            else {
                 continue;
             };
             // Every instantiation parses the template's tokens again: they count against the
@@ -711,6 +712,8 @@ impl Parser<'_> {
         if self.structs.contains_key(&mangled) {
             return Ok(mangled);
         }
+        // An explicit specialization of exactly these arguments replaces the primary template.
+        let t = self.class_templates.get(&mangled).cloned().unwrap_or(t);
         if self.instances.len() >= MAX_INSTANCES {
             return Err(KernelError::new(
                 at.line,
@@ -786,5 +789,164 @@ fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
                 );
             }
         }
+    }
+}
+
+impl Parser<'_> {
+    /// `template <>` and what follows (C++17 [temp.expl.spec]): a class template's explicit
+    /// specialization `struct Name<ARGS> { … };` or a function template's
+    /// `RET name<ARGS>(…) { … }`. The specialization is kept under the instance's mangled
+    /// name (the arguments with the primary's defaults) and is what that instance parses.
+    ///
+    /// # Errors
+    /// A specialization of no template declared before it, or a function specialization whose
+    /// arguments are left to deduction (`template <> int f(int)`: write `f<int>`).
+    fn explicit_specialization(&mut self, at: Span) -> PResult<()> {
+        let from = self.pos;
+        let eof = |toks: &[Token]| {
+            let last = toks.last().map_or((1, 1), |t| t.end);
+            Token {
+                tok: Tok::Eof,
+                line: last.0,
+                col: last.1,
+                end: last,
+            }
+        };
+        if self.is_word("struct") || self.is_word("class") {
+            let Tok::Ident(name) = self.peek(1).clone() else {
+                return self.err("the specialized class template's name");
+            };
+            let Some(t) = self.class_templates.get(&name).cloned() else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("`template <>` specializes a class template declared before it; `{name}` is none"),
+                ));
+            };
+            self.pos = from + 2;
+            let args_from = self.pos;
+            let mut bound = self.template_args()?;
+            let args_to = self.pos;
+            for p in t.params.iter().skip(bound.len()) {
+                let d = p
+                    .default
+                    .as_ref()
+                    .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
+                match d {
+                    Some(a) => bound.push(a),
+                    None => return self.err("every template argument of the specialization"),
+                }
+            }
+            let mangled = mangle(&name, &bound);
+            let mut k = args_to;
+            while !matches!(
+                self.toks[k.min(self.toks.len() - 1)].tok,
+                Tok::Punct("{") | Tok::Eof
+            ) {
+                k += 1;
+            }
+            let close = self
+                .closing(k)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+            let end = (close + 1).min(self.toks.len() - 1);
+            let mut tokens = self.toks[from..args_from].to_vec();
+            tokens.extend_from_slice(&self.toks[args_to..=end]);
+            tokens.push(eof(&tokens));
+            self.class_templates.insert(
+                mangled,
+                Template {
+                    params: Vec::new(),
+                    tokens,
+                    deduce_from: Vec::new(),
+                },
+            );
+            self.pos = end + 1;
+            return Ok(());
+        }
+        // A function: its template's name followed by `<` before the parameter list.
+        let mut k = from;
+        let named = loop {
+            match &self.toks[k.min(self.toks.len() - 1)].tok {
+                Tok::Eof | Tok::Punct("(" | "{" | ";") => break None,
+                Tok::Ident(n)
+                    if self.templates.contains_key(n)
+                        && matches!(
+                            self.toks.get(k + 1).map(|t| &t.tok),
+                            Some(Tok::Punct("<"))
+                        ) =>
+                {
+                    break Some(n.clone())
+                }
+                _ => k += 1,
+            }
+        };
+        let Some(name) = named else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a function specialization here needs its template arguments written after the \
+                 name (`template <> __device__ int f<int>(int x) { … }`), of a template declared \
+                 before it",
+            ));
+        };
+        self.pos = k + 1;
+        let args_from = self.pos;
+        let mut bound = self.template_args()?;
+        let args_to = self.pos;
+        let params = self
+            .templates
+            .get(&name)
+            .map(|t| t.params.clone())
+            .unwrap_or_default();
+        for p in params.iter().skip(bound.len()) {
+            let d = p
+                .default
+                .as_ref()
+                .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
+            match d {
+                Some(a) => bound.push(a),
+                None => return self.err("every template argument of the specialization"),
+            }
+        }
+        let mangled = mangle(&name, &bound);
+        let mut j = args_to;
+        let end = loop {
+            let Some(t) = self.toks.get(j) else {
+                return self.err("the specialized function's body");
+            };
+            match &t.tok {
+                Tok::Eof => return self.err("the specialized function's body"),
+                Tok::Punct("(") => {
+                    j = self
+                        .closing(j)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
+                Tok::Punct(";") => {
+                    // A declaration of the specialization: nothing to keep.
+                    self.pos = j + 1;
+                    return Ok(());
+                }
+                Tok::Punct("{") => {
+                    break self
+                        .closing(j)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`{` never closed"))?;
+                }
+                _ => {}
+            }
+            j += 1;
+        };
+        let mut tokens = self.toks[from..args_from].to_vec();
+        tokens.extend_from_slice(&self.toks[args_to..=end]);
+        tokens.push(eof(&tokens));
+        self.templates.insert(
+            mangled,
+            Template {
+                params: Vec::new(),
+                tokens,
+                deduce_from: Vec::new(),
+            },
+        );
+        self.pos = end + 1;
+        Ok(())
     }
 }

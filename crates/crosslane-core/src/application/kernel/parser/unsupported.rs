@@ -9,16 +9,19 @@ use crate::kernel::KernelError;
 /// The construct a word starts, and what to write instead.
 fn construct(word: &str) -> Option<&'static str> {
     Some(match word {
-        "switch" | "case" => {
-            "`switch` statements are not supported yet; write them as an `if` / `else if` chain"
+        "case" | "default" => {
+            "a `case` or `default` label is read only at the top level of its `switch` body \
+             (not inside a nested statement, as in Duff's device); move the label out, or write \
+             an `if` / `else if` chain"
         }
         "goto" => {
             "`goto` and labels are not supported; restructure with a loop and `break` / \
                    `continue`"
         }
         "asm" | "__asm__" => {
-            "inline `asm` is not supported; call the vendor's intrinsic instead (e.g. \
-             `__lane_id()` for `%laneid`, `__shfl_sync` for `shfl.sync`)"
+            "inline `asm` is read only as a statement in a function body, in the shape \
+             `asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(id));`; otherwise call the vendor's \
+             intrinsic (e.g. `__lane_id()` for `%laneid`, `__shfl_sync` for `shfl.sync`)"
         }
         "try" | "catch" | "throw" => "exceptions are not supported in device code",
         _ => return None,

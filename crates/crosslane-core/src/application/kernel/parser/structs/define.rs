@@ -82,6 +82,15 @@ impl Parser<'_> {
                 self.skip_member_function()?;
                 continue;
             }
+            // A conversion operator (`operator T*()`): `SharedMemory<T>`'s over an
+            // `extern __shared__` array.
+            if matches!(self.peek(k), Tok::Ident(w) if w == "operator")
+                && !matches!(self.peek(k + 1), Tok::Punct("("))
+            {
+                self.pos += k + 1;
+                self.conversion_operator(&sname)?;
+                continue;
+            }
             let is_static = (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "static"));
             self.qualifiers()?;
             let field_ty = if let Some(s) = self.struct_type()? {
@@ -228,6 +237,86 @@ impl Parser<'_> {
     pub(super) fn unsupported<T>(&self, msg: &str) -> PResult<T> {
         let at = self.span();
         Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// A conversion operator from after the word `operator` to the end of its body. The one
+    /// real kernels use is the CUDA samples' `SharedMemory<T>` idiom: `operator T*()` whose body
+    /// declares an `extern __shared__` array and returns it as a `T*` (CUDA C++ Programming
+    /// Guide, "extern __shared__": every such array starts at the same address). It makes
+    /// `SharedMemory<T>()` the dynamic shared array viewed as `T` cells
+    /// ([`Self::shared_view_expr`]); any other conversion operator is refused.
+    fn conversion_operator(&mut self, sname: &str) -> PResult<()> {
+        let at = self.span();
+        while self.is_word("const") || self.is_word("volatile") {
+            self.bump();
+        }
+        let base = self.base_type()?;
+        let (ty, _) = self.pointers(base)?;
+        self.expect_punct("(")?;
+        self.expect_punct(")")?;
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "noexcept" | "override" | "__device__" | "__host__"))
+        {
+            self.bump();
+        }
+        if !self.is_punct("{") {
+            return self.err("the conversion operator's body");
+        }
+        let close = self.closing(self.pos).ok_or_else(|| {
+            let s = self.span();
+            KernelError::new(s.line, s.col, "bracket never closed")
+        })?;
+        let body = &self.toks[self.pos..close];
+        let extern_shared = body.windows(2).any(|w| {
+            matches!((&w[0].tok, &w[1].tok), (Tok::Ident(a), Tok::Ident(b)) if a == "extern" && b == "__shared__")
+        });
+        match ty {
+            Ty::Ptr(v) if extern_shared => {
+                if let Some(def) = self.structs.get_mut(sname) {
+                    // `operator const T*() const` beside `operator T*()`: the same view.
+                    def.shared_view.get_or_insert(v);
+                }
+            }
+            _ => {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "conversion operators are supported only in the `SharedMemory<T>` shape \
+                     (`operator T*()` returning an `extern __shared__` array); write a named \
+                     member function and call it",
+                ))
+            }
+        }
+        self.pos = close + 1;
+        Ok(())
+    }
+
+    /// `SharedMemory<T>()`: the dynamic `extern __shared__` array as `T` cells. Its declaration
+    /// goes before the statement (`extern __shared__ T __shared_view_T[];`, one buffer per name
+    /// and block, however often it is declared); the expression names it.
+    pub(crate) fn shared_view_expr(&mut self, v: ValTy, at: Span) -> Expr {
+        let name = format!("__shared_view_{}", v.name().replace(' ', "_"));
+        // The declaration at the use's own position (a key of its own per use); the buffer is
+        // one per name and block.
+        let decl_at = at;
+        self.pre.push(Stmt {
+            kind: StmtKind::Decl(
+                Storage {
+                    shared: true,
+                    external: true,
+                },
+                vec![Declarator {
+                    name: name.clone(),
+                    ty: Ty::Val(v),
+                    array: Some(None),
+                    init: None,
+                    span: decl_at,
+                }],
+            ),
+            span: at,
+            end: at,
+        });
+        let use_at = self.syn_span(at);
+        Expr::new(ExprKind::Ident(name), use_at)
     }
 
     /// Skips a member function's declaration and body (read again by `member_function`).
@@ -495,6 +584,7 @@ impl Parser<'_> {
                 vf_call_dim: None,
                 span: at,
                 snippet: false,
+                defaults: Vec::new(),
             })
         })();
         self.scopes.pop();

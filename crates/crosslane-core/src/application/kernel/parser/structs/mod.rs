@@ -85,6 +85,9 @@ pub(super) struct StructDef {
     pub(super) methods: HashMap<String, Method>,
     /// Constructors: parameter count and device function.
     pub(super) ctors: Vec<(usize, String)>,
+    /// The cell type of a `SharedMemory<T>`-shaped struct: its conversion operator
+    /// `operator T*()` returns the dynamic `extern __shared__` array.
+    pub(super) shared_view: Option<ValTy>,
 }
 
 /// How a struct variable holds its value.

@@ -318,6 +318,7 @@ pub fn lower(
         vf_call_dim: None,
         span: fn_span,
         snippet: false,
+        defaults: Vec::new(),
     };
     Ok(Lowered {
         program: ast::Program {
@@ -596,6 +597,7 @@ impl Lower<'_> {
                 vf_call_dim: None,
                 span: at,
                 snippet: false,
+                defaults: Vec::new(),
             });
         }
         Ok(out)
