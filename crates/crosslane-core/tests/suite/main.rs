@@ -46,6 +46,7 @@ mod portability_laws;
 mod reference;
 mod vectors;
 mod wgsl;
+mod wgsl_builtins;
 mod wgsl_collectives;
 mod wgsl_laws;
 mod wgsl_shuffle;

@@ -59,6 +59,14 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
         | "__uint_as_float" => Builtin::Math,
         n if LANE_MATH.contains(&n) => Builtin::Math,
+        // WGSL's built-in functions, called by the WGSL lowering (kernel::wgsl::math).
+        #[cfg(feature = "wgsl")]
+        n if n
+            .strip_prefix(super::wgsl::math::PREFIX)
+            .is_some_and(super::wgsl::math::is_builtin) =>
+        {
+            Builtin::Math
+        }
         _ => return None,
     })
 }
@@ -93,6 +101,10 @@ pub const LANE_MATH: &[&str] = &[
 /// # Errors
 /// As [`math`]; a conversion that overflows its type.
 pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
+    #[cfg(feature = "wgsl")]
+    if let Some(n) = name.strip_prefix(super::wgsl::math::PREFIX) {
+        return super::wgsl::math::eval(n, args);
+    }
     if !LANE_MATH.contains(&name) {
         return math(name, args);
     }

@@ -10,6 +10,7 @@
 //! GPU diff shows a device that differs).
 
 pub mod lower;
+pub mod math;
 pub mod naga;
 pub mod uniformity;
 

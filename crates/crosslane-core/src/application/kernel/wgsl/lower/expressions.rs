@@ -101,6 +101,9 @@ impl Lower<'_> {
                         return self.builtin_value(b, Some(*index), at);
                     }
                 }
+                if let Some(e) = self.modf_frexp_member(*base, *index, k, d, at)? {
+                    return Ok(e);
+                }
                 if self.is_ballot_expr(*base) || self.baked_ballot(*base) {
                     return self.ballot_component(*base, *index, at, d);
                 }
@@ -281,58 +284,10 @@ impl Lower<'_> {
                 arg,
                 arg1,
                 arg2,
-                ..
+                arg3,
             } => {
-                if *fun == MathFunction::Dot {
-                    // WGSL § dot: the sum of the component products, in component order.
-                    let t = self.scalar_ty(h, at)?;
-                    let n = self.vector(*arg).unwrap_or(1);
-                    let other = arg1.unwrap_or(*arg);
-                    let mut sum: Option<Expr> = None;
-                    for k in 0..n {
-                        let x = self.expr_c(*arg, Some(k), d)?;
-                        let y = self.expr_c(other, Some(k), d)?;
-                        let p = cast(t.scalar, bin(BinOp::Mul, x, y, at), at);
-                        sum = Some(match sum {
-                            None => p,
-                            Some(s) => cast(t.scalar, bin(BinOp::Add, s, p, at), at),
-                        });
-                    }
-                    return sum.ok_or_else(|| KernelError::new(at.line, at.col, "empty dot"));
-                }
-                // The other math built-ins here are component-wise.
-                let a = self.expr_c(*arg, k, d)?;
-                let t = self.comp_ty(h, at)?;
-                let c = |n: &str, v: Vec<Expr>| ex(ExprKind::Call(n.into(), v), at);
-                let e = match fun {
-                    MathFunction::Min | MathFunction::Max => {
-                        let b = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
-                        let n = if *fun == MathFunction::Min {
-                            "min"
-                        } else {
-                            "max"
-                        };
-                        c(n, vec![a, b])
-                    }
-                    MathFunction::Clamp => {
-                        let lo = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
-                        let hi = self.expr_c(arg2.unwrap_or(*arg), k, d)?;
-                        c("min", vec![c("max", vec![a, lo]), hi])
-                    }
-                    MathFunction::Abs => c("abs", vec![a]),
-                    MathFunction::Sqrt => c("sqrt", vec![a]),
-                    MathFunction::Floor => c("floor", vec![a]),
-                    MathFunction::Ceil => c("ceil", vec![a]),
-                    MathFunction::CountOneBits => c("__popc", vec![a]),
-                    other => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            format!("the math built-in {other:?} is not emulated yet"),
-                        ))
-                    }
-                };
-                cast(t.scalar, e, at)
+                let args = [Some(*arg), *arg1, *arg2, *arg3];
+                self.math(h, *fun, &args, k, d, at)?
             }
             Expression::As {
                 expr,
@@ -343,6 +298,16 @@ impl Lower<'_> {
                 let from = self.comp_ty(*expr, at)?.scalar;
                 let to = self.comp_ty(h, at)?.scalar;
                 match convert {
+                    // WGSL § 15.7.6: float → integer rounds toward zero and saturates (C:
+                    // undefined out of range); run by the WGSL built-ins table.
+                    Some(_) if from.is_float() && matches!(to, Scalar::I32 | Scalar::U32) => {
+                        let n = if to == Scalar::I32 {
+                            "wgsl.i32"
+                        } else {
+                            "wgsl.u32"
+                        };
+                        ex(ExprKind::Call(n.into(), vec![e]), at)
+                    }
                     Some(_) => cast(to, e, at),
                     None => {
                         let name = match (from.is_float(), *kind) {

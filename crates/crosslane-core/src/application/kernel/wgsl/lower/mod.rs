@@ -52,6 +52,7 @@ use crate::kernel::KernelError;
 mod ballot;
 mod build;
 mod expressions;
+mod math;
 mod places;
 mod statements;
 mod switch;

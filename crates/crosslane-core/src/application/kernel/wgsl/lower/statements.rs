@@ -22,6 +22,9 @@ impl Lower<'_> {
                     ) {
                         continue; // `let p = &x;` is an alias; uses lower through it
                     }
+                    if self.is_modf_frexp(h) {
+                        continue; // a struct value, read through its members
+                    }
                     let eat = self.espan(h, at);
                     if let Some(n) = self.vector(h) {
                         // A vector `let`: one local per component, `v.x`, `v.y`, …
@@ -245,7 +248,6 @@ impl Lower<'_> {
                 argument,
                 result,
             } => {
-                let arg = self.expr(*argument, 0)?;
                 let (name, extra) = match mode {
                     GatherMode::BroadcastFirst => ("subgroupBroadcastFirst", None),
                     GatherMode::Broadcast(id) => {
@@ -264,14 +266,18 @@ impl Lower<'_> {
                     GatherMode::QuadSwap(naga::Direction::Y) => ("quadSwapY", None),
                     GatherMode::QuadSwap(naga::Direction::Diagonal) => ("quadSwapDiagonal", None),
                 };
-                let mut args = vec![arg];
-                if let Some(x) = extra {
-                    let e = self.expr(x, 0)?;
-                    let eat = self.espan(x, at);
-                    // An i32 id or delta (the spec allows it; naga 30 only u32) as u32.
-                    args.push(cast(Scalar::U32, e, eat));
-                }
-                vec![self.call_stmt(Some(*result), call(name, args), None, at)?]
+                // A vector operand: one call per component, each component its own subgroup
+                // operation (WGSL § Subgroup Built-in Functions: component-wise).
+                self.per_component(*argument, *result, None, at, |me, c| {
+                    let mut args = vec![me.expr_c(*argument, c, 0)?];
+                    if let Some(x) = extra {
+                        let e = me.expr(x, 0)?;
+                        let eat = me.espan(x, at);
+                        // An i32 id or delta (the spec allows it; naga 30 only u32) as u32.
+                        args.push(cast(Scalar::U32, e, eat));
+                    }
+                    Ok(call(name, args))
+                })?
             }
             Statement::SubgroupCollectiveOperation {
                 op,
@@ -295,13 +301,15 @@ impl Lower<'_> {
                     CollectiveOperation::InclusiveScan => format!("subgroupInclusive{base}"),
                     CollectiveOperation::ExclusiveScan => format!("subgroupExclusive{base}"),
                 };
-                let arg = self.expr(*argument, 0)?;
                 let t = if matches!(op, SubgroupOperation::All | SubgroupOperation::Any) {
                     Some(ValTy::scalar(Scalar::Bool))
                 } else {
                     None
                 };
-                vec![self.call_stmt(Some(*result), call(&name, vec![arg]), t, at)?]
+                self.per_component(*argument, *result, t, at, |me, c| {
+                    let arg = me.expr_c(*argument, c, 0)?;
+                    Ok(call(&name, vec![arg]))
+                })?
             }
             Statement::Kill => {
                 return Err(KernelError::new(
@@ -318,6 +326,31 @@ impl Lower<'_> {
                 ))
             }
         })
+    }
+
+    /// The statements of a call on `argument` whose result is held in `result`: one call
+    /// (`make(me, None)`) for a scalar, one per component (`make(me, Some(k))`) held in the
+    /// locals `r.x`, `r.y`, … for a vector.
+    pub(super) fn per_component(
+        &mut self,
+        argument: Handle<Expression>,
+        result: Handle<Expression>,
+        t: Option<ValTy>,
+        at: ast::Span,
+        mut make: impl FnMut(&mut Self, Option<u32>) -> Result<Expr, KernelError>,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let Some(n) = self.vector(argument) else {
+            let c = make(self, None)?;
+            return Ok(vec![self.call_stmt(Some(result), c, t, at)?]);
+        };
+        let ct = self.comp_ty(result, at)?;
+        let name = self.result_name(result);
+        let mut v = Vec::new();
+        for k in 0..n {
+            let c = make(self, Some(k))?;
+            v.push(self.decl(&comp_name(&name, k), ct, c, at));
+        }
+        Ok(v)
     }
 
     /// WGSL § atomicCompareExchangeWeak: one atomicCAS; its result struct is held as the
