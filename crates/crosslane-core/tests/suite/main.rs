@@ -50,3 +50,4 @@ mod wgsl_builtins;
 mod wgsl_collectives;
 mod wgsl_laws;
 mod wgsl_shuffle;
+mod wgsl_uniformity;

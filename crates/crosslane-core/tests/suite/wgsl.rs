@@ -245,7 +245,10 @@ fn missing_enable_subgroups_warns_and_runs() {
     assert_eq!(ints(&t, "out"), vec![Some(28); 8]);
     let m = messages(&t).join("\n");
     assert!(m.contains("missing `enable subgroups;`"), "{m}");
-    assert!(m.contains("Warning 4:"), "{m}");
+    // At the first use: the built-in value `subgroup_invocation_id` on line 3, before the
+    // call on line 4 (both need the directive).
+    assert!(m.contains("Warning 3:9"), "{m}");
+    assert!(m.contains("subgroup built-in values"), "{m}");
 }
 
 #[test]
@@ -365,15 +368,17 @@ fn a_helper_step_is_at_its_own_wgsl_line() {
 
 #[test]
 fn a_helper_reaching_a_subgroup_call_under_a_varying_branch_is_refused() {
-    // WGSL spec, Uniformity Analysis: the call's control flow is the helper's.
+    // WGSL spec, Uniformity Analysis: the call's control flow is the helper's. Reported at
+    // the built-in (line 4), as Tint reports it, naming the call (line 12).
     let src = format!(
         "{HEAD}fn inner(v: u32) -> u32 {{\n  return subgroupMax(v);\n}}\nfn outer(v: u32) -> u32 {{\n  return inner(v) + 1u;\n}}\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_invocation_id) lane: u32) {{\n  if (lane < 2u) {{\n    out[lane] = outer(lane);\n  }}\n}}\n"
     );
     let e = run_wgsl(&src, launch(8, [1, 1, 1])).expect_err("refused");
-    assert_eq!(e.line, 12, "{e}");
+    assert_eq!(e.line, 4, "{e}");
     assert!(e.message.contains("subgroup_uniformity"), "{e}");
     assert!(
-        e.message.contains("`outer` (which calls subgroupMax)"),
+        e.message.contains("subgroupMax is called")
+            && e.message.contains("through the call of `outer` at 12:"),
         "{e}"
     );
     // With the rule off it runs: lanes 0 and 1 are the active ones, max = 1, + 1; the other

@@ -261,3 +261,30 @@ fn main(@builtin(local_invocation_index) lid: u32) {
         .all_diagnostics()
         .any(|d| d.message.contains("outside its domain")));
 }
+
+/// WGSL spec, "Language Extensions" `subgroup_id` and "Built-in Values": `subgroup_id` and
+/// `num_subgroups` under `requires subgroup_id;` (naga 30 does not know the directive; it is
+/// blanked before naga parses). The engine's mapping is linear: subgroup = index / size. A
+/// 12-invocation workgroup at subgroup size 8 has ⌈12 / 8⌉ = 2 subgroups, the second partial.
+#[test]
+fn requires_subgroup_id_gives_the_linear_mapping_with_a_partial_subgroup() {
+    let src = "enable subgroups;
+requires subgroup_id;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(12)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_id) sg: u32,
+        @builtin(num_subgroups) n: u32) {
+  out[i] = sg * 100u + n * 10u + subgroupAdd(1u);
+}
+";
+    let t = run(src, 8);
+    // Subgroup 0: invocations 0..8 (8 active); subgroup 1: 8..12 (4 active).
+    let want: Vec<Option<i128>> = (0..12)
+        .map(|i| Some(if i < 8 { 20 + 8 } else { 100 + 20 + 4 }))
+        .collect();
+    assert_eq!(ints(&t, "out")[..12], want[..]);
+    // The directive present: no missing-directive warning.
+    assert!(!t
+        .all_diagnostics()
+        .any(|d| d.message.contains("missing `enable subgroups;`")));
+}

@@ -335,6 +335,27 @@ impl Lower<'_> {
                     }
                 }
             }
+            Expression::Relational { fun, argument } => {
+                // WGSL § all / any: the && / || of the components (a bool scalar is itself).
+                let n = self.vector(*argument);
+                let and = match fun {
+                    naga::RelationalFunction::All => true,
+                    naga::RelationalFunction::Any => false,
+                    other => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!("the relational built-in {other:?} is not emulated yet"),
+                        ))
+                    }
+                };
+                let mut acc = self.expr_c(*argument, n.map(|_| 0), d)?;
+                for c in 1..n.unwrap_or(1) {
+                    let x = self.expr_c(*argument, Some(c), d)?;
+                    acc = ex(ExprKind::Logical(and, Box::new(acc), Box::new(x)), at);
+                }
+                acc
+            }
             Expression::ArrayLength(p) => {
                 let name = match &self.func.expressions[*p] {
                     Expression::GlobalVariable(g) => {
