@@ -288,3 +288,38 @@ fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_id) sg: u32,
         .all_diagnostics()
         .any(|d| d.message.contains("missing `enable subgroups;`")));
 }
+
+/// WGSL § Function Declaration with vector results and `ptr<function, T>` parameters (§
+/// Pointer Types): a helper returning a `vec4<u32>`, one taking a `vec2<f32>` through a pointer
+/// and writing it, one incrementing a scalar through a pointer. By hand for invocation i:
+/// spread(i) = (i, 2i, 3i, 4i); scale(&v) doubles v = (i, 1) to (2i, 2); bump(&n) twice adds 2.
+#[test]
+fn helpers_with_vector_results_and_pointer_parameters() {
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn spread(x: u32) -> vec4<u32> {
+  if (x == 99u) { return vec4<u32>(0u); }
+  return vec4<u32>(x, 2u * x, 3u * x, 4u * x);
+}
+fn scale(p: ptr<function, vec2<f32>>) {
+  *p = *p * 2.0;
+}
+fn bump(n: ptr<function, u32>) {
+  *n = *n + 1u;
+}
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  let s = spread(i);
+  var v = vec2<f32>(f32(i), 1.0);
+  scale(&v);
+  var n = 0u;
+  bump(&n);
+  bump(&n);
+  out[i] = s.x + s.y + s.z + s.w + u32(v.x) * 100u + u32(v.y) * 1000u + n * 10000u;
+}
+";
+    let t = run(src, 4);
+    let want: Vec<Option<i128>> = (0..4i128)
+        .map(|i| Some(10 * i + 2 * i * 100 + 2 * 1000 + 2 * 10000))
+        .collect();
+    assert_eq!(ints(&t, "out")[..4], want[..]);
+}

@@ -123,6 +123,19 @@ impl Lower<'_> {
                     id
                 })
             }
+            Expression::FunctionArgument(i) if !self.entry_args => {
+                // A helper's pointer parameter: the reference parameter(s) of its name.
+                let name = self
+                    .func
+                    .arguments
+                    .get(*i as usize)
+                    .and_then(|a| a.name.clone())
+                    .unwrap_or_else(|| format!("arg{i}"));
+                Ok(match k {
+                    Some(c) => self.ident(&comp_name(&name, c), at),
+                    None => self.ident(&name, at),
+                })
+            }
             Expression::LocalVariable(l) => {
                 let name = self.func.local_variables[*l]
                     .name

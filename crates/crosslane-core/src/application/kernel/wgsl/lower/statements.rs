@@ -118,6 +118,30 @@ impl Lower<'_> {
                 v.push(stmt(StmtKind::Continue, at));
                 vec![stmt(StmtKind::Block(v), at)]
             }
+            Statement::Return { value: Some(e) } if self.vec_ret.is_some() => {
+                // A vector result: each component into its reference parameter, then return.
+                let n = self.vec_ret.unwrap_or(1);
+                let mut v = Vec::new();
+                let t = self.comp_ty(*e, at)?;
+                let tmp = format!("_retv{}", e.index());
+                for k in 0..n {
+                    let c = self.expr_c(*e, Some(k), 0)?;
+                    v.push(self.decl(&comp_name(&tmp, k), t, c, at));
+                }
+                for k in 0..n {
+                    let target = self.ident(&comp_name("_ret", k), at);
+                    let val = self.ident(&comp_name(&tmp, k), at);
+                    v.push(stmt(
+                        StmtKind::Expr(ex(
+                            ExprKind::Assign(None, Box::new(target), Box::new(val)),
+                            at,
+                        )),
+                        at,
+                    ));
+                }
+                v.push(stmt(StmtKind::Return(None), at));
+                vec![stmt(StmtKind::Block(v), at)]
+            }
             Statement::Return { value } => {
                 let v = match value {
                     Some(e) => Some(self.expr(*e, 0)?),
@@ -221,6 +245,23 @@ impl Lower<'_> {
                         .unwrap_or_else(|| format!("function{}", function.index()));
                     let mut args = Vec::new();
                     for a in arguments {
+                        if let TypeInner::Pointer { base, .. } = self.ty_inner(*a) {
+                            // A pointer argument: the variable (or each of its components)
+                            // for the reference parameters.
+                            let n = match &self.module().types[*base].inner {
+                                TypeInner::Vector { size, .. } => Some(*size as u32),
+                                _ => None,
+                            };
+                            match n {
+                                Some(n) => {
+                                    for c in 0..n {
+                                        args.push(self.place_c(*a, Some(c), 0)?);
+                                    }
+                                }
+                                None => args.push(self.place(*a, 0)?),
+                            }
+                            continue;
+                        }
                         match self.vector(*a) {
                             // A vector argument: its components, as the parameters are.
                             Some(n) => {
@@ -231,7 +272,22 @@ impl Lower<'_> {
                             None => args.push(self.expr(*a, 0)?),
                         }
                     }
-                    vec![self.call_stmt(*result, call(&name, args), None, at)?]
+                    match result.and_then(|r| self.vector(r).map(|n| (r, n))) {
+                        Some((r, n)) => {
+                            // A vector result: locals `r.x`, … passed as the reference
+                            // parameters the helper writes.
+                            let t = self.comp_ty(r, at)?;
+                            let rname = self.result_name(r);
+                            let mut v = Vec::new();
+                            for c in 0..n {
+                                v.push(self.decl(&comp_name(&rname, c), t, zero(t, at), at));
+                                args.push(self.ident(&comp_name(&rname, c), at));
+                            }
+                            v.push(stmt(StmtKind::Expr(call(&name, args)), at));
+                            v
+                        }
+                        None => vec![self.call_stmt(*result, call(&name, args), None, at)?],
+                    }
                 }
             }
             Statement::SubgroupBallot { result, predicate } => {
