@@ -323,3 +323,36 @@ fn main(@builtin(local_invocation_index) i: u32) {
         .collect();
     assert_eq!(ints(&t, "out")[..4], want[..]);
 }
+
+/// WGSL spec, "Override Declarations": an override takes the pipeline's value by name or by
+/// `@id`, else its initializer; without either it is an error naming the flag. By hand:
+/// out[i] = i * scale + bias.
+#[test]
+fn overrides_take_the_launch_value_by_name_or_id_else_their_default() {
+    let src = "override scale: u32 = 3u;
+@id(7) override bias: f32;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i: u32) {
+  out[i] = f32(i * scale) + bias;
+}
+";
+    let cfg = |args: &[(&str, &str)]| {
+        let mut c = LaunchConfig {
+            lanes: Some(4),
+            ..LaunchConfig::default()
+        };
+        for (k, v) in args {
+            c.args.insert(k.to_string(), v.to_string());
+        }
+        c
+    };
+    let t = run_wgsl(src, cfg(&[("7", "0.5")])).expect("runs");
+    assert_eq!(floats(&t, "out")[..4], [0.5, 3.5, 6.5, 9.5]);
+    let t = run_wgsl(src, cfg(&[("bias", "1"), ("scale", "10")])).expect("runs");
+    assert_eq!(floats(&t, "out")[..4], [1.0, 11.0, 21.0, 31.0]);
+    let e = run_wgsl(src, cfg(&[])).expect_err("bias unset");
+    assert!(e.message.contains("--override bias=VALUE"), "{e}");
+    let e = run_wgsl(src, cfg(&[("bias", "1"), ("scale", "2.5")])).expect_err("not integral");
+    assert!(e.message.contains("not an integer"), "{e}");
+}

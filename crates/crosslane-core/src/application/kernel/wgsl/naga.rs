@@ -44,6 +44,10 @@ pub struct NagaShader {
     pub elect_appended: bool,
     /// Diagnostics of the rewrites (line, column, level, message, rule).
     pub notes: Vec<(u32, u32, Level, String, String)>,
+    /// Values of `override` declarations by name or `@id` (WGSL spec, "Override
+    /// Declarations": pipeline-overridable constants), as text; empty after [`parse`], filled
+    /// from the launch's arguments by [`super::prepare`].
+    pub overrides: std::collections::BTreeMap<String, String>,
 }
 
 /// 1-based line and column of a byte offset in `src`.
@@ -441,6 +445,7 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
         enables_subgroups,
         elect_appended,
         notes,
+        overrides: Default::default(),
     })
 }
 

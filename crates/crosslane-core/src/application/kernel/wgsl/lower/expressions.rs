@@ -335,6 +335,7 @@ impl Lower<'_> {
                     }
                 }
             }
+            Expression::Override(o) => self.override_value(*o, at)?,
             Expression::Relational { fun, argument } => {
                 // WGSL § all / any: the && / || of the components (a bool scalar is itself).
                 let n = self.vector(*argument);

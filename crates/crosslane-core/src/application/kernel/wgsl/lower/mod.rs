@@ -53,6 +53,7 @@ mod ballot;
 mod build;
 mod expressions;
 mod math;
+mod overrides;
 mod places;
 mod statements;
 mod switch;
