@@ -48,6 +48,7 @@ mod vectors;
 mod wgsl;
 mod wgsl_builtins;
 mod wgsl_collectives;
+mod wgsl_corpus;
 mod wgsl_laws;
 mod wgsl_shuffle;
 mod wgsl_uniformity;
