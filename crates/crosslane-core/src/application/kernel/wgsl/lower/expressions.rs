@@ -135,7 +135,13 @@ impl Lower<'_> {
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
                 self.place_c(h, k, d)?
             }
-            Expression::Load { pointer } => self.place_c(*pointer, k, d)?,
+            Expression::Load { pointer } => {
+                let p = self.place_c(*pointer, k, d)?;
+                match self.comp_ty(h, at) {
+                    Ok(t) => self.from_cell(*pointer, t.scalar, p, at),
+                    Err(_) => p,
+                }
+            }
             Expression::Unary { op, expr } => {
                 let e = self.expr_c(*expr, k, d)?;
                 if *op == UnaryOperator::Negate

@@ -460,9 +460,9 @@ impl Lower<'_> {
         let types = &self.module().types;
         match self.ty_inner(p) {
             TypeInner::Pointer { base, .. } => match &types[*base].inner {
-                TypeInner::Array { base: e, .. } => {
-                    (1, vec_comps_in(self.module(), &types[*e].inner))
-                }
+                TypeInner::Array {
+                    base: e, stride, ..
+                } => (1, types::stride_cells(self.module(), *e, *stride)),
                 other => (vec_comps_in(self.module(), other), 1),
             },
             TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),

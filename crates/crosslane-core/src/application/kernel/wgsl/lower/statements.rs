@@ -177,6 +177,7 @@ impl Lower<'_> {
                 for k in 0..n {
                     let p = self.place_c(*pointer, Some(k), 0)?;
                     let src = self.ident(&comp_name(&tmp, k), at);
+                    let src = self.to_cell(*pointer, t.scalar, src, at);
                     v.push(stmt(
                         StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
                         at,
@@ -187,6 +188,10 @@ impl Lower<'_> {
             Statement::Store { pointer, value } => {
                 let p = self.place(*pointer, 0)?;
                 let v = self.expr(*value, 0)?;
+                let v = match self.scalar_ty(*value, at) {
+                    Ok(t) => self.to_cell(*pointer, t.scalar, v, at),
+                    Err(_) => v,
+                };
                 vec![stmt(
                     StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(v)), at)),
                     at,
