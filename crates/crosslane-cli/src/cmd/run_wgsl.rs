@@ -212,6 +212,9 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
         // Every diagnostic of the parse and the run, merged across invocations and steps.
         "diagnostics": trace.merged_diagnostics,
         "outcome": trace.outcome,
+        // The inexact built-ins called, each with the spec's bound a GPU may differ by (the
+        // emulator's results are correctly rounded).
+        "accuracy": probe.accuracy,
     });
     if let Some(g) = gpu {
         out["gpu"] = g;

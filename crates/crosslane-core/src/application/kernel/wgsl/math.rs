@@ -66,6 +66,13 @@ pub fn accuracy(name: &str) -> Option<&'static str> {
         "fma" => "inherited from x * y + z",
         "mix" => "inherited from e1 * (1.0 - e3) + e2 * e3",
         "smoothstep" => "inherited from t * t * (3.0 - 2.0 * t)",
+        "dot" => "inherited from the sum of e1[i] * e2[i]",
+        "length" => "inherited from sqrt(dot(e, e))",
+        "distance" => "inherited from length(e1 - e2)",
+        "normalize" => "inherited from e / length(e)",
+        "cross" | "reflect" | "faceForward" | "refract" => {
+            "inherited from the operations of its formula"
+        }
         "pack4x8snorm" | "pack4x8unorm" | "pack2x16snorm" | "pack2x16unorm" => {
             "correctly rounded (the spec's formula, floor(0.5 + scale * clamped))"
         }
@@ -74,6 +81,49 @@ pub fn accuracy(name: &str) -> Option<&'static str> {
         }
         _ => return None,
     })
+}
+
+/// Where the bounds of [`accuracy`] come from.
+pub const ACCURACY_SOURCE: &str = "WGSL spec, § 15.7.4 Floating Point Accuracy (f32)";
+
+/// One built-in a shader calls whose result may differ on a GPU: its name and its bound.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Bound {
+    /// The WGSL built-in's name.
+    pub builtin: String,
+    /// Its accuracy bound ([`accuracy`]).
+    pub ulp: &'static str,
+    /// [`ACCURACY_SOURCE`].
+    pub source: &'static str,
+}
+
+/// The inexact built-ins `module` calls (each once, in name order) with their bounds: where
+/// a GPU's result may differ from the emulator's correctly rounded one.
+pub fn bounds(module: &naga::Module) -> Vec<Bound> {
+    let mut names = std::collections::BTreeSet::new();
+    let functions = module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .chain(module.entry_points.iter().map(|e| &e.function));
+    for f in functions {
+        for (_, e) in f.expressions.iter() {
+            if let naga::Expression::Math { fun, .. } = e {
+                names.insert(super::lower::wgsl_name(*fun));
+            }
+        }
+    }
+    names
+        .into_iter()
+        .filter_map(|n| {
+            let ulp = accuracy(&n)?;
+            (ulp != "correctly rounded").then_some(Bound {
+                builtin: n,
+                ulp,
+                source: ACCURACY_SOURCE,
+            })
+        })
+        .collect()
 }
 
 /// Runs built-in `name` (without [`PREFIX`]) on one component's arguments.

@@ -52,6 +52,8 @@ pub struct Prepared {
     pub enables_subgroups: bool,
     /// The names of the shader's `override` declarations (set with `--override NAME=VALUE`).
     pub overrides: Vec<String>,
+    /// The inexact built-ins the shader calls, with the spec's accuracy bound of each.
+    pub accuracy: Vec<math::Bound>,
 }
 
 /// Parses, checks and lowers `source` for a launch of `config` (its `entry`, `lanes`,
@@ -155,6 +157,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             rule: uniformity::RULE.to_string(),
         });
     }
+    let accuracy = math::bounds(&shader.module);
     let lowered = lower::lower(&shader, Some(&ep.name), &lens, config.limits.depth(), lanes)?;
     Ok(Prepared {
         parsed: Parsed {
@@ -169,6 +172,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         naga_text: shader.text,
         enables_subgroups: shader.enables_subgroups,
         overrides: overrides.into_iter().map(|(n, _)| n).collect(),
+        accuracy,
     })
 }
 

@@ -393,10 +393,8 @@ impl Walk<'_> {
                         self.call_results.insert(*r, ret);
                     }
                 }
-                Statement::Return { value: Some(v) } => {
-                    if self.ret.is_none() {
-                        self.ret = nu.clone().or_else(|| self.varying(*v));
-                    }
+                Statement::Return { value: Some(v) } if self.ret.is_none() => {
+                    self.ret = nu.clone().or_else(|| self.varying(*v));
                 }
                 _ => {}
             }

@@ -138,7 +138,7 @@ impl Lower<'_> {
             Expression::Load { pointer } => {
                 let p = self.place_c(*pointer, k, d)?;
                 match self.comp_ty(h, at) {
-                    Ok(t) => self.from_cell(*pointer, t.scalar, p, at),
+                    Ok(t) => self.cell_to_value(*pointer, t.scalar, p, at),
                     Err(_) => p,
                 }
             }

@@ -5,9 +5,9 @@
 
 use super::*;
 
-/// The WGSL name of a component-wise math built-in (naga's variant name with a lower-case
+/// The WGSL name of a math built-in (naga's variant name with a lower-case
 /// first letter is WGSL's, but for `smoothstep`).
-fn wgsl_name(fun: MathFunction) -> String {
+pub fn wgsl_name(fun: MathFunction) -> String {
     if fun == MathFunction::SmoothStep {
         return "smoothstep".into();
     }

@@ -317,7 +317,7 @@ impl Lower<'_> {
     /// A loaded cell as the loaded type `want`: the cells of a struct mixing 32-bit types are
     /// `u32` bits (WGSL § Memory Layout: the bytes are shared), so a float member reads them as
     /// f32 and an i32 member reinterprets them.
-    pub(super) fn from_cell(
+    pub(super) fn cell_to_value(
         &self,
         pointer: Handle<Expression>,
         want: Scalar,
@@ -348,8 +348,8 @@ impl Lower<'_> {
         }
     }
 
-    /// A value of type `have` stored into a cell (the inverse of [`Self::from_cell`]).
-    pub(super) fn to_cell(
+    /// A value of type `have` stored into a cell (the inverse of [`Self::cell_to_value`]).
+    pub(super) fn value_to_cell(
         &self,
         pointer: Handle<Expression>,
         have: Scalar,

@@ -177,7 +177,7 @@ impl Lower<'_> {
                 for k in 0..n {
                     let p = self.place_c(*pointer, Some(k), 0)?;
                     let src = self.ident(&comp_name(&tmp, k), at);
-                    let src = self.to_cell(*pointer, t.scalar, src, at);
+                    let src = self.value_to_cell(*pointer, t.scalar, src, at);
                     v.push(stmt(
                         StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
                         at,
@@ -189,7 +189,7 @@ impl Lower<'_> {
                 let p = self.place(*pointer, 0)?;
                 let v = self.expr(*value, 0)?;
                 let v = match self.scalar_ty(*value, at) {
-                    Ok(t) => self.to_cell(*pointer, t.scalar, v, at),
+                    Ok(t) => self.value_to_cell(*pointer, t.scalar, v, at),
                     Err(_) => v,
                 };
                 vec![stmt(

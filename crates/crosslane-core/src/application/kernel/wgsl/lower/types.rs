@@ -64,7 +64,7 @@ fn leaf_scalar(module: &naga::Module, inner: &TypeInner) -> Result<naga::Scalar,
 /// each member at its offset, padding included, the struct's size rounded to its alignment),
 /// one cell per scalar's width: members are scalars, atomics, vectors, or fixed-size arrays of
 /// those, all of one width (4 bytes, or all `f16`). Members of different 32-bit types share a
-/// buffer of `u32` cells, each access converting the bits (see `Lower::from_cell`). Returns
+/// buffer of `u32` cells, each access converting the bits (see `Lower::cell_to_value`). Returns
 /// (the cells' scalar, the struct's cells, each member's first cell).
 pub(super) fn struct_layout(
     module: &naga::Module,
