@@ -1,7 +1,7 @@
 //! WGSL's built-in functions on one scalar component: the numeric, bit and packing built-ins
 //! (WGSL spec § 17.5 "Numeric Built-in Functions", § 17.9 "Data Packing Built-in Functions",
 //! § 17.10 "Data Unpacking Built-in Functions") and WGSL's float → integer conversion
-//! (§ 15.7.6 "Floating Point Conversion"). The lowering ([`super::lower`]) calls them by the
+//! (§ 15.7.6 "Floating Point Conversion"). The WGSL lowering calls them by the
 //! engine names `wgsl.NAME` ([`PREFIX`]), one call per vector component (the spec's
 //! "component-wise"); a packing built-in gets every component of its vector, an unpacking one
 //! its `u32` and the component wanted.
@@ -18,7 +18,23 @@
 
 use half::f16;
 
-use crate::kernel::{KVal, Scalar};
+use naga::MathFunction;
+
+use crate::kernel::types::{KVal, Scalar};
+
+/// The WGSL name of a math built-in (naga's variant name with a lower-case
+/// first letter is WGSL's, but for `smoothstep`).
+pub fn wgsl_name(fun: MathFunction) -> String {
+    if fun == MathFunction::SmoothStep {
+        return "smoothstep".into();
+    }
+    let n = format!("{fun:?}");
+    let mut c = n.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => n,
+    }
+}
 
 /// The engine call name prefix of WGSL built-ins: `wgsl.exp` is WGSL's `exp`. C has no such
 /// names, so a C kernel never reaches them.
@@ -109,7 +125,7 @@ pub fn bounds(module: &naga::Module) -> Vec<Bound> {
     for f in functions {
         for (_, e) in f.expressions.iter() {
             if let naga::Expression::Math { fun, .. } = e {
-                names.insert(super::lower::wgsl_name(*fun));
+                names.insert(wgsl_name(*fun));
             }
         }
     }
@@ -514,7 +530,9 @@ fn float_to_int(name: &str, x: f64) -> Result<KVal, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    // Full paths: the import-circle check reads `super::` from the file, not the block.
+    use crate::kernel::types::{KVal, Scalar};
+    use crate::kernel::wgsl::math::{eval, frexp};
 
     fn f32v(x: f32) -> KVal {
         KVal::float(Scalar::F32, f64::from(x))

@@ -4,20 +4,7 @@
 //! their component formulas, so each product and sum is a step of the engine.
 
 use super::*;
-
-/// The WGSL name of a math built-in (naga's variant name with a lower-case
-/// first letter is WGSL's, but for `smoothstep`).
-pub fn wgsl_name(fun: MathFunction) -> String {
-    if fun == MathFunction::SmoothStep {
-        return "smoothstep".into();
-    }
-    let n = format!("{fun:?}");
-    let mut c = n.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => n,
-    }
-}
+use crate::kernel::wgsl::math::wgsl_name;
 
 impl Lower<'_> {
     /// Component `k` of the math built-in `fun` applied to `args` (expression `h`).

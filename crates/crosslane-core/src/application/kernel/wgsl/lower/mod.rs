@@ -60,7 +60,6 @@ mod switch;
 mod types;
 
 use self::build::{bin, cast, depth_err, ex, int_lit, literal, stmt, zero};
-pub use self::math::wgsl_name;
 pub use self::types::components;
 use self::types::{
     comp_name, elem_of, expr_word, scalar_of, struct_layout, type_word, vec_comps_in,
