@@ -507,3 +507,20 @@ mod tests {
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
     }
 }
+
+#[cfg(test)]
+mod directive_tests {
+    use crate::kernel::wgsl::naga::{blank_enable_subgroups, blank_requires_subgroup_id, parse};
+
+    #[test]
+    fn requires_subgroup_id_is_blanked_beside_other_directives() {
+        let src = "enable f16;\nenable subgroups;\nrequires subgroup_id;\ndiagnostic(warning, subgroup_uniformity);\nconst N = 4u;\nconst_assert N > 2u;\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_id) sg: u32) {\n}\n";
+        let (t, _) = blank_enable_subgroups(src);
+        let (t, found) = blank_requires_subgroup_id(&t);
+        assert!(found, "{t}");
+        assert!(!t.contains("requires"), "{t}");
+        if let Err(e) = parse(src, 256) {
+            panic!("{e}");
+        }
+    }
+}
