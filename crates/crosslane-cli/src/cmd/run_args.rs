@@ -94,6 +94,11 @@ pub struct RunArgs {
     /// WGSL only: the subgroup size, a power of two in 4..=128 (default 32; `--lanes` too).
     #[arg(long)]
     pub subgroup_size: Option<usize>,
+    /// WGSL only: an `override` declaration's value, `NAME=VALUE` or `ID=VALUE` for one with
+    /// `@id(ID)` (repeatable; default: its initializer). Converted to the override's type as
+    /// WebGPU converts pipeline constants (an integer type needs an integral value).
+    #[arg(long = "override", value_name = "NAME=VALUE")]
+    pub overrides: Vec<String>,
     /// WGSL only: also run the shader on the native GPU (wgpu) and diff every buffer with the
     /// emulator at the device's subgroup size; exit 1 on a mismatching cell, 3 without a GPU.
     #[arg(long)]

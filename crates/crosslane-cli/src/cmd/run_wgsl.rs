@@ -148,7 +148,29 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
     };
     config.limits = limits(args, config.limits);
     let at = |e: crosslane_core::kernel::KernelError| usage(format!("run: {}:{e}", args.input));
+    let mut set = Vec::new();
+    for o in &args.overrides {
+        let (name, value) = o
+            .split_once('=')
+            .ok_or_else(|| usage(format!("--override: NAME=VALUE, got `{o}`")))?;
+        let name = name.trim().to_string();
+        config.args.insert(name.clone(), value.trim().to_string());
+        set.push(name);
+    }
     let probe = prepare(source, &config).map_err(at)?;
+    for name in set {
+        let by_id = name.parse::<u16>().is_ok();
+        if !by_id && !probe.overrides.contains(&name) {
+            return Err(usage(format!(
+                "--override: no override `{name}`; the shader declares: {}",
+                if probe.overrides.is_empty() {
+                    "none".to_string()
+                } else {
+                    probe.overrides.join(", ")
+                }
+            )));
+        }
+    }
     let threads: usize = probe
         .workgroup_size
         .iter()
@@ -190,6 +212,9 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
         // Every diagnostic of the parse and the run, merged across invocations and steps.
         "diagnostics": trace.merged_diagnostics,
         "outcome": trace.outcome,
+        // The inexact built-ins called, each with the spec's bound a GPU may differ by (the
+        // emulator's results are correctly rounded).
+        "accuracy": probe.accuracy,
     });
     if let Some(g) = gpu {
         out["gpu"] = g;

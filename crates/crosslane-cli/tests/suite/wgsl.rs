@@ -275,3 +275,40 @@ fn struct_buffers_are_flattened_in_declaration_order_in_json() {
         .unwrap();
     assert_eq!(b["type"], "Particle");
 }
+
+#[test]
+fn overrides_set_by_flag_and_inexact_builtins_listed_with_their_bounds() {
+    // out[i] = exp(f32(i) * scale) with scale overridden to 0 (exp(0) = 1 in every cell) and
+    // offset left at its initializer 2: 1 + 2 = 3.
+    let dir = std::env::temp_dir().join(format!("crosslane-override-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("o.wgsl");
+    std::fs::write(
+        &f,
+        "override scale: f32 = 1.0;\noverride offset: f32 = 2.0;\n@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) {\n  out[i] = exp(f32(i) * scale) + offset;\n}\n",
+    )
+    .unwrap();
+    let path = f.display().to_string();
+    let out = crosslane(&["run", &path, "--override", "scale=0", "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    assert_eq!(values(&j, "out"), vec![serde_json::json!(3.0); 4]);
+    // WGSL spec § 15.7.4: exp's bound is 3 + 2 |x| ULP.
+    let acc = j["accuracy"].as_array().unwrap();
+    assert_eq!(acc.len(), 1, "{acc:?}");
+    assert_eq!(acc[0]["builtin"], "exp");
+    assert_eq!(acc[0]["ulp"], "3 + 2 * |x| ULP");
+    let bad = crosslane(&["run", &path, "--override", "scal=0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("no override `scal`") && err.contains("scale, offset"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

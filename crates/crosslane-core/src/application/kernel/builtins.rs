@@ -63,6 +63,14 @@ pub fn builtin(name: &str) -> Option<Builtin> {
             Builtin::Math
         }
         n if super::mathlib::is_math(n) => Builtin::Math,
+        // WGSL's built-in functions, called by the WGSL lowering (kernel::wgsl::math).
+        #[cfg(feature = "wgsl")]
+        n if n
+            .strip_prefix(super::wgsl::math::PREFIX)
+            .is_some_and(super::wgsl::math::is_builtin) =>
+        {
+            Builtin::Math
+        }
         _ => return None,
     })
 }
@@ -106,6 +114,10 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
     // The math library (CUDA Math API) before the older lane math: it carries the accuracy notes.
     if let Some(r) = super::mathlib::call(name, args) {
         return r.map(|c| c.value);
+    }
+    #[cfg(feature = "wgsl")]
+    if let Some(n) = name.strip_prefix(super::wgsl::math::PREFIX) {
+        return super::wgsl::math::eval(n, args);
     }
     if !LANE_MATH.contains(&name) {
         return math(name, args);

@@ -10,6 +10,7 @@
 //! GPU diff shows a device that differs).
 
 pub mod lower;
+pub mod math;
 pub mod naga;
 pub mod uniformity;
 
@@ -49,6 +50,10 @@ pub struct Prepared {
     pub naga_text: String,
     /// Whether the user wrote `enable subgroups;`.
     pub enables_subgroups: bool,
+    /// The names of the shader's `override` declarations (set with `--override NAME=VALUE`).
+    pub overrides: Vec<String>,
+    /// The inexact built-ins the shader calls, with the spec's accuracy bound of each.
+    pub accuracy: Vec<math::Bound>,
 }
 
 /// Parses, checks and lowers `source` for a launch of `config` (its `entry`, `lanes`,
@@ -66,7 +71,20 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             "the shader is longer than the token budget allows; raise it with --max-tokens",
         ));
     }
-    let shader = naga::parse(source, config.limits.depth())?;
+    let mut shader = naga::parse(source, config.limits.depth())?;
+    // `override` values come with the launch's arguments (`--override NAME=VALUE`, a
+    // scenario's `args`): WGSL has no scalar parameters, so the names cannot clash.
+    let overrides = override_names(&shader.module);
+    shader.overrides = config
+        .args
+        .iter()
+        .filter(|(k, _)| {
+            overrides
+                .iter()
+                .any(|(n, id)| n == *k || id.as_deref() == Some(k.as_str()))
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let lanes = config.lanes.unwrap_or(32);
     let idx = shader
         .module
@@ -139,6 +157,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             rule: uniformity::RULE.to_string(),
         });
     }
+    let accuracy = math::bounds(&shader.module);
     let lowered = lower::lower(&shader, Some(&ep.name), &lens, config.limits.depth(), lanes)?;
     Ok(Prepared {
         parsed: Parsed {
@@ -154,7 +173,23 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         bindings: lowered.bindings,
         naga_text: shader.text,
         enables_subgroups: shader.enables_subgroups,
+        overrides: overrides.into_iter().map(|(n, _)| n).collect(),
+        accuracy,
     })
+}
+
+/// Each `override` declaration's name and `@id` (as text).
+fn override_names(module: &::naga::Module) -> Vec<(String, Option<String>)> {
+    module
+        .overrides
+        .iter()
+        .map(|(_, o)| {
+            (
+                o.name.clone().unwrap_or_default(),
+                o.id.map(|i| i.to_string()),
+            )
+        })
+        .collect()
 }
 
 /// The launch config the engine runs a prepared shader with: the WGSL dialect, the shader's

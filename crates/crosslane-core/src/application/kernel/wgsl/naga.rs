@@ -13,6 +13,9 @@
 //! - `i32` subgroup ids — the spec takes `I` = i32 or u32 for `subgroupBroadcast`,
 //!   `subgroupShuffle` and `quadBroadcast` ids; naga 30's validator takes only u32. On its
 //!   operand-type error, [`widen_ids`] wraps every id in `u32(…)` in the IR and validates again.
+//! - `requires subgroup_id;` — naga 30 does not know the language extension (it accepts the
+//!   `subgroup_id` and `num_subgroups` built-in values without it, as Tint does);
+//!   [`blank_requires_subgroup_id`] removes it before naga sees it.
 //! - subgroup uniformity — naga 30 has no `subgroup_uniformity` analysis;
 //!   [`super::uniformity`] implements the common cases.
 
@@ -41,6 +44,10 @@ pub struct NagaShader {
     pub elect_appended: bool,
     /// Diagnostics of the rewrites (line, column, level, message, rule).
     pub notes: Vec<(u32, u32, Level, String, String)>,
+    /// Values of `override` declarations by name or `@id` (WGSL spec, "Override
+    /// Declarations": pipeline-overridable constants), as text; empty after [`parse`], filled
+    /// from the launch's arguments by [`super::prepare`].
+    pub overrides: std::collections::BTreeMap<String, String>,
 }
 
 /// 1-based line and column of a byte offset in `src`.
@@ -58,12 +65,26 @@ pub fn line_col(src: &str, offset: usize) -> (u32, u32) {
 /// Blanks the `subgroups` item of every `enable` directive (naga 30: unimplemented,
 /// <https://github.com/gfx-rs/wgpu/issues/5555>), keeping every offset. Returns the new text and whether it was there.
 pub fn blank_enable_subgroups(src: &str) -> (String, bool) {
+    blank_item(src, "enable", "subgroups")
+}
+
+/// Blanks the `subgroup_id` item of every `requires` directive, keeping every offset (naga 30
+/// does not know this language extension; WGSL spec, "Language Extensions": `subgroup_id`
+/// makes the `subgroup_id` and `num_subgroups` built-in values available, which naga 30
+/// already accepts without it). Returns the new text and whether it was there.
+pub fn blank_requires_subgroup_id(src: &str) -> (String, bool) {
+    blank_item(src, "requires", "subgroup_id")
+}
+
+/// Removes `item` from every `word` directive (`enable`, `requires`): the whole directive
+/// becomes spaces when it was the only item; newlines and every offset are kept.
+fn blank_item(src: &str, word: &str, item: &str) -> (String, bool) {
     let mut out = src.as_bytes().to_vec();
     let mut found = false;
     let mut at = 0;
-    while let Some(k) = src[at..].find("enable") {
+    while let Some(k) = src[at..].find(word) {
         let start = at + k;
-        at = start + 6;
+        at = start + word.len();
         let word_start = start == 0 || !is_ident_byte(src.as_bytes()[start - 1]);
         let word_end = src.as_bytes().get(at).is_none_or(|b| !is_ident_byte(*b));
         if !word_start || !word_end {
@@ -74,7 +95,7 @@ pub fn blank_enable_subgroups(src: &str) -> (String, bool) {
         };
         let end = at + semi;
         let items: Vec<(usize, &str)> = split_items(&src[at..end], at);
-        let keep: Vec<&(usize, &str)> = items.iter().filter(|(_, w)| *w != "subgroups").collect();
+        let keep: Vec<&(usize, &str)> = items.iter().filter(|(_, w)| *w != item).collect();
         if keep.len() == items.len() {
             continue;
         }
@@ -142,6 +163,34 @@ fn first_builtin_call(src: &str) -> Option<usize> {
                 && (k == 0 || !is_ident_byte(b[k - 1]))
         })
     })
+}
+
+/// Where the first subgroup built-in value is named in a `@builtin(…)` attribute
+/// (`subgroup_invocation_id`, `subgroup_size`, `subgroup_id`, `num_subgroups`; WGSL spec,
+/// "Built-in Values": the first two need `enable subgroups;`, the last two that and `requires
+/// subgroup_id;`).
+fn first_builtin_value(src: &str) -> Option<usize> {
+    let mut at = 0;
+    while let Some(k) = src[at..].find("@builtin") {
+        let start = at + k;
+        at = start + 8;
+        let rest = src[at..].trim_start();
+        let Some(inner) = rest.strip_prefix('(') else {
+            continue;
+        };
+        let name = inner.trim_start();
+        let word: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if matches!(
+            word.as_str(),
+            "subgroup_invocation_id" | "subgroup_size" | "subgroup_id" | "num_subgroups"
+        ) {
+            return Some(start);
+        }
+    }
+    None
 }
 
 /// Whether the text calls `subgroupElect(` and does not define it.
@@ -325,25 +374,35 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
             ),
         ));
     }
-    let (mut text, enables_subgroups) = blank_enable_subgroups(src);
+    let (text, enables_subgroups) = blank_enable_subgroups(src);
+    let (mut text, _) = blank_requires_subgroup_id(&text);
     let mut notes = Vec::new();
     let elect_appended = calls_elect(&text);
     if elect_appended {
         text.push_str(ELECT_HELPER);
     }
-    if !enables_subgroups && uses_subgroup_builtins(src) {
-        let at = first_builtin_call(src).unwrap_or(0);
-        let (line, col) = line_col(src, at);
-        notes.push((
-            line,
-            col,
-            Level::Warning,
-            "missing `enable subgroups;`: browsers refuse subgroup built-ins without it (native \
-             wgpu and naga 30 accept them); the emulator runs the shader, and the browser GPU run \
-             adds the directive"
-                .to_string(),
-            "WGSL spec, Extensions: enable subgroups".to_string(),
-        ));
+    if !enables_subgroups {
+        // Calls and built-in values alike need the directive; warn at the first use.
+        let call = first_builtin_call(src).map(|at| (at, "subgroup built-in functions"));
+        let value = first_builtin_value(src).map(|at| (at, "subgroup built-in values"));
+        let first = match (call, value) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        if let Some((at, what)) = first {
+            let (line, col) = line_col(src, at);
+            notes.push((
+                line,
+                col,
+                Level::Warning,
+                format!(
+                    "missing `enable subgroups;`: browsers refuse {what} without it (native \
+                     wgpu and naga 30 accept them); the emulator runs the shader, and the \
+                     browser GPU run adds the directive"
+                ),
+                "WGSL spec, Extensions: enable subgroups".to_string(),
+            ));
+        }
     }
     let module = naga::front::wgsl::parse_str(&text).map_err(|e| {
         let (line, col) = e
@@ -386,6 +445,7 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
         enables_subgroups,
         elect_appended,
         notes,
+        overrides: Default::default(),
     })
 }
 
@@ -445,5 +505,22 @@ mod tests {
     fn line_col_is_one_based() {
         assert_eq!(line_col("ab\ncd", 0), (1, 1));
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}
+
+#[cfg(test)]
+mod directive_tests {
+    use crate::kernel::wgsl::naga::{blank_enable_subgroups, blank_requires_subgroup_id, parse};
+
+    #[test]
+    fn requires_subgroup_id_is_blanked_beside_other_directives() {
+        let src = "enable f16;\nenable subgroups;\nrequires subgroup_id;\ndiagnostic(warning, subgroup_uniformity);\nconst N = 4u;\nconst_assert N > 2u;\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_id) sg: u32) {\n}\n";
+        let (t, _) = blank_enable_subgroups(src);
+        let (t, found) = blank_requires_subgroup_id(&t);
+        assert!(found, "{t}");
+        assert!(!t.contains("requires"), "{t}");
+        if let Err(e) = parse(src, 256) {
+            panic!("{e}");
+        }
     }
 }

@@ -101,6 +101,9 @@ impl Lower<'_> {
                         return self.builtin_value(b, Some(*index), at);
                     }
                 }
+                if let Some(e) = self.modf_frexp_member(*base, *index, k, d, at)? {
+                    return Ok(e);
+                }
                 if self.is_ballot_expr(*base) || self.baked_ballot(*base) {
                     return self.ballot_component(*base, *index, at, d);
                 }
@@ -132,7 +135,13 @@ impl Lower<'_> {
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
                 self.place_c(h, k, d)?
             }
-            Expression::Load { pointer } => self.place_c(*pointer, k, d)?,
+            Expression::Load { pointer } => {
+                let p = self.place_c(*pointer, k, d)?;
+                match self.comp_ty(h, at) {
+                    Ok(t) => self.cell_to_value(*pointer, t.scalar, p, at),
+                    Err(_) => p,
+                }
+            }
             Expression::Unary { op, expr } => {
                 let e = self.expr_c(*expr, k, d)?;
                 if *op == UnaryOperator::Negate
@@ -281,58 +290,10 @@ impl Lower<'_> {
                 arg,
                 arg1,
                 arg2,
-                ..
+                arg3,
             } => {
-                if *fun == MathFunction::Dot {
-                    // WGSL § dot: the sum of the component products, in component order.
-                    let t = self.scalar_ty(h, at)?;
-                    let n = self.vector(*arg).unwrap_or(1);
-                    let other = arg1.unwrap_or(*arg);
-                    let mut sum: Option<Expr> = None;
-                    for k in 0..n {
-                        let x = self.expr_c(*arg, Some(k), d)?;
-                        let y = self.expr_c(other, Some(k), d)?;
-                        let p = cast(t.scalar, bin(BinOp::Mul, x, y, at), at);
-                        sum = Some(match sum {
-                            None => p,
-                            Some(s) => cast(t.scalar, bin(BinOp::Add, s, p, at), at),
-                        });
-                    }
-                    return sum.ok_or_else(|| KernelError::new(at.line, at.col, "empty dot"));
-                }
-                // The other math built-ins here are component-wise.
-                let a = self.expr_c(*arg, k, d)?;
-                let t = self.comp_ty(h, at)?;
-                let c = |n: &str, v: Vec<Expr>| ex(ExprKind::Call(n.into(), v), at);
-                let e = match fun {
-                    MathFunction::Min | MathFunction::Max => {
-                        let b = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
-                        let n = if *fun == MathFunction::Min {
-                            "min"
-                        } else {
-                            "max"
-                        };
-                        c(n, vec![a, b])
-                    }
-                    MathFunction::Clamp => {
-                        let lo = self.expr_c(arg1.unwrap_or(*arg), k, d)?;
-                        let hi = self.expr_c(arg2.unwrap_or(*arg), k, d)?;
-                        c("min", vec![c("max", vec![a, lo]), hi])
-                    }
-                    MathFunction::Abs => c("abs", vec![a]),
-                    MathFunction::Sqrt => c("sqrt", vec![a]),
-                    MathFunction::Floor => c("floor", vec![a]),
-                    MathFunction::Ceil => c("ceil", vec![a]),
-                    MathFunction::CountOneBits => c("__popc", vec![a]),
-                    other => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            format!("the math built-in {other:?} is not emulated yet"),
-                        ))
-                    }
-                };
-                cast(t.scalar, e, at)
+                let args = [Some(*arg), *arg1, *arg2, *arg3];
+                self.math(h, *fun, &args, k, d, at)?
             }
             Expression::As {
                 expr,
@@ -343,6 +304,16 @@ impl Lower<'_> {
                 let from = self.comp_ty(*expr, at)?.scalar;
                 let to = self.comp_ty(h, at)?.scalar;
                 match convert {
+                    // WGSL § 15.7.6: float → integer rounds toward zero and saturates (C:
+                    // undefined out of range); run by the WGSL built-ins table.
+                    Some(_) if from.is_float() && matches!(to, Scalar::I32 | Scalar::U32) => {
+                        let n = if to == Scalar::I32 {
+                            "wgsl.i32"
+                        } else {
+                            "wgsl.u32"
+                        };
+                        ex(ExprKind::Call(n.into(), vec![e]), at)
+                    }
                     Some(_) => cast(to, e, at),
                     None => {
                         let name = match (from.is_float(), *kind) {
@@ -369,6 +340,28 @@ impl Lower<'_> {
                         }
                     }
                 }
+            }
+            Expression::Override(o) => self.override_value(*o, at)?,
+            Expression::Relational { fun, argument } => {
+                // WGSL § all / any: the && / || of the components (a bool scalar is itself).
+                let n = self.vector(*argument);
+                let and = match fun {
+                    naga::RelationalFunction::All => true,
+                    naga::RelationalFunction::Any => false,
+                    other => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!("the relational built-in {other:?} is not emulated yet"),
+                        ))
+                    }
+                };
+                let mut acc = self.expr_c(*argument, n.map(|_| 0), d)?;
+                for c in 1..n.unwrap_or(1) {
+                    let x = self.expr_c(*argument, Some(c), d)?;
+                    acc = ex(ExprKind::Logical(and, Box::new(acc), Box::new(x)), at);
+                }
+                acc
             }
             Expression::ArrayLength(p) => {
                 let name = match &self.func.expressions[*p] {

@@ -52,6 +52,8 @@ use crate::kernel::KernelError;
 mod ballot;
 mod build;
 mod expressions;
+mod math;
+mod overrides;
 mod places;
 mod statements;
 mod switch;
@@ -172,6 +174,7 @@ pub fn lower(
         lanes,
         loops: Vec::new(),
         lens,
+        vec_ret: None,
     };
     for (h, g) in module.global_variables.iter() {
         let name = g
@@ -373,6 +376,9 @@ struct Lower<'a> {
     lanes: usize,
     loops: Vec<LoopCx>,
     lens: &'a HashMap<String, usize>,
+    /// A helper returning a vector: its size (the result goes out through the reference
+    /// parameters `_ret.x`, `_ret.y`, …).
+    vec_ret: Option<u32>,
 }
 
 impl Lower<'_> {
@@ -455,9 +461,9 @@ impl Lower<'_> {
         let types = &self.module().types;
         match self.ty_inner(p) {
             TypeInner::Pointer { base, .. } => match &types[*base].inner {
-                TypeInner::Array { base: e, .. } => {
-                    (1, vec_comps_in(self.module(), &types[*e].inner))
-                }
+                TypeInner::Array {
+                    base: e, stride, ..
+                } => (1, types::stride_cells(self.module(), *e, *stride)),
                 other => (vec_comps_in(self.module(), other), 1),
             },
             TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
@@ -543,6 +549,51 @@ impl Lower<'_> {
                     }
                     continue;
                 }
+                if let TypeInner::Pointer { base, space } = &module.types[a.ty].inner {
+                    // WGSL § Pointer Types: a `ptr<function|private, T>` parameter names the
+                    // caller's variable: a reference parameter (one per component of a vector).
+                    if !matches!(space, AddressSpace::Function | AddressSpace::Private) {
+                        return Err(at_err(
+                            at,
+                            &name,
+                            format!(
+                                "parameter `{pname}`: pointers into storage or workgroup memory \
+                                 as parameters are not emulated yet (function and private ones \
+                                 are)"
+                            ),
+                        ));
+                    }
+                    let (n, sc) = match &module.types[*base].inner {
+                        TypeInner::Scalar(s) => (None, scalar_of(*s)),
+                        TypeInner::Vector { size, scalar } => {
+                            (Some(*size as u32), scalar_of(*scalar))
+                        }
+                        _ => (None, None),
+                    };
+                    let t = sc.ok_or_else(|| {
+                        at_err(
+                            at,
+                            &name,
+                            format!(
+                                "parameter `{pname}`: pointers to scalars and vectors are \
+                                 emulated, not to this type yet"
+                            ),
+                        )
+                    })?;
+                    let names: Vec<String> = match n {
+                        Some(n) => (0..n).map(|c| comp_name(&pname, c)).collect(),
+                        None => vec![pname.clone()],
+                    };
+                    for pn in names {
+                        params.push(Param {
+                            name: pn,
+                            ty: Ty::Val(ValTy::scalar(t)),
+                            reference: true,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
                 let t = match &module.types[a.ty].inner {
                     TypeInner::Scalar(s) => scalar_of(*s),
                     _ => None,
@@ -564,13 +615,38 @@ impl Lower<'_> {
                     span: self.uniq(at),
                 });
             }
+            let mut vec_ret = None;
             let ret = match &f.result {
                 None => Ty::Void,
                 Some(r) => match &module.types[r.ty].inner {
+                    TypeInner::Vector { size, scalar } if !returns_ballot(f) => {
+                        // A vector result goes out through reference parameters, one per
+                        // component, after the others: the engine's functions return one
+                        // scalar.
+                        let t = scalar_of(*scalar).ok_or_else(|| {
+                            at_err(at, &name, "a result of this type is not emulated yet")
+                        })?;
+                        vec_ret = Some(*size as u32);
+                        for c in 0..*size as u32 {
+                            params.push(Param {
+                                name: comp_name("_ret", c),
+                                ty: Ty::Val(ValTy::scalar(t)),
+                                reference: true,
+                                span: self.uniq(at),
+                            });
+                        }
+                        Some(Ty::Void)
+                    }
                     TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
                     _ => None,
                 }
-                .ok_or_else(|| at_err(at, &name, "a non-scalar result is not emulated yet"))?,
+                .ok_or_else(|| {
+                    at_err(
+                        at,
+                        &name,
+                        "a result that is not a scalar or a vector is not emulated yet",
+                    )
+                })?,
             };
             let mut low = Lower {
                 shader,
@@ -584,6 +660,7 @@ impl Lower<'_> {
                 lanes: self.lanes,
                 loops: Vec::new(),
                 lens: self.lens,
+                vec_ret,
             };
             let body = low.function_body(at, Vec::new());
             self.used = low.used;
@@ -838,6 +915,37 @@ impl Lower<'_> {
             (None, _) => stmt(StmtKind::Expr(call), at),
         })
     }
+}
+
+/// Whether a function returns a `subgroupBallot` result directly (held as a u64, not by
+/// components).
+fn returns_ballot(f: &naga::Function) -> bool {
+    let mut stack = vec![&f.body];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Return { value: Some(v) } => {
+                    if matches!(f.expressions[*v], Expression::SubgroupBallotResult) {
+                        return true;
+                    }
+                }
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    stack.push(body);
+                    stack.push(continuing);
+                }
+                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// The helper functions `entry` calls, directly or through other helpers (each visited once;

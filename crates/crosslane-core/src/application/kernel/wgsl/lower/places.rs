@@ -71,6 +71,9 @@ impl Lower<'_> {
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        if let Some(e) = self.flat_place(h, k, depth)? {
+            return Ok(e);
+        }
         let (own, _) = self.pointee(h);
         let k = if own > 1 {
             Some(k.ok_or_else(|| {
@@ -123,6 +126,19 @@ impl Lower<'_> {
                     id
                 })
             }
+            Expression::FunctionArgument(i) if !self.entry_args => {
+                // A helper's pointer parameter: the reference parameter(s) of its name.
+                let name = self
+                    .func
+                    .arguments
+                    .get(*i as usize)
+                    .and_then(|a| a.name.clone())
+                    .unwrap_or_else(|| format!("arg{i}"));
+                Ok(match k {
+                    Some(c) => self.ident(&comp_name(&name, c), at),
+                    None => self.ident(&name, at),
+                })
+            }
             Expression::LocalVariable(l) => {
                 let name = self.func.local_variables[*l]
                     .name
@@ -164,6 +180,203 @@ impl Lower<'_> {
                 Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
             _ => self.expr_c(h, k, depth),
+        }
+    }
+
+    /// The buffer or workgroup variable a pointer chain starts at, and its cells' scalar.
+    pub(super) fn root_cells(&self, mut h: Handle<Expression>) -> Option<(String, Scalar)> {
+        for _ in 0..=self.max_depth {
+            match &self.func.expressions[h] {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => h = *base,
+                Expression::GlobalVariable(g) => {
+                    let var = &self.module().global_variables[*g];
+                    if matches!(var.space, AddressSpace::Private | AddressSpace::Function) {
+                        return None;
+                    }
+                    let (elem, _, _) = elem_of(self.module(), var.ty).ok()?;
+                    let name = var
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("global{}", g.index()));
+                    return Some((name, elem.scalar));
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The cell a pointer into a buffer or workgroup variable of arrays and structs names,
+    /// `root[offset]`, the offset summed along the access chain from the WGSL layout (an
+    /// array element: index × stride; a struct member: its offset; a vector component: its
+    /// index, also one chosen at run time), all in cells. `None` for other pointers (locals,
+    /// private variables, one-cell scalars and plain vectors), which [`Self::place_c`] handles.
+    fn flat_place(
+        &mut self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        depth: u32,
+    ) -> Result<Option<Expr>, KernelError> {
+        let at = self.espan(h, ast::Span { line: 1, col: 1 });
+        let Some((root, cell)) = self.root_cells(h) else {
+            return Ok(None);
+        };
+        if cell == Scalar::Bool {
+            return Ok(None);
+        }
+        let width = (cell.bits() / 8).max(1);
+        // The chain, outermost access first.
+        let mut steps = Vec::new();
+        let mut cur = h;
+        while let Expression::Access { base, .. } | Expression::AccessIndex { base, .. } =
+            self.func.expressions[cur]
+        {
+            steps.push(cur);
+            cur = base;
+            if steps.len() as u32 > self.max_depth {
+                return Err(depth_err(at, self.max_depth));
+            }
+        }
+        let Expression::GlobalVariable(g) = self.func.expressions[cur] else {
+            return Ok(None);
+        };
+        let root_ty = &self.module().types[self.module().global_variables[g].ty].inner;
+        if !matches!(root_ty, TypeInner::Array { .. } | TypeInner::Struct { .. }) {
+            return Ok(None);
+        }
+        let types = &self.shader.module.types;
+        let mut offset: Option<Expr> = None;
+        let mut add = |off: Expr, at: ast::Span| {
+            offset = Some(match offset.take() {
+                None => off,
+                Some(o) => bin(BinOp::Add, o, off, at),
+            });
+        };
+        for &step in steps.iter().rev() {
+            let (base, index) = match self.func.expressions[step] {
+                Expression::Access { base, index } => (base, Err(index)),
+                Expression::AccessIndex { base, index } => (base, Ok(index)),
+                _ => return Ok(None),
+            };
+            let base_inner = match self.ty_inner(base) {
+                TypeInner::Pointer { base: b, .. } => types[*b].inner.clone(),
+                TypeInner::ValuePointer { size, scalar, .. } => match size {
+                    Some(size) => TypeInner::Vector {
+                        size: *size,
+                        scalar: *scalar,
+                    },
+                    None => TypeInner::Scalar(*scalar),
+                },
+                _ => return Ok(None),
+            };
+            let scale = match &base_inner {
+                TypeInner::Array {
+                    base: e, stride, ..
+                } => u64::from(types::stride_cells(self.module(), *e, *stride)),
+                TypeInner::Vector { .. } => 1,
+                TypeInner::Struct { members, .. } => {
+                    let i = index.unwrap_or(0) as usize;
+                    let m = members.get(i).map_or(0, |m| m.offset);
+                    add(int_lit(u64::from(m / width), at), at);
+                    continue;
+                }
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "matrices are not emulated yet",
+                    ))
+                }
+            };
+            let i = match index {
+                Ok(c) => int_lit(u64::from(c) * scale, at),
+                Err(e) => {
+                    let i = cast(Scalar::U32, self.expr(e, depth + 1)?, at);
+                    if scale == 1 {
+                        i
+                    } else {
+                        bin(BinOp::Mul, i, int_lit(scale, at), at)
+                    }
+                }
+            };
+            add(i, at);
+        }
+        // A vector at the end of the chain: component k.
+        let (own, _) = self.pointee(h);
+        if own > 1 {
+            let k = k.ok_or_else(|| {
+                KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
+            })?;
+            add(int_lit(u64::from(k), at), at);
+        }
+        let off = offset.unwrap_or_else(|| int_lit(0, at));
+        let id = self.ident(&root, at);
+        Ok(Some(ex(ExprKind::Index(Box::new(id), Box::new(off)), at)))
+    }
+
+    /// A loaded cell as the loaded type `want`: the cells of a struct mixing 32-bit types are
+    /// `u32` bits (WGSL § Memory Layout: the bytes are shared), so a float member reads them as
+    /// f32 and an i32 member reinterprets them.
+    pub(super) fn cell_to_value(
+        &self,
+        pointer: Handle<Expression>,
+        want: Scalar,
+        e: Expr,
+        at: ast::Span,
+    ) -> Expr {
+        match self.root_cells(pointer) {
+            Some((_, cell)) if cell != want && cell.bits() == 32 && want.bits() == 32 => {
+                if want == Scalar::F32 {
+                    let n = if cell == Scalar::I32 {
+                        "__int_as_float"
+                    } else {
+                        "__uint_as_float"
+                    };
+                    ex(ExprKind::Call(n.into(), vec![e]), at)
+                } else if cell == Scalar::F32 {
+                    let n = if want == Scalar::I32 {
+                        "__float_as_int"
+                    } else {
+                        "__float_as_uint"
+                    };
+                    ex(ExprKind::Call(n.into(), vec![e]), at)
+                } else {
+                    cast(want, e, at)
+                }
+            }
+            _ => e,
+        }
+    }
+
+    /// A value of type `have` stored into a cell (the inverse of [`Self::cell_to_value`]).
+    pub(super) fn value_to_cell(
+        &self,
+        pointer: Handle<Expression>,
+        have: Scalar,
+        e: Expr,
+        at: ast::Span,
+    ) -> Expr {
+        match self.root_cells(pointer) {
+            Some((_, cell)) if cell != have && cell.bits() == 32 && have.bits() == 32 => {
+                if have == Scalar::F32 {
+                    let n = if cell == Scalar::I32 {
+                        "__float_as_int"
+                    } else {
+                        "__float_as_uint"
+                    };
+                    ex(ExprKind::Call(n.into(), vec![e]), at)
+                } else if cell == Scalar::F32 {
+                    let n = if have == Scalar::I32 {
+                        "__int_as_float"
+                    } else {
+                        "__uint_as_float"
+                    };
+                    ex(ExprKind::Call(n.into(), vec![e]), at)
+                } else {
+                    cast(cell, e, at)
+                }
+            }
+            _ => e,
         }
     }
 

@@ -22,6 +22,9 @@ impl Lower<'_> {
                     ) {
                         continue; // `let p = &x;` is an alias; uses lower through it
                     }
+                    if self.is_modf_frexp(h) {
+                        continue; // a struct value, read through its members
+                    }
                     let eat = self.espan(h, at);
                     if let Some(n) = self.vector(h) {
                         // A vector `let`: one local per component, `v.x`, `v.y`, …
@@ -115,6 +118,30 @@ impl Lower<'_> {
                 v.push(stmt(StmtKind::Continue, at));
                 vec![stmt(StmtKind::Block(v), at)]
             }
+            Statement::Return { value: Some(e) } if self.vec_ret.is_some() => {
+                // A vector result: each component into its reference parameter, then return.
+                let n = self.vec_ret.unwrap_or(1);
+                let mut v = Vec::new();
+                let t = self.comp_ty(*e, at)?;
+                let tmp = format!("_retv{}", e.index());
+                for k in 0..n {
+                    let c = self.expr_c(*e, Some(k), 0)?;
+                    v.push(self.decl(&comp_name(&tmp, k), t, c, at));
+                }
+                for k in 0..n {
+                    let target = self.ident(&comp_name("_ret", k), at);
+                    let val = self.ident(&comp_name(&tmp, k), at);
+                    v.push(stmt(
+                        StmtKind::Expr(ex(
+                            ExprKind::Assign(None, Box::new(target), Box::new(val)),
+                            at,
+                        )),
+                        at,
+                    ));
+                }
+                v.push(stmt(StmtKind::Return(None), at));
+                vec![stmt(StmtKind::Block(v), at)]
+            }
             Statement::Return { value } => {
                 let v = match value {
                     Some(e) => Some(self.expr(*e, 0)?),
@@ -150,6 +177,7 @@ impl Lower<'_> {
                 for k in 0..n {
                     let p = self.place_c(*pointer, Some(k), 0)?;
                     let src = self.ident(&comp_name(&tmp, k), at);
+                    let src = self.value_to_cell(*pointer, t.scalar, src, at);
                     v.push(stmt(
                         StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
                         at,
@@ -160,6 +188,10 @@ impl Lower<'_> {
             Statement::Store { pointer, value } => {
                 let p = self.place(*pointer, 0)?;
                 let v = self.expr(*value, 0)?;
+                let v = match self.scalar_ty(*value, at) {
+                    Ok(t) => self.value_to_cell(*pointer, t.scalar, v, at),
+                    Err(_) => v,
+                };
                 vec![stmt(
                     StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(v)), at)),
                     at,
@@ -218,6 +250,23 @@ impl Lower<'_> {
                         .unwrap_or_else(|| format!("function{}", function.index()));
                     let mut args = Vec::new();
                     for a in arguments {
+                        if let TypeInner::Pointer { base, .. } = self.ty_inner(*a) {
+                            // A pointer argument: the variable (or each of its components)
+                            // for the reference parameters.
+                            let n = match &self.module().types[*base].inner {
+                                TypeInner::Vector { size, .. } => Some(*size as u32),
+                                _ => None,
+                            };
+                            match n {
+                                Some(n) => {
+                                    for c in 0..n {
+                                        args.push(self.place_c(*a, Some(c), 0)?);
+                                    }
+                                }
+                                None => args.push(self.place(*a, 0)?),
+                            }
+                            continue;
+                        }
                         match self.vector(*a) {
                             // A vector argument: its components, as the parameters are.
                             Some(n) => {
@@ -228,7 +277,22 @@ impl Lower<'_> {
                             None => args.push(self.expr(*a, 0)?),
                         }
                     }
-                    vec![self.call_stmt(*result, call(&name, args), None, at)?]
+                    match result.and_then(|r| self.vector(r).map(|n| (r, n))) {
+                        Some((r, n)) => {
+                            // A vector result: locals `r.x`, … passed as the reference
+                            // parameters the helper writes.
+                            let t = self.comp_ty(r, at)?;
+                            let rname = self.result_name(r);
+                            let mut v = Vec::new();
+                            for c in 0..n {
+                                v.push(self.decl(&comp_name(&rname, c), t, zero(t, at), at));
+                                args.push(self.ident(&comp_name(&rname, c), at));
+                            }
+                            v.push(stmt(StmtKind::Expr(call(&name, args)), at));
+                            v
+                        }
+                        None => vec![self.call_stmt(*result, call(&name, args), None, at)?],
+                    }
                 }
             }
             Statement::SubgroupBallot { result, predicate } => {
@@ -245,7 +309,6 @@ impl Lower<'_> {
                 argument,
                 result,
             } => {
-                let arg = self.expr(*argument, 0)?;
                 let (name, extra) = match mode {
                     GatherMode::BroadcastFirst => ("subgroupBroadcastFirst", None),
                     GatherMode::Broadcast(id) => {
@@ -264,14 +327,18 @@ impl Lower<'_> {
                     GatherMode::QuadSwap(naga::Direction::Y) => ("quadSwapY", None),
                     GatherMode::QuadSwap(naga::Direction::Diagonal) => ("quadSwapDiagonal", None),
                 };
-                let mut args = vec![arg];
-                if let Some(x) = extra {
-                    let e = self.expr(x, 0)?;
-                    let eat = self.espan(x, at);
-                    // An i32 id or delta (the spec allows it; naga 30 only u32) as u32.
-                    args.push(cast(Scalar::U32, e, eat));
-                }
-                vec![self.call_stmt(Some(*result), call(name, args), None, at)?]
+                // A vector operand: one call per component, each component its own subgroup
+                // operation (WGSL § Subgroup Built-in Functions: component-wise).
+                self.per_component(*argument, *result, None, at, |me, c| {
+                    let mut args = vec![me.expr_c(*argument, c, 0)?];
+                    if let Some(x) = extra {
+                        let e = me.expr(x, 0)?;
+                        let eat = me.espan(x, at);
+                        // An i32 id or delta (the spec allows it; naga 30 only u32) as u32.
+                        args.push(cast(Scalar::U32, e, eat));
+                    }
+                    Ok(call(name, args))
+                })?
             }
             Statement::SubgroupCollectiveOperation {
                 op,
@@ -295,13 +362,15 @@ impl Lower<'_> {
                     CollectiveOperation::InclusiveScan => format!("subgroupInclusive{base}"),
                     CollectiveOperation::ExclusiveScan => format!("subgroupExclusive{base}"),
                 };
-                let arg = self.expr(*argument, 0)?;
                 let t = if matches!(op, SubgroupOperation::All | SubgroupOperation::Any) {
                     Some(ValTy::scalar(Scalar::Bool))
                 } else {
                     None
                 };
-                vec![self.call_stmt(Some(*result), call(&name, vec![arg]), t, at)?]
+                self.per_component(*argument, *result, t, at, |me, c| {
+                    let arg = me.expr_c(*argument, c, 0)?;
+                    Ok(call(&name, vec![arg]))
+                })?
             }
             Statement::Kill => {
                 return Err(KernelError::new(
@@ -318,6 +387,31 @@ impl Lower<'_> {
                 ))
             }
         })
+    }
+
+    /// The statements of a call on `argument` whose result is held in `result`: one call
+    /// (`make(me, None)`) for a scalar, one per component (`make(me, Some(k))`) held in the
+    /// locals `r.x`, `r.y`, … for a vector.
+    pub(super) fn per_component(
+        &mut self,
+        argument: Handle<Expression>,
+        result: Handle<Expression>,
+        t: Option<ValTy>,
+        at: ast::Span,
+        mut make: impl FnMut(&mut Self, Option<u32>) -> Result<Expr, KernelError>,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let Some(n) = self.vector(argument) else {
+            let c = make(self, None)?;
+            return Ok(vec![self.call_stmt(Some(result), c, t, at)?]);
+        };
+        let ct = self.comp_ty(result, at)?;
+        let name = self.result_name(result);
+        let mut v = Vec::new();
+        for k in 0..n {
+            let c = make(self, Some(k))?;
+            v.push(self.decl(&comp_name(&name, k), ct, c, at));
+        }
+        Ok(v)
     }
 
     /// WGSL § atomicCompareExchangeWeak: one atomicCAS; its result struct is held as the

@@ -27,29 +27,45 @@ fn wgsl_scalar_name(s: naga::Scalar) -> String {
     }
 }
 
-/// Cells a value of type `inner` takes: a vector's size, a struct's members' cells in
-/// declaration order (see [`struct_layout`]), else 1.
+/// Cells a value of type `inner` takes: a vector's size, a struct's size in cells (padding
+/// included, see [`struct_layout`]), else 1.
 pub(super) fn vec_comps_in(module: &naga::Module, inner: &TypeInner) -> u32 {
     match inner {
         TypeInner::Vector { size, .. } => *size as u32,
-        // Members that are scalars or vectors (the only ones `struct_layout` accepts); no
-        // recursion into nested structs.
-        TypeInner::Struct { members, .. } => members
-            .iter()
-            .map(|m| match &module.types[m.ty].inner {
-                TypeInner::Vector { size, .. } => *size as u32,
-                _ => 1,
-            })
-            .sum(),
+        TypeInner::Struct { .. } => struct_layout(module, inner).map_or(1, |l| l.1),
         _ => 1,
     }
 }
 
-/// A struct held flat: its members' scalars in declaration order, one cell each. Only
-/// structs whose members are scalars or vectors of one scalar type, without padding (WGSL §
-/// Memory Layout: each member's offset is the cells before it times the scalar's size), so
-/// the cells are the buffer's bytes. Returns (the scalar, the cells, each member's first
-/// cell).
+/// The scalars a member of type `inner` holds (a scalar, an atomic, a vector, or a fixed-size
+/// array of those), or why it is not emulated.
+fn leaf_scalar(module: &naga::Module, inner: &TypeInner) -> Result<naga::Scalar, String> {
+    match inner {
+        TypeInner::Scalar(s) | TypeInner::Atomic(s) => Ok(*s),
+        TypeInner::Vector { scalar, .. } => Ok(*scalar),
+        TypeInner::Array {
+            base,
+            size: ArraySize::Constant(_),
+            ..
+        } => match &module.types[*base].inner {
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => Ok(*s),
+            TypeInner::Vector { scalar, .. } => Ok(*scalar),
+            _ => Err("arrays of structs or arrays inside a struct are not emulated yet".into()),
+        },
+        TypeInner::Array { .. } => {
+            Err("a runtime-sized array inside a struct is not emulated yet".into())
+        }
+        TypeInner::Struct { .. } => Err("nested structs are not emulated yet".into()),
+        _ => Err("matrices and other members are not emulated yet".into()),
+    }
+}
+
+/// A struct held flat in cells laid out as WGSL lays out its bytes (WGSL § Memory Layout:
+/// each member at its offset, padding included, the struct's size rounded to its alignment),
+/// one cell per scalar's width: members are scalars, atomics, vectors, or fixed-size arrays of
+/// those, all of one width (4 bytes, or all `f16`). Members of different 32-bit types share a
+/// buffer of `u32` cells, each access converting the bits (see `Lower::cell_to_value`). Returns
+/// (the cells' scalar, the struct's cells, each member's first cell).
 pub(super) fn struct_layout(
     module: &naga::Module,
     inner: &TypeInner,
@@ -58,54 +74,52 @@ pub(super) fn struct_layout(
         return Err("not a struct".into());
     };
     let mut first: Option<naga::Scalar> = None;
-    let mut cells = 0u32;
+    let mut mixed = false;
     let mut starts = Vec::new();
     for m in members {
-        let (sc, n) = match &module.types[m.ty].inner {
-            TypeInner::Scalar(sc) => (*sc, 1),
-            TypeInner::Vector { size, scalar } => (*scalar, *size as u32),
-            _ => {
+        let name = m.name.as_deref().unwrap_or("?");
+        let sc = leaf_scalar(module, &module.types[m.ty].inner)
+            .map_err(|e| format!("member `{name}`: {e}"))?;
+        if let Some(f) = first {
+            if f.width != sc.width {
                 return Err(format!(
-                    "member `{}`: only scalar and vector members are emulated yet",
-                    m.name.as_deref().unwrap_or("?")
-                ))
+                    "member `{name}`: structs mixing {}-byte and {}-byte scalars are not \
+                     emulated yet",
+                    f.width, sc.width
+                ));
             }
-        };
-        if first.is_some_and(|f| f != sc) {
-            return Err(format!(
-                "member `{}`: structs whose members mix scalar types are not emulated yet",
-                m.name.as_deref().unwrap_or("?")
-            ));
+            mixed |= f != sc;
         }
-        first = Some(sc);
-        if m.offset != cells * u32::from(sc.width) {
-            return Err(format!(
-                "member `{}` sits after padding (offset {} bytes); only packed structs are \
-                 emulated yet",
-                m.name.as_deref().unwrap_or("?"),
-                m.offset
-            ));
-        }
-        starts.push(cells);
-        cells += n;
+        first = Some(first.unwrap_or(sc));
+        starts.push(m.offset / u32::from(sc.width.max(1)));
     }
     let sc = first.ok_or("an empty struct")?;
-    if *span != cells * u32::from(sc.width) {
-        return Err(format!(
-            "the struct ends in padding ({span} bytes for {cells} values); only packed structs \
-             are emulated yet"
-        ));
-    }
-    Ok((sc, cells, starts))
+    let sc = if mixed { naga::Scalar::U32 } else { sc };
+    Ok((sc, *span / u32::from(sc.width.max(1)), starts))
 }
 
 /// Components of each element of a variable of type `ty`: an array's element's, or the
 /// variable's own (see `vec_comps_in`). Each component is one cell.
 pub fn components(module: &naga::Module, ty: Handle<naga::Type>) -> u32 {
     match &module.types[ty].inner {
-        TypeInner::Array { base, .. } => vec_comps_in(module, &module.types[*base].inner),
+        TypeInner::Array { base, stride, .. } => stride_cells(module, *base, *stride),
         other => vec_comps_in(module, other),
     }
+}
+
+/// Cells from one array element to the next: the stride in bytes over the cell width (WGSL §
+/// Memory Layout: `array<vec3<f32>>` has a 16-byte stride, 4 cells of which 1 is padding).
+pub(super) fn stride_cells(module: &naga::Module, elem: Handle<naga::Type>, stride: u32) -> u32 {
+    let inner = &module.types[elem].inner;
+    let width = match inner {
+        TypeInner::Struct { .. } => struct_layout(module, inner).map_or(4, |l| l.0.width),
+        other => leaf_scalar(module, other).map_or(4, |s| s.width),
+    };
+    if width == 1 {
+        // bool (not host-shareable; workgroup only): one cell per element component.
+        return vec_comps_in(module, inner);
+    }
+    (stride / u32::from(width.max(1))).max(1)
 }
 
 /// The name of component `k` of a vector held as one local per component: `v.x`, `v.y`, …
@@ -163,19 +177,6 @@ pub(super) fn elem_of(
     };
     match &module.types[ty].inner {
         TypeInner::Array { base, size, .. } => {
-            if let TypeInner::Vector {
-                size: naga::VectorSize::Tri,
-                ..
-            } = module.types[*base].inner
-            {
-                // WGSL § Memory Layout: an array<vec3<T>> element takes 16 bytes, 4 of them
-                // padding; the cells here have no padding.
-                return Err(
-                    "arrays of vec3 (16-byte stride with padding) are not emulated \
-                            yet; use vec4 or separate arrays"
-                        .into(),
-                );
-            }
             let (e, n) = scalar(&module.types[*base].inner)?;
             let count = match size {
                 ArraySize::Constant(n) => Count::Fixed(n.get() as usize),

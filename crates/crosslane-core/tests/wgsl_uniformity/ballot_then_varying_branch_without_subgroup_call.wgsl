@@ -1,0 +1,7 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  let b = subgroupBallot(i < 5u);
+  if (i < 3u) { out[i] = b.x; }
+}

@@ -1,0 +1,8 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn inner(x: u32) -> u32 { return subgroupMax(x); }
+fn outer(x: u32) -> u32 { return inner(x) + 1u; }
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  if (i < 3u) { out[i] = outer(i); }
+}

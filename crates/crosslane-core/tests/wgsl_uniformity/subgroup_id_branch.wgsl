@@ -1,0 +1,7 @@
+enable subgroups;
+requires subgroup_id;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(subgroup_id) sg: u32) {
+  if (sg == 0u) { out[i] = subgroupAdd(i); }
+}

@@ -1,0 +1,17 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+struct P { n: u32 }
+@group(0) @binding(1) var<uniform> params: P;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var k = 0u;
+  var s = 0u;
+  loop {
+    s += subgroupAdd(k);
+    continuing {
+      k++;
+      break if k >= params.n;
+    }
+  }
+  out[i] = s;
+}

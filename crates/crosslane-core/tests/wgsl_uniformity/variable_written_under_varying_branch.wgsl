@@ -1,0 +1,8 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var x = 0u;
+  if (i > 2u) { x = 1u; }
+  if (x == 1u) { out[i] = subgroupAdd(i); }
+}

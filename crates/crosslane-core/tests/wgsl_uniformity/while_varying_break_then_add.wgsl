@@ -1,0 +1,11 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var k = 0u;
+  loop {
+    if (k >= i) { break; }
+    k++;
+  }
+  out[i] = subgroupAdd(k);
+}

@@ -1,0 +1,6 @@
+enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32, @builtin(workgroup_id) wg: vec3<u32>) {
+  if (wg.x == 0u) { out[i] = subgroupAdd(i); }
+}
