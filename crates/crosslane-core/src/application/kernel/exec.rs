@@ -538,19 +538,22 @@ impl Executor {
                 );
                 return false;
             }
+            // Checked after every statement, recorded or not: a statement that records no
+            // step may still hold bytes (printed text, diagnostics).
+            if !self.meter.fits(self.trace.memory.used_bytes, 0) {
+                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                let what = format!(
+                    "{} bytes of buffers, {} of lane variables and {} of trace and printed \
+                     text ({} steps)",
+                    self.trace.memory.used_bytes,
+                    self.meter.var_bytes,
+                    self.meter.trace_bytes,
+                    self.trace.stats.steps
+                );
+                self.limit(Resource::Memory, line, what);
+                return false;
+            }
             if recorded {
-                if !self.meter.fits(self.trace.memory.used_bytes, 0) {
-                    let line = self.trace.steps.last().map_or(1, |s| s.line);
-                    let what = format!(
-                        "{} bytes of buffers, {} of lane variables and {} of trace ({} steps)",
-                        self.trace.memory.used_bytes,
-                        self.meter.var_bytes,
-                        self.meter.trace_bytes,
-                        self.trace.stats.steps
-                    );
-                    self.limit(Resource::Memory, line, what);
-                    return false;
-                }
                 return true;
             }
         }

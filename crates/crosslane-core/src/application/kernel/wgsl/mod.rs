@@ -11,6 +11,7 @@
 
 pub mod lower;
 pub mod naga;
+pub mod scan;
 pub mod uniformity;
 
 use std::collections::HashMap;

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use naga::{AddressSpace, BuiltIn, Expression, Handle, Statement};
 
-use super::naga::{line_col, NagaShader};
+use super::naga::NagaShader;
 use crate::result::Level;
 
 /// The spec's name for the rule, cited in every finding.
@@ -71,6 +71,9 @@ struct Walk<'a> {
     func: &'a naga::Function,
     varying_locals: HashSet<Handle<naga::LocalVariable>>,
     memo: HashMap<Handle<Expression>, Option<String>>,
+    /// The function's expressions in arena order, and how many of them `memo` holds.
+    handles: Vec<Handle<Expression>>,
+    filled: usize,
     findings: Vec<Finding>,
     level: Level,
 }
@@ -78,21 +81,20 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn at(&self, s: naga::Span) -> (u32, u32) {
         s.to_range()
-            .map_or((1, 1), |r| line_col(&self.shader.text, r.start))
+            .map_or((1, 1), |r| self.shader.lines.line_col(r.start))
     }
 
     /// Why `h` may differ between invocations, or `None` when it is uniform. Iterative over
     /// the arena order (operands precede their users), so no recursion.
+    /// The memo is filled in arena order, so each call computes only what lies between the
+    /// last filled handle and `h`: linear over a function, however many calls.
     fn varying(&mut self, h: Handle<Expression>) -> Option<String> {
-        for (k, _) in self.func.expressions.iter() {
-            if k.index() > h.index() {
-                break;
-            }
-            if self.memo.contains_key(&k) {
-                continue;
-            }
+        let upto = (h.index() + 1).min(self.handles.len());
+        while self.filled < upto {
+            let k = self.handles[self.filled];
             let v = self.compute(k);
             self.memo.insert(k, v);
+            self.filled += 1;
         }
         self.memo.get(&h).cloned().flatten()
     }
@@ -456,6 +458,8 @@ pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
         func: &ep.function,
         varying_locals: HashSet::new(),
         memo: HashMap::new(),
+        handles: ep.function.expressions.iter().map(|(h, _)| h).collect(),
+        filled: 0,
         findings: Vec::new(),
         level,
     };
@@ -463,6 +467,7 @@ pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
     for _ in 0..8 {
         let before = w.varying_locals.len();
         w.memo.clear();
+        w.filled = 0;
         w.findings.clear();
         w.block(&ep.function.body, None, 0);
         if w.varying_locals.len() == before {
