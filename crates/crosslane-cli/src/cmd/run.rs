@@ -45,7 +45,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let text = read_input(&args.input)?;
     let wgsl = |t: &str| crosslane_core::kernel::wgsl::is_wgsl(t);
     if args.input.ends_with(".wgsl") || (is_kernel_source(&args.input, &text) && wgsl(&text)) {
-        return super::run_wgsl::run(args, &text, (0, 0));
+        return super::run_wgsl::run(args, &text, (0, 0), None);
     }
     if is_kernel_source(&args.input, &text) {
         return run_kernel_file(args, &text, LaunchConfig::default());
@@ -61,7 +61,12 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             step: _,
         } => {
             if wgsl(source) {
-                return super::run_wgsl::run(args, source, (*blocks, *lanes));
+                return super::run_wgsl::run(
+                    args,
+                    source,
+                    (*blocks, *lanes),
+                    Some(&scenario.kernel_inputs),
+                );
             }
             let mut config = kernel_config(*blocks, *threads_per_block, *lanes);
             let inputs = &scenario.kernel_inputs;
@@ -169,7 +174,7 @@ fn is_kernel_source(input: &str, text: &str) -> bool {
 ///
 /// # Errors
 /// [`CliError::Usage`] for a budget that is not a whole number ≥ 1 or a name no budget has.
-fn scenario_limits(
+pub(crate) fn scenario_limits(
     budgets: &std::collections::BTreeMap<String, String>,
     mut l: crosslane_core::kernel::Limits,
 ) -> Result<crosslane_core::kernel::Limits, CliError> {
@@ -340,7 +345,7 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
             .args
             .insert(name.to_string(), fill.trim().to_string());
     }
-    config.limits = limits(args, config.limits);
+    config.limits = limits(args, config.limits)?;
     Ok(())
 }
 

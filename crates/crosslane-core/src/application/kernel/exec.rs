@@ -1262,6 +1262,14 @@ impl Executor {
         }
     }
 
+    /// Charges the work of `n` notes a step made (one per lane a diagnostic concerns): each is
+    /// formatted, keyed and merged whether or not it is kept, which costs far more than a
+    /// statement ([`budget::DIAGNOSTIC_WORK`]), so that a loop raising one per step ends in
+    /// time.
+    fn charge_diagnostics(&mut self, n: u64) {
+        self.meter.work(budget::DIAGNOSTIC_WORK.saturating_mul(n));
+    }
+
     pub(crate) fn record(
         &mut self,
         w: usize,
@@ -1283,6 +1291,7 @@ impl Executor {
             stats.last_op_step = Some(stats.steps - 1);
         }
         if self.mode == TraceMode::None {
+            self.charge_diagnostics(cx.notes);
             self.record_diagnostics_only(lanes, cx.diags);
             return;
         }
@@ -1309,6 +1318,8 @@ impl Executor {
             })
             .collect();
         self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
+        self.meter
+            .work(budget::DIAGNOSTIC_WORK.saturating_mul(cx.notes));
         let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
             // Its position in the run (the steps counted so far include it), also when the

@@ -277,6 +277,10 @@ impl Executor {
                     .collect();
                 let lanes = self.trace.launch.lanes;
                 let warp_index = self.warps[w].index;
+                // Each lane's call costs its formatting, kept or not (past the line cap).
+                let calls = active.iter().filter(|&l| l < lanes).count() as u64;
+                self.meter
+                    .work(crate::kernel::budget::PRINTF_WORK.saturating_mul(calls));
                 for l in active.iter().filter(|&l| l < lanes) {
                     if self.trace.printf.len() >= crate::kernel::printf::MAX_PRINTF_LINES {
                         cx.note(

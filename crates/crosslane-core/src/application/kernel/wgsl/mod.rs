@@ -92,14 +92,12 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
     let threads: usize = ep
         .workgroup_size
         .iter()
-        .map(|&d| d.max(1) as usize)
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1) as usize));
     let blocks: usize = config
         .grid_dim
         .unwrap_or([1, 1, 1])
         .iter()
-        .map(|&d| d.max(1))
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1)));
     let default_len = threads.saturating_mul(blocks);
     let mut lens: HashMap<String, usize> = HashMap::new();
     for g in shader.module.global_variables.iter().map(|(_, g)| g) {
@@ -167,14 +165,12 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     let threads: usize = p
         .workgroup_size
         .iter()
-        .map(|&d| d.max(1) as usize)
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1) as usize));
     let blocks: usize = config
         .grid_dim
         .unwrap_or([1, 1, 1])
         .iter()
-        .map(|&d| d.max(1))
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1)));
     for b in &p.bindings {
         if let Some(n) = b.fixed_len {
             c.buffer_len.insert(b.name.clone(), n);
