@@ -283,6 +283,21 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     } else {
         print_out(&escape_controls(&render_text(&trace, 10_000)))?;
     }
+    // An `--arg` value the parameter's type cannot hold stops the launch: a usage error,
+    // naming the argument (the engine's message starts with the parameter's name).
+    if let Some(Outcome::Error(e)) = &trace.outcome {
+        let bad = args.arg.iter().find(|a| {
+            a.split_once('=')
+                .is_some_and(|(n, _)| e.message.starts_with(&format!("{}: ", n.trim())))
+        });
+        if let Some(a) = bad {
+            return Err(CliError::Usage(format!(
+                "run: --arg `{}`: {}",
+                escape_controls(a),
+                escape_controls(&e.message)
+            )));
+        }
+    }
     // A run a budget stopped did not finish: its output is partial, so the status says so.
     match &trace.outcome {
         Some(Outcome::Limit(hit)) => Err(CliError::Failed(format!(

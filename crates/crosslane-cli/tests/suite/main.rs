@@ -5,6 +5,7 @@ mod check;
 mod common;
 mod compare;
 mod gpu;
+mod hostile;
 mod op;
 mod real_kernels;
 mod run;

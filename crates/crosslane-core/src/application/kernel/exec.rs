@@ -158,6 +158,9 @@ impl Executor {
         }
         let program = parsed.program;
         let mut parsed_diags = parsed.diagnostics;
+        // The lexers refuse bidirectional controls in code; those in comments and strings are
+        // reported here, for every front end.
+        parsed_diags.extend(super::bidi::warnings(source, 100));
         // Host code's launch fills what the user left unset (issue 14).
         let user_block = config.block_dim.is_some();
         parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));

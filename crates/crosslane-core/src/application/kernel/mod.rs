@@ -24,6 +24,7 @@
 
 pub mod ast;
 pub mod bench;
+pub mod bidi;
 pub mod budget;
 pub mod builtins;
 mod compile;

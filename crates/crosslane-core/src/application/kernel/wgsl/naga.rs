@@ -353,6 +353,18 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
             ),
         ));
     }
+    if let Some((at, c)) = super::scan::bidi_in_code(src) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "bidirectional control character {} in code: it can make the text read in \
+                 another order than it runs (Trojan Source); it is allowed only in comments",
+                crate::kernel::bidi::describe(c)
+            ),
+        ));
+    }
     if let Some((at, n)) = super::scan::decl_chain(src, max_depth) {
         let (line, col) = line_col(src, at);
         return Err(KernelError::new(

@@ -126,6 +126,47 @@ fn tokens(src: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// The byte offset and character of the first bidirectional control outside a comment (WGSL
+/// has no string literals), which the shader is refused for (see [`crate::kernel::bidi`]).
+pub fn bidi_in_code(src: &str) -> Option<(usize, char)> {
+    let b = src.as_bytes();
+    let mut k = 0usize;
+    while k < b.len() {
+        if b[k] == b'/' && b.get(k + 1) == Some(&b'/') {
+            while k < b.len() && b[k] != b'\n' {
+                k += 1;
+            }
+        } else if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
+            let mut depth = 0u32;
+            while k < b.len() {
+                if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
+                    depth += 1;
+                    k += 2;
+                } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
+                    depth = depth.saturating_sub(1);
+                    k += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    k += 1;
+                }
+            }
+        } else {
+            // Every control is three bytes in UTF-8, led by 0xE2.
+            if b[k] == 0xE2 {
+                if let Some(c) = src.get(k..).and_then(|t| t.chars().next()) {
+                    if crate::kernel::bidi::name(c).is_some() {
+                        return Some((k, c));
+                    }
+                }
+            }
+            k += 1;
+        }
+    }
+    None
+}
+
 /// The byte offset of each function's `fn` keyword, by the function's name (the first one
 /// when a name repeats), found in one pass (a search of the text per function made lowering
 /// a shader of many functions quadratic).
@@ -280,6 +321,13 @@ mod tests {
         let long = format!("{}x", "é".repeat(300));
         let idx = LineIndex::new(&long);
         assert_eq!(idx.line_col(long.len() - 1), (1, 301));
+    }
+
+    #[test]
+    fn bidi_controls_in_code_are_found_and_in_comments_not() {
+        assert_eq!(bidi_in_code("// \u{202E}\n/* \u{2066} */ fn f() {}"), None);
+        let src = "fn f\u{202E}() {}";
+        assert_eq!(bidi_in_code(src), Some((4, '\u{202E}')));
     }
 
     #[test]
