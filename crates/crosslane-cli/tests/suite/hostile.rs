@@ -194,3 +194,35 @@ fn an_arg_value_its_type_cannot_hold_exits_2_naming_it() {
     assert!(err.contains("--arg `n=99999999999999999999`"), "{err}");
     assert!(err.contains("is not an i64 value"), "{err}");
 }
+
+#[test]
+fn shaders_naga_would_prepare_in_quadratic_time_are_refused_naming_max_tokens() {
+    // 100 000 functions: past 2 000 000 / 500 = 4 000, refused at the 4 001st (line 4 001).
+    let mut src: String = (0..100_000)
+        .map(|k| format!("fn f{k}(v: u32) -> u32 {{ return v + 1u; }}\n"))
+        .collect();
+    src.push_str("@compute @workgroup_size(1) fn main() { let y = f7(1u); }\n");
+    let p = file("functions.wgsl", &src);
+    let (code, _, err, took) = run(&p, &["--trace", "none"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("functions.wgsl:4001:1:"), "{err}");
+    assert!(
+        err.contains("more than 4000 functions") && err.contains("--max-tokens"),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    // 20 000 statements of 6 tokens in one function: past 2 000 000 / 40 = 50 000 tokens.
+    let body: String = (0..20_000)
+        .map(|k| format!("  x = x + {}u;\n", k % 7))
+        .collect();
+    let p = file(
+        "statements.wgsl",
+        &format!("@compute @workgroup_size(1) fn main() {{\n  var x: u32 = 0u;\n{body}}}\n"),
+    );
+    let (code, _, err, _) = run(&p, &["--trace", "none"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("longer than 50000 tokens") && err.contains("--max-tokens"),
+        "{err}"
+    );
+}

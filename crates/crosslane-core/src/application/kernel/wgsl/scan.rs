@@ -167,6 +167,65 @@ pub fn bidi_in_code(src: &str) -> Option<(usize, char)> {
     None
 }
 
+/// Tokens of the token budget each module-scope function costs, and each token of one
+/// function's body costs (times [`BODY_TOKEN_WEIGHT`]): see [`too_large`].
+pub const TOKENS_PER_FUNCTION: u64 = 500;
+
+/// How much more a token in the largest function body weighs against the token budget.
+pub const BODY_TOKEN_WEIGHT: u64 = 40;
+
+/// Where the shader is larger than naga 30 prepares in seconds, measured on the text before
+/// naga runs: the module-scope function that passes `max_tokens / TOKENS_PER_FUNCTION`
+/// functions (naga's `compact` pops its function set from the end of a bit set, time
+/// quadratic in the number of functions), or the function whose body passes
+/// `max_tokens / BODY_TOKEN_WEIGHT` tokens (naga's typifier skips from the start of the
+/// function's expression arena for each new expression, time quadratic in one function's
+/// size). Returns the byte offset and a sentence naming the limit and `--max-tokens`.
+pub fn too_large(src: &str, max_tokens: u64) -> Option<(usize, String)> {
+    let max_fns = max_tokens / TOKENS_PER_FUNCTION;
+    let max_body = max_tokens / BODY_TOKEN_WEIGHT;
+    let (mut brace, mut fns, mut body) = (0u32, 0u64, 0u64);
+    let mut fn_at = 0usize;
+    for (off, t) in tokens(src) {
+        match t {
+            "fn" if brace == 0 => {
+                fns += 1;
+                fn_at = off;
+                body = 0;
+                if fns > max_fns {
+                    return Some((
+                        off,
+                        format!(
+                            "the shader declares more than {max_fns} functions (one per \
+                             {TOKENS_PER_FUNCTION} tokens of the token limit of {max_tokens}; \
+                             naga's front end takes time quadratic in their number); raise it \
+                             with --max-tokens"
+                        ),
+                    ));
+                }
+            }
+            "{" => brace = brace.saturating_add(1),
+            "}" => brace = brace.saturating_sub(1),
+            _ => {}
+        }
+        if brace > 0 {
+            body += 1;
+            if body > max_body {
+                return Some((
+                    fn_at,
+                    format!(
+                        "this function's body is longer than {max_body} tokens (the token \
+                         limit of {max_tokens} over {BODY_TOKEN_WEIGHT}; naga's front end \
+                         takes time quadratic in one function's size); raise it with \
+                         --max-tokens or split the function"
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// The byte offset of each function's `fn` keyword, by the function's name (the first one
 /// when a name repeats), found in one pass (a search of the text per function made lowering
 /// a shader of many functions quadratic).
@@ -328,6 +387,20 @@ mod tests {
         assert_eq!(bidi_in_code("// \u{202E}\n/* \u{2066} */ fn f() {}"), None);
         let src = "fn f\u{202E}() {}";
         assert_eq!(bidi_in_code(src), Some((4, '\u{202E}')));
+    }
+
+    #[test]
+    fn many_functions_and_long_bodies_are_measured() {
+        // 5 functions at one per 500 tokens: 2 500 tokens allow 5, 2 499 allow 4.
+        let src = "fn f() {}\n".repeat(5);
+        assert_eq!(too_large(&src, 2_500), None);
+        let (off, msg) = too_large(&src, 2_499).unwrap();
+        assert_eq!(off, 4 * 10);
+        assert!(msg.contains("--max-tokens"), "{msg}");
+        // A body of `{`, 10 × `x ;`... : 1 + 20 tokens inside the braces; 40 × 21 = 840.
+        let body = format!("fn f() {{{}}}", " x;".repeat(10));
+        assert_eq!(too_large(&body, 840), None);
+        assert!(too_large(&body, 839).is_some());
     }
 
     #[test]
