@@ -902,22 +902,23 @@ fn field_number(
     .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
-/// A budget field: empty = the page's default; otherwise a whole number of at least 1.
-fn field_budget(input: &HtmlInputElement, name: &'static str, default: u64) -> Result<u64, String> {
-    let empty = format!("leave it empty for the page's {default}");
-    inputs::parse_count(name, &input.value(), u64::MAX, &empty).map(|n| n.unwrap_or(default))
+/// A budget field: empty = the page's default `d.0`; otherwise a whole number from 1 to the
+/// page's ceiling `d.1` (`budget::PAGE_CEILING`: no field or link raises a budget past it).
+fn field_budget(input: &HtmlInputElement, name: &str, d: (u64, u64)) -> Result<u64, String> {
+    let empty = format!("leave it empty for the page's {}", d.0);
+    inputs::parse_count(name, &input.value(), d.1, &empty).map(|n| n.unwrap_or(d.0))
 }
 
 impl KernelView {
     /// The budgets as the fields say (empty fields: [`page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
         let d = page_limits();
+        let ceilings = crosslane_core::kernel::budget::PAGE_CEILING.values();
         let get = |k: usize, default: u64| {
             let (_, name) = BUDGETS[k];
-            self.budgets
-                .get(k)
-                .map_or(Ok(default), |i| field_budget(i, name, default))
-                .map_err(|m| (k, m))
+            let d = (default, ceilings.get(k).copied().unwrap_or(u64::MAX));
+            let field = self.budgets.get(k).map(|i| field_budget(i, name, d));
+            field.unwrap_or(Ok(default)).map_err(|m| (k, m))
         };
         Ok(Limits {
             max_work: get(0, d.max_work)?,

@@ -73,6 +73,18 @@ impl Limits {
         self.max_depth.min(DEPTH_CEILING)
     }
 
+    /// The budgets in field order: work, memory, depth, tokens, code, diagnostics.
+    pub fn values(&self) -> [u64; 6] {
+        [
+            self.max_work,
+            self.max_memory,
+            u64::from(self.max_depth),
+            self.max_tokens,
+            self.max_code,
+            self.max_diagnostics,
+        ]
+    }
+
     /// The first budget above `ceiling`: its field name, its flag, the value asked for and
     /// the ceiling; `None` when every budget is within it.
     pub fn above(&self, ceiling: &Limits) -> Option<(&'static str, &'static str, u64, u64)> {
