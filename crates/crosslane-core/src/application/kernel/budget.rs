@@ -131,6 +131,15 @@ pub const DIAGNOSTIC_WORK: u64 = 32;
 /// `printf::MAX_PRINTF_LINES` a line is dropped, its call still runs).
 pub const PRINTF_WORK: u64 = 32;
 
+/// Units of work one recorded memory write (a store or an atomic, per lane) or one
+/// cross-lane operation of a step costs, beside the statement's: each is checked, applied and
+/// recorded (an `atomicAdd` in an endless loop writes every lane every step).
+pub const MEMORY_OP_WORK: u64 = 8;
+
+/// Units of work one barrier round of a warp costs: the scheduler parks the warp, checks every
+/// warp of the block and notes the wait.
+pub const BARRIER_WORK: u64 = 64;
+
 /// The highest budgets the CLI accepts from a flag or a scenario (a link's budgets are data:
 /// they may raise a budget only this far). Sized so that a stop at the ceiling still comes
 /// within minutes and memory a workstation has: 10^10 units of work (a release build runs some

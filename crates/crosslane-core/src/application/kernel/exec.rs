@@ -1293,8 +1293,16 @@ impl Executor {
         if !cx.ops.is_empty() {
             stats.last_op_step = Some(stats.steps - 1);
         }
+        // What the step cost beyond its statement and nodes: its notes, memory writes
+        // (atomics included), cross-lane operations and barrier round.
+        self.charge_diagnostics(cx.notes);
+        self.meter.work(
+            budget::MEMORY_OP_WORK
+                .saturating_mul(cx.writes.len() as u64)
+                .saturating_add(budget::MEMORY_OP_WORK.saturating_mul(cx.ops.len() as u64))
+                .saturating_add(if cx.barrier { budget::BARRIER_WORK } else { 0 }),
+        );
         if self.mode == TraceMode::None {
-            self.charge_diagnostics(cx.notes);
             self.record_diagnostics_only(lanes, cx.diags);
             return;
         }
@@ -1321,8 +1329,6 @@ impl Executor {
             })
             .collect();
         self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
-        self.meter
-            .work(budget::DIAGNOSTIC_WORK.saturating_mul(cx.notes));
         let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
             // Its position in the run (the steps counted so far include it), also when the
