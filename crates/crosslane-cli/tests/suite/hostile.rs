@@ -82,6 +82,11 @@ fn endless_printf_and_diagnostic_loops_stop_on_a_budget_in_time() {
     for (name, body) in [
         ("printf_loop.cu", "for (;;) printf(\"%.500f\\n\", a[0]);"),
         ("div0_loop.cu", "int x = 0; for (;;) x = 1 / 0;"),
+        ("atomic_loop.cu", "for (;;) atomicAdd(&a[0], 1.0f);"),
+        (
+            "barrier_loop.cu",
+            "if (threadIdx.x == 0) return; while (1) { __syncthreads(); }",
+        ),
     ] {
         let p = file(name, &format!("__global__ void k(float* a) {{ {body} }}\n"));
         let (code, _, err, took) = run(&p, &["--trace", "none"]);
