@@ -3,7 +3,7 @@
 //! cap and output budget, budgets above the CLI's ceiling, a WGSL budget stop's exit status,
 //! huge dispatches, and bidirectional control characters (Trojan Source).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::common::{crosslane, stderr, stdout};
@@ -17,7 +17,7 @@ fn file(name: &str, text: &str) -> PathBuf {
     p
 }
 
-fn run(path: &PathBuf, extra: &[&str]) -> (Option<i32>, String, String, Duration) {
+fn run(path: &Path, extra: &[&str]) -> (Option<i32>, String, String, Duration) {
     let mut args = vec!["run", path.to_str().expect("utf-8 path")];
     args.extend_from_slice(extra);
     let t = Instant::now();

@@ -67,11 +67,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             "the shader is longer than the token budget allows; raise it with --max-tokens",
         ));
     }
-    if let Some((at, message)) = scan::too_large(source, config.limits.max_tokens) {
-        let (line, col) = naga::line_col(source, at);
-        return Err(KernelError::new(line, col, message));
-    }
-    let shader = naga::parse(source, config.limits.depth())?;
+    let shader = naga::parse_limited(source, config.limits.depth(), config.limits.max_tokens)?;
     let lanes = config.lanes.unwrap_or(32);
     let idx = shader
         .module

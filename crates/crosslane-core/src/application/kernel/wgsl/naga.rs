@@ -340,6 +340,19 @@ pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
 /// [`KernelError`] at naga's line:column, with naga's message and its labels; at the place an
 /// expression passes the nesting limit.
 pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
+    parse_limited(src, max_depth, u64::MAX)
+}
+
+/// As [`parse`], also refusing a shader naga would prepare in quadratic time for its size
+/// against the token budget `max_tokens` ([`super::scan::too_large`]), after the depth checks.
+///
+/// # Errors
+/// As [`parse`]; at the function that passes the size limits.
+pub fn parse_limited(
+    src: &str,
+    max_depth: u32,
+    max_tokens: u64,
+) -> Result<NagaShader, KernelError> {
     if let Some(at) = too_deep(src, max_depth) {
         let (line, col) = line_col(src, at);
         return Err(KernelError::new(
@@ -377,6 +390,10 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
                  --max-depth (at most 512) or shorten the chain"
             ),
         ));
+    }
+    if let Some((at, message)) = super::scan::too_large(src, max_tokens) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(line, col, message));
     }
     let (mut text, enables_subgroups) = blank_enable_subgroups(src);
     let mut notes = Vec::new();
