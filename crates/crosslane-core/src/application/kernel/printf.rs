@@ -57,7 +57,7 @@ fn field_number(digits: &str) -> u64 {
     })
 }
 
-/// As [`format`], also saying whether a width or precision was capped.
+/// As [`format()`], also saying whether a width or precision was capped.
 pub fn format_line(fmt: &str, args: &[LaneVal]) -> Formatted {
     let fmt = unescape(fmt);
     let mut capped: Option<u64> = None;
