@@ -94,7 +94,10 @@ fn command() -> ExitCode {
     match execute(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("crosslane: {}", cmd::run::escape_controls(&e.to_string()));
+            eprintln!(
+                "crosslane: {}",
+                crosslane_core::kernel::bidi::escape(&cmd::run::escape_controls(&e.to_string()))
+            );
             e.exit_code()
         }
     }
@@ -115,8 +118,27 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
 }
 
 /// Writes `text` to stdout; a closed pipe (`crosslane ops | head`) is not worth a panic.
+///
+/// Bidirectional control characters (Trojan Source) are never written raw: text gets
+/// `\u{202e}`, and JSON (a text starting with `{` or `[`, where such a character can only be
+/// inside a string) the same letters with the backslash escaped, so it stays valid JSON.
 pub(crate) fn print_out(text: &str) -> Result<(), CliError> {
     use std::io::Write;
+    let json = text.trim_start().starts_with(['{', '[']);
+    let text = if json
+        && text
+            .chars()
+            .any(|c| crosslane_core::kernel::bidi::name(c).is_some())
+    {
+        text.chars()
+            .map(|c| match crosslane_core::kernel::bidi::name(c) {
+                Some(_) => format!("\\\\u{{{:x}}}", c as u32),
+                None => c.to_string(),
+            })
+            .collect()
+    } else {
+        crosslane_core::kernel::bidi::escape(text)
+    };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         // The reader went away (`crosslane ops | head`): nothing left to say, and not a failure.

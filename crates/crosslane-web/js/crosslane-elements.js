@@ -64,10 +64,27 @@ function ready() {
 }
 
 /** The playground page links open: the element's `playground` attribute, else the page next to
- *  this module (dist/index.html when dist/ is hosted as built). */
+ *  this module (dist/index.html when dist/ is hosted as built). The attribute is data, never
+ *  code: it must resolve to an http: or https: URL (a relative one takes the host page's
+ *  scheme; file: only on a file: page), so `javascript:` in any case or spelling (the URL
+ *  parser strips tabs and newlines before reading the scheme) never reaches an `href`.
+ *  Throws an Error naming the attribute otherwise. */
 function playgroundBase(el) {
   const given = el.getAttribute('playground');
-  return given ? new URL(given, document.baseURI) : new URL('./', import.meta.url);
+  if (!given) return new URL('./', import.meta.url);
+  let url;
+  try {
+    url = new URL(given, document.baseURI);
+  } catch {
+    throw new Error(`the playground attribute is not a URL: ${JSON.stringify(given.slice(0, 80))}`);
+  }
+  const pageScheme = new URL(document.baseURI).protocol;
+  const safe = url.protocol === 'http:' || url.protocol === 'https:'
+    || (url.protocol === 'file:' && pageScheme === 'file:');
+  if (!safe) {
+    throw new Error(`the playground attribute must be an http:, https: or relative URL, not ${url.protocol}`);
+  }
+  return url;
 }
 
 /** Light or dark: the `theme` attribute, else the host page's own marks (`data-theme` or a
@@ -213,8 +230,18 @@ class CrosslaneBase extends HTMLElement {
 
   /** Points "open in playground" at the scenario. */
   setLink(scenario) {
+    let base;
     try {
-      this.openLink.href = `${playgroundBase(this)}#${encodePermalink(scenario)}`;
+      base = playgroundBase(this);
+    } catch (e) {
+      // A refused attribute: no link, and a visible message saying why.
+      this.openLink.removeAttribute('href');
+      this.openLink.hidden = true;
+      this.showError(e);
+      return;
+    }
+    try {
+      this.openLink.href = `${base}#${encodePermalink(scenario)}`;
       this.openLink.hidden = false;
     } catch {
       this.openLink.hidden = true;
@@ -231,7 +258,14 @@ class CrosslaneBase extends HTMLElement {
     this.bodyEl.innerHTML = authored ? ''
       : `<div class="drawing">${staticSvg(this.fallbackTitle(), this.fallbackLanes(), this.drawWidth(), this.fallbackNote())}</div>`;
     this.titleEl.textContent = this.fallbackTitle();
-    this.openLink.href = String(playgroundBase(this));
+    try {
+      this.openLink.href = String(playgroundBase(this));
+    } catch (e) {
+      this.openLink.removeAttribute('href');
+      this.openLink.hidden = true;
+      this.errorEl.hidden = false;
+      this.errorEl.textContent = `crosslane: ${e.message}`;
+    }
   }
 
   fallbackLanes() { return 0; }

@@ -45,7 +45,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let text = read_input(&args.input)?;
     let wgsl = |t: &str| crosslane_core::kernel::wgsl::is_wgsl(t);
     if args.input.ends_with(".wgsl") || (is_kernel_source(&args.input, &text) && wgsl(&text)) {
-        return super::run_wgsl::run(args, &text, (0, 0));
+        return super::run_wgsl::run(args, &text, (0, 0), None);
     }
     if is_kernel_source(&args.input, &text) {
         return run_kernel_file(args, &text, LaunchConfig::default());
@@ -61,7 +61,12 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             step: _,
         } => {
             if wgsl(source) {
-                return super::run_wgsl::run(args, source, (*blocks, *lanes));
+                return super::run_wgsl::run(
+                    args,
+                    source,
+                    (*blocks, *lanes),
+                    Some(&scenario.kernel_inputs),
+                );
             }
             let mut config = kernel_config(*blocks, *threads_per_block, *lanes);
             let inputs = &scenario.kernel_inputs;
@@ -172,7 +177,7 @@ fn is_kernel_source(input: &str, text: &str) -> bool {
 ///
 /// # Errors
 /// [`CliError::Usage`] for a budget that is not a whole number ≥ 1 or a name no budget has.
-fn scenario_limits(
+pub(crate) fn scenario_limits(
     budgets: &std::collections::BTreeMap<String, String>,
     mut l: crosslane_core::kernel::Limits,
 ) -> Result<crosslane_core::kernel::Limits, CliError> {
@@ -289,6 +294,21 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     } else {
         print_out(&escape_controls(&render_text(&trace, 10_000)))?;
     }
+    // An `--arg` value the parameter's type cannot hold stops the launch: a usage error,
+    // naming the argument (the engine's message starts with the parameter's name).
+    if let Some(Outcome::Error(e)) = &trace.outcome {
+        let bad = args.arg.iter().find(|a| {
+            a.split_once('=')
+                .is_some_and(|(n, _)| e.message.starts_with(&format!("{}: ", n.trim())))
+        });
+        if let Some(a) = bad {
+            return Err(CliError::Usage(format!(
+                "run: --arg `{}`: {}",
+                escape_controls(a),
+                escape_controls(&e.message)
+            )));
+        }
+    }
     // A run a budget or an error stopped did not finish: its output is partial, so the status
     // says so.
     match &trace.outcome {
@@ -357,7 +377,7 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
             .args
             .insert(name.to_string(), fill.trim().to_string());
     }
-    config.limits = limits(args, config.limits);
+    config.limits = limits(args, config.limits)?;
     for d in &args.define {
         config.preprocess.defines.push(UserMacro::Define(d.clone()));
     }

@@ -4,6 +4,8 @@
 
 use crosslane_core::kernel::Limits;
 
+use crate::error::CliError;
+
 /// Arguments of `crosslane run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
@@ -123,8 +125,23 @@ pub fn escape_controls(text: &str) -> String {
     out
 }
 
-/// The budgets: `base` with each flag given.
-pub fn limits(args: &RunArgs, base: Limits) -> Limits {
+/// The budgets: `base` (the defaults, or a scenario's) with each flag given, each at most the
+/// CLI's ceiling ([`crosslane_core::kernel::budget::CLI_CEILING`]).
+///
+/// # Errors
+/// [`CliError::Usage`] (exit 2) naming the budget above its ceiling, its flag and the ceiling.
+pub fn limits(args: &RunArgs, base: Limits) -> Result<Limits, CliError> {
+    let l = flag_limits(args, base);
+    match l.above(&crosslane_core::kernel::budget::CLI_CEILING) {
+        Some((field, flag, value, ceiling)) => Err(CliError::Usage(format!(
+            "run: the budget {field} = {value} is above the CLI's ceiling of {ceiling} \
+             ({flag} and a scenario's budgets may raise it only that far)"
+        ))),
+        None => Ok(l),
+    }
+}
+
+fn flag_limits(args: &RunArgs, base: Limits) -> Limits {
     Limits {
         max_work: args.max_work.unwrap_or(base.max_work),
         max_memory: args.max_memory.unwrap_or(base.max_memory),

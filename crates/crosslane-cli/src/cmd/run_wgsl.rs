@@ -14,7 +14,7 @@
 
 use crosslane_core::fill::{parse_fill, Fill};
 use crosslane_core::kernel::wgsl::{prepare, run_wgsl, Binding};
-use crosslane_core::kernel::{KVal, KernelTrace, LaunchConfig, Scalar};
+use crosslane_core::kernel::{budget, KVal, KernelTrace, LaunchConfig, Outcome, Scalar};
 
 use super::run_args::{escape_controls, limits, RunArgs};
 use crate::error::CliError;
@@ -129,14 +129,23 @@ fn cell_text(c: &Option<KVal>) -> String {
 /// # Errors
 /// [`CliError::Usage`] (exit 2) for a shader naga refuses (at line:column), a rule the spec
 /// makes a shader-creation error, or a flag that does not parse; [`CliError::Failed`] (exit 1)
-/// when `--gpu` finds a mismatching cell.
+/// when a budget stopped the run (naming it; `--gpu` then does not dispatch) or `--gpu` finds
+/// a mismatching cell.
 ///
-/// `scenario` is a kernel scenario's launch (blocks, lanes; 0 = not given), which the flags
-/// override.
-pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), CliError> {
+/// `scenario` is a kernel scenario's launch (blocks, lanes; 0 = not given) and `inputs` its
+/// fills, lengths, entry and budgets, which the flags override.
+pub fn run(
+    args: &RunArgs,
+    source: &str,
+    scenario: (u32, u32),
+    inputs: Option<&crosslane_core::scenario::KernelInputs>,
+) -> Result<(), CliError> {
     let given = |n: u32| (n > 0).then_some(n as usize);
     let mut config = LaunchConfig {
-        entry: args.entry.clone(),
+        entry: args
+            .entry
+            .clone()
+            .or_else(|| inputs.and_then(|i| i.entry.clone())),
         lanes: args.subgroup_size.or(args.lanes).or(given(scenario.1)),
         grid_dim: Some(
             args.workgroups
@@ -146,7 +155,14 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
         ),
         ..LaunchConfig::default()
     };
-    config.limits = limits(args, config.limits);
+    if let Some(i) = inputs {
+        // A scenario's buffer fills and lengths and its budgets (within the CLI's ceilings), as
+        // the page applies them; the flags override them.
+        config.args.clone_from(&i.args);
+        config.buffer_len.clone_from(&i.buffer_len);
+        config.limits = super::run::scenario_limits(&i.budgets, config.limits)?;
+    }
+    config.limits = limits(args, config.limits)?;
     let at = |e: crosslane_core::kernel::KernelError| usage(format!("run: {}:{e}", args.input));
     let mut set = Vec::new();
     for o in &args.overrides {
@@ -171,15 +187,32 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
             )));
         }
     }
+    // Saturating: `--workgroups 4294967296,4294967296` must not overflow (the engine refuses
+    // the launch against its budgets).
     let threads: usize = probe
         .workgroup_size
         .iter()
-        .map(|&d| d.max(1) as usize)
-        .product();
-    let blocks: usize = config.grid_dim.unwrap_or([1, 1, 1]).iter().product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1) as usize));
+    let blocks: usize = config
+        .grid_dim
+        .unwrap_or([1, 1, 1])
+        .iter()
+        .fold(1usize, |n, &d| n.saturating_mul(d));
     let invocations = threads.saturating_mul(blocks);
     for spec in &args.buffer {
         if let Some((name, fill)) = apply_buffer(spec, &probe.bindings, &mut config)? {
+            // The fill is written out cell by cell before the engine sees it: checked against
+            // the memory budget first (a buffer is held twice, its fill and its cells, so each
+            // may take half), so a huge dispatch allocates nothing.
+            let need = (invocations as u64).saturating_mul(budget::size::OPTION_KVAL);
+            if need > config.limits.max_memory / 2 {
+                return Err(CliError::Failed(format!(
+                    "run: memory limit of {} bytes reached by --buffer {name}: {invocations} \
+                     cells (one per invocation) take {need} bytes, held twice; raise it with \
+                     --max-memory or launch fewer workgroups",
+                    config.limits.max_memory
+                )));
+            }
             let field = format!("buffer {name}");
             let cells = fill.cells(invocations, &field)?;
             config.buffer_len.insert(name.clone(), invocations);
@@ -189,7 +222,10 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
     let mut trace = run_wgsl(source, config.clone()).map_err(at)?;
     let mut gpu = None;
     let mut failed = None;
-    if args.gpu {
+    // A run a budget stopped has partial buffers: there is nothing to diff a GPU run with,
+    // so the shader is not dispatched (and the run exits 1 below, as a C++ kernel's does).
+    let stopped = matches!(trace.outcome, Some(Outcome::Limit(_)));
+    if args.gpu && !stopped {
         let (g, mismatch, rerun) = gpu_run(source, &probe, &config, &trace)?;
         if mismatch > 0 {
             failed = Some(mismatch);
@@ -225,6 +261,17 @@ pub fn run(args: &RunArgs, source: &str, scenario: (u32, u32)) -> Result<(), Cli
         print_out(&format!("{json}\n"))?;
     } else {
         print_out(&escape_controls(&render(&out, &trace, &probe.bindings)))?;
+    }
+    if let Some(Outcome::Limit(hit)) = &trace.outcome {
+        return Err(CliError::Failed(format!(
+            "run: stopped: {}{}",
+            escape_controls(&hit.message()),
+            if args.gpu {
+                " (the GPU run was not dispatched)"
+            } else {
+                ""
+            }
+        )));
     }
     match failed {
         Some(n) => Err(CliError::Failed(format!(

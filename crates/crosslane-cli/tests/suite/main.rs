@@ -5,6 +5,7 @@ mod check;
 mod common;
 mod compare;
 mod gpu;
+mod hostile;
 mod math_kernels;
 mod op;
 mod real_kernels;

@@ -893,12 +893,14 @@ impl KernelView {
     /// The budgets as the fields say (empty fields: [`inputs::page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
         let d = inputs::page_limits();
+        let ceilings = crosslane_core::kernel::budget::PAGE_CEILING.values();
         let get = |k: usize, default: u64| {
             let (_, name) = BUDGETS[k];
+            let ceiling = ceilings.get(k).copied().unwrap_or(u64::MAX);
             self.budgets
                 .get(k)
                 .map_or(Ok(default), |i| {
-                    inputs::field_budget(&i.value(), name, default)
+                    inputs::field_budget(&i.value(), name, default, ceiling)
                 })
                 .map_err(|m| (k, m))
         };

@@ -72,7 +72,100 @@ impl Limits {
     pub fn depth(&self) -> u32 {
         self.max_depth.min(DEPTH_CEILING)
     }
+
+    /// The budgets in field order: work, memory, depth, tokens, code, diagnostics.
+    pub fn values(&self) -> [u64; 6] {
+        [
+            self.max_work,
+            self.max_memory,
+            u64::from(self.max_depth),
+            self.max_tokens,
+            self.max_code,
+            self.max_diagnostics,
+        ]
+    }
+
+    /// The first budget above `ceiling`: its field name, its flag, the value asked for and
+    /// the ceiling; `None` when every budget is within it.
+    pub fn above(&self, ceiling: &Limits) -> Option<(&'static str, &'static str, u64, u64)> {
+        let pairs = [
+            ("max_work", "--max-work", self.max_work, ceiling.max_work),
+            (
+                "max_memory",
+                "--max-memory",
+                self.max_memory,
+                ceiling.max_memory,
+            ),
+            (
+                "max_depth",
+                "--max-depth",
+                u64::from(self.max_depth),
+                u64::from(ceiling.max_depth),
+            ),
+            (
+                "max_tokens",
+                "--max-tokens",
+                self.max_tokens,
+                ceiling.max_tokens,
+            ),
+            ("max_code", "--max-code", self.max_code, ceiling.max_code),
+            (
+                "max_diagnostics",
+                "--max-diagnostics",
+                self.max_diagnostics,
+                ceiling.max_diagnostics,
+            ),
+        ];
+        pairs.into_iter().find(|p| p.2 > p.3)
+    }
 }
+
+/// Units of work one diagnostic note costs (one per lane it concerns, beside its statement's):
+/// a note is formatted, keyed and merged into the log whether or not it is kept, which takes
+/// some tens of statements' time; without the charge a loop raising one per step
+/// (`for (;;) x = 1 / 0;`) ran for minutes inside the default work budget.
+pub const DIAGNOSTIC_WORK: u64 = 32;
+
+/// Units of work one lane's `printf` call costs (beside its arguments and one unit per 16
+/// bytes printed): parsing the format and formatting, kept or not (past
+/// `printf::MAX_PRINTF_LINES` a line is dropped, its call still runs).
+pub const PRINTF_WORK: u64 = 32;
+
+/// Units of work one recorded memory write (a store or an atomic, per lane) or one
+/// cross-lane operation of a step costs, beside the statement's: each is checked, applied and
+/// recorded (an `atomicAdd` in an endless loop writes every lane every step).
+pub const MEMORY_OP_WORK: u64 = 8;
+
+/// Units of work one barrier round of a warp costs: the scheduler parks the warp, checks every
+/// warp of the block and notes the wait.
+pub const BARRIER_WORK: u64 = 64;
+
+/// The highest budgets the CLI accepts from a flag or a scenario (a link's budgets are data:
+/// they may raise a budget only this far). Sized so that a stop at the ceiling still comes
+/// within minutes and memory a workstation has: 10^10 units of work (a release build runs some
+/// 10^7–10^8 a second), 8 GiB, 10^8 tokens and instructions, 10^6 diagnostics; depth at
+/// [`DEPTH_CEILING`] (the stack).
+pub const CLI_CEILING: Limits = Limits {
+    max_work: 10_000_000_000,
+    max_memory: 8 << 30,
+    max_depth: DEPTH_CEILING,
+    max_tokens: 100_000_000,
+    max_code: 100_000_000,
+    max_diagnostics: 1_000_000,
+};
+
+/// The highest budgets the page accepts (its fields, a link, the JS API): lower than the
+/// CLI's, because the page's wasm memory is at most 4 GiB and shared with the page itself,
+/// and a run in the worker should stop within seconds: 10^9 units of work, 1 GiB, 2·10^7
+/// tokens and instructions, 10^5 diagnostics.
+pub const PAGE_CEILING: Limits = Limits {
+    max_work: 1_000_000_000,
+    max_memory: 1 << 30,
+    max_depth: DEPTH_CEILING,
+    max_tokens: 20_000_000,
+    max_code: 20_000_000,
+    max_diagnostics: 100_000,
+};
 
 /// Which budget ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -272,6 +365,25 @@ pub fn lanes_bytes(row: &[LaneVal]) -> u64 {
 /// Bytes of a kept diagnostic, its message and rule included.
 pub fn diagnostic_bytes(d: &KernelDiagnostic) -> u64 {
     size::DIAGNOSTIC + (d.message.len() + d.rule.len()) as u64
+}
+
+#[cfg(test)]
+mod ceiling_tests {
+    use super::*;
+
+    #[test]
+    fn ceilings_hold_the_defaults_and_the_page_is_lower() {
+        assert_eq!(Limits::default().above(&PAGE_CEILING), None);
+        assert_eq!(PAGE_CEILING.above(&CLI_CEILING), None);
+        let l = Limits {
+            max_memory: u64::MAX,
+            ..Limits::default()
+        };
+        assert_eq!(
+            l.above(&CLI_CEILING),
+            Some(("max_memory", "--max-memory", u64::MAX, 8 << 30))
+        );
+    }
 }
 
 #[cfg(all(test, target_pointer_width = "64"))]

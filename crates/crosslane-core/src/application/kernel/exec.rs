@@ -176,6 +176,9 @@ impl Executor {
         let program = parsed.program;
         let preprocess = parsed.preprocess;
         let mut parsed_diags = parsed.diagnostics;
+        // The lexers refuse bidirectional controls in code; those in comments and strings are
+        // reported here, for every front end.
+        parsed_diags.extend(super::bidi::warnings(source, 100));
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
@@ -594,19 +597,22 @@ impl Executor {
                 );
                 return false;
             }
+            // Checked after every statement, recorded or not: a statement that records no
+            // step may still hold bytes (printed text, diagnostics).
+            if !self.meter.fits(self.trace.memory.used_bytes, 0) {
+                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                let what = format!(
+                    "{} bytes of buffers, {} of lane variables and {} of trace and printed \
+                     text ({} steps)",
+                    self.trace.memory.used_bytes,
+                    self.meter.var_bytes,
+                    self.meter.trace_bytes,
+                    self.trace.stats.steps
+                );
+                self.limit(Resource::Memory, line, what);
+                return false;
+            }
             if recorded {
-                if !self.meter.fits(self.trace.memory.used_bytes, 0) {
-                    let line = self.trace.steps.last().map_or(1, |s| s.line);
-                    let what = format!(
-                        "{} bytes of buffers, {} of lane variables and {} of trace ({} steps)",
-                        self.trace.memory.used_bytes,
-                        self.meter.var_bytes,
-                        self.meter.trace_bytes,
-                        self.trace.stats.steps
-                    );
-                    self.limit(Resource::Memory, line, what);
-                    return false;
-                }
                 return true;
             }
         }
@@ -1328,6 +1334,14 @@ impl Executor {
         }
     }
 
+    /// Charges the work of `n` notes a step made (one per lane a diagnostic concerns): each is
+    /// formatted, keyed and merged whether or not it is kept, which costs far more than a
+    /// statement ([`budget::DIAGNOSTIC_WORK`]), so that a loop raising one per step ends in
+    /// time.
+    fn charge_diagnostics(&mut self, n: u64) {
+        self.meter.work(budget::DIAGNOSTIC_WORK.saturating_mul(n));
+    }
+
     pub(crate) fn record(
         &mut self,
         w: usize,
@@ -1348,6 +1362,15 @@ impl Executor {
         if !cx.ops.is_empty() {
             stats.last_op_step = Some(stats.steps - 1);
         }
+        // What the step cost beyond its statement and nodes: its notes, memory writes
+        // (atomics included), cross-lane operations and barrier round.
+        self.charge_diagnostics(cx.notes);
+        self.meter.work(
+            budget::MEMORY_OP_WORK
+                .saturating_mul(cx.writes.len() as u64)
+                .saturating_add(budget::MEMORY_OP_WORK.saturating_mul(cx.ops.len() as u64))
+                .saturating_add(if cx.barrier { budget::BARRIER_WORK } else { 0 }),
+        );
         if self.mode == TraceMode::None {
             self.record_diagnostics_only(lanes, cx.diags);
             return;

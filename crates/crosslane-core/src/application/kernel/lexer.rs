@@ -342,11 +342,26 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                     end: (line, col),
                 });
             }
+            None if super::bidi::name(c).is_some() => {
+                return Err(KernelError::new(
+                    tline,
+                    tcol,
+                    format!(
+                        "bidirectional control character {} in code: it can make the text \
+                         read in another order than it runs (Trojan Source); it is allowed \
+                         only in comments and strings",
+                        super::bidi::describe(c)
+                    ),
+                ))
+            }
             None => {
                 return Err(KernelError::new(
                     tline,
                     tcol,
-                    format!("unexpected character `{c}`"),
+                    format!(
+                        "unexpected character `{}`",
+                        super::bidi::escape(&c.to_string())
+                    ),
                 ))
             }
         }

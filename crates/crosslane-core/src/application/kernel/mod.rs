@@ -25,6 +25,7 @@
 pub mod accuracy;
 pub mod ast;
 pub mod bench;
+pub mod bidi;
 pub mod budget;
 pub mod builtins;
 mod compile;

@@ -26,10 +26,49 @@ pub struct PrintfLine {
 /// Most printed lines a run keeps; past them a note counts the rest.
 pub const MAX_PRINTF_LINES: usize = 10_000;
 
+/// The widest field width and the longest precision a conversion is printed with. C11
+/// 7.21.6.1 sets no bound (an implementation's own: glibc prints `%.999999999f` as a billion
+/// digits); the kernel engine caps both so that one call can cost at most a few KiB, and
+/// says so with a warning naming the cap ([`Formatted::capped`]).
+pub const MAX_PRINTF_FIELD: usize = 512;
+
+/// One formatted line and what the caps changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Formatted {
+    /// The text, as printed.
+    pub text: String,
+    /// The largest width or precision written in the format that was above
+    /// [`MAX_PRINTF_FIELD`] and printed as that cap instead (`None` when none was).
+    pub capped: Option<u64>,
+}
+
 /// Formats `fmt` with one lane's `args` (C11 7.21.6.1). A conversion without its argument
-/// prints `<missing>`; text beyond 1024 bytes is cut with `…`.
+/// prints `<missing>`; text beyond 1024 bytes is cut with `…`; a width or precision above
+/// [`MAX_PRINTF_FIELD`] is printed as the cap (see [`format_line`] for which).
 pub fn format(fmt: &str, args: &[LaneVal]) -> String {
+    format_line(fmt, args).text
+}
+
+/// The digits of a width or precision as a number, saturating (a format may write more
+/// digits than any integer holds).
+fn field_number(digits: &str) -> u64 {
+    digits.bytes().fold(0u64, |n, d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    })
+}
+
+/// As [`format()`], also saying whether a width or precision was capped.
+pub fn format_line(fmt: &str, args: &[LaneVal]) -> Formatted {
     let fmt = unescape(fmt);
+    let mut capped: Option<u64> = None;
+    let mut cap = |n: u64| -> usize {
+        if n > MAX_PRINTF_FIELD as u64 {
+            capped = Some(capped.map_or(n, |c| c.max(n)));
+            MAX_PRINTF_FIELD
+        } else {
+            n as usize
+        }
+    };
     let mut out = String::new();
     let mut chars = fmt.chars().peekable();
     let mut next = args.iter();
@@ -73,7 +112,7 @@ pub fn format(fmt: &str, args: &[LaneVal]) -> String {
                     break;
                 }
             }
-            precision = Some(p.parse().unwrap_or(0));
+            precision = Some(cap(field_number(&p)));
         }
         while let Some(&l) = chars.peek() {
             if "hlzjtL".contains(l) {
@@ -95,7 +134,7 @@ pub fn format(fmt: &str, args: &[LaneVal]) -> String {
             Some(Err(u)) => format!("<undefined: {}>", u.why),
             Some(Ok(v)) => convert(conv, v, &flags, precision),
         };
-        let width: usize = width.parse().unwrap_or(0).min(256);
+        let width: usize = cap(field_number(&width));
         let pad = width.saturating_sub(body.chars().count());
         if flags.contains('-') {
             out.push_str(&body);
@@ -113,7 +152,7 @@ pub fn format(fmt: &str, args: &[LaneVal]) -> String {
             out.push_str(&body);
         }
     }
-    out
+    Formatted { text: out, capped }
 }
 
 /// The string literal's escapes (`\n`, `\t`, `\\`, `\"`, `\'`, `\0`) as the characters they
@@ -286,5 +325,24 @@ mod tests {
         assert_eq!(format("%g %g", &[f(0.0001), f(123456.0)]), "0.0001 123456");
         assert_eq!(format("%d %d", &[i(1)]), "1 <missing>");
         assert_eq!(format("%+d %c", &[i(5), i(65)]), "+5 A");
+    }
+
+    #[test]
+    fn huge_width_and_precision_are_capped() {
+        let f = |x: f64| Ok(KVal::float(Scalar::F32, x));
+        // Past Rust's own formatting range (u16) and far past the cap: printed with 512 digits
+        // after the point ("0." then 512 zeros), no panic.
+        let out = format_line("%.999999999f", &[f(0.0)]);
+        assert_eq!(out.capped, Some(999_999_999));
+        assert_eq!(out.text, format!("0.{}", "0".repeat(MAX_PRINTF_FIELD)));
+        let out = format_line("%.70000e", &[f(1.0)]);
+        assert_eq!(out.capped, Some(70_000));
+        assert_eq!(out.text, format!("1.{}e+00", "0".repeat(MAX_PRINTF_FIELD)));
+        // A width of more digits than u64 holds saturates, and is capped.
+        let out = format_line("%99999999999999999999999d|", &[i(7)]);
+        assert_eq!(out.capped, Some(u64::MAX));
+        assert_eq!(out.text, format!("{}7|", " ".repeat(MAX_PRINTF_FIELD - 1)));
+        // Within the cap nothing changes.
+        assert_eq!(format_line("%512d", &[i(1)]).capped, None);
     }
 }

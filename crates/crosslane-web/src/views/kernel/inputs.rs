@@ -153,13 +153,19 @@ pub fn parse_len(name: &str, text: &str) -> Result<Option<usize>, String> {
     .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
-/// A budget field's text: empty = the page's `default`; otherwise a whole number of at least 1.
+/// A budget field's text: empty = the page's `default`; otherwise a whole number from 1 to the
+/// page's `ceiling` (`budget::PAGE_CEILING`: no field or link raises a budget past it).
 ///
 /// # Errors
-/// The message for a text that is not such a number.
-pub fn field_budget(text: &str, name: &'static str, default: u64) -> Result<u64, String> {
+/// The message for a text that is not such a number, naming the field and its range.
+pub fn field_budget(
+    text: &str,
+    name: &'static str,
+    default: u64,
+    ceiling: u64,
+) -> Result<u64, String> {
     let empty = format!("leave it empty for the page's {default}");
-    parse_count(name, text, u64::MAX, &empty).map(|n| n.unwrap_or(default))
+    parse_count(name, text, ceiling, &empty).map(|n| n.unwrap_or(default))
 }
 
 /// A launch field's text: empty = not given; otherwise a whole number in `1..=max`.

@@ -154,6 +154,8 @@ pub(crate) struct StepCtx {
     pub(crate) written: HashMap<(usize, i64), usize>,
     pub(crate) ops: Vec<Step>,
     pub(crate) barrier: bool,
+    /// Calls of [`StepCtx::note`] (one per lane a diagnostic concerns), charged as work.
+    pub(crate) notes: u64,
 }
 
 impl StepCtx {
@@ -167,6 +169,7 @@ impl StepCtx {
         rule: &str,
         lane: Option<usize>,
     ) {
+        self.notes = self.notes.saturating_add(1);
         let k = message.split(" (e.g. ").next().unwrap_or("").to_string();
         if let Some(d) = self
             .diag_index

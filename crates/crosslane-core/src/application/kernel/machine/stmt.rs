@@ -11,6 +11,10 @@ use crate::kernel::types::{KVal, Scalar, Ty, ValTy};
 use crate::lanes::LaneMask;
 use crate::result::Level;
 
+/// Bytes of one kept printf line beside its text (`PrintfLine`: two indices, a `String`
+/// header and a line number on a 64-bit host).
+const PRINTF_LINE_BYTES: u64 = 48;
+
 impl Executor {
     // -------------------------------------------------------------- statements
 
@@ -283,6 +287,10 @@ impl Executor {
                     .collect();
                 let lanes = self.trace.launch.lanes;
                 let warp_index = self.warps[w].index;
+                // Each lane's call costs its formatting, kept or not (past the line cap).
+                let calls = active.iter().filter(|&l| l < lanes).count() as u64;
+                self.meter
+                    .work(crate::kernel::budget::PRINTF_WORK.saturating_mul(calls));
                 for l in active.iter().filter(|&l| l < lanes) {
                     if self.trace.printf.len() >= crate::kernel::printf::MAX_PRINTF_LINES {
                         cx.note(
@@ -298,7 +306,28 @@ impl Executor {
                         break;
                     }
                     let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
-                    let text = crate::kernel::printf::format(&fmt, &lane_args);
+                    let out = crate::kernel::printf::format_line(&fmt, &lane_args);
+                    if let Some(n) = out.capped {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            format!(
+                                "printf: a width or precision of {n} is past the cap of {}; \
+                                 printed with {} (the cap is fixed)",
+                                crate::kernel::printf::MAX_PRINTF_FIELD,
+                                crate::kernel::printf::MAX_PRINTF_FIELD
+                            ),
+                            "C11 7.21.6.1 (field width and precision)",
+                            None,
+                        );
+                    }
+                    let text = out.text;
+                    // Printed text is held until the run ends: it counts against the memory
+                    // budget (stopping the run with `--max-memory` named once it is spent)
+                    // and costs work by its length, so a loop of long lines ends in time.
+                    let bytes = text.len() as u64 + PRINTF_LINE_BYTES;
+                    self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                    self.meter.work(bytes / 16);
                     self.trace.printf.push(crate::kernel::printf::PrintfLine {
                         block: self.block,
                         thread: warp_index * lanes + l,

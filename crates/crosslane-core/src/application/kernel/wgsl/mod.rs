@@ -12,6 +12,7 @@
 pub mod lower;
 pub mod math;
 pub mod naga;
+pub mod scan;
 pub mod uniformity;
 
 use std::collections::HashMap;
@@ -71,7 +72,8 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             "the shader is longer than the token budget allows; raise it with --max-tokens",
         ));
     }
-    let mut shader = naga::parse(source, config.limits.depth())?;
+    let mut shader =
+        naga::parse_limited(source, config.limits.depth(), config.limits.max_tokens)?;
     // `override` values come with the launch's arguments (`--override NAME=VALUE`, a
     // scenario's `args`): WGSL has no scalar parameters, so the names cannot clash.
     let overrides = override_names(&shader.module);
@@ -109,14 +111,12 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
     let threads: usize = ep
         .workgroup_size
         .iter()
-        .map(|&d| d.max(1) as usize)
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1) as usize));
     let blocks: usize = config
         .grid_dim
         .unwrap_or([1, 1, 1])
         .iter()
-        .map(|&d| d.max(1))
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1)));
     let default_len = threads.saturating_mul(blocks);
     let mut lens: HashMap<String, usize> = HashMap::new();
     for g in shader.module.global_variables.iter().map(|(_, g)| g) {
@@ -203,14 +203,12 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     let threads: usize = p
         .workgroup_size
         .iter()
-        .map(|&d| d.max(1) as usize)
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1) as usize));
     let blocks: usize = config
         .grid_dim
         .unwrap_or([1, 1, 1])
         .iter()
-        .map(|&d| d.max(1))
-        .product();
+        .fold(1usize, |n, &d| n.saturating_mul(d.max(1)));
     for b in &p.bindings {
         if let Some(n) = b.fixed_len {
             c.buffer_len.insert(b.name.clone(), n);

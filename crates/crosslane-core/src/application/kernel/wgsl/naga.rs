@@ -48,6 +48,10 @@ pub struct NagaShader {
     /// Declarations": pipeline-overridable constants), as text; empty after [`parse`], filled
     /// from the launch's arguments by [`super::prepare`].
     pub overrides: std::collections::BTreeMap<String, String>,
+    /// Line and column of any offset in `text`, in constant time.
+    pub lines: super::scan::LineIndex,
+    /// Where each `fn NAME` of `text` is (the first, by name).
+    pub fn_offsets: std::collections::HashMap<String, usize>,
 }
 
 /// 1-based line and column of a byte offset in `src`.
@@ -301,17 +305,21 @@ fn widen_block(
 }
 
 /// The deepest expression tree a statement can build, over-estimated from its text: open
-/// parentheses and brackets plus the operator characters since the statement began (a flat
-/// chain `1 + 1 + …` is a tree as deep as it is long). Comments are skipped. Returns the byte
-/// offset where `limit` is first passed.
+/// parentheses and brackets, plus the operator characters since the statement began (a flat
+/// chain `1 + 1 + …` is a tree as deep as it is long), plus the postfix chain being read
+/// (`v.wzyx.wzyx…`, `v[0][0]…`, `s.a.b…`, `f(x)[0]`: each member, index or call is one level
+/// over its base). Comments are skipped. Returns the byte offset where `limit` is first passed.
 ///
-/// Why: naga 30's WGSL front end lowers expressions recursively with no bound of its own, so a
-/// long chain overflows the stack (natively at some ten thousand operators; the page's wasm
-/// stack is smaller). The kernel engine's nesting budget ([`crate::kernel::Limits::max_depth`])
-/// is applied before naga sees the text.
+/// Why: naga 30's WGSL front end parses and lowers expressions recursively with no bound of
+/// its own, so a long chain overflows the stack (natively at some ten thousand operators or
+/// postfix steps; the page's wasm stack is smaller). The kernel engine's nesting budget
+/// ([`crate::kernel::Limits::max_depth`]) is applied before naga sees the text. Linear, with
+/// no recursion; the stack of enclosing chains is at most `limit + 1` long.
 pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
     let b = src.as_bytes();
-    let (mut k, mut open, mut ops) = (0usize, 0u32, 0u32);
+    let (mut k, mut ops, mut chain) = (0usize, 0u32, 0u32);
+    // The postfix chain of each enclosing bracket level, innermost last.
+    let mut outer: Vec<u32> = Vec::new();
     while k < b.len() {
         match b[k] {
             b'/' if b.get(k + 1) == Some(&b'/') => {
@@ -328,7 +336,7 @@ pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
                         depth += 1;
                         k += 2;
                     } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
-                        depth -= 1;
+                        depth = depth.saturating_sub(1);
                         k += 2;
                         if depth == 0 {
                             break;
@@ -339,15 +347,34 @@ pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
                 }
                 continue;
             }
-            b'(' | b'[' => open += 1,
-            b')' | b']' => open = open.saturating_sub(1),
-            b';' | b'{' | b'}' => ops = 0,
+            b'(' | b'[' => {
+                outer.push(chain);
+                chain = 0;
+            }
+            // The bracketed operand or call ends: one more postfix level over its base.
+            b')' | b']' => chain = outer.pop().map_or(0, |c| c.saturating_add(1)),
+            // A member or swizzle (`.x`; a digit after the point is a number's).
+            b'.' if b
+                .get(k + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') =>
+            {
+                chain = chain.saturating_add(1)
+            }
+            b';' | b'{' | b'}' => {
+                ops = 0;
+                chain = 0;
+            }
+            b',' | b'=' | b':' => chain = 0,
             b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'!' | b'~' => {
-                ops += 1
+                ops = ops.saturating_add(1);
+                chain = 0;
             }
             _ => {}
         }
-        if open.saturating_add(ops) > limit {
+        let depth = (outer.len() as u32)
+            .saturating_add(ops)
+            .saturating_add(chain);
+        if depth > limit {
             return Some(k);
         }
         k += 1;
@@ -362,6 +389,19 @@ pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
 /// [`KernelError`] at naga's line:column, with naga's message and its labels; at the place an
 /// expression passes the nesting limit.
 pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
+    parse_limited(src, max_depth, u64::MAX)
+}
+
+/// As [`parse`], also refusing a shader naga would prepare in quadratic time for its size
+/// against the token budget `max_tokens` ([`super::scan::too_large`]), after the depth checks.
+///
+/// # Errors
+/// As [`parse`]; at the function that passes the size limits.
+pub fn parse_limited(
+    src: &str,
+    max_depth: u32,
+    max_tokens: u64,
+) -> Result<NagaShader, KernelError> {
     if let Some(at) = too_deep(src, max_depth) {
         let (line, col) = line_col(src, at);
         return Err(KernelError::new(
@@ -369,10 +409,40 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
             col,
             format!(
                 "an expression here nests or chains deeper than the nesting limit of {max_depth} \
-                 (parentheses plus operators in one statement; naga's front end recurses on \
-                 them); raise it with --max-depth (at most 512) or split the statement"
+                 (brackets, operators in one statement and postfix chains such as `v.x.y…` or \
+                 `a[0][0]…`; naga's front end recurses on them); raise it with --max-depth \
+                 (at most 512) or split the statement"
             ),
         ));
+    }
+    if let Some((at, c)) = super::scan::bidi_in_code(src) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "bidirectional control character {} in code: it can make the text read in \
+                 another order than it runs (Trojan Source); it is allowed only in comments",
+                crate::kernel::bidi::describe(c)
+            ),
+        ));
+    }
+    if let Some((at, n)) = super::scan::decl_chain(src, max_depth) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "this declaration starts a chain of {n} declarations each using the next \
+                 (aliases, types, constants or functions), deeper than the nesting limit of \
+                 {max_depth} (naga orders declarations recursively); raise it with \
+                 --max-depth (at most 512) or shorten the chain"
+            ),
+        ));
+    }
+    if let Some((at, message)) = super::scan::too_large(src, max_tokens) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(line, col, message));
     }
     let (text, enables_subgroups) = blank_enable_subgroups(src);
     let (mut text, _) = blank_requires_subgroup_id(&text);
@@ -441,6 +511,8 @@ pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
     Ok(NagaShader {
         module,
         info,
+        lines: super::scan::LineIndex::new(&text),
+        fn_offsets: super::scan::fn_offsets(&text),
         text,
         enables_subgroups,
         elect_appended,
@@ -499,6 +571,19 @@ mod tests {
         assert!(too_deep(&chain, 256).is_some());
         assert!(too_deep("fn f() { let x = (1u + 2u) * 3u; } // ((((((((", 8).is_none());
         assert!(parse(&chain, 256).is_err());
+        // Postfix chains: a swizzle chain, an index chain and a member chain, each 300 long,
+        // are 300 levels deep (each step is one node over its base in naga's tree).
+        let swz = format!("fn f(v: vec4<u32>) {{ let x = v{}; }}", ".wzyx".repeat(300));
+        assert!(too_deep(&swz, 256).is_some());
+        assert_eq!(too_deep(&swz, 301), None);
+        let idx = format!("fn f() {{ let x = a{}; }}", "[0]".repeat(300));
+        assert!(too_deep(&idx, 256).is_some());
+        // `1.5` is a number, not a member; a few members in a long statement do not add up.
+        let ok = format!("fn f() {{ let x = {}1.5; }}", "v.x + ".repeat(100));
+        assert_eq!(too_deep(&ok, 101), None);
+        let e = parse(&swz, 256).err().unwrap();
+        assert!(e.message.contains("--max-depth"), "{}", e.message);
+        assert_eq!(e.line, 1);
     }
 
     #[test]

@@ -44,7 +44,7 @@ use naga::{
     SubgroupOperation, TypeInner, UnaryOperator,
 };
 
-use super::naga::{line_col, NagaShader};
+use super::naga::NagaShader;
 use crate::kernel::ast::{self, Declarator, Expr, ExprKind, Param, Stmt, StmtKind, Storage};
 use crate::kernel::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::kernel::KernelError;
@@ -150,9 +150,9 @@ pub fn lower(
     };
     let ep = &module.entry_points[idx];
     let fn_at = shader
-        .text
-        .find(&format!("fn {}", ep.name))
-        .map_or((1, 1), |o| line_col(&shader.text, o));
+        .fn_offsets
+        .get(&ep.name)
+        .map_or((1, 1), |&o| shader.lines.line_col(o));
     let fn_span = ast::Span {
         line: fn_at.0,
         col: fn_at.1,
@@ -170,6 +170,7 @@ pub fn lower(
         baked: HashMap::new(),
         ballots: HashSet::new(),
         used: HashSet::new(),
+        bumped: HashMap::new(),
         max_depth,
         lanes,
         loops: Vec::new(),
@@ -372,6 +373,10 @@ struct Lower<'a> {
     ballots: HashSet<Handle<Expression>>,
     /// Spans already given to an identifier or declarator (the engine resolves names by span).
     used: HashSet<ast::Span>,
+    /// The last span [`Lower::uniq`] gave for each wanted span, where its next search starts
+    /// (naga gives every use of a local the local's one span: searching from the wanted span
+    /// each time made lowering quadratic in the uses).
+    bumped: HashMap<ast::Span, ast::Span>,
     max_depth: u32,
     lanes: usize,
     loops: Vec<LoopCx>,
@@ -389,7 +394,7 @@ impl Lower<'_> {
     fn span_of(&self, s: naga::Span, fallback: ast::Span) -> ast::Span {
         match s.to_range() {
             Some(r) if s.is_defined() => {
-                let (line, col) = line_col(&self.shader.text, r.start);
+                let (line, col) = self.shader.lines.line_col(r.start);
                 ast::Span { line, col }
             }
             _ => fallback,
@@ -399,7 +404,7 @@ impl Lower<'_> {
     fn end_of(&self, s: naga::Span, fallback: ast::Span) -> ast::Span {
         match s.to_range() {
             Some(r) if s.is_defined() => {
-                let (line, col) = line_col(&self.shader.text, r.end);
+                let (line, col) = self.shader.lines.line_col(r.end);
                 ast::Span { line, col }
             }
             _ => fallback,
@@ -408,10 +413,14 @@ impl Lower<'_> {
 
     /// A span no other identifier or declarator has (the engine keys names by span); a clash
     /// moves the column right by one.
-    fn uniq(&mut self, mut s: ast::Span) -> ast::Span {
+    fn uniq(&mut self, wanted: ast::Span) -> ast::Span {
+        // Every span from `wanted` to the last one given for it is taken (spans are only
+        // ever added to `used`), so the search resumes after it.
+        let mut s = self.bumped.get(&wanted).copied().unwrap_or(wanted);
         while !self.used.insert(s) {
             s.col = s.col.saturating_add(1);
         }
+        self.bumped.insert(wanted, s);
         s
     }
 
@@ -527,8 +536,8 @@ impl Lower<'_> {
                 continue;
             }
             let at = self.span_of(module.functions.get_span(fh), fallback);
-            let at = shader.text.find(&format!("fn {name}")).map_or(at, |o| {
-                let (line, col) = line_col(&shader.text, o);
+            let at = shader.fn_offsets.get(&name).map_or(at, |&o| {
+                let (line, col) = shader.lines.line_col(o);
                 ast::Span { line, col }
             });
             let mut params = Vec::new();
@@ -656,6 +665,7 @@ impl Lower<'_> {
                 baked: HashMap::new(),
                 ballots: HashSet::new(),
                 used: std::mem::take(&mut self.used),
+                bumped: std::mem::take(&mut self.bumped),
                 max_depth: self.max_depth,
                 lanes: self.lanes,
                 loops: Vec::new(),
@@ -664,6 +674,7 @@ impl Lower<'_> {
             };
             let body = low.function_body(at, Vec::new());
             self.used = low.used;
+            self.bumped = low.bumped;
             out.push(ast::Function {
                 name,
                 entry: false,
