@@ -7,7 +7,8 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use crosslane_core::kernel::bench::{
-    arith_loop, grid_stride_reduce, shuffle_loop, REDUCE_CELLS_PER_THREAD,
+    arith_loop, butterfly_loop, grid_stride_reduce, shuffle_loop, xor_hash_loop,
+    REDUCE_CELLS_PER_THREAD,
 };
 use crosslane_core::kernel::{Executor, LaunchConfig, Outcome, TraceMode};
 
@@ -51,6 +52,24 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| lane_statements(src, threads, mode, typed))
             });
         }
+    }
+    // Shuffles whose lane mask is constant (`K = 5`), new each iteration (`K = i & 31`), or
+    // halving in a butterfly (`o >>= 1`): 1024 threads, untraced (docs/benchmarks.md, "Kernel
+    // engine: varying-operand shuffles", quotes the CLI's figures for the same kernels).
+    for (case, src) in [
+        ("const_k_1024x300", xor_hash_loop(300, false)),
+        ("i_and_31_1024x300", xor_hash_loop(300, true)),
+        ("butterfly_1024x60", butterfly_loop(60)),
+    ] {
+        g.throughput(Throughput::Elements(lane_statements(
+            &src,
+            1024,
+            TraceMode::None,
+            true,
+        )));
+        g.bench_with_input(BenchmarkId::new("xor_shuffle", case), &src, |b, src| {
+            b.iter(|| lane_statements(src, 1024, TraceMode::None, true))
+        });
     }
     // The grid-stride reduction on 64 blocks of 1024 threads, untraced, in the typed form and
     // on the general evaluator alone (the engine before the typed form).

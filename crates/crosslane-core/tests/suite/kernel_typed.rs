@@ -275,7 +275,12 @@ fn varying_shuffle_kernel() -> impl Strategy<Value = String> {
         "__shfl_sync(0x0000ffff, v, K, W)",
     ]);
     let width = prop::sample::select(vec!["32", "16", "8", "4", "12"]);
-    let cond = prop::sample::select(vec!["1", "lane < 16", "(lane & 1) == 0", "i < 30 || lane > 3"]);
+    let cond = prop::sample::select(vec![
+        "1",
+        "lane < 16",
+        "(lane & 1) == 0",
+        "i < 30 || lane > 3",
+    ]);
     (offset, call, width, cond, 20u32..45).prop_map(|(k, c, w, cond, n)| {
         let c = c.replace('W', w);
         format!(
