@@ -1,7 +1,9 @@
 //! Kernel-engine throughput in lane-statements per second (statements executed times the lanes
 //! that executed each), for an arithmetic loop and a shuffle loop, recorded in full and with
-//! [`TraceMode::None`], and a grid-stride reduction on 64 × 1024 threads; the `_general` cases
-//! run the general evaluator alone (no typed form), the engine as it was before. The README
+//! [`TraceMode::None`], shuffles whose lane mask is constant, new each iteration or halving in
+//! a butterfly (`xor_shuffle`), and a grid-stride reduction on 64 × 1024 threads; the
+//! `_general` cases run the general evaluator alone (no typed form), the engine as it was
+//! before. The README
 //! quotes these figures; `crosslane run FILE --trace none` measures the same engine from the
 //! command line.
 
