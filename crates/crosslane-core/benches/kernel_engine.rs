@@ -3,9 +3,8 @@
 //! [`TraceMode::None`], shuffles whose lane mask is constant, new each iteration or halving in
 //! a butterfly (`xor_shuffle`), and a grid-stride reduction on 64 × 1024 threads; the
 //! `_general` cases run the general evaluator alone (no typed form), the engine as it was
-//! before. The README
-//! quotes these figures; `crosslane run FILE --trace none` measures the same engine from the
-//! command line.
+//! before. The README and docs/benchmarks.md quote these figures; `crosslane run FILE --trace
+//! none` measures the same engine from the command line.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use crosslane_core::kernel::bench::{

@@ -35,20 +35,21 @@ use crate::result::Source;
 
 /// The kept plans of one call site: each key (the active mask, the exited lanes and the
 /// non-operand arguments' bits over the active lanes, as [`plan_key`] writes it) maps to what
-/// each lane receives. `last` is the key the site used last, checked before the map is hashed,
-/// so that a call whose arguments repeat costs one comparison.
+/// each lane receives. `last_key` and `last` are the key the site used last and its plan,
+/// checked before the map is hashed, so that a call whose arguments repeat costs one comparison.
 #[derive(Debug, Default)]
 struct SitePlans {
-    plans: HashMap<Box<[u64]>, Vec<Move>, BuildHasherDefault<FxHasher>>,
-    last: Option<Box<[u64]>>,
+    plans: HashMap<Box<[u64]>, Rc<[Move]>, BuildHasherDefault<FxHasher>>,
+    last_key: Vec<u64>,
+    last: Option<Rc<[Move]>>,
     /// The bytes the kept keys and moves take ([`plan_bytes`]), at most [`PLAN_BYTES_PER_SITE`].
     bytes: usize,
 }
 
 /// The memory one call site's kept plans may take before they are all dropped and planning
 /// starts over (a bound on the cache, not on the kernel: a dropped plan is made again when its
-/// key comes back). About a thousand plans of a 32-lane warp, two thousand keys of a butterfly
-/// over 64-lane wavefronts.
+/// key comes back): about 950 plans of a 32-lane warp (a key of 36 words, 32 moves of 16
+/// bytes) or 490 of a 64-lane wavefront, far more than a loop's offsets (32 for `i & 31`).
 const PLAN_BYTES_PER_SITE: usize = 1 << 20;
 
 /// The bytes a kept plan takes: its key's words and its moves (the map's own overhead is
@@ -635,10 +636,15 @@ impl Executor {
         }
         let site = &mut state.plans[call.site];
         let key = state.key.as_slice();
-        let kept = site.last.as_deref() == Some(key) || site.plans.contains_key(key);
-        if !kept {
-            match self.plan_call(call, done, (active, exited)) {
+        let kept = match &site.last {
+            Some(moves) if site.last_key == key => Some(moves.clone()),
+            _ => site.plans.get(key).cloned(),
+        };
+        let moves = match kept {
+            Some(moves) => moves,
+            None => match self.plan_call(call, done, (active, exited)) {
                 Some(moves) => {
+                    let moves: Rc<[Move]> = moves.into();
                     let state = &mut self.typed_state;
                     let site = &mut state.plans[call.site];
                     let bytes = plan_bytes(&state.key, &moves);
@@ -647,7 +653,9 @@ impl Executor {
                         site.bytes = 0;
                     }
                     site.bytes += bytes;
-                    site.plans.insert(state.key.as_slice().into(), moves);
+                    site.plans
+                        .insert(state.key.as_slice().into(), moves.clone());
+                    moves
                 }
                 None => {
                     let off = &mut self.typed_state.off;
@@ -657,17 +665,15 @@ impl Executor {
                     off[pc] = true;
                     return false;
                 }
-            }
-        }
+            },
+        };
         let state = &mut self.typed_state;
         let site = &mut state.plans[call.site];
-        let key = state.key.as_slice();
-        if site.last.as_deref() != Some(key) {
-            site.last = Some(key.into());
+        if site.last_key != state.key {
+            site.last_key.clear();
+            site.last_key.extend_from_slice(&state.key);
         }
-        let Some(moves) = site.plans.get(key) else {
-            return false;
-        };
+        site.last = Some(moves.clone());
         let ty = call.ty;
         for l in act.iter() {
             out[l] = match moves.get(l) {
