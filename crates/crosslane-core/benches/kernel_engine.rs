@@ -1,13 +1,15 @@
 //! Kernel-engine throughput in lane-statements per second (statements executed times the lanes
 //! that executed each), for an arithmetic loop and a shuffle loop, recorded in full and with
-//! [`TraceMode::None`], and a grid-stride reduction on 64 × 1024 threads; the `_general` cases
-//! run the general evaluator alone (no typed form), the engine as it was before. docs/benchmarks.md
-//! quotes these figures; `crosslane run FILE --trace none` measures the same engine from the
-//! command line.
+//! [`TraceMode::None`], shuffles whose lane mask is constant, new each iteration or halving in
+//! a butterfly (`xor_shuffle`), and a grid-stride reduction on 64 × 1024 threads; the
+//! `_general` cases run the general evaluator alone (no typed form), the engine as it was
+//! before. docs/benchmarks.md quotes these figures; `crosslane run FILE --trace
+//! none` measures the same engine from the command line.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use crosslane_core::kernel::bench::{
-    arith_loop, grid_stride_reduce, shuffle_loop, REDUCE_CELLS_PER_THREAD,
+    arith_loop, butterfly_loop, grid_stride_reduce, shuffle_loop, xor_hash_loop,
+    REDUCE_CELLS_PER_THREAD,
 };
 use crosslane_core::kernel::{Executor, LaunchConfig, Outcome, TraceMode};
 
@@ -51,6 +53,24 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| lane_statements(src, threads, mode, typed))
             });
         }
+    }
+    // Shuffles whose lane mask is constant (`K = 5`), new each iteration (`K = i & 31`), or
+    // halving in a butterfly (`o >>= 1`): 1024 threads, untraced (docs/benchmarks.md, "Kernel
+    // engine: varying-operand shuffles", quotes the CLI's figures for the same kernels).
+    for (case, src) in [
+        ("const_k_1024x300", xor_hash_loop(300, false)),
+        ("i_and_31_1024x300", xor_hash_loop(300, true)),
+        ("butterfly_1024x60", butterfly_loop(60)),
+    ] {
+        g.throughput(Throughput::Elements(lane_statements(
+            &src,
+            1024,
+            TraceMode::None,
+            true,
+        )));
+        g.bench_with_input(BenchmarkId::new("xor_shuffle", case), &src, |b, src| {
+            b.iter(|| lane_statements(src, 1024, TraceMode::None, true))
+        });
     }
     // The grid-stride reduction on 64 blocks of 1024 threads, untraced, in the typed form and
     // on the general evaluator alone (the engine before the typed form).

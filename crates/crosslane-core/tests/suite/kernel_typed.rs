@@ -252,3 +252,110 @@ fn a_float_condition_is_true_when_unequal_to_zero() {
         assert_eq!(cells, vec![Some(2), Some(1), Some(1)], "{mode:?}");
     }
 }
+
+/// A loop whose cross-lane call takes a new operand each iteration: the offset, width, mask,
+/// a per-lane source and which lanes take part all vary, so that kept plans are made, replayed
+/// when a key comes back, and given up where the rule is not pure data movement (an inactive
+/// source lane, a mask that names lanes not converged, a width that is not a power of two).
+fn varying_shuffle_kernel() -> impl Strategy<Value = String> {
+    let offset = prop::sample::select(vec![
+        "i & 31",
+        "(i * 7 + 3) & 63",
+        "lane ^ i",
+        "(lane + i) & 31",
+        "40 - i",
+        "16 >> (i % 5)",
+    ]);
+    let call = prop::sample::select(vec![
+        "__shfl_xor_sync(0xffffffff, v, K)",
+        "__shfl_xor_sync(0xffffffff, v, K, W)",
+        "__shfl_down_sync(0xffffffff, v, K, W)",
+        "__shfl_up_sync(0xffffffff, v, K, W)",
+        "__shfl_sync(0xffffffff, v, K, W)",
+        "__shfl_sync(0x0000ffff, v, K, W)",
+    ]);
+    let width = prop::sample::select(vec!["32", "16", "8", "4", "12"]);
+    let cond = prop::sample::select(vec![
+        "1",
+        "lane < 16",
+        "(lane & 1) == 0",
+        "i < 30 || lane > 3",
+    ]);
+    (offset, call, width, cond, 20u32..45).prop_map(|(k, c, w, cond, n)| {
+        let c = c.replace('W', w);
+        format!(
+            "__global__ void k(unsigned* dst) {{\n  unsigned lane = threadIdx.x & 31;\n  unsigned v = threadIdx.x * 2654435761u;\n  for (int i = 0; i < {n}; i++) {{\n    int K = {k};\n    if ({cond}) {{ v = v * 3u + ({c} ^ lane) + i; }}\n  }}\n  dst[threadIdx.x] = v;\n}}"
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// Kept plans of a call whose operand changes every iteration give, lane by lane, the
+    /// general evaluator's values, reasons and diagnostics (`TraceMode::None` is where plans
+    /// are kept; `Full` checks the typed form without them).
+    #[test]
+    fn a_shuffle_with_a_new_operand_each_iteration_gives_the_general_evaluators_trace(
+        src in varying_shuffle_kernel(),
+    ) {
+        for mode in [TraceMode::None, TraceMode::Full] {
+            let typed = run(&src, mode, true).map_err(TestCaseError::fail)?;
+            let general = run(&src, mode, false).map_err(TestCaseError::fail)?;
+            prop_assert!(typed.outcome.is_some());
+            prop_assert!(same(&typed, &general), "{mode:?}:\n{src}");
+        }
+    }
+}
+
+/// Each lane's stored value as an integer.
+fn stored(t: &KernelTrace, n: usize) -> Vec<Option<i128>> {
+    t.memory.buffers[0].cells[..n]
+        .iter()
+        .map(|c| c.as_ref().and_then(|k| k.as_int()))
+        .collect()
+}
+
+#[test]
+fn a_butterfly_whose_offset_halves_each_step_sums_the_warp() {
+    // CUDA Programming Guide, "Warp Shuffle Functions": with every lane active,
+    // `__shfl_xor_sync(0xffffffff, v, o)` gives lane i the value of lane i ^ o, so the five
+    // steps o = 16, 8, 4, 2, 1 leave the warp's sum in every lane. Hand derivation: warp 0 holds
+    // 0..31, sum 496; warp 1 holds 32..63, sum 496 + 32 * 32 = 1520. The second round starts from
+    // 32 equal values and multiplies each by 32: 15872 and 48640.
+    let src = "__global__ void k(unsigned* dst) {\n  unsigned v = threadIdx.x;\n  for (int r = 0; r < 2; r++) {\n    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);\n  }\n  dst[threadIdx.x] = v;\n}";
+    for mode in [TraceMode::None, TraceMode::Full] {
+        let t = run(src, mode, true).expect("runs");
+        assert!(same(&t, &run(src, mode, false).expect("runs")), "{mode:?}");
+        let want: Vec<Option<i128>> = (0..64)
+            .map(|l| Some(if l < 32 { 15872 } else { 48640 }))
+            .collect();
+        assert_eq!(stored(&t, 64), want, "{mode:?}");
+    }
+}
+
+#[test]
+fn an_xor_shuffle_by_i_and_31_matches_a_hand_written_warp() {
+    // The same rule, written out independently: lane l of a warp reads lane l ^ K of its warp
+    // (K < 32, every lane active), and the loop's arithmetic wraps modulo 2^32 (C11 6.2.5p9).
+    // 70 iterations visit each offset twice or more, so kept plans are replayed.
+    let n = 70u32;
+    let src = format!("__global__ void k(unsigned* dst) {{\n  unsigned lane = threadIdx.x & 31;\n  unsigned acc = threadIdx.x;\n  for (int i = 0; i < {n}; i++) {{\n    int K = i & 31;\n    acc = acc * 2654435761u + (__shfl_xor_sync(0xffffffff, acc, K) ^ lane) + i;\n  }}\n  dst[threadIdx.x] = acc;\n}}");
+    let mut acc: Vec<u32> = (0..64).collect();
+    for i in 0..n {
+        let k = (i & 31) as usize;
+        let prev = acc.clone();
+        for (l, a) in acc.iter_mut().enumerate() {
+            let src_lane = (l & !31) | ((l & 31) ^ k);
+            *a = a
+                .wrapping_mul(2654435761)
+                .wrapping_add(prev[src_lane] ^ (l as u32 & 31))
+                .wrapping_add(i);
+        }
+    }
+    let want: Vec<Option<i128>> = acc.iter().map(|&a| Some(a as i128)).collect();
+    for mode in [TraceMode::None, TraceMode::Full] {
+        let t = run(&src, mode, true).expect("runs");
+        assert_eq!(stored(&t, 64), want, "{mode:?}");
+    }
+}

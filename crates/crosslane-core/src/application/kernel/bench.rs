@@ -32,6 +32,41 @@ pub fn shuffle_loop(iterations: u32) -> String {
     )
 }
 
+/// A hash loop around one shuffle: `acc = acc * 2654435761u + (__shfl_xor_sync(0xffffffff,
+/// acc, K) ^ lane) + i`, with the lane mask `K` constant (`K = 5`, `varying` false) or new each
+/// iteration (`K = i & 31`): the cost of a cross-lane call whose non-operand argument changes.
+/// Unsigned, so that wrapping is defined (C11 6.2.5p9).
+pub fn xor_hash_loop(iterations: u32, varying: bool) -> String {
+    let k = if varying { "i & 31" } else { "5" };
+    format!(
+        "__global__ void xor_hash(unsigned *out) {{
+    unsigned acc = threadIdx.x;
+    unsigned lane = threadIdx.x & 31;
+    for (int i = 0; i < {iterations}; i++) {{
+        int K = {k};
+        acc = acc * 2654435761u + (__shfl_xor_sync(0xffffffff, acc, K) ^ lane) + i;
+    }}
+    out[threadIdx.x] = acc;
+}}
+"
+    )
+}
+
+/// A warp reduction repeated `rounds` times: the butterfly `for (int o = 16; o > 0; o >>= 1)
+/// v += __shfl_xor_sync(0xffffffff, v, o);`, whose lane mask changes every step.
+pub fn butterfly_loop(rounds: u32) -> String {
+    format!(
+        "__global__ void butterfly(unsigned *out) {{
+    unsigned v = threadIdx.x;
+    for (int r = 0; r < {rounds}; r++) {{
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+    }}
+    out[threadIdx.x] = v;
+}}
+"
+    )
+}
+
 /// Cells each thread of [`grid_stride_reduce`] sums.
 pub const REDUCE_CELLS_PER_THREAD: usize = 8;
 

@@ -13,10 +13,15 @@
 //! same call the general evaluator makes); when every result moves a lane's operand or a
 //! constant ([`crate::plan::Plan`]), the plan is kept for that call site, keyed by the active
 //! mask, the exited lanes and the non-operand arguments, and replayed on the operand's bits
-//! while those stay the same. Only under [`TraceMode::None`]: a recorded step keeps the
-//! operation's own record.
+//! whenever that key comes again: a loop whose offset changes every iteration (`K = i & 31`, a
+//! butterfly `o >>= 1`) plans each offset once and then replays it. Only under
+//! [`TraceMode::None`]: a recorded step keeps the operation's own record.
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
+
+use rustc_hash::FxHasher;
 
 use super::typed::{int_bits, Node, TExpr, TInst, TNode};
 use super::*;
@@ -28,18 +33,51 @@ use crate::lanes::LaneMask;
 use crate::plan::{Move, Plan};
 use crate::result::Source;
 
-/// A kept plan of one cross-lane call: when it applies and what each lane receives.
-#[derive(Debug)]
-struct PlanEntry {
-    active: LaneMask,
-    exited: LaneMask,
-    /// The non-operand arguments' bits, argument by argument, each over the active lanes.
-    params: Vec<u64>,
-    moves: Vec<Move>,
+/// The kept plans of one call site: each key (the active mask, the exited lanes and the
+/// non-operand arguments' bits over the active lanes, as [`plan_key`] writes it) maps to what
+/// each lane receives. `last_key` and `last` are the key the site used last and its plan,
+/// checked before the map is hashed, so that a call whose arguments repeat costs one comparison.
+#[derive(Debug, Default)]
+struct SitePlans {
+    plans: HashMap<Box<[u64]>, Rc<[Move]>, BuildHasherDefault<FxHasher>>,
+    last_key: Vec<u64>,
+    last: Option<Rc<[Move]>>,
+    /// The bytes the kept keys and moves take ([`plan_bytes`]), at most [`PLAN_BYTES_PER_SITE`].
+    bytes: usize,
 }
 
-/// Plans kept per call site before the oldest is replaced.
-const PLANS_PER_SITE: usize = 8;
+/// The memory one call site's kept plans may take before they are all dropped and planning
+/// starts over (a bound on the cache, not on the kernel: a dropped plan is made again when its
+/// key comes back): about 950 plans of a 32-lane warp (a key of 36 words, 32 moves of 16
+/// bytes) or 490 of a 64-lane wavefront, far more than a loop's offsets (32 for `i & 31`).
+const PLAN_BYTES_PER_SITE: usize = 1 << 20;
+
+/// The bytes a kept plan takes: its key's words and its moves (the map's own overhead is
+/// counted as one more key).
+fn plan_bytes(key: &[u64], moves: &[Move]) -> usize {
+    2 * std::mem::size_of_val(key) + std::mem::size_of_val(moves)
+}
+
+/// Writes a call's plan key into `key`: the active mask and the exited lanes (two words each),
+/// then the non-operand arguments' bits over the active lanes, argument by argument. `None`
+/// when an argument's row is missing.
+fn plan_key<'a>(
+    key: &mut Vec<u64>,
+    (active, exited): (LaneMask, LaneMask),
+    act: LaneMask,
+    rows: impl Iterator<Item = Option<&'a [u64]>>,
+) -> Option<()> {
+    key.clear();
+    for m in [active.0, exited.0] {
+        key.push(m as u64);
+        key.push((m >> 64) as u64);
+    }
+    for r in rows {
+        let r = r?;
+        key.extend(act.iter().map(|l| r[l]));
+    }
+    Some(())
+}
 
 /// The typed evaluator's scratch rows and plan caches. Not part of the machine's state: a copy
 /// of the executor (a checkpoint) starts with empty ones.
@@ -47,7 +85,7 @@ const PLANS_PER_SITE: usize = 8;
 pub(crate) struct TypedState {
     rows: Vec<u64>,
     key: Vec<u64>,
-    plans: Vec<Vec<PlanEntry>>,
+    plans: Vec<SitePlans>,
     /// Instructions whose typed form was given up (a call whose plan is not data movement).
     off: Vec<bool>,
 }
@@ -598,29 +636,40 @@ impl Executor {
             return false;
         };
         let state = &mut self.typed_state;
-        state.key.clear();
-        for (k, &a) in call.args.iter().enumerate() {
-            if k != call.operand {
-                let Some(r) = row(a) else { return false };
-                state.key.extend(act.iter().map(|l| r[l]));
-            }
+        let rows = call
+            .args
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != call.operand)
+            .map(|(_, &a)| row(a));
+        if plan_key(&mut state.key, (active, exited), act, rows).is_none() {
+            return false;
         }
         if state.plans.len() <= call.site {
-            state.plans.resize_with(call.site + 1, Vec::new);
+            state.plans.resize_with(call.site + 1, SitePlans::default);
         }
-        let kept = state.plans[call.site]
-            .iter()
-            .position(|p| p.active == active && p.exited == exited && p.params == state.key);
-        let entry = match kept {
-            Some(k) => k,
+        let site = &mut state.plans[call.site];
+        let key = state.key.as_slice();
+        let kept = match &site.last {
+            Some(moves) if site.last_key == key => Some(moves.clone()),
+            _ => site.plans.get(key).cloned(),
+        };
+        let moves = match kept {
+            Some(moves) => moves,
             None => match self.plan_call(call, done, (active, exited)) {
-                Some(entry) => {
-                    let plans = &mut self.typed_state.plans[call.site];
-                    if plans.len() >= PLANS_PER_SITE {
-                        plans.remove(0);
+                Some(moves) => {
+                    let moves: Rc<[Move]> = moves.into();
+                    let state = &mut self.typed_state;
+                    let site = &mut state.plans[call.site];
+                    let bytes = plan_bytes(&state.key, &moves);
+                    if site.bytes + bytes > PLAN_BYTES_PER_SITE {
+                        site.plans.clear();
+                        site.bytes = 0;
                     }
-                    plans.push(entry);
-                    plans.len() - 1
+                    site.bytes += bytes;
+                    site.plans
+                        .insert(state.key.as_slice().into(), moves.clone());
+                    moves
                 }
                 None => {
                     let off = &mut self.typed_state.off;
@@ -632,7 +681,13 @@ impl Executor {
                 }
             },
         };
-        let moves = &self.typed_state.plans[call.site][entry].moves;
+        let state = &mut self.typed_state;
+        let site = &mut state.plans[call.site];
+        if site.last_key != state.key {
+            site.last_key.clear();
+            site.last_key.extend_from_slice(&state.key);
+        }
+        site.last = Some(moves.clone());
         let ty = call.ty;
         for l in act.iter() {
             out[l] = match moves.get(l) {
@@ -664,12 +719,11 @@ impl Executor {
         call: &TypedCall<'_>,
         done: &[u64],
         (active, exited): (LaneMask, LaneMask),
-    ) -> Option<PlanEntry> {
+    ) -> Option<Vec<Move>> {
         let lanes = self.trace.launch.lanes;
         let act = LaneMask(active.0 & LaneMask::all(lanes).0);
         let mut vals: Vec<Vec<LaneVal>> = Vec::with_capacity(call.args.len());
-        let mut params = Vec::new();
-        for (k, &a) in call.args.iter().enumerate() {
+        for &a in call.args.iter() {
             let ty = call.nodes.get(a as usize)?.ty;
             let r = done.get(a as usize * lanes..(a as usize + 1) * lanes)?;
             let mut v = vec![Err(Undef::idle()); lanes];
@@ -677,9 +731,6 @@ impl Executor {
                 v[l] = Ok(lane_val(ty, r[l]));
             }
             vals.push(v);
-            if k != call.operand {
-                params.extend(act.iter().map(|l| r[l]));
-            }
         }
         let idents = vec![None; call.args.len()];
         let outcome = call_op(
@@ -720,12 +771,7 @@ impl Executor {
                 _ => return None,
             }
         }
-        Some(PlanEntry {
-            active,
-            exited,
-            params,
-            moves: plan.moves,
-        })
+        Some(plan.moves)
     }
 }
 
