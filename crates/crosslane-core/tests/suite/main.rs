@@ -17,6 +17,7 @@ mod fields;
 mod hip_shfl;
 mod kernel_budgets;
 mod kernel_cuda;
+mod kernel_fills;
 mod kernel_maca;
 mod kernel_per_lane;
 mod kernel_replay;
