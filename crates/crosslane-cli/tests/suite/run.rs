@@ -333,7 +333,15 @@ fn buffer_decimal_fill_keeps_host_length_and_bad_fill_names_the_grammar() {
     .unwrap();
     let cu = cu.to_string_lossy().to_string();
     let j = json(&crosslane(
-        &["run", &cu, "--buffer", "x=i*0.25+0.5", "--trace", "none", "--json"],
+        &[
+            "run",
+            &cu,
+            "--buffer",
+            "x=i*0.25+0.5",
+            "--trace",
+            "none",
+            "--json",
+        ],
         None,
     ));
     let cells = j["buffers"][0]["cells"].as_array().unwrap();

@@ -86,7 +86,8 @@ impl Decimal {
 
     /// The same number at a larger scale.
     fn rescale(self, scale: u32) -> Option<i128> {
-        self.mant.checked_mul(10i128.checked_pow(scale - self.scale.min(scale))?)
+        self.mant
+            .checked_mul(10i128.checked_pow(scale - self.scale.min(scale))?)
     }
 
     /// Whether it is a whole number.
@@ -167,10 +168,7 @@ pub fn is_number(s: &str) -> bool {
 /// Whether `s` is an ITEM of a list: a NUMBER, an uninitialized cell, or `:`-joined components.
 fn is_item(s: &str) -> bool {
     let t = s.trim();
-    t.is_empty()
-        || t == "?"
-        || t.eq_ignore_ascii_case("undef")
-        || t.split(':').all(is_number)
+    t.is_empty() || t == "?" || t.eq_ignore_ascii_case("undef") || t.split(':').all(is_number)
 }
 
 /// Parses a fill; `field` names it in errors (`x fill`, `--buffer x`).
@@ -238,10 +236,7 @@ pub fn parse_fill(text: &str, field: &str) -> Result<Fill, InputError> {
                 .filter(|_| !r[1..].starts_with(['+', '-']))
                 .ok_or_else(|| bad_fill(&t, field))?;
             if r.starts_with('-') {
-                Decimal {
-                    mant: -c.mant,
-                    ..c
-                }
+                Decimal { mant: -c.mant, ..c }
             } else {
                 c
             }
@@ -267,7 +262,12 @@ pub fn random_ints(seed: u64, len: usize) -> impl Iterator<Item = i64> {
 ///
 /// # Errors
 /// [`InputError`] on `field` when the value does not fit 128 bits.
-pub fn affine_cell(i: usize, mul: Decimal, add: Decimal, field: &str) -> Result<Decimal, InputError> {
+pub fn affine_cell(
+    i: usize,
+    mul: Decimal,
+    add: Decimal,
+    field: &str,
+) -> Result<Decimal, InputError> {
     Decimal::affine(i as u64, mul, add).ok_or_else(|| {
         InputError::new(
             field,

@@ -35,7 +35,10 @@ fn kernel_fill_decimal_ramps_are_exact_then_rounded_to_float() {
     }
     // i*0.25+0.5: 0.5, 0.75, 1, 1.25 (exact in binary).
     let t = run_kernel(COPY, with_fill("i*0.25+0.5")).unwrap();
-    assert_eq!(&floats(&t, "y")[..4], &[Some(0.5), Some(0.75), Some(1.0), Some(1.25)]);
+    assert_eq!(
+        &floats(&t, "y")[..4],
+        &[Some(0.5), Some(0.75), Some(1.0), Some(1.25)]
+    );
     let t = run_kernel(COPY, with_fill("-1.5")).unwrap();
     assert!(floats(&t, "y").iter().all(|v| *v == Some(-1.5)));
     // i*0.001+1.5 at cell 2: 1.502 as float.
@@ -44,7 +47,10 @@ fn kernel_fill_decimal_ramps_are_exact_then_rounded_to_float() {
     // A list mixing integers and decimals; cells past its end are uninitialized.
     let t = run_kernel(COPY, with_fill("1,2.5,-3,0.125")).unwrap();
     let x = floats(&t, "x");
-    assert_eq!(&x[..5], &[Some(1.0), Some(2.5), Some(-3.0), Some(0.125), None]);
+    assert_eq!(
+        &x[..5],
+        &[Some(1.0), Some(2.5), Some(-3.0), Some(0.125), None]
+    );
 }
 
 #[test]
@@ -63,7 +69,10 @@ fn kernel_fill_error_names_the_fill_and_the_grammar_not_a_source_line() {
     // kernel adds 1.
     let t = run_kernel(src, with_fill("i*1.0+2")).unwrap();
     let x: Vec<_> = t.buffer("x").unwrap().iter().take(3).cloned().collect();
-    assert_eq!(x, [2, 3, 4].map(|n| Some(KVal::int(crosslane_core::kernel::Scalar::I32, n + 1))));
+    assert_eq!(
+        x,
+        [2, 3, 4].map(|n| Some(KVal::int(crosslane_core::kernel::Scalar::I32, n + 1)))
+    );
 }
 
 const HOST: &str = "\
@@ -102,7 +111,10 @@ fn kernel_host_length_stays_when_a_fill_is_typed() {
     // Threads 0..32 doubled i*0.5 → i; cells 32..64 untouched: i*0.5.
     assert_eq!(x[3], Some(3.0));
     assert_eq!(x[40], Some(20.0));
-    assert_eq!(t.launch.host_words.get("x").map(String::as_str), Some("64, from cudaMalloc at line 8"));
+    assert_eq!(
+        t.launch.host_words.get("x").map(String::as_str),
+        Some("64, from cudaMalloc at line 8")
+    );
     // A 64-item list fits the host length without a length typed.
     let list: Vec<String> = (0..64).map(|i| format!("{i}.5")).collect();
     let mut c = LaunchConfig::default();

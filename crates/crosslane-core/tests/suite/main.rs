@@ -25,6 +25,7 @@ mod kernel_robustness;
 mod kernel_seeds;
 mod kernel_trace_bytes;
 mod kernel_typed;
+mod kernel_written;
 mod maca_bits;
 mod maca_builtins_compare;
 mod maca_builtins_convert;

@@ -198,7 +198,10 @@ pub fn apply_host_launch(
                 if let Some(n) = len {
                     let from = match (from_malloc, fill_len) {
                         (Some(m), _) if m == n => a.malloc_from.clone(),
-                        _ => format!("host code's fill of `{}` at line {}", a.fill_from, a.fill_line),
+                        _ => format!(
+                            "host code's fill of `{}` at line {}",
+                            a.fill_from, a.fill_line
+                        ),
                     };
                     words.insert(p.name.clone(), format!("{n}, from {from}"));
                 }

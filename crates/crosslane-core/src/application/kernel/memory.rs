@@ -407,7 +407,8 @@ pub fn fill_cells(
     fill: &str,
     field: &str,
 ) -> Result<Vec<Option<KVal>>, InputError> {
-    let grammar = |m: String| InputError::new(field, format!("{m}; a fill is {}", crate::fill::GRAMMAR));
+    let grammar =
+        |m: String| InputError::new(field, format!("{m}; a fill is {}", crate::fill::GRAMMAR));
     let whole_cell = |n: i128| {
         let one = if elem.scalar.is_float() {
             KVal::float(elem.scalar, n as f64)
@@ -422,9 +423,7 @@ pub fn fill_cells(
                 let d = crate::fill::affine_cell(i, mul, add, field)?;
                 match d.whole() {
                     Some(n) => Ok(whole_cell(n)),
-                    None if elem.scalar.is_float() => {
-                        parse_cell(elem, &d.to_string(), field)
-                    }
+                    None if elem.scalar.is_float() => parse_cell(elem, &d.to_string(), field),
                     None => Err(grammar(format!(
                         "`{}` gives {d} at cell {i}, and `{}` holds whole numbers only (use \
                          whole K and C, or a float buffer)",
@@ -454,7 +453,8 @@ pub fn fill_cells(
                 .iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    parse_cell(elem, s, field).map_err(|e| grammar(format!("item {i}: {}", e.message)))
+                    parse_cell(elem, s, field)
+                        .map_err(|e| grammar(format!("item {i}: {}", e.message)))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             cells.resize(len, None);
