@@ -361,8 +361,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
     for (id, _) in BUDGETS {
         budgets.push(by_id(doc, id)?);
     }
-    let fill_hint: HtmlElement = by_id(doc, "kernel-fill-hint")?;
-    fill_hint.set_text_content(Some(&inputs::fill_hint()));
+    by_id::<HtmlElement>(doc, "kernel-fill-hint")?.set_text_content(Some(&inputs::fill_hint()));
     Ok(KernelView {
         source_el: by_id(doc, "kernel-source")?,
         highlight: by_id(doc, "kernel-highlight")?,
@@ -942,12 +941,7 @@ impl KernelView {
             .collect();
         fields.extend(self.len_inputs());
         for input in &fields {
-            let _ = input.remove_attribute("aria-invalid");
-            let _ = input.remove_attribute("aria-describedby");
-            // A field with a hint (what "auto" means) stays described by it.
-            if let Some(hint) = input.get_attribute("data-hint") {
-                let _ = input.set_attribute("aria-describedby", &hint);
-            }
+            let _ = inputs::unmark(input);
         }
         // The field that does not parse is marked and described by the message shown.
         let mark = |input: &HtmlInputElement| {
@@ -1361,29 +1355,6 @@ impl KernelView {
         self.sync_scroll();
     }
 
-    /// Marks the fill field the launch's error is in (`x fill`: `aria-invalid`, described by
-    /// `#kernel-error`), and unmarks the others; a fill's fault is never shown on the source.
-    fn mark_fill_error(&self, input: Option<&str>) -> Js<()> {
-        let wanted = input.and_then(|i| i.strip_suffix(" fill"));
-        let list = self.args_box.query_selector_all("input[data-arg]")?;
-        for k in 0..list.length() {
-            let Some(el) = list.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else {
-                continue;
-            };
-            if wanted.is_some() && el.get_attribute("data-arg").as_deref() == wanted {
-                el.set_attribute("aria-invalid", "true")?;
-                el.set_attribute("aria-describedby", "kernel-error")?;
-            } else if el.get_attribute("aria-invalid").is_some() {
-                el.remove_attribute("aria-invalid")?;
-                match el.get_attribute("data-hint") {
-                    Some(h) => el.set_attribute("aria-describedby", &h)?,
-                    None => el.remove_attribute("aria-describedby")?,
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// A launch or budget field that does not parse: said under the editor and in the status.
     fn render_field_error(&mut self) -> Js<()> {
         let message = self
@@ -1457,7 +1428,7 @@ impl KernelView {
             kit::set_html(&self.args_box, &fields);
             self.params.clone_from(&f.params);
         }
-        self.mark_fill_error(f.error_input.as_deref())?;
+        inputs::mark_fill_error(&self.args_box, f.error_input.as_deref())?;
         self.slider.set_max(&f.len.to_string());
         self.slider.set_value(&f.pos.to_string());
         self.position.set_text_content(Some(&f.position));

@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 
 use crosslane_core::Dialect;
 
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+use crate::dom::Js;
 use crate::kit::Html;
 use crate::worker::protocol::ParamField;
 
@@ -144,6 +148,42 @@ pub fn fields_html(
         });
     }
     html
+}
+
+/// Takes a field's error mark off: no `aria-invalid`, and described by its hint again (what
+/// "auto" means), or by nothing.
+///
+/// # Errors
+/// A DOM error.
+pub fn unmark(el: &Element) -> Js<()> {
+    el.remove_attribute("aria-invalid")?;
+    match el.get_attribute("data-hint") {
+        Some(h) => el.set_attribute("aria-describedby", &h),
+        None => el.remove_attribute("aria-describedby"),
+    }
+}
+
+/// Marks the fill field in `args_box` the launch's error is in (`input` = `x fill`:
+/// `aria-invalid`, described by `#kernel-error`) and unmarks the others: a fill's fault is the
+/// field's, never shown on the source.
+///
+/// # Errors
+/// A DOM error.
+pub fn mark_fill_error(args_box: &Element, input: Option<&str>) -> Js<()> {
+    let wanted = input.and_then(|i| i.strip_suffix(" fill"));
+    let list = args_box.query_selector_all("input[data-arg]")?;
+    for k in 0..list.length() {
+        let Some(el) = list.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        if wanted.is_some() && el.get_attribute("data-arg").as_deref() == wanted {
+            el.set_attribute("aria-invalid", "true")?;
+            el.set_attribute("aria-describedby", "kernel-error")?;
+        } else if el.get_attribute("aria-invalid").is_some() {
+            unmark(&el)?;
+        }
+    }
+    Ok(())
 }
 
 /// A count field's text (a launch dimension, a budget, a buffer length): empty = the default
