@@ -34,7 +34,8 @@ test('the first screen says what crosslane is, opens on a CUDA butterfly and hid
   const wasm = readdirSync(dist).find((f) => f.endsWith('_bg.wasm'));
   const model = Math.ceil(gzipSync(readFileSync(join(dist, wasm)), { level: 9 }).length / 1024);
   assert.match(kb, /^[0-9]+$/, `data-kb ${kb}: written by scripts/build-web`);
-  assert.ok(Math.abs(Number(kb) - model) <= 2, `data-kb ${kb} vs zlib's ${model} KB`);
+  // gzip -9 (the build) and zlib's level 9 differ by under 1 % on this module.
+  assert.ok(Math.abs(Number(kb) - model) <= model * 0.02, `data-kb ${kb} vs zlib's ${model} KB`);
   await page.close();
 });
 
