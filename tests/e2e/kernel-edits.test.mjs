@@ -96,7 +96,7 @@ test('a bad buffer length is said with its field and range, in the status, and d
   await settled(page);
   const len = page.getByLabel('dst length');
   for (const [typed, why] of [
-    ['zz!', /^dst length: `zz!` is not a whole number: give 1 or more \(leave it empty for one cell per thread\)$/],
+    ['zz!', /^dst length: `zz!` is not a whole number: give 1 or more \(leave it empty for auto: what host code allocates, else one cell per thread\)$/],
     ['-5', /^dst length: `-5` is out of range: give 1 or more/],
     ['0', /^dst length: `0` is out of range: give 1 or more/],
   ]) {

@@ -173,6 +173,30 @@ test('runKernel equals `crosslane run FILE --json`', async () => {
   }
 });
 
+test('runKernel takes fills and lengths as the CLI\'s --buffer, host code\'s length kept', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'crosslane-fill-'));
+  try {
+    const source = '__global__ void scale(float* x, int n) {\n  int i = threadIdx.x;\n  if (i < n) x[i] = x[i] * 2.0f;\n}\nint main() {\n  float* x;\n  cudaMalloc(&x, 64 * sizeof(float));\n  int n = 64;\n  scale<<<1, 32>>>(x, n);\n}\n';
+    const file = join(dir, 'scale.cu');
+    writeFileSync(file, source);
+    const want = cliJson(['run', file, '--buffer', 'x=i*0.25+0.5', '--json']);
+    const got = await lib('runKernel', source, { args: { x: 'i*0.25+0.5' } });
+    assert.ok(got.value, JSON.stringify(got.thrown));
+    assert.deepStrictEqual(got.value, want);
+    // cudaMalloc(&x, 64 * sizeof(float)): 64 cells although 32 threads run; cell 40 untouched
+    // holds 40*0.25+0.5 = 10.5, cell 1 doubled holds (0.25+0.5)*2 = 1.5.
+    const cells = got.value.memory.buffers[0].cells;
+    assert.equal(cells.length, 64);
+    assert.equal(cells[40].x, 10.5);
+    assert.equal(cells[1].x, 1.5);
+    const bad = await lib('runKernel', source, { args: { x: 'i*zebra' } });
+    assert.equal(bad.thrown.field, 'x fill');
+    assert.match(bad.thrown.reason, /a fill is index, i\*K\+C/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('sortNetwork equals `crosslane sort --json`', async () => {
   for (const [n, opts, flags] of [[16, {}, []], [100, { seed: 7 }, ['--seed', '7']], [undefined, { values: '5,-3,9,0' }, ['--values', '5,-3,9,0']]]) {
     const want = cliJson(['sort', ...(n ? ['--len', String(n)] : []), ...flags, '--json']);
@@ -185,6 +209,15 @@ test('sortNetwork equals `crosslane sort --json`', async () => {
   assert.deepStrictEqual(sixteen.output, [...sixteen.input].sort((a, b) => a - b));
   assert.ok(JSON.stringify(sixteen.figures).includes('63'));
   assert.equal((await lib('sortNetwork', 0)).thrown.field, 'len');
+  // An options object as the only argument: `n` as the element's attribute, `len` its alias.
+  const want = cliJson(['sort', '--len', '16', '--seed', '3', '--json']);
+  for (const opts of [{ n: 16, seed: 3 }, { len: 16, seed: 3 }]) {
+    const got = await lib('sortNetwork', opts);
+    assert.ok(got.value, JSON.stringify(got.thrown));
+    assert.deepStrictEqual(got.value, want, `sortNetwork(${JSON.stringify(opts)})`);
+    assert.equal(got.value.figures.len, 16);
+  }
+  assert.deepStrictEqual((await lib('sortNetwork', 16, { seed: 3 })).value, want);
 });
 
 test('permalinks: encodePermalink → the CLI replays it; decodePermalink reads the page\'s links', async () => {

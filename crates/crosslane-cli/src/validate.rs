@@ -50,8 +50,9 @@ pub fn check(cli: &Cli) -> Result<(), CliError> {
             }
             run::apply_launch_flags(args, &mut LaunchConfig::default())?;
             for b in &args.buffer {
-                if let Some((_, fill)) = b.split_once('=') {
-                    parse_fill(fill, "buffer")?;
+                if let Some((head, fill)) = b.split_once('=') {
+                    let name = head.split_once(':').map_or(head, |(n, _)| n).trim();
+                    parse_fill(fill, &format!("--buffer {name}"))?;
                 }
             }
             Ok(())

@@ -32,7 +32,10 @@ const STYLE = `
   background: var(--bg); color: var(--fg); border: 1px solid var(--line); border-radius: 8px;
   padding: 8px 10px; box-sizing: border-box; }
 .card[data-theme="dark"] { --bg: #0b1220; --fg: #e2e8f0; --muted: #94a3b8; --line: #334155;
-  --accent: #93c5fd; --err-bg: #3b0d0d; --err-fg: #fecaca; --hl: #3f3a12; }
+  --accent: #93c5fd; --err-bg: #3b0d0d; --err-fg: #fecaca; --hl: #3f3a12;
+  /* The drawings' dark palette, the page's own (web/style.css), written in by scripts/build-web:
+     the SVG's background, boxes and text follow the host's dark theme. */
+  /*__CROSSLANE_DARK_DRAWING__*/ }
 .head { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; justify-content: space-between; }
 .title { font-weight: 600; font-family: ui-monospace, monospace; font-size: 13px; overflow-wrap: anywhere; }
 .open { color: var(--accent); font-size: 13px; white-space: nowrap; }
@@ -182,7 +185,17 @@ class CrosslaneBase extends HTMLElement {
     this.resizer.observe(this);
     this.attrObserver.observe(this, { attributes: true });
     this.width = Math.floor(this.getBoundingClientRect().width) || 0;
-    ready().then(() => { this.failed = null; this.schedule(); }, (e) => { this.failed = e; this.showFallback(); });
+    ready().then(() => { this.failed = null; this.schedule(); }, (e) => {
+      this.failed = e;
+      this.showFallback();
+      // Said, not silent: where the module or its .wasm could not load, and the usual cause.
+      if (wasmRuns) {
+        this.errorEl.hidden = false;
+        this.errorEl.textContent = `crosslane could not load its WebAssembly module (${e?.message ?? e}). `
+          + 'Served from another origin, crosslane.js and its .wasm need CORS headers '
+          + '(Access-Control-Allow-Origin); see the embedding notes.';
+      }
+    });
   }
 
   disconnectedCallback() {

@@ -120,6 +120,13 @@ export interface Launch {
   /** The target of the predefined macros: CUDA `"sm_80"` (`__CUDA_ARCH__` 800; default sm_90),
    *  HIP `"gfx942"` (`__gfx942__`, `__GFX9__`). */
   arch?: string;
+  /** Scalar values and buffer fills by parameter name (`--arg n=64`, `--buffer x=i*0.25+0.5`);
+   *  a fill is index, i*K+C (K, C integers or decimals), a number, a comma list, zero, undef
+   *  or random:SEED. Default: what host code says. */
+  args?: Record<string, string>;
+  /** Buffer lengths in cells (`--buffer x:LEN=…`); default: what host code allocates, else
+   *  one cell per thread. */
+  buffer_len?: Record<string, number>;
 }
 
 /** A kernel's trace (`crosslane run FILE --json`): the launch, every statement step with its
@@ -157,6 +164,10 @@ export interface SortOptions {
   seed?: number;
   /** The keys as a comma list of integers instead of random ones. */
   values?: string;
+  /** The number of keys (the element's `n` attribute); a first argument given wins. */
+  n?: number;
+  /** The same as `n` (the CLI's `--len`), kept as an alias. */
+  len?: number;
 }
 
 /** The network's report (`crosslane sort --json`). */
@@ -211,6 +222,8 @@ export declare function listOps(dialect?: Dialect | string): RefEntry[];
 export declare function runKernel(source: string, launch?: Launch): KernelTrace;
 /** The odd-even merge network on `n` keys (1..=2^20), or on `options.values`. */
 export declare function sortNetwork(n?: number, options?: SortOptions): SortReport;
+/** The same, with the options object as the only argument: `sortNetwork({ n: 16, seed: 3 })`. */
+export declare function sortNetwork(options: SortOptions): SortReport;
 /** A scenario as the playground's permalink text (`v1.…`). */
 export declare function encodePermalink(scenario: Scenario): string;
 /** The scenario behind a permalink, given alone or as a playground URL. */

@@ -80,6 +80,10 @@ export function runKernel(source, launch) {
 
 /** The Batcher odd-even merge network's report: `crosslane sort --len N [--seed S] --json`. */
 export function sortNetwork(n, options) {
+  // `sortNetwork({ n, seed })`: the options object as the only argument.
+  if (n !== null && typeof n === "object" && options === undefined) {
+    return call(() => wasm.lib_sort_network(undefined, n));
+  }
   return call(() => wasm.lib_sort_network(n ?? undefined, options ?? undefined));
 }
 

@@ -62,4 +62,11 @@ pub fn start() {
     if let Err(e) = embed::install().and_then(|()| permalink::install()) {
         panic::banner(&format!("crosslane could not read its link: {e:?}"));
     }
+    // The module answers: the "loading crosslane (N KB)…" line of index.html goes.
+    if let Some(loading) = dom::document()
+        .ok()
+        .and_then(|d| d.get_element_by_id("loading"))
+    {
+        let _ = loading.set_attribute("hidden", "");
+    }
 }

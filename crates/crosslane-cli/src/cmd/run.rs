@@ -281,8 +281,17 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
     } else {
         TraceMode::Full
     };
-    let trace = run_kernel_traced(source, config, mode)
-        .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
+    let trace = run_kernel_traced(source, config, mode).map_err(|e| {
+        CliError::Usage(escape_controls(&match &e.input {
+            // A fill's fault is the flag's, not a line of the source.
+            Some(field) => format!(
+                "run: --buffer {}: {}",
+                field.trim_end_matches(" fill"),
+                e.message
+            ),
+            None => format!("run: {}:{e}", args.input),
+        }))
+    })?;
     if args.json {
         // serde_json escapes control characters itself.
         let json = match mode {

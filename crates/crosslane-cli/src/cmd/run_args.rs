@@ -30,9 +30,12 @@ pub struct RunArgs {
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub arg: Vec<String>,
     /// Kernel only: a pointer parameter's buffer, `NAME[:LEN]=FILL` (repeatable; in a WGSL
-    /// shader NAME may be the binding number). FILL: `index` (cell i = i), a number (every cell),
-    /// `i*K`, `i+K`, `i*K+C`, a comma list of exactly LEN values, or `random:SEED`. LEN defaults
-    /// to one cell per launched thread.
+    /// shader NAME may be the binding number). FILL: `index` (cell i = i), `i*K+C` (also `i*K`,
+    /// `i+C`, `i*K-C`; K and C integers or decimals such as 0.1 or -1.5: `i*0.25+0.5`), a
+    /// number (every cell; `-1.5`), a comma list (integers and decimals mixed, exactly LEN
+    /// values when LEN is given; `undef` for an uninitialized cell), `zero`, `undef` or
+    /// `random:SEED`. LEN defaults to what host code allocates (`cudaMalloc`), else one cell per
+    /// launched thread.
     #[arg(long = "buffer", value_name = "NAME[:LEN]=FILL")]
     pub buffer: Vec<String>,
     /// Kernel only: dynamic shared memory in bytes, sizing the `extern __shared__` array

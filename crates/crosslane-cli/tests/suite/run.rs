@@ -420,3 +420,41 @@ fn arch_and_error_directives() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("2:1: #error unsupported target"), "{err}");
 }
+
+/// `--buffer x=FILL` without a length keeps host code's `cudaMalloc` length (64 floats, not
+/// one per thread), takes a decimal ramp, and a bad fill names the flag and the grammar.
+#[test]
+fn buffer_decimal_fill_keeps_host_length_and_bad_fill_names_the_grammar() {
+    let dir = std::env::temp_dir().join(format!("crosslane-fill-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cu = dir.join("scale.cu");
+    std::fs::write(
+        &cu,
+        "__global__ void scale(float* x, int n) {\n  int i = threadIdx.x;\n  if (i < n) x[i] = x[i] * 2.0f;\n}\nint main() {\n  float* x;\n  cudaMalloc(&x, 64 * sizeof(float));\n  int n = 64;\n  scale<<<1, 32>>>(x, n);\n}\n",
+    )
+    .unwrap();
+    let cu = cu.to_string_lossy().to_string();
+    let j = json(&crosslane(
+        &[
+            "run",
+            &cu,
+            "--buffer",
+            "x=i*0.25+0.5",
+            "--trace",
+            "none",
+            "--json",
+        ],
+        None,
+    ));
+    let cells = j["buffers"][0]["cells"].as_array().unwrap();
+    // 64 cells from cudaMalloc(64 * sizeof(float)); cell i = i*0.25+0.5, doubled below 32.
+    assert_eq!(cells.len(), 64);
+    assert_eq!(cells[1]["x"], 1.5); // (1*0.25+0.5)*2
+    assert_eq!(cells[40]["x"], 10.5); // 40*0.25+0.5, untouched
+    let out = crosslane(&["run", &cu, "--buffer", "x=i*zz"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--buffer x: `i*zz` is not a fill"), "{err}");
+    assert!(err.contains(crosslane_core::fill::GRAMMAR), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

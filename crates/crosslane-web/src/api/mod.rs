@@ -111,6 +111,15 @@ pub struct Launch {
     /// `error` (default false; [`LaunchConfig::keep_going`]).
     #[serde(default, alias = "keepGoing")]
     pub keep_going: bool,
+    /// Scalar values and buffer fills by parameter name (`n` → `64`, `x` → `i*0.25+0.5`): the
+    /// CLI's `--arg NAME=VALUE` and `--buffer NAME=FILL`, fills in the one fill grammar
+    /// (`crosslane_core::fill`). Default: what host code says, else as the CLI.
+    #[serde(default)]
+    pub args: std::collections::BTreeMap<String, String>,
+    /// Buffer lengths in cells by parameter name (`--buffer NAME:LEN=…`); default ("auto"):
+    /// what host code allocates, else one cell per thread.
+    #[serde(default)]
+    pub buffer_len: std::collections::BTreeMap<String, usize>,
 }
 
 impl Launch {
@@ -122,6 +131,8 @@ impl Launch {
             block_dim: self.threads_per_block.map(|t| [t, 1, 1]),
             lanes: self.lanes,
             keep_going: self.keep_going,
+            args: self.args.clone().into_iter().collect(),
+            buffer_len: self.buffer_len.clone().into_iter().collect(),
             ..LaunchConfig::default()
         }
     }
@@ -132,8 +143,9 @@ impl Launch {
 ///
 /// # Errors
 /// [`InputError`] on field `source` with `L:C: message` when the kernel does not parse or
-/// the launch is invalid. Faults while running are in the trace, as in the CLI: diagnostics, and
-/// an error ends the run with outcome `error` (unless `keep_going`).
+/// the launch is invalid, or on the input at fault (`x fill`) for a fill outside the fill
+/// grammar. Faults while running are in the trace, as in the CLI: diagnostics, and an error ends
+/// the run with outcome `error` (unless `keep_going`).
 pub fn kernel_trace(source: &str, launch: &Launch) -> Result<KernelTrace, InputError> {
     let mut config = launch.config();
     for d in &launch.defines {
@@ -143,7 +155,10 @@ pub fn kernel_trace(source: &str, launch: &Launch) -> Result<KernelTrace, InputE
             .extend(UserMacro::parse_list(d).map_err(|m| InputError::new("defines", m))?);
     }
     config.preprocess.arch.clone_from(&launch.arch);
-    core_run_kernel(source, config).map_err(|e| InputError::new("source", e.to_string()))
+    core_run_kernel(source, config).map_err(|e| match e.input {
+        Some(field) => InputError::new(field, e.message),
+        None => InputError::new("source", e.to_string()),
+    })
 }
 
 /// [`kernel_trace`] as the JSON `crosslane run FILE --json` prints.
@@ -165,6 +180,11 @@ pub struct SortOptions {
     pub seed: Option<u64>,
     /// The keys as a comma list of integers instead of random ones.
     pub values: Option<String>,
+    /// The number of keys, as the element's `n` attribute (`sortNetwork({ n: 16 })`); the
+    /// first argument, when given, wins.
+    pub n: Option<usize>,
+    /// The same as `n`, under the CLI's flag name (`--len`), kept for code written with it.
+    pub len: Option<usize>,
 }
 
 /// The Batcher odd-even merge network's report for `n` keys: `crosslane sort --len N --json`.
@@ -172,6 +192,7 @@ pub struct SortOptions {
 /// # Errors
 /// The core's [`InputError`]: `len` outside `1..=2^20`, or `values` that do not parse.
 pub fn sort_network(n: Option<usize>, options: &SortOptions) -> Result<Value, InputError> {
+    let n = n.or(options.n).or(options.len);
     let r = report(n, options.seed.unwrap_or(1), options.values.as_deref())?;
     Ok(js_safe(r.to_json()))
 }

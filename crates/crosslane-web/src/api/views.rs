@@ -54,7 +54,7 @@ pub fn op_view(request: &ApiOpRequest, width: f64) -> Result<OpView, InputError>
     let scene = scene::build(&step, clamp_width(width));
     Ok(OpView {
         result: js_safe(step.contract_json()),
-        svg: svg::to_svg(&scene),
+        svg: svg::to_svg_themed(&scene),
         height: scene.height,
         table: lane_table(&step),
         summary: summary(&step),
@@ -181,7 +181,7 @@ impl SortView {
             .map(ToString::to_string)
             .collect();
         Frame {
-            svg: Some(svg::to_svg(&scene)),
+            svg: Some(svg::to_svg_themed(&scene)),
             height: scene.height,
             caption,
             lines: vec![format!("keys: {}", keys.join(" "))],
@@ -254,7 +254,7 @@ impl KernelView {
                     format!(" · the last call before step {pos}")
                 };
                 (
-                    Some(svg::to_svg(&scene)),
+                    Some(svg::to_svg_themed(&scene)),
                     scene.height,
                     format!(
                         "step {pos} of {}: {} at line {} (active {}){when}",

@@ -94,6 +94,7 @@ const TEMPLATE: &str = r#"
       </div>
       <p id="kernel-dialect-from" class="hint"></p>
       <div id="kernel-args" class="kernel-fields" aria-label="kernel arguments"></div>
+      <p id="kernel-fill-hint" class="hint"></p>
       <details class="kernel-budgets"><summary>budgets</summary>
       <div class="kernel-fields">
         <div class="field"><label for="kernel-max-work">max work</label><input id="kernel-max-work" type="text" inputmode="numeric"></div>
@@ -359,6 +360,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
     for (id, _) in BUDGETS {
         budgets.push(by_id(doc, id)?);
     }
+    by_id::<HtmlElement>(doc, "kernel-fill-hint")?.set_text_content(Some(&inputs::fill_hint()));
     Ok(KernelView {
         source_el: by_id(doc, "kernel-source")?,
         highlight: by_id(doc, "kernel-highlight")?,
@@ -925,8 +927,7 @@ impl KernelView {
                 .collect();
         fields.extend(self.len_inputs());
         for input in &fields {
-            let _ = input.remove_attribute("aria-invalid");
-            let _ = input.remove_attribute("aria-describedby");
+            let _ = inputs::unmark(input);
         }
         // The field that does not parse is marked and described by the message shown.
         let mark = |input: &HtmlInputElement| {
@@ -1436,6 +1437,7 @@ impl KernelView {
             kit::set_html(&self.args_box, &fields);
             self.params.clone_from(&f.params);
         }
+        inputs::mark_fill_error(&self.args_box, f.error_input.as_deref())?;
         self.slider.set_max(&f.len.to_string());
         self.slider.set_value(&f.pos.to_string());
         self.position.set_text_content(Some(&f.position));

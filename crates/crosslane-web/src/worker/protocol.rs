@@ -141,8 +141,12 @@ pub struct Frame {
     pub state: String,
     /// `#kernel-status`.
     pub status: String,
-    /// `#kernel-error`: "line L:C: message" of a parse or launch error.
+    /// `#kernel-error`: "line L:C: message" of a parse or launch error, or "x fill: message"
+    /// for a launch input's.
     pub error: Option<String>,
+    /// The launch input the error is in (`x fill`: the page marks that field), when it is
+    /// an input's and not the source's.
+    pub error_input: Option<String>,
     /// The kernels of the source, the default first (the entry menu).
     pub entries: Vec<String>,
     /// `#kernel-geometry`.
@@ -193,6 +197,9 @@ pub struct ParamField {
     pub pointer: bool,
     /// A reference parameter: a one-cell buffer, so no length field.
     pub reference: bool,
+    /// What host code says of it (a buffer's length, a scalar's value) and where:
+    /// `64, from cudaMalloc at line 12`; shown beside the field as what "auto" means.
+    pub host: Option<String>,
 }
 
 /// Most squiggles sent to the editor; the diagnostics list says how many more there are.

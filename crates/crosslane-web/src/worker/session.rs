@@ -291,9 +291,18 @@ impl Session {
             ..Frame::default()
         };
         if let Some(e) = &self.fault {
-            f.error = Some(format!("line {}:{}: {}", e.line, e.col, e.message));
-            f.squiggles
-                .push((e.line, e.col, "error".into(), e.message.clone()));
+            match &e.input {
+                // An input's fault marks its field, never a line of the source.
+                Some(field) => {
+                    f.error = Some(format!("{field}: {}", e.message));
+                    f.error_input = Some(field.clone());
+                }
+                None => {
+                    f.error = Some(format!("line {}:{}: {}", e.line, e.col, e.message));
+                    f.squiggles
+                        .push((e.line, e.col, "error".into(), e.message.clone()));
+                }
+            }
         }
         (f.state, f.status) = self.status_text();
         let Some(run) = &self.run else {
@@ -323,6 +332,7 @@ impl Session {
                 name: p.name.clone(),
                 pointer: matches!(p.ty, Ty::Ptr(_)),
                 reference: p.reference,
+                host: l.host_words.get(&p.name).cloned(),
             })
             .collect();
         f.dialect_line = format!("runs as {} · {}", l.dialect.name(), l.dialect_from);
@@ -448,7 +458,10 @@ impl Session {
             return match &self.fault {
                 Some(e) => (
                     "error".into(),
-                    format!("line {}:{}: {}", e.line, e.col, e.message),
+                    match &e.input {
+                        Some(field) => format!("{field}: {}", e.message),
+                        None => format!("line {}:{}: {}", e.line, e.col, e.message),
+                    },
                 ),
                 None => ("error".into(), "nothing to run".into()),
             };

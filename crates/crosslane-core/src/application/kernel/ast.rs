@@ -351,6 +351,9 @@ pub struct HostArg {
     pub scalar: Option<String>,
     /// Bytes given to `cudaMalloc`/`hipMalloc` for this device pointer, when constant.
     pub malloc_bytes: Option<u64>,
+    /// The allocating call and its line, as a length's origin is shown (`cudaMalloc at line
+    /// 12`); empty without `malloc_bytes`.
+    pub malloc_from: String,
     /// The host array copied into it by `cudaMemcpy`/`hipMemcpy` before the launch, when a
     /// simple loop or a literal list filled that array: its values, in order.
     pub fill: Option<Vec<String>>,

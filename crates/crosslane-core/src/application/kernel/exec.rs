@@ -181,7 +181,8 @@ impl Executor {
         parsed_diags.extend(super::bidi::warnings(source, 100));
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
-        parsed_diags.extend(super::host_launch::apply_host_launch(&program, &mut config));
+        let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
+        parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
         let f = match &config.entry {
             Some(name) => program
@@ -332,6 +333,7 @@ impl Executor {
             warps_per_block: threads.div_ceil(lanes),
             geometry_from,
             dialect_from,
+            host_words,
         };
         // Global buffers are held twice (the launch's fill and memory now): each may take half.
         let mut memory = Memory::new(config.limits.max_memory / 2);
@@ -367,13 +369,15 @@ impl Executor {
                 return Err(KernelError::new(p.span.line, p.span.col, hit.message()));
             }
             let fill = config.args.get(&p.name).map_or("index", String::as_str);
+            // A fill is the user's input, not the source: its error names the fill's field.
+            let field = format!("{} fill", p.name);
             let cells = if scalar_cells {
                 let scalars = given.unwrap_or(len.saturating_mul(usize::from(elem.lanes)));
-                super::vector_types::vector_fill(elem, scalars, fill, &p.name)
-                    .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?
+                super::vector_types::vector_fill(elem, scalars, fill, &field)
+                    .map_err(|m| KernelError::in_input(field.clone(), m))?
             } else {
-                fill_cells(elem, len, fill, &p.name)
-                    .map_err(|e| KernelError::new(p.span.line, p.span.col, e.to_string()))?
+                fill_cells(elem, len, fill, &field)
+                    .map_err(|e| KernelError::in_input(field.clone(), e.message))?
             };
             let buf = memory
                 .alloc(&p.name, Space::Global, elem, cells)

@@ -106,14 +106,25 @@ fn dims(d: [u64; 3]) -> Option<[usize; 3]> {
     ])
 }
 
+/// What host code says of each parameter, by name, as the page shows it beside the field:
+/// `64, from cudaMalloc at line 12` (a buffer's length in cells), `64, from the launch at line
+/// 30` (a scalar's value). Kept whether or not the user's input overrides it.
+pub type HostWords = std::collections::BTreeMap<String, String>;
+
 /// Fills the fields of `config` the user left unset from the launch in host code, and returns
-/// the notes saying what was taken (and which arguments could not be read).
-pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<KernelDiagnostic> {
+/// the notes saying what was taken (and which arguments could not be read) and what host code
+/// says of each parameter ([`HostWords`]). A buffer's length from host code stays when the
+/// user gives only its fill: "auto" is what host code says, else one cell per thread.
+pub fn apply_host_launch(
+    program: &Program,
+    config: &mut LaunchConfig,
+) -> (Vec<KernelDiagnostic>, HostWords) {
+    let mut words = HostWords::new();
     let Some(launch) = chosen_launch(program, config) else {
-        return Vec::new();
+        return (Vec::new(), words);
     };
     let Some(f) = program.functions.iter().find(|f| f.name == launch.kernel) else {
-        return Vec::new();
+        return (Vec::new(), words);
     };
     let mut taken: Vec<String> = Vec::new();
     let mut notes = Vec::new();
@@ -143,8 +154,16 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
             ));
         }
     }
+    let launch_line = launch.span.line;
     for (p, a, stride) in source_args(f, &launch.args) {
-        if config.args.contains_key(&p.name) {
+        let user_set = config.args.contains_key(&p.name);
+        if let (Ty::Val(_), Some(v)) = (p.ty, &a.scalar) {
+            words.insert(
+                p.name.clone(),
+                format!("{v}, from the launch at line {launch_line}"),
+            );
+        }
+        if user_set && !matches!(p.ty, Ty::Ptr(_)) {
             continue;
         }
         match p.ty {
@@ -190,9 +209,22 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
                         n
                     }
                 });
+                if let Some(n) = len {
+                    let from = match (from_malloc, fill_len) {
+                        (Some(m), _) if m == n => a.malloc_from.clone(),
+                        _ => format!(
+                            "host code's fill of `{}` at line {}",
+                            a.fill_from, a.fill_line
+                        ),
+                    };
+                    words.insert(p.name.clone(), format!("{n}, from {from}"));
+                }
                 if let (false, Some(n)) = (config.buffer_len.contains_key(&p.name), len) {
                     config.buffer_len.insert(p.name.clone(), n);
                     taken.push(format!("`{}` of {n} cells", p.name));
+                }
+                if user_set {
+                    continue;
                 }
                 if let Some(values) = fill {
                     config.args.insert(p.name.clone(), values.join(","));
@@ -220,7 +252,7 @@ pub fn apply_host_launch(program: &Program, config: &mut LaunchConfig) -> Vec<Ke
             ),
         );
     }
-    notes
+    (notes, words)
 }
 
 /// Fills each `__constant__` table's buffer with its initializer and gives it its length,

@@ -406,72 +406,76 @@ pub fn parse_cell(elem: ValTy, text: &str, field: &str) -> Result<Option<KVal>, 
     }))
 }
 
-/// The initial cells of a buffer of `len` elements from a fill text: `index` (cell i holds i;
-/// the default; `i` and `lane` are the same), `index+K`, `index*K`, `index*K+C` (also `i*K-C`),
-/// `random:SEED` — those three parsed by [`crate::fill`], the one grammar of fills —, `zero`,
-/// `undef`, one value for every cell, or a comma list (cells past its end stay uninitialized).
+/// The initial cells of a buffer of `len` elements of `elem` from a fill text in the one fill
+/// grammar ([`crate::fill`]: `index`, `i*K+C` with integer or decimal K and C, a number, a comma
+/// list, `zero`, `undef`, `random:SEED`). A list shorter than the buffer leaves the cells past
+/// its end uninitialized. `i*K+C` is exact: a float buffer holds each value rounded to its type
+/// (0.1 as the nearest float), an integer buffer only whole values.
 ///
 /// # Errors
-/// [`InputError`] on `field` for a list longer than the buffer or an item that does not parse.
+/// [`InputError`] on `field` (the fill's field, e.g. `x fill`) for text outside the grammar, a
+/// list longer than the buffer, an item that is not a value of `elem`, or a decimal in an
+/// integer buffer.
 pub fn fill_cells(
     elem: ValTy,
     len: usize,
     fill: &str,
     field: &str,
 ) -> Result<Vec<Option<KVal>>, InputError> {
-    let t: String = fill.chars().filter(|c| !c.is_whitespace()).collect();
-    let lower = t.to_ascii_lowercase();
-    let by_index = |f: &dyn Fn(i128) -> i128| -> Vec<Option<KVal>> {
-        (0..len)
-            .map(|i| {
-                let n = f(i as i128);
-                let one = if elem.scalar.is_float() {
-                    KVal::float(elem.scalar, n as f64)
-                } else {
-                    KVal::int(elem.scalar, n)
-                };
-                Some(one.convert(elem).unwrap_or_else(|_| KVal::zero(elem)))
-            })
-            .collect()
+    let grammar =
+        |m: String| InputError::new(field, format!("{m}; a fill is {}", crate::fill::GRAMMAR));
+    let whole_cell = |n: i128| {
+        let one = if elem.scalar.is_float() {
+            KVal::float(elem.scalar, n as f64)
+        } else {
+            KVal::int(elem.scalar, n)
+        };
+        Some(one.convert(elem).unwrap_or_else(|_| KVal::zero(elem)))
     };
-    if lower.is_empty() {
-        return Ok(by_index(&|i| i));
-    }
-    // The forms every kernel shares — index, i*K+C, random:SEED — have one grammar,
-    // `crate::fill`; a number, a list, `zero` and `undef` take the element type below.
-    match crate::fill::parse_fill(&lower, field) {
-        Ok(Fill::Affine { mul, add }) => {
-            return Ok(by_index(&|i| i * i128::from(mul) + i128::from(add)));
+    match crate::fill::parse_fill(fill, field)? {
+        Fill::Affine { mul, add } => (0..len)
+            .map(|i| {
+                let d = crate::fill::affine_cell(i, mul, add, field)?;
+                match d.whole() {
+                    Some(n) => Ok(whole_cell(n)),
+                    None if elem.scalar.is_float() => parse_cell(elem, &d.to_string(), field),
+                    None => Err(grammar(format!(
+                        "`{}` gives {d} at cell {i}, and `{}` holds whole numbers only (use \
+                         whole K and C, or a float buffer)",
+                        fill.trim(),
+                        elem.name()
+                    ))),
+                }
+            })
+            .collect(),
+        Fill::Random(seed) => Ok(crate::fill::random_ints(seed, len)
+            .map(|v| whole_cell(i128::from(v)))
+            .collect()),
+        Fill::Zero => Ok(vec![Some(KVal::zero(elem)); len]),
+        Fill::Undef => Ok(vec![None; len]),
+        Fill::Number(n) => {
+            let v = parse_cell(elem, &n, field).map_err(|e| grammar(e.message))?;
+            Ok(vec![v; len])
         }
-        Ok(Fill::Random(seed)) => {
-            let ints: Vec<i64> = crate::fill::random_ints(seed, len).collect();
-            return Ok(by_index(&|i| i128::from(ints[i as usize])));
+        Fill::List(items) => {
+            if items.len() > len {
+                return Err(grammar(format!(
+                    "{} values for a buffer of {len} cells",
+                    items.len()
+                )));
+            }
+            let mut cells = items
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    parse_cell(elem, s, field)
+                        .map_err(|e| grammar(format!("item {i}: {}", e.message)))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            cells.resize(len, None);
+            Ok(cells)
         }
-        _ => {}
     }
-    match lower.as_str() {
-        "zero" | "zeros" => return Ok(vec![Some(KVal::zero(elem)); len]),
-        "undef" | "uninit" => return Ok(vec![None; len]),
-        _ => {}
-    }
-    let items: Vec<&str> = t.split(',').collect();
-    if items.len() == 1 {
-        let v = parse_cell(elem, items[0], field)?;
-        return Ok(vec![v; len]);
-    }
-    if items.len() > len {
-        return Err(InputError::new(
-            field,
-            format!("{} values for a buffer of {len} cells", items.len()),
-        ));
-    }
-    let mut cells = items
-        .iter()
-        .enumerate()
-        .map(|(i, s)| parse_cell(elem, s, &format!("{field}[{i}]")))
-        .collect::<Result<Vec<_>, _>>()?;
-    cells.resize(len, None);
-    Ok(cells)
 }
 
 #[cfg(test)]

@@ -73,16 +73,21 @@ pub use trace::{
 };
 pub use types::{KVal, Scalar, Ty, ValTy};
 
-/// A fault that stops a kernel from parsing or running, at a line and column (1-based).
+/// A fault that stops a kernel from parsing or running, at a line and column (1-based) — or,
+/// for a launch input that is wrong (a buffer's fill), in that input and not in the source.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
-#[error("{line}:{col}: {message}")]
+#[error("{}", self.shown())]
 pub struct KernelError {
-    /// Line (1-based).
+    /// Line (1-based); 0 for an input's fault.
     pub line: u32,
-    /// Column (1-based, in characters).
+    /// Column (1-based, in characters); 0 for an input's fault.
     pub col: u32,
     /// What is wrong and, where possible, what would be accepted.
     pub message: String,
+    /// The launch input at fault, named as its field is (`x fill`: the page marks that field,
+    /// the CLI names its flag); `None` for a fault in the source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
 }
 
 impl KernelError {
@@ -92,6 +97,25 @@ impl KernelError {
             line,
             col: ast::Span { line, col }.shown().col,
             message: message.into(),
+            input: None,
+        }
+    }
+
+    /// A fault in the launch input `input` (e.g. `x fill`), not in the source.
+    pub fn in_input(input: impl Into<String>, message: impl Into<String>) -> Self {
+        KernelError {
+            line: 0,
+            col: 0,
+            message: message.into(),
+            input: Some(input.into()),
+        }
+    }
+
+    /// `line:col: message`, or `input: message` for an input's fault.
+    fn shown(&self) -> String {
+        match &self.input {
+            Some(i) => format!("{i}: {}", self.message),
+            None => format!("{}:{}: {}", self.line, self.col, self.message),
         }
     }
 }

@@ -83,6 +83,10 @@ pub struct Launch {
     pub geometry_from: String,
     /// Why this dialect (`inferred from …`, the file extension, `--dialect`).
     pub dialect_from: String,
+    /// What host code says of each parameter (`64, from cudaMalloc at line 12`), by name: the
+    /// page shows it beside the field, whether or not the user's input overrides it.
+    #[serde(skip)]
+    pub host_words: super::host_launch::HostWords,
 }
 
 /// How a run ended.

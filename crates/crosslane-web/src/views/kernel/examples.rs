@@ -13,13 +13,57 @@ pub struct Example {
 }
 
 /// Every seed kernel, Ascend C first (the reduce-sum example is the page's opening kernel), then
-/// MetaX MACA by section number.
+/// the CUDA and HIP kernels written for this menu (`examples_kernels/written/`: the patterns a
+/// CUDA or HIP engineer knows, each label a one-line description), then MetaX MACA by section
+/// number.
 pub const EXAMPLES: &[Example] = &[
     Example {
         file: "ascend_shfl_down_reduce.cpp",
         label: "Ascend C · asc_shfl_down reduce-sum",
         source: include_str!(
             "../../../../crosslane-core/examples_kernels/ascend_shfl_down_reduce.cpp"
+        ),
+    },
+    Example {
+        file: "cuda_warp_reduce_shfl_down.cu",
+        label: "CUDA · warp reduction: __shfl_down_sync halves the distance, lane 0 gets the sum",
+        source: include_str!(
+            "../../../../crosslane-core/examples_kernels/written/cuda_warp_reduce_shfl_down.cu"
+        ),
+    },
+    Example {
+        file: "cuda_block_reduce_shared.cu",
+        label: "CUDA · block reduction: warp sums through shared memory, then warp 0",
+        source: include_str!(
+            "../../../../crosslane-core/examples_kernels/written/cuda_block_reduce_shared.cu"
+        ),
+    },
+    Example {
+        file: "cuda_warp_aggregated_atomic.cu",
+        label: "CUDA · warp-aggregated atomic: one atomicAdd per warp, ranks by __popc",
+        source: include_str!(
+            "../../../../crosslane-core/examples_kernels/written/cuda_warp_aggregated_atomic.cu"
+        ),
+    },
+    Example {
+        file: "cuda_ballot_compaction.cu",
+        label: "CUDA · ballot compaction: __ballot_sync votes give each kept value its slot",
+        source: include_str!(
+            "../../../../crosslane-core/examples_kernels/written/cuda_ballot_compaction.cu"
+        ),
+    },
+    Example {
+        file: "hip_wave64_reduce.hip",
+        label: "HIP · wave64 reduction: six __shfl_down steps over 64 lanes",
+        source: include_str!(
+            "../../../../crosslane-core/examples_kernels/written/hip_wave64_reduce.hip"
+        ),
+    },
+    Example {
+        file: "cuda_cg_tile_reduce.cu",
+        label: "CUDA · cooperative groups: tiled_partition<16> tiles reduce with tile.shfl_down",
+        source: include_str!(
+            "../../../../crosslane-core/examples_kernels/written/cuda_cg_tile_reduce.cu"
         ),
     },
     Example {

@@ -11,6 +11,13 @@ use std::collections::BTreeMap;
 use crosslane_core::kernel::Limits;
 use crosslane_core::Dialect;
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::JsCast;
+#[cfg(target_arch = "wasm32")]
+use web_sys::Element;
+
+#[cfg(target_arch = "wasm32")]
+use crate::dom::Js;
 use crate::kit::Html;
 use crate::worker::protocol::ParamField;
 
@@ -43,12 +50,42 @@ pub fn dialect_options() -> Html {
 }
 
 /// One `<div class="field"><label for=ID>LABEL</label><input id=ID …></div>`, the input's
-/// attributes after its id given by `input`.
-fn field(h: &mut Html, id: &str, label: &str, input: impl FnOnce(crate::kit::html::Tag<'_>)) {
+/// attributes after its id given by `input`; with a `hint`, a `<small id=ID-hint>` after the
+/// input describes it (what leaving it empty means).
+fn field(
+    h: &mut Html,
+    id: &str,
+    label: &str,
+    hint: Option<&str>,
+    input: impl FnOnce(crate::kit::html::Tag<'_>),
+) {
     h.el("div").attr("class", "field").with(|h| {
         h.el("label").attr("for", id).text(label);
-        input(h.el("input").attr("id", id));
+        let tag = h.el("input").attr("id", id);
+        match hint {
+            Some(text) => {
+                let hint_id = format!("{id}-hint");
+                input(
+                    tag.attr("data-hint", &hint_id)
+                        .attr("aria-describedby", &hint_id),
+                );
+                h.el("small")
+                    .attr("id", &hint_id)
+                    .attr("class", "field-hint")
+                    .text(text);
+            }
+            None => input(tag),
+        }
     });
+}
+
+/// The hint under the fill fields: the fill grammar ([`crosslane_core::fill::GRAMMAR`], the
+/// one the CLI's `--buffer` and every fill error state) and what an empty length means.
+pub fn fill_hint() -> String {
+    format!(
+        "fill: {}. length: empty = auto (what host code allocates, else one cell per thread).",
+        crosslane_core::fill::GRAMMAR
+    )
 }
 
 /// The argument fields for `params`, filled from `args` (values and fills by parameter name)
@@ -67,10 +104,15 @@ pub fn fields_html(
         let value = args.get(&p.name).map_or("", String::as_str);
         let arg_id = format!("kernel-arg-{k}");
         if !p.pointer {
-            field(&mut html, &arg_id, name, |i| {
+            let hint = p.host.as_ref().map(|h| format!("empty = {h}"));
+            let placeholder = match &p.host {
+                Some(h) => h.split(',').next().unwrap_or("auto").to_string(),
+                None => "not set".to_string(),
+            };
+            field(&mut html, &arg_id, name, hint.as_deref(), |i| {
                 i.attr("data-arg", name)
                     .attr("type", "text")
-                    .attr("placeholder", "not set")
+                    .attr("placeholder", &placeholder)
                     .attr("autocomplete", "off")
                     .attr("value", value)
                     .void()
@@ -79,22 +121,28 @@ pub fn fields_html(
         }
         if !p.reference {
             let len = lens.get(&p.name).map_or(String::new(), usize::to_string);
+            let hint = p.host.as_ref().map(|h| format!("auto = {h}"));
+            let placeholder = match &p.host {
+                Some(h) => format!("auto ({})", h.split(',').next().unwrap_or("")),
+                None => "auto".to_string(),
+            };
             field(
                 &mut html,
                 &format!("kernel-len-{k}"),
                 &format!("{name} length"),
+                hint.as_deref(),
                 |i| {
                     i.attr("data-len", name)
                         .attr("type", "text")
                         .attr("inputmode", "numeric")
-                        .attr("placeholder", "auto")
+                        .attr("placeholder", &placeholder)
                         .attr("autocomplete", "off")
                         .attr("value", &len)
                         .void()
                 },
             );
         }
-        field(&mut html, &arg_id, &format!("{name} fill"), |i| {
+        field(&mut html, &arg_id, &format!("{name} fill"), None, |i| {
             i.attr("data-arg", name)
                 .attr("type", "text")
                 .attr("placeholder", "index")
@@ -104,6 +152,44 @@ pub fn fields_html(
         });
     }
     html
+}
+
+/// Takes a field's error mark off: no `aria-invalid`, and described by its hint again (what
+/// "auto" means), or by nothing.
+///
+/// # Errors
+/// A DOM error.
+#[cfg(target_arch = "wasm32")]
+pub fn unmark(el: &Element) -> Js<()> {
+    el.remove_attribute("aria-invalid")?;
+    match el.get_attribute("data-hint") {
+        Some(h) => el.set_attribute("aria-describedby", &h),
+        None => el.remove_attribute("aria-describedby"),
+    }
+}
+
+/// Marks the fill field in `args_box` the launch's error is in (`input` = `x fill`:
+/// `aria-invalid`, described by `#kernel-error`) and unmarks the others: a fill's fault is the
+/// field's, never shown on the source.
+///
+/// # Errors
+/// A DOM error.
+#[cfg(target_arch = "wasm32")]
+pub fn mark_fill_error(args_box: &Element, input: Option<&str>) -> Js<()> {
+    let wanted = input.and_then(|i| i.strip_suffix(" fill"));
+    let list = args_box.query_selector_all("input[data-arg]")?;
+    for k in 0..list.length() {
+        let Some(el) = list.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else {
+            continue;
+        };
+        if wanted.is_some() && el.get_attribute("data-arg").as_deref() == wanted {
+            el.set_attribute("aria-invalid", "true")?;
+            el.set_attribute("aria-describedby", "kernel-error")?;
+        } else if el.get_attribute("aria-invalid").is_some() {
+            unmark(&el)?;
+        }
+    }
+    Ok(())
 }
 
 /// A count field's text (a launch dimension, a budget, a buffer length): empty = the default
@@ -148,7 +234,7 @@ pub fn parse_len(name: &str, text: &str) -> Result<Option<usize>, String> {
         &format!("{name} length"),
         text,
         u64::MAX,
-        "leave it empty for one cell per thread",
+        "leave it empty for auto: what host code allocates, else one cell per thread",
     )
     .map(|n| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
 }
@@ -206,7 +292,7 @@ mod tests {
         );
         assert_eq!(
             parse_len("dst", "zz!"),
-            Err("dst length: `zz!` is not a whole number: give 1 or more (leave it empty for one cell per thread)".into())
+            Err("dst length: `zz!` is not a whole number: give 1 or more (leave it empty for auto: what host code allocates, else one cell per thread)".into())
         );
         for bad in ["0", "-5"] {
             let e = parse_len("dst", bad).unwrap_err();

@@ -19,6 +19,9 @@ use crate::dom::{append, el, el_as, remove_all, Js};
 use crate::form;
 use crate::kit;
 
+/// The operation the page opens with when no link names one: a CUDA butterfly step.
+pub const DEFAULT_OP: (Dialect, &str) = (Dialect::Cuda, "__shfl_xor_sync");
+
 /// Handles on the form's controls.
 pub struct Controls {
     doc: Document,
@@ -188,6 +191,16 @@ impl Controls {
         if let Some(first) = form::first_dialect() {
             controls.dialect.set_value(first.name());
             controls.select_dialect()?;
+        }
+        // The first screen shows movement: one butterfly step of a CUDA warp reduction
+        // (`__shfl_xor_sync`, lane mask 1: neighbours swap), the exchange a CUDA engineer knows.
+        // A link always names its dialect and op, so links open as they did.
+        let (dialect, op) = DEFAULT_OP;
+        if find_op(dialect, op).is_ok() {
+            controls.dialect.set_value(dialect.name());
+            controls.select_dialect()?;
+            controls.op.set_value(op);
+            controls.select_op()?;
         }
         Ok(controls)
     }

@@ -140,6 +140,11 @@ pub fn mount() -> Js<()> {
         if id == "sort-dialect" {
             return Ok(());
         }
+        // A typed n is applied: the key list follows it (n random keys from the seed), so the
+        // typed keys, which would otherwise win, are cleared.
+        if id == "sort-len" && p.typed_values().is_some() {
+            p.values.set_value("");
+        }
         p.recompute()
     })?;
     // The in-warp dialect is bound to the view: a pick re-runs the warp variant and redraws.
@@ -252,7 +257,7 @@ fn skeleton() -> Html {
     );
     h.push_text(MAX_REPORT_LEN);
     h.markup(
-        r#" (2^20); ignored while keys are typed below</p></div>
+        r#" (2^20); typing n replaces the keys below with n random keys from the seed</p></div>
 <div class="field"><label for="sort-values">keys (comma list)</label>
 <input id="sort-values" type="text" spellcheck="false" value=""#,
     );

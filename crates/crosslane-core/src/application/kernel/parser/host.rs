@@ -167,8 +167,8 @@ struct HostState {
     fills: HashMap<String, (Vec<String>, u32)>,
     /// Device pointer → host array copied into it.
     copies: HashMap<String, String>,
-    /// Device pointer → bytes allocated.
-    mallocs: HashMap<String, u64>,
+    /// Device pointer → bytes allocated, the allocating call's name and its line.
+    mallocs: HashMap<String, (u64, String, u32)>,
 }
 
 impl Parser<'_> {
@@ -383,7 +383,7 @@ impl Parser<'_> {
                                 .and_then(HostVal::int)
                                 .and_then(|n| u64::try_from(n).ok());
                             if let (Some(p), Some(n)) = (ptr, bytes) {
-                                st.mallocs.insert(p, n);
+                                st.mallocs.insert(p, (n, name.to_string(), toks[k].line));
                             }
                         }
                     }
@@ -821,7 +821,10 @@ impl Parser<'_> {
             };
             if b == a + 1 {
                 if let Tok::Ident(d) = &toks[a].tok {
-                    arg.malloc_bytes = st.mallocs.get(d).copied();
+                    if let Some((n, call, line)) = st.mallocs.get(d) {
+                        arg.malloc_bytes = Some(*n);
+                        arg.malloc_from = format!("{call} at line {line}");
+                    }
                     if let Some(h) = st.copies.get(d) {
                         if let Some((values, line)) = st.fills.get(h) {
                             arg.fill = Some(values.clone());
