@@ -3,7 +3,7 @@
 
 #![no_main]
 
-use crosslane_core::kernel::{parse_with, Executor, LaunchConfig, Limits};
+use crosslane_kernel::{parse_with, Executor, LaunchConfig, Limits};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use crosslane_core::kernel::{Executor, LaunchConfig, Limits};
+use crosslane_kernel::{Executor, LaunchConfig, Limits};
 use crosslane_core::network::report;
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{compare_lanes, LaneParam, ShuffleFamily};

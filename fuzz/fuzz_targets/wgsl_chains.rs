@@ -6,8 +6,8 @@
 
 #![no_main]
 
-use crosslane_core::kernel::wgsl::prepare;
-use crosslane_core::kernel::{LaunchConfig, Limits};
+use crosslane_kernel::wgsl::prepare;
+use crosslane_kernel::{LaunchConfig, Limits};
 use libfuzzer_sys::fuzz_target;
 
 const HEAD: &str = "@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n";

@@ -5,8 +5,8 @@
 
 #![no_main]
 
-use crosslane_core::kernel::wgsl::{executor, prepare};
-use crosslane_core::kernel::{LaunchConfig, Limits};
+use crosslane_kernel::wgsl::{executor, prepare};
+use crosslane_kernel::{LaunchConfig, Limits};
 use libfuzzer_sys::fuzz_target;
 
 const PRELUDE: &str = "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> out: array<u32>;\nvar<workgroup> tile: array<u32, 8>;\n";

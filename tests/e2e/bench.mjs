@@ -6,7 +6,7 @@
 //   trunk build --release --offline; python3 -m http.server PORT -d dist &
 //   CROSSLANE_URL=http://127.0.0.1:PORT/ node tests/e2e/bench.mjs [min-ms-per-figure, default 500]
 // Compare with: cargo bench -p crosslane-core --bench shuffle -- --warm-up-time 1 --measurement-time 3
-// and cargo bench -p crosslane-core --bench kernel_engine
+// and cargo bench -p crosslane-kernel --bench kernel_engine
 import { launch, open } from './lib.mjs';
 
 const minMillis = Number(process.argv[2] ?? 500);
@@ -18,7 +18,7 @@ try {
   // One short round first so that the JIT tiers up before the figures are taken.
   await page.evaluate(() => window.wasmBindings.bench_shuffle(50));
   const figures = JSON.parse(await page.evaluate((ms) => window.wasmBindings.bench_shuffle(ms), minMillis));
-  // The kernel engine (lane_results = lane-statements): crates/crosslane-core/benches/kernel_engine.rs's none_1024x300.
+  // The kernel engine (lane_results = lane-statements): crates/crosslane-kernel/benches/kernel_engine.rs's none_1024x300.
   if (await page.evaluate(() => typeof window.wasmBindings?.bench_kernel === 'function')) {
     figures.push(...JSON.parse(await page.evaluate((ms) => window.wasmBindings.bench_kernel(ms), minMillis)));
   }

@@ -61,7 +61,8 @@ pub enum Command {
     Ops(cmd::ops::OpsArgs),
     /// Replay a scenario (JSON file, `-` for stdin, or a permalink) and print its trace as JSON,
     /// or run a kernel snippet (.cu/.cpp/… file) and print its trace (JSON with --json).
-    Run(cmd::run::RunArgs),
+    // Boxed: its flags make it several times larger than the other commands.
+    Run(Box<cmd::run::RunArgs>),
     /// Sort keys with the Batcher odd-even merge network: result, figures, verification.
     Sort(cmd::sort::SortArgs),
     /// Run an operation (or the sort) on the GPU and compare it with the emulator lane by lane:
@@ -96,7 +97,7 @@ fn command() -> ExitCode {
         Err(e) => {
             eprintln!(
                 "crosslane: {}",
-                crosslane_core::kernel::bidi::escape(&cmd::run::escape_controls(&e.to_string()))
+                crosslane_kernel::bidi::escape(&cmd::run::escape_controls(&e.to_string()))
             );
             e.exit_code()
         }
@@ -128,16 +129,16 @@ pub(crate) fn print_out(text: &str) -> Result<(), CliError> {
     let text = if json
         && text
             .chars()
-            .any(|c| crosslane_core::kernel::bidi::name(c).is_some())
+            .any(|c| crosslane_kernel::bidi::name(c).is_some())
     {
         text.chars()
-            .map(|c| match crosslane_core::kernel::bidi::name(c) {
+            .map(|c| match crosslane_kernel::bidi::name(c) {
                 Some(_) => format!("\\\\u{{{:x}}}", c as u32),
                 None => c.to_string(),
             })
             .collect()
     } else {
-        crosslane_core::kernel::bidi::escape(text)
+        crosslane_kernel::bidi::escape(text)
     };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

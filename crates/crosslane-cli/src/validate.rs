@@ -3,9 +3,9 @@
 //! parsing and validation of every command without running a kernel, a sort or a GPU.
 
 use crosslane_core::fill::parse_fill;
-use crosslane_core::kernel::LaunchConfig;
 use crosslane_core::network::report;
 use crosslane_core::Dialect;
+use crosslane_kernel::LaunchConfig;
 
 use crate::cmd::gpu::GpuCommand;
 use crate::cmd::op::Prepared;

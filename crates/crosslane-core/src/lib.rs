@@ -10,13 +10,14 @@
 //! * [`vocabulary`] — lanes, values, parameters, argument lists, op specs, results, the trace;
 //! * [`mechanics`] — gather, segments, DPP, permutes, arithmetic, plans, shared by the dialects;
 //! * [`dialect`] — one file or folder per vendor, and the registry over them;
-//! * [`application`] — request, reference, portability, codegen, network, scenario, permalink
-//!   and [`kernel`], the kernel-snippet interpreter.
+//! * [`application`] — request, reference, portability, codegen, network, scenario and
+//!   permalink.
 //!
 //! Read first: [`OpRequest::run`] (one call, from text to a [`Step`]), the registry in
 //! [`dialect`] and one dialect file (`dialect/ascend.rs` is the shortest), then
 //! [`gather`](mod@gather) (how a dialect says which lane each lane reads). The kernel interpreter
-//! starts at [`kernel`]; `ARCHITECTURE.md` at the repository root maps the rest.
+//! is its own crate, `crosslane-kernel`, built on this one; `ARCHITECTURE.md` at the repository
+//! root maps the rest.
 //!
 //! What it is not for: drawing, DOM, GPUs or files. Those crates depend on this one, never the
 //! other way round.
@@ -32,7 +33,7 @@ pub mod vocabulary;
 // Every module keeps its path from before the grouping (`crosslane_core::value::Value`,
 // `crate::gather::gather`): the groups are folders, the public paths stay flat.
 pub use application::{
-    codegen, fields, kernel, network, permalink, portability, reference, request, scenario,
+    codegen, fields, network, permalink, portability, reference, request, scenario,
 };
 pub use mechanics::{arith, dpp, gather, permute, plan, segment};
 pub use vocabulary::{args, error, fill, lane_expr, lanes, number, params, result, trace, value};

@@ -8,9 +8,9 @@
 
 use serde::Serialize;
 
-use crosslane_core::kernel::memory::Memory;
-use crosslane_core::kernel::wgsl::Binding;
-use crosslane_core::kernel::{KVal, Scalar, ValTy};
+use crosslane_kernel::memory::Memory;
+use crosslane_kernel::wgsl::Binding;
+use crosslane_kernel::{KVal, Scalar, ValTy};
 
 /// One buffer binding as uploaded.
 #[derive(Clone, Debug, PartialEq)]

@@ -12,9 +12,9 @@
 //! exports `bench_shuffle` and `tests/e2e/bench.mjs` calls it in headless Chromium and prints
 //! the figures.
 
-use crosslane_core::kernel::{bench, run_kernel_traced, LaunchConfig, TraceMode};
 use crosslane_core::plan::Plan;
 use crosslane_core::OpRequest;
+use crosslane_kernel::{bench, run_kernel_traced, LaunchConfig, TraceMode};
 
 /// Operand rows per `plan_apply` iteration (as in the native bench).
 pub const ROWS: usize = 1024;
@@ -155,7 +155,7 @@ pub fn measure(min_millis: f64, now: &dyn Fn() -> f64) -> Vec<Figure> {
 pub const KERNEL_LAUNCH: (usize, u32) = (1024, 300);
 
 /// The kernel engine's figures, as the native `kernel_engine` bench measures them: the
-/// arithmetic loop and the shuffle loop of [`crosslane_core::kernel::bench`], one block of
+/// arithmetic loop and the shuffle loop of [`crosslane_kernel::bench`], one block of
 /// [`KERNEL_LAUNCH`] threads, run with [`TraceMode::None`]. Kind `kernel_none`; an iteration is
 /// one whole run and `lane_results` counts its lane-statements (statements times active lanes).
 pub fn measure_kernels(min_millis: f64, now: &dyn Fn() -> f64) -> Vec<Figure> {

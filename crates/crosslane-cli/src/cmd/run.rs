@@ -6,30 +6,30 @@
 //!
 //! A kernel snippet (a `.cu`/`.cpp`/`.c`/`.txt`/… source file, or any text that is neither a
 //! scenario nor a permalink, or a `kernel` scenario) runs through
-//! [`crosslane_core::kernel::run_kernel`] — the interpreter the page steps through — and prints
-//! the whole [`crosslane_core::kernel::KernelTrace`] as JSON with `--json`, or its
-//! [`crosslane_core::kernel::render_text`] rendering otherwise. Sort views are answered by their
+//! [`crosslane_kernel::run_kernel`] — the interpreter the page steps through — and prints
+//! the whole [`crosslane_kernel::KernelTrace`] as JSON with `--json`, or its
+//! [`crosslane_kernel::render_text`] rendering otherwise. Sort views are answered by their
 //! own module as it lands (one match arm in [`run`]).
 //!
 //! Bounded: the input is read up to [`MAX_INPUT_BYTES`]; a kernel runs within the budgets of
-//! [`crosslane_core::kernel::Limits`] (`--max-work`, `--max-memory`, …), and a budget that runs
+//! [`crosslane_kernel::Limits`] (`--max-work`, `--max-memory`, …), and a budget that runs
 //! out is printed with what hit it and the flag that raises it. Text echoed from the input (the
 //! kernel's statements, names, messages) has its control characters escaped, so a kernel cannot
 //! send escape sequences to the terminal.
 
 use std::io::Read;
 
-use crosslane_core::kernel::host_launch::shared_cells;
-use crosslane_core::kernel::{parse, render_text, LaunchConfig, UserMacro};
-use crosslane_core::kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{permalink, Dialect};
+use crosslane_kernel::host_launch::shared_cells;
+use crosslane_kernel::{parse, render_text, LaunchConfig, UserMacro};
+use crosslane_kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 
 use crate::error::CliError;
 use crate::print_out;
 
-use super::run_args::limits;
 pub use super::run_args::{escape_controls, RunArgs};
+use super::run_args::{limits, scenario_limits};
 
 /// Most bytes read from a file or standard input (a kernel or scenario is a few KiB; a
 /// permalink a few hundred bytes).
@@ -43,7 +43,7 @@ pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 /// [`CliError::Input`] (exit 2) when an op view's fields do not parse or cannot be encoded.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let text = read_input(&args.input)?;
-    let wgsl = |t: &str| crosslane_core::kernel::wgsl::is_wgsl(t);
+    let wgsl = |t: &str| crosslane_kernel::wgsl::is_wgsl(t);
     if args.input.ends_with(".wgsl") || (is_kernel_source(&args.input, &text) && wgsl(&text)) {
         return super::run_wgsl::run(args, &text, (0, 0), None);
     }
@@ -172,47 +172,6 @@ fn is_kernel_source(input: &str, text: &str) -> bool {
     by_name || (!t.starts_with('{') && permalink::format_prefix(link_part(t)).is_none())
 }
 
-/// A kernel scenario's budgets (`KernelInputs::budgets`: the page's budget fields as typed, by
-/// `Limits` field name) over `base`; the `--max-*` flags still override them.
-///
-/// # Errors
-/// [`CliError::Usage`] for a budget that is not a whole number ≥ 1 or a name no budget has.
-pub(crate) fn scenario_limits(
-    budgets: &std::collections::BTreeMap<String, String>,
-    mut l: crosslane_core::kernel::Limits,
-) -> Result<crosslane_core::kernel::Limits, CliError> {
-    for (key, text) in budgets {
-        let n = text
-            .trim()
-            .replace('_', "")
-            .parse::<u64>()
-            .ok()
-            .filter(|n| *n >= 1)
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "run: the scenario's budget {} = `{}` is not a whole number ≥ 1",
-                    escape_controls(key),
-                    escape_controls(text)
-                ))
-            })?;
-        match key.as_str() {
-            "max_work" => l.max_work = n,
-            "max_memory" => l.max_memory = n,
-            "max_depth" => l.max_depth = u32::try_from(n).unwrap_or(u32::MAX),
-            "max_tokens" => l.max_tokens = n,
-            "max_code" => l.max_code = n,
-            "max_diagnostics" => l.max_diagnostics = n,
-            _ => {
-                return Err(CliError::Usage(format!(
-                    "run: the scenario names no budget `{}` (max_work, max_memory, max_depth, max_tokens, max_code, max_diagnostics)",
-                    escape_controls(key)
-                )))
-            }
-        }
-    }
-    Ok(l)
-}
-
 /// The launch of a kernel scenario: 0 in a field means "not given" (the kernel's own comment
 /// or the dialect's default decides), as on the page.
 fn kernel_config(blocks: u32, threads_per_block: u32, lanes: u32) -> LaunchConfig {
@@ -254,7 +213,7 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
         // without the HIP header); where they agree the run is the one the page and the
         // library give the same text.
         if let Some((d, why)) = dialect_by_extension(&args.input) {
-            if crosslane_core::kernel::dialect_guess::infer_dialect(source).0 != d {
+            if crosslane_kernel::dialect_guess::infer_dialect(source).0 != d {
                 config.dialect = Some(d);
                 config.dialect_from = Some(why);
             }

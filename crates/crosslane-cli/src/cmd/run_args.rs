@@ -2,7 +2,7 @@
 //! permalinks, C kernels) and `run_wgsl.rs` (WGSL shaders) both read them from here, so neither
 //! imports the other.
 
-use crosslane_core::kernel::Limits;
+use crosslane_kernel::Limits;
 
 use crate::error::CliError;
 
@@ -129,13 +129,13 @@ pub fn escape_controls(text: &str) -> String {
 }
 
 /// The budgets: `base` (the defaults, or a scenario's) with each flag given, each at most the
-/// CLI's ceiling ([`crosslane_core::kernel::budget::CLI_CEILING`]).
+/// CLI's ceiling ([`crosslane_kernel::budget::CLI_CEILING`]).
 ///
 /// # Errors
 /// [`CliError::Usage`] (exit 2) naming the budget above its ceiling, its flag and the ceiling.
 pub fn limits(args: &RunArgs, base: Limits) -> Result<Limits, CliError> {
     let l = flag_limits(args, base);
-    match l.above(&crosslane_core::kernel::budget::CLI_CEILING) {
+    match l.above(&crosslane_kernel::budget::CLI_CEILING) {
         Some((field, flag, value, ceiling)) => Err(CliError::Usage(format!(
             "run: the budget {field} = {value} is above the CLI's ceiling of {ceiling} \
              ({flag} and a scenario's budgets may raise it only that far)"
@@ -168,4 +168,45 @@ fn parse_dim3(text: &str) -> Result<[usize; 3], String> {
             .map_err(|_| format!("`{text}`: `{p}` is not a non-negative integer"))?;
     }
     Ok(d)
+}
+
+/// A kernel scenario's budgets (`KernelInputs::budgets`: the page's budget fields as typed, by
+/// `Limits` field name) over `base`; the `--max-*` flags still override them.
+///
+/// # Errors
+/// [`CliError::Usage`] for a budget that is not a whole number ≥ 1 or a name no budget has.
+pub(crate) fn scenario_limits(
+    budgets: &std::collections::BTreeMap<String, String>,
+    mut l: crosslane_kernel::Limits,
+) -> Result<crosslane_kernel::Limits, CliError> {
+    for (key, text) in budgets {
+        let n = text
+            .trim()
+            .replace('_', "")
+            .parse::<u64>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "run: the scenario's budget {} = `{}` is not a whole number ≥ 1",
+                    escape_controls(key),
+                    escape_controls(text)
+                ))
+            })?;
+        match key.as_str() {
+            "max_work" => l.max_work = n,
+            "max_memory" => l.max_memory = n,
+            "max_depth" => l.max_depth = u32::try_from(n).unwrap_or(u32::MAX),
+            "max_tokens" => l.max_tokens = n,
+            "max_code" => l.max_code = n,
+            "max_diagnostics" => l.max_diagnostics = n,
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "run: the scenario names no budget `{}` (max_work, max_memory, max_depth, max_tokens, max_code, max_diagnostics)",
+                    escape_controls(key)
+                )))
+            }
+        }
+    }
+    Ok(l)
 }

@@ -1,5 +1,5 @@
 //! `crosslane run FILE.wgsl`: a WGSL compute shader on the kernel engine (naga front end,
-//! [`crosslane_core::kernel::wgsl`]), its buffers printed after the run, and with `--gpu` the
+//! [`crosslane_kernel::wgsl`]), its buffers printed after the run, and with `--gpu` the
 //! same shader dispatched through wgpu and every buffer diffed cell by cell.
 //!
 //! ```text
@@ -13,8 +13,8 @@
 //! `gpu: {adapter, subgroup_size, buffers: [{name, match, mismatch, indeterminate}]}`.
 
 use crosslane_core::fill::{parse_fill, Fill};
-use crosslane_core::kernel::wgsl::{prepare, run_wgsl, Binding};
-use crosslane_core::kernel::{budget, KVal, KernelTrace, LaunchConfig, Outcome, Scalar};
+use crosslane_kernel::wgsl::{prepare, run_wgsl, Binding};
+use crosslane_kernel::{budget, KVal, KernelTrace, LaunchConfig, Outcome, Scalar};
 
 use super::run_args::{escape_controls, limits, RunArgs};
 use crate::error::CliError;
@@ -160,10 +160,10 @@ pub fn run(
         // the page applies them; the flags override them.
         config.args.clone_from(&i.args);
         config.buffer_len.clone_from(&i.buffer_len);
-        config.limits = super::run::scenario_limits(&i.budgets, config.limits)?;
+        config.limits = super::run_args::scenario_limits(&i.budgets, config.limits)?;
     }
     config.limits = limits(args, config.limits)?;
-    let at = |e: crosslane_core::kernel::KernelError| usage(format!("run: {}:{e}", args.input));
+    let at = |e: crosslane_kernel::KernelError| usage(format!("run: {}:{e}", args.input));
     let mut set = Vec::new();
     for o in &args.overrides {
         let (name, value) = o
@@ -287,7 +287,7 @@ use super::run_wgsl_gpu::run as gpu_run;
 #[cfg(target_arch = "wasm32")]
 fn gpu_run(
     _: &str,
-    _: &crosslane_core::kernel::wgsl::Prepared,
+    _: &crosslane_kernel::wgsl::Prepared,
     _: &LaunchConfig,
     _: &KernelTrace,
 ) -> Result<(serde_json::Value, usize, Option<KernelTrace>), CliError> {

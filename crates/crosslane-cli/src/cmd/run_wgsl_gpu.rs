@@ -1,10 +1,10 @@
 //! `crosslane run FILE.wgsl --gpu`: the same shader through wgpu (lavapipe in CI: subgroup size
 //! 8), every buffer read back and diffed with the emulator run at the device's subgroup size.
 
-use crosslane_core::kernel::wgsl::{run_wgsl, Prepared};
-use crosslane_core::kernel::{KernelTrace, LaunchConfig};
 use crosslane_gpu::native::NativeGpu;
 use crosslane_gpu::shader::{bits_text, diff, upload, CellVerdict};
+use crosslane_kernel::wgsl::{run_wgsl, Prepared};
+use crosslane_kernel::{KernelTrace, LaunchConfig};
 
 use crate::error::CliError;
 

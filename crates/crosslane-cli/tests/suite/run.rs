@@ -103,7 +103,7 @@ fn bad_scenarios_exit_2_with_one_line() {
 /// The seed's asc_shfl_down reduce-sum kernel (seed 001, 示例2, line breaks restored).
 const REDUCE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../crosslane-core/examples_kernels/ascend_shfl_down_reduce.cpp"
+    "/../crosslane-kernel/examples_kernels/ascend_shfl_down_reduce.cpp"
 );
 
 /// Lane `lane`'s final value of variable `var` in warp 0 of block 0 of a `run --json` trace.

@@ -13,7 +13,7 @@ fn crosslane(args: &[&str]) -> std::process::Output {
 
 fn example(name: &str) -> String {
     format!(
-        "{}/../crosslane-core/examples_wgsl/{name}",
+        "{}/../crosslane-kernel/examples_wgsl/{name}",
         env!("CARGO_MANIFEST_DIR")
     )
 }
@@ -139,7 +139,7 @@ fn refusals_exit_2_with_line_and_column() {
 fn every_example_matches_on_the_gpu() {
     let skip = std::env::var("CROSSLANE_GPU_TESTS").as_deref() == Ok("skip");
     let dir = format!(
-        "{}/../crosslane-core/examples_wgsl",
+        "{}/../crosslane-kernel/examples_wgsl",
         env!("CARGO_MANIFEST_DIR")
     );
     let mut names: Vec<String> = std::fs::read_dir(&dir)

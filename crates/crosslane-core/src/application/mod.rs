@@ -1,12 +1,11 @@
 //! What is built on the dialects: one call as typed ([`request`]), the reference entries
 //! ([`reference`](mod@reference)), one shuffle under five dialects ([`portability`]), export as code
 //! ([`codegen`]), the sorting network ([`network`]), the versioned scenario and its URL
-//! ([`scenario`], [`permalink`]), and the kernel-snippet interpreter ([`kernel`], also at
-//! `crate::kernel`).
+//! ([`scenario`], [`permalink`]). The kernel interpreter is the crate `crosslane-kernel`, which
+//! depends on this one.
 
 pub mod codegen;
 pub mod fields;
-pub mod kernel;
 pub mod network;
 pub mod permalink;
 pub mod portability;

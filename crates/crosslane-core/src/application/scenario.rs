@@ -72,7 +72,7 @@ pub struct KernelInputs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warp: Option<[usize; 2]>,
     /// User macros as typed, `-DNAME[=VALUE] -UNAME` (a bare `NAME[=VALUE]` defines), read by
-    /// [`crate::kernel::UserMacro::parse_list`]; empty in links made before it existed.
+    /// `crosslane_kernel::UserMacro::parse_list`; empty in links made before it existed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub defines: String,
     /// nvcc's `--use_fast_math` for the launch (`LaunchConfig::use_fast_math`); written only

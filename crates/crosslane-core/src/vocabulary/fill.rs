@@ -20,7 +20,7 @@
 //!
 //! Whether a number suits the buffer (a decimal in an `int` buffer, a component count) is the
 //! buffer's element type's question, asked where the cells are made
-//! (`kernel::memory::fill_cells`).
+//! (`crosslane_kernel::memory::fill_cells`).
 
 use crate::error::InputError;
 

@@ -105,12 +105,3 @@ pub fn lane_ints(step: &crosslane_core::Step) -> Vec<Option<i64>> {
         .map(|r| r.value.and_then(|v| v.as_i64()))
         .collect()
 }
-
-/// Each memory cell as an integer (`None` where never written or undefined): how the kernel
-/// tests compare a buffer with its documented result.
-pub fn cell_ints(cells: &[Option<crosslane_core::kernel::KVal>]) -> Vec<Option<i128>> {
-    cells
-        .iter()
-        .map(|c| c.as_ref().and_then(crosslane_core::kernel::KVal::as_int))
-        .collect()
-}

@@ -4,7 +4,7 @@
 //!
 //! * [`run_op`] — [`crosslane_core::Step::contract_json`], the object `crosslane op --json` prints;
 //! * [`list_ops`] — [`crosslane_core::reference::entries`], as `crosslane ops --json`;
-//! * [`run_kernel`] — the [`crosslane_core::kernel::KernelTrace`] as `crosslane run FILE --json`;
+//! * [`run_kernel`] — the [`crosslane_kernel::KernelTrace`] as `crosslane run FILE --json`;
 //! * [`sort_network`] — [`crosslane_core::network::report`](fn@crosslane_core::network::report), as `crosslane sort --json`;
 //! * [`encode_permalink`] / [`decode_permalink`] — [`crosslane_core::permalink`].
 //!
@@ -20,11 +20,11 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 
-use crosslane_core::kernel::{run_kernel as core_run_kernel, KernelTrace, LaunchConfig, UserMacro};
 use crosslane_core::network::report;
 use crosslane_core::reference::entries;
 use crosslane_core::scenario::Scenario;
 use crosslane_core::{permalink, Dialect, InputError};
+use crosslane_kernel::{run_kernel as core_run_kernel, KernelTrace, LaunchConfig, UserMacro};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -102,7 +102,7 @@ pub struct Launch {
     /// Lanes per warp (default: the dialect's).
     pub lanes: Option<usize>,
     /// User macros in order, each `NAME[=VALUE]` / `-DNAME[=VALUE]` (define) or `-UNAME`
-    /// (undefine), as `--define` / `--undefine` ([`crosslane_core::kernel::UserMacro`]).
+    /// (undefine), as `--define` / `--undefine` ([`crosslane_kernel::UserMacro`]).
     #[serde(default)]
     pub defines: Vec<String>,
     /// The target the predefined macros describe: CUDA `sm_XY`, HIP `gfxNNN` (`--arch`).
@@ -139,7 +139,7 @@ impl Launch {
 }
 
 /// Runs a kernel snippet to its end or to the interpreter's step limit (the same
-/// [`crosslane_core::kernel::run_kernel`] as `crosslane run FILE`).
+/// [`crosslane_kernel::run_kernel`] as `crosslane run FILE`).
 ///
 /// # Errors
 /// [`InputError`] on field `source` with `L:C: message` when the kernel does not parse or

@@ -3,8 +3,8 @@
 //! SVG back end ([`crate::render::svg::to_svg`]), plus the text an element shows beside them (a
 //! lane table for screen readers, a caption). Nothing here decides a lane's value.
 
-use crosslane_core::kernel::KernelTrace;
 use crosslane_core::{InputError, Step};
+use crosslane_kernel::KernelTrace;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -286,13 +286,13 @@ impl KernelView {
 }
 
 /// `line L:C: message` of a kernel diagnostic.
-fn diagnostic_text(d: &crosslane_core::kernel::KernelDiagnostic) -> String {
+fn diagnostic_text(d: &crosslane_kernel::KernelDiagnostic) -> String {
     format!("line {}:{}: {}", d.line, d.col, d.message)
 }
 
 /// `name = v0 v1 …` for a variable a statement changed (its value in each lane, the kernel
 /// view's words), at most 64 lanes shown.
-fn change_text(c: &crosslane_core::kernel::VarChange) -> String {
+fn change_text(c: &crosslane_kernel::VarChange) -> String {
     let json = serde_json::to_value(c).unwrap_or(Value::Null);
     let name = json.get("name").and_then(Value::as_str).unwrap_or("?");
     let values = json

@@ -2,7 +2,7 @@
 //! through it one statement at a time, seeing every lane's variables, the active mask, memory,
 //! and the data movement of each cross-lane call on the canvas.
 //!
-//! The interpreter is [`crosslane_core::kernel`], and it runs in a Web Worker ([`crate::worker`],
+//! The interpreter is [`crosslane_kernel`], and it runs in a Web Worker ([`crate::worker`],
 //! so no kernel blocks the tab): this module keeps the editor, the launch and budget fields and what is shown
 //! (position, warp, memory page), asks the worker for each [`Frame`] and shows it. Nothing a
 //! kernel does can block the page: a run shows "running…" with its progress and a **cancel**
@@ -31,6 +31,7 @@
 //! running) | `finished` | `stopped` | `error`; `data-worker` = `worker` or `page` (where the
 //! interpreter runs).
 
+mod caret;
 mod examples;
 mod highlight;
 mod inputs;
@@ -41,11 +42,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 
-use crosslane_core::kernel::{
-    LaunchConfig, Limits, PpOptions, UserMacro, MAX_BLOCKS, MAX_THREADS_PER_BLOCK,
-};
 use crosslane_core::scenario::{KernelInputs, View};
 use crosslane_core::Dialect;
+use crosslane_kernel::{
+    LaunchConfig, Limits, PpOptions, UserMacro, MAX_BLOCKS, MAX_THREADS_PER_BLOCK,
+};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{
@@ -674,34 +675,8 @@ fn insert_directly(state: &Shared, pending: &Cell<bool>, e: &Event) -> Js<()> {
     let caret =
         start.saturating_add(u32::try_from(text.encode_utf16().count()).unwrap_or(u32::MAX));
     area.set_selection_range(caret, caret)?;
-    reveal_caret(&area, caret);
+    caret::reveal_caret(&area, caret);
     schedule_edit(state, pending)
-}
-
-/// Scrolls the textarea so that the line of `caret` (a UTF-16 offset) is in view, as the
-/// browser does after its own insertions (`setRangeText` leaves the scroll where it was). Lines
-/// all have the same height in the editor.
-fn reveal_caret(area: &HtmlTextAreaElement, caret: u32) {
-    let value = area.value();
-    let (mut units, mut before, mut lines) = (0u32, 0u32, 1u32);
-    for c in value.chars() {
-        if c == '\n' {
-            lines += 1;
-            if units < caret {
-                before += 1;
-            }
-        }
-        units = units.saturating_add(u32::try_from(c.len_utf16()).unwrap_or(2));
-    }
-    let line = f64::from(area.scroll_height()) / f64::from(lines);
-    let view = f64::from(area.client_height());
-    let top = f64::from(before) * line;
-    let scroll = area.scroll_top();
-    if top < scroll {
-        area.set_scroll_top(top);
-    } else if top + 2.0 * line > scroll + view {
-        area.set_scroll_top(top + 2.0 * line - view);
-    }
 }
 
 fn schedule_frame(state: Shared) -> Js<()> {
@@ -895,7 +870,7 @@ impl KernelView {
     /// The budgets as the fields say (empty fields: [`inputs::page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
         let d = inputs::page_limits();
-        let ceilings = crosslane_core::kernel::budget::PAGE_CEILING.values();
+        let ceilings = crosslane_kernel::budget::PAGE_CEILING.values();
         let get = |k: usize, default: u64| {
             let (_, name) = BUDGETS[k];
             let ceiling = ceilings.get(k).copied().unwrap_or(u64::MAX);

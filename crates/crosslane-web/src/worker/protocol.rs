@@ -1,7 +1,7 @@
 //! The messages between the kernel view (the page) and the kernel worker: JSON text both ways, so
 //! that the page and the worker — the same wasm module, loaded twice — agree by construction.
 //!
-//! The worker owns the [`crosslane_core::kernel::Executor`]; the page owns what it shows (the
+//! The worker owns the [`crosslane_kernel::Executor`]; the page owns what it shows (the
 //! position on the trace, the warp picked, the memory pages) and sends it with every request as
 //! [`At`]. Every request is answered by one [`Frame`]: everything the view shows at that
 //! position, already built (the tables as HTML, the cross-lane call as its [`Step`]), so a
@@ -9,8 +9,8 @@
 
 use std::collections::BTreeMap;
 
-use crosslane_core::kernel::LaunchConfig;
 use crosslane_core::Step;
+use crosslane_kernel::LaunchConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::kit::Html;

@@ -8,7 +8,7 @@
 //! slider's jump, a step back, a step forward — is replayed from the nearest checkpoint at or
 //! before it. So a launch of any length can be stepped backwards within its memory budget, and
 //! a step back shows exactly what the step forward showed (the engine is deterministic;
-//! `crosslane-core/tests/suite/kernel_replay.rs` and `tests/e2e/worker.test.mjs` check it).
+//! `crosslane-kernel/tests/suite/kernel_replay.rs` and `tests/e2e/worker.test.mjs` check it).
 //!
 //! A run is answered in slices of [`RUN_SLICE_MS`] in the worker (`worker_request` with a
 //! slice; `worker_running` says the run goes on), so that the worker hears the page's cancel
@@ -16,11 +16,11 @@
 
 use std::collections::BTreeMap;
 
-use crosslane_core::kernel::{
+use crosslane_core::{LaneMask, Level};
+use crosslane_kernel::{
     list_kernels, memory::parse_cell, KernelError, KernelTrace, LaneVal, LaunchConfig, Outcome,
     Replay, Space, StepState, Ty, VarChange,
 };
-use crosslane_core::{LaneMask, Level};
 
 use super::protocol::{
     At, Command, Drawn, Edits, Frame, ParamField, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,

@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use crosslane_core::kernel::{LaunchConfig, Limits};
+use crosslane_kernel::{LaunchConfig, Limits};
 use crosslane_web::worker::protocol::{At, Command, Edits, Frame, Request};
 use crosslane_web::worker::session::Session;
 

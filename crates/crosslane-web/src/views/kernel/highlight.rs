@@ -1,10 +1,10 @@
 //! Syntax highlighting of the kernel editor: the source as HTML, one block per line, that sits
 //! under the transparent `<textarea>` and must match it character for character.
 //!
-//! A scanner of its own rather than [`crosslane_core::kernel::lexer`]: the editor shows text while
+//! A scanner of its own rather than [`crosslane_kernel::lexer`]: the editor shows text while
 //! it is being typed, so an unterminated comment or a stray character must still colour the rest
 //! of the line instead of failing, and comments need their extent (the core lexer keeps only
-//! their start). Columns are 1-based characters, as in [`crosslane_core::kernel::KernelError`].
+//! their start). Columns are 1-based characters, as in [`crosslane_kernel::KernelError`].
 
 use std::fmt::Write;
 
@@ -244,7 +244,7 @@ fn isolate(line: &mut Vec<(Class, String)>, col: u32) -> Option<usize> {
 }
 
 /// Most squiggles drawn on one line; a line's diagnostics are already merged per rule
-/// ([`crosslane_core::kernel::diaglog`]), so more than this is a flood, not information.
+/// ([`crosslane_kernel::diaglog`]), so more than this is a flood, not information.
 pub const MAX_PER_LINE: usize = 8;
 
 /// Sources of more lines than this, or more bytes than [`PLAIN_BYTES`], are shown as plain text:

@@ -8,8 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use crosslane_core::kernel::Limits;
 use crosslane_core::Dialect;
+use crosslane_kernel::Limits;
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::JsCast;

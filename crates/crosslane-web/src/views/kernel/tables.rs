@@ -9,8 +9,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crosslane_core::kernel::{KVal, LaneVal, MemWrite, Memory, Space, VarChange};
 use crosslane_core::LaneMask;
+use crosslane_kernel::{KVal, LaneVal, MemWrite, Memory, Space, VarChange};
 
 use crate::kit::Html;
 
@@ -18,7 +18,7 @@ use crate::kit::Html;
 pub const MEMORY_COLUMNS: usize = 16;
 
 /// A value as the page and the cell editor write it: vectors as `a:b:…` (what
-/// [`crosslane_core::kernel::memory::parse_cell`] reads back), scalars as the interpreter prints them.
+/// [`crosslane_kernel::memory::parse_cell`] reads back), scalars as the interpreter prints them.
 pub fn value_text(v: &KVal) -> String {
     match v {
         KVal::Vector { items, .. } => items

@@ -13,11 +13,11 @@
 use std::rc::Rc;
 
 use crosslane_core::fill::parse_fill;
-use crosslane_core::kernel::wgsl::{is_wgsl, prepare, run_wgsl};
-use crosslane_core::kernel::{LaunchConfig, Limits};
 use crosslane_gpu::shader::{bits_text, diff, upload, CellVerdict, ShaderBuffer};
 use crosslane_gpu::web::WebGpu;
 use crosslane_gpu::GpuError;
+use crosslane_kernel::wgsl::{is_wgsl, prepare, run_wgsl};
+use crosslane_kernel::{LaunchConfig, Limits};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
@@ -266,7 +266,7 @@ async fn run(device_state: &Device) -> Result<(), String> {
             group: 0,
             binding: 0,
             uniform: false,
-            elem: crosslane_core::kernel::ValTy::scalar(crosslane_core::kernel::Scalar::U32),
+            elem: crosslane_kernel::ValTy::scalar(crosslane_kernel::Scalar::U32),
             bytes: vec![0; 4],
         };
         let out = gpu

@@ -1,0 +1,1112 @@
+//! Calls inside a kernel: the cross-lane operations of every dialect (run through their
+//! [`OpSpec`]), and the small set of kernel built-ins (`__lane_id`, barriers, memory fences,
+//! math functions).
+//!
+//! A cross-lane call becomes one [`OpInput`] for the warp: the operand is the argument evaluated
+//! in every active lane; the other arguments fill the op's parameters by position, from the op's
+//! typed argument list ([`OpSpec::args`]); omitted trailing arguments take the parameter's
+//! default. Each lane's own value is used where the vendor takes the argument per thread
+//! ([`Thread::PerThread`]). Where the vendor requires one value (uniform, const-expression,
+//! immediate) and the lanes disagree, the call's lanes are undefined with a warning citing the
+//! rule — never the first lane's value quietly; a scalar-register operand ([`Thread::Scalar`])
+//! takes the first active lane's value, as the hardware does, with a warning that says so.
+
+use super::trace::{LaneVal, Undef};
+use super::types::{KVal, Scalar, ValTy};
+use crosslane_core::args::{Role, Thread};
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::op::{all_ops, Dialect, OpInput, OpKind, OpSpec};
+use crosslane_core::params::{default_param, ParamKind, ParamValue, Params};
+use crosslane_core::result::{Level, Source};
+use crosslane_core::trace::Step;
+use crosslane_core::value::{Value, ValueType};
+
+/// What a kernel built-in name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// `__lane_id()`: the lane's index in its warp.
+    LaneId,
+    /// A block-wide barrier (`__syncthreads()`; `__builtin_mxc_barrier_ex(0..=2)`;
+    /// `__builtin_mxc_barrier_and_wait*(1, …)`).
+    Barrier,
+    /// A call that only orders memory or wastes cycles here (fences, `arrive`, `nop`, a
+    /// `barrier_ex(3)` or `barrier_and_wait*(0, …)`): runs as nothing, with a note.
+    NoOp,
+    /// A math function (`min`, `max`, `abs`, `sqrtf`, …).
+    Math,
+    /// A CUDA/HIP atomic read-modify-write on memory (`atomicAdd(&x[i], v)`), returning the
+    /// old value (CUDA C++ Programming Guide, "Atomic Functions").
+    Atomic,
+}
+
+/// Classifies a called name that is a kernel built-in rather than a cross-lane operation.
+pub fn builtin(name: &str) -> Option<Builtin> {
+    Some(match name {
+        "__lane_id" | "__laneid" => Builtin::LaneId,
+        "__syncthreads" | "__builtin_mxc_barrier_ex" | "__syncwarp" => Builtin::Barrier,
+        n if n.starts_with("__builtin_mxc_barrier_and_wait") => Builtin::Barrier,
+        "__threadfence"
+        | "__threadfence_block"
+        | "__builtin_mxc_nop"
+        | "__builtin_mxc_arrive"
+        | "__builtin_mxc_arrive_gvmcnt"
+        | "__builtin_mxc_arrive_bsmcnt"
+        | "printf" => Builtin::NoOp,
+        "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicAnd"
+        | "atomicOr" | "atomicXor" | "atomicCAS" => Builtin::Atomic,
+        "min" | "max" | "abs" | "fabs" | "fabsf" | "sqrt" | "sqrtf" | "floor" | "floorf"
+        | "ceil" | "ceilf" | "fmin" | "fminf" | "fmax" | "fmaxf" | "__popc" | "__popcll"
+        | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
+        | "__uint_as_float" => Builtin::Math,
+        n if LANE_MATH.contains(&n) => Builtin::Math,
+        n if super::half::is_intrinsic(n) || super::vector_types::constructor(n).is_some() => {
+            Builtin::Math
+        }
+        n if super::mathlib::is_math(n) => Builtin::Math,
+        // WGSL's built-in functions, called by the WGSL lowering (kernel::wgsl::math).
+        #[cfg(feature = "wgsl")]
+        n if n
+            .strip_prefix(super::wgsl::math::PREFIX)
+            .is_some_and(super::wgsl::math::is_builtin) =>
+        {
+            Builtin::Math
+        }
+        _ => return None,
+    })
+}
+
+/// Per-lane built-ins added for real kernels: bit reversal and 64-bit bit counts
+/// (CUDA Math API, "Integer Intrinsics"), conversions among float, half and bfloat16 (CUDA Math
+/// API, "Half Precision Conversion and Data Movement" and "Bfloat16 Precision Conversion":
+/// round to nearest even), and AMD's `mbcnt` (AMD CDNA3 ISA, `V_MBCNT_LO_U32_B32` /
+/// `V_MBCNT_HI_U32_B32`: `base` plus the set bits of `mask` at lanes below this one, the low
+/// and the high 32 lanes). Run by [`math_lane`].
+pub const LANE_MATH: &[&str] = &[
+    "__brev",
+    "__brevll",
+    "__clzll",
+    "__ffsll",
+    "__float2half",
+    "__float2half_rn",
+    "__half2float",
+    "__float2bfloat16",
+    "__float2bfloat16_rn",
+    "__bfloat162float",
+    "__float2int_rn",
+    "__float2int_rz",
+    "__int2float_rn",
+    "__builtin_amdgcn_mbcnt_lo",
+    "__builtin_amdgcn_mbcnt_hi",
+];
+
+/// Applies a per-lane built-in in lane `lane` of its warp: the [`LANE_MATH`] names here, every
+/// other name by [`math`].
+///
+/// # Errors
+/// As [`math`]; a conversion that overflows its type.
+pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
+    if let Some(r) = super::half::call(name, args) {
+        return r;
+    }
+    if let Some(ty) = super::vector_types::constructor(name) {
+        return super::vector_types::construct(name, ty, args);
+    }
+    // The math library (CUDA Math API) before the older lane math: it carries the accuracy notes.
+    if let Some(r) = super::mathlib::call(name, args) {
+        return r.map(|c| c.value);
+    }
+    #[cfg(feature = "wgsl")]
+    if let Some(n) = name.strip_prefix(super::wgsl::math::PREFIX) {
+        return super::wgsl::math::eval(n, args);
+    }
+    if !LANE_MATH.contains(&name) {
+        return math(name, args);
+    }
+    let Some(a) = args.first() else {
+        return Err(format!("`{name}` takes at least 1 argument, got 0"));
+    };
+    let int = |v: &KVal| {
+        v.as_int()
+            .ok_or_else(|| format!("`{name}` needs an integer"))
+    };
+    let num = |v: &KVal| v.as_f64().ok_or_else(|| format!("`{name}` needs a number"));
+    let to = |x: f64, from: Scalar, target: Scalar| {
+        KVal::float(from, x)
+            .convert(ValTy::scalar(target))
+            .map_err(|e| e.message)
+    };
+    match name {
+        "__brev" => Ok(KVal::int(
+            Scalar::U32,
+            (int(a)? as u32).reverse_bits() as i128,
+        )),
+        "__brevll" => Ok(KVal::int(
+            Scalar::U64,
+            (int(a)? as u64).reverse_bits() as i128,
+        )),
+        "__clzll" => Ok(KVal::int(
+            Scalar::I32,
+            (int(a)? as u64).leading_zeros() as i128,
+        )),
+        "__ffsll" => {
+            let v = int(a)? as u64;
+            Ok(KVal::int(
+                Scalar::I32,
+                if v == 0 {
+                    0
+                } else {
+                    v.trailing_zeros() as i128 + 1
+                },
+            ))
+        }
+        "__float2half" | "__float2half_rn" => to(num(a)?, Scalar::F32, Scalar::F16),
+        "__float2bfloat16" | "__float2bfloat16_rn" => to(num(a)?, Scalar::F32, Scalar::Bf16),
+        "__half2float" | "__bfloat162float" => to(num(a)?, Scalar::F64, Scalar::F32),
+        "__int2float_rn" => to(num(a)?, Scalar::F64, Scalar::F32),
+        "__float2int_rn" | "__float2int_rz" => {
+            let x = num(a)?;
+            let r = if name.ends_with("rn") {
+                x.round_ties_even()
+            } else {
+                x.trunc()
+            };
+            if !(-2_147_483_648.0..=2_147_483_647.0).contains(&r) {
+                return Err(format!("`{name}`: {x} does not fit in int"));
+            }
+            Ok(KVal::int(Scalar::I32, r as i128))
+        }
+        _ => {
+            // mbcnt_lo / mbcnt_hi (mask, base).
+            let mask = int(a)? as u32;
+            let base = args.get(1).map(int).transpose()?.unwrap_or(0) as u32;
+            let below: u64 = if lane >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << lane) - 1
+            };
+            let half = if name.ends_with("_lo") {
+                below as u32
+            } else {
+                (below >> 32) as u32
+            };
+            Ok(KVal::int(
+                Scalar::U32,
+                base.wrapping_add((mask & half).count_ones()) as i128,
+            ))
+        }
+    }
+}
+
+/// Finds the operation a kernel calls by name: the preferred dialect first, then every other.
+pub fn find_kernel_op(preferred: Dialect, name: &str) -> Option<&'static OpSpec> {
+    all_ops()
+        .filter(|op| op.dialect == preferred)
+        .chain(all_ops().filter(|op| op.dialect != preferred))
+        .find(|op| op.name == name)
+        .or_else(|| {
+            all_ops()
+                .filter(|op| op.dialect == preferred)
+                .chain(all_ops().filter(|op| op.dialect != preferred))
+                .find(|op| op.is_named(name))
+        })
+}
+
+/// Applies a math built-in to one lane's arguments.
+///
+/// # Errors
+/// A message when the arguments are not numbers or are too few.
+pub fn math(name: &str, args: &[KVal]) -> Result<KVal, String> {
+    let need = |n: usize| {
+        if args.len() < n {
+            Err(format!(
+                "`{name}` takes {n} argument(s), got {}",
+                args.len()
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let f = |k: usize| args.get(k).and_then(KVal::as_f64).unwrap_or(f64::NAN);
+    let i = |k: usize| args.get(k).and_then(KVal::as_int).unwrap_or(0);
+    let single = |n: &str| n.ends_with('f');
+    match name {
+        "min" | "max" => {
+            need(2)?;
+            let ty = Scalar::common(args[0].val_ty().scalar, args[1].val_ty().scalar);
+            let a = args[0].convert(ValTy::scalar(ty)).map_err(|e| e.message)?;
+            let b = args[1].convert(ValTy::scalar(ty)).map_err(|e| e.message)?;
+            let less = match (a.as_int(), b.as_int()) {
+                (Some(x), Some(y)) => x < y,
+                _ => a.as_f64().unwrap_or(f64::NAN) < b.as_f64().unwrap_or(f64::NAN),
+            };
+            Ok(if (name == "min") == less { a } else { b })
+        }
+        "abs" => {
+            need(1)?;
+            match &args[0] {
+                KVal::Float { ty, x, approx } => Ok(KVal::approx_float(*ty, x.abs(), *approx)),
+                v => {
+                    let n = v.as_int().ok_or("`abs` needs a number")?;
+                    let ty = v.val_ty().scalar.promote();
+                    if ty.is_signed() && n == -(1i128 << (ty.bits() - 1)) {
+                        return Err(
+                            "abs of the most negative value overflows: undefined (C11 7.22.6.1)"
+                                .into(),
+                        );
+                    }
+                    Ok(KVal::int(ty, n.abs()))
+                }
+            }
+        }
+        "fabs" | "fabsf" | "sqrt" | "sqrtf" | "floor" | "floorf" | "ceil" | "ceilf" => {
+            need(1)?;
+            let x = f(0);
+            let r = match name.trim_end_matches('f') {
+                "fabs" => x.abs(),
+                "sqrt" => x.sqrt(),
+                "floor" => x.floor(),
+                _ => x.ceil(),
+            };
+            let ty = if single(name) {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            };
+            Ok(KVal::float(ty, r))
+        }
+        "fmin" | "fminf" | "fmax" | "fmaxf" => {
+            need(2)?;
+            let (a, b) = (f(0), f(1));
+            let r = if name.starts_with("fmin") {
+                a.min(b)
+            } else {
+                a.max(b)
+            };
+            Ok(KVal::float(
+                if single(name) {
+                    Scalar::F32
+                } else {
+                    Scalar::F64
+                },
+                r,
+            ))
+        }
+        "__popc" => {
+            need(1)?;
+            Ok(KVal::int(Scalar::I32, (i(0) as u32).count_ones() as i128))
+        }
+        "__popcll" => {
+            need(1)?;
+            Ok(KVal::int(Scalar::I32, (i(0) as u64).count_ones() as i128))
+        }
+        "__clz" => {
+            need(1)?;
+            Ok(KVal::int(
+                Scalar::I32,
+                (i(0) as u32).leading_zeros() as i128,
+            ))
+        }
+        "__ffs" => {
+            need(1)?;
+            let v = i(0) as u32;
+            Ok(KVal::int(
+                Scalar::I32,
+                if v == 0 {
+                    0
+                } else {
+                    v.trailing_zeros() as i128 + 1
+                },
+            ))
+        }
+        "__float_as_int" | "__float_as_uint" => {
+            need(1)?;
+            let bits = (f(0) as f32).to_bits();
+            Ok(if name.ends_with("uint") {
+                KVal::int(Scalar::U32, bits as i128)
+            } else {
+                KVal::int(Scalar::I32, bits as i32 as i128)
+            })
+        }
+        "__int_as_float" | "__uint_as_float" => {
+            need(1)?;
+            Ok(KVal::float(Scalar::F32, f32::from_bits(i(0) as u32) as f64))
+        }
+        _ => Err(format!("`{name}` is not a math built-in")),
+    }
+}
+
+/// Where each argument of a call goes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Slot {
+    /// The operand row.
+    Operand,
+    /// A parameter by its spec name.
+    Param(&'static str),
+    /// Not used by the emulation (the op ignores it).
+    Ignored,
+}
+
+/// The positions of a call's arguments that fill a text parameter of `spec` (a DPP control
+/// word, a MACA mode): a bare name there is the operation's own word, not a variable.
+pub(crate) fn text_arg_positions(spec: &OpSpec, n_args: usize) -> Vec<usize> {
+    arg_slots(spec, n_args)
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| match s {
+            Slot::Param(name) => spec
+                .params()
+                .any(|p| p.name == *name && matches!(p.kind, ParamKind::Text)),
+            _ => false,
+        })
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// Where each argument of a call with `n_args` arguments goes, by position, from the op's typed
+/// argument list ([`OpSpec::args`]); positions past the list are [`Slot::Ignored`] (the call is
+/// then refused as having too many arguments).
+pub fn arg_slots(spec: &OpSpec, n_args: usize) -> Vec<Slot> {
+    let mut slots: Vec<Slot> = spec
+        .args
+        .iter()
+        .map(|a| match (a.role, a.param) {
+            (Role::Operand, _) => Slot::Operand,
+            (_, Some(p)) => Slot::Param(p.name),
+            (_, None) => Slot::Ignored,
+        })
+        .collect();
+    slots.resize(n_args.max(slots.len()), Slot::Ignored);
+    slots
+}
+
+/// What one cross-lane call produced.
+#[derive(Clone, Debug)]
+pub struct CallOutcome {
+    /// One value per lane (lanes outside the active mask: undefined, unused).
+    pub values: Vec<LaneVal>,
+    /// The op's steps (for the page's lane diagram): one, or one per vector component.
+    pub steps: Vec<Step>,
+    /// Diagnostics: level, message, rule.
+    pub diagnostics: Vec<(Level, String, String)>,
+}
+
+fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
+    Undef {
+        line,
+        col,
+        why: why.into(),
+        uninit: false,
+    }
+}
+
+/// Runs a cross-lane operation for a warp.
+///
+/// `args[k][lane]` is argument `k` in `lane`; `idents[k]` is the argument's text when it is a
+/// bare name no variable holds (an enum constant such as `MACA_ICMP_EQ`, passed to a
+/// [`ParamKind::Text`] parameter). `(line, col)` is the call's position. `exited` holds the lanes
+/// whose threads have exited (returned from the kernel, or never launched in a partial warp):
+/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule.
+pub fn call_op(
+    spec: &'static OpSpec,
+    lanes: usize,
+    active: LaneMask,
+    exited: LaneMask,
+    args: &[Vec<LaneVal>],
+    idents: &[Option<String>],
+    (line, col): (u32, u32),
+) -> CallOutcome {
+    // A vector no core type holds (`v2f32`): its components never interact in these ops, so
+    // the op runs once per component (MACA pk_*_f32, seed 002 §3.5.1, §3.7.2-3.7.3).
+    let width = args
+        .iter()
+        .flat_map(|a| active.iter().filter_map(move |l| a.get(l)))
+        .find_map(|v| match v {
+            Ok(k @ KVal::Vector { items, .. }) if items.len() > 1 && k.to_core().is_none() => {
+                Some(items.len())
+            }
+            _ => None,
+        });
+    let Some(n) = width.filter(|_| spec.kind == OpKind::Lanes) else {
+        return call_op_once(spec, lanes, (active, exited), args, idents, (line, col));
+    };
+    let parts: Vec<CallOutcome> = (0..n)
+        .map(|k| {
+            let comp: Vec<Vec<LaneVal>> = args
+                .iter()
+                .map(|a| {
+                    a.iter()
+                        .map(|v| match v {
+                            Ok(KVal::Vector { items, .. }) => {
+                                items.get(k).cloned().ok_or_else(|| {
+                                    undef(line, col, "vector arguments of different sizes")
+                                })
+                            }
+                            other => other.clone(),
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut part = call_op_once(spec, lanes, (active, exited), &comp, idents, (line, col));
+            for st in &mut part.steps {
+                st.label = Some(format!("line {line}, component {k}"));
+            }
+            part
+        })
+        .collect();
+    let mut out = CallOutcome {
+        values: Vec::with_capacity(lanes),
+        steps: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    for l in 0..lanes {
+        let comps: Result<Vec<KVal>, Undef> = parts
+            .iter()
+            .map(|p| {
+                p.values
+                    .get(l)
+                    .cloned()
+                    .unwrap_or_else(|| Err(undef(line, col, "no value")))
+            })
+            .collect();
+        out.values.push(comps.map(|items| KVal::Vector {
+            ty: items.first().map_or(Scalar::F32, |c| c.val_ty().scalar),
+            items,
+        }));
+    }
+    for p in parts {
+        out.steps.extend(p.steps);
+        for d in p.diagnostics {
+            if !out.diagnostics.contains(&d) {
+                out.diagnostics.push(d);
+            }
+        }
+    }
+    out
+}
+
+fn call_op_once(
+    spec: &'static OpSpec,
+    lanes: usize,
+    (active, exited): (LaneMask, LaneMask),
+    args: &[Vec<LaneVal>],
+    idents: &[Option<String>],
+    (line, col): (u32, u32),
+) -> CallOutcome {
+    let mut diagnostics = Vec::new();
+    let fail = |why: String, mut diagnostics: Vec<(Level, String, String)>| {
+        // An argument that is undefined in some lane makes the results undefined: a
+        // diagnostic, as any read of an undefined value is. A call the operation cannot take
+        // (too many arguments, a parameter out of range) is an error, which ends the run.
+        let level =
+            if why.contains(" is undefined in lane ") || why.contains(" has no value in lane ") {
+                Level::Warning
+            } else {
+                Level::Error
+            };
+        diagnostics.push((level, why.clone(), spec.source.to_string()));
+        CallOutcome {
+            values: vec![Err(undef(line, col, why)); lanes],
+            steps: Vec::new(),
+            diagnostics,
+        }
+    };
+    if spec.kind == OpKind::Scalar {
+        return call_scalar(spec, lanes, active, args, idents, (line, col));
+    }
+    let slots = arg_slots(spec, args.len());
+    if args.len() > spec.args.len() {
+        return fail(
+            format!(
+                "{} takes at most {} arguments: {}",
+                spec.name,
+                spec.args.len(),
+                spec.signature()
+            ),
+            diagnostics,
+        );
+    }
+    // An op whose prototype has no operand (`__activemask()`) runs on a row of zeros.
+    let zeros: Vec<LaneVal>;
+    let operand = match slots.iter().position(|s| *s == Slot::Operand) {
+        Some(k) => match args.get(k) {
+            Some(a) => a,
+            None => {
+                return fail(
+                    format!("{} needs its operand (argument {})", spec.name, k + 1),
+                    diagnostics,
+                )
+            }
+        },
+        None => {
+            let ty = spec.types.first().copied().unwrap_or(ValueType::I32);
+            zeros = vec![Ok(KVal::from_core(Value::from_bits(ty, 0))); lanes];
+            &zeros
+        }
+    };
+    // The operand type: the first defined active lane's.
+    let ty = active
+        .iter()
+        .filter(|&l| l < lanes)
+        .find_map(|l| {
+            operand
+                .get(l)
+                .and_then(|v| v.as_ref().ok())
+                .and_then(KVal::to_core)
+        })
+        .map(|v| v.ty);
+    // Every operand undefined: run the op anyway in its first type, so its own rules and the
+    // lane diagram still show; every lane that reads an operand is then undefined below.
+    let Some(ty) = ty.or_else(|| spec.types.first().copied()) else {
+        return fail(format!("{}: lists no value type", spec.name), diagnostics);
+    };
+    // C converts an argument to the parameter type; a float type that the op does not list
+    // (the seed's `v2f16` handed to a bf16 builtin) converts by value, with a note.
+    let ty = if spec.types.contains(&ty) {
+        ty
+    } else {
+        let same_kind =
+            |t: &&ValueType| t.is_float() == ty.is_float() && t.bit_width() == ty.bit_width();
+        match spec
+            .types
+            .iter()
+            .find(same_kind)
+            .or_else(|| spec.types.first())
+        {
+            Some(t) => {
+                if ty.is_float() || t.is_float() {
+                    diagnostics.push((
+                        Level::Info,
+                        format!(
+                            "{} takes {}, not {}: the argument is converted by value",
+                            spec.name,
+                            t.name(),
+                            ty.name()
+                        ),
+                        spec.type_note.to_string(),
+                    ));
+                }
+                *t
+            }
+            None => return fail(format!("{}: lists no value type", spec.name), diagnostics),
+        }
+    };
+    let mut inputs: Vec<Option<Value>> = Vec::with_capacity(lanes);
+    for l in 0..lanes {
+        let v = if active.contains(l) {
+            operand
+                .get(l)
+                .and_then(|v| v.as_ref().ok())
+                .and_then(|v| to_type(v, ty))
+        } else {
+            None
+        };
+        inputs.push(v);
+    }
+    let values: Vec<Value> = inputs
+        .iter()
+        .map(|v| v.unwrap_or_else(|| Value::from_bits(ty, 0)))
+        .collect();
+    let mut params = Params::default();
+    // Why every lane is undefined: an argument the vendor requires to be one value varied.
+    let mut varied: Option<String> = None;
+    for p in spec.params() {
+        let arg = slots.iter().position(|s| *s == Slot::Param(p.name));
+        let value = match arg.and_then(|k| args.get(k).map(|a| (k, a))) {
+            Some((k, a)) => {
+                let thread = spec.args.get(k).map_or(Thread::Immediate, |a| a.thread);
+                let c_type = spec.args.get(k).map_or("", |a| a.ty);
+                match param_value(
+                    p.name,
+                    p.kind,
+                    (thread, c_type),
+                    a,
+                    idents.get(k).cloned().flatten(),
+                    lanes,
+                    active,
+                    ty,
+                ) {
+                    Ok(Bound { value, note }) => {
+                        match note {
+                            Some(Note::Varies(why, rule)) => {
+                                diagnostics.push((Level::Warning, why.clone(), rule));
+                                varied.get_or_insert(why);
+                            }
+                            Some(Note::FirstLane(why, rule)) => {
+                                diagnostics.push((Level::Warning, why, rule));
+                            }
+                            None => {}
+                        }
+                        value
+                    }
+                    Err(why) => return fail(why, diagnostics),
+                }
+            }
+            None => match default_param(p, lanes, active, ty) {
+                Ok(v) => v,
+                Err(e) => return fail(e.to_string(), diagnostics),
+            },
+        };
+        params.0.insert(p.name.to_string(), value);
+    }
+    // Exited lanes are a CUDA lane state (OpRequest::exited); never one that is also active.
+    let exited = if spec.dialect == Dialect::Cuda {
+        LaneMask(exited.0 & !active.0).truncate(lanes)
+    } else {
+        LaneMask::default()
+    };
+    let input = OpInput {
+        lanes,
+        active,
+        exited,
+        ty,
+        values,
+        params,
+    };
+    let out = match (spec.run)(&input) {
+        Ok(out) => out,
+        Err(e) => return fail(format!("{}: {e}", spec.name), diagnostics),
+    };
+    for d in &out.diagnostics {
+        diagnostics.push((d.level, d.message.clone(), d.rule.clone()));
+    }
+    let mut results = out.results;
+    if let Some(why) = &varied {
+        for (i, r) in results.iter_mut().enumerate() {
+            if active.contains(i) {
+                *r = crosslane_core::result::LaneResult::undefined(why.clone(), None);
+            }
+        }
+    }
+    // A lane that read (or kept) an operand which was itself undefined is undefined too.
+    for (i, r) in results.iter_mut().enumerate() {
+        if !active.contains(i) {
+            continue;
+        }
+        if let (Source::Lane | Source::Own, Some(j)) = (r.source, r.from) {
+            if inputs.get(j).is_some_and(Option::is_none) {
+                let why = operand
+                    .get(j)
+                    .and_then(|v| v.as_ref().err())
+                    .map(|u| format!("lane {j}'s operand is undefined ({})", u.why))
+                    .unwrap_or_else(|| format!("lane {j}'s operand is undefined"));
+                *r = crosslane_core::result::LaneResult::undefined(why, Some(j));
+            }
+        }
+    }
+    let values = results
+        .iter()
+        .map(|r| match r.value {
+            Some(v) => Ok(KVal::from_core(v)),
+            None => Err(undef(
+                line,
+                col,
+                format!(
+                    "{}: {}",
+                    spec.name,
+                    r.why.clone().unwrap_or_else(|| "undefined".into())
+                ),
+            )),
+        })
+        .collect();
+    let step = Step {
+        dialect: spec.dialect,
+        op: spec.name.to_string(),
+        lanes,
+        active,
+        ty,
+        inputs,
+        params: input.params,
+        results,
+        diagnostics: out.diagnostics,
+        scalar: false,
+        label: Some(format!("line {line}")),
+    };
+    CallOutcome {
+        values,
+        steps: vec![step],
+        diagnostics,
+    }
+}
+
+/// A scalar op (byte_perm, ubfe…) runs once per active lane with that lane's arguments.
+fn call_scalar(
+    spec: &'static OpSpec,
+    lanes: usize,
+    active: LaneMask,
+    args: &[Vec<LaneVal>],
+    idents: &[Option<String>],
+    (line, col): (u32, u32),
+) -> CallOutcome {
+    let slots = arg_slots(spec, args.len());
+    let mut diagnostics: Vec<(Level, String, String)> = Vec::new();
+    let mut values = vec![Err(undef(line, col, "inactive lane")); lanes];
+    let mut results = vec![crosslane_core::result::LaneResult::inactive(); lanes];
+    let mut ty_seen = ValueType::U32;
+    for l in active.iter().filter(|&l| l < lanes) {
+        let mut params = Params::default();
+        let mut bad: Option<String> = None;
+        for p in spec.params() {
+            let arg = slots.iter().position(|s| *s == Slot::Param(p.name));
+            let v = match arg.and_then(|k| args.get(k).map(|a| (k, a))) {
+                Some((k, a)) => {
+                    let one = LaneMask::none().with(l);
+                    param_value(
+                        p.name,
+                        p.kind,
+                        (
+                            Thread::PerThread(crosslane_core::args::SCALAR_OP),
+                            spec.args.get(k).map_or("", |a| a.ty),
+                        ),
+                        a,
+                        idents.get(k).cloned().flatten(),
+                        lanes,
+                        one,
+                        ValueType::U32,
+                    )
+                    .map(|b| b.value)
+                }
+                None => default_param(p, lanes, active, ValueType::U32).map_err(|e| e.to_string()),
+            };
+            match v {
+                Ok(v) => {
+                    params.0.insert(p.name.to_string(), v);
+                }
+                Err(e) => {
+                    bad = Some(e);
+                    break;
+                }
+            }
+        }
+        if let Some(why) = bad {
+            values[l] = Err(undef(line, col, why.clone()));
+            results[l] = crosslane_core::result::LaneResult::undefined(why.clone(), None);
+            if !diagnostics.iter().any(|d| d.1 == why) {
+                diagnostics.push((Level::Warning, why, spec.source.to_string()));
+            }
+            continue;
+        }
+        let input = OpInput {
+            lanes: 1,
+            active: LaneMask::all(1),
+            exited: LaneMask::default(),
+            ty: ValueType::U32,
+            values: Vec::new(),
+            params,
+        };
+        match (spec.run)(&input) {
+            Ok(out) => {
+                for d in out.diagnostics {
+                    if !diagnostics.iter().any(|x| x.1 == d.message) {
+                        diagnostics.push((d.level, d.message, d.rule));
+                    }
+                }
+                let r = out.results.into_iter().next().unwrap_or_else(|| {
+                    crosslane_core::result::LaneResult::undefined("no result", None)
+                });
+                if let Some(v) = r.value {
+                    ty_seen = v.ty;
+                }
+                values[l] = match r.value {
+                    Some(v) => Ok(KVal::from_core(v)),
+                    None => Err(undef(line, col, r.why.clone().unwrap_or_default())),
+                };
+                results[l] = r;
+            }
+            Err(e) => {
+                let why = format!("{}: {e}", spec.name);
+                values[l] = Err(undef(line, col, why.clone()));
+                // One lane's data the operation has no result for: that lane is undefined
+                // with the reason, a diagnostic like other undefined behaviour of data.
+                if !diagnostics.iter().any(|d| d.1 == why) {
+                    diagnostics.push((Level::Warning, why, spec.source.to_string()));
+                }
+            }
+        }
+    }
+    let step = Step {
+        dialect: spec.dialect,
+        op: spec.name.to_string(),
+        lanes,
+        active,
+        ty: ty_seen,
+        inputs: vec![None; lanes],
+        params: Params::default(),
+        results,
+        diagnostics: Vec::new(),
+        scalar: false,
+        label: Some(format!("line {line} (scalar op, once per lane)")),
+    };
+    CallOutcome {
+        values,
+        steps: vec![step],
+        diagnostics,
+    }
+}
+
+fn to_type(v: &KVal, ty: ValueType) -> Option<Value> {
+    let core = v.to_core()?;
+    if core.ty == ty {
+        return Some(core);
+    }
+    let target = match ty {
+        ValueType::I32 => ValTy::scalar(Scalar::I32),
+        ValueType::U32 => ValTy::scalar(Scalar::U32),
+        ValueType::I64 => ValTy::scalar(Scalar::I64),
+        ValueType::U64 => ValTy::scalar(Scalar::U64),
+        ValueType::F32 => ValTy::scalar(Scalar::F32),
+        ValueType::F64 => ValTy::scalar(Scalar::F64),
+        ValueType::F16 => ValTy::scalar(Scalar::F16),
+        ValueType::Bf16 => ValTy::scalar(Scalar::Bf16),
+        ValueType::F16x2 => ValTy {
+            scalar: Scalar::F16,
+            lanes: 2,
+        },
+        ValueType::Bf16x2 => ValTy {
+            scalar: Scalar::Bf16,
+            lanes: 2,
+        },
+    };
+    v.convert(target).ok()?.to_core()
+}
+
+/// What binding one argument noted besides its value.
+enum Note {
+    /// The vendor requires one value and the lanes disagree: (warning, rule). Every lane of the
+    /// call is undefined.
+    Varies(String, String),
+    /// A scalar-register operand varied: the first active lane's value is used, as the
+    /// hardware reads it (warning, rule).
+    FirstLane(String, String),
+}
+
+/// An integer argument converted to the parameter's declared C type, as the call does (C11
+/// 6.3.1.3p2: to an unsigned type the value wraps modulo 2^N, so `__shfl_down_sync(m, v, -1)`
+/// passes delta 0xffffffff; to a signed type an out-of-range value is implementation-defined,
+/// and nvcc, hipcc and clang wrap it). Other types keep the value.
+fn to_declared(n: i128, c_type: &str) -> i128 {
+    match c_type.trim() {
+        "unsigned" | "unsigned int" | "uint32_t" => n.rem_euclid(1 << 32),
+        "int" | "int32_t" => i128::from(n as i32),
+        _ => n,
+    }
+}
+
+/// One parameter bound from an argument row.
+struct Bound {
+    value: ParamValue,
+    note: Option<Note>,
+}
+
+/// One parameter's value from an argument row. A per-thread argument keeps every lane's value;
+/// an argument the vendor requires to be one value is checked across the active lanes
+/// ([`Note`]).
+#[allow(clippy::too_many_arguments)]
+fn param_value(
+    name: &str,
+    kind: ParamKind,
+    (thread, c_type): (Thread, &str),
+    arg: &[LaneVal],
+    ident: Option<String>,
+    lanes: usize,
+    active: LaneMask,
+    ty: ValueType,
+) -> Result<Bound, String> {
+    let lane_int = |l: usize| -> Result<i64, String> {
+        match arg.get(l) {
+            Some(Ok(v)) => v
+                .as_int()
+                .map(|n| to_declared(n, c_type))
+                .or_else(|| v.as_f64().map(|x| x as i128))
+                .and_then(|n| i64::try_from(n).ok())
+                .ok_or_else(|| format!("`{name}` must be an integer, got {v}")),
+            Some(Err(u)) => Err(format!("`{name}` is undefined in lane {l} ({})", u.why)),
+            None => Err(format!("`{name}` has no value in lane {l}")),
+        }
+    };
+    let varies = |first: usize, differ: &[usize], shown: String| -> Note {
+        let lanes_text = list_lanes(differ);
+        match thread {
+            Thread::Scalar(rule) => Note::FirstLane(
+                format!(
+                    "`{name}` is a scalar operand (one value for the warp): lane(s) {lanes_text} \
+                     pass values other than lane {first}'s {shown}; the hardware reads lane \
+                     {first}'s, as readfirstlane of it would"
+                ),
+                rule.to_string(),
+            ),
+            Thread::Uniform(rule) | Thread::ConstExpr(rule) => Note::Varies(
+                format!(
+                    "`{name}` must be {} but differs between lanes (lane {first} passes {shown}; \
+                     lane(s) {lanes_text} pass other values): every lane's result is undefined",
+                    thread.word()
+                ),
+                rule.to_string(),
+            ),
+            Thread::Immediate | Thread::PerThread(_) => Note::Varies(
+                format!(
+                    "`{name}` is an instruction immediate (one value for the warp) but differs \
+                     between lanes (lane {first} passes {shown}; lane(s) {lanes_text} pass other \
+                     values): every lane's result is undefined"
+                ),
+                thread.source().to_string(),
+            ),
+        }
+    };
+    let uniform = || -> Result<(i64, Option<Note>), String> {
+        let first = active
+            .iter()
+            .find(|&l| l < lanes)
+            .ok_or_else(|| "no active lane".to_string())?;
+        let v = lane_int(first)?;
+        let differ: Vec<usize> = active
+            .iter()
+            .filter(|&l| l < lanes && lane_int(l).ok() != Some(v))
+            .collect();
+        let note = (!differ.is_empty()).then(|| varies(first, &differ, v.to_string()));
+        Ok((v, note))
+    };
+    let bound = |value: ParamValue, note: Option<Note>| Ok(Bound { value, note });
+    match kind {
+        ParamKind::Int { min, max } => {
+            let (v, note) = uniform()?;
+            if v < min || v > max {
+                return Err(format!("`{name}` must be in {min}..={max}, got {v}"));
+            }
+            bound(ParamValue::Int(v), note)
+        }
+        ParamKind::PerLaneInt { min, max } => {
+            let mut out = vec![0i64; lanes];
+            for l in active.iter().filter(|&l| l < lanes) {
+                let v = lane_int(l)?;
+                if v < min || v > max {
+                    return Err(format!(
+                        "`{name}` in lane {l} must be in {min}..={max}, got {v}"
+                    ));
+                }
+                out[l] = v;
+            }
+            // A per-lane parameter whose vendor requires one value (WGSL's ShuffleUp delta)
+            // keeps every lane's value: the op's rule reports the disagreement.
+            bound(ParamValue::Ints(out), None)
+        }
+        ParamKind::PerLaneValue => {
+            let mut out = vec![Value::from_bits(ty, 0); lanes];
+            for l in active.iter().filter(|&l| l < lanes) {
+                out[l] = match arg.get(l) {
+                    Some(Ok(v)) => to_type(v, ty).ok_or_else(|| {
+                        format!(
+                            "`{name}` in lane {l} is not {}",
+                            crosslane_core::error::with_article(ty.name())
+                        )
+                    })?,
+                    Some(Err(u)) => {
+                        return Err(format!("`{name}` is undefined in lane {l} ({})", u.why))
+                    }
+                    None => return Err(format!("`{name}` has no value in lane {l}")),
+                };
+            }
+            bound(ParamValue::Values(out), None)
+        }
+        ParamKind::Mask => {
+            let (v, note) = uniform()?;
+            bound(
+                ParamValue::Mask(LaneMask(v as u64 as u128).truncate(lanes)),
+                note,
+            )
+        }
+        ParamKind::Flag => {
+            let (v, note) = uniform()?;
+            bound(ParamValue::Flag(v != 0), note)
+        }
+        ParamKind::Text => {
+            if let Some(text) = ident {
+                return bound(ParamValue::Text(text), None);
+            }
+            // A text parameter may hold a per-lane row (`lane`, a list): pass one item when the
+            // lanes agree, else one item per lane — where the vendor takes it per thread.
+            let text_of = |l: usize| -> Result<String, String> {
+                match arg.get(l) {
+                    Some(Ok(v)) => Ok(v.to_string()),
+                    Some(Err(u)) => Err(format!("`{name}` is undefined in lane {l} ({})", u.why)),
+                    None => Err(format!("`{name}` has no value in lane {l}")),
+                }
+            };
+            let items: Vec<Option<String>> = (0..lanes)
+                .map(|l| {
+                    if active.contains(l) {
+                        text_of(l).map(Some)
+                    } else {
+                        Ok(None)
+                    }
+                })
+                .collect::<Result<_, _>>()?;
+            let defined: Vec<(usize, &String)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(l, t)| t.as_ref().map(|t| (l, t)))
+                .collect();
+            let Some(&(first_lane, first)) = defined.first() else {
+                return Err("no active lane".into());
+            };
+            if defined.iter().all(|(_, t)| *t == first) {
+                return bound(ParamValue::Text(first.clone()), None);
+            }
+            if !thread.per_thread() {
+                let differ: Vec<usize> = defined
+                    .iter()
+                    .filter(|(_, t)| *t != first)
+                    .map(|(l, _)| *l)
+                    .collect();
+                let note = varies(first_lane, &differ, format!("`{first}`"));
+                return bound(ParamValue::Text(first.clone()), Some(note));
+            }
+            let list: Vec<String> = items
+                .into_iter()
+                .map(|t| t.unwrap_or_else(|| "0".into()))
+                .collect();
+            bound(ParamValue::Text(list.join(",")), None)
+        }
+    }
+}
+
+/// `0-3, 5, 7-9` for a sorted lane list (written once in [`crosslane_core::lanes`]).
+pub use crosslane_core::lanes::list_lanes;
+
+/// LLVM's `ICmpInst` predicate numbers, which the `MACA_ICMP_*` enumerators are read as (an
+/// inference: seed 002 names them without values; MetaX's compiler is LLVM-based).
+pub fn maca_icmp(name: &str) -> Option<i128> {
+    Some(match name {
+        "MACA_ICMP_EQ" => 32,
+        "MACA_ICMP_NE" => 33,
+        "MACA_ICMP_UGT" => 34,
+        "MACA_ICMP_UGE" => 35,
+        "MACA_ICMP_ULT" => 36,
+        "MACA_ICMP_ULE" => 37,
+        "MACA_ICMP_SGT" => 38,
+        "MACA_ICMP_SGE" => 39,
+        "MACA_ICMP_SLT" => 40,
+        "MACA_ICMP_SLE" => 41,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_bind_by_position_from_the_typed_list() {
+        let spec = find_kernel_op(Dialect::Ascend, "asc_shfl").unwrap();
+        assert_eq!(
+            arg_slots(spec, 3),
+            vec![Slot::Operand, Slot::Param("src_lane"), Slot::Param("width")]
+        );
+        // HIP names the argument `lane_delta`; it is parameter `delta`.
+        let spec = find_kernel_op(Dialect::Hip, "__shfl_down").unwrap();
+        assert_eq!(
+            arg_slots(spec, 2),
+            vec![Slot::Operand, Slot::Param("delta"), Slot::Param("width")]
+        );
+        assert_eq!(list_lanes(&[0, 1, 2, 5, 7, 8]), "0-2, 5, 7-8");
+    }
+}

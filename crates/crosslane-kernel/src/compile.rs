@@ -1,0 +1,995 @@
+//! The compiled program: the kernel's AST flattened to an instruction list ([`Inst`]) with
+//! variables resolved to slots and device-function calls inlined (each instance keyed by its
+//! position, [`Key`]), within the code and nesting budgets.
+
+use std::collections::HashMap;
+
+use super::ast::*;
+use super::budget::{LimitHit, Resource};
+use super::builtins::{self, builtin, find_kernel_op};
+use super::types::Ty;
+use super::KernelError;
+use crosslane_core::op::Dialect;
+
+#[derive(Clone, Debug)]
+pub(crate) struct SlotInfo {
+    pub(crate) name: String,
+    pub(crate) ty: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Inst {
+    Decl {
+        span: Span,
+        end: Span,
+        storage: Storage,
+        decls: Vec<Declarator>,
+    },
+    Eval {
+        span: Span,
+        end: Span,
+        expr: Expr,
+    },
+    Branch {
+        span: Span,
+        end: Span,
+        cond: Expr,
+        else_pc: usize,
+        join_pc: usize,
+    },
+    ThenEnd,
+    Join,
+    LoopEnter {
+        id: usize,
+        cont_pc: usize,
+        exit_pc: usize,
+        line: u32,
+    },
+    LoopTest {
+        span: Span,
+        end: Span,
+        cond: Option<Expr>,
+    },
+    /// A do-while test: false lanes leave; if any lane remains, jump back.
+    LoopBack {
+        span: Span,
+        end: Span,
+        cond: Expr,
+        target: usize,
+    },
+    LoopCont,
+    LoopExit,
+    Jump(usize),
+    Break {
+        span: Span,
+        end: Span,
+        cont: bool,
+    },
+    Return {
+        span: Span,
+        end: Span,
+        value: Option<Expr>,
+        /// In an inlined device function: the call's pseudo-loop and result slot.
+        target: Option<(usize, Option<usize>)>,
+    },
+    /// Binds an argument of an inlined device-function call to its parameter slot.
+    Bind {
+        span: Span,
+        end: Span,
+        slot: usize,
+        expr: Expr,
+    },
+    End,
+}
+
+/// Identifiers, declarations and hoisted calls are keyed by (inlined instance, position): the
+/// same source text inlined twice gets different variables.
+pub(crate) type Key = (u32, Span);
+
+/// Deepest chain of device-function calls inlined (recursion is refused).
+pub(crate) const MAX_INLINE: u32 = 8;
+
+#[derive(Default)]
+pub(crate) struct Compiler {
+    pub(crate) code: Vec<Inst>,
+    pub(crate) code_inst: Vec<u32>,
+    pub(crate) slots: Vec<SlotInfo>,
+    pub(crate) idents: HashMap<Key, usize>,
+    pub(crate) decl_slots: HashMap<Key, usize>,
+    pub(crate) hoisted: HashMap<Key, usize>,
+    pub(crate) scopes: Vec<HashMap<String, usize>>,
+    pub(crate) loops: usize,
+    pub(crate) inst: u32,
+    pub(crate) next_inst: u32,
+    pub(crate) functions: Vec<Function>,
+    pub(crate) ret_target: Option<(usize, Option<usize>)>,
+    pub(crate) prefix: String,
+    pub(crate) call_depth: u32,
+    pub(crate) error: Option<KernelError>,
+    /// Device functions by name (index into `functions`).
+    pub(crate) by_name: HashMap<String, usize>,
+    /// Instructions emitted so far, each weighted by its expression nodes.
+    pub(crate) cost: u64,
+    /// [`Limits::max_code`].
+    pub(crate) max_code: u64,
+    /// Statements being compiled, one inside another (inlined bodies included).
+    pub(crate) nest: u32,
+    /// [`Limits::depth`].
+    pub(crate) max_nest: u32,
+    /// Outer scopes an inlined device function sees besides its own: 0 for C (a device
+    /// function sees only its parameters and its own names); 2 for WGSL, whose lowered entry
+    /// declares the module-scope variables (bindings, `var<workgroup>`, `var<private>`) in its
+    /// first two scopes and every helper function may name them (WGSL § Module-scope
+    /// declarations).
+    pub(crate) module_scopes: usize,
+    /// What the name check needs (`None`: no check, as for a lowered WGSL shader, whose names
+    /// naga has already resolved).
+    pub(crate) check: Option<NameCheck>,
+    /// Every unknown name found, in source order, each once: reported together before the run.
+    pub(crate) name_errors: Vec<KernelError>,
+}
+
+/// What decides whether a name the source uses exists: the dialect whose operations a call may
+/// name, whether the entry is a snippet (where `laneId` is predefined), and the names of every
+/// function of the source (a call to another kernel gets its own message).
+#[derive(Clone, Debug)]
+pub(crate) struct NameCheck {
+    pub(crate) dialect: Dialect,
+    pub(crate) snippet: bool,
+    pub(crate) source_functions: Vec<String>,
+}
+
+/// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
+/// HIP and MACA use the same names).
+const GEOMETRY: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
+
+/// Expression nodes an instruction carries (its weight in the code budget, beside itself).
+pub(crate) fn inst_nodes(i: &Inst) -> u64 {
+    match i {
+        Inst::Decl { decls, .. } => decls
+            .iter()
+            .map(|d| {
+                1 + d.init.as_ref().map_or(0, Expr::nodes)
+                    + match &d.array {
+                        Some(Some(n)) => n.nodes(),
+                        _ => 0,
+                    }
+            })
+            .sum(),
+        Inst::Eval { expr, .. } | Inst::Bind { expr, .. } => expr.nodes(),
+        Inst::Branch { cond, .. } | Inst::LoopBack { cond, .. } => cond.nodes(),
+        Inst::LoopTest { cond, .. } => cond.as_ref().map_or(0, Expr::nodes),
+        Inst::Return { value, .. } => value.as_ref().map_or(0, Expr::nodes),
+        _ => 0,
+    }
+}
+
+impl Compiler {
+    pub(crate) fn emit(&mut self, i: Inst) -> usize {
+        self.cost = self.cost.saturating_add(1 + inst_nodes(&i));
+        if self.cost > self.max_code && self.error.is_none() {
+            let line = match &i {
+                Inst::Decl { span, .. }
+                | Inst::Eval { span, .. }
+                | Inst::Branch { span, .. }
+                | Inst::Bind { span, .. } => span.line,
+                _ => 0,
+            };
+            let hit = LimitHit {
+                resource: Resource::Code,
+                limit: self.max_code,
+                line,
+                what: "inlining device-function calls".into(),
+            };
+            self.error = Some(KernelError::new(line.max(1), 1, hit.message()));
+        }
+        self.code.push(i);
+        self.code_inst.push(self.inst);
+        self.code.len() - 1
+    }
+
+    pub(crate) fn fail(&mut self, span: Span, message: String) {
+        if self.error.is_none() {
+            self.error = Some(KernelError::new(span.line, span.col, message));
+        }
+    }
+
+    pub(crate) fn declare(&mut self, name: &str, ty: Ty, span: Span) -> usize {
+        self.slots.push(SlotInfo {
+            name: format!("{}{name}", self.prefix),
+            ty,
+        });
+        let id = self.slots.len() - 1;
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), id);
+        }
+        self.decl_slots.insert((self.inst, span), id);
+        id
+    }
+
+    pub(crate) fn user_function(&self, name: &str) -> Option<Function> {
+        self.by_name
+            .get(name)
+            .and_then(|&k| self.functions.get(k))
+            .cloned()
+    }
+
+    /// Whether `e` contains a call to a device function of the source.
+    pub(crate) fn has_user_call(&self, e: &Expr) -> bool {
+        let mut found = false;
+        visit(e, &mut |x| {
+            if let ExprKind::Call(n, _) = &x.kind {
+                if self.by_name.contains_key(n) {
+                    found = true;
+                }
+            }
+        });
+        found
+    }
+
+    /// Inlines every device-function call of `e` (innermost first) before the statement that
+    /// holds it; the call then reads the function's result slot.
+    pub(crate) fn hoist(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Logical(_, a, b) => {
+                self.hoist(a);
+                if self.has_user_call(b) {
+                    self.fail(b.span, "a device-function call on the right of `&&` or `||` is not supported (it would run in lanes that skip it); assign it to a variable first".into());
+                }
+            }
+            ExprKind::Ternary(c, a, b) => {
+                self.hoist(c);
+                for x in [a, b] {
+                    if self.has_user_call(x) {
+                        self.fail(x.span, "a device-function call inside `?:` is not supported (it would run in lanes that skip it); use if/else".into());
+                    }
+                }
+            }
+            ExprKind::Call(name, args) => {
+                for a in args {
+                    self.hoist(a);
+                }
+                // After an error (the code budget, say) nothing more is inlined: a call per
+                // line of a huge source must not clone its function each time.
+                if self.error.is_none() {
+                    if let Some(f) = self.user_function(name) {
+                        self.inline_call(e, &f, args);
+                    }
+                }
+            }
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => self.hoist(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                self.hoist(a);
+                self.hoist(b);
+            }
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_)
+            | ExprKind::Ident(_) => {}
+        }
+    }
+
+    pub(crate) fn inline_call(&mut self, call: &Expr, f: &Function, args: &[Expr]) {
+        if self.call_depth >= MAX_INLINE {
+            self.fail(
+                call.span,
+                format!(
+                    "calls nested deeper than {MAX_INLINE} (recursion?) are not supported: `{}`",
+                    f.name
+                ),
+            );
+            return;
+        }
+        // Trailing parameters left out take their default arguments (C++17 [dcl.fct.default]),
+        // resolved here, in the caller's scopes.
+        let filled: Vec<Expr>;
+        let mut args = args;
+        if args.len() < f.params.len()
+            && f.params[args.len()..]
+                .iter()
+                .all(|p| f.defaults.iter().any(|(n, _)| *n == p.name))
+        {
+            let mut all = args.to_vec();
+            for p in &f.params[args.len()..] {
+                if let Some((_, d)) = f.defaults.iter().find(|(n, _)| *n == p.name) {
+                    self.resolve(d);
+                    all.push(d.clone());
+                }
+            }
+            filled = all;
+            args = &filled;
+        }
+        if args.len() != f.params.len() {
+            self.fail(
+                call.span,
+                format!(
+                    "`{}` takes {} argument(s), got {}",
+                    f.name,
+                    f.params.len(),
+                    args.len()
+                ),
+            );
+            return;
+        }
+        // A reference parameter (`float& x`, a struct's receiver, a lambda's `[&]` capture)
+        // names the caller's variable itself: its slot, no copy.
+        let mut aliases = Vec::new();
+        // `&x` of a local scalar passed to a `T*` parameter: the parameter names `x` itself,
+        // and the body's `*p` / `p[0]` read and write it (a body using `p` otherwise — pointer
+        // arithmetic, passing it on — is refused with what to write).
+        let mut body = std::borrow::Cow::Borrowed(&f.body);
+        let mut by_address = Vec::new();
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
+            let ExprKind::AddrOf(inner) = &a.kind else {
+                continue;
+            };
+            let ExprKind::Ident(x) = &inner.kind else {
+                continue;
+            };
+            let Some(slot) = self.lookup(x) else { continue };
+            if p.reference
+                || !matches!(p.ty, Ty::Ptr(_))
+                || !matches!(self.slots.get(slot).map(|s| s.ty), Some(Ty::Val(_)))
+            {
+                continue;
+            }
+            let mut bad = None;
+            let b = body.to_mut();
+            alias_deref_stmt(b, &p.name, &mut bad);
+            if let Some(at) = bad {
+                self.fail(
+                    at,
+                    format!(
+                        "`{}` of `{}` points at the local `{x}` (`&{x}`): only `*{}` and `{}[0]` \
+                         are supported on it; take a reference parameter (`T& {}`) instead",
+                        p.name, f.name, p.name, p.name, p.name
+                    ),
+                );
+                return;
+            }
+            aliases.push((p.name.clone(), slot));
+            by_address.push(k);
+        }
+        for (p, a) in f.params.iter().zip(args) {
+            if !p.reference {
+                continue;
+            }
+            let slot = match &a.kind {
+                ExprKind::Ident(n) => self.scopes.iter().rev().find_map(|s| s.get(n)).copied(),
+                _ => None,
+            };
+            let Some(slot) = slot else {
+                self.fail(
+                    a.span,
+                    format!(
+                        "reference parameter `{}` of `{}` needs a variable as its argument \
+                         (assign the value to a local first)",
+                        p.name, f.name
+                    ),
+                );
+                return;
+            };
+            aliases.push((p.name.clone(), slot));
+        }
+        let result = match f.ret {
+            Ty::Void => None,
+            t => {
+                self.slots.push(SlotInfo {
+                    name: format!("{}()", f.name),
+                    ty: t,
+                });
+                Some(self.slots.len() - 1)
+            }
+        };
+        self.next_inst += 1;
+        let inst = self.next_inst;
+        let caller = self.inst;
+        let mut params = HashMap::new();
+        params.extend(aliases);
+        for (_, (p, a)) in f
+            .params
+            .iter()
+            .zip(args)
+            .enumerate()
+            .filter(|(k, (p, _))| !p.reference && !by_address.contains(k))
+        {
+            self.slots.push(SlotInfo {
+                name: format!("{}::{}", f.name, p.name),
+                ty: p.ty,
+            });
+            let slot = self.slots.len() - 1;
+            params.insert(p.name.clone(), slot);
+            self.emit(Inst::Bind {
+                span: a.span,
+                end: a.span,
+                slot,
+                expr: a.clone(),
+            });
+        }
+        let mut visible: Vec<HashMap<String, usize>> = self
+            .scopes
+            .iter()
+            .take(self.module_scopes)
+            .cloned()
+            .collect();
+        visible.push(params);
+        let saved_scopes = std::mem::replace(&mut self.scopes, visible);
+        let saved_prefix = std::mem::replace(&mut self.prefix, format!("{}::", f.name));
+        let id = self.loops;
+        self.loops += 1;
+        let saved_target = self.ret_target.replace((id, result));
+        self.inst = inst;
+        self.call_depth += 1;
+        let enter = self.emit(Inst::Jump(0));
+        self.stmt(&body);
+        let cont_pc = self.emit(Inst::LoopCont);
+        let exit_pc = self.emit(Inst::LoopExit);
+        self.code[enter] = Inst::LoopEnter {
+            id,
+            cont_pc,
+            exit_pc,
+            line: call.span.line,
+        };
+        self.call_depth -= 1;
+        self.inst = caller;
+        self.ret_target = saved_target;
+        self.prefix = saved_prefix;
+        self.scopes = saved_scopes;
+        self.hoisted
+            .insert((caller, call.span), result.unwrap_or(usize::MAX));
+    }
+
+    /// The variable slot `n` names in the scopes visible here.
+    fn lookup(&self, n: &str) -> Option<usize> {
+        self.scopes.iter().rev().find_map(|s| s.get(n)).copied()
+    }
+
+    /// Records an unknown name at `span` (each position and message once: an inlined function
+    /// is compiled once per call).
+    fn unknown(&mut self, span: Span, message: String) {
+        let e = KernelError::new(span.line, span.col, message);
+        if !self.name_errors.contains(&e) {
+            self.name_errors.push(e);
+        }
+    }
+
+    /// Whether `n`, declared nowhere in the source, is a name the machine itself defines:
+    /// `warpSize` (CUDA C++ Programming Guide, Built-in Variables), the MACA compare constants
+    /// (seed 002), and a snippet's `laneId`.
+    /// The names the machine gives a value without a declaration (`machine/eval.rs`: `warpSize`,
+    /// the MACA compare modes, the math library's constants such as `FLT_MAX` and `INFINITY`).
+    fn predefined(&self, n: &str) -> bool {
+        n == "warpSize"
+            || builtins::maca_icmp(n).is_some()
+            || crate::mathlib::constant(n).is_some()
+            || (n == "laneId" && self.check.as_ref().is_some_and(|c| c.snippet))
+    }
+
+    /// Checks that a call names a function: one of the source, a built-in, or an operation of
+    /// a dialect; an argument that is a bare name in a text parameter of an operation (a
+    /// DPP control, a MACA mode) is the operation's own word, not a variable.
+    fn resolve_call(&mut self, e: &Expr, name: &str, args: &[Expr]) {
+        let Some(check) = self.check.clone() else {
+            args.iter().for_each(|a| self.resolve(a));
+            return;
+        };
+        let mut text_args = Vec::new();
+        if !self.by_name.contains_key(name)
+            && builtin(name).is_none()
+            && !super::machine::maca_mem::is_memory_call(name)
+        {
+            match find_kernel_op(check.dialect, name) {
+                Some(spec) => text_args = builtins::text_arg_positions(spec, args.len()),
+                None if check.source_functions.iter().any(|f| f == name) => self.unknown(
+                    e.span,
+                    format!("`{name}` is a kernel of this source: calling another kernel from a kernel is not supported (make it a `__device__` function)"),
+                ),
+                None => self.unknown(
+                    e.span,
+                    format!("`{name}` is not declared: no function of the source, kernel built-in or operation of any dialect has this name"),
+                ),
+            }
+        }
+        for (k, a) in args.iter().enumerate() {
+            match &a.kind {
+                ExprKind::Ident(n) if text_args.contains(&k) && self.lookup(n).is_none() => {}
+                _ => self.resolve(a),
+            }
+        }
+    }
+
+    pub(crate) fn resolve(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Ident(n) => {
+                if let Some(id) = self.lookup(n) {
+                    self.idents.insert((self.inst, e.span), id);
+                } else if self.check.is_some() && !self.predefined(n) {
+                    let hint = if GEOMETRY.contains(&n.as_str()) {
+                        format!(" (`{n}` has the fields x, y, z)")
+                    } else {
+                        String::new()
+                    };
+                    self.unknown(e.span, format!("`{n}` is not declared{hint}"));
+                }
+            }
+            ExprKind::Member(b, _)
+                if matches!(&b.kind, ExprKind::Ident(n)
+                    if GEOMETRY.contains(&n.as_str()) && self.lookup(n).is_none()) => {}
+            ExprKind::Member(b, _) | ExprKind::Unary(_, b) | ExprKind::Deref(b) => self.resolve(b),
+            ExprKind::AddrOf(b) | ExprKind::Cast(_, b) => self.resolve(b),
+            ExprKind::IncDec { target, .. } => self.resolve(target),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                self.resolve(a);
+                self.resolve(b);
+            }
+            ExprKind::Ternary(a, b, c) => {
+                self.resolve(a);
+                self.resolve(b);
+                self.resolve(c);
+            }
+            ExprKind::Call(name, args) => self.resolve_call(e, name, args),
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_) => {}
+        }
+    }
+
+    pub(crate) fn stmt(&mut self, s: &Stmt) {
+        // Inlining nests a function's statements inside the caller's: bound the sum, so the
+        // compiler's recursion stays within the depth budget whatever the call chain.
+        if self.nest >= self.max_nest {
+            self.fail(
+                s.span,
+                format!(
+                    "statements nested deeper than {} levels (inlined calls included); raise it with --max-depth",
+                    self.max_nest
+                ),
+            );
+            return;
+        }
+        self.nest += 1;
+        self.stmt_inner(s);
+        self.nest -= 1;
+    }
+
+    pub(crate) fn stmt_inner(&mut self, s: &Stmt) {
+        match &s.kind {
+            StmtKind::Decl(storage, decls) => {
+                for d in decls {
+                    if let Some(Some(n)) = &d.array {
+                        self.resolve(n);
+                    }
+                    if let Some(i) = &d.init {
+                        self.resolve(i);
+                    }
+                    if let Some(Some(n)) = &d.array {
+                        self.hoist(n);
+                    }
+                    if let Some(i) = &d.init {
+                        self.hoist(i);
+                    }
+                    let ty = match (d.ty, &d.array) {
+                        (Ty::Val(v), Some(_)) => Ty::Ptr(v),
+                        (t, _) => t,
+                    };
+                    self.declare(&d.name, ty, d.span);
+                }
+                self.emit(Inst::Decl {
+                    span: s.span,
+                    end: s.end,
+                    storage: *storage,
+                    decls: decls.clone(),
+                });
+            }
+            StmtKind::Expr(e) => {
+                self.resolve(e);
+                self.hoist(e);
+                self.emit(Inst::Eval {
+                    span: s.span,
+                    end: s.end,
+                    expr: e.clone(),
+                });
+            }
+            StmtKind::If(c, then, els) => {
+                self.resolve(c);
+                self.hoist(c);
+                let at = self.emit(Inst::ThenEnd); // patched below
+                self.scoped(then);
+                self.emit(Inst::ThenEnd);
+                let else_pc = self.code.len();
+                if let Some(e) = els {
+                    self.scoped(e);
+                }
+                let join_pc = self.code.len();
+                self.emit(Inst::Join);
+                self.code[at] = Inst::Branch {
+                    span: s.span,
+                    end: s.end,
+                    cond: c.clone(),
+                    else_pc,
+                    join_pc,
+                };
+            }
+            StmtKind::While(c, body) => {
+                self.resolve(c);
+                self.no_calls_in_loop_head(c);
+                self.looped(s, None, Some(c.clone()), None, body);
+            }
+            StmtKind::For(init, c, step, body) => {
+                self.scopes.push(HashMap::new());
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                if let Some(c) = c {
+                    self.resolve(c);
+                    self.no_calls_in_loop_head(c);
+                }
+                if let Some(st) = step {
+                    self.resolve(st);
+                    self.no_calls_in_loop_head(st);
+                }
+                self.looped(s, None, c.clone(), step.clone(), body);
+                self.scopes.pop();
+            }
+            StmtKind::DoWhile(body, c) => {
+                self.resolve(c);
+                self.no_calls_in_loop_head(c);
+                let id = self.loops;
+                self.loops += 1;
+                let enter = self.code.len();
+                self.emit(Inst::Jump(0));
+                let top = self.code.len();
+                self.scoped(body);
+                let cont_pc = self.code.len();
+                self.emit(Inst::LoopCont);
+                self.emit(Inst::LoopBack {
+                    span: c.span,
+                    end: s.end,
+                    cond: c.clone(),
+                    target: top,
+                });
+                let exit_pc = self.code.len();
+                self.emit(Inst::LoopExit);
+                self.code[enter] = Inst::LoopEnter {
+                    id,
+                    cont_pc,
+                    exit_pc,
+                    line: s.span.line,
+                };
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                self.emit(Inst::Break {
+                    span: s.span,
+                    end: s.end,
+                    cont: matches!(s.kind, StmtKind::Continue),
+                });
+            }
+            StmtKind::Return(v) => {
+                if let Some(v) = v {
+                    self.resolve(v);
+                    self.hoist(v);
+                }
+                self.emit(Inst::Return {
+                    span: s.span,
+                    end: s.end,
+                    value: v.clone(),
+                    target: self.ret_target,
+                });
+            }
+            StmtKind::Block(list) => {
+                self.scopes.push(HashMap::new());
+                for st in list {
+                    self.stmt(st);
+                }
+                self.scopes.pop();
+            }
+            StmtKind::Empty | StmtKind::Elided => {}
+        }
+    }
+
+    pub(crate) fn no_calls_in_loop_head(&mut self, e: &Expr) {
+        if self.has_user_call(e) {
+            self.fail(e.span, "a device-function call in a loop condition or step is not supported; call it in the loop body".into());
+        }
+    }
+
+    pub(crate) fn scoped(&mut self, s: &Stmt) {
+        self.scopes.push(HashMap::new());
+        self.stmt(s);
+        self.scopes.pop();
+    }
+
+    pub(crate) fn looped(
+        &mut self,
+        s: &Stmt,
+        _init: Option<()>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: &Stmt,
+    ) {
+        let id = self.loops;
+        self.loops += 1;
+        let enter = self.code.len();
+        self.emit(Inst::Jump(0));
+        let head = self.code.len();
+        self.emit(Inst::LoopTest {
+            span: s.span,
+            end: s.end,
+            cond,
+        });
+        self.scoped(body);
+        let cont_pc = self.code.len();
+        self.emit(Inst::LoopCont);
+        if let Some(st) = step {
+            self.emit(Inst::Eval {
+                span: st.span,
+                end: s.end,
+                expr: st,
+            });
+        }
+        self.emit(Inst::Jump(head));
+        let exit_pc = self.code.len();
+        self.emit(Inst::LoopExit);
+        self.code[enter] = Inst::LoopEnter {
+            id,
+            cont_pc,
+            exit_pc,
+            line: s.span.line,
+        };
+    }
+}
+
+/// Rewrites `*p` and `p[0]` in `s` to `p` itself, for a pointer parameter `p` that names a
+/// caller's local (`&x`); `bad` gets the position of any other use of `p`. The walk's depth is
+/// the statement and expression nesting, which the parser's depth budget bounds.
+fn alias_deref_stmt(s: &mut Stmt, p: &str, bad: &mut Option<Span>) {
+    let mut e = |e: &mut Expr| alias_deref(e, p, bad);
+    match &mut s.kind {
+        StmtKind::Decl(_, decls) => {
+            for d in decls {
+                if let Some(Some(n)) = &mut d.array {
+                    e(n);
+                }
+                if let Some(i) = &mut d.init {
+                    e(i);
+                }
+            }
+        }
+        StmtKind::Expr(x) => e(x),
+        StmtKind::Return(x) => {
+            if let Some(x) = x {
+                e(x);
+            }
+        }
+        StmtKind::If(c, a, b) => {
+            e(c);
+            alias_deref_stmt(a, p, bad);
+            if let Some(b) = b {
+                alias_deref_stmt(b, p, bad);
+            }
+        }
+        StmtKind::While(c, body) => {
+            alias_deref(c, p, bad);
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::DoWhile(body, c) => {
+            alias_deref(c, p, bad);
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::For(init, c, step, body) => {
+            if let Some(i) = init {
+                alias_deref_stmt(i, p, bad);
+            }
+            if let Some(c) = c {
+                alias_deref(c, p, bad);
+            }
+            if let Some(st) = step {
+                alias_deref(st, p, bad);
+            }
+            alias_deref_stmt(body, p, bad);
+        }
+        StmtKind::Block(list) => list.iter_mut().for_each(|x| alias_deref_stmt(x, p, bad)),
+        StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Elided => {}
+    }
+}
+
+fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {
+    let is_p = |x: &Expr| matches!(&x.kind, ExprKind::Ident(n) if n == p);
+    let zero = |x: &Expr| matches!(x.kind, ExprKind::Int { value: 0, .. });
+    let target = match &e.kind {
+        ExprKind::Deref(b) if is_p(b) => Some(b.span),
+        ExprKind::Index(b, i) if is_p(b) && zero(i) => Some(b.span),
+        _ => None,
+    };
+    if let Some(span) = target {
+        *e = Expr::new(ExprKind::Ident(p.to_string()), span);
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Ident(n) if n == p => {
+            bad.get_or_insert(e.span);
+        }
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => alias_deref(b, p, bad),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            alias_deref(a, p, bad);
+            alias_deref(b, p, bad);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            alias_deref(a, p, bad);
+            alias_deref(b, p, bad);
+            alias_deref(c, p, bad);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| alias_deref(a, p, bad)),
+        _ => {}
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => visit(b, f),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            visit(a, f);
+            visit(b, f);
+            visit(c, f);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| visit(a, f)),
+        ExprKind::Int { .. }
+        | ExprKind::Float { .. }
+        | ExprKind::Bool(_)
+        | ExprKind::SizeOf(_)
+        | ExprKind::Str(_)
+        | ExprKind::Ident(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Executor, LaunchConfig};
+
+    /// The instruction kinds of `src`'s compiled entry, by name.
+    fn shape(src: &str) -> Vec<&'static str> {
+        let ex = Executor::new(src, LaunchConfig::default()).expect("compiles");
+        ex.code
+            .iter()
+            .map(|i| match i {
+                Inst::Decl { .. } => "Decl",
+                Inst::Eval { .. } => "Eval",
+                Inst::Branch { .. } => "Branch",
+                Inst::ThenEnd => "ThenEnd",
+                Inst::Join => "Join",
+                Inst::LoopEnter { .. } => "LoopEnter",
+                Inst::LoopTest { .. } => "LoopTest",
+                Inst::LoopBack { .. } => "LoopBack",
+                Inst::LoopCont => "LoopCont",
+                Inst::LoopExit => "LoopExit",
+                Inst::Jump(_) => "Jump",
+                Inst::Break { .. } => "Break",
+                Inst::Return { .. } => "Return",
+                Inst::Bind { .. } => "Bind",
+                Inst::End => "End",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_if_else_is_a_branch_its_two_parts_and_a_join() {
+        let s = shape(
+            "__global__ void k(int *d) { int x = 1; if (x) { d[0] = 1; } else { d[0] = 2; } }",
+        );
+        // The then part ends in ThenEnd (which moves the lanes of the else part there); the
+        // else part falls through to the Join, where the lanes reconverge.
+        assert_eq!(
+            s,
+            ["Decl", "Branch", "Eval", "ThenEnd", "Eval", "Join", "End"]
+        );
+    }
+
+    #[test]
+    fn a_for_loop_enters_tests_runs_continues_steps_and_exits() {
+        let ex = Executor::new(
+            "__global__ void k(int *d) { for (int i = 0; i < 3; i++) { d[i] = i; } }",
+            LaunchConfig::default(),
+        )
+        .expect("compiles");
+        let kinds: Vec<String> = ex
+            .code
+            .iter()
+            .map(|i| {
+                format!("{i:?}")
+                    .split([' ', '('])
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "Decl",
+                "LoopEnter",
+                "LoopTest",
+                "Eval",
+                "LoopCont",
+                "Eval",
+                "Jump",
+                "LoopExit",
+                "End"
+            ]
+        );
+        // The back edge jumps to the test; the loop's exit is the LoopExit.
+        assert!(matches!(ex.code[6], Inst::Jump(2)), "{:?}", ex.code[6]);
+        assert!(
+            matches!(
+                ex.code[1],
+                Inst::LoopEnter {
+                    exit_pc: 7,
+                    cont_pc: 4,
+                    ..
+                }
+            ),
+            "{:?}",
+            ex.code[1]
+        );
+        // `i` and the pointer `d` are slots; every use of `i` resolves to the same one.
+        let names: Vec<&str> = ex.slots.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["d", "i"]);
+    }
+
+    #[test]
+    fn an_inlined_call_binds_its_argument_and_keeps_its_own_variables() {
+        let src = "__device__ int twice(int x) { int y = x * 2; return y; }
+__global__ void k(int *d) { d[0] = twice(3) + twice(4); }";
+        let ex = Executor::new(src, LaunchConfig::default()).expect("compiles");
+        let binds = ex
+            .code
+            .iter()
+            .filter(|i| matches!(i, Inst::Bind { .. }))
+            .count();
+        assert_eq!(binds, 2, "one Bind per call");
+        // Each inlined instance has its own `x` and `y`.
+        let xs = ex.slots.iter().filter(|s| s.name.ends_with('x')).count();
+        let ys = ex.slots.iter().filter(|s| s.name.ends_with('y')).count();
+        assert_eq!((xs, ys), (2, 2), "{:?}", ex.slots);
+    }
+}

@@ -1,0 +1,64 @@
+//! Which dialect a kernel source is written in, and why, when nobody chose one: the marks each
+//! vendor's code carries (its header, its launch, its builtins), first match wins.
+
+use crosslane_core::Dialect;
+
+/// Marks, in order of precedence: (text in the source, dialect, why).
+const MARKS: &[(&str, Dialect, &str)] = &[
+    (
+        "__simt_vf__",
+        Dialect::Ascend,
+        "`__simt_vf__` (Ascend C SIMT entry)",
+    ),
+    (
+        "__gm__",
+        Dialect::Ascend,
+        "`__gm__` (Ascend C global memory)",
+    ),
+    ("asc_", Dialect::Ascend, "an `asc_` builtin (Ascend C)"),
+    (
+        "__builtin_mxc",
+        Dialect::Maca,
+        "a `__builtin_mxc` builtin (MetaX MACA)",
+    ),
+    ("hip/hip_runtime", Dialect::Hip, "the HIP runtime header"),
+    (
+        "hipLaunchKernelGGL",
+        Dialect::Hip,
+        "`hipLaunchKernelGGL` (HIP launch)",
+    ),
+    (
+        "__builtin_amdgcn_",
+        Dialect::Hip,
+        "an `__builtin_amdgcn_` builtin (AMD GPUs, HIP)",
+    ),
+    ("__lane_id(", Dialect::Hip, "`__lane_id()` (HIP)"),
+    ("hipMalloc", Dialect::Hip, "`hipMalloc` (HIP runtime)"),
+    ("cuda_runtime", Dialect::Cuda, "the CUDA runtime header"),
+    (
+        "cooperative_groups",
+        Dialect::Cuda,
+        "cooperative groups (CUDA)",
+    ),
+    (
+        "_sync(",
+        Dialect::Cuda,
+        "a `_sync(` warp intrinsic (CUDA 9+)",
+    ),
+    ("cudaMalloc", Dialect::Cuda, "`cudaMalloc` (CUDA runtime)"),
+    ("<<<", Dialect::Cuda, "a `<<<…>>>` launch (CUDA)"),
+    ("hip", Dialect::Hip, "the word `hip`"),
+];
+
+/// The dialect the source's marks name, and why (`"inferred from …"`); CUDA when it has none.
+pub fn infer_dialect(source: &str) -> (Dialect, String) {
+    for (mark, dialect, why) in MARKS {
+        if source.contains(mark) {
+            return (*dialect, format!("inferred from {why}"));
+        }
+    }
+    (
+        Dialect::Cuda,
+        "no dialect mark in the source: CUDA by default".to_string(),
+    )
+}

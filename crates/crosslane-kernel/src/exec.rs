@@ -1,0 +1,1484 @@
+//! The SIMT executor: warps of lanes run the kernel in lock-step under an active mask.
+//!
+//! Control flow follows the reconvergence-stack model of SIMT hardware: a divergent `if` runs
+//! its `then` part with the lanes that took it, then its `else` part with the others, and the
+//! lanes reconverge after the construct; a loop keeps running while any lane is still in it.
+//! `break`, `continue` and `return` park a lane until the construct it leaves ends. A cross-lane
+//! call sees the active mask of the moment, so a shuffle that reads a lane which took the other
+//! branch is undefined (the vendors' "inactive source lane" rule) and says which line made the
+//! lane inactive.
+//!
+//! Warps of a block run one after another until each finishes or reaches a barrier
+//! (`__syncthreads`, `__builtin_mxc_barrier_ex`); when every unfinished warp waits, the barrier
+//! opens. Blocks run one after another (they cannot synchronise with each other).
+//!
+//! Everything is bounded by [`super::budget::Limits`]: work (an endless loop ends with a message
+//! naming its line), bytes of memory plus the recorded trace, code after inlining, diagnostics
+//! ([`super::diaglog`]). The accounting is [`super::budget::Meter`]'s; this engine only calls it.
+//! [`Executor::step`] and [`Executor::run_for`] let a page run a kernel in slices.
+
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::ast::*;
+use super::budget::{self, LimitHit, Limits, Meter, Resource};
+use super::builtins::list_lanes;
+use super::diaglog::DiagLog;
+use super::memory::{fill_cells, Memory, Space};
+use super::parser::Parsed;
+use super::types::{KVal, Ty};
+use super::{KernelDiagnostic, KernelError};
+use crosslane_core::lanes::{LaneMask, MAX_LANES};
+use crosslane_core::op::Dialect;
+use crosslane_core::result::Level;
+use crosslane_core::value::{ValueType, ValuesSpec};
+
+use super::compile::*;
+use super::lane_row::LaneRow;
+use super::machine::maca_mem;
+use super::machine::regs::{Reasons, Reg};
+use super::machine::typed::{Lowering, TInst};
+use super::machine::typed_run::TypedState;
+use super::machine::*;
+pub use super::trace::*;
+
+/// Most threads in one block the interpreter launches (the product of the block's dimensions):
+/// CUDA's limit of 1024 threads per block (CUDA C++ Programming Guide, "Thread Hierarchy"),
+/// which every dialect's launch here shares.
+pub const MAX_THREADS_PER_BLOCK: usize = 1024;
+
+/// Most blocks in one launch (the product of the grid's dimensions): a budget of this
+/// interpreter, far below the hardware grid limits, so that a launch stays one a page can step.
+pub const MAX_BLOCKS: usize = 65_536;
+
+/// How to launch a kernel. Every field is optional; see [`Launch`] for what is chosen.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LaunchConfig {
+    /// The function to run; default: the first `__global__` / `__simt_vf__` function, else the
+    /// first function.
+    pub entry: Option<String>,
+    /// The dialect whose operations are looked up first; default: inferred from the source
+    /// ([`super::dialect_guess::infer_dialect`]: `asc_` → Ascend, `__builtin_mxc` → MACA, the
+    /// HIP header or builtins → HIP, `_sync(` / `<<<` → CUDA, `hip` → HIP).
+    pub dialect: Option<Dialect>,
+    /// Why `dialect` was chosen (`--dialect`, the file extension `.hip`, the page's picker), shown
+    /// beside it; default "chosen".
+    pub dialect_from: Option<String>,
+    /// Lanes per warp; default: the dialect's (32, or 64 for MACA / HIP / AMD).
+    pub lanes: Option<usize>,
+    /// Threads per block (x, y, z); default: the kernel's `asc_vf_call … dim3{…}` comment, else
+    /// one warp.
+    pub block_dim: Option<[usize; 3]>,
+    /// Blocks (x, y, z); default 1×1×1.
+    pub grid_dim: Option<[usize; 3]>,
+    /// Kernel arguments by parameter name. A pointer or reference parameter: the initial fill of
+    /// its global buffer (`index` — the default —, `index+K`, `index*K`, `zero`, `undef`, one
+    /// value, or a comma list). A scalar parameter: its value in each lane of a warp (`lane`,
+    /// `lane+K`, `lane*K`, one value, or one per lane); unset, a kernel's is undefined in every
+    /// lane with a reason naming it ([`super::host_launch::unset_reason`]), a snippet's or a
+    /// device function's run as the kernel is `lane` ([`super::host_launch::lane_default`]).
+    pub args: BTreeMap<String, String>,
+    /// Cells of a pointer parameter's buffer; default: one per thread of the launch.
+    pub buffer_len: BTreeMap<String, usize>,
+    /// Cells of an `extern __shared__` array; default: one per thread of a block.
+    pub shared_len: Option<usize>,
+    /// The budgets: work, memory in bytes, nesting, tokens, code, diagnostics.
+    pub limits: Limits,
+    /// The preprocessor's user defines and target ([`super::pp::PpOptions`]); the predefined
+    /// macros follow the dialect and lane count chosen here.
+    #[serde(skip_serializing_if = "super::pp::PpOptions::is_empty")]
+    pub preprocess: super::pp::PpOptions,
+    /// nvcc's `--use_fast_math` (off by default): the single-precision functions it maps to
+    /// their intrinsics run as those (`expf` → `__expf`, …) and their denormal arguments and
+    /// results are flushed to zero ([`super::mathlib::fast_math_name`]); stated in the trace.
+    pub use_fast_math: bool,
+    /// Go on after a run-time error instead of ending the run with [`Outcome::Error`]: an
+    /// error diagnostic (an unknown operation, a bad argument count) stays a diagnostic, and a
+    /// branch or loop condition undefined in some lane takes that lane as false (with a
+    /// warning naming the lane and the value's reason). Default false: the first error ends
+    /// the run (`crosslane run --keep-going`, the launch option `keepGoing`).
+    pub keep_going: bool,
+}
+
+/// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
+/// the whole machine (the program itself is shared), which [`super::Replay`] keeps.
+#[derive(Clone)]
+pub struct Executor {
+    /// The compiled program, shared so that a step borrows its instruction instead of copying it.
+    pub(crate) code: Rc<[Inst]>,
+    pub(crate) slots: Vec<SlotInfo>,
+    pub(crate) code_inst: Vec<u32>,
+    pub(crate) cur: u32,
+    pub(crate) idents: HashMap<Key, usize>,
+    pub(crate) decl_slots: HashMap<Key, usize>,
+    pub(crate) hoisted: HashMap<Key, usize>,
+    pub(crate) params: Vec<(usize, Param)>,
+    pub(crate) ret_slot: Option<usize>,
+    pub(crate) snippet: bool,
+    pub(crate) functions: Vec<String>,
+    pub(crate) config: LaunchConfig,
+    pub(crate) trace: KernelTrace,
+    pub(crate) block: usize,
+    pub(crate) blocks: usize,
+    pub(crate) warps: Vec<Warp>,
+    pub(crate) current: usize,
+    pub(crate) shared: HashMap<(Span, usize), usize>,
+    /// `extern __shared__` arrays by (name, block): every declaration of one name (in each
+    /// inlined function, each `SharedMemory<T>()`) is the same dynamic shared memory.
+    pub(crate) extern_shared: HashMap<(String, usize), usize>,
+    pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
+    pub(crate) global_bufs: HashMap<String, usize>,
+    /// Work and bytes spent against [`LaunchConfig::limits`].
+    pub(crate) meter: Meter,
+    /// Diagnostics counted, merged and capped.
+    pub(crate) diag_log: DiagLog,
+    /// The source line of each instruction (0 for structural ones).
+    pub(crate) pc_line: Vec<u32>,
+    /// Where each source line starts, in characters (for a step's text without rescanning).
+    pub(crate) line_starts: Vec<usize>,
+    /// The source as characters.
+    pub(crate) chars: Vec<char>,
+    /// MACA memory queues and the shared cells a queued copy has not yet filled.
+    pub(crate) maca: maca_mem::MacaMem,
+    /// How much of the run is recorded.
+    pub(crate) mode: TraceMode,
+    /// The undefined reasons lane registers point at.
+    pub(crate) reasons: Reasons,
+    /// Each instruction's typed form, where it has one (`machine/typed.rs`), shared like `code`.
+    pub(crate) typed: Rc<[Option<TInst>]>,
+    /// The typed evaluator's scratch rows and plan caches (not copied with the machine).
+    pub(crate) typed_state: TypedState,
+}
+
+pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
+    d[0].checked_mul(d[1])?.checked_mul(d[2])
+}
+
+impl Executor {
+    /// Prepares the launch of an already parsed program whose spans point into `source` (the
+    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form; [`Executor::new`]
+    /// chooses the front end).
+    ///
+    /// # Errors
+    /// As [`Executor::new`], less the parse errors.
+    pub fn from_parsed(
+        source: &str,
+        parsed: Parsed,
+        mut config: LaunchConfig,
+    ) -> Result<Self, KernelError> {
+        if let Some(instance) = parsed.entry.clone() {
+            // `--entry reduce4<int, 128>` names the instantiation `reduce4<int,128>`.
+            config.entry = Some(instance);
+        }
+        let program = parsed.program;
+        let preprocess = parsed.preprocess;
+        let mut parsed_diags = parsed.diagnostics;
+        // The lexers refuse bidirectional controls in code; those in comments and strings are
+        // reported here, for every front end.
+        parsed_diags.extend(super::bidi::warnings(source, 100));
+        // Host code's launch fills what the user left unset.
+        let user_block = config.block_dim.is_some();
+        let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
+        parsed_diags.extend(host_notes);
+        super::host_launch::apply_constant_tables(&program, &mut config);
+        let f = match &config.entry {
+            Some(name) => program
+                .functions
+                .iter()
+                .find(|f| &f.name == name)
+                .ok_or_else(|| {
+                    let names: Vec<&str> =
+                        program.functions.iter().map(|f| f.name.as_str()).collect();
+                    KernelError::new(
+                        1,
+                        1,
+                        format!(
+                            "no function `{name}`; the source defines: {}",
+                            names.join(", ")
+                        ),
+                    )
+                })?,
+            None => program
+                .functions
+                .iter()
+                .find(|f| f.entry)
+                .or_else(|| program.functions.first())
+                .ok_or_else(|| {
+                    KernelError::new(
+                        1,
+                        1,
+                        "no function to run (a template kernel runs when a launch or --entry \
+                         names its arguments, e.g. --entry 'reduce<int, 128>')",
+                    )
+                })?,
+        };
+        let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
+        let (dialect, dialect_from) = match config.dialect {
+            Some(d) => (
+                d,
+                config
+                    .dialect_from
+                    .clone()
+                    .unwrap_or_else(|| "chosen".to_string()),
+            ),
+            None => super::dialect_guess::infer_dialect(source),
+        };
+        parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
+        super::host_launch::default_lane_operands(f, &mut config);
+        if dialect == Dialect::Cuda {
+            parsed_diags.extend(super::legacy::legacy_warnings(&program));
+        }
+        let lanes = match config.lanes {
+            Some(n) => dialect
+                .check_lanes(n as i64)
+                .map_err(|e| at(format!("lanes: {}", e.message)))?,
+            None => dialect.default_lanes(),
+        };
+        let lanes = lanes.min(MAX_LANES);
+        let (block_dim, geometry_from) = match (config.block_dim, f.vf_call_dim) {
+            (Some(d), _) if user_block => (d, "config".to_string()),
+            (Some(d), _) => (d, "the launch in host code".to_string()),
+            (None, Some(d)) => (
+                [d[0] as usize, d[1] as usize, d[2] as usize],
+                "the kernel's asc_vf_call comment".to_string(),
+            ),
+            (None, None) => ([lanes, 1, 1], "one warp (no block shape given)".to_string()),
+        };
+        let grid_dim = config.grid_dim.unwrap_or([1, 1, 1]);
+        let threads = dims_total(block_dim)
+            .filter(|t| (1..=MAX_THREADS_PER_BLOCK).contains(t))
+            .ok_or_else(|| {
+                at(format!(
+                    "threads per block must be 1..={MAX_THREADS_PER_BLOCK}, got {block_dim:?}"
+                ))
+            })?;
+        let blocks = dims_total(grid_dim)
+            .filter(|b| (1..=MAX_BLOCKS).contains(b))
+            .ok_or_else(|| at(format!("blocks must be 1..={MAX_BLOCKS}, got {grid_dim:?}")))?;
+        if let Some(b) = f.launch_bounds {
+            if threads as u64 > b {
+                return Err(at(format!(
+                    "{threads} threads per block exceed the kernel's __launch_bounds__({b})"
+                )));
+            }
+        }
+        let functions: Vec<Function> = program
+            .functions
+            .iter()
+            .filter(|g| !g.snippet)
+            .cloned()
+            .collect();
+        let mut by_name = HashMap::new();
+        for (k, g) in functions.iter().enumerate() {
+            by_name.entry(g.name.clone()).or_insert(k);
+        }
+        let mut compiler = Compiler {
+            functions,
+            by_name,
+            max_code: config.limits.max_code,
+            max_nest: config.limits.depth(),
+            // WGSL's module scope; a C kernel's parameters when `__constant__` tables are
+            // among them, so device functions see the tables.
+            module_scopes: if dialect == Dialect::Wgsl {
+                2
+            } else {
+                usize::from(!program.constants.is_empty())
+            },
+            // Names are checked for the C-family dialects; naga has resolved a WGSL shader's.
+            check: (dialect != Dialect::Wgsl).then(|| NameCheck {
+                dialect,
+                snippet: f.snippet,
+                source_functions: program.functions.iter().map(|g| g.name.clone()).collect(),
+            }),
+            ..Compiler::default()
+        };
+        compiler.scopes.push(HashMap::new());
+        let mut params = Vec::new();
+        for p in &f.params {
+            let id = compiler.declare(&p.name, p.ty, p.span);
+            params.push((id, p.clone()));
+        }
+        let ret_slot = match f.ret {
+            Ty::Void => None,
+            t => {
+                compiler.slots.push(SlotInfo {
+                    name: "return".into(),
+                    ty: t,
+                });
+                Some(compiler.slots.len() - 1)
+            }
+        };
+        compiler.stmt(&f.body);
+        compiler.emit(Inst::End);
+        // Every unknown name at once, before the run (C++17 [basic.lookup]: a name must be
+        // declared before it is used), then any other compile error.
+        let mut errors = std::mem::take(&mut compiler.name_errors);
+        if let Some(e) = compiler.error {
+            if !errors.contains(&e) {
+                errors.push(e);
+            }
+        }
+        if let Some(e) = join_errors(errors) {
+            return Err(e);
+        }
+        let launch = Launch {
+            entry: f.name.clone(),
+            dialect,
+            lanes,
+            block_dim,
+            grid_dim,
+            warps_per_block: threads.div_ceil(lanes),
+            geometry_from,
+            dialect_from,
+            host_words,
+        };
+        // Global buffers are held twice (the launch's fill and memory now): each may take half.
+        let mut memory = Memory::new(config.limits.max_memory / 2);
+        let mut global_bufs = HashMap::new();
+        for (_, p) in &params {
+            let Ty::Ptr(elem) = p.ty else { continue };
+            // A CUDA / HIP vector buffer's given length counts scalar cells (`x:32` of a
+            // float4 is 8 elements), filled as one scalar sequence (vector_types::vector_fill).
+            let scalar_cells =
+                elem.lanes > 1 && matches!(dialect, Dialect::Cuda | Dialect::Hip) && !p.reference;
+            let given = config.buffer_len.get(&p.name).copied();
+            let len = if p.reference {
+                1
+            } else if scalar_cells {
+                given.map_or(threads.saturating_mul(blocks), |n| {
+                    n / usize::from(elem.lanes)
+                })
+            } else {
+                given.unwrap_or(threads.saturating_mul(blocks))
+            };
+            let need = (len as u64).checked_mul(budget::cell_bytes(elem));
+            if need.is_none_or(|n| memory.used_bytes.saturating_add(n) > memory.limit_bytes) {
+                let hit = LimitHit {
+                    resource: Resource::Memory,
+                    limit: config.limits.max_memory,
+                    line: p.span.line,
+                    what: format!(
+                        "buffer `{}` of {len} cells of {} (held twice: its fill at launch and now)",
+                        p.name,
+                        elem.name()
+                    ),
+                };
+                return Err(KernelError::new(p.span.line, p.span.col, hit.message()));
+            }
+            let fill = config.args.get(&p.name).map_or("index", String::as_str);
+            // A fill is the user's input, not the source: its error names the fill's field.
+            let field = format!("{} fill", p.name);
+            let cells = if scalar_cells {
+                let scalars = given.unwrap_or(len.saturating_mul(usize::from(elem.lanes)));
+                super::vector_types::vector_fill(elem, scalars, fill, &field)
+                    .map_err(|m| KernelError::in_input(field.clone(), m))?
+            } else {
+                fill_cells(elem, len, fill, &field)
+                    .map_err(|e| KernelError::in_input(field.clone(), e.message))?
+            };
+            let buf = memory
+                .alloc(&p.name, Space::Global, elem, cells)
+                .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?;
+            global_bufs.insert(p.name.clone(), buf);
+        }
+        let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
+        let mut diagnostics = diag_log.filter(parsed_diags);
+        if config.use_fast_math {
+            diagnostics.push(KernelDiagnostic::new(
+                f.span,
+                Level::Info,
+                super::mathlib::FAST_MATH_NOTE,
+                super::mathlib::SRC_INTR,
+            ));
+            if let Some(d) = diagnostics.last() {
+                diag_log.admit(d);
+            }
+        }
+        if f.snippet {
+            diagnostics.push(KernelDiagnostic::new(
+                f.span,
+                Level::Info,
+                "a snippet runs as the body of a kernel; `laneId` is the lane's index in its warp",
+                "",
+            ));
+            if let Some(d) = diagnostics.last() {
+                diag_log.admit(d);
+            }
+        }
+        let mut meter = Meter::new(config.limits);
+        // The fill at launch is a second copy of the global buffers.
+        meter.trace_bytes = memory.used_bytes;
+        memory.limit_bytes = config.limits.max_memory;
+        let mut pc_line = Vec::with_capacity(compiler.code.len());
+        for i in &compiler.code {
+            pc_line.push(match i {
+                Inst::Decl { span, .. }
+                | Inst::Eval { span, .. }
+                | Inst::Branch { span, .. }
+                | Inst::LoopTest { span, .. }
+                | Inst::LoopBack { span, .. }
+                | Inst::Break { span, .. }
+                | Inst::Return { span, .. }
+                | Inst::Bind { span, .. } => span.line,
+                Inst::LoopEnter { line, .. } => *line,
+                _ => 0,
+            });
+        }
+        let chars: Vec<char> = source.chars().collect();
+        let mut line_starts = vec![0];
+        for (k, c) in chars.iter().enumerate() {
+            if *c == '\n' {
+                line_starts.push(k + 1);
+            }
+        }
+        let trace = KernelTrace {
+            launch,
+            steps: Vec::new(),
+            outcome: None,
+            merged_diagnostics: Vec::new(),
+            diagnostics,
+            initial_memory: memory.clone(),
+            memory,
+            warps: Vec::new(),
+            stats: RunStats::default(),
+            printf: Vec::new(),
+            names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
+            reasons: Default::default(),
+            preprocess,
+        };
+        let typed = Lowering {
+            slots: &compiler.slots,
+            idents: &compiler.idents,
+            decl_slots: &compiler.decl_slots,
+            hoisted: &compiler.hoisted,
+            dialect: trace.launch.dialect,
+            sites: 0,
+        }
+        .program(&compiler.code, &compiler.code_inst);
+        Ok(Executor {
+            typed: typed.into(),
+            typed_state: TypedState::default(),
+            code: compiler.code.into(),
+            code_inst: compiler.code_inst,
+            cur: 0,
+            slots: compiler.slots,
+            idents: compiler.idents,
+            decl_slots: compiler.decl_slots,
+            hoisted: compiler.hoisted,
+            params,
+            ret_slot,
+            snippet: f.snippet,
+            functions: program.functions.iter().map(|f| f.name.clone()).collect(),
+            config,
+            trace,
+            block: 0,
+            blocks,
+            warps: Vec::new(),
+            current: 0,
+            shared: HashMap::new(),
+            extern_shared: HashMap::new(),
+            locals: HashMap::new(),
+            global_bufs,
+            meter,
+            diag_log,
+            pc_line,
+            line_starts,
+            chars,
+            maca: Default::default(),
+            mode: TraceMode::Full,
+            reasons: Reasons::default(),
+        })
+    }
+
+    /// Records the run as `mode` says (before the first step; [`TraceMode::Full`] by default).
+    pub fn with_trace(mut self, mode: TraceMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
+    /// by default). Off, every statement runs on the general evaluator: the results are the
+    /// same, only slower (the equivalence tests and docs/benchmarks.md's general-evaluator figures use it).
+    pub fn with_typed_form(mut self, on: bool) -> Self {
+        if !on {
+            self.typed = Rc::from(Vec::new());
+        }
+        self
+    }
+
+    /// The entry's parameters in declaration order (name, type, reference): what a launch
+    /// takes as `--arg` / `--buffer` (pointers, arrays and references are [`Ty::Ptr`]).
+    pub fn parameters(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().map(|(_, p)| p)
+    }
+
+    /// The trace so far.
+    pub fn trace(&self) -> &KernelTrace {
+        &self.trace
+    }
+
+    /// The memory now; the page may edit it between steps through [`Executor::memory_mut`].
+    pub fn memory(&self) -> &Memory {
+        &self.trace.memory
+    }
+
+    /// The memory, for editing before or between steps.
+    pub fn memory_mut(&mut self) -> &mut Memory {
+        &mut self.trace.memory
+    }
+
+    /// Whether the run has ended (see [`KernelTrace::outcome`]).
+    pub fn is_finished(&self) -> bool {
+        self.trace.outcome.is_some()
+    }
+
+    /// The finished trace.
+    pub fn into_trace(mut self) -> KernelTrace {
+        if self.trace.outcome.is_none() {
+            self.trace.merged_diagnostics = self.diag_log.merged();
+        }
+        self.trace
+    }
+
+    /// Runs up to `n` steps; returns how many ran (fewer when the run ends).
+    pub fn run_for(&mut self, n: usize) -> usize {
+        let mut done = 0;
+        while done < n && self.advance() {
+            done += 1;
+        }
+        done
+    }
+
+    /// Runs until the next recorded step and returns it; `None` once the run has ended (and
+    /// always `None` under [`TraceMode::None`], which records no step: use
+    /// [`Executor::run_for`] there).
+    pub fn step(&mut self) -> Option<&KernelStep> {
+        if self.advance() {
+            self.trace.steps.last()
+        } else {
+            None
+        }
+    }
+
+    /// Runs one statement of a warp (skipping the structural instructions around it); false
+    /// once the run has ended.
+    pub(crate) fn advance(&mut self) -> bool {
+        loop {
+            if self.trace.outcome.is_some() {
+                return false;
+            }
+            let Some(w) = self.schedule() else {
+                if self.trace.outcome.is_none() {
+                    self.finish(Outcome::Finished);
+                }
+                return false;
+            };
+            if !self.meter.work(1) {
+                let line = self.line_of(self.warps[w].pc);
+                self.limit(
+                    Resource::Work,
+                    line,
+                    "the statements running (an endless loop?)".to_string(),
+                );
+                return false;
+            }
+            // What buffers may still take: the budget less the trace and the lane variables.
+            self.trace.memory.limit_bytes = self
+                .meter
+                .limits
+                .max_memory
+                .saturating_sub(self.meter.bytes(0));
+            let recorded = self.exec(w);
+            if self.meter.work_spent() {
+                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                self.limit(
+                    Resource::Work,
+                    line,
+                    "the statements running (an endless loop?)".to_string(),
+                );
+                return false;
+            }
+            // Checked after every statement, recorded or not: a statement that records no
+            // step may still hold bytes (printed text, diagnostics).
+            if !self.meter.fits(self.trace.memory.used_bytes, 0) {
+                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                let what = format!(
+                    "{} bytes of buffers, {} of lane variables and {} of trace and printed \
+                     text ({} steps)",
+                    self.trace.memory.used_bytes,
+                    self.meter.var_bytes,
+                    self.meter.trace_bytes,
+                    self.trace.stats.steps
+                );
+                self.limit(Resource::Memory, line, what);
+                return false;
+            }
+            if recorded {
+                return true;
+            }
+        }
+    }
+
+    /// Ends the run with `outcome`, adding the summary of the diagnostics left out.
+    pub(crate) fn finish(&mut self, outcome: Outcome) {
+        let summary = self.diag_log.summary();
+        self.trace.diagnostics.extend(summary);
+        if let Outcome::Error(e) = &outcome {
+            self.diag_log.admit(&KernelDiagnostic {
+                line: e.line,
+                col: e.col,
+                level: Level::Error,
+                message: format!("{} (stopped)", e.message),
+                rule: String::new(),
+            });
+        }
+        self.trace.merged_diagnostics = self.diag_log.merged();
+        self.trace.outcome = Some(outcome);
+    }
+
+    /// Ends the run because `resource` ran out at `line`, hit by `what`.
+    pub(crate) fn limit(&mut self, resource: Resource, line: u32, what: String) {
+        let limits = &self.meter.limits;
+        let limit = match resource {
+            Resource::Work => limits.max_work,
+            Resource::Memory => limits.max_memory,
+            Resource::Depth => u64::from(limits.depth()),
+            Resource::Tokens => limits.max_tokens,
+            Resource::Code => limits.max_code,
+        };
+        let hit = LimitHit {
+            resource,
+            limit,
+            line,
+            what,
+        };
+        let d = KernelDiagnostic {
+            line: line.max(1),
+            col: 1,
+            level: Level::Error,
+            message: format!("{} (stopped)", hit.message()),
+            rule: String::new(),
+        };
+        self.diag_log.admit(&d);
+        self.trace.diagnostics.push(d);
+        self.finish(Outcome::Limit(hit));
+    }
+
+    pub(crate) fn line_of(&self, pc: usize) -> u32 {
+        self.pc_line[..=pc.min(self.pc_line.len().saturating_sub(1))]
+            .iter()
+            .rev()
+            .find(|&&l| l > 0)
+            .copied()
+            .unwrap_or(1)
+    }
+
+    pub(crate) fn fail(&mut self, e: KernelError) {
+        self.finish(Outcome::Error(e));
+    }
+
+    /// Picks the warp to run next, starting blocks and opening barriers as needed.
+    pub(crate) fn schedule(&mut self) -> Option<usize> {
+        loop {
+            if self.warps.is_empty() {
+                if self.block >= self.blocks {
+                    return None;
+                }
+                if let Err(e) = self.start_block() {
+                    self.fail(e);
+                    return None;
+                }
+                if self.trace.outcome.is_some() {
+                    return None;
+                }
+                self.current = 0;
+            }
+            if self.warps.get(self.current).map(|w| w.run) == Some(WarpRun::Ready) {
+                return Some(self.current);
+            }
+            let n = self.warps.len();
+            if let Some(k) = (1..=n)
+                .map(|d| (self.current + d) % n)
+                .find(|&k| self.warps[k].run == WarpRun::Ready)
+            {
+                self.current = k;
+                return Some(k);
+            }
+            if self.warps.iter().any(|w| w.run == WarpRun::AtBarrier) {
+                let exited: Vec<usize> = self
+                    .warps
+                    .iter()
+                    .filter(|w| w.run == WarpRun::Done)
+                    .map(|w| w.index)
+                    .collect();
+                let mut line = 1;
+                for w in &mut self.warps {
+                    if w.run == WarpRun::AtBarrier {
+                        w.run = WarpRun::Ready;
+                        w.pc += 1;
+                        line = self.code[..w.pc]
+                            .iter()
+                            .rev()
+                            .find_map(|i| match i {
+                                Inst::Eval { span, .. } => Some(span.line),
+                                _ => None,
+                            })
+                            .unwrap_or(1);
+                    }
+                }
+                if !exited.is_empty() {
+                    let d = KernelDiagnostic {
+                        line,
+                        col: 1,
+                        level: Level::Warning,
+                        message: format!(
+                            "block {}: warp(s) {} finished without reaching the barrier at line {line}: a barrier not reached by every thread is undefined (the other warps were released)",
+                            self.block,
+                            list_lanes(&exited)
+                        ),
+                        rule: "CUDA Programming Guide, __syncthreads(); seed 002 §3.1.9".into(),
+                    };
+                    self.diag_log.admit(&d);
+                    self.trace.diagnostics.push(d);
+                }
+                self.current = 0;
+                continue;
+            }
+            // Every warp of the block is done: its variables become the warp's final snapshot,
+            // kept in the trace (and counted there).
+            let lanes = self.trace.launch.lanes;
+            let snapshot: u64 = self
+                .warps
+                .iter()
+                .map(|w| {
+                    w.vars
+                        .iter()
+                        .map(|r| r.row_bytes(&self.reasons))
+                        .sum::<u64>()
+                })
+                .sum();
+            if !self.meter.fits(
+                self.trace.memory.used_bytes,
+                snapshot.saturating_sub(self.meter.var_bytes),
+            ) {
+                let what = format!(
+                    "the final variables of block {} ({} warps) kept beside {} earlier blocks'",
+                    self.block,
+                    self.warps.len(),
+                    self.block
+                );
+                self.warps.clear();
+                self.meter.var_bytes = 0;
+                self.limit(Resource::Memory, 0, what);
+                return None;
+            }
+            self.meter.var_bytes = 0;
+            self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(snapshot);
+            for w in std::mem::take(&mut self.warps) {
+                let vars = self
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(id, _)| !w.refs.contains_key(id))
+                    .map(|(id, s)| {
+                        (
+                            s.name.clone(),
+                            w.vars.get(id).map_or_else(
+                                || vec![Err(Undef::idle()); lanes],
+                                |r| r.row(&self.reasons),
+                            ),
+                        )
+                    })
+                    .collect();
+                self.trace.warps.push(WarpState {
+                    block: self.block,
+                    warp: w.index,
+                    vars,
+                });
+            }
+            self.block += 1;
+        }
+    }
+
+    pub(crate) fn start_block(&mut self) -> Result<(), KernelError> {
+        let launch = &self.trace.launch;
+        let lanes = launch.lanes;
+        let threads = dims_total(launch.block_dim).unwrap_or(0);
+        // Each variable is a register of raw bits per lane: count the bytes before allocating
+        // them.
+        let per_warp: u64 = self
+            .slots
+            .iter()
+            .map(|s| Reg::bytes(Some(s.ty), lanes))
+            .sum();
+        let need = per_warp.saturating_mul(launch.warps_per_block as u64);
+        if !self.meter.fits(self.trace.memory.used_bytes, need) {
+            let what = format!(
+                "the lane variables of block {} ({} warps x {} variables x {lanes} lanes = {need} bytes)",
+                self.block,
+                launch.warps_per_block,
+                self.slots.len()
+            );
+            self.limit(Resource::Memory, 0, what);
+            return Ok(());
+        }
+        self.meter.var_bytes = need;
+        for wi in 0..launch.warps_per_block {
+            let mut exists = LaneMask::none();
+            for l in 0..lanes {
+                if wi * lanes + l < threads {
+                    exists = exists.with(l);
+                }
+            }
+            // Every lane of a variable starts undefined: "`name` is not declared yet".
+            let mut vars: Vec<Reg> = Vec::with_capacity(self.slots.len());
+            for s in &self.slots {
+                let (id, bytes) = self.reasons.intern(&Undef {
+                    line: 0,
+                    col: 0,
+                    why: format!("`{}` is not declared yet", s.name),
+                    uninit: true,
+                });
+                self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                vars.push(Reg::new(Some(s.ty), lanes, id));
+            }
+            let mut refs = HashMap::new();
+            for (id, p) in &self.params {
+                if let Some(&buf) = self.global_bufs.get(&p.name) {
+                    let Ty::Ptr(elem) = p.ty else { continue };
+                    if p.reference {
+                        refs.insert(*id, buf);
+                    } else if let Some(r) = vars.get_mut(*id) {
+                        for l in 0..lanes {
+                            r.set_val(
+                                l,
+                                KVal::Ptr {
+                                    elem,
+                                    buf,
+                                    offset: 0,
+                                },
+                            );
+                        }
+                    }
+                    continue;
+                }
+                let Ty::Val(vt) = p.ty else { continue };
+                // A scalar nobody set is undefined, naming how to set it.
+                let text = match self.config.args.get(&p.name) {
+                    Some(t) => t.as_str(),
+                    None if !self.snippet => {
+                        // A `__global__` kernel's (`host_launch::default_lane_operands` gave the
+                        // others theirs).
+                        let why = Undef::at(p.span, super::host_launch::unset_reason(&p.name));
+                        if let Some(r) = vars.get_mut(*id) {
+                            for l in 0..lanes {
+                                let bytes = r.set(l, Err(why.clone()), &mut self.reasons);
+                                self.meter.trace_bytes =
+                                    self.meter.trace_bytes.saturating_add(bytes);
+                            }
+                        }
+                        continue;
+                    }
+                    None => "lane",
+                };
+                let core_ty = if vt.scalar.is_float() {
+                    ValueType::F64
+                } else {
+                    ValueType::I64
+                };
+                let spec = ValuesSpec::parse(text)
+                    .map_err(|e| KernelError::new(p.span.line, p.span.col, e.to_string()))?;
+                let spec = match spec {
+                    ValuesSpec::List(items) if items.len() == 1 => {
+                        ValuesSpec::List(vec![items[0].clone(); lanes])
+                    }
+                    other => other,
+                };
+                let row = spec.materialize(core_ty, lanes).map_err(|e| {
+                    KernelError::new(p.span.line, p.span.col, format!("{}: {e}", p.name))
+                })?;
+                if let Some(r) = vars.get_mut(*id) {
+                    for (l, v) in row.into_iter().enumerate() {
+                        let v = KVal::from_core(v)
+                            .convert(vt)
+                            .map_err(|f| Undef::at(p.span, f.message));
+                        let bytes = r.set(l, v, &mut self.reasons);
+                        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                    }
+                }
+            }
+            self.warps.push(Warp {
+                index: wi,
+                exists,
+                pc: 0,
+                frames: Vec::new(),
+                status: vec![LaneStatus::Running; lanes],
+                vars,
+                refs,
+                run: WarpRun::Ready,
+            });
+        }
+        Ok(())
+    }
+
+    /// The source text from `span` to `end`, whitespace collapsed, at most 200 characters.
+    /// Reads only those lines (through `line_starts`), never the whole source: it runs once per
+    /// step.
+    pub(crate) fn text(&self, span: Span, end: Span) -> String {
+        let line_chars = |n: u32| -> &[char] {
+            let k = (n as usize).saturating_sub(1);
+            let (Some(&from), to) = (
+                self.line_starts.get(k),
+                self.line_starts
+                    .get(k + 1)
+                    .map_or(self.chars.len(), |e| e.saturating_sub(1)),
+            ) else {
+                return &[];
+            };
+            let line = &self.chars[from.min(to)..to];
+            line.strip_suffix(&['\r']).unwrap_or(line)
+        };
+        let mut out = String::new();
+        for n in span.line..=end.line {
+            let chars = line_chars(n);
+            let from = if n == span.line {
+                (span.col as usize).saturating_sub(1)
+            } else {
+                0
+            };
+            let to = if n == end.line {
+                (end.col as usize).saturating_sub(1).min(chars.len())
+            } else {
+                chars.len()
+            };
+            if from < to {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.extend(&chars[from..to]);
+            }
+            if out.len() > 400 || n > span.line.saturating_add(400) {
+                break;
+            }
+        }
+        let collapsed: Vec<&str> = out.split_whitespace().collect();
+        let mut t = collapsed.join(" ");
+        if t.chars().count() > 200 {
+            t = t.chars().take(200).collect::<String>() + "…";
+        }
+        t
+    }
+
+    /// Executes one instruction of warp `w`; returns whether it recorded a step.
+    pub(crate) fn exec(&mut self, w: usize) -> bool {
+        let pc = self.warps[w].pc;
+        self.cur = self.code_inst.get(pc).copied().unwrap_or(0);
+        let code = Rc::clone(&self.code);
+        let Some(inst) = code.get(pc) else {
+            self.warps[w].run = WarpRun::Done;
+            return false;
+        };
+        let structural = matches!(
+            inst,
+            Inst::ThenEnd
+                | Inst::Join
+                | Inst::LoopCont
+                | Inst::LoopExit
+                | Inst::Jump(_)
+                | Inst::End
+        );
+        if !structural && self.warps[w].active().0 == 0 {
+            self.unwind(w);
+            return false;
+        }
+        let active = self.warps[w].active();
+        let mut cx = StepCtx::default();
+        let recorded: Option<(Span, Span)> = match *inst {
+            Inst::Decl {
+                span,
+                end,
+                storage,
+                ref decls,
+            } => {
+                if !self.typed_store(w, pc, active, &mut cx) {
+                    for d in decls {
+                        self.declare(w, d, storage, active, &mut cx);
+                    }
+                }
+                self.warps[w].pc += 1;
+                Some((span, end))
+            }
+            Inst::Eval {
+                span,
+                end,
+                ref expr,
+            } => {
+                if self.typed_store(w, pc, active, &mut cx) {
+                    self.warps[w].pc += 1;
+                    return self.finish_step(w, (span, end), active, cx);
+                }
+                match self.barrier_call(w, expr, active, &mut cx) {
+                    // The warp waits; the pc stays on the barrier until it opens.
+                    Some(true) => {}
+                    Some(false) => self.warps[w].pc += 1,
+                    None => {
+                        self.eval(w, expr, active, &mut cx);
+                        self.warps[w].pc += 1;
+                    }
+                }
+                Some((span, end))
+            }
+            Inst::Branch {
+                span,
+                end,
+                ref cond,
+                else_pc,
+                join_pc,
+            } => {
+                let (t, f) = match self.typed_cond(w, pc, active) {
+                    Some(tf) => tf,
+                    None => self.condition(w, cond, active, &mut cx),
+                };
+                let warp = &mut self.warps[w];
+                let (cur, in_else, pc) = if t.0 != 0 {
+                    (t, false, pc + 1)
+                } else {
+                    (f, true, else_pc)
+                };
+                warp.frames.push(Frame::If {
+                    cur,
+                    else_mask: f,
+                    else_pc,
+                    join_pc,
+                    in_else,
+                    line: span.line,
+                });
+                warp.pc = if cur.0 == 0 { join_pc } else { pc };
+                Some((span, end))
+            }
+            Inst::ThenEnd => {
+                let warp = &mut self.warps[w];
+                if !warp.leave_branch() {
+                    warp.pc += 1;
+                }
+                None
+            }
+            Inst::Join => {
+                let warp = &mut self.warps[w];
+                warp.frames.pop();
+                warp.pc += 1;
+                None
+            }
+            Inst::LoopEnter {
+                id,
+                cont_pc,
+                exit_pc,
+                line,
+            } => {
+                let warp = &mut self.warps[w];
+                warp.frames.push(Frame::Loop {
+                    id,
+                    mask: active,
+                    cont_pc,
+                    exit_pc,
+                    line,
+                });
+                warp.pc += 1;
+                None
+            }
+            Inst::LoopTest {
+                span,
+                end,
+                ref cond,
+            } => {
+                if let Some(c) = cond {
+                    let (_, f) = match self.typed_cond(w, pc, active) {
+                        Some(tf) => tf,
+                        None => self.condition(w, c, active, &mut cx),
+                    };
+                    self.leave_loop(w, f);
+                }
+                let warp = &mut self.warps[w];
+                if warp.active().0 == 0 {
+                    warp.pc = match warp.frames.last() {
+                        Some(Frame::Loop { exit_pc, .. }) => *exit_pc,
+                        _ => pc + 1,
+                    };
+                } else {
+                    warp.pc += 1;
+                }
+                Some((span, end))
+            }
+            Inst::LoopBack {
+                span,
+                end,
+                ref cond,
+                target,
+            } => {
+                let (_, f) = match self.typed_cond(w, pc, active) {
+                    Some(tf) => tf,
+                    None => self.condition(w, cond, active, &mut cx),
+                };
+                self.leave_loop(w, f);
+                let warp = &mut self.warps[w];
+                warp.pc = if warp.active().0 != 0 { target } else { pc + 1 };
+                Some((span, end))
+            }
+            Inst::LoopCont => {
+                let warp = &mut self.warps[w];
+                if let Some(Frame::Loop {
+                    id, mask, exit_pc, ..
+                }) = warp.frames.last().cloned()
+                {
+                    for l in mask.iter() {
+                        if warp.status.get(l) == Some(&LaneStatus::Continued(id)) {
+                            warp.status[l] = LaneStatus::Running;
+                        }
+                    }
+                    warp.pc = if warp.active().0 == 0 {
+                        exit_pc
+                    } else {
+                        pc + 1
+                    };
+                } else {
+                    warp.pc += 1;
+                }
+                None
+            }
+            Inst::LoopExit => {
+                let warp = &mut self.warps[w];
+                if let Some(Frame::Loop { id, mask, .. }) = warp.frames.pop() {
+                    for l in mask.iter() {
+                        if matches!(
+                            warp.status.get(l),
+                            Some(LaneStatus::Broke(i) | LaneStatus::Continued(i)) if *i == id
+                        ) {
+                            warp.status[l] = LaneStatus::Running;
+                        }
+                    }
+                }
+                warp.pc += 1;
+                None
+            }
+            Inst::Jump(t) => {
+                self.warps[w].pc = t;
+                None
+            }
+            Inst::Break { span, end, cont } => {
+                let warp = &mut self.warps[w];
+                match warp.innermost_loop() {
+                    Some(id) => {
+                        for l in active.iter() {
+                            if let Some(s) = warp.status.get_mut(l) {
+                                *s = if cont {
+                                    LaneStatus::Continued(id)
+                                } else {
+                                    LaneStatus::Broke(id)
+                                };
+                            }
+                        }
+                    }
+                    None => cx.note(
+                        Level::Error,
+                        span,
+                        format!(
+                            "`{}` outside a loop",
+                            if cont { "continue" } else { "break" }
+                        ),
+                        "",
+                        None,
+                    ),
+                }
+                warp.pc += 1;
+                Some((span, end))
+            }
+            Inst::Return {
+                span,
+                end,
+                ref value,
+                target,
+            } => {
+                let slot = match target {
+                    Some((_, slot)) => slot,
+                    None => self.ret_slot,
+                };
+                if let Some(v) = value {
+                    let vals = self.eval(w, v, active, &mut cx);
+                    if let Some(slot) = slot {
+                        for l in active.iter() {
+                            let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
+                            let _ = self.store_var(w, slot, l, val, span, &mut cx);
+                        }
+                    }
+                }
+                let warp = &mut self.warps[w];
+                // Returning from an inlined call parks the lane until the call's end.
+                let status = match target {
+                    Some((id, _)) => LaneStatus::Broke(id),
+                    None => LaneStatus::Returned,
+                };
+                for l in active.iter() {
+                    if let Some(s) = warp.status.get_mut(l) {
+                        *s = status;
+                    }
+                }
+                warp.pc += 1;
+                Some((span, end))
+            }
+            Inst::Bind {
+                span,
+                end,
+                slot,
+                ref expr,
+            } => {
+                let vals = self.eval(w, expr, active, &mut cx);
+                for l in active.iter() {
+                    let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
+                    let _ = self.store_var(w, slot, l, val, span, &mut cx);
+                }
+                self.warps[w].pc += 1;
+                Some((span, end))
+            }
+            Inst::End => {
+                self.warps[w].run = WarpRun::Done;
+                None
+            }
+        };
+        let Some(at) = recorded else {
+            return false;
+        };
+        self.finish_step(w, at, active, cx)
+    }
+
+    /// The end of a statement: a warp that reached a barrier waits, and the step is recorded.
+    fn finish_step(
+        &mut self,
+        w: usize,
+        (span, end): (Span, Span),
+        active: LaneMask,
+        cx: StepCtx,
+    ) -> bool {
+        if cx.barrier {
+            self.warps[w].run = WarpRun::AtBarrier;
+        }
+        // The first error of the step ends the run there (unless the launch keeps going): a run
+        // that met an error must not report "finished" with buffers silently wrong.
+        let fatal = if self.config.keep_going {
+            None
+        } else {
+            cx.diags
+                .iter()
+                .find(|d| d.0 == Level::Error)
+                .map(|d| KernelError::new(d.1.line, d.1.col, d.2.clone()))
+        };
+        self.record(w, span, end, active, cx);
+        if let Some(e) = fatal {
+            self.fail(e);
+        }
+        true
+    }
+
+    pub(crate) fn leave_loop(&mut self, w: usize, lanes: LaneMask) {
+        let warp = &mut self.warps[w];
+        if let Some(id) = warp.innermost_loop() {
+            for l in lanes.iter() {
+                if let Some(s) = warp.status.get_mut(l) {
+                    *s = LaneStatus::Broke(id);
+                }
+            }
+        }
+    }
+
+    /// Moves an idle warp (no active lane) to where its lanes reconverge.
+    pub(crate) fn unwind(&mut self, w: usize) {
+        let warp = &mut self.warps[w];
+        if warp.leave_branch() {
+            return;
+        }
+        match warp.frames.last() {
+            None => warp.run = WarpRun::Done,
+            Some(Frame::Loop { cont_pc, .. }) => warp.pc = *cont_pc,
+            Some(Frame::If { .. }) => {}
+        }
+    }
+
+    /// Every variable of warp `warp` (index within the block running now), each with its value
+    /// in every lane, in slot order; empty when no such warp is running.
+    pub(crate) fn warp_vars(&self, warp: usize) -> Vec<VarChange> {
+        let Some(w) = self.warps.iter().find(|w| w.index == warp) else {
+            return Vec::new();
+        };
+        self.slots
+            .iter()
+            .zip(&w.vars)
+            .enumerate()
+            .filter(|(id, _)| !w.refs.contains_key(id))
+            .map(|(_, (s, r))| VarChange {
+                name: s.name.clone(),
+                values: r.row(&self.reasons),
+            })
+            .collect()
+    }
+
+    /// Under [`TraceMode::None`]: a step's diagnostics go to the trace's top level, each
+    /// distinct one once (the log counts the repeats and summarizes them at the end).
+    fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
+        for d in step_diagnostics(lanes, diags) {
+            let before = self.diag_log.distinct();
+            if self.diag_log.admit(&d) && self.diag_log.distinct() > before {
+                self.meter.trace_bytes = self
+                    .meter
+                    .trace_bytes
+                    .saturating_add(budget::diagnostic_bytes(&d));
+                self.trace.diagnostics.push(d);
+            }
+        }
+    }
+
+    /// Charges the work of `n` notes a step made (one per lane a diagnostic concerns): each is
+    /// formatted, keyed and merged whether or not it is kept, which costs far more than a
+    /// statement ([`budget::DIAGNOSTIC_WORK`]), so that a loop raising one per step ends in
+    /// time.
+    fn charge_diagnostics(&mut self, n: u64) {
+        self.meter.work(budget::DIAGNOSTIC_WORK.saturating_mul(n));
+    }
+
+    pub(crate) fn record(
+        &mut self,
+        w: usize,
+        span: Span,
+        end: Span,
+        active: LaneMask,
+        cx: StepCtx,
+    ) {
+        if self.maca.loads_pending() {
+            self.maca_note_changes(w, span.line, &cx.changed);
+        }
+        let lanes = self.trace.launch.lanes;
+        let stats = &mut self.trace.stats;
+        stats.steps = stats.steps.saturating_add(1);
+        stats.lane_statements = stats
+            .lane_statements
+            .saturating_add(u64::from(active.count()));
+        if !cx.ops.is_empty() {
+            stats.last_op_step = Some(stats.steps - 1);
+        }
+        // What the step cost beyond its statement and nodes: its notes, memory writes
+        // (atomics included), cross-lane operations and barrier round.
+        self.charge_diagnostics(cx.notes);
+        self.meter.work(
+            budget::MEMORY_OP_WORK
+                .saturating_mul(cx.writes.len() as u64)
+                .saturating_add(budget::MEMORY_OP_WORK.saturating_mul(cx.ops.len() as u64))
+                .saturating_add(if cx.barrier { budget::BARRIER_WORK } else { 0 }),
+        );
+        if self.mode == TraceMode::None {
+            self.record_diagnostics_only(lanes, cx.diags);
+            return;
+        }
+        let warp = &self.warps[w];
+        let table = &mut self.trace.reasons;
+        let mut reason_bytes = 0u64;
+        let changes: Vec<VarRow> = cx
+            .changed
+            .iter()
+            .map(|&id| {
+                let values = warp
+                    .vars
+                    .get(id)
+                    .map(|r| r.row(&self.reasons))
+                    .unwrap_or_default();
+                VarRow {
+                    slot: u32::try_from(id).unwrap_or(u32::MAX),
+                    row: LaneRow::encode(&values, |u| {
+                        let (id, bytes) = table.intern(u);
+                        reason_bytes += bytes;
+                        id
+                    }),
+                }
+            })
+            .collect();
+        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
+        let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
+        let step = KernelStep {
+            // Its position in the run (the steps counted so far include it), also when the
+            // trace holds only the steps since a checkpoint (`replay`).
+            index: usize::try_from(self.trace.stats.steps.saturating_sub(1)).unwrap_or(usize::MAX),
+            block: self.block,
+            warp: warp.index,
+            line: span.line,
+            col: span.col,
+            text: self.text(span, end),
+            active,
+            lanes,
+            changes,
+            memory_writes: cx.writes.into_iter().map(CellWrite::new).collect(),
+            ops: cx.ops,
+            diagnostics,
+        };
+        self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(step_bytes(&step));
+        self.trace.steps.push(step);
+    }
+}
+
+/// A step's notes as diagnostics, each naming its lanes when not all of them.
+fn step_diagnostics(lanes: usize, diags: Vec<StepDiag>) -> Vec<KernelDiagnostic> {
+    diags
+        .into_iter()
+        .map(|(level, at, mut message, rule, mut ls)| {
+            ls.sort_unstable();
+            if !ls.is_empty() && ls.len() < lanes {
+                message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
+            }
+            KernelDiagnostic {
+                line: at.line,
+                col: at.col,
+                level,
+                message,
+                rule,
+            }
+        })
+        .collect()
+}
+
+/// Parses and runs a kernel to the end (or to a limit).
+///
+/// # Errors
+/// [`KernelError`] when the source does not parse or the launch is invalid (see
+/// [`Executor::new`]). Faults while running — undefined behaviour, out-of-bounds accesses, the
+/// step or cell limit — do not fail: they are diagnostics on their steps and the
+/// [`KernelTrace::outcome`].
+pub fn run_kernel(source: &str, config: LaunchConfig) -> Result<KernelTrace, KernelError> {
+    run_kernel_traced(source, config, TraceMode::Full)
+}
+
+/// [`run_kernel`] recording the run as `mode` says.
+///
+/// # Errors
+/// As [`run_kernel`].
+pub fn run_kernel_traced(
+    source: &str,
+    config: LaunchConfig,
+    mode: TraceMode,
+) -> Result<KernelTrace, KernelError> {
+    let mut ex = Executor::new(source, config)?.with_trace(mode);
+    while ex.advance() {}
+    Ok(ex.into_trace())
+}
+
+/// Several front-end errors as one: the first, with every further one on its own line as
+/// `line:col: message` (sorted by position); `None` when there is none.
+pub(crate) fn join_errors(mut errors: Vec<KernelError>) -> Option<KernelError> {
+    errors.sort_by_key(|e| (e.line, e.col));
+    let mut it = errors.into_iter();
+    let mut first = it.next()?;
+    for e in it {
+        first
+            .message
+            .push_str(&format!("\n{}:{}: {}", e.line, e.col, e.message));
+    }
+    Some(first)
+}

@@ -1,0 +1,92 @@
+//! CUDA code calling the warp intrinsics without `_sync` (`__shfl`, `__shfl_up`, `__shfl_down`,
+//! `__shfl_xor`, `__ballot`, `__any`, `__all`): they still run (by the HIP entries, which keep
+//! these names and the same lane rule), with a warning at each call site.
+//!
+//! Source: CUDA C++ Programming Guide, "Warp Shuffle Functions" and "Warp Vote Functions":
+//! the non-`_sync` forms are deprecated since CUDA 9.0 and removed for devices of compute
+//! capability 7.x (sm_70) and higher.
+
+use super::ast::{Expr, ExprKind, Program, Stmt, StmtKind};
+use super::KernelDiagnostic;
+use crosslane_core::result::Level;
+
+/// The intrinsics CUDA 9 replaced by `_sync` forms.
+const LEGACY: &[&str] = &[
+    "__shfl",
+    "__shfl_up",
+    "__shfl_down",
+    "__shfl_xor",
+    "__ballot",
+    "__any",
+    "__all",
+];
+
+/// One warning per call of a pre-CUDA-9 warp intrinsic in `program` (walked without recursion).
+pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
+    let mut out = Vec::new();
+    let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
+    let mut exprs: Vec<&Expr> = Vec::new();
+    while let Some(s) = stmts.pop() {
+        match &s.kind {
+            StmtKind::Block(b) => stmts.extend(b),
+            StmtKind::Decl(_, ds) => exprs.extend(ds.iter().filter_map(|d| d.init.as_ref())),
+            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => exprs.push(e),
+            StmtKind::If(c, a, b) => {
+                exprs.push(c);
+                stmts.push(a);
+                stmts.extend(b.as_deref());
+            }
+            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
+                exprs.push(c);
+                stmts.push(b);
+            }
+            StmtKind::For(i, c, st, b) => {
+                stmts.extend(i.as_deref());
+                exprs.extend(c.iter().chain(st.iter()));
+                stmts.push(b);
+            }
+            _ => {}
+        }
+    }
+    while let Some(e) = exprs.pop() {
+        match &e.kind {
+            ExprKind::Call(name, args) => {
+                if LEGACY.contains(&name.as_str()) {
+                    out.push(KernelDiagnostic::new(
+                        e.span,
+                        Level::Warning,
+                        format!(
+                            "`{name}` is the pre-CUDA-9 form: deprecated in CUDA 9.0 and removed \
+                             for sm_70 and newer; it runs here by its HIP rule (all lanes); \
+                             write `{name}_sync(mask, …)`"
+                        ),
+                        "CUDA C++ Programming Guide, Warp Shuffle Functions / Warp Vote Functions",
+                    ));
+                }
+                exprs.extend(args);
+            }
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => exprs.push(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                exprs.push(a);
+                exprs.push(b);
+            }
+            ExprKind::Ternary(a, b, c) => {
+                exprs.push(a);
+                exprs.push(b);
+                exprs.push(c);
+            }
+            _ => {}
+        }
+    }
+    out.sort_by_key(|d| (d.line, d.col));
+    out
+}

@@ -1,0 +1,340 @@
+//! Calls: inlined device-function results, built-ins and cross-lane operations.
+
+use super::*;
+use crate::ast::*;
+use crate::builtins::{self, arg_slots, builtin, call_op, find_kernel_op, Builtin, Slot};
+use crate::exec::Executor;
+use crate::mathlib;
+use crate::trace::{LaneVal, Undef};
+use crate::types::{KVal, Scalar};
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::result::{Level, Source};
+
+impl Executor {
+    pub(crate) fn call(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        if let Some(&slot) = self.hoisted.get(&(self.cur, e.span)) {
+            // An inlined device function already ran; its result is in `slot`.
+            if slot == usize::MAX {
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = Err(Undef::at(e.span, format!("`{name}` returns void")));
+                }
+                return out;
+            }
+            return self.read_var(w, slot, e.span, mask, cx);
+        }
+        if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
+            return out;
+        }
+        match builtin(name) {
+            Some(Builtin::LaneId) => {
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = Ok(KVal::int(Scalar::U32, l as i128));
+                }
+                return out;
+            }
+            Some(Builtin::Barrier | Builtin::NoOp) => {
+                for a in args {
+                    self.eval(w, a, mask, cx);
+                }
+                let m = format!("`{name}` has no value; call it as a statement");
+                cx.note(Level::Error, e.span, m.clone(), "", None);
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = Err(Undef::at(e.span, m.clone()));
+                }
+                return out;
+            }
+            Some(Builtin::Atomic) => return self.atomic(w, e, name, args, mask, cx),
+            Some(Builtin::Math) if mathlib::out_params(name).is_some() => {
+                return self.math_out(w, e, name, args, mask, cx);
+            }
+            Some(Builtin::Math) => {
+                let vals: Vec<Vec<LaneVal>> =
+                    args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    let lane_args: Result<Vec<KVal>, Undef> =
+                        vals.iter().map(|v| v[l].clone()).collect();
+                    let fast = self.config.use_fast_math;
+                    let name = if fast {
+                        mathlib::fast_math_name(name)
+                    } else {
+                        name
+                    };
+                    out[l] = lane_args.and_then(|a| {
+                        let a = if fast { mathlib::flush_args(a) } else { a };
+                        let r = builtins::math_lane(name, &a, l);
+                        let r = if fast {
+                            r.map(mathlib::flush_denormal)
+                        } else {
+                            r
+                        };
+                        r.map_err(|m| {
+                            cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
+                            Undef::at(e.span, m)
+                        })
+                    });
+                }
+                return out;
+            }
+            None => {}
+        }
+        let Some(spec) = find_kernel_op(self.trace.launch.dialect, name) else {
+            let m = if self.functions.iter().any(|f| f == name) {
+                format!("`{name}` is a function of this source: calls to other kernel functions are not supported (inline its body)")
+            } else {
+                format!("`{name}` is neither a kernel built-in nor an operation of any dialect the core emulates")
+            };
+            for a in args {
+                self.eval(w, a, mask, cx);
+            }
+            cx.note(Level::Error, e.span, m.clone(), "", None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        };
+        if spec.name != name {
+            cx.note(
+                Level::Info,
+                e.span,
+                format!(
+                    "`{name}` is read as `{}` (a documented alias or misspelling)",
+                    spec.name
+                ),
+                spec.source,
+                None,
+            );
+        }
+        let vals: Vec<Vec<LaneVal>> = args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
+        // A vector operand the vendor's shuffles do not take (`float4`): refused, not split.
+        let refused = vals
+            .iter()
+            .flat_map(|a| mask.iter().filter_map(move |l| a.get(l)))
+            .find_map(|v| {
+                v.as_ref()
+                    .ok()
+                    .and_then(|v| crate::vector_types::shuffle_refusal(spec.dialect, spec.name, v))
+            });
+        if let Some(m) = refused {
+            cx.note(Level::Error, e.span, m.clone(), spec.source, None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        }
+        let idents: Vec<Option<String>> = args
+            .iter()
+            .map(|a| match &a.kind {
+                ExprKind::Ident(n) if !self.idents.contains_key(&(self.cur, a.span)) => {
+                    Some(n.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        // Threads that returned from the kernel, or never launched (a partial warp), have exited.
+        let exited = self.warps.get(w).map_or(LaneMask::default(), |warp| {
+            (0..lanes)
+                .filter(|&l| {
+                    !warp.exists.contains(l)
+                        || matches!(warp.status.get(l), Some(LaneStatus::Returned))
+                })
+                .fold(LaneMask::default(), LaneMask::with)
+        });
+        let mut outcome = call_op(
+            spec,
+            lanes,
+            mask,
+            exited,
+            &vals,
+            &idents,
+            (e.span.line, e.span.col),
+        );
+        // Say which line left a source lane inactive.
+        for step in &mut outcome.steps {
+            for (i, r) in step.results.iter_mut().enumerate() {
+                if r.source != Source::Undefined {
+                    continue;
+                }
+                let Some(j) = r.from else { continue };
+                if mask.contains(j) {
+                    continue;
+                }
+                if let Some(line) = self.warps[w].why_inactive(j) {
+                    let extra = format!(" — lane {j} is not executing this call: it took the other path at line {line}");
+                    if let Some(why) = &mut r.why {
+                        why.push_str(&extra);
+                    }
+                    if let Some(Err(u)) = outcome.values.get_mut(i) {
+                        u.why.push_str(&extra);
+                    }
+                    cx.note(
+                        Level::Warning,
+                        e.span,
+                        format!("{} reads lanes that are inactive here (they took the other path at line {line}): those results are undefined", spec.name),
+                        spec.source,
+                        Some(i),
+                    );
+                }
+            }
+        }
+        carry_notes(spec, &vals, mask, &mut outcome);
+        for (level, message, rule) in outcome.diagnostics {
+            cx.note(level, e.span, message, &rule, None);
+        }
+        cx.ops.extend(outcome.steps);
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = outcome
+                .values
+                .get(l)
+                .cloned()
+                .unwrap_or_else(|| Err(Undef::idle()));
+        }
+        out
+    }
+
+    /// A math function that stores through pointer arguments (`sincosf(x, &s, &c)`,
+    /// `frexpf(x, &e)`): the other arguments are evaluated, each pointer argument is a place
+    /// (`&v` of a variable, or a pointer into memory), and every active lane stores its
+    /// results there, converted to the place's type as an assignment converts.
+    fn math_out(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let outs = mathlib::out_params(name).unwrap_or(&[]);
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let mut vals: Vec<Vec<LaneVal>> = Vec::with_capacity(args.len());
+        let mut places: Vec<Option<Vec<Result<Place, Undef>>>> = Vec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            if !outs.contains(&k) {
+                vals.push(self.eval(w, a, mask, cx));
+                places.push(None);
+                continue;
+            }
+            vals.push(vec![Ok(KVal::int(Scalar::I32, 0)); lanes]);
+            let p = match &a.kind {
+                ExprKind::AddrOf(inner) => self.place(w, inner, mask, cx),
+                _ => {
+                    let ptrs = self.eval(w, a, mask, cx);
+                    ptrs.into_iter()
+                        .map(|p| {
+                            let p = p?;
+                            self.address(&p, &KVal::int(Scalar::I32, 0))
+                                .map(|(buf, off)| Place::Mem(buf, off))
+                                .map_err(|m| Undef::at(a.span, m))
+                        })
+                        .collect()
+                }
+            };
+            places.push(Some(p));
+        }
+        if let Some(&k) = outs.iter().find(|&&k| k >= args.len()) {
+            let m = format!("`{name}` takes a pointer as argument {}", k + 1);
+            cx.note(Level::Error, e.span, m.clone(), "", None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        }
+        for l in mask.iter().filter(|&l| l < lanes) {
+            let lane_args: Result<Vec<KVal>, Undef> = vals.iter().map(|v| v[l].clone()).collect();
+            let r = lane_args.and_then(|a| match mathlib::call(name, &a) {
+                Some(Ok(c)) => Ok(c),
+                Some(Err(m)) => Err(Undef::at(e.span, m)),
+                None => Err(Undef::at(
+                    e.span,
+                    format!("`{name}` is not a math function"),
+                )),
+            });
+            match r {
+                Ok(c) => {
+                    for (k, v) in c.stores {
+                        let place = places
+                            .get(k)
+                            .and_then(Option::as_ref)
+                            .and_then(|p| p.get(l).cloned());
+                        match place {
+                            Some(Ok(p)) => {
+                                // A failed store notes its own reason.
+                                let _ = self.write_place(w, p, l, Ok(v), e.span, cx);
+                            }
+                            Some(Err(u)) => {
+                                cx.note(
+                                    Level::Warning,
+                                    e.span,
+                                    format!("`{name}`: {}", u.why),
+                                    "",
+                                    Some(l),
+                                );
+                            }
+                            None => {}
+                        }
+                    }
+                    out[l] = Ok(c.value);
+                }
+                Err(u) => {
+                    cx.note(Level::Warning, e.span, u.why.clone(), "", Some(l));
+                    out[l] = Err(u);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A cross-lane operation moves values: a result read from one lane keeps the accuracy note
+/// that lane's operand carried (a shuffle of `expf`'s value is still `expf`'s value); a
+/// result computed from several lanes (a reduction) takes the widest note among the active
+/// lanes' operands ([`mathlib`]).
+fn carry_notes(
+    spec: &crosslane_core::op::OpSpec,
+    vals: &[Vec<LaneVal>],
+    mask: LaneMask,
+    outcome: &mut builtins::CallOutcome,
+) {
+    let Some(src) = arg_slots(spec, vals.len())
+        .iter()
+        .position(|s| *s == Slot::Operand)
+        .and_then(|k| vals.get(k))
+    else {
+        return;
+    };
+    let note_of = |j: usize| {
+        src.get(j)
+            .and_then(|v| v.as_ref().ok())
+            .and_then(KVal::approx)
+    };
+    let widest = mask
+        .iter()
+        .filter_map(note_of)
+        .reduce(crate::accuracy::Approx::wider);
+    if widest.is_none() || outcome.steps.len() != 1 {
+        return;
+    }
+    let Some(step) = outcome.steps.first() else {
+        return;
+    };
+    for (l, r) in step.results.iter().enumerate() {
+        let note = match r.from {
+            Some(j) => note_of(j),
+            None => widest,
+        };
+        if let (Some(n), Some(Ok(v))) = (note, outcome.values.get_mut(l)) {
+            *v = v.clone().with_approx(Some(n));
+        }
+    }
+}

@@ -1,0 +1,513 @@
+//! Expressions: built-in identifiers, geometry, per-lane evaluation and variable reads.
+
+use super::typed::{int_literal_type, Geom};
+use super::*;
+use crate::ast::*;
+use crate::builtins::maca_icmp;
+use crate::exec::Executor;
+use crate::trace::{LaneVal, Undef};
+use crate::types::{binary, unary, BinOp, KVal, Scalar, Ty};
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::result::Level;
+
+impl Executor {
+    // -------------------------------------------------------------- expressions
+
+    pub(crate) fn lane_thread(&self, w: usize, l: usize) -> usize {
+        self.warps[w].index * self.trace.launch.lanes + l
+    }
+
+    pub(crate) fn builtin_ident(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let constant = match name {
+            "warpSize" => Some(KVal::int(Scalar::I32, lanes as i128)),
+            n => maca_icmp(n)
+                .map(|v| KVal::int(Scalar::I32, v))
+                .or_else(|| crate::mathlib::constant(n)),
+        };
+        for l in mask.iter() {
+            let v = if let Some(c) = &constant {
+                Ok(c.clone())
+            } else if name == "laneId" && self.snippet {
+                Ok(KVal::int(Scalar::I32, l as i128))
+            } else {
+                let msg = format!("`{name}` is not declared");
+                cx.note(Level::Error, e.span, msg.clone(), "", None);
+                Err(Undef::at(e.span, msg))
+            };
+            if let Some(c) = out.get_mut(l) {
+                *c = v;
+            }
+        }
+        let _ = w;
+        out
+    }
+
+    pub(crate) fn geometry(&self, w: usize, base: &str, field: &str, l: usize) -> Option<KVal> {
+        let k = match field {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => return None,
+        };
+        let g = Geom::named(base)?;
+        Some(KVal::int(
+            Scalar::U32,
+            self.geometry_index(w, g, k, l) as i128,
+        ))
+    }
+
+    /// Component `k` (0 = x, 1 = y, 2 = z) of geometry built-in `g` in lane `l` of warp `w`:
+    /// a thread's index splits x-fastest over the block's dimensions (CUDA C++ Programming
+    /// Guide, Thread Hierarchy).
+    pub(crate) fn geometry_index(&self, w: usize, g: Geom, k: u8, l: usize) -> usize {
+        let k = usize::from(k.min(2));
+        let launch = &self.trace.launch;
+        let split = |n: usize, d: [usize; 3]| {
+            let (x, y) = (d[0].max(1), d[1].max(1));
+            [n % x, (n / x) % y, n / (x * y)]
+        };
+        match g {
+            Geom::ThreadIdx => split(self.lane_thread(w, l), launch.block_dim)[k],
+            Geom::BlockIdx => split(self.block, launch.grid_dim)[k],
+            Geom::BlockDim => launch.block_dim[k],
+            Geom::GridDim => launch.grid_dim[k],
+        }
+    }
+
+    pub(crate) fn eval(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let idle = || vec![Err(Undef::idle()); lanes];
+        // One unit of work per node; once the budget is spent the rest of the statement is
+        // skipped (the step then ends the run with the limit).
+        if !self.meter.work(1) {
+            return idle();
+        }
+        let lanewise = |mask: LaneMask, f: &mut dyn FnMut(usize) -> LaneVal| -> Vec<LaneVal> {
+            let mut out = vec![Err(Undef::idle()); lanes];
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = f(l);
+            }
+            out
+        };
+        match &e.kind {
+            ExprKind::Int {
+                value,
+                unsigned,
+                long,
+            } => {
+                let v = *value as i128;
+                let ty = int_literal_type(*value, *unsigned, *long);
+                lanewise(mask, &mut |_| Ok(KVal::int(ty, v)))
+            }
+            ExprKind::Float { value, single } => {
+                let ty = if *single { Scalar::F32 } else { Scalar::F64 };
+                lanewise(mask, &mut |_| Ok(KVal::float(ty, *value)))
+            }
+            ExprKind::Bool(b) => lanewise(mask, &mut |_| Ok(KVal::bool(*b))),
+            ExprKind::SizeOf(n) => lanewise(mask, &mut |_| Ok(KVal::int(Scalar::U64, *n as i128))),
+            ExprKind::Str(_) => {
+                let m = "a string literal has no value in a lane".to_string();
+                cx.note(Level::Error, e.span, m.clone(), "", None);
+                lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
+            }
+            ExprKind::Ident(name) => match self.idents.get(&(self.cur, e.span)).copied() {
+                Some(slot) => self.read_var(w, slot, e.span, mask, cx),
+                None => self.builtin_ident(w, e, name, mask, cx),
+            },
+            ExprKind::Member(base, field) => {
+                if let ExprKind::Ident(b) = &base.kind {
+                    if !self.idents.contains_key(&(self.cur, base.span))
+                        && matches!(
+                            b.as_str(),
+                            "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                        )
+                    {
+                        let mut out = idle();
+                        for l in mask.iter().filter(|&l| l < lanes) {
+                            out[l] = self.geometry(w, b, field, l).ok_or_else(|| {
+                                let m = format!("`{b}` has fields x, y, z, not `{field}`");
+                                cx.note(Level::Error, e.span, m.clone(), "", None);
+                                Undef::at(e.span, m)
+                            });
+                        }
+                        return out;
+                    }
+                }
+                let vals = self.eval(w, base, mask, cx);
+                let k = match field.as_str() {
+                    "x" => Some(0),
+                    "y" => Some(1),
+                    "z" => Some(2),
+                    "w" => Some(3),
+                    _ => None,
+                };
+                lanewise(mask, &mut |l| {
+                    let v = vals[l].clone()?;
+                    match (&v, k) {
+                        (KVal::Vector { items, .. }, Some(k)) if k < items.len() => {
+                            Ok(items[k].clone())
+                        }
+                        _ => {
+                            let m = format!("`.{field}` needs a vector with that component");
+                            cx.note(Level::Error, e.span, m.clone(), "", None);
+                            Err(Undef::at(e.span, m))
+                        }
+                    }
+                })
+            }
+            ExprKind::Index(base, idx) => {
+                let b = self.eval(w, base, mask, cx);
+                let i = self.eval(w, idx, mask, cx);
+                let mut out = idle();
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match (&b[l], &i[l]) {
+                        (Err(u), _) | (_, Err(u)) => Err(u.clone()),
+                        (Ok(KVal::Vector { items, .. }), Ok(k)) => {
+                            let k = k.as_int().unwrap_or(-1);
+                            usize::try_from(k)
+                                .ok()
+                                .and_then(|k| items.get(k))
+                                .cloned()
+                                .ok_or_else(|| {
+                                    let m = format!("component {k} is outside the vector");
+                                    cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
+                                    Undef::at(e.span, m)
+                                })
+                        }
+                        (Ok(p), Ok(k)) => match self.address(p, k) {
+                            Ok(at) => self.load_as(p, at, e.span, l, cx),
+                            Err(m) => {
+                                cx.note(Level::Error, e.span, m.clone(), "", Some(l));
+                                Err(Undef::at(e.span, m))
+                            }
+                        },
+                    };
+                }
+                out
+            }
+            ExprKind::Deref(p) => {
+                let ptrs = self.eval(w, p, mask, cx);
+                let mut out = idle();
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match &ptrs[l] {
+                        Err(u) => Err(u.clone()),
+                        Ok(p) => match self.address(p, &KVal::int(Scalar::I32, 0)) {
+                            Ok(at) => self.load_as(p, at, e.span, l, cx),
+                            Err(m) => {
+                                cx.note(Level::Error, e.span, m.clone(), "", Some(l));
+                                Err(Undef::at(e.span, m))
+                            }
+                        },
+                    };
+                }
+                out
+            }
+            ExprKind::AddrOf(inner) => match &inner.kind {
+                ExprKind::Index(base, idx) => {
+                    let b = self.eval(w, base, mask, cx);
+                    let i = self.eval(w, idx, mask, cx);
+                    lanewise(mask, &mut |l| {
+                        let (p, k) = (b[l].clone()?, i[l].clone()?);
+                        binary(BinOp::Add, &p, &k).map_err(|f| {
+                            cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                            Undef::at(e.span, f.message)
+                        })
+                    })
+                }
+                ExprKind::Deref(p) => self.eval(w, p, mask, cx),
+                // A variable held in memory (a `__shared__` scalar, a reference parameter): its
+                // one cell, so `atomicAdd(&count, 1)` works on a shared counter.
+                ExprKind::Ident(_)
+                    if self
+                        .idents
+                        .get(&(self.cur, inner.span))
+                        .is_some_and(|s| self.warps[w].refs.contains_key(s)) =>
+                {
+                    let slot = self.idents[&(self.cur, inner.span)];
+                    let buf = self.warps[w].refs[&slot];
+                    let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                    lanewise(mask, &mut |_| match elem {
+                        Some(elem) => Ok(KVal::Ptr {
+                            elem,
+                            buf,
+                            offset: 0,
+                        }),
+                        None => Err(Undef::idle()),
+                    })
+                }
+                _ => {
+                    let m = "taking the address of a variable is not supported (only of a `__shared__` variable or an array element)".to_string();
+                    cx.note(Level::Error, e.span, m.clone(), "", None);
+                    lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
+                }
+            },
+            ExprKind::Call(name, args) => self.call(w, e, name, args, mask, cx),
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(w, a, mask, cx);
+                let dialect = self.trace.launch.dialect;
+                lanewise(mask, &mut |l| {
+                    let x = v[l].clone()?;
+                    let refused = crate::vector_types::unary_refusal(dialect, *op, &x)
+                        .map(crate::types::Fault::error);
+                    refused.map_or_else(|| unary(*op, &x), Err).map_err(|f| {
+                        cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                        Undef::at(e.span, f.message)
+                    })
+                })
+            }
+            ExprKind::Binary(op, a, b) => {
+                let x = self.eval(w, a, mask, cx);
+                let y = self.eval(w, b, mask, cx);
+                let dialect = self.trace.launch.dialect;
+                lanewise(mask, &mut |l| {
+                    let (p, q) = (x[l].clone()?, y[l].clone()?);
+                    vendor_binary(dialect, *op, &p, &q).map_err(|f| {
+                        cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                        Undef::at(e.span, f.message)
+                    })
+                })
+            }
+            ExprKind::Logical(and, a, b) => {
+                let x = self.eval(w, a, mask, cx);
+                let mut need = LaneMask::none();
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    if let Ok(v) = &x[l] {
+                        if v.truthy() == Some(*and) {
+                            need = need.with(l);
+                        }
+                    }
+                }
+                let y = self.eval(w, b, need, cx);
+                lanewise(mask, &mut |l| {
+                    let p = x[l].clone()?;
+                    let t = p
+                        .truthy()
+                        .ok_or_else(|| Undef::at(e.span, "not a scalar"))?;
+                    if t != *and {
+                        return Ok(KVal::bool(t));
+                    }
+                    let q = y[l].clone()?;
+                    q.truthy()
+                        .map(KVal::bool)
+                        .ok_or_else(|| Undef::at(e.span, "not a scalar"))
+                })
+            }
+            ExprKind::Ternary(c, a, b) => {
+                // An undefined condition makes the result undefined with the condition's own
+                // reason: neither operand is evaluated in that lane.
+                let (t, f, undefined) = self.condition_split(w, c, mask, cx);
+                let x = self.eval(w, a, t, cx);
+                let y = self.eval(w, b, f, cx);
+                lanewise(mask, &mut |l| {
+                    if t.contains(l) {
+                        x[l].clone()
+                    } else if f.contains(l) {
+                        y[l].clone()
+                    } else {
+                        Err(undefined
+                            .iter()
+                            .find(|(k, _)| *k == l)
+                            .map_or_else(Undef::idle, |(_, u)| u.clone()))
+                    }
+                })
+            }
+            ExprKind::Cast(ty, a) => {
+                let v = self.eval(w, a, mask, cx);
+                lanewise(mask, &mut |l| {
+                    let x = v[l].clone()?;
+                    match ty {
+                        Ty::Val(t) => x.convert(*t).map_err(|f| {
+                            cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                            Undef::at(e.span, f.message)
+                        }),
+                        Ty::Ptr(elem) => match x {
+                            KVal::Ptr {
+                                elem: from,
+                                buf,
+                                offset,
+                            } => crate::vector_types::recast(from, *elem, offset)
+                                .map(|offset| KVal::Ptr {
+                                    elem: *elem,
+                                    buf,
+                                    offset,
+                                })
+                                .map_err(|f| {
+                                    cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                                    Undef::at(e.span, f.message)
+                                }),
+                            _ => {
+                                let m =
+                                    "only pointers can be cast to pointer types here".to_string();
+                                cx.note(Level::Error, e.span, m.clone(), "", None);
+                                Err(Undef::at(e.span, m))
+                            }
+                        },
+                        Ty::Void => Err(Undef::at(e.span, "(void) has no value")),
+                    }
+                })
+            }
+            ExprKind::Comma(a, b) => {
+                self.eval(w, a, mask, cx);
+                self.eval(w, b, mask, cx)
+            }
+            ExprKind::Assign(op, lhs, rhs) => {
+                let places = self.place(w, lhs, mask, cx);
+                let r = self.eval(w, rhs, mask, cx);
+                let mut out = idle();
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    let Ok(place) = places[l].clone() else {
+                        out[l] = places[l].clone().map(|_| KVal::bool(false));
+                        continue;
+                    };
+                    let value = match op {
+                        None => r[l].clone(),
+                        Some(op) => {
+                            let old = self.read_place(w, place, l, lhs.span, cx);
+                            match (old, r[l].clone()) {
+                                (Ok(a), Ok(b)) => vendor_binary(
+                                    self.trace.launch.dialect,
+                                    *op,
+                                    &a,
+                                    &b,
+                                )
+                                .map_err(|f| {
+                                    cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                                    Undef::at(e.span, f.message)
+                                }),
+                                (Err(u), _) | (_, Err(u)) => Err(u),
+                            }
+                        }
+                    };
+                    out[l] = self.write_place(w, place, l, value, e.span, cx);
+                }
+                out
+            }
+            ExprKind::IncDec {
+                inc,
+                prefix,
+                target,
+            } => {
+                let places = self.place(w, target, mask, cx);
+                let mut out = idle();
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    let Ok(place) = places[l].clone() else {
+                        continue;
+                    };
+                    let old = self.read_place(w, place, l, target.span, cx);
+                    let new = old.clone().and_then(|v| {
+                        let op = if *inc { BinOp::Add } else { BinOp::Sub };
+                        binary(op, &v, &KVal::int(Scalar::I32, 1)).map_err(|f| {
+                            cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                            Undef::at(e.span, f.message)
+                        })
+                    });
+                    let stored = self.write_place(w, place, l, new, e.span, cx);
+                    out[l] = if *prefix { stored } else { old };
+                }
+                out
+            }
+        }
+    }
+
+    pub(crate) fn read_var(
+        &mut self,
+        w: usize,
+        slot: usize,
+        span: Span,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        if let Some(&buf) = self.warps[w].refs.get(&slot) {
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = self.load(buf, 0, span, l, cx);
+            }
+            return out;
+        }
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = self.reg_lane(w, slot, span, l, cx);
+        }
+        out
+    }
+
+    /// Lane `l`'s value of variable `slot` (through its buffer for a reference); reading an
+    /// uninitialized one notes a diagnostic. Allocates nothing for a defined value.
+    pub(crate) fn read_lane(
+        &mut self,
+        w: usize,
+        slot: usize,
+        span: Span,
+        l: usize,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        if let Some(&buf) = self.warps[w].refs.get(&slot) {
+            return self.load(buf, 0, span, l, cx);
+        }
+        self.reg_lane(w, slot, span, l, cx)
+    }
+
+    /// Lane `l` of the register of `slot` (not a reference).
+    fn reg_lane(&self, w: usize, slot: usize, span: Span, l: usize, cx: &mut StepCtx) -> LaneVal {
+        let v = self.warps[w]
+            .vars
+            .get(slot)
+            .and_then(|r| r.get(l, &self.reasons))
+            .unwrap_or_else(|| Err(Undef::idle()));
+        if let Err(u) = &v {
+            if u.uninit {
+                let name = self.slots.get(slot).map_or("", |s| s.name.as_str());
+                cx.note(
+                    Level::Warning,
+                    span,
+                    format!(
+                        "`{name}` is read uninitialized ({}): its value is undefined",
+                        u.why
+                    ),
+                    "ISO C++17 [dcl.init]/12; seed 002 §3.8.3 example",
+                    Some(l),
+                );
+            }
+        }
+        v
+    }
+}
+
+/// A binary operator as the dialect's headers define it on vector operands
+/// ([`crate::vector_types`]: refused where they define none, `__half2` comparisons as
+/// "both halves"), else with C semantics ([`binary`]).
+fn vendor_binary(
+    dialect: crosslane_core::op::Dialect,
+    op: BinOp,
+    a: &KVal,
+    b: &KVal,
+) -> Result<KVal, crate::types::Fault> {
+    use crate::vector_types::{half_pair_compare, operator_refusal};
+    if let Some(m) = operator_refusal(dialect, op, a, b) {
+        return Err(crate::types::Fault::error(m));
+    }
+    if matches!(
+        dialect,
+        crosslane_core::op::Dialect::Cuda | crosslane_core::op::Dialect::Hip
+    ) {
+        if let Some(r) = half_pair_compare(op, a, b) {
+            return Ok(r);
+        }
+    }
+    binary(op, a, b)
+}

@@ -1,0 +1,535 @@
+//! Memory access: addresses, loads, places, stores and atomics.
+
+use super::*;
+use crate::ast::*;
+use crate::exec::Executor;
+use crate::trace::{LaneVal, MemWrite, Undef};
+use crate::types::{binary, BinOp, KVal, Scalar, Ty, ValTy};
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::result::Level;
+
+impl Executor {
+    pub(crate) fn address(&self, p: &KVal, k: &KVal) -> Result<(usize, i64), String> {
+        match (p, k.as_int()) {
+            (KVal::Ptr { buf, offset, .. }, Some(k)) => {
+                let k = i64::try_from(k).map_err(|_| "index out of range".to_string())?;
+                Ok((*buf, offset.saturating_add(k)))
+            }
+            (KVal::Ptr { .. }, None) => Err("an index must be an integer".into()),
+            _ => Err("only pointers, arrays and vectors can be indexed".into()),
+        }
+    }
+
+    pub(crate) fn load(
+        &self,
+        buf: usize,
+        off: i64,
+        span: Span,
+        lane: usize,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        if let Some(u) = self.maca_unready(buf, off, span) {
+            cx.note(
+                Level::Warning,
+                span,
+                u.why.clone(),
+                "seed 002 §3.1.4, §3.1.10",
+                Some(lane),
+            );
+            return Err(u);
+        }
+        // The buffer's name and size only for a message: a defined load allocates nothing.
+        let (name, len) = self
+            .trace
+            .memory
+            .buffers
+            .get(buf)
+            .map_or(("", 0), |b| (b.name.as_str(), b.cells.len()));
+        match self.trace.memory.read(buf, off) {
+            Ok(Some(v)) => Ok(v),
+            Ok(None) => {
+                // One message for all lanes; the cell is in each lane's reason.
+                cx.note(
+                    Level::Warning,
+                    span,
+                    format!("reads cells of `{name}` that were never written: undefined"),
+                    "",
+                    Some(lane),
+                );
+                Err(Undef::at(
+                    span,
+                    format!("`{name}[{off}]` holds no value (never written)"),
+                ))
+            }
+            Err(m) => {
+                cx.note(
+                    Level::Warning,
+                    span,
+                    if name.is_empty() {
+                        "reads through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1)"
+                            .to_string()
+                    } else {
+                        format!(
+                            "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
+                        )
+                    },
+                    "ISO C++17 [expr.add]/4",
+                    Some(lane),
+                );
+                Err(Undef::at(span, m))
+            }
+        }
+    }
+
+    pub(crate) fn place(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<Result<Place, Undef>> {
+        let lanes = self.trace.launch.lanes;
+        let mut out: Vec<Result<Place, Undef>> = vec![Err(Undef::idle()); lanes];
+        let bad = |cx: &mut StepCtx, m: String| {
+            cx.note(Level::Error, e.span, m.clone(), "", None);
+            Err(Undef::at(e.span, m))
+        };
+        match &e.kind {
+            ExprKind::Ident(name) => {
+                let p = match self.idents.get(&(self.cur, e.span)) {
+                    Some(&slot) => match self.warps[w].refs.get(&slot) {
+                        Some(&buf) => Ok(Place::Mem(buf, 0)),
+                        None => Ok(Place::Var(slot)),
+                    },
+                    None => bad(cx, format!("`{name}` is not a declared variable")),
+                };
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = p.clone();
+                }
+            }
+            ExprKind::Member(base, _) | ExprKind::Index(base, _)
+                if matches!(&base.kind, ExprKind::Ident(_))
+                    && self.idents.get(&(self.cur, base.span)).is_some_and(|&s| {
+                        matches!(self.slots.get(s).map(|s| s.ty), Some(Ty::Val(v)) if v.lanes > 1)
+                    }) =>
+            {
+                let slot = self.idents[&(self.cur, base.span)];
+                let ks: Vec<Option<usize>> = match &e.kind {
+                    ExprKind::Member(_, _) => {
+                        let k = match field_of(e) {
+                            "x" => Some(0),
+                            "y" => Some(1),
+                            "z" => Some(2),
+                            "w" => Some(3),
+                            _ => None,
+                        };
+                        vec![k; lanes]
+                    }
+                    ExprKind::Index(_, idx) => {
+                        let i = self.eval(w, idx, mask, cx);
+                        i.iter()
+                            .map(|v| v.as_ref().ok().and_then(KVal::as_int).and_then(|k| usize::try_from(k).ok()))
+                            .collect()
+                    }
+                    _ => vec![None; lanes],
+                };
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match ks[l] {
+                        Some(k) => Ok(Place::Comp(slot, k)),
+                        None => bad(cx, "not a component of the vector".into()),
+                    };
+                }
+            }
+            ExprKind::Index(base, idx) => {
+                let b = self.eval(w, base, mask, cx);
+                let i = self.eval(w, idx, mask, cx);
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match (&b[l], &i[l]) {
+                        (Err(u), _) | (_, Err(u)) => {
+                            cx.note(Level::Warning, e.span, format!("the address is undefined ({}): nothing is written", u.why), "", Some(l));
+                            Err(u.clone())
+                        }
+                        (Ok(p), Ok(k)) => match self
+                            .address(p, k)
+                            .and_then(|(buf, off)| self.mem_place(p, buf, off))
+                        {
+                            Ok(place) => Ok(place),
+                            Err(m) => bad(cx, m),
+                        },
+                    };
+                }
+            }
+            ExprKind::Deref(p) => {
+                let ptrs = self.eval(w, p, mask, cx);
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match &ptrs[l] {
+                        Err(u) => Err(u.clone()),
+                        Ok(p) => match self
+                            .address(p, &KVal::int(Scalar::I32, 0))
+                            .and_then(|(buf, off)| self.mem_place(p, buf, off))
+                        {
+                            Ok(place) => Ok(place),
+                            Err(m) => bad(cx, m),
+                        },
+                    };
+                }
+            }
+            // A component of a vector element in memory: `out[i].x = …`.
+            ExprKind::Member(base, field) if component(field).is_some() => {
+                let k = component(field).unwrap_or(0);
+                let places = self.place(w, base, mask, cx);
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = match places[l].clone() {
+                        Ok(p) => match self.component_place(p, k) {
+                            Ok(p) => Ok(p),
+                            Err(m) => bad(cx, format!("`.{field}`: {m}")),
+                        },
+                        Err(u) => Err(u),
+                    };
+                }
+            }
+            _ => {
+                let r = bad(cx, "this expression cannot be assigned to".into());
+                for l in mask.iter().filter(|&l| l < lanes) {
+                    out[l] = r.clone();
+                }
+            }
+        }
+        out
+    }
+
+    pub(crate) fn read_place(
+        &mut self,
+        w: usize,
+        p: Place,
+        l: usize,
+        span: Span,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        match p {
+            Place::Var(slot) => self.read_lane(w, slot, span, l, cx),
+            Place::Comp(slot, k) => match Some(self.read_lane(w, slot, span, l, cx)) {
+                Some(Ok(KVal::Vector { items, .. })) => items
+                    .get(k)
+                    .cloned()
+                    .ok_or_else(|| Undef::at(span, "component outside the vector")),
+                Some(Err(u)) => Err(u),
+                _ => Err(Undef::at(span, "not a vector")),
+            },
+            Place::Mem(buf, off) => self.load(buf, off, span, l, cx),
+            Place::View { buf, at, elem } => self.load_components(buf, at, elem, span, l, cx),
+        }
+    }
+
+    pub(crate) fn store_var(
+        &mut self,
+        w: usize,
+        slot: usize,
+        l: usize,
+        v: LaneVal,
+        span: Span,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        let ty = self.slots.get(slot).map(|s| s.ty);
+        let v = v.and_then(|x| match (ty, &x) {
+            (Some(Ty::Val(t)), _) => x.convert(t).map_err(|f| {
+                cx.note(f.level, span, f.message.clone(), "", Some(l));
+                Undef::at(span, f.message)
+            }),
+            (
+                Some(Ty::Ptr(elem)),
+                KVal::Ptr {
+                    elem: from,
+                    buf,
+                    offset,
+                },
+            ) => crate::vector_types::recast(*from, elem, *offset)
+                .map(|offset| KVal::Ptr {
+                    elem,
+                    buf: *buf,
+                    offset,
+                })
+                .map_err(|f| {
+                    cx.note(f.level, span, f.message.clone(), "", Some(l));
+                    Undef::at(span, f.message)
+                }),
+            (Some(Ty::Ptr(elem)), z) if z.as_int() == Some(0) => Ok(KVal::Ptr {
+                elem,
+                buf: crate::types::NULL_BUF,
+                offset: 0,
+            }),
+            (Some(Ty::Ptr(_)), _) => {
+                let m = "only a pointer can be stored in a pointer variable".to_string();
+                cx.note(Level::Error, span, m.clone(), "", Some(l));
+                Err(Undef::at(span, m))
+            }
+            _ => Ok(x),
+        });
+        if let Some(r) = self.warps[w].vars.get_mut(slot) {
+            let bytes = r.set(l, v.clone(), &mut self.reasons);
+            self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+        }
+        cx.changed.insert(slot);
+        v
+    }
+
+    pub(crate) fn write_place(
+        &mut self,
+        w: usize,
+        p: Place,
+        l: usize,
+        v: LaneVal,
+        span: Span,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        match p {
+            Place::Var(slot) => self.store_var(w, slot, l, v, span, cx),
+            Place::View { buf, at, elem } => {
+                self.store_components(w, (buf, at, elem), l, v, span, cx)
+            }
+            Place::Comp(slot, k) => {
+                let cur = self.warps[w]
+                    .vars
+                    .get(slot)
+                    .and_then(|r| r.get(l, &self.reasons));
+                let elem = match self.slots.get(slot).map(|s| s.ty) {
+                    Some(Ty::Val(t)) => t,
+                    _ => return Err(Undef::at(span, "not a vector")),
+                };
+                let mut items = match cur {
+                    Some(Ok(KVal::Vector { items, .. })) => items,
+                    _ => vec![KVal::zero(ValTy::scalar(elem.scalar)); elem.lanes as usize],
+                };
+                let comp = v.and_then(|x| {
+                    x.convert(ValTy::scalar(elem.scalar))
+                        .map_err(|f| Undef::at(span, f.message))
+                });
+                match comp {
+                    Ok(c) if k < items.len() => {
+                        items[k] = c.clone();
+                        let _ = self.store_var(
+                            w,
+                            slot,
+                            l,
+                            Ok(KVal::Vector {
+                                ty: elem.scalar,
+                                items,
+                            }),
+                            span,
+                            cx,
+                        );
+                        Ok(c)
+                    }
+                    Ok(_) => Err(Undef::at(span, "component outside the vector")),
+                    Err(u) => {
+                        let _ = self.store_var(w, slot, l, Err(u.clone()), span, cx);
+                        Err(u)
+                    }
+                }
+            }
+            Place::Mem(buf, off) => {
+                let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                let v = match (v, elem) {
+                    (Ok(x), Some(t)) => x.convert(t).map_err(|f| {
+                        cx.note(f.level, span, f.message.clone(), "", Some(l));
+                        Undef::at(span, f.message)
+                    }),
+                    (v, _) => v,
+                };
+                // The buffer's name and size only for a message (no copy per lane otherwise).
+                let about = |memory: &crate::memory::Memory| {
+                    memory
+                        .buffers
+                        .get(buf)
+                        .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()))
+                };
+                if let Some(&other) = cx.written.get(&(buf, off)) {
+                    if other != l {
+                        let (name, _) = about(&self.trace.memory);
+                        cx.note(
+                            Level::Warning,
+                            span,
+                            format!("several lanes write `{name}[{off}]` in one statement: one value survives (here the highest lane's)"),
+                            "CUDA C++ Programming Guide: concurrent writes to one address by a warp — one succeeds, which is undefined",
+                            Some(l),
+                        );
+                        cx.note(
+                            Level::Warning,
+                            span,
+                            format!("several lanes write `{name}[{off}]` in one statement: one value survives (here the highest lane's)"),
+                            "",
+                            Some(other),
+                        );
+                    }
+                }
+                match self.trace.memory.write(buf, off, v.as_ref().ok().cloned()) {
+                    Ok(()) => {
+                        cx.written.insert((buf, off), l);
+                        cx.writes.push(MemWrite {
+                            buffer: buf,
+                            index: off as usize,
+                            value: v.as_ref().ok().cloned(),
+                            lane: l,
+                        });
+                        if let Err(u) = &v {
+                            let (name, _) = about(&self.trace.memory);
+                            cx.note(
+                                Level::Warning,
+                                span,
+                                format!("stores undefined values in `{name}` (e.g. {})", u.why),
+                                "",
+                                Some(l),
+                            );
+                        }
+                        v
+                    }
+                    Err(m) => {
+                        let (name, len) = about(&self.trace.memory);
+                        cx.note(
+                            Level::Warning,
+                            span,
+                            if name.is_empty() {
+                                "writes through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1); nothing is written".to_string()
+                            } else {
+                                format!(
+                                    "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
+                                )
+                            },
+                            "ISO C++17 [expr.add]/4",
+                            Some(l),
+                        );
+                        Err(Undef::at(span, m))
+                    }
+                }
+            }
+        }
+    }
+
+    /// An atomic read-modify-write: every active lane in turn (lane order; the hardware order
+    /// is unspecified) reads the cell, writes the combined value and gets the old one.
+    pub(crate) fn atomic(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let need = if name == "atomicCAS" { 3 } else { 2 };
+        let vals: Vec<Vec<LaneVal>> = args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
+        if vals.len() != need {
+            let m = format!("`{name}` takes {need} arguments, got {}", vals.len());
+            cx.note(Level::Error, e.span, m.clone(), "", None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span, m.clone()));
+            }
+            return out;
+        }
+        const RULE: &str = "CUDA C++ Programming Guide, Atomic Functions";
+        if mask.count() > 1 {
+            cx.note(
+                Level::Info,
+                e.span,
+                format!("`{name}` from several lanes: applied here in lane order; the hardware order is unspecified (each warp applies its lanes in turn, warps in the order they run; each lane gets the value before its own)"),
+                RULE,
+                None,
+            );
+        }
+        for l in mask.iter().filter(|&l| l < lanes) {
+            let ptr = vals[0][l].clone();
+            let operand = vals[1][l].clone();
+            let third = vals.get(2).map(|v| v[l].clone());
+            let r = (|| -> Result<(usize, i64, LaneVal, LaneVal), Undef> {
+                let p = ptr?;
+                let (buf, off) = self
+                    .address(&p, &KVal::int(Scalar::I32, 0))
+                    .map_err(|m| Undef::at(e.span, m))?;
+                let old = self.load(buf, off, e.span, l, cx);
+                let v = operand?;
+                let new = match (&old, name) {
+                    (_, "atomicExch") => Ok(v.clone()),
+                    (Err(u), _) => Err(u.clone()),
+                    (Ok(o), "atomicCAS") => {
+                        let val = third.unwrap_or_else(|| Err(Undef::idle()))?;
+                        let same = binary(BinOp::Eq, o, &v).ok().and_then(|b| b.truthy());
+                        Ok(if same == Some(true) { val } else { o.clone() })
+                    }
+                    (Ok(o), _) => {
+                        let op = match name {
+                            "atomicAdd" => Some(BinOp::Add),
+                            "atomicSub" => Some(BinOp::Sub),
+                            "atomicAnd" => Some(BinOp::And),
+                            "atomicOr" => Some(BinOp::Or),
+                            "atomicXor" => Some(BinOp::Xor),
+                            _ => None,
+                        };
+                        match op {
+                            // Atomics wrap (no signed-overflow rule applies to them).
+                            Some(op) => match (o.as_int(), v.as_int()) {
+                                (Some(a), Some(b)) if op == BinOp::Add => {
+                                    Ok(KVal::int(o.val_ty().scalar, a.wrapping_add(b)))
+                                }
+                                (Some(a), Some(b)) if op == BinOp::Sub => {
+                                    Ok(KVal::int(o.val_ty().scalar, a.wrapping_sub(b)))
+                                }
+                                _ => binary(op, o, &v).map_err(|f| Undef::at(e.span, f.message)),
+                            },
+                            None => {
+                                let less = binary(BinOp::Lt, &v, o)
+                                    .ok()
+                                    .and_then(|b| b.truthy())
+                                    .unwrap_or(false);
+                                let take_new = (name == "atomicMin") == less;
+                                Ok(if take_new { v.clone() } else { o.clone() })
+                            }
+                        }
+                    }
+                };
+                Ok((buf, off, old, new))
+            })();
+            match r {
+                Ok((buf, off, old, new)) => {
+                    let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                    let stored = match (new, elem) {
+                        (Ok(x), Some(t)) => x.convert(t).ok(),
+                        _ => None,
+                    };
+                    if self.trace.memory.write(buf, off, stored.clone()).is_ok() {
+                        cx.writes.push(MemWrite {
+                            buffer: buf,
+                            index: off as usize,
+                            value: stored,
+                            lane: l,
+                        });
+                    }
+                    out[l] = old;
+                }
+                Err(u) => {
+                    cx.note(
+                        Level::Warning,
+                        e.span,
+                        format!("`{name}`: {}", u.why),
+                        RULE,
+                        Some(l),
+                    );
+                    out[l] = Err(u);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The component a field names (`x y z w` → 0..=3).
+fn component(field: &str) -> Option<usize> {
+    match field {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        "w" => Some(3),
+        _ => None,
+    }
+}

@@ -1,0 +1,433 @@
+//! Statements: declarations, barriers and branch/loop conditions.
+
+use super::*;
+use crate::ast::*;
+use crate::builtins::{builtin, Builtin};
+use crate::exec::{dims_total, Executor};
+use crate::memory::Space;
+use crate::parser::const_int;
+use crate::trace::{LaneVal, Undef};
+use crate::types::{KVal, Scalar, Ty, ValTy};
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::result::Level;
+
+/// Bytes of one kept printf line beside its text (`PrintfLine`: two indices, a `String`
+/// header and a line number on a 64-bit host).
+const PRINTF_LINE_BYTES: u64 = 48;
+
+impl Executor {
+    // -------------------------------------------------------------- statements
+
+    pub(crate) fn declare(
+        &mut self,
+        w: usize,
+        d: &Declarator,
+        storage: Storage,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        let Some(&slot) = self.decl_slots.get(&(self.cur, d.span)) else {
+            return;
+        };
+        let lanes = self.trace.launch.lanes;
+        let elem = match d.ty {
+            Ty::Val(v) | Ty::Ptr(v) => v,
+            Ty::Void => ValTy::scalar(Scalar::I32),
+        };
+        if d.array.is_some() || storage.shared {
+            let len = match &d.array {
+                Some(Some(n)) => {
+                    let v = self.eval(w, n, active, cx);
+                    let first = active.iter().find_map(|l| v.get(l).cloned());
+                    match first.and_then(|v| v.ok()).and_then(|v| v.as_int()) {
+                        Some(n) if n >= 0 => n as usize,
+                        _ => {
+                            cx.note(
+                                Level::Error,
+                                d.span,
+                                format!("the size of `{}` is not a non-negative integer", d.name),
+                                "",
+                                None,
+                            );
+                            0
+                        }
+                    }
+                }
+                Some(None) => {
+                    let len = self
+                        .config
+                        .shared_len
+                        .unwrap_or_else(|| dims_total(self.trace.launch.block_dim).unwrap_or(1));
+                    if storage.shared && storage.external {
+                        cx.note(Level::Info, d.span, format!("`extern __shared__ {}[]` gets its size at launch: {len} cells (LaunchConfig.shared_len)", d.name), "", None);
+                    } else {
+                        cx.note(
+                            Level::Warning,
+                            d.span,
+                            format!(
+                                "`{}[]` has no size and is not `extern`: not valid C; given {len} cells as if it were `extern __shared__`",
+                                d.name
+                            ),
+                            "ISO C11 6.7.6.2; CUDA C++ Programming Guide, extern __shared__",
+                            None,
+                        );
+                    }
+                    len
+                }
+                None => 1,
+            };
+            if storage.shared {
+                let key = (d.span, self.block);
+                let ext_key = (d.name.clone(), self.block);
+                let known = if storage.external {
+                    self.extern_shared.get(&ext_key)
+                } else {
+                    self.shared.get(&key)
+                };
+                let buf = match known {
+                    Some(b) => *b,
+                    None => {
+                        match self.trace.memory.alloc_uninit(
+                            &d.name,
+                            Space::Shared {
+                                block: self.block as u32,
+                            },
+                            elem,
+                            len,
+                        ) {
+                            Ok(b) => {
+                                if storage.external {
+                                    self.extern_shared.insert(ext_key, b);
+                                } else {
+                                    self.shared.insert(key, b);
+                                }
+                                b
+                            }
+                            Err(m) => {
+                                cx.note(Level::Error, d.span, m, "", None);
+                                return;
+                            }
+                        }
+                    }
+                };
+                let warp = &mut self.warps[w];
+                if d.array.is_some() {
+                    if let Some(r) = warp.vars.get_mut(slot) {
+                        for l in 0..lanes {
+                            r.set_val(
+                                l,
+                                KVal::Ptr {
+                                    elem,
+                                    buf,
+                                    offset: 0,
+                                },
+                            );
+                        }
+                    }
+                } else {
+                    warp.refs.insert(slot, buf);
+                }
+                cx.changed.insert(slot);
+                return;
+            }
+            // A local array: one buffer per lane (an index past its end is out of bounds, not
+            // another lane's cell), reused when the declaration runs again (a loop body).
+            let warp_index = self.warps[w].index;
+            for l in active.iter().filter(|&l| l < lanes) {
+                let key = (d.span, self.block, warp_index, l);
+                let buf = match self.locals.get(&key) {
+                    Some(b) => *b,
+                    None => {
+                        let name = format!(
+                            "{} (block {}, warp {warp_index}, lane {l})",
+                            d.name, self.block
+                        );
+                        match self.trace.memory.alloc_uninit(
+                            &name,
+                            Space::Local {
+                                block: self.block as u32,
+                                warp: warp_index as u32,
+                                lane: l as u32,
+                            },
+                            elem,
+                            len,
+                        ) {
+                            Ok(b) => {
+                                self.locals.insert(key, b);
+                                b
+                            }
+                            Err(m) => {
+                                cx.note(Level::Error, d.span, m, "", None);
+                                return;
+                            }
+                        }
+                    }
+                };
+                if let Some(r) = self.warps[w].vars.get_mut(slot) {
+                    r.set_val(
+                        l,
+                        KVal::Ptr {
+                            elem,
+                            buf,
+                            offset: 0,
+                        },
+                    );
+                }
+            }
+            cx.changed.insert(slot);
+            return;
+        }
+        match &d.init {
+            Some(init) => {
+                let vals = self.eval(w, init, active, cx);
+                for l in active.iter() {
+                    let v = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));
+                    let _ = self.store_var(w, slot, l, v, d.span, cx);
+                }
+            }
+            None => {
+                let (id, bytes) = self.reasons.intern(&Undef {
+                    line: d.span.line,
+                    col: d.span.col,
+                    why: format!(
+                        "`{}` was declared at line {} without a value",
+                        d.name, d.span.line
+                    ),
+                    uninit: true,
+                });
+                self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                if let Some(r) = self.warps[w].vars.get_mut(slot) {
+                    for l in active.iter() {
+                        r.set_undef(l, id);
+                    }
+                }
+                cx.changed.insert(slot);
+            }
+        }
+    }
+
+    /// A barrier or no-op call used as a statement: `Some(true)` when the warp now waits,
+    /// `Some(false)` when it was handled and the warp goes on, `None` when it is no such call.
+    pub(crate) fn barrier_call(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Option<bool> {
+        let ExprKind::Call(name, args) = &e.kind else {
+            return None;
+        };
+        match builtin(name) {
+            Some(Builtin::Barrier) => {
+                let arg0 = args.first().and_then(const_int);
+                let syncs = match name.as_str() {
+                    "__builtin_mxc_barrier_ex" => arg0 != Some(3),
+                    "__syncwarp" => false,
+                    n if n.starts_with("__builtin_mxc_barrier_and_wait") => arg0 == Some(1),
+                    _ => true,
+                };
+                let vals: Vec<Vec<LaneVal>> =
+                    args.iter().map(|a| self.eval(w, a, active, cx)).collect();
+                self.maca_fence(w, name, &vals, active, e.span, cx);
+                if !syncs {
+                    cx.note(
+                        Level::Info,
+                        e.span,
+                        format!("`{name}` here orders memory only; besides the queued MACA copies, memory operations complete at once in this emulator"),
+                        "seed 002 §3.1.9-3.1.10",
+                        None,
+                    );
+                    return Some(false);
+                }
+                let warp = &self.warps[w];
+                let all = LaneMask(warp.exists.0 & warp.running().0);
+                if active != all || warp.frames.iter().any(|f| matches!(f, Frame::If { .. })) {
+                    cx.note(
+                        Level::Warning,
+                        e.span,
+                        format!("`{name}` in divergent code: a barrier must be reached by every thread of the block, else the behaviour is undefined"),
+                        "CUDA C++ Programming Guide, __syncthreads(); seed 002 §3.1.9",
+                        None,
+                    );
+                }
+                cx.note(
+                    Level::Info,
+                    e.span,
+                    format!(
+                        "warp {} waits at the barrier until every warp of block {} reaches it",
+                        warp.index, self.block
+                    ),
+                    "",
+                    None,
+                );
+                cx.barrier = true;
+                Some(true)
+            }
+            Some(Builtin::NoOp) if name == "printf" => {
+                // Each active lane prints its own line (CUDA C++ Programming Guide, Formatted
+                // Output), in lane order here.
+                let fmt = match args.first().map(|a| &a.kind) {
+                    Some(ExprKind::Str(f)) => f.clone(),
+                    _ => {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            "printf: the format must be a string literal".into(),
+                            "",
+                            None,
+                        );
+                        return Some(false);
+                    }
+                };
+                let vals: Vec<Vec<LaneVal>> = args
+                    .iter()
+                    .skip(1)
+                    .map(|a| self.eval(w, a, active, cx))
+                    .collect();
+                let lanes = self.trace.launch.lanes;
+                let warp_index = self.warps[w].index;
+                // Each lane's call costs its formatting, kept or not (past the line cap).
+                let calls = active.iter().filter(|&l| l < lanes).count() as u64;
+                self.meter
+                    .work(crate::budget::PRINTF_WORK.saturating_mul(calls));
+                for l in active.iter().filter(|&l| l < lanes) {
+                    if self.trace.printf.len() >= crate::printf::MAX_PRINTF_LINES {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            format!(
+                                "printf: more than {} lines; the rest are not kept",
+                                crate::printf::MAX_PRINTF_LINES
+                            ),
+                            "",
+                            None,
+                        );
+                        break;
+                    }
+                    let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
+                    let out = crate::printf::format_line(&fmt, &lane_args);
+                    if let Some(n) = out.capped {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            format!(
+                                "printf: a width or precision of {n} is past the cap of {}; \
+                                 printed with {} (the cap is fixed)",
+                                crate::printf::MAX_PRINTF_FIELD,
+                                crate::printf::MAX_PRINTF_FIELD
+                            ),
+                            "C11 7.21.6.1 (field width and precision)",
+                            None,
+                        );
+                    }
+                    let text = out.text;
+                    // Printed text is held until the run ends: it counts against the memory
+                    // budget (stopping the run with `--max-memory` named once it is spent)
+                    // and costs work by its length, so a loop of long lines ends in time.
+                    let bytes = text.len() as u64 + PRINTF_LINE_BYTES;
+                    self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                    self.meter.work(bytes / 16);
+                    self.trace.printf.push(crate::printf::PrintfLine {
+                        block: self.block,
+                        thread: warp_index * lanes + l,
+                        text,
+                        line: e.span.line,
+                    });
+                }
+                Some(false)
+            }
+            Some(Builtin::NoOp) => {
+                let vals: Vec<Vec<LaneVal>> =
+                    args.iter().map(|a| self.eval(w, a, active, cx)).collect();
+                self.maca_fence(w, name, &vals, active, e.span, cx);
+                cx.note(
+                    Level::Info,
+                    e.span,
+                    format!("`{name}` only orders memory or waits cycles; here every memory operation but the queued MACA copies completes at once"),
+                    "seed 002 §3.1.6-3.1.8, §3.8.6",
+                    None,
+                );
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// Evaluates a condition: (lanes where true, lanes where false, lanes where undefined with
+    /// the value's reason). A lane whose value is not a scalar is noted as an error and counted
+    /// as undefined.
+    pub(crate) fn condition_split(
+        &mut self,
+        w: usize,
+        c: &Expr,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) -> (LaneMask, LaneMask, Vec<(usize, Undef)>) {
+        let vals = self.eval(w, c, active, cx);
+        let (mut t, mut f, mut u) = (LaneMask::none(), LaneMask::none(), Vec::new());
+        for l in active.iter() {
+            match vals.get(l).map(|v| v.as_ref().map(KVal::truthy)) {
+                Some(Ok(Some(true))) => t = t.with(l),
+                Some(Ok(Some(false))) => f = f.with(l),
+                Some(Err(why)) => u.push((l, why.clone())),
+                _ => {
+                    let m = "the condition is not a scalar".to_string();
+                    cx.note(Level::Error, c.span, m.clone(), "", Some(l));
+                    u.push((l, Undef::at(c.span, m)));
+                }
+            }
+        }
+        (t, f, u)
+    }
+
+    /// Evaluates the condition of a branch or loop: (lanes where true, lanes where false).
+    ///
+    /// A lane where the condition is undefined has no defined path (C++17 [stmt.select]/[stmt.iter]
+    /// choose by the condition's value, which does not exist): an error naming the lanes and the
+    /// value's own reason and line, which ends the run after this step. Under
+    /// [`crate::LaunchConfig::keep_going`] the lane is taken as false instead, with a
+    /// warning saying so.
+    pub(crate) fn condition(
+        &mut self,
+        w: usize,
+        c: &Expr,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) -> (LaneMask, LaneMask) {
+        let (t, mut f, undefined) = self.condition_split(w, c, active, cx);
+        let keep_going = self.config.keep_going;
+        for (l, u) in undefined {
+            let since = if u.line > 0 {
+                format!(" (undefined since line {}:{})", u.line, u.col)
+            } else {
+                String::new()
+            };
+            if keep_going {
+                cx.note(
+                    Level::Warning,
+                    c.span,
+                    format!(
+                        "the condition is undefined: {}{since}; --keep-going takes the lane as false",
+                        u.why
+                    ),
+                    "",
+                    Some(l),
+                );
+            } else {
+                cx.note(
+                    Level::Error,
+                    c.span,
+                    format!(
+                        "the condition is undefined: {}{since}; a branch on an undefined value has no defined path, so the run stops here (--keep-going takes the lane as false)",
+                        u.why
+                    ),
+                    "",
+                    Some(l),
+                );
+            }
+            f = f.with(l);
+        }
+        (t, f)
+    }
+}

@@ -1,0 +1,261 @@
+//! The CUDA Math API in kernels, with HIP's and MACA's same-named functions: the single- and
+//! double-precision standard functions ([`table`]), the intrinsics with their rounding modes
+//! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]) and the
+//! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]).
+//!
+//! **What is computed.** A function whose result IEEE 754 defines exactly (`sqrtf`, `fmaf`,
+//! `floorf`, `fmodf`, `__fadd_rz`, …) gives that result. Every other function gives the
+//! correctly rounded value in practice: a `float` function is evaluated by the `libm` crate's
+//! double-precision function at the (exact) `float` argument and rounded once to `float` (the
+//! double result is within one double ulp, so the rounding is the correctly rounded `float`
+//! except in rare double-rounding cases); a `double` function is the `libm` crate's (within
+//! about one ulp). The device's result of such a function may differ from this value by the
+//! maximum error the vendor documents, and the result says so: it carries an [`Approx`] —
+//! the bound and the function — which arithmetic on it keeps (the wider of two operands'
+//! notes; the sum of the bounds along the history is not kept), the JSON shows as `"ulp"`,
+//! and the trace as "device may differ by ≤ N ulp (CUDA Math API, expf)".
+//!
+//! **Sources.** NVIDIA, CUDA C++ Programming Guide, appendix "Mathematical Functions":
+//! "Single-Precision Floating-Point Functions", "Double-Precision Floating-Point Functions"
+//! (maximum ulp error tables) and "Intrinsic Functions"; CUDA Math API reference (the
+//! functions' definitions: `__fdividef`'s range rule, `__saturatef`, the integer intrinsics).
+//! HIP (ROCm, "HIP math API") and MACA provide the same functions under the same names; the
+//! bounds shown are CUDA's table for every dialect (ROCm's own table measures against the C++
+//! standard library's result and is not transcribed here).
+
+pub mod constants;
+pub mod integer;
+pub mod intrinsics;
+pub mod table;
+
+use serde::Serialize;
+
+pub use super::accuracy::{Approx, Bound};
+use super::types::{KVal, Scalar};
+
+pub use constants::constant;
+
+/// The single-precision table.
+pub const SRC_F32: &str =
+    "CUDA C++ Programming Guide, Mathematical Functions, Single-Precision Floating-Point Functions";
+/// The double-precision table.
+pub const SRC_F64: &str =
+    "CUDA C++ Programming Guide, Mathematical Functions, Double-Precision Floating-Point Functions";
+
+/// The intrinsics table.
+pub const SRC_INTR: &str =
+    "CUDA C++ Programming Guide, Mathematical Functions, Intrinsic Functions";
+
+/// Id of the first intrinsic note (notes below it are `2 * row + single`).
+pub const INTRINSIC_NOTES: u16 = 1000;
+
+/// The function name and the source of note id `id` ([`Approx::function`]).
+pub fn note_name(id: u16) -> (&'static str, &'static str) {
+    if id >= INTRINSIC_NOTES {
+        return intrinsics::note_name(id - INTRINSIC_NOTES);
+    }
+    match table::ROWS.get(usize::from(id / 2)) {
+        Some(r) if id % 2 == 1 => (r.single, SRC_F32),
+        Some(r) => (r.double, SRC_F64),
+        None => ("?", ""),
+    }
+}
+
+impl Approx {
+    /// The function's name (`expf`).
+    pub fn name(self) -> &'static str {
+        note_name(self.function).0
+    }
+
+    /// The document the bound is from.
+    pub fn source(self) -> &'static str {
+        note_name(self.function).1
+    }
+
+    /// "device may differ by ≤ 2 ulp (CUDA Math API, expf)".
+    pub fn note(self) -> String {
+        format!(
+            "device may differ {} (CUDA Math API, {})",
+            self.bound.words(),
+            self.name()
+        )
+    }
+}
+
+impl Serialize for Approx {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Approx", 4)?;
+        st.serialize_field("ulp", &self.ulp())?;
+        st.serialize_field(
+            "abs_error_log2",
+            &match self.bound {
+                Bound::AbsPow2(e) => Some(e),
+                _ => None,
+            },
+        )?;
+        st.serialize_field("function", self.name())?;
+        st.serialize_field("note", &self.note())?;
+        st.end()
+    }
+}
+
+/// What a math call gives: its value, and the values it stores through pointer arguments
+/// (`sincosf(x, &s, &c)`: argument 1 gets the sine, argument 2 the cosine).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The result (`void` functions: an `int` 0 nobody reads).
+    pub value: KVal,
+    /// `(argument index, value)` for each pointer argument written.
+    pub stores: Vec<(usize, KVal)>,
+}
+
+impl Call {
+    fn value(value: KVal) -> Self {
+        Call {
+            value,
+            stores: Vec::new(),
+        }
+    }
+}
+
+/// Whether `name` is a function of this library.
+pub fn is_math(name: &str) -> bool {
+    table::find(name).is_some()
+        || intrinsics::is_intrinsic(name)
+        || integer::is_integer(name)
+        || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
+}
+
+/// The arguments of `name` that are pointers it stores through (`sincosf`: 1 and 2), if any.
+pub fn out_params(name: &str) -> Option<&'static [usize]> {
+    table::OUT_PARAMS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, a)| *a)
+}
+
+/// Applies `name` to one lane's arguments (pointer arguments of [`out_params`] functions are
+/// not read: pass anything there). `None` when `name` is not a function of this library.
+///
+/// # Errors
+/// A message naming the function when there are too few arguments or one is not a number.
+pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
+    if let Some(r) = table::call(name, args) {
+        return Some(r);
+    }
+    if let Some(r) = intrinsics::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    integer::call(name, args).map(|r| r.map(Call::value))
+}
+
+/// The numeric value of argument `k`, or an error naming the function.
+fn num(name: &str, args: &[KVal], k: usize) -> Result<f64, String> {
+    match args.get(k) {
+        Some(v) => v
+            .as_f64()
+            .ok_or_else(|| format!("`{name}` needs a number as argument {}", k + 1)),
+        None => Err(format!(
+            "`{name}` takes at least {} argument(s), got {}",
+            k + 1,
+            args.len()
+        )),
+    }
+}
+
+/// The widest accuracy note among the arguments (a function that is exact itself passes on
+/// the note of an inexact value it was given).
+fn args_note(args: &[KVal]) -> Option<Approx> {
+    args.iter().filter_map(KVal::approx).reduce(Approx::wider)
+}
+
+/// Whether a call of the double-precision name works in single precision: C++ overloads the
+/// `math.h` names for `float` (CUDA Math API: "`exp(float)`" is `expf`), so `exp(x)` of a
+/// `float` (or `half`, which converts to `float`) is `expf`; any `double` or integer argument
+/// makes it `double` (an integer converts to `double`, C++ [c.math]).
+fn single_overload(args: &[KVal]) -> bool {
+    let mut any_float = false;
+    for a in args {
+        match a.val_ty().scalar {
+            Scalar::F32 | Scalar::F16 | Scalar::Bf16 => any_float = true,
+            _ if matches!(a, KVal::Ptr { .. }) => {}
+            _ => return false,
+        }
+    }
+    any_float
+}
+
+/// The accuracy notes of a row of values (lanes of a variable, cells of a buffer) as text
+/// lines, one per distinct note with the indices it applies to: `≈ lanes 0-31: device may
+/// differ by ≤ 2 ulp (CUDA Math API, expf)`. `what` names the indices (`lanes`, `cells`).
+pub fn note_lines<'a>(
+    what: &str,
+    values: impl Iterator<Item = (usize, Option<&'a KVal>)>,
+) -> Vec<String> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, v) in values {
+        let Some(a) = v.and_then(KVal::approx) else {
+            continue;
+        };
+        let note = a.note();
+        match groups.iter_mut().find(|g| g.0 == note) {
+            Some(g) => g.1.push(i),
+            None => groups.push((note, vec![i])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(note, idx)| {
+            format!(
+                "≈ {what} {}: {note}",
+                crosslane_core::lanes::list_lanes(&idx)
+            )
+        })
+        .collect()
+}
+
+/// What `--use-fast-math` changes, as the trace states it at launch.
+pub const FAST_MATH_NOTE: &str = "fast math (--use_fast_math): expf, exp10f, logf, log2f, log10f, sinf, cosf, tanf and powf run as their intrinsics (__expf, …) with those bounds, and the arguments and results of math functions have denormals flushed to zero (-ftz=true); float division, sqrtf and arithmetic are not changed here (nvcc also sets -prec-div=false, -prec-sqrt=false)";
+
+/// The function nvcc's `--use_fast_math` calls for `name`: the intrinsic of the single-
+/// precision functions CUDA C++ Programming Guide, "Intrinsic Functions" lists ("the
+/// `-use_fast_math` compiler option … forces each function in Table … to compile to its
+/// intrinsic counterpart"); every other name unchanged.
+pub fn fast_math_name(name: &str) -> &str {
+    match name {
+        "expf" => "__expf",
+        "exp10f" => "__exp10f",
+        "logf" => "__logf",
+        "log2f" => "__log2f",
+        "log10f" => "__log10f",
+        "sinf" => "__sinf",
+        "cosf" => "__cosf",
+        "tanf" => "__tanf",
+        "powf" => "__powf",
+        other => other,
+    }
+}
+
+/// A `float` with a denormal magnitude becomes a zero of its sign (`-ftz=true`: PTX ISA,
+/// "`.ftz`: subnormal inputs and results are flushed to sign-preserving zero"); other values
+/// are returned as they are.
+pub fn flush_denormal(v: KVal) -> KVal {
+    match v {
+        KVal::Float {
+            ty: Scalar::F32,
+            x,
+            approx,
+        } if x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) => KVal::Float {
+            ty: Scalar::F32,
+            x: 0.0f64.copysign(x),
+            approx,
+        },
+        other => other,
+    }
+}
+
+/// [`flush_denormal`] on every argument.
+pub fn flush_args(args: Vec<KVal>) -> Vec<KVal> {
+    args.into_iter().map(flush_denormal).collect()
+}

@@ -1,0 +1,143 @@
+//! Inline PTX `asm` (CUDA C++ Programming Guide, "Inline PTX Assembly in CUDA") in the one shape
+//! real warp-level code uses it: a `mov` that reads a special register into a C++ variable,
+//! `asm("mov.u32 %0, %%laneid;" : "=r"(id));`. Each register is the value PTX ISA section
+//! "Special Registers" defines for the emulated 32-lane warp:
+//!
+//! | register | value (PTX ISA, Special Registers) |
+//! |---|---|
+//! | `%laneid` | the thread's lane in its warp (0..=31) |
+//! | `%lanemask_eq` | `1 << laneid` |
+//! | `%lanemask_lt` | lanes below: `(1 << laneid) - 1` |
+//! | `%lanemask_le` | lanes at or below: `(2 << laneid) - 1` (32-bit, so lane 31 gives all ones) |
+//! | `%lanemask_gt` | `~%lanemask_le` |
+//! | `%lanemask_ge` | `~%lanemask_lt` |
+//!
+//! `%warpid`, `%nwarpid`, `%smid`, `%nsmid`, `%clock` and `%clock64` read hardware state (the
+//! warp's slot on its SM, the SM, a cycle counter, which PTX says may change while the thread
+//! runs) that an emulator has no value for: they are refused before the run with what to write
+//! instead, and so is every other instruction, by name.
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+use crate::KernelError;
+
+impl Parser<'_> {
+    /// `asm [volatile] ("template" : "=r"(out) [: inputs [: clobbers]]);` from the `asm` word,
+    /// as the assignment `out = <register's value>`.
+    pub(super) fn asm_stmt(&mut self) -> PResult<Stmt> {
+        let at = self.span();
+        self.bump(); // asm / __asm__ / __asm
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "volatile" | "__volatile__" | "inline"))
+        {
+            self.bump();
+        }
+        self.expect_punct("(")?;
+        let mut text = String::new();
+        while let Tok::Str(s) = self.peek(0).clone() {
+            text.push_str(&s);
+            self.bump();
+        }
+        let instr: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let instr = instr.trim_end_matches(';');
+        let refuse = |m: String| Err(KernelError::new(at.line, at.col, m));
+        let reg = ["mov.u32%0,%%", "mov.b32%0,%%", "mov.s32%0,%%"]
+            .iter()
+            .find_map(|p| instr.strip_prefix(p));
+        let Some(reg) = reg else {
+            if let Some(r) = ["mov.u32%0,%", "mov.b32%0,%"]
+                .iter()
+                .find_map(|p| instr.strip_prefix(p))
+            {
+                return refuse(format!(
+                    "write `%%{r}`: a `%` of a register name is doubled in an inline asm template \
+                     (`%0` is the operand)"
+                ));
+            }
+            let op = text.split_whitespace().next().unwrap_or("(empty)");
+            return refuse(format!(
+                "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
+                 registers %laneid and %lanemask_eq/lt/le/gt/ge are; call the vendor's intrinsic \
+                 instead (`__shfl_sync` for shfl.sync, `__ballot_sync` for vote.ballot, \
+                 `__activemask()` for activemask)"
+            ));
+        };
+        let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);
+        let u = |v: u64| {
+            Expr::new(
+                ExprKind::Int {
+                    value: v,
+                    unsigned: true,
+                    long: false,
+                },
+                at,
+            )
+        };
+        let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at);
+        let not = |a| Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(a)), at);
+        let below = || bin(BinOp::Sub, bin(BinOp::Shl, u(1), lane()), u(1));
+        let at_or_below = || bin(BinOp::Sub, bin(BinOp::Shl, u(2), lane()), u(1));
+        let value = match reg {
+            "laneid" => lane(),
+            "lanemask_eq" => bin(BinOp::Shl, u(1), lane()),
+            "lanemask_lt" => below(),
+            "lanemask_le" => at_or_below(),
+            "lanemask_gt" => not(at_or_below()),
+            "lanemask_ge" => not(below()),
+            "warpid" | "nwarpid" | "smid" | "nsmid" | "clock" | "clock64" | "globaltimer" => {
+                return refuse(format!(
+                    "`%{reg}` reads hardware state (PTX ISA, Special Registers: the value depends on \
+                     where and when the warp runs) that the emulator has no value for; for the \
+                     warp's index in its block write `threadIdx.x / warpSize`"
+                ))
+            }
+            other => {
+                return refuse(format!(
+                    "`%{other}` is not a special register the emulator reads (it reads %laneid and \
+                     %lanemask_eq/lt/le/gt/ge)"
+                ))
+            }
+        };
+        // `: "=r"(out)`: one output, a 32-bit register.
+        self.expect_punct(":")?;
+        let Tok::Str(constraint) = self.peek(0).clone() else {
+            return self.err("the output constraint `\"=r\"`");
+        };
+        if constraint != "=r" {
+            return refuse(format!(
+                "the output constraint `{constraint}` is not supported here; write `\"=r\"(variable)`"
+            ));
+        }
+        self.bump();
+        self.expect_punct("(")?;
+        let out = self.expr()?;
+        self.expect_punct(")")?;
+        // Inputs and clobbers (none for a register read) are skipped to the closing paren.
+        let mut depth = 0usize;
+        loop {
+            match self.peek(0) {
+                Tok::Eof => return self.err("`)` to close the `asm`"),
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") if depth == 0 => break,
+                Tok::Punct(")") => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        let value = Expr::new(
+            ExprKind::Cast(Ty::Val(ValTy::scalar(Scalar::U32)), Box::new(value)),
+            at,
+        );
+        Ok(Stmt {
+            kind: StmtKind::Expr(Expr::new(
+                ExprKind::Assign(None, Box::new(out), Box::new(value)),
+                at,
+            )),
+            span: at,
+            end: self.last_end(),
+        })
+    }
+}

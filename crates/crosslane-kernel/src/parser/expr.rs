@@ -1,0 +1,558 @@
+//! Expressions: C precedence climbing, casts, postfix operators, primaries.
+
+use super::types::{word_type, TYPE_WORDS};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::budget::DEPTH_CEILING;
+use crate::lexer::Tok;
+use crate::types::{BinOp, Ty, UnOp};
+use crate::KernelError;
+
+impl Parser<'_> {
+    pub(super) fn expr(&mut self) -> PResult<Expr> {
+        let mut e = self.assign_expr()?;
+        while self.is_punct(",") {
+            let span = e.span;
+            self.bump();
+            let r = self.assign_expr()?;
+            e = self.node(ExprKind::Comma(Box::new(e), Box::new(r)), span)?;
+        }
+        Ok(e)
+    }
+
+    pub(super) fn assign_expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.assign_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn assign_inner(&mut self) -> PResult<Expr> {
+        let lhs = self.ternary()?;
+        let op = match self.peek(0) {
+            Tok::Punct("=") => Some(None),
+            Tok::Punct("+=") => Some(Some(BinOp::Add)),
+            Tok::Punct("-=") => Some(Some(BinOp::Sub)),
+            Tok::Punct("*=") => Some(Some(BinOp::Mul)),
+            Tok::Punct("/=") => Some(Some(BinOp::Div)),
+            Tok::Punct("%=") => Some(Some(BinOp::Rem)),
+            Tok::Punct("&=") => Some(Some(BinOp::And)),
+            Tok::Punct("|=") => Some(Some(BinOp::Or)),
+            Tok::Punct("^=") => Some(Some(BinOp::Xor)),
+            Tok::Punct("<<=") => Some(Some(BinOp::Shl)),
+            Tok::Punct(">>=") => Some(Some(BinOp::Shr)),
+            _ => None,
+        };
+        let Some(op) = op else { return Ok(lhs) };
+        self.bump();
+        let rhs = if op.is_none() && self.is_punct("{") {
+            // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
+            if self.struct_of(&lhs).is_none() {
+                return self.err("an expression");
+            }
+            self.brace_list()?
+        } else {
+            self.assign_expr()?
+        };
+        let span = lhs.span;
+        self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
+    }
+
+    pub(super) fn ternary(&mut self) -> PResult<Expr> {
+        let c = self.binary(0)?;
+        if !self.eat("?") {
+            return Ok(c);
+        }
+        let a = self.expr()?;
+        self.expect_punct(":")?;
+        let b = self.assign_expr()?;
+        let span = c.span;
+        self.node(
+            ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)),
+            span,
+        )
+    }
+
+    /// Precedence climbing over the binary operators (C precedence, left-associative).
+    pub(super) fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        self.enter()?;
+        let mut lhs = self.unary()?;
+        while let Tok::Punct(p) = self.peek(0) {
+            let Some((prec, op)) = binop_of(p) else { break };
+            if prec < min_prec {
+                break;
+            }
+            self.bump();
+            let rhs = self.binary(prec + 1)?;
+            let span = lhs.span;
+            let kind = match op {
+                Op::Bin(b) => ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
+                Op::AndAnd => ExprKind::Logical(true, Box::new(lhs), Box::new(rhs)),
+                Op::OrOr => ExprKind::Logical(false, Box::new(lhs), Box::new(rhs)),
+            };
+            lhs = match self.node(kind, span) {
+                Ok(e) => e,
+                Err(e) => {
+                    self.depth -= 1;
+                    return Err(e);
+                }
+            };
+        }
+        self.depth -= 1;
+        Ok(lhs)
+    }
+
+    pub(super) fn unary(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn unary_inner(&mut self) -> PResult<Expr> {
+        let span = self.span();
+        let wrap = |kind| Ok(Expr::new(kind, span));
+        if let Tok::Punct(p) = self.peek(0).clone() {
+            let un = match p {
+                "-" => Some(UnOp::Neg),
+                "+" => Some(UnOp::Plus),
+                "!" => Some(UnOp::Not),
+                "~" => Some(UnOp::BitNot),
+                _ => None,
+            };
+            if let Some(op) = un {
+                self.bump();
+                let e = self.unary()?;
+                return self.checked(wrap(ExprKind::Unary(op, Box::new(e))));
+            }
+            match p {
+                "++" | "--" => {
+                    self.bump();
+                    let e = self.unary()?;
+                    return self.checked(wrap(ExprKind::IncDec {
+                        inc: p == "++",
+                        prefix: true,
+                        target: Box::new(e),
+                    }));
+                }
+                "*" => {
+                    self.bump();
+                    let e = self.unary()?;
+                    return self.checked(wrap(ExprKind::Deref(Box::new(e))));
+                }
+                "&" => {
+                    self.bump();
+                    let e = self.unary()?;
+                    return self.checked(wrap(ExprKind::AddrOf(Box::new(e))));
+                }
+                "(" if self.cast_follows() => {
+                    self.bump();
+                    let base = self.base_type()?;
+                    let (ty, _) = self.pointers(base)?;
+                    self.expect_punct(")")?;
+                    let e = self.unary()?;
+                    return self.checked(wrap(ExprKind::Cast(ty, Box::new(e))));
+                }
+                _ => {}
+            }
+        }
+        if self.is_word("sizeof") {
+            self.bump();
+            self.expect_punct("(")?;
+            let at = self.span();
+            if let Some(st) = self.struct_type()? {
+                let (ty, _) = self.pointers(Ty::Void)?;
+                self.expect_punct(")")?;
+                let bytes = match ty {
+                    Ty::Void => self.struct_size(&st, at)?,
+                    _ => 8,
+                };
+                return self.checked(wrap(ExprKind::SizeOf(bytes)));
+            }
+            let base = self.base_type()?;
+            let (ty, _) = self.pointers(base)?;
+            self.expect_punct(")")?;
+            let bytes = match ty {
+                Ty::Void => 1,
+                Ty::Ptr(_) => 8,
+                Ty::Val(v) => u64::from(v.scalar.bits().max(8) / 8) * u64::from(v.lanes),
+            };
+            return self.checked(wrap(ExprKind::SizeOf(bytes)));
+        }
+        self.postfix()
+    }
+
+    pub(super) fn cast_follows(&self) -> bool {
+        match self.peek(1) {
+            Tok::Ident(w) => {
+                (self.is_type_word(w) || matches!(w.as_str(), "const" | "volatile"))
+                    && !matches!(self.peek(2), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str()))
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn postfix(&mut self) -> PResult<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            let span = e.span;
+            if self.eat("[") {
+                let i = self.expr()?;
+                self.expect_punct("]")?;
+                e = self.node(ExprKind::Index(Box::new(e), Box::new(i)), span)?;
+            } else if self.is_punct(".") || self.is_punct("->") {
+                let arrow = self.is_punct("->");
+                self.bump();
+                let field = self.ident()?;
+                if arrow && self.points_at_structs(&e) {
+                    // `p->v` on a struct pointer: `(*p).v`.
+                    e = self.node(ExprKind::Deref(Box::new(e)), span)?;
+                }
+                if self.is_punct("(") {
+                    // `x.f(…)`: a member function, the receiver first (see `structs`).
+                    if self.structs.is_empty() {
+                        let at = self.span();
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "`.{field}(…)` calls a member function, and this source defines \
+                                 no struct with one"
+                            ),
+                        ));
+                    }
+                    self.bump();
+                    let mut args = vec![e];
+                    if !self.eat(")") {
+                        loop {
+                            args.push(self.assign_expr()?);
+                            if self.eat(")") {
+                                break;
+                            }
+                            self.expect_punct(",")?;
+                        }
+                    }
+                    e = self.node(ExprKind::Call(format!("@m:{field}"), args), span)?;
+                    continue;
+                }
+                e = self.node(ExprKind::Member(Box::new(e), field), span)?;
+            } else if self.is_punct("++") || self.is_punct("--") {
+                let inc = self.is_punct("++");
+                self.bump();
+                e = self.node(
+                    ExprKind::IncDec {
+                        inc,
+                        prefix: false,
+                        target: Box::new(e),
+                    },
+                    span,
+                )?;
+            } else if self.is_punct("(") {
+                let at = self.span();
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "only named functions can be called",
+                ));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    pub(super) fn primary(&mut self) -> PResult<Expr> {
+        let span = self.span();
+        let t = self.bump();
+        let kind = match t.tok {
+            Tok::Int {
+                value,
+                unsigned,
+                long,
+            } => ExprKind::Int {
+                value,
+                unsigned,
+                long,
+            },
+            Tok::Float { value, single } => ExprKind::Float { value, single },
+            Tok::Str(text) => ExprKind::Str(text),
+            Tok::Char(c) => ExprKind::Int {
+                value: u64::from(c),
+                unsigned: false,
+                long: false,
+            },
+            Tok::Punct("(") => {
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                return Ok(e);
+            }
+            Tok::Ident(w) if w == "true" || w == "false" => ExprKind::Bool(w == "true"),
+            // The null pointer constant (C11 6.3.2.3p3; C++ [conv.ptr]): 0 as a pointer.
+            Tok::Ident(w) if w == "NULL" || w == "nullptr" => ExprKind::Int {
+                value: 0,
+                unsigned: false,
+                long: false,
+            },
+            Tok::Ident(w)
+                if self.is_struct_name(&w)
+                    && (self.is_punct("::")
+                        || self.is_punct("{")
+                        || self.is_punct("(")
+                        || (self.class_templates.contains_key(&w) && self.is_punct("<"))) =>
+            {
+                self.pos -= 1;
+                return self.struct_primary(span);
+            }
+            Tok::Ident(w) if w == "numeric_limits" && self.is_punct("<") => {
+                self.pos -= 1;
+                return self.numeric_limits(span);
+            }
+            Tok::Ident(w) if matches!(w.as_str(), "static_cast" | "reinterpret_cast") => {
+                self.expect_punct("<")?;
+                let base = self.base_type()?;
+                let (ty, _) = self.pointers(base)?;
+                self.expect_punct(">")?;
+                self.expect_punct("(")?;
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                ExprKind::Cast(ty, Box::new(e))
+            }
+            Tok::Ident(w) if super::cg::NAMESPACES.contains(&w.as_str()) && self.is_punct("::") => {
+                // `cg::reduce(…)`, `std::min(…)`: the name after its namespace.
+                self.bump();
+                self.skip_cg_namespace();
+                let name_at = self.span();
+                let name = self.ident()?;
+                if let Some(e) = self.cg_free(&name, name_at)? {
+                    return Ok(e);
+                }
+                self.pos -= 1;
+                return self.primary();
+            }
+            Tok::Ident(w) if Self::is_ascend_warp(&w) && self.is_punct("(") => {
+                return self.ascend_warp(&w, span);
+            }
+            Tok::Ident(w) if self.groups.contains_key(&w) => {
+                if self.is_punct(".") {
+                    let g = self.groups[&w];
+                    return self.cg_member(g, span);
+                }
+                // A group passed to a function: it has no value here (see `cg_param`).
+                ExprKind::Int {
+                    value: 0,
+                    unsigned: false,
+                    long: false,
+                }
+            }
+            Tok::Ident(w)
+                if self.templates.contains_key(&w)
+                    && (self.is_punct("<") || self.is_punct("(")) =>
+            {
+                // A call of a function template: explicit arguments, then deduction.
+                let given = if self.is_punct("<") {
+                    self.template_args()?
+                } else {
+                    Vec::new()
+                };
+                self.expect_punct("(")?;
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                let name = self.instantiate_call(&w, given, &args, span)?;
+                ExprKind::Call(name, args)
+            }
+            Tok::Ident(w) => {
+                if self.is_punct("(") {
+                    if let Some(v) = word_type(&w).or_else(|| self.aliases.get(&w).copied()) {
+                        // A functional cast `float(x)`.
+                        self.bump();
+                        let e = self.expr()?;
+                        self.expect_punct(")")?;
+                        return self.node(ExprKind::Cast(Ty::Val(v), Box::new(e)), span);
+                    }
+                    self.bump();
+                    let mut args = Vec::new();
+                    if !self.eat(")") {
+                        loop {
+                            args.push(self.assign_expr()?);
+                            if self.eat(")") {
+                                break;
+                            }
+                            self.expect_punct(",")?;
+                        }
+                    }
+                    ExprKind::Call(w, args)
+                } else if let Some(c) = self.consts.get(&w) {
+                    // A file-scope constant: its value, at the use.
+                    let mut c = c.clone();
+                    c.span = span;
+                    return Ok(c);
+                } else if let Some((v, t)) =
+                    super::limits::limit_macro(&w).filter(|_| self.var_type(&w).is_none())
+                {
+                    // `INT_MAX`, `UINT32_MAX`, `CHAR_BIT`: <climits> / <cstdint>.
+                    return Ok(super::limits::typed_int(v, t, span));
+                } else {
+                    ExprKind::Ident(w)
+                }
+            }
+            Tok::Punct("[") => {
+                self.pos -= 1;
+                return self.lambda_expr();
+            }
+            other => {
+                return Err(KernelError::new(
+                    t.line,
+                    t.col,
+                    format!("expected an expression, found {}", Self::describe(&other)),
+                ))
+            }
+        };
+        self.node(kind, span)
+    }
+
+    /// A struct name in an expression: `Pair(a, b)`, `Pair{a, b}`, `Name::member(…)`,
+    /// `Name::CONSTANT`, `WarpReduce<float, 32>::sum(v)`.
+    fn struct_primary(&mut self, span: Span) -> PResult<Expr> {
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            return self.err("a struct");
+        };
+        self.bump();
+        let template_id = self.class_templates.contains_key(&w) && self.is_punct("<");
+        let st = if let (false, Some(a)) = (template_id, self.struct_alias.get(&w)) {
+            a.clone()
+        } else if !template_id && self.structs.contains_key(&w) {
+            w.clone()
+        } else {
+            let args = self.template_args()?;
+            self.instantiate_class(&w, args, span)?
+        };
+        if let Some(v) = self.structs.get(&st).and_then(|d| d.shared_view) {
+            if self.is_punct("(") && matches!(self.peek(1), Tok::Punct(")")) {
+                self.bump();
+                self.bump();
+                return Ok(self.shared_view_expr(v, span));
+            }
+        }
+        if self.eat("::") {
+            let m_at = self.span();
+            let m = self.ident()?;
+            if self.eat("(") {
+                let mut args = vec![Expr::new(ExprKind::Str(st.clone()), m_at)];
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                return self.node(ExprKind::Call(format!("@m:{m}"), args), span);
+            }
+            return match self.consts.get(&format!("{st}::{m}")) {
+                Some(c) => {
+                    let mut c = c.clone();
+                    c.span = span;
+                    Ok(c)
+                }
+                None => Err(KernelError::new(
+                    m_at.line,
+                    m_at.col,
+                    format!("`{st}::{m}` is not a static member function or constant"),
+                )),
+            };
+        }
+        let args = if self.is_punct("{") {
+            match self.brace_list()?.kind {
+                ExprKind::Call(_, items) => items,
+                _ => Vec::new(),
+            }
+        } else if self.eat("(") {
+            let mut args = Vec::new();
+            if !self.eat(")") {
+                loop {
+                    args.push(self.assign_expr()?);
+                    if self.eat(")") {
+                        break;
+                    }
+                    self.expect_punct(",")?;
+                }
+            }
+            args
+        } else {
+            return self.err("`(`, `{` or `::` after a struct's name");
+        };
+        self.node(ExprKind::Call(st, args), span)
+    }
+
+    /// Whether `e` is a pointer to structs (for `p->member`).
+    fn points_at_structs(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Ident(n) => self
+                .var_struct(n)
+                .is_some_and(|sv| sv.kind == super::structs::SKind::Many),
+            ExprKind::Binary(_, a, _) => self.points_at_structs(a),
+            _ => false,
+        }
+    }
+
+    /// A node, refused when its tree is higher than the depth budget (a flat chain such as
+    /// `1+1+…` or `a[0][0]…` grows the tree by one level per operator without any recursion in
+    /// the parser, but every later walk of the tree recurses once per level).
+    pub(super) fn node(&self, kind: ExprKind, span: Span) -> PResult<Expr> {
+        self.checked(Ok(Expr::new(kind, span)))
+    }
+
+    pub(super) fn checked(&self, e: PResult<Expr>) -> PResult<Expr> {
+        let e = e?;
+        if e.depth > self.max_depth {
+            return Err(KernelError::new(
+                e.span.line,
+                e.span.col,
+                format!(
+                    "expression nested deeper than {} levels (a chain of operators, indexes or commas counts one level each); raise it with --max-depth (at most {DEPTH_CEILING})",
+                    self.max_depth
+                ),
+            ));
+        }
+        Ok(e)
+    }
+}
+
+enum Op {
+    Bin(BinOp),
+    AndAnd,
+    OrOr,
+}
+
+/// C binary operator precedence (higher binds tighter).
+fn binop_of(p: &str) -> Option<(u8, Op)> {
+    Some(match p {
+        "||" => (1, Op::OrOr),
+        "&&" => (2, Op::AndAnd),
+        "|" => (3, Op::Bin(BinOp::Or)),
+        "^" => (4, Op::Bin(BinOp::Xor)),
+        "&" => (5, Op::Bin(BinOp::And)),
+        "==" => (6, Op::Bin(BinOp::Eq)),
+        "!=" => (6, Op::Bin(BinOp::Ne)),
+        "<" => (7, Op::Bin(BinOp::Lt)),
+        "<=" => (7, Op::Bin(BinOp::Le)),
+        ">" => (7, Op::Bin(BinOp::Gt)),
+        ">=" => (7, Op::Bin(BinOp::Ge)),
+        "<<" => (8, Op::Bin(BinOp::Shl)),
+        ">>" => (8, Op::Bin(BinOp::Shr)),
+        "+" => (9, Op::Bin(BinOp::Add)),
+        "-" => (9, Op::Bin(BinOp::Sub)),
+        "*" => (10, Op::Bin(BinOp::Mul)),
+        "/" => (10, Op::Bin(BinOp::Div)),
+        "%" => (10, Op::Bin(BinOp::Rem)),
+        _ => return None,
+    })
+}

@@ -1,0 +1,859 @@
+//! Host code: functions that run on the CPU (`main`, `__host__`, anything that calls the CUDA or
+//! HIP runtime or launches a kernel) are read for their launches, never run.
+//!
+//! What is read, when it is a constant (a literal, a `#define`, a `const`/`constexpr` global or a
+//! host variable initialised by one): the launch's grid, block and dynamic shared bytes
+//! (`k<<<Dg, Db, Ns, S>>>(…)`, CUDA C++ Programming Guide, "Execution Configuration";
+//! `hipLaunchKernelGGL(k, Dg, Db, Ns, S, …)`, HIP Programming Guide, "Kernel launch"), each scalar
+//! argument, the bytes each device pointer was given by `cudaMalloc`/`hipMalloc`, and the values a
+//! simple `for` loop or a literal list wrote into a host array that `cudaMemcpy`/`hipMemcpy` then
+//! copied into a device pointer. Everything else in host code is skipped.
+//!
+//! Bounded: host code is scanned token by token once; each expression is parsed once on its own
+//! token slice; a fill loop is evaluated for at most [`MAX_FILL`] iterations.
+
+use std::collections::HashMap;
+
+use super::const_eval::{const_eval, HostVal};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::{Tok, Token};
+use crosslane_core::result::Level;
+
+/// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
+pub const MAX_FILL: i128 = 65_536;
+
+/// Whether a function body calls `asc_vf_call<F>(…)`: an Ascend C SIMD-side kernel that
+/// launches the SIMT function `F` (asc-devkit `include/simt_api/common_functions.h`: `template
+/// <auto funcPtr, typename... Args> void asc_vf_call(dim3 threadNums, Args&&... args)`). Such a
+/// function is read like host code, for that launch, even when it is `__global__`.
+pub fn calls_vf(toks: &[Token]) -> bool {
+    toks.windows(2).any(|w| {
+        matches!((&w[0].tok, &w[1].tok), (Tok::Ident(n), Tok::Punct("<")) if n == "asc_vf_call")
+    })
+}
+
+/// The parameter names of a parameter list (tokens between its parentheses): the last
+/// identifier of each comma-separated part.
+pub fn param_names(toks: &[Token]) -> Vec<String> {
+    split_commas(toks, 0, toks.len())
+        .into_iter()
+        .map(|(a, b)| {
+            toks[a..b]
+                .iter()
+                .rev()
+                .find_map(|t| match &t.tok {
+                    Tok::Ident(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// An `asc_vf_call` launch read in an Ascend C SIMD-side kernel (the launcher): the launch's
+/// index in [`Parser::launches`] and, per argument, the launcher parameter it forwards.
+pub(super) struct VfCall {
+    launcher: String,
+    index: usize,
+    forwards: Vec<Option<usize>>,
+}
+
+/// A `cudaMemcpyToSymbol` / `hipMemcpyToSymbol` read in host code.
+pub(super) struct SymbolCopy {
+    /// The `__constant__` symbol copied into.
+    pub symbol: String,
+    /// The host array's values, the array and its fill's line, when a simple loop or a literal
+    /// list filled it.
+    pub data: Option<(Vec<String>, String, u32)>,
+    /// The copy's line.
+    pub line: u32,
+}
+
+/// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
+/// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
+/// `new`, `delete` or `std::`.
+pub fn looks_like_host(toks: &[Token]) -> bool {
+    calls_vf(toks)
+        || toks.windows(2).any(|w| match (&w[0].tok, &w[1].tok) {
+            (Tok::Punct("<<"), Tok::Punct("<")) => true,
+            (Tok::Ident(n), Tok::Punct("(")) => {
+                n.starts_with("cuda")
+                    || (n.starts_with("hip")
+                        && !n.starts_with("hipThread")
+                        && !n.starts_with("hipBlock"))
+                    || matches!(n.as_str(), "malloc" | "free" | "calloc")
+            }
+            (Tok::Ident(n), Tok::Punct("::")) => n == "std",
+            (Tok::Ident(n), _) => matches!(n.as_str(), "new" | "delete"),
+            _ => false,
+        })
+}
+
+impl Parser<'_> {
+    /// Index of the token that closes the bracket opened at `open` (`(`/`[`/`{`), or `None`.
+    /// O(1) after one linear pass over the tokens (kept for the parse): host code, templates
+    /// and prototypes ask for many brackets, and an unclosed one must not cost a scan each.
+    pub(super) fn closing(&self, open: usize) -> Option<usize> {
+        let table = self.brackets.get_or_init(|| {
+            let mut table = vec![usize::MAX; self.toks.len()];
+            let mut stack = Vec::new();
+            for (k, t) in self.toks.iter().enumerate() {
+                match &t.tok {
+                    Tok::Punct("(" | "[" | "{") => stack.push(k),
+                    Tok::Punct(")" | "]" | "}") => {
+                        if let Some(o) = stack.pop() {
+                            table[o] = k;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            table
+        });
+        table.get(open).copied().filter(|&c| c != usize::MAX)
+    }
+}
+
+/// Splits `from..to` at the commas outside brackets.
+fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
+    let mut parts = Vec::new();
+    let mut depth = 0usize;
+    let mut start = from;
+    for (k, t) in toks.iter().enumerate().take(to).skip(from) {
+        match &t.tok {
+            Tok::Punct("(" | "[" | "{") => depth += 1,
+            Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Punct(",") if depth == 0 => {
+                parts.push((start, k));
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < to {
+        parts.push((start, to));
+    }
+    parts
+}
+
+/// The tokens' text joined (for a note).
+fn text_of(toks: &[Token]) -> String {
+    let mut s = String::new();
+    for t in toks {
+        let piece = match &t.tok {
+            Tok::Ident(n) => n.clone(),
+            Tok::Int { value, .. } => value.to_string(),
+            Tok::Float { value, .. } => value.to_string(),
+            Tok::Punct(p) => (*p).to_string(),
+            Tok::Str(_) => "\"…\"".into(),
+            Tok::Char(c) => format!("'{c}'"),
+            Tok::Eof => String::new(),
+        };
+        s.push_str(&piece);
+    }
+    s
+}
+
+/// What a host function told about its arrays so far.
+#[derive(Default)]
+struct HostState {
+    /// The function read, and its parameters (an Ascend launcher's are forwarded by its
+    /// `asc_vf_call`).
+    name: String,
+    params: Vec<String>,
+    env: HashMap<String, HostVal>,
+    /// Host array → (values, line of the fill).
+    fills: HashMap<String, (Vec<String>, u32)>,
+    /// Device pointer → host array copied into it.
+    copies: HashMap<String, String>,
+    /// Device pointer → bytes allocated, the allocating call's name and its line.
+    mallocs: HashMap<String, (u64, String, u32)>,
+}
+
+impl Parser<'_> {
+    /// Parses tokens `from..to` alone as one expression; `None` when they are not one.
+    fn sub_expr(&mut self, from: usize, to: usize) -> Option<Expr> {
+        if from >= to || to > self.toks.len() {
+            return None;
+        }
+        let mut slice: Vec<Token> = self.toks[from..to].to_vec();
+        let last = &self.toks[to - 1];
+        slice.push(Token {
+            tok: Tok::Eof,
+            line: last.end.0,
+            col: last.end.1,
+            end: last.end,
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = std::mem::take(&mut self.aliases);
+        sub.consts = std::mem::take(&mut self.consts);
+        let e = sub.expr().ok().filter(|_| matches!(sub.peek(0), Tok::Eof));
+        self.aliases = std::mem::take(&mut sub.aliases);
+        self.consts = std::mem::take(&mut sub.consts);
+        e
+    }
+
+    /// A constant host expression over tokens `from..to`.
+    fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
+        let e = self.sub_expr(from, to)?;
+        const_eval(&e, &st.env)
+    }
+
+    /// Reads the host function body between the braces at `open` and `close` for launches,
+    /// records them, and notes that the function `name` is not run.
+    pub(super) fn read_host(
+        &mut self,
+        name: &str,
+        params: Vec<String>,
+        at: Span,
+        open: usize,
+        close: usize,
+    ) {
+        let mut st = HostState {
+            name: name.to_string(),
+            params,
+            ..HostState::default()
+        };
+        for (n, e) in &self.consts {
+            if let Some(v) = const_eval(e, &HashMap::new()) {
+                st.env.insert(n.clone(), v);
+            }
+        }
+        let before = self.launches.len();
+        let mut k = open + 1;
+        while k < close {
+            k = self.host_statement(&mut st, k, close).max(k + 1);
+        }
+        let launched = self.launches.len() - before;
+        self.diag(
+            at,
+            Level::Info,
+            format!(
+                "host function `{name}` is read for its kernel launches ({launched} found) and not run"
+            ),
+            "",
+        );
+    }
+
+    /// One host statement starting at `k`; returns where the next one starts.
+    fn host_statement(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let ident = |i: usize| match tok(i) {
+            Some(Tok::Ident(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        // The end of this simple statement: the next `;` outside brackets (or the block end).
+        let stmt_end = || {
+            let mut depth = 0usize;
+            for (i, t) in toks.iter().enumerate().take(close).skip(k) {
+                match &t.tok {
+                    Tok::Punct("(" | "[") => depth += 1,
+                    Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
+                    Tok::Punct(";") if depth == 0 => return i,
+                    Tok::Punct("{" | "}") if depth == 0 => return i,
+                    _ => {}
+                }
+            }
+            close
+        };
+        match tok(k) {
+            Some(Tok::Punct("{" | "}" | ";")) => return k + 1,
+            None => return close,
+            _ => {}
+        }
+        // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
+        let mut chevrons = k + 1;
+        let mut kernel = ident(k).map(str::to_string);
+        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            if self.templates.contains_key(name) {
+                let name = name.to_string();
+                let mut depth = 0usize;
+                let close = (k + 1..close).find(|&i| {
+                    match tok(i) {
+                        Some(Tok::Punct("<")) => depth += 1,
+                        Some(Tok::Punct(">")) => {
+                            depth -= 1;
+                            return depth == 0;
+                        }
+                        _ => {}
+                    }
+                    false
+                });
+                if let Some(c) = close {
+                    // Each argument: a host constant, else a type.
+                    let mut args = Vec::new();
+                    for (a, b) in split_commas(toks, k + 2, c) {
+                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                            args.push(super::templates::TArg::Value(n));
+                            continue;
+                        }
+                        let mut slice: Vec<Token> = toks[a..b].to_vec();
+                        slice.push(Token {
+                            tok: Tok::Eof,
+                            ..toks[b - 1].clone()
+                        });
+                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+                        sub.aliases = std::mem::take(&mut self.aliases);
+                        let ty = sub.base_type();
+                        self.aliases = std::mem::take(&mut sub.aliases);
+                        match ty {
+                            Ok(crate::types::Ty::Val(v)) => {
+                                args.push(super::templates::TArg::Type(v));
+                            }
+                            _ => break,
+                        }
+                    }
+                    let span = Span {
+                        line: toks[k].line,
+                        col: toks[k].col,
+                    };
+                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
+                        kernel = Some(m);
+                        chevrons = c + 1;
+                    }
+                }
+            }
+        }
+        // `k<<<cfg>>>(args);`
+        if let (Some(kernel), Some(Tok::Punct("<<")), Some(Tok::Punct("<"))) =
+            (kernel, tok(chevrons), tok(chevrons + 1))
+        {
+            let end = stmt_end();
+            let cfg_from = chevrons + 2;
+            let Some(cfg_to) = (cfg_from..end).find(|&i| {
+                matches!(tok(i), Some(Tok::Punct(">>")))
+                    && matches!(tok(i + 1), Some(Tok::Punct(">")))
+            }) else {
+                return end + 1;
+            };
+            let args_open = cfg_to + 2;
+            if !matches!(tok(args_open), Some(Tok::Punct("("))) {
+                return end + 1;
+            }
+            let Some(args_close) = self.closing(args_open) else {
+                return end + 1;
+            };
+            let cfg = split_commas(toks, cfg_from, cfg_to);
+            let args = split_commas(toks, args_open + 1, args_close);
+            self.launch(st, kernel, k, &cfg, &args);
+            return end + 1;
+        }
+        if let (Some("asc_vf_call"), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            let end = stmt_end();
+            self.vf_statement(st, k, end);
+            return end + 1;
+        }
+        if let Some(name) = ident(k) {
+            let end = stmt_end();
+            match name {
+                "hipLaunchKernelGGL" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        if parts.len() >= 5 {
+                            let (a, b) = parts[0];
+                            // `HIP_KERNEL_NAME(k)` or `k`.
+                            let kernel = toks[a..b]
+                                .iter()
+                                .rev()
+                                .find_map(|t| match &t.tok {
+                                    Tok::Ident(n) if n != "HIP_KERNEL_NAME" => Some(n.clone()),
+                                    _ => None,
+                                })
+                                .unwrap_or_default();
+                            self.launch(st, kernel, k, &parts[1..5], &parts[5..]);
+                        }
+                    }
+                    return end + 1;
+                }
+                // `aclrtMalloc(&p, bytes, policy)`: CANN AscendCL, the same order.
+                "cudaMalloc" | "hipMalloc" | "cudaMallocManaged" | "hipMallocManaged"
+                | "aclrtMalloc" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        if parts.len() >= 2 {
+                            let (a, b) = parts[0];
+                            let ptr = toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) => Some(n.clone()),
+                                _ => None,
+                            });
+                            let bytes = self
+                                .host_value(st, parts[1].0, parts[1].1)
+                                .and_then(HostVal::int)
+                                .and_then(|n| u64::try_from(n).ok());
+                            if let (Some(p), Some(n)) = (ptr, bytes) {
+                                st.mallocs.insert(p, (n, name.to_string(), toks[k].line));
+                            }
+                        }
+                    }
+                    return end + 1;
+                }
+                // `cudaMemcpyToSymbol(symbol, src, bytes[, offset, kind])` (CUDA Runtime API;
+                // HIP's takes `HIP_SYMBOL(symbol)`): a `__constant__` table's contents.
+                "cudaMemcpyToSymbol" | "hipMemcpyToSymbol" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        let last_ident = |p: Option<&(usize, usize)>| -> Option<String> {
+                            let &(a, b) = p?;
+                            toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) if n != "HIP_SYMBOL" => Some(n.clone()),
+                                _ => None,
+                            })
+                        };
+                        if let Some(sym) = last_ident(parts.first()) {
+                            let data = last_ident(parts.get(1)).and_then(|h| {
+                                st.fills
+                                    .get(&h)
+                                    .map(|(values, line)| (values.clone(), h.clone(), *line))
+                            });
+                            self.symbol_copies.push(SymbolCopy {
+                                symbol: sym,
+                                data,
+                                line: toks[k].line,
+                            });
+                        }
+                    }
+                    return end + 1;
+                }
+                // `aclrtMemcpy(dst, destMax, src, count, kind)` (CANN AscendCL): the source is
+                // the third, the kind the fifth.
+                "cudaMemcpy" | "hipMemcpy" | "aclrtMemcpy" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let mut parts = split_commas(toks, k + 2, c);
+                        if name == "aclrtMemcpy" && parts.len() >= 5 {
+                            parts = vec![parts[0], parts[2], parts[3], parts[4]];
+                        }
+                        let to_device = parts.get(3).is_some_and(|&(a, b)| {
+                            toks[a..b].iter().any(|t| {
+                                matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default") || n.ends_with("HOST_TO_DEVICE"))
+                            })
+                        });
+                        let one = |p: Option<&(usize, usize)>| -> Option<String> {
+                            let &(a, b) = p?;
+                            if b == a + 1 {
+                                if let Tok::Ident(n) = &toks[a].tok {
+                                    return Some(n.clone());
+                                }
+                            }
+                            None
+                        };
+                        if let (true, Some(d), Some(h)) =
+                            (to_device, one(parts.first()), one(parts.get(1)))
+                        {
+                            st.copies.insert(d, h);
+                        }
+                    }
+                    return end + 1;
+                }
+                "for" => return self.host_for(st, k, close),
+                _ => {}
+            }
+            self.host_decl(st, k, end);
+            return end + 1;
+        }
+        stmt_end() + 1
+    }
+
+    /// A host declaration `T name = expr;`, `dim3 name(x, y, z);`, `T name[N];` or
+    /// `T name[N] = {…};`, recorded when constant.
+    fn host_decl(&mut self, st: &mut HostState, k: usize, end: usize) {
+        let toks = self.toks;
+        // The declared name: the last identifier before `=`, `(`, `{` or `[` at depth 0.
+        let mut i = k;
+        while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
+            i += 1;
+        }
+        if i == k || i >= end {
+            return;
+        }
+        let Tok::Ident(name) = &toks[i - 1].tok else {
+            return;
+        };
+        let name = name.clone();
+        let is_dim3 = toks[k..i]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(n) if n == "dim3"));
+        let declares = i - k >= 2;
+        match &toks[i].tok {
+            Tok::Punct("=") => {
+                if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    return;
+                }
+                if let Some(v) = self.host_value(st, i + 1, end) {
+                    st.env.insert(name, v);
+                } else {
+                    st.env.remove(&name);
+                }
+            }
+            Tok::Punct("(" | "{") if is_dim3 && declares => {
+                if let Some(c) = self.closing(i) {
+                    let mut d = [1i128; 3];
+                    let parts = split_commas(toks, i + 1, c);
+                    for (n, &(a, b)) in parts.iter().take(3).enumerate() {
+                        match self.host_value(st, a, b).and_then(HostVal::int) {
+                            Some(v) => d[n] = v,
+                            None => return,
+                        }
+                    }
+                    st.env.insert(name, HostVal::Dim(d));
+                }
+            }
+            Tok::Punct("[") if declares => {
+                // `T name[N] = {a, b, …};`: a literal fill.
+                let Some(c) = self.closing(i) else { return };
+                if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
+                    && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
+                {
+                    let Some(cc) = self.closing(c + 2) else {
+                        return;
+                    };
+                    let mut values = Vec::new();
+                    for (a, b) in split_commas(toks, c + 3, cc) {
+                        match self.host_value(st, a, b).and_then(HostVal::text) {
+                            Some(v) => values.push(v),
+                            None => return,
+                        }
+                    }
+                    st.fills.insert(name, (values, toks[k].line));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `for (int i = A; i < B; i++) h[i] = f(i);` (braces around the one assignment allowed):
+    /// records `h`'s values; any other loop is skipped. Returns where the next statement starts.
+    fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
+        let toks = self.toks;
+        let Some(head_close) = self.closing(k + 1) else {
+            return close;
+        };
+        let mut body_to = head_close + 1;
+        let braced = matches!(toks.get(body_to).map(|t| &t.tok), Some(Tok::Punct("{")));
+        let after = if braced {
+            let Some(c) = self.closing(body_to) else {
+                return close;
+            };
+            body_to = c;
+            c + 1
+        } else {
+            match (head_close + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";"))) {
+                Some(s) => {
+                    body_to = s;
+                    s + 1
+                }
+                None => return close,
+            }
+        };
+        let line = toks[k].line;
+        let parts: Vec<(usize, usize)> = {
+            let mut v = Vec::new();
+            let mut start = k + 2;
+            for (i, t) in toks.iter().enumerate().take(head_close).skip(k + 2) {
+                if matches!(t.tok, Tok::Punct(";")) {
+                    v.push((start, i));
+                    start = i + 1;
+                }
+            }
+            v.push((start, head_close));
+            v
+        };
+        if parts.len() != 3 {
+            return after;
+        }
+        // init: `[int] i = A`
+        let (a, b) = parts[0];
+        let Some(eq) = (a..b).find(|&i| matches!(toks[i].tok, Tok::Punct("="))) else {
+            return after;
+        };
+        let Some(Tok::Ident(var)) = eq.checked_sub(1).map(|i| &toks[i].tok) else {
+            return after;
+        };
+        let var = var.clone();
+        let Some(from) = self.host_value(st, eq + 1, b).and_then(HostVal::int) else {
+            return after;
+        };
+        // cond: `i < B` or `i <= B`
+        let (a, b) = parts[1];
+        let inclusive = matches!(toks.get(a + 1).map(|t| &t.tok), Some(Tok::Punct("<=")));
+        if !matches!(&toks[a].tok, Tok::Ident(n) if *n == var)
+            || !matches!(
+                toks.get(a + 1).map(|t| &t.tok),
+                Some(Tok::Punct("<" | "<="))
+            )
+        {
+            return after;
+        }
+        let Some(mut to) = self.host_value(st, a + 2, b).and_then(HostVal::int) else {
+            return after;
+        };
+        if inclusive {
+            to += 1;
+        }
+        // step: `i++`, `++i`, `i += 1`
+        let step: Vec<&Tok> = toks[parts[2].0..parts[2].1]
+            .iter()
+            .map(|t| &t.tok)
+            .collect();
+        let unit = matches!(
+            step.as_slice(),
+            [Tok::Ident(_), Tok::Punct("++")]
+                | [Tok::Punct("++"), Tok::Ident(_)]
+                | [Tok::Ident(_), Tok::Punct("+="), Tok::Int { value: 1, .. }]
+        );
+        if !unit || from != 0 || to <= 0 || to > MAX_FILL {
+            return after;
+        }
+        // body: `h[i] = expr;`
+        let mut s = head_close + 1 + usize::from(braced);
+        let Tok::Ident(arr) = &toks[s].tok else {
+            return after;
+        };
+        let arr = arr.clone();
+        if !matches!(toks.get(s + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
+            || !matches!(toks.get(s + 2).map(|t| &t.tok), Some(Tok::Ident(n)) if *n == var)
+            || !matches!(toks.get(s + 3).map(|t| &t.tok), Some(Tok::Punct("]")))
+            || !matches!(toks.get(s + 4).map(|t| &t.tok), Some(Tok::Punct("=")))
+        {
+            return after;
+        }
+        s += 5;
+        let Some(semi) = (s..=body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
+        else {
+            return after;
+        };
+        if braced && semi + 1 != body_to {
+            return after;
+        }
+        let Some(e) = self.sub_expr(s, semi) else {
+            return after;
+        };
+        let mut values = Vec::with_capacity(to as usize);
+        for i in from..to {
+            st.env.insert(var.clone(), HostVal::Int(i));
+            match const_eval(&e, &st.env).and_then(HostVal::text) {
+                Some(v) => values.push(v),
+                None => {
+                    st.env.remove(&var);
+                    return after;
+                }
+            }
+        }
+        st.env.remove(&var);
+        st.fills.insert(arr, (values, line));
+        after
+    }
+
+    /// `asc_vf_call<F[<…>]>(dim3(x[, y[, z]]) or dim3{…}, args…);` at `k`: a launch of the SIMT
+    /// function `F` with that block (asc-devkit `include/simt_api/common_functions.h`; the
+    /// asc-devkit SIMT examples launch `__simt_vf__` functions this way from a `__global__
+    /// __vector__` kernel). Its grid and the arguments it forwards come from the launcher's own
+    /// launch (`link_vf_calls`). A call without a leading `dim3` (a SIMD `__simd_vf__` call) is
+    /// skipped.
+    fn vf_statement(&mut self, st: &HostState, k: usize, end: usize) {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        // The template argument list: `>>` closes two (`asc_vf_call<f<T>>`).
+        let mut depth = 0i32;
+        let mut gt = None;
+        for i in k + 1..end {
+            match tok(i) {
+                Some(Tok::Punct("<")) => depth += 1,
+                Some(Tok::Punct(">")) => depth -= 1,
+                Some(Tok::Punct(">>")) => depth -= 2,
+                _ => {}
+            }
+            if depth <= 0 {
+                gt = Some(i);
+                break;
+            }
+        }
+        let (Some(gt), Some(Tok::Ident(kernel))) = (gt, tok(k + 2)) else {
+            return;
+        };
+        let kernel = kernel.clone();
+        if !matches!(tok(gt + 1), Some(Tok::Punct("("))) {
+            return;
+        }
+        let Some(close) = self.closing(gt + 1) else {
+            return;
+        };
+        let parts = split_commas(toks, gt + 2, close);
+        let Some(&(a, b)) = parts.first() else { return };
+        if !matches!(tok(a), Some(Tok::Ident(n)) if n == "dim3") || b < a + 2 {
+            return;
+        }
+        let block = match self.closing(a + 1).filter(|&c| c < b) {
+            Some(c) => {
+                let mut d = [1u64; 3];
+                let mut ok = true;
+                for (n, &(x, y)) in split_commas(toks, a + 2, c).iter().take(3).enumerate() {
+                    match self
+                        .host_value(st, x, y)
+                        .and_then(HostVal::int)
+                        .and_then(|v| u64::try_from(v).ok())
+                    {
+                        Some(v) => d[n] = v,
+                        None => ok = false,
+                    }
+                }
+                ok.then_some(d)
+            }
+            None => None,
+        };
+        let mut args = Vec::new();
+        let mut forwards = Vec::new();
+        for &(x, y) in &parts[1..] {
+            args.push(HostArg {
+                text: text_of(&toks[x..y]),
+                scalar: self.host_value(st, x, y).and_then(HostVal::text),
+                ..HostArg::default()
+            });
+            // `(__gm__ half2*)x`, `static_cast<T>(n)`: the launcher parameter named in it.
+            forwards.push(toks[x..y].iter().rev().find_map(|t| match &t.tok {
+                Tok::Ident(n) => st.params.iter().position(|p| p == n),
+                _ => None,
+            }));
+        }
+        self.launches.push(HostLaunch {
+            kernel,
+            span: Span {
+                line: toks[k].line,
+                col: toks[k].col,
+            },
+            grid: None,
+            block,
+            shared_bytes: None,
+            args,
+        });
+        self.vf_calls.push(VfCall {
+            launcher: st.name.clone(),
+            index: self.launches.len() - 1,
+            forwards,
+        });
+    }
+
+    /// Completes each `asc_vf_call` launch from its launcher's own launch in host code,
+    /// `launcher<<<blockDim, l2ctrl, stream>>>(args…)`: Ascend C's triple is the number of
+    /// blocks (cores) the kernel runs on, an L2 control pointer (reserved, `nullptr`) and the
+    /// stream (CANN Ascend C operator development guide, "Kernel function" / 核函数调用:
+    /// `kernel_name<<<blockDim, l2ctrl, stream>>>(argument list)`), not CUDA's grid, block and
+    /// shared bytes. (A pure SIMT `__global__` kernel is launched with CUDA's order,
+    /// `<<<blocks, threads, dynUBufSize, stream>>>`, asc-devkit
+    /// `examples/00_introduction/01_add/simt_add/add.asc`, and is read as CUDA's.) The SIMT launch gets blockDim blocks, and each argument that forwards a
+    /// launcher parameter gets what the host passed for it.
+    pub(super) fn link_vf_calls(&mut self) {
+        for vf in std::mem::take(&mut self.vf_calls) {
+            let Some(o) = self.launches.iter().position(|l| l.kernel == vf.launcher) else {
+                continue;
+            };
+            let outer = {
+                let l = &mut self.launches[o];
+                // Ascend's second and third are l2ctrl and the stream: no block, no shared bytes.
+                l.block = None;
+                l.shared_bytes = None;
+                l.clone()
+            };
+            let Some(inner) = self.launches.get_mut(vf.index) else {
+                continue;
+            };
+            inner.grid = outer.grid;
+            for (arg, f) in inner.args.iter_mut().zip(&vf.forwards) {
+                if let Some(a) = f.and_then(|j| outer.args.get(j)) {
+                    *arg = a.clone();
+                }
+            }
+            let span = outer.span;
+            let grid = outer
+                .grid
+                .map_or("not a constant".to_string(), |g| g[0].to_string());
+            let kernel = inner.kernel.clone();
+            self.diag(
+                span,
+                Level::Info,
+                format!(
+                    "`{}<<<blockDim, l2ctrl, stream>>>` (Ascend C: blockDim {grid}, one block \
+                     per core) runs `asc_vf_call<{kernel}>`: `{kernel}` is the kernel, its block \
+                     the asc_vf_call's dim3, its arguments those `{}` forwards",
+                    vf.launcher, vf.launcher
+                ),
+                "CANN Ascend C, kernel function call <<<blockDim, l2ctrl, stream>>>; asc-devkit simt_api asc_vf_call",
+            );
+        }
+    }
+
+    /// Records one launch: configuration parts (grid, block[, shared[, stream]]) and arguments.
+    fn launch(
+        &mut self,
+        st: &HostState,
+        kernel: String,
+        at: usize,
+        cfg: &[(usize, usize)],
+        args: &[(usize, usize)],
+    ) {
+        let toks = self.toks;
+        let span = Span {
+            line: toks[at].line,
+            col: toks[at].col,
+        };
+        let mut dims = cfg
+            .iter()
+            .take(3)
+            .map(|&(a, b)| self.host_value(st, a, b))
+            .collect::<Vec<_>>()
+            .into_iter();
+        let grid = dims.next().flatten().and_then(HostVal::dims);
+        let block = dims.next().flatten().and_then(HostVal::dims);
+        let shared_bytes = dims
+            .next()
+            .flatten()
+            .and_then(HostVal::int)
+            .and_then(|n| u64::try_from(n).ok());
+        let mut out = Vec::new();
+        for &(a, b) in args {
+            let text = text_of(&toks[a..b]);
+            let scalar = self.host_value(st, a, b).and_then(HostVal::text);
+            let mut arg = HostArg {
+                text: text.clone(),
+                scalar,
+                ..HostArg::default()
+            };
+            if b == a + 1 {
+                if let Tok::Ident(d) = &toks[a].tok {
+                    if let Some((n, call, line)) = st.mallocs.get(d) {
+                        arg.malloc_bytes = Some(*n);
+                        arg.malloc_from = format!("{call} at line {line}");
+                    }
+                    if let Some(h) = st.copies.get(d) {
+                        if let Some((values, line)) = st.fills.get(h) {
+                            arg.fill = Some(values.clone());
+                            arg.fill_line = *line;
+                            arg.fill_from.clone_from(h);
+                        }
+                    }
+                }
+            }
+            out.push(arg);
+        }
+        self.launches.push(HostLaunch {
+            kernel,
+            span,
+            grid,
+            block,
+            shared_bytes,
+            args: out,
+        });
+    }
+}
+
+/// Skips a `{…}` body starting at `open` without parsing it; returns the index of its `}`.
+///
+/// # Errors
+/// When the braces do not close.
+pub(super) fn body_end(p: &Parser<'_>, open: usize) -> PResult<usize> {
+    p.closing(open).ok_or_else(|| {
+        let t = &p.toks[open];
+        crate::KernelError::new(t.line, t.col, "`{` of this host function is never closed")
+    })
+}

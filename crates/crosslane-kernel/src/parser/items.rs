@@ -1,0 +1,872 @@
+//! Top-level items: the program, type aliases, function definitions and parameters.
+
+use super::const_eval::const_eval;
+use super::host;
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{Ty, UnOp, ValTy};
+use crate::KernelError;
+use crosslane_core::result::Level;
+use std::collections::HashMap;
+
+/// A function header: return type, name, and whether `__global__` / `__launch_bounds__(N)`
+/// stood between the two.
+type Header = (Ty, String, bool, Option<u64>);
+
+impl Parser<'_> {
+    pub(super) fn program(&mut self) -> PResult<Program> {
+        let mut program = Program::default();
+        let mut loose: Vec<Stmt> = Vec::new();
+        // `const`/`constexpr` declarations before anything else: file-scope constants when the
+        // source defines functions, the snippet's first statements otherwise.
+        let mut globals: Vec<Stmt> = Vec::new();
+        let start = self.span();
+        while !matches!(self.peek(0), Tok::Eof) {
+            if self.eat(";") {
+                continue;
+            }
+            // Structs and their members defined after them (`structs`).
+            if (self.is_word("struct") || self.is_word("class"))
+                && matches!(self.peek(1), Tok::Ident(_))
+                && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
+            {
+                self.struct_def(None)?;
+                continue;
+            }
+            if self.out_of_class_member()? {
+                continue;
+            }
+            if self.skip_namespace_line() {
+                continue;
+            }
+            if self.is_word("template") && !matches!(self.peek(1), Tok::Punct("<")) {
+                // `template __global__ void k<int>(int*);`: an explicit instantiation. A launch
+                // or `--entry 'k<int>'` instantiates what runs; nothing to do here.
+                let at = self.span();
+                while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+                    self.bump();
+                }
+                self.eat(";");
+                self.diag(
+                    at,
+                    Level::Info,
+                    "explicit template instantiation skipped: a launch or --entry 'name<args>' \
+                     instantiates the kernel that runs",
+                    "",
+                );
+                continue;
+            }
+            if self.is_word("template") {
+                self.template_def()?;
+                continue;
+            }
+            if self.is_word("static_assert") {
+                self.skip_static_assert()?;
+                continue;
+            }
+            if self.is_word("enum")
+                || (self.is_word("typedef") && matches!(self.peek(1), Tok::Ident(w) if w == "enum"))
+            {
+                let (name, ty) = self.enum_def()?;
+                if let Some(name) = name {
+                    program.aliases.push((name, ty));
+                }
+                continue;
+            }
+            if self.is_word("__constant__") && loose.is_empty() {
+                if let Some(g) = self.global_const() {
+                    globals.push(g);
+                    continue;
+                }
+                match self.const_table()? {
+                    Some(t) => {
+                        program.constants.push(t);
+                        continue;
+                    }
+                    None => {
+                        let at = self.span();
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "`__constant__` data needs a constant initializer here (a scalar \
+                             `= v`, an array `= {…}`), or a size for a one-dimensional array \
+                             that host code fills by cudaMemcpyToSymbol: write the value in the \
+                             initializer, or pass it as a kernel parameter (CLI --arg / --buffer)",
+                        ));
+                    }
+                }
+            }
+            self.refuse_unsupported_item()?;
+            if self.is_word("using") || self.is_word("typedef") {
+                let (name, ty) = self.alias()?;
+                program.aliases.push((name, ty));
+                continue;
+            }
+            if let Some(f) = self.function()? {
+                program.functions.push(f);
+                continue;
+            }
+            if matches!(self.peek(0), Tok::Eof) {
+                // Skipped prototypes or host functions ran to the end.
+                break;
+            }
+            if loose.is_empty() {
+                if let Some(g) = self.global_const() {
+                    globals.push(g);
+                    continue;
+                }
+            }
+            if !program.functions.is_empty() {
+                return self.err(
+                    "a function definition: file-scope variables other than `const`/`constexpr` \
+                     constants with a constant value are not supported (pass the data as a \
+                     kernel parameter)",
+                );
+            }
+            let mark = self.pre.len();
+            let st = self.stmt()?;
+            loose.extend(self.pre.drain(mark..));
+            loose.push(st);
+        }
+        if program.functions.is_empty() && !globals.is_empty() {
+            globals.append(&mut loose);
+            loose = globals;
+        }
+        if !loose.is_empty() {
+            if !program.functions.is_empty() {
+                let s = loose[0].span;
+                return Err(KernelError::new(
+                    s.line,
+                    s.col,
+                    "statements outside a function: write either a snippet or functions",
+                ));
+            }
+            let end = self.last_end();
+            program.functions.push(Function {
+                name: "snippet".into(),
+                entry: true,
+                ret: Ty::Void,
+                params: Vec::new(),
+                body: Stmt {
+                    kind: StmtKind::Block(loose),
+                    span: start,
+                    end,
+                },
+                launch_bounds: None,
+                vf_call_dim: None,
+                span: start,
+                snippet: true,
+                defaults: Vec::new(),
+            });
+        }
+        if program.functions.is_empty() && self.templates.is_empty() {
+            return Err(KernelError::new(
+                start.line,
+                start.col,
+                "no kernel: write a function or some statements",
+            ));
+        }
+        Ok(program)
+    }
+
+    pub(super) fn alias(&mut self) -> PResult<(String, ValTy)> {
+        let at = self.span();
+        let using = self.is_word("using");
+        self.bump();
+        let (name, ty) = if using {
+            let name = self.ident()?;
+            self.expect_punct("=")?;
+            let ty = self.base_type()?;
+            (name, ty)
+        } else {
+            let ty = self.base_type()?;
+            let name = self.ident()?;
+            (name, ty)
+        };
+        self.expect_punct(";")?;
+        match ty {
+            Ty::Val(v) => {
+                self.aliases.insert(name.clone(), v);
+                Ok((name, v))
+            }
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                "only value types can be aliased",
+            )),
+        }
+    }
+
+    /// A function definition, if one starts here (the position is restored otherwise).
+    pub(super) fn function(&mut self) -> PResult<Option<Function>> {
+        // A loop, not a call per prototype: a file of a million prototypes must not recurse.
+        loop {
+            if let Some(f) = self.function_once()? {
+                return Ok(f);
+            }
+        }
+    }
+
+    /// One function definition (`Some(Some(f))`), no function here (`Some(None)`), or a
+    /// prototype that was skipped (`None`: look again after it).
+    pub(super) fn function_once(&mut self) -> PResult<Option<Option<Function>>> {
+        self.q_device = false;
+        self.q_host = false;
+        let save = self.pos;
+        let save_depth = self.depth;
+        let saved_diags = self.diags.len();
+        let start = self.span();
+        let Ok((entry1, _, bounds1)) = self.qualifiers() else {
+            self.pos = save;
+            self.depth = save_depth;
+            return Ok(Some(None));
+        };
+        let mut sret = None;
+        let header = (|| -> PResult<Option<Header>> {
+            if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
+                return Ok(None);
+            }
+            let ret = if let Some(s) = self.struct_type()? {
+                // A function returning a struct: `__ret.*` reference parameters instead.
+                sret = Some(s);
+                Ty::Void
+            } else {
+                let base = self.base_type()?;
+                self.pointers(base)?.0
+            };
+            // `__global__ void __launch_bounds__(256, 2) k(…)`: attributes may also stand
+            // between the return type and the name.
+            let (mid_entry, _, mid_bounds) = self.qualifiers()?;
+            let Tok::Ident(name) = self.peek(0).clone() else {
+                return Ok(None);
+            };
+            if !matches!(self.peek(1), Tok::Punct("(")) {
+                return Ok(None);
+            }
+            self.bump();
+            Ok(Some((ret, name, mid_entry, mid_bounds)))
+        })();
+        let Ok(Some((ret, name, mid_entry, mid_bounds))) = header else {
+            self.pos = save;
+            self.depth = save_depth;
+            self.diags.truncate(saved_diags);
+            return Ok(Some(None));
+        };
+        let entry = entry1 || mid_entry;
+        let bounds1 = bounds1.or(mid_bounds);
+        // Host code (`main`, `__host__`, a function calling the runtime or launching a kernel)
+        // is read for its launches and skipped, parameters and all; so is an Ascend C kernel
+        // whose body launches a SIMT function by `asc_vf_call` (`host::calls_vf`).
+        let open_params = self.pos;
+        if let Some(close_params) = self.closing(open_params) {
+            let mut at = close_params + 1;
+            while matches!(&self.toks[at.min(self.toks.len() - 1)].tok, Tok::Ident(w) if w == "const")
+            {
+                at += 1;
+            }
+            let body = matches!(self.toks.get(at).map(|t| &t.tok), Some(Tok::Punct("{")));
+            let launcher = body
+                && self
+                    .closing(at)
+                    .is_some_and(|c| host::calls_vf(&self.toks[at..c]));
+            if body && (launcher || (!entry && !self.q_device)) {
+                let close = host::body_end(self, at)?;
+                let host = launcher
+                    || name == "main"
+                    || self.q_host
+                    || host::looks_like_host(&self.toks[at..close]);
+                if host {
+                    let params = host::param_names(&self.toks[open_params + 1..close_params]);
+                    self.read_host(&name, params, start, at, close);
+                    self.pos = close + 1;
+                    return Ok(None);
+                }
+            }
+        }
+        self.expect_punct("(")?;
+        self.pending_svars.clear();
+        let mut params = self.params()?;
+        let defaults = std::mem::take(&mut self.param_defaults);
+        let own = std::mem::take(&mut self.pending_svars);
+        let (entry2, _, bounds2) = self.qualifiers()?;
+        if self.eat(";") {
+            // A prototype: nothing to run.
+            if let Some(s) = sret {
+                self.fn_ret.insert(name, s);
+            }
+            return Ok(None);
+        }
+        if !self.is_punct("{") {
+            return self.err("`{` to start the function body");
+        }
+        if let Some(s) = &sret {
+            self.fn_ret.insert(name.clone(), s.clone());
+        }
+        let mut scope = HashMap::new();
+        for p in &params {
+            scope.insert(p.name.clone(), p.ty);
+        }
+        self.scopes.push(scope);
+        let body = (|| {
+            for (n, sv) in own {
+                let leaves = self.leaves(&sv.sname, start)?;
+                self.declare_svar(&n, sv, &leaves);
+            }
+            if let Some(s) = &sret {
+                let mut ret = self.ret_params(s, start)?;
+                ret.append(&mut params);
+                params = ret;
+            }
+            let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
+            let body = self.stmt();
+            self.ret_struct = saved;
+            body
+        })();
+        self.scopes.pop();
+        let body = body?;
+        let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
+        Ok(Some(Some(Function {
+            name,
+            entry: entry || entry2,
+            ret,
+            params,
+            body,
+            launch_bounds: bounds1.or(bounds2),
+            vf_call_dim,
+            span: start,
+            snippet: false,
+            defaults,
+        })))
+    }
+
+    pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
+        let mut params = Vec::new();
+        self.param_defaults.clear();
+        if self.eat(")") {
+            return Ok(params);
+        }
+        if self.is_punct("..") || self.is_punct("...") {
+            let at = self.span();
+            self.bump();
+            self.expect_punct(")")?;
+            self.diag(
+                at,
+                Level::Info,
+                "`(..)`: the page elides the parameters (pseudo-code); the kernel takes none",
+                "",
+            );
+            return Ok(params);
+        }
+        if self.is_word("void") && matches!(self.peek(1), Tok::Punct(")")) {
+            self.bump();
+            self.bump();
+            return Ok(params);
+        }
+        loop {
+            let at = self.span();
+            let at_pos = self.pos;
+            self.qualifiers()?;
+            if let Some((name, group)) = self.cg_param()? {
+                // A group parameter has no value here: the call passes 0, and the body's
+                // uses of the group are lowered by its size.
+                self.groups.insert(name.clone(), group);
+                params.push(Param {
+                    name,
+                    ty: Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32)),
+                    reference: false,
+                    span: at,
+                });
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
+            let is_const = self.toks[at_pos..self.pos]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"))
+                || self.is_word("const");
+            if let Some(s) = self.struct_type()? {
+                params.extend(self.struct_param(s, is_const, at)?);
+                if self.eat("=") {
+                    self.assign_expr()?;
+                }
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
+            let base = self.base_type()?;
+            let (mut ty, reference) = self.pointers(base)?;
+            let name = self.ident()?;
+            if self.eat("[") {
+                while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
+                    self.bump();
+                }
+                self.expect_punct("]")?;
+                if let Ty::Val(v) = ty {
+                    ty = Ty::Ptr(v);
+                }
+            }
+            if self.eat("=") {
+                let d = self.assign_expr()?;
+                let d = self.lower_struct(d)?;
+                self.param_defaults.push((name.clone(), d));
+            }
+            let ty = match (ty, reference) {
+                (Ty::Val(v), true) => Ty::Ptr(v),
+                (Ty::Void, _) => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a parameter cannot be void",
+                    ))
+                }
+                (t, _) => t,
+            };
+            params.push(Param {
+                name,
+                ty,
+                reference,
+                span: at,
+            });
+            if self.eat(")") {
+                return Ok(params);
+            }
+            self.expect_punct(",")?;
+        }
+    }
+
+    /// The Ascend launch comment `// asc_vf_call parameter: dim3{1024, 1, 1}` (seed 000; seed 001
+    /// writes `asc_vf_call参数：dim3{…}`) within the function's lines.
+    pub(super) fn vf_call_dim(&self, from: u32, to: u32) -> Option<[u64; 3]> {
+        let c = self.comments.iter().find(|c| {
+            c.line >= from.saturating_sub(1) && c.line <= to && c.text.contains("asc_vf_call")
+        })?;
+        let after = c.text.split_once("dim3")?.1;
+        let inner = after.split_once('{')?.1.split_once('}')?.0;
+        let mut dims = [1u64; 3];
+        for (k, part) in inner.split(',').take(3).enumerate() {
+            dims[k] = part.trim().parse().ok()?;
+        }
+        Some(dims)
+    }
+
+    /// `using namespace X;` and `namespace cg = cooperative_groups;`: skipped with a note.
+    fn skip_namespace_line(&mut self) -> bool {
+        let using_ns =
+            self.is_word("using") && matches!(self.peek(1), Tok::Ident(w) if w == "namespace");
+        let alias = self.is_word("namespace")
+            && matches!(self.peek(1), Tok::Ident(_))
+            && matches!(self.peek(2), Tok::Punct("="));
+        if !(using_ns || alias) {
+            return false;
+        }
+        let at = self.span();
+        while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+            self.bump();
+        }
+        self.eat(";");
+        self.diag(
+            at,
+            Level::Info,
+            "namespace line skipped: names are looked up without their namespace",
+            "",
+        );
+        true
+    }
+
+    /// File-scope constructs the interpreter does not run, named at their line with what to do
+    /// instead (never a bare "expected `;`").
+    fn refuse_unsupported_item(&mut self) -> PResult<()> {
+        let at = self.span();
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            return Ok(());
+        };
+        let msg = match w.as_str() {
+            "union" => "unions are not supported; use separate variables (or a struct)".to_string(),
+            "struct" | "class" => format!(
+                "this `{w}` form is not supported at file scope (only `{w} Name {{ … }};` \
+                 definitions); declare variables inside a function"
+            ),
+            "namespace" => "this `namespace` form is not supported (blocks `namespace X { … }`, \
+                 `namespace a::b { … }` and aliases `namespace N = X;` are); put the functions at \
+                 file scope"
+                .to_string(),
+            _ => return Ok(()),
+        };
+        Err(KernelError::new(at.line, at.col, msg))
+    }
+
+    /// `__constant__ T name[N] = {v0, v1, …};` (size optional; `const`, `static`, `__device__`
+    /// around it allowed), or `__constant__ T name[N];` for host code to fill
+    /// ([`Parser::fill_constant_tables`]): a [`ConstTable`]. `None` (position restored) when no
+    /// such array starts here.
+    ///
+    /// # Errors
+    /// A multi-dimensional array, a size or value that is not a constant, or more values than
+    /// the size.
+    fn const_table(&mut self) -> PResult<Option<ConstTable>> {
+        let save = self.pos;
+        let at = self.span();
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__constant__" | "const" | "static" | "__device__" | "constexpr"))
+        {
+            self.bump();
+        }
+        let Ok(Ty::Val(elem)) = self.base_type() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let Tok::Ident(name) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        self.bump();
+        if !self.eat("[") {
+            self.pos = save;
+            return Ok(None);
+        }
+        let empty = HashMap::new();
+        let size = if self.eat("]") {
+            None
+        } else {
+            let e = self.assign_expr()?;
+            self.expect_punct("]")?;
+            match const_eval(&e, &empty)
+                .and_then(|v| v.int())
+                .and_then(|n| usize::try_from(n).ok())
+            {
+                Some(n) => Some(n),
+                None => return self.err("a constant size for the `__constant__` array"),
+            }
+        };
+        if self.is_punct("[") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`__constant__ {name}[…][…]`: multi-dimensional `__constant__` arrays are not \
+                     supported; flatten it to one dimension (`{name}[row * COLS + col]`)"
+                ),
+            ));
+        }
+        let initialized = self.eat("=");
+        if !initialized && (size.is_none() || !self.is_punct(";")) {
+            self.pos = save;
+            return Ok(None);
+        }
+        let mut values = Vec::new();
+        if initialized {
+            self.expect_punct("{")?;
+        }
+        while initialized && !self.eat("}") {
+            let v_at = self.span();
+            let e = self.assign_expr()?;
+            let Some(v) = const_eval(&e, &empty).and_then(|v| v.text()) else {
+                return Err(KernelError::new(
+                    v_at.line,
+                    v_at.col,
+                    format!(
+                        "`{name}`: each initializer of a `__constant__` array must be a constant"
+                    ),
+                ));
+            };
+            values.push(v);
+            if !self.is_punct("}") {
+                self.expect_punct(",")?;
+            }
+        }
+        self.expect_punct(";")?;
+        let len = size.unwrap_or(values.len());
+        // CUDA C++ Programming Guide, "Device Memory Accesses" / technical specifications:
+        // constant memory is 64 KB; a larger table is not a real kernel's (and is never built).
+        let cell = u64::from(elem.scalar.bits().div_ceil(8)) * u64::from(elem.lanes.max(1));
+        let bytes = (len as u64).saturating_mul(cell);
+        if bytes > 65_536 {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`__constant__ {name}[{len}]` needs {bytes} bytes: constant memory holds 64 \
+                     KB (65536 bytes); pass a larger table as a kernel parameter (a pointer)"
+                ),
+            ));
+        }
+        if values.len() > len {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}[{len}]` has {} initializers, more than its size",
+                    values.len()
+                ),
+            ));
+        }
+        if initialized {
+            // ISO C11 6.7.9p21: cells without an initializer are zero.
+            values.resize(len, "0".to_string());
+            self.diag(
+                at,
+                Level::Info,
+                format!(
+                    "`__constant__ {name}` ({len} cells of {}) is read-only data: each kernel \
+                     gets it as a buffer `{name}` filled with its initializer (`--buffer \
+                     {name}=…` replaces it)",
+                    elem.name()
+                ),
+                CONSTANT_RULE,
+            );
+        }
+        Ok(Some(ConstTable {
+            name,
+            elem,
+            len,
+            values,
+            copied_unread: false,
+            span: at,
+        }))
+    }
+
+    /// `enum [class|struct] [Name] [: type] { A, B = expr, … };` (or `typedef enum { … } Name;`):
+    /// each enumerator becomes an integer constant (one more than the one before, 0 first, or
+    /// its constant initializer), and `Name` a name for the underlying type (`int` unless given).
+    /// A scoped enumerator `Name::A` is read as `A` (`super::scopes`). Returns the type's name
+    /// and type. Source: ISO C++ [dcl.enum] paragraphs 2 and 5.
+    ///
+    /// # Errors
+    /// An initializer that is not a constant integer, an enumerator named twice with two
+    /// values (two `enum class`es sharing a name), or a malformed definition.
+    fn enum_def(&mut self) -> PResult<(Option<String>, ValTy)> {
+        let typedef = self.is_word("typedef");
+        if typedef {
+            self.bump();
+        }
+        self.bump(); // `enum`
+        if self.is_word("class") || self.is_word("struct") {
+            self.bump();
+        }
+        let mut name = match self.peek(0) {
+            Tok::Ident(n) => {
+                let n = n.clone();
+                self.bump();
+                Some(n)
+            }
+            _ => None,
+        };
+        let mut ty = ValTy::scalar(crate::types::Scalar::I32);
+        if self.eat(":") {
+            match self.base_type()? {
+                Ty::Val(v) if !v.scalar.is_float() && v.lanes <= 1 => ty = v,
+                _ => return self.err("an integer type after `:` (the enum's underlying type)"),
+            }
+        }
+        if let Some(n) = &name {
+            self.aliases.insert(n.clone(), ty);
+        }
+        if self.eat(";") {
+            // An opaque declaration `enum class E : int;`.
+            return Ok((name, ty));
+        }
+        self.expect_punct("{")?;
+        let empty = HashMap::new();
+        // The next implicit value, as a number: each enumerator's constant is a literal, never
+        // a chain of `+ 1`s as long as the enum.
+        let mut next: i128 = 0;
+        while !self.eat("}") {
+            let at = self.span();
+            let enumerator = self.ident()?;
+            let v = if self.eat("=") {
+                let value = self.assign_expr()?;
+                let Some(v) = const_eval(&value, &empty).and_then(|v| v.int()) else {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("enumerator `{enumerator}`: its value must be a constant integer"),
+                    ));
+                };
+                v
+            } else {
+                next
+            };
+            next = v.saturating_add(1);
+            let magnitude = Expr::new(
+                ExprKind::Int {
+                    value: u64::try_from(v.unsigned_abs()).unwrap_or(u64::MAX),
+                    unsigned: false,
+                    long: v.unsigned_abs() > i32::MAX as u128,
+                },
+                at,
+            );
+            let literal = if v < 0 {
+                Expr::new(ExprKind::Unary(UnOp::Neg, Box::new(magnitude)), at)
+            } else {
+                magnitude
+            };
+            let e = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(literal)), at);
+            if let Some(old) = self.consts.get(&enumerator) {
+                let same = const_eval(old, &empty).and_then(|o| o.int()) == Some(v);
+                if !same {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "enumerator `{enumerator}` is already a constant with another value: \
+                             scoped names are read without their enum (`E::{enumerator}` as \
+                             `{enumerator}`), so two enums cannot share an enumerator name here; \
+                             rename one"
+                        ),
+                    ));
+                }
+            }
+            self.consts.insert(enumerator, e);
+            if !self.is_punct("}") {
+                self.expect_punct(",")?;
+            }
+        }
+        if typedef {
+            let n = self.ident()?;
+            self.aliases.insert(n.clone(), ty);
+            name = Some(n);
+        } else if let Tok::Ident(_) = self.peek(0) {
+            return self.err("`;` after the enum (a variable declared with its definition is not supported; declare it separately)");
+        }
+        self.expect_punct(";")?;
+        Ok((name, ty))
+    }
+
+    /// A file-scope `const`/`constexpr` declaration whose every declarator has a constant
+    /// initializer: its names become constants ([`Parser::consts`]). `None` (position restored)
+    /// for anything else.
+    fn global_const(&mut self) -> Option<Stmt> {
+        let mut k = 0;
+        let mut is_const = false;
+        while let Tok::Ident(w) = self.peek(k) {
+            match w.as_str() {
+                // `__constant__` data with a constant initializer is read-only: a constant.
+                "const" | "constexpr" | "__constant__" => is_const = true,
+                "static" | "__device__" | "__host__" | "inline" => {}
+                _ => break,
+            }
+            k += 1;
+        }
+        if !is_const {
+            return None;
+        }
+        let save = self.pos;
+        let save_diags = self.diags.len();
+        let save_depth = self.depth;
+        let restore = |p: &mut Self| {
+            p.pos = save;
+            p.diags.truncate(save_diags);
+            p.depth = save_depth;
+        };
+        let Ok(stmt) = self.simple_stmt() else {
+            restore(self);
+            return None;
+        };
+        let StmtKind::Decl(storage, decls) = &stmt.kind else {
+            restore(self);
+            return None;
+        };
+        let empty = HashMap::new();
+        let constant = !storage.shared
+            && decls.iter().all(|d| {
+                d.array.is_none()
+                    && d.init
+                        .as_ref()
+                        .is_some_and(|e| const_eval(e, &empty).is_some())
+            });
+        if !constant {
+            restore(self);
+            return None;
+        }
+        for d in decls {
+            if let (Some(init), Ty::Val(v)) = (&d.init, d.ty) {
+                let e = Expr::new(
+                    ExprKind::Cast(Ty::Val(v), Box::new(init.clone())),
+                    init.span,
+                );
+                self.consts.insert(d.name.clone(), e);
+            }
+        }
+        Some(stmt)
+    }
+}
+
+/// The rule `__constant__` tables cite.
+const CONSTANT_RULE: &str =
+    "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__constant__); cudaMemcpyToSymbol";
+
+impl Parser<'_> {
+    /// Fills each `__constant__` table declared without an initializer from host code's
+    /// `cudaMemcpyToSymbol(table, h, …)` / `hipMemcpyToSymbol(HIP_SYMBOL(table), h, …)` when a
+    /// simple loop or a literal list filled `h` ([`Parser::symbol_copies`]); says where each
+    /// table's cells come from: the copy, undefined (a copy whose data could not be read), or
+    /// zero (no copy: static storage starts zeroed, C++ [basic.start.static]).
+    pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
+        let copies = std::mem::take(&mut self.symbol_copies);
+        for t in program.constants.iter_mut().filter(|t| t.values.is_empty()) {
+            let copy = copies.iter().rev().find(|c| c.symbol == t.name);
+            let (what, level) = match copy.map(|c| (&c.data, c.line)) {
+                Some((Some((values, from, line)), _)) => {
+                    let mut v = values.clone();
+                    v.truncate(t.len);
+                    t.values = v;
+                    (
+                        format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol"),
+                        Level::Info,
+                    )
+                }
+                Some((None, line)) => {
+                    t.copied_unread = true;
+                    (
+                        format!("undefined: the cudaMemcpyToSymbol at line {line} copies data not read here; set it with --buffer {}=…", t.name),
+                        Level::Warning,
+                    )
+                }
+                None => (
+                    "zero: nothing copies into it (static storage starts zeroed)".to_string(),
+                    Level::Info,
+                ),
+            };
+            self.diag(
+                t.span,
+                level,
+                format!(
+                    "`__constant__ {}` ({} cells of {}) is read-only data, given to each kernel \
+                     as a buffer: {what}",
+                    t.name,
+                    t.len,
+                    t.elem.name()
+                ),
+                CONSTANT_RULE,
+            );
+        }
+    }
+}
+
+/// Gives every kernel (`__global__` function) each `__constant__` table of `program` as a
+/// trailing pointer parameter of the table's name, unless it has a parameter of that name: the
+/// engine then allocates and fills it like any buffer ([`ConstTable`]), and device functions
+/// see it as a file-scope name.
+pub(super) fn add_constant_params(program: &mut Program) {
+    let tables = &program.constants;
+    for f in program
+        .functions
+        .iter_mut()
+        .filter(|f| f.entry && !f.snippet)
+    {
+        for t in tables {
+            if f.params.iter().all(|p| p.name != t.name) {
+                f.params.push(Param {
+                    name: t.name.clone(),
+                    ty: Ty::Ptr(t.elem),
+                    reference: false,
+                    span: t.span,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Lambdas, lowered to a closure struct and its `operator()`.
+//!
+//! `[captures](params) -> R { body }` becomes a struct `lambda#N` whose members are the
+//! variables the body uses from outside (each scalar a member, in order of first use) and a
+//! member function `lambda#N::operator()` whose receiver members are those variables. A capture
+//! by copy (`[=]`, `[x]`) copies the value where the lambda is made; a capture by reference
+//! (`[&]`, `[&x]`) is a reference member: the closure's member is the variable itself, so a
+//! call sees (and writes) its current value. The closure then travels like any struct: stored in
+//! `auto`, passed to a template function as its callable parameter, called `op(a, b)`.
+//!
+//! Source: ISO C++ [expr.prim.lambda.closure] (the closure type and its `operator()`),
+//! [expr.prim.lambda.capture] (implicit captures `[=]`/`[&]`, explicit ones by copy or by
+//! reference, odr-use). Not supported, and named: generic lambdas (`auto` parameters), a lambda
+//! inside a lambda, a lambda returning a struct without `-> Type`.
+
+use std::collections::HashMap;
+
+use super::structs::{Field, FieldTy, Method, Ret, SKind, SVar, StructDef};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{Ty, ValTy};
+use crate::KernelError;
+
+/// What the lambda being parsed captures.
+#[derive(Clone, Debug)]
+pub(super) struct LambdaCtx {
+    /// Scopes below this index are outside the lambda.
+    base: usize,
+    /// The default capture: `Some(true)` `[&]`, `Some(false)` `[=]`, `None` none.
+    default: Option<bool>,
+    /// Explicit captures: name and whether by reference.
+    explicit: Vec<(String, bool)>,
+    /// Captured variables so far: name, type, by reference.
+    pub(super) captured: Vec<(String, Ty, bool)>,
+    /// The first `return`'s type, when the lambda does not write one.
+    pub(super) ret: Option<Option<ValTy>>,
+    /// Whether a `return` had a struct value.
+    pub(super) ret_struct_seen: bool,
+}
+
+impl Parser<'_> {
+    /// The name an identifier has here: inside a lambda, a variable from outside it is
+    /// captured and named through the closure (`this.x`).
+    ///
+    /// # Errors
+    /// A variable from outside that the capture list does not capture.
+    pub(super) fn use_var(&mut self, name: &str, span: Span) -> PResult<String> {
+        let Some(ctx) = &self.lambda else {
+            return Ok(name.to_string());
+        };
+        let base = ctx.base;
+        let found = (0..self.scopes.len())
+            .rev()
+            .find(|&i| self.scopes[i].contains_key(name));
+        let Some(i) = found else {
+            return Ok(name.to_string());
+        };
+        if i >= base {
+            return Ok(name.to_string());
+        }
+        let ty = self.scopes[i][name];
+        let Some(ctx) = self.lambda.as_mut() else {
+            return Ok(name.to_string());
+        };
+        let root = name.split('.').next().unwrap_or(name);
+        let by_ref = match ctx
+            .explicit
+            .iter()
+            .find(|(n, _)| n == name || n == root)
+            .map(|(_, r)| *r)
+            .or(ctx.default)
+        {
+            Some(r) => r,
+            None => {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "`{root}` is not captured by the lambda: add it to the capture list \
+                         (`[{root}]` or `[&{root}]`), or write `[=]` / `[&]`"
+                    ),
+                ))
+            }
+        };
+        if !ctx.captured.iter().any(|(n, _, _)| n == name) {
+            ctx.captured.push((name.to_string(), ty, by_ref));
+        }
+        Ok(format!("this.{name}"))
+    }
+
+    /// A lambda expression at `[`: its closure struct and `operator()` defined; the value is
+    /// the closure made from the captured variables (`lambda#N(x, y)`).
+    pub(super) fn lambda_expr(&mut self) -> PResult<Expr> {
+        let at = self.span();
+        if self.lambda.is_some() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a lambda inside a lambda is not supported; define the inner one before",
+            ));
+        }
+        self.expect_punct("[")?;
+        let mut default = None;
+        let mut explicit = Vec::new();
+        while !self.eat("]") {
+            if matches!(self.peek(0), Tok::Eof) {
+                return self.err("`]` to close the capture list");
+            }
+            if self.is_punct("=") {
+                self.bump();
+                default = Some(false);
+            } else if self.is_punct("&") && matches!(self.peek(1), Tok::Ident(_)) {
+                self.bump();
+                explicit.push((self.ident()?, true));
+            } else if self.is_punct("&") {
+                self.bump();
+                default = Some(true);
+            } else if self.is_word("this") || self.is_punct("*") {
+                // `[this]`, `[*this]`: no member of a class is read through them here.
+                self.bump();
+                if self.is_word("this") {
+                    self.bump();
+                }
+            } else {
+                explicit.push((self.ident()?, false));
+            }
+            if !self.is_punct("]") {
+                self.expect_punct(",")?;
+            }
+        }
+        self.skip_lambda_words();
+        let params = if self.eat("(") {
+            let mut k = 0;
+            let mut depth = 0usize;
+            // `auto` parameters make a generic lambda (a template): not read here.
+            loop {
+                match self.peek(k) {
+                    Tok::Punct("(") => depth += 1,
+                    Tok::Punct(")") if depth == 0 => break,
+                    Tok::Punct(")") => depth -= 1,
+                    Tok::Ident(w) if w == "auto" => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "generic lambdas (`auto` parameters) are not supported; write the \
+                             parameter types",
+                        ))
+                    }
+                    Tok::Eof => break,
+                    _ => {}
+                }
+                k += 1;
+            }
+            self.params()?
+        } else {
+            Vec::new()
+        };
+        let own = std::mem::take(&mut self.pending_svars);
+        self.skip_lambda_words();
+        let mut written_ret: Option<(Ty, Option<String>)> = None;
+        if self.eat("->") {
+            written_ret = Some(if let Some(s) = self.struct_type()? {
+                (Ty::Void, Some(s))
+            } else {
+                let base = self.base_type()?;
+                (self.pointers(base)?.0, None)
+            });
+        }
+        if !self.is_punct("{") {
+            return self.err("`{` to start the lambda's body");
+        }
+        self.syn = self.syn.wrapping_add(1);
+        let name = format!("lambda#{}@{}:{}", self.syn, at.line, at.col);
+        let ctx = LambdaCtx {
+            base: self.scopes.len(),
+            default,
+            explicit,
+            captured: Vec::new(),
+            ret: written_ret.is_none().then_some(None),
+            ret_struct_seen: false,
+        };
+        let mut scope = HashMap::new();
+        for p in &params {
+            scope.insert(p.name.clone(), p.ty);
+        }
+        self.scopes.push(scope);
+        let saved_self = self.self_struct.take();
+        let sret = written_ret.as_ref().and_then(|(_, s)| s.clone());
+        let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
+        self.lambda = Some(ctx);
+        let r = (|| -> PResult<(Stmt, Vec<Param>)> {
+            for (n, sv) in own {
+                let leaves = self.leaves(&sv.sname, at)?;
+                self.declare_svar(&n, sv, &leaves);
+            }
+            let ret_params = match &sret {
+                Some(s) => self.ret_params(s, at)?,
+                None => Vec::new(),
+            };
+            Ok((self.stmt()?, ret_params))
+        })();
+        let ctx = self.lambda.take();
+        self.scopes.pop();
+        self.self_struct = saved_self;
+        self.ret_struct = saved_ret;
+        let (body, ret_params) = r?;
+        let Some(ctx) = ctx else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "the lambda's captures were lost",
+            ));
+        };
+        if ctx.ret_struct_seen && written_ret.is_none() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "this lambda returns a struct: write its type (`[…](…) -> Pair { … }`)",
+            ));
+        }
+        let ret = match &written_ret {
+            Some((t, _)) => *t,
+            None => ctx.ret.flatten().map_or(Ty::Void, Ty::Val),
+        };
+        let mut def = StructDef::default();
+        let mut all_params = ret_params;
+        let mut made = Vec::new();
+        for (n, ty, by_ref) in &ctx.captured {
+            def.fields.push(Field {
+                name: n.clone(),
+                ty: match ty {
+                    Ty::Ptr(v) => FieldTy::Ptr(*v),
+                    Ty::Val(v) => FieldTy::Val(*v),
+                    Ty::Void => continue,
+                },
+                by_ref: *by_ref,
+                default: None,
+            });
+            all_params.push(Param {
+                name: format!("this.{n}"),
+                ty: *ty,
+                reference: true,
+                span: at,
+            });
+            let sp = self.syn_span(at);
+            made.push(Expr::new(ExprKind::Ident(self.use_var(n, sp)?), sp));
+        }
+        all_params.extend(params);
+        let func = format!("{name}::operator()");
+        def.methods.insert(
+            "operator()".into(),
+            Method {
+                func: func.clone(),
+                is_static: false,
+                ret: sret.map_or(Ret::Plain, Ret::Struct),
+                ty: ret,
+            },
+        );
+        self.structs.insert(name.clone(), def);
+        self.extra_fns.push(Function {
+            name: func,
+            entry: false,
+            ret,
+            params: all_params,
+            body,
+            launch_bounds: None,
+            vf_call_dim: None,
+            span: at,
+            snippet: false,
+            defaults: Vec::new(),
+        });
+        let _ = (SKind::Plain, SVar::clone);
+        self.node(ExprKind::Call(name, made), at)
+    }
+
+    /// `mutable`, `constexpr`, `noexcept`, `__device__`, `__host__` around a lambda's
+    /// parameters: no effect here.
+    fn skip_lambda_words(&mut self) {
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "mutable" | "constexpr" | "noexcept" | "__device__" | "__host__"))
+        {
+            self.bump();
+        }
+    }
+}

@@ -1,0 +1,538 @@
+//! A recursive-descent parser with precedence climbing for the kernel subset of C/C++.
+//!
+//! Accepted: comments and `#` lines (skipped); `__global__`, `__device__`, `__simt_vf__`,
+//! `__launch_bounds__(N)`, `inline`, `static`, `extern`, `__gm__`, `__shared__`; `using T =
+//! __NATIVE_VECTOR__(N, S);` and `typedef`; the scalar types of every dialect; declarations with
+//! several declarators and arrays; C expressions with C precedence, compound assignment, `++`/`--`,
+//! `?:`, casts; `if`/`else`, `for`, `while`, `do … while`, `break`, `continue`, `return`; a bare
+//! list of statements (a snippet) becomes one implicit kernel. Whole files: host
+//! functions are read for their launches (`host`); `#define` constants and function-like
+//! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
+//! (`templates`) and class templates; `auto`, `if constexpr`, `static_assert`; cooperative
+//! groups (`cg`); structs and classes lowered to their members' scalars (`structs`); lambdas
+//! lowered to closure structs (`lambda`); `NULL`/`nullptr`; constructs outside the subset are
+//! named at their line with what to do instead.
+//!
+//! The seeds' own faults are reported at their line rather than refused: the MACA vector names
+//! `vNtB` (`v2u32`, `v4f32`) are understood even where the page never declares them; an unknown
+//! type name (seed 002's `f2f16`) is an error diagnostic naming the closest known type, which is
+//! then used; `(..)` parameters and `...` statements of pseudo-code run as nothing, with a note.
+//! Nesting is bounded (no input can overflow the stack): both the parser's own recursion and the
+//! height of every expression tree, where a flat chain (`1+1+…`, `a[0][0]…`, a comma list) counts
+//! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
+//! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
+
+mod asm;
+mod attributes;
+mod cg;
+mod const_eval;
+mod expr;
+mod host;
+mod items;
+mod lambda;
+mod limits;
+mod scopes;
+mod stmt;
+mod structs;
+mod switch;
+mod templates;
+mod types;
+mod unsupported;
+
+use std::collections::HashMap;
+
+use super::ast::*;
+use super::budget::{Limits, DEPTH_CEILING};
+use super::lexer::{Comment, Tok, Token};
+use super::pp::{preprocess, PpOptions, PpRecord};
+use super::types::{BinOp, Ty, UnOp, ValTy};
+use super::{KernelDiagnostic, KernelError};
+use crosslane_core::result::Level;
+use types::{cuda_vector, maca_vector, QUALIFIERS, TYPE_WORDS};
+
+/// A parsed source: the program and the diagnostics found while parsing.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Parsed {
+    /// The program.
+    pub program: Program,
+    /// Notes, warnings and errors that did not stop parsing (seed typos, pseudo-code elisions).
+    pub diagnostics: Vec<KernelDiagnostic>,
+    /// The instantiation an entry template-id named (`reduce4<int,128>`), when one was asked.
+    pub entry: Option<String>,
+    /// Which branch each preprocessor conditional took and which lines it skipped.
+    pub preprocess: PpRecord,
+}
+
+use serde::Serialize;
+
+/// Parses a kernel source within the default [`Limits`].
+///
+/// # Errors
+/// [`KernelError`] at the first token that cannot continue the program, with what was expected,
+/// or where a budget (nesting, tokens) ran out.
+pub fn parse(source: &str) -> Result<Parsed, KernelError> {
+    parse_with(source, &Limits::default())
+}
+
+/// Parses a kernel source within `limits` (nesting depth and tokens after macro expansion).
+///
+/// # Errors
+/// As [`parse`]; the message of a budget names the flag that raises it.
+pub fn parse_with(source: &str, limits: &Limits) -> Result<Parsed, KernelError> {
+    parse_with_entry(source, limits, None)
+}
+
+/// As [`parse_with`], and when `entry` is a template-id (`reduce4<int, 128>`), instantiates
+/// it; [`Parsed::entry`] then holds the instantiation's name (`reduce4<int,128>`).
+///
+/// # Errors
+/// As [`parse`]; an entry template-id that names no template or does not parse.
+pub fn parse_with_entry(
+    source: &str,
+    limits: &Limits,
+    entry: Option<&str>,
+) -> Result<Parsed, KernelError> {
+    let (dialect, _) = super::dialect_guess::infer_dialect(source);
+    parse_preprocessed(
+        source,
+        limits,
+        entry,
+        dialect,
+        dialect.default_lanes(),
+        &PpOptions::default(),
+    )
+}
+
+/// As [`parse_with_entry`], preprocessing for `dialect` on `lanes`-wide warps with `pp`'s user
+/// defines and target ([`super::pp::preprocess`]).
+///
+/// # Errors
+/// As [`parse`], and the preprocessor's ([`super::pp::preprocess`]: `#error`, a malformed
+/// directive, an `--arch` the dialect does not take).
+pub fn parse_preprocessed(
+    source: &str,
+    limits: &Limits,
+    entry: Option<&str>,
+    dialect: crosslane_core::Dialect,
+    lanes: usize,
+    pp: &PpOptions,
+) -> Result<Parsed, KernelError> {
+    let pre = preprocess(source, dialect, lanes, pp, limits)?;
+    let mut macro_diags = pre.diagnostics;
+    let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
+    let tokens = attributes::strip_attributes(tokens);
+    let comments = pre.comments;
+    let mut p = Parser::new(&tokens, &comments, limits.depth());
+    p.diags = macro_diags;
+    p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
+    let mut program = p
+        .program()
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
+    p.link_vf_calls();
+    program.launches = std::mem::take(&mut p.launches);
+    let entry = match entry.filter(|e| e.contains('<')) {
+        Some(e) => Some(p.entry_instance(e)?),
+        None => None,
+    };
+    p.instantiate_pending(&mut program.functions)
+        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
+    p.fill_constant_tables(&mut program);
+    items::add_constant_params(&mut program);
+    Ok(Parsed {
+        program,
+        diagnostics: p.diags,
+        entry,
+        preprocess: pre.record,
+    })
+}
+
+/// The kernels a source defines (entry functions first, then device functions), by name.
+///
+/// # Errors
+/// [`KernelError`] when the source does not parse.
+pub fn list_kernels(source: &str) -> Result<Vec<String>, KernelError> {
+    let parsed = parse(source)?;
+    let fns = &parsed.program.functions;
+    Ok(fns
+        .iter()
+        .filter(|f| f.entry)
+        .chain(fns.iter().filter(|f| !f.entry))
+        .map(|f| f.name.clone())
+        .collect())
+}
+
+/// Web pages often flatten a code block onto one line; a `//` comment then swallows the rest of
+/// the kernel (seed 001's examples). Say so when a parse fails on such a line.
+fn hint_flattened(mut e: KernelError, comments: &[Comment]) -> KernelError {
+    let swallowed = comments
+        .iter()
+        .find(|c| c.text.contains(';') || c.text.contains('}'));
+    if let Some(c) = swallowed {
+        e.message.push_str(&format!(
+            " (the `//` comment at {}:{} runs to the end of its line and contains code — the \
+             text seems to have lost its line breaks)",
+            c.line, c.col
+        ));
+    }
+    e
+}
+
+struct Parser<'a> {
+    toks: &'a [Token],
+    comments: &'a [Comment],
+    pos: usize,
+    aliases: HashMap<String, ValTy>,
+    diags: Vec<KernelDiagnostic>,
+    depth: u32,
+    max_depth: u32,
+    elision_noted: bool,
+    /// Unknown type names given a closest-name suggestion so far (each costs a scan of the
+    /// known names; past [`MAX_SUGGESTIONS`] the name is read as `int` without one).
+    suggestions: u32,
+    /// `const`/`constexpr` globals with a constant initializer, by name: a use is replaced by
+    /// the initializer (they are compile-time constants in every dialect).
+    consts: HashMap<String, Expr>,
+    /// Launches read from host functions so far.
+    launches: Vec<HostLaunch>,
+    /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
+    vf_calls: Vec<host::VfCall>,
+    /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
+    /// and fill line when a simple loop or literal filled it, and the copy's line.
+    symbol_copies: Vec<host::SymbolCopy>,
+    /// Whether the qualifiers read since the start of the current item named `__device__`.
+    q_device: bool,
+    /// Whether they named `__host__`.
+    q_host: bool,
+    /// Function templates by name.
+    templates: HashMap<String, templates::Template>,
+    /// Instantiations named so far (mangled), in order.
+    instances: Vec<String>,
+    /// Instantiations named but not parsed yet.
+    pending: Vec<templates::Pending>,
+    /// Declared names and their types, innermost scope last (for template and `auto`
+    /// deduction).
+    scopes: Vec<HashMap<String, Ty>>,
+    /// Cooperative-groups variables and the group each names.
+    groups: HashMap<String, cg::Group>,
+    /// The closing bracket of each opening one (`usize::MAX`: none), built on first use.
+    brackets: std::cell::OnceCell<Vec<usize>>,
+    /// Tokens the template instantiations may still parse (the token budget's rest).
+    instance_tokens: u64,
+    /// Struct and class definitions (and class-template instances, lambdas' closure types)
+    /// by name.
+    structs: HashMap<String, structs::StructDef>,
+    /// Class templates by name.
+    class_templates: HashMap<String, templates::Template>,
+    /// The default arguments the last parameter list gave (name, expression).
+    param_defaults: Vec<(String, Expr)>,
+    /// Names that stand for a struct here: a template type parameter bound to one, a class
+    /// template's own name inside its instance.
+    struct_alias: HashMap<String, String>,
+    /// Struct variables in scope, keyed by (scope index, name); see `Parser::var_struct`.
+    svars: HashMap<(usize, String), structs::SVar>,
+    /// Struct parameters read by `params`, declared when the function's scope opens.
+    pending_svars: Vec<(String, structs::SVar)>,
+    /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
+    fn_ret: HashMap<String, String>,
+    /// Statements a lowered expression needs before its statement (temporaries).
+    pre: Vec<Stmt>,
+    /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
+    syn: u32,
+    /// The struct whose member function is being parsed.
+    self_struct: Option<String>,
+    /// The struct the function being parsed returns.
+    ret_struct: Option<String>,
+    /// The lambda whose body is being parsed.
+    lambda: Option<lambda::LambdaCtx>,
+    /// Device functions made by the front end: member functions, constructors, lambdas.
+    extra_fns: Vec<Function>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `toks` (which must end in [`Tok::Eof`]).
+    fn new(toks: &'a [Token], comments: &'a [Comment], max_depth: u32) -> Self {
+        Parser {
+            toks,
+            comments,
+            pos: 0,
+            aliases: HashMap::new(),
+            diags: Vec::new(),
+            depth: 0,
+            max_depth,
+            elision_noted: false,
+            suggestions: 0,
+            consts: HashMap::new(),
+            launches: Vec::new(),
+            vf_calls: Vec::new(),
+            symbol_copies: Vec::new(),
+            q_device: false,
+            q_host: false,
+            templates: HashMap::new(),
+            instances: Vec::new(),
+            pending: Vec::new(),
+            // A file-level scope: a snippet's variables live here.
+            scopes: vec![HashMap::new()],
+            groups: HashMap::new(),
+            brackets: std::cell::OnceCell::new(),
+            instance_tokens: u64::MAX,
+            structs: HashMap::new(),
+            class_templates: HashMap::new(),
+            param_defaults: Vec::new(),
+            struct_alias: HashMap::new(),
+            svars: HashMap::new(),
+            pending_svars: Vec::new(),
+            fn_ret: HashMap::new(),
+            pre: Vec::new(),
+            syn: 0,
+            self_struct: None,
+            ret_struct: None,
+            lambda: None,
+            extra_fns: Vec::new(),
+        }
+    }
+}
+
+/// Most unknown type names that get a closest-name suggestion.
+const MAX_SUGGESTIONS: u32 = 64;
+
+type PResult<T> = Result<T, KernelError>;
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev.last().copied().unwrap_or(0)
+}
+
+impl<'a> Parser<'a> {
+    fn tok(&self) -> &Token {
+        // The token list always ends in Eof, and `bump` never passes it.
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn peek(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn span(&self) -> Span {
+        let t = self.tok();
+        Span {
+            line: t.line,
+            col: t.col,
+        }
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tok().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn last_end(&self) -> Span {
+        let t = &self.toks[self.pos.saturating_sub(1).min(self.toks.len() - 1)];
+        Span {
+            line: t.end.0,
+            col: t.end.1,
+        }
+    }
+
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(0), Tok::Punct(q) if *q == p)
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(0), Tok::Ident(q) if q == w)
+    }
+
+    fn eat(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn describe(t: &Tok) -> String {
+        match t {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Int { value, .. } => format!("`{value}`"),
+            Tok::Float { value, .. } => format!("`{value}`"),
+            Tok::Str(_) => "a string".into(),
+            Tok::Char(_) => "a character".into(),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "the end of the input".into(),
+        }
+    }
+
+    fn err<T>(&self, what: &str) -> PResult<T> {
+        let t = self.tok();
+        Err(KernelError::new(
+            t.line,
+            t.col,
+            format!("expected {what}, found {}", Self::describe(&t.tok)),
+        ))
+    }
+
+    fn expect_punct(&mut self, p: &str) -> PResult<()> {
+        if self.eat(p) {
+            Ok(())
+        } else {
+            self.err(&format!("`{p}`"))
+        }
+    }
+
+    fn ident(&mut self) -> PResult<String> {
+        match self.peek(0).clone() {
+            Tok::Ident(s) => {
+                self.bump();
+                Ok(s)
+            }
+            _ => self.err("a name"),
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            let s = self.span();
+            return Err(KernelError::new(
+                s.line,
+                s.col,
+                format!(
+                    "nesting deeper than {} levels; raise it with --max-depth (at most {DEPTH_CEILING})",
+                    self.max_depth
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn diag(&mut self, span: Span, level: Level, message: impl Into<String>, rule: &str) {
+        self.diags
+            .push(KernelDiagnostic::new(span, level, message, rule));
+    }
+
+    fn is_type_word(&self, w: &str) -> bool {
+        TYPE_WORDS.contains(&w)
+            || self.aliases.contains_key(w)
+            || maca_vector(w).is_some()
+            || cuda_vector(w).is_some()
+    }
+
+    /// Whether a declaration (or a parameter, or a cast's type) starts here.
+    fn type_starts(&self) -> bool {
+        match self.peek(0) {
+            Tok::Ident(w) => {
+                QUALIFIERS.contains(&w.as_str())
+                    || self.is_type_word(w)
+                    || self.is_struct_name(w)
+                    || (matches!(self.peek(1), Tok::Ident(n) if !QUALIFIERS.contains(&n.as_str())))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A constant integer expression (literals, unary minus, + - * << |), for sizes and bounds.
+pub fn const_int(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Int { value, .. } => Some(*value as i128),
+        ExprKind::Unary(UnOp::Neg, x) => const_int(x).map(|v| -v),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_int(a)?, const_int(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1i128 << b),
+                BinOp::Or => Some(a | b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{Scalar, Ty};
+
+    #[test]
+    fn precedence_is_c() {
+        let p = parse("int x = 1 + 2 * 3 << 1 == 14 && 1;").unwrap();
+        let f = &p.program.functions[0];
+        assert!(f.snippet);
+        let StmtKind::Block(b) = &f.body.kind else {
+            panic!("block")
+        };
+        let StmtKind::Decl(_, d) = &b[0].kind else {
+            panic!("decl")
+        };
+        let init = d[0].init.as_ref().unwrap();
+        // && at the top, == under it, << under that.
+        let ExprKind::Logical(true, l, _) = &init.kind else {
+            panic!("{init:?}")
+        };
+        let ExprKind::Binary(BinOp::Eq, l, _) = &l.kind else {
+            panic!("eq")
+        };
+        assert!(matches!(l.kind, ExprKind::Binary(BinOp::Shl, _, _)));
+    }
+
+    #[test]
+    fn errors_have_line_and_column() {
+        let e = parse("__global__ void k(int* d) {\n  int x = ;\n}").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 11));
+        assert!(
+            e.message.contains("expected an expression"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn seed_typo_is_reported_with_suggestion() {
+        let src = "using v2f16 = __NATIVE_VECTOR__(2, _Float16);\n__global__ void test_mxc_pk_fma_f16(v2f16 *d, v2f16 *a, v2f16 *b, f2f16 *c) {\n  d[0] = a[0];\n}";
+        let p = parse(src).unwrap();
+        let d = p
+            .diagnostics
+            .iter()
+            .find(|d| d.message.contains("f2f16"))
+            .unwrap();
+        assert_eq!(d.line, 2);
+        assert!(d.message.contains("v2f16"));
+        assert_eq!(
+            p.program.functions[0].params[3].ty,
+            Ty::Ptr(ValTy {
+                scalar: Scalar::F16,
+                lanes: 2
+            })
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error() {
+        // The parser recurses once per level up to the depth budget; a debug build's frames are
+        // about ten times a release build's, so the test runs where the CLI runs the front end:
+        // on a thread with room for the budget (the hostile suite checks release builds on 1 MiB).
+        let src = format!("int x = {}1{};", "(".repeat(5000), ")".repeat(5000));
+        let refused = std::thread::Builder::new()
+            .stack_size(16 << 20)
+            .spawn(move || parse(&src).is_err())
+            .expect("a thread")
+            .join()
+            .expect("no stack overflow");
+        assert!(refused);
+    }
+}

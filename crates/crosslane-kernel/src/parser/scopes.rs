@@ -1,0 +1,191 @@
+//! Namespaces, scoped names and linkage words, flattened on the token stream before parsing: a
+//! `namespace X { … }` block's braces are dropped (its functions and constants are file-scope ones), and a
+//! qualified name `X::f` or `Color::Red`, where `X` is a namespace or `Color` an enum the source
+//! declares, is read as `f` / `Red`. Real warp-level code wraps its helpers this way (`namespace
+//! detail { … }`, `enum class Op { Sum, Max }`); two namespaces defining the same name are not
+//! told apart (C++ would; the parser then reports the second definition). `extern "C"` (C
+//! linkage, which Ascend C kernels are declared with) and `noexcept` are dropped: neither
+//! changes what a kernel computes.
+//!
+//! Source: ISO C++ [basic.namespace] (a namespace body's declarations are members of the
+//! namespace, named `X::f` outside it) and [dcl.enum] (a scoped enumerator is named `E::A`).
+//! Cooperative groups' own namespaces (`cg::`, `cooperative_groups::`, `std::`) are left as they
+//! are: the parser maps their names to the warp rules ([`super::cg::NAMESPACES`]).
+
+use crate::ast::Span;
+use crate::lexer::{Tok, Token};
+use crate::KernelDiagnostic;
+use crosslane_core::result::Level;
+use std::collections::HashSet;
+
+fn word(t: Option<&Token>) -> Option<&str> {
+    match t.map(|t| &t.tok) {
+        Some(Tok::Ident(w)) => Some(w.as_str()),
+        _ => None,
+    }
+}
+
+fn punct(t: Option<&Token>, p: &str) -> bool {
+    matches!(t.map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
+}
+
+fn at(t: &Token) -> Span {
+    Span {
+        line: t.line,
+        col: t.col,
+    }
+}
+
+/// The names the source declares as namespaces (`namespace X {`, `namespace a::b {`,
+/// `namespace N = X;`) or enums (`enum [class|struct] E`), except the cooperative-groups ones.
+fn scope_names(toks: &[Token]) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for k in 0..toks.len() {
+        match word(toks.get(k)) {
+            Some("namespace") => {
+                let mut j = k + 1;
+                while let Some(n) = word(toks.get(j)) {
+                    let alias_of_cg = punct(toks.get(j + 1), "=")
+                        && word(toks.get(j + 2))
+                            .is_some_and(|t| super::cg::NAMESPACES.contains(&t));
+                    if !super::cg::NAMESPACES.contains(&n) && !alias_of_cg {
+                        names.insert(n.to_string());
+                    }
+                    if !punct(toks.get(j + 1), "::") {
+                        break;
+                    }
+                    j += 2;
+                }
+            }
+            Some("enum") => {
+                let mut j = k + 1;
+                if matches!(word(toks.get(j)), Some("class" | "struct")) {
+                    j += 1;
+                }
+                if let Some(n) = word(toks.get(j)) {
+                    names.insert(n.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// `toks` with namespace blocks opened and `X::` qualifiers of the source's own namespaces and
+/// enums removed; `using X::f;` declarations are dropped. Each namespace opened is noted once in
+/// `diags`. Linear in the tokens, no recursion.
+pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>) -> Vec<Token> {
+    let has_scopes = toks.iter().any(|t| {
+        matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "namespace" | "enum" | "extern" | "noexcept" | "using"))
+    });
+    if !has_scopes {
+        return toks;
+    }
+    let names = scope_names(&toks);
+    let mut out = Vec::with_capacity(toks.len());
+    // Brace depth, and the depth at which each open namespace block's `}` comes.
+    let mut depth = 0usize;
+    let mut open: Vec<usize> = Vec::new();
+    let mut noted: HashSet<String> = HashSet::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let t = &toks[k];
+        // `[inline] namespace [a[::b…]] {`: the block's braces go, its contents stay.
+        let ns_at = if word(Some(t)) == Some("inline") && word(toks.get(k + 1)) == Some("namespace")
+        {
+            Some(k + 1)
+        } else if word(Some(t)) == Some("namespace") {
+            Some(k)
+        } else {
+            None
+        };
+        if let Some(ns) = ns_at {
+            let mut j = ns + 1;
+            let mut name = String::new();
+            while let Some(n) = word(toks.get(j)) {
+                if !name.is_empty() {
+                    name.push_str("::");
+                }
+                name.push_str(n);
+                j += 1;
+                if punct(toks.get(j), "::") {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            if punct(toks.get(j), "{") {
+                if noted.insert(name.clone()) {
+                    let shown = if name.is_empty() {
+                        "an anonymous namespace".to_string()
+                    } else {
+                        format!("namespace `{name}`")
+                    };
+                    diags.push(KernelDiagnostic::new(
+                        at(&toks[ns]),
+                        Level::Info,
+                        format!(
+                            "{shown} is read as file scope: its names are used with or without \
+                             their `{name}::` qualifier"
+                        ),
+                        "ISO C++ [basic.namespace]",
+                    ));
+                }
+                open.push(depth);
+                k = j + 1;
+                continue;
+            }
+        }
+        // `extern "C"` (C linkage, nothing to run; `extern "C" { … }` loses its braces) and
+        // `noexcept` (no exceptions here) change no result.
+        if word(Some(t)) == Some("extern")
+            && matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Str(c)) if c == "C")
+        {
+            if punct(toks.get(k + 2), "{") {
+                open.push(depth);
+                k += 3;
+            } else {
+                k += 2;
+            }
+            continue;
+        }
+        if word(Some(t)) == Some("noexcept") {
+            k += 1;
+            continue;
+        }
+        // `using X::f;` (a using-declaration): the name is already visible unqualified.
+        if word(Some(t)) == Some("using")
+            && word(toks.get(k + 1)).is_some_and(|n| n != "namespace")
+            && punct(toks.get(k + 2), "::")
+        {
+            let mut j = k + 1;
+            while j < toks.len() && !punct(toks.get(j), ";") && !punct(toks.get(j), "=") {
+                j += 1;
+            }
+            if punct(toks.get(j), ";") {
+                k = j + 1;
+                continue;
+            }
+        }
+        match &t.tok {
+            Tok::Punct("{") => depth += 1,
+            Tok::Punct("}") => {
+                if open.last() == Some(&depth) {
+                    open.pop();
+                    k += 1;
+                    continue;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            Tok::Ident(n) if names.contains(n) && punct(toks.get(k + 1), "::") => {
+                k += 2;
+                continue;
+            }
+            _ => {}
+        }
+        out.push(t.clone());
+        k += 1;
+    }
+    out
+}

@@ -1,0 +1,439 @@
+//! Statements: blocks, control flow, declarations.
+
+use super::types::{QUALIFIERS, TYPE_WORDS};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::Ty;
+use crate::types::{Scalar, ValTy};
+use crate::KernelError;
+use crosslane_core::result::Level;
+use std::collections::HashMap;
+
+impl Parser<'_> {
+    pub(super) fn stmt(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let mark = self.pre.len();
+        let r = self.stmt_inner();
+        self.depth -= 1;
+        let s = r?;
+        // The temporaries a lowered expression needs run just before its statement; a
+        // declaration leaves them to the enclosing block, which splices them in before it (a
+        // block around it would end the declared names' scope).
+        if self.pre.len() > mark && !matches!(s.kind, StmtKind::Decl(..)) {
+            let mut list: Vec<Stmt> = self.pre.drain(mark..).collect();
+            let (span, end) = (s.span, s.end);
+            list.push(s);
+            return Ok(Stmt {
+                kind: StmtKind::Block(list),
+                span,
+                end,
+            });
+        }
+        Ok(s)
+    }
+
+    /// Fails when parsing a loop's condition or step needed a temporary (it would run once,
+    /// not per iteration).
+    fn no_pre_since(&self, mark: usize, at: Span) -> PResult<()> {
+        if self.pre.len() > mark {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a call that makes a struct (a constructor, a function or member returning a \
+                 struct) in a loop's condition or step is not supported; compute it in the body",
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn stmt_inner(&mut self) -> PResult<Stmt> {
+        let span = self.span();
+        let done = |p: &Self, kind| Stmt {
+            kind,
+            span,
+            end: p.last_end(),
+        };
+        if self.eat("{") {
+            let mut body = Vec::new();
+            self.scopes.push(HashMap::new());
+            while !self.is_punct("}") {
+                if matches!(self.peek(0), Tok::Eof) {
+                    self.scopes.pop();
+                    return self.err("`}` to close the block");
+                }
+                let mark = self.pre.len();
+                match self.stmt() {
+                    Ok(s) => {
+                        body.extend(self.pre.drain(mark..));
+                        body.push(s);
+                    }
+                    Err(e) => {
+                        self.scopes.pop();
+                        return Err(e);
+                    }
+                }
+            }
+            self.scopes.pop();
+            self.bump();
+            return Ok(done(self, StmtKind::Block(body)));
+        }
+        if self.eat(";") {
+            return Ok(done(self, StmtKind::Empty));
+        }
+        if self.is_punct("...") || self.is_punct("..") {
+            self.bump();
+            self.eat(";");
+            if !self.elision_noted {
+                self.elision_noted = true;
+                self.diag(
+                    span,
+                    Level::Info,
+                    "`...` elides code in the vendor's pseudo-code; it runs as nothing",
+                    "",
+                );
+            }
+            return Ok(done(self, StmtKind::Elided));
+        }
+        if let Tok::Ident(w) = self.peek(0).clone() {
+            match w.as_str() {
+                "switch" => return self.switch_stmt(),
+                "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
+                // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
+                // (a block does not end it here; C++ would end it with the block).
+                "typedef" => {
+                    self.alias()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                "using" if !matches!(self.peek(1), Tok::Ident(n) if n == "namespace") => {
+                    self.alias()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                "if" => {
+                    self.bump();
+                    // `if constexpr`: the condition is a constant; both run the same here.
+                    if self.is_word("constexpr") {
+                        self.bump();
+                    }
+                    self.expect_punct("(")?;
+                    let c = self.expr()?;
+                    let c = self.lower_struct(c)?;
+                    self.expect_punct(")")?;
+                    let head_end = self.last_end();
+                    let then = self.stmt()?;
+                    let els = if self.is_word("else") {
+                        self.bump();
+                        Some(Box::new(self.stmt()?))
+                    } else {
+                        None
+                    };
+                    return Ok(Stmt {
+                        kind: StmtKind::If(c, Box::new(then), els),
+                        span,
+                        end: head_end,
+                    });
+                }
+                "while" => {
+                    self.bump();
+                    self.expect_punct("(")?;
+                    let mark = self.pre.len();
+                    let c = self.expr()?;
+                    let c = self.lower_struct(c)?;
+                    self.no_pre_since(mark, span)?;
+                    self.expect_punct(")")?;
+                    let head_end = self.last_end();
+                    let body = self.stmt()?;
+                    return Ok(Stmt {
+                        kind: StmtKind::While(c, Box::new(body)),
+                        span,
+                        end: head_end,
+                    });
+                }
+                "do" => {
+                    self.bump();
+                    let body = self.stmt()?;
+                    if !self.is_word("while") {
+                        return self.err("`while` after the `do` body");
+                    }
+                    self.bump();
+                    self.expect_punct("(")?;
+                    let mark = self.pre.len();
+                    let c = self.expr()?;
+                    let c = self.lower_struct(c)?;
+                    self.no_pre_since(mark, span)?;
+                    self.expect_punct(")")?;
+                    self.expect_punct(";")?;
+                    return Ok(done(self, StmtKind::DoWhile(Box::new(body), c)));
+                }
+                "for" => {
+                    self.bump();
+                    self.expect_punct("(")?;
+                    let init = if self.eat(";") {
+                        None
+                    } else {
+                        Some(Box::new(self.simple_stmt()?))
+                    };
+                    let mark = self.pre.len();
+                    let cond = if self.is_punct(";") {
+                        None
+                    } else {
+                        let c = self.expr()?;
+                        Some(self.lower_struct(c)?)
+                    };
+                    self.expect_punct(";")?;
+                    let step = if self.is_punct(")") {
+                        None
+                    } else {
+                        let e = self.expr()?;
+                        Some(self.lower_struct(e)?)
+                    };
+                    self.no_pre_since(mark, span)?;
+                    self.expect_punct(")")?;
+                    let head_end = self.last_end();
+                    let body = self.stmt()?;
+                    return Ok(Stmt {
+                        kind: StmtKind::For(init, cond, step, Box::new(body)),
+                        span,
+                        end: head_end,
+                    });
+                }
+                "break" | "continue" => {
+                    self.bump();
+                    self.expect_punct(";")?;
+                    let kind = if w == "break" {
+                        StmtKind::Break
+                    } else {
+                        StmtKind::Continue
+                    };
+                    return Ok(done(self, kind));
+                }
+                "return" => {
+                    self.bump();
+                    let e = if self.is_punct(";") {
+                        None
+                    } else if self.is_punct("{") && self.ret_struct.is_some() {
+                        // `return {a, b};` in a function returning a struct.
+                        Some(self.brace_list()?)
+                    } else {
+                        Some(self.expr()?)
+                    };
+                    self.expect_punct(";")?;
+                    if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
+                        let end = self.last_end();
+                        return self.return_struct(e.clone(), &s, span, end);
+                    }
+                    if let Some(e) = &e {
+                        let is_struct = self.struct_of(e).is_some()
+                            || matches!(&e.kind, ExprKind::Call(n, _) if n == "@brace");
+                        let ty = self.expr_type(e);
+                        if let Some(ctx) = self.lambda.as_mut() {
+                            if is_struct {
+                                ctx.ret_struct_seen = true;
+                            } else if ctx.ret == Some(None) {
+                                ctx.ret = Some(ty);
+                            }
+                        }
+                    }
+                    let e = match e {
+                        Some(e) => Some(self.lower_struct(e)?),
+                        None => None,
+                    };
+                    return Ok(done(self, StmtKind::Return(e)));
+                }
+                "else" => return self.err("a statement (`else` without `if`)"),
+                "static_assert" => {
+                    self.skip_static_assert()?;
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                _ => {}
+            }
+        }
+        self.simple_stmt()
+    }
+
+    /// A declaration or expression statement, ending in `;` (also a `for` initializer).
+    pub(super) fn simple_stmt(&mut self) -> PResult<Stmt> {
+        let span = self.span();
+        if let Some(kind) = self.cg_decl()? {
+            return Ok(Stmt {
+                kind,
+                span,
+                end: self.last_end(),
+            });
+        }
+        let kind = if self.decl_starts() {
+            self.decl()?
+        } else {
+            let e = self.expr()?;
+            StmtKind::Expr(self.lower_struct(e)?)
+        };
+        self.expect_punct(";")?;
+        Ok(Stmt {
+            kind,
+            span,
+            end: self.last_end(),
+        })
+    }
+
+    pub(super) fn decl_starts(&self) -> bool {
+        match self.peek(0) {
+            Tok::Ident(w) => {
+                QUALIFIERS.contains(&w.as_str())
+                    || w == "__NATIVE_VECTOR__"
+                    || self.struct_decl_starts(w)
+                    || (self.is_type_word(w)
+                        && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))
+                    || matches!(self.peek(1), Tok::Ident(_))
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn decl(&mut self) -> PResult<StmtKind> {
+        let (_, storage, _) = self.qualifiers()?;
+        if let Some(s) = self.struct_type()? {
+            return self.struct_decl(storage, s);
+        }
+        let auto = self.is_word("auto");
+        let base = if auto {
+            self.bump();
+            Ty::Val(ValTy::scalar(Scalar::I32))
+        } else {
+            self.base_type()?
+        };
+        let mut list = Vec::new();
+        loop {
+            let (mut ty, _) = self.pointers(base)?;
+            let span = self.span();
+            let name = self.ident()?;
+            let array = if self.eat("[") {
+                if self.eat("]") {
+                    Some(None)
+                } else {
+                    let n = self.expr()?;
+                    self.expect_punct("]")?;
+                    Some(Some(n))
+                }
+            } else {
+                None
+            };
+            let init = if self.eat("=") {
+                Some(self.assign_expr()?)
+            } else {
+                None
+            };
+            if auto && array.is_none() {
+                // `auto op = [](…){…};`, `auto p = make_pair(…);`: a struct variable.
+                let s = init.as_ref().and_then(|e| self.struct_of(e));
+                if let (Some(s), Some(i)) = (s, init.clone()) {
+                    let decls = self.struct_declarator(&s, &name, span, false, None, Some(i))?;
+                    list.extend(decls);
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            let init = match init {
+                Some(e) => Some(self.lower_struct(e)?),
+                None => None,
+            };
+            let array = match array {
+                Some(Some(n)) => Some(Some(self.lower_struct(n)?)),
+                a => a,
+            };
+            if auto {
+                // `auto x = e;`: the type of `e` where the parser can tell it.
+                ty = match init.as_ref().and_then(|e| self.expr_type(e)) {
+                    Some(v) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                    _ => {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "cannot tell the type of `auto {name}` from its initializer; \
+                                 write the type"
+                            ),
+                        ))
+                    }
+                };
+            }
+            let declared = match (&array, ty) {
+                (Some(_), Ty::Val(v)) => Ty::Ptr(v),
+                (_, t) => t,
+            };
+            self.declare(&name, declared);
+            if matches!(ty, Ty::Void) {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!("`{name}` cannot have type void"),
+                ));
+            }
+            list.push(Declarator {
+                name,
+                ty,
+                array,
+                init,
+                span,
+            });
+            if !self.eat(",") {
+                break;
+            }
+        }
+        if list.is_empty() {
+            return Ok(StmtKind::Empty);
+        }
+        Ok(StmtKind::Decl(storage, list))
+    }
+
+    /// Whether a declaration of a struct variable starts at `w` (`Pair p`, `Pair* q`,
+    /// `WarpReduce<float, 32> r`; not `Pair(…)`, `Pair{…}` or `WarpReduce<…>::sum(…)`).
+    fn struct_decl_starts(&self, w: &str) -> bool {
+        if matches!(w, "struct" | "class") {
+            return matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n));
+        }
+        if self.structs.contains_key(w) || self.struct_alias.contains_key(w) {
+            return matches!(self.peek(1), Tok::Ident(_) | Tok::Punct("*" | "&"));
+        }
+        if self.class_templates.contains_key(w) && matches!(self.peek(1), Tok::Punct("<")) {
+            // After the matching `>`: a name, `*` or `&` (not `::`).
+            let mut depth = 0usize;
+            let mut k = 1;
+            loop {
+                match self.peek(k) {
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    Tok::Punct(";" | "{" | "}") | Tok::Eof => return false,
+                    _ => {}
+                }
+                k += 1;
+            }
+            return matches!(self.peek(k + 1), Tok::Ident(_) | Tok::Punct("*" | "&"));
+        }
+        false
+    }
+
+    /// `static_assert(cond[, "message"]);`: checked when the condition is a constant integer
+    /// (an error when it is 0), skipped otherwise.
+    pub(super) fn skip_static_assert(&mut self) -> PResult<()> {
+        let at = self.span();
+        self.bump();
+        self.expect_punct("(")?;
+        let cond = self.assign_expr()?;
+        if self.eat(",") {
+            self.assign_expr()?;
+        }
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        if super::const_int(&cond) == Some(0) {
+            return Err(KernelError::new(at.line, at.col, "static_assert failed"));
+        }
+        Ok(())
+    }
+}

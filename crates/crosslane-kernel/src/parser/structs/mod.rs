@@ -1,0 +1,591 @@
+//! Structs and classes, lowered in the front end so the engine never sees one.
+//!
+//! A struct value is its fields' scalars ("leaves", in declaration order, nested structs
+//! flattened): a local `Pair p;` is the variables `p.v` and `p.idx`; an array `__shared__ Pair
+//! s[32];` is one array per field (`s.v[32]`, `s.idx[32]`); a pointer parameter `Pair* out` is
+//! one buffer per field (`out.v`, `out.idx`), so the memory tables show the fields. `p.v`, `p->v`,
+//! `s[i].v` name a leaf; `p = q`, `Pair q = p;`, `Pair p{a, b};` and `return p;` copy leaf by
+//! leaf. A member function is a device function `Pair::f` whose first parameters are the
+//! receiver's leaves as references (`this.v`, `this.idx`), then its own; a static member
+//! function has no receiver; `operator()` makes the value callable; a constructor
+//! `Pair::Pair/N` runs its initializer list then its body on the receiver. A function that
+//! returns a struct gets leading reference parameters `__ret.*` that `return e;` assigns; each
+//! call writes into a temporary declared before its statement.
+//!
+//! Sources: ISO C++ [class.mem] (members, member functions, `this`), [class.static] (static
+//! members), [class.base.init] (constructor initializer lists), [dcl.init.aggr] (aggregate
+//! initialization: members in declaration order, the rest value-initialized or from their
+//! default member initializer), [class.copy.assign] (a copy is member by member), [over.call]
+//! (`operator()`), [expr.sizeof] with [basic.align] (a struct's size: each member at a multiple
+//! of its alignment, the total rounded up to the largest).
+
+use std::collections::HashMap;
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{BinOp, Scalar, Ty, ValTy};
+use crate::KernelError;
+
+mod declare;
+mod define;
+mod lower;
+
+/// Synthesized nodes' columns ([`crate::ast::SYNTH_COL`]).
+pub(super) const SYN_COL: u32 = crate::ast::SYNTH_COL;
+
+/// Most scalar leaves one struct flattens to.
+const MAX_LEAVES: usize = 256;
+
+/// A member's type.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum FieldTy {
+    /// A value (scalar or vector).
+    Val(ValTy),
+    /// A pointer to values (a buffer).
+    Ptr(ValTy),
+    /// A struct, by name.
+    Struct(String),
+}
+
+/// A data member.
+#[derive(Clone, Debug)]
+pub(super) struct Field {
+    pub(super) name: String,
+    pub(super) ty: FieldTy,
+    /// A lambda's `[&]` capture: the member names the captured variable itself.
+    pub(super) by_ref: bool,
+    /// The default member initializer.
+    pub(super) default: Option<Expr>,
+}
+
+/// What a function returns.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Ret {
+    /// A scalar, a pointer or nothing.
+    Plain,
+    /// A struct (the function has `__ret.*` reference parameters).
+    Struct(String),
+}
+
+/// A member function: the device function it became.
+#[derive(Clone, Debug)]
+pub(super) struct Method {
+    pub(super) func: String,
+    pub(super) is_static: bool,
+    pub(super) ret: Ret,
+    /// The function's result type (`void` for a struct result).
+    pub(super) ty: Ty,
+}
+
+/// A struct or class.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StructDef {
+    pub(super) fields: Vec<Field>,
+    pub(super) methods: HashMap<String, Method>,
+    /// Constructors: parameter count and device function.
+    pub(super) ctors: Vec<(usize, String)>,
+    /// The cell type of a `SharedMemory<T>`-shaped struct: its conversion operator
+    /// `operator T*()` returns the dynamic `extern __shared__` array.
+    pub(super) shared_view: Option<ValTy>,
+}
+
+/// How a struct variable holds its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum SKind {
+    /// One value: each leaf a scalar variable.
+    Plain,
+    /// An array or a pointer: each leaf an array or pointer of the field's type.
+    Many,
+}
+
+/// A struct variable: its struct and the variable each leaf is.
+#[derive(Clone, Debug)]
+pub(super) struct SVar {
+    pub(super) sname: String,
+    pub(super) kind: SKind,
+    pub(super) leaves: Vec<String>,
+}
+
+/// One scalar of a struct: its path (`v`, `inner.x`), type and whether it is a reference.
+#[derive(Clone, Debug)]
+pub(super) struct Leaf {
+    pub(super) path: String,
+    pub(super) ty: Ty,
+    pub(super) by_ref: bool,
+}
+
+/// A struct value as its leaves: the path and the expression of each.
+pub(super) type Leaves = Vec<(String, Expr)>;
+
+/// A lowered member-function call: the struct it returns with its temporary's leaves (if it
+/// returns one), and the expression that stands for the call.
+type MethodCall = (Option<(String, Leaves)>, Expr);
+
+fn ident(name: &str, span: Span) -> Expr {
+    Expr::new(ExprKind::Ident(name.to_string()), span)
+}
+
+fn zero(span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Int {
+            value: 0,
+            unsigned: false,
+            long: false,
+        },
+        span,
+    )
+}
+
+impl Parser<'_> {
+    /// A fresh span for a synthesized node on `at`'s line.
+    pub(crate) fn syn_span(&mut self, at: Span) -> Span {
+        self.syn = self.syn.wrapping_add(1);
+        Span {
+            line: at.line,
+            // n in 1..=4095: the column stays within u32 (4095 · 2^20 + 2^20 - 1 < 2^32).
+            col: at.shown().col % SYN_COL + SYN_COL * (self.syn % (u32::MAX / SYN_COL) + 1),
+        }
+    }
+
+    /// Whether `w` names a struct here (a definition, a class template, a bound parameter).
+    pub(crate) fn is_struct_name(&self, w: &str) -> bool {
+        self.structs.contains_key(w)
+            || self.struct_alias.contains_key(w)
+            || self.class_templates.contains_key(w)
+    }
+
+    /// A struct type at the position (`Pair`, `struct Pair`, `WarpReduce<float, 32>`, a
+    /// template parameter bound to a struct), read; `None` (position kept) otherwise, and for a
+    /// name followed by `::` (a static member, read as an expression).
+    pub(crate) fn struct_type(&mut self) -> PResult<Option<String>> {
+        let save = self.pos;
+        if (self.is_word("struct") || self.is_word("class"))
+            && matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n))
+        {
+            self.bump();
+        }
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let template_id =
+            self.class_templates.contains_key(&w) && matches!(self.peek(1), Tok::Punct("<"));
+        if let (false, Some(s)) = (template_id, self.struct_alias.get(&w).cloned()) {
+            if !matches!(self.peek(1), Tok::Punct("::")) {
+                self.bump();
+                return Ok(Some(s));
+            }
+        } else if !template_id && self.structs.contains_key(&w) {
+            if !matches!(self.peek(1), Tok::Punct("::")) {
+                self.bump();
+                return Ok(Some(w));
+            }
+        } else if template_id {
+            let at = self.span();
+            self.bump();
+            let args = self.template_args()?;
+            if self.is_punct("::") {
+                self.pos = save;
+                return Ok(None);
+            }
+            return self.instantiate_class(&w, args, at).map(Some);
+        }
+        self.pos = save;
+        Ok(None)
+    }
+
+    /// The leaves of struct `sname`, in declaration order.
+    pub(crate) fn leaves(&self, sname: &str, at: Span) -> PResult<Vec<Leaf>> {
+        self.leaves_ordered(sname, at)
+    }
+
+    /// The leaves of a struct, nested struct members flattened, in declaration order (an explicit
+    /// stack of (struct, field index, prefix, by_ref) frames, bounded by [`MAX_LEAVES`] and the
+    /// nesting budget).
+    pub(super) fn leaves_ordered(&self, sname: &str, at: Span) -> PResult<Vec<Leaf>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<(String, usize, String, bool)> =
+            vec![(sname.to_string(), 0, String::new(), false)];
+        while let Some((s, k, prefix, by_ref)) = stack.pop() {
+            let Some(def) = self.structs.get(&s) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("`{s}` is not a complete struct here"),
+                ));
+            };
+            let Some(f) = def.fields.get(k) else {
+                continue;
+            };
+            stack.push((s.clone(), k + 1, prefix.clone(), by_ref));
+            let path = format!("{prefix}{}", f.name);
+            let r = by_ref || f.by_ref;
+            match &f.ty {
+                FieldTy::Struct(inner) => {
+                    if stack.len() > self.max_depth as usize {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!("struct `{sname}` nests too deeply"),
+                        ));
+                    }
+                    stack.push((inner.clone(), 0, format!("{path}."), r));
+                }
+                FieldTy::Val(v) => out.push(Leaf {
+                    path,
+                    ty: Ty::Val(*v),
+                    by_ref: r,
+                }),
+                FieldTy::Ptr(v) => out.push(Leaf {
+                    path,
+                    ty: Ty::Ptr(*v),
+                    by_ref: r,
+                }),
+            }
+            if out.len() > MAX_LEAVES {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("struct `{sname}` has more than {MAX_LEAVES} scalar members"),
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// `sizeof(S)`: each leaf at a multiple of its alignment, the total rounded up to the
+    /// largest alignment ([basic.align]; the vendors' ABIs align a scalar to its size).
+    pub(crate) fn struct_size(&self, sname: &str, at: Span) -> PResult<u64> {
+        let mut size = 0u64;
+        let mut align = 1u64;
+        for l in self.leaves_ordered(sname, at)? {
+            let (bytes, a) = match l.ty {
+                Ty::Val(v) => {
+                    let one = u64::from(v.scalar.bits().max(8) / 8);
+                    (
+                        one * u64::from(v.lanes),
+                        one * u64::from(v.lanes.next_power_of_two()),
+                    )
+                }
+                _ => (8, 8),
+            };
+            size = size.div_ceil(a) * a + bytes;
+            align = align.max(a);
+        }
+        Ok(size.div_ceil(align) * align)
+    }
+
+    /// The struct variable `name` names here (`None` when a scalar of that name is nearer).
+    pub(crate) fn var_struct(&self, name: &str) -> Option<&SVar> {
+        let marker = format!("struct:{name}");
+        for i in (0..self.scopes.len()).rev() {
+            if self.scopes[i].contains_key(name) {
+                return None;
+            }
+            if self.scopes[i].contains_key(&marker) {
+                return self.svars.get(&(i, name.to_string()));
+            }
+        }
+        None
+    }
+
+    /// Declares struct variable `name` in the innermost scope: each leaf's variable with its
+    /// type (`Many`: pointers), and the marker `var_struct` finds.
+    pub(crate) fn declare_svar(&mut self, name: &str, sv: SVar, leaves: &[Leaf]) {
+        for (l, n) in leaves.iter().zip(&sv.leaves) {
+            let ty = match (sv.kind, l.ty) {
+                (SKind::Many, Ty::Val(v)) => Ty::Ptr(v),
+                (_, t) => t,
+            };
+            self.declare(n, ty);
+        }
+        self.declare(&format!("struct:{name}"), Ty::Void);
+        let i = self.scopes.len().saturating_sub(1);
+        self.svars.insert((i, name.to_string()), sv);
+    }
+
+    /// The struct an expression's value is, where the parser can tell.
+    pub(crate) fn struct_of(&self, e: &Expr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Ident(n) => match self.var_struct(n) {
+                Some(sv) if sv.kind == SKind::Plain => Some(sv.sname.clone()),
+                Some(_) => None,
+                None => self.self_field(n).and_then(|f| match f {
+                    FieldTy::Struct(s) => Some(s),
+                    _ => None,
+                }),
+            },
+            ExprKind::Member(b, f) => {
+                let s = self.struct_of(b)?;
+                match self
+                    .structs
+                    .get(&s)?
+                    .fields
+                    .iter()
+                    .find(|x| x.name == *f)?
+                    .ty
+                {
+                    FieldTy::Struct(ref inner) => Some(inner.clone()),
+                    _ => None,
+                }
+            }
+            ExprKind::Index(b, _) | ExprKind::Deref(b) => match &b.kind {
+                ExprKind::Ident(n) => match self.var_struct(n) {
+                    Some(sv) if sv.kind == SKind::Many => Some(sv.sname.clone()),
+                    _ => None,
+                },
+                ExprKind::Binary(BinOp::Add | BinOp::Sub, p, _) => match &p.kind {
+                    ExprKind::Ident(n) => match self.var_struct(n) {
+                        Some(sv) if sv.kind == SKind::Many => Some(sv.sname.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+            ExprKind::Ternary(_, a, _) => self.struct_of(a),
+            ExprKind::Assign(None, a, _) => self.struct_of(a),
+            ExprKind::Call(name, args) => {
+                if self.structs.contains_key(name) {
+                    return Some(name.clone());
+                }
+                if let Some(s) = self.struct_alias.get(name) {
+                    return Some(s.clone());
+                }
+                if name.starts_with("@m:") {
+                    let (s, m, _) = self.method_target(name, args)?;
+                    return match &self.structs.get(&s)?.methods.get(&m)?.ret {
+                        Ret::Struct(r) => Some(r.clone()),
+                        Ret::Plain => None,
+                    };
+                }
+                if let Some(sv) = self.var_struct(name) {
+                    let m = self.structs.get(&sv.sname)?.methods.get("operator()")?;
+                    return match &m.ret {
+                        Ret::Struct(r) => Some(r.clone()),
+                        Ret::Plain => None,
+                    };
+                }
+                self.fn_ret.get(name).cloned()
+            }
+            _ => None,
+        }
+    }
+
+    /// A data member of the struct whose member function is being parsed, named bare.
+    pub(super) fn self_field(&self, n: &str) -> Option<FieldTy> {
+        let s = self.self_struct.as_ref()?;
+        if self.var_type(n).is_some() {
+            return None;
+        }
+        self.structs
+            .get(s)?
+            .fields
+            .iter()
+            .find(|f| f.name == n)
+            .map(|f| f.ty.clone())
+    }
+}
+
+/// Whether `e` names any of `names` ([`Expr::walk`]: no recursion).
+fn mentions(e: &Expr, names: &[String]) -> bool {
+    e.walk()
+        .any(|x| matches!(&x.kind, ExprKind::Ident(n) if names.contains(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use crate::ast::*;
+
+    fn body_decl_names(src: &str, func: &str) -> Vec<String> {
+        let p = parse(src).unwrap();
+        let f = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == func)
+            .unwrap_or_else(|| panic!("no `{func}`"));
+        let StmtKind::Block(list) = &f.body.kind else {
+            panic!("body")
+        };
+        list.iter()
+            .flat_map(|s| match &s.kind {
+                StmtKind::Decl(_, d) => d.iter().map(|x| x.name.clone()).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_struct_local_is_one_variable_per_member_in_order() {
+        let src = "struct Pair { float v; int idx; };\n__global__ void k(float* o) {\n  Pair p{1.0f, 2};\n  o[0] = p.v + p.idx;\n}";
+        assert_eq!(body_decl_names(src, "k"), vec!["p.v", "p.idx"]);
+        let p = parse(src).unwrap();
+        let k = &p.program.functions[0];
+        let StmtKind::Block(list) = &k.body.kind else {
+            panic!()
+        };
+        // `p.v + p.idx` reads the two member variables.
+        let StmtKind::Expr(e) = &list[1].kind else {
+            panic!()
+        };
+        let ExprKind::Assign(None, _, rhs) = &e.kind else {
+            panic!("{e:?}")
+        };
+        let ExprKind::Binary(_, a, b) = &rhs.kind else {
+            panic!()
+        };
+        assert_eq!(a.kind, ExprKind::Ident("p.v".into()));
+        assert_eq!(b.kind, ExprKind::Ident("p.idx".into()));
+    }
+
+    #[test]
+    fn a_struct_pointer_parameter_is_one_buffer_per_member() {
+        let p =
+            parse("struct P { float x; int id; };\n__global__ void k(P* out) { out[0].x = 1; }")
+                .unwrap();
+        let names: Vec<(String, bool)> = p.program.functions[0]
+            .params
+            .iter()
+            .map(|q| (q.name.clone(), matches!(q.ty, crate::types::Ty::Ptr(_))))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("out.x".to_string(), true), ("out.id".to_string(), true)]
+        );
+    }
+
+    #[test]
+    fn member_functions_take_the_receiver_by_reference() {
+        let p = parse("struct C { int n; __device__ void bump(int d) { n += d; } };\n__global__ void k(int* o) { C c{1}; c.bump(2); o[0] = c.n; }").unwrap();
+        let f = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == "C::bump")
+            .unwrap();
+        assert_eq!(f.params[0].name, "this.n");
+        assert!(f.params[0].reference);
+        assert_eq!(f.params[1].name, "d");
+        assert!(!f.params[1].reference);
+    }
+
+    #[test]
+    fn members_defined_after_the_struct_keep_static_and_constructors() {
+        let p = parse("struct P {\n  int a;\n  __device__ P(int x);\n  static __device__ int twice(int v);\n};\n__device__ P::P(int x) : a(x) {}\n__device__ int P::twice(int v) { return 2 * v; }\n__global__ void k(int* o) { P p(1); o[0] = p.a + P::twice(3); }").unwrap();
+        let names: Vec<&str> = p
+            .program
+            .functions
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect();
+        assert!(names.contains(&"P::P/1"), "{names:?}");
+        let twice = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == "P::twice")
+            .unwrap();
+        // Static on its declaration: no receiver.
+        assert_eq!(twice.params.len(), 1);
+        assert_eq!(twice.params[0].name, "v");
+    }
+
+    #[test]
+    fn class_template_static_members_are_named_per_instance() {
+        let p = parse("template <typename T, int N>\nstruct W { static __device__ T twice(T v) { return v * N; } };\n__global__ void k(float* o) { o[0] = W<float, 2>::twice(o[0]); }").unwrap();
+        assert!(p
+            .program
+            .functions
+            .iter()
+            .any(|f| f.name == "W<float,2>::twice"));
+    }
+
+    #[test]
+    fn a_reference_capture_is_a_reference_parameter_of_operator_call() {
+        let p = parse("__global__ void k(int* o) {\n  int b = 1;\n  auto f = [&](int a) { return a + b; };\n  o[0] = f(2);\n}").unwrap();
+        let f = p
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name.ends_with("::operator()"))
+            .unwrap();
+        assert_eq!(f.params[0].name, "this.b");
+        assert!(f.params[0].reference);
+        assert_eq!(f.params[1].name, "a");
+        // The closure holds no copy of `b`: its member is `b` itself.
+        assert!(!body_decl_names(
+            "__global__ void k(int* o) {\n  int b = 1;\n  auto f = [&](int a) { return a + b; };\n  o[0] = f(2);\n}",
+            "k"
+        )
+        .iter()
+        .any(|n| n.starts_with("f.")));
+    }
+
+    #[test]
+    fn sizeof_a_struct_pads_each_member_to_its_alignment() {
+        // char at 0, int at 4, double at 8: 16 bytes ([basic.align]).
+        let p = parse("struct S { char c; int i; double d; };\n__global__ void k(int* o) { o[0] = sizeof(S); }").unwrap();
+        let StmtKind::Block(list) = &p.program.functions[0].body.kind else {
+            panic!()
+        };
+        let StmtKind::Expr(e) = &list[0].kind else {
+            panic!()
+        };
+        let ExprKind::Assign(None, _, rhs) = &e.kind else {
+            panic!()
+        };
+        assert_eq!(rhs.kind, ExprKind::SizeOf(16));
+    }
+
+    #[test]
+    fn null_and_nullptr_are_the_null_pointer_constant() {
+        let p = parse("__global__ void k(int* o) { if (o != NULL && o != nullptr) o[0] = 1; }")
+            .unwrap();
+        let StmtKind::Block(list) = &p.program.functions[0].body.kind else {
+            panic!()
+        };
+        let StmtKind::If(c, _, _) = &list[0].kind else {
+            panic!()
+        };
+        let ExprKind::Logical(true, a, _) = &c.kind else {
+            panic!()
+        };
+        let ExprKind::Binary(_, _, z) = &a.kind else {
+            panic!()
+        };
+        assert!(matches!(z.kind, ExprKind::Int { value: 0, .. }));
+    }
+
+    #[test]
+    fn unsupported_struct_forms_are_named_at_their_line() {
+        for (src, line, needle) in [
+            (
+                "struct B { int a; };\nstruct D : B { int b; };",
+                2,
+                "inheritance",
+            ),
+            (
+                "struct S {\n  int a[4];\n};",
+                2,
+                "array members are not supported",
+            ),
+            (
+                "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",
+                2,
+                "only `operator()`",
+            ),
+            (
+                "__global__ void k(int* o) {\n  auto f = [](auto x) { return x; };\n}",
+                2,
+                "generic lambdas",
+            ),
+        ] {
+            let e = parse(src).unwrap_err();
+            assert_eq!(e.line, line, "{src}");
+            assert!(e.message.contains(needle), "{src}: {}", e.message);
+        }
+    }
+}

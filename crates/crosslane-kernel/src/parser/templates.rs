@@ -1,0 +1,952 @@
+//! Function templates: `template <typename T, int N, bool B = true>` before a function. A
+//! template is kept as its tokens; each call (`f<float, 32>(x)`, or `f(x)` with the type
+//! parameters deduced from the arguments' types and the value parameters from their defaults)
+//! names an instantiation `f<float,32>`, parsed once after the program with the type
+//! parameters as type aliases and the value parameters as constants. `--entry f<int, 128>`
+//! instantiates a template kernel no call names.
+//!
+//! Source: ISO C++ [temp.deduct.call] for deduction from a parameter of type `T`, `const T`,
+//! `T&`, `const T&` and `T*` (the only forms read here); anything else is an error saying to
+//! give the arguments explicitly; a struct argument (a functor, a lambda's closure) deduces a
+//! struct type. Class templates (`template <typename T, int N> struct W { … };`) are kept as
+//! tokens too and parsed once per argument list at their first use (`W<float, 32>`) as the
+//! struct `W<float,32>` ([`Parser::instantiate_class`]). Not supported, and named as such:
+//! template template parameters, explicit and partial specializations, parameter packs.
+//!
+//! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
+//! itself with growing arguments stops there).
+
+use std::collections::HashMap;
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::{Tok, Token};
+use crate::types::{Scalar, Ty, ValTy};
+use crate::KernelError;
+
+/// Most template instantiations in one source.
+pub const MAX_INSTANCES: usize = 64;
+
+/// A template parameter.
+#[derive(Clone, Debug)]
+pub struct TParam {
+    name: String,
+    /// `None` for a type parameter; the value's type for a non-type parameter.
+    value: Option<ValTy>,
+    /// The default's tokens.
+    default: Option<Vec<Token>>,
+}
+
+/// A function template: its parameters, the function's tokens (ending in Eof) and, per
+/// function parameter, the template type parameter its type names (for deduction).
+#[derive(Clone, Debug)]
+pub struct Template {
+    params: Vec<TParam>,
+    tokens: Vec<Token>,
+    deduce_from: Vec<Option<String>>,
+}
+
+/// A bound template argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TArg {
+    Type(ValTy),
+    Value(i128),
+    /// A struct type (a functor, a lambda's closure, a data struct), by name.
+    Struct(String),
+}
+
+/// An instantiation waiting to be parsed: mangled name, template name, arguments.
+pub type Pending = (String, String, Vec<TArg>);
+
+/// The mangled name of an instantiation: `f<float,32>`.
+pub fn mangle(name: &str, args: &[TArg]) -> String {
+    let parts: Vec<String> = args
+        .iter()
+        .map(|a| match a {
+            TArg::Type(t) => t.name(),
+            TArg::Value(v) => v.to_string(),
+            TArg::Struct(s) => s.clone(),
+        })
+        .collect();
+    format!("{name}<{}>", parts.join(","))
+}
+
+impl Parser<'_> {
+    /// `template <…>` and the function after it, at file scope: recorded, not parsed.
+    pub(super) fn template_def(&mut self) -> PResult<()> {
+        let at = self.span();
+        self.bump(); // template
+        self.expect_punct("<")?;
+        if self.eat(">") {
+            return self.explicit_specialization(at);
+        }
+        let mut params = Vec::new();
+        loop {
+            let p_at = self.span();
+            if self.is_word("template") {
+                return Err(KernelError::new(
+                    p_at.line,
+                    p_at.col,
+                    "template template parameters are not supported; pass the type itself",
+                ));
+            }
+            let value = if self.is_word("typename") || self.is_word("class") {
+                self.bump();
+                None
+            } else {
+                let base = self.base_type()?;
+                match base {
+                    Ty::Val(v) => Some(v),
+                    _ => {
+                        return Err(KernelError::new(
+                            p_at.line,
+                            p_at.col,
+                            "a template value parameter must be an integer or bool",
+                        ))
+                    }
+                }
+            };
+            if self.is_punct("...") {
+                return Err(KernelError::new(
+                    p_at.line,
+                    p_at.col,
+                    "template parameter packs (`...`) are not supported",
+                ));
+            }
+            let name = self.ident()?;
+            let default = if self.eat("=") {
+                let from = self.pos;
+                let mut depth = 0usize;
+                while !matches!(self.peek(0), Tok::Eof) {
+                    match self.peek(0) {
+                        Tok::Punct("(" | "<") => depth += 1,
+                        Tok::Punct(")") => depth = depth.saturating_sub(1),
+                        Tok::Punct(">") if depth == 0 => break,
+                        Tok::Punct(">") => depth -= 1,
+                        Tok::Punct(",") if depth == 0 => break,
+                        _ => {}
+                    }
+                    self.bump();
+                }
+                Some(self.toks[from..self.pos].to_vec())
+            } else {
+                None
+            };
+            params.push(TParam {
+                name,
+                value,
+                default,
+            });
+            if self.eat(">") {
+                break;
+            }
+            if self.is_punct(">>") {
+                return self.err("`>` (write `> >` for nested template arguments)");
+            }
+            self.expect_punct(",")?;
+        }
+        if self.is_word("union") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "unions are not supported; use separate variables",
+            ));
+        }
+        if self.is_word("struct") || self.is_word("class") {
+            // A class template: its tokens up to the `;` after its body, instantiated at use.
+            let from = self.pos;
+            let Tok::Ident(name) = self.peek(1).clone() else {
+                return self.err("the class template's name");
+            };
+            if matches!(self.peek(2), Tok::Punct("<")) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "class template specializations are not supported; give the specialized \
+                     class its own name",
+                ));
+            }
+            let mut k = from;
+            while !matches!(
+                self.toks[k.min(self.toks.len() - 1)].tok,
+                Tok::Punct("{" | ";") | Tok::Eof
+            ) {
+                k += 1;
+            }
+            if matches!(self.toks[k.min(self.toks.len() - 1)].tok, Tok::Punct(";")) {
+                self.pos = k + 1; // a declaration
+                return Ok(());
+            }
+            let close = self
+                .closing(k)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+            let end = (close + 1).min(self.toks.len() - 1);
+            let mut tokens = self.toks[from..=end].to_vec();
+            let last = &self.toks[end];
+            tokens.push(Token {
+                tok: Tok::Eof,
+                line: last.end.0,
+                col: last.end.1,
+                end: last.end,
+            });
+            self.class_templates.insert(
+                name,
+                Template {
+                    params,
+                    tokens,
+                    deduce_from: Vec::new(),
+                },
+            );
+            self.pos = end + 1;
+            return Ok(());
+        }
+        // The function: up to its body's closing brace (or a `;` for a declaration).
+        let from = self.pos;
+        let mut name = None;
+        let mut paren_open = None;
+        let mut k = from;
+        let end = loop {
+            let Some(t) = self.toks.get(k) else {
+                return self.err("a function after `template <…>`");
+            };
+            match &t.tok {
+                Tok::Eof => return self.err("a function after `template <…>`"),
+                Tok::Punct("(") if paren_open.is_none() => {
+                    paren_open = Some(k);
+                    if let Some(Tok::Ident(n)) = k.checked_sub(1).map(|j| &self.toks[j].tok) {
+                        name = Some(n.clone());
+                    }
+                    k = self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
+                Tok::Punct(";") => {
+                    // A declaration: nothing to keep.
+                    self.pos = k + 1;
+                    return Ok(());
+                }
+                Tok::Punct("{") => {
+                    break self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`{` never closed"))?;
+                }
+                _ => {}
+            }
+            k += 1;
+        };
+        let (Some(name), Some(open)) = (name, paren_open) else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a function after `template <…>`",
+            ));
+        };
+        let mut tokens = self.toks[from..=end].to_vec();
+        let last = &self.toks[end];
+        tokens.push(Token {
+            tok: Tok::Eof,
+            line: last.end.0,
+            col: last.end.1,
+            end: last.end,
+        });
+        // Which template type parameter each function parameter's type names.
+        let close = self.closing(open).unwrap_or(open);
+        let mut deduce_from = Vec::new();
+        let mut depth = 0usize;
+        let mut current: Option<String> = None;
+        for t in &self.toks[open + 1..close] {
+            match &t.tok {
+                Tok::Punct("(" | "<" | "[") => depth += 1,
+                Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+                Tok::Punct(",") if depth == 0 => deduce_from.push(current.take()),
+                Tok::Ident(n)
+                    if depth == 0
+                        && current.is_none()
+                        && params.iter().any(|p| p.value.is_none() && p.name == *n) =>
+                {
+                    current = Some(n.clone());
+                }
+                _ => {}
+            }
+        }
+        if close > open + 1 {
+            deduce_from.push(current);
+        }
+        self.templates.insert(
+            name,
+            Template {
+                params,
+                tokens,
+                deduce_from,
+            },
+        );
+        self.pos = end + 1;
+        Ok(())
+    }
+
+    /// Explicit template arguments after a template's name: `<float, 32>`.
+    pub(super) fn template_args(&mut self) -> PResult<Vec<TArg>> {
+        self.expect_punct("<")?;
+        let mut args = Vec::new();
+        if self.eat(">") {
+            return Ok(args);
+        }
+        loop {
+            let at = self.span();
+            if let Some(st) = self.struct_type()? {
+                args.push(TArg::Struct(st));
+            } else if self.type_starts()
+                && !matches!(self.peek(0), Tok::Int { .. })
+                && !matches!(self.peek(0), Tok::Ident(w) if self.is_struct_name(w))
+            {
+                let base = self.base_type()?;
+                match base {
+                    Ty::Val(v) => args.push(TArg::Type(v)),
+                    _ => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "a template argument must be a value type or a constant",
+                        ))
+                    }
+                }
+            } else {
+                // Above the relational operators, so `>` ends the list.
+                let e = self.binary(8)?;
+                let v = super::const_eval::const_eval(&e, &HashMap::new())
+                    .and_then(|v| v.text())
+                    .and_then(|t| t.parse::<i128>().ok())
+                    .ok_or_else(|| {
+                        KernelError::new(
+                            at.line,
+                            at.col,
+                            "a template value argument must be a constant integer",
+                        )
+                    })?;
+                args.push(TArg::Value(v));
+            }
+            if self.eat(">") {
+                return Ok(args);
+            }
+            if self.is_punct(">>") {
+                return self.err("`>` (write `> >` for nested template arguments)");
+            }
+            self.expect_punct(",")?;
+        }
+    }
+
+    /// Binds a call of template `name` with explicit arguments `given` and call arguments
+    /// `args`: deduces the rest, records the instantiation, and returns its mangled name.
+    pub(super) fn instantiate_call(
+        &mut self,
+        name: &str,
+        given: Vec<TArg>,
+        args: &[Expr],
+        at: Span,
+    ) -> PResult<String> {
+        let Some(t) = self.templates.get(name) else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("no template `{name}`"),
+            ));
+        };
+        let params = t.params.clone();
+        let deduce_from = t.deduce_from.clone();
+        if given.len() > params.len() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}` takes {} template argument(s), given {}",
+                    params.len(),
+                    given.len()
+                ),
+            ));
+        }
+        let mut bound: Vec<Option<TArg>> = given.into_iter().map(Some).collect();
+        bound.resize(params.len(), None);
+        for (k, p) in params.iter().enumerate() {
+            if bound[k].is_some() {
+                continue;
+            }
+            if p.value.is_none() {
+                let from = deduce_from
+                    .iter()
+                    .position(|d| d.as_deref() == Some(p.name.as_str()))
+                    .and_then(|i| args.get(i));
+                if let Some(e) = from {
+                    if let Some(v) = self.expr_type(e) {
+                        bound[k] = Some(TArg::Type(v));
+                        continue;
+                    }
+                    if let Some(st) = self.struct_of(e) {
+                        bound[k] = Some(TArg::Struct(st));
+                        continue;
+                    }
+                }
+            }
+            if let Some(d) = &p.default {
+                let d = d.clone();
+                bound[k] = self.default_arg(&d, p.value.is_none());
+            }
+            if bound[k].is_none() {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "template parameter `{}` of `{name}` cannot be deduced from this call; \
+                         give it explicitly (`{name}<…>(…)`)",
+                        p.name
+                    ),
+                ));
+            }
+        }
+        let bound: Vec<TArg> = bound.into_iter().flatten().collect();
+        let mangled = mangle(name, &bound);
+        // A template returning a struct (`T` bound to one, or a struct named before the
+        // function's name): its calls write a temporary, known here, before it is parsed.
+        if let Some(t) = self.templates.get(name) {
+            let named = t
+                .tokens
+                .iter()
+                .position(|x| matches!(&x.tok, Tok::Ident(n) if n == name));
+            for x in &t.tokens[..named.unwrap_or(0)] {
+                if let Tok::Ident(w) = &x.tok {
+                    let s = params
+                        .iter()
+                        .zip(&bound)
+                        .find_map(|(p, a)| match a {
+                            TArg::Struct(s) if p.name == *w => Some(s.clone()),
+                            _ => None,
+                        })
+                        .or_else(|| self.structs.contains_key(w).then(|| w.clone()));
+                    if let Some(s) = s {
+                        self.fn_ret.insert(mangled.clone(), s);
+                    }
+                }
+            }
+        }
+        if !self.instances.contains(&mangled) {
+            if self.instances.len() >= MAX_INSTANCES {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("more than {MAX_INSTANCES} template instantiations"),
+                ));
+            }
+            self.instances.push(mangled.clone());
+            self.pending
+                .push((mangled.clone(), name.to_string(), bound));
+        }
+        Ok(mangled)
+    }
+
+    /// A default template argument's tokens as a type or a constant.
+    fn default_arg(&mut self, toks: &[Token], is_type: bool) -> Option<TArg> {
+        let mut slice = toks.to_vec();
+        let last = slice.last()?.clone();
+        slice.push(Token {
+            tok: Tok::Eof,
+            ..last
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = std::mem::take(&mut self.aliases);
+        sub.consts = std::mem::take(&mut self.consts);
+        let r = if is_type {
+            match sub.base_type() {
+                Ok(Ty::Val(v)) => Some(TArg::Type(v)),
+                _ => None,
+            }
+        } else {
+            sub.expr()
+                .ok()
+                .and_then(|e| super::const_eval::const_eval(&e, &HashMap::new()))
+                .and_then(|v| v.text())
+                .and_then(|v| v.parse().ok())
+                .map(TArg::Value)
+        };
+        self.aliases = std::mem::take(&mut sub.aliases);
+        self.consts = std::mem::take(&mut sub.consts);
+        r
+    }
+
+    /// The type of an expression where the parser can tell (literals, declared names, casts,
+    /// indexing a pointer, arithmetic on those); used to deduce template and `auto` types.
+    pub(super) fn expr_type(&self, e: &Expr) -> Option<ValTy> {
+        let s = ValTy::scalar;
+        match &e.kind {
+            ExprKind::Int { unsigned, long, .. } => Some(s(match (unsigned, long) {
+                (false, false) => Scalar::I32,
+                (true, false) => Scalar::U32,
+                (false, true) => Scalar::I64,
+                (true, true) => Scalar::U64,
+            })),
+            ExprKind::Float { single, .. } => {
+                Some(s(if *single { Scalar::F32 } else { Scalar::F64 }))
+            }
+            ExprKind::Bool(_) => Some(s(Scalar::Bool)),
+            ExprKind::Ident(n) => match self.var_type(n)? {
+                Ty::Val(v) => Some(v),
+                _ => None,
+            },
+            ExprKind::Index(b, _) => match &b.kind {
+                ExprKind::Ident(n) => match self.var_type(n)? {
+                    Ty::Ptr(v) => Some(v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            ExprKind::Deref(b) => match &b.kind {
+                ExprKind::Ident(n) => match self.var_type(n)? {
+                    Ty::Ptr(v) => Some(v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            ExprKind::Member(b, f) if self.struct_of(b).is_some() => {
+                let st = self.struct_of(b)?;
+                let leaves = self.leaves(&st, e.span).ok()?;
+                match leaves.iter().find(|l| l.path == *f)?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
+            ExprKind::Call(n, args) if self.method_target(n, args).is_some() => {
+                let (st, m, _) = self.method_target(n, args)?;
+                match self.structs.get(&st)?.methods.get(&m)?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
+            ExprKind::Member(b, f) if matches!(f.as_str(), "x" | "y" | "z") => match &b.kind {
+                ExprKind::Ident(n)
+                    if matches!(
+                        n.as_str(),
+                        "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                    ) =>
+                {
+                    Some(s(Scalar::U32))
+                }
+                _ => None,
+            },
+            ExprKind::Cast(Ty::Val(v), _) => Some(*v),
+            ExprKind::Unary(_, x) => self.expr_type(x),
+            ExprKind::Binary(_, a, b) => {
+                let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
+                (a.lanes == 1 && b.lanes == 1).then(|| s(Scalar::common(a.scalar, b.scalar)))
+            }
+            ExprKind::Ternary(_, a, _) => self.expr_type(a),
+            ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),
+            ExprKind::Call(n, args)
+                if matches!(
+                    n.as_str(),
+                    "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync"
+                ) =>
+            {
+                args.get(1).and_then(|a| self.expr_type(a))
+            }
+            ExprKind::Call(n, args)
+                if matches!(
+                    n.as_str(),
+                    "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor"
+                ) =>
+            {
+                args.first().and_then(|a| self.expr_type(a))
+            }
+            _ => None,
+        }
+    }
+
+    /// The declared type of a name in the scopes the parser is in.
+    pub(super) fn var_type(&self, name: &str) -> Option<Ty> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Declares a name's type in the innermost scope.
+    pub(super) fn declare(&mut self, name: &str, ty: Ty) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), ty);
+        }
+    }
+
+    /// Parses every pending instantiation (and those they call) as functions.
+    ///
+    /// # Errors
+    /// A parse error inside an instantiation, with the instantiation named.
+    pub(super) fn instantiate_pending(&mut self, out: &mut Vec<Function>) -> PResult<()> {
+        while let Some((mangled, name, args)) = self.pending.pop() {
+            // An explicit specialization (`template <> … name<args>(…)`) is kept under the
+            // instance's own name and replaces the primary template for it.
+            let Some(t) = self
+                .templates
+                .get(&mangled)
+                .or_else(|| self.templates.get(&name))
+            else {
+                continue;
+            };
+            // Every instantiation parses the template's tokens again: they count against the
+            // token budget, so a source cannot multiply its size by instantiating.
+            let cost = t.tokens.len() as u64;
+            if cost > self.instance_tokens {
+                return Err(KernelError::new(
+                    t.tokens.first().map_or(1, |x| x.line),
+                    1,
+                    format!(
+                        "token limit reached instantiating `{mangled}` (each instantiation parses \
+                         the template again); raise it with --max-tokens"
+                    ),
+                ));
+            }
+            self.instance_tokens -= cost;
+            let tokens = t.tokens.clone();
+            let params = t.params.clone();
+            let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
+            sub.aliases = self.aliases.clone();
+            sub.consts = self.consts.clone();
+            bind_template_args(&mut sub, &params, &args);
+            sub.templates = std::mem::take(&mut self.templates);
+            sub.instances = std::mem::take(&mut self.instances);
+            self.lend(&mut sub);
+            let f = sub.function();
+            self.take_back(&mut sub);
+            self.templates = std::mem::take(&mut sub.templates);
+            self.instances = std::mem::take(&mut sub.instances);
+            self.pending.append(&mut sub.pending);
+            self.diags.append(&mut sub.diags);
+            let f = f.map_err(|mut e| {
+                e.message = format!("in `{mangled}`: {}", e.message);
+                e
+            })?;
+            if let Some(mut f) = f {
+                if let Some(s) = self.fn_ret.get(&f.name).cloned() {
+                    self.fn_ret.insert(mangled.clone(), s);
+                }
+                f.name = mangled;
+                out.push(f);
+            }
+        }
+        // The functions the front end made (member functions, constructors, lambdas), the
+        // instances' included, join the program.
+        out.append(&mut self.extra_fns);
+        Ok(())
+    }
+}
+
+impl Parser<'_> {
+    /// The instantiation an entry template-id (`reduce4<int, 128>`) names, recorded to be
+    /// parsed with the others.
+    ///
+    /// # Errors
+    /// When the text is not `NAME<ARGS>` of a template of this source.
+    pub(super) fn entry_instance(&mut self, entry: &str) -> PResult<String> {
+        let bad = |m: String| KernelError::new(1, 1, format!("--entry `{entry}`: {m}"));
+        let lexed = crate::lexer::lex(entry).map_err(|e| bad(e.message))?;
+        let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        let name = sub.ident().map_err(|e| bad(e.message))?;
+        if !self.templates.contains_key(&name) {
+            return Err(bad(format!(
+                "`{name}` is not a function template of this source"
+            )));
+        }
+        let args = sub.template_args().map_err(|e| bad(e.message))?;
+        if !matches!(sub.peek(0), Tok::Eof) {
+            return Err(bad("expected NAME<ARGS> and nothing after".into()));
+        }
+        self.instantiate_call(&name, args, &[], Span { line: 1, col: 1 })
+    }
+}
+
+impl Parser<'_> {
+    /// The instance of class template `name` with arguments `given` (the rest from their
+    /// defaults): parsed once, as the struct `name<args>`, its members' functions named
+    /// `name<args>::member`.
+    ///
+    /// # Errors
+    /// A missing argument, too many, the instantiation limits, or an error inside the
+    /// instance (named).
+    pub(super) fn instantiate_class(
+        &mut self,
+        name: &str,
+        given: Vec<TArg>,
+        at: Span,
+    ) -> PResult<String> {
+        let Some(t) = self.class_templates.get(name).cloned() else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("no class template `{name}`"),
+            ));
+        };
+        if given.len() > t.params.len() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}` takes {} template argument(s), given {}",
+                    t.params.len(),
+                    given.len()
+                ),
+            ));
+        }
+        let mut bound = given;
+        for p in t.params[bound.len()..].iter() {
+            let d = p
+                .default
+                .as_ref()
+                .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
+            match d {
+                Some(a) => bound.push(a),
+                None => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{name}` needs its template argument `{}`", p.name),
+                    ))
+                }
+            }
+        }
+        let mangled = mangle(name, &bound);
+        if self.structs.contains_key(&mangled) {
+            return Ok(mangled);
+        }
+        // An explicit specialization of exactly these arguments replaces the primary template.
+        let t = self.class_templates.get(&mangled).cloned().unwrap_or(t);
+        if self.instances.len() >= MAX_INSTANCES {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("more than {MAX_INSTANCES} template instantiations"),
+            ));
+        }
+        self.instances.push(mangled.clone());
+        let cost = t.tokens.len() as u64;
+        if cost > self.instance_tokens {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "token limit reached instantiating `{mangled}`; raise it with --max-tokens"
+                ),
+            ));
+        }
+        self.instance_tokens -= cost;
+        let mut sub = Parser::new(&t.tokens, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        sub.instance_tokens = self.instance_tokens;
+        bind_template_args(&mut sub, &t.params, &bound);
+        sub.templates = std::mem::take(&mut self.templates);
+        sub.instances = std::mem::take(&mut self.instances);
+        self.lend(&mut sub);
+        let r = sub.struct_def(Some(mangled.clone()));
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.instances = std::mem::take(&mut sub.instances);
+        self.instance_tokens = sub.instance_tokens;
+        self.pending.append(&mut sub.pending);
+        self.diags.append(&mut sub.diags);
+        for (k, v) in sub.consts.drain() {
+            if k.starts_with(&format!("{mangled}::")) {
+                self.consts.insert(k, v);
+            }
+        }
+        r.map_err(|mut e| {
+            e.message = format!("in `{mangled}`: {}", e.message);
+            e
+        })?;
+        Ok(mangled)
+    }
+}
+
+/// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
+/// type alias, a struct argument as a struct alias, an integral argument as a constant of the
+/// parameter's declared type (`int` when none was declared).
+fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
+    for (p, a) in params.iter().zip(args) {
+        match a {
+            TArg::Type(v) => {
+                sub.aliases.insert(p.name.clone(), *v);
+            }
+            TArg::Struct(st) => {
+                sub.struct_alias.insert(p.name.clone(), st.clone());
+            }
+            TArg::Value(n) => {
+                let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
+                let lit = Expr::new(
+                    ExprKind::Int {
+                        value: *n as u64,
+                        unsigned: false,
+                        long: false,
+                    },
+                    Span::default(),
+                );
+                sub.consts.insert(
+                    p.name.clone(),
+                    Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(lit)), Span::default()),
+                );
+            }
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// `template <>` and what follows (C++17 [temp.expl.spec]): a class template's explicit
+    /// specialization `struct Name<ARGS> { … };` or a function template's
+    /// `RET name<ARGS>(…) { … }`. The specialization is kept under the instance's mangled
+    /// name (the arguments with the primary's defaults) and is what that instance parses.
+    ///
+    /// # Errors
+    /// A specialization of no template declared before it, or a function specialization whose
+    /// arguments are left to deduction (`template <> int f(int)`: write `f<int>`).
+    fn explicit_specialization(&mut self, at: Span) -> PResult<()> {
+        let from = self.pos;
+        let eof = |toks: &[Token]| {
+            let last = toks.last().map_or((1, 1), |t| t.end);
+            Token {
+                tok: Tok::Eof,
+                line: last.0,
+                col: last.1,
+                end: last,
+            }
+        };
+        if self.is_word("struct") || self.is_word("class") {
+            let Tok::Ident(name) = self.peek(1).clone() else {
+                return self.err("the specialized class template's name");
+            };
+            let Some(t) = self.class_templates.get(&name).cloned() else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("`template <>` specializes a class template declared before it; `{name}` is none"),
+                ));
+            };
+            self.pos = from + 2;
+            let args_from = self.pos;
+            let mut bound = self.template_args()?;
+            let args_to = self.pos;
+            for p in t.params.iter().skip(bound.len()) {
+                let d = p
+                    .default
+                    .as_ref()
+                    .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
+                match d {
+                    Some(a) => bound.push(a),
+                    None => return self.err("every template argument of the specialization"),
+                }
+            }
+            let mangled = mangle(&name, &bound);
+            let mut k = args_to;
+            while !matches!(
+                self.toks[k.min(self.toks.len() - 1)].tok,
+                Tok::Punct("{") | Tok::Eof
+            ) {
+                k += 1;
+            }
+            let close = self
+                .closing(k)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+            let end = (close + 1).min(self.toks.len() - 1);
+            let mut tokens = self.toks[from..args_from].to_vec();
+            tokens.extend_from_slice(&self.toks[args_to..=end]);
+            tokens.push(eof(&tokens));
+            self.class_templates.insert(
+                mangled,
+                Template {
+                    params: Vec::new(),
+                    tokens,
+                    deduce_from: Vec::new(),
+                },
+            );
+            self.pos = end + 1;
+            return Ok(());
+        }
+        // A function: its template's name followed by `<` before the parameter list.
+        let mut k = from;
+        let named = loop {
+            match &self.toks[k.min(self.toks.len() - 1)].tok {
+                Tok::Eof | Tok::Punct("(" | "{" | ";") => break None,
+                Tok::Ident(n)
+                    if self.templates.contains_key(n)
+                        && matches!(
+                            self.toks.get(k + 1).map(|t| &t.tok),
+                            Some(Tok::Punct("<"))
+                        ) =>
+                {
+                    break Some(n.clone())
+                }
+                _ => k += 1,
+            }
+        };
+        let Some(name) = named else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a function specialization here needs its template arguments written after the \
+                 name (`template <> __device__ int f<int>(int x) { … }`), of a template declared \
+                 before it",
+            ));
+        };
+        self.pos = k + 1;
+        let args_from = self.pos;
+        let mut bound = self.template_args()?;
+        let args_to = self.pos;
+        let params = self
+            .templates
+            .get(&name)
+            .map(|t| t.params.clone())
+            .unwrap_or_default();
+        for p in params.iter().skip(bound.len()) {
+            let d = p
+                .default
+                .as_ref()
+                .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
+            match d {
+                Some(a) => bound.push(a),
+                None => return self.err("every template argument of the specialization"),
+            }
+        }
+        let mangled = mangle(&name, &bound);
+        let mut j = args_to;
+        let end = loop {
+            let Some(t) = self.toks.get(j) else {
+                return self.err("the specialized function's body");
+            };
+            match &t.tok {
+                Tok::Eof => return self.err("the specialized function's body"),
+                Tok::Punct("(") => {
+                    j = self
+                        .closing(j)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
+                Tok::Punct(";") => {
+                    // A declaration of the specialization: nothing to keep.
+                    self.pos = j + 1;
+                    return Ok(());
+                }
+                Tok::Punct("{") => {
+                    break self
+                        .closing(j)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`{` never closed"))?;
+                }
+                _ => {}
+            }
+            j += 1;
+        };
+        let mut tokens = self.toks[from..args_from].to_vec();
+        tokens.extend_from_slice(&self.toks[args_to..=end]);
+        tokens.push(eof(&tokens));
+        self.templates.insert(
+            mangled,
+            Template {
+                params: Vec::new(),
+                tokens,
+                deduce_from: Vec::new(),
+            },
+        );
+        self.pos = end + 1;
+        Ok(())
+    }
+}

@@ -1,0 +1,353 @@
+//! Types: qualifiers, base types (keyword combinations, aliases, vendor vectors), pointers.
+
+use super::{const_int, edit_distance, PResult, Parser, MAX_SUGGESTIONS};
+use crate::ast::{Span, Storage};
+use crate::lexer::Tok;
+use crate::types::{Scalar, Ty, ValTy};
+use crate::KernelError;
+use crosslane_core::result::Level;
+
+pub(super) const QUALIFIERS: &[&str] = &[
+    "const",
+    "volatile",
+    "static",
+    "inline",
+    "__inline__",
+    "__forceinline__",
+    "__noinline__",
+    "__device__",
+    "__host__",
+    "__global__",
+    "__simt_vf__",
+    "__vector__",
+    "__aicore__",
+    "__gm__",
+    "__ubuf__",
+    "__restrict__",
+    "__restrict",
+    "restrict",
+    "extern",
+    "__shared__",
+    "__constant__",
+    "__launch_bounds__",
+    "constexpr",
+];
+
+pub(super) const TYPE_WORDS: &[&str] = &[
+    "void",
+    "bool",
+    "char",
+    "short",
+    "int",
+    "long",
+    "signed",
+    "unsigned",
+    "float",
+    "double",
+    "half",
+    "__half",
+    "_Float16",
+    "half2",
+    "__half2",
+    "bfloat16_t",
+    "__nv_bfloat16",
+    "__bf16",
+    "bfloat16x2_t",
+    "__nv_bfloat162",
+    "nv_bfloat16",
+    "nv_bfloat162",
+    "__hip_bfloat16",
+    "__hip_bfloat162",
+    "size_t",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "uint",
+];
+
+/// A single-word type name (not combinations like `unsigned long`).
+pub(super) fn word_type(w: &str) -> Option<ValTy> {
+    let s = |x| Some(ValTy::scalar(x));
+    match w {
+        "bool" => s(Scalar::Bool),
+        "char" | "int8_t" => s(Scalar::I8),
+        "uint8_t" => s(Scalar::U8),
+        "short" | "int16_t" => s(Scalar::I16),
+        "uint16_t" => s(Scalar::U16),
+        "int" | "int32_t" | "signed" => s(Scalar::I32),
+        "unsigned" | "uint32_t" | "uint" => s(Scalar::U32),
+        "long" | "int64_t" => s(Scalar::I64),
+        "uint64_t" | "size_t" => s(Scalar::U64),
+        "float" => s(Scalar::F32),
+        "double" => s(Scalar::F64),
+        "half" | "__half" | "_Float16" => s(Scalar::F16),
+        "bfloat16_t" | "__nv_bfloat16" | "__bf16" | "nv_bfloat16" | "__hip_bfloat16" => {
+            s(Scalar::Bf16)
+        }
+        "half2" | "__half2" => Some(ValTy {
+            scalar: Scalar::F16,
+            lanes: 2,
+        }),
+        "bfloat16x2_t" | "__nv_bfloat162" | "nv_bfloat162" | "__hip_bfloat162" => Some(ValTy {
+            scalar: Scalar::Bf16,
+            lanes: 2,
+        }),
+        _ => maca_vector(w).or_else(|| cuda_vector(w)),
+    }
+}
+
+/// CUDA's built-in vector types (`float2`, `int4`, `uint3`, …): see
+/// [`crate::vector_types::cuda_vector`].
+pub(super) fn cuda_vector(w: &str) -> Option<ValTy> {
+    crate::vector_types::cuda_vector(w)
+}
+
+/// The MACA vector naming `v<N><i|u|f><bits>` (`v1u32`, `v2f16`, `v4i8`; seed 002), which the
+/// pages use without always declaring it.
+pub(super) fn maca_vector(w: &str) -> Option<ValTy> {
+    let rest = w.strip_prefix('v')?;
+    let split = rest.find(|c: char| !c.is_ascii_digit())?;
+    let lanes: u8 = rest.get(..split)?.parse().ok()?;
+    let kind = rest.get(split..split + 1)?;
+    let bits: u32 = rest.get(split + 1..)?.parse().ok()?;
+    let scalar = match (kind, bits) {
+        ("i", 8) => Scalar::I8,
+        ("u", 8) => Scalar::U8,
+        ("i", 16) => Scalar::I16,
+        ("u", 16) => Scalar::U16,
+        ("i", 32) => Scalar::I32,
+        ("u", 32) => Scalar::U32,
+        ("i", 64) => Scalar::I64,
+        ("u", 64) => Scalar::U64,
+        ("f", 16) => Scalar::F16,
+        ("f", 32) => Scalar::F32,
+        ("f", 64) => Scalar::F64,
+        _ => return None,
+    };
+    if !(1..=16).contains(&lanes) {
+        return None;
+    }
+    Some(ValTy { scalar, lanes })
+}
+
+impl Parser<'_> {
+    /// Qualifiers before or around a type: returns (entry, storage, launch bounds).
+    pub(super) fn qualifiers(&mut self) -> PResult<(bool, Storage, Option<u64>)> {
+        let mut entry = false;
+        let mut storage = Storage::default();
+        let mut bounds = None;
+        while let Tok::Ident(w) = self.peek(0).clone() {
+            if !QUALIFIERS.contains(&w.as_str()) {
+                break;
+            }
+            self.bump();
+            match w.as_str() {
+                "__global__" | "__simt_vf__" | "__aicore__" => entry = true,
+                "__shared__" => storage.shared = true,
+                "__device__" => self.q_device = true,
+                "__host__" => self.q_host = true,
+                "extern" => storage.external = true,
+                "__launch_bounds__" => {
+                    self.expect_punct("(")?;
+                    let e = self.assign_expr()?;
+                    bounds = const_int(&e).and_then(|v| u64::try_from(v).ok());
+                    while self.eat(",") {
+                        self.assign_expr()?;
+                    }
+                    self.expect_punct(")")?;
+                }
+                _ => {}
+            }
+        }
+        Ok((entry, storage, bounds))
+    }
+
+    /// A base type: keyword combination, alias, `__NATIVE_VECTOR__(N, T)`, or an unknown name
+    /// (reported, replaced by the closest known type).
+    pub(super) fn base_type(&mut self) -> PResult<Ty> {
+        let start = self.span();
+        if self.is_word("__NATIVE_VECTOR__") {
+            return Ok(Ty::Val(self.native_vector()?));
+        }
+        let mut words: Vec<String> = Vec::new();
+        while let Tok::Ident(w) = self.peek(0).clone() {
+            if TYPE_WORDS.contains(&w.as_str()) {
+                self.bump();
+                words.push(w);
+                continue;
+            }
+            if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "__gm__") {
+                self.bump();
+                continue;
+            }
+            if words.is_empty() {
+                if let Some(t) = self
+                    .aliases
+                    .get(&w)
+                    .copied()
+                    .or_else(|| maca_vector(&w))
+                    .or_else(|| cuda_vector(&w))
+                {
+                    self.bump();
+                    return Ok(Ty::Val(t));
+                }
+                // An unknown name used as a type (followed by a name, `*` or `&`).
+                if matches!(
+                    self.peek(1),
+                    Tok::Ident(_) | Tok::Punct("*") | Tok::Punct("&")
+                ) {
+                    self.bump();
+                    return Ok(self.unknown_type(&w, start));
+                }
+            }
+            break;
+        }
+        if words.is_empty() {
+            return self.err("a type");
+        }
+        let has = |w: &str| words.iter().any(|x| x == w);
+        let longs = words.iter().filter(|w| *w == "long").count();
+        if has("void") {
+            return Ok(Ty::Void);
+        }
+        let unsigned = has("unsigned");
+        let scalar = if has("double") {
+            Scalar::F64
+        } else if has("char") {
+            if unsigned {
+                Scalar::U8
+            } else {
+                Scalar::I8
+            }
+        } else if has("short") {
+            if unsigned {
+                Scalar::U16
+            } else {
+                Scalar::I16
+            }
+        } else if longs > 0 {
+            if unsigned {
+                Scalar::U64
+            } else {
+                Scalar::I64
+            }
+        } else if has("unsigned") || has("signed") || has("int") {
+            if unsigned {
+                Scalar::U32
+            } else {
+                Scalar::I32
+            }
+        } else {
+            return word_type(&words[0])
+                .map(Ty::Val)
+                .map_or_else(|| self.err("a type"), Ok);
+        };
+        Ok(Ty::Val(ValTy::scalar(scalar)))
+    }
+
+    pub(super) fn unknown_type(&mut self, name: &str, at: Span) -> Ty {
+        if self.suggestions >= MAX_SUGGESTIONS {
+            self.diag(
+                at,
+                Level::Error,
+                format!("unknown type `{name}` (read as `int`)"),
+                "",
+            );
+            return Ty::Val(ValTy::scalar(Scalar::I32));
+        }
+        self.suggestions += 1;
+        let mut known: Vec<String> = self.aliases.keys().cloned().collect();
+        known.extend(TYPE_WORDS.iter().map(|s| s.to_string()));
+        let best = known
+            .iter()
+            .map(|k| (edit_distance(name, k), k.clone()))
+            .min();
+        match best {
+            Some((d, k)) if d <= 2 => {
+                let ty = self
+                    .aliases
+                    .get(&k)
+                    .copied()
+                    .or_else(|| word_type(&k))
+                    .unwrap_or(ValTy::scalar(Scalar::I32));
+                self.diag(
+                    at,
+                    Level::Error,
+                    format!("unknown type `{name}`; did you mean `{k}`? (read as `{k}`)"),
+                    "",
+                );
+                Ty::Val(ty)
+            }
+            _ => {
+                self.diag(
+                    at,
+                    Level::Error,
+                    format!("unknown type `{name}` (read as `int`)"),
+                    "",
+                );
+                Ty::Val(ValTy::scalar(Scalar::I32))
+            }
+        }
+    }
+
+    pub(super) fn native_vector(&mut self) -> PResult<ValTy> {
+        self.bump();
+        self.expect_punct("(")?;
+        let at = self.span();
+        let n = self.assign_expr()?;
+        self.expect_punct(",")?;
+        let elem = self.base_type()?;
+        self.expect_punct(")")?;
+        let lanes = const_int(&n)
+            .and_then(|v| u8::try_from(v).ok())
+            .filter(|v| (1..=16).contains(v))
+            .ok_or_else(|| {
+                KernelError::new(at.line, at.col, "__NATIVE_VECTOR__ size must be 1..=16")
+            })?;
+        match elem {
+            Ty::Val(ValTy { scalar, lanes: 1 }) => Ok(ValTy { scalar, lanes }),
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                "__NATIVE_VECTOR__ needs a scalar element type",
+            )),
+        }
+    }
+
+    /// `*`s and `&` after a base type: returns the type and whether it was a reference.
+    pub(super) fn pointers(&mut self, base: Ty) -> PResult<(Ty, bool)> {
+        let mut ty = base;
+        let mut reference = false;
+        loop {
+            if self.is_punct("*") {
+                let at = self.span();
+                self.bump();
+                ty = match ty {
+                    Ty::Val(v) => Ty::Ptr(v),
+                    Ty::Void => Ty::Ptr(ValTy::scalar(Scalar::I32)),
+                    Ty::Ptr(_) => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "pointers to pointers are not supported",
+                        ))
+                    }
+                };
+            } else if self.is_punct("&") {
+                self.bump();
+                reference = true;
+            } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__restrict__" | "__restrict" | "restrict" | "const" | "__gm__"))
+            {
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        Ok((ty, reference))
+    }
+}

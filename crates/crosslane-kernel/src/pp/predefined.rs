@@ -1,0 +1,122 @@
+//! The macros each vendor's compiler predefines for device code, per dialect and target: one
+//! table, documented in docs/kernels.md ("Predefined macros per dialect").
+
+use crosslane_core::Dialect;
+
+/// The CUDA architecture assumed when none is given: sm_90 (Hopper), so `__CUDA_ARCH__` is 900
+/// and every `#if __CUDA_ARCH__ >= 700` (Volta and newer) path is the one taken.
+pub const DEFAULT_CUDA_ARCH: &str = "sm_90";
+
+/// The macros predefined for device code of `dialect` on `lanes`-wide warps for target `arch`
+/// (CUDA `sm_XX` / `compute_XX`; HIP or AMDGCN an LLVM AMD processor `gfxNNN`), as
+/// `(name, replacement)`.
+///
+/// Sources: CUDA — NVCC documentation, "NVCC Identification Macro" (`__NVCC__`, `__CUDACC__`)
+/// and "Virtual Architecture Macros" (`__CUDA_ARCH__` = 100 × major + 10 × minor of the
+/// architecture compiled for); HIP — HIP Programming Guide, "HIP-Clang Compilation"
+/// (`__HIPCC__`, `__HIP__`, `__HIP_PLATFORM_AMD__`, `__HIP_DEVICE_COMPILE__`) and clang's AMDGPU
+/// target (`__AMDGCN__`, `__AMDGCN_WAVEFRONT_SIZE__` and its older spelling
+/// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__`). Both compile C++17 by default
+/// (`__cplusplus` 201703L, \[cpp.predefined\]/1). Ascend C and MACA: their documents define none.
+///
+/// # Errors
+/// A message naming the accepted forms when `arch` does not belong to the dialect.
+pub fn predefined(
+    dialect: Dialect,
+    lanes: usize,
+    arch: Option<&str>,
+) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut def = |n: &str, v: String| out.push((n.to_string(), v));
+    match dialect {
+        Dialect::Cuda => {
+            let sm = arch.unwrap_or(DEFAULT_CUDA_ARCH);
+            def("__CUDACC__", "1".into());
+            def("__NVCC__", "1".into());
+            def("__CUDA_ARCH__", cuda_arch(sm)?.to_string());
+            def("__cplusplus", "201703L".into());
+        }
+        Dialect::Hip | Dialect::Amdgcn => {
+            def("__HIPCC__", "1".into());
+            def("__HIP__", "1".into());
+            def("__HIP_PLATFORM_AMD__", "1".into());
+            def("__HIP_DEVICE_COMPILE__", "1".into());
+            def("__AMDGCN__", "1".into());
+            def("__AMDGCN_WAVEFRONT_SIZE__", lanes.to_string());
+            def("__AMDGCN_WAVEFRONT_SIZE", lanes.to_string());
+            def("__cplusplus", "201703L".into());
+            if let Some(a) = arch {
+                let (proc_macro, family) = gfx_macros(a)?;
+                def(&proc_macro, "1".into());
+                def(&family, "1".into());
+            }
+        }
+        Dialect::Ascend | Dialect::Maca | Dialect::Wgsl => {
+            if let Some(a) = arch {
+                return Err(format!(
+                    "--arch `{a}` means nothing for {}: only CUDA (sm_XX) and HIP (gfxNNN) take one",
+                    dialect.name()
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `__CUDA_ARCH__` of `sm_XY` / `compute_XY` (optionally with an `a`/`f` suffix): XY × 10.
+fn cuda_arch(sm: &str) -> Result<u32, String> {
+    let digits = sm
+        .strip_prefix("sm_")
+        .or_else(|| sm.strip_prefix("compute_"))
+        .map(|d| d.trim_end_matches(['a', 'f']))
+        .filter(|d| (2..=3).contains(&d.len()) && d.chars().all(|c| c.is_ascii_digit()));
+    match digits.and_then(|d| d.parse::<u32>().ok()) {
+        Some(n) => Ok(n * 10),
+        None => Err(format!(
+            "CUDA --arch `{sm}`: expected sm_XY or compute_XY (sm_70, sm_80, sm_90, sm_100a, …)"
+        )),
+    }
+}
+
+/// `__gfxNNN__` and `__GFXN__` of an AMD processor (`gfx942` → `__gfx942__`, `__GFX9__`;
+/// `gfx1030` → `__gfx1030__`, `__GFX10__`), for the targets this project models.
+fn gfx_macros(arch: &str) -> Result<(String, String), String> {
+    let t =
+        crosslane_core::dialect::amdgcn::arch::parse(arch).map_err(|e| format!("--arch: {e}"))?;
+    let digits = t.name.trim_start_matches("gfx");
+    // The major version is the digits before the last two (stepping and minor).
+    let major = &digits[..digits.len().saturating_sub(2)];
+    Ok((format!("__{}__", t.name), format!("__GFX{major}__")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(list: &[(String, String)], n: &str) -> Option<String> {
+        list.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone())
+    }
+
+    #[test]
+    fn cuda_arch_from_sm() {
+        let d = predefined(Dialect::Cuda, 32, None).unwrap();
+        assert_eq!(get(&d, "__CUDA_ARCH__").as_deref(), Some("900"));
+        let d = predefined(Dialect::Cuda, 32, Some("sm_70")).unwrap();
+        assert_eq!(get(&d, "__CUDA_ARCH__").as_deref(), Some("700"));
+        let d = predefined(Dialect::Cuda, 32, Some("sm_100a")).unwrap();
+        assert_eq!(get(&d, "__CUDA_ARCH__").as_deref(), Some("1000"));
+        assert!(predefined(Dialect::Cuda, 32, Some("gfx942")).is_err());
+    }
+
+    #[test]
+    fn hip_wave_and_gfx() {
+        let d = predefined(Dialect::Hip, 64, Some("gfx942")).unwrap();
+        assert_eq!(get(&d, "__AMDGCN_WAVEFRONT_SIZE").as_deref(), Some("64"));
+        assert_eq!(get(&d, "__gfx942__").as_deref(), Some("1"));
+        assert_eq!(get(&d, "__GFX9__").as_deref(), Some("1"));
+        let d = predefined(Dialect::Hip, 32, Some("gfx1100")).unwrap();
+        assert_eq!(get(&d, "__AMDGCN_WAVEFRONT_SIZE__").as_deref(), Some("32"));
+        assert_eq!(get(&d, "__GFX11__").as_deref(), Some("1"));
+        assert!(get(&d, "__CUDA_ARCH__").is_none());
+    }
+}

@@ -1,0 +1,409 @@
+//! CUDA and HIP vector types (`float4`, `int2`, `uchar4`, …; `__half2` and `__nv_bfloat162`
+//! are pairs of 16-bit floats): their names, the `make_<type>` constructors, how a pointer to
+//! them views memory holding scalars (`reinterpret_cast<float4*>(p)[i]` reads four consecutive
+//! cells), their alignment, and the operators and shuffles the vendor headers define on them.
+//!
+//! Sources: CUDA C++ Programming Guide, "Built-in Vector Types" (the names, `make_<type>`,
+//! the `x y z w` fields, and the alignment table) and "Device Memory Accesses" (a vector
+//! access must be aligned to its size: "Reading non-naturally aligned 8-byte or 16-byte words
+//! produces incorrect results"); "Warp Shuffle Functions" (the types `__shfl*_sync` takes);
+//! CUDA's `vector_types.h` declares no operators on these types (the samples' `helper_math.h`
+//! adds them; it is not part of CUDA); HIP's `amd_hip_vector_types.h` defines the arithmetic
+//! operators `+ - * /` (and compound assignments) component by component (HIP Programming
+//! Guide, "Vector types"); `cuda_fp16.hpp` / `cuda_bf16.hpp` define `+ - * /` on `__half2` and
+//! `__nv_bfloat162` component by component and `==` etc. on them as "both halves compare"
+//! (`__hbeq2`…).
+
+use super::types::{BinOp, Fault, KVal, Scalar, UnOp, ValTy};
+use crosslane_core::op::Dialect;
+
+/// CUDA's built-in vector type named `w` (`float2`, `int4`, `uint3`, `ulonglong2`, …).
+pub fn cuda_vector(w: &str) -> Option<ValTy> {
+    let lanes = w.chars().last()?.to_digit(10)?;
+    if !(1..=4).contains(&lanes) {
+        return None;
+    }
+    let scalar = match w.get(..w.len() - 1)? {
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        "int" => Scalar::I32,
+        "uint" => Scalar::U32,
+        "long" | "longlong" => Scalar::I64,
+        "ulong" | "ulonglong" => Scalar::U64,
+        "short" => Scalar::I16,
+        "ushort" => Scalar::U16,
+        "char" => Scalar::I8,
+        "uchar" => Scalar::U8,
+        _ => return None,
+    };
+    Some(ValTy {
+        scalar,
+        lanes: lanes as u8,
+    })
+}
+
+/// The type a `make_<type>` constructor builds (`make_float4` → 4 × float), if `name` is one.
+pub fn constructor(name: &str) -> Option<ValTy> {
+    cuda_vector(name.strip_prefix("make_")?)
+}
+
+/// `make_<type>(a, b, …)`: one argument per component, each converted to the component type
+/// as an assignment converts it.
+///
+/// # Errors
+/// A message when the count of arguments is not the type's, or a conversion is undefined.
+pub fn construct(name: &str, ty: ValTy, args: &[KVal]) -> Result<KVal, String> {
+    if args.len() != usize::from(ty.lanes) {
+        return Err(format!(
+            "`{name}` takes {} arguments, one per component, got {}",
+            ty.lanes,
+            args.len()
+        ));
+    }
+    let items = args
+        .iter()
+        .map(|a| a.convert(ValTy::scalar(ty.scalar)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|f| format!("`{name}`: {}", f.message))?;
+    // `float1` is one float here (a 1-component vector reads as its component).
+    Ok(match items.as_slice() {
+        [one] => one.clone(),
+        _ => KVal::Vector {
+            ty: ty.scalar,
+            items,
+        },
+    })
+}
+
+/// Bytes of one value of `ty` (components × component bytes, no padding).
+pub fn size_of(ty: ValTy) -> u64 {
+    u64::from(ty.scalar.bits().div_ceil(8)) * u64::from(ty.lanes.max(1))
+}
+
+/// The alignment CUDA gives `ty` in bytes (CUDA C++ Programming Guide, "Built-in Vector
+/// Types", alignment table): 1- and 3-component types that of their component, 2-component
+/// types twice it, 4-component types four times it but at most 16 (`double4`, `long4`).
+pub fn alignment(ty: ValTy) -> u64 {
+    let one = u64::from(ty.scalar.bits().div_ceil(8));
+    match ty.lanes {
+        2 => 2 * one,
+        4 => (4 * one).min(16),
+        _ => one,
+    }
+}
+
+/// A pointer's element offset after casting it from `from` to `to` elements
+/// (`reinterpret_cast<const float4*>(p)`). Only casts between one component type and vectors
+/// of it move the offset (it counts elements of the pointer's type); other casts keep it, as
+/// before.
+///
+/// # Errors
+/// [`Fault`]: undefined (a warning) when the address is not aligned for `to` (CUDA C++
+/// Programming Guide, "Device Memory Accesses"), an error when it is aligned but falls inside
+/// an element of `to` the emulator cannot name (a `float3*` at cell 1).
+pub fn recast(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
+    if from.scalar != to.scalar || from.lanes == to.lanes || from.lanes == 0 || to.lanes == 0 {
+        return Ok(offset);
+    }
+    let cells = offset
+        .checked_mul(i64::from(from.lanes))
+        .ok_or_else(|| Fault::ub("pointer offset out of range"))?;
+    let n = i64::from(to.lanes);
+    if cells.rem_euclid(n) == 0 {
+        return Ok(cells / n);
+    }
+    let bytes = cells.unsigned_abs() * u64::from(to.scalar.bits().div_ceil(8));
+    if bytes % alignment(to) != 0 {
+        Err(Fault::ub(format!(
+            "a {} pointer to component {cells} of {} memory is not {}-byte aligned: a {} access there is undefined (CUDA C++ Programming Guide, Device Memory Accesses: a vector access must be aligned to its size)",
+            to.name(),
+            to.scalar.name(),
+            alignment(to),
+            to.name()
+        )))
+    } else {
+        Err(Fault::error(format!(
+            "a {} pointer starting at component {cells} (inside an element) is not supported: the emulator counts {} elements from the buffer's start",
+            to.name(),
+            to.name()
+        )))
+    }
+}
+
+/// How a pointer of element type `elem` reads a buffer whose cells are `cell`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Cell by cell (the same type, or a same-size type whose cell is read as it is stored).
+    Whole,
+    /// `elem.lanes` consecutive components of `cell`s (`float4` through a float buffer, a
+    /// `float` through a `float4` buffer, `__half2` through `__half` cells).
+    Components,
+    /// A reinterpretation of bits between different component types, which the emulator does
+    /// not model: the message says what to write instead.
+    Refused(String),
+}
+
+/// The view a pointer to `elem` has of cells of `cell`.
+pub fn view(elem: ValTy, cell: ValTy) -> View {
+    if elem == cell || elem.lanes == 0 || cell.lanes == 0 || elem.lanes == cell.lanes {
+        return View::Whole;
+    }
+    if elem.scalar == cell.scalar {
+        return View::Components;
+    }
+    View::Refused(format!(
+        "reading or writing {} cells as {} reinterprets their bits, which is not modelled: access them as {} and convert each component (for a wide load of 16-bit values, load __half2 / __nv_bfloat162 pairs)",
+        cell.name(),
+        elem.name(),
+        cell.name()
+    ))
+}
+
+/// Why the vendor headers define no operator `op` on these operands (`None` when they do, or
+/// when the operands are not vectors): CUDA defines none on its vector types (only on
+/// `__half2` / `__nv_bfloat162`, arithmetic); HIP defines arithmetic component by component
+/// but its vector comparisons are not modelled here.
+pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Option<String> {
+    let vector = |v: &KVal| match v {
+        KVal::Vector { items, .. } if items.len() > 1 => Some(v.val_ty()),
+        _ => None,
+    };
+    let ty = vector(a).or_else(|| vector(b))?;
+    let arithmetic = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+    let half_pair = matches!(ty.scalar, Scalar::F16 | Scalar::Bf16) && ty.lanes == 2;
+    match dialect {
+        Dialect::Cuda if half_pair && (arithmetic || is_compare(op)) => None,
+        Dialect::Cuda => Some(format!(
+            "CUDA defines no `{}` on {} (vector_types.h declares none; helper_math.h from the CUDA samples is not part of CUDA): compute each component (`r.x = a.x {} b.x; …`)",
+            op.token(),
+            cuda_name(ty),
+            op.token()
+        )),
+        Dialect::Hip if arithmetic || half_pair => None,
+        Dialect::Hip => Some(format!(
+            "`{}` on {} is not modelled for HIP vectors here (HIP defines + - * / component by component): compare or combine each component",
+            op.token(),
+            cuda_name(ty)
+        )),
+        _ => None,
+    }
+}
+
+/// Why the vendor headers define no unary `op` on `v` (`None` when they do or `v` is not a
+/// vector): CUDA defines none on its vector types, only `-` on `__half2` / `__nv_bfloat162`
+/// (`cuda_fp16.hpp`, `cuda_bf16.hpp`); HIP defines `-`, `+` and `~` component by component.
+pub fn unary_refusal(dialect: Dialect, op: UnOp, v: &KVal) -> Option<String> {
+    let KVal::Vector { items, .. } = v else {
+        return None;
+    };
+    if items.len() < 2 {
+        return None;
+    }
+    let ty = v.val_ty();
+    let half_pair = matches!(ty.scalar, Scalar::F16 | Scalar::Bf16) && ty.lanes == 2;
+    let token = match op {
+        UnOp::Neg => "-",
+        UnOp::Plus => "+",
+        UnOp::BitNot => "~",
+        UnOp::Not => "!",
+    };
+    match dialect {
+        Dialect::Cuda if half_pair && matches!(op, UnOp::Neg | UnOp::Plus) => None,
+        Dialect::Cuda => Some(format!(
+            "CUDA defines no unary `{token}` on {} (vector_types.h declares no operators): apply it to each component",
+            cuda_name(ty)
+        )),
+        Dialect::Hip if op == UnOp::Not => Some(format!(
+            "HIP defines no `!` on {}: test each component",
+            cuda_name(ty)
+        )),
+        _ => None,
+    }
+}
+
+fn is_compare(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
+}
+
+/// `a OP b` for two `__half2` / `__nv_bfloat162` in CUDA and HIP: `cuda_fp16.hpp` defines the
+/// comparison operators as `__hbeq2`, `__hbne2`, `__hblt2`… — true iff the comparison holds
+/// for both halves (so `!=` is true only when both halves differ). `None` for other operands.
+pub fn half_pair_compare(op: BinOp, a: &KVal, b: &KVal) -> Option<KVal> {
+    let pair = |v: &KVal| match v {
+        KVal::Vector { ty, items }
+            if items.len() == 2 && matches!(ty, Scalar::F16 | Scalar::Bf16) =>
+        {
+            Some((items[0].as_f64()?, items[1].as_f64()?))
+        }
+        _ => None,
+    };
+    if !is_compare(op) {
+        return None;
+    }
+    let ((a0, a1), (b0, b1)) = (pair(a)?, pair(b)?);
+    let holds = |x: f64, y: f64| match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        BinOp::Eq => x == y,
+        // Ordered not-equal: false for NaN (CUDA Math API, __hbne2).
+        _ => !x.is_nan() && !y.is_nan() && x != y,
+    };
+    Some(KVal::bool(holds(a0, b0) && holds(a1, b1)))
+}
+
+/// The vendor's spelling of a vector type (`float4`, `__half2`).
+pub fn cuda_name(ty: ValTy) -> String {
+    let base = match ty.scalar {
+        Scalar::F32 => "float",
+        Scalar::F64 => "double",
+        Scalar::I32 => "int",
+        Scalar::U32 => "uint",
+        Scalar::I64 => "longlong",
+        Scalar::U64 => "ulonglong",
+        Scalar::I16 => "short",
+        Scalar::U16 => "ushort",
+        Scalar::I8 => "char",
+        Scalar::U8 => "uchar",
+        Scalar::F16 if ty.lanes == 2 => return "__half2".into(),
+        Scalar::Bf16 if ty.lanes == 2 => return "__nv_bfloat162".into(),
+        _ => return ty.name(),
+    };
+    if ty.lanes == 1 {
+        return base.to_string();
+    }
+    format!("{base}{}", ty.lanes)
+}
+
+/// Why a CUDA or HIP warp shuffle (or other lane operation) cannot take `v` as its operand:
+/// CUDA's `__shfl*_sync` take `int`, `unsigned`, `long`, `long long` (and unsigned), `float`,
+/// `double`, and with `cuda_fp16.h` / `cuda_bf16.h` `__half`, `__half2`, `__nv_bfloat16`,
+/// `__nv_bfloat162` (CUDA C++ Programming Guide, "Warp Shuffle Functions"); HIP's `__shfl*`
+/// take the same scalar types and, from `hip_fp16.h`, `__half` / `__half2` (HIP Programming
+/// Guide, "Warp shuffle functions"). Neither defines them for `float4` and the other built-in
+/// vector types. `None` when the operand is allowed (or the dialect is another's).
+pub fn shuffle_refusal(dialect: Dialect, op: &str, v: &KVal) -> Option<String> {
+    if !matches!(dialect, Dialect::Cuda | Dialect::Hip) {
+        return None;
+    }
+    let KVal::Vector { items, .. } = v else {
+        return None;
+    };
+    if items.len() < 2 || v.to_core().is_some() {
+        return None;
+    }
+    let ty = v.val_ty();
+    Some(format!(
+        "{} defines no `{op}` of {} (its shuffles take int, unsigned, long, long long, float, double, __half, __half2{}): shuffle each component (`v.x = {op}(…, v.x, …); v.y = …`)",
+        if dialect == Dialect::Cuda { "CUDA" } else { "HIP" },
+        cuda_name(ty),
+        if dialect == Dialect::Cuda {
+            ", __nv_bfloat16, __nv_bfloat162"
+        } else {
+            ""
+        },
+    ))
+}
+
+/// The cells of a global buffer of a vector type whose launch gives `scalars` components
+/// (`--buffer x:32` for a `float4*` is 8 elements): the fill is read as one scalar sequence
+/// and laid out component by component, element by element. A fill that only parses per
+/// element (`1:2:3:4`) fills every element with it.
+///
+/// # Errors
+/// A message when `scalars` is not a multiple of the components, or the fill does not parse.
+pub fn vector_fill(
+    elem: ValTy,
+    scalars: usize,
+    fill: &str,
+    field: &str,
+) -> Result<Vec<Option<KVal>>, String> {
+    let n = usize::from(elem.lanes.max(1));
+    if !scalars.is_multiple_of(n) {
+        return Err(format!(
+            "buffer `{field}` of {} holds {n} scalar cells per element: {scalars} cells is not a whole number of elements (give a multiple of {n})",
+            cuda_name(elem)
+        ));
+    }
+    let one = ValTy::scalar(elem.scalar);
+    match super::memory::fill_cells(one, scalars, fill, field) {
+        Ok(cells) => Ok(cells
+            .chunks(n)
+            .map(|c| {
+                let items: Option<Vec<KVal>> = c.iter().cloned().collect();
+                items.map(|items| KVal::Vector {
+                    ty: elem.scalar,
+                    items,
+                })
+            })
+            .collect()),
+        Err(scalar_err) => super::memory::fill_cells(elem, scalars / n, fill, field)
+            .map_err(|_| scalar_err.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_alignment_and_recast() {
+        assert_eq!(
+            constructor("make_float4"),
+            Some(ValTy {
+                scalar: Scalar::F32,
+                lanes: 4
+            })
+        );
+        assert_eq!(constructor("make_foo4"), None);
+        let f = ValTy::scalar(Scalar::F32);
+        let f4 = ValTy {
+            scalar: Scalar::F32,
+            lanes: 4,
+        };
+        let d4 = ValTy {
+            scalar: Scalar::F64,
+            lanes: 4,
+        };
+        // The Programming Guide's table: float4 16, double4 16, char2 2, float3 4.
+        assert_eq!(alignment(f4), 16);
+        assert_eq!(alignment(d4), 16);
+        assert_eq!(alignment(cuda_vector("char2").unwrap()), 2);
+        assert_eq!(alignment(cuda_vector("float3").unwrap()), 4);
+        // &p[8] as float4*: element 2; &p[6]: 24 bytes, not 16-aligned (undefined).
+        assert_eq!(recast(f, f4, 8).unwrap(), 2);
+        assert_eq!(recast(f4, f, 3).unwrap(), 12);
+        assert!(recast(f, f4, 6).is_err());
+        let e = recast(f, f4, 6).unwrap_err();
+        assert_eq!(e.level, crosslane_core::result::Level::Warning);
+        assert_eq!(view(f4, f), View::Components);
+        assert!(matches!(
+            view(f4, ValTy::scalar(Scalar::F16)),
+            View::Refused(_)
+        ));
+    }
+
+    #[test]
+    fn fills_are_scalar_sequences() {
+        let f2 = ValTy {
+            scalar: Scalar::F32,
+            lanes: 2,
+        };
+        let cells = vector_fill(f2, 6, "index", "x").unwrap();
+        assert_eq!(cells.len(), 3);
+        assert_eq!(
+            cells[1],
+            Some(KVal::Vector {
+                ty: Scalar::F32,
+                items: vec![KVal::float(Scalar::F32, 2.0), KVal::float(Scalar::F32, 3.0)]
+            })
+        );
+        assert!(vector_fill(f2, 5, "index", "x").is_err());
+        let cells = vector_fill(f2, 4, "1:2", "x").unwrap();
+        assert_eq!(cells.len(), 2);
+    }
+}

@@ -1,0 +1,995 @@
+//! naga's IR of a compute entry point lowered to the kernel engine's program form
+//! ([`crate::ast`]), so WGSL runs on the same engine as C kernels: one program form,
+//! not a second interpreter. Every statement and expression keeps its WGSL span.
+//!
+//! The mapping (WGSL spec section → engine form):
+//! - built-in values (§ Built-in Values): `local_invocation_id` → `threadIdx`, `workgroup_id` →
+//!   `blockIdx`, `num_workgroups` → `gridDim`, `global_invocation_id` → `blockIdx * blockDim +
+//!   threadIdx`, `local_invocation_index` → the linearized `threadIdx`; `subgroup_invocation_id`
+//!   → the lane, `subgroup_size` → the warp size, `subgroup_id` → index / size,
+//!   `num_subgroups` → ⌈threads / size⌉. The spec leaves the index → subgroup mapping to the
+//!   implementation; the engine's warps are the linear mapping (subgroup = index / size, lane =
+//!   index % size) every known GPU uses for 1-D workgroups.
+//! - `var<storage>` / `var<uniform>` → a kernel pointer parameter named by the variable (a
+//!   scalar one is a one-cell buffer); `var<workgroup>` → `__shared__`; `var<private>` and
+//!   function variables → per-invocation locals, zero-initialized as WGSL requires.
+//! - `workgroupBarrier`/`storageBarrier` → the block barrier; atomics → the engine's atomics.
+//! - subgroup and quad built-ins → calls of the WGSL registry ops by their names, the same
+//!   entries the operation view runs.
+//! - `let` bindings and built-in results become named locals (the trace shows the user's names).
+//!
+//! - helper functions (WGSL § Function Declaration) → device functions, which the engine
+//!   inlines at each call; the module-scope variables sit in the entry's outer block, which an
+//!   inlined helper sees (`Compiler::module_scopes`).
+//!
+//! - vectors (WGSL § Vector Expressions, component-wise) → one scalar per component: a vector
+//!   local `v` is the locals `v.x`, `v.y`, …; a buffer or workgroup array of `vecN` is flat,
+//!   N cells per element in component order (WGSL § Memory Layout: vec2/vec4 arrays are tightly
+//!   packed, so the cells are the buffer's bytes; arrays of vec3, padded to 16 bytes, are
+//!   refused). `subgroupBallot`'s vec4 result stays a u64.
+//!
+//! - structs in buffers → flat too: each element's members' cells in declaration order
+//!   (`struct_layout`); only packed structs of one scalar type, the engine's buffers having one
+//!   element type.
+//!
+//! `switch` becomes an if/else chain. Structs with padding or mixed scalar types, matrices, a
+//! vector component chosen at run time, pointer parameters and vector results are refused with a
+//! message naming them.
+
+use std::collections::{HashMap, HashSet};
+
+use naga::{
+    AddressSpace, ArraySize, AtomicFunction, BinaryOperator, BuiltIn, CollectiveOperation,
+    Expression, GatherMode, Handle, Literal, MathFunction, ScalarKind, Statement,
+    SubgroupOperation, TypeInner, UnaryOperator,
+};
+
+use super::naga::NagaShader;
+use crate::ast::{self, Declarator, Expr, ExprKind, Param, Stmt, StmtKind, Storage};
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+use crate::KernelError;
+
+mod ballot;
+mod build;
+mod expressions;
+mod math;
+mod overrides;
+mod places;
+mod statements;
+mod switch;
+mod types;
+
+use self::build::{bin, cast, depth_err, ex, int_lit, literal, stmt, zero};
+pub use self::types::components;
+use self::types::{
+    comp_name, elem_of, expr_word, scalar_of, struct_layout, type_word, vec_comps_in,
+};
+
+/// A buffer binding of the shader: a `var<storage>` or `var<uniform>` at `@group`/`@binding`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Binding {
+    /// The variable's name (the kernel parameter's).
+    pub name: String,
+    /// `@group`.
+    pub group: u32,
+    /// `@binding`.
+    pub binding: u32,
+    /// `storage` (`read` or `read_write`) or `uniform`.
+    pub space: String,
+    /// Whether the shader may write it.
+    pub writable: bool,
+    /// The element type.
+    pub elem: ValTy,
+    /// The WGSL element type as written by the type (`u32`, `f16`, `atomic<u32>`).
+    pub wgsl_elem: String,
+    /// Fixed length in cells (`array<T, N>`: N; a scalar: 1; a vector's components count one
+    /// cell each, in order); `None` for a runtime-sized array.
+    pub fixed_len: Option<usize>,
+    /// Cells per element: a `vecN` element's N components, else 1.
+    pub components: u32,
+}
+
+/// The lowered entry point.
+pub struct Lowered {
+    /// The program (one entry function).
+    pub program: ast::Program,
+    /// `@workgroup_size`.
+    pub workgroup_size: [u32; 3],
+    /// The buffers, in `@group`, `@binding` order.
+    pub bindings: Vec<Binding>,
+    /// The entry point's name.
+    pub entry: String,
+}
+
+/// The compute entry points of a module, by name.
+pub fn compute_entries(module: &naga::Module) -> Vec<String> {
+    module
+        .entry_points
+        .iter()
+        .filter(|e| e.stage == naga::ShaderStage::Compute)
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// Lowers the compute entry point `entry` (default: the first) of `shader`.
+///
+/// `lens` gives each runtime-sized buffer's length (for `arrayLength`); `max_depth` bounds the
+/// expression trees built (the engine's nesting budget); `lanes` is the subgroup size.
+///
+/// # Errors
+/// [`KernelError`] at the construct the engine cannot run, naming it.
+pub fn lower(
+    shader: &NagaShader,
+    entry: Option<&str>,
+    lens: &HashMap<String, usize>,
+    max_depth: u32,
+    lanes: usize,
+) -> Result<Lowered, KernelError> {
+    let module = &shader.module;
+    let computes: Vec<usize> = (0..module.entry_points.len())
+        .filter(|&k| module.entry_points[k].stage == naga::ShaderStage::Compute)
+        .collect();
+    let idx = match entry {
+        Some(name) => computes
+            .iter()
+            .copied()
+            .find(|&k| module.entry_points[k].name == name)
+            .ok_or_else(|| {
+                KernelError::new(
+                    1,
+                    1,
+                    format!(
+                        "no compute entry point `{name}`; the shader has: {}",
+                        compute_entries(module).join(", ")
+                    ),
+                )
+            })?,
+        None => *computes
+            .first()
+            .ok_or_else(|| KernelError::new(1, 1, "no `@compute` entry point in the shader"))?,
+    };
+    let ep = &module.entry_points[idx];
+    let fn_at = shader
+        .fn_offsets
+        .get(&ep.name)
+        .map_or((1, 1), |&o| shader.lines.line_col(o));
+    let fn_span = ast::Span {
+        line: fn_at.0,
+        col: fn_at.1,
+    };
+
+    let mut bindings = Vec::new();
+    let mut params = Vec::new();
+    let mut prelude = Vec::new();
+    let mut zeroing = Vec::new();
+    let mut low = Lower {
+        shader,
+        func: &ep.function,
+        finfo: shader.info.get_entry_point(idx),
+        entry_args: true,
+        baked: HashMap::new(),
+        ballots: HashSet::new(),
+        used: HashSet::new(),
+        bumped: HashMap::new(),
+        max_depth,
+        lanes,
+        loops: Vec::new(),
+        lens,
+        vec_ret: None,
+    };
+    for (h, g) in module.global_variables.iter() {
+        let name = g
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("global{}", h.index()));
+        let at = low.span_of(module.global_variables.get_span(h), fn_span);
+        let (elem, count, wgsl_elem) = elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let comps = components(module, g.ty);
+        // A vector variable or array of vectors is held flat, one cell per component.
+        let cells = |c: Count| match c {
+            Count::Scalar if comps > 1 => Count::Fixed(comps as usize),
+            Count::Fixed(n) => Count::Fixed(n.saturating_mul(comps as usize)),
+            other => other,
+        };
+        match g.space {
+            AddressSpace::Storage { .. } | AddressSpace::Uniform => {
+                let rb = g.binding.as_ref();
+                let (space, writable) = match g.space {
+                    AddressSpace::Storage { access } => (
+                        if access.contains(naga::StorageAccess::STORE) {
+                            "storage, read_write"
+                        } else {
+                            "storage, read"
+                        },
+                        access.contains(naga::StorageAccess::STORE),
+                    ),
+                    _ => ("uniform", false),
+                };
+                bindings.push(Binding {
+                    name: name.clone(),
+                    group: rb.map_or(0, |b| b.group),
+                    binding: rb.map_or(0, |b| b.binding),
+                    space: space.to_string(),
+                    writable,
+                    elem,
+                    wgsl_elem,
+                    fixed_len: match cells(count) {
+                        Count::Scalar => Some(1),
+                        Count::Fixed(n) => Some(n),
+                        Count::Runtime => None,
+                    },
+                    components: comps,
+                });
+                params.push(Param {
+                    name: name.clone(),
+                    ty: Ty::Ptr(elem),
+                    // A scalar is a one-cell buffer, read and written as `name[0]` (so an
+                    // atomic can take its address).
+                    reference: false,
+                    span: low.uniq(at),
+                });
+            }
+            AddressSpace::Private if comps > 1 && matches!(count, Count::Scalar) => {
+                // A private vector: one per-invocation local per component, zeroed.
+                if g.init.is_some() {
+                    return Err(at_err(
+                        at,
+                        &name,
+                        "an initialized private vector is not emulated yet",
+                    ));
+                }
+                for k in 0..comps {
+                    let span = low.uniq(at);
+                    prelude.push(stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: comp_name(&name, k),
+                                ty: Ty::Val(elem),
+                                array: None,
+                                init: Some(zero(elem, at)),
+                                span,
+                            }],
+                        ),
+                        at,
+                    ));
+                }
+            }
+            AddressSpace::WorkGroup | AddressSpace::Private => {
+                let shared = g.space == AddressSpace::WorkGroup;
+                let count = cells(count);
+                let init = match (count, g.init, shared) {
+                    (Count::Scalar, Some(e), _) => Some(low.global_const(e, at)?),
+                    (Count::Scalar, None, false) => Some(zero(elem, at)),
+                    _ => None,
+                };
+                let array = match count {
+                    Count::Fixed(n) => Some(Some(int_lit(n as u64, at))),
+                    // A workgroup scalar is a one-cell array (`name[0]`), so an atomic can take
+                    // its address.
+                    Count::Scalar if shared => Some(Some(int_lit(1, at))),
+                    Count::Runtime => return Err(at_err(at, &name, "a runtime-sized array here")),
+                    Count::Scalar => None,
+                };
+                let ty = if array.is_some() {
+                    Ty::Ptr(elem)
+                } else {
+                    Ty::Val(elem)
+                };
+                if shared {
+                    zeroing.push((name.clone(), elem, count, at));
+                }
+                prelude.push(stmt(
+                    StmtKind::Decl(
+                        Storage {
+                            shared,
+                            external: false,
+                        },
+                        vec![Declarator {
+                            name,
+                            ty,
+                            array,
+                            init,
+                            span: low.uniq(at),
+                        }],
+                    ),
+                    at,
+                ));
+            }
+            _ => {
+                return Err(at_err(
+                    at,
+                    &name,
+                    "this address space (textures, samplers, push constants) is not emulated",
+                ))
+            }
+        }
+    }
+    bindings.sort_by_key(|b| (b.group, b.binding));
+    if !zeroing.is_empty() {
+        let z = low.zero_workgroup(&zeroing, fn_span)?;
+        prelude.extend(z);
+    }
+    let body = low.function_body(fn_span, prelude)?;
+    let mut functions = low.helpers(fn_span)?;
+    let function = ast::Function {
+        name: ep.name.clone(),
+        entry: true,
+        ret: Ty::Void,
+        params,
+        body,
+        launch_bounds: None,
+        vf_call_dim: None,
+        span: fn_span,
+        snippet: false,
+        defaults: Vec::new(),
+    };
+    Ok(Lowered {
+        program: ast::Program {
+            functions: {
+                functions.push(function);
+                functions
+            },
+            aliases: Vec::new(),
+            // A shader's dispatch comes from `--workgroups`, never from host code.
+            launches: Vec::new(),
+            constants: Vec::new(),
+        },
+        workgroup_size: ep.workgroup_size,
+        bindings,
+        entry: ep.name.clone(),
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Count {
+    Scalar,
+    Fixed(usize),
+    Runtime,
+}
+
+fn at_err(at: ast::Span, name: &str, m: impl std::fmt::Display) -> KernelError {
+    KernelError::new(at.line, at.col, format!("`{name}`: {m}"))
+}
+
+struct LoopCx {
+    continuing: Vec<Stmt>,
+    /// A `switch` rather than a loop: `break` ends the case (WGSL § switch), `continue` belongs
+    /// to the loop around it.
+    switch: bool,
+    /// A switch lowered inside a `do { … } while (false)`, so a `break` before the end of a
+    /// case leaves it.
+    wrapped: bool,
+}
+
+struct Lower<'a> {
+    shader: &'a NagaShader,
+    func: &'a naga::Function,
+    finfo: &'a naga::valid::FunctionInfo,
+    entry_args: bool,
+    /// Expressions held in a named local (a `let`, a built-in's result): the local's name.
+    baked: HashMap<Handle<Expression>, String>,
+    /// Expressions that are `subgroupBallot` results (held as a u64 of components x, y).
+    ballots: HashSet<Handle<Expression>>,
+    /// Spans already given to an identifier or declarator (the engine resolves names by span).
+    used: HashSet<ast::Span>,
+    /// The last span [`Lower::uniq`] gave for each wanted span, where its next search starts
+    /// (naga gives every use of a local the local's one span: searching from the wanted span
+    /// each time made lowering quadratic in the uses).
+    bumped: HashMap<ast::Span, ast::Span>,
+    max_depth: u32,
+    lanes: usize,
+    loops: Vec<LoopCx>,
+    lens: &'a HashMap<String, usize>,
+    /// A helper returning a vector: its size (the result goes out through the reference
+    /// parameters `_ret.x`, `_ret.y`, …).
+    vec_ret: Option<u32>,
+}
+
+impl Lower<'_> {
+    fn module(&self) -> &naga::Module {
+        &self.shader.module
+    }
+
+    fn span_of(&self, s: naga::Span, fallback: ast::Span) -> ast::Span {
+        match s.to_range() {
+            Some(r) if s.is_defined() => {
+                let (line, col) = self.shader.lines.line_col(r.start);
+                ast::Span { line, col }
+            }
+            _ => fallback,
+        }
+    }
+
+    fn end_of(&self, s: naga::Span, fallback: ast::Span) -> ast::Span {
+        match s.to_range() {
+            Some(r) if s.is_defined() => {
+                let (line, col) = self.shader.lines.line_col(r.end);
+                ast::Span { line, col }
+            }
+            _ => fallback,
+        }
+    }
+
+    /// A span no other identifier or declarator has (the engine keys names by span); a clash
+    /// moves the column right by one.
+    fn uniq(&mut self, wanted: ast::Span) -> ast::Span {
+        // Every span from `wanted` to the last one given for it is taken (spans are only
+        // ever added to `used`), so the search resumes after it.
+        let mut s = self.bumped.get(&wanted).copied().unwrap_or(wanted);
+        while !self.used.insert(s) {
+            s.col = s.col.saturating_add(1);
+        }
+        self.bumped.insert(wanted, s);
+        s
+    }
+
+    fn ident(&mut self, name: &str, at: ast::Span) -> Expr {
+        let s = self.uniq(at);
+        ex(ExprKind::Ident(name.to_string()), s)
+    }
+
+    fn espan(&self, h: Handle<Expression>, fallback: ast::Span) -> ast::Span {
+        self.span_of(self.func.expressions.get_span(h), fallback)
+    }
+
+    fn ty_inner(&self, h: Handle<Expression>) -> &TypeInner {
+        self.finfo[h].ty.inner_with(&self.module().types)
+    }
+
+    /// The size of `h`'s vector type when it is one held by components (not a
+    /// `subgroupBallot` result, held as a u64).
+    fn vector(&self, h: Handle<Expression>) -> Option<u32> {
+        match self.ty_inner(h) {
+            TypeInner::Vector { size, .. } if !self.is_ballot_expr(h) => Some(*size as u32),
+            _ => None,
+        }
+    }
+
+    /// The type of one component of `h` (of `h` itself for a scalar).
+    fn comp_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
+        match self.ty_inner(h) {
+            TypeInner::Vector { scalar, .. } if !self.is_ballot_expr(h) => scalar_of(*scalar)
+                .map(ValTy::scalar)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            _ => self.scalar_ty(h, at),
+        }
+    }
+
+    /// The component type `TypeInner::Scalar` of `h`'s type (itself for a scalar).
+    fn comp_inner(&self, h: Handle<Expression>) -> TypeInner {
+        match self.ty_inner(h) {
+            TypeInner::Vector { scalar, .. } => TypeInner::Scalar(*scalar),
+            other => other.clone(),
+        }
+    }
+
+    /// What a pointer expression points at: (components of the pointee when it is a vector,
+    /// components of its elements when it is an array of vectors).
+    fn pointee(&self, p: Handle<Expression>) -> (u32, u32) {
+        let types = &self.module().types;
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => match &types[*base].inner {
+                TypeInner::Array {
+                    base: e, stride, ..
+                } => (1, types::stride_cells(self.module(), *e, *stride)),
+                other => (vec_comps_in(self.module(), other), 1),
+            },
+            TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
+            _ => (1, 1),
+        }
+    }
+
+    /// Each member's first cell when `p` points at a struct.
+    fn struct_pointee(&self, p: Handle<Expression>) -> Option<Vec<u32>> {
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => {
+                let inner = &self.module().types[*base].inner;
+                if matches!(inner, TypeInner::Struct { .. }) {
+                    struct_layout(self.module(), inner).ok().map(|l| l.2)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn scalar_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
+        match self.ty_inner(h) {
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => scalar_of(*s)
+                .map(ValTy::scalar)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            TypeInner::Vector { .. } if self.ballots.contains(&h) => Ok(ValTy::scalar(Scalar::U64)),
+            other => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a value of type {} is not emulated yet (scalars, built-in ids and \
+                     subgroupBallot's result are)",
+                    type_word(other)
+                ),
+            )),
+        }
+    }
+
+    /// The module's helper functions (WGSL § Function Declaration) as the engine's device
+    /// functions, which it inlines at each call (recursion is a WGSL error, so the inlining
+    /// ends). Parameters and results are scalars; each statement keeps its WGSL span. naga's
+    /// appended `subgroupElect` helper (a gap of naga 30) is not one: its calls run the
+    /// registry's op.
+    fn helpers(&mut self, fallback: ast::Span) -> Result<Vec<ast::Function>, KernelError> {
+        let shader = self.shader;
+        let module = &shader.module;
+        let mut out = Vec::new();
+        let reached = called_from(module, self.func);
+        for (fh, f) in module.functions.iter() {
+            if !reached.contains(&fh) {
+                // A helper the entry point never calls is not lowered (nor refused).
+                continue;
+            }
+            let name = f
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("function{}", fh.index()));
+            if shader.elect_appended && name == "subgroupElect" {
+                continue;
+            }
+            let at = self.span_of(module.functions.get_span(fh), fallback);
+            let at = shader.fn_offsets.get(&name).map_or(at, |&o| {
+                let (line, col) = shader.lines.line_col(o);
+                ast::Span { line, col }
+            });
+            let mut params = Vec::new();
+            for (k, a) in f.arguments.iter().enumerate() {
+                let pname = a.name.clone().unwrap_or_else(|| format!("arg{k}"));
+                if let TypeInner::Vector { size, scalar } = &module.types[a.ty].inner {
+                    // A vector parameter: one parameter per component, `v.x`, `v.y`, …
+                    let t = scalar_of(*scalar).ok_or_else(|| {
+                        at_err(at, &name, format!("parameter `{pname}`: type not emulated"))
+                    })?;
+                    for c in 0..*size as u32 {
+                        params.push(Param {
+                            name: comp_name(&pname, c),
+                            ty: Ty::Val(ValTy::scalar(t)),
+                            reference: false,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
+                if let TypeInner::Pointer { base, space } = &module.types[a.ty].inner {
+                    // WGSL § Pointer Types: a `ptr<function|private, T>` parameter names the
+                    // caller's variable: a reference parameter (one per component of a vector).
+                    if !matches!(space, AddressSpace::Function | AddressSpace::Private) {
+                        return Err(at_err(
+                            at,
+                            &name,
+                            format!(
+                                "parameter `{pname}`: pointers into storage or workgroup memory \
+                                 as parameters are not emulated yet (function and private ones \
+                                 are)"
+                            ),
+                        ));
+                    }
+                    let (n, sc) = match &module.types[*base].inner {
+                        TypeInner::Scalar(s) => (None, scalar_of(*s)),
+                        TypeInner::Vector { size, scalar } => {
+                            (Some(*size as u32), scalar_of(*scalar))
+                        }
+                        _ => (None, None),
+                    };
+                    let t = sc.ok_or_else(|| {
+                        at_err(
+                            at,
+                            &name,
+                            format!(
+                                "parameter `{pname}`: pointers to scalars and vectors are \
+                                 emulated, not to this type yet"
+                            ),
+                        )
+                    })?;
+                    let names: Vec<String> = match n {
+                        Some(n) => (0..n).map(|c| comp_name(&pname, c)).collect(),
+                        None => vec![pname.clone()],
+                    };
+                    for pn in names {
+                        params.push(Param {
+                            name: pn,
+                            ty: Ty::Val(ValTy::scalar(t)),
+                            reference: true,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
+                let t = match &module.types[a.ty].inner {
+                    TypeInner::Scalar(s) => scalar_of(*s),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    at_err(
+                        at,
+                        &name,
+                        format!(
+                            "parameter `{pname}` of type {} is not emulated yet (scalars and vectors are)",
+                            type_word(&module.types[a.ty].inner)
+                        ),
+                    )
+                })?;
+                params.push(Param {
+                    name: pname,
+                    ty: Ty::Val(ValTy::scalar(t)),
+                    reference: false,
+                    span: self.uniq(at),
+                });
+            }
+            let mut vec_ret = None;
+            let ret = match &f.result {
+                None => Ty::Void,
+                Some(r) => match &module.types[r.ty].inner {
+                    TypeInner::Vector { size, scalar } if !returns_ballot(f) => {
+                        // A vector result goes out through reference parameters, one per
+                        // component, after the others: the engine's functions return one
+                        // scalar.
+                        let t = scalar_of(*scalar).ok_or_else(|| {
+                            at_err(at, &name, "a result of this type is not emulated yet")
+                        })?;
+                        vec_ret = Some(*size as u32);
+                        for c in 0..*size as u32 {
+                            params.push(Param {
+                                name: comp_name("_ret", c),
+                                ty: Ty::Val(ValTy::scalar(t)),
+                                reference: true,
+                                span: self.uniq(at),
+                            });
+                        }
+                        Some(Ty::Void)
+                    }
+                    TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
+                    _ => None,
+                }
+                .ok_or_else(|| {
+                    at_err(
+                        at,
+                        &name,
+                        "a result that is not a scalar or a vector is not emulated yet",
+                    )
+                })?,
+            };
+            let mut low = Lower {
+                shader,
+                func: f,
+                finfo: &shader.info[fh],
+                entry_args: false,
+                baked: HashMap::new(),
+                ballots: HashSet::new(),
+                used: std::mem::take(&mut self.used),
+                bumped: std::mem::take(&mut self.bumped),
+                max_depth: self.max_depth,
+                lanes: self.lanes,
+                loops: Vec::new(),
+                lens: self.lens,
+                vec_ret,
+            };
+            let body = low.function_body(at, Vec::new());
+            self.used = low.used;
+            self.bumped = low.bumped;
+            out.push(ast::Function {
+                name,
+                entry: false,
+                ret,
+                params,
+                body: body?,
+                launch_bounds: None,
+                vf_call_dim: None,
+                span: at,
+                snippet: false,
+                defaults: Vec::new(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// WGSL § "var<workgroup>": workgroup memory starts zeroed. Done as wgpu and Dawn do it:
+    /// invocation 0 stores the zeros, then a workgroup barrier, before the body; the trace shows
+    /// those steps at the variable's line.
+    fn zero_workgroup(
+        &mut self,
+        vars: &[(String, ValTy, Count, ast::Span)],
+        fn_span: ast::Span,
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let mut body = Vec::new();
+        for (name, elem, count, at) in vars {
+            let at = *at;
+            let assign = |me: &mut Self, idx: Option<Expr>| {
+                let target = me.ident(name, at);
+                let target = match idx {
+                    Some(i) => ex(ExprKind::Index(Box::new(target), Box::new(i)), at),
+                    None => target,
+                };
+                stmt(
+                    StmtKind::Expr(ex(
+                        ExprKind::Assign(None, Box::new(target), Box::new(zero(*elem, at))),
+                        at,
+                    )),
+                    at,
+                )
+            };
+            match count {
+                Count::Scalar => body.push(assign(self, Some(int_lit(0, at)))),
+                Count::Fixed(n) => {
+                    let k = "_zero_index";
+                    let kspan = self.uniq(at);
+                    let init = stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: k.into(),
+                                ty: Ty::Val(ValTy::scalar(Scalar::U32)),
+                                array: None,
+                                init: Some(int_lit(0, at)),
+                                span: kspan,
+                            }],
+                        ),
+                        at,
+                    );
+                    let cond = {
+                        let kk = self.ident(k, at);
+                        bin(BinOp::Lt, kk, int_lit(*n as u64, at), at)
+                    };
+                    let step = {
+                        let kk = self.ident(k, at);
+                        ex(
+                            ExprKind::IncDec {
+                                inc: true,
+                                prefix: true,
+                                target: Box::new(kk),
+                            },
+                            at,
+                        )
+                    };
+                    let idx = self.ident(k, at);
+                    let a = assign(self, Some(idx));
+                    body.push(stmt(
+                        StmtKind::For(Some(Box::new(init)), Some(cond), Some(step), Box::new(a)),
+                        at,
+                    ));
+                }
+                Count::Runtime => {}
+            }
+        }
+        let li = self.builtin_value(BuiltIn::LocalInvocationIndex, None, fn_span)?;
+        let first = bin(BinOp::Eq, li, int_lit(0, fn_span), fn_span);
+        Ok(vec![
+            stmt(
+                StmtKind::If(first, Box::new(stmt(StmtKind::Block(body), fn_span)), None),
+                fn_span,
+            ),
+            stmt(
+                StmtKind::Expr(ex(ExprKind::Call("__syncthreads".into(), vec![]), fn_span)),
+                fn_span,
+            ),
+        ])
+    }
+
+    fn function_body(
+        &mut self,
+        fn_span: ast::Span,
+        prelude: Vec<Stmt>,
+    ) -> Result<Stmt, KernelError> {
+        // The prelude (module-scope variables) in the outer block, the function's own names in
+        // an inner one: the engine lets an inlined helper see the outer scopes only
+        // (`Compiler::module_scopes`), so an entry's local never hides a global from a helper.
+        let mut out = Vec::new();
+        let func = self.func;
+        for (h, lv) in func.local_variables.iter() {
+            let at = self.span_of(func.local_variables.get_span(h), fn_span);
+            let name = lv
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("local{}", h.index()));
+            let (elem, count, _) =
+                elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
+            let comps = components(self.module(), lv.ty);
+            if comps > 1 && matches!(count, Count::Scalar) {
+                // A vector variable: one local per component, `v.x`, `v.y`, …
+                for k in 0..comps {
+                    let init = match lv.init {
+                        Some(e) => self.expr_c(e, Some(k), 0)?,
+                        None => zero(elem, at),
+                    };
+                    let span = self.uniq(at);
+                    out.push(stmt(
+                        StmtKind::Decl(
+                            Storage::default(),
+                            vec![Declarator {
+                                name: comp_name(&name, k),
+                                ty: Ty::Val(elem),
+                                array: None,
+                                init: Some(init),
+                                span,
+                            }],
+                        ),
+                        at,
+                    ));
+                }
+                continue;
+            }
+            let count = match count {
+                Count::Fixed(n) => Count::Fixed(n.saturating_mul(comps as usize)),
+                other => other,
+            };
+            let (ty, array, init) = match count {
+                Count::Scalar => (
+                    Ty::Val(elem),
+                    None,
+                    Some(match lv.init {
+                        Some(e) => self.expr(e, 0)?,
+                        None => zero(elem, at),
+                    }),
+                ),
+                Count::Fixed(n) => (Ty::Ptr(elem), Some(Some(int_lit(n as u64, at))), None),
+                Count::Runtime => return Err(at_err(at, &name, "a runtime-sized local array")),
+            };
+            let span = self.uniq(at);
+            out.push(stmt(
+                StmtKind::Decl(
+                    Storage::default(),
+                    vec![Declarator {
+                        name,
+                        ty,
+                        array,
+                        init,
+                        span,
+                    }],
+                ),
+                at,
+            ));
+        }
+        let body = self.block(&func.body, fn_span)?;
+        out.extend(body);
+        let mut outer = prelude;
+        outer.push(Stmt {
+            kind: StmtKind::Block(out),
+            span: fn_span,
+            end: fn_span,
+        });
+        Ok(Stmt {
+            kind: StmtKind::Block(outer),
+            span: fn_span,
+            end: fn_span,
+        })
+    }
+
+    fn block(&mut self, b: &naga::Block, outer: ast::Span) -> Result<Vec<Stmt>, KernelError> {
+        let mut out = Vec::new();
+        for (s, sp) in b.span_iter() {
+            let at = self.span_of(*sp, outer);
+            let end = self.end_of(*sp, at);
+            for mut st in self.statement(s, at)? {
+                if st.end == st.span && st.span == at {
+                    st.end = end;
+                }
+                out.push(st);
+            }
+        }
+        Ok(out)
+    }
+
+    fn decl(&mut self, name: &str, t: ValTy, init: Expr, at: ast::Span) -> Stmt {
+        let span = self.uniq(at);
+        stmt(
+            StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: name.to_string(),
+                    ty: Ty::Val(t),
+                    array: None,
+                    init: Some(init),
+                    span,
+                }],
+            ),
+            at,
+        )
+    }
+
+    /// Names the result of a built-in call: the user's `let` name, else `_rN`.
+    fn result_name(&mut self, h: Handle<Expression>) -> String {
+        let name = self
+            .func
+            .named_expressions
+            .get(&h)
+            .cloned()
+            .unwrap_or_else(|| format!("_r{}", h.index()));
+        self.baked.insert(h, name.clone());
+        name
+    }
+
+    fn call_stmt(
+        &mut self,
+        result: Option<Handle<Expression>>,
+        call: Expr,
+        t: Option<ValTy>,
+        at: ast::Span,
+    ) -> Result<Stmt, KernelError> {
+        Ok(match (result, t) {
+            (Some(r), Some(t)) => {
+                let name = self.result_name(r);
+                self.decl(&name, t, call, at)
+            }
+            (Some(r), None) => {
+                let t = self.scalar_ty(r, at)?;
+                let name = self.result_name(r);
+                self.decl(&name, t, call, at)
+            }
+            (None, _) => stmt(StmtKind::Expr(call), at),
+        })
+    }
+}
+
+/// Whether a function returns a `subgroupBallot` result directly (held as a u64, not by
+/// components).
+fn returns_ballot(f: &naga::Function) -> bool {
+    let mut stack = vec![&f.body];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Return { value: Some(v) } => {
+                    if matches!(f.expressions[*v], Expression::SubgroupBallotResult) {
+                        return true;
+                    }
+                }
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    stack.push(body);
+                    stack.push(continuing);
+                }
+                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// The helper functions `entry` calls, directly or through other helpers (each visited once;
+/// no recursion).
+fn called_from(module: &naga::Module, entry: &naga::Function) -> HashSet<Handle<naga::Function>> {
+    let mut seen = HashSet::new();
+    let mut bodies = vec![&entry.body];
+    while let Some(b) = bodies.pop() {
+        let mut stack = vec![b];
+        while let Some(b) = stack.pop() {
+            for s in b.iter() {
+                match s {
+                    Statement::Call { function, .. } if seen.insert(*function) => {
+                        bodies.push(&module.functions[*function].body);
+                    }
+                    Statement::If { accept, reject, .. } => {
+                        stack.push(accept);
+                        stack.push(reject);
+                    }
+                    Statement::Block(i) => stack.push(i),
+                    Statement::Loop {
+                        body, continuing, ..
+                    } => {
+                        stack.push(body);
+                        stack.push(continuing);
+                    }
+                    Statement::Switch { cases, .. } => {
+                        stack.extend(cases.iter().map(|c| &c.body));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    seen
+}

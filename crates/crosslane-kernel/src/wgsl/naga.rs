@@ -1,0 +1,611 @@
+//! Parsing a WGSL compute shader with naga (`wgsl-in`, the version wgpu uses), and naga 30's
+//! gaps against the WGSL spec, each handled in one place here. The user's text is kept as
+//! written: every rewrite keeps every byte offset (a directive is blanked with spaces; a helper
+//! is appended after the last byte), so naga's spans still point at the user's lines.
+//!
+//! The gaps (WGSL spec, "Extensions" and "Subgroup Built-in Functions"; the wgpu issues named):
+//! - `enable subgroups;` — naga 30 refuses it as unimplemented (<https://github.com/gfx-rs/wgpu/issues/5555>) and does not
+//!   require it (<https://github.com/gfx-rs/wgpu/issues/8202>). [`blank_enable_subgroups`] removes it before naga sees it; a shader that
+//!   calls subgroup built-ins without it gets a warning (browsers refuse it) and still runs.
+//! - `subgroupElect()` — naga 30 has no such built-in (<https://github.com/gfx-rs/wgpu/issues/6042>). [`ELECT_HELPER`] is
+//!   appended as a user function of that name; the lowering calls the registry's
+//!   `subgroupElect` for it, so the emulator runs the spec's rule, not the helper's body.
+//! - `i32` subgroup ids — the spec takes `I` = i32 or u32 for `subgroupBroadcast`,
+//!   `subgroupShuffle` and `quadBroadcast` ids; naga 30's validator takes only u32. On its
+//!   operand-type error, [`widen_ids`] wraps every id in `u32(…)` in the IR and validates again.
+//! - `requires subgroup_id;` — naga 30 does not know the language extension (it accepts the
+//!   `subgroup_id` and `num_subgroups` built-in values without it, as Tint does);
+//!   [`blank_requires_subgroup_id`] removes it before naga sees it.
+//! - subgroup uniformity — naga 30 has no `subgroup_uniformity` analysis;
+//!   [`super::uniformity`] implements the common cases.
+
+use naga::valid::{Capabilities, ModuleInfo, SubgroupOperationSet, ValidationFlags, Validator};
+
+use crate::KernelError;
+use crosslane_core::result::Level;
+
+/// The function appended for naga 30's missing `subgroupElect` (<https://github.com/gfx-rs/wgpu/issues/6042>). Its body is
+/// the same rule (the lowest active invocation is the only one with no active invocation below
+/// it), so a native GPU run of the rewritten text agrees; the emulator calls the registry op.
+pub const ELECT_HELPER: &str =
+    "\nfn subgroupElect() -> bool { return subgroupExclusiveAdd(1u) == 0u; }\n";
+
+/// A shader after the gap rewrites, parsed and validated.
+pub struct NagaShader {
+    /// naga's module.
+    pub module: naga::Module,
+    /// naga's validation result: each expression's type.
+    pub info: ModuleInfo,
+    /// The text naga parsed: the user's with the rewrites (same offsets).
+    pub text: String,
+    /// Whether the user wrote `enable subgroups;`.
+    pub enables_subgroups: bool,
+    /// Whether the elect helper was appended.
+    pub elect_appended: bool,
+    /// Diagnostics of the rewrites (line, column, level, message, rule).
+    pub notes: Vec<(u32, u32, Level, String, String)>,
+    /// Values of `override` declarations by name or `@id` (WGSL spec, "Override
+    /// Declarations": pipeline-overridable constants), as text; empty after [`parse`], filled
+    /// from the launch's arguments by [`super::prepare`].
+    pub overrides: std::collections::BTreeMap<String, String>,
+    /// Line and column of any offset in `text`, in constant time.
+    pub lines: super::scan::LineIndex,
+    /// Where each `fn NAME` of `text` is (the first, by name).
+    pub fn_offsets: std::collections::HashMap<String, usize>,
+}
+
+/// 1-based line and column of a byte offset in `src`.
+pub fn line_col(src: &str, offset: usize) -> (u32, u32) {
+    let before = &src.as_bytes()[..offset.min(src.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let col = String::from_utf8_lossy(&before[start..]).chars().count() as u32 + 1;
+    (line, col)
+}
+
+/// Blanks the `subgroups` item of every `enable` directive (naga 30: unimplemented,
+/// <https://github.com/gfx-rs/wgpu/issues/5555>), keeping every offset. Returns the new text and whether it was there.
+pub fn blank_enable_subgroups(src: &str) -> (String, bool) {
+    blank_item(src, "enable", "subgroups")
+}
+
+/// Blanks the `subgroup_id` item of every `requires` directive, keeping every offset (naga 30
+/// does not know this language extension; WGSL spec, "Language Extensions": `subgroup_id`
+/// makes the `subgroup_id` and `num_subgroups` built-in values available, which naga 30
+/// already accepts without it). Returns the new text and whether it was there.
+pub fn blank_requires_subgroup_id(src: &str) -> (String, bool) {
+    blank_item(src, "requires", "subgroup_id")
+}
+
+/// Removes `item` from every `word` directive (`enable`, `requires`): the whole directive
+/// becomes spaces when it was the only item; newlines and every offset are kept.
+fn blank_item(src: &str, word: &str, item: &str) -> (String, bool) {
+    let mut out = src.as_bytes().to_vec();
+    let mut found = false;
+    let mut at = 0;
+    while let Some(k) = src[at..].find(word) {
+        let start = at + k;
+        at = start + word.len();
+        let word_start = start == 0 || !is_ident_byte(src.as_bytes()[start - 1]);
+        let word_end = src.as_bytes().get(at).is_none_or(|b| !is_ident_byte(*b));
+        if !word_start || !word_end {
+            continue;
+        }
+        let Some(semi) = src[at..].find(';') else {
+            break;
+        };
+        let end = at + semi;
+        let items: Vec<(usize, &str)> = split_items(&src[at..end], at);
+        let keep: Vec<&(usize, &str)> = items.iter().filter(|(_, w)| *w != item).collect();
+        if keep.len() == items.len() {
+            continue;
+        }
+        found = true;
+        if keep.is_empty() {
+            // `enable subgroups;` → all spaces (newlines kept).
+            for b in &mut out[start..=end] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        } else {
+            // `enable f16, subgroups;` → `enable f16            ;`.
+            for b in &mut out[at..end] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+            let mut pos = at + 1;
+            for (n, (_, w)) in keep.iter().enumerate() {
+                if n > 0 {
+                    out[pos] = b',';
+                    pos += 1;
+                }
+                out[pos..pos + w.len()].copy_from_slice(w.as_bytes());
+                pos += w.len();
+            }
+        }
+    }
+    (
+        String::from_utf8(out).unwrap_or_else(|_| src.to_string()),
+        found,
+    )
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn split_items(s: &str, base: usize) -> Vec<(usize, &str)> {
+    let mut v = Vec::new();
+    let mut off = 0;
+    for part in s.split(',') {
+        let t = part.trim();
+        v.push((base + off, t));
+        off += part.len() + 1;
+    }
+    v
+}
+
+/// Whether the text calls a subgroup or quad built-in (a plain word scan; comments included,
+/// which only makes the missing-directive warning more eager).
+pub fn uses_subgroup_builtins(src: &str) -> bool {
+    first_builtin_call(src).is_some()
+}
+
+/// Where the first subgroup or quad built-in's name is (`subgroupAdd`, `quadSwapX`: the prefix
+/// followed by a capital letter; `subgroup_size` is a built-in value, not a call).
+fn first_builtin_call(src: &str) -> Option<usize> {
+    let b = src.as_bytes();
+    (0..b.len()).find(|&k| {
+        ["subgroup", "quad"].iter().any(|p| {
+            b[k..].starts_with(p.as_bytes())
+                && b.get(k + p.len()).is_some_and(u8::is_ascii_uppercase)
+                && (k == 0 || !is_ident_byte(b[k - 1]))
+        })
+    })
+}
+
+/// Where the first subgroup built-in value is named in a `@builtin(…)` attribute
+/// (`subgroup_invocation_id`, `subgroup_size`, `subgroup_id`, `num_subgroups`; WGSL spec,
+/// "Built-in Values": the first two need `enable subgroups;`, the last two that and `requires
+/// subgroup_id;`).
+fn first_builtin_value(src: &str) -> Option<usize> {
+    let mut at = 0;
+    while let Some(k) = src[at..].find("@builtin") {
+        let start = at + k;
+        at = start + 8;
+        let rest = src[at..].trim_start();
+        let Some(inner) = rest.strip_prefix('(') else {
+            continue;
+        };
+        let name = inner.trim_start();
+        let word: String = name
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if matches!(
+            word.as_str(),
+            "subgroup_invocation_id" | "subgroup_size" | "subgroup_id" | "num_subgroups"
+        ) {
+            return Some(start);
+        }
+    }
+    None
+}
+
+/// Whether the text calls `subgroupElect(` and does not define it.
+fn calls_elect(src: &str) -> bool {
+    src.contains("subgroupElect") && !src.contains("fn subgroupElect")
+}
+
+/// Whether a validation error is naga 30's refusal of a subgroup operand's type (which is what
+/// it reports for an `i32` id; the spec allows `i32` and `u32`).
+pub fn is_id_type_error(e: &naga::valid::ValidationError) -> bool {
+    let text = format!("{e:?}");
+    text.contains("Subgroup") && text.contains("Operand")
+}
+
+/// Wraps the id of every `subgroupBroadcast`, `subgroupShuffle` and `quadBroadcast` in
+/// `u32(…)`, in the IR (the user's text is untouched).
+pub fn widen_ids(module: &mut naga::Module) {
+    for (_, f) in module.functions.iter_mut() {
+        widen_fn(f);
+    }
+    for ep in module.entry_points.iter_mut() {
+        widen_fn(&mut ep.function);
+    }
+}
+
+fn widen_fn(f: &mut naga::Function) {
+    let body = std::mem::take(&mut f.body);
+    f.body = widen_block(body, &mut f.expressions, 0);
+}
+
+fn widen_block(
+    b: naga::Block,
+    exprs: &mut naga::Arena<naga::Expression>,
+    depth: u32,
+) -> naga::Block {
+    use naga::{GatherMode as G, Statement as S};
+    if depth > 512 {
+        return b; // beyond naga's own nesting limit; left as parsed
+    }
+    let mut out = naga::Block::new();
+    for (s, sp) in b.span_into_iter() {
+        let s = match s {
+            S::SubgroupGather {
+                mode,
+                argument,
+                result,
+            } => {
+                let mut wrap = |h: naga::Handle<naga::Expression>| {
+                    let span = exprs.get_span(h);
+                    let len = exprs.len();
+                    let nh = exprs.append(
+                        naga::Expression::As {
+                            expr: h,
+                            kind: naga::ScalarKind::Uint,
+                            convert: Some(4),
+                        },
+                        span,
+                    );
+                    out.push(S::Emit(exprs.range_from(len)), sp);
+                    nh
+                };
+                let mode = match mode {
+                    G::Broadcast(h) => G::Broadcast(wrap(h)),
+                    G::Shuffle(h) => G::Shuffle(wrap(h)),
+                    G::QuadBroadcast(h) => G::QuadBroadcast(wrap(h)),
+                    m => m,
+                };
+                S::SubgroupGather {
+                    mode,
+                    argument,
+                    result,
+                }
+            }
+            S::Block(b) => S::Block(widen_block(b, exprs, depth + 1)),
+            S::If {
+                condition,
+                accept,
+                reject,
+            } => S::If {
+                condition,
+                accept: widen_block(accept, exprs, depth + 1),
+                reject: widen_block(reject, exprs, depth + 1),
+            },
+            S::Loop {
+                body,
+                continuing,
+                break_if,
+            } => S::Loop {
+                body: widen_block(body, exprs, depth + 1),
+                continuing: widen_block(continuing, exprs, depth + 1),
+                break_if,
+            },
+            S::Switch { selector, cases } => S::Switch {
+                selector,
+                cases: cases
+                    .into_iter()
+                    .map(|mut c| {
+                        c.body = widen_block(c.body, exprs, depth + 1);
+                        c
+                    })
+                    .collect(),
+            },
+            other => other,
+        };
+        out.push(s, sp);
+    }
+    out
+}
+
+/// The deepest expression tree a statement can build, over-estimated from its text: open
+/// parentheses and brackets, plus the operator characters since the statement began (a flat
+/// chain `1 + 1 + …` is a tree as deep as it is long), plus the postfix chain being read
+/// (`v.wzyx.wzyx…`, `v[0][0]…`, `s.a.b…`, `f(x)[0]`: each member, index or call is one level
+/// over its base). Comments are skipped. Returns the byte offset where `limit` is first passed.
+///
+/// Why: naga 30's WGSL front end parses and lowers expressions recursively with no bound of
+/// its own, so a long chain overflows the stack (natively at some ten thousand operators or
+/// postfix steps; the page's wasm stack is smaller). The kernel engine's nesting budget
+/// ([`crate::Limits::max_depth`]) is applied before naga sees the text. Linear, with
+/// no recursion; the stack of enclosing chains is at most `limit + 1` long.
+pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
+    let b = src.as_bytes();
+    let (mut k, mut ops, mut chain) = (0usize, 0u32, 0u32);
+    // The postfix chain of each enclosing bracket level, innermost last.
+    let mut outer: Vec<u32> = Vec::new();
+    while k < b.len() {
+        match b[k] {
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                while k < b.len() && b[k] != b'\n' {
+                    k += 1;
+                }
+                continue;
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                // WGSL block comments nest.
+                let mut depth = 0u32;
+                while k < b.len() {
+                    if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
+                        depth += 1;
+                        k += 2;
+                    } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
+                        depth = depth.saturating_sub(1);
+                        k += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        k += 1;
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' => {
+                outer.push(chain);
+                chain = 0;
+            }
+            // The bracketed operand or call ends: one more postfix level over its base.
+            b')' | b']' => chain = outer.pop().map_or(0, |c| c.saturating_add(1)),
+            // A member or swizzle (`.x`; a digit after the point is a number's).
+            b'.' if b
+                .get(k + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') =>
+            {
+                chain = chain.saturating_add(1)
+            }
+            b';' | b'{' | b'}' => {
+                ops = 0;
+                chain = 0;
+            }
+            b',' | b'=' | b':' => chain = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'!' | b'~' => {
+                ops = ops.saturating_add(1);
+                chain = 0;
+            }
+            _ => {}
+        }
+        let depth = (outer.len() as u32)
+            .saturating_add(ops)
+            .saturating_add(chain);
+        if depth > limit {
+            return Some(k);
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Parses and validates `src` as WGSL after the gap rewrites; `max_depth` bounds the
+/// expressions naga is given ([`too_deep`]).
+///
+/// # Errors
+/// [`KernelError`] at naga's line:column, with naga's message and its labels; at the place an
+/// expression passes the nesting limit.
+pub fn parse(src: &str, max_depth: u32) -> Result<NagaShader, KernelError> {
+    parse_limited(src, max_depth, u64::MAX)
+}
+
+/// As [`parse`], also refusing a shader naga would prepare in quadratic time for its size
+/// against the token budget `max_tokens` ([`super::scan::too_large`]), after the depth checks.
+///
+/// # Errors
+/// As [`parse`]; at the function that passes the size limits.
+pub fn parse_limited(
+    src: &str,
+    max_depth: u32,
+    max_tokens: u64,
+) -> Result<NagaShader, KernelError> {
+    if let Some(at) = too_deep(src, max_depth) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "an expression here nests or chains deeper than the nesting limit of {max_depth} \
+                 (brackets, operators in one statement and postfix chains such as `v.x.y…` or \
+                 `a[0][0]…`; naga's front end recurses on them); raise it with --max-depth \
+                 (at most 512) or split the statement"
+            ),
+        ));
+    }
+    if let Some((at, c)) = super::scan::bidi_in_code(src) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "bidirectional control character {} in code: it can make the text read in \
+                 another order than it runs (Trojan Source); it is allowed only in comments",
+                crate::bidi::describe(c)
+            ),
+        ));
+    }
+    if let Some((at, n)) = super::scan::decl_chain(src, max_depth) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(
+            line,
+            col,
+            format!(
+                "this declaration starts a chain of {n} declarations each using the next \
+                 (aliases, types, constants or functions), deeper than the nesting limit of \
+                 {max_depth} (naga orders declarations recursively); raise it with \
+                 --max-depth (at most 512) or shorten the chain"
+            ),
+        ));
+    }
+    if let Some((at, message)) = super::scan::too_large(src, max_tokens) {
+        let (line, col) = line_col(src, at);
+        return Err(KernelError::new(line, col, message));
+    }
+    let (text, enables_subgroups) = blank_enable_subgroups(src);
+    let (mut text, _) = blank_requires_subgroup_id(&text);
+    let mut notes = Vec::new();
+    let elect_appended = calls_elect(&text);
+    if elect_appended {
+        text.push_str(ELECT_HELPER);
+    }
+    if !enables_subgroups {
+        // Calls and built-in values alike need the directive; warn at the first use.
+        let call = first_builtin_call(src).map(|at| (at, "subgroup built-in functions"));
+        let value = first_builtin_value(src).map(|at| (at, "subgroup built-in values"));
+        let first = match (call, value) {
+            (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
+            (a, b) => a.or(b),
+        };
+        if let Some((at, what)) = first {
+            let (line, col) = line_col(src, at);
+            notes.push((
+                line,
+                col,
+                Level::Warning,
+                format!(
+                    "missing `enable subgroups;`: browsers refuse {what} without it (native \
+                     wgpu and naga 30 accept them); the emulator runs the shader, and the \
+                     browser GPU run adds the directive"
+                ),
+                "WGSL spec, Extensions: enable subgroups".to_string(),
+            ));
+        }
+    }
+    let module = naga::front::wgsl::parse_str(&text).map_err(|e| {
+        let (line, col) = e
+            .location(&text)
+            .map_or((1, 1), |l| line_col(&text, l.offset as usize));
+        let labels: Vec<String> = e
+            .labels()
+            .filter(|(_, l)| !l.is_empty())
+            .map(|(_, l)| l.to_string())
+            .collect();
+        let mut msg = format!("naga: {}", e.message());
+        if !labels.is_empty() {
+            msg.push_str(&format!(" ({})", labels.join("; ")));
+        }
+        KernelError::new(line, col, msg)
+    })?;
+    let mut validator = Validator::new(ValidationFlags::all(), Capabilities::all());
+    validator
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_operations(SubgroupOperationSet::all());
+    let mut module = module;
+    let info = match validator.validate(&module) {
+        Ok(info) => info,
+        Err(e) if is_id_type_error(e.as_inner()) => {
+            // naga 30 gap: only u32 ids. The spec allows i32 too; wrap every id in u32(…)
+            // (a no-op for u32; an i32 keeps its bits, and a negative one is out of range,
+            // indeterminate, as the spec says for any id outside the subgroup) and validate
+            // again. A second refusal is a real type error and is reported.
+            widen_ids(&mut module);
+            validator
+                .validate(&module)
+                .map_err(|e| naga_error(&text, &e))?
+        }
+        Err(e) => return Err(naga_error(&text, &e)),
+    };
+    Ok(NagaShader {
+        module,
+        info,
+        lines: super::scan::LineIndex::new(&text),
+        fn_offsets: super::scan::fn_offsets(&text),
+        text,
+        enables_subgroups,
+        elect_appended,
+        notes,
+        overrides: Default::default(),
+    })
+}
+
+fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> KernelError {
+    let (line, col) = e
+        .spans()
+        .next()
+        .filter(|(s, _)| s.is_defined())
+        .map_or((1, 1), |(s, _)| {
+            line_col(text, s.to_range().map_or(0, |r| r.start))
+        });
+    let mut msg = format!("naga: {}", e.as_inner());
+    let mut src: Option<&dyn std::error::Error> = std::error::Error::source(e.as_inner());
+    let mut depth = 0;
+    while let Some(s) = src {
+        msg.push_str(&format!(": {s}"));
+        src = s.source();
+        depth += 1;
+        if depth > 8 {
+            break;
+        }
+    }
+    if msg.contains("Subgroup operation") && msg.contains("const-expression") {
+        msg.push_str(
+            " (WGSL spec, Subgroup Built-in Functions: the id of subgroupBroadcast and \
+             quadBroadcast must be a const-expression)",
+        );
+    }
+    KernelError::new(line, col, msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enable_subgroups_is_blanked_keeping_offsets() {
+        let src =
+            "enable subgroups;\nenable f16, subgroups;\n@compute @workgroup_size(4) fn main() {}";
+        let (t, found) = blank_enable_subgroups(src);
+        assert!(found);
+        assert_eq!(t.len(), src.len());
+        assert!(t.starts_with("                 \nenable f16"));
+        assert!(!t.contains("subgroups"));
+        assert_eq!(t.find("@compute"), src.find("@compute"));
+    }
+
+    #[test]
+    fn long_chains_are_refused_before_naga() {
+        let chain = format!("fn f() {{ let x = 1u{}; }}", " + 1u".repeat(300));
+        assert!(too_deep(&chain, 256).is_some());
+        assert!(too_deep("fn f() { let x = (1u + 2u) * 3u; } // ((((((((", 8).is_none());
+        assert!(parse(&chain, 256).is_err());
+        // Postfix chains: a swizzle chain, an index chain and a member chain, each 300 long,
+        // are 300 levels deep (each step is one node over its base in naga's tree).
+        let swz = format!("fn f(v: vec4<u32>) {{ let x = v{}; }}", ".wzyx".repeat(300));
+        assert!(too_deep(&swz, 256).is_some());
+        assert_eq!(too_deep(&swz, 301), None);
+        let idx = format!("fn f() {{ let x = a{}; }}", "[0]".repeat(300));
+        assert!(too_deep(&idx, 256).is_some());
+        // `1.5` is a number, not a member; a few members in a long statement do not add up.
+        let ok = format!("fn f() {{ let x = {}1.5; }}", "v.x + ".repeat(100));
+        assert_eq!(too_deep(&ok, 101), None);
+        let e = parse(&swz, 256).err().unwrap();
+        assert!(e.message.contains("--max-depth"), "{}", e.message);
+        assert_eq!(e.line, 1);
+    }
+
+    #[test]
+    fn line_col_is_one_based() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}
+
+#[cfg(test)]
+mod directive_tests {
+    use crate::wgsl::naga::{blank_enable_subgroups, blank_requires_subgroup_id, parse};
+
+    #[test]
+    fn requires_subgroup_id_is_blanked_beside_other_directives() {
+        let src = "enable f16;\nenable subgroups;\nrequires subgroup_id;\ndiagnostic(warning, subgroup_uniformity);\nconst N = 4u;\nconst_assert N > 2u;\n@compute @workgroup_size(8)\nfn main(@builtin(subgroup_id) sg: u32) {\n}\n";
+        let (t, _) = blank_enable_subgroups(src);
+        let (t, found) = blank_requires_subgroup_id(&t);
+        assert!(found, "{t}");
+        assert!(!t.contains("requires"), "{t}");
+        if let Err(e) = parse(src, 256) {
+            panic!("{e}");
+        }
+    }
+}

@@ -1,0 +1,684 @@
+//! The `subgroup_uniformity` rule, which naga 30 does not check: a subgroup or quad built-in
+//! called in non-uniform control flow is a shader-creation error unless a
+//! `diagnostic(off, subgroup_uniformity)` directive or attribute turns it off (WGSL spec,
+//! "Uniformity Analysis" and "Filterable Triggering Rules: subgroup_uniformity").
+//!
+//! The analysis follows the spec's in the shapes that decide real shaders, checked against
+//! Tint (the corpus in tests/wgsl_uniformity with Tint's recorded verdicts):
+//! - a value is non-uniform when it derives from `local_invocation_id`/`_index`,
+//!   `global_invocation_id`, `subgroup_invocation_id`, a load of `read_write` storage,
+//!   workgroup or private memory (not through `workgroupUniformLoad`), an atomic's or a
+//!   subgroup built-in's result, a function variable given such a value or written in
+//!   non-uniform control flow, or a helper's result that depends on one (`subgroup_id`,
+//!   `subgroup_size`, `workgroup_id`, `num_workgroups`, uniform and read-only storage buffers are
+//!   uniform, as in Tint);
+//! - control flow is non-uniform inside an `if`/`switch` on a non-uniform value, inside a loop
+//!   whose `break`, `continue` or `break if` depends on one (the whole body: later iterations
+//!   run for fewer invocations), and after a statement on whose non-uniform path a `return`
+//!   lies (the spec's `CF_return`) — not after an `if`, `switch` or loop that merely branched
+//!   or broke: control flow reconverges there;
+//! - `&&` and `||` are statements in naga's IR (an `if` on the left operand), so a subgroup
+//!   call in the right operand of a non-uniform left one is in non-uniform control flow;
+//! - a helper function is summarised callee first (naga orders functions so): the first
+//!   subgroup built-in it reaches (its call sites must be in uniform control flow), for each
+//!   parameter whether a subgroup built-in's control flow depends on it (its argument must be
+//!   uniform), and whether its result is non-uniform by itself or through a parameter. A
+//!   finding is reported at the subgroup built-in, as Tint does.
+
+use std::collections::{HashMap, HashSet};
+
+use naga::{AddressSpace, BuiltIn, Expression, Handle, Statement};
+
+use super::naga::{line_col, NagaShader};
+use crosslane_core::result::Level;
+
+/// The spec's name for the rule, cited in every finding.
+pub const RULE: &str =
+    "WGSL spec, Uniformity Analysis; diagnostic rule subgroup_uniformity (a subgroup built-in in \
+     non-uniform control flow is a shader-creation error)";
+
+/// One subgroup call in non-uniform control flow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// Line of the call.
+    pub line: u32,
+    /// Column of the call.
+    pub col: u32,
+    /// Error by default; a `diagnostic(warning|info, subgroup_uniformity)` lowers it.
+    pub level: Level,
+    /// What is called and why the control flow is not uniform.
+    pub message: String,
+}
+
+/// The severity the shader's diagnostic filters give `subgroup_uniformity` in the entry point
+/// (`None`: off). The function's attribute wins over the module's directive.
+fn severity(module: &naga::Module, ep: &naga::EntryPoint) -> Option<Level> {
+    let find = |mut leaf: Option<Handle<naga::diagnostic_filter::DiagnosticFilterNode>>| {
+        let mut guard = 0;
+        while let Some(h) = leaf {
+            let node = &module.diagnostic_filters[h];
+            if let naga::diagnostic_filter::FilterableTriggeringRule::Unknown(name) =
+                &node.inner.triggering_rule
+            {
+                if &**name == "subgroup_uniformity" {
+                    return Some(node.inner.new_severity);
+                }
+            }
+            leaf = node.parent;
+            guard += 1;
+            if guard > 10_000 {
+                break;
+            }
+        }
+        None
+    };
+    use naga::diagnostic_filter::Severity;
+    match find(ep.function.diagnostic_filter_leaf).or_else(|| find(module.diagnostic_filter_leaf)) {
+        Some(Severity::Off) => None,
+        Some(Severity::Info) => Some(Level::Info),
+        Some(Severity::Warning) => Some(Level::Warning),
+        _ => Some(Level::Error),
+    }
+}
+
+/// What a helper function's call sites must respect (WGSL spec, Uniformity Analysis: the
+/// function tags and the parameter tags).
+#[derive(Clone, Debug, Default)]
+struct Summary {
+    /// The first subgroup built-in the function reaches (name, line, column): a call in
+    /// non-uniform control flow is an error there.
+    reaches: Option<(String, u32, u32)>,
+    /// Per parameter: the finding the function gives when that argument is non-uniform.
+    params: Vec<Option<Finding>>,
+    /// Why the result is non-uniform whatever the arguments.
+    ret: Option<String>,
+    /// Per parameter: whether the result is non-uniform when that argument is.
+    ret_params: Vec<bool>,
+    /// Findings inside the function whatever the arguments.
+    own: Vec<Finding>,
+}
+
+struct Walk<'a> {
+    shader: &'a NagaShader,
+    func: &'a naga::Function,
+    /// Which parameters are non-uniform (a helper's; an entry point's are built-in values).
+    params: Vec<bool>,
+    summaries: &'a HashMap<Handle<naga::Function>, Summary>,
+    varying_locals: HashSet<Handle<naga::LocalVariable>>,
+    /// A helper call's result: why it is non-uniform (`None`: uniform).
+    call_results: HashMap<Handle<Expression>, Option<String>>,
+    memo: HashMap<Handle<Expression>, Option<String>>,
+    findings: Vec<Finding>,
+    level: Level,
+    /// Why a returned value may be non-uniform.
+    ret: Option<String>,
+}
+
+impl Walk<'_> {
+    fn at(&self, s: naga::Span) -> (u32, u32) {
+        s.to_range()
+            .map_or((1, 1), |r| line_col(&self.shader.text, r.start))
+    }
+
+    /// Why `h` may differ between invocations, or `None` when it is uniform. Iterative over
+    /// the arena order (operands precede their users), so no recursion.
+    fn varying(&mut self, h: Handle<Expression>) -> Option<String> {
+        for (k, _) in self.func.expressions.iter() {
+            if k.index() > h.index() {
+                break;
+            }
+            if self.memo.contains_key(&k) {
+                continue;
+            }
+            let v = self.compute(k);
+            self.memo.insert(k, v);
+        }
+        self.memo.get(&h).cloned().flatten()
+    }
+
+    fn get(&self, h: Handle<Expression>) -> Option<String> {
+        self.memo.get(&h).cloned().flatten()
+    }
+
+    fn compute(&self, h: Handle<Expression>) -> Option<String> {
+        let module = &self.shader.module;
+        let e = &self.func.expressions[h];
+        match e {
+            Expression::FunctionArgument(i) => {
+                match self.func.arguments.get(*i as usize)?.binding {
+                    Some(naga::Binding::BuiltIn(b)) => match b {
+                        BuiltIn::LocalInvocationId => Some("local_invocation_id".into()),
+                        BuiltIn::LocalInvocationIndex => Some("local_invocation_index".into()),
+                        BuiltIn::GlobalInvocationId => Some("global_invocation_id".into()),
+                        BuiltIn::SubgroupInvocationId => Some("subgroup_invocation_id".into()),
+                        // subgroup_id is the same in every invocation of a subgroup.
+                        _ => None,
+                    },
+                    _ if self.params.get(*i as usize).copied().unwrap_or(true) => Some(format!(
+                        "parameter `{}`",
+                        self.func.arguments[*i as usize]
+                            .name
+                            .as_deref()
+                            .unwrap_or("?")
+                    )),
+                    _ => None,
+                }
+            }
+            Expression::GlobalVariable(g) => match module.global_variables[*g].space {
+                AddressSpace::Storage { access } if access.contains(naga::StorageAccess::STORE) => {
+                    Some("a read_write storage buffer".into())
+                }
+                AddressSpace::WorkGroup => Some("workgroup memory".into()),
+                AddressSpace::Private => Some("a private variable".into()),
+                _ => None,
+            },
+            Expression::LocalVariable(l) => self.varying_locals.contains(l).then(|| {
+                format!(
+                    "variable `{}`",
+                    self.func.local_variables[*l].name.as_deref().unwrap_or("?")
+                )
+            }),
+            Expression::AtomicResult { .. } => Some("an atomic's result".into()),
+            Expression::SubgroupBallotResult | Expression::SubgroupOperationResult { .. } => {
+                Some("a subgroup built-in's result".into())
+            }
+            Expression::CallResult(_) => self
+                .call_results
+                .get(&h)
+                .cloned()
+                .unwrap_or_else(|| Some("a function's result".into())),
+            Expression::WorkGroupUniformLoadResult { .. } => None,
+            Expression::Load { pointer } => self.get(*pointer),
+            Expression::Access { base, index } => self.get(*base).or_else(|| self.get(*index)),
+            Expression::AccessIndex { base, .. } => self.get(*base),
+            Expression::Unary { expr, .. } | Expression::As { expr, .. } => self.get(*expr),
+            Expression::Binary { left, right, .. } => self.get(*left).or_else(|| self.get(*right)),
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => self
+                .get(*condition)
+                .or_else(|| self.get(*accept))
+                .or_else(|| self.get(*reject)),
+            Expression::Math {
+                arg,
+                arg1,
+                arg2,
+                arg3,
+                ..
+            } => [Some(*arg), *arg1, *arg2, *arg3]
+                .into_iter()
+                .flatten()
+                .find_map(|a| self.get(a)),
+            Expression::Splat { value, .. } => self.get(*value),
+            Expression::Swizzle { vector, .. } => self.get(*vector),
+            Expression::Compose { components, .. } => components.iter().find_map(|c| self.get(*c)),
+            _ => None,
+        }
+    }
+
+    fn root_local(&self, mut p: Handle<Expression>) -> Option<Handle<naga::LocalVariable>> {
+        for _ in 0..10_000 {
+            match self.func.expressions[p] {
+                Expression::LocalVariable(l) => return Some(l),
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => p = base,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    fn flag(&mut self, what: &str, span: naga::Span, why: &str) {
+        let (line, col) = self.at(span);
+        self.findings.push(Finding {
+            line,
+            col,
+            level: self.level,
+            message: format!(
+                "{what} is called in non-uniform control flow ({why}); add \
+                 `diagnostic(off, subgroup_uniformity);` if the divergence is intended"
+            ),
+        });
+    }
+
+    fn flag_at(&mut self, what: &str, line: u32, col: u32, why: &str) {
+        self.findings.push(Finding {
+            line,
+            col,
+            level: self.level,
+            message: format!(
+                "{what} is called in non-uniform control flow ({why}); add \
+                 `diagnostic(off, subgroup_uniformity);` if the divergence is intended"
+            ),
+        });
+    }
+
+    /// Walks a block; `nonuniform` says why control flow here is not uniform. Returns the
+    /// reason control flow is non-uniform after the block (a `return` under a varying branch).
+    /// Nesting is bounded by naga's parser; the walk keeps its own explicit depth guard.
+    fn block(&mut self, b: &naga::Block, nonuniform: Option<String>, depth: u32) -> Option<String> {
+        let mut nu = nonuniform;
+        if depth > 256 {
+            return nu;
+        }
+        for (s, sp) in b.span_iter() {
+            match s {
+                Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                } => {
+                    let why = nu.clone().or_else(|| {
+                        self.varying(*condition).map(|w| {
+                            let (l, c) = self.at(*sp);
+                            format!("the branch at {l}:{c} depends on {w}")
+                        })
+                    });
+                    let a = self.block(accept, why.clone(), depth + 1);
+                    let r = self.block(reject, why.clone(), depth + 1);
+                    // Control flow reconverges after the `if` unless a path through it
+                    // returned in non-uniform control flow (the spec's CF_return).
+                    if nu.is_none() && (returns(accept) || returns(reject)) {
+                        nu = a.or(r).map(|w| format!("{w}, which returns early"));
+                    }
+                }
+                Statement::Switch { selector, cases } => {
+                    let why = nu.clone().or_else(|| {
+                        self.varying(*selector)
+                            .map(|w| format!("the switch depends on {w}"))
+                    });
+                    for c in cases {
+                        let after = self.block(&c.body, why.clone(), depth + 1);
+                        if nu.is_none() && returns(&c.body) {
+                            nu = after.map(|w| format!("{w}, which returns early"));
+                        }
+                    }
+                }
+                Statement::Loop {
+                    body,
+                    continuing,
+                    break_if,
+                } => {
+                    let mut why = nu.clone();
+                    if why.is_none() {
+                        if let Some(b) = break_if {
+                            why = self
+                                .varying(*b)
+                                .map(|w| format!("the loop's `break if` depends on {w}"));
+                        }
+                    }
+                    if why.is_none() {
+                        why = self.varying_exit(body, depth + 1);
+                    }
+                    let after = self.block(body, why.clone(), depth + 1);
+                    self.block(continuing, why, depth + 1);
+                    // A `return` in the loop's non-uniform control flow leaves the code after
+                    // the loop non-uniform; a `break` reconverges there.
+                    if nu.is_none() && returns(body) {
+                        nu = after.map(|w| format!("{w}, which returns early"));
+                    }
+                }
+                Statement::Block(b) => {
+                    if let Some(w) = self.block(b, nu.clone(), depth + 1) {
+                        nu = Some(w);
+                    }
+                }
+                Statement::Store { pointer, value } => {
+                    if let Some(l) = self.root_local(*pointer) {
+                        if nu.is_some() || self.varying(*value).is_some() {
+                            self.varying_locals.insert(l);
+                        }
+                    }
+                }
+                Statement::SubgroupBallot { .. } => {
+                    if let Some(w) = &nu {
+                        self.flag("subgroupBallot", *sp, &w.clone());
+                    }
+                }
+                Statement::SubgroupGather { mode, .. } => {
+                    if let Some(w) = &nu {
+                        self.flag(gather_name(mode), *sp, &w.clone());
+                    }
+                }
+                Statement::SubgroupCollectiveOperation { op, .. } => {
+                    if let Some(w) = &nu {
+                        self.flag(&format!("subgroup{op:?}"), *sp, &w.clone());
+                    }
+                }
+                Statement::Call {
+                    function,
+                    arguments,
+                    result,
+                } => {
+                    let f = &self.shader.module.functions[*function];
+                    let fname = f.name.clone().unwrap_or_default();
+                    if self.shader.elect_appended && fname == "subgroupElect" {
+                        if let Some(w) = &nu {
+                            self.flag("subgroupElect", *sp, &w.clone());
+                        }
+                        continue;
+                    }
+                    let (l, c) = self.at(*sp);
+                    let summary = self.summaries.get(function).cloned().unwrap_or_default();
+                    if let (Some(w), Some((inner, il, ic))) = (&nu, &summary.reaches) {
+                        // The built-in runs in this call's control flow; reported at the
+                        // built-in, as Tint does.
+                        let why = format!("{w}; through the call of `{fname}` at {l}:{c}");
+                        self.flag_at(inner, *il, *ic, &why);
+                    }
+                    let mut ret = summary.ret.clone();
+                    for (k, a) in arguments.iter().enumerate() {
+                        let Some(w) = self.varying(*a) else {
+                            continue;
+                        };
+                        if nu.is_none() {
+                            if let Some(Some(find)) = summary.params.get(k) {
+                                let mut find = find.clone();
+                                find.level = self.level;
+                                find.message = format!(
+                                    "{} (argument {} of the call of `{fname}` at {l}:{c} \
+                                     depends on {w})",
+                                    find.message,
+                                    k + 1
+                                );
+                                self.findings.push(find);
+                            }
+                        }
+                        if ret.is_none() && summary.ret_params.get(k).copied().unwrap_or(true) {
+                            ret = Some(format!("`{fname}`'s result, from {w}"));
+                        }
+                    }
+                    if let Some(r) = result {
+                        self.call_results.insert(*r, ret);
+                    }
+                }
+                Statement::Return { value: Some(v) } if self.ret.is_none() => {
+                    self.ret = nu.clone().or_else(|| self.varying(*v));
+                }
+                _ => {}
+            }
+        }
+        nu
+    }
+
+    /// Why a loop's iterations may differ between invocations: a `break` or `continue` under a
+    /// varying branch of its body (not of a nested loop).
+    fn varying_exit(&mut self, b: &naga::Block, depth: u32) -> Option<String> {
+        if depth > 256 {
+            return None;
+        }
+        for s in b.iter() {
+            match s {
+                Statement::If {
+                    condition,
+                    accept,
+                    reject,
+                } => {
+                    if exits(accept) || exits(reject) {
+                        if let Some(w) = self.varying(*condition) {
+                            return Some(format!("the loop's exit depends on {w}"));
+                        }
+                    }
+                    if let Some(w) = self
+                        .varying_exit(accept, depth + 1)
+                        .or_else(|| self.varying_exit(reject, depth + 1))
+                    {
+                        return Some(w);
+                    }
+                }
+                Statement::Block(inner) => {
+                    if let Some(w) = self.varying_exit(inner, depth + 1) {
+                        return Some(w);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+fn gather_name(m: &naga::GatherMode) -> &'static str {
+    use naga::GatherMode as G;
+    match m {
+        G::BroadcastFirst => "subgroupBroadcastFirst",
+        G::Broadcast(_) => "subgroupBroadcast",
+        G::Shuffle(_) => "subgroupShuffle",
+        G::ShuffleDown(_) => "subgroupShuffleDown",
+        G::ShuffleUp(_) => "subgroupShuffleUp",
+        G::ShuffleXor(_) => "subgroupShuffleXor",
+        G::QuadBroadcast(_) => "quadBroadcast",
+        G::QuadSwap(_) => "a quad swap",
+    }
+}
+
+/// The first subgroup built-in in `f`'s own body (name and span), any control flow.
+fn first_builtin(shader: &NagaShader, f: &naga::Function) -> Option<(String, naga::Span)> {
+    let mut stack = vec![&f.body];
+    while let Some(b) = stack.pop() {
+        for (s, sp) in b.span_iter() {
+            match s {
+                Statement::SubgroupBallot { .. } => return Some(("subgroupBallot".into(), *sp)),
+                Statement::SubgroupGather { mode, .. } => {
+                    return Some((gather_name(mode).to_string(), *sp))
+                }
+                Statement::SubgroupCollectiveOperation { op, .. } => {
+                    return Some((format!("subgroup{op:?}"), *sp))
+                }
+                Statement::Call { function, .. } => {
+                    let g = &shader.module.functions[*function];
+                    if shader.elect_appended && g.name.as_deref() == Some("subgroupElect") {
+                        return Some(("subgroupElect".into(), *sp));
+                    }
+                }
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    stack.push(body);
+                    stack.push(continuing);
+                }
+                Statement::Switch { cases, .. } => {
+                    stack.extend(cases.iter().map(|c| &c.body));
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// The helper functions `f` calls directly.
+fn callees(f: &naga::Function) -> Vec<Handle<naga::Function>> {
+    let mut out = Vec::new();
+    let mut stack = vec![&f.body];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Call { function, .. } => out.push(*function),
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    stack.push(body);
+                    stack.push(continuing);
+                }
+                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Whether a block returns on some path (outside nested loops too: a return ends the call).
+fn returns(b: &naga::Block) -> bool {
+    let mut stack = vec![b];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Return { .. } => return true,
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    stack.push(body);
+                    stack.push(continuing);
+                }
+                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Whether a block breaks or continues its loop (not a nested loop's).
+fn exits(b: &naga::Block) -> bool {
+    let mut stack = vec![b];
+    while let Some(b) = stack.pop() {
+        for s in b.iter() {
+            match s {
+                Statement::Break | Statement::Continue => return true,
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+impl<'a> Walk<'a> {
+    fn new(
+        shader: &'a NagaShader,
+        func: &'a naga::Function,
+        params: Vec<bool>,
+        summaries: &'a HashMap<Handle<naga::Function>, Summary>,
+        level: Level,
+    ) -> Self {
+        Walk {
+            shader,
+            func,
+            params,
+            summaries,
+            varying_locals: HashSet::new(),
+            call_results: HashMap::new(),
+            memo: HashMap::new(),
+            findings: Vec::new(),
+            level,
+            ret: None,
+        }
+    }
+
+    /// Walks the function until the set of non-uniform variables settles.
+    fn run(&mut self) {
+        for _ in 0..8 {
+            let before = self.varying_locals.len();
+            self.memo.clear();
+            self.findings.clear();
+            self.ret = None;
+            let f = self.func;
+            self.block(&f.body, None, 0);
+            if self.varying_locals.len() == before {
+                break;
+            }
+        }
+    }
+}
+
+/// Summarises every helper function, callees first (naga's arena order: its validator refuses
+/// a call to a function declared later), so no summary needs recursion.
+fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function>, Summary> {
+    let mut out: HashMap<Handle<naga::Function>, Summary> = HashMap::new();
+    for (fh, f) in shader.module.functions.iter() {
+        let n = f.arguments.len();
+        let reaches = first_builtin(shader, f)
+            .map(|(name, sp)| {
+                let (l, c) = sp
+                    .to_range()
+                    .map_or((1, 1), |r| line_col(&shader.text, r.start));
+                (name, l, c)
+            })
+            .or_else(|| {
+                callees(f)
+                    .iter()
+                    .find_map(|g| out.get(g).and_then(|s| s.reaches.clone()))
+            });
+        let mut base = Walk::new(shader, f, vec![false; n], &out, level);
+        base.run();
+        let own = base.findings.clone();
+        let ret = base.ret.clone();
+        let mut params = Vec::new();
+        let mut ret_params = Vec::new();
+        for k in 0..n {
+            let mut only = vec![false; n];
+            only[k] = true;
+            let mut w = Walk::new(shader, f, only, &out, level);
+            w.run();
+            params.push(w.findings.into_iter().find(|x| !own.contains(x)));
+            ret_params.push(w.ret.is_some());
+        }
+        out.insert(
+            fh,
+            Summary {
+                reaches,
+                params,
+                ret,
+                ret_params,
+                own,
+            },
+        );
+    }
+    out
+}
+
+/// Checks the entry point `index` of `shader` and the helpers it reaches; findings are empty
+/// when the rule is off. Each finding is reported once.
+pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
+    let ep = &shader.module.entry_points[index];
+    let Some(level) = severity(&shader.module, ep) else {
+        return Vec::new();
+    };
+    let sums = summaries(shader, level);
+    let mut w = Walk::new(shader, &ep.function, Vec::new(), &sums, level);
+    w.run();
+    let mut out: Vec<Finding> = Vec::new();
+    // Helpers reached from the entry point: their own findings (whatever the arguments).
+    let mut seen = HashSet::new();
+    let mut todo = callees(&ep.function);
+    while let Some(f) = todo.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        if let Some(s) = sums.get(&f) {
+            out.extend(s.own.iter().cloned());
+        }
+        todo.extend(callees(&shader.module.functions[f]));
+    }
+    out.extend(w.findings);
+    let mut unique: Vec<Finding> = Vec::new();
+    for f in out {
+        if !unique.iter().any(|u| u.line == f.line && u.col == f.col) {
+            unique.push(f);
+        }
+    }
+    unique.sort_by_key(|f| (f.line, f.col));
+    unique
+}

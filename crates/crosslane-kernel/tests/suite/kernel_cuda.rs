@@ -1,0 +1,134 @@
+//! CUDA kernels through the SIMT executor. They run the CUDA shuffles through their `OpSpec`s
+//! (dialect/cuda.rs) and pass once that dialect is merged.
+
+use crate::cells::cell_ints as ints;
+use crosslane_core::Level;
+use crosslane_kernel::{run_kernel, KVal, LaunchConfig, Outcome};
+
+#[test]
+fn shfl_down_sync_reduction_puts_496_in_lane_0() {
+    let src = "\
+__global__ void warpReduce(int* out) {
+  int v = threadIdx.x;
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x == 0) out[0] = v;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(t.launch.lanes, 32);
+    assert_eq!(ints(t.buffer("out").unwrap())[0], Some(496));
+    assert_eq!(t.steps.iter().map(|s| s.ops.len()).sum::<usize>(), 5);
+}
+
+#[test]
+fn shfl_xor_sync_butterfly_gives_every_lane_the_sum() {
+    let src = "\
+__global__ void allReduce(float* out) {
+  float v = threadIdx.x * 0.5f;
+  for (int m = 16; m >= 1; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m, 32);
+  out[threadIdx.x] = v;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = t.buffer("out").unwrap();
+    for (lane, cell) in out.iter().enumerate() {
+        assert_eq!(
+            cell.as_ref().and_then(KVal::as_f64),
+            Some(248.0),
+            "lane {lane}"
+        );
+    }
+}
+
+#[test]
+fn a_sync_mask_that_leaves_out_a_calling_lane_is_undefined() {
+    // Lanes 0-15 call with mask 0x0000ffff, but the shuffle reads lanes 16-31 (xor 16), which
+    // are not in the mask and do not execute it.
+    let src = "\
+__global__ void k(int* out) {
+  int v = threadIdx.x;
+  if (threadIdx.x < 16) {
+    v = __shfl_xor_sync(0x0000ffff, v, 16);
+  }
+  out[threadIdx.x] = v;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = t.buffer("out").unwrap();
+    assert!(out[..16].iter().all(Option::is_none));
+    assert_eq!(ints(&out[16..]), (16..32).map(Some).collect::<Vec<_>>());
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.line == 4 && d.level == Level::Warning));
+}
+
+#[test]
+fn activemask_inside_a_branch_shows_the_branch_lanes() {
+    let src = "\
+__global__ void k(unsigned* out) {
+  unsigned m = 0;
+  if (threadIdx.x % 2 == 1) m = __activemask();
+  out[threadIdx.x] = m;
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[1], Some(0xaaaa_aaaa));
+    assert_eq!(out[2], Some(0));
+}
+
+/// CUDA C++ Programming Guide, Warp Vote Functions: the sync rule names non-exited threads. A
+/// thread that returned, or one a partial warp never launched, has exited: a full-mask ballot of
+/// the 8 remaining threads is defined, 0xfe (thread 0's predicate, 0, is false).
+#[test]
+fn exited_threads_do_not_break_a_full_mask_ballot() {
+    let returned = "\
+__global__ void vote(unsigned* out) {
+  if (threadIdx.x >= 8) return;
+  unsigned b = __ballot_sync(0xffffffff, threadIdx.x);
+  out[threadIdx.x] = b;
+}";
+    let t = run_kernel(returned, LaunchConfig::default()).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[..8], [Some(0xfe); 8]);
+    let partial = "\
+__global__ void vote(unsigned* out) {
+  unsigned b = __ballot_sync(0xffffffff, threadIdx.x);
+  out[threadIdx.x] = b;
+}";
+    let config = LaunchConfig {
+        block_dim: Some([8, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(partial, config).unwrap();
+    let out = ints(t.buffer("out").unwrap());
+    assert_eq!(out[..8], [Some(0xfe); 8]);
+    assert!(
+        !t.steps
+            .iter()
+            .flat_map(|s| s.ops.iter())
+            .flat_map(|op| op.results.iter())
+            .any(|r| r.source == crosslane_core::Source::Undefined),
+        "no lane undefined"
+    );
+}
+
+#[test]
+fn the_executor_lists_the_entrys_parameters_for_the_pages_argument_fields() {
+    use crosslane_kernel::{Executor, Ty};
+    let src = "__global__ void k(int* d, int s, unsigned long long& res) { d[threadIdx.x] = s; }";
+    let ex = Executor::new(src, LaunchConfig::default()).expect("launches");
+    let params: Vec<(&str, bool, bool)> = ex
+        .parameters()
+        .map(|p| (p.name.as_str(), matches!(p.ty, Ty::Ptr(_)), p.reference))
+        .collect();
+    // Declaration order; a reference is a one-cell buffer (a pointer parameter).
+    assert_eq!(
+        params,
+        [("d", true, false), ("s", false, false), ("res", true, true)]
+    );
+    // Unset, `s` is reported (the page shows this beside its field's default).
+    assert!(ex
+        .trace()
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("scalar parameter `s` is not set")));
+}

@@ -1,0 +1,206 @@
+//! Inference kernels (`tests/kernels/inference/`, written for this project in the shapes
+//! inference libraries use: warp and block softmax, online softmax, RMSNorm, LayerNorm with
+//! Welford's merge, argmax, top-k, MoE routing, q8 quantization, paged-attention partials)
+//! run on CUDA (32 lanes), HIP wave64 and HIP wave32. Each expected buffer comes from the
+//! independent model `tests/kernels/inference/model.py` (exact arithmetic, Python's standard
+//! library; regenerate `expected.json` with `python3 model.py > expected.json`), compared
+//! within the float error the CUDA Math API's ulp table allows (`tol_ulp` in the file, its
+//! derivation in the model's docstring); integer results compare exactly. Cells stored from
+//! an inexact function's value must carry its bound (`ulp_note`).
+
+use std::path::PathBuf;
+
+use crosslane_core::Dialect;
+use crosslane_kernel::{run_kernel, KVal, LaunchConfig, Outcome};
+use serde_json::Value;
+
+fn dir() -> PathBuf {
+    [
+        env!("CARGO_MANIFEST_DIR"),
+        "..",
+        "..",
+        "tests",
+        "kernels",
+        "inference",
+    ]
+    .iter()
+    .collect()
+}
+
+fn expected() -> Value {
+    let text = std::fs::read_to_string(dir().join("expected.json")).expect("expected.json");
+    serde_json::from_str(&text).expect("expected.json is JSON")
+}
+
+const KERNELS: &[&str] = &[
+    "warp_softmax",
+    "block_softmax",
+    "online_softmax",
+    "rmsnorm",
+    "layernorm_welford",
+    "argmax",
+    "warp_topk",
+    "moe_topk_routing",
+    "q8_quantize",
+    "paged_attention_partials",
+];
+
+/// Runs `name` in `dialect` on `lanes`-lane warps and checks every expected buffer; returns
+/// the failures as text.
+fn check(name: &str, dialect: Dialect, lanes: usize, want: &Value) -> Vec<String> {
+    let ext = if dialect == Dialect::Cuda {
+        "cu"
+    } else {
+        "hip"
+    };
+    let path = dir().join(format!("{name}.{ext}"));
+    let src = std::fs::read_to_string(&path).expect("kernel source");
+    let warps = want["warps"].as_u64().unwrap_or(1) as usize;
+    let mut config = LaunchConfig {
+        dialect: Some(dialect),
+        lanes: Some(lanes),
+        block_dim: Some([warps * lanes, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    if let Some(lens) = want["len"].as_object() {
+        for (b, n) in lens {
+            config
+                .buffer_len
+                .insert(b.clone(), n.as_u64().unwrap_or(0) as usize);
+        }
+    }
+    let label = format!("{name}.{ext} on {lanes} lanes");
+    let t = match run_kernel(&src, config) {
+        Ok(t) => t,
+        Err(e) => return vec![format!("{label}: {e}")],
+    };
+    let mut bad = Vec::new();
+    if t.outcome != Some(Outcome::Finished) {
+        bad.push(format!("{label}: outcome {:?}", t.outcome));
+    }
+    let tol_ulp = want["tol_ulp"].as_f64().unwrap_or(0.0);
+    let abs_floor = want["abs"].as_f64().unwrap_or(0.0);
+    let ulp = 2f64.powi(-23);
+    for (buf, cells) in want["expect"].as_object().into_iter().flatten() {
+        let Some(got) = t.buffer(buf) else {
+            bad.push(format!("{label}: no buffer `{buf}`"));
+            continue;
+        };
+        let note = want["ulp_note"][buf].as_u64();
+        for (i, e) in cells.as_array().into_iter().flatten().enumerate() {
+            let g = got.get(i).and_then(Option::as_ref);
+            let ok = match (g, e.as_i64(), e.as_f64()) {
+                (Some(k @ KVal::Int { .. }), Some(n), _) => k.as_int() == Some(i128::from(n)),
+                (Some(k), _, Some(x)) => k.as_f64().is_some_and(|y| {
+                    (y - x).abs() <= tol_ulp * ulp * (x.abs() + abs_floor) || y == x
+                }),
+                _ => false,
+            };
+            if !ok {
+                bad.push(format!("{label}: {buf}[{i}] = {g:?}, want {e}"));
+            }
+            if let (Some(n), Some(k)) = (note, g) {
+                if k.approx().and_then(|a| a.ulp()) != Some(n as u32) {
+                    bad.push(format!("{label}: {buf}[{i}] should carry ulp {n}: {k:?}"));
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn inference_kernels_match_the_model_on_cuda_and_hip_wave64_and_wave32() {
+    let want = expected();
+    let mut bad = Vec::new();
+    for name in KERNELS {
+        bad.extend(check(name, Dialect::Cuda, 32, &want["32"][name]));
+        bad.extend(check(name, Dialect::Hip, 64, &want["64"][name]));
+        bad.extend(check(name, Dialect::Hip, 32, &want["32"][name]));
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn a_softmax_lane_says_its_bound_in_the_json() {
+    let src = std::fs::read_to_string(dir().join("warp_softmax.cu")).expect("kernel source");
+    let config = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(&src, config).expect("runs");
+    let json = serde_json::to_value(&t).expect("serializes");
+    let out = json["memory"]["buffers"]
+        .as_array()
+        .and_then(|b| b.iter().find(|b| b["name"] == "out"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    assert_eq!(out["ulp"][0], 2, "{}", out);
+    assert!(out["accuracy"][0]
+        .as_str()
+        .is_some_and(|s| s.contains("device may differ by ≤ 2 ulp (CUDA Math API, expf)")));
+    // The variable `e = expf(x - m)` carries the note in every lane of its step.
+    let text = crosslane_kernel::report::render_text(&t, 1000);
+    assert!(
+        text.contains("≈ lanes 0-31: device may differ by ≤ 2 ulp (CUDA Math API, expf)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn fast_math_runs_expf_as_its_intrinsic_and_says_so() {
+    let src = std::fs::read_to_string(dir().join("warp_softmax.cu")).expect("kernel source");
+    let config = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        use_fast_math: true,
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(&src, config).expect("runs");
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.message.starts_with("fast math (--use_fast_math)")));
+    let out = t.buffer("out").expect("out");
+    // Row 0's largest gap x - max is -3.5: __expf's bound there is 2 + floor(1.173 * 3.5) = 6
+    // ulp (CUDA C++ Programming Guide, Intrinsic Functions), and the row sum spreads it.
+    let note = out[0].as_ref().and_then(KVal::approx).expect("a note");
+    assert_eq!((note.name(), note.ulp()), ("__expf", Some(6)));
+}
+
+#[test]
+fn out_parameters_constants_and_integer_intrinsics_in_a_kernel() {
+    // Values by hand: sincosf(0) = (0, 1); frexpf(12) = 0.75 * 2^4; FLT_MAX is
+    // (2 - 2^-23) * 2^127; __umulhi(0x80000000, 6) = 3; __fadd_rz(1, 2^-30) = 1.
+    let src = "\
+__global__ void k(float* f, int* n) {
+  float s, c;
+  sincosf(0.0f, &s, &c);
+  int e;
+  float m = frexpf(12.0f, &e);
+  f[0] = s; f[1] = c; f[2] = m; f[3] = FLT_MAX; f[4] = __fadd_rz(1.0f, 9.3132257e-10f);
+  n[0] = e; n[1] = __umulhi(0x80000000u, 6u); n[2] = isnan(NAN);
+}";
+    let config = LaunchConfig {
+        block_dim: Some([1, 1, 1]),
+        buffer_len: [("f".to_string(), 5), ("n".to_string(), 3)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("runs");
+    let f: Vec<Option<f64>> = t
+        .buffer("f")
+        .expect("f")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    let flt_max = (2.0 - 2f64.powi(-23)) * 2f64.powi(127);
+    assert_eq!(
+        f,
+        vec![Some(0.0), Some(1.0), Some(0.75), Some(flt_max), Some(1.0)]
+    );
+    let n: Vec<Option<i128>> = t
+        .buffer("n")
+        .expect("n")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    assert_eq!(n, vec![Some(4), Some(3), Some(1)]);
+}

@@ -1,0 +1,29 @@
+//! crosslane-kernel's integration tests, one program (`cargo test -p crosslane-kernel --test suite`),
+//! one module per subject; `tests/kernel_alloc.rs` links separately (it installs a counting
+//! global allocator). The reference vectors are read by crosslane-core's `common` module, shared.
+
+mod call_binding;
+mod cells;
+#[path = "../../../crosslane-core/tests/suite/common.rs"]
+mod common;
+mod kernel_budgets;
+mod kernel_cuda;
+mod kernel_cxx;
+mod kernel_errors;
+mod kernel_fills;
+mod kernel_inference;
+mod kernel_maca;
+mod kernel_per_lane;
+mod kernel_replay;
+mod kernel_robustness;
+mod kernel_seeds;
+mod kernel_snapshots;
+mod kernel_trace_bytes;
+mod kernel_typed;
+mod kernel_vector_types;
+mod kernel_written;
+mod maca_examples;
+mod wgsl;
+mod wgsl_builtins;
+mod wgsl_corpus;
+mod wgsl_uniformity;

@@ -1,0 +1,64 @@
+//! crosslane's `subgroup_uniformity` verdicts against Tint's (Dawn's WGSL compiler, the one
+//! inside Chrome) on the corpus in tests/wgsl_uniformity: each shader's Tint verdict is
+//! recorded in verdicts.json by scripts/tint-uniformity-verdicts, so this test runs without
+//! Tint. Where the verdicts differ, crosslane is wrong (the WGSL spec's uniformity analysis is
+//! what Tint implements).
+
+use crosslane_core::result::Level;
+use crosslane_kernel::wgsl::{naga, uniformity};
+
+/// crosslane's verdict: "reject" with the first error's line, or "accept".
+fn verdict(src: &str) -> Result<(&'static str, Option<u32>), String> {
+    let shader = naga::parse(src, 256).map_err(|e| e.to_string())?;
+    let idx = shader
+        .module
+        .entry_points
+        .iter()
+        .position(|e| e.stage == ::naga::ShaderStage::Compute)
+        .ok_or("no compute entry point")?;
+    let errors: Vec<_> = uniformity::check(&shader, idx)
+        .into_iter()
+        .filter(|f| f.level == Level::Error)
+        .collect();
+    Ok(match errors.first() {
+        Some(f) => ("reject", Some(f.line)),
+        None => ("accept", None),
+    })
+}
+
+#[test]
+fn uniformity_verdicts_equal_tints_on_the_corpus() {
+    let dir = format!("{}/tests/wgsl_uniformity", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(format!("{dir}/verdicts.json")).expect("verdicts.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let shaders = v["shaders"].as_object().expect("shaders");
+    let (mut accepts, mut rejects) = (0, 0);
+    let mut wrong = Vec::new();
+    for (file, want) in shaders {
+        let src = std::fs::read_to_string(format!("{dir}/{file}")).expect("shader");
+        let tint = want["tint"].as_str().unwrap_or("?");
+        if tint == "accept" {
+            accepts += 1;
+        } else {
+            rejects += 1;
+        }
+        match verdict(&src) {
+            Ok((got, line)) if got == tint => {
+                // A rejection names the same line as Tint's first error.
+                let tline = want["line"].as_u64().map(|l| l as u32);
+                if got == "reject" && line != tline {
+                    wrong.push(format!("{file}: line {line:?}, Tint {tline:?}"));
+                }
+            }
+            Ok((got, _)) => wrong.push(format!("{file}: crosslane {got}, Tint {tint}")),
+            Err(e) => wrong.push(format!("{file}: crosslane cannot parse it: {e}")),
+        }
+    }
+    assert!(accepts >= 20 && rejects >= 20, "{accepts} / {rejects}");
+    assert!(
+        wrong.is_empty(),
+        "{} disagreements:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
