@@ -242,13 +242,25 @@ test('every seed kernel in the examples menu loads and runs to an end without a 
   for (const file of files) {
     await pickExample(page, file);
     if ((await state(page)) === 'error') {
-      // Only the flattened seed texts do not parse; the page says why, at a line:column.
-      assert.match(file, /_flat\.cpp$/);
-      assert.match(await page.textContent('#kernel-error'), /^line \d+:\d+: .*\/\//s);
+      // The seeds that do not compile: the flattened seed texts (the page says why, at a
+      // line:column) and the pseudo-code of seed 002 section 3.1.10 (`test1(..)` names
+      // variables it never declares: every unknown name is reported before the run).
+      const why = await page.textContent('#kernel-error');
+      if (/_flat\.cpp$/.test(file)) assert.match(why, /^line \d+:\d+: .*\/\//s);
+      else {
+        assert.equal(file, 'maca_3_1_10_barrier_and_wait.cpp');
+        assert.match(why, /`shared_ptr1` is not declared/);
+      }
       continue;
     }
     await runToEnd(page);
     const s = await state(page);
+    // The MMA seeds are device functions whose matrix operands are parameters: left unset, an
+    // operand is not a matrix and the builtin's error ends the run (outcome `error`, as the CLI).
+    if (s === 'error' && /^maca_3_6_\d_mma_/.test(file)) {
+      assert.match(await page.textContent('#kernel-status'), /error/);
+      continue;
+    }
     if (s !== 'finished') errors.push(`${file}: ${s}: ${await page.textContent('#kernel-status')}`);
   }
   assert.deepEqual(errors, []);

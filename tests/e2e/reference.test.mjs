@@ -174,6 +174,8 @@ for (const how of ['?theme=dark', 'prefers-color-scheme']) {
 
 test('screenshot: the reference', async () => {
   const page = await openReference();
+  // Example drawings are drawn as they come into view; the page opens on the CUDA entries.
+  await page.locator('article[data-op="asc_shfl_xor"]').scrollIntoViewIfNeeded();
   await page.waitForSelector('article[data-op="asc_shfl_xor"] .example-drawing svg');
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'reference.png') });

@@ -329,6 +329,9 @@ for (const width of [390, 768, 1024, 1440]) {
     }
     // Scrolled to the lane table, nothing covers it.
     await page.$eval('#table-panel', (t) => t.scrollIntoView());
+    // The table's scroller is laid out only once it is on screen (content-visibility: auto):
+    // two frames after the scroll it is.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const top = await page.evaluate(() => {
       const r = document.querySelector('#lanes tbody tr').getBoundingClientRect();
       const hit = document.elementFromPoint(r.left + 5, r.top + r.height / 2);
