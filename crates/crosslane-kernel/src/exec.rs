@@ -151,6 +151,21 @@ pub struct Executor {
     pub(crate) typed: Rc<[Option<TInst>]>,
     /// The typed evaluator's scratch rows and plan caches (not copied with the machine).
     pub(crate) typed_state: TypedState,
+    /// Where the warps of the block stood when its barrier last opened, and whether any
+    /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
+    pub(crate) barrier_round: BarrierRound,
+}
+
+/// The block's state at its last barrier release, kept to recognise a barrier loop that can
+/// never end: the machine is deterministic, so when the barrier opens again with every warp at
+/// the same place (pc, construct stack, lane status) and no variable or memory cell changed in
+/// between, the same round repeats forever.
+#[derive(Clone, Default)]
+pub(crate) struct BarrierRound {
+    /// Each warp's run state, pc, constructs and lane status at the last release.
+    pub(crate) at: Option<Vec<(WarpRun, usize, Vec<Frame>, Vec<LaneStatus>)>>,
+    /// A step since that release changed a variable or wrote memory.
+    pub(crate) changed: bool,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -490,6 +505,7 @@ impl Executor {
             maca: Default::default(),
             mode: TraceMode::Full,
             reasons: Reasons::default(),
+            barrier_round: BarrierRound::default(),
         })
     }
 
@@ -680,6 +696,66 @@ impl Executor {
         self.finish(Outcome::Error(e));
     }
 
+    /// Called when every unfinished warp of the block waits at a barrier, before it opens: the
+    /// error that ends the run when this round is the same as the last one (see
+    /// [`BarrierRound`]), naming the barrier's line and the threads of the block that exited.
+    ///
+    /// A barrier waits only for the threads that have not exited ("will not succeed until
+    /// reached by all non-exited threads in the block": CUDA C++ Programming Guide, Compute
+    /// Capability 7.x, Independent Thread Scheduling), so with some threads returned the barrier
+    /// still opens each round; a round that changes nothing, though, repeats forever, and is
+    /// reported at once instead of running until the work budget ends it.
+    fn barrier_repeats(&mut self) -> Option<KernelError> {
+        let now: Vec<_> = self
+            .warps
+            .iter()
+            .map(|w| (w.run, w.pc, w.frames.clone(), w.status.clone()))
+            .collect();
+        let same = !self.barrier_round.changed && self.barrier_round.at.as_ref() == Some(&now);
+        self.barrier_round = BarrierRound {
+            at: Some(now),
+            changed: false,
+        };
+        if !same {
+            return None;
+        }
+        let lanes = self.trace.launch.lanes;
+        let (mut exited, mut waiting) = (Vec::new(), Vec::new());
+        let mut line = 1;
+        for w in &self.warps {
+            if w.run == WarpRun::AtBarrier {
+                line = self.line_of(w.pc);
+            }
+            for l in w.exists.iter() {
+                let thread = w.index.saturating_mul(lanes).saturating_add(l);
+                let gone = w.run == WarpRun::Done
+                    || w.status.get(l) == Some(&LaneStatus::Returned);
+                if gone {
+                    exited.push(thread);
+                } else {
+                    waiting.push(thread);
+                }
+            }
+        }
+        let missing = if exited.is_empty() {
+            "no thread of the block is missing".to_string()
+        } else {
+            format!(
+                "thread(s) {} exited and never reach it (a barrier waits only for threads that have not exited)",
+                list_lanes(&exited)
+            )
+        };
+        Some(KernelError::new(
+            line,
+            1,
+            format!(
+                "deadlock: block {}: the barrier at line {line} opens again with no variable or memory cell changed since it last opened, so thread(s) {} wait there round after round forever; {missing} (CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling)",
+                self.block,
+                list_lanes(&waiting)
+            ),
+        ))
+    }
+
     /// Picks the warp to run next, starting blocks and opening barriers as needed.
     pub(crate) fn schedule(&mut self) -> Option<usize> {
         loop {
@@ -714,6 +790,10 @@ impl Executor {
                     .filter(|w| w.run == WarpRun::Done)
                     .map(|w| w.index)
                     .collect();
+                if let Some(e) = self.barrier_repeats() {
+                    self.fail(e);
+                    return None;
+                }
                 let mut line = 1;
                 for w in &mut self.warps {
                     if w.run == WarpRun::AtBarrier {
@@ -804,6 +884,7 @@ impl Executor {
     }
 
     pub(crate) fn start_block(&mut self) -> Result<(), KernelError> {
+        self.barrier_round = BarrierRound::default();
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
         let threads = dims_total(launch.block_dim).unwrap_or(0);
@@ -1356,6 +1437,9 @@ impl Executor {
     ) {
         if self.maca.loads_pending() {
             self.maca_note_changes(w, span.line, &cx.changed);
+        }
+        if !cx.changed.is_empty() || !cx.writes.is_empty() {
+            self.barrier_round.changed = true;
         }
         let lanes = self.trace.launch.lanes;
         let stats = &mut self.trace.stats;

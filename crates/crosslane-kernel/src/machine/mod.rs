@@ -27,7 +27,7 @@ pub(crate) enum LaneStatus {
     Returned,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Frame {
     If {
         cur: LaneMask,
