@@ -720,23 +720,38 @@ impl Executor {
             return None;
         }
         let lanes = self.trace.launch.lanes;
-        let (mut exited, mut waiting) = (Vec::new(), Vec::new());
+        let (mut exited, mut waiting, mut held) = (Vec::new(), Vec::new(), BTreeMap::new());
         let mut line = 1;
         for w in &self.warps {
-            if w.run == WarpRun::AtBarrier {
+            let at_barrier = w.run == WarpRun::AtBarrier;
+            if at_barrier {
                 line = self.line_of(w.pc);
             }
+            let active = w.active();
             for l in w.exists.iter() {
                 let thread = w.index.saturating_mul(lanes).saturating_add(l);
-                let gone = w.run == WarpRun::Done
-                    || w.status.get(l) == Some(&LaneStatus::Returned);
-                if gone {
+                if w.run == WarpRun::Done || w.status.get(l) == Some(&LaneStatus::Returned) {
                     exited.push(thread);
-                } else {
+                } else if at_barrier && active.contains(l) {
                     waiting.push(thread);
+                } else {
+                    // A lane its warp left out of the barrier's branch or loop: it waits, in
+                    // lock-step with its warp, where that construct ends.
+                    held.entry(w.why_inactive(l).unwrap_or(0))
+                        .or_insert_with(Vec::new)
+                        .push(thread);
                 }
             }
         }
+        let held: String = held
+            .iter()
+            .map(|(at, threads)| {
+                format!(
+                    "; thread(s) {} wait where the construct of line {at} ends, in lock-step with their warp",
+                    list_lanes(threads)
+                )
+            })
+            .collect();
         let missing = if exited.is_empty() {
             "no thread of the block is missing".to_string()
         } else {
@@ -749,7 +764,7 @@ impl Executor {
             line,
             1,
             format!(
-                "deadlock: block {}: the barrier at line {line} opens again with no variable or memory cell changed since it last opened, so thread(s) {} wait there round after round forever; {missing} (CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling)",
+                "deadlock: block {}: the barrier at line {line} opens again with no variable or memory cell changed since it last opened, so thread(s) {} wait there round after round forever; {missing}{held} (CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling)",
                 self.block,
                 list_lanes(&waiting)
             ),
