@@ -8,6 +8,9 @@ use crate::builtins::list_lanes;
 use crate::exec::Executor;
 use crate::KernelError;
 
+/// Where one warp stands: its run state, pc, constructs and lane status.
+type WarpPlace = (WarpRun, usize, Vec<Frame>, Vec<LaneStatus>);
+
 /// The block's state at its last barrier release, kept to recognise a barrier loop that can
 /// never end: the machine is deterministic, so when the barrier opens again with every warp at
 /// the same place (pc, construct stack, lane status) and no variable or memory cell changed in
@@ -15,7 +18,7 @@ use crate::KernelError;
 #[derive(Clone, Default)]
 pub(crate) struct BarrierRound {
     /// Each warp's run state, pc, constructs and lane status at the last release.
-    pub(crate) at: Option<Vec<(WarpRun, usize, Vec<Frame>, Vec<LaneStatus>)>>,
+    pub(crate) at: Option<Vec<WarpPlace>>,
     /// A step since that release changed a variable or wrote memory.
     pub(crate) changed: bool,
 }
