@@ -37,6 +37,7 @@ use crosslane_core::value::{ValueType, ValuesSpec};
 
 use super::compile::*;
 use super::lane_row::LaneRow;
+use super::machine::barrier::BarrierRound;
 use super::machine::maca_mem;
 use super::machine::regs::{Reasons, Reg};
 use super::machine::typed::{Lowering, TInst};
@@ -151,6 +152,9 @@ pub struct Executor {
     pub(crate) typed: Rc<[Option<TInst>]>,
     /// The typed evaluator's scratch rows and plan caches (not copied with the machine).
     pub(crate) typed_state: TypedState,
+    /// Where the warps of the block stood when its barrier last opened, and whether any
+    /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
+    pub(crate) barrier_round: BarrierRound,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -490,6 +494,7 @@ impl Executor {
             maca: Default::default(),
             mode: TraceMode::Full,
             reasons: Reasons::default(),
+            barrier_round: BarrierRound::default(),
         })
     }
 
@@ -714,6 +719,10 @@ impl Executor {
                     .filter(|w| w.run == WarpRun::Done)
                     .map(|w| w.index)
                     .collect();
+                if let Some(e) = self.barrier_repeats() {
+                    self.fail(e);
+                    return None;
+                }
                 let mut line = 1;
                 for w in &mut self.warps {
                     if w.run == WarpRun::AtBarrier {
@@ -804,6 +813,7 @@ impl Executor {
     }
 
     pub(crate) fn start_block(&mut self) -> Result<(), KernelError> {
+        self.barrier_round = BarrierRound::default();
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
         let threads = dims_total(launch.block_dim).unwrap_or(0);
@@ -1356,6 +1366,9 @@ impl Executor {
     ) {
         if self.maca.loads_pending() {
             self.maca_note_changes(w, span.line, &cx.changed);
+        }
+        if !cx.changed.is_empty() || !cx.writes.is_empty() {
+            self.barrier_round.changed = true;
         }
         let lanes = self.trace.launch.lanes;
         let stats = &mut self.trace.stats;

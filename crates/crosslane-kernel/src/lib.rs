@@ -37,6 +37,7 @@ pub mod builtins;
 mod compile;
 pub mod diaglog;
 pub mod dialect_guess;
+pub mod edits;
 pub mod exec;
 mod front_end;
 pub mod half;

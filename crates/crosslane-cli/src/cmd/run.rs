@@ -21,8 +21,9 @@ use std::io::Read;
 
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{permalink, Dialect};
+use crosslane_kernel::edits::{apply_edits, Edits};
 use crosslane_kernel::host_launch::shared_cells;
-use crosslane_kernel::{parse, render_text, LaunchConfig, UserMacro};
+use crosslane_kernel::{parse, render_text, Executor, KernelError, LaunchConfig, UserMacro};
 use crosslane_kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 
 use crate::error::CliError;
@@ -48,7 +49,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         return super::run_wgsl::run(args, &text, (0, 0), None);
     }
     if is_kernel_source(&args.input, &text) {
-        return run_kernel_file(args, &text, LaunchConfig::default());
+        return run_kernel_file(args, &text, LaunchConfig::default(), &Edits::new());
     }
     let scenario = parse_scenario(&text)?;
     let trace = match &scenario.view {
@@ -81,7 +82,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             }
             config.preprocess.defines = UserMacro::parse_list(&inputs.defines)
                 .map_err(|e| CliError::Usage(format!("run: the scenario's defines: {e}")))?;
-            return run_kernel_file(args, source, config);
+            return run_kernel_file(args, source, config, &inputs.edits);
         }
         View::Sort { .. } => {
             return Err(CliError::Usage(
@@ -192,7 +193,12 @@ fn kernel_config(blocks: u32, threads_per_block: u32, lanes: u32) -> LaunchConfi
 /// the run ended with a budget or an error (an error diagnostic, a branch on an undefined
 /// condition) unless `--keep-going`. Undefined behaviour that leaves values undefined (an
 /// out-of-bounds access, an unset read, signed overflow) is part of the trace, not an error.
-fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Result<(), CliError> {
+fn run_kernel_file(
+    args: &RunArgs,
+    source: &str,
+    mut config: LaunchConfig,
+    edits: &Edits,
+) -> Result<(), CliError> {
     if args.entry.is_some() {
         config.entry.clone_from(&args.entry);
     }
@@ -235,12 +241,7 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
             bytes,
         ));
     }
-    let mode = if args.trace == "none" {
-        TraceMode::None
-    } else {
-        TraceMode::Full
-    };
-    let trace = run_kernel_traced(source, config, mode).map_err(|e| {
+    let launch_error = |e: KernelError| {
         CliError::Usage(escape_controls(&match &e.input {
             // A fill's fault is the flag's, not a line of the source.
             Some(field) => format!(
@@ -250,7 +251,29 @@ fn run_kernel_file(args: &RunArgs, source: &str, mut config: LaunchConfig) -> Re
             ),
             None => format!("run: {}:{e}", args.input),
         }))
-    })?;
+    };
+    if !edits.is_empty() {
+        // A scenario's memory edits apply over the fills as the page applies them: the launch
+        // is prepared once to learn its buffers, then made with the edited cells as fills.
+        let first = Executor::new(source, config.clone()).map_err(launch_error)?;
+        let applied = apply_edits(&first.trace().initial_memory, &config, edits);
+        drop(first);
+        if let Some(bad) = applied.invalid {
+            return Err(CliError::Usage(escape_controls(&format!(
+                "run: the scenario's memory edit {bad}"
+            ))));
+        }
+        if let Some(note) = applied.dropped {
+            eprintln!("crosslane: run: {}", escape_controls(&note));
+        }
+        config = applied.config;
+    }
+    let mode = if args.trace == "none" {
+        TraceMode::None
+    } else {
+        TraceMode::Full
+    };
+    let trace = run_kernel_traced(source, config, mode).map_err(launch_error)?;
     if args.json {
         // serde_json escapes control characters itself.
         let json = match mode {

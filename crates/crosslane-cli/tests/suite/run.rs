@@ -458,3 +458,45 @@ fn buffer_decimal_fill_keeps_host_length_and_bad_fill_names_the_grammar() {
     assert!(err.contains(crosslane_core::fill::GRAMMAR), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A kernel scenario's memory edits apply over the buffer's fill as the page applies them
+/// (`crosslane_kernel::edits::apply_edits`, which the page's worker calls too): `out` is filled
+/// with its index (0, 1, 2, …) and cell 0 is edited to 100, so doubling every cell gives
+/// 200, 2, 4, … (by hand: 2 × 100, 2 × 1, 2 × 2), through the scenario JSON and its permalink.
+#[test]
+fn a_scenarios_memory_edits_apply_as_on_the_page() {
+    let mut scenario = Scenario::new(View::Kernel {
+        source: "__global__ void k(int *out) {\n  out[threadIdx.x] *= 2;\n}\n".to_string(),
+        blocks: 1,
+        threads_per_block: 32,
+        lanes: 32,
+        step: 0,
+    });
+    scenario
+        .kernel_inputs
+        .edits
+        .entry("out".into())
+        .or_default()
+        .insert(0, "100".into());
+    let want: Vec<i64> = std::iter::once(200).chain((1..32).map(|i| 2 * i)).collect();
+    let args = ["run", "-", "--json", "--trace", "none"];
+    let from_json = json(&crosslane(&args, Some(&scenario.to_json())));
+    assert_eq!(first_values(&from_json), want);
+    let link = permalink::encode(&scenario);
+    let from_link = json(&crosslane(
+        &["run", &link, "--json", "--trace", "none"],
+        None,
+    ));
+    assert_eq!(first_values(&from_link), want);
+    // A value the buffer's type cannot hold is refused, naming the cell (exit 2).
+    scenario
+        .kernel_inputs
+        .edits
+        .entry("out".into())
+        .or_default()
+        .insert(1, "1.5x".into());
+    let out = crosslane(&args, Some(&scenario.to_json()));
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("memory edit out[1]"), "{err}");
+}

@@ -2,6 +2,7 @@
 //! per-step context ([`StepCtx`]) and the places a store can name ([`Place`]). The executor's
 //! statement, expression, memory-access and call code lives in the submodules.
 
+pub(crate) mod barrier;
 mod call;
 mod eval;
 pub(crate) mod maca_mem;
@@ -27,7 +28,7 @@ pub(crate) enum LaneStatus {
     Returned,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Frame {
     If {
         cur: LaneMask,

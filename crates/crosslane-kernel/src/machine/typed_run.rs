@@ -405,6 +405,9 @@ impl Executor {
         for l in active.iter().filter(|&l| l < lanes) {
             reg.set_raw_bits(l, rows[l]);
         }
+        // Unrecorded here without a trace, but a barrier round that stored a variable is not
+        // the same round again (see `BarrierRound`).
+        self.barrier_round.changed = true;
         if self.mode != TraceMode::None || self.maca.loads_pending() {
             cx.changed.insert(slot);
         }

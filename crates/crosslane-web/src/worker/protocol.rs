@@ -68,7 +68,7 @@ pub enum Command {
 
 /// Memory cells edited before the first step: buffer name → cell index → the value as typed
 /// (the scenario's `KernelInputs::edits`).
-pub type Edits = BTreeMap<String, BTreeMap<usize, String>>;
+pub use crosslane_kernel::edits::Edits;
 
 /// [`Edits`] inside [`Command`] as a list of `[buffer, cell, value]`: an internally tagged
 /// enum reads its fields through serde's buffered form, which cannot turn a JSON object key

@@ -14,12 +14,11 @@
 //! slice; `worker_running` says the run goes on), so that the worker hears the page's cancel
 //! between two slices and keeps the steps run so far.
 
-use std::collections::BTreeMap;
-
 use crosslane_core::{LaneMask, Level};
+use crosslane_kernel::edits::apply_edits;
 use crosslane_kernel::{
     list_kernels, memory::parse_cell, KernelError, KernelTrace, LaneVal, LaunchConfig, Outcome,
-    Replay, Space, StepState, Ty, VarChange,
+    Replay, StepState, Ty, VarChange,
 };
 
 use super::protocol::{
@@ -199,60 +198,10 @@ impl Session {
             self.run = Some(run);
             return None;
         }
-        let mut config = self.config.clone();
-        let mut dropped = Vec::new();
-        let mut invalid = None;
-        let mut kept = Edits::new();
-        for (name, cells) in &self.edits {
-            let Some(b) = run
-                .summary()
-                .initial_memory
-                .buffers
-                .iter()
-                .find(|b| b.name == *name && b.space == Space::Global)
-            else {
-                dropped.push(format!(
-                    "`{name}` is no longer a buffer of this launch: its {} dropped",
-                    cell_list(cells.keys().copied())
-                ));
-                continue;
-            };
-            let len = b.cells.len();
-            if cells.keys().any(|&i| i >= len) {
-                dropped.push(format!(
-                    "`{name}` has {len} cells now: its {} dropped",
-                    cell_list(cells.keys().copied().filter(|&i| i >= len))
-                ));
-            }
-            let mut mine = BTreeMap::new();
-            for (&i, text) in cells.range(..len) {
-                match parse_cell(b.elem, text, &format!("{name}[{i}]")) {
-                    Ok(_) => {
-                        mine.insert(i, text.trim().to_string());
-                    }
-                    Err(e) => invalid = Some(format!("{}: {}", e.field, e.message)),
-                }
-            }
-            if mine.is_empty() {
-                continue;
-            }
-            let mut fill = String::with_capacity(len * 4);
-            for (i, c) in b.cells.iter().enumerate() {
-                if i > 0 {
-                    fill.push(',');
-                }
-                match mine.get(&i) {
-                    Some(text) => fill.push_str(text),
-                    None => fill.push_str(&c.as_ref().map_or("undef".into(), tables::value_text)),
-                }
-            }
-            config.args.insert(name.clone(), fill);
-            kept.insert(name.clone(), mine);
-        }
-        self.edits = kept;
-        if !dropped.is_empty() {
-            self.edits_note = Some(format!("memory edits dropped: {}", dropped.join("; ")));
-        }
+        let applied = apply_edits(&run.summary().initial_memory, &self.config, &self.edits);
+        self.edits = applied.kept;
+        self.edits_note = applied.dropped;
+        let (config, invalid) = (applied.config, applied.invalid);
         drop(run);
         match Replay::start(&self.source, config, CHECKPOINT_EVERY) {
             Ok(run) => self.run = Some(run),
@@ -619,21 +568,4 @@ pub fn worker_request(request: &str, progress: &js_sys::Function, stop: bool) ->
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn worker_running() -> bool {
     SESSION.with(|s| s.try_borrow().is_ok_and(|s| s.running()))
-}
-
-/// "cell 3" or "cells 3, 40, 41" (at most eight, then how many more).
-fn cell_list(cells: impl Iterator<Item = usize>) -> String {
-    let all: Vec<usize> = cells.collect();
-    let shown: Vec<String> = all.iter().take(8).map(usize::to_string).collect();
-    let more = all.len().saturating_sub(8);
-    let word = if all.len() == 1 {
-        "edit of cell"
-    } else {
-        "edits of cells"
-    };
-    if more > 0 {
-        format!("{word} {} and {more} more", shown.join(", "))
-    } else {
-        format!("{word} {}", shown.join(", "))
-    }
 }

@@ -20,14 +20,7 @@ pub const MEMORY_COLUMNS: usize = 16;
 /// A value as the page and the cell editor write it: vectors as `a:b:…` (what
 /// [`crosslane_kernel::memory::parse_cell`] reads back), scalars as the interpreter prints them.
 pub fn value_text(v: &KVal) -> String {
-    match v {
-        KVal::Vector { items, .. } => items
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(":"),
-        other => other.to_string(),
-    }
+    crosslane_kernel::edits::cell_text(v)
 }
 
 /// The hover text of an undefined lane value: why, and the line that made it so.

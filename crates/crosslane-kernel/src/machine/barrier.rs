@@ -1,0 +1,101 @@
+//! Barrier rounds that repeat forever: when a block's barrier opens again with every warp at
+//! the same place and nothing changed in between, the run ends as a deadlock at once.
+
+use std::collections::BTreeMap;
+
+use super::{Frame, LaneStatus, WarpRun};
+use crate::builtins::list_lanes;
+use crate::exec::Executor;
+use crate::KernelError;
+
+/// Where one warp stands: its run state, pc, constructs and lane status.
+type WarpPlace = (WarpRun, usize, Vec<Frame>, Vec<LaneStatus>);
+
+/// The block's state at its last barrier release, kept to recognise a barrier loop that can
+/// never end: the machine is deterministic, so when the barrier opens again with every warp at
+/// the same place (pc, construct stack, lane status) and no variable or memory cell changed in
+/// between, the same round repeats forever.
+#[derive(Clone, Default)]
+pub(crate) struct BarrierRound {
+    /// Each warp's run state, pc, constructs and lane status at the last release.
+    pub(crate) at: Option<Vec<WarpPlace>>,
+    /// A step since that release changed a variable or wrote memory.
+    pub(crate) changed: bool,
+}
+
+impl Executor {
+    /// Called when every unfinished warp of the block waits at a barrier, before it opens: the
+    /// error that ends the run when this round is the same as the last one (see
+    /// [`BarrierRound`]), naming the barrier's line and the threads of the block that exited.
+    ///
+    /// A barrier waits only for the threads that have not exited ("will not succeed until
+    /// reached by all non-exited threads in the block": CUDA C++ Programming Guide, Compute
+    /// Capability 7.x, Independent Thread Scheduling), so with some threads returned the barrier
+    /// still opens each round; a round that changes nothing, though, repeats forever, and is
+    /// reported at once instead of running until the work budget ends it.
+    pub(crate) fn barrier_repeats(&mut self) -> Option<KernelError> {
+        let now: Vec<_> = self
+            .warps
+            .iter()
+            .map(|w| (w.run, w.pc, w.frames.clone(), w.status.clone()))
+            .collect();
+        let same = !self.barrier_round.changed && self.barrier_round.at.as_ref() == Some(&now);
+        self.barrier_round = BarrierRound {
+            at: Some(now),
+            changed: false,
+        };
+        if !same {
+            return None;
+        }
+        let lanes = self.trace.launch.lanes;
+        let (mut exited, mut waiting, mut held) = (Vec::new(), Vec::new(), BTreeMap::new());
+        let mut line = 1;
+        for w in &self.warps {
+            let at_barrier = w.run == WarpRun::AtBarrier;
+            if at_barrier {
+                line = self.line_of(w.pc);
+            }
+            let active = w.active();
+            for l in w.exists.iter() {
+                let thread = w.index.saturating_mul(lanes).saturating_add(l);
+                if w.run == WarpRun::Done || w.status.get(l) == Some(&LaneStatus::Returned) {
+                    exited.push(thread);
+                } else if at_barrier && active.contains(l) {
+                    waiting.push(thread);
+                } else {
+                    // A lane its warp left out of the barrier's branch or loop: it waits, in
+                    // lock-step with its warp, where that construct ends.
+                    held.entry(w.why_inactive(l).unwrap_or(0))
+                        .or_insert_with(Vec::new)
+                        .push(thread);
+                }
+            }
+        }
+        let held: String = held
+            .iter()
+            .map(|(at, threads)| {
+                format!(
+                    "; thread(s) {} wait where the construct of line {at} ends, in lock-step with their warp",
+                    list_lanes(threads)
+                )
+            })
+            .collect();
+        let missing = if exited.is_empty() {
+            "no thread of the block is missing".to_string()
+        } else {
+            format!(
+                "thread(s) {} exited and never reach it (a barrier waits only for threads that have not exited)",
+                list_lanes(&exited)
+            )
+        };
+        Some(KernelError::new(
+            line,
+            1,
+            format!(
+                "deadlock: block {}: the barrier at line {line} opens again with no variable or memory cell changed since it last opened, so thread(s) {} wait there round after round forever; {missing}{held} (CUDA C++ Programming Guide, Compute Capability 7.x, Independent Thread Scheduling)",
+                self.block,
+                list_lanes(&waiting)
+            ),
+        ))
+    }
+}
