@@ -104,6 +104,7 @@ test('the CUDA and HIP example kernels run to their hand-derived results', async
     'cuda_ballot_compaction.cu': [2, 0, '11'],
     'hip_wave64_reduce.hip': [1, 0, '2016'],
     'cuda_cg_tile_reduce.cu': [1, 1, '376'],
+    'cuda_warp_argmax.cu': [1, 0, '13'],
   };
   for (const [file, [buffer, index, value]] of Object.entries(cases)) {
     const label = await page.$eval(`#kernel-examples option[value="${file}"]`, (o) => o.textContent);

@@ -2,9 +2,11 @@
 //! this GPU"): the buffers as bytes in the shader's layout, and each buffer read back diffed
 //! cell by cell with the emulator's run of the same shader.
 //!
-//! A cell is a **match** (the same bits), a **mismatch**, or **indeterminate** by the spec (the
-//! emulator's value is undefined or indeterminate there: the device may hold anything). The
-//! device's own subgroup size decides the emulator run the diff is against.
+//! A cell is a **match** (the same bits), a **match within N ulp** (a float from an inexact
+//! built-in whose documented bound is N ulp, and the device's value is at most N ulp away), a
+//! **mismatch**, or **indeterminate** by the spec (the emulator's value is undefined or
+//! indeterminate there: the device may hold anything). The device's own subgroup size decides
+//! the emulator run the diff is against.
 
 use serde::Serialize;
 
@@ -101,6 +103,16 @@ pub fn upload(bindings: &[Binding], initial: &Memory) -> Vec<ShaderBuffer> {
 pub enum CellVerdict {
     /// The same bits.
     Match,
+    /// Different bits, but the emulator's cell carries an accuracy note of `bound` ulp (the
+    /// spec's or vendor's bound for the inexact built-in it came from: WGSL § Floating Point
+    /// Accuracy; CUDA Math API, Mathematical Functions) and the device's value is `ulp` ulp
+    /// away ([`ulp_distance`]), no more than `bound`.
+    Within {
+        /// The distance in ulp.
+        ulp: u32,
+        /// The cell's documented bound in ulp.
+        bound: u32,
+    },
     /// Different bits.
     Mismatch,
     /// The emulator's value is undefined or indeterminate (the spec allows any value).
@@ -118,6 +130,10 @@ pub struct BufferDiff {
     /// Cells with different bits.
     #[serde(rename = "mismatch")]
     pub mismatched: usize,
+    /// Cells with different bits within their documented ulp bound ([`CellVerdict::Within`]).
+    pub within_ulp: usize,
+    /// The largest bound among those cells (0 when there are none).
+    pub within_bound: u32,
     /// Cells the spec leaves indeterminate.
     pub indeterminate: usize,
     /// Each cell's verdict and the device's bits, in order.
@@ -132,6 +148,8 @@ pub fn diff(name: &str, emulator: &[Option<KVal>], device: &[u8], elem: ValTy) -
         name: name.to_string(),
         matched: 0,
         mismatched: 0,
+        within_ulp: 0,
+        within_bound: 0,
         indeterminate: 0,
         cells: Vec::with_capacity(emulator.len()),
     };
@@ -150,14 +168,73 @@ pub fn diff(name: &str, emulator: &[Option<KVal>], device: &[u8], elem: ValTy) -
                 d.matched += 1;
                 CellVerdict::Match
             }
-            Some(_) => {
-                d.mismatched += 1;
-                CellVerdict::Mismatch
-            }
+            Some(want) => match within(c.as_ref(), want, got, elem) {
+                Some(v @ CellVerdict::Within { bound, .. }) => {
+                    d.within_ulp += 1;
+                    d.within_bound = d.within_bound.max(bound);
+                    v
+                }
+                _ => {
+                    d.mismatched += 1;
+                    CellVerdict::Mismatch
+                }
+            },
         };
         d.cells.push((v, got));
     }
     d
+}
+
+/// The distance in ulp between two floats of `elem`'s type given as bit patterns: how many
+/// representable values lie from one to the other, counted on the bit patterns read as
+/// sign-magnitude integers (so +0 and -0 are 0 apart, and the step across zero counts each
+/// subnormal). This is the ulp of the WGSL spec (§ Floating Point Accuracy: "ULP(x) is the
+/// minimum distance between two distinct floating point numbers that straddle x", and an
+/// error of N ulp lets the result be any of the N nearest values each side) and of the CUDA
+/// Math API's "maximum ulp error". `None` for a NaN on either side or a non-float type.
+pub fn ulp_distance(a: u64, b: u64, elem: ValTy) -> Option<u64> {
+    let (bits, finite_nan) = match elem.scalar {
+        Scalar::F32 => (32u32, 0x7f80_0000u64),
+        Scalar::F16 => (16, 0x7c00),
+        Scalar::F64 => (64, 0x7ff0_0000_0000_0000),
+        _ => return None,
+    };
+    let sign = 1u64 << (bits - 1);
+    let mag_mask = sign - 1;
+    let key = |x: u64| -> Option<i128> {
+        let mag = x & mag_mask;
+        // Exponent all ones with a nonzero mantissa: a NaN, no distance.
+        if mag > finite_nan {
+            return None;
+        }
+        let m = i128::from(mag);
+        Some(if x & sign != 0 { -m } else { m })
+    };
+    let d = (key(a)? - key(b)?).unsigned_abs();
+    u64::try_from(d).ok()
+}
+
+/// The verdict for a cell whose bits differ from the emulator's: [`CellVerdict::Within`] when
+/// the emulator's value carries an ulp bound and the device's bits are within it.
+fn within(emu: Option<&KVal>, want: u64, got: u64, elem: ValTy) -> Option<CellVerdict> {
+    let bound = emu?.approx()?.ulp()?;
+    let ulp = ulp_distance(want, got, elem)?;
+    (ulp <= u64::from(bound)).then_some(CellVerdict::Within {
+        ulp: ulp as u32,
+        bound,
+    })
+}
+
+impl CellVerdict {
+    /// `match`, `match (within N ulp)` (N the cell's bound), `mismatch`, `indeterminate`.
+    pub fn text(self) -> String {
+        match self {
+            CellVerdict::Match => "match".into(),
+            CellVerdict::Within { bound, .. } => format!("match (within {bound} ulp)"),
+            CellVerdict::Mismatch => "mismatch".into(),
+            CellVerdict::Indeterminate => "indeterminate".into(),
+        }
+    }
 }
 
 /// The device's bits of a cell as a number in the element type (for display).
@@ -189,6 +266,69 @@ mod tests {
         assert_eq!(
             encode(&[Some(KVal::float(Scalar::F16, 1.0))], h),
             vec![0x00, 0x3c]
+        );
+    }
+
+    #[test]
+    fn ulp_distance_counts_representable_floats_between_bit_patterns() {
+        let f = ValTy::scalar(Scalar::F32);
+        // 1.0 = 0x3f800000; the next float up is 0x3f800001 (1 + 2^-23), the one below
+        // 0x3f7fffff (1 − 2^-24): each 1 ulp away, 2 apart from each other.
+        assert_eq!(ulp_distance(0x3f80_0000, 0x3f80_0001, f), Some(1));
+        assert_eq!(ulp_distance(0x3f7f_ffff, 0x3f80_0001, f), Some(2));
+        // +0 and -0 are the same value; the smallest subnormals ±2^-149 are 2 apart across 0.
+        assert_eq!(ulp_distance(0x0000_0000, 0x8000_0000, f), Some(0));
+        assert_eq!(ulp_distance(0x0000_0001, 0x8000_0001, f), Some(2));
+        // FLT_MAX (0x7f7fffff) to +inf (0x7f800000) is one step; a NaN has no distance.
+        assert_eq!(ulp_distance(0x7f7f_ffff, 0x7f80_0000, f), Some(1));
+        assert_eq!(ulp_distance(0x7fc0_0000, 0x3f80_0000, f), None);
+        // f16: 1.0 = 0x3c00, 1 + 2^-10 = 0x3c01.
+        let h = ValTy::scalar(Scalar::F16);
+        assert_eq!(ulp_distance(0x3c00, 0x3c01, h), Some(1));
+        assert_eq!(ulp_distance(1, 2, ValTy::scalar(Scalar::U32)), None);
+    }
+
+    #[test]
+    fn a_cell_within_its_ulp_bound_matches_and_says_so() {
+        use crosslane_kernel::accuracy::{Approx, Bound};
+        let f = ValTy::scalar(Scalar::F32);
+        let note = Some(Approx {
+            function: 0,
+            bound: Bound::Ulp(2),
+        });
+        let noted = |x: f64| Some(KVal::approx_float(Scalar::F32, x, note));
+        // Emulator 1.0 (0x3f800000) in every cell; device bits by hand: 2 ulp up (within the
+        // 2-ulp note), 3 ulp up (outside), 1 ulp down (within), and 1 ulp up in a cell without a
+        // note (a mismatch: no bound was documented for it).
+        let emu = vec![
+            noted(1.0),
+            noted(1.0),
+            noted(1.0),
+            Some(KVal::float(Scalar::F32, 1.0)),
+        ];
+        let dev: Vec<u8> = [0x3f80_0002u32, 0x3f80_0003, 0x3f7f_ffff, 0x3f80_0001]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let d = diff("y", &emu, &dev, f);
+        assert_eq!(
+            d.cells.iter().map(|c| c.0).collect::<Vec<_>>(),
+            [
+                CellVerdict::Within { ulp: 2, bound: 2 },
+                CellVerdict::Mismatch,
+                CellVerdict::Within { ulp: 1, bound: 2 },
+                CellVerdict::Mismatch,
+            ]
+        );
+        assert_eq!(
+            (d.matched, d.within_ulp, d.within_bound, d.mismatched),
+            (0, 2, 2, 2)
+        );
+        assert_eq!(d.cells[0].0.text(), "match (within 2 ulp)");
+        let j = serde_json::to_value(&d).unwrap_or_default();
+        assert_eq!(
+            (j["within_ulp"].as_u64(), j["mismatch"].as_u64()),
+            (Some(2), Some(2))
         );
     }
 }

@@ -10,7 +10,10 @@
 //! JSON: `entry`, `workgroup_size`, `workgroups`, `subgroup_size`, `subgroup_mapping`,
 //! `buffers` (each `name`, `group`, `binding`, `type`, `values`: numbers in the element type,
 //! null where undefined or indeterminate), `diagnostics`, `outcome`, and with `--gpu`
-//! `gpu: {adapter, subgroup_size, buffers: [{name, match, mismatch, indeterminate}]}`.
+//! `gpu: {adapter, subgroup_size, buffers: [{name, match, within_ulp, within_bound, mismatch,
+//! indeterminate, mismatches, within}]}` (`within_ulp`: cells whose bits differ by no more than
+//! the ulp bound their inexact built-in documents, each listed in `within` as
+//! `match (within N ulp)`).
 
 use crosslane_core::fill::{parse_fill, Fill};
 use crosslane_kernel::wgsl::{prepare, run_wgsl, Binding};
@@ -369,8 +372,16 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
             g["subgroup_size"]
         ));
         for b in g["buffers"].as_array().into_iter().flatten() {
+            // Cells within their built-in's documented ulp bound count as matches, said so.
+            let within = match b["within_ulp"].as_u64() {
+                Some(n) if n > 0 => format!(
+                    ", {n} match (within {} ulp)",
+                    b["within_bound"].as_u64().unwrap_or(0)
+                ),
+                _ => String::new(),
+            };
             s.push_str(&format!(
-                "  {}: {} match, {} mismatch, {} indeterminate\n",
+                "  {}: {} match{within}, {} mismatch, {} indeterminate\n",
                 b["name"].as_str().unwrap_or("?"),
                 b["match"],
                 b["mismatch"],

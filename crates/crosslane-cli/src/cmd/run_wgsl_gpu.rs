@@ -8,7 +8,8 @@ use crosslane_kernel::{KernelTrace, LaunchConfig};
 
 use crate::error::CliError;
 
-/// Most mismatching cells listed per buffer in the JSON (the counts are complete).
+/// Most mismatching cells, and most cells matching within their ulp bound, listed per buffer in
+/// the JSON (the counts are complete).
 const LISTED: usize = 16;
 
 /// Runs the shader on the native device; returns the `"gpu"` JSON object, the number of
@@ -78,8 +79,27 @@ pub fn run(
                 })
             })
             .collect();
+        // Cells whose bits differ within the bound their inexact built-in documents.
+        let within: Vec<serde_json::Value> = d
+            .cells
+            .iter()
+            .enumerate()
+            .filter_map(|(k, (v, bits))| match v {
+                CellVerdict::Within { ulp, bound } => Some(serde_json::json!({
+                    "index": k,
+                    "verdict": v.text(),
+                    "ulp": ulp,
+                    "bound_ulp": bound,
+                    "emulator": super::run_wgsl::cell_json(&emu[k]),
+                    "gpu": bits_text(*bits, b.elem),
+                })),
+                _ => None,
+            })
+            .take(LISTED)
+            .collect();
         let mut j = serde_json::to_value(&d).unwrap_or_default();
         j["mismatches"] = serde_json::Value::Array(listed);
+        j["within"] = serde_json::Value::Array(within);
         out.push(j);
     }
     let note = if prepared.enables_subgroups {

@@ -9,7 +9,7 @@
 //! error (an error-free transformation: TwoSum for a sum, an `fma` residual for a product,
 //! quotient or square root) say which neighbour the mode takes.
 
-use super::{args_note, num, Approx, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR};
+use super::{args_note, num, Approx, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR, SRC_WGSL};
 use crate::types::{KVal, Scalar};
 
 /// The names notes can carry besides the rows of [`super::table::ROWS`], with their sources.
@@ -28,7 +28,36 @@ pub const NOTES: &[(&str, &str)] = &[
     ("sincos", SRC_F64),
     ("sincospif", SRC_F32),
     ("sincospi", SRC_F64),
+    // WGSL built-ins with a bound the spec states in ulp (or absolute) for f32.
+    ("inverseSqrt", SRC_WGSL),
+    ("exp", SRC_WGSL),
+    ("exp2", SRC_WGSL),
+    ("log", SRC_WGSL),
+    ("log2", SRC_WGSL),
+    ("atan", SRC_WGSL),
+    ("atan2", SRC_WGSL),
 ];
+
+/// The note an f32 result of WGSL built-in `name` on argument `x` (the first) carries: the
+/// bound WGSL § 15.7.4 (Floating Point Accuracy, f32 column) states, where it states one
+/// directly: `inverseSqrt` 2 ULP; `exp`, `exp2` 3 + 2·|x| ULP (whole ulps: a distance in ulp is
+/// a whole number, so the floor bounds the same values); `log`, `log2` 3 ULP outside
+/// [0.5, 2.0], absolute error < 2^-21 inside; `atan`, `atan2` 4096 ULP. `None` for any other
+/// name (correctly rounded, or a bound inherited from a formula, which is not carried).
+pub fn wgsl_note(name: &str, x: f64) -> Option<Approx> {
+    let bound = match name {
+        "inverseSqrt" => Bound::Ulp(2),
+        "exp" | "exp2" => {
+            let extra = (2.0 * x.abs()).floor();
+            Bound::Ulp(3u32.saturating_add(if extra < 1e9 { extra as u32 } else { u32::MAX }))
+        }
+        "log" | "log2" if (0.5..=2.0).contains(&x) => Bound::AbsPow2(-21.0),
+        "log" | "log2" => Bound::Ulp(3),
+        "atan" | "atan2" => Bound::Ulp(4096),
+        _ => return None,
+    };
+    note(name, bound)
+}
 
 /// Name and source of intrinsic note `k`.
 pub fn note_name(k: u16) -> (&'static str, &'static str) {

@@ -46,6 +46,9 @@ pub const SRC_F64: &str =
 pub const SRC_INTR: &str =
     "CUDA C++ Programming Guide, Mathematical Functions, Intrinsic Functions";
 
+/// The WGSL built-ins' bounds (the f32 column), for the notes WGSL results carry.
+pub const SRC_WGSL: &str = "WGSL spec, § 15.7.4 Floating Point Accuracy (f32)";
+
 /// Id of the first intrinsic note (notes below it are `2 * row + single`).
 pub const INTRINSIC_NOTES: u16 = 1000;
 

@@ -176,7 +176,13 @@ pub fn eval(name: &str, args: &[KVal]) -> Result<KVal, String> {
     };
     if ty.is_float() {
         if let Some(r) = float_fn(name, args.len(), &f)? {
-            return finite(name, ty, &f, args.len(), r);
+            let v = finite(name, ty, &f, args.len(), r)?;
+            // An f32 result of an inexact built-in carries the spec's bound, so a device's
+            // result within it is told apart from a wrong one.
+            if ty == Scalar::F32 {
+                return Ok(v.with_approx(crate::mathlib::intrinsics::wgsl_note(name, f(0))));
+            }
+            return Ok(v);
         }
     }
     Ok(match name {
@@ -645,5 +651,34 @@ mod tests {
         assert_eq!(frexp(-3.0), (-0.75, 2));
         assert_eq!(num(eval("modf.fract", &[f32v(-2.5)])), -0.5);
         assert_eq!(num(eval("modf.whole", &[f32v(-2.5)])), -2.0);
+    }
+
+    #[test]
+    fn f32_results_of_inexact_builtins_carry_the_spec_bound() {
+        // WGSL § 15.7.4, f32 column: inverseSqrt 2 ULP; exp 3 + 2|x| ULP (x = 1.5: 3 + 3 = 6);
+        // log 3 ULP outside [0.5, 2] (x = 4) and an absolute bound inside (x = 1); atan 4096.
+        let ulp = |r: Result<KVal, String>| r.ok().and_then(|v| v.approx()).and_then(|a| a.ulp());
+        assert_eq!(ulp(eval("inverseSqrt", &[f32v(4.0)])), Some(2));
+        assert_eq!(ulp(eval("exp", &[f32v(1.5)])), Some(6));
+        assert_eq!(ulp(eval("exp2", &[f32v(-0.25)])), Some(3));
+        assert_eq!(ulp(eval("log", &[f32v(4.0)])), Some(3));
+        let inside = eval("log", &[f32v(1.0)]).ok().and_then(|v| v.approx());
+        assert_eq!(
+            inside.map(|a| a.bound),
+            Some(crate::accuracy::Bound::AbsPow2(-21.0))
+        );
+        assert_eq!(ulp(eval("atan", &[f32v(1.0)])), Some(4096));
+        // Correctly rounded built-ins carry nothing.
+        assert!(eval("floor", &[f32v(1.5)])
+            .ok()
+            .and_then(|v| v.approx())
+            .is_none());
+        assert_eq!(
+            eval("inverseSqrt", &[f32v(4.0)])
+                .ok()
+                .and_then(|v| v.approx())
+                .map(|a| a.name()),
+            Some("inverseSqrt")
+        );
     }
 }

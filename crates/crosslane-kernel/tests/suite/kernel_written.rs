@@ -91,3 +91,84 @@ fn kernel_written_cg_tile_reduce_sums_each_tile_of_16() {
     // Tile 0: 0..16 sums to 15·16/2 = 120; tile 1: 16..32 sums to 31·32/2 − 120 = 376.
     assert_eq!(ints(t.buffer("out").unwrap()), [Some(120), Some(376)]);
 }
+
+/// The model's expected buffers for an inference kernel on 32 lanes: `expected.json` from the
+/// independent model `tests/kernels/inference/model.py` (exact arithmetic; its docstring
+/// derives each `tol_ulp` from the CUDA Math API's ulp table).
+fn model(name: &str) -> serde_json::Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/kernels/inference/expected.json"
+    );
+    let text = std::fs::read_to_string(path).expect("expected.json");
+    let all: serde_json::Value = serde_json::from_str(&text).expect("expected.json is JSON");
+    all["32"][name].clone()
+}
+
+/// `buf` (model name `model_buf`) within `tol_ulp` float ulps of the model (2^-23 relative),
+/// and every cell carrying the device's ulp bound `note` (the lane's `ulp` note), if any.
+fn assert_near_model(t: &KernelTrace, buf: &str, want: &serde_json::Value, model_buf: &str) {
+    let tol = want["tol_ulp"].as_f64().expect("tol_ulp") * 2f64.powi(-23);
+    let note = want["ulp_note"][model_buf].as_u64();
+    let cells = want["expect"][model_buf]
+        .as_array()
+        .expect("expected cells");
+    let got = t.buffer(buf).expect("buffer");
+    assert_eq!(got.len(), cells.len(), "{buf}");
+    for (i, (g, e)) in got.iter().zip(cells).enumerate() {
+        let g = g.as_ref().unwrap_or_else(|| panic!("{buf}[{i}] unset"));
+        let (x, y) = (e.as_f64().expect("number"), g.as_f64().expect("float"));
+        assert!(
+            (y - x).abs() <= tol * x.abs() || y == x,
+            "{buf}[{i}] = {y}, model {x}"
+        );
+        if let Some(n) = note {
+            assert_eq!(
+                g.approx().and_then(|a| a.ulp()),
+                Some(n as u32),
+                "{buf}[{i}]"
+            );
+        }
+    }
+}
+
+#[test]
+fn kernel_written_warp_softmax_matches_the_model() {
+    let (f, s) = written!("cuda_warp_softmax.cu");
+    let t = run(f, s);
+    // Rows of x[g] = ((37g + 11) mod 29 − 14) / 8, the model's `warp_softmax` on 32 lanes; each
+    // cell within 24 ulp (expf ≤ 2 ulp, a 32-term sum, the divide) and noting expf's 2 ulp.
+    assert_near_model(&t, "y", &model("warp_softmax"), "out");
+    // By hand: each row sums to 1 (within the same bound, 32 cells).
+    for row in t.buffer("y").unwrap().chunks(32) {
+        let sum: f64 = row.iter().flatten().filter_map(KVal::as_f64).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+    }
+}
+
+#[test]
+fn kernel_written_rmsnorm_matches_the_model() {
+    let (f, s) = written!("cuda_rmsnorm.cu");
+    let t = run(f, s);
+    // The model's `rmsnorm`: rows of 64, weight 1 + (k mod 3) / 4, eps 1e-6; rsqrtf's 2 ulp noted.
+    assert_near_model(&t, "y", &model("rmsnorm"), "out");
+}
+
+#[test]
+fn kernel_written_warp_argmax_finds_the_first_maximum() {
+    let (f, s) = written!("cuda_warp_argmax.cu");
+    let t = run(f, s);
+    // By hand: the largest x is (28 − 14) / 8 = 1.75 where 37k + 11 ≡ 28 (mod 29), i.e.
+    // 8k ≡ 17, k ≡ 17 · 11 ≡ 13 (8 · 11 = 88 ≡ 1): k = 13 and k = 42 tie; the smaller wins.
+    assert_eq!(ints(t.buffer("outIdx").unwrap()), [Some(13)]);
+    let val: Vec<_> = t
+        .buffer("outVal")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    assert_eq!(val, [Some(1.75)]);
+    let m = model("argmax");
+    assert_eq!(m["expect"]["out_idx"][0], 13);
+    assert_eq!(m["expect"]["out_val"][0], 1.75);
+}

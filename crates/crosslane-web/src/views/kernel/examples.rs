@@ -14,8 +14,8 @@ pub struct Example {
 
 /// Every seed kernel, Ascend C first (the reduce-sum example is the page's opening kernel), then
 /// the CUDA and HIP kernels written for this menu (`examples_kernels/written/`: the patterns a
-/// CUDA or HIP engineer knows, each label a one-line description), then MetaX MACA by section
-/// number.
+/// CUDA or HIP engineer knows, inference kernels among them, each label a one-line description),
+/// then MetaX MACA by section number.
 pub const EXAMPLES: &[Example] = &[
     Example {
         file: "ascend_shfl_down_reduce.cpp",
@@ -64,6 +64,27 @@ pub const EXAMPLES: &[Example] = &[
         label: "CUDA · cooperative groups: tiled_partition<16> tiles reduce with tile.shfl_down",
         source: include_str!(
             "../../../../crosslane-kernel/examples_kernels/written/cuda_cg_tile_reduce.cu"
+        ),
+    },
+    Example {
+        file: "cuda_warp_softmax.cu",
+        label: "CUDA · warp softmax: row max, then the sum of expf(x - max), by __shfl_xor_sync butterflies",
+        source: include_str!(
+            "../../../../crosslane-kernel/examples_kernels/written/cuda_warp_softmax.cu"
+        ),
+    },
+    Example {
+        file: "cuda_rmsnorm.cu",
+        label: "CUDA · RMSNorm: a warp sums squares by __shfl_xor_sync, then scales by rsqrtf(mean + eps)",
+        source: include_str!(
+            "../../../../crosslane-kernel/examples_kernels/written/cuda_rmsnorm.cu"
+        ),
+    },
+    Example {
+        file: "cuda_warp_argmax.cu",
+        label: "CUDA · warp argmax: (value, index) pairs meet in __shfl_xor_sync, ties keep the first",
+        source: include_str!(
+            "../../../../crosslane-kernel/examples_kernels/written/cuda_warp_argmax.cu"
         ),
     },
     Example {

@@ -374,10 +374,11 @@ async fn run(device_state: &Device) -> Result<(), String> {
         let mut cells = Html::new();
         for (k, (v, bits)) in d.cells.iter().enumerate().take(SHOWN) {
             let class = match v {
-                CellVerdict::Match => "match",
+                CellVerdict::Match | CellVerdict::Within { .. } => "match",
                 CellVerdict::Mismatch => "mismatch",
                 CellVerdict::Indeterminate => "indeterminate",
             };
+            let verdict = v.text();
             let emu_text = match &emu[k] {
                 None => "undefined or indeterminate (any value is allowed)".to_string(),
                 Some(c) => c
@@ -389,7 +390,10 @@ async fn run(device_state: &Device) -> Result<(), String> {
             cells
                 .el("span")
                 .attr("class", format_args!("cell {class}"))
-                .attr("title", format_args!("[{k}] {class}; emulator: {emu_text}"))
+                .attr(
+                    "title",
+                    format_args!("[{k}] {verdict}; emulator: {emu_text}"),
+                )
                 .text(bits_text(*bits, b.elem));
             cells.push_text(" ");
         }
@@ -398,7 +402,17 @@ async fn run(device_state: &Device) -> Result<(), String> {
         }
         rows.el("tr").attr("data-buffer", &b.name).with(|h| {
             h.leaf("td", &b.name);
-            h.leaf("td", d.matched);
+            if d.within_ulp > 0 {
+                h.leaf(
+                    "td",
+                    format_args!(
+                        "{} + {} within {} ulp",
+                        d.matched, d.within_ulp, d.within_bound
+                    ),
+                );
+            } else {
+                h.leaf("td", d.matched);
+            }
             h.leaf("td", d.mismatched);
             h.leaf("td", d.indeterminate);
             h.el("td").attr("class", "cells").html(&cells);
