@@ -91,10 +91,18 @@ fn endless_printf_and_diagnostic_loops_stop_on_a_budget_in_time() {
         let p = file(name, &format!("__global__ void k(float* a) {{ {body} }}\n"));
         let (code, _, err, took) = run(&p, &["--trace", "none"]);
         assert_eq!(code, Some(1), "{name}: {err}");
-        assert!(
-            err.contains("--max-work") || err.contains("--max-memory"),
-            "{name}: {err}"
-        );
+        if name == "barrier_loop.cu" {
+            // Each round of that barrier changes nothing: a deadlock, reported at once.
+            assert!(
+                err.contains("deadlock") && err.contains("barrier at line 1"),
+                "{name}: {err}"
+            );
+        } else {
+            assert!(
+                err.contains("--max-work") || err.contains("--max-memory"),
+                "{name}: {err}"
+            );
+        }
         // Generous for a debug build on a shared machine; a release build takes well under 10 s.
         assert!(took < Duration::from_secs(120), "{name} took {took:?}");
     }

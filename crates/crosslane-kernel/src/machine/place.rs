@@ -448,7 +448,21 @@ impl Executor {
                     .address(&p, &KVal::int(Scalar::I32, 0))
                     .map_err(|m| Undef::at(e.span, m))?;
                 let old = self.load(buf, off, e.span, l, cx);
-                let v = operand?;
+                let v = match operand {
+                    Ok(v) => v,
+                    // The read-modify-write still happens: with an undefined operand the cell's
+                    // new value is undefined too (never the old value kept, never dropped).
+                    Err(u) => {
+                        cx.note(
+                            Level::Warning,
+                            e.span,
+                            format!("`{name}`: {}; the cell's new value is undefined", u.why),
+                            RULE,
+                            Some(l),
+                        );
+                        return Ok((buf, off, old, Err(u)));
+                    }
+                };
                 let new = match (&old, name) {
                     (_, "atomicExch") => Ok(v.clone()),
                     (Err(u), _) => Err(u.clone()),

@@ -132,3 +132,39 @@ fn the_executor_lists_the_entrys_parameters_for_the_pages_argument_fields() {
         .iter()
         .any(|d| d.message.contains("scalar parameter `s` is not set")));
 }
+
+#[test]
+fn an_atomic_add_of_an_undefined_sum_leaves_the_cell_undefined() {
+    // Lane 31 returns before the reduction, so at offset 16 lane 15 reads an exited lane
+    // (undefined: CUDA C++ Programming Guide, Warp Shuffle Functions), and the tree carries it
+    // to lane 0 (15 → 7 → 3 → 1 → 0). The atomicAdd still writes the cell: its new value is
+    // undefined, not the old value kept. Without the early return every lane adds 1: 0 + 32.
+    let body = |early: &str| {
+        format!(
+            "__global__ void k(int* out) {{
+  {early}
+  int v = 1;
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x == 0) atomicAdd(&out[0], v);
+}}"
+        )
+    };
+    let full = run_kernel(&body(""), LaunchConfig::default()).unwrap();
+    assert_eq!(full.outcome, Some(Outcome::Finished));
+    assert_eq!(ints(full.buffer("out").unwrap())[0], Some(32));
+    let t = run_kernel(
+        &body("if (threadIdx.x == 31) return;"),
+        LaunchConfig::default(),
+    )
+    .unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(ints(t.buffer("out").unwrap())[0], None);
+    // The warning belongs to the step of the atomicAdd (a full trace keeps it there).
+    let said = t.steps.iter().flat_map(|s| &s.diagnostics).any(|d| {
+        d.level == Level::Warning
+            && d.message.contains("atomicAdd")
+            && d.message.contains("the cell's new value is undefined")
+    });
+    assert!(said);
+}
