@@ -322,29 +322,8 @@ pub fn too_deep(src: &str, limit: u32) -> Option<usize> {
     let mut outer: Vec<u32> = Vec::new();
     while k < b.len() {
         match b[k] {
-            b'/' if b.get(k + 1) == Some(&b'/') => {
-                while k < b.len() && b[k] != b'\n' {
-                    k += 1;
-                }
-                continue;
-            }
-            b'/' if b.get(k + 1) == Some(&b'*') => {
-                // WGSL block comments nest.
-                let mut depth = 0u32;
-                while k < b.len() {
-                    if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
-                        depth += 1;
-                        k += 2;
-                    } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
-                        depth = depth.saturating_sub(1);
-                        k += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        k += 1;
-                    }
-                }
+            b'/' if matches!(b.get(k + 1), Some(b'/' | b'*')) => {
+                k = super::scan::comment_end(b, k).unwrap_or(b.len());
                 continue;
             }
             b'(' | b'[' => {

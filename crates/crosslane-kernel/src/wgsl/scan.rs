@@ -75,6 +75,42 @@ impl LineIndex {
     }
 }
 
+/// Where the comment starting at byte `k` of `b` ends (the index after it: a `//` comment runs
+/// to its line's end, a `/* */` comment to its matching close, for WGSL block comments nest:
+/// WGSL spec, "Comments"); `None` when no comment starts at `k`. A loop, not a recursion.
+pub(super) fn comment_end(b: &[u8], mut k: usize) -> Option<usize> {
+    if b.get(k) != Some(&b'/') {
+        return None;
+    }
+    match b.get(k + 1) {
+        Some(b'/') => {
+            while k < b.len() && b[k] != b'\n' {
+                k += 1;
+            }
+            Some(k)
+        }
+        Some(b'*') => {
+            let mut depth = 0u32;
+            while k < b.len() {
+                if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
+                    depth += 1;
+                    k += 2;
+                } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
+                    depth = depth.saturating_sub(1);
+                    k += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    k += 1;
+                }
+            }
+            Some(k)
+        }
+        _ => None,
+    }
+}
+
 /// The next token of a WGSL text for [`decl_chain`]: an identifier's text, or one other byte
 /// (`{`, `}`, `;`, `<`, …). Comments, spaces and numbers are skipped.
 fn tokens(src: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -83,27 +119,8 @@ fn tokens(src: &str) -> impl Iterator<Item = (usize, &str)> {
     std::iter::from_fn(move || {
         while k < b.len() {
             let c = b[k];
-            if c == b'/' && b.get(k + 1) == Some(&b'/') {
-                while k < b.len() && b[k] != b'\n' {
-                    k += 1;
-                }
-            } else if c == b'/' && b.get(k + 1) == Some(&b'*') {
-                // WGSL block comments nest.
-                let mut depth = 0u32;
-                while k < b.len() {
-                    if b[k] == b'/' && b.get(k + 1) == Some(&b'*') {
-                        depth += 1;
-                        k += 2;
-                    } else if b[k] == b'*' && b.get(k + 1) == Some(&b'/') {
-                        depth = depth.saturating_sub(1);
-                        k += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        k += 1;
-                    }
-                }
+            if let Some(end) = comment_end(b, k) {
+                k = end;
             } else if c.is_ascii_whitespace() {
                 k += 1;
             } else if c.is_ascii_digit() {
