@@ -118,6 +118,39 @@ impl KernelError {
         }
     }
 
+    /// Each error this one stands for, in source order: the front end reports all its errors at
+    /// once as one [`KernelError`] (the first, then every further one on a line of its own as
+    /// `line:col: message`); this splits them again, each with its own line and column, for a
+    /// consumer that lists them (the CLI's `--json` diagnostics). A line of the message that
+    /// does not start with `line:col: ` continues the error before it.
+    pub fn each(&self) -> Vec<KernelError> {
+        let mut lines = self.message.split('\n');
+        let mut out = vec![KernelError {
+            message: lines.next().unwrap_or_default().to_string(),
+            ..self.clone()
+        }];
+        for l in lines {
+            let at = l.split_once(": ").and_then(|(pos, msg)| {
+                let (line, col) = pos.split_once(':')?;
+                Some((line.parse::<u32>().ok()?, col.parse::<u32>().ok()?, msg))
+            });
+            match (at, out.last_mut()) {
+                (Some((line, col, msg)), _) if self.input.is_none() => out.push(KernelError {
+                    line,
+                    col,
+                    message: msg.to_string(),
+                    input: None,
+                }),
+                (_, Some(last)) => {
+                    last.message.push('\n');
+                    last.message.push_str(l);
+                }
+                (_, None) => {}
+            }
+        }
+        out
+    }
+
     /// `line:col: message`, or `input: message` for an input's fault.
     fn shown(&self) -> String {
         match &self.input {

@@ -188,9 +188,10 @@ fn kernel_config(blocks: u32, threads_per_block: u32, lanes: u32) -> LaunchConfi
 /// Runs a kernel source with `config` (command-line flags override it) and prints the trace.
 ///
 /// # Errors
-/// [`CliError::Usage`] (exit 2) when the kernel does not parse or the launch is invalid, with
-/// the line:column of the fault; [`CliError::Failed`] (exit 1, after the trace is printed) when
-/// the run ended with a budget or an error (an error diagnostic, a branch on an undefined
+/// [`CliError::Usage`] (exit 2) when the launch flags are invalid; [`CliError::Failed`] (exit 1)
+/// when the kernel does not parse or names what does not exist (every error with its
+/// line:column; with `--json` an object whose `outcome` is `error`, see [`front_end_error`]), and
+/// (after the trace is printed) when the run ended with a budget or an error (an error diagnostic, a branch on an undefined
 /// condition) unless `--keep-going`. Undefined behaviour that leaves values undefined (an
 /// out-of-bounds access, an unset read, signed overflow) is part of the trace, not an error.
 fn run_kernel_file(
@@ -233,24 +234,22 @@ fn run_kernel_file(
         config.keep_going = true;
     }
     if let Some(bytes) = args.shared_bytes {
-        let parsed = parse(source)
-            .map_err(|e| CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))))?;
+        let parsed = parse(source).map_err(|e| front_end_error(args, &e))?;
         config.shared_len = Some(shared_cells(
             &parsed.program,
             config.entry.as_deref(),
             bytes,
         ));
     }
-    let launch_error = |e: KernelError| {
-        CliError::Usage(escape_controls(&match &e.input {
-            // A fill's fault is the flag's, not a line of the source.
-            Some(field) => format!(
-                "run: --buffer {}: {}",
-                field.trim_end_matches(" fill"),
-                e.message
-            ),
-            None => format!("run: {}:{e}", args.input),
-        }))
+    let launch_error = |e: KernelError| match &e.input {
+        // A fill's fault is the flag's, not a line of the source.
+        Some(field) => CliError::Usage(escape_controls(&format!(
+            "run: --buffer {}: {}",
+            field.trim_end_matches(" fill"),
+            e.message
+        ))),
+        None if e.line > 0 => front_end_error(args, &e),
+        None => CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))),
     };
     if !edits.is_empty() {
         // A scenario's memory edits apply over the fills as the page applies them: the launch
@@ -314,6 +313,40 @@ fn run_kernel_file(
         ))),
         _ => Ok(()),
     }
+}
+
+/// A fault in the source found before the run (a preprocessor `#error`, a parse error, an
+/// unknown name, an unsupported construct): the run's outcome is `error`, as for one met while
+/// running. With `--json` the JSON object says so — `outcome` (`kind: "error"` with the first
+/// error's line, column and message, as a run-time error's) and `diagnostics` (every error, each
+/// with its own line:column, all at once) — and the status is exit 1 ([`CliError::Failed`],
+/// whose message lists every error on stderr). Exit 2 stays for the command line's own faults.
+fn front_end_error(args: &RunArgs, e: &KernelError) -> CliError {
+    if args.json {
+        let diagnostics: Vec<serde_json::Value> = e
+            .each()
+            .into_iter()
+            .map(|d| {
+                serde_json::json!({
+                    "level": "error",
+                    "line": d.line,
+                    "col": d.col,
+                    "message": d.message,
+                    "count": 1,
+                })
+            })
+            .collect();
+        let first = e.each().into_iter().next().unwrap_or_else(|| e.clone());
+        let json = serde_json::json!({
+            "outcome": Outcome::Error(first),
+            "diagnostics": diagnostics,
+            "buffers": [],
+        });
+        if let Err(io) = print_out(&format!("{json}\n")) {
+            return io;
+        }
+    }
+    CliError::Failed(escape_controls(&format!("run: {}:{e}", args.input)))
 }
 
 /// The checks `crosslane run` makes on a kernel's launch flags before any work: each `--arg

@@ -597,7 +597,7 @@ fn constructs_still_refused_are_named_with_what_to_do() {
     ];
     for (src, line, needle) in cases {
         let (code, err) = refused(src);
-        assert_eq!(code, Some(2), "{src}");
+        assert_eq!(code, Some(1), "{src}");
         assert!(err.contains(needle), "{src}: {err}");
         assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
     }
@@ -927,7 +927,7 @@ fn unsupported_constructs_are_named_at_their_line() {
     ];
     for (src, line, needle) in cases {
         let (code, err) = refused(src);
-        assert_eq!(code, Some(2), "{src}");
+        assert_eq!(code, Some(1), "{src}");
         assert!(err.contains(needle), "{src}: {err}");
         assert!(err.contains(&format!("-:{line}")), "{src}: {err}");
     }

@@ -189,7 +189,8 @@ fn kernel_faults_name_their_line_and_column() {
         &["run", "-"],
         Some("__global__ void k(int* d) {\n  int x = ;\n}"),
     );
-    assert_eq!(out.status.code(), Some(2));
+    // A front-end error is the run's outcome `error` (exit 1), not a usage error.
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("-:2:11:"), "{err}");
     let out = crosslane(
@@ -222,12 +223,12 @@ fn an_undefined_branch_ends_with_outcome_error_and_exit_1_unless_keep_going() {
     assert_eq!(out.status.code(), Some(0));
     let trace: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(trace["outcome"]["kind"], "finished");
-    // Unknown names: reported before the run, all of them, exit 2.
+    // Unknown names: reported before the run, all of them, exit 1 (outcome `error`).
     let out = crosslane(
         &["run", "-"],
         Some("__global__ void k(int* o) {\n  o[0] = laneid;\n  o[1] = warpid;\n}"),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("-:2:10: `laneid` is not declared"), "{err}");
     assert!(err.contains("3:10: `warpid` is not declared"), "{err}");
@@ -251,7 +252,8 @@ fn a_budget_that_runs_out_names_itself_and_its_flag() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("work limit of 5000 units of work"), "{err}");
     assert!(err.contains("--max-work"), "{err}");
-    // Memory: a buffer the budget cannot hold is refused before it exists (exit 2).
+    // Memory: a buffer the budget cannot hold is refused before it exists: the run's outcome
+    // is `error` at the buffer's line (exit 1).
     let out = crosslane(
         &[
             "run",
@@ -263,7 +265,7 @@ fn a_budget_that_runs_out_names_itself_and_its_flag() {
         ],
         Some("__global__ void k(double* d) { d[0] = 1; }"),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("memory limit of 1000 bytes"), "{err}");
     assert!(err.contains("--max-memory"), "{err}");
@@ -285,7 +287,7 @@ fn control_characters_from_the_input_are_escaped() {
     assert!(text.contains("\\u{1b}[31m"), "{text}");
     // And in an error message.
     let out = crosslane(&["run", "-"], Some("int x = \u{1b}]0;title\u{7};"));
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains('\u{1b}'), "{err:?}");
     assert!(err.contains("\\u{1b}"), "{err}");
@@ -416,7 +418,7 @@ fn arch_and_error_directives() {
         &["run", "-"],
         Some("__global__ void k() {}\n#error unsupported target\n"),
     );
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("2:1: #error unsupported target"), "{err}");
 }
@@ -499,4 +501,59 @@ fn a_scenarios_memory_edits_apply_as_on_the_page() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("memory edit out[1]"), "{err}");
+}
+
+#[test]
+fn front_end_errors_are_an_error_outcome_in_json_with_every_diagnostic() {
+    // Two unknown names (lines 2 and 3) and nothing run: one JSON object, outcome `error` at
+    // the first, both errors listed with their own line:column, exit 1.
+    let src = "__global__ void k(int* o) {\n  o[0] = laneid;\n  o[1] = warpid + 1;\n}\n";
+    let out = crosslane(&["run", "-", "--json", "--trace", "none"], Some(src));
+    assert_eq!(out.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(j["outcome"]["kind"], "error");
+    assert_eq!(j["outcome"]["line"], 2);
+    assert_eq!(j["outcome"]["col"], 10);
+    let d = j["diagnostics"].as_array().expect("diagnostics");
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!(
+        (d[0]["line"].clone(), d[0]["col"].clone()),
+        (2.into(), 10.into())
+    );
+    assert_eq!(
+        (d[1]["line"].clone(), d[1]["col"].clone()),
+        (3.into(), 10.into())
+    );
+    assert_eq!(d[1]["level"], "error");
+    assert!(d[1]["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("`warpid` is not declared"));
+    // A parse error and a preprocessor #error, with the full trace too.
+    for (src, line, needle) in [
+        (
+            "__global__ void k(int* o) {\n  o[0] = 1 @ 2;\n}\n",
+            2,
+            "unexpected character",
+        ),
+        (
+            "#error not for this target\n__global__ void k() {}\n",
+            1,
+            "#error not for this target",
+        ),
+    ] {
+        let out = crosslane(&["run", "-", "--json"], Some(src));
+        assert_eq!(out.status.code(), Some(1), "{src}");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(j["outcome"]["kind"], "error");
+        assert_eq!(j["outcome"]["line"], line);
+        assert!(j["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains(needle));
+    }
+    // A bad flag stays a usage error (exit 2), with no JSON.
+    let out = crosslane(&["run", "-", "--json", "--arg", "n"], Some(src));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
 }
