@@ -32,6 +32,10 @@ __global__ void k(float* out) {
     assert!(text.contains("\n4:3: `total` is not declared"), "{text}");
     // `threadIdx.x` and `out` resolve: exactly three lines.
     assert_eq!(text.lines().count(), 3, "{text}");
+    // Split again, each error with its own position (what the CLI's JSON and the page list).
+    let each: Vec<_> = e.each().into_iter().map(|d| (d.line, d.col)).collect();
+    assert_eq!(each, vec![(2, 11), (3, 13), (4, 3)]);
+    assert!(e.each()[2].message.starts_with("`total` is not declared"));
 }
 
 /// `x + lane` overflows `int` in lanes 1..31 (2147483647 + 1 > INT_MAX: C++17 [expr]/4, the

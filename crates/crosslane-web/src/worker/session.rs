@@ -248,8 +248,11 @@ impl Session {
                 }
                 None => {
                     f.error = Some(format!("line {}:{}: {}", e.line, e.col, e.message));
-                    f.squiggles
-                        .push((e.line, e.col, "error".into(), e.message.clone()));
+                    // Every front-end error at its own line:column, all at once.
+                    for one in e.each() {
+                        f.squiggles
+                            .push((one.line, one.col, "error".into(), one.message));
+                    }
                 }
             }
         }
