@@ -723,6 +723,7 @@ impl Executor {
                     self.fail(e);
                     return None;
                 }
+                self.barriers_disagree();
                 let mut line = 1;
                 for w in &mut self.warps {
                     if w.run == WarpRun::AtBarrier {

@@ -98,4 +98,47 @@ impl Executor {
             ),
         ))
     }
+
+    /// Called when every unfinished warp of the block waits at a barrier, before it opens: a
+    /// warning when the warps wait at different barriers (different lines, or the same line
+    /// reached along different paths), which means the condition around them differed among the
+    /// block's threads at run time. "`__syncthreads()` is allowed in conditional code but only if
+    /// the conditional evaluates identically across the entire thread block, otherwise the code
+    /// execution is likely to hang or produce unintended side effects" (CUDA C++ Programming
+    /// Guide, Synchronization Functions). A condition every thread evaluates the same way gives
+    /// no warning, however it is written.
+    pub(crate) fn barriers_disagree(&mut self) {
+        let mut at: Vec<(usize, usize)> = self
+            .warps
+            .iter()
+            .filter(|w| w.run == WarpRun::AtBarrier)
+            .map(|w| (w.pc, w.index))
+            .collect();
+        at.sort_unstable();
+        let (Some(first), Some(last)) = (at.first().copied(), at.last().copied()) else {
+            return;
+        };
+        if first.0 == last.0 {
+            return;
+        }
+        let mut lines: Vec<u32> = at.iter().map(|&(pc, _)| self.line_of(pc)).collect();
+        lines.dedup();
+        let shown: Vec<String> = at
+            .iter()
+            .map(|&(pc, w)| format!("warp {w} at line {}", self.line_of(pc)))
+            .collect();
+        let d = crate::KernelDiagnostic {
+            line: lines.first().copied().unwrap_or(1),
+            col: 1,
+            level: crosslane_core::Level::Warning,
+            message: format!(
+                "block {}: the warps wait at different barriers ({}): the condition around a barrier differs among the block's threads, which is undefined (each barrier must be reached by every thread of the block)",
+                self.block,
+                shown.join(", ")
+            ),
+            rule: "CUDA C++ Programming Guide, Synchronization Functions (__syncthreads)".into(),
+        };
+        self.diag_log.admit(&d);
+        self.trace.diagnostics.push(d);
+    }
 }

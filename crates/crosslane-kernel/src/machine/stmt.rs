@@ -242,7 +242,13 @@ impl Executor {
                 }
                 let warp = &self.warps[w];
                 let all = LaneMask(warp.exists.0 & warp.running().0);
-                if active != all || warp.frames.iter().any(|f| matches!(f, Frame::If { .. })) {
+                // Divergent only where the condition around the barrier actually differs: some
+                // running lane of this warp is not here. A branch every lane took (`if (n_warps
+                // > 1)`, `if constexpr`) is not divergence ("allowed in conditional code but
+                // only if the conditional evaluates identically across the entire thread
+                // block": CUDA C++ Programming Guide, Synchronization Functions); warps that
+                // disagree are caught when the barrier opens (`Executor::schedule`).
+                if active != all {
                     cx.note(
                         Level::Warning,
                         e.span,

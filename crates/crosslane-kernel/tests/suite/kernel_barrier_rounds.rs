@@ -95,3 +95,75 @@ fn barrier_loops_that_make_progress_run_to_their_end() {
         assert_eq!(*a, want, "cell {i}");
     }
 }
+
+/// The warnings of a run, as `(line, message)`.
+fn warnings(src: &str, config: LaunchConfig) -> Vec<(u32, String)> {
+    let t = run_kernel(src, config).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    t.merged_diagnostics
+        .iter()
+        .filter(|d| d.level == crosslane_core::Level::Warning)
+        .map(|d| (d.line, d.message.clone()))
+        .collect()
+}
+
+/// A barrier under a condition every thread of the block evaluates the same way is not
+/// divergent ("allowed in conditional code but only if the conditional evaluates identically
+/// across the entire thread block": CUDA C++ Programming Guide, Synchronization Functions):
+/// `if (n_warps > 1)` with n_warps = 2 on 64 threads, and `if constexpr`, give no warning, and
+/// the exchange through shared memory is the barrier's: out[t] = 63 - t.
+#[test]
+fn a_barrier_under_a_uniform_condition_is_not_divergent() {
+    let src = "\
+__global__ void k(int* out, int n_warps) {
+  __shared__ int s[64];
+  s[threadIdx.x] = threadIdx.x;
+  if (n_warps > 1) {
+    __syncthreads();
+    out[threadIdx.x] = s[63 - threadIdx.x];
+  }
+  if constexpr (sizeof(int) == 4) {
+    __syncthreads();
+  }
+}";
+    let mut config = launch(64);
+    config.args.insert("n_warps".into(), "2".into());
+    assert_eq!(warnings(src, config.clone()), vec![]);
+    let t = run_kernel(src, config).unwrap();
+    let out = crate::cells::cell_ints(&t.memory.buffers[0].cells);
+    assert_eq!(out, (0..64).rev().map(Some).collect::<Vec<_>>());
+}
+
+/// A condition that differs among the block's threads is reported: within a warp (lanes of
+/// one warp skip the barrier: the warp-level warning at the barrier's line 10) and between
+/// warps (warp 0 waits at line 3, warp 1 at line 6: the block-level warning naming both).
+#[test]
+fn a_barrier_under_a_condition_that_differs_is_reported() {
+    let src = "\
+__global__ void k(int* out) {
+  if (threadIdx.x < 32) {
+    __syncthreads();
+    out[threadIdx.x] = 1;
+  } else {
+    __syncthreads();
+    out[threadIdx.x] = 2;
+  }
+  if (threadIdx.x % 2 == 0) {
+    __syncthreads();
+  }
+}";
+    let w = warnings(src, launch(64));
+    assert!(
+        w.iter().any(|(l, m)| *l == 3
+            && m.contains(
+                "the warps wait at different barriers (warp 0 at line 3, warp 1 at line 6)"
+            )),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|(l, m)| *l == 10 && m.contains("`__syncthreads` in divergent code")),
+        "{w:?}"
+    );
+    assert_eq!(w.len(), 2, "{w:?}");
+}
