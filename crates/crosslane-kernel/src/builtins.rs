@@ -97,7 +97,104 @@ pub const LANE_MATH: &[&str] = &[
     "__int2float_rn",
     "__builtin_amdgcn_mbcnt_lo",
     "__builtin_amdgcn_mbcnt_hi",
+    "__fns",
+    "__fns32",
+    "__fns64",
+    "__cg_fns_own",
+    "__cg_pack",
+    "__cg_tile_of",
+    "__cg_side",
 ];
+
+/// The position of the n-th set bit of `mask` counted from bit `base` (PTX ISA, `fns`:
+/// "find the n-th set bit"): `offset` > 0 searches upwards from `base` (`base` itself
+/// included: offset 1 is the first set bit at or above `base`), `offset` < 0 downwards, and
+/// `offset` 0 answers `base` when its bit is set; `None` when there is no such bit, or when
+/// `base` is outside the mask's `bits`. CUDA's `__fns` (CUDA Math API, Integer Intrinsics) is
+/// this over 32 bits; HIP's `__fns32` / `__fns64` (the helpers its cooperative groups use) over
+/// 32 and 64. Bounded by `bits` (at most 64 steps).
+pub fn find_nth_set(mask: u64, base: u32, offset: i64, bits: u32) -> Option<u32> {
+    if base >= bits {
+        return None;
+    }
+    let set = |p: u32| mask >> p & 1 == 1;
+    if offset == 0 {
+        return set(base).then_some(base);
+    }
+    let mut left = offset.unsigned_abs();
+    let mut pos = i64::from(base);
+    while (0..i64::from(bits)).contains(&pos) {
+        let p = pos as u32;
+        if set(p) {
+            left -= 1;
+            if left == 0 {
+                return Some(p);
+            }
+        }
+        pos += offset.signum();
+    }
+    None
+}
+
+/// Helpers of the cooperative-groups lowering (`parser::cg_lower`), per lane `lane`, over the
+/// member mask `m` (a group's members, bit k = lane k):
+/// - `__cg_fns_own(m, lane, off)`: the member `off` places from this lane ([`find_nth_set`]),
+///   or this lane when there is none — the source lane of a coalesced group's `shfl_down` /
+///   `shfl_up` ("a thread with no such member keeps its own value").
+/// - `__cg_pack(m, bits)`: `bits` at the members' lanes, packed so that bit k is the member of
+///   rank k — a coalesced group's `ballot` and `match_any` answer by rank.
+/// - `__cg_tile_of(m, n)`: the members whose rank is in this lane's tile of `n` ranks,
+///   `[n·⌊r/n⌋, n·⌊r/n⌋ + n)` — `tiled_partition(coalesced, n)`.
+/// - `__cg_side(m, b)`: the members whose bit in `b` equals this lane's —
+///   `binary_partition(g, pred)` with `b` the ballot of `pred`.
+fn cg_helper(name: &str, m: u64, x: i128, y: Option<i128>, lane: usize) -> Option<KVal> {
+    let lane = lane as u32;
+    let ty = |wide: bool| if wide { Scalar::U64 } else { Scalar::U32 };
+    let below = |l: u32| if l >= 64 { u64::MAX } else { (1u64 << l) - 1 };
+    Some(match name {
+        "__cg_fns_own" => {
+            let off = y? as i64;
+            let base = x as u32;
+            let l = find_nth_set(m, base, off, 64).unwrap_or(base);
+            KVal::int(Scalar::I32, i128::from(l))
+        }
+        "__cg_pack" => {
+            let bits = x as u64;
+            let mut out = 0u64;
+            let mut k = 0;
+            for l in 0..64 {
+                if m >> l & 1 == 1 {
+                    out |= (bits >> l & 1) << k;
+                    k += 1;
+                }
+            }
+            KVal::int(ty(m > u64::from(u32::MAX) || x > i128::from(u32::MAX)), out as i128)
+        }
+        "__cg_tile_of" => {
+            let n = (x as u64).clamp(1, 64) as u32;
+            let rank = (m & below(lane)).count_ones();
+            let first = rank / n * n;
+            let mut out = 0u64;
+            let mut r = 0;
+            for l in 0..64 {
+                if m >> l & 1 == 1 {
+                    if (first..first + n).contains(&r) {
+                        out |= 1 << l;
+                    }
+                    r += 1;
+                }
+            }
+            KVal::int(ty(m > u64::from(u32::MAX)), out as i128)
+        }
+        "__cg_side" => {
+            let b = x as u64;
+            let mine = b >> lane & 1 == 1;
+            let out = if mine { m & b } else { m & !b };
+            KVal::int(ty(m > u64::from(u32::MAX)), out as i128)
+        }
+        _ => return None,
+    })
+}
 
 /// Applies a per-lane built-in in lane `lane` of its warp: the [`LANE_MATH`] names here, every
 /// other name by [`math`].
@@ -135,7 +232,28 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
             .convert(ValTy::scalar(target))
             .map_err(|e| e.message)
     };
+    if name.starts_with("__cg_") {
+        let m = int(a)? as u64;
+        let x = args.get(1).map(int).transpose()?.unwrap_or(0);
+        let y = args.get(2).map(int).transpose()?;
+        return cg_helper(name, m, x, y, lane)
+            .ok_or_else(|| format!("`{name}` takes 3 arguments"));
+    }
     match name {
+        "__fns" | "__fns32" | "__fns64" => {
+            // (mask, base, offset): PTX `fns`; none found: CUDA's unsigned 0xffffffff,
+            // HIP's int -1.
+            let (Some(b), Some(o)) = (args.get(1), args.get(2)) else {
+                return Err(format!("`{name}` takes 3 arguments (mask, base, offset)"));
+            };
+            let bits = if name == "__fns64" { 64 } else { 32 };
+            let found = find_nth_set(int(a)? as u64, int(b)? as u32, int(o)? as i32 as i64, bits);
+            Ok(if name == "__fns" {
+                KVal::int(Scalar::U32, found.map_or(0xffff_ffff, i128::from))
+            } else {
+                KVal::int(Scalar::I32, found.map_or(-1, i128::from))
+            })
+        }
         "__brev" => Ok(KVal::int(
             Scalar::U32,
             (int(a)? as u32).reverse_bits() as i128,

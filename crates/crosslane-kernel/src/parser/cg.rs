@@ -1,24 +1,36 @@
-//! CUDA cooperative groups, lowered while parsing to the warp intrinsics that define them, with
-//! the tile's lanes as the segment (`width`).
+//! Cooperative groups (CUDA and HIP), lowered while parsing to the dialect's warp operations:
+//! declarations, the functions that make groups, members, and the collectives.
 //!
-//! Source: CUDA C++ Programming Guide, "Cooperative Groups": `this_thread_block()`,
-//! `tiled_partition<N>(g)` / `tiled_partition(g, N)` (N a power of two up to 32), `thread_rank()`,
-//! `size()` / `num_threads()`, `meta_group_rank()` / `meta_group_size()`, `sync()`; tile
-//! `shfl`, `shfl_up`, `shfl_down`, `shfl_xor` (the `__shfl*_sync` rules with `width` = the tile
-//! size), `ballot`, `any`, `all`, `match_any` (the warp's vote restricted to the tile's lanes,
-//! shifted to the tile's bit 0); `coalesced_threads()` (the active lanes: `__activemask()`);
-//! `cg::reduce` with `cg::plus`, `less`, `greater`, `bit_and`, `bit_or`, `bit_xor` (a butterfly
-//! over the tile); `cg::inclusive_scan` / `cg::exclusive_scan` (Kogge-Stone with `shfl_up`
-//! over the tile; exclusive: `cg::plus` only, rank 0 gets 0).
+//! Source: CUDA C++ Programming Guide, "Cooperative Groups" (`this_thread_block()`,
+//! `tiled_partition<N>(g)` / `tiled_partition(g, N)`, `coalesced_threads()`,
+//! `labeled_partition(g, label)`, `binary_partition(g, pred)`, the members of each group, and
+//! `cg::reduce` / `inclusive_scan` / `exclusive_scan` over a tile); HIP Programming Guide,
+//! "Cooperative groups" (the same API, tiles up to the wavefront: 64 lanes on wave64). What each
+//! member runs as is built in `cg_lower` (syntax-tree nodes of the registry's operations).
 //!
-//! A group variable is a parse-time name: its declaration runs as nothing, and each use is
-//! replaced by the intrinsic expression. Lowering templates are tiny fixed texts, so the
-//! substitution below recurses a few levels at most.
+//! A group is a variable of its name that holds its member mask (32 bits for CUDA, 64 for HIP):
+//! a coalesced group's members are the lanes active where it is made, so the mask is taken
+//! there, once, and passes to a device function with the group. The group's kind (block, tile
+//! of N, coalesced) is known to the parser, which lowers each use by it; a template parameter
+//! deduced from a group argument binds the group's kind.
 
+use super::cg_lower::meta_names;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{lex, Tok};
 use crate::KernelError;
+
+/// What the parser knows of a coalesced group's place among its siblings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meta {
+    /// Made whole (`coalesced_threads()`, `labeled_partition`, `binary_partition`):
+    /// `meta_group_rank() == 0`, `meta_group_size() == 1`.
+    Whole,
+    /// A tile of a coalesced group: its hidden variables hold them ([`meta_names`]).
+    Tiled,
+    /// A parameter: not known.
+    Unknown,
+}
 
 /// A group a variable names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,11 +39,28 @@ pub enum Group {
     Block,
     /// `thread_block_tile<N>` (or a `thread_group` from `tiled_partition(g, N)`).
     Tile(u32),
-    /// `coalesced_group`: the lanes active where it is used.
-    Coalesced,
+    /// `coalesced_group`: the lanes of its mask.
+    Coalesced(Meta),
 }
 
-/// The thread's linear rank in its block.
+/// A group's type as C++ spells it, for an instantiation's name (`group_sum<thread_block_tile<16>>`).
+pub(super) fn group_type_name(g: Group) -> String {
+    match g {
+        Group::Block => "thread_block".into(),
+        Group::Tile(n) => format!("thread_block_tile<{n}>"),
+        Group::Coalesced(_) => "coalesced_group".into(),
+    }
+}
+
+/// A group as a factory made it: its kind, the expression of its members, and for a tile of a
+/// coalesced group the expressions of its `meta_group_rank` and `meta_group_size`.
+pub(super) struct Made {
+    pub(super) group: Group,
+    pub(super) mask: Expr,
+    pub(super) meta: Option<(Expr, Expr)>,
+}
+
+/// The thread's linear rank in its block (for the collectives' generated templates).
 const LINEAR: &str = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))";
 
 /// Namespaces a cooperative-groups name may be written under.
@@ -49,11 +78,12 @@ impl Parser<'_> {
     }
 
     /// A group declaration (`auto tile = cg::tiled_partition<16>(block);`,
-    /// `cg::thread_block b = cg::this_thread_block();`): recorded, runs as nothing. `None`
-    /// (position restored) when no group declaration starts here.
+    /// `cg::coalesced_group active = cg::coalesced_threads();`): the declaration of the
+    /// group's mask variable (and, for a tile of a coalesced group, of its meta variables).
+    /// `None` (position restored) when no group declaration starts here.
     ///
     /// # Errors
-    /// A tile size that is not a power of two up to 32, or a grid group.
+    /// A tile size that is not a power of two up to the warp, or a grid group.
     pub(super) fn cg_decl(&mut self) -> PResult<Option<StmtKind>> {
         let save = self.pos;
         while self.is_word("const") {
@@ -91,10 +121,11 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         }
+        let name_at = self.span();
         self.bump();
         self.bump();
         let at = self.span();
-        let Some(group) = self.cg_factory()? else {
+        let Some(made) = self.cg_factory()? else {
             self.pos = save;
             return Ok(None);
         };
@@ -106,59 +137,118 @@ impl Parser<'_> {
             ));
         }
         self.expect_punct(";")?;
+        let mask_ty = self.mask_ty();
+        let mut decls = vec![Declarator {
+            name: name.clone(),
+            ty: mask_ty,
+            array: None,
+            init: Some(made.mask),
+            span: self.syn_span(name_at),
+        }];
+        self.declare(&name, mask_ty);
+        let group = match (made.group, made.meta) {
+            (Group::Coalesced(_), Some((rank, size))) => {
+                let (r, s) = meta_names(&name);
+                let int = crate::types::Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32));
+                for (n, e) in [(r, rank), (s, size)] {
+                    self.declare(&n, int);
+                    decls.push(Declarator {
+                        name: n,
+                        ty: int,
+                        array: None,
+                        init: Some(e),
+                        span: self.syn_span(name_at),
+                    });
+                }
+                Group::Coalesced(Meta::Tiled)
+            }
+            (g, _) => g,
+        };
         self.groups.insert(name, group);
-        Ok(Some(StmtKind::Empty))
+        Ok(Some(StmtKind::Decl(Storage::default(), decls)))
+    }
+
+    /// The group an argument names (a group variable or parameter), for template deduction.
+    pub(super) fn group_of(&self, e: &Expr) -> Option<Group> {
+        match &e.kind {
+            ExprKind::Ident(n) => self.groups.get(n).copied(),
+            _ => None,
+        }
+    }
+
+    /// The group a name or template parameter stands for, with its mask expression (the
+    /// variable) and meta variables.
+    fn named_group(&mut self, name: &str, at: Span) -> Option<Made> {
+        let group = self.groups.get(name).copied()?;
+        let mask = self.e_ident(at, name);
+        let meta = match group {
+            Group::Coalesced(Meta::Tiled) => {
+                let (r, s) = meta_names(name);
+                Some((self.e_ident(at, &r), self.e_ident(at, &s)))
+            }
+            _ => None,
+        };
+        Some(Made { group, mask, meta })
+    }
+
+    /// A tile size: a power of two up to the warp (32 lanes; 64 on a HIP wave64).
+    fn tile_size(&self, n: i128, at: Span) -> PResult<Group> {
+        let wave = i128::from(self.wave);
+        if !(1..=wave).contains(&n) || (n & (n - 1)) != 0 {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a tile of {n} threads: tiled_partition takes a power of two up to the                      {wave}-lane warp"
+                ),
+            ));
+        }
+        Ok(Group::Tile(n as u32))
     }
 
     /// `this_thread_block()`, `tiled_partition<N>(g)`, `tiled_partition(g, N)`,
-    /// `coalesced_threads()`, or another group's name.
-    fn cg_factory(&mut self) -> PResult<Option<Group>> {
+    /// `coalesced_threads()`, `labeled_partition(g, label)`, `binary_partition(g, pred)`, or
+    /// another group's name. Nested factories count against the nesting budget.
+    pub(super) fn cg_factory(&mut self) -> PResult<Option<Made>> {
+        self.enter()?;
+        let r = self.cg_factory_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn cg_factory_inner(&mut self) -> PResult<Option<Made>> {
         self.skip_cg_namespace();
         let at = self.span();
         let Tok::Ident(f) = self.peek(0).clone() else {
             return Ok(None);
         };
-        if let Some(g) = self.groups.get(&f).copied() {
+        if let Some(made) = self.named_group(&f, at) {
             self.bump();
-            return Ok(Some(g));
+            return Ok(Some(made));
         }
-        let skip_call = |p: &mut Self| -> PResult<()> {
-            p.expect_punct("(")?;
-            let mut depth = 1usize;
-            while depth > 0 {
-                match p.peek(0) {
-                    Tok::Eof => return p.err("`)`"),
-                    Tok::Punct("(") => depth += 1,
-                    Tok::Punct(")") => depth -= 1,
-                    _ => {}
-                }
-                p.bump();
-            }
-            Ok(())
-        };
-        let tile = |p: &mut Self, n: i128| -> PResult<Group> {
-            if !(1..=32).contains(&n) || (n & (n - 1)) != 0 {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "a tile of {n} threads: tiled_partition takes a power of two up to 32 here"
-                    ),
-                ));
-            }
-            let _ = p;
-            Ok(Group::Tile(n as u32))
-        };
         match f.as_str() {
             "this_thread_block" => {
                 self.bump();
-                skip_call(self)?;
-                Ok(Some(Group::Block))
+                self.expect_punct("(")?;
+                self.expect_punct(")")?;
+                let full = self.full_mask();
+                let mask = self.e_mask(at, full);
+                Ok(Some(Made {
+                    group: Group::Block,
+                    mask,
+                    meta: None,
+                }))
             }
             "coalesced_threads" => {
                 self.bump();
-                skip_call(self)?;
-                Ok(Some(Group::Coalesced))
+                self.expect_punct("(")?;
+                self.expect_punct(")")?;
+                let mask = self.e_active(at);
+                Ok(Some(Made {
+                    group: Group::Coalesced(Meta::Whole),
+                    mask,
+                    meta: None,
+                }))
             }
             "this_grid" => Err(KernelError::new(
                 at.line,
@@ -167,52 +257,129 @@ impl Parser<'_> {
             )),
             "tiled_partition" => {
                 self.bump();
+                let mut n = None;
                 if self.eat("<") {
-                    let n = self.binary(8)?;
+                    let e = self.binary(8)?;
                     self.expect_punct(">")?;
-                    skip_call(self)?;
-                    let n = super::const_int(&n).unwrap_or(0);
-                    return tile(self, n).map(Some);
+                    n = Some(super::const_int(&e).unwrap_or(0));
                 }
                 self.expect_punct("(")?;
-                self.skip_cg_namespace();
-                // The parent group (a name or a factory call), then the size.
-                let mut depth = 0usize;
-                while !(depth == 0 && self.is_punct(",")) {
-                    match self.peek(0) {
-                        Tok::Eof => return self.err("`,` and the tile size"),
-                        Tok::Punct("(") => depth += 1,
-                        Tok::Punct(")") => depth = depth.saturating_sub(1),
-                        _ => {}
+                let parent = self.cg_parent(at, "tiled_partition")?;
+                let n = match n {
+                    Some(n) => n,
+                    None => {
+                        self.expect_punct(",")?;
+                        let e = self.assign_expr()?;
+                        super::const_int(&e).ok_or_else(|| {
+                            KernelError::new(at.line, at.col, "the tile size must be a constant here")
+                        })?
                     }
-                    self.bump();
-                }
-                self.bump();
-                let n = self.assign_expr()?;
+                };
                 self.expect_punct(")")?;
-                let n = super::const_int(&n).ok_or_else(|| {
-                    KernelError::new(at.line, at.col, "the tile size must be a constant here")
-                })?;
-                tile(self, n).map(Some)
+                let Group::Tile(n) = self.tile_size(n, at)? else {
+                    return self.err("a tile size");
+                };
+                match parent.group {
+                    Group::Coalesced(_) => {
+                        // A tile of a coalesced group: its members by rank, n at a time
+                        // (ranks [n·⌊r/n⌋, n·⌊r/n⌋ + n)); its place among the tiles is
+                        // ⌊r/n⌋ of ⌈size/n⌉.
+                        let nn = self.e_int(at, i64::from(n));
+                        let mask = self.e_call(at, "__cg_tile_of", vec![parent.mask.clone(), nn]);
+                        let rank = self.e_rank(at, parent.mask.clone());
+                        let nn = self.e_int(at, i64::from(n));
+                        let meta_rank =
+                            self.e_bin(at, crate::types::BinOp::Div, rank, nn);
+                        let size = self.e_popc(at, parent.mask);
+                        let up = self.e_int(at, i64::from(n) - 1);
+                        let sum = self.e_bin(at, crate::types::BinOp::Add, size, up);
+                        let nn = self.e_int(at, i64::from(n));
+                        let meta_size = self.e_bin(at, crate::types::BinOp::Div, sum, nn);
+                        Ok(Some(Made {
+                            group: Group::Coalesced(Meta::Tiled),
+                            mask,
+                            meta: Some((meta_rank, meta_size)),
+                        }))
+                    }
+                    _ => {
+                        let mask = self.e_tile_mask(at, n);
+                        Ok(Some(Made {
+                            group: Group::Tile(n),
+                            mask,
+                            meta: None,
+                        }))
+                    }
+                }
+            }
+            "labeled_partition" | "binary_partition" => {
+                self.bump();
+                self.expect_punct("(")?;
+                let parent = self.cg_parent(at, &f)?;
+                let parent_mask = match parent.group {
+                    Group::Block => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "{f} takes a thread_block_tile or a coalesced group (CUDA C++ \
+                                 Programming Guide, Cooperative Groups); partition the block \
+                                 with tiled_partition first"
+                            ),
+                        ))
+                    }
+                    Group::Tile(n) => self.e_tile_mask(at, n),
+                    Group::Coalesced(_) => parent.mask,
+                };
+                self.expect_punct(",")?;
+                let key = self.assign_expr()?;
+                self.expect_punct(")")?;
+                let mask = if f == "labeled_partition" {
+                    self.e_labeled(at, parent_mask, key)?
+                } else {
+                    self.e_binary(at, parent_mask, key)
+                };
+                Ok(Some(Made {
+                    group: Group::Coalesced(Meta::Whole),
+                    mask,
+                    meta: None,
+                }))
             }
             _ => Ok(None),
         }
     }
 
-    /// Parses a fixed lowering text into an expression, each `__aK` replaced by `args[K]`.
-    fn lower(&mut self, text: &str, args: &[Expr], at: Span) -> PResult<Expr> {
-        let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
-        let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
-        let e = sub.expr()?;
-        Ok(substitute(e, args, at))
+    /// The parent group argument of a partition.
+    fn cg_parent(&mut self, at: Span, f: &str) -> PResult<Made> {
+        self.skip_cg_namespace();
+        self.cg_factory()?.ok_or_else(|| {
+            KernelError::new(at.line, at.col, format!("{f} takes a group first"))
+        })
     }
 
     /// A member call on a group variable `g.f(args)` (the position is after `g`).
-    pub(super) fn cg_member(&mut self, group: Group, at: Span) -> PResult<Expr> {
+    pub(super) fn cg_member(&mut self, name: &str, at: Span) -> PResult<Expr> {
+        let made = self
+            .named_group(name, at)
+            .ok_or_else(|| KernelError::new(at.line, at.col, "a cooperative group"))?;
+        self.cg_member_of(made, Some(name), at)
+    }
+
+    /// `.f(args)` on a group (the position is at the `.`).
+    fn cg_member_of(&mut self, made: Made, name: Option<&str>, at: Span) -> PResult<Expr> {
         self.expect_punct(".")?;
         let f = self.ident()?;
         let args = self.call_args()?;
-        self.cg_call(group, &f, &args, at)
+        let meta = match (made.group, name) {
+            (Group::Coalesced(Meta::Tiled), Some(n)) => Some(meta_names(n)),
+            _ => None,
+        };
+        // An unnamed tile of a coalesced group keeps its meta expressions.
+        if let (None, Some((rank, size)), "meta_group_rank" | "meta_group_size") =
+            (name, made.meta, f.as_str())
+        {
+            return Ok(if f == "meta_group_rank" { rank } else { size });
+        }
+        self.cg_op(made.group, made.mask, meta, &f, &args, at)
     }
 
     /// The arguments of a call, `(` … `)`.
@@ -231,128 +398,42 @@ impl Parser<'_> {
         Ok(args)
     }
 
-    /// The expression for operation `f` of `group` on `args`.
-    fn cg_call(&mut self, group: Group, f: &str, args: &[Expr], at: Span) -> PResult<Expr> {
-        let n = match group {
-            Group::Tile(n) => n,
-            _ => 32,
-        };
-        let lane = format!("({LINEAR} % 32)");
-        let tile_mask = if n == 32 {
-            "0xffffffffu".to_string()
-        } else {
-            format!("{:#x}u", (1u64 << n) - 1)
-        };
-        let shift = format!("(({lane} / {n}) * {n})");
-        let need = |k: usize| -> PResult<()> {
-            if args.len() < k {
-                Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("`{f}` takes {k} argument(s), given {}", args.len()),
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        let text = match (group, f) {
-            (Group::Block, "thread_rank") => LINEAR.to_string(),
-            (Group::Block, "size" | "num_threads") => {
-                "(blockDim.x * blockDim.y * blockDim.z)".to_string()
-            }
-            (Group::Block, "sync") => "__syncthreads()".to_string(),
-            (Group::Coalesced, "thread_rank") => {
-                format!("__popc(__activemask() & ((1u << {lane}) - 1u))")
-            }
-            (Group::Coalesced, "size" | "num_threads") => "__popc(__activemask())".to_string(),
-            (Group::Coalesced, "sync") => "__syncwarp(__activemask())".to_string(),
-            (Group::Coalesced, "ballot") => {
-                need(1)?;
-                "__ballot_sync(__activemask(), __a0)".to_string()
-            }
-            (Group::Coalesced, "any") => {
-                need(1)?;
-                "__any_sync(__activemask(), __a0)".to_string()
-            }
-            (Group::Coalesced, "all") => {
-                need(1)?;
-                "__all_sync(__activemask(), __a0)".to_string()
-            }
-            (Group::Tile(_), "thread_rank") => format!("({LINEAR} % {n})"),
-            (Group::Tile(_), "size" | "num_threads") => format!("{n}"),
-            (Group::Tile(_), "meta_group_rank") => format!("({LINEAR} / {n})"),
-            (Group::Tile(_), "meta_group_size") => {
-                format!("((blockDim.x * blockDim.y * blockDim.z + {}) / {n})", n - 1)
-            }
-            (Group::Tile(_), "sync") => "__syncwarp(0xffffffffu)".to_string(),
-            (Group::Tile(_), "shfl") => {
-                need(2)?;
-                format!("__shfl_sync(0xffffffffu, __a0, __a1, {n})")
-            }
-            (Group::Tile(_), "shfl_up" | "shfl_down" | "shfl_xor") => {
-                need(2)?;
-                format!("__{f}_sync(0xffffffffu, __a0, __a1, {n})")
-            }
-            (Group::Tile(_), "ballot") => {
-                need(1)?;
-                format!("((__ballot_sync(0xffffffffu, __a0) >> {shift}) & {tile_mask})")
-            }
-            (Group::Tile(_), "any") => {
-                need(1)?;
-                format!("(((__ballot_sync(0xffffffffu, __a0) >> {shift}) & {tile_mask}) != 0u)")
-            }
-            (Group::Tile(_), "all") => {
-                need(1)?;
-                format!(
-                    "(((__ballot_sync(0xffffffffu, __a0) >> {shift}) & {tile_mask}) == {tile_mask})"
-                )
-            }
-            (Group::Tile(_), "match_any") => {
-                need(1)?;
-                format!("((__match_any_sync(0xffffffffu, __a0) >> {shift}) & {tile_mask})")
-            }
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "cooperative groups: `{f}` on this group is not supported here (supported: \
-                         thread_rank, size, num_threads, meta_group_rank, meta_group_size, sync, \
-                         shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, match_any)"
-                    ),
-                ))
-            }
-        };
-        self.lower(&text, args, at)
+    /// Parses a fixed lowering text into an expression, each `__aK` replaced by `args[K]`.
+    fn lower(&mut self, text: &str, args: &[Expr], at: Span) -> PResult<Expr> {
+        let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
+        let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
+        let e = sub.expr()?;
+        Ok(substitute(e, args, at))
     }
 
     /// A free function of cooperative groups after its namespace: `reduce`, `inclusive_scan`,
-    /// `exclusive_scan`, `sync`, `this_thread_block().…`. `None` when `name` is none of them.
+    /// `exclusive_scan`, `sync`, `thread_rank`, `num_threads`, `group_size`, a factory followed
+    /// by a member call (`this_thread_block().sync()`) or passed as a value (its mask). `None`
+    /// when `name` is none of them.
     pub(super) fn cg_free(&mut self, name: &str, at: Span) -> PResult<Option<Expr>> {
         match name {
-            "sync" => {
+            "sync" | "thread_rank" | "num_threads" | "group_size" if self.is_punct("(") => {
                 self.expect_punct("(")?;
-                self.skip_cg_namespace();
-                let g = self
-                    .cg_factory()?
-                    .ok_or_else(|| KernelError::new(at.line, at.col, "cg::sync takes a group"))?;
+                let g = self.cg_factory()?.ok_or_else(|| {
+                    KernelError::new(at.line, at.col, format!("cg::{name} takes a group"))
+                })?;
                 self.expect_punct(")")?;
-                self.cg_call(g, "sync", &[], at).map(Some)
+                let f = if name == "group_size" { "size" } else { name };
+                self.cg_op(g.group, g.mask, None, f, &[], at).map(Some)
             }
-            "this_thread_block" | "coalesced_threads" if !self.is_punct("(") => Ok(None),
-            "this_thread_block" | "coalesced_threads" | "tiled_partition" => {
+            "this_thread_block" | "coalesced_threads" | "tiled_partition" | "labeled_partition"
+            | "binary_partition"
+                if self.is_punct("(") || self.is_punct("<") =>
+            {
                 self.pos -= 1;
                 let g = self
                     .cg_factory()?
                     .ok_or_else(|| KernelError::new(at.line, at.col, "a cooperative group"))?;
                 if !self.is_punct(".") {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "name the group in a declaration (`auto g = cg::…;`) to use it",
-                    ));
+                    // A group made in place and passed on: its members.
+                    return Ok(Some(g.mask));
                 }
-                self.cg_member(g, at).map(Some)
+                self.cg_member_of(g, None, at).map(Some)
             }
             "reduce" | "inclusive_scan" | "exclusive_scan" => {
                 self.expect_punct("(")?;
@@ -388,7 +469,7 @@ impl Parser<'_> {
                     "plus".to_string()
                 };
                 self.expect_punct(")")?;
-                let n = match g {
+                let n = match g.group {
                     Group::Tile(n) => n,
                     Group::Block => {
                         return Err(KernelError::new(
@@ -397,7 +478,7 @@ impl Parser<'_> {
                             format!("cg::{name} over a whole block is not supported; use a tile"),
                         ))
                     }
-                    Group::Coalesced => {
+                    Group::Coalesced(_) => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
@@ -413,7 +494,10 @@ impl Parser<'_> {
         }
     }
 
-    /// `cg::reduce` / scans as a call of a generated function template over a tile of `n`.
+    /// `cg::reduce` / scans as a call of a generated function template over a tile of `n`: a
+    /// butterfly of the tile's `shfl_xor` (reduce) or Kogge-Stone steps of its `shfl_up`
+    /// (scans), with the dialect's shuffles (CUDA `__shfl_xor_sync` / `__shfl_up_sync` with a
+    /// full mask; HIP `__shfl_xor` / `__shfl_up`), the tile as the shuffles' `width`.
     fn cg_collective(
         &mut self,
         name: &str,
@@ -448,11 +532,19 @@ impl Parser<'_> {
             ));
         }
         let fname = format!("__cg_{name}_{op}_{n}");
+        let (xor, up) = if self.hip {
+            ("__shfl_xor(", "__shfl_up(")
+        } else {
+            (
+                "__shfl_xor_sync(0xffffffffu, ",
+                "__shfl_up_sync(0xffffffffu, ",
+            )
+        };
         if !self.templates.contains_key(&fname) {
             let body = match name {
                 "reduce" => format!(
-                    "for (int m = {}; m > 0; m >>= 1) {{ T b = __shfl_xor_sync(0xffffffffu, v, m, \
-                     {n}); T a = v; v = {combine}; }} return v;",
+                    "for (int m = {}; m > 0; m >>= 1) {{ T b = {xor}v, m, {n}); T a = v; v = \
+                     {combine}; }} return v;",
                     n / 2
                 ),
                 _ => {
@@ -463,8 +555,7 @@ impl Parser<'_> {
                     };
                     format!(
                         "T own = v; int r = {LINEAR} % {n}; for (int d = 1; d < {n}; d <<= 1) {{ T b = \
-                         __shfl_up_sync(0xffffffffu, v, d, {n}); T a = v; if (r >= d) v = {combine}; }} \
-                         {tail}"
+                         {up}v, d, {n}); T a = v; if (r >= d) v = {combine}; }} {tail}"
                     )
                 }
             };
@@ -493,11 +584,13 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
-    /// A parameter of group type (`cg::thread_block_tile<16> g`, `const thread_block& b`):
-    /// its name and group; `None` (position restored) for any other parameter.
+    /// A parameter of group type (`cg::thread_block_tile<16> g`, `const thread_block& b`,
+    /// `coalesced_group g`, or a template parameter bound to a group): its name and group;
+    /// `None` (position restored) for any other parameter. The parameter holds the group's
+    /// member mask (a coalesced group's members travel with it).
     ///
     /// # Errors
-    /// A tile size that is not a constant power of two up to 32.
+    /// A tile size that is not a constant power of two up to the warp.
     pub(super) fn cg_param(&mut self) -> PResult<Option<(String, Group)>> {
         let save = self.pos;
         while self.is_word("const") {
@@ -505,14 +598,22 @@ impl Parser<'_> {
         }
         self.skip_cg_namespace();
         let at = self.span();
-        let group = match self.peek(0) {
+        let group = match self.peek(0).clone() {
             Tok::Ident(w) if w == "thread_block" => {
                 self.bump();
                 Group::Block
             }
             Tok::Ident(w) if w == "coalesced_group" => {
                 self.bump();
-                Group::Coalesced
+                Group::Coalesced(Meta::Unknown)
+            }
+            Tok::Ident(w) if self.group_alias.contains_key(&w) => {
+                self.bump();
+                match self.group_alias.get(&w).copied() {
+                    Some(Group::Coalesced(_)) => Group::Coalesced(Meta::Unknown),
+                    Some(g) => g,
+                    None => return self.err("a group"),
+                }
             }
             Tok::Ident(w) if w == "thread_block_tile" => {
                 self.bump();
@@ -520,12 +621,12 @@ impl Parser<'_> {
                 let n = self.binary(8)?;
                 self.expect_punct(">")?;
                 match super::const_int(&n) {
-                    Some(n) if (1..=32).contains(&n) && n & (n - 1) == 0 => Group::Tile(n as u32),
-                    _ => {
+                    Some(n) => self.tile_size(n, at)?,
+                    None => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
-                            "thread_block_tile<N>: N must be a constant power of two up to 32",
+                            "thread_block_tile<N>: N must be a constant power of two up to the warp",
                         ))
                     }
                 }

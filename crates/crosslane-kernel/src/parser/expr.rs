@@ -333,15 +333,10 @@ impl Parser<'_> {
             }
             Tok::Ident(w) if self.groups.contains_key(&w) => {
                 if self.is_punct(".") {
-                    let g = self.groups[&w];
-                    return self.cg_member(g, span);
+                    return self.cg_member(&w, span);
                 }
-                // A group passed to a function: it has no value here (see `cg_param`).
-                ExprKind::Int {
-                    value: 0,
-                    unsigned: false,
-                    long: false,
-                }
+                // A group passed to a function: its member mask (see `cg_param`).
+                ExprKind::Ident(w)
             }
             Tok::Ident(w)
                 if self.templates.contains_key(&w)

@@ -368,12 +368,12 @@ impl Parser<'_> {
             let at_pos = self.pos;
             self.qualifiers()?;
             if let Some((name, group)) = self.cg_param()? {
-                // A group parameter has no value here: the call passes 0, and the body's
-                // uses of the group are lowered by its size.
+                // A group parameter holds the group's member mask; the body's uses of the
+                // group are lowered by its kind.
                 self.groups.insert(name.clone(), group);
                 params.push(Param {
                     name,
-                    ty: Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32)),
+                    ty: self.mask_ty(),
                     reference: false,
                     span: at,
                 });
@@ -426,6 +426,8 @@ impl Parser<'_> {
                 }
                 (t, _) => t,
             };
+            // A plain parameter hides a group of the same name made elsewhere.
+            self.groups.remove(&name);
             params.push(Param {
                 name,
                 ty,

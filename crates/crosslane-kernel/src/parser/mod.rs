@@ -25,6 +25,7 @@
 mod asm;
 mod attributes;
 mod cg;
+mod cg_lower;
 mod const_eval;
 mod expr;
 mod host;
@@ -124,6 +125,8 @@ pub fn parse_preprocessed(
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
+    p.hip = dialect == crosslane_core::Dialect::Hip;
+    p.wave = if p.hip { lanes.clamp(1, 64) as u32 } else { 32 };
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
     let mut program = p
         .program()
@@ -214,6 +217,14 @@ struct Parser<'a> {
     scopes: Vec<HashMap<String, Ty>>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
+    /// Template type parameters bound to a group (`template <typename Group>` deduced from a
+    /// group argument).
+    group_alias: HashMap<String, cg::Group>,
+    /// Lanes per warp the groups are lowered for (32; HIP's wavefront: 64 or 32).
+    wave: u32,
+    /// Whether groups lower to HIP's operations (`__shfl`, `__ballot`, 64-bit masks) rather
+    /// than CUDA's (`__shfl_sync`, `__ballot_sync`, 32-bit masks).
+    hip: bool,
     /// The closing bracket of each opening one (`usize::MAX`: none), built on first use.
     brackets: std::cell::OnceCell<Vec<usize>>,
     /// Tokens the template instantiations may still parse (the token budget's rest).
@@ -273,6 +284,9 @@ impl<'a> Parser<'a> {
             // A file-level scope: a snippet's variables live here.
             scopes: vec![HashMap::new()],
             groups: HashMap::new(),
+            group_alias: HashMap::new(),
+            wave: 32,
+            hip: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,
             structs: HashMap::new(),

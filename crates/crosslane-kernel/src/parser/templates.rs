@@ -53,6 +53,8 @@ pub enum TArg {
     Value(i128),
     /// A struct type (a functor, a lambda's closure, a data struct), by name.
     Struct(String),
+    /// A cooperative group's type, deduced from a group argument.
+    Group(super::cg::Group),
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
@@ -66,6 +68,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
             TArg::Type(t) => t.name(),
             TArg::Value(v) => v.to_string(),
             TArg::Struct(s) => s.clone(),
+            TArg::Group(g) => super::cg::group_type_name(*g),
         })
         .collect();
     format!("{name}<{}>", parts.join(","))
@@ -376,6 +379,10 @@ impl Parser<'_> {
                     .position(|d| d.as_deref() == Some(p.name.as_str()))
                     .and_then(|i| args.get(i));
                 if let Some(e) = from {
+                    if let Some(g) = self.group_of(e) {
+                        bound[k] = Some(TArg::Group(g));
+                        continue;
+                    }
                     if let Some(v) = self.expr_type(e) {
                         bound[k] = Some(TArg::Type(v));
                         continue;
@@ -565,6 +572,9 @@ impl Parser<'_> {
 
     /// Declares a name's type in the innermost scope.
     pub(super) fn declare(&mut self, name: &str, ty: Ty) {
+        // A plain variable hides a cooperative group of the same name (a group's own
+        // declaration records the group after this).
+        self.groups.remove(name);
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), ty);
         }
@@ -772,6 +782,9 @@ fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
             }
             TArg::Struct(st) => {
                 sub.struct_alias.insert(p.name.clone(), st.clone());
+            }
+            TArg::Group(g) => {
+                sub.group_alias.insert(p.name.clone(), *g);
             }
             TArg::Value(n) => {
                 let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));

@@ -379,6 +379,8 @@ impl Parser<'_> {
         sub.fn_ret = std::mem::take(&mut self.fn_ret);
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.syn = self.syn;
+        sub.wave = self.wave;
+        sub.hip = self.hip;
     }
 
     /// Takes back what [`Parser::lend`] lent.

@@ -1,0 +1,509 @@
+//! The operations of a cooperative group, built as calls of the dialect's registry operations
+//! (CUDA `__shfl*_sync`, `__ballot_sync`, `__any_sync`, `__all_sync`, `__match_any_sync`; HIP
+//! `__shfl*`, `__ballot`) and a few per-lane helpers, as syntax-tree nodes (no C++ text).
+//!
+//! Every node built here gets a position of its own ([`Parser::syn_span`]): the compiler keys
+//! names and cross-lane calls by position, and one group call becomes several nodes.
+//!
+//! Sources, per group kind:
+//! - thread block and tiles: CUDA C++ Programming Guide, "Cooperative Groups" (thread_block,
+//!   thread_block_tile: `shfl*` with the tile as the shuffle's `width`, `ballot` / `any` / `all`
+//!   / `match_any` over the tile's lanes with bit k = the tile's rank k); HIP Programming Guide,
+//!   "Cooperative groups" (the same members; tiles up to the wavefront, 64 lanes on wave64).
+//! - coalesced groups: CUDA C++ Programming Guide, "Cooperative Groups", coalesced_group: the
+//!   group is the set of threads active where it was made; "thread_rank … the rank of the
+//!   calling thread within [0, num_threads)", ranks follow lane order among the members;
+//!   `shfl(var, src_rank)` reads the member of rank `src_rank`; `shfl_down` / `shfl_up` read the
+//!   member `delta` ranks above / below, and a thread with no such member keeps its own value;
+//!   `ballot` and `match_any` answer with bit k = the member of rank k; `sync` synchronizes the
+//!   members. The coalesced group has no `shfl_xor` (neither CUDA's nor HIP's class lists one).
+//!   HIP's `coalesced_group` has the same members and rules (HIP API reference,
+//!   `cooperative_groups::coalesced_group`).
+
+use super::cg::{Group, Meta};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+use crate::KernelError;
+
+/// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
+/// siblings (`meta_group_rank`, `meta_group_size`), by the group's name.
+pub(super) fn meta_names(group: &str) -> (String, String) {
+    (
+        format!("__cg_meta_rank_{group}"),
+        format!("__cg_meta_size_{group}"),
+    )
+}
+
+impl Parser<'_> {
+    /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
+    /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).
+    pub(super) fn mask_scalar(&self) -> Scalar {
+        if self.hip {
+            Scalar::U64
+        } else {
+            Scalar::U32
+        }
+    }
+
+    /// The mask's type.
+    pub(super) fn mask_ty(&self) -> Ty {
+        Ty::Val(ValTy::scalar(self.mask_scalar()))
+    }
+
+    fn cg_node(&mut self, at: Span, kind: ExprKind) -> Expr {
+        let s = self.syn_span(at);
+        Expr::new(kind, s)
+    }
+
+    pub(super) fn e_call(&mut self, at: Span, name: &str, args: Vec<Expr>) -> Expr {
+        self.cg_node(at, ExprKind::Call(name.to_string(), args))
+    }
+
+    /// An `int` literal (negative values as `-n`).
+    pub(super) fn e_int(&mut self, at: Span, v: i64) -> Expr {
+        let lit = self.cg_node(
+            at,
+            ExprKind::Int {
+                value: v.unsigned_abs(),
+                unsigned: false,
+                long: false,
+            },
+        );
+        if v < 0 {
+            self.cg_node(at, ExprKind::Unary(UnOp::Neg, Box::new(lit)))
+        } else {
+            lit
+        }
+    }
+
+    /// A literal of the mask's type.
+    pub(super) fn e_mask(&mut self, at: Span, v: u64) -> Expr {
+        let long = self.hip;
+        self.cg_node(
+            at,
+            ExprKind::Int {
+                value: v,
+                unsigned: true,
+                long,
+            },
+        )
+    }
+
+    pub(super) fn e_ident(&mut self, at: Span, name: &str) -> Expr {
+        self.cg_node(at, ExprKind::Ident(name.to_string()))
+    }
+
+    pub(super) fn e_bin(&mut self, at: Span, op: BinOp, a: Expr, b: Expr) -> Expr {
+        self.cg_node(at, ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+
+    /// `__lane_id()`: the lane's index in its warp or wavefront.
+    pub(super) fn e_lane(&mut self, at: Span) -> Expr {
+        self.e_call(at, "__lane_id", Vec::new())
+    }
+
+    /// The thread's linear rank in its block, `x + X * (y + Y * z)` (CUDA C++ Programming
+    /// Guide, "Thread Hierarchy").
+    pub(super) fn e_linear(&mut self, at: Span) -> Expr {
+        let part = |p: &mut Self, base: &str, f: &str| {
+            let b = p.e_ident(at, base);
+            p.cg_node(at, ExprKind::Member(Box::new(b), f.to_string()))
+        };
+        let (x, y, z) = (
+            part(self, "threadIdx", "x"),
+            part(self, "threadIdx", "y"),
+            part(self, "threadIdx", "z"),
+        );
+        let (bx, by) = (part(self, "blockDim", "x"), part(self, "blockDim", "y"));
+        let yz = self.e_bin(at, BinOp::Mul, by, z);
+        let yz = self.e_bin(at, BinOp::Add, y, yz);
+        let xyz = self.e_bin(at, BinOp::Mul, bx, yz);
+        self.e_bin(at, BinOp::Add, x, xyz)
+    }
+
+    /// The block's thread count.
+    fn e_block_size(&mut self, at: Span) -> Expr {
+        let part = |p: &mut Self, f: &str| {
+            let b = p.e_ident(at, "blockDim");
+            p.cg_node(at, ExprKind::Member(Box::new(b), f.to_string()))
+        };
+        let (x, y, z) = (part(self, "x"), part(self, "y"), part(self, "z"));
+        let xy = self.e_bin(at, BinOp::Mul, x, y);
+        self.e_bin(at, BinOp::Mul, xy, z)
+    }
+
+    /// The population count of a mask (`__popc` / `__popcll`).
+    pub(super) fn e_popc(&mut self, at: Span, m: Expr) -> Expr {
+        let f = if self.hip { "__popcll" } else { "__popc" };
+        self.e_call(at, f, vec![m])
+    }
+
+    /// Every lane of the warp: the tile's `mask` argument (CUDA) and a full group's members.
+    pub(super) fn full_mask(&self) -> u64 {
+        if self.wave >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.wave) - 1
+        }
+    }
+
+    /// The active lanes where this is evaluated: CUDA `__activemask()`; HIP `__ballot(1)`
+    /// (the lanes whose predicate is true among the active ones: all of them).
+    pub(super) fn e_active(&mut self, at: Span) -> Expr {
+        if self.hip {
+            let one = self.e_int(at, 1);
+            self.e_call(at, "__ballot", vec![one])
+        } else {
+            self.e_call(at, "__activemask", Vec::new())
+        }
+    }
+
+    /// A tile of `n` lanes: the lanes of the calling lane's tile, `((1 << n) - 1) << ((lane /
+    /// n) * n)`.
+    pub(super) fn e_tile_mask(&mut self, at: Span, n: u32) -> Expr {
+        let low = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let low = self.e_mask(at, low);
+        let shift = self.e_tile_shift(at, n);
+        self.e_bin(at, BinOp::Shl, low, shift)
+    }
+
+    /// The first lane of the calling lane's tile of `n`: `(lane / n) * n`.
+    fn e_tile_shift(&mut self, at: Span, n: u32) -> Expr {
+        let lane = self.e_lane(at);
+        let nn = self.e_int(at, i64::from(n));
+        let q = self.e_bin(at, BinOp::Div, lane, nn);
+        let nn = self.e_int(at, i64::from(n));
+        self.e_bin(at, BinOp::Mul, q, nn)
+    }
+
+    /// `(bits >> ((lane / n) * n)) & ((1 << n) - 1)`: a warp-wide answer as the tile's, bit k
+    /// = the tile's rank k.
+    fn e_tile_bits(&mut self, at: Span, n: u32, bits: Expr) -> Expr {
+        let shift = self.e_tile_shift(at, n);
+        let down = self.e_bin(at, BinOp::Shr, bits, shift);
+        let low = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let low = self.e_mask(at, low);
+        self.e_bin(at, BinOp::And, down, low)
+    }
+
+    /// The calling thread's rank among the members of `m`: the members at lower lanes,
+    /// `popc(m & ((1 << lane) - 1))`.
+    pub(super) fn e_rank(&mut self, at: Span, m: Expr) -> Expr {
+        let one = self.e_mask(at, 1);
+        let lane = self.e_lane(at);
+        let bit = self.e_bin(at, BinOp::Shl, one, lane);
+        let one = self.e_mask(at, 1);
+        let below = self.e_bin(at, BinOp::Sub, bit, one);
+        let and = self.e_bin(at, BinOp::And, m, below);
+        self.e_popc(at, and)
+    }
+
+    /// The warp's ballot of `p` (CUDA `__ballot_sync(mask, p)`; HIP `__ballot(p)`).
+    fn e_ballot(&mut self, at: Span, mask: Expr, p: Expr) -> Expr {
+        if self.hip {
+            self.e_call(at, "__ballot", vec![p])
+        } else {
+            self.e_call(at, "__ballot_sync", vec![mask, p])
+        }
+    }
+
+    fn refuse<T>(at: Span, message: impl Into<String>) -> PResult<T> {
+        Err(KernelError::new(at.line, at.col, message))
+    }
+
+    /// Operation `f` of a group on `args`: `mask` is the group's member mask (its variable, or
+    /// the expression that made it) and `meta` its hidden `meta_group_rank` / `meta_group_size`
+    /// variables, for a tile of a coalesced group.
+    pub(super) fn cg_op(
+        &mut self,
+        group: Group,
+        mask: Expr,
+        meta: Option<(String, String)>,
+        f: &str,
+        args: &[Expr],
+        at: Span,
+    ) -> PResult<Expr> {
+        let need = |k: usize| -> PResult<()> {
+            if args.len() < k {
+                Self::refuse(
+                    at,
+                    format!("`{f}` takes {k} argument(s), given {}", args.len()),
+                )
+            } else {
+                Ok(())
+            }
+        };
+        let arg = |k: usize| args.get(k).cloned();
+        match (group, f) {
+            (Group::Block, "thread_rank") => Ok(self.e_linear(at)),
+            (Group::Block, "size" | "num_threads") => Ok(self.e_block_size(at)),
+            (Group::Block, "sync") => Ok(self.e_call(at, "__syncthreads", Vec::new())),
+            (Group::Tile(n), _) => self.tile_op(n, f, args, at, &need),
+            (Group::Coalesced(m), _) => {
+                let a0 = arg(0);
+                let a1 = arg(1);
+                self.coalesced_op(m, mask, meta, f, (a0, a1), at, &need)
+            }
+            (Group::Block, _) => Self::refuse(
+                at,
+                format!(
+                    "cooperative groups: `{f}` on a thread block is not supported here \
+                     (thread_rank, size, num_threads, sync; partition it with tiled_partition \
+                     for shuffles and votes)"
+                ),
+            ),
+        }
+    }
+
+    fn tile_op(
+        &mut self,
+        n: u32,
+        f: &str,
+        args: &[Expr],
+        at: Span,
+        need: &dyn Fn(usize) -> PResult<()>,
+    ) -> PResult<Expr> {
+        let a = |k: usize| args.get(k).cloned();
+        let full = self.full_mask();
+        let nn = i64::from(n);
+        Ok(match f {
+            "thread_rank" => {
+                let lin = self.e_linear(at);
+                let n = self.e_int(at, nn);
+                self.e_bin(at, BinOp::Rem, lin, n)
+            }
+            "size" | "num_threads" => self.e_int(at, nn),
+            "meta_group_rank" => {
+                let lin = self.e_linear(at);
+                let n = self.e_int(at, nn);
+                self.e_bin(at, BinOp::Div, lin, n)
+            }
+            "meta_group_size" => {
+                let size = self.e_block_size(at);
+                let up = self.e_int(at, nn - 1);
+                let sum = self.e_bin(at, BinOp::Add, size, up);
+                let n = self.e_int(at, nn);
+                self.e_bin(at, BinOp::Div, sum, n)
+            }
+            "sync" => {
+                let m = self.e_mask(at, full);
+                self.e_call(at, "__syncwarp", vec![m])
+            }
+            "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" => {
+                need(2)?;
+                let (v, x) = (a(0).unwrap_or_else(|| self.e_int(at, 0)), a(1));
+                let x = x.unwrap_or_else(|| self.e_int(at, 0));
+                let width = self.e_int(at, nn);
+                if self.hip {
+                    self.e_call(at, &format!("__{f}"), vec![v, x, width])
+                } else {
+                    let m = self.e_mask(at, full);
+                    self.e_call(at, &format!("__{f}_sync"), vec![m, v, x, width])
+                }
+            }
+            "ballot" | "any" | "all" => {
+                need(1)?;
+                let p = a(0).unwrap_or_else(|| self.e_int(at, 0));
+                let m = self.e_mask(at, full);
+                let b = self.e_ballot(at, m, p);
+                let bits = self.e_tile_bits(at, n, b);
+                let low = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+                match f {
+                    "ballot" => bits,
+                    "any" => {
+                        let z = self.e_mask(at, 0);
+                        self.e_bin(at, BinOp::Ne, bits, z)
+                    }
+                    _ => {
+                        let all = self.e_mask(at, low);
+                        self.e_bin(at, BinOp::Eq, bits, all)
+                    }
+                }
+            }
+            "match_any" => {
+                need(1)?;
+                if self.hip {
+                    return Self::refuse(
+                        at,
+                        "tile match_any on HIP: this model has no HIP __match_any operation; \
+                         use a ballot loop",
+                    );
+                }
+                let v = a(0).unwrap_or_else(|| self.e_int(at, 0));
+                let m = self.e_mask(at, full);
+                let b = self.e_call(at, "__match_any_sync", vec![m, v]);
+                self.e_tile_bits(at, n, b)
+            }
+            _ => {
+                return Self::refuse(
+                    at,
+                    format!(
+                        "cooperative groups: `{f}` on a tile is not supported here (supported: \
+                         thread_rank, size, num_threads, meta_group_rank, meta_group_size, sync, \
+                         shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, match_any)"
+                    ),
+                )
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn coalesced_op(
+        &mut self,
+        kind: Meta,
+        m: Expr,
+        meta: Option<(String, String)>,
+        f: &str,
+        (a0, a1): (Option<Expr>, Option<Expr>),
+        at: Span,
+        need: &dyn Fn(usize) -> PResult<()>,
+    ) -> PResult<Expr> {
+        let wave = i64::from(self.wave);
+        let zero = |p: &mut Self| p.e_int(at, 0);
+        Ok(match f {
+            "thread_rank" => self.e_rank(at, m),
+            "size" | "num_threads" => self.e_popc(at, m),
+            "meta_group_rank" | "meta_group_size" => match (kind, meta) {
+                (Meta::Whole, _) => self.e_int(at, i64::from(f == "meta_group_size")),
+                (Meta::Tiled, Some((rank, size))) => {
+                    let name = if f == "meta_group_rank" { rank } else { size };
+                    self.e_ident(at, &name)
+                }
+                _ => {
+                    return Self::refuse(
+                        at,
+                        format!(
+                            "`{f}` of a coalesced group passed as a parameter is not known here: \
+                             pass the value itself, or call it where the group is made"
+                        ),
+                    )
+                }
+            },
+            "sync" => self.e_call(at, "__syncwarp", vec![m]),
+            "shfl" => {
+                need(2)?;
+                let v = a0.unwrap_or_else(|| zero(self));
+                let r = a1.unwrap_or_else(|| zero(self));
+                // The member of rank r: the (r + 1)-th set bit of the mask (`fns`).
+                let r = if self.hip {
+                    let size = self.e_popc(at, m.clone());
+                    self.e_bin(at, BinOp::Rem, r, size)
+                } else {
+                    r
+                };
+                let one = self.e_int(at, 1);
+                let nth = self.e_bin(at, BinOp::Add, r, one);
+                let base = self.e_int(at, 0);
+                let fns = if self.hip { "__fns64" } else { "__fns" };
+                let src = self.e_call(at, fns, vec![m.clone(), base, nth]);
+                self.e_shfl_idx(at, v, src, wave)
+            }
+            "shfl_down" | "shfl_up" => {
+                need(2)?;
+                let v = a0.unwrap_or_else(|| zero(self));
+                let d = a1.unwrap_or_else(|| zero(self));
+                // The member `d` ranks above (below): the (d + 1)-th member from this lane,
+                // upwards (downwards); none: the lane's own value.
+                let int = Ty::Val(ValTy::scalar(Scalar::I32));
+                let d = self.cg_node(at, ExprKind::Cast(int, Box::new(d)));
+                let one = self.e_int(at, 1);
+                let mut off = self.e_bin(at, BinOp::Add, d, one);
+                if f == "shfl_up" {
+                    off = self.cg_node(at, ExprKind::Unary(UnOp::Neg, Box::new(off)));
+                }
+                let lane = self.e_lane(at);
+                let src = self.e_call(at, "__cg_fns_own", vec![m.clone(), lane, off]);
+                self.e_shfl_idx(at, v, src, wave)
+            }
+            "shfl_xor" => {
+                return Self::refuse(
+                    at,
+                    "a coalesced group has no shfl_xor (CUDA C++ Programming Guide, \
+                     coalesced_group; HIP's class has none either): use shfl with a rank, or a \
+                     thread_block_tile",
+                )
+            }
+            "ballot" | "any" | "all" => {
+                need(1)?;
+                let p = a0.unwrap_or_else(|| zero(self));
+                let act = self.e_active(at);
+                let b = self.e_ballot(at, act, p);
+                match f {
+                    "ballot" => self.e_call(at, "__cg_pack", vec![m, b]),
+                    "any" => {
+                        let and = self.e_bin(at, BinOp::And, b, m);
+                        let z = self.e_mask(at, 0);
+                        self.e_bin(at, BinOp::Ne, and, z)
+                    }
+                    _ => {
+                        let and = self.e_bin(at, BinOp::And, b, m.clone());
+                        self.e_bin(at, BinOp::Eq, and, m)
+                    }
+                }
+            }
+            "match_any" => {
+                need(1)?;
+                if self.hip {
+                    return Self::refuse(
+                        at,
+                        "coalesced match_any on HIP: this model has no HIP __match_any operation",
+                    );
+                }
+                let v = a0.unwrap_or_else(|| zero(self));
+                let act = self.e_active(at);
+                let b = self.e_call(at, "__match_any_sync", vec![act, v]);
+                self.e_call(at, "__cg_pack", vec![m, b])
+            }
+            _ => {
+                return Self::refuse(
+                    at,
+                    format!(
+                        "cooperative groups: `{f}` on a coalesced group is not supported here \
+                         (supported: thread_rank, size, num_threads, meta_group_rank, \
+                         meta_group_size, sync, shfl, shfl_up, shfl_down, ballot, any, all, \
+                         match_any)"
+                    ),
+                )
+            }
+        })
+    }
+
+    /// A read of lane `src` (a member of the group): CUDA `__shfl_sync(__activemask(), v, src,
+    /// 32)`; HIP `__shfl(v, src, wave)`. The call's mask is every lane at the call: the groups
+    /// of a partition call together, each lane with its own group, and the registry's
+    /// `__shfl_sync` takes one mask for the warp; the source is always a member.
+    fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
+        let w = self.e_int(at, wave);
+        if self.hip {
+            self.e_call(at, "__shfl", vec![v, src, w])
+        } else {
+            let act = self.e_active(at);
+            self.e_call(at, "__shfl_sync", vec![act, v, src, w])
+        }
+    }
+
+    /// The members of a coalesced group made by `labeled_partition(parent, label)`: the
+    /// parent's members with the calling thread's label (CUDA `__match_any_sync` over the
+    /// lanes at the call, restricted to the parent).
+    pub(super) fn e_labeled(&mut self, at: Span, parent: Expr, label: Expr) -> PResult<Expr> {
+        if self.hip {
+            return Self::refuse(
+                at,
+                "labeled_partition on HIP: this model has no HIP __match_any operation; use \
+                 binary_partition",
+            );
+        }
+        let act = self.e_active(at);
+        let same = self.e_call(at, "__match_any_sync", vec![act, label]);
+        Ok(self.e_bin(at, BinOp::And, same, parent))
+    }
+
+    /// The members of a coalesced group made by `binary_partition(parent, pred)`: the parent's
+    /// members whose predicate equals the calling thread's.
+    pub(super) fn e_binary(&mut self, at: Span, parent: Expr, pred: Expr) -> Expr {
+        let act = self.e_active(at);
+        let b = self.e_ballot(at, act, pred);
+        self.e_call(at, "__cg_side", vec![parent, b])
+    }
+}
