@@ -8,6 +8,7 @@ mod cells;
 mod common;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
+mod kernel_coop;
 mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_errors;
