@@ -199,7 +199,8 @@ impl Parser<'_> {
                 at.line,
                 at.col,
                 format!(
-                    "a tile of {n} threads: tiled_partition takes a power of two up to the                      {wave}-lane warp"
+                    "a tile of {n} threads: tiled_partition takes a power of two up to the \
+                     {wave}-lane warp"
                 ),
             ));
         }
