@@ -361,4 +361,8 @@ pub struct HostArg {
     pub fill_from: String,
     /// Where the fill is written (the loop or the array).
     pub fill_line: u32,
+    /// The host array copied into it whose values could not be read (a loop over non-constant
+    /// values, a call the reader does not know): named so that the run says the index fill
+    /// stands in for it.
+    pub fill_unread: Option<String>,
 }

@@ -168,7 +168,10 @@ fn cg_helper(name: &str, m: u64, x: i128, y: Option<i128>, lane: usize) -> Optio
                     k += 1;
                 }
             }
-            KVal::int(ty(m > u64::from(u32::MAX) || x > i128::from(u32::MAX)), out as i128)
+            KVal::int(
+                ty(m > u64::from(u32::MAX) || x > i128::from(u32::MAX)),
+                out as i128,
+            )
         }
         "__cg_tile_of" => {
             let n = (x as u64).clamp(1, 64) as u32;
@@ -236,8 +239,7 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
         let m = int(a)? as u64;
         let x = args.get(1).map(int).transpose()?.unwrap_or(0);
         let y = args.get(2).map(int).transpose()?;
-        return cg_helper(name, m, x, y, lane)
-            .ok_or_else(|| format!("`{name}` takes 3 arguments"));
+        return cg_helper(name, m, x, y, lane).ok_or_else(|| format!("`{name}` takes 3 arguments"));
     }
     match name {
         "__fns" | "__fns32" | "__fns64" => {

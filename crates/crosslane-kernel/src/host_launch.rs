@@ -231,6 +231,20 @@ pub fn apply_host_launch(
                         "`{}` filled as host code fills `{}` (line {})",
                         p.name, a.fill_from, a.fill_line
                     ));
+                } else if let Some(h) = &a.fill_unread {
+                    // Never silently: the buffer the device would see holds `h`'s values.
+                    notes.push(KernelDiagnostic::new(
+                        launch.span,
+                        Level::Warning,
+                        format!(
+                            "`{}`: host code copies `{h}` into it, but how `{h}` is filled cannot \
+                             be read here (read are: a `for` loop `{h}[i] = …` of constants, a \
+                             literal list, std::fill / std::fill_n / std::iota, memset to 0); the \
+                             index fill (cell i = i) is used instead: set it (CLI: --buffer {}=FILL)",
+                            p.name, p.name
+                        ),
+                        "",
+                    ));
                 }
             }
             _ => {}

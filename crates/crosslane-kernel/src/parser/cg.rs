@@ -149,7 +149,8 @@ impl Parser<'_> {
         let group = match (made.group, made.meta) {
             (Group::Coalesced(_), Some((rank, size))) => {
                 let (r, s) = meta_names(&name);
-                let int = crate::types::Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32));
+                let int =
+                    crate::types::Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::I32));
                 for (n, e) in [(r, rank), (s, size)] {
                     self.declare(&n, int);
                     decls.push(Declarator {
@@ -272,7 +273,11 @@ impl Parser<'_> {
                         self.expect_punct(",")?;
                         let e = self.assign_expr()?;
                         super::const_int(&e).ok_or_else(|| {
-                            KernelError::new(at.line, at.col, "the tile size must be a constant here")
+                            KernelError::new(
+                                at.line,
+                                at.col,
+                                "the tile size must be a constant here",
+                            )
                         })?
                     }
                 };
@@ -289,8 +294,7 @@ impl Parser<'_> {
                         let mask = self.e_call(at, "__cg_tile_of", vec![parent.mask.clone(), nn]);
                         let rank = self.e_rank(at, parent.mask.clone());
                         let nn = self.e_int(at, i64::from(n));
-                        let meta_rank =
-                            self.e_bin(at, crate::types::BinOp::Div, rank, nn);
+                        let meta_rank = self.e_bin(at, crate::types::BinOp::Div, rank, nn);
                         let size = self.e_popc(at, parent.mask);
                         let up = self.e_int(at, i64::from(n) - 1);
                         let sum = self.e_bin(at, crate::types::BinOp::Add, size, up);
@@ -352,9 +356,8 @@ impl Parser<'_> {
     /// The parent group argument of a partition.
     fn cg_parent(&mut self, at: Span, f: &str) -> PResult<Made> {
         self.skip_cg_namespace();
-        self.cg_factory()?.ok_or_else(|| {
-            KernelError::new(at.line, at.col, format!("{f} takes a group first"))
-        })
+        self.cg_factory()?
+            .ok_or_else(|| KernelError::new(at.line, at.col, format!("{f} takes a group first")))
     }
 
     /// A member call on a group variable `g.f(args)` (the position is after `g`).
@@ -623,13 +626,11 @@ impl Parser<'_> {
                 self.expect_punct(">")?;
                 match super::const_int(&n) {
                     Some(n) => self.tile_size(n, at)?,
-                    None => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            "thread_block_tile<N>: N must be a constant power of two up to the warp",
-                        ))
-                    }
+                    None => return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "thread_block_tile<N>: N must be a constant power of two up to the warp",
+                    )),
                 }
             }
             _ => {

@@ -167,6 +167,8 @@ struct HostState {
     fills: HashMap<String, (Vec<String>, u32)>,
     /// Device pointer → host array copied into it.
     copies: HashMap<String, String>,
+    /// Host array → its declared length (`T name[N];` with N constant).
+    arrays: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
     mallocs: HashMap<String, (u64, String, u32)>,
 }
@@ -447,6 +449,17 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "for" => return self.host_for(st, k, close),
+                // `std::fill_n(…)`, `memset(…)`: a fill by a library call.
+                "std" if matches!(tok(k + 1), Some(Tok::Punct("::"))) => {
+                    if let Some(f) = ident(k + 2) {
+                        self.host_fill_call(st, f, k + 3);
+                    }
+                    return end + 1;
+                }
+                "fill" | "fill_n" | "iota" | "memset" => {
+                    self.host_fill_call(st, name, k + 1);
+                    return end + 1;
+                }
                 _ => {}
             }
             self.host_decl(st, k, end);
@@ -502,6 +515,9 @@ impl Parser<'_> {
             Tok::Punct("[") if declares => {
                 // `T name[N] = {a, b, …};`: a literal fill.
                 let Some(c) = self.closing(i) else { return };
+                if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
+                    st.arrays.insert(name.clone(), n);
+                }
                 if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
                     && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
                 {
@@ -520,6 +536,96 @@ impl Parser<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A host array filled by a library call whose parentheses open at `open`: `fill_n(h, N,
+    /// v)` (N cells of v), `fill(h, h + N, v)`, `iota(h, h + N, v)` (cell i = v + i) (C++17
+    /// [alg.fill], [numeric.iota]), `memset(h, 0, bytes)` (every cell 0, C11 7.24.6.1: the
+    /// array's declared length). `h + N` may also be `std::end(h)` for an array of known
+    /// length. Anything else is left unread (the launch then says so).
+    fn host_fill_call(&mut self, st: &mut HostState, f: &str, open: usize) {
+        let toks = self.toks;
+        if !matches!(toks.get(open).map(|t| &t.tok), Some(Tok::Punct("("))) {
+            return;
+        }
+        let Some(c) = self.closing(open) else { return };
+        let parts = split_commas(toks, open + 1, c);
+        let line = toks[open].line;
+        let array = |p: &(usize, usize)| match &toks[p.0..p.1] {
+            [t] => match &t.tok {
+                Tok::Ident(n) => Some(n.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(arr) = parts.first().and_then(array) else {
+            return;
+        };
+        // Whatever the call, the array's old values no longer stand.
+        st.fills.remove(&arr);
+        // `h + N` or `std::end(h)`: the count.
+        let count_to = |p: &mut Self, st: &HostState, &(a, b): &(usize, usize)| -> Option<i128> {
+            match (&toks[a..b.min(a + 2)], b > a + 2) {
+                ([x, plus], true)
+                    if matches!(&x.tok, Tok::Ident(n) if *n == arr)
+                        && matches!(plus.tok, Tok::Punct("+")) =>
+                {
+                    p.host_value(st, a + 2, b).and_then(HostVal::int)
+                }
+                _ => {
+                    let words: Vec<&Tok> = toks[a..b].iter().map(|t| &t.tok).collect();
+                    let end_of = matches!(words.as_slice(),
+                        [Tok::Ident(s), Tok::Punct("::"), Tok::Ident(e), Tok::Punct("("), Tok::Ident(n), Tok::Punct(")")]
+                            if s == "std" && e == "end" && *n == arr);
+                    if end_of {
+                        st.arrays.get(&arr).copied()
+                    } else {
+                        None
+                    }
+                }
+            }
+        };
+        let (n, value, step) = match (f, parts.as_slice()) {
+            ("fill_n", [_, n, v]) => (
+                self.host_value(st, n.0, n.1).and_then(HostVal::int),
+                self.host_value(st, v.0, v.1),
+                false,
+            ),
+            ("fill" | "iota", [_, last, v]) => (
+                count_to(self, st, last),
+                self.host_value(st, v.0, v.1),
+                f == "iota",
+            ),
+            ("memset", [_, byte, _]) => {
+                let zero = self.host_value(st, byte.0, byte.1).and_then(HostVal::int) == Some(0);
+                (
+                    st.arrays.get(&arr).copied().filter(|_| zero),
+                    Some(HostVal::Int(0)),
+                    false,
+                )
+            }
+            _ => return,
+        };
+        let (Some(n), Some(v)) = (n, value) else {
+            return;
+        };
+        if !(1..=MAX_FILL).contains(&n) {
+            return;
+        }
+        let mut values = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let cell = match (step, v) {
+                (false, v) => v.text(),
+                (true, HostVal::Int(x)) => Some(i128::saturating_add(x, i).to_string()),
+                (true, HostVal::Float(x)) => HostVal::Float(x + i as f64).text(),
+                (true, HostVal::Dim(_)) => None,
+            };
+            match cell {
+                Some(c) => values.push(c),
+                None => return,
+            }
+        }
+        st.fills.insert(arr, (values, line));
     }
 
     /// `for (int i = A; i < B; i++) h[i] = f(i);` (braces around the one assignment allowed):
@@ -830,6 +936,8 @@ impl Parser<'_> {
                             arg.fill = Some(values.clone());
                             arg.fill_line = *line;
                             arg.fill_from.clone_from(h);
+                        } else {
+                            arg.fill_unread = Some(h.clone());
                         }
                     }
                 }

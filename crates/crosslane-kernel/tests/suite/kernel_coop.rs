@@ -27,7 +27,12 @@ fn run(src: &str, dialect: Dialect, threads: usize) -> KernelTrace {
         },
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.merged_diagnostics);
+    assert_eq!(
+        t.outcome,
+        Some(Outcome::Finished),
+        "{:?}",
+        t.merged_diagnostics
+    );
     let bad: Vec<_> = t
         .merged_diagnostics
         .iter()
@@ -110,7 +115,11 @@ __global__ void k(int *rk, int *sz, int *sh, int *dn, int *up, unsigned *bal, in
         assert_eq!(bal[l], packed(&members, |m| m % 3 == 0), "ballot");
         // Lane 7 is a member: any is 1; every member is != 1: all is 1.
         assert_eq!(vote[l], 11);
-        assert_eq!(mat[l], packed(&members, |m| m / 8 == l / 8), "match_any of lane {l}");
+        assert_eq!(
+            mat[l],
+            packed(&members, |m| m / 8 == l / 8),
+            "match_any of lane {l}"
+        );
     }
     // Lanes outside the branch keep the index fill.
     for l in (0..32).filter(|l| l % 4 == 1) {
@@ -141,7 +150,11 @@ __global__ void k(int *lab, int *bin, int *sh) {
         assert_eq!(lab[l], want, "lane {l}");
         let side: Vec<usize> = (0..32).filter(|&m| (m < 10) == (l < 10)).collect();
         assert_eq!(bin[l], side.len() as i128 * 100 + rank(&side, l) as i128);
-        assert_eq!(sh[l], *group.last().unwrap() as i128, "last member of lane {l}'s label");
+        assert_eq!(
+            sh[l],
+            *group.last().unwrap() as i128,
+            "last member of lane {l}'s label"
+        );
     }
 }
 
@@ -168,7 +181,10 @@ __global__ void k(int *r, int *m, int *s) {
     for (k, &l) in members.iter().enumerate() {
         let tile: Vec<usize> = members.iter().copied().skip(k / 4 * 4).take(4).collect();
         assert_eq!(r[l], (k % 4) as i128, "lane {l}");
-        assert_eq!(m[l], (k / 4) as i128 * 100 + n_tiles * 10 + tile.len() as i128);
+        assert_eq!(
+            m[l],
+            (k / 4) as i128 * 100 + n_tiles * 10 + tile.len() as i128
+        );
         assert_eq!(s[l], tile[0] as i128, "first of lane {l}'s tile");
     }
     assert_eq!(r[0], -1);
@@ -335,6 +351,9 @@ __global__ void k(unsigned *o, int *h) {
     )
     .unwrap();
     let o = buffer(&t, "o");
-    assert_eq!(&o[..8], &[1, 4, 4, 5, 2, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff]);
+    assert_eq!(
+        &o[..8],
+        &[1, 4, 4, 5, 2, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff]
+    );
     assert_eq!(&buffer(&t, "h")[..2], &[63, -1]);
 }

@@ -127,3 +127,59 @@ fn kernel_host_length_stays_when_a_fill_is_typed() {
     c.buffer_len.insert("x".into(), 40);
     assert_eq!(run_kernel(HOST, c).unwrap().buffer("x").unwrap().len(), 40);
 }
+
+/// Host code that fills its arrays by library calls before copying them to the device: each
+/// call read as the buffer's fill (C++17 [alg.fill] `fill_n(first, n, v)` writes n copies of v
+/// and `fill(first, last, v)` every cell of [first, last); [numeric.iota] `iota(first, last, v)`
+/// writes v, v + 1, …; C11 7.24.6.1 `memset(s, 0, n)` zeroes the bytes). A fill that cannot be
+/// read (a loop over a math call) is said, naming the buffer, and the index fill stands in.
+#[test]
+fn host_fills_by_library_calls_are_read_and_an_unread_one_is_said() {
+    let src = "\
+#define N 16
+__global__ void k(int *a, float *b, int *c, int *d, float *e) {
+  int t = threadIdx.x;
+  a[t] = a[t] * 2; b[t] = b[t] + 0.5f; c[t] = c[t] + 1; d[t] = d[t] - 1; e[t] = e[t];
+}
+int main() {
+  int h_a[N]; float h_b[N]; int h_c[N]; int h_d[N]; float h_e[N];
+  std::iota(h_a, h_a + N, 100);
+  std::fill_n(h_b, N, 2.25f);
+  std::fill(h_c, std::end(h_c), -3);
+  memset(h_d, 0, sizeof(h_d));
+  for (int i = 0; i < N; i++) h_e[i] = sinf(i);
+  int *a; float *b; int *c; int *d; float *e;
+  cudaMalloc(&a, N * sizeof(int)); cudaMalloc(&b, N * sizeof(float));
+  cudaMalloc(&c, N * sizeof(int)); cudaMalloc(&d, N * sizeof(int)); cudaMalloc(&e, N * sizeof(float));
+  cudaMemcpy(a, h_a, N * sizeof(int), cudaMemcpyHostToDevice);
+  cudaMemcpy(b, h_b, N * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(c, h_c, N * sizeof(int), cudaMemcpyHostToDevice);
+  cudaMemcpy(d, h_d, N * sizeof(int), cudaMemcpyHostToDevice);
+  cudaMemcpy(e, h_e, N * sizeof(float), cudaMemcpyHostToDevice);
+  k<<<1, N>>>(a, b, c, d, e);
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    let ints = |n: &str| crate::cells::cell_ints(t.buffer(n).unwrap());
+    // iota from 100, doubled: 200, 202, …
+    let a: Vec<Option<i128>> = (0..16).map(|i| Some(2 * (100 + i))).collect();
+    assert_eq!(ints("a"), a);
+    assert_eq!(floats(&t, "b"), vec![Some(2.75); 16]);
+    assert_eq!(ints("c"), vec![Some(-2); 16]);
+    assert_eq!(ints("d"), vec![Some(-1); 16]);
+    // e: sinf(i) is not read; the index fill (cell i = i) is used, and said.
+    let e: Vec<Option<f64>> = (0..16).map(|i| Some(f64::from(i))).collect();
+    assert_eq!(floats(&t, "e"), e);
+    let said: Vec<&str> = t
+        .merged_diagnostics
+        .iter()
+        .filter(|d| d.level == crosslane_core::Level::Warning)
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|m| m.starts_with("`e`: host code copies `h_e` into it")
+                && m.contains("the index fill (cell i = i) is used instead")),
+        "{said:?}"
+    );
+    assert_eq!(said.len(), 1, "{said:?}");
+}
