@@ -43,10 +43,15 @@ pub enum Builtin {
 pub fn builtin(name: &str) -> Option<Builtin> {
     Some(match name {
         "__lane_id" | "__laneid" => Builtin::LaneId,
-        "__syncthreads" | "__builtin_mxc_barrier_ex" | "__syncwarp" => Builtin::Barrier,
+        // `asc_syncthreads()`: Ascend C SIMT's block barrier (CANN API reference).
+        "__syncthreads" | "asc_syncthreads" | "__builtin_mxc_barrier_ex" | "__syncwarp" => {
+            Builtin::Barrier
+        }
         n if n.starts_with("__builtin_mxc_barrier_and_wait") => Builtin::Barrier,
         "__threadfence"
         | "__threadfence_block"
+        | "asc_threadfence"
+        | "asc_threadfence_block"
         | "__builtin_mxc_nop"
         | "__builtin_mxc_arrive"
         | "__builtin_mxc_arrive_gvmcnt"

@@ -94,6 +94,11 @@ impl Parser<'_> {
         self.cg_node(at, ExprKind::Ident(name.to_string()))
     }
 
+    /// `base.field`.
+    pub(super) fn e_member(&mut self, at: Span, base: Expr, field: &str) -> Expr {
+        self.cg_node(at, ExprKind::Member(Box::new(base), field.to_string()))
+    }
+
     pub(super) fn e_bin(&mut self, at: Span, op: BinOp, a: Expr, b: Expr) -> Expr {
         self.cg_node(at, ExprKind::Binary(op, Box::new(a), Box::new(b)))
     }

@@ -328,6 +328,18 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.primary();
             }
+            Tok::Ident(w) if (w == "AscendC" || w == "Simt") && self.is_punct("::") => {
+                // `AscendC::Simt::GetThreadIdx<0>()`: the Ascend C SIMT C++ API.
+                self.pos -= 1;
+                self.skip_ascend_namespace();
+                let name_at = self.span();
+                let name = self.ident()?;
+                if Self::is_ascend_simt(&name) && (self.is_punct("(") || self.is_punct("<")) {
+                    return self.ascend_simt(&name, name_at);
+                }
+                self.pos -= 1;
+                return self.primary();
+            }
             Tok::Ident(w) if Self::is_ascend_warp(&w) && self.is_punct("(") => {
                 return self.ascend_warp(&w, span);
             }

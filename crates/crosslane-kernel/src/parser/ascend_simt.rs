@@ -1,0 +1,154 @@
+//! The Ascend C SIMT C++ API (`namespace AscendC::Simt`, asc-devkit
+//! `include/simt_api/cpp/kernel_simt_common_intf.h` and `kernel_simt_warp_level_intf.h`), built
+//! as syntax-tree calls of the registry's operations and the launch's built-in variables.
+//!
+//! - `GetWarpSize()`: the warp's 32 threads (CANN Ascend C API reference, SIMT API overview:
+//!   "每32个线程被分为一组 … Warp", LaneId in [0, 31]) — the launch's `warpSize`.
+//! - `GetThreadIdx<dim>()`, `GetThreadNum<dim>()`, `GetBlockIdx()`, `GetBlockNum()`: the
+//!   thread's index and the thread count along `dim` (0, 1, 2 = x, y, z), the block's index and
+//!   the block count: `threadIdx`, `blockDim`, `blockIdx.x`, `gridDim.x`.
+//! - `WarpShflSync(var, srcLane, width)`, `WarpShflUpSync(var, delta, width)`,
+//!   `WarpShflDownSync`, `WarpShflXorSync(var, laneMask, width)`: the registry's `asc_shfl`,
+//!   `asc_shfl_up`, `asc_shfl_down`, `asc_shfl_xor` (the C API of the same rules, seeds 000 and
+//!   001).
+//! - `WarpAllSync(p)`, `WarpAnySync(p)`, `WarpBallotSync(p)`, `WarpActiveMask()`: the votes over
+//!   the active threads, as the C API's `asc_all`, `asc_any`, `asc_ballot`, `asc_activemask`
+//!   (CANN API reference: over the warp's active threads).
+//! - `Uni(p)`: whether `p` is the same in every active thread, the vote PTX calls `vote.uni`
+//!   (the header declares it beside the votes; its reference page gives no further rule).
+//!
+//! The C API's barrier and fences (`asc_syncthreads()`: "等待当前线程块内所有线程代码都执行到该
+//! 函数位置", CANN API reference asc_syncthreads; `asc_threadfence`, `asc_threadfence_block`) are
+//! kernel built-ins (`crate::builtins::builtin`).
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::BinOp;
+use crate::KernelError;
+
+/// The names of the C++ API read here (after their `AscendC::Simt::` qualifier).
+const NAMES: &[&str] = &[
+    "GetWarpSize",
+    "GetThreadIdx",
+    "GetThreadNum",
+    "GetBlockIdx",
+    "GetBlockNum",
+    "WarpShflSync",
+    "WarpShflUpSync",
+    "WarpShflDownSync",
+    "WarpShflXorSync",
+    "WarpAllSync",
+    "WarpAnySync",
+    "WarpBallotSync",
+    "WarpActiveMask",
+    "Uni",
+];
+
+impl Parser<'_> {
+    /// Whether `name` is a function of the Ascend C SIMT C++ API read by [`Parser::ascend_simt`].
+    pub(super) fn is_ascend_simt(name: &str) -> bool {
+        NAMES.contains(&name)
+    }
+
+    /// `name<…>(args)` of the Ascend C SIMT C++ API (the position is after the name).
+    ///
+    /// # Errors
+    /// A `dim` that is not 0, 1 or 2, or a call with the wrong number of arguments.
+    pub(super) fn ascend_simt(&mut self, name: &str, at: Span) -> PResult<Expr> {
+        let mut dim = 0i128;
+        if self.eat("<") {
+            let e = self.binary(8)?;
+            self.expect_punct(">")?;
+            dim = super::const_int(&e).unwrap_or(-1);
+        }
+        let args = self.call_args()?;
+        let want = match name {
+            "WarpShflSync" | "WarpShflUpSync" | "WarpShflDownSync" | "WarpShflXorSync" => 2..=3,
+            "WarpAllSync" | "WarpAnySync" | "WarpBallotSync" | "Uni" => 1..=1,
+            _ => 0..=0,
+        };
+        if !want.contains(&args.len()) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}` takes {} argument(s), given {}",
+                    if want.start() == want.end() {
+                        want.start().to_string()
+                    } else {
+                        format!("{} or {}", want.start(), want.end())
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        let axis = |p: &mut Self, base: &str, dim: i128| -> PResult<Expr> {
+            let f = match dim {
+                0 => "x",
+                1 => "y",
+                2 => "z",
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{name}<dim>`: dim must be 0, 1 or 2"),
+                    ))
+                }
+            };
+            let b = p.e_ident(at, base);
+            Ok(p.e_member(at, b, f))
+        };
+        let first = |p: &mut Self| args.first().cloned().unwrap_or_else(|| p.e_int(at, 0));
+        Ok(match name {
+            "GetWarpSize" => self.e_ident(at, "warpSize"),
+            "GetThreadIdx" => axis(self, "threadIdx", dim)?,
+            "GetThreadNum" => axis(self, "blockDim", dim)?,
+            "GetBlockIdx" => axis(self, "blockIdx", 0)?,
+            "GetBlockNum" => axis(self, "gridDim", 0)?,
+            "WarpShflSync" | "WarpShflUpSync" | "WarpShflDownSync" | "WarpShflXorSync" => {
+                let op = match name {
+                    "WarpShflSync" => "asc_shfl",
+                    "WarpShflUpSync" => "asc_shfl_up",
+                    "WarpShflDownSync" => "asc_shfl_down",
+                    _ => "asc_shfl_xor",
+                };
+                self.e_call(at, op, args.clone())
+            }
+            "WarpActiveMask" => self.e_call(at, "__activemask", Vec::new()),
+            _ => {
+                let p = first(self);
+                let act = self.e_call(at, "__activemask", Vec::new());
+                let b = self.e_call(at, "__ballot_sync", vec![act, p]);
+                let act = self.e_call(at, "__activemask", Vec::new());
+                match name {
+                    "WarpBallotSync" => b,
+                    "WarpAnySync" => {
+                        let z = self.e_mask(at, 0);
+                        self.e_bin(at, BinOp::Ne, b, z)
+                    }
+                    "WarpAllSync" => self.e_bin(at, BinOp::Eq, b, act),
+                    // Uni: the active lanes whose vote equals this lane's are all of them.
+                    _ => {
+                        let same = self.e_call(at, "__cg_side", vec![act, b]);
+                        let act = self.e_call(at, "__activemask", Vec::new());
+                        self.e_bin(at, BinOp::Eq, same, act)
+                    }
+                }
+            }
+        })
+    }
+
+    /// Skips `AscendC::Simt::` (or `AscendC::`) before a name of the API; whether it did.
+    pub(super) fn skip_ascend_namespace(&mut self) -> bool {
+        let mut skipped = false;
+        while matches!(self.peek(0), Tok::Ident(w) if w == "AscendC" || w == "Simt")
+            && matches!(self.peek(1), Tok::Punct("::"))
+        {
+            self.bump();
+            self.bump();
+            skipped = true;
+        }
+        skipped
+    }
+}
