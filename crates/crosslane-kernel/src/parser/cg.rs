@@ -14,7 +14,6 @@
 //! of N, coalesced) is known to the parser, which lowers each use by it; a template parameter
 //! deduced from a group argument binds the group's kind.
 
-use super::cg_lower::meta_names;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{lex, Tok};
@@ -41,6 +40,15 @@ pub enum Group {
     Tile(u32),
     /// `coalesced_group`: the lanes of its mask.
     Coalesced(Meta),
+}
+
+/// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
+/// siblings (`meta_group_rank`, `meta_group_size`), by the group's name.
+pub(super) fn meta_names(group: &str) -> (String, String) {
+    (
+        format!("__cg_meta_rank_{group}"),
+        format!("__cg_meta_size_{group}"),
+    )
 }
 
 /// A group's type as C++ spells it, for an instantiation's name (`group_sum<thread_block_tile<16>>`).

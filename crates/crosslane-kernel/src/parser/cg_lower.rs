@@ -26,15 +26,6 @@ use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
-/// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
-/// siblings (`meta_group_rank`, `meta_group_size`), by the group's name.
-pub(super) fn meta_names(group: &str) -> (String, String) {
-    (
-        format!("__cg_meta_rank_{group}"),
-        format!("__cg_meta_size_{group}"),
-    )
-}
-
 impl Parser<'_> {
     /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
     /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).
