@@ -356,3 +356,34 @@ __global__ void k(unsigned *o, int *h) {
     );
     assert_eq!(&buffer(&t, "h")[..2], &[63, -1]);
 }
+
+#[test]
+fn tile_collectives_reduce_and_scan_with_each_operator() {
+    // Tiles of 8 over lanes 0..31 with v = (t * 5) % 8 + t / 8: reduce with greater / less /
+    // plus, inclusive_scan (plus) and exclusive_scan, each derived over the tile's values.
+    let src = "\
+namespace cg = cooperative_groups;
+__global__ void k(int *mx, int *mn, int *sum, int *inc, int *exc) {
+    int t = threadIdx.x;
+    auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+    int v = (t * 5) % 8 + t / 8;
+    mx[t] = cg::reduce(tile, v, cg::greater<int>());
+    mn[t] = cg::reduce(tile, v, cg::less<int>());
+    sum[t] = cg::reduce(tile, v, cg::plus<int>());
+    inc[t] = cg::inclusive_scan(tile, v);
+    exc[t] = cg::exclusive_scan(tile, v, cg::plus<int>());
+}";
+    let t = run(src, Dialect::Cuda, 32);
+    let v = |l: i128| (l * 5) % 8 + l / 8;
+    for l in 0..32i128 {
+        let first = l / 8 * 8;
+        let tile: Vec<i128> = (first..first + 8).map(v).collect();
+        let i = l as usize;
+        let k = (l - first) as usize;
+        assert_eq!(buffer(&t, "mx")[i], *tile.iter().max().unwrap());
+        assert_eq!(buffer(&t, "mn")[i], *tile.iter().min().unwrap());
+        assert_eq!(buffer(&t, "sum")[i], tile.iter().sum::<i128>());
+        assert_eq!(buffer(&t, "inc")[i], tile[..=k].iter().sum::<i128>());
+        assert_eq!(buffer(&t, "exc")[i], tile[..k].iter().sum::<i128>());
+    }
+}
