@@ -241,6 +241,28 @@ fn run_kernel_file(
             bytes,
         ));
     }
+    // Without the launch flags (`--entry`, `--blocks`, `--threads-per-block`, `--lanes`): a
+    // source whose launch then prepares had its fault in those flags.
+    let mut unflagged = config.clone();
+    if args.entry.is_some() {
+        unflagged.entry = None;
+    }
+    if args.blocks.is_some() {
+        unflagged.grid_dim = None;
+    }
+    if args.threads_per_block.is_some() {
+        unflagged.block_dim = None;
+    }
+    if args.lanes.is_some() {
+        unflagged.lanes = None;
+    }
+    let flag_fault = |e: &KernelError| {
+        let flagged = args.entry.is_some()
+            || args.blocks.is_some()
+            || args.threads_per_block.is_some()
+            || args.lanes.is_some();
+        flagged && e.line > 0 && Executor::new(source, unflagged.clone()).is_ok()
+    };
     let launch_error = |e: KernelError| match &e.input {
         // A fill's fault is the flag's, not a line of the source.
         Some(field) => CliError::Usage(escape_controls(&format!(
@@ -248,7 +270,7 @@ fn run_kernel_file(
             field.trim_end_matches(" fill"),
             e.message
         ))),
-        None if e.line > 0 => front_end_error(args, &e),
+        None if e.line > 0 && !flag_fault(&e) => front_end_error(args, &e),
         None => CliError::Usage(escape_controls(&format!("run: {}:{e}", args.input))),
     };
     if !edits.is_empty() {

@@ -552,8 +552,27 @@ fn front_end_errors_are_an_error_outcome_in_json_with_every_diagnostic() {
             .unwrap_or("")
             .contains(needle));
     }
-    // A bad flag stays a usage error (exit 2), with no JSON.
+    // A bad flag stays a usage error (exit 2), with no JSON: one that does not parse, and
+    // launch flags the source cannot take (the same source runs without them).
     let out = crosslane(&["run", "-", "--json", "--arg", "n"], Some(src));
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
+    let good = "__global__ void k(int* o) { o[threadIdx.x] = 1; }";
+    for flags in [
+        &["--blocks", "70000"][..],
+        &["--threads-per-block", "2000"],
+        &["--lanes", "48"],
+        &["--entry", "nope"],
+    ] {
+        let mut a = vec!["run", "-", "--json", "--trace", "none"];
+        a.extend_from_slice(flags);
+        let out = crosslane(&a, Some(good));
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        assert!(out.stdout.is_empty(), "{flags:?}");
+    }
+    // The same geometry written in the source's own launch is the source's fault.
+    let hosted =
+        "__global__ void k(int* o) { o[0] = 1; }\nint main() { k<<<70000, 32>>>(nullptr); }\n";
+    let out = crosslane(&["run", "-", "--json", "--trace", "none"], Some(hosted));
+    assert_eq!(out.status.code(), Some(1));
 }
