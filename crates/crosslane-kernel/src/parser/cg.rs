@@ -51,6 +51,29 @@ pub(super) fn meta_names(group: &str) -> (String, String) {
     )
 }
 
+/// The combining expression of a `cg::` operator over `a` and `b` (C++ [function.objects]:
+/// `plus` a + b, `less` / `greater` the smaller / larger, `bit_and` / `bit_or` / `bit_xor`).
+fn combine_of(op: &str, name: &str, at: Span) -> PResult<&'static str> {
+    Ok(match op {
+        "plus" => "a + b",
+        "less" => "(b < a ? b : a)",
+        "greater" => "(b > a ? b : a)",
+        "bit_and" => "a & b",
+        "bit_or" => "a | b",
+        "bit_xor" => "a ^ b",
+        other => {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "cg::{name} with cg::{other} is not supported here (plus, less, greater, \
+                     bit_and, bit_or, bit_xor)"
+                ),
+            ))
+        }
+    })
+}
+
 /// A group's type as C++ spells it, for an instantiation's name (`group_sum<thread_block_tile<16>>`).
 pub(super) fn group_type_name(g: Group) -> String {
     match g {
@@ -490,12 +513,16 @@ impl Parser<'_> {
                             format!("cg::{name} over a whole block is not supported; use a tile"),
                         ))
                     }
+                    Group::Coalesced(_) if name == "reduce" => {
+                        return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
+                    }
                     Group::Coalesced(_) => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
                             format!(
-                                "cg::{name} over a coalesced group is not supported; use a tile"
+                                "cg::{name} over a coalesced group is not supported; use a tile \
+                                 (cg::reduce is)"
                             ),
                         ))
                     }
@@ -504,6 +531,70 @@ impl Parser<'_> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// `cg::reduce(g, v, op)` over a coalesced group (members `mask`): every member combines
+    /// the members' values in rank order, 0 first (each step reads the member of rank k, the
+    /// same value in every lane), so every member gets the same result, as the Programming
+    /// Guide's `cg::reduce` gives "the result of the reduction to every thread in the group";
+    /// a generated function template, as for tiles.
+    fn cg_coalesced_reduce(
+        &mut self,
+        op: &str,
+        value: Expr,
+        mask: Expr,
+        at: Span,
+    ) -> PResult<Expr> {
+        let combine = combine_of(op, "reduce", at)?;
+        let fname = format!("__cg_creduce_{op}");
+        let (popc, mask_ty, read) = if self.hip {
+            (
+                "__popcll",
+                "unsigned long long",
+                format!("__shfl(v, __fns64(m, 0, k + 1), {})", self.wave),
+            )
+        } else {
+            (
+                "__popc",
+                "unsigned",
+                "__shfl_sync(__activemask(), v, __fns(m, 0, k + 1), 32)".to_string(),
+            )
+        };
+        let first = read.replace("k + 1", "1");
+        let body = format!(
+            "int n = {popc}(m); T acc = {first}; for (int k = 1; k < n; k++) {{ T b = {read}; \
+             T a = acc; acc = {combine}; }} return acc;"
+        );
+        let text =
+            format!("template <typename T> __device__ T {fname}(T v, {mask_ty} m) {{ {body} }}");
+        self.generated_template(&fname, &text, at)?;
+        let args = vec![value, mask];
+        let mangled = self.instantiate_call(&fname, Vec::new(), &args, at)?;
+        Ok(Expr::new(ExprKind::Call(mangled, args), at))
+    }
+
+    /// Records a generated function template (once), its tokens placed at the call.
+    fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
+        if self.templates.contains_key(fname) {
+            return Ok(());
+        }
+        let lexed = lex(text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
+        // Every generated token sits at the call (names resolve by position: give each
+        // token its own column far right of the call).
+        let tokens: Vec<_> = lexed
+            .tokens
+            .into_iter()
+            .map(|mut t| {
+                t.line = at.line;
+                t.col = t.col.saturating_add(10_000);
+                t.end = (at.line, t.col.saturating_add(1));
+                t
+            })
+            .collect();
+        let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
+        sub.template_def()?;
+        self.templates.extend(std::mem::take(&mut sub.templates));
+        Ok(())
     }
 
     /// `cg::reduce` / scans as a call of a generated function template over a tile of `n`: a
@@ -518,24 +609,7 @@ impl Parser<'_> {
         value: Expr,
         at: Span,
     ) -> PResult<Expr> {
-        let combine = match op {
-            "plus" => "a + b",
-            "less" => "(b < a ? b : a)",
-            "greater" => "(b > a ? b : a)",
-            "bit_and" => "a & b",
-            "bit_or" => "a | b",
-            "bit_xor" => "a ^ b",
-            other => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "cg::{other} is not supported here (plus, less, greater, bit_and, bit_or, \
-                         bit_xor)"
-                    ),
-                ))
-            }
-        };
+        let combine = combine_of(op, name, at)?;
         if name == "exclusive_scan" && op != "plus" {
             return Err(KernelError::new(
                 at.line,
@@ -572,22 +646,7 @@ impl Parser<'_> {
                 }
             };
             let text = format!("template <typename T> __device__ T {fname}(T v) {{ {body} }}");
-            let lexed = lex(&text).map_err(|e| KernelError::new(at.line, at.col, e.message))?;
-            // Every generated token sits at the call (names resolve by position: give each
-            // token its own column far right of the call).
-            let tokens: Vec<_> = lexed
-                .tokens
-                .into_iter()
-                .map(|mut t| {
-                    t.line = at.line;
-                    t.col = t.col.saturating_add(10_000);
-                    t.end = (at.line, t.col.saturating_add(1));
-                    t
-                })
-                .collect();
-            let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
-            sub.template_def()?;
-            self.templates.extend(std::mem::take(&mut sub.templates));
+            self.generated_template(&fname, &text, at)?;
         }
         let mangled =
             self.instantiate_call(&fname, Vec::new(), std::slice::from_ref(&value), at)?;

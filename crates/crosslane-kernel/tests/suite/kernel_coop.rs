@@ -304,9 +304,9 @@ fn what_the_groups_do_not_have_is_refused_at_its_line() {
             "a tile of 64 threads: tiled_partition takes a power of two up to the 32-lane warp",
         ),
         (
-            "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::reduce(g, 1, cg::plus<int>());\n}",
+            "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::inclusive_scan(g, 1);\n}",
             Dialect::Cuda,
-            "cg::reduce over a coalesced group is not supported; use a tile",
+            "cg::inclusive_scan over a coalesced group is not supported; use a tile",
         ),
     ] {
         let e = run_kernel(
@@ -386,4 +386,70 @@ __global__ void k(int *mx, int *mn, int *sum, int *inc, int *exc) {
         assert_eq!(buffer(&t, "inc")[i], tile[..=k].iter().sum::<i128>());
         assert_eq!(buffer(&t, "exc")[i], tile[..k].iter().sum::<i128>());
     }
+}
+
+#[test]
+fn partition_reduce_and_aggregated_increment_in_the_samples_shapes() {
+    // The shapes of CUDA's binaryPartitionCG (a tile split by a predicate, cg::reduce over each
+    // part, the part's rank 0 adding to a counter) and warpAggregatedAtomicsCG (the active
+    // lanes' leader takes size() slots with one atomicAdd and broadcasts the base by shfl).
+    // in[t] = 7t + 1 is odd exactly for even t.
+    let src = "\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ int aggInc(int *counter) {
+    cg::coalesced_group active = cg::coalesced_threads();
+    int base = 0;
+    if (active.thread_rank() == 0) base = atomicAdd(counter, active.size());
+    base = active.shfl(base, 0);
+    return base + active.thread_rank();
+}
+__global__ void k(const int *in, int *odds, int *sums, int *slot, int *count) {
+    cg::thread_block cta = cg::this_thread_block();
+    cg::thread_block_tile<32> tile32 = cg::tiled_partition<32>(cta);
+    int t = threadIdx.x;
+    int elem = in[t];
+    auto sub = cg::binary_partition(tile32, elem & 1);
+    sums[t] = cg::reduce(sub, elem, cg::plus<int>());
+    if (elem & 1) {
+        int n = cg::reduce(sub, 1, cg::plus<int>());
+        if (sub.thread_rank() == 0) atomicAdd(&odds[0], n);
+    }
+    slot[t] = -1;
+    if (elem % 3 == 0) slot[t] = aggInc(count);
+}";
+    let mut config = LaunchConfig {
+        block_dim: Some([32, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    for (k, v) in [("in", "i*7+1"), ("odds", "zero"), ("count", "zero")] {
+        config.args.insert(k.into(), v.into());
+    }
+    config.buffer_len.insert("odds".into(), 1);
+    config.buffer_len.insert("count".into(), 1);
+    let t = run_kernel(src, config).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let elem = |l: i128| 7 * l + 1;
+    let odd_sum: i128 = (0..32).filter(|l| l % 2 == 0).map(elem).sum();
+    let even_sum: i128 = (0..32).filter(|l| l % 2 == 1).map(elem).sum();
+    assert_eq!((odd_sum, even_sum), (1696, 1808));
+    let sums: Vec<i128> = (0..32)
+        .map(|l| if l % 2 == 0 { odd_sum } else { even_sum })
+        .collect();
+    assert_eq!(buffer(&t, "sums"), sums);
+    assert_eq!(buffer(&t, "odds"), vec![16]);
+    // 7t + 1 divisible by 3 for t = 2, 5, …, 29: slots 0..9 in lane order, 10 taken.
+    let mut next = 0;
+    let slot: Vec<i128> = (0..32)
+        .map(|l| {
+            if elem(l) % 3 == 0 {
+                next += 1;
+                next - 1
+            } else {
+                -1
+            }
+        })
+        .collect();
+    assert_eq!(buffer(&t, "slot"), slot);
+    assert_eq!(buffer(&t, "count"), vec![10]);
 }
