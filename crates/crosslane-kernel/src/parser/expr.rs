@@ -328,6 +328,24 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.primary();
             }
+            Tok::Ident(w)
+                if matches!(
+                    w.as_str(),
+                    "this_thread_block"
+                        | "coalesced_threads"
+                        | "tiled_partition"
+                        | "labeled_partition"
+                        | "binary_partition"
+                ) && (self.is_punct("(") || self.is_punct("<"))
+                    && !self.templates.contains_key(&w) =>
+            {
+                // A group made in place without its namespace (`using namespace
+                // cooperative_groups;`).
+                if let Some(e) = self.cg_free(&w, span)? {
+                    return Ok(e);
+                }
+                return self.err("a cooperative group");
+            }
             Tok::Ident(w) if (w == "AscendC" || w == "Simt") && self.is_punct("::") => {
                 // `AscendC::Simt::GetThreadIdx<0>()`: the Ascend C SIMT C++ API.
                 self.pos -= 1;

@@ -453,3 +453,28 @@ __global__ void k(const int *in, int *odds, int *sums, int *slot, int *count) {
     assert_eq!(buffer(&t, "slot"), slot);
     assert_eq!(buffer(&t, "count"), vec![10]);
 }
+
+#[test]
+fn groups_without_their_namespace_and_the_free_functions() {
+    // `using namespace cooperative_groups;`: the factories and group types unqualified; a
+    // `thread_group` from `tiled_partition(block, 4)`; `cg::thread_rank(g)`,
+    // `cg::group_size(g)`, `block.sync()`, `cg::sync(block)`; a group made in place.
+    let src = "\
+#include <cooperative_groups.h>
+using namespace cooperative_groups;
+__global__ void k(int *a, int *b, int *c) {
+    thread_block block = this_thread_block();
+    thread_group tile4 = tiled_partition(block, 4);
+    a[threadIdx.x] = this_thread_block().thread_rank() * 100 + tile4.thread_rank() * 10 + tile4.size();
+    block.sync();
+    cg::sync(block);
+    b[threadIdx.x] = cg::thread_rank(tile4) + cg::group_size(block) * 10;
+    c[threadIdx.x] = cg::coalesced_threads().size();
+}";
+    let t = run(src, Dialect::Cuda, 32);
+    let a: Vec<i128> = (0..32).map(|r| r * 100 + (r % 4) * 10 + 4).collect();
+    assert_eq!(buffer(&t, "a"), a);
+    let b: Vec<i128> = (0..32).map(|r| r % 4 + 320).collect();
+    assert_eq!(buffer(&t, "b"), b);
+    assert_eq!(buffer(&t, "c"), vec![32; 32]);
+}
