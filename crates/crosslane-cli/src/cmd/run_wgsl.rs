@@ -301,11 +301,19 @@ fn buffers_json(trace: &KernelTrace, bindings: &[Binding]) -> Vec<serde_json::Va
     bindings
         .iter()
         .map(|b| {
+            // Padding cells (WGSL § Alignment and Size) are no values: "padding".
             let values: Vec<serde_json::Value> = trace
                 .buffer(&b.name)
                 .unwrap_or(&[])
                 .iter()
-                .map(cell_json)
+                .enumerate()
+                .map(|(k, c)| {
+                    if b.is_padding(k) {
+                        serde_json::json!("padding")
+                    } else {
+                        cell_json(c)
+                    }
+                })
                 .collect();
             serde_json::json!({
                 "name": b.name,
@@ -333,7 +341,14 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
             .buffer(&b.name)
             .unwrap_or(&[])
             .iter()
-            .map(cell_text)
+            .enumerate()
+            .map(|(k, c)| {
+                if b.is_padding(k) {
+                    "pad".to_string()
+                } else {
+                    cell_text(c)
+                }
+            })
             .collect();
         s.push_str(&format!(
             "@group({}) @binding({}) var<{}> {}: {} [{}] = {}\n",

@@ -63,7 +63,19 @@ pub fn run(
     let mut out = Vec::new();
     for (b, bytes) in prepared.bindings.iter().zip(&read) {
         let emu = trace.buffer(&b.name).unwrap_or(&[]);
-        let d = diff(&b.name, emu, bytes, b.elem);
+        let mut d = diff(&b.name, emu, bytes, b.elem);
+        // Padding cells hold no value (WGSL § Alignment and Size): a device may write them
+        // when it stores a whole struct; they are not compared.
+        let mut padding = 0;
+        for (k, cell) in d.cells.iter_mut().enumerate() {
+            if b.is_padding(k) && cell.0 == CellVerdict::Mismatch {
+                // Any value is allowed there, as for an indeterminate cell.
+                cell.0 = CellVerdict::Indeterminate;
+                d.mismatched = d.mismatched.saturating_sub(1);
+                d.indeterminate += 1;
+                padding += 1;
+            }
+        }
         mismatches += d.mismatched;
         let listed: Vec<serde_json::Value> = d
             .cells
@@ -100,6 +112,7 @@ pub fn run(
         let mut j = serde_json::to_value(&d).unwrap_or_default();
         j["mismatches"] = serde_json::Value::Array(listed);
         j["within"] = serde_json::Value::Array(within);
+        j["padding_not_compared"] = serde_json::json!(padding);
         out.push(j);
     }
     let note = if prepared.enables_subgroups {

@@ -17,7 +17,7 @@ pub mod uniformity;
 
 use std::collections::HashMap;
 
-pub use lower::Binding;
+pub use lower::{Binding, Padding};
 
 use super::exec::{Executor, KernelTrace, LaunchConfig};
 use super::parser::Parsed;
@@ -122,11 +122,15 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         if let Some(name) = &g.name {
             // Lengths are given in cells; a vecN element is N cells (`arrayLength` counts
             // elements).
-            let comps = lower::components(&shader.module, g.ty).max(1) as usize;
+            let inner = &shader.module.types[g.ty].inner;
+            let (head, comps) = match lower::runtime_tail(&shader.module, inner) {
+                Some((h, s)) => (h as usize, s.max(1) as usize),
+                None => (0, lower::components(&shader.module, g.ty).max(1) as usize),
+            };
             let n = config
                 .buffer_len
                 .get(name)
-                .map_or(default_len, |&c| c / comps);
+                .map_or(default_len, |&c| c.saturating_sub(head) / comps);
             lens.insert(name.clone(), n);
         }
     }
@@ -211,11 +215,13 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     for b in &p.bindings {
         if let Some(n) = b.fixed_len {
             c.buffer_len.insert(b.name.clone(), n);
-        } else if b.components > 1 && !c.buffer_len.contains_key(&b.name) {
-            // A runtime-sized array of vecN: one element per invocation, N cells each.
+        } else if (b.components > 1 || b.head > 0) && !c.buffer_len.contains_key(&b.name) {
+            // A runtime-sized array of vecN (or structs): one element per invocation, N
+            // cells each, after a struct's other members.
             let n = threads
                 .saturating_mul(blocks)
-                .saturating_mul(b.components as usize);
+                .saturating_mul(b.components as usize)
+                .saturating_add(b.head as usize);
             c.buffer_len.insert(b.name.clone(), n);
         }
     }

@@ -53,6 +53,7 @@ mod ballot;
 mod build;
 mod expressions;
 mod math;
+mod matrix;
 mod overrides;
 mod places;
 mod statements;
@@ -60,10 +61,10 @@ mod switch;
 mod types;
 
 use self::build::{bin, cast, depth_err, ex, int_lit, literal, stmt, zero};
-pub use self::types::components;
 use self::types::{
     comp_name, elem_of, expr_word, scalar_of, struct_layout, type_word, vec_comps_in,
 };
+pub use self::types::{components, runtime_tail};
 
 /// A buffer binding of the shader: a `var<storage>` or `var<uniform>` at `@group`/`@binding`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -85,9 +86,91 @@ pub struct Binding {
     /// Fixed length in cells (`array<T, N>`: N; a scalar: 1; a vector's components count one
     /// cell each, in order); `None` for a runtime-sized array.
     pub fixed_len: Option<usize>,
-    /// Cells per element: a `vecN` element's N components, else 1.
+    /// Cells per element: a `vecN` element's N components, else 1; a struct's or array's
+    /// stride in cells (padding included); for a struct ending in a runtime-sized array,
+    /// that array's stride.
     pub components: u32,
+    /// Cells before the runtime-sized array a struct buffer ends with (its other members,
+    /// padding included); 0 otherwise.
+    pub head: u32,
+    /// Which cells are padding (WGSL § Alignment and Size): never read or written by the
+    /// shader, shown as padding rather than values.
+    pub padding: Padding,
 }
+
+/// The padding cells of a buffer: `head` (absolute cell indices among the first
+/// [`Binding::head`] cells, or among a fixed-size buffer's cells) and `element` (offsets
+/// within each element of [`Binding::components`] cells after the head, repeating).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Padding {
+    /// Padding cells of the head (or of the whole buffer when it has no repeating part).
+    pub head: Vec<u32>,
+    /// Padding offsets within each repeating element.
+    pub element: Vec<u32>,
+}
+
+impl Binding {
+    /// Whether cell `c` of this buffer is padding.
+    pub fn is_padding(&self, c: usize) -> bool {
+        let head = self.head as usize;
+        if c < head || (self.padding.element.is_empty() && head == 0) {
+            return self.padding.head.binary_search(&(c as u32)).is_ok();
+        }
+        let per = self.components.max(1) as usize;
+        let off = ((c - head) % per) as u32;
+        self.padding.element.binary_search(&off).is_ok()
+    }
+}
+
+/// The padding of a buffer of type `inner` (see [`Padding`]); none past
+/// [`PADDING_SCAN`] cells of one element.
+fn padding_of(module: &naga::Module, inner: &TypeInner) -> Padding {
+    let w = types::cell_width(module, inner);
+    let holes = |t: &TypeInner, size: u32| -> Vec<u32> {
+        if size as usize > PADDING_SCAN {
+            return Vec::new();
+        }
+        match types::real_cells(module, t, w, PADDING_SCAN) {
+            Ok(cells) => {
+                let mut real = vec![false; size as usize];
+                for (c, _) in cells {
+                    if let Some(r) = real.get_mut(c as usize) {
+                        *r = true;
+                    }
+                }
+                (0..size).filter(|&c| !real[c as usize]).collect()
+            }
+            Err(_) => Vec::new(),
+        }
+    };
+    match inner {
+        TypeInner::Array { base, stride, .. } => Padding {
+            head: Vec::new(),
+            element: holes(&module.types[*base].inner, stride / w),
+        },
+        TypeInner::Struct { members, span } => match types::runtime_tail(module, inner) {
+            Some((head, _)) => {
+                let last = members.last().map(|m| &module.types[m.ty].inner);
+                Padding {
+                    head: holes(inner, head),
+                    element: last.map_or(Vec::new(), |l| padding_of(module, l).element),
+                }
+            }
+            None => Padding {
+                head: holes(inner, span / w),
+                element: Vec::new(),
+            },
+        },
+        TypeInner::Matrix { .. } => Padding {
+            head: holes(inner, types::layout_size(module, inner)),
+            element: Vec::new(),
+        },
+        _ => Padding::default(),
+    }
+}
+
+/// The most cells of one buffer element (or fixed-size struct) whose padding is worked out.
+const PADDING_SCAN: usize = 1 << 16;
 
 /// The lowered entry point.
 pub struct Lowered {
@@ -205,6 +288,11 @@ pub fn lower(
                     ),
                     _ => ("uniform", false),
                 };
+                // A struct ending in a runtime-sized array: its length comes with the launch.
+                let tail = match &module.types[g.ty].inner {
+                    t @ TypeInner::Struct { .. } => types::runtime_tail(module, t),
+                    _ => None,
+                };
                 bindings.push(Binding {
                     name: name.clone(),
                     group: rb.map_or(0, |b| b.group),
@@ -213,12 +301,15 @@ pub fn lower(
                     writable,
                     elem,
                     wgsl_elem,
-                    fixed_len: match cells(count) {
-                        Count::Scalar => Some(1),
-                        Count::Fixed(n) => Some(n),
-                        Count::Runtime => None,
+                    fixed_len: match (cells(count), tail) {
+                        (_, Some(_)) => None,
+                        (Count::Scalar, _) => Some(1),
+                        (Count::Fixed(n), _) => Some(n),
+                        (Count::Runtime, _) => None,
                     },
-                    components: comps,
+                    components: tail.map_or(comps, |t| t.1),
+                    head: tail.map_or(0, |t| t.0),
+                    padding: padding_of(module, &module.types[g.ty].inner),
                 });
                 params.push(Param {
                     name: name.clone(),
@@ -230,15 +321,19 @@ pub fn lower(
                 });
             }
             AddressSpace::Private if comps > 1 && matches!(count, Count::Scalar) => {
-                // A private vector: one per-invocation local per component, zeroed.
+                // A private vector, matrix or struct: one per-invocation local per data cell,
+                // zeroed.
                 if g.init.is_some() {
                     return Err(at_err(
                         at,
                         &name,
-                        "an initialized private vector is not emulated yet",
+                        "an initialized private vector, matrix or struct is not emulated yet",
                     ));
                 }
-                for k in 0..comps {
+                let cells = low
+                    .type_cells(&module.types[g.ty].inner)
+                    .unwrap_or_default();
+                for (k, elem) in cells {
                     let span = low.uniq(at);
                     prelude.push(stmt(
                         StmtKind::Decl(
@@ -341,6 +436,9 @@ pub fn lower(
     })
 }
 
+/// The most cells a matrix or struct value held in locals may have (one local per cell).
+const VALUE_CELLS: usize = 1024;
+
 #[derive(Clone, Copy)]
 enum Count {
     Scalar,
@@ -383,7 +481,7 @@ struct Lower<'a> {
     lens: &'a HashMap<String, usize>,
     /// A helper returning a vector: its size (the result goes out through the reference
     /// parameters `_ret.x`, `_ret.y`, …).
-    vec_ret: Option<u32>,
+    vec_ret: Option<Vec<(u32, ValTy)>>,
 }
 
 impl Lower<'_> {
@@ -446,12 +544,63 @@ impl Lower<'_> {
         }
     }
 
+    /// The cells a value of `h`'s type is held in, each with its type: a vector's
+    /// components, a matrix's or struct's data cells at their layout positions (WGSL §
+    /// Alignment and Size; padding cells are never held). `None` for scalars and for the
+    /// values held otherwise (a `subgroupBallot` result, `modf`/`frexp` and
+    /// `atomicCompareExchangeWeak` results, read through their members).
+    fn value_cells(&self, h: Handle<Expression>) -> Option<Vec<(u32, ValTy)>> {
+        if self.is_ballot_expr(h)
+            || self.is_modf_frexp(h)
+            || matches!(self.func.expressions[h], Expression::AtomicResult { .. })
+        {
+            return None;
+        }
+        self.type_cells(self.ty_inner(h))
+    }
+
+    /// [`Self::value_cells`] of a type.
+    fn type_cells(&self, inner: &TypeInner) -> Option<Vec<(u32, ValTy)>> {
+        let module = self.module();
+        let cells = match inner {
+            TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Struct { .. } => {
+                let w = types::cell_width(module, inner);
+                types::real_cells(module, inner, w, VALUE_CELLS).ok()?
+            }
+            _ => return None,
+        };
+        cells
+            .into_iter()
+            .map(|(c, s)| scalar_of(s).map(|k| (c, ValTy::scalar(k))))
+            .collect()
+    }
+
+    /// The type of cell `k` of `h` (a component of a vector, a cell of a matrix or struct);
+    /// `h`'s own type for a scalar.
+    fn cell_ty(
+        &self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        at: ast::Span,
+    ) -> Result<ValTy, KernelError> {
+        if let (Some(k), Some(cells)) = (k, self.value_cells(h)) {
+            if let Some((_, t)) = cells.iter().find(|c| c.0 == k) {
+                return Ok(*t);
+            }
+        }
+        self.comp_ty(h, at)
+    }
+
     /// The type of one component of `h` (of `h` itself for a scalar).
     fn comp_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
         match self.ty_inner(h) {
-            TypeInner::Vector { scalar, .. } if !self.is_ballot_expr(h) => scalar_of(*scalar)
-                .map(ValTy::scalar)
-                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. }
+                if !self.is_ballot_expr(h) =>
+            {
+                scalar_of(*scalar)
+                    .map(ValTy::scalar)
+                    .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated"))
+            }
             _ => self.scalar_ty(h, at),
         }
     }
@@ -459,7 +608,9 @@ impl Lower<'_> {
     /// The component type `TypeInner::Scalar` of `h`'s type (itself for a scalar).
     fn comp_inner(&self, h: Handle<Expression>) -> TypeInner {
         match self.ty_inner(h) {
-            TypeInner::Vector { scalar, .. } => TypeInner::Scalar(*scalar),
+            TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. } => {
+                TypeInner::Scalar(*scalar)
+            }
             other => other.clone(),
         }
     }
@@ -491,6 +642,21 @@ impl Lower<'_> {
                     None
                 }
             }
+            _ => None,
+        }
+    }
+
+    /// The column stride in cells when `p` points at a matrix (see `types::column_stride`).
+    fn matrix_pointee(&self, p: Handle<Expression>) -> Option<u32> {
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => match &self.module().types[*base].inner {
+                TypeInner::Matrix { rows, scalar, .. } => Some(types::column_stride(
+                    *rows,
+                    *scalar,
+                    u32::from(scalar.width),
+                )),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -543,67 +709,69 @@ impl Lower<'_> {
             let mut params = Vec::new();
             for (k, a) in f.arguments.iter().enumerate() {
                 let pname = a.name.clone().unwrap_or_else(|| format!("arg{k}"));
-                if let TypeInner::Vector { size, scalar } = &module.types[a.ty].inner {
-                    // A vector parameter: one parameter per component, `v.x`, `v.y`, …
-                    let t = scalar_of(*scalar).ok_or_else(|| {
-                        at_err(at, &name, format!("parameter `{pname}`: type not emulated"))
-                    })?;
-                    for c in 0..*size as u32 {
+                let inner = &module.types[a.ty].inner;
+                if let TypeInner::Pointer { base, space } = inner {
+                    // WGSL § Pointer Types: a pointer parameter names the caller's memory. Into
+                    // storage, uniform or workgroup memory, or to an array: a pointer to the
+                    // first cell; else reference parameters, one per cell of the pointee.
+                    let pointee = &module.types[*base].inner;
+                    if places::pointer_kind(*space, pointee) {
+                        let t = types::cell_scalar(module, pointee)
+                            .ok()
+                            .and_then(scalar_of)
+                            .ok_or_else(|| {
+                                at_err(
+                                    at,
+                                    &name,
+                                    format!("parameter `{pname}`: a pointer to this type is not emulated"),
+                                )
+                            })?;
                         params.push(Param {
-                            name: comp_name(&pname, c),
-                            ty: Ty::Val(ValTy::scalar(t)),
+                            name: pname,
+                            ty: Ty::Ptr(ValTy::scalar(t)),
                             reference: false,
                             span: self.uniq(at),
                         });
+                        continue;
                     }
-                    continue;
-                }
-                if let TypeInner::Pointer { base, space } = &module.types[a.ty].inner {
-                    // WGSL § Pointer Types: a `ptr<function|private, T>` parameter names the
-                    // caller's variable: a reference parameter (one per component of a vector).
-                    if !matches!(space, AddressSpace::Function | AddressSpace::Private) {
-                        return Err(at_err(
-                            at,
-                            &name,
-                            format!(
-                                "parameter `{pname}`: pointers into storage or workgroup memory \
-                                 as parameters are not emulated yet (function and private ones \
-                                 are)"
-                            ),
-                        ));
-                    }
-                    let (n, sc) = match &module.types[*base].inner {
-                        TypeInner::Scalar(s) => (None, scalar_of(*s)),
-                        TypeInner::Vector { size, scalar } => {
-                            (Some(*size as u32), scalar_of(*scalar))
+                    let cells = match pointee {
+                        TypeInner::Scalar(s) => {
+                            scalar_of(*s).map(|t| vec![(None, ValTy::scalar(t))])
                         }
-                        _ => (None, None),
-                    };
-                    let t = sc.ok_or_else(|| {
+                        other => self
+                            .type_cells(other)
+                            .map(|c| c.into_iter().map(|(k, t)| (Some(k), t)).collect()),
+                    }
+                    .ok_or_else(|| {
                         at_err(
                             at,
                             &name,
-                            format!(
-                                "parameter `{pname}`: pointers to scalars and vectors are \
-                                 emulated, not to this type yet"
-                            ),
+                            format!("parameter `{pname}`: a pointer to this type is not emulated"),
                         )
                     })?;
-                    let names: Vec<String> = match n {
-                        Some(n) => (0..n).map(|c| comp_name(&pname, c)).collect(),
-                        None => vec![pname.clone()],
-                    };
-                    for pn in names {
+                    for (c, t) in cells {
                         params.push(Param {
-                            name: pn,
-                            ty: Ty::Val(ValTy::scalar(t)),
+                            name: c.map_or_else(|| pname.clone(), |c| comp_name(&pname, c)),
+                            ty: Ty::Val(t),
                             reference: true,
                             span: self.uniq(at),
                         });
                     }
                     continue;
                 }
-                let t = match &module.types[a.ty].inner {
+                if let Some(cells) = self.type_cells(inner) {
+                    // A vector, matrix or struct parameter: one parameter per cell, `v.x`, …
+                    for (c, t) in cells {
+                        params.push(Param {
+                            name: comp_name(&pname, c),
+                            ty: Ty::Val(t),
+                            reference: false,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
+                let t = match inner {
                     TypeInner::Scalar(s) => scalar_of(*s),
                     _ => None,
                 }
@@ -612,8 +780,9 @@ impl Lower<'_> {
                         at,
                         &name,
                         format!(
-                            "parameter `{pname}` of type {} is not emulated yet (scalars and vectors are)",
-                            type_word(&module.types[a.ty].inner)
+                            "parameter `{pname}` of type {} is not emulated yet (scalars, \
+                             vectors, matrices, structs and pointers are)",
+                            type_word(inner)
                         ),
                     )
                 })?;
@@ -628,32 +797,33 @@ impl Lower<'_> {
             let ret = match &f.result {
                 None => Ty::Void,
                 Some(r) => match &module.types[r.ty].inner {
-                    TypeInner::Vector { size, scalar } if !returns_ballot(f) => {
-                        // A vector result goes out through reference parameters, one per
-                        // component, after the others: the engine's functions return one
-                        // scalar.
-                        let t = scalar_of(*scalar).ok_or_else(|| {
-                            at_err(at, &name, "a result of this type is not emulated yet")
-                        })?;
-                        vec_ret = Some(*size as u32);
-                        for c in 0..*size as u32 {
-                            params.push(Param {
-                                name: comp_name("_ret", c),
-                                ty: Ty::Val(ValTy::scalar(t)),
-                                reference: true,
-                                span: self.uniq(at),
-                            });
-                        }
-                        Some(Ty::Void)
-                    }
                     TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
-                    _ => None,
+                    TypeInner::Vector { .. } if returns_ballot(f) => None,
+                    other => match self.type_cells(other) {
+                        // A vector, matrix or struct result goes out through reference
+                        // parameters, one per cell, after the others: the engine's functions
+                        // return one scalar.
+                        Some(cells) => {
+                            for &(c, t) in &cells {
+                                params.push(Param {
+                                    name: comp_name("_ret", c),
+                                    ty: Ty::Val(t),
+                                    reference: true,
+                                    span: self.uniq(at),
+                                });
+                            }
+                            vec_ret = Some(cells);
+                            Some(Ty::Void)
+                        }
+                        None => None,
+                    },
                 }
                 .ok_or_else(|| {
                     at_err(
                         at,
                         &name,
-                        "a result that is not a scalar or a vector is not emulated yet",
+                        "a result of this type is not emulated yet (scalars, vectors, \
+                         matrices and structs are)",
                     )
                 })?,
             };
@@ -792,9 +962,11 @@ impl Lower<'_> {
             let (elem, count, _) =
                 elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
             let comps = components(self.module(), lv.ty);
-            if comps > 1 && matches!(count, Count::Scalar) {
-                // A vector variable: one local per component, `v.x`, `v.y`, …
-                for k in 0..comps {
+            let cells = self.type_cells(&self.module().types[lv.ty].inner);
+            if let (Some(cells), Count::Scalar) = (cells, count) {
+                // A vector, matrix or struct variable: one local per component or data cell,
+                // `v.x`, `v.y`, … (padding is never held).
+                for (k, elem) in cells {
                     let init = match lv.init {
                         Some(e) => self.expr_c(e, Some(k), 0)?,
                         None => zero(elem, at),

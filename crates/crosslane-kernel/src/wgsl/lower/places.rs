@@ -127,13 +127,18 @@ impl Lower<'_> {
                 })
             }
             Expression::FunctionArgument(i) if !self.entry_args => {
-                // A helper's pointer parameter: the reference parameter(s) of its name.
-                let name = self
-                    .func
-                    .arguments
-                    .get(*i as usize)
-                    .and_then(|a| a.name.clone())
-                    .unwrap_or_else(|| format!("arg{i}"));
+                // A helper's pointer parameter: the reference parameter(s) of its name, or
+                // the cell pointer (`p[k]`; an array pointee is indexed by the access).
+                let name = self.arg_name(*i);
+                if let Some((_, array)) = self.cell_param(*i) {
+                    let id = self.ident(&name, at);
+                    return Ok(if array {
+                        id
+                    } else {
+                        let c = int_lit(u64::from(k.unwrap_or(0)), at);
+                        ex(ExprKind::Index(Box::new(id), Box::new(c)), at)
+                    });
+                }
                 Ok(match k {
                     Some(c) => self.ident(&comp_name(&name, c), at),
                     None => self.ident(&name, at),
@@ -171,6 +176,10 @@ impl Lower<'_> {
                     let first = starts.get(*index as usize).copied().unwrap_or(0);
                     return self.place_c(*base, Some(first + k.unwrap_or(0)), depth + 1);
                 }
+                if let Some(cs) = self.matrix_pointee(*base) {
+                    // A column of a matrix held by cells: column × stride, plus the row.
+                    return self.place_c(*base, Some(*index * cs + k.unwrap_or(0)), depth + 1);
+                }
                 let (vec_base, elem_comps) = self.pointee(*base);
                 if vec_base > 1 {
                     return self.place_c(*base, Some(*index), depth + 1);
@@ -183,11 +192,43 @@ impl Lower<'_> {
         }
     }
 
+    /// A helper's parameter name.
+    pub(super) fn arg_name(&self, i: u32) -> String {
+        self.func
+            .arguments
+            .get(i as usize)
+            .and_then(|a| a.name.clone())
+            .unwrap_or_else(|| format!("arg{i}"))
+    }
+
+    /// When helper parameter `i` is a pointer held as a cell pointer (see
+    /// [`pointer_kind`]): its cells' scalar, and whether it points at an array.
+    pub(super) fn cell_param(&self, i: u32) -> Option<(Scalar, bool)> {
+        if self.entry_args {
+            return None;
+        }
+        let a = self.func.arguments.get(i as usize)?;
+        let module = self.module();
+        let TypeInner::Pointer { base, space } = &module.types[a.ty].inner else {
+            return None;
+        };
+        let inner = &module.types[*base].inner;
+        if !pointer_kind(*space, inner) {
+            return None;
+        }
+        let sc = scalar_of(types::cell_scalar(module, inner).ok()?)?;
+        Some((sc, matches!(inner, TypeInner::Array { .. })))
+    }
+
     /// The buffer or workgroup variable a pointer chain starts at, and its cells' scalar.
     pub(super) fn root_cells(&self, mut h: Handle<Expression>) -> Option<(String, Scalar)> {
         for _ in 0..=self.max_depth {
             match &self.func.expressions[h] {
                 Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => h = *base,
+                Expression::FunctionArgument(i) => {
+                    let (sc, _) = self.cell_param(*i)?;
+                    return Some((self.arg_name(*i), sc));
+                }
                 Expression::GlobalVariable(g) => {
                     let var = &self.module().global_variables[*g];
                     if matches!(var.space, AddressSpace::Private | AddressSpace::Function) {
@@ -237,11 +278,22 @@ impl Lower<'_> {
                 return Err(depth_err(at, self.max_depth));
             }
         }
-        let Expression::GlobalVariable(g) = self.func.expressions[cur] else {
-            return Ok(None);
+        let root_ty = match self.func.expressions[cur] {
+            Expression::GlobalVariable(g) => {
+                &self.module().types[self.module().global_variables[g].ty].inner
+            }
+            Expression::FunctionArgument(i) if self.cell_param(i).is_some() => {
+                match self.ty_inner(cur) {
+                    TypeInner::Pointer { base, .. } => &self.module().types[*base].inner,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
         };
-        let root_ty = &self.module().types[self.module().global_variables[g].ty].inner;
-        if !matches!(root_ty, TypeInner::Array { .. } | TypeInner::Struct { .. }) {
+        if !matches!(
+            root_ty,
+            TypeInner::Array { .. } | TypeInner::Struct { .. } | TypeInner::Matrix { .. }
+        ) {
             return Ok(None);
         }
         let types = &self.shader.module.types;
@@ -274,6 +326,9 @@ impl Lower<'_> {
                     base: e, stride, ..
                 } => u64::from(types::stride_cells(self.module(), *e, *stride)),
                 TypeInner::Vector { .. } => 1,
+                TypeInner::Matrix { rows, scalar, .. } => {
+                    u64::from(types::column_stride(*rows, *scalar, u32::from(width)))
+                }
                 TypeInner::Struct { members, .. } => {
                     let i = index.unwrap_or(0) as usize;
                     let m = members.get(i).map_or(0, |m| m.offset);
@@ -284,7 +339,7 @@ impl Lower<'_> {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
-                        "matrices are not emulated yet",
+                        "an access into this type is not emulated",
                     ))
                 }
             };
@@ -481,4 +536,13 @@ impl Lower<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether a pointer parameter of `space` to `pointee` is held as a pointer to its first cell
+/// (storage, uniform and workgroup memory, and arrays anywhere: the callee indexes the
+/// caller's cells) rather than as reference parameters, one per cell of the pointee
+/// (function and private scalars, vectors, matrices and structs, held as locals).
+pub(super) fn pointer_kind(space: AddressSpace, pointee: &TypeInner) -> bool {
+    !matches!(space, AddressSpace::Function | AddressSpace::Private)
+        || matches!(pointee, TypeInner::Array { .. })
 }
