@@ -563,7 +563,13 @@ impl Lower<'_> {
     fn type_cells(&self, inner: &TypeInner) -> Option<Vec<(u32, ValTy)>> {
         let module = self.module();
         let cells = match inner {
-            TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Struct { .. } => {
+            TypeInner::Vector { .. }
+            | TypeInner::Matrix { .. }
+            | TypeInner::Struct { .. }
+            | TypeInner::Array {
+                size: ArraySize::Constant(_),
+                ..
+            } => {
                 let w = types::cell_width(module, inner);
                 types::real_cells(module, inner, w, VALUE_CELLS).ok()?
             }

@@ -75,10 +75,18 @@ impl Lower<'_> {
             return Ok(e);
         }
         let (own, _) = self.pointee(h);
+        let array = matches!(
+            self.ty_inner(h),
+            TypeInner::Pointer { base, .. }
+                if matches!(self.module().types[*base].inner, TypeInner::Array { .. })
+        );
         let k = if own > 1 {
             Some(k.ok_or_else(|| {
                 KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
             })?)
+        } else if array {
+            // A cell of a whole array (its elements' cells, in order).
+            k
         } else {
             None
         };
@@ -149,6 +157,15 @@ impl Lower<'_> {
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("local{}", l.index()));
+                let ty = self.func.local_variables[*l].ty;
+                if let (TypeInner::Array { .. }, Some(k)) = (&self.module().types[ty].inner, k) {
+                    // A cell of a whole local array (held as the engine's array).
+                    let id = self.ident(&name, at);
+                    return Ok(ex(
+                        ExprKind::Index(Box::new(id), Box::new(int_lit(k.into(), at))),
+                        at,
+                    ));
+                }
                 Ok(match k {
                     Some(k) => self.ident(&comp_name(&name, k), at),
                     None => self.ident(&name, at),
@@ -162,6 +179,15 @@ impl Lower<'_> {
                         at.col,
                         "a vector component chosen at run time (`v[i]`) is not emulated yet; use \
                          .x/.y/.z/.w",
+                    ));
+                }
+                if self.root_held_by_cells(*base) {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "an array inside a function or private struct, indexed at run time, is \
+                         not emulated yet (the struct is held one local per cell); index it \
+                         with a constant, or keep the array in its own variable",
                     ));
                 }
                 let b = self.place(*base, depth + 1)?;
@@ -184,12 +210,41 @@ impl Lower<'_> {
                 if vec_base > 1 {
                     return self.place_c(*base, Some(*index), depth + 1);
                 }
+                if self.root_held_by_cells(*base) {
+                    // An element of an array member of a struct held one local per cell.
+                    let c = *index * elem_comps + k.unwrap_or(0);
+                    return self.place_c(*base, Some(c), depth + 1);
+                }
                 let b = self.place(*base, depth + 1)?;
                 let i = cell(int_lit(u64::from(*index), at), elem_comps, k.unwrap_or(0));
                 Ok(ex(ExprKind::Index(Box::new(b), Box::new(i)), at))
             }
             _ => self.expr_c(h, k, depth),
         }
+    }
+
+    /// Whether the pointer chain `h` starts at a variable held one local per cell (a
+    /// function or private struct or matrix, a reference parameter), not in memory.
+    fn root_held_by_cells(&self, mut h: Handle<Expression>) -> bool {
+        for _ in 0..=self.max_depth {
+            match &self.func.expressions[h] {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => h = *base,
+                Expression::LocalVariable(l) => {
+                    let ty = self.func.local_variables[*l].ty;
+                    return !matches!(self.module().types[ty].inner, TypeInner::Array { .. });
+                }
+                Expression::GlobalVariable(g) => {
+                    let var = &self.module().global_variables[*g];
+                    return var.space == AddressSpace::Private
+                        && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                }
+                Expression::FunctionArgument(i) => {
+                    return !self.entry_args && self.cell_param(*i).is_none()
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// A helper's parameter name.
@@ -356,9 +411,18 @@ impl Lower<'_> {
             };
             add(i, at);
         }
-        // A vector at the end of the chain: component k.
+        // A vector, matrix, struct or whole array at the end of the chain: cell k.
         let (own, _) = self.pointee(h);
-        if own > 1 {
+        let array = matches!(
+            self.ty_inner(h),
+            TypeInner::Pointer { base, .. }
+                if matches!(self.module().types[*base].inner, TypeInner::Array { .. })
+        );
+        if array {
+            if let Some(k) = k {
+                add(int_lit(u64::from(k), at), at);
+            }
+        } else if own > 1 {
             let k = k.ok_or_else(|| {
                 KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
             })?;
