@@ -57,7 +57,13 @@ pub fn run(
     let buffers = upload(&prepared.bindings, &trace.initial_memory);
     let dispatch = config.grid_dim.unwrap_or([1, 1, 1]).map(|d| d as u32);
     let read = gpu
-        .run_shader(&prepared.naga_text, &prepared.entry, &buffers, dispatch)
+        .run_shader_with(
+            &prepared.naga_text,
+            &prepared.entry,
+            &buffers,
+            dispatch,
+            &prepared.constants,
+        )
         .map_err(|e| CliError::Gpu(format!("run --gpu: {e}")))?;
     let mut mismatches = 0;
     let mut out = Vec::new();

@@ -12,6 +12,7 @@
 pub mod lower;
 pub mod math;
 pub mod naga;
+pub mod override_eval;
 pub mod scan;
 pub mod uniformity;
 
@@ -55,6 +56,9 @@ pub struct Prepared {
     pub overrides: Vec<String>,
     /// The inexact built-ins the shader calls, with the spec's accuracy bound of each.
     pub accuracy: Vec<math::Bound>,
+    /// The override values the launch gave (by name or `@id`), as the WebGPU API takes them
+    /// (`GPUProgrammableStage.constants`: doubles), for a native GPU run of the same shader.
+    pub constants: Vec<(String, f64)>,
 }
 
 /// Parses, checks and lowers `source` for a launch of `config` (its `entry`, `lanes`,
@@ -86,6 +90,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         })
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    shader.override_values = override_eval::evaluate(&shader.module, &shader.overrides);
     let lanes = config.lanes.unwrap_or(32);
     let idx = shader
         .module
@@ -106,6 +111,25 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             ),
             None => KernelError::new(1, 1, "no `@compute` entry point in the shader"),
         })?;
+    // `@workgroup_size(WG)` with an override: its value at pipeline creation.
+    if let Some(ws) = shader.module.entry_points[idx].workgroup_size_overrides {
+        for (d, e) in ws.iter().enumerate() {
+            let Some(e) = e else { continue };
+            let n = shader
+                .override_values
+                .count(*e)
+                .filter(|&n| (1..=u64::from(u32::MAX)).contains(&n))
+                .ok_or_else(|| {
+                    KernelError::new(
+                        1,
+                        1,
+                        "@workgroup_size names an override whose value the emulator cannot \
+                         work out (set it with --override NAME=VALUE)",
+                    )
+                })?;
+            shader.module.entry_points[idx].workgroup_size[d] = n as u32;
+        }
+    }
     let ep = &shader.module.entry_points[idx];
     let threads: usize = ep
         .workgroup_size
@@ -177,6 +201,18 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         naga_text: shader.text,
         enables_subgroups: shader.enables_subgroups,
         overrides: overrides.into_iter().map(|(n, _)| n).collect(),
+        constants: shader
+            .overrides
+            .iter()
+            .filter_map(|(k, v)| {
+                let x = match v.trim() {
+                    "true" => 1.0,
+                    "false" => 0.0,
+                    t => t.parse().ok()?,
+                };
+                Some((k.clone(), x))
+            })
+            .collect(),
         accuracy,
     })
 }

@@ -266,7 +266,24 @@ pub fn lower(
             .clone()
             .unwrap_or_else(|| format!("global{}", h.index()));
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
-        let (elem, count, wgsl_elem) = elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let (elem, mut count, wgsl_elem) =
+            elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        if let TypeInner::Array {
+            size: ArraySize::Pending(o),
+            ..
+        } = module.types[g.ty].inner
+        {
+            // A workgroup array sized by an override: its value at pipeline creation.
+            let n = shader.override_values.count_of(o).ok_or_else(|| {
+                at_err(
+                    at,
+                    &name,
+                    "the array's size is an override expression the emulator cannot work out \
+                     (set the overrides it names with --override NAME=VALUE)",
+                )
+            })?;
+            count = Count::Fixed(n as usize);
+        }
         let comps = components(module, g.ty);
         // A vector variable or array of vectors is held flat, one cell per component.
         let cells = |c: Count| match c {

@@ -336,9 +336,8 @@ pub(super) fn elem_of(
             let count = match size {
                 ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
                 ArraySize::Dynamic => Count::Runtime,
-                ArraySize::Pending(_) => {
-                    return Err("override-sized arrays are not emulated".into())
-                }
+                // Sized by an override: known with the pipeline's values (see `lower`).
+                ArraySize::Pending(_) => Count::Runtime,
             };
             Ok((e, count, n))
         }
