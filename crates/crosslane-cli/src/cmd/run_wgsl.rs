@@ -162,6 +162,10 @@ pub fn run(
         // A scenario's buffer fills and lengths and its budgets (within the CLI's ceilings), as
         // the page applies them; the flags override them.
         config.args.clone_from(&i.args);
+        // The scenario's override values (WGSL has no scalar parameters: no name clashes).
+        config
+            .args
+            .extend(i.overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
         config.buffer_len.clone_from(&i.buffer_len);
         config.limits = super::run_args::scenario_limits(&i.budgets, config.limits)?;
     }

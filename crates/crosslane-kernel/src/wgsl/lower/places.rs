@@ -173,22 +173,53 @@ impl Lower<'_> {
             }
             Expression::Access { base, index } => {
                 let (vec_base, elem_comps) = self.pointee(*base);
-                if vec_base > 1 {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "a vector component chosen at run time (`v[i]`) is not emulated yet; use \
-                         .x/.y/.z/.w",
-                    ));
-                }
-                if self.root_held_by_cells(*base) {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "an array inside a function or private struct, indexed at run time, is \
-                         not emulated yet (the struct is held one local per cell); index it \
-                         with a constant, or keep the array in its own variable",
-                    ));
+                if vec_base > 1 || self.root_held_by_cells(*base) {
+                    // An element chosen at run time of a variable held one local per cell
+                    // (a vector, matrix or struct local): a select over the elements, whose
+                    // store becomes an if/else over them (see `assign`). WGSL § Vector Access
+                    // Expression: an index out of range gives some element; here the last.
+                    let (n, per) = match self.ty_inner(*base) {
+                        TypeInner::Pointer { base: t, .. } => {
+                            match &self.module().types[*t].inner {
+                                TypeInner::Vector { size, .. } => (*size as u32, 1),
+                                TypeInner::Matrix {
+                                    columns,
+                                    rows,
+                                    scalar,
+                                } => (
+                                    *columns as u32,
+                                    types::column_stride(*rows, *scalar, u32::from(scalar.width)),
+                                ),
+                                TypeInner::Array {
+                                    size: ArraySize::Constant(n),
+                                    ..
+                                } => (n.get(), elem_comps),
+                                _ => (0, 1),
+                            }
+                        }
+                        TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
+                        _ => (0, 1),
+                    };
+                    if n == 0 || n > 64 {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "an element chosen at run time of this local is not emulated (at \
+                             most 64 elements of a vector, matrix or array held by cells)",
+                        ));
+                    }
+                    let k = k.unwrap_or(0);
+                    let mut acc = self.place_c(*base, Some((n - 1) * per + k), depth + 1)?;
+                    for j in (0..n - 1).rev() {
+                        let e = self.place_c(*base, Some(j * per + k), depth + 1)?;
+                        let i = cast(Scalar::U32, self.expr(*index, depth + 1)?, at);
+                        let c = bin(BinOp::Eq, i, int_lit(u64::from(j), at), at);
+                        acc = ex(
+                            ExprKind::Ternary(Box::new(c), Box::new(e), Box::new(acc)),
+                            at,
+                        );
+                    }
+                    return Ok(acc);
                 }
                 let b = self.place(*base, depth + 1)?;
                 let i = self.expr(*index, depth + 1)?;

@@ -178,10 +178,7 @@ impl Lower<'_> {
                     let p = self.place_c(*pointer, Some(k), 0)?;
                     let src = self.ident(&comp_name(&tmp, k), at);
                     let src = self.value_to_cell(*pointer, t.scalar, src, at);
-                    v.push(stmt(
-                        StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
-                        at,
-                    ));
+                    v.push(assign(p, src, at));
                 }
                 vec![stmt(StmtKind::Block(v), at)]
             }
@@ -192,10 +189,7 @@ impl Lower<'_> {
                     Ok(t) => self.value_to_cell(*pointer, t.scalar, v, at),
                     Err(_) => v,
                 };
-                vec![stmt(
-                    StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(v)), at)),
-                    at,
-                )]
+                vec![assign(p, v, at)]
             }
             Statement::Atomic {
                 pointer,
@@ -489,5 +483,27 @@ impl Lower<'_> {
                 .collect(),
             None => Ok(vec![self.place(a, 0)?]),
         }
+    }
+}
+
+/// `place = value`; a place chosen at run time among locals (`c ? a : b`, see
+/// `Lower::place_c`) becomes an if/else assigning the one chosen.
+fn assign(place: Expr, value: Expr, at: ast::Span) -> Stmt {
+    match place.kind {
+        ExprKind::Ternary(c, a, b) => stmt(
+            StmtKind::If(
+                *c,
+                Box::new(assign(*a, value.clone(), at)),
+                Some(Box::new(assign(*b, value, at))),
+            ),
+            at,
+        ),
+        kind => stmt(
+            StmtKind::Expr(ex(
+                ExprKind::Assign(None, Box::new(Expr::new(kind, place.span)), Box::new(value)),
+                at,
+            )),
+            at,
+        ),
     }
 }
