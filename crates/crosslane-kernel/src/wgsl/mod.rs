@@ -169,11 +169,16 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         });
     }
     for f in uniformity::check(&shader, idx) {
+        let rule = if f.barrier {
+            uniformity::BARRIER_RULE
+        } else {
+            uniformity::RULE
+        };
         if f.level == crosslane_core::result::Level::Error {
             return Err(KernelError::new(
                 f.line,
                 f.col,
-                format!("{} [{}]", f.message, uniformity::RULE),
+                format!("{} [{rule}]", f.message),
             ));
         }
         diagnostics.push(KernelDiagnostic {
@@ -181,7 +186,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             col: f.col,
             level: f.level,
             message: f.message,
-            rule: uniformity::RULE.to_string(),
+            rule: rule.to_string(),
         });
     }
     let accuracy = math::bounds(&shader.module);
