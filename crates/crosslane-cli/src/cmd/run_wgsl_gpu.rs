@@ -54,7 +54,15 @@ pub fn run(
         Some(run_wgsl(source, c).map_err(|e| CliError::Usage(format!("run --gpu: {e}")))?)
     };
     let trace = rerun.as_ref().unwrap_or(trace);
-    let buffers = upload(&prepared.bindings, &trace.initial_memory);
+    // Only the buffers the entry point uses: the pipeline's automatic layout has no slot for
+    // the others (WebGPU spec, "default pipeline layout"), so binding them is an error.
+    let used: Vec<crosslane_kernel::wgsl::Binding> = prepared
+        .bindings
+        .iter()
+        .filter(|b| b.used)
+        .cloned()
+        .collect();
+    let buffers = upload(&used, &trace.initial_memory);
     let dispatch = config.grid_dim.unwrap_or([1, 1, 1]).map(|d| d as u32);
     let read = gpu
         .run_shader_with(
@@ -67,7 +75,7 @@ pub fn run(
         .map_err(|e| CliError::Gpu(format!("run --gpu: {e}")))?;
     let mut mismatches = 0;
     let mut out = Vec::new();
-    for (b, bytes) in prepared.bindings.iter().zip(&read) {
+    for (b, bytes) in used.iter().zip(&read) {
         let emu = trace.buffer(&b.name).unwrap_or(&[]);
         let mut d = diff(&b.name, emu, bytes, b.elem);
         // Padding cells hold no value (WGSL § Alignment and Size): a device may write them

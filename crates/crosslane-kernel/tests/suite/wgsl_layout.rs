@@ -251,3 +251,20 @@ fn main() { s.b = f32(s.a); }
     let e = run_wgsl(src, config()).err().expect("refused").to_string();
     assert!(e.contains("one cell width"), "{e}");
 }
+
+#[test]
+fn every_corpus_shader_has_a_lavapipe_record() {
+    let dir = format!("{}/examples_wgsl", env!("CARGO_MANIFEST_DIR"));
+    let record = std::fs::read_to_string(format!("{dir}/LAVAPIPE.md")).expect("LAVAPIPE.md");
+    let mut missing = Vec::new();
+    for sub in ["", "inference/"] {
+        let entries = std::fs::read_dir(format!("{dir}/{sub}")).expect("corpus directory");
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".wgsl") && !record.contains(&format!("| `{sub}{name}` |")) {
+                missing.push(format!("{sub}{name}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no lavapipe record for {missing:?}");
+}

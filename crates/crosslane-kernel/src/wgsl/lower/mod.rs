@@ -96,6 +96,9 @@ pub struct Binding {
     /// Which cells are padding (WGSL § Alignment and Size): never read or written by the
     /// shader, shown as padding rather than values.
     pub padding: Padding,
+    /// Whether the entry point (or a helper it calls) uses the variable: a device pipeline
+    /// with an automatic layout binds only those.
+    pub used: bool,
 }
 
 /// The padding cells of a buffer: `head` (absolute cell indices among the first
@@ -327,6 +330,7 @@ pub fn lower(
                     components: tail.map_or(comps, |t| t.1),
                     head: tail.map_or(0, |t| t.0),
                     padding: padding_of(module, &module.types[g.ty].inner),
+                    used: !shader.info.get_entry_point(idx)[h].is_empty(),
                 });
                 params.push(Param {
                     name: name.clone(),
