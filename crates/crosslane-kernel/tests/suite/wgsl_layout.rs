@@ -166,7 +166,7 @@ fn override_expressions_size_the_workgroup_and_its_arrays() {
 #[test]
 fn an_override_without_a_value_names_the_flag() {
     let src = "override N: u32;\n@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n@compute @workgroup_size(1)\nfn main() { o[0] = N; }\n";
-    let e = run_wgsl(src, config()).err().expect("no value").to_string();
+    let e = run_wgsl(src, config()).expect_err("no value").to_string();
     assert!(e.contains("--override N=VALUE"), "{e}");
     let mut c = config();
     c.args.insert("N".into(), "7".into());
@@ -212,12 +212,12 @@ fn welford_layernorm_merges_struct_states_across_the_subgroup() {
     assert_eq!(floats(&t, "stats"), [32.0, 3.875, 170.5]);
     let r = 1.0 / (170.5f64 / 32.0 + 1e-5).sqrt();
     let y = floats(&t, "y");
-    for c in 0..32 {
+    assert_eq!(y.len(), 32);
+    for (c, got) in y.iter().enumerate() {
         let want = (c as f64 / 4.0 - 3.875) * r;
         assert!(
-            (y[c] - want).abs() <= 1e-6 * want.abs().max(1.0),
-            "y[{c}] = {}, want {want}",
-            y[c]
+            (got - want).abs() <= 1e-6 * want.abs().max(1.0),
+            "y[{c}] = {got}, want {want}"
         );
     }
 }
@@ -248,7 +248,7 @@ struct S { a: f16, b: f32 }
 @compute @workgroup_size(1)
 fn main() { s.b = f32(s.a); }
 ";
-    let e = run_wgsl(src, config()).err().expect("refused").to_string();
+    let e = run_wgsl(src, config()).expect_err("refused").to_string();
     assert!(e.contains("one cell width"), "{e}");
 }
 

@@ -413,7 +413,7 @@ impl Lower<'_> {
                 } => u64::from(types::stride_cells(self.module(), *e, *stride)),
                 TypeInner::Vector { .. } => 1,
                 TypeInner::Matrix { rows, scalar, .. } => {
-                    u64::from(types::column_stride(*rows, *scalar, u32::from(width)))
+                    u64::from(types::column_stride(*rows, *scalar, width))
                 }
                 TypeInner::Struct { members, .. } => {
                     let i = index.unwrap_or(0) as usize;
