@@ -268,3 +268,40 @@ fn every_corpus_shader_has_a_lavapipe_record() {
     }
     assert!(missing.is_empty(), "no lavapipe record for {missing:?}");
 }
+
+#[test]
+fn a_kv_cache_append_fills_a_runtime_tail_of_vec4_rows() {
+    let t = run(&shader("inference/kv_cache_append.wgsl"));
+    // Cache { len @0, dim @4, rows: array<vec4<f32>> @16 }: 4 head cells (2 padding), then
+    // one vec4 row per invocation by default: 4 rows, so arrayLength = 4. HEAD_DIM = 8 gives
+    // ROWS_PER_KEY = 2: invocations 0 and 1 fill rows 0..4, keys[slot] * 1/sqrt(8); len =
+    // min(8, 4) / 2 = 2. The members mix u32 and f32: the cells are u32 bits.
+    let c = ints(&t, "cache");
+    assert_eq!(c.len(), 20);
+    assert_eq!(c[..2], [2, 8]);
+    let scale = 1.0f32 / 8f32.sqrt();
+    for k in 0..16 {
+        let want = k as f32 * scale;
+        let got = f32::from_bits(c[4 + k] as u32);
+        assert!(
+            (got - want).abs() <= 2.0 * f32::EPSILON * want.abs(),
+            "row cell {k}: {got}, want {want}"
+        );
+    }
+}
+
+#[test]
+fn tint_style_matrix_builtins_write_their_prevent_dce_bindings() {
+    let t = run(&shader("inference/tint_e2e_matrix.wgsl"));
+    // transpose of columns (1,2,3),(4,5,6) has columns (1,4),(2,5),(3,6).
+    assert_eq!(floats(&t, "prevent_dce_t"), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    // The 4x4 is block diagonal: 3 * 4 * det([[2, 1], [1, 5]]) = 12 * 9; the 2x2 with columns
+    // (3, 1), (2, 3) has 3 * 3 - 2 * 1.
+    assert_eq!(floats(&t, "prevent_dce_d"), [108.0, 7.0]);
+    // a * b: column 0 = a (1, 0) = (1, 2, 3); column 1 = a (1, -1) = (1-4, 2-5, 3-6); the
+    // 4th cell of each mat2x3 column is padding and keeps its fill.
+    assert_eq!(
+        floats(&t, "prevent_dce_m"),
+        [1.0, 2.0, 3.0, 3.0, -3.0, -3.0, -3.0, 7.0]
+    );
+}
