@@ -37,7 +37,7 @@ impl Lower<'_> {
             TypeInner::Struct { members, .. } => {
                 members.get(index as usize).map_or(0, |m| m.offset / w)
             }
-            TypeInner::Array { stride, .. } => index * stride / w,
+            TypeInner::Array { stride, .. } => index.saturating_mul(*stride) / w,
             _ => index,
         }
     }

@@ -285,6 +285,16 @@ pub fn lower(
                      (set the overrides it names with --override NAME=VALUE)",
                 )
             })?;
+            if n == 0 {
+                // WGSL spec, Array Types: an override-expression element count must be
+                // positive; otherwise pipeline creation fails.
+                return Err(at_err(
+                    at,
+                    &name,
+                    "the array's size is 0: an override-sized array needs at least one \
+                     element (a pipeline-creation error)",
+                ));
+            }
             count = Count::Fixed(n as usize);
         }
         let comps = components(module, g.ty);

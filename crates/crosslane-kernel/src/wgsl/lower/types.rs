@@ -166,7 +166,10 @@ pub(super) fn real_cells(
             TypeInner::Scalar(s) | TypeInner::Atomic(s) => out.push((off / width, *s)),
             TypeInner::Vector { size, scalar } => {
                 for c in 0..*size as u32 {
-                    out.push(((off + c * u32::from(scalar.width)) / width, *scalar));
+                    out.push((
+                        off.saturating_add(c * u32::from(scalar.width)) / width,
+                        *scalar,
+                    ));
                 }
             }
             TypeInner::Matrix {
@@ -178,7 +181,9 @@ pub(super) fn real_cells(
                 for c in 0..*columns as u32 {
                     for r in 0..*rows as u32 {
                         out.push((
-                            off / width + c * cs + r * u32::from(scalar.width) / width,
+                            (off / width)
+                                .saturating_add(c * cs)
+                                .saturating_add(r * u32::from(scalar.width) / width),
                             *scalar,
                         ));
                     }
@@ -193,13 +198,15 @@ pub(super) fn real_cells(
                     return Err(too_big());
                 }
                 for i in 0..n.get() {
-                    stack.push((&module.types[*base].inner, off + i * stride));
+                    let at = i.checked_mul(*stride).and_then(|x| x.checked_add(off));
+                    stack.push((&module.types[*base].inner, at.ok_or_else(too_big)?));
                 }
             }
             TypeInner::Array { .. } => {}
             TypeInner::Struct { members, .. } => {
                 for m in members {
-                    stack.push((&module.types[m.ty].inner, off + m.offset));
+                    let at = off.checked_add(m.offset).ok_or_else(too_big)?;
+                    stack.push((&module.types[m.ty].inner, at));
                 }
             }
             other => {
