@@ -301,3 +301,25 @@ pub fn evaluate(module: &naga::Module, given: &BTreeMap<String, String>) -> Over
     }
     out
 }
+
+/// Override values as a user types them in one field: `NAME=VALUE` pairs (or `ID=VALUE` for
+/// an `@id`) separated by spaces or commas (`WG=64 SCALE=1.5`), as `--override` takes them one
+/// at a time. The values stay text: [`given_literal`] converts each to its override's type.
+///
+/// # Errors
+/// The first entry without `=` or with an empty name or value, quoted.
+pub fn parse_overrides(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut out = BTreeMap::new();
+    for entry in text.split(|c: char| c.is_whitespace() || c == ',') {
+        if entry.is_empty() {
+            continue;
+        }
+        match entry.split_once('=') {
+            Some((name, value)) if !name.is_empty() && !value.is_empty() => {
+                out.insert(name.to_string(), value.to_string());
+            }
+            _ => return Err(format!("`{entry}`: an override is NAME=VALUE")),
+        }
+    }
+    Ok(out)
+}

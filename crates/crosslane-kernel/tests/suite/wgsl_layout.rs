@@ -305,3 +305,14 @@ fn tint_style_matrix_builtins_write_their_prevent_dce_bindings() {
         [1.0, 2.0, 3.0, 3.0, -3.0, -3.0, -3.0, 7.0]
     );
 }
+
+#[test]
+fn an_override_field_parses_name_value_pairs() {
+    use crosslane_kernel::wgsl::override_eval::parse_overrides;
+    let m = parse_overrides(" WG=64, SCALE=1.5  7=2 ").unwrap();
+    let pairs: Vec<(&str, &str)> = m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(pairs, [("7", "2"), ("SCALE", "1.5"), ("WG", "64")]);
+    assert!(parse_overrides("").unwrap().is_empty());
+    assert!(parse_overrides("WG").unwrap_err().contains("`WG`"));
+    assert!(parse_overrides("=3").is_err());
+}
