@@ -22,19 +22,20 @@
 //!   inlines at each call; the module-scope variables sit in the entry's outer block, which an
 //!   inlined helper sees (`Compiler::module_scopes`).
 //!
-//! - vectors (WGSL § Vector Expressions, component-wise) → one scalar per component: a vector
-//!   local `v` is the locals `v.x`, `v.y`, …; a buffer or workgroup array of `vecN` is flat,
-//!   N cells per element in component order (WGSL § Memory Layout: vec2/vec4 arrays are tightly
-//!   packed, so the cells are the buffer's bytes; arrays of vec3, padded to 16 bytes, are
-//!   refused). `subgroupBallot`'s vec4 result stays a u64.
+//! - vectors (WGSL § Vector Expressions, component-wise), matrices and structs → one scalar
+//!   per data cell: a vector local `v` is the locals `v.x`, `v.y`, …; a matrix or struct value
+//!   is held at the cells of its memory layout (`matrix.rs`), padding never held. Buffers and
+//!   workgroup variables are flat cells laid out as WGSL lays out their bytes (WGSL §
+//!   Alignment and Size): vectors by component, matrices by column (a column aligned as a
+//!   `vecR`), structs and arrays nested to any depth, a struct ending in a runtime-sized array
+//!   (`types::runtime_tail`); one cell type per buffer (a struct mixing 32-bit types is `u32`
+//!   bits, converted at each access). `subgroupBallot`'s vec4 result stays a u64.
 //!
-//! - structs in buffers → flat too: each element's members' cells in declaration order
-//!   (`struct_layout`); only packed structs of one scalar type, the engine's buffers having one
-//!   element type.
+//! - pointer parameters → reference parameters, one per data cell of the pointee, or (into
+//!   storage, uniform or workgroup memory, or to an array) a pointer to the first cell.
 //!
-//! `switch` becomes an if/else chain. Structs with padding or mixed scalar types, matrices, a
-//! vector component chosen at run time, pointer parameters and vector results are refused with a
-//! message naming them.
+//! `switch` becomes an if/else chain. Structs mixing `f16` with 4-byte scalars and an array
+//! inside a function-space struct indexed at run time are refused with a message naming them.
 
 use std::collections::{HashMap, HashSet};
 
