@@ -103,6 +103,17 @@ fn apply_buffer(
     }
 }
 
+/// Cell `k` of buffer `b` as its member's type: a struct mixing 32-bit types is held as `u32`
+/// bits, so an `f32` or `i32` member's cell is shown as that member's value (the same bits).
+fn as_member(b: &Binding, k: usize, c: &Option<KVal>) -> Option<KVal> {
+    let bits = c.as_ref().and_then(KVal::as_int).map(|n| n as u32);
+    match (b.member_type(k), bits) {
+        (Some("f32"), Some(u)) => Some(KVal::float(Scalar::F32, f64::from(f32::from_bits(u)))),
+        (Some("i32"), Some(u)) => Some(KVal::int(Scalar::I32, i128::from(u as i32))),
+        _ => c.clone(),
+    }
+}
+
 /// A cell as JSON: a number in the element type, null where undefined or indeterminate.
 pub fn cell_json(c: &Option<KVal>) -> serde_json::Value {
     match c {
@@ -315,7 +326,7 @@ fn buffers_json(trace: &KernelTrace, bindings: &[Binding]) -> Vec<serde_json::Va
                     if b.is_padding(k) {
                         serde_json::json!("padding")
                     } else {
-                        cell_json(c)
+                        cell_json(&as_member(b, k, c))
                     }
                 })
                 .collect();
@@ -350,7 +361,7 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
                 if b.is_padding(k) {
                     "pad".to_string()
                 } else {
-                    cell_text(c)
+                    cell_text(&as_member(b, k, c))
                 }
             })
             .collect();

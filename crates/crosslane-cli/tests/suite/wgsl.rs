@@ -432,3 +432,32 @@ fn the_gpu_run_binds_only_the_buffers_the_entry_point_uses() {
     assert_eq!(bufs.len(), 1, "{bufs:?}");
     assert_eq!(bufs[0]["mismatch"], 0);
 }
+
+#[test]
+fn members_of_a_mixed_struct_show_as_their_own_type() {
+    // Grid { count: u32, scale: f32, cells: array<Cell> } is held as u32 bits; the JSON shows
+    // `scale` (cell 1: 4 * 0.25) and each Cell's `inner.w` (cells 4..7 of the element: i, 1, 2)
+    // as f32, the u32 members as integers.
+    let out = crosslane(&["run", &example("nested_structs.wgsl"), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let g = values(&json(&out), "grid");
+    assert_eq!(g[0], 4);
+    assert_eq!(g[1], 1.0);
+    assert_eq!(g[2], "padding");
+    assert_eq!(g[4], 5, "cells[0].id = fill 4 + 1");
+    // inner.w = (0, 1, 2) as f32, inner.k = arrayLength = 4 as u32.
+    assert_eq!(
+        g[8..12],
+        [
+            serde_json::json!(0.0),
+            serde_json::json!(1.0),
+            serde_json::json!(2.0),
+            serde_json::json!(4)
+        ]
+    );
+}

@@ -105,12 +105,20 @@ pub struct Binding {
 /// The padding cells of a buffer: `head` (absolute cell indices among the first
 /// [`Binding::head`] cells, or among a fixed-size buffer's cells) and `element` (offsets
 /// within each element of [`Binding::components`] cells after the head, repeating).
+/// It also names the cells of a buffer of `u32` bits (a struct mixing 32-bit types) that
+/// hold an `f32` or `i32` member, in the same two parts, so a view shows them as the member's
+/// values.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Padding {
     /// Padding cells of the head (or of the whole buffer when it has no repeating part).
     pub head: Vec<u32>,
     /// Padding offsets within each repeating element.
     pub element: Vec<u32>,
+    /// Cells of the head holding a member of another 32-bit type than the cells': (cell,
+    /// `"f32"` or `"i32"`).
+    pub retyped_head: Vec<(u32, String)>,
+    /// Offsets within each element holding such a member.
+    pub retyped_element: Vec<(u32, String)>,
 }
 
 impl Binding {
@@ -124,51 +132,93 @@ impl Binding {
         let off = ((c - head) % per) as u32;
         self.padding.element.binary_search(&off).is_ok()
     }
+
+    /// The WGSL type (`"f32"`, `"i32"`) of the member cell `c` holds when it is not the
+    /// buffer's cell type (a struct mixing 32-bit types is held as `u32` bits).
+    pub fn member_type(&self, c: usize) -> Option<&str> {
+        let head = self.head as usize;
+        let (list, at) = if c < head || (self.padding.retyped_element.is_empty() && head == 0) {
+            (&self.padding.retyped_head, c as u32)
+        } else {
+            let per = self.components.max(1) as usize;
+            (&self.padding.retyped_element, ((c - head) % per) as u32)
+        };
+        list.binary_search_by_key(&at, |x| x.0)
+            .ok()
+            .map(|k| list[k].1.as_str())
+    }
 }
 
 /// The padding of a buffer of type `inner` (see [`Padding`]); none past
 /// [`PADDING_SCAN`] cells of one element.
 fn padding_of(module: &naga::Module, inner: &TypeInner) -> Padding {
     let w = types::cell_width(module, inner);
-    let holes = |t: &TypeInner, size: u32| -> Vec<u32> {
+    marks(module, inner, types::cell_scalar(module, inner).ok(), w)
+}
+
+/// [`padding_of`] with the buffer's cell type and width given (a runtime tail's elements are
+/// cells of the whole struct's type).
+fn marks(module: &naga::Module, inner: &TypeInner, cell: Option<naga::Scalar>, w: u32) -> Padding {
+    // The padding cells of `t` (its first `size` cells), and its cells of another type.
+    let holes = |t: &TypeInner, size: u32| -> (Vec<u32>, Vec<(u32, String)>) {
         if size as usize > PADDING_SCAN {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         match types::real_cells(module, t, w, PADDING_SCAN) {
             Ok(cells) => {
                 let mut real = vec![false; size as usize];
-                for (c, _) in cells {
+                let mut retyped = Vec::new();
+                for (c, s) in cells {
                     if let Some(r) = real.get_mut(c as usize) {
                         *r = true;
                     }
+                    let name = match s.kind {
+                        ScalarKind::Float => "f32",
+                        ScalarKind::Sint => "i32",
+                        _ => "u32",
+                    };
+                    if c < size && cell.is_some_and(|k| k != s && k.width == s.width) {
+                        retyped.push((c, name.to_string()));
+                    }
                 }
-                (0..size).filter(|&c| !real[c as usize]).collect()
+                ((0..size).filter(|&c| !real[c as usize]).collect(), retyped)
             }
-            Err(_) => Vec::new(),
+            Err(_) => (Vec::new(), Vec::new()),
+        }
+    };
+    let whole = |size: u32| {
+        let (head, retyped_head) = holes(inner, size);
+        Padding {
+            head,
+            retyped_head,
+            ..Padding::default()
         }
     };
     match inner {
-        TypeInner::Array { base, stride, .. } => Padding {
-            head: Vec::new(),
-            element: holes(&module.types[*base].inner, stride / w),
-        },
+        TypeInner::Array { base, stride, .. } => {
+            let (element, retyped_element) = holes(&module.types[*base].inner, stride / w);
+            Padding {
+                element,
+                retyped_element,
+                ..Padding::default()
+            }
+        }
         TypeInner::Struct { members, span } => match types::runtime_tail(module, inner) {
             Some((head, _)) => {
-                let last = members.last().map(|m| &module.types[m.ty].inner);
+                let (head, retyped_head) = holes(inner, head);
+                let tail = members
+                    .last()
+                    .map(|m| marks(module, &module.types[m.ty].inner, cell, w))
+                    .unwrap_or_default();
                 Padding {
-                    head: holes(inner, head),
-                    element: last.map_or(Vec::new(), |l| padding_of(module, l).element),
+                    head,
+                    retyped_head,
+                    ..tail
                 }
             }
-            None => Padding {
-                head: holes(inner, span / w),
-                element: Vec::new(),
-            },
+            None => whole(span / w),
         },
-        TypeInner::Matrix { .. } => Padding {
-            head: holes(inner, types::layout_size(module, inner)),
-            element: Vec::new(),
-        },
+        TypeInner::Matrix { .. } => whole(types::layout_size(module, inner)),
         _ => Padding::default(),
     }
 }
