@@ -20,6 +20,25 @@ impl NativeGpu {
         buffers: &[ShaderBuffer],
         workgroups: [u32; 3],
     ) -> Result<Vec<Vec<u8>>, GpuError> {
+        self.run_shader_with(wgsl, entry, buffers, workgroups, &[])
+    }
+
+    /// As [`Self::run_shader`], with pipeline-overridable constants: each `override` of the
+    /// shader named (or `@id`) in `constants` takes that value (WebGPU spec,
+    /// "GPUProgrammableStage": `constants`, doubles converted to the override's type).
+    ///
+    /// # Errors
+    /// As [`Self::run_shader`]; an unknown name or a value out of the override's range is a
+    /// validation error.
+    pub fn run_shader_with(
+        &self,
+        wgsl: &str,
+        entry: &str,
+        buffers: &[ShaderBuffer],
+        workgroups: [u32; 3],
+        constants: &[(String, f64)],
+    ) -> Result<Vec<Vec<u8>>, GpuError> {
+        let constants: Vec<(&str, f64)> = constants.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let d = &self.device;
         let scopes = self.push_scopes();
         let module = d.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -31,7 +50,10 @@ impl NativeGpu {
             layout: None,
             module: &module,
             entry_point: Some(entry),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                ..Default::default()
+            },
             cache: None,
         });
         self.pop_scopes(scopes)?;

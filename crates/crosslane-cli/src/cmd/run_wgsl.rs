@@ -103,6 +103,17 @@ fn apply_buffer(
     }
 }
 
+/// Cell `k` of buffer `b` as its member's type: a struct mixing 32-bit types is held as `u32`
+/// bits, so an `f32` or `i32` member's cell is shown as that member's value (the same bits).
+fn as_member(b: &Binding, k: usize, c: &Option<KVal>) -> Option<KVal> {
+    let bits = c.as_ref().and_then(KVal::as_int).map(|n| n as u32);
+    match (b.member_type(k), bits) {
+        (Some("f32"), Some(u)) => Some(KVal::float(Scalar::F32, f64::from(f32::from_bits(u)))),
+        (Some("i32"), Some(u)) => Some(KVal::int(Scalar::I32, i128::from(u as i32))),
+        _ => c.clone(),
+    }
+}
+
 /// A cell as JSON: a number in the element type, null where undefined or indeterminate.
 pub fn cell_json(c: &Option<KVal>) -> serde_json::Value {
     match c {
@@ -162,6 +173,10 @@ pub fn run(
         // A scenario's buffer fills and lengths and its budgets (within the CLI's ceilings), as
         // the page applies them; the flags override them.
         config.args.clone_from(&i.args);
+        // The scenario's override values (WGSL has no scalar parameters: no name clashes).
+        config
+            .args
+            .extend(i.overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
         config.buffer_len.clone_from(&i.buffer_len);
         config.limits = super::run_args::scenario_limits(&i.budgets, config.limits)?;
     }
@@ -301,11 +316,19 @@ fn buffers_json(trace: &KernelTrace, bindings: &[Binding]) -> Vec<serde_json::Va
     bindings
         .iter()
         .map(|b| {
+            // Padding cells (WGSL § Alignment and Size) are no values: "padding".
             let values: Vec<serde_json::Value> = trace
                 .buffer(&b.name)
                 .unwrap_or(&[])
                 .iter()
-                .map(cell_json)
+                .enumerate()
+                .map(|(k, c)| {
+                    if b.is_padding(k) {
+                        serde_json::json!("padding")
+                    } else {
+                        cell_json(&as_member(b, k, c))
+                    }
+                })
                 .collect();
             serde_json::json!({
                 "name": b.name,
@@ -333,7 +356,14 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
             .buffer(&b.name)
             .unwrap_or(&[])
             .iter()
-            .map(cell_text)
+            .enumerate()
+            .map(|(k, c)| {
+                if b.is_padding(k) {
+                    "pad".to_string()
+                } else {
+                    cell_text(&as_member(b, k, c))
+                }
+            })
             .collect();
         s.push_str(&format!(
             "@group({}) @binding({}) var<{}> {}: {} [{}] = {}\n",

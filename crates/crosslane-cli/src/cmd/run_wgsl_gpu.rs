@@ -54,16 +54,42 @@ pub fn run(
         Some(run_wgsl(source, c).map_err(|e| CliError::Usage(format!("run --gpu: {e}")))?)
     };
     let trace = rerun.as_ref().unwrap_or(trace);
-    let buffers = upload(&prepared.bindings, &trace.initial_memory);
+    // Only the buffers the entry point uses: the pipeline's automatic layout has no slot for
+    // the others (WebGPU spec, "default pipeline layout"), so binding them is an error.
+    let used: Vec<crosslane_kernel::wgsl::Binding> = prepared
+        .bindings
+        .iter()
+        .filter(|b| b.used)
+        .cloned()
+        .collect();
+    let buffers = upload(&used, &trace.initial_memory);
     let dispatch = config.grid_dim.unwrap_or([1, 1, 1]).map(|d| d as u32);
     let read = gpu
-        .run_shader(&prepared.naga_text, &prepared.entry, &buffers, dispatch)
+        .run_shader_with(
+            &prepared.naga_text,
+            &prepared.entry,
+            &buffers,
+            dispatch,
+            &prepared.constants,
+        )
         .map_err(|e| CliError::Gpu(format!("run --gpu: {e}")))?;
     let mut mismatches = 0;
     let mut out = Vec::new();
-    for (b, bytes) in prepared.bindings.iter().zip(&read) {
+    for (b, bytes) in used.iter().zip(&read) {
         let emu = trace.buffer(&b.name).unwrap_or(&[]);
-        let d = diff(&b.name, emu, bytes, b.elem);
+        let mut d = diff(&b.name, emu, bytes, b.elem);
+        // Padding cells hold no value (WGSL § Alignment and Size): a device may write them
+        // when it stores a whole struct; they are not compared.
+        let mut padding = 0;
+        for (k, cell) in d.cells.iter_mut().enumerate() {
+            if b.is_padding(k) && cell.0 == CellVerdict::Mismatch {
+                // Any value is allowed there, as for an indeterminate cell.
+                cell.0 = CellVerdict::Indeterminate;
+                d.mismatched = d.mismatched.saturating_sub(1);
+                d.indeterminate += 1;
+                padding += 1;
+            }
+        }
         mismatches += d.mismatched;
         let listed: Vec<serde_json::Value> = d
             .cells
@@ -100,6 +126,7 @@ pub fn run(
         let mut j = serde_json::to_value(&d).unwrap_or_default();
         j["mismatches"] = serde_json::Value::Array(listed);
         j["within"] = serde_json::Value::Array(within);
+        j["padding_not_compared"] = serde_json::json!(padding);
         out.push(j);
     }
     let note = if prepared.enables_subgroups {

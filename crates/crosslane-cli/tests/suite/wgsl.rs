@@ -351,3 +351,113 @@ fn a_gpu_value_within_the_builtins_ulp_bound_is_a_match_within_n_ulp() {
         .sum();
     assert_eq!(within > 0, text.contains(" ulp), 0 mismatch"), "{text}");
 }
+
+#[test]
+fn padding_cells_are_padding_in_the_json() {
+    // Xf { m: mat4x3<f32>, s: f32 }: cell 3 of each 16-byte column and the 3 cells after s
+    // (68 bytes rounded to 80) are padding (WGSL spec, Alignment and Size).
+    let out = crosslane(&["run", &example("matrices.wgsl"), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let xf = values(&json(&out), "xf");
+    let pads: Vec<usize> = (0..xf.len()).filter(|&c| xf[c] == "padding").collect();
+    assert_eq!(pads, [3, 7, 11, 15, 17, 18, 19]);
+    assert_eq!(xf[16], 16.0);
+}
+
+#[test]
+fn a_scenario_carries_override_values() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(example("overrides.wgsl")).unwrap();
+    let mut scenario = serde_json::from_str::<Scenario>(r#"{"version": 1, "view": {"kernel": {"source": "", "blocks": 1, "threads_per_block": 0, "lanes": 0, "step": 0}}}"#).unwrap();
+    scenario.view = View::Kernel {
+        source,
+        blocks: 1,
+        threads_per_block: 0,
+        lanes: 8,
+        step: 0,
+    };
+    scenario
+        .kernel_inputs
+        .overrides
+        .insert("WG".into(), "4".into());
+    scenario
+        .kernel_inputs
+        .overrides
+        .insert("SCALE".into(), "2".into());
+    let link = crosslane_core::permalink::encode(&scenario);
+    let out = crosslane(&["run", &link, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // WG = 4, HALF = WG / 2 = 2, SCALE = 2: out[i] = 2 ((i + 2) % 4).
+    let want: Vec<serde_json::Value> = [4.0, 6.0, 0.0, 2.0]
+        .iter()
+        .map(|v| serde_json::json!(v))
+        .collect();
+    assert_eq!(values(&json(&out), "out"), want);
+}
+
+#[test]
+fn the_gpu_run_binds_only_the_buffers_the_entry_point_uses() {
+    let skip = std::env::var("CROSSLANE_GPU_TESTS").as_deref() == Ok("skip");
+    let dir = std::env::temp_dir().join(format!("crosslane-unused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("unused.wgsl");
+    std::fs::write(
+        &f,
+        "@group(0) @binding(0) var<storage, read_write> used: array<u32, 4>;\n@group(0) @binding(1) var<storage, read_write> spare: array<u32, 4>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) { used[i] = i * 3u; }\n",
+    )
+    .unwrap();
+    let out = crosslane(&["run", f.to_str().unwrap(), "--gpu", "--json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    if out.status.code() == Some(3) && skip {
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = json(&out);
+    let bufs = j["gpu"]["buffers"].as_array().unwrap();
+    assert_eq!(bufs.len(), 1, "{bufs:?}");
+    assert_eq!(bufs[0]["mismatch"], 0);
+}
+
+#[test]
+fn members_of_a_mixed_struct_show_as_their_own_type() {
+    // Grid { count: u32, scale: f32, cells: array<Cell> } is held as u32 bits; the JSON shows
+    // `scale` (cell 1: 4 * 0.25) and each Cell's `inner.w` (cells 4..7 of the element: i, 1, 2)
+    // as f32, the u32 members as integers.
+    let out = crosslane(&["run", &example("nested_structs.wgsl"), "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let g = values(&json(&out), "grid");
+    assert_eq!(g[0], 4);
+    assert_eq!(g[1], 1.0);
+    assert_eq!(g[2], "padding");
+    assert_eq!(g[4], 5, "cells[0].id = fill 4 + 1");
+    // inner.w = (0, 1, 2) as f32, inner.k = arrayLength = 4 as u32.
+    assert_eq!(
+        g[8..12],
+        [
+            serde_json::json!(0.0),
+            serde_json::json!(1.0),
+            serde_json::json!(2.0),
+            serde_json::json!(4)
+        ]
+    );
+}

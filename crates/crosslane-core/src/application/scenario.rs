@@ -75,6 +75,11 @@ pub struct KernelInputs {
     /// `crosslane_kernel::UserMacro::parse_list`; empty in links made before it existed.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub defines: String,
+    /// WGSL `override` values by name or `@id` (`WG` → `64`), as typed: the pipeline's
+    /// constants (WGSL spec, Override Declarations; `crosslane run --override NAME=VALUE`).
+    /// Empty in links made before it existed (the overrides' initializers apply).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub overrides: std::collections::BTreeMap<String, String>,
     /// nvcc's `--use_fast_math` for the launch (`LaunchConfig::use_fast_math`); written only
     /// when on, so a link made before it existed encodes as it did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

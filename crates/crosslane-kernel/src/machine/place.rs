@@ -73,7 +73,7 @@ impl Executor {
                             "reads `{name}` outside its {len} cells: out-of-bounds access is undefined"
                         )
                     },
-                    "ISO C++17 [expr.add]/4",
+                    oob_rule(self.trace.launch.dialect),
                     Some(lane),
                 );
                 Err(Undef::at(span, m))
@@ -350,7 +350,7 @@ impl Executor {
                             Level::Warning,
                             span,
                             format!("several lanes write `{name}[{off}]` in one statement: one value survives (here the highest lane's)"),
-                            "CUDA C++ Programming Guide: concurrent writes to one address by a warp — one succeeds, which is undefined",
+                            race_rule(self.trace.launch.dialect),
                             Some(l),
                         );
                         cx.note(
@@ -395,7 +395,7 @@ impl Executor {
                                     "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
                                 )
                             },
-                            "ISO C++17 [expr.add]/4",
+                            oob_rule(self.trace.launch.dialect),
                             Some(l),
                         );
                         Err(Undef::at(span, m))
@@ -545,5 +545,30 @@ fn component(field: &str) -> Option<usize> {
         "z" => Some(2),
         "w" => Some(3),
         _ => None,
+    }
+}
+
+/// The rule an out-of-bounds access breaks, in the dialect's own document.
+fn oob_rule(d: crosslane_core::op::Dialect) -> &'static str {
+    match d {
+        // A load through an invalid memory reference gives any in-bounds value or zero, a
+        // store writes some in-bounds location or nothing: the emulator's undefined value and
+        // dropped store are among the outcomes allowed.
+        crosslane_core::op::Dialect::Wgsl => {
+            "WGSL spec, Out-of-Bounds Access: a load gives any value of the buffer or zero; a store may write anywhere in it or nothing"
+        }
+        _ => "ISO C++17 [expr.add]/4",
+    }
+}
+
+/// The rule several lanes writing one cell in one statement meets, in the dialect's document.
+fn race_rule(d: crosslane_core::op::Dialect) -> &'static str {
+    match d {
+        crosslane_core::op::Dialect::Wgsl => {
+            "WGSL spec, Memory Model: non-atomic writes of one location by several invocations race; which value remains is not determined"
+        }
+        _ => {
+            "CUDA C++ Programming Guide: concurrent writes to one address by a warp — one succeeds, which is undefined"
+        }
     }
 }

@@ -12,12 +12,13 @@
 pub mod lower;
 pub mod math;
 pub mod naga;
+pub mod override_eval;
 pub mod scan;
 pub mod uniformity;
 
 use std::collections::HashMap;
 
-pub use lower::Binding;
+pub use lower::{Binding, Padding};
 
 use super::exec::{Executor, KernelTrace, LaunchConfig};
 use super::parser::Parsed;
@@ -55,6 +56,9 @@ pub struct Prepared {
     pub overrides: Vec<String>,
     /// The inexact built-ins the shader calls, with the spec's accuracy bound of each.
     pub accuracy: Vec<math::Bound>,
+    /// The override values the launch gave (by name or `@id`), as the WebGPU API takes them
+    /// (`GPUProgrammableStage.constants`: doubles), for a native GPU run of the same shader.
+    pub constants: Vec<(String, f64)>,
 }
 
 /// Parses, checks and lowers `source` for a launch of `config` (its `entry`, `lanes`,
@@ -86,6 +90,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         })
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    shader.override_values = override_eval::evaluate(&shader.module, &shader.overrides);
     let lanes = config.lanes.unwrap_or(32);
     let idx = shader
         .module
@@ -106,6 +111,25 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             ),
             None => KernelError::new(1, 1, "no `@compute` entry point in the shader"),
         })?;
+    // `@workgroup_size(WG)` with an override: its value at pipeline creation.
+    if let Some(ws) = shader.module.entry_points[idx].workgroup_size_overrides {
+        for (d, e) in ws.iter().enumerate() {
+            let Some(e) = e else { continue };
+            let n = shader
+                .override_values
+                .count(*e)
+                .filter(|&n| (1..=u64::from(u32::MAX)).contains(&n))
+                .ok_or_else(|| {
+                    KernelError::new(
+                        1,
+                        1,
+                        "@workgroup_size names an override whose value the emulator cannot \
+                         work out (set it with --override NAME=VALUE)",
+                    )
+                })?;
+            shader.module.entry_points[idx].workgroup_size[d] = n as u32;
+        }
+    }
     let ep = &shader.module.entry_points[idx];
     let threads: usize = ep
         .workgroup_size
@@ -122,11 +146,15 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         if let Some(name) = &g.name {
             // Lengths are given in cells; a vecN element is N cells (`arrayLength` counts
             // elements).
-            let comps = lower::components(&shader.module, g.ty).max(1) as usize;
+            let inner = &shader.module.types[g.ty].inner;
+            let (head, comps) = match lower::runtime_tail(&shader.module, inner) {
+                Some((h, s)) => (h as usize, s.max(1) as usize),
+                None => (0, lower::components(&shader.module, g.ty).max(1) as usize),
+            };
             let n = config
                 .buffer_len
                 .get(name)
-                .map_or(default_len, |&c| c / comps);
+                .map_or(default_len, |&c| c.saturating_sub(head) / comps);
             lens.insert(name.clone(), n);
         }
     }
@@ -141,11 +169,16 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         });
     }
     for f in uniformity::check(&shader, idx) {
+        let rule = if f.barrier {
+            uniformity::BARRIER_RULE
+        } else {
+            uniformity::RULE
+        };
         if f.level == crosslane_core::result::Level::Error {
             return Err(KernelError::new(
                 f.line,
                 f.col,
-                format!("{} [{}]", f.message, uniformity::RULE),
+                format!("{} [{rule}]", f.message),
             ));
         }
         diagnostics.push(KernelDiagnostic {
@@ -153,7 +186,7 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             col: f.col,
             level: f.level,
             message: f.message,
-            rule: uniformity::RULE.to_string(),
+            rule: rule.to_string(),
         });
     }
     let accuracy = math::bounds(&shader.module);
@@ -173,6 +206,18 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
         naga_text: shader.text,
         enables_subgroups: shader.enables_subgroups,
         overrides: overrides.into_iter().map(|(n, _)| n).collect(),
+        constants: shader
+            .overrides
+            .iter()
+            .filter_map(|(k, v)| {
+                let x = match v.trim() {
+                    "true" => 1.0,
+                    "false" => 0.0,
+                    t => t.parse().ok()?,
+                };
+                Some((k.clone(), x))
+            })
+            .collect(),
         accuracy,
     })
 }
@@ -211,11 +256,13 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     for b in &p.bindings {
         if let Some(n) = b.fixed_len {
             c.buffer_len.insert(b.name.clone(), n);
-        } else if b.components > 1 && !c.buffer_len.contains_key(&b.name) {
-            // A runtime-sized array of vecN: one element per invocation, N cells each.
+        } else if (b.components > 1 || b.head > 0) && !c.buffer_len.contains_key(&b.name) {
+            // A runtime-sized array of vecN (or structs): one element per invocation, N
+            // cells each, after a struct's other members.
             let n = threads
                 .saturating_mul(blocks)
-                .saturating_mul(b.components as usize);
+                .saturating_mul(b.components as usize)
+                .saturating_add(b.head as usize);
             c.buffer_len.insert(b.name.clone(), n);
         }
     }

@@ -48,6 +48,8 @@ pub struct NagaShader {
     /// Declarations": pipeline-overridable constants), as text; empty after [`parse`], filled
     /// from the launch's arguments by [`super::prepare`].
     pub overrides: std::collections::BTreeMap<String, String>,
+    /// Each override's value with [`Self::overrides`] applied (empty after [`parse`]).
+    pub override_values: super::override_eval::OverrideValues,
     /// Line and column of any offset in `text`, in constant time.
     pub lines: super::scan::LineIndex,
     /// Where each `fn NAME` of `text` is (the first, by name).
@@ -497,6 +499,7 @@ pub fn parse_limited(
         elect_appended,
         notes,
         overrides: Default::default(),
+        override_values: Default::default(),
     })
 }
 

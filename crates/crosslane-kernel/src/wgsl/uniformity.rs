@@ -1,7 +1,11 @@
 //! The `subgroup_uniformity` rule, which naga 30 does not check: a subgroup or quad built-in
 //! called in non-uniform control flow is a shader-creation error unless a
 //! `diagnostic(off, subgroup_uniformity)` directive or attribute turns it off (WGSL spec,
-//! "Uniformity Analysis" and "Filterable Triggering Rules: subgroup_uniformity").
+//! "Uniformity Analysis" and "Filterable Triggering Rules: subgroup_uniformity"). The same
+//! walk checks `workgroupBarrier`, `storageBarrier` and `workgroupUniformLoad`, which must
+//! only be called from uniform control flow whatever the filters say ([`BARRIER_RULE`];
+//! naga 30 does not check it either); a barrier inside a helper called from non-uniform
+//! control flow is not traced through the call yet.
 //!
 //! The analysis follows the spec's in the shapes that decide real shaders, checked against
 //! Tint (the corpus in tests/wgsl_uniformity with Tint's recorded verdicts):
@@ -48,7 +52,15 @@ pub struct Finding {
     pub level: Level,
     /// What is called and why the control flow is not uniform.
     pub message: String,
+    /// A barrier or `workgroupUniformLoad` (always an error, whatever the diagnostic
+    /// filters: [`BARRIER_RULE`]) rather than a subgroup built-in ([`RULE`]).
+    pub barrier: bool,
 }
+
+/// The rule a barrier in non-uniform control flow breaks: not a filterable diagnostic.
+pub const BARRIER_RULE: &str = "WGSL spec, Uniformity Analysis: workgroupBarrier, \
+     storageBarrier and workgroupUniformLoad must only be called from uniform control flow \
+     (a shader-creation error, which no diagnostic filter turns off)";
 
 /// The severity the shader's diagnostic filters give `subgroup_uniformity` in the entry point
 /// (`None`: off). The function's attribute wins over the module's directive.
@@ -239,6 +251,19 @@ impl Walk<'_> {
                 "{what} is called in non-uniform control flow ({why}); add \
                  `diagnostic(off, subgroup_uniformity);` if the divergence is intended"
             ),
+            barrier: false,
+        });
+    }
+
+    /// A barrier (or `workgroupUniformLoad`) at `span` in non-uniform control flow.
+    fn flag_barrier(&mut self, what: &str, span: naga::Span, why: &str) {
+        let (line, col) = self.at(span);
+        self.findings.push(Finding {
+            line,
+            col,
+            level: Level::Error,
+            message: format!("{what} is called in non-uniform control flow ({why})"),
+            barrier: true,
         });
     }
 
@@ -251,6 +276,7 @@ impl Walk<'_> {
                 "{what} is called in non-uniform control flow ({why}); add \
                  `diagnostic(off, subgroup_uniformity);` if the divergence is intended"
             ),
+            barrier: false,
         });
     }
 
@@ -329,6 +355,21 @@ impl Walk<'_> {
                         if nu.is_some() || self.varying(*value).is_some() {
                             self.varying_locals.insert(l);
                         }
+                    }
+                }
+                Statement::ControlBarrier(flags) if !flags.contains(naga::Barrier::SUB_GROUP) => {
+                    if let Some(w) = &nu {
+                        let what = if flags.contains(naga::Barrier::STORAGE) {
+                            "storageBarrier"
+                        } else {
+                            "workgroupBarrier"
+                        };
+                        self.flag_barrier(what, *sp, &w.clone());
+                    }
+                }
+                Statement::WorkGroupUniformLoad { .. } => {
+                    if let Some(w) = &nu {
+                        self.flag_barrier("workgroupUniformLoad", *sp, &w.clone());
                     }
                 }
                 Statement::SubgroupBallot { .. } => {
@@ -653,9 +694,9 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
 /// when the rule is off. Each finding is reported once.
 pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
     let ep = &shader.module.entry_points[index];
-    let Some(level) = severity(&shader.module, ep) else {
-        return Vec::new();
-    };
+    // With subgroup_uniformity off, barriers are still checked (their rule is not filterable).
+    let filter = severity(&shader.module, ep);
+    let level = filter.unwrap_or(Level::Error);
     let sums = summaries(shader, level);
     let mut w = Walk::new(shader, &ep.function, Vec::new(), &sums, level);
     w.run();
@@ -679,6 +720,7 @@ pub fn check(shader: &NagaShader, index: usize) -> Vec<Finding> {
             unique.push(f);
         }
     }
+    unique.retain(|f| f.barrier || filter.is_some());
     unique.sort_by_key(|f| (f.line, f.col));
     unique
 }

@@ -29,4 +29,5 @@ mod maca_examples;
 mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
+mod wgsl_layout;
 mod wgsl_uniformity;

@@ -120,6 +120,10 @@ pub struct Launch {
     /// what host code allocates, else one cell per thread.
     #[serde(default)]
     pub buffer_len: std::collections::BTreeMap<String, usize>,
+    /// WGSL `override` values by name or `@id` (`WG` → `64`): the CLI's `--override
+    /// NAME=VALUE` (WGSL spec, Override Declarations). Default: each override's initializer.
+    #[serde(default)]
+    pub overrides: std::collections::BTreeMap<String, String>,
 }
 
 impl Launch {
@@ -131,7 +135,13 @@ impl Launch {
             block_dim: self.threads_per_block.map(|t| [t, 1, 1]),
             lanes: self.lanes,
             keep_going: self.keep_going,
-            args: self.args.clone().into_iter().collect(),
+            // WGSL has no scalar parameters, so override names cannot clash with args.
+            args: self
+                .args
+                .clone()
+                .into_iter()
+                .chain(self.overrides.clone())
+                .collect(),
             buffer_len: self.buffer_len.clone().into_iter().collect(),
             ..LaunchConfig::default()
         }

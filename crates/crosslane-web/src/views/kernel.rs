@@ -226,6 +226,9 @@ struct KernelView {
     /// nvcc's `--use_fast_math` from a link's inputs ([`KernelInputs::use_fast_math`]): kept
     /// and passed to every launch (the page has no control for it yet).
     fast_math: bool,
+    /// WGSL `override` values from a link's inputs ([`KernelInputs::overrides`]): kept and
+    /// passed to every launch with the arguments.
+    overrides: BTreeMap<String, String>,
     /// Length fields that do not parse: parameter name → message (no launch until corrected).
     bad_lens: BTreeMap<String, String>,
     /// The warp a link asked the lane table to show, until the warp menu holds it.
@@ -409,6 +412,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         pages: BTreeMap::new(),
         edits: Edits::new(),
         fast_math: false,
+        overrides: BTreeMap::new(),
         bad_lens: BTreeMap::new(),
         warp_wanted: None,
         sized: false,
@@ -976,7 +980,12 @@ impl KernelView {
             lanes,
             block_dim: threads.map(|t| [t, 1, 1]),
             grid_dim: blocks.map(|b| [b, 1, 1]),
-            args: self.args.clone(),
+            args: self
+                .args
+                .clone()
+                .into_iter()
+                .chain(self.overrides.clone())
+                .collect(),
             buffer_len: self.lens.clone(),
             dialect,
             dialect_from: dialect.map(|_| "the page's dialect picker".to_string()),
@@ -1134,6 +1143,7 @@ impl KernelView {
             warp: inputs::parse_warp(&warp).map(|(b, w)| [b, w]),
             defines: self.defines.value().trim().to_string(),
             use_fast_math: self.fast_math,
+            overrides: self.overrides.clone(),
         }
     }
 
@@ -1144,6 +1154,7 @@ impl KernelView {
         self.bad_lens.clear();
         self.edits.clone_from(&inputs.edits);
         self.fast_math = inputs.use_fast_math;
+        self.overrides.clone_from(&inputs.overrides);
         for ((id, _), input) in BUDGETS.iter().zip(&self.budgets) {
             let typed = inputs.budgets.get(&inputs::budget_key(id));
             input.set_value(typed.map_or("", String::as_str));

@@ -20,7 +20,7 @@ impl Lower<'_> {
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
-        let k = match self.vector(h) {
+        let k = match self.value_cells(h) {
             Some(_) => Some(k.ok_or_else(|| {
                 KernelError::new(
                     at.line,
@@ -45,7 +45,7 @@ impl Lower<'_> {
                 self.global_const(init, at)?
             }
             Expression::ZeroValue(_) => {
-                let t = self.comp_ty(h, at)?;
+                let t = self.cell_ty(h, k, at)?;
                 zero(t, at)
             }
             Expression::Splat { value, .. } => self.expr(*value, d)?,
@@ -54,6 +54,22 @@ impl Lower<'_> {
             } => {
                 let c = pattern[k.unwrap_or(0) as usize] as u32;
                 self.expr_c(*vector, Some(c), d)?
+            }
+            Expression::Compose { components, .. } if k.is_some() && self.vector(h).is_none() => {
+                // A matrix, struct or array constructor: each component at its layout cell.
+                let k = k.unwrap_or(0);
+                let starts = self.component_starts(h);
+                let mut pick = None;
+                for (&c, &start) in components.iter().zip(&starts).rev() {
+                    if start <= k {
+                        pick = Some((c, k - start));
+                        break;
+                    }
+                }
+                let (c, kk) = pick.ok_or_else(|| {
+                    KernelError::new(at.line, at.col, "a constructor with too few values")
+                })?;
+                self.expr_c(c, Some(kk), d)?
             }
             Expression::Compose { components, .. } if k.is_some() => {
                 // `vec4(a.xy, b, c)`: the k-th scalar of the components laid end to end.
@@ -114,6 +130,10 @@ impl Lower<'_> {
                     self.place_c(h, k, d)?
                 } else if self.vector(*base).is_some() {
                     self.expr_c(*base, Some(*index), d)?
+                } else if self.value_cells(*base).is_some() {
+                    // A column of a matrix value, a member of a struct value: its cells.
+                    let start = self.element_start(*base, *index);
+                    self.expr_c(*base, Some(start + k.unwrap_or(0)), d)?
                 } else if let (Some(name), TypeInner::Struct { members, .. }) =
                     (self.baked.get(base).cloned(), self.ty_inner(*base))
                 {
@@ -131,13 +151,48 @@ impl Lower<'_> {
                     ));
                 }
             }
+            Expression::Access { base, index }
+                if !matches!(
+                    self.ty_inner(*base),
+                    TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
+                ) && self.value_cells(*base).is_some() =>
+            {
+                // `v[i]` / `m[i]` on a value with `i` known at run time: a select over the
+                // components or columns (WGSL § Vector Access Expression: an index out of
+                // range gives some component; here the last).
+                let n = match self.ty_inner(*base) {
+                    TypeInner::Vector { size, .. } => *size as u32,
+                    TypeInner::Matrix { columns, .. } => *columns as u32,
+                    _ => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "an element of a value chosen at run time is emulated for vectors \
+                             and matrices only",
+                        ))
+                    }
+                };
+                let last = self.element_start(*base, n - 1);
+                let mut acc = self.expr_c(*base, Some(last + k.unwrap_or(0)), d)?;
+                for j in (0..n - 1).rev() {
+                    let start = self.element_start(*base, j);
+                    let e = self.expr_c(*base, Some(start + k.unwrap_or(0)), d)?;
+                    let i = cast(Scalar::U32, self.expr(*index, d)?, at);
+                    let c = bin(BinOp::Eq, i, int_lit(u64::from(j), at), at);
+                    acc = ex(
+                        ExprKind::Ternary(Box::new(c), Box::new(e), Box::new(acc)),
+                        at,
+                    );
+                }
+                acc
+            }
             Expression::Access { .. } => self.place_c(h, k, d)?,
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
                 self.place_c(h, k, d)?
             }
             Expression::Load { pointer } => {
                 let p = self.place_c(*pointer, k, d)?;
-                match self.comp_ty(h, at) {
+                match self.cell_ty(h, k, at) {
                     Ok(t) => self.cell_to_value(*pointer, t.scalar, p, at),
                     Err(_) => p,
                 }
@@ -164,6 +219,11 @@ impl Lower<'_> {
             Expression::Binary { op, left, right } => {
                 // Component-wise on vectors (WGSL § Arithmetic Expressions): component k of
                 // each vector operand, a scalar operand as itself.
+                if *op == BinaryOperator::Multiply {
+                    if let Some(e) = self.matrix_product(*left, *right, k, d, at)? {
+                        return Ok(e);
+                    }
+                }
                 let t = self.comp_inner(h);
                 if !matches!(t, TypeInner::Scalar(_)) {
                     return Err(KernelError::new(
@@ -364,7 +424,12 @@ impl Lower<'_> {
                 acc
             }
             Expression::ArrayLength(p) => {
-                let name = match &self.func.expressions[*p] {
+                // `arrayLength(&buf)` or `arrayLength(&buf.data)` (the struct's last member).
+                let root = match &self.func.expressions[*p] {
+                    Expression::AccessIndex { base, .. } => *base,
+                    _ => *p,
+                };
+                let name = match &self.func.expressions[root] {
                     Expression::GlobalVariable(g) => {
                         self.module().global_variables[*g].name.clone()
                     }

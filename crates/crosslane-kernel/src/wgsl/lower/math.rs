@@ -199,7 +199,9 @@ impl Lower<'_> {
                      `.whole`, `.exp`)",
                 ))
             }
-            M::Outer | M::Transpose | M::Determinant | M::Inverse => {
+            M::Transpose => return self.transpose(h, a0, kk, d),
+            M::Determinant => return self.determinant(a0, d, at),
+            M::Outer | M::Inverse => {
                 return Err(KernelError::new(
                     at.line,
                     at.col,

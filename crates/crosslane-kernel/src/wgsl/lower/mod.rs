@@ -22,19 +22,20 @@
 //!   inlines at each call; the module-scope variables sit in the entry's outer block, which an
 //!   inlined helper sees (`Compiler::module_scopes`).
 //!
-//! - vectors (WGSL § Vector Expressions, component-wise) → one scalar per component: a vector
-//!   local `v` is the locals `v.x`, `v.y`, …; a buffer or workgroup array of `vecN` is flat,
-//!   N cells per element in component order (WGSL § Memory Layout: vec2/vec4 arrays are tightly
-//!   packed, so the cells are the buffer's bytes; arrays of vec3, padded to 16 bytes, are
-//!   refused). `subgroupBallot`'s vec4 result stays a u64.
+//! - vectors (WGSL § Vector Expressions, component-wise), matrices and structs → one scalar
+//!   per data cell: a vector local `v` is the locals `v.x`, `v.y`, …; a matrix or struct value
+//!   is held at the cells of its memory layout (`matrix.rs`), padding never held. Buffers and
+//!   workgroup variables are flat cells laid out as WGSL lays out their bytes (WGSL §
+//!   Alignment and Size): vectors by component, matrices by column (a column aligned as a
+//!   `vecR`), structs and arrays nested to any depth, a struct ending in a runtime-sized array
+//!   (`types::runtime_tail`); one cell type per buffer (a struct mixing 32-bit types is `u32`
+//!   bits, converted at each access). `subgroupBallot`'s vec4 result stays a u64.
 //!
-//! - structs in buffers → flat too: each element's members' cells in declaration order
-//!   (`struct_layout`); only packed structs of one scalar type, the engine's buffers having one
-//!   element type.
+//! - pointer parameters → reference parameters, one per data cell of the pointee, or (into
+//!   storage, uniform or workgroup memory, or to an array) a pointer to the first cell.
 //!
-//! `switch` becomes an if/else chain. Structs with padding or mixed scalar types, matrices, a
-//! vector component chosen at run time, pointer parameters and vector results are refused with a
-//! message naming them.
+//! `switch` becomes an if/else chain. Structs mixing `f16` with 4-byte scalars and an array
+//! inside a function-space struct indexed at run time are refused with a message naming them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -53,6 +54,7 @@ mod ballot;
 mod build;
 mod expressions;
 mod math;
+mod matrix;
 mod overrides;
 mod places;
 mod statements;
@@ -60,10 +62,10 @@ mod switch;
 mod types;
 
 use self::build::{bin, cast, depth_err, ex, int_lit, literal, stmt, zero};
-pub use self::types::components;
 use self::types::{
     comp_name, elem_of, expr_word, scalar_of, struct_layout, type_word, vec_comps_in,
 };
+pub use self::types::{components, runtime_tail};
 
 /// A buffer binding of the shader: a `var<storage>` or `var<uniform>` at `@group`/`@binding`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -85,9 +87,144 @@ pub struct Binding {
     /// Fixed length in cells (`array<T, N>`: N; a scalar: 1; a vector's components count one
     /// cell each, in order); `None` for a runtime-sized array.
     pub fixed_len: Option<usize>,
-    /// Cells per element: a `vecN` element's N components, else 1.
+    /// Cells per element: a `vecN` element's N components, else 1; a struct's or array's
+    /// stride in cells (padding included); for a struct ending in a runtime-sized array,
+    /// that array's stride.
     pub components: u32,
+    /// Cells before the runtime-sized array a struct buffer ends with (its other members,
+    /// padding included); 0 otherwise.
+    pub head: u32,
+    /// Which cells are padding (WGSL § Alignment and Size): never read or written by the
+    /// shader, shown as padding rather than values.
+    pub padding: Padding,
+    /// Whether the entry point (or a helper it calls) uses the variable: a device pipeline
+    /// with an automatic layout binds only those.
+    pub used: bool,
 }
+
+/// The padding cells of a buffer: `head` (absolute cell indices among the first
+/// [`Binding::head`] cells, or among a fixed-size buffer's cells) and `element` (offsets
+/// within each element of [`Binding::components`] cells after the head, repeating).
+/// It also names the cells of a buffer of `u32` bits (a struct mixing 32-bit types) that
+/// hold an `f32` or `i32` member, in the same two parts, so a view shows them as the member's
+/// values.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Padding {
+    /// Padding cells of the head (or of the whole buffer when it has no repeating part).
+    pub head: Vec<u32>,
+    /// Padding offsets within each repeating element.
+    pub element: Vec<u32>,
+    /// Cells of the head holding a member of another 32-bit type than the cells': (cell,
+    /// `"f32"` or `"i32"`).
+    pub retyped_head: Vec<(u32, String)>,
+    /// Offsets within each element holding such a member.
+    pub retyped_element: Vec<(u32, String)>,
+}
+
+impl Binding {
+    /// Whether cell `c` of this buffer is padding.
+    pub fn is_padding(&self, c: usize) -> bool {
+        let head = self.head as usize;
+        if c < head || (self.padding.element.is_empty() && head == 0) {
+            return self.padding.head.binary_search(&(c as u32)).is_ok();
+        }
+        let per = self.components.max(1) as usize;
+        let off = ((c - head) % per) as u32;
+        self.padding.element.binary_search(&off).is_ok()
+    }
+
+    /// The WGSL type (`"f32"`, `"i32"`) of the member cell `c` holds when it is not the
+    /// buffer's cell type (a struct mixing 32-bit types is held as `u32` bits).
+    pub fn member_type(&self, c: usize) -> Option<&str> {
+        let head = self.head as usize;
+        let (list, at) = if c < head || (self.padding.retyped_element.is_empty() && head == 0) {
+            (&self.padding.retyped_head, c as u32)
+        } else {
+            let per = self.components.max(1) as usize;
+            (&self.padding.retyped_element, ((c - head) % per) as u32)
+        };
+        list.binary_search_by_key(&at, |x| x.0)
+            .ok()
+            .map(|k| list[k].1.as_str())
+    }
+}
+
+/// The padding of a buffer of type `inner` (see [`Padding`]); none past
+/// [`PADDING_SCAN`] cells of one element.
+fn padding_of(module: &naga::Module, inner: &TypeInner) -> Padding {
+    let w = types::cell_width(module, inner);
+    marks(module, inner, types::cell_scalar(module, inner).ok(), w)
+}
+
+/// [`padding_of`] with the buffer's cell type and width given (a runtime tail's elements are
+/// cells of the whole struct's type).
+fn marks(module: &naga::Module, inner: &TypeInner, cell: Option<naga::Scalar>, w: u32) -> Padding {
+    // The padding cells of `t` (its first `size` cells), and its cells of another type.
+    let holes = |t: &TypeInner, size: u32| -> (Vec<u32>, Vec<(u32, String)>) {
+        if size as usize > PADDING_SCAN {
+            return (Vec::new(), Vec::new());
+        }
+        match types::real_cells(module, t, w, PADDING_SCAN) {
+            Ok(cells) => {
+                let mut real = vec![false; size as usize];
+                let mut retyped = Vec::new();
+                for (c, s) in cells {
+                    if let Some(r) = real.get_mut(c as usize) {
+                        *r = true;
+                    }
+                    let name = match s.kind {
+                        ScalarKind::Float => "f32",
+                        ScalarKind::Sint => "i32",
+                        _ => "u32",
+                    };
+                    if c < size && cell.is_some_and(|k| k != s && k.width == s.width) {
+                        retyped.push((c, name.to_string()));
+                    }
+                }
+                ((0..size).filter(|&c| !real[c as usize]).collect(), retyped)
+            }
+            Err(_) => (Vec::new(), Vec::new()),
+        }
+    };
+    let whole = |size: u32| {
+        let (head, retyped_head) = holes(inner, size);
+        Padding {
+            head,
+            retyped_head,
+            ..Padding::default()
+        }
+    };
+    match inner {
+        TypeInner::Array { base, stride, .. } => {
+            let (element, retyped_element) = holes(&module.types[*base].inner, stride / w);
+            Padding {
+                element,
+                retyped_element,
+                ..Padding::default()
+            }
+        }
+        TypeInner::Struct { members, span } => match types::runtime_tail(module, inner) {
+            Some((head, _)) => {
+                let (head, retyped_head) = holes(inner, head);
+                let tail = members
+                    .last()
+                    .map(|m| marks(module, &module.types[m.ty].inner, cell, w))
+                    .unwrap_or_default();
+                Padding {
+                    head,
+                    retyped_head,
+                    ..tail
+                }
+            }
+            None => whole(span / w),
+        },
+        TypeInner::Matrix { .. } => whole(types::layout_size(module, inner)),
+        _ => Padding::default(),
+    }
+}
+
+/// The most cells of one buffer element (or fixed-size struct) whose padding is worked out.
+const PADDING_SCAN: usize = 1 << 16;
 
 /// The lowered entry point.
 pub struct Lowered {
@@ -183,7 +320,34 @@ pub fn lower(
             .clone()
             .unwrap_or_else(|| format!("global{}", h.index()));
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
-        let (elem, count, wgsl_elem) = elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let (elem, mut count, wgsl_elem) =
+            elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        if let TypeInner::Array {
+            size: ArraySize::Pending(o),
+            ..
+        } = module.types[g.ty].inner
+        {
+            // A workgroup array sized by an override: its value at pipeline creation.
+            let n = shader.override_values.count_of(o).ok_or_else(|| {
+                at_err(
+                    at,
+                    &name,
+                    "the array's size is an override expression the emulator cannot work out \
+                     (set the overrides it names with --override NAME=VALUE)",
+                )
+            })?;
+            if n == 0 {
+                // WGSL spec, Array Types: an override-expression element count must be
+                // positive; otherwise pipeline creation fails.
+                return Err(at_err(
+                    at,
+                    &name,
+                    "the array's size is 0: an override-sized array needs at least one \
+                     element (a pipeline-creation error)",
+                ));
+            }
+            count = Count::Fixed(n as usize);
+        }
         let comps = components(module, g.ty);
         // A vector variable or array of vectors is held flat, one cell per component.
         let cells = |c: Count| match c {
@@ -205,6 +369,11 @@ pub fn lower(
                     ),
                     _ => ("uniform", false),
                 };
+                // A struct ending in a runtime-sized array: its length comes with the launch.
+                let tail = match &module.types[g.ty].inner {
+                    t @ TypeInner::Struct { .. } => types::runtime_tail(module, t),
+                    _ => None,
+                };
                 bindings.push(Binding {
                     name: name.clone(),
                     group: rb.map_or(0, |b| b.group),
@@ -213,12 +382,16 @@ pub fn lower(
                     writable,
                     elem,
                     wgsl_elem,
-                    fixed_len: match cells(count) {
-                        Count::Scalar => Some(1),
-                        Count::Fixed(n) => Some(n),
-                        Count::Runtime => None,
+                    fixed_len: match (cells(count), tail) {
+                        (_, Some(_)) => None,
+                        (Count::Scalar, _) => Some(1),
+                        (Count::Fixed(n), _) => Some(n),
+                        (Count::Runtime, _) => None,
                     },
-                    components: comps,
+                    components: tail.map_or(comps, |t| t.1),
+                    head: tail.map_or(0, |t| t.0),
+                    padding: padding_of(module, &module.types[g.ty].inner),
+                    used: !shader.info.get_entry_point(idx)[h].is_empty(),
                 });
                 params.push(Param {
                     name: name.clone(),
@@ -230,15 +403,19 @@ pub fn lower(
                 });
             }
             AddressSpace::Private if comps > 1 && matches!(count, Count::Scalar) => {
-                // A private vector: one per-invocation local per component, zeroed.
+                // A private vector, matrix or struct: one per-invocation local per data cell,
+                // zeroed.
                 if g.init.is_some() {
                     return Err(at_err(
                         at,
                         &name,
-                        "an initialized private vector is not emulated yet",
+                        "an initialized private vector, matrix or struct is not emulated yet",
                     ));
                 }
-                for k in 0..comps {
+                let cells = low
+                    .type_cells(&module.types[g.ty].inner)
+                    .unwrap_or_default();
+                for (k, elem) in cells {
                     let span = low.uniq(at);
                     prelude.push(stmt(
                         StmtKind::Decl(
@@ -341,6 +518,9 @@ pub fn lower(
     })
 }
 
+/// The most cells a matrix or struct value held in locals may have (one local per cell).
+const VALUE_CELLS: usize = 1024;
+
 #[derive(Clone, Copy)]
 enum Count {
     Scalar,
@@ -383,7 +563,7 @@ struct Lower<'a> {
     lens: &'a HashMap<String, usize>,
     /// A helper returning a vector: its size (the result goes out through the reference
     /// parameters `_ret.x`, `_ret.y`, …).
-    vec_ret: Option<u32>,
+    vec_ret: Option<Vec<(u32, ValTy)>>,
 }
 
 impl Lower<'_> {
@@ -446,12 +626,69 @@ impl Lower<'_> {
         }
     }
 
+    /// The cells a value of `h`'s type is held in, each with its type: a vector's
+    /// components, a matrix's or struct's data cells at their layout positions (WGSL §
+    /// Alignment and Size; padding cells are never held). `None` for scalars and for the
+    /// values held otherwise (a `subgroupBallot` result, `modf`/`frexp` and
+    /// `atomicCompareExchangeWeak` results, read through their members).
+    fn value_cells(&self, h: Handle<Expression>) -> Option<Vec<(u32, ValTy)>> {
+        if self.is_ballot_expr(h)
+            || self.is_modf_frexp(h)
+            || matches!(self.func.expressions[h], Expression::AtomicResult { .. })
+        {
+            return None;
+        }
+        self.type_cells(self.ty_inner(h))
+    }
+
+    /// [`Self::value_cells`] of a type.
+    fn type_cells(&self, inner: &TypeInner) -> Option<Vec<(u32, ValTy)>> {
+        let module = self.module();
+        let cells = match inner {
+            TypeInner::Vector { .. }
+            | TypeInner::Matrix { .. }
+            | TypeInner::Struct { .. }
+            | TypeInner::Array {
+                size: ArraySize::Constant(_),
+                ..
+            } => {
+                let w = types::cell_width(module, inner);
+                types::real_cells(module, inner, w, VALUE_CELLS).ok()?
+            }
+            _ => return None,
+        };
+        cells
+            .into_iter()
+            .map(|(c, s)| scalar_of(s).map(|k| (c, ValTy::scalar(k))))
+            .collect()
+    }
+
+    /// The type of cell `k` of `h` (a component of a vector, a cell of a matrix or struct);
+    /// `h`'s own type for a scalar.
+    fn cell_ty(
+        &self,
+        h: Handle<Expression>,
+        k: Option<u32>,
+        at: ast::Span,
+    ) -> Result<ValTy, KernelError> {
+        if let (Some(k), Some(cells)) = (k, self.value_cells(h)) {
+            if let Some((_, t)) = cells.iter().find(|c| c.0 == k) {
+                return Ok(*t);
+            }
+        }
+        self.comp_ty(h, at)
+    }
+
     /// The type of one component of `h` (of `h` itself for a scalar).
     fn comp_ty(&self, h: Handle<Expression>, at: ast::Span) -> Result<ValTy, KernelError> {
         match self.ty_inner(h) {
-            TypeInner::Vector { scalar, .. } if !self.is_ballot_expr(h) => scalar_of(*scalar)
-                .map(ValTy::scalar)
-                .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated")),
+            TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. }
+                if !self.is_ballot_expr(h) =>
+            {
+                scalar_of(*scalar)
+                    .map(ValTy::scalar)
+                    .ok_or_else(|| KernelError::new(at.line, at.col, "type not emulated"))
+            }
             _ => self.scalar_ty(h, at),
         }
     }
@@ -459,7 +696,9 @@ impl Lower<'_> {
     /// The component type `TypeInner::Scalar` of `h`'s type (itself for a scalar).
     fn comp_inner(&self, h: Handle<Expression>) -> TypeInner {
         match self.ty_inner(h) {
-            TypeInner::Vector { scalar, .. } => TypeInner::Scalar(*scalar),
+            TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. } => {
+                TypeInner::Scalar(*scalar)
+            }
             other => other.clone(),
         }
     }
@@ -491,6 +730,21 @@ impl Lower<'_> {
                     None
                 }
             }
+            _ => None,
+        }
+    }
+
+    /// The column stride in cells when `p` points at a matrix (see `types::column_stride`).
+    fn matrix_pointee(&self, p: Handle<Expression>) -> Option<u32> {
+        match self.ty_inner(p) {
+            TypeInner::Pointer { base, .. } => match &self.module().types[*base].inner {
+                TypeInner::Matrix { rows, scalar, .. } => Some(types::column_stride(
+                    *rows,
+                    *scalar,
+                    u32::from(scalar.width),
+                )),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -543,67 +797,69 @@ impl Lower<'_> {
             let mut params = Vec::new();
             for (k, a) in f.arguments.iter().enumerate() {
                 let pname = a.name.clone().unwrap_or_else(|| format!("arg{k}"));
-                if let TypeInner::Vector { size, scalar } = &module.types[a.ty].inner {
-                    // A vector parameter: one parameter per component, `v.x`, `v.y`, …
-                    let t = scalar_of(*scalar).ok_or_else(|| {
-                        at_err(at, &name, format!("parameter `{pname}`: type not emulated"))
-                    })?;
-                    for c in 0..*size as u32 {
+                let inner = &module.types[a.ty].inner;
+                if let TypeInner::Pointer { base, space } = inner {
+                    // WGSL § Pointer Types: a pointer parameter names the caller's memory. Into
+                    // storage, uniform or workgroup memory, or to an array: a pointer to the
+                    // first cell; else reference parameters, one per cell of the pointee.
+                    let pointee = &module.types[*base].inner;
+                    if places::pointer_kind(*space, pointee) {
+                        let t = types::cell_scalar(module, pointee)
+                            .ok()
+                            .and_then(scalar_of)
+                            .ok_or_else(|| {
+                                at_err(
+                                    at,
+                                    &name,
+                                    format!("parameter `{pname}`: a pointer to this type is not emulated"),
+                                )
+                            })?;
                         params.push(Param {
-                            name: comp_name(&pname, c),
-                            ty: Ty::Val(ValTy::scalar(t)),
+                            name: pname,
+                            ty: Ty::Ptr(ValTy::scalar(t)),
                             reference: false,
                             span: self.uniq(at),
                         });
+                        continue;
                     }
-                    continue;
-                }
-                if let TypeInner::Pointer { base, space } = &module.types[a.ty].inner {
-                    // WGSL § Pointer Types: a `ptr<function|private, T>` parameter names the
-                    // caller's variable: a reference parameter (one per component of a vector).
-                    if !matches!(space, AddressSpace::Function | AddressSpace::Private) {
-                        return Err(at_err(
-                            at,
-                            &name,
-                            format!(
-                                "parameter `{pname}`: pointers into storage or workgroup memory \
-                                 as parameters are not emulated yet (function and private ones \
-                                 are)"
-                            ),
-                        ));
-                    }
-                    let (n, sc) = match &module.types[*base].inner {
-                        TypeInner::Scalar(s) => (None, scalar_of(*s)),
-                        TypeInner::Vector { size, scalar } => {
-                            (Some(*size as u32), scalar_of(*scalar))
+                    let cells = match pointee {
+                        TypeInner::Scalar(s) => {
+                            scalar_of(*s).map(|t| vec![(None, ValTy::scalar(t))])
                         }
-                        _ => (None, None),
-                    };
-                    let t = sc.ok_or_else(|| {
+                        other => self
+                            .type_cells(other)
+                            .map(|c| c.into_iter().map(|(k, t)| (Some(k), t)).collect()),
+                    }
+                    .ok_or_else(|| {
                         at_err(
                             at,
                             &name,
-                            format!(
-                                "parameter `{pname}`: pointers to scalars and vectors are \
-                                 emulated, not to this type yet"
-                            ),
+                            format!("parameter `{pname}`: a pointer to this type is not emulated"),
                         )
                     })?;
-                    let names: Vec<String> = match n {
-                        Some(n) => (0..n).map(|c| comp_name(&pname, c)).collect(),
-                        None => vec![pname.clone()],
-                    };
-                    for pn in names {
+                    for (c, t) in cells {
                         params.push(Param {
-                            name: pn,
-                            ty: Ty::Val(ValTy::scalar(t)),
+                            name: c.map_or_else(|| pname.clone(), |c| comp_name(&pname, c)),
+                            ty: Ty::Val(t),
                             reference: true,
                             span: self.uniq(at),
                         });
                     }
                     continue;
                 }
-                let t = match &module.types[a.ty].inner {
+                if let Some(cells) = self.type_cells(inner) {
+                    // A vector, matrix or struct parameter: one parameter per cell, `v.x`, …
+                    for (c, t) in cells {
+                        params.push(Param {
+                            name: comp_name(&pname, c),
+                            ty: Ty::Val(t),
+                            reference: false,
+                            span: self.uniq(at),
+                        });
+                    }
+                    continue;
+                }
+                let t = match inner {
                     TypeInner::Scalar(s) => scalar_of(*s),
                     _ => None,
                 }
@@ -612,8 +868,9 @@ impl Lower<'_> {
                         at,
                         &name,
                         format!(
-                            "parameter `{pname}` of type {} is not emulated yet (scalars and vectors are)",
-                            type_word(&module.types[a.ty].inner)
+                            "parameter `{pname}` of type {} is not emulated yet (scalars, \
+                             vectors, matrices, structs and pointers are)",
+                            type_word(inner)
                         ),
                     )
                 })?;
@@ -628,32 +885,33 @@ impl Lower<'_> {
             let ret = match &f.result {
                 None => Ty::Void,
                 Some(r) => match &module.types[r.ty].inner {
-                    TypeInner::Vector { size, scalar } if !returns_ballot(f) => {
-                        // A vector result goes out through reference parameters, one per
-                        // component, after the others: the engine's functions return one
-                        // scalar.
-                        let t = scalar_of(*scalar).ok_or_else(|| {
-                            at_err(at, &name, "a result of this type is not emulated yet")
-                        })?;
-                        vec_ret = Some(*size as u32);
-                        for c in 0..*size as u32 {
-                            params.push(Param {
-                                name: comp_name("_ret", c),
-                                ty: Ty::Val(ValTy::scalar(t)),
-                                reference: true,
-                                span: self.uniq(at),
-                            });
-                        }
-                        Some(Ty::Void)
-                    }
                     TypeInner::Scalar(s) => scalar_of(*s).map(|k| Ty::Val(ValTy::scalar(k))),
-                    _ => None,
+                    TypeInner::Vector { .. } if returns_ballot(f) => None,
+                    other => match self.type_cells(other) {
+                        // A vector, matrix or struct result goes out through reference
+                        // parameters, one per cell, after the others: the engine's functions
+                        // return one scalar.
+                        Some(cells) => {
+                            for &(c, t) in &cells {
+                                params.push(Param {
+                                    name: comp_name("_ret", c),
+                                    ty: Ty::Val(t),
+                                    reference: true,
+                                    span: self.uniq(at),
+                                });
+                            }
+                            vec_ret = Some(cells);
+                            Some(Ty::Void)
+                        }
+                        None => None,
+                    },
                 }
                 .ok_or_else(|| {
                     at_err(
                         at,
                         &name,
-                        "a result that is not a scalar or a vector is not emulated yet",
+                        "a result of this type is not emulated yet (scalars, vectors, \
+                         matrices and structs are)",
                     )
                 })?,
             };
@@ -792,9 +1050,11 @@ impl Lower<'_> {
             let (elem, count, _) =
                 elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
             let comps = components(self.module(), lv.ty);
-            if comps > 1 && matches!(count, Count::Scalar) {
-                // A vector variable: one local per component, `v.x`, `v.y`, …
-                for k in 0..comps {
+            let cells = self.type_cells(&self.module().types[lv.ty].inner);
+            if let (Some(cells), Count::Scalar) = (cells, count) {
+                // A vector, matrix or struct variable: one local per component or data cell,
+                // `v.x`, `v.y`, … (padding is never held).
+                for (k, elem) in cells {
                     let init = match lv.init {
                         Some(e) => self.expr_c(e, Some(k), 0)?,
                         None => zero(elem, at),

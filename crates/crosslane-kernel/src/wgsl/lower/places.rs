@@ -75,10 +75,18 @@ impl Lower<'_> {
             return Ok(e);
         }
         let (own, _) = self.pointee(h);
+        let array = matches!(
+            self.ty_inner(h),
+            TypeInner::Pointer { base, .. }
+                if matches!(self.module().types[*base].inner, TypeInner::Array { .. })
+        );
         let k = if own > 1 {
             Some(k.ok_or_else(|| {
                 KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
             })?)
+        } else if array {
+            // A cell of a whole array (its elements' cells, in order).
+            k
         } else {
             None
         };
@@ -127,13 +135,18 @@ impl Lower<'_> {
                 })
             }
             Expression::FunctionArgument(i) if !self.entry_args => {
-                // A helper's pointer parameter: the reference parameter(s) of its name.
-                let name = self
-                    .func
-                    .arguments
-                    .get(*i as usize)
-                    .and_then(|a| a.name.clone())
-                    .unwrap_or_else(|| format!("arg{i}"));
+                // A helper's pointer parameter: the reference parameter(s) of its name, or
+                // the cell pointer (`p[k]`; an array pointee is indexed by the access).
+                let name = self.arg_name(*i);
+                if let Some((_, array)) = self.cell_param(*i) {
+                    let id = self.ident(&name, at);
+                    return Ok(if array {
+                        id
+                    } else {
+                        let c = int_lit(u64::from(k.unwrap_or(0)), at);
+                        ex(ExprKind::Index(Box::new(id), Box::new(c)), at)
+                    });
+                }
                 Ok(match k {
                     Some(c) => self.ident(&comp_name(&name, c), at),
                     None => self.ident(&name, at),
@@ -144,6 +157,15 @@ impl Lower<'_> {
                     .name
                     .clone()
                     .unwrap_or_else(|| format!("local{}", l.index()));
+                let ty = self.func.local_variables[*l].ty;
+                if let (TypeInner::Array { .. }, Some(k)) = (&self.module().types[ty].inner, k) {
+                    // A cell of a whole local array (held as the engine's array).
+                    let id = self.ident(&name, at);
+                    return Ok(ex(
+                        ExprKind::Index(Box::new(id), Box::new(int_lit(k.into(), at))),
+                        at,
+                    ));
+                }
                 Ok(match k {
                     Some(k) => self.ident(&comp_name(&name, k), at),
                     None => self.ident(&name, at),
@@ -151,13 +173,53 @@ impl Lower<'_> {
             }
             Expression::Access { base, index } => {
                 let (vec_base, elem_comps) = self.pointee(*base);
-                if vec_base > 1 {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "a vector component chosen at run time (`v[i]`) is not emulated yet; use \
-                         .x/.y/.z/.w",
-                    ));
+                if vec_base > 1 || self.root_held_by_cells(*base) {
+                    // An element chosen at run time of a variable held one local per cell
+                    // (a vector, matrix or struct local): a select over the elements, whose
+                    // store becomes an if/else over them (see `assign`). WGSL § Vector Access
+                    // Expression: an index out of range gives some element; here the last.
+                    let (n, per) = match self.ty_inner(*base) {
+                        TypeInner::Pointer { base: t, .. } => {
+                            match &self.module().types[*t].inner {
+                                TypeInner::Vector { size, .. } => (*size as u32, 1),
+                                TypeInner::Matrix {
+                                    columns,
+                                    rows,
+                                    scalar,
+                                } => (
+                                    *columns as u32,
+                                    types::column_stride(*rows, *scalar, u32::from(scalar.width)),
+                                ),
+                                TypeInner::Array {
+                                    size: ArraySize::Constant(n),
+                                    ..
+                                } => (n.get(), elem_comps),
+                                _ => (0, 1),
+                            }
+                        }
+                        TypeInner::ValuePointer { size: Some(s), .. } => (*s as u32, 1),
+                        _ => (0, 1),
+                    };
+                    if n == 0 || n > 64 {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            "an element chosen at run time of this local is not emulated (at \
+                             most 64 elements of a vector, matrix or array held by cells)",
+                        ));
+                    }
+                    let k = k.unwrap_or(0);
+                    let mut acc = self.place_c(*base, Some((n - 1) * per + k), depth + 1)?;
+                    for j in (0..n - 1).rev() {
+                        let e = self.place_c(*base, Some(j * per + k), depth + 1)?;
+                        let i = cast(Scalar::U32, self.expr(*index, depth + 1)?, at);
+                        let c = bin(BinOp::Eq, i, int_lit(u64::from(j), at), at);
+                        acc = ex(
+                            ExprKind::Ternary(Box::new(c), Box::new(e), Box::new(acc)),
+                            at,
+                        );
+                    }
+                    return Ok(acc);
                 }
                 let b = self.place(*base, depth + 1)?;
                 let i = self.expr(*index, depth + 1)?;
@@ -171,9 +233,18 @@ impl Lower<'_> {
                     let first = starts.get(*index as usize).copied().unwrap_or(0);
                     return self.place_c(*base, Some(first + k.unwrap_or(0)), depth + 1);
                 }
+                if let Some(cs) = self.matrix_pointee(*base) {
+                    // A column of a matrix held by cells: column × stride, plus the row.
+                    return self.place_c(*base, Some(*index * cs + k.unwrap_or(0)), depth + 1);
+                }
                 let (vec_base, elem_comps) = self.pointee(*base);
                 if vec_base > 1 {
                     return self.place_c(*base, Some(*index), depth + 1);
+                }
+                if self.root_held_by_cells(*base) {
+                    // An element of an array member of a struct held one local per cell.
+                    let c = *index * elem_comps + k.unwrap_or(0);
+                    return self.place_c(*base, Some(c), depth + 1);
                 }
                 let b = self.place(*base, depth + 1)?;
                 let i = cell(int_lit(u64::from(*index), at), elem_comps, k.unwrap_or(0));
@@ -183,11 +254,67 @@ impl Lower<'_> {
         }
     }
 
+    /// Whether the pointer chain `h` starts at a variable held one local per cell (a
+    /// function or private struct or matrix, a reference parameter), not in memory.
+    fn root_held_by_cells(&self, mut h: Handle<Expression>) -> bool {
+        for _ in 0..=self.max_depth {
+            match &self.func.expressions[h] {
+                Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => h = *base,
+                Expression::LocalVariable(l) => {
+                    let ty = self.func.local_variables[*l].ty;
+                    return !matches!(self.module().types[ty].inner, TypeInner::Array { .. });
+                }
+                Expression::GlobalVariable(g) => {
+                    let var = &self.module().global_variables[*g];
+                    return var.space == AddressSpace::Private
+                        && !matches!(self.module().types[var.ty].inner, TypeInner::Array { .. });
+                }
+                Expression::FunctionArgument(i) => {
+                    return !self.entry_args && self.cell_param(*i).is_none()
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// A helper's parameter name.
+    pub(super) fn arg_name(&self, i: u32) -> String {
+        self.func
+            .arguments
+            .get(i as usize)
+            .and_then(|a| a.name.clone())
+            .unwrap_or_else(|| format!("arg{i}"))
+    }
+
+    /// When helper parameter `i` is a pointer held as a cell pointer (see
+    /// [`pointer_kind`]): its cells' scalar, and whether it points at an array.
+    pub(super) fn cell_param(&self, i: u32) -> Option<(Scalar, bool)> {
+        if self.entry_args {
+            return None;
+        }
+        let a = self.func.arguments.get(i as usize)?;
+        let module = self.module();
+        let TypeInner::Pointer { base, space } = &module.types[a.ty].inner else {
+            return None;
+        };
+        let inner = &module.types[*base].inner;
+        if !pointer_kind(*space, inner) {
+            return None;
+        }
+        let sc = scalar_of(types::cell_scalar(module, inner).ok()?)?;
+        Some((sc, matches!(inner, TypeInner::Array { .. })))
+    }
+
     /// The buffer or workgroup variable a pointer chain starts at, and its cells' scalar.
     pub(super) fn root_cells(&self, mut h: Handle<Expression>) -> Option<(String, Scalar)> {
         for _ in 0..=self.max_depth {
             match &self.func.expressions[h] {
                 Expression::Access { base, .. } | Expression::AccessIndex { base, .. } => h = *base,
+                Expression::FunctionArgument(i) => {
+                    let (sc, _) = self.cell_param(*i)?;
+                    return Some((self.arg_name(*i), sc));
+                }
                 Expression::GlobalVariable(g) => {
                     let var = &self.module().global_variables[*g];
                     if matches!(var.space, AddressSpace::Private | AddressSpace::Function) {
@@ -237,11 +364,22 @@ impl Lower<'_> {
                 return Err(depth_err(at, self.max_depth));
             }
         }
-        let Expression::GlobalVariable(g) = self.func.expressions[cur] else {
-            return Ok(None);
+        let root_ty = match self.func.expressions[cur] {
+            Expression::GlobalVariable(g) => {
+                &self.module().types[self.module().global_variables[g].ty].inner
+            }
+            Expression::FunctionArgument(i) if self.cell_param(i).is_some() => {
+                match self.ty_inner(cur) {
+                    TypeInner::Pointer { base, .. } => &self.module().types[*base].inner,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
         };
-        let root_ty = &self.module().types[self.module().global_variables[g].ty].inner;
-        if !matches!(root_ty, TypeInner::Array { .. } | TypeInner::Struct { .. }) {
+        if !matches!(
+            root_ty,
+            TypeInner::Array { .. } | TypeInner::Struct { .. } | TypeInner::Matrix { .. }
+        ) {
             return Ok(None);
         }
         let types = &self.shader.module.types;
@@ -274,6 +412,9 @@ impl Lower<'_> {
                     base: e, stride, ..
                 } => u64::from(types::stride_cells(self.module(), *e, *stride)),
                 TypeInner::Vector { .. } => 1,
+                TypeInner::Matrix { rows, scalar, .. } => {
+                    u64::from(types::column_stride(*rows, *scalar, width))
+                }
                 TypeInner::Struct { members, .. } => {
                     let i = index.unwrap_or(0) as usize;
                     let m = members.get(i).map_or(0, |m| m.offset);
@@ -284,7 +425,7 @@ impl Lower<'_> {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
-                        "matrices are not emulated yet",
+                        "an access into this type is not emulated",
                     ))
                 }
             };
@@ -301,9 +442,18 @@ impl Lower<'_> {
             };
             add(i, at);
         }
-        // A vector at the end of the chain: component k.
+        // A vector, matrix, struct or whole array at the end of the chain: cell k.
         let (own, _) = self.pointee(h);
-        if own > 1 {
+        let array = matches!(
+            self.ty_inner(h),
+            TypeInner::Pointer { base, .. }
+                if matches!(self.module().types[*base].inner, TypeInner::Array { .. })
+        );
+        if array {
+            if let Some(k) = k {
+                add(int_lit(u64::from(k), at), at);
+            }
+        } else if own > 1 {
             let k = k.ok_or_else(|| {
                 KernelError::new(at.line, at.col, "a whole vector here is not emulated yet")
             })?;
@@ -481,4 +631,13 @@ impl Lower<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether a pointer parameter of `space` to `pointee` is held as a pointer to its first cell
+/// (storage, uniform and workgroup memory, and arrays anywhere: the callee indexes the
+/// caller's cells) rather than as reference parameters, one per cell of the pointee
+/// (function and private scalars, vectors, matrices and structs, held as locals).
+pub(super) fn pointer_kind(space: AddressSpace, pointee: &TypeInner) -> bool {
+    !matches!(space, AddressSpace::Function | AddressSpace::Private)
+        || matches!(pointee, TypeInner::Array { .. })
 }

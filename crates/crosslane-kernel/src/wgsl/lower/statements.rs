@@ -26,10 +26,10 @@ impl Lower<'_> {
                         continue; // a struct value, read through its members
                     }
                     let eat = self.espan(h, at);
-                    if let Some(n) = self.vector(h) {
-                        // A vector `let`: one local per component, `v.x`, `v.y`, …
-                        let t = self.comp_ty(h, eat)?;
-                        for k in 0..n {
+                    if let Some(cells) = self.value_cells(h) {
+                        // A vector, matrix or struct `let`: one local per component or cell,
+                        // `v.x`, `v.y`, …
+                        for (k, t) in cells {
                             let init = self.expr_c(h, Some(k), 0)?;
                             v.push(self.decl(&comp_name(&name, k), t, init, eat));
                         }
@@ -119,16 +119,16 @@ impl Lower<'_> {
                 vec![stmt(StmtKind::Block(v), at)]
             }
             Statement::Return { value: Some(e) } if self.vec_ret.is_some() => {
-                // A vector result: each component into its reference parameter, then return.
-                let n = self.vec_ret.unwrap_or(1);
+                // A vector, matrix or struct result: each cell into its reference parameter,
+                // then return.
+                let cells = self.vec_ret.clone().unwrap_or_default();
                 let mut v = Vec::new();
-                let t = self.comp_ty(*e, at)?;
                 let tmp = format!("_retv{}", e.index());
-                for k in 0..n {
+                for &(k, t) in &cells {
                     let c = self.expr_c(*e, Some(k), 0)?;
                     v.push(self.decl(&comp_name(&tmp, k), t, c, at));
                 }
-                for k in 0..n {
+                for &(k, _) in &cells {
                     let target = self.ident(&comp_name("_ret", k), at);
                     let val = self.ident(&comp_name(&tmp, k), at);
                     v.push(stmt(
@@ -163,25 +163,22 @@ impl Lower<'_> {
                     at,
                 )]
             }
-            Statement::Store { pointer, value } if self.vector(*value).is_some() => {
-                // Component by component, through temporaries first: `v = v.yx` reads the old
+            Statement::Store { pointer, value } if self.value_cells(*value).is_some() => {
+                // Component by component (cell by cell for a matrix or struct; padding is
+                // never written), through temporaries first: `v = v.yx` reads the old
                 // components (WGSL § Assignment: the right side is evaluated first).
-                let n = self.vector(*value).unwrap_or(1);
-                let t = self.comp_ty(*value, at)?;
+                let cells = self.value_cells(*value).unwrap_or_default();
                 let tmp = format!("_store{}", value.index());
                 let mut v = Vec::new();
-                for k in 0..n {
+                for &(k, t) in &cells {
                     let e = self.expr_c(*value, Some(k), 0)?;
                     v.push(self.decl(&comp_name(&tmp, k), t, e, at));
                 }
-                for k in 0..n {
+                for &(k, t) in &cells {
                     let p = self.place_c(*pointer, Some(k), 0)?;
                     let src = self.ident(&comp_name(&tmp, k), at);
                     let src = self.value_to_cell(*pointer, t.scalar, src, at);
-                    v.push(stmt(
-                        StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(src)), at)),
-                        at,
-                    ));
+                    v.push(assign(p, src, at));
                 }
                 vec![stmt(StmtKind::Block(v), at)]
             }
@@ -192,10 +189,7 @@ impl Lower<'_> {
                     Ok(t) => self.value_to_cell(*pointer, t.scalar, v, at),
                     Err(_) => v,
                 };
-                vec![stmt(
-                    StmtKind::Expr(ex(ExprKind::Assign(None, Box::new(p), Box::new(v)), at)),
-                    at,
-                )]
+                vec![assign(p, v, at)]
             }
             Statement::Atomic {
                 pointer,
@@ -250,41 +244,28 @@ impl Lower<'_> {
                         .unwrap_or_else(|| format!("function{}", function.index()));
                     let mut args = Vec::new();
                     for a in arguments {
-                        if let TypeInner::Pointer { base, .. } = self.ty_inner(*a) {
-                            // A pointer argument: the variable (or each of its components)
-                            // for the reference parameters.
-                            let n = match &self.module().types[*base].inner {
-                                TypeInner::Vector { size, .. } => Some(*size as u32),
-                                _ => None,
-                            };
-                            match n {
-                                Some(n) => {
-                                    for c in 0..n {
-                                        args.push(self.place_c(*a, Some(c), 0)?);
-                                    }
-                                }
-                                None => args.push(self.place(*a, 0)?),
-                            }
+                        if let TypeInner::Pointer { base, space } = self.ty_inner(*a) {
+                            args.extend(self.pointer_argument(*a, *base, *space, at)?);
                             continue;
                         }
-                        match self.vector(*a) {
-                            // A vector argument: its components, as the parameters are.
-                            Some(n) => {
-                                for c in 0..n {
+                        match self.value_cells(*a) {
+                            // A vector, matrix or struct argument: its cells, as the
+                            // parameters are.
+                            Some(cells) => {
+                                for (c, _) in cells {
                                     args.push(self.expr_c(*a, Some(c), 0)?);
                                 }
                             }
                             None => args.push(self.expr(*a, 0)?),
                         }
                     }
-                    match result.and_then(|r| self.vector(r).map(|n| (r, n))) {
-                        Some((r, n)) => {
-                            // A vector result: locals `r.x`, … passed as the reference
+                    match result.and_then(|r| self.value_cells(r).map(|n| (r, n))) {
+                        Some((r, cells)) => {
+                            // A composite result: locals `r.x`, … passed as the reference
                             // parameters the helper writes.
-                            let t = self.comp_ty(r, at)?;
                             let rname = self.result_name(r);
                             let mut v = Vec::new();
-                            for c in 0..n {
+                            for (c, t) in cells {
                                 v.push(self.decl(&comp_name(&rname, c), t, zero(t, at), at));
                                 args.push(self.ident(&comp_name(&rname, c), at));
                             }
@@ -451,5 +432,78 @@ impl Lower<'_> {
             at,
         );
         Ok(vec![first, second])
+    }
+}
+
+impl Lower<'_> {
+    /// The arguments a pointer argument `a` (to `base` in `space`) passes: the address of the
+    /// pointee's first cell for a cell-pointer parameter (see `places::pointer_kind`; an array
+    /// local passes itself), else the pointee's cells as lvalues for the reference parameters.
+    ///
+    /// # Errors
+    /// A pointer into a struct whose cells hold bits of another type (a struct mixing 32-bit
+    /// types), which the callee could not convert.
+    pub(super) fn pointer_argument(
+        &mut self,
+        a: Handle<Expression>,
+        base: Handle<naga::Type>,
+        space: AddressSpace,
+        at: ast::Span,
+    ) -> Result<Vec<Expr>, KernelError> {
+        let inner = self.module().types[base].inner.clone();
+        if places::pointer_kind(space, &inner) {
+            let want = types::cell_scalar(self.module(), &inner)
+                .ok()
+                .and_then(scalar_of);
+            if let (Some((_, have)), Some(want)) = (self.root_cells(a), want) {
+                if have != want {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a pointer into a struct mixing 32-bit types, passed to a function, is \
+                         not emulated yet (its cells hold another type's bits)",
+                    ));
+                }
+            }
+            let first = if self.type_cells(&inner).is_some() {
+                self.place_c(a, Some(0), 0)?
+            } else {
+                self.place(a, 0)?
+            };
+            return Ok(vec![match first.kind {
+                // An array variable passes itself (it decays to its first cell's address).
+                ExprKind::Ident(_) => first,
+                _ => ex(ExprKind::AddrOf(Box::new(first)), at),
+            }]);
+        }
+        match self.type_cells(&inner) {
+            Some(cells) => cells
+                .into_iter()
+                .map(|(c, _)| self.place_c(a, Some(c), 0))
+                .collect(),
+            None => Ok(vec![self.place(a, 0)?]),
+        }
+    }
+}
+
+/// `place = value`; a place chosen at run time among locals (`c ? a : b`, see
+/// `Lower::place_c`) becomes an if/else assigning the one chosen.
+fn assign(place: Expr, value: Expr, at: ast::Span) -> Stmt {
+    match place.kind {
+        ExprKind::Ternary(c, a, b) => stmt(
+            StmtKind::If(
+                *c,
+                Box::new(assign(*a, value.clone(), at)),
+                Some(Box::new(assign(*b, value, at))),
+            ),
+            at,
+        ),
+        kind => stmt(
+            StmtKind::Expr(ex(
+                ExprKind::Assign(None, Box::new(Expr::new(kind, place.span)), Box::new(value)),
+                at,
+            )),
+            at,
+        ),
     }
 }

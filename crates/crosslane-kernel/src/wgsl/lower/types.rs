@@ -16,6 +16,42 @@ pub(super) fn scalar_of(s: naga::Scalar) -> Option<Scalar> {
     })
 }
 
+/// A composite type's WGSL spelling for messages and buffer headers (`mat4x3<f32>`,
+/// `array<vec4<f32>, 8>`; a struct by its name).
+fn wgsl_type_name(module: &naga::Module, inner: &TypeInner) -> String {
+    match inner {
+        TypeInner::Scalar(s) => wgsl_scalar_name(*s),
+        TypeInner::Vector { size, scalar } => {
+            format!("vec{}<{}>", *size as u32, wgsl_scalar_name(*scalar))
+        }
+        TypeInner::Matrix {
+            columns,
+            rows,
+            scalar,
+        } => format!(
+            "mat{}x{}<{}>",
+            *columns as u32,
+            *rows as u32,
+            wgsl_scalar_name(*scalar)
+        ),
+        TypeInner::Array { base, size, .. } => {
+            let t = &module.types[*base];
+            let e = t.name.clone().unwrap_or_else(|| match &t.inner {
+                TypeInner::Scalar(s) => wgsl_scalar_name(*s),
+                TypeInner::Vector { size, scalar } => {
+                    format!("vec{}<{}>", *size as u32, wgsl_scalar_name(*scalar))
+                }
+                other => type_word(other).to_string(),
+            });
+            match size {
+                ArraySize::Constant(n) => format!("array<{e}, {n}>"),
+                _ => format!("array<{e}>"),
+            }
+        }
+        other => type_word(other).to_string(),
+    }
+}
+
 fn wgsl_scalar_name(s: naga::Scalar) -> String {
     match (s.kind, s.width) {
         (ScalarKind::Sint, 4) => "i32".into(),
@@ -27,45 +63,193 @@ fn wgsl_scalar_name(s: naga::Scalar) -> String {
     }
 }
 
-/// Cells a value of type `inner` takes: a vector's size, a struct's size in cells (padding
-/// included, see [`struct_layout`]), else 1.
+/// Cells a value of type `inner` takes: a vector's size, a matrix's or struct's size in
+/// cells (padding included, see [`layout_size`]), else 1.
 pub(super) fn vec_comps_in(module: &naga::Module, inner: &TypeInner) -> u32 {
     match inner {
         TypeInner::Vector { size, .. } => *size as u32,
-        TypeInner::Struct { .. } => struct_layout(module, inner).map_or(1, |l| l.1),
+        TypeInner::Struct { .. } | TypeInner::Matrix { .. } => layout_size(module, inner),
         _ => 1,
     }
 }
 
-/// The scalars a member of type `inner` holds (a scalar, an atomic, a vector, or a fixed-size
-/// array of those), or why it is not emulated.
-fn leaf_scalar(module: &naga::Module, inner: &TypeInner) -> Result<naga::Scalar, String> {
-    match inner {
-        TypeInner::Scalar(s) | TypeInner::Atomic(s) => Ok(*s),
-        TypeInner::Vector { scalar, .. } => Ok(*scalar),
-        TypeInner::Array {
-            base,
-            size: ArraySize::Constant(_),
-            ..
-        } => match &module.types[*base].inner {
-            TypeInner::Scalar(s) | TypeInner::Atomic(s) => Ok(*s),
-            TypeInner::Vector { scalar, .. } => Ok(*scalar),
-            _ => Err("arrays of structs or arrays inside a struct are not emulated yet".into()),
-        },
-        TypeInner::Array { .. } => {
-            Err("a runtime-sized array inside a struct is not emulated yet".into())
+/// The one scalar every cell of a type holds: its scalar leaves (of scalars, atomics,
+/// vectors, matrices, arrays and structs, nested to any depth) when they are all one type;
+/// `u32` when they mix 32-bit types (each access converts the bits, see
+/// `Lower::cell_to_value`). Errors for leaves of different widths (`f16` beside 4-byte
+/// scalars: the engine's buffers have one cell width) and for types without a memory layout.
+pub(super) fn cell_scalar(
+    module: &naga::Module,
+    inner: &TypeInner,
+) -> Result<naga::Scalar, String> {
+    // Each type visited once (an explicit stack: nesting depth comes from the input).
+    let mut seen: HashSet<Handle<naga::Type>> = HashSet::new();
+    let mut stack: Vec<Handle<naga::Type>> = Vec::new();
+    let mut leaves: Vec<naga::Scalar> = Vec::new();
+    let mut visit = |t: &TypeInner, stack: &mut Vec<Handle<naga::Type>>| -> Result<(), String> {
+        match t {
+            TypeInner::Scalar(s)
+            | TypeInner::Atomic(s)
+            | TypeInner::Vector { scalar: s, .. }
+            | TypeInner::Matrix { scalar: s, .. } => {
+                if !leaves.contains(s) {
+                    leaves.push(*s);
+                }
+            }
+            TypeInner::Array { base, .. } => stack.push(*base),
+            TypeInner::Struct { members, .. } => stack.extend(members.iter().map(|m| m.ty)),
+            other => {
+                return Err(format!(
+                    "a {} has no memory layout the emulator holds",
+                    type_word(other)
+                ))
+            }
         }
-        TypeInner::Struct { .. } => Err("nested structs are not emulated yet".into()),
-        _ => Err("matrices and other members are not emulated yet".into()),
+        Ok(())
+    };
+    visit(inner, &mut stack)?;
+    while let Some(h) = stack.pop() {
+        if seen.insert(h) {
+            visit(&module.types[h].inner, &mut stack)?;
+        }
+    }
+    let first = *leaves.first().ok_or("an empty struct")?;
+    if leaves.iter().all(|s| *s == first) {
+        return Ok(first);
+    }
+    if leaves.iter().all(|s| s.width == 4) {
+        return Ok(naga::Scalar::U32);
+    }
+    Err(
+        "structs mixing `f16` (or `bool`) with 4-byte scalars are not emulated yet: the \
+         emulator's buffers have one cell width"
+            .into(),
+    )
+}
+
+/// The bytes of one cell of a type (its [`cell_scalar`]'s width; 4 when it has none).
+pub(super) fn cell_width(module: &naga::Module, inner: &TypeInner) -> u32 {
+    cell_scalar(module, inner).map_or(4, |s| u32::from(s.width.max(1)))
+}
+
+/// A type's size in cells, padding included (WGSL § Alignment and Size, as naga computes it;
+/// a runtime-sized array counts one element).
+pub(super) fn layout_size(module: &naga::Module, inner: &TypeInner) -> u32 {
+    inner.size(module.to_ctx()) / cell_width(module, inner)
+}
+
+/// Cells from one matrix column to the next: a column is a `vecR`, aligned as one (WGSL §
+/// Alignment and Size: `matCxR<f32>` has columns 8 bytes apart for R = 2, 16 for R = 3, 4).
+pub(super) fn column_stride(rows: naga::VectorSize, scalar: naga::Scalar, width: u32) -> u32 {
+    let comps = if rows as u32 == 2 { 2 } else { 4 };
+    comps * u32::from(scalar.width) / width.max(1)
+}
+
+/// The cells of a value of type `inner` that hold data (the rest is padding, WGSL §
+/// Alignment and Size), each with its scalar, in cell order; cells are `width` bytes. A
+/// runtime-sized array holds none here (see [`runtime_tail`]). Errors past `limit` cells.
+pub(super) fn real_cells(
+    module: &naga::Module,
+    inner: &TypeInner,
+    width: u32,
+    limit: usize,
+) -> Result<Vec<(u32, naga::Scalar)>, String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    let mut stack: Vec<(&TypeInner, u32)> = vec![(inner, 0)];
+    let too_big = || format!("a value of more than {limit} cells is not held by the emulator");
+    while let Some((t, off)) = stack.pop() {
+        if out.len() > limit || stack.len() > limit {
+            return Err(too_big());
+        }
+        match t {
+            TypeInner::Scalar(s) | TypeInner::Atomic(s) => out.push((off / width, *s)),
+            TypeInner::Vector { size, scalar } => {
+                for c in 0..*size as u32 {
+                    out.push((
+                        off.saturating_add(c * u32::from(scalar.width)) / width,
+                        *scalar,
+                    ));
+                }
+            }
+            TypeInner::Matrix {
+                columns,
+                rows,
+                scalar,
+            } => {
+                let cs = column_stride(*rows, *scalar, width);
+                for c in 0..*columns as u32 {
+                    for r in 0..*rows as u32 {
+                        out.push((
+                            (off / width)
+                                .saturating_add(c * cs)
+                                .saturating_add(r * u32::from(scalar.width) / width),
+                            *scalar,
+                        ));
+                    }
+                }
+            }
+            TypeInner::Array {
+                base,
+                size: ArraySize::Constant(n),
+                stride,
+            } => {
+                if n.get() as usize > limit {
+                    return Err(too_big());
+                }
+                for i in 0..n.get() {
+                    let at = i.checked_mul(*stride).and_then(|x| x.checked_add(off));
+                    stack.push((&module.types[*base].inner, at.ok_or_else(too_big)?));
+                }
+            }
+            TypeInner::Array { .. } => {}
+            TypeInner::Struct { members, .. } => {
+                for m in members {
+                    let at = off.checked_add(m.offset).ok_or_else(too_big)?;
+                    stack.push((&module.types[m.ty].inner, at));
+                }
+            }
+            other => {
+                return Err(format!(
+                    "a {} has no memory layout the emulator holds",
+                    type_word(other)
+                ))
+            }
+        }
+    }
+    out.sort_by_key(|c| c.0);
+    Ok(out)
+}
+
+/// The runtime-sized array a buffer of type `inner` ends with: (its first cell, its element
+/// stride in cells) for `array<T>` itself (0, stride) or a struct whose last member is one.
+pub fn runtime_tail(module: &naga::Module, inner: &TypeInner) -> Option<(u32, u32)> {
+    let w = cell_width(module, inner);
+    match inner {
+        TypeInner::Array {
+            size: ArraySize::Dynamic,
+            stride,
+            ..
+        } => Some((0, stride / w)),
+        TypeInner::Struct { members, .. } => {
+            let last = members.last()?;
+            match &module.types[last.ty].inner {
+                TypeInner::Array {
+                    size: ArraySize::Dynamic,
+                    stride,
+                    ..
+                } => Some((last.offset / w, stride / w)),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 
 /// A struct held flat in cells laid out as WGSL lays out its bytes (WGSL § Memory Layout:
 /// each member at its offset, padding included, the struct's size rounded to its alignment),
-/// one cell per scalar's width: members are scalars, atomics, vectors, or fixed-size arrays of
-/// those, all of one width (4 bytes, or all `f16`). Members of different 32-bit types share a
-/// buffer of `u32` cells, each access converting the bits (see `Lower::cell_to_value`). Returns
-/// (the cells' scalar, the struct's cells, each member's first cell).
+/// one cell per [`cell_scalar`]'s width. Returns (the cells' scalar, the struct's cells, each
+/// member's first cell).
 pub(super) fn struct_layout(
     module: &naga::Module,
     inner: &TypeInner,
@@ -73,29 +257,10 @@ pub(super) fn struct_layout(
     let TypeInner::Struct { members, span } = inner else {
         return Err("not a struct".into());
     };
-    let mut first: Option<naga::Scalar> = None;
-    let mut mixed = false;
-    let mut starts = Vec::new();
-    for m in members {
-        let name = m.name.as_deref().unwrap_or("?");
-        let sc = leaf_scalar(module, &module.types[m.ty].inner)
-            .map_err(|e| format!("member `{name}`: {e}"))?;
-        if let Some(f) = first {
-            if f.width != sc.width {
-                return Err(format!(
-                    "member `{name}`: structs mixing {}-byte and {}-byte scalars are not \
-                     emulated yet",
-                    f.width, sc.width
-                ));
-            }
-            mixed |= f != sc;
-        }
-        first = Some(first.unwrap_or(sc));
-        starts.push(m.offset / u32::from(sc.width.max(1)));
-    }
-    let sc = first.ok_or("an empty struct")?;
-    let sc = if mixed { naga::Scalar::U32 } else { sc };
-    Ok((sc, *span / u32::from(sc.width.max(1)), starts))
+    let sc = cell_scalar(module, inner)?;
+    let w = u32::from(sc.width.max(1));
+    let starts = members.iter().map(|m| m.offset / w).collect();
+    Ok((sc, *span / w, starts))
 }
 
 /// Components of each element of a variable of type `ty`: an array's element's, or the
@@ -111,15 +276,12 @@ pub fn components(module: &naga::Module, ty: Handle<naga::Type>) -> u32 {
 /// Memory Layout: `array<vec3<f32>>` has a 16-byte stride, 4 cells of which 1 is padding).
 pub(super) fn stride_cells(module: &naga::Module, elem: Handle<naga::Type>, stride: u32) -> u32 {
     let inner = &module.types[elem].inner;
-    let width = match inner {
-        TypeInner::Struct { .. } => struct_layout(module, inner).map_or(4, |l| l.0.width),
-        other => leaf_scalar(module, other).map_or(4, |s| s.width),
-    };
+    let width = cell_width(module, inner);
     if width == 1 {
         // bool (not host-shareable; workgroup only): one cell per element component.
         return vec_comps_in(module, inner);
     }
-    (stride / u32::from(width.max(1))).max(1)
+    (stride / width).max(1)
 }
 
 /// The name of component `k` of a vector held as one local per component: `v.x`, `v.y`, …
@@ -159,15 +321,15 @@ pub(super) fn elem_of(
                     )
                 })
                 .ok_or_else(|| format!("type {scalar:?} is not emulated")),
-            // A packed struct of one scalar type: its members' cells in declaration order.
-            TypeInner::Struct { .. } => {
-                let (sc, _, _) = struct_layout(module, inner)?;
+            // A struct, a matrix or an array held flat: its cells as WGSL lays out its bytes.
+            TypeInner::Struct { .. } | TypeInner::Matrix { .. } | TypeInner::Array { .. } => {
+                let sc = cell_scalar(module, inner)?;
                 let name = module
                     .types
                     .iter()
                     .find(|(_, t)| &t.inner == inner)
                     .and_then(|(_, t)| t.name.clone())
-                    .unwrap_or_else(|| "struct".into());
+                    .unwrap_or_else(|| wgsl_type_name(module, inner));
                 scalar_of(sc)
                     .map(|k| (ValTy::scalar(k), name))
                     .ok_or_else(|| format!("type {sc:?} is not emulated"))
@@ -181,9 +343,8 @@ pub(super) fn elem_of(
             let count = match size {
                 ArraySize::Constant(n) => Count::Fixed(n.get() as usize),
                 ArraySize::Dynamic => Count::Runtime,
-                ArraySize::Pending(_) => {
-                    return Err("override-sized arrays are not emulated".into())
-                }
+                // Sized by an override: known with the pipeline's values (see `lower`).
+                ArraySize::Pending(_) => Count::Runtime,
             };
             Ok((e, count, n))
         }

@@ -314,8 +314,13 @@ async fn run(device_state: &Device) -> Result<(), String> {
             .fixed_len
             .or(len)
             .or(parsed.list_len())
-            // One element per invocation; a vecN element is N cells.
-            .unwrap_or(invocations.saturating_mul(b.components.max(1) as usize))
+            // One element per invocation; a vecN element is N cells; a struct's members
+            // before its runtime-sized array come first.
+            .unwrap_or(
+                invocations
+                    .saturating_mul(b.components.max(1) as usize)
+                    .saturating_add(b.head as usize),
+            )
             .min(1 << 20);
         let cells = parsed
             .cells(n, &field)
