@@ -319,14 +319,17 @@ impl Parser<'_> {
                 params = ret;
             }
             let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
+            // `constexpr` locals are constants of this function only.
+            let consts = self.consts.clone();
             let body = self.stmt();
+            self.consts = consts;
             self.ret_struct = saved;
             body
         })();
         self.scopes.pop();
         let body = body?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
-        Ok(Some(Some(Function {
+        let f = Function {
             name,
             entry: entry || entry2,
             ret,
@@ -337,7 +340,9 @@ impl Parser<'_> {
             span: start,
             snippet: false,
             defaults,
-        })))
+        };
+        self.record_constexpr(save, open_params, &f);
+        Ok(Some(Some(f)))
     }
 
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {

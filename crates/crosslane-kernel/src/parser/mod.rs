@@ -26,6 +26,7 @@ mod asm;
 mod attributes;
 mod cg;
 mod const_eval;
+mod constexpr_fn;
 mod expr;
 mod host;
 mod items;
@@ -192,6 +193,8 @@ struct Parser<'a> {
     /// `const`/`constexpr` globals with a constant initializer, by name: a use is replaced by
     /// the initializer (they are compile-time constants in every dialect).
     consts: HashMap<String, Expr>,
+    /// `constexpr` functions by name, for constants ([`constexpr_fn`]).
+    constexpr_fns: HashMap<String, constexpr_fn::ConstFn>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -262,6 +265,7 @@ impl<'a> Parser<'a> {
             elision_noted: false,
             suggestions: 0,
             consts: HashMap::new(),
+            constexpr_fns: HashMap::new(),
             launches: Vec::new(),
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
@@ -459,7 +463,8 @@ pub fn const_int(e: &Expr) -> Option<i128> {
                 _ => None,
             }
         }
-        _ => None,
+        // Casts (a template value parameter is bound as one), division, comparisons, `?:`.
+        _ => const_eval::const_eval(e, &HashMap::new()).and_then(|v| v.int()),
     }
 }
 

@@ -290,7 +290,12 @@ impl Parser<'_> {
     }
 
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
+        let decl_from = self.pos;
         let (_, storage, _) = self.qualifiers()?;
+        // `constexpr int NUM_WARPS = 256 / 32;`: a constant from here on ([dcl.constexpr]/9).
+        let is_constexpr = self.toks[decl_from..self.pos.min(self.toks.len())]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr"));
         if let Some(s) = self.struct_type()? {
             return self.struct_decl(storage, s);
         }
@@ -339,9 +344,29 @@ impl Parser<'_> {
                 None => None,
             };
             let array = match array {
-                Some(Some(n)) => Some(Some(self.lower_struct(n)?)),
+                // A bound that folds (`sizeof(T) * 2`, `log2i(32)`) is its value.
+                Some(Some(n)) => Some(Some(match self.fold_int(&n) {
+                    Some(v) => self.folded_literal(v, n.span),
+                    None => self.lower_struct(n)?,
+                })),
                 a => a,
             };
+            if is_constexpr && array.is_none() {
+                if let Some(v) = init.as_ref().and_then(|e| self.fold_int(e)) {
+                    ty = self.constexpr_local(&name, ty, auto, v, span);
+                    list.push(Declarator {
+                        name,
+                        ty,
+                        array: None,
+                        init,
+                        span,
+                    });
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+            }
             if auto {
                 // `auto x = e;`: the type of `e` where the parser can tell it.
                 ty = match init.as_ref().and_then(|e| self.expr_type(e)) {
@@ -431,7 +456,7 @@ impl Parser<'_> {
         }
         self.expect_punct(")")?;
         self.expect_punct(";")?;
-        if super::const_int(&cond) == Some(0) {
+        if self.fold_int(&cond) == Some(0) {
             return Err(KernelError::new(at.line, at.col, "static_assert failed"));
         }
         Ok(())

@@ -313,16 +313,15 @@ impl Parser<'_> {
             } else {
                 // Above the relational operators, so `>` ends the list.
                 let e = self.binary(8)?;
-                let v = super::const_eval::const_eval(&e, &HashMap::new())
-                    .and_then(|v| v.text())
-                    .and_then(|t| t.parse::<i128>().ok())
-                    .ok_or_else(|| {
-                        KernelError::new(
-                            at.line,
-                            at.col,
-                            "a template value argument must be a constant integer",
-                        )
-                    })?;
+                let v = self.fold_int(&e).ok_or_else(|| {
+                    KernelError::new(
+                        at.line,
+                        at.col,
+                        "a template value argument must be a constant expression (literals, \
+                         template value parameters, `constexpr` names and `constexpr` function \
+                         calls, `sizeof`, arithmetic)",
+                    )
+                })?;
                 args.push(TArg::Value(v));
             }
             if self.eat(">") {
