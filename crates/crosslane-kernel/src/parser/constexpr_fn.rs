@@ -267,3 +267,76 @@ impl Parser<'_> {
         int_literal(v, span)
     }
 }
+
+impl Parser<'_> {
+    /// The rest of an `if constexpr` whose condition folded to `taken`, after its `)`: the
+    /// branch taken is parsed, the other skipped unparsed, as a discarded statement is not
+    /// instantiated (C++17 [stmt.if]/2): it may call what exists only for other arguments.
+    ///
+    /// # Errors
+    /// The taken branch's errors; a discarded branch that never ends.
+    pub(super) fn if_constexpr(&mut self, taken: bool, span: Span) -> super::PResult<Stmt> {
+        let empty = |p: &Self| Stmt {
+            kind: StmtKind::Empty,
+            span,
+            end: p.last_end(),
+        };
+        if taken {
+            let then = self.stmt()?;
+            if self.is_word("else") {
+                self.bump();
+                self.skip_discarded()?;
+            }
+            return Ok(then);
+        }
+        self.skip_discarded()?;
+        if self.is_word("else") {
+            self.bump();
+            return self.stmt();
+        }
+        Ok(empty(self))
+    }
+
+    /// Skips one statement's tokens without parsing them: a block, or tokens to the `;` at
+    /// its level, with an `if`'s `else` parts (a loop, not recursion: nesting costs no stack).
+    fn skip_discarded(&mut self) -> super::PResult<()> {
+        let at = self.span();
+        let is_do = self.is_word("do");
+        // Only an `if` statement owns the `else` after it.
+        let is_if = self.is_word("if");
+        let mut depth = 0usize;
+        loop {
+            let t = self.bump();
+            let ends = match t.tok {
+                Tok::Eof => {
+                    return Err(crate::KernelError::new(
+                        at.line,
+                        at.col,
+                        "this discarded `if constexpr` branch never ends",
+                    ))
+                }
+                Tok::Punct("(" | "[" | "{") => {
+                    depth += 1;
+                    false
+                }
+                Tok::Punct(")" | "]") => {
+                    depth = depth.saturating_sub(1);
+                    false
+                }
+                Tok::Punct("}") => {
+                    depth = depth.saturating_sub(1);
+                    depth == 0 && !is_do
+                }
+                Tok::Punct(";") => depth == 0,
+                _ => false,
+            };
+            if ends {
+                if is_if && self.is_word("else") {
+                    self.bump();
+                    continue;
+                }
+                return Ok(());
+            }
+        }
+    }
+}

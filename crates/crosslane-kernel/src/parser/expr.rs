@@ -79,6 +79,10 @@ impl Parser<'_> {
         let mut lhs = self.unary()?;
         while let Tok::Punct(p) = self.peek(0) {
             let Some((prec, op)) = binop_of(p) else { break };
+            // In a template argument list `>` closes the list ([temp.names]/3).
+            if self.no_gt && (matches!(*p, ">" | ">>") || self.gt_owed == Some(self.pos)) {
+                break;
+            }
             if prec < min_prec {
                 break;
             }
@@ -281,7 +285,11 @@ impl Parser<'_> {
                 long: false,
             },
             Tok::Punct("(") => {
-                let e = self.expr()?;
+                // Inside parentheses `>` compares again, even in a template argument.
+                let no_gt = std::mem::replace(&mut self.no_gt, false);
+                let e = self.expr();
+                self.no_gt = no_gt;
+                let e = e?;
                 self.expect_punct(")")?;
                 return Ok(e);
             }
@@ -301,6 +309,10 @@ impl Parser<'_> {
             {
                 self.pos -= 1;
                 return self.struct_primary(span);
+            }
+            Tok::Ident(w) if super::type_traits::is_value_trait(&w) && self.is_punct("<") => {
+                self.pos -= 1;
+                return self.trait_value(span);
             }
             Tok::Ident(w) if w == "numeric_limits" && self.is_punct("<") => {
                 self.pos -= 1;

@@ -37,6 +37,7 @@ mod stmt;
 mod structs;
 mod switch;
 mod templates;
+mod type_traits;
 mod types;
 mod unsupported;
 
@@ -195,6 +196,10 @@ struct Parser<'a> {
     consts: HashMap<String, Expr>,
     /// `constexpr` functions by name, for constants ([`constexpr_fn`]).
     constexpr_fns: HashMap<String, constexpr_fn::ConstFn>,
+    /// Whether `>` ends the expression being read (a template argument, [temp.names]/3).
+    no_gt: bool,
+    /// The position after a `>>` whose second `>` still closes a template argument list.
+    gt_owed: Option<usize>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -266,6 +271,8 @@ impl<'a> Parser<'a> {
             suggestions: 0,
             consts: HashMap::new(),
             constexpr_fns: HashMap::new(),
+            no_gt: false,
+            gt_owed: None,
             launches: Vec::new(),
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
@@ -440,6 +447,7 @@ impl<'a> Parser<'a> {
                 QUALIFIERS.contains(&w.as_str())
                     || self.is_type_word(w)
                     || self.is_struct_name(w)
+                    || self.trait_type_starts()
                     || (matches!(self.peek(1), Tok::Ident(n) if !QUALIFIERS.contains(&n.as_str())))
             }
             _ => false,

@@ -111,8 +111,8 @@ impl Parser<'_> {
                 }
                 "if" => {
                     self.bump();
-                    // `if constexpr`: the condition is a constant; both run the same here.
-                    if self.is_word("constexpr") {
+                    let cexpr = self.is_word("constexpr");
+                    if cexpr {
                         self.bump();
                     }
                     self.expect_punct("(")?;
@@ -120,6 +120,12 @@ impl Parser<'_> {
                     let c = self.lower_struct(c)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
+                    if cexpr {
+                        // `if constexpr`: only the branch taken is compiled ([stmt.if]/2).
+                        if let Some(v) = self.fold_int(&c) {
+                            return self.if_constexpr(v != 0, span);
+                        }
+                    }
                     let then = self.stmt()?;
                     let els = if self.is_word("else") {
                         self.bump();
@@ -280,6 +286,7 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
+                    || self.trait_type_starts()
                     || self.struct_decl_starts(w)
                     || (self.is_type_word(w)
                         && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))

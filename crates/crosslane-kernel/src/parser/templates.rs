@@ -16,8 +16,6 @@
 //! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
 //! itself with growing arguments stops there).
 
-use std::collections::HashMap;
-
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
@@ -53,6 +51,8 @@ pub enum TArg {
     Value(i128),
     /// A struct type (a functor, a lambda's closure, a data struct), by name.
     Struct(String),
+    /// `void` (an unnamed `typename = std::enable_if_t<…>` parameter's default).
+    Void,
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
@@ -66,6 +66,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
             TArg::Type(t) => t.name(),
             TArg::Value(v) => v.to_string(),
             TArg::Struct(s) => s.clone(),
+            TArg::Void => "void".to_string(),
         })
         .collect();
     format!("{name}<{}>", parts.join(","))
@@ -113,22 +114,45 @@ impl Parser<'_> {
                     "template parameter packs (`...`) are not supported",
                 ));
             }
-            let name = self.ident()?;
+            // An unnamed parameter (`typename = std::enable_if_t<…>`) is only checked.
+            let name = if matches!(self.peek(0), Tok::Punct("=" | "," | ">")) {
+                format!("<unnamed {}>", params.len())
+            } else {
+                self.ident()?
+            };
             let default = if self.eat("=") {
                 let from = self.pos;
                 let mut depth = 0usize;
+                let mut half = false;
                 while !matches!(self.peek(0), Tok::Eof) {
                     match self.peek(0) {
                         Tok::Punct("(" | "<") => depth += 1,
                         Tok::Punct(")") => depth = depth.saturating_sub(1),
                         Tok::Punct(">") if depth == 0 => break,
                         Tok::Punct(">") => depth -= 1,
+                        // `enable_if_t<is_floating_point_v<T>>>`: a `>>` closing the default's
+                        // last list and this parameter list ends the default before it.
+                        Tok::Punct(">>") if depth == 1 => {
+                            half = true;
+                            break;
+                        }
+                        Tok::Punct(">>") if depth >= 2 => depth -= 2,
                         Tok::Punct(",") if depth == 0 => break,
                         _ => {}
                     }
                     self.bump();
                 }
-                Some(self.toks[from..self.pos].to_vec())
+                let mut toks = self.toks[from..self.pos].to_vec();
+                if half {
+                    // The `>>`'s first `>` ends the default; its second this list.
+                    let t = self.bump();
+                    toks.push(Token {
+                        tok: Tok::Punct(">"),
+                        ..t
+                    });
+                    self.gt_owed = Some(self.pos);
+                }
+                Some(toks)
             } else {
                 None
             };
@@ -137,11 +161,8 @@ impl Parser<'_> {
                 value,
                 default,
             });
-            if self.eat(">") {
+            if self.close_angle() {
                 break;
-            }
-            if self.is_punct(">>") {
-                return self.err("`>` (write `> >` for nested template arguments)");
             }
             self.expect_punct(",")?;
         }
@@ -311,8 +332,11 @@ impl Parser<'_> {
                     }
                 }
             } else {
-                // Above the relational operators, so `>` ends the list.
-                let e = self.binary(8)?;
+                // `>` ends the list ([temp.names]/3); `==`, `&&` and the rest are read.
+                let no_gt = std::mem::replace(&mut self.no_gt, true);
+                let e = self.binary(1);
+                self.no_gt = no_gt;
+                let e = e?;
                 let v = self.fold_int(&e).ok_or_else(|| {
                     KernelError::new(
                         at.line,
@@ -324,14 +348,28 @@ impl Parser<'_> {
                 })?;
                 args.push(TArg::Value(v));
             }
-            if self.eat(">") {
+            if self.close_angle() {
                 return Ok(args);
-            }
-            if self.is_punct(">>") {
-                return self.err("`>` (write `> >` for nested template arguments)");
             }
             self.expect_punct(",")?;
         }
+    }
+
+    /// Closes a template argument list: a `>`, or the first half of a `>>` whose second
+    /// half closes the enclosing list ([temp.names]/3: C++11 reads `A<B<C>>` so).
+    pub(super) fn close_angle(&mut self) -> bool {
+        if self.gt_owed == Some(self.pos) {
+            self.gt_owed = None;
+            return true;
+        }
+        if self.eat(">") {
+            return true;
+        }
+        if self.eat(">>") {
+            self.gt_owed = Some(self.pos);
+            return true;
+        }
+        false
     }
 
     /// Binds a call of template `name` with explicit arguments `given` and call arguments
@@ -387,7 +425,20 @@ impl Parser<'_> {
             }
             if let Some(d) = &p.default {
                 let d = d.clone();
-                bound[k] = self.default_arg(&d, p.value.is_none());
+                // Earlier parameters are bound in the default (`= std::enable_if_t<…T…>`).
+                let prior: Vec<(TParam, TArg)> = params
+                    .iter()
+                    .zip(&bound)
+                    .take(k)
+                    .filter_map(|(p, a)| Some((p.clone(), a.clone()?)))
+                    .collect();
+                bound[k] = self
+                    .default_arg_bound(&d, p.value.is_none(), &prior)
+                    .map_err(|mut e| {
+                        e.message =
+                            format!("in `{name}`'s default for `{}`: {}", p.name, e.message);
+                        e
+                    })?;
             }
             if bound[k].is_none() {
                 return Err(KernelError::new(
@@ -443,31 +494,51 @@ impl Parser<'_> {
 
     /// A default template argument's tokens as a type or a constant.
     fn default_arg(&mut self, toks: &[Token], is_type: bool) -> Option<TArg> {
+        self.default_arg_bound(toks, is_type, &[]).ok().flatten()
+    }
+
+    /// A default template argument's tokens as a type or a constant, with the earlier
+    /// parameters `prior` bound ([temp.param]/10: a default may name them). `void` (an
+    /// `enable_if_t` that holds) is [`TArg::Void`].
+    ///
+    /// # Errors
+    /// An error the default's type raises (an `enable_if_t` whose condition is false).
+    fn default_arg_bound(
+        &mut self,
+        toks: &[Token],
+        is_type: bool,
+        prior: &[(TParam, TArg)],
+    ) -> PResult<Option<TArg>> {
         let mut slice = toks.to_vec();
-        let last = slice.last()?.clone();
+        let Some(last) = slice.last().cloned() else {
+            return Ok(None);
+        };
         slice.push(Token {
             tok: Tok::Eof,
             ..last
         });
         let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-        sub.aliases = std::mem::take(&mut self.aliases);
-        sub.consts = std::mem::take(&mut self.consts);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        sub.constexpr_fns = self.constexpr_fns.clone();
+        let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
+        bind_template_args(&mut sub, &ps, &args);
         let r = if is_type {
             match sub.base_type() {
                 Ok(Ty::Val(v)) => Some(TArg::Type(v)),
-                _ => None,
+                Ok(Ty::Void) => Some(TArg::Void),
+                Ok(_) => None,
+                // A trait that names no type is the error to report.
+                Err(e) if e.message.contains("std::") => return Err(e),
+                Err(_) => None,
             }
         } else {
             sub.expr()
                 .ok()
-                .and_then(|e| super::const_eval::const_eval(&e, &HashMap::new()))
-                .and_then(|v| v.text())
-                .and_then(|v| v.parse().ok())
+                .and_then(|e| sub.fold_int(&e))
                 .map(TArg::Value)
         };
-        self.aliases = std::mem::take(&mut sub.aliases);
-        self.consts = std::mem::take(&mut sub.consts);
-        r
+        Ok(r)
     }
 
     /// The type of an expression where the parser can tell (literals, declared names, casts,
@@ -772,6 +843,8 @@ fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
             TArg::Struct(st) => {
                 sub.struct_alias.insert(p.name.clone(), st.clone());
             }
+            // Nothing names an unnamed parameter.
+            TArg::Void => {}
             TArg::Value(n) => {
                 let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
                 let lit = Expr::new(

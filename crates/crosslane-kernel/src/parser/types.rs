@@ -174,6 +174,9 @@ impl Parser<'_> {
         if self.is_word("__NATIVE_VECTOR__") {
             return Ok(Ty::Val(self.native_vector()?));
         }
+        if let Some(t) = self.trait_type()? {
+            return Ok(t);
+        }
         let mut words: Vec<String> = Vec::new();
         while let Tok::Ident(w) = self.peek(0).clone() {
             if TYPE_WORDS.contains(&w.as_str()) {
