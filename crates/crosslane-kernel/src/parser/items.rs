@@ -223,11 +223,17 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let mut sret = None;
+        let mut is_auto = false;
         let header = (|| -> PResult<Option<Header>> {
-            if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
+            if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") && !self.is_word("auto") {
                 return Ok(None);
             }
-            let ret = if let Some(s) = self.struct_type()? {
+            let ret = if self.is_word("auto") {
+                // `auto f(…)`: the type comes from `-> T` or the body ([`super::fn_types`]).
+                self.bump();
+                is_auto = true;
+                Ty::Void
+            } else if let Some(s) = self.struct_type()? {
                 // A function returning a struct: `__ret.*` reference parameters instead.
                 sret = Some(s);
                 Ty::Void
@@ -247,7 +253,7 @@ impl Parser<'_> {
             self.bump();
             Ok(Some((ret, name, mid_entry, mid_bounds)))
         })();
-        let Ok(Some((ret, name, mid_entry, mid_bounds))) = header else {
+        let Ok(Some((mut ret, name, mid_entry, mid_bounds))) = header else {
             self.pos = save;
             self.depth = save_depth;
             self.diags.truncate(saved_diags);
@@ -290,6 +296,12 @@ impl Parser<'_> {
         let defaults = std::mem::take(&mut self.param_defaults);
         let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
+        if is_auto {
+            if let Some(t) = self.trailing_return()? {
+                ret = t;
+                is_auto = false;
+            }
+        }
         if self.eat(";") {
             // A prototype: nothing to run.
             if let Some(s) = sret {
@@ -321,8 +333,13 @@ impl Parser<'_> {
             let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
             // `constexpr` locals are constants of this function only.
             let consts = self.consts.clone();
+            let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
             let body = self.stmt();
+            let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.consts = consts;
+            if is_auto {
+                ret = self.auto_return_type(&name, deduced.flatten())?;
+            }
             self.ret_struct = saved;
             body
         })();
@@ -342,6 +359,7 @@ impl Parser<'_> {
             defaults,
         };
         self.record_constexpr(save, open_params, &f);
+        self.fn_types.insert(f.name.clone(), f.ret);
         Ok(Some(Some(f)))
     }
 

@@ -28,6 +28,7 @@ mod cg;
 mod const_eval;
 mod constexpr_fn;
 mod expr;
+mod fn_types;
 mod host;
 mod items;
 mod lambda;
@@ -200,6 +201,11 @@ struct Parser<'a> {
     no_gt: bool,
     /// The position after a `>>` whose second `>` still closes a template argument list.
     gt_owed: Option<usize>,
+    /// Every function's and instance's return type by name ([`fn_types`]).
+    fn_types: HashMap<String, Ty>,
+    /// While an `auto` function's body is parsed: its first valued `return`'s type (`Err`:
+    /// one whose type is unknown, where).
+    auto_ret: Option<Option<Result<ValTy, Span>>>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -273,6 +279,8 @@ impl<'a> Parser<'a> {
             constexpr_fns: HashMap::new(),
             no_gt: false,
             gt_owed: None,
+            fn_types: HashMap::new(),
+            auto_ret: None,
             launches: Vec::new(),
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),

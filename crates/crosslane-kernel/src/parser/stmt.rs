@@ -232,6 +232,9 @@ impl Parser<'_> {
                         let is_struct = self.struct_of(e).is_some()
                             || matches!(&e.kind, ExprKind::Call(n, _) if n == "@brace");
                         let ty = self.expr_type(e);
+                        if self.lambda.is_none() && !is_struct {
+                            self.note_auto_return(ty, span);
+                        }
                         if let Some(ctx) = self.lambda.as_mut() {
                             if is_struct {
                                 ctx.ret_struct_seen = true;

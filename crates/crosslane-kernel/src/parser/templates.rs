@@ -44,6 +44,18 @@ pub struct Template {
     deduce_from: Vec<Option<String>>,
 }
 
+impl Template {
+    /// The template's tokens (ending in Eof).
+    pub(super) fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// The template's parameters.
+    pub(super) fn params(&self) -> &[TParam] {
+        &self.params
+    }
+}
+
 /// A bound template argument.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TArg {
@@ -486,8 +498,16 @@ impl Parser<'_> {
                 ));
             }
             self.instances.push(mangled.clone());
-            self.pending
-                .push((mangled.clone(), name.to_string(), bound));
+            let pending = (mangled.clone(), name.to_string(), bound);
+            // The instance's return type, for `auto` and deduction at this call
+            // ([`super::fn_types`]); an `auto` one is known only from its body, parsed now.
+            if self.instance_ret(&pending)? {
+                if let Some(f) = self.instantiate_one(pending)? {
+                    self.extra_fns.push(f);
+                }
+            } else {
+                self.pending.push(pending);
+            }
         }
         Ok(mangled)
     }
@@ -600,6 +620,7 @@ impl Parser<'_> {
                 }
                 _ => None,
             },
+            ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
             ExprKind::Cast(Ty::Val(v), _) => Some(*v),
             ExprKind::Unary(_, x) => self.expr_type(x),
             ExprKind::Binary(_, a, b) => {
@@ -640,59 +661,71 @@ impl Parser<'_> {
         }
     }
 
+    /// Parses one instantiation (mangled name, template name, arguments).
+    ///
+    /// # Errors
+    /// A parse error inside it, with the instantiation named.
+    pub(super) fn instantiate_one(&mut self, pending: Pending) -> PResult<Option<Function>> {
+        let (mangled, name, args) = pending;
+        // An explicit specialization (`template <> … name<args>(…)`) is kept under the
+        // instance's own name and replaces the primary template for it.
+        let Some(t) = self
+            .templates
+            .get(&mangled)
+            .or_else(|| self.templates.get(&name))
+        else {
+            return Ok(None);
+        };
+        // Every instantiation parses the template's tokens again: they count against the
+        // token budget, so a source cannot multiply its size by instantiating.
+        let cost = t.tokens.len() as u64;
+        if cost > self.instance_tokens {
+            return Err(KernelError::new(
+                t.tokens.first().map_or(1, |x| x.line),
+                1,
+                format!(
+                    "token limit reached instantiating `{mangled}` (each instantiation parses \
+                     the template again); raise it with --max-tokens"
+                ),
+            ));
+        }
+        self.instance_tokens -= cost;
+        let tokens = t.tokens.clone();
+        let params = t.params.clone();
+        let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        bind_template_args(&mut sub, &params, &args);
+        sub.templates = std::mem::take(&mut self.templates);
+        sub.instances = std::mem::take(&mut self.instances);
+        self.lend(&mut sub);
+        let f = sub.function();
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.instances = std::mem::take(&mut sub.instances);
+        self.pending.append(&mut sub.pending);
+        self.diags.append(&mut sub.diags);
+        let f = f.map_err(|mut e| {
+            e.message = format!("in `{mangled}`: {}", e.message);
+            e
+        })?;
+        Ok(f.map(|mut f| {
+            if let Some(s) = self.fn_ret.get(&f.name).cloned() {
+                self.fn_ret.insert(mangled.clone(), s);
+            }
+            self.fn_types.insert(mangled.clone(), f.ret);
+            f.name = mangled;
+            f
+        }))
+    }
+
     /// Parses every pending instantiation (and those they call) as functions.
     ///
     /// # Errors
     /// A parse error inside an instantiation, with the instantiation named.
     pub(super) fn instantiate_pending(&mut self, out: &mut Vec<Function>) -> PResult<()> {
-        while let Some((mangled, name, args)) = self.pending.pop() {
-            // An explicit specialization (`template <> … name<args>(…)`) is kept under the
-            // instance's own name and replaces the primary template for it.
-            let Some(t) = self
-                .templates
-                .get(&mangled)
-                .or_else(|| self.templates.get(&name))
-            else {
-                continue;
-            };
-            // Every instantiation parses the template's tokens again: they count against the
-            // token budget, so a source cannot multiply its size by instantiating.
-            let cost = t.tokens.len() as u64;
-            if cost > self.instance_tokens {
-                return Err(KernelError::new(
-                    t.tokens.first().map_or(1, |x| x.line),
-                    1,
-                    format!(
-                        "token limit reached instantiating `{mangled}` (each instantiation parses \
-                         the template again); raise it with --max-tokens"
-                    ),
-                ));
-            }
-            self.instance_tokens -= cost;
-            let tokens = t.tokens.clone();
-            let params = t.params.clone();
-            let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
-            sub.aliases = self.aliases.clone();
-            sub.consts = self.consts.clone();
-            bind_template_args(&mut sub, &params, &args);
-            sub.templates = std::mem::take(&mut self.templates);
-            sub.instances = std::mem::take(&mut self.instances);
-            self.lend(&mut sub);
-            let f = sub.function();
-            self.take_back(&mut sub);
-            self.templates = std::mem::take(&mut sub.templates);
-            self.instances = std::mem::take(&mut sub.instances);
-            self.pending.append(&mut sub.pending);
-            self.diags.append(&mut sub.diags);
-            let f = f.map_err(|mut e| {
-                e.message = format!("in `{mangled}`: {}", e.message);
-                e
-            })?;
-            if let Some(mut f) = f {
-                if let Some(s) = self.fn_ret.get(&f.name).cloned() {
-                    self.fn_ret.insert(mangled.clone(), s);
-                }
-                f.name = mangled;
+        while let Some(pending) = self.pending.pop() {
+            if let Some(f) = self.instantiate_one(pending)? {
                 out.push(f);
             }
         }
@@ -834,7 +867,7 @@ impl Parser<'_> {
 /// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
 /// type alias, a struct argument as a struct alias, an integral argument as a constant of the
 /// parameter's declared type (`int` when none was declared).
-fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
+pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
     for (p, a) in params.iter().zip(args) {
         match a {
             TArg::Type(v) => {

@@ -378,6 +378,7 @@ impl Parser<'_> {
         sub.class_templates = std::mem::take(&mut self.class_templates);
         sub.fn_ret = std::mem::take(&mut self.fn_ret);
         sub.constexpr_fns = std::mem::take(&mut self.constexpr_fns);
+        sub.fn_types = std::mem::take(&mut self.fn_types);
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.syn = self.syn;
     }
@@ -388,6 +389,7 @@ impl Parser<'_> {
         self.class_templates = std::mem::take(&mut sub.class_templates);
         self.fn_ret = std::mem::take(&mut sub.fn_ret);
         self.constexpr_fns = std::mem::take(&mut sub.constexpr_fns);
+        self.fn_types = std::mem::take(&mut sub.fn_types);
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.syn = sub.syn;
     }
