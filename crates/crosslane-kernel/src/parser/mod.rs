@@ -23,6 +23,7 @@
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
 mod asm;
+mod asm_ops;
 mod attributes;
 mod cg;
 mod const_eval;

@@ -1,0 +1,165 @@
+//! The one-line PTX warp instructions real code writes in inline `asm`, mapped to the CUDA
+//! intrinsics that compile to them (so they run through the registry's operations):
+//!
+//! | PTX (PTX ISA section) | intrinsic |
+//! |---|---|
+//! | `activemask.b32 %0;` (activemask) | `__activemask()` |
+//! | `shfl.sync.bfly.b32 %0, %1, %2, C, M;` (shfl.sync) | `__shfl_xor_sync(M, %1, %2, w)` |
+//! | `shfl.sync.down.b32 …` | `__shfl_down_sync(M, %1, %2, w)` |
+//! | `shfl.sync.up.b32 …` | `__shfl_up_sync(M, %1, %2, w)` |
+//! | `shfl.sync.idx.b32 …` | `__shfl_sync(M, %1, %2, w)` |
+//!
+//! `C` packs the segment mask and the clamp (PTX ISA, shfl.sync: `c = ((32 - w) << 8) | clamp`,
+//! the clamp `0x1f` for `down`/`bfly`/`idx` and 0 for `up`, as the CUDA headers write it for a
+//! width `w`); it must be a constant in that form, and `w` is read from it. `M` (the member
+//! mask) and the operands may be `%N` operands or constants. Any other form is refused with the
+//! intrinsic to call.
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{Scalar, Ty, ValTy};
+use crate::KernelError;
+
+impl Parser<'_> {
+    /// `activemask` or `shfl.sync` in an `asm` statement whose template `instr` (without
+    /// spaces) has been read, up to its `;`.
+    pub(super) fn asm_warp_op(&mut self, at: Span, instr: &str) -> PResult<Stmt> {
+        let refuse = |m: String| Err(KernelError::new(at.line, at.col, m));
+        let (outs, ins) = self.asm_operands()?;
+        let operand = |text: &str| -> Result<Expr, KernelError> {
+            if let Some(k) = text.strip_prefix('%') {
+                let k: usize = k.parse().map_err(|_| {
+                    KernelError::new(at.line, at.col, format!("`{text}` is no operand"))
+                })?;
+                return outs.iter().chain(&ins).nth(k).cloned().ok_or_else(|| {
+                    KernelError::new(at.line, at.col, format!("no operand `{text}`"))
+                });
+            }
+            parse_imm(text)
+                .map(|v| {
+                    Expr::new(
+                        ExprKind::Int {
+                            value: v,
+                            unsigned: true,
+                            long: false,
+                        },
+                        at,
+                    )
+                })
+                .ok_or_else(|| {
+                    KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{text}` is no operand or constant"),
+                    )
+                })
+        };
+        let (mnemonic, rest) = instr.split_once('%').map_or((instr, ""), |(m, r)| (m, r));
+        let ops: Vec<String> = if rest.is_empty() {
+            Vec::new()
+        } else {
+            format!("%{rest}").split(',').map(str::to_string).collect()
+        };
+        let (dest, value) = match mnemonic {
+            "activemask.b32" if ops.len() == 1 => (
+                operand(&ops[0])?,
+                Expr::new(ExprKind::Call("__activemask".into(), Vec::new()), at),
+            ),
+            m if m.starts_with("shfl.sync.") && ops.len() == 5 => {
+                let mode = m.trim_start_matches("shfl.sync.").trim_end_matches(".b32");
+                let (name, clamp) = match mode {
+                    "bfly" => ("__shfl_xor_sync", 0x1f),
+                    "down" => ("__shfl_down_sync", 0x1f),
+                    "up" => ("__shfl_up_sync", 0),
+                    "idx" => ("__shfl_sync", 0x1f),
+                    _ => {
+                        return refuse(format!(
+                            "`{m}` is not a shfl.sync mode (up, down, bfly, idx)"
+                        ))
+                    }
+                };
+                let c = parse_imm(&ops[3]).filter(|c| c & 0xff == clamp && c >> 13 == 0);
+                let Some(c) = c else {
+                    return refuse(format!(
+                        "`{m}`: its third operand must be the constant `((32 - width) << 8) | \
+                         {clamp:#x}` (PTX ISA, shfl.sync); call `{name}` instead"
+                    ));
+                };
+                let width = 32 - (c >> 8);
+                let w = Expr::new(
+                    ExprKind::Int {
+                        value: width,
+                        unsigned: false,
+                        long: false,
+                    },
+                    at,
+                );
+                let args = vec![operand(&ops[4])?, operand(&ops[1])?, operand(&ops[2])?, w];
+                (
+                    operand(&ops[0])?,
+                    Expr::new(ExprKind::Call(name.into(), args), at),
+                )
+            }
+            _ => {
+                return refuse(format!(
+                    "inline `asm` `{mnemonic}` with these operands is not emulated; call the \
+                     intrinsic (`__activemask()`, `__shfl_sync`, `__shfl_xor_sync`, …)"
+                ))
+            }
+        };
+        let value = Expr::new(
+            ExprKind::Cast(Ty::Val(ValTy::scalar(Scalar::U32)), Box::new(value)),
+            at,
+        );
+        Ok(Stmt {
+            kind: StmtKind::Expr(Expr::new(
+                ExprKind::Assign(None, Box::new(dest), Box::new(value)),
+                at,
+            )),
+            span: at,
+            end: self.last_end(),
+        })
+    }
+
+    /// `: "=r"(a) : "r"(b), "r"(c) : "memory")` and the `;`: the outputs' and the inputs'
+    /// expressions (32-bit `r` operands or `n` constants; clobbers skipped).
+    fn asm_operands(&mut self) -> PResult<(Vec<Expr>, Vec<Expr>)> {
+        let mut groups: [Vec<Expr>; 2] = [Vec::new(), Vec::new()];
+        for group in &mut groups {
+            if !self.eat(":") {
+                break;
+            }
+            while let Tok::Str(c) = self.peek(0).clone() {
+                if !matches!(c.as_str(), "=r" | "r" | "n" | "+r") {
+                    return self.err("a `\"r\"` operand (32-bit register) here");
+                }
+                self.bump();
+                self.expect_punct("(")?;
+                group.push(self.expr()?);
+                self.expect_punct(")")?;
+                if !self.eat(",") {
+                    break;
+                }
+            }
+        }
+        // Clobbers.
+        if self.eat(":") {
+            while matches!(self.peek(0), Tok::Str(_) | Tok::Punct(",")) {
+                self.bump();
+            }
+        }
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        let [outs, ins] = groups;
+        Ok((outs, ins))
+    }
+}
+
+/// A PTX integer constant: decimal or `0x` hexadecimal.
+fn parse_imm(t: &str) -> Option<u64> {
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => t.parse().ok(),
+    }
+}
