@@ -23,6 +23,21 @@ impl Parser<'_> {
         }
     }
 
+    /// The element type of a pointer or array argument (`w`, `p + 1`, `&x[i]`), when known.
+    pub(super) fn pointee_type(&self, e: &crate::ast::Expr) -> Option<ValTy> {
+        use crate::ast::ExprKind;
+        match &e.kind {
+            ExprKind::Ident(n) => match self.var_type(n)? {
+                Ty::Ptr(v) => Some(v),
+                _ => None,
+            },
+            ExprKind::AddrOf(x) => self.expr_type(x),
+            ExprKind::Binary(_, a, _) => self.pointee_type(a),
+            ExprKind::Cast(Ty::Ptr(v), _) => Some(*v),
+            _ => None,
+        }
+    }
+
     /// Records the return type of the instance `pending` names when its declaration says it
     /// (`T sum(T v)` with `T = float`: `float`). Returns whether the type is `auto` (the
     /// instance must be parsed to know it).

@@ -423,7 +423,21 @@ impl Parser<'_> {
             }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
+            // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's
+            // array, as the pointer its elements decay to does.
+            let array_ref = self.is_punct("(")
+                && matches!(self.peek(1), Tok::Punct("&"))
+                && matches!(self.peek(2), Tok::Ident(_))
+                && matches!(self.peek(3), Tok::Punct(")"))
+                && matches!(self.peek(4), Tok::Punct("["));
+            if array_ref {
+                self.bump();
+                self.bump();
+            }
             let name = self.ident()?;
+            if array_ref {
+                self.expect_punct(")")?;
+            }
             if self.eat("[") {
                 while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
                     self.bump();

@@ -42,6 +42,9 @@ pub struct Template {
     params: Vec<TParam>,
     tokens: Vec<Token>,
     deduce_from: Vec<Option<String>>,
+    /// Per function parameter: whether its type is a pointer or an array reference to the
+    /// type parameter (`T* p`, `T (&w)[8]`), deduced from the argument's element type.
+    deduce_ptr: Vec<bool>,
 }
 
 impl Template {
@@ -228,6 +231,7 @@ impl Parser<'_> {
                     params,
                     tokens,
                     deduce_from: Vec::new(),
+                    deduce_ptr: Vec::new(),
                 },
             );
             self.pos = end + 1;
@@ -285,13 +289,21 @@ impl Parser<'_> {
         // Which template type parameter each function parameter's type names.
         let close = self.closing(open).unwrap_or(open);
         let mut deduce_from = Vec::new();
+        let mut deduce_ptr = Vec::new();
         let mut depth = 0usize;
         let mut current: Option<String> = None;
+        let mut is_ptr = false;
         for t in &self.toks[open + 1..close] {
+            if matches!(t.tok, Tok::Punct("*" | "[")) && current.is_some() && depth <= 1 {
+                is_ptr = true;
+            }
             match &t.tok {
                 Tok::Punct("(" | "<" | "[") => depth += 1,
                 Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
-                Tok::Punct(",") if depth == 0 => deduce_from.push(current.take()),
+                Tok::Punct(",") if depth == 0 => {
+                    deduce_from.push(current.take());
+                    deduce_ptr.push(std::mem::take(&mut is_ptr));
+                }
                 Tok::Ident(n)
                     if depth == 0
                         && current.is_none()
@@ -304,6 +316,7 @@ impl Parser<'_> {
         }
         if close > open + 1 {
             deduce_from.push(current);
+            deduce_ptr.push(is_ptr);
         }
         self.templates.insert(
             name,
@@ -311,6 +324,7 @@ impl Parser<'_> {
                 params,
                 tokens,
                 deduce_from,
+                deduce_ptr,
             },
         );
         self.pos = end + 1;
@@ -402,6 +416,7 @@ impl Parser<'_> {
         };
         let params = t.params.clone();
         let deduce_from = t.deduce_from.clone();
+        let deduce_ptr = t.deduce_ptr.clone();
         if given.len() > params.len() {
             return Err(KernelError::new(
                 at.line,
@@ -420,11 +435,18 @@ impl Parser<'_> {
                 continue;
             }
             if p.value.is_none() {
-                let from = deduce_from
+                let at_param = deduce_from
                     .iter()
-                    .position(|d| d.as_deref() == Some(p.name.as_str()))
-                    .and_then(|i| args.get(i));
+                    .position(|d| d.as_deref() == Some(p.name.as_str()));
+                let from = at_param.and_then(|i| args.get(i));
                 if let Some(e) = from {
+                    // `T* p` / `T (&w)[8]` from a pointer or an array: its element type.
+                    if at_param.is_some_and(|i| deduce_ptr.get(i) == Some(&true)) {
+                        if let Some(v) = self.pointee_type(e) {
+                            bound[k] = Some(TArg::Type(v));
+                            continue;
+                        }
+                    }
                     if let Some(v) = self.expr_type(e) {
                         bound[k] = Some(TArg::Type(v));
                         continue;
@@ -963,6 +985,7 @@ impl Parser<'_> {
                     params: Vec::new(),
                     tokens,
                     deduce_from: Vec::new(),
+                    deduce_ptr: Vec::new(),
                 },
             );
             self.pos = end + 1;
@@ -1049,6 +1072,7 @@ impl Parser<'_> {
                 params: Vec::new(),
                 tokens,
                 deduce_from: Vec::new(),
+                deduce_ptr: Vec::new(),
             },
         );
         self.pos = end + 1;
