@@ -310,6 +310,13 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.struct_primary(span);
             }
+            Tok::Ident(w)
+                if (w == "__builtin_bit_cast" && self.is_punct("("))
+                    || (w == "bit_cast" && self.is_punct("<")) =>
+            {
+                self.pos -= 1;
+                return self.bit_cast(span);
+            }
             Tok::Ident(w) if super::type_traits::is_value_trait(&w) && self.is_punct("<") => {
                 self.pos -= 1;
                 return self.trait_value(span);

@@ -425,6 +425,16 @@ impl Parser<'_> {
             let (mut ty, reference) = self.pointers(base)?;
             // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's
             // array, as the pointer its elements decay to does.
+            if self.is_punct("(") && matches!(self.peek(1), Tok::Punct("*")) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "function pointer parameters are not supported; make the function a template \
+                     on its callable (`template <typename Op> … Op op`) and pass a lambda \
+                     (`[] __device__ (float a, float b) { return a + b; }`) or a functor (a \
+                     struct with `operator()`)",
+                ));
+            }
             let array_ref = self.is_punct("(")
                 && matches!(self.peek(1), Tok::Punct("&"))
                 && matches!(self.peek(2), Tok::Ident(_))

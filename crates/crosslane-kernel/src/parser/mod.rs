@@ -25,6 +25,7 @@
 mod asm;
 mod asm_ops;
 mod attributes;
+mod bit_cast;
 mod cg;
 mod const_eval;
 mod constexpr_fn;
