@@ -35,6 +35,7 @@ mod host;
 mod items;
 mod lambda;
 mod limits;
+mod packs;
 mod scopes;
 mod stmt;
 mod structs;

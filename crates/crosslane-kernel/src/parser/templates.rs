@@ -28,11 +28,13 @@ pub const MAX_INSTANCES: usize = 64;
 /// A template parameter.
 #[derive(Clone, Debug)]
 pub struct TParam {
-    name: String,
+    pub(super) name: String,
     /// `None` for a type parameter; the value's type for a non-type parameter.
     value: Option<ValTy>,
     /// The default's tokens.
     default: Option<Vec<Token>>,
+    /// A type parameter pack (`typename... Ts`).
+    pub(super) pack: bool,
 }
 
 /// A function template: its parameters, the function's tokens (ending in Eof) and, per
@@ -68,6 +70,8 @@ pub enum TArg {
     Struct(String),
     /// `void` (an unnamed `typename = std::enable_if_t<…>` parameter's default).
     Void,
+    /// A type parameter pack's elements.
+    Pack(Vec<TArg>),
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
@@ -82,6 +86,10 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
             TArg::Value(v) => v.to_string(),
             TArg::Struct(s) => s.clone(),
             TArg::Void => "void".to_string(),
+            TArg::Pack(items) => mangle("", items)
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string(),
         })
         .collect();
     format!("{name}<{}>", parts.join(","))
@@ -122,11 +130,13 @@ impl Parser<'_> {
                     }
                 }
             };
-            if self.is_punct("...") {
+            let pack = self.eat("...");
+            if pack && value.is_some() {
                 return Err(KernelError::new(
                     p_at.line,
                     p_at.col,
-                    "template parameter packs (`...`) are not supported",
+                    "value parameter packs (`int... Ns`) are not supported; a type pack \
+                     (`typename... Ts`) is",
                 ));
             }
             // An unnamed parameter (`typename = std::enable_if_t<…>`) is only checked.
@@ -175,6 +185,7 @@ impl Parser<'_> {
                 name,
                 value,
                 default,
+                pack,
             });
             if self.close_angle() {
                 break;
@@ -417,6 +428,12 @@ impl Parser<'_> {
         let params = t.params.clone();
         let deduce_from = t.deduce_from.clone();
         let deduce_ptr = t.deduce_ptr.clone();
+        let mut given = given;
+        if params.last().is_some_and(|p| p.pack) && given.len() >= params.len() {
+            // Explicit arguments past the others are the pack's.
+            let items = given.split_off(params.len() - 1);
+            given.push(TArg::Pack(items));
+        }
         if given.len() > params.len() {
             return Err(KernelError::new(
                 at.line,
@@ -432,6 +449,10 @@ impl Parser<'_> {
         bound.resize(params.len(), None);
         for (k, p) in params.iter().enumerate() {
             if bound[k].is_some() {
+                continue;
+            }
+            if p.pack {
+                bound[k] = Some(self.deduce_pack(&p.name, &deduce_from, args, at)?);
                 continue;
             }
             if p.value.is_none() {
@@ -700,10 +721,25 @@ impl Parser<'_> {
         };
         // Every instantiation parses the template's tokens again: they count against the
         // token budget, so a source cannot multiply its size by instantiating.
-        let cost = t.tokens.len() as u64;
+        let params = t.params.clone();
+        // A pack's expansions are written out for its length ([`super::packs`]).
+        let tokens = match super::packs::pack_of(&params, &args) {
+            Some((type_pack, n)) => {
+                let names = super::packs::pack_names(&t.tokens, type_pack);
+                super::packs::expand(&t.tokens, &names, n, &mut self.syn).map_err(|m| {
+                    KernelError::new(
+                        t.tokens.first().map_or(1, |x| x.line),
+                        1,
+                        format!("in `{mangled}`: {m}"),
+                    )
+                })?
+            }
+            None => t.tokens.clone(),
+        };
+        let cost = tokens.len() as u64;
         if cost > self.instance_tokens {
             return Err(KernelError::new(
-                t.tokens.first().map_or(1, |x| x.line),
+                tokens.first().map_or(1, |x| x.line),
                 1,
                 format!(
                     "token limit reached instantiating `{mangled}` (each instantiation parses \
@@ -712,8 +748,6 @@ impl Parser<'_> {
             ));
         }
         self.instance_tokens -= cost;
-        let tokens = t.tokens.clone();
-        let params = t.params.clone();
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
@@ -891,6 +925,19 @@ impl Parser<'_> {
 /// parameter's declared type (`int` when none was declared).
 pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
     for (p, a) in params.iter().zip(args) {
+        if let TArg::Pack(items) = a {
+            // Each element under its own name (`Ts…0`, …), as the rewritten tokens name it.
+            let each: Vec<TParam> = (0..items.len())
+                .map(|i| TParam {
+                    name: super::packs::element(&p.name, i),
+                    value: None,
+                    default: None,
+                    pack: false,
+                })
+                .collect();
+            bind_template_args(sub, &each, items);
+            continue;
+        }
         match a {
             TArg::Type(v) => {
                 sub.aliases.insert(p.name.clone(), *v);
@@ -899,7 +946,7 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
                 sub.struct_alias.insert(p.name.clone(), st.clone());
             }
             // Nothing names an unnamed parameter.
-            TArg::Void => {}
+            TArg::Void | TArg::Pack(_) => {}
             TArg::Value(n) => {
                 let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
                 let lit = Expr::new(
