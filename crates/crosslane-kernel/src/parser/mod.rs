@@ -36,6 +36,7 @@ mod items;
 mod lambda;
 mod limits;
 mod packs;
+mod partial_spec;
 mod scopes;
 mod stmt;
 mod structs;
@@ -240,6 +241,8 @@ struct Parser<'a> {
     structs: HashMap<String, structs::StructDef>,
     /// Class templates by name.
     class_templates: HashMap<String, templates::Template>,
+    /// Class template partial specializations by the primary's name.
+    partial_specs: HashMap<String, Vec<partial_spec::PartialSpec>>,
     /// The default arguments the last parameter list gave (name, expression).
     param_defaults: Vec<(String, Expr)>,
     /// Names that stand for a struct here: a template type parameter bound to one, a class
@@ -299,6 +302,7 @@ impl<'a> Parser<'a> {
             instance_tokens: u64::MAX,
             structs: HashMap::new(),
             class_templates: HashMap::new(),
+            partial_specs: HashMap::new(),
             param_defaults: Vec::new(),
             struct_alias: HashMap::new(),
             svars: HashMap::new(),

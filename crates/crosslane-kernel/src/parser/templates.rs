@@ -50,6 +50,16 @@ pub struct Template {
 }
 
 impl Template {
+    /// A class template (or a partial specialization) of `params` over `tokens`.
+    pub(super) fn class(params: Vec<TParam>, tokens: Vec<Token>) -> Template {
+        Template {
+            params,
+            tokens,
+            deduce_from: Vec::new(),
+            deduce_ptr: Vec::new(),
+        }
+    }
+
     /// The template's tokens (ending in Eof).
     pub(super) fn tokens(&self) -> &[Token] {
         &self.tokens
@@ -206,12 +216,7 @@ impl Parser<'_> {
                 return self.err("the class template's name");
             };
             if matches!(self.peek(2), Tok::Punct("<")) {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    "class template specializations are not supported; give the specialized \
-                     class its own name",
-                ));
+                return self.partial_spec_def(at, params);
             }
             let mut k = from;
             while !matches!(
@@ -872,7 +877,14 @@ impl Parser<'_> {
             return Ok(mangled);
         }
         // An explicit specialization of exactly these arguments replaces the primary template.
-        let t = self.class_templates.get(&mangled).cloned().unwrap_or(t);
+        // Else a partial specialization whose pattern these arguments match.
+        let (t, bound_here) = match self.class_templates.get(&mangled).cloned() {
+            Some(explicit) => (explicit, bound.clone()),
+            None => match self.match_partial(name, &bound, at)? {
+                Some((partial, args)) => (partial, args),
+                None => (t, bound.clone()),
+            },
+        };
         if self.instances.len() >= MAX_INSTANCES {
             return Err(KernelError::new(
                 at.line,
@@ -896,7 +908,7 @@ impl Parser<'_> {
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
-        bind_template_args(&mut sub, &t.params, &bound);
+        bind_template_args(&mut sub, &t.params, &bound_here);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
         self.lend(&mut sub);
