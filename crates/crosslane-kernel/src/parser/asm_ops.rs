@@ -156,8 +156,12 @@ impl Parser<'_> {
     }
 }
 
-/// A PTX integer constant: decimal or `0x` hexadecimal.
+/// A PTX integer constant: decimal or `0x` hexadecimal, a negative one as its 32-bit two's
+/// complement (`-1` is `0xffffffff`; PTX ISA, Integer Constants).
 fn parse_imm(t: &str) -> Option<u64> {
+    if let Some(n) = t.strip_prefix('-') {
+        return parse_imm(n).map(|v| u64::from((v as u32).wrapping_neg()));
+    }
     match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(h) => u64::from_str_radix(h, 16).ok(),
         None => t.parse().ok(),
