@@ -73,7 +73,7 @@ pub(super) fn expand(
                     out.push(tok(Tok::Punct(",")));
                 }
                 out.extend(substitute(&ty, packs, i, syn));
-                let named = substitute(&tokens[k + 1..k + 2], &[name.clone()], i, syn);
+                let named = substitute(&tokens[k + 1..k + 2], std::slice::from_ref(name), i, syn);
                 out.extend(named);
             }
             k += 2;
