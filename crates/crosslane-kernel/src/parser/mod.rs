@@ -41,6 +41,7 @@ mod scopes;
 mod stmt;
 mod structs;
 mod switch;
+mod targs;
 mod templates;
 mod type_traits;
 mod types;

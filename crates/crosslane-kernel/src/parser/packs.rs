@@ -15,10 +15,7 @@
 
 use crate::lexer::{Tok, Token};
 
-/// The name of the `i`-th element of pack `name`.
-pub(super) fn element(name: &str, i: usize) -> String {
-    format!("{name}…{i}")
-}
+use super::targs::element;
 
 /// `tokens` (a function template's, ending in Eof) with every expansion of the packs `packs`
 /// (the type pack's and the function parameter packs' names) of length `n` written out.
@@ -334,7 +331,7 @@ fn left_fold(
     Ok(out)
 }
 
-use super::templates::{TArg, TParam};
+use super::targs::{TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::{Expr, Span};
 use crate::KernelError;

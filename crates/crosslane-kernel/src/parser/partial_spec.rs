@@ -10,7 +10,8 @@
 //! Pointer patterns (`Traits<T*>`) are refused: the emulator's template arguments are value
 //! types.
 
-use super::templates::{TArg, TParam, Template};
+use super::targs::{TArg, TParam};
+use super::templates::Template;
 use super::{PResult, Parser};
 use crate::ast::Span;
 use crate::lexer::{Tok, Token};

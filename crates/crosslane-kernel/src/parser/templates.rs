@@ -16,6 +16,7 @@
 //! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
 //! itself with growing arguments stops there).
 
+pub use super::targs::{mangle, TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
@@ -24,18 +25,6 @@ use crate::KernelError;
 
 /// Most template instantiations in one source.
 pub const MAX_INSTANCES: usize = 64;
-
-/// A template parameter.
-#[derive(Clone, Debug)]
-pub struct TParam {
-    pub(super) name: String,
-    /// `None` for a type parameter; the value's type for a non-type parameter.
-    value: Option<ValTy>,
-    /// The default's tokens.
-    default: Option<Vec<Token>>,
-    /// A type parameter pack (`typename... Ts`).
-    pub(super) pack: bool,
-}
 
 /// A function template: its parameters, the function's tokens (ending in Eof) and, per
 /// function parameter, the template type parameter its type names (for deduction).
@@ -71,39 +60,8 @@ impl Template {
     }
 }
 
-/// A bound template argument.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TArg {
-    Type(ValTy),
-    Value(i128),
-    /// A struct type (a functor, a lambda's closure, a data struct), by name.
-    Struct(String),
-    /// `void` (an unnamed `typename = std::enable_if_t<…>` parameter's default).
-    Void,
-    /// A type parameter pack's elements.
-    Pack(Vec<TArg>),
-}
-
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
 pub type Pending = (String, String, Vec<TArg>);
-
-/// The mangled name of an instantiation: `f<float,32>`.
-pub fn mangle(name: &str, args: &[TArg]) -> String {
-    let parts: Vec<String> = args
-        .iter()
-        .map(|a| match a {
-            TArg::Type(t) => t.name(),
-            TArg::Value(v) => v.to_string(),
-            TArg::Struct(s) => s.clone(),
-            TArg::Void => "void".to_string(),
-            TArg::Pack(items) => mangle("", items)
-                .trim_start_matches('<')
-                .trim_end_matches('>')
-                .to_string(),
-        })
-        .collect();
-    format!("{name}<{}>", parts.join(","))
-}
 
 impl Parser<'_> {
     /// `template <…>` and the function after it, at file scope: recorded, not parsed.
@@ -941,7 +899,7 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             // Each element under its own name (`Ts…0`, …), as the rewritten tokens name it.
             let each: Vec<TParam> = (0..items.len())
                 .map(|i| TParam {
-                    name: super::packs::element(&p.name, i),
+                    name: super::targs::element(&p.name, i),
                     value: None,
                     default: None,
                     pack: false,

@@ -13,7 +13,7 @@
 //! by substitution failure (SFINAE, [temp.deduct]/8) is not modelled; one template with
 //! `if constexpr` does the same.
 
-use super::templates::TArg;
+use super::targs::TArg;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
