@@ -61,7 +61,19 @@ impl Parser<'_> {
     /// The integer value of a constant expression, `None` when it is not one.
     pub(super) fn fold_int(&self, e: &Expr) -> Option<i128> {
         let mut steps = 0;
+        self.fold_stopped.set(false);
         self.fold_val(e, &HashMap::new(), 0, &mut steps)?.int()
+    }
+
+    /// Why the last [`Parser::fold_int`] gave no value when a bound stopped it: a text to
+    /// append to the error.
+    pub(super) fn fold_limit_note(&self) -> &'static str {
+        if self.fold_stopped.get() {
+            " (the constexpr evaluation stopped at its bound: 64 nested calls or 10000 steps; \
+             these bounds are fixed, as a compiler's -fconstexpr-depth is by default)"
+        } else {
+            ""
+        }
     }
 
     /// The value of `e` with the names in `env` bound.
@@ -135,7 +147,11 @@ impl Parser<'_> {
         steps: &mut u32,
     ) -> Option<HostVal> {
         let f = self.constexpr_fns.get(name)?;
-        if depth > MAX_CALL_DEPTH || f.params.len() != args.len() {
+        if depth > MAX_CALL_DEPTH {
+            self.fold_stopped.set(true);
+            return None;
+        }
+        if f.params.len() != args.len() {
             return None;
         }
         let mut env: HashMap<String, HostVal> =
@@ -157,6 +173,7 @@ impl Parser<'_> {
     ) -> Option<Flow> {
         *steps += 1;
         if *steps > MAX_STEPS {
+            self.fold_stopped.set(true);
             return None;
         }
         match &s.kind {

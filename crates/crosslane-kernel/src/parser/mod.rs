@@ -211,6 +211,10 @@ struct Parser<'a> {
     /// While an `auto` function's body is parsed: its first valued `return`'s type (`Err`:
     /// one whose type is unknown, where).
     auto_ret: Option<Option<Result<ValTy, Span>>>,
+    /// How many instantiations parsed at their call enclose this parser ([`fn_types`]).
+    eager: u32,
+    /// Whether the last constant folding stopped at its bound ([`constexpr_fn`]).
+    fold_stopped: std::cell::Cell<bool>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -288,6 +292,8 @@ impl<'a> Parser<'a> {
             gt_owed: None,
             fn_types: HashMap::new(),
             auto_ret: None,
+            eager: 0,
+            fold_stopped: std::cell::Cell::new(false),
             launches: Vec::new(),
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),

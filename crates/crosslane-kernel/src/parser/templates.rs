@@ -341,9 +341,12 @@ impl Parser<'_> {
                     KernelError::new(
                         at.line,
                         at.col,
-                        "a template value argument must be a constant expression (literals, \
-                         template value parameters, `constexpr` names and `constexpr` function \
-                         calls, `sizeof`, arithmetic)",
+                        format!(
+                            "a template value argument must be a constant expression (literals, \
+                             template value parameters, `constexpr` names and `constexpr` \
+                             function calls, `sizeof`, arithmetic){}",
+                            self.fold_limit_note()
+                        ),
                     )
                 })?;
                 args.push(TArg::Value(v));
@@ -507,7 +510,7 @@ impl Parser<'_> {
             let pending = (mangled.clone(), name.to_string(), bound);
             // The instance's return type, for `auto` and deduction at this call
             // ([`super::fn_types`]); an `auto` one is known only from its body, parsed now.
-            if self.instance_ret(&pending)? {
+            if self.instance_ret(&pending)? && self.eager < super::fn_types::MAX_EAGER {
                 if let Some(f) = self.instantiate_one(pending)? {
                     self.extra_fns.push(f);
                 }
@@ -714,6 +717,7 @@ impl Parser<'_> {
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
+        sub.eager = self.eager + 1;
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
