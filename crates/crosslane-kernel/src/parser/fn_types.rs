@@ -43,6 +43,19 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether `e` is a pointer value: a pointer variable, `&x`, a cast to a pointer, or
+    /// pointer arithmetic on one.
+    pub(super) fn is_pointer_expr(&self, e: &crate::ast::Expr) -> bool {
+        use crate::ast::ExprKind;
+        use crate::types::BinOp;
+        match &e.kind {
+            ExprKind::Ident(n) => matches!(self.var_type(n), Some(Ty::Ptr(_))),
+            ExprKind::AddrOf(_) | ExprKind::Cast(Ty::Ptr(_), _) => true,
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, a, _) => self.is_pointer_expr(a),
+            _ => false,
+        }
+    }
+
     /// Records the return type of the instance `pending` names when its declaration says it
     /// (`T sum(T v)` with `T = float`: `float`). Returns whether the type is `auto` (the
     /// instance must be parsed to know it).

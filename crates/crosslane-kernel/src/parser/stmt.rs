@@ -379,8 +379,14 @@ impl Parser<'_> {
             }
             if auto {
                 // `auto x = e;`: the type of `e` where the parser can tell it.
-                ty = match init.as_ref().and_then(|e| self.expr_type(e)) {
-                    Some(v) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                let pointee = init
+                    .as_ref()
+                    .filter(|e| self.is_pointer_expr(e))
+                    .and_then(|e| self.pointee_type(e));
+                ty = match (init.as_ref().and_then(|e| self.expr_type(e)), pointee) {
+                    (Some(v), _) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                    // `auto p = &x[i];`, `auto q = p + 4;`: a pointer.
+                    (None, Some(v)) => Ty::Ptr(v),
                     _ => {
                         return Err(KernelError::new(
                             span.line,
