@@ -460,8 +460,31 @@ impl Parser<'_> {
             }
         }
         if self.eat("::") {
+            self.eat_template_keyword();
             let m_at = self.span();
             let m = self.ident()?;
+            let member = format!("{st}::{m}");
+            if self.templates.contains_key(&member) && (self.is_punct("(") || self.is_punct("<")) {
+                // A static member template: instantiated as a function template.
+                let given = if self.is_punct("<") {
+                    self.template_args()?
+                } else {
+                    Vec::new()
+                };
+                self.expect_punct("(")?;
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                let name = self.instantiate_call(&member, given, &args, span)?;
+                return self.node(ExprKind::Call(name, args), span);
+            }
             if self.eat("(") {
                 let mut args = vec![Expr::new(ExprKind::Str(st.clone()), m_at)];
                 if !self.eat(")") {

@@ -35,6 +35,7 @@ mod host;
 mod items;
 mod lambda;
 mod limits;
+mod member_templates;
 mod packs;
 mod partial_spec;
 mod scopes;

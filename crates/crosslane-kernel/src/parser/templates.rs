@@ -16,6 +16,8 @@
 //! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
 //! itself with growing arguments stops there).
 
+use std::collections::HashMap;
+
 pub use super::targs::{mangle, TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -36,6 +38,17 @@ pub struct Template {
     /// Per function parameter: whether its type is a pointer or an array reference to the
     /// type parameter (`T* p`, `T (&w)[8]`), deduced from the argument's element type.
     deduce_ptr: Vec<bool>,
+    /// A member template's class bindings (the class's template parameters, its constants
+    /// and aliases), in force where the member is instantiated.
+    env: Option<Box<MemberEnv>>,
+}
+
+/// What a member template sees of its class ([`super::member_templates`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct MemberEnv {
+    pub(super) aliases: HashMap<String, ValTy>,
+    pub(super) consts: HashMap<String, Expr>,
+    pub(super) struct_alias: HashMap<String, String>,
 }
 
 impl Template {
@@ -46,7 +59,14 @@ impl Template {
             tokens,
             deduce_from: Vec::new(),
             deduce_ptr: Vec::new(),
+            env: None,
         }
+    }
+
+    /// This template as a member of a class whose bindings are `env`.
+    pub(super) fn with_env(mut self, env: MemberEnv) -> Template {
+        self.env = Some(Box::new(env));
+        self
     }
 
     /// The template's tokens (ending in Eof).
@@ -206,6 +226,7 @@ impl Parser<'_> {
                     tokens,
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
+                    env: None,
                 },
             );
             self.pos = end + 1;
@@ -299,6 +320,7 @@ impl Parser<'_> {
                 tokens,
                 deduce_from,
                 deduce_ptr,
+                env: None,
             },
         );
         self.pos = end + 1;
@@ -714,9 +736,15 @@ impl Parser<'_> {
             ));
         }
         self.instance_tokens -= cost;
+        let env = t.env.clone();
         let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
+        if let Some(env) = env {
+            sub.aliases.extend(env.aliases);
+            sub.consts.extend(env.consts);
+            sub.struct_alias.extend(env.struct_alias);
+        }
         sub.eager = self.eager + 1;
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
@@ -1007,6 +1035,7 @@ impl Parser<'_> {
                     tokens,
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
+                    env: None,
                 },
             );
             self.pos = end + 1;
@@ -1094,6 +1123,7 @@ impl Parser<'_> {
                 tokens,
                 deduce_from: Vec::new(),
                 deduce_ptr: Vec::new(),
+                env: None,
             },
         );
         self.pos = end + 1;
