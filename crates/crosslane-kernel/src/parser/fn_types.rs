@@ -14,11 +14,6 @@ use crate::lexer::{Tok, Token};
 use crate::types::{Ty, ValTy};
 use crate::KernelError;
 
-/// Most nested instantiations parsed at their call (an `auto` template whose body calls
-/// another): each nests a parse on the stack, which must fit a browser's (a deeper chain is
-/// parsed after the program, and its `auto` type is then unknown at the call, an error there).
-pub const MAX_EAGER: u32 = 8;
-
 impl Parser<'_> {
     /// The value type a call of `name` returns, when known.
     pub(super) fn call_type(&self, name: &str) -> Option<ValTy> {

@@ -28,6 +28,12 @@ use crate::KernelError;
 /// Most template instantiations in one source.
 pub const MAX_INSTANCES: usize = 64;
 
+/// Most nested instantiations parsed at their call (an `auto` template whose body calls
+/// another, [`super::fn_types`]): each nests a parse on the stack, which must fit a browser's
+/// (a deeper chain is parsed after the program, and its `auto` type is then unknown at the
+/// call, an error there).
+pub const MAX_EAGER: u32 = 8;
+
 /// A function template: its parameters, the function's tokens (ending in Eof) and, per
 /// function parameter, the template type parameter its type names (for deduction).
 #[derive(Clone, Debug)]
@@ -532,7 +538,7 @@ impl Parser<'_> {
             let pending = (mangled.clone(), name.to_string(), bound);
             // The instance's return type, for `auto` and deduction at this call
             // ([`super::fn_types`]); an `auto` one is known only from its body, parsed now.
-            if self.instance_ret(&pending)? && self.eager < super::fn_types::MAX_EAGER {
+            if self.instance_ret(&pending)? && self.eager < MAX_EAGER {
                 if let Some(f) = self.instantiate_one(pending)? {
                     self.extra_fns.push(f);
                 }
