@@ -34,15 +34,22 @@ pub enum TArg {
 pub fn mangle(name: &str, args: &[TArg]) -> String {
     let parts: Vec<String> = args
         .iter()
+        // An empty pack adds no argument (`f<int>`, not `f<int,>`).
+        .filter(|a| !matches!(a, TArg::Pack(items) if items.is_empty()))
         .map(|a| match a {
             TArg::Type(t) => t.name(),
             TArg::Value(v) => v.to_string(),
             TArg::Struct(s) => s.clone(),
             TArg::Void => "void".to_string(),
-            TArg::Pack(items) => mangle("", items)
-                .trim_start_matches('<')
-                .trim_end_matches('>')
-                .to_string(),
+            // The elements in line: `f<int,float,double>`.
+            TArg::Pack(items) => {
+                let inner = mangle("", items);
+                inner
+                    .strip_prefix('<')
+                    .and_then(|x| x.strip_suffix('>'))
+                    .unwrap_or(&inner)
+                    .to_string()
+            }
         })
         .collect();
     format!("{name}<{}>", parts.join(","))
@@ -51,4 +58,21 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
 /// The name of the `i`-th element of pack `name` (`Ts…0`, `xs…1`): no C++ name has `…`.
 pub(super) fn element(name: &str, i: usize) -> String {
     format!("{name}…{i}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Scalar;
+
+    #[test]
+    fn packs_mangle_in_line_and_an_empty_one_adds_nothing() {
+        let int = TArg::Type(ValTy::scalar(Scalar::I32));
+        let w = TArg::Struct("W<float,32>".into());
+        assert_eq!(
+            mangle("f", &[int.clone(), TArg::Pack(vec![w, int.clone()])]),
+            "f<int,W<float,32>,int>"
+        );
+        assert_eq!(mangle("f", &[int, TArg::Pack(Vec::new())]), "f<int>");
+    }
 }
