@@ -44,10 +44,15 @@ impl Parser<'_> {
             text.push_str(&s);
             self.bump();
         }
+        // `\n\t` between instructions are separators, as the whitespace they stand for.
+        let text = text.replace("\\n", " ").replace("\\t", " ");
         let instr: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let instr = instr.trim_end_matches(';');
         let refuse = |m: String| Err(KernelError::new(at.line, at.col, m));
-        if instr.starts_with("activemask") || instr.starts_with("shfl.sync") {
+        if instr.starts_with("activemask")
+            || instr.starts_with("shfl.sync")
+            || instr.starts_with('{')
+        {
             return self.asm_warp_op(at, instr);
         }
         let reg = [

@@ -8,6 +8,7 @@
 //! | `shfl.sync.down.b32 …` | `__shfl_down_sync(M, %1, %2, w)` |
 //! | `shfl.sync.up.b32 …` | `__shfl_up_sync(M, %1, %2, w)` |
 //! | `shfl.sync.idx.b32 …` | `__shfl_sync(M, %1, %2, w)` |
+//! | `{ .reg .pred p; setp.ne.b32 p, %1, 0; vote.sync.ballot.b32 %0, p, M; }` (setp, vote.sync) | `__ballot_sync(M, %1 != 0)` |
 //!
 //! `C` packs the segment mask and the clamp (PTX ISA, shfl.sync: `c = ((32 - w) << 8) | clamp`,
 //! the clamp `0x1f` for `down`/`bfly`/`idx` and 0 for `up`, as the CUDA headers write it for a
@@ -55,6 +56,38 @@ impl Parser<'_> {
                     )
                 })
         };
+        if let Some(block) = instr.strip_prefix('{') {
+            // `{ .reg .pred p; setp.ne.b32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }`.
+            let Some((dest, x, mask)) = ballot_block(block) else {
+                return refuse(
+                    "of the multi-instruction `asm { … }` blocks only the ballot form \
+                     `{ .reg .pred p; setp.ne.b32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }` \
+                     is emulated; call `__ballot_sync(mask, x != 0)` instead"
+                        .to_string(),
+                );
+            };
+            let zero = Expr::new(
+                ExprKind::Int {
+                    value: 0,
+                    unsigned: false,
+                    long: false,
+                },
+                at,
+            );
+            let pred = Expr::new(
+                ExprKind::Binary(
+                    crate::types::BinOp::Ne,
+                    Box::new(operand(&x)?),
+                    Box::new(zero),
+                ),
+                at,
+            );
+            let call = Expr::new(
+                ExprKind::Call("__ballot_sync".into(), vec![operand(&mask)?, pred]),
+                at,
+            );
+            return Ok(self.asm_assign(at, operand(&dest)?, call));
+        }
         let (mnemonic, rest) = instr.split_once('%').map_or((instr, ""), |(m, r)| (m, r));
         let ops: Vec<String> = if rest.is_empty() {
             Vec::new()
@@ -108,18 +141,23 @@ impl Parser<'_> {
                 ))
             }
         };
+        Ok(self.asm_assign(at, dest, value))
+    }
+
+    /// `dest = (unsigned)value;` as the `asm` statement's own.
+    fn asm_assign(&self, at: Span, dest: Expr, value: Expr) -> Stmt {
         let value = Expr::new(
             ExprKind::Cast(Ty::Val(ValTy::scalar(Scalar::U32)), Box::new(value)),
             at,
         );
-        Ok(Stmt {
+        Stmt {
             kind: StmtKind::Expr(Expr::new(
                 ExprKind::Assign(None, Box::new(dest), Box::new(value)),
                 at,
             )),
             span: at,
             end: self.last_end(),
-        })
+        }
     }
 
     /// `: "=r"(a) : "r"(b), "r"(c) : "memory")` and the `;`: the outputs' and the inputs'
@@ -154,6 +192,30 @@ impl Parser<'_> {
         let [outs, ins] = groups;
         Ok((outs, ins))
     }
+}
+
+/// The operands of a ballot block (without its `{`, spaces removed): the destination, the
+/// value tested against 0 and the member mask (PTX ISA, setp and vote.sync: `setp.ne` makes
+/// the predicate `x != 0`, `vote.sync.ballot.b32 d, p, membermask` gathers it per lane).
+fn ballot_block(block: &str) -> Option<(String, String, String)> {
+    let body = block.strip_suffix('}')?;
+    let mut parts = body.split(';').filter(|p| !p.is_empty());
+    let reg = parts.next()?;
+    let pred = reg.strip_prefix(".reg.pred")?;
+    let setp = parts.next()?;
+    let setp_ops = ["setp.ne.b32", "setp.ne.u32", "setp.ne.s32"]
+        .iter()
+        .find_map(|m| setp.strip_prefix(m))?;
+    let [p, x, zero]: [&str; 3] = setp_ops.split(',').collect::<Vec<_>>().try_into().ok()?;
+    if p != pred || parse_imm(zero) != Some(0) {
+        return None;
+    }
+    let vote = parts.next()?.strip_prefix("vote.sync.ballot.b32")?;
+    let [d, q, mask]: [&str; 3] = vote.split(',').collect::<Vec<_>>().try_into().ok()?;
+    if q != pred || parts.next().is_some() {
+        return None;
+    }
+    Some((d.to_string(), x.to_string(), mask.to_string()))
 }
 
 /// A PTX integer constant: decimal or `0x` hexadecimal, a negative one as its 32-bit two's
