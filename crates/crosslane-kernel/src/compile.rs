@@ -487,6 +487,7 @@ impl Compiler {
         if !self.by_name.contains_key(name)
             && builtin(name).is_none()
             && !super::machine::maca_mem::is_memory_call(name)
+            && !super::machine::special_regs::is_register_read(name)
         {
             match find_kernel_op(check.dialect, name) {
                 Some(spec) => text_args = builtins::text_arg_positions(spec, args.len()),

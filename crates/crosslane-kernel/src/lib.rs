@@ -52,6 +52,7 @@ pub mod memory;
 pub mod parser;
 pub mod pp;
 pub mod printf;
+pub mod ptr_int;
 pub mod replay;
 pub mod report;
 pub mod trace;

@@ -35,6 +35,11 @@ impl Executor {
         if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
             return out;
         }
+        if args.is_empty() {
+            if let Some(out) = self.special_register(e, name, mask, cx) {
+                return out;
+            }
+        }
         match builtin(name) {
             Some(Builtin::LaneId) => {
                 for l in mask.iter().filter(|&l| l < lanes) {

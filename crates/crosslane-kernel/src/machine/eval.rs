@@ -328,9 +328,20 @@ impl Executor {
             }
             ExprKind::Cast(ty, a) => {
                 let v = self.eval(w, a, mask, cx);
+                let buffers = self.trace.memory.buffers.len();
                 lanewise(mask, &mut |l| {
                     let x = v[l].clone()?;
                     match ty {
+                        // A pointer to an integer: its emulated address (`crate::ptr_int`).
+                        Ty::Val(t) if t.lanes == 1 && !t.scalar.is_float() => match x {
+                            KVal::Ptr { elem, buf, offset } => {
+                                Ok(crate::ptr_int::to_int(elem, buf, offset, t.scalar))
+                            }
+                            x => x.convert(*t).map_err(|f| {
+                                cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                                Undef::at(e.span, f.message)
+                            }),
+                        },
                         Ty::Val(t) => x.convert(*t).map_err(|f| {
                             cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                             Undef::at(e.span, f.message)
@@ -350,6 +361,14 @@ impl Executor {
                                     cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                                     Undef::at(e.span, f.message)
                                 }),
+                            KVal::Int { .. } => match x.as_int() {
+                                Some(n) => crate::ptr_int::from_int(n, *elem, buffers),
+                                None => Err(crate::types::Fault::error("not an integer")),
+                            }
+                            .map_err(|f| {
+                                cx.note(f.level, e.span, f.message.clone(), "", Some(l));
+                                Undef::at(e.span, f.message)
+                            }),
                             _ => {
                                 let m =
                                     "only pointers can be cast to pointer types here".to_string();

@@ -8,6 +8,7 @@ mod eval;
 pub(crate) mod maca_mem;
 mod place;
 pub(crate) mod regs;
+pub(crate) mod special_regs;
 mod stmt;
 pub(crate) mod typed;
 pub(crate) mod typed_run;

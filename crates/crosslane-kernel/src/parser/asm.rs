@@ -12,10 +12,15 @@
 //! | `%lanemask_gt` | `~%lanemask_le` |
 //! | `%lanemask_ge` | `~%lanemask_lt` |
 //!
-//! `%warpid`, `%nwarpid`, `%smid`, `%nsmid`, `%clock` and `%clock64` read hardware state (the
-//! warp's slot on its SM, the SM, a cycle counter, which PTX says may change while the thread
-//! runs) that an emulator has no value for: they are refused before the run with what to write
-//! instead, and so is every other instruction, by name.
+//! | `%warpid` | the warp's index in its block as the emulator schedules it: the thread's linear index in the block / `warpSize` (PTX ISA, %warpid: "volatile", the warp's slot may change when it is preempted; real code must not use it as a stable id — the emulator never moves a warp) |
+//! | `%nwarpid` | the warps of the block, `ceil(threads per block / warpSize)` (PTX ISA, %nwarpid: the most warp ids; the emulated SM holds one block) |
+//! | `%clock`, `%clock64` | the run's work counter (`machine::special_regs`), `%clock` its low 32 bits |
+//! | `%smid`, `%nsmid`, `%globaltimer` | undefined, with the reason: the emulator has no SMs and no time base |
+//!
+//! Each is read with `"=r"` (32-bit) or `"=l"` (64-bit, `mov.u64`). The one-line warp
+//! instructions `activemask.b32 %0;` and `shfl.sync.{up,down,bfly,idx}.b32` map to the
+//! registry's intrinsics ([`super::asm_ops`]); every other instruction is refused before the
+//! run, by name, with the intrinsic to call instead.
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -39,12 +44,27 @@ impl Parser<'_> {
             text.push_str(&s);
             self.bump();
         }
+        // `\n\t` between instructions are separators, as the whitespace they stand for.
+        let text = text.replace("\\n", " ").replace("\\t", " ");
         let instr: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let instr = instr.trim_end_matches(';');
         let refuse = |m: String| Err(KernelError::new(at.line, at.col, m));
-        let reg = ["mov.u32%0,%%", "mov.b32%0,%%", "mov.s32%0,%%"]
-            .iter()
-            .find_map(|p| instr.strip_prefix(p));
+        if instr.starts_with("activemask")
+            || instr.starts_with("shfl.sync")
+            || instr.starts_with('{')
+        {
+            return self.asm_warp_op(at, instr);
+        }
+        let reg = [
+            "mov.u32%0,%%",
+            "mov.b32%0,%%",
+            "mov.s32%0,%%",
+            "mov.u64%0,%%",
+            "mov.b64%0,%%",
+            "mov.s64%0,%%",
+        ]
+        .iter()
+        .find_map(|p| instr.strip_prefix(p));
         let Some(reg) = reg else {
             if let Some(r) = ["mov.u32%0,%", "mov.b32%0,%"]
                 .iter()
@@ -58,8 +78,8 @@ impl Parser<'_> {
             let op = text.split_whitespace().next().unwrap_or("(empty)");
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
-                 registers %laneid and %lanemask_eq/lt/le/gt/ge are; call the vendor's intrinsic \
-                 instead (`__shfl_sync` for shfl.sync, `__ballot_sync` for vote.ballot, \
+                 registers, `activemask.b32 %0;` and one-line `shfl.sync` are; call the vendor's \
+                 intrinsic instead (`__shfl_sync` for shfl.sync, `__ballot_sync` for vote.ballot, \
                  `__activemask()` for activemask)"
             ));
         };
@@ -85,30 +105,34 @@ impl Parser<'_> {
             "lanemask_le" => at_or_below(),
             "lanemask_gt" => not(at_or_below()),
             "lanemask_ge" => not(below()),
-            "warpid" | "nwarpid" | "smid" | "nsmid" | "clock" | "clock64" | "globaltimer" => {
-                return refuse(format!(
-                    "`%{reg}` reads hardware state (PTX ISA, Special Registers: the value depends on \
-                     where and when the warp runs) that the emulator has no value for; for the \
-                     warp's index in its block write `threadIdx.x / warpSize`"
-                ))
+            "warpid" => warp_in_block(at),
+            "nwarpid" => warps_per_block(at),
+            "smid" | "nsmid" | "clock" | "clock64" | "globaltimer" => {
+                Expr::new(ExprKind::Call(format!("__ptx_reg_{reg}"), Vec::new()), at)
             }
             other => {
                 return refuse(format!(
-                    "`%{other}` is not a special register the emulator reads (it reads %laneid and \
-                     %lanemask_eq/lt/le/gt/ge)"
+                    "`%{other}` is not a special register the emulator reads (it reads %laneid, \
+                     %lanemask_eq/lt/le/gt/ge, %warpid, %nwarpid, %smid, %nsmid, %clock, \
+                     %clock64 and %globaltimer)"
                 ))
             }
         };
-        // `: "=r"(out)`: one output, a 32-bit register.
+        // `: "=r"(out)` (a 32-bit register) or `: "=l"(out)` (64-bit).
         self.expect_punct(":")?;
         let Tok::Str(constraint) = self.peek(0).clone() else {
             return self.err("the output constraint `\"=r\"`");
         };
-        if constraint != "=r" {
-            return refuse(format!(
-                "the output constraint `{constraint}` is not supported here; write `\"=r\"(variable)`"
-            ));
-        }
+        let wide = match constraint.as_str() {
+            "=r" => false,
+            "=l" => true,
+            _ => {
+                return refuse(format!(
+                    "the output constraint `{constraint}` is not supported here; write \
+                     `\"=r\"(variable)` (or `\"=l\"` for a 64-bit register)"
+                ))
+            }
+        };
         self.bump();
         self.expect_punct("(")?;
         let out = self.expr()?;
@@ -127,8 +151,9 @@ impl Parser<'_> {
         }
         self.expect_punct(")")?;
         self.expect_punct(";")?;
+        let width = if wide { Scalar::U64 } else { Scalar::U32 };
         let value = Expr::new(
-            ExprKind::Cast(Ty::Val(ValTy::scalar(Scalar::U32)), Box::new(value)),
+            ExprKind::Cast(Ty::Val(ValTy::scalar(width)), Box::new(value)),
             at,
         );
         Ok(Stmt {
@@ -140,4 +165,62 @@ impl Parser<'_> {
             end: self.last_end(),
         })
     }
+}
+
+/// The thread's linear index in its block divided by `warpSize`: the warp's index in its block
+/// as the emulator forms warps (CUDA C++ Programming Guide, Thread Hierarchy: x fastest, then
+/// y, then z; SIMT Architecture: consecutive thread ids form a warp).
+fn warp_in_block(at: Span) -> Expr {
+    let e = |k| Expr::new(k, at);
+    let m = |b: &str, f: &str| {
+        e(ExprKind::Member(
+            Box::new(e(ExprKind::Ident(b.into()))),
+            f.into(),
+        ))
+    };
+    let bin = |op, a, b| e(ExprKind::Binary(op, Box::new(a), Box::new(b)));
+    let linear = bin(
+        BinOp::Add,
+        m("threadIdx", "x"),
+        bin(
+            BinOp::Mul,
+            m("blockDim", "x"),
+            bin(
+                BinOp::Add,
+                m("threadIdx", "y"),
+                bin(BinOp::Mul, m("blockDim", "y"), m("threadIdx", "z")),
+            ),
+        ),
+    );
+    bin(BinOp::Div, linear, e(ExprKind::Ident("warpSize".into())))
+}
+
+/// `ceil(threads per block / warpSize)`.
+fn warps_per_block(at: Span) -> Expr {
+    let e = |k| Expr::new(k, at);
+    let m = |b: &str, f: &str| {
+        e(ExprKind::Member(
+            Box::new(e(ExprKind::Ident(b.into()))),
+            f.into(),
+        ))
+    };
+    let bin = |op, a, b| e(ExprKind::Binary(op, Box::new(a), Box::new(b)));
+    let one = || {
+        e(ExprKind::Int {
+            value: 1,
+            unsigned: true,
+            long: false,
+        })
+    };
+    let threads = bin(
+        BinOp::Mul,
+        m("blockDim", "x"),
+        bin(BinOp::Mul, m("blockDim", "y"), m("blockDim", "z")),
+    );
+    let ws = || e(ExprKind::Ident("warpSize".into()));
+    bin(
+        BinOp::Div,
+        bin(BinOp::Sub, bin(BinOp::Add, threads, ws()), one()),
+        ws(),
+    )
 }

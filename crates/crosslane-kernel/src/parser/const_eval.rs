@@ -89,6 +89,15 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             (UnOp::BitNot, Int(n)) => Int(!n),
             _ => return None,
         },
+        ExprKind::Logical(and, a, b) => {
+            let a = const_eval(a, env)?.int()? != 0;
+            // Short-circuit as [expr.log.and]/[expr.log.or]: the right side may be no constant.
+            if a != *and {
+                Int(i128::from(a))
+            } else {
+                Int(i128::from(const_eval(b, env)?.int()? != 0))
+            }
+        }
         ExprKind::Ternary(c, a, b) => {
             if const_eval(c, env)?.int()? != 0 {
                 const_eval(a, env)?

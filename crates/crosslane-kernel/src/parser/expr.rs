@@ -79,6 +79,10 @@ impl Parser<'_> {
         let mut lhs = self.unary()?;
         while let Tok::Punct(p) = self.peek(0) {
             let Some((prec, op)) = binop_of(p) else { break };
+            // In a template argument list `>` closes the list ([temp.names]/3).
+            if self.no_gt && (matches!(*p, ">" | ">>") || self.gt_owed == Some(self.pos)) {
+                break;
+            }
             if prec < min_prec {
                 break;
             }
@@ -281,7 +285,11 @@ impl Parser<'_> {
                 long: false,
             },
             Tok::Punct("(") => {
-                let e = self.expr()?;
+                // Inside parentheses `>` compares again, even in a template argument.
+                let no_gt = std::mem::replace(&mut self.no_gt, false);
+                let e = self.expr();
+                self.no_gt = no_gt;
+                let e = e?;
                 self.expect_punct(")")?;
                 return Ok(e);
             }
@@ -301,6 +309,17 @@ impl Parser<'_> {
             {
                 self.pos -= 1;
                 return self.struct_primary(span);
+            }
+            Tok::Ident(w)
+                if (w == "__builtin_bit_cast" && self.is_punct("("))
+                    || (w == "bit_cast" && self.is_punct("<")) =>
+            {
+                self.pos -= 1;
+                return self.bit_cast(span);
+            }
+            Tok::Ident(w) if super::type_traits::is_value_trait(&w) && self.is_punct("<") => {
+                self.pos -= 1;
+                return self.trait_value(span);
             }
             Tok::Ident(w) if w == "numeric_limits" && self.is_punct("<") => {
                 self.pos -= 1;
@@ -466,8 +485,31 @@ impl Parser<'_> {
             }
         }
         if self.eat("::") {
+            self.eat_template_keyword();
             let m_at = self.span();
             let m = self.ident()?;
+            let member = format!("{st}::{m}");
+            if self.templates.contains_key(&member) && (self.is_punct("(") || self.is_punct("<")) {
+                // A static member template: instantiated as a function template.
+                let given = if self.is_punct("<") {
+                    self.template_args()?
+                } else {
+                    Vec::new()
+                };
+                self.expect_punct("(")?;
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                let name = self.instantiate_call(&member, given, &args, span)?;
+                return self.node(ExprKind::Call(name, args), span);
+            }
             if self.eat("(") {
                 let mut args = vec![Expr::new(ExprKind::Str(st.clone()), m_at)];
                 if !self.eat(")") {

@@ -223,11 +223,17 @@ impl Parser<'_> {
             return Ok(Some(None));
         };
         let mut sret = None;
+        let mut is_auto = false;
         let header = (|| -> PResult<Option<Header>> {
-            if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") {
+            if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") && !self.is_word("auto") {
                 return Ok(None);
             }
-            let ret = if let Some(s) = self.struct_type()? {
+            let ret = if self.is_word("auto") {
+                // `auto f(…)`: the type comes from `-> T` or the body ([`super::fn_types`]).
+                self.bump();
+                is_auto = true;
+                Ty::Void
+            } else if let Some(s) = self.struct_type()? {
                 // A function returning a struct: `__ret.*` reference parameters instead.
                 sret = Some(s);
                 Ty::Void
@@ -247,7 +253,7 @@ impl Parser<'_> {
             self.bump();
             Ok(Some((ret, name, mid_entry, mid_bounds)))
         })();
-        let Ok(Some((ret, name, mid_entry, mid_bounds))) = header else {
+        let Ok(Some((mut ret, name, mid_entry, mid_bounds))) = header else {
             self.pos = save;
             self.depth = save_depth;
             self.diags.truncate(saved_diags);
@@ -290,6 +296,12 @@ impl Parser<'_> {
         let defaults = std::mem::take(&mut self.param_defaults);
         let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
+        if is_auto {
+            if let Some(t) = self.trailing_return()? {
+                ret = t;
+                is_auto = false;
+            }
+        }
         if self.eat(";") {
             // A prototype: nothing to run.
             if let Some(s) = sret {
@@ -319,14 +331,22 @@ impl Parser<'_> {
                 params = ret;
             }
             let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
+            // `constexpr` locals are constants of this function only.
+            let consts = self.consts.clone();
+            let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
             let body = self.stmt();
+            let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
+            self.consts = consts;
+            if is_auto {
+                ret = self.auto_return_type(&name, deduced.flatten())?;
+            }
             self.ret_struct = saved;
             body
         })();
         self.scopes.pop();
         let body = body?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
-        Ok(Some(Some(Function {
+        let f = Function {
             name,
             entry: entry || entry2,
             ret,
@@ -337,7 +357,10 @@ impl Parser<'_> {
             span: start,
             snippet: false,
             defaults,
-        })))
+        };
+        self.record_constexpr(save, open_params, &f);
+        self.fn_types.insert(f.name.clone(), f.ret);
+        Ok(Some(Some(f)))
     }
 
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
@@ -400,7 +423,31 @@ impl Parser<'_> {
             }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
+            // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's
+            // array, as the pointer its elements decay to does.
+            if self.is_punct("(") && matches!(self.peek(1), Tok::Punct("*")) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "function pointer parameters are not supported; make the function a template \
+                     on its callable (`template <typename Op> … Op op`) and pass a lambda \
+                     (`[] __device__ (float a, float b) { return a + b; }`) or a functor (a \
+                     struct with `operator()`)",
+                ));
+            }
+            let array_ref = self.is_punct("(")
+                && matches!(self.peek(1), Tok::Punct("&"))
+                && matches!(self.peek(2), Tok::Ident(_))
+                && matches!(self.peek(3), Tok::Punct(")"))
+                && matches!(self.peek(4), Tok::Punct("["));
+            if array_ref {
+                self.bump();
+                self.bump();
+            }
             let name = self.ident()?;
+            if array_ref {
+                self.expect_punct(")")?;
+            }
             if self.eat("[") {
                 while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
                     self.bump();

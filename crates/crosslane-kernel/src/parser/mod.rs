@@ -24,20 +24,29 @@
 
 mod ascend_simt;
 mod asm;
+mod asm_ops;
 mod attributes;
+mod bit_cast;
 mod cg;
 mod cg_lower;
 mod const_eval;
+mod constexpr_fn;
 mod expr;
+mod fn_types;
 mod host;
 mod items;
 mod lambda;
 mod limits;
+mod member_templates;
+mod packs;
+mod partial_spec;
 mod scopes;
 mod stmt;
 mod structs;
 mod switch;
+mod targs;
 mod templates;
+mod type_traits;
 mod types;
 mod unsupported;
 
@@ -196,6 +205,21 @@ struct Parser<'a> {
     /// `const`/`constexpr` globals with a constant initializer, by name: a use is replaced by
     /// the initializer (they are compile-time constants in every dialect).
     consts: HashMap<String, Expr>,
+    /// `constexpr` functions by name, for constants ([`constexpr_fn`]).
+    constexpr_fns: HashMap<String, constexpr_fn::ConstFn>,
+    /// Whether `>` ends the expression being read (a template argument, [temp.names]/3).
+    no_gt: bool,
+    /// The position after a `>>` whose second `>` still closes a template argument list.
+    gt_owed: Option<usize>,
+    /// Every function's and instance's return type by name ([`fn_types`]).
+    fn_types: HashMap<String, Ty>,
+    /// While an `auto` function's body is parsed: its first valued `return`'s type (`Err`:
+    /// one whose type is unknown, where).
+    auto_ret: Option<Option<Result<ValTy, Span>>>,
+    /// How many instantiations parsed at their call enclose this parser ([`fn_types`]).
+    eager: u32,
+    /// Whether the last constant folding stopped at its bound ([`constexpr_fn`]).
+    fold_stopped: std::cell::Cell<bool>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -235,6 +259,8 @@ struct Parser<'a> {
     structs: HashMap<String, structs::StructDef>,
     /// Class templates by name.
     class_templates: HashMap<String, templates::Template>,
+    /// Class template partial specializations by the primary's name.
+    partial_specs: HashMap<String, Vec<partial_spec::PartialSpec>>,
     /// The default arguments the last parameter list gave (name, expression).
     param_defaults: Vec<(String, Expr)>,
     /// Names that stand for a struct here: a template type parameter bound to one, a class
@@ -274,6 +300,13 @@ impl<'a> Parser<'a> {
             elision_noted: false,
             suggestions: 0,
             consts: HashMap::new(),
+            constexpr_fns: HashMap::new(),
+            no_gt: false,
+            gt_owed: None,
+            fn_types: HashMap::new(),
+            auto_ret: None,
+            eager: 0,
+            fold_stopped: std::cell::Cell::new(false),
             launches: Vec::new(),
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
@@ -292,6 +325,7 @@ impl<'a> Parser<'a> {
             instance_tokens: u64::MAX,
             structs: HashMap::new(),
             class_templates: HashMap::new(),
+            partial_specs: HashMap::new(),
             param_defaults: Vec::new(),
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
@@ -451,6 +485,7 @@ impl<'a> Parser<'a> {
                 QUALIFIERS.contains(&w.as_str())
                     || self.is_type_word(w)
                     || self.is_struct_name(w)
+                    || self.trait_type_starts()
                     || (matches!(self.peek(1), Tok::Ident(n) if !QUALIFIERS.contains(&n.as_str())))
             }
             _ => false,
@@ -474,7 +509,8 @@ pub fn const_int(e: &Expr) -> Option<i128> {
                 _ => None,
             }
         }
-        _ => None,
+        // Casts (a template value parameter is bound as one), division, comparisons, `?:`.
+        _ => const_eval::const_eval(e, &HashMap::new()).and_then(|v| v.int()),
     }
 }
 

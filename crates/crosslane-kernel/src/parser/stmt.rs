@@ -111,8 +111,8 @@ impl Parser<'_> {
                 }
                 "if" => {
                     self.bump();
-                    // `if constexpr`: the condition is a constant; both run the same here.
-                    if self.is_word("constexpr") {
+                    let cexpr = self.is_word("constexpr");
+                    if cexpr {
                         self.bump();
                     }
                     self.expect_punct("(")?;
@@ -120,6 +120,12 @@ impl Parser<'_> {
                     let c = self.lower_struct(c)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
+                    if cexpr {
+                        // `if constexpr`: only the branch taken is compiled ([stmt.if]/2).
+                        if let Some(v) = self.fold_int(&c) {
+                            return self.if_constexpr(v != 0, span);
+                        }
+                    }
                     let then = self.stmt()?;
                     let els = if self.is_word("else") {
                         self.bump();
@@ -226,6 +232,9 @@ impl Parser<'_> {
                         let is_struct = self.struct_of(e).is_some()
                             || matches!(&e.kind, ExprKind::Call(n, _) if n == "@brace");
                         let ty = self.expr_type(e);
+                        if self.lambda.is_none() && !is_struct {
+                            self.note_auto_return(ty, span);
+                        }
                         if let Some(ctx) = self.lambda.as_mut() {
                             if is_struct {
                                 ctx.ret_struct_seen = true;
@@ -280,6 +289,7 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
+                    || self.trait_type_starts()
                     || self.struct_decl_starts(w)
                     || (self.is_type_word(w)
                         && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))
@@ -290,7 +300,12 @@ impl Parser<'_> {
     }
 
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
+        let decl_from = self.pos;
         let (_, storage, _) = self.qualifiers()?;
+        // `constexpr int NUM_WARPS = 256 / 32;`: a constant from here on ([dcl.constexpr]/9).
+        let is_constexpr = self.toks[decl_from..self.pos.min(self.toks.len())]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr"));
         if let Some(s) = self.struct_type()? {
             return self.struct_decl(storage, s);
         }
@@ -339,13 +354,39 @@ impl Parser<'_> {
                 None => None,
             };
             let array = match array {
-                Some(Some(n)) => Some(Some(self.lower_struct(n)?)),
+                // A bound that folds (`sizeof(T) * 2`, `log2i(32)`) is its value.
+                Some(Some(n)) => Some(Some(match self.fold_int(&n) {
+                    Some(v) => self.folded_literal(v, n.span),
+                    None => self.lower_struct(n)?,
+                })),
                 a => a,
             };
+            if is_constexpr && array.is_none() {
+                if let Some(v) = init.as_ref().and_then(|e| self.fold_int(e)) {
+                    ty = self.constexpr_local(&name, ty, auto, v, span);
+                    list.push(Declarator {
+                        name,
+                        ty,
+                        array: None,
+                        init,
+                        span,
+                    });
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+            }
             if auto {
                 // `auto x = e;`: the type of `e` where the parser can tell it.
-                ty = match init.as_ref().and_then(|e| self.expr_type(e)) {
-                    Some(v) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                let pointee = init
+                    .as_ref()
+                    .filter(|e| self.is_pointer_expr(e))
+                    .and_then(|e| self.pointee_type(e));
+                ty = match (init.as_ref().and_then(|e| self.expr_type(e)), pointee) {
+                    (Some(v), _) if matches!(ty, Ty::Val(_)) => Ty::Val(v),
+                    // `auto p = &x[i];`, `auto q = p + 4;`: a pointer.
+                    (None, Some(v)) => Ty::Ptr(v),
                     _ => {
                         return Err(KernelError::new(
                             span.line,
@@ -431,7 +472,7 @@ impl Parser<'_> {
         }
         self.expect_punct(")")?;
         self.expect_punct(";")?;
-        if super::const_int(&cond) == Some(0) {
+        if self.fold_int(&cond) == Some(0) {
             return Err(KernelError::new(at.line, at.col, "static_assert failed"));
         }
         Ok(())

@@ -18,6 +18,7 @@
 
 use std::collections::HashMap;
 
+pub use super::targs::{mangle, TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
@@ -27,15 +28,11 @@ use crate::KernelError;
 /// Most template instantiations in one source.
 pub const MAX_INSTANCES: usize = 64;
 
-/// A template parameter.
-#[derive(Clone, Debug)]
-pub struct TParam {
-    name: String,
-    /// `None` for a type parameter; the value's type for a non-type parameter.
-    value: Option<ValTy>,
-    /// The default's tokens.
-    default: Option<Vec<Token>>,
-}
+/// Most nested instantiations parsed at their call (an `auto` template whose body calls
+/// another, [`super::fn_types`]): each nests a parse on the stack, which must fit a browser's
+/// (a deeper chain is parsed after the program, and its `auto` type is then unknown at the
+/// call, an error there).
+pub const MAX_EAGER: u32 = 8;
 
 /// A function template: its parameters, the function's tokens (ending in Eof) and, per
 /// function parameter, the template type parameter its type names (for deduction).
@@ -44,35 +41,53 @@ pub struct Template {
     params: Vec<TParam>,
     tokens: Vec<Token>,
     deduce_from: Vec<Option<String>>,
+    /// Per function parameter: whether its type is a pointer or an array reference to the
+    /// type parameter (`T* p`, `T (&w)[8]`), deduced from the argument's element type.
+    deduce_ptr: Vec<bool>,
+    /// A member template's class bindings (the class's template parameters, its constants
+    /// and aliases), in force where the member is instantiated.
+    env: Option<Box<MemberEnv>>,
 }
 
-/// A bound template argument.
-#[derive(Clone, Debug, PartialEq)]
-pub enum TArg {
-    Type(ValTy),
-    Value(i128),
-    /// A struct type (a functor, a lambda's closure, a data struct), by name.
-    Struct(String),
-    /// A cooperative group's type, deduced from a group argument.
-    Group(super::cg::Group),
+/// What a member template sees of its class ([`super::member_templates`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct MemberEnv {
+    pub(super) aliases: HashMap<String, ValTy>,
+    pub(super) consts: HashMap<String, Expr>,
+    pub(super) struct_alias: HashMap<String, String>,
+}
+
+impl Template {
+    /// A class template (or a partial specialization) of `params` over `tokens`.
+    pub(super) fn class(params: Vec<TParam>, tokens: Vec<Token>) -> Template {
+        Template {
+            params,
+            tokens,
+            deduce_from: Vec::new(),
+            deduce_ptr: Vec::new(),
+            env: None,
+        }
+    }
+
+    /// This template as a member of a class whose bindings are `env`.
+    pub(super) fn with_env(mut self, env: MemberEnv) -> Template {
+        self.env = Some(Box::new(env));
+        self
+    }
+
+    /// The template's tokens (ending in Eof).
+    pub(super) fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// The template's parameters.
+    pub(super) fn params(&self) -> &[TParam] {
+        &self.params
+    }
 }
 
 /// An instantiation waiting to be parsed: mangled name, template name, arguments.
 pub type Pending = (String, String, Vec<TArg>);
-
-/// The mangled name of an instantiation: `f<float,32>`.
-pub fn mangle(name: &str, args: &[TArg]) -> String {
-    let parts: Vec<String> = args
-        .iter()
-        .map(|a| match a {
-            TArg::Type(t) => t.name(),
-            TArg::Value(v) => v.to_string(),
-            TArg::Struct(s) => s.clone(),
-            TArg::Group(g) => super::cg::group_type_name(*g),
-        })
-        .collect();
-    format!("{name}<{}>", parts.join(","))
-}
 
 impl Parser<'_> {
     /// `template <…>` and the function after it, at file scope: recorded, not parsed.
@@ -109,29 +124,54 @@ impl Parser<'_> {
                     }
                 }
             };
-            if self.is_punct("...") {
+            let pack = self.eat("...");
+            if pack && value.is_some() {
                 return Err(KernelError::new(
                     p_at.line,
                     p_at.col,
-                    "template parameter packs (`...`) are not supported",
+                    "value parameter packs (`int... Ns`) are not supported; a type pack \
+                     (`typename... Ts`) is",
                 ));
             }
-            let name = self.ident()?;
+            // An unnamed parameter (`typename = std::enable_if_t<…>`) is only checked.
+            let name = if matches!(self.peek(0), Tok::Punct("=" | "," | ">")) {
+                format!("<unnamed {}>", params.len())
+            } else {
+                self.ident()?
+            };
             let default = if self.eat("=") {
                 let from = self.pos;
                 let mut depth = 0usize;
+                let mut half = false;
                 while !matches!(self.peek(0), Tok::Eof) {
                     match self.peek(0) {
                         Tok::Punct("(" | "<") => depth += 1,
                         Tok::Punct(")") => depth = depth.saturating_sub(1),
                         Tok::Punct(">") if depth == 0 => break,
                         Tok::Punct(">") => depth -= 1,
+                        // `enable_if_t<is_floating_point_v<T>>>`: a `>>` closing the default's
+                        // last list and this parameter list ends the default before it.
+                        Tok::Punct(">>") if depth == 1 => {
+                            half = true;
+                            break;
+                        }
+                        Tok::Punct(">>") if depth >= 2 => depth -= 2,
                         Tok::Punct(",") if depth == 0 => break,
                         _ => {}
                     }
                     self.bump();
                 }
-                Some(self.toks[from..self.pos].to_vec())
+                let mut toks = self.toks[from..self.pos].to_vec();
+                if half {
+                    // The `>>`'s first `>` ends the default; its second this list.
+                    let t = self.bump();
+                    toks.push(Token {
+                        tok: Tok::Punct(">"),
+                        ..t
+                    });
+                    self.gt_owed = Some(self.pos);
+                }
+                Some(toks)
             } else {
                 None
             };
@@ -139,12 +179,10 @@ impl Parser<'_> {
                 name,
                 value,
                 default,
+                pack,
             });
-            if self.eat(">") {
+            if self.close_angle() {
                 break;
-            }
-            if self.is_punct(">>") {
-                return self.err("`>` (write `> >` for nested template arguments)");
             }
             self.expect_punct(",")?;
         }
@@ -162,12 +200,7 @@ impl Parser<'_> {
                 return self.err("the class template's name");
             };
             if matches!(self.peek(2), Tok::Punct("<")) {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    "class template specializations are not supported; give the specialized \
-                     class its own name",
-                ));
+                return self.partial_spec_def(at, params);
             }
             let mut k = from;
             while !matches!(
@@ -198,6 +231,8 @@ impl Parser<'_> {
                     params,
                     tokens,
                     deduce_from: Vec::new(),
+                    deduce_ptr: Vec::new(),
+                    env: None,
                 },
             );
             self.pos = end + 1;
@@ -255,13 +290,21 @@ impl Parser<'_> {
         // Which template type parameter each function parameter's type names.
         let close = self.closing(open).unwrap_or(open);
         let mut deduce_from = Vec::new();
+        let mut deduce_ptr = Vec::new();
         let mut depth = 0usize;
         let mut current: Option<String> = None;
+        let mut is_ptr = false;
         for t in &self.toks[open + 1..close] {
+            if matches!(t.tok, Tok::Punct("*" | "[")) && current.is_some() && depth <= 1 {
+                is_ptr = true;
+            }
             match &t.tok {
                 Tok::Punct("(" | "<" | "[") => depth += 1,
                 Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
-                Tok::Punct(",") if depth == 0 => deduce_from.push(current.take()),
+                Tok::Punct(",") if depth == 0 => {
+                    deduce_from.push(current.take());
+                    deduce_ptr.push(std::mem::take(&mut is_ptr));
+                }
                 Tok::Ident(n)
                     if depth == 0
                         && current.is_none()
@@ -274,6 +317,7 @@ impl Parser<'_> {
         }
         if close > open + 1 {
             deduce_from.push(current);
+            deduce_ptr.push(is_ptr);
         }
         self.templates.insert(
             name,
@@ -281,6 +325,8 @@ impl Parser<'_> {
                 params,
                 tokens,
                 deduce_from,
+                deduce_ptr,
+                env: None,
             },
         );
         self.pos = end + 1;
@@ -314,28 +360,47 @@ impl Parser<'_> {
                     }
                 }
             } else {
-                // Above the relational operators, so `>` ends the list.
-                let e = self.binary(8)?;
-                let v = super::const_eval::const_eval(&e, &HashMap::new())
-                    .and_then(|v| v.text())
-                    .and_then(|t| t.parse::<i128>().ok())
-                    .ok_or_else(|| {
-                        KernelError::new(
-                            at.line,
-                            at.col,
-                            "a template value argument must be a constant integer",
-                        )
-                    })?;
+                // `>` ends the list ([temp.names]/3); `==`, `&&` and the rest are read.
+                let no_gt = std::mem::replace(&mut self.no_gt, true);
+                let e = self.binary(1);
+                self.no_gt = no_gt;
+                let e = e?;
+                let v = self.fold_int(&e).ok_or_else(|| {
+                    KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "a template value argument must be a constant expression (literals, \
+                             template value parameters, `constexpr` names and `constexpr` \
+                             function calls, `sizeof`, arithmetic){}",
+                            self.fold_limit_note()
+                        ),
+                    )
+                })?;
                 args.push(TArg::Value(v));
             }
-            if self.eat(">") {
+            if self.close_angle() {
                 return Ok(args);
-            }
-            if self.is_punct(">>") {
-                return self.err("`>` (write `> >` for nested template arguments)");
             }
             self.expect_punct(",")?;
         }
+    }
+
+    /// Closes a template argument list: a `>`, or the first half of a `>>` whose second
+    /// half closes the enclosing list ([temp.names]/3: C++11 reads `A<B<C>>` so).
+    pub(super) fn close_angle(&mut self) -> bool {
+        if self.gt_owed == Some(self.pos) {
+            self.gt_owed = None;
+            return true;
+        }
+        if self.eat(">") {
+            return true;
+        }
+        if self.eat(">>") {
+            self.gt_owed = Some(self.pos);
+            return true;
+        }
+        false
     }
 
     /// Binds a call of template `name` with explicit arguments `given` and call arguments
@@ -356,6 +421,13 @@ impl Parser<'_> {
         };
         let params = t.params.clone();
         let deduce_from = t.deduce_from.clone();
+        let deduce_ptr = t.deduce_ptr.clone();
+        let mut given = given;
+        if params.last().is_some_and(|p| p.pack) && given.len() >= params.len() {
+            // Explicit arguments past the others are the pack's.
+            let items = given.split_off(params.len() - 1);
+            given.push(TArg::Pack(items));
+        }
         if given.len() > params.len() {
             return Err(KernelError::new(
                 at.line,
@@ -373,15 +445,26 @@ impl Parser<'_> {
             if bound[k].is_some() {
                 continue;
             }
+            if p.pack {
+                bound[k] = Some(self.deduce_pack(&p.name, &deduce_from, args, at)?);
+                continue;
+            }
             if p.value.is_none() {
-                let from = deduce_from
+                let at_param = deduce_from
                     .iter()
-                    .position(|d| d.as_deref() == Some(p.name.as_str()))
-                    .and_then(|i| args.get(i));
+                    .position(|d| d.as_deref() == Some(p.name.as_str()));
+                let from = at_param.and_then(|i| args.get(i));
                 if let Some(e) = from {
                     if let Some(g) = self.group_of(e) {
                         bound[k] = Some(TArg::Group(g));
                         continue;
+                    }
+                    // `T* p` / `T (&w)[8]` from a pointer or an array: its element type.
+                    if at_param.is_some_and(|i| deduce_ptr.get(i) == Some(&true)) {
+                        if let Some(v) = self.pointee_type(e) {
+                            bound[k] = Some(TArg::Type(v));
+                            continue;
+                        }
                     }
                     if let Some(v) = self.expr_type(e) {
                         bound[k] = Some(TArg::Type(v));
@@ -395,7 +478,20 @@ impl Parser<'_> {
             }
             if let Some(d) = &p.default {
                 let d = d.clone();
-                bound[k] = self.default_arg(&d, p.value.is_none());
+                // Earlier parameters are bound in the default (`= std::enable_if_t<…T…>`).
+                let prior: Vec<(TParam, TArg)> = params
+                    .iter()
+                    .zip(&bound)
+                    .take(k)
+                    .filter_map(|(p, a)| Some((p.clone(), a.clone()?)))
+                    .collect();
+                bound[k] = self
+                    .default_arg_bound(&d, p.value.is_none(), &prior)
+                    .map_err(|mut e| {
+                        e.message =
+                            format!("in `{name}`'s default for `{}`: {}", p.name, e.message);
+                        e
+                    })?;
             }
             if bound[k].is_none() {
                 return Err(KernelError::new(
@@ -443,39 +539,67 @@ impl Parser<'_> {
                 ));
             }
             self.instances.push(mangled.clone());
-            self.pending
-                .push((mangled.clone(), name.to_string(), bound));
+            let pending = (mangled.clone(), name.to_string(), bound);
+            // The instance's return type, for `auto` and deduction at this call
+            // ([`super::fn_types`]); an `auto` one is known only from its body, parsed now.
+            if self.instance_ret(&pending)? && self.eager < MAX_EAGER {
+                if let Some(f) = self.instantiate_one(pending)? {
+                    self.extra_fns.push(f);
+                }
+            } else {
+                self.pending.push(pending);
+            }
         }
         Ok(mangled)
     }
 
     /// A default template argument's tokens as a type or a constant.
     fn default_arg(&mut self, toks: &[Token], is_type: bool) -> Option<TArg> {
+        self.default_arg_bound(toks, is_type, &[]).ok().flatten()
+    }
+
+    /// A default template argument's tokens as a type or a constant, with the earlier
+    /// parameters `prior` bound ([temp.param]/10: a default may name them). `void` (an
+    /// `enable_if_t` that holds) is [`TArg::Void`].
+    ///
+    /// # Errors
+    /// An error the default's type raises (an `enable_if_t` whose condition is false).
+    fn default_arg_bound(
+        &mut self,
+        toks: &[Token],
+        is_type: bool,
+        prior: &[(TParam, TArg)],
+    ) -> PResult<Option<TArg>> {
         let mut slice = toks.to_vec();
-        let last = slice.last()?.clone();
+        let Some(last) = slice.last().cloned() else {
+            return Ok(None);
+        };
         slice.push(Token {
             tok: Tok::Eof,
             ..last
         });
         let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-        sub.aliases = std::mem::take(&mut self.aliases);
-        sub.consts = std::mem::take(&mut self.consts);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        sub.constexpr_fns = self.constexpr_fns.clone();
+        let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
+        bind_template_args(&mut sub, &ps, &args);
         let r = if is_type {
             match sub.base_type() {
                 Ok(Ty::Val(v)) => Some(TArg::Type(v)),
-                _ => None,
+                Ok(Ty::Void) => Some(TArg::Void),
+                Ok(_) => None,
+                // A trait that names no type is the error to report.
+                Err(e) if e.message.contains("std::") => return Err(e),
+                Err(_) => None,
             }
         } else {
             sub.expr()
                 .ok()
-                .and_then(|e| super::const_eval::const_eval(&e, &HashMap::new()))
-                .and_then(|v| v.text())
-                .and_then(|v| v.parse().ok())
+                .and_then(|e| sub.fold_int(&e))
                 .map(TArg::Value)
         };
-        self.aliases = std::mem::take(&mut sub.aliases);
-        self.consts = std::mem::take(&mut sub.consts);
-        r
+        Ok(r)
     }
 
     /// The type of an expression where the parser can tell (literals, declared names, casts,
@@ -537,6 +661,7 @@ impl Parser<'_> {
                 }
                 _ => None,
             },
+            ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
             ExprKind::Cast(Ty::Val(v), _) => Some(*v),
             ExprKind::Unary(_, x) => self.expr_type(x),
             ExprKind::Binary(_, a, b) => {
@@ -580,59 +705,91 @@ impl Parser<'_> {
         }
     }
 
+    /// Parses one instantiation (mangled name, template name, arguments).
+    ///
+    /// # Errors
+    /// A parse error inside it, with the instantiation named.
+    pub(super) fn instantiate_one(&mut self, pending: Pending) -> PResult<Option<Function>> {
+        let (mangled, name, args) = pending;
+        // An explicit specialization (`template <> … name<args>(…)`) is kept under the
+        // instance's own name and replaces the primary template for it.
+        let Some(t) = self
+            .templates
+            .get(&mangled)
+            .or_else(|| self.templates.get(&name))
+        else {
+            return Ok(None);
+        };
+        // Every instantiation parses the template's tokens again: they count against the
+        // token budget, so a source cannot multiply its size by instantiating.
+        let params = t.params.clone();
+        // A pack's expansions are written out for its length ([`super::packs`]).
+        let tokens = match super::packs::pack_of(&params, &args) {
+            Some((type_pack, n)) => {
+                let names = super::packs::pack_names(&t.tokens, type_pack);
+                super::packs::expand(&t.tokens, &names, n, &mut self.syn).map_err(|m| {
+                    KernelError::new(
+                        t.tokens.first().map_or(1, |x| x.line),
+                        1,
+                        format!("in `{mangled}`: {m}"),
+                    )
+                })?
+            }
+            None => t.tokens.clone(),
+        };
+        let cost = tokens.len() as u64;
+        if cost > self.instance_tokens {
+            return Err(KernelError::new(
+                tokens.first().map_or(1, |x| x.line),
+                1,
+                format!(
+                    "token limit reached instantiating `{mangled}` (each instantiation parses \
+                     the template again); raise it with --max-tokens"
+                ),
+            ));
+        }
+        self.instance_tokens -= cost;
+        let env = t.env.clone();
+        let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        if let Some(env) = env {
+            sub.aliases.extend(env.aliases);
+            sub.consts.extend(env.consts);
+            sub.struct_alias.extend(env.struct_alias);
+        }
+        sub.eager = self.eager + 1;
+        bind_template_args(&mut sub, &params, &args);
+        sub.templates = std::mem::take(&mut self.templates);
+        sub.instances = std::mem::take(&mut self.instances);
+        self.lend(&mut sub);
+        let f = sub.function();
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.instances = std::mem::take(&mut sub.instances);
+        self.pending.append(&mut sub.pending);
+        self.diags.append(&mut sub.diags);
+        let f = f.map_err(|mut e| {
+            e.message = format!("in `{mangled}`: {}", e.message);
+            e
+        })?;
+        Ok(f.map(|mut f| {
+            if let Some(s) = self.fn_ret.get(&f.name).cloned() {
+                self.fn_ret.insert(mangled.clone(), s);
+            }
+            self.fn_types.insert(mangled.clone(), f.ret);
+            f.name = mangled;
+            f
+        }))
+    }
+
     /// Parses every pending instantiation (and those they call) as functions.
     ///
     /// # Errors
     /// A parse error inside an instantiation, with the instantiation named.
     pub(super) fn instantiate_pending(&mut self, out: &mut Vec<Function>) -> PResult<()> {
-        while let Some((mangled, name, args)) = self.pending.pop() {
-            // An explicit specialization (`template <> … name<args>(…)`) is kept under the
-            // instance's own name and replaces the primary template for it.
-            let Some(t) = self
-                .templates
-                .get(&mangled)
-                .or_else(|| self.templates.get(&name))
-            else {
-                continue;
-            };
-            // Every instantiation parses the template's tokens again: they count against the
-            // token budget, so a source cannot multiply its size by instantiating.
-            let cost = t.tokens.len() as u64;
-            if cost > self.instance_tokens {
-                return Err(KernelError::new(
-                    t.tokens.first().map_or(1, |x| x.line),
-                    1,
-                    format!(
-                        "token limit reached instantiating `{mangled}` (each instantiation parses \
-                         the template again); raise it with --max-tokens"
-                    ),
-                ));
-            }
-            self.instance_tokens -= cost;
-            let tokens = t.tokens.clone();
-            let params = t.params.clone();
-            let mut sub = Parser::new(&tokens, self.comments, self.max_depth);
-            sub.aliases = self.aliases.clone();
-            sub.consts = self.consts.clone();
-            bind_template_args(&mut sub, &params, &args);
-            sub.templates = std::mem::take(&mut self.templates);
-            sub.instances = std::mem::take(&mut self.instances);
-            self.lend(&mut sub);
-            let f = sub.function();
-            self.take_back(&mut sub);
-            self.templates = std::mem::take(&mut sub.templates);
-            self.instances = std::mem::take(&mut sub.instances);
-            self.pending.append(&mut sub.pending);
-            self.diags.append(&mut sub.diags);
-            let f = f.map_err(|mut e| {
-                e.message = format!("in `{mangled}`: {}", e.message);
-                e
-            })?;
-            if let Some(mut f) = f {
-                if let Some(s) = self.fn_ret.get(&f.name).cloned() {
-                    self.fn_ret.insert(mangled.clone(), s);
-                }
-                f.name = mangled;
+        while let Some(pending) = self.pending.pop() {
+            if let Some(f) = self.instantiate_one(pending)? {
                 out.push(f);
             }
         }
@@ -723,7 +880,14 @@ impl Parser<'_> {
             return Ok(mangled);
         }
         // An explicit specialization of exactly these arguments replaces the primary template.
-        let t = self.class_templates.get(&mangled).cloned().unwrap_or(t);
+        // Else a partial specialization whose pattern these arguments match.
+        let (t, bound_here) = match self.class_templates.get(&mangled).cloned() {
+            Some(explicit) => (explicit, bound.clone()),
+            None => match self.match_partial(name, &bound, at)? {
+                Some((partial, args)) => (partial, args),
+                None => (t, bound.clone()),
+            },
+        };
         if self.instances.len() >= MAX_INSTANCES {
             return Err(KernelError::new(
                 at.line,
@@ -747,7 +911,7 @@ impl Parser<'_> {
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
-        bind_template_args(&mut sub, &t.params, &bound);
+        bind_template_args(&mut sub, &t.params, &bound_here);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
         self.lend(&mut sub);
@@ -774,8 +938,21 @@ impl Parser<'_> {
 /// Binds a template's parameters in the parser `sub` that instantiates it: a type argument as a
 /// type alias, a struct argument as a struct alias, an integral argument as a constant of the
 /// parameter's declared type (`int` when none was declared).
-fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
+pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
     for (p, a) in params.iter().zip(args) {
+        if let TArg::Pack(items) = a {
+            // Each element under its own name (`Ts…0`, …), as the rewritten tokens name it.
+            let each: Vec<TParam> = (0..items.len())
+                .map(|i| TParam {
+                    name: super::targs::element(&p.name, i),
+                    value: None,
+                    default: None,
+                    pack: false,
+                })
+                .collect();
+            bind_template_args(sub, &each, items);
+            continue;
+        }
         match a {
             TArg::Type(v) => {
                 sub.aliases.insert(p.name.clone(), *v);
@@ -786,6 +963,8 @@ fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: &[TArg]) {
             TArg::Group(g) => {
                 sub.group_alias.insert(p.name.clone(), *g);
             }
+            // Nothing names an unnamed parameter.
+            TArg::Void | TArg::Pack(_) => {}
             TArg::Value(n) => {
                 let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
                 let lit = Expr::new(
@@ -871,6 +1050,8 @@ impl Parser<'_> {
                     params: Vec::new(),
                     tokens,
                     deduce_from: Vec::new(),
+                    deduce_ptr: Vec::new(),
+                    env: None,
                 },
             );
             self.pos = end + 1;
@@ -957,6 +1138,8 @@ impl Parser<'_> {
                 params: Vec::new(),
                 tokens,
                 deduce_from: Vec::new(),
+                deduce_ptr: Vec::new(),
+                env: None,
             },
         );
         self.pos = end + 1;

@@ -68,6 +68,9 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "int64_t",
     "uint64_t",
     "uint",
+    "uintptr_t",
+    "intptr_t",
+    "ptrdiff_t",
 ];
 
 /// A single-word type name (not combinations like `unsigned long`).
@@ -82,7 +85,9 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "int" | "int32_t" | "signed" => s(Scalar::I32),
         "unsigned" | "uint32_t" | "uint" => s(Scalar::U32),
         "long" | "int64_t" => s(Scalar::I64),
-        "uint64_t" | "size_t" => s(Scalar::U64),
+        "uint64_t" | "size_t" | "uintptr_t" => s(Scalar::U64),
+        // <cstdint> / <cstddef> on the LP64 targets nvcc and hipcc compile for.
+        "intptr_t" | "ptrdiff_t" => s(Scalar::I64),
         "float" => s(Scalar::F32),
         "double" => s(Scalar::F64),
         "half" | "__half" | "_Float16" => s(Scalar::F16),
@@ -173,6 +178,9 @@ impl Parser<'_> {
         let start = self.span();
         if self.is_word("__NATIVE_VECTOR__") {
             return Ok(Ty::Val(self.native_vector()?));
+        }
+        if let Some(t) = self.trait_type()? {
+            return Ok(t);
         }
         let mut words: Vec<String> = Vec::new();
         while let Tok::Ident(w) = self.peek(0).clone() {

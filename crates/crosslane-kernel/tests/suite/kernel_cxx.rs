@@ -190,17 +190,28 @@ fn asm_reads_the_documented_special_registers() {
 }
 
 #[test]
-fn asm_of_hardware_state_or_other_instructions_is_refused_before_the_run() {
-    let warpid = "__global__ void k(unsigned* o) {\n  unsigned w;\n  asm(\"mov.u32 %0, %%warpid;\" : \"=r\"(w));\n  o[0] = w;\n}";
-    let e = run_kernel(warpid, LaunchConfig::default()).unwrap_err();
-    assert_eq!(e.line, 3);
-    assert!(e.message.contains("`%warpid` reads hardware state"), "{e}");
-    assert!(e.message.contains("threadIdx.x / warpSize"), "{e}");
-    let shfl = "__global__ void k(int* o) {\n  int v = 1;\n  asm volatile(\"shfl.sync.bfly.b32 %0, %1, 1, 31, -1;\" : \"=r\"(v) : \"r\"(v));\n  o[0] = v;\n}";
-    let e = run_kernel(shfl, LaunchConfig::default()).unwrap_err();
+fn asm_warpid_and_shfl_run_and_other_instructions_are_refused_before_the_run() {
+    // %warpid is the warp's index in its block (PTX ISA, Special Registers): with one warp of
+    // 32, every lane reads 0.
+    let warpid = "__global__ void k(unsigned* o) {\n  unsigned w;\n  asm(\"mov.u32 %0, %%warpid;\" : \"=r\"(w));\n  o[threadIdx.x] = w + 7;\n}";
+    let t = run_kernel(warpid, LaunchConfig::default()).unwrap();
+    let o = &t.memory.buffers[0].cells;
+    assert!(o
+        .iter()
+        .all(|c| c.as_ref().and_then(|v| v.as_int()) == Some(7)));
+    // shfl.sync.bfly with c = 31 (width 32, clamp 0x1f) and member mask -1 (all lanes):
+    // lane l reads lane l ^ 1's value, which is l ^ 1.
+    let shfl = "__global__ void k(int* o) {\n  int v = threadIdx.x;\n  asm volatile(\"shfl.sync.bfly.b32 %0, %1, 1, 31, -1;\" : \"=r\"(v) : \"r\"(v));\n  o[threadIdx.x] = v;\n}";
+    let t = run_kernel(shfl, LaunchConfig::default()).unwrap();
+    let o = &t.memory.buffers[0].cells;
+    for (l, c) in o.iter().enumerate() {
+        assert_eq!(c.as_ref().and_then(|v| v.as_int()), Some((l ^ 1) as i128));
+    }
+    let vote = "__global__ void k(int* o) {\n  int v = 1;\n  asm volatile(\"vote.sync.ballot.b32 %0, 1, -1;\" : \"=r\"(v));\n  o[0] = v;\n}";
+    let e = run_kernel(vote, LaunchConfig::default()).unwrap_err();
     assert_eq!(e.line, 3);
     assert!(
-        e.message.contains("`shfl.sync.bfly.b32` is not emulated"),
+        e.message.contains("`vote.sync.ballot.b32` is not emulated"),
         "{e}"
     );
 }

@@ -377,6 +377,9 @@ impl Parser<'_> {
         sub.structs = std::mem::take(&mut self.structs);
         sub.class_templates = std::mem::take(&mut self.class_templates);
         sub.fn_ret = std::mem::take(&mut self.fn_ret);
+        sub.constexpr_fns = std::mem::take(&mut self.constexpr_fns);
+        sub.fn_types = std::mem::take(&mut self.fn_types);
+        sub.partial_specs = std::mem::take(&mut self.partial_specs);
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.syn = self.syn;
         sub.wave = self.wave;
@@ -388,6 +391,9 @@ impl Parser<'_> {
         self.structs = std::mem::take(&mut sub.structs);
         self.class_templates = std::mem::take(&mut sub.class_templates);
         self.fn_ret = std::mem::take(&mut sub.fn_ret);
+        self.constexpr_fns = std::mem::take(&mut sub.constexpr_fns);
+        self.fn_types = std::mem::take(&mut sub.fn_types);
+        self.partial_specs = std::mem::take(&mut sub.partial_specs);
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.syn = sub.syn;
     }

@@ -44,14 +44,21 @@ impl Parser<'_> {
             }
             if let Tok::Ident(w) = self.peek(0).clone() {
                 match w.as_str() {
-                    "public" | "private" | "protected" if matches!(self.peek(1), Tok::Punct(":")) => {
+                    "public" | "private" | "protected"
+                        if matches!(self.peek(1), Tok::Punct(":")) =>
+                    {
                         self.bump();
                         self.bump();
                         continue;
                     }
-                    "template" => return self.unsupported("member templates are not supported; write the member as a free template function taking the struct"),
+                    "template" => {
+                        self.member_template(&sname)?;
+                        continue;
+                    }
                     "friend" => return self.unsupported("`friend` declarations are not supported"),
-                    "struct" | "class" | "union" | "enum" => return self.unsupported("nested type definitions are not supported; define the type at file scope"),
+                    "struct" | "class" | "union" | "enum" => return self.unsupported(
+                        "nested type definitions are not supported; define the type at file scope",
+                    ),
                     "static_assert" => {
                         self.skip_static_assert()?;
                         continue;

@@ -1,0 +1,81 @@
+//! The PTX special registers whose values come from the run rather than from the thread's
+//! indices (PTX ISA, Special Registers, sections 10.10–10.28; read by `asm("mov.u32 %0,
+//! %%clock;" …)`, see `parser::asm`) and CUDA's `clock()` / `clock64()` (CUDA C++
+//! Programming Guide, Time Function):
+//!
+//! - `%clock`, `%clock64`, `clock()`, `clock64()`: the run's work counter (the units the
+//!   `--max-work` budget counts: one per statement of a warp and per expression node it
+//!   evaluates) when the lane reads it. PTX defines them as a cycle counter whose rate and
+//!   start are unspecified; the work counter has the properties programs rely on (it grows
+//!   while a warp works, differences measure work, it is the same for every lane of one read).
+//!   `%clock` is its low 32 bits.
+//! - `%globaltimer`: a nanosecond timer (PTX ISA, %globaltimer) — the emulator has no time
+//!   base; the value is undefined with that reason.
+//! - `%smid`, `%nsmid`: which SM runs the warp and how many there are (PTX ISA, %smid: "may
+//!   change during execution", %nsmid: "not guaranteed to be contiguous") — no SM exists in
+//!   the emulator; the value is undefined with that reason, never a number picked quietly.
+
+use super::*;
+use crate::ast::Expr;
+use crate::exec::Executor;
+use crate::trace::{LaneVal, Undef};
+use crate::types::{KVal, Scalar};
+use crosslane_core::lanes::LaneMask;
+
+/// The internal names the front end gives the register reads.
+pub(crate) const CLOCK: &str = "__ptx_reg_clock";
+/// `%clock64`.
+pub(crate) const CLOCK64: &str = "__ptx_reg_clock64";
+/// `%globaltimer`.
+pub(crate) const GLOBALTIMER: &str = "__ptx_reg_globaltimer";
+/// `%smid`.
+pub(crate) const SMID: &str = "__ptx_reg_smid";
+/// `%nsmid`.
+pub(crate) const NSMID: &str = "__ptx_reg_nsmid";
+
+/// Whether `name` is a special-register read this module answers (`clock()`, `clock64()`
+/// and the front end's names for `%clock`, `%smid`, …).
+pub(crate) fn is_register_read(name: &str) -> bool {
+    matches!(
+        name,
+        CLOCK | CLOCK64 | GLOBALTIMER | SMID | NSMID | "clock" | "clock64"
+    )
+}
+
+impl Executor {
+    /// The value of special-register read `name` in the lanes of `mask`; `None` when `name`
+    /// is no such read.
+    pub(crate) fn special_register(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        mask: LaneMask,
+        _cx: &mut StepCtx,
+    ) -> Option<Vec<LaneVal>> {
+        let lanes = self.trace.launch.lanes;
+        let value: Result<KVal, String> = match name {
+            CLOCK => Ok(KVal::int(Scalar::U32, i128::from(self.meter.work as u32))),
+            // `clock()` returns a `clock_t` (`long` on LP64), `clock64()` a `long long`.
+            CLOCK64 | "clock" | "clock64" => {
+                Ok(KVal::int(Scalar::I64, i128::from(self.meter.work)))
+            }
+            GLOBALTIMER => Err(
+                "%globaltimer is a nanosecond timer (PTX ISA, Special Registers: %globaltimer); \
+                 the emulator has no time base, so its value is undefined"
+                    .to_string(),
+            ),
+            SMID | NSMID => Err(format!(
+                "%{} names the SM running the warp or how many there are (PTX ISA, Special \
+                 Registers: %smid may change during execution); the emulator has no SMs, so \
+                 its value is undefined",
+                if name == SMID { "smid" } else { "nsmid" }
+            )),
+            _ => return None,
+        };
+        let mut out = vec![Err(Undef::idle()); lanes];
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = value.clone().map_err(|m| Undef::at(e.span, m.clone()));
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,359 @@
+//! Constant evaluation where C++ requires a constant: template arguments, array bounds,
+//! `static_assert`, `if constexpr`, `constexpr` locals. [`Parser::fold_int`] folds an
+//! expression of literals, named constants (template value parameters, `constexpr` names),
+//! casts, arithmetic and calls of `constexpr` functions.
+//!
+//! A `constexpr` function (C++17 [dcl.constexpr]) is recorded when it is parsed and evaluated
+//! here by walking its body: `return`, `if`/`else`, blocks and `const` locals with an
+//! initializer (the C++11 single-`return` form and the common C++14 forms). A body with loops
+//! or assignments is not folded; the use then says the argument is not a constant
+//! ([expr.const]/2 makes such a call a constant expression only when evaluable, and nvcc
+//! evaluates it; here the form is refused rather than guessed).
+//!
+//! Bounded: at most [`MAX_CALL_DEPTH`] nested calls (a recursive `log2i(n / 2)` is bounded by
+//! it) and [`MAX_STEPS`] statements and calls per folded expression.
+
+use std::collections::HashMap;
+
+use super::const_eval::{const_eval, HostVal};
+use super::Parser;
+use crate::ast::*;
+use crate::lexer::Tok;
+
+/// Most nested `constexpr` calls in one constant (clang's default `-fconstexpr-depth` is 512;
+/// a kernel's constants need few).
+pub const MAX_CALL_DEPTH: u32 = 64;
+/// Most statements and calls evaluated for one constant.
+pub const MAX_STEPS: u32 = 10_000;
+
+/// A recorded `constexpr` function: its parameters' names and its body.
+#[derive(Clone, Debug)]
+pub struct ConstFn {
+    params: Vec<String>,
+    body: Stmt,
+}
+
+/// What a statement of a `constexpr` body did.
+enum Flow {
+    Next,
+    Return(HostVal),
+}
+
+impl Parser<'_> {
+    /// Records `f` as a `constexpr` function when the tokens `from..to` (its declaration up to
+    /// the name) say `constexpr`.
+    pub(super) fn record_constexpr(&mut self, from: usize, to: usize, f: &Function) {
+        let to = to.min(self.toks.len());
+        let is_constexpr = self.toks[from.min(to)..to]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr" || w == "consteval"));
+        if is_constexpr {
+            self.constexpr_fns.insert(
+                f.name.clone(),
+                ConstFn {
+                    params: f.params.iter().map(|p| p.name.clone()).collect(),
+                    body: f.body.clone(),
+                },
+            );
+        }
+    }
+
+    /// The integer value of a constant expression, `None` when it is not one.
+    pub(super) fn fold_int(&self, e: &Expr) -> Option<i128> {
+        let mut steps = 0;
+        self.fold_stopped.set(false);
+        self.fold_val(e, &HashMap::new(), 0, &mut steps)?.int()
+    }
+
+    /// Why the last [`Parser::fold_int`] gave no value when a bound stopped it: a text to
+    /// append to the error.
+    pub(super) fn fold_limit_note(&self) -> &'static str {
+        if self.fold_stopped.get() {
+            " (the constexpr evaluation stopped at its bound: 64 nested calls or 10000 steps; \
+             these bounds are fixed, as a compiler's -fconstexpr-depth is by default)"
+        } else {
+            ""
+        }
+    }
+
+    /// The value of `e` with the names in `env` bound.
+    fn fold_val(
+        &self,
+        e: &Expr,
+        env: &HashMap<String, HostVal>,
+        depth: u32,
+        steps: &mut u32,
+    ) -> Option<HostVal> {
+        if self.constexpr_fns.is_empty() {
+            return const_eval(e, env);
+        }
+        let folded = self.fold_calls(e, env, depth, steps)?;
+        const_eval(&folded, env)
+    }
+
+    /// `e` with every call of a `constexpr` function replaced by its value. Walks a tree the
+    /// parser built, so its height is bounded by the depth budget.
+    fn fold_calls(
+        &self,
+        e: &Expr,
+        env: &HashMap<String, HostVal>,
+        depth: u32,
+        steps: &mut u32,
+    ) -> Option<Expr> {
+        let b = |x: &Expr, s: &mut u32| self.fold_calls(x, env, depth, s).map(Box::new);
+        let kind = match &e.kind {
+            ExprKind::Call(name, args) if self.constexpr_fns.contains_key(name) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.fold_val(a, env, depth, steps)?);
+                }
+                return literal(self.call_const(name, &vals, depth + 1, steps)?, e.span);
+            }
+            ExprKind::Call(name, args) => {
+                let mut out = Vec::with_capacity(args.len());
+                for a in args {
+                    out.push(self.fold_calls(a, env, depth, steps)?);
+                }
+                ExprKind::Call(name.clone(), out)
+            }
+            ExprKind::Unary(op, x) => ExprKind::Unary(*op, b(x, steps)?),
+            ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x, steps)?, b(y, steps)?),
+            // Only the operand evaluated is folded ([expr.cond]/1, [expr.log.and]): a
+            // recursive call's base case stands in the other.
+            ExprKind::Logical(and, x, y) => {
+                let l = self.fold_val(x, env, depth, steps)?.int()? != 0;
+                if l != *and {
+                    return Some(int_literal(i128::from(l), e.span));
+                }
+                let r = self.fold_val(y, env, depth, steps)?.int()? != 0;
+                return Some(int_literal(i128::from(r), e.span));
+            }
+            ExprKind::Ternary(c, x, y) => {
+                let c = self.fold_val(c, env, depth, steps)?.int()? != 0;
+                return self.fold_calls(if c { x } else { y }, env, depth, steps);
+            }
+            ExprKind::Cast(t, x) => ExprKind::Cast(*t, b(x, steps)?),
+            other => other.clone(),
+        };
+        Some(Expr::new(kind, e.span))
+    }
+
+    /// Calls the `constexpr` function `name` with `args`.
+    fn call_const(
+        &self,
+        name: &str,
+        args: &[HostVal],
+        depth: u32,
+        steps: &mut u32,
+    ) -> Option<HostVal> {
+        let f = self.constexpr_fns.get(name)?;
+        if depth > MAX_CALL_DEPTH {
+            self.fold_stopped.set(true);
+            return None;
+        }
+        if f.params.len() != args.len() {
+            return None;
+        }
+        let mut env: HashMap<String, HostVal> =
+            f.params.iter().cloned().zip(args.iter().copied()).collect();
+        match self.exec_const(&f.body, &mut env, depth, steps)? {
+            Flow::Return(v) => Some(v),
+            Flow::Next => None,
+        }
+    }
+
+    /// Runs one statement of a `constexpr` body. Recursion follows the body's nesting, which
+    /// the parser's depth budget bounds.
+    fn exec_const(
+        &self,
+        s: &Stmt,
+        env: &mut HashMap<String, HostVal>,
+        depth: u32,
+        steps: &mut u32,
+    ) -> Option<Flow> {
+        *steps += 1;
+        if *steps > MAX_STEPS {
+            self.fold_stopped.set(true);
+            return None;
+        }
+        match &s.kind {
+            StmtKind::Return(Some(e)) => Some(Flow::Return(self.fold_val(e, env, depth, steps)?)),
+            StmtKind::Block(list) => {
+                for st in list {
+                    if let Flow::Return(v) = self.exec_const(st, env, depth, steps)? {
+                        return Some(Flow::Return(v));
+                    }
+                }
+                Some(Flow::Next)
+            }
+            StmtKind::If(c, t, e) => {
+                if self.fold_val(c, env, depth, steps)?.int()? != 0 {
+                    self.exec_const(t, env, depth, steps)
+                } else if let Some(e) = e {
+                    self.exec_const(e, env, depth, steps)
+                } else {
+                    Some(Flow::Next)
+                }
+            }
+            StmtKind::Decl(_, decls) => {
+                for d in decls {
+                    let v = self.fold_val(d.init.as_ref()?, env, depth, steps)?;
+                    env.insert(d.name.clone(), v);
+                }
+                Some(Flow::Next)
+            }
+            StmtKind::Empty => Some(Flow::Next),
+            _ => None,
+        }
+    }
+}
+
+/// A folded value as a literal expression (`None` for a `dim3`, which is no scalar).
+fn literal(v: HostVal, span: Span) -> Option<Expr> {
+    match v {
+        HostVal::Float(x) => Some(Expr::new(
+            ExprKind::Float {
+                value: x,
+                single: false,
+            },
+            span,
+        )),
+        HostVal::Int(n) => Some(int_literal(n, span)),
+        HostVal::Dim(_) => None,
+    }
+}
+
+/// The integer `n` as a literal (a negative one as `-(literal)`).
+fn int_literal(n: i128, span: Span) -> Expr {
+    let lit = Expr::new(
+        ExprKind::Int {
+            value: n.unsigned_abs() as u64,
+            unsigned: false,
+            long: true,
+        },
+        span,
+    );
+    if n < 0 {
+        Expr::new(
+            ExprKind::Unary(crate::types::UnOp::Neg, Box::new(lit)),
+            span,
+        )
+    } else {
+        lit
+    }
+}
+
+impl Parser<'_> {
+    /// A `constexpr` local `name` of declared type `ty` (`auto`: `int`, or `long long` when
+    /// the value does not fit, as an integer literal's type, [lex.icon]) with value `v`:
+    /// declared, and a constant for the rest of the function. Returns its type.
+    pub(super) fn constexpr_local(
+        &mut self,
+        name: &str,
+        ty: crate::types::Ty,
+        auto: bool,
+        v: i128,
+        span: Span,
+    ) -> crate::types::Ty {
+        use crate::types::{Scalar, Ty, ValTy};
+        let ty = if auto {
+            let s = if i32::try_from(v).is_ok() {
+                Scalar::I32
+            } else {
+                Scalar::I64
+            };
+            Ty::Val(ValTy::scalar(s))
+        } else {
+            ty
+        };
+        self.declare(name, ty);
+        if let Ty::Val(t) = ty {
+            if !t.scalar.is_float() {
+                let lit = self.folded_literal(v, span);
+                self.consts.insert(
+                    name.to_string(),
+                    Expr::new(ExprKind::Cast(ty, Box::new(lit)), span),
+                );
+            }
+        }
+        ty
+    }
+
+    /// The literal expression of a folded integer `v`.
+    pub(super) fn folded_literal(&self, v: i128, span: Span) -> Expr {
+        int_literal(v, span)
+    }
+}
+
+impl Parser<'_> {
+    /// The rest of an `if constexpr` whose condition folded to `taken`, after its `)`: the
+    /// branch taken is parsed, the other skipped unparsed, as a discarded statement is not
+    /// instantiated (C++17 [stmt.if]/2): it may call what exists only for other arguments.
+    ///
+    /// # Errors
+    /// The taken branch's errors; a discarded branch that never ends.
+    pub(super) fn if_constexpr(&mut self, taken: bool, span: Span) -> super::PResult<Stmt> {
+        let empty = |p: &Self| Stmt {
+            kind: StmtKind::Empty,
+            span,
+            end: p.last_end(),
+        };
+        if taken {
+            let then = self.stmt()?;
+            if self.is_word("else") {
+                self.bump();
+                self.skip_discarded()?;
+            }
+            return Ok(then);
+        }
+        self.skip_discarded()?;
+        if self.is_word("else") {
+            self.bump();
+            return self.stmt();
+        }
+        Ok(empty(self))
+    }
+
+    /// Skips one statement's tokens without parsing them: a block, or tokens to the `;` at
+    /// its level, with an `if`'s `else` parts (a loop, not recursion: nesting costs no stack).
+    fn skip_discarded(&mut self) -> super::PResult<()> {
+        let at = self.span();
+        let is_do = self.is_word("do");
+        // Only an `if` statement owns the `else` after it.
+        let is_if = self.is_word("if");
+        let mut depth = 0usize;
+        loop {
+            let t = self.bump();
+            let ends = match t.tok {
+                Tok::Eof => {
+                    return Err(crate::KernelError::new(
+                        at.line,
+                        at.col,
+                        "this discarded `if constexpr` branch never ends",
+                    ))
+                }
+                Tok::Punct("(" | "[" | "{") => {
+                    depth += 1;
+                    false
+                }
+                Tok::Punct(")" | "]") => {
+                    depth = depth.saturating_sub(1);
+                    false
+                }
+                Tok::Punct("}") => {
+                    depth = depth.saturating_sub(1);
+                    depth == 0 && !is_do
+                }
+                Tok::Punct(";") => depth == 0,
+                _ => false,
+            };
+            if ends {
+                if is_if && self.is_word("else") {
+                    self.bump();
+                    continue;
+                }
+                return Ok(());
+            }
+        }
+    }
+}

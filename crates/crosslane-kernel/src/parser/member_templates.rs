@@ -1,0 +1,90 @@
+//! Static member function templates of a struct or class template (C++17 [temp.mem]), the
+//! shape of recursive warp reductions: `template <int N> struct AllReduce { template <typename
+//! T, typename Op> static __device__ T run(T x, Op& op) { … AllReduce<N / 2>::run(x, op); } };`.
+//!
+//! The member is kept as a function template named `Class<args>::member` with what the class
+//! instance binds (its template parameters, constants and aliases); a call `S::member(…)` or
+//! `S::member<…>(…)` instantiates it as any function template is. Non-static member templates
+//! (which need the object) are refused, with what to write instead.
+
+use super::templates::MemberEnv;
+use super::{PResult, Parser};
+use crate::lexer::Tok;
+use crate::KernelError;
+
+impl Parser<'_> {
+    /// `S::template run<…>(…)`: the disambiguating `template` keyword ([temp.names]/4).
+    pub(super) fn eat_template_keyword(&mut self) {
+        if self.is_word("template") {
+            self.bump();
+        }
+    }
+
+    /// At `template` inside the body of struct `sname`: records the member template.
+    ///
+    /// # Errors
+    /// A member template that is not a static member function, or the template's own errors.
+    pub(super) fn member_template(&mut self, sname: &str) -> PResult<()> {
+        let at = self.span();
+        // The member's name: the identifier before the first `(` after the header.
+        let header_end = {
+            let mut k = self.pos + 1;
+            let mut depth = 0usize;
+            loop {
+                match self.toks.get(k).map(|t| &t.tok) {
+                    None | Some(Tok::Eof) => return self.err("a member after `template <…>`"),
+                    Some(Tok::Punct("<")) => depth += 1,
+                    Some(Tok::Punct(">")) if depth == 1 => break k,
+                    Some(Tok::Punct(">")) => depth = depth.saturating_sub(1),
+                    Some(Tok::Punct(">>")) if depth == 2 => break k,
+                    Some(Tok::Punct(">>")) => depth = depth.saturating_sub(2),
+                    _ => {}
+                }
+                k += 1;
+            }
+        };
+        let mut k = header_end + 1;
+        let mut is_static = false;
+        let name = loop {
+            match self.toks.get(k).map(|t| &t.tok) {
+                None | Some(Tok::Eof | Tok::Punct("{" | ";")) => {
+                    return self.err("a member function after `template <…>`")
+                }
+                Some(Tok::Ident(w)) if w == "static" => is_static = true,
+                Some(Tok::Ident(w))
+                    if matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) =>
+                {
+                    break w.clone()
+                }
+                _ => {}
+            }
+            k += 1;
+        };
+        if !is_static {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "non-static member templates are not supported (a static one is); make it \
+                 `static` and pass the object, or write a free template function taking the \
+                 struct",
+            ));
+        }
+        let env = MemberEnv {
+            aliases: self.aliases.clone(),
+            consts: self.consts.clone(),
+            struct_alias: self.struct_alias.clone(),
+        };
+        let previous = self.templates.remove(&name);
+        let r = self.template_def();
+        let recorded = self.templates.remove(&name);
+        if let Some(p) = previous {
+            self.templates.insert(name.clone(), p);
+        }
+        r?;
+        if let Some(t) = recorded {
+            self.templates
+                .insert(format!("{sname}::{name}"), t.with_env(env));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,81 @@
+//! Template parameters and bound template arguments, and the mangled names of instances: the
+//! vocabulary the template modules share (`templates`, `packs`, `partial_spec`,
+//! `type_traits`), in a module of its own so none of them imports another for it.
+
+use crate::lexer::Token;
+use crate::types::ValTy;
+
+/// A template parameter.
+#[derive(Clone, Debug)]
+pub struct TParam {
+    pub(super) name: String,
+    /// `None` for a type parameter; the value's type for a non-type parameter.
+    pub(super) value: Option<ValTy>,
+    /// The default's tokens.
+    pub(super) default: Option<Vec<Token>>,
+    /// A type parameter pack (`typename... Ts`).
+    pub(super) pack: bool,
+}
+
+/// A bound template argument.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TArg {
+    Type(ValTy),
+    Value(i128),
+    /// A struct type (a functor, a lambda's closure, a data struct), by name.
+    Struct(String),
+    /// `void` (an unnamed `typename = std::enable_if_t<…>` parameter's default).
+    Void,
+    /// A type parameter pack's elements.
+    Pack(Vec<TArg>),
+    /// A cooperative group's type, deduced from a group argument.
+    Group(super::cg::Group),
+}
+
+/// The mangled name of an instantiation: `f<float,32>`.
+pub fn mangle(name: &str, args: &[TArg]) -> String {
+    let parts: Vec<String> = args
+        .iter()
+        // An empty pack adds no argument (`f<int>`, not `f<int,>`).
+        .filter(|a| !matches!(a, TArg::Pack(items) if items.is_empty()))
+        .map(|a| match a {
+            TArg::Type(t) => t.name(),
+            TArg::Value(v) => v.to_string(),
+            TArg::Struct(s) => s.clone(),
+            TArg::Void => "void".to_string(),
+            TArg::Group(g) => super::cg::group_type_name(*g),
+            // The elements in line: `f<int,float,double>`.
+            TArg::Pack(items) => {
+                let inner = mangle("", items);
+                inner
+                    .strip_prefix('<')
+                    .and_then(|x| x.strip_suffix('>'))
+                    .unwrap_or(&inner)
+                    .to_string()
+            }
+        })
+        .collect();
+    format!("{name}<{}>", parts.join(","))
+}
+
+/// The name of the `i`-th element of pack `name` (`Ts…0`, `xs…1`): no C++ name has `…`.
+pub(super) fn element(name: &str, i: usize) -> String {
+    format!("{name}…{i}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Scalar;
+
+    #[test]
+    fn packs_mangle_in_line_and_an_empty_one_adds_nothing() {
+        let int = TArg::Type(ValTy::scalar(Scalar::I32));
+        let w = TArg::Struct("W<float,32>".into());
+        assert_eq!(
+            mangle("f", &[int.clone(), TArg::Pack(vec![w, int.clone()])]),
+            "f<int,W<float,32>,int>"
+        );
+        assert_eq!(mangle("f", &[int, TArg::Pack(Vec::new())]), "f<int>");
+    }
+}

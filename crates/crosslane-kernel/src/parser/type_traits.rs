@@ -1,0 +1,253 @@
+//! `<type_traits>` as kernels use it (C++17 [meta]): the value traits `std::is_same_v<A, B>`,
+//! `is_integral_v`, `is_floating_point_v`, `is_arithmetic_v`, `is_signed_v`, `is_unsigned_v`
+//! (and their `std::is_same<A, B>::value` forms) read as `true`/`false` where they are written;
+//! the type traits `std::conditional_t<C, A, B>`, `std::enable_if_t<C, T>`, `remove_cv_t`,
+//! `remove_const_t`, `remove_reference_t`, `decay_t` (and their `typename …<…>::type` forms)
+//! and `decltype(expr)` read as the type they name, wherever a type is read.
+//!
+//! The types are the emulator's scalars, so two names of one scalar are one type here:
+//! `is_same_v<long, long long>` is `true` (both 64-bit; C++ says `false`); `__half` and
+//! `__nv_bfloat16` are class types in the vendors' headers (CUDA Math API, Half Precision
+//! Intrinsics), so `is_floating_point_v<__half>` and `is_arithmetic_v<__half>` are `false` as
+//! there. `enable_if_t` with a false condition is an error naming it: choosing among overloads
+//! by substitution failure (SFINAE, [temp.deduct]/8) is not modelled; one template with
+//! `if constexpr` does the same.
+
+use super::targs::TArg;
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{Scalar, Ty};
+use crate::KernelError;
+
+/// The value traits read here, without their `_v`.
+const VALUE_TRAITS: &[&str] = &[
+    "is_same",
+    "is_integral",
+    "is_floating_point",
+    "is_arithmetic",
+    "is_signed",
+    "is_unsigned",
+];
+
+/// The type traits that name their (first) argument's type unchanged here.
+const IDENTITY_TRAITS: &[&str] = &[
+    "remove_cv",
+    "remove_const",
+    "remove_volatile",
+    "remove_reference",
+    "remove_cvref",
+    "decay",
+    "type_identity",
+];
+
+/// Whether `w` names a value trait (`is_same_v`, `is_same`).
+pub(super) fn is_value_trait(w: &str) -> bool {
+    VALUE_TRAITS.contains(&w.strip_suffix("_v").unwrap_or(w))
+}
+
+/// Whether `w` names a type trait (`conditional_t`, `enable_if`, `decay_t`).
+fn is_type_trait(w: &str) -> bool {
+    let base = w.strip_suffix("_t").unwrap_or(w);
+    matches!(base, "conditional" | "enable_if") || IDENTITY_TRAITS.contains(&base)
+}
+
+/// The value of trait `name` (without `_v`) for `args`; `None` when the arguments do not fit.
+fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
+    let scalar = |a: &TArg| match a {
+        TArg::Type(t) if t.lanes == 1 && !matches!(t.scalar, Scalar::F16 | Scalar::Bf16) => {
+            Some(Some(t.scalar))
+        }
+        // Vector types, the half types and structs are class types.
+        TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) => Some(None),
+        TArg::Value(_) | TArg::Pack(_) => None,
+    };
+    Some(match (name, args) {
+        ("is_same", [a, b]) => a == b,
+        ("is_integral", [a]) => scalar(a)?.is_some_and(|s| !s.is_float()),
+        ("is_floating_point", [a]) => scalar(a)?.is_some_and(|s| s.is_float()),
+        ("is_arithmetic", [a]) => scalar(a)?.is_some(),
+        ("is_signed", [a]) => scalar(a)?.is_some_and(|s| s.is_float() || s.is_signed()),
+        // `bool` is unsigned: bool(-1) > bool(0) ([meta.unary.prop], is_unsigned).
+        ("is_unsigned", [a]) => scalar(a)?.is_some_and(|s| !s.is_float() && !s.is_signed()),
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// `is_same_v<A, B>` or `is_same<A, B>::value` (its `std::` already read), as a `bool`.
+    ///
+    /// # Errors
+    /// A trait given the wrong arguments, or a `::` member other than `value`.
+    pub(super) fn trait_value(&mut self, span: Span) -> PResult<Expr> {
+        let name = self.ident()?;
+        let args = self.template_args()?;
+        let base = name.strip_suffix("_v");
+        if base.is_none() {
+            // `is_same<A, B>::value`, `is_same<A, B>{}` or `is_same<A, B>()` ([meta.help]).
+            if self.eat("::") {
+                let m_at = self.span();
+                if self.ident()? != "value" {
+                    return Err(KernelError::new(
+                        m_at.line,
+                        m_at.col,
+                        format!("`std::{name}<…>::value` is the member read here"),
+                    ));
+                }
+            } else if self.eat("{") {
+                self.expect_punct("}")?;
+            } else {
+                self.expect_punct("(")?;
+                self.expect_punct(")")?;
+            }
+        }
+        let trait_name = base.unwrap_or(&name);
+        let v = trait_of(trait_name, &args).ok_or_else(|| {
+            KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`std::{name}` takes {} type argument(s)",
+                    if trait_name == "is_same" { 2 } else { 1 }
+                ),
+            )
+        })?;
+        Ok(Expr::new(ExprKind::Bool(v), span))
+    }
+
+    /// Whether a type trait or `decltype` starts a type here.
+    pub(super) fn trait_type_starts(&self) -> bool {
+        match (self.peek(0), self.peek(1), self.peek(2)) {
+            (Tok::Ident(w), Tok::Punct("("), _) if w == "decltype" => true,
+            (Tok::Ident(w), _, _) if w == "typename" => true,
+            (Tok::Ident(s), Tok::Punct("::"), Tok::Ident(w)) if s == "std" => is_type_trait(w),
+            (Tok::Ident(w), Tok::Punct("<"), _) => is_type_trait(w),
+            _ => false,
+        }
+    }
+
+    /// A type trait or `decltype(expr)` read as its type; `None` (position kept) when none
+    /// starts here.
+    ///
+    /// # Errors
+    /// A false `enable_if` condition, a condition that is no constant, a `decltype` of an
+    /// expression whose type the front end cannot tell.
+    pub(super) fn trait_type(&mut self) -> PResult<Option<Ty>> {
+        if !self.trait_type_starts() {
+            return Ok(None);
+        }
+        let save = self.pos;
+        let at = self.span();
+        let typename = self.eat_word("typename");
+        if self.is_word("std") && matches!(self.peek(1), Tok::Punct("::")) {
+            self.bump();
+            self.bump();
+        }
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        if w == "decltype" {
+            self.bump();
+            self.expect_punct("(")?;
+            let e = self.expr()?;
+            self.expect_punct(")")?;
+            return match self.expr_type(&e) {
+                Some(v) => Ok(Some(Ty::Val(v))),
+                None => match &e.kind {
+                    ExprKind::Ident(n) => Ok(self.var_type(n)),
+                    _ => Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "cannot tell the type of this `decltype(…)`; write the type",
+                    )),
+                },
+            };
+        }
+        if !is_type_trait(&w) || !matches!(self.peek(1), Tok::Punct("<")) {
+            // `typename T::x`, another `typename`: not a trait.
+            self.pos = if typename { save + 1 } else { save };
+            return Ok(None);
+        }
+        self.bump();
+        self.expect_punct("<")?;
+        let base = w.strip_suffix("_t").unwrap_or(&w).to_string();
+        let ty = match base.as_str() {
+            "conditional" | "enable_if" => {
+                let c_at = self.span();
+                let no_gt = std::mem::replace(&mut self.no_gt, true);
+                let c = self.binary(1);
+                self.no_gt = no_gt;
+                let c = self.fold_int(&c?).ok_or_else(|| {
+                    KernelError::new(
+                        c_at.line,
+                        c_at.col,
+                        format!("the condition of `std::{w}` must be a constant here"),
+                    )
+                })?;
+                if base == "conditional" {
+                    self.expect_punct(",")?;
+                    let a = self.trait_arg()?;
+                    self.expect_punct(",")?;
+                    let b = self.trait_arg()?;
+                    if c != 0 {
+                        a
+                    } else {
+                        b
+                    }
+                } else {
+                    let t = if self.eat(",") {
+                        self.trait_arg()?
+                    } else {
+                        Ty::Void
+                    };
+                    if c == 0 {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "`std::{w}`: the condition is false for these template \
+                                 arguments, so it names no type; choosing among overloads by \
+                                 substitution failure (SFINAE) is not supported here — write \
+                                 one template and select with `if constexpr`"
+                            ),
+                        ));
+                    }
+                    t
+                }
+            }
+            _ => self.trait_arg()?,
+        };
+        if !self.close_angle() {
+            return self.err("`>`");
+        }
+        if !w.ends_with("_t") {
+            // `typename std::conditional<…>::type`.
+            self.expect_punct("::")?;
+            let m_at = self.span();
+            if self.ident()? != "type" {
+                return Err(KernelError::new(
+                    m_at.line,
+                    m_at.col,
+                    format!("`std::{w}<…>::type` is the member read here"),
+                ));
+            }
+        }
+        Ok(Some(ty))
+    }
+
+    /// A type argument of a type trait (`float`, `T*`, `const T&`).
+    fn trait_arg(&mut self) -> PResult<Ty> {
+        let base = self.base_type()?;
+        Ok(self.pointers(base)?.0)
+    }
+
+    /// Consumes the word `w` when it is next.
+    fn eat_word(&mut self, w: &str) -> bool {
+        let here = self.is_word(w);
+        if here {
+            self.bump();
+        }
+        here
+    }
+}
