@@ -1,6 +1,10 @@
 //! Inference kernels (`tests/kernels/inference/`, written for this project in the shapes
 //! inference libraries use: warp and block softmax, online softmax, RMSNorm, LayerNorm with
-//! Welford's merge, argmax, top-k, MoE routing, q8 quantization, paged-attention partials)
+//! Welford's merge, argmax, top-k, MoE routing, q8 quantization, paged-attention partials;
+//! log-sum-exp, block LayerNorm, float4 RMSNorm and softmax, block cumsum, MoE alignment and
+//! biased sigmoid routing, q8 dot, q4 packing, half2 SwiGLU and axpy, GELU, RoPE, a
+//! flash-attention row, the split-K attention reduce, block argmax, a warp bitonic sort, L2
+//! norm, per-token int8 quantization, fused residual-add RMSNorm)
 //! run on CUDA (32 lanes), HIP wave64 and HIP wave32. Each expected buffer comes from the
 //! independent model `tests/kernels/inference/model.py` (exact arithmetic, Python's standard
 //! library; regenerate `expected.json` with `python3 model.py > expected.json`), compared
@@ -43,6 +47,26 @@ const KERNELS: &[&str] = &[
     "moe_topk_routing",
     "q8_quantize",
     "paged_attention_partials",
+    "warp_logsumexp",
+    "layernorm_block",
+    "rmsnorm_float4",
+    "block_cumsum",
+    "moe_align_count",
+    "q8_dot",
+    "q4_quantize_pack",
+    "silu_mul_half2",
+    "gelu_tanh",
+    "rope_rotary",
+    "flash_attn_row",
+    "paged_attention_reduce",
+    "argmax_block",
+    "bitonic_sort_warp",
+    "l2norm",
+    "dynamic_int8_quant",
+    "half2_axpy",
+    "softmax_float4",
+    "moe_sigmoid_topk",
+    "fused_add_rmsnorm",
 ];
 
 /// Runs `name` in `dialect` on `lanes`-lane warps and checks every expected buffer; returns
