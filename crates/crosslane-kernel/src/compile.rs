@@ -143,6 +143,27 @@ pub(crate) struct NameCheck {
 /// HIP and MACA use the same names).
 const GEOMETRY: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
+/// The expressions an instruction carries (initializers, array sizes, conditions, values).
+pub(crate) fn inst_exprs(i: &Inst) -> Vec<&Expr> {
+    match i {
+        Inst::Decl { decls, .. } => decls
+            .iter()
+            .flat_map(|d| {
+                let size = match &d.array {
+                    Some(Some(n)) => Some(n),
+                    _ => None,
+                };
+                d.init.iter().chain(size)
+            })
+            .collect(),
+        Inst::Eval { expr, .. } | Inst::Bind { expr, .. } => vec![expr],
+        Inst::Branch { cond, .. } | Inst::LoopBack { cond, .. } => vec![cond],
+        Inst::LoopTest { cond, .. } => cond.iter().collect(),
+        Inst::Return { value, .. } => value.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Expression nodes an instruction carries (its weight in the code budget, beside itself).
 pub(crate) fn inst_nodes(i: &Inst) -> u64 {
     match i {

@@ -131,6 +131,9 @@ pub struct Executor {
     /// inlined function, each `SharedMemory<T>()`) is the same dynamic shared memory.
     pub(crate) extern_shared: HashMap<(String, usize), usize>,
     pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
+    /// The local scalar and vector variables whose address the kernel takes (`&x`): they
+    /// live in per-lane memory ([`crate::machine::Warp::lane_refs`]).
+    pub(crate) addr_taken: std::collections::HashSet<usize>,
     pub(crate) global_bufs: HashMap<String, usize>,
     /// Work and bytes spent against [`LaunchConfig::limits`].
     pub(crate) meter: Meter,
@@ -453,6 +456,26 @@ impl Executor {
             reasons: Default::default(),
             preprocess,
         };
+        // Locals whose address is taken (`&x` of a scalar or vector variable): per-lane memory.
+        let mut addr_taken = std::collections::HashSet::new();
+        for (pc, inst) in compiler.code.iter().enumerate() {
+            let cur = compiler.code_inst.get(pc).copied().unwrap_or(0);
+            for e in crate::compile::inst_exprs(inst) {
+                for x in e.walk() {
+                    let ExprKind::AddrOf(inner) = &x.kind else {
+                        continue;
+                    };
+                    if !matches!(inner.kind, ExprKind::Ident(_)) {
+                        continue;
+                    }
+                    if let Some(&slot) = compiler.idents.get(&(cur, inner.span)) {
+                        if matches!(compiler.slots.get(slot).map(|s| s.ty), Some(Ty::Val(_))) {
+                            addr_taken.insert(slot);
+                        }
+                    }
+                }
+            }
+        }
         let typed = Lowering {
             slots: &compiler.slots,
             idents: &compiler.idents,
@@ -485,6 +508,7 @@ impl Executor {
             shared: HashMap::new(),
             extern_shared: HashMap::new(),
             locals: HashMap::new(),
+            addr_taken,
             global_bufs,
             meter,
             diag_log,
@@ -791,7 +815,7 @@ impl Executor {
                     .slots
                     .iter()
                     .enumerate()
-                    .filter(|(id, _)| !w.refs.contains_key(id))
+                    .filter(|(id, _)| !w.in_memory(*id))
                     .map(|(id, s)| {
                         (
                             s.name.clone(),
@@ -928,6 +952,7 @@ impl Executor {
                 status: vec![LaneStatus::Running; lanes],
                 vars,
                 refs,
+                lane_refs: HashMap::new(),
                 run: WarpRun::Ready,
             });
         }
@@ -1325,7 +1350,7 @@ impl Executor {
             .iter()
             .zip(&w.vars)
             .enumerate()
-            .filter(|(id, _)| !w.refs.contains_key(id))
+            .filter(|(id, _)| !w.in_memory(*id))
             .map(|(_, (s, r))| VarChange {
                 name: s.name.clone(),
                 values: r.row(&self.reasons),
