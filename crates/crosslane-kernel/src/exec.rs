@@ -903,10 +903,13 @@ impl Executor {
                 // A scalar nobody set is undefined, naming how to set it.
                 let text = match self.config.args.get(&p.name) {
                     Some(t) => t.as_str(),
-                    None if !self.snippet => {
+                    None if !self.snippet || vt.lanes > 1 => {
                         // A `__global__` kernel's (`host_launch::default_lane_operands` gave the
                         // others theirs).
-                        let why = Undef::at(p.span, super::host_launch::unset_reason(&p.name));
+                        let why = Undef::at(
+                            p.span,
+                            super::host_launch::unset_reason(&p.name, vt.lanes > 1),
+                        );
                         if let Some(r) = vars.get_mut(*id) {
                             for l in 0..lanes {
                                 let bytes = r.set(l, Err(why.clone()), &mut self.reasons);

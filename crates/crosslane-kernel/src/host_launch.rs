@@ -270,12 +270,14 @@ pub fn apply_constant_tables(program: &Program, config: &mut LaunchConfig) {
     }
 }
 
-/// Why a scalar parameter nobody set is undefined: its name and how to set it. Every lane holds
-/// it as its [`super::Undef`] reason, so each result computed from the parameter shows it.
-pub fn unset_reason(name: &str) -> String {
+/// Why a parameter nobody set is undefined (a `__global__` kernel's scalar, any vector): its
+/// kind, name and how to set it. Every lane holds it as its [`super::Undef`] reason, so each
+/// result computed from the parameter shows it.
+pub fn unset_reason(name: &str, vector: bool) -> String {
     format!(
-        "scalar parameter `{name}` is not set; set it with --arg {name}=VALUE (CLI) or the \
-         page's `{name}` field"
+        "{} parameter `{name}` is not set; set it with --arg {name}=VALUE (CLI) or the \
+         page's `{name}` field",
+        if vector { "vector" } else { "scalar" }
     )
 }
 
@@ -288,14 +290,23 @@ pub fn lane_default(f: &Function) -> bool {
     f.snippet || !f.entry
 }
 
+/// Whether parameter type `ty` takes a lane's index when nobody sets it ([`lane_default`]):
+/// a scalar. A vector (`v4f32 c`, a lane's registers of an MMA matrix; a `__half2` pair) is
+/// not one number per lane, so the vendors' "lane n holds n" convention does not give it a
+/// value: unset, it is undefined in every lane, each component with the reason.
+fn takes_lane_index(ty: Ty) -> bool {
+    matches!(ty, Ty::Val(v) if v.lanes <= 1)
+}
+
 /// Gives each unset scalar parameter of `f` its per-lane default where [`lane_default`] says
-/// so (`lane`: each lane's index), leaving a `__global__` kernel's unset.
+/// so (`lane`: each lane's index), leaving a `__global__` kernel's unset, and every vector
+/// parameter ([`takes_lane_index`]).
 pub fn default_lane_operands(f: &Function, config: &mut LaunchConfig) {
     if !lane_default(f) {
         return;
     }
     for p in &f.params {
-        if matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name) {
+        if takes_lane_index(p.ty) && !config.args.contains_key(&p.name) {
             config.args.insert(p.name.clone(), "lane".to_string());
         }
     }
@@ -316,7 +327,11 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
         .filter(|p| matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name))
         .map(|p| {
             let name = &p.name;
-            let message = if device {
+            let message = if device && !takes_lane_index(p.ty) {
+                format!(
+                    "vector parameter `{name}` is not set: a vector operand gets no lane index, so                      it is undefined in every lane (each component), and so is every result                      computed from it; set it (CLI: --arg {name}=VALUE; page: its field)"
+                )
+            } else if device {
                 format!(
                     "scalar parameter `{name}` is not set: this device function runs as the \
                      kernel, so each lane gets its own lane index as its operand; set it (CLI: \
