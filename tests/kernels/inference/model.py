@@ -393,10 +393,76 @@ def more_kernels(W):
     return out
 
 
+# The accuracy note each noted buffer carries: the last inexact function on its path, with
+# its bound in CUDA's table (CUDA C++ Programming Guide, Mathematical Functions: expf 2,
+# rsqrtf 2, logf 1, tanhf 2, sinf / cosf 2 ulp) and in HIP's (HIP documentation, HIP math
+# API: expf 1, rsqrtf 1, logf 2, tanhf 2, sinf / cosf 1 ulp, each inside its test range,
+# which every argument here is).
+BOUNDS = {"expf": (2, 1), "rsqrtf": (2, 1), "logf": (1, 2), "tanhf": (2, 2), "cosf": (2, 1)}
+NOTE_FN = {
+    "warp_softmax": {"out": "expf"},
+    "block_softmax": {"out": "expf"},
+    "online_softmax": {"out": "expf"},
+    "rmsnorm": {"out": "rsqrtf"},
+    "layernorm_welford": {"out": "rsqrtf"},
+    "moe_topk_routing": {"weight": "expf"},
+    "paged_attention_partials": {"part_sum": "expf"},
+    "warp_logsumexp": {"lse": "logf", "loss": "logf"},
+    "layernorm_block": {"out": "rsqrtf"},
+    "rmsnorm_float4": {"out": "rsqrtf"},
+    "gelu_tanh": {"out": "tanhf"},
+    "rope_rotary": {"out": "cosf"},
+    "flash_attn_row": {"out": "expf"},
+    "paged_attention_reduce": {"out": "expf", "total": "expf"},
+    "softmax_float4": {"out": "expf"},
+    "moe_sigmoid_topk": {"weight": "expf"},
+    "fused_add_rmsnorm": {"out": "rsqrtf"},
+}
+
+
 def all_kernels(W):
     out = kernels(W)
     out.update(more_kernels(W))
+    for name, e in out.items():
+        fns = NOTE_FN.get(name, {})
+        assert set(fns) == set(e["ulp_note"]), name
+        for buf, fn in fns.items():
+            assert e["ulp_note"][buf] == BOUNDS[fn][0], (name, buf)
+        e["ulp_note_hip"] = {buf: BOUNDS[fn][1] for buf, fn in fns.items()}
+    # HIP states expf's bound only for x in [-10, 10] (an infinite argument is an exact
+    # special case): where a kernel's expf argument leaves that range, the note says no
+    # bound (null here).
+    for buf in hip_unbounded(W):
+        name, b = buf
+        out[name]["ulp_note_hip"][b] = None
     return out
+
+
+def hip_unbounded(W):
+    """(kernel, buffer) pairs whose values come from an expf argument outside [-10, 10]."""
+    res = []
+    # paged_attention_partials: expf(s - m) within each partition of W scores (scale 1/2).
+    if any(min(inp(w * W + l, 0.5) for l in range(W)) - max(inp(w * W + l, 0.5) for l in range(W)) < -10
+           for w in range(4)):
+        res.append(("paged_attention_partials", "part_sum"))
+    # paged_attention_reduce: expf(max_p - max) over the W partitions' maxima (scale 1/2).
+    mx = [inp(p, 0.5) for p in range(W)]
+    if min(mx) - max(mx) < -10:
+        res += [("paged_attention_reduce", "out"), ("paged_attention_reduce", "total")]
+    # flash_attn_row: expf(m_old - m_new) and expf(s_j - m_new) along the 8 keys.
+    q = [inp(d) for d in range(W)]
+    m, args = None, []
+    for j in range(8):
+        kj = [(((j * 64 + d) * 53 + 7) % 23 - 11) * 0.125 for d in range(W)]
+        s = sum(a * b for a, b in zip(q, kj)) / math.sqrt(W)
+        mn = s if m is None else max(m, s)
+        if m is not None:
+            args.append(m - mn)
+        args.append(s - mn)
+        m = mn
+    if min(args) < -10:
+        res.append(("flash_attn_row", "out"))
+    return res
 
 
 if __name__ == "__main__":
