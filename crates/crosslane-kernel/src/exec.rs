@@ -134,6 +134,9 @@ pub struct Executor {
     /// The local scalar and vector variables whose address the kernel takes (`&x`): they
     /// live in per-lane memory ([`crate::machine::Warp::lane_refs`]).
     pub(crate) addr_taken: std::collections::HashSet<usize>,
+    /// Slots declared as arrays (`half reg[8]`, `__shared__ float s[32]`): `&reg` is the
+    /// array's address, the same as `reg` converted to a pointer (C++17 [conv.array]).
+    pub(crate) array_slots: std::collections::HashSet<usize>,
     pub(crate) global_bufs: HashMap<String, usize>,
     /// Work and bytes spent against [`LaunchConfig::limits`].
     pub(crate) meter: Meter,
@@ -196,6 +199,19 @@ impl Executor {
                 .functions
                 .iter()
                 .find(|f| &f.name == name)
+                .or_else(|| {
+                    // `--entry k` of a template kernel that host code launched once (`k<1024>`):
+                    // that instantiation.
+                    let prefix = format!("{name}<");
+                    let mut inst = program
+                        .functions
+                        .iter()
+                        .filter(|f| f.entry && f.name.starts_with(&prefix));
+                    match (inst.next(), inst.next()) {
+                        (Some(f), None) => Some(f),
+                        _ => None,
+                    }
+                })
                 .ok_or_else(|| {
                     let names: Vec<&str> =
                         program.functions.iter().map(|f| f.name.as_str()).collect();
@@ -509,6 +525,7 @@ impl Executor {
             extern_shared: HashMap::new(),
             locals: HashMap::new(),
             addr_taken,
+            array_slots: std::collections::HashSet::new(),
             global_bufs,
             meter,
             diag_log,

@@ -250,6 +250,16 @@ impl Executor {
                         None => Err(Undef::idle()),
                     })
                 }
+                // `&arr` of an array: its first element's address (the array converted to a
+                // pointer), which a cast then views as another type (`(float4*)&reg`).
+                ExprKind::Ident(_)
+                    if self
+                        .idents
+                        .get(&(self.cur, inner.span))
+                        .is_some_and(|s| self.array_slots.contains(s)) =>
+                {
+                    self.eval(w, inner, mask, cx)
+                }
                 // A local whose address is taken lives in its lane's own cell.
                 ExprKind::Ident(_)
                     if self

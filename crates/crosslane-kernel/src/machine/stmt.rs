@@ -85,6 +85,9 @@ impl Executor {
             Ty::Val(v) | Ty::Ptr(v) => v,
             Ty::Void => ValTy::scalar(Scalar::I32),
         };
+        if d.array.is_some() {
+            self.array_slots.insert(slot);
+        }
         if d.array.is_some() || storage.shared {
             let len = match &d.array {
                 Some(Some(n)) => {

@@ -130,9 +130,17 @@ pub fn parse_preprocessed(
         .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
     p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
-    let entry = match entry.filter(|e| e.contains('<')) {
-        Some(e) => Some(p.entry_instance(e)?),
-        None => None,
+    let has_kernel = program.functions.iter().any(|f| f.entry);
+    let entry = match entry {
+        Some(e) if e.contains('<') => Some(p.entry_instance(e)?),
+        // `--entry k` of a kernel template whose parameters all have defaults, or no entry and
+        // one such template the only kernel: it runs as `k<>`.
+        named => match p.default_entry(named, has_kernel) {
+            Some(name) if !program.functions.iter().any(|f| f.name == name) => {
+                Some(p.entry_instance(&format!("{name}<>"))?)
+            }
+            _ => None,
+        },
     };
     p.instantiate_pending(&mut program.functions)
         .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
@@ -192,6 +200,11 @@ struct Parser<'a> {
     /// `const`/`constexpr` globals with a constant initializer, by name: a use is replaced by
     /// the initializer (they are compile-time constants in every dialect).
     consts: HashMap<String, Expr>,
+    /// Local `constexpr` / `const` integer variables with a constant initializer, by name, for
+    /// template arguments (`warp_reduce<NUM_WARPS>(v)` after `constexpr int NUM_WARPS = …;`,
+    /// C++17 [temp.arg.nontype]: a converted constant expression); a later non-constant
+    /// declaration of the name removes it.
+    local_consts: HashMap<String, const_eval::HostVal>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -262,6 +275,7 @@ impl<'a> Parser<'a> {
             elision_noted: false,
             suggestions: 0,
             consts: HashMap::new(),
+            local_consts: HashMap::new(),
             launches: Vec::new(),
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),

@@ -290,6 +290,12 @@ impl Parser<'_> {
     }
 
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
+        let constant = (0..8)
+            .map_while(|k| match self.peek(k) {
+                Tok::Ident(w) if QUALIFIERS.contains(&w.as_str()) => Some(w.clone()),
+                _ => None,
+            })
+            .any(|w| w == "constexpr" || w == "const");
         let (_, storage, _) = self.qualifiers()?;
         if let Some(s) = self.struct_type()? {
             return self.struct_decl(storage, s);
@@ -363,6 +369,18 @@ impl Parser<'_> {
                 (_, t) => t,
             };
             self.declare(&name, declared);
+            let value = init
+                .as_ref()
+                .filter(|_| constant && array.is_none() && matches!(ty, Ty::Val(_)))
+                .and_then(|e| super::const_eval::const_eval(e, &self.local_consts));
+            match value {
+                Some(v) => {
+                    self.local_consts.insert(name.clone(), v);
+                }
+                None => {
+                    self.local_consts.remove(&name);
+                }
+            }
             if matches!(ty, Ty::Void) {
                 return Err(KernelError::new(
                     span.line,

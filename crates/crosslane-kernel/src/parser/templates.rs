@@ -313,7 +313,7 @@ impl Parser<'_> {
             } else {
                 // Above the relational operators, so `>` ends the list.
                 let e = self.binary(8)?;
-                let v = super::const_eval::const_eval(&e, &HashMap::new())
+                let v = super::const_eval::const_eval(&e, &self.local_consts)
                     .and_then(|v| v.text())
                     .and_then(|t| t.parse::<i128>().ok())
                     .ok_or_else(|| {
@@ -634,6 +634,35 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// The `__global__` function template to run with its default arguments when nothing
+    /// names one: `name` itself when it is such a template (`--entry name`), else the only
+    /// kernel template whose every parameter has a default, when the source has no other
+    /// kernel (`template <int N = 256> __global__ void k(…)`, launched as `k<<<…>>>` in C++
+    /// with the defaults, C++17 [temp.arg]/4).
+    pub(super) fn default_entry(&self, name: Option<&str>, has_kernel: bool) -> Option<String> {
+        let runnable = |t: &Template| {
+            t.params.iter().all(|p| p.default.is_some())
+                && t.tokens
+                    .iter()
+                    .any(|k| matches!(&k.tok, Tok::Ident(w) if w == "__global__"))
+        };
+        if let Some(n) = name {
+            return self
+                .templates
+                .get(n)
+                .filter(|t| runnable(t))
+                .map(|_| n.to_string());
+        }
+        if has_kernel {
+            return None;
+        }
+        let mut found = self.templates.iter().filter(|(_, t)| runnable(t));
+        match (found.next(), found.next()) {
+            (Some((n, _)), None) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
     /// The instantiation an entry template-id (`reduce4<int, 128>`) names, recorded to be
     /// parsed with the others.
     ///

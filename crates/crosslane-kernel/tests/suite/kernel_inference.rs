@@ -242,3 +242,73 @@ __global__ void k(float* f, int* n) {
         .collect();
     assert_eq!(n, vec![Some(4), Some(3), Some(1)]);
 }
+
+/// Shapes public inference kernels use that a new user's run met: a kernel template run with
+/// its default arguments, a local `constexpr` as a template argument, and a 128-bit copy of
+/// eight halves through `&reg` of a local array (the `LDST128BITS` macro shape).
+#[test]
+fn public_kernel_shapes_run_as_written() {
+    // Block of 64 threads: warps = 64 / 32 = 2 (constexpr), each warp sums its 32 values
+    // (x[i] = i) and warp 0 sums the 2 partials: 0 + … + 63 = 2016, exact in float.
+    let src = "\
+#define WS 32
+template <int W = WS>
+__device__ float wsum(float v) {
+  for (int m = W >> 1; m >= 1; m >>= 1) v += __shfl_xor_sync(0xffffffff, v, m);
+  return v;
+}
+template <int THREADS = 64>
+__global__ void block_sum(const float* x, float* out) {
+  constexpr int WARPS = THREADS / WS;
+  __shared__ float part[WARPS];
+  float v = wsum<WS>(x[threadIdx.x]);
+  if (threadIdx.x % WS == 0) part[threadIdx.x / WS] = v;
+  __syncthreads();
+  if (threadIdx.x < WS) {
+    float p = threadIdx.x < WARPS ? part[threadIdx.x] : 0.0f;
+    p = wsum<WARPS>(p);
+    if (threadIdx.x == 0) out[0] = p;
+  }
+}";
+    let mut config = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    config.buffer_len.insert("x".into(), 64);
+    config.args.insert("x".into(), "index".into());
+    config.buffer_len.insert("out".into(), 1);
+    let t = run_kernel(src, config).expect("runs with its default template argument");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let out = t.buffer("out").expect("out");
+    assert_eq!(out[0].as_ref().and_then(KVal::as_f64), Some(2016.0));
+
+    // Eight halves in, doubled, eight halves out, through `&reg`: y[i] = 2 x[i] = 2 i
+    // (exact in half below 2048).
+    let src = "\
+#define LD128(v) (reinterpret_cast<float4 *>(&(v))[0])
+__global__ void twice(half* x, half* y) {
+  int i = threadIdx.x * 8;
+  half reg[8];
+  LD128(reg) = LD128(x[i]);
+  for (int k = 0; k < 8; ++k) reg[k] = __hadd(reg[k], reg[k]);
+  LD128(y[i]) = LD128(reg);
+}";
+    let mut config = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    config.buffer_len.insert("x".into(), 32);
+    config.args.insert("x".into(), "index".into());
+    config.buffer_len.insert("y".into(), 32);
+    let t = run_kernel(src, config).expect("runs");
+    let y: Vec<Option<f64>> = t
+        .buffer("y")
+        .expect("y")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    assert_eq!(
+        y,
+        (0..32).map(|i| Some(f64::from(2 * i))).collect::<Vec<_>>()
+    );
+}
