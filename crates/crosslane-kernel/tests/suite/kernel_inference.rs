@@ -311,4 +311,33 @@ __global__ void twice(half* x, half* y) {
         y,
         (0..32).map(|i| Some(f64::from(2 * i))).collect::<Vec<_>>()
     );
+
+    // `__ldg(p)` reads `*p`; a specialization whose argument only the return type gives
+    // (`template <> half clampv(const float)`): y = min(x, 2) as half, z = x.
+    let src = "\
+template <typename T> __device__ T clampv(const float x) { return x; }
+template <> __device__ half clampv(const float x) { return __float2half(fminf(x, 2.0f)); }
+__global__ void k(const float* x, half* y, float* z) {
+  int t = threadIdx.x;
+  y[t] = clampv<half>(__ldg(&x[t]));
+  z[t] = clampv<float>(__ldg(x + t));
+}";
+    let mut config = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    for b in ["x", "y", "z"] {
+        config.buffer_len.insert(b.into(), 4);
+    }
+    config.args.insert("x".into(), "index".into());
+    let t = run_kernel(src, config).expect("runs");
+    let cells = |b: &str| -> Vec<Option<f64>> {
+        t.buffer(b)
+            .expect("buffer")
+            .iter()
+            .map(|c| c.as_ref().and_then(KVal::as_f64))
+            .collect()
+    };
+    assert_eq!(cells("y"), [Some(0.0), Some(1.0), Some(2.0), Some(2.0)]);
+    assert_eq!(cells("z"), [Some(0.0), Some(1.0), Some(2.0), Some(3.0)]);
 }
