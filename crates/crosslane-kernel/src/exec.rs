@@ -194,50 +194,7 @@ impl Executor {
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
         parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
-        let f = match &config.entry {
-            Some(name) => program
-                .functions
-                .iter()
-                .find(|f| &f.name == name)
-                .or_else(|| {
-                    // `--entry k` of a template kernel that host code launched once (`k<1024>`):
-                    // that instantiation.
-                    let prefix = format!("{name}<");
-                    let mut inst = program
-                        .functions
-                        .iter()
-                        .filter(|f| f.entry && f.name.starts_with(&prefix));
-                    match (inst.next(), inst.next()) {
-                        (Some(f), None) => Some(f),
-                        _ => None,
-                    }
-                })
-                .ok_or_else(|| {
-                    let names: Vec<&str> =
-                        program.functions.iter().map(|f| f.name.as_str()).collect();
-                    KernelError::new(
-                        1,
-                        1,
-                        format!(
-                            "no function `{name}`; the source defines: {}",
-                            names.join(", ")
-                        ),
-                    )
-                })?,
-            None => program
-                .functions
-                .iter()
-                .find(|f| f.entry)
-                .or_else(|| program.functions.first())
-                .ok_or_else(|| {
-                    KernelError::new(
-                        1,
-                        1,
-                        "no function to run (a template kernel runs when a launch or --entry \
-                         names its arguments, e.g. --entry 'reduce<int, 128>')",
-                    )
-                })?,
-        };
+        let f = super::host_launch::entry_function(&program, config.entry.as_ref())?;
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
         let (dialect, dialect_from) = match config.dialect {
             Some(d) => (
@@ -473,25 +430,12 @@ impl Executor {
             preprocess,
         };
         // Locals whose address is taken (`&x` of a scalar or vector variable): per-lane memory.
-        let mut addr_taken = std::collections::HashSet::new();
-        for (pc, inst) in compiler.code.iter().enumerate() {
-            let cur = compiler.code_inst.get(pc).copied().unwrap_or(0);
-            for e in crate::compile::inst_exprs(inst) {
-                for x in e.walk() {
-                    let ExprKind::AddrOf(inner) = &x.kind else {
-                        continue;
-                    };
-                    if !matches!(inner.kind, ExprKind::Ident(_)) {
-                        continue;
-                    }
-                    if let Some(&slot) = compiler.idents.get(&(cur, inner.span)) {
-                        if matches!(compiler.slots.get(slot).map(|s| s.ty), Some(Ty::Val(_))) {
-                            addr_taken.insert(slot);
-                        }
-                    }
-                }
-            }
-        }
+        let addr_taken = crate::compile::addr_taken(
+            &compiler.code,
+            &compiler.code_inst,
+            &compiler.idents,
+            &compiler.slots,
+        );
         let typed = Lowering {
             slots: &compiler.slots,
             idents: &compiler.idents,

@@ -9,7 +9,7 @@
 
 use super::ast::{Function, HostLaunch, Program, Stmt, StmtKind};
 use super::types::{Ty, ValTy};
-use super::{KernelDiagnostic, LaunchConfig};
+use super::{KernelDiagnostic, KernelError, LaunchConfig};
 use crosslane_core::result::Level;
 
 /// Bytes of one element of `t` in C (`sizeof`).
@@ -347,4 +347,58 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
             KernelDiagnostic::new(p.span, Level::Warning, message, "")
         })
         .collect()
+}
+
+/// The function to run: `entry` when given (a template `--entry NAME` that host code launched
+/// once names that instantiation), else the first `__global__` kernel, else the first function.
+///
+/// # Errors
+/// No function of that name, or no function at all (a template kernel needs its arguments).
+pub fn entry_function<'p>(
+    program: &'p Program,
+    entry: Option<&String>,
+) -> Result<&'p Function, KernelError> {
+    match entry {
+        Some(name) => program
+            .functions
+            .iter()
+            .find(|f| &f.name == name)
+            .or_else(|| {
+                // `--entry k` of a template kernel that host code launched once (`k<1024>`):
+                // that instantiation.
+                let prefix = format!("{name}<");
+                let mut inst = program
+                    .functions
+                    .iter()
+                    .filter(|f| f.entry && f.name.starts_with(&prefix));
+                match (inst.next(), inst.next()) {
+                    (Some(f), None) => Some(f),
+                    _ => None,
+                }
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
+                KernelError::new(
+                    1,
+                    1,
+                    format!(
+                        "no function `{name}`; the source defines: {}",
+                        names.join(", ")
+                    ),
+                )
+            }),
+        None => program
+            .functions
+            .iter()
+            .find(|f| f.entry)
+            .or_else(|| program.functions.first())
+            .ok_or_else(|| {
+                KernelError::new(
+                    1,
+                    1,
+                    "no function to run (a template kernel runs when a launch or --entry \
+                     names its arguments, e.g. --entry 'reduce<int, 128>')",
+                )
+            }),
+    }
 }

@@ -19,13 +19,16 @@ use crosslane_core::result::{LaneResult, Level, Source};
 use crosslane_core::trace::Step;
 use crosslane_core::value::{Value, ValueType};
 
-use crate::builtins::CallOutcome;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, Scalar};
 
 /// One matrix element held in a lane's register: its number (already of the element type)
 /// or why it has none.
 type Elt = Result<f64, String>;
+
+/// What an MMA call gives: each lane's value, the step for the lane diagram, and the
+/// diagnostics (level, message, rule) — the parts of a cross-lane call's outcome.
+pub type MmaOutcome = (Vec<LaneVal>, Vec<Step>, Vec<(Level, String, String)>);
 
 /// Runs the MMA `mma` (whose op entry is `spec`) on the lanes' register arguments
 /// `args[k][lane]` (A, B, C in the prototype's order). `(line, col)` is the call's position.
@@ -36,17 +39,19 @@ pub fn call(
     active: LaneMask,
     args: &[Vec<LaneVal>],
     (line, col): (u32, u32),
-) -> CallOutcome {
+) -> MmaOutcome {
     let undef = |why: String| Undef {
         line,
         col,
         why,
         uninit: false,
     };
-    let fail = |why: String| CallOutcome {
-        values: vec![Err(undef(why.clone())); lanes],
-        steps: Vec::new(),
-        diagnostics: vec![(Level::Error, why, spec.source.to_string())],
+    let fail = |why: String| -> MmaOutcome {
+        (
+            vec![Err(undef(why.clone())); lanes],
+            Vec::new(),
+            vec![(Level::Error, why, spec.source.to_string())],
+        )
     };
     let Some(layout) = layout_of(mma.name) else {
         return fail(format!("{} has no layout entry", mma.name));
@@ -148,11 +153,7 @@ pub fn call(
         scalar: false,
         label: Some(format!("line {line}, D register 0")),
     };
-    CallOutcome {
-        values,
-        steps: vec![step],
-        diagnostics,
-    }
+    (values, vec![step], diagnostics)
 }
 
 /// The `slots` matrix elements lane `l`'s argument `v` holds, each of `elem` (module doc):

@@ -231,7 +231,7 @@ mod tests {
         let one = KVal::float(Scalar::F32, 1.0);
         let v = renote(
             "expf",
-            &[one.clone()],
+            std::slice::from_ref(&one),
             KVal::float(Scalar::F32, 2.718_281_7),
         );
         let a = v.approx().expect("a note");
@@ -240,13 +240,16 @@ mod tests {
         let far = KVal::float(Scalar::F32, 20.0);
         let v = renote("expf", &[far], KVal::float(Scalar::F32, 4.85e8));
         assert_eq!(v.approx().map(|a| a.bound), Some(Bound::Unstated));
-        let s = renote("sqrtf", &[one.clone()], one.clone());
+        let s = renote("sqrtf", std::slice::from_ref(&one), one.clone());
         assert_eq!(s.approx().and_then(|a| a.ulp()), Some(1));
         // expf(-INFINITY) = +0 exactly (C99 Annex F): no note.
         let inf = KVal::float(Scalar::F32, f64::NEG_INFINITY);
         let z = renote("expf", &[inf], KVal::float(Scalar::F32, 0.0));
         assert_eq!(z.approx(), None);
         // erfinvf: no HIP row, the value keeps what it had.
-        assert_eq!(renote("erfinvf", &[one.clone()], one.clone()), one);
+        assert_eq!(
+            renote("erfinvf", std::slice::from_ref(&one), one.clone()),
+            one
+        );
     }
 }
