@@ -300,7 +300,7 @@ fn takes_lane_index(ty: Ty) -> bool {
 
 /// Gives each unset scalar parameter of `f` its per-lane default where [`lane_default`] says
 /// so (`lane`: each lane's index), leaving a `__global__` kernel's unset, and every vector
-/// parameter ([`takes_lane_index`]).
+/// parameter (a vector is not one number per lane).
 pub fn default_lane_operands(f: &Function, config: &mut LaunchConfig) {
     if !lane_default(f) {
         return;
