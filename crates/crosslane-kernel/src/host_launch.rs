@@ -329,7 +329,9 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
             let name = &p.name;
             let message = if device && !takes_lane_index(p.ty) {
                 format!(
-                    "vector parameter `{name}` is not set: a vector operand gets no lane index, so                      it is undefined in every lane (each component), and so is every result                      computed from it; set it (CLI: --arg {name}=VALUE; page: its field)"
+                    "vector parameter `{name}` is not set: a vector operand gets no lane index, so it is \
+                     undefined in every lane (each component), and so is every result computed \
+                     from it; set it (CLI: --arg {name}=VALUE; page: its field)"
                 )
             } else if device {
                 format!(
