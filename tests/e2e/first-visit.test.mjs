@@ -105,6 +105,7 @@ test('the CUDA and HIP example kernels run to their hand-derived results', async
     'hip_wave64_reduce.hip': [1, 0, '2016'],
     'cuda_cg_tile_reduce.cu': [1, 1, '376'],
     'cuda_warp_argmax.cu': [1, 0, '13'],
+    'cuda_moe_topk_router.cu': [1, 1, '2'],
   };
   for (const [file, [buffer, index, value]] of Object.entries(cases)) {
     const label = await page.$eval(`#kernel-examples option[value="${file}"]`, (o) => o.textContent);

@@ -540,6 +540,16 @@ pub fn call_op(
     idents: &[Option<String>],
     (line, col): (u32, u32),
 ) -> CallOutcome {
+    // A warp MMA reads each lane's registers as matrix elements by its layout.
+    if let Some(mma) = crosslane_core::dialect::maca::mma::spec_of(spec.name) {
+        let (values, steps, diagnostics) =
+            crate::mma_call::call(mma, spec, lanes, active, args, (line, col));
+        return CallOutcome {
+            values,
+            steps,
+            diagnostics,
+        };
+    }
     // A vector no core type holds (`v2f32`): its components never interact in these ops, so
     // the op runs once per component (MACA pk_*_f32, seed 002 §3.5.1, §3.7.2-3.7.3).
     let width = args

@@ -143,6 +143,57 @@ pub(crate) struct NameCheck {
 /// HIP and MACA use the same names).
 const GEOMETRY: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
 
+/// The expressions an instruction carries (initializers, array sizes, conditions, values).
+pub(crate) fn inst_exprs(i: &Inst) -> Vec<&Expr> {
+    match i {
+        Inst::Decl { decls, .. } => decls
+            .iter()
+            .flat_map(|d| {
+                let size = match &d.array {
+                    Some(Some(n)) => Some(n),
+                    _ => None,
+                };
+                d.init.iter().chain(size)
+            })
+            .collect(),
+        Inst::Eval { expr, .. } | Inst::Bind { expr, .. } => vec![expr],
+        Inst::Branch { cond, .. } | Inst::LoopBack { cond, .. } => vec![cond],
+        Inst::LoopTest { cond, .. } => cond.iter().collect(),
+        Inst::Return { value, .. } => value.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The local scalar and vector variables of `c`'s code whose address is taken (`&x`): they
+/// live in per-lane memory when the kernel runs.
+pub(crate) fn addr_taken(
+    code: &[Inst],
+    code_inst: &[u32],
+    idents: &HashMap<Key, usize>,
+    slots: &[SlotInfo],
+) -> std::collections::HashSet<usize> {
+    let mut out = std::collections::HashSet::new();
+    for (pc, inst) in code.iter().enumerate() {
+        let cur = code_inst.get(pc).copied().unwrap_or(0);
+        for e in inst_exprs(inst) {
+            for x in e.walk() {
+                let ExprKind::AddrOf(inner) = &x.kind else {
+                    continue;
+                };
+                if !matches!(inner.kind, ExprKind::Ident(_)) {
+                    continue;
+                }
+                if let Some(&slot) = idents.get(&(cur, inner.span)) {
+                    if matches!(slots.get(slot).map(|s| s.ty), Some(Ty::Val(_))) {
+                        out.insert(slot);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Expression nodes an instruction carries (its weight in the code budget, beside itself).
 pub(crate) fn inst_nodes(i: &Inst) -> u64 {
     match i {

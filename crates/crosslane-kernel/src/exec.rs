@@ -131,6 +131,12 @@ pub struct Executor {
     /// inlined function, each `SharedMemory<T>()`) is the same dynamic shared memory.
     pub(crate) extern_shared: HashMap<(String, usize), usize>,
     pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
+    /// The local scalar and vector variables whose address the kernel takes (`&x`): they
+    /// live in per-lane memory ([`crate::machine::Warp::lane_refs`]).
+    pub(crate) addr_taken: std::collections::HashSet<usize>,
+    /// Slots declared as arrays (`half reg[8]`, `__shared__ float s[32]`): `&reg` is the
+    /// array's address, the same as `reg` converted to a pointer (C++17 [conv.array]).
+    pub(crate) array_slots: std::collections::HashSet<usize>,
     pub(crate) global_bufs: HashMap<String, usize>,
     /// Work and bytes spent against [`LaunchConfig::limits`].
     pub(crate) meter: Meter,
@@ -188,37 +194,7 @@ impl Executor {
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
         parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
-        let f = match &config.entry {
-            Some(name) => program
-                .functions
-                .iter()
-                .find(|f| &f.name == name)
-                .ok_or_else(|| {
-                    let names: Vec<&str> =
-                        program.functions.iter().map(|f| f.name.as_str()).collect();
-                    KernelError::new(
-                        1,
-                        1,
-                        format!(
-                            "no function `{name}`; the source defines: {}",
-                            names.join(", ")
-                        ),
-                    )
-                })?,
-            None => program
-                .functions
-                .iter()
-                .find(|f| f.entry)
-                .or_else(|| program.functions.first())
-                .ok_or_else(|| {
-                    KernelError::new(
-                        1,
-                        1,
-                        "no function to run (a template kernel runs when a launch or --entry \
-                         names its arguments, e.g. --entry 'reduce<int, 128>')",
-                    )
-                })?,
-        };
+        let f = super::host_launch::entry_function(&program, config.entry.as_ref())?;
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
         let (dialect, dialect_from) = match config.dialect {
             Some(d) => (
@@ -453,6 +429,13 @@ impl Executor {
             reasons: Default::default(),
             preprocess,
         };
+        // Locals whose address is taken (`&x` of a scalar or vector variable): per-lane memory.
+        let addr_taken = crate::compile::addr_taken(
+            &compiler.code,
+            &compiler.code_inst,
+            &compiler.idents,
+            &compiler.slots,
+        );
         let typed = Lowering {
             slots: &compiler.slots,
             idents: &compiler.idents,
@@ -485,6 +468,8 @@ impl Executor {
             shared: HashMap::new(),
             extern_shared: HashMap::new(),
             locals: HashMap::new(),
+            addr_taken,
+            array_slots: std::collections::HashSet::new(),
             global_bufs,
             meter,
             diag_log,
@@ -792,7 +777,7 @@ impl Executor {
                     .slots
                     .iter()
                     .enumerate()
-                    .filter(|(id, _)| !w.refs.contains_key(id))
+                    .filter(|(id, _)| !w.in_memory(*id))
                     .map(|(id, s)| {
                         (
                             s.name.clone(),
@@ -880,10 +865,13 @@ impl Executor {
                 // A scalar nobody set is undefined, naming how to set it.
                 let text = match self.config.args.get(&p.name) {
                     Some(t) => t.as_str(),
-                    None if !self.snippet => {
+                    None if !self.snippet || vt.lanes > 1 => {
                         // A `__global__` kernel's (`host_launch::default_lane_operands` gave the
                         // others theirs).
-                        let why = Undef::at(p.span, super::host_launch::unset_reason(&p.name));
+                        let why = Undef::at(
+                            p.span,
+                            super::host_launch::unset_reason(&p.name, vt.lanes > 1),
+                        );
                         if let Some(r) = vars.get_mut(*id) {
                             for l in 0..lanes {
                                 let bytes = r.set(l, Err(why.clone()), &mut self.reasons);
@@ -929,6 +917,7 @@ impl Executor {
                 status: vec![LaneStatus::Running; lanes],
                 vars,
                 refs,
+                lane_refs: HashMap::new(),
                 run: WarpRun::Ready,
             });
         }
@@ -1326,7 +1315,7 @@ impl Executor {
             .iter()
             .zip(&w.vars)
             .enumerate()
-            .filter(|(id, _)| !w.refs.contains_key(id))
+            .filter(|(id, _)| !w.in_memory(*id))
             .map(|(_, (s, r))| VarChange {
                 name: s.name.clone(),
                 values: r.row(&self.reasons),

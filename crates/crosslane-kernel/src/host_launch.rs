@@ -9,7 +9,7 @@
 
 use super::ast::{Function, HostLaunch, Program, Stmt, StmtKind};
 use super::types::{Ty, ValTy};
-use super::{KernelDiagnostic, LaunchConfig};
+use super::{KernelDiagnostic, KernelError, LaunchConfig};
 use crosslane_core::result::Level;
 
 /// Bytes of one element of `t` in C (`sizeof`).
@@ -284,12 +284,14 @@ pub fn apply_constant_tables(program: &Program, config: &mut LaunchConfig) {
     }
 }
 
-/// Why a scalar parameter nobody set is undefined: its name and how to set it. Every lane holds
-/// it as its [`super::Undef`] reason, so each result computed from the parameter shows it.
-pub fn unset_reason(name: &str) -> String {
+/// Why a parameter nobody set is undefined (a `__global__` kernel's scalar, any vector): its
+/// kind, name and how to set it. Every lane holds it as its [`super::Undef`] reason, so each
+/// result computed from the parameter shows it.
+pub fn unset_reason(name: &str, vector: bool) -> String {
     format!(
-        "scalar parameter `{name}` is not set; set it with --arg {name}=VALUE (CLI) or the \
-         page's `{name}` field"
+        "{} parameter `{name}` is not set; set it with --arg {name}=VALUE (CLI) or the \
+         page's `{name}` field",
+        if vector { "vector" } else { "scalar" }
     )
 }
 
@@ -302,14 +304,23 @@ pub fn lane_default(f: &Function) -> bool {
     f.snippet || !f.entry
 }
 
+/// Whether parameter type `ty` takes a lane's index when nobody sets it ([`lane_default`]):
+/// a scalar. A vector (`v4f32 c`, a lane's registers of an MMA matrix; a `__half2` pair) is
+/// not one number per lane, so the vendors' "lane n holds n" convention does not give it a
+/// value: unset, it is undefined in every lane, each component with the reason.
+fn takes_lane_index(ty: Ty) -> bool {
+    matches!(ty, Ty::Val(v) if v.lanes <= 1)
+}
+
 /// Gives each unset scalar parameter of `f` its per-lane default where [`lane_default`] says
-/// so (`lane`: each lane's index), leaving a `__global__` kernel's unset.
+/// so (`lane`: each lane's index), leaving a `__global__` kernel's unset, and every vector
+/// parameter (a vector is not one number per lane).
 pub fn default_lane_operands(f: &Function, config: &mut LaunchConfig) {
     if !lane_default(f) {
         return;
     }
     for p in &f.params {
-        if matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name) {
+        if takes_lane_index(p.ty) && !config.args.contains_key(&p.name) {
             config.args.insert(p.name.clone(), "lane".to_string());
         }
     }
@@ -330,7 +341,13 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
         .filter(|p| matches!(p.ty, Ty::Val(_)) && !config.args.contains_key(&p.name))
         .map(|p| {
             let name = &p.name;
-            let message = if device {
+            let message = if device && !takes_lane_index(p.ty) {
+                format!(
+                    "vector parameter `{name}` is not set: a vector operand gets no lane index, so it is \
+                     undefined in every lane (each component), and so is every result computed \
+                     from it; set it (CLI: --arg {name}=VALUE; page: its field)"
+                )
+            } else if device {
                 format!(
                     "scalar parameter `{name}` is not set: this device function runs as the \
                      kernel, so each lane gets its own lane index as its operand; set it (CLI: \
@@ -346,4 +363,58 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
             KernelDiagnostic::new(p.span, Level::Warning, message, "")
         })
         .collect()
+}
+
+/// The function to run: `entry` when given (a template `--entry NAME` that host code launched
+/// once names that instantiation), else the first `__global__` kernel, else the first function.
+///
+/// # Errors
+/// No function of that name, or no function at all (a template kernel needs its arguments).
+pub fn entry_function<'p>(
+    program: &'p Program,
+    entry: Option<&String>,
+) -> Result<&'p Function, KernelError> {
+    match entry {
+        Some(name) => program
+            .functions
+            .iter()
+            .find(|f| &f.name == name)
+            .or_else(|| {
+                // `--entry k` of a template kernel that host code launched once (`k<1024>`):
+                // that instantiation.
+                let prefix = format!("{name}<");
+                let mut inst = program
+                    .functions
+                    .iter()
+                    .filter(|f| f.entry && f.name.starts_with(&prefix));
+                match (inst.next(), inst.next()) {
+                    (Some(f), None) => Some(f),
+                    _ => None,
+                }
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = program.functions.iter().map(|f| f.name.as_str()).collect();
+                KernelError::new(
+                    1,
+                    1,
+                    format!(
+                        "no function `{name}`; the source defines: {}",
+                        names.join(", ")
+                    ),
+                )
+            }),
+        None => program
+            .functions
+            .iter()
+            .find(|f| f.entry)
+            .or_else(|| program.functions.first())
+            .ok_or_else(|| {
+                KernelError::new(
+                    1,
+                    1,
+                    "no function to run (a template kernel runs when a launch or --entry \
+                     names its arguments, e.g. --entry 'reduce<int, 128>')",
+                )
+            }),
+    }
 }

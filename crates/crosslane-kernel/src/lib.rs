@@ -49,6 +49,7 @@ pub mod lexer;
 mod machine;
 pub mod mathlib;
 pub mod memory;
+pub mod mma_call;
 pub mod parser;
 pub mod pp;
 pub mod printf;

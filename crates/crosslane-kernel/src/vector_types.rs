@@ -102,6 +102,9 @@ pub fn alignment(ty: ValTy) -> u64 {
 /// Programming Guide, "Device Memory Accesses"), an error when it is aligned but falls inside
 /// an element of `to` the emulator cannot name (a `float3*` at cell 1).
 pub fn recast(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
+    if bit_view(from, to) {
+        return recast_bytes(from, to, offset);
+    }
     if from.scalar != to.scalar || from.lanes == to.lanes || from.lanes == 0 || to.lanes == 0 {
         return Ok(offset);
     }
@@ -130,6 +133,94 @@ pub fn recast(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
     }
 }
 
+/// Whether a pointer to `elem` over `cell` memory reads bytes reinterpreted: different
+/// component types (neither `bool`) with different component counts, the shape of a 128-bit
+/// load of eight halves through `int4` / `uint4` / `float4` and of `__half2` views of such a
+/// value (CUDA C++ Programming Guide, "Device Memory Accesses": a vector access reads its size
+/// in bytes; memory is bytes, little-endian on every NVIDIA and AMD GPU).
+pub fn bit_view(elem: ValTy, cell: ValTy) -> bool {
+    elem.scalar != cell.scalar
+        && elem.lanes != cell.lanes
+        && elem.lanes > 0
+        && cell.lanes > 0
+        && elem.scalar != Scalar::Bool
+        && cell.scalar != Scalar::Bool
+}
+
+/// [`recast`] of a pointer between types whose components differ ([`bit_view`]): the offset
+/// moves by bytes.
+fn recast_bytes(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
+    let bytes = i128::from(offset) * i128::from(size_of(from));
+    let size = i128::from(size_of(to));
+    if size == 0 {
+        return Ok(offset);
+    }
+    if bytes % size == 0 {
+        return i64::try_from(bytes / size).map_err(|_| Fault::ub("pointer offset out of range"));
+    }
+    if bytes % i128::from(alignment(to)) != 0 {
+        return Err(Fault::ub(format!(
+            "a {} pointer to byte {bytes} of {} memory is not {}-byte aligned: a {} access there is undefined (CUDA C++ Programming Guide, Device Memory Accesses: a vector access must be aligned to its size)",
+            to.name(),
+            from.name(),
+            alignment(to),
+            to.name()
+        )));
+    }
+    Err(Fault::error(format!(
+        "a {} pointer starting at byte {bytes} (inside an element) is not supported: the emulator counts {} elements from the buffer's start",
+        to.name(),
+        to.name()
+    )))
+}
+
+/// The raw bits of a scalar value `v` of its own type (`None`: not a number of a fixed width,
+/// or a float NaN, whose payload the emulator does not keep).
+pub fn raw_bits(v: &KVal) -> Option<u64> {
+    match v {
+        KVal::Int { ty, bits } if *ty != Scalar::Bool => Some(*bits),
+        KVal::Float { ty, x, .. } if !x.is_nan() => Some(match ty {
+            Scalar::F16 => u64::from(half::f16::from_f64(*x).to_bits()),
+            Scalar::Bf16 => u64::from(half::bf16::from_f64(*x).to_bits()),
+            Scalar::F32 => u64::from((*x as f32).to_bits()),
+            _ => x.to_bits(),
+        }),
+        _ => None,
+    }
+}
+
+/// The value of type `ty` whose bits are the low `ty.bits()` of `bits`.
+///
+/// # Errors
+/// A float NaN bit pattern: the emulator keeps floats as values, so a NaN's payload (which
+/// bits a later integer view would see) is not kept; the message says so.
+pub fn from_raw_bits(ty: Scalar, bits: u64) -> Result<KVal, String> {
+    let mask = if ty.bits() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << ty.bits()) - 1
+    };
+    let b = bits & mask;
+    let x = match ty {
+        Scalar::F16 => half::f16::from_bits(b as u16).to_f64(),
+        Scalar::Bf16 => half::bf16::from_bits(b as u16).to_f64(),
+        Scalar::F32 => f64::from(f32::from_bits(b as u32)),
+        Scalar::F64 => f64::from_bits(b),
+        _ => return Ok(KVal::Int { ty, bits: b }),
+    };
+    if x.is_nan() {
+        return Err(format!(
+            "the bits {b:#x} read as {} are a NaN; the emulator keeps floats as values, not their NaN payloads, so this value is not modelled (read these bytes as an integer type)",
+            ty.name()
+        ));
+    }
+    Ok(KVal::Float {
+        ty,
+        x,
+        approx: None,
+    })
+}
+
 /// How a pointer of element type `elem` reads a buffer whose cells are `cell`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum View {
@@ -138,6 +229,9 @@ pub enum View {
     /// `elem.lanes` consecutive components of `cell`s (`float4` through a float buffer, a
     /// `float` through a `float4` buffer, `__half2` through `__half` cells).
     Components,
+    /// The bytes of the cells read as `elem`'s components ([`bit_view`]): eight `__half`
+    /// cells through an `int4`, one `int4` cell through `__half2`.
+    Bits,
     /// A reinterpretation of bits between different component types, which the emulator does
     /// not model: the message says what to write instead.
     Refused(String),
@@ -150,6 +244,9 @@ pub fn view(elem: ValTy, cell: ValTy) -> View {
     }
     if elem.scalar == cell.scalar {
         return View::Components;
+    }
+    if bit_view(elem, cell) {
+        return View::Bits;
     }
     View::Refused(format!(
         "reading or writing {} cells as {} reinterprets their bits, which is not modelled: access them as {} and convert each component (for a wide load of 16-bit values, load __half2 / __nv_bfloat162 pairs)",
@@ -381,10 +478,32 @@ mod tests {
         let e = recast(f, f4, 6).unwrap_err();
         assert_eq!(e.level, crosslane_core::result::Level::Warning);
         assert_eq!(view(f4, f), View::Components);
+        // A float4 over half cells reads their bytes; 8 halves are one float4 (16 bytes),
+        // and half 4 (byte 8) is not 16-aligned.
+        let h = ValTy::scalar(Scalar::F16);
+        assert_eq!(view(f4, h), View::Bits);
+        assert_eq!(recast(h, f4, 16).unwrap(), 2);
+        assert_eq!(recast(f4, h, 1).unwrap(), 8);
+        assert!(recast(h, f4, 4).is_err());
+        // A bool is no bytes the emulator names.
         assert!(matches!(
-            view(f4, ValTy::scalar(Scalar::F16)),
+            view(f4, ValTy::scalar(Scalar::Bool)),
             View::Refused(_)
         ));
+    }
+
+    #[test]
+    fn raw_bits_round_trip_and_nan_is_refused() {
+        // binary16 1.0 = 0x3C00; float 1.0 = 0x3F800000; the f32 bits 0x7FC00001 are a NaN.
+        let one = KVal::float(Scalar::F16, 1.0);
+        assert_eq!(raw_bits(&one), Some(0x3C00));
+        assert_eq!(raw_bits(&KVal::float(Scalar::F32, 1.0)), Some(0x3F80_0000));
+        assert_eq!(from_raw_bits(Scalar::F16, 0x3C00), Ok(one));
+        assert!(from_raw_bits(Scalar::F32, 0x7FC0_0001).is_err());
+        assert_eq!(
+            from_raw_bits(Scalar::I32, 0x4000_3C00),
+            Ok(KVal::int(Scalar::I32, 0x4000_3C00))
+        );
     }
 
     #[test]

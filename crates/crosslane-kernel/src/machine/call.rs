@@ -74,10 +74,18 @@ impl Executor {
                     } else {
                         name
                     };
+                    let hip = self.trace.launch.dialect == crosslane_core::op::Dialect::Hip;
                     out[l] = lane_args.and_then(|a| {
                         let a = if fast { mathlib::flush_args(a) } else { a };
                         let r = builtins::math_lane(name, &a, l);
-                        let r = if fast {
+                        // HIP's own table where it has the function's row.
+                        let r = if hip {
+                            r.map(|v| mathlib::hip::renote(name, &a, v))
+                        } else {
+                            r
+                        };
+                        // __tanhf: "subnormal results are not flushed even with -ftz=true".
+                        let r = if fast && name != "__tanhf" {
                             r.map(mathlib::flush_denormal)
                         } else {
                             r

@@ -250,8 +250,44 @@ impl Executor {
                         None => Err(Undef::idle()),
                     })
                 }
+                // `&arr` of an array: its first element's address (the array converted to a
+                // pointer), which a cast then views as another type (`(float4*)&reg`).
+                ExprKind::Ident(_)
+                    if self
+                        .idents
+                        .get(&(self.cur, inner.span))
+                        .is_some_and(|s| self.array_slots.contains(s)) =>
+                {
+                    self.eval(w, inner, mask, cx)
+                }
+                // A local whose address is taken lives in its lane's own cell.
+                ExprKind::Ident(_)
+                    if self
+                        .idents
+                        .get(&(self.cur, inner.span))
+                        .is_some_and(|s| self.warps[w].lane_refs.contains_key(s)) =>
+                {
+                    let slot = self.idents[&(self.cur, inner.span)];
+                    let warp = &self.warps[w];
+                    let memory = &self.trace.memory;
+                    lanewise(mask, &mut |l| {
+                        let buf = warp.lane_ref(slot, l).ok_or_else(|| {
+                            Undef::at(inner.span, "the variable is not declared in this lane")
+                        })?;
+                        let elem = memory
+                            .buffers
+                            .get(buf)
+                            .map(|b| b.elem)
+                            .ok_or_else(Undef::idle)?;
+                        Ok(KVal::Ptr {
+                            elem,
+                            buf,
+                            offset: 0,
+                        })
+                    })
+                }
                 _ => {
-                    let m = "taking the address of a variable is not supported (only of a `__shared__` variable or an array element)".to_string();
+                    let m = "taking the address of a variable is not supported (only of a local, a `__shared__` variable or an array element)".to_string();
                     cx.note(Level::Error, e.span, m.clone(), "", None);
                     lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
                 }
@@ -460,7 +496,10 @@ impl Executor {
             return out;
         }
         for l in mask.iter().filter(|&l| l < lanes) {
-            out[l] = self.reg_lane(w, slot, span, l, cx);
+            out[l] = match self.warps[w].lane_ref(slot, l) {
+                Some(buf) => self.load(buf, 0, span, l, cx),
+                None => self.reg_lane(w, slot, span, l, cx),
+            };
         }
         out
     }
@@ -476,6 +515,9 @@ impl Executor {
         cx: &mut StepCtx,
     ) -> LaneVal {
         if let Some(&buf) = self.warps[w].refs.get(&slot) {
+            return self.load(buf, 0, span, l, cx);
+        }
+        if let Some(buf) = self.warps[w].lane_ref(slot, l) {
             return self.load(buf, 0, span, l, cx);
         }
         self.reg_lane(w, slot, span, l, cx)

@@ -66,10 +66,26 @@ pub(crate) struct Warp {
     pub(crate) vars: Vec<regs::Reg>,
     /// Slots bound by reference to a one-cell buffer (reference parameters, `__shared__` scalars).
     pub(crate) refs: HashMap<usize, usize>,
+    /// Locals whose address the kernel takes (`&raw`, a scalar or vector): each lane's value
+    /// lives in that lane's one-cell local buffer (indexed by lane), so a pointer to it
+    /// reads and writes the variable itself (`reinterpret_cast<const __half2*>(&raw)[j]`).
+    pub(crate) lane_refs: HashMap<usize, Vec<Option<usize>>>,
     pub(crate) run: WarpRun,
 }
 
 impl Warp {
+    /// Lane `l`'s buffer of an address-taken local `slot` ([`Warp::lane_refs`]).
+    pub(crate) fn lane_ref(&self, slot: usize, l: usize) -> Option<usize> {
+        self.lane_refs
+            .get(&slot)
+            .and_then(|b| b.get(l).copied().flatten())
+    }
+
+    /// Whether `slot` lives in memory (a reference or an address-taken local).
+    pub(crate) fn in_memory(&self, slot: usize) -> bool {
+        self.refs.contains_key(&slot) || self.lane_refs.contains_key(&slot)
+    }
+
     /// The end of an `if`'s current branch: the lanes of the `else` still to run take it (when
     /// the then-branch ran and any of them are running), otherwise the warp goes to the join.
     /// Returns false when the innermost construct is not an `if`.

@@ -104,7 +104,13 @@ impl Executor {
                     None => bad(cx, format!("`{name}` is not a declared variable")),
                 };
                 for l in mask.iter().filter(|&l| l < lanes) {
-                    out[l] = p.clone();
+                    out[l] = match p {
+                        Ok(Place::Var(slot)) => match self.warps[w].lane_ref(slot, l) {
+                            Some(buf) => Ok(Place::Mem(buf, 0)),
+                            None => Ok(Place::Var(slot)),
+                        },
+                        _ => p.clone(),
+                    };
                 }
             }
             ExprKind::Member(base, _) | ExprKind::Index(base, _)
@@ -265,7 +271,9 @@ impl Executor {
             }
             _ => Ok(x),
         });
-        if let Some(r) = self.warps[w].vars.get_mut(slot) {
+        if let Some(buf) = self.warps[w].lane_ref(slot, l) {
+            let _ = self.write_place(w, Place::Mem(buf, 0), l, v.clone(), span, cx);
+        } else if let Some(r) = self.warps[w].vars.get_mut(slot) {
             let bytes = r.set(l, v.clone(), &mut self.reasons);
             self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
         }

@@ -18,6 +18,57 @@ const PRINTF_LINE_BYTES: u64 = 48;
 impl Executor {
     // -------------------------------------------------------------- statements
 
+    /// Gives an address-taken local `slot` (`&x` somewhere in the kernel) one cell of memory
+    /// per lane ([`Warp::lane_refs`]), reused when the declaration runs again.
+    fn declare_in_memory(
+        &mut self,
+        w: usize,
+        d: &Declarator,
+        slot: usize,
+        elem: ValTy,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        let lanes = self.trace.launch.lanes;
+        let warp_index = self.warps[w].index;
+        let mut bufs = self.warps[w]
+            .lane_refs
+            .get(&slot)
+            .cloned()
+            .unwrap_or_else(|| vec![None; lanes]);
+        for l in active.iter().filter(|&l| l < lanes) {
+            let key = (d.span, self.block, warp_index, l);
+            let buf = match self.locals.get(&key) {
+                Some(b) => *b,
+                None => {
+                    let name = format!(
+                        "{} (block {}, warp {warp_index}, lane {l})",
+                        d.name, self.block
+                    );
+                    let space = Space::Local {
+                        block: self.block as u32,
+                        warp: warp_index as u32,
+                        lane: l as u32,
+                    };
+                    match self.trace.memory.alloc_uninit(&name, space, elem, 1) {
+                        Ok(b) => {
+                            self.locals.insert(key, b);
+                            b
+                        }
+                        Err(m) => {
+                            cx.note(Level::Error, d.span, m, "", None);
+                            return;
+                        }
+                    }
+                }
+            };
+            if let Some(b) = bufs.get_mut(l) {
+                *b = Some(buf);
+            }
+        }
+        self.warps[w].lane_refs.insert(slot, bufs);
+    }
+
     pub(crate) fn declare(
         &mut self,
         w: usize,
@@ -34,6 +85,9 @@ impl Executor {
             Ty::Val(v) | Ty::Ptr(v) => v,
             Ty::Void => ValTy::scalar(Scalar::I32),
         };
+        if d.array.is_some() {
+            self.array_slots.insert(slot);
+        }
         if d.array.is_some() || storage.shared {
             let len = match &d.array {
                 Some(Some(n)) => {
@@ -176,6 +230,9 @@ impl Executor {
             }
             cx.changed.insert(slot);
             return;
+        }
+        if self.addr_taken.contains(&slot) {
+            self.declare_in_memory(w, d, slot, elem, active, cx);
         }
         match &d.init {
             Some(init) => {

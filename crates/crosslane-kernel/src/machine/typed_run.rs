@@ -385,12 +385,16 @@ impl Executor {
             return false;
         };
         let slot = *slot;
+        // An address-taken local is declared (given its memory) by the general path.
+        if self.addr_taken.contains(&slot) {
+            return false;
+        }
         let Some(root) = self.typed_eval(w, pc, value, active) else {
             return false;
         };
         let lanes = self.trace.launch.lanes;
         let warp = &mut self.warps[w];
-        if warp.refs.contains_key(&slot) {
+        if warp.in_memory(slot) {
             return false;
         }
         let Some(reg) = warp.vars.get_mut(slot) else {
@@ -488,7 +492,7 @@ impl Executor {
                 Node::Var(slot) => {
                     let warp = &self.warps[w];
                     match warp.vars.get(*slot).and_then(|r| r.raw_lanes(n.ty, act)) {
-                        Some(bits) if !warp.refs.contains_key(slot) => {
+                        Some(bits) if !warp.in_memory(*slot) => {
                             for l in act.iter() {
                                 out[l] = bits[l];
                             }
@@ -581,7 +585,7 @@ impl Executor {
         act: LaneMask,
     ) -> bool {
         let warp = &self.warps[w];
-        if self.maca.cells_pending() || warp.refs.contains_key(&ptr) {
+        if self.maca.cells_pending() || warp.in_memory(ptr) {
             return false;
         }
         let Some((offsets, bufs)) = warp

@@ -7,7 +7,7 @@ use super::*;
 use crate::exec::Executor;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, ValTy};
-use crate::vector_types::{view, View};
+use crate::vector_types::{from_raw_bits, raw_bits, size_of, view, View};
 
 impl Executor {
     /// The element type of buffer `buf`'s cells.
@@ -25,7 +25,7 @@ impl Executor {
             return Ok(Place::Mem(buf, off));
         };
         match self.cell_ty(buf).map(|c| view(*elem, c)) {
-            Some(View::Components) => {
+            Some(View::Components | View::Bits) => {
                 let at = off
                     .checked_mul(i64::from(elem.lanes))
                     .ok_or_else(|| "pointer offset out of range".to_string())?;
@@ -72,6 +72,9 @@ impl Executor {
         lane: usize,
         cx: &mut StepCtx,
     ) -> LaneVal {
+        if let Some(cell) = self.cell_ty(buf).filter(|c| c.scalar != elem.scalar) {
+            return self.load_bits(buf, cell, at, elem, span, lane, cx);
+        }
         let per_cell = i64::from(self.cell_ty(buf).map_or(1, |c| c.lanes.max(1)));
         let n = elem.lanes.max(1);
         let mut items = Vec::with_capacity(usize::from(n));
@@ -122,6 +125,10 @@ impl Executor {
             Ok(x) => vec![Ok(x.clone())],
             Err(u) => vec![Err(u.clone()); usize::from(elem.lanes.max(1))],
         };
+        if let Some(cell) = self.cell_ty(buf).filter(|c| c.scalar != elem.scalar) {
+            self.store_bits(w, (buf, cell, at, elem), l, &comps, span, cx);
+            return v;
+        }
         let per_cell = i64::from(self.cell_ty(buf).map_or(1, |c| c.lanes.max(1)));
         for (j, comp) in comps.into_iter().enumerate() {
             let s = at.saturating_add(j as i64);
@@ -161,6 +168,202 @@ impl Executor {
             let _ = self.write_place(w, Place::Mem(buf, cell), l, whole, span, cx);
         }
         v
+    }
+
+    /// The byte `b` of the buffer (counting every cell's components in order, little-endian):
+    /// which cell, and which component and byte of it.
+    fn byte_at(cell: ValTy, b: i64) -> (i64, usize, u32) {
+        let comp = i64::from(cell.scalar.bits().div_ceil(8)).max(1);
+        let per_cell = comp * i64::from(cell.lanes.max(1));
+        (
+            b.div_euclid(per_cell),
+            (b.rem_euclid(per_cell) / comp) as usize,
+            (b.rem_euclid(comp) * 8) as u32,
+        )
+    }
+
+    /// `elem` read from the bytes of `cell`-typed memory ([`View::Bits`]): component `at + j`
+    /// of `elem` starts at byte `(at + j) * bytes(elem's component)`. A cell that is undefined
+    /// (or out of bounds) makes the value undefined with the cell's reason.
+    #[allow(clippy::too_many_arguments)]
+    fn load_bits(
+        &self,
+        buf: usize,
+        cell: ValTy,
+        at: i64,
+        elem: ValTy,
+        span: Span,
+        lane: usize,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        let cb = i64::from(elem.scalar.bits().div_ceil(8));
+        let mut items = Vec::with_capacity(usize::from(elem.lanes.max(1)));
+        for j in 0..i64::from(elem.lanes.max(1)) {
+            let start = at.saturating_add(j).saturating_mul(cb);
+            let mut bits = 0u64;
+            // The cell read last, so a run of bytes in one cell loads it once.
+            let mut held: Option<(i64, KVal)> = None;
+            for k in 0..cb {
+                let (c, comp, shift) = Self::byte_at(cell, start.saturating_add(k));
+                let value = match &held {
+                    Some((hc, v)) if *hc == c => v.clone(),
+                    _ => {
+                        let v = self.load(buf, c, span, lane, cx)?;
+                        held = Some((c, v.clone()));
+                        v
+                    }
+                };
+                let part = match &value {
+                    KVal::Vector { items, .. } => items.get(comp).cloned(),
+                    one => Some(one.clone()),
+                };
+                let raw = part.as_ref().and_then(raw_bits).ok_or_else(|| {
+                    Undef::at(
+                        span,
+                        format!(
+                            "byte {} of `{}` is part of a {} NaN, whose bits the emulator does not keep",
+                            start.saturating_add(k),
+                            self.buf_name(buf),
+                            cell.scalar.name()
+                        ),
+                    )
+                })?;
+                bits |= ((raw >> shift) & 0xff) << (8 * k as u32);
+            }
+            items.push(from_raw_bits(elem.scalar, bits).map_err(|m| Undef::at(span, m))?);
+        }
+        Ok(match items.len() {
+            1 => items.swap_remove(0),
+            _ => KVal::Vector {
+                ty: elem.scalar,
+                items,
+            },
+        })
+    }
+
+    /// Stores the components `comps` of an `elem` value into the bytes of `cell`-typed memory
+    /// ([`View::Bits`]): each cell touched is read, its bytes replaced, and written back whole.
+    /// A cell partly covered that was never written stays undefined, with a warning (the other
+    /// bytes have no value); an undefined component makes every cell it covers undefined.
+    #[allow(clippy::too_many_arguments)]
+    fn store_bits(
+        &mut self,
+        w: usize,
+        (buf, cell, at, elem): (usize, ValTy, i64, ValTy),
+        l: usize,
+        comps: &[LaneVal],
+        span: Span,
+        cx: &mut StepCtx,
+    ) {
+        let eb = i64::from(elem.scalar.bits().div_ceil(8));
+        let cell_bytes = i64::try_from(size_of(cell)).unwrap_or(1).max(1);
+        let first = at.saturating_mul(eb);
+        let end = first.saturating_add(eb.saturating_mul(comps.len() as i64));
+        // The value's bytes, each with its component's undefined reason if any.
+        let byte = |b: i64| -> Result<u64, Undef> {
+            let j = (b - first) / eb;
+            let comp = comps
+                .get(j as usize)
+                .cloned()
+                .unwrap_or_else(|| Err(Undef::at(span, "no value")))?;
+            let raw = raw_bits(&comp).ok_or_else(|| {
+                Undef::at(
+                    span,
+                    "a NaN's bits are not kept by the emulator: stored undefined",
+                )
+            })?;
+            Ok((raw >> (8 * ((b - first) % eb) as u32)) & 0xff)
+        };
+        let mut c = first.div_euclid(cell_bytes);
+        while c.saturating_mul(cell_bytes) < end {
+            let lo = c.saturating_mul(cell_bytes);
+            let hi = lo.saturating_add(cell_bytes);
+            let covered = lo >= first && hi <= end;
+            // A cell the value covers whole needs none of its old bytes.
+            let old: Option<LaneVal> = if covered {
+                None
+            } else {
+                match self.trace.memory.read(buf, c) {
+                    Ok(Some(v)) => Some(Ok(v)),
+                    Ok(None) => {
+                        let name = self.buf_name(buf);
+                        cx.note(
+                            Level::Warning,
+                            span,
+                            format!("writes some bytes of `{name}[{c}]`, an element never written: its other bytes are undefined, so the element stays undefined (write the whole element)"),
+                            "",
+                            Some(l),
+                        );
+                        c = c.saturating_add(1);
+                        continue;
+                    }
+                    // Out of bounds: the whole-cell store below reports it.
+                    Err(_) => Some(Err(Undef::at(span, "outside the buffer"))),
+                }
+            };
+            let new = self.splice_cell(cell, c, old, first, end, &byte, span);
+            let _ = self.write_place(w, Place::Mem(buf, c), l, new, span, cx);
+            c = c.saturating_add(1);
+        }
+    }
+
+    /// Cell `c` (of type `cell`) with the bytes `first..end` of the buffer replaced by `byte`.
+    #[allow(clippy::too_many_arguments)]
+    fn splice_cell(
+        &self,
+        cell: ValTy,
+        c: i64,
+        old: Option<LaneVal>,
+        first: i64,
+        end: i64,
+        byte: &dyn Fn(i64) -> Result<u64, Undef>,
+        span: Span,
+    ) -> LaneVal {
+        let cb = i64::from(cell.scalar.bits().div_ceil(8)).max(1);
+        let lo = c.saturating_mul(cb * i64::from(cell.lanes.max(1)));
+        let old_comp = |k: usize| -> Result<u64, Undef> {
+            let nan = || Undef::at(span, "a NaN's bits are not kept by the emulator");
+            match &old {
+                None => Ok(0),
+                Some(Ok(KVal::Vector { items, .. })) => {
+                    items.get(k).and_then(raw_bits).ok_or_else(nan)
+                }
+                Some(Ok(v)) => raw_bits(v).ok_or_else(nan),
+                Some(Err(u)) => Err(u.clone()),
+            }
+        };
+        let mut items = Vec::with_capacity(usize::from(cell.lanes.max(1)));
+        for k in 0..usize::from(cell.lanes.max(1)) {
+            let base = lo + k as i64 * cb;
+            let inside = (0..cb).any(|i| (first..end).contains(&(base + i)));
+            let all_inside = (0..cb).all(|i| (first..end).contains(&(base + i)));
+            let mut bits = if all_inside { 0 } else { old_comp(k)? };
+            if inside {
+                for i in 0..cb {
+                    if (first..end).contains(&(base + i)) {
+                        let shift = 8 * i as u32;
+                        bits = (bits & !(0xffu64 << shift)) | (byte(base + i)? << shift);
+                    }
+                }
+            }
+            items.push(from_raw_bits(cell.scalar, bits).map_err(|m| Undef::at(span, m))?);
+        }
+        Ok(match items.len() {
+            1 => items.swap_remove(0),
+            _ => KVal::Vector {
+                ty: cell.scalar,
+                items,
+            },
+        })
+    }
+
+    /// The name of buffer `buf` (empty when there is none).
+    fn buf_name(&self, buf: usize) -> String {
+        self.trace
+            .memory
+            .buffers
+            .get(buf)
+            .map_or(String::new(), |b| b.name.clone())
     }
 
     /// Component `k` of the vector element at place `p` in memory (`out[i].x`).

@@ -36,6 +36,7 @@ pub const NOTES: &[(&str, &str)] = &[
     ("log2", SRC_WGSL),
     ("atan", SRC_WGSL),
     ("atan2", SRC_WGSL),
+    ("__tanhf", SRC_INTR),
 ];
 
 /// The note an f32 result of WGSL built-in `name` on argument `x` (the first) carries: the
@@ -118,6 +119,7 @@ const FAST: &[&str] = &[
     "__fdividef",
     "__saturatef",
     "__frsqrt_rn",
+    "__tanhf",
 ];
 
 /// Whether `name` is an intrinsic of this module.
@@ -393,6 +395,10 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         ),
         // "Derived from its implementation as __sinf(x) * (1/__cosf(x))": no stated bound.
         "__tanf" => (libm::tan(x), Bound::Unstated),
+        // "Maximum relative error 2^-11" (CUDA C++ Programming Guide, Mathematical Functions,
+        // Single-Precision-Only Intrinsics; subnormal results are not flushed): the ulp of a
+        // float y exceeds 2^-24·|y|, so 2^-11·|y| is under 2^13 = 8192 ulp.
+        "__tanhf" => (libm::tanh(x), Bound::Ulp(8192)),
         // "Derived from its implementation as exp2f(y * __log2f(x))": no stated bound.
         "__powf" => (libm::pow(x, f32v(num(name, args, 1)?)), Bound::Unstated),
         "__fdividef" => {
@@ -443,6 +449,15 @@ mod tests {
     fn run1(name: &str, a: &[f32]) -> f32 {
         let args: Vec<KVal> = a.iter().map(|&x| f(x)).collect();
         call(name, &args).unwrap().unwrap().as_f64().unwrap() as f32
+    }
+
+    #[test]
+    fn tanhf_intrinsic_states_its_relative_bound_in_ulp() {
+        // tanh(0.5) = 0.46211715726…, rounded to float; the bound 2^-11 relative is 8192 ulp.
+        let v = call("__tanhf", &[f(0.5)]).unwrap().unwrap();
+        assert_eq!(v.as_f64().map(|x| x as f32), Some(0.462_117_16));
+        assert_eq!(v.approx().and_then(|a| a.ulp()), Some(8192));
+        assert_eq!(super::super::fast_math_name("tanhf"), "__tanhf");
     }
 
     #[test]

@@ -19,11 +19,13 @@
 //! "Single-Precision Floating-Point Functions", "Double-Precision Floating-Point Functions"
 //! (maximum ulp error tables) and "Intrinsic Functions"; CUDA Math API reference (the
 //! functions' definitions: `__fdividef`'s range rule, `__saturatef`, the integer intrinsics).
-//! HIP (ROCm, "HIP math API") and MACA provide the same functions under the same names; the
-//! bounds shown are CUDA's table for every dialect (ROCm's own table measures against the C++
-//! standard library's result and is not transcribed here).
+//! HIP (ROCm, "HIP math API") and MACA provide the same functions under the same names. A HIP
+//! kernel's notes use ROCm's own table where it has the function ([`hip`]: a different
+//! measure, against the C++ standard library over a test range, which the note states); MACA's
+//! and every other dialect's are CUDA's.
 
 pub mod constants;
+pub mod hip;
 pub mod integer;
 pub mod intrinsics;
 pub mod table;
@@ -54,6 +56,9 @@ pub const INTRINSIC_NOTES: u16 = 1000;
 
 /// The function name and the source of note id `id` ([`Approx::function`]).
 pub fn note_name(id: u16) -> (&'static str, &'static str) {
+    if let Some(n) = hip::note_name(id) {
+        return n;
+    }
     if id >= INTRINSIC_NOTES {
         return intrinsics::note_name(id - INTRINSIC_NOTES);
     }
@@ -75,13 +80,21 @@ impl Approx {
         note_name(self.function).1
     }
 
-    /// "device may differ by ≤ 2 ulp (CUDA Math API, expf)".
+    /// "device may differ by ≤ 2 ulp (CUDA Math API, expf)"; a HIP note names HIP's table,
+    /// its measure and the test range its bound holds on ([`hip`]).
     pub fn note(self) -> String {
-        format!(
-            "device may differ {} (CUDA Math API, {})",
-            self.bound.words(),
-            self.name()
-        )
+        match hip::range_words(self.function) {
+            Some(range) => format!(
+                "device may differ {} (HIP math API, {}, against the C++ standard library; HIP states its bound for {range})",
+                self.bound.words(),
+                self.name()
+            ),
+            None => format!(
+                "device may differ {} (CUDA Math API, {})",
+                self.bound.words(),
+                self.name()
+            ),
+        }
     }
 }
 
@@ -219,7 +232,7 @@ pub fn note_lines<'a>(
 }
 
 /// What `--use-fast-math` changes, as the trace states it at launch.
-pub const FAST_MATH_NOTE: &str = "fast math (--use_fast_math): expf, exp10f, logf, log2f, log10f, sinf, cosf, tanf and powf run as their intrinsics (__expf, …) with those bounds, and the arguments and results of math functions have denormals flushed to zero (-ftz=true); float division, sqrtf and arithmetic are not changed here (nvcc also sets -prec-div=false, -prec-sqrt=false)";
+pub const FAST_MATH_NOTE: &str = "fast math (--use_fast_math): expf, exp10f, logf, log2f, log10f, sinf, cosf, tanf, powf and tanhf run as their intrinsics (__expf, …) with those bounds, and the arguments and results of math functions have denormals flushed to zero (-ftz=true); float division, sqrtf and arithmetic are not changed here (nvcc also sets -prec-div=false, -prec-sqrt=false)";
 
 /// The function nvcc's `--use_fast_math` calls for `name`: the intrinsic of the single-
 /// precision functions CUDA C++ Programming Guide, "Intrinsic Functions" lists ("the
@@ -236,6 +249,7 @@ pub fn fast_math_name(name: &str) -> &str {
         "cosf" => "__cosf",
         "tanf" => "__tanf",
         "powf" => "__powf",
+        "tanhf" => "__tanhf",
         other => other,
     }
 }

@@ -56,6 +56,13 @@ pub(super) fn strip_attributes(tokens: Vec<Token>) -> Vec<Token> {
         out.push(t.clone());
         k += 1;
     }
+    // An attribute never closed (`[ [` at the end) must not swallow the end of input: the
+    // parser relies on the token list ending in Eof.
+    if !matches!(out.last().map(|t| &t.tok), Some(Tok::Eof)) {
+        if let Some(eof) = tokens.last().filter(|t| matches!(t.tok, Tok::Eof)) {
+            out.push(eof.clone());
+        }
+    }
     out
 }
 
@@ -75,6 +82,13 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn an_unclosed_attribute_keeps_the_end_of_input() {
+        let lexed = lex_with("[ [", 10_000).expect("lexes");
+        let out = strip_attributes(lexed.tokens);
+        assert!(matches!(out.last().map(|t| &t.tok), Some(Tok::Eof)));
     }
 
     #[test]

@@ -431,6 +431,20 @@ impl Parser<'_> {
                             self.expect_punct(",")?;
                         }
                     }
+                    // `__ldg(p)` and the cache-hinted loads read `*p` (CUDA C++ Programming
+                    // Guide, "Read-Only Data Cache Load Function" and "Load Functions Using
+                    // Cache Hints": `T __ldg(const T* address)` returns the data at address;
+                    // HIP defines `__ldg` the same): the cache level changes no value here.
+                    if matches!(
+                        w.as_str(),
+                        "__ldg" | "__ldca" | "__ldcg" | "__ldcs" | "__ldlu" | "__ldcv"
+                    ) && args.len() == 1
+                    {
+                        let p = args.pop().map(Box::new);
+                        if let Some(p) = p {
+                            return self.node(ExprKind::Deref(p), span);
+                        }
+                    }
                     ExprKind::Call(w, args)
                 } else if let Some(c) = self.consts.get(&w) {
                     // A file-scope constant: its value, at the use.

@@ -143,9 +143,17 @@ pub fn parse_preprocessed(
         .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
     p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
-    let entry = match entry.filter(|e| e.contains('<')) {
-        Some(e) => Some(p.entry_instance(e)?),
-        None => None,
+    let has_kernel = program.functions.iter().any(|f| f.entry);
+    let entry = match entry {
+        Some(e) if e.contains('<') => Some(p.entry_instance(e)?),
+        // `--entry k` of a kernel template whose parameters all have defaults, or no entry and
+        // one such template the only kernel: it runs as `k<>`.
+        named => match p.default_entry(named, has_kernel) {
+            Some(name) if !program.functions.iter().any(|f| f.name == name) => {
+                Some(p.entry_instance(&format!("{name}<>"))?)
+            }
+            _ => None,
+        },
     };
     p.instantiate_pending(&mut program.functions)
         .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;

@@ -302,10 +302,12 @@ impl Parser<'_> {
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
         let decl_from = self.pos;
         let (_, storage, _) = self.qualifiers()?;
-        // `constexpr int NUM_WARPS = 256 / 32;`: a constant from here on ([dcl.constexpr]/9).
+        // `constexpr int NUM_WARPS = 256 / 32;`: a constant from here on ([dcl.constexpr]/9);
+        // so is `const int N = 8;`, a const integral variable initialized by a constant
+        // expression ([expr.const]/2.7: usable in constant expressions, e.g. a template argument).
         let is_constexpr = self.toks[decl_from..self.pos.min(self.toks.len())]
             .iter()
-            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr"));
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr" || w == "const"));
         if let Some(s) = self.struct_type()? {
             return self.struct_decl(storage, s);
         }

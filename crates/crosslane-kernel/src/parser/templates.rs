@@ -801,6 +801,35 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
+    /// The `__global__` function template to run with its default arguments when nothing
+    /// names one: `name` itself when it is such a template (`--entry name`), else the only
+    /// kernel template whose every parameter has a default, when the source has no other
+    /// kernel (`template <int N = 256> __global__ void k(…)`, launched as `k<<<…>>>` in C++
+    /// with the defaults, C++17 [temp.arg]/4).
+    pub(super) fn default_entry(&self, name: Option<&str>, has_kernel: bool) -> Option<String> {
+        let runnable = |t: &Template| {
+            t.params.iter().all(|p| p.default.is_some())
+                && t.tokens
+                    .iter()
+                    .any(|k| matches!(&k.tok, Tok::Ident(w) if w == "__global__"))
+        };
+        if let Some(n) = name {
+            return self
+                .templates
+                .get(n)
+                .filter(|t| runnable(t))
+                .map(|_| n.to_string());
+        }
+        if has_kernel {
+            return None;
+        }
+        let mut found = self.templates.iter().filter(|(_, t)| runnable(t));
+        match (found.next(), found.next()) {
+            (Some((n, _)), None) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
     /// The instantiation an entry template-id (`reduce4<int, 128>`) names, recorded to be
     /// parsed with the others.
     ///
@@ -985,6 +1014,56 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
 }
 
 impl Parser<'_> {
+    /// A function specialization without its arguments after the name whose one template
+    /// parameter is a type that only the return type gives (`template <> __device__ half
+    /// clamp(const float x)` of `template <typename T> T clamp(const float x)`): C++17
+    /// [temp.deduct.decl] deduces it from the whole function type, return type included.
+    /// Returns the template's name, its position and the argument (the return type).
+    fn spec_by_return_type(&mut self, from: usize) -> Option<(String, usize, Vec<TArg>)> {
+        let mut k = from;
+        let name = loop {
+            match &self.toks.get(k)?.tok {
+                Tok::Eof | Tok::Punct("{" | ";") => return None,
+                Tok::Ident(n)
+                    if self.templates.contains_key(n)
+                        && matches!(
+                            self.toks.get(k + 1).map(|t| &t.tok),
+                            Some(Tok::Punct("("))
+                        ) =>
+                {
+                    break n.clone()
+                }
+                _ => k += 1,
+            }
+        };
+        let t = self.templates.get(&name)?;
+        if t.params.len() != 1 || t.params[0].value.is_some() {
+            return None;
+        }
+        // The return type: the words before the name, less the function specifiers.
+        let mut toks: Vec<Token> = self.toks[from..k]
+            .iter()
+            .filter(|t| {
+                !matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(),
+                    "__device__" | "__host__" | "__forceinline__" | "__inline__" | "inline" | "static" | "__noinline__"))
+            })
+            .cloned()
+            .collect();
+        let last = toks.last().map_or((1, 1), |t| t.end);
+        toks.push(Token {
+            tok: Tok::Eof,
+            line: last.0,
+            col: last.1,
+            end: last,
+        });
+        let mut sub = Parser::new(&toks, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        match sub.base_type().ok()? {
+            Ty::Val(v) if matches!(sub.peek(0), Tok::Eof) => Some((name, k, vec![TArg::Type(v)])),
+            _ => None,
+        }
+    }
+
     /// `template <>` and what follows (C++17 [temp.expl.spec]): a class template's explicit
     /// specialization `struct Name<ARGS> { … };` or a function template's
     /// `RET name<ARGS>(…) { … }`. The specialization is kept under the instance's mangled
@@ -1074,19 +1153,26 @@ impl Parser<'_> {
                 _ => k += 1,
             }
         };
-        let Some(name) = named else {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "a function specialization here needs its template arguments written after the \
-                 name (`template <> __device__ int f<int>(int x) { … }`), of a template declared \
-                 before it",
-            ));
+        let (name, args_from, mut bound, args_to) = match named {
+            Some(name) => {
+                self.pos = k + 1;
+                let args_from = self.pos;
+                let bound = self.template_args()?;
+                (name, args_from, bound, self.pos)
+            }
+            None => match self.spec_by_return_type(from) {
+                Some((name, k, bound)) => (name, k + 1, bound, k + 1),
+                None => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "a function specialization here needs its template arguments written \
+                         after the name (`template <> __device__ int f<int>(int x) { … }`), of a \
+                         template declared before it",
+                    ))
+                }
+            },
         };
-        self.pos = k + 1;
-        let args_from = self.pos;
-        let mut bound = self.template_args()?;
-        let args_to = self.pos;
         let params = self
             .templates
             .get(&name)

@@ -328,3 +328,88 @@ fn conversions_write_the_documented_bits() {
         vec![Some(1.0), Some(2.0), Some(200.0), Some(4.0)]
     );
 }
+
+/// The seed's MMA examples (§3.6.1-3.6.7) leave their matrix registers unset: the scalar
+/// operands take each lane's index, the vector ones (`v4f16 a`, `v4f32 c`) are undefined,
+/// and every D element read from an undefined one is undefined with that reason, not an
+/// argument error.
+#[test]
+fn mma_seed_examples_run_with_undefined_registers_shown_as_such() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples_kernels");
+    for name in [
+        "maca_3_6_1_mma_16x16x16f16.cpp",
+        "maca_3_6_2_mma_16x16x4f32.cpp",
+        "maca_3_6_3_mma_16x16x16i8.cpp",
+        "maca_3_6_4_mma_16x16x32i8.cpp",
+        "maca_3_6_5_mma_16x16x16bf16.cpp",
+        "maca_3_6_6_mma_16x16x4f64.cpp",
+        "maca_3_6_7_mma_16x16x8tf32.cpp",
+    ] {
+        let src = std::fs::read_to_string(format!("{dir}/{name}")).expect("seed example");
+        let t = maca(&src, &[]);
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{name}");
+        assert!(
+            !t.all_diagnostics().any(|d| d.level == Level::Error),
+            "{name}"
+        );
+        for l in [0, 37, 63] {
+            let why = match t.value_of("return", 0, l) {
+                Some(Err(u)) => u.why.clone(),
+                other => panic!("{name}: lane {l} should be undefined, got {other:?}"),
+            };
+            assert!(
+                why.contains("is undefined") && why.contains("is not set"),
+                "{why}"
+            );
+        }
+    }
+}
+
+#[test]
+fn mma_from_lane_registers_follows_the_layout() {
+    // Independent model, from the layout mma_layout.rs documents for 16x16x4f32 (e = 1):
+    // A[i][k] is lane 16k + i's `a`, B[k][j] lane 16k + j's `b`, C[i][j] register i mod 4 of
+    // lane 16 floor(i / 4) + j; D[i][j] = C[i][j] + sum_k A[i][k] B[k][j], every product and
+    // sum exact here (small multiples of 1/2). Lane 5 skips the call: A[5][*], B[*][5] and
+    // C[0..3][5] are undefined, so D[i][j] is undefined where i = 5 or j = 5; a lane whose
+    // four registers include one undefined element gets an undefined vector.
+    let src = "\
+using v4f32 = __NATIVE_VECTOR__(4, float);
+__global__ void k(float* out) {
+  int l = threadIdx.x;
+  float a = (float)(l % 7) - 3.0f;
+  float b = (float)(l % 5) * 0.5f;
+  v4f32 c;
+  c[0] = 1.0f; c[1] = 2.0f; c[2] = 3.0f; c[3] = (float)l;
+  if (l != 5) {
+    v4f32 d = __builtin_mxc_mma_16x16x4f32(a, b, c);
+    for (int r = 0; r < 4; ++r) out[4 * l + r] = d[r];
+  }
+}";
+    let mut config = LaunchConfig {
+        dialect: Some(Dialect::Maca),
+        ..LaunchConfig::default()
+    };
+    config.buffer_len.insert("out".into(), 256);
+    config.args.insert("out".into(), "-1000".into());
+    let t = run_kernel(src, config).expect("runs");
+    let a = |l: usize| (l % 7) as f64 - 3.0;
+    let b = |l: usize| (l % 5) as f64 * 0.5;
+    let c = |l: usize, r: usize| [1.0, 2.0, 3.0, l as f64][r];
+    let out = t.buffer("out").expect("out");
+    for l in 0..64 {
+        for r in 0..4 {
+            let (i, j) = (4 * (l / 16) + r, l % 16);
+            let cell = out[4 * l + r].as_ref().and_then(KVal::as_f64);
+            let want = if l == 5 {
+                Some(-1000.0)
+            } else if (4 * (l / 16)..4 * (l / 16) + 4).contains(&5) || j == 5 {
+                None
+            } else {
+                let cij = c(16 * (i / 4) + j, i % 4);
+                Some(cij + (0..4).map(|k| a(16 * k + i) * b(16 * k + j)).sum::<f64>())
+            };
+            assert_eq!(cell, want, "lane {l} register {r} (D[{i}][{j}])");
+        }
+    }
+}

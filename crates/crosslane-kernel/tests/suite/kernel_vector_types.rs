@@ -437,3 +437,115 @@ __global__ void k(float4* v, float* out, float* flat) {
         .collect();
     assert_eq!(floats(&t, "flat"), flat);
 }
+
+const EIGHT_HALVES: &str = "\
+__global__ void k(const __half* x, __half* y, float* out) {
+  int i = threadIdx.x * 8;
+  int4 raw = *reinterpret_cast<const int4*>(&x[i]);
+  const __half2* h = reinterpret_cast<const __half2*>(&raw);
+  float s = 0.0f;
+  for (int j = 0; j < 4; ++j) {
+    float2 f = __half22float2(h[j]);
+    s += f.x + f.y;
+  }
+  out[threadIdx.x] = s;
+  uint4 u = *reinterpret_cast<const uint4*>(x + i);
+  __half2* p = reinterpret_cast<__half2*>(&u);
+  p[0] = __hadd2(p[0], p[1]);
+  *reinterpret_cast<uint4*>(y + i) = u;
+}";
+
+#[test]
+fn a_128_bit_load_of_eight_halves_through_int4_and_uint4() {
+    // Lane l loads halves 8l..8l+7 (index fill: exact in half) as one int4 and reads them
+    // back as four __half2: s = 8l + ... + 8l+7 = 64l + 28. Through a uint4 it adds pair 1
+    // to pair 0 and stores the 16 bytes to y: y[8l] = 8l + 8l+2 = 16l + 2, y[8l+1] = 16l + 4,
+    // the other six unchanged (y[8l+k] = 8l + k).
+    for (dialect, lanes) in [(Dialect::Cuda, 32), (Dialect::Hip, 64)] {
+        let n = 8 * lanes;
+        let t = run_kernel(
+            EIGHT_HALVES,
+            launch(
+                dialect,
+                lanes,
+                &[("x", n, "index"), ("y", n, "0"), ("out", lanes, "0")],
+            ),
+        )
+        .unwrap();
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{dialect:?}");
+        let want: Vec<Option<f64>> = (0..lanes).map(|l| Some((64 * l + 28) as f64)).collect();
+        assert_eq!(floats(&t, "out"), want);
+        let y = floats(&t, "y");
+        for l in 0..lanes {
+            let base = 8 * l;
+            let mut row = vec![Some((16 * l + 2) as f64), Some((16 * l + 4) as f64)];
+            row.extend((2..8).map(|k| Some((base + k) as f64)));
+            assert_eq!(y[base..base + 8].to_vec(), row, "lane {l}");
+        }
+    }
+}
+
+#[test]
+fn int4_view_of_halves_holds_their_bits_little_endian() {
+    // 1.0 and 2.0 as binary16 are 0x3C00 and 0x4000 (IEEE 754-2008, binary16); the first
+    // 32-bit word of the 16 bytes holds the first half in its low bits: 0x40003C00 =
+    // 1073757184. A float4 of the same bytes into a local `__half vals[8]` and back: the
+    // halves unchanged. A pointer to half 4 (byte 8) is not 16-byte aligned: undefined.
+    let src = "\
+__global__ void k(const __half* x, int* bits, float* out) {
+  int4 r = *reinterpret_cast<const int4*>(x);
+  bits[0] = r.x;
+  bits[1] = r.w;
+  __half vals[8];
+  *reinterpret_cast<float4*>(vals) = *reinterpret_cast<const float4*>(x);
+  out[0] = __half2float(vals[1]);
+  out[1] = __half2float(vals[7]);
+  int4 bad = *reinterpret_cast<const int4*>(&x[4]);
+  bits[2] = bad.x;
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            Dialect::Cuda,
+            1,
+            &[
+                ("x", 8, "1,2,0,0,0,0,-1,0.5"),
+                ("bits", 3, "0"),
+                ("out", 2, "0"),
+            ],
+        ),
+    )
+    .unwrap();
+    let bits: Vec<Option<i128>> = t
+        .buffer("bits")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect();
+    // r.w: -1.0 = 0xBC00 (low), 0.5 = 0x3800 (high): 0x3800BC00 = 939572224.
+    assert_eq!(bits[..2], [Some(1_073_757_184), Some(939_572_224)]);
+    assert_eq!(bits[2], None);
+    assert!(has(&t, Level::Warning, "not 16-byte aligned"));
+    assert_eq!(floats(&t, "out"), vec![Some(2.0), Some(0.5)]);
+}
+
+#[test]
+fn a_pointer_to_a_local_reads_and_writes_the_variable() {
+    // v = 2t + 1 through `*p`; `c[1] = v` writes q.y through a float* to the float2.
+    // out = v + 10 q.y + 100 q.x = 11 (2t + 1) + 100: 111, 133, 155, 177.
+    let src = "\
+__global__ void k(float* out) {
+  float v = threadIdx.x;
+  float* p = &v;
+  *p = *p * 2.0f + 1.0f;
+  float2 q = make_float2(1.0f, 2.0f);
+  float* c = reinterpret_cast<float*>(&q);
+  c[1] = v;
+  out[threadIdx.x] = v + q.y * 10.0f + q.x * 100.0f;
+}";
+    let t = run_kernel(src, launch(Dialect::Cuda, 4, &[("out", 4, "0")])).unwrap();
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(111.0), Some(133.0), Some(155.0), Some(177.0)]
+    );
+}

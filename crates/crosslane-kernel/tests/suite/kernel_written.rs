@@ -155,6 +155,23 @@ fn kernel_written_rmsnorm_matches_the_model() {
 }
 
 #[test]
+fn kernel_written_moe_topk_router_matches_the_model() {
+    let (f, s) = written!("cuda_moe_topk_router.cu");
+    let t = run(f, s);
+    // The model's `moe_topk_routing` on 32 experts (the same logits, host code's loop):
+    // experts by the exact softmax's top 2, weights within its tolerance, noting expf's 2 ulp.
+    let m = model("moe_topk_routing");
+    let want: Vec<Option<i128>> = m["expect"]["expert"]
+        .as_array()
+        .expect("experts")
+        .iter()
+        .map(|e| e.as_i64().map(i128::from))
+        .collect();
+    assert_eq!(ints(t.buffer("experts").unwrap()), want);
+    assert_near_model(&t, "weights", &m, "weight");
+}
+
+#[test]
 fn kernel_written_warp_argmax_finds_the_first_maximum() {
     let (f, s) = written!("cuda_warp_argmax.cu");
     let t = run(f, s);

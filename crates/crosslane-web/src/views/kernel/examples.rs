@@ -81,6 +81,13 @@ pub const EXAMPLES: &[Example] = &[
         ),
     },
     Example {
+        file: "cuda_moe_topk_router.cu",
+        label: "CUDA · MoE top-2 router: a warp softmax over experts, then two __shfl_xor_sync argmax rounds",
+        source: include_str!(
+            "../../../../crosslane-kernel/examples_kernels/written/cuda_moe_topk_router.cu"
+        ),
+    },
+    Example {
         file: "cuda_warp_argmax.cu",
         label: "CUDA · warp argmax: (value, index) pairs meet in __shfl_xor_sync, ties keep the first",
         source: include_str!(
