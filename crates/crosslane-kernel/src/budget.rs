@@ -167,6 +167,21 @@ pub const PAGE_CEILING: Limits = Limits {
     max_diagnostics: 100_000,
 };
 
+/// The highest budgets of a JavaScript library call on the caller's thread (`runKernel`
+/// without `{ worker: true }`, `<crosslane-kernel>`): a call there must return or throw within
+/// about a second, because nothing can interrupt it. The seed kernels use at most some 2 000
+/// units of work and 100 KiB, so 10^6 units (a debug-free wasm build runs a few 10^6 a second),
+/// 64 MiB, 2·10^5 tokens and instructions and 1 000 diagnostics leave real kernels room; the
+/// worker form has [`PAGE_CEILING`].
+pub const MAIN_THREAD_CEILING: Limits = Limits {
+    max_work: 1_000_000,
+    max_memory: 64 << 20,
+    max_depth: 256,
+    max_tokens: 200_000,
+    max_code: 200_000,
+    max_diagnostics: 1_000,
+};
+
 /// Which budget ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -15,7 +15,7 @@ use serde_wasm_bindgen::Serializer;
 use wasm_bindgen::prelude::*;
 
 use super::views::{self, KernelView, SortView};
-use super::{ApiOpRequest, Launch, SortOptions};
+use super::{ApiOpRequest, Launch, SortOptions, Surface};
 
 /// `value` as a plain JavaScript value (JSON-compatible serializer).
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -68,20 +68,34 @@ pub fn lib_list_ops(dialect: Option<String>) -> Result<JsValue, JsValue> {
     to_js(&super::list_ops(dialect.as_deref()).map_err(input_error)?)
 }
 
-/// `runKernel(source, launch)`: the kernel trace ([`super::run_kernel`]).
+/// Where a call runs: `true` from the library's worker (`crosslane-lib-worker.js`).
+fn surface(worker: bool) -> Surface {
+    if worker {
+        Surface::Worker
+    } else {
+        Surface::Caller
+    }
+}
+
+/// `runKernel(source, launch)`: the kernel trace ([`super::run_kernel`]) under the ceilings of
+/// the caller's thread, or of the worker when `worker`.
 #[wasm_bindgen]
-pub fn lib_run_kernel(source: &str, launch: JsValue) -> Result<JsValue, JsValue> {
+pub fn lib_run_kernel(source: &str, launch: JsValue, worker: bool) -> Result<JsValue, JsValue> {
     let launch: Launch = from_js(launch, "launch")?;
-    to_js(&super::run_kernel(source, &launch).map_err(input_error)?)
+    to_js(&super::run_kernel(source, &launch, surface(worker)).map_err(input_error)?)
 }
 
 /// `sortNetwork(n, options?)`: the network's report ([`super::sort_network`]); `n` is
-/// `undefined` when `options.values` gives the keys.
+/// `undefined` when `options.values` gives the keys; `worker` as in [`lib_run_kernel`].
 #[wasm_bindgen]
-pub fn lib_sort_network(n: Option<f64>, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn lib_sort_network(
+    n: Option<f64>,
+    options: JsValue,
+    worker: bool,
+) -> Result<JsValue, JsValue> {
     let options: SortOptions = from_js(options, "options")?;
     let n = n.map(|n| length(n, "len")).transpose()?;
-    to_js(&super::sort_network(n, &options).map_err(input_error)?)
+    to_js(&super::sort_network(n, &options, surface(worker)).map_err(input_error)?)
 }
 
 /// A JavaScript number as a count: a whole number, 0 or more (the core checks the range).
