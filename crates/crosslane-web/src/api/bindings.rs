@@ -82,7 +82,8 @@ fn surface(worker: bool) -> Surface {
 #[wasm_bindgen]
 pub fn lib_run_kernel(source: &str, launch: JsValue, worker: bool) -> Result<JsValue, JsValue> {
     let launch: Launch = from_js(launch, "launch")?;
-    to_js(&super::run_kernel(source, &launch, surface(worker)).map_err(input_error)?)
+    let clock: super::Clock = js_sys::Date::now;
+    to_js(&super::run_kernel(source, &launch, surface(worker), Some(clock)).map_err(input_error)?)
 }
 
 /// `sortNetwork(n, options?)`: the network's report ([`super::sort_network`]); `n` is
@@ -168,7 +169,8 @@ impl LibKernelView {
     #[wasm_bindgen(constructor)]
     pub fn new(source: &str, launch: JsValue) -> Result<Self, JsValue> {
         let launch: Launch = from_js(launch, "launch")?;
-        KernelView::new(source, &launch)
+        let clock: super::Clock = js_sys::Date::now;
+        KernelView::new(source, &launch, Some(clock))
             .map(LibKernelView)
             .map_err(input_error)
     }

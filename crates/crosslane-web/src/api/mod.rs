@@ -25,9 +25,7 @@ use crosslane_core::reference::entries;
 use crosslane_core::scenario::Scenario;
 use crosslane_core::{permalink, Dialect, InputError};
 use crosslane_kernel::budget::{MAIN_THREAD_CEILING, PAGE_CEILING};
-use crosslane_kernel::{
-    run_kernel as core_run_kernel, KernelTrace, LaunchConfig, Limits, UserMacro,
-};
+use crosslane_kernel::{Executor, KernelError, KernelTrace, LaunchConfig, Limits, UserMacro};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -81,6 +79,17 @@ pub enum Surface {
 /// Most bytes of kernel source a call on the caller's thread takes: preparing 64 KiB of C++
 /// or WGSL takes well under a second in the page's wasm (tests/e2e/hostile-api.test.mjs times it).
 pub const MAIN_THREAD_SOURCE_BYTES: usize = 64 << 10;
+
+/// Milliseconds a kernel may run on the caller's thread before the call stops it and throws,
+/// pointing to the worker form: work units are not equally long (see
+/// [`MAIN_THREAD_CEILING`]), and the trace still has to become JavaScript objects after the run.
+pub const MAIN_THREAD_RUN_MS: f64 = 500.0;
+
+/// Statements run between two looks at the clock: a few milliseconds at most.
+const STEPS_PER_CLOCK_READ: usize = 64;
+
+/// A clock in milliseconds (`Date.now` in the page).
+pub type Clock = fn() -> f64;
 
 /// Most bytes of kernel source the worker form takes: the CLI's standard-input cap, 16 MiB.
 pub const WORKER_SOURCE_BYTES: usize = 16 << 20;
@@ -261,13 +270,17 @@ impl Launch {
 /// # Errors
 /// [`InputError`] on field `source` with `L:C: message` when the kernel does not parse or
 /// the launch is invalid, or on the input at fault (`x fill`) for a fill outside the fill
-/// grammar. Faults while running are in the trace, as in the CLI: diagnostics, and an error ends
+/// grammar; on `max_work` / `max_memory` past the surface's ceiling; on `source` when the run on
+/// the caller's thread passes [`MAIN_THREAD_RUN_MS`] by `clock` (given: the clock is the
+/// page's, absent in native tests of other rules). Faults while running are in the trace, as in the CLI: diagnostics, and an error ends
 /// the run with outcome `error` (unless `keep_going`).
 pub fn kernel_trace(
     source: &str,
     launch: &Launch,
     surface: Surface,
+    clock: Option<Clock>,
 ) -> Result<KernelTrace, InputError> {
+    let started = clock.map(|now| now());
     if source.len() > surface.source_bytes() {
         return Err(InputError::new(
             "source",
@@ -288,18 +301,49 @@ pub fn kernel_trace(
             .extend(UserMacro::parse_list(d).map_err(|m| InputError::new("defines", m))?);
     }
     config.preprocess.arch.clone_from(&launch.arch);
-    core_run_kernel(source, config).map_err(|e| match e.input {
+    let field = |e: KernelError| match e.input {
         Some(field) => InputError::new(field, e.message),
         None => InputError::new("source", e.to_string()),
-    })
+    };
+    let mut ex = Executor::new(source, config).map_err(field)?;
+    let deadline = match (surface, clock, started) {
+        (Surface::Caller, Some(now), Some(t0)) => Some((now, t0 + MAIN_THREAD_RUN_MS)),
+        _ => None,
+    };
+    let mut steps = 0usize;
+    loop {
+        let ran = ex.run_for(STEPS_PER_CLOCK_READ);
+        steps += ran;
+        if ran < STEPS_PER_CLOCK_READ || ex.is_finished() {
+            break;
+        }
+        if let Some((now, end)) = deadline {
+            if now() > end {
+                return Err(InputError::new(
+                    "source",
+                    format!(
+                        "the run passed {MAIN_THREAD_RUN_MS} ms on the caller's thread after \
+                         {steps} statements; run it with the worker form ({{ worker: true }}), \
+                         or lower max_work"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(ex.into_trace())
 }
 
 /// [`kernel_trace`] as the JSON `crosslane run FILE --json` prints.
 ///
 /// # Errors
 /// As [`kernel_trace`].
-pub fn run_kernel(source: &str, launch: &Launch, surface: Surface) -> Result<Value, InputError> {
-    let trace = kernel_trace(source, launch, surface)?;
+pub fn run_kernel(
+    source: &str,
+    launch: &Launch,
+    surface: Surface,
+    clock: Option<Clock>,
+) -> Result<Value, InputError> {
+    let trace = kernel_trace(source, launch, surface, clock)?;
     serde_json::to_value(&trace)
         .map(js_safe)
         .map_err(|e| InputError::new("source", format!("trace as JSON: {e}")))
@@ -434,6 +478,7 @@ mod tests {
             "__global__ void k() { int x = ; }",
             &Launch::default(),
             Surface::Caller,
+            None,
         )
         .unwrap_err();
         assert_eq!(e.field, "source");
@@ -469,6 +514,7 @@ mod tests {
             "__global__ void k(int* a) { while (1) { a[0] = 1; } }\n",
             &launch,
             Surface::Caller,
+            None,
         )
         .unwrap();
         assert!(
@@ -481,9 +527,47 @@ mod tests {
             "__global__ void k(int* a) {{ {} }}\n",
             "a[0] = 1; ".repeat(7000)
         );
-        let e = kernel_trace(&big, &Launch::default(), Surface::Caller).unwrap_err();
+        let e = kernel_trace(&big, &Launch::default(), Surface::Caller, None).unwrap_err();
         assert_eq!(e.field, "source");
         assert!(e.message.contains("at most 65536 bytes"), "{}", e.message);
+    }
+
+    /// A clock that moves a second every time it is read.
+    fn fast_clock() -> f64 {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static READS: AtomicU64 = AtomicU64::new(0);
+        READS.fetch_add(1, Ordering::Relaxed) as f64 * 1000.0
+    }
+
+    #[test]
+    fn a_run_on_the_callers_thread_stops_by_the_clock_and_names_the_worker_form() {
+        let endless = "__global__ void k(int* a) { int x = 0; while (1) { x++; } }\n";
+        let e = kernel_trace(
+            endless,
+            &Launch::default(),
+            Surface::Caller,
+            Some(fast_clock),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "source");
+        assert!(e.message.contains("worker: true"), "{}", e.message);
+        // In the worker the clock does not stop it; the work budget does.
+        let launch = Launch {
+            max_work: Some(5000),
+            ..Launch::default()
+        };
+        let t = kernel_trace(endless, &launch, Surface::Worker, Some(fast_clock)).unwrap();
+        assert!(matches!(
+            t.outcome,
+            Some(crosslane_kernel::Outcome::Limit(_))
+        ));
+        // A short kernel ends before its first look at the clock.
+        let short = "__global__ void k(int* a) { a[threadIdx.x] = 2; }\n";
+        let t = kernel_trace(short, &Launch::default(), Surface::Caller, Some(fast_clock)).unwrap();
+        assert!(matches!(
+            t.outcome,
+            Some(crosslane_kernel::Outcome::Finished)
+        ));
     }
 
     #[test]
