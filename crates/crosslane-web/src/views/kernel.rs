@@ -228,6 +228,8 @@ struct KernelView {
     fast_math: bool,
     /// Length fields that do not parse: parameter name → message (no launch until corrected).
     bad_lens: BTreeMap<String, String>,
+    /// A link's dialect that is not one ([`inputs::link_dialect`]): no launch until one is picked.
+    bad_dialect: Option<String>,
     /// The warp a link asked the lane table to show, until the warp menu holds it.
     warp_wanted: Option<String>,
     /// Whether the last render happened with the section on screen (the canvas has its width).
@@ -410,6 +412,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         edits: Edits::new(),
         fast_math: false,
         bad_lens: BTreeMap::new(),
+        bad_dialect: None,
         warp_wanted: None,
         sized: false,
         edit_pending: Rc::new(Cell::new(false)),
@@ -476,6 +479,7 @@ fn wire(state: &Shared) -> Js<()> {
     };
     on(state, &dialect, "change", |s, _| {
         act(s, |v| {
+            v.bad_dialect = None;
             v.load()?;
             Ok(true)
         })
@@ -936,6 +940,12 @@ impl KernelView {
                 return None;
             }
         };
+        let _ = self.dialect.remove_attribute("aria-invalid");
+        if let Some(message) = self.bad_dialect.clone() {
+            let _ = self.dialect.set_attribute("aria-invalid", "true");
+            self.field_error = Some(("dialect", message));
+            return None;
+        }
         if let Some((name, message)) = self.bad_lens.iter().next() {
             if let Some(input) = self
                 .len_inputs()
@@ -1142,6 +1152,7 @@ impl KernelView {
         self.args.clone_from(&inputs.args);
         self.lens.clone_from(&inputs.buffer_len);
         self.bad_lens.clear();
+        self.bad_dialect = inputs::link_dialect(inputs.dialect.as_deref()).err();
         self.edits.clone_from(&inputs.edits);
         self.fast_math = inputs.use_fast_math;
         for ((id, _), input) in BUDGETS.iter().zip(&self.budgets) {
@@ -1341,6 +1352,11 @@ impl KernelView {
 
     /// A launch or budget field that does not parse: said under the editor and in the status.
     fn render_field_error(&mut self) -> Js<()> {
+        // An answer due for the kernel shown before (a link's default) must not draw beside it.
+        self.client.iter().for_each(|c| c.forget());
+        [&self.memory, &self.vars, &self.diagnostics]
+            .iter()
+            .for_each(|e| e.set_inner_html(""));
         let message = self
             .field_error
             .as_ref()
