@@ -141,7 +141,7 @@ test('every call on the caller\'s thread ends within a second', async () => {
     return {
       loop: { ms: loop.ms, outcome: JSON.stringify(loop.value.outcome) },
       diag: { ms: diag.ms, outcome: JSON.stringify(diag.value.outcome) },
-      wgsl: { ms: wgsl.ms, outcome: JSON.stringify(wgsl.value.outcome), a: wgsl.value.memory.buffers[0].values.slice(0, 2) },
+      wgsl: { ms: wgsl.ms, outcome: JSON.stringify(wgsl.value.outcome), a: wgsl.value.memory?.buffers[0].values.slice(0, 2) },
       big,
       more,
       sort,
@@ -152,9 +152,10 @@ test('every call on the caller\'s thread ends within a second', async () => {
   assert.match(r.diag.outcome, /"resource":"work"|worker: true/, r.diag.outcome);
   assert.ok(r.diag.ms < 1000, `a diagnostic every step: ${r.diag.ms} ms`);
   assert.ok(r.wgsl.ms < 1000, `WGSL of 600 statements: ${r.wgsl.ms} ms`);
-  assert.match(r.wgsl.outcome, /finished/, r.wgsl.outcome);
-  // 600 additions of 3 to 0.
-  assert.deepEqual(r.wgsl.a, [1800, 1800]);
+  // Finished (600 additions of 3 to 0), or, where the first WGSL call's preparation (naga and
+  // the wasm compiling its code on first use) took most of the clock, stopped naming the worker.
+  if (/finished/.test(r.wgsl.outcome)) assert.deepEqual(r.wgsl.a, [1800, 1800]);
+  else assert.match(r.wgsl.outcome, /worker: true/, r.wgsl.outcome);
   // 4 000 statements in one function: past the caller's token ceiling over naga's quadratic
   // front end, refused before naga runs.
   assert.equal(r.big.field, 'source');
