@@ -171,7 +171,8 @@ pub const PAGE_CEILING: Limits = Limits {
 /// without `{ worker: true }`, `<crosslane-kernel>`): a call there must return or throw within
 /// about a second, because nothing can interrupt it. The seed kernels use at most some 2 000
 /// units of work and 100 KiB, so 10^6 units, 4 MiB (the trace is also converted into JavaScript
-/// objects after the run, which takes time in proportion: 8 MiB took seconds), 2·10^5 tokens and instructions and 1 000
+/// objects after the run, which takes time in proportion: 8 MiB took seconds), 8·10^4 tokens (64 KiB of C++ is some 16 000; a WGSL function
+/// may then hold 2 000, which naga prepares in well under a second) and instructions and 1 000
 /// diagnostics leave real kernels room. Work is not time everywhere (a statement that changes
 /// a variable in 32 lanes costs one unit and far more time than a unit of a memory operation),
 /// so the library also stops a run on the caller's thread by the clock
@@ -180,8 +181,8 @@ pub const MAIN_THREAD_CEILING: Limits = Limits {
     max_work: 1_000_000,
     max_memory: 4 << 20,
     max_depth: 256,
-    max_tokens: 200_000,
-    max_code: 200_000,
+    max_tokens: 80_000,
+    max_code: 80_000,
     max_diagnostics: 1_000,
 };
 
