@@ -74,7 +74,7 @@ function lib(name, ...args) {
 
 /** `crosslane run` flags for the budgets of a library call on the caller's thread
  *  (crosslane-kernel's MAIN_THREAD_CEILING). */
-const CALLER_BUDGETS = ['--max-work', '1000000', '--max-memory', String(4 << 20)];
+const CALLER_BUDGETS = ['--max-work', '1000000', '--max-memory', String(1 << 20)];
 
 const REQUESTS = [
   { dialect: 'ascend', op: 'asc_shfl_xor', params: { lane_mask: 1, width: 16 } },
@@ -159,7 +159,7 @@ test('runKernel equals `crosslane run FILE --json`', async () => {
       const file = join(dir, name);
       writeFileSync(file, source);
       // The library's call on the caller's thread runs under that thread's budgets (work 10^6,
-      // memory 4 MiB: the memory's limit is part of the JSON); the CLI is given the same.
+      // memory 1 MiB: the memory's limit is part of the JSON); the CLI is given the same.
       const want = cliJson(['run', file, '--json', ...CALLER_BUDGETS, ...flags]);
       const got = await lib('runKernel', source, launch);
       assert.ok(got.value, JSON.stringify(got.thrown));

@@ -130,7 +130,7 @@ export interface Launch {
   /** Most units of work (`--max-work`), 1..=10^6 on the caller's thread, up to 10^9 in the
    *  worker form; default the CLI's 2·10^7 capped there. */
   max_work?: number;
-  /** Most bytes of memory (`--max-memory`), up to 4 MiB on the caller's thread, 1 GiB in the
+  /** Most bytes of memory (`--max-memory`), up to 1 MiB on the caller's thread, 1 GiB in the
    *  worker form. */
   max_memory?: number;
 }
@@ -233,7 +233,7 @@ export declare function runOp(request: OpRequest): OpResult;
 /** Every operation's reference entry, or one dialect's. */
 export declare function listOps(dialect?: Dialect | string): RefEntry[];
 /** Runs a kernel snippet on the caller's thread, under its ceilings (64 KiB of source, 10^6
- *  units of work, 4 MiB, 500 ms of running): returns or throws within about a second. A parse or launch error
+ *  units of work, 1 MiB, 500 ms of running): returns or throws within about a second. A parse or launch error
  *  throws (`field` = `source`, with line:column). */
 export declare function runKernel(source: string, launch?: Launch, options?: { worker?: false }): KernelTrace;
 /** The worker form: runs in a worker of its own under the page's ceilings; `signal` cancels. */
