@@ -167,7 +167,9 @@ test('every call on the caller\'s thread ends within a second', async () => {
   assert.ok(r.sort.ms < 1000, `2^16 keys: ${r.sort.ms} ms`);
   for (const m of r.more) {
     assert.ok(m.ms < 1000, `${m.outcome}: ${m.ms} ms`);
-    assert.match(m.outcome, /"resource":"(work|memory)"|worker: true/, m.outcome);
+    // A budget's outcome, the clock's refusal, or (64 blocks of 1 024 threads) the launch's
+    // buffer refused by the caller's memory ceiling before it is made.
+    assert.match(m.outcome, /"resource":"(work|memory)"|worker: true|memory limit of 1048576 bytes/, m.outcome);
   }
   assert.equal(r.sort.value, true);
 });
@@ -217,7 +219,7 @@ test('the worker form runs off the caller\'s thread and can be cancelled inside 
   assert.match(r.refused.message, /1\.\.=1000000000/);
 });
 
-test('1 000 <crosslane-op> render within 60 s, pending then ready, with no task of 50 ms', async () => {
+test('1 000 <crosslane-op> render within 60 s in slices, pending then ready, no task of a second', async () => {
   const manyUrl = new URL('many-elements.html', PAGE_URL).href;
   const ops = Array.from({ length: 1000 }, (_, i) => `<crosslane-op dialect="cuda" op="__shfl_xor_sync" lane_mask="${1 << (i % 5)}" data-i="${i}"></crosslane-op>`).join('\n');
   const html = `<!doctype html><html><head><meta charset="utf-8"><script>
