@@ -72,6 +72,10 @@ function lib(name, ...args) {
   }, [name, args]);
 }
 
+/** `crosslane run` flags for the budgets of a library call on the caller's thread
+ *  (crosslane-kernel's MAIN_THREAD_CEILING). */
+const CALLER_BUDGETS = ['--max-work', '1000000', '--max-memory', String(1 << 20)];
+
 const REQUESTS = [
   { dialect: 'ascend', op: 'asc_shfl_xor', params: { lane_mask: 1, width: 16 } },
   // width 31 is encodable but not a power of two: every lane undefined, a warning (seed 001).
@@ -154,7 +158,9 @@ test('runKernel equals `crosslane run FILE --json`', async () => {
     for (const [name, source, launch, flags] of kernels) {
       const file = join(dir, name);
       writeFileSync(file, source);
-      const want = cliJson(['run', file, '--json', ...flags]);
+      // The library's call on the caller's thread runs under that thread's budgets (work 10^6,
+      // memory 1 MiB: the memory's limit is part of the JSON); the CLI is given the same.
+      const want = cliJson(['run', file, '--json', ...CALLER_BUDGETS, ...flags]);
       const got = await lib('runKernel', source, launch);
       assert.ok(got.value, JSON.stringify(got.thrown));
       assert.deepStrictEqual(got.value, want, name);
@@ -179,7 +185,7 @@ test('runKernel takes fills and lengths as the CLI\'s --buffer, host code\'s len
     const source = '__global__ void scale(float* x, int n) {\n  int i = threadIdx.x;\n  if (i < n) x[i] = x[i] * 2.0f;\n}\nint main() {\n  float* x;\n  cudaMalloc(&x, 64 * sizeof(float));\n  int n = 64;\n  scale<<<1, 32>>>(x, n);\n}\n';
     const file = join(dir, 'scale.cu');
     writeFileSync(file, source);
-    const want = cliJson(['run', file, '--buffer', 'x=i*0.25+0.5', '--json']);
+    const want = cliJson(['run', file, '--buffer', 'x=i*0.25+0.5', '--json', ...CALLER_BUDGETS]);
     const got = await lib('runKernel', source, { args: { x: 'i*0.25+0.5' } });
     assert.ok(got.value, JSON.stringify(got.thrown));
     assert.deepStrictEqual(got.value, want);

@@ -20,6 +20,12 @@ async function main(): Promise<void> {
   const lines: number[] = trace.steps.map((s) => s.line);
   const report: SortReport = sortNetwork(16, { seed: 3 });
   const sorted: boolean = report.ok;
+  // The worker form: a promise, cancelled through an AbortSignal.
+  const stop = new AbortController();
+  const later: Promise<KernelTrace> = runKernel('__global__ void k() {}', { max_work: 5000000 }, { worker: true, signal: stop.signal });
+  const big: Promise<SortReport> = sortNetwork(1 << 20, { worker: true });
+  stop.abort();
+  console.log(await later.catch((e: unknown) => e), (await big).ok);
   const scenario: Scenario = { version: 1, view: { op: { dialect: 'cuda', op: '__shfl_xor_sync', params: { lane_mask: '1' } } } };
   const link: string = encodePermalink(scenario);
   const back: Scenario = decodePermalink(`https://example.org/#${link}`);

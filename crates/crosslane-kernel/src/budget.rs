@@ -167,6 +167,27 @@ pub const PAGE_CEILING: Limits = Limits {
     max_diagnostics: 100_000,
 };
 
+/// The highest budgets of a JavaScript library call on the caller's thread (`runKernel`
+/// without `{ worker: true }`, `<crosslane-kernel>`): a call there must return or throw within
+/// about a second, because nothing can interrupt it. The seed kernels use at most some 2 000
+/// units of work and 100 KiB, so 10^6 units, 1 MiB (the trace is also converted into
+/// JavaScript objects after the run, which takes time in proportion: 4 MiB took seconds on a
+/// busy machine),
+/// 8·10^4 tokens and instructions (64 KiB of C++ is some 16 000 tokens; a WGSL function may
+/// then hold 2 000, which naga prepares well within the second) and 1 000 diagnostics leave
+/// real kernels room. Work is not time everywhere (a statement that changes a variable in 32
+/// lanes costs one unit and far more time than a unit of a memory operation), so the library
+/// also stops a run on the caller's thread by the clock (`crosslane-web`'s
+/// `MAIN_THREAD_RUN_MS`); the worker form has [`PAGE_CEILING`].
+pub const MAIN_THREAD_CEILING: Limits = Limits {
+    max_work: 1_000_000,
+    max_memory: 1 << 20,
+    max_depth: 256,
+    max_tokens: 80_000,
+    max_code: 80_000,
+    max_diagnostics: 1_000,
+};
+
 /// Which budget ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -7,7 +7,9 @@ export declare class CrosslaneOp extends HTMLElement {
   /** The current result, shaped like runOp's; null before the first render or on an error. */
   readonly result: OpResult | null;
 }
-/** <crosslane-kernel blocks threads-per-block lanes entry step theme playground>source</crosslane-kernel> */
+/** <crosslane-kernel src="FILE.cu" source="ESCAPED TEXT" blocks threads-per-block lanes entry step theme
+ *  playground>: the kernel from `src` (fetched; same origin or CORS), else the `source`
+ *  attribute, else the text content. `data-state`: pending, ready, error or fallback. */
 export declare class CrosslaneKernel extends HTMLElement {
   /** The kernel text (the element's text, common indentation removed). */
   readonly source: string;

@@ -25,7 +25,10 @@ function isPresentational(name) {
 }
 
 const STYLE = `
-:host { display: block; max-width: 100%; margin: 1em 0; font: 14px/1.4 system-ui, sans-serif; }
+:host { display: block; max-width: 100%; margin: 1em 0; font: 14px/1.4 system-ui, sans-serif;
+  /* Off screen, an element's drawing is neither laid out nor painted (a page may hold a
+     thousand); its last drawn height is kept as its size. */
+  content-visibility: auto; contain-intrinsic-size: auto 240px; }
 :host([hidden]) { display: none; }
 .card { --bg: #ffffff; --fg: #0f172a; --muted: #475569; --line: #cbd5e1; --accent: #1d4ed8;
   --err-bg: #fef2f2; --err-fg: #991b1b; --hl: #fef9c3;
@@ -59,6 +62,23 @@ pre.source span::before { content: attr(data-line); display: inline-block; width
   clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 `;
 
+let styleSheet;
+/** STYLE as one constructable sheet shared by every element, or null where the browser has none
+ *  (each element then parses its own <style>). */
+function sharedSheet() {
+  if (styleSheet === undefined) {
+    styleSheet = null;
+    try {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(STYLE);
+      styleSheet = sheet;
+    } catch {
+      // No constructable style sheets: the <style> element below.
+    }
+  }
+  return styleSheet;
+}
+
 const wasmRuns = typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';
 
 /** Loads the shared wasm once for every element on the page (init() memoizes its promise). */
@@ -67,25 +87,30 @@ function ready() {
 }
 
 /** The playground page links open: the element's `playground` attribute, else the page next to
- *  this module (dist/index.html when dist/ is hosted as built). The attribute is data, never
- *  code: it must resolve to an http: or https: URL (a relative one takes the host page's
- *  scheme; file: only on a file: page), so `javascript:` in any case or spelling (the URL
- *  parser strips tabs and newlines before reading the scheme) never reaches an `href`.
- *  Throws an Error naming the attribute otherwise. */
+ *  this module (dist/index.html when dist/ is hosted as built). Throws an Error naming the
+ *  attribute for anything but an http:, https: or relative URL (dataUrl). */
 function playgroundBase(el) {
   const given = el.getAttribute('playground');
   if (!given) return new URL('./', import.meta.url);
+  return dataUrl(given, 'playground');
+}
+
+/** An attribute's URL, which is data, never code: it must resolve to an http: or https: URL (a
+ *  relative one takes the host page's scheme; file: only on a file: page), so `javascript:` in
+ *  any case or spelling (the URL parser strips tabs and newlines before reading the scheme)
+ *  never reaches an `href` or a fetch. Throws an Error naming the attribute otherwise. */
+function dataUrl(given, attribute) {
   let url;
   try {
     url = new URL(given, document.baseURI);
   } catch {
-    throw new Error(`the playground attribute is not a URL: ${JSON.stringify(given.slice(0, 80))}`);
+    throw new Error(`the ${attribute} attribute is not a URL: ${JSON.stringify(given.slice(0, 80))}`);
   }
   const pageScheme = new URL(document.baseURI).protocol;
   const safe = url.protocol === 'http:' || url.protocol === 'https:'
     || (url.protocol === 'file:' && pageScheme === 'file:');
   if (!safe) {
-    throw new Error(`the playground attribute must be an http:, https: or relative URL, not ${url.protocol}`);
+    throw new Error(`the ${attribute} attribute must be an http:, https: or relative URL, not ${url.protocol}`);
   }
   return url;
 }
@@ -145,12 +170,87 @@ function staticSvg(title, lanes, width, note) {
     + `<text x="10" y="${h - 10}" font-size="12" fill="#475569">${escapeXml(note)}</text></svg>`;
 }
 
+// --- Drawing in slices ------------------------------------------------------------------------
+//
+// A page may hold a thousand elements. Each draws in the library's wasm, some milliseconds each;
+// drawn all in one frame callback they made one task of seconds, and the page froze. So every
+// element that needs drawing joins one queue, and the queue is drained in slices of about
+// SLICE_MS, each slice its own task (a MessageChannel message: not clamped like setTimeout, not
+// paused in a background tab like requestAnimationFrame), so input and painting run between
+// slices. Widths are read for the whole slice before any element draws: one layout per slice,
+// not one per element.
+
+/** Milliseconds of drawing per slice; one element's drawing may end a slice past it. */
+const SLICE_MS = 8;
+/** Elements waiting to draw, in the order they asked. */
+const drawQueue = new Set();
+let pumpPosted = false;
+let pumpChannel = null;
+
+/** Why the module could not load (null while it loads or once it has). */
+let moduleFailure = null;
+
+function queueDraw(el) {
+  drawQueue.add(el);
+  if (pumpPosted) return;
+  pumpPosted = true;
+  if (!pumpChannel) {
+    pumpChannel = new MessageChannel();
+    pumpChannel.port1.onmessage = drainSlice;
+  }
+  // The first slice waits for the module (init() memoizes it); later ones start at once.
+  ready().then(() => { moduleFailure = null; }, (e) => { moduleFailure = e; })
+    .then(() => pumpChannel.port2.postMessage(0));
+}
+
+/** One ResizeObserver for every element (a thousand observers cost more than one). */
+let resizeObserver = null;
+function observeSize(el) {
+  resizeObserver ??= new ResizeObserver((entries) => {
+    for (const entry of entries) entry.target.resized?.(Math.floor(entry.contentRect.width));
+  });
+  resizeObserver.observe(el);
+}
+
+function drainSlice() {
+  pumpPosted = false;
+  const start = performance.now();
+  const batch = [];
+  for (const el of drawQueue) {
+    batch.push(el);
+    if (batch.length >= 32) break;
+  }
+  for (const el of batch) {
+    if (!el.width && el.isConnected) el.width = Math.floor(el.getBoundingClientRect().width) || 0;
+  }
+  for (const el of batch) {
+    drawQueue.delete(el);
+    if (el.isConnected) el.drawNow();
+    if (performance.now() - start > SLICE_MS) break;
+  }
+  if (drawQueue.size > 0) queueDraw(drawQueue.values().next().value);
+}
+
 /** Shared shell of the three elements: shadow root, theme, width tracking, fallback, link. */
 class CrosslaneBase extends HTMLElement {
   constructor() {
     super();
+    // The shadow content is built when the element first draws (ensureShell), not here: a
+    // page's thousand elements are upgraded in one task when this module runs. The style is
+    // one shared sheet, adopted (not parsed per element), so `display: block` and the width
+    // hold from the start.
     this.attachShadow({ mode: 'open' });
-    this.shadowRoot.innerHTML = `<style>${STYLE}</style><div class="card" part="card">
+    const sheet = sharedSheet();
+    if (sheet) this.shadowRoot.adoptedStyleSheets = [sheet];
+    this.card = null;
+    this.width = 0;
+    this.failed = null;
+  }
+
+  /** Builds the card (style, title, link, body, error line) once. */
+  ensureShell() {
+    if (this.card) return;
+    this.shadowRoot.innerHTML = `${sharedSheet() ? '' : `<style>${STYLE}</style>`}<div class="card" part="card">
       <div class="head"><span class="title" part="title"></span><a class="open" part="open" target="_blank" rel="noopener">open in playground</a></div>
       <div class="body"></div><p class="error" role="alert" hidden></p><slot name="fallback" hidden></slot></div>`;
     this.card = this.shadowRoot.querySelector('.card');
@@ -158,35 +258,48 @@ class CrosslaneBase extends HTMLElement {
     this.openLink = this.shadowRoot.querySelector('.open');
     this.bodyEl = this.shadowRoot.querySelector('.body');
     this.errorEl = this.shadowRoot.querySelector('.error');
-    this.width = 0;
-    this.pending = false;
-    this.failed = null;
+    this.applyTheme();
   }
 
   connectedCallback() {
-    this.applyTheme();
+    // `pending` until drawn; then `ready`, `error` or `fallback`. Nothing else happens here: a
+    // page's thousand elements connect in one task; the queue's slices do the rest (watch).
+    this.dataset.state = 'pending';
+    queueDraw(this);
+  }
+
+  /** Starts following the theme, the width and the attributes, once per connection. */
+  watch() {
+    if (this.watching) return;
+    this.watching = true;
     watchTheme(this);
-    if (!this.resizer) {
-      this.resizer = new ResizeObserver((entries) => {
-        const w = Math.floor(entries[entries.length - 1].contentRect.width);
-        if (w > 0 && Math.abs(w - this.width) >= 8) {
-          this.width = w;
-          this.schedule();
-        }
-      });
-      // The element's own marks (data-state, data-position) and presentational attributes are
-      // not inputs: reacting to them would redraw forever.
-      this.attrObserver = new MutationObserver((records) => {
-        const names = records.map((r) => r.attributeName);
-        if (names.includes('theme')) this.applyTheme();
-        if (names.some((n) => n !== 'theme' && !isPresentational(n))) this.attributesChanged();
-      });
-    }
-    this.resizer.observe(this);
+    observeSize(this);
+    // The element's own marks (data-state, data-position) and presentational attributes are
+    // not inputs: reacting to them would redraw forever.
+    this.attrObserver ??= new MutationObserver((records) => {
+      const names = records.map((r) => r.attributeName);
+      if (names.includes('theme')) this.applyTheme();
+      if (names.some((n) => n !== 'theme' && !isPresentational(n))) this.attributesChanged();
+    });
     this.attrObserver.observe(this, { attributes: true });
-    this.width = Math.floor(this.getBoundingClientRect().width) || 0;
-    ready().then(() => { this.failed = null; this.schedule(); }, (e) => {
-      this.failed = e;
+  }
+
+  /** The ResizeObserver's report: a new width redraws (a change under 8 px does not). */
+  resized(w) {
+    if (w > 0 && Math.abs(w - this.width) >= 8) {
+      this.width = w;
+      this.schedule();
+    }
+  }
+
+  /** Draws now (called by the queue): the drawing, or where the module could not load, the
+   *  fallback and why. */
+  drawNow() {
+    this.ensureShell();
+    this.watch();
+    this.failed = moduleFailure;
+    if (this.failed) {
+      const e = this.failed;
       this.showFallback();
       // Said, not silent: where the module or its .wasm could not load, and the usual cause.
       if (wasmRuns) {
@@ -195,17 +308,25 @@ class CrosslaneBase extends HTMLElement {
           + 'Served from another origin, crosslane.js and its .wasm need CORS headers '
           + '(Access-Control-Allow-Origin); see the embedding notes.';
       }
-    });
+      return;
+    }
+    try {
+      this.errorEl.hidden = true;
+      this.render();
+    } catch (e) {
+      this.showError(e);
+    }
   }
 
   disconnectedCallback() {
-    this.resizer?.disconnect();
+    this.watching = false;
+    resizeObserver?.unobserve(this);
     this.attrObserver?.disconnect();
     themeWatchers.delete(this);
   }
 
   applyTheme() {
-    this.card.dataset.theme = themeOf(this);
+    if (this.card) this.card.dataset.theme = themeOf(this);
   }
 
   /** Drawing width in CSS pixels: the content box, less the card's padding and border. */
@@ -218,20 +339,11 @@ class CrosslaneBase extends HTMLElement {
     this.schedule();
   }
 
-  /** Renders at the next frame, once however many changes came before it. */
+  /** Draws in the queue's next slice, once however many changes came before it. */
   schedule() {
-    if (this.pending || this.failed) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      if (!this.isConnected) return;
-      try {
-        this.render();
-        this.errorEl.hidden = true;
-      } catch (e) {
-        this.showError(e);
-      }
-    });
+    if (this.failed || !this.isConnected) return;
+    this.dataset.state = 'pending';
+    queueDraw(this);
   }
 
   showError(e) {
@@ -443,13 +555,47 @@ function intAttr(el, ...names) {
   return undefined;
 }
 
-/** <crosslane-kernel blocks threads-per-block lanes entry step>KERNEL TEXT</crosslane-kernel> */
-class CrosslaneKernel extends SteppedBase {
-  connectedCallback() {
-    super.connectedCallback();
-    if (!this.textObserver) {
-      this.textObserver = new MutationObserver(() => this.schedule());
+/** Most bytes of kernel text read from a `src` file: the library's 16 MiB text cap (the wasm
+ *  then names its own, smaller cap of the caller's thread). */
+const MAX_SRC_BYTES = 16 << 20;
+
+/** The body of `response` as text, refusing it past `limit` bytes as it streams in. */
+async function cappedText(response, limit) {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) throw new Error(`the file is ${declared} bytes, more than ${limit}`);
+  if (!response.body) return response.text();
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      reader.cancel().catch(() => {});
+      throw new Error(`the file is more than ${limit} bytes`);
     }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** Common indentation removed, leading blank lines and trailing space dropped, one final newline. */
+function dedent(raw) {
+  const lines = raw.replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.match(/^[ \t]*/)[0].length));
+  return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n') + '\n';
+}
+
+/** <crosslane-kernel src="FILE.cu" blocks threads-per-block lanes entry step>: the kernel text from
+ *  `src` (fetched: same origin, or another with CORS), else the `source` attribute, else the
+ *  element's text content. */
+class CrosslaneKernel extends SteppedBase {
+  watch() {
+    if (this.watching) return;
+    super.watch();
+    this.textObserver ??= new MutationObserver(() => this.schedule());
     this.textObserver.observe(this, { childList: true, characterData: true, subtree: true });
   }
 
@@ -458,11 +604,56 @@ class CrosslaneKernel extends SteppedBase {
     this.textObserver?.disconnect();
   }
 
-  /** The kernel text: the element's text content, common indentation removed. */
+  /** The kernel text, common indentation removed: from `src` once fetched (empty before), else
+   *  the `source` attribute, else the text content. */
   get source() {
-    const lines = (this.textContent ?? '').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n');
-    const indent = Math.min(...lines.filter((l) => l.trim()).map((l) => l.match(/^[ \t]*/)[0].length));
-    return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)).join('\n') + '\n';
+    const src = this.getAttribute('src');
+    if (src !== null) return this.fetched?.src === src && typeof this.fetched.text === 'string' ? dedent(this.fetched.text) : '';
+    const attr = this.getAttribute('source');
+    return dedent(attr !== null ? attr : (this.textContent ?? ''));
+  }
+
+  /** Fetches `src` once per value; the element draws again when it has arrived or failed. The
+   *  text is only ever data: drawn through textContent and handed to the interpreter. */
+  async fetchSource(src) {
+    if (this.fetching === src) return;
+    this.fetching = src;
+    let text = null;
+    let error = null;
+    try {
+      const response = await fetch(dataUrl(src, 'src'), { credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`.trim());
+      text = await cappedText(response, MAX_SRC_BYTES);
+    } catch (e) {
+      error = e?.message ?? String(e);
+    }
+    if (this.fetching !== src) return;
+    this.fetching = null;
+    this.fetched = { src, text, error };
+    this.schedule();
+  }
+
+  render() {
+    const src = this.getAttribute('src');
+    if (src !== null && this.fetched?.src !== src) {
+      this.titleEl.textContent = 'kernel';
+      this.bodyEl.textContent = '';
+      this.model?.free?.();
+      this.model = null;
+      this.modelKey = null;
+      this.dataset.state = 'pending';
+      this.fetchSource(src);
+      return;
+    }
+    if (src !== null && this.fetched.error !== null) {
+      this.bodyEl.textContent = '';
+      this.model?.free?.();
+      this.model = null;
+      this.modelKey = null;
+      throw new Error(`could not load the kernel from src=${JSON.stringify(src.slice(0, 200))}: ${this.fetched.error}`
+        + ' (another origin must send Access-Control-Allow-Origin)');
+    }
+    super.render();
   }
 
   launch() {

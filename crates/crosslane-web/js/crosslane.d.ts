@@ -127,6 +127,19 @@ export interface Launch {
   /** Buffer lengths in cells (`--buffer x:LEN=…`); default: what host code allocates, else
    *  one cell per thread. */
   buffer_len?: Record<string, number>;
+  /** Most units of work (`--max-work`), 1..=10^6 on the caller's thread, up to 10^9 in the
+   *  worker form; default the CLI's 2·10^7 capped there. */
+  max_work?: number;
+  /** Most bytes of memory (`--max-memory`), up to 1 MiB on the caller's thread, 1 GiB in the
+   *  worker form. */
+  max_memory?: number;
+}
+
+/** Where a call runs: `worker: true` runs it in a worker of its own and returns a promise;
+ *  aborting `signal` stops that worker and rejects the promise (`field` = `signal`). */
+export interface CallOptions {
+  worker?: boolean;
+  signal?: AbortSignal;
 }
 
 /** A kernel's trace (`crosslane run FILE --json`): the launch, every statement step with its
@@ -204,7 +217,8 @@ export interface Scenario {
 /** Thrown for input that cannot run; the message is the CLI's exit-2 message. */
 export declare class CrosslaneError extends Error {
   /** The field: a vendor parameter name, `lanes`, `active`, `values`, `type`, `dialect`, `op`,
-   *  `source`, `launch`, `scenario`, `permalink`, `len`, `request`. */
+   *  `source`, `launch`, `scenario`, `permalink`, `len`, `request`, `options`, `worker`, `signal`,
+   *  `max_work`, `max_memory`; `crosslane` for a defect inside the module. */
   readonly field: string;
   /** What is wrong and what is allowed ("must be in 1..=32, got 0"). */
   readonly reason: string;
@@ -218,12 +232,29 @@ export declare function isReady(): boolean;
 export declare function runOp(request: OpRequest): OpResult;
 /** Every operation's reference entry, or one dialect's. */
 export declare function listOps(dialect?: Dialect | string): RefEntry[];
-/** Runs a kernel snippet; a parse or launch error throws (`field` = `source`, with line:column). */
-export declare function runKernel(source: string, launch?: Launch): KernelTrace;
-/** The odd-even merge network on `n` keys (1..=2^20), or on `options.values`. */
-export declare function sortNetwork(n?: number, options?: SortOptions): SortReport;
+/** Runs a kernel snippet on the caller's thread, under its ceilings (64 KiB of source, 10^6
+ *  units of work, 1 MiB, 500 ms of running): returns or throws within about a second. A parse or launch error
+ *  throws (`field` = `source`, with line:column). */
+export declare function runKernel(source: string, launch?: Launch, options?: { worker?: false }): KernelTrace;
+/** The worker form: runs in a worker of its own under the page's ceilings; `signal` cancels. */
+export declare function runKernel(source: string, launch: Launch | undefined, options: CallOptions & { worker: true }): Promise<KernelTrace>;
+/** The odd-even merge network on `n` keys (1..=2^16 on the caller's thread), or on
+ *  `options.values`. */
+export declare function sortNetwork(n?: number, options?: SortOptions & { worker?: false }): SortReport;
+/** The worker form, up to 2^20 keys: a promise; `signal` cancels. */
+export declare function sortNetwork(n: number | undefined, options: SortOptions & CallOptions & { worker: true }): Promise<SortReport>;
 /** The same, with the options object as the only argument: `sortNetwork({ n: 16, seed: 3 })`. */
-export declare function sortNetwork(options: SortOptions): SortReport;
+export declare function sortNetwork(options: SortOptions & { worker?: false }): SortReport;
+/** The worker form with the options object as the only argument. */
+export declare function sortNetwork(options: SortOptions & CallOptions & { worker: true }): Promise<SortReport>;
+/** Deepest nesting of an argument, checked before it is converted. */
+export declare const MAX_INPUT_DEPTH: number;
+/** Most values in one argument, all levels together. */
+export declare const MAX_INPUT_VALUES: number;
+/** Most characters of one text field. */
+export declare const MAX_TEXT_CHARS: number;
+/** Most characters of kernel source crossing into the module at all. */
+export declare const MAX_SOURCE_CHARS: number;
 /** A scenario as the playground's permalink text (`v1.…`). */
 export declare function encodePermalink(scenario: Scenario): string;
 /** The scenario behind a permalink, given alone or as a playground URL. */

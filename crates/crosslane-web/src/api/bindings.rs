@@ -15,7 +15,7 @@ use serde_wasm_bindgen::Serializer;
 use wasm_bindgen::prelude::*;
 
 use super::views::{self, KernelView, SortView};
-use super::{ApiOpRequest, Launch, SortOptions};
+use super::{ApiOpRequest, Launch, SortOptions, Surface};
 
 /// `value` as a plain JavaScript value (JSON-compatible serializer).
 fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
@@ -68,20 +68,42 @@ pub fn lib_list_ops(dialect: Option<String>) -> Result<JsValue, JsValue> {
     to_js(&super::list_ops(dialect.as_deref()).map_err(input_error)?)
 }
 
-/// `runKernel(source, launch)`: the kernel trace ([`super::run_kernel`]).
+/// Where a call runs: `true` from the library's worker (`crosslane-lib-worker.js`).
+fn surface(worker: bool) -> Surface {
+    if worker {
+        Surface::Worker
+    } else {
+        Surface::Caller
+    }
+}
+
+/// `runKernel(source, launch)`: the kernel trace ([`super::run_kernel`]) under the ceilings of
+/// the caller's thread, or of the worker when `worker`.
 #[wasm_bindgen]
-pub fn lib_run_kernel(source: &str, launch: JsValue) -> Result<JsValue, JsValue> {
+pub fn lib_run_kernel(source: &str, launch: JsValue, worker: bool) -> Result<JsValue, JsValue> {
     let launch: Launch = from_js(launch, "launch")?;
-    to_js(&super::run_kernel(source, &launch).map_err(input_error)?)
+    let clock: super::Clock = js_sys::Date::now;
+    let trace =
+        super::kernel_trace(source, &launch, surface(worker), Some(clock)).map_err(input_error)?;
+    // As JSON text, read by the engine's own JSON.parse: the CLI's `--json` exactly (integers
+    // past 2^53 rounded as JSON.parse rounds them), and several times faster for a long trace
+    // than building the objects one by one across the boundary.
+    let text = serde_json::to_string(&trace)
+        .map_err(|e| error("source", &format!("trace as JSON: {e}")))?;
+    js_sys::JSON::parse(&text).map_err(|_| error("source", "trace as JSON: JSON.parse refused it"))
 }
 
 /// `sortNetwork(n, options?)`: the network's report ([`super::sort_network`]); `n` is
-/// `undefined` when `options.values` gives the keys.
+/// `undefined` when `options.values` gives the keys; `worker` as in [`lib_run_kernel`].
 #[wasm_bindgen]
-pub fn lib_sort_network(n: Option<f64>, options: JsValue) -> Result<JsValue, JsValue> {
+pub fn lib_sort_network(
+    n: Option<f64>,
+    options: JsValue,
+    worker: bool,
+) -> Result<JsValue, JsValue> {
     let options: SortOptions = from_js(options, "options")?;
     let n = n.map(|n| length(n, "len")).transpose()?;
-    to_js(&super::sort_network(n, &options).map_err(input_error)?)
+    to_js(&super::sort_network(n, &options, surface(worker)).map_err(input_error)?)
 }
 
 /// A JavaScript number as a count: a whole number, 0 or more (the core checks the range).
@@ -154,7 +176,8 @@ impl LibKernelView {
     #[wasm_bindgen(constructor)]
     pub fn new(source: &str, launch: JsValue) -> Result<Self, JsValue> {
         let launch: Launch = from_js(launch, "launch")?;
-        KernelView::new(source, &launch)
+        let clock: super::Clock = js_sys::Date::now;
+        KernelView::new(source, &launch, Some(clock))
             .map(LibKernelView)
             .map_err(input_error)
     }

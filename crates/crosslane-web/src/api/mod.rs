@@ -24,7 +24,8 @@ use crosslane_core::network::report;
 use crosslane_core::reference::entries;
 use crosslane_core::scenario::Scenario;
 use crosslane_core::{permalink, Dialect, InputError};
-use crosslane_kernel::{run_kernel as core_run_kernel, KernelTrace, LaunchConfig, UserMacro};
+use crosslane_kernel::budget::{MAIN_THREAD_CEILING, PAGE_CEILING};
+use crosslane_kernel::{Executor, KernelError, KernelTrace, LaunchConfig, Limits, UserMacro};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -59,6 +60,124 @@ pub fn js_safe(mut value: Value) -> Value {
         }
     }
     value
+}
+
+/// Where a library call runs, which sets its ceilings: on the caller's thread, where nothing
+/// can interrupt a call and each must return or throw within about a second, or in the
+/// library's worker (`{ worker: true }`), which the caller can cancel and which has the page's
+/// ceilings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// The caller's thread: [`MAIN_THREAD_CEILING`], [`MAIN_THREAD_SOURCE_BYTES`],
+    /// [`MAIN_THREAD_SORT_KEYS`].
+    Caller,
+    /// The library's worker: [`PAGE_CEILING`], [`WORKER_SOURCE_BYTES`], every network length
+    /// the core takes.
+    Worker,
+}
+
+/// Most bytes of kernel source a call on the caller's thread takes: preparing 64 KiB of C++
+/// or WGSL takes well under a second in the page's wasm (tests/e2e/hostile-api.test.mjs times it).
+pub const MAIN_THREAD_SOURCE_BYTES: usize = 64 << 10;
+
+/// Milliseconds a kernel may run on the caller's thread before the call stops it and throws,
+/// pointing to the worker form: work units are not equally long (see
+/// [`MAIN_THREAD_CEILING`]), and the trace still has to become JavaScript objects after the run.
+pub const MAIN_THREAD_RUN_MS: f64 = 500.0;
+
+/// Statements run between two looks at the clock: a few milliseconds at most.
+const STEPS_PER_CLOCK_READ: usize = 64;
+
+/// A clock in milliseconds (`Date.now` in the page).
+pub type Clock = fn() -> f64;
+
+/// Most bytes of kernel source the worker form takes: the CLI's standard-input cap, 16 MiB.
+pub const WORKER_SOURCE_BYTES: usize = 16 << 20;
+
+/// Most keys of a `sortNetwork` call on the caller's thread: 2^16 keys walk the network's 136
+/// stages (2.2·10^6 comparators, Batcher's count) in a few tens of milliseconds; up to the
+/// core's 2^20 the worker form walks them.
+pub const MAIN_THREAD_SORT_KEYS: usize = 1 << 16;
+
+impl Surface {
+    /// The highest budgets a call here may ask for, and the defaults' caps.
+    pub fn ceiling(self) -> Limits {
+        match self {
+            Surface::Caller => MAIN_THREAD_CEILING,
+            Surface::Worker => PAGE_CEILING,
+        }
+    }
+
+    /// Most bytes of kernel source.
+    pub fn source_bytes(self) -> usize {
+        match self {
+            Surface::Caller => MAIN_THREAD_SOURCE_BYTES,
+            Surface::Worker => WORKER_SOURCE_BYTES,
+        }
+    }
+
+    /// What to say after a limit of the caller's thread: where more is allowed.
+    fn elsewhere(self, worker_allows: u64) -> String {
+        match self {
+            Surface::Caller => format!(
+                " on the caller's thread; the worker form ({{ worker: true }}) allows up to {worker_allows}"
+            ),
+            Surface::Worker => " in the library's worker (the page's ceiling)".to_owned(),
+        }
+    }
+
+    /// The budgets of a run here: the kernel defaults capped at the ceiling, then `max_work` /
+    /// `max_memory` as asked, each in `1..=` the ceiling.
+    ///
+    /// # Errors
+    /// [`InputError`] on `max_work` or `max_memory` naming the range and the worker form's.
+    pub fn limits(
+        self,
+        max_work: Option<u64>,
+        max_memory: Option<u64>,
+    ) -> Result<Limits, InputError> {
+        let ceiling = self.ceiling();
+        let d = Limits::default();
+        let mut limits = Limits {
+            max_work: d.max_work.min(ceiling.max_work),
+            max_memory: d.max_memory.min(ceiling.max_memory),
+            max_depth: d.max_depth.min(ceiling.max_depth),
+            max_tokens: d.max_tokens.min(ceiling.max_tokens),
+            max_code: d.max_code.min(ceiling.max_code),
+            max_diagnostics: d.max_diagnostics.min(ceiling.max_diagnostics),
+        };
+        let asked = [
+            (
+                "max_work",
+                max_work,
+                ceiling.max_work,
+                PAGE_CEILING.max_work,
+            ),
+            (
+                "max_memory",
+                max_memory,
+                ceiling.max_memory,
+                PAGE_CEILING.max_memory,
+            ),
+        ];
+        for (field, value, most, worker) in asked {
+            let Some(value) = value else { continue };
+            if value == 0 || value > most {
+                return Err(InputError::new(
+                    field,
+                    format!(
+                        "must be in 1..={most}{}, got {value}",
+                        self.elsewhere(worker)
+                    ),
+                ));
+            }
+            match field {
+                "max_work" => limits.max_work = value,
+                _ => limits.max_memory = value,
+            }
+        }
+        Ok(limits)
+    }
 }
 
 /// One operation call: the object `crosslane op DIALECT OP … --json` prints for the same fields
@@ -124,6 +243,13 @@ pub struct Launch {
     /// NAME=VALUE` (WGSL spec, Override Declarations). Default: each override's initializer.
     #[serde(default)]
     pub overrides: std::collections::BTreeMap<String, String>,
+    /// Most units of work (`--max-work`): default the kernel default capped at the surface's
+    /// ceiling ([`Surface::limits`]).
+    #[serde(default, alias = "maxWork")]
+    pub max_work: Option<u64>,
+    /// Most bytes of memory (`--max-memory`), as `max_work`.
+    #[serde(default, alias = "maxMemory")]
+    pub max_memory: Option<u64>,
 }
 
 impl Launch {
@@ -154,10 +280,30 @@ impl Launch {
 /// # Errors
 /// [`InputError`] on field `source` with `L:C: message` when the kernel does not parse or
 /// the launch is invalid, or on the input at fault (`x fill`) for a fill outside the fill
-/// grammar. Faults while running are in the trace, as in the CLI: diagnostics, and an error ends
+/// grammar; on `max_work` / `max_memory` past the surface's ceiling; on `source` when the run on
+/// the caller's thread passes [`MAIN_THREAD_RUN_MS`] by `clock` (given: the clock is the
+/// page's, absent in native tests of other rules). Faults while running are in the trace, as in the CLI: diagnostics, and an error ends
 /// the run with outcome `error` (unless `keep_going`).
-pub fn kernel_trace(source: &str, launch: &Launch) -> Result<KernelTrace, InputError> {
+pub fn kernel_trace(
+    source: &str,
+    launch: &Launch,
+    surface: Surface,
+    clock: Option<Clock>,
+) -> Result<KernelTrace, InputError> {
+    let started = clock.map(|now| now());
+    if source.len() > surface.source_bytes() {
+        return Err(InputError::new(
+            "source",
+            format!(
+                "at most {} bytes{}, got {}",
+                surface.source_bytes(),
+                surface.elsewhere(WORKER_SOURCE_BYTES as u64),
+                source.len()
+            ),
+        ));
+    }
     let mut config = launch.config();
+    config.limits = surface.limits(launch.max_work, launch.max_memory)?;
     for d in &launch.defines {
         config
             .preprocess
@@ -165,18 +311,49 @@ pub fn kernel_trace(source: &str, launch: &Launch) -> Result<KernelTrace, InputE
             .extend(UserMacro::parse_list(d).map_err(|m| InputError::new("defines", m))?);
     }
     config.preprocess.arch.clone_from(&launch.arch);
-    core_run_kernel(source, config).map_err(|e| match e.input {
+    let field = |e: KernelError| match e.input {
         Some(field) => InputError::new(field, e.message),
         None => InputError::new("source", e.to_string()),
-    })
+    };
+    let mut ex = Executor::new(source, config).map_err(field)?;
+    let deadline = match (surface, clock, started) {
+        (Surface::Caller, Some(now), Some(t0)) => Some((now, t0 + MAIN_THREAD_RUN_MS)),
+        _ => None,
+    };
+    let mut steps = 0usize;
+    loop {
+        let ran = ex.run_for(STEPS_PER_CLOCK_READ);
+        steps += ran;
+        if ran < STEPS_PER_CLOCK_READ || ex.is_finished() {
+            break;
+        }
+        if let Some((now, end)) = deadline {
+            if now() > end {
+                return Err(InputError::new(
+                    "source",
+                    format!(
+                        "the run passed {MAIN_THREAD_RUN_MS} ms on the caller's thread after \
+                         {steps} statements; run it with the worker form ({{ worker: true }}), \
+                         or lower max_work"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(ex.into_trace())
 }
 
 /// [`kernel_trace`] as the JSON `crosslane run FILE --json` prints.
 ///
 /// # Errors
 /// As [`kernel_trace`].
-pub fn run_kernel(source: &str, launch: &Launch) -> Result<Value, InputError> {
-    let trace = kernel_trace(source, launch)?;
+pub fn run_kernel(
+    source: &str,
+    launch: &Launch,
+    surface: Surface,
+    clock: Option<Clock>,
+) -> Result<Value, InputError> {
+    let trace = kernel_trace(source, launch, surface, clock)?;
     serde_json::to_value(&trace)
         .map(js_safe)
         .map_err(|e| InputError::new("source", format!("trace as JSON: {e}")))
@@ -200,9 +377,25 @@ pub struct SortOptions {
 /// The Batcher odd-even merge network's report for `n` keys: `crosslane sort --len N --json`.
 ///
 /// # Errors
-/// The core's [`InputError`]: `len` outside `1..=2^20`, or `values` that do not parse.
-pub fn sort_network(n: Option<usize>, options: &SortOptions) -> Result<Value, InputError> {
+/// The core's [`InputError`]: `len` outside `1..=2^20`, or `values` that do not parse; on the
+/// caller's thread, `len` above [`MAIN_THREAD_SORT_KEYS`] (pointing to the worker form).
+pub fn sort_network(
+    n: Option<usize>,
+    options: &SortOptions,
+    surface: Surface,
+) -> Result<Value, InputError> {
     let n = n.or(options.n).or(options.len);
+    let keys = n.or_else(|| options.values.as_ref().map(|v| v.split(',').count()));
+    if surface == Surface::Caller && keys.is_some_and(|k| k > MAIN_THREAD_SORT_KEYS) {
+        return Err(InputError::new(
+            "len",
+            format!(
+                "at most {MAIN_THREAD_SORT_KEYS} keys on the caller's thread; the worker form \
+                 (sortNetwork(n, {{ worker: true }})) walks up to 2^20, got {}",
+                keys.unwrap_or(0)
+            ),
+        ));
+    }
     let r = report(n, options.seed.unwrap_or(1), options.values.as_deref())?;
     Ok(js_safe(r.to_json()))
 }
@@ -253,11 +446,11 @@ mod tests {
     fn sort_network_reports_the_network_for_sixteen_keys() {
         // Batcher's odd-even merge sort on 16 keys: 10 stages, 63 comparators (Knuth, TAOCP 3,
         // 5.3.4, Table 1: S(16) = 63 for this network).
-        let r = sort_network(Some(16), &SortOptions::default()).unwrap();
+        let r = sort_network(Some(16), &SortOptions::default(), Surface::Caller).unwrap();
         assert_eq!(r["ok"], Value::Bool(true));
         let text = r.to_string();
         assert!(text.contains("63"), "{text}");
-        assert!(sort_network(Some(0), &SortOptions::default()).is_err());
+        assert!(sort_network(Some(0), &SortOptions::default(), Surface::Caller).is_err());
     }
 
     #[test]
@@ -291,9 +484,107 @@ mod tests {
 
     #[test]
     fn kernel_errors_name_the_source_and_the_line() {
-        let e = kernel_trace("__global__ void k() { int x = ; }", &Launch::default()).unwrap_err();
+        let e = kernel_trace(
+            "__global__ void k() { int x = ; }",
+            &Launch::default(),
+            Surface::Caller,
+            None,
+        )
+        .unwrap_err();
         assert_eq!(e.field, "source");
         // line:column, then the message (the CLI prints the same after the file name).
         assert!(e.message.starts_with("1:31: "), "{}", e.message);
+    }
+
+    #[test]
+    fn the_callers_thread_has_its_own_ceilings_and_says_where_more_is_allowed() {
+        // Defaults are the kernel defaults capped at the surface's ceiling.
+        let caller = Surface::Caller.limits(None, None).unwrap();
+        assert_eq!(caller.max_work, MAIN_THREAD_CEILING.max_work);
+        let worker = Surface::Worker.limits(None, None).unwrap();
+        assert_eq!(worker.max_work, Limits::default().max_work);
+        // A budget past the caller's ceiling names the field, the range and the worker's.
+        let e = Surface::Caller
+            .limits(Some(MAIN_THREAD_CEILING.max_work + 1), None)
+            .unwrap_err();
+        assert_eq!(e.field, "max_work");
+        assert!(e.message.contains("1..=1000000"), "{}", e.message);
+        assert!(e.message.contains("worker: true"), "{}", e.message);
+        assert_eq!(
+            Surface::Worker.limits(None, Some(0)).unwrap_err().field,
+            "max_memory"
+        );
+        assert!(Surface::Worker.limits(Some(u64::MAX), None).is_err());
+        // Lowered, a budget stops an endless loop at once: outcome `work`.
+        let launch = Launch {
+            max_work: Some(1000),
+            ..Launch::default()
+        };
+        let t = run_kernel(
+            "__global__ void k(int* a) { while (1) { a[0] = 1; } }\n",
+            &launch,
+            Surface::Caller,
+            None,
+        )
+        .unwrap();
+        assert!(
+            t["outcome"].to_string().contains("work"),
+            "{}",
+            t["outcome"]
+        );
+        // Source past the caller's cap is refused before anything parses it.
+        let big = format!(
+            "__global__ void k(int* a) {{ {} }}\n",
+            "a[0] = 1; ".repeat(7000)
+        );
+        let e = kernel_trace(&big, &Launch::default(), Surface::Caller, None).unwrap_err();
+        assert_eq!(e.field, "source");
+        assert!(e.message.contains("at most 65536 bytes"), "{}", e.message);
+    }
+
+    /// A clock that moves a second every time it is read.
+    fn fast_clock() -> f64 {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static READS: AtomicU64 = AtomicU64::new(0);
+        READS.fetch_add(1, Ordering::Relaxed) as f64 * 1000.0
+    }
+
+    #[test]
+    fn a_run_on_the_callers_thread_stops_by_the_clock_and_names_the_worker_form() {
+        let endless = "__global__ void k(int* a) { int x = 0; while (1) { x++; } }\n";
+        let e = kernel_trace(
+            endless,
+            &Launch::default(),
+            Surface::Caller,
+            Some(fast_clock),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "source");
+        assert!(e.message.contains("worker: true"), "{}", e.message);
+        // In the worker the clock does not stop it; the work budget does.
+        let launch = Launch {
+            max_work: Some(5000),
+            ..Launch::default()
+        };
+        let t = kernel_trace(endless, &launch, Surface::Worker, Some(fast_clock)).unwrap();
+        assert!(matches!(
+            t.outcome,
+            Some(crosslane_kernel::Outcome::Limit(_))
+        ));
+        // A short kernel ends before its first look at the clock.
+        let short = "__global__ void k(int* a) { a[threadIdx.x] = 2; }\n";
+        let t = kernel_trace(short, &Launch::default(), Surface::Caller, Some(fast_clock)).unwrap();
+        assert!(matches!(
+            t.outcome,
+            Some(crosslane_kernel::Outcome::Finished)
+        ));
+    }
+
+    #[test]
+    fn sort_on_the_callers_thread_stops_at_two_to_the_sixteen() {
+        let e = sort_network(Some(1 << 20), &SortOptions::default(), Surface::Caller).unwrap_err();
+        assert_eq!(e.field, "len");
+        assert!(e.message.contains("worker: true"), "{}", e.message);
+        assert!(sort_network(Some(1 << 16), &SortOptions::default(), Surface::Caller).is_ok());
     }
 }

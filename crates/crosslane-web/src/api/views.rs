@@ -8,7 +8,7 @@ use crosslane_kernel::KernelTrace;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{js_safe, kernel_trace, ApiOpRequest, Launch};
+use super::{js_safe, kernel_trace, ApiOpRequest, Clock, Launch, Surface, MAIN_THREAD_SORT_KEYS};
 use crate::kit::Html;
 use crate::labels::{input_text, result_text, source_text, DisplayOptions};
 use crate::render::{scene, svg};
@@ -137,8 +137,16 @@ impl SortView {
     /// page's sortedness plot is drawn instead.
     ///
     /// # Errors
-    /// The core's [`InputError`] (`len` outside `1..=2^20`, a value that is not an integer).
+    /// The core's [`InputError`] (`len` outside `1..=2^20`, a value that is not an integer);
+    /// `n` above [`MAIN_THREAD_SORT_KEYS`]: the walk is one task of the host page.
     pub fn new(n: Option<usize>, seed: u64, values: Option<&str>) -> Result<SortView, InputError> {
+        let keys = n.or_else(|| values.map(|v| v.split(',').count()));
+        if let Some(k) = keys.filter(|&k| k > MAIN_THREAD_SORT_KEYS) {
+            return Err(InputError::new(
+                "n",
+                format!("at most {MAIN_THREAD_SORT_KEYS} keys in an element, got {k}"),
+            ));
+        }
         Ok(SortView {
             run: SortRun::new(n, seed, values, DRAW_LIMIT)?,
         })
@@ -196,14 +204,19 @@ pub struct KernelView {
 }
 
 impl KernelView {
-    /// Runs `source` with `launch` ([`super::kernel_trace`]).
+    /// Runs `source` with `launch` ([`super::kernel_trace`]) under the caller's-thread ceilings
+    /// ([`Surface::Caller`]; `clock` as there): an element's run is one task of the host page.
     ///
     /// # Errors
     /// [`InputError`] on field `source` (line:column and message) when the kernel does not parse
     /// or the launch is invalid.
-    pub fn new(source: &str, launch: &Launch) -> Result<KernelView, InputError> {
+    pub fn new(
+        source: &str,
+        launch: &Launch,
+        clock: Option<Clock>,
+    ) -> Result<KernelView, InputError> {
         Ok(KernelView {
-            trace: kernel_trace(source, launch)?,
+            trace: kernel_trace(source, launch, Surface::Caller, clock)?,
         })
     }
 
@@ -347,7 +360,7 @@ mod tests {
     #[test]
     fn kernel_view_draws_the_last_cross_lane_call() {
         let src = "__global__ void k(int *out) {\n  int v = threadIdx.x;\n  v = __shfl_xor_sync(0xffffffff, v, 1);\n  out[threadIdx.x] = v;\n}\n";
-        let v = KernelView::new(src, &Launch::default()).unwrap();
+        let v = KernelView::new(src, &Launch::default(), None).unwrap();
         assert!(v.steps() >= 3);
         assert!(v.frame(0, 600.0).svg.is_none());
         let end = v.frame(v.steps(), 600.0);

@@ -231,6 +231,8 @@ struct KernelView {
     overrides: BTreeMap<String, String>,
     /// Length fields that do not parse: parameter name → message (no launch until corrected).
     bad_lens: BTreeMap<String, String>,
+    /// A link's dialect that is not one ([`inputs::link_dialect`]): no launch until one is picked.
+    bad_dialect: Option<String>,
     /// The warp a link asked the lane table to show, until the warp menu holds it.
     warp_wanted: Option<String>,
     /// Whether the last render happened with the section on screen (the canvas has its width).
@@ -414,6 +416,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         fast_math: false,
         overrides: BTreeMap::new(),
         bad_lens: BTreeMap::new(),
+        bad_dialect: None,
         warp_wanted: None,
         sized: false,
         edit_pending: Rc::new(Cell::new(false)),
@@ -480,6 +483,7 @@ fn wire(state: &Shared) -> Js<()> {
     };
     on(state, &dialect, "change", |s, _| {
         act(s, |v| {
+            v.bad_dialect = None;
             v.load()?;
             Ok(true)
         })
@@ -940,6 +944,12 @@ impl KernelView {
                 return None;
             }
         };
+        let _ = self.dialect.remove_attribute("aria-invalid");
+        if let Some(message) = self.bad_dialect.clone() {
+            let _ = self.dialect.set_attribute("aria-invalid", "true");
+            self.field_error = Some(("dialect", message));
+            return None;
+        }
         if let Some((name, message)) = self.bad_lens.iter().next() {
             if let Some(input) = self
                 .len_inputs()
@@ -1152,6 +1162,7 @@ impl KernelView {
         self.args.clone_from(&inputs.args);
         self.lens.clone_from(&inputs.buffer_len);
         self.bad_lens.clear();
+        self.bad_dialect = inputs::link_dialect(inputs.dialect.as_deref()).err();
         self.edits.clone_from(&inputs.edits);
         self.fast_math = inputs.use_fast_math;
         self.overrides.clone_from(&inputs.overrides);
@@ -1352,6 +1363,11 @@ impl KernelView {
 
     /// A launch or budget field that does not parse: said under the editor and in the status.
     fn render_field_error(&mut self) -> Js<()> {
+        // An answer due for the kernel shown before (a link's default) must not draw beside it.
+        self.client.iter().for_each(|c| c.forget());
+        [&self.memory, &self.vars, &self.diagnostics]
+            .iter()
+            .for_each(|e| e.set_inner_html(""));
         let message = self
             .field_error
             .as_ref()

@@ -171,6 +171,13 @@ impl Client {
         }
     }
 
+    /// Ignores every answer to the requests sent so far (the view shows something else now,
+    /// such as a link's field error): they still run, but none reaches the view.
+    pub fn forget(&self) {
+        self.latest.set(self.next_id.get());
+        self.next_id.set(self.next_id.get() + 1);
+    }
+
     /// Drops whatever the worker is doing, silently, before a new load (a link opened or the
     /// source edited during a run: the old run's answers no longer matter).
     pub fn abandon(self: &Rc<Self>) {

@@ -38,6 +38,16 @@ pub fn option(h: &mut Html, value: &str, text: &str) {
     h.el("option").attr("value", value).text(text);
 }
 
+/// A link's dialect (`KernelInputs::dialect`): `None` (from the source) or a dialect's name; any
+/// other text is the field error the view shows, naming the field and the names allowed.
+///
+/// # Errors
+/// `dialect: `opencl` is not a dialect; allowed: cuda, hip, …` (the core's message).
+pub fn link_dialect(name: Option<&str>) -> Result<Option<Dialect>, String> {
+    name.map(|n| Dialect::parse(n).map_err(|e| format!("{}: {}", e.field, e.message)))
+        .transpose()
+}
+
 /// The dialect picker's options: `auto` (from the source: `LaunchConfig::dialect` = `None`),
 /// then every dialect by its CLI name. HIP's wave32 / wave64 is the lanes field (32 or 64).
 pub fn dialect_options() -> Html {
@@ -276,6 +286,15 @@ pub fn page_limits() -> Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_links_dialect_is_a_dialect_or_an_error_naming_the_field_and_the_names() {
+        assert_eq!(link_dialect(None), Ok(None));
+        assert_eq!(link_dialect(Some("hip")), Ok(Some(Dialect::Hip)));
+        let e = link_dialect(Some("opencl")).unwrap_err();
+        assert!(e.starts_with("dialect: "), "{e}");
+        assert!(e.contains("cuda") && e.contains("wgsl"), "{e}");
+    }
 
     #[test]
     fn a_count_names_its_field_and_range_and_tells_a_bad_number_from_text() {
