@@ -215,6 +215,9 @@ struct KernelView {
     /// What happened to the worker (cancel, watchdog), shown before the status until the next
     /// command.
     notice: Option<String>,
+    /// Whether a kernel was ever loaded: the first load starts the worker and with it the
+    /// download of the kernel engine, so it waits until the view is shown or a link asks.
+    loaded_once: bool,
     /// Bumped by every edit of the source, so that only the last keystroke's timer parses.
     generation: u64,
     /// The memory table's page per buffer, where the user moved it.
@@ -294,7 +297,13 @@ pub fn mount() -> Js<()> {
         .get_mut()
         .ok_or_else(|| JsValue::from_str("kernel view busy"))?;
     v.render_source();
-    v.load()
+    // The default page opens on another view: the kernel engine loads when this view is
+    // first shown (the router's hook in `wire`) or a kernel link is restored.
+    if router::current() == "kernel" {
+        v.load()
+    } else {
+        Ok(())
+    }
 }
 
 /// What the worker says reaches the view through a queue, drained on the next tick: the client
@@ -405,6 +414,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         pos: 0,
         running: false,
         notice: None,
+        loaded_once: false,
         generation: 0,
         pages: BTreeMap::new(),
         edits: Edits::new(),
@@ -621,6 +631,11 @@ fn wire(state: &Shared) -> Js<()> {
             return;
         }
         if let Some(mut v) = again.get_mut() {
+            if !v.loaded_once {
+                if let Err(err) = v.load() {
+                    crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
+                }
+            }
             if v.sized {
                 return;
             }
@@ -866,6 +881,18 @@ fn register_hooks(state: &Shared) {
     });
 }
 
+/// "loading the kernel engine… (N KB)": the status while the worker downloads and compiles the
+/// engine module; N is its gzipped size, which `scripts/build-web` measures and writes into
+/// `section#view-kernel[data-engine-kb]` (a build without it shows no number).
+fn engine_loading(section: &HtmlElement) -> String {
+    match section.get_attribute("data-engine-kb") {
+        Some(kb) if !kb.is_empty() && kb.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("loading the kernel engine… ({kb} KB)")
+        }
+        _ => "loading the kernel engine…".to_string(),
+    }
+}
+
 impl KernelView {
     /// The budgets as the fields say (empty fields: [`inputs::page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
@@ -1004,6 +1031,9 @@ impl KernelView {
         };
         if let Some(c) = &self.client {
             c.send(req);
+            if !c.engine_ready() {
+                self.status.set_text_content(Some(&engine_loading(&self.section)));
+            }
         }
         let _ = set_data(&self.section, "state", "running");
     }
@@ -1020,6 +1050,7 @@ impl KernelView {
         self.running = false;
         self.pages.clear();
         self.cancel.set_hidden(true);
+        self.loaded_once = true;
         let Some(config) = self.config() else {
             self.frame = None;
             return self.render_field_error();
@@ -1445,7 +1476,8 @@ impl KernelView {
         }
         self.draw_op()?;
         self.sized = !self.section.hidden();
-        wgsl_gpu::follow(&self.source_el.value());
+        let bindings = self.frame.as_ref().and_then(|f| f.wgsl_bindings.clone());
+        wgsl_gpu::follow(bindings.as_deref());
         mark_ready()
     }
 
