@@ -61,9 +61,10 @@ pre.source span::before { content: attr(data-line); display: inline-block; width
 
 const wasmRuns = typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';
 
-/** Loads the shared wasm once for every element on the page (init() memoizes its promise). */
-function ready() {
-  return wasmRuns ? init() : Promise.reject(new Error('this browser cannot run WebAssembly'));
+/** Loads the shared wasm once for every element on the page (init() memoizes its promise);
+ *  with `kernels`, the kernel engine too (only `<crosslane-kernel>` asks for it). */
+function ready(kernels) {
+  return wasmRuns ? init({ kernels }) : Promise.reject(new Error('this browser cannot run WebAssembly'));
 }
 
 /** The playground page links open: the element's `playground` attribute, else the page next to
@@ -185,7 +186,7 @@ class CrosslaneBase extends HTMLElement {
     this.resizer.observe(this);
     this.attrObserver.observe(this, { attributes: true });
     this.width = Math.floor(this.getBoundingClientRect().width) || 0;
-    ready().then(() => { this.failed = null; this.schedule(); }, (e) => {
+    ready(this.constructor.needsKernels).then(() => { this.failed = null; this.schedule(); }, (e) => {
       this.failed = e;
       this.showFallback();
       // Said, not silent: where the module or its .wasm could not load, and the usual cause.
@@ -445,6 +446,9 @@ function intAttr(el, ...names) {
 
 /** <crosslane-kernel blocks threads-per-block lanes entry step>KERNEL TEXT</crosslane-kernel> */
 class CrosslaneKernel extends SteppedBase {
+  /** The kernel engine module is loaded for this element only. */
+  static needsKernels = true;
+
   connectedCallback() {
     super.connectedCallback();
     if (!this.textObserver) {

@@ -210,16 +210,34 @@ export declare class CrosslaneError extends Error {
   readonly reason: string;
 }
 
-/** Loads the wasm module once (later calls return the same promise). */
-export declare function init(wasmSource?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/** Where a wasm module is: a URL, a fetched response, its bytes or a compiled module. */
+export type WasmSource = string | URL | Response | BufferSource | WebAssembly.Module;
+/** `init`'s options. */
+export interface InitOptions {
+  /** Where the library's module is, if not next to crosslane.js. */
+  wasm?: WasmSource;
+  /** Also load the kernel engine (a second, larger module: the kernel interpreter and the WGSL
+   *  front end), so that `runKernel` answers synchronously. Only kernels need it. */
+  kernels?: boolean;
+  /** Where the kernel engine's .wasm is, if not next to crosslane.js. */
+  kernelWasm?: WasmSource;
+}
+/** Loads the library's wasm module once (later calls return the same promise); with
+ *  `{ kernels: true }` the kernel engine too. Every function but `runKernel` needs it. */
+export declare function init(options?: WasmSource | InitOptions): Promise<void>;
 /** Whether `init()` has finished. */
 export declare function isReady(): boolean;
+/** Whether the kernel engine has loaded (`init({ kernels: true })` or a first `runKernel`). */
+export declare function kernelsReady(): boolean;
 /** One operation call; throws `CrosslaneError` for input the CLI refuses with exit 2. */
 export declare function runOp(request: OpRequest): OpResult;
 /** Every operation's reference entry, or one dialect's. */
 export declare function listOps(dialect?: Dialect | string): RefEntry[];
-/** Runs a kernel snippet; a parse or launch error throws (`field` = `source`, with line:column). */
-export declare function runKernel(source: string, launch?: Launch): KernelTrace;
+/** Runs a kernel snippet; a parse or launch error throws (`field` = `source`, with line:column).
+ *  Needs the kernel engine: after `await init({ kernels: true })` it returns the trace; before,
+ *  it loads the engine and returns a Promise of the trace (so `await runKernel(…)` works in
+ *  both cases, and its errors then reject the promise). */
+export declare function runKernel(source: string, launch?: Launch): KernelTrace | Promise<KernelTrace>;
 /** The odd-even merge network on `n` keys (1..=2^20), or on `options.values`. */
 export declare function sortNetwork(n?: number, options?: SortOptions): SortReport;
 /** The same, with the options object as the only argument: `sortNetwork({ n: 16, seed: 3 })`. */

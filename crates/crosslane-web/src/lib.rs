@@ -77,11 +77,15 @@ pub fn start() {
     }
 }
 
-/// The kernel engine module's entry point (`engine` without `page`: the kernel worker's
-/// module, crates/crosslane-web-kernel): only the console panic hook, so that a panic in the
-/// worker or in the JS library's `runKernel` reports its message and place in the console.
-#[cfg(all(target_arch = "wasm32", feature = "engine", not(feature = "page")))]
+/// The entry point of a module without the page (the kernel engine, crates/crosslane-web-kernel;
+/// the JS library's, crates/crosslane-web-lib): only the console panic hook, so that a panic in
+/// the worker or in a library call reports its message and place in the console.
+#[cfg(all(
+    target_arch = "wasm32",
+    not(feature = "page"),
+    any(feature = "engine", feature = "lib")
+))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
-pub fn engine_start() {
+pub fn module_start() {
     console_error_panic_hook::set_once();
 }

@@ -56,7 +56,7 @@ fn request(value: JsValue) -> Result<ApiOpRequest, JsValue> {
 }
 
 /// `runOp(request)`: the `crosslane op --json` object ([`super::run_op`]).
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_run_op(request_value: JsValue) -> Result<JsValue, JsValue> {
     let r = request(request_value)?;
@@ -64,7 +64,7 @@ pub fn lib_run_op(request_value: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// `listOps(dialect?)`: the reference entries ([`super::list_ops`]).
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_list_ops(dialect: Option<String>) -> Result<JsValue, JsValue> {
     to_js(&super::list_ops(dialect.as_deref()).map_err(input_error)?)
@@ -80,7 +80,7 @@ pub fn lib_run_kernel(source: &str, launch: JsValue) -> Result<JsValue, JsValue>
 
 /// `sortNetwork(n, options?)`: the network's report ([`super::sort_network`]); `n` is
 /// `undefined` when `options.values` gives the keys.
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_sort_network(n: Option<f64>, options: JsValue) -> Result<JsValue, JsValue> {
     let options: SortOptions = from_js(options, "options")?;
@@ -101,7 +101,7 @@ fn length(n: f64, field: &str) -> Result<usize, JsValue> {
 }
 
 /// `encodePermalink(scenario)` ([`super::encode_permalink`]).
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_encode_permalink(scenario: JsValue) -> Result<String, JsValue> {
     let value: serde_json::Value =
@@ -110,14 +110,14 @@ pub fn lib_encode_permalink(scenario: JsValue) -> Result<String, JsValue> {
 }
 
 /// `decodePermalink(text)` ([`super::decode_permalink`]).
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_decode_permalink(text: &str) -> Result<JsValue, JsValue> {
     to_js(&super::decode_permalink(text).map_err(input_error)?)
 }
 
 /// `<crosslane-op>`'s drawing: [`views::op_view`] `width` CSS pixels wide.
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_op_view(request_value: JsValue, width: f64) -> Result<JsValue, JsValue> {
     let r = request(request_value)?;
@@ -125,11 +125,11 @@ pub fn lib_op_view(request_value: JsValue, width: f64) -> Result<JsValue, JsValu
 }
 
 /// `<crosslane-sort>`'s model: the network walked once, drawn at any stage.
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub struct LibSortView(SortView);
 
-#[cfg(feature = "page")]
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 impl LibSortView {
     /// Walks the network over `n` keys from `seed`, or over `values` ([`SortView::new`]).
