@@ -61,11 +61,12 @@ function opArgs(req) {
   return [...args, '--json'];
 }
 
-/** Calls library function `name` in the page; a thrown error comes back as { thrown }. */
+/** Calls library function `name` in the page; a thrown error comes back as { thrown }. A promise
+ *  (runKernel before the kernel engine has loaded) is awaited, its rejection thrown. */
 function lib(name, ...args) {
-  return page.evaluate(([n, a]) => {
+  return page.evaluate(async ([n, a]) => {
     try {
-      return { value: window.crosslane[n](...a) };
+      return { value: await window.crosslane[n](...a) };
     } catch (e) {
       return { thrown: { name: e.name, field: e.field, reason: e.reason, message: e.message, isError: e instanceof window.crosslane.CrosslaneError } };
     }
@@ -141,6 +142,39 @@ test('listOps equals `crosslane ops --json`', async () => {
   const all = (await lib('listOps')).value;
   assert.equal(all.length, cliJson(['ops', '--json']).length);
   assert.equal((await lib('listOps', 'opencl')).thrown.field, 'dialect');
+});
+
+test('the kernel engine loads only for kernels: init() and <crosslane-op> never fetch it; runKernel loads it on first use', async () => {
+  const p = await browser.context.newPage();
+  const wasm = [];
+  p.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  await p.goto(new URL('crosslane.d.ts', PAGE_URL).href);
+  await p.setContent(`<base href="${PAGE_URL}"><crosslane-op dialect="cuda" op="__shfl_xor_sync" lane_mask="1"></crosslane-op>`);
+  await p.evaluate(async () => {
+    const lib = await import(new URL('crosslane-elements.js', document.baseURI).href);
+    window.crosslane = await import(new URL('crosslane.js', document.baseURI).href);
+    await window.crosslane.init();
+  });
+  await p.waitForFunction(() => document.querySelector('crosslane-op')?.result?.results?.length === 32, null, { timeout: 30_000 });
+  await p.waitForTimeout(1000);
+  const short = () => wasm.map((w) => w.replace(/-[0-9a-f]+_bg\.wasm$/, ''));
+  assert.deepEqual(short(), ['crosslane-lib'], `fetched: ${wasm.join(', ')}`);
+  const before = await p.evaluate(() => window.crosslane.kernelsReady());
+  assert.equal(before, false);
+  // First use: a promise of the trace; then the engine is in and the answer is synchronous.
+  const first = await p.evaluate(async () => {
+    const r = window.crosslane.runKernel('__global__ void k() { int x = threadIdx.x * 2; }', { threads_per_block: 4 });
+    return { promise: r instanceof Promise, trace: await r };
+  });
+  assert.equal(first.promise, true);
+  const again = await p.evaluate(() => {
+    const r = window.crosslane.runKernel('__global__ void k() { int x = threadIdx.x * 2; }', { threads_per_block: 4 });
+    return { promise: r instanceof Promise, trace: r };
+  });
+  assert.equal(again.promise, false);
+  assert.deepEqual(again.trace, first.trace);
+  assert.deepEqual(short(), ['crosslane-lib', 'crosslane-kernel']);
+  await p.close();
 });
 
 test('runKernel equals `crosslane run FILE --json`', async () => {
@@ -413,7 +447,8 @@ test('dist/ is an npm package: `npm pack` accepts it, and its exports and types 
     assert.ok(files.includes(file), `${file} (from package.json) is in the package: ${files.join(', ')}`);
     assert.ok(existsSync(join(dist, file)), `${file} exists`);
   }
-  // The library's glue and module are the page's own (one .wasm in dist/ and in the package).
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1);
+  // The library's module and the kernel engine (two .wasm); not the page's own first module.
+  const wasm = files.filter((f) => f.endsWith('.wasm')).map((f) => f.replace(/-[0-9a-f]+_bg\.wasm$/, '')).sort();
+  assert.deepEqual(wasm, ['crosslane-kernel', 'crosslane-lib']);
   assert.ok(!files.includes('index.html'), 'the playground page is not part of the package');
 });
