@@ -148,13 +148,14 @@ test('the kernel engine loads only for kernels: init() and <crosslane-op> never 
   const p = await browser.context.newPage();
   const wasm = [];
   p.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
-  await p.goto(new URL('crosslane.d.ts', PAGE_URL).href);
-  await p.setContent(`<base href="${PAGE_URL}"><crosslane-op dialect="cuda" op="__shfl_xor_sync" lane_mask="1"></crosslane-op>`);
-  await p.evaluate(async () => {
-    const lib = await import(new URL('crosslane-elements.js', document.baseURI).href);
-    window.crosslane = await import(new URL('crosslane.js', document.baseURI).href);
-    await window.crosslane.init();
-  });
+  // A documentation page with one <crosslane-op> (served here, beside dist/'s files).
+  const doc = new URL('op-only.html', PAGE_URL).href;
+  await p.route(doc, (r) => r.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><crosslane-op dialect="cuda" op="__shfl_xor_sync" lane_mask="1"></crosslane-op>'
+      + '<script type="module">import "./crosslane-elements.js"; window.crosslane = await import("./crosslane.js"); await window.crosslane.init();</script>',
+  }));
+  await p.goto(doc);
   await p.waitForFunction(() => document.querySelector('crosslane-op')?.result?.results?.length === 32, null, { timeout: 30_000 });
   await p.waitForTimeout(1000);
   const short = () => wasm.map((w) => w.replace(/-[0-9a-f]+_bg\.wasm$/, ''));
@@ -282,9 +283,11 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   p.on('request', (r) => { if (r.url().endsWith('.wasm')) wasmRequests.push(r.url()); });
   await p.goto(DEMO);
   await allReady(p);
-  // One wasm module for five elements.
-  assert.equal(wasmRequests.length, 1, wasmRequests.join(', '));
-  assert.equal(await p.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length), 1);
+  // Two wasm modules for five elements, each fetched once: the library's, and the kernel engine
+  // for the <crosslane-kernel> elements.
+  const kinds = wasmRequests.map((u) => new URL(u).pathname.split('/').pop().replace(/-[0-9a-f]+_bg\.wasm$/, '')).sort();
+  assert.deepEqual(kinds, ['crosslane-kernel', 'crosslane-lib'], wasmRequests.join(', '));
+  assert.equal(await p.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length), 2);
 
   // <crosslane-op>: the result property is runOp's object; the drawing and the lane table.
   const xor = await p.evaluate(() => {

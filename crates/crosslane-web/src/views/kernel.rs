@@ -299,11 +299,9 @@ pub fn mount() -> Js<()> {
     v.render_source();
     // The default page opens on another view: the kernel engine loads when this view is
     // first shown (the router's hook in `wire`) or a kernel link is restored.
-    if router::current() == "kernel" {
-        v.load()
-    } else {
-        Ok(())
-    }
+    (router::current() == "kernel")
+        .then(|| v.load())
+        .unwrap_or(Ok(()))
 }
 
 /// What the worker says reaches the view through a queue, drained on the next tick: the client
@@ -631,15 +629,12 @@ fn wire(state: &Shared) -> Js<()> {
             return;
         }
         if let Some(mut v) = again.get_mut() {
-            if !v.loaded_once {
-                if let Err(err) = v.load() {
-                    crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
-                }
-            }
-            if v.sized {
+            // First shown: the first load, which starts the worker and the engine's download.
+            let loaded = if v.loaded_once { Ok(()) } else { v.load() };
+            if v.sized && loaded.is_ok() {
                 return;
             }
-            if let Err(err) = v.draw_op() {
+            if let Err(err) = loaded.and_then(|()| v.draw_op()) {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
             }
         }
@@ -881,18 +876,6 @@ fn register_hooks(state: &Shared) {
     });
 }
 
-/// "loading the kernel engine… (N KB)": the status while the worker downloads and compiles the
-/// engine module; N is its gzipped size, which `scripts/build-web` measures and writes into
-/// `section#view-kernel[data-engine-kb]` (a build without it shows no number).
-fn engine_loading(section: &HtmlElement) -> String {
-    match section.get_attribute("data-engine-kb") {
-        Some(kb) if !kb.is_empty() && kb.bytes().all(|b| b.is_ascii_digit()) => {
-            format!("loading the kernel engine… ({kb} KB)")
-        }
-        _ => "loading the kernel engine…".to_string(),
-    }
-}
-
 impl KernelView {
     /// The budgets as the fields say (empty fields: [`inputs::page_limits`]).
     fn limits(&self) -> Result<Limits, (usize, String)> {
@@ -1032,7 +1015,8 @@ impl KernelView {
         if let Some(c) = &self.client {
             c.send(req);
             if !c.engine_ready() {
-                self.status.set_text_content(Some(&engine_loading(&self.section)));
+                self.status
+                    .set_text_content(Some(&inputs::engine_loading(&self.section)));
             }
         }
         let _ = set_data(&self.section, "state", "running");

@@ -124,8 +124,12 @@ thread_local! {
 async fn run_somewhere() -> Result<(), String> {
     let doc = document().map_err(|e| format!("{e:?}"))?;
     let section: HtmlElement = by_id(&doc, "view-kernel").map_err(|e| format!("{e:?}"))?;
-    let glue = section.get_attribute("data-engine-glue").unwrap_or_default();
-    let wasm = section.get_attribute("data-engine-wasm").unwrap_or_default();
+    let glue = section
+        .get_attribute("data-engine-glue")
+        .unwrap_or_default();
+    let wasm = section
+        .get_attribute("data-engine-wasm")
+        .unwrap_or_default();
     if !glue.ends_with(".js") || !wasm.ends_with(".wasm") {
         return Err("this build has no kernel engine module (scripts/build-web builds it)".into());
     }
@@ -153,7 +157,20 @@ async fn run_somewhere() -> Result<(), String> {
 mod engine {
     use wasm_bindgen::prelude::*;
 
-    #[wasm_bindgen(inline_js = "let p = null;\nexport function load_engine(glue, wasm) {\n  if (!p) {\n    const base = document.baseURI;\n    p = import(new URL(glue, base).href).then(async (m) => { await m.default({ module_or_path: new URL(wasm, base) }); return m; });\n    p.catch(() => { p = null; });\n  }\n  return p;\n}")]
+    #[wasm_bindgen(inline_js = r#"
+let p = null;
+export function load_engine(glue, wasm) {
+  if (!p) {
+    const base = document.baseURI;
+    p = import(new URL(glue, base).href).then(async (m) => {
+      await m.default({ module_or_path: new URL(wasm, base) });
+      return m;
+    });
+    p.catch(() => { p = null; });
+  }
+  return p;
+}
+"#)]
     extern "C" {
         /// The engine module's namespace, initialized.
         pub fn load_engine(glue: &str, wasm: &str) -> js_sys::Promise;
