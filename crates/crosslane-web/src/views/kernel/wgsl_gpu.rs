@@ -14,7 +14,7 @@
 //! frames ([`crate::worker::protocol::Frame::wgsl_bindings`], after the editor's debounce, never
 //! per keystroke), and "Run on this GPU" runs in the kernel engine module (`engine` feature),
 //! which the page imports on the first click (the file the worker already downloaded, so it
-//! comes from the HTTP cache) and whose [`kernel_gpu_run`] export does the whole run.
+//! comes from the HTTP cache) and whose `kernel_gpu_run` export does the whole run.
 
 use std::cell::RefCell;
 #[cfg(feature = "engine")]
@@ -119,7 +119,7 @@ thread_local! {
 
 /// "Run on this GPU" from the page's module: the kernel engine module is imported into the page
 /// (its glue and wasm names are `section#view-kernel[data-engine-glue, data-engine-wasm]`,
-/// written by `scripts/build-web`) and its [`kernel_gpu_run`] export does the run.
+/// written by `scripts/build-web`) and its `kernel_gpu_run` export does the run.
 #[cfg(not(feature = "engine"))]
 async fn run_somewhere() -> Result<(), String> {
     let doc = document().map_err(|e| format!("{e:?}"))?;
