@@ -215,8 +215,7 @@ struct KernelView {
     /// What happened to the worker (cancel, watchdog), shown before the status until the next
     /// command.
     notice: Option<String>,
-    /// Whether a kernel was ever loaded: the first load starts the worker and with it the
-    /// download of the kernel engine, so it waits until the view is shown or a link asks.
+    /// Whether a kernel was loaded (the first load starts the worker and the engine's download).
     loaded_once: bool,
     /// Bumped by every edit of the source, so that only the last keystroke's timer parses.
     generation: u64,
@@ -297,11 +296,12 @@ pub fn mount() -> Js<()> {
         .get_mut()
         .ok_or_else(|| JsValue::from_str("kernel view busy"))?;
     v.render_source();
-    // The default page opens on another view: the kernel engine loads when this view is
-    // first shown (the router's hook in `wire`) or a kernel link is restored.
-    (router::current() == "kernel")
-        .then(|| v.load())
-        .unwrap_or(Ok(()))
+    // The engine loads when this view is first shown (`wire`'s router hook) or a link asks.
+    if router::current() == "kernel" {
+        v.load()
+    } else {
+        Ok(())
+    }
 }
 
 /// What the worker says reaches the view through a queue, drained on the next tick: the client
