@@ -31,11 +31,41 @@ test('the first screen says what crosslane is, opens on a CUDA butterfly and hid
   // The loading line's size is the build's: the module's gzipped size in KB, rounded up.
   const kb = await page.getAttribute('#loading', 'data-kb');
   const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-  const wasm = readdirSync(dist).find((f) => f.endsWith('_bg.wasm'));
-  const model = Math.ceil(gzipSync(readFileSync(join(dist, wasm)), { level: 9 }).length / 1024);
+  // The page's first module (trunk's crosslane-web-*); the kernel engine is a module of its own.
+  const gzKB = (prefix) => {
+    const wasm = readdirSync(dist).find((f) => f.startsWith(prefix) && f.endsWith('_bg.wasm'));
+    assert.ok(wasm, `dist/ has a ${prefix}*_bg.wasm`);
+    return Math.ceil(gzipSync(readFileSync(join(dist, wasm)), { level: 9 }).length / 1024);
+  };
+  const model = gzKB('crosslane-web-');
   assert.match(kb, /^[0-9]+$/, `data-kb ${kb}: written by scripts/build-web`);
   // gzip -9 (the build) and zlib's level 9 differ by under 1 % on this module.
   assert.ok(Math.abs(Number(kb) - model) <= model * 0.02, `data-kb ${kb} vs zlib's ${model} KB`);
+  const engineKb = await page.getAttribute('#view-kernel', 'data-engine-kb');
+  assert.match(engineKb, /^[0-9]+$/, `data-engine-kb ${engineKb}: written by scripts/build-web`);
+  const engine = gzKB('crosslane-kernel-');
+  assert.ok(Math.abs(Number(engineKb) - engine) <= engine * 0.02, `data-engine-kb ${engineKb} vs zlib's ${engine} KB`);
+  await page.close();
+});
+
+test('the default page fetches only its first module; the kernel engine loads when the kernel view is first shown', async () => {
+  const page = await browser.context.newPage();
+  const wasm = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  await page.goto(PAGE_URL);
+  await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
+  // Idle time: no prefetch of the engine follows the first render.
+  await page.waitForTimeout(1500);
+  assert.deepEqual(wasm.map((w) => w.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['crosslane-web'],
+    `wasm fetched by the default page: ${wasm.join(', ')}`);
+  // Shown: "loading the kernel engine… (N KB)" until the worker's first frame, then the kernel.
+  const seen = page.waitForFunction(() => /^loading the kernel engine… \([0-9]+ KB\)$/.test(document.getElementById('kernel-status')?.textContent ?? ''), null, { polling: 'raf', timeout: 30_000 });
+  await page.click('#tab-kernel');
+  await seen;
+  await page.waitForFunction(() => !['running', undefined].includes(document.getElementById('view-kernel').dataset.state), null, { timeout: 60_000 });
+  assert.ok(wasm.some((w) => w.startsWith('crosslane-kernel-')), `the engine was fetched: ${wasm.join(', ')}`);
+  assert.doesNotMatch(await page.textContent('#kernel-status'), /loading the kernel engine/);
+  assert.ok(Number(await page.getAttribute('#kernel-slider', 'max')) >= 0);
   await page.close();
 });
 

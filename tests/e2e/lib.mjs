@@ -70,4 +70,9 @@ export async function open(browser, url = PAGE_URL) {
 export async function showView(page, name) {
   await page.click(`nav#views button[data-view="${name}"]`);
   await page.waitForFunction((n) => document.body.dataset.view === n, name);
+  // The kernel view loads the kernel engine when first shown ("loading the kernel engine…"):
+  // shown means its first frame has arrived, as a visitor sees it.
+  if (name === 'kernel') {
+    await page.waitForFunction(() => document.getElementById('view-kernel').dataset.state !== 'running', null, { timeout: 60_000 });
+  }
 }

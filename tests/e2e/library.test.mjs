@@ -61,11 +61,12 @@ function opArgs(req) {
   return [...args, '--json'];
 }
 
-/** Calls library function `name` in the page; a thrown error comes back as { thrown }. */
+/** Calls library function `name` in the page; a thrown error comes back as { thrown }. A promise
+ *  (runKernel before the kernel engine has loaded) is awaited, its rejection thrown. */
 function lib(name, ...args) {
-  return page.evaluate(([n, a]) => {
+  return page.evaluate(async ([n, a]) => {
     try {
-      return { value: window.crosslane[n](...a) };
+      return { value: await window.crosslane[n](...a) };
     } catch (e) {
       return { thrown: { name: e.name, field: e.field, reason: e.reason, message: e.message, isError: e instanceof window.crosslane.CrosslaneError } };
     }
@@ -145,6 +146,40 @@ test('listOps equals `crosslane ops --json`', async () => {
   const all = (await lib('listOps')).value;
   assert.equal(all.length, cliJson(['ops', '--json']).length);
   assert.equal((await lib('listOps', 'opencl')).thrown.field, 'dialect');
+});
+
+test('the kernel engine loads only for kernels: init() and <crosslane-op> never fetch it; runKernel loads it on first use', async () => {
+  const p = await browser.context.newPage();
+  const wasm = [];
+  p.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  // A documentation page with one <crosslane-op> (served here, beside dist/'s files).
+  const doc = new URL('op-only.html', PAGE_URL).href;
+  await p.route(doc, (r) => r.fulfill({
+    contentType: 'text/html',
+    body: '<!doctype html><crosslane-op dialect="cuda" op="__shfl_xor_sync" lane_mask="1"></crosslane-op>'
+      + '<script type="module">import "./crosslane-elements.js"; window.crosslane = await import("./crosslane.js"); await window.crosslane.init();</script>',
+  }));
+  await p.goto(doc);
+  await p.waitForFunction(() => document.querySelector('crosslane-op')?.result?.results?.length === 32, null, { timeout: 30_000 });
+  await p.waitForTimeout(1000);
+  const short = () => wasm.map((w) => w.replace(/-[0-9a-f]+_bg\.wasm$/, ''));
+  assert.deepEqual(short(), ['crosslane-lib'], `fetched: ${wasm.join(', ')}`);
+  const before = await p.evaluate(() => window.crosslane.kernelsReady());
+  assert.equal(before, false);
+  // First use: a promise of the trace; then the engine is in and the answer is synchronous.
+  const first = await p.evaluate(async () => {
+    const r = window.crosslane.runKernel('__global__ void k() { int x = threadIdx.x * 2; }', { threads_per_block: 4 });
+    return { promise: r instanceof Promise, trace: await r };
+  });
+  assert.equal(first.promise, true);
+  const again = await p.evaluate(() => {
+    const r = window.crosslane.runKernel('__global__ void k() { int x = threadIdx.x * 2; }', { threads_per_block: 4 });
+    return { promise: r instanceof Promise, trace: r };
+  });
+  assert.equal(again.promise, false);
+  assert.deepEqual(again.trace, first.trace);
+  assert.deepEqual(short(), ['crosslane-lib', 'crosslane-kernel']);
+  await p.close();
 });
 
 test('runKernel equals `crosslane run FILE --json`', async () => {
@@ -254,9 +289,11 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   p.on('request', (r) => { if (r.url().endsWith('.wasm')) wasmRequests.push(r.url()); });
   await p.goto(DEMO);
   await allReady(p);
-  // One wasm module for five elements.
-  assert.equal(wasmRequests.length, 1, wasmRequests.join(', '));
-  assert.equal(await p.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length), 1);
+  // Two wasm modules for five elements, each fetched once: the library's, and the kernel engine
+  // for the <crosslane-kernel> elements.
+  const kinds = wasmRequests.map((u) => new URL(u).pathname.split('/').pop().replace(/-[0-9a-f]+_bg\.wasm$/, '')).sort();
+  assert.deepEqual(kinds, ['crosslane-kernel', 'crosslane-lib'], wasmRequests.join(', '));
+  assert.equal(await p.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length), 2);
 
   // <crosslane-op>: the result property is runOp's object; the drawing and the lane table.
   const xor = await p.evaluate(() => {
@@ -343,7 +380,8 @@ test('the demo page\'s elements render, react to attributes and step', async () 
   assert.equal(added.lines, 5);
   assert.equal(added.detail.position, 3);
   assert.match(added.detail.caption, /__shfl_xor_sync at line 3/);
-  assert.equal(wasmRequests.length, 1);
+  // An element added later loads nothing again: still the library's module and the engine, once each.
+  assert.equal(wasmRequests.length, 2);
 
   // The host page's theme: dark page → dark cards, and back.
   const themes = await p.evaluate(async () => {
@@ -419,7 +457,8 @@ test('dist/ is an npm package: `npm pack` accepts it, and its exports and types 
     assert.ok(files.includes(file), `${file} (from package.json) is in the package: ${files.join(', ')}`);
     assert.ok(existsSync(join(dist, file)), `${file} exists`);
   }
-  // The library's glue and module are the page's own (one .wasm in dist/ and in the package).
-  assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 1);
+  // The library's module and the kernel engine (two .wasm); not the page's own first module.
+  const wasm = files.filter((f) => f.endsWith('.wasm')).map((f) => f.replace(/-[0-9a-f]+_bg\.wasm$/, '')).sort();
+  assert.deepEqual(wasm, ['crosslane-kernel', 'crosslane-lib']);
   assert.ok(!files.includes('index.html'), 'the playground page is not part of the package');
 });

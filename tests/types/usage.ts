@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const warnings: string[] = r.diagnostics.filter((d) => d.level === 'warning').map((d) => `${d.message} (${d.rule})`);
   const ops: RefEntry[] = listOps('cuda');
   const names: string[] = ops.flatMap((e) => e.params.map((p) => `${e.name}.${p.name} ${p.range}`));
-  const trace: KernelTrace = runKernel('__global__ void k() {}', { blocks: 1, threads_per_block: 32 });
+  // Before init({ kernels: true }) the engine loads first: a Promise; awaited either way.
+  const trace: KernelTrace = await runKernel('__global__ void k() {}', { blocks: 1, threads_per_block: 32 });
   const lines: number[] = trace.steps.map((s) => s.line);
   const report: SortReport = sortNetwork(16, { seed: 3 });
   const sorted: boolean = report.ok;

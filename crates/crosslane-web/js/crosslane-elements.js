@@ -9,7 +9,7 @@
 // steppers. All elements on a page share one wasm instance: init() loads the module once.
 // Without WebAssembly (or when the module cannot load) each element shows a static SVG and a
 // link to the playground instead.
-import { init, internals, encodePermalink, CrosslaneError } from './crosslane.js';
+import { init, internals, encodePermalink, CrosslaneError, kernelsReady } from './crosslane.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -81,9 +81,10 @@ function sharedSheet() {
 
 const wasmRuns = typeof WebAssembly === 'object' && typeof WebAssembly.instantiate === 'function';
 
-/** Loads the shared wasm once for every element on the page (init() memoizes its promise). */
-function ready() {
-  return wasmRuns ? init() : Promise.reject(new Error('this browser cannot run WebAssembly'));
+/** Loads the shared wasm once for every element on the page (init() memoizes its promise);
+ *  with `kernels`, the kernel engine too (only `<crosslane-kernel>` asks for it). */
+function ready(kernels) {
+  return wasmRuns ? init({ kernels }) : Promise.reject(new Error('this browser cannot run WebAssembly'));
 }
 
 /** The playground page links open: the element's `playground` attribute, else the page next to
@@ -189,6 +190,9 @@ let pumpChannel = null;
 
 /** Why the module could not load (null while it loads or once it has). */
 let moduleFailure = null;
+/** Why the kernel engine could not load, for `<crosslane-kernel>` (null while it loads, once it
+ *  has, or before any element asked for it). */
+let engineFailure = null;
 
 function queueDraw(el) {
   drawQueue.add(el);
@@ -297,7 +301,14 @@ class CrosslaneBase extends HTMLElement {
   drawNow() {
     this.ensureShell();
     this.watch();
-    this.failed = moduleFailure;
+    this.failed = moduleFailure ?? (this.constructor.needsKernels ? engineFailure : null);
+    if (!this.failed && this.constructor.needsKernels && !kernelsReady()) {
+      // Only a kernel element loads the engine, the larger second module: this one draws
+      // (pending until then) once it has loaded or failed.
+      ready(true).then(() => { engineFailure = null; }, (e) => { engineFailure = e; })
+        .then(() => queueDraw(this));
+      return;
+    }
     if (this.failed) {
       const e = this.failed;
       this.showFallback();
@@ -592,6 +603,9 @@ function dedent(raw) {
  *  `src` (fetched: same origin, or another with CORS), else the `source` attribute, else the
  *  element's text content. */
 class CrosslaneKernel extends SteppedBase {
+  /** The kernel engine module is loaded for this element only. */
+  static needsKernels = true;
+
   watch() {
     if (this.watching) return;
     super.watch();

@@ -1,5 +1,6 @@
-// crosslane kernel worker: the page's own wasm module, loaded again in a module
-// worker, runs the kernel interpreter so that no kernel, link or launch can block the page.
+// crosslane kernel worker: the kernel engine module (crates/crosslane-web-kernel, the second of
+// the page's two wasm modules), loaded in a module worker when the kernel view first asks, runs
+// the kernel interpreter so that no kernel, link or launch can block the page.
 //
 // Protocol (crates/crosslane-web/src/worker/): the page posts {id, json} with a Request as JSON;
 // the worker answers {id, reply} (a Reply as JSON) and, during a run, {id, progress: steps}
@@ -8,16 +9,14 @@
 // reads its messages, so {cancel: id} stops run `id` where it is and its answer is the frame
 // after the last step run (the steps run so far are kept). {ready: true} says the wasm has
 // loaded; {failed: message} that it could not (the page then runs the interpreter itself).
-// Requests are answered one at a time, in order. The sort view posts {sort: job, id} to a worker
-// of its own and gets {sort: result, id} back (src/worker/sort.rs); {warm: job} walks without
-// answering, so that a spare worker has its loops optimized before a walk is asked of it
-// (src/views/sort/worker.rs).
+// Requests are answered one at a time, in order. (The sort view has a worker of its own,
+// crosslane-sort-worker.js, on the page's first module.)
 //
 // scripts/build-web writes this file into dist/ with the placeholders replaced by the hashed
-// names of the page's wasm-bindgen glue and module.
-import initWasm, { worker_request, worker_running, worker_sort } from './__CROSSLANE_GLUE__';
+// names of the kernel engine's wasm-bindgen glue and module.
+import initWasm, { worker_request, worker_running } from './__CROSSLANE_KERNEL_GLUE__';
 
-const ready = initWasm({ module_or_path: new URL('./__CROSSLANE_WASM__', import.meta.url) });
+const ready = initWasm({ module_or_path: new URL('./__CROSSLANE_KERNEL_WASM__', import.meta.url) });
 ready.then(
   () => self.postMessage({ ready: true }),
   (e) => self.postMessage({ failed: String(e && e.message ? e.message : e) }),
@@ -42,24 +41,15 @@ async function answer(id, json) {
 }
 
 self.onmessage = async (event) => {
-  const { id, json, sort, warm, cancel } = event.data ?? {};
+  const { id, json, cancel } = event.data ?? {};
   if (typeof cancel === 'number') {
     cancelled.add(cancel);
     return;
   }
-  if (typeof json !== 'string' && typeof sort !== 'string' && typeof warm !== 'string') return;
+  if (typeof json !== 'string') return;
   try {
     await ready;
   } catch {
-    return;
-  }
-  // The sort view's walk of a large network: {sort: SortJob JSON} → {sort: Result JSON}.
-  if (typeof sort === 'string') {
-    self.postMessage({ sort: worker_sort(sort), id });
-    return;
-  }
-  if (typeof warm === 'string') {
-    worker_sort(warm);
     return;
   }
   // A trap in the wasm is thrown again outside the queue: the page's worker.onerror hears it.

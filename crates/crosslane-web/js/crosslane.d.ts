@@ -224,19 +224,38 @@ export declare class CrosslaneError extends Error {
   readonly reason: string;
 }
 
-/** Loads the wasm module once (later calls return the same promise). */
-export declare function init(wasmSource?: string | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+/** Where a wasm module is: a URL, a fetched response, its bytes or a compiled module. */
+export type WasmSource = string | URL | Response | BufferSource | WebAssembly.Module;
+/** `init`'s options. */
+export interface InitOptions {
+  /** Where the library's module is, if not next to crosslane.js. */
+  wasm?: WasmSource;
+  /** Also load the kernel engine (a second, larger module: the kernel interpreter and the WGSL
+   *  front end), so that `runKernel` answers synchronously. Only kernels need it. */
+  kernels?: boolean;
+  /** Where the kernel engine's .wasm is, if not next to crosslane.js. */
+  kernelWasm?: WasmSource;
+}
+/** Loads the library's wasm module once (later calls return the same promise); with
+ *  `{ kernels: true }` the kernel engine too. Every function but `runKernel` needs it. */
+export declare function init(options?: WasmSource | InitOptions): Promise<void>;
 /** Whether `init()` has finished. */
 export declare function isReady(): boolean;
+/** Whether the kernel engine has loaded (`init({ kernels: true })` or a first `runKernel`). */
+export declare function kernelsReady(): boolean;
 /** One operation call; throws `CrosslaneError` for input the CLI refuses with exit 2. */
 export declare function runOp(request: OpRequest): OpResult;
 /** Every operation's reference entry, or one dialect's. */
 export declare function listOps(dialect?: Dialect | string): RefEntry[];
 /** Runs a kernel snippet on the caller's thread, under its ceilings (64 KiB of source, 10^6
- *  units of work, 1 MiB, 500 ms of running): returns or throws within about a second. A parse or launch error
- *  throws (`field` = `source`, with line:column). */
-export declare function runKernel(source: string, launch?: Launch, options?: { worker?: false }): KernelTrace;
-/** The worker form: runs in a worker of its own under the page's ceilings; `signal` cancels. */
+ *  units of work, 1 MiB, 500 ms of running): returns or throws within about a second. A parse or
+ *  launch error throws (`field` = `source`, with line:column). Needs the kernel engine: after
+ *  `await init({ kernels: true })` it returns the trace; before, it loads the engine and returns
+ *  a Promise of the trace (so `await runKernel(…)` works in both cases, and its errors then
+ *  reject the promise). */
+export declare function runKernel(source: string, launch?: Launch, options?: { worker?: false }): KernelTrace | Promise<KernelTrace>;
+/** The worker form: runs in a worker of its own under the page's ceilings, loading the engine
+ *  there; `signal` cancels. */
 export declare function runKernel(source: string, launch: Launch | undefined, options: CallOptions & { worker: true }): Promise<KernelTrace>;
 /** The odd-even merge network on `n` keys (1..=2^16 on the caller's thread), or on
  *  `options.values`. */

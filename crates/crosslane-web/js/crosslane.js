@@ -5,15 +5,23 @@
 // equals JSON.parse of the CLI's `--json` output for the same call. Objects cross the boundary as
 // plain JS objects (serde-wasm-bindgen, JSON-compatible: null, never undefined or Map).
 //
-// scripts/build-web writes this file into dist/ with the two placeholders below replaced by the
-// hashed names trunk gave the page's wasm-bindgen glue and module, so the page and the library
-// load one and the same .wasm file. Types: crosslane.d.ts.
-import initWasm, * as wasm from './__CROSSLANE_GLUE__';
+// Two modules: the library's own (crates/crosslane-web-lib: op semantics, the renderer, the
+// network and the permalink codec; what `<crosslane-op>` and `<crosslane-sort>` need), loaded by
+// init(), and the kernel engine (crates/crosslane-web-kernel: the kernel interpreter and naga, the
+// module the playground's kernel worker runs), loaded only by init({ kernels: true }) or the first
+// runKernel. scripts/build-web writes this file into dist/ with the placeholders below replaced by
+// the hashed names of each module's wasm-bindgen glue and .wasm. Types: crosslane.d.ts.
+import initWasm, * as wasm from './__CROSSLANE_LIB_GLUE__';
 
-const WASM_URL = new URL('./__CROSSLANE_WASM__', import.meta.url);
+const WASM_URL = new URL('./__CROSSLANE_LIB_WASM__', import.meta.url);
+const KERNEL_GLUE = './__CROSSLANE_KERNEL_GLUE__';
+const KERNEL_WASM_URL = new URL('./__CROSSLANE_KERNEL_WASM__', import.meta.url);
 
 let loading = null;
 let loaded = false;
+// The kernel engine: its glue's namespace once initialized, and the promise of that.
+let engine = null;
+let engineLoading = null;
 
 /** The error every function throws for input it cannot run: `field` names what is wrong, the
  *  message says what is allowed (the CLI's exit-2 message: "width: must be in 1..=32, got 0"). */
@@ -29,14 +37,41 @@ export class CrosslaneError extends Error {
   }
 }
 
+/** Whether `x` is an options object `{ wasm, kernels, kernelWasm }` rather than a module source. */
+function isOptions(x) {
+  return x !== null && typeof x === 'object' && !(x instanceof URL)
+    && !(typeof Response === 'function' && x instanceof Response)
+    && !(x instanceof ArrayBuffer) && !ArrayBuffer.isView(x)
+    && !(x instanceof WebAssembly.Module);
+}
+
+/** Loads the kernel engine module once (later and concurrent calls share the promise). */
+function loadKernels(source) {
+  // The worker form loads the engine from the same place when it is given as a location.
+  if (typeof source === 'string' || source instanceof URL) kernelWasmLocation = String(new URL(source, globalThis.document?.baseURI ?? import.meta.url));
+  if (!engineLoading) {
+    engineLoading = import(KERNEL_GLUE).then(async (m) => {
+      await m.default({ module_or_path: source ?? KERNEL_WASM_URL });
+      engine = m;
+    });
+    engineLoading.catch(() => { engineLoading = null; });
+  }
+  return engineLoading;
+}
+
 /**
- * Loads and instantiates the wasm module, once: later and concurrent calls return the same
- * promise. Every other function is synchronous and needs it to have resolved.
- * @param {string | URL | Response | BufferSource | WebAssembly.Module} [wasmSource] where the
- *   module is, if not next to this file.
+ * Loads and instantiates the library's wasm module, once: later and concurrent calls return the
+ * same promise. Every function but `runKernel` is synchronous and needs it to have resolved.
+ * `init({ kernels: true })` also loads the kernel engine (a second, larger module), so that
+ * `runKernel` answers synchronously; without it the engine loads on the first `runKernel`.
+ * @param {string | URL | Response | BufferSource | WebAssembly.Module | {wasm?, kernels?, kernelWasm?}} [options]
+ *   where the module is, if not next to this file; or an options object: `wasm` (the same),
+ *   `kernels` (also load the kernel engine), `kernelWasm` (where the engine's .wasm is).
  */
-export function init(wasmSource) {
+export function init(options) {
+  const opts = isOptions(options) ? options : { wasm: options };
   if (!loading) {
+    const wasmSource = opts.wasm;
     // The worker form loads the module from the same place when it is given as a location.
     if (typeof wasmSource === 'string' || wasmSource instanceof URL) wasmLocation = String(new URL(wasmSource, globalThis.document?.baseURI ?? import.meta.url));
     loading = initWasm({ module_or_path: wasmSource ?? WASM_URL }).then(() => {
@@ -44,7 +79,8 @@ export function init(wasmSource) {
     });
     loading.catch(() => { loading = null; });
   }
-  return loading;
+  if (!opts.kernels) return loading;
+  return Promise.all([loading, loadKernels(opts.kernelWasm)]).then(() => {});
 }
 
 /** Whether `init()` has finished. */
@@ -52,8 +88,17 @@ export function isReady() {
   return loaded;
 }
 
+/** Whether the kernel engine has loaded (`init({ kernels: true })` or a first `runKernel`). */
+export function kernelsReady() {
+  return engine !== null;
+}
+
 function call(f) {
   if (!loaded) throw new Error('crosslane: await init() before calling the library');
+  return convert(f);
+}
+
+function convert(f) {
   try {
     return f();
   } catch (e) {
@@ -203,6 +248,7 @@ function callOptions(options) {
 
 const LIB_WORKER_URL = new URL('./crosslane-lib-worker.js', import.meta.url);
 let wasmLocation = null;
+let kernelWasmLocation = null;
 
 function inWorker(fn, args, signal) {
   return new Promise((resolve, reject) => {
@@ -236,7 +282,7 @@ function inWorker(fn, args, signal) {
       done();
       reject(new CrosslaneError('worker', event?.message || `${LIB_WORKER_URL} failed to load or run`));
     };
-    worker.postMessage({ fn, args, wasm: wasmLocation });
+    worker.postMessage({ fn, args, wasm: wasmLocation, kernelWasm: kernelWasmLocation });
   });
 }
 
@@ -252,7 +298,9 @@ export function listOps(dialect) {
 }
 
 /** Runs a kernel snippet to its end (or a budget): `crosslane run FILE --json`. On the
- *  caller's thread under its ceilings; with `{ worker: true }` in a worker, as a promise that
+ *  caller's thread under its ceilings: with the kernel engine loaded (`await init({ kernels:
+ *  true })`) the trace itself; before, a Promise of it, the engine loading first (`await
+ *  runKernel(…)` works either way). With `{ worker: true }` in a worker, as a promise that
  *  `signal` cancels. */
 export function runKernel(source, launch, options) {
   let args;
@@ -265,7 +313,9 @@ export function runKernel(source, launch, options) {
     throw asCrosslaneError(e);
   }
   if (opts.worker) return inWorker('run_kernel', args, opts.signal);
-  return call(() => wasm.lib_run_kernel(args[0], args[1], false));
+  const run = () => convert(() => engine.lib_run_kernel(args[0], args[1], false));
+  if (engine) return run();
+  return loadKernels().then(run);
 }
 
 /** The Batcher odd-even merge network's report: `crosslane sort --len N [--seed S] --json`.
@@ -311,6 +361,9 @@ export function decodePermalink(text) {
 export const internals = {
   opView: (request, width) => call(() => wasm.lib_op_view(plainCopy(request, 'request'), width)),
   sortView: (n, seed, values) => call(() => new wasm.LibSortView(n, seed, values === undefined ? undefined : textArg(values, 'values'))),
-  kernelView: (source, launch) => call(() => new wasm.LibKernelView(sourceText(source), plainCopy(launch, 'launch'))),
+  kernelView: (source, launch) => {
+    if (!engine) throw new Error('crosslane: await init({ kernels: true }) before a kernel view');
+    return convert(() => new engine.LibKernelView(sourceText(source), plainCopy(launch, 'launch')));
+  },
   wasmUrl: WASM_URL,
 };

@@ -210,6 +210,7 @@ pub fn to_json(figures: &[Figure]) -> String {
 
 /// `window.wasmBindings.bench_shuffle(min_millis)`: [`measure`] timed with `performance.now()`,
 /// each figure running for at least `min_millis` milliseconds, as [`to_json`].
+#[cfg(feature = "page")]
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_shuffle(min_millis: u32) -> String {
@@ -220,6 +221,7 @@ pub fn bench_shuffle(min_millis: u32) -> String {
 
 /// `window.wasmBindings.bench_kernel(min_millis)`: [`measure_kernels`] timed with
 /// `performance.now()`, as [`to_json`] (`lane_results` counting lane-statements).
+#[cfg(feature = "engine")]
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_kernel(min_millis: u32) -> String {

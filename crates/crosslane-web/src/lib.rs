@@ -17,6 +17,12 @@
 //! the kernel worker's is [`worker`]. The page's user documentation is `docs/embedding.md`.
 
 #![warn(missing_docs)]
+// Each of the two wasm modules (`page`, `engine`: Cargo.toml) leaves the other's entry points
+// out, and with them some helpers they share; native builds have both and are linted whole.
+#![cfg_attr(
+    not(all(feature = "page", feature = "engine")),
+    allow(dead_code, unused_imports)
+)]
 
 pub mod api;
 pub mod bench;
@@ -43,7 +49,7 @@ pub mod worker;
 /// The same module is the JavaScript library's (`dist/crosslane.js`, [`api`]): loaded into a
 /// page that is not the playground (no `#view-op` section), it only installs the console panic
 /// hook and leaves the host page's DOM alone.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 #[wasm_bindgen::prelude::wasm_bindgen(start)]
 pub fn start() {
     let on_page = dom::document()
@@ -69,4 +75,17 @@ pub fn start() {
     {
         let _ = loading.set_attribute("hidden", "");
     }
+}
+
+/// The entry point of a module without the page (the kernel engine, crates/crosslane-web-kernel;
+/// the JS library's, crates/crosslane-web-lib): only the console panic hook, so that a panic in
+/// the worker or in a library call reports its message and place in the console.
+#[cfg(all(
+    target_arch = "wasm32",
+    not(feature = "page"),
+    any(feature = "engine", feature = "lib")
+))]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn module_start() {
+    console_error_panic_hook::set_once();
 }

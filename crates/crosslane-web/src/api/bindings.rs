@@ -56,6 +56,7 @@ fn request(value: JsValue) -> Result<ApiOpRequest, JsValue> {
 }
 
 /// `runOp(request)`: the `crosslane op --json` object ([`super::run_op`]).
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_run_op(request_value: JsValue) -> Result<JsValue, JsValue> {
     let r = request(request_value)?;
@@ -63,12 +64,14 @@ pub fn lib_run_op(request_value: JsValue) -> Result<JsValue, JsValue> {
 }
 
 /// `listOps(dialect?)`: the reference entries ([`super::list_ops`]).
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_list_ops(dialect: Option<String>) -> Result<JsValue, JsValue> {
     to_js(&super::list_ops(dialect.as_deref()).map_err(input_error)?)
 }
 
 /// Where a call runs: `true` from the library's worker (`crosslane-lib-worker.js`).
+#[cfg(any(feature = "engine", feature = "lib"))]
 fn surface(worker: bool) -> Surface {
     if worker {
         Surface::Worker
@@ -79,6 +82,7 @@ fn surface(worker: bool) -> Surface {
 
 /// `runKernel(source, launch)`: the kernel trace ([`super::run_kernel`]) under the ceilings of
 /// the caller's thread, or of the worker when `worker`.
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 pub fn lib_run_kernel(source: &str, launch: JsValue, worker: bool) -> Result<JsValue, JsValue> {
     let launch: Launch = from_js(launch, "launch")?;
@@ -94,7 +98,8 @@ pub fn lib_run_kernel(source: &str, launch: JsValue, worker: bool) -> Result<JsV
 }
 
 /// `sortNetwork(n, options?)`: the network's report ([`super::sort_network`]); `n` is
-/// `undefined` when `options.values` gives the keys; `worker` as in [`lib_run_kernel`].
+/// `undefined` when `options.values` gives the keys; `worker` as in `lib_run_kernel`.
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_sort_network(
     n: Option<f64>,
@@ -119,6 +124,7 @@ fn length(n: f64, field: &str) -> Result<usize, JsValue> {
 }
 
 /// `encodePermalink(scenario)` ([`super::encode_permalink`]).
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_encode_permalink(scenario: JsValue) -> Result<String, JsValue> {
     let value: serde_json::Value =
@@ -127,12 +133,14 @@ pub fn lib_encode_permalink(scenario: JsValue) -> Result<String, JsValue> {
 }
 
 /// `decodePermalink(text)` ([`super::decode_permalink`]).
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_decode_permalink(text: &str) -> Result<JsValue, JsValue> {
     to_js(&super::decode_permalink(text).map_err(input_error)?)
 }
 
 /// `<crosslane-op>`'s drawing: [`views::op_view`] `width` CSS pixels wide.
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub fn lib_op_view(request_value: JsValue, width: f64) -> Result<JsValue, JsValue> {
     let r = request(request_value)?;
@@ -140,9 +148,11 @@ pub fn lib_op_view(request_value: JsValue, width: f64) -> Result<JsValue, JsValu
 }
 
 /// `<crosslane-sort>`'s model: the network walked once, drawn at any stage.
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 pub struct LibSortView(SortView);
 
+#[cfg(feature = "lib")]
 #[wasm_bindgen]
 impl LibSortView {
     /// Walks the network over `n` keys from `seed`, or over `values` ([`SortView::new`]).
@@ -167,9 +177,11 @@ impl LibSortView {
 }
 
 /// `<crosslane-kernel>`'s model: the kernel run once, shown at any statement.
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 pub struct LibKernelView(KernelView);
 
+#[cfg(feature = "engine")]
 #[wasm_bindgen]
 impl LibKernelView {
     /// Runs `source` with `launch` ([`KernelView::new`]).

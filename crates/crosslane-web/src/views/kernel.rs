@@ -215,6 +215,8 @@ struct KernelView {
     /// What happened to the worker (cancel, watchdog), shown before the status until the next
     /// command.
     notice: Option<String>,
+    /// Whether a kernel was loaded (the first load starts the worker and the engine's download).
+    loaded_once: bool,
     /// Bumped by every edit of the source, so that only the last keystroke's timer parses.
     generation: u64,
     /// The memory table's page per buffer, where the user moved it.
@@ -299,7 +301,12 @@ pub fn mount() -> Js<()> {
         .get_mut()
         .ok_or_else(|| JsValue::from_str("kernel view busy"))?;
     v.render_source();
-    v.load()
+    // The engine loads when this view is first shown (`wire`'s router hook) or a link asks.
+    if router::current() == "kernel" {
+        v.load()
+    } else {
+        Ok(())
+    }
 }
 
 /// What the worker says reaches the view through a queue, drained on the next tick: the client
@@ -410,6 +417,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         pos: 0,
         running: false,
         notice: None,
+        loaded_once: false,
         generation: 0,
         pages: BTreeMap::new(),
         edits: Edits::new(),
@@ -629,10 +637,12 @@ fn wire(state: &Shared) -> Js<()> {
             return;
         }
         if let Some(mut v) = again.get_mut() {
-            if v.sized {
+            // First shown: the first load, which starts the worker and the engine's download.
+            let loaded = if v.loaded_once { Ok(()) } else { v.load() };
+            if v.sized && loaded.is_ok() {
                 return;
             }
-            if let Err(err) = v.draw_op() {
+            if let Err(err) = loaded.and_then(|()| v.draw_op()) {
                 crate::panic::banner(&format!("crosslane kernel view hit a page error: {err:?}"));
             }
         }
@@ -1023,6 +1033,10 @@ impl KernelView {
         };
         if let Some(c) = &self.client {
             c.send(req);
+            if !c.engine_ready() {
+                self.status
+                    .set_text_content(Some(&inputs::engine_loading(&self.section)));
+            }
         }
         let _ = set_data(&self.section, "state", "running");
     }
@@ -1039,6 +1053,7 @@ impl KernelView {
         self.running = false;
         self.pages.clear();
         self.cancel.set_hidden(true);
+        self.loaded_once = true;
         let Some(config) = self.config() else {
             self.frame = None;
             return self.render_field_error();
@@ -1472,7 +1487,8 @@ impl KernelView {
         }
         self.draw_op()?;
         self.sized = !self.section.hidden();
-        wgsl_gpu::follow(&self.source_el.value());
+        let bindings = self.frame.as_ref().and_then(|f| f.wgsl_bindings.clone());
+        wgsl_gpu::follow(bindings.as_deref());
         mark_ready()
     }
 

@@ -12,9 +12,14 @@
 //! - after either, the last kernel loaded is loaded again in the fresh worker, and the view is
 //!   told what happened ([`Heard::Restarted`]).
 //!
-//! Where no worker can start (a page without `crosslane-worker.js`, as under `trunk serve`), the
-//! same [`Session`] runs in the page, one request per `setTimeout` tick: correct, but a long run
-//! then blocks the tab until its budget ends.
+//! The worker, and with it the kernel engine's wasm module (the interpreter and naga, which the
+//! page's own module leaves out), starts with the first request ([`Client::send`]): a page that
+//! never shows a kernel never downloads the engine.
+//!
+//! Where no worker can start (a page without `crosslane-worker.js`, as under `trunk serve`): in a
+//! build that has the engine (`engine` feature, native tests) the same [`Session`] runs in the
+//! page, one request per `setTimeout` tick; the page's own module has no engine, and the view
+//! shows that the kernel engine could not start.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -24,11 +29,15 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::protocol::{Command, Frame, Reply, Request};
+#[cfg(feature = "engine")]
 use super::session::Session;
 use crate::dom::{window, Js};
 
 /// The worker script, next to the page (`scripts/build-web` writes it into `dist/`).
 pub const WORKER_SCRIPT: &str = "crosslane-worker.js";
+/// The sort view's worker script: the page's own module, loaded again (`scripts/build-web`
+/// writes it into `dist/`).
+pub const SORT_WORKER_SCRIPT: &str = "crosslane-sort-worker.js";
 /// Milliseconds without a word from a worker with a request in flight before it is replaced.
 pub const WATCHDOG_MS: f64 = 6_000.0;
 /// The same while the worker is still loading its wasm (compiling a megabyte of wasm on a busy
@@ -63,7 +72,10 @@ type Handler = Closure<dyn FnMut(JsValue)>;
 pub struct Client {
     worker: RefCell<Option<Worker>>,
     /// The in-page fallback, once a worker could not start.
+    #[cfg(feature = "engine")]
     local: RefCell<Option<Session>>,
+    /// Whether a worker was ever started (the first request starts it).
+    spawned: Cell<bool>,
     next_id: Cell<u64>,
     latest: Cell<u64>,
     in_flight: Cell<u32>,
@@ -95,7 +107,9 @@ impl Client {
     pub fn start(sink: impl Fn(Heard) + 'static) -> Js<Rc<Client>> {
         let client = Rc::new(Client {
             worker: RefCell::new(None),
+            #[cfg(feature = "engine")]
             local: RefCell::new(None),
+            spawned: Cell::new(false),
             next_id: Cell::new(1),
             latest: Cell::new(0),
             in_flight: Cell::new(0),
@@ -107,7 +121,6 @@ impl Client {
             sink: Box::new(sink),
             handlers: RefCell::new(Vec::new()),
         });
-        client.spawn();
         let weak = Rc::downgrade(&client);
         let tick = crate::kit::callback(move |_| {
             if let Some(c) = weak.upgrade() {
@@ -118,9 +131,15 @@ impl Client {
         Ok(client)
     }
 
-    /// Whether the kernel runs in a worker (else in the page).
+    /// Whether the kernel runs in a worker (else in the page). True before the first request
+    /// (the worker starts with it).
     pub fn in_worker(&self) -> bool {
-        self.worker.borrow().is_some()
+        !self.spawned.get() || self.worker.borrow().is_some()
+    }
+
+    /// Whether the worker has loaded the kernel engine (its `{ready}` message).
+    pub fn engine_ready(&self) -> bool {
+        self.ready.get()
     }
 
     /// Whether a request is unanswered.
@@ -140,6 +159,9 @@ impl Client {
             self.last_heard.set(now());
         }
         self.in_flight.set(self.in_flight.get() + 1);
+        if !self.spawned.replace(true) {
+            self.spawn();
+        }
         let json = serde_json::to_string(&req).unwrap_or_default();
         if let Some(w) = self.worker.borrow().as_ref() {
             let msg = js_sys::Object::new();
@@ -196,10 +218,24 @@ impl Client {
     fn local_later(self: &Rc<Self>, id: u64, req: Request) {
         let me = self.clone();
         let f = Closure::once_into_js(move || {
+            #[cfg(feature = "engine")]
             let frame = {
                 let mut local = me.local.borrow_mut();
                 let session = local.get_or_insert_with(Session::default);
                 session.handle(req, &now, &mut |_| {})
+            };
+            // The page's module has no interpreter: the view says why nothing runs.
+            #[cfg(not(feature = "engine"))]
+            let frame = {
+                let _ = req;
+                let why = "the kernel engine could not start: this browser could not run its \
+                           module worker (crosslane-worker.js)";
+                Frame {
+                    state: "error".into(),
+                    status: why.into(),
+                    error: Some(why.into()),
+                    ..Frame::default()
+                }
             };
             me.in_flight.set(me.in_flight.get().saturating_sub(1));
             if id == me.latest.get() {

@@ -1,5 +1,6 @@
-//! The kernel worker: the kernel interpreter runs in a Web Worker — the page's own
-//! wasm module, loaded again in a module worker by `js/crosslane-worker.js` — so that no kernel,
+//! The kernel worker: the kernel interpreter runs in a Web Worker — the kernel engine module
+//! (crates/crosslane-web-kernel: this crate with its `engine` feature), loaded in a module
+//! worker by `js/crosslane-worker.js` — so that no kernel,
 //! link or launch can block the page. [`protocol`] is the message format, [`session`] the
 //! worker's side (it owns the run and builds each [`protocol::Frame`]), `client` (wasm only) the
 //! page's side (Cancel, the watchdog, the in-page fallback).

@@ -185,6 +185,27 @@ pub struct Frame {
     pub dialect_line: String,
     /// Source lines the preprocessor's conditionals skipped, `(first, last)`: greyed.
     pub skipped: Vec<(u32, u32)>,
+    /// For a WGSL compute shader, its resource bindings (the GPU panel's table, discovered in
+    /// the worker: the page's own module has no WGSL front end); `None` for a C kernel.
+    pub wgsl_bindings: Option<Vec<GpuBinding>>,
+}
+
+/// One `var<storage>` / `var<uniform>` of a WGSL shader, as the GPU panel's bindings table
+/// shows it (from `crosslane_kernel::wgsl::Binding`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GpuBinding {
+    /// The variable's name.
+    pub name: String,
+    /// `@group`.
+    pub group: u32,
+    /// `@binding`.
+    pub binding: u32,
+    /// `storage` (`read` or `read_write`) or `uniform`.
+    pub space: String,
+    /// The element type as written (`u32`, `f16`, `atomic<u32>`).
+    pub wgsl_elem: String,
+    /// Fixed length in cells; `None` for a runtime-sized array.
+    pub fixed_len: Option<usize>,
 }
 
 /// One parameter of the entry, as the page's argument fields need it.

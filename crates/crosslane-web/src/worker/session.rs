@@ -22,7 +22,8 @@ use crosslane_kernel::{
 };
 
 use super::protocol::{
-    At, Command, Drawn, Edits, Frame, ParamField, Request, Squiggle, MAX_SQUIGGLES, PROGRESS_MS,
+    At, Command, Drawn, Edits, Frame, GpuBinding, ParamField, Request, Squiggle, MAX_SQUIGGLES,
+    PROGRESS_MS,
 };
 use super::tables;
 
@@ -57,6 +58,8 @@ pub struct Session {
     edits: Edits,
     /// What the last rebuild dropped of the edits, and why.
     edits_note: Option<String>,
+    /// The GPU panel's bindings of a WGSL source ([`Frame::wgsl_bindings`]).
+    wgsl_bindings: Option<Vec<GpuBinding>>,
 }
 
 impl Session {
@@ -102,6 +105,7 @@ impl Session {
                 self.config = config;
                 self.edits = edits;
                 self.entries = list_kernels(&self.source).unwrap_or_default();
+                self.wgsl_bindings = wgsl_bindings(&self.source);
                 memory_error = self.rebuild();
             }
             Command::Show => {}
@@ -237,6 +241,7 @@ impl Session {
             entries: self.entries.clone(),
             edits: self.edits.clone(),
             edits_note: self.edits_note.clone(),
+            wgsl_bindings: self.wgsl_bindings.clone(),
             ..Frame::default()
         };
         if let Some(e) = &self.fault {
@@ -525,6 +530,31 @@ fn level_name(level: Level) -> &'static str {
     }
 }
 
+/// The bindings of `source` when it is a WGSL compute shader (empty when it does not prepare:
+/// the frame's error says why), `None` for a C kernel.
+fn wgsl_bindings(source: &str) -> Option<Vec<GpuBinding>> {
+    if !crosslane_kernel::wgsl::is_wgsl(source) {
+        return None;
+    }
+    let prepared = crosslane_kernel::wgsl::prepare(source, &LaunchConfig::default());
+    Some(prepared.map_or_else(
+        |_| Vec::new(),
+        |p| {
+            p.bindings
+                .into_iter()
+                .map(|b| GpuBinding {
+                    name: b.name,
+                    group: b.group,
+                    binding: b.binding,
+                    space: b.space,
+                    wgsl_elem: b.wgsl_elem,
+                    fixed_len: b.fixed_len,
+                })
+                .collect()
+        },
+    ))
+}
+
 #[cfg(target_arch = "wasm32")]
 thread_local! {
     /// The worker's one session (a worker serves one kernel view).
@@ -536,6 +566,7 @@ thread_local! {
 /// watchdog takes it as the worker's heartbeat). A run answers after [`RUN_SLICE_MS`]; while
 /// [`worker_running`] is true the worker calls again with the same request (`stop`: the page
 /// cancelled, so the answer is the frame after the last step run).
+#[cfg(feature = "engine")]
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn worker_request(request: &str, progress: &js_sys::Function, stop: bool) -> String {
@@ -567,6 +598,7 @@ pub fn worker_request(request: &str, progress: &js_sys::Function, stop: bool) ->
 }
 
 /// Whether the last [`worker_request`] answered a run that goes on (the worker asks again).
+#[cfg(feature = "engine")]
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn worker_running() -> bool {

@@ -1,5 +1,5 @@
 //! The sort view's large runs in the worker: a walk of the odd-even merge network over more than
-//! [`WORKER_MIN_LEN`] keys (up to 2^20, seconds of work) is computed by `crosslane-worker.js` in
+//! [`WORKER_MIN_LEN`] keys (up to 2^20, seconds of work) is computed by `crosslane-sort-worker.js` in
 //! a worker of its own, so the page keeps answering; the page receives the whole
 //! [`SortRun`] and steps through it as before.
 
@@ -23,7 +23,8 @@ pub struct SortJob {
 }
 
 /// The walk `job` asks for, as JSON of `Result<SortRun, InputError>` (the run as the page shows
-/// it, [`SortRun::new_shown`]); called by `crosslane-worker.js` for a `{sort}` message.
+/// it, [`SortRun::new_shown`]); called by `crosslane-sort-worker.js` for a `{sort}` message.
+#[cfg(feature = "page")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn worker_sort(job: &str) -> String {
     let result: Result<SortRun, InputError> = serde_json::from_str::<SortJob>(job)

@@ -339,3 +339,55 @@ fn a_warp_the_launch_does_not_have_shows_the_step_s_warp() {
         assert_eq!(f.warp_text, done.warp_text, "{warp:?}");
     }
 }
+
+/// The GPU panel's bindings table comes from the worker's frames (the page's module has no WGSL
+/// front end): each `var<storage>` / `var<uniform>` with the `@group` / `@binding`, address space,
+/// element type and fixed length written in the shader below (read off its text by hand); a C
+/// kernel has none (`None`: the panel is hidden).
+#[test]
+fn a_wgsl_load_sends_the_shaders_bindings_and_a_c_kernel_none() {
+    use crosslane_web::worker::protocol::GpuBinding;
+    const SHADER: &str = "@group(0) @binding(0) var<storage, read> src: array<u32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<f32, 8>;
+@group(1) @binding(0) var<uniform> k: u32;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  dst[i] = f32(src[i] + k);
+}
+";
+    let mut s = Session::default();
+    let load = |source: &str| Command::Load {
+        source: source.into(),
+        config: config(8, Limits::default()),
+        edits: Edits::new(),
+    };
+    let f = ask(&mut s, load(SHADER), 0);
+    let rows = f.wgsl_bindings.expect("a WGSL shader has a bindings table");
+    let got: Vec<(&str, u32, u32, &str, &str, Option<usize>)> = rows
+        .iter()
+        .map(|b: &GpuBinding| {
+            (
+                b.name.as_str(),
+                b.group,
+                b.binding,
+                b.space.as_str(),
+                b.wgsl_elem.as_str(),
+                b.fixed_len,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("src", 0, 0, "storage, read", "u32", None),
+            ("dst", 0, 2, "storage, read_write", "f32", Some(8)),
+            ("k", 1, 0, "uniform", "u32", Some(1)),
+        ]
+    );
+    // Every frame of the launch carries them (a step, not only the load).
+    assert_eq!(
+        ask(&mut s, Command::Step, 0).wgsl_bindings.map(|r| r.len()),
+        Some(3)
+    );
+    assert_eq!(ask(&mut s, load(XOR_TWICE), 0).wgsl_bindings, None);
+}

@@ -283,6 +283,19 @@ pub fn page_limits() -> Limits {
     }
 }
 
+/// "loading the kernel engine… (N KB)": the status while the worker downloads and compiles the
+/// engine module; N is its gzipped size, which `scripts/build-web` measures and writes into
+/// `section#view-kernel[data-engine-kb]` (a build without it shows no number).
+#[cfg(target_arch = "wasm32")]
+pub fn engine_loading(section: &web_sys::HtmlElement) -> String {
+    match section.get_attribute("data-engine-kb") {
+        Some(kb) if !kb.is_empty() && kb.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("loading the kernel engine… ({kb} KB)")
+        }
+        _ => "loading the kernel engine…".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

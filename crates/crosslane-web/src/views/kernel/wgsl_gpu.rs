@@ -9,29 +9,56 @@
 //! ran (the directive blanked, naga 30 refuses it) with `enable subgroups;` put back in front,
 //! and the panel says so. Kept out of `kernel.rs` (which runs the emulator in its own way): it
 //! reads the source and the launch fields by id and runs its own emulator pass.
+//!
+//! The page's own module has no WGSL front end: the bindings table is built from the worker's
+//! frames ([`crate::worker::protocol::Frame::wgsl_bindings`], after the editor's debounce, never
+//! per keystroke), and "Run on this GPU" runs in the kernel engine module (`engine` feature),
+//! which the page imports on the first click (the file the worker already downloaded, so it
+//! comes from the HTTP cache) and whose `kernel_gpu_run` export does the whole run.
 
+use std::cell::RefCell;
+#[cfg(feature = "engine")]
 use std::rc::Rc;
 
+#[cfg(feature = "engine")]
 use crosslane_core::fill::parse_fill;
+#[cfg(feature = "engine")]
 use crosslane_gpu::shader::{bits_text, diff, upload, CellVerdict, ShaderBuffer};
+#[cfg(feature = "engine")]
 use crosslane_gpu::web::WebGpu;
+#[cfg(feature = "engine")]
 use crosslane_gpu::GpuError;
+#[cfg(feature = "engine")]
 use crosslane_kernel::wgsl::{is_wgsl, prepare, run_wgsl};
+#[cfg(feature = "engine")]
 use crosslane_kernel::{LaunchConfig, Limits};
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+#[cfg(feature = "engine")]
+use web_sys::HtmlTextAreaElement;
+use web_sys::{HtmlElement, HtmlInputElement};
 
 use crate::dom::{by_id, document, Js};
-use crate::kit::{self, Html, State};
+#[cfg(feature = "engine")]
+use crate::kit::State;
+use crate::kit::{self, Html};
+use crate::worker::protocol::GpuBinding;
 
 /// Cells drawn per buffer (the counts cover every cell).
 const SHOWN: usize = 256;
 
+#[cfg(feature = "engine")]
 /// The probe that reads the device's subgroup size as a shader sees it.
 const PROBE: &str = "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n@compute @workgroup_size(64)\nfn main(@builtin(subgroup_size) s: u32, @builtin(local_invocation_index) i: u32) {\n  if (i == 0u) { o[0] = s; }\n}\n";
 
 /// The panel's state: the device once opened (kept for the next run).
+#[cfg(feature = "engine")]
 type Device = State<Option<Rc<WebGpu>>>;
+
+thread_local! {
+    /// The bindings the table shows (`None`: the panel is hidden), so that a frame with the
+    /// same bindings keeps what was typed and the focus.
+    static TABLE: RefCell<Option<Option<Vec<GpuBinding>>>> = const { RefCell::new(None) };
+}
 
 /// Adds the panel to the kernel view's grid, a row across both columns under them, and wires
 /// its button. The panel is shown only while the source is a WGSL compute shader (the only
@@ -68,28 +95,99 @@ size the GPU shows: match, mismatch, or indeterminate by the spec.</p>
         None => section.append_child(&panel)?,
     };
     let button: HtmlElement = by_id(&doc, "kernel-gpu-run")?;
-    let gpu: Device = State::new(None);
     kit::listen(&button, "click", move |_| {
-        let gpu = gpu.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            if let Err(e) = run(&gpu).await {
+            if let Err(e) = run_somewhere().await {
                 status(&e, "error");
             }
         });
     })?;
-    // The bindings follow the source: typed, pasted, or picked from the examples. The kernel
-    // view's own listener puts a picked example's text in the editor; the table is rebuilt
-    // after every listener of the event has run (a zero timeout), so the order in which the
-    // listeners were added does not matter.
-    for (id, event) in [("kernel-source", "input"), ("kernel-examples", "change")] {
-        let el: HtmlElement = by_id(&doc, id)?;
-        kit::listen(&el, event, |_| {
-            kit::after_event(|| {
-                let _ = refresh_bindings();
-            });
-        })?;
+    Ok(())
+}
+
+/// "Run on this GPU": here, where this module has the engine (a build with both features).
+#[cfg(feature = "engine")]
+async fn run_somewhere() -> Result<(), String> {
+    run(&DEVICE.with(Clone::clone)).await
+}
+
+#[cfg(feature = "engine")]
+thread_local! {
+    /// The WebGPU device, once opened (kept for the next run).
+    static DEVICE: Device = State::new(None);
+}
+
+/// "Run on this GPU" from the page's module: the kernel engine module is imported into the page
+/// (its glue and wasm names are `section#view-kernel[data-engine-glue, data-engine-wasm]`,
+/// written by `scripts/build-web`) and its `kernel_gpu_run` export does the run.
+#[cfg(not(feature = "engine"))]
+async fn run_somewhere() -> Result<(), String> {
+    let doc = document().map_err(|e| format!("{e:?}"))?;
+    let section: HtmlElement = by_id(&doc, "view-kernel").map_err(|e| format!("{e:?}"))?;
+    let glue = section
+        .get_attribute("data-engine-glue")
+        .unwrap_or_default();
+    let wasm = section
+        .get_attribute("data-engine-wasm")
+        .unwrap_or_default();
+    if !glue.ends_with(".js") || !wasm.ends_with(".wasm") {
+        return Err("this build has no kernel engine module (scripts/build-web builds it)".into());
     }
-    refresh_bindings()
+    status("loading the kernel engine…", "running");
+    let module = wasm_bindgen_futures::JsFuture::from(engine::load_engine(&glue, &wasm))
+        .await
+        .map_err(|e| format!("the kernel engine did not load: {e:?}"))?;
+    let run = js_sys::Reflect::get(&module, &"kernel_gpu_run".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or("the kernel engine module has no kernel_gpu_run")?;
+    let promise = run
+        .call0(&module)
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| "kernel_gpu_run did not return a promise".to_string())?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+}
+
+/// The page's import of the kernel engine module (once; later calls share the promise).
+#[cfg(not(feature = "engine"))]
+mod engine {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen(inline_js = r#"
+let p = null;
+export function load_engine(glue, wasm) {
+  if (!p) {
+    const base = document.baseURI;
+    p = import(new URL(glue, base).href).then(async (m) => {
+      await m.default({ module_or_path: new URL(wasm, base) });
+      return m;
+    });
+    p.catch(() => { p = null; });
+  }
+  return p;
+}
+"#)]
+    extern "C" {
+        /// The engine module's namespace, initialized.
+        pub fn load_engine(glue: &str, wasm: &str) -> js_sys::Promise;
+    }
+}
+
+/// The engine module's "Run on this GPU" (the page's module calls it after importing this
+/// one): the whole run, its status and result written into the panel.
+///
+/// # Errors
+/// What went wrong, as text (the panel shows it).
+#[cfg(all(feature = "engine", not(feature = "page")))]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub async fn kernel_gpu_run() -> Result<(), wasm_bindgen::JsValue> {
+    run_somewhere()
+        .await
+        .map_err(|e| wasm_bindgen::JsValue::from_str(&e))
 }
 
 /// The length and fill typed for each binding: (name, length, fill text).
@@ -119,23 +217,16 @@ fn typed_bindings(doc: &web_sys::Document) -> Vec<(String, Option<usize>, String
     out
 }
 
-/// Rebuilds the bindings table from the source: each `var<storage>`/`var<uniform>` with its
-/// `@group`/`@binding`, type, length and fill (what was typed is kept for a name that remains).
-fn refresh_bindings() -> Js<()> {
+/// Rebuilds the bindings table: each `var<storage>`/`var<uniform>` with its
+/// `@group`/`@binding`, type, length and fill (what was typed is kept for a name that remains);
+/// `None` (a C kernel) hides the panel.
+fn refresh_bindings(found: Option<&[GpuBinding]>) -> Js<()> {
     let doc = document()?;
     let table: HtmlElement = by_id(&doc, "kernel-gpu-bindings")?;
-    let source = by_id::<HtmlTextAreaElement>(&doc, "kernel-source")?.value();
-    let wgsl = is_wgsl(&source);
     if let Ok(panel) = by_id::<HtmlElement>(&doc, "kernel-wgsl-gpu") {
-        panel.set_hidden(!wgsl);
+        panel.set_hidden(found.is_none());
     }
-    let bindings = if wgsl {
-        prepare(&source, &LaunchConfig::default())
-            .map(|p| p.bindings)
-            .unwrap_or_default()
-    } else {
-        Vec::new()
-    };
+    let bindings = found.unwrap_or_default();
     let typed = typed_bindings(&doc);
     let mut html = Html::new();
     if !bindings.is_empty() {
@@ -198,18 +289,21 @@ fn refresh_bindings() -> Js<()> {
     Ok(())
 }
 
-/// Shows or hides the panel for `source` (the kernel view calls it after every frame: a link
-/// or Back puts a source in the editor without an `input` event), rebuilding the bindings when
-/// the source becomes or stops being WGSL.
-pub fn follow(source: &str) {
-    let Ok(doc) = document() else {
-        return;
-    };
-    let Ok(panel) = by_id::<HtmlElement>(&doc, "kernel-wgsl-gpu") else {
-        return;
-    };
-    if panel.hidden() == is_wgsl(source) {
-        let _ = refresh_bindings();
+/// Shows or hides the panel for the bindings the worker found (the kernel view calls it after
+/// every frame), rebuilding the table when they changed.
+pub fn follow(bindings: Option<&[GpuBinding]>) {
+    let changed = TABLE.with(|s| {
+        let mut s = s.borrow_mut();
+        let now = bindings.map(<[GpuBinding]>::to_vec);
+        if s.as_ref() == Some(&now) {
+            false
+        } else {
+            *s = Some(now);
+            true
+        }
+    });
+    if changed {
+        let _ = refresh_bindings(bindings);
     }
 }
 
@@ -222,6 +316,7 @@ fn status(text: &str, state: &str) {
     }
 }
 
+#[cfg(feature = "engine")]
 async fn device(gpu: &Device) -> Result<Rc<WebGpu>, GpuError> {
     if let Some(g) = gpu.get().and_then(|g| g.clone()) {
         return Ok(g);
@@ -231,16 +326,19 @@ async fn device(gpu: &Device) -> Result<Rc<WebGpu>, GpuError> {
     Ok(g)
 }
 
+#[cfg(feature = "engine")]
 fn field(doc: &web_sys::Document, id: &str) -> Option<usize> {
     by_id::<HtmlInputElement>(doc, id)
         .ok()
         .and_then(|i| i.value().trim().parse::<usize>().ok())
 }
 
+#[cfg(feature = "engine")]
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
+#[cfg(feature = "engine")]
 async fn run(device_state: &Device) -> Result<(), String> {
     let doc = document().map_err(|e| format!("{e:?}"))?;
     let source = by_id::<HtmlTextAreaElement>(&doc, "kernel-source")

@@ -52,6 +52,7 @@ fn keys(len: usize, seed: u64) -> Vec<u32> {
 /// "first", "last", "xor"}` (`sorted`: both results equal and ascending; `first` / `last` / `xor`
 /// of the input let a caller check it generated the same keys). A `len` outside
 /// `1..=2^24` gives `{"error": "…"}`.
+#[cfg(feature = "page")]
 #[wasm_bindgen]
 pub fn bench_sort(len: u32, seed: u64) -> String {
     if !(1..=MAX_BENCH_LEN).contains(&len) {

@@ -1,5 +1,6 @@
 //! The sort view's workers: a walk of more than [`WORKER_MIN_LEN`] keys runs in a worker of its
-//! own (`crosslane-worker.js`, the page's wasm loaded again), so the page keeps answering.
+//! own (`crosslane-sort-worker.js`, the page's own wasm loaded again: the walk needs no kernel
+//! engine, and that module is already in the HTTP cache), so the page keeps answering.
 //!
 //! A worker is kept **warm** (the target: "n = 2^20 to its result in under 0.5 s"): the view
 //! starts a spare one when it is first shown and keeps each worker that answered, so a walk does
@@ -9,7 +10,7 @@
 //! (`worker_sort` timed in the page, idle machine, 2026-12-01); the spare therefore walks
 //! [`WARM_UP_LEN`] keys when it starts, and answers nothing for it.
 //!
-//! Messages (`crosslane-worker.js`): the page posts `{sort: SortJob JSON, id}` and the worker
+//! Messages (`crosslane-sort-worker.js`): the page posts `{sort: SortJob JSON, id}` and the worker
 //! answers `{sort: Result JSON, id}`, the id telling the answer of the walk in progress from a
 //! late one; `{warm: SortJob JSON}` walks without answering. A worker that cannot load says
 //! `{failed: message}` or fires an `error` event.
@@ -18,7 +19,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::worker::client::WORKER_SCRIPT;
+use crate::worker::client::SORT_WORKER_SCRIPT;
 use crate::worker::sort::SortJob;
 
 pub use crate::worker::sort::WORKER_MIN_LEN;
@@ -81,7 +82,7 @@ impl SortWorker {
     ) -> Option<Self> {
         let opts = WorkerOptions::new();
         opts.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(WORKER_SCRIPT, &opts).ok()?;
+        let worker = Worker::new_with_options(SORT_WORKER_SCRIPT, &opts).ok()?;
         let listener = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
             on_word(serial, Word::read(&e));
         });

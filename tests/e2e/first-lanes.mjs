@@ -1,0 +1,156 @@
+// Time to first lanes: navigation → the page's first render (body.dataset.ready >= 1, the page
+// contract), cold cache, beside a trivial page that draws one canvas, measured in the same run
+// (alternating loads, so that both see the same machine load) and printed side by side; and a
+// kernel link opened cold → its first trace (section#view-kernel leaves data-state="running").
+// Also lists every .wasm each page fetched before its first render, with gzipped bytes.
+//
+//   bash scripts/build-web && node tests/e2e/first-lanes.mjs [DIST] [RUNS]
+//
+// DIST defaults to dist/, RUNS to 11 (medians). The script serves DIST itself on a loopback port
+// with gzip (level 9, as a static host sends it), plus the trivial page at /__trivial.html.
+// Each load is a fresh Chromium profile (cold HTTP cache and code cache). docs/benchmarks.md keeps
+// the figures.
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+
+const DIST = resolve(process.argv[2] ?? 'dist');
+const RUNS = Number(process.argv[3] ?? 11);
+const ARGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json', '.ts': 'text/plain',
+};
+// One canvas, drawn once, then the same contract as the page.
+const TRIVIAL = `<!doctype html><html><head><meta charset="utf-8"><title>trivial</title></head>
+<body><canvas id="c" width="640" height="200"></canvas><script>
+const g = document.getElementById('c').getContext('2d');
+for (let i = 0; i < 32; i += 1) { g.strokeRect(10 + i * 19, 20, 16, 16); g.fillText(String(i), 12 + i * 19, 60); }
+document.body.dataset.ready = '1';
+</script></body></html>`;
+
+const cache = new Map();
+function body(path) {
+  if (!cache.has(path)) {
+    const raw = path === '/__trivial.html' ? Buffer.from(TRIVIAL) : readFileSync(path);
+    cache.set(path, { raw, gz: gzipSync(raw, { level: 9 }) });
+  }
+  return cache.get(path);
+}
+const server = createServer((req, res) => {
+  const url = new URL(req.url, 'http://x');
+  let path;
+  if (url.pathname === '/__trivial.html') path = url.pathname;
+  else {
+    path = normalize(join(DIST, decodeURIComponent(url.pathname)));
+    if (!path.startsWith(DIST)) { res.writeHead(403).end(); return; }
+    try { if (statSync(path).isDirectory()) path = join(path, 'index.html'); } catch { res.writeHead(404).end(); return; }
+  }
+  let b;
+  try { b = body(path); } catch { res.writeHead(404).end(); return; }
+  const gz = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+  res.writeHead(200, {
+    'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'Cache-Control': 'no-store',
+    ...(gz ? { 'Content-Encoding': 'gzip' } : {}),
+  });
+  res.end(gz ? b.gz : b.raw);
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+/** One cold load of `url`: ms from navigation to `done` (a page function), the .wasm fetched
+ *  before it with their gzipped bytes, and the page's final URL. */
+async function coldLoad(url, done, timeout = 60_000) {
+  const profile = mkdtempSync(join(tmpdir(), 'crosslane-lanes-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: false, args: ARGS,
+    viewport: { width: 1440, height: 1000 },
+  });
+  try {
+    const page = await context.newPage();
+    const wasm = [];
+    let finished = false;
+    page.on('request', (r) => {
+      const name = new URL(r.url()).pathname.split('/').pop();
+      if (!finished && name.endsWith('.wasm')) wasm.push(name);
+    });
+    const start = Date.now();
+    await page.goto(url);
+    await page.waitForFunction(done, null, { timeout, polling: 'raf' });
+    const ms = Date.now() - start;
+    finished = true;
+    return { ms, wasm, href: page.url() };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const firstRender = () => Number(document.body.dataset.ready ?? 0) >= 1;
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const gzKB = (name) => (body(join(DIST, name)).gz.length / 1024).toFixed(1);
+
+// A kernel link: the default kernel's scenario, as the page writes it into its URL once the
+// kernel view has shown its first frame.
+async function kernelLink() {
+  const profile = mkdtempSync(join(tmpdir(), 'crosslane-lanes-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: false, args: ARGS,
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.waitForFunction(firstRender);
+    await page.click('#tab-kernel');
+    await page.waitForFunction(() => {
+      const s = document.getElementById('view-kernel')?.dataset.state;
+      return s && s !== 'running';
+    }, null, { timeout: 60_000 });
+    await page.waitForTimeout(500);
+    return page.url();
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const trivial = [];
+const lanes = [];
+let pageWasm = [];
+for (let k = 0; k < RUNS; k += 1) {
+  trivial.push((await coldLoad(`${base}__trivial.html`, firstRender)).ms);
+  const r = await coldLoad(base, firstRender);
+  lanes.push(r.ms);
+  pageWasm = r.wasm;
+}
+const link = await kernelLink();
+const kernel = [];
+let kernelWasm = [];
+const firstTrace = () => {
+  const s = document.getElementById('view-kernel')?.dataset.state;
+  return s !== undefined && s !== 'running' && document.body.dataset.view === 'kernel';
+};
+for (let k = 0; k < RUNS; k += 1) {
+  const r = await coldLoad(link, firstTrace);
+  kernel.push(r.ms);
+  kernelWasm = r.wasm;
+}
+server.close();
+
+const row = (name, xs) => `${name.padEnd(34)} median ${String(median(xs)).padStart(5)} ms  (min ${Math.min(...xs)}, max ${Math.max(...xs)})`;
+console.log(`cold loads, ${RUNS} each, headless Chromium, loopback with gzip -9, ${new Date().toISOString()}`);
+console.log(row('trivial page (one canvas)', trivial));
+console.log(row('crosslane default page, first lanes', lanes));
+console.log(`${''.padEnd(34)} difference of medians ${median(lanes) - median(trivial)} ms (target ≤ 150)`);
+console.log(row('kernel link, first trace', kernel));
+console.log(`${''.padEnd(34)} (target ≤ 1000 ms)`);
+console.log(`wasm before the default page's first render: ${pageWasm.map((w) => `${w} (${gzKB(w)} KB gz)`).join(', ') || 'none'}`);
+console.log(`wasm before a kernel link's first trace: ${kernelWasm.map((w) => `${w} (${gzKB(w)} KB gz)`).join(', ') || 'none'}`);
+console.log(`kernel link: ${link.slice(0, 100)}…`);
