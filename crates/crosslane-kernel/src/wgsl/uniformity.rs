@@ -741,7 +741,12 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
             only[k] = true;
             let mut w = Walk::new(shader, f, only, &out, level);
             w.run();
-            params.push(w.findings.into_iter().filter(|x| !own.contains(x)).collect());
+            params.push(
+                w.findings
+                    .into_iter()
+                    .filter(|x| !own.contains(x))
+                    .collect(),
+            );
             ret_params.push(w.ret.is_some());
         }
         out.insert(

@@ -103,15 +103,31 @@ fn main(@builtin(local_invocation_index) i: u32) {
     // Line 6: the barrier under `n > 1u`, `n` being `i` at the call on line 17.
     let gate = at(6);
     assert!(gate.barrier && gate.level == Level::Error, "{gate:?}");
-    assert!(gate.message.contains("workgroupBarrier"), "{}", gate.message);
-    assert!(gate.message.contains("call of `gate` at 17:"), "{}", gate.message);
+    assert!(
+        gate.message.contains("workgroupBarrier"),
+        "{}",
+        gate.message
+    );
+    assert!(
+        gate.message.contains("call of `gate` at 17:"),
+        "{}",
+        gate.message
+    );
     // Line 10: the subgroup built-in, lowered to a warning by the directive.
     let total = at(10);
     assert!(!total.barrier && total.level == Level::Warning, "{total:?}");
     // Line 13: the storage barrier, reached through the call on line 20 under `i < 3u`.
     let sync = at(13);
     assert!(sync.barrier && sync.level == Level::Error, "{sync:?}");
-    assert!(sync.message.starts_with("storageBarrier"), "{}", sync.message);
-    assert!(sync.message.contains("call of `sync` at 20:"), "{}", sync.message);
+    assert!(
+        sync.message.starts_with("storageBarrier"),
+        "{}",
+        sync.message
+    );
+    assert!(
+        sync.message.contains("call of `sync` at 20:"),
+        "{}",
+        sync.message
+    );
     assert_eq!(found.len(), 3, "{found:?}");
 }
