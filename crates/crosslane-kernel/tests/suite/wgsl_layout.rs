@@ -316,3 +316,62 @@ fn an_override_field_parses_name_value_pairs() {
     assert!(parse_overrides("WG").unwrap_err().contains("`WG`"));
     assert!(parse_overrides("=3").is_err());
 }
+
+#[test]
+fn array_members_of_function_and_private_structs_take_run_time_indices() {
+    // Each invocation has its own `var<function>` and `var<private>` (WGSL § Address Spaces),
+    // zero-initialized (WGSL § var Declarations).
+    // The same shader on lavapipe (`crosslane run FILE --gpu`): 8 of 8 cells match in each
+    // buffer.
+    let src = "struct P { a: u32, b: vec2<u32> }
+struct S { n: u32, items: array<P, 4>, v: array<vec4<f32>, 2>, data: array<u32, 8> }
+var<private> p: S;
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 8>;
+@group(0) @binding(1) var<storage, read_write> out2: array<u32, 8>;
+fn fetch(q: ptr<function, S>, k: u32) -> u32 { return (*q).data[k]; }
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var s: S;
+  let j = i % 4u;
+  s.items[j].a = i;
+  s.items[j].b = vec2<u32>(i, 2u * i);
+  s.v[i % 2u] = vec4<f32>(f32(i));
+  out[i] = s.items[j].a + s.items[(j + 1u) % 4u].b.y + s.items[j].b[i % 2u] + u32(s.v[i % 2u].z);
+  s.data[i] = i + 5u;
+  p.data[(i + 1u) % 8u] = i;
+  out2[i] = fetch(&s, i) + p.data[(i + 1u) % 8u] + s.data[(i + 1u) % 8u];
+}
+";
+    // out: a = i; items[(j+1)%4] is still zero; b[i%2] is i (i even) or 2i (i odd);
+    // v[i%2].z = i. So i even: i + 0 + i + i = 3i; i odd: i + 0 + 2i + i = 4i.
+    let want: Vec<u32> = (0..8)
+        .map(|i| if i % 2 == 0 { 3 * i } else { 4 * i })
+        .collect();
+    // out2: s.data[i] = i + 5, p.data[(i+1)%8] = i, s.data[(i+1)%8] untouched (0): 2i + 5.
+    let want2: Vec<u32> = (0..8).map(|i| 2 * i + 5).collect();
+    let t = run(src);
+    let got = |name: &str| -> Vec<u32> {
+        t.buffer(name)
+            .unwrap_or(&[])
+            .iter()
+            .map(|c| c.as_ref().and_then(|v| v.as_int()).unwrap_or(-1) as u32)
+            .collect()
+    };
+    assert_eq!(got("out"), want);
+    assert_eq!(got("out2"), want2);
+}
+
+#[test]
+fn a_run_time_index_into_a_long_array_member_of_a_local_struct_is_refused_naming_the_limit() {
+    let src = "struct S { data: array<u32, 100> }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var s: S;
+  s.data[i] = i;
+  out[i] = s.data[i];
+}
+";
+    let e = run_wgsl(src, config()).expect_err("refused").to_string();
+    assert!(e.contains("at most 64 elements"), "{e}");
+}
