@@ -439,3 +439,37 @@ fn main() {{
     let e = run_wgsl(&src, config()).expect_err("refused").to_string();
     assert!(e.contains("more than 1024 cells"), "{e}");
 }
+
+#[test]
+fn local_arrays_of_vec3_and_structs_take_their_initializer_cell_by_cell() {
+    // vec3 elements have a 16-byte stride (WGSL § Alignment and Size: one padding cell each);
+    // the initializer fills the data cells. Matches lavapipe in every cell.
+    let src = "struct P { a: u32, b: vec3<u32> }
+@group(0) @binding(0) var<storage, read_write> out: array<f32, 8>;
+@group(0) @binding(1) var<storage, read_write> outu: array<u32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var a = array<vec3<f32>, 2>(vec3<f32>(1.0, 2.0, 3.0), vec3<f32>(4.0, 5.0, f32(i)));
+  var p = array<P, 2>(P(1u, vec3<u32>(2u, 3u, 4u)), P(5u, vec3<u32>(6u, 7u, i)));
+  out[i] = a[i % 2u].z + a[1].x * 10.0;
+  outu[i] = p[i % 2u].b.z + p[1].a * 10u + p[0].b.y * 100u;
+}
+";
+    // out: a[i % 2].z is 3 (i even) or i (odd), plus 4 × 10.
+    let want: Vec<f64> = (0..8)
+        .map(|i| {
+            if i % 2 == 0 {
+                43.0
+            } else {
+                f64::from(i) + 40.0
+            }
+        })
+        .collect();
+    // outu: p[i % 2].b.z is 4 or i, plus 5 × 10, plus 3 × 100.
+    let want_u: Vec<i128> = (0..8)
+        .map(|i| if i % 2 == 0 { 354 } else { i + 350 })
+        .collect();
+    let t = run(src);
+    assert_eq!(floats(&t, "out"), want);
+    assert_eq!(ints(&t, "outu"), want_u);
+}
