@@ -473,3 +473,29 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert_eq!(floats(&t, "out"), want);
     assert_eq!(ints(&t, "outu"), want_u);
 }
+
+#[test]
+fn local_arrays_of_arrays_are_indexed_through_both_levels() {
+    // A local array of arrays is one run of cells, element (r, c) at r × 2 + c (WGSL §
+    // Alignment and Size: the inner array's stride is 2 cells). Matches lavapipe.
+    let src = "@group(0) @binding(0) var<storage, read_write> outu: array<u32, 8>;
+@group(0) @binding(1) var<storage, read_write> outz: array<u32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var g = array<array<u32, 2>, 2>(array<u32, 2>(1u, 2u), array<u32, 2>(3u, i));
+  var z: array<array<u32, 2>, 2>;
+  z[1][i % 2u] = i;
+  outu[i] = g[i % 2u][1] * 10u + g[1][0];
+  outz[i] = z[i % 2u][1];
+}
+";
+    // outu: g[i % 2][1] is 2 (i even) or i (odd); × 10, plus 3.
+    let want_u: Vec<i128> = (0..8)
+        .map(|i| if i % 2 == 0 { 23 } else { 10 * i + 3 })
+        .collect();
+    // outz: z is zero but z[1][i % 2] = i; z[i % 2][1] is z[0][1] = 0 (i even) or z[1][1] = i.
+    let want_z: Vec<i128> = (0..8).map(|i| if i % 2 == 0 { 0 } else { i }).collect();
+    let t = run(src);
+    assert_eq!(ints(&t, "outu"), want_u);
+    assert_eq!(ints(&t, "outz"), want_z);
+}
