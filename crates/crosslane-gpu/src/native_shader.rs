@@ -3,12 +3,12 @@
 
 use super::{words_to_bytes, NativeGpu};
 use crate::error::GpuError;
-use crate::shader::ShaderBuffer;
+use crate::shader::{bind_groups, ShaderBuffer};
 
 impl NativeGpu {
-    /// Compiles `wgsl`, binds `buffers` by `@group`/`@binding` (the pipeline's layout comes from
-    /// the shader), dispatches `workgroups` and returns every buffer's bytes after the run, in
-    /// the order given.
+    /// Compiles `wgsl`, binds the used `buffers` by `@group`/`@binding` (the pipeline's layout
+    /// comes from the shader: [`bind_groups`]), dispatches `workgroups` and returns every
+    /// buffer's bytes after the run, in the order given (an unused one unchanged).
     ///
     /// # Errors
     /// [`GpuError::Validation`] for a shader or binding the device refuses; out of memory,
@@ -84,18 +84,17 @@ impl NativeGpu {
             readbacks.push(self.readback_buffer(size));
             gpu_bufs.push((buf, size));
         }
-        let mut groups: Vec<u32> = buffers.iter().map(|b| b.group).collect();
-        groups.sort_unstable();
-        groups.dedup();
+        let groups = bind_groups(buffers);
         let mut binds = Vec::new();
-        for g in &groups {
-            let entries: Vec<wgpu::BindGroupEntry> = buffers
+        for (g, slots) in &groups {
+            let entries: Vec<wgpu::BindGroupEntry> = slots
                 .iter()
-                .zip(&gpu_bufs)
-                .filter(|(b, _)| b.group == *g)
-                .map(|(b, (buf, _))| wgpu::BindGroupEntry {
-                    binding: b.binding,
-                    resource: buf.as_entire_binding(),
+                .filter_map(|&(binding, k)| {
+                    let (buf, _) = gpu_bufs.get(k)?;
+                    Some(wgpu::BindGroupEntry {
+                        binding,
+                        resource: buf.as_entire_binding(),
+                    })
                 })
                 .collect();
             binds.push(d.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -111,7 +110,7 @@ impl NativeGpu {
                 timestamp_writes: None,
             });
             pass.set_pipeline(&pipeline);
-            for (g, bind) in groups.iter().zip(&binds) {
+            for ((g, _), bind) in groups.iter().zip(&binds) {
                 pass.set_bind_group(*g, bind, &[]);
             }
             pass.dispatch_workgroups(workgroups[0], workgroups[1], workgroups[2]);

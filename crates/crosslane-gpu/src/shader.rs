@@ -29,6 +29,36 @@ pub struct ShaderBuffer {
     pub elem: ValTy,
     /// The initial contents, little-endian, in the shader's layout.
     pub bytes: Vec<u8>,
+    /// Whether the entry point (or a helper it calls) uses the variable: only those are bound
+    /// ([`bind_groups`]); an unused buffer is still uploaded and read back, unchanged.
+    pub used: bool,
+}
+
+/// The bind groups a dispatch sets, from the pipeline's automatic layout: for each group index
+/// from 0 to the highest `@group` of a used buffer, the `(@binding, index into buffers)` of
+/// the used buffers in it, by binding. A buffer the entry point does not use has no slot in
+/// that layout, so binding it is a validation error (WebGPU spec, "default pipeline layout":
+/// only the bindings statically used by the entry point are in it); a group index below the
+/// highest one with no used buffer has an empty layout, and still needs a (then empty) bind
+/// group set before the dispatch (WebGPU spec, "Validate encoder bind groups": every bind
+/// group layout of the pipeline layout needs a compatible bind group).
+pub fn bind_groups(buffers: &[ShaderBuffer]) -> Vec<(u32, Vec<(u32, usize)>)> {
+    let Some(top) = buffers.iter().filter(|b| b.used).map(|b| b.group).max() else {
+        return Vec::new();
+    };
+    // `@group` is below maxBindGroups (4 by default) or the device refused the shader.
+    (0..=top)
+        .map(|g| {
+            let mut entries: Vec<(u32, usize)> = buffers
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.used && b.group == g)
+                .map(|(k, b)| (b.binding, k))
+                .collect();
+            entries.sort_unstable();
+            (g, entries)
+        })
+        .collect()
 }
 
 /// Bytes of one element in a storage buffer (WGSL § Memory Layout: f16 is 2 bytes, the 32-bit
@@ -87,6 +117,7 @@ pub fn upload(bindings: &[Binding], initial: &Memory) -> Vec<ShaderBuffer> {
             binding: b.binding,
             uniform: b.space == "uniform",
             elem: b.elem,
+            used: b.used,
             bytes: initial
                 .buffers
                 .iter()
@@ -250,6 +281,42 @@ pub fn bits_text(bits: u64, elem: ValTy) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn buf(name: &str, group: u32, binding: u32, used: bool) -> ShaderBuffer {
+        ShaderBuffer {
+            name: name.into(),
+            group,
+            binding,
+            uniform: false,
+            elem: ValTy::scalar(Scalar::U32),
+            bytes: vec![0; 4],
+            used,
+        }
+    }
+
+    /// Worked from the WebGPU spec's default pipeline layout: used bindings only, by group
+    /// then binding; empty groups below the highest used one stay (as empty bind groups),
+    /// groups above it are not in the layout.
+    #[test]
+    fn bind_groups_hold_only_the_used_buffers() {
+        let bufs = [
+            buf("a", 0, 1, true),
+            buf("unused", 0, 0, false),
+            buf("c", 2, 5, true),
+            buf("b", 0, 0, false),
+            buf("d", 2, 0, true),
+            buf("later", 3, 0, false),
+        ];
+        assert_eq!(
+            bind_groups(&bufs),
+            vec![(0, vec![(1, 0)]), (1, vec![]), (2, vec![(0, 4), (5, 2)])]
+        );
+        // Group 0 only unused: an empty group 0 before the used group 1.
+        let bufs = [buf("x", 0, 0, false), buf("y", 1, 2, true)];
+        assert_eq!(bind_groups(&bufs), vec![(0, vec![]), (1, vec![(2, 1)])]);
+        // Nothing used: nothing bound.
+        assert_eq!(bind_groups(&[buf("x", 0, 0, false)]), vec![]);
+    }
 
     #[test]
     fn cells_diff_by_bits_and_undefined_is_indeterminate() {

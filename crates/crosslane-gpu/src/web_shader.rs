@@ -8,11 +8,14 @@ use web_sys::{
 
 use super::{js_message, read_words, WebGpu};
 use crate::error::GpuError;
-use crate::shader::ShaderBuffer;
+use crate::shader::{bind_groups, ShaderBuffer};
 
 impl WebGpu {
-    /// Compiles `wgsl`, binds `buffers` by `@group`/`@binding` (auto layout), dispatches
-    /// `workgroups` and returns each buffer's bytes after the run, in the order given.
+    /// Compiles `wgsl`, binds the used `buffers` by `@group`/`@binding` (auto layout, which
+    /// has slots only for the buffers the entry point uses: [`bind_groups`]), dispatches
+    /// `workgroups` and returns each buffer's bytes after the run, in the order given (an
+    /// unused buffer is uploaded and read back unchanged, so the page's diff still lines up
+    /// with the shader's bindings).
     ///
     /// # Errors
     /// [`GpuError::Validation`] for a shader or binding the device refuses (from an error
@@ -46,22 +49,18 @@ impl WebGpu {
             reads.push(self.buffer(size, usage::MAP_READ | usage::COPY_DST)?);
             bufs.push((buf, size));
         }
-        let mut groups: Vec<u32> = buffers.iter().map(|b| b.group).collect();
-        groups.sort_unstable();
-        groups.dedup();
         let enc = d.create_command_encoder();
         let pass = enc.begin_compute_pass();
         pass.set_pipeline(&pipeline);
-        for g in &groups {
-            let entries: Vec<GpuBindGroupEntry> = buffers
+        for (g, slots) in &bind_groups(buffers) {
+            let entries: Vec<GpuBindGroupEntry> = slots
                 .iter()
-                .zip(&bufs)
-                .filter(|(b, _)| b.group == *g)
-                .map(|(b, (buf, _))| {
-                    GpuBindGroupEntry::new_with_gpu_buffer_binding(
-                        b.binding,
+                .filter_map(|&(binding, k)| {
+                    let (buf, _) = bufs.get(k)?;
+                    Some(GpuBindGroupEntry::new_with_gpu_buffer_binding(
+                        binding,
                         &GpuBufferBinding::new(buf),
-                    )
+                    ))
                 })
                 .collect();
             let bind = d.create_bind_group(&GpuBindGroupDescriptor::new(

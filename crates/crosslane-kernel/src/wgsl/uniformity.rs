@@ -4,8 +4,7 @@
 //! "Uniformity Analysis" and "Filterable Triggering Rules: subgroup_uniformity"). The same
 //! walk checks `workgroupBarrier`, `storageBarrier` and `workgroupUniformLoad`, which must
 //! only be called from uniform control flow whatever the filters say ([`BARRIER_RULE`];
-//! naga 30 does not check it either); a barrier inside a helper called from non-uniform
-//! control flow is not traced through the call yet.
+//! naga 30 does not check it either), in the entry point and through helper calls alike.
 //!
 //! The analysis follows the spec's in the shapes that decide real shaders, checked against
 //! Tint (the corpus in tests/wgsl_uniformity with Tint's recorded verdicts):
@@ -24,10 +23,16 @@
 //! - `&&` and `||` are statements in naga's IR (an `if` on the left operand), so a subgroup
 //!   call in the right operand of a non-uniform left one is in non-uniform control flow;
 //! - a helper function is summarised callee first (naga orders functions so): the first
-//!   subgroup built-in it reaches (its call sites must be in uniform control flow), for each
-//!   parameter whether a subgroup built-in's control flow depends on it (its argument must be
-//!   uniform), and whether its result is non-uniform by itself or through a parameter. A
-//!   finding is reported at the subgroup built-in, as Tint does.
+//!   subgroup built-in and the first barrier (or `workgroupUniformLoad`) it reaches, directly
+//!   or through its own calls (the spec's call-site tag `CallSiteRequiredToBeUniform`: its
+//!   call sites must be in uniform control flow), for each parameter the findings that a
+//!   non-uniform argument causes (a barrier's or subgroup built-in's control flow depends on
+//!   it, the spec's `ParameterRequiredToBeUniform`, early returns included), and whether its
+//!   result is non-uniform by itself or through a parameter (`ReturnValueMayBeNonUniform`,
+//!   `ParameterReturnContentsRequiredToBeUniform`). Control flow after a call is as uniform
+//!   as before it, whatever returns the helper took (the spec gives a call's `CF_after` no
+//!   edge to the callee's `CF_return`; Tint agrees). A finding is reported at the built-in or
+//!   barrier inside the helper, as Tint does.
 
 use std::collections::{HashMap, HashSet};
 
@@ -100,8 +105,12 @@ struct Summary {
     /// The first subgroup built-in the function reaches (name, line, column): a call in
     /// non-uniform control flow is an error there.
     reaches: Option<(String, u32, u32)>,
-    /// Per parameter: the finding the function gives when that argument is non-uniform.
-    params: Vec<Option<Finding>>,
+    /// The first barrier or `workgroupUniformLoad` the function reaches (name, line, column):
+    /// a call in non-uniform control flow is an error there whatever the filters.
+    reaches_barrier: Option<(String, u32, u32)>,
+    /// Per parameter: the findings the function gives when that argument is non-uniform (a
+    /// subgroup built-in's and a barrier's may both depend on it).
+    params: Vec<Vec<Finding>>,
     /// Why the result is non-uniform whatever the arguments.
     ret: Option<String>,
     /// Per parameter: whether the result is non-uniform when that argument is.
@@ -416,15 +425,30 @@ impl Walk<'_> {
                         let why = format!("{w}; through the call of `{fname}` at {l}:{c}");
                         self.flag_at(inner, *il, *ic, &why);
                     }
+                    if let (Some(w), Some((inner, il, ic))) = (&nu, &summary.reaches_barrier) {
+                        let why = format!("{w}; through the call of `{fname}` at {l}:{c}");
+                        self.findings.push(Finding {
+                            line: *il,
+                            col: *ic,
+                            level: Level::Error,
+                            message: format!(
+                                "{inner} is called in non-uniform control flow ({why})"
+                            ),
+                            barrier: true,
+                        });
+                    }
                     let mut ret = summary.ret.clone();
                     for (k, a) in arguments.iter().enumerate() {
                         let Some(w) = self.varying(*a) else {
                             continue;
                         };
                         if nu.is_none() {
-                            if let Some(Some(find)) = summary.params.get(k) {
+                            for find in summary.params.get(k).into_iter().flatten() {
                                 let mut find = find.clone();
-                                find.level = self.level;
+                                // A barrier's finding stays an error whatever the filters.
+                                if !find.barrier {
+                                    find.level = self.level;
+                                }
                                 find.message = format!(
                                     "{} (argument {} of the call of `{fname}` at {l}:{c} \
                                      depends on {w})",
@@ -500,6 +524,46 @@ fn gather_name(m: &naga::GatherMode) -> &'static str {
         G::QuadBroadcast(_) => "quadBroadcast",
         G::QuadSwap(_) => "a quad swap",
     }
+}
+
+/// The first barrier (`workgroupBarrier`, `storageBarrier`) or `workgroupUniformLoad` in
+/// `f`'s own body (name and span), any control flow. `subgroupBarrier` is a subgroup
+/// built-in ([`first_builtin`]).
+fn first_barrier(f: &naga::Function) -> Option<(String, naga::Span)> {
+    let mut stack = vec![&f.body];
+    while let Some(b) = stack.pop() {
+        for (s, sp) in b.span_iter() {
+            match s {
+                Statement::ControlBarrier(flags) if !flags.contains(naga::Barrier::SUB_GROUP) => {
+                    let what = if flags.contains(naga::Barrier::STORAGE) {
+                        "storageBarrier"
+                    } else {
+                        "workgroupBarrier"
+                    };
+                    return Some((what.into(), *sp));
+                }
+                Statement::WorkGroupUniformLoad { .. } => {
+                    return Some(("workgroupUniformLoad".into(), *sp))
+                }
+                Statement::If { accept, reject, .. } => {
+                    stack.push(accept);
+                    stack.push(reject);
+                }
+                Statement::Block(i) => stack.push(i),
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    stack.push(body);
+                    stack.push(continuing);
+                }
+                Statement::Switch { cases, .. } => {
+                    stack.extend(cases.iter().map(|c| &c.body));
+                }
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// The first subgroup built-in in `f`'s own body (name and span), any control flow.
@@ -660,18 +724,22 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
     let mut out: HashMap<Handle<naga::Function>, Summary> = HashMap::new();
     for (fh, f) in shader.module.functions.iter() {
         let n = f.arguments.len();
-        let reaches = first_builtin(shader, f)
-            .map(|(name, sp)| {
-                let (l, c) = sp
-                    .to_range()
-                    .map_or((1, 1), |r| line_col(&shader.text, r.start));
-                (name, l, c)
-            })
-            .or_else(|| {
-                callees(f)
-                    .iter()
-                    .find_map(|g| out.get(g).and_then(|s| s.reaches.clone()))
-            });
+        let place = |(name, sp): (String, naga::Span)| {
+            let (l, c) = sp
+                .to_range()
+                .map_or((1, 1), |r| line_col(&shader.text, r.start));
+            (name, l, c)
+        };
+        let reaches = first_builtin(shader, f).map(place).or_else(|| {
+            callees(f)
+                .iter()
+                .find_map(|g| out.get(g).and_then(|s| s.reaches.clone()))
+        });
+        let reaches_barrier = first_barrier(f).map(place).or_else(|| {
+            callees(f)
+                .iter()
+                .find_map(|g| out.get(g).and_then(|s| s.reaches_barrier.clone()))
+        });
         let mut base = Walk::new(shader, f, vec![false; n], &out, level);
         base.run();
         let own = base.findings.clone();
@@ -683,13 +751,19 @@ fn summaries(shader: &NagaShader, level: Level) -> HashMap<Handle<naga::Function
             only[k] = true;
             let mut w = Walk::new(shader, f, only, &out, level);
             w.run();
-            params.push(w.findings.into_iter().find(|x| !own.contains(x)));
+            params.push(
+                w.findings
+                    .into_iter()
+                    .filter(|x| !own.contains(x))
+                    .collect(),
+            );
             ret_params.push(w.ret.is_some());
         }
         out.insert(
             fh,
             Summary {
                 reaches,
+                reaches_barrier,
                 params,
                 ret,
                 ret_params,

@@ -316,3 +316,186 @@ fn an_override_field_parses_name_value_pairs() {
     assert!(parse_overrides("WG").unwrap_err().contains("`WG`"));
     assert!(parse_overrides("=3").is_err());
 }
+
+#[test]
+fn array_members_of_function_and_private_structs_take_run_time_indices() {
+    // Each invocation has its own `var<function>` and `var<private>` (WGSL § Address Spaces),
+    // zero-initialized (WGSL § var Declarations).
+    // The same shader on lavapipe (`crosslane run FILE --gpu`): 8 of 8 cells match in each
+    // buffer.
+    let src = "struct P { a: u32, b: vec2<u32> }
+struct S { n: u32, items: array<P, 4>, v: array<vec4<f32>, 2>, data: array<u32, 8> }
+var<private> p: S;
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 8>;
+@group(0) @binding(1) var<storage, read_write> out2: array<u32, 8>;
+fn fetch(q: ptr<function, S>, k: u32) -> u32 { return (*q).data[k]; }
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var s: S;
+  let j = i % 4u;
+  s.items[j].a = i;
+  s.items[j].b = vec2<u32>(i, 2u * i);
+  s.v[i % 2u] = vec4<f32>(f32(i));
+  out[i] = s.items[j].a + s.items[(j + 1u) % 4u].b.y + s.items[j].b[i % 2u] + u32(s.v[i % 2u].z);
+  s.data[i] = i + 5u;
+  p.data[(i + 1u) % 8u] = i;
+  out2[i] = fetch(&s, i) + p.data[(i + 1u) % 8u] + s.data[(i + 1u) % 8u];
+}
+";
+    // out: a = i; items[(j+1)%4] is still zero; b[i%2] is i (i even) or 2i (i odd);
+    // v[i%2].z = i. So i even: i + 0 + i + i = 3i; i odd: i + 0 + 2i + i = 4i.
+    let want: Vec<u32> = (0..8)
+        .map(|i| if i % 2 == 0 { 3 * i } else { 4 * i })
+        .collect();
+    // out2: s.data[i] = i + 5, p.data[(i+1)%8] = i, s.data[(i+1)%8] untouched (0): 2i + 5.
+    let want2: Vec<u32> = (0..8).map(|i| 2 * i + 5).collect();
+    let t = run(src);
+    let got = |name: &str| -> Vec<u32> {
+        t.buffer(name)
+            .unwrap_or(&[])
+            .iter()
+            .map(|c| c.as_ref().and_then(|v| v.as_int()).unwrap_or(-1) as u32)
+            .collect()
+    };
+    assert_eq!(got("out"), want);
+    assert_eq!(got("out2"), want2);
+}
+
+#[test]
+fn a_run_time_index_into_a_long_array_member_of_a_local_struct_is_refused_naming_the_limit() {
+    let src = "struct S { data: array<u32, 100> }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var s: S;
+  s.data[i] = i;
+  out[i] = s.data[i];
+}
+";
+    let e = run_wgsl(src, config()).expect_err("refused").to_string();
+    assert!(e.contains("at most 64 elements"), "{e}");
+}
+
+#[test]
+fn local_arrays_hold_their_initializer_or_zeros() {
+    // WGSL § var Declarations: a function variable without an initializer (or with the
+    // zero-value constructor `array<u32, 3>()`) holds its type's zero value; with one, that
+    // value. The same shader on lavapipe: 8 of 8 cells match in each buffer.
+    let src = "@group(0) @binding(0) var<storage, read_write> out: array<f32, 8>;
+@group(0) @binding(1) var<storage, read_write> outu: array<u32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var m = array<vec2<f32>, 2>(vec2<f32>(1.0, 2.0), vec2<f32>(3.0, f32(i)));
+  var a = array<u32, 4>(1u, 2u, 3u, i);
+  var z = array<u32, 3>();
+  var w: array<u32, 5>;
+  z[1] = 7u;
+  w[i % 5u] = 9u;
+  out[i] = m[i % 2u].y + m[0].x;
+  outu[i] = a[i % 4u] * 100u + z[i % 3u] * 10u + w[(i + 1u) % 5u];
+}
+";
+    // out: m[0] = (1, 2), m[1] = (3, i): i even → 2 + 1, i odd → i + 1.
+    let want: Vec<f64> = (0..8)
+        .map(|i| if i % 2 == 0 { 3.0 } else { f64::from(i) + 1.0 })
+        .collect();
+    // outu: a = (1, 2, 3, i); z = (0, 7, 0); w is zero but at i % 5, never at (i + 1) % 5.
+    let want_u: Vec<i128> = (0..8i128)
+        .map(|i| {
+            let a = [1, 2, 3, i][(i % 4) as usize];
+            let z = [0, 7, 0][(i % 3) as usize];
+            a * 100 + z * 10
+        })
+        .collect();
+    let t = run(src);
+    assert_eq!(floats(&t, "out"), want);
+    let got: Vec<i128> = t
+        .buffer("outu")
+        .unwrap_or(&[])
+        .iter()
+        .map(|c| c.as_ref().and_then(|v| v.as_int()).unwrap_or(-1))
+        .collect();
+    assert_eq!(got, want_u);
+    assert!(
+        t.all_diagnostics()
+            .all(|d| !d.message.contains("never written")),
+        "a local array read before any write is zero, not undefined"
+    );
+}
+
+#[test]
+fn a_local_array_initializer_over_the_value_cell_limit_is_refused_naming_it() {
+    // 1100 cells, one store each, is over the 1024 cells a value may hold.
+    let items = vec!["1u"; 1100].join(", ");
+    let src = format!(
+        "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(1)
+fn main() {{
+  var a = array<u32, 1100>({items});
+  out[0] = a[3];
+}}
+"
+    );
+    let e = run_wgsl(&src, config()).expect_err("refused").to_string();
+    assert!(e.contains("more than 1024 cells"), "{e}");
+}
+
+#[test]
+fn local_arrays_of_vec3_and_structs_take_their_initializer_cell_by_cell() {
+    // vec3 elements have a 16-byte stride (WGSL § Alignment and Size: one padding cell each);
+    // the initializer fills the data cells. Matches lavapipe in every cell.
+    let src = "struct P { a: u32, b: vec3<u32> }
+@group(0) @binding(0) var<storage, read_write> out: array<f32, 8>;
+@group(0) @binding(1) var<storage, read_write> outu: array<u32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var a = array<vec3<f32>, 2>(vec3<f32>(1.0, 2.0, 3.0), vec3<f32>(4.0, 5.0, f32(i)));
+  var p = array<P, 2>(P(1u, vec3<u32>(2u, 3u, 4u)), P(5u, vec3<u32>(6u, 7u, i)));
+  out[i] = a[i % 2u].z + a[1].x * 10.0;
+  outu[i] = p[i % 2u].b.z + p[1].a * 10u + p[0].b.y * 100u;
+}
+";
+    // out: a[i % 2].z is 3 (i even) or i (odd), plus 4 × 10.
+    let want: Vec<f64> = (0..8)
+        .map(|i| {
+            if i % 2 == 0 {
+                43.0
+            } else {
+                f64::from(i) + 40.0
+            }
+        })
+        .collect();
+    // outu: p[i % 2].b.z is 4 or i, plus 5 × 10, plus 3 × 100.
+    let want_u: Vec<i128> = (0..8)
+        .map(|i| if i % 2 == 0 { 354 } else { i + 350 })
+        .collect();
+    let t = run(src);
+    assert_eq!(floats(&t, "out"), want);
+    assert_eq!(ints(&t, "outu"), want_u);
+}
+
+#[test]
+fn local_arrays_of_arrays_are_indexed_through_both_levels() {
+    // A local array of arrays is one run of cells, element (r, c) at r × 2 + c (WGSL §
+    // Alignment and Size: the inner array's stride is 2 cells). Matches lavapipe.
+    let src = "@group(0) @binding(0) var<storage, read_write> outu: array<u32, 8>;
+@group(0) @binding(1) var<storage, read_write> outz: array<u32, 8>;
+@compute @workgroup_size(8)
+fn main(@builtin(local_invocation_index) i: u32) {
+  var g = array<array<u32, 2>, 2>(array<u32, 2>(1u, 2u), array<u32, 2>(3u, i));
+  var z: array<array<u32, 2>, 2>;
+  z[1][i % 2u] = i;
+  outu[i] = g[i % 2u][1] * 10u + g[1][0];
+  outz[i] = z[i % 2u][1];
+}
+";
+    // outu: g[i % 2][1] is 2 (i even) or i (odd); × 10, plus 3.
+    let want_u: Vec<i128> = (0..8)
+        .map(|i| if i % 2 == 0 { 23 } else { 10 * i + 3 })
+        .collect();
+    // outz: z is zero but z[1][i % 2] = i; z[i % 2][1] is z[0][1] = 0 (i even) or z[1][1] = i.
+    let want_z: Vec<i128> = (0..8).map(|i| if i % 2 == 0 { 0 } else { i }).collect();
+    let t = run(src);
+    assert_eq!(ints(&t, "outu"), want_u);
+    assert_eq!(ints(&t, "outz"), want_z);
+}

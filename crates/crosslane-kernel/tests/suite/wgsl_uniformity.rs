@@ -89,3 +89,72 @@ fn the_check_of_a_long_function_is_linear() {
     // analysis: only a call under non-uniform control flow is an error).
     assert!(findings.is_empty(), "{findings:?}");
 }
+
+/// A barrier's rule is not a filterable diagnostic (WGSL spec, Uniformity Analysis): a
+/// `diagnostic(warning, subgroup_uniformity)` directive lowers the subgroup built-in's finding
+/// inside the helper but not the barrier's, whether the barrier is reached through the call
+/// site's control flow or through a parameter that must be uniform.
+#[test]
+fn a_barrier_reached_through_a_call_stays_an_error_under_a_warning_filter() {
+    let src = "enable subgroups;
+diagnostic(warning, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn gate(n: u32) {
+  if (n > 1u) {
+    workgroupBarrier();
+  }
+}
+fn total(x: u32) -> u32 {
+  return subgroupAdd(x);
+}
+fn sync() {
+  storageBarrier();
+}
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  gate(i);
+  if (i < 3u) {
+    out[i] = total(i);
+    sync();
+  }
+}
+";
+    let shader = naga::parse(src, 256).expect("parses");
+    let found = uniformity::check(&shader, 0);
+    let at = |line: u32| {
+        found
+            .iter()
+            .find(|f| f.line == line)
+            .unwrap_or_else(|| panic!("no finding on line {line}: {found:?}"))
+    };
+    // Line 6: the barrier under `n > 1u`, `n` being `i` at the call on line 17.
+    let gate = at(6);
+    assert!(gate.barrier && gate.level == Level::Error, "{gate:?}");
+    assert!(
+        gate.message.contains("workgroupBarrier"),
+        "{}",
+        gate.message
+    );
+    assert!(
+        gate.message.contains("call of `gate` at 17:"),
+        "{}",
+        gate.message
+    );
+    // Line 10: the subgroup built-in, lowered to a warning by the directive.
+    let total = at(10);
+    assert!(!total.barrier && total.level == Level::Warning, "{total:?}");
+    // Line 13: the storage barrier, reached through the call on line 20 under `i < 3u`.
+    let sync = at(13);
+    assert!(sync.barrier && sync.level == Level::Error, "{sync:?}");
+    assert!(
+        sync.message.starts_with("storageBarrier"),
+        "{}",
+        sync.message
+    );
+    assert!(
+        sync.message.contains("call of `sync` at 20:"),
+        "{}",
+        sync.message
+    );
+    assert_eq!(found.len(), 3, "{found:?}");
+}

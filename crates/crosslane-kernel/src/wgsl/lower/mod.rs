@@ -949,6 +949,55 @@ impl Lower<'_> {
         Ok(out)
     }
 
+    /// `for (_zero_index = 0; _zero_index < n; ++_zero_index) name[_zero_index] = 0`: the
+    /// `n` cells of the array `name` zeroed by a loop (one statement whatever `n`).
+    fn zero_loop(&mut self, name: &str, elem: ValTy, n: usize, at: ast::Span) -> Stmt {
+        let k = "_zero_index";
+        let kspan = self.uniq(at);
+        let init = stmt(
+            StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: k.into(),
+                    ty: Ty::Val(ValTy::scalar(Scalar::U32)),
+                    array: None,
+                    init: Some(int_lit(0, at)),
+                    span: kspan,
+                }],
+            ),
+            at,
+        );
+        let cond = {
+            let kk = self.ident(k, at);
+            bin(BinOp::Lt, kk, int_lit(n as u64, at), at)
+        };
+        let step = {
+            let kk = self.ident(k, at);
+            ex(
+                ExprKind::IncDec {
+                    inc: true,
+                    prefix: true,
+                    target: Box::new(kk),
+                },
+                at,
+            )
+        };
+        let idx = self.ident(k, at);
+        let target = self.ident(name, at);
+        let target = ex(ExprKind::Index(Box::new(target), Box::new(idx)), at);
+        let a = stmt(
+            StmtKind::Expr(ex(
+                ExprKind::Assign(None, Box::new(target), Box::new(zero(elem, at))),
+                at,
+            )),
+            at,
+        );
+        stmt(
+            StmtKind::For(Some(Box::new(init)), Some(cond), Some(step), Box::new(a)),
+            at,
+        )
+    }
+
     /// WGSL § "var<workgroup>": workgroup memory starts zeroed. Done as wgpu and Dawn do it:
     /// invocation 0 stores the zeros, then a workgroup barrier, before the body; the trace shows
     /// those steps at the variable's line.
@@ -976,44 +1025,7 @@ impl Lower<'_> {
             };
             match count {
                 Count::Scalar => body.push(assign(self, Some(int_lit(0, at)))),
-                Count::Fixed(n) => {
-                    let k = "_zero_index";
-                    let kspan = self.uniq(at);
-                    let init = stmt(
-                        StmtKind::Decl(
-                            Storage::default(),
-                            vec![Declarator {
-                                name: k.into(),
-                                ty: Ty::Val(ValTy::scalar(Scalar::U32)),
-                                array: None,
-                                init: Some(int_lit(0, at)),
-                                span: kspan,
-                            }],
-                        ),
-                        at,
-                    );
-                    let cond = {
-                        let kk = self.ident(k, at);
-                        bin(BinOp::Lt, kk, int_lit(*n as u64, at), at)
-                    };
-                    let step = {
-                        let kk = self.ident(k, at);
-                        ex(
-                            ExprKind::IncDec {
-                                inc: true,
-                                prefix: true,
-                                target: Box::new(kk),
-                            },
-                            at,
-                        )
-                    };
-                    let idx = self.ident(k, at);
-                    let a = assign(self, Some(idx));
-                    body.push(stmt(
-                        StmtKind::For(Some(Box::new(init)), Some(cond), Some(step), Box::new(a)),
-                        at,
-                    ));
-                }
+                Count::Fixed(n) => body.push(self.zero_loop(name, *elem, *n, at)),
                 Count::Runtime => {}
             }
         }
@@ -1097,7 +1109,7 @@ impl Lower<'_> {
                 StmtKind::Decl(
                     Storage::default(),
                     vec![Declarator {
-                        name,
+                        name: name.clone(),
                         ty,
                         array,
                         init,
@@ -1106,6 +1118,42 @@ impl Lower<'_> {
                 ),
                 at,
             ));
+            if let Count::Fixed(n) = count {
+                // WGSL § var Declarations: a function variable without an initializer holds
+                // its type's zero value; one with an initializer (`var a = array(…)`) holds
+                // that value. The engine's array starts unwritten, so both are stored here.
+                out.push(self.zero_loop(&name, elem, n, at));
+                let given = lv
+                    .init
+                    .filter(|e| !matches!(func.expressions[*e], naga::Expression::ZeroValue(_)));
+                if let Some(e) = given {
+                    if n > VALUE_CELLS {
+                        return Err(at_err(
+                            at,
+                            &name,
+                            format!(
+                                "an initializer of more than {VALUE_CELLS} cells for a local \
+                                 array (assign its elements in a loop instead)"
+                            ),
+                        ));
+                    }
+                    for k in 0..n {
+                        let value = self.expr_c(e, Some(k as u32), 0)?;
+                        let target = self.ident(&name, at);
+                        let target = ex(
+                            ExprKind::Index(Box::new(target), Box::new(int_lit(k as u64, at))),
+                            at,
+                        );
+                        out.push(stmt(
+                            StmtKind::Expr(ex(
+                                ExprKind::Assign(None, Box::new(target), Box::new(value)),
+                                at,
+                            )),
+                            at,
+                        ));
+                    }
+                }
+            }
         }
         let body = self.block(&func.body, fn_span)?;
         out.extend(body);

@@ -315,6 +315,21 @@ impl Lower<'_> {
                     let (sc, _) = self.cell_param(*i)?;
                     return Some((self.arg_name(*i), sc));
                 }
+                Expression::LocalVariable(l) => {
+                    // A local array is held as the engine's array of its cells, laid out as
+                    // WGSL lays out its bytes, so an access chain into it (an array of
+                    // arrays included) is one flat offset, as for a buffer.
+                    let lv = &self.func.local_variables[*l];
+                    if !matches!(self.module().types[lv.ty].inner, TypeInner::Array { .. }) {
+                        return None;
+                    }
+                    let (elem, _, _) = elem_of(self.module(), lv.ty).ok()?;
+                    let name = lv
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("local{}", l.index()));
+                    return Some((name, elem.scalar));
+                }
                 Expression::GlobalVariable(g) => {
                     let var = &self.module().global_variables[*g];
                     if matches!(var.space, AddressSpace::Private | AddressSpace::Function) {
@@ -373,6 +388,9 @@ impl Lower<'_> {
                     TypeInner::Pointer { base, .. } => &self.module().types[*base].inner,
                     _ => return Ok(None),
                 }
+            }
+            Expression::LocalVariable(l) => {
+                &self.module().types[self.func.local_variables[l].ty].inner
             }
             _ => return Ok(None),
         };

@@ -366,6 +366,7 @@ async fn run(device_state: &Device) -> Result<(), String> {
             uniform: false,
             elem: crosslane_kernel::ValTy::scalar(crosslane_kernel::Scalar::U32),
             bytes: vec![0; 4],
+            used: true,
         };
         let out = gpu
             .run_shader(PROBE, "main", &[probe], [1, 1, 1])

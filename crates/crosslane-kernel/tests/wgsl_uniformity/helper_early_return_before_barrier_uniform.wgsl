@@ -1,0 +1,15 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> tile: array<u32, 64>;
+fn publish(i: u32, g: u32) {
+  tile[i] = i;
+  if (g >= 60u) {
+    return;
+  }
+  workgroupBarrier();
+  out[i] = tile[63u - i];
+}
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32,
+        @builtin(workgroup_id) wid: vec3<u32>) {
+  publish(i, wid.x);
+}

@@ -1,0 +1,14 @@
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> tile: array<u32, 64>;
+fn publish(i: u32) {
+  tile[i] = i;
+  if (i >= 60u) {
+    return;
+  }
+  workgroupBarrier();
+  out[i] = tile[63u - i];
+}
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+  publish(i);
+}
