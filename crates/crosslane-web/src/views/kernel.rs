@@ -32,6 +32,7 @@
 //! interpreter runs).
 
 mod caret;
+mod edits;
 mod examples;
 mod highlight;
 mod inputs;
@@ -1211,109 +1212,6 @@ impl KernelView {
         }
         // The fields are rebuilt with these values when the parameters arrive.
         self.params.clear();
-    }
-
-    /// An argument field typed in: a value or fill (`data-arg`) or a length (`data-len`); the
-    /// kernel is launched again with it. A length that does not parse is marked and not used.
-    fn edit_arg(&mut self, target: &EventTarget) -> Js<bool> {
-        let Some(input) = target.dyn_ref::<HtmlInputElement>() else {
-            return Ok(false);
-        };
-        let text = input.value();
-        if let Some(name) = input.get_attribute("data-arg") {
-            // A typed fill replaces the buffer's memory edits.
-            self.edits.remove(&name);
-            if text.trim().is_empty() {
-                self.args.remove(&name);
-            } else {
-                self.args.insert(name, text.trim().to_string());
-            }
-        } else if let Some(name) = input.get_attribute("data-len") {
-            // The memory edits stay: the worker keeps the cells that still fit and says
-            // which it dropped.
-            match inputs::parse_len(&name, &text) {
-                Ok(len) => {
-                    self.bad_lens.remove(&name);
-                    match len {
-                        Some(n) => self.lens.insert(name, n),
-                        None => self.lens.remove(&name),
-                    };
-                }
-                Err(message) => {
-                    // Said like a bad launch field (visible, in the status, described by
-                    // `#kernel-error`); the launch waits for a length that parses.
-                    self.bad_lens.insert(name, message);
-                }
-            }
-        } else {
-            return Ok(false);
-        }
-        self.load()?;
-        Ok(true)
-    }
-
-    /// A memory cell edited before the first step: the worker checks it and makes it the
-    /// buffer's initial fill.
-    fn edit_memory(&mut self, target: &EventTarget) -> Js<bool> {
-        let Some(input) = target.dyn_ref::<HtmlInputElement>() else {
-            return Ok(false);
-        };
-        let (Some(buffer), Some(index)) = (
-            input
-                .get_attribute("data-buffer")
-                .and_then(|b| b.parse::<usize>().ok()),
-            input
-                .get_attribute("data-index")
-                .and_then(|i| i.parse::<usize>().ok()),
-        ) else {
-            return Ok(false);
-        };
-        if self.running || self.pos != 0 {
-            return Ok(false);
-        }
-        // The buffer's name (its tbody's `data-name`) keys the edit, so that it follows the
-        // buffer through source and launch changes. The worker checks the value on the load
-        // and keeps it only if it parses.
-        let Some(name) = input
-            .closest("tbody[data-name]")?
-            .and_then(|t| t.get_attribute("data-name"))
-        else {
-            self.ask(Command::Edit {
-                buffer,
-                index,
-                text: input.value(),
-            });
-            return Ok(true);
-        };
-        self.edits
-            .entry(name)
-            .or_default()
-            .insert(index, input.value().trim().to_string());
-        self.load()?;
-        Ok(true)
-    }
-
-    /// A click on a memory page button.
-    fn page_memory(&mut self, target: &EventTarget) -> Js<bool> {
-        let Some(button) = target.dyn_ref::<Element>() else {
-            return Ok(false);
-        };
-        let (Some(buffer), Some(page)) = (
-            button
-                .get_attribute("data-buffer")
-                .and_then(|b| b.parse::<usize>().ok()),
-            button
-                .get_attribute("data-page")
-                .and_then(|p| p.parse::<usize>().ok()),
-        ) else {
-            return Ok(false);
-        };
-        if !button.class_list().contains("mem-page") || self.running {
-            return Ok(false);
-        }
-        self.pages.insert(buffer, page);
-        self.ask(Command::Show);
-        Ok(false)
     }
 
     /// Shows the hovered lane's tooltip (value, source, and why a lane is undefined), the same
