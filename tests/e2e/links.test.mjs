@@ -32,6 +32,7 @@ const link = (kernel, inputs = {}) => `v1.${b64url(deflateSync(Buffer.from(JSON.
   kernel_inputs: inputs,
 }))))}`;
 
+const SCALED = 'override SCALE: u32 = 2u;\n@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {\n  a[i] = i * SCALE;\n}\n';
 const DOUBLE = '__global__ void k(int* a) {\n  a[threadIdx.x] = a[threadIdx.x] * 2;\n}\n';
 const LINKS = [
   // Cell 0 edited to 100 before the run, the rest the default fill `index`: 200, 2, 4, 6.
@@ -50,6 +51,8 @@ const LINKS = [
   // WGSL: `a` filled with index, each invocation adds 10.
   ['a WGSL buffer fill', { source: '@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {\n  a[i] = a[i] + 10u;\n}\n' },
     { args: { a: 'index' } }, { a: [10, 11, 12, 13] }],
+  // A WGSL override set by the link (SCALE = 7 for its initializer 2): invocation i writes 7i.
+  ['a WGSL override', { source: SCALED }, { overrides: { SCALE: '7' } }, { a: [0, 7, 14, 21] }],
 ];
 
 /** The CLI's final buffers for `l`: name → values. */
@@ -117,5 +120,31 @@ test('a link the page cannot apply names the field and its range; its own kernel
     assert.equal(shown.state, 'error');
     await page.close();
   }
+  assert.deepEqual(browser.pageErrors, []);
+});
+
+test('the overrides field sets a WGSL shader\'s overrides, shows a link\'s, and names a bad entry', async () => {
+  const page = await open(browser, `${PAGE_URL}#${link({ source: SCALED }, { overrides: { SCALE: '7' } })}`);
+  const cells = () => page.evaluate(() => [...document.querySelectorAll('#kernel-memory tbody[data-name="a"] td[data-index]')]
+    .map((td) => Number(td.textContent)));
+  const settled = () => page.waitForFunction(() => document.querySelector('#view-kernel')?.dataset.state !== 'running'
+    && document.querySelector('#kernel-memory tbody[data-name="a"] td[data-index]'), null, { timeout: 20000 });
+  await settled();
+  assert.equal(await page.inputValue('#kernel-overrides'), 'SCALE=7', 'the link\'s override shown in the field');
+  assert.deepEqual(await cells(), [0, 7, 14, 21]);
+  // Typed: SCALE = 5, the shader runs again with it (invocation i writes 5i once run to the end).
+  await page.fill('#kernel-overrides', 'SCALE=5');
+  await page.waitForFunction(() => [...document.querySelectorAll('#kernel-memory tbody[data-name="a"] td[data-index]')]
+    .map((td) => td.textContent.trim()).join(' ') === '0 5 10 15' || document.querySelector('#view-kernel').dataset.state === 'idle',
+  null, { timeout: 20000 });
+  await page.click('#kernel-run');
+  await page.waitForFunction(() => [...document.querySelectorAll('#kernel-memory tbody[data-name="a"] td[data-index]')]
+    .map((td) => td.textContent.trim()).join(' ') === '0 5 10 15', null, { timeout: 20000 });
+  // An entry without a value: the field is marked and #kernel-error names it.
+  await page.fill('#kernel-overrides', 'SCALE');
+  await page.waitForFunction(() => document.querySelector('#view-kernel').dataset.state === 'error', null, { timeout: 20000 });
+  assert.equal(await page.getAttribute('#kernel-overrides', 'aria-invalid'), 'true');
+  assert.match(await page.textContent('#kernel-error'), /^overrides: `SCALE`: an override is NAME=VALUE/);
+  await page.close();
   assert.deepEqual(browser.pageErrors, []);
 });

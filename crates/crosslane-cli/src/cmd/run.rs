@@ -49,7 +49,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         return super::run_wgsl::run(args, &text, (0, 0), None);
     }
     if is_kernel_source(&args.input, &text) {
-        return run_kernel_file(args, &text, LaunchConfig::default(), &Edits::new());
+        return run_kernel_file(args, &text, LaunchConfig::default(), &Edits::new(), false);
     }
     let scenario = parse_scenario(&text)?;
     let trace = match &scenario.view {
@@ -82,7 +82,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             }
             config.preprocess.defines = UserMacro::parse_list(&inputs.defines)
                 .map_err(|e| CliError::Usage(format!("run: the scenario's defines: {e}")))?;
-            return run_kernel_file(args, source, config, &inputs.edits);
+            return run_kernel_file(args, source, config, &inputs.edits, true);
         }
         View::Sort { .. } => {
             return Err(CliError::Usage(
@@ -194,12 +194,24 @@ fn kernel_config(blocks: u32, threads_per_block: u32, lanes: u32) -> LaunchConfi
 /// (after the trace is printed) when the run ended with a budget or an error (an error diagnostic, a branch on an undefined
 /// condition) unless `--keep-going`. Undefined behaviour that leaves values undefined (an
 /// out-of-bounds access, an unset read, signed overflow) is part of the trace, not an error.
+/// `from_link`: `config`'s entry and geometry came from a scenario, so a fault in them is the
+/// link's (exit 2, as the page shows it as a field error), like a flag's.
 fn run_kernel_file(
     args: &RunArgs,
     source: &str,
     mut config: LaunchConfig,
     edits: &Edits,
+    from_link: bool,
 ) -> Result<(), CliError> {
+    // What the link chose, before the flags override it.
+    let linked = from_link.then(|| {
+        (
+            config.entry.is_some(),
+            config.grid_dim.is_some(),
+            config.block_dim.is_some(),
+            config.lanes.is_some(),
+        )
+    });
     if args.entry.is_some() {
         config.entry.clone_from(&args.entry);
     }
@@ -241,27 +253,30 @@ fn run_kernel_file(
             bytes,
         ));
     }
-    // Without the launch flags (`--entry`, `--blocks`, `--threads-per-block`, `--lanes`): a
-    // source whose launch then prepares had its fault in those flags.
+    // Without the launch flags (`--entry`, `--blocks`, `--threads-per-block`, `--lanes`) and a
+    // link's own choice of them: a source whose launch then prepares had its fault in those.
+    let (l_entry, l_grid, l_block, l_lanes) = linked.unwrap_or_default();
+    let chosen = [
+        args.entry.is_some() || l_entry,
+        args.blocks.is_some() || l_grid,
+        args.threads_per_block.is_some() || l_block,
+        args.lanes.is_some() || l_lanes,
+    ];
     let mut unflagged = config.clone();
-    if args.entry.is_some() {
+    if chosen[0] {
         unflagged.entry = None;
     }
-    if args.blocks.is_some() {
+    if chosen[1] {
         unflagged.grid_dim = None;
     }
-    if args.threads_per_block.is_some() {
+    if chosen[2] {
         unflagged.block_dim = None;
     }
-    if args.lanes.is_some() {
+    if chosen[3] {
         unflagged.lanes = None;
     }
     let flag_fault = |e: &KernelError| {
-        let flagged = args.entry.is_some()
-            || args.blocks.is_some()
-            || args.threads_per_block.is_some()
-            || args.lanes.is_some();
-        flagged && e.line > 0 && Executor::new(source, unflagged.clone()).is_ok()
+        chosen.contains(&true) && e.line > 0 && Executor::new(source, unflagged.clone()).is_ok()
     };
     let launch_error = |e: KernelError| match &e.input {
         // A fill's fault is the flag's, not a line of the source.
@@ -448,22 +463,34 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
 /// the buffers of structs put back together (`"structs"`, as the full trace's `memory.structs`);
 /// when the source has a preprocessor conditional, which branch each took and the lines skipped
 /// (`"preprocess"`, as the full trace's).
-fn quiet_json(t: &KernelTrace) -> serde_json::Value {
-    let mut v = serde_json::json!({
-        "launch": t.launch,
-        "outcome": t.outcome,
-        "diagnostics": t.merged_diagnostics,
-        "printf": t.printf,
-        "buffers": t.memory.buffers,
-        "structs": t.memory.structs(),
-        "stats": t.stats,
-    });
-    if !t.preprocess.conditionals.is_empty() {
-        if let Some(o) = v.as_object_mut() {
-            o.insert("preprocess".into(), serde_json::json!(t.preprocess));
-        }
+fn quiet_json(t: &KernelTrace) -> Quiet<'_> {
+    Quiet {
+        buffers: &t.memory.buffers,
+        diagnostics: &t.merged_diagnostics,
+        launch: &t.launch,
+        outcome: &t.outcome,
+        preprocess: (!t.preprocess.conditionals.is_empty()).then_some(&t.preprocess),
+        printf: &t.printf,
+        stats: &t.stats,
+        structs: t.memory.structs(),
     }
-    v
+}
+
+/// [`quiet_json`]'s object, serialized straight into the output text: a `serde_json::Value`
+/// tree of the buffers took some 900 bytes per cell (10^7 cells: 9.5 GB) where the run's
+/// memory budget had counted 64. Fields in the order of their names, as a JSON object map
+/// writes them.
+#[derive(serde::Serialize)]
+struct Quiet<'a> {
+    buffers: &'a [crosslane_kernel::Buffer],
+    diagnostics: &'a [crosslane_kernel::diaglog::MergedDiagnostic],
+    launch: &'a crosslane_kernel::trace::Launch,
+    outcome: &'a Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preprocess: Option<&'a crosslane_kernel::PpRecord>,
+    printf: &'a [crosslane_kernel::printf::PrintfLine],
+    stats: &'a crosslane_kernel::trace::RunStats,
+    structs: Vec<crosslane_kernel::memory::StructBuffer>,
 }
 
 /// The dialect a file's extension names: `.hip` → HIP (64 lanes unless `--lanes 32`), `.cu` /

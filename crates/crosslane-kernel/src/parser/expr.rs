@@ -445,6 +445,19 @@ impl Parser<'_> {
                             return self.node(ExprKind::Deref(p), span);
                         }
                     }
+                    // The cache-hinted stores write `*p = v` (CUDA C++ Programming Guide,
+                    // "Store Functions Using Cache Hints": `void __stwb(T* address, T value)`
+                    // stores the value at the address): the hint changes no value here.
+                    if matches!(w.as_str(), "__stwb" | "__stcg" | "__stcs" | "__stwt")
+                        && args.len() == 2
+                    {
+                        let (v, p) = (args.pop(), args.pop());
+                        if let (Some(p), Some(v)) = (p, v) {
+                            let target = self.node(ExprKind::Deref(Box::new(p)), span)?;
+                            return self
+                                .node(ExprKind::Assign(None, Box::new(target), Box::new(v)), span);
+                        }
+                    }
                     ExprKind::Call(w, args)
                 } else if let Some(c) = self.consts.get(&w) {
                     // A file-scope constant: its value, at the use.

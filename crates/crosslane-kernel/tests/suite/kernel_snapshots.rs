@@ -3,7 +3,7 @@
 //! the same name in `tests/snapshots/out/` — for a kernel (`.cu`, `.hip`) a JSON of the outcome,
 //! the merged diagnostics, the final buffers' values and the preprocessor's record; for a
 //! preprocessor-only input (first line `// snapshot: mode=pp`) the tokens the parser would
-//! read, one source line per line. `UPDATE_SNAPSHOTS=1 cargo test -p crosslane-core --test
+//! read, one source line per line. `UPDATE_SNAPSHOTS=1 cargo test -p crosslane-kernel --test
 //! suite kernel_snapshots` rewrites the expected files; each input's comments derive its
 //! expected values independently, so a rewrite must be checked against them.
 //!

@@ -15,6 +15,7 @@
 //! Page elements (tests rely on them): `#kernel-source` (the textarea), `#kernel-highlight`,
 //! `#kernel-gutter`, `#kernel-error` ("line L:C: message" of a parse or launch error),
 //! `#kernel-examples`, `#kernel-entry`, `#kernel-blocks`, `#kernel-threads`, `#kernel-lanes`,
+//! `#kernel-defines`, `#kernel-overrides` (WGSL override values, `NAME=VALUE …`),
 //! the budgets `#kernel-max-work`, `#kernel-max-memory`, `#kernel-max-depth`,
 //! `#kernel-max-tokens`, `#kernel-max-code`, `#kernel-max-diagnostics` (empty = the page's
 //! default, shown as the placeholder; a field that does not parse gets `aria-invalid` and
@@ -93,6 +94,7 @@ const TEMPLATE: &str = r#"
         <div class="field"><label for="kernel-lanes">lanes per warp</label><input id="kernel-lanes" type="text" inputmode="numeric" placeholder="auto"></div>
         <div class="field"><label for="kernel-dialect">dialect</label><select id="kernel-dialect"></select></div>
         <div class="field"><label for="kernel-defines">defines</label><input id="kernel-defines" type="text" spellcheck="false" placeholder="-DNAME=1 -UNAME" title="macros defined (-DNAME[=VALUE], or NAME[=VALUE]) and undefined (-UNAME) after the dialect's predefined ones, as clang -D/-U"></div>
+        <div class="field"><label for="kernel-overrides">overrides</label><input id="kernel-overrides" type="text" spellcheck="false" placeholder="WGSL: WG=64 SCALE=1.5" title="values of a WGSL shader's override declarations, NAME=VALUE (or @id's number=VALUE), as the CLI's --override; empty: each override's initializer"></div>
       </div>
       <p id="kernel-dialect-from" class="hint"></p>
       <div id="kernel-args" class="kernel-fields" aria-label="kernel arguments"></div>
@@ -181,6 +183,9 @@ struct KernelView {
     budgets: Vec<HtmlInputElement>,
     /// `#kernel-defines`: user macros as typed ([`UserMacro::parse_list`]).
     defines: HtmlInputElement,
+    /// `#kernel-overrides`: WGSL override values as typed
+    /// ([`crosslane_kernel::wgsl::override_eval::parse_overrides`]).
+    overrides_el: HtmlInputElement,
     geometry: Element,
     diagnostics: Element,
     slider: HtmlInputElement,
@@ -229,8 +234,8 @@ struct KernelView {
     /// nvcc's `--use_fast_math` from a link's inputs ([`KernelInputs::use_fast_math`]): kept
     /// and passed to every launch (the page has no control for it yet).
     fast_math: bool,
-    /// WGSL `override` values from a link's inputs ([`KernelInputs::overrides`]): kept and
-    /// passed to every launch with the arguments.
+    /// WGSL `override` values ([`KernelInputs::overrides`]): the last that `#kernel-overrides`
+    /// parsed to, or a link's; passed to every launch with the arguments.
     overrides: BTreeMap<String, String>,
     /// Length fields that do not parse: parameter name → message (no launch until corrected).
     bad_lens: BTreeMap<String, String>,
@@ -393,6 +398,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         lens: BTreeMap::new(),
         budgets,
         defines: by_id(doc, "kernel-defines")?,
+        overrides_el: by_id(doc, "kernel-overrides")?,
         geometry: by_id(doc, "kernel-geometry")?,
         diagnostics: by_id(doc, "kernel-diagnostics")?,
         slider: by_id(doc, "kernel-slider")?,
@@ -476,6 +482,7 @@ fn wire(state: &Shared) -> Js<()> {
             v.threads.clone().into(),
             v.lanes.clone().into(),
             v.defines.clone().into(),
+            v.overrides_el.clone().into(),
         ];
         launch.extend(v.budgets.iter().map(|b| EventTarget::from(b.clone())));
         (
@@ -913,12 +920,17 @@ impl KernelView {
     /// The launch as the fields say; an unparsable field is reported and the launch not made.
     fn config(&mut self) -> Option<LaunchConfig> {
         self.field_error = None;
-        let mut fields: Vec<HtmlInputElement> =
-            [&self.blocks, &self.threads, &self.lanes, &self.defines]
-                .into_iter()
-                .chain(self.budgets.iter())
-                .cloned()
-                .collect();
+        let mut fields: Vec<HtmlInputElement> = [
+            &self.blocks,
+            &self.threads,
+            &self.lanes,
+            &self.defines,
+            &self.overrides_el,
+        ]
+        .into_iter()
+        .chain(self.budgets.iter())
+        .cloned()
+        .collect();
         fields.extend(self.len_inputs());
         for input in &fields {
             let _ = inputs::unmark(input);
@@ -990,6 +1002,14 @@ impl KernelView {
                 return None;
             }
         };
+        match crosslane_kernel::wgsl::override_eval::parse_overrides(&self.overrides_el.value()) {
+            Ok(o) => self.overrides = o,
+            Err(m) => {
+                mark(&self.overrides_el);
+                self.field_error = Some(("overrides", format!("overrides: {m}")));
+                return None;
+            }
+        }
         let entry = self.entry.value();
         let dialect = Dialect::parse(&self.dialect.value()).ok();
         Some(LaunchConfig {
@@ -1182,6 +1202,12 @@ impl KernelView {
         self.edits.clone_from(&inputs.edits);
         self.fast_math = inputs.use_fast_math;
         self.overrides.clone_from(&inputs.overrides);
+        let typed: Vec<String> = inputs
+            .overrides
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        self.overrides_el.set_value(&typed.join(" "));
         for ((id, _), input) in BUDGETS.iter().zip(&self.budgets) {
             let typed = inputs.budgets.get(&inputs::budget_key(id));
             input.set_value(typed.map_or("", String::as_str));

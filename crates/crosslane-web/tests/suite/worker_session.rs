@@ -363,7 +363,9 @@ fn main(@builtin(local_invocation_index) i: u32) {
     };
     let f = ask(&mut s, load(SHADER), 0);
     let rows = f.wgsl_bindings.expect("a WGSL shader has a bindings table");
-    let got: Vec<(&str, u32, u32, &str, &str, Option<usize>)> = rows
+    // name, group, binding, address space, element type, fixed length
+    type Row<'a> = (&'a str, u32, u32, &'a str, &'a str, Option<usize>);
+    let got: Vec<Row> = rows
         .iter()
         .map(|b: &GpuBinding| {
             (
