@@ -183,6 +183,9 @@ struct KernelView {
     budgets: Vec<HtmlInputElement>,
     /// `#kernel-defines`: user macros as typed ([`UserMacro::parse_list`]).
     defines: HtmlInputElement,
+    /// The line count of a source shown as plain text ([`Self::render_plain_source`]), `None`
+    /// while the source is highlighted.
+    plain_lines: Cell<Option<usize>>,
     /// `#kernel-overrides`: WGSL override values as typed
     /// ([`crosslane_kernel::wgsl::override_eval::parse_overrides`]).
     overrides_el: HtmlInputElement,
@@ -399,6 +402,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         budgets,
         defines: by_id(doc, "kernel-defines")?,
         overrides_el: by_id(doc, "kernel-overrides")?,
+        plain_lines: Cell::new(None),
         geometry: by_id(doc, "kernel-geometry")?,
         diagnostics: by_id(doc, "kernel-diagnostics")?,
         slider: by_id(doc, "kernel-slider")?,
@@ -1276,6 +1280,14 @@ impl KernelView {
     /// The editor: the source highlighted, with the current line and the squiggles of the last
     /// frame (none while an edit waits for its parse). Linear in the source.
     fn render_source(&self) {
+        let text = self.source_el.value();
+        if highlight::is_plain(&text) {
+            self.render_plain_source(&text);
+            return;
+        }
+        if self.plain_lines.take().is_some() {
+            let _ = self.source_el.class_list().remove_1("plain-source");
+        }
         let mut marks = highlight::Marks::default();
         if let Some(f) = &self.frame {
             marks.current = f.current_line;
@@ -1293,10 +1305,27 @@ impl KernelView {
                 })
                 .collect();
         }
-        let (mut code, gutter) = highlight::render(&self.source_el.value(), &marks);
+        let (mut code, gutter) = highlight::render(&text, &marks);
         // A trailing newline keeps the last line's height equal to the textarea's.
         kit::set_html(&self.highlight, code.push_text("\n"));
         kit::set_html(&self.gutter, &gutter);
+        self.sync_scroll();
+    }
+
+    /// A source too big to highlight ([`highlight::is_plain`]): the textarea shows its own text
+    /// (`.plain-source`), the highlight layer is empty, and the gutter's numbers are written
+    /// again only when the line count changes. A keystroke in a 1 MB source had replaced a 1 MB
+    /// text node and its 11 000 line numbers, some 300 ms of layout each time.
+    fn render_plain_source(&self, text: &str) {
+        let lines = text.split('\n').count();
+        if self.plain_lines.get().is_none() {
+            let _ = self.source_el.class_list().add_1("plain-source");
+            self.highlight.set_inner_html("");
+        }
+        if self.plain_lines.get() != Some(lines) {
+            self.plain_lines.set(Some(lines));
+            kit::set_html(&self.gutter, &highlight::plain_gutter(lines));
+        }
         self.sync_scroll();
     }
 

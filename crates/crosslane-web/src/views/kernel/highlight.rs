@@ -257,22 +257,34 @@ pub const PLAIN_LINES: usize = 5_000;
 /// See [`PLAIN_LINES`].
 pub const PLAIN_BYTES: usize = 512 * 1024;
 
-/// [`render`] for a source over [`PLAIN_LINES`] or [`PLAIN_BYTES`]: the text and the line
-/// numbers, escaped.
-fn plain(source: &str) -> (Html, Html) {
-    let lines = source.split('\n').count();
+/// Whether `source` is over [`PLAIN_LINES`] or [`PLAIN_BYTES`]: shown as plain text, without
+/// colours or marks.
+pub fn is_plain(source: &str) -> bool {
+    source.len() > PLAIN_BYTES || source.bytes().filter(|b| *b == b'\n').count() >= PLAIN_LINES
+}
+
+/// The gutter of a plain source of `lines` lines: its numbers as one text node.
+pub fn plain_gutter(lines: usize) -> Html {
     let mut numbers = String::with_capacity(lines * 6);
     for n in 1..=lines {
         let _ = writeln!(numbers, "{n}");
     }
+    let mut gutter = Html::with_capacity(numbers.len() + 32);
+    gutter.el("span").attr("class", "gl-plain").text(&numbers);
+    gutter
+}
+
+/// [`render`] for a source over [`PLAIN_LINES`] or [`PLAIN_BYTES`]: the text and the line
+/// numbers, escaped. (The editor shows such a source in the textarea itself instead,
+/// `KernelView::render_plain_source`; this form is for a caller that has no textarea.)
+fn plain(source: &str) -> (Html, Html) {
+    let lines = source.split('\n').count();
     let mut code = Html::with_capacity(source.len() + 64);
     code.el("span")
         .attr("class", "plain")
         .attr("data-lines", lines)
         .text(source);
-    let mut gutter = Html::with_capacity(numbers.len() + 32);
-    gutter.el("span").attr("class", "gl-plain").text(&numbers);
-    (code, gutter)
+    (code, plain_gutter(lines))
 }
 
 /// Most coloured runs on one line; a longer line is shown uncoloured.
@@ -281,7 +293,7 @@ pub const LONG_LINE_RUNS: usize = 2_000;
 /// The editor's highlighted text (one `<span class="cl" data-line="N">` per line) and its gutter
 /// (one `<span class="gl" data-line="N">N</span>` per line), both carrying the marks.
 pub fn render(source: &str, marks: &Marks) -> (Html, Html) {
-    if source.len() > PLAIN_BYTES || source.bytes().filter(|b| *b == b'\n').count() >= PLAIN_LINES {
+    if is_plain(source) {
         return plain(source);
     }
     let lines = scan(source);
