@@ -15,6 +15,7 @@ pub mod naga;
 pub mod override_eval;
 pub mod scan;
 pub mod uniformity;
+mod walk;
 
 use std::collections::HashMap;
 

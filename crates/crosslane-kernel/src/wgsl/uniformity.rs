@@ -39,6 +39,7 @@ use std::collections::{HashMap, HashSet};
 use naga::{AddressSpace, BuiltIn, Expression, Handle, Statement};
 
 use super::naga::{line_col, NagaShader};
+use super::walk::find_statement;
 use crosslane_core::result::Level;
 
 /// The spec's name for the rule, cited in every finding.
@@ -530,133 +531,53 @@ fn gather_name(m: &naga::GatherMode) -> &'static str {
 /// `f`'s own body (name and span), any control flow. `subgroupBarrier` is a subgroup
 /// built-in ([`first_builtin`]).
 fn first_barrier(f: &naga::Function) -> Option<(String, naga::Span)> {
-    let mut stack = vec![&f.body];
-    while let Some(b) = stack.pop() {
-        for (s, sp) in b.span_iter() {
-            match s {
-                Statement::ControlBarrier(flags) if !flags.contains(naga::Barrier::SUB_GROUP) => {
-                    let what = if flags.contains(naga::Barrier::STORAGE) {
-                        "storageBarrier"
-                    } else {
-                        "workgroupBarrier"
-                    };
-                    return Some((what.into(), *sp));
-                }
-                Statement::WorkGroupUniformLoad { .. } => {
-                    return Some(("workgroupUniformLoad".into(), *sp))
-                }
-                Statement::If { accept, reject, .. } => {
-                    stack.push(accept);
-                    stack.push(reject);
-                }
-                Statement::Block(i) => stack.push(i),
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    stack.push(body);
-                    stack.push(continuing);
-                }
-                Statement::Switch { cases, .. } => {
-                    stack.extend(cases.iter().map(|c| &c.body));
-                }
-                _ => {}
-            }
+    find_statement(&f.body, |s, sp| match s {
+        Statement::ControlBarrier(flags) if !flags.contains(naga::Barrier::SUB_GROUP) => {
+            let what = if flags.contains(naga::Barrier::STORAGE) {
+                "storageBarrier"
+            } else {
+                "workgroupBarrier"
+            };
+            Some((what.into(), sp))
         }
-    }
-    None
+        Statement::WorkGroupUniformLoad { .. } => Some(("workgroupUniformLoad".into(), sp)),
+        _ => None,
+    })
 }
 
 /// The first subgroup built-in in `f`'s own body (name and span), any control flow.
 fn first_builtin(shader: &NagaShader, f: &naga::Function) -> Option<(String, naga::Span)> {
-    let mut stack = vec![&f.body];
-    while let Some(b) = stack.pop() {
-        for (s, sp) in b.span_iter() {
-            match s {
-                Statement::SubgroupBallot { .. } => return Some(("subgroupBallot".into(), *sp)),
-                Statement::SubgroupGather { mode, .. } => {
-                    return Some((gather_name(mode).to_string(), *sp))
-                }
-                Statement::SubgroupCollectiveOperation { op, .. } => {
-                    return Some((format!("subgroup{op:?}"), *sp))
-                }
-                Statement::Call { function, .. } => {
-                    let g = &shader.module.functions[*function];
-                    if shader.elect_appended && g.name.as_deref() == Some("subgroupElect") {
-                        return Some(("subgroupElect".into(), *sp));
-                    }
-                }
-                Statement::If { accept, reject, .. } => {
-                    stack.push(accept);
-                    stack.push(reject);
-                }
-                Statement::Block(i) => stack.push(i),
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    stack.push(body);
-                    stack.push(continuing);
-                }
-                Statement::Switch { cases, .. } => {
-                    stack.extend(cases.iter().map(|c| &c.body));
-                }
-                _ => {}
-            }
+    find_statement(&f.body, |s, sp| match s {
+        Statement::SubgroupBallot { .. } => Some(("subgroupBallot".into(), sp)),
+        Statement::SubgroupGather { mode, .. } => Some((gather_name(mode).to_string(), sp)),
+        Statement::SubgroupCollectiveOperation { op, .. } => Some((format!("subgroup{op:?}"), sp)),
+        Statement::Call { function, .. } => {
+            let g = &shader.module.functions[*function];
+            (shader.elect_appended && g.name.as_deref() == Some("subgroupElect"))
+                .then(|| ("subgroupElect".into(), sp))
         }
-    }
-    None
+        _ => None,
+    })
 }
 
 /// The helper functions `f` calls directly.
 fn callees(f: &naga::Function) -> Vec<Handle<naga::Function>> {
     let mut out = Vec::new();
-    let mut stack = vec![&f.body];
-    while let Some(b) = stack.pop() {
-        for s in b.iter() {
-            match s {
-                Statement::Call { function, .. } => out.push(*function),
-                Statement::If { accept, reject, .. } => {
-                    stack.push(accept);
-                    stack.push(reject);
-                }
-                Statement::Block(i) => stack.push(i),
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    stack.push(body);
-                    stack.push(continuing);
-                }
-                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
-                _ => {}
-            }
+    find_statement(&f.body, |s, _| {
+        if let Statement::Call { function, .. } = s {
+            out.push(*function);
         }
-    }
+        None::<()>
+    });
     out
 }
 
 /// Whether a block returns on some path (outside nested loops too: a return ends the call).
 fn returns(b: &naga::Block) -> bool {
-    let mut stack = vec![b];
-    while let Some(b) = stack.pop() {
-        for s in b.iter() {
-            match s {
-                Statement::Return { .. } => return true,
-                Statement::If { accept, reject, .. } => {
-                    stack.push(accept);
-                    stack.push(reject);
-                }
-                Statement::Block(i) => stack.push(i),
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    stack.push(body);
-                    stack.push(continuing);
-                }
-                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
-                _ => {}
-            }
-        }
-    }
-    false
+    find_statement(b, |s, _| {
+        matches!(s, Statement::Return { .. }).then_some(())
+    })
+    .is_some()
 }
 
 /// Whether a block breaks or continues its loop (not a nested loop's).

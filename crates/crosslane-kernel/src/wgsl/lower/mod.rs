@@ -46,6 +46,7 @@ use naga::{
 };
 
 use super::naga::NagaShader;
+use super::walk::find_statement;
 use crate::ast::{self, Declarator, Expr, ExprKind, Param, Stmt, StmtKind, Storage};
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
@@ -1239,32 +1240,13 @@ impl Lower<'_> {
 /// Whether a function returns a `subgroupBallot` result directly (held as a u64, not by
 /// components).
 fn returns_ballot(f: &naga::Function) -> bool {
-    let mut stack = vec![&f.body];
-    while let Some(b) = stack.pop() {
-        for s in b.iter() {
-            match s {
-                Statement::Return { value: Some(v) } => {
-                    if matches!(f.expressions[*v], Expression::SubgroupBallotResult) {
-                        return true;
-                    }
-                }
-                Statement::If { accept, reject, .. } => {
-                    stack.push(accept);
-                    stack.push(reject);
-                }
-                Statement::Block(i) => stack.push(i),
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    stack.push(body);
-                    stack.push(continuing);
-                }
-                Statement::Switch { cases, .. } => stack.extend(cases.iter().map(|c| &c.body)),
-                _ => {}
-            }
+    find_statement(&f.body, |s, _| match s {
+        Statement::Return { value: Some(v) } => {
+            matches!(f.expressions[*v], Expression::SubgroupBallotResult).then_some(())
         }
-    }
-    false
+        _ => None,
+    })
+    .is_some()
 }
 
 /// The helper functions `entry` calls, directly or through other helpers (each visited once;
@@ -1273,31 +1255,14 @@ fn called_from(module: &naga::Module, entry: &naga::Function) -> HashSet<Handle<
     let mut seen = HashSet::new();
     let mut bodies = vec![&entry.body];
     while let Some(b) = bodies.pop() {
-        let mut stack = vec![b];
-        while let Some(b) = stack.pop() {
-            for s in b.iter() {
-                match s {
-                    Statement::Call { function, .. } if seen.insert(*function) => {
-                        bodies.push(&module.functions[*function].body);
-                    }
-                    Statement::If { accept, reject, .. } => {
-                        stack.push(accept);
-                        stack.push(reject);
-                    }
-                    Statement::Block(i) => stack.push(i),
-                    Statement::Loop {
-                        body, continuing, ..
-                    } => {
-                        stack.push(body);
-                        stack.push(continuing);
-                    }
-                    Statement::Switch { cases, .. } => {
-                        stack.extend(cases.iter().map(|c| &c.body));
-                    }
-                    _ => {}
+        find_statement(b, |s, _| {
+            if let Statement::Call { function, .. } = s {
+                if seen.insert(*function) {
+                    bodies.push(&module.functions[*function].body);
                 }
             }
-        }
+            None::<()>
+        });
     }
     seen
 }
