@@ -392,24 +392,7 @@ impl Parser<'_> {
                     && (self.is_punct("<") || self.is_punct("(")) =>
             {
                 // A call of a function template: explicit arguments, then deduction.
-                let given = if self.is_punct("<") {
-                    self.template_args()?
-                } else {
-                    Vec::new()
-                };
-                self.expect_punct("(")?;
-                let mut args = Vec::new();
-                if !self.eat(")") {
-                    loop {
-                        args.push(self.assign_expr()?);
-                        if self.eat(")") {
-                            break;
-                        }
-                        self.expect_punct(",")?;
-                    }
-                }
-                let name = self.instantiate_call(&w, given, &args, span)?;
-                ExprKind::Call(name, args)
+                return self.template_call(&w, span);
             }
             Tok::Ident(w) => {
                 if self.is_punct("(") {
@@ -518,24 +501,7 @@ impl Parser<'_> {
             let member = format!("{st}::{m}");
             if self.templates.contains_key(&member) && (self.is_punct("(") || self.is_punct("<")) {
                 // A static member template: instantiated as a function template.
-                let given = if self.is_punct("<") {
-                    self.template_args()?
-                } else {
-                    Vec::new()
-                };
-                self.expect_punct("(")?;
-                let mut args = Vec::new();
-                if !self.eat(")") {
-                    loop {
-                        args.push(self.assign_expr()?);
-                        if self.eat(")") {
-                            break;
-                        }
-                        self.expect_punct(",")?;
-                    }
-                }
-                let name = self.instantiate_call(&member, given, &args, span)?;
-                return self.node(ExprKind::Call(name, args), span);
+                return self.template_call(&member, span);
             }
             if self.eat("(") {
                 let mut args = vec![Expr::new(ExprKind::Str(st.clone()), m_at)];
@@ -600,6 +566,19 @@ impl Parser<'_> {
     /// A node, refused when its tree is higher than the depth budget (a flat chain such as
     /// `1+1+…` or `a[0][0]…` grows the tree by one level per operator without any recursion in
     /// the parser, but every later walk of the tree recurses once per level).
+    /// A call of function template `name` after its name: explicit template arguments
+    /// (`<…>`, optional), the call's arguments, then the instance those and deduction choose.
+    fn template_call(&mut self, name: &str, span: Span) -> PResult<Expr> {
+        let given = if self.is_punct("<") {
+            self.template_args()?
+        } else {
+            Vec::new()
+        };
+        let args = self.call_args()?;
+        let instance = self.instantiate_call(name, given, &args, span)?;
+        self.node(ExprKind::Call(instance, args), span)
+    }
+
     pub(super) fn node(&self, kind: ExprKind, span: Span) -> PResult<Expr> {
         self.checked(Ok(Expr::new(kind, span)))
     }
