@@ -29,6 +29,7 @@ pub mod compare_view;
 pub mod describe;
 pub mod error;
 pub mod flags;
+mod json_out;
 pub mod table;
 pub mod validate;
 
@@ -117,6 +118,8 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
         Command::Gpu(args) => cmd::gpu::run(&args),
     }
 }
+
+pub(crate) use json_out::print_json;
 
 /// Writes `text` to stdout; a closed pipe (`crosslane ops | head`) is not worth a panic.
 ///

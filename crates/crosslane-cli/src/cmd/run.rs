@@ -27,7 +27,7 @@ use crosslane_kernel::{parse, render_text, Executor, KernelError, LaunchConfig, 
 use crosslane_kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
 
 use crate::error::CliError;
-use crate::print_out;
+use crate::{print_json, print_out};
 
 pub use super::run_args::{escape_controls, RunArgs};
 use super::run_args::{limits, scenario_limits};
@@ -311,13 +311,12 @@ fn run_kernel_file(
     };
     let trace = run_kernel_traced(source, config, mode).map_err(launch_error)?;
     if args.json {
-        // serde_json escapes control characters itself.
-        let json = match mode {
-            TraceMode::Full => serde_json::to_string(&trace),
-            TraceMode::None => serde_json::to_string(&quiet_json(&trace)),
+        // serde_json escapes control characters itself; the text streams to stdout (a trace of
+        // millions of cells is never held whole beside the run's own memory).
+        match mode {
+            TraceMode::Full => print_json(&trace)?,
+            TraceMode::None => print_json(&quiet_json(&trace))?,
         }
-        .map_err(|e| CliError::Io(format!("run: writing the trace as JSON: {e}")))?;
-        print_out(&format!("{json}\n"))?;
     } else {
         print_out(&escape_controls(&render_text(&trace, 10_000)))?;
     }
@@ -379,7 +378,7 @@ fn front_end_error(args: &RunArgs, e: &KernelError) -> CliError {
             "diagnostics": diagnostics,
             "buffers": [],
         });
-        if let Err(io) = print_out(&format!("{json}\n")) {
+        if let Err(io) = print_json(&json) {
             return io;
         }
     }

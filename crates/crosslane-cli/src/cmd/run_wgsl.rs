@@ -21,7 +21,7 @@ use crosslane_kernel::{budget, KVal, KernelTrace, LaunchConfig, Outcome, Scalar}
 
 use super::run_args::{escape_controls, limits, RunArgs};
 use crate::error::CliError;
-use crate::print_out;
+use crate::{print_json, print_out};
 
 /// What the emulator says about how invocations map to subgroups (WGSL leaves it open).
 pub const MAPPING: &str = "linear: subgroup = local_invocation_index / subgroup_size, \
@@ -274,9 +274,7 @@ pub fn run(
         out["gpu"] = g;
     }
     if args.json {
-        let json = serde_json::to_string(&out)
-            .map_err(|e| CliError::Io(format!("run: writing JSON: {e}")))?;
-        print_out(&format!("{json}\n"))?;
+        print_json(&out)?;
     } else {
         print_out(&escape_controls(&render(&out, &trace, &probe.bindings)))?;
     }
