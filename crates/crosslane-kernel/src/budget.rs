@@ -228,6 +228,9 @@ impl Resource {
     }
 }
 
+/// How every [`LimitHit::message`] ends.
+const LIMIT_MESSAGE_END: &str = " (or the page's limits)";
+
 /// A budget that ran out: which, its limit, and what hit it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LimitHit {
@@ -242,10 +245,18 @@ pub struct LimitHit {
 }
 
 impl LimitHit {
+    /// Whether `message` is a [`LimitHit::message`] (a launch can only report a budget through
+    /// a [`crate::KernelError`]'s text): a budget stops a run as an error, whatever input
+    /// made the work large, so a consumer (the CLI's exit status) must not take it for a fault
+    /// of a flag.
+    pub fn is_message(message: &str) -> bool {
+        message.contains(" reached by ") && message.ends_with(LIMIT_MESSAGE_END)
+    }
+
     /// One sentence: the limit, what hit it and how to raise it.
     pub fn message(&self) -> String {
         format!(
-            "{} limit of {} {} reached by {}{}; raise it with {} (or the page's limits)",
+            "{} limit of {} {} reached by {}{}; raise it with {}{LIMIT_MESSAGE_END}",
             match self.resource {
                 Resource::Work => "work",
                 Resource::Memory => "memory",

@@ -24,7 +24,7 @@ use crosslane_core::{permalink, Dialect};
 use crosslane_kernel::edits::{apply_edits, Edits};
 use crosslane_kernel::host_launch::shared_cells;
 use crosslane_kernel::{parse, render_text, Executor, KernelError, LaunchConfig, UserMacro};
-use crosslane_kernel::{run_kernel_traced, KernelTrace, Outcome, TraceMode};
+use crosslane_kernel::{run_kernel_traced, KernelTrace, LimitHit, Outcome, TraceMode};
 
 use crate::error::CliError;
 use crate::{print_json, print_out};
@@ -275,8 +275,13 @@ fn run_kernel_file(
     if chosen[3] {
         unflagged.lanes = None;
     }
+    // A budget is never the flags' fault (exit 1 like any budget, whether the cells came from
+    // `--buffer` or from the launch geometry's default length).
     let flag_fault = |e: &KernelError| {
-        chosen.contains(&true) && e.line > 0 && Executor::new(source, unflagged.clone()).is_ok()
+        chosen.contains(&true)
+            && e.line > 0
+            && !LimitHit::is_message(&e.message)
+            && Executor::new(source, unflagged.clone()).is_ok()
     };
     let launch_error = |e: KernelError| match &e.input {
         // A fill's fault is the flag's, not a line of the source.
