@@ -7,10 +7,12 @@
 //! deep as macro calls nest inside arguments, bounded by the depth limit. Every token produced
 //! costs one unit of the token budget, and every expansion at least one.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::{spell, PTok};
+use crate::ast::SYNTH_COL;
 use crate::lexer::{lex_fragment, Tok, Token};
 use crate::KernelError;
 
@@ -100,6 +102,9 @@ pub(super) struct Expander {
     pub line_delta: i64,
     /// `#pragma` texts met through `_Pragma`, by line.
     pub pragmas: Vec<(u32, String)>,
+    /// Identifiers placed past [`SYNTH_COL`] so far (each expansion's identifiers need spans of
+    /// their own; see `substitute`).
+    pub copies: u32,
 }
 
 /// Macro calls nested inside arguments may go one level per this many units of the depth
@@ -374,17 +379,25 @@ impl Expander {
             |p: Option<&Piece>| matches!(p, Some(Piece::Tok(t)) if t.t.tok == Tok::Punct("##"));
         let mut expanded: Vec<Option<Vec<PTok>>> = vec![None; args.len()];
         let mut out: Vec<Piece> = Vec::new();
-        let mut free: Vec<String> = Vec::new();
-        let place = |t: &PTok, free: &mut Vec<String>| -> PTok {
+        // Each identifier of the replacement gets a span of its own: the compiler keys names
+        // and calls by position, so two identifiers of one expansion sharing a span would bind
+        // to one variable (`dst[0] = src[1]` writing `src`). The first ones take the columns of
+        // the macro's name (where no other token can start); the rest take columns past
+        // [`SYNTH_COL`] that still show as the invocation's column ([`crate::ast::Span::shown`]),
+        // counted down from the top of that range while the parser's synthesized nodes count up.
+        let copies = Cell::new(self.copies);
+        let placed = Cell::new(0usize);
+        let place = |t: &PTok| -> PTok {
             let mut col = site.col;
-            if let Tok::Ident(n) = &t.t.tok {
-                let k = free.iter().position(|f| f == n).unwrap_or_else(|| {
-                    free.push(n.clone());
-                    free.len() - 1
-                });
-                col = site
-                    .col
-                    .saturating_add(k.min(name.len().saturating_sub(1)) as u32);
+            if let Tok::Ident(_) = &t.t.tok {
+                if placed.get() < name.len() {
+                    col = site.col.saturating_add(placed.get() as u32);
+                } else {
+                    copies.set(copies.get().wrapping_add(1));
+                    let top = u32::MAX / SYNTH_COL;
+                    col = site.col % SYNTH_COL + SYNTH_COL * (top - copies.get() % (top / 2));
+                }
+                placed.set(placed.get() + 1);
             }
             PTok {
                 t: Token {
@@ -418,7 +431,7 @@ impl Expander {
                         format!("in macro `{name}`: `#` is not followed by a macro parameter ([cpp.stringize]/1)"),
                     ));
                 };
-                let mut t = place(b, &mut free);
+                let mut t = place(b);
                 t.t.tok = Tok::Str(stringize(&args[p]));
                 t.spell = None;
                 out.push(Piece::Tok(t));
@@ -438,7 +451,7 @@ impl Expander {
                     Piece::Mark => Vec::new(),
                     Piece::Tok(n) => match param(n) {
                         Some(p) => args[p].clone(),
-                        None => vec![place(n, &mut free)],
+                        None => vec![place(n)],
                     },
                 };
                 // GNU `, ## __VA_ARGS__`: with no variable arguments the comma goes.
@@ -481,7 +494,10 @@ impl Expander {
                     }
                 } else {
                     if expanded[p].is_none() {
+                        // The nested expansion counts on from this one's columns.
+                        self.copies = copies.get();
                         let e = self.expand(&args[p], depth + 1, &mut |_, _| {})?;
+                        copies.set(self.copies);
                         expanded[p] = Some(e);
                     }
                     let e = expanded[p].as_deref().unwrap_or(&[]);
@@ -499,7 +515,7 @@ impl Expander {
                 i += 1;
                 continue;
             }
-            out.push(Piece::Tok(place(b, &mut free)));
+            out.push(Piece::Tok(place(b)));
             i += 1;
         }
         let toks: Vec<PTok> = out
@@ -516,6 +532,7 @@ impl Expander {
                 Piece::Mark => None,
             })
             .collect();
+        self.copies = copies.get();
         self.charge(toks.len(), site, name)?;
         Ok(toks)
     }

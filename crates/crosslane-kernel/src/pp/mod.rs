@@ -240,6 +240,7 @@ pub fn preprocess(
         file: options.file.clone().unwrap_or_else(|| "<source>".into()),
         line_delta: 0,
         pragmas: Vec::new(),
+        copies: 0,
     };
     let mut next_id = 0u32;
     let predefined = predefined::predefined(dialect, lanes, options.arch.as_deref())

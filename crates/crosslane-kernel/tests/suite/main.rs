@@ -16,6 +16,7 @@ mod kernel_errors;
 mod kernel_fills;
 mod kernel_inference;
 mod kernel_maca;
+mod kernel_macro_kernels;
 mod kernel_per_lane;
 mod kernel_replay;
 mod kernel_robustness;
