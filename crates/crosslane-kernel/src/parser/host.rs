@@ -268,55 +268,9 @@ impl Parser<'_> {
         // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
         let mut chevrons = k + 1;
         let mut kernel = ident(k).map(str::to_string);
-        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
-            if self.templates.contains_key(name) {
-                let name = name.to_string();
-                let mut depth = 0usize;
-                let close = (k + 1..close).find(|&i| {
-                    match tok(i) {
-                        Some(Tok::Punct("<")) => depth += 1,
-                        Some(Tok::Punct(">")) => {
-                            depth -= 1;
-                            return depth == 0;
-                        }
-                        _ => {}
-                    }
-                    false
-                });
-                if let Some(c) = close {
-                    // Each argument: a host constant, else a type.
-                    let mut args = Vec::new();
-                    for (a, b) in split_commas(toks, k + 2, c) {
-                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
-                            args.push(super::templates::TArg::Value(n));
-                            continue;
-                        }
-                        let mut slice: Vec<Token> = toks[a..b].to_vec();
-                        slice.push(Token {
-                            tok: Tok::Eof,
-                            ..toks[b - 1].clone()
-                        });
-                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-                        sub.aliases = std::mem::take(&mut self.aliases);
-                        let ty = sub.base_type();
-                        self.aliases = std::mem::take(&mut sub.aliases);
-                        match ty {
-                            Ok(crate::types::Ty::Val(v)) => {
-                                args.push(super::templates::TArg::Type(v));
-                            }
-                            _ => break,
-                        }
-                    }
-                    let span = Span {
-                        line: toks[k].line,
-                        col: toks[k].col,
-                    };
-                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
-                        kernel = Some(m);
-                        chevrons = c + 1;
-                    }
-                }
-            }
+        if let Some((m, after)) = self.host_template_kernel(st, k, close) {
+            kernel = Some(m);
+            chevrons = after;
         }
         // `k<<<cfg>>>(args);`
         if let (Some(kernel), Some(Tok::Punct("<<")), Some(Tok::Punct("<"))) =
@@ -347,6 +301,24 @@ impl Parser<'_> {
             self.vf_statement(st, k, end);
             return end + 1;
         }
+        // `HIP_CHECK(hipMalloc(…))`, `checkCudaErrors(cudaMemcpy(…))`, `ASSERT_EQ(hipMalloc(…),
+        // hipSuccess)`: an error-checking macro around a runtime call reads as the call.
+        // The runtime call itself is never such a wrapper: one level, no recursion.
+        let is_runtime =
+            |n: &str| n.starts_with("cuda") || n.starts_with("hip") || n.starts_with("aclrt");
+        if let (Some(outer), Some(Tok::Punct("(")), Some(inner), Some(Tok::Punct("("))) =
+            (ident(k), tok(k + 1), ident(k + 2), tok(k + 3))
+        {
+            let runtime = !is_runtime(outer) && is_runtime(inner);
+            if let (true, Some(outer), Some(call)) =
+                (runtime, self.closing(k + 1), self.closing(k + 3))
+            {
+                if call < outer {
+                    self.host_statement(st, k + 2, call + 1);
+                    return stmt_end() + 1;
+                }
+            }
+        }
         if let Some(name) = ident(k) {
             let end = stmt_end();
             match name {
@@ -356,14 +328,24 @@ impl Parser<'_> {
                         if parts.len() >= 5 {
                             let (a, b) = parts[0];
                             // `HIP_KERNEL_NAME(k)` or `k`.
-                            let kernel = toks[a..b]
-                                .iter()
-                                .rev()
-                                .find_map(|t| match &t.tok {
-                                    Tok::Ident(n) if n != "HIP_KERNEL_NAME" => Some(n.clone()),
-                                    _ => None,
-                                })
-                                .unwrap_or_default();
+                            // `k<int, 64>` or `HIP_KERNEL_NAME(k<int, 64>)`: a template's
+                            // instance.
+                            let first = (a..b).find(|&i| {
+                                matches!(&toks[i].tok, Tok::Ident(n) if n != "HIP_KERNEL_NAME")
+                            });
+                            let instance =
+                                first.and_then(|i| self.host_template_kernel(st, i, b + 1));
+                            let kernel = match instance {
+                                Some((m, _)) => m,
+                                None => toks[a..b]
+                                    .iter()
+                                    .rev()
+                                    .find_map(|t| match &t.tok {
+                                        Tok::Ident(n) if n != "HIP_KERNEL_NAME" => Some(n.clone()),
+                                        _ => None,
+                                    })
+                                    .unwrap_or_default(),
+                            };
                             self.launch(st, kernel, k, &parts[1..5], &parts[5..]);
                         }
                     }
@@ -466,6 +448,73 @@ impl Parser<'_> {
             return end + 1;
         }
         stmt_end() + 1
+    }
+
+    /// `k<T, N>` at `k` naming a kernel template, instantiated with host constants and types:
+    /// the instance's name and the index after its `>`; `None` when `k` is no template or an
+    /// argument is neither (`TestType` of a test framework).
+    fn host_template_kernel(
+        &mut self,
+        st: &HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<(String, usize)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let ident = |i: usize| match tok(i) {
+            Some(Tok::Ident(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            if self.templates.contains_key(name) {
+                let name = name.to_string();
+                let mut depth = 0usize;
+                let close = (k + 1..close).find(|&i| {
+                    match tok(i) {
+                        Some(Tok::Punct("<")) => depth += 1,
+                        Some(Tok::Punct(">")) => {
+                            depth -= 1;
+                            return depth == 0;
+                        }
+                        _ => {}
+                    }
+                    false
+                });
+                if let Some(c) = close {
+                    // Each argument: a host constant, else a type.
+                    let mut args = Vec::new();
+                    for (a, b) in split_commas(toks, k + 2, c) {
+                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                            args.push(super::templates::TArg::Value(n));
+                            continue;
+                        }
+                        let mut slice: Vec<Token> = toks[a..b].to_vec();
+                        slice.push(Token {
+                            tok: Tok::Eof,
+                            ..toks[b - 1].clone()
+                        });
+                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+                        sub.aliases = std::mem::take(&mut self.aliases);
+                        let ty = sub.base_type();
+                        self.aliases = std::mem::take(&mut sub.aliases);
+                        match ty {
+                            Ok(crate::types::Ty::Val(v)) => {
+                                args.push(super::templates::TArg::Type(v));
+                            }
+                            _ => break,
+                        }
+                    }
+                    let span = Span {
+                        line: toks[k].line,
+                        col: toks[k].col,
+                    };
+                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
+                        return Some((m, c + 1));
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// A host declaration `T name = expr;`, `dim3 name(x, y, z);`, `T name[N];` or
