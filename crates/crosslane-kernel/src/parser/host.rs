@@ -20,6 +20,21 @@ use crate::ast::*;
 use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
+/// The runtime calls host code is read for (allocations, copies, launches).
+const READ_CALLS: &[&str] = &[
+    "cudaMalloc",
+    "hipMalloc",
+    "cudaMallocManaged",
+    "hipMallocManaged",
+    "aclrtMalloc",
+    "cudaMemcpy",
+    "hipMemcpy",
+    "aclrtMemcpy",
+    "cudaMemcpyToSymbol",
+    "hipMemcpyToSymbol",
+    "hipLaunchKernelGGL",
+];
+
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 65_536;
 
@@ -302,21 +317,18 @@ impl Parser<'_> {
             return end + 1;
         }
         // `HIP_CHECK(hipMalloc(…))`, `checkCudaErrors(cudaMemcpy(…))`, `ASSERT_EQ(hipMalloc(…),
-        // hipSuccess)`: an error-checking macro around a runtime call reads as the call.
-        // The runtime call itself is never such a wrapper: one level, no recursion.
-        let is_runtime =
-            |n: &str| n.starts_with("cuda") || n.starts_with("hip") || n.starts_with("aclrt");
-        if let (Some(outer), Some(Tok::Punct("(")), Some(inner), Some(Tok::Punct("("))) =
-            (ident(k), tok(k + 1), ident(k + 2), tok(k + 3))
-        {
-            let runtime = !is_runtime(outer) && is_runtime(inner);
-            if let (true, Some(outer), Some(call)) =
-                (runtime, self.closing(k + 1), self.closing(k + 3))
-            {
-                if call < outer {
-                    self.host_statement(st, k + 2, call + 1);
-                    return stmt_end() + 1;
-                }
+        // hipSuccess)`, `cudaError_t err = cudaMalloc(…)` (an error-checking macro expanded):
+        // a runtime call inside a statement reads as the call. The call itself is never such a
+        // statement: one level, no recursion.
+        if ident(k).is_some_and(|n| !READ_CALLS.contains(&n) && n != "for") {
+            let end = stmt_end();
+            let call = (k + 1..end).find(|&i| {
+                ident(i).is_some_and(|n| READ_CALLS.contains(&n))
+                    && matches!(tok(i + 1), Some(Tok::Punct("(")))
+            });
+            if let Some(c) = call.and_then(|i| self.closing(i + 1).map(|c| (i, c))) {
+                self.host_statement(st, c.0, c.1 + 1);
+                return end + 1;
             }
         }
         if let Some(name) = ident(k) {
@@ -702,6 +714,26 @@ impl Parser<'_> {
             }
         };
         let line = toks[k].line;
+        // `for (int i = 0; i < repeat; i++) k<<<g, b>>>(…);` (a timing loop): the launch is read
+        // once from the loop's body, noted; the loop itself is host code.
+        let body = &toks[head_close + 1..body_to.min(toks.len())];
+        let launches = body.windows(2).any(|w| {
+            matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
+                || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
+        });
+        if launches {
+            self.diag(
+                Span {
+                    line,
+                    col: toks[k].col,
+                },
+                Level::Info,
+                "a launch inside a host loop is read once: the kernel runs one time, as the \
+                 loop's first iteration launches it",
+                "",
+            );
+            return head_close + 1;
+        }
         let parts: Vec<(usize, usize)> = {
             let mut v = Vec::new();
             let mut start = k + 2;
