@@ -95,6 +95,30 @@ impl Parser<'_> {
             && !toks[mark.pos..head_end]
                 .iter()
                 .any(|t| matches!(t.tok, Tok::Punct("(")));
+        let head = &toks[mark.pos..head_end];
+        let word = |w: &str| {
+            head.iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(x) if x == w))
+        };
+        let qualified = head.iter().any(|t| matches!(t.tok, Tok::Punct("::")));
+        // A data-only class, an enum or an alias of a device type keeps its error (its use
+        // would otherwise meet an unknown name): a class is host code when it has member
+        // functions or derives from a qualified library type (`::testing::Test`), an alias
+        // when it names one (`::testing::Types<…>`).
+        let member_fns = body.is_some_and(|open| {
+            toks[open..end].windows(2).any(|w| {
+                matches!(
+                    (&w[0].tok, &w[1].tok),
+                    (Tok::Punct(")"), Tok::Punct("{" | ":"))
+                )
+            })
+        });
+        if word("enum")
+            || ((word("using") || word("typedef")) && !qualified)
+            || (class && !member_fns && !qualified)
+        {
+            return Err(e);
+        }
         let scanned = if class {
             &toks[mark.pos..=end]
         } else {

@@ -125,14 +125,6 @@ impl Parser<'_> {
                 }
             };
             let pack = self.eat("...");
-            if pack && value.is_some() {
-                return Err(KernelError::new(
-                    p_at.line,
-                    p_at.col,
-                    "value parameter packs (`int... Ns`) are not supported; a type pack \
-                     (`typename... Ts`) is",
-                ));
-            }
             // An unnamed parameter (`typename = std::enable_if_t<…>`) is only checked.
             let name = if matches!(self.peek(0), Tok::Punct("=" | "," | ">")) {
                 format!("<unnamed {}>", params.len())
@@ -974,7 +966,8 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             let each: Vec<TParam> = (0..items.len())
                 .map(|i| TParam {
                     name: super::targs::element(&p.name, i),
-                    value: None,
+                    // A value pack's elements keep its declared type (`int... Ns`).
+                    value: p.value,
                     default: None,
                     pack: false,
                 })
