@@ -469,7 +469,13 @@ impl Parser<'_> {
                 self.bump();
                 self.bump();
             }
-            let name = self.ident()?;
+            // An unnamed parameter (`int kind(T)`, a tag or an overload's marker,
+            // [dcl.fct]/8): nothing in the body can name it.
+            let name = if !array_ref && matches!(self.peek(0), Tok::Punct("," | ")")) {
+                format!("<unnamed parameter {}>", params.len())
+            } else {
+                self.ident()?
+            };
             if array_ref {
                 self.expect_punct(")")?;
             }

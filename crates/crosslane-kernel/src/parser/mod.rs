@@ -42,6 +42,7 @@ mod member_templates;
 mod packs;
 mod partial_spec;
 mod scopes;
+mod sfinae;
 mod stmt;
 mod structs;
 mod switch;
@@ -266,8 +267,10 @@ struct Parser<'a> {
     q_device: bool,
     /// Whether they named `__host__`.
     q_host: bool,
-    /// Function templates by name.
+    /// Function templates by name (a later template of a name under `name#N`, [`sfinae`]).
     templates: HashMap<String, templates::Template>,
+    /// The later templates' keys of each overloaded function template name ([`sfinae`]).
+    overloads: HashMap<String, Vec<String>>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -347,6 +350,7 @@ impl<'a> Parser<'a> {
             symbol_copies: Vec::new(),
             q_device: false,
             q_host: false,
+            overloads: HashMap::new(),
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),
