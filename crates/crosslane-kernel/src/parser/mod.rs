@@ -6,7 +6,10 @@
 //! several declarators and arrays; C expressions with C precedence, compound assignment, `++`/`--`,
 //! `?:`, casts; `if`/`else`, `for`, `while`, `do … while`, `break`, `continue`, `return`; a bare
 //! list of statements (a snippet) becomes one implicit kernel. Whole files: host
-//! functions are read for their launches (`host`); `#define` constants and function-like
+//! functions are read for their launches (`host`); other host items (test-framework blocks,
+//! host classes, functions returning host types) are skipped with a note (`host_items`);
+//! function templates of one name form an overload set chosen by substitution failure
+//! (`sfinae`); `#define` constants and function-like
 //! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
 //! (`templates`) and class templates; `auto`, `if constexpr`, `static_assert`; cooperative
 //! groups (`cg`); structs and classes lowered to their members' scalars (`structs`); lambdas
