@@ -130,6 +130,21 @@ impl Parser<'_> {
     }
 }
 
+/// `name` when the tokens are `name.member()` (a `std::vector`'s `data()`, `begin()`, `end()`).
+fn member_call(toks: &[Token], member: &str) -> Option<String> {
+    match toks {
+        [n, dot, m, open, close] => match (&n.tok, &dot.tok, &m.tok, &open.tok, &close.tok) {
+            (Tok::Ident(n), Tok::Punct("."), Tok::Ident(m), Tok::Punct("("), Tok::Punct(")"))
+                if m == member =>
+            {
+                Some(n.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Splits `from..to` at the commas outside brackets.
 fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
     let mut parts = Vec::new();
@@ -425,6 +440,7 @@ impl Parser<'_> {
                                 matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default") || n.ends_with("HOST_TO_DEVICE"))
                             })
                         });
+                        // `h`, or a `std::vector`'s `h.data()`.
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
                             let &(a, b) = p?;
                             if b == a + 1 {
@@ -432,7 +448,7 @@ impl Parser<'_> {
                                     return Some(n.clone());
                                 }
                             }
-                            None
+                            member_call(&toks[a..b], "data")
                         };
                         if let (true, Some(d), Some(h)) =
                             (to_device, one(parts.first()), one(parts.get(1)))
@@ -444,7 +460,10 @@ impl Parser<'_> {
                 }
                 "for" => return self.host_for(st, k, close),
                 // `std::fill_n(…)`, `memset(…)`: a fill by a library call.
-                "std" if matches!(tok(k + 1), Some(Tok::Punct("::"))) => {
+                "std"
+                    if matches!(tok(k + 1), Some(Tok::Punct("::")))
+                        && ident(k + 2) != Some("vector") =>
+                {
                     if let Some(f) = ident(k + 2) {
                         self.host_fill_call(st, f, k + 3);
                     }
@@ -533,6 +552,34 @@ impl Parser<'_> {
     /// `T name[N] = {…};`, recorded when constant.
     fn host_decl(&mut self, st: &mut HostState, k: usize, end: usize) {
         let toks = self.toks;
+        // `std::vector<T> name(N);`: a host array of N cells ([vector.cons]/3).
+        if let [Tok::Ident(s), Tok::Punct("::"), Tok::Ident(v), Tok::Punct("<"), ..] = toks
+            [k..end.min(k + 4)]
+            .iter()
+            .map(|t| t.tok.clone())
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            if s == "std" && v == "vector" {
+                let close = (k + 4..end).find(|&i| matches!(toks[i].tok, Tok::Punct(">")));
+                if let Some(c) = close {
+                    if let (Some(Tok::Ident(name)), Some(Tok::Punct("("))) = (
+                        toks.get(c + 1).map(|t| &t.tok),
+                        toks.get(c + 2).map(|t| &t.tok),
+                    ) {
+                        let name = name.clone();
+                        if let Some(paren) = self.closing(c + 2) {
+                            if let Some(n) =
+                                self.host_value(st, c + 3, paren).and_then(HostVal::int)
+                            {
+                                st.arrays.insert(name, n);
+                            }
+                        }
+                    }
+                }
+                return;
+            }
+        }
         // The declared name: the last identifier before `=`, `(`, `{` or `[` at depth 0.
         let mut i = k;
         while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
@@ -612,12 +659,13 @@ impl Parser<'_> {
         let Some(c) = self.closing(open) else { return };
         let parts = split_commas(toks, open + 1, c);
         let line = toks[open].line;
+        // `h`, or a `std::vector`'s `h.begin()`.
         let array = |p: &(usize, usize)| match &toks[p.0..p.1] {
             [t] => match &t.tok {
                 Tok::Ident(n) => Some(n.clone()),
                 _ => None,
             },
-            _ => None,
+            other => member_call(other, "begin"),
         };
         let Some(arr) = parts.first().and_then(array) else {
             return;
@@ -638,7 +686,7 @@ impl Parser<'_> {
                     let end_of = matches!(words.as_slice(),
                         [Tok::Ident(s), Tok::Punct("::"), Tok::Ident(e), Tok::Punct("("), Tok::Ident(n), Tok::Punct(")")]
                             if s == "std" && e == "end" && *n == arr);
-                    if end_of {
+                    if end_of || member_call(&toks[a..b], "end").as_ref() == Some(&arr) {
                         st.arrays.get(&arr).copied()
                     } else {
                         None
