@@ -331,11 +331,17 @@ impl Parser<'_> {
             self.vf_statement(st, k, end);
             return end + 1;
         }
+        if ident(k) == Some("HipTest")
+            && matches!(tok(k + 1), Some(Tok::Punct("::")))
+            && ident(k + 2) == Some("launchKernel")
+        {
+            return self.host_statement(st, k + 2, close);
+        }
         // `HIP_CHECK(hipMalloc(…))`, `checkCudaErrors(cudaMemcpy(…))`, `ASSERT_EQ(hipMalloc(…),
         // hipSuccess)`, `cudaError_t err = cudaMalloc(…)` (an error-checking macro expanded):
         // a runtime call inside a statement reads as the call. The call itself is never such a
         // statement: one level, no recursion.
-        if ident(k).is_some_and(|n| !READ_CALLS.contains(&n) && n != "for") {
+        if ident(k).is_some_and(|n| !READ_CALLS.contains(&n) && n != "for" && n != "launchKernel") {
             let end = stmt_end();
             let call = (k + 1..end).find(|&i| {
                 ident(i).is_some_and(|n| READ_CALLS.contains(&n))
@@ -349,7 +355,13 @@ impl Parser<'_> {
         if let Some(name) = ident(k) {
             let end = stmt_end();
             match name {
-                "hipLaunchKernelGGL" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
+                // hip-tests' `HipTest::launchKernel(k, grid, block, shmem, stream, args…)`
+                // takes hipLaunchKernelGGL's arguments.
+                "hipLaunchKernelGGL" | "launchKernel"
+                    if matches!(tok(k + 1), Some(Tok::Punct("(")))
+                        && (name != "launchKernel"
+                            || (k >= 2 && ident(k - 2) == Some("HipTest"))) =>
+                {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 5 {
