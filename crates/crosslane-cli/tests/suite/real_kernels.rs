@@ -923,7 +923,7 @@ fn unsupported_constructs_are_named_at_their_line() {
         (
             "__global__ void k(int* o) {}\n__device__ int counter;\n",
             "2:",
-            "file-scope variables other than `const`/`constexpr`",
+            "a device variable at file scope: only constants are supported there",
         ),
     ];
     for (src, line, needle) in cases {

@@ -5,13 +5,16 @@
 //!
 //! A `constexpr` function (C++17 [dcl.constexpr]) is recorded when it is parsed and evaluated
 //! here by walking its body: `return`, `if`/`else`, blocks and `const` locals with an
-//! initializer (the C++11 single-`return` form and the common C++14 forms). A body with loops
-//! or assignments is not folded; the use then says the argument is not a constant
-//! ([expr.const]/2 makes such a call a constant expression only when evaluable, and nvcc
-//! evaluates it; here the form is refused rather than guessed).
+//! initializer (the C++11 single-`return` form), and the C++14 forms ([dcl.constexpr]/3 as
+//! relaxed by N3652): locals assigned and updated (`=`, `op=`, `++`/`--`), `for`, `while`,
+//! `do … while`, `break`, `continue`, and calls of other `constexpr` functions. Values are
+//! exact integers (or doubles); an operation that leaves 128 bits, a division by zero, a
+//! statement of another kind or a call of a non-`constexpr` function makes the call no
+//! constant, and the use says so ([expr.const]/2: such a call is not a constant expression).
 //!
 //! Bounded: at most [`MAX_CALL_DEPTH`] nested calls (a recursive `log2i(n / 2)` is bounded by
-//! it) and [`MAX_STEPS`] statements and calls per folded expression.
+//! it) and [`MAX_STEPS`] statements, loop iterations and calls per folded expression; the use's
+//! error then names the bound ([`Parser::fold_limit_note`]).
 
 use std::collections::HashMap;
 
@@ -37,6 +40,8 @@ pub struct ConstFn {
 enum Flow {
     Next,
     Return(HostVal),
+    Break,
+    Continue,
 }
 
 impl Parser<'_> {
@@ -158,7 +163,7 @@ impl Parser<'_> {
             f.params.iter().cloned().zip(args.iter().copied()).collect();
         match self.exec_const(&f.body, &mut env, depth, steps)? {
             Flow::Return(v) => Some(v),
-            Flow::Next => None,
+            Flow::Next | Flow::Break | Flow::Continue => None,
         }
     }
 
@@ -179,12 +184,17 @@ impl Parser<'_> {
         match &s.kind {
             StmtKind::Return(Some(e)) => Some(Flow::Return(self.fold_val(e, env, depth, steps)?)),
             StmtKind::Block(list) => {
+                // A block's locals end with it.
+                let outer: Vec<String> = env.keys().cloned().collect();
+                let mut flow = Flow::Next;
                 for st in list {
-                    if let Flow::Return(v) = self.exec_const(st, env, depth, steps)? {
-                        return Some(Flow::Return(v));
+                    flow = self.exec_const(st, env, depth, steps)?;
+                    if !matches!(flow, Flow::Next) {
+                        break;
                     }
                 }
-                Some(Flow::Next)
+                env.retain(|k, _| outer.contains(k));
+                Some(flow)
             }
             StmtKind::If(c, t, e) => {
                 if self.fold_val(c, env, depth, steps)?.int()? != 0 {
@@ -197,13 +207,145 @@ impl Parser<'_> {
             }
             StmtKind::Decl(_, decls) => {
                 for d in decls {
+                    if d.array.is_some() {
+                        return None;
+                    }
                     let v = self.fold_val(d.init.as_ref()?, env, depth, steps)?;
                     env.insert(d.name.clone(), v);
                 }
                 Some(Flow::Next)
             }
+            StmtKind::Expr(e) => {
+                self.const_effect(e, env, depth, steps)?;
+                Some(Flow::Next)
+            }
+            StmtKind::Break => Some(Flow::Break),
+            StmtKind::Continue => Some(Flow::Continue),
+            StmtKind::While(c, body) => {
+                self.const_loop(None, Some(c), None, body, false, env, depth, steps)
+            }
+            StmtKind::DoWhile(body, c) => {
+                self.const_loop(None, Some(c), None, body, true, env, depth, steps)
+            }
+            StmtKind::For(init, c, step, body) => self.const_loop(
+                init.as_deref(),
+                c.as_ref(),
+                step.as_ref(),
+                body,
+                false,
+                env,
+                depth,
+                steps,
+            ),
             StmtKind::Empty => Some(Flow::Next),
             _ => None,
+        }
+    }
+
+    /// A loop of a `constexpr` body: `init`, then while `cond` holds (first checked after one
+    /// pass when `post`, as `do … while`), the body and `step`. Each pass costs a step, so the
+    /// step bound ends an endless loop.
+    #[allow(clippy::too_many_arguments)]
+    fn const_loop(
+        &self,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        step: Option<&Expr>,
+        body: &Stmt,
+        post: bool,
+        env: &mut HashMap<String, HostVal>,
+        depth: u32,
+        steps: &mut u32,
+    ) -> Option<Flow> {
+        // The loop's own locals (`for (int i …)`) end with it.
+        let outer: Vec<String> = env.keys().cloned().collect();
+        if let Some(i) = init {
+            self.exec_const(i, env, depth, steps)?;
+        }
+        let mut first = true;
+        let flow = loop {
+            *steps += 1;
+            if *steps > MAX_STEPS {
+                self.fold_stopped.set(true);
+                return None;
+            }
+            let check = !(post && first);
+            first = false;
+            if check {
+                if let Some(c) = cond {
+                    if self.fold_val(c, env, depth, steps)?.int()? == 0 {
+                        break Flow::Next;
+                    }
+                }
+            }
+            match self.exec_const(body, env, depth, steps)? {
+                Flow::Return(v) => break Flow::Return(v),
+                Flow::Break => break Flow::Next,
+                Flow::Next | Flow::Continue => {}
+            }
+            if let Some(s) = step {
+                self.const_effect(s, env, depth, steps)?;
+            }
+        };
+        env.retain(|k, _| outer.contains(k));
+        Some(flow)
+    }
+
+    /// Evaluates an expression statement of a `constexpr` body for its effect on the locals
+    /// (`r = e`, `r op= e`, `++r`, `r--`, a comma of those, or a side-effect-free value).
+    fn const_effect(
+        &self,
+        e: &Expr,
+        env: &mut HashMap<String, HostVal>,
+        depth: u32,
+        steps: &mut u32,
+    ) -> Option<HostVal> {
+        match &e.kind {
+            ExprKind::Assign(op, target, rhs) => {
+                let ExprKind::Ident(name) = &target.kind else {
+                    return None;
+                };
+                let r = self.fold_val(rhs, env, depth, steps)?;
+                let v = match op {
+                    None => r,
+                    Some(op) => {
+                        let old = *env.get(name)?;
+                        let both = Expr::new(
+                            ExprKind::Binary(
+                                *op,
+                                Box::new(literal(old, e.span)?),
+                                Box::new(literal(r, e.span)?),
+                            ),
+                            e.span,
+                        );
+                        const_eval(&both, &HashMap::new())?
+                    }
+                };
+                env.insert(name.clone(), v);
+                Some(v)
+            }
+            ExprKind::IncDec {
+                inc,
+                prefix,
+                target,
+            } => {
+                let ExprKind::Ident(name) = &target.kind else {
+                    return None;
+                };
+                let old = env.get(name)?.int()?;
+                let new = if *inc {
+                    old.checked_add(1)?
+                } else {
+                    old.checked_sub(1)?
+                };
+                env.insert(name.clone(), HostVal::Int(new));
+                Some(HostVal::Int(if *prefix { new } else { old }))
+            }
+            ExprKind::Comma(a, b) => {
+                self.const_effect(a, env, depth, steps)?;
+                self.const_effect(b, env, depth, steps)
+            }
+            _ => self.fold_val(e, env, depth, steps),
         }
     }
 }

@@ -20,6 +20,21 @@ use crate::ast::*;
 use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
+/// The runtime calls host code is read for (allocations, copies, launches).
+const READ_CALLS: &[&str] = &[
+    "cudaMalloc",
+    "hipMalloc",
+    "cudaMallocManaged",
+    "hipMallocManaged",
+    "aclrtMalloc",
+    "cudaMemcpy",
+    "hipMemcpy",
+    "aclrtMemcpy",
+    "cudaMemcpyToSymbol",
+    "hipMemcpyToSymbol",
+    "hipLaunchKernelGGL",
+];
+
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 65_536;
 
@@ -112,6 +127,21 @@ impl Parser<'_> {
             table
         });
         table.get(open).copied().filter(|&c| c != usize::MAX)
+    }
+}
+
+/// `name` when the tokens are `name.member()` (a `std::vector`'s `data()`, `begin()`, `end()`).
+fn member_call(toks: &[Token], member: &str) -> Option<String> {
+    match toks {
+        [n, dot, m, open, close] => match (&n.tok, &dot.tok, &m.tok, &open.tok, &close.tok) {
+            (Tok::Ident(n), Tok::Punct("."), Tok::Ident(m), Tok::Punct("("), Tok::Punct(")"))
+                if m == member =>
+            {
+                Some(n.clone())
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -268,55 +298,9 @@ impl Parser<'_> {
         // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
         let mut chevrons = k + 1;
         let mut kernel = ident(k).map(str::to_string);
-        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
-            if self.templates.contains_key(name) {
-                let name = name.to_string();
-                let mut depth = 0usize;
-                let close = (k + 1..close).find(|&i| {
-                    match tok(i) {
-                        Some(Tok::Punct("<")) => depth += 1,
-                        Some(Tok::Punct(">")) => {
-                            depth -= 1;
-                            return depth == 0;
-                        }
-                        _ => {}
-                    }
-                    false
-                });
-                if let Some(c) = close {
-                    // Each argument: a host constant, else a type.
-                    let mut args = Vec::new();
-                    for (a, b) in split_commas(toks, k + 2, c) {
-                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
-                            args.push(super::templates::TArg::Value(n));
-                            continue;
-                        }
-                        let mut slice: Vec<Token> = toks[a..b].to_vec();
-                        slice.push(Token {
-                            tok: Tok::Eof,
-                            ..toks[b - 1].clone()
-                        });
-                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
-                        sub.aliases = std::mem::take(&mut self.aliases);
-                        let ty = sub.base_type();
-                        self.aliases = std::mem::take(&mut sub.aliases);
-                        match ty {
-                            Ok(crate::types::Ty::Val(v)) => {
-                                args.push(super::templates::TArg::Type(v));
-                            }
-                            _ => break,
-                        }
-                    }
-                    let span = Span {
-                        line: toks[k].line,
-                        col: toks[k].col,
-                    };
-                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
-                        kernel = Some(m);
-                        chevrons = c + 1;
-                    }
-                }
-            }
+        if let Some((m, after)) = self.host_template_kernel(st, k, close) {
+            kernel = Some(m);
+            chevrons = after;
         }
         // `k<<<cfg>>>(args);`
         if let (Some(kernel), Some(Tok::Punct("<<")), Some(Tok::Punct("<"))) =
@@ -347,23 +331,60 @@ impl Parser<'_> {
             self.vf_statement(st, k, end);
             return end + 1;
         }
+        if ident(k) == Some("HipTest")
+            && matches!(tok(k + 1), Some(Tok::Punct("::")))
+            && ident(k + 2) == Some("launchKernel")
+        {
+            return self.host_statement(st, k + 2, close);
+        }
+        // `HIP_CHECK(hipMalloc(…))`, `checkCudaErrors(cudaMemcpy(…))`, `ASSERT_EQ(hipMalloc(…),
+        // hipSuccess)`, `cudaError_t err = cudaMalloc(…)` (an error-checking macro expanded):
+        // a runtime call inside a statement reads as the call. The call itself is never such a
+        // statement: one level, no recursion.
+        if ident(k).is_some_and(|n| !READ_CALLS.contains(&n) && n != "for" && n != "launchKernel") {
+            let end = stmt_end();
+            let call = (k + 1..end).find(|&i| {
+                ident(i).is_some_and(|n| READ_CALLS.contains(&n))
+                    && matches!(tok(i + 1), Some(Tok::Punct("(")))
+            });
+            if let Some(c) = call.and_then(|i| self.closing(i + 1).map(|c| (i, c))) {
+                self.host_statement(st, c.0, c.1 + 1);
+                return end + 1;
+            }
+        }
         if let Some(name) = ident(k) {
             let end = stmt_end();
             match name {
-                "hipLaunchKernelGGL" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
+                // hip-tests' `HipTest::launchKernel(k, grid, block, shmem, stream, args…)`
+                // takes hipLaunchKernelGGL's arguments.
+                "hipLaunchKernelGGL" | "launchKernel"
+                    if matches!(tok(k + 1), Some(Tok::Punct("(")))
+                        && (name != "launchKernel"
+                            || (k >= 2 && ident(k - 2) == Some("HipTest"))) =>
+                {
                     if let Some(c) = self.closing(k + 1) {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 5 {
                             let (a, b) = parts[0];
                             // `HIP_KERNEL_NAME(k)` or `k`.
-                            let kernel = toks[a..b]
-                                .iter()
-                                .rev()
-                                .find_map(|t| match &t.tok {
-                                    Tok::Ident(n) if n != "HIP_KERNEL_NAME" => Some(n.clone()),
-                                    _ => None,
-                                })
-                                .unwrap_or_default();
+                            // `k<int, 64>` or `HIP_KERNEL_NAME(k<int, 64>)`: a template's
+                            // instance.
+                            let first = (a..b).find(|&i| {
+                                matches!(&toks[i].tok, Tok::Ident(n) if n != "HIP_KERNEL_NAME")
+                            });
+                            let instance =
+                                first.and_then(|i| self.host_template_kernel(st, i, b + 1));
+                            let kernel = match instance {
+                                Some((m, _)) => m,
+                                None => toks[a..b]
+                                    .iter()
+                                    .rev()
+                                    .find_map(|t| match &t.tok {
+                                        Tok::Ident(n) if n != "HIP_KERNEL_NAME" => Some(n.clone()),
+                                        _ => None,
+                                    })
+                                    .unwrap_or_default(),
+                            };
                             self.launch(st, kernel, k, &parts[1..5], &parts[5..]);
                         }
                     }
@@ -431,6 +452,7 @@ impl Parser<'_> {
                                 matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default") || n.ends_with("HOST_TO_DEVICE"))
                             })
                         });
+                        // `h`, or a `std::vector`'s `h.data()`.
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
                             let &(a, b) = p?;
                             if b == a + 1 {
@@ -438,7 +460,7 @@ impl Parser<'_> {
                                     return Some(n.clone());
                                 }
                             }
-                            None
+                            member_call(&toks[a..b], "data")
                         };
                         if let (true, Some(d), Some(h)) =
                             (to_device, one(parts.first()), one(parts.get(1)))
@@ -450,7 +472,10 @@ impl Parser<'_> {
                 }
                 "for" => return self.host_for(st, k, close),
                 // `std::fill_n(…)`, `memset(…)`: a fill by a library call.
-                "std" if matches!(tok(k + 1), Some(Tok::Punct("::"))) => {
+                "std"
+                    if matches!(tok(k + 1), Some(Tok::Punct("::")))
+                        && ident(k + 2) != Some("vector") =>
+                {
                     if let Some(f) = ident(k + 2) {
                         self.host_fill_call(st, f, k + 3);
                     }
@@ -468,10 +493,105 @@ impl Parser<'_> {
         stmt_end() + 1
     }
 
+    /// `k<T, N>` at `k` naming a kernel template, instantiated with host constants and types:
+    /// the instance's name and the index after its `>`; `None` when `k` is no template or an
+    /// argument is neither (`TestType` of a test framework).
+    fn host_template_kernel(
+        &mut self,
+        st: &HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<(String, usize)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let ident = |i: usize| match tok(i) {
+            Some(Tok::Ident(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        if let (Some(name), Some(Tok::Punct("<"))) = (ident(k), tok(k + 1)) {
+            if self.templates.contains_key(name) {
+                let name = name.to_string();
+                let mut depth = 0usize;
+                let close = (k + 1..close).find(|&i| {
+                    match tok(i) {
+                        Some(Tok::Punct("<")) => depth += 1,
+                        Some(Tok::Punct(">")) => {
+                            depth -= 1;
+                            return depth == 0;
+                        }
+                        _ => {}
+                    }
+                    false
+                });
+                if let Some(c) = close {
+                    // Each argument: a host constant, else a type.
+                    let mut args = Vec::new();
+                    for (a, b) in split_commas(toks, k + 2, c) {
+                        if let Some(n) = self.host_value(st, a, b).and_then(HostVal::int) {
+                            args.push(super::templates::TArg::Value(n));
+                            continue;
+                        }
+                        let mut slice: Vec<Token> = toks[a..b].to_vec();
+                        slice.push(Token {
+                            tok: Tok::Eof,
+                            ..toks[b - 1].clone()
+                        });
+                        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+                        sub.aliases = std::mem::take(&mut self.aliases);
+                        let ty = sub.base_type();
+                        self.aliases = std::mem::take(&mut sub.aliases);
+                        match ty {
+                            Ok(crate::types::Ty::Val(v)) => {
+                                args.push(super::templates::TArg::Type(v));
+                            }
+                            _ => break,
+                        }
+                    }
+                    let span = Span {
+                        line: toks[k].line,
+                        col: toks[k].col,
+                    };
+                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
+                        return Some((m, c + 1));
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// A host declaration `T name = expr;`, `dim3 name(x, y, z);`, `T name[N];` or
     /// `T name[N] = {…};`, recorded when constant.
     fn host_decl(&mut self, st: &mut HostState, k: usize, end: usize) {
         let toks = self.toks;
+        // `std::vector<T> name(N);`: a host array of N cells ([vector.cons]/3).
+        if let [Tok::Ident(s), Tok::Punct("::"), Tok::Ident(v), Tok::Punct("<"), ..] = toks
+            [k..end.min(k + 4)]
+            .iter()
+            .map(|t| t.tok.clone())
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            if s == "std" && v == "vector" {
+                let close = (k + 4..end).find(|&i| matches!(toks[i].tok, Tok::Punct(">")));
+                if let Some(c) = close {
+                    if let (Some(Tok::Ident(name)), Some(Tok::Punct("("))) = (
+                        toks.get(c + 1).map(|t| &t.tok),
+                        toks.get(c + 2).map(|t| &t.tok),
+                    ) {
+                        let name = name.clone();
+                        if let Some(paren) = self.closing(c + 2) {
+                            if let Some(n) =
+                                self.host_value(st, c + 3, paren).and_then(HostVal::int)
+                            {
+                                st.arrays.insert(name, n);
+                            }
+                        }
+                    }
+                }
+                return;
+            }
+        }
         // The declared name: the last identifier before `=`, `(`, `{` or `[` at depth 0.
         let mut i = k;
         while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
@@ -551,12 +671,13 @@ impl Parser<'_> {
         let Some(c) = self.closing(open) else { return };
         let parts = split_commas(toks, open + 1, c);
         let line = toks[open].line;
+        // `h`, or a `std::vector`'s `h.begin()`.
         let array = |p: &(usize, usize)| match &toks[p.0..p.1] {
             [t] => match &t.tok {
                 Tok::Ident(n) => Some(n.clone()),
                 _ => None,
             },
-            _ => None,
+            other => member_call(other, "begin"),
         };
         let Some(arr) = parts.first().and_then(array) else {
             return;
@@ -577,7 +698,7 @@ impl Parser<'_> {
                     let end_of = matches!(words.as_slice(),
                         [Tok::Ident(s), Tok::Punct("::"), Tok::Ident(e), Tok::Punct("("), Tok::Ident(n), Tok::Punct(")")]
                             if s == "std" && e == "end" && *n == arr);
-                    if end_of {
+                    if end_of || member_call(&toks[a..b], "end").as_ref() == Some(&arr) {
                         st.arrays.get(&arr).copied()
                     } else {
                         None
@@ -653,6 +774,26 @@ impl Parser<'_> {
             }
         };
         let line = toks[k].line;
+        // `for (int i = 0; i < repeat; i++) k<<<g, b>>>(…);` (a timing loop): the launch is read
+        // once from the loop's body, noted; the loop itself is host code.
+        let body = &toks[head_close + 1..body_to.min(toks.len())];
+        let launches = body.windows(2).any(|w| {
+            matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
+                || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
+        });
+        if launches {
+            self.diag(
+                Span {
+                    line,
+                    col: toks[k].col,
+                },
+                Level::Info,
+                "a launch inside a host loop is read once: the kernel runs one time, as the \
+                 loop's first iteration launches it",
+                "",
+            );
+            return head_close + 1;
+        }
         let parts: Vec<(usize, usize)> = {
             let mut v = Vec::new();
             let mut start = k + 2;

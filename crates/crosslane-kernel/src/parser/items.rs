@@ -22,112 +22,14 @@ impl Parser<'_> {
         // source defines functions, the snippet's first statements otherwise.
         let mut globals: Vec<Stmt> = Vec::new();
         let start = self.span();
+        let file = super::host_items::is_file(self.toks);
         while !matches!(self.peek(0), Tok::Eof) {
-            if self.eat(";") {
-                continue;
+            let mark = self.mark();
+            match self.file_item(&mut program, &mut globals, &mut loose, file) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => self.skip_host_item(mark, e, file)?,
             }
-            // Structs and their members defined after them (`structs`).
-            if (self.is_word("struct") || self.is_word("class"))
-                && matches!(self.peek(1), Tok::Ident(_))
-                && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
-            {
-                self.struct_def(None)?;
-                continue;
-            }
-            if self.out_of_class_member()? {
-                continue;
-            }
-            if self.skip_namespace_line() {
-                continue;
-            }
-            if self.is_word("template") && !matches!(self.peek(1), Tok::Punct("<")) {
-                // `template __global__ void k<int>(int*);`: an explicit instantiation. A launch
-                // or `--entry 'k<int>'` instantiates what runs; nothing to do here.
-                let at = self.span();
-                while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
-                    self.bump();
-                }
-                self.eat(";");
-                self.diag(
-                    at,
-                    Level::Info,
-                    "explicit template instantiation skipped: a launch or --entry 'name<args>' \
-                     instantiates the kernel that runs",
-                    "",
-                );
-                continue;
-            }
-            if self.is_word("template") {
-                self.template_def()?;
-                continue;
-            }
-            if self.is_word("static_assert") {
-                self.skip_static_assert()?;
-                continue;
-            }
-            if self.is_word("enum")
-                || (self.is_word("typedef") && matches!(self.peek(1), Tok::Ident(w) if w == "enum"))
-            {
-                let (name, ty) = self.enum_def()?;
-                if let Some(name) = name {
-                    program.aliases.push((name, ty));
-                }
-                continue;
-            }
-            if self.is_word("__constant__") && loose.is_empty() {
-                if let Some(g) = self.global_const() {
-                    globals.push(g);
-                    continue;
-                }
-                match self.const_table()? {
-                    Some(t) => {
-                        program.constants.push(t);
-                        continue;
-                    }
-                    None => {
-                        let at = self.span();
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            "`__constant__` data needs a constant initializer here (a scalar \
-                             `= v`, an array `= {…}`), or a size for a one-dimensional array \
-                             that host code fills by cudaMemcpyToSymbol: write the value in the \
-                             initializer, or pass it as a kernel parameter (CLI --arg / --buffer)",
-                        ));
-                    }
-                }
-            }
-            self.refuse_unsupported_item()?;
-            if self.is_word("using") || self.is_word("typedef") {
-                let (name, ty) = self.alias()?;
-                program.aliases.push((name, ty));
-                continue;
-            }
-            if let Some(f) = self.function()? {
-                program.functions.push(f);
-                continue;
-            }
-            if matches!(self.peek(0), Tok::Eof) {
-                // Skipped prototypes or host functions ran to the end.
-                break;
-            }
-            if loose.is_empty() {
-                if let Some(g) = self.global_const() {
-                    globals.push(g);
-                    continue;
-                }
-            }
-            if !program.functions.is_empty() {
-                return self.err(
-                    "a function definition: file-scope variables other than `const`/`constexpr` \
-                     constants with a constant value are not supported (pass the data as a \
-                     kernel parameter)",
-                );
-            }
-            let mark = self.pre.len();
-            let st = self.stmt()?;
-            loose.extend(self.pre.drain(mark..));
-            loose.push(st);
         }
         if program.functions.is_empty() && !globals.is_empty() {
             globals.append(&mut loose);
@@ -168,6 +70,129 @@ impl Parser<'_> {
             ));
         }
         Ok(program)
+    }
+
+    /// One file-scope item read into `program` (or the snippet's `globals`/`loose`
+    /// statements); `Ok(false)` when the input ran out. In a `file` (one that defines device
+    /// functions) a statement outside a function is never a snippet's statement.
+    fn file_item(
+        &mut self,
+        program: &mut Program,
+        globals: &mut Vec<Stmt>,
+        loose: &mut Vec<Stmt>,
+        file: bool,
+    ) -> PResult<bool> {
+        if self.eat(";") {
+            return Ok(true);
+        }
+        // Structs and their members defined after them (`structs`).
+        if (self.is_word("struct") || self.is_word("class"))
+            && matches!(self.peek(1), Tok::Ident(_))
+            && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
+        {
+            self.struct_def(None)?;
+            return Ok(true);
+        }
+        if self.out_of_class_member()? {
+            return Ok(true);
+        }
+        if self.skip_namespace_line() {
+            return Ok(true);
+        }
+        if self.is_word("template") && !matches!(self.peek(1), Tok::Punct("<")) {
+            // `template __global__ void k<int>(int*);`: an explicit instantiation. A launch
+            // or `--entry 'k<int>'` instantiates what runs; nothing to do here.
+            let at = self.span();
+            while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
+                self.bump();
+            }
+            self.eat(";");
+            self.diag(
+                at,
+                Level::Info,
+                "explicit template instantiation skipped: a launch or --entry 'name<args>' \
+                 instantiates the kernel that runs",
+                "",
+            );
+            return Ok(true);
+        }
+        if self.is_word("template") {
+            self.template_def()?;
+            return Ok(true);
+        }
+        if self.is_word("static_assert") {
+            self.skip_static_assert()?;
+            return Ok(true);
+        }
+        if self.is_word("enum")
+            || (self.is_word("typedef") && matches!(self.peek(1), Tok::Ident(w) if w == "enum"))
+        {
+            let (name, ty) = self.enum_def()?;
+            if let Some(name) = name {
+                program.aliases.push((name, ty));
+            }
+            return Ok(true);
+        }
+        if self.is_word("__constant__") && loose.is_empty() {
+            if let Some(g) = self.global_const() {
+                globals.push(g);
+                return Ok(true);
+            }
+            match self.const_table()? {
+                Some(t) => {
+                    program.constants.push(t);
+                    return Ok(true);
+                }
+                None => {
+                    let at = self.span();
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        "`__constant__` data needs a constant initializer here (a scalar \
+                         `= v`, an array `= {…}`), or a size for a one-dimensional array \
+                         that host code fills by cudaMemcpyToSymbol: write the value in the \
+                         initializer, or pass it as a kernel parameter (CLI --arg / --buffer)",
+                    ));
+                }
+            }
+        }
+        self.refuse_unsupported_item()?;
+        if self.is_word("using") || self.is_word("typedef") {
+            let (name, ty) = self.alias()?;
+            program.aliases.push((name, ty));
+            return Ok(true);
+        }
+        if let Some(f) = self.function()? {
+            program.functions.push(f);
+            return Ok(true);
+        }
+        if matches!(self.peek(0), Tok::Eof) {
+            // Skipped prototypes or host functions ran to the end.
+            return Ok(false);
+        }
+        if loose.is_empty() {
+            if let Some(g) = self.global_const() {
+                globals.push(g);
+                return Ok(true);
+            }
+        }
+        if file || !program.functions.is_empty() {
+            // Host declarations are skipped by `skip_host_item`; what reaches the user is a
+            // device global (`__device__ int g;`) or a declaration that names a device marker.
+            let at = self.span();
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a device variable at file scope: only constants are supported there \
+                 (`const`/`constexpr`/`__constant__` with a constant initializer); pass other \
+                 data as a kernel parameter (CLI --arg / --buffer)",
+            ));
+        }
+        let mark = self.pre.len();
+        let st = self.stmt()?;
+        loose.extend(self.pre.drain(mark..));
+        loose.push(st);
+        Ok(true)
     }
 
     pub(super) fn alias(&mut self) -> PResult<(String, ValTy)> {
@@ -444,7 +469,13 @@ impl Parser<'_> {
                 self.bump();
                 self.bump();
             }
-            let name = self.ident()?;
+            // An unnamed parameter (`int kind(T)`, a tag or an overload's marker,
+            // [dcl.fct]/8): nothing in the body can name it.
+            let name = if !array_ref && matches!(self.peek(0), Tok::Punct("," | ")")) {
+                format!("<unnamed parameter {}>", params.len())
+            } else {
+                self.ident()?
+            };
             if array_ref {
                 self.expect_punct(")")?;
             }

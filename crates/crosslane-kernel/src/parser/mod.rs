@@ -6,7 +6,10 @@
 //! several declarators and arrays; C expressions with C precedence, compound assignment, `++`/`--`,
 //! `?:`, casts; `if`/`else`, `for`, `while`, `do … while`, `break`, `continue`, `return`; a bare
 //! list of statements (a snippet) becomes one implicit kernel. Whole files: host
-//! functions are read for their launches (`host`); `#define` constants and function-like
+//! functions are read for their launches (`host`); other host items (test-framework blocks,
+//! host classes, functions returning host types) are skipped with a note (`host_items`);
+//! function templates of one name form an overload set chosen by substitution failure
+//! (`sfinae`); `#define` constants and function-like
 //! macros expand (`macros`); file-scope `const`/`constexpr` constants; function templates
 //! (`templates`) and class templates; `auto`, `if constexpr`, `static_assert`; cooperative
 //! groups (`cg`); structs and classes lowered to their members' scalars (`structs`); lambdas
@@ -34,6 +37,7 @@ mod constexpr_fn;
 mod expr;
 mod fn_types;
 mod host;
+mod host_items;
 mod items;
 mod lambda;
 mod limits;
@@ -41,6 +45,7 @@ mod member_templates;
 mod packs;
 mod partial_spec;
 mod scopes;
+mod sfinae;
 mod stmt;
 mod structs;
 mod switch;
@@ -138,9 +143,13 @@ pub fn parse_preprocessed(
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.wave = if p.hip { lanes.clamp(1, 64) as u32 } else { 32 };
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
-    let mut program = p
-        .program()
-        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
+    let mut program = p.program().map_err(|e| {
+        hint_flattened(
+            unsupported::name_unsupported(e, &tokens),
+            &comments,
+            &tokens,
+        )
+    })?;
     p.link_vf_calls();
     program.launches = std::mem::take(&mut p.launches);
     let has_kernel = program.functions.iter().any(|f| f.entry);
@@ -155,8 +164,13 @@ pub fn parse_preprocessed(
             _ => None,
         },
     };
-    p.instantiate_pending(&mut program.functions)
-        .map_err(|e| hint_flattened(unsupported::name_unsupported(e, &tokens), &comments))?;
+    p.instantiate_pending(&mut program.functions).map_err(|e| {
+        hint_flattened(
+            unsupported::name_unsupported(e, &tokens),
+            &comments,
+            &tokens,
+        )
+    })?;
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     Ok(Parsed {
@@ -184,10 +198,27 @@ pub fn list_kernels(source: &str) -> Result<Vec<String>, KernelError> {
 
 /// Web pages often flatten a code block onto one line; a `//` comment then swallows the rest of
 /// the kernel (seed 001's examples). Say so when a parse fails on such a line.
-fn hint_flattened(mut e: KernelError, comments: &[Comment]) -> KernelError {
+///
+/// Only when the error stands at or after the last token (the swallowed code left the input
+/// short) and the comment follows code on its own line: a whole-file's commented-out statement
+/// (`// out[i] = x;` on a line of its own) is no sign of lost line breaks.
+fn hint_flattened(mut e: KernelError, comments: &[Comment], tokens: &[Token]) -> KernelError {
+    let last = tokens
+        .iter()
+        .rev()
+        .find(|t| !matches!(t.tok, Tok::Eof))
+        .map_or((0, 0), |t| (t.line, t.col));
+    if (e.line, e.col) < last {
+        return e;
+    }
+    let after_code = |c: &Comment| {
+        tokens
+            .iter()
+            .any(|t| t.line == c.line && t.col < c.col && !matches!(t.tok, Tok::Eof))
+    };
     let swallowed = comments
         .iter()
-        .find(|c| c.text.contains(';') || c.text.contains('}'));
+        .find(|c| (c.text.contains(';') || c.text.contains('}')) && after_code(c));
     if let Some(c) = swallowed {
         e.message.push_str(&format!(
             " (the `//` comment at {}:{} runs to the end of its line and contains code — the \
@@ -239,8 +270,10 @@ struct Parser<'a> {
     q_device: bool,
     /// Whether they named `__host__`.
     q_host: bool,
-    /// Function templates by name.
+    /// Function templates by name (a later template of a name under `name#N`, [`sfinae`]).
     templates: HashMap<String, templates::Template>,
+    /// The later templates' keys of each overloaded function template name ([`sfinae`]).
+    overloads: HashMap<String, Vec<String>>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -320,6 +353,7 @@ impl<'a> Parser<'a> {
             symbol_copies: Vec::new(),
             q_device: false,
             q_host: false,
+            overloads: HashMap::new(),
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),

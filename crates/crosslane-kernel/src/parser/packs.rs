@@ -1,5 +1,6 @@
-//! Variadic templates (C++17 [temp.variadic]): a type parameter pack `typename... Ts`, a
-//! function parameter pack `Ts... xs` (also `const Ts&... xs`), `sizeof...(Ts)` /
+//! Variadic templates (C++17 [temp.variadic]): a type parameter pack `typename... Ts`, a value
+//! parameter pack `int... Ns` (its elements are constants of the declared type, given
+//! explicitly: `sum<1, 2, 3>()`), a function parameter pack `Ts... xs` (also `const Ts&... xs`), `sizeof...(Ts)` /
 //! `sizeof...(xs)`, pack expansions `xs...` and `g(xs)...` in argument and initializer lists,
 //! and fold expressions `(xs + ...)`, `(... + xs)`, `(xs + ... + init)`, `(init + ... + xs)`
 //! ([expr.prim.fold]).

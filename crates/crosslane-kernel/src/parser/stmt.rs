@@ -336,6 +336,27 @@ impl Parser<'_> {
             };
             let init = if self.eat("=") {
                 Some(self.assign_expr()?)
+            } else if array.is_none() && self.is_punct("{") {
+                // `constexpr auto WIDTH{4u};`, `int n{};`: direct-list-initialization of a
+                // scalar takes its one element, or is value-initialized (zero) when the list is
+                // empty (C++17 [dcl.init.list]/3.8 and 3.10; `auto` deduces the element's type,
+                // [dcl.type.auto.deduct]/2).
+                let open = self.span();
+                self.bump();
+                if self.eat("}") {
+                    Some(self.folded_literal(0, open))
+                } else {
+                    let e = self.assign_expr()?;
+                    self.eat(",");
+                    if !self.is_punct("}") {
+                        return self.err(
+                            "`}`: a scalar's braced initializer holds one value (write an array \
+                             `T a[N] = {…}` for several)",
+                        );
+                    }
+                    self.bump();
+                    Some(e)
+                }
             } else {
                 None
             };

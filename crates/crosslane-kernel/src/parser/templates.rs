@@ -108,6 +108,15 @@ impl Parser<'_> {
                     "template template parameters are not supported; pass the type itself",
                 ));
             }
+            // `std::enable_if_t<C, int> = 0`: a constraint ([`super::sfinae`]).
+            if let Some(p) = self.enable_if_param(params.len()) {
+                params.push(p);
+                if self.close_angle() {
+                    break;
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
             let value = if self.is_word("typename") || self.is_word("class") {
                 self.bump();
                 None
@@ -125,14 +134,6 @@ impl Parser<'_> {
                 }
             };
             let pack = self.eat("...");
-            if pack && value.is_some() {
-                return Err(KernelError::new(
-                    p_at.line,
-                    p_at.col,
-                    "value parameter packs (`int... Ns`) are not supported; a type pack \
-                     (`typename... Ts`) is",
-                ));
-            }
             // An unnamed parameter (`typename = std::enable_if_t<…>`) is only checked.
             let name = if matches!(self.peek(0), Tok::Punct("=" | "," | ">")) {
                 format!("<unnamed {}>", params.len())
@@ -319,8 +320,9 @@ impl Parser<'_> {
             deduce_from.push(current);
             deduce_ptr.push(is_ptr);
         }
+        let key = self.template_key(name, at)?;
         self.templates.insert(
-            name,
+            key,
             Template {
                 params,
                 tokens,
@@ -412,6 +414,29 @@ impl Parser<'_> {
         args: &[Expr],
         at: Span,
     ) -> PResult<String> {
+        // An overload set: the one template substitution leaves ([`super::sfinae`]).
+        if let Some(key) = self.choose_overload(name, &given, args, at)? {
+            if key != name {
+                return self.instantiate_call(&key, given, args, at);
+            }
+        }
+        let (params, bound) = self.bind_call(name, given, args, at)?;
+        self.register_instance(name, &params, bound, at)
+    }
+
+    /// Deduces and defaults the arguments of a call of template `name` (explicit arguments
+    /// `given`, call arguments `args`): the template's parameters and their arguments.
+    ///
+    /// # Errors
+    /// No such template, too many arguments, a parameter neither given nor deduced nor
+    /// defaulted, a default that names no type (a false `enable_if`).
+    pub(super) fn bind_call(
+        &mut self,
+        name: &str,
+        given: Vec<TArg>,
+        args: &[Expr],
+        at: Span,
+    ) -> PResult<(Vec<TParam>, Vec<TArg>)> {
         let Some(t) = self.templates.get(name) else {
             return Err(KernelError::new(
                 at.line,
@@ -506,6 +531,22 @@ impl Parser<'_> {
             }
         }
         let bound: Vec<TArg> = bound.into_iter().flatten().collect();
+        Ok((params, bound))
+    }
+
+    /// Records the instance of template `name` with arguments `bound` (parsed now when its
+    /// return type is only known from its body, else queued) and returns its mangled name.
+    ///
+    /// # Errors
+    /// Too many instantiations; an error parsing the instance now.
+    fn register_instance(
+        &mut self,
+        name: &str,
+        params: &[TParam],
+        bound: Vec<TArg>,
+        at: Span,
+    ) -> PResult<String> {
+        let base = super::sfinae::base_name(name);
         let mangled = mangle(name, &bound);
         // A template returning a struct (`T` bound to one, or a struct named before the
         // function's name): its calls write a temporary, known here, before it is parsed.
@@ -513,7 +554,7 @@ impl Parser<'_> {
             let named = t
                 .tokens
                 .iter()
-                .position(|x| matches!(&x.tok, Tok::Ident(n) if n == name));
+                .position(|x| matches!(&x.tok, Tok::Ident(n) if n == base));
             for x in &t.tokens[..named.unwrap_or(0)] {
                 if let Tok::Ident(w) = &x.tok {
                     let s = params
@@ -564,7 +605,7 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// An error the default's type raises (an `enable_if_t` whose condition is false).
-    fn default_arg_bound(
+    pub(super) fn default_arg_bound(
         &mut self,
         toks: &[Token],
         is_type: bool,
@@ -974,7 +1015,8 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             let each: Vec<TParam> = (0..items.len())
                 .map(|i| TParam {
                     name: super::targs::element(&p.name, i),
-                    value: None,
+                    // A value pack's elements keep its declared type (`int... Ns`).
+                    value: p.value,
                     default: None,
                     pack: false,
                 })

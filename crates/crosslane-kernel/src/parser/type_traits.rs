@@ -9,9 +9,9 @@
 //! `is_same_v<long, long long>` is `true` (both 64-bit; C++ says `false`); `__half` and
 //! `__nv_bfloat16` are class types in the vendors' headers (CUDA Math API, Half Precision
 //! Intrinsics), so `is_floating_point_v<__half>` and `is_arithmetic_v<__half>` are `false` as
-//! there. `enable_if_t` with a false condition is an error naming it: choosing among overloads
-//! by substitution failure (SFINAE, [temp.deduct]/8) is not modelled; one template with
-//! `if constexpr` does the same.
+//! there. `enable_if_t` with a false condition names no type: among several templates of one
+//! name that template is dropped (substitution failure, [temp.deduct]/8, [`super::sfinae`]);
+//! alone it is an error naming the condition.
 
 use super::targs::TArg;
 use super::{PResult, Parser};
@@ -207,9 +207,9 @@ impl Parser<'_> {
                             at.col,
                             format!(
                                 "`std::{w}`: the condition is false for these template \
-                                 arguments, so it names no type; choosing among overloads by \
-                                 substitution failure (SFINAE) is not supported here — write \
-                                 one template and select with `if constexpr`"
+                                 arguments, so it names no type: declare a template of the \
+                                 same name whose condition holds for them (an overload chosen \
+                                 by substitution failure), or select with `if constexpr`"
                             ),
                         ));
                     }

@@ -233,6 +233,20 @@ fn flattened_seed_text_fails_with_a_hint() {
 }
 
 #[test]
+fn a_commented_out_statement_in_a_whole_file_gives_no_line_break_hint() {
+    // `// out[i] = 0;` on a line of its own is a whole file's comment, not a flattened page:
+    // the error in line 4 is reported without the lost-line-breaks hint.
+    let e = run_kernel(
+        "// out[i] = 0; }\n__global__ void k(int* d) {\n  // d[0] = 1;\n  int x = 1\n  d[0] = x;\n}\n",
+        LaunchConfig::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.line, 5);
+    assert!(e.message.contains("expected `;`"), "{}", e.message);
+    assert!(!e.message.contains("line breaks"), "{}", e.message);
+}
+
+#[test]
 fn c_integer_rules() {
     let src = "\
 __global__ void k(int* d) {

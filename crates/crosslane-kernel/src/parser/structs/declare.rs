@@ -381,6 +381,7 @@ impl Parser<'_> {
         sub.fn_types = std::mem::take(&mut self.fn_types);
         sub.partial_specs = std::mem::take(&mut self.partial_specs);
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
+        sub.overloads = std::mem::take(&mut self.overloads);
         sub.syn = self.syn;
         sub.wave = self.wave;
         sub.hip = self.hip;
@@ -395,6 +396,7 @@ impl Parser<'_> {
         self.fn_types = std::mem::take(&mut sub.fn_types);
         self.partial_specs = std::mem::take(&mut sub.partial_specs);
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
+        self.overloads = std::mem::take(&mut sub.overloads);
         self.syn = sub.syn;
     }
 }
