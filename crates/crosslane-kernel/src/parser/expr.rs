@@ -377,6 +377,21 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.primary();
             }
+            Tok::Ident(w) if self.is_cub_name(&w) && self.is_punct("(") => {
+                // `BlockReduce(temp).Sum(x)`: CUB / hipCUB (`cub`).
+                return self.cub_call(Some(&w), span);
+            }
+            Tok::Ident(_) if {
+                self.pos -= 1;
+                let starts = self.cub_class_starts();
+                self.pos += 1;
+                starts
+            } =>
+            {
+                // `cub::WarpReduce<float>(temp).Sum(x)`.
+                self.pos -= 1;
+                return self.cub_call(None, span);
+            }
             Tok::Ident(w) if Self::is_ascend_warp(&w) && self.is_punct("(") => {
                 return self.ascend_warp(&w, span);
             }

@@ -98,6 +98,9 @@ impl Parser<'_> {
                 }
             }
             self.refuse_unsupported_item()?;
+            if self.cub_alias()? {
+                continue;
+            }
             if self.is_word("using") || self.is_word("typedef") {
                 let (name, ty) = self.alias()?;
                 program.aliases.push((name, ty));

@@ -29,6 +29,7 @@ mod attributes;
 mod bit_cast;
 mod cg;
 mod cg_lower;
+mod cub;
 mod const_eval;
 mod constexpr_fn;
 mod expr;
@@ -292,6 +293,10 @@ struct Parser<'a> {
     lambda: Option<lambda::LambdaCtx>,
     /// Device functions made by the front end: member functions, constructors, lambdas.
     extra_fns: Vec<Function>,
+    /// CUB / hipCUB collective classes by alias (`using BlockReduce = cub::BlockReduce<…>`).
+    cub: cub::CubNames,
+    /// `TempStorage` variables and the collective each serves.
+    cub_storage: cub::CubNames,
 }
 
 impl<'a> Parser<'a> {
@@ -345,6 +350,8 @@ impl<'a> Parser<'a> {
             ret_struct: None,
             lambda: None,
             extra_fns: Vec::new(),
+            cub: HashMap::new(),
+            cub_storage: HashMap::new(),
         }
     }
 }

@@ -101,6 +101,14 @@ impl Parser<'_> {
                 "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
                 // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
                 // (a block does not end it here; C++ would end it with the block).
+                "typedef" | "using" if self.cub_alias()? => {
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                "__shared__" => {
+                    if let Some(k) = self.cub_temp_storage()? {
+                        return Ok(done(self, k));
+                    }
+                }
                 "typedef" => {
                     self.alias()?;
                     return Ok(done(self, StmtKind::Empty));
