@@ -502,7 +502,10 @@ impl Parser<'_> {
                 let cmp = if *op == Op::Max { BinOp::Gt } else { BinOp::Lt };
                 let c = self.e_bin(at, cmp, eb.clone(), ea.clone());
                 let s = self.syn_span(at);
-                Expr::new(ExprKind::Ternary(Box::new(c), Box::new(eb), Box::new(ea)), s)
+                Expr::new(
+                    ExprKind::Ternary(Box::new(c), Box::new(eb), Box::new(ea)),
+                    s,
+                )
             }
             Op::Func(f) => self.e_call(at, f, vec![ea, eb]),
         }
@@ -736,7 +739,14 @@ impl Body {
         let wn = p.e_bin(at, BinOp::Sub, num_valid.clone(), first);
         self.decl(p, "warp_valid", INT, wn);
         let limit = p.e_ident(at, "warp_valid");
-        self.tree(p, op, "v", "lane", ws.min(self.threads.next_power_of_two()), &limit);
+        self.tree(
+            p,
+            op,
+            "v",
+            "lane",
+            ws.min(self.threads.next_power_of_two()),
+            &limit,
+        );
         // Lane 0 of each warp stores its aggregate; then a barrier.
         let cell = {
             let (a, wi) = (p.e_ident(at, "agg"), p.e_ident(at, "warp"));

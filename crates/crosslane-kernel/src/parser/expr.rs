@@ -381,12 +381,13 @@ impl Parser<'_> {
                 // `BlockReduce(temp).Sum(x)`: CUB / hipCUB (`cub`).
                 return self.cub_call(Some(&w), span);
             }
-            Tok::Ident(_) if {
-                self.pos -= 1;
-                let starts = self.cub_class_starts();
-                self.pos += 1;
-                starts
-            } =>
+            Tok::Ident(_)
+                if {
+                    self.pos -= 1;
+                    let starts = self.cub_class_starts();
+                    self.pos += 1;
+                    starts
+                } =>
             {
                 // `cub::WarpReduce<float>(temp).Sum(x)`.
                 self.pos -= 1;
