@@ -457,6 +457,10 @@ impl Parser<'_> {
                                 .node(ExprKind::Assign(None, Box::new(target), Box::new(v)), span);
                         }
                     }
+                    if let Some(slots) = self.any_group_fns.get(&w).cloned() {
+                        // `thread_group` parameters: each group's rank and size beside it.
+                        self.any_group_args(&w, &mut args, &slots, span)?;
+                    }
                     ExprKind::Call(w, args)
                 } else if let Some(c) = self.consts.get(&w) {
                     // A file-scope constant: its value, at the use.

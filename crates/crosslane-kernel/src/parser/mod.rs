@@ -28,6 +28,7 @@ mod asm_ops;
 mod attributes;
 mod bit_cast;
 mod cg;
+mod cg_any;
 mod cg_lower;
 mod const_eval;
 mod constexpr_fn;
@@ -297,6 +298,11 @@ struct Parser<'a> {
     cub: cub::CubNames,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
+    /// Functions with `thread_group` parameters: the user's argument positions of those
+    /// (`cg_any`).
+    any_group_fns: HashMap<String, Vec<usize>>,
+    /// The `thread_group` positions of the parameter list read last.
+    any_slots: Vec<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -352,6 +358,8 @@ impl<'a> Parser<'a> {
             extra_fns: Vec::new(),
             cub: HashMap::new(),
             cub_storage: HashMap::new(),
+            any_group_fns: HashMap::new(),
+            any_slots: Vec::new(),
         }
     }
 }

@@ -95,6 +95,9 @@ impl Parser<'_> {
             }
             return Ok(done(self, StmtKind::Elided));
         }
+        if let Some(k) = self.any_sync_stmt()? {
+            return Ok(done(self, k));
+        }
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),
