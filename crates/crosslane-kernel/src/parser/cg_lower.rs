@@ -320,14 +320,12 @@ impl Parser<'_> {
             }
             "match_any" => {
                 need(1)?;
-                if self.hip {
-                    return Self::refuse(
-                        at,
-                        "tile match_any on HIP: this model has no HIP __match_any operation; \
-                         use a ballot loop",
-                    );
-                }
                 let v = a(0).unwrap_or_else(|| self.e_int(at, 0));
+                if self.hip {
+                    let members = self.e_tile_mask(at, n);
+                    let b = self.e_hip_match(at, members, v);
+                    return Ok(self.e_tile_bits(at, n, b));
+                }
                 let m = self.e_mask(at, full);
                 let b = self.e_call(at, "__match_any_sync", vec![m, v]);
                 self.e_tile_bits(at, n, b)
@@ -441,13 +439,11 @@ impl Parser<'_> {
             }
             "match_any" => {
                 need(1)?;
-                if self.hip {
-                    return Self::refuse(
-                        at,
-                        "coalesced match_any on HIP: this model has no HIP __match_any operation",
-                    );
-                }
                 let v = a0.unwrap_or_else(|| zero(self));
+                if self.hip {
+                    let b = self.e_hip_match(at, m.clone(), v);
+                    return Ok(self.e_call(at, "__cg_pack", vec![m, b]));
+                }
                 let act = self.e_active(at);
                 let b = self.e_call(at, "__match_any_sync", vec![act, v]);
                 self.e_call(at, "__cg_pack", vec![m, b])
@@ -485,11 +481,7 @@ impl Parser<'_> {
     /// lanes at the call, restricted to the parent).
     pub(super) fn e_labeled(&mut self, at: Span, parent: Expr, label: Expr) -> PResult<Expr> {
         if self.hip {
-            return Self::refuse(
-                at,
-                "labeled_partition on HIP: this model has no HIP __match_any operation; use \
-                 binary_partition",
-            );
+            return Ok(self.e_hip_match(at, parent, label));
         }
         let act = self.e_active(at);
         let same = self.e_call(at, "__match_any_sync", vec![act, label]);

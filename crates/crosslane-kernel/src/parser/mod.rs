@@ -30,6 +30,7 @@ mod bit_cast;
 mod cg;
 mod cg_any;
 mod cg_lower;
+mod cg_match;
 mod const_eval;
 mod constexpr_fn;
 mod cub;
