@@ -538,14 +538,9 @@ impl Parser<'_> {
                         return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
                     }
                     Group::Coalesced(_) => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            format!(
-                                "cg::{name} over a coalesced group is not supported; use a tile \
-                                 (cg::reduce is)"
-                            ),
-                        ))
+                        return self
+                            .cg_coalesced_scan(name, &op, value, g.mask, at)
+                            .map(Some);
                     }
                 };
                 self.cg_collective(name, &op, n, value, at).map(Some)

@@ -466,7 +466,7 @@ impl Parser<'_> {
     /// 32)`; HIP `__shfl(v, src, wave)`. The call's mask is every lane at the call: the groups
     /// of a partition call together, each lane with its own group, and the registry's
     /// `__shfl_sync` takes one mask for the warp; the source is always a member.
-    fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
+    pub(super) fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
         let w = self.e_int(at, wave);
         if self.hip {
             self.e_call(at, "__shfl", vec![v, src, w])

@@ -521,7 +521,7 @@ impl Parser<'_> {
         let fname = format!(
             "__{lib}_{kind}_{}_{}_{}_w{}{}",
             op.tag(),
-            c.elem.scalar.name(),
+            c.elem.scalar.name().replace(' ', "_"),
             c.threads,
             self.cub_warp(),
             if valid { "_valid" } else { "" }

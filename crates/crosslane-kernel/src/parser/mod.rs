@@ -31,6 +31,7 @@ mod cg;
 mod cg_any;
 mod cg_lower;
 mod cg_match;
+mod cg_scan;
 mod const_eval;
 mod constexpr_fn;
 mod cub;
