@@ -41,7 +41,11 @@ impl Parser<'_> {
     /// hidden parameters); other members are refused naming the ones it has.
     pub(super) fn any_op(&mut self, mask: &Expr, f: &str, at: Span) -> PResult<Expr> {
         let ExprKind::Ident(g) = &mask.kind else {
-            return Err(KernelError::new(at.line, at.col, "a thread_group parameter"));
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a thread_group parameter",
+            ));
         };
         let (r, s) = any_names(g);
         match f {

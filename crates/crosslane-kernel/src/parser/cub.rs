@@ -49,20 +49,22 @@ pub(super) enum Kind {
     WarpReduce,
     /// `BlockReduce<T, X, ALGORITHM, Y, Z>`.
     BlockReduce,
+    /// `WarpScan<T, N>` (`cub_scan`).
+    WarpScan,
 }
 
 /// A specialized collective: its kind, element type and shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct CubClass {
-    kind: Kind,
-    elem: ValTy,
+    pub(super) kind: Kind,
+    pub(super) elem: ValTy,
     /// `WarpReduce`: the logical warp's threads. `BlockReduce`: the block's threads (X·Y·Z).
-    threads: u32,
+    pub(super) threads: u32,
 }
 
 /// The combining operator of a reduction.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     /// `cub::Sum`, `cuda::std::plus`: `a + b`.
     Sum,
     /// `cub::Max`, `cuda::maximum`: `b > a ? b : a` (CUB `CUB_MAX`).
@@ -74,7 +76,7 @@ enum Op {
 }
 
 impl Op {
-    fn tag(&self) -> String {
+    pub(super) fn tag(&self) -> String {
         match self {
             Op::Sum => "sum".into(),
             Op::Max => "max".into(),
@@ -90,7 +92,7 @@ const CUB_NS: &[&str] = &["cub", "hipcub", "cuda", "std"];
 /// The shared cells a `TempStorage` of `c` takes here (the warp aggregates of a block).
 fn storage_cells(c: &CubClass, warp: u32) -> u32 {
     match c.kind {
-        Kind::WarpReduce => 1,
+        Kind::WarpReduce | Kind::WarpScan => 1,
         Kind::BlockReduce => c.threads.div_ceil(warp.max(1)).max(1),
     }
 }
@@ -107,7 +109,7 @@ impl Parser<'_> {
     }
 
     /// Lanes of one hardware warp here: 32 for CUDA, the wavefront for HIP.
-    fn cub_warp(&self) -> u32 {
+    pub(super) fn cub_warp(&self) -> u32 {
         if self.hip {
             self.wave
         } else {
@@ -123,7 +125,7 @@ impl Parser<'_> {
         {
             k += 2;
         }
-        matches!(self.peek(k), Tok::Ident(w) if w == "WarpReduce" || w == "BlockReduce")
+        matches!(self.peek(k), Tok::Ident(w) if w == "WarpReduce" || w == "BlockReduce" || w == "WarpScan")
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
@@ -171,9 +173,9 @@ impl Parser<'_> {
             }
         };
         let warp = self.cub_warp();
-        if name == "WarpReduce" {
+        if name == "WarpReduce" || name == "WarpScan" {
             let n = if self.eat(",") {
-                self.cub_const("WarpReduce's LOGICAL_WARP_THREADS")?
+                self.cub_const(&format!("{name}'s LOGICAL_WARP_THREADS"))?
             } else {
                 warp
             };
@@ -182,14 +184,18 @@ impl Parser<'_> {
                     at.line,
                     at.col,
                     format!(
-                        "WarpReduce<T, {n}>: logical warps of a power of two up to the \
+                        "{name}<T, {n}>: logical warps of a power of two up to the \
                          {warp}-lane warp are modelled (CUB's shuffle variant); other sizes use \
                          CUB's shared-memory variant, not modelled here"
                     ),
                 ));
             }
             return Ok(CubClass {
-                kind: Kind::WarpReduce,
+                kind: if name == "WarpScan" {
+                    Kind::WarpScan
+                } else {
+                    Kind::WarpReduce
+                },
                 elem,
                 threads: n,
             });
@@ -363,6 +369,9 @@ impl Parser<'_> {
         self.expect_punct(".")?;
         let m_at = self.span();
         let method = self.ident()?;
+        if c.kind == Kind::WarpScan {
+            return self.cub_warp_scan_call(&c, &method, m_at, at);
+        }
         self.expect_punct("(")?;
         let x = self.assign_expr()?;
         let (op, valid) = match method.as_str() {
@@ -381,6 +390,7 @@ impl Parser<'_> {
                         match c.kind {
                             Kind::WarpReduce => "WarpReduce",
                             Kind::BlockReduce => "BlockReduce",
+                            Kind::WarpScan => "WarpScan",
                         }
                     ),
                 ))
@@ -397,7 +407,7 @@ impl Parser<'_> {
     }
 
     /// `, valid)` or `)`.
-    fn cub_rest(&mut self) -> PResult<Option<Expr>> {
+    pub(super) fn cub_rest(&mut self) -> PResult<Option<Expr>> {
         let valid = if self.eat(",") {
             Some(self.assign_expr()?)
         } else {
@@ -430,7 +440,7 @@ impl Parser<'_> {
     }
 
     /// The reduction operator argument.
-    fn cub_op(&mut self) -> PResult<Op> {
+    pub(super) fn cub_op(&mut self) -> PResult<Op> {
         let at = self.span();
         let save = self.pos;
         self.skip_cub_ns();
@@ -494,7 +504,7 @@ impl Parser<'_> {
     }
 
     /// `op(a, b)` as a node.
-    fn cub_combine(&mut self, op: &Op, a: &str, b: &str, at: Span) -> Expr {
+    pub(super) fn cub_combine(&mut self, op: &Op, a: &str, b: &str, at: Span) -> Expr {
         let (ea, eb) = (self.e_ident(at, a), self.e_ident(at, b));
         match op {
             Op::Sum => self.e_bin(at, BinOp::Add, ea, eb),
@@ -516,6 +526,7 @@ impl Parser<'_> {
         let kind = match c.kind {
             Kind::WarpReduce => "warp_reduce",
             Kind::BlockReduce => "block_reduce",
+            Kind::WarpScan => "warp_scan",
         };
         let lib = if self.hip { "hipcub" } else { "cub" };
         let fname = format!(
@@ -531,7 +542,7 @@ impl Parser<'_> {
         }
         let b = Body::new(self, c, at);
         let (params, body) = match c.kind {
-            Kind::WarpReduce => b.warp_reduce(self, op, valid),
+            Kind::WarpReduce | Kind::WarpScan => b.warp_reduce(self, op, valid),
             Kind::BlockReduce => b.block_reduce(self, op, valid),
         };
         let ret = Ty::Val(c.elem);
@@ -553,24 +564,24 @@ impl Parser<'_> {
 }
 
 /// Builds one collective's device function: statements at the call's line.
-struct Body {
-    at: Span,
-    elem: ValTy,
-    threads: u32,
-    warp: u32,
-    hip: bool,
-    stmts: Vec<Stmt>,
+pub(super) struct Body {
+    pub(super) at: Span,
+    pub(super) elem: ValTy,
+    pub(super) threads: u32,
+    pub(super) warp: u32,
+    pub(super) hip: bool,
+    pub(super) stmts: Vec<Stmt>,
     /// Shuffle trees built so far (their temporaries' names differ).
     temps: u32,
 }
 
-const INT: ValTy = ValTy {
+pub(super) const INT: ValTy = ValTy {
     scalar: Scalar::I32,
     lanes: 1,
 };
 
 impl Body {
-    fn new(p: &Parser<'_>, c: &CubClass, at: Span) -> Self {
+    pub(super) fn new(p: &Parser<'_>, c: &CubClass, at: Span) -> Self {
         Body {
             at,
             elem: c.elem,
@@ -582,7 +593,7 @@ impl Body {
         }
     }
 
-    fn stmt(&self, kind: StmtKind) -> Stmt {
+    pub(super) fn stmt(&self, kind: StmtKind) -> Stmt {
         Stmt {
             kind,
             span: self.at,
@@ -590,7 +601,7 @@ impl Body {
         }
     }
 
-    fn decl(&mut self, p: &mut Parser<'_>, name: &str, ty: ValTy, init: Expr) {
+    pub(super) fn decl(&mut self, p: &mut Parser<'_>, name: &str, ty: ValTy, init: Expr) {
         let span = p.syn_span(self.at);
         let d = Declarator {
             name: name.to_string(),
@@ -603,7 +614,7 @@ impl Body {
         self.stmts.push(s);
     }
 
-    fn assign(&self, p: &mut Parser<'_>, name: &str, value: Expr) -> Stmt {
+    pub(super) fn assign(&self, p: &mut Parser<'_>, name: &str, value: Expr) -> Stmt {
         let target = p.e_ident(self.at, name);
         let s = p.syn_span(self.at);
         self.stmt(StmtKind::Expr(Expr::new(
@@ -612,13 +623,13 @@ impl Body {
         )))
     }
 
-    fn when(&self, cond: Expr, then: Stmt) -> Stmt {
+    pub(super) fn when(&self, cond: Expr, then: Stmt) -> Stmt {
         self.stmt(StmtKind::If(cond, Box::new(then), None))
     }
 
     /// `shfl_down(v, off, width)` in the dialect's spelling (CUDA `__shfl_down_sync` with the
     /// full mask, as CUB's `WarpReduceShfl` on a whole warp; HIP `__shfl_down`).
-    fn shfl_down(&self, p: &mut Parser<'_>, v: &str, off: u32, width: u32) -> Expr {
+    pub(super) fn shfl_down(&self, p: &mut Parser<'_>, v: &str, off: u32, width: u32) -> Expr {
         let at = self.at;
         let ev = p.e_ident(at, v);
         let o = p.e_int(at, i64::from(off));
@@ -655,7 +666,7 @@ impl Body {
         }
     }
 
-    fn param(&self, name: &str, ty: Ty) -> Param {
+    pub(super) fn param(&self, name: &str, ty: Ty) -> Param {
         Param {
             name: name.to_string(),
             ty,
@@ -665,7 +676,7 @@ impl Body {
     }
 
     /// `return __crosslane_valid_only(v, cond, why);`
-    fn finish(mut self, p: &mut Parser<'_>, cond: Expr, why: String) -> Stmt {
+    pub(super) fn finish(mut self, p: &mut Parser<'_>, cond: Expr, why: String) -> Stmt {
         let at = self.at;
         let v = p.e_ident(at, "v");
         let s = p.syn_span(at);

@@ -35,6 +35,7 @@ mod cg_scan;
 mod const_eval;
 mod constexpr_fn;
 mod cub;
+mod cub_scan;
 mod expr;
 mod fn_types;
 mod host;
