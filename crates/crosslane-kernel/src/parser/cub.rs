@@ -51,6 +51,8 @@ pub(super) enum Kind {
     BlockReduce,
     /// `WarpScan<T, N>` (`cub_scan`).
     WarpScan,
+    /// `BlockScan<T, X, ALGORITHM, Y, Z>` (`cub_scan`).
+    BlockScan,
 }
 
 /// A specialized collective: its kind, element type and shape.
@@ -94,6 +96,8 @@ fn storage_cells(c: &CubClass, warp: u32) -> u32 {
     match c.kind {
         Kind::WarpReduce | Kind::WarpScan => 1,
         Kind::BlockReduce => c.threads.div_ceil(warp.max(1)).max(1),
+        // The raking grid, one cell per thread, and the block aggregate.
+        Kind::BlockScan => c.threads + 1,
     }
 }
 
@@ -125,7 +129,7 @@ impl Parser<'_> {
         {
             k += 2;
         }
-        matches!(self.peek(k), Tok::Ident(w) if w == "WarpReduce" || w == "BlockReduce" || w == "WarpScan")
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan"))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
@@ -201,22 +205,34 @@ impl Parser<'_> {
             });
         }
         self.expect_punct(",")?;
-        let mut threads = self.cub_const("BlockReduce's BLOCK_DIM_X")?;
+        let mut threads = self.cub_const(&format!("{name}'s BLOCK_DIM_X"))?;
+        let (prefix, modelled, why) = if name == "BlockScan" {
+            (
+                "BLOCK_SCAN_",
+                &["BLOCK_SCAN_RAKING", "BLOCK_SCAN_RAKING_MEMOIZE"][..],
+                "only the raking algorithms (BLOCK_SCAN_RAKING, the default, and \
+                 BLOCK_SCAN_RAKING_MEMOIZE) are modelled; BLOCK_SCAN_WARP_SCANS combines in \
+                 another order, which changes a float's rounding",
+            )
+        } else {
+            (
+                "BLOCK_REDUCE_",
+                &["BLOCK_REDUCE_WARP_REDUCTIONS"][..],
+                "only BLOCK_REDUCE_WARP_REDUCTIONS (the default) is modelled; the raking \
+                 algorithms combine in another order, which changes a float's rounding",
+            )
+        };
         if self.eat(",") {
             self.skip_cub_ns();
             let alg_at = self.span();
             if let Tok::Ident(alg) = self.peek(0).clone() {
-                if alg.starts_with("BLOCK_REDUCE_") {
+                if alg.starts_with(prefix) {
                     self.bump();
-                    if alg != "BLOCK_REDUCE_WARP_REDUCTIONS" {
+                    if !modelled.contains(&alg.as_str()) {
                         return Err(KernelError::new(
                             alg_at.line,
                             alg_at.col,
-                            format!(
-                                "BlockReduce with {alg}: only BLOCK_REDUCE_WARP_REDUCTIONS (the \
-                                 default) is modelled; the raking algorithms combine in another \
-                                 order, which changes a float's rounding"
-                            ),
+                            format!("{name} with {alg}: {why}"),
                         ));
                     }
                 }
@@ -231,7 +247,7 @@ impl Parser<'_> {
                 if dim == "BLOCK_DIM_Y" && self.is_punct(",") {
                     self.bump();
                 }
-                let d = self.cub_const(&format!("BlockReduce's {dim}"))?;
+                let d = self.cub_const(&format!("{name}'s {dim}"))?;
                 threads = threads.saturating_mul(d);
             }
         }
@@ -239,11 +255,27 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 at.line,
                 at.col,
-                format!("BlockReduce of {threads} threads: a block has at most 1024"),
+                format!("{name} of {threads} threads: a block has at most 1024"),
+            ));
+        }
+        if name == "BlockScan" && threads > warp && threads % warp != 0
+            || name == "BlockScan" && threads < warp && !threads.is_power_of_two()
+        {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "BlockScan of {threads} threads: blocks of whole {warp}-lane warps (or a power \
+                     of two below the warp) are modelled"
+                ),
             ));
         }
         Ok(CubClass {
-            kind: Kind::BlockReduce,
+            kind: if name == "BlockScan" {
+                Kind::BlockScan
+            } else {
+                Kind::BlockReduce
+            },
             elem,
             threads,
         })
@@ -369,8 +401,12 @@ impl Parser<'_> {
         self.expect_punct(".")?;
         let m_at = self.span();
         let method = self.ident()?;
-        if c.kind == Kind::WarpScan {
-            return self.cub_warp_scan_call(&c, &method, m_at, at);
+        if matches!(c.kind, Kind::WarpScan | Kind::BlockScan) {
+            let storage = match c.kind {
+                Kind::BlockScan => Some(self.cub_storage_arg(&c, storage, at)?),
+                _ => None,
+            };
+            return self.cub_scan_call(&c, storage, &method, m_at, at);
         }
         self.expect_punct("(")?;
         let x = self.assign_expr()?;
@@ -391,6 +427,7 @@ impl Parser<'_> {
                             Kind::WarpReduce => "WarpReduce",
                             Kind::BlockReduce => "BlockReduce",
                             Kind::WarpScan => "WarpScan",
+                            Kind::BlockScan => "BlockScan",
                         }
                     ),
                 ))
@@ -419,7 +456,12 @@ impl Parser<'_> {
 
     /// The storage a block collective writes its warp aggregates to: the shared array, or
     /// `&t[k · cells]` for element `k` of a `TempStorage` array.
-    fn cub_storage_arg(&mut self, c: &CubClass, storage: Expr, at: Span) -> PResult<Expr> {
+    pub(super) fn cub_storage_arg(
+        &mut self,
+        c: &CubClass,
+        storage: Expr,
+        at: Span,
+    ) -> PResult<Expr> {
         match storage.kind {
             ExprKind::Ident(_) => Ok(storage),
             ExprKind::Index(base, k) => {
@@ -526,7 +568,7 @@ impl Parser<'_> {
         let kind = match c.kind {
             Kind::WarpReduce => "warp_reduce",
             Kind::BlockReduce => "block_reduce",
-            Kind::WarpScan => "warp_scan",
+            Kind::WarpScan | Kind::BlockScan => "scan",
         };
         let lib = if self.hip { "hipcub" } else { "cub" };
         let fname = format!(
@@ -542,7 +584,7 @@ impl Parser<'_> {
         }
         let b = Body::new(self, c, at);
         let (params, body) = match c.kind {
-            Kind::WarpReduce | Kind::WarpScan => b.warp_reduce(self, op, valid),
+            Kind::WarpReduce | Kind::WarpScan | Kind::BlockScan => b.warp_reduce(self, op, valid),
             Kind::BlockReduce => b.block_reduce(self, op, valid),
         };
         let ret = Ty::Val(c.elem);

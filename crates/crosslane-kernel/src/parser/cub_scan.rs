@@ -17,7 +17,7 @@
 //! rocPRIM may run its warp scans on DPP row operations on some targets; the shuffle variant
 //! modelled here is rocPRIM's portable one (the sums of integers are the same either way).
 
-use super::cub::{Body, CubClass, Op, INT};
+use super::cub::{Body, CubClass, Kind, Op, INT};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Ty};
@@ -41,13 +41,19 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// A method that is not modelled, an unsupported operator.
-    pub(super) fn cub_warp_scan_call(
+    pub(super) fn cub_scan_call(
         &mut self,
         c: &CubClass,
+        storage: Option<Expr>,
         method: &str,
         m_at: Span,
         at: Span,
     ) -> PResult<Expr> {
+        let class = if c.kind == Kind::BlockScan {
+            "BlockScan"
+        } else {
+            "WarpScan"
+        };
         self.expect_punct("(")?;
         let x = self.assign_expr()?;
         self.expect_punct(",")?;
@@ -86,7 +92,7 @@ impl Parser<'_> {
                     m_at.line,
                     m_at.col,
                     format!(
-                        "WarpScan::{other} is not modelled here (InclusiveSum, ExclusiveSum, \
+                        "{class}::{other} is not modelled here (InclusiveSum, ExclusiveSum, \
                          InclusiveScan and ExclusiveScan are)"
                     ),
                 ))
@@ -96,12 +102,15 @@ impl Parser<'_> {
         let f = self.cub_warp_scan_fn(c, &op, kind, at);
         let mut args = vec![x.clone()];
         args.extend(init);
+        args.extend(storage.clone());
         let call = self.e_call(at, &f, args);
         let s = self.syn_span(at);
         let mut e = Expr::new(ExprKind::Assign(None, Box::new(out), Box::new(call)), s);
         if let Some(agg) = agg {
             let f = self.cub_warp_scan_fn(c, &op, ScanKind::Total, at);
-            let call = self.e_call(at, &f, vec![x]);
+            let mut args = vec![x];
+            args.extend(storage);
+            let call = self.e_call(at, &f, args);
             let s = self.syn_span(at);
             let set = Expr::new(ExprKind::Assign(None, Box::new(agg), Box::new(call)), s);
             let s = self.syn_span(at);
@@ -119,8 +128,13 @@ impl Parser<'_> {
             ScanKind::Exclusive => "excl",
             ScanKind::Total => "total",
         };
+        let class = if c.kind == Kind::BlockScan {
+            "block"
+        } else {
+            "warp"
+        };
         let fname = format!(
-            "__{lib}_warp_scan_{tag}_{}_{}_{}_w{}",
+            "__{lib}_{class}_scan_{tag}_{}_{}_{}_w{}",
             op.tag(),
             c.elem.scalar.name().replace(' ', "_"),
             c.threads,
@@ -130,7 +144,11 @@ impl Parser<'_> {
             return fname;
         }
         let b = Body::new(self, c, at);
-        let (params, body) = b.warp_scan(self, op, kind);
+        let (params, body) = if c.kind == Kind::BlockScan {
+            b.block_scan(self, op, kind)
+        } else {
+            b.warp_scan(self, op, kind)
+        };
         let ret = Ty::Val(c.elem);
         self.fn_types.insert(fname.clone(), ret);
         self.extra_fns.push(Function {
@@ -249,4 +267,265 @@ impl Body {
         let body = self.stmt(StmtKind::Block(stmts));
         (params, body)
     }
+}
+
+impl Body {
+    fn index(&self, p: &mut Parser<'_>, base: &str, i: Expr) -> Expr {
+        let b = p.e_ident(self.at, base);
+        let s = p.syn_span(self.at);
+        Expr::new(ExprKind::Index(Box::new(b), Box::new(i)), s)
+    }
+
+    /// `grid[k]` with `k` a variable plus a constant.
+    fn cell(&self, p: &mut Parser<'_>, var: &str, plus: i64) -> Expr {
+        let at = self.at;
+        let v = p.e_ident(at, var);
+        let k = if plus == 0 {
+            v
+        } else {
+            let c = p.e_int(at, plus);
+            p.e_bin(at, BinOp::Add, v, c)
+        };
+        self.index(p, "grid", k)
+    }
+
+    fn store(&self, p: &mut Parser<'_>, target: Expr, value: Expr) -> Stmt {
+        let s = p.syn_span(self.at);
+        self.stmt(StmtKind::Expr(Expr::new(
+            ExprKind::Assign(None, Box::new(target), Box::new(value)),
+            s,
+        )))
+    }
+
+    /// A block scan over the raking grid `grid` (shared, one cell per thread and one for the
+    /// aggregate): CUB's `BlockScanRaking` and rocPRIM's `block_scan_reduce_then_scan` (hipCUB's
+    /// `BLOCK_SCAN_RAKING`). The first `R` = min(threads, warp) threads each own a segment of
+    /// `S` = threads / R consecutive cells: a sequential reduction of the segment (left to
+    /// right), a Kogge-Stone warp scan of the segment totals, then a sequential scan down the
+    /// segment from the segment's prefix.
+    /// - CUB: exclusive with `init`: prefix of segment r = `op(init, incl[r - 1])` (`init` for
+    ///   r = 0), cells get the running exclusive values; inclusive: prefix `incl[r - 1]`
+    ///   applied to the segment's first value except in thread 0; exclusive without `init`:
+    ///   thread 0's output undefined; the aggregate is the warp scan's total.
+    /// - rocPRIM: the cells get the inclusive scan (segment prefix `incl[r - 1]`, thread 0 its
+    ///   own value); exclusive results read the cell of the thread before, `op(init, ·)`; the
+    ///   aggregate is the last cell.
+    fn block_scan(mut self, p: &mut Parser<'_>, op: &Op, kind: ScanKind) -> (Vec<Param>, Stmt) {
+        let at = self.at;
+        let r_threads = self.threads.min(self.warp);
+        let seg = (self.threads / r_threads).max(1);
+        let mut params = vec![self.param("v", Ty::Val(self.elem))];
+        if kind == ScanKind::ExclusiveInit {
+            params.push(self.param("init", Ty::Val(self.elem)));
+        }
+        params.push(self.param("grid", Ty::Ptr(self.elem)));
+        if kind == ScanKind::Total {
+            // The aggregate is a second call after the scan's own (`out = scan(x), agg =
+            // total(x)`): every thread has read its result from the grid before this call
+            // writes it again.
+            let sync = p.e_call(at, "__syncthreads", Vec::new());
+            let st = self.stmt(StmtKind::Expr(sync));
+            self.stmts.push(st);
+        }
+        let lin = p.e_linear(at);
+        self.decl(p, "tid", INT, lin);
+        let (t, w) = (p.e_ident(at, "tid"), p.e_int(at, i64::from(r_threads)));
+        let lane = p.e_bin(at, BinOp::Rem, t, w);
+        self.decl(p, "lane", INT, lane);
+        let own = self.cell(p, "tid", 0);
+        let v = p.e_ident(at, "v");
+        let st = self.store(p, own, v);
+        self.stmts.push(st);
+        let sync = p.e_call(at, "__syncthreads", Vec::new());
+        let st = self.stmt(StmtKind::Expr(sync));
+        self.stmts.push(st.clone());
+        // The raking threads.
+        let outer = std::mem::take(&mut self.stmts);
+        let (t, sg) = (p.e_ident(at, "tid"), p.e_int(at, i64::from(seg)));
+        let base = p.e_bin(at, BinOp::Mul, t, sg);
+        self.decl(p, "base", INT, base);
+        let first = self.cell(p, "base", 0);
+        self.decl(p, "incl", self.elem, first);
+        for i in 1..seg {
+            let c = self.cell(p, "base", i64::from(i));
+            let name = format!("__s{i}");
+            self.decl(p, &name, self.elem, c);
+            let comb = p.cub_combine(op, "incl", &name, at);
+            let set = self.assign(p, "incl", comb);
+            self.stmts.push(set);
+        }
+        let mut d = 1;
+        while d < r_threads {
+            let b = format!("__up{d}");
+            let up = self.shfl_up(p, "incl", d, r_threads);
+            self.decl(p, &b, self.elem, up);
+            let (l, dd) = (p.e_ident(at, "lane"), p.e_int(at, i64::from(d)));
+            let cond = p.e_bin(at, BinOp::Ge, l, dd);
+            let comb = p.cub_combine(op, &b, "incl", at);
+            let set = self.assign(p, "incl", comb);
+            let s = self.when(cond, set);
+            self.stmts.push(s);
+            d <<= 1;
+        }
+        let cub = !self.hip;
+        let tid_is = |p: &mut Parser<'_>, o: BinOp| {
+            let (t, z) = (p.e_ident(at, "tid"), p.e_int(at, 0));
+            p.e_bin(at, o, t, z)
+        };
+        let ternary = |p: &mut Parser<'_>, c: Expr, a: Expr, b: Expr| {
+            let s = p.syn_span(at);
+            Expr::new(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), s)
+        };
+        // The segment's prefix: the inclusive total of the segment before (op(init, ·) for
+        // CUB's exclusive scan with an initial value).
+        if cub && kind == ScanKind::ExclusiveInit {
+            let with = p.cub_combine(op, "init", "incl", at);
+            self.decl(p, "__with_init", self.elem, with);
+            let up = self.shfl_up(p, "__with_init", 1, r_threads);
+            self.decl(p, "__up", self.elem, up);
+            let c = tid_is(p, BinOp::Eq);
+            let (i, u) = (p.e_ident(at, "init"), p.e_ident(at, "__up"));
+            let pick = ternary(p, c, i, u);
+            self.decl(p, "prefix", self.elem, pick);
+        } else {
+            let up = self.shfl_up(p, "incl", 1, r_threads);
+            self.decl(p, "prefix", self.elem, up);
+        }
+        let exclusive_down = cub && matches!(kind, ScanKind::ExclusiveInit | ScanKind::Exclusive);
+        if exclusive_down {
+            // ThreadScanExclusive: cell i gets the running value before its own.
+            let pre = p.e_ident(at, "prefix");
+            self.decl(p, "run", self.elem, pre);
+            for i in 0..seg {
+                let name = format!("__e{i}");
+                let c = self.cell(p, "base", i64::from(i));
+                self.decl(p, &name, self.elem, c);
+                let target = self.cell(p, "base", i64::from(i));
+                let run = p.e_ident(at, "run");
+                let st = self.store(p, target, run);
+                self.stmts.push(st);
+                // CUB applies no prefix in thread 0 of an exclusive scan without `init`: its
+                // own first value starts the running sum there.
+                let comb = p.cub_combine(op, "run", &name, at);
+                let comb = if i == 0 && kind == ScanKind::Exclusive {
+                    let c = tid_is(p, BinOp::Eq);
+                    let own = p.e_ident(at, &name);
+                    ternary(p, c, own, comb)
+                } else {
+                    comb
+                };
+                let set = self.assign(p, "run", comb);
+                self.stmts.push(set);
+            }
+        } else {
+            // An inclusive downsweep: the prefix joins the segment's first value except in
+            // thread 0.
+            let first = self.cell(p, "base", 0);
+            self.decl(p, "run", self.elem, first);
+            let c = tid_is(p, BinOp::Ne);
+            let comb = p.cub_combine(op, "prefix", "run", at);
+            let set = self.assign(p, "run", comb);
+            let s = self.when(c, set);
+            self.stmts.push(s);
+            let target = self.cell(p, "base", 0);
+            let run = p.e_ident(at, "run");
+            let st = self.store(p, target, run);
+            self.stmts.push(st);
+            for i in 1..seg {
+                let c = self.cell(p, "base", i64::from(i));
+                let name = format!("__i{i}");
+                self.decl(p, &name, self.elem, c);
+                let comb = p.cub_combine(op, "run", &name, at);
+                let set = self.assign(p, "run", comb);
+                self.stmts.push(set);
+                let target = self.cell(p, "base", i64::from(i));
+                let run = p.e_ident(at, "run");
+                let st = self.store(p, target, run);
+                self.stmts.push(st);
+            }
+        }
+        if cub && kind == ScanKind::Total {
+            // CUB's block aggregate: the warp scan's total, kept in the last cell.
+            let (i, src, w) = (
+                p.e_ident(at, "incl"),
+                p.e_int(at, i64::from(r_threads - 1)),
+                p.e_int(at, i64::from(r_threads)),
+            );
+            let read = if self.hip {
+                p.e_call(at, "__shfl", vec![i, src, w])
+            } else {
+                let m = p.e_mask(at, 0xffff_ffff);
+                p.e_call(at, "__shfl_sync", vec![m, i, src, w])
+            };
+            self.decl(p, "__total", self.elem, read);
+            let c = tid_is(p, BinOp::Eq);
+            let last = p_int(p, at, self.threads);
+            let target = self.index(p, "grid", last);
+            let tot = p.e_ident(at, "__total");
+            let st = self.store(p, target, tot);
+            let s = self.when(c, st);
+            self.stmts.push(s);
+        }
+        let raking = std::mem::replace(&mut self.stmts, outer);
+        let (t, rr) = (p.e_ident(at, "tid"), p.e_int(at, i64::from(r_threads)));
+        let is_raking = p.e_bin(at, BinOp::Lt, t, rr);
+        let block = self.stmt(StmtKind::Block(raking));
+        let s = self.when(is_raking, block);
+        self.stmts.push(s);
+        self.stmts.push(st);
+        let lib = if self.hip { "hipcub" } else { "cub" };
+        let n = self.threads;
+        // The thread's result.
+        // rocPRIM's exclusive results read the cell of the thread before (thread 0 reads its
+        // own, a value then replaced by `init` or marked undefined: no cell -1 is read).
+        let c = tid_is(p, BinOp::Eq);
+        let (z, t) = (p.e_int(at, 0), p.e_ident(at, "tid"));
+        let one = p.e_int(at, 1);
+        let t1 = p.e_bin(at, BinOp::Sub, t, one);
+        let before = ternary(p, c, z, t1);
+        self.decl(p, "__pi", INT, before);
+        let (value, undefined_in_thread0) = match (cub, kind) {
+            (true, ScanKind::Total) => {
+                let k = p_int(p, at, n);
+                (self.index(p, "grid", k), false)
+            }
+            (false, ScanKind::Total) => {
+                let k = p_int(p, at, n - 1);
+                (self.index(p, "grid", k), false)
+            }
+            (true, _) => (self.cell(p, "tid", 0), kind == ScanKind::Exclusive),
+            (false, ScanKind::Inclusive) => (self.cell(p, "tid", 0), false),
+            (false, ScanKind::ExclusiveInit) => {
+                let before = self.cell(p, "__pi", 0);
+                self.decl(p, "__before", self.elem, before);
+                let comb = p.cub_combine(op, "init", "__before", at);
+                let c = tid_is(p, BinOp::Eq);
+                let i = p.e_ident(at, "init");
+                (ternary(p, c, i, comb), false)
+            }
+            (false, ScanKind::Exclusive) => (self.cell(p, "__pi", 0), true),
+        };
+        let set = self.assign(p, "v", value);
+        self.stmts.push(set);
+        if undefined_in_thread0 {
+            let keep = tid_is(p, BinOp::Ne);
+            let why = format!(
+                "{lib}::BlockScan<T, {n}>::ExclusiveScan without an initial value leaves thread \
+                 0's output undefined (CUB API, BlockScan::ExclusiveScan: \"the exclusive_output \
+                 computed for thread 0 is undefined\")"
+            );
+            let body = self.finish(p, keep, why);
+            return (params, body);
+        }
+        let v = p.e_ident(at, "v");
+        let ret = self.stmt(StmtKind::Return(Some(v)));
+        self.stmts.push(ret);
+        let stmts = std::mem::take(&mut self.stmts);
+        let body = self.stmt(StmtKind::Block(stmts));
+        (params, body)
+    }
+}
+
+fn p_int(p: &mut Parser<'_>, at: Span, n: u32) -> Expr {
+    p.e_int(at, i64::from(n))
 }
