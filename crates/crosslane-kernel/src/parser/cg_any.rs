@@ -87,6 +87,7 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.expect_punct(")")?;
         self.expect_punct(";")?;
+        self.cub_pending.clear();
         let (_, s) = any_names(&g);
         let size = self.e_ident(at, &s);
         let w = self.e_int(at, i64::from(self.wave));

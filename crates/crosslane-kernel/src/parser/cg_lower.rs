@@ -234,7 +234,10 @@ impl Parser<'_> {
         match (group, f) {
             (Group::Block, "thread_rank") => Ok(self.e_linear(at)),
             (Group::Block, "size" | "num_threads") => Ok(self.e_block_size(at)),
-            (Group::Block, "sync") => Ok(self.e_call(at, "__syncthreads", Vec::new())),
+            (Group::Block, "sync") => {
+                self.cub_pending.clear();
+                Ok(self.e_call(at, "__syncthreads", Vec::new()))
+            }
             (Group::Any, _) => self.any_op(&mask, f, at),
             (Group::Tile(n), _) => self.tile_op(n, f, args, at, &need),
             (Group::Coalesced(m), _) => {

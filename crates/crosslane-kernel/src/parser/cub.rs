@@ -41,6 +41,7 @@ use crate::builtins::VALID_ONLY;
 use crate::lexer::Tok;
 use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
+use crosslane_core::result::Level;
 
 /// A CUB / hipCUB collective class a name stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -403,7 +404,11 @@ impl Parser<'_> {
         let method = self.ident()?;
         if matches!(c.kind, Kind::WarpScan | Kind::BlockScan) {
             let storage = match c.kind {
-                Kind::BlockScan => Some(self.cub_storage_arg(&c, storage, at)?),
+                Kind::BlockScan => {
+                    let st = self.cub_storage_arg(&c, storage, at)?;
+                    self.cub_storage_use(&st, at);
+                    Some(st)
+                }
                 _ => None,
             };
             return self.cub_scan_call(&c, storage, &method, m_at, at);
@@ -437,10 +442,45 @@ impl Parser<'_> {
         let mut args = vec![x];
         args.extend(valid);
         if c.kind == Kind::BlockReduce {
-            args.push(self.cub_storage_arg(&c, storage, at)?);
+            let st = self.cub_storage_arg(&c, storage, at)?;
+            self.cub_storage_use(&st, at);
+            args.push(st);
         }
         let s = self.syn_span(at);
         Ok(Expr::new(ExprKind::Call(fname, args), s))
+    }
+
+    /// Notes a block collective's use of its `TempStorage` `storage`; a second use with no
+    /// `__syncthreads()` read between the two (in source order, within the function) is a
+    /// warning: the first collective's threads may still read the storage the second writes
+    /// (CUB API, BlockReduce / BlockScan: "a subsequent `__syncthreads()` threadblock barrier
+    /// should be invoked after calling this method if the collective's temporary storage …
+    /// is to be reused or repurposed"). Loops and branches are not followed.
+    pub(super) fn cub_storage_use(&mut self, storage: &Expr, at: Span) {
+        let name = match &storage.kind {
+            ExprKind::Ident(n) => n.clone(),
+            ExprKind::AddrOf(e) => match &e.kind {
+                ExprKind::Index(b, _) => match &b.kind {
+                    ExprKind::Ident(n) => n.clone(),
+                    _ => return,
+                },
+                _ => return,
+            },
+            _ => return,
+        };
+        if let Some(first) = self.cub_pending.insert(name.clone(), at) {
+            self.diag(
+                at,
+                Level::Warning,
+                format!(
+                    "TempStorage `{name}` is used again without a `__syncthreads()` after its use \
+                     at line {}: threads still reading the first collective's storage race with \
+                     the second's writes; put `__syncthreads();` between them",
+                    first.line
+                ),
+                "CUB API, cub::BlockReduce / cub::BlockScan (TempStorage reuse)",
+            );
+        }
     }
 
     /// `, valid)` or `)`.

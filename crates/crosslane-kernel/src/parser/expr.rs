@@ -457,6 +457,10 @@ impl Parser<'_> {
                                 .node(ExprKind::Assign(None, Box::new(target), Box::new(v)), span);
                         }
                     }
+                    if w.starts_with("__syncthreads") {
+                        // A block barrier: a TempStorage may be used again (`cub`).
+                        self.cub_pending.clear();
+                    }
                     if let Some(slots) = self.any_group_fns.get(&w).cloned() {
                         // `thread_group` parameters: each group's rank and size beside it.
                         self.any_group_args(&w, &mut args, &slots, span)?;

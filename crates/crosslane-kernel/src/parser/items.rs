@@ -374,6 +374,7 @@ impl Parser<'_> {
         let mut params = Vec::new();
         self.param_defaults.clear();
         self.any_slots.clear();
+        self.cub_pending.clear();
         let mut slot = 0usize;
         if self.eat(")") {
             return Ok(params);

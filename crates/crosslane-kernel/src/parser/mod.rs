@@ -306,6 +306,9 @@ struct Parser<'a> {
     any_group_fns: HashMap<String, Vec<usize>>,
     /// The `thread_group` positions of the parameter list read last.
     any_slots: Vec<usize>,
+    /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
+    /// function, with the use's position (`cub`: the reuse warning).
+    cub_pending: HashMap<String, Span>,
 }
 
 impl<'a> Parser<'a> {
@@ -363,6 +366,7 @@ impl<'a> Parser<'a> {
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
             any_slots: Vec::new(),
+            cub_pending: HashMap::new(),
         }
     }
 }
