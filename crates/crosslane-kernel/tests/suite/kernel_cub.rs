@@ -167,3 +167,122 @@ __global__ void k(float* out) {
         e.message
     );
 }
+
+/// Block and warp scans of floats: `y` = 2^24 at thread 0, 1 elsewhere (block scan); the
+/// reduction inputs above (warp scan).
+const SCANS: &str = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockScan<float, 256> BS;
+  typedef cub::WarpScan<float> WS;
+  __shared__ typename BS::TempStorage bt;
+  __shared__ typename WS::TempStorage wt[8];
+  int t = threadIdx.x;
+  float y = t == 0 ? 16777216.0f : 1.0f;
+  float x = t == 0 ? 16777216.0f : ((t < 4 || t % 32 == 0) ? 1.0f : 0.0f);
+  float inc, agg, ws;
+  BS(bt).InclusiveSum(y, inc);
+  __syncthreads();
+  BS(bt).ExclusiveSum(y, out[t], agg);
+  WS(wt[t / 32]).InclusiveSum(x, ws);
+  if (t == 255) { out[256] = inc; out[257] = agg; }
+  if (t == 31) out[258] = ws;
+}";
+
+#[test]
+fn block_and_warp_scans_follow_each_librarys_order() {
+    // models/cub_order.py: the raking scan's last thread, CUB (32 raking threads of 8 cells)
+    // 16777456, rocPRIM on wave64 (64 raking threads of 4 cells) 16777464; a sequential
+    // scan would give 16777216. CUB's warp scan of x over lanes 0..31: 16777218.
+    let t = run(SCANS, Dialect::Cuda, 32, 256, 259);
+    let out = floats(&t, "out");
+    assert_eq!(out[256], Some(16_777_456.0));
+    // ExclusiveSum: thread 0 gets 0 (the initial value T()), thread 1 gets y[0].
+    assert_eq!((out[0], out[1]), (Some(0.0), Some(16_777_216.0)));
+    assert_eq!(out[258], Some(16_777_218.0));
+    let src = SCANS
+        .replace("#include <cub/cub.cuh>", "#include <hipcub/hipcub.hpp>")
+        .replace("cub::", "hipcub::");
+    let t = run(&src, Dialect::Hip, 64, 256, 259);
+    let out = floats(&t, "out");
+    assert_eq!(out[256], Some(16_777_464.0));
+    assert_eq!((out[0], out[1]), (Some(0.0), Some(16_777_216.0)));
+}
+
+#[test]
+fn integer_scans_aggregates_and_undefined_lane_0() {
+    // x_t = t % 5 + 1; prefix sums and maxima by hand (python: itertools.accumulate).
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int* out) {
+  typedef cub::WarpScan<int, 16> WS;
+  typedef cub::BlockScan<int, 64> BS;
+  __shared__ typename WS::TempStorage wt[4];
+  __shared__ typename BS::TempStorage bt;
+  int t = threadIdx.x;
+  int x = t % 5 + 1;
+  int a, b, c, agg, d;
+  WS(wt[t / 16]).ExclusiveScan(x, a, cub::Max());
+  WS(wt[t / 16]).ExclusiveScan(x, b, 100, cub::Sum(), agg);
+  BS(bt).ExclusiveScan(x, c, cub::Max());
+  __syncthreads();
+  BS(bt).InclusiveScan(x, d, [](int p, int q) { return p + q; });
+  out[t] = a; out[64 + t] = b; out[128 + t] = agg; out[192 + t] = c; out[256 + t] = d;
+}";
+    let xs: Vec<i128> = (0..64).map(|t| t % 5 + 1).collect();
+    let mut want: Vec<Option<i128>> = Vec::new();
+    // Warp exclusive max per logical warp of 16: lane 0 undefined.
+    for t in 0..64 {
+        let l = t % 16;
+        want.push((l > 0).then(|| *xs[t - l..t].iter().max().expect("a lane below")));
+    }
+    for t in 0..64 {
+        let l = t % 16;
+        want.push(Some(100 + xs[t - l..t].iter().sum::<i128>()));
+    }
+    for t in 0..64 {
+        want.push(Some(xs[t - t % 16..t - t % 16 + 16].iter().sum()));
+    }
+    for t in 0..64 {
+        want.push((t > 0).then(|| *xs[..t].iter().max().expect("a thread below")));
+    }
+    for t in 0..64 {
+        want.push(Some(xs[..=t].iter().sum()));
+    }
+    for (dialect, lanes) in [(Dialect::Cuda, 32), (Dialect::Hip, 64)] {
+        let t = run(src, dialect, lanes, 64, 320);
+        assert_eq!(ints(&t, "out"), want, "{dialect:?}");
+        assert!(reasons(&t, "leaves lane 0's output undefined") > 0);
+        assert!(reasons(&t, "leaves thread 0's output undefined") > 0);
+    }
+}
+
+#[test]
+fn reusing_temp_storage_without_a_barrier_is_a_warning() {
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockReduce<float, 64> BR;
+  __shared__ typename BR::TempStorage t;
+  float a = BR(t).Sum(1.0f);
+  float b = BR(t).Sum(2.0f);
+  __syncthreads();
+  float c = BR(t).Sum(3.0f);
+  if (threadIdx.x == 0) { out[0] = a; out[1] = b; out[2] = c; }
+}";
+    let t = run(src, Dialect::Cuda, 32, 64, 3);
+    let warned: Vec<u32> = t
+        .all_diagnostics()
+        .filter(|d| {
+            d.message
+                .contains("is used again without a `__syncthreads()`")
+        })
+        .map(|d| d.line)
+        .collect();
+    // Line 6 reuses line 5's storage; line 8 follows a barrier.
+    assert_eq!(warned, vec![6]);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(64.0), Some(128.0), Some(192.0)]
+    );
+}

@@ -59,6 +59,40 @@ def rocprim_block(xs, ws=64):
     return warp_tree(aggs + [0.0] * (p - len(aggs)), len(aggs))
 
 
+def kogge_stone(vs):
+    """Inclusive warp scan, offsets 1, 2, 4, ...: v[l] = v[l - d] + v[l] where l >= d."""
+    v = list(vs)
+    d = 1
+    while d < len(v):
+        v = [f32(v[l - d] + v[l]) if l >= d else v[l] for l in range(len(v))]
+        d *= 2
+    return v
+
+
+def raking_inclusive(xs, raking):
+    """CUB BlockScanRaking / rocPRIM reduce_then_scan inclusive sum: `raking` threads each
+    reduce a segment left to right, a Kogge-Stone scan of the totals, then each segment runs
+    down from the total of the segments before it (none for the first)."""
+    seg = len(xs) // raking
+    totals = []
+    for r in range(raking):
+        acc = xs[r * seg]
+        for x in xs[r * seg + 1:(r + 1) * seg]:
+            acc = f32(acc + x)
+        totals.append(acc)
+    incl = kogge_stone(totals)
+    out = []
+    for r in range(raking):
+        run = xs[r * seg]
+        if r != 0:
+            run = f32(incl[r - 1] + run)
+        out.append(run)
+        for x in xs[r * seg + 1:(r + 1) * seg]:
+            run = f32(run + x)
+            out.append(run)
+    return out
+
+
 def sequential(xs):
     acc = 0.0
     for x in xs:
@@ -76,3 +110,16 @@ if __name__ == "__main__":
     print("cub WarpReduce<float> sum of x[0..32):", repr(warp_tree(xs[:32], 32)))
     print("hipcub WarpReduce<float> sum of x[0..64):", repr(warp_tree(xs[:64], 64)))
     print("cub WarpReduce<float> Sum(x, 13) of x[0..32):", repr(warp_tree(xs[:32], 13)))
+    # Scans of y[0] = 2^24, y[i] = 1 for every other thread.
+    ys = [16777216.0] + [1.0] * 255
+    cub_scan = raking_inclusive(ys, 32)
+    roc_scan = raking_inclusive(ys, 64)
+    seq_scan = []
+    acc = 0.0
+    for y in ys:
+        acc = f32(acc + y)
+        seq_scan.append(acc)
+    assert len({cub_scan[255], roc_scan[255], seq_scan[255]}) == 3
+    print("BlockScan<float,256> InclusiveSum, thread 255: cub", repr(cub_scan[255]),
+          "hipcub wave64", repr(roc_scan[255]), "sequential", repr(seq_scan[255]))
+    print("cub WarpScan<float> InclusiveSum of x[0..32), lane 31:", repr(kogge_stone(xs[:32])[31]))
