@@ -130,7 +130,8 @@ impl Parser<'_> {
         {
             k += 2;
         }
-        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan"))
+        // A class of the source's own with one of these names is the source's.
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan") && !self.is_struct_name(w))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
