@@ -403,6 +403,7 @@ impl Parser<'_> {
         self.expect_punct(".")?;
         let m_at = self.span();
         let method = self.ident()?;
+        self.cub_refuse_items(at)?;
         if matches!(c.kind, Kind::WarpScan | Kind::BlockScan) {
             let storage = match c.kind {
                 Kind::BlockScan => {
@@ -482,6 +483,23 @@ impl Parser<'_> {
                 "CUB API, cub::BlockReduce / cub::BlockScan (TempStorage reuse)",
             );
         }
+    }
+
+    /// Refuses the items-per-thread overloads (`Sum(T (&items)[N])`): the call's first
+    /// argument, not yet read, names an array.
+    fn cub_refuse_items(&self, at: Span) -> PResult<()> {
+        let arr = matches!(self.peek(1), Tok::Ident(n)
+            if matches!(self.var_type(n), Some(Ty::Ptr(_))))
+            && matches!(self.peek(2), Tok::Punct(")" | ","));
+        if self.is_punct("(") && arr {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "the items-per-thread overloads (an array of items per thread) are not modelled \
+                 here: reduce each thread's items first and pass one value",
+            ));
+        }
+        Ok(())
     }
 
     /// `, valid)` or `)`.
