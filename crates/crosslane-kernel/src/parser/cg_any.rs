@@ -19,6 +19,40 @@ use crate::lexer::Tok;
 use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
+/// The positions of the `thread_group` parameters in a function template's parameter list
+/// (`tokens`: its declaration; the list is the one after `name`), read from the tokens since an
+/// instance is parsed after its calls.
+pub(super) fn thread_group_slots(tokens: &[crate::lexer::Token], name: &str) -> Vec<usize> {
+    let Some(open) = tokens.windows(2).position(|w| {
+        matches!(&w[0].tok, Tok::Ident(n) if n == name) && matches!(w[1].tok, Tok::Punct("("))
+    }) else {
+        return Vec::new();
+    };
+    let mut slots = Vec::new();
+    let (mut depth, mut slot, mut group) = (0u32, 0usize, false);
+    for t in tokens.iter().skip(open + 1) {
+        match &t.tok {
+            Tok::Punct("(" | "<" | "[") => depth += 1,
+            Tok::Punct(")") if depth == 1 => break,
+            Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+            Tok::Punct(">>") => depth = depth.saturating_sub(2),
+            Tok::Punct(",") if depth == 1 => {
+                if group {
+                    slots.push(slot);
+                }
+                slot += 1;
+                group = false;
+            }
+            Tok::Ident(w) if depth == 1 && w == "thread_group" => group = true,
+            _ => {}
+        }
+    }
+    if group {
+        slots.push(slot);
+    }
+    slots
+}
+
 /// Names of the hidden rank and size parameters of the `thread_group` parameter `g`.
 pub(super) fn any_names(g: &str) -> (String, String) {
     (format!("__cg_rank_{g}"), format!("__cg_size_{g}"))

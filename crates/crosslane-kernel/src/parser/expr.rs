@@ -598,8 +598,18 @@ impl Parser<'_> {
         } else {
             Vec::new()
         };
-        let args = self.call_args()?;
+        let mut args = self.call_args()?;
         let instance = self.instantiate_call(name, given, &args, span)?;
+        // `thread_group` parameters: each group's rank and size beside it (`cg_any`), after
+        // deduction, which sees the arguments as written.
+        let slots = self
+            .templates
+            .get(name)
+            .map(|t| super::cg_any::thread_group_slots(t.tokens(), name))
+            .unwrap_or_default();
+        if !slots.is_empty() {
+            self.any_group_args(name, &mut args, &slots, span)?;
+        }
         self.node(ExprKind::Call(instance, args), span)
     }
 

@@ -172,3 +172,22 @@ __global__ void k(int* out) {
         assert_eq!(ints(&src, dialect, lanes, lanes, 192), want, "{dialect:?}");
     }
 }
+
+#[test]
+fn a_function_template_takes_a_thread_group_too() {
+    let src = "\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <typename T>
+__device__ T rank_plus(cg::thread_group g, T v) {
+  g.sync();
+  return v + (T)g.thread_rank() * 100 + (T)g.size();
+}
+__global__ void k(int* out) {
+  cg::thread_block_tile<8> t = cg::tiled_partition<8>(cg::this_thread_block());
+  out[threadIdx.x] = rank_plus(t, 1);
+}";
+    // Tiles of 8: 1 + 100 · (rank in the tile) + 8.
+    let want: Vec<Option<i128>> = (0..32).map(|l| Some(1 + 100 * (l % 8) + 8)).collect();
+    assert_eq!(ints(src, Dialect::Cuda, 32, 32, 32), want);
+}
