@@ -11,13 +11,13 @@
 //! `cuda::minimum<>` (`()` or `{}`), or a lambda or functor without state.
 //!
 //! Which threads hold the result, and the order of combination (it decides a float's rounding):
-//! - CUB `WarpReduce` (CUB API reference, `cub::WarpReduce::Sum` / `Reduce`: "the aggregate is
-//!   returned to lane 0" of each logical warp; every other lane's result is undefined here).
+//! - CUB `WarpReduce` (CUB API reference, `cub::WarpReduce::Sum` / `Reduce`: "the output is
+//!   valid in warp lane 0" of each logical warp; every other lane's result is undefined here).
 //!   Order: CUB's `WarpReduceShfl` — steps with offsets 1, 2, 4, … (`1 << STEP`), each lane
 //!   combining `op(own, shfl_down(own, offset))` when `lane + offset` is a valid lane
 //!   (`offset + lane_id <= last_lane`), so lane 0 gets `((x0+x1)+(x2+x3))+…`.
 //! - CUB `BlockReduce` with its default `BLOCK_REDUCE_WARP_REDUCTIONS` (CUB API reference,
-//!   `cub::BlockReduce::Sum`: "the block-wide aggregate … is only valid in thread 0"): a
+//!   `cub::BlockReduce::Sum`: "the return value is undefined in threads other than thread 0"): a
 //!   `WarpReduce` in every warp of 32 threads, lane 0 of each stores its warp's aggregate, a
 //!   barrier, then thread 0 folds the aggregates left to right, `op(agg, warp[k])` for
 //!   k = 1, 2, … while `32·k < num_valid` (CUB `BlockReduceWarpReductions::ApplyWarpAggregates`).
@@ -816,7 +816,8 @@ impl Body {
         } else {
             format!(
                 "cub::WarpReduce<T, {n}> returns the aggregate to lane 0 of each logical warp only \
-                 (CUB API, WarpReduce::Sum / Reduce); this lane's result is undefined"
+                 (CUB API, WarpReduce::Sum / Reduce: \"the output is valid in warp lane 0\"); \
+                 this lane's result is undefined"
             )
         };
         let body = self.finish(p, cond, why);
@@ -895,8 +896,8 @@ impl Body {
         } else {
             format!(
                 "cub::BlockReduce<T, {n}> returns the block-wide aggregate to thread 0 only (CUB \
-                 API, BlockReduce::Sum / Reduce: \"only valid in thread 0\"); this thread's result \
-                 is undefined"
+                 API, BlockReduce::Sum / Reduce: \"the return value is undefined in threads other \
+                 than thread 0\")"
             )
         };
         let body = self.finish(p, cond, why);

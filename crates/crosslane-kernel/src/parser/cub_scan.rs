@@ -10,7 +10,9 @@
 //! - exclusive with an initial value (`ExclusiveSum` is this with `T()` = 0): lane l gets
 //!   `op(init, inclusive[l - 1])`, lane 0 `init`;
 //! - exclusive without one: lane l gets `inclusive[l - 1]`; lane 0's result is undefined
-//!   ("the exclusive_output computed for lane 0 is undefined", CUB API, `WarpScan::ExclusiveScan`);
+//!   ("because no initial value is supplied, the exclusive_output computed for warp-lane 0 is
+//!   undefined", CUB API, `WarpScan::ExclusiveScan`; `BlockScan::ExclusiveScan`: "with no
+//!   initial value, the output computed for thread 0 is undefined");
 //! - the warp aggregate is the last lane's inclusive result, read by every lane (without the
 //!   initial value).
 //!
@@ -253,8 +255,9 @@ impl Body {
                 let lib = if self.hip { "hipcub" } else { "cub" };
                 let why = format!(
                     "{lib}::WarpScan<T, {n}>::ExclusiveScan without an initial value leaves lane 0's \
-                     output undefined (CUB API, WarpScan::ExclusiveScan: \"the exclusive_output \
-                     computed for lane 0 is undefined\")"
+                     output undefined (CUB API, WarpScan::ExclusiveScan: \"because no initial \
+                     value is supplied, the exclusive_output computed for warp-lane 0 is \
+                     undefined\")"
                 );
                 let body = self.finish(p, keep, why);
                 return (params, body);
@@ -511,8 +514,8 @@ impl Body {
             let keep = tid_is(p, BinOp::Ne);
             let why = format!(
                 "{lib}::BlockScan<T, {n}>::ExclusiveScan without an initial value leaves thread \
-                 0's output undefined (CUB API, BlockScan::ExclusiveScan: \"the exclusive_output \
-                 computed for thread 0 is undefined\")"
+                 0's output undefined (CUB API, BlockScan::ExclusiveScan: \"with no initial \
+                 value, the output computed for thread 0 is undefined\")"
             );
             let body = self.finish(p, keep, why);
             return (params, body);
