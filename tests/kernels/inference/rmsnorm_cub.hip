@@ -1,5 +1,5 @@
-// RMSNorm in the shape of vLLM's rms_norm_kernel on ROCm (hipCUB): one block per token, each thread sums the
-// squares of its strided elements, hipcub::BlockReduce<float, 1024> reduces them over the
+// RMSNorm in the shape of vLLM's rms_norm_kernel on ROCm (hipCUB): one block per token, each
+// thread sums the squares of its strided elements, hipcub::BlockReduce<float, 1024> reduces them over the
 // launched threads (num_valid = blockDim.x), thread 0 alone holds the sum and writes the
 // scale to shared memory, and every thread scales its elements by it and the weight
 // 1 + (k % 3) / 4. Launch: 1 block of 4 warps; hidden size 2 * blockDim.x.
