@@ -64,6 +64,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
         | "__uint_as_float" => Builtin::Math,
         n if LANE_MATH.contains(&n) => Builtin::Math,
+        VALID_ONLY => Builtin::Math,
         n if super::half::is_intrinsic(n) || super::vector_types::constructor(n).is_some() => {
             Builtin::Math
         }
@@ -79,6 +80,13 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         _ => return None,
     })
 }
+
+/// The front end's marker of a collective whose result the vendor defines in some threads
+/// only: `__crosslane_valid_only(value, keep, "reason")` is `value` where `keep` is true and
+/// undefined with `reason` elsewhere (never a number picked for those threads). The library
+/// lowerings (`parser::cub`: CUB's and hipCUB's reductions, "the aggregate is returned to
+/// lane 0 / thread 0") call it; `machine::call` runs it.
+pub const VALID_ONLY: &str = "__crosslane_valid_only";
 
 /// Per-lane built-ins added for real kernels: bit reversal and 64-bit bit counts
 /// (CUDA Math API, "Integer Intrinsics"), conversions among float, half and bfloat16 (CUDA Math

@@ -388,6 +388,13 @@ def more_kernels(W):
         inv = 1.0 / math.sqrt(sum(h * h for h in hs) / (2 * W) + 1e-6)
         resid += hs
         res += [h * inv * (1 + (k % 4) * 0.125) for k, h in enumerate(hs)]
+    # rmsnorm_cub: vLLM's rms_norm_kernel shape, one row of 2 * 4 W, cub::BlockReduce sum of
+    # squares, weight 1 + (k % 3) / 4, eps 1e-6: an n-term float sum (n/2 ulp) and rsqrtf.
+    n = 8 * W
+    xs = [inp(k) for k in range(n)]
+    r = 1.0 / math.sqrt(sum(x * x for x in xs) / n + 1e-6)
+    out["rmsnorm_cub"] = entry(1 * 4, {"out": [x * r * (1 + (k % 3) * 0.25) for k, x in enumerate(xs)]},
+                               n / 2 + 8, 1.0, {"out": 2}, {"out": n})
     out["fused_add_rmsnorm"] = entry(2, {"residual": resid, "out": res}, W + 8, 1.0,
                                      {"out": 2}, {"residual": 4 * W, "out": 4 * W})
     return out
@@ -417,6 +424,7 @@ NOTE_FN = {
     "softmax_float4": {"out": "expf"},
     "moe_sigmoid_topk": {"weight": "expf"},
     "fused_add_rmsnorm": {"out": "rsqrtf"},
+    "rmsnorm_cub": {"out": "rsqrtf"},
 }
 
 

@@ -11,6 +11,42 @@ use crosslane_core::lanes::LaneMask;
 use crosslane_core::result::{Level, Source};
 
 impl Executor {
+    /// `__crosslane_valid_only(value, keep, "reason")` ([`builtins::VALID_ONLY`]): the value in
+    /// the lanes whose `keep` is true; elsewhere undefined with the reason (the text the
+    /// lowering wrote: which vendor rule leaves the result undefined there). `keep` undefined
+    /// makes the lane's result undefined with `keep`'s own reason.
+    fn valid_only(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        args: &[Expr],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let (Some(v), Some(keep)) = (args.first(), args.get(1)) else {
+            return out;
+        };
+        let why = match args.get(2).map(|a| &a.kind) {
+            Some(ExprKind::Str(s)) => s.clone(),
+            _ => "the vendor defines this result in some threads only".to_string(),
+        };
+        let vals = self.eval(w, v, mask, cx);
+        let keeps = self.eval(w, keep, mask, cx);
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = match keeps.get(l) {
+                Some(Ok(k)) if k.as_int().is_some_and(|k| k != 0) => {
+                    vals.get(l).cloned().unwrap_or(Err(Undef::idle()))
+                }
+                Some(Ok(_)) => Err(Undef::at(e.span, why.clone())),
+                Some(Err(u)) => Err(u.clone()),
+                None => Err(Undef::idle()),
+            };
+        }
+        out
+    }
+
     pub(crate) fn call(
         &mut self,
         w: usize,
@@ -31,6 +67,9 @@ impl Executor {
                 return out;
             }
             return self.read_var(w, slot, e.span, mask, cx);
+        }
+        if name == builtins::VALID_ONLY {
+            return self.valid_only(w, e, args, mask, cx);
         }
         if let Some(out) = self.maca_memory_call(w, e, name, args, mask, cx) {
             return out;

@@ -40,6 +40,8 @@ pub enum Group {
     Tile(u32),
     /// `coalesced_group`: the lanes of its mask.
     Coalesced(Meta),
+    /// A `thread_group` parameter: a group whose kind each call fixes (`cg_any`).
+    Any,
 }
 
 /// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
@@ -80,6 +82,7 @@ pub(super) fn group_type_name(g: Group) -> String {
         Group::Block => "thread_block".into(),
         Group::Tile(n) => format!("thread_block_tile<{n}>"),
         Group::Coalesced(_) => "coalesced_group".into(),
+        Group::Any => "thread_group".into(),
     }
 }
 
@@ -365,6 +368,15 @@ impl Parser<'_> {
                     }
                     Group::Tile(n) => self.e_tile_mask(at, n),
                     Group::Coalesced(_) => parent.mask,
+                    Group::Any => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "{f} of a thread_group parameter is not supported here: take                                  the thread_block_tile or coalesced_group itself as the parameter"
+                            ),
+                        ))
+                    }
                 };
                 self.expect_punct(",")?;
                 let key = self.assign_expr()?;
@@ -513,18 +525,22 @@ impl Parser<'_> {
                             format!("cg::{name} over a whole block is not supported; use a tile"),
                         ))
                     }
-                    Group::Coalesced(_) if name == "reduce" => {
-                        return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
-                    }
-                    Group::Coalesced(_) => {
+                    Group::Any => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
                             format!(
-                                "cg::{name} over a coalesced group is not supported; use a tile \
-                                 (cg::reduce is)"
+                                "cg::{name} over a thread_group parameter is not supported; take                                  the tile (thread_block_tile<N>) as the parameter"
                             ),
                         ))
+                    }
+                    Group::Coalesced(_) if name == "reduce" => {
+                        return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
+                    }
+                    Group::Coalesced(_) => {
+                        return self
+                            .cg_coalesced_scan(name, &op, value, g.mask, at)
+                            .map(Some);
                     }
                 };
                 self.cg_collective(name, &op, n, value, at).map(Some)
@@ -677,6 +693,10 @@ impl Parser<'_> {
             Tok::Ident(w) if w == "coalesced_group" => {
                 self.bump();
                 Group::Coalesced(Meta::Unknown)
+            }
+            Tok::Ident(w) if w == "thread_group" => {
+                self.bump();
+                Group::Any
             }
             Tok::Ident(w) if self.group_alias.contains_key(&w) => {
                 self.bump();

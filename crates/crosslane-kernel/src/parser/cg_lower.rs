@@ -234,7 +234,11 @@ impl Parser<'_> {
         match (group, f) {
             (Group::Block, "thread_rank") => Ok(self.e_linear(at)),
             (Group::Block, "size" | "num_threads") => Ok(self.e_block_size(at)),
-            (Group::Block, "sync") => Ok(self.e_call(at, "__syncthreads", Vec::new())),
+            (Group::Block, "sync") => {
+                self.cub_pending.clear();
+                Ok(self.e_call(at, "__syncthreads", Vec::new()))
+            }
+            (Group::Any, _) => self.any_op(&mask, f, at),
             (Group::Tile(n), _) => self.tile_op(n, f, args, at, &need),
             (Group::Coalesced(m), _) => {
                 let a0 = arg(0);
@@ -319,14 +323,12 @@ impl Parser<'_> {
             }
             "match_any" => {
                 need(1)?;
-                if self.hip {
-                    return Self::refuse(
-                        at,
-                        "tile match_any on HIP: this model has no HIP __match_any operation; \
-                         use a ballot loop",
-                    );
-                }
                 let v = a(0).unwrap_or_else(|| self.e_int(at, 0));
+                if self.hip {
+                    let members = self.e_tile_mask(at, n);
+                    let b = self.e_hip_match(at, members, v);
+                    return Ok(self.e_tile_bits(at, n, b));
+                }
                 let m = self.e_mask(at, full);
                 let b = self.e_call(at, "__match_any_sync", vec![m, v]);
                 self.e_tile_bits(at, n, b)
@@ -440,13 +442,11 @@ impl Parser<'_> {
             }
             "match_any" => {
                 need(1)?;
-                if self.hip {
-                    return Self::refuse(
-                        at,
-                        "coalesced match_any on HIP: this model has no HIP __match_any operation",
-                    );
-                }
                 let v = a0.unwrap_or_else(|| zero(self));
+                if self.hip {
+                    let b = self.e_hip_match(at, m.clone(), v);
+                    return Ok(self.e_call(at, "__cg_pack", vec![m, b]));
+                }
                 let act = self.e_active(at);
                 let b = self.e_call(at, "__match_any_sync", vec![act, v]);
                 self.e_call(at, "__cg_pack", vec![m, b])
@@ -469,7 +469,7 @@ impl Parser<'_> {
     /// 32)`; HIP `__shfl(v, src, wave)`. The call's mask is every lane at the call: the groups
     /// of a partition call together, each lane with its own group, and the registry's
     /// `__shfl_sync` takes one mask for the warp; the source is always a member.
-    fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
+    pub(super) fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
         let w = self.e_int(at, wave);
         if self.hip {
             self.e_call(at, "__shfl", vec![v, src, w])
@@ -484,11 +484,7 @@ impl Parser<'_> {
     /// lanes at the call, restricted to the parent).
     pub(super) fn e_labeled(&mut self, at: Span, parent: Expr, label: Expr) -> PResult<Expr> {
         if self.hip {
-            return Self::refuse(
-                at,
-                "labeled_partition on HIP: this model has no HIP __match_any operation; use \
-                 binary_partition",
-            );
+            return Ok(self.e_hip_match(at, parent, label));
         }
         let act = self.e_active(at);
         let same = self.e_call(at, "__match_any_sync", vec![act, label]);

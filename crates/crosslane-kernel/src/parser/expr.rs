@@ -377,6 +377,22 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.primary();
             }
+            Tok::Ident(w) if self.is_cub_name(&w) && self.is_punct("(") => {
+                // `BlockReduce(temp).Sum(x)`: CUB / hipCUB (`cub`).
+                return self.cub_call(Some(&w), span);
+            }
+            Tok::Ident(_)
+                if {
+                    self.pos -= 1;
+                    let starts = self.cub_class_starts();
+                    self.pos += 1;
+                    starts
+                } =>
+            {
+                // `cub::WarpReduce<float>(temp).Sum(x)`.
+                self.pos -= 1;
+                return self.cub_call(None, span);
+            }
             Tok::Ident(w) if Self::is_ascend_warp(&w) && self.is_punct("(") => {
                 return self.ascend_warp(&w, span);
             }
@@ -440,6 +456,14 @@ impl Parser<'_> {
                             return self
                                 .node(ExprKind::Assign(None, Box::new(target), Box::new(v)), span);
                         }
+                    }
+                    if w.starts_with("__syncthreads") {
+                        // A block barrier: a TempStorage may be used again (`cub`).
+                        self.cub_pending.clear();
+                    }
+                    if let Some(slots) = self.any_group_fns.get(&w).cloned() {
+                        // `thread_group` parameters: each group's rank and size beside it.
+                        self.any_group_args(&w, &mut args, &slots, span)?;
                     }
                     ExprKind::Call(w, args)
                 } else if let Some(c) = self.consts.get(&w) {
@@ -574,8 +598,18 @@ impl Parser<'_> {
         } else {
             Vec::new()
         };
-        let args = self.call_args()?;
+        let mut args = self.call_args()?;
         let instance = self.instantiate_call(name, given, &args, span)?;
+        // `thread_group` parameters: each group's rank and size beside it (`cg_any`), after
+        // deduction, which sees the arguments as written.
+        let slots = self
+            .templates
+            .get(name)
+            .map(|t| super::cg_any::thread_group_slots(t.tokens(), name))
+            .unwrap_or_default();
+        if !slots.is_empty() {
+            self.any_group_args(name, &mut args, &slots, span)?;
+        }
         self.node(ExprKind::Call(instance, args), span)
     }
 

@@ -157,6 +157,9 @@ impl Parser<'_> {
             }
         }
         self.refuse_unsupported_item()?;
+        if self.cub_alias()? {
+            return Ok(true);
+        }
         if self.is_word("using") || self.is_word("typedef") {
             let (name, ty) = self.alias()?;
             program.aliases.push((name, ty));
@@ -318,6 +321,10 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.pending_svars.clear();
         let mut params = self.params()?;
+        if !self.any_slots.is_empty() {
+            let slots = std::mem::take(&mut self.any_slots);
+            self.any_group_fns.insert(name.clone(), slots);
+        }
         let defaults = std::mem::take(&mut self.param_defaults);
         let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
@@ -391,6 +398,9 @@ impl Parser<'_> {
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
         self.param_defaults.clear();
+        self.any_slots.clear();
+        self.cub_pending.clear();
+        let mut slot = 0usize;
         if self.eat(")") {
             return Ok(params);
         }
@@ -414,17 +424,24 @@ impl Parser<'_> {
         loop {
             let at = self.span();
             let at_pos = self.pos;
+            let this_slot = slot;
+            slot += 1;
             self.qualifiers()?;
             if let Some((name, group)) = self.cg_param()? {
                 // A group parameter holds the group's member mask; the body's uses of the
                 // group are lowered by its kind.
                 self.groups.insert(name.clone(), group);
+                let hidden = (group == super::cg::Group::Any).then(|| {
+                    self.any_slots.push(this_slot);
+                    self.any_group_params(&name, at)
+                });
                 params.push(Param {
                     name,
                     ty: self.mask_ty(),
                     reference: false,
                     span: at,
                 });
+                params.extend(hidden.into_iter().flatten());
                 if self.eat(")") {
                     return Ok(params);
                 }

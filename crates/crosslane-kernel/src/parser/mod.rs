@@ -31,9 +31,14 @@ mod asm_ops;
 mod attributes;
 mod bit_cast;
 mod cg;
+mod cg_any;
 mod cg_lower;
+mod cg_match;
+mod cg_scan;
 mod const_eval;
 mod constexpr_fn;
+mod cub;
+mod cub_scan;
 mod expr;
 mod fn_types;
 mod host;
@@ -325,6 +330,18 @@ struct Parser<'a> {
     lambda: Option<lambda::LambdaCtx>,
     /// Device functions made by the front end: member functions, constructors, lambdas.
     extra_fns: Vec<Function>,
+    /// CUB / hipCUB collective classes by alias (`using BlockReduce = cub::BlockReduce<…>`).
+    cub: cub::CubNames,
+    /// `TempStorage` variables and the collective each serves.
+    cub_storage: cub::CubNames,
+    /// Functions with `thread_group` parameters: the user's argument positions of those
+    /// (`cg_any`).
+    any_group_fns: HashMap<String, Vec<usize>>,
+    /// The `thread_group` positions of the parameter list read last.
+    any_slots: Vec<usize>,
+    /// Block collectives' `TempStorage` used since the last `__syncthreads()` in this
+    /// function, with the use's position (`cub`: the reuse warning).
+    cub_pending: HashMap<String, Span>,
 }
 
 impl<'a> Parser<'a> {
@@ -379,6 +396,11 @@ impl<'a> Parser<'a> {
             ret_struct: None,
             lambda: None,
             extra_fns: Vec::new(),
+            cub: HashMap::new(),
+            cub_storage: HashMap::new(),
+            any_group_fns: HashMap::new(),
+            any_slots: Vec::new(),
+            cub_pending: HashMap::new(),
         }
     }
 }

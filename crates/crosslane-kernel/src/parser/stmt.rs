@@ -95,12 +95,23 @@ impl Parser<'_> {
             }
             return Ok(done(self, StmtKind::Elided));
         }
+        if let Some(k) = self.any_sync_stmt()? {
+            return Ok(done(self, k));
+        }
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),
                 "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
                 // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
                 // (a block does not end it here; C++ would end it with the block).
+                "typedef" | "using" if self.cub_alias()? => {
+                    return Ok(done(self, StmtKind::Empty));
+                }
+                "__shared__" => {
+                    if let Some(k) = self.cub_temp_storage()? {
+                        return Ok(done(self, k));
+                    }
+                }
                 "typedef" => {
                     self.alias()?;
                     return Ok(done(self, StmtKind::Empty));

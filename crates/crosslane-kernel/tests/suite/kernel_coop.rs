@@ -304,9 +304,9 @@ fn what_the_groups_do_not_have_is_refused_at_its_line() {
             "a tile of 64 threads: tiled_partition takes a power of two up to the 32-lane warp",
         ),
         (
-            "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::inclusive_scan(g, 1);\n}",
+            "__global__ void k(int *o) {\n  auto g = cg::coalesced_threads();\n  auto s = cg::exclusive_scan(g, 1, cg::greater<int>());\n}",
             Dialect::Cuda,
-            "cg::inclusive_scan over a coalesced group is not supported; use a tile",
+            "cg::exclusive_scan over a coalesced group takes cg::plus only here",
         ),
     ] {
         let e = run_kernel(

@@ -4,7 +4,8 @@
 //! log-sum-exp, block LayerNorm, float4 RMSNorm and softmax, block cumsum, MoE alignment and
 //! biased sigmoid routing, q8 dot, q4 packing, half2 SwiGLU and axpy, GELU, RoPE, a
 //! flash-attention row, the split-K attention reduce, block argmax, a warp bitonic sort, L2
-//! norm, per-token int8 quantization, fused residual-add RMSNorm)
+//! norm, per-token int8 quantization, fused residual-add RMSNorm, vLLM's RMSNorm shape with
+//! `cub::BlockReduce` / `hipcub::BlockReduce`)
 //! run on CUDA (32 lanes), HIP wave64 and HIP wave32. Each expected buffer comes from the
 //! independent model `tests/kernels/inference/model.py` (exact arithmetic, Python's standard
 //! library; regenerate `expected.json` with `python3 model.py > expected.json`), compared
@@ -67,6 +68,7 @@ const KERNELS: &[&str] = &[
     "softmax_float4",
     "moe_sigmoid_topk",
     "fused_add_rmsnorm",
+    "rmsnorm_cub",
 ];
 
 /// Runs `name` in `dialect` on `lanes`-lane warps and checks every expected buffer; returns

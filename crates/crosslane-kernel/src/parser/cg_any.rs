@@ -1,0 +1,185 @@
+//! A `thread_group` parameter of a device function (`__device__ int reduce_sum(cg::thread_group
+//! g, int* x, int val)`, the rocm-examples cooperative-groups sample's shape): a group whose
+//! kind each call fixes — the thread block, a tile, a coalesced group.
+//!
+//! Source: CUDA C++ Programming Guide, "Cooperative Groups", `thread_group` (the base type of
+//! every group: `sync()`, `thread_rank()`, `num_threads()` / `size()`); HIP Programming Guide,
+//! "Cooperative groups", `thread_group` (`sync()`, `thread_rank()`, `size()`).
+//!
+//! The parameter holds the group's member mask, and two hidden parameters beside it hold the
+//! calling thread's rank and the group's size, computed at each call from the argument's group
+//! ([`Parser::cg_op`]). `g.sync()` is a block barrier when the group is larger than a warp
+//! (only a thread block can be: a tile or a coalesced group lies within one warp) and the
+//! members' warp barrier (`__syncwarp(mask)`) otherwise.
+
+use super::cg::Group;
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::Tok;
+use crate::types::{BinOp, Scalar, Ty, ValTy};
+use crate::KernelError;
+
+/// The positions of the `thread_group` parameters in a function template's parameter list
+/// (`tokens`: its declaration; the list is the one after `name`), read from the tokens since an
+/// instance is parsed after its calls.
+pub(super) fn thread_group_slots(tokens: &[crate::lexer::Token], name: &str) -> Vec<usize> {
+    let Some(open) = tokens.windows(2).position(|w| {
+        matches!(&w[0].tok, Tok::Ident(n) if n == name) && matches!(w[1].tok, Tok::Punct("("))
+    }) else {
+        return Vec::new();
+    };
+    let mut slots = Vec::new();
+    let (mut depth, mut slot, mut group) = (0u32, 0usize, false);
+    for t in tokens.iter().skip(open + 1) {
+        match &t.tok {
+            Tok::Punct("(" | "<" | "[") => depth += 1,
+            Tok::Punct(")") if depth == 1 => break,
+            Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+            Tok::Punct(">>") => depth = depth.saturating_sub(2),
+            Tok::Punct(",") if depth == 1 => {
+                if group {
+                    slots.push(slot);
+                }
+                slot += 1;
+                group = false;
+            }
+            Tok::Ident(w) if depth == 1 && w == "thread_group" => group = true,
+            _ => {}
+        }
+    }
+    if group {
+        slots.push(slot);
+    }
+    slots
+}
+
+/// Names of the hidden rank and size parameters of the `thread_group` parameter `g`.
+pub(super) fn any_names(g: &str) -> (String, String) {
+    (format!("__cg_rank_{g}"), format!("__cg_size_{g}"))
+}
+
+impl Parser<'_> {
+    /// The hidden parameters after a `thread_group` parameter `name`.
+    pub(super) fn any_group_params(&self, name: &str, at: Span) -> [Param; 2] {
+        let (r, s) = any_names(name);
+        let int = Ty::Val(ValTy::scalar(Scalar::I32));
+        [r, s].map(|n| Param {
+            name: n,
+            ty: int,
+            reference: false,
+            span: at,
+        })
+    }
+
+    /// A member of a `thread_group` parameter: `thread_rank`, `size`, `num_threads` (its
+    /// hidden parameters); other members are refused naming the ones it has.
+    pub(super) fn any_op(&mut self, mask: &Expr, f: &str, at: Span) -> PResult<Expr> {
+        let ExprKind::Ident(g) = &mask.kind else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "a thread_group parameter",
+            ));
+        };
+        let (r, s) = any_names(g);
+        match f {
+            "thread_rank" => Ok(self.e_ident(at, &r)),
+            "size" | "num_threads" => Ok(self.e_ident(at, &s)),
+            "sync" => Err(KernelError::new(
+                at.line,
+                at.col,
+                "`sync()` of a thread_group is a statement here (`g.sync();`)",
+            )),
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{f}` is not a member of cooperative_groups::thread_group (it has sync, \
+                     thread_rank, size and num_threads; CUDA C++ Programming Guide, Cooperative \
+                     Groups): take a thread_block_tile or a coalesced_group for shuffles and votes"
+                ),
+            )),
+        }
+    }
+
+    /// `g.sync();` of a `thread_group` parameter `g`: `if (size > warp) __syncthreads(); else
+    /// __syncwarp(g);`. `None` (position kept) for any other statement.
+    pub(super) fn any_sync_stmt(&mut self) -> PResult<Option<StmtKind>> {
+        let Tok::Ident(g) = self.peek(0).clone() else {
+            return Ok(None);
+        };
+        if self.groups.get(&g) != Some(&Group::Any)
+            || !matches!(self.peek(1), Tok::Punct("."))
+            || !matches!(self.peek(2), Tok::Ident(f) if f == "sync")
+        {
+            return Ok(None);
+        }
+        let at = self.span();
+        for _ in 0..3 {
+            self.bump();
+        }
+        self.expect_punct("(")?;
+        self.expect_punct(")")?;
+        self.expect_punct(";")?;
+        self.cub_pending.clear();
+        let (_, s) = any_names(&g);
+        let size = self.e_ident(at, &s);
+        let w = self.e_int(at, i64::from(self.wave));
+        let big = self.e_bin(at, BinOp::Gt, size, w);
+        let block = self.e_call(at, "__syncthreads", Vec::new());
+        let m = self.e_ident(at, &g);
+        let warp = self.e_call(at, "__syncwarp", vec![m]);
+        let stmt = |e: Expr| Stmt {
+            kind: StmtKind::Expr(e),
+            span: at,
+            end: at,
+        };
+        Ok(Some(StmtKind::If(
+            big,
+            Box::new(stmt(block)),
+            Some(Box::new(stmt(warp))),
+        )))
+    }
+
+    /// A call's arguments for a function with `thread_group` parameters at the user's argument
+    /// positions `slots`: after each such group argument, the calling thread's rank in it and
+    /// its size.
+    ///
+    /// # Errors
+    /// An argument there that is not a group variable.
+    pub(super) fn any_group_args(
+        &mut self,
+        callee: &str,
+        args: &mut Vec<Expr>,
+        slots: &[usize],
+        at: Span,
+    ) -> PResult<()> {
+        for &k in slots.iter().rev() {
+            let Some(arg) = args.get(k).cloned() else {
+                continue;
+            };
+            let Some(group) = self.group_of(&arg) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "argument {} of `{callee}` is a thread_group: pass a group variable \
+                         (`cg::thread_block b = cg::this_thread_block();` then `{callee}(b, …)`)",
+                        k + 1
+                    ),
+                ));
+            };
+            let meta = match (&arg.kind, group) {
+                (ExprKind::Ident(n), Group::Coalesced(super::cg::Meta::Tiled)) => {
+                    Some(super::cg::meta_names(n))
+                }
+                _ => None,
+            };
+            let rank = self.cg_op(group, arg.clone(), meta.clone(), "thread_rank", &[], at)?;
+            let size = self.cg_op(group, arg, meta, "size", &[], at)?;
+            args.insert(k + 1, size);
+            args.insert(k + 1, rank);
+        }
+        Ok(())
+    }
+}

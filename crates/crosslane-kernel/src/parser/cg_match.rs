@@ -1,0 +1,147 @@
+//! HIP's `match_any` of a tile or coalesced group and its `labeled_partition`, which this
+//! model's HIP registry has no single operation for: a device function built as syntax-tree
+//! nodes that reads each member's value with the registry's `__shfl` and compares it.
+//!
+//! Source: HIP Programming Guide, "Cooperative groups" (`coalesced_group::match_any(value)`,
+//! `thread_block_tile::match_any(value)`: the mask of the group's threads whose `value` equals
+//! the calling thread's, bit k = the group's rank k; `labeled_partition(group, label)`: the
+//! group's threads split into coalesced groups by equal `label`). Values compare as the bits
+//! the vendor compares: an integer's value, a `float`'s bit pattern (`__float_as_uint`).
+//!
+//! Only members are read: lane k is read only by the threads whose group holds k, and k is then
+//! active (it is a member of its own group), so no read meets an inactive lane.
+
+use super::Parser;
+use crate::ast::*;
+use crate::types::{BinOp, Scalar, Ty, ValTy};
+
+const U64: ValTy = ValTy {
+    scalar: Scalar::U64,
+    lanes: 1,
+};
+
+impl Parser<'_> {
+    /// `value` as the 64-bit key the match compares: a `float` variable's bits, any other
+    /// value converted.
+    fn match_key(&mut self, at: Span, value: Expr) -> Expr {
+        let float = matches!(&value.kind, ExprKind::Ident(n)
+            if matches!(self.var_type(n), Some(Ty::Val(v)) if v.scalar == Scalar::F32));
+        let v = if float {
+            self.e_call(at, "__float_as_uint", vec![value])
+        } else {
+            value
+        };
+        let s = self.syn_span(at);
+        Expr::new(ExprKind::Cast(Ty::Val(U64), Box::new(v)), s)
+    }
+
+    /// The lanes of `members` whose `value` equals the calling thread's (bit k = lane k), as a
+    /// call of the generated device function.
+    pub(super) fn e_hip_match(&mut self, at: Span, members: Expr, value: Expr) -> Expr {
+        let name = format!("__hip_cg_match_any_w{}", self.wave);
+        if !self.fn_types.contains_key(&name) {
+            let f = self.hip_match_fn(&name, at);
+            self.fn_types.insert(name.clone(), f.ret);
+            self.extra_fns.push(f);
+        }
+        let key = self.match_key(at, value);
+        self.e_call(at, &name, vec![key, members])
+    }
+
+    /// `u64 f(u64 v, u64 m) { u64 r = 0; for (int k = 0; k < W; k++) if ((m >> k) & 1) if
+    /// (__shfl(v, k, W) == v) r |= 1ull << k; return r; }`.
+    fn hip_match_fn(&mut self, name: &str, at: Span) -> Function {
+        let st = |kind| Stmt {
+            kind,
+            span: at,
+            end: at,
+        };
+        let wave = i64::from(self.wave);
+        let zero = self.e_mask(at, 0);
+        let sp = self.syn_span(at);
+        let r_decl = st(StmtKind::Decl(
+            Storage::default(),
+            vec![Declarator {
+                name: "r".into(),
+                ty: Ty::Val(U64),
+                array: None,
+                init: Some(zero),
+                span: sp,
+            }],
+        ));
+        let int = Ty::Val(ValTy::scalar(Scalar::I32));
+        let k0 = self.e_int(at, 0);
+        let sp = self.syn_span(at);
+        let k_decl = st(StmtKind::Decl(
+            Storage::default(),
+            vec![Declarator {
+                name: "k".into(),
+                ty: int,
+                array: None,
+                init: Some(k0),
+                span: sp,
+            }],
+        ));
+        let (k, w) = (self.e_ident(at, "k"), self.e_int(at, wave));
+        let cond = self.e_bin(at, BinOp::Lt, k, w);
+        let k = self.e_ident(at, "k");
+        let sp = self.syn_span(at);
+        let step = Expr::new(
+            ExprKind::IncDec {
+                inc: true,
+                prefix: false,
+                target: Box::new(k),
+            },
+            sp,
+        );
+        // if ((m >> k) & 1) if (__shfl(v, k, W) == v) r |= 1ull << k;
+        let (m, k) = (self.e_ident(at, "m"), self.e_ident(at, "k"));
+        let sh = self.e_bin(at, BinOp::Shr, m, k);
+        let one = self.e_mask(at, 1);
+        let member = self.e_bin(at, BinOp::And, sh, one);
+        let (v, k, w) = (
+            self.e_ident(at, "v"),
+            self.e_ident(at, "k"),
+            self.e_int(at, wave),
+        );
+        let other = self.e_call(at, "__shfl", vec![v, k, w]);
+        let v = self.e_ident(at, "v");
+        let same = self.e_bin(at, BinOp::Eq, other, v);
+        let (one, k) = (self.e_mask(at, 1), self.e_ident(at, "k"));
+        let bit = self.e_bin(at, BinOp::Shl, one, k);
+        let r = self.e_ident(at, "r");
+        let sp = self.syn_span(at);
+        let set = st(StmtKind::Expr(Expr::new(
+            ExprKind::Assign(Some(BinOp::Or), Box::new(r), Box::new(bit)),
+            sp,
+        )));
+        let inner = st(StmtKind::If(same, Box::new(set), None));
+        let body = st(StmtKind::If(member, Box::new(inner), None));
+        let lp = st(StmtKind::For(
+            Some(Box::new(k_decl)),
+            Some(cond),
+            Some(step),
+            Box::new(body),
+        ));
+        let r = self.e_ident(at, "r");
+        let ret = st(StmtKind::Return(Some(r)));
+        let param = |n: &str| Param {
+            name: n.into(),
+            ty: Ty::Val(U64),
+            reference: false,
+            span: at,
+        };
+        Function {
+            name: name.to_string(),
+            entry: false,
+            ret: Ty::Val(U64),
+            params: vec![param("v"), param("m")],
+            body: st(StmtKind::Block(vec![r_decl, lp, ret])),
+            launch_bounds: None,
+            vf_call_dim: None,
+            span: at,
+            snippet: false,
+            defaults: Vec::new(),
+        }
+    }
+}

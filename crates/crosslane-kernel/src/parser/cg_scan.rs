@@ -1,0 +1,210 @@
+//! `cg::inclusive_scan` / `cg::exclusive_scan` over a coalesced group: a device function built
+//! as syntax-tree nodes, Kogge-Stone steps over the members' ranks with the registry's
+//! shuffles (each member reads the member `d` ranks below it, `d` = 1, 2, 4, …).
+//!
+//! Source: CUDA C++ Programming Guide, "Cooperative Groups", collectives `inclusive_scan` /
+//! `exclusive_scan` (the group is a `thread_block_tile` or a `coalesced_group`; thread of rank
+//! r gets `op` over the values of ranks 0..=r, exclusive: 0..r); the coalesced group's ranks
+//! follow lane order among its members ("Cooperative Groups", coalesced_group). The exclusive
+//! scan is taken with `cg::plus` only, as for tiles here: rank 0 gets `T()` = 0, the sum of no
+//! values; every other rank the inclusive result of the rank below it.
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::types::{BinOp, Scalar, Ty, ValTy};
+use crate::KernelError;
+
+const INT: ValTy = ValTy {
+    scalar: Scalar::I32,
+    lanes: 1,
+};
+
+impl Parser<'_> {
+    /// The type of a value whose type the parser knows without a semantic pass: a variable,
+    /// a cast, a literal.
+    fn known_val_ty(&self, e: &Expr) -> Option<ValTy> {
+        match &e.kind {
+            ExprKind::Ident(n) => match self.var_type(n)? {
+                Ty::Val(v) => Some(v),
+                _ => None,
+            },
+            ExprKind::Cast(Ty::Val(v), _) => Some(*v),
+            ExprKind::Int { .. } => Some(INT),
+            ExprKind::Float { single, .. } => Some(ValTy::scalar(if *single {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            })),
+            _ => None,
+        }
+    }
+
+    /// `op(lower, own)` for a `cg::` operator name.
+    fn cg_op_node(&mut self, op: &str, lower: &str, own: &str, at: Span) -> Expr {
+        let (a, b) = (self.e_ident(at, lower), self.e_ident(at, own));
+        let bin = |p: &mut Self, o| p.e_bin(at, o, a.clone(), b.clone());
+        match op {
+            "less" | "greater" => {
+                let cmp = if op == "less" { BinOp::Lt } else { BinOp::Gt };
+                let c = self.e_bin(at, cmp, b.clone(), a.clone());
+                let s = self.syn_span(at);
+                Expr::new(ExprKind::Ternary(Box::new(c), Box::new(b), Box::new(a)), s)
+            }
+            "bit_and" => bin(self, BinOp::And),
+            "bit_or" => bin(self, BinOp::Or),
+            "bit_xor" => bin(self, BinOp::Xor),
+            _ => bin(self, BinOp::Add),
+        }
+    }
+
+    /// `cg::{inclusive,exclusive}_scan(g, value, op)` over the coalesced group of members
+    /// `mask`: a call of the generated device function.
+    ///
+    /// # Errors
+    /// An operator outside plus, less, greater, bit_and, bit_or, bit_xor (an exclusive scan:
+    /// plus only); a value whose type is not known here.
+    pub(super) fn cg_coalesced_scan(
+        &mut self,
+        name: &str,
+        op: &str,
+        value: Expr,
+        mask: Expr,
+        at: Span,
+    ) -> PResult<Expr> {
+        let known = ["plus", "less", "greater", "bit_and", "bit_or", "bit_xor"];
+        if !known.contains(&op) || (name == "exclusive_scan" && op != "plus") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "cg::{name} over a coalesced group takes cg::plus{} here",
+                    if name == "inclusive_scan" {
+                        ", less, greater, bit_and, bit_or or bit_xor"
+                    } else {
+                        " only"
+                    }
+                ),
+            ));
+        }
+        let Some(ty) = self.known_val_ty(&value) else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("cg::{name} over a coalesced group: pass a variable (its type is needed)"),
+            ));
+        };
+        let fname = format!(
+            "__cg_cscan_{name}_{op}_{}_w{}",
+            ty.scalar.name().replace(' ', "_"),
+            self.wave
+        );
+        if !self.fn_types.contains_key(&fname) {
+            let f = self.cscan_fn(&fname, name, op, ty, at);
+            self.fn_types.insert(fname.clone(), f.ret);
+            self.extra_fns.push(f);
+        }
+        let s = self.syn_span(at);
+        Ok(Expr::new(ExprKind::Call(fname, vec![value, mask]), s))
+    }
+
+    fn cscan_fn(&mut self, fname: &str, name: &str, op: &str, ty: ValTy, at: Span) -> Function {
+        let st = |kind| Stmt {
+            kind,
+            span: at,
+            end: at,
+        };
+        let mut body = Vec::new();
+        let decl = |p: &mut Self, n: &str, t: ValTy, init: Expr| {
+            let span = p.syn_span(at);
+            st(StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: n.into(),
+                    ty: Ty::Val(t),
+                    array: None,
+                    init: Some(init),
+                    span,
+                }],
+            ))
+        };
+        let m = self.e_ident(at, "m");
+        let rank = self.e_rank(at, m);
+        body.push(decl(self, "rank", INT, rank));
+        let wave = i64::from(self.wave);
+        // The member `d` ranks below: `fns` from this lane downwards, the (d + 1)-th member
+        // counting this lane; none: this lane (its value is then not used).
+        let below = |p: &mut Self, d: i64| {
+            let (m, lane) = (p.e_ident(at, "m"), p.e_lane(at));
+            let off = p.e_int(at, -(d + 1));
+            let src = p.e_call(at, "__cg_fns_own", vec![m, lane, off]);
+            let v = p.e_ident(at, "v");
+            p.e_shfl_idx(at, v, src, wave)
+        };
+        let mut d = 1;
+        while d < wave {
+            let b = format!("__b{d}");
+            let read = below(self, d);
+            body.push(decl(self, &b, ty, read));
+            let (r, dd) = (self.e_ident(at, "rank"), self.e_int(at, d));
+            let cond = self.e_bin(at, BinOp::Ge, r, dd);
+            let comb = self.cg_op_node(op, &b, "v", at);
+            let target = self.e_ident(at, "v");
+            let s = self.syn_span(at);
+            let set = st(StmtKind::Expr(Expr::new(
+                ExprKind::Assign(None, Box::new(target), Box::new(comb)),
+                s,
+            )));
+            body.push(st(StmtKind::If(cond, Box::new(set), None)));
+            d <<= 1;
+        }
+        if name == "exclusive_scan" {
+            let prev = below(self, 1);
+            body.push(decl(self, "__prev", ty, prev));
+            let (r, z) = (self.e_ident(at, "rank"), self.e_int(at, 0));
+            let first = self.e_bin(at, BinOp::Eq, r, z);
+            let zero = self.e_int(at, 0);
+            let s = self.syn_span(at);
+            let zero = Expr::new(ExprKind::Cast(Ty::Val(ty), Box::new(zero)), s);
+            let p = self.e_ident(at, "__prev");
+            let s = self.syn_span(at);
+            let pick = Expr::new(
+                ExprKind::Ternary(Box::new(first), Box::new(zero), Box::new(p)),
+                s,
+            );
+            let target = self.e_ident(at, "v");
+            let s = self.syn_span(at);
+            body.push(st(StmtKind::Expr(Expr::new(
+                ExprKind::Assign(None, Box::new(target), Box::new(pick)),
+                s,
+            ))));
+        }
+        let v = self.e_ident(at, "v");
+        body.push(st(StmtKind::Return(Some(v))));
+        let mask_ty = self.mask_ty();
+        Function {
+            name: fname.to_string(),
+            entry: false,
+            ret: Ty::Val(ty),
+            params: vec![
+                Param {
+                    name: "v".into(),
+                    ty: Ty::Val(ty),
+                    reference: false,
+                    span: at,
+                },
+                Param {
+                    name: "m".into(),
+                    ty: mask_ty,
+                    reference: false,
+                    span: at,
+                },
+            ],
+            body: st(StmtKind::Block(body)),
+            launch_bounds: None,
+            vf_call_dim: None,
+            span: at,
+            snippet: false,
+            defaults: Vec::new(),
+        }
+    }
+}

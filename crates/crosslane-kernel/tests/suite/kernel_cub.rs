@@ -1,0 +1,288 @@
+//! CUB and hipCUB warp and block reductions (`parser::cub`): the float results of the
+//! vendors' documented orders of combination, from the independent model
+//! `models/cub_order.py` (its inputs make the three orders — CUB's warp tree then a left fold
+//! of the warp aggregates, rocPRIM's two trees, a sequential sum — give three different
+//! floats), and the rule that only lane 0 / thread 0 holds the result: every other thread's
+//! value is undefined with the library's reason.
+
+use crosslane_core::Dialect;
+use crosslane_kernel::{run_kernel, KVal, KernelTrace as Trace, LaunchConfig, Outcome};
+
+/// `x[t]`: 2^24 at thread 0, 1 at threads 1..3 and at every multiple of 32, else 0.
+const SUMS: &str = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockReduce<float, 256> BR;
+  using WR = cub::WarpReduce<float>;
+  __shared__ typename BR::TempStorage bt;
+  __shared__ typename WR::TempStorage wt[8];
+  int t = threadIdx.x;
+  float x = t == 0 ? 16777216.0f : ((t < 4 || t % 32 == 0) ? 1.0f : 0.0f);
+  float b = BR(bt).Sum(x);
+  float w = WR(wt[t / warpSize]).Sum(x);
+  float p = WR(wt[t / warpSize]).Sum(x, 13);
+  out[t] = b;
+  if (t == 0) { out[256] = w; out[257] = p; }
+}";
+
+fn run(src: &str, dialect: Dialect, lanes: usize, threads: usize, out: usize) -> Trace {
+    let config = LaunchConfig {
+        dialect: Some(dialect),
+        lanes: Some(lanes),
+        block_dim: Some([threads, 1, 1]),
+        buffer_len: [("out".to_string(), out)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    t
+}
+
+fn floats(t: &Trace, name: &str) -> Vec<Option<f64>> {
+    t.buffer(name)
+        .expect("buffer")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect()
+}
+
+fn ints(t: &Trace, name: &str) -> Vec<Option<i128>> {
+    t.buffer(name)
+        .expect("buffer")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int))
+        .collect()
+}
+
+/// Every `why` of the trace's JSON that contains `part`.
+fn reasons(t: &Trace, part: &str) -> usize {
+    let json = serde_json::to_string(t).expect("serializes");
+    json.matches(part).count()
+}
+
+#[test]
+fn cub_block_and_warp_sums_follow_cubs_order_on_cuda() {
+    let t = run(SUMS, Dialect::Cuda, 32, 256, 258);
+    let out = floats(&t, "out");
+    // models/cub_order.py: CUB BlockReduce 16777220 (a sequential sum would give 16777216),
+    // WarpReduce of lanes 0..31 16777218, Sum(x, 13) 16777218.
+    assert_eq!(out[0], Some(16_777_220.0));
+    assert_eq!(out[256], Some(16_777_218.0));
+    assert_eq!(out[257], Some(16_777_218.0));
+    // Threads 1..255 got no defined aggregate: their stores are undefined, with CUB's reason.
+    assert!(out[1..256].iter().all(Option::is_none), "{out:?}");
+    assert!(reasons(&t, "returns the block-wide aggregate to thread 0 only") > 0);
+    assert!(
+        reasons(
+            &t,
+            "returns the aggregate to lane 0 of each logical warp only"
+        ) > 0
+    );
+}
+
+#[test]
+fn hipcub_sums_follow_rocprims_order_on_wave64() {
+    let src = SUMS.replace(
+        "#include <cub/cub.cuh>",
+        "#include <hipcub/hipcub.hpp>\nnamespace cub = hipcub;",
+    );
+    let t = run(&src, Dialect::Hip, 64, 256, 258);
+    let out = floats(&t, "out");
+    // models/cub_order.py: rocPRIM's warp trees over 64 lanes, then a tree over the 4 warp
+    // partials: 16777226; hipcub::WarpReduce<float> spans the 64-lane wavefront: 16777220.
+    assert_eq!(out[0], Some(16_777_226.0));
+    assert_eq!(out[256], Some(16_777_220.0));
+    assert_eq!(out[257], Some(16_777_218.0));
+    assert!(out[1..256].iter().all(Option::is_none), "{out:?}");
+    assert!(
+        reasons(
+            &t,
+            "hipcub::BlockReduce<T, 256> returns the block-wide reduction"
+        ) > 0
+    );
+}
+
+/// Integer reductions with each operator, logical warps of 16, a partial block and a lambda.
+/// Values by hand: x = (7 t) % 23 - 11 on thread t.
+const OPS: &str = "\
+#include <cub/cub.cuh>
+__global__ void k(int* out) {
+  using BR = cub::BlockReduce<int, 64>;
+  using W16 = cub::WarpReduce<int, 16>;
+  __shared__ typename BR::TempStorage bt;
+  __shared__ typename W16::TempStorage wt[4];
+  int t = threadIdx.x;
+  int x = (7 * t) % 23 - 11;
+  int mx = BR(bt).Reduce(x, cub::Max());
+  __syncthreads();
+  int mn = BR(bt).Reduce(x, cuda::minimum<>{}, 40);
+  __syncthreads();
+  int s = BR(bt).Reduce(x, [](int a, int b) { return a + b; });
+  int w = W16(wt[t / 16]).Reduce(x, cub::Sum{});
+  if (t == 0) { out[0] = mx; out[1] = mn; out[2] = s; }
+  if (t % 16 == 0) out[3 + t / 16] = w;
+  if (t == 5) out[7] = w;
+}";
+
+#[test]
+fn operators_partial_blocks_and_logical_warps() {
+    // x_t = (7t) % 23 - 11 for t in 0..63, the expected values computed here from the
+    // definition of each reduction (integers: the order does not change them); max 11
+    // (t = 10) and min over the first 40 threads -11 (t = 0) checked by hand. Thread 5 is
+    // not lane 0 of its logical warp: its WarpReduce result is undefined.
+    let xs: Vec<i64> = (0..64).map(|t| (7 * t) % 23 - 11).collect();
+    let max = *xs.iter().max().expect("max");
+    let min40 = *xs[..40].iter().min().expect("min");
+    let sum: i64 = xs.iter().sum();
+    let w: Vec<i64> = (0..4)
+        .map(|k| xs[16 * k..16 * k + 16].iter().sum())
+        .collect();
+    assert_eq!((max, min40), (11, -11));
+    for (dialect, lanes) in [(Dialect::Cuda, 32), (Dialect::Hip, 64)] {
+        let t = run(OPS, dialect, lanes, 64, 8);
+        let out = ints(&t, "out");
+        let want: Vec<Option<i128>> = [max, min40, sum, w[0], w[1], w[2], w[3]]
+            .iter()
+            .map(|&v| Some(i128::from(v)))
+            .chain([None])
+            .collect();
+        assert_eq!(out, want, "{dialect:?}");
+    }
+}
+
+#[test]
+fn a_raking_block_reduce_is_refused_by_name() {
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockReduce<float, 64, cub::BLOCK_REDUCE_RAKING> BR;
+  __shared__ typename BR::TempStorage t;
+  out[threadIdx.x] = BR(t).Sum(1.0f);
+}";
+    let e = run_kernel(src, LaunchConfig::default()).expect_err("refused");
+    assert!(
+        e.message.contains("BLOCK_REDUCE_RAKING")
+            && e.message.contains("only BLOCK_REDUCE_WARP_REDUCTIONS"),
+        "{}",
+        e.message
+    );
+}
+
+/// Block and warp scans of floats: `y` = 2^24 at thread 0, 1 elsewhere (block scan); the
+/// reduction inputs above (warp scan).
+const SCANS: &str = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockScan<float, 256> BS;
+  typedef cub::WarpScan<float> WS;
+  __shared__ typename BS::TempStorage bt;
+  __shared__ typename WS::TempStorage wt[8];
+  int t = threadIdx.x;
+  float y = t == 0 ? 16777216.0f : 1.0f;
+  float x = t == 0 ? 16777216.0f : ((t < 4 || t % 32 == 0) ? 1.0f : 0.0f);
+  float inc, agg, ws;
+  BS(bt).InclusiveSum(y, inc);
+  __syncthreads();
+  BS(bt).ExclusiveSum(y, out[t], agg);
+  WS(wt[t / 32]).InclusiveSum(x, ws);
+  if (t == 255) { out[256] = inc; out[257] = agg; }
+  if (t == 31) out[258] = ws;
+}";
+
+#[test]
+fn block_and_warp_scans_follow_each_librarys_order() {
+    // models/cub_order.py: the raking scan's last thread, CUB (32 raking threads of 8 cells)
+    // 16777456, rocPRIM on wave64 (64 raking threads of 4 cells) 16777464; a sequential
+    // scan would give 16777216. CUB's warp scan of x over lanes 0..31: 16777218.
+    let t = run(SCANS, Dialect::Cuda, 32, 256, 259);
+    let out = floats(&t, "out");
+    assert_eq!(out[256], Some(16_777_456.0));
+    // ExclusiveSum: thread 0 gets 0 (the initial value T()), thread 1 gets y[0].
+    assert_eq!((out[0], out[1]), (Some(0.0), Some(16_777_216.0)));
+    assert_eq!(out[258], Some(16_777_218.0));
+    let src = SCANS
+        .replace("#include <cub/cub.cuh>", "#include <hipcub/hipcub.hpp>")
+        .replace("cub::", "hipcub::");
+    let t = run(&src, Dialect::Hip, 64, 256, 259);
+    let out = floats(&t, "out");
+    assert_eq!(out[256], Some(16_777_464.0));
+    assert_eq!((out[0], out[1]), (Some(0.0), Some(16_777_216.0)));
+}
+
+#[test]
+fn integer_scans_aggregates_and_undefined_lane_0() {
+    // x_t = t % 5 + 1; prefix sums and maxima by hand (python: itertools.accumulate).
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(int* out) {
+  typedef cub::WarpScan<int, 16> WS;
+  typedef cub::BlockScan<int, 64> BS;
+  __shared__ typename WS::TempStorage wt[4];
+  __shared__ typename BS::TempStorage bt;
+  int t = threadIdx.x;
+  int x = t % 5 + 1;
+  int a, b, c, agg, d;
+  WS(wt[t / 16]).ExclusiveScan(x, a, cub::Max());
+  WS(wt[t / 16]).ExclusiveScan(x, b, 100, cub::Sum(), agg);
+  BS(bt).ExclusiveScan(x, c, cub::Max());
+  __syncthreads();
+  BS(bt).InclusiveScan(x, d, [](int p, int q) { return p + q; });
+  out[t] = a; out[64 + t] = b; out[128 + t] = agg; out[192 + t] = c; out[256 + t] = d;
+}";
+    let xs: Vec<i128> = (0..64).map(|t| t % 5 + 1).collect();
+    let mut want: Vec<Option<i128>> = Vec::new();
+    // Warp exclusive max per logical warp of 16: lane 0 undefined.
+    for t in 0..64 {
+        let l = t % 16;
+        want.push((l > 0).then(|| *xs[t - l..t].iter().max().expect("a lane below")));
+    }
+    for t in 0..64 {
+        let l = t % 16;
+        want.push(Some(100 + xs[t - l..t].iter().sum::<i128>()));
+    }
+    for t in 0..64 {
+        want.push(Some(xs[t - t % 16..t - t % 16 + 16].iter().sum()));
+    }
+    for t in 0..64 {
+        want.push((t > 0).then(|| *xs[..t].iter().max().expect("a thread below")));
+    }
+    for t in 0..64 {
+        want.push(Some(xs[..=t].iter().sum()));
+    }
+    for (dialect, lanes) in [(Dialect::Cuda, 32), (Dialect::Hip, 64)] {
+        let t = run(src, dialect, lanes, 64, 320);
+        assert_eq!(ints(&t, "out"), want, "{dialect:?}");
+        assert!(reasons(&t, "leaves lane 0's output undefined") > 0);
+        assert!(reasons(&t, "leaves thread 0's output undefined") > 0);
+    }
+}
+
+#[test]
+fn reusing_temp_storage_without_a_barrier_is_a_warning() {
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockReduce<float, 64> BR;
+  __shared__ typename BR::TempStorage t;
+  float a = BR(t).Sum(1.0f);
+  float b = BR(t).Sum(2.0f);
+  __syncthreads();
+  float c = BR(t).Sum(3.0f);
+  if (threadIdx.x == 0) { out[0] = a; out[1] = b; out[2] = c; }
+}";
+    let t = run(src, Dialect::Cuda, 32, 64, 3);
+    let warned: Vec<u32> = t
+        .all_diagnostics()
+        .filter(|d| {
+            d.message
+                .contains("is used again without a `__syncthreads()`")
+        })
+        .map(|d| d.line)
+        .collect();
+    // Line 6 reuses line 5's storage; line 8 follows a barrier.
+    assert_eq!(warned, vec![6]);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(64.0), Some(128.0), Some(192.0)]
+    );
+}
