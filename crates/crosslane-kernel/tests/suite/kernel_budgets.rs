@@ -231,7 +231,9 @@ fn nested_empty_macros_end_at_the_token_limit() {
     let e = parse_with(&src, &Limits::default()).unwrap_err();
     assert!(e.message.contains("token limit"), "{}", e.message);
     assert!(e.message.contains("--max-tokens"), "{}", e.message);
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    // A guard against a hang (the budget must end the work), not a speed check: generous
+    // enough for a loaded debug build (the work takes about 3 s of CPU).
+    assert!(started.elapsed().as_secs() < 180, "{:?}", started.elapsed());
 }
 
 #[test]
@@ -253,7 +255,9 @@ fn wide_inlining_ends_at_the_code_limit() {
     let e = Executor::new(&src, LaunchConfig::default()).err().unwrap();
     assert!(e.message.contains("code limit"), "{}", e.message);
     assert!(e.message.contains("--max-code"), "{}", e.message);
-    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    // A guard against a hang (the budget must end the work), not a speed check: generous
+    // enough for a loaded debug build (the work takes about 3 s of CPU).
+    assert!(started.elapsed().as_secs() < 180, "{:?}", started.elapsed());
 }
 
 #[test]
