@@ -96,6 +96,11 @@ pub struct LaunchConfig {
     /// their intrinsics run as those (`expf` → `__expf`, …) and their denormal arguments and
     /// results are flushed to zero ([`super::mathlib::fast_math_name`]); stated in the trace.
     pub use_fast_math: bool,
+    /// Floating-point contraction: `Some(false)` is nvcc's `--fmad=false` (HIP's
+    /// `-ffp-contract=off`), `Some(true)` forces it on, `None` (the default) is the dialect's
+    /// default, on for the C dialects ([`super::contract`]); stated in the trace's launch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fmad: Option<bool>,
     /// Go on after a run-time error instead of ending the run with [`Outcome::Error`]: an
     /// error diagnostic (an unknown operation, a bad argument count) stays a diagnostic, and a
     /// branch or loop condition undefined in some lane takes that lane as false (with a
@@ -161,6 +166,8 @@ pub struct Executor {
     /// Where the warps of the block stood when its barrier last opened, and whether any
     /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
     pub(crate) barrier_round: BarrierRound,
+    /// Where a product and a sum are fused ([`super::contract`]).
+    pub(crate) contract: super::contract::Contract,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -304,7 +311,20 @@ impl Executor {
         if let Some(e) = join_errors(errors) {
             return Err(e);
         }
+        let (fuse, fuse_from) = super::contract::launch_mode(dialect, config.fmad);
+        let pragmas_unhonored = dialect != Dialect::Hip && !preprocess.fp_contract.is_empty();
+        let contract = super::contract::Contract {
+            fuse,
+            // clang honors the contraction pragmas for HIP (fast-honor-pragmas); nvcc's
+            // contraction is set by --fmad alone.
+            pragmas: if dialect == Dialect::Hip {
+                preprocess.fp_contract.clone()
+            } else {
+                Vec::new()
+            },
+        };
         let launch = Launch {
+            fp_contract: super::contract::launch_note(fuse, &fuse_from),
             entry: f.name.clone(),
             dialect,
             lanes,
@@ -377,6 +397,17 @@ impl Executor {
                 diag_log.admit(d);
             }
         }
+        if pragmas_unhonored {
+            diagnostics.push(KernelDiagnostic::new(
+                f.span,
+                Level::Info,
+                "a floating-point contraction pragma is applied for HIP only (clang's -ffp-contract=fast-honor-pragmas); nvcc's contraction is set by --fmad, and __fmul_rn/__fadd_rn are never fused",
+                "NVCC documentation, --fmad; Clang Language Extensions, #pragma clang fp contract",
+            ));
+            if let Some(d) = diagnostics.last() {
+                diag_log.admit(d);
+            }
+        }
         if f.snippet {
             diagnostics.push(KernelDiagnostic::new(
                 f.span,
@@ -443,9 +474,11 @@ impl Executor {
             hoisted: &compiler.hoisted,
             dialect: trace.launch.dialect,
             sites: 0,
+            contract: &contract,
         }
         .program(&compiler.code, &compiler.code_inst);
         Ok(Executor {
+            contract,
             typed: typed.into(),
             typed_state: TypedState::default(),
             code: compiler.code.into(),

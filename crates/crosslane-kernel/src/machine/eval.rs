@@ -307,6 +307,11 @@ impl Executor {
                 })
             }
             ExprKind::Binary(op, a, b) => {
+                if self.contract.at(e.span.line) {
+                    if let Some(f) = crate::contract::split(*op, a, b) {
+                        return self.eval_fused(w, e, &f, mask, cx);
+                    }
+                }
                 let x = self.eval(w, a, mask, cx);
                 let y = self.eval(w, b, mask, cx);
                 let dialect = self.trace.launch.dialect;
@@ -422,7 +427,25 @@ impl Executor {
             }
             ExprKind::Assign(op, lhs, rhs) => {
                 let places = self.place(w, lhs, mask, cx);
-                let r = self.eval(w, rhs, mask, cx);
+                // `acc += a*b` / `acc -= a*b` contracted (crate::contract): the factors are
+                // kept to fuse with the old value.
+                let factors = match (op, &rhs.kind) {
+                    (Some(BinOp::Add | BinOp::Sub), ExprKind::Binary(BinOp::Mul, x, y))
+                        if self.contract.at(e.span.line) =>
+                    {
+                        if !self.meter.work(1) {
+                            return idle();
+                        }
+                        let xs = self.eval(w, x, mask, cx);
+                        let ys = self.eval(w, y, mask, cx);
+                        Some((xs, ys))
+                    }
+                    _ => None,
+                };
+                let r = match &factors {
+                    Some((xs, ys)) => self.product_lanes(rhs, xs, ys, mask, cx),
+                    None => self.eval(w, rhs, mask, cx),
+                };
                 let mut out = idle();
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let Ok(place) = places[l].clone() else {
@@ -433,7 +456,22 @@ impl Executor {
                         None => r[l].clone(),
                         Some(op) => {
                             let old = self.read_place(w, place, l, lhs.span, cx);
+                            let fused = match (&factors, &old) {
+                                (Some((xs, ys)), Ok(a)) => match (&xs[l], &ys[l]) {
+                                    (Ok(p), Ok(q)) => crate::contract::fused_value(
+                                        (*op == BinOp::Sub, false),
+                                        p,
+                                        q,
+                                        a,
+                                    ),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
                             match (old, r[l].clone()) {
+                                (Ok(_), Ok(_)) if fused.is_some() => {
+                                    fused.ok_or_else(|| Undef::at(e.span, "no fused value"))
+                                }
                                 (Ok(a), Ok(b)) => vendor_binary(
                                     self.trace.launch.dialect,
                                     *op,
@@ -546,6 +584,88 @@ impl Executor {
             }
         }
         v
+    }
+}
+
+impl Executor {
+    /// A contracted `a*b ± c` / `c ± a*b` ([`crate::contract::split`]): the operands in
+    /// source order, then per lane the fused value when their types fuse, else the product
+    /// and the sum as C computes them.
+    fn eval_fused(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        f: &crate::contract::Fusion<'_>,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        // The product node, as `eval` visits it.
+        if !self.meter.work(1) {
+            return vec![Err(Undef::idle()); lanes];
+        }
+        let (xs, ys, cs) = if f.product_first {
+            let xs = self.eval(w, f.x, mask, cx);
+            let ys = self.eval(w, f.y, mask, cx);
+            (xs, ys, self.eval(w, f.c, mask, cx))
+        } else {
+            let cs = self.eval(w, f.c, mask, cx);
+            let xs = self.eval(w, f.x, mask, cx);
+            (xs, self.eval(w, f.y, mask, cx), cs)
+        };
+        let dialect = self.trace.launch.dialect;
+        let op = if f.neg_product || f.neg_addend {
+            BinOp::Sub
+        } else {
+            BinOp::Add
+        };
+        let products = self.product_lanes(f.product, &xs, &ys, mask, cx);
+        let mut out = vec![Err(Undef::idle()); lanes];
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = (|| {
+                let (p, q, c) = (xs[l].clone()?, ys[l].clone()?, cs[l].clone()?);
+                if let Some(v) =
+                    crate::contract::fused_value((f.neg_product, f.neg_addend), &p, &q, &c)
+                {
+                    return Ok(v);
+                }
+                let prod = products[l].clone()?;
+                let (a, b) = if f.product_first {
+                    (&prod, &c)
+                } else {
+                    (&c, &prod)
+                };
+                vendor_binary(dialect, op, a, b).map_err(|fault| {
+                    cx.note(fault.level, e.span, fault.message.clone(), "", Some(l));
+                    Undef::at(e.span, fault.message)
+                })
+            })();
+        }
+        out
+    }
+
+    /// `x * y` in each lane of `mask` (the product expression `at`), as `eval` computes it.
+    fn product_lanes(
+        &mut self,
+        at: &Expr,
+        xs: &[LaneVal],
+        ys: &[LaneVal],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let dialect = self.trace.launch.dialect;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = match (&xs[l], &ys[l]) {
+                (Ok(p), Ok(q)) => vendor_binary(dialect, BinOp::Mul, p, q).map_err(|f| {
+                    cx.note(f.level, at.span, f.message.clone(), "", Some(l));
+                    Undef::at(at.span, f.message)
+                }),
+                (Err(u), _) | (_, Err(u)) => Err(u.clone()),
+            };
+        }
+        out
     }
 }
 

@@ -250,6 +250,10 @@ pub struct Launch {
     /// Most bytes of memory (`--max-memory`), as `max_work`.
     #[serde(default, alias = "maxMemory")]
     pub max_memory: Option<u64>,
+    /// Floating-point contraction (`--fmad`): `false` rounds every product and sum on its
+    /// own; absent, the dialect's default (on for CUDA and HIP, [`LaunchConfig::fmad`]).
+    #[serde(default)]
+    pub fmad: Option<bool>,
 }
 
 impl Launch {
@@ -269,6 +273,7 @@ impl Launch {
                 .chain(self.overrides.clone())
                 .collect(),
             buffer_len: self.buffer_len.clone().into_iter().collect(),
+            fmad: self.fmad,
             ..LaunchConfig::default()
         }
     }
