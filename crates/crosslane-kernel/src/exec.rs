@@ -467,16 +467,23 @@ impl Executor {
             &compiler.idents,
             &compiler.slots,
         );
-        let typed = Lowering {
-            slots: &compiler.slots,
-            idents: &compiler.idents,
-            decl_slots: &compiler.decl_slots,
-            hoisted: &compiler.hoisted,
-            dialect: trace.launch.dialect,
-            sites: 0,
-            contract: &contract,
-        }
-        .program(&compiler.code, &compiler.code_inst);
+        // Fast math flushes denormals and notes every float division
+        // (`mathlib::fast_binary`): values with notes have no typed form, so that launch runs
+        // on the general evaluator alone.
+        let typed = if config.use_fast_math {
+            vec![None; compiler.code.len()]
+        } else {
+            Lowering {
+                slots: &compiler.slots,
+                idents: &compiler.idents,
+                decl_slots: &compiler.decl_slots,
+                hoisted: &compiler.hoisted,
+                dialect: trace.launch.dialect,
+                sites: 0,
+                contract: &contract,
+            }
+            .program(&compiler.code, &compiler.code_inst)
+        };
         Ok(Executor {
             contract,
             typed: typed.into(),

@@ -315,9 +315,10 @@ impl Executor {
                 let x = self.eval(w, a, mask, cx);
                 let y = self.eval(w, b, mask, cx);
                 let dialect = self.trace.launch.dialect;
+                let fast = self.config.use_fast_math;
                 lanewise(mask, &mut |l| {
                     let (p, q) = (x[l].clone()?, y[l].clone()?);
-                    vendor_binary(dialect, *op, &p, &q).map_err(|f| {
+                    vendor_binary(dialect, fast, *op, &p, &q).map_err(|f| {
                         cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                         Undef::at(e.span, f.message)
                     })
@@ -458,11 +459,10 @@ impl Executor {
                             let old = self.read_place(w, place, l, lhs.span, cx);
                             let fused = match (&factors, &old) {
                                 (Some((xs, ys)), Ok(a)) => match (&xs[l], &ys[l]) {
-                                    (Ok(p), Ok(q)) => crate::contract::fused_value(
+                                    (Ok(p), Ok(q)) => fused_lane(
+                                        self.config.use_fast_math,
                                         (*op == BinOp::Sub, false),
-                                        p,
-                                        q,
-                                        a,
+                                        (p, q, a),
                                     ),
                                     _ => None,
                                 },
@@ -474,6 +474,7 @@ impl Executor {
                                 }
                                 (Ok(a), Ok(b)) => vendor_binary(
                                     self.trace.launch.dialect,
+                                    self.config.use_fast_math,
                                     *op,
                                     &a,
                                     &b,
@@ -619,14 +620,13 @@ impl Executor {
         } else {
             BinOp::Add
         };
+        let fast = self.config.use_fast_math;
         let products = self.product_lanes(f.product, &xs, &ys, mask, cx);
         let mut out = vec![Err(Undef::idle()); lanes];
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = (|| {
                 let (p, q, c) = (xs[l].clone()?, ys[l].clone()?, cs[l].clone()?);
-                if let Some(v) =
-                    crate::contract::fused_value((f.neg_product, f.neg_addend), &p, &q, &c)
-                {
+                if let Some(v) = fused_lane(fast, (f.neg_product, f.neg_addend), (&p, &q, &c)) {
                     return Ok(v);
                 }
                 let prod = products[l].clone()?;
@@ -635,7 +635,7 @@ impl Executor {
                 } else {
                     (&c, &prod)
                 };
-                vendor_binary(dialect, op, a, b).map_err(|fault| {
+                vendor_binary(dialect, fast, op, a, b).map_err(|fault| {
                     cx.note(fault.level, e.span, fault.message.clone(), "", Some(l));
                     Undef::at(e.span, fault.message)
                 })
@@ -655,10 +655,11 @@ impl Executor {
     ) -> Vec<LaneVal> {
         let lanes = self.trace.launch.lanes;
         let dialect = self.trace.launch.dialect;
+        let fast = self.config.use_fast_math;
         let mut out = vec![Err(Undef::idle()); lanes];
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = match (&xs[l], &ys[l]) {
-                (Ok(p), Ok(q)) => vendor_binary(dialect, BinOp::Mul, p, q).map_err(|f| {
+                (Ok(p), Ok(q)) => vendor_binary(dialect, fast, BinOp::Mul, p, q).map_err(|f| {
                     cx.note(f.level, at.span, f.message.clone(), "", Some(l));
                     Undef::at(at.span, f.message)
                 }),
@@ -669,10 +670,37 @@ impl Executor {
     }
 }
 
+/// A contracted lane's fused value ([`crate::contract::fused_value`]); under `--use_fast_math`
+/// (`fast`) a `float` one's denormal operands and result are flushed (`-ftz=true`).
+fn fused_lane(fast: bool, signs: (bool, bool), (p, q, c): (&KVal, &KVal, &KVal)) -> Option<KVal> {
+    if !fast {
+        return crate::contract::fused_value(signs, p, q, c);
+    }
+    let flush = |v: &KVal| crate::mathlib::flush_denormal(v.clone());
+    crate::contract::fused_value(signs, &flush(p), &flush(q), &flush(c))
+        .map(crate::mathlib::flush_denormal)
+}
+
+/// `op` as the dialect defines it ([`vendor_binary_exact`]), and under `--use_fast_math`
+/// (`fast`) as nvcc's fast math compiles it ([`crate::mathlib::fast_binary`]).
+fn vendor_binary(
+    dialect: crosslane_core::op::Dialect,
+    fast: bool,
+    op: BinOp,
+    a: &KVal,
+    b: &KVal,
+) -> Result<KVal, crate::types::Fault> {
+    if fast {
+        crate::mathlib::fast_binary(op, a, b, |a, b| vendor_binary_exact(dialect, op, a, b))
+    } else {
+        vendor_binary_exact(dialect, op, a, b)
+    }
+}
+
 /// A binary operator as the dialect's headers define it on vector operands
 /// ([`crate::vector_types`]: refused where they define none, `__half2` comparisons as
 /// "both halves"), else with C semantics ([`binary`]).
-fn vendor_binary(
+fn vendor_binary_exact(
     dialect: crosslane_core::op::Dialect,
     op: BinOp,
     a: &KVal,

@@ -249,3 +249,85 @@ fn main() {
         .fp_contract
         .starts_with("floating-point contraction off (WGSL"));
 }
+
+const FAST: &str = "\
+__global__ void k(float* out, float x, float y, float t, float big, float huge) {
+  out[0] = x / y;
+  out[1] = sqrtf(x);
+  out[2] = t * 0.5f;
+  out[3] = big / huge;
+  out[4] = __fdividef(big, huge);
+  out[5] = (t * 0.5f) * 4.0f;
+}
+";
+
+fn fast_config(fast: bool) -> LaunchConfig {
+    let mut cfg = config(
+        Dialect::Cuda,
+        None,
+        &[
+            ("x", "2"),
+            ("y", "3"),
+            // 2^-126 (FLT_MIN), 2^100, 2^127.
+            ("t", "1.1754943508222875e-38"),
+            ("big", "1.2676506002282294e30"),
+            ("huge", "1.7014118346046923e38"),
+            ("out", "zero"),
+        ],
+    );
+    cfg.use_fast_math = fast;
+    cfg.buffer_len.insert("out".into(), 6);
+    cfg
+}
+
+#[test]
+fn fast_math_divides_and_roots_with_the_prec_false_bounds_and_flushes_denormals() {
+    let t = run(FAST, &fast_config(true), true);
+    let out = t.buffer("out").expect("out");
+    let value = |k: usize| out[k].as_ref().and_then(KVal::as_f64);
+    let note = |k: usize| {
+        out[k]
+            .as_ref()
+            .and_then(KVal::approx)
+            .map(|a| (a.name(), a.ulp()))
+    };
+    // contract.py "f32 2/3", "f32 sqrt(2)": the correctly rounded values, each with the
+    // bound of -prec-div=false (2 ulp, full range) and -prec-sqrt=false (1 ulp).
+    assert_eq!(value(0), Some(11184811.0 / 16777216.0));
+    assert_eq!(note(0), Some(("x/y (-prec-div=false)", Some(2))));
+    assert_eq!(value(1), Some(11863283.0 / 8388608.0));
+    assert_eq!(note(1), Some(("sqrtf (-prec-sqrt=false)", Some(1))));
+    // 2^-126 * 0.5 = 2^-127 is denormal: flushed to +0 (-ftz=true), and a flushed result
+    // stays 0 when scaled back up.
+    assert_eq!(value(2), Some(0.0));
+    assert_eq!(value(5), Some(0.0));
+    // For 2^126 < |y| < 2^128 the `/` operator gives the quotient (2^100 / 2^127 = 2^-27)
+    // where __fdividef gives 0 (CUDA C++ Programming Guide, Intrinsic Functions).
+    assert_eq!(value(3), Some(1.0 / 134217728.0));
+    assert_eq!(value(4), Some(0.0));
+    assert!(t.all_diagnostics().any(|d| d
+        .message
+        .contains("float x/y may differ by ≤ 2 ulp (-prec-div=false")));
+}
+
+#[test]
+fn without_fast_math_division_and_sqrtf_are_exact_and_denormals_kept() {
+    let out = floats(&run(FAST, &fast_config(false), true), "out");
+    // contract.py "2^-126 * 0.5 (unflushed)": 2^-127; times 4: 2^-125.
+    assert_eq!(
+        out,
+        [
+            11184811.0 / 16777216.0,
+            11863283.0 / 8388608.0,
+            5.877471754111438e-39,
+            1.0 / 134217728.0,
+            0.0,
+            2.350988701644575e-38
+        ]
+    );
+    let t = run(FAST, &fast_config(false), true);
+    let cells = t.buffer("out").expect("out");
+    assert!(cells[..2]
+        .iter()
+        .all(|c| c.as_ref().and_then(KVal::approx).is_none()));
+}

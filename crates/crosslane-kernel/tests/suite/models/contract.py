@@ -65,3 +65,18 @@ for x, y in zip(xs, ys):
 show("dot fused", fused)
 show("dot unfused", unfused)
 assert fused != unfused
+
+# --use_fast_math (kernel_contract.rs fast_math_*): the emulator gives the correctly rounded
+# value and the note; -ftz=true flushes denormal operands and results.
+show("f32 2/3", f32(F(2, 3)))
+# sqrt(2) to float: the floor of sqrt(2) * 2^23 * 2^k by integer square root, then the
+# rounding bit from one more bit (sqrt(2) is irrational, so there is never a tie).
+from math import isqrt
+r = isqrt(2 * 2**(2 * 24))  # floor(sqrt(2) * 2^24): 25 bits, one past float's 24
+n = r >> 1
+if r & 1:
+    n += 1
+show("f32 sqrt(2)", F(n, 2**23))
+assert f32(F(n, 2**23)) == F(n, 2**23)
+show("2^-126 * 0.5 (unflushed)", f32(F(1, 2**126) * F(1, 2)))
+show("2^100 / 2^127", f32(F(2**100, 2**127)))
