@@ -106,7 +106,8 @@ pub fn launch_mode(dialect: Dialect, fmad: Option<bool>) -> (bool, String) {
         (None, Dialect::Cuda) => "nvcc's default --fmad=true".to_string(),
         (None, Dialect::Hip) => "clang's HIP default -ffp-contract=fast-honor-pragmas".to_string(),
         (None, Dialect::Wgsl) => {
-            "WGSL: each + - * is correctly rounded (WGSL, Floating Point Accuracy)".to_string()
+            "WGSL, where each + - * is correctly rounded (WGSL spec, Floating Point Accuracy)"
+                .to_string()
         }
         (None, _) => "assumed as clang's HIP default (the vendor states none)".to_string(),
     };

@@ -55,3 +55,42 @@ fn use_fast_math_is_stated_and_runs_the_intrinsic() {
         .as_str()
         .is_some_and(|s| s.ends_with("(CUDA Math API, __expf)")));
 }
+
+/// nvcc's default `--fmad=true` fuses `a*b+c`; `--fmad=false` and clang's `-ffp-contract=off`
+/// round each operation. Values: `tests/kernels/cuda/fma_contraction.cu`'s header (exact
+/// rationals in crosslane-kernel's `models/contract.py`).
+#[test]
+fn fmad_decides_whether_a_product_and_sum_are_fused() {
+    let base = [
+        "--arg",
+        "a=1.000244140625",
+        "--arg",
+        "b=1.000244140625",
+        "--arg",
+        "c=-1",
+        "--threads-per-block",
+        "1",
+        "--trace",
+        "none",
+    ];
+    let cell = |flags: &[&str]| {
+        let t = run("cuda/fma_contraction.cu", &[&base[..], flags].concat());
+        let out = out_buffer(&t["buffers"]);
+        (
+            out["values"][0].as_f64(),
+            t["launch"]["fp_contract"].clone(),
+        )
+    };
+    let (fused, mode) = cell(&[]);
+    assert_eq!(fused, Some(8193.0 / 16_777_216.0));
+    assert!(mode.as_str().is_some_and(
+        |m| m.starts_with("floating-point contraction on (nvcc's default --fmad=true)")
+    ));
+    for off in ["--fmad=false", "-ffp-contract=off"] {
+        let (unfused, mode) = cell(&[off]);
+        assert_eq!(unfused, Some(1.0 / 2048.0), "{off}");
+        assert!(mode
+            .as_str()
+            .is_some_and(|m| m.starts_with("floating-point contraction off")));
+    }
+}
