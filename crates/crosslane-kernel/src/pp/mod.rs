@@ -469,6 +469,9 @@ fn contract_ranges(
     pragmas: &[(u32, bool)],
     tokens: &[Token],
 ) -> Vec<crate::contract::ContractPragma> {
+    if pragmas.is_empty() {
+        return Vec::new();
+    }
     let mut order: Vec<usize> = (0..pragmas.len()).collect();
     order.sort_by_key(|&k| pragmas.get(k).map_or(0, |p| p.0));
     let mut out: Vec<crate::contract::ContractPragma> = order

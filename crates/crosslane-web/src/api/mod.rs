@@ -586,6 +586,32 @@ mod tests {
     }
 
     #[test]
+    fn run_kernel_takes_fmad() {
+        // a = b = 1 + 2^-12, c = -1: fused 2^-11 + 2^-24, unfused 2^-11 (exact rationals in
+        // crosslane-kernel's tests/suite/models/contract.py).
+        let src =
+            "__global__ void k(float* out, float a, float b, float c) { out[0] = a * b + c; }\n";
+        let value = |fmad: &str| {
+            let json = format!(
+                r#"{{"threads_per_block": 1, "fmad": {fmad}, "args": {{"a": "1.000244140625", "b": "1.000244140625", "c": "-1", "out": "zero"}}, "buffer_len": {{"out": 1}}}}"#
+            );
+            let launch: Launch = serde_json::from_str(&json).expect("a launch");
+            let t = kernel_trace(src, &launch, Surface::Worker, None).expect("runs");
+            let out = t.buffer("out").expect("out");
+            (
+                out[0].as_ref().and_then(crosslane_kernel::KVal::as_f64),
+                t.launch.fp_contract.clone(),
+            )
+        };
+        let (fused, mode) = value("null");
+        assert_eq!(fused, Some(8193.0 / 16_777_216.0));
+        assert!(mode.starts_with("floating-point contraction on"), "{mode}");
+        let (unfused, mode) = value("false");
+        assert_eq!(unfused, Some(1.0 / 2048.0));
+        assert!(mode.starts_with("floating-point contraction off"), "{mode}");
+    }
+
+    #[test]
     fn sort_on_the_callers_thread_stops_at_two_to_the_sixteen() {
         let e = sort_network(Some(1 << 20), &SortOptions::default(), Surface::Caller).unwrap_err();
         assert_eq!(e.field, "len");
