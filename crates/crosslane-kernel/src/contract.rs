@@ -114,6 +114,54 @@ pub fn launch_mode(dialect: Dialect, fmad: Option<bool>) -> (bool, String) {
     (fuse, from)
 }
 
+/// The note of a launch whose source has contraction pragmas its dialect does not apply.
+pub const PRAGMA_NOTE: &str = "a floating-point contraction pragma is applied for HIP only (clang's -ffp-contract=fast-honor-pragmas); nvcc's contraction is set by --fmad, and __fmul_rn/__fadd_rn are never fused";
+
+/// [`PRAGMA_NOTE`]'s sources.
+pub const PRAGMA_SRC: &str =
+    "NVCC documentation, --fmad; Clang Language Extensions, #pragma clang fp contract";
+
+/// A launch's contraction ([`launch_mode`]), the trace's words for it ([`launch_note`]), and
+/// whether the source has contraction pragmas the dialect does not apply: clang honors them
+/// for HIP (fast-honor-pragmas); nvcc's contraction is set by `--fmad` alone.
+pub(crate) fn for_launch(
+    dialect: Dialect,
+    fmad: Option<bool>,
+    pragmas: &[ContractPragma],
+) -> (Contract, String, bool) {
+    let (fuse, from) = launch_mode(dialect, fmad);
+    let hip = dialect == Dialect::Hip;
+    let contract = Contract {
+        fuse,
+        pragmas: if hip { pragmas.to_vec() } else { Vec::new() },
+    };
+    (
+        contract,
+        launch_note(fuse, &from),
+        !hip && !pragmas.is_empty(),
+    )
+}
+
+/// The notes a launch states at its start, with their sources: fast math's
+/// ([`crate::mathlib::FAST_MATH_NOTE`]) when it is on, and [`PRAGMA_NOTE`] when the source has
+/// pragmas its dialect does not apply.
+pub(crate) fn launch_infos(
+    fast_math: bool,
+    pragmas_unhonored: bool,
+) -> impl Iterator<Item = (&'static str, &'static str)> {
+    [
+        (
+            fast_math,
+            crate::mathlib::FAST_MATH_NOTE,
+            crate::mathlib::SRC_INTR,
+        ),
+        (pragmas_unhonored, PRAGMA_NOTE, PRAGMA_SRC),
+    ]
+    .into_iter()
+    .filter(|n| n.0)
+    .map(|(_, note, src)| (note, src))
+}
+
 /// The trace's launch note on contraction.
 pub fn launch_note(fuse: bool, from: &str) -> String {
     if fuse {

@@ -311,20 +311,10 @@ impl Executor {
         if let Some(e) = join_errors(errors) {
             return Err(e);
         }
-        let (fuse, fuse_from) = super::contract::launch_mode(dialect, config.fmad);
-        let pragmas_unhonored = dialect != Dialect::Hip && !preprocess.fp_contract.is_empty();
-        let contract = super::contract::Contract {
-            fuse,
-            // clang honors the contraction pragmas for HIP (fast-honor-pragmas); nvcc's
-            // contraction is set by --fmad alone.
-            pragmas: if dialect == Dialect::Hip {
-                preprocess.fp_contract.clone()
-            } else {
-                Vec::new()
-            },
-        };
+        let (contract, fp_contract, pragmas_unhonored) =
+            super::contract::for_launch(dialect, config.fmad, &preprocess.fp_contract);
         let launch = Launch {
-            fp_contract: super::contract::launch_note(fuse, &fuse_from),
+            fp_contract,
             entry: f.name.clone(),
             dialect,
             lanes,
@@ -386,24 +376,8 @@ impl Executor {
         }
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
         let mut diagnostics = diag_log.filter(parsed_diags);
-        if config.use_fast_math {
-            diagnostics.push(KernelDiagnostic::new(
-                f.span,
-                Level::Info,
-                super::mathlib::FAST_MATH_NOTE,
-                super::mathlib::SRC_INTR,
-            ));
-            if let Some(d) = diagnostics.last() {
-                diag_log.admit(d);
-            }
-        }
-        if pragmas_unhonored {
-            diagnostics.push(KernelDiagnostic::new(
-                f.span,
-                Level::Info,
-                "a floating-point contraction pragma is applied for HIP only (clang's -ffp-contract=fast-honor-pragmas); nvcc's contraction is set by --fmad, and __fmul_rn/__fadd_rn are never fused",
-                "NVCC documentation, --fmad; Clang Language Extensions, #pragma clang fp contract",
-            ));
+        for (note, src) in super::contract::launch_infos(config.use_fast_math, pragmas_unhonored) {
+            diagnostics.push(KernelDiagnostic::new(f.span, Level::Info, note, src));
             if let Some(d) = diagnostics.last() {
                 diag_log.admit(d);
             }
@@ -467,23 +441,17 @@ impl Executor {
             &compiler.idents,
             &compiler.slots,
         );
-        // Fast math flushes denormals and notes every float division
-        // (`mathlib::fast_binary`): values with notes have no typed form, so that launch runs
-        // on the general evaluator alone.
-        let typed = if config.use_fast_math {
-            vec![None; compiler.code.len()]
-        } else {
-            Lowering {
-                slots: &compiler.slots,
-                idents: &compiler.idents,
-                decl_slots: &compiler.decl_slots,
-                hoisted: &compiler.hoisted,
-                dialect: trace.launch.dialect,
-                sites: 0,
-                contract: &contract,
-            }
-            .program(&compiler.code, &compiler.code_inst)
-        };
+        let typed = Lowering {
+            slots: &compiler.slots,
+            idents: &compiler.idents,
+            decl_slots: &compiler.decl_slots,
+            hoisted: &compiler.hoisted,
+            dialect: trace.launch.dialect,
+            sites: 0,
+            contract: &contract,
+            fast_math: config.use_fast_math,
+        }
+        .program(&compiler.code, &compiler.code_inst);
         Ok(Executor {
             contract,
             typed: typed.into(),

@@ -136,6 +136,10 @@ pub(crate) struct Lowering<'a> {
     pub(crate) sites: usize,
     /// Where a product and a sum are fused ([`crate::contract`]).
     pub(crate) contract: &'a crate::contract::Contract,
+    /// `--use_fast_math`: it flushes denormals and notes every float division
+    /// (`mathlib::fast_binary`), and values with notes have no typed form, so such a launch
+    /// has none and runs on the general evaluator alone.
+    pub(crate) fast_math: bool,
 }
 
 /// Nodes an expression may have (so that a [`NodeId`] always fits).
@@ -187,6 +191,9 @@ pub(crate) fn int_bits(ty: Scalar, n: i128) -> u64 {
 impl Lowering<'_> {
     /// The typed form of every instruction of `code` (`None` where there is none).
     pub(crate) fn program(&mut self, code: &[Inst], code_inst: &[u32]) -> Vec<Option<TInst>> {
+        if self.fast_math {
+            return vec![None; code.len()];
+        }
         code.iter()
             .enumerate()
             .map(|(pc, i)| self.inst(i, code_inst.get(pc).copied().unwrap_or(0)))
