@@ -92,7 +92,7 @@ pub fn main() -> ExitCode {
 }
 
 fn command() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(std::env::args_os().map(cmd::run_args::clang_spelling));
     match execute(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -96,6 +96,11 @@ pub struct LaunchConfig {
     /// their intrinsics run as those (`expf` → `__expf`, …) and their denormal arguments and
     /// results are flushed to zero ([`super::mathlib::fast_math_name`]); stated in the trace.
     pub use_fast_math: bool,
+    /// Floating-point contraction: `Some(false)` is nvcc's `--fmad=false` (HIP's
+    /// `-ffp-contract=off`), `Some(true)` forces it on, `None` (the default) is the dialect's
+    /// default, on for the C dialects ([`super::contract`]); stated in the trace's launch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fmad: Option<bool>,
     /// Go on after a run-time error instead of ending the run with [`Outcome::Error`]: an
     /// error diagnostic (an unknown operation, a bad argument count) stays a diagnostic, and a
     /// branch or loop condition undefined in some lane takes that lane as false (with a
@@ -161,6 +166,8 @@ pub struct Executor {
     /// Where the warps of the block stood when its barrier last opened, and whether any
     /// variable or memory cell changed since: see [`Executor::barrier_repeats`].
     pub(crate) barrier_round: BarrierRound,
+    /// Where a product and a sum are fused ([`super::contract`]).
+    pub(crate) contract: super::contract::Contract,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -304,7 +311,10 @@ impl Executor {
         if let Some(e) = join_errors(errors) {
             return Err(e);
         }
+        let (contract, fp_contract, pragmas_unhonored) =
+            super::contract::for_launch(dialect, config.fmad, &preprocess.fp_contract);
         let launch = Launch {
+            fp_contract,
             entry: f.name.clone(),
             dialect,
             lanes,
@@ -366,13 +376,8 @@ impl Executor {
         }
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
         let mut diagnostics = diag_log.filter(parsed_diags);
-        if config.use_fast_math {
-            diagnostics.push(KernelDiagnostic::new(
-                f.span,
-                Level::Info,
-                super::mathlib::FAST_MATH_NOTE,
-                super::mathlib::SRC_INTR,
-            ));
+        for (note, src) in super::contract::launch_infos(config.use_fast_math, pragmas_unhonored) {
+            diagnostics.push(KernelDiagnostic::new(f.span, Level::Info, note, src));
             if let Some(d) = diagnostics.last() {
                 diag_log.admit(d);
             }
@@ -443,9 +448,12 @@ impl Executor {
             hoisted: &compiler.hoisted,
             dialect: trace.launch.dialect,
             sites: 0,
+            contract: &contract,
+            fast_math: config.use_fast_math,
         }
         .program(&compiler.code, &compiler.code_inst);
         Ok(Executor {
+            contract,
             typed: typed.into(),
             typed_state: TypedState::default(),
             code: compiler.code.into(),

@@ -35,6 +35,7 @@ pub mod bidi;
 pub mod budget;
 pub mod builtins;
 mod compile;
+pub mod contract;
 pub mod diaglog;
 pub mod dialect_guess;
 pub mod edits;

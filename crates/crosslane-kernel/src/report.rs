@@ -43,6 +43,10 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         l.grid_dim[1],
         l.grid_dim[2]
     );
+    // The contraction mode, its first clause (the JSON's `launch.fp_contract` has the rest).
+    if let Some(mode) = l.fp_contract.split(": ").next().filter(|m| !m.is_empty()) {
+        let _ = writeln!(out, "{mode}");
+    }
     // Which branch each preprocessor conditional took, and the lines it skipped.
     for c in &t.preprocess.conditionals {
         let branches: Vec<String> = c

@@ -89,6 +89,8 @@ pub struct Launch {
     pub geometry_from: String,
     /// Why this dialect (`inferred from …`, the file extension, `--dialect`).
     pub dialect_from: String,
+    /// The floating-point contraction in force and where it came from ([`super::contract`]).
+    pub fp_contract: String,
     /// What host code says of each parameter (`64, from cudaMalloc at line 12`), by name: the
     /// page shows it beside the field, whether or not the user's input overrides it.
     #[serde(skip)]

@@ -13,6 +13,13 @@ in float ulps of the value (plus "abs" times that ulp for values near zero):
 expf <= 2 ulp, rsqrtf <= 2 ulp, each + - * / <= 0.5 ulp, so an n-term float sum is within
 n/2 ulp, plus the functions on the path.
 
+Contraction: nvcc (--fmad=true) and clang for HIP fuse a float a*b+c written in one
+expression into one fma, and so does crosslane (crosslane-kernel's contract module). A fused
+multiply-add rounds once (<= 0.5 ulp against the exact a*b+c), so a kernel's fused terms stay
+inside the per-operation bound the tolerances above already count; the results modelled as
+exact float operations (the q8 scale, x / scale and its rounding) have no product feeding a
+sum, so fusion changes none of them.
+
 Run: python3 model.py > expected.json
 """
 import json

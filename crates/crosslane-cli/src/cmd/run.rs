@@ -75,6 +75,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             config.buffer_len.clone_from(&inputs.buffer_len);
             config.entry.clone_from(&inputs.entry);
             config.use_fast_math = inputs.use_fast_math;
+            config.fmad = inputs.fmad;
             config.limits = scenario_limits(&inputs.budgets, config.limits)?;
             if let Some(d) = &inputs.dialect {
                 config.dialect = Some(Dialect::parse(d)?);
@@ -241,6 +242,9 @@ fn run_kernel_file(
     apply_launch_flags(args, &mut config)?;
     if args.use_fast_math {
         config.use_fast_math = true;
+    }
+    if let Some(fmad) = args.contraction()? {
+        config.fmad = Some(fmad);
     }
     if args.keep_going {
         config.keep_going = true;

@@ -47,6 +47,19 @@ pub struct RunArgs {
     /// denormals to zero; the trace states it.
     #[arg(long, alias = "use_fast_math")]
     pub use_fast_math: bool,
+    /// Kernel only: nvcc's `--fmad=false` turns floating-point contraction off (every product
+    /// and sum rounded on its own); `--fmad=true` (the default for CUDA, HIP, MACA, Ascend C)
+    /// fuses `a*b+c` within one expression into one fma; the trace's launch states the mode.
+    #[arg(long, value_name = "true|false", require_equals = true)]
+    pub fmad: Option<bool>,
+    /// Kernel only: clang's spelling for HIP, `-ffp-contract=off` (also `--ffp-contract=`):
+    /// `off` is `--fmad=false`; `on`, `fast` and `fast-honor-pragmas` fuse.
+    #[arg(
+        long = "ffp-contract",
+        value_name = "off|on|fast|fast-honor-pragmas",
+        require_equals = true
+    )]
+    pub ffp_contract: Option<String>,
     /// Kernel only: the dialect (cuda, hip, ascend, maca, …); default: the file extension
     /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
     #[arg(long)]
@@ -112,6 +125,43 @@ pub struct RunArgs {
     /// distinct one once), the final buffers and the run's statistics.
     #[arg(long, value_name = "full|none", default_value = "full", value_parser = ["full", "none"])]
     pub trace: String,
+}
+
+impl RunArgs {
+    /// The contraction asked by `--fmad=…` or `-ffp-contract=…` (`None`: the dialect's
+    /// default).
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] for an `-ffp-contract` value clang does not take, or when the two
+    /// flags disagree.
+    pub fn contraction(&self) -> Result<Option<bool>, CliError> {
+        let clang = match self.ffp_contract.as_deref() {
+            None => None,
+            Some("off") => Some(false),
+            Some("on" | "fast" | "fast-honor-pragmas") => Some(true),
+            Some(other) => {
+                return Err(CliError::Usage(format!(
+                    "run: -ffp-contract={} is not one of off, on, fast, fast-honor-pragmas",
+                    escape_controls(other)
+                )))
+            }
+        };
+        match (self.fmad, clang) {
+            (Some(a), Some(b)) if a != b => Err(CliError::Usage(
+                "run: --fmad and -ffp-contract disagree; give one".into(),
+            )),
+            (a, b) => Ok(a.or(b)),
+        }
+    }
+}
+
+/// `-ffp-contract=…` (clang's single-dash spelling) as the `--ffp-contract=…` the parser
+/// reads; every other argument as it is.
+pub fn clang_spelling(arg: std::ffi::OsString) -> std::ffi::OsString {
+    match arg.to_str() {
+        Some(a) if a.starts_with("-ffp-contract=") => format!("-{a}").into(),
+        _ => arg,
+    }
 }
 
 /// `text` with every control character except line feed and tab written as `\u{…}`, so that

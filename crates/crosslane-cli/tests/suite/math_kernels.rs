@@ -55,3 +55,95 @@ fn use_fast_math_is_stated_and_runs_the_intrinsic() {
         .as_str()
         .is_some_and(|s| s.ends_with("(CUDA Math API, __expf)")));
 }
+
+/// nvcc's default `--fmad=true` fuses `a*b+c`; `--fmad=false` and clang's `-ffp-contract=off`
+/// round each operation. Values: `tests/kernels/cuda/fma_contraction.cu`'s header (exact
+/// rationals in crosslane-kernel's `models/contract.py`).
+#[test]
+fn fmad_decides_whether_a_product_and_sum_are_fused() {
+    let base = [
+        "--arg",
+        "a=1.000244140625",
+        "--arg",
+        "b=1.000244140625",
+        "--arg",
+        "c=-1",
+        "--threads-per-block",
+        "1",
+        "--trace",
+        "none",
+    ];
+    let cell = |flags: &[&str]| {
+        let t = run("cuda/fma_contraction.cu", &[&base[..], flags].concat());
+        let out = out_buffer(&t["buffers"]);
+        (
+            out["values"][0].as_f64(),
+            t["launch"]["fp_contract"].clone(),
+        )
+    };
+    let (fused, mode) = cell(&[]);
+    assert_eq!(fused, Some(8193.0 / 16_777_216.0));
+    assert!(mode.as_str().is_some_and(
+        |m| m.starts_with("floating-point contraction on (nvcc's default --fmad=true)")
+    ));
+    for off in ["--fmad=false", "-ffp-contract=off"] {
+        let (unfused, mode) = cell(&[off]);
+        assert_eq!(unfused, Some(1.0 / 2048.0), "{off}");
+        assert!(mode
+            .as_str()
+            .is_some_and(|m| m.starts_with("floating-point contraction off")));
+    }
+}
+
+/// A kernel scenario's (and so a link's) `fmad: false` turns contraction off; absent, the
+/// dialect's default fuses. Values as in `fmad_decides_whether_a_product_and_sum_are_fused`.
+#[test]
+fn a_kernel_scenario_carries_fmad() {
+    use crosslane_core::scenario::{Scenario, View};
+    let source = std::fs::read_to_string(
+        [
+            env!("CARGO_MANIFEST_DIR"),
+            "..",
+            "..",
+            "tests",
+            "kernels",
+            "cuda",
+            "fma_contraction.cu",
+        ]
+        .iter()
+        .collect::<std::path::PathBuf>(),
+    )
+    .expect("the kernel");
+    let value = |fmad: Option<bool>| {
+        let mut s = Scenario::new(View::Kernel {
+            source: source.clone(),
+            blocks: 1,
+            threads_per_block: 1,
+            lanes: 0,
+            step: 0,
+        });
+        for (k, v) in [
+            ("a", "1.000244140625"),
+            ("b", "1.000244140625"),
+            ("c", "-1"),
+        ] {
+            s.kernel_inputs.args.insert(k.into(), v.into());
+        }
+        s.kernel_inputs.fmad = fmad;
+        let link = crosslane_core::permalink::encode(&s);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_crosslane"))
+            .args(["run", &link, "--json", "--trace", "none"])
+            .output()
+            .expect("the crosslane binary runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let t: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        out_buffer(&t["buffers"])["values"][0].as_f64()
+    };
+    assert_eq!(value(None), Some(8193.0 / 16_777_216.0));
+    assert_eq!(value(Some(false)), Some(1.0 / 2048.0));
+}

@@ -84,6 +84,11 @@ pub struct KernelInputs {
     /// when on, so a link made before it existed encodes as it did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub use_fast_math: bool,
+    /// Floating-point contraction for the launch (`LaunchConfig::fmad`): `false` is nvcc's
+    /// `--fmad=false`; absent (the default, and in links made before it existed) is the
+    /// dialect's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fmad: Option<bool>,
 }
 
 impl KernelInputs {

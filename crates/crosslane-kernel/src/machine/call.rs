@@ -129,6 +129,12 @@ impl Executor {
                         } else {
                             r
                         };
+                        // sqrtf (and the float overload of sqrt) under -prec-sqrt=false.
+                        let r = if fast && matches!(name, "sqrtf" | "sqrt") {
+                            r.map(mathlib::fast_sqrt)
+                        } else {
+                            r
+                        };
                         r.map_err(|m| {
                             cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
                             Undef::at(e.span, m)

@@ -307,12 +307,18 @@ impl Executor {
                 })
             }
             ExprKind::Binary(op, a, b) => {
+                if self.contract.at(e.span.line) {
+                    if let Some(f) = crate::contract::split(*op, a, b) {
+                        return self.eval_fused(w, e, &f, mask, cx);
+                    }
+                }
                 let x = self.eval(w, a, mask, cx);
                 let y = self.eval(w, b, mask, cx);
                 let dialect = self.trace.launch.dialect;
+                let fast = self.config.use_fast_math;
                 lanewise(mask, &mut |l| {
                     let (p, q) = (x[l].clone()?, y[l].clone()?);
-                    vendor_binary(dialect, *op, &p, &q).map_err(|f| {
+                    vendor_binary(dialect, fast, *op, &p, &q).map_err(|f| {
                         cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                         Undef::at(e.span, f.message)
                     })
@@ -422,7 +428,25 @@ impl Executor {
             }
             ExprKind::Assign(op, lhs, rhs) => {
                 let places = self.place(w, lhs, mask, cx);
-                let r = self.eval(w, rhs, mask, cx);
+                // `acc += a*b` / `acc -= a*b` contracted (crate::contract): the factors are
+                // kept to fuse with the old value.
+                let factors = match (op, &rhs.kind) {
+                    (Some(BinOp::Add | BinOp::Sub), ExprKind::Binary(BinOp::Mul, x, y))
+                        if self.contract.at(e.span.line) =>
+                    {
+                        if !self.meter.work(1) {
+                            return idle();
+                        }
+                        let xs = self.eval(w, x, mask, cx);
+                        let ys = self.eval(w, y, mask, cx);
+                        Some((xs, ys))
+                    }
+                    _ => None,
+                };
+                let r = match &factors {
+                    Some((xs, ys)) => self.product_lanes(rhs, xs, ys, mask, cx),
+                    None => self.eval(w, rhs, mask, cx),
+                };
                 let mut out = idle();
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let Ok(place) = places[l].clone() else {
@@ -433,9 +457,24 @@ impl Executor {
                         None => r[l].clone(),
                         Some(op) => {
                             let old = self.read_place(w, place, l, lhs.span, cx);
+                            let fused = match (&factors, &old) {
+                                (Some((xs, ys)), Ok(a)) => match (&xs[l], &ys[l]) {
+                                    (Ok(p), Ok(q)) => fused_lane(
+                                        self.config.use_fast_math,
+                                        (*op == BinOp::Sub, false),
+                                        (p, q, a),
+                                    ),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
                             match (old, r[l].clone()) {
+                                (Ok(_), Ok(_)) if fused.is_some() => {
+                                    fused.ok_or_else(|| Undef::at(e.span, "no fused value"))
+                                }
                                 (Ok(a), Ok(b)) => vendor_binary(
                                     self.trace.launch.dialect,
+                                    self.config.use_fast_math,
                                     *op,
                                     &a,
                                     &b,
@@ -549,10 +588,119 @@ impl Executor {
     }
 }
 
+impl Executor {
+    /// A contracted `a*b ± c` / `c ± a*b` ([`crate::contract::split`]): the operands in
+    /// source order, then per lane the fused value when their types fuse, else the product
+    /// and the sum as C computes them.
+    fn eval_fused(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        f: &crate::contract::Fusion<'_>,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        // The product node, as `eval` visits it.
+        if !self.meter.work(1) {
+            return vec![Err(Undef::idle()); lanes];
+        }
+        let (xs, ys, cs) = if f.product_first {
+            let xs = self.eval(w, f.x, mask, cx);
+            let ys = self.eval(w, f.y, mask, cx);
+            (xs, ys, self.eval(w, f.c, mask, cx))
+        } else {
+            let cs = self.eval(w, f.c, mask, cx);
+            let xs = self.eval(w, f.x, mask, cx);
+            (xs, self.eval(w, f.y, mask, cx), cs)
+        };
+        let dialect = self.trace.launch.dialect;
+        let op = if f.neg_product || f.neg_addend {
+            BinOp::Sub
+        } else {
+            BinOp::Add
+        };
+        let fast = self.config.use_fast_math;
+        let products = self.product_lanes(f.product, &xs, &ys, mask, cx);
+        let mut out = vec![Err(Undef::idle()); lanes];
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = (|| {
+                let (p, q, c) = (xs[l].clone()?, ys[l].clone()?, cs[l].clone()?);
+                if let Some(v) = fused_lane(fast, (f.neg_product, f.neg_addend), (&p, &q, &c)) {
+                    return Ok(v);
+                }
+                let prod = products[l].clone()?;
+                let (a, b) = if f.product_first {
+                    (&prod, &c)
+                } else {
+                    (&c, &prod)
+                };
+                vendor_binary(dialect, fast, op, a, b).map_err(|fault| {
+                    cx.note(fault.level, e.span, fault.message.clone(), "", Some(l));
+                    Undef::at(e.span, fault.message)
+                })
+            })();
+        }
+        out
+    }
+
+    /// `x * y` in each lane of `mask` (the product expression `at`), as `eval` computes it.
+    fn product_lanes(
+        &mut self,
+        at: &Expr,
+        xs: &[LaneVal],
+        ys: &[LaneVal],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let lanes = self.trace.launch.lanes;
+        let dialect = self.trace.launch.dialect;
+        let fast = self.config.use_fast_math;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = match (&xs[l], &ys[l]) {
+                (Ok(p), Ok(q)) => vendor_binary(dialect, fast, BinOp::Mul, p, q).map_err(|f| {
+                    cx.note(f.level, at.span, f.message.clone(), "", Some(l));
+                    Undef::at(at.span, f.message)
+                }),
+                (Err(u), _) | (_, Err(u)) => Err(u.clone()),
+            };
+        }
+        out
+    }
+}
+
+/// A contracted lane's fused value ([`crate::contract::fused_value`]); under `--use_fast_math`
+/// (`fast`) a `float` one's denormal operands and result are flushed (`-ftz=true`).
+fn fused_lane(fast: bool, signs: (bool, bool), (p, q, c): (&KVal, &KVal, &KVal)) -> Option<KVal> {
+    if !fast {
+        return crate::contract::fused_value(signs, p, q, c);
+    }
+    let flush = |v: &KVal| crate::mathlib::flush_denormal(v.clone());
+    crate::contract::fused_value(signs, &flush(p), &flush(q), &flush(c))
+        .map(crate::mathlib::flush_denormal)
+}
+
+/// `op` as the dialect defines it ([`vendor_binary_exact`]), and under `--use_fast_math`
+/// (`fast`) as nvcc's fast math compiles it ([`crate::mathlib::fast_binary`]).
+fn vendor_binary(
+    dialect: crosslane_core::op::Dialect,
+    fast: bool,
+    op: BinOp,
+    a: &KVal,
+    b: &KVal,
+) -> Result<KVal, crate::types::Fault> {
+    if fast {
+        crate::mathlib::fast_binary(op, a, b, |a, b| vendor_binary_exact(dialect, op, a, b))
+    } else {
+        vendor_binary_exact(dialect, op, a, b)
+    }
+}
+
 /// A binary operator as the dialect's headers define it on vector operands
 /// ([`crate::vector_types`]: refused where they define none, `__half2` comparisons as
 /// "both halves"), else with C semantics ([`binary`]).
-fn vendor_binary(
+fn vendor_binary_exact(
     dialect: crosslane_core::op::Dialect,
     op: BinOp,
     a: &KVal,

@@ -70,6 +70,15 @@ pub(crate) enum Node {
         b: NodeId,
         operands: Scalar,
     },
+    /// `±x·y ± c` rounded once (a contracted product and sum, [`crate::contract`]); the
+    /// operands have the node's type (`float` or `double`).
+    Fma {
+        x: NodeId,
+        y: NodeId,
+        c: NodeId,
+        neg_product: bool,
+        neg_addend: bool,
+    },
     /// Cell `ptr + index` of the buffer pointer variable `ptr` points into (elements of the
     /// node's type).
     Load { ptr: usize, index: NodeId },
@@ -125,6 +134,12 @@ pub(crate) struct Lowering<'a> {
     pub(crate) dialect: Dialect,
     /// Cross-lane calls numbered so far.
     pub(crate) sites: usize,
+    /// Where a product and a sum are fused ([`crate::contract`]).
+    pub(crate) contract: &'a crate::contract::Contract,
+    /// `--use_fast_math`: it flushes denormals and notes every float division
+    /// (`mathlib::fast_binary`), and values with notes have no typed form, so such a launch
+    /// has none and runs on the general evaluator alone.
+    pub(crate) fast_math: bool,
 }
 
 /// Nodes an expression may have (so that a [`NodeId`] always fits).
@@ -176,6 +191,9 @@ pub(crate) fn int_bits(ty: Scalar, n: i128) -> u64 {
 impl Lowering<'_> {
     /// The typed form of every instruction of `code` (`None` where there is none).
     pub(crate) fn program(&mut self, code: &[Inst], code_inst: &[u32]) -> Vec<Option<TInst>> {
+        if self.fast_math {
+            return vec![None; code.len()];
+        }
         code.iter()
             .enumerate()
             .map(|(pc, i)| self.inst(i, code_inst.get(pc).copied().unwrap_or(0)))
@@ -226,7 +244,27 @@ impl Lowering<'_> {
                     None => r,
                     Some(op) => {
                         let old = b.push(Node::Var(slot), ty)?;
-                        b.binary(*op, old, r)?
+                        // `acc += a*b` / `acc -= a*b` contracted: the product's operands fused
+                        // with the old value (`fma(±a, b, acc)`, crate::contract).
+                        let product = match b.nodes.get(r as usize).map(|n| &n.node) {
+                            Some(Node::Bin {
+                                op: BinOp::Mul,
+                                a: x,
+                                b: y,
+                                ..
+                            }) if matches!(op, BinOp::Add | BinOp::Sub)
+                                && matches!(rhs.kind, ExprKind::Binary(BinOp::Mul, ..))
+                                && self.contract.at(e.span.line) =>
+                            {
+                                Some((*x, *y))
+                            }
+                            _ => None,
+                        };
+                        match product.and_then(|(x, y)| b.fma(x, y, old, *op == BinOp::Sub, false))
+                        {
+                            Some(fused) => fused?,
+                            None => b.binary(*op, old, r)?,
+                        }
                     }
                 };
                 ((slot, ty), v)
@@ -297,6 +335,11 @@ impl Lowering<'_> {
                 b.push(Node::Geom(g, k), Scalar::U32)
             }
             ExprKind::Binary(op, x, y) => {
+                if self.contract.at(e.span.line) {
+                    if let Some(f) = crate::contract::split(*op, x, y) {
+                        return self.fused(b, &f, inst);
+                    }
+                }
                 let a = self.expr(b, x, inst)?;
                 let c = self.expr(b, y, inst)?;
                 b.binary(*op, a, c)
@@ -324,6 +367,44 @@ impl Lowering<'_> {
             }
             ExprKind::Call(name, args) => self.call(b, e, name, args, inst),
             _ => None,
+        }
+    }
+
+    /// A product and a sum in a contracted expression ([`crate::contract::split`]): the
+    /// operands in source order, then one fused node when their types fuse, else the
+    /// product and the sum as C computes them. The product's node is visited as the general
+    /// evaluator visits it (one work unit).
+    fn fused(
+        &mut self,
+        b: &mut Builder,
+        f: &crate::contract::Fusion<'_>,
+        inst: u32,
+    ) -> Option<NodeId> {
+        b.work += 1;
+        let (x, y, c) = if f.product_first {
+            let x = self.expr(b, f.x, inst)?;
+            let y = self.expr(b, f.y, inst)?;
+            (x, y, self.expr(b, f.c, inst)?)
+        } else {
+            let c = self.expr(b, f.c, inst)?;
+            let x = self.expr(b, f.x, inst)?;
+            (x, self.expr(b, f.y, inst)?, c)
+        };
+        match b.fma(x, y, c, f.neg_product, f.neg_addend) {
+            Some(fused) => fused,
+            None => {
+                let p = b.binary(BinOp::Mul, x, y)?;
+                let op = if f.neg_product || f.neg_addend {
+                    BinOp::Sub
+                } else {
+                    BinOp::Add
+                };
+                if f.product_first {
+                    b.binary(op, p, c)
+                } else {
+                    b.binary(op, c, p)
+                }
+            }
         }
     }
 
@@ -451,6 +532,36 @@ impl Builder {
             },
             result,
         )
+    }
+
+    /// `±x·y ± c` as one fused node of the type [`crate::contract::fused_type`] gives, with the
+    /// operands converted to it; `None` when the types do not fuse (nothing pushed),
+    /// `Some(None)` when the node list is full.
+    fn fma(
+        &mut self,
+        x: NodeId,
+        y: NodeId,
+        c: NodeId,
+        neg_product: bool,
+        neg_addend: bool,
+    ) -> Option<Option<NodeId>> {
+        let ty = crate::contract::fused_type(self.ty(x), self.ty(y), self.ty(c))?;
+        let fused = (|| {
+            let x = self.convert(x, ty)?;
+            let y = self.convert(y, ty)?;
+            let c = self.convert(c, ty)?;
+            self.push(
+                Node::Fma {
+                    x,
+                    y,
+                    c,
+                    neg_product,
+                    neg_addend,
+                },
+                ty,
+            )
+        })();
+        Some(fused)
     }
 
     fn finish(self) -> TExpr {

@@ -540,6 +540,35 @@ impl Executor {
                     }
                     _ => false,
                 },
+                Node::Fma {
+                    x,
+                    y,
+                    c,
+                    neg_product,
+                    neg_addend,
+                } => match (row(*x), row(*y), row(*c)) {
+                    (Some(p), Some(q), Some(r)) => {
+                        let sign = |neg: bool, v: u64| {
+                            let v = f64::from_bits(v);
+                            if neg {
+                                -v
+                            } else {
+                                v
+                            }
+                        };
+                        for l in act.iter() {
+                            let v = crate::contract::fma(
+                                n.ty,
+                                sign(*neg_product, p[l]),
+                                f64::from_bits(q[l]),
+                                sign(*neg_addend, r[l]),
+                            );
+                            out[l] = row_bits(&KVal::float(n.ty, v)).unwrap_or(v.to_bits());
+                        }
+                        true
+                    }
+                    _ => false,
+                },
                 Node::Load { ptr, index } => match row(*index) {
                     Some(idx) => {
                         let count = e.nodes[*index as usize].ty;

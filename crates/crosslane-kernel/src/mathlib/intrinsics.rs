@@ -37,7 +37,16 @@ pub const NOTES: &[(&str, &str)] = &[
     ("atan", SRC_WGSL),
     ("atan2", SRC_WGSL),
     ("__tanhf", SRC_INTR),
+    // Under --use_fast_math (nvcc's -prec-div=false, -prec-sqrt=false): super::fast_binary,
+    // super::fast_sqrt_note.
+    ("x/y (-prec-div=false)", SRC_F32),
+    ("sqrtf (-prec-sqrt=false)", SRC_F32),
 ];
+
+/// The note of a name in [`NOTES`] with `bound` (`None` for a name not there).
+pub fn named_note(name: &str, bound: Bound) -> Option<Approx> {
+    note(name, bound)
+}
 
 /// The note an f32 result of WGSL built-in `name` on argument `x` (the first) carries: the
 /// bound WGSL § 15.7.4 (Floating Point Accuracy, f32 column) states, where it states one

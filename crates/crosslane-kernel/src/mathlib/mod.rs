@@ -232,7 +232,81 @@ pub fn note_lines<'a>(
 }
 
 /// What `--use-fast-math` changes, as the trace states it at launch.
-pub const FAST_MATH_NOTE: &str = "fast math (--use_fast_math): expf, exp10f, logf, log2f, log10f, sinf, cosf, tanf, powf and tanhf run as their intrinsics (__expf, …) with those bounds, and the arguments and results of math functions have denormals flushed to zero (-ftz=true); float division, sqrtf and arithmetic are not changed here (nvcc also sets -prec-div=false, -prec-sqrt=false)";
+pub const FAST_MATH_NOTE: &str = "fast math (--use_fast_math): expf, exp10f, logf, log2f, log10f, sinf, cosf, tanf, powf and tanhf run as their intrinsics (__expf, …) with those bounds; float x/y may differ by ≤ 2 ulp (-prec-div=false, full range: unlike __fdividef it has no zero result for 2^126 < |y| < 2^128) and sqrtf by ≤ 1 ulp (-prec-sqrt=false, compute capability 5.2 and later; 3 ulp before); denormal float arguments and results of arithmetic and math functions are flushed to zero (-ftz=true)";
+
+/// `op` on `a` and `b` as `--use_fast_math` compiles it (CUDA C++ Programming Guide,
+/// Mathematical Functions and Intrinsic Functions; NVCC documentation, `--use_fast_math`
+/// implies `--ftz=true --prec-div=false --prec-sqrt=false --fmad=true`): a `float` operation's
+/// denormal operands and result are flushed to zero (PTX ISA, `.ftz`), and a `float` division
+/// carries the -prec-div=false bound, 2 ulp over the full range ("x/y: 0 for compute
+/// capability ≥ 2 when compiled with -prec-div=true; 2 (full range), otherwise"; "the regular
+/// division / operator … delivers the correct result to within the accuracy stated" where
+/// `__fdividef` gives 0). `compute` is the operation itself (the dialect's rules); any other
+/// type is computed as it is.
+///
+/// # Errors
+/// As `compute`.
+pub fn fast_binary(
+    op: crate::types::BinOp,
+    a: &KVal,
+    b: &KVal,
+    compute: impl FnOnce(&KVal, &KVal) -> Result<KVal, crate::types::Fault>,
+) -> Result<KVal, crate::types::Fault> {
+    let single = |v: &KVal| {
+        matches!(
+            v,
+            KVal::Float {
+                ty: Scalar::F32,
+                ..
+            }
+        )
+    };
+    if !single(a) && !single(b) {
+        return compute(a, b);
+    }
+    let r = compute(&flush_denormal(a.clone()), &flush_denormal(b.clone()))?;
+    if !single(&r) {
+        return Ok(r);
+    }
+    let r = flush_denormal(r);
+    match (op, r) {
+        (crate::types::BinOp::Div, KVal::Float { ty, x, approx }) => {
+            let div = intrinsics::named_note("x/y (-prec-div=false)", Bound::Ulp(2));
+            let approx = match (approx, div) {
+                (Some(p), Some(q)) => Some(p.wider(q)),
+                (p, q) => p.or(q),
+            };
+            Ok(KVal::Float { ty, x, approx })
+        }
+        (_, r) => Ok(r),
+    }
+}
+
+/// The note a `sqrtf` result carries under `--use_fast_math` (-prec-sqrt=false): "sqrtf(x): 0
+/// when compiled with -prec-sqrt=true; otherwise 1 for compute capability ≥ 5.2 and 3
+/// otherwise" (CUDA C++ Programming Guide, Single-Precision Floating-Point Functions); the
+/// bound of current devices, 1 ulp. `value` is the correctly rounded root.
+pub fn fast_sqrt(value: KVal) -> KVal {
+    match value {
+        KVal::Float {
+            ty: Scalar::F32,
+            x,
+            approx,
+        } => {
+            let note = intrinsics::named_note("sqrtf (-prec-sqrt=false)", Bound::Ulp(1));
+            let approx = match (approx, note) {
+                (Some(p), Some(q)) => Some(p.wider(q)),
+                (p, q) => p.or(q),
+            };
+            KVal::Float {
+                ty: Scalar::F32,
+                x,
+                approx,
+            }
+        }
+        other => other,
+    }
+}
 
 /// The function nvcc's `--use_fast_math` calls for `name`: the intrinsic of the single-
 /// precision functions CUDA C++ Programming Guide, "Intrinsic Functions" lists ("the

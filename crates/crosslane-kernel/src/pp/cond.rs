@@ -50,6 +50,10 @@ pub struct PpRecord {
     pub conditionals: Vec<Conditional>,
     /// Every skipped range of lines, in source order (the page greys them).
     pub skipped: Vec<LineRange>,
+    /// The floating-point contraction pragmas and the lines each applies to
+    /// ([`crate::contract`]).
+    #[serde(skip)]
+    pub fp_contract: Vec<crate::contract::ContractPragma>,
 }
 
 struct Frame {

@@ -271,6 +271,8 @@ pub fn preprocess(
     let mut state = cond::Stack::default();
     let mut events: Vec<(u32, Event)> = Vec::new();
     let mut diags = Vec::new();
+    // Contraction pragmas by line (`crate::contract::pragma_mode`).
+    let mut contract: Vec<(u32, bool)> = Vec::new();
     for l in &logical {
         let first = spliced.orig_line(l.start);
         let last = spliced.orig_line(l.end.saturating_sub(1).max(l.start));
@@ -373,6 +375,9 @@ pub fn preprocess(
                 if p.starts_with("unroll") {
                     diags.push(diag(first, col, Level::Info, format!("#pragma {p} noted: the loop runs as written (unrolling changes no result)")));
                 }
+                if let Some(fuse) = crate::contract::pragma_mode(p) {
+                    contract.push((first, fuse));
+                }
             }
             _ => {
                 return Err(err(format!(
@@ -420,10 +425,15 @@ pub fn preprocess(
         tokens.push(e);
     }
     for (line, p) in &ex.pragmas {
+        if let Some(fuse) = crate::contract::pragma_mode(p) {
+            contract.push((*line, fuse));
+        }
         if p.trim_start().starts_with("unroll") {
             diags.push(diag(*line, 1, Level::Info, format!("_Pragma(\"{p}\") noted: the loop runs as written (unrolling changes no result)")));
         }
     }
+    let mut record = record;
+    record.fp_contract = contract_ranges(&contract, &tokens);
     let comments = lexed
         .comments
         .into_iter()
@@ -452,6 +462,60 @@ fn blank_range(chars: &mut [char], from: usize, to: usize) {
 }
 
 /// A diagnostic at `line`:`col`.
+/// Each contraction pragma's range: from its line to the line of the `}` that closes the
+/// compound statement it stands in (the tokens after it, counted by brace depth), or to the
+/// end of the source at namespace scope (Clang Language Extensions, "Extensions to specify
+/// floating-point flags": the pragma applies to the rest of its compound statement).
+fn contract_ranges(
+    pragmas: &[(u32, bool)],
+    tokens: &[Token],
+) -> Vec<crate::contract::ContractPragma> {
+    if pragmas.is_empty() {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..pragmas.len()).collect();
+    order.sort_by_key(|&k| pragmas.get(k).map_or(0, |p| p.0));
+    let mut out: Vec<crate::contract::ContractPragma> = order
+        .iter()
+        .filter_map(|&k| pragmas.get(k))
+        .map(|&(line, fuse)| crate::contract::ContractPragma {
+            line,
+            end_line: u32::MAX,
+            fuse,
+        })
+        .collect();
+    // One walk over the tokens: a pragma opens at the brace depth of the tokens after it and
+    // closes at the `}` that goes below that depth (open ones form a stack by depth).
+    let (mut depth, mut next) = (0usize, 0usize);
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    for t in tokens {
+        while let Some(p) = out.get(next) {
+            if p.line >= t.line {
+                break;
+            }
+            open.push((next, depth));
+            next += 1;
+        }
+        match t.tok {
+            Tok::Punct("{") => depth += 1,
+            Tok::Punct("}") => {
+                while let Some(&(k, d)) = open.last() {
+                    if d < depth {
+                        break;
+                    }
+                    if let Some(p) = out.get_mut(k) {
+                        p.end_line = t.line;
+                    }
+                    open.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 fn diag(line: u32, col: u32, level: Level, message: String) -> KernelDiagnostic {
     KernelDiagnostic::new(Span { line, col }, level, message, "C++17 [cpp]")
 }

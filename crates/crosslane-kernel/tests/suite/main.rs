@@ -10,6 +10,7 @@ mod kernel_ascend_simt;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
 mod kernel_cg_groups;
+mod kernel_contract;
 mod kernel_coop;
 mod kernel_cub;
 mod kernel_cuda;

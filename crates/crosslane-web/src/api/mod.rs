@@ -250,6 +250,10 @@ pub struct Launch {
     /// Most bytes of memory (`--max-memory`), as `max_work`.
     #[serde(default, alias = "maxMemory")]
     pub max_memory: Option<u64>,
+    /// Floating-point contraction (`--fmad`): `false` rounds every product and sum on its
+    /// own; absent, the dialect's default (on for CUDA and HIP, [`LaunchConfig::fmad`]).
+    #[serde(default)]
+    pub fmad: Option<bool>,
 }
 
 impl Launch {
@@ -269,6 +273,7 @@ impl Launch {
                 .chain(self.overrides.clone())
                 .collect(),
             buffer_len: self.buffer_len.clone().into_iter().collect(),
+            fmad: self.fmad,
             ..LaunchConfig::default()
         }
     }
@@ -578,6 +583,32 @@ mod tests {
             t.outcome,
             Some(crosslane_kernel::Outcome::Finished)
         ));
+    }
+
+    #[test]
+    fn run_kernel_takes_fmad() {
+        // a = b = 1 + 2^-12, c = -1: fused 2^-11 + 2^-24, unfused 2^-11 (exact rationals in
+        // crosslane-kernel's tests/suite/models/contract.py).
+        let src =
+            "__global__ void k(float* out, float a, float b, float c) { out[0] = a * b + c; }\n";
+        let value = |fmad: &str| {
+            let json = format!(
+                r#"{{"threads_per_block": 1, "fmad": {fmad}, "args": {{"a": "1.000244140625", "b": "1.000244140625", "c": "-1", "out": "zero"}}, "buffer_len": {{"out": 1}}}}"#
+            );
+            let launch: Launch = serde_json::from_str(&json).expect("a launch");
+            let t = kernel_trace(src, &launch, Surface::Worker, None).expect("runs");
+            let out = t.buffer("out").expect("out");
+            (
+                out[0].as_ref().and_then(crosslane_kernel::KVal::as_f64),
+                t.launch.fp_contract.clone(),
+            )
+        };
+        let (fused, mode) = value("null");
+        assert_eq!(fused, Some(8193.0 / 16_777_216.0));
+        assert!(mode.starts_with("floating-point contraction on"), "{mode}");
+        let (unfused, mode) = value("false");
+        assert_eq!(unfused, Some(1.0 / 2048.0));
+        assert!(mode.starts_with("floating-point contraction off"), "{mode}");
     }
 
     #[test]

@@ -237,6 +237,9 @@ struct KernelView {
     /// nvcc's `--use_fast_math` from a link's inputs ([`KernelInputs::use_fast_math`]): kept
     /// and passed to every launch (the page has no control for it yet).
     fast_math: bool,
+    /// Floating-point contraction from a link's inputs ([`KernelInputs::fmad`]): kept and
+    /// passed to every launch, as `fast_math`.
+    fmad: Option<bool>,
     /// WGSL `override` values ([`KernelInputs::overrides`]): the last that `#kernel-overrides`
     /// parsed to, or a link's; passed to every launch with the arguments.
     overrides: BTreeMap<String, String>,
@@ -433,6 +436,7 @@ fn build(doc: &Document, section: HtmlElement) -> Js<KernelView> {
         pages: BTreeMap::new(),
         edits: Edits::new(),
         fast_math: false,
+        fmad: None,
         overrides: BTreeMap::new(),
         bad_lens: BTreeMap::new(),
         bad_dialect: None,
@@ -1036,6 +1040,7 @@ impl KernelView {
             dialect_from: dialect.map(|_| "the page's dialect picker".to_string()),
             limits,
             use_fast_math: self.fast_math,
+            fmad: self.fmad,
             ..LaunchConfig::default()
         })
     }
@@ -1193,6 +1198,7 @@ impl KernelView {
             warp: inputs::parse_warp(&warp).map(|(b, w)| [b, w]),
             defines: self.defines.value().trim().to_string(),
             use_fast_math: self.fast_math,
+            fmad: self.fmad,
             overrides: self.overrides.clone(),
         }
     }
@@ -1205,6 +1211,7 @@ impl KernelView {
         self.bad_dialect = inputs::link_dialect(inputs.dialect.as_deref()).err();
         self.edits.clone_from(&inputs.edits);
         self.fast_math = inputs.use_fast_math;
+        self.fmad = inputs.fmad;
         self.overrides.clone_from(&inputs.overrides);
         let typed: Vec<String> = inputs
             .overrides
