@@ -160,6 +160,9 @@ impl Parser<'_> {
                 _ => {}
             }
         }
+        if let Some(e) = self.layout_query()? {
+            return self.checked(Ok(e));
+        }
         if self.is_word("sizeof") {
             self.bump();
             self.expect_punct("(")?;

@@ -34,6 +34,14 @@ impl Parser<'_> {
                 self.struct_def(None)?;
                 continue;
             }
+            if self.is_word("typedef")
+                && matches!(self.peek(1), Tok::Ident(w) if w == "struct" || w == "class")
+                && (matches!(self.peek(2), Tok::Punct("{"))
+                    || matches!(self.peek(3), Tok::Punct("{")))
+            {
+                self.typedef_struct()?;
+                continue;
+            }
             if self.out_of_class_member()? {
                 continue;
             }
