@@ -4,7 +4,8 @@
 //! log-sum-exp, block LayerNorm, float4 RMSNorm and softmax, block cumsum, MoE alignment and
 //! biased sigmoid routing, q8 dot, q4 packing, half2 SwiGLU and axpy, GELU, RoPE, a
 //! flash-attention row, the split-K attention reduce, block argmax, a warp bitonic sort, L2
-//! norm, per-token int8 quantization, fused residual-add RMSNorm)
+//! norm, per-token int8 quantization, fused residual-add RMSNorm; llama.cpp's struct blocks:
+//! a q8_0 round trip and a q4_0 x q8_1 dot product with `__dp4a`)
 //! run on CUDA (32 lanes), HIP wave64 and HIP wave32. Each expected buffer comes from the
 //! independent model `tests/kernels/inference/model.py` (exact arithmetic, Python's standard
 //! library; regenerate `expected.json` with `python3 model.py > expected.json`), compared
@@ -67,6 +68,8 @@ const KERNELS: &[&str] = &[
     "softmax_float4",
     "moe_sigmoid_topk",
     "fused_add_rmsnorm",
+    "q8_0_roundtrip",
+    "q4_0_q8_1_dot",
 ];
 
 /// Runs `name` in `dialect` on `lanes`-lane warps and checks every expected buffer; returns

@@ -21,6 +21,7 @@ mod kernel_replay;
 mod kernel_robustness;
 mod kernel_seeds;
 mod kernel_snapshots;
+mod kernel_struct_blocks;
 mod kernel_trace_bytes;
 mod kernel_typed;
 mod kernel_vector_types;

@@ -245,7 +245,10 @@ impl Parser<'_> {
             let s = self.element_of(src, j, span)?;
             let s = self.lower_struct(s)?;
             let sp = self.syn_span(span);
-            list.push(Expr::new(ExprKind::Assign(None, Box::new(d), Box::new(s)), sp));
+            list.push(Expr::new(
+                ExprKind::Assign(None, Box::new(d), Box::new(s)),
+                sp,
+            ));
         }
         self.comma_tree(list, span)
     }

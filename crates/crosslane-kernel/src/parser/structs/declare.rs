@@ -316,11 +316,14 @@ impl Parser<'_> {
         };
         self.declare_svar(name, sv, &leaves);
         if !copies.is_empty() {
-            // The declarations go first (before this declaration's temporaries' uses), then
-            // the element copies: both as statements spliced in before the declaration's
-            // place, which keeps the rest of its members.
+            // The array members' declarations, then their element copies, as statements
+            // spliced in before this declaration (which keeps the other members).
+            let (arrays, rest): (Vec<Declarator>, Vec<Declarator>) = std::mem::take(&mut decls)
+                .into_iter()
+                .partition(|d| d.array.is_some());
+            decls = rest;
             self.pre.push(Stmt {
-                kind: StmtKind::Decl(Storage::default(), std::mem::take(&mut decls)),
+                kind: StmtKind::Decl(Storage::default(), arrays),
                 span,
                 end: span,
             });
@@ -428,9 +431,8 @@ impl Parser<'_> {
                 break;
             }
         }
-        if list.is_empty() {
-            return Ok(StmtKind::Empty);
-        }
+        // Even empty (a struct of array members only, declared before it): a declaration,
+        // so that what was declared before it stays in the enclosing scope.
         Ok(StmtKind::Decl(storage, list))
     }
 

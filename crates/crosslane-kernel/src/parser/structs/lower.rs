@@ -214,6 +214,13 @@ impl Parser<'_> {
     pub(crate) fn expand_args(&mut self, args: Vec<Expr>) -> PResult<Vec<Expr>> {
         let mut out = Vec::new();
         for a in args {
+            // `&s[i]` passed to a struct pointer parameter: each leaf's pointer.
+            if matches!(a.kind, ExprKind::AddrOf(_)) {
+                if let Some((_, leaves)) = self.many_leaves(&a)? {
+                    out.extend(leaves.into_iter().map(|(_, e)| e));
+                    continue;
+                }
+            }
             match self.leaves_of(&a, None)? {
                 Some((_, leaves)) => out.extend(leaves.into_iter().map(|(_, e)| e)),
                 None => out.push(self.lower_struct(a)?),
@@ -723,6 +730,14 @@ impl Parser<'_> {
                 }
                 Ok(Some((s, out)))
             }
+            // `&a[i]`: the pointer `a + i` ([expr.sub]: `a[i]` is `*(a + i)`).
+            ExprKind::AddrOf(inner) => match &inner.kind {
+                ExprKind::Index(a, i) => {
+                    let sum = Expr::new(ExprKind::Binary(BinOp::Add, a.clone(), i.clone()), span);
+                    self.many_leaves(&sum)
+                }
+                _ => Ok(None),
+            },
             _ => Ok(None),
         }
     }
@@ -804,10 +819,12 @@ impl Parser<'_> {
                 // where it is stored ([`Parser::copy_elements`]).
                 FieldTy::Arr(..) => {
                     let v = match args.get(k) {
-                        Some(a @ Expr {
-                            kind: ExprKind::Call(n, _),
-                            ..
-                        }) if n == "@brace" => a.clone(),
+                        Some(
+                            a @ Expr {
+                                kind: ExprKind::Call(n, _),
+                                ..
+                            },
+                        ) if n == "@brace" => a.clone(),
                         Some(a) => {
                             return Err(KernelError::new(
                                 a.span.line,

@@ -567,9 +567,9 @@ mod tests {
                 "inheritance",
             ),
             (
-                "struct S {\n  int a[4];\n};",
+                "struct S {\n  static int a[4];\n};",
                 2,
-                "array members are not supported",
+                "only arrays of scalars or vectors",
             ),
             (
                 "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",
