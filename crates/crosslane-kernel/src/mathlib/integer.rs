@@ -142,7 +142,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         // PTX `dp4a` accumulate does.
         "__dp4a" => {
             let (x, y, c) = (a as u32, b()? as u32, int(name, args, 2)? as u32);
-            let unsigned = args.first().is_some_and(|v| is_unsigned(v));
+            let unsigned = args.first().is_some_and(is_unsigned);
             let byte = |v: u32, k: u32| -> i64 {
                 let raw = (v >> (8 * k)) & 0xff;
                 if unsigned {
@@ -163,7 +163,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         // two 16-bit values of `a` times two bytes of `b` (PTX `dp2a.lo` / `dp2a.hi`).
         "__dp2a_lo" | "__dp2a_hi" => {
             let (x, y, c) = (a as u32, b()? as u32, int(name, args, 2)? as u32);
-            let unsigned = args.first().is_some_and(|v| is_unsigned(v));
+            let unsigned = args.first().is_some_and(is_unsigned);
             let j = if name == "__dp2a_hi" { 2 } else { 0 };
             let half = |k: u32| -> i64 {
                 let raw = (x >> (16 * k)) & 0xffff;

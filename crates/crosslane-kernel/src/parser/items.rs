@@ -429,6 +429,26 @@ impl Parser<'_> {
                 self.expect_punct(",")?;
                 continue;
             }
+            // `const void * vx` that the body casts to a struct pointer: that struct pointer.
+            if self.is_word("void") {
+                let mut j = 1;
+                while matches!(self.peek(j), Tok::Punct("*"))
+                    || matches!(self.peek(j), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict"))
+                {
+                    j += 1;
+                }
+                if let (Tok::Ident(n), true) = (self.peek(j).clone(), j > 1) {
+                    if let Some(s) = self.void_param_struct(&n)? {
+                        self.bump();
+                        params.extend(self.struct_param(s, is_const, at)?);
+                        if self.eat(")") {
+                            return Ok(params);
+                        }
+                        self.expect_punct(",")?;
+                        continue;
+                    }
+                }
+            }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
             // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's

@@ -243,7 +243,7 @@ impl Parser<'_> {
     }
 
     /// Consumes the word `w` when it is next.
-    fn eat_word(&mut self, w: &str) -> bool {
+    pub(crate) fn eat_word(&mut self, w: &str) -> bool {
         let here = self.is_word(w);
         if here {
             self.bump();

@@ -66,10 +66,7 @@ impl Parser<'_> {
         }];
         // The offset a frame's start has in the outermost struct.
         let mut bases: Vec<u64> = vec![0];
-        loop {
-            let Some(top) = stack.last_mut() else {
-                break;
-            };
+        while let Some(top) = stack.last_mut() {
             let Some(def) = self.structs.get(&top.s) else {
                 return Err(KernelError::new(
                     at.line,

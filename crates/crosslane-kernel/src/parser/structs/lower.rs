@@ -215,7 +215,8 @@ impl Parser<'_> {
         let mut out = Vec::new();
         for a in args {
             // `&s[i]` passed to a struct pointer parameter: each leaf's pointer.
-            if matches!(a.kind, ExprKind::AddrOf(_)) {
+            let cast = matches!(&a.kind, ExprKind::Call(n, _) if n.starts_with(SCAST));
+            if cast || matches!(a.kind, ExprKind::AddrOf(_)) {
                 if let Some((_, leaves)) = self.many_leaves(&a)? {
                     out.extend(leaves.into_iter().map(|(_, e)| e));
                     continue;
@@ -729,6 +730,10 @@ impl Parser<'_> {
                     ));
                 }
                 Ok(Some((s, out)))
+            }
+            ExprKind::Call(n, args) if n.starts_with(SCAST) && args.len() == 1 => {
+                let s = n.trim_start_matches(SCAST).to_string();
+                self.cast_leaves(&s, &args[0], span)
             }
             // `&a[i]`: the pointer `a + i` ([expr.sub]: `a[i]` is `*(a + i)`).
             ExprKind::AddrOf(inner) => match &inner.kind {

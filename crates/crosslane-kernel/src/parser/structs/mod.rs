@@ -31,6 +31,9 @@ mod arrays;
 mod declare;
 mod define;
 mod lower;
+mod void_ptr;
+
+pub(crate) use void_ptr::SCAST;
 
 /// Synthesized nodes' columns ([`crate::ast::SYNTH_COL`]).
 pub(super) const SYN_COL: u32 = crate::ast::SYNTH_COL;
