@@ -108,7 +108,9 @@ impl Parser<'_> {
             self.refuse_unsupported_item()?;
             if self.is_word("using") || self.is_word("typedef") {
                 let (name, ty) = self.alias()?;
-                program.aliases.push((name, ty));
+                if !name.is_empty() {
+                    program.aliases.push((name, ty));
+                }
                 continue;
             }
             if let Some(f) = self.function()? {
@@ -182,6 +184,11 @@ impl Parser<'_> {
         let at = self.span();
         let using = self.is_word("using");
         self.bump();
+        if self.fn_ptr_alias(using)?.is_some() {
+            // A function pointer type: usable as a template parameter's type only; no value
+            // type to record (an `int` placeholder no declaration can reach by this name).
+            return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
+        }
         let (name, ty) = if using {
             let name = self.ident()?;
             self.expect_punct("=")?;
@@ -457,10 +464,10 @@ impl Parser<'_> {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
-                    "function pointer parameters are not supported; make the function a template \
-                     on its callable (`template <typename Op> … Op op`) and pass a lambda \
-                     (`[] __device__ (float a, float b) { return a + b; }`) or a functor (a \
-                     struct with `operator()`)",
+                    "function pointer parameters are not supported; make the pointer a template \
+                     parameter (`template <float (*op)(float)> __device__ float apply(float x)`, \
+                     called `apply<twice>(x)`), or make the function a template on its \
+                     callable (`template <typename Op> … Op op`) and pass a lambda or a functor",
                 ));
             }
             let array_ref = self.is_punct("(")

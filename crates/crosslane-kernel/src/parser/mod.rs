@@ -32,6 +32,7 @@ mod cg_lower;
 mod const_eval;
 mod constexpr_fn;
 mod expr;
+mod fn_ptr;
 mod fn_types;
 mod host;
 mod items;
@@ -280,6 +281,8 @@ struct Parser<'a> {
     pending_svars: Vec<(String, structs::SVar)>,
     /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
     fn_ret: HashMap<String, String>,
+    /// Names of function pointer types (`using fn_t = float (*)(float);`), see [`fn_ptr`].
+    fn_ptr_types: std::collections::HashSet<String>,
     /// Statements a lowered expression needs before its statement (temporaries).
     pre: Vec<Stmt>,
     /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
@@ -339,6 +342,7 @@ impl<'a> Parser<'a> {
             svars: HashMap::new(),
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
+            fn_ptr_types: std::collections::HashSet::new(),
             pre: Vec::new(),
             syn: 0,
             self_struct: None,
@@ -479,7 +483,7 @@ impl<'a> Parser<'a> {
             .push(KernelDiagnostic::new(span, level, message, rule));
     }
 
-    fn is_type_word(&self, w: &str) -> bool {
+    pub(super) fn is_type_word(&self, w: &str) -> bool {
         TYPE_WORDS.contains(&w)
             || self.aliases.contains_key(w)
             || maca_vector(w).is_some()
