@@ -417,6 +417,7 @@ NOTE_FN = {
     "softmax_float4": {"out": "expf"},
     "moe_sigmoid_topk": {"weight": "expf"},
     "fused_add_rmsnorm": {"out": "rsqrtf"},
+    "act_and_mul": {"out": "expf"},
 }
 
 
@@ -490,6 +491,21 @@ def quant_kernels(W):
         "tol_ulp": 0.5,
         "abs": 0.0,
         "ulp_note": {},
+    }
+    # act_and_mul (vLLM's act_and_mul_kernel<float, silu_kernel<float>>): d = 128 values,
+    # out = silu(x) * y; expf <= 2 ulp, then + / * 0.5 ulp each.
+    res = []
+    for i in range(128):
+        x = inp(i, 0.25)
+        y = (i % 7) * 0.5 - 1.5
+        res.append(x / (1 + math.exp(-x)) * y)
+    out["act_and_mul"] = {
+        "warps": 1,
+        "len": {"out": 128},
+        "expect": {"out": res},
+        "tol_ulp": 8,
+        "abs": 0.0,
+        "ulp_note": {"out": 2},
     }
     return out
 

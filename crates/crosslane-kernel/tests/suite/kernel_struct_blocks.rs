@@ -105,6 +105,29 @@ __global__ void k(float* out, int* out2) {
 }
 
 #[test]
+fn aggregates_member_functions_and_copies_of_array_members() {
+    // a = {2, {1, 2, 3}} (qs[3] = 0); b = {} then b = a, b.scale(10): qs = 10, 20, 30, 0.
+    // a.sum() = (1 + 2 + 3) * 2 = 12, b.sum() = 60 * 2 = 120, b.qs[3] = 0: 132; a is
+    // unchanged by b's scaling.
+    let src = "\
+struct Blk {
+  float d; int qs[4];
+  __device__ float sum() const { float s = 0.0f; for (int k = 0; k < 4; ++k) s += qs[k]; return s * d; }
+  __device__ void scale(int m) { for (int k = 0; k < 4; ++k) qs[k] *= m; }
+};
+__global__ void k(float* o) {
+  Blk a{2.0f, {1, 2, 3}};
+  Blk b{};
+  b = a;
+  b.scale(10);
+  o[threadIdx.x] = a.sum() + b.sum() + b.qs[3];
+}
+";
+    let t = run_kernel(src, launch(32, 1, &[("o", 32, "zero")])).expect("runs");
+    assert_eq!(floats(&t, "o")[7], 132.0);
+}
+
+#[test]
 fn dp4a_multiplies_packed_bytes_read_through_an_int_pointer() {
     // qs = 1, 2, …, 8 as int8; the two ints are bytes (1, 2, 3, 4) and (5, 6, 7, 8):
     // __dp4a(a, b, 10) = 5 + 12 + 21 + 32 + 10 = 80.

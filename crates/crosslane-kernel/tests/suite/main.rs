@@ -14,6 +14,7 @@ mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_errors;
 mod kernel_fills;
+mod kernel_fn_ptr;
 mod kernel_inference;
 mod kernel_maca;
 mod kernel_per_lane;
