@@ -308,6 +308,10 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.pending_svars.clear();
         let mut params = self.params()?;
+        let voids = std::mem::take(&mut self.void_now);
+        if !voids.is_empty() {
+            self.void_params.insert(name.clone(), voids);
+        }
         let defaults = std::mem::take(&mut self.param_defaults);
         let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
@@ -381,6 +385,8 @@ impl Parser<'_> {
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
         self.param_defaults.clear();
+        self.void_now.clear();
+        let mut index = 0usize;
         if self.eat(")") {
             return Ok(params);
         }
@@ -402,6 +408,8 @@ impl Parser<'_> {
             return Ok(params);
         }
         loop {
+            let p_index = index;
+            index += 1;
             let at = self.span();
             let at_pos = self.pos;
             self.qualifiers()?;
@@ -446,6 +454,7 @@ impl Parser<'_> {
                 }
                 if let (Tok::Ident(n), true) = (self.peek(j).clone(), j > 1) {
                     if let Some(s) = self.void_param_struct(&n)? {
+                        self.void_now.push((p_index, s.clone()));
                         self.bump();
                         params.extend(self.struct_param(s, is_const, at)?);
                         if self.eat(")") {

@@ -283,6 +283,10 @@ struct Parser<'a> {
     fn_ret: HashMap<String, String>,
     /// Names of function pointer types (`using fn_t = float (*)(float);`), see [`fn_ptr`].
     fn_ptr_types: std::collections::HashSet<String>,
+    /// Per function, its `void*` parameters read as struct pointers (parameter index, struct),
+    /// see `structs::void_ptr`; `void_now` collects the parameter list being read.
+    void_params: HashMap<String, Vec<(usize, String)>>,
+    void_now: Vec<(usize, String)>,
     /// Statements a lowered expression needs before its statement (temporaries).
     pre: Vec<Stmt>,
     /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
@@ -343,6 +347,8 @@ impl<'a> Parser<'a> {
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),
+            void_params: HashMap::new(),
+            void_now: Vec::new(),
             pre: Vec::new(),
             syn: 0,
             self_struct: None,

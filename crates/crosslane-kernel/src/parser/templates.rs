@@ -771,6 +771,7 @@ impl Parser<'_> {
         }
         sub.eager = self.eager + 1;
         sub.fn_ptr_types = self.fn_ptr_types.clone();
+        sub.void_params = self.void_params.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);

@@ -145,6 +145,62 @@ __global__ void k(const B* x, int* o) {
 }
 
 #[test]
+fn ggml_dequantize_block_with_a_void_pointer_and_a_dequantize_function_argument() {
+    // ggml's shape: a `const void * vx` kernel parameter passed to the dequantize function
+    // given as a function pointer template argument, which casts it to `block_q4_0 *`. So
+    // `vx` is read as block_q4_0 (buffers vx.d, vx.qs). Block 0: d = 0.5, byte 0 = 3: low
+    // nibble 3 - 8 = -5 gives y[0] = -2.5, high nibble 0 - 8 gives y[16] = -4. Block 1: d = 2,
+    // byte 16 = 16 * 7 + 3 = 115 = 0x73: y[32] = (3 - 8) * 2 = -10, y[48] = (7 - 8) * 2 = -2.
+    let src = "\
+#define QK4_0 32
+#define QR4_0 2
+typedef struct { half d; uint8_t qs[QK4_0 / 2]; } block_q4_0;
+typedef float2 dfloat2;
+typedef void (*dequantize_kernel_t)(const void * vx, const int64_t ib, const int iqs, dfloat2 & v);
+static __device__ __forceinline__ void dequantize_q4_0(const void * vx, const int64_t ib, const int iqs, dfloat2 & v) {
+  const block_q4_0 * x = (const block_q4_0 *) vx;
+  const float d = __half2float(x[ib].d);
+  const int vui = x[ib].qs[iqs];
+  v.x = vui & 0xF;
+  v.y = vui >> 4;
+  v.x = (v.x - 8.0f) * d;
+  v.y = (v.y - 8.0f) * d;
+}
+template <int qk, int qr, dequantize_kernel_t dequantize_kernel, typename dst_t>
+static __global__ void dequantize_block(const void * __restrict__ vx, dst_t * __restrict__ y, const int64_t k) {
+  const int64_t i = 2 * ((int64_t)blockDim.x * blockIdx.x + threadIdx.x);
+  if (i >= k) {
+    return;
+  }
+  const int64_t ib = i / qk;
+  const int64_t iqs = (i % qk) / qr;
+  const int64_t iybs = i - i % qk;
+  const int64_t y_offset = qr == 1 ? 1 : qk / 2;
+  dfloat2 v;
+  dequantize_kernel(vx, ib, iqs, v);
+  y[iybs + iqs + 0] = v.x;
+  y[iybs + iqs + y_offset] = v.y;
+}
+int main() {
+  dequantize_block<QK4_0, QR4_0, dequantize_q4_0, float><<<1, 32>>>(vx, y, 64);
+}
+";
+    let mut c = LaunchConfig::default();
+    for (name, len, fill) in [
+        ("vx.d", 2, "0.5,2"),
+        ("vx.qs", 32, "i*7+3"),
+        ("y", 64, "zero"),
+    ] {
+        c.buffer_len.insert(name.into(), len);
+        c.args.insert(name.into(), fill.into());
+    }
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let y = floats(&t, "y");
+    assert_eq!((y[0], y[16], y[32], y[48]), (-2.5, -4.0, -10.0, -2.0));
+}
+
+#[test]
 fn unsupported_array_member_uses_are_refused_at_their_line() {
     for (src, line, needle) in [
         (

@@ -51,6 +51,18 @@ impl Parser<'_> {
         let punct = |j: usize, p: &str| matches!(self.toks.get(j).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
         let mut found: Option<(String, usize)> = None;
         for j in k..end {
+            // `f(…, name, …)` where `f` reads that parameter as a struct pointer.
+            if let (Some(f), true) = (word(j), punct(j + 1, "(")) {
+                if let Some(list) = self.void_params.get(f) {
+                    if let Some(s) = self.arg_struct(j + 1, name, list) {
+                        match &found {
+                            Some((g, _)) if *g != s => {}
+                            Some(_) => {}
+                            None => found = Some((s, j)),
+                        }
+                    }
+                }
+            }
             // `(` or `<`, then `[const] S [const] *`, then `)` or `>`.
             let (open, close) = if punct(j, "(") {
                 ("(", ")")
@@ -112,6 +124,35 @@ impl Parser<'_> {
             }
         }
         Ok(found.map(|(s, _)| s))
+    }
+
+    /// The struct that a call's argument list (opening at token `open`) passes `name` as:
+    /// `name` alone as argument `i`, where `list` reads parameter `i` as that struct's pointer.
+    fn arg_struct(&self, open: usize, name: &str, list: &[(usize, String)]) -> Option<String> {
+        let close = self.closing(open)?;
+        let mut index = 0usize;
+        let mut depth = 0usize;
+        let mut start = open + 1;
+        for j in open + 1..=close {
+            match &self.toks.get(j)?.tok {
+                Tok::Punct("(" | "[" | "{") => depth += 1,
+                Tok::Punct(")" | "]" | "}") if j < close => depth = depth.saturating_sub(1),
+                Tok::Punct(",") if depth == 0 => {}
+                _ if j == close => {}
+                _ => continue,
+            }
+            if depth > 0 || !(j == close || matches!(self.toks.get(j)?.tok, Tok::Punct(","))) {
+                continue;
+            }
+            if j == start + 1 && matches!(&self.toks.get(start)?.tok, Tok::Ident(w) if w == name) {
+                if let Some((_, s)) = list.iter().find(|(i, _)| *i == index) {
+                    return Some(s.clone());
+                }
+            }
+            index += 1;
+            start = j + 1;
+        }
+        None
     }
 
     /// After `(` of a cast whose type is a struct pointer (`(const S *) e`), if one starts
