@@ -1,5 +1,5 @@
-// HIP form of q4_0_q8_1_dot.cu (HIP's __shfl_xor with a width; HIP declares no __dp4a, so the
-// four byte products are written out in dot4_i8, as llama.cpp's HIP path does without sdot4).
+// HIP form of q4_0_q8_1_dot.cu (HIP's __shfl_xor with a width; HIP's math API documentation lists
+// no __dp4a, so the four byte products are written out in dot4_i8, as a portable kernel does).
 // llama.cpp-shaped q4_0 x q8_1 block dot product with __dp4a. Blocks of 32 values: q4_0 holds a
 // half scale and 16 bytes of nibbles (byte j: value j in its low nibble, value j + 16 in its
 // high one, each stored plus 8); q8_1 holds `half2 ds` (scale, scale times the sum of its

@@ -6,9 +6,9 @@
 //! `__popc` the existing built-ins. The packed integer dot products `__dp4a`, `__dp2a_lo` and
 //! `__dp2a_hi` (CUDA Math API, "Integer Intrinsics"; PTX ISA `dp4a`, `dp2a`: compute
 //! capability 6.1 and newer) take their signedness from the first argument: an `unsigned`
-//! one selects the unsigned form, as the overloads do. HIP's headers declare no `__dp4a`
-//! (llama.cpp's HIP path writes the byte products out); it is accepted there as the same
-//! function.
+//! one selects the unsigned form, as the overloads do. HIP's math API documentation does
+//! not list `__dp4a` (llama.cpp's HIP path computes it with its own helper); it is accepted in
+//! HIP sources as the same function.
 
 use crate::types::{KVal, Scalar};
 
