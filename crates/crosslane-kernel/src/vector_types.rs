@@ -134,13 +134,15 @@ pub fn recast(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
 }
 
 /// Whether a pointer to `elem` over `cell` memory reads bytes reinterpreted: different
-/// component types (neither `bool`) with different component counts, the shape of a 128-bit
+/// component types (neither `bool`) with different component counts or component sizes
+/// (an `int*` over `int8_t` cells reads four of them, [basic.lval]/11 and [intro.memory]:
+/// an object of type `int` occupies 4 bytes wherever it is read from), the shape of a 128-bit
 /// load of eight halves through `int4` / `uint4` / `float4` and of `__half2` views of such a
 /// value (CUDA C++ Programming Guide, "Device Memory Accesses": a vector access reads its size
 /// in bytes; memory is bytes, little-endian on every NVIDIA and AMD GPU).
 pub fn bit_view(elem: ValTy, cell: ValTy) -> bool {
     elem.scalar != cell.scalar
-        && elem.lanes != cell.lanes
+        && (elem.lanes != cell.lanes || elem.scalar.bits() != cell.scalar.bits())
         && elem.lanes > 0
         && cell.lanes > 0
         && elem.scalar != Scalar::Bool
@@ -239,7 +241,13 @@ pub enum View {
 
 /// The view a pointer to `elem` has of cells of `cell`.
 pub fn view(elem: ValTy, cell: ValTy) -> View {
-    if elem == cell || elem.lanes == 0 || cell.lanes == 0 || elem.lanes == cell.lanes {
+    // Same component count and size: cell by cell. A scalar of another size (`int*` over
+    // `int8_t` cells, the packed loads of quantized blocks) reads bytes ([`bit_view`]).
+    let same_size = elem.lanes == cell.lanes && elem.scalar.bits() == cell.scalar.bits();
+    if elem == cell || elem.lanes == 0 || cell.lanes == 0 || same_size {
+        return View::Whole;
+    }
+    if elem.lanes == cell.lanes && (elem.scalar == Scalar::Bool || cell.scalar == Scalar::Bool) {
         return View::Whole;
     }
     if elem.scalar == cell.scalar {

@@ -432,12 +432,103 @@ NOTE_FN = {
     "moe_sigmoid_topk": {"weight": "expf"},
     "fused_add_rmsnorm": {"out": "rsqrtf"},
     "rmsnorm_cub": {"out": "rsqrtf"},
+    "act_and_mul": {"out": "expf"},
 }
+
+
+def f16(x):
+    """x rounded to IEEE binary16 (round to nearest even), as __float2half does."""
+    return struct.unpack("e", struct.pack("e", x))[0]
+
+
+def round_away(x):
+    """roundf: the nearest integer, halfway cases away from zero (C11 7.12.9.6)."""
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+def q8_blocks(xs):
+    """llama.cpp's q8 quantization of 32-value blocks: d = amax / 127 (float), each q =
+    roundf(x / d), and the sum of the quants; per block (d, qs, sum)."""
+    res = []
+    for ib in range(len(xs) // 32):
+        blk = xs[ib * 32:(ib + 1) * 32]
+        amax = max(abs(x) for x in blk)
+        d = f32(amax / 127.0)
+        qs = [0 if amax == 0 else round_away(f32(x / d)) for x in blk]
+        res.append((d, qs, sum(qs)))
+    return res
+
+
+def quant_kernels(W):
+    """The struct-block kernels (q8_0_roundtrip, q4_0_q8_1_dot): two warps of W lanes, blocks
+    of 32 values, the inputs of `inp` at scale 1/8."""
+    n = 2 * W
+    xs = [f32(inp(g)) for g in range(n)]
+    out = {}
+    blocks = q8_blocks(xs)
+    deq = []
+    for d, qs, _ in blocks:
+        dh = f16(d)
+        deq += [f32(dh * q) for q in qs]
+    out["q8_0_roundtrip"] = {
+        "warps": 2,
+        "len": {"y.d": n // 32, "y.qs": n, "out": n},
+        "expect": {
+            "y.d": [f16(d) for d, _, _ in blocks],
+            "y.qs": [q for _, qs, _ in blocks for q in qs],
+            "out": deq,
+        },
+        "tol_ulp": 0.5,
+        "abs": 0.0,
+        "ulp_note": {},
+    }
+    # q4_0 weights: byte l of block ib is (t * 73 + 5) & 0xFF with t = 32 ib + l, its low
+    # nibble weighting quant l and its high nibble quant l + 16 (each nibble minus 8 through
+    # the block sum below); d4 = 0.0625 (ib + 1) as half.
+    nb = n // 32
+    isum, dot = [], []
+    for ib, (d8, qs, qsum) in enumerate(blocks):
+        bytes_ = [((ib * 32 + l) * 73 + 5) & 0xFF for l in range(16)]
+        si = sum((b & 0xF) * qs[l] + (b >> 4) * qs[l + 16] for l, b in enumerate(bytes_))
+        d8h = f16(d8)
+        s8h = f16(f32(d8 * qsum))
+        d4 = f16(f32(0.0625 * (ib + 1)))
+        isum.append(si)
+        dot.append(f32(d4 * f32(f32(d8h * si) - f32(8.0 * s8h))))
+    out["q4_0_q8_1_dot"] = {
+        "warps": 2,
+        "len": {"yq.ds": 2 * nb, "yq.qs": n, "isum": nb, "dot": nb},
+        "expect": {
+            "yq.qs": [q for _, qs, _ in blocks for q in qs],
+            "isum": isum,
+            "dot": dot,
+        },
+        "tol_ulp": 0.5,
+        "abs": 0.0,
+        "ulp_note": {},
+    }
+    # act_and_mul (vLLM's act_and_mul_kernel<float, silu_kernel<float>>): d = 128 values,
+    # out = silu(x) * y; expf <= 2 ulp, then + / * 0.5 ulp each.
+    res = []
+    for i in range(128):
+        x = inp(i, 0.25)
+        y = (i % 7) * 0.5 - 1.5
+        res.append(x / (1 + math.exp(-x)) * y)
+    out["act_and_mul"] = {
+        "warps": 1,
+        "len": {"out": 128},
+        "expect": {"out": res},
+        "tol_ulp": 8,
+        "abs": 0.0,
+        "ulp_note": {"out": 2},
+    }
+    return out
 
 
 def all_kernels(W):
     out = kernels(W)
     out.update(more_kernels(W))
+    out.update(quant_kernels(W))
     for name, e in out.items():
         fns = NOTE_FN.get(name, {})
         assert set(fns) == set(e["ulp_note"]), name

@@ -3,7 +3,12 @@
 //! products, sums of absolute differences, funnel shifts, halving adds and the typed `min` /
 //! `max` forms. HIP provides them under the same names (HIP math API, "Integer intrinsics").
 //! `__byte_perm` is the dialect operation of the same name, `__brev`, `__clz`, `__ffs` and
-//! `__popc` the existing built-ins.
+//! `__popc` the existing built-ins. The packed integer dot products `__dp4a`, `__dp2a_lo` and
+//! `__dp2a_hi` (CUDA Math API, "Integer Intrinsics"; PTX ISA `dp4a`, `dp2a`: compute
+//! capability 6.1 and newer) take their signedness from the first argument: an `unsigned`
+//! one selects the unsigned form, as the overloads do. HIP's math API documentation does
+//! not list `__dp4a` (llama.cpp's HIP path computes it with its own helper); it is accepted in
+//! HIP sources as the same function.
 
 use crate::types::{KVal, Scalar};
 
@@ -31,11 +36,19 @@ const NAMES: &[&str] = &[
     "ullmax",
     "llabs",
     "labs",
+    "__dp4a",
+    "__dp2a_lo",
+    "__dp2a_hi",
 ];
 
 /// Whether `name` is one of these functions.
 pub fn is_integer(name: &str) -> bool {
     NAMES.contains(&name)
+}
+
+/// Whether an argument is of an unsigned integer type (it selects the unsigned overload).
+fn is_unsigned(v: &KVal) -> bool {
+    matches!(v, KVal::Int { ty, .. } if !ty.is_signed())
 }
 
 fn int(name: &str, args: &[KVal], k: usize) -> Result<i128, String> {
@@ -124,6 +137,57 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             u32_,
             (i128::from(a as u32) + i128::from(b()? as u32) + 1) >> 1,
         ),
+        // c + Σ a.byte[i] · b.byte[i] over the four bytes, each byte sign-extended (the
+        // `int` overload) or zero-extended (`unsigned`); the sum wraps to 32 bits as the
+        // PTX `dp4a` accumulate does.
+        "__dp4a" => {
+            let (x, y, c) = (a as u32, b()? as u32, int(name, args, 2)? as u32);
+            let unsigned = args.first().is_some_and(is_unsigned);
+            let byte = |v: u32, k: u32| -> i64 {
+                let raw = (v >> (8 * k)) & 0xff;
+                if unsigned {
+                    i64::from(raw)
+                } else {
+                    i64::from(raw as u8 as i8)
+                }
+            };
+            let dot: i64 = (0..4).map(|k| byte(x, k) * byte(y, k)).sum();
+            let r = (i64::from(c) + dot) as u32;
+            if unsigned {
+                KVal::int(u32_, i128::from(r))
+            } else {
+                KVal::int(i32_, i128::from(r as i32))
+            }
+        }
+        // c + a.half[0] · b.byte[j] + a.half[1] · b.byte[j+1], j = 0 (`_lo`) or 2 (`_hi`):
+        // two 16-bit values of `a` times two bytes of `b` (PTX `dp2a.lo` / `dp2a.hi`).
+        "__dp2a_lo" | "__dp2a_hi" => {
+            let (x, y, c) = (a as u32, b()? as u32, int(name, args, 2)? as u32);
+            let unsigned = args.first().is_some_and(is_unsigned);
+            let j = if name == "__dp2a_hi" { 2 } else { 0 };
+            let half = |k: u32| -> i64 {
+                let raw = (x >> (16 * k)) & 0xffff;
+                if unsigned {
+                    i64::from(raw)
+                } else {
+                    i64::from(raw as u16 as i16)
+                }
+            };
+            let byte = |k: u32| -> i64 {
+                let raw = (y >> (8 * (j + k))) & 0xff;
+                if unsigned {
+                    i64::from(raw)
+                } else {
+                    i64::from(raw as u8 as i8)
+                }
+            };
+            let r = (i64::from(c) + half(0) * byte(0) + half(1) * byte(1)) as u32;
+            if unsigned {
+                KVal::int(u32_, i128::from(r))
+            } else {
+                KVal::int(i32_, i128::from(r as i32))
+            }
+        }
         "umin" | "umax" => {
             let (x, y) = (a as u32, b()? as u32);
             KVal::int(
@@ -198,5 +262,18 @@ mod tests {
             i128::from(u32::MAX)
         );
         assert_eq!(go("umax", &[u(3), u(0xffff_ffff)]), 0xffff_ffff);
+        // Bytes (low first) a = 1, -2, 3, -4 and b = 5, 6, -7, 8:
+        // 5 - 12 - 21 - 32 = -60, plus c = 100: 40.
+        let a = i32::from_le_bytes([1, (-2i8) as u8, 3, (-4i8) as u8]);
+        let b = i32::from_le_bytes([5, 6, (-7i8) as u8, 8]);
+        assert_eq!(go("__dp4a", &[i(a), i(b), i(100)]), 40);
+        // Unsigned: the same bytes read as 1, 254, 3, 252 and 5, 6, 249, 8:
+        // 5 + 1524 + 747 + 2016 = 4292.
+        assert_eq!(go("__dp4a", &[u(a as u32), u(b as u32), u(0)]), 4292);
+        // Halves of a = 300, -2; low bytes of b = 5, 6: 1500 - 12 + 1 = 1489; high bytes
+        // -7, 8: -2100 - 16 + 1 = -2115.
+        let h = (300u32) | (((-2i16) as u16 as u32) << 16);
+        assert_eq!(go("__dp2a_lo", &[i(h as i32), i(b), i(1)]), 1489);
+        assert_eq!(go("__dp2a_hi", &[i(h as i32), i(b), i(1)]), -2115);
     }
 }

@@ -149,6 +149,20 @@ impl Parser<'_> {
                     let e = self.unary()?;
                     return self.checked(wrap(ExprKind::AddrOf(Box::new(e))));
                 }
+                "(" if matches!(self.peek(1), Tok::Ident(w) if w == "const" || self.is_struct_name(w)) =>
+                {
+                    if let Some(e) = self.struct_ptr_cast()? {
+                        return self.checked(Ok(e));
+                    }
+                    if self.cast_follows() {
+                        self.bump();
+                        let base = self.base_type()?;
+                        let (ty, _) = self.pointers(base)?;
+                        self.expect_punct(")")?;
+                        let e = self.unary()?;
+                        return self.checked(wrap(ExprKind::Cast(ty, Box::new(e))));
+                    }
+                }
                 "(" if self.cast_follows() => {
                     self.bump();
                     let base = self.base_type()?;
@@ -159,6 +173,9 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
+        }
+        if let Some(e) = self.layout_query()? {
+            return self.checked(Ok(e));
         }
         if self.is_word("sizeof") {
             self.bump();
@@ -326,6 +343,9 @@ impl Parser<'_> {
                 return self.numeric_limits(span);
             }
             Tok::Ident(w) if matches!(w.as_str(), "static_cast" | "reinterpret_cast") => {
+                if let Some(k) = self.struct_ptr_named_cast()? {
+                    return self.node(k, span);
+                }
                 self.expect_punct("<")?;
                 let base = self.base_type()?;
                 let (ty, _) = self.pointers(base)?;

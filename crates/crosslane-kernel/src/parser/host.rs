@@ -555,6 +555,23 @@ impl Parser<'_> {
                         return Some((m, c + 1));
                     }
                 }
+                // Arguments the host reading does not know (a function, a struct, a class
+                // template, a list closed by `>>`): read as any template argument list is.
+                let save = (self.pos, self.gt_owed);
+                self.pos = k + 1;
+                let span = Span {
+                    line: toks[k].line,
+                    col: toks[k].col,
+                };
+                let read = self.template_args();
+                let after = self.pos;
+                self.pos = save.0;
+                self.gt_owed = save.1;
+                if let Ok(args) = read {
+                    if let Ok(m) = self.instantiate_call(&name, args, &[], span) {
+                        return Some((m, after));
+                    }
+                }
             }
         }
         None

@@ -93,6 +93,13 @@ impl Parser<'_> {
             self.struct_def(None)?;
             return Ok(true);
         }
+        if self.is_word("typedef")
+            && matches!(self.peek(1), Tok::Ident(w) if w == "struct" || w == "class")
+            && (matches!(self.peek(2), Tok::Punct("{")) || matches!(self.peek(3), Tok::Punct("{")))
+        {
+            self.typedef_struct()?;
+            return Ok(true);
+        }
         if self.out_of_class_member()? {
             return Ok(true);
         }
@@ -162,7 +169,9 @@ impl Parser<'_> {
         }
         if self.is_word("using") || self.is_word("typedef") {
             let (name, ty) = self.alias()?;
-            program.aliases.push((name, ty));
+            if !name.is_empty() {
+                program.aliases.push((name, ty));
+            }
             return Ok(true);
         }
         if let Some(f) = self.function()? {
@@ -202,6 +211,11 @@ impl Parser<'_> {
         let at = self.span();
         let using = self.is_word("using");
         self.bump();
+        if self.fn_ptr_alias(using)?.is_some() {
+            // A function pointer type: usable as a template parameter's type only; no value
+            // type to record (an `int` placeholder no declaration can reach by this name).
+            return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
+        }
         let (name, ty) = if using {
             let name = self.ident()?;
             self.expect_punct("=")?;
@@ -325,6 +339,10 @@ impl Parser<'_> {
             let slots = std::mem::take(&mut self.any_slots);
             self.any_group_fns.insert(name.clone(), slots);
         }
+        let voids = std::mem::take(&mut self.void_now);
+        if !voids.is_empty() {
+            self.void_params.insert(name.clone(), voids);
+        }
         let defaults = std::mem::take(&mut self.param_defaults);
         let own = std::mem::take(&mut self.pending_svars);
         let (entry2, _, bounds2) = self.qualifiers()?;
@@ -401,6 +419,8 @@ impl Parser<'_> {
         self.any_slots.clear();
         self.cub_pending.clear();
         let mut slot = 0usize;
+        self.void_now.clear();
+        let mut index = 0usize;
         if self.eat(")") {
             return Ok(params);
         }
@@ -422,6 +442,8 @@ impl Parser<'_> {
             return Ok(params);
         }
         loop {
+            let p_index = index;
+            index += 1;
             let at = self.span();
             let at_pos = self.pos;
             let this_slot = slot;
@@ -463,6 +485,27 @@ impl Parser<'_> {
                 self.expect_punct(",")?;
                 continue;
             }
+            // `const void * vx` that the body casts to a struct pointer: that struct pointer.
+            if self.is_word("void") {
+                let mut j = 1;
+                while matches!(self.peek(j), Tok::Punct("*"))
+                    || matches!(self.peek(j), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict"))
+                {
+                    j += 1;
+                }
+                if let (Tok::Ident(n), true) = (self.peek(j).clone(), j > 1) {
+                    if let Some(s) = self.void_param_struct(&n)? {
+                        self.void_now.push((p_index, s.clone()));
+                        self.bump();
+                        params.extend(self.struct_param(s, is_const, at)?);
+                        if self.eat(")") {
+                            return Ok(params);
+                        }
+                        self.expect_punct(",")?;
+                        continue;
+                    }
+                }
+            }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
             // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's
@@ -471,10 +514,10 @@ impl Parser<'_> {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
-                    "function pointer parameters are not supported; make the function a template \
-                     on its callable (`template <typename Op> … Op op`) and pass a lambda \
-                     (`[] __device__ (float a, float b) { return a + b; }`) or a functor (a \
-                     struct with `operator()`)",
+                    "function pointer parameters are not supported; make the pointer a template \
+                     parameter (`template <float (*op)(float)> __device__ float apply(float x)`, \
+                     called `apply<twice>(x)`), or make the function a template on its \
+                     callable (`template <typename Op> … Op op`) and pass a lambda or a functor",
                 ));
             }
             let array_ref = self.is_punct("(")

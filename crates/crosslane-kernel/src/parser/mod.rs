@@ -40,6 +40,7 @@ mod constexpr_fn;
 mod cub;
 mod cub_scan;
 mod expr;
+mod fn_ptr;
 mod fn_types;
 mod host;
 mod host_items;
@@ -318,6 +319,12 @@ struct Parser<'a> {
     pending_svars: Vec<(String, structs::SVar)>,
     /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
     fn_ret: HashMap<String, String>,
+    /// Names of function pointer types (`using fn_t = float (*)(float);`), see [`fn_ptr`].
+    fn_ptr_types: std::collections::HashSet<String>,
+    /// Per function, its `void*` parameters read as struct pointers (parameter index, struct),
+    /// see `structs::void_ptr`; `void_now` collects the parameter list being read.
+    void_params: HashMap<String, Vec<(usize, String)>>,
+    void_now: Vec<(usize, String)>,
     /// Statements a lowered expression needs before its statement (temporaries).
     pre: Vec<Stmt>,
     /// Counter of synthesized nodes (each gets its own column past [`structs::SYN_COL`]).
@@ -390,6 +397,9 @@ impl<'a> Parser<'a> {
             svars: HashMap::new(),
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
+            fn_ptr_types: std::collections::HashSet::new(),
+            void_params: HashMap::new(),
+            void_now: Vec::new(),
             pre: Vec::new(),
             syn: 0,
             self_struct: None,
@@ -535,7 +545,7 @@ impl<'a> Parser<'a> {
             .push(KernelDiagnostic::new(span, level, message, rule));
     }
 
-    fn is_type_word(&self, w: &str) -> bool {
+    pub(super) fn is_type_word(&self, w: &str) -> bool {
         TYPE_WORDS.contains(&w)
             || self.aliases.contains_key(w)
             || maca_vector(w).is_some()

@@ -257,5 +257,6 @@ fn unnamed(index: usize, ty: Vec<Token>) -> TParam {
         value: None,
         default: Some(ty),
         pack: false,
+        named: false,
     }
 }

@@ -49,6 +49,7 @@ impl Parser<'_> {
 
     pub(super) fn stmt_inner(&mut self) -> PResult<Stmt> {
         let span = self.span();
+        self.refuse_fn_ptr_local()?;
         let done = |p: &Self, kind| Stmt {
             kind,
             span,

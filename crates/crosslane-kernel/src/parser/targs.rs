@@ -15,6 +15,9 @@ pub struct TParam {
     pub(super) default: Option<Vec<Token>>,
     /// A type parameter pack (`typename... Ts`).
     pub(super) pack: bool,
+    /// A function pointer (`T (*ACT_FN)(const T&)`) or template template (`template
+    /// <typename> class Op`) parameter: its argument's name replaces it ([`super::fn_ptr`]).
+    pub(super) named: bool,
 }
 
 /// A bound template argument.
@@ -30,6 +33,9 @@ pub enum TArg {
     Pack(Vec<TArg>),
     /// A cooperative group's type, deduced from a group argument.
     Group(super::cg::Group),
+    /// A function (its instance's name, `silu_kernel<float>`) for a function pointer
+    /// parameter, or a class template's name for a template template parameter.
+    Named(String),
 }
 
 /// The mangled name of an instantiation: `f<float,32>`.
@@ -44,6 +50,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
             TArg::Struct(s) => s.clone(),
             TArg::Void => "void".to_string(),
             TArg::Group(g) => super::cg::group_type_name(*g),
+            TArg::Named(n) => n.clone(),
             // The elements in line: `f<int,float,double>`.
             TArg::Pack(items) => {
                 let inner = mangle("", items);

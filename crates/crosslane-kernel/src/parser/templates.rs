@@ -100,13 +100,19 @@ impl Parser<'_> {
         }
         let mut params = Vec::new();
         loop {
-            let p_at = self.span();
-            if self.is_word("template") {
-                return Err(KernelError::new(
-                    p_at.line,
-                    p_at.col,
-                    "template template parameters are not supported; pass the type itself",
-                ));
+            if let Some(name) = self.named_tparam()? {
+                params.push(TParam {
+                    name,
+                    value: None,
+                    default: None,
+                    pack: false,
+                    named: true,
+                });
+                if self.close_angle() {
+                    break;
+                }
+                self.expect_punct(",")?;
+                continue;
             }
             // `std::enable_if_t<C, int> = 0`: a constraint ([`super::sfinae`]).
             if let Some(p) = self.enable_if_param(params.len()) {
@@ -117,6 +123,7 @@ impl Parser<'_> {
                 self.expect_punct(",")?;
                 continue;
             }
+            let p_at = self.span();
             let value = if self.is_word("typename") || self.is_word("class") {
                 self.bump();
                 None
@@ -181,6 +188,7 @@ impl Parser<'_> {
                 value,
                 default,
                 pack,
+                named: false,
             });
             if self.close_angle() {
                 break;
@@ -344,7 +352,9 @@ impl Parser<'_> {
         }
         loop {
             let at = self.span();
-            if let Some(st) = self.struct_type()? {
+            if let Some(n) = self.named_targ(at)? {
+                args.push(TArg::Named(n));
+            } else if let Some(st) = self.struct_type()? {
                 args.push(TArg::Struct(st));
             } else if self.type_starts()
                 && !matches!(self.peek(0), Tok::Int { .. })
@@ -778,6 +788,7 @@ impl Parser<'_> {
             }
             None => t.tokens.clone(),
         };
+        let tokens = super::fn_ptr::substitute_named(tokens, &params, &args);
         let cost = tokens.len() as u64;
         if cost > self.instance_tokens {
             return Err(KernelError::new(
@@ -800,6 +811,8 @@ impl Parser<'_> {
             sub.struct_alias.extend(env.struct_alias);
         }
         sub.eager = self.eager + 1;
+        sub.fn_ptr_types = self.fn_ptr_types.clone();
+        sub.void_params = self.void_params.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
@@ -888,7 +901,18 @@ impl Parser<'_> {
                 "`{name}` is not a function template of this source"
             )));
         }
-        let args = sub.template_args().map_err(|e| bad(e.message))?;
+        // The source's functions, templates and class templates, for arguments that name
+        // them (`k<twice>`, `k3<Neg>`).
+        sub.fn_ptr_types = self.fn_ptr_types.clone();
+        sub.templates = std::mem::take(&mut self.templates);
+        sub.instances = std::mem::take(&mut self.instances);
+        self.lend(&mut sub);
+        let args = sub.template_args();
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.instances = std::mem::take(&mut sub.instances);
+        self.pending.append(&mut sub.pending);
+        let args = args.map_err(|e| bad(e.message))?;
         if !matches!(sub.peek(0), Tok::Eof) {
             return Err(bad("expected NAME<ARGS> and nothing after".into()));
         }
@@ -1019,6 +1043,7 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
                     value: p.value,
                     default: None,
                     pack: false,
+                    named: false,
                 })
                 .collect();
             bind_template_args(sub, &each, items);
@@ -1034,8 +1059,9 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             TArg::Group(g) => {
                 sub.group_alias.insert(p.name.clone(), *g);
             }
-            // Nothing names an unnamed parameter.
-            TArg::Void | TArg::Pack(_) => {}
+            // Nothing names an unnamed parameter; a named argument replaced its parameter's
+            // tokens ([`super::fn_ptr`]).
+            TArg::Void | TArg::Pack(_) | TArg::Named(_) => {}
             TArg::Value(n) => {
                 let ty = p.value.unwrap_or(ValTy::scalar(Scalar::I32));
                 let lit = Expr::new(

@@ -60,7 +60,7 @@ fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
         }
         // Vector types, the half types and structs are class types.
         TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) => Some(None),
-        TArg::Value(_) | TArg::Pack(_) => None,
+        TArg::Value(_) | TArg::Pack(_) | TArg::Named(_) => None,
     };
     Some(match (name, args) {
         ("is_same", [a, b]) => a == b,
@@ -243,7 +243,7 @@ impl Parser<'_> {
     }
 
     /// Consumes the word `w` when it is next.
-    fn eat_word(&mut self, w: &str) -> bool {
+    pub(crate) fn eat_word(&mut self, w: &str) -> bool {
         let here = self.is_word(w);
         if here {
             self.bump();

@@ -5,7 +5,9 @@
 //! biased sigmoid routing, q8 dot, q4 packing, half2 SwiGLU and axpy, GELU, RoPE, a
 //! flash-attention row, the split-K attention reduce, block argmax, a warp bitonic sort, L2
 //! norm, per-token int8 quantization, fused residual-add RMSNorm, vLLM's RMSNorm shape with
-//! `cub::BlockReduce` / `hipcub::BlockReduce`)
+//! `cub::BlockReduce` / `hipcub::BlockReduce`; llama.cpp's struct blocks: a q8_0 round trip
+//! and a q4_0 x q8_1 dot product with `__dp4a`; vLLM's
+//! `act_and_mul_kernel<float, silu_kernel<float>>` with a function pointer template argument)
 //! run on CUDA (32 lanes), HIP wave64 and HIP wave32. Each expected buffer comes from the
 //! independent model `tests/kernels/inference/model.py` (exact arithmetic, Python's standard
 //! library; regenerate `expected.json` with `python3 model.py > expected.json`), compared
@@ -69,6 +71,9 @@ const KERNELS: &[&str] = &[
     "moe_sigmoid_topk",
     "fused_add_rmsnorm",
     "rmsnorm_cub",
+    "q8_0_roundtrip",
+    "q4_0_q8_1_dot",
+    "act_and_mul",
 ];
 
 /// Runs `name` in `dialect` on `lanes`-lane warps and checks every expected buffer; returns

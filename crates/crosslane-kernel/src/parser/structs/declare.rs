@@ -7,6 +7,16 @@ impl Parser<'_> {
     /// The `__ret.*` reference parameters of a function returning struct `s`.
     pub(crate) fn ret_params(&mut self, s: &str, at: Span) -> PResult<Vec<Param>> {
         let leaves = self.leaves(s, at)?;
+        if leaves.iter().any(|l| l.count > 0) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "returning a struct with an array member (`{s}`) is not supported; pass a \
+                     `{s}*` or `{s}&` parameter and store into it"
+                ),
+            ));
+        }
         let names: Vec<String> = leaves.iter().map(|l| format!("__ret.{}", l.path)).collect();
         let params = leaves
             .iter()
@@ -92,10 +102,35 @@ impl Parser<'_> {
             many = true;
         }
         let leaves = self.leaves(&s, at)?;
+        if !many && !reference && !is_const && leaves.iter().any(|l| l.count > 0) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a struct with an array member (`{s}`) is passed here by value; pass it as \
+                     `const {s}&` (read only), `{s}&` or `{s}*`"
+                ),
+            ));
+        }
         let mut params = Vec::new();
         let mut names = Vec::new();
         for l in &leaves {
             let n = format!("{name}.{}", l.path);
+            if l.count > 0 {
+                // The array member's elements, as a pointer: to the caller's own array for a
+                // reference, to the buffer (`count` elements per struct) for a pointer.
+                let Ty::Val(v) = l.ty else {
+                    return self.unsupported("this array member is not supported here");
+                };
+                params.push(Param {
+                    name: n.clone(),
+                    ty: Ty::Ptr(v),
+                    reference: false,
+                    span: at,
+                });
+                names.push(n);
+                continue;
+            }
             let ty = match (many, l.ty) {
                 (true, Ty::Val(v)) => Ty::Ptr(v),
                 (true, Ty::Ptr(_)) => {
@@ -197,11 +232,50 @@ impl Parser<'_> {
         };
         let mut decls = Vec::new();
         let mut names = Vec::new();
+        // Element copies of array members with a value, after their declarations.
+        let mut copies: Vec<(Expr, Expr, u32)> = Vec::new();
         for (k, l) in leaves.iter().enumerate() {
             let value = values
                 .as_ref()
                 .and_then(|v| v.get(k))
                 .map(|(_, e)| e.clone());
+            if l.count > 0 {
+                let leaf = format!("{name}.{}", l.path);
+                let sp = self.syn_span(span);
+                let (ty, arr, value) = match (&array, is_many, l.ty) {
+                    // A struct array: `len * count` elements per member.
+                    (Some(Some(len)), _, t) => {
+                        let total = self.scaled(len.clone(), l.count, sp)?;
+                        (t, Some(Some(total)), None)
+                    }
+                    (Some(None), _, _) => {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "an array of `{s}` (which has an array member) needs its length"
+                            ),
+                        ))
+                    }
+                    // A pointer: points where the value's member does.
+                    (None, true, Ty::Val(v)) => (Ty::Ptr(v), None, value),
+                    (None, _, t) => {
+                        if let Some(v) = value {
+                            copies.push((ident(&leaf, sp), v, l.count));
+                        }
+                        (t, Some(Some(self.count_expr(l.count, sp))), None)
+                    }
+                };
+                decls.push(Declarator {
+                    name: leaf.clone(),
+                    ty,
+                    array: arr,
+                    init: value,
+                    span: sp,
+                });
+                names.push(leaf);
+                continue;
+            }
             if l.by_ref && !is_many {
                 // A lambda's `[&]` capture: the member is the captured variable itself.
                 match value.as_ref().map(|e| &e.kind) {
@@ -241,6 +315,23 @@ impl Parser<'_> {
             leaves: names,
         };
         self.declare_svar(name, sv, &leaves);
+        if !copies.is_empty() {
+            // The array members' declarations, then their element copies, as statements
+            // spliced in before this declaration (which keeps the other members).
+            let (arrays, rest): (Vec<Declarator>, Vec<Declarator>) = std::mem::take(&mut decls)
+                .into_iter()
+                .partition(|d| d.array.is_some());
+            decls = rest;
+            self.pre.push(Stmt {
+                kind: StmtKind::Decl(Storage::default(), arrays),
+                span,
+                end: span,
+            });
+            for (dst, src, n) in copies {
+                let e = self.copy_elements(&dst, &src, n, span)?;
+                self.push_pre_expr(e);
+            }
+        }
         Ok(decls)
     }
 
@@ -340,9 +431,8 @@ impl Parser<'_> {
                 break;
             }
         }
-        if list.is_empty() {
-            return Ok(StmtKind::Empty);
-        }
+        // Even empty (a struct of array members only, declared before it): a declaration,
+        // so that what was declared before it stays in the enclosing scope.
         Ok(StmtKind::Decl(storage, list))
     }
 

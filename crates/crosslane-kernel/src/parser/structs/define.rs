@@ -12,9 +12,29 @@ impl Parser<'_> {
     /// Inheritance, member templates, nested definitions, operators other than `()`, array
     /// members, and destructors are named as unsupported at their line.
     pub(crate) fn struct_def(&mut self, as_name: Option<String>) -> PResult<()> {
+        self.struct_def_impl(as_name, false)
+    }
+
+    /// The `struct …` of `typedef struct [Tag] { … } Name;` ([`Parser::typedef_struct`]).
+    pub(super) fn struct_def_typedef(&mut self) -> PResult<()> {
+        self.struct_def_impl(None, true)
+    }
+
+    fn struct_def_impl(&mut self, as_name: Option<String>, typedef: bool) -> PResult<()> {
         let at = self.span();
         self.bump(); // struct / class / union
-        let name = self.ident()?;
+        let name = if typedef && self.is_punct("{") {
+            // An unnamed struct: named by the typedef after its `}`.
+            let close = self
+                .closing(self.pos)
+                .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+            match self.toks.get(close + 1).map(|t| &t.tok) {
+                Some(Tok::Ident(n)) => n.clone(),
+                _ => return self.err("the typedef's name after the struct's `}`"),
+            }
+        } else {
+            self.ident()?
+        };
         if self.eat(";") {
             return Ok(()); // a forward declaration
         }
@@ -140,9 +160,20 @@ impl Parser<'_> {
                     break;
                 }
                 if self.is_punct("[") {
-                    return self.unsupported(
-                        "array members are not supported; use separate members or a kernel buffer",
-                    );
+                    let n = self.array_member_len(&fname)?;
+                    ty = match ty {
+                        FieldTy::Val(v) if !is_static => FieldTy::Arr(v, n),
+                        _ => return self.unsupported(
+                            "only arrays of scalars or vectors are supported as members (not of \
+                             structs or pointers, nor static ones); use separate members",
+                        ),
+                    };
+                    if self.is_punct("=") || self.is_punct("{") {
+                        return self.unsupported(
+                            "a default initializer for an array member is not supported; \
+                             assign its elements in a constructor or after the declaration",
+                        );
+                    }
                 }
                 let default = if self.eat("=") {
                     Some(self.assign_expr()?)
@@ -186,6 +217,20 @@ impl Parser<'_> {
                 }
                 self.expect_punct(";")?;
                 break;
+            }
+        }
+        if typedef {
+            let t_at = self.span();
+            let alias = self.ident()?;
+            if alias != sname {
+                self.struct_alias.insert(alias, sname.clone());
+            }
+            if !self.is_punct(";") {
+                return Err(KernelError::new(
+                    t_at.line,
+                    t_at.col,
+                    "one name after `typedef struct { … }` is supported (`} name;`)",
+                ));
             }
         }
         if !self.eat(";") {
@@ -476,10 +521,15 @@ impl Parser<'_> {
                 let names: Vec<String> =
                     leaves.iter().map(|l| format!("this.{}", l.path)).collect();
                 for (l, n) in leaves.iter().zip(&names) {
+                    // An array member: a pointer to the receiver's own elements.
+                    let (ty, reference) = match l.ty {
+                        Ty::Val(v) if l.count > 0 => (Ty::Ptr(v), false),
+                        t => (t, true),
+                    };
                     all_params.push(Param {
                         name: n.clone(),
-                        ty: l.ty,
-                        reference: true,
+                        ty,
+                        reference,
                         span: at,
                     });
                 }

@@ -173,22 +173,32 @@ impl Parser<'_> {
             .collect();
         let rl = if rl.iter().any(|(_, e)| mentions(e, &targets)) {
             let t = self.temporary(s, span)?;
-            for ((_, dst), (_, src)) in t.iter().zip(rl) {
+            let counts = self.leaf_counts(s, span)?;
+            for (((_, dst), (_, src)), n) in t.iter().zip(rl).zip(counts) {
                 let sp = self.syn_span(span);
-                let a = Expr::new(
-                    ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src)),
-                    sp,
-                );
+                let a = if n > 0 {
+                    self.copy_elements(dst, &src, n, span)?
+                } else {
+                    Expr::new(
+                        ExprKind::Assign(None, Box::new(dst.clone()), Box::new(src)),
+                        sp,
+                    )
+                };
                 self.push_pre_expr(a);
             }
             t
         } else {
             rl
         };
+        let counts = self.leaf_counts(s, span)?;
         let mut out: Option<Expr> = None;
-        for ((_, a), (_, b)) in ll.into_iter().zip(rl) {
+        for (((_, a), (_, b)), n) in ll.into_iter().zip(rl).zip(counts) {
             let sp = self.syn_span(span);
-            let one = Expr::new(ExprKind::Assign(None, Box::new(a), Box::new(b)), sp);
+            let one = if n > 0 {
+                self.copy_elements(&a, &b, n, span)?
+            } else {
+                Expr::new(ExprKind::Assign(None, Box::new(a), Box::new(b)), sp)
+            };
             out = Some(match out {
                 None => one,
                 Some(prev) => {
@@ -204,6 +214,14 @@ impl Parser<'_> {
     pub(crate) fn expand_args(&mut self, args: Vec<Expr>) -> PResult<Vec<Expr>> {
         let mut out = Vec::new();
         for a in args {
+            // `&s[i]` passed to a struct pointer parameter: each leaf's pointer.
+            let cast = matches!(&a.kind, ExprKind::Call(n, _) if n.starts_with(SCAST));
+            if cast || matches!(a.kind, ExprKind::AddrOf(_)) {
+                if let Some((_, leaves)) = self.many_leaves(&a)? {
+                    out.extend(leaves.into_iter().map(|(_, e)| e));
+                    continue;
+                }
+            }
             match self.leaves_of(&a, None)? {
                 Some((_, leaves)) => out.extend(leaves.into_iter().map(|(_, e)| e)),
                 None => out.push(self.lower_struct(a)?),
@@ -459,10 +477,11 @@ impl Parser<'_> {
         for l in &leaves {
             let leaf = format!("{name}.{}", l.path);
             let sp = self.syn_span(at);
+            let array = (l.count > 0).then(|| Some(self.count_expr(l.count, sp)));
             decls.push(Declarator {
                 name: leaf.clone(),
                 ty: l.ty,
-                array: None,
+                array,
                 init: None,
                 span: sp,
             });
@@ -563,14 +582,19 @@ impl Parser<'_> {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);
                 };
+                let counts = self.leaf_counts(&s, span)?;
                 let i = self.lower_struct((**i).clone())?;
                 let mut out = Vec::new();
-                for (p, e) in base {
+                for ((p, e), n) in base.into_iter().zip(counts) {
                     let sp = self.syn_span(span);
-                    out.push((
-                        p,
-                        self.node(ExprKind::Index(Box::new(e), Box::new(i.clone())), sp)?,
-                    ));
+                    let kind = if n > 0 {
+                        // An array member decays to a pointer to its first element.
+                        let off = self.scaled(i.clone(), n, span)?;
+                        ExprKind::Binary(BinOp::Add, Box::new(e), Box::new(off))
+                    } else {
+                        ExprKind::Index(Box::new(e), Box::new(i.clone()))
+                    };
+                    out.push((p, self.node(kind, sp)?));
                 }
                 Ok(Some((s, out)))
             }
@@ -578,8 +602,13 @@ impl Parser<'_> {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);
                 };
+                let counts = self.leaf_counts(&s, span)?;
                 let mut out = Vec::new();
-                for (p, e) in base {
+                for ((p, e), n) in base.into_iter().zip(counts) {
+                    if n > 0 {
+                        out.push((p, e));
+                        continue;
+                    }
                     let sp = self.syn_span(span);
                     out.push((
                         p,
@@ -686,16 +715,34 @@ impl Parser<'_> {
                     return Ok(None);
                 };
                 let k = self.lower_struct((**k).clone())?;
+                let counts = self.leaf_counts(&s, span)?;
                 let mut out = Vec::new();
-                for (path, e) in base {
+                for ((path, e), n) in base.into_iter().zip(counts) {
+                    let k = if n > 0 {
+                        self.scaled(k.clone(), n, span)?
+                    } else {
+                        k.clone()
+                    };
                     let sp = self.syn_span(span);
                     out.push((
                         path,
-                        self.node(ExprKind::Binary(*op, Box::new(e), Box::new(k.clone())), sp)?,
+                        self.node(ExprKind::Binary(*op, Box::new(e), Box::new(k)), sp)?,
                     ));
                 }
                 Ok(Some((s, out)))
             }
+            ExprKind::Call(n, args) if n.starts_with(SCAST) && args.len() == 1 => {
+                let s = n.trim_start_matches(SCAST).to_string();
+                self.cast_leaves(&s, &args[0], span)
+            }
+            // `&a[i]`: the pointer `a + i` ([expr.sub]: `a[i]` is `*(a + i)`).
+            ExprKind::AddrOf(inner) => match &inner.kind {
+                ExprKind::Index(a, i) => {
+                    let sum = Expr::new(ExprKind::Binary(BinOp::Add, a.clone(), i.clone()), span);
+                    self.many_leaves(&sum)
+                }
+                _ => Ok(None),
+            },
             _ => Ok(None),
         }
     }
@@ -772,6 +819,27 @@ impl Parser<'_> {
                             .into_iter()
                             .map(|(p, e)| (format!("{}.{p}", f.name), e)),
                     );
+                }
+                // An array member's value: a braced list or zero, copied element by element
+                // where it is stored ([`Parser::copy_elements`]).
+                FieldTy::Arr(..) => {
+                    let v = match args.get(k) {
+                        Some(
+                            a @ Expr {
+                                kind: ExprKind::Call(n, _),
+                                ..
+                            },
+                        ) if n == "@brace" => a.clone(),
+                        Some(a) => {
+                            return Err(KernelError::new(
+                                a.span.line,
+                                a.span.col,
+                                format!("array member `{}` needs a braced list `{{…}}`", f.name),
+                            ))
+                        }
+                        None => zero(span),
+                    };
+                    out.push((f.name.clone(), v));
                 }
                 _ => {
                     let v = match args.get(k).cloned().or_else(|| f.default.clone()) {

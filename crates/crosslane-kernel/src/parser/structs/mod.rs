@@ -27,9 +27,13 @@ use crate::lexer::Tok;
 use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
+mod arrays;
 mod declare;
 mod define;
 mod lower;
+mod void_ptr;
+
+pub(crate) use void_ptr::SCAST;
 
 /// Synthesized nodes' columns ([`crate::ast::SYNTH_COL`]).
 pub(super) const SYN_COL: u32 = crate::ast::SYNTH_COL;
@@ -46,6 +50,9 @@ pub(super) enum FieldTy {
     Ptr(ValTy),
     /// A struct, by name.
     Struct(String),
+    /// An array of values with a constant length (`int8_t qs[QK8_0];`): one leaf holding
+    /// all elements ([`arrays`]).
+    Arr(ValTy, u32),
 }
 
 /// A data member.
@@ -108,11 +115,13 @@ pub(super) struct SVar {
 }
 
 /// One scalar of a struct: its path (`v`, `inner.x`), type and whether it is a reference.
+/// An array member is one leaf of its element type with `count` elements (0: not an array).
 #[derive(Clone, Debug)]
 pub(super) struct Leaf {
     pub(super) path: String,
     pub(super) ty: Ty,
     pub(super) by_ref: bool,
+    pub(super) count: u32,
 }
 
 /// A struct value as its leaves: the path and the expression of each.
@@ -236,11 +245,19 @@ impl Parser<'_> {
                     path,
                     ty: Ty::Val(*v),
                     by_ref: r,
+                    count: 0,
                 }),
                 FieldTy::Ptr(v) => out.push(Leaf {
                     path,
                     ty: Ty::Ptr(*v),
                     by_ref: r,
+                    count: 0,
+                }),
+                FieldTy::Arr(v, n) => out.push(Leaf {
+                    path,
+                    ty: Ty::Val(*v),
+                    by_ref: r,
+                    count: *n,
                 }),
             }
             if out.len() > MAX_LEAVES {
@@ -254,26 +271,9 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// `sizeof(S)`: each leaf at a multiple of its alignment, the total rounded up to the
-    /// largest alignment ([basic.align]; the vendors' ABIs align a scalar to its size).
+    /// `sizeof(S)`: see [`Parser::struct_layout`].
     pub(crate) fn struct_size(&self, sname: &str, at: Span) -> PResult<u64> {
-        let mut size = 0u64;
-        let mut align = 1u64;
-        for l in self.leaves_ordered(sname, at)? {
-            let (bytes, a) = match l.ty {
-                Ty::Val(v) => {
-                    let one = u64::from(v.scalar.bits().max(8) / 8);
-                    (
-                        one * u64::from(v.lanes),
-                        one * u64::from(v.lanes.next_power_of_two()),
-                    )
-                }
-                _ => (8, 8),
-            };
-            size = size.div_ceil(a) * a + bytes;
-            align = align.max(a);
-        }
-        Ok(size.div_ceil(align) * align)
+        Ok(self.struct_layout(sname, at)?.size)
     }
 
     /// The struct variable `name` names here (`None` when a scalar of that name is nearer).
@@ -296,6 +296,8 @@ impl Parser<'_> {
         for (l, n) in leaves.iter().zip(&sv.leaves) {
             let ty = match (sv.kind, l.ty) {
                 (SKind::Many, Ty::Val(v)) => Ty::Ptr(v),
+                // An array member: an array variable, declared as its pointer.
+                (_, Ty::Val(v)) if l.count > 0 => Ty::Ptr(v),
                 (_, t) => t,
             };
             self.declare(n, ty);
@@ -568,9 +570,9 @@ mod tests {
                 "inheritance",
             ),
             (
-                "struct S {\n  int a[4];\n};",
+                "struct S {\n  static int a[4];\n};",
                 2,
-                "array members are not supported",
+                "only arrays of scalars or vectors",
             ),
             (
                 "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",

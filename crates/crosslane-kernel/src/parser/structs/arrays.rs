@@ -1,0 +1,428 @@
+//! Array members (`int8_t qs[QK8_0];`), the layout of a struct (`sizeof`, `alignof`,
+//! `offsetof`), and `typedef struct { … } name;`: the shapes of llama.cpp's quantization
+//! blocks.
+//!
+//! An array member is one leaf holding all its elements. In a struct variable it is a local
+//! array (`b.qs[32]`); in a struct array or pointer (`__shared__ block_q8_1 s[4]`, a
+//! `block_q8_0* x` parameter) it is one array or buffer of `count` elements per struct
+//! (`x.qs` holds `x[0].qs[0..32]`, then `x[1].qs[0..32]`, …), so `x[ib].qs[iqs]` is
+//! `x.qs[ib * 32 + iqs]` and `x[ib].qs` is the pointer `x.qs + ib * 32`, as the array member
+//! decays to a pointer to its first element ([conv.array]). A copy of a struct copies every
+//! element ([class.copy.assign]: an array member is copied element by element).
+//!
+//! Layout: ISO C++ [class.mem]/20 (non-static data members of a struct are allocated at
+//! increasing addresses in declaration order) and [basic.align] (each object at a multiple of
+//! its alignment; an array has its element's alignment, [dcl.array]; a struct the largest of
+//! its members', its size a multiple of it, [expr.sizeof]/2). Scalars align to their size in
+//! the NVIDIA and AMD ABIs; the vector types follow the CUDA C++ Programming Guide, "Built-in
+//! Vector Types", alignment table: `char2` 2, `char4`/`short2`/`half2`/`int1` 4, `int2`/
+//! `float2` 8, `int4`/`float4`/`double2` 16, and a three-component vector only its
+//! component's alignment (`float3`: 4). HIP's `hip_vector_types.h` keeps the same alignments.
+
+use super::*;
+
+/// Most elements in one array member (each struct copy writes them one by one).
+pub(super) const MAX_ELEMENTS: u32 = 256;
+
+/// A struct's layout: its size, its alignment and each leaf's byte offset.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Layout {
+    /// `sizeof(S)` in bytes.
+    pub(crate) size: u64,
+    /// `alignof(S)` in bytes.
+    pub(crate) align: u64,
+    /// Each leaf's path (`d`, `qs`, `inner.x`) and byte offset from the struct's start.
+    pub(crate) offsets: Vec<(String, u64)>,
+}
+
+/// Size and alignment in bytes of one value of type `v` (see the module's sources).
+pub(crate) fn value_layout(v: ValTy) -> (u64, u64) {
+    let one = u64::from(v.scalar.bits().max(8) / 8);
+    let lanes = u64::from(v.lanes);
+    let align = if v.lanes == 3 { one } else { one * lanes };
+    (one * lanes, align)
+}
+
+impl Parser<'_> {
+    /// The layout of struct `sname`: each leaf placed at the next multiple of its alignment,
+    /// nested structs at their own alignment, the total rounded up to the largest alignment.
+    pub(crate) fn struct_layout(&self, sname: &str, at: Span) -> PResult<Layout> {
+        // Nested structs: an explicit stack of (struct, next field, base offset, size so
+        // far, alignment so far, prefix) frames, bounded by the nesting budget.
+        struct Frame {
+            s: String,
+            k: usize,
+            size: u64,
+            align: u64,
+            prefix: String,
+        }
+        let mut offsets = Vec::new();
+        let mut stack = vec![Frame {
+            s: sname.to_string(),
+            k: 0,
+            size: 0,
+            align: 1,
+            prefix: String::new(),
+        }];
+        // The offset a frame's start has in the outermost struct.
+        let mut bases: Vec<u64> = vec![0];
+        while let Some(top) = stack.last_mut() {
+            let Some(def) = self.structs.get(&top.s) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("`{}` is not a complete struct here", top.s),
+                ));
+            };
+            let Some(f) = def.fields.get(top.k).cloned() else {
+                // The struct ends: round its size up; place it in its parent.
+                let done = stack.pop();
+                bases.pop();
+                let Some(done) = done else { break };
+                let size = done.size.div_ceil(done.align) * done.align;
+                match stack.last_mut() {
+                    Some(parent) => {
+                        parent.size += size;
+                        parent.align = parent.align.max(done.align);
+                        parent.k += 1;
+                    }
+                    None => {
+                        return Ok(Layout {
+                            size,
+                            align: done.align,
+                            offsets,
+                        })
+                    }
+                }
+                continue;
+            };
+            let path = format!("{}{}", top.prefix, f.name);
+            let (bytes, align) = match &f.ty {
+                FieldTy::Val(v) => value_layout(*v),
+                FieldTy::Arr(v, n) => {
+                    let (b, a) = value_layout(*v);
+                    (b * u64::from(*n), a)
+                }
+                FieldTy::Ptr(_) => (8, 8),
+                FieldTy::Struct(inner) => {
+                    let a = self.struct_layout_align(inner, at)?;
+                    top.size = top.size.div_ceil(a) * a;
+                    top.align = top.align.max(a);
+                    let base = bases.last().copied().unwrap_or(0) + top.size;
+                    if stack.len() > self.max_depth as usize {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!("struct `{sname}` nests too deeply"),
+                        ));
+                    }
+                    stack.push(Frame {
+                        s: inner.clone(),
+                        k: 0,
+                        size: 0,
+                        align: 1,
+                        prefix: format!("{path}."),
+                    });
+                    bases.push(base);
+                    continue;
+                }
+            };
+            top.size = top.size.div_ceil(align) * align;
+            offsets.push((path, bases.last().copied().unwrap_or(0) + top.size));
+            top.size += bytes;
+            top.align = top.align.max(align);
+            top.k += 1;
+        }
+        Err(KernelError::new(
+            at.line,
+            at.col,
+            format!("`{sname}` is not a complete struct here"),
+        ))
+    }
+
+    /// `alignof(S)`: the largest alignment among its leaves (at least 1).
+    fn struct_layout_align(&self, sname: &str, at: Span) -> PResult<u64> {
+        let mut align = 1;
+        let leaves = self.leaves_ordered(sname, at)?;
+        for l in leaves {
+            align = align.max(match l.ty {
+                Ty::Val(v) => value_layout(v).1,
+                _ => 8,
+            });
+        }
+        Ok(align)
+    }
+
+    /// The `[N]` after an array member's name: a constant length in 1..=[`MAX_ELEMENTS`].
+    ///
+    /// # Errors
+    /// A length that is not a constant, out of range, or a second dimension.
+    pub(super) fn array_member_len(&mut self, fname: &str) -> PResult<u32> {
+        let at = self.span();
+        self.expect_punct("[")?;
+        let e = self.expr()?;
+        self.expect_punct("]")?;
+        let n = self.fold_int(&e).ok_or_else(|| {
+            KernelError::new(
+                at.line,
+                at.col,
+                format!("the length of array member `{fname}` must be a constant expression"),
+            )
+        })?;
+        if n < 1 || n > i128::from(MAX_ELEMENTS) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "array member `{fname}` has {n} elements; 1 to {MAX_ELEMENTS} are supported"
+                ),
+            ));
+        }
+        if self.is_punct("[") {
+            return self.unsupported(
+                "arrays of arrays as members are not supported; use one dimension \
+                 (`qs[A * B]`, indexed `qs[i * B + j]`)",
+            );
+        }
+        Ok(n as u32)
+    }
+
+    /// The element count of each leaf of struct `s`, in leaf order.
+    pub(super) fn leaf_counts(&self, s: &str, at: Span) -> PResult<Vec<u32>> {
+        Ok(self.leaves(s, at)?.iter().map(|l| l.count).collect())
+    }
+
+    /// Element `j` of an array leaf's value: `src[j]`, or element `j` of a braced list
+    /// (zero after its end), or zero for a value-initialized array (`src` the literal 0).
+    fn element_of(&mut self, src: &Expr, j: u32, span: Span) -> PResult<Expr> {
+        match &src.kind {
+            ExprKind::Call(n, items) if n == "@brace" => {
+                Ok(items.get(j as usize).cloned().unwrap_or_else(|| zero(span)))
+            }
+            ExprKind::Int { value: 0, .. } => Ok(zero(span)),
+            _ => {
+                let idx = Expr::new(
+                    ExprKind::Int {
+                        value: u64::from(j),
+                        unsigned: false,
+                        long: false,
+                    },
+                    span,
+                );
+                let sp = self.syn_span(span);
+                self.node(ExprKind::Index(Box::new(src.clone()), Box::new(idx)), sp)
+            }
+        }
+    }
+
+    /// `dst = src` for an array leaf of `count` elements: one assignment per element, joined
+    /// by commas in a balanced tree (its depth grows with log2 of the count).
+    pub(super) fn copy_elements(
+        &mut self,
+        dst: &Expr,
+        src: &Expr,
+        count: u32,
+        span: Span,
+    ) -> PResult<Expr> {
+        if let ExprKind::Call(n, items) = &src.kind {
+            if n == "@brace" && items.len() > count as usize {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "{} initializers for an array member of {count} elements",
+                        items.len()
+                    ),
+                ));
+            }
+        }
+        let mut list = Vec::new();
+        for j in 0..count {
+            let d = self.element_of(dst, j, span)?;
+            let s = self.element_of(src, j, span)?;
+            let s = self.lower_struct(s)?;
+            let sp = self.syn_span(span);
+            list.push(Expr::new(
+                ExprKind::Assign(None, Box::new(d), Box::new(s)),
+                sp,
+            ));
+        }
+        self.comma_tree(list, span)
+    }
+
+    /// Expressions joined by commas, evaluated left to right, as a balanced tree.
+    pub(super) fn comma_tree(&mut self, mut list: Vec<Expr>, span: Span) -> PResult<Expr> {
+        if list.is_empty() {
+            return Ok(zero(span));
+        }
+        while list.len() > 1 {
+            let mut next = Vec::with_capacity(list.len().div_ceil(2));
+            let mut it = list.into_iter();
+            while let Some(a) = it.next() {
+                match it.next() {
+                    Some(b) => {
+                        let sp = self.syn_span(span);
+                        next.push(self.node(ExprKind::Comma(Box::new(a), Box::new(b)), sp)?);
+                    }
+                    None => next.push(a),
+                }
+            }
+            list = next;
+        }
+        Ok(list.pop().unwrap_or_else(|| zero(span)))
+    }
+
+    /// The integer literal `n` (an array length).
+    pub(super) fn count_expr(&self, n: u32, span: Span) -> Expr {
+        Expr::new(
+            ExprKind::Int {
+                value: u64::from(n),
+                unsigned: false,
+                long: false,
+            },
+            span,
+        )
+    }
+
+    /// The offset of struct element `i` in an array leaf of `count` elements: `i * count`.
+    pub(super) fn scaled(&mut self, i: Expr, count: u32, span: Span) -> PResult<Expr> {
+        let n = Expr::new(
+            ExprKind::Int {
+                value: u64::from(count),
+                unsigned: false,
+                long: false,
+            },
+            span,
+        );
+        let sp = self.syn_span(span);
+        self.node(ExprKind::Binary(BinOp::Mul, Box::new(i), Box::new(n)), sp)
+    }
+
+    /// `typedef struct [Tag] { members } Name;` at file scope: the struct, named `Tag` when
+    /// it has one, and `Name` an alias of it ([dcl.typedef]/9: an unnamed class takes the
+    /// typedef name for linkage purposes).
+    pub(crate) fn typedef_struct(&mut self) -> PResult<()> {
+        self.bump(); // typedef
+        self.struct_def_typedef()
+    }
+
+    /// `alignof(T)` / `__alignof__(T)` for a struct or value type, and `offsetof(S, m)` (a
+    /// member path `inner.x` too; [support.types.layout]: the byte offset of the member), if
+    /// one starts here.
+    pub(crate) fn layout_query(&mut self) -> PResult<Option<Expr>> {
+        let at = self.span();
+        let word = match self.peek(0) {
+            Tok::Ident(w) if matches!(w.as_str(), "alignof" | "__alignof__" | "offsetof") => {
+                w.clone()
+            }
+            _ => return Ok(None),
+        };
+        if !matches!(self.peek(1), Tok::Punct("(")) {
+            return Ok(None);
+        }
+        self.bump();
+        self.bump();
+        let st = self.struct_type()?;
+        let bytes = if word == "offsetof" {
+            let Some(st) = st else {
+                return self.err("a struct type as `offsetof`'s first argument");
+            };
+            self.expect_punct(",")?;
+            let mut path = self.ident()?;
+            while self.eat(".") {
+                path.push('.');
+                path.push_str(&self.ident()?);
+            }
+            let layout = self.struct_layout(&st, at)?;
+            let found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);
+            match found {
+                Some(o) => o,
+                None => {
+                    // A nested struct member: the offset of its first leaf.
+                    let prefix = format!("{path}.");
+                    layout
+                        .offsets
+                        .iter()
+                        .find(|(p, _)| p.starts_with(&prefix))
+                        .map(|x| x.1)
+                        .ok_or_else(|| {
+                            KernelError::new(
+                                at.line,
+                                at.col,
+                                format!("`{st}` has no member `{path}`"),
+                            )
+                        })?
+                }
+            }
+        } else if let Some(st) = st {
+            let (ty, _) = self.pointers(Ty::Void)?;
+            match ty {
+                Ty::Void => self.struct_layout(&st, at)?.align,
+                _ => 8,
+            }
+        } else {
+            let base = self.base_type()?;
+            let (ty, _) = self.pointers(base)?;
+            match ty {
+                Ty::Val(v) => value_layout(v).1,
+                _ => 8,
+            }
+        };
+        self.expect_punct(")")?;
+        self.node(ExprKind::SizeOf(bytes), at).map(Some)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::parse;
+    use crate::ast::*;
+
+    /// The value `o[0] = EXPR;` stores, folded by the parser.
+    fn stored(src: &str) -> ExprKind {
+        let p = parse(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        let k = p.program.functions.last().expect("a kernel");
+        let StmtKind::Block(list) = &k.body.kind else {
+            panic!()
+        };
+        let StmtKind::Expr(e) = &list[0].kind else {
+            panic!("{:?}", list[0].kind)
+        };
+        let ExprKind::Assign(None, _, rhs) = &e.kind else {
+            panic!()
+        };
+        rhs.kind.clone()
+    }
+
+    #[test]
+    fn quantization_blocks_have_the_c_layout() {
+        let blocks = "#define QK 32\ntypedef struct { half d; int8_t qs[QK]; } block_q8_0;\n\
+                      struct block_q4_0 { half d; uint8_t qs[QK / 2]; };\n\
+                      typedef struct { half2 ds; int8_t qs[QK]; } block_q8_1;\n\
+                      struct S { char c; float3 v; double x; };\n\
+                      struct N { char c; block_q8_1 b; };\n";
+        // half (2) + 32 bytes: 34, alignment 2. half (2) + 16: 18. half2 (4, align 4) + 32:
+        // 36. char at 0, float3 (12 bytes, align 4) at 4, double at 16: 24, align 8. char at
+        // 0, block_q8_1 (align 4) at 4: 40.
+        for (q, want) in [
+            ("sizeof(block_q8_0)", 34),
+            ("alignof(block_q8_0)", 2),
+            ("offsetof(block_q8_0, qs)", 2),
+            ("sizeof(block_q4_0)", 18),
+            ("sizeof(block_q8_1)", 36),
+            ("alignof(block_q8_1)", 4),
+            ("offsetof(block_q8_1, qs)", 4),
+            ("sizeof(S)", 24),
+            ("offsetof(S, v)", 4),
+            ("offsetof(S, x)", 16),
+            ("alignof(float4)", 16),
+            ("alignof(float3)", 4),
+            ("sizeof(N)", 40),
+            ("offsetof(N, b)", 4),
+            ("offsetof(N, b.qs)", 8),
+        ] {
+            let src = format!("{blocks}__global__ void k(int* o) {{ o[0] = {q}; }}");
+            assert_eq!(stored(&src), ExprKind::SizeOf(want), "{q}");
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! `const void * vx` parameters that the function casts to a struct pointer (`const
+//! block_q8_0 * x = (const block_q8_0 *) vx;`, the shape of ggml's dequantize and vec_dot
+//! functions): the parameter is read as that struct pointer, one buffer per member, and the
+//! cast keeps the struct. A cast to a struct pointer is `@scast:S` around its operand until
+//! the struct lowering reads it.
+//!
+//! Source: ISO C++ [expr.static.cast]/13 (a `void*` converted to `T*` points at the object
+//! it pointed at) and [expr.reinterpret.cast]/7; the memory the pointer points at is the
+//! struct's, so its members are the struct's buffers.
+
+use super::*;
+
+/// The prefix of a struct pointer cast's marker call (`@scast:block_q8_0`).
+pub(crate) const SCAST: &str = "@scast:";
+
+impl Parser<'_> {
+    /// The struct that the body starting after the parameter list casts the `void*`
+    /// parameter `name` to: `(const S *) name`, `reinterpret_cast<const S *>(name)` or
+    /// `static_cast<…>(name)`. `None` when the body has no such cast.
+    ///
+    /// # Errors
+    /// Casts of one parameter to two different structs.
+    pub(crate) fn void_param_struct(&self, name: &str) -> PResult<Option<String>> {
+        // The body: the first `{` after the parameter list, to its closing brace.
+        let mut k = self.pos;
+        let mut depth = 0usize;
+        while let Some(t) = self.toks.get(k) {
+            match &t.tok {
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") if depth == 0 => break,
+                Tok::Punct(")") => depth -= 1,
+                Tok::Eof => return Ok(None),
+                _ => {}
+            }
+            k += 1;
+        }
+        while let Some(t) = self.toks.get(k) {
+            match &t.tok {
+                Tok::Punct("{") => break,
+                Tok::Punct(";") | Tok::Eof => return Ok(None),
+                _ => k += 1,
+            }
+        }
+        let Some(end) = self.closing(k) else {
+            return Ok(None);
+        };
+        let word = |j: usize| match self.toks.get(j).map(|t| &t.tok) {
+            Some(Tok::Ident(w)) => Some(w.as_str()),
+            _ => None,
+        };
+        let punct = |j: usize, p: &str| matches!(self.toks.get(j).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+        let mut found: Option<(String, usize)> = None;
+        for j in k..end {
+            // `f(…, name, …)` where `f` reads that parameter as a struct pointer.
+            if let (Some(f), true) = (word(j), punct(j + 1, "(")) {
+                if let Some(list) = self.void_params.get(f) {
+                    if let Some(s) = self.arg_struct(j + 1, name, list) {
+                        match &found {
+                            Some((g, _)) if *g != s => {}
+                            Some(_) => {}
+                            None => found = Some((s, j)),
+                        }
+                    }
+                }
+            }
+            // `(` or `<`, then `[const] S [const] *`, then `)` or `>`.
+            let (open, close) = if punct(j, "(") {
+                ("(", ")")
+            } else if punct(j, "<")
+                && matches!(
+                    word(j.wrapping_sub(1)),
+                    Some("reinterpret_cast" | "static_cast")
+                )
+            {
+                ("<", ">")
+            } else {
+                continue;
+            };
+            let _ = open;
+            let mut i = j + 1;
+            if word(i) == Some("const") {
+                i += 1;
+            }
+            let Some(s) = word(i).filter(|w| self.is_struct_name(w)) else {
+                continue;
+            };
+            i += 1;
+            if word(i) == Some("const") {
+                i += 1;
+            }
+            if !punct(i, "*") || !punct(i + 1, close) {
+                continue;
+            }
+            i += 2;
+            if close == ">" {
+                if !punct(i, "(") {
+                    continue;
+                }
+                i += 1;
+            }
+            if word(i) != Some(name) {
+                continue;
+            }
+            let s = self
+                .struct_alias
+                .get(s)
+                .cloned()
+                .unwrap_or_else(|| s.to_string());
+            match &found {
+                Some((f, at)) if *f != s => {
+                    let t = &self.toks[*at];
+                    return Err(KernelError::new(
+                        t.line,
+                        t.col,
+                        format!(
+                            "`{name}` is cast to `{f}*` here and to `{s}*` later: a `void*` \
+                             parameter is read as one struct type; give the function one \
+                             `void*` parameter per block type"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => found = Some((s, j)),
+            }
+        }
+        Ok(found.map(|(s, _)| s))
+    }
+
+    /// The struct that a call's argument list (opening at token `open`) passes `name` as:
+    /// `name` alone as argument `i`, where `list` reads parameter `i` as that struct's pointer.
+    fn arg_struct(&self, open: usize, name: &str, list: &[(usize, String)]) -> Option<String> {
+        let close = self.closing(open)?;
+        let mut index = 0usize;
+        let mut depth = 0usize;
+        let mut start = open + 1;
+        for j in open + 1..=close {
+            match &self.toks.get(j)?.tok {
+                Tok::Punct("(" | "[" | "{") => depth += 1,
+                Tok::Punct(")" | "]" | "}") if j < close => depth = depth.saturating_sub(1),
+                Tok::Punct(",") if depth == 0 => {}
+                _ if j == close => {}
+                _ => continue,
+            }
+            if depth > 0 || !(j == close || matches!(self.toks.get(j)?.tok, Tok::Punct(","))) {
+                continue;
+            }
+            if j == start + 1 && matches!(&self.toks.get(start)?.tok, Tok::Ident(w) if w == name) {
+                if let Some((_, s)) = list.iter().find(|(i, _)| *i == index) {
+                    return Some(s.clone());
+                }
+            }
+            index += 1;
+            start = j + 1;
+        }
+        None
+    }
+
+    /// After `(` of a cast whose type is a struct pointer (`(const S *) e`), if one starts
+    /// here: the marker call around the operand. The position is kept otherwise.
+    pub(crate) fn struct_ptr_cast(&mut self) -> PResult<Option<Expr>> {
+        let save = self.pos;
+        let at = self.span();
+        if !self.eat("(") {
+            return Ok(None);
+        }
+        self.eat_word("const");
+        let Some(s) = self.struct_type()? else {
+            self.pos = save;
+            return Ok(None);
+        };
+        self.eat_word("const");
+        if !self.eat("*") || !self.eat(")") {
+            self.pos = save;
+            return Ok(None);
+        }
+        let e = self.unary()?;
+        self.node(ExprKind::Call(format!("{SCAST}{s}"), vec![e]), at)
+            .map(Some)
+    }
+
+    /// `reinterpret_cast<const S *>(e)` / `static_cast<…>(e)` after the keyword, when `S` is
+    /// a struct: the marker call. The position is kept otherwise.
+    pub(crate) fn struct_ptr_named_cast(&mut self) -> PResult<Option<ExprKind>> {
+        let save = self.pos;
+        if !self.eat("<") {
+            return Ok(None);
+        }
+        self.eat_word("const");
+        let Some(s) = self.struct_type()? else {
+            self.pos = save;
+            return Ok(None);
+        };
+        self.eat_word("const");
+        if !self.eat("*") || !self.eat(">") {
+            self.pos = save;
+            return Ok(None);
+        }
+        self.expect_punct("(")?;
+        let e = self.expr()?;
+        self.expect_punct(")")?;
+        Ok(Some(ExprKind::Call(format!("{SCAST}{s}"), vec![e])))
+    }
+
+    /// The struct pointer a cast marker stands for: its operand's leaves, when the operand
+    /// points at the same struct.
+    pub(super) fn cast_leaves(
+        &mut self,
+        s: &str,
+        inner: &Expr,
+        span: Span,
+    ) -> PResult<Option<(String, Leaves)>> {
+        match self.many_leaves(inner)? {
+            Some((is, l)) if is == s => Ok(Some((is, l))),
+            Some((is, _)) => Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "a cast from `{is}*` to `{s}*` reinterprets one block type as another, which \
+                     is not modelled (members are separate buffers): use the `{is}*` itself"
+                ),
+            )),
+            None => Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "a cast to `{s}*` needs a `{s}*` or a `void*` parameter that the function \
+                     casts to `{s}*` (its buffers are `NAME.member`)"
+                ),
+            )),
+        }
+    }
+}
