@@ -624,8 +624,17 @@ impl Compiler {
         match &s.kind {
             StmtKind::Decl(storage, decls) => {
                 for d in decls {
+                    let ty = match (d.ty, &d.array) {
+                        (Ty::Val(v), Some(_)) => Ty::Ptr(v),
+                        (t, _) => t,
+                    };
                     if let Some(Some(n)) = &d.array {
                         self.resolve(n);
+                    }
+                    // An array's brace initializer assigns its cells: it names the array,
+                    // which is in scope from its declarator on ([basic.scope.pdecl]/1).
+                    if d.array.is_some() && d.init.is_some() {
+                        self.declare(&d.name, ty, d.span);
                     }
                     if let Some(i) = &d.init {
                         self.resolve(i);
@@ -636,11 +645,9 @@ impl Compiler {
                     if let Some(i) = &d.init {
                         self.hoist(i);
                     }
-                    let ty = match (d.ty, &d.array) {
-                        (Ty::Val(v), Some(_)) => Ty::Ptr(v),
-                        (t, _) => t,
-                    };
-                    self.declare(&d.name, ty, d.span);
+                    if !(d.array.is_some() && d.init.is_some()) {
+                        self.declare(&d.name, ty, d.span);
+                    }
                 }
                 self.emit(Inst::Decl {
                     span: s.span,

@@ -323,18 +323,56 @@ impl Parser<'_> {
             let (mut ty, _) = self.pointers(base)?;
             let span = self.span();
             let name = self.ident()?;
-            let array = if self.eat("[") {
-                if self.eat("]") {
-                    Some(None)
+            let bounds = self.array_suffixes()?;
+            // `= {…}` or `{…}` (C++11 list-initialization without `=`, [dcl.init]/1) after
+            // an array: its cells' values ([`super::arrays`]).
+            let braced = !bounds.is_empty()
+                && (self.is_punct("{")
+                    || (self.is_punct("=") && matches!(self.peek(1), Tok::Punct("{"))));
+            let mut md_dims = None;
+            let mut array_init = None;
+            let array = if braced || bounds.len() > 1 {
+                let dims = self.const_bounds(&name, &bounds, span)?;
+                let first = if braced {
+                    self.eat("=");
+                    let list = self.brace_list()?;
+                    let (init, first) =
+                        self.array_init(&name, span, &dims, list, storage.shared)?;
+                    array_init = Some(init);
+                    first
                 } else {
-                    let n = self.expr()?;
-                    self.expect_punct("]")?;
-                    Some(Some(n))
-                }
+                    match dims.first().copied().flatten() {
+                        Some(f) => f,
+                        None => {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                format!("`{name}[]…` needs its first bound or an initializer"),
+                            ))
+                        }
+                    }
+                };
+                let mut all: Vec<u64> = vec![first];
+                all.extend(dims.iter().skip(1).map(|d| d.unwrap_or(1)));
+                let total = all.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
+                let Some(total) = total.filter(|&t| t <= i64::MAX as u64) else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{name}` has more cells than a size can count"),
+                    ));
+                };
+                md_dims = Some(all);
+                Some(Some(arrays_lit(total, span)))
             } else {
-                None
+                match bounds.into_iter().next() {
+                    Some(b) => Some(b),
+                    None => None,
+                }
             };
-            let init = if self.eat("=") {
+            let init = if array_init.is_some() {
+                array_init
+            } else if self.eat("=") {
                 Some(self.assign_expr()?)
             } else {
                 None
@@ -406,6 +444,9 @@ impl Parser<'_> {
                 (_, t) => t,
             };
             self.declare(&name, declared);
+            if let Some(dims) = md_dims {
+                self.note_dims(&name, dims);
+            }
             if matches!(ty, Ty::Void) {
                 return Err(KernelError::new(
                     span.line,
@@ -479,4 +520,16 @@ impl Parser<'_> {
         }
         Ok(())
     }
+}
+
+/// The literal `v` (an array's folded cell count) at `span`.
+fn arrays_lit(v: u64, span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Int {
+            value: v,
+            unsigned: false,
+            long: v > i32::MAX as u64,
+        },
+        span,
+    )
 }

@@ -700,6 +700,9 @@ impl Parser<'_> {
         // A plain variable hides a cooperative group of the same name (a group's own
         // declaration records the group after this).
         self.groups.remove(name);
+        let depth = self.scopes.len();
+        self.array_dims
+            .retain(|(d, n, _)| !(*d == depth && n == name));
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), ty);
         }
