@@ -398,6 +398,7 @@ impl Parser<'_> {
                     name,
                     ty: self.mask_ty(),
                     reference: false,
+                    const_ref: false,
                     span: at,
                 });
                 if self.eat(")") {
@@ -479,6 +480,7 @@ impl Parser<'_> {
                 name,
                 ty,
                 reference,
+                const_ref: reference && is_const,
                 span: at,
             });
             if self.eat(")") {
@@ -913,6 +915,7 @@ pub(super) fn add_constant_params(program: &mut Program) {
                     name: t.name.clone(),
                     ty: Ty::Ptr(t.elem),
                     reference: false,
+                    const_ref: false,
                     span: t.span,
                 });
             }

@@ -15,6 +15,7 @@ impl Parser<'_> {
                 name: n.clone(),
                 ty: l.ty,
                 reference: true,
+                const_ref: false,
                 span: at,
             })
             .collect();
@@ -109,6 +110,7 @@ impl Parser<'_> {
                 name: n.clone(),
                 ty,
                 reference: !many && ((reference && !is_const) || l.by_ref),
+                const_ref: false,
                 span: at,
             });
             names.push(n);

@@ -480,6 +480,7 @@ impl Parser<'_> {
                         name: n.clone(),
                         ty: l.ty,
                         reference: true,
+                        const_ref: false,
                         span: at,
                     });
                 }
