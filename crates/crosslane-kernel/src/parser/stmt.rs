@@ -249,6 +249,28 @@ impl Parser<'_> {
                     };
                     return Ok(done(self, StmtKind::Return(e)));
                 }
+                // A struct defined in a function (`struct { int x; int y; } grid;`,
+                // `struct P { … };`), then the variables declared after its `}`.
+                "struct" | "class"
+                    if matches!(self.peek(1), Tok::Punct("{"))
+                        || (matches!(self.peek(1), Tok::Ident(_))
+                            && matches!(self.peek(2), Tok::Punct("{"))) =>
+                {
+                    let name = match self.peek(1) {
+                        Tok::Ident(n) => n.clone(),
+                        _ => super::structs::anon_struct_name(span),
+                    };
+                    self.struct_def(None)?;
+                    if matches!(
+                        self.toks.get(self.pos.wrapping_sub(1)).map(|t| &t.tok),
+                        Some(Tok::Punct(";"))
+                    ) {
+                        return Ok(done(self, StmtKind::Empty));
+                    }
+                    let kind = self.struct_decl(Storage::default(), name)?;
+                    self.expect_punct(";")?;
+                    return Ok(done(self, kind));
+                }
                 "else" => return self.err("a statement (`else` without `if`)"),
                 "static_assert" => {
                     self.skip_static_assert()?;

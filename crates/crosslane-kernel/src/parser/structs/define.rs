@@ -14,7 +14,13 @@ impl Parser<'_> {
     pub(crate) fn struct_def(&mut self, as_name: Option<String>) -> PResult<()> {
         let at = self.span();
         self.bump(); // struct / class / union
-        let name = self.ident()?;
+                     // `struct { … } v;` in a function: a struct without a name ([class]/1), named here by
+                     // where it starts.
+        let name = if self.is_punct("{") && self.scopes.len() > 1 {
+            anon_struct_name(at)
+        } else {
+            self.ident()?
+        };
         if self.eat(";") {
             return Ok(()); // a forward declaration
         }
@@ -188,7 +194,9 @@ impl Parser<'_> {
                 break;
             }
         }
-        if !self.eat(";") {
+        // In a function, variables may follow the `}` (`struct { int x; } g;`): the caller
+        // reads them ([dcl.dcl]/1).
+        if !self.eat(";") && self.scopes.len() <= 1 {
             return self
                 .err("`;` after the struct's `}` (declaring variables there is not supported)");
         }
@@ -600,4 +608,10 @@ impl Parser<'_> {
         self.extra_fns.push(f);
         Ok(())
     }
+}
+
+/// The name given to a struct defined without one at `at`: not an identifier a source can
+/// write (`@`), so it never meets a name of the source.
+pub(crate) fn anon_struct_name(at: Span) -> String {
+    format!("struct@{}:{}", at.line, at.col)
 }

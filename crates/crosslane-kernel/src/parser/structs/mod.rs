@@ -29,6 +29,7 @@ use crate::KernelError;
 
 mod declare;
 mod define;
+pub(crate) use define::anon_struct_name;
 mod lower;
 
 /// Synthesized nodes' columns ([`crate::ast::SYNTH_COL`]).
