@@ -1,0 +1,258 @@
+//! Arrays of several dimensions (local and `__shared__`), brace initializers of arrays,
+//! reference parameters bound to array cells and temporaries, a struct default of a template
+//! parameter, and a struct defined in a function. The kernels are written for these tests in
+//! the shapes real warp code uses (a softmax's `elements[WARP_BATCH][WARP_ITERATIONS]`, a
+//! transpose's `tile[32][33]`, a sort's `swap(s[i], s[j])`); every expected value is derived by
+//! hand beside it. The launch is the default one: 32 threads, each buffer filled with its
+//! index (`x[i] = i`).
+
+use crate::cells::cell_ints as ints;
+use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
+
+fn run(src: &str) -> KernelTrace {
+    let t = run_kernel(src, LaunchConfig::default()).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    t
+}
+
+fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
+    t.buffer(name)
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect()
+}
+
+fn said(t: &KernelTrace, needle: &str) -> bool {
+    t.all_diagnostics().any(|d| d.message.contains(needle))
+}
+
+#[test]
+fn a_two_dimensional_local_array_with_template_bounds_holds_each_cell() {
+    let src = r#"
+template <int WARP_BATCH, int WARP_ITERATIONS>
+__device__ float batch_sums(const float* x, int lane) {
+  float elements[WARP_BATCH][WARP_ITERATIONS];
+  float sum[WARP_BATCH] { 0.0f };
+  for (int b = 0; b < WARP_BATCH; b++)
+    for (int i = 0; i < WARP_ITERATIONS; i++)
+      elements[b][i] = x[lane] * (b + 1) + i;
+  for (int b = 0; b < WARP_BATCH; b++)
+    for (int i = 0; i < WARP_ITERATIONS; i++)
+      sum[b] += elements[b][i];
+  return sum[0] + 10.0f * sum[1];
+}
+__global__ void k(const float* x, float* out) {
+  int lane = threadIdx.x;
+  out[lane] = batch_sums<2, 3>(x, lane);
+}
+"#;
+    let t = run(src);
+    let out = floats(&t, "out");
+    for lane in 0..32 {
+        // elements[b][i] = lane·(b+1) + i, i = 0..2: sum[0] = 3·lane + 3, sum[1] = 6·lane + 3;
+        // sum[0] + 10·sum[1] = 63·lane + 33.
+        let l = lane as f64;
+        assert_eq!(out[lane], Some(63.0 * l + 33.0), "lane {lane}");
+    }
+}
+
+#[test]
+fn a_padded_shared_tile_is_row_major_and_a_row_passes_as_a_pointer() {
+    let src = r#"
+__device__ float row_sum(const float* r, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++) s += r[i];
+  return s;
+}
+__global__ void k(float* out, float* rows) {
+  int lane = threadIdx.x;
+  __shared__ float tile[32][33];
+  for (int j = 0; j < 32; j++) tile[lane][j] = lane * 100 + j;
+  __syncthreads();
+  out[lane] = tile[(lane + 1) % 32][lane];
+  rows[lane] = row_sum(tile[lane], 4);
+}
+"#;
+    let t = run(src);
+    let out = floats(&t, "out");
+    let rows = floats(&t, "rows");
+    for lane in 0..32 {
+        // Lane r wrote row r: tile[r][j] = 100·r + j. The transposed read tile[(l+1)%32][l]
+        // is 100·((l+1) mod 32) + l.
+        let r = ((lane + 1) % 32) as f64;
+        assert_eq!(out[lane], Some(100.0 * r + lane as f64), "lane {lane}");
+        // row_sum(tile[l], 4) = Σ_{j<4} (100·l + j) = 400·l + 6.
+        assert_eq!(rows[lane], Some(400.0 * lane as f64 + 6.0), "lane {lane}");
+    }
+    // The row is contiguous with padding 33: tile[1] starts at cell 33, so the shared buffer
+    // holds 32·33 = 1056 cells.
+    let tile = t
+        .memory
+        .buffers
+        .iter()
+        .find(|b| b.name == "tile")
+        .expect("the shared tile");
+    assert_eq!(tile.cells.len(), 32 * 33);
+}
+
+#[test]
+fn an_index_past_its_row_is_out_of_bounds_even_inside_the_buffer() {
+    let src = r#"
+__global__ void k(int* out) {
+  int lane = threadIdx.x;
+  int e[2][3];
+  for (int r = 0; r < 2; r++)
+    for (int c = 0; c < 3; c++) e[r][c] = 10 * r + c;
+  e[0][3] = 99;
+  out[lane] = e[lane % 2][lane % 4];
+}
+"#;
+    let t = run(src);
+    let out = ints(t.buffer("out").unwrap());
+    for lane in 0..32usize {
+        // e[r][c] = 10·r + c for c < 3; c = lane % 4 = 3 is past the row of 3: undefined (not
+        // e[r+1][0], the cell the flat index would reach), and the write e[0][3] = 99 is
+        // dropped (e[1][0] keeps 10).
+        let (r, c) = (lane % 2, lane % 4);
+        let want = if c < 3 {
+            Some((10 * r + c) as i128)
+        } else {
+            None
+        };
+        assert_eq!(out[lane], want, "lane {lane}");
+    }
+    assert!(said(&t, "writes `e"), "the dropped write is reported");
+    assert!(said(&t, "out-of-bounds access is undefined"));
+}
+
+#[test]
+fn brace_initializers_fill_rows_in_order_and_zero_the_rest() {
+    let src = r#"
+__global__ void k(int* out, float* f) {
+  int lane = threadIdx.x;
+  int a[2][3] = {{1, 2, 3}, {4, 5, 6}};
+  int b[][2] = {1, 2, 3};
+  int c[2][2] = {{7}, {8, 9}};
+  float s[4] { 1.5f };
+  out[lane] = a[lane % 2][lane % 3] + 10 * b[1][0] + 100 * b[1][1] + 1000 * c[0][1] + 10000 * c[1][1];
+  f[lane] = s[lane % 4];
+}
+"#;
+    let t = run(src);
+    let out = ints(t.buffer("out").unwrap());
+    let f = floats(&t, "f");
+    for lane in 0..32usize {
+        // a = {{1,2,3},{4,5,6}}: a[r][c] = 3r + c + 1. b[][2] = {1,2,3} by brace elision is
+        // {{1,2},{3,0}} (2 rows; b[1][1] zero); c = {{7,0},{8,9}}.
+        let a = 3 * (lane % 2) + (lane % 3) + 1;
+        let want = a + 10 * 3 + 100 * 0 + 1000 * 0 + 10000 * 9;
+        assert_eq!(out[lane], Some(want as i128), "lane {lane}");
+        // s { 1.5f }: s[0] = 1.5, the rest 0.
+        let s = if lane % 4 == 0 { 1.5 } else { 0.0 };
+        assert_eq!(f[lane], Some(s), "lane {lane}");
+    }
+}
+
+#[test]
+fn a_wrong_array_initializer_is_refused_at_its_line() {
+    let too_many = "__global__ void k(int* o) {\n  int a[2] = {1, 2, 3};\n  o[0] = a[0];\n}";
+    let e = run_kernel(too_many, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("more initializers"), "{e}");
+    let shared = "__global__ void k(int* o) {\n  __shared__ int s[2] = {1, 2};\n  o[0] = s[0];\n}";
+    let e = run_kernel(shared, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("cannot have an initializer"), "{e}");
+    let bound = "__global__ void k(int* o, int n) {\n  int a[2][n];\n  o[0] = 1;\n}";
+    let e = run_kernel(bound, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("positive constant"), "{e}");
+}
+
+#[test]
+fn reference_parameters_bind_cells_members_and_const_temporaries() {
+    let src = r#"
+template <typename T>
+__device__ void sw(T& a, T& b) { T t = a; a = b; b = t; }
+__device__ void inc(int& x) { x += 1; }
+__device__ float add1(const float& v) { return v + 1.0f; }
+struct P { int x; int y; };
+__global__ void k(int* d, float* out, int* o2) {
+  int lane = threadIdx.x;
+  int s[2] = {lane, 100 + lane};
+  sw(s[0], s[1]);
+  __shared__ int sh[32];
+  sh[lane] = lane;
+  __syncthreads();
+  if (lane < 16) sw(sh[lane], sh[31 - lane]);
+  __syncthreads();
+  inc(d[lane]);
+  P p; p.x = 5; p.y = 7;
+  inc(p.x);
+  out[lane] = add1(2.0f * lane) + add1(3.0f);
+  o2[lane] = s[0] * 1000 + s[1] + 100000 * sh[lane] + 10000000 * p.x;
+}
+"#;
+    let t = run(src);
+    let d = ints(t.buffer("d").unwrap());
+    let out = floats(&t, "out");
+    let o2 = ints(t.buffer("o2").unwrap());
+    for lane in 0..32i128 {
+        // inc(d[l]) on the global buffer: l + 1.
+        assert_eq!(d[lane as usize], Some(lane + 1));
+        // add1(2l) + add1(3) = (2l + 1) + 4.
+        assert_eq!(out[lane as usize], Some((2 * lane + 5) as f64));
+        // s swapped: s[0] = 100 + l, s[1] = l. Lanes 0..15 swap sh[l] with sh[31 - l], so every
+        // sh[l] = 31 - l. p.x = 5 + 1 = 6.
+        let want = (100 + lane) * 1000 + lane + 100_000 * (31 - lane) + 10_000_000 * 6;
+        assert_eq!(o2[lane as usize], Some(want), "lane {lane}");
+    }
+}
+
+#[test]
+fn a_reference_to_non_const_given_a_temporary_is_refused() {
+    let src = "__device__ void inc(int& x) { x += 1; }\n__global__ void k(int* d) {\n  int i = threadIdx.x;\n  inc(i + 1);\n  d[i] = i;\n}";
+    let e = run_kernel(src, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("[dcl.init.ref]"), "{e}");
+}
+
+#[test]
+fn a_struct_default_template_argument_is_used_when_the_others_are_deduced() {
+    let src = r#"
+struct Block1D { static __device__ int Tid() { return threadIdx.x; } };
+template <typename T, typename B = Block1D>
+__device__ T twice_plus_tid(T v) { return v * 2 + B::Tid(); }
+template <typename T, int N = 3>
+__device__ T times(T v) { return v * N; }
+__global__ void k(int* d) {
+  int i = threadIdx.x;
+  d[i] = twice_plus_tid(i) + times(i) * 100;
+}
+"#;
+    let t = run(src);
+    let d = ints(t.buffer("d").unwrap());
+    for i in 0..32i128 {
+        // 2i + Block1D::Tid() = 3i, plus 100·(3i).
+        assert_eq!(d[i as usize], Some(303 * i), "thread {i}");
+    }
+}
+
+#[test]
+fn a_struct_defined_in_a_function_with_or_without_a_name() {
+    let src = r#"
+__global__ void k(int* d) {
+  struct { int x; int y; } grid;
+  struct Cell { int v; };
+  Cell c;
+  grid.x = threadIdx.x; grid.y = 3; c.v = 1000;
+  d[threadIdx.x] = grid.x * grid.y + c.v;
+}
+"#;
+    let t = run(src);
+    let d = ints(t.buffer("d").unwrap());
+    for i in 0..32i128 {
+        assert_eq!(d[i as usize], Some(3 * i + 1000), "thread {i}");
+    }
+}
