@@ -449,8 +449,8 @@ impl Compiler {
                 self.fail(
                     a.span,
                     format!(
-                        "reference parameter `{}` of `{}` is not `const`, so it cannot bind the \
-                         temporary `{}` (C++17 [dcl.init.ref]/5.2); pass a variable or an array \
+                        "reference parameter `{}` of `{}` is not `const`, so it cannot bind a \
+                         temporary ({}; C++17 [dcl.init.ref]/5.2); pass a variable or an array \
                          cell, or make the parameter `const`",
                         p.name,
                         f.name,
@@ -853,7 +853,7 @@ fn show_arg(a: &Expr) -> String {
         ExprKind::Ident(n) => n.clone(),
         ExprKind::Int { value, .. } => value.to_string(),
         ExprKind::Float { value, .. } => value.to_string(),
-        _ => "the expression".to_string(),
+        _ => "an expression's value".to_string(),
     }
 }
 

@@ -25,6 +25,10 @@ use crate::KernelError;
 /// The most dimensions an array may have (a bound on the initializer's walk).
 const MAX_DIMS: usize = 8;
 
+/// Tokens one cell of a brace initializer is charged against the token budget: its
+/// assignment written out, `a [ k ] = v ;`.
+const TOKENS_PER_CELL: u64 = 7;
+
 /// An array declarator's bounds as written: `None` for `[]`.
 pub(super) type Bounds = Vec<Option<Expr>>;
 
@@ -286,18 +290,21 @@ impl Parser<'_> {
             None => used.div_ceil(inner.max(1)).max(1),
         };
         let total = first.saturating_mul(inner);
-        if total > self.instance_tokens {
+        // Each cell's assignment is charged as the tokens it would take written out.
+        let cost = total.saturating_mul(TOKENS_PER_CELL);
+        if cost > self.instance_tokens {
             return Err(KernelError::new(
                 span.line,
                 span.col,
                 format!(
-                    "the initializer of `{name}` fills {total} cells, more than the token limit \
-                     left ({}); raise it with --max-tokens",
+                    "the initializer of `{name}` fills {total} cells, {TOKENS_PER_CELL} tokens \
+                     each written out, more than the token limit left ({}); raise it with \
+                     --max-tokens",
                     self.instance_tokens
                 ),
             ));
         }
-        self.instance_tokens -= total;
+        self.instance_tokens -= cost;
         let mut values: Vec<Option<Expr>> = vec![None; total as usize];
         for (c, e) in cells {
             if let Some(v) = values.get_mut(c as usize) {

@@ -346,6 +346,7 @@ impl Parser<'_> {
             let span = self.span();
             let name = self.ident()?;
             let bounds = self.array_suffixes()?;
+            let bounds_none = bounds.is_empty();
             // `= {…}` or `{…}` (C++11 list-initialization without `=`, [dcl.init]/1) after
             // an array: its cells' values ([`super::arrays`]).
             let braced = !bounds.is_empty()
@@ -392,8 +393,29 @@ impl Parser<'_> {
                     None => None,
                 }
             };
+            let scalar_braced = bounds_none
+                && matches!(ty, Ty::Val(_))
+                && (self.is_punct("{")
+                    || (self.is_punct("=") && matches!(self.peek(1), Tok::Punct("{"))));
             let init = if array_init.is_some() {
                 array_init
+            } else if scalar_braced {
+                // `int x {2};`, `float s = {0.0f};`, `T v {};`: the one value, or zero for
+                // `{}` (value-initialization, [dcl.init.list]/3.11, /3.4 → [dcl.init]/8).
+                self.eat("=");
+                let at = self.span();
+                let list = self.brace_list()?;
+                let ExprKind::Call(_, mut items) = list.kind else {
+                    return self.err("an initializer");
+                };
+                if items.len() > 1 {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{name}` is one value: its `{{…}}` may hold one initializer ([dcl.init.list]/3.9)"),
+                    ));
+                }
+                Some(items.pop().unwrap_or_else(|| arrays_lit(0, at)))
             } else if self.eat("=") {
                 Some(self.assign_expr()?)
             } else {

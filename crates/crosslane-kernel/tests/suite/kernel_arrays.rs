@@ -155,6 +155,19 @@ __global__ void k(int* out, float* f) {
 }
 
 #[test]
+fn a_scalar_takes_a_braced_value_or_zero_from_empty_braces() {
+    let src = "__global__ void k(int* d) {\n  int x = {1};\n  int y {2};\n  float z {};\n  d[threadIdx.x] = x + 10 * y + 100 * (int)z;\n}";
+    let t = run(src);
+    let d = ints(t.buffer("d").unwrap());
+    // x = 1, y = 2, z value-initialized to 0: 1 + 20 + 0.
+    assert!(d.iter().all(|v| *v == Some(21)), "{d:?}");
+    let two = "__global__ void k(int* d) {\n  int x {1, 2};\n  d[0] = x;\n}";
+    let e = run_kernel(two, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("one initializer"), "{e}");
+}
+
+#[test]
 fn a_wrong_array_initializer_is_refused_at_its_line() {
     let too_many = "__global__ void k(int* o) {\n  int a[2] = {1, 2, 3};\n  o[0] = a[0];\n}";
     let e = run_kernel(too_many, LaunchConfig::default()).unwrap_err();
@@ -164,6 +177,11 @@ fn a_wrong_array_initializer_is_refused_at_its_line() {
     let e = run_kernel(shared, LaunchConfig::default()).unwrap_err();
     assert_eq!(e.line, 2);
     assert!(e.message.contains("cannot have an initializer"), "{e}");
+    // A list whose cells, written out, pass the token budget is refused naming the flag,
+    // before anything is allocated for them (also in a template's instance).
+    let huge = "template <int N> __device__ int f() {\n  int a[N][N] = {1};\n  return a[0][0];\n}\n__global__ void k(int* o) { o[0] = f<1000000>(); }";
+    let e = run_kernel(huge, LaunchConfig::default()).unwrap_err();
+    assert!(e.message.contains("--max-tokens"), "{e}");
     let bound = "__global__ void k(int* o, int n) {\n  int a[2][n];\n  o[0] = 1;\n}";
     let e = run_kernel(bound, LaunchConfig::default()).unwrap_err();
     assert_eq!(e.line, 2);

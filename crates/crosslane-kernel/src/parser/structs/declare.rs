@@ -384,6 +384,9 @@ impl Parser<'_> {
         sub.partial_specs = std::mem::take(&mut self.partial_specs);
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.syn = self.syn;
+        // One token budget for the whole source: what an instance's array initializers
+        // write out counts against it too.
+        sub.instance_tokens = self.instance_tokens;
         sub.wave = self.wave;
         sub.hip = self.hip;
     }
@@ -398,5 +401,6 @@ impl Parser<'_> {
         self.partial_specs = std::mem::take(&mut sub.partial_specs);
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.syn = sub.syn;
+        self.instance_tokens = sub.instance_tokens;
     }
 }
