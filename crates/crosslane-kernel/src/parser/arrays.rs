@@ -93,23 +93,30 @@ impl Parser<'_> {
         Ok(out)
     }
 
-    /// Records `name` as an array of the (all known) `dims`, in the innermost scope.
+    /// Records `name` as an array of the (all known) `dims`, in the innermost scope. The scope
+    /// also gets the key `name[]` (no identifier is spelled so): a later scope at the same
+    /// depth (a lambda's parameters, a sibling block) is another scope, without it.
     pub(super) fn note_dims(&mut self, name: &str, dims: Vec<u64>) {
         let depth = self.scopes.len();
         self.array_dims
             .retain(|(d, n, _)| !(*d == depth && n == name));
         if dims.len() > 1 {
+            if let Some(ty) = self.var_type(name) {
+                if let Some(s) = self.scopes.last_mut() {
+                    s.insert(format!("{name}[]"), ty);
+                }
+            }
             self.array_dims.push((depth, name.to_string(), dims));
         }
     }
 
     /// The dimensions of the array of several dimensions `name` names here, if it is one.
     pub(super) fn dims_of(&self, name: &str) -> Option<Vec<u64>> {
-        let depth = self
-            .scopes
-            .iter()
-            .rposition(|s| s.contains_key(name))?
-            .saturating_add(1);
+        let at = self.scopes.iter().rposition(|s| s.contains_key(name))?;
+        if !self.scopes.get(at)?.contains_key(&format!("{name}[]")) {
+            return None;
+        }
+        let depth = at.saturating_add(1);
         self.array_dims
             .iter()
             .rev()

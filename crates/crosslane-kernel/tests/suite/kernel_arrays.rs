@@ -274,3 +274,24 @@ __global__ void k(int* d) {
         assert_eq!(d[i as usize], Some(3 * i + 1000), "thread {i}");
     }
 }
+
+#[test]
+fn a_pointer_of_the_same_name_in_a_later_scope_is_not_the_array() {
+    // The block's `a` is a 2×2 array; the lambda's parameter `a`, in a scope as deep, is a
+    // pointer: `a[1]` is its cell 1, not a row. out[l] = out[l + 1] as launched (l + 1); lane
+    // 31 reads out[32], past the buffer: undefined.
+    let src = r#"
+__global__ void k(float* out) {
+  int lane = threadIdx.x;
+  { float a[2][2]; a[1][1] = 1.0f; }
+  auto f = [](float* a) { return a[1]; };
+  out[lane] = f(&out[lane]);
+}
+"#;
+    let t = run(src);
+    let out = floats(&t, "out");
+    for lane in 0..31 {
+        assert_eq!(out[lane], Some((lane + 1) as f64), "lane {lane}");
+    }
+    assert_eq!(out[31], None);
+}
