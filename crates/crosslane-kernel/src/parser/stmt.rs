@@ -388,10 +388,9 @@ impl Parser<'_> {
                 md_dims = Some(all);
                 Some(Some(arrays_lit(total, span)))
             } else {
-                match bounds.into_iter().next() {
-                    Some(b) => Some(b),
-                    None => None,
-                }
+                // One dimension without an initializer: its bound as written (`[]` of an
+                // `extern __shared__` array; a run-time bound reported when it runs).
+                bounds.into_iter().next()
             };
             let scalar_braced = bounds_none
                 && matches!(ty, Ty::Val(_))

@@ -6,6 +6,9 @@
 //! hand beside it. The launch is the default one: 32 threads, each buffer filled with its
 //! index (`x[i] = i`).
 
+// The loops index several buffers by the lane, as the kernels do.
+#![allow(clippy::needless_range_loop)]
+
 use crate::cells::cell_ints as ints;
 use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
 
@@ -146,7 +149,8 @@ __global__ void k(int* out, float* f) {
         // a = {{1,2,3},{4,5,6}}: a[r][c] = 3r + c + 1. b[][2] = {1,2,3} by brace elision is
         // {{1,2},{3,0}} (2 rows; b[1][1] zero); c = {{7,0},{8,9}}.
         let a = 3 * (lane % 2) + (lane % 3) + 1;
-        let want = a + 10 * 3 + 100 * 0 + 1000 * 0 + 10000 * 9;
+        let (b10, b11, c01, c11) = (3, 0, 0, 9);
+        let want = a + 10 * b10 + 100 * b11 + 1000 * c01 + 10000 * c11;
         assert_eq!(out[lane], Some(want as i128), "lane {lane}");
         // s { 1.5f }: s[0] = 1.5, the rest 0.
         let s = if lane % 4 == 0 { 1.5 } else { 0.0 };
