@@ -299,3 +299,63 @@ __global__ void k(float* out) {
     }
     assert_eq!(out[31], None);
 }
+
+#[test]
+fn a_block_reduce_with_a_defaulted_block_and_a_pairwise_swap_of_shared_cells() {
+    // The shapes of a block reduction (`B = Block1D` defaulted while `T` and `ReduceOp` are
+    // deduced, `const ReduceOp&` given a temporary functor, `const T&` given a literal) and of a
+    // bitonic sort step (`swap(dst_row[col], dst_row[col + 1])` on dynamic shared memory).
+    let src = r#"
+struct Block1D {
+  static __device__ int Tid() { return threadIdx.x; }
+  static __device__ int Warps() { return blockDim.x / 32; }
+};
+template <typename T> struct SumOp {
+  __device__ T combine(T a, T b) const { return a + b; }
+};
+template <typename T, class ReduceOp, typename B = Block1D>
+__device__ T BlockReduce(T val, const ReduceOp& op, const T& identity, T* shared) {
+  const int tid = B::Tid();
+  const int lid = tid % 32;
+  const int wid = tid / 32;
+  for (int o = 16; o > 0; o >>= 1) val = op.combine(val, __shfl_down_sync(0xffffffff, val, o));
+  __syncthreads();
+  if (lid == 0) shared[wid] = val;
+  __syncthreads();
+  val = (tid < B::Warps()) ? shared[lid] : identity;
+  if (wid == 0) {
+    for (int o = 16; o > 0; o >>= 1) val = op.combine(val, __shfl_down_sync(0xffffffff, val, o));
+  }
+  return val;
+}
+template <typename T>
+__device__ void swap_cells(T& a, T& b) { T t = a; a = b; b = t; }
+__global__ void k(const float* x, float* out, int* idx) {
+  __shared__ float sh[32];
+  extern __shared__ int dst_row[];
+  int col = threadIdx.x;
+  float r = BlockReduce(x[col], SumOp<float>(), 0.0f, sh);
+  if (col == 0) out[0] = r;
+  dst_row[col] = 63 - col;
+  __syncthreads();
+  if (col % 2 == 0 && dst_row[col] > dst_row[col + 1]) swap_cells(dst_row[col], dst_row[col + 1]);
+  __syncthreads();
+  idx[col] = dst_row[col];
+}
+"#;
+    let config = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    // x[i] = i over 64 threads: 0 + 1 + … + 63 = 63·64/2 = 2016.
+    assert_eq!(floats(&t, "out")[0], Some(2016.0));
+    let idx = ints(t.buffer("idx").unwrap());
+    for c in 0..64i128 {
+        // dst_row[c] = 63 - c descends, so every even c swaps with c + 1:
+        // idx[c] = 62 - c (even c), 64 - c (odd c).
+        let want = if c % 2 == 0 { 62 - c } else { 64 - c };
+        assert_eq!(idx[c as usize], Some(want), "col {c}");
+    }
+}
