@@ -359,3 +359,45 @@ __global__ void k(const float* x, float* out, int* idx) {
         assert_eq!(idx[c as usize], Some(want), "col {c}");
     }
 }
+
+#[test]
+fn the_padded_tile_transpose_of_a_32_by_8_block_transposes_the_matrix() {
+    // The transpose shape: a 32×33 tile (one column of padding against bank conflicts), a
+    // 32×8 block copying 4 rows per thread in and out.
+    let src = r#"
+#define TILE_DIM 32
+#define BLOCK_ROWS 8
+__global__ void transpose_padded(float* odata, const float* idata) {
+  __shared__ float tile[TILE_DIM][TILE_DIM + 1];
+  int x = blockIdx.x * TILE_DIM + threadIdx.x;
+  int y = blockIdx.y * TILE_DIM + threadIdx.y;
+  int width = gridDim.x * TILE_DIM;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
+    tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  x = blockIdx.y * TILE_DIM + threadIdx.x;
+  y = blockIdx.x * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
+    odata[(y + j) * width + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+"#;
+    let mut config = LaunchConfig {
+        block_dim: Some([32, 8, 1]),
+        ..LaunchConfig::default()
+    };
+    config.buffer_len.insert("odata".into(), 1024);
+    config.buffer_len.insert("idata".into(), 1024);
+    let t = run_kernel(src, config).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let out = floats(&t, "odata");
+    for r in 0..32usize {
+        for c in 0..32usize {
+            // idata[i] = i is the matrix M[r][c] = 32r + c; its transpose holds 32c + r.
+            assert_eq!(
+                out[r * 32 + c],
+                Some((32 * c + r) as f64),
+                "odata[{r}][{c}]"
+            );
+        }
+    }
+}
