@@ -445,6 +445,17 @@ impl Compiler {
                 ref_slots.push((k, Ty::Ptr(v)));
             } else if p.const_ref {
                 ref_slots.push((k, Ty::Val(v)));
+            } else if matches!(a.kind, ExprKind::Member(..)) {
+                self.fail(
+                    a.span,
+                    format!(
+                        "reference parameter `{}` of `{}` bound to a vector component is not \
+                         supported; copy the component into a local, pass the local, and assign \
+                         it back",
+                        p.name, f.name
+                    ),
+                );
+                return;
             } else {
                 self.fail(
                     a.span,

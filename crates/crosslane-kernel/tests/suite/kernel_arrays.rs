@@ -238,6 +238,10 @@ fn a_reference_to_non_const_given_a_temporary_is_refused() {
     let e = run_kernel(src, LaunchConfig::default()).unwrap_err();
     assert_eq!(e.line, 4);
     assert!(e.message.contains("[dcl.init.ref]"), "{e}");
+    let component = "__device__ void inc(float& x) { x += 1.0f; }\n__global__ void k(float* d) {\n  float4 v = make_float4(1.0f, 2.0f, 3.0f, 4.0f);\n  inc(v.x);\n  d[0] = v.x;\n}";
+    let e = run_kernel(component, LaunchConfig::default()).unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(e.message.contains("vector component"), "{e}");
 }
 
 #[test]
