@@ -320,6 +320,9 @@ impl Parser<'_> {
             scope.insert(p.name.clone(), p.ty);
         }
         self.scopes.push(scope);
+        for (n, dims) in std::mem::take(&mut self.param_dims) {
+            self.note_dims(&n, dims);
+        }
         let body = (|| {
             for (n, sv) in own {
                 let leaves = self.leaves(&sv.sname, start)?;
@@ -366,6 +369,7 @@ impl Parser<'_> {
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
         self.param_defaults.clear();
+        self.param_dims.clear();
         if self.eat(")") {
             return Ok(params);
         }
@@ -456,6 +460,14 @@ impl Parser<'_> {
                 self.expect_punct("]")?;
                 if let Ty::Val(v) = ty {
                     ty = Ty::Ptr(v);
+                }
+                // `float t[][33]`: a pointer to rows of 33 ([dcl.fct]/5), indexed `t[i][j]`.
+                if self.is_punct("[") {
+                    let inner = self.array_suffixes()?;
+                    let dims = self.const_bounds(&name, &inner, at)?;
+                    let mut all = vec![0];
+                    all.extend(dims.into_iter().map(|d| d.unwrap_or(1)));
+                    self.param_dims.push((name.clone(), all));
                 }
             }
             if self.eat("=") {

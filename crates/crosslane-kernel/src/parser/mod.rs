@@ -252,6 +252,10 @@ struct Parser<'a> {
     /// Arrays of several dimensions: the scope depth (`scopes.len()`) they were declared at,
     /// name and bounds ([`arrays`]).
     array_dims: Vec<(usize, String, Vec<u64>)>,
+    /// Parameters written as arrays of several dimensions (`float t[][33]`) in the parameter
+    /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
+    /// opens.
+    param_dims: Vec<(String, Vec<u64>)>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
@@ -330,6 +334,7 @@ impl<'a> Parser<'a> {
             // A file-level scope: a snippet's variables live here.
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
+            param_dims: Vec::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,

@@ -405,3 +405,34 @@ __global__ void transpose_padded(float* odata, const float* idata) {
         }
     }
 }
+
+#[test]
+fn a_parameter_written_as_rows_indexes_the_callers_array() {
+    let src = r#"
+template <int N>
+__device__ float diag_sum(float t[][N], int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++) s += t[i][i];
+  return s;
+}
+__device__ int corner(const int m[2][3]) { return m[1][2]; }
+__global__ void k(float* out, int* o2) {
+  int lane = threadIdx.x;
+  __shared__ float tile[4][5];
+  if (lane < 20) tile[lane / 5][lane % 5] = lane;
+  __syncthreads();
+  int m[2][3] = {{1, 2, 3}, {4, 5, 6 + lane}};
+  out[lane] = diag_sum<5>(tile, 4);
+  o2[lane] = corner(m);
+}
+"#;
+    let t = run(src);
+    let out = floats(&t, "out");
+    let o2 = ints(t.buffer("o2").unwrap());
+    for lane in 0..32usize {
+        // tile[r][c] = 5r + c: the diagonal t[i][i] = 6i, i = 0..3, sums to 36.
+        assert_eq!(out[lane], Some(36.0), "lane {lane}");
+        // m[1][2] = 6 + lane.
+        assert_eq!(o2[lane], Some(6 + lane as i128), "lane {lane}");
+    }
+}
