@@ -251,6 +251,11 @@ pub struct Param {
     pub ty: Ty,
     /// Whether it was written as a reference (`uint64_t& res`): a one-element buffer.
     pub reference: bool,
+    /// Whether it is a reference to const (`const float& x`): it may also bind a temporary, a
+    /// copy of the argument's value (C++17 [dcl.init.ref]/5.2), where a reference to non-const
+    /// needs an lvalue.
+    #[serde(skip)]
+    pub const_ref: bool,
     /// Where.
     pub span: Span,
 }

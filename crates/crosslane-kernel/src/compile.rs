@@ -411,7 +411,12 @@ impl Compiler {
             aliases.push((p.name.clone(), slot));
             by_address.push(k);
         }
-        for (p, a) in f.params.iter().zip(args) {
+        // Reference parameters bound to something other than a variable: a cell in memory
+        // (`s[i]`, `*p`: the parameter holds its address and the body's uses read and write
+        // through it, [dcl.init.ref]/5.1) or, for a reference to const, a temporary holding
+        // the argument's value ([dcl.init.ref]/5.2). Each gets a slot of its own below.
+        let mut ref_slots: Vec<(usize, Ty)> = Vec::new();
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
             if !p.reference {
                 continue;
             }
@@ -419,18 +424,52 @@ impl Compiler {
                 ExprKind::Ident(n) => self.scopes.iter().rev().find_map(|s| s.get(n)).copied(),
                 _ => None,
             };
-            let Some(slot) = slot else {
+            if let Some(slot) = slot {
+                aliases.push((p.name.clone(), slot));
+                continue;
+            }
+            let (Ty::Ptr(v), false) = (p.ty, matches!(a.kind, ExprKind::Ident(_))) else {
                 self.fail(
                     a.span,
                     format!(
-                        "reference parameter `{}` of `{}` needs a variable as its argument \
-                         (assign the value to a local first)",
-                        p.name, f.name
+                        "reference parameter `{}` of `{}`: `{}` is not a variable here",
+                        p.name,
+                        f.name,
+                        show_arg(a)
                     ),
                 );
                 return;
             };
-            aliases.push((p.name.clone(), slot));
+            if matches!(a.kind, ExprKind::Index(..) | ExprKind::Deref(_)) {
+                ref_deref_stmt(body.to_mut(), &p.name);
+                ref_slots.push((k, Ty::Ptr(v)));
+            } else if p.const_ref {
+                ref_slots.push((k, Ty::Val(v)));
+            } else if matches!(a.kind, ExprKind::Member(..)) {
+                self.fail(
+                    a.span,
+                    format!(
+                        "reference parameter `{}` of `{}` bound to a vector component is not \
+                         supported; copy the component into a local, pass the local, and assign \
+                         it back",
+                        p.name, f.name
+                    ),
+                );
+                return;
+            } else {
+                self.fail(
+                    a.span,
+                    format!(
+                        "reference parameter `{}` of `{}` is not `const`, so it cannot bind a \
+                         temporary ({}; C++17 [dcl.init.ref]/5.2); pass a variable or an array \
+                         cell, or make the parameter `const`",
+                        p.name,
+                        f.name,
+                        show_arg(a)
+                    ),
+                );
+                return;
+            }
         }
         let result = match f.ret {
             Ty::Void => None,
@@ -447,24 +486,26 @@ impl Compiler {
         let caller = self.inst;
         let mut params = HashMap::new();
         params.extend(aliases);
-        for (_, (p, a)) in f
-            .params
-            .iter()
-            .zip(args)
-            .enumerate()
-            .filter(|(k, (p, _))| !p.reference && !by_address.contains(k))
-        {
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate().filter(|(k, (p, _))| {
+            (!p.reference || ref_slots.iter().any(|(r, _)| r == k)) && !by_address.contains(k)
+        }) {
+            let held = ref_slots.iter().find(|(r, _)| *r == k).map(|(_, t)| *t);
             self.slots.push(SlotInfo {
                 name: format!("{}::{}", f.name, p.name),
-                ty: p.ty,
+                ty: held.unwrap_or(p.ty),
             });
             let slot = self.slots.len() - 1;
             params.insert(p.name.clone(), slot);
+            let expr = match held {
+                // The cell's address.
+                Some(Ty::Ptr(_)) => Expr::new(ExprKind::AddrOf(Box::new(a.clone())), a.span),
+                _ => a.clone(),
+            };
             self.emit(Inst::Bind {
                 span: a.span,
                 end: a.span,
                 slot,
-                expr: a.clone(),
+                expr,
             });
         }
         let mut visible: Vec<HashMap<String, usize>> = self
@@ -624,8 +665,17 @@ impl Compiler {
         match &s.kind {
             StmtKind::Decl(storage, decls) => {
                 for d in decls {
+                    let ty = match (d.ty, &d.array) {
+                        (Ty::Val(v), Some(_)) => Ty::Ptr(v),
+                        (t, _) => t,
+                    };
                     if let Some(Some(n)) = &d.array {
                         self.resolve(n);
+                    }
+                    // An array's brace initializer assigns its cells: it names the array,
+                    // which is in scope from its declarator on ([basic.scope.pdecl]/1).
+                    if d.array.is_some() && d.init.is_some() {
+                        self.declare(&d.name, ty, d.span);
                     }
                     if let Some(i) = &d.init {
                         self.resolve(i);
@@ -636,11 +686,9 @@ impl Compiler {
                     if let Some(i) = &d.init {
                         self.hoist(i);
                     }
-                    let ty = match (d.ty, &d.array) {
-                        (Ty::Val(v), Some(_)) => Ty::Ptr(v),
-                        (t, _) => t,
-                    };
-                    self.declare(&d.name, ty, d.span);
+                    if !(d.array.is_some() && d.init.is_some()) {
+                        self.declare(&d.name, ty, d.span);
+                    }
                 }
                 self.emit(Inst::Decl {
                     span: s.span,
@@ -810,6 +858,102 @@ impl Compiler {
 /// Rewrites `*p` and `p[0]` in `s` to `p` itself, for a pointer parameter `p` that names a
 /// caller's local (`&x`); `bad` gets the position of any other use of `p`. The walk's depth is
 /// the statement and expression nesting, which the parser's depth budget bounds.
+/// The argument as a user wrote it, shortly (for a message).
+fn show_arg(a: &Expr) -> String {
+    match &a.kind {
+        ExprKind::Ident(n) => n.clone(),
+        ExprKind::Int { value, .. } => value.to_string(),
+        ExprKind::Float { value, .. } => value.to_string(),
+        _ => "an expression's value".to_string(),
+    }
+}
+
+/// Every use of the reference parameter `p` in `s` made `*p`: the parameter holds the address
+/// of the cell it is bound to.
+fn ref_deref_stmt(s: &mut Stmt, p: &str) {
+    stmt_exprs_mut(s, &mut |e| ref_deref(e, p));
+}
+
+fn ref_deref(e: &mut Expr, p: &str) {
+    if matches!(&e.kind, ExprKind::Ident(n) if n == p) {
+        let at = e.span;
+        let name = std::mem::replace(e, Expr::new(ExprKind::Bool(false), at));
+        *e = Expr::new(ExprKind::Deref(Box::new(name)), at);
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Member(b, _)
+        | ExprKind::Unary(_, b)
+        | ExprKind::Deref(b)
+        | ExprKind::AddrOf(b)
+        | ExprKind::Cast(_, b)
+        | ExprKind::IncDec { target: b, .. } => ref_deref(b, p),
+        ExprKind::Index(a, b)
+        | ExprKind::Binary(_, a, b)
+        | ExprKind::Logical(_, a, b)
+        | ExprKind::Assign(_, a, b)
+        | ExprKind::Comma(a, b) => {
+            ref_deref(a, p);
+            ref_deref(b, p);
+        }
+        ExprKind::Ternary(a, b, c) => {
+            ref_deref(a, p);
+            ref_deref(b, p);
+            ref_deref(c, p);
+        }
+        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| ref_deref(a, p)),
+        _ => {}
+    }
+}
+
+/// Calls `f` on each expression a statement holds directly and on those of the statements
+/// nested in it (the nesting is bounded by the parser's depth budget).
+fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Decl(_, decls) => {
+            for d in decls {
+                if let Some(Some(n)) = &mut d.array {
+                    f(n);
+                }
+                if let Some(i) = &mut d.init {
+                    f(i);
+                }
+            }
+        }
+        StmtKind::Expr(x) => f(x),
+        StmtKind::Return(x) => {
+            if let Some(x) = x {
+                f(x);
+            }
+        }
+        StmtKind::If(c, a, b) => {
+            f(c);
+            stmt_exprs_mut(a, f);
+            if let Some(b) = b {
+                stmt_exprs_mut(b, f);
+            }
+        }
+        StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
+            f(c);
+            stmt_exprs_mut(body, f);
+        }
+        StmtKind::For(init, c, step, body) => {
+            if let Some(i) = init {
+                stmt_exprs_mut(i, f);
+            }
+            if let Some(c) = c {
+                f(c);
+            }
+            if let Some(st) = step {
+                f(st);
+            }
+            stmt_exprs_mut(body, f);
+        }
+        StmtKind::Block(list) => list.iter_mut().for_each(|x| stmt_exprs_mut(x, f)),
+        StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Elided => {}
+    }
+}
+
 fn alias_deref_stmt(s: &mut Stmt, p: &str, bad: &mut Option<Span>) {
     let mut e = |e: &mut Expr| alias_deref(e, p, bad);
     match &mut s.kind {

@@ -229,6 +229,11 @@ impl Executor {
                 }
             }
             cx.changed.insert(slot);
+            // A brace initializer: the parser made it the cells' assignments, in order
+            // (`parser/arrays.rs`).
+            if let Some(init) = &d.init {
+                self.eval(w, init, active, cx);
+            }
             return;
         }
         if self.addr_taken.contains(&slot) {

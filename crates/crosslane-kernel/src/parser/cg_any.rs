@@ -67,6 +67,7 @@ impl Parser<'_> {
             name: n,
             ty: int,
             reference: false,
+            const_ref: false,
             span: at,
         })
     }

@@ -129,6 +129,7 @@ impl Parser<'_> {
             name: n.into(),
             ty: Ty::Val(U64),
             reference: false,
+            const_ref: false,
             span: at,
         };
         Function {

@@ -772,6 +772,7 @@ impl Body {
             name: name.to_string(),
             ty,
             reference: false,
+            const_ref: false,
             span: self.at,
         }
     }

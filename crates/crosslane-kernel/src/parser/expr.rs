@@ -218,6 +218,12 @@ impl Parser<'_> {
         loop {
             let span = e.span;
             if self.eat("[") {
+                if let ExprKind::Ident(n) = &e.kind {
+                    if let Some(dims) = self.dims_of(n) {
+                        e = self.md_subscripts(e, &dims, span)?;
+                        continue;
+                    }
+                }
                 let i = self.expr()?;
                 self.expect_punct("]")?;
                 e = self.node(ExprKind::Index(Box::new(e), Box::new(i)), span)?;

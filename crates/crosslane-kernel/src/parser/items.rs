@@ -370,6 +370,9 @@ impl Parser<'_> {
             scope.insert(p.name.clone(), p.ty);
         }
         self.scopes.push(scope);
+        for (n, dims) in std::mem::take(&mut self.param_dims) {
+            self.note_dims(&n, dims);
+        }
         let body = (|| {
             for (n, sv) in own {
                 let leaves = self.leaves(&sv.sname, start)?;
@@ -421,6 +424,7 @@ impl Parser<'_> {
         let mut slot = 0usize;
         self.void_now.clear();
         let mut index = 0usize;
+        self.param_dims.clear();
         if self.eat(")") {
             return Ok(params);
         }
@@ -461,6 +465,7 @@ impl Parser<'_> {
                     name,
                     ty: self.mask_ty(),
                     reference: false,
+                    const_ref: false,
                     span: at,
                 });
                 params.extend(hidden.into_iter().flatten());
@@ -547,6 +552,14 @@ impl Parser<'_> {
                 if let Ty::Val(v) = ty {
                     ty = Ty::Ptr(v);
                 }
+                // `float t[][33]`: a pointer to rows of 33 ([dcl.fct]/5), indexed `t[i][j]`.
+                if self.is_punct("[") {
+                    let inner = self.array_suffixes()?;
+                    let dims = self.const_bounds(&name, &inner, at)?;
+                    let mut all = vec![0];
+                    all.extend(dims.into_iter().map(|d| d.unwrap_or(1)));
+                    self.param_dims.push((name.clone(), all));
+                }
             }
             if self.eat("=") {
                 let d = self.assign_expr()?;
@@ -570,6 +583,7 @@ impl Parser<'_> {
                 name,
                 ty,
                 reference,
+                const_ref: reference && is_const,
                 span: at,
             });
             if self.eat(")") {
@@ -1004,6 +1018,7 @@ pub(super) fn add_constant_params(program: &mut Program) {
                     name: t.name.clone(),
                     ty: Ty::Ptr(t.elem),
                     reference: false,
+                    const_ref: false,
                     span: t.span,
                 });
             }

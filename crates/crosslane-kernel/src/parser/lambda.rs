@@ -241,6 +241,7 @@ impl Parser<'_> {
                 name: format!("this.{n}"),
                 ty: *ty,
                 reference: true,
+                const_ref: false,
                 span: at,
             });
             let sp = self.syn_span(at);

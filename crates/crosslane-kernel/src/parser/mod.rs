@@ -25,6 +25,7 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod arrays;
 mod ascend_simt;
 mod asm;
 mod asm_ops;
@@ -287,6 +288,13 @@ struct Parser<'a> {
     /// Declared names and their types, innermost scope last (for template and `auto`
     /// deduction).
     scopes: Vec<HashMap<String, Ty>>,
+    /// Arrays of several dimensions: the scope depth (`scopes.len()`) they were declared at,
+    /// name and bounds ([`arrays`]).
+    array_dims: Vec<(usize, String, Vec<u64>)>,
+    /// Parameters written as arrays of several dimensions (`float t[][33]`) in the parameter
+    /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
+    /// opens.
+    param_dims: Vec<(String, Vec<u64>)>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
@@ -383,6 +391,8 @@ impl<'a> Parser<'a> {
             pending: Vec::new(),
             // A file-level scope: a snippet's variables live here.
             scopes: vec![HashMap::new()],
+            array_dims: Vec::new(),
+            param_dims: Vec::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,

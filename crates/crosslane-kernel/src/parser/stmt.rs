@@ -261,6 +261,28 @@ impl Parser<'_> {
                     };
                     return Ok(done(self, StmtKind::Return(e)));
                 }
+                // A struct defined in a function (`struct { int x; int y; } grid;`,
+                // `struct P { … };`), then the variables declared after its `}`.
+                "struct" | "class"
+                    if matches!(self.peek(1), Tok::Punct("{"))
+                        || (matches!(self.peek(1), Tok::Ident(_))
+                            && matches!(self.peek(2), Tok::Punct("{"))) =>
+                {
+                    let name = match self.peek(1) {
+                        Tok::Ident(n) => n.clone(),
+                        _ => super::structs::anon_struct_name(span),
+                    };
+                    self.struct_def(None)?;
+                    if matches!(
+                        self.toks.get(self.pos.wrapping_sub(1)).map(|t| &t.tok),
+                        Some(Tok::Punct(";"))
+                    ) {
+                        return Ok(done(self, StmtKind::Empty));
+                    }
+                    let kind = self.struct_decl(Storage::default(), name)?;
+                    self.expect_punct(";")?;
+                    return Ok(done(self, kind));
+                }
                 "else" => return self.err("a statement (`else` without `if`)"),
                 "static_assert" => {
                     self.skip_static_assert()?;
@@ -335,18 +357,77 @@ impl Parser<'_> {
             let (mut ty, _) = self.pointers(base)?;
             let span = self.span();
             let name = self.ident()?;
-            let array = if self.eat("[") {
-                if self.eat("]") {
-                    Some(None)
+            let bounds = self.array_suffixes()?;
+            let bounds_none = bounds.is_empty();
+            // `= {…}` or `{…}` (C++11 list-initialization without `=`, [dcl.init]/1) after
+            // an array: its cells' values ([`super::arrays`]).
+            let braced = !bounds.is_empty()
+                && (self.is_punct("{")
+                    || (self.is_punct("=") && matches!(self.peek(1), Tok::Punct("{"))));
+            let mut md_dims = None;
+            let mut array_init = None;
+            let array = if braced || bounds.len() > 1 {
+                let dims = self.const_bounds(&name, &bounds, span)?;
+                let first = if braced {
+                    self.eat("=");
+                    let list = self.brace_list()?;
+                    let (init, first) =
+                        self.array_init(&name, span, &dims, list, storage.shared)?;
+                    array_init = Some(init);
+                    first
                 } else {
-                    let n = self.expr()?;
-                    self.expect_punct("]")?;
-                    Some(Some(n))
-                }
+                    match dims.first().copied().flatten() {
+                        Some(f) => f,
+                        None => {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                format!("`{name}[]…` needs its first bound or an initializer"),
+                            ))
+                        }
+                    }
+                };
+                let mut all: Vec<u64> = vec![first];
+                all.extend(dims.iter().skip(1).map(|d| d.unwrap_or(1)));
+                let total = all.iter().try_fold(1u64, |a, &d| a.checked_mul(d));
+                let Some(total) = total.filter(|&t| t <= i64::MAX as u64) else {
+                    return Err(KernelError::new(
+                        span.line,
+                        span.col,
+                        format!("`{name}` has more cells than a size can count"),
+                    ));
+                };
+                md_dims = Some(all);
+                Some(Some(arrays_lit(total, span)))
             } else {
-                None
+                // One dimension without an initializer: its bound as written (`[]` of an
+                // `extern __shared__` array; a run-time bound reported when it runs).
+                bounds.into_iter().next()
             };
-            let init = if self.eat("=") {
+            let scalar_braced = bounds_none
+                && matches!(ty, Ty::Val(_))
+                && (self.is_punct("{")
+                    || (self.is_punct("=") && matches!(self.peek(1), Tok::Punct("{"))));
+            let init = if array_init.is_some() {
+                array_init
+            } else if scalar_braced {
+                // `int x {2};`, `float s = {0.0f};`, `T v {};`: the one value, or zero for
+                // `{}` (value-initialization, [dcl.init.list]/3.11, /3.4 → [dcl.init]/8).
+                self.eat("=");
+                let at = self.span();
+                let list = self.brace_list()?;
+                let ExprKind::Call(_, mut items) = list.kind else {
+                    return self.err("an initializer");
+                };
+                if items.len() > 1 {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{name}` is one value: its `{{…}}` may hold one initializer ([dcl.init.list]/3.9)"),
+                    ));
+                }
+                Some(items.pop().unwrap_or_else(|| arrays_lit(0, at)))
+            } else if self.eat("=") {
                 Some(self.assign_expr()?)
             } else if array.is_none() && self.is_punct("{") {
                 // `constexpr auto WIDTH{4u};`, `int n{};`: direct-list-initialization of a
@@ -439,6 +520,9 @@ impl Parser<'_> {
                 (_, t) => t,
             };
             self.declare(&name, declared);
+            if let Some(dims) = md_dims {
+                self.note_dims(&name, dims);
+            }
             if matches!(ty, Ty::Void) {
                 return Err(KernelError::new(
                     span.line,
@@ -512,4 +596,16 @@ impl Parser<'_> {
         }
         Ok(())
     }
+}
+
+/// The literal `v` (an array's folded cell count) at `span`.
+fn arrays_lit(v: u64, span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Int {
+            value: v,
+            unsigned: false,
+            long: v > i32::MAX as u64,
+        },
+        span,
+    )
 }

@@ -635,6 +635,19 @@ impl Parser<'_> {
         sub.constexpr_fns = self.constexpr_fns.clone();
         let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
         bind_template_args(&mut sub, &ps, &args);
+        // A default naming a struct (`typename B = Block1D`, `= Pair<T>`): the struct
+        // ([temp.param]/10), read with the source's structs lent to the sub-parser.
+        if is_type {
+            self.lend(&mut sub);
+            let st = sub.struct_type();
+            let whole = matches!(sub.peek(0), Tok::Eof);
+            self.take_back(&mut sub);
+            match st {
+                Ok(Some(st)) if whole => return Ok(Some(TArg::Struct(st))),
+                Err(e) => return Err(e),
+                _ => sub.pos = 0,
+            }
+        }
         let r = if is_type {
             match sub.base_type() {
                 Ok(Ty::Val(v)) => Some(TArg::Type(v)),
@@ -751,6 +764,9 @@ impl Parser<'_> {
         // A plain variable hides a cooperative group of the same name (a group's own
         // declaration records the group after this).
         self.groups.remove(name);
+        let depth = self.scopes.len();
+        self.array_dims
+            .retain(|(d, n, _)| !(*d == depth && n == name));
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), ty);
         }

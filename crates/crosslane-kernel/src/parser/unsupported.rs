@@ -62,8 +62,8 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
             if !(at_brace && after_eq) {
                 return e;
             }
-            "initializer lists `= {…}` are not supported inside functions; assign the cells one \
-             by one, or make the table a file-scope `__constant__` array"
+            "an initializer list `= {…}` is read here for an array, a struct or a scalar \
+             variable; for anything else assign the value after the declaration"
                 .to_string()
         }
     };

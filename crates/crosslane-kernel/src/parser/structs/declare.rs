@@ -25,6 +25,7 @@ impl Parser<'_> {
                 name: n.clone(),
                 ty: l.ty,
                 reference: true,
+                const_ref: false,
                 span: at,
             })
             .collect();
@@ -126,6 +127,7 @@ impl Parser<'_> {
                     name: n.clone(),
                     ty: Ty::Ptr(v),
                     reference: false,
+                    const_ref: false,
                     span: at,
                 });
                 names.push(n);
@@ -144,6 +146,7 @@ impl Parser<'_> {
                 name: n.clone(),
                 ty,
                 reference: !many && ((reference && !is_const) || l.by_ref),
+                const_ref: false,
                 span: at,
             });
             names.push(n);
@@ -473,6 +476,9 @@ impl Parser<'_> {
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.overloads = std::mem::take(&mut self.overloads);
         sub.syn = self.syn;
+        // One token budget for the whole source: what an instance's array initializers
+        // write out counts against it too.
+        sub.instance_tokens = self.instance_tokens;
         sub.wave = self.wave;
         sub.hip = self.hip;
     }
@@ -488,5 +494,6 @@ impl Parser<'_> {
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.overloads = std::mem::take(&mut sub.overloads);
         self.syn = sub.syn;
+        self.instance_tokens = sub.instance_tokens;
     }
 }

@@ -32,6 +32,10 @@ impl Parser<'_> {
                 Some(Tok::Ident(n)) => n.clone(),
                 _ => return self.err("the typedef's name after the struct's `}`"),
             }
+        } else if self.is_punct("{") && self.scopes.len() > 1 {
+            // `struct { … } v;` in a function: a struct without a name ([class]/1), named here by
+            // where it starts.
+            anon_struct_name(at)
         } else {
             self.ident()?
         };
@@ -233,7 +237,9 @@ impl Parser<'_> {
                 ));
             }
         }
-        if !self.eat(";") {
+        // In a function, variables may follow the `}` (`struct { int x; } g;`): the caller
+        // reads them ([dcl.dcl]/1).
+        if !self.eat(";") && self.scopes.len() <= 1 {
             return self
                 .err("`;` after the struct's `}` (declaring variables there is not supported)");
         }
@@ -530,6 +536,7 @@ impl Parser<'_> {
                         name: n.clone(),
                         ty,
                         reference,
+                        const_ref: false,
                         span: at,
                     });
                 }
@@ -649,4 +656,10 @@ impl Parser<'_> {
         self.extra_fns.push(f);
         Ok(())
     }
+}
+
+/// The name given to a struct defined without one at `at`: not an identifier a source can
+/// write (`@`), so it never meets a name of the source.
+pub(crate) fn anon_struct_name(at: Span) -> String {
+    format!("struct@{}:{}", at.line, at.col)
 }

@@ -30,6 +30,7 @@ use crate::KernelError;
 mod arrays;
 mod declare;
 mod define;
+pub(crate) use define::anon_struct_name;
 mod lower;
 mod void_ptr;
 

@@ -400,6 +400,7 @@ pub fn lower(
                     // A scalar is a one-cell buffer, read and written as `name[0]` (so an
                     // atomic can take its address).
                     reference: false,
+                    const_ref: false,
                     span: low.uniq(at),
                 });
             }
@@ -819,6 +820,7 @@ impl Lower<'_> {
                             name: pname,
                             ty: Ty::Ptr(ValTy::scalar(t)),
                             reference: false,
+                            const_ref: false,
                             span: self.uniq(at),
                         });
                         continue;
@@ -843,6 +845,7 @@ impl Lower<'_> {
                             name: c.map_or_else(|| pname.clone(), |c| comp_name(&pname, c)),
                             ty: Ty::Val(t),
                             reference: true,
+                            const_ref: false,
                             span: self.uniq(at),
                         });
                     }
@@ -855,6 +858,7 @@ impl Lower<'_> {
                             name: comp_name(&pname, c),
                             ty: Ty::Val(t),
                             reference: false,
+                            const_ref: false,
                             span: self.uniq(at),
                         });
                     }
@@ -879,6 +883,7 @@ impl Lower<'_> {
                     name: pname,
                     ty: Ty::Val(ValTy::scalar(t)),
                     reference: false,
+                    const_ref: false,
                     span: self.uniq(at),
                 });
             }
@@ -898,6 +903,7 @@ impl Lower<'_> {
                                     name: comp_name("_ret", c),
                                     ty: Ty::Val(t),
                                     reference: true,
+                                    const_ref: false,
                                     span: self.uniq(at),
                                 });
                             }
