@@ -332,7 +332,12 @@ impl Executor {
                     n / usize::from(elem.lanes)
                 })
             } else {
-                given.unwrap_or(threads.saturating_mul(blocks))
+                given
+                    .or_else(|| {
+                        let fill = config.args.get(&p.name)?;
+                        super::memory::typed_list_len(elem, fill)
+                    })
+                    .unwrap_or(threads.saturating_mul(blocks))
             };
             let need = (len as u64).checked_mul(budget::cell_bytes(elem));
             if need.is_none_or(|n| memory.used_bytes.saturating_add(n) > memory.limit_bytes) {

@@ -9,6 +9,7 @@ mod common;
 mod kernel_ascend_simt;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
+mod kernel_bytes;
 mod kernel_coop;
 mod kernel_cuda;
 mod kernel_cxx;
