@@ -40,6 +40,10 @@ pub enum Group {
     Tile(u32),
     /// `coalesced_group`: the lanes of its mask.
     Coalesced(Meta),
+    /// `grid_group` (`this_grid()`): every thread of the launch (CUDA C++ Programming Guide,
+    /// Cooperative Groups, "Grid Group"); its mask expression is the warp's full mask, which no
+    /// grid operation reads.
+    Grid,
 }
 
 /// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
@@ -80,6 +84,7 @@ pub(super) fn group_type_name(g: Group) -> String {
         Group::Block => "thread_block".into(),
         Group::Tile(n) => format!("thread_block_tile<{n}>"),
         Group::Coalesced(_) => "coalesced_group".into(),
+        Group::Grid => "grid_group".into(),
     }
 }
 
@@ -160,13 +165,7 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         };
-        if ty == "grid_group" {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "grid groups (`this_grid()`) are not supported: one block's warps run here",
-            ));
-        }
+        let _ = at;
         self.expect_punct(";")?;
         let mask_ty = self.mask_ty();
         let mut decls = vec![Declarator {
@@ -283,11 +282,18 @@ impl Parser<'_> {
                     meta: None,
                 }))
             }
-            "this_grid" => Err(KernelError::new(
-                at.line,
-                at.col,
-                "grid groups (`this_grid()`) are not supported: one block's warps run here",
-            )),
+            "this_grid" => {
+                self.bump();
+                self.expect_punct("(")?;
+                self.expect_punct(")")?;
+                let full = self.full_mask();
+                let mask = self.e_mask(at, full);
+                Ok(Some(Made {
+                    group: Group::Grid,
+                    mask,
+                    meta: None,
+                }))
+            }
             "tiled_partition" => {
                 self.bump();
                 let mut n = None;
@@ -352,7 +358,7 @@ impl Parser<'_> {
                 self.expect_punct("(")?;
                 let parent = self.cg_parent(at, &f)?;
                 let parent_mask = match parent.group {
-                    Group::Block => {
+                    Group::Block | Group::Grid => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
@@ -456,8 +462,8 @@ impl Parser<'_> {
                 let f = if name == "group_size" { "size" } else { name };
                 self.cg_op(g.group, g.mask, None, f, &[], at).map(Some)
             }
-            "this_thread_block" | "coalesced_threads" | "tiled_partition" | "labeled_partition"
-            | "binary_partition"
+            "this_thread_block" | "this_grid" | "coalesced_threads" | "tiled_partition"
+            | "labeled_partition" | "binary_partition"
                 if self.is_punct("(") || self.is_punct("<") =>
             {
                 self.pos -= 1;
@@ -511,6 +517,17 @@ impl Parser<'_> {
                             at.line,
                             at.col,
                             format!("cg::{name} over a whole block is not supported; use a tile"),
+                        ))
+                    }
+                    Group::Grid => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "cg::{name} takes a thread_block_tile or a coalesced group, not \
+                                 a grid_group (CUDA C++ Programming Guide, Cooperative Groups, \
+                                 reduce); use a tile"
+                            ),
                         ))
                     }
                     Group::Coalesced(_) if name == "reduce" => {

@@ -29,6 +29,7 @@ mod attributes;
 mod bit_cast;
 mod cg;
 mod cg_lower;
+pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 mod const_eval;
 mod constexpr_fn;
 mod expr;

@@ -210,3 +210,54 @@ __global__ void k(const char *x, float *y) {
         t.all_diagnostics().collect::<Vec<_>>()
     );
 }
+
+const GRID: &str = "\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void ranks(unsigned *out) {
+  cg::grid_group grid = cg::this_grid();
+  unsigned r = grid.thread_rank();
+  out[r] = r * 1000000 + grid.size() * 10000 + grid.num_blocks() * 100
+         + grid.block_rank() * 10 + grid.is_valid();
+}
+__global__ void barrier(int *out) {
+  auto g = cg::this_grid();
+  out[g.thread_rank()] = 1;
+  g.sync();
+}";
+
+#[test]
+fn bytes_grid_group_ranks_sizes_and_validity() {
+    // 3 blocks of 2 threads: thread t of block b has grid rank 2b + t; size 6, 3 blocks;
+    // is_valid is false (an ordinary launch, not cudaLaunchCooperativeKernel). Cell r holds
+    // r·10^6 + 6·10^4 + 3·100 + (r/2)·10 + 0.
+    let mut c = launch(2, &[("out", 6, "zero")]);
+    c.entry = Some("ranks".into());
+    c.grid_dim = Some([3, 1, 1]);
+    let t = run_kernel(GRID, c).unwrap();
+    let want: Vec<Option<f64>> = (0..6u32)
+        .map(|r| Some(f64::from(r * 1_000_000 + 60_000 + 300 + (r / 2) * 10)))
+        .collect();
+    assert_eq!(nums(&t, "out"), want);
+    // A 2x2 grid of 2x1 blocks: block (x, y) has rank x + 2y, so blocks 0..4 in x-fastest
+    // order; size 8, 4 blocks.
+    let mut c = launch(2, &[("out", 8, "zero")]);
+    c.entry = Some("ranks".into());
+    c.grid_dim = Some([2, 2, 1]);
+    let t = run_kernel(GRID, c).unwrap();
+    let want: Vec<Option<f64>> = (0..8u32)
+        .map(|r| Some(f64::from(r * 1_000_000 + 80_000 + 400 + (r / 2) * 10)))
+        .collect();
+    assert_eq!(nums(&t, "out"), want);
+}
+
+#[test]
+fn bytes_grid_sync_is_refused_at_its_line_only_for_the_entry_reaching_it() {
+    let mut c = launch(2, &[("out", 4, "zero")]);
+    c.entry = Some("barrier".into());
+    c.grid_dim = Some([2, 1, 1]);
+    let e = run_kernel(GRID, c).unwrap_err();
+    assert_eq!((e.line, e.col), (12, 3), "{e}");
+    assert!(e.message.contains("cooperative launch"), "{}", e.message);
+    assert!(!e.message.contains("one block's warps"), "{}", e.message);
+}
