@@ -215,7 +215,9 @@ impl Executor {
             Some(n) => dialect
                 .check_lanes(n as i64)
                 .map_err(|e| at(format!("lanes: {}", e.message)))?,
-            None => dialect.default_lanes(),
+            None => {
+                super::pp::predefined::default_lanes(dialect, config.preprocess.arch.as_deref())
+            }
         };
         let lanes = lanes.min(MAX_LANES);
         let (block_dim, geometry_from) = match (config.block_dim, f.vf_call_dim) {

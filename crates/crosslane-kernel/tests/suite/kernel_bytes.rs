@@ -261,3 +261,23 @@ fn bytes_grid_sync_is_refused_at_its_line_only_for_the_entry_reaching_it() {
     assert!(e.message.contains("cooperative launch"), "{}", e.message);
     assert!(!e.message.contains("one block's warps"), "{}", e.message);
 }
+
+#[test]
+fn bytes_rdna_arch_defaults_to_wave32_and_lanes_still_wins() {
+    // hipcc on a wave32-capable processor (GFX10+, RDNA) compiles wave32 unless
+    // -mwavefrontsize64; GFX9 / CDNA are wave64 only. warpSize·1000 + the macro: 32032 / 64064.
+    let src = "__global__ void k(int *out) { out[threadIdx.x] = warpSize * 1000 + __AMDGCN_WAVEFRONT_SIZE; }";
+    let run = |arch: &str, lanes: Option<usize>| {
+        let mut c = launch(1, &[("out", 1, "zero")]);
+        c.dialect = Some(crosslane_core::Dialect::Hip);
+        c.preprocess.arch = Some(arch.into());
+        c.lanes = lanes;
+        nums(&run_kernel(src, c).unwrap(), "out")
+    };
+    assert_eq!(run("gfx1100", None), [Some(32032.0)]);
+    assert_eq!(run("gfx1030", None), [Some(32032.0)]);
+    assert_eq!(run("gfx1200", None), [Some(32032.0)]);
+    assert_eq!(run("gfx942", None), [Some(64064.0)]);
+    assert_eq!(run("gfx90a", None), [Some(64064.0)]);
+    assert_eq!(run("gfx1100", Some(64)), [Some(64064.0)]);
+}
