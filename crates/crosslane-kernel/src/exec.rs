@@ -588,9 +588,12 @@ impl Executor {
                 .limits
                 .max_memory
                 .saturating_sub(self.meter.bytes(0));
+            // The statement about to run: where a limit it hits is reported (a run without a
+            // trace records no step to take the line from).
+            let at_line = self.line_of(self.warps[w].pc);
             let recorded = self.exec(w);
             if self.meter.work_spent() {
-                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                let line = at_line;
                 self.limit(
                     Resource::Work,
                     line,

@@ -281,3 +281,55 @@ fn bytes_rdna_arch_defaults_to_wave32_and_lanes_still_wins() {
     assert_eq!(run("gfx90a", None), [Some(64064.0)]);
     assert_eq!(run("gfx1100", Some(64)), [Some(64064.0)]);
 }
+
+#[test]
+fn bytes_work_limit_names_the_loop_line_without_a_trace() {
+    // The loop is line 3; with no step recorded (trace none) the stop still names line 3, and
+    // the condition the budget interrupted is not reported as undefined.
+    let src = "\
+__global__ void k(int *out, long long n) {
+  long long s = 0;
+  for (long long i = 0; i < n*n; ++i) { s += i; }
+  out[threadIdx.x] = (int)s;
+}";
+    for mode in [
+        crosslane_kernel::TraceMode::None,
+        crosslane_kernel::TraceMode::Full,
+    ] {
+        let mut c = launch(1, &[("out", 1, "zero")]);
+        c.args.insert("n".into(), "100000".into());
+        c.limits.max_work = 5000;
+        let t = crosslane_kernel::run_kernel_traced(src, c, mode).unwrap();
+        match &t.outcome {
+            Some(crosslane_kernel::Outcome::Limit(hit)) => assert_eq!(hit.line, 3, "{mode:?}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            !t.all_diagnostics()
+                .any(|d| d.message.contains("condition is undefined")),
+            "{mode:?}"
+        );
+    }
+}
+
+#[test]
+fn bytes_shuffle_from_an_inactive_lane_says_inactive_not_uninitialized() {
+    // Lanes 0-15 read lanes 16-31, which took the other path: undefined because inactive
+    // (CUDA C++ Programming Guide, Warp Shuffle Functions), though their `v` is initialized.
+    let src = "\
+__global__ void k(int *out) {
+  int v = threadIdx.x;
+  int r = 0;
+  if (threadIdx.x < 16) {
+    r = __shfl_sync(0xffff, v, threadIdx.x + 16);
+  }
+  out[threadIdx.x] = r;
+}";
+    let t = run_kernel(src, launch(32, &[("out", 32, "zero")])).unwrap();
+    assert_eq!(nums(&t, "out")[0], None);
+    assert_eq!(nums(&t, "out")[16], Some(0.0));
+    assert!(has(&t, Level::Warning, "source lane 16 is inactive"));
+    assert!(!t
+        .all_diagnostics()
+        .any(|d| d.message.contains("uninitialized")));
+}
