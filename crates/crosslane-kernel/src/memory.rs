@@ -575,6 +575,9 @@ pub fn typed_cells(
     Ok(cells)
 }
 
+/// Cells made one at a time, each a cell or the fill's error.
+type CellIter<'a> = Box<dyn Iterator<Item = Result<Option<KVal>, InputError>> + 'a>;
+
 /// The cells of [`fill_cells`] one at a time (a typed fill makes its values through this, so
 /// no list of them is held beside the cells).
 fn fill_iter<'a>(
@@ -582,7 +585,7 @@ fn fill_iter<'a>(
     len: usize,
     fill: &'a str,
     field: &'a str,
-) -> Result<Box<dyn Iterator<Item = Result<Option<KVal>, InputError>> + 'a>, InputError> {
+) -> Result<CellIter<'a>, InputError> {
     let grammar = move |m: String| {
         InputError::new(
             field,
