@@ -588,8 +588,7 @@ impl Executor {
                 .limits
                 .max_memory
                 .saturating_sub(self.meter.bytes(0));
-            // The statement about to run: where a limit it hits is reported (a run without a
-            // trace records no step to take the line from).
+            // The statement about to run names a limit it hits (trace none records no step).
             let at_line = self.line_of(self.warps[w].pc);
             let recorded = self.exec(w);
             if self.meter.work_spent() {

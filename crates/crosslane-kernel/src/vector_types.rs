@@ -167,7 +167,7 @@ fn recast_bytes(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
     }
     if bytes % i128::from(alignment(to)) != 0 {
         return Err(Fault::ub(format!(
-            "a {} pointer to byte {bytes} of {} memory is not {}-byte aligned: a {} access there is undefined (CUDA C++ Programming Guide, Device Memory Accesses: a vector access must be aligned to its size)",
+            "a {} pointer to byte {bytes} of {} memory is not {}-byte aligned: a {} access there is undefined (CUDA C++ Programming Guide, Device Memory Accesses: an access must be aligned to its size)",
             to.name(),
             from.name(),
             alignment(to),
