@@ -52,6 +52,9 @@ pub fn check(cli: &Cli) -> Result<(), CliError> {
             for b in &args.buffer {
                 if let Some((head, fill)) = b.split_once('=') {
                     let name = head.split_once(':').map_or(head, |(n, _)| n).trim();
+                    // A typed fill `TYPE:FILL` is checked by its FILL; the type's fit to
+                    // the buffer is the kernel's question.
+                    let fill = crosslane_core::fill::split_typed(fill).map_or(fill, |(_, f)| f);
                     parse_fill(fill, &format!("--buffer {name}"))?;
                 }
             }

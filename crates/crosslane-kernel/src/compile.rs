@@ -576,6 +576,10 @@ impl Compiler {
             return;
         };
         let mut text_args = Vec::new();
+        if name == super::parser::GRID_SYNC {
+            self.unknown(e.span, super::parser::GRID_SYNC_REFUSAL.to_string());
+            return;
+        }
         if !self.by_name.contains_key(name)
             && builtin(name).is_none()
             && !super::machine::maca_mem::is_memory_call(name)

@@ -222,7 +222,9 @@ impl Executor {
             Some(n) => dialect
                 .check_lanes(n as i64)
                 .map_err(|e| at(format!("lanes: {}", e.message)))?,
-            None => dialect.default_lanes(),
+            None => {
+                super::pp::predefined::default_lanes(dialect, config.preprocess.arch.as_deref())
+            }
         };
         let lanes = lanes.min(MAX_LANES);
         let (block_dim, geometry_from) = match (config.block_dim, f.vf_call_dim) {
@@ -342,7 +344,12 @@ impl Executor {
                     n / usize::from(elem.lanes)
                 })
             } else {
-                given.unwrap_or(threads.saturating_mul(blocks))
+                given
+                    .or_else(|| {
+                        let fill = config.args.get(&p.name)?;
+                        super::memory::typed_list_len(elem, fill)
+                    })
+                    .unwrap_or(threads.saturating_mul(blocks))
             };
             let need = (len as u64).checked_mul(budget::cell_bytes(elem));
             if need.is_none_or(|n| memory.used_bytes.saturating_add(n) > memory.limit_bytes) {
@@ -589,9 +596,11 @@ impl Executor {
                 .limits
                 .max_memory
                 .saturating_sub(self.meter.bytes(0));
+            // The statement about to run names a limit it hits (trace none records no step).
+            let at_line = self.line_of(self.warps[w].pc);
             let recorded = self.exec(w);
             if self.meter.work_spent() {
-                let line = self.trace.steps.last().map_or(1, |s| s.line);
+                let line = at_line;
                 self.limit(
                     Resource::Work,
                     line,

@@ -27,7 +27,9 @@ impl Executor {
         let dialect = config
             .dialect
             .unwrap_or_else(|| super::dialect_guess::infer_dialect(source).0);
-        let lanes = config.lanes.unwrap_or_else(|| dialect.default_lanes());
+        let lanes = config.lanes.unwrap_or_else(|| {
+            super::pp::predefined::default_lanes(dialect, config.preprocess.arch.as_deref())
+        });
         let parsed = parse_preprocessed(
             source,
             &config.limits,

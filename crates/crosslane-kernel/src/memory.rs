@@ -347,10 +347,17 @@ impl Memory {
 fn parse_scalar(s: Scalar, text: &str, field: &str) -> Result<KVal, InputError> {
     let t = text.trim();
     let bad = || {
+        // A decimal in an integer buffer: most often bytes the kernel reads through a
+        // `float*`, which a typed fill gives.
+        let hint = if !s.is_float() && t.parse::<f64>().is_ok() {
+            " (for a buffer the kernel reads through another type, give a typed fill: `f32:1.5,2.5` lays the floats' bytes over the cells)"
+        } else {
+            ""
+        };
         InputError::new(
             field,
             format!(
-                "`{text}` is not {} value",
+                "`{text}` is not {} value{hint}",
                 crosslane_core::error::with_article(s.name())
             ),
         )
@@ -412,6 +419,9 @@ pub fn parse_cell(elem: ValTy, text: &str, field: &str) -> Result<Option<KVal>, 
 /// its end uninitialized. `i*K+C` is exact: a float buffer holds each value rounded to its type
 /// (0.1 as the nearest float), an integer buffer only whole values.
 ///
+/// A typed fill `TYPE:FILL` ([`crosslane_core::fill::split_typed`]) gives values of TYPE laid
+/// out as their bytes over the cells ([`typed_cells`]).
+///
 /// # Errors
 /// [`InputError`] on `field` (the fill's field, e.g. `x fill`) for text outside the grammar, a
 /// list longer than the buffer, an item that is not a value of `elem`, or a decimal in an
@@ -422,13 +432,167 @@ pub fn fill_cells(
     fill: &str,
     field: &str,
 ) -> Result<Vec<Option<KVal>>, InputError> {
-    let grammar = |m: String| {
+    if let Some((ty, rest)) = crosslane_core::fill::split_typed(fill) {
+        return typed_cells(elem, len, typed_scalar(ty), rest, field);
+    }
+    fill_iter(elem, len, fill, field)?.collect()
+}
+
+/// The cells a typed list fill (`f32:1.5,2.5`) covers in a buffer of `elem`: its values'
+/// bytes, rounded up to whole cells (`None` for any other fill), the buffer's length when
+/// none is given.
+pub fn typed_list_len(elem: ValTy, fill: &str) -> Option<usize> {
+    let (ty, rest) = crosslane_core::fill::split_typed(fill)?;
+    let Ok(Fill::List(items)) = crosslane_core::fill::parse_fill(rest, "") else {
+        return None;
+    };
+    let cell = usize::try_from(super::vector_types::size_of(elem))
+        .ok()
+        .filter(|c| *c > 0)?;
+    let bytes = items
+        .len()
+        .checked_mul((typed_scalar(ty).bits() / 8) as usize)?;
+    Some(bytes.div_ceil(cell))
+}
+
+/// The scalar a typed fill's type name ([`crosslane_core::fill::TYPED_FILL_TYPES`]) names.
+fn typed_scalar(name: &str) -> Scalar {
+    match name {
+        "i8" => Scalar::I8,
+        "u8" => Scalar::U8,
+        "i16" => Scalar::I16,
+        "u16" => Scalar::U16,
+        "u32" => Scalar::U32,
+        "i64" => Scalar::I64,
+        "u64" => Scalar::U64,
+        "f16" => Scalar::F16,
+        "bf16" => Scalar::Bf16,
+        "f32" => Scalar::F32,
+        "f64" => Scalar::F64,
+        _ => Scalar::I32,
+    }
+}
+
+/// The cells of a buffer of `len` elements of `elem` holding the little-endian bytes of the
+/// values of `fill` read as `ty` (`f32:1.5,2.5` over 8 `char` cells: 0, 0, -64, 63, 0, 0, 32,
+/// 64, the IEEE binary32 encodings of 1.5 and 2.5, least significant byte first, as memory holds
+/// them on every NVIDIA and AMD GPU). The buffer's bytes hold `len · sizeof(elem) / sizeof(ty)`
+/// values; a cell with a byte of an undefined value, or with bytes no value covers (the tail of
+/// a buffer whose size is no multiple of `sizeof(ty)`), is uninitialized. Values are made one
+/// at a time, so the fill holds no more than the cells.
+///
+/// # Errors
+/// [`InputError`] on `field`: the fill's own errors (see [`fill_cells`]), a NaN (whose bits
+/// the emulator does not keep), or a `bool` buffer (no bytes the emulator names).
+pub fn typed_cells(
+    elem: ValTy,
+    len: usize,
+    ty: Scalar,
+    fill: &str,
+    field: &str,
+) -> Result<Vec<Option<KVal>>, InputError> {
+    use super::vector_types::{from_raw_bits, raw_bits, size_of};
+    if elem.scalar == Scalar::Bool || elem.lanes == 0 {
+        return Err(InputError::new(
+            field,
+            format!(
+                "a typed fill lays bytes over the cells, and `{}` cells are no bytes the emulator names: fill it with its own values",
+                elem.name()
+            ),
+        ));
+    }
+    let comp = (elem.scalar.bits() / 8) as usize;
+    let cell_bytes = usize::try_from(size_of(elem)).unwrap_or(1).max(1);
+    let tb = (ty.bits() / 8) as usize;
+    let total = len.saturating_mul(cell_bytes);
+    if let Ok(Fill::List(items)) = crosslane_core::fill::parse_fill(fill, field) {
+        if items.len().saturating_mul(tb) > total {
+            return Err(InputError::new(
+                field,
+                format!(
+                    "the typed fill gives {} {} values ({} bytes) for a buffer of {total} bytes ({len} cells of {}); a typed fill is {}",
+                    items.len(),
+                    ty.name(),
+                    items.len().saturating_mul(tb),
+                    elem.name(),
+                    crosslane_core::fill::TYPED_GRAMMAR
+                ),
+            ));
+        }
+    }
+    let values = fill_iter(ValTy::scalar(ty), total / tb, fill, field)?;
+    let mut cells = Vec::with_capacity(len);
+    // The bytes of the cell being built, `None` for one of an undefined value.
+    let mut pending: Vec<Option<u8>> = Vec::with_capacity(cell_bytes);
+    let flush = |pending: &mut Vec<Option<u8>>, cells: &mut Vec<Option<KVal>>| {
+        let bytes: Option<Vec<u8>> = pending.drain(..).collect();
+        let cell = bytes.and_then(|b| {
+            let items: Option<Vec<KVal>> = b
+                .chunks(comp)
+                .map(|c| {
+                    let bits = c
+                        .iter()
+                        .rev()
+                        .fold(0u64, |acc, byte| (acc << 8) | u64::from(*byte));
+                    from_raw_bits(elem.scalar, bits).ok()
+                })
+                .collect();
+            let mut items = items?;
+            if elem.lanes == 1 {
+                items.pop()
+            } else {
+                Some(KVal::Vector {
+                    ty: elem.scalar,
+                    items,
+                })
+            }
+        });
+        cells.push(cell);
+    };
+    for (i, v) in values.enumerate() {
+        let v = v?;
+        let bits = match &v {
+            Some(x) => Some(raw_bits(x).ok_or_else(|| {
+                InputError::new(
+                    field,
+                    format!(
+                        "value {i} of the typed fill is a NaN, whose bits the emulator does not keep; give the bits as an integer type (`u32:0x7fc00000`)"
+                    ),
+                )
+            })?),
+            None => None,
+        };
+        for k in 0..tb {
+            pending.push(bits.map(|b| ((b >> (8 * k)) & 0xff) as u8));
+            if pending.len() == cell_bytes {
+                flush(&mut pending, &mut cells);
+            }
+        }
+    }
+    // Bytes no value covers: the cell holding them (and every cell after) is uninitialized.
+    pending.clear();
+    cells.resize(len, None);
+    Ok(cells)
+}
+
+/// Cells made one at a time, each a cell or the fill's error.
+type CellIter<'a> = Box<dyn Iterator<Item = Result<Option<KVal>, InputError>> + 'a>;
+
+/// The cells of [`fill_cells`] one at a time (a typed fill makes its values through this, so
+/// no list of them is held beside the cells).
+fn fill_iter<'a>(
+    elem: ValTy,
+    len: usize,
+    fill: &'a str,
+    field: &'a str,
+) -> Result<CellIter<'a>, InputError> {
+    let grammar = move |m: String| {
         InputError::new(
             field,
             format!("{m}; a fill is {}", crosslane_core::fill::GRAMMAR),
         )
     };
-    let whole_cell = |n: i128| {
+    let whole_cell = move |n: i128| {
         let one = if elem.scalar.is_float() {
             KVal::float(elem.scalar, n as f64)
         } else {
@@ -436,30 +600,29 @@ pub fn fill_cells(
         };
         Some(one.convert(elem).unwrap_or_else(|_| KVal::zero(elem)))
     };
-    match crosslane_core::fill::parse_fill(fill, field)? {
-        Fill::Affine { mul, add } => (0..len)
-            .map(|i| {
-                let d = crosslane_core::fill::affine_cell(i, mul, add, field)?;
-                match d.whole() {
-                    Some(n) => Ok(whole_cell(n)),
-                    None if elem.scalar.is_float() => parse_cell(elem, &d.to_string(), field),
-                    None => Err(grammar(format!(
-                        "`{}` gives {d} at cell {i}, and `{}` holds whole numbers only (use \
-                         whole K and C, or a float buffer)",
-                        fill.trim(),
-                        elem.name()
-                    ))),
-                }
-            })
-            .collect(),
-        Fill::Random(seed) => Ok(crosslane_core::fill::random_ints(seed, len)
-            .map(|v| whole_cell(i128::from(v)))
-            .collect()),
-        Fill::Zero => Ok(vec![Some(KVal::zero(elem)); len]),
-        Fill::Undef => Ok(vec![None; len]),
+    Ok(match crosslane_core::fill::parse_fill(fill, field)? {
+        Fill::Affine { mul, add } => Box::new((0..len).map(move |i| {
+            let d = crosslane_core::fill::affine_cell(i, mul, add, field)?;
+            match d.whole() {
+                Some(n) => Ok(whole_cell(n)),
+                None if elem.scalar.is_float() => parse_cell(elem, &d.to_string(), field),
+                None => Err(grammar(format!(
+                    "`{}` gives {d} at cell {i}, and `{}` holds whole numbers only (use \
+                     whole K and C, or a float buffer)",
+                    fill.trim(),
+                    elem.name()
+                ))),
+            }
+        })),
+        Fill::Random(seed) => Box::new(
+            crosslane_core::fill::random_ints(seed, len)
+                .map(move |v| Ok(whole_cell(i128::from(v)))),
+        ),
+        Fill::Zero => Box::new(std::iter::repeat_n(Ok(Some(KVal::zero(elem))), len)),
+        Fill::Undef => Box::new(std::iter::repeat_n(Ok(None), len)),
         Fill::Number(n) => {
             let v = parse_cell(elem, &n, field).map_err(|e| grammar(e.message))?;
-            Ok(vec![v; len])
+            Box::new(std::iter::repeat_n(Ok(v), len))
         }
         Fill::List(items) => {
             if items.len() > len {
@@ -468,18 +631,23 @@ pub fn fill_cells(
                     items.len()
                 )));
             }
-            let mut cells = items
-                .iter()
+            let n = items.len();
+            let cells = items
+                .into_iter()
                 .enumerate()
-                .map(|(i, s)| {
-                    parse_cell(elem, s, field)
+                .map(move |(i, s)| {
+                    parse_cell(elem, &s, field)
                         .map_err(|e| grammar(format!("item {i}: {}", e.message)))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            cells.resize(len, None);
-            Ok(cells)
+            Box::new(
+                cells
+                    .into_iter()
+                    .map(Ok)
+                    .chain(std::iter::repeat_n(Ok(None), len - n)),
+            )
         }
-    }
+    })
 }
 
 #[cfg(test)]

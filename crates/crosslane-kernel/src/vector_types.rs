@@ -134,15 +134,21 @@ pub fn recast(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
 }
 
 /// Whether a pointer to `elem` over `cell` memory reads bytes reinterpreted: different
-/// component types (neither `bool`) with different component counts or component sizes
-/// (an `int*` over `int8_t` cells reads four of them, [basic.lval]/11 and [intro.memory]:
-/// an object of type `int` occupies 4 bytes wherever it is read from), the shape of a 128-bit
-/// load of eight halves through `int4` / `uint4` / `float4` and of `__half2` views of such a
-/// value (CUDA C++ Programming Guide, "Device Memory Accesses": a vector access reads its size
-/// in bytes; memory is bytes, little-endian on every NVIDIA and AMD GPU).
+/// component types (neither `bool`), except two integer types of one width with one
+/// component count (`unsigned*` over `int` cells), whose conversion modulo 2^N already is the
+/// reinterpretation of the bits ([conv.integral]/2). This is the shape of a 128-bit load of
+/// eight halves through `int4` / `uint4` / `float4`, of `__half2` views of such a value, and of
+/// an `int*` over `int8_t` cells (four of them, the packed loads of quantized blocks:
+/// [basic.lval]/11, [intro.memory]), of a `float*` (`half*`, `int*`) over a `char*` buffer addressed with byte strides (CUDA C++
+/// Programming Guide, "Device Memory Accesses": an access reads its size in bytes; memory is
+/// bytes, little-endian on every NVIDIA and AMD GPU).
 pub fn bit_view(elem: ValTy, cell: ValTy) -> bool {
+    let same_int = !elem.scalar.is_float()
+        && !cell.scalar.is_float()
+        && elem.scalar.bits() == cell.scalar.bits()
+        && elem.lanes == cell.lanes;
     elem.scalar != cell.scalar
-        && (elem.lanes != cell.lanes || elem.scalar.bits() != cell.scalar.bits())
+        && !same_int
         && elem.lanes > 0
         && cell.lanes > 0
         && elem.scalar != Scalar::Bool
@@ -162,7 +168,7 @@ fn recast_bytes(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
     }
     if bytes % i128::from(alignment(to)) != 0 {
         return Err(Fault::ub(format!(
-            "a {} pointer to byte {bytes} of {} memory is not {}-byte aligned: a {} access there is undefined (CUDA C++ Programming Guide, Device Memory Accesses: a vector access must be aligned to its size)",
+            "a {} pointer to byte {bytes} of {} memory is not {}-byte aligned: a {} access there is undefined (CUDA C++ Programming Guide, Device Memory Accesses: an access must be aligned to its size)",
             to.name(),
             from.name(),
             alignment(to),
@@ -241,20 +247,17 @@ pub enum View {
 
 /// The view a pointer to `elem` has of cells of `cell`.
 pub fn view(elem: ValTy, cell: ValTy) -> View {
-    // Same component count and size: cell by cell. A scalar of another size (`int*` over
-    // `int8_t` cells, the packed loads of quantized blocks) reads bytes ([`bit_view`]).
-    let same_size = elem.lanes == cell.lanes && elem.scalar.bits() == cell.scalar.bits();
-    if elem == cell || elem.lanes == 0 || cell.lanes == 0 || same_size {
+    if elem == cell || elem.lanes == 0 || cell.lanes == 0 {
         return View::Whole;
     }
-    if elem.lanes == cell.lanes && (elem.scalar == Scalar::Bool || cell.scalar == Scalar::Bool) {
+    if bit_view(elem, cell) {
+        return View::Bits;
+    }
+    if elem.lanes == cell.lanes {
         return View::Whole;
     }
     if elem.scalar == cell.scalar {
         return View::Components;
-    }
-    if bit_view(elem, cell) {
-        return View::Bits;
     }
     View::Refused(format!(
         "reading or writing {} cells as {} reinterprets their bits, which is not modelled: access them as {} and convert each component (for a wide load of 16-bit values, load __half2 / __nv_bfloat162 pairs)",

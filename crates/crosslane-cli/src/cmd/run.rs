@@ -434,7 +434,9 @@ pub fn apply_launch_flags(args: &RunArgs, config: &mut LaunchConfig) -> Result<(
         };
         if let Some(len) = len {
             let items = fill.split(',').count();
-            if items > 1 && items != len {
+            // A typed fill's values count bytes, not cells: the kernel checks that they fit.
+            let typed = crosslane_core::fill::split_typed(fill).is_some();
+            if items > 1 && items != len && !typed {
                 return Err(CliError::Usage(format!(
                     "run: --buffer `{}`: a list fill needs exactly {len} values, got {items}",
                     escape_controls(b)

@@ -34,8 +34,11 @@ pub struct RunArgs {
     /// `i+C`, `i*K-C`; K and C integers or decimals such as 0.1 or -1.5: `i*0.25+0.5`), a
     /// number (every cell; `-1.5`), a comma list (integers and decimals mixed, exactly LEN
     /// values when LEN is given; `undef` for an uninitialized cell), `zero`, `undef` or
-    /// `random:SEED`. LEN defaults to what host code allocates (`cudaMalloc`), else one cell per
-    /// launched thread.
+    /// `random:SEED`; or a typed fill `TYPE:FILL` (TYPE one of i8 u8 i16 u16 i32 u32 i64 u64
+    /// f16 bf16 f32 f64) whose values' little-endian bytes are laid over the cells, for a
+    /// buffer the kernel reads through a pointer of another type (`x:8=f32:1.5,2.5` on a
+    /// `char*` read as `float*`; a typed list without LEN sizes the buffer to its bytes). LEN
+    /// defaults to what host code allocates (`cudaMalloc`), else one cell per launched thread.
     #[arg(long = "buffer", value_name = "NAME[:LEN]=FILL")]
     pub buffer: Vec<String>,
     /// Kernel only: dynamic shared memory in bytes, sizing the `extern __shared__` array
@@ -64,7 +67,8 @@ pub struct RunArgs {
     /// (`.hip` → hip on 64 lanes, `.cu` → cuda), else inferred from the source.
     #[arg(long)]
     pub dialect: Option<String>,
-    /// Kernel only: lanes per warp (default: the dialect's).
+    /// Kernel only: lanes per warp (default: the dialect's; HIP on an RDNA `--arch`, gfx10xx,
+    /// gfx11xx or gfx12xx, 32 as hipcc compiles for it).
     #[arg(long)]
     pub lanes: Option<usize>,
     /// Kernel only: define a macro before the source, `NAME` (as 1), `NAME=VALUE` or
@@ -76,7 +80,9 @@ pub struct RunArgs {
     #[arg(long = "undefine", short = 'U', value_name = "NAME")]
     pub undefine: Vec<String>,
     /// Kernel only: the target the predefined macros describe: CUDA `sm_XY` (`__CUDA_ARCH__` =
-    /// XY0; default sm_90), HIP an AMD processor `gfxNNN` (`__gfxNNN__`, `__GFXN__`).
+    /// XY0; default sm_90), HIP an AMD processor `gfxNNN` (`__gfxNNN__`, `__GFXN__`; an RDNA
+    /// processor, gfx10xx/gfx11xx/gfx12xx, also makes the default wave 32 lanes, GFX9 and CDNA
+    /// keep 64; `--lanes` still wins).
     #[arg(long)]
     pub arch: Option<String>,
     /// Kernel only: go on after a run-time error instead of ending the run with outcome `error`

@@ -576,3 +576,65 @@ fn front_end_errors_are_an_error_outcome_in_json_with_every_diagnostic() {
     let out = crosslane(&["run", "-", "--json", "--trace", "none"], Some(hosted));
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn typed_fill_lays_float_bytes_over_a_char_buffer() {
+    // 1.5 = 0x3FC00000 and 2.5 = 0x40200000, least significant byte first: as int8_t
+    // 0 0 -64 63 and 0 0 32 64; the kernel reads them back through a float*.
+    let src = "__global__ void k(const char *x, float *y) { y[threadIdx.x] = *(const float*)(x + 4*threadIdx.x); }\n";
+    let base = [
+        "run",
+        "-",
+        "--json",
+        "--trace",
+        "none",
+        "--threads-per-block",
+        "2",
+    ];
+    let run = |fill: &str| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(&["--buffer", fill, "--buffer", "y:2=zero"]);
+        crosslane(&args, Some(src))
+    };
+    let t = json(&run("x:8=f32:1.5,2.5"));
+    assert_eq!(
+        t["buffers"][0]["values"],
+        serde_json::json!([0, 0, -64, 63, 0, 0, 32, 64])
+    );
+    assert_eq!(t["buffers"][1]["values"], serde_json::json!([1.5, 2.5]));
+    // Without LEN the list sizes the buffer to its 8 bytes.
+    let t = json(&run("x=f32:1.5,2.5"));
+    assert_eq!(t["buffers"][1]["values"], serde_json::json!([1.5, 2.5]));
+    // A decimal in the char buffer without a type points at the typed fill (exit 2).
+    let out = run("x=1.5,2.5");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("f32:1.5,2.5"));
+}
+
+#[test]
+fn rdna_arch_makes_hip_waves_32_lanes_unless_lanes_is_given() {
+    // gfx1100 (RDNA3) has the wave32 feature: hipcc compiles wave32 by default; gfx942 (CDNA3)
+    // is wave64 only. out = warpSize.
+    let src = "__global__ void k(int *out) { out[threadIdx.x] = warpSize; }\n";
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "-",
+            "--json",
+            "--trace",
+            "none",
+            "--dialect",
+            "hip",
+            "--threads-per-block",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        json(&crosslane(&args, Some(src)))
+    };
+    assert_eq!(first_values(&run(&["--arch", "gfx1100"])), vec![32]);
+    assert_eq!(first_values(&run(&["--arch", "gfx942"])), vec![64]);
+    assert_eq!(
+        first_values(&run(&["--arch", "gfx1100", "--lanes", "64"])),
+        vec![64]
+    );
+}

@@ -78,10 +78,15 @@ fn resolve(input: &OpInput, i: usize, p: Pick) -> LaneResult {
 }
 
 /// The standard "inactive source is undefined" rule (CUDA, Ascend, HIP, WGSL): reading a lane that
-/// did not execute the call returns whatever its register holds.
+/// did not execute the call returns whatever its register holds (CUDA C++ Programming Guide, Warp
+/// Shuffle Functions: "If the target thread is inactive, the retrieved value is undefined"). The
+/// reason names the inactivity, not the register's contents: the register may well hold a
+/// value, which the read is still not promised.
 pub fn inactive_is_undefined(_dst: usize, src: usize) -> Pick {
     Pick::Undefined(
-        format!("source lane {src} is inactive: its register holds an uninitialized value"),
+        format!(
+            "source lane {src} is inactive, and a value read from an inactive lane is undefined"
+        ),
         Some(src),
     )
 }

@@ -16,6 +16,10 @@
 //!       | zero                 every cell 0
 //!       | undef                every cell uninitialized
 //!       | random:SEED          integers in 0..1000 from the seed (reproducible)
+//!       | TYPE:FILL            a typed fill ([`split_typed`]): FILL's values are of TYPE
+//!                              (f32, f16, i32, …) and their little-endian bytes are laid
+//!                              over the buffer's cells, for a `char*` buffer the kernel
+//!                              reads through a `float*`
 //! ```
 //!
 //! Whether a number suits the buffer (a decimal in an `int` buffer, a component count) is the
@@ -29,6 +33,30 @@ use crate::error::InputError;
 pub const GRAMMAR: &str = "index, i*K+C (also i*K, i+C, i*K-C; K and C integers or decimals \
                            such as 0.1 or -1.5), a number, a comma list (integers and decimals \
                            mixed; undef for an uninitialized cell), zero, undef or random:SEED";
+
+/// The component types a typed fill (`TYPE:FILL`, e.g. `f32:1.5,2.5`) may name: its values
+/// are of that type and are laid out as their little-endian bytes over the buffer's cells, for a
+/// buffer the kernel reads through a pointer of another type (a `char*` read as `float*`).
+pub const TYPED_FILL_TYPES: [&str; 12] = [
+    "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64",
+];
+
+/// The typed fill's one-line statement for help texts and error messages.
+pub const TYPED_GRAMMAR: &str = "TYPE:FILL with TYPE one of i8 u8 i16 u16 i32 u32 i64 u64 f16 \
+                                 bf16 f32 f64 (values of TYPE laid out as little-endian bytes \
+                                 over the buffer's cells)";
+
+/// Splits a typed fill `TYPE:FILL` into its type (one of [`TYPED_FILL_TYPES`], lowercase) and
+/// the fill after the colon; `None` for a fill without such a prefix (`random:7`, `1:2:3:4`
+/// and every other form of [`GRAMMAR`] start with no type name).
+pub fn split_typed(text: &str) -> Option<(&'static str, &str)> {
+    let (head, rest) = text.trim().split_once(':')?;
+    let head = head.trim().to_ascii_lowercase();
+    TYPED_FILL_TYPES
+        .iter()
+        .find(|t| **t == head)
+        .map(|t| (*t, rest))
+}
 
 /// Most digits after the point of a decimal K or C: `i*K+C` is computed exactly in 128-bit
 /// integers scaled by 10^digits, so the scale is bounded to keep `i` up to 2^64 in range.

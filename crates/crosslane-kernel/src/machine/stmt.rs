@@ -465,7 +465,14 @@ impl Executor {
     ) -> (LaneMask, LaneMask) {
         let (t, mut f, undefined) = self.condition_split(w, c, active, cx);
         let keep_going = self.config.keep_going;
+        // The work budget ran out inside the condition: its value was never computed, and the
+        // run ends with the limit's own message at this line, not an undefined condition.
+        let spent = self.meter.work_spent();
         for (l, u) in undefined {
+            if spent {
+                f = f.with(l);
+                continue;
+            }
             let since = if u.line > 0 {
                 format!(" (undefined since line {}:{})", u.line, u.col)
             } else {

@@ -42,6 +42,10 @@ pub enum Group {
     Coalesced(Meta),
     /// A `thread_group` parameter: a group whose kind each call fixes (`cg_any`).
     Any,
+    /// `grid_group` (`this_grid()`): every thread of the launch (CUDA C++ Programming Guide,
+    /// Cooperative Groups, "Grid Group"); its mask expression is the warp's full mask, which no
+    /// grid operation reads.
+    Grid,
 }
 
 /// Names of the hidden variables that hold a tile-of-a-coalesced-group's place among its
@@ -83,6 +87,7 @@ pub(super) fn group_type_name(g: Group) -> String {
         Group::Tile(n) => format!("thread_block_tile<{n}>"),
         Group::Coalesced(_) => "coalesced_group".into(),
         Group::Any => "thread_group".into(),
+        Group::Grid => "grid_group".into(),
     }
 }
 
@@ -163,13 +168,7 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         };
-        if ty == "grid_group" {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "grid groups (`this_grid()`) are not supported: one block's warps run here",
-            ));
-        }
+        let _ = at;
         self.expect_punct(";")?;
         let mask_ty = self.mask_ty();
         let mut decls = vec![Declarator {
@@ -286,11 +285,18 @@ impl Parser<'_> {
                     meta: None,
                 }))
             }
-            "this_grid" => Err(KernelError::new(
-                at.line,
-                at.col,
-                "grid groups (`this_grid()`) are not supported: one block's warps run here",
-            )),
+            "this_grid" => {
+                self.bump();
+                self.expect_punct("(")?;
+                self.expect_punct(")")?;
+                let full = self.full_mask();
+                let mask = self.e_mask(at, full);
+                Ok(Some(Made {
+                    group: Group::Grid,
+                    mask,
+                    meta: None,
+                }))
+            }
             "tiled_partition" => {
                 self.bump();
                 let mut n = None;
@@ -355,7 +361,7 @@ impl Parser<'_> {
                 self.expect_punct("(")?;
                 let parent = self.cg_parent(at, &f)?;
                 let parent_mask = match parent.group {
-                    Group::Block => {
+                    Group::Block | Group::Grid => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
@@ -468,8 +474,8 @@ impl Parser<'_> {
                 let f = if name == "group_size" { "size" } else { name };
                 self.cg_op(g.group, g.mask, None, f, &[], at).map(Some)
             }
-            "this_thread_block" | "coalesced_threads" | "tiled_partition" | "labeled_partition"
-            | "binary_partition"
+            "this_thread_block" | "this_grid" | "coalesced_threads" | "tiled_partition"
+            | "labeled_partition" | "binary_partition"
                 if self.is_punct("(") || self.is_punct("<") =>
             {
                 self.pos -= 1;
@@ -525,12 +531,24 @@ impl Parser<'_> {
                             format!("cg::{name} over a whole block is not supported; use a tile"),
                         ))
                     }
+                    Group::Grid => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "cg::{name} takes a thread_block_tile or a coalesced group, not \
+                                 a grid_group (CUDA C++ Programming Guide, Cooperative Groups, \
+                                 reduce); use a tile"
+                            ),
+                        ))
+                    }
                     Group::Any => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
                             format!(
-                                "cg::{name} over a thread_group parameter is not supported; take                                  the tile (thread_block_tile<N>) as the parameter"
+                                "cg::{name} over a thread_group parameter is not supported; take \
+                                 the tile (thread_block_tile<N>) as the parameter"
                             ),
                         ))
                     }

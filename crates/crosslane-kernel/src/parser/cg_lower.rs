@@ -26,6 +26,18 @@ use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
+/// The call `grid.sync()` lowers to: the semantic pass (`compile.rs`) refuses it at its line,
+/// and only in an entry that reaches it.
+pub(crate) const GRID_SYNC: &str = "__cg_grid_sync";
+
+/// Why `grid.sync()` cannot run here (CUDA C++ Programming Guide, Cooperative Groups, "Grid
+/// Synchronization": it needs a cooperative launch, every block of the grid resident at once).
+pub(crate) const GRID_SYNC_REFUSAL: &str =
+    "`sync()` of a grid_group (`this_grid()`) is not supported: it needs a \
+    cooperative launch (cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel) with every \
+    block of the grid resident at once (CUDA C++ Programming Guide, Cooperative Groups, Grid \
+    Synchronization), and the emulator runs the blocks of a launch one after another, so no \
+    block can wait for another; split the kernel at the barrier into two launches";
 impl Parser<'_> {
     /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
     /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).
@@ -239,6 +251,7 @@ impl Parser<'_> {
                 Ok(self.e_call(at, "__syncthreads", Vec::new()))
             }
             (Group::Any, _) => self.any_op(&mask, f, at),
+            (Group::Grid, _) => self.grid_op(f, at),
             (Group::Tile(n), _) => self.tile_op(n, f, args, at, &need),
             (Group::Coalesced(m), _) => {
                 let a0 = arg(0);
@@ -251,6 +264,68 @@ impl Parser<'_> {
                     "cooperative groups: `{f}` on a thread block is not supported here \
                      (thread_rank, size, num_threads, sync; partition it with tiled_partition \
                      for shuffles and votes)"
+                ),
+            ),
+        }
+    }
+
+    /// Operation `f` of the grid (`this_grid()`), CUDA C++ Programming Guide, Cooperative
+    /// Groups, "Grid Group" (HIP: `amd_hip_cooperative_groups.h`, `grid_group`): `block_rank`
+    /// is the block's linear index in the grid (x fastest), `num_blocks` the grid's block
+    /// count, `thread_rank` `block_rank · block size + the thread's rank in its block`,
+    /// `size` / `num_threads` every thread of the grid. `is_valid` says whether the grid can
+    /// synchronize, which needs a cooperative launch (`cudaLaunchCooperativeKernel`); the
+    /// emulator's launch is an ordinary one, so it is false. `sync` is lowered to
+    /// [`GRID_SYNC`], which the semantic pass refuses at its line for an entry that reaches
+    /// it (blocks here run one after another, so no block waits for another).
+    fn grid_op(&mut self, f: &str, at: Span) -> PResult<Expr> {
+        let part = |p: &mut Self, base: &str, m: &str| {
+            let b = p.e_ident(at, base);
+            p.cg_node(at, ExprKind::Member(Box::new(b), m.to_string()))
+        };
+        let block_rank = |p: &mut Self| {
+            let (x, y, z) = (
+                part(p, "blockIdx", "x"),
+                part(p, "blockIdx", "y"),
+                part(p, "blockIdx", "z"),
+            );
+            let (gx, gy) = (part(p, "gridDim", "x"), part(p, "gridDim", "y"));
+            let yz = p.e_bin(at, BinOp::Mul, gy, z);
+            let yz = p.e_bin(at, BinOp::Add, y, yz);
+            let xyz = p.e_bin(at, BinOp::Mul, gx, yz);
+            p.e_bin(at, BinOp::Add, x, xyz)
+        };
+        let num_blocks = |p: &mut Self| {
+            let (x, y, z) = (
+                part(p, "gridDim", "x"),
+                part(p, "gridDim", "y"),
+                part(p, "gridDim", "z"),
+            );
+            let xy = p.e_bin(at, BinOp::Mul, x, y);
+            p.e_bin(at, BinOp::Mul, xy, z)
+        };
+        match f {
+            "block_rank" => Ok(block_rank(self)),
+            "num_blocks" => Ok(num_blocks(self)),
+            "thread_rank" => {
+                let b = block_rank(self);
+                let n = self.e_block_size(at);
+                let base = self.e_bin(at, BinOp::Mul, b, n);
+                let t = self.e_linear(at);
+                Ok(self.e_bin(at, BinOp::Add, base, t))
+            }
+            "size" | "num_threads" => {
+                let b = num_blocks(self);
+                let n = self.e_block_size(at);
+                Ok(self.e_bin(at, BinOp::Mul, b, n))
+            }
+            "is_valid" => Ok(self.cg_node(at, ExprKind::Bool(false))),
+            "sync" => Ok(self.e_call(at, GRID_SYNC, Vec::new())),
+            _ => Self::refuse(
+                at,
+                format!(
+                    "cooperative groups: `{f}` on a grid_group is not supported here \
+                     (thread_rank, size, num_threads, num_blocks, block_rank, is_valid)"
                 ),
             ),
         }

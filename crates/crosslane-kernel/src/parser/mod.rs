@@ -36,6 +36,7 @@ mod cg_any;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
+pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 mod const_eval;
 mod constexpr_fn;
 mod cub;

@@ -7,6 +7,25 @@ use crosslane_core::Dialect;
 /// and every `#if __CUDA_ARCH__ >= 700` (Volta and newer) path is the one taken.
 pub const DEFAULT_CUDA_ARCH: &str = "sm_90";
 
+/// The lanes of a warp when `--lanes` is not given: HIP (and AMD GCN/RDNA) on a processor with
+/// the wave32 feature — GFX10, GFX11 and GFX12 (RDNA) — compiles for 32-lane waves unless
+/// `-mwavefrontsize64` is given, so `warpSize` and `__AMDGCN_WAVEFRONT_SIZE__` are 32 there
+/// (clang's AMDGPU target, `WavefrontSize = FEATURE_WAVE32 ? 32 : 64`, and its driver's
+/// `isWave64`; ROCm HIP documentation, "Hardware implementation": RDNA runs wave32 by
+/// default); GFX9 and CDNA (`gfx90a`, `gfx942`) are wave64 only. Without an `--arch`, or for
+/// another dialect, the dialect's default ([`Dialect::default_lanes`]).
+pub fn default_lanes(dialect: Dialect, arch: Option<&str>) -> usize {
+    let wave32 = matches!(dialect, Dialect::Hip | Dialect::Amdgcn)
+        && arch
+            .and_then(|a| crosslane_core::dialect::amdgcn::arch::parse(a).ok())
+            .is_some_and(|t| t.is_gfx10_plus());
+    if wave32 {
+        32
+    } else {
+        dialect.default_lanes()
+    }
+}
+
 /// The macros predefined for device code of `dialect` on `lanes`-wide warps for target `arch`
 /// (CUDA `sm_XX` / `compute_XX`; HIP or AMDGCN an LLVM AMD processor `gfxNNN`), as
 /// `(name, replacement)`.
@@ -106,6 +125,19 @@ mod tests {
         let d = predefined(Dialect::Cuda, 32, Some("sm_100a")).unwrap();
         assert_eq!(get(&d, "__CUDA_ARCH__").as_deref(), Some("1000"));
         assert!(predefined(Dialect::Cuda, 32, Some("gfx942")).is_err());
+    }
+
+    #[test]
+    fn rdna_defaults_to_wave32_and_gfx9_to_wave64() {
+        // RDNA (GFX10/11/12) has the wave32 feature: 32 by default; GFX9/CDNA: 64.
+        for a in ["gfx1030", "gfx1100", "gfx1150", "gfx1200"] {
+            assert_eq!(default_lanes(Dialect::Hip, Some(a)), 32, "{a}");
+        }
+        for a in ["gfx908", "gfx90a", "gfx942"] {
+            assert_eq!(default_lanes(Dialect::Hip, Some(a)), 64, "{a}");
+        }
+        assert_eq!(default_lanes(Dialect::Hip, None), 64);
+        assert_eq!(default_lanes(Dialect::Cuda, Some("sm_80")), 32);
     }
 
     #[test]
