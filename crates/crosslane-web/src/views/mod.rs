@@ -35,20 +35,77 @@ pub mod tabs;
 #[cfg(target_arch = "wasm32")]
 use crate::dom::Js;
 
-/// Mounts every view, in this order, and the page-wide wiring (tabs, keys, the kernel hint)
-/// between them; each view's section must exist in `web/index.html`.
+/// A view's mount, deferred: the views the first render does not show ([`mount_all`]).
+#[cfg(target_arch = "wasm32")]
+type Mount = (&'static str, fn() -> Js<()>);
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The views not mounted yet, in mount order.
+    static PENDING: std::cell::RefCell<std::collections::VecDeque<Mount>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
+/// Mounts the operation view (the default page's first render), the views that cost nothing
+/// until shown (reference) and the page-wide wiring (tabs); the other views (kernel with its
+/// hint and keys, portability, sort, MACA) are mounted in tasks of their own after the first
+/// frame, one per frame, or at once when something asks for one of them first: a tab, a link
+/// ([`ensure_mounted`], called by the router). Mounting them all before the first render took
+/// 110–130 ms of the cold load's 180 ms of start-up script (docs/benchmarks.md, "First paint").
+/// Each view's section must exist in `web/index.html`.
 ///
-/// Adding a view: one line here.
+/// Adding a view: one line here (in `LATER` when its first render can wait).
 #[cfg(target_arch = "wasm32")]
 pub fn mount_all() -> Js<()> {
     op::mount()?;
+    router::install()?;
+    reference::mount()?;
+    const LATER: [Mount; 4] = [
+        ("kernel", mount_kernel),
+        ("compare", compare::mount),
+        ("sort", sort::mount),
+        ("maca", maca::mount),
+    ];
+    PENDING.with(|p| p.borrow_mut().extend(LATER));
+    crate::kit::after_frame(mount_next);
+    Ok(())
+}
+
+/// The kernel view and what hangs on its DOM: the op hints in its editor and its Ctrl+Enter.
+#[cfg(target_arch = "wasm32")]
+fn mount_kernel() -> Js<()> {
     kernel::mount()?;
     kernel_hint::install()?;
-    router::install()?;
-    shortcuts::install()?;
-    compare::mount()?;
-    reference::mount()?;
-    sort::mount()?;
-    maca::mount()?;
-    Ok(())
+    shortcuts::install()
+}
+
+/// Mounts the next deferred view and schedules the one after it for the next frame.
+#[cfg(target_arch = "wasm32")]
+fn mount_next() {
+    let Some((_, mount)) =
+        PENDING.with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop_front()))
+    else {
+        return;
+    };
+    if let Err(e) = mount() {
+        crate::panic::banner(&format!("crosslane could not mount its views: {e:?}"));
+    }
+    crate::kit::after_frame(mount_next);
+}
+
+/// Mounts view `name` now if it is still waiting (`None`: every waiting view), so that a tab,
+/// a link or Back can show it before its turn came.
+#[cfg(target_arch = "wasm32")]
+pub fn ensure_mounted(name: Option<&str>) -> Js<()> {
+    loop {
+        let next = PENDING.with(|p| {
+            let mut p = p.try_borrow_mut().ok()?;
+            let at = p.iter().position(|(n, _)| name.is_none_or(|w| w == *n))?;
+            p.remove(at)
+        });
+        let Some((_, mount)) = next else {
+            return Ok(());
+        };
+        mount()?;
+    }
 }
