@@ -79,15 +79,64 @@ fn mount_kernel() -> Js<()> {
     shortcuts::install()
 }
 
+/// How many frames the deferred mounts wait for a kernel link's first trace (about 3 s at
+/// 60 frames a second; a longer run gets the other views mounted beside it).
+#[cfg(target_arch = "wasm32")]
+const KERNEL_WAIT_FRAMES: u32 = 180;
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// Frames the deferred mounts have waited so far.
+    static WAITED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Whether a deferred view is being mounted (see [`mounting`]).
+    static MOUNTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a deferred view is being mounted now: what its mount does (a first render, a
+/// default filled in) is no change of the reader's, so [`router::changed`] tells nobody, as
+/// when every view mounted before the link was read (a damaged link's message stays, the
+/// address is not rewritten).
+#[cfg(target_arch = "wasm32")]
+pub fn mounting() -> bool {
+    MOUNTING.with(std::cell::Cell::get)
+}
+
+/// Runs one deferred mount with [`mounting`] true.
+#[cfg(target_arch = "wasm32")]
+fn run_mount(mount: fn() -> Js<()>) -> Js<()> {
+    let was = MOUNTING.with(|m| m.replace(true));
+    let done = mount();
+    MOUNTING.with(|m| m.set(was));
+    done
+}
+
+/// Whether a kernel link's first trace is on its way: the kernel view on screen and running.
+/// Its worker is then compiling the kernel engine, and the mounts of views nobody looks at
+/// would take a core from it (a kernel link opened cold is measured to its first trace).
+#[cfg(target_arch = "wasm32")]
+fn kernel_running() -> bool {
+    router::current() == "kernel"
+        && crate::dom::document()
+            .ok()
+            .and_then(|d| d.get_element_by_id("view-kernel"))
+            .and_then(|s| s.get_attribute("data-state"))
+            .as_deref()
+            == Some("running")
+}
+
 /// Mounts the next deferred view and schedules the one after it for the next frame.
 #[cfg(target_arch = "wasm32")]
 fn mount_next() {
+    if kernel_running() && WAITED.with(|w| w.replace(w.get() + 1)) < KERNEL_WAIT_FRAMES {
+        crate::kit::after_frame(mount_next);
+        return;
+    }
     let Some((_, mount)) =
         PENDING.with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop_front()))
     else {
         return;
     };
-    if let Err(e) = mount() {
+    if let Err(e) = run_mount(mount) {
         crate::panic::banner(&format!("crosslane could not mount its views: {e:?}"));
     }
     crate::kit::after_frame(mount_next);
@@ -106,6 +155,6 @@ pub fn ensure_mounted(name: Option<&str>) -> Js<()> {
         let Some((_, mount)) = next else {
             return Ok(());
         };
-        mount()?;
+        run_mount(mount)?;
     }
 }

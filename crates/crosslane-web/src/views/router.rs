@@ -81,6 +81,9 @@ pub fn on_change(f: impl Fn(&str) + 'static) {
 
 /// A view's state changed in a way worth a history entry / permalink update.
 pub fn changed(view: &str) {
+    if super::mounting() {
+        return;
+    }
     LISTENERS.with(|l| {
         if let Ok(listeners) = l.try_borrow() {
             for f in listeners.iter() {
