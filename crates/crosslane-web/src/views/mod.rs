@@ -51,7 +51,8 @@ thread_local! {
 /// hint and keys, portability, sort, MACA) are mounted in tasks of their own after the first
 /// frame, one per frame, or at once when something asks for one of them first: a tab, a link
 /// ([`ensure_mounted`], called by the router). Mounting them all before the first render took
-/// 110–130 ms of the cold load's 180 ms of start-up script (docs/benchmarks.md, "First paint").
+/// 110–130 ms of the cold load's 150–200 ms of start-up script (docs/benchmarks.md, "Where the
+/// time went, and the deferred mounts").
 /// Each view's section must exist in `web/index.html`.
 ///
 /// Adding a view: one line here (in `LATER` when its first render can wait).
