@@ -66,6 +66,7 @@ pub fn save_inputs() -> KernelInputs {
 
 /// Hands a link's kernel inputs to the view that registered [`InputHooks`].
 pub fn restore_inputs(inputs: &KernelInputs) {
+    let _ = super::ensure_mounted(Some("kernel"));
     INPUTS.with(|i| {
         if let Some(h) = i.try_borrow().ok().as_ref().and_then(|h| h.as_ref()) {
             (h.restore)(inputs);
@@ -80,6 +81,9 @@ pub fn on_change(f: impl Fn(&str) + 'static) {
 
 /// A view's state changed in a way worth a history entry / permalink update.
 pub fn changed(view: &str) {
+    if super::mounting() {
+        return;
+    }
     LISTENERS.with(|l| {
         if let Ok(listeners) = l.try_borrow() {
             for f in listeners.iter() {
@@ -110,7 +114,27 @@ pub fn restore(view: &View) -> bool {
 /// [`restore`], offering the view to tab `tab` first (the tab a permalink recorded, where two
 /// views take the same kind: a MetaX op in the operation view or the MACA view).
 pub fn restore_in(view: &View, tab: Option<&str>) -> bool {
-    let taken = VIEWS.with(|v| {
+    // The recorded tab's view first; the other views only when it does not take the scenario.
+    if let Some(t) = tab {
+        let _ = super::ensure_mounted(Some(t));
+    }
+    if let Some(name) = offer(view, tab) {
+        let _ = show(name);
+        return true;
+    }
+    let _ = super::ensure_mounted(None);
+    match offer(view, tab) {
+        Some(name) => {
+            let _ = show(name);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The name of the registered view that takes `view`, offered to tab `tab` first.
+fn offer(view: &View, tab: Option<&str>) -> Option<&'static str> {
+    VIEWS.with(|v| {
         let Ok(views) = v.try_borrow() else {
             return None;
         };
@@ -119,14 +143,7 @@ pub fn restore_in(view: &View, tab: Option<&str>) -> bool {
             return Some(h.name);
         }
         views.iter().find(|h| (h.restore)(view)).map(|h| h.name)
-    });
-    match taken {
-        Some(name) => {
-            let _ = show(name);
-            true
-        }
-        None => false,
-    }
+    })
 }
 
 /// The name of the view on screen (`op` before any switch).
@@ -170,6 +187,7 @@ pub fn select(name: &str) -> Js<()> {
 /// Makes view `name` the one on screen: its section (`role=tabpanel`) visible, the others
 /// hidden, its tab selected and the only tab in the Tab order. Returns its section.
 fn switch(name: &str) -> Js<Option<HtmlElement>> {
+    super::ensure_mounted(Some(name))?;
     let doc = document()?;
     let sections = doc.query_selector_all("section[data-view]")?;
     let mut shown = None;
