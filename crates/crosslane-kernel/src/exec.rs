@@ -333,7 +333,7 @@ impl Executor {
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
             // A CUDA / HIP vector buffer's given length counts scalar cells (`x:32` of a
-            // float4 is 8 elements), filled as one scalar sequence (vector_types::vector_fill).
+            // float4 is 8 elements), filled as one scalar sequence (memory::vector_fill).
             let scalar_cells =
                 elem.lanes > 1 && matches!(dialect, Dialect::Cuda | Dialect::Hip) && !p.reference;
             let given = config.buffer_len.get(&p.name).copied();
@@ -370,7 +370,7 @@ impl Executor {
             let field = format!("{} fill", p.name);
             let cells = if scalar_cells {
                 let scalars = given.unwrap_or(len.saturating_mul(usize::from(elem.lanes)));
-                super::vector_types::vector_fill(elem, scalars, fill, &field)
+                super::memory::vector_fill(elem, scalars, fill, &field)
                     .map_err(|m| KernelError::in_input(field.clone(), m))?
             } else {
                 fill_cells(elem, len, fill, &field)

@@ -417,43 +417,6 @@ pub fn shuffle_refusal(dialect: Dialect, op: &str, v: &KVal) -> Option<String> {
     ))
 }
 
-/// The cells of a global buffer of a vector type whose launch gives `scalars` components
-/// (`--buffer x:32` for a `float4*` is 8 elements): the fill is read as one scalar sequence
-/// and laid out component by component, element by element. A fill that only parses per
-/// element (`1:2:3:4`) fills every element with it.
-///
-/// # Errors
-/// A message when `scalars` is not a multiple of the components, or the fill does not parse.
-pub fn vector_fill(
-    elem: ValTy,
-    scalars: usize,
-    fill: &str,
-    field: &str,
-) -> Result<Vec<Option<KVal>>, String> {
-    let n = usize::from(elem.lanes.max(1));
-    if !scalars.is_multiple_of(n) {
-        return Err(format!(
-            "buffer `{field}` of {} holds {n} scalar cells per element: {scalars} cells is not a whole number of elements (give a multiple of {n})",
-            cuda_name(elem)
-        ));
-    }
-    let one = ValTy::scalar(elem.scalar);
-    match super::memory::fill_cells(one, scalars, fill, field) {
-        Ok(cells) => Ok(cells
-            .chunks(n)
-            .map(|c| {
-                let items: Option<Vec<KVal>> = c.iter().cloned().collect();
-                items.map(|items| KVal::Vector {
-                    ty: elem.scalar,
-                    items,
-                })
-            })
-            .collect()),
-        Err(scalar_err) => super::memory::fill_cells(elem, scalars / n, fill, field)
-            .map_err(|_| scalar_err.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,25 +478,5 @@ mod tests {
             from_raw_bits(Scalar::I32, 0x4000_3C00),
             Ok(KVal::int(Scalar::I32, 0x4000_3C00))
         );
-    }
-
-    #[test]
-    fn fills_are_scalar_sequences() {
-        let f2 = ValTy {
-            scalar: Scalar::F32,
-            lanes: 2,
-        };
-        let cells = vector_fill(f2, 6, "index", "x").unwrap();
-        assert_eq!(cells.len(), 3);
-        assert_eq!(
-            cells[1],
-            Some(KVal::Vector {
-                ty: Scalar::F32,
-                items: vec![KVal::float(Scalar::F32, 2.0), KVal::float(Scalar::F32, 3.0)]
-            })
-        );
-        assert!(vector_fill(f2, 5, "index", "x").is_err());
-        let cells = vector_fill(f2, 4, "1:2", "x").unwrap();
-        assert_eq!(cells.len(), 2);
     }
 }
