@@ -456,6 +456,9 @@ impl Parser<'_> {
                             self.expect_punct(",")?;
                         }
                     }
+                    if let Some(e) = self.hip_sync_call(&w, &args, span)? {
+                        return Ok(e);
+                    }
                     // `__ldg(p)` and the cache-hinted loads read `*p` (CUDA C++ Programming
                     // Guide, "Read-Only Data Cache Load Function" and "Load Functions Using
                     // Cache Hints": `T __ldg(const T* address)` returns the data at address;

@@ -44,6 +44,7 @@ mod cub_scan;
 mod expr;
 mod fn_ptr;
 mod fn_types;
+mod hip_sync;
 mod host;
 mod host_items;
 mod items;

@@ -1,0 +1,156 @@
+//! HIP's `*_sync` warp functions, lowered to HIP's own cross-lane ops.
+//!
+//! HIP declares `__shfl_sync`, `__shfl_up_sync`, `__shfl_down_sync`, `__shfl_xor_sync`,
+//! `__ballot_sync`, `__any_sync` and `__all_sync` with a **64-bit** mask (ROCm
+//! `amd_warp_sync_functions.h`, HIP Programming Guide, "Warp cross-lane functions"): on wave32
+//! the mask's upper half is ignored (`__hip_adjust_mask_for_wave32`), the mask is checked
+//! (`__hip_check_mask`), and the function is the unsynchronized one over the wavefront:
+//! `__ballot_sync(m, p) = __ballot(p) & m`, `__any_sync(m, p) = __ballot_sync(m, p) != 0`,
+//! `__all_sync(m, p) = __ballot_sync(m, p) == m`, `__shfl*_sync(m, v, …) = __shfl*(v, …)`.
+//! Resolved by name only, these calls would reach CUDA's 32-lane ops and read a wave64's mask
+//! as 32 bits; lowered here, they run the HIP registry ops at the wavefront's width.
+//!
+//! The check: ROCm requires each lane's own bit in its mask and every lane named in a mask to
+//! execute the call with that mask (it traps, `__hip_assert`, where that fails). Modelled per
+//! lane as "own bit set, and no lane named that is not executing here"; a lane failing it gets
+//! an undefined result with that rule as the reason. Two groups whose masks overlap while
+//! differing are not told apart from correct use.
+
+use super::{PResult, Parser};
+use crate::ast::{Expr, ExprKind, Span};
+use crate::builtins::VALID_ONLY;
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+
+/// Why a lane's result is undefined when its mask fails ROCm's check.
+const MASK_RULE: &str = "HIP (ROCm amd_warp_sync_functions.h, __hip_check_mask): the calling \
+                         lane must be in its own mask and every lane the mask names must execute \
+                         this call with the same mask; where that fails the device traps \
+                         (__hip_assert)";
+
+impl Parser<'_> {
+    /// `name(args…)` as HIP's `*_sync` function when it is one (HIP sources only), else
+    /// `None` and the call is left to the registry by name.
+    ///
+    /// # Errors
+    /// A call with too few arguments, or `__match_any_sync`/`__match_all_sync` on a wave64
+    /// (not modelled at 64 lanes), at `span`.
+    pub(super) fn hip_sync_call(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<Option<Expr>> {
+        if !self.hip {
+            return Ok(None);
+        }
+        let (base, takes) = match name {
+            "__shfl_sync" => ("__shfl", 3..=4),
+            "__shfl_up_sync" => ("__shfl_up", 3..=4),
+            "__shfl_down_sync" => ("__shfl_down", 3..=4),
+            "__shfl_xor_sync" => ("__shfl_xor", 3..=4),
+            "__ballot_sync" | "__any_sync" | "__all_sync" => ("__ballot", 2..=2),
+            "__match_any_sync" | "__match_all_sync" if self.wave > 32 => {
+                return Err(crate::KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "HIP's `{name}` on a 64-lane wavefront is not modelled here: compare \
+                         each value with `__shfl(v, k)` for k in 0..warpSize and build the \
+                         mask with `__ballot`, or run with --lanes 32"
+                    ),
+                ));
+            }
+            _ => return Ok(None),
+        };
+        if !takes.contains(&args.len()) {
+            return Err(crate::KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{name}` takes {} arguments (a 64-bit mask first), given {}",
+                    if takes.start() == takes.end() {
+                        takes.start().to_string()
+                    } else {
+                        format!("{} or {}", takes.start(), takes.end())
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        let mask = self.hip_mask(&args[0], span);
+        let ok = self.hip_mask_ok(&mask, span);
+        let result = match name {
+            "__ballot_sync" | "__any_sync" | "__all_sync" => {
+                let ballot = self.e_call(span, base, vec![args[1].clone()]);
+                let masked = self.e_bin(span, BinOp::And, ballot, mask.clone());
+                match name {
+                    "__ballot_sync" => masked,
+                    "__any_sync" => {
+                        let zero = self.e_u64(span, 0);
+                        let any = self.e_bin(span, BinOp::Ne, masked, zero);
+                        self.e_cast(span, Scalar::I32, any)
+                    }
+                    _ => {
+                        let all = self.e_bin(span, BinOp::Eq, masked, mask.clone());
+                        self.e_cast(span, Scalar::I32, all)
+                    }
+                }
+            }
+            _ => self.e_call(span, base, args[1..].to_vec()),
+        };
+        let s = self.syn_span(span);
+        let why = Expr::new(ExprKind::Str(MASK_RULE.to_string()), s);
+        Ok(Some(self.e_call(span, VALID_ONLY, vec![result, ok, why])))
+    }
+
+    /// The mask as `unsigned long long`, its upper half dropped on a wave32
+    /// (`__hip_adjust_mask_for_wave32`).
+    fn hip_mask(&mut self, mask: &Expr, span: Span) -> Expr {
+        let wide = self.e_cast(span, Scalar::U64, mask.clone());
+        if self.wave <= 32 {
+            let low = self.e_u64(span, 0xFFFF_FFFF);
+            self.e_bin(span, BinOp::And, wide, low)
+        } else {
+            wide
+        }
+    }
+
+    /// `((mask >> lane) & 1) != 0` and `(mask & ~__ballot(1)) == 0`, as one int.
+    fn hip_mask_ok(&mut self, mask: &Expr, span: Span) -> Expr {
+        let lane = self.e_lane(span);
+        let shifted = self.e_bin(span, BinOp::Shr, mask.clone(), lane);
+        let one = self.e_u64(span, 1);
+        let bit = self.e_bin(span, BinOp::And, shifted, one);
+        let zero = self.e_u64(span, 0);
+        let own = self.e_bin(span, BinOp::Ne, bit, zero);
+        let t = self.e_int(span, 1);
+        let executing = self.e_call(span, "__ballot", vec![t]);
+        let s = self.syn_span(span);
+        let idle = Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(executing)), s);
+        let named_idle = self.e_bin(span, BinOp::And, mask.clone(), idle);
+        let zero = self.e_u64(span, 0);
+        let none_idle = self.e_bin(span, BinOp::Eq, named_idle, zero);
+        let own = self.e_cast(span, Scalar::I32, own);
+        let none_idle = self.e_cast(span, Scalar::I32, none_idle);
+        self.e_bin(span, BinOp::And, own, none_idle)
+    }
+
+    /// An `unsigned long long` literal.
+    fn e_u64(&mut self, at: Span, v: u64) -> Expr {
+        let s = self.syn_span(at);
+        Expr::new(
+            ExprKind::Int {
+                value: v,
+                unsigned: true,
+                long: true,
+            },
+            s,
+        )
+    }
+
+    /// `(T) e`.
+    fn e_cast(&mut self, at: Span, to: Scalar, e: Expr) -> Expr {
+        let s = self.syn_span(at);
+        Expr::new(ExprKind::Cast(Ty::Val(ValTy::scalar(to)), Box::new(e)), s)
+    }
+}

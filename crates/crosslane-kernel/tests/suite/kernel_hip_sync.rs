@@ -1,0 +1,83 @@
+//! HIP's `*_sync` warp functions with their 64-bit masks (ROCm `amd_warp_sync_functions.h`,
+//! HIP Programming Guide, "Warp cross-lane functions"): on a wave64 every lane takes part, on a
+//! wave32 the mask's upper half is ignored. Expected values derived by hand beside each test.
+
+use crate::cells::cell_ints as ints;
+use crosslane_core::op::Dialect;
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
+
+fn run(src: &str, lanes: usize) -> KernelTrace {
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(lanes),
+        block_dim: Some([lanes, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    t
+}
+
+const VOTES: &str = "__global__ void k(unsigned long long *o, int *s, int *a, int *al, \
+                     unsigned long long *g) {\n\
+  int t = threadIdx.x;\n\
+  o[t] = __ballot_sync(0xffffffffffffffffull, t % 3 == 0);\n\
+  s[t] = __shfl_sync(~0ull, t * 10, 40);\n\
+  a[t] = __any_sync(~0ull, t == 60);\n\
+  al[t] = __all_sync(~0ull, t != 5);\n\
+  unsigned long long m = (t & 1) ? 0xAAAAAAAAAAAAAAAAull : 0x5555555555555555ull;\n\
+  g[t] = __ballot_sync(m, t < 8);\n\
+}\n";
+
+#[test]
+fn wave64_sync_functions_see_all_64_lanes() {
+    let t = run(VOTES, 64);
+    // Bits 0, 3, …, 63 (every third lane): 0x9249249249249249.
+    let every_third: i128 = (0..64).step_by(3).map(|i| 1i128 << i).sum();
+    assert_eq!(every_third, 0x9249_2492_4924_9249);
+    assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(every_third); 64]);
+    // Lane 40 holds 400; a 64-lane wavefront reads it (the CUDA op would call width 64 too wide).
+    assert_eq!(ints(t.buffer("s").unwrap()), vec![Some(400); 64]);
+    // Lane 60 exists on a wave64; lane 5 fails `t != 5`.
+    assert_eq!(ints(t.buffer("a").unwrap()), vec![Some(1); 64]);
+    assert_eq!(ints(t.buffer("al").unwrap()), vec![Some(0); 64]);
+    // Two disjoint groups, each with its own mask: the ballot of lanes 0..8 masked by each
+    // group's lanes, 0x55 for the even lanes and 0xAA for the odd ones.
+    let want: Vec<Option<i128>> = (0..64)
+        .map(|i| Some(if i % 2 == 0 { 0x55 } else { 0xAA }))
+        .collect();
+    assert_eq!(ints(t.buffer("g").unwrap()), want);
+}
+
+#[test]
+fn wave32_sync_functions_ignore_the_upper_half_of_the_mask() {
+    let t = run(VOTES, 32);
+    let every_third: i128 = (0..32).step_by(3).map(|i| 1i128 << i).sum();
+    assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(every_third); 32]);
+    // Source lane 40 is 40 mod 32 = 8 on a wave32 (HIP's index mod warpSize): 80.
+    assert_eq!(ints(t.buffer("s").unwrap()), vec![Some(80); 32]);
+    // No lane 60 on a wave32.
+    assert_eq!(ints(t.buffer("a").unwrap()), vec![Some(0); 32]);
+    assert_eq!(ints(t.buffer("al").unwrap()), vec![Some(0); 32]);
+}
+
+#[test]
+fn a_mask_naming_lanes_that_do_not_execute_the_call_is_undefined() {
+    let t = run(
+        "__global__ void k(unsigned long long *o) {\n\
+           int t = threadIdx.x;\n\
+           if (t < 40) o[t] = __ballot_sync(~0ull, 1);\n\
+         }\n",
+        64,
+    );
+    let o = ints(t.buffer("o").unwrap());
+    // Lanes 0..40 ran the call with a mask naming lanes 40..64, which did not: undefined.
+    assert!(o[..40].iter().all(Option::is_none), "{o:?}");
+    // Lanes 40..64 did not store: their index fill stays.
+    assert_eq!(o[40..], (40..64).map(Some).collect::<Vec<_>>()[..]);
+    let why = t
+        .merged_diagnostics
+        .iter()
+        .any(|d| d.message.contains("__hip_check_mask"));
+    assert!(why, "{:?}", t.merged_diagnostics);
+}
