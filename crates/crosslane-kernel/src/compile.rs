@@ -424,6 +424,15 @@ impl Compiler {
                 ExprKind::Ident(n) => self.scopes.iter().rev().find_map(|s| s.get(n)).copied(),
                 _ => None,
             };
+            // A reference to const whose argument has another type binds a temporary holding
+            // the converted value ([dcl.init.ref]/5.2.2.2: `const float& d` given a `half`),
+            // never the argument's bytes read as the parameter's type.
+            if let (Ty::Ptr(v), true) = (p.ty, p.const_ref) {
+                if self.arg_value_ty(a).is_some_and(|t| t != v) {
+                    ref_slots.push((k, Ty::Val(v)));
+                    continue;
+                }
+            }
             if let Some(slot) = slot {
                 aliases.push((p.name.clone(), slot));
                 continue;
@@ -499,6 +508,8 @@ impl Compiler {
             let expr = match held {
                 // The cell's address.
                 Some(Ty::Ptr(_)) => Expr::new(ExprKind::AddrOf(Box::new(a.clone())), a.span),
+                // A reference to const's temporary: the argument converted to its type.
+                Some(t @ Ty::Val(_)) => Expr::new(ExprKind::Cast(t, Box::new(a.clone())), a.span),
                 _ => a.clone(),
             };
             self.emit(Inst::Bind {
@@ -862,6 +873,35 @@ impl Compiler {
 /// Rewrites `*p` and `p[0]` in `s` to `p` itself, for a pointer parameter `p` that names a
 /// caller's local (`&x`); `bad` gets the position of any other use of `p`. The walk's depth is
 /// the statement and expression nesting, which the parser's depth budget bounds.
+impl Compiler {
+    /// The value type of a reference argument that names a variable or a cell through a
+    /// pointer variable (`x`, `p[i]`, `*p`), when the compiler knows it.
+    fn arg_value_ty(&self, a: &Expr) -> Option<crate::types::ValTy> {
+        let slot_ty = |n: &str| {
+            self.scopes
+                .iter()
+                .rev()
+                .find_map(|s| s.get(n))
+                .and_then(|&slot| self.slots.get(slot))
+                .map(|s| s.ty)
+        };
+        match &a.kind {
+            ExprKind::Ident(n) => match slot_ty(n)? {
+                Ty::Val(v) => Some(v),
+                _ => None,
+            },
+            ExprKind::Index(b, _) | ExprKind::Deref(b) => match &b.kind {
+                ExprKind::Ident(n) => match slot_ty(n)? {
+                    Ty::Ptr(v) => Some(v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// The argument as a user wrote it, shortly (for a message).
 fn show_arg(a: &Expr) -> String {
     match &a.kind {

@@ -436,3 +436,19 @@ __global__ void k(float* out, int* o2) {
         assert_eq!(o2[lane], Some(6 + lane as i128), "lane {lane}");
     }
 }
+
+#[test]
+fn a_reference_to_const_given_another_type_binds_a_converted_temporary() {
+    // [dcl.init.ref]/5.2.2.2: `const float& d` given a `half` cell, an `int` cell or a `half`
+    // local is a temporary float holding the converted value — never the argument's bytes.
+    let t = run("#include <cuda_fp16.h>\n\
+         __device__ float twice(const float& d) { return 2.0f * d; }\n\
+         __global__ void k(const half* h, const int* ip, float* o) {\n\
+           int i = threadIdx.x;\n\
+           half hl = h[i];\n\
+           o[i] = twice(h[i]) + twice(ip[i]) + twice(hl);\n\
+         }\n");
+    // h and ip hold the index (cell i = i), so each of the three terms is 2i: o[i] = 6i.
+    let want: Vec<Option<f64>> = (0..32).map(|i| Some(6.0 * f64::from(i))).collect();
+    assert_eq!(floats(&t, "o"), want);
+}
