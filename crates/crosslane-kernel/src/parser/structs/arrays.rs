@@ -334,7 +334,17 @@ impl Parser<'_> {
                 path.push_str(&self.ident()?);
             }
             let layout = self.struct_layout(&st, at)?;
-            let found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);
+            let mut found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);
+            if found.is_none() {
+                // A union view: its held member's offset plus its own within it.
+                if let Some(v) = self.view_of_struct(&st, &path) {
+                    found = layout
+                        .offsets
+                        .iter()
+                        .find(|(p, _)| *p == v.field)
+                        .map(|x| x.1 + v.offset);
+                }
+            }
             match found {
                 Some(o) => o,
                 None => {

@@ -80,6 +80,14 @@ impl Parser<'_> {
                         continue;
                     }
                     "friend" => return self.unsupported("`friend` declarations are not supported"),
+                    "struct" | "union" if matches!(self.peek(1), Tok::Punct("{")) => {
+                        self.anon_member(&sname)?;
+                        continue;
+                    }
+                    "__extension__" => {
+                        self.skip_extension();
+                        continue;
+                    }
                     "struct" | "class" | "union" | "enum" => return self.unsupported(
                         "nested type definitions are not supported; define the type at file scope",
                     ),

@@ -49,7 +49,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                if self.self_field(&n).is_some() {
+                if self.self_field(&n).is_some() || self.self_view(&n) {
                     let this = ident("this", span);
                     let m = Expr::new(ExprKind::Member(Box::new(this), n), span);
                     return self.lower_struct(m);
@@ -59,6 +59,17 @@ impl Parser<'_> {
             ExprKind::Member(b, f) => {
                 if let Some((s, leaves)) = self.leaves_of(&b, None)? {
                     let def = self.structs.get(&s).cloned().unwrap_or_default();
+                    if let Some(v) = self.view_of_struct(&s, &f) {
+                        let held = leaves.into_iter().find(|(p, _)| *p == v.field);
+                        let Some((_, e)) = held else {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                format!("`{s}` has no member `{}`", v.field),
+                            ));
+                        };
+                        return self.view_expr(&v, e, span);
+                    }
                     let Some(field) = def.fields.iter().find(|x| x.name == f) else {
                         return Err(KernelError::new(
                             span.line,

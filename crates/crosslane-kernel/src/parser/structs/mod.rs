@@ -32,6 +32,7 @@ mod declare;
 mod define;
 pub(crate) use define::anon_struct_name;
 mod lower;
+mod unions;
 mod void_ptr;
 
 pub(crate) use void_ptr::SCAST;
@@ -96,6 +97,9 @@ pub(super) struct StructDef {
     /// The cell type of a `SharedMemory<T>`-shaped struct: its conversion operator
     /// `operator T*()` returns the dynamic `extern __shared__` array.
     pub(super) shared_view: Option<ValTy>,
+    /// The members of anonymous unions that are views of a held member's scalars
+    /// ([`unions`]): `d` is `ds.x`.
+    pub(super) views: Vec<unions::View>,
 }
 
 /// How a struct variable holds its value.
@@ -373,6 +377,15 @@ impl Parser<'_> {
                 self.fn_ret.get(name).cloned()
             }
             _ => None,
+        }
+    }
+
+    /// Whether `n` is a union view member ([`unions`]) of the struct whose member function is
+    /// being parsed, named bare.
+    pub(super) fn self_view(&self, n: &str) -> bool {
+        match &self.self_struct {
+            Some(s) => self.var_type(n).is_none() && self.view_of_struct(s, n).is_some(),
+            None => false,
         }
     }
 
