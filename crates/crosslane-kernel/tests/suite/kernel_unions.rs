@@ -325,3 +325,78 @@ __global__ void k(const void * vx, int * y) {
     assert_eq!(ints(&t, "vx"), vec![1, 2, 3, 4]);
     assert_eq!(ints(&t, "y"), vec![3, 4, 5, 6]);
 }
+
+#[test]
+fn arrays_of_structs_as_members_index_copy_and_lay_out() {
+    // block_x2 = { block_q8_0 b[2]; float scale; } with block_q8_0 = { half d; int8_t qs[4]; }
+    // (6 bytes, align 2): b at 0 (12 bytes), scale at 12, sizeof 16. Buffers: x.b.d holds
+    // the 2 d's of each x[i] in turn (0.5, 1 | 2, 4), x.b.qs the 2 * 4 qs (cells 0..15).
+    // y[2i + j] = d * (sum of the 4 qs) * scale: x[0].b[0]: 0.5 * (0+1+2+3) = 3; x[0].b[1]:
+    // 1 * (4+5+6+7) = 22; x[1].b[0]: 2 * 38 * 10 = 760; x[1].b[1]: 4 * 54 * 10 = 2160.
+    // The local copy: loc.b[1].qs[0] = 100, then loc.b[0] = loc.b[1]: qs[0] 100, qs[3] the
+    // old b[1].qs[3] (7 for x[0], 15 for x[1]).
+    let src = "\
+#define QK8_0 4
+typedef struct { half d; int8_t qs[QK8_0]; } block_q8_0;
+typedef struct { block_q8_0 b[2]; float scale; } block_x2;
+static_assert(sizeof(block_x2) == 2 * 6 + 4, \"size\");
+__device__ float dot(const block_q8_0 & a) {
+    float s = 0.0f;
+    for (int k = 0; k < QK8_0; ++k) s += a.qs[k];
+    return __half2float(a.d) * s;
+}
+__global__ void k(const block_x2 * x, float * y, int * o) {
+    const int i = blockIdx.x;
+    const int j = threadIdx.x;
+    y[i * 2 + j] = dot(x[i].b[j]) * x[i].scale;
+    block_x2 loc = x[i];
+    loc.b[1].qs[0] = 100;
+    loc.b[0] = loc.b[1];
+    if (j == 0) {
+        o[i * 4 + 0] = loc.b[0].qs[0];
+        o[i * 4 + 1] = loc.b[0].qs[3];
+        o[i * 4 + 2] = offsetof(block_x2, scale);
+        o[i * 4 + 3] = sizeof(block_x2);
+    }
+}";
+    let c = launch(
+        2,
+        2,
+        &[
+            ("x.b.d", 4, "0.5,1,2,4"),
+            ("x.b.qs", 16, "i"),
+            ("x.scale", 2, "1,10"),
+            ("y", 4, "zero"),
+            ("o", 8, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "y"), vec![3.0, 22.0, 760.0, 2160.0]);
+    assert_eq!(ints(&t, "o"), vec![100, 7, 12, 16, 100, 15, 12, 16]);
+}
+
+#[test]
+fn array_of_structs_members_refused_forms() {
+    for (src, line, needle) in [
+        (
+            "struct A { int v[200]; };\nstruct B { A a[2]; };\n__global__ void k(B* x, int* o) {\n  o[0] = x[0].a[0].v[0];\n}",
+            3,
+            "holds 400 elements",
+        ),
+        (
+            "struct A { int v; };\nstruct B { A a[2]; };\n__global__ void k(int* o) {\n  B b{{1}};\n  o[0] = b.a[0].v;\n}",
+            4,
+            "array-of-structs member `a` in a braced list",
+        ),
+        (
+            "struct A { int v; };\nstruct B { A a[2]; };\n__global__ void k(B* x, int* o) {\n  o[0] = x[0].a;\n}",
+            4,
+            "is an array of structs",
+        ),
+    ] {
+        let e = run_kernel(src, launch(1, 1, &[("o", 1, "zero")])).expect_err(src);
+        assert_eq!(e.line, line, "{src}: {}", e.message);
+        assert!(e.message.contains(needle), "{src}: {}", e.message);
+    }
+}

@@ -68,7 +68,7 @@ fn ty_layout(t: &FieldTy) -> Option<(u64, u64)> {
             Some((b * u64::from(*n), a))
         }
         FieldTy::Ptr(_) => Some((8, 8)),
-        FieldTy::Struct(_) => None,
+        FieldTy::Struct(_) | FieldTy::SArr(..) => None,
     }
 }
 
@@ -95,6 +95,7 @@ fn ty_name(t: &FieldTy) -> String {
         FieldTy::Arr(v, n) => format!("{}[{n}]", v.name()),
         FieldTy::Ptr(v) => format!("{}*", v.name()),
         FieldTy::Struct(s) => s.clone(),
+        FieldTy::SArr(s, n) => format!("{s}[{n}]"),
     }
 }
 

@@ -136,7 +136,8 @@ impl Parser<'_> {
     /// (`(const float *) vx`, `reinterpret_cast<const half *>(vx)`, `static_cast<…>(vx)`):
     /// its cells then show and fill as that type, as the memory the cast reads holds it
     /// ([expr.static.cast]/13: the converted pointer points at the same object). `None` when
-    /// a use is anything else or casts go to two types (the cells stay the default view).
+    /// a use is anything else, casts go to two types, or the type is a byte (`char`: the
+    /// cells stay the default view, read as bytes).
     pub(crate) fn void_param_cells(&self, name: &str) -> Option<ValTy> {
         let (k, end) = self.body_after_params()?;
         let word = |j: usize| match self.toks.get(j).map(|t| &t.tok) {
@@ -186,7 +187,9 @@ impl Parser<'_> {
                 _ => found = Some(v),
             }
         }
-        found
+        // A cast to a byte pointer (`(const char *) src + i * nb01`, ggml's row strides)
+        // addresses bytes of whatever the buffer holds: the cells stay the default view.
+        found.filter(|v| v.scalar.bits() > 8)
     }
 
     /// The struct that a call's argument list (opening at token `open`) passes `name` as:
