@@ -650,7 +650,9 @@ impl Parser<'_> {
     /// # Errors
     /// Several values for a scalar type or a count other than the vector's components.
     fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
-        let close = if self.eat("(") { ")" } else {
+        let close = if self.eat("(") {
+            ")"
+        } else {
             self.expect_punct("{")?;
             "}"
         };
@@ -667,7 +669,9 @@ impl Parser<'_> {
         let make = match (v.scalar, v.lanes) {
             (Scalar::F16, 2) => Some("make_half2".to_string()),
             (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
-            _ => Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v)),
+            _ => {
+                Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v))
+            }
         };
         match args.len() {
             0 => {

@@ -168,7 +168,11 @@ __global__ void k(block_q8_1 * y, int * o) {{
     let c = launch(
         1,
         1,
-        &[("y.ds", 2, "0.5,-3"), ("y.qs", 32, "zero"), ("o", 6, "zero")],
+        &[
+            ("y.ds", 2, "0.5,-3"),
+            ("y.qs", 32, "zero"),
+            ("o", 6, "zero"),
+        ],
     );
     let t = run_kernel(&src, c).expect("runs");
     assert_eq!(t.outcome, Some(Outcome::Finished));
@@ -280,7 +284,10 @@ __global__ void k(const float* x, long long* a, int* b, float* c, unsigned long 
     assert_eq!(t.outcome, Some(Outcome::Finished));
     assert_eq!(ints(&t, "a"), vec![3, -6, 21, 900]);
     assert_eq!(ints(&t, "b"), vec![4409, 4506, 4615, 4752]);
-    assert_eq!(floats(&t, "c"), vec![0.5, -0.83349609375, 2.333984375, 100.0]);
+    assert_eq!(
+        floats(&t, "c"),
+        vec![0.5, -0.83349609375, 2.333984375, 100.0]
+    );
     assert_eq!(ints(&t, "e"), vec![1, 2, 3, 4]);
     assert_eq!(floats(&t, "f"), vec![2.5, -1.5, 8.0, 301.0]);
     // A scalar type takes one value ([expr.type.conv]/2).
@@ -399,4 +406,41 @@ fn array_of_structs_members_refused_forms() {
         assert_eq!(e.line, line, "{src}: {}", e.message);
         assert!(e.message.contains(needle), "{src}: {}", e.message);
     }
+}
+
+#[test]
+fn ggml_extension_union_with_typedef_halves_through_a_void_pointer() {
+    // `__extension__ union` with `ggml_half` typedefs, read through `(const block_q8_1 *) vy`:
+    // block 0 d = 1, s = 2, qs[1] = 1: 1 + 2 * 1 = 3; block 1 d = 3, s = 4, qs[1] = 33:
+    // 3 + 4 * 33 = 135.
+    let src = "\
+#define GGML_EXTENSION __extension__
+typedef half ggml_half;
+typedef half2 ggml_half2;
+#define QK8_1 32
+typedef struct {
+    GGML_EXTENSION union {
+        struct {
+            ggml_half d;
+            ggml_half s;
+        };
+        ggml_half2 ds;
+    };
+    int8_t qs[QK8_1];
+} block_q8_1;
+__global__ void k(const void * vy, float * out) {
+    const block_q8_1 * y = (const block_q8_1 *) vy;
+    out[threadIdx.x] = __half2float(y[threadIdx.x].d) + __half2float(y[threadIdx.x].s) * y[threadIdx.x].qs[1];
+}";
+    let c = launch(
+        2,
+        1,
+        &[
+            ("vy.ds", 4, "1,2,3,4"),
+            ("vy.qs", 64, "i"),
+            ("out", 2, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(floats(&t, "out"), vec![3.0, 135.0]);
 }

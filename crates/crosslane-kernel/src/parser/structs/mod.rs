@@ -242,7 +242,11 @@ impl Parser<'_> {
             // The elements a leaf holds inside `times` struct elements (bounded: each copy
             // writes them one by one).
             let within = |n: u32| -> PResult<u32> {
-                let all = if times == 0 { n } else { times.saturating_mul(n.max(1)) };
+                let all = if times == 0 {
+                    n
+                } else {
+                    times.saturating_mul(n.max(1))
+                };
                 if all > arrays::MAX_ELEMENTS {
                     return Err(KernelError::new(
                         at.line,
@@ -381,7 +385,14 @@ impl Parser<'_> {
                 // `o.b[j]` where `b` is an array of structs.
                 ExprKind::Member(base, f) => {
                     let s = self.struct_of(base)?;
-                    match &self.structs.get(&s)?.fields.iter().find(|x| x.name == *f)?.ty {
+                    match &self
+                        .structs
+                        .get(&s)?
+                        .fields
+                        .iter()
+                        .find(|x| x.name == *f)?
+                        .ty
+                    {
                         FieldTy::SArr(inner, _) => Some(inner.clone()),
                         _ => None,
                     }

@@ -212,7 +212,10 @@ impl Parser<'_> {
             while self.eat("*") {
                 ty = match ty {
                     FieldTy::Val(v) => FieldTy::Ptr(v),
-                    _ => return self.unsupported("pointers to pointers are not supported as members"),
+                    _ => {
+                        return self
+                            .unsupported("pointers to pointers are not supported as members")
+                    }
                 };
             }
             let name = self.ident()?;
@@ -220,7 +223,11 @@ impl Parser<'_> {
                 let n = self.array_member_len(&name)?;
                 ty = match ty {
                     FieldTy::Val(v) => FieldTy::Arr(v, n),
-                    _ => return self.unsupported("only arrays of scalars or vectors are supported as members"),
+                    _ => {
+                        return self.unsupported(
+                            "only arrays of scalars or vectors are supported as members",
+                        )
+                    }
                 };
             }
             if self.is_punct("=") || self.is_punct("{") {
@@ -276,7 +283,11 @@ impl Parser<'_> {
             .position(|m| matches!(m, UMember::One(..)) && size_of(m) == widest)
             .or_else(|| members.iter().position(|m| size_of(m) == widest));
         let Some(held_at) = held_at else {
-            return Err(KernelError::new(at.line, at.col, "an anonymous union needs a member"));
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "an anonymous union needs a member",
+            ));
         };
         // The held member's fields with their offsets from the union's start.
         let held: Vec<(String, FieldTy, u64)> = match &members[held_at] {
@@ -366,7 +377,11 @@ impl Parser<'_> {
             Sel::Comp(k) => Expr::new(
                 ExprKind::Member(
                     Box::new(e),
-                    COMPONENTS.get(usize::from(k)).copied().unwrap_or("x").to_string(),
+                    COMPONENTS
+                        .get(usize::from(k))
+                        .copied()
+                        .unwrap_or("x")
+                        .to_string(),
                 ),
                 sp,
             ),

@@ -147,7 +147,10 @@ impl Parser<'_> {
         let punct = |j: usize, p: &str| matches!(self.toks.get(j).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
         let mut found: Option<ValTy> = None;
         for j in k..end {
-            if word(j) != Some(name) || punct(j.wrapping_sub(1), ".") || punct(j.wrapping_sub(1), "->") {
+            if word(j) != Some(name)
+                || punct(j.wrapping_sub(1), ".")
+                || punct(j.wrapping_sub(1), "->")
+            {
                 continue;
             }
             // Back from the use: `(` of a named cast, or `)` closing a C cast.
@@ -158,7 +161,10 @@ impl Parser<'_> {
             } else {
                 return None;
             };
-            while matches!(word(i), Some("const" | "volatile" | "__restrict__" | "__restrict")) {
+            while matches!(
+                word(i),
+                Some("const" | "volatile" | "__restrict__" | "__restrict")
+            ) {
                 i = i.wrapping_sub(1);
             }
             if !punct(i, "*") {
@@ -178,7 +184,10 @@ impl Parser<'_> {
                 return None;
             }
             if close == "<"
-                && !matches!(word(i.wrapping_sub(1)), Some("reinterpret_cast" | "static_cast"))
+                && !matches!(
+                    word(i.wrapping_sub(1)),
+                    Some("reinterpret_cast" | "static_cast")
+                )
             {
                 return None;
             }
