@@ -428,10 +428,10 @@ fn view_of(name: &str, ty: &FieldTy, off: u64, held: &[(String, FieldTy, u64)]) 
         }
         let (one, _) = value_layout(*v);
         match ht {
-            FieldTy::Val(h) if h.scalar == v.scalar && h.lanes <= 4 && rel % one == 0 => {
+            FieldTy::Val(h) if h.scalar == v.scalar && h.lanes <= 4 && rel.is_multiple_of(one) => {
                 return view(Sel::Comp(u8::try_from(rel / one).ok()?));
             }
-            FieldTy::Arr(h, _) if *h == *v && rel % one == 0 => {
+            FieldTy::Arr(h, _) if *h == *v && rel.is_multiple_of(one) => {
                 return view(Sel::Elem(u32::try_from(rel / one).ok()?));
             }
             _ => return None,
