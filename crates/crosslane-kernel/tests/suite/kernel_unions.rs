@@ -444,3 +444,31 @@ __global__ void k(const void * vy, float * out) {
     let t = run_kernel(src, c).expect("runs");
     assert_eq!(floats(&t, "out"), vec![3.0, 135.0]);
 }
+
+#[test]
+fn shared_arrays_of_blocks_with_struct_arrays_and_unions() {
+    // Lane l (0..3) writes s[l / 2].b[l % 2]: d = l + 1, qs[k] = 4 l + k; lanes 0 and 1 write
+    // t[l].ds = {l + 0.5, -l}, t[l].qs[0] = 7. After the barrier lane l copies the block lane
+    // 3 - l wrote (d = 4 - l, qs[3] = 4 (3 - l) + 3) and reads t[l % 2]: even lanes d = 0.5,
+    // s = 0; odd lanes d = 1.5, s = -1. y = d_r * qs3_r + s * 7 + d:
+    // lane 0: 4 * 15 + 0 + 0.5 = 60.5; lane 1: 3 * 11 - 7 + 1.5 = 27.5; lane 2: 2 * 7 + 0.5 =
+    // 14.5; lane 3: 1 * 3 - 7 + 1.5 = -2.5.
+    let src = "\
+typedef struct { half d; int8_t qs[4]; } block_q8_0;
+typedef struct { block_q8_0 b[2]; } block_x2;
+typedef struct { union { struct { half d; half s; }; half2 ds; }; int8_t qs[4]; } block_q8_1;
+__global__ void k(float * y) {
+    __shared__ block_x2 s[2];
+    __shared__ block_q8_1 t[2];
+    const int l = threadIdx.x;
+    s[l / 2].b[l % 2].d = l + 1;
+    for (int k = 0; k < 4; ++k) s[l / 2].b[l % 2].qs[k] = l * 4 + k;
+    if (l < 2) { t[l].ds = make_half2(l + 0.5f, -l); t[l].qs[0] = 7; }
+    __syncthreads();
+    const block_q8_0 r = s[(3 - l) / 2].b[(3 - l) % 2];
+    y[l] = __half2float(r.d) * r.qs[3] + __half2float(t[l % 2].s) * t[l % 2].qs[0] + __half2float(t[l % 2].d);
+}";
+    let t = run_kernel(src, launch(4, 1, &[("y", 4, "zero")])).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "y"), vec![60.5, 27.5, 14.5, -2.5]);
+}
