@@ -5,7 +5,7 @@ use super::{PResult, Parser};
 use crate::ast::*;
 use crate::budget::DEPTH_CEILING;
 use crate::lexer::Tok;
-use crate::types::{BinOp, Ty, UnOp};
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
 impl Parser<'_> {
@@ -437,14 +437,13 @@ impl Parser<'_> {
                 return self.template_call(&w, span);
             }
             Tok::Ident(w) => {
-                if self.is_punct("(") {
+                if self.is_punct("(") || self.is_punct("{") {
                     if let Some(v) = word_type(&w).or_else(|| self.aliases.get(&w).copied()) {
-                        // A functional cast `float(x)`.
-                        self.bump();
-                        let e = self.expr()?;
-                        self.expect_punct(")")?;
-                        return self.node(ExprKind::Cast(Ty::Val(v), Box::new(e)), span);
+                        // A functional cast `float(x)`, `int64_t{i}`, `half2(a, b)`.
+                        return self.functional_cast(&w, v, span);
                     }
+                }
+                if self.is_punct("(") {
                     self.bump();
                     let mut args = Vec::new();
                     if !self.eat(")") {
@@ -640,6 +639,76 @@ impl Parser<'_> {
             self.any_group_args(name, &mut args, &slots, span)?;
         }
         self.node(ExprKind::Call(instance, args), span)
+    }
+
+    /// An explicit type conversion in functional notation, from the `(` or `{` after the type
+    /// name `w` (type `v`): ISO C++ [expr.type.conv]/2. One expression in parentheses is the
+    /// cast `(T) x` (`int64_t(x)`, `uint8_t(v)`, `half(f)`); `T()` and `T{}` are the
+    /// value-initialized zero; `T{x}` list-initializes (the same value as the cast for every
+    /// conversion that is not narrowing, [dcl.init.list]/3; the narrowing a compiler refuses
+    /// is accepted here). Several values construct a vector, one per component, as its
+    /// constructor does (`half2(a, b)`: `cuda_fp16.hpp`'s `__half2(const __half&, const
+    /// __half&)`; HIP's `float2(a, b)`, `hip_vector_types.h`): the `make_<type>` of the type.
+    ///
+    /// # Errors
+    /// Several values for a scalar type or a count other than the vector's components.
+    fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
+        let close = if self.eat("(") {
+            ")"
+        } else {
+            self.expect_punct("{")?;
+            "}"
+        };
+        let mut args = Vec::new();
+        if !self.eat(close) {
+            loop {
+                args.push(self.assign_expr()?);
+                if self.eat(close) {
+                    break;
+                }
+                self.expect_punct(",")?;
+            }
+        }
+        let make = match (v.scalar, v.lanes) {
+            (Scalar::F16, 2) => Some("make_half2".to_string()),
+            (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
+            _ => {
+                Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v))
+            }
+        };
+        match args.len() {
+            0 => {
+                let z = self.node(
+                    ExprKind::Int {
+                        value: 0,
+                        unsigned: false,
+                        long: false,
+                    },
+                    span,
+                )?;
+                self.node(ExprKind::Cast(Ty::Val(v), Box::new(z)), span)
+            }
+            1 => {
+                let e = args.pop().map(Box::new);
+                match e {
+                    Some(e) => self.node(ExprKind::Cast(Ty::Val(v), e), span),
+                    None => self.err("a value"),
+                }
+            }
+            n => match make {
+                Some(m) if n == usize::from(v.lanes) => self.node(ExprKind::Call(m, args), span),
+                _ => Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "`{w}(…)` with {n} values: a functional cast of a scalar type takes one \
+                         value ([expr.type.conv]/2), a vector type one per component ({}); \
+                         write `{w}(x)` or the vector's `make_` function",
+                        v.lanes
+                    ),
+                )),
+            },
+        }
     }
 
     pub(super) fn node(&self, kind: ExprKind, span: Span) -> PResult<Expr> {

@@ -509,6 +509,27 @@ impl Parser<'_> {
                         self.expect_punct(",")?;
                         continue;
                     }
+                    if let Some(v) = self.void_param_cells(&n) {
+                        // Read through one pointer type only: its cells are that type.
+                        let save = self.pos;
+                        let base = self.base_type()?;
+                        if let (Ty::Ptr(_), false) = self.pointers(base)? {
+                            self.bump(); // the name
+                            params.push(Param {
+                                name: n,
+                                ty: Ty::Ptr(v),
+                                reference: false,
+                                const_ref: false,
+                                span: at,
+                            });
+                            if self.eat(")") {
+                                return Ok(params);
+                            }
+                            self.expect_punct(",")?;
+                            continue;
+                        }
+                        self.pos = save;
+                    }
                 }
             }
             let base = self.base_type()?;

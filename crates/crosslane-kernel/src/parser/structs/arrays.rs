@@ -52,6 +52,8 @@ impl Parser<'_> {
         struct Frame {
             s: String,
             k: usize,
+            /// How many of this struct the parent holds here (an array of structs: `n`).
+            times: u64,
             size: u64,
             align: u64,
             prefix: String,
@@ -60,6 +62,7 @@ impl Parser<'_> {
         let mut stack = vec![Frame {
             s: sname.to_string(),
             k: 0,
+            times: 1,
             size: 0,
             align: 1,
             prefix: String::new(),
@@ -82,7 +85,7 @@ impl Parser<'_> {
                 let size = done.size.div_ceil(done.align) * done.align;
                 match stack.last_mut() {
                     Some(parent) => {
-                        parent.size += size;
+                        parent.size += size * done.times;
                         parent.align = parent.align.max(done.align);
                         parent.k += 1;
                     }
@@ -104,7 +107,11 @@ impl Parser<'_> {
                     (b * u64::from(*n), a)
                 }
                 FieldTy::Ptr(_) => (8, 8),
-                FieldTy::Struct(inner) => {
+                FieldTy::Struct(inner) | FieldTy::SArr(inner, _) => {
+                    let times = match f.ty {
+                        FieldTy::SArr(_, n) => u64::from(n),
+                        _ => 1,
+                    };
                     let a = self.struct_layout_align(inner, at)?;
                     top.size = top.size.div_ceil(a) * a;
                     top.align = top.align.max(a);
@@ -119,6 +126,7 @@ impl Parser<'_> {
                     stack.push(Frame {
                         s: inner.clone(),
                         k: 0,
+                        times,
                         size: 0,
                         align: 1,
                         prefix: format!("{path}."),
@@ -334,7 +342,17 @@ impl Parser<'_> {
                 path.push_str(&self.ident()?);
             }
             let layout = self.struct_layout(&st, at)?;
-            let found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);
+            let mut found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);
+            if found.is_none() {
+                // A union view: its held member's offset plus its own within it.
+                if let Some(v) = self.view_of_struct(&st, &path) {
+                    found = layout
+                        .offsets
+                        .iter()
+                        .find(|(p, _)| *p == v.field)
+                        .map(|x| x.1 + v.offset);
+                }
+            }
             match found {
                 Some(o) => o,
                 None => {

@@ -80,6 +80,14 @@ impl Parser<'_> {
                         continue;
                     }
                     "friend" => return self.unsupported("`friend` declarations are not supported"),
+                    "struct" | "union" if matches!(self.peek(1), Tok::Punct("{")) => {
+                        self.anon_member(&sname)?;
+                        continue;
+                    }
+                    "__extension__" => {
+                        self.skip_extension();
+                        continue;
+                    }
                     "struct" | "class" | "union" | "enum" => return self.unsupported(
                         "nested type definitions are not supported; define the type at file scope",
                     ),
@@ -167,9 +175,10 @@ impl Parser<'_> {
                     let n = self.array_member_len(&fname)?;
                     ty = match ty {
                         FieldTy::Val(v) if !is_static => FieldTy::Arr(v, n),
+                        FieldTy::Struct(s) if !is_static => FieldTy::SArr(s, n),
                         _ => return self.unsupported(
-                            "only arrays of scalars or vectors are supported as members (not of \
-                             structs or pointers, nor static ones); use separate members",
+                            "only arrays of scalars, vectors or structs are supported as members \
+                             (not of pointers, nor static ones); use separate members",
                         ),
                     };
                     if self.is_punct("=") || self.is_punct("{") {

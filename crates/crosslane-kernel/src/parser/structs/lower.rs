@@ -49,7 +49,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                if self.self_field(&n).is_some() {
+                if self.self_field(&n).is_some() || self.self_view(&n) {
                     let this = ident("this", span);
                     let m = Expr::new(ExprKind::Member(Box::new(this), n), span);
                     return self.lower_struct(m);
@@ -59,6 +59,17 @@ impl Parser<'_> {
             ExprKind::Member(b, f) => {
                 if let Some((s, leaves)) = self.leaves_of(&b, None)? {
                     let def = self.structs.get(&s).cloned().unwrap_or_default();
+                    if let Some(v) = self.view_of_struct(&s, &f) {
+                        let held = leaves.into_iter().find(|(p, _)| *p == v.field);
+                        let Some((_, e)) = held else {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                format!("`{s}` has no member `{}`", v.field),
+                            ));
+                        };
+                        return self.view_expr(&v, e, span);
+                    }
                     let Some(field) = def.fields.iter().find(|x| x.name == f) else {
                         return Err(KernelError::new(
                             span.line,
@@ -66,6 +77,16 @@ impl Parser<'_> {
                             format!("`{s}` has no member `{f}`"),
                         ));
                     };
+                    if let FieldTy::SArr(inner, n) = &field.ty {
+                        return Err(KernelError::new(
+                            span.line,
+                            span.col,
+                            format!(
+                                "member `{f}` is an array of structs (`{inner}[{n}]`) where a \
+                                 value is needed: index it and use a member (`.{f}[i].…`)"
+                            ),
+                        ));
+                    }
                     if let FieldTy::Struct(inner) = &field.ty {
                         return Err(KernelError::new(
                             span.line,
@@ -731,6 +752,26 @@ impl Parser<'_> {
                 }
                 Ok(Some((s, out)))
             }
+            // `o.b` where `b` is an array of structs: its leaves point at element 0.
+            ExprKind::Member(base, f) => {
+                let Some((s, leaves)) = self.leaves_of(base, None)? else {
+                    return Ok(None);
+                };
+                let field = self
+                    .structs
+                    .get(&s)
+                    .and_then(|d| d.fields.iter().find(|x| x.name == *f))
+                    .map(|x| x.ty.clone());
+                let Some(FieldTy::SArr(inner, _)) = field else {
+                    return Ok(None);
+                };
+                let prefix = format!("{f}.");
+                let out = leaves
+                    .into_iter()
+                    .filter_map(|(p, e)| p.strip_prefix(&prefix).map(|q| (q.to_string(), e)))
+                    .collect();
+                Ok(Some((inner, out)))
+            }
             ExprKind::Call(n, args) if n.starts_with(SCAST) && args.len() == 1 => {
                 let s = n.trim_start_matches(SCAST).to_string();
                 self.cast_leaves(&s, &args[0], span)
@@ -819,6 +860,25 @@ impl Parser<'_> {
                             .into_iter()
                             .map(|(p, e)| (format!("{}.{p}", f.name), e)),
                     );
+                }
+                // An array of structs: value-initialized (zero) when not given; a braced
+                // list for it is not read.
+                FieldTy::SArr(inner, _) => {
+                    if let Some(a) = args.get(k) {
+                        return Err(KernelError::new(
+                            a.span.line,
+                            a.span.col,
+                            format!(
+                                "initializing the array-of-structs member `{}` in a braced list \
+                                 is not supported; assign its elements after the declaration",
+                                f.name
+                            ),
+                        ));
+                    }
+                    let inner = inner.clone();
+                    for leaf in self.leaves(&inner, span)? {
+                        out.push((format!("{}.{}", f.name, leaf.path), zero(span)));
+                    }
                 }
                 // An array member's value: a braced list or zero, copied element by element
                 // where it is stored ([`Parser::copy_elements`]).

@@ -32,6 +32,7 @@ mod declare;
 mod define;
 pub(crate) use define::anon_struct_name;
 mod lower;
+mod unions;
 mod void_ptr;
 
 pub(crate) use void_ptr::SCAST;
@@ -54,6 +55,9 @@ pub(super) enum FieldTy {
     /// An array of values with a constant length (`int8_t qs[QK8_0];`): one leaf holding
     /// all elements ([`arrays`]).
     Arr(ValTy, u32),
+    /// An array of structs with a constant length (`block_q8_0 b[4];`): each leaf of the
+    /// struct once, holding the `count` elements of every array element in turn ([`arrays`]).
+    SArr(String, u32),
 }
 
 /// A data member.
@@ -96,6 +100,9 @@ pub(super) struct StructDef {
     /// The cell type of a `SharedMemory<T>`-shaped struct: its conversion operator
     /// `operator T*()` returns the dynamic `extern __shared__` array.
     pub(super) shared_view: Option<ValTy>,
+    /// The members of anonymous unions that are views of a held member's scalars
+    /// ([`unions`]): `d` is `ds.x`.
+    pub(super) views: Vec<unions::View>,
 }
 
 /// How a struct variable holds its value.
@@ -215,9 +222,10 @@ impl Parser<'_> {
     /// nesting budget).
     pub(super) fn leaves_ordered(&self, sname: &str, at: Span) -> PResult<Vec<Leaf>> {
         let mut out = Vec::new();
-        let mut stack: Vec<(String, usize, String, bool)> =
-            vec![(sname.to_string(), 0, String::new(), false)];
-        while let Some((s, k, prefix, by_ref)) = stack.pop() {
+        // Each frame's last item: how many elements of arrays of structs it is inside (0: none).
+        let mut stack: Vec<(String, usize, String, bool, u32)> =
+            vec![(sname.to_string(), 0, String::new(), false, 0)];
+        while let Some((s, k, prefix, by_ref, times)) = stack.pop() {
             let Some(def) = self.structs.get(&s) else {
                 return Err(KernelError::new(
                     at.line,
@@ -228,11 +236,37 @@ impl Parser<'_> {
             let Some(f) = def.fields.get(k) else {
                 continue;
             };
-            stack.push((s.clone(), k + 1, prefix.clone(), by_ref));
+            stack.push((s.clone(), k + 1, prefix.clone(), by_ref, times));
             let path = format!("{prefix}{}", f.name);
             let r = by_ref || f.by_ref;
+            // The elements a leaf holds inside `times` struct elements (bounded: each copy
+            // writes them one by one).
+            let within = |n: u32| -> PResult<u32> {
+                let all = if times == 0 {
+                    n
+                } else {
+                    times.saturating_mul(n.max(1))
+                };
+                if all > arrays::MAX_ELEMENTS {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "member `{path}` of `{sname}` holds {all} elements; at most {} are \
+                             supported in one member",
+                            arrays::MAX_ELEMENTS
+                        ),
+                    ));
+                }
+                Ok(all)
+            };
+            let count = match &f.ty {
+                FieldTy::Val(_) => within(0)?,
+                FieldTy::Arr(_, n) | FieldTy::SArr(_, n) => within(*n)?,
+                _ => 0,
+            };
             match &f.ty {
-                FieldTy::Struct(inner) => {
+                FieldTy::Struct(inner) | FieldTy::SArr(inner, _) => {
                     if stack.len() > self.max_depth as usize {
                         return Err(KernelError::new(
                             at.line,
@@ -240,25 +274,39 @@ impl Parser<'_> {
                             format!("struct `{sname}` nests too deeply"),
                         ));
                     }
-                    stack.push((inner.clone(), 0, format!("{path}."), r));
+                    let t = match f.ty {
+                        FieldTy::SArr(..) => count,
+                        _ => times,
+                    };
+                    stack.push((inner.clone(), 0, format!("{path}."), r, t));
                 }
                 FieldTy::Val(v) => out.push(Leaf {
                     path,
                     ty: Ty::Val(*v),
                     by_ref: r,
-                    count: 0,
+                    count,
                 }),
+                FieldTy::Ptr(_) if times > 0 => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "pointer member `{path}` in an array of structs is not supported; \
+                             keep pointers out of structs held in array members"
+                        ),
+                    ))
+                }
                 FieldTy::Ptr(v) => out.push(Leaf {
                     path,
                     ty: Ty::Ptr(*v),
                     by_ref: r,
                     count: 0,
                 }),
-                FieldTy::Arr(v, n) => out.push(Leaf {
+                FieldTy::Arr(v, _) => out.push(Leaf {
                     path,
                     ty: Ty::Val(*v),
                     by_ref: r,
-                    count: *n,
+                    count,
                 }),
             }
             if out.len() > MAX_LEAVES {
@@ -334,6 +382,21 @@ impl Parser<'_> {
                 }
             }
             ExprKind::Index(b, _) | ExprKind::Deref(b) => match &b.kind {
+                // `o.b[j]` where `b` is an array of structs.
+                ExprKind::Member(base, f) => {
+                    let s = self.struct_of(base)?;
+                    match &self
+                        .structs
+                        .get(&s)?
+                        .fields
+                        .iter()
+                        .find(|x| x.name == *f)?
+                        .ty
+                    {
+                        FieldTy::SArr(inner, _) => Some(inner.clone()),
+                        _ => None,
+                    }
+                }
                 ExprKind::Ident(n) => match self.var_struct(n) {
                     Some(sv) if sv.kind == SKind::Many => Some(sv.sname.clone()),
                     _ => None,
@@ -373,6 +436,15 @@ impl Parser<'_> {
                 self.fn_ret.get(name).cloned()
             }
             _ => None,
+        }
+    }
+
+    /// Whether `n` is a union view member ([`unions`]) of the struct whose member function is
+    /// being parsed, named bare.
+    pub(super) fn self_view(&self, n: &str) -> bool {
+        match &self.self_struct {
+            Some(s) => self.var_type(n).is_none() && self.view_of_struct(s, n).is_some(),
+            None => false,
         }
     }
 
@@ -573,7 +645,7 @@ mod tests {
             (
                 "struct S {\n  static int a[4];\n};",
                 2,
-                "only arrays of scalars or vectors",
+                "only arrays of scalars, vectors or structs",
             ),
             (
                 "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",

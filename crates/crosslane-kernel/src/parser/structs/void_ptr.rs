@@ -21,27 +21,7 @@ impl Parser<'_> {
     /// # Errors
     /// Casts of one parameter to two different structs.
     pub(crate) fn void_param_struct(&self, name: &str) -> PResult<Option<String>> {
-        // The body: the first `{` after the parameter list, to its closing brace.
-        let mut k = self.pos;
-        let mut depth = 0usize;
-        while let Some(t) = self.toks.get(k) {
-            match &t.tok {
-                Tok::Punct("(") => depth += 1,
-                Tok::Punct(")") if depth == 0 => break,
-                Tok::Punct(")") => depth -= 1,
-                Tok::Eof => return Ok(None),
-                _ => {}
-            }
-            k += 1;
-        }
-        while let Some(t) = self.toks.get(k) {
-            match &t.tok {
-                Tok::Punct("{") => break,
-                Tok::Punct(";") | Tok::Eof => return Ok(None),
-                _ => k += 1,
-            }
-        }
-        let Some(end) = self.closing(k) else {
+        let Some((k, end)) = self.body_after_params() else {
             return Ok(None);
         };
         let word = |j: usize| match self.toks.get(j).map(|t| &t.tok) {
@@ -124,6 +104,101 @@ impl Parser<'_> {
             }
         }
         Ok(found.map(|(s, _)| s))
+    }
+
+    /// The token range of the body that starts after the parameter list being read: its
+    /// `{` and its closing `}` (`None` for a declaration without a body).
+    fn body_after_params(&self) -> Option<(usize, usize)> {
+        let mut k = self.pos;
+        let mut depth = 0usize;
+        while let Some(t) = self.toks.get(k) {
+            match &t.tok {
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") if depth == 0 => break,
+                Tok::Punct(")") => depth -= 1,
+                Tok::Eof => return None,
+                _ => {}
+            }
+            k += 1;
+        }
+        while let Some(t) = self.toks.get(k) {
+            match &t.tok {
+                Tok::Punct("{") => break,
+                Tok::Punct(";") | Tok::Eof => return None,
+                _ => k += 1,
+            }
+        }
+        Some((k, self.closing(k)?))
+    }
+
+    /// The value type a `void*` parameter `name` is read as, when every use of `name` in the
+    /// body after the parameter list is the operand of a cast to a pointer to that one type
+    /// (`(const float *) vx`, `reinterpret_cast<const half *>(vx)`, `static_cast<…>(vx)`):
+    /// its cells then show and fill as that type, as the memory the cast reads holds it
+    /// ([expr.static.cast]/13: the converted pointer points at the same object). `None` when
+    /// a use is anything else, casts go to two types, or the type is a byte (`char`: the
+    /// cells stay the default view, read as bytes).
+    pub(crate) fn void_param_cells(&self, name: &str) -> Option<ValTy> {
+        let (k, end) = self.body_after_params()?;
+        let word = |j: usize| match self.toks.get(j).map(|t| &t.tok) {
+            Some(Tok::Ident(w)) => Some(w.as_str()),
+            _ => None,
+        };
+        let punct = |j: usize, p: &str| matches!(self.toks.get(j).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+        let mut found: Option<ValTy> = None;
+        for j in k..end {
+            if word(j) != Some(name)
+                || punct(j.wrapping_sub(1), ".")
+                || punct(j.wrapping_sub(1), "->")
+            {
+                continue;
+            }
+            // Back from the use: `(` of a named cast, or `)` closing a C cast.
+            let (mut i, close) = if punct(j.wrapping_sub(1), ")") {
+                (j.wrapping_sub(2), "(")
+            } else if punct(j.wrapping_sub(1), "(") && punct(j.wrapping_sub(2), ">") {
+                (j.wrapping_sub(3), "<")
+            } else {
+                return None;
+            };
+            while matches!(
+                word(i),
+                Some("const" | "volatile" | "__restrict__" | "__restrict")
+            ) {
+                i = i.wrapping_sub(1);
+            }
+            if !punct(i, "*") {
+                return None;
+            }
+            i = i.wrapping_sub(1);
+            while word(i) == Some("const") {
+                i = i.wrapping_sub(1);
+            }
+            let t = word(i)?;
+            let v = super::super::types::word_type(t).or_else(|| self.aliases.get(t).copied())?;
+            i = i.wrapping_sub(1);
+            while word(i) == Some("const") {
+                i = i.wrapping_sub(1);
+            }
+            if !punct(i, close) {
+                return None;
+            }
+            if close == "<"
+                && !matches!(
+                    word(i.wrapping_sub(1)),
+                    Some("reinterpret_cast" | "static_cast")
+                )
+            {
+                return None;
+            }
+            match found {
+                Some(f) if f != v => return None,
+                _ => found = Some(v),
+            }
+        }
+        // A cast to a byte pointer (`(const char *) src + i * nb01`, ggml's row strides)
+        // addresses bytes of whatever the buffer holds: the cells stay the default view.
+        found.filter(|v| v.scalar.bits() > 8)
     }
 
     /// The struct that a call's argument list (opening at token `open`) passes `name` as:

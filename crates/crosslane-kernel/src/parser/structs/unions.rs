@@ -1,0 +1,441 @@
+//! Anonymous unions and structs as members: llama.cpp's `block_q8_1`,
+//! `union { struct { half d; half s; }; half2 ds; }`.
+//!
+//! ISO C++ [class.union.anon]/1: the members of an anonymous union are members of the
+//! enclosing class, and all occupy the same storage ([class.union]/2: at most one is active,
+//! each starts at the union's address). An anonymous struct (`struct { half d; half s; };`, a
+//! GCC/Clang extension NVCC and HIP-Clang accept) likewise injects its members, laid out as a
+//! struct of its own ([class.mem]/20).
+//!
+//! How a union is held: by ONE of its members, the first of the widest, preferring a single
+//! member over an anonymous struct (`half2 ds` rather than `{d, s}`). That member is an
+//! ordinary field (its own leaf, its own buffer `x.ds`). Every other member is a view of the
+//! held member's bytes that names the same scalars: a scalar of the held vector's component
+//! type at a whole component (`d` is `ds.x`, `s` is `ds.y`), an element of a held array of that
+//! type, or a value of the held type itself at the same offset. Reading or writing a view reads
+//! or writes those components, which is what the device's shared bytes give. A union whose
+//! members reinterpret bits (`float` over `uint32_t`) is refused: the held value's bits would
+//! have to be converted on each access (write `__float_as_uint` instead).
+//!
+//! Layout ([class.union]/2, [expr.sizeof]/2): the union's size is its largest member's, its
+//! alignment the largest alignment among its members; views never exceed the held member in
+//! either (a component is no wider and no more aligned than its vector), so the held member's
+//! layout is the union's.
+
+use super::arrays::value_layout;
+use super::*;
+
+/// Which scalars of the held member a view names.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Sel {
+    /// The whole held value (a member of the held type at the same offset).
+    Whole,
+    /// Component `k` of a held vector (`.x`, `.y`, `.z`, `.w`).
+    Comp(u8),
+    /// Element `k` of a held array member.
+    Elem(u32),
+}
+
+/// A member of an anonymous union that is not held: it names scalars of the held member.
+#[derive(Clone, Debug)]
+pub(crate) struct View {
+    /// The view's member name (`d`).
+    pub(super) name: String,
+    /// The held field it reads (`ds`).
+    pub(super) field: String,
+    /// Which of the held field's scalars.
+    pub(super) sel: Sel,
+    /// Its byte offset from the held field's start (for `offsetof`).
+    pub(super) offset: u64,
+}
+
+/// One member of an anonymous union: a single declarator, or an anonymous struct's members.
+enum UMember {
+    One(String, FieldTy),
+    Group(Vec<(String, FieldTy)>),
+}
+
+/// The component names of a vector, in order (CUDA C++ Programming Guide, "Built-in Vector
+/// Types": `x`, `y`, `z`, `w`).
+const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
+
+/// Size and alignment of a member's type (`None` for a struct member: not allowed here).
+fn ty_layout(t: &FieldTy) -> Option<(u64, u64)> {
+    match t {
+        FieldTy::Val(v) => Some(value_layout(*v)),
+        FieldTy::Arr(v, n) => {
+            let (b, a) = value_layout(*v);
+            Some((b * u64::from(*n), a))
+        }
+        FieldTy::Ptr(_) => Some((8, 8)),
+        FieldTy::Struct(_) | FieldTy::SArr(..) => None,
+    }
+}
+
+/// Each member's offset in a struct of `fields` ([class.mem]/20 with [basic.align]), the
+/// struct's unrounded end, its size rounded to its alignment, and the alignment.
+fn group_layout(fields: &[(String, FieldTy)]) -> (Vec<u64>, u64, u64, u64) {
+    let mut at = 0u64;
+    let mut align = 1u64;
+    let mut offs = Vec::new();
+    for (_, t) in fields {
+        let (b, a) = ty_layout(t).unwrap_or((0, 1));
+        at = at.div_ceil(a) * a;
+        offs.push(at);
+        at += b;
+        align = align.max(a);
+    }
+    (offs, at, at.div_ceil(align) * align, align)
+}
+
+/// The name of a `FieldTy` for messages.
+fn ty_name(t: &FieldTy) -> String {
+    match t {
+        FieldTy::Val(v) => v.name(),
+        FieldTy::Arr(v, n) => format!("{}[{n}]", v.name()),
+        FieldTy::Ptr(v) => format!("{}*", v.name()),
+        FieldTy::Struct(s) => s.clone(),
+        FieldTy::SArr(s, n) => format!("{s}[{n}]"),
+    }
+}
+
+impl Parser<'_> {
+    /// An anonymous `union { … };` or `struct { … };` member of struct `sname`, from its
+    /// keyword to its `;` (the caller saw the keyword and `{`): the held members become
+    /// fields of `sname`, the others views ([`View`]).
+    ///
+    /// # Errors
+    /// A named union or struct member (`union { … } u;`), a struct-typed or static member, a
+    /// member that is not a view of the held member's scalars, an anonymous struct with tail
+    /// padding, and nesting deeper than a struct in a union are named at their line.
+    pub(super) fn anon_member(&mut self, sname: &str) -> PResult<()> {
+        let at = self.span();
+        let is_union = self.is_word("union");
+        self.bump(); // union / struct
+        self.expect_punct("{")?;
+        let mut members: Vec<UMember> = Vec::new();
+        while !self.eat("}") {
+            if matches!(self.peek(0), Tok::Eof) {
+                return self.err("`}` to close the anonymous member");
+            }
+            if self.eat(";") {
+                continue;
+            }
+            self.skip_extension();
+            if (self.is_word("struct") || self.is_word("union"))
+                && matches!(self.peek(1), Tok::Punct("{"))
+            {
+                if !is_union || self.is_word("union") {
+                    return self.unsupported(
+                        "an anonymous struct or union is supported directly in a struct, or as \
+                         a struct in an anonymous union; flatten the deeper nesting",
+                    );
+                }
+                self.bump();
+                self.expect_punct("{")?;
+                let mut group = Vec::new();
+                while !self.eat("}") {
+                    if matches!(self.peek(0), Tok::Eof) {
+                        return self.err("`}` to close the anonymous struct");
+                    }
+                    if self.eat(";") {
+                        continue;
+                    }
+                    group.extend(self.plain_members()?);
+                }
+                self.anon_end()?;
+                members.push(UMember::Group(group));
+                continue;
+            }
+            let list = self.plain_members()?;
+            if is_union {
+                members.extend(list.into_iter().map(|(n, t)| UMember::One(n, t)));
+            } else {
+                members.push(UMember::Group(list));
+            }
+        }
+        self.anon_end()?;
+        if !is_union {
+            let fields: Vec<(String, FieldTy)> = members
+                .into_iter()
+                .flat_map(|m| match m {
+                    UMember::One(n, t) => vec![(n, t)],
+                    UMember::Group(g) => g,
+                })
+                .collect();
+            return self.push_group(sname, fields, at);
+        }
+        self.place_union(sname, members, at)
+    }
+
+    /// `__extension__` (GCC's marker that silences pedantic warnings on an extension; no
+    /// meaning of its own), skipped.
+    pub(super) fn skip_extension(&mut self) {
+        while self.is_word("__extension__") {
+            self.bump();
+        }
+    }
+
+    /// The `;` after an anonymous member's `}`; a name there (`union { … } u;`) is refused.
+    fn anon_end(&mut self) -> PResult<()> {
+        if self.eat(";") {
+            return Ok(());
+        }
+        self.unsupported(
+            "a named union or struct member (`union { … } u;`) is not supported; leave it \
+             unnamed (an anonymous union's members are the struct's own) or define the type at \
+             file scope",
+        )
+    }
+
+    /// One member declaration `T a, b[N];` of scalar, vector, pointer or array type.
+    fn plain_members(&mut self) -> PResult<Vec<(String, FieldTy)>> {
+        self.skip_extension();
+        if self.is_word("static") {
+            return self.unsupported("static members of an anonymous union or struct are not allowed ([class.union.anon]/1)");
+        }
+        self.qualifiers()?;
+        if self.struct_type()?.is_some() {
+            return self.unsupported(
+                "struct-typed members of an anonymous union or struct are not supported; use \
+                 scalar, vector or array members",
+            );
+        }
+        let base = match self.base_type()? {
+            Ty::Val(v) => FieldTy::Val(v),
+            Ty::Ptr(v) => FieldTy::Ptr(v),
+            Ty::Void => return self.err("a member type"),
+        };
+        let mut out = Vec::new();
+        loop {
+            let mut ty = base.clone();
+            while self.eat("*") {
+                ty = match ty {
+                    FieldTy::Val(v) => FieldTy::Ptr(v),
+                    _ => {
+                        return self
+                            .unsupported("pointers to pointers are not supported as members")
+                    }
+                };
+            }
+            let name = self.ident()?;
+            if self.is_punct("[") {
+                let n = self.array_member_len(&name)?;
+                ty = match ty {
+                    FieldTy::Val(v) => FieldTy::Arr(v, n),
+                    _ => {
+                        return self.unsupported(
+                            "only arrays of scalars or vectors are supported as members",
+                        )
+                    }
+                };
+            }
+            if self.is_punct("=") || self.is_punct("{") {
+                return self.unsupported(
+                    "default initializers in an anonymous union or struct are not supported; \
+                     assign the member after the declaration",
+                );
+            }
+            out.push((name, ty));
+            if self.eat(",") {
+                continue;
+            }
+            self.expect_punct(";")?;
+            return Ok(out);
+        }
+    }
+
+    /// An anonymous struct's members become fields of `sname`, if flattening keeps its layout
+    /// (no tail padding: the next member would start earlier in the flat struct).
+    fn push_group(&mut self, sname: &str, fields: Vec<(String, FieldTy)>, at: Span) -> PResult<()> {
+        let (_, end, size, _) = group_layout(&fields);
+        if end != size {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "an anonymous struct with tail padding (its members' bytes not a multiple of its \
+                 alignment) is not supported; give the struct a name at file scope",
+            ));
+        }
+        let Some(def) = self.structs.get_mut(sname) else {
+            return Ok(());
+        };
+        for (name, ty) in fields {
+            def.fields.push(Field {
+                name,
+                ty,
+                by_ref: false,
+                default: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Chooses the held member of an anonymous union and places the others as its views.
+    fn place_union(&mut self, sname: &str, members: Vec<UMember>, at: Span) -> PResult<()> {
+        let size_of = |m: &UMember| match m {
+            UMember::One(_, t) => ty_layout(t).map_or(0, |x| x.0),
+            UMember::Group(g) => group_layout(g).2,
+        };
+        let widest = members.iter().map(size_of).max().unwrap_or(0);
+        let held_at = members
+            .iter()
+            .position(|m| matches!(m, UMember::One(..)) && size_of(m) == widest)
+            .or_else(|| members.iter().position(|m| size_of(m) == widest));
+        let Some(held_at) = held_at else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "an anonymous union needs a member",
+            ));
+        };
+        // The held member's fields with their offsets from the union's start.
+        let held: Vec<(String, FieldTy, u64)> = match &members[held_at] {
+            UMember::One(n, t) => vec![(n.clone(), t.clone(), 0)],
+            UMember::Group(g) => {
+                let (offs, _, _, _) = group_layout(g);
+                g.iter()
+                    .zip(offs)
+                    .map(|((n, t), o)| (n.clone(), t.clone(), o))
+                    .collect()
+            }
+        };
+        let mut views = Vec::new();
+        for (k, m) in members.iter().enumerate() {
+            if k == held_at {
+                continue;
+            }
+            let fields: Vec<((String, FieldTy), u64)> = match m {
+                UMember::One(n, t) => vec![((n.clone(), t.clone()), 0)],
+                UMember::Group(g) => {
+                    let (offs, _, _, _) = group_layout(g);
+                    g.iter().cloned().zip(offs).collect()
+                }
+            };
+            for ((name, ty), off) in fields {
+                let v = view_of(&name, &ty, off, &held).ok_or_else(|| {
+                    let held_names: Vec<String> = held
+                        .iter()
+                        .map(|(n, t, _)| format!("`{} {n}`", ty_name(t)))
+                        .collect();
+                    KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "union member `{} {name}` is not a view of the held member {} \
+                             (the union is held as its first widest member; another member \
+                             must name its components or elements of the same scalar type, \
+                             e.g. `half d` at `half2 ds`'s `.x`): unions that reinterpret bits \
+                             are not supported; use `__float_as_int`-style conversions",
+                            ty_name(&ty),
+                            held_names.join(", ")
+                        ),
+                    )
+                })?;
+                views.push(v);
+            }
+        }
+        let fields: Vec<(String, FieldTy)> = held.into_iter().map(|(n, t, _)| (n, t)).collect();
+        // The held member's own layout is the union's (see the module's layout note); a
+        // held anonymous struct keeps its tail padding check.
+        match &members[held_at] {
+            UMember::Group(_) => self.push_group(sname, fields, at)?,
+            UMember::One(..) => {
+                if let Some(def) = self.structs.get_mut(sname) {
+                    for (name, ty) in fields {
+                        def.fields.push(Field {
+                            name,
+                            ty,
+                            by_ref: false,
+                            default: None,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(def) = self.structs.get_mut(sname) {
+            def.views.extend(views);
+        }
+        Ok(())
+    }
+
+    /// The view of struct `s` named `f`, if one is.
+    pub(super) fn view_of_struct(&self, s: &str, f: &str) -> Option<View> {
+        self.structs
+            .get(s)?
+            .views
+            .iter()
+            .find(|v| v.name == f)
+            .cloned()
+    }
+
+    /// A view's expression from its held leaf's expression `e` (`x.ds[i]` → `x.ds[i].x`).
+    pub(super) fn view_expr(&mut self, v: &View, e: Expr, span: Span) -> PResult<Expr> {
+        let sp = self.syn_span(span);
+        Ok(match v.sel {
+            Sel::Whole => e,
+            Sel::Comp(k) => Expr::new(
+                ExprKind::Member(
+                    Box::new(e),
+                    COMPONENTS
+                        .get(usize::from(k))
+                        .copied()
+                        .unwrap_or("x")
+                        .to_string(),
+                ),
+                sp,
+            ),
+            Sel::Elem(k) => {
+                let i = Expr::new(
+                    ExprKind::Int {
+                        value: u64::from(k),
+                        unsigned: false,
+                        long: false,
+                    },
+                    sp,
+                );
+                self.node(ExprKind::Index(Box::new(e), Box::new(i)), sp)?
+            }
+        })
+    }
+}
+
+/// How member `name` of type `ty` at byte `off` of the union names the held member's
+/// scalars, if it does (see the module's rule).
+fn view_of(name: &str, ty: &FieldTy, off: u64, held: &[(String, FieldTy, u64)]) -> Option<View> {
+    for (hn, ht, ho) in held {
+        let (hsize, _) = ty_layout(ht)?;
+        if off < *ho || off >= ho + hsize {
+            continue;
+        }
+        let rel = off - ho;
+        let view = |sel| {
+            Some(View {
+                name: name.to_string(),
+                field: hn.clone(),
+                sel,
+                offset: rel,
+            })
+        };
+        if ty == ht && rel == 0 {
+            return view(Sel::Whole);
+        }
+        let FieldTy::Val(v) = ty else {
+            return None;
+        };
+        if v.lanes != 1 {
+            return None;
+        }
+        let (one, _) = value_layout(*v);
+        match ht {
+            FieldTy::Val(h) if h.scalar == v.scalar && h.lanes <= 4 && rel.is_multiple_of(one) => {
+                return view(Sel::Comp(u8::try_from(rel / one).ok()?));
+            }
+            FieldTy::Arr(h, _) if *h == *v && rel.is_multiple_of(one) => {
+                return view(Sel::Elem(u32::try_from(rel / one).ok()?));
+            }
+            _ => return None,
+        }
+    }
+    None
+}

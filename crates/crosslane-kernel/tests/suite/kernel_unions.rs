@@ -1,0 +1,474 @@
+//! Anonymous unions and structs as struct members (llama.cpp's `block_q8_1`: `union { struct
+//! { half d; half s; }; half2 ds; }`), functional casts of `<cstdint>` and vector types, and
+//! `void*` parameters read through one pointer type. A union is held as its first widest
+//! member (`ds`, buffer `y.ds`); the other members are views of its components (`d` is
+//! `ds.x`, `s` is `ds.y`). Expected values by hand, beside each test.
+
+use crosslane_core::Dialect;
+use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome, Scalar};
+
+fn launch(threads: usize, blocks: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
+    let mut c = LaunchConfig {
+        dialect: Some(Dialect::Cuda),
+        block_dim: Some([threads, 1, 1]),
+        grid_dim: Some([blocks, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    for (name, len, fill) in buffers {
+        c.buffer_len.insert((*name).into(), *len);
+        c.args.insert((*name).into(), (*fill).into());
+    }
+    c
+}
+
+fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
+    t.buffer(name)
+        .unwrap_or_else(|| panic!("no buffer {name}"))
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
+        .collect()
+}
+
+fn ints(t: &KernelTrace, name: &str) -> Vec<i128> {
+    t.buffer(name)
+        .unwrap_or_else(|| panic!("no buffer {name}"))
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
+        .collect()
+}
+
+fn half2(a: f64, b: f64) -> Option<KVal> {
+    Some(KVal::Vector {
+        ty: Scalar::F16,
+        items: vec![KVal::float(Scalar::F16, a), KVal::float(Scalar::F16, b)],
+    })
+}
+
+const BLOCK_Q8_1: &str = "\
+#define QK8_1 32
+typedef struct {
+    union {
+        struct {
+            half d;
+            half s;
+        };
+        half2 ds;
+    };
+    int8_t qs[QK8_1];
+} block_q8_1;
+static_assert(sizeof(block_q8_1) == 2*sizeof(half) + QK8_1, \"wrong q8_1 block size/padding\");
+";
+
+#[test]
+fn union_views_read_the_held_members_components() {
+    // y.ds holds {0.5, -3} and {2, 7}: block 0 has d = 0.5, s = -3; block 1 d = 2, s = 7.
+    // qs = cell - 32. out[32 b + l] = d_b * qs: block 0 0.5 (l - 32), block 1 2 l.
+    let src = format!(
+        "{BLOCK_Q8_1}
+__global__ void read_q8_1(const block_q8_1 * y, float * out, float * sums) {{
+    const int ib = blockIdx.x;
+    const int lane = threadIdx.x;
+    out[ib * QK8_1 + lane] = __half2float(y[ib].d) * y[ib].qs[lane];
+    if (lane == 0) sums[ib] = __half2float(y[ib].s);
+}}"
+    );
+    let c = launch(
+        32,
+        2,
+        &[
+            ("y.ds", 4, "0.5,-3,2,7"),
+            ("y.qs", 64, "i-32"),
+            ("out", 64, "zero"),
+            ("sums", 2, "zero"),
+        ],
+    );
+    let t = run_kernel(&src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let out = floats(&t, "out");
+    for l in 0..32 {
+        assert_eq!(out[l], 0.5 * (l as f64 - 32.0), "out[{l}]");
+        assert_eq!(out[32 + l], 2.0 * l as f64, "out[{}]", 32 + l);
+    }
+    assert_eq!(floats(&t, "sums"), vec![-3.0, 7.0]);
+    // Only the held member is a buffer: no `y.d` or `y.s`.
+    assert!(t.buffer("y.d").is_none() && t.buffer("y.s").is_none());
+}
+
+#[test]
+fn quantize_q8_1_writes_ds_and_a_local_copy_reads_d_and_s() {
+    // x = 8 l - 127 for lanes 0..31: amax = 127 (lane 0), so d = 127 / 127 = 1 and every
+    // q = x exactly; sum = 8 * (0 + … + 31) - 32 * 127 = 3968 - 4064 = -96. ds = {1, -96}
+    // (both exact halves). back = d * qs = x, plus s = -96 on lane 1: -119 - 96 = -215.
+    let src = format!(
+        "{BLOCK_Q8_1}
+__global__ void quantize_q8_1(const float * x, block_q8_1 * y, float * back) {{
+    const int ib = blockIdx.x;
+    const int lane = threadIdx.x;
+    const float xi = x[ib * QK8_1 + lane];
+    float amax = fabsf(xi);
+    float sum = xi;
+    for (int m = 16; m > 0; m >>= 1) {{
+        amax = fmaxf(amax, __shfl_xor_sync(0xffffffff, amax, m));
+        sum += __shfl_xor_sync(0xffffffff, sum, m);
+    }}
+    const float d = amax / 127;
+    const int8_t q = amax == 0.0f ? 0 : roundf(xi / d);
+    y[ib].qs[lane] = q;
+    if (lane == 0) {{
+        y[ib].ds = make_half2(d, sum);
+    }}
+    __syncwarp();
+    block_q8_1 b = y[ib];
+    back[ib * QK8_1 + lane] = __half2float(b.d) * b.qs[lane] + (lane == 1 ? __half2float(b.s) : 0.0f);
+}}"
+    );
+    let c = launch(
+        32,
+        1,
+        &[
+            ("x", 32, "i*8-127"),
+            ("y.ds", 2, "zero"),
+            ("y.qs", 32, "zero"),
+            ("back", 32, "zero"),
+        ],
+    );
+    let t = run_kernel(&src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(t.buffer("y.ds").expect("y.ds")[0], half2(1.0, -96.0));
+    let qs = ints(&t, "y.qs");
+    let back = floats(&t, "back");
+    for l in 0..32 {
+        let x = 8 * l as i128 - 127;
+        assert_eq!(qs[l], x, "qs[{l}]");
+        let want = x as f64 + if l == 1 { -96.0 } else { 0.0 };
+        assert_eq!(back[l], want, "back[{l}]");
+    }
+}
+
+#[test]
+fn writes_through_a_view_change_the_held_component_and_layout_follows_class_union() {
+    // y[0].s = 4 writes ds.y; y[0].d += 1 reads and writes ds.x: {0.5, -3} becomes {1.5, 4}.
+    // Layout ([class.union]/2: the union is its largest member, 4 bytes, align 4): d at 0,
+    // s at 2, ds at 0, qs at 4, sizeof 36, alignof 4.
+    let src = format!(
+        "{BLOCK_Q8_1}
+__global__ void k(block_q8_1 * y, int * o) {{
+    if (threadIdx.x == 0) {{
+        y[0].s = 4.0f;
+        y[0].d = __half2float(y[0].d) + 1.0f;
+        o[0] = offsetof(block_q8_1, d);
+        o[1] = offsetof(block_q8_1, s);
+        o[2] = offsetof(block_q8_1, ds);
+        o[3] = offsetof(block_q8_1, qs);
+        o[4] = sizeof(block_q8_1);
+        o[5] = alignof(block_q8_1);
+    }}
+}}"
+    );
+    let c = launch(
+        1,
+        1,
+        &[
+            ("y.ds", 2, "0.5,-3"),
+            ("y.qs", 32, "zero"),
+            ("o", 6, "zero"),
+        ],
+    );
+    let t = run_kernel(&src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(t.buffer("y.ds").expect("y.ds")[0], half2(1.5, 4.0));
+    assert_eq!(ints(&t, "o"), vec![0, 2, 0, 4, 36, 4]);
+}
+
+#[test]
+fn member_functions_name_views_bare_and_anonymous_structs_flatten() {
+    // V: union of {float a; float b;} and float2 v; sum() = a + b reads v.x + v.y.
+    // P: struct { int x; int y; } then int z: members x, y, z; sizeof 12.
+    // Lane 0: v = {1.5, 2} → sum 3.5; p = {3, 4, 5} → x * y + z = 17, sizeof 12.
+    let src = "\
+struct V {
+    union {
+        struct { float a; float b; };
+        float2 v;
+    };
+    __device__ float sum() const { return a + b; }
+};
+struct P {
+    struct { int x; int y; };
+    int z;
+};
+__global__ void k(float * o, int * n) {
+    V w;
+    w.v = make_float2(1.5f, 2.0f);
+    o[0] = w.sum();
+    w.b = 10.0f;
+    o[1] = w.v.y;
+    P p{3, 4, 5};
+    n[0] = p.x * p.y + p.z;
+    n[1] = sizeof(P);
+}";
+    let c = launch(1, 1, &[("o", 2, "zero"), ("n", 2, "zero")]);
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "o"), vec![3.5, 10.0]);
+    assert_eq!(ints(&t, "n"), vec![17, 12]);
+}
+
+#[test]
+fn unions_that_reinterpret_bits_or_have_names_are_refused_at_their_line() {
+    for (src, line, needle) in [
+        (
+            "struct U {\n  union { float f; uint32_t u; };\n};",
+            2,
+            "not a view of the held member `float f`",
+        ),
+        (
+            "struct U {\n  union { half2 ds; float f; };\n};",
+            2,
+            "unions that reinterpret bits are not supported",
+        ),
+        (
+            "struct U {\n  union { int a; int b; } u;\n};",
+            2,
+            "a named union or struct member",
+        ),
+        (
+            "struct U {\n  union { union { int a; }; int b; };\n};",
+            2,
+            "flatten the deeper nesting",
+        ),
+    ] {
+        let e = run_kernel(
+            &format!("{src}\n__global__ void k(int* o) {{ o[0] = 1; }}"),
+            launch(1, 1, &[("o", 1, "zero")]),
+        )
+        .expect_err(src);
+        assert_eq!(e.line, line, "{src}: {}", e.message);
+        assert!(e.message.contains(needle), "{src}: {}", e.message);
+    }
+}
+
+#[test]
+fn functional_casts_of_cstdint_half_and_vector_types() {
+    // x = 1.5, -2.5, 7, 300.
+    // a = int64_t(x) * 3: 1, -2, 7, 300 truncated ([conv.fpint]) times 3 = 3, -6, 21, 900.
+    // b = uint8_t(100 i) (modulo 256: 0, 100, 200, 44) + int8_t(200) (-56) + int16_t(70000)
+    //   (70000 - 65536 = 4464) + int32_t(x): 4409, 4506, 4615, 4752.
+    // c = float(half(x / 3)): 0.5; -0.8333… rounds to 1707 * 2^-11 = 0.83349609375;
+    //   2.333… to 1195 * 2^-9 = 2.333984375; 100.
+    // e = size_t(i) + uint64_t{1} + int{}: 1, 2, 3, 4.
+    // f = half2(x, 1).y + float2(x, 2).x: 1 + x = 2.5, -1.5, 8, 301.
+    let src = "\
+__global__ void k(const float* x, long long* a, int* b, float* c, unsigned long long* e, float* f) {
+    int i = threadIdx.x;
+    a[i] = int64_t(x[i]) * 3;
+    b[i] = uint8_t(i * 100);
+    b[i] += int8_t(200) + int16_t(70000) + int32_t(x[i]);
+    c[i] = float(half(x[i] / 3.0f));
+    e[i] = size_t(i) + uint64_t{1} + int{};
+    f[i] = __half2float(half2(x[i], 1).y) + float2(x[i], 2).x;
+}";
+    let c = launch(
+        4,
+        1,
+        &[
+            ("x", 4, "1.5,-2.5,7,300"),
+            ("a", 4, "zero"),
+            ("b", 4, "zero"),
+            ("c", 4, "zero"),
+            ("e", 4, "zero"),
+            ("f", 4, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(ints(&t, "a"), vec![3, -6, 21, 900]);
+    assert_eq!(ints(&t, "b"), vec![4409, 4506, 4615, 4752]);
+    assert_eq!(
+        floats(&t, "c"),
+        vec![0.5, -0.83349609375, 2.333984375, 100.0]
+    );
+    assert_eq!(ints(&t, "e"), vec![1, 2, 3, 4]);
+    assert_eq!(floats(&t, "f"), vec![2.5, -1.5, 8.0, 301.0]);
+    // A scalar type takes one value ([expr.type.conv]/2).
+    let e = run_kernel(
+        "__global__ void k(int* o) {\n  o[0] = int(1, 2);\n}",
+        launch(1, 1, &[("o", 1, "zero")]),
+    )
+    .expect_err("two values");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("takes one value"), "{}", e.message);
+}
+
+#[test]
+fn a_void_pointer_read_through_one_type_has_that_types_cells() {
+    // vx read only as `const half *` (C cast and both named casts): halves 0.5, 2, 3, 4;
+    // y = vx[l] + vx[0] * vx[1] / 2 = vx[l] + 0.5 * 2 / 2: 1, 2.5, 3.5, 4.5.
+    let src = "\
+__global__ void k(const void * __restrict__ vx, float * y) {
+    const half * x = reinterpret_cast<const half *>(vx);
+    const half * x2 = static_cast<const half *>(vx);
+    const half * x3 = (const half *) vx;
+    y[threadIdx.x] = __half2float(x[threadIdx.x]) + __half2float(x2[0]) * __half2float(x3[1]) / 2.0f;
+}";
+    let c = launch(4, 1, &[("vx", 4, "0.5,2,3,4"), ("y", 4, "zero")]);
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(
+        t.buffer("vx").expect("vx")[0],
+        Some(KVal::float(Scalar::F16, 0.5))
+    );
+    assert_eq!(floats(&t, "y"), vec![1.0, 2.5, 3.5, 4.5]);
+    // Read through two types: the cells stay ints (the byte view reads them).
+    let src2 = "\
+__global__ void k(const void * vx, int * y) {
+    const int * x = (const int *) vx;
+    const char * b = (const char *) vx;
+    y[threadIdx.x] = x[threadIdx.x] + b[4];
+}";
+    // Cells 1, 2, 3, 4 as ints; byte 4 is the low byte of cell 1 (little-endian): 2.
+    let c = launch(4, 1, &[("vx", 4, "1,2,3,4"), ("y", 4, "zero")]);
+    let t = run_kernel(src2, c).expect("runs");
+    assert_eq!(ints(&t, "vx"), vec![1, 2, 3, 4]);
+    assert_eq!(ints(&t, "y"), vec![3, 4, 5, 6]);
+}
+
+#[test]
+fn arrays_of_structs_as_members_index_copy_and_lay_out() {
+    // block_x2 = { block_q8_0 b[2]; float scale; } with block_q8_0 = { half d; int8_t qs[4]; }
+    // (6 bytes, align 2): b at 0 (12 bytes), scale at 12, sizeof 16. Buffers: x.b.d holds
+    // the 2 d's of each x[i] in turn (0.5, 1 | 2, 4), x.b.qs the 2 * 4 qs (cells 0..15).
+    // y[2i + j] = d * (sum of the 4 qs) * scale: x[0].b[0]: 0.5 * (0+1+2+3) = 3; x[0].b[1]:
+    // 1 * (4+5+6+7) = 22; x[1].b[0]: 2 * 38 * 10 = 760; x[1].b[1]: 4 * 54 * 10 = 2160.
+    // The local copy: loc.b[1].qs[0] = 100, then loc.b[0] = loc.b[1]: qs[0] 100, qs[3] the
+    // old b[1].qs[3] (7 for x[0], 15 for x[1]).
+    let src = "\
+#define QK8_0 4
+typedef struct { half d; int8_t qs[QK8_0]; } block_q8_0;
+typedef struct { block_q8_0 b[2]; float scale; } block_x2;
+static_assert(sizeof(block_x2) == 2 * 6 + 4, \"size\");
+__device__ float dot(const block_q8_0 & a) {
+    float s = 0.0f;
+    for (int k = 0; k < QK8_0; ++k) s += a.qs[k];
+    return __half2float(a.d) * s;
+}
+__global__ void k(const block_x2 * x, float * y, int * o) {
+    const int i = blockIdx.x;
+    const int j = threadIdx.x;
+    y[i * 2 + j] = dot(x[i].b[j]) * x[i].scale;
+    block_x2 loc = x[i];
+    loc.b[1].qs[0] = 100;
+    loc.b[0] = loc.b[1];
+    if (j == 0) {
+        o[i * 4 + 0] = loc.b[0].qs[0];
+        o[i * 4 + 1] = loc.b[0].qs[3];
+        o[i * 4 + 2] = offsetof(block_x2, scale);
+        o[i * 4 + 3] = sizeof(block_x2);
+    }
+}";
+    let c = launch(
+        2,
+        2,
+        &[
+            ("x.b.d", 4, "0.5,1,2,4"),
+            ("x.b.qs", 16, "i"),
+            ("x.scale", 2, "1,10"),
+            ("y", 4, "zero"),
+            ("o", 8, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "y"), vec![3.0, 22.0, 760.0, 2160.0]);
+    assert_eq!(ints(&t, "o"), vec![100, 7, 12, 16, 100, 15, 12, 16]);
+}
+
+#[test]
+fn array_of_structs_members_refused_forms() {
+    for (src, line, needle) in [
+        (
+            "struct A { int v[200]; };\nstruct B { A a[2]; };\n__global__ void k(B* x, int* o) {\n  o[0] = x[0].a[0].v[0];\n}",
+            3,
+            "holds 400 elements",
+        ),
+        (
+            "struct A { int v; };\nstruct B { A a[2]; };\n__global__ void k(int* o) {\n  B b{{1}};\n  o[0] = b.a[0].v;\n}",
+            4,
+            "array-of-structs member `a` in a braced list",
+        ),
+        (
+            "struct A { int v; };\nstruct B { A a[2]; };\n__global__ void k(B* x, int* o) {\n  o[0] = x[0].a;\n}",
+            4,
+            "is an array of structs",
+        ),
+    ] {
+        let e = run_kernel(src, launch(1, 1, &[("o", 1, "zero")])).expect_err(src);
+        assert_eq!(e.line, line, "{src}: {}", e.message);
+        assert!(e.message.contains(needle), "{src}: {}", e.message);
+    }
+}
+
+#[test]
+fn ggml_extension_union_with_typedef_halves_through_a_void_pointer() {
+    // `__extension__ union` with `ggml_half` typedefs, read through `(const block_q8_1 *) vy`:
+    // block 0 d = 1, s = 2, qs[1] = 1: 1 + 2 * 1 = 3; block 1 d = 3, s = 4, qs[1] = 33:
+    // 3 + 4 * 33 = 135.
+    let src = "\
+#define GGML_EXTENSION __extension__
+typedef half ggml_half;
+typedef half2 ggml_half2;
+#define QK8_1 32
+typedef struct {
+    GGML_EXTENSION union {
+        struct {
+            ggml_half d;
+            ggml_half s;
+        };
+        ggml_half2 ds;
+    };
+    int8_t qs[QK8_1];
+} block_q8_1;
+__global__ void k(const void * vy, float * out) {
+    const block_q8_1 * y = (const block_q8_1 *) vy;
+    out[threadIdx.x] = __half2float(y[threadIdx.x].d) + __half2float(y[threadIdx.x].s) * y[threadIdx.x].qs[1];
+}";
+    let c = launch(
+        2,
+        1,
+        &[
+            ("vy.ds", 4, "1,2,3,4"),
+            ("vy.qs", 64, "i"),
+            ("out", 2, "zero"),
+        ],
+    );
+    let t = run_kernel(src, c).expect("runs");
+    assert_eq!(floats(&t, "out"), vec![3.0, 135.0]);
+}
+
+#[test]
+fn shared_arrays_of_blocks_with_struct_arrays_and_unions() {
+    // Lane l (0..3) writes s[l / 2].b[l % 2]: d = l + 1, qs[k] = 4 l + k; lanes 0 and 1 write
+    // t[l].ds = {l + 0.5, -l}, t[l].qs[0] = 7. After the barrier lane l copies the block lane
+    // 3 - l wrote (d = 4 - l, qs[3] = 4 (3 - l) + 3) and reads t[l % 2]: even lanes d = 0.5,
+    // s = 0; odd lanes d = 1.5, s = -1. y = d_r * qs3_r + s * 7 + d:
+    // lane 0: 4 * 15 + 0 + 0.5 = 60.5; lane 1: 3 * 11 - 7 + 1.5 = 27.5; lane 2: 2 * 7 + 0.5 =
+    // 14.5; lane 3: 1 * 3 - 7 + 1.5 = -2.5.
+    let src = "\
+typedef struct { half d; int8_t qs[4]; } block_q8_0;
+typedef struct { block_q8_0 b[2]; } block_x2;
+typedef struct { union { struct { half d; half s; }; half2 ds; }; int8_t qs[4]; } block_q8_1;
+__global__ void k(float * y) {
+    __shared__ block_x2 s[2];
+    __shared__ block_q8_1 t[2];
+    const int l = threadIdx.x;
+    s[l / 2].b[l % 2].d = l + 1;
+    for (int k = 0; k < 4; ++k) s[l / 2].b[l % 2].qs[k] = l * 4 + k;
+    if (l < 2) { t[l].ds = make_half2(l + 0.5f, -l); t[l].qs[0] = 7; }
+    __syncthreads();
+    const block_q8_0 r = s[(3 - l) / 2].b[(3 - l) % 2];
+    y[l] = __half2float(r.d) * r.qs[3] + __half2float(t[l % 2].s) * t[l % 2].qs[0] + __half2float(t[l % 2].d);
+}";
+    let t = run_kernel(src, launch(4, 1, &[("y", 4, "zero")])).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "y"), vec![60.5, 27.5, 14.5, -2.5]);
+}
