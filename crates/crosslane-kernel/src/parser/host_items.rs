@@ -142,13 +142,33 @@ impl Parser<'_> {
         self.auto_ret = None;
         let shape = shape_of(&toks[mark.pos..head_end], class, body.is_some());
         let mut launches = 0;
+        let mut typed = String::new();
         if let (Some(open), Shape::Function(name) | Shape::Block(name)) = (body, &shape) {
             // A test's body, a helper that launches: its launches are read as `main`'s are
             // (`read_host`'s own note is folded into this item's).
             let before = self.launches.len();
             let notes = self.diags.len();
             let name = name.clone();
+            // Catch2's `TEMPLATE_TEST_CASE(name, tags, T1, T2, …)` runs its body once per type
+            // with `TestType` naming it (Catch2 docs, "Type-parametrised test cases"): the
+            // body is read for the first listed type.
+            let test_type = (name == "TEMPLATE_TEST_CASE")
+                .then(|| self.first_test_type(mark.pos + 1))
+                .flatten();
+            let saved = test_type.map(|t| self.aliases.insert("TestType".into(), t));
             self.read_host(&name, Vec::new(), at, open, end);
+            if let Some(old) = saved {
+                match old {
+                    Some(v) => self.aliases.insert("TestType".into(), v),
+                    None => self.aliases.remove("TestType"),
+                };
+            }
+            if let Some(t) = test_type {
+                typed = format!(
+                    ", read with `TestType` = {}, the first of its listed types",
+                    t.name()
+                );
+            }
             launches = self.launches.len() - before;
             let own = format!("host function `{name}` is read for");
             if let Some(i) = self.diags[notes..]
@@ -182,7 +202,7 @@ impl Parser<'_> {
                  so device code cannot call it{why}"
             ),
             Shape::Block(n) => {
-                format!("`{n}(…)` block ({lines}{launched}), a test framework's host code")
+                format!("`{n}(…)` block ({lines}{launched}{typed}), a test framework's host code")
             }
             Shape::Class(n) => {
                 format!("host class `{n}` ({lines}): none of its members is `__device__`{why}")
@@ -200,6 +220,15 @@ impl Parser<'_> {
         );
         self.pos = end + 1;
         Ok(())
+    }
+
+    /// The first type of `TEMPLATE_TEST_CASE("name", "[tags]", T1, T2, …)` whose `(` is at
+    /// `open` (the third argument), when it is a value type.
+    fn first_test_type(&mut self, open: usize) -> Option<crate::types::ValTy> {
+        let close = self.closing(open)?;
+        let parts = super::host::split_commas(self.toks, open + 1, close);
+        let &(a, b) = parts.get(2)?;
+        self.host_type(a, b)
     }
 
     /// The item starting at `from`: where its head ends (its body's `{` or its `;`), the body's
