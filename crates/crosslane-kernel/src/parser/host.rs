@@ -21,7 +21,7 @@ use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
 /// The runtime calls host code is read for (allocations, copies, launches).
-const READ_CALLS: &[&str] = &[
+pub(super) const READ_CALLS: &[&str] = &[
     "cudaMalloc",
     "hipMalloc",
     "cudaMallocManaged",

@@ -34,6 +34,29 @@ pub const MAX_CALL_DEPTH: u32 = 4;
 /// How many host calls are read again in one source.
 pub const MAX_CALLS: u32 = 64;
 
+/// What a call site tells of one argument: its constant value, and for a name, the device
+/// allocation, the host array copied into it (with its fill) or its own fill and length.
+#[derive(Clone, Default)]
+struct ArgInfo {
+    name: String,
+    value: Option<HostVal>,
+    malloc: Option<(u64, String, u32)>,
+    copy: Option<(String, Option<(Vec<String>, u32)>)>,
+    fill: Option<(Vec<String>, u32)>,
+    array: Option<i128>,
+}
+
+/// A host call read (or kept until its callee is defined): callee, template arguments (a type
+/// or a constant each), arguments, and how deep in host calls it stands.
+pub(super) struct CallSite {
+    name: String,
+    targ_text: String,
+    span: Span,
+    targs: Vec<(Option<ValTy>, Option<HostVal>)>,
+    args: Vec<ArgInfo>,
+    depth: u32,
+}
+
 /// A host function or host function template, for reading its body again at a call.
 #[derive(Clone)]
 pub(super) struct HostFn {
@@ -92,10 +115,12 @@ impl Parser<'_> {
         }
     }
 
-    /// `name[<targs>](args);` at `k` calling a recorded host function: its body read again with
-    /// its parameters bound; returns where the next statement starts. `None` when `k` starts
-    /// no such call (or the nesting or count bound is reached: the call is then skipped as
-    /// any host statement is).
+    /// `name[<targs>](args);` at `k` (also `x = name(…);`, `bool ok = name<T>(…);`) calling a
+    /// host function: when it is recorded, its body is read again with its parameters bound;
+    /// when it is not (yet: a prototype above the caller, its definition below), the call is
+    /// kept and read once the file is parsed ([`Parser::read_pending_host_calls`]). Returns
+    /// where the next statement starts, or `None` when `k` starts no such call (or the nesting
+    /// or count bound is reached: the call is then skipped as any host statement is).
     pub(super) fn host_call(
         &mut self,
         st: &mut HostState,
@@ -104,20 +129,52 @@ impl Parser<'_> {
     ) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-        let Some(Tok::Ident(name)) = tok(k) else {
+        // `T x = name(…);`, `x = name(…);`: the call after the statement's first `=`.
+        let mut at = k;
+        if !matches!(tok(k + 1), Some(Tok::Punct("(" | "<"))) {
+            let eq = (k..close)
+                .take_while(|&i| matches!(tok(i), Some(Tok::Ident(_) | Tok::Punct("=" | "*"))))
+                .find(|&i| matches!(tok(i), Some(Tok::Punct("="))))?;
+            at = eq + 1;
+        }
+        let Some(Tok::Ident(name)) = tok(at) else {
             return None;
         };
-        let f = self.host_fns.get(name)?.clone();
         let name = name.clone();
-        if self.host_call_depth >= MAX_CALL_DEPTH || self.host_calls_read >= MAX_CALLS {
+        let known = self.host_fns.contains_key(&name);
+        let later = !known
+            && !super::host::READ_CALLS.contains(&name.as_str())
+            && !name.starts_with("cuda")
+            && !name.starts_with("hip")
+            && !self.templates.contains_key(&name)
+            && !matches!(
+                name.as_str(),
+                "for"
+                    | "while"
+                    | "if"
+                    | "switch"
+                    | "return"
+                    | "sizeof"
+                    | "printf"
+                    | "free"
+                    | "malloc"
+                    | "exit"
+                    | "assert"
+                    | "main"
+            );
+        if !(known || later)
+            || self.host_call_depth >= MAX_CALL_DEPTH
+            || self.host_calls_read >= MAX_CALLS
+        {
             return None;
         }
-        // `<targs>`: the `>` closing the list opened at `k + 1`.
-        let mut open = k + 1;
-        let mut targ_parts = Vec::new();
-        if matches!(tok(k + 1), Some(Tok::Punct("<"))) {
+        // `<targs>`: the `>` closing the list opened at `at + 1`.
+        let mut open = at + 1;
+        let mut targs = Vec::new();
+        let mut targ_text = String::new();
+        if matches!(tok(at + 1), Some(Tok::Punct("<"))) {
             let mut depth = 0usize;
-            let gt = (k + 1..close).find(|&i| {
+            let gt = (at + 1..close).find(|&i| {
                 match tok(i) {
                     Some(Tok::Punct("<")) => depth += 1,
                     Some(Tok::Punct(">")) => {
@@ -128,20 +185,95 @@ impl Parser<'_> {
                 }
                 false
             })?;
-            targ_parts = split_commas(toks, k + 2, gt);
+            for (a, b) in split_commas(toks, at + 2, gt) {
+                let value = self.host_value(st, a, b);
+                let ty = if value.is_none() {
+                    self.host_type(a, b)
+                } else {
+                    None
+                };
+                targs.push((ty, value));
+            }
+            targ_text = format!("<{}>", text_of(&toks[at + 2..gt]));
             open = gt + 1;
         }
         if !matches!(tok(open), Some(Tok::Punct("("))) {
             return None;
         }
         let args_close = self.closing(open).filter(|&c| c < close)?;
-        let args = split_commas(toks, open + 1, args_close);
+        // `check(cudaMalloc(…))`: a runtime call in the arguments is read as the statement's.
+        if toks[open..args_close].iter().any(
+            |t| matches!(&t.tok, Tok::Ident(n) if super::host::READ_CALLS.contains(&n.as_str())),
+        ) {
+            return None;
+        }
         let end = (args_close + 1..close)
             .find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))
             .unwrap_or(close);
+        // What the caller knows of each argument.
+        let mut args = Vec::new();
+        for (a, b) in split_commas(toks, open + 1, args_close) {
+            let mut arg = ArgInfo {
+                value: self.host_value(st, a, b),
+                ..ArgInfo::default()
+            };
+            if let [Token {
+                tok: Tok::Ident(n), ..
+            }] = &toks[a..b]
+            {
+                arg.name.clone_from(n);
+                arg.malloc = st.mallocs.get(n).cloned();
+                arg.copy = st
+                    .copies
+                    .get(n)
+                    .map(|h| (h.clone(), st.fills.get(h).cloned()));
+                arg.fill = st.fills.get(n).cloned();
+                arg.array = st.arrays.get(n).copied();
+            }
+            args.push(arg);
+        }
+        let site = CallSite {
+            name,
+            targ_text,
+            span: Span {
+                line: toks[at].line,
+                col: toks[at].col,
+            },
+            targs,
+            args,
+            depth: self.host_call_depth,
+        };
+        if known {
+            self.read_call(&site);
+            return Some(end + 1);
+        }
+        // Not known yet: the statement is also read as any other (it may wrap a runtime call,
+        // `HIP_CHECK(hipMalloc(…))`).
+        if self.pending_calls.len() < MAX_CALLS as usize {
+            self.pending_calls.push(site);
+        }
+        None
+    }
+
+    /// Reads each call kept by [`Parser::host_call`] whose callee the file defined after it.
+    pub(super) fn read_pending_host_calls(&mut self) {
+        for site in std::mem::take(&mut self.pending_calls) {
+            if self.host_fns.contains_key(&site.name) && self.host_calls_read < MAX_CALLS {
+                self.host_call_depth = site.depth;
+                self.read_call(&site);
+                self.host_call_depth = 0;
+            }
+        }
+    }
+
+    /// Reads the body of the host function `site` calls with its parameters bound.
+    fn read_call(&mut self, site: &CallSite) {
+        let Some(f) = self.host_fns.get(&site.name).cloned() else {
+            return;
+        };
         // The callee's state: file-scope constants, then each parameter bound.
         let mut inner = HostState {
-            name: name.clone(),
+            name: site.name.clone(),
             params: f.params.clone(),
             ..HostState::default()
         };
@@ -151,51 +283,47 @@ impl Parser<'_> {
             }
         }
         let mut bound = Vec::new();
-        for (p, &(a, b)) in f.params.iter().zip(&args) {
-            if let Some(v) = self.host_value(st, a, b) {
+        for (p, arg) in f.params.iter().zip(&site.args) {
+            if let Some(v) = arg.value {
                 if let Some(t) = v.text() {
                     bound.push(format!("`{p}` = {t}"));
                 }
                 inner.env.insert(p.clone(), v);
             }
             // A pointer or host array passed on: what the caller knew of it.
-            if let [Token {
-                tok: Tok::Ident(arg),
-                ..
-            }] = &toks[a..b]
-            {
-                if let Some(m) = st.mallocs.get(arg) {
-                    inner.mallocs.insert(p.clone(), m.clone());
-                    bound.push(format!("`{p}` = `{arg}`"));
+            if let Some(m) = &arg.malloc {
+                inner.mallocs.insert(p.clone(), m.clone());
+                bound.push(format!("`{p}` = `{}`", arg.name));
+            }
+            if let Some((h, fill)) = &arg.copy {
+                inner.copies.insert(p.clone(), h.clone());
+                if let Some(fill) = fill {
+                    inner.fills.insert(h.clone(), fill.clone());
                 }
-                if let Some(h) = st.copies.get(arg) {
-                    inner.copies.insert(p.clone(), h.clone());
-                    if let Some(fill) = st.fills.get(h) {
-                        inner.fills.insert(h.clone(), fill.clone());
-                    }
-                }
-                if let Some(fill) = st.fills.get(arg) {
-                    inner.fills.insert(p.clone(), fill.clone());
-                }
-                if let Some(&n) = st.arrays.get(arg) {
-                    inner.arrays.insert(p.clone(), n);
-                }
+            }
+            if let Some(fill) = &arg.fill {
+                inner.fills.insert(p.clone(), fill.clone());
+            }
+            if let Some(n) = arg.array {
+                inner.arrays.insert(p.clone(), n);
             }
         }
         // Template parameters: a type names an alias while the body is read, a value a
         // constant.
         let mut saved_aliases = Vec::new();
-        for ((t, is_type), &(a, b)) in f.tparams.iter().zip(&targ_parts) {
-            if *is_type {
-                if let Some(v) = self.host_type(a, b) {
+        for ((t, is_type), (ty, value)) in f.tparams.iter().zip(&site.targs) {
+            match (is_type, ty, value) {
+                (true, Some(v), _) => {
                     bound.push(format!("`{t}` = {}", v.name()));
-                    saved_aliases.push((t.clone(), self.aliases.insert(t.clone(), v)));
+                    saved_aliases.push((t.clone(), self.aliases.insert(t.clone(), *v)));
                 }
-            } else if let Some(v) = self.host_value(st, a, b) {
-                if let Some(x) = v.text() {
-                    bound.push(format!("`{t}` = {x}"));
+                (false, _, Some(v)) => {
+                    if let Some(x) = v.text() {
+                        bound.push(format!("`{t}` = {x}"));
+                    }
+                    inner.env.insert(t.clone(), *v);
                 }
-                inner.env.insert(t.clone(), v);
+                _ => {}
             }
         }
         self.host_calls_read += 1;
@@ -216,30 +344,21 @@ impl Parser<'_> {
         if found > 0 {
             self.superseded.extend(f.launches.clone());
         }
-        let targs = if targ_parts.is_empty() {
-            String::new()
-        } else {
-            let (a, b) = (targ_parts[0].0, targ_parts[targ_parts.len() - 1].1);
-            format!("<{}>", text_of(&toks[a..b]))
-        };
         let with = if bound.is_empty() {
             "no argument a constant".to_string()
         } else {
             bound.join(", ")
         };
         self.diag(
-            Span {
-                line: toks[k].line,
-                col: toks[k].col,
-            },
+            site.span,
             Level::Info,
             format!(
-                "host call `{name}{targs}(…)` read with its parameters bound to this call's \
-                 arguments ({with}): {found} kernel launch(es) found"
+                "host call `{}{}(…)` read with its parameters bound to this call's arguments \
+                 ({with}): {found} kernel launch(es) found",
+                site.name, site.targ_text
             ),
             "C++17 [expr.call]/4 (each parameter is initialized with its argument), [temp.arg]",
         );
-        Some(end + 1)
     }
 
     /// A control statement's head in host code, read past so that what it controls is read as

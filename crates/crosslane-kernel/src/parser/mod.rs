@@ -159,6 +159,7 @@ pub fn parse_preprocessed(
             &tokens,
         )
     })?;
+    p.read_pending_host_calls();
     p.link_vf_calls();
     let superseded = std::mem::take(&mut p.superseded);
     program.launches = std::mem::take(&mut p.launches)
@@ -286,6 +287,8 @@ struct Parser<'a> {
     superseded: std::collections::HashSet<usize>,
     /// Host calls being read, nested, and read in all ([`host_calls`]).
     host_call_depth: u32,
+    /// Host calls to functions not defined yet, read once the file is parsed.
+    pending_calls: Vec<host_calls::CallSite>,
     host_calls_read: u32,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
@@ -401,6 +404,7 @@ impl<'a> Parser<'a> {
             host_fns: std::collections::HashMap::new(),
             superseded: std::collections::HashSet::new(),
             host_call_depth: 0,
+            pending_calls: Vec::new(),
             host_calls_read: 0,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
