@@ -34,6 +34,9 @@ pub const MAX_CALL_DEPTH: u32 = 4;
 /// How many host calls are read again in one source.
 pub const MAX_CALLS: u32 = 64;
 
+/// A host array's values and the line of its fill.
+type Fill = (Vec<String>, u32);
+
 /// What a call site tells of one argument: its constant value, and for a name, the device
 /// allocation, the host array copied into it (with its fill) or its own fill and length.
 #[derive(Clone, Default)]
@@ -41,8 +44,8 @@ struct ArgInfo {
     name: String,
     value: Option<HostVal>,
     malloc: Option<(u64, String, u32)>,
-    copy: Option<(String, Option<(Vec<String>, u32)>)>,
-    fill: Option<(Vec<String>, u32)>,
+    copy: Option<(String, Option<Fill>)>,
+    fill: Option<Fill>,
     array: Option<i128>,
 }
 
@@ -243,9 +246,19 @@ impl Parser<'_> {
             args,
             depth: self.host_call_depth,
         };
+        // A call that binds nothing reads as the function's own definition did.
+        let binds = !site.targs.is_empty()
+            || site.args.iter().any(|a| {
+                a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
+            });
         if known {
-            self.read_call(&site);
+            if binds {
+                self.read_call(&site);
+            }
             return Some(end + 1);
+        }
+        if !binds {
+            return None;
         }
         // Not known yet: the statement is also read as any other (it may wrap a runtime call,
         // `HIP_CHECK(hipMalloc(…))`).
