@@ -185,6 +185,32 @@ pub(super) fn text_of(toks: &[Token]) -> String {
     s
 }
 
+/// Whether tokens hold a kernel launch (`<<<` or `hipLaunchKernelGGL`).
+pub(super) fn launches_in(toks: &[Token]) -> bool {
+    toks.windows(2).any(|w| {
+        matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
+            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
+    })
+}
+
+/// The note of a launch inside a host loop running `trips` times when known. One launch is
+/// run: the engine runs one kernel launch per run (one entry, one grid), so the loop's later
+/// launches, which would see the buffers the earlier ones left (a multi-pass reduction
+/// launching the kernel again on its own output), are not run.
+pub(super) fn loop_note(trips: Option<i128>) -> String {
+    let times = match trips {
+        Some(n) => format!("the loop runs {n} times; "),
+        None => String::new(),
+    };
+    format!(
+        "a launch inside a host loop is read once: {times}the kernel runs one time, as the \
+         loop's first iteration launches it; later iterations' launches are not run, so a \
+         buffer the kernel both reads and writes (a multi-pass reduction launched again on its \
+         own output) holds the first launch's values, and a launch whose arguments the loop \
+         changes is read with their values before the loop"
+    )
+}
+
 /// What a host function told about its arrays so far.
 #[derive(Clone, Default)]
 pub(super) struct HostState {
@@ -804,7 +830,7 @@ impl Parser<'_> {
         // `for (int i = 0; i < repeat; i++) k<<<g, b>>>(…);` (a timing loop): the launch is read
         // once from the loop's body, noted; the loop itself is host code.
         let body = &toks[head_close + 1..body_to.min(toks.len())];
-        if super::host_calls::launches_in(body) {
+        if launches_in(body) {
             let trips = self.for_trips(st, k + 1, head_close);
             self.diag(
                 Span {
@@ -812,7 +838,7 @@ impl Parser<'_> {
                     col: toks[k].col,
                 },
                 Level::Info,
-                super::host_calls::loop_note(trips),
+                loop_note(trips),
                 "",
             );
             return head_close + 1;

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use super::const_eval::{const_eval, HostVal};
-use super::host::{split_commas, text_of, HostState};
+use super::host::{launches_in, loop_note, split_commas, text_of, HostState};
 use super::Parser;
 use crate::ast::Span;
 use crate::lexer::{Tok, Token};
@@ -453,30 +453,4 @@ impl Parser<'_> {
         );
         (v2 == var && unit).then(|| (to - from).max(0))
     }
-}
-
-/// Whether tokens hold a kernel launch (`<<<` or `hipLaunchKernelGGL`).
-pub(super) fn launches_in(toks: &[Token]) -> bool {
-    toks.windows(2).any(|w| {
-        matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
-            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
-    })
-}
-
-/// The note of a launch inside a host loop running `trips` times when known. One launch is
-/// run: the engine runs one kernel launch per run (one entry, one grid), so the loop's later
-/// launches, which would see the buffers the earlier ones left (a multi-pass reduction
-/// launching the kernel again on its own output), are not run.
-pub(super) fn loop_note(trips: Option<i128>) -> String {
-    let times = match trips {
-        Some(n) => format!("the loop runs {n} times; "),
-        None => String::new(),
-    };
-    format!(
-        "a launch inside a host loop is read once: {times}the kernel runs one time, as the \
-         loop's first iteration launches it; later iterations' launches are not run, so a \
-         buffer the kernel both reads and writes (a multi-pass reduction launched again on its \
-         own output) holds the first launch's values, and a launch whose arguments the loop \
-         changes is read with their values before the loop"
-    )
 }
