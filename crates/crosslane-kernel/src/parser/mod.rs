@@ -287,6 +287,8 @@ struct Parser<'a> {
     superseded: std::collections::HashSet<usize>,
     /// Host calls being read, nested, and read in all ([`host_calls`]).
     host_call_depth: u32,
+    /// gtest type lists and typed suites → their first value type ([`host_items`]).
+    typed_suites: std::collections::HashMap<String, ValTy>,
     /// Host calls to functions not defined yet, read once the file is parsed.
     pending_calls: Vec<host_calls::CallSite>,
     host_calls_read: u32,
@@ -405,6 +407,7 @@ impl<'a> Parser<'a> {
             superseded: std::collections::HashSet::new(),
             host_call_depth: 0,
             pending_calls: Vec::new(),
+            typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
