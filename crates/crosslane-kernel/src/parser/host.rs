@@ -7,7 +7,9 @@
 //! `hipLaunchKernelGGL(k, Dg, Db, Ns, S, …)`, HIP Programming Guide, "Kernel launch"), each scalar
 //! argument, the bytes each device pointer was given by `cudaMalloc`/`hipMalloc`, and the values a
 //! simple `for` loop or a literal list wrote into a host array that `cudaMemcpy`/`hipMemcpy` then
-//! copied into a device pointer. Everything else in host code is skipped.
+//! copied into a device pointer. Everything else in host code is skipped. A host function (or
+//! host function template) that another host function calls is read again at the call with its
+//! parameters bound (`host_calls`).
 //!
 //! Bounded: host code is scanned token by token once; each expression is parsed once on its own
 //! token slice; a fill loop is evaluated for at most [`MAX_FILL`] iterations.
