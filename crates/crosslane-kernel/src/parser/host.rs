@@ -7,7 +7,9 @@
 //! `hipLaunchKernelGGL(k, Dg, Db, Ns, S, …)`, HIP Programming Guide, "Kernel launch"), each scalar
 //! argument, the bytes each device pointer was given by `cudaMalloc`/`hipMalloc`, and the values a
 //! simple `for` loop or a literal list wrote into a host array that `cudaMemcpy`/`hipMemcpy` then
-//! copied into a device pointer. Everything else in host code is skipped.
+//! copied into a device pointer. Everything else in host code is skipped. A host function (or
+//! host function template) that another host function calls is read again at the call with its
+//! parameters bound (`host_calls`).
 //!
 //! Bounded: host code is scanned token by token once; each expression is parsed once on its own
 //! token slice; a fill loop is evaluated for at most [`MAX_FILL`] iterations.
@@ -21,7 +23,7 @@ use crate::lexer::{Tok, Token};
 use crosslane_core::result::Level;
 
 /// The runtime calls host code is read for (allocations, copies, launches).
-const READ_CALLS: &[&str] = &[
+pub(super) const READ_CALLS: &[&str] = &[
     "cudaMalloc",
     "hipMalloc",
     "cudaMallocManaged",
@@ -146,7 +148,7 @@ fn member_call(toks: &[Token], member: &str) -> Option<String> {
 }
 
 /// Splits `from..to` at the commas outside brackets.
-fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
+pub(super) fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
     let mut parts = Vec::new();
     let mut depth = 0usize;
     let mut start = from;
@@ -168,7 +170,7 @@ fn split_commas(toks: &[Token], from: usize, to: usize) -> Vec<(usize, usize)> {
 }
 
 /// The tokens' text joined (for a note).
-fn text_of(toks: &[Token]) -> String {
+pub(super) fn text_of(toks: &[Token]) -> String {
     let mut s = String::new();
     for t in toks {
         let piece = match &t.tok {
@@ -185,27 +187,53 @@ fn text_of(toks: &[Token]) -> String {
     s
 }
 
+/// Whether tokens hold a kernel launch (`<<<` or `hipLaunchKernelGGL`).
+pub(super) fn launches_in(toks: &[Token]) -> bool {
+    toks.windows(2).any(|w| {
+        matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
+            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
+    })
+}
+
+/// The note of a launch inside a host loop running `trips` times when known. One launch is
+/// run: the engine runs one kernel launch per run (one entry, one grid), so the loop's later
+/// launches, which would see the buffers the earlier ones left (a multi-pass reduction
+/// launching the kernel again on its own output), are not run.
+pub(super) fn loop_note(trips: Option<i128>) -> String {
+    let times = match trips {
+        Some(n) => format!("the loop runs {n} times; "),
+        None => String::new(),
+    };
+    format!(
+        "a launch inside a host loop is read once: {times}the kernel runs one time, as the \
+         loop's first iteration launches it; later iterations' launches are not run, so a \
+         buffer the kernel both reads and writes (a multi-pass reduction launched again on its \
+         own output) holds the first launch's values, and a launch whose arguments the loop \
+         changes is read with their values before the loop"
+    )
+}
+
 /// What a host function told about its arrays so far.
-#[derive(Default)]
-struct HostState {
+#[derive(Clone, Default)]
+pub(super) struct HostState {
     /// The function read, and its parameters (an Ascend launcher's are forwarded by its
     /// `asc_vf_call`).
-    name: String,
-    params: Vec<String>,
-    env: HashMap<String, HostVal>,
+    pub(super) name: String,
+    pub(super) params: Vec<String>,
+    pub(super) env: HashMap<String, HostVal>,
     /// Host array → (values, line of the fill).
-    fills: HashMap<String, (Vec<String>, u32)>,
+    pub(super) fills: HashMap<String, (Vec<String>, u32)>,
     /// Device pointer → host array copied into it.
-    copies: HashMap<String, String>,
+    pub(super) copies: HashMap<String, String>,
     /// Host array → its declared length (`T name[N];` with N constant).
-    arrays: HashMap<String, i128>,
+    pub(super) arrays: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
-    mallocs: HashMap<String, (u64, String, u32)>,
+    pub(super) mallocs: HashMap<String, (u64, String, u32)>,
 }
 
 impl Parser<'_> {
     /// Parses tokens `from..to` alone as one expression; `None` when they are not one.
-    fn sub_expr(&mut self, from: usize, to: usize) -> Option<Expr> {
+    pub(super) fn sub_expr(&mut self, from: usize, to: usize) -> Option<Expr> {
         if from >= to || to > self.toks.len() {
             return None;
         }
@@ -227,7 +255,7 @@ impl Parser<'_> {
     }
 
     /// A constant host expression over tokens `from..to`.
-    fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
+    pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
         let e = self.sub_expr(from, to)?;
         const_eval(&e, &st.env)
     }
@@ -269,7 +297,7 @@ impl Parser<'_> {
     }
 
     /// One host statement starting at `k`; returns where the next one starts.
-    fn host_statement(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
+    pub(super) fn host_statement(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         let ident = |i: usize| match tok(i) {
@@ -294,6 +322,16 @@ impl Parser<'_> {
             Some(Tok::Punct("{" | "}" | ";")) => return k + 1,
             None => return close,
             _ => {}
+        }
+        // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
+        // with its parameters bound to the call's constants.
+        if let Some(next) = self.host_call(st, k, close) {
+            return next;
+        }
+        // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
+        // body is then read as straight-line code.
+        if let Some(next) = self.host_control(k, close) {
+            return next;
         }
         // `k<T, N><<<cfg>>>(args);`: a template kernel's instantiation.
         let mut chevrons = k + 1;
@@ -794,19 +832,15 @@ impl Parser<'_> {
         // `for (int i = 0; i < repeat; i++) k<<<g, b>>>(…);` (a timing loop): the launch is read
         // once from the loop's body, noted; the loop itself is host code.
         let body = &toks[head_close + 1..body_to.min(toks.len())];
-        let launches = body.windows(2).any(|w| {
-            matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
-                || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
-        });
-        if launches {
+        if launches_in(body) {
+            let trips = self.for_trips(st, k + 1, head_close);
             self.diag(
                 Span {
                     line,
                     col: toks[k].col,
                 },
                 Level::Info,
-                "a launch inside a host loop is read once: the kernel runs one time, as the \
-                 loop's first iteration launches it",
+                loop_note(trips),
                 "",
             );
             return head_close + 1;

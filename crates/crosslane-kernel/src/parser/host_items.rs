@@ -141,14 +141,42 @@ impl Parser<'_> {
         self.lambda = None;
         self.auto_ret = None;
         let shape = shape_of(&toks[mark.pos..head_end], class, body.is_some());
+        if matches!(shape, Shape::Declaration(_)) {
+            self.record_typed_suite(mark.pos, head_end);
+        }
         let mut launches = 0;
+        let mut typed = String::new();
         if let (Some(open), Shape::Function(name) | Shape::Block(name)) = (body, &shape) {
             // A test's body, a helper that launches: its launches are read as `main`'s are
             // (`read_host`'s own note is folded into this item's).
             let before = self.launches.len();
             let notes = self.diags.len();
             let name = name.clone();
+            // Catch2's `TEMPLATE_TEST_CASE(name, tags, T1, T2, …)` runs its body once per type
+            // with `TestType` naming it (Catch2 docs, "Type-parametrised test cases"): the
+            // body is read for the first listed type.
+            // gtest's `TYPED_TEST(Suite, Name)` likewise with `TypeParam` naming each type of
+            // the suite's `TYPED_TEST_SUITE(Suite, Types)` (GoogleTest advanced guide, "Typed
+            // Tests").
+            let (param, test_type) = match name.as_str() {
+                "TEMPLATE_TEST_CASE" => ("TestType", self.first_test_type(mark.pos + 1)),
+                "TYPED_TEST" => ("TypeParam", self.typed_suite_type(mark.pos + 1)),
+                _ => ("", None),
+            };
+            let saved = test_type.map(|t| self.aliases.insert(param.into(), t));
             self.read_host(&name, Vec::new(), at, open, end);
+            if let Some(old) = saved {
+                match old {
+                    Some(v) => self.aliases.insert(param.into(), v),
+                    None => self.aliases.remove(param),
+                };
+            }
+            if let Some(t) = test_type {
+                typed = format!(
+                    ", read with `{param}` = {}, the first of its listed types",
+                    t.name()
+                );
+            }
             launches = self.launches.len() - before;
             let own = format!("host function `{name}` is read for");
             if let Some(i) = self.diags[notes..]
@@ -182,7 +210,7 @@ impl Parser<'_> {
                  so device code cannot call it{why}"
             ),
             Shape::Block(n) => {
-                format!("`{n}(…)` block ({lines}{launched}), a test framework's host code")
+                format!("`{n}(…)` block ({lines}{launched}{typed}), a test framework's host code")
             }
             Shape::Class(n) => {
                 format!("host class `{n}` ({lines}): none of its members is `__device__`{why}")
@@ -200,6 +228,69 @@ impl Parser<'_> {
         );
         self.pos = end + 1;
         Ok(())
+    }
+
+    /// The first type of `TEMPLATE_TEST_CASE("name", "[tags]", T1, T2, …)` whose `(` is at
+    /// `open` (the third argument), when it is a value type.
+    fn first_test_type(&mut self, open: usize) -> Option<crate::types::ValTy> {
+        let close = self.closing(open)?;
+        let parts = super::host::split_commas(self.toks, open + 1, close);
+        let &(a, b) = parts.get(2)?;
+        self.host_type(a, b)
+    }
+
+    /// gtest's type lists: `using Name = ::testing::Types<A, B, …>;` records `Name` → the value
+    /// type `A`; `TYPED_TEST_SUITE(Suite, Name);` (or the older `TYPED_TEST_CASE`) records
+    /// `Suite` → that type. Anything else is left alone.
+    fn record_typed_suite(&mut self, from: usize, to: usize) {
+        let toks = self.toks;
+        let ident = |i: usize| match toks.get(i).map(|t| &t.tok) {
+            Some(Tok::Ident(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        if ident(from) == Some("using") {
+            let Some(name) = ident(from + 1) else { return };
+            let Some(types) = (from..to).find(|&i| {
+                ident(i) == Some("Types")
+                    && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
+            }) else {
+                return;
+            };
+            // The first argument: up to the first `,` or `>` at this list's depth.
+            let mut depth = 0usize;
+            let Some(end) = (types + 2..to).find(|&i| {
+                match &toks[i].tok {
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") if depth > 0 => depth -= 1,
+                    Tok::Punct(",") | Tok::Punct(">") | Tok::Punct(">>") if depth == 0 => {
+                        return true
+                    }
+                    _ => {}
+                }
+                false
+            }) else {
+                return;
+            };
+            let name = name.to_string();
+            if let Some(t) = self.host_type(types + 2, end) {
+                self.typed_suites.insert(name, t);
+            }
+        } else if matches!(ident(from), Some("TYPED_TEST_SUITE" | "TYPED_TEST_CASE")) {
+            let (Some(suite), Some(list)) = (ident(from + 2), ident(from + 4)) else {
+                return;
+            };
+            if let Some(&t) = self.typed_suites.get(list) {
+                self.typed_suites.insert(suite.to_string(), t);
+            }
+        }
+    }
+
+    /// The first type of the suite named by `TYPED_TEST(Suite, Name)` whose `(` is at `open`.
+    fn typed_suite_type(&self, open: usize) -> Option<crate::types::ValTy> {
+        match self.toks.get(open + 1).map(|t| &t.tok) {
+            Some(Tok::Ident(suite)) => self.typed_suites.get(suite).copied(),
+            _ => None,
+        }
     }
 
     /// The item starting at `from`: where its head ends (its body's `{` or its `;`), the body's

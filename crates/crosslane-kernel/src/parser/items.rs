@@ -326,7 +326,11 @@ impl Parser<'_> {
                     || host::looks_like_host(&self.toks[at..close]);
                 if host {
                     let params = host::param_names(&self.toks[open_params + 1..close_params]);
-                    self.read_host(&name, params, start, at, close);
+                    let before = self.launches.len();
+                    self.read_host(&name, params.clone(), start, at, close);
+                    if name != "main" {
+                        self.record_host_fn(&name, params, Vec::new(), (at, close), before);
+                    }
                     self.pos = close + 1;
                     return Ok(None);
                 }

@@ -46,6 +46,7 @@ mod fn_ptr;
 mod fn_types;
 mod hip_sync;
 mod host;
+mod host_calls;
 mod host_items;
 mod items;
 mod lambda;
@@ -159,8 +160,15 @@ pub fn parse_preprocessed(
             &tokens,
         )
     })?;
+    p.read_pending_host_calls();
     p.link_vf_calls();
-    program.launches = std::mem::take(&mut p.launches);
+    let superseded = std::mem::take(&mut p.superseded);
+    program.launches = std::mem::take(&mut p.launches)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !superseded.contains(i))
+        .map(|(_, l)| l)
+        .collect();
     let has_kernel = program.functions.iter().any(|f| f.entry);
     let entry = match entry {
         Some(e) if e.contains('<') => Some(p.entry_instance(e)?),
@@ -272,6 +280,19 @@ struct Parser<'a> {
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
     vf_calls: Vec<host::VfCall>,
+    /// Host functions and host function templates read so far, read again at a call from
+    /// other host code with their parameters bound ([`host_calls`]).
+    host_fns: std::collections::HashMap<String, host_calls::HostFn>,
+    /// Launches read from a host function's own definition that a call with bound
+    /// parameters read again: dropped once the parse ends.
+    superseded: std::collections::HashSet<usize>,
+    /// Host calls being read, nested, and read in all ([`host_calls`]).
+    host_call_depth: u32,
+    /// gtest type lists and typed suites → their first value type ([`host_items`]).
+    typed_suites: std::collections::HashMap<String, ValTy>,
+    /// Host calls to functions not defined yet, read once the file is parsed.
+    pending_calls: Vec<host_calls::CallSite>,
+    host_calls_read: u32,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
     symbol_copies: Vec<host::SymbolCopy>,
@@ -383,6 +404,12 @@ impl<'a> Parser<'a> {
             eager: 0,
             fold_stopped: std::cell::Cell::new(false),
             launches: Vec::new(),
+            host_fns: std::collections::HashMap::new(),
+            superseded: std::collections::HashSet::new(),
+            host_call_depth: 0,
+            pending_calls: Vec::new(),
+            typed_suites: std::collections::HashMap::new(),
+            host_calls_read: 0,
             vf_calls: Vec::new(),
             symbol_copies: Vec::new(),
             q_device: false,

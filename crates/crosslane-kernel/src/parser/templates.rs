@@ -251,6 +251,7 @@ impl Parser<'_> {
         let from = self.pos;
         let mut name = None;
         let mut paren_open = None;
+        let body_open;
         let mut k = from;
         let end = loop {
             let Some(t) = self.toks.get(k) else {
@@ -273,6 +274,7 @@ impl Parser<'_> {
                     return Ok(());
                 }
                 Tok::Punct("{") => {
+                    body_open = k;
                     break self
                         .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`{` never closed"))?;
@@ -327,6 +329,20 @@ impl Parser<'_> {
         if close > open + 1 {
             deduce_from.push(current);
             deduce_ptr.push(is_ptr);
+        }
+        // A host function template (`template <class T> void runTest(int n) { … k<T><<<…>>>(…);
+        // }`): read at its calls from host code with its parameters bound ([`super::host_calls`]).
+        let device = self.toks[from..body_open].iter().any(|t| {
+            matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "__global__" | "__device__"))
+        });
+        if !device && super::host::looks_like_host(&self.toks[body_open..end]) {
+            let names = super::host::param_names(&self.toks[open + 1..close]);
+            let tparams = params
+                .iter()
+                .map(|p| (p.name.clone(), p.value.is_none()))
+                .collect();
+            let before = self.launches.len();
+            self.record_host_fn(&name, names, tparams, (body_open, end), before);
         }
         let key = self.template_key(name, at)?;
         self.templates.insert(

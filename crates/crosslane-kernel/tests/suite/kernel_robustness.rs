@@ -289,3 +289,54 @@ fn a_kernel_that_outgrows_the_memory_limit_stops_cleanly() {
     // It stopped within the budget: the trace holds far fewer steps than the loop would take.
     assert!(t.steps.len() < 20_000, "{}", t.steps.len());
 }
+
+/// Host helpers that each call the next twice (`f0` → `f1` twice → … → `f29`): read again at
+/// every call without a bound, the reading would take 2^30 passes. Host calls are read again at
+/// most 4 deep and 64 times per file, so the parse ends at once, and the launch main's call
+/// makes is still read with its constant (`f0(3)` → `f1(3)` → … binds `n` = 3 all the way down
+/// to the launch `k<<<n, 32>>>` in `f29`, which the bound does not reach: the launch read is
+/// `f29`'s own, whose `n` is no constant, so no grid is taken).
+#[test]
+fn host_calls_that_fan_out_stay_bounded() {
+    let mut src = String::from(
+        "__global__ void k(int *d) { d[threadIdx.x] = threadIdx.x; }\n\
+         void f29(int *d, int n) { k<<<n, 32>>>(d); cudaDeviceSynchronize(); }\n",
+    );
+    for i in (0..29).rev() {
+        src.push_str(&format!(
+            "void f{i}(int *d, int n) {{ cudaDeviceSynchronize(); f{}(d, n); f{}(d, n); }}\n",
+            i + 1,
+            i + 1
+        ));
+    }
+    src.push_str("int main() { int *d; cudaMalloc(&d, 128); f0(d, 3); return 0; }\n");
+    let started = std::time::Instant::now();
+    let parsed = parse(&src).unwrap();
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+    let reads = parsed
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.starts_with("host call `f"))
+        .count();
+    assert!(reads <= 64, "{reads}");
+    let launch = parsed.program.launches.first().unwrap();
+    assert_eq!(launch.kernel, "k");
+    assert_eq!(launch.grid, None);
+}
+
+/// Within the bound the call's constant reaches the launch: main → f0(3) → f1 → f2 → f3, the
+/// launch `k<<<n, 32>>>` in `f3` read with `n` = 3 (grid 3), and `d` of 128 bytes.
+#[test]
+fn host_calls_bind_through_four_levels() {
+    let src = "__global__ void k(int *d) { d[threadIdx.x] = threadIdx.x; }\n\
+               void f3(int *d, int n) { k<<<n, 32>>>(d); cudaDeviceSynchronize(); }\n\
+               void f2(int *d, int n) { cudaDeviceSynchronize(); f3(d, n); }\n\
+               void f1(int *d, int n) { cudaDeviceSynchronize(); f2(d, n); }\n\
+               void f0(int *d, int n) { cudaDeviceSynchronize(); f1(d, n); }\n\
+               int main() { int *d; cudaMalloc(&d, 128); f0(d, 3); return 0; }\n";
+    let parsed = parse(src).unwrap();
+    let launch = parsed.program.launches.first().unwrap();
+    assert_eq!(launch.grid, Some([3, 1, 1]));
+    assert_eq!(launch.block, Some([32, 1, 1]));
+    assert_eq!(launch.args[0].malloc_bytes, Some(128));
+}

@@ -1,0 +1,456 @@
+//! Host calls: a launch written inside a host function that `main` (or a test block) calls
+//! with constants, `template <class T> void runTest(int n) { … k<T><<<n / 256, 256, smem>>>(d,
+//! n); }` called as `runTest<float>(1024)`, or `void launch(float *in, float *out, int n)`
+//! called as `launch(d_in, d_out, 256)`. The device sees the launch the call makes, so the
+//! function's body is read again at the call with each parameter bound to the call's argument
+//! (C++17 [expr.call]/4: each parameter is initialized with its argument; [temp.arg]: a template
+//! parameter names its argument): a constant's value, a device pointer's allocation and the host
+//! array copied into it, a host array's fill; a template type parameter names the argument's
+//! type (for `k<T>`, `sizeof(T)`). The launches of that reading replace the ones the function's
+//! own definition gave with its parameters unknown. A call to a function not yet defined (one
+//! declared by a prototype above the caller) is not read again.
+//!
+//! Also here: the control statements around calls and launches in host code (`case 1:`,
+//! `if (…)`, `else`, `while (…)`, `do`), read as straight-line code, and the note a launch
+//! inside a host loop gets.
+//!
+//! Bounded: calls nest at most [`MAX_CALL_DEPTH`] deep and at most [`MAX_CALLS`] are read
+//! again per source; each reading is one pass over the callee's body.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::const_eval::{const_eval, HostVal};
+use super::host::{launches_in, loop_note, split_commas, text_of, HostState};
+use super::Parser;
+use crate::ast::Span;
+use crate::lexer::{Tok, Token};
+use crate::types::{Ty, ValTy};
+use crosslane_core::result::Level;
+
+/// How deep host calls are read again inside host calls (`main` → `runTest<T>` → `launch`).
+pub const MAX_CALL_DEPTH: u32 = 4;
+
+/// How many host calls are read again in one source.
+pub const MAX_CALLS: u32 = 64;
+
+/// A host array's values and the line of its fill.
+type Fill = (Vec<String>, u32);
+
+/// What a call site tells of one argument: its constant value, and for a name, the device
+/// allocation, the host array copied into it (with its fill) or its own fill and length.
+#[derive(Clone, Default)]
+struct ArgInfo {
+    name: String,
+    value: Option<HostVal>,
+    malloc: Option<(u64, String, u32)>,
+    copy: Option<(String, Option<Fill>)>,
+    fill: Option<Fill>,
+    array: Option<i128>,
+}
+
+/// A host call read (or kept until its callee is defined): callee, template arguments (a type
+/// or a constant each), arguments, and how deep in host calls it stands.
+pub(super) struct CallSite {
+    name: String,
+    targ_text: String,
+    span: Span,
+    targs: Vec<(Option<ValTy>, Option<HostVal>)>,
+    args: Vec<ArgInfo>,
+    depth: u32,
+}
+
+/// A host function or host function template, for reading its body again at a call.
+#[derive(Clone)]
+pub(super) struct HostFn {
+    /// Parameter names, in order.
+    params: Vec<String>,
+    /// Template parameters: name, and whether it is a type (`class T`) rather than a value.
+    tparams: Vec<(String, bool)>,
+    /// The body's `{` and `}` (token indices).
+    open: usize,
+    close: usize,
+    /// The launches its own definition's reading gave (with its parameters unknown).
+    launches: Range<usize>,
+}
+
+impl Parser<'_> {
+    /// Records a host function read at its definition: its parameters, template parameters,
+    /// body and the launches that reading found (from index `before` on).
+    pub(super) fn record_host_fn(
+        &mut self,
+        name: &str,
+        params: Vec<String>,
+        tparams: Vec<(String, bool)>,
+        body: (usize, usize),
+        before: usize,
+    ) {
+        self.host_fns.insert(
+            name.to_string(),
+            HostFn {
+                params,
+                tparams,
+                open: body.0,
+                close: body.1,
+                launches: before..self.launches.len(),
+            },
+        );
+    }
+
+    /// The value type written in tokens `from..to` (`float`, `int`, an alias), or `None`.
+    pub(super) fn host_type(&mut self, from: usize, to: usize) -> Option<ValTy> {
+        if from >= to || to > self.toks.len() {
+            return None;
+        }
+        let mut slice: Vec<Token> = self.toks[from..to].to_vec();
+        slice.push(Token {
+            tok: Tok::Eof,
+            ..self.toks[to - 1].clone()
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = std::mem::take(&mut self.aliases);
+        let ty = sub.base_type();
+        let whole = matches!(sub.peek(0), Tok::Eof);
+        self.aliases = std::mem::take(&mut sub.aliases);
+        match ty {
+            Ok(Ty::Val(v)) if whole => Some(v),
+            _ => None,
+        }
+    }
+
+    /// `name[<targs>](args);` at `k` (also `x = name(…);`, `bool ok = name<T>(…);`) calling a
+    /// host function: when it is recorded, its body is read again with its parameters bound;
+    /// when it is not (yet: a prototype above the caller, its definition below), the call is
+    /// kept and read once the file is parsed ([`Parser::read_pending_host_calls`]). Returns
+    /// where the next statement starts, or `None` when `k` starts no such call (or the nesting
+    /// or count bound is reached: the call is then skipped as any host statement is).
+    pub(super) fn host_call(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        // `T x = name(…);`, `x = name(…);`: the call after the statement's first `=`.
+        let mut at = k;
+        if !matches!(tok(k + 1), Some(Tok::Punct("(" | "<"))) {
+            let eq = (k..close)
+                .take_while(|&i| matches!(tok(i), Some(Tok::Ident(_) | Tok::Punct("=" | "*"))))
+                .find(|&i| matches!(tok(i), Some(Tok::Punct("="))))?;
+            at = eq + 1;
+        }
+        let Some(Tok::Ident(name)) = tok(at) else {
+            return None;
+        };
+        let name = name.clone();
+        let known = self.host_fns.contains_key(&name);
+        let later = !known
+            && !super::host::READ_CALLS.contains(&name.as_str())
+            && !name.starts_with("cuda")
+            && !name.starts_with("hip")
+            && !self.templates.contains_key(&name)
+            && !matches!(
+                name.as_str(),
+                "for"
+                    | "while"
+                    | "if"
+                    | "switch"
+                    | "return"
+                    | "sizeof"
+                    | "printf"
+                    | "free"
+                    | "malloc"
+                    | "exit"
+                    | "assert"
+                    | "main"
+            );
+        if !(known || later)
+            || self.host_call_depth >= MAX_CALL_DEPTH
+            || self.host_calls_read >= MAX_CALLS
+        {
+            return None;
+        }
+        // `<targs>`: the `>` closing the list opened at `at + 1`.
+        let mut open = at + 1;
+        let mut targs = Vec::new();
+        let mut targ_text = String::new();
+        if matches!(tok(at + 1), Some(Tok::Punct("<"))) {
+            let mut depth = 0usize;
+            let gt = (at + 1..close).find(|&i| {
+                match tok(i) {
+                    Some(Tok::Punct("<")) => depth += 1,
+                    Some(Tok::Punct(">")) => {
+                        depth = depth.saturating_sub(1);
+                        return depth == 0;
+                    }
+                    _ => {}
+                }
+                false
+            })?;
+            for (a, b) in split_commas(toks, at + 2, gt) {
+                let value = self.host_value(st, a, b);
+                let ty = if value.is_none() {
+                    self.host_type(a, b)
+                } else {
+                    None
+                };
+                targs.push((ty, value));
+            }
+            targ_text = format!("<{}>", text_of(&toks[at + 2..gt]));
+            open = gt + 1;
+        }
+        if !matches!(tok(open), Some(Tok::Punct("("))) {
+            return None;
+        }
+        let args_close = self.closing(open).filter(|&c| c < close)?;
+        // `check(cudaMalloc(…))`: a runtime call in the arguments is read as the statement's.
+        if toks[open..args_close].iter().any(
+            |t| matches!(&t.tok, Tok::Ident(n) if super::host::READ_CALLS.contains(&n.as_str())),
+        ) {
+            return None;
+        }
+        let end = (args_close + 1..close)
+            .find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))
+            .unwrap_or(close);
+        // What the caller knows of each argument.
+        let mut args = Vec::new();
+        for (a, b) in split_commas(toks, open + 1, args_close) {
+            let mut arg = ArgInfo {
+                value: self.host_value(st, a, b),
+                ..ArgInfo::default()
+            };
+            if let [Token {
+                tok: Tok::Ident(n), ..
+            }] = &toks[a..b]
+            {
+                arg.name.clone_from(n);
+                arg.malloc = st.mallocs.get(n).cloned();
+                arg.copy = st
+                    .copies
+                    .get(n)
+                    .map(|h| (h.clone(), st.fills.get(h).cloned()));
+                arg.fill = st.fills.get(n).cloned();
+                arg.array = st.arrays.get(n).copied();
+            }
+            args.push(arg);
+        }
+        let site = CallSite {
+            name,
+            targ_text,
+            span: Span {
+                line: toks[at].line,
+                col: toks[at].col,
+            },
+            targs,
+            args,
+            depth: self.host_call_depth,
+        };
+        // A call that binds nothing reads as the function's own definition did.
+        let binds = !site.targs.is_empty()
+            || site.args.iter().any(|a| {
+                a.value.is_some() || a.malloc.is_some() || a.copy.is_some() || a.fill.is_some()
+            });
+        if known {
+            if binds {
+                self.read_call(&site);
+            }
+            return Some(end + 1);
+        }
+        if !binds {
+            return None;
+        }
+        // Not known yet: the statement is also read as any other (it may wrap a runtime call,
+        // `HIP_CHECK(hipMalloc(…))`).
+        if self.pending_calls.len() < MAX_CALLS as usize {
+            self.pending_calls.push(site);
+        }
+        None
+    }
+
+    /// Reads each call kept by [`Parser::host_call`] whose callee the file defined after it.
+    pub(super) fn read_pending_host_calls(&mut self) {
+        for site in std::mem::take(&mut self.pending_calls) {
+            if self.host_fns.contains_key(&site.name) && self.host_calls_read < MAX_CALLS {
+                self.host_call_depth = site.depth;
+                self.read_call(&site);
+                self.host_call_depth = 0;
+            }
+        }
+    }
+
+    /// Reads the body of the host function `site` calls with its parameters bound.
+    fn read_call(&mut self, site: &CallSite) {
+        let Some(f) = self.host_fns.get(&site.name).cloned() else {
+            return;
+        };
+        // The callee's state: file-scope constants, then each parameter bound.
+        let mut inner = HostState {
+            name: site.name.clone(),
+            params: f.params.clone(),
+            ..HostState::default()
+        };
+        for (n, e) in &self.consts {
+            if let Some(v) = const_eval(e, &HashMap::new()) {
+                inner.env.insert(n.clone(), v);
+            }
+        }
+        let mut bound = Vec::new();
+        for (p, arg) in f.params.iter().zip(&site.args) {
+            if let Some(v) = arg.value {
+                if let Some(t) = v.text() {
+                    bound.push(format!("`{p}` = {t}"));
+                }
+                inner.env.insert(p.clone(), v);
+            }
+            // A pointer or host array passed on: what the caller knew of it.
+            if let Some(m) = &arg.malloc {
+                inner.mallocs.insert(p.clone(), m.clone());
+                bound.push(format!("`{p}` = `{}`", arg.name));
+            }
+            if let Some((h, fill)) = &arg.copy {
+                inner.copies.insert(p.clone(), h.clone());
+                if let Some(fill) = fill {
+                    inner.fills.insert(h.clone(), fill.clone());
+                }
+            }
+            if let Some(fill) = &arg.fill {
+                inner.fills.insert(p.clone(), fill.clone());
+            }
+            if let Some(n) = arg.array {
+                inner.arrays.insert(p.clone(), n);
+            }
+        }
+        // Template parameters: a type names an alias while the body is read, a value a
+        // constant.
+        let mut saved_aliases = Vec::new();
+        for ((t, is_type), (ty, value)) in f.tparams.iter().zip(&site.targs) {
+            match (is_type, ty, value) {
+                (true, Some(v), _) => {
+                    bound.push(format!("`{t}` = {}", v.name()));
+                    saved_aliases.push((t.clone(), self.aliases.insert(t.clone(), *v)));
+                }
+                (false, _, Some(v)) => {
+                    if let Some(x) = v.text() {
+                        bound.push(format!("`{t}` = {x}"));
+                    }
+                    inner.env.insert(t.clone(), *v);
+                }
+                _ => {}
+            }
+        }
+        self.host_calls_read += 1;
+        self.host_call_depth += 1;
+        let before = self.launches.len();
+        let mut i = f.open + 1;
+        while i < f.close {
+            i = self.host_statement(&mut inner, i, f.close).max(i + 1);
+        }
+        self.host_call_depth -= 1;
+        for (t, old) in saved_aliases.into_iter().rev() {
+            match old {
+                Some(v) => self.aliases.insert(t, v),
+                None => self.aliases.remove(&t),
+            };
+        }
+        let found = self.launches.len() - before;
+        if found > 0 {
+            self.superseded.extend(f.launches.clone());
+        }
+        let with = if bound.is_empty() {
+            "no argument a constant".to_string()
+        } else {
+            bound.join(", ")
+        };
+        self.diag(
+            site.span,
+            Level::Info,
+            format!(
+                "host call `{}{}(…)` read with its parameters bound to this call's arguments \
+                 ({with}): {found} kernel launch(es) found",
+                site.name, site.targ_text
+            ),
+            "C++17 [expr.call]/4 (each parameter is initialized with its argument), [temp.arg]",
+        );
+    }
+
+    /// A control statement's head in host code, read past so that what it controls is read as
+    /// straight-line code: `case X:`, `default:`, `if (…)`, `else`, `return`, `switch (…)`;
+    /// `while (…)` and `do` also note a launch in their body as `for`'s is noted. Returns where
+    /// the next statement starts, or `None`.
+    pub(super) fn host_control(&mut self, k: usize, close: usize) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let Some(Tok::Ident(w)) = tok(k) else {
+            return None;
+        };
+        match w.as_str() {
+            "case" => (k + 1..close)
+                .find(|&i| matches!(tok(i), Some(Tok::Punct(":"))))
+                .map(|c| c + 1),
+            "default" if matches!(tok(k + 1), Some(Tok::Punct(":"))) => Some(k + 2),
+            "else" | "return" => Some(k + 1),
+            "if" | "switch" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
+                self.closing(k + 1).map(|c| c + 1)
+            }
+            "while" | "do" => {
+                let body_from = if w == "while" {
+                    self.closing(k + 1)? + 1
+                } else {
+                    k + 1
+                };
+                let body_to = match tok(body_from) {
+                    Some(Tok::Punct("{")) => self.closing(body_from)?,
+                    _ => (body_from..close).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?,
+                };
+                if launches_in(&toks[body_from..body_to]) {
+                    self.diag(
+                        Span {
+                            line: toks[k].line,
+                            col: toks[k].col,
+                        },
+                        Level::Info,
+                        loop_note(None),
+                        "",
+                    );
+                }
+                Some(body_from)
+            }
+            _ => None,
+        }
+    }
+
+    /// Iterations of `for (int i = A; i < B; i++)` (or `<=`, `++i`, `i += 1`) whose head's
+    /// parentheses open at `open` and close at `close`, when A and B are constants.
+    pub(super) fn for_trips(&mut self, st: &HostState, open: usize, close: usize) -> Option<i128> {
+        let toks = self.toks;
+        let semis: Vec<usize> = (open + 1..close)
+            .filter(|&i| matches!(toks[i].tok, Tok::Punct(";")))
+            .collect();
+        let [s1, s2] = semis.as_slice() else {
+            return None;
+        };
+        let eq = (open + 1..*s1).find(|&i| matches!(toks[i].tok, Tok::Punct("=")))?;
+        let Tok::Ident(var) = &toks[eq.checked_sub(1)?].tok else {
+            return None;
+        };
+        let from = self.host_value(st, eq + 1, *s1).and_then(HostVal::int)?;
+        let Tok::Ident(v2) = &toks.get(s1 + 1)?.tok else {
+            return None;
+        };
+        let inclusive = match toks.get(s1 + 2).map(|t| &t.tok) {
+            Some(Tok::Punct("<")) => false,
+            Some(Tok::Punct("<=")) => true,
+            _ => return None,
+        };
+        let to = self.host_value(st, s1 + 3, *s2).and_then(HostVal::int)? + i128::from(inclusive);
+        let step: Vec<&Tok> = toks[s2 + 1..close].iter().map(|t| &t.tok).collect();
+        let unit = matches!(
+            step.as_slice(),
+            [Tok::Ident(_), Tok::Punct("++")]
+                | [Tok::Punct("++"), Tok::Ident(_)]
+                | [Tok::Ident(_), Tok::Punct("+="), Tok::Int { value: 1, .. }]
+        );
+        (v2 == var && unit).then(|| (to - from).max(0))
+    }
+}
