@@ -259,6 +259,24 @@ impl Parser<'_> {
             };
             match &t.tok {
                 Tok::Eof => return self.err("a function after `template <…>`"),
+                // An attribute's arguments (`template <int N> __launch_bounds__(256) __global__
+                // void k(…)`, CUDA C++ Programming Guide, "Launch Bounds") are not the
+                // function's parameter list.
+                Tok::Punct("(")
+                    if paren_open.is_none()
+                        && matches!(
+                            k.checked_sub(1).map(|j| &self.toks[j].tok),
+                            Some(Tok::Ident(w)) if matches!(
+                                w.as_str(),
+                                "__launch_bounds__" | "__maxnreg__" | "__cluster_dims__"
+                                    | "__attribute__" | "__align__" | "alignas" | "__declspec"
+                            )
+                        ) =>
+                {
+                    k = self
+                        .closing(k)
+                        .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
+                }
                 Tok::Punct("(") if paren_open.is_none() => {
                     paren_open = Some(k);
                     if let Some(Tok::Ident(n)) = k.checked_sub(1).map(|j| &self.toks[j].tok) {

@@ -300,3 +300,22 @@ fn using_and_typedef_inside_a_function_name_their_types() {
         );
     }
 }
+
+#[test]
+fn a_template_kernel_with_launch_bounds_is_a_template_wherever_the_attribute_stands() {
+    // CUDA C++ Programming Guide, "Launch Bounds": `__launch_bounds__(…)` qualifies the
+    // kernel; its parenthesized arguments are not the kernel's parameter list.
+    for src in [
+        "template <int N> __launch_bounds__(64) __global__ void kk(int *o) { o[threadIdx.x] = N; }",
+        "template <int N> __global__ void __launch_bounds__(64) kk(int *o) { o[threadIdx.x] = N; }",
+        "template <int N> __global__ __launch_bounds__(64, 2) void kk(int *o) { o[threadIdx.x] = N; }",
+    ] {
+        let config = LaunchConfig {
+            entry: Some("kk<7>".into()),
+            ..LaunchConfig::default()
+        };
+        let t = run_kernel(src, config).expect("kernel parses and launches");
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{src}: {:?}", t.outcome);
+        assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(7); 32], "{src}");
+    }
+}
