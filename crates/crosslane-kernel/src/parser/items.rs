@@ -219,8 +219,9 @@ impl Parser<'_> {
         let using = self.is_word("using");
         self.bump();
         if self.fn_ptr_alias(using)?.is_some() {
-            // A function pointer type: usable as a template parameter's type only; no value
-            // type to record (an `int` placeholder no declaration can reach by this name).
+            // A function pointer type: its signature is recorded for declarations of it
+            // (`super::fn_ptr_run`); no value type to record (an `int` placeholder no
+            // declaration can reach by this name).
             return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
         }
         let (name, ty) = if using {
@@ -559,10 +560,9 @@ impl Parser<'_> {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
-                    "function pointer parameters are not supported; make the pointer a template \
-                     parameter (`template <float (*op)(float)> __device__ float apply(float x)`, \
-                     called `apply<twice>(x)`), or make the function a template on its \
-                     callable (`template <typename Op> … Op op`) and pass a lambda or a functor",
+                    "this function pointer parameter form is not supported (only a named \
+                     `RET (*name)(PARAMS)` or an alias's `op_t name` is); name the parameter: \
+                     `float (*op)(float)`",
                 ));
             }
             let array_ref = self.is_punct("(")
