@@ -75,9 +75,9 @@ impl Executor {
                      `__device__` function's address in these lanes); assign it a function \
                      before the call"
                 .to_string();
-            cx.note(Level::Error, e.span, m.clone(), "", None);
+            cx.note(Level::Error, e.span.shown(), m.clone(), "", None);
             for l in mask.iter().filter(|&l| l < lanes) {
-                out[l] = Err(Undef::at(e.span, m.clone()));
+                out[l] = Err(Undef::at(e.span.shown(), m.clone()));
             }
             return out;
         }

@@ -150,6 +150,7 @@ fn a_null_pointer_called_is_an_error_at_its_line() {
         "{json}"
     );
     assert!(json.contains("\"line\":6"), "{json}");
+    assert!(json.contains("\"col\":20"), "{json}");
 }
 
 #[test]
