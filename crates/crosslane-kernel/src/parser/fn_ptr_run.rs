@@ -356,9 +356,6 @@ pub(super) fn lower_program(program: &mut Program) -> Result<(), KernelError> {
             note(&n, at, &mut taken);
         }
     }
-    if taken.is_empty() {
-        return Ok(());
-    }
     let mut ids: Vec<(String, u64)> = Vec::new();
     for (n, at) in &taken {
         match program.functions.iter().find(|f| &f.name == n) {

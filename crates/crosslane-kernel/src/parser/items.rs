@@ -360,6 +360,11 @@ impl Parser<'_> {
                 is_auto = false;
             }
         }
+        // The function's name is declared from its declarator on ([basic.scope.pdecl]/1): a
+        // prototype's or its own body may take its address (`fn_ptr_run`).
+        if !is_auto && sret.is_none() {
+            self.fn_types.entry(name.clone()).or_insert(ret);
+        }
         if self.eat(";") {
             // A prototype: nothing to run.
             if let Some(s) = sret {

@@ -129,6 +129,25 @@ __global__ void k(float* o) {
 }
 
 #[test]
+fn a_pointer_passed_on_and_a_prototyped_function() {
+    // `twice` is declared by its prototype before `k` takes its address. Lanes 0-1: g = twice,
+    // twice_then(g, 1) = apply(g, 2 * 1) = twice(2) = 4; other lanes: g = neg, neg(2) = -2.
+    let src = "\
+__device__ float twice(float x);
+__device__ float neg(float x) { return -x; }
+__device__ float apply(float (*op)(float), float x) { return op(x); }
+__device__ float twice_then(float (*op)(float), float x) { return apply(op, 2.0f * x); }
+__global__ void k(float* o) {
+  float (*g)(float) = threadIdx.x < 2 ? twice : neg;
+  o[threadIdx.x] = twice_then(g, 1.0f);
+}
+__device__ float twice(float x) { return 2.0f * x; }
+";
+    let o = floats(&run(src, Dialect::Cuda), "o");
+    assert_eq!((o[0], o[1], o[2], o[31]), (4.0, 4.0, -2.0, -2.0));
+}
+
+#[test]
 fn a_null_pointer_called_is_an_error_at_its_line() {
     let src = format!(
         "{FNS}__global__ void k(float* o) {{
@@ -165,6 +184,12 @@ fn what_stays_unsupported_is_refused_at_its_line() {
             "__device__ float twice(float x) { return 2.0f * x; }\n__global__ void k(float* o) {\n  float (*f)(float) = twice;\n  o[0] = f(1.0f, 2.0f);\n}",
             4,
             "takes 1 argument(s), got 2",
+        ),
+        (
+            // Recursion through a pointer: calls are inlined, within 8 levels.
+            "__device__ float down(float x) { float (*g)(float) = down; return x > 0.0f ? x : g(x + 1.0f); }\n__global__ void k(float* o) { o[0] = down(-3.0f); }",
+            1,
+            "calls nested deeper than 8",
         ),
     ] {
         let e = run_kernel(src, LaunchConfig::default()).expect_err(src);
