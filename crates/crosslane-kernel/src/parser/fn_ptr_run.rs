@@ -320,11 +320,14 @@ fn n_of(e: &Expr) -> String {
 /// replaces each address by its id, and each call through a pointer by a branch over its
 /// candidates (`if (p == 1) r = add1(a); else if (p == 2) r = twice(a); else <null call>`).
 ///
+/// Returns, when the source takes an address, a note for the earliest one's position naming
+/// each id's function (the trace shows a pointer's value as its id).
+///
 /// # Errors
 /// The address of a kernel or of a function that is not a device function of the source
 /// (CUDA C++ Programming Guide, "Function Pointers": a `__global__` function's address taken
 /// in device code cannot be called; host functions do not run on the device).
-pub(super) fn lower_program(program: &mut Program) -> Result<(), KernelError> {
+pub(super) fn lower_program(program: &mut Program) -> Result<Option<(Span, String)>, KernelError> {
     let mut taken: Vec<(String, Span)> = Vec::new();
     let mut seen = HashSet::new();
     let mut note = |n: &str, at: Span, taken: &mut Vec<(String, Span)>| {
@@ -413,8 +416,26 @@ pub(super) fn lower_program(program: &mut Program) -> Result<(), KernelError> {
         each_expr(&mut f.body, &mut |e| addr_to_id(e, &ids));
         each_stmt(&mut f.body, &mut |s| dispatch(s, &sigs, &mut k));
     }
-    Ok(())
+    let Some(first) = taken
+        .iter()
+        .map(|(_, at)| at.shown())
+        .min_by_key(|at| (at.line, at.col))
+    else {
+        return Ok(None);
+    };
+    let list: Vec<String> = ids.iter().map(|(n, id)| format!("{id} = `{n}`")).collect();
+    Ok(Some((
+        first,
+        format!(
+            "function pointers hold ids here: {} (0 is `nullptr`); a call through a pointer \
+             runs each target for the lanes holding it",
+            list.join(", ")
+        ),
+    )))
 }
+
+/// The rule a function pointer's note cites.
+pub(super) const FN_PTR_RULE: &str = "CUDA C++ Programming Guide, Function Pointers";
 
 /// Replaces each address in `e` by its function's id.
 fn addr_to_id(e: &mut Expr, ids: &[(String, u64)]) {

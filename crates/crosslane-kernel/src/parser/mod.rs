@@ -183,7 +183,9 @@ pub fn parse_preprocessed(
     })?;
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
-    fn_ptr_run::lower_program(&mut program)?;
+    if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
+        p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
+    }
     Ok(Parsed {
         program,
         diagnostics: p.diags,

@@ -64,8 +64,21 @@ fn lanes_of_one_warp_call_different_functions() {
 }}
 "
     );
-    let o = floats(&run(&src, Dialect::Cuda), "o");
+    let t = run(&src, Dialect::Cuda);
+    let o = floats(&t, "o");
     assert_eq!((o[4], o[7], o[0], o[31]), (-4.0, 14.0, 0.0, 62.0));
+    // The ids in source order, named in a note at the first address taken (line 5).
+    let note = t
+        .merged_diagnostics
+        .iter()
+        .find(|d| d.message.contains("function pointers hold ids"))
+        .expect("the id note");
+    assert!(
+        note.message.contains("1 = `twice`, 2 = `neg`"),
+        "{}",
+        note.message
+    );
+    assert_eq!(note.line, 5);
 }
 
 #[test]
