@@ -223,6 +223,8 @@ impl Parser<'_> {
                 self.expect_punct(",")?;
             }
         }
+        // The synthesized statements show the call's text in the trace.
+        let end = self.last_end();
         if args.len() != sig.params.len() {
             return Err(KernelError::new(
                 span.line,
@@ -260,7 +262,7 @@ impl Parser<'_> {
                     }],
                 ),
                 span,
-                end: span,
+                end,
             });
             Expr::new(ExprKind::Ident(name), at)
         };
@@ -290,7 +292,7 @@ impl Parser<'_> {
         self.pre.push(Stmt {
             kind: StmtKind::Expr(call),
             span,
-            end: span,
+            end,
         });
         Ok(result.unwrap_or_else(|| self.folded_literal(0, span)))
     }
