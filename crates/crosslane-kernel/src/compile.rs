@@ -592,6 +592,7 @@ impl Compiler {
             return;
         }
         if !self.by_name.contains_key(name)
+            && name != super::parser::FN_NULL
             && builtin(name).is_none()
             && !super::machine::maca_mem::is_memory_call(name)
             && !super::machine::special_regs::is_register_read(name)

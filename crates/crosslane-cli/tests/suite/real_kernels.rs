@@ -890,10 +890,11 @@ pub(super) fn refused(source: &str) -> (Option<i32>, String) {
 fn unsupported_constructs_are_named_at_their_line() {
     let cases = [
         (
-            // Template template parameters are read now; a function pointer variable is not.
-            "__device__ float twice(float x) { return 2.0f * x; }\n__global__ void k(float* o) {\n  float (*f)(float) = twice;\n}\n",
+            // Function pointer variables run now; a kernel's address called on the device
+            // does not (CUDA C++ Programming Guide, "Function Pointers").
+            "__global__ void g(float* o) {}\n__global__ void k(float* o) {\n  void (*f)(float*) = g;\n  f(o);\n}\n",
             "3:",
-            "function pointer variables are not supported",
+            "is a `__global__` function",
         ),
         (
             "__global__ void k(int* o) {\n  auto add = [](auto a) { return a + 1; };\n}\n",

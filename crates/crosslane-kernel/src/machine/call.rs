@@ -68,6 +68,19 @@ impl Executor {
             }
             return self.read_var(w, slot, e.span, mask, cx);
         }
+        if name == crate::parser::FN_NULL {
+            // A call through a pointer that names no device function (null, or never given
+            // one): undefined (CUDA C++ Programming Guide, "Function Pointers"; [expr.call]/1).
+            let m = "calling a null function pointer is undefined (the pointer holds no \
+                     `__device__` function's address in these lanes); assign it a function \
+                     before the call"
+                .to_string();
+            cx.note(Level::Error, e.span.shown(), m.clone(), "", None);
+            for l in mask.iter().filter(|&l| l < lanes) {
+                out[l] = Err(Undef::at(e.span.shown(), m.clone()));
+            }
+            return out;
+        }
         if name == builtins::VALID_ONLY {
             return self.valid_only(w, e, args, mask, cx);
         }

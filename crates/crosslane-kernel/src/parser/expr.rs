@@ -217,6 +217,13 @@ impl Parser<'_> {
         let mut e = self.primary()?;
         loop {
             let span = e.span;
+            if self.is_punct("(") {
+                if let Some(sig) = self.fn_ptr_callee(&e) {
+                    // `table[k](x)`, `(*f)(x)`: a call through a function pointer.
+                    e = self.fn_ptr_call(e, sig, span)?;
+                    continue;
+                }
+            }
             if self.eat("[") {
                 if let ExprKind::Ident(n) = &e.kind {
                     if let Some(dims) = self.dims_of(n) {
@@ -444,6 +451,13 @@ impl Parser<'_> {
                     }
                 }
                 if self.is_punct("(") {
+                    if let Some(sig) = self.fn_ptr_vars.get(&w).cloned() {
+                        let callee = self.node(ExprKind::Ident(w.clone()), span)?;
+                        if self.fn_ptr_callee(&callee).is_some() {
+                            // `op(x)` through a function pointer variable.
+                            return self.fn_ptr_call(callee, sig, span);
+                        }
+                    }
                     self.bump();
                     let mut args = Vec::new();
                     if !self.eat(")") {
@@ -494,6 +508,9 @@ impl Parser<'_> {
                         self.any_group_args(&w, &mut args, &slots, span)?;
                     }
                     ExprKind::Call(w, args)
+                } else if let Some(a) = self.fn_addr(&w, span) {
+                    // A function named where no call follows: its address.
+                    return Ok(a);
                 } else if let Some(c) = self.consts.get(&w) {
                     // A file-scope constant: its value, at the use.
                     let mut c = c.clone();

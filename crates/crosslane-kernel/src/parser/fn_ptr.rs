@@ -9,8 +9,8 @@
 //! template argument names a class template), so each instance calls the function it was
 //! given directly: the instance's tokens name the argument where the template named the
 //! parameter (`ACT_FN(x)` is `silu_kernel<float>(x)` in that instance). A function pointer
-//! held in a variable or passed as a call argument changes at run time and is refused with
-//! what to write instead.
+//! held in a variable or passed as a call argument is chosen at run time: see
+//! [`super::fn_ptr_run`].
 
 use super::templates::TParam;
 use super::{PResult, Parser};
@@ -98,33 +98,6 @@ impl Parser<'_> {
         Ok(None)
     }
 
-    /// Refuses a local variable of function pointer type at the start of a statement
-    /// (`fn_t f = twice;`, `float (*f)(float) = twice;`): its value could change at run time.
-    ///
-    /// # Errors
-    /// Such a declaration, with what to write instead.
-    pub(super) fn refuse_fn_ptr_local(&self) -> PResult<()> {
-        let at = self.span();
-        let alias = matches!(self.peek(0), Tok::Ident(w) if self.fn_ptr_types.contains(w))
-            && matches!(self.peek(1), Tok::Ident(_));
-        let spelled = matches!(self.peek(0), Tok::Ident(w) if self.is_type_word(w))
-            && matches!(self.peek(1), Tok::Punct("("))
-            && matches!(self.peek(2), Tok::Punct("*"))
-            && matches!(self.peek(3), Tok::Ident(_))
-            && matches!(self.peek(4), Tok::Punct(")"))
-            && matches!(self.peek(5), Tok::Punct("("));
-        if alias || spelled {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "function pointer variables are not supported (the function called would be \
-                 chosen at run time); call the function directly, or make the pointer a \
-                 template parameter (`template <fn_t F>` … `F(x)`, given `k<twice>`)",
-            ));
-        }
-        Ok(())
-    }
-
     fn no_default(&mut self, name: String, at: Span) -> PResult<String> {
         if self.is_punct("=") {
             return Err(KernelError::new(
@@ -187,6 +160,7 @@ impl Parser<'_> {
     /// position after its `;`. `None` (position kept) for another alias.
     pub(super) fn fn_ptr_alias(&mut self, using: bool) -> PResult<Option<()>> {
         let save = self.pos;
+        let sig = self.fn_ptr_alias_sig(save, using);
         let mut k = 0;
         let mut name = None;
         if using {
@@ -225,6 +199,9 @@ impl Parser<'_> {
             self.bump();
         }
         self.expect_punct(";")?;
+        if let Some(sig) = sig {
+            self.fn_ptr_sigs.insert(name.clone(), sig);
+        }
         self.fn_ptr_types.insert(name);
         Ok(Some(()))
     }

@@ -163,6 +163,13 @@ impl Parser<'_> {
                 }
             }
         }
+        if loose.is_empty() && self.fn_ptr_table_starts() {
+            // `__device__ op_t table[] = {add1, twice};`: a constant table of function ids.
+            if let Some(t) = self.const_table()? {
+                program.constants.push(t);
+                return Ok(true);
+            }
+        }
         self.refuse_unsupported_item()?;
         if self.cub_alias()? {
             return Ok(true);
@@ -212,8 +219,9 @@ impl Parser<'_> {
         let using = self.is_word("using");
         self.bump();
         if self.fn_ptr_alias(using)?.is_some() {
-            // A function pointer type: usable as a template parameter's type only; no value
-            // type to record (an `int` placeholder no declaration can reach by this name).
+            // A function pointer type: its signature is recorded for declarations of it
+            // (`super::fn_ptr_run`); no value type to record (an `int` placeholder no
+            // declaration can reach by this name).
             return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
         }
         let (name, ty) = if using {
@@ -355,6 +363,11 @@ impl Parser<'_> {
                 ret = t;
                 is_auto = false;
             }
+        }
+        // The function's name is declared from its declarator on ([basic.scope.pdecl]/1): a
+        // prototype's or its own body may take its address (`fn_ptr_run`).
+        if !is_auto && sret.is_none() {
+            self.fn_types.entry(name.clone()).or_insert(ret);
         }
         if self.eat(";") {
             // A prototype: nothing to run.
@@ -536,18 +549,50 @@ impl Parser<'_> {
                     }
                 }
             }
+            // `op_t op` (a function pointer alias) or `float (*op)(float)`: the parameter
+            // holds a function's id ([`super::fn_ptr_run`]).
+            if let Some(sig) = self.fn_ptr_alias_type() {
+                let name = self.ident()?;
+                self.fn_ptr_var(&name, sig);
+                params.push(Param {
+                    name,
+                    ty: super::fn_ptr_run::id_ty(),
+                    reference: false,
+                    const_ref: false,
+                    span: at,
+                });
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
+            if let Some((name, sig)) = self.fn_ptr_declarator(ty)? {
+                self.fn_ptr_var(&name, sig);
+                params.push(Param {
+                    name,
+                    ty: super::fn_ptr_run::id_ty(),
+                    reference: false,
+                    const_ref: false,
+                    span: at,
+                });
+                if self.eat(")") {
+                    return Ok(params);
+                }
+                self.expect_punct(",")?;
+                continue;
+            }
             // `T (&w)[8]`: a reference to an array ([dcl.ref]) reads and writes the caller's
             // array, as the pointer its elements decay to does.
             if self.is_punct("(") && matches!(self.peek(1), Tok::Punct("*")) {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
-                    "function pointer parameters are not supported; make the pointer a template \
-                     parameter (`template <float (*op)(float)> __device__ float apply(float x)`, \
-                     called `apply<twice>(x)`), or make the function a template on its \
-                     callable (`template <typename Op> … Op op`) and pass a lambda or a functor",
+                    "this function pointer parameter form is not supported (only a named \
+                     `RET (*name)(PARAMS)` or an alias's `op_t name` is); name the parameter: \
+                     `float (*op)(float)`",
                 ));
             }
             let array_ref = self.is_punct("(")
@@ -694,15 +739,26 @@ impl Parser<'_> {
         {
             self.bump();
         }
-        let Ok(Ty::Val(elem)) = self.base_type() else {
-            self.pos = save;
-            return Ok(None);
+        let alias_sig = self.fn_ptr_alias_type();
+        let elem = if alias_sig.is_some() {
+            ValTy::scalar(crate::types::Scalar::I32)
+        } else {
+            let Ok(Ty::Val(elem)) = self.base_type() else {
+                self.pos = save;
+                return Ok(None);
+            };
+            elem
         };
         let Tok::Ident(name) = self.peek(0).clone() else {
             self.pos = save;
             return Ok(None);
         };
         self.bump();
+        if let Some(sig) = alias_sig {
+            // A table of function pointers: each cell a function's id.
+            self.fn_ptr_var(&name, sig);
+            self.fn_ptr_tables.insert(name.clone());
+        }
         if !self.eat("[") {
             self.pos = save;
             return Ok(None);
@@ -743,7 +799,9 @@ impl Parser<'_> {
         while initialized && !self.eat("}") {
             let v_at = self.span();
             let e = self.assign_expr()?;
-            let Some(v) = const_eval(&e, &empty).and_then(|v| v.text()) else {
+            let Some(v) =
+                Self::addr_cell(&e).or_else(|| const_eval(&e, &empty).and_then(|v| v.text()))
+            else {
                 return Err(KernelError::new(
                     v_at.line,
                     v_at.col,

@@ -37,12 +37,14 @@ mod cg_lower;
 mod cg_match;
 mod cg_scan;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
+pub(crate) use fn_ptr_run::FN_NULL;
 mod const_eval;
 mod constexpr_fn;
 mod cub;
 mod cub_scan;
 mod expr;
 mod fn_ptr;
+mod fn_ptr_run;
 mod fn_types;
 mod hip_sync;
 mod host;
@@ -190,6 +192,9 @@ pub fn parse_preprocessed(
     })?;
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
+    if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
+        p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
+    }
     Ok(Parsed {
         program,
         diagnostics: p.diags,
@@ -352,6 +357,12 @@ struct Parser<'a> {
     fn_ret: HashMap<String, String>,
     /// Names of function pointer types (`using fn_t = float (*)(float);`), see [`fn_ptr`].
     fn_ptr_types: std::collections::HashSet<String>,
+    /// Signatures of the function pointer aliases whose types parse, by alias ([`fn_ptr_run`]).
+    fn_ptr_sigs: HashMap<String, fn_ptr_run::FnSig>,
+    /// Function pointer variables, parameters and tables, by name ([`fn_ptr_run`]).
+    fn_ptr_vars: HashMap<String, fn_ptr_run::FnSig>,
+    /// File-scope tables of function pointers (`__device__ op_t table[] = {…};`).
+    fn_ptr_tables: std::collections::HashSet<String>,
     /// Per function, its `void*` parameters read as struct pointers (parameter index, struct),
     /// see `structs::void_ptr`; `void_now` collects the parameter list being read.
     void_params: HashMap<String, Vec<(usize, String)>>,
@@ -437,6 +448,9 @@ impl<'a> Parser<'a> {
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),
+            fn_ptr_sigs: HashMap::new(),
+            fn_ptr_vars: HashMap::new(),
+            fn_ptr_tables: std::collections::HashSet::new(),
             void_params: HashMap::new(),
             void_now: Vec::new(),
             pre: Vec::new(),

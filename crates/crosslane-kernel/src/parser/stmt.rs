@@ -49,7 +49,6 @@ impl Parser<'_> {
 
     pub(super) fn stmt_inner(&mut self) -> PResult<Stmt> {
         let span = self.span();
-        self.refuse_fn_ptr_local()?;
         let done = |p: &Self, kind| Stmt {
             kind,
             span,
@@ -346,9 +345,13 @@ impl Parser<'_> {
             return self.struct_decl(storage, s);
         }
         let auto = self.is_word("auto");
+        // `op_t f = …;` of a function pointer alias: the variable holds a function's id.
+        let alias_sig = self.fn_ptr_alias_type();
         let base = if auto {
             self.bump();
             Ty::Val(ValTy::scalar(Scalar::I32))
+        } else if alias_sig.is_some() {
+            super::fn_ptr_run::id_ty()
         } else {
             self.base_type()?
         };
@@ -356,7 +359,18 @@ impl Parser<'_> {
         loop {
             let (mut ty, _) = self.pointers(base)?;
             let span = self.span();
-            let name = self.ident()?;
+            let name = if let Some((n, sig)) = self.fn_ptr_declarator(ty)? {
+                // `float (*f)(float) = …;`
+                ty = super::fn_ptr_run::id_ty();
+                self.fn_ptr_var(&n, sig);
+                n
+            } else {
+                let n = self.ident()?;
+                if let Some(sig) = alias_sig.clone() {
+                    self.fn_ptr_var(&n, sig);
+                }
+                n
+            };
             let bounds = self.array_suffixes()?;
             let bounds_none = bounds.is_empty();
             // `= {…}` or `{…}` (C++11 list-initialization without `=`, [dcl.init]/1) after

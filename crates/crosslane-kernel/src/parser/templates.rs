@@ -862,6 +862,9 @@ impl Parser<'_> {
         }
         sub.eager = self.eager + 1;
         sub.fn_ptr_types = self.fn_ptr_types.clone();
+        sub.fn_ptr_sigs = self.fn_ptr_sigs.clone();
+        sub.fn_ptr_vars = self.fn_ptr_vars.clone();
+        sub.fn_ptr_tables = self.fn_ptr_tables.clone();
         sub.void_params = self.void_params.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
@@ -954,6 +957,9 @@ impl Parser<'_> {
         // The source's functions, templates and class templates, for arguments that name
         // them (`k<twice>`, `k3<Neg>`).
         sub.fn_ptr_types = self.fn_ptr_types.clone();
+        sub.fn_ptr_sigs = self.fn_ptr_sigs.clone();
+        sub.fn_ptr_vars = self.fn_ptr_vars.clone();
+        sub.fn_ptr_tables = self.fn_ptr_tables.clone();
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
         self.lend(&mut sub);

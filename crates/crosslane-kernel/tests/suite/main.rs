@@ -20,6 +20,7 @@ mod kernel_cxx;
 mod kernel_errors;
 mod kernel_fills;
 mod kernel_fn_ptr;
+mod kernel_fn_ptr_run;
 mod kernel_hip_sync;
 mod kernel_inference;
 mod kernel_maca;
