@@ -107,6 +107,12 @@ pub(super) struct Expander {
     pub copies: u32,
 }
 
+/// The multiples of [`SYNTH_COL`] a macro expansion's identifiers take beyond the macro name's
+/// width. The parser's synthesized nodes take the multiples below the band (counting up from
+/// 1), a call through a function pointer's lowering those above it (counting down from the
+/// top), so a position stays one node's where the three meet at one source column.
+const EXPANSION_COPIES: std::ops::Range<u32> = 2048..3072;
+
 /// Macro calls nested inside arguments may go one level per this many units of the depth
 /// limit: each level holds a whole expansion on the stack (the arguments' own expansion), far
 /// more than one level of the parser, and the page's worker has a stack of one megabyte.
@@ -384,7 +390,7 @@ impl Expander {
         // to one variable (`dst[0] = src[1]` writing `src`). The first ones take the columns of
         // the macro's name (where no other token can start); the rest take columns past
         // [`SYNTH_COL`] that still show as the invocation's column ([`crate::ast::Span::shown`]),
-        // counted down from the top of that range while the parser's synthesized nodes count up.
+        // in a band of multiples of their own ([`EXPANSION_COPIES`]).
         let copies = Cell::new(self.copies);
         let placed = Cell::new(0usize);
         let place = |t: &PTok| -> PTok {
@@ -394,8 +400,10 @@ impl Expander {
                     col = site.col.saturating_add(placed.get() as u32);
                 } else {
                     copies.set(copies.get().wrapping_add(1));
-                    let top = u32::MAX / SYNTH_COL;
-                    col = site.col % SYNTH_COL + SYNTH_COL * (top - copies.get() % (top / 2));
+                    col = site.col % SYNTH_COL
+                        + SYNTH_COL
+                            * (EXPANSION_COPIES.start
+                                + copies.get() % EXPANSION_COPIES.len() as u32);
                 }
                 placed.set(placed.get() + 1);
             }
