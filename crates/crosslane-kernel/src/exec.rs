@@ -29,7 +29,7 @@ use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
 use super::parser::Parsed;
 use super::types::{KVal, Ty};
-use super::{KernelDiagnostic, KernelError};
+use super::{join_errors, KernelDiagnostic, KernelError};
 use crosslane_core::lanes::{LaneMask, MAX_LANES};
 use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
@@ -1487,18 +1487,4 @@ pub fn run_kernel_traced(
     let mut ex = Executor::new(source, config)?.with_trace(mode);
     while ex.advance() {}
     Ok(ex.into_trace())
-}
-
-/// Several front-end errors as one: the first, with every further one on its own line as
-/// `line:col: message` (sorted by position); `None` when there is none.
-pub(crate) fn join_errors(mut errors: Vec<KernelError>) -> Option<KernelError> {
-    errors.sort_by_key(|e| (e.line, e.col));
-    let mut it = errors.into_iter();
-    let mut first = it.next()?;
-    for e in it {
-        first
-            .message
-            .push_str(&format!("\n{}:{}: {}", e.line, e.col, e.message));
-    }
-    Some(first)
 }

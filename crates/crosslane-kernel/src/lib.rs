@@ -100,6 +100,20 @@ pub struct KernelError {
     pub input: Option<String>,
 }
 
+/// Several front-end errors as one: the first, with every further one on its own line as
+/// `line:col: message` (sorted by position); `None` when there is none.
+pub(crate) fn join_errors(mut errors: Vec<KernelError>) -> Option<KernelError> {
+    errors.sort_by_key(|e| (e.line, e.col));
+    let mut it = errors.into_iter();
+    let mut first = it.next()?;
+    for e in it {
+        first
+            .message
+            .push_str(&format!("\n{}:{}: {}", e.line, e.col, e.message));
+    }
+    Some(first)
+}
+
 impl KernelError {
     /// An error at `line`:`col`.
     pub fn new(line: u32, col: u32, message: impl Into<String>) -> Self {
