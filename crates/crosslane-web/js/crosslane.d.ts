@@ -120,9 +120,12 @@ export interface Launch {
   /** The target of the predefined macros: CUDA `"sm_80"` (`__CUDA_ARCH__` 800; default sm_90),
    *  HIP `"gfx942"` (`__gfx942__`, `__GFX9__`). */
   arch?: string;
+  /** `--keep-going`: go on after a run-time error instead of ending with outcome `error`. */
+  keep_going?: boolean;
   /** Scalar values and buffer fills by parameter name (`--arg n=64`, `--buffer x=i*0.25+0.5`);
    *  a fill is index, i*K+C (K, C integers or decimals), a number, a comma list, zero, undef
-   *  or random:SEED. Default: what host code says. */
+   *  or random:SEED, or TYPE:FILL laying a type's little-endian bytes over the cells
+   *  (`f32:1.5,2.5` for a `char*` the kernel reads as floats). Default: what host code says. */
   args?: Record<string, string>;
   /** Buffer lengths in cells (`--buffer x:LEN=…`); default: what host code allocates, else
    *  one cell per thread. */
@@ -133,6 +136,12 @@ export interface Launch {
   /** Most bytes of memory (`--max-memory`), up to 1 MiB on the caller's thread, 1 GiB in the
    *  worker form. */
   max_memory?: number;
+  /** WGSL `override` values by name or `@id` (`--override NAME=VALUE`). */
+  overrides?: Record<string, string>;
+  /** Floating-point contraction (`--fmad=false`): `false` rounds every product and sum on its
+   *  own; absent, the dialect's default (on for CUDA and HIP, as nvcc's `--fmad=true` and
+   *  clang's HIP `-ffp-contract=fast-honor-pragmas`). */
+  fmad?: boolean;
 }
 
 /** Where a call runs: `worker: true` runs it in a worker of its own and returns a promise;
