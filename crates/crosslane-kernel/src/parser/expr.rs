@@ -1,6 +1,6 @@
 //! Expressions: C precedence climbing, casts, postfix operators, primaries.
 
-use super::types::{word_type, TYPE_WORDS};
+use super::types::{word_type, QUALIFIERS, TYPE_WORDS};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::budget::DEPTH_CEILING;
@@ -179,6 +179,19 @@ impl Parser<'_> {
         }
         if self.is_word("sizeof") {
             self.bump();
+            // `sizeof expr` / `sizeof(expr)` ([expr.sizeof]/1): the operand is not evaluated;
+            // its size comes from its type where the front end knows it.
+            let expression = !self.is_punct("(")
+                || !matches!(self.peek(1), Tok::Ident(w) if QUALIFIERS.contains(&w.as_str())
+                    || self.is_type_word(w)
+                    || self.is_struct_name(w)
+                    || w == "struct");
+            if expression {
+                let at = self.span();
+                let operand = self.unary()?;
+                let e = self.sizeof_expr(&operand, at);
+                return self.checked(Ok(e));
+            }
             self.expect_punct("(")?;
             let at = self.span();
             if let Some(st) = self.struct_type()? {
@@ -201,6 +214,41 @@ impl Parser<'_> {
             return self.checked(wrap(ExprKind::SizeOf(bytes)));
         }
         self.postfix()
+    }
+
+    /// `sizeof` of an expression: the size of its type where the front end knows it (a
+    /// declared name, a pointer's element, a literal, a cast; a pointer is 8 bytes), else an
+    /// undefined value saying so — never a made-up size. The operand is not evaluated
+    /// ([expr.sizeof]/1), so `(void)sizeof(x)` (ggml's `GGML_UNUSED`) costs nothing.
+    fn sizeof_expr(&mut self, operand: &Expr, at: Span) -> Expr {
+        let bytes = match &operand.kind {
+            ExprKind::Ident(n) => match self.var_type(n) {
+                Some(Ty::Ptr(_)) => Some(8),
+                _ => None,
+            },
+            _ => None,
+        }
+        .or_else(|| {
+            self.expr_type(operand)
+                .map(|v| u64::from(v.scalar.bits().max(8) / 8) * u64::from(v.lanes.max(1)))
+        });
+        match bytes {
+            Some(b) => Expr::new(ExprKind::SizeOf(b), at),
+            None => {
+                let zero = self.e_int(at, 0);
+                let never = self.e_int(at, 0);
+                let s = self.syn_span(at);
+                let why = Expr::new(
+                    ExprKind::Str(
+                        "sizeof of an expression whose type the front end does not know here: \
+                         write sizeof(TYPE)"
+                            .to_string(),
+                    ),
+                    s,
+                );
+                self.e_call(at, crate::builtins::VALID_ONLY, vec![zero, never, why])
+            }
+        }
     }
 
     pub(super) fn cast_follows(&self) -> bool {

@@ -90,6 +90,10 @@ impl Parser<'_> {
                 .get(&key)
                 .and_then(|t| t.tokens().first())
                 .map_or(0, |t| t.line);
+            if let Some(why) = self.not_viable(&key, args) {
+                reasons.push(format!("line {line}: {why}"));
+                continue;
+            }
             let r = self
                 .bind_call(&key, given.to_vec(), args, at)
                 .and_then(|(params, bound)| self.return_type_holds(&key, &params, &bound));
@@ -123,6 +127,60 @@ impl Parser<'_> {
                 ))
             }
         }
+    }
+
+    /// Why template `key` cannot take `args` at all, whatever its template arguments: a
+    /// parameter of a fixed scalar or vector type given an argument of another component count
+    /// (`float2 f(float2)` given a `float`: no implicit conversion between a scalar and a
+    /// vector type exists, [over.match.viable]/4; the CUDA vector types are structs). `None`
+    /// when each such parameter can take its argument, or the types are not known here.
+    fn not_viable(&self, key: &str, args: &[crate::ast::Expr]) -> Option<String> {
+        let t = self.templates.get(key)?;
+        let toks = t.tokens();
+        let open = toks.iter().enumerate().find_map(|(i, tk)| {
+            let attribute = i > 0
+                && matches!(&toks[i - 1].tok, Tok::Ident(w) if w.starts_with("__") && w.ends_with("__"));
+            (matches!(tk.tok, Tok::Punct("(")) && !attribute).then_some(i)
+        })?;
+        let mut depth = 0usize;
+        let mut params: Vec<Vec<&Tok>> = vec![Vec::new()];
+        for tk in &toks[open + 1..] {
+            match &tk.tok {
+                Tok::Punct("(" | "<" | "[") => depth += 1,
+                Tok::Punct(")") if depth == 0 => break,
+                Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+                Tok::Punct(",") if depth == 0 => {
+                    params.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            if let Some(p) = params.last_mut() {
+                p.push(&tk.tok);
+            }
+        }
+        for (param, arg) in params.iter().zip(args) {
+            if param.iter().any(|t| matches!(t, Tok::Punct("*" | "<"))) {
+                continue;
+            }
+            let fixed = param.iter().find_map(|t| match t {
+                Tok::Ident(w) => {
+                    super::types::word_type(w).or_else(|| super::types::cuda_vector(w))
+                }
+                _ => None,
+            });
+            let (Some(fixed), Some(given)) = (fixed, self.expr_type(arg)) else {
+                continue;
+            };
+            if fixed.lanes != given.lanes {
+                return Some(format!(
+                    "a parameter of type {} cannot take an argument of type {}",
+                    crate::vector_types::cuda_name(fixed),
+                    crate::vector_types::cuda_name(given)
+                ));
+            }
+        }
+        None
     }
 
     /// Whether template `key`'s return type names a type with `bound` (an `enable_if` in it

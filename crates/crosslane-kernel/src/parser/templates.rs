@@ -715,6 +715,11 @@ impl Parser<'_> {
                 Some(s(if *single { Scalar::F32 } else { Scalar::F64 }))
             }
             ExprKind::Bool(_) => Some(s(Scalar::Bool)),
+            // `warpSize` is an `int` (CUDA C++ Programming Guide, "Built-in Variables"; HIP's
+            // the same).
+            ExprKind::Ident(n) if n == "warpSize" && self.var_type(n).is_none() => {
+                Some(s(Scalar::I32))
+            }
             ExprKind::Ident(n) => match self.var_type(n)? {
                 Ty::Val(v) => Some(v),
                 _ => None,
@@ -768,21 +773,40 @@ impl Parser<'_> {
             }
             ExprKind::Ternary(_, a, _) => self.expr_type(a),
             ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),
-            ExprKind::Call(n, args)
-                if matches!(
-                    n.as_str(),
-                    "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync"
-                ) =>
-            {
-                args.get(1).and_then(|a| self.expr_type(a))
-            }
-            ExprKind::Call(n, args)
-                if matches!(
-                    n.as_str(),
-                    "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor"
-                ) =>
-            {
-                args.first().and_then(|a| self.expr_type(a))
+            // The vote, match and bit intrinsics' return types (CUDA C++ Programming Guide,
+            // "Warp Vote Functions", "Warp Match Functions"; CUDA Math API, integer intrinsics;
+            // HIP's 64-bit masks in HIP sources).
+            ExprKind::Call(n, args) => {
+                let mask = s(if self.hip { Scalar::U64 } else { Scalar::U32 });
+                match n.as_str() {
+                    "__ballot_sync" | "__activemask" | "__match_any_sync" | "__match_all_sync"
+                    | "__lanemask_lt" | "__lanemask_le" | "__lanemask_gt" | "__lanemask_ge"
+                    | "__lanemask_eq" => Some(mask),
+                    "__ballot" => Some(s(Scalar::U64)),
+                    "__any_sync" | "__all_sync" | "__any" | "__all" | "__popc" | "__popcll"
+                    | "__clz" | "__clzll" | "__ffs" | "__ffsll" => Some(s(Scalar::I32)),
+                    "__brev" | "__byte_perm" | "__funnelshift_l" | "__funnelshift_r" => {
+                        Some(s(Scalar::U32))
+                    }
+                    "min" | "max" => {
+                        let (a, b) = (
+                            self.expr_type(args.first()?)?,
+                            self.expr_type(args.get(1)?)?,
+                        );
+                        (a.lanes == 1 && b.lanes == 1)
+                            .then(|| s(Scalar::common(a.scalar, b.scalar)))
+                    }
+                    crate::builtins::VALID_ONLY => self.expr_type(args.first()?),
+                    // `make_float2(…)` and kin: their vector type.
+                    w if w.starts_with("make_") => crate::vector_types::constructor(w),
+                    "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {
+                        args.get(1).and_then(|a| self.expr_type(a))
+                    }
+                    "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
+                        args.first().and_then(|a| self.expr_type(a))
+                    }
+                    _ => None,
+                }
             }
             _ => None,
         }

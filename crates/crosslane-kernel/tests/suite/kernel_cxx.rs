@@ -319,3 +319,52 @@ fn a_template_kernel_with_launch_bounds_is_a_template_wherever_the_attribute_sta
         assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(7); 32], "{src}");
     }
 }
+
+#[test]
+fn sizeof_an_expression_and_auto_from_intrinsics_take_their_types() {
+    // [expr.sizeof]/1: the operand's type, never evaluated; `auto` from the vote and bit
+    // intrinsics' return types (CUDA C++ Programming Guide, "Warp Vote Functions": unsigned;
+    // CUDA Math API: __popc returns int) and `warpSize` (an int).
+    let t = run("#define UNUSED(x) (void)sizeof(x)\n\
+         __global__ void k(int* o, const double* d) {\n\
+           float a = 1.0f;\n\
+           UNUSED(a);\n\
+           (void)sizeof((a, 0));\n\
+           unsigned long long m = 0;\n\
+           auto b = __ballot_sync(0xffffffff, threadIdx.x < 3);\n\
+           auto p = __popc(b);\n\
+           constexpr auto W = warpSize;\n\
+           o[threadIdx.x] = sizeof(a) * 1000 + sizeof a * 100 + sizeof(m) * 10 + sizeof(d[0])\n\
+                            + p * 100000 + (sizeof(d) == 8) * 1000000 + W * 0;\n\
+         }\n");
+    // 4·1000 + 4·100 + 8·10 + 8 + popc(0b111)·100000 + 1·1000000 = 1304488.
+    assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(1_304_488); 32]);
+}
+
+#[test]
+fn an_overload_whose_fixed_parameter_type_cannot_take_the_argument_drops_out() {
+    // ggml's warp_reduce_sum shape: a float and a float2 overload of one template name. A
+    // float argument cannot convert to float2 (no implicit conversion, [over.match.viable]/4),
+    // so only the float one is viable, and the other way round.
+    let t = run(
+        "template <int width = 32> __device__ float red(float x) {\n\
+           for (int o = width / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffff, x, o, width);\n\
+           return x;\n\
+         }\n\
+         template <int width = 32> __device__ float2 red(float2 a) {\n\
+           for (int o = width / 2; o > 0; o >>= 1) {\n\
+             a.x += __shfl_xor_sync(0xffffffff, a.x, o, width);\n\
+             a.y += __shfl_xor_sync(0xffffffff, a.y, o, width);\n\
+           }\n\
+           return a;\n\
+         }\n\
+         __global__ void k(float* o, float* o2) {\n\
+           o[threadIdx.x] = red((float)threadIdx.x);\n\
+           float2 r = red(make_float2(threadIdx.x, 1.0f));\n\
+           o2[threadIdx.x] = r.x + 1000.0f * r.y;\n\
+         }\n",
+    );
+    // Σ 0..31 = 496 in every lane; the float2 sums (496, 32): 496 + 32000.
+    assert_eq!(floats(&t, "o"), vec![Some(496.0); 32]);
+    assert_eq!(floats(&t, "o2"), vec![Some(32_496.0); 32]);
+}
