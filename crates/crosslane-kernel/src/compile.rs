@@ -290,11 +290,39 @@ impl Compiler {
             }
             ExprKind::Ternary(c, a, b) => {
                 self.hoist(c);
-                for x in [a, b] {
-                    if self.has_user_call(x) {
-                        self.fail(x.span, "a device-function call inside `?:` is not supported (it would run in lanes that skip it); use if/else".into());
-                    }
+                if !self.has_user_call(a) && !self.has_user_call(b) {
+                    return;
                 }
+                // `c ? f(x) : y` ([expr.cond]/1: only the chosen operand is evaluated): each
+                // operand's calls are inlined under a branch on the condition, so a call runs
+                // in the lanes that choose it and no other; the statement then reads each
+                // lane's chosen result. The condition is evaluated again there, so it must have
+                // no side effect.
+                let mut effect = false;
+                visit(c, &mut |x| {
+                    effect |= matches!(
+                        x.kind,
+                        ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..)
+                    );
+                });
+                if effect {
+                    self.fail(c.span, "a device-function call inside `?:` whose condition has a side effect (an assignment, `++`, a call) is not supported; compute the condition into a local first".into());
+                    return;
+                }
+                let at = self.emit(Inst::ThenEnd); // patched below
+                self.hoist(a);
+                self.emit(Inst::ThenEnd);
+                let else_pc = self.code.len();
+                self.hoist(b);
+                let join_pc = self.code.len();
+                self.emit(Inst::Join);
+                self.code[at] = Inst::Branch {
+                    span: e.span,
+                    end: e.span,
+                    cond: (**c).clone(),
+                    else_pc,
+                    join_pc,
+                };
             }
             ExprKind::Call(name, args) => {
                 for a in args {

@@ -368,3 +368,37 @@ fn an_overload_whose_fixed_parameter_type_cannot_take_the_argument_drops_out() {
     assert_eq!(floats(&t, "o"), vec![Some(496.0); 32]);
     assert_eq!(floats(&t, "o2"), vec![Some(32_496.0); 32]);
 }
+
+#[test]
+fn a_device_function_call_inside_the_conditional_operator_runs_only_where_chosen() {
+    // [expr.cond]/1: only the chosen operand is evaluated, so `bump` (an atomic) runs in the
+    // odd lanes only and `load` only below n.
+    let config = LaunchConfig {
+        block_dim: Some([8, 1, 1]),
+        args: [("n", "5"), ("cnt", "zero")]
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        buffer_len: [("cnt".to_string(), 1)].into_iter().collect(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(
+        "__device__ float load(const float* p, int i) { return p[i] * 2.0f; }\n\
+         __device__ int bump(int* c) { atomicAdd(c, 1); return 7; }\n\
+         __global__ void k(const float* x, float* o, int* cnt, int n) {\n\
+           int i = threadIdx.x;\n\
+           o[i] = i < n ? load(x, i) : -1.0f;\n\
+           int r = (i & 1) ? bump(cnt) : 0;\n\
+           o[i] += r;\n\
+         }\n",
+        config,
+    )
+    .expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    // x holds the index: 2i below 5, else -1; plus 7 in the odd lanes.
+    let want = [0.0, 9.0, 4.0, 13.0, 8.0, 6.0, -1.0, 6.0]
+        .map(Some)
+        .to_vec();
+    assert_eq!(floats(&t, "o"), want);
+    assert_eq!(ints(t.buffer("cnt").unwrap()), vec![Some(4)]);
+}
