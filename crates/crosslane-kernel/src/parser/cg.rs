@@ -438,11 +438,17 @@ impl Parser<'_> {
     /// The arguments of a call, `(` … `)`.
     pub(super) fn call_args(&mut self) -> PResult<Vec<Expr>> {
         self.expect_punct("(")?;
+        self.args_closed_by(")")
+    }
+
+    /// The comma-separated expressions after an opening `(` or `{` already read, up to and
+    /// including `close`.
+    pub(super) fn args_closed_by(&mut self, close: &str) -> PResult<Vec<Expr>> {
         let mut args = Vec::new();
-        if !self.eat(")") {
+        if !self.eat(close) {
             loop {
                 args.push(self.assign_expr()?);
-                if self.eat(")") {
+                if self.eat(close) {
                     break;
                 }
                 self.expect_punct(",")?;

@@ -506,17 +506,7 @@ impl Parser<'_> {
                             return self.fn_ptr_call(callee, sig, span);
                         }
                     }
-                    self.bump();
-                    let mut args = Vec::new();
-                    if !self.eat(")") {
-                        loop {
-                            args.push(self.assign_expr()?);
-                            if self.eat(")") {
-                                break;
-                            }
-                            self.expect_punct(",")?;
-                        }
-                    }
+                    let mut args = self.call_args()?;
                     if let Some(e) = self.hip_sync_call(&w, &args, span)? {
                         return Ok(e);
                     }
@@ -652,17 +642,7 @@ impl Parser<'_> {
                 _ => Vec::new(),
             }
         } else if self.eat("(") {
-            let mut args = Vec::new();
-            if !self.eat(")") {
-                loop {
-                    args.push(self.assign_expr()?);
-                    if self.eat(")") {
-                        break;
-                    }
-                    self.expect_punct(",")?;
-                }
-            }
-            args
+            self.args_closed_by(")")?
         } else {
             return self.err("`(`, `{` or `::` after a struct's name");
         };
@@ -724,16 +704,7 @@ impl Parser<'_> {
             self.expect_punct("{")?;
             "}"
         };
-        let mut args = Vec::new();
-        if !self.eat(close) {
-            loop {
-                args.push(self.assign_expr()?);
-                if self.eat(close) {
-                    break;
-                }
-                self.expect_punct(",")?;
-            }
-        }
+        let mut args = self.args_closed_by(close)?;
         let make = match (v.scalar, v.lanes) {
             (Scalar::F16, 2) => Some("make_half2".to_string()),
             (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),

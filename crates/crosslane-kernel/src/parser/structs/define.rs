@@ -567,16 +567,7 @@ impl Parser<'_> {
                         self.expect_punct("{")?;
                         "}"
                     };
-                    let mut args = Vec::new();
-                    if !self.eat(close) {
-                        loop {
-                            args.push(self.assign_expr()?);
-                            if self.eat(close) {
-                                break;
-                            }
-                            self.expect_punct(",")?;
-                        }
-                    }
+                    let args = self.args_closed_by(close)?;
                     init_list.push((m, args, m_at));
                     if !self.eat(",") {
                         break;
