@@ -49,27 +49,8 @@ pub struct Expr {
 impl Expr {
     /// A node over `kind` at `span`, its height computed from its children.
     pub fn new(kind: ExprKind, span: Span) -> Self {
-        let below = match &kind {
-            ExprKind::Member(b, _)
-            | ExprKind::Unary(_, b)
-            | ExprKind::Deref(b)
-            | ExprKind::AddrOf(b)
-            | ExprKind::Cast(_, b)
-            | ExprKind::IncDec { target: b, .. } => b.depth,
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Logical(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b) => a.depth.max(b.depth),
-            ExprKind::Ternary(a, b, c) => a.depth.max(b.depth).max(c.depth),
-            ExprKind::Call(_, args) => args.iter().map(|a| a.depth).max().unwrap_or(0),
-            ExprKind::Int { .. }
-            | ExprKind::Float { .. }
-            | ExprKind::Bool(_)
-            | ExprKind::Ident(_)
-            | ExprKind::SizeOf(_)
-            | ExprKind::Str(_) => 0,
-        };
+        let mut below = 0;
+        kind.for_each_child(|c| below = below.max(c.depth));
         Expr {
             kind,
             span,
@@ -82,37 +63,85 @@ impl Expr {
         self.walk().count() as u64
     }
 
-    /// Every node of this tree, this one first, each once: an explicit stack, so no recursion
-    /// in the tree's height.
+    /// Every node of this tree in source order (a node before its operands, operands left to
+    /// right), each once: an explicit stack, so no recursion in the tree's height.
     pub fn walk(&self) -> impl Iterator<Item = &Expr> {
         let mut stack = vec![self];
         std::iter::from_fn(move || {
             let e = stack.pop()?;
-            match &e.kind {
-                ExprKind::Member(b, _)
-                | ExprKind::Unary(_, b)
-                | ExprKind::Deref(b)
-                | ExprKind::AddrOf(b)
-                | ExprKind::Cast(_, b)
-                | ExprKind::IncDec { target: b, .. } => stack.push(b),
-                ExprKind::Index(a, b)
-                | ExprKind::Binary(_, a, b)
-                | ExprKind::Logical(_, a, b)
-                | ExprKind::Assign(_, a, b)
-                | ExprKind::Comma(a, b) => {
-                    stack.push(a);
-                    stack.push(b);
-                }
-                ExprKind::Ternary(a, b, c) => {
-                    stack.push(a);
-                    stack.push(b);
-                    stack.push(c);
-                }
-                ExprKind::Call(_, args) => stack.extend(args.iter()),
-                _ => {}
-            }
+            let at = stack.len();
+            e.kind.for_each_child(|c| stack.push(c));
+            stack[at..].reverse();
             Some(e)
         })
+    }
+}
+
+impl ExprKind {
+    /// Calls `f` on each operand directly under this node, left to right (a call's arguments,
+    /// a binary operator's two sides, `?:`'s three). The one place that knows which forms have
+    /// children: every walk of the tree goes through it or [`Self::for_each_child_mut`].
+    pub fn for_each_child<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
+        match self {
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => f(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Ternary(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            ExprKind::Call(_, args) => args.iter().for_each(f),
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Ident(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_) => {}
+        }
+    }
+
+    /// [`Self::for_each_child`] with each operand mutable, for rewrites of the tree.
+    pub fn for_each_child_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match self {
+            ExprKind::Member(b, _)
+            | ExprKind::Unary(_, b)
+            | ExprKind::Deref(b)
+            | ExprKind::AddrOf(b)
+            | ExprKind::Cast(_, b)
+            | ExprKind::IncDec { target: b, .. } => f(b),
+            ExprKind::Index(a, b)
+            | ExprKind::Binary(_, a, b)
+            | ExprKind::Logical(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::Ternary(a, b, c) => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            ExprKind::Call(_, args) => args.iter_mut().for_each(f),
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Ident(_)
+            | ExprKind::SizeOf(_)
+            | ExprKind::Str(_) => {}
+        }
     }
 }
 

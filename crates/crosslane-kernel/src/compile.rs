@@ -267,15 +267,8 @@ impl Compiler {
 
     /// Whether `e` contains a call to a device function of the source.
     pub(crate) fn has_user_call(&self, e: &Expr) -> bool {
-        let mut found = false;
-        visit(e, &mut |x| {
-            if let ExprKind::Call(n, _) = &x.kind {
-                if self.by_name.contains_key(n) {
-                    found = true;
-                }
-            }
-        });
-        found
+        e.walk()
+            .any(|x| matches!(&x.kind, ExprKind::Call(n, _) if self.by_name.contains_key(n)))
     }
 
     /// Inlines every device-function call of `e` (innermost first) before the statement that
@@ -298,12 +291,11 @@ impl Compiler {
                 // in the lanes that choose it and no other; the statement then reads each
                 // lane's chosen result. The condition is evaluated again there, so it must have
                 // no side effect.
-                let mut effect = false;
-                visit(c, &mut |x| {
-                    effect |= matches!(
+                let effect = c.walk().any(|x| {
+                    matches!(
                         x.kind,
                         ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..)
-                    );
+                    )
                 });
                 if effect {
                     self.fail(c.span, "a device-function call inside `?:` whose condition has a side effect (an assignment, `++`, a call) is not supported; compute the condition into a local first".into());
@@ -336,25 +328,8 @@ impl Compiler {
                     }
                 }
             }
-            ExprKind::Member(b, _)
-            | ExprKind::Unary(_, b)
-            | ExprKind::Deref(b)
-            | ExprKind::AddrOf(b)
-            | ExprKind::Cast(_, b)
-            | ExprKind::IncDec { target: b, .. } => self.hoist(b),
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b) => {
-                self.hoist(a);
-                self.hoist(b);
-            }
-            ExprKind::Int { .. }
-            | ExprKind::Float { .. }
-            | ExprKind::Bool(_)
-            | ExprKind::SizeOf(_)
-            | ExprKind::Str(_)
-            | ExprKind::Ident(_) => {}
+            // `&&`, `||` and `?:` are above: their right operands run conditionally.
+            kind => kind.for_each_child(|c| self.hoist(c)),
         }
     }
 
@@ -662,28 +637,8 @@ impl Compiler {
             ExprKind::Member(b, _)
                 if matches!(&b.kind, ExprKind::Ident(n)
                     if GEOMETRY.contains(&n.as_str()) && self.lookup(n).is_none()) => {}
-            ExprKind::Member(b, _) | ExprKind::Unary(_, b) | ExprKind::Deref(b) => self.resolve(b),
-            ExprKind::AddrOf(b) | ExprKind::Cast(_, b) => self.resolve(b),
-            ExprKind::IncDec { target, .. } => self.resolve(target),
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Logical(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b) => {
-                self.resolve(a);
-                self.resolve(b);
-            }
-            ExprKind::Ternary(a, b, c) => {
-                self.resolve(a);
-                self.resolve(b);
-                self.resolve(c);
-            }
             ExprKind::Call(name, args) => self.resolve_call(e, name, args),
-            ExprKind::Int { .. }
-            | ExprKind::Float { .. }
-            | ExprKind::Bool(_)
-            | ExprKind::SizeOf(_)
-            | ExprKind::Str(_) => {}
+            kind => kind.for_each_child(|c| self.resolve(c)),
         }
     }
 
@@ -954,29 +909,7 @@ fn ref_deref(e: &mut Expr, p: &str) {
         *e = Expr::new(ExprKind::Deref(Box::new(name)), at);
         return;
     }
-    match &mut e.kind {
-        ExprKind::Member(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Deref(b)
-        | ExprKind::AddrOf(b)
-        | ExprKind::Cast(_, b)
-        | ExprKind::IncDec { target: b, .. } => ref_deref(b, p),
-        ExprKind::Index(a, b)
-        | ExprKind::Binary(_, a, b)
-        | ExprKind::Logical(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b) => {
-            ref_deref(a, p);
-            ref_deref(b, p);
-        }
-        ExprKind::Ternary(a, b, c) => {
-            ref_deref(a, p);
-            ref_deref(b, p);
-            ref_deref(c, p);
-        }
-        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| ref_deref(a, p)),
-        _ => {}
-    }
+    e.kind.for_each_child_mut(|c| ref_deref(c, p));
 }
 
 /// Calls `f` on each expression a statement holds directly and on those of the statements
@@ -1090,65 +1023,11 @@ fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {
         *e = Expr::new(ExprKind::Ident(p.to_string()), span);
         return;
     }
-    match &mut e.kind {
-        ExprKind::Ident(n) if n == p => {
-            bad.get_or_insert(e.span);
-        }
-        ExprKind::Member(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Deref(b)
-        | ExprKind::AddrOf(b)
-        | ExprKind::Cast(_, b)
-        | ExprKind::IncDec { target: b, .. } => alias_deref(b, p, bad),
-        ExprKind::Index(a, b)
-        | ExprKind::Binary(_, a, b)
-        | ExprKind::Logical(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b) => {
-            alias_deref(a, p, bad);
-            alias_deref(b, p, bad);
-        }
-        ExprKind::Ternary(a, b, c) => {
-            alias_deref(a, p, bad);
-            alias_deref(b, p, bad);
-            alias_deref(c, p, bad);
-        }
-        ExprKind::Call(_, args) => args.iter_mut().for_each(|a| alias_deref(a, p, bad)),
-        _ => {}
+    if matches!(&e.kind, ExprKind::Ident(n) if n == p) {
+        bad.get_or_insert(e.span);
+        return;
     }
-}
-
-/// Calls `f` on `e` and every expression inside it.
-pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Member(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Deref(b)
-        | ExprKind::AddrOf(b)
-        | ExprKind::Cast(_, b)
-        | ExprKind::IncDec { target: b, .. } => visit(b, f),
-        ExprKind::Index(a, b)
-        | ExprKind::Binary(_, a, b)
-        | ExprKind::Logical(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        ExprKind::Ternary(a, b, c) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f);
-        }
-        ExprKind::Call(_, args) => args.iter().for_each(|a| visit(a, f)),
-        ExprKind::Int { .. }
-        | ExprKind::Float { .. }
-        | ExprKind::Bool(_)
-        | ExprKind::SizeOf(_)
-        | ExprKind::Str(_)
-        | ExprKind::Ident(_) => {}
-    }
+    e.kind.for_each_child_mut(|c| alias_deref(c, p, bad));
 }
 
 #[cfg(test)]

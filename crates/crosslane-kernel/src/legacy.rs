@@ -49,43 +49,21 @@ pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
         }
     }
     while let Some(e) = exprs.pop() {
-        match &e.kind {
-            ExprKind::Call(name, args) => {
-                if LEGACY.contains(&name.as_str()) {
-                    out.push(KernelDiagnostic::new(
-                        e.span,
-                        Level::Warning,
-                        format!(
-                            "`{name}` is the pre-CUDA-9 form: deprecated in CUDA 9.0 and removed \
-                             for sm_70 and newer; it runs here by its HIP rule (all lanes); \
-                             write `{name}_sync(mask, …)`"
-                        ),
-                        "CUDA C++ Programming Guide, Warp Shuffle Functions / Warp Vote Functions",
-                    ));
-                }
-                exprs.extend(args);
+        if let ExprKind::Call(name, _) = &e.kind {
+            if LEGACY.contains(&name.as_str()) {
+                out.push(KernelDiagnostic::new(
+                    e.span,
+                    Level::Warning,
+                    format!(
+                        "`{name}` is the pre-CUDA-9 form: deprecated in CUDA 9.0 and removed \
+                         for sm_70 and newer; it runs here by its HIP rule (all lanes); \
+                         write `{name}_sync(mask, …)`"
+                    ),
+                    "CUDA C++ Programming Guide, Warp Shuffle Functions / Warp Vote Functions",
+                ));
             }
-            ExprKind::Member(b, _)
-            | ExprKind::Unary(_, b)
-            | ExprKind::Deref(b)
-            | ExprKind::AddrOf(b)
-            | ExprKind::Cast(_, b)
-            | ExprKind::IncDec { target: b, .. } => exprs.push(b),
-            ExprKind::Index(a, b)
-            | ExprKind::Binary(_, a, b)
-            | ExprKind::Logical(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Comma(a, b) => {
-                exprs.push(a);
-                exprs.push(b);
-            }
-            ExprKind::Ternary(a, b, c) => {
-                exprs.push(a);
-                exprs.push(b);
-                exprs.push(c);
-            }
-            _ => {}
         }
+        e.kind.for_each_child(|c| exprs.push(c));
     }
     out.sort_by_key(|d| (d.line, d.col));
     out

@@ -457,35 +457,15 @@ fn addr_to_id(e: &mut Expr, ids: &[(String, u64)]) {
             }
         }
     }
-    match &mut e.kind {
-        ExprKind::Member(b, _)
-        | ExprKind::Unary(_, b)
-        | ExprKind::Deref(b)
-        | ExprKind::Cast(_, b)
-        | ExprKind::IncDec { target: b, .. } => addr_to_id(b, ids),
-        // `&twice`: the address itself.
-        ExprKind::AddrOf(b) => {
-            addr_to_id(b, ids);
-            if matches!(b.kind, ExprKind::Int { .. }) {
-                *e = (**b).clone();
-            }
+    // `&twice`: the address itself.
+    if let ExprKind::AddrOf(b) = &mut e.kind {
+        addr_to_id(b, ids);
+        if matches!(b.kind, ExprKind::Int { .. }) {
+            *e = (**b).clone();
         }
-        ExprKind::Index(a, b)
-        | ExprKind::Binary(_, a, b)
-        | ExprKind::Logical(_, a, b)
-        | ExprKind::Assign(_, a, b)
-        | ExprKind::Comma(a, b) => {
-            addr_to_id(a, ids);
-            addr_to_id(b, ids);
-        }
-        ExprKind::Ternary(a, b, c) => {
-            addr_to_id(a, ids);
-            addr_to_id(b, ids);
-            addr_to_id(c, ids);
-        }
-        ExprKind::Call(_, args) => args.iter_mut().for_each(|x| addr_to_id(x, ids)),
-        _ => {}
+        return;
     }
+    e.kind.for_each_child_mut(|c| addr_to_id(c, ids));
 }
 
 /// A dispatch statement made the branch over its candidates.
