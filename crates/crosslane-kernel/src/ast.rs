@@ -271,6 +271,129 @@ pub enum StmtKind {
     Elided,
 }
 
+/// A part directly inside a statement: an expression it holds or a statement nested in it.
+pub enum StmtPart<'a> {
+    /// An expression the statement holds (a declarator's bound or initializer, a condition, a
+    /// `for` step, an expression statement, a returned value).
+    Expr(&'a mut Expr),
+    /// A statement nested in it (a branch, a loop body, a `for` init, a block's statements).
+    Stmt(&'a mut Stmt),
+}
+
+/// [`StmtPart`], read only.
+pub enum StmtPartRef<'a> {
+    /// An expression the statement holds.
+    Expr(&'a Expr),
+    /// A statement nested in it.
+    Stmt(&'a Stmt),
+}
+
+impl StmtKind {
+    /// Calls `f` on each part directly inside this statement, in source order. The one place
+    /// that knows which statement forms hold what: walks of the statement tree go through it
+    /// or [`Self::for_each_part_mut`].
+    pub fn for_each_part<'a>(&'a self, mut f: impl FnMut(StmtPartRef<'a>)) {
+        use StmtPartRef::{Expr as E, Stmt as S};
+        match self {
+            StmtKind::Decl(_, decls) => {
+                for d in decls {
+                    if let Some(Some(n)) = &d.array {
+                        f(E(n));
+                    }
+                    if let Some(i) = &d.init {
+                        f(E(i));
+                    }
+                }
+            }
+            StmtKind::Expr(x) | StmtKind::Return(Some(x)) => f(E(x)),
+            StmtKind::If(c, a, b) => {
+                f(E(c));
+                f(S(a));
+                if let Some(b) = b {
+                    f(S(b));
+                }
+            }
+            StmtKind::While(c, body) => {
+                f(E(c));
+                f(S(body));
+            }
+            StmtKind::DoWhile(body, c) => {
+                f(S(body));
+                f(E(c));
+            }
+            StmtKind::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    f(S(i));
+                }
+                if let Some(c) = c {
+                    f(E(c));
+                }
+                if let Some(st) = step {
+                    f(E(st));
+                }
+                f(S(body));
+            }
+            StmtKind::Block(list) => list.iter().for_each(|x| f(S(x))),
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Empty
+            | StmtKind::Elided => {}
+        }
+    }
+
+    /// [`Self::for_each_part`] with each part mutable, for rewrites of the tree.
+    pub fn for_each_part_mut(&mut self, mut f: impl FnMut(StmtPart<'_>)) {
+        use StmtPart::{Expr as E, Stmt as S};
+        match self {
+            StmtKind::Decl(_, decls) => {
+                for d in decls {
+                    if let Some(Some(n)) = &mut d.array {
+                        f(E(n));
+                    }
+                    if let Some(i) = &mut d.init {
+                        f(E(i));
+                    }
+                }
+            }
+            StmtKind::Expr(x) | StmtKind::Return(Some(x)) => f(E(x)),
+            StmtKind::If(c, a, b) => {
+                f(E(c));
+                f(S(a));
+                if let Some(b) = b {
+                    f(S(b));
+                }
+            }
+            StmtKind::While(c, body) => {
+                f(E(c));
+                f(S(body));
+            }
+            StmtKind::DoWhile(body, c) => {
+                f(S(body));
+                f(E(c));
+            }
+            StmtKind::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    f(S(i));
+                }
+                if let Some(c) = c {
+                    f(E(c));
+                }
+                if let Some(st) = step {
+                    f(E(st));
+                }
+                f(S(body));
+            }
+            StmtKind::Block(list) => list.iter_mut().for_each(|x| f(S(x))),
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Empty
+            | StmtKind::Elided => {}
+        }
+    }
+}
+
 /// A parameter of a kernel.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Param {

@@ -915,100 +915,14 @@ fn ref_deref(e: &mut Expr, p: &str) {
 /// Calls `f` on each expression a statement holds directly and on those of the statements
 /// nested in it (the nesting is bounded by the parser's depth budget).
 fn stmt_exprs_mut(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut s.kind {
-        StmtKind::Decl(_, decls) => {
-            for d in decls {
-                if let Some(Some(n)) = &mut d.array {
-                    f(n);
-                }
-                if let Some(i) = &mut d.init {
-                    f(i);
-                }
-            }
-        }
-        StmtKind::Expr(x) => f(x),
-        StmtKind::Return(x) => {
-            if let Some(x) = x {
-                f(x);
-            }
-        }
-        StmtKind::If(c, a, b) => {
-            f(c);
-            stmt_exprs_mut(a, f);
-            if let Some(b) = b {
-                stmt_exprs_mut(b, f);
-            }
-        }
-        StmtKind::While(c, body) | StmtKind::DoWhile(body, c) => {
-            f(c);
-            stmt_exprs_mut(body, f);
-        }
-        StmtKind::For(init, c, step, body) => {
-            if let Some(i) = init {
-                stmt_exprs_mut(i, f);
-            }
-            if let Some(c) = c {
-                f(c);
-            }
-            if let Some(st) = step {
-                f(st);
-            }
-            stmt_exprs_mut(body, f);
-        }
-        StmtKind::Block(list) => list.iter_mut().for_each(|x| stmt_exprs_mut(x, f)),
-        StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Elided => {}
-    }
+    s.kind.for_each_part_mut(|part| match part {
+        StmtPart::Expr(e) => f(e),
+        StmtPart::Stmt(c) => stmt_exprs_mut(c, f),
+    });
 }
 
 fn alias_deref_stmt(s: &mut Stmt, p: &str, bad: &mut Option<Span>) {
-    let mut e = |e: &mut Expr| alias_deref(e, p, bad);
-    match &mut s.kind {
-        StmtKind::Decl(_, decls) => {
-            for d in decls {
-                if let Some(Some(n)) = &mut d.array {
-                    e(n);
-                }
-                if let Some(i) = &mut d.init {
-                    e(i);
-                }
-            }
-        }
-        StmtKind::Expr(x) => e(x),
-        StmtKind::Return(x) => {
-            if let Some(x) = x {
-                e(x);
-            }
-        }
-        StmtKind::If(c, a, b) => {
-            e(c);
-            alias_deref_stmt(a, p, bad);
-            if let Some(b) = b {
-                alias_deref_stmt(b, p, bad);
-            }
-        }
-        StmtKind::While(c, body) => {
-            alias_deref(c, p, bad);
-            alias_deref_stmt(body, p, bad);
-        }
-        StmtKind::DoWhile(body, c) => {
-            alias_deref(c, p, bad);
-            alias_deref_stmt(body, p, bad);
-        }
-        StmtKind::For(init, c, step, body) => {
-            if let Some(i) = init {
-                alias_deref_stmt(i, p, bad);
-            }
-            if let Some(c) = c {
-                alias_deref(c, p, bad);
-            }
-            if let Some(st) = step {
-                alias_deref(st, p, bad);
-            }
-            alias_deref_stmt(body, p, bad);
-        }
-        StmtKind::Block(list) => list.iter_mut().for_each(|x| alias_deref_stmt(x, p, bad)),
-        StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Elided => {}
-    }
+    stmt_exprs_mut(s, &mut |e| alias_deref(e, p, bad));
 }
 
 fn alias_deref(e: &mut Expr, p: &str, bad: &mut Option<Span>) {

@@ -7,7 +7,7 @@
 //! is the dynamic shared memory per block in bytes, sizing the `extern __shared__` array); HIP
 //! Programming Guide, "Kernel launch" (`hipLaunchKernelGGL`, same order).
 
-use super::ast::{Function, HostLaunch, Program, Stmt, StmtKind};
+use super::ast::{Function, HostLaunch, Program, Stmt, StmtKind, StmtPartRef};
 use super::types::{Ty, ValTy};
 use super::{KernelDiagnostic, KernelError, LaunchConfig};
 use crosslane_core::result::Level;
@@ -70,17 +70,16 @@ fn extern_shared_elem(f: &Function) -> Option<ValTy> {
                     return Some(v);
                 }
             }
-            StmtKind::Block(b) => stack.extend(b.iter().rev()),
-            StmtKind::If(_, a, b) => {
-                stack.extend(b.as_deref());
-                stack.push(a);
+            // The parts in source order: pushed, then reversed so the first pops first.
+            kind => {
+                let at = stack.len();
+                kind.for_each_part(|part| {
+                    if let StmtPartRef::Stmt(c) = part {
+                        stack.push(c);
+                    }
+                });
+                stack[at..].reverse();
             }
-            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => stack.push(b),
-            StmtKind::For(i, _, _, b) => {
-                stack.push(b);
-                stack.extend(i.as_deref());
-            }
-            _ => {}
         }
     }
     None

@@ -6,7 +6,7 @@
 //! the non-`_sync` forms are deprecated since CUDA 9.0 and removed for devices of compute
 //! capability 7.x (sm_70) and higher.
 
-use super::ast::{Expr, ExprKind, Program, Stmt, StmtKind};
+use super::ast::{Expr, ExprKind, Program, Stmt, StmtPartRef};
 use super::KernelDiagnostic;
 use crosslane_core::result::Level;
 
@@ -27,26 +27,10 @@ pub fn legacy_warnings(program: &Program) -> Vec<KernelDiagnostic> {
     let mut stmts: Vec<&Stmt> = program.functions.iter().map(|f| &f.body).collect();
     let mut exprs: Vec<&Expr> = Vec::new();
     while let Some(s) = stmts.pop() {
-        match &s.kind {
-            StmtKind::Block(b) => stmts.extend(b),
-            StmtKind::Decl(_, ds) => exprs.extend(ds.iter().filter_map(|d| d.init.as_ref())),
-            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => exprs.push(e),
-            StmtKind::If(c, a, b) => {
-                exprs.push(c);
-                stmts.push(a);
-                stmts.extend(b.as_deref());
-            }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) => {
-                exprs.push(c);
-                stmts.push(b);
-            }
-            StmtKind::For(i, c, st, b) => {
-                stmts.extend(i.as_deref());
-                exprs.extend(c.iter().chain(st.iter()));
-                stmts.push(b);
-            }
-            _ => {}
-        }
+        s.kind.for_each_part(|part| match part {
+            StmtPartRef::Expr(e) => exprs.push(e),
+            StmtPartRef::Stmt(c) => stmts.push(c),
+        });
     }
     while let Some(e) = exprs.pop() {
         if let ExprKind::Call(name, _) = &e.kind {

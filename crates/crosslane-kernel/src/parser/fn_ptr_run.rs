@@ -531,29 +531,12 @@ fn dispatch(s: &mut Stmt, sigs: &[(String, u64, String)], k: &mut u32) {
 /// Calls `f` on each expression of `s` and of the statements nested in it (the nesting is
 /// bounded by the parser's depth budget).
 fn each_expr(s: &mut Stmt, f: &mut dyn FnMut(&mut Expr)) {
-    each_stmt(s, &mut |st| match &mut st.kind {
-        StmtKind::Decl(_, decls) => {
-            for d in decls {
-                if let Some(Some(n)) = &mut d.array {
-                    f(n);
-                }
-                if let Some(i) = &mut d.init {
-                    f(i);
-                }
+    each_stmt(s, &mut |st| {
+        st.kind.for_each_part_mut(|part| {
+            if let StmtPart::Expr(e) = part {
+                f(e);
             }
-        }
-        StmtKind::Expr(x) | StmtKind::If(x, _, _) | StmtKind::While(x, _) => f(x),
-        StmtKind::DoWhile(_, x) => f(x),
-        StmtKind::Return(Some(x)) => f(x),
-        StmtKind::For(_, c, step, _) => {
-            if let Some(c) = c {
-                f(c);
-            }
-            if let Some(x) = step {
-                f(x);
-            }
-        }
-        _ => {}
+        })
     });
 }
 
@@ -565,21 +548,9 @@ fn each_stmt(s: &mut Stmt, f: &mut dyn FnMut(&mut Stmt)) {
     if std::mem::discriminant(&s.kind) != before {
         return;
     }
-    match &mut s.kind {
-        StmtKind::If(_, a, b) => {
-            each_stmt(a, f);
-            if let Some(b) = b {
-                each_stmt(b, f);
-            }
+    s.kind.for_each_part_mut(|part| {
+        if let StmtPart::Stmt(c) = part {
+            each_stmt(c, f);
         }
-        StmtKind::While(_, body) | StmtKind::DoWhile(body, _) => each_stmt(body, f),
-        StmtKind::For(init, _, _, body) => {
-            if let Some(i) = init {
-                each_stmt(i, f);
-            }
-            each_stmt(body, f);
-        }
-        StmtKind::Block(list) => list.iter_mut().for_each(|x| each_stmt(x, f)),
-        _ => {}
-    }
+    });
 }
