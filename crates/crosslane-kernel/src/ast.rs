@@ -1,5 +1,7 @@
 //! The syntax tree of a kernel. Every node carries the line:column where it starts.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use serde::Serialize;
 
 use super::types::{BinOp, Ty, UnOp, ValTy};
@@ -32,8 +34,25 @@ impl Span {
     }
 }
 
+/// The identity of one syntax-tree node: expressions and declarators get a fresh one when
+/// they are made ([`Expr::new`], [`NodeId::fresh`]) and keep it when cloned. The compiler keys
+/// what it resolves (a name's variable, a declarator's slot, a hoisted call's result) by
+/// (inlined instance, node id), never by source position: two nodes from one macro expansion
+/// or one synthesized lowering may share a position, never an id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    /// A new id, distinct from every id made before it (it wraps after 2^32 nodes; the
+    /// budgets keep one program far below that, and ids are compared within one program).
+    pub fn fresh() -> NodeId {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        NodeId(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
 /// An expression and where it starts.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Expr {
     /// What it is.
     pub kind: ExprKind,
@@ -44,6 +63,17 @@ pub struct Expr {
     /// expression (compiler, evaluator, `Drop`) is bounded whatever the input.
     #[serde(skip)]
     pub depth: u32,
+    /// This node's identity (kept by a clone).
+    #[serde(skip)]
+    pub id: NodeId,
+}
+
+/// Two trees are equal when their forms and positions are: ids say which node is which, not
+/// what it is.
+impl PartialEq for Expr {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.span == other.span
+    }
 }
 
 impl Expr {
@@ -55,6 +85,7 @@ impl Expr {
             kind,
             span,
             depth: below.saturating_add(1),
+            id: NodeId::fresh(),
         }
     }
 
@@ -208,7 +239,7 @@ pub enum ExprKind {
 }
 
 /// One declarator of a declaration: `name`, `name[N]`, `name = init`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct Declarator {
     /// Variable name.
     pub name: String,
@@ -220,6 +251,23 @@ pub struct Declarator {
     pub init: Option<Expr>,
     /// Where the name is.
     pub span: Span,
+    /// This declarator's identity (kept by a clone; each maker writes `NodeId::fresh()`).
+    #[serde(skip)]
+    pub id: NodeId,
+}
+
+/// Equal when all but the ids are (see [`Expr`]'s equality).
+impl PartialEq for Declarator {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.name, &self.ty, &self.array, &self.init, self.span)
+            == (
+                &other.name,
+                &other.ty,
+                &other.array,
+                &other.init,
+                other.span,
+            )
+    }
 }
 
 /// Storage of a declaration.

@@ -1,6 +1,7 @@
 //! The compiled program: the kernel's AST flattened to an instruction list ([`Inst`]) with
-//! variables resolved to slots and device-function calls inlined (each instance keyed by its
-//! position, [`Key`]), within the code and nesting budgets.
+//! variables resolved to slots and device-function calls inlined (what a name, a declarator or a
+//! hoisted call resolves to is keyed by inlined instance and node id, [`Key`], never by source
+//! position), within the code and nesting budgets.
 
 use std::collections::HashMap;
 
@@ -82,9 +83,10 @@ pub(crate) enum Inst {
     End,
 }
 
-/// Identifiers, declarations and hoisted calls are keyed by (inlined instance, position): the
-/// same source text inlined twice gets different variables.
-pub(crate) type Key = (u32, Span);
+/// Identifiers, declarations and hoisted calls are keyed by (inlined instance, node id): the
+/// same source text inlined twice gets different variables, and two nodes at one position (a
+/// macro expansion, a synthesized lowering) stay apart.
+pub(crate) type Key = (u32, NodeId);
 
 /// Deepest chain of device-function calls inlined (recursion is refused).
 pub(crate) const MAX_INLINE: u32 = 8;
@@ -183,7 +185,7 @@ pub(crate) fn addr_taken(
                 if !matches!(inner.kind, ExprKind::Ident(_)) {
                     continue;
                 }
-                if let Some(&slot) = idents.get(&(cur, inner.span)) {
+                if let Some(&slot) = idents.get(&(cur, inner.id)) {
                     if matches!(slots.get(slot).map(|s| s.ty), Some(Ty::Val(_))) {
                         out.insert(slot);
                     }
@@ -245,7 +247,8 @@ impl Compiler {
         }
     }
 
-    pub(crate) fn declare(&mut self, name: &str, ty: Ty, span: Span) -> usize {
+    /// A new variable slot named `name` in the innermost scope.
+    pub(crate) fn declare(&mut self, name: &str, ty: Ty) -> usize {
         self.slots.push(SlotInfo {
             name: format!("{}{name}", self.prefix),
             ty,
@@ -254,7 +257,13 @@ impl Compiler {
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), id);
         }
-        self.decl_slots.insert((self.inst, span), id);
+        id
+    }
+
+    /// A new slot for the declarator `d`, found again by its node id when the declaration runs.
+    fn declare_local(&mut self, d: &Declarator, ty: Ty) -> usize {
+        let id = self.declare(&d.name, ty);
+        self.decl_slots.insert((self.inst, d.id), id);
         id
     }
 
@@ -552,7 +561,7 @@ impl Compiler {
         self.prefix = saved_prefix;
         self.scopes = saved_scopes;
         self.hoisted
-            .insert((caller, call.span), result.unwrap_or(usize::MAX));
+            .insert((caller, call.id), result.unwrap_or(usize::MAX));
     }
 
     /// The variable slot `n` names in the scopes visible here.
@@ -624,7 +633,7 @@ impl Compiler {
         match &e.kind {
             ExprKind::Ident(n) => {
                 if let Some(id) = self.lookup(n) {
-                    self.idents.insert((self.inst, e.span), id);
+                    self.idents.insert((self.inst, e.id), id);
                 } else if self.check.is_some() && !self.predefined(n) {
                     let hint = if GEOMETRY.contains(&n.as_str()) {
                         format!(" (`{n}` has the fields x, y, z)")
@@ -674,7 +683,7 @@ impl Compiler {
                     // An array's brace initializer assigns its cells: it names the array,
                     // which is in scope from its declarator on ([basic.scope.pdecl]/1).
                     if d.array.is_some() && d.init.is_some() {
-                        self.declare(&d.name, ty, d.span);
+                        self.declare_local(d, ty);
                     }
                     if let Some(i) = &d.init {
                         self.resolve(i);
@@ -686,7 +695,7 @@ impl Compiler {
                         self.hoist(i);
                     }
                     if !(d.array.is_some() && d.init.is_some()) {
-                        self.declare(&d.name, ty, d.span);
+                        self.declare_local(d, ty);
                     }
                 }
                 self.emit(Inst::Decl {

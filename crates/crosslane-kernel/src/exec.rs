@@ -287,7 +287,7 @@ impl Executor {
         compiler.scopes.push(HashMap::new());
         let mut params = Vec::new();
         for p in &f.params {
-            let id = compiler.declare(&p.name, p.ty, p.span);
+            let id = compiler.declare(&p.name, p.ty);
             params.push((id, p.clone()));
         }
         let ret_slot = match f.ret {

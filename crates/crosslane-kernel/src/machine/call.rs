@@ -58,7 +58,7 @@ impl Executor {
     ) -> Vec<LaneVal> {
         let lanes = self.trace.launch.lanes;
         let mut out = vec![Err(Undef::idle()); lanes];
-        if let Some(&slot) = self.hoisted.get(&(self.cur, e.span)) {
+        if let Some(&slot) = self.hoisted.get(&(self.cur, e.id)) {
             // An inlined device function already ran; its result is in `slot`.
             if slot == usize::MAX {
                 for l in mask.iter().filter(|&l| l < lanes) {
@@ -205,7 +205,7 @@ impl Executor {
         let idents: Vec<Option<String>> = args
             .iter()
             .map(|a| match &a.kind {
-                ExprKind::Ident(n) if !self.idents.contains_key(&(self.cur, a.span)) => {
+                ExprKind::Ident(n) if !self.idents.contains_key(&(self.cur, a.id)) => {
                     Some(n.clone())
                 }
                 _ => None,

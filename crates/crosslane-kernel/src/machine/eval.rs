@@ -125,13 +125,13 @@ impl Executor {
                 cx.note(Level::Error, e.span, m.clone(), "", None);
                 lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
             }
-            ExprKind::Ident(name) => match self.idents.get(&(self.cur, e.span)).copied() {
+            ExprKind::Ident(name) => match self.idents.get(&(self.cur, e.id)).copied() {
                 Some(slot) => self.read_var(w, slot, e.span, mask, cx),
                 None => self.builtin_ident(w, e, name, mask, cx),
             },
             ExprKind::Member(base, field) => {
                 if let ExprKind::Ident(b) = &base.kind {
-                    if !self.idents.contains_key(&(self.cur, base.span))
+                    if !self.idents.contains_key(&(self.cur, base.id))
                         && matches!(
                             b.as_str(),
                             "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
@@ -235,10 +235,10 @@ impl Executor {
                 ExprKind::Ident(_)
                     if self
                         .idents
-                        .get(&(self.cur, inner.span))
+                        .get(&(self.cur, inner.id))
                         .is_some_and(|s| self.warps[w].refs.contains_key(s)) =>
                 {
-                    let slot = self.idents[&(self.cur, inner.span)];
+                    let slot = self.idents[&(self.cur, inner.id)];
                     let buf = self.warps[w].refs[&slot];
                     let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
                     lanewise(mask, &mut |_| match elem {
@@ -255,7 +255,7 @@ impl Executor {
                 ExprKind::Ident(_)
                     if self
                         .idents
-                        .get(&(self.cur, inner.span))
+                        .get(&(self.cur, inner.id))
                         .is_some_and(|s| self.array_slots.contains(s)) =>
                 {
                     self.eval(w, inner, mask, cx)
@@ -264,10 +264,10 @@ impl Executor {
                 ExprKind::Ident(_)
                     if self
                         .idents
-                        .get(&(self.cur, inner.span))
+                        .get(&(self.cur, inner.id))
                         .is_some_and(|s| self.warps[w].lane_refs.contains_key(s)) =>
                 {
-                    let slot = self.idents[&(self.cur, inner.span)];
+                    let slot = self.idents[&(self.cur, inner.id)];
                     let warp = &self.warps[w];
                     let memory = &self.trace.memory;
                     lanewise(mask, &mut |l| {

@@ -96,7 +96,7 @@ impl Executor {
         };
         match &e.kind {
             ExprKind::Ident(name) => {
-                let p = match self.idents.get(&(self.cur, e.span)) {
+                let p = match self.idents.get(&(self.cur, e.id)) {
                     Some(&slot) => match self.warps[w].refs.get(&slot) {
                         Some(&buf) => Ok(Place::Mem(buf, 0)),
                         None => Ok(Place::Var(slot)),
@@ -115,11 +115,11 @@ impl Executor {
             }
             ExprKind::Member(base, _) | ExprKind::Index(base, _)
                 if matches!(&base.kind, ExprKind::Ident(_))
-                    && self.idents.get(&(self.cur, base.span)).is_some_and(|&s| {
+                    && self.idents.get(&(self.cur, base.id)).is_some_and(|&s| {
                         matches!(self.slots.get(s).map(|s| s.ty), Some(Ty::Val(v)) if v.lanes > 1)
                     }) =>
             {
-                let slot = self.idents[&(self.cur, base.span)];
+                let slot = self.idents[&(self.cur, base.id)];
                 let ks: Vec<Option<usize>> = match &e.kind {
                     ExprKind::Member(_, _) => {
                         let k = match field_of(e) {

@@ -77,7 +77,7 @@ impl Executor {
         active: LaneMask,
         cx: &mut StepCtx,
     ) {
-        let Some(&slot) = self.decl_slots.get(&(self.cur, d.span)) else {
+        let Some(&slot) = self.decl_slots.get(&(self.cur, d.id)) else {
             return;
         };
         let lanes = self.trace.launch.lanes;

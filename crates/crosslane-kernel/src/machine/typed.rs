@@ -208,7 +208,7 @@ impl Lowering<'_> {
                 if storage.shared || storage.external || d.array.is_some() {
                     return None;
                 }
-                let slot = *self.decl_slots.get(&(inst, d.span))?;
+                let slot = *self.decl_slots.get(&(inst, d.id))?;
                 let to = scalar_slot(self.slots.get(slot)?.ty)?;
                 let mut b = Builder::default();
                 let v = self.expr(&mut b, d.init.as_ref()?, inst)?;
@@ -291,7 +291,7 @@ impl Lowering<'_> {
         let ExprKind::Ident(_) = &e.kind else {
             return None;
         };
-        let slot = *self.idents.get(&(inst, e.span))?;
+        let slot = *self.idents.get(&(inst, e.id))?;
         Some((slot, scalar_slot(self.slots.get(slot)?.ty)?))
     }
 
@@ -322,7 +322,7 @@ impl Lowering<'_> {
                 let ExprKind::Ident(name) = &base.kind else {
                     return None;
                 };
-                if self.idents.contains_key(&(inst, base.span)) {
+                if self.idents.contains_key(&(inst, base.id)) {
                     return None;
                 }
                 let g = Geom::named(name)?;
@@ -349,7 +349,7 @@ impl Lowering<'_> {
                 let ExprKind::Ident(_) = &base.kind else {
                     return None;
                 };
-                let ptr = *self.idents.get(&(inst, base.span))?;
+                let ptr = *self.idents.get(&(inst, base.id))?;
                 let elem = match self.slots.get(ptr)?.ty {
                     Ty::Ptr(v) if v.lanes == 1 && is_typed(v.scalar) => v.scalar,
                     _ => return None,
@@ -418,7 +418,7 @@ impl Lowering<'_> {
         args: &[Expr],
         inst: u32,
     ) -> Option<NodeId> {
-        if self.hoisted.contains_key(&(inst, e.span))
+        if self.hoisted.contains_key(&(inst, e.id))
             || builtin(name).is_some()
             || name.starts_with("__builtin_mxc")
         {

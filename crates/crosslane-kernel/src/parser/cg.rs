@@ -177,6 +177,7 @@ impl Parser<'_> {
             array: None,
             init: Some(made.mask),
             span: self.syn_span(name_at),
+            id: NodeId::fresh(),
         }];
         self.declare(&name, mask_ty);
         let group = match (made.group, made.meta) {
@@ -192,6 +193,7 @@ impl Parser<'_> {
                         array: None,
                         init: Some(e),
                         span: self.syn_span(name_at),
+                        id: NodeId::fresh(),
                     });
                 }
                 Group::Coalesced(Meta::Tiled)

@@ -67,6 +67,7 @@ impl Parser<'_> {
                 array: None,
                 init: Some(zero),
                 span: sp,
+                id: NodeId::fresh(),
             }],
         ));
         let int = Ty::Val(ValTy::scalar(Scalar::I32));
@@ -80,6 +81,7 @@ impl Parser<'_> {
                 array: None,
                 init: Some(k0),
                 span: sp,
+                id: NodeId::fresh(),
             }],
         ));
         let (k, w) = (self.e_ident(at, "k"), self.e_int(at, wave));

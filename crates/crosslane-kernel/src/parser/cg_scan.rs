@@ -124,6 +124,7 @@ impl Parser<'_> {
                     array: None,
                     init: Some(init),
                     span,
+                    id: NodeId::fresh(),
                 }],
             ))
         };

@@ -375,6 +375,7 @@ impl Parser<'_> {
                 array: Some(Some(len)),
                 init: None,
                 span: at,
+                id: NodeId::fresh(),
             }],
         )))
     }
@@ -710,6 +711,7 @@ impl Body {
             array: None,
             init: Some(init),
             span,
+            id: NodeId::fresh(),
         };
         let s = self.stmt(StmtKind::Decl(Storage::default(), vec![d]));
         self.stmts.push(s);
@@ -924,6 +926,7 @@ impl Body {
                 array: None,
                 init: Some(cell),
                 span,
+                id: NodeId::fresh(),
             };
             let comb = p.cub_combine(op, "v", &name, at);
             let set = self.assign(p, "v", comb);

@@ -259,6 +259,7 @@ impl Parser<'_> {
                         array: None,
                         init,
                         span: at,
+                        id: NodeId::fresh(),
                     }],
                 ),
                 span,

@@ -500,6 +500,7 @@ impl Parser<'_> {
                         array: None,
                         init,
                         span,
+                        id: NodeId::fresh(),
                     });
                     if !self.eat(",") {
                         break;
@@ -550,6 +551,7 @@ impl Parser<'_> {
                 array,
                 init,
                 span,
+                id: NodeId::fresh(),
             });
             if !self.eat(",") {
                 break;

@@ -136,6 +136,7 @@ impl Parser<'_> {
                     array: None,
                     init: Some(init),
                     span,
+                    id: NodeId::fresh(),
                 }],
             ))
         };

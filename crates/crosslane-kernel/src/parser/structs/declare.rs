@@ -275,6 +275,7 @@ impl Parser<'_> {
                     array: arr,
                     init: value,
                     span: sp,
+                    id: NodeId::fresh(),
                 });
                 names.push(leaf);
                 continue;
@@ -309,6 +310,7 @@ impl Parser<'_> {
                 array: array.clone(),
                 init: value,
                 span: sp,
+                id: NodeId::fresh(),
             });
             names.push(leaf);
         }

@@ -377,6 +377,7 @@ impl Parser<'_> {
                     array: Some(None),
                     init: None,
                     span: decl_at,
+                    id: NodeId::fresh(),
                 }],
             ),
             span: at,

@@ -438,6 +438,7 @@ impl Parser<'_> {
                                 array: None,
                                 init: Some(call),
                                 span: sp,
+                                id: NodeId::fresh(),
                             }],
                         ),
                         span: Span {
@@ -505,6 +506,7 @@ impl Parser<'_> {
                 array,
                 init: None,
                 span: sp,
+                id: NodeId::fresh(),
             });
             names.push(leaf);
         }

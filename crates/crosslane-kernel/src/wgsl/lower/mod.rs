@@ -47,7 +47,7 @@ use naga::{
 
 use super::naga::NagaShader;
 use super::walk::find_statement;
-use crate::ast::{self, Declarator, Expr, ExprKind, Param, Stmt, StmtKind, Storage};
+use crate::ast::{self, Declarator, Expr, ExprKind, NodeId, Param, Stmt, StmtKind, Storage};
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 use crate::KernelError;
 
@@ -428,6 +428,7 @@ pub fn lower(
                                 array: None,
                                 init: Some(zero(elem, at)),
                                 span,
+                                id: NodeId::fresh(),
                             }],
                         ),
                         at,
@@ -470,6 +471,7 @@ pub fn lower(
                             array,
                             init,
                             span: low.uniq(at),
+                            id: NodeId::fresh(),
                         }],
                     ),
                     at,
@@ -970,6 +972,7 @@ impl Lower<'_> {
                     array: None,
                     init: Some(int_lit(0, at)),
                     span: kspan,
+                    id: NodeId::fresh(),
                 }],
             ),
             at,
@@ -1088,6 +1091,7 @@ impl Lower<'_> {
                                 array: None,
                                 init: Some(init),
                                 span,
+                                id: NodeId::fresh(),
                             }],
                         ),
                         at,
@@ -1121,6 +1125,7 @@ impl Lower<'_> {
                         array,
                         init,
                         span,
+                        id: NodeId::fresh(),
                     }],
                 ),
                 at,
@@ -1203,6 +1208,7 @@ impl Lower<'_> {
                     array: None,
                     init: Some(init),
                     span,
+                    id: NodeId::fresh(),
                 }],
             ),
             at,
