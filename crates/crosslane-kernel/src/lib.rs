@@ -48,6 +48,7 @@ pub mod lane_val;
 pub mod legacy;
 pub mod lexer;
 mod machine;
+mod mask_groups;
 pub mod mathlib;
 pub mod memory;
 pub mod mma_call;
