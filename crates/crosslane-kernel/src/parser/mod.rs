@@ -153,7 +153,14 @@ pub fn parse_preprocessed(
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
-    p.wave = if p.hip { lanes.clamp(1, 64) as u32 } else { 32 };
+    // MACA's warps are 64 threads (MACA programming guide, seed 002 §3.4.1): its `*_sync`
+    // functions name 64 lanes, as HIP's do on a wave64.
+    p.sync64 = p.hip || dialect == crosslane_core::Dialect::Maca;
+    p.wave = if p.sync64 {
+        lanes.clamp(1, 64) as u32
+    } else {
+        32
+    };
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
     let mut program = p.program().map_err(|e| {
         hint_flattened(
@@ -333,6 +340,9 @@ struct Parser<'a> {
     /// Whether groups lower to HIP's operations (`__shfl`, `__ballot`, 64-bit masks) rather
     /// than CUDA's (`__shfl_sync`, `__ballot_sync`, 32-bit masks).
     hip: bool,
+    /// The `*_sync` warp functions take a 64-bit mask over the whole warp (HIP, MACA), not
+    /// CUDA's 32-bit one ([`hip_sync`]).
+    sync64: bool,
     /// The closing bracket of each opening one (`usize::MAX`: none), built on first use.
     brackets: std::cell::OnceCell<Vec<usize>>,
     /// Tokens the template instantiations may still parse (the token budget's rest).
@@ -437,6 +447,7 @@ impl<'a> Parser<'a> {
             group_alias: HashMap::new(),
             wave: 32,
             hip: false,
+            sync64: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,
             structs: HashMap::new(),
