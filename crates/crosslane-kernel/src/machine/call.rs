@@ -228,6 +228,7 @@ impl Executor {
             &vals,
             &idents,
             (e.span.line, e.span.col),
+            self.config.preprocess.arch.as_deref(),
         );
         // Say which line left a source lane inactive.
         for step in &mut outcome.steps {
