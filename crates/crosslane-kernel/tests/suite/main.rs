@@ -34,6 +34,7 @@ mod kernel_struct_blocks;
 mod kernel_trace_bytes;
 mod kernel_typed;
 mod kernel_unions;
+mod kernel_vendor_forms;
 mod kernel_vector_types;
 mod kernel_written;
 mod maca_examples;
