@@ -569,10 +569,16 @@ impl Executor {
 fn wrap_count(name: &str, old: &KVal, val: &KVal, at: crate::ast::Span) -> LaneVal {
     let u32_ty = ValTy::scalar(Scalar::U32);
     let (Ok(o), Ok(b)) = (old.convert(u32_ty), val.convert(u32_ty)) else {
-        return Err(Undef::at(at, format!("`{name}`: the values are not integers")));
+        return Err(Undef::at(
+            at,
+            format!("`{name}`: the values are not integers"),
+        ));
     };
     let (Some(o), Some(b)) = (o.as_int(), b.as_int()) else {
-        return Err(Undef::at(at, format!("`{name}`: the values are not integers")));
+        return Err(Undef::at(
+            at,
+            format!("`{name}`: the values are not integers"),
+        ));
     };
     let new = if name == "atomicInc" {
         if o >= b {

@@ -64,8 +64,7 @@ pub(super) fn phase6(tokens: Vec<Token>) -> Vec<Token> {
             && punct(tokens.get(k + 1), "::")
             && word(tokens.get(k + 2)).is_some_and(|w| STD_TYPES.contains(&w))
         {
-            if punct(out.last(), "::") && !qualifies(out.len().checked_sub(2).map(|j| &out[j]))
-            {
+            if punct(out.last(), "::") && !qualifies(out.len().checked_sub(2).map(|j| &out[j])) {
                 out.pop();
             }
             k += 2;
@@ -88,7 +87,10 @@ pub(super) fn phase6(tokens: Vec<Token>) -> Vec<Token> {
 /// Whether a `::` after `t` qualifies a name by what `t` ends (`X::`, `T<int>::`), rather than
 /// starting a name at global scope.
 fn qualifies(t: Option<&Token>) -> bool {
-    matches!(t.map(|t| &t.tok), Some(Tok::Ident(_) | Tok::Punct(">" | ">>")))
+    matches!(
+        t.map(|t| &t.tok),
+        Some(Tok::Ident(_) | Tok::Punct(">" | ">>"))
+    )
 }
 
 /// Appends the literal text `next` to `text` (both as written, escapes unresolved). Escapes are
@@ -179,7 +181,10 @@ mod tests {
 
     #[test]
     fn adjacent_literals_join_and_escapes_keep_their_digits() {
-        assert_eq!(texts(r#"f("a" "b" "c")"#), ["f", "(", "\"abc\"", ")", "Eof"]);
+        assert_eq!(
+            texts(r#"f("a" "b" "c")"#),
+            ["f", "(", "\"abc\"", ")", "Eof"]
+        );
         // "\x1" "2" is 0x01 then '2'; "\12" "3" is 0o12 then '3'; "\123" "4" needs no change.
         assert_eq!(texts(r#""\x1" "2""#)[0], r#""\0012""#);
         assert_eq!(texts(r#""\12" "3""#)[0], r#""\0123""#);
@@ -194,8 +199,8 @@ mod tests {
         assert_eq!(
             texts("std::uint32_t a; ::std::size_t b; (::int64_t)c; X::size_t d; std::min"),
             [
-                "uint32_t", "a", ";", "size_t", "b", ";", "(", "int64_t", ")", "c", ";", "X",
-                "::", "size_t", "d", ";", "std", "::", "min", "Eof"
+                "uint32_t", "a", ";", "size_t", "b", ";", "(", "int64_t", ")", "c", ";", "X", "::",
+                "size_t", "d", ";", "std", "::", "min", "Eof"
             ]
         );
     }

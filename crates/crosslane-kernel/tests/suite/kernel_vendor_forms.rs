@@ -40,7 +40,10 @@ fn hip(src: &str, lanes: usize, threads: usize) -> KernelTrace {
 /// Every note of the run, as (line, col, message, rule): the run's own, each step's, and the
 /// merged list the command line and the page print.
 fn notes(t: &KernelTrace) -> Vec<(u32, u32, String, String)> {
-    let run = t.diagnostics.iter().chain(t.steps.iter().flat_map(|s| &s.diagnostics));
+    let run = t
+        .diagnostics
+        .iter()
+        .chain(t.steps.iter().flat_map(|s| &s.diagnostics));
     run.map(|d| (d.line, d.col, d.message.clone(), d.rule.clone()))
         .chain(
             t.merged_diagnostics
@@ -190,7 +193,8 @@ fn adjacent_string_literals_are_one_literal() {
     .expect_err("the assertion fails");
     assert_eq!((e.line, e.col), (2, 3));
     assert!(
-        e.message.contains("static_assert failed: \"int is 64 bits\""),
+        e.message
+            .contains("static_assert failed: \"int is 64 bits\""),
         "{}",
         e.message
     );
@@ -243,7 +247,10 @@ fn hipcub_block_reduce_takes_a_sum_temporary() {
         128,
     );
     // Σ 0..127 = 127·128/2 = 8128; max of t mod 50 over 0..127 is 49.
-    assert_eq!(&ints(t.buffer("out").unwrap())[..2], &[Some(8128), Some(49)]);
+    assert_eq!(
+        &ints(t.buffer("out").unwrap())[..2],
+        &[Some(8128), Some(49)]
+    );
 }
 
 #[test]
@@ -302,7 +309,11 @@ fn hip_legacy_index_macros_are_the_built_in_variables() {
         },
     )
     .expect_err("not a CUDA name");
-    assert!(e.message.contains("`hipThreadIdx_x` is not declared"), "{}", e.message);
+    assert!(
+        e.message.contains("`hipThreadIdx_x` is not declared"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -370,11 +381,15 @@ fn syncwarp_notes_name_only_the_dialects_own_memory_model() {
             .map(|d| d.2.as_str())
             .collect();
         assert!(
-            notes.iter().any(|m| m.starts_with("`__syncwarp` here orders memory only")),
+            notes
+                .iter()
+                .any(|m| m.starts_with("`__syncwarp` here orders memory only")),
             "{notes:?}"
         );
         assert!(
-            notes.iter().any(|m| m.starts_with("`__threadfence` only orders memory")),
+            notes
+                .iter()
+                .any(|m| m.starts_with("`__threadfence` only orders memory")),
             "{notes:?}"
         );
         for d in &all {
