@@ -524,12 +524,7 @@ pub struct CallOutcome {
 }
 
 fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
-    Undef {
-        line,
-        col,
-        why: why.into(),
-        uninit: false,
-    }
+    Undef::at(crate::ast::Span { line, col }, why)
 }
 
 /// Runs a cross-lane operation for a warp.
