@@ -368,6 +368,39 @@ __global__ void k(int *out) {
 }
 
 #[test]
+fn positions_inside_a_pack_expansion_are_the_sources() {
+    // The fold `(f(xs) + ...)` is expanded once per pack element, each copy's nodes told
+    // apart by a synthetic column; the notes on it show the fold's own column, 4:13. `y` is
+    // set only where a > 2, so f(t) is undefined in lanes 0-2 and f(1) everywhere.
+    let src = r#"template <typename... Ts>
+__device__ int total(Ts... xs) {
+    auto f = [&](int a) { int y; if (a > 2) y = 0; return a + y; };
+    return (f(xs) + ...);
+}
+__global__ void k(int *out) {
+    int t = threadIdx.x;
+    out[t] = total(t, 1);
+}
+"#;
+    let t = cuda(src, 32);
+    assert_eq!(ints(t.buffer("out").unwrap()), vec![None; 32]);
+    let notes = notes(&t);
+    assert!(
+        notes.iter().any(|d| (d.0, d.1) == (4, 13)
+            && d.2.starts_with("`lambda#")
+            && d.2.contains("@3:14::operator()()` is read uninitialized")),
+        "{notes:#?}"
+    );
+    let longest = src.lines().map(|l| l.chars().count() as u32).max().unwrap();
+    for d in &notes {
+        assert!(d.1 <= longest, "{d:?}");
+    }
+    for s in &t.steps {
+        assert!(s.col <= longest, "step {} at {}:{}", s.index, s.line, s.col);
+    }
+}
+
+#[test]
 fn syncwarp_notes_name_only_the_dialects_own_memory_model() {
     let src = "__global__ void k(int *out) {\n\
   if (threadIdx.x < 16) { __syncwarp(); __threadfence(); }\n\
