@@ -436,13 +436,13 @@ impl Executor {
             }
             return out;
         }
-        const RULE: &str = "CUDA C++ Programming Guide, Atomic Functions";
+        let rule = atomic_rule(self.trace.launch.dialect);
         if mask.count() > 1 {
             cx.note(
                 Level::Info,
                 e.span,
                 format!("`{name}` from several lanes: applied here in lane order; the hardware order is unspecified (each warp applies its lanes in turn, warps in the order they run; each lane gets the value before its own)"),
-                RULE,
+                rule,
                 None,
             );
         }
@@ -465,7 +465,7 @@ impl Executor {
                     return Err(Undef::at(
                         e.span,
                         format!(
-                            "takes an `unsigned int*` (CUDA C++ Programming Guide, Atomic Functions); this cell holds `{}`",
+                            "takes an `unsigned int*` ({rule}); this cell holds `{}`",
                             elem.map_or_else(|| "nothing".to_string(), |t| t.name())
                         ),
                     ));
@@ -480,7 +480,7 @@ impl Executor {
                             Level::Warning,
                             e.span,
                             format!("`{name}`: {}; the cell's new value is undefined", u.why),
-                            RULE,
+                            rule,
                             Some(l),
                         );
                         return Ok((buf, off, old, Err(u)));
@@ -550,7 +550,7 @@ impl Executor {
                         Level::Warning,
                         e.span,
                         format!("`{name}`: {}", u.why),
-                        RULE,
+                        rule,
                         Some(l),
                     );
                     out[l] = Err(u);
@@ -602,6 +602,16 @@ fn component(field: &str) -> Option<usize> {
         "z" => Some(2),
         "w" => Some(3),
         _ => None,
+    }
+}
+
+/// The document that defines the atomic functions in a run of dialect `d`: a note cites the
+/// run's own. A WGSL shader's atomics are lowered to these functions.
+fn atomic_rule(d: crosslane_core::op::Dialect) -> &'static str {
+    match d {
+        crosslane_core::op::Dialect::Hip => "HIP C++ language extensions, Atomic functions",
+        crosslane_core::op::Dialect::Wgsl => "WGSL spec, Atomic Built-in Functions",
+        _ => "CUDA C++ Programming Guide, Atomic Functions",
     }
 }
 

@@ -114,6 +114,13 @@ fn hip_atomic_inc_and_dec_on_a_wave64() {
     // 64 % 5 = 4; 64 steps of the period-4 cycle end at 1.
     assert_eq!((inc, dec), (4, 1));
     assert_eq!(&ints(t.buffer("count").unwrap())[..2], &[Some(4), Some(1)]);
+    // The lane-order note cites HIP's own document in a HIP run.
+    let notes = notes(&t);
+    let note = notes
+        .iter()
+        .find(|d| d.2.contains("`atomicDec` from several lanes"))
+        .expect("the lane-order note");
+    assert_eq!(note.3, "HIP C++ language extensions, Atomic functions");
 }
 
 #[test]
