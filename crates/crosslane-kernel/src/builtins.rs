@@ -60,7 +60,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_arrive_bsmcnt"
         | "printf" => Builtin::NoOp,
         "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicAnd"
-        | "atomicOr" | "atomicXor" | "atomicCAS" => Builtin::Atomic,
+        | "atomicOr" | "atomicXor" | "atomicCAS" | "atomicInc" | "atomicDec" => Builtin::Atomic,
         "min" | "max" | "abs" | "fabs" | "fabsf" | "sqrt" | "sqrtf" | "floor" | "floorf"
         | "ceil" | "ceilf" | "fmin" | "fminf" | "fmax" | "fmaxf" | "__popc" | "__popcll"
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
@@ -526,12 +526,7 @@ pub struct CallOutcome {
 }
 
 fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
-    Undef {
-        line,
-        col,
-        why: why.into(),
-        uninit: false,
-    }
+    Undef::at(crate::ast::Span { line, col }, why)
 }
 
 /// Runs a cross-lane operation for a warp.
@@ -554,6 +549,8 @@ pub fn call_op(
     (line, col): (u32, u32),
     arch: Option<&str>,
 ) -> CallOutcome {
+    // Positions in values and notes are the user's ([`crate::ast::Span::shown`]).
+    let col = crate::ast::Span { line, col }.shown().col;
     // A warp MMA reads each lane's registers as matrix elements by its layout.
     if let Some(mma) = crosslane_core::dialect::maca::mma::spec_of(spec.name) {
         let (values, steps, diagnostics) =

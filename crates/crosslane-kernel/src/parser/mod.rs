@@ -56,6 +56,7 @@ mod limits;
 mod member_templates;
 mod packs;
 mod partial_spec;
+mod phase6;
 mod scopes;
 mod sfinae;
 mod stmt;
@@ -149,6 +150,7 @@ pub fn parse_preprocessed(
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
+    let tokens = phase6::phase6(tokens);
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;

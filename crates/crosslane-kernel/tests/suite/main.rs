@@ -36,6 +36,7 @@ mod kernel_trace_bytes;
 mod kernel_typed;
 mod kernel_unions;
 mod kernel_vector_types;
+mod kernel_vendor_forms;
 mod kernel_written;
 mod maca_examples;
 mod wgsl;
