@@ -438,3 +438,34 @@ fn syncwarp_notes_name_only_the_dialects_own_memory_model() {
         }
     }
 }
+
+/// C++'s alternative tokens (C++17 [lex.digraph]/2, table 2), as tilelang-style headers write
+/// them in conditions and `static_assert`s, and in `#if`.
+#[test]
+fn alternative_tokens_are_the_operators_they_spell() {
+    let t = cuda(
+        "#if defined(__CUDACC__) and not defined(NOPE)\n\
+         #define PICK 1\n\
+         #else\n\
+         #define PICK 0\n\
+         #endif\n\
+         __global__ void k(int *o, int *b) {\n\
+           int t = threadIdx.x;\n\
+           static_assert(PICK == 1 or PICK == 2, \"the first branch\");\n\
+           o[t] = (t > 3 and t < 9) or not (t % 2);\n\
+           int x = t bitand 6;\n\
+           x xor_eq 1;\n\
+           x or_eq 8;\n\
+           b[t] = (x bitor compl 0) not_eq -1 ? -5 : x xor t;\n\
+         }\n",
+        16,
+    );
+    // o: lanes 4..=8 pass the range test; the others pass when t is even.
+    let want: Vec<Option<i128>> = (0..16)
+        .map(|t| Some(i128::from((t > 3 && t < 9) || t % 2 == 0)))
+        .collect();
+    assert_eq!(ints(t.buffer("o").unwrap()), want);
+    // x = ((t & 6) ^ 1) | 8; x | ~0 is -1, so the condition is false and b = x ^ t.
+    let want: Vec<Option<i128>> = (0..16i128).map(|t| Some((((t & 6) ^ 1) | 8) ^ t)).collect();
+    assert_eq!(ints(t.buffer("b").unwrap()), want);
+}
