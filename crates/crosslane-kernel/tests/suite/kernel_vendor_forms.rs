@@ -469,3 +469,30 @@ fn alternative_tokens_are_the_operators_they_spell() {
     let want: Vec<Option<i128>> = (0..16i128).map(|t| Some((((t & 6) ^ 1) | 8) ^ t)).collect();
     assert_eq!(ints(t.buffer("b").unwrap()), want);
 }
+
+/// HIP's `__hip_ds_*` wrappers (ROCm amd_warp_functions.h) are the builtins they wrap:
+/// swizzle pattern 0x1e0 is bitmask mode with and 0, or 15, xor 0, so every lane reads lane 15
+/// (seed 003, ds_swizzle_b32); `__hip_ds_bpermute` takes a byte address, lane × 4.
+#[test]
+fn hip_ds_wrappers_are_the_builtins() {
+    let t = hip(
+        "__global__ void k(int *s, float *f, int *b) {\n\
+           int t = threadIdx.x;\n\
+           s[t] = __hip_ds_swizzle(t, 0x1e0);\n\
+           f[t] = __hip_ds_swizzlef(t * 0.5f, 0x1e0);\n\
+           b[t] = __hip_ds_bpermute((t ^ 1) << 2, t * 10);\n\
+         }\n",
+        32,
+        32,
+    );
+    assert_eq!(ints(t.buffer("s").unwrap()), vec![Some(15); 32]);
+    let f: Vec<Option<f64>> = t
+        .buffer("f")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    assert_eq!(f, vec![Some(7.5); 32]);
+    let want: Vec<Option<i128>> = (0..32).map(|t| Some((t ^ 1) * 10)).collect();
+    assert_eq!(ints(t.buffer("b").unwrap()), want);
+}
