@@ -11,6 +11,9 @@ use crate::lexer::Tok;
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 
+/// An `asm` operand: its constraint (`"=r"`, `"f"`) and its expression.
+type Operand = (String, Expr);
+
 impl Parser<'_> {
     /// `cvt…` in an `asm` statement whose template `instr` (spaces removed, no trailing `;`,
     /// braces removed) has been read, up to its `;`.
@@ -70,8 +73,8 @@ impl Parser<'_> {
 
     /// `: "=r"(a) : "f"(b) : "memory")` and the `;`: the outputs' and the inputs' constraints
     /// with their expressions (clobbers skipped).
-    fn asm_typed_operands(&mut self) -> PResult<(Vec<(String, Expr)>, Vec<(String, Expr)>)> {
-        let mut groups: [Vec<(String, Expr)>; 2] = [Vec::new(), Vec::new()];
+    fn asm_typed_operands(&mut self) -> PResult<(Vec<Operand>, Vec<Operand>)> {
+        let mut groups: [Vec<Operand>; 2] = [Vec::new(), Vec::new()];
         for group in &mut groups {
             if !self.eat(":") {
                 break;
