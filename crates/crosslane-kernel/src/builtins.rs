@@ -71,6 +71,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
             Builtin::Math
         }
         n if super::mathlib::is_math(n) => Builtin::Math,
+        // A `cvt` of inline PTX `asm`, lowered by the parser (kernel::ptx_cvt).
+        n if super::ptx_cvt::is_cvt(n) => Builtin::Math,
         // WGSL's built-in functions, called by the WGSL lowering (kernel::wgsl::math).
         #[cfg(feature = "wgsl")]
         n if n
@@ -221,6 +223,9 @@ fn cg_helper(name: &str, m: u64, x: i128, y: Option<i128>, lane: usize) -> Optio
 /// As [`math`]; a conversion that overflows its type.
 pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
     if let Some(r) = super::half::call(name, args) {
+        return r;
+    }
+    if let Some(r) = super::ptx_cvt::call(name, args) {
         return r;
     }
     if let Some(ty) = super::vector_types::constructor(name) {

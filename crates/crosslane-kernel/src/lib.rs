@@ -56,6 +56,7 @@ pub mod parser;
 pub mod pp;
 pub mod printf;
 pub mod ptr_int;
+pub mod ptx_cvt;
 pub mod replay;
 pub mod report;
 pub mod trace;

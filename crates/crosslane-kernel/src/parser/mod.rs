@@ -28,6 +28,7 @@
 mod arrays;
 mod ascend_simt;
 mod asm;
+mod asm_cvt;
 mod asm_ops;
 mod attributes;
 mod bit_cast;
