@@ -69,7 +69,7 @@ mod type_traits;
 mod types;
 mod unsupported;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::ast::*;
 use super::budget::{Limits, DEPTH_CEILING};
@@ -333,6 +333,9 @@ struct Parser<'a> {
     /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
     /// opens.
     param_dims: Vec<(String, Vec<u64>)>,
+    /// The current function's reference parameters to one value (`T& best`, `const X& x`):
+    /// recorded as pointers, read as the value they name ([`Parser::expr_type`]).
+    value_refs: HashSet<String>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
@@ -446,6 +449,7 @@ impl<'a> Parser<'a> {
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
             param_dims: Vec::new(),
+            value_refs: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,

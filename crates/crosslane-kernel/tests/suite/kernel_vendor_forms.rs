@@ -496,3 +496,37 @@ fn hip_ds_wrappers_are_the_builtins() {
     let want: Vec<Option<i128>> = (0..32).map(|t| Some((t ^ 1) * 10)).collect();
     assert_eq!(ints(t.buffer("b").unwrap()), want);
 }
+
+/// A reference parameter names its referent ([dcl.ref]/1), so a template called with it
+/// deduces the value's type ([temp.deduct.call]/3) and `__builtin_bit_cast` sees a `float`:
+/// generic helpers that forward `T&` / `const T&` (composable_kernel's warp shuffles,
+/// MIGraphX's DPP reductions).
+#[test]
+fn reference_parameters_deduce_and_bit_cast_as_their_values() {
+    let t = cuda(
+        "template <class T> __device__ T mymax(T a, T b) { return a > b ? a : b; }\n\
+         template <class T> __device__ void upd(T& best, const T& cand) { best = mymax(best, cand); }\n\
+         template <typename Y, typename X> __device__ Y bc(const X& x) { return __builtin_bit_cast(Y, x); }\n\
+         __global__ void k(float *o, int *bits) {\n\
+           float b = 1.5f;\n\
+           upd(b, (float)threadIdx.x);\n\
+           o[threadIdx.x] = b;\n\
+           float one = 1.0f;\n\
+           bits[threadIdx.x] = bc<int>(one);\n\
+         }\n",
+        4,
+    );
+    // max(1.5, t): 1.5 1.5 2 3.
+    let o: Vec<Option<f64>> = t
+        .buffer("o")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    assert_eq!(o, vec![Some(1.5), Some(1.5), Some(2.0), Some(3.0)]);
+    // 1.0f is 0x3F800000 = 1065353216 (IEEE 754 binary32).
+    assert_eq!(
+        ints(t.buffer("bits").unwrap()),
+        vec![Some(1_065_353_216); 4]
+    );
+}
