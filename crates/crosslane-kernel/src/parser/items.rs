@@ -227,6 +227,19 @@ impl Parser<'_> {
         let (name, ty) = if using {
             let name = self.ident()?;
             self.expect_punct("=")?;
+            // `using AccessType = AlignedArray<float, VPT>;`: an alias of a struct or a class
+            // template's specialization names that struct ([dcl.typedef]/2), in a function
+            // body too (vectorized loads declare one there).
+            let eq = self.pos;
+            if let Some(st) = self.struct_type()? {
+                if self.eat(";") {
+                    if st != name {
+                        self.struct_alias.insert(name.clone(), st);
+                    }
+                    return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
+                }
+                self.pos = eq;
+            }
             let ty = self.base_type()?;
             (name, ty)
         } else {
