@@ -392,6 +392,12 @@ impl Parser<'_> {
         if !self.is_punct("{") {
             return self.err("`{` to start the function body");
         }
+        // An overload of a device function defined before: its own key ([`super::overload`]).
+        let name = if own.is_empty() && sret.is_none() && !entry && !name.contains("::") {
+            self.plain_fn_key(&name, &params, defaults.len(), start)?
+        } else {
+            name
+        };
         if let Some(s) = &sret {
             self.fn_ret.insert(name.clone(), s.clone());
         }

@@ -75,7 +75,98 @@ fn topk_softmax_with_vector_loads_through_an_aligned_array_alias_picks_each_rows
                 (got - want_p).abs() <= 1e-6 * want_p,
                 "row {r} round {round}: {got} vs {want_p}"
             );
-            assert_eq!(e[r * k + round], Some(want_j as i128), "row {r} round {round}");
+            assert_eq!(
+                e[r * k + round],
+                Some(want_j as i128),
+                "row {r} round {round}"
+            );
         }
     }
+}
+
+#[test]
+fn an_ambiguous_overload_is_refused_with_both_lines() {
+    // int → long and int → double are both conversions ([conv.integral], [conv.fpint]):
+    // neither is better, nvcc says "more than one instance of overloaded function".
+    let src = "__device__ int p(long x) { return 1; }\n\
+               __device__ int p(double x) { return 2; }\n\
+               __global__ void k(int* out) { int n = 3; out[threadIdx.x] = p(n); }\n";
+    let e = run_kernel(src, LaunchConfig::default()).expect_err("ambiguous");
+    assert!(e.message.contains("ambiguous"), "{}", e.message);
+    assert!(e.message.contains("lines 1, 2"), "{}", e.message);
+}
+
+#[test]
+fn an_overload_of_a_vector_type_is_not_viable_for_a_scalar() {
+    // No conversion from float to float2 (a struct type): f(float) is the only viable one,
+    // whichever is defined first.
+    let src = "__device__ int f(float2 x) { return 2; }\n\
+               __device__ int f(float x) { return 1; }\n\
+               __global__ void k(int* out) { float v = 0.5f; out[threadIdx.x] = f(v) + 10 * f(make_float2(v, v)); }\n";
+    let t = run_with(src, LaunchConfig::default());
+    // f(v) = 1, f(float2) = 2: 1 + 20 = 21.
+    assert!(ints(t.buffer("out").unwrap())
+        .iter()
+        .all(|v| *v == Some(21)));
+}
+
+const ENTRIES: &str = "namespace ns {\n\
+    template <int N> __global__ void kernel(int* out) { out[threadIdx.x] = N * 100 + threadIdx.x; }\n\
+    namespace inner { __global__ void plain(int* out) { out[threadIdx.x] = -7; } }\n\
+    }\n\
+    template <typename T, int M> __global__ void kernel2(T* out) { out[threadIdx.x] = (T)M + (T)0.5f; }\n";
+
+fn entry_run(entry: &str) -> KernelTrace {
+    let config = LaunchConfig {
+        entry: Some(entry.into()),
+        ..LaunchConfig::default()
+    };
+    run_with(ENTRIES, config)
+}
+
+#[test]
+fn entry_names_a_namespaced_kernel_and_a_template_instantiation() {
+    // `ns::kernel<2>`: N = 2, lane L writes 200 + L.
+    let t = entry_run("ns::kernel<2>");
+    let want: Vec<Option<i128>> = (0..32).map(|l| Some(200 + l)).collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
+    // A leading `::` and spaces: the same kernel with N = 3.
+    let t = entry_run(" ::ns::kernel< 3 >");
+    assert_eq!(ints(t.buffer("out").unwrap())[5], Some(305));
+    // Two namespaces deep, not a template: -7.
+    let t = entry_run("ns::inner::plain");
+    assert_eq!(ints(t.buffer("out").unwrap())[0], Some(-7));
+    // `kernel2<float, 4>`: T = float, 4 + 0.5 = 4.5 in each cell.
+    let t = entry_run("kernel2<float, 4>");
+    assert!(floats(&t, "out").iter().all(|v| *v == Some(4.5)));
+    // A namespace the source does not declare stays in the name, which names no function.
+    let e = run_kernel(
+        ENTRIES,
+        LaunchConfig {
+            entry: Some("other::plain".into()),
+            ..LaunchConfig::default()
+        },
+    )
+    .expect_err("no such function");
+    assert!(
+        e.message.contains("no function `other::plain`"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn calls_and_commas_in_a_for_head_run_in_order() {
+    // The snapshot `cxx_for_head_calls.cu` derives these values in its comments.
+    let src = include_str!("../snapshots/in/cxx_for_head_calls.cu");
+    let t = run_with(src, LaunchConfig::default());
+    let sum = ints(t.buffer("sum").unwrap());
+    let count = ints(t.buffer("count").unwrap());
+    for l in 0..32usize {
+        assert_eq!(sum[l], Some([26, 18, 32, 19][l % 4]), "lane {l}");
+        assert_eq!(count[l], Some([4, 2, 2, 1][l % 4]), "lane {l}");
+    }
+    assert!(ints(t.buffer("t_out").unwrap())
+        .iter()
+        .all(|v| *v == Some(123)));
 }
