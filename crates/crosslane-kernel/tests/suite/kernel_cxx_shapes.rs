@@ -170,3 +170,51 @@ fn calls_and_commas_in_a_for_head_run_in_order() {
         .iter()
         .all(|v| *v == Some(123)));
 }
+
+#[test]
+fn u64_fills_reach_2_to_the_64_and_i64_negatives_read_back_exactly() {
+    let src = "__global__ void k(unsigned long long* x, long long* y, unsigned long long* z) {\n\
+                   x[threadIdx.x] = x[threadIdx.x] - threadIdx.x;\n\
+                   y[threadIdx.x] = y[threadIdx.x] - 1;\n\
+                   z[threadIdx.x] = z[threadIdx.x] + 1;\n\
+               }\n";
+    let mut config = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    // 2^64 − 1 and 2^63 as decimal items; i64 values past 2^53 (no f64 holds them).
+    config.args.insert(
+        "x".into(),
+        "18446744073709551615,9223372036854775808,9223372036854775807,5".into(),
+    );
+    config.args.insert(
+        "y".into(),
+        "-9223372036854775807,-1,-9007199254740993,7".into(),
+    );
+    // A typed fill: every cell's eight bytes are those of 2^64 − 2.
+    config
+        .args
+        .insert("z".into(), "u64:18446744073709551614".into());
+    for b in ["x", "y", "z"] {
+        config.buffer_len.insert(b.into(), 4);
+    }
+    let t = run_with(src, config);
+    let max = i128::from(u64::MAX);
+    // x[i] − i: 2^64 − 1, 2^63 − 1, 2^63 − 3, 5 − 3 = 2.
+    assert_eq!(
+        ints(t.buffer("x").unwrap()),
+        vec![Some(max), Some((1 << 63) - 1), Some((1 << 63) - 3), Some(2)]
+    );
+    // y − 1: −2^63 (the least i64, no overflow), −2, −(2^53 + 2), 6.
+    assert_eq!(
+        ints(t.buffer("y").unwrap()),
+        vec![
+            Some(-(1i128 << 63)),
+            Some(-2),
+            Some(-9007199254740994),
+            Some(6)
+        ]
+    );
+    // 2^64 − 2 + 1 = 2^64 − 1 in every cell.
+    assert!(ints(t.buffer("z").unwrap()).iter().all(|v| *v == Some(max)));
+}
