@@ -218,3 +218,51 @@ fn u64_fills_reach_2_to_the_64_and_i64_negatives_read_back_exactly() {
     // 2^64 − 2 + 1 = 2^64 − 1 in every cell.
     assert!(ints(t.buffer("z").unwrap()).iter().all(|v| *v == Some(max)));
 }
+
+#[test]
+fn vector_arguments_and_dim3_values_pass_through_device_functions() {
+    let src = "__device__ uint3 twice(uint3 v) { return make_uint3(v.x * 2, v.y * 2, v.z * 2); }\n\
+               __device__ dim3 grow(dim3 d) { return dim3(d.x + 1, d.y); }\n\
+               __global__ void k(int* out, int* geo, uint3 dims, int2 off, dim3 g) {\n\
+                   uint3 t = twice(dims);\n\
+                   dim3 e = grow(g);\n\
+                   dim3 one(7);\n\
+                   out[threadIdx.x] = t.x + 10 * t.y + 100 * t.z + 1000 * off.x + 10000 * off.y\n\
+                       + 100000 * e.x + 1000000 * e.y + 10000000 * e.z + 100000000 * one.y;\n\
+                   uint3 me = threadIdx;\n\
+                   dim3 b = blockDim;\n\
+                   geo[threadIdx.x] = twice(me).x + 1000 * b.x + 100000 * b.y;\n\
+               }\n";
+    let mut config = LaunchConfig::default();
+    config.args.insert("dims".into(), "1,2,3".into());
+    config.args.insert("off".into(), "4:5".into());
+    config.args.insert("g".into(), "3,4,5".into());
+    let t = run_with(src, config);
+    // twice(1,2,3) = (2,4,6): 2 + 40 + 600; off (4,5): 4000 + 50000; grow(3,4,5) = dim3(4, 4)
+    // = (4, 4, 1): the z left out is 1 (CUDA's dim3): 400000 + 4000000 + 10000000; dim3 one(7)
+    // = (7, 1, 1): one.y = 1: 100000000. Sum 114454642.
+    assert!(
+        ints(t.buffer("out").unwrap())
+            .iter()
+            .all(|v| *v == Some(114_454_642)),
+        "{:?}",
+        ints(t.buffer("out").unwrap())
+    );
+    // threadIdx as a value: twice(me).x = 2·lane; blockDim = (32, 1, 1): 32000 + 100000.
+    let geo = ints(t.buffer("geo").unwrap());
+    for (l, v) in geo.iter().enumerate() {
+        assert_eq!(*v, Some(2 * l as i128 + 132_000), "lane {l}");
+    }
+}
+
+#[test]
+fn a_vector_argument_may_differ_per_lane() {
+    let src = "__global__ void k(int* out, int2 p) { out[threadIdx.x] = p.x * 10 + p.y; }\n";
+    let mut config = LaunchConfig::default();
+    // One `x:y` per lane: lane L gets (L, 2L).
+    let items: Vec<String> = (0..32).map(|l| format!("{l}:{}", 2 * l)).collect();
+    config.args.insert("p".into(), items.join(","));
+    let t = run_with(src, config);
+    let want: Vec<Option<i128>> = (0..32).map(|l| Some(l * 10 + 2 * l)).collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
+}
