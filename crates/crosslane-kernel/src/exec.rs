@@ -900,22 +900,9 @@ impl Executor {
                     }
                     None => "lane",
                 };
-                // A vector parameter (`uint3 dims`, `int2 off`, `dim3 grid`): `x,y,z` is one
-                // value for every thread, as a launch passes it; `x:y:z` too, and a list of
-                // one `x:y:z` per lane gives each lane its own.
-                if let Some(cells) = vector_arg_cells(vt, text, lanes) {
+                if let Some(cells) = super::host_launch::vector_arg(p, vt, text, lanes)? {
                     if let Some(r) = vars.get_mut(*id) {
-                        for (l, c) in cells.iter().enumerate() {
-                            let v = super::memory::parse_cell(vt, c, &p.name).map_err(|e| {
-                                KernelError::new(
-                                    p.span.line,
-                                    p.span.col,
-                                    format!("{}: {}", p.name, e.message),
-                                )
-                            })?;
-                            let v = v.ok_or_else(|| {
-                                Undef::at(p.span, format!("`{}` is set to undef", p.name))
-                            });
+                        for (l, v) in cells.into_iter().enumerate() {
                             let bytes = r.set(l, v, &mut self.reasons);
                             self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
                         }
@@ -1509,25 +1496,4 @@ pub fn run_kernel_traced(
     let mut ex = Executor::new(source, config)?.with_trace(mode);
     while ex.advance() {}
     Ok(ex.into_trace())
-}
-
-/// Each lane's text of a vector parameter of type `vt` given as `text`: `x,y,z` (as many
-/// numbers as components) or `x:y:z`, the same value in each of `lanes` lanes; a list of
-/// `lanes` items `x:y:z`, one per lane. `None` for a scalar, or another shape (read then as
-/// per-lane scalars, each broadcast to the components).
-fn vector_arg_cells(vt: crate::types::ValTy, text: &str, lanes: usize) -> Option<Vec<String>> {
-    if vt.lanes <= 1 {
-        return None;
-    }
-    let items: Vec<&str> = text.split(',').map(str::trim).collect();
-    if items.len() == usize::from(vt.lanes) && !text.contains(':') {
-        return Some(vec![items.join(":"); lanes]);
-    }
-    if items.len() == 1 && text.contains(':') {
-        return Some(vec![text.trim().to_string(); lanes]);
-    }
-    if items.len() == lanes && items.iter().all(|i| i.contains(':')) {
-        return Some(items.iter().map(|s| s.to_string()).collect());
-    }
-    None
 }

@@ -573,6 +573,7 @@ impl Parser<'_> {
                     w.as_str(),
                     "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
                 ) && !self.is_punct(".")
+                    && !self.host_expr
                     && self.var_type(&w).is_none()
                 {
                     // The built-in as a whole value (`uint3 t = threadIdx;`, `f(blockDim)`): a
