@@ -488,6 +488,19 @@ impl Parser<'_> {
                 if self.templates.contains_key(&w)
                     && (self.is_punct("<") || self.is_punct("(")) =>
             {
+                // A non-template function of the name matching exactly wins the tie with
+                // the template ([over.match.best]/1.6; [`super::overload`]).
+                if self.is_punct("(") && self.plain_fns.contains_key(&w) {
+                    let (at, pre, diags) = (self.pos, self.pre.len(), self.diags.len());
+                    let args = self.call_args()?;
+                    if let Some(key) = self.plain_over_template(&w, &args) {
+                        return self.node(ExprKind::Call(key, args), span);
+                    }
+                    // The template's call reads the arguments again.
+                    self.pos = at;
+                    self.pre.truncate(pre);
+                    self.diags.truncate(diags);
+                }
                 // A call of a function template: explicit arguments, then deduction.
                 return self.template_call(&w, span);
             }
@@ -545,6 +558,8 @@ impl Parser<'_> {
                         // `thread_group` parameters: each group's rank and size beside it.
                         self.any_group_args(&w, &mut args, &slots, span)?;
                     }
+                    // Overloads: the best viable one ([`super::overload`]).
+                    let w = self.choose_plain(&w, &args, span)?.unwrap_or(w);
                     ExprKind::Call(w, args)
                 } else if let Some(a) = self.fn_addr(&w, span) {
                     // A function named where no call follows: its address.
@@ -554,6 +569,22 @@ impl Parser<'_> {
                     let mut c = c.clone();
                     c.span = span;
                     return Ok(c);
+                } else if matches!(
+                    w.as_str(),
+                    "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                ) && !self.is_punct(".")
+                    && !self.host_expr
+                    && self.var_type(&w).is_none()
+                {
+                    // The built-in as a whole value (`uint3 t = threadIdx;`, `f(blockDim)`): a
+                    // `uint3` / `dim3` of its three components (CUDA C++ Programming Guide,
+                    // "Built-in Variables"; HIP's the same).
+                    let mut parts = Vec::new();
+                    for c in ["x", "y", "z"] {
+                        let b = self.node(ExprKind::Ident(w.clone()), span)?;
+                        parts.push(self.node(ExprKind::Member(Box::new(b), c.into()), span)?);
+                    }
+                    return self.node(ExprKind::Call("make_uint3".into(), parts), span);
                 } else if let Some((v, t)) =
                     super::limits::limit_macro(&w).filter(|_| self.var_type(&w).is_none())
                 {
@@ -697,7 +728,7 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// Several values for a scalar type or a count other than the vector's components.
-    fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
+    pub(super) fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
         let close = if self.eat("(") {
             ")"
         } else {
@@ -705,6 +736,22 @@ impl Parser<'_> {
             "}"
         };
         let mut args = self.args_closed_by(close)?;
+        if w == "dim3" && (1..=3).contains(&args.len()) {
+            // `dim3(x)`, `dim3(x, y)`: a component left out is 1 (CUDA C++ Programming
+            // Guide, "dim3": "any component left unspecified is initialized to 1").
+            while args.len() < 3 {
+                let one = self.node(
+                    ExprKind::Int {
+                        value: 1,
+                        unsigned: true,
+                        long: false,
+                    },
+                    span,
+                )?;
+                args.push(one);
+            }
+            return self.node(ExprKind::Call("make_uint3".into(), args), span);
+        }
         let make = match (v.scalar, v.lanes) {
             (Scalar::F16, 2) => Some("make_half2".to_string()),
             (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
