@@ -28,7 +28,7 @@ use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
 use super::parser::Parsed;
-use super::types::{KVal, Ty};
+use super::types::{KVal, Ty, NULL_BUF};
 use super::{join_errors, KernelDiagnostic, KernelError};
 use crosslane_core::lanes::{LaneMask, MAX_LANES};
 use crosslane_core::op::Dialect;
@@ -213,6 +213,11 @@ impl Executor {
             ),
             None => super::dialect_guess::infer_dialect(source),
         };
+        parsed_diags.extend(super::host_launch::apply_default_args(
+            &program,
+            f,
+            &mut config,
+        ));
         parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
         super::host_launch::default_lane_operands(f, &mut config);
         if dialect == Dialect::Cuda {
@@ -332,6 +337,36 @@ impl Executor {
         let mut global_bufs = HashMap::new();
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
+            if config
+                .args
+                .get(&p.name)
+                .is_some_and(|t| super::host_launch::is_null_arg(t))
+            {
+                // The null pointer: no buffer; a read or write through it is reported where
+                // it happens (C++17 [conv.ptr]/1, [expr.unary.op]/1).
+                if p.reference {
+                    return Err(KernelError::in_input(
+                        format!("{} fill", p.name),
+                        format!(
+                            "`{}` is a reference parameter: a reference cannot be null (C++17 \
+                             [dcl.ref]/5); give it a buffer (--buffer {}=FILL)",
+                            p.name, p.name
+                        ),
+                    ));
+                }
+                global_bufs.insert(p.name.clone(), NULL_BUF);
+                parsed_diags.push(KernelDiagnostic::new(
+                    p.span,
+                    Level::Info,
+                    format!(
+                        "`{}` is a null pointer: it names no buffer, compares equal to \
+                         `nullptr`, and a read or write through it is undefined",
+                        p.name
+                    ),
+                    "C++17 [conv.ptr]/1, [expr.unary.op]/1",
+                ));
+                continue;
+            }
             // A CUDA / HIP vector buffer's given length counts scalar cells (`x:32` of a
             // float4 is 8 elements), filled as one scalar sequence (memory::vector_fill).
             let scalar_cells =
