@@ -171,3 +171,130 @@ fn a_reference_parameter_cannot_be_null() {
     let e = run_kernel(src, config(1, &[("r", "null")])).expect_err("refused");
     assert!(e.message.contains("cannot be null"), "{}", e.message);
 }
+
+#[test]
+fn parenthesized_initializers_direct_initialize_scalars_pointers_and_vectors() {
+    let src = r#"
+__global__ void k(const float * x, float * out) {
+    float threadData(-FLT_MAX);
+    threadData = fmaxf(threadData, x[threadIdx.x]);
+    int n(3);
+    int t(2.9);
+    float2 v(threadData, 0.5f);
+    float * p(out);
+    p[threadIdx.x] = v.x + v.y + n + t;
+}
+"#;
+    // fmaxf(-FLT_MAX, x) = x = i; n = 3; int t(2.9) truncates to 2 (C++17 [conv.fpint]/1);
+    // v = (x, 0.5): out = i + 0.5 + 3 + 2 = i + 5.5.
+    let t = run(src, config(4, &[("x", "index"), ("out", "zero")]));
+    assert_eq!(floats(&t, "out"), [5.5, 6.5, 7.5, 8.5].map(Some).to_vec());
+}
+
+#[test]
+fn empty_parentheses_or_a_type_inside_them_declare_a_function_and_are_refused() {
+    for (body, word) in [
+        ("float f(); out[0] = 1;", "declares a function"),
+        ("float g(int); out[0] = 1;", "declares a function"),
+        ("int n(1, 2); out[0] = n;", "holds one expression"),
+    ] {
+        let src = format!("__global__ void k(float* out) {{\n    {body}\n}}\n");
+        let e = run_kernel(&src, config(1, &[])).expect_err(body);
+        assert!(e.message.contains(word), "{body}: {}", e.message);
+        assert_eq!(e.line, 2, "{body}");
+    }
+}
+
+#[test]
+fn auto_from_a_math_library_call_takes_its_declared_return_type() {
+    let src = r#"
+__global__ void k(const float * x, int * out, int * sizes) {
+    auto const r = std::nearbyint(x[threadIdx.x]);
+    out[threadIdx.x] = static_cast<int>(r);
+    auto y = expf(x[threadIdx.x]);
+    auto d = sqrt(2.0);
+    auto i = sqrt(4);
+    auto h = __fdividef(x[threadIdx.x], 2.0f);
+    auto b = isnan(x[threadIdx.x]);
+    auto l = lround(x[threadIdx.x]);
+    if (threadIdx.x == 0) {
+        sizes[0] = sizeof(r); sizes[1] = sizeof(y); sizes[2] = sizeof(d);
+        sizes[3] = sizeof(i); sizes[4] = sizeof(h); sizes[5] = sizeof(b);
+        sizes[6] = sizeof(l);
+    }
+}
+"#;
+    // nearbyint in the default round-to-nearest-even mode (C11 7.12.9.3): 2.4 → 2, -2.5 → -2,
+    // 3.5 → 4, 0.4 → 0. Return types (CUDA Math API; C++ [c.math] overloads): nearbyint(float)
+    // and expf float (4 bytes), sqrt(double) and sqrt(int) double (8: an integer argument
+    // converts to double), __fdividef float (4), isnan bool (1), lround long (8, LP64).
+    let mut c = config(
+        4,
+        &[
+            ("x", "2.4,-2.5,3.5,0.4"),
+            ("out", "zero"),
+            ("sizes", "zero"),
+        ],
+    );
+    c.buffer_len.insert("sizes".to_string(), 7);
+    let t = run(src, c);
+    let ints = |name: &str| -> Vec<Option<i128>> {
+        t.buffer(name)
+            .expect("buffer")
+            .iter()
+            .map(|c| c.as_ref().and_then(KVal::as_int))
+            .collect()
+    };
+    assert_eq!(ints("out"), [2, -2, 4, 0].map(Some).to_vec());
+    assert_eq!(ints("sizes"), [4, 4, 8, 8, 4, 1, 8].map(Some).to_vec());
+}
+
+#[test]
+fn auto_pointers_from_casts_point_at_vectors_and_structs() {
+    let src = r#"
+struct Pair { float a; float b; };
+__global__ void k(const float * in, const Pair * s, float * out) {
+    auto const* p = reinterpret_cast<float4 const*>(in);
+    auto const* q = reinterpret_cast<const Pair*>(s);
+    out[threadIdx.x] = p[threadIdx.x].y + q[1].b;
+}
+"#;
+    // p[t].y = in[4t + 1] = 4t + 1 (index fill); q[1].b = s.b[1] = 10: out = 4t + 11.
+    let mut c = config(
+        4,
+        &[
+            ("in", "index"),
+            ("s.a", "index"),
+            ("s.b", "i*10"),
+            ("out", "zero"),
+        ],
+    );
+    c.buffer_len.insert("in".to_string(), 16);
+    let t = run(src, c);
+    assert_eq!(
+        floats(&t, "out"),
+        [11.0, 15.0, 19.0, 23.0].map(Some).to_vec()
+    );
+}
+
+#[test]
+fn a_redeclaration_in_one_scope_is_an_error_at_its_line() {
+    let src = "__global__ void k(float * out) {\n    float wt[2];\n    wt[0] = 1.0f;\n    float wt[2];\n    out[threadIdx.x] = wt[0];\n}\n";
+    let e = run_kernel(src, config(1, &[])).expect_err("refused");
+    assert!(e.message.contains("redefinition of `wt`"), "{}", e.message);
+    assert_eq!((e.line, e.col), (4, 11));
+    // An inner block hides the name, and each `for` has its own init-statement scope
+    // (C++17 [basic.scope.block]/1, [stmt.for]/1): t = 2 inside, 1 outside; both loops run
+    // twice: out = 1 + 2 + 2 + 2 = 7.
+    let ok = r#"
+__global__ void k(float * out) {
+    float t = 1.0f;
+    { float t = 2.0f; out[threadIdx.x] = t; }
+    out[threadIdx.x] += t;
+    for (int i = 0; i < 2; i++) out[threadIdx.x] += 1.0f;
+    for (int i = 0; i < 2; i++) out[threadIdx.x] += 1.0f;
+}
+"#;
+    let t = run(ok, config(2, &[("out", "zero")]));
+    assert_eq!(floats(&t, "out"), [Some(7.0); 2].to_vec());
+}
