@@ -213,11 +213,8 @@ impl Executor {
             ),
             None => super::dialect_guess::infer_dialect(source),
         };
-        parsed_diags.extend(super::host_launch::apply_default_args(
-            &program,
-            f,
-            &mut config,
-        ));
+        let defaults = super::host_launch::apply_default_args(&program, f, &mut config);
+        parsed_diags.extend(defaults);
         parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
         super::host_launch::default_lane_operands(f, &mut config);
         if dialect == Dialect::Cuda {
@@ -337,34 +334,9 @@ impl Executor {
         let mut global_bufs = HashMap::new();
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
-            if config
-                .args
-                .get(&p.name)
-                .is_some_and(|t| super::host_launch::is_null_arg(t))
-            {
-                // The null pointer: no buffer; a read or write through it is reported where
-                // it happens (C++17 [conv.ptr]/1, [expr.unary.op]/1).
-                if p.reference {
-                    return Err(KernelError::in_input(
-                        format!("{} fill", p.name),
-                        format!(
-                            "`{}` is a reference parameter: a reference cannot be null (C++17 \
-                             [dcl.ref]/5); give it a buffer (--buffer {}=FILL)",
-                            p.name, p.name
-                        ),
-                    ));
-                }
+            if let Some(note) = super::host_launch::null_pointer(p, &config)? {
                 global_bufs.insert(p.name.clone(), NULL_BUF);
-                parsed_diags.push(KernelDiagnostic::new(
-                    p.span,
-                    Level::Info,
-                    format!(
-                        "`{}` is a null pointer: it names no buffer, compares equal to \
-                         `nullptr`, and a read or write through it is undefined",
-                        p.name
-                    ),
-                    "C++17 [conv.ptr]/1, [expr.unary.op]/1",
-                ));
+                parsed_diags.push(note);
                 continue;
             }
             // A CUDA / HIP vector buffer's given length counts scalar cells (`x:32` of a

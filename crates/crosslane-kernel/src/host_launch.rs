@@ -179,12 +179,10 @@ pub fn apply_host_launch(
                     "",
                 )),
             },
-            Ty::Ptr(_) if !p.reference && is_null_constant(a) => {
-                // `k<<<1, 4>>>(x, nullptr, out)`: the parameter is the null pointer, no buffer.
-                if !user_set {
-                    config.args.insert(p.name.clone(), NULL_ARG.to_string());
-                    taken.push(format!("`{}` = `{}` (a null pointer)", p.name, a.text));
-                }
+            // `k<<<1, 4>>>(x, nullptr, out)`: the parameter is the null pointer, no buffer.
+            Ty::Ptr(_) if !p.reference && !user_set && is_null_constant(a) => {
+                config.args.insert(p.name.clone(), NULL_ARG.to_string());
+                taken.push(format!("`{}` = `{}` (a null pointer)", p.name, a.text));
             }
             Ty::Ptr(elem) if !p.reference => {
                 let from_malloc = a
@@ -285,6 +283,42 @@ pub const NULL_ARG: &str = "null";
 /// `NULL` (a fill never reads as these words).
 pub fn is_null_arg(text: &str) -> bool {
     matches!(text.trim(), "null" | "nullptr" | "NULL")
+}
+
+/// When pointer parameter `p` is given the null pointer ([`is_null_arg`] in `config.args`),
+/// the note the launch says it with: no buffer is made for it, and a read or write through it
+/// is reported where it happens (C++17 [conv.ptr]/1, [expr.unary.op]/1). `None` otherwise.
+///
+/// # Errors
+/// A reference parameter given null: a reference cannot be null (C++17 [dcl.ref]/5); the
+/// error names the parameter's fill as the input at fault.
+pub fn null_pointer(
+    p: &super::ast::Param,
+    config: &LaunchConfig,
+) -> Result<Option<KernelDiagnostic>, KernelError> {
+    if !config.args.get(&p.name).is_some_and(|t| is_null_arg(t)) {
+        return Ok(None);
+    }
+    if p.reference {
+        return Err(KernelError::in_input(
+            format!("{} fill", p.name),
+            format!(
+                "`{}` is a reference parameter: a reference cannot be null (C++17 [dcl.ref]/5); \
+                 give it a buffer (--buffer {}=FILL)",
+                p.name, p.name
+            ),
+        ));
+    }
+    Ok(Some(KernelDiagnostic::new(
+        p.span,
+        Level::Info,
+        format!(
+            "`{}` is a null pointer: it names no buffer, compares equal to `nullptr`, and a \
+             read or write through it is undefined",
+            p.name
+        ),
+        "C++17 [conv.ptr]/1, [expr.unary.op]/1",
+    )))
 }
 
 /// Whether host code passes a null pointer constant for a pointer parameter: `nullptr`, `NULL`

@@ -214,7 +214,7 @@ fn single_overload_of(args: impl Iterator<Item = Scalar>) -> bool {
 /// left out), as its declaration in the CUDA Math API gives it: a standard function's
 /// single-precision name (`expf`) returns `float`, its double-precision name `double`, or
 /// `float` where every argument is a `float` (or `half`, `bfloat16`) and the `float` overload
-/// is chosen ([`single_overload`]; `std::nearbyint(float)`); the classifications (`isnan`)
+/// is chosen (C++ [c.math]; `std::nearbyint(float)`); the classifications (`isnan`)
 /// `bool`, `ilogb` `int`, `lround`/`lrint` and the `ll` forms `long` / `long long` (64-bit,
 /// LP64); the fast intrinsics (`__expf`, `__fdividef`) and the rounded single-precision ones
 /// (`__fadd_rn`) `float`, the double ones (`__dadd_rn`, `__fma_rn`) `double`. `None` for
