@@ -88,6 +88,28 @@ __global__ void k(const float * p, float * out) {
 }
 
 #[test]
+fn arithmetic_on_a_null_pointer_other_than_adding_0_is_undefined() {
+    let src = r#"
+__global__ void k(const float * p, float * out) {
+    const float * q = p + 0;
+    const float * r = p + 2;
+    out[0] = (q == nullptr);
+    out[1] = (r == nullptr);
+}
+"#;
+    // p + 0 is p, the null pointer (C++17 [expr.add]/4): 1. p + 2 is undefined, and so is
+    // the comparison made from it: no value.
+    let mut c = config(1, &[("p", "null"), ("out", "zero")]);
+    c.buffer_len.insert("out".to_string(), 2);
+    let t = run(src, c);
+    assert_eq!(floats(&t, "out"), vec![Some(1.0), None]);
+    assert!(t
+        .merged_diagnostics
+        .iter()
+        .any(|d| d.message.contains("arithmetic on a null pointer") && d.line == 4));
+}
+
+#[test]
 fn host_code_passing_nullptr_or_0_gives_the_null_pointer() {
     for arg in ["nullptr", "NULL", "0"] {
         let src = format!(
