@@ -55,6 +55,10 @@ pub fn check(cli: &Cli) -> Result<(), CliError> {
                     // A typed fill `TYPE:FILL` is checked by its FILL; the type's fit to
                     // the buffer is the kernel's question.
                     let fill = crosslane_core::fill::split_typed(fill).map_or(fill, |(_, f)| f);
+                    // `null` / `nullptr` / `NULL` is the null pointer, not a fill.
+                    if crosslane_kernel::host_launch::is_null_arg(fill) {
+                        continue;
+                    }
                     parse_fill(fill, &format!("--buffer {name}"))?;
                 }
             }

@@ -28,7 +28,7 @@ use super::builtins::list_lanes;
 use super::diaglog::DiagLog;
 use super::memory::{fill_cells, Memory, Space};
 use super::parser::Parsed;
-use super::types::{KVal, Ty};
+use super::types::{KVal, Ty, NULL_BUF};
 use super::{join_errors, KernelDiagnostic, KernelError};
 use crosslane_core::lanes::{LaneMask, MAX_LANES};
 use crosslane_core::op::Dialect;
@@ -213,6 +213,8 @@ impl Executor {
             ),
             None => super::dialect_guess::infer_dialect(source),
         };
+        let defaults = super::host_launch::apply_default_args(&program, f, &mut config);
+        parsed_diags.extend(defaults);
         parsed_diags.extend(super::host_launch::unset_scalars(f, &config));
         super::host_launch::default_lane_operands(f, &mut config);
         if dialect == Dialect::Cuda {
@@ -332,6 +334,11 @@ impl Executor {
         let mut global_bufs = HashMap::new();
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
+            if let Some(note) = super::host_launch::null_pointer(p, &config)? {
+                global_bufs.insert(p.name.clone(), NULL_BUF);
+                parsed_diags.push(note);
+                continue;
+            }
             // A CUDA / HIP vector buffer's given length counts scalar cells (`x:32` of a
             // float4 is 8 elements), filled as one scalar sequence (memory::vector_fill).
             let scalar_cells =

@@ -179,6 +179,11 @@ pub fn apply_host_launch(
                     "",
                 )),
             },
+            // `k<<<1, 4>>>(x, nullptr, out)`: the parameter is the null pointer, no buffer.
+            Ty::Ptr(_) if !p.reference && !user_set && is_null_constant(a) => {
+                config.args.insert(p.name.clone(), NULL_ARG.to_string());
+                taken.push(format!("`{}` = `{}` (a null pointer)", p.name, a.text));
+            }
             Ty::Ptr(elem) if !p.reference => {
                 let from_malloc = a
                     .malloc_bytes
@@ -265,6 +270,123 @@ pub fn apply_host_launch(
         );
     }
     (notes, words)
+}
+
+/// The value of a pointer parameter (in [`LaunchConfig::args`]) that makes it the null pointer:
+/// no buffer is made, the parameter compares equal to `nullptr` and 0, `!p` is true, and a read
+/// or write through it is undefined, reported at its line (C++17 [conv.ptr]/1: a null pointer
+/// constant converts to the null pointer value; [expr.unary.op]/1). [`is_null_arg`] also takes
+/// `nullptr` and `NULL`.
+pub const NULL_ARG: &str = "null";
+
+/// Whether a pointer parameter's value `text` asks for the null pointer: `null`, `nullptr` or
+/// `NULL` (a fill never reads as these words).
+pub fn is_null_arg(text: &str) -> bool {
+    matches!(text.trim(), "null" | "nullptr" | "NULL")
+}
+
+/// When pointer parameter `p` is given the null pointer ([`is_null_arg`] in `config.args`),
+/// the note the launch says it with: no buffer is made for it, and a read or write through it
+/// is reported where it happens (C++17 [conv.ptr]/1, [expr.unary.op]/1). `None` otherwise.
+///
+/// # Errors
+/// A reference parameter given null: a reference cannot be null (C++17 [dcl.ref]/5); the
+/// error names the parameter's fill as the input at fault.
+pub fn null_pointer(
+    p: &super::ast::Param,
+    config: &LaunchConfig,
+) -> Result<Option<KernelDiagnostic>, KernelError> {
+    if !config.args.get(&p.name).is_some_and(|t| is_null_arg(t)) {
+        return Ok(None);
+    }
+    if p.reference {
+        return Err(KernelError::in_input(
+            format!("{} fill", p.name),
+            format!(
+                "`{}` is a reference parameter: a reference cannot be null (C++17 [dcl.ref]/5); \
+                 give it a buffer (--buffer {}=FILL)",
+                p.name, p.name
+            ),
+        ));
+    }
+    Ok(Some(KernelDiagnostic::new(
+        p.span,
+        Level::Info,
+        format!(
+            "`{}` is a null pointer: it names no buffer, compares equal to `nullptr`, and a \
+             read or write through it is undefined",
+            p.name
+        ),
+        "C++17 [conv.ptr]/1, [expr.unary.op]/1",
+    )))
+}
+
+/// Whether host code passes a null pointer constant for a pointer parameter: `nullptr`, `NULL`
+/// or the literal `0` written as the argument (C++17 [conv.ptr]/1). A host variable is not
+/// followed: one set to `nullptr` is usually given memory (`cudaMalloc(&d, …)`) before the launch.
+fn is_null_constant(a: &super::ast::HostArg) -> bool {
+    matches!(a.text.trim(), "nullptr" | "NULL" | "0" | "__null")
+}
+
+/// Gives each parameter of the entry `f` that neither the user nor the launch in host code set
+/// its default argument (`const float* mul = nullptr, int mul_stride = 0`; C++17
+/// [dcl.fct.default]/1: a call that leaves out trailing arguments gets the defaults): a pointer
+/// whose default is a null pointer constant becomes the null pointer ([`NULL_ARG`]), a scalar
+/// whose default folds to a constant takes that value. Returns one note naming each default
+/// taken. A default that does not fold (a name, a call) is left out: the parameter stays unset,
+/// as [`unset_scalars`] says.
+pub fn apply_default_args(
+    program: &Program,
+    f: &Function,
+    config: &mut LaunchConfig,
+) -> Vec<KernelDiagnostic> {
+    if f.defaults.is_empty() || f.snippet {
+        return Vec::new();
+    }
+    // The parameters a launch in host code passes arguments for keep what it passes.
+    let passed: Vec<String> = match chosen_launch(program, config) {
+        Some(l) if l.kernel == f.name => source_args(f, &l.args)
+            .into_iter()
+            .map(|(p, _, _)| p.name.clone())
+            .collect(),
+        _ => Vec::new(),
+    };
+    let env = std::collections::HashMap::new();
+    let mut taken = Vec::new();
+    for p in &f.params {
+        if config.args.contains_key(&p.name) || passed.contains(&p.name) {
+            continue;
+        }
+        let Some((_, d)) = f.defaults.iter().find(|(n, _)| *n == p.name) else {
+            continue;
+        };
+        let value = super::parser::const_eval(d, &env);
+        match (p.ty, value) {
+            (Ty::Ptr(_), Some(super::parser::HostVal::Int(0))) if !p.reference => {
+                config.args.insert(p.name.clone(), NULL_ARG.to_string());
+                taken.push(format!("`{}` = nullptr (a null pointer)", p.name));
+            }
+            (Ty::Val(v), Some(c)) if v.lanes <= 1 => {
+                if let Some(t) = c.text() {
+                    taken.push(format!("`{}` = {t}", p.name));
+                    config.args.insert(p.name.clone(), t);
+                }
+            }
+            _ => {}
+        }
+    }
+    if taken.is_empty() {
+        return Vec::new();
+    }
+    vec![KernelDiagnostic::new(
+        f.span,
+        Level::Info,
+        format!(
+            "parameters the launch does not give take their default arguments: {}",
+            taken.join(", ")
+        ),
+        "C++17 [dcl.fct.default]/1",
+    )]
 }
 
 /// Fills each `__constant__` table's buffer with its initializer and gives it its length,

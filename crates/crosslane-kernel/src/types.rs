@@ -752,6 +752,14 @@ pub fn binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
                 return Err(Fault::error("an integer minus a pointer is not valid C"));
             }
             let n = i64::try_from(n).map_err(|_| Fault::ub("pointer offset out of range"))?;
+            // Only 0 may be added to or subtracted from a null pointer (C++17 [expr.add]/4,
+            // [expr.add]/7): it points at no array.
+            if *buf == NULL_BUF && n != 0 {
+                return Err(Fault::ub(format!(
+                    "arithmetic on a null pointer: an offset of {n} is undefined (C++17 \
+                     [expr.add]/4: only 0 may be added to a null pointer)"
+                )));
+            }
             let offset = if op == BinOp::Add {
                 offset.checked_add(n)
             } else {

@@ -249,6 +249,7 @@ fn run_kernel_file(
     if args.keep_going {
         config.keep_going = true;
     }
+    null_pointer_args(args, source, &mut config);
     if let Some(bytes) = args.shared_bytes {
         let parsed = parse(source).map_err(|e| front_end_error(args, &e))?;
         config.shared_len = Some(shared_cells(
@@ -357,6 +358,49 @@ fn run_kernel_file(
             escape_controls(&e.to_string())
         ))),
         _ => Ok(()),
+    }
+}
+
+/// `--arg P=0` of a pointer parameter `P` passes the null pointer, as `0` written for a
+/// pointer argument in C++ is the null pointer constant (C++17 [conv.ptr]/1), not a buffer of
+/// zeros (`--buffer P=0` is that). `--arg P=null` / `nullptr` / `NULL` is the null pointer
+/// whatever the parameter (the engine reads those words, [`crosslane_kernel::host_launch::is_null_arg`]).
+/// The launch is prepared once to learn which parameters are pointers, only when an `--arg`
+/// gives 0 to a name no `--buffer` fills; a launch that does not prepare is left as it is (the
+/// run reports its fault).
+fn null_pointer_args(args: &RunArgs, source: &str, config: &mut LaunchConfig) {
+    let buffers: Vec<&str> = args
+        .buffer
+        .iter()
+        .filter_map(|b| {
+            b.split_once('=')
+                .map(|(h, _)| h.split(':').next().unwrap_or(h).trim())
+        })
+        .collect();
+    let zeros: Vec<&str> = args
+        .arg
+        .iter()
+        .filter_map(|a| a.split_once('='))
+        .filter(|(n, v)| v.trim() == "0" && !buffers.contains(&n.trim()))
+        .map(|(n, _)| n.trim())
+        .collect();
+    if zeros.is_empty() {
+        return;
+    }
+    let Ok(first) = Executor::new(source, config.clone()) else {
+        return;
+    };
+    let pointers: Vec<String> = first
+        .parameters()
+        .filter(|p| matches!(p.ty, crosslane_kernel::Ty::Ptr(_)) && !p.reference)
+        .map(|p| p.name.clone())
+        .filter(|n| zeros.contains(&n.as_str()))
+        .collect();
+    drop(first);
+    for n in pointers {
+        config
+            .args
+            .insert(n, crosslane_kernel::host_launch::NULL_ARG.to_string());
     }
 }
 

@@ -26,7 +26,9 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_dim3)]
     pub threads_per_block: Option<[usize; 3]>,
     /// Kernel only: a scalar parameter's value, `NAME=VALUE` (repeatable; default: the launch in
-    /// host code; a scalar nobody set is a diagnostic naming it).
+    /// host code, else the parameter's default argument; a scalar nobody set is a diagnostic
+    /// naming it). For a pointer parameter, `NAME=null` (also `nullptr`, `NULL`, or `0` as in
+    /// C++) passes the null pointer: no buffer, `NAME == nullptr` is true.
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub arg: Vec<String>,
     /// Kernel only: a pointer parameter's buffer, `NAME[:LEN]=FILL` (repeatable; in a WGSL

@@ -672,3 +672,76 @@ fn a_maca_file_runs_as_maca_on_its_64_thread_warp() {
     // 2016 * 100 + 64.
     assert_eq!(first_values(&json(&out)), vec![201_664; 64]);
 }
+
+#[test]
+fn arg_null_or_0_passes_a_null_pointer_and_defaults_fill_the_rest() {
+    // sinks null: `sinks ? sinks[0] : -INFINITY` is -inf and fmaxf(-inf, x) = x = i - 10;
+    // `--buffer sinks=0` is a buffer of zeros: fmaxf(0, x) = 0 for x < 0.
+    let src = "__global__ void k(const float *x, const float *sinks, float *out) {\n\
+               float m = sinks ? sinks[0] : -INFINITY;\n\
+               out[threadIdx.x] = fmaxf(m, x[threadIdx.x]);\n}\n";
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "-",
+            "--json",
+            "--trace",
+            "none",
+            "--threads-per-block",
+            "4",
+            "--buffer",
+            "x=i-10",
+        ];
+        args.extend_from_slice(extra);
+        json(&crosslane(&args, Some(src)))
+    };
+    let out_of = |t: &serde_json::Value| {
+        t["buffers"]
+            .as_array()
+            .expect("buffers")
+            .iter()
+            .find(|b| b["name"] == "out")
+            .map(|b| b["values"].clone())
+            .expect("an out buffer")
+    };
+    let has_sinks = |t: &serde_json::Value| {
+        t["buffers"]
+            .as_array()
+            .expect("buffers")
+            .iter()
+            .any(|b| b["name"] == "sinks")
+    };
+    for v in ["sinks=null", "sinks=nullptr", "sinks=NULL", "sinks=0"] {
+        let t = run(&["--arg", v]);
+        assert_eq!(
+            out_of(&t),
+            serde_json::json!([-10.0, -9.0, -8.0, -7.0]),
+            "{v}"
+        );
+        assert!(!has_sinks(&t), "{v}: a null pointer has no buffer");
+    }
+    let t = run(&["--buffer", "sinks=0"]);
+    assert_eq!(out_of(&t), serde_json::json!([0.0, 0.0, 0.0, 0.0]));
+    let t = run(&["--buffer", "sinks=null"]);
+    assert_eq!(out_of(&t), serde_json::json!([-10.0, -9.0, -8.0, -7.0]));
+    // Trailing parameters with default arguments and no --arg take them: mul = nullptr,
+    // mul_stride = 0, so out = x * 1.
+    let src = "__global__ void k(const float *x, float *out, const float *mul = nullptr, const int mul_stride = 0) {\n\
+               const float m = mul ? mul[threadIdx.x * mul_stride] : 1.0f;\n\
+               out[threadIdx.x] = x[threadIdx.x] * m;\n}\n";
+    let t = json(&crosslane(
+        &[
+            "run",
+            "-",
+            "--json",
+            "--trace",
+            "none",
+            "--threads-per-block",
+            "4",
+            "--buffer",
+            "x=i+1",
+        ],
+        Some(src),
+    ));
+    assert_eq!(out_of(&t), serde_json::json!([1.0, 2.0, 3.0, 4.0]));
+}

@@ -131,6 +131,23 @@ const FAST: &[&str] = &[
     "__tanhf",
 ];
 
+/// The type intrinsic `name` returns (CUDA Math API, "Single Precision Intrinsics", "Double
+/// Precision Intrinsics"): `float` for the fast functions and the rounded single-precision
+/// ones, `double` for the rounded double-precision ones; `None` for another name.
+pub fn result_type(name: &str) -> Option<Scalar> {
+    if FAST.contains(&name) {
+        return Some(Scalar::F32);
+    }
+    let (op, _) = split(name)?;
+    if ROUNDED_F32.contains(&op) {
+        Some(Scalar::F32)
+    } else if ROUNDED_F64.contains(&op) {
+        Some(Scalar::F64)
+    } else {
+        None
+    }
+}
+
 /// Whether `name` is an intrinsic of this module.
 pub fn is_intrinsic(name: &str) -> bool {
     FAST.contains(&name)

@@ -201,15 +201,47 @@ fn args_note(args: &[KVal]) -> Option<Approx> {
 /// `float` (or `half`, which converts to `float`) is `expf`; any `double` or integer argument
 /// makes it `double` (an integer converts to `double`, C++ [c.math]).
 fn single_overload(args: &[KVal]) -> bool {
+    single_overload_of(
+        args.iter()
+            .filter(|a| !matches!(a, KVal::Ptr { .. }))
+            .map(|a| a.val_ty().scalar),
+    )
+}
+
+/// [`single_overload`] on the arguments' scalar types (pointers left out).
+fn single_overload_of(args: impl Iterator<Item = Scalar>) -> bool {
     let mut any_float = false;
-    for a in args {
-        match a.val_ty().scalar {
+    for s in args {
+        match s {
             Scalar::F32 | Scalar::F16 | Scalar::Bf16 => any_float = true,
-            _ if matches!(a, KVal::Ptr { .. }) => {}
             _ => return false,
         }
     }
     any_float
+}
+
+/// The type a call of `name` returns for arguments of scalar types `args` (pointer arguments
+/// left out), as its declaration in the CUDA Math API gives it: a standard function's
+/// single-precision name (`expf`) returns `float`, its double-precision name `double`, or
+/// `float` where every argument is a `float` (or `half`, `bfloat16`) and the `float` overload
+/// is chosen (C++ [c.math]; `std::nearbyint(float)`); the classifications (`isnan`)
+/// `bool`, `ilogb` `int`, `lround`/`lrint` and the `ll` forms `long` / `long long` (64-bit,
+/// LP64); the fast intrinsics (`__expf`, `__fdividef`) and the rounded single-precision ones
+/// (`__fadd_rn`) `float`, the double ones (`__dadd_rn`, `__fma_rn`) `double`. `None` for
+/// another name (the integer functions, the vector-type ones).
+pub fn result_type(name: &str, args: &[Scalar]) -> Option<Scalar> {
+    let name = name.strip_prefix("std::").unwrap_or(name);
+    if let Some((_, r, single_name)) = table::find(name) {
+        let single = single_name || single_overload_of(args.iter().copied());
+        return Some(match r.eval {
+            table::Eval::Pred(_) => Scalar::Bool,
+            table::Eval::ToInt(_) => Scalar::I32,
+            table::Eval::ToLong(_) => Scalar::I64,
+            _ if single => Scalar::F32,
+            _ => Scalar::F64,
+        });
+    }
+    intrinsics::result_type(name)
 }
 
 /// The accuracy notes of a row of values (lanes of a variable, cells of a buffer) as text

@@ -752,13 +752,7 @@ impl Parser<'_> {
             }
             return self.node(ExprKind::Call("make_uint3".into(), args), span);
         }
-        let make = match (v.scalar, v.lanes) {
-            (Scalar::F16, 2) => Some("make_half2".to_string()),
-            (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
-            _ => {
-                Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v))
-            }
-        };
+        let make = vector_make(w, v);
         match args.len() {
             0 => {
                 let z = self.node(
@@ -811,6 +805,18 @@ impl Parser<'_> {
             ));
         }
         Ok(e)
+    }
+}
+
+/// The `make_<type>` function that builds vector type `v` spelled `w` from one value per
+/// component (`half2` → `make_half2`, `float2` → `make_float2`), as its constructor does
+/// (`cuda_fp16.hpp`'s `__half2(const __half&, const __half&)`; HIP's `hip_vector_types.h`).
+/// `None` for a scalar or a name that is no vector type.
+pub(super) fn vector_make(w: &str, v: ValTy) -> Option<String> {
+    match (v.scalar, v.lanes) {
+        (Scalar::F16, 2) => Some("make_half2".to_string()),
+        (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
+        _ => Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v)),
     }
 }
 

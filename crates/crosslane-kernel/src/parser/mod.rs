@@ -40,6 +40,7 @@ mod cg_scan;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 mod const_eval;
+pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
 mod cub_scan;

@@ -185,34 +185,13 @@ impl Parser<'_> {
                 "for" => {
                     self.bump();
                     self.expect_punct("(")?;
-                    let init = if self.eat(";") {
-                        None
-                    } else {
-                        Some(Box::new(self.simple_stmt()?))
-                    };
-                    let mark = self.pre.len();
-                    let cond = if self.is_punct(";") {
-                        None
-                    } else {
-                        let c = self.expr()?;
-                        Some(self.lower_struct(c)?)
-                    };
-                    self.expect_punct(";")?;
-                    let step = if self.is_punct(")") {
-                        None
-                    } else {
-                        let e = self.expr()?;
-                        Some(self.lower_struct(e)?)
-                    };
-                    self.no_pre_since(mark, span)?;
-                    self.expect_punct(")")?;
-                    let head_end = self.last_end();
-                    let body = self.stmt()?;
-                    return Ok(Stmt {
-                        kind: StmtKind::For(init, cond, step, Box::new(body)),
-                        span,
-                        end: head_end,
-                    });
+                    // The init-statement's names are the loop's own, to the end of its body
+                    // (C++17 [stmt.for]/1, [basic.scope.block]/1): two loops of one block may
+                    // each declare `int i`.
+                    self.scopes.push(HashMap::new());
+                    let r = self.for_rest(span);
+                    self.scopes.pop();
+                    return r;
                 }
                 "break" | "continue" => {
                     self.bump();
@@ -355,6 +334,11 @@ impl Parser<'_> {
         } else {
             self.base_type()?
         };
+        // The type's one word (`float2`), for a vector's `make_` in `float2 v(a, b)`.
+        let type_word = match self.toks.get(self.pos.wrapping_sub(1)).map(|t| &t.tok) {
+            Some(Tok::Ident(w)) if self.pos > decl_from => Some(w.clone()),
+            _ => None,
+        };
         let mut list = Vec::new();
         loop {
             let (mut ty, _) = self.pointers(base)?;
@@ -371,6 +355,9 @@ impl Parser<'_> {
                 }
                 n
             };
+            if !storage.external && self.scopes.len() > 1 {
+                self.no_redefinition(&name, span)?;
+            }
             let bounds = self.array_suffixes()?;
             let bounds_none = bounds.is_empty();
             // `= {…}` or `{…}` (C++11 list-initialization without `=`, [dcl.init]/1) after
@@ -418,12 +405,24 @@ impl Parser<'_> {
                 // `extern __shared__` array; a run-time bound reported when it runs).
                 bounds.into_iter().next()
             };
+            // `float m(-FLT_MAX);`, `int n(3);`, `float2 v(a, b);`: direct-initialization.
+            let paren_init = if bounds_none
+                && self.is_punct("(")
+                && alias_sig.is_none()
+                && matches!(ty, Ty::Val(_) | Ty::Ptr(_))
+            {
+                Some(self.paren_init(&name, ty, type_word.as_deref(), span)?)
+            } else {
+                None
+            };
             let scalar_braced = bounds_none
                 && matches!(ty, Ty::Val(_))
                 && (self.is_punct("{")
                     || (self.is_punct("=") && matches!(self.peek(1), Tok::Punct("{"))));
             let init = if array_init.is_some() {
                 array_init
+            } else if paren_init.is_some() {
+                paren_init
             } else if scalar_braced {
                 // `int x {2};`, `float s = {0.0f};`, `T v {};`: the one value, or zero for
                 // `{}` (value-initialization, [dcl.init.list]/3.11, /3.4 → [dcl.init]/8).
@@ -489,6 +488,20 @@ impl Parser<'_> {
                 let s = init.as_ref().and_then(|e| self.struct_of(e));
                 if let (Some(s), Some(i)) = (s, init.clone()) {
                     let decls = self.struct_declarator(&s, &name, span, false, None, Some(i))?;
+                    list.extend(decls);
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+                // `auto const* p = reinterpret_cast<const S*>(q);`, `auto p = s + 1;`: a
+                // pointer to structs, as `const S* p = …;` declares it.
+                let many = match init.as_ref() {
+                    Some(i) => self.many_leaves(i)?.map(|(s, _)| s),
+                    None => None,
+                };
+                if let (Some(s), Some(i)) = (many, init.clone()) {
+                    let decls = self.struct_declarator(&s, &name, span, true, None, Some(i))?;
                     list.extend(decls);
                     if !self.eat(",") {
                         break;
@@ -578,6 +591,113 @@ impl Parser<'_> {
             return Ok(StmtKind::Empty);
         }
         Ok(StmtKind::Decl(storage, list))
+    }
+
+    /// Refuses a second definition of `name` in the block scope it is declared in
+    /// (`float wt[2]; … float wt[2];`): C++17 [basic.scope.declarative]/4, two declarations of
+    /// one name in one declarative region must name one entity, and two variable definitions
+    /// do not (nvcc: "`wt` has already been declared in the current scope"). An inner block may
+    /// hide it.
+    ///
+    /// # Errors
+    /// The redefinition, at the second declaration's name.
+    pub(super) fn no_redefinition(&self, name: &str, at: Span) -> PResult<()> {
+        if self.scopes.last().is_some_and(|s| s.contains_key(name)) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "redefinition of `{name}`: it is already declared in this scope (C++17 \
+                     [basic.scope.declarative]/4); give the second variable another name, or \
+                     assign to the first"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A `for` statement after its `(`, in the loop's own scope (pushed by the caller).
+    fn for_rest(&mut self, span: Span) -> PResult<Stmt> {
+        let init = if self.eat(";") {
+            None
+        } else {
+            Some(Box::new(self.simple_stmt()?))
+        };
+        let mark = self.pre.len();
+        let cond = if self.is_punct(";") {
+            None
+        } else {
+            let c = self.expr()?;
+            Some(self.lower_struct(c)?)
+        };
+        self.expect_punct(";")?;
+        let step = if self.is_punct(")") {
+            None
+        } else {
+            let e = self.expr()?;
+            Some(self.lower_struct(e)?)
+        };
+        self.no_pre_since(mark, span)?;
+        self.expect_punct(")")?;
+        let head_end = self.last_end();
+        let body = self.stmt()?;
+        Ok(Stmt {
+            kind: StmtKind::For(init, cond, step, Box::new(body)),
+            span,
+            end: head_end,
+        })
+    }
+
+    /// The initializer of `T name(…)`, from its `(` (direct-initialization, C++17 [dcl.init]/16):
+    /// one expression initializes a scalar, pointer or vector as `T name = e;` does
+    /// ([dcl.init]/17.8); one value per component builds a vector as its `make_` function
+    /// (`float2 v(a, b)`, as HIP's `hip_vector_types.h` constructor and the functional cast
+    /// `float2(a, b)` here).
+    ///
+    /// # Errors
+    /// `T name();` and `T name(int)`: these declare a function ([dcl.ambig.res]/1, "the most
+    /// vexing parse"), which a function body here does not hold; several values for a scalar,
+    /// or a count other than the vector's components.
+    fn paren_init(&mut self, name: &str, ty: Ty, word: Option<&str>, at: Span) -> PResult<Expr> {
+        let declares_function = matches!(self.peek(1), Tok::Punct(")")) || {
+            let save = self.pos;
+            self.bump();
+            let t = self.type_starts();
+            self.pos = save;
+            t
+        };
+        if declares_function {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}(…)` here declares a function, not a variable (C++17 \
+                     [dcl.ambig.res]/1: what can be a declaration is one); a function \
+                     declaration inside a body is not supported: for a value-initialized \
+                     variable write `{name}{{}}` or `{name} = 0`"
+                ),
+            ));
+        }
+        self.bump();
+        let open = self.span();
+        let mut args = self.args_closed_by(")")?;
+        match (args.len(), ty) {
+            (1, _) => args.pop().map_or_else(|| self.err("a value"), Ok),
+            (n, Ty::Val(v)) if v.lanes > 1 && n == usize::from(v.lanes) => {
+                match word.and_then(|w| super::expr::vector_make(w, v)) {
+                    Some(m) => self.node(ExprKind::Call(m, args), open),
+                    None => self.err("one initializer for this type"),
+                }
+            }
+            (n, _) => Err(KernelError::new(
+                open.line,
+                open.col,
+                format!(
+                    "`{name}` is one value: its `(…)` initializer holds one expression, got {n} \
+                     ([dcl.init]/17.8; a vector takes one per component)"
+                ),
+            )),
+        }
     }
 
     /// Whether a declaration of a struct variable starts at `w` (`Pair p`, `Pair* q`,

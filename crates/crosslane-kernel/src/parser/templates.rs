@@ -867,7 +867,15 @@ impl Parser<'_> {
                     "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
                         args.first().and_then(|a| self.expr_type(a))
                     }
-                    _ => None,
+                    // A math-library function: its declared return type for these argument
+                    // types (`std::nearbyint(float)` is `float`, `sqrt(2.0)` `double`).
+                    w => {
+                        let types = args
+                            .iter()
+                            .map(|a| self.expr_type(a).filter(|v| v.lanes == 1).map(|v| v.scalar))
+                            .collect::<Option<Vec<Scalar>>>()?;
+                        crate::mathlib::result_type(w, &types).map(s)
+                    }
                 }
             }
             _ => None,

@@ -64,7 +64,7 @@ fn constructs(n: usize) -> Vec<(&'static str, String)> {
         (
             "declarators",
             wrap(format!(
-                "int {}y0 = 1;",
+                "int {}last = 1;",
                 (0..n).map(|k| format!("y{k} = 1, ")).collect::<String>()
             )),
         ),

@@ -200,7 +200,8 @@ fn stmt() -> impl Strategy<Value = String> {
         Just("continue;".to_string()),
         Just("return;".to_string()),
         Just("__syncthreads();".to_string()),
-        expr().prop_map(|e| format!("int c = {e};")),
+        // Each in its own block: a second `int c` in one scope is a redefinition.
+        expr().prop_map(|e| format!("{{ int c = {e}; }}")),
         expr().prop_map(|e| format!("a = helper({e}) + helper(b);")),
     ];
     simple.prop_recursive(3, 16, 4, |inner| {

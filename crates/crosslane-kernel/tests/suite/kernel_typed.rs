@@ -96,7 +96,8 @@ fn stmt() -> impl Strategy<Value = String> {
         )
             .prop_map(|(v, op, e)| format!("{v} {op} {e};")),
         prop::sample::select(vec!["a++;", "u--;", "++b;", "c = a;"]).prop_map(String::from),
-        expr().prop_map(|e| format!("int d = {e};")),
+        // Each in its own block: a second `int d` in one scope is a redefinition.
+        expr().prop_map(|e| format!("{{ int d = {e}; }}")),
         expr().prop_map(|e| format!("dst[lane] = {e};")),
     ];
     simple.prop_recursive(3, 12, 3, |inner| {
@@ -165,7 +166,7 @@ fn float_stmt() -> impl Strategy<Value = String> {
         )
             .prop_map(|(v, op, e)| format!("{v} {op} {e};")),
         prop::sample::select(vec!["f++;", "g--;"]).prop_map(String::from),
-        float_expr().prop_map(|e| format!("float h = {e};")),
+        float_expr().prop_map(|e| format!("{{ float h = {e}; }}")),
         float_expr().prop_map(|e| format!("fdst[lane] = {e};")),
     ];
     simple.prop_recursive(2, 8, 3, |inner| {

@@ -714,7 +714,7 @@ impl Parser<'_> {
 
     /// The leaves of a struct array or pointer (`s`, `out + k`): each leaf's array or
     /// pointer.
-    pub(super) fn many_leaves(&mut self, b: &Expr) -> PResult<Option<(String, Leaves)>> {
+    pub(crate) fn many_leaves(&mut self, b: &Expr) -> PResult<Option<(String, Leaves)>> {
         let span = b.span;
         match &b.kind {
             ExprKind::Ident(n) => {
