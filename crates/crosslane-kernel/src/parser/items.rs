@@ -227,6 +227,19 @@ impl Parser<'_> {
         let (name, ty) = if using {
             let name = self.ident()?;
             self.expect_punct("=")?;
+            // `using AccessType = AlignedArray<float, VPT>;`: an alias of a struct or a class
+            // template's specialization names that struct ([dcl.typedef]/2), in a function
+            // body too (vectorized loads declare one there).
+            let eq = self.pos;
+            if let Some(st) = self.struct_type()? {
+                if self.eat(";") {
+                    if st != name {
+                        self.struct_alias.insert(name.clone(), st);
+                    }
+                    return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
+                }
+                self.pos = eq;
+            }
             let ty = self.base_type()?;
             (name, ty)
         } else {
@@ -379,6 +392,12 @@ impl Parser<'_> {
         if !self.is_punct("{") {
             return self.err("`{` to start the function body");
         }
+        // An overload of a device function defined before: its own key ([`super::overload`]).
+        let name = if own.is_empty() && sret.is_none() && !entry && !name.contains("::") {
+            self.plain_fn_key(&name, &params, defaults.len(), start)?
+        } else {
+            name
+        };
         if let Some(s) = &sret {
             self.fn_ret.insert(name.clone(), s.clone());
         }

@@ -54,6 +54,7 @@ mod items;
 mod lambda;
 mod limits;
 mod member_templates;
+mod overload;
 mod packs;
 mod partial_spec;
 mod scopes;
@@ -146,6 +147,10 @@ pub fn parse_preprocessed(
     pp: &PpOptions,
 ) -> Result<Parsed, KernelError> {
     let pre = preprocess(source, dialect, lanes, pp, limits)?;
+    // `--entry ns::kernel<2>`: the name as the flattened source spells it.
+    let given_entry = entry;
+    let unqualified = entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens)));
+    let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
@@ -180,7 +185,10 @@ pub fn parse_preprocessed(
             Some(name) if !program.functions.iter().any(|f| f.name == name) => {
                 Some(p.entry_instance(&format!("{name}<>"))?)
             }
-            _ => None,
+            // A qualified name: the function's own.
+            _ => named
+                .filter(|n| Some(*n) != given_entry)
+                .map(str::to_string),
         },
     };
     p.instantiate_pending(&mut program.functions).map_err(|e| {
@@ -309,6 +317,8 @@ struct Parser<'a> {
     templates: HashMap<String, templates::Template>,
     /// The later templates' keys of each overloaded function template name ([`sfinae`]).
     overloads: HashMap<String, Vec<String>>,
+    /// The non-template functions of each name defined so far ([`overload`]).
+    plain_fns: HashMap<String, Vec<overload::PlainFn>>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -426,6 +436,7 @@ impl<'a> Parser<'a> {
             q_device: false,
             q_host: false,
             overloads: HashMap::new(),
+            plain_fns: HashMap::new(),
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),
