@@ -117,3 +117,49 @@ __global__ void k(int *out) { out[threadIdx.x] = mul<int, int, int>(2, 3); }";
     );
     let _ = ints;
 }
+
+#[test]
+fn a_file_scope_alias_of_a_class_template_specialization_names_that_struct() {
+    // `using` and `typedef` both name Box<float>: v = t / 2.
+    for alias in ["using BoxF = Box<float>;", "typedef Box<float> BoxF;"] {
+        let src = format!(
+            "template <typename T> struct Box {{ T v; }};
+{alias}
+__global__ void k(float *out) {{
+  BoxF p;
+  p.v = threadIdx.x * 0.5f;
+  out[threadIdx.x] = p.v;
+}}"
+        );
+        let t = run(&src, 4, 4);
+        assert_eq!(
+            floats(&t, "out"),
+            vec![Some(0.0), Some(0.5), Some(1.0), Some(1.5)],
+            "{alias}"
+        );
+    }
+}
+
+#[test]
+fn a_member_alias_of_a_class_template_specialization_types_the_members_functions() {
+    // combine(a, a) with a = {t, 1}: mean 2t, n 2, so mean + n = 2t + 2.
+    let src = "\
+template <typename T, typename I>
+struct Data { T mean; I n; };
+template <typename T>
+struct Ops {
+  using acc_t = Data<T, int>;
+  __device__ acc_t combine(acc_t a, acc_t b) const { return {a.mean + b.mean, a.n + b.n}; }
+};
+__global__ void k(float *out) {
+  Ops<float> op;
+  Data<float, int> a = {threadIdx.x * 1.0f, 1};
+  Data<float, int> r = op.combine(a, a);
+  out[threadIdx.x] = r.mean + r.n;
+}";
+    let t = run(src, 4, 4);
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(2.0), Some(4.0), Some(6.0), Some(8.0)]
+    );
+}
