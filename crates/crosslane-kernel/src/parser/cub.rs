@@ -295,7 +295,7 @@ impl Parser<'_> {
             let name = self.ident()?;
             if !self.eat("=") || !self.cub_class_starts() {
                 self.pos = save;
-                return Ok(false);
+                return self.cub_op_alias();
             }
             let c = self.cub_class()?;
             self.expect_punct(";")?;
@@ -306,7 +306,7 @@ impl Parser<'_> {
             self.bump();
             if !self.cub_class_starts() {
                 self.pos = save;
-                return Ok(false);
+                return self.cub_op_alias();
             }
             let c = self.cub_class()?;
             let name = self.ident()?;
@@ -541,39 +541,109 @@ impl Parser<'_> {
         }
     }
 
+    /// A library operator's type (`cub::Sum`, `cuda::maximum<>`, `cuda::std::plus<float>`),
+    /// or an alias of one (`using MaxOp = cuda::maximum<>;`), read; `None` (position kept)
+    /// otherwise.
+    ///
+    /// # Errors
+    /// A template argument list never closed.
+    fn cub_op_type(&mut self) -> PResult<Option<Op>> {
+        let save = self.pos;
+        self.skip_cub_ns();
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let op = match w.as_str() {
+            "Sum" | "plus" => Op::Sum,
+            "Max" | "maximum" => Op::Max,
+            "Min" | "minimum" => Op::Min,
+            _ if self.pos == save && !self.is_struct_name(&w) => match self.cub_ops.get(&w) {
+                Some(op) => op.clone(),
+                None => return Ok(None),
+            },
+            _ => {
+                self.pos = save;
+                return Ok(None);
+            }
+        };
+        self.bump();
+        if self.eat("<") {
+            let mut depth = 1u32;
+            while depth > 0 {
+                match self.peek(0) {
+                    Tok::Eof => return self.err("`>`"),
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => depth -= 1,
+                    Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                    _ => {}
+                }
+                self.bump();
+            }
+        }
+        Ok(Some(op))
+    }
+
+    /// `using NAME = cuda::maximum<>;` or `typedef cub::Sum NAME;` (vLLM's MoE kernels):
+    /// records the alias of a library operator and returns `true`; `false` (position kept)
+    /// otherwise.
+    ///
+    /// # Errors
+    /// A template argument list never closed.
+    fn cub_op_alias(&mut self) -> PResult<bool> {
+        let save = self.pos;
+        let using = self.is_word("using");
+        self.bump();
+        let name = if using {
+            let Tok::Ident(name) = self.peek(0).clone() else {
+                self.pos = save;
+                return Ok(false);
+            };
+            self.bump();
+            if !self.eat("=") {
+                self.pos = save;
+                return Ok(false);
+            }
+            Some(name)
+        } else {
+            None
+        };
+        let Some(op) = self.cub_op_type()? else {
+            self.pos = save;
+            return Ok(false);
+        };
+        let name = match name {
+            Some(n) => n,
+            None => match self.peek(0).clone() {
+                Tok::Ident(n) => {
+                    self.bump();
+                    n
+                }
+                _ => {
+                    self.pos = save;
+                    return Ok(false);
+                }
+            },
+        };
+        if !self.eat(";") {
+            self.pos = save;
+            return Ok(false);
+        }
+        self.cub_ops.insert(name, op);
+        Ok(true)
+    }
+
     /// The reduction operator argument.
     pub(super) fn cub_op(&mut self) -> PResult<Op> {
         let at = self.span();
         let save = self.pos;
-        self.skip_cub_ns();
-        if let Tok::Ident(w) = self.peek(0).clone() {
-            let op = match w.as_str() {
-                "Sum" | "plus" => Some(Op::Sum),
-                "Max" | "maximum" => Some(Op::Max),
-                "Min" | "minimum" => Some(Op::Min),
-                _ => None,
-            };
-            if let Some(op) = op {
-                self.bump();
-                if self.eat("<") {
-                    let mut depth = 1u32;
-                    while depth > 0 {
-                        match self.peek(0) {
-                            Tok::Eof => return self.err("`>`"),
-                            Tok::Punct("<") => depth += 1,
-                            Tok::Punct(">") => depth -= 1,
-                            Tok::Punct(">>") => depth = depth.saturating_sub(2),
-                            _ => {}
-                        }
-                        self.bump();
-                    }
-                }
-                if self.eat("(") {
-                    self.expect_punct(")")?;
-                } else {
-                    self.expect_punct("{")?;
-                    self.expect_punct("}")?;
-                }
+        if let Some(op) = self.cub_op_type()? {
+            if self.eat("(") {
+                self.expect_punct(")")?;
+                return Ok(op);
+            }
+            if self.eat("{") {
+                self.expect_punct("}")?;
                 return Ok(op);
             }
         }

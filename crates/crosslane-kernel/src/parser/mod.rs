@@ -392,6 +392,8 @@ struct Parser<'a> {
     extra_fns: Vec<Function>,
     /// CUB / hipCUB collective classes by alias (`using BlockReduce = cub::BlockReduce<…>`).
     cub: cub::CubNames,
+    /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
+    cub_ops: HashMap<String, cub::Op>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -472,6 +474,7 @@ impl<'a> Parser<'a> {
             lambda: None,
             extra_fns: Vec::new(),
             cub: HashMap::new(),
+            cub_ops: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
             any_slots: Vec::new(),

@@ -990,6 +990,9 @@ impl Parser<'_> {
         sub.fn_ptr_vars = self.fn_ptr_vars.clone();
         sub.fn_ptr_tables = self.fn_ptr_tables.clone();
         sub.void_params = self.void_params.clone();
+        // File-scope CUB class and operator aliases are seen in the instance too.
+        sub.cub = self.cub.clone();
+        sub.cub_ops = self.cub_ops.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);

@@ -163,3 +163,27 @@ __global__ void k(float *out) {
         vec![Some(2.0), Some(4.0), Some(6.0), Some(8.0)]
     );
 }
+
+#[test]
+fn a_file_scope_alias_of_a_library_operator_is_that_operator_in_a_cub_reduction() {
+    // x[t] = t over 64 threads: the block maximum is 63, held by thread 0.
+    let src = "\
+#include <cub/cub.cuh>
+#include <cuda/std/functional>
+using MaxOp = cuda::maximum<>;
+__global__ void k(const float *x, float *out) {
+  using BlockReduce = cub::BlockReduce<float, 64>;
+  __shared__ typename BlockReduce::TempStorage tmp;
+  const float m = BlockReduce(tmp).Reduce(x[threadIdx.x], MaxOp());
+  if (threadIdx.x == 0) out[0] = m;
+}";
+    let config = LaunchConfig {
+        block_dim: Some([64, 1, 1]),
+        buffer_len: [("x".to_string(), 64), ("out".to_string(), 1)].into(),
+        args: [("x".to_string(), "index".to_string())].into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    assert_eq!(floats(&t, "out"), vec![Some(63.0)]);
+}
