@@ -648,6 +648,10 @@ impl Parser<'_> {
                     }
                 }
             }
+            let head = t.tokens[..named.unwrap_or(0)].to_vec();
+            if let Some(s) = self.class_return(&head, params, &bound) {
+                self.fn_ret.insert(mangled.clone(), s);
+            }
         }
         if !self.instances.contains(&mangled) {
             if self.instances.len() >= MAX_INSTANCES {

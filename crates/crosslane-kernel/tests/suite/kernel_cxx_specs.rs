@@ -115,7 +115,6 @@ __global__ void k(int *out) { out[threadIdx.x] = mul<int, int, int>(2, 3); }";
         "{}",
         e.message
     );
-    let _ = ints;
 }
 
 #[test]
@@ -186,4 +185,29 @@ __global__ void k(const float *x, float *out) {
     let t = run_kernel(src, config).expect("runs");
     assert_eq!(t.outcome, Some(Outcome::Finished));
     assert_eq!(floats(&t, "out"), vec![Some(63.0)]);
+}
+
+#[test]
+fn a_struct_with_array_members_is_returned_whole_from_a_template() {
+    // pick returns b unless a.u[0] = t > 2: p[0] is b's 2 for t = 0, 1, 2 and a's 1 for t = 3.
+    let src = "\
+template <typename T, int MAX_K>
+struct TopK { int p[MAX_K]; T u[MAX_K]; };
+template <typename T, int MAX_K>
+__device__ TopK<T, MAX_K> pick(const TopK<T, MAX_K>& a, const TopK<T, MAX_K>& b) {
+  TopK<T, MAX_K> res = a.u[0] > b.u[0] ? a : b;
+  return res;
+}
+__global__ void k(int *out) {
+  TopK<float, 2> a, b, o;
+  a.u[0] = threadIdx.x; a.u[1] = 0; a.p[0] = 1; a.p[1] = 0;
+  b.u[0] = 2.0f;        b.u[1] = 0; b.p[0] = 2; b.p[1] = 0;
+  o = pick<float, 2>(a, b);
+  out[threadIdx.x] = o.p[0];
+}";
+    let t = run(src, 4, 4);
+    assert_eq!(
+        ints(t.buffer("out").expect("out")),
+        vec![Some(2), Some(2), Some(2), Some(1)]
+    );
 }
