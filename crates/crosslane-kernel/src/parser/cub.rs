@@ -57,10 +57,13 @@ pub(super) enum Kind {
 }
 
 /// A specialized collective: its kind, element type and shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct CubClass {
     pub(super) kind: Kind,
     pub(super) elem: ValTy,
+    /// A struct element type (`cub::BlockReduce<TopK_2, 64>`), by name (`elem` is then not
+    /// used): reduced by [`super::cub_record`].
+    pub(super) record: Option<String>,
     /// `WarpReduce`: the logical warp's threads. `BlockReduce`: the block's threads (X·Y·Z).
     pub(super) threads: u32,
 }
@@ -168,15 +171,26 @@ impl Parser<'_> {
     }
 
     fn cub_class_args(&mut self, name: &str, at: Span) -> PResult<CubClass> {
-        let elem = match self.base_type()? {
-            Ty::Val(v) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
+        let record = self.struct_type()?;
+        if record.is_some() && !matches!(name, "WarpReduce" | "BlockReduce") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("{name}<T, …> of a struct T is not modelled here (WarpReduce and BlockReduce are)"),
+            ));
+        }
+        let elem = match record {
+            Some(_) => INT,
+            None => match self.base_type()? {
+                Ty::Val(v) if v.lanes == 1 => v,
+                _ => return Err(KernelError::new(
                     at.line,
                     at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
+                    format!(
+                        "{name}<T, …>: T must be a scalar type or a struct here (float, int, …)"
+                    ),
+                )),
+            },
         };
         let warp = self.cub_warp();
         if name == "WarpReduce" || name == "WarpScan" {
@@ -203,6 +217,7 @@ impl Parser<'_> {
                     Kind::WarpReduce
                 },
                 elem,
+                record,
                 threads: n,
             });
         }
@@ -279,6 +294,7 @@ impl Parser<'_> {
                 Kind::BlockReduce
             },
             elem,
+            record,
             threads,
         })
     }
@@ -335,7 +351,7 @@ impl Parser<'_> {
         let c = match self.peek(0).clone() {
             Tok::Ident(n) if self.cub.contains_key(&n) => {
                 self.bump();
-                self.cub.get(&n).copied()
+                self.cub.get(&n).cloned()
             }
             _ if self.cub_class_starts() => Some(self.cub_class()?),
             _ => None,
@@ -360,6 +376,19 @@ impl Parser<'_> {
         };
         self.expect_punct(";")?;
         let cells = storage_cells(&c, self.cub_warp()).saturating_mul(count);
+        if let Some(s) = c.record.clone() {
+            // A struct's warp aggregates: a shared array of the struct, one array per member.
+            let len = self.e_int(at, i64::from(cells));
+            let decls = self.struct_declarator(&s, &name, at, false, Some(Some(len)), None)?;
+            self.cub_storage.insert(name, c);
+            return Ok(Some(StmtKind::Decl(
+                Storage {
+                    shared: true,
+                    external: false,
+                },
+                decls,
+            )));
+        }
         let ty = Ty::Ptr(c.elem);
         let len = self.e_int(at, i64::from(cells));
         self.declare(&name, ty);
@@ -393,7 +422,7 @@ impl Parser<'_> {
     /// operator that is not supported.
     pub(super) fn cub_call(&mut self, name: Option<&str>, at: Span) -> PResult<Expr> {
         let c = match name {
-            Some(n) => self.cub.get(n).copied().ok_or_else(|| {
+            Some(n) => self.cub.get(n).cloned().ok_or_else(|| {
                 KernelError::new(at.line, at.col, format!("`{n}` is not a CUB class here"))
             })?,
             None => self.cub_class()?,
@@ -405,6 +434,9 @@ impl Parser<'_> {
         let m_at = self.span();
         let method = self.ident()?;
         self.cub_refuse_items(at)?;
+        if c.record.is_some() {
+            return self.cub_record_call(&c, storage, &method, m_at, at);
+        }
         if matches!(c.kind, Kind::WarpScan | Kind::BlockScan) {
             let storage = match c.kind {
                 Kind::BlockScan => {
@@ -657,6 +689,23 @@ impl Parser<'_> {
             ExprKind::Ident(v) => self.var_struct(v).map(|s| s.sname.clone()),
             _ => None,
         };
+        // A device function's name (`Reduce(partial, reduce_topk_op_2)`): CUB takes any binary
+        // callable, a function decaying to its pointer included.
+        let named = match &e.kind {
+            ExprKind::Call(a, args) if a == super::fn_ptr_run::FN_ADDR => match args.as_slice() {
+                [Expr {
+                    kind: ExprKind::Str(f),
+                    ..
+                }] => Some(f.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(f) = named {
+            if self.fn_ret.contains_key(&f) || self.fn_types.contains_key(&f) {
+                return Ok(Op::Func(f));
+            }
+        }
         let stateless = sname.as_ref().and_then(|s| {
             let def = self.structs.get(s)?;
             if !def.fields.is_empty() {

@@ -41,6 +41,7 @@ pub(crate) use fn_ptr_run::FN_NULL;
 mod const_eval;
 mod constexpr_fn;
 mod cub;
+mod cub_record;
 mod cub_scan;
 mod expr;
 mod fn_ptr;

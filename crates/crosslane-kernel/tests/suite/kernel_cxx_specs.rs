@@ -211,3 +211,60 @@ __global__ void k(int *out) {
         vec![Some(2), Some(2), Some(2), Some(1)]
     );
 }
+
+/// FasterTransformer's top-k stage shape: a block argmax through `cub::BlockReduce` of a
+/// struct with a device function as the operator (`H` for CUDA, with hipCUB's names for HIP).
+const TOPK_STAGE: &str = "\
+#include <cub/cub.cuh>
+struct TopK_2 { int p = -1; float u = -FLT_MAX; };
+__device__ __forceinline__ TopK_2 reduce_topk_op_2(const TopK_2& a, const TopK_2& b) { return a.u > b.u ? a : b; }
+__global__ void k(const float *x, int *out) {
+  typedef cub::BlockReduce<TopK_2, THREADS> BlockReduce;
+  __shared__ typename BlockReduce::TempStorage temp_storage;
+  TopK_2 partial;
+  partial.u = x[threadIdx.x];
+  partial.p = threadIdx.x;
+  TopK_2 total = BlockReduce(temp_storage).Reduce(partial, reduce_topk_op_2);
+  if (threadIdx.x == 0) out[0] = total.p;
+}";
+
+#[test]
+fn a_block_reduce_over_a_struct_with_a_device_function_operator_finds_the_argmax() {
+    for (dialect, lanes, threads) in [
+        (crosslane_core::Dialect::Cuda, 32usize, 64usize),
+        (crosslane_core::Dialect::Hip, 64, 128),
+    ] {
+        let src = TOPK_STAGE.replace("THREADS", &threads.to_string());
+        let src = if dialect == crosslane_core::Dialect::Hip {
+            src.replace("cub/cub.cuh", "hipcub/hipcub.hpp")
+                .replace("cub::", "hipcub::")
+        } else {
+            src
+        };
+        let config = LaunchConfig {
+            dialect: Some(dialect),
+            lanes: Some(lanes),
+            block_dim: Some([threads, 1, 1]),
+            buffer_len: [("x".to_string(), threads), ("out".to_string(), 1)].into(),
+            args: [("x".to_string(), "random:3".to_string())].into(),
+            ..LaunchConfig::default()
+        };
+        let t = run_kernel(&src, config).expect("runs");
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{dialect:?}");
+        // The argmax of the input as the trace holds it (the fill's values are distinct here;
+        // a tie would go to the later operand, see the snapshot cub_struct_reduce.cu).
+        let x: Vec<f64> = floats(&t, "x").into_iter().map(|v| v.expect("x")).collect();
+        let max = x.iter().cloned().fold(f64::MIN, f64::max);
+        assert_eq!(
+            x.iter().filter(|&&v| v == max).count(),
+            1,
+            "{dialect:?}: ties"
+        );
+        let want = x.iter().position(|&v| v == max).expect("a maximum");
+        assert_eq!(
+            ints(t.buffer("out").expect("out")),
+            vec![Some(want as i128)],
+            "{dialect:?}"
+        );
+    }
+}
