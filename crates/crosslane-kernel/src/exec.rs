@@ -900,6 +900,15 @@ impl Executor {
                     }
                     None => "lane",
                 };
+                if let Some(cells) = super::host_launch::vector_arg(p, vt, text, lanes)? {
+                    if let Some(r) = vars.get_mut(*id) {
+                        for (l, v) in cells.into_iter().enumerate() {
+                            let bytes = r.set(l, v, &mut self.reasons);
+                            self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                        }
+                    }
+                    continue;
+                }
                 let core_ty = if vt.scalar.is_float() {
                     ValueType::F64
                 } else {

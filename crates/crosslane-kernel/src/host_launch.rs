@@ -417,3 +417,48 @@ pub fn entry_function<'p>(
             }),
     }
 }
+
+/// A vector parameter's (`uint3 dims`, `int2 off`, `dim3 grid`) value in each of `lanes`
+/// lanes from `text`: `x,y,z` (as many numbers as components) or `x:y:z` is one value for
+/// every lane, as a launch passes one argument to every thread; a list of `lanes` items
+/// `x:y:z` gives each lane its own. `None` for a scalar parameter or another shape (read then
+/// as per-lane scalars, each converted to the vector).
+///
+/// # Errors
+/// A component that is not a number of the vector's component type.
+pub(crate) fn vector_arg(
+    p: &crate::ast::Param,
+    vt: crate::types::ValTy,
+    text: &str,
+    lanes: usize,
+) -> Result<Option<Vec<Result<crate::KVal, crate::lane_val::Undef>>>, KernelError> {
+    if vt.lanes <= 1 {
+        return Ok(None);
+    }
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    let cells: Vec<String> = if items.len() == usize::from(vt.lanes) && !text.contains(':') {
+        vec![items.join(":"); lanes]
+    } else if items.len() == 1 && text.contains(':') {
+        vec![text.trim().to_string(); lanes]
+    } else if items.len() == lanes && items.iter().all(|i| i.contains(':')) {
+        items.iter().map(|s| s.to_string()).collect()
+    } else {
+        return Ok(None);
+    };
+    cells
+        .iter()
+        .map(|c| {
+            let v = super::memory::parse_cell(vt, c, &p.name).map_err(|e| {
+                KernelError::new(
+                    p.span.line,
+                    p.span.col,
+                    format!("{}: {}", p.name, e.message),
+                )
+            })?;
+            Ok(v.ok_or_else(|| {
+                crate::lane_val::Undef::at(p.span, format!("`{}` is set to undef", p.name))
+            }))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}

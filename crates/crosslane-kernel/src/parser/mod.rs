@@ -321,6 +321,9 @@ struct Parser<'a> {
     overloads: HashMap<String, Vec<String>>,
     /// The non-template functions of each name defined so far ([`overload`]).
     plain_fns: HashMap<String, Vec<overload::PlainFn>>,
+    /// Whether this parser reads a host expression (a launch's configuration), where
+    /// `blockDim` may be a host variable rather than the built-in.
+    host_expr: bool,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -441,6 +444,7 @@ impl<'a> Parser<'a> {
             q_host: false,
             overloads: HashMap::new(),
             plain_fns: HashMap::new(),
+            host_expr: false,
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),

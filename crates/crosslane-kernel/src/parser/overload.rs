@@ -20,12 +20,15 @@
 //! The first definition of a name keeps it; each later one of other parameter types is kept
 //! under `name#N` (N = 2, 3, …), the key a call names once chosen. An argument whose type the
 //! front end does not know here counts as an exact match for every candidate (the choice then
-//! rests on the arguments it knows).
+//! rests on the arguments it knows); a tie that leaves goes to the first defined, with a
+//! warning naming the candidates.
 
+use super::structs::FieldTy;
 use super::{PResult, Parser};
 use crate::ast::{Expr, ExprKind, Param, Span};
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
+use crosslane_core::result::Level;
 
 /// Most non-template functions that share one name.
 pub const MAX_PLAIN_OVERLOADS: usize = 16;
@@ -128,6 +131,20 @@ impl Parser<'_> {
         if self.is_pointer_expr(arg) {
             return ArgKind::Pointer(self.pointee_type(arg));
         }
+        // A struct member: an array member is a pointer to its element ([conv.array]).
+        if let ExprKind::Member(b, f) = &arg.kind {
+            let field = self.struct_of(b).and_then(|st| {
+                self.structs
+                    .get(&st)
+                    .and_then(|d| d.fields.iter().find(|x| x.name == *f))
+                    .map(|x| x.ty.clone())
+            });
+            return match field {
+                Some(FieldTy::Arr(v, _) | FieldTy::Ptr(v)) => ArgKind::Pointer(Some(v)),
+                Some(FieldTy::Val(v)) => ArgKind::Value(v),
+                _ => ArgKind::Unknown,
+            };
+        }
         let value = match &arg.kind {
             ExprKind::Member(..) => false,
             ExprKind::Index(b, _) => match &b.kind {
@@ -195,19 +212,35 @@ impl Parser<'_> {
     /// No function of the name takes the arguments, or no one is better than the others
     /// (an ambiguous call).
     pub(super) fn choose_plain(
-        &self,
+        &mut self,
         name: &str,
         args: &[Expr],
         at: Span,
     ) -> PResult<Option<String>> {
-        let Some(list) = self.plain_fns.get(name).filter(|l| l.len() > 1) else {
+        let Some(list) = self.plain_fns.get(name).filter(|l| l.len() > 1).cloned() else {
             return Ok(None);
         };
-        match self.best_plain(list, args) {
+        match self.best_plain(&list, args) {
             Ok(Some((f, _))) => Ok(Some(f.key.clone())),
             // An argument of a type not known here: the first defined of the tied, as
             // before overloads were ranked.
-            Err(tied) if !self.types_known(args) => Ok(tied.first().map(|f| f.key.clone())),
+            Err(tied) if !self.types_known(args) => {
+                let first = tied.first().map(|f| (f.key.clone(), f.line));
+                if let Some((_, line)) = first {
+                    self.diag(
+                        at,
+                        Level::Warning,
+                        format!(
+                            "the call of `{name}` could go to the functions of lines {}: an \
+                             argument's type is not known here, so the first defined (line \
+                             {line}) is called; cast the argument to the parameter type wanted",
+                            lines(tied.into_iter())
+                        ),
+                        "ISO C++ [over.match.best]",
+                    );
+                }
+                Ok(first.map(|(k, _)| k))
+            }
             Ok(None) => Err(KernelError::new(
                 at.line,
                 at.col,

@@ -170,3 +170,99 @@ fn calls_and_commas_in_a_for_head_run_in_order() {
         .iter()
         .all(|v| *v == Some(123)));
 }
+
+#[test]
+fn u64_fills_reach_2_to_the_64_and_i64_negatives_read_back_exactly() {
+    let src = "__global__ void k(unsigned long long* x, long long* y, unsigned long long* z) {\n\
+                   x[threadIdx.x] = x[threadIdx.x] - threadIdx.x;\n\
+                   y[threadIdx.x] = y[threadIdx.x] - 1;\n\
+                   z[threadIdx.x] = z[threadIdx.x] + 1;\n\
+               }\n";
+    let mut config = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    // 2^64 − 1 and 2^63 as decimal items; i64 values past 2^53 (no f64 holds them).
+    config.args.insert(
+        "x".into(),
+        "18446744073709551615,9223372036854775808,9223372036854775807,5".into(),
+    );
+    config.args.insert(
+        "y".into(),
+        "-9223372036854775807,-1,-9007199254740993,7".into(),
+    );
+    // A typed fill: every cell's eight bytes are those of 2^64 − 2.
+    config
+        .args
+        .insert("z".into(), "u64:18446744073709551614".into());
+    for b in ["x", "y", "z"] {
+        config.buffer_len.insert(b.into(), 4);
+    }
+    let t = run_with(src, config);
+    let max = i128::from(u64::MAX);
+    // x[i] − i: 2^64 − 1, 2^63 − 1, 2^63 − 3, 5 − 3 = 2.
+    assert_eq!(
+        ints(t.buffer("x").unwrap()),
+        vec![Some(max), Some((1 << 63) - 1), Some((1 << 63) - 3), Some(2)]
+    );
+    // y − 1: −2^63 (the least i64, no overflow), −2, −(2^53 + 2), 6.
+    assert_eq!(
+        ints(t.buffer("y").unwrap()),
+        vec![
+            Some(-(1i128 << 63)),
+            Some(-2),
+            Some(-9007199254740994),
+            Some(6)
+        ]
+    );
+    // 2^64 − 2 + 1 = 2^64 − 1 in every cell.
+    assert!(ints(t.buffer("z").unwrap()).iter().all(|v| *v == Some(max)));
+}
+
+#[test]
+fn vector_arguments_and_dim3_values_pass_through_device_functions() {
+    let src = "__device__ uint3 twice(uint3 v) { return make_uint3(v.x * 2, v.y * 2, v.z * 2); }\n\
+               __device__ dim3 grow(dim3 d) { return dim3(d.x + 1, d.y); }\n\
+               __global__ void k(int* out, int* geo, uint3 dims, int2 off, dim3 g) {\n\
+                   uint3 t = twice(dims);\n\
+                   dim3 e = grow(g);\n\
+                   dim3 one(7);\n\
+                   out[threadIdx.x] = t.x + 10 * t.y + 100 * t.z + 1000 * off.x + 10000 * off.y\n\
+                       + 100000 * e.x + 1000000 * e.y + 10000000 * e.z + 100000000 * one.y;\n\
+                   uint3 me = threadIdx;\n\
+                   dim3 b = blockDim;\n\
+                   geo[threadIdx.x] = twice(me).x + 1000 * b.x + 100000 * b.y;\n\
+               }\n";
+    let mut config = LaunchConfig::default();
+    config.args.insert("dims".into(), "1,2,3".into());
+    config.args.insert("off".into(), "4:5".into());
+    config.args.insert("g".into(), "3,4,5".into());
+    let t = run_with(src, config);
+    // twice(1,2,3) = (2,4,6): 2 + 40 + 600; off (4,5): 4000 + 50000; grow(3,4,5) = dim3(4, 4)
+    // = (4, 4, 1): the z left out is 1 (CUDA's dim3): 400000 + 4000000 + 10000000; dim3 one(7)
+    // = (7, 1, 1): one.y = 1: 100000000. Sum 114454642.
+    assert!(
+        ints(t.buffer("out").unwrap())
+            .iter()
+            .all(|v| *v == Some(114_454_642)),
+        "{:?}",
+        ints(t.buffer("out").unwrap())
+    );
+    // threadIdx as a value: twice(me).x = 2·lane; blockDim = (32, 1, 1): 32000 + 100000.
+    let geo = ints(t.buffer("geo").unwrap());
+    for (l, v) in geo.iter().enumerate() {
+        assert_eq!(*v, Some(2 * l as i128 + 132_000), "lane {l}");
+    }
+}
+
+#[test]
+fn a_vector_argument_may_differ_per_lane() {
+    let src = "__global__ void k(int* out, int2 p) { out[threadIdx.x] = p.x * 10 + p.y; }\n";
+    let mut config = LaunchConfig::default();
+    // One `x:y` per lane: lane L gets (L, 2L).
+    let items: Vec<String> = (0..32).map(|l| format!("{l}:{}", 2 * l)).collect();
+    config.args.insert("p".into(), items.join(","));
+    let t = run_with(src, config);
+    let want: Vec<Option<i128>> = (0..32).map(|l| Some(l * 10 + 2 * l)).collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
+}
