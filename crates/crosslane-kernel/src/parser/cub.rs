@@ -176,20 +176,26 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 at.line,
                 at.col,
-                format!("{name}<T, …> of a struct T is not modelled here (WarpReduce and BlockReduce are)"),
+                format!(
+                    "{name}<T, …> of a struct T is not modelled here (WarpReduce and \
+                     BlockReduce are)"
+                ),
             ));
         }
         let elem = match record {
             Some(_) => INT,
             None => match self.base_type()? {
                 Ty::Val(v) if v.lanes == 1 => v,
-                _ => return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "{name}<T, …>: T must be a scalar type or a struct here (float, int, …)"
-                    ),
-                )),
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "{name}<T, …>: T must be a scalar type or a struct here (float, \
+                             int, …)"
+                        ),
+                    ))
+                }
             },
         };
         let warp = self.cub_warp();

@@ -943,9 +943,10 @@ impl Parser<'_> {
                 first.map_or(1, |x| x.line),
                 first.map_or(1, |x| x.col),
                 format!(
-                    "`{mangled}` is called but never defined: the template `{name}` here is only \
-                     declared, and no explicit specialization `template <> … {mangled}(…) {{ … }}` \
-                     is defined (nvcc fails at the device link: an unresolved extern function)"
+                    "`{mangled}` is called but never defined: the template `{name}` here is \
+                     only declared, and no explicit specialization `template <> … \
+                     {mangled}(…) {{ … }}` is defined (nvcc fails at the device link: an \
+                     unresolved extern function)"
                 ),
             ));
         }
