@@ -57,10 +57,13 @@ pub(super) enum Kind {
 }
 
 /// A specialized collective: its kind, element type and shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct CubClass {
     pub(super) kind: Kind,
     pub(super) elem: ValTy,
+    /// A struct element type (`cub::BlockReduce<TopK_2, 64>`), by name (`elem` is then not
+    /// used): reduced by [`super::cub_record`].
+    pub(super) record: Option<String>,
     /// `WarpReduce`: the logical warp's threads. `BlockReduce`: the block's threads (X·Y·Z).
     pub(super) threads: u32,
 }
@@ -168,15 +171,32 @@ impl Parser<'_> {
     }
 
     fn cub_class_args(&mut self, name: &str, at: Span) -> PResult<CubClass> {
-        let elem = match self.base_type()? {
-            Ty::Val(v) if v.lanes == 1 => v,
-            _ => {
-                return Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!("{name}<T, …>: T must be a scalar type here (float, int, …)"),
-                ))
-            }
+        let record = self.struct_type()?;
+        if record.is_some() && !matches!(name, "WarpReduce" | "BlockReduce") {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "{name}<T, …> of a struct T is not modelled here (WarpReduce and \
+                     BlockReduce are)"
+                ),
+            ));
+        }
+        let elem = match record {
+            Some(_) => INT,
+            None => match self.base_type()? {
+                Ty::Val(v) if v.lanes == 1 => v,
+                _ => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "{name}<T, …>: T must be a scalar type or a struct here (float, \
+                             int, …)"
+                        ),
+                    ))
+                }
+            },
         };
         let warp = self.cub_warp();
         if name == "WarpReduce" || name == "WarpScan" {
@@ -203,6 +223,7 @@ impl Parser<'_> {
                     Kind::WarpReduce
                 },
                 elem,
+                record,
                 threads: n,
             });
         }
@@ -279,6 +300,7 @@ impl Parser<'_> {
                 Kind::BlockReduce
             },
             elem,
+            record,
             threads,
         })
     }
@@ -295,7 +317,7 @@ impl Parser<'_> {
             let name = self.ident()?;
             if !self.eat("=") || !self.cub_class_starts() {
                 self.pos = save;
-                return Ok(false);
+                return self.cub_op_alias();
             }
             let c = self.cub_class()?;
             self.expect_punct(";")?;
@@ -306,7 +328,7 @@ impl Parser<'_> {
             self.bump();
             if !self.cub_class_starts() {
                 self.pos = save;
-                return Ok(false);
+                return self.cub_op_alias();
             }
             let c = self.cub_class()?;
             let name = self.ident()?;
@@ -335,7 +357,7 @@ impl Parser<'_> {
         let c = match self.peek(0).clone() {
             Tok::Ident(n) if self.cub.contains_key(&n) => {
                 self.bump();
-                self.cub.get(&n).copied()
+                self.cub.get(&n).cloned()
             }
             _ if self.cub_class_starts() => Some(self.cub_class()?),
             _ => None,
@@ -360,6 +382,19 @@ impl Parser<'_> {
         };
         self.expect_punct(";")?;
         let cells = storage_cells(&c, self.cub_warp()).saturating_mul(count);
+        if let Some(s) = c.record.clone() {
+            // A struct's warp aggregates: a shared array of the struct, one array per member.
+            let len = self.e_int(at, i64::from(cells));
+            let decls = self.struct_declarator(&s, &name, at, false, Some(Some(len)), None)?;
+            self.cub_storage.insert(name, c);
+            return Ok(Some(StmtKind::Decl(
+                Storage {
+                    shared: true,
+                    external: false,
+                },
+                decls,
+            )));
+        }
         let ty = Ty::Ptr(c.elem);
         let len = self.e_int(at, i64::from(cells));
         self.declare(&name, ty);
@@ -393,7 +428,7 @@ impl Parser<'_> {
     /// operator that is not supported.
     pub(super) fn cub_call(&mut self, name: Option<&str>, at: Span) -> PResult<Expr> {
         let c = match name {
-            Some(n) => self.cub.get(n).copied().ok_or_else(|| {
+            Some(n) => self.cub.get(n).cloned().ok_or_else(|| {
                 KernelError::new(at.line, at.col, format!("`{n}` is not a CUB class here"))
             })?,
             None => self.cub_class()?,
@@ -405,6 +440,9 @@ impl Parser<'_> {
         let m_at = self.span();
         let method = self.ident()?;
         self.cub_refuse_items(at)?;
+        if c.record.is_some() {
+            return self.cub_record_call(&c, storage, &method, m_at, at);
+        }
         if matches!(c.kind, Kind::WarpScan | Kind::BlockScan) {
             let storage = match c.kind {
                 Kind::BlockScan => {
@@ -541,39 +579,109 @@ impl Parser<'_> {
         }
     }
 
+    /// A library operator's type (`cub::Sum`, `cuda::maximum<>`, `cuda::std::plus<float>`),
+    /// or an alias of one (`using MaxOp = cuda::maximum<>;`), read; `None` (position kept)
+    /// otherwise.
+    ///
+    /// # Errors
+    /// A template argument list never closed.
+    fn cub_op_type(&mut self) -> PResult<Option<Op>> {
+        let save = self.pos;
+        self.skip_cub_ns();
+        let Tok::Ident(w) = self.peek(0).clone() else {
+            self.pos = save;
+            return Ok(None);
+        };
+        let op = match w.as_str() {
+            "Sum" | "plus" => Op::Sum,
+            "Max" | "maximum" => Op::Max,
+            "Min" | "minimum" => Op::Min,
+            _ if self.pos == save && !self.is_struct_name(&w) => match self.cub_ops.get(&w) {
+                Some(op) => op.clone(),
+                None => return Ok(None),
+            },
+            _ => {
+                self.pos = save;
+                return Ok(None);
+            }
+        };
+        self.bump();
+        if self.eat("<") {
+            let mut depth = 1u32;
+            while depth > 0 {
+                match self.peek(0) {
+                    Tok::Eof => return self.err("`>`"),
+                    Tok::Punct("<") => depth += 1,
+                    Tok::Punct(">") => depth -= 1,
+                    Tok::Punct(">>") => depth = depth.saturating_sub(2),
+                    _ => {}
+                }
+                self.bump();
+            }
+        }
+        Ok(Some(op))
+    }
+
+    /// `using NAME = cuda::maximum<>;` or `typedef cub::Sum NAME;` (vLLM's MoE kernels):
+    /// records the alias of a library operator and returns `true`; `false` (position kept)
+    /// otherwise.
+    ///
+    /// # Errors
+    /// A template argument list never closed.
+    fn cub_op_alias(&mut self) -> PResult<bool> {
+        let save = self.pos;
+        let using = self.is_word("using");
+        self.bump();
+        let name = if using {
+            let Tok::Ident(name) = self.peek(0).clone() else {
+                self.pos = save;
+                return Ok(false);
+            };
+            self.bump();
+            if !self.eat("=") {
+                self.pos = save;
+                return Ok(false);
+            }
+            Some(name)
+        } else {
+            None
+        };
+        let Some(op) = self.cub_op_type()? else {
+            self.pos = save;
+            return Ok(false);
+        };
+        let name = match name {
+            Some(n) => n,
+            None => match self.peek(0).clone() {
+                Tok::Ident(n) => {
+                    self.bump();
+                    n
+                }
+                _ => {
+                    self.pos = save;
+                    return Ok(false);
+                }
+            },
+        };
+        if !self.eat(";") {
+            self.pos = save;
+            return Ok(false);
+        }
+        self.cub_ops.insert(name, op);
+        Ok(true)
+    }
+
     /// The reduction operator argument.
     pub(super) fn cub_op(&mut self) -> PResult<Op> {
         let at = self.span();
         let save = self.pos;
-        self.skip_cub_ns();
-        if let Tok::Ident(w) = self.peek(0).clone() {
-            let op = match w.as_str() {
-                "Sum" | "plus" => Some(Op::Sum),
-                "Max" | "maximum" => Some(Op::Max),
-                "Min" | "minimum" => Some(Op::Min),
-                _ => None,
-            };
-            if let Some(op) = op {
-                self.bump();
-                if self.eat("<") {
-                    let mut depth = 1u32;
-                    while depth > 0 {
-                        match self.peek(0) {
-                            Tok::Eof => return self.err("`>`"),
-                            Tok::Punct("<") => depth += 1,
-                            Tok::Punct(">") => depth -= 1,
-                            Tok::Punct(">>") => depth = depth.saturating_sub(2),
-                            _ => {}
-                        }
-                        self.bump();
-                    }
-                }
-                if self.eat("(") {
-                    self.expect_punct(")")?;
-                } else {
-                    self.expect_punct("{")?;
-                    self.expect_punct("}")?;
-                }
+        if let Some(op) = self.cub_op_type()? {
+            if self.eat("(") {
+                self.expect_punct(")")?;
+                return Ok(op);
+            }
+            if self.eat("{") {
+                self.expect_punct("}")?;
                 return Ok(op);
             }
         }
@@ -587,6 +695,23 @@ impl Parser<'_> {
             ExprKind::Ident(v) => self.var_struct(v).map(|s| s.sname.clone()),
             _ => None,
         };
+        // A device function's name (`Reduce(partial, reduce_topk_op_2)`): CUB takes any binary
+        // callable, a function decaying to its pointer included.
+        let named = match &e.kind {
+            ExprKind::Call(a, args) if a == super::fn_ptr_run::FN_ADDR => match args.as_slice() {
+                [Expr {
+                    kind: ExprKind::Str(f),
+                    ..
+                }] => Some(f.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(f) = named {
+            if self.fn_ret.contains_key(&f) || self.fn_types.contains_key(&f) {
+                return Ok(Op::Func(f));
+            }
+        }
         let stateless = sname.as_ref().and_then(|s| {
             let def = self.structs.get(s)?;
             if !def.fields.is_empty() {

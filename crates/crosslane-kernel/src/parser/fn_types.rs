@@ -104,6 +104,40 @@ impl Parser<'_> {
         Ok(false)
     }
 
+    /// The struct an instance of a template returns when its declaration names a class
+    /// template's specialization before its name (`TopK<T, MAX_K> pick(…)` with `T = float`,
+    /// `MAX_K = 2`: `TopK<float,2>`, instantiated here): `head` is the declaration's tokens
+    /// before the function's name, `params` and `args` the instance's binding. `None` when the
+    /// return type is no such specialization, or does not read as one.
+    pub(super) fn class_return(
+        &mut self,
+        head: &[Token],
+        params: &[super::targs::TParam],
+        args: &[super::targs::TArg],
+    ) -> Option<String> {
+        let at = head.iter().position(
+            |x| matches!(&x.tok, Tok::Ident(w) if self.class_templates.contains_key(w)),
+        )?;
+        if !matches!(head.get(at + 1).map(|x| &x.tok), Some(Tok::Punct("<"))) {
+            return None;
+        }
+        let mut toks = head[at..].to_vec();
+        let last = toks.last()?.clone();
+        toks.push(Token {
+            tok: Tok::Eof,
+            ..last
+        });
+        let mut sub = Parser::new(&toks, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        super::templates::bind_template_args(&mut sub, params, args);
+        self.lend(&mut sub);
+        let s = sub.struct_type();
+        self.take_back(&mut sub);
+        self.diags.append(&mut sub.diags);
+        s.ok().flatten()
+    }
+
     /// After an `auto` function's parameters: `-> T` names its return type.
     pub(super) fn trailing_return(&mut self) -> PResult<Option<Ty>> {
         if !self.eat("->") {

@@ -243,6 +243,18 @@ impl Parser<'_> {
             let ty = self.base_type()?;
             (name, ty)
         } else {
+            // `typedef Box<float> BoxF;`: the same alias of a struct, written the C way.
+            let from = self.pos;
+            if let Some(st) = self.struct_type()? {
+                if let (Tok::Ident(name), Tok::Punct(";")) = (self.peek(0).clone(), self.peek(1)) {
+                    self.pos += 2;
+                    if st != name {
+                        self.struct_alias.insert(name, st);
+                    }
+                    return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
+                }
+                self.pos = from;
+            }
             let ty = self.base_type()?;
             let name = self.ident()?;
             (name, ty)

@@ -43,10 +43,12 @@ mod const_eval;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
+mod cub_record;
 mod cub_scan;
 mod expr;
 mod fn_ptr;
 mod fn_ptr_run;
+mod fn_spec;
 mod fn_types;
 mod hip_sync;
 mod host;
@@ -411,6 +413,8 @@ struct Parser<'a> {
     extra_fns: Vec<Function>,
     /// CUB / hipCUB collective classes by alias (`using BlockReduce = cub::BlockReduce<…>`).
     cub: cub::CubNames,
+    /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
+    cub_ops: HashMap<String, cub::Op>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -494,6 +498,7 @@ impl<'a> Parser<'a> {
             lambda: None,
             extra_fns: Vec::new(),
             cub: HashMap::new(),
+            cub_ops: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
             any_slots: Vec::new(),

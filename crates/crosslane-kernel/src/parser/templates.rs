@@ -47,6 +47,9 @@ pub struct Template {
     /// A member template's class bindings (the class's template parameters, its constants
     /// and aliases), in force where the member is instantiated.
     env: Option<Box<MemberEnv>>,
+    /// False for a function template only declared (`template <…> __device__ Acc mul(A a, B
+    /// b);`): its instances are its explicit specializations, and any other is an error.
+    defined: bool,
 }
 
 /// What a member template sees of its class ([`super::member_templates`]).
@@ -66,6 +69,7 @@ impl Template {
             deduce_from: Vec::new(),
             deduce_ptr: Vec::new(),
             env: None,
+            defined: true,
         }
     }
 
@@ -247,6 +251,7 @@ impl Parser<'_> {
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
                     env: None,
+                    defined: true,
                 },
             );
             self.pos = end + 1;
@@ -256,7 +261,7 @@ impl Parser<'_> {
         let from = self.pos;
         let mut name = None;
         let mut paren_open = None;
-        let body_open;
+        let mut body_open = None;
         let mut k = from;
         let end = loop {
             let Some(t) = self.toks.get(k) else {
@@ -292,12 +297,17 @@ impl Parser<'_> {
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`(` never closed"))?;
                 }
                 Tok::Punct(";") => {
-                    // A declaration: nothing to keep.
+                    // A declaration: kept when it is the first word of a device function
+                    // template, whose explicit specializations may be all its definitions
+                    // ([temp.expl.spec]); nothing to keep otherwise.
+                    if self.declared_template(from, name.as_deref(), paren_open) {
+                        break k;
+                    }
                     self.pos = k + 1;
                     return Ok(());
                 }
                 Tok::Punct("{") => {
-                    body_open = k;
+                    body_open = Some(k);
                     break self
                         .closing(k)
                         .ok_or_else(|| KernelError::new(t.line, t.col, "`{` never closed"))?;
@@ -355,10 +365,14 @@ impl Parser<'_> {
         }
         // A host function template (`template <class T> void runTest(int n) { … k<T><<<…>>>(…);
         // }`): read at its calls from host code with its parameters bound ([`super::host_calls`]).
-        let device = self.toks[from..body_open].iter().any(|t| {
-            matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "__global__" | "__device__"))
-        });
-        if !device && super::host::looks_like_host(&self.toks[body_open..end]) {
+        let device = self.toks[from..body_open.unwrap_or(open)]
+            .iter()
+            .any(|t| {
+                matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "__global__" | "__device__"))
+            });
+        if let Some(body_open) =
+            body_open.filter(|&b| !device && super::host::looks_like_host(&self.toks[b..end]))
+        {
             let names = super::host::param_names(&self.toks[open + 1..close]);
             let tparams = params
                 .iter()
@@ -367,7 +381,17 @@ impl Parser<'_> {
             let before = self.launches.len();
             self.record_host_fn(&name, names, tparams, (body_open, end), before);
         }
-        let key = self.template_key(name, at)?;
+        // The definition of a template declared before it takes the declaration's place.
+        let key = if body_open.is_some()
+            && self
+                .templates
+                .get(&name)
+                .is_some_and(|t| !t.defined && t.params.len() == params.len())
+        {
+            name
+        } else {
+            self.template_key(name, at)?
+        };
         self.templates.insert(
             key,
             Template {
@@ -376,6 +400,7 @@ impl Parser<'_> {
                 deduce_from,
                 deduce_ptr,
                 env: None,
+                defined: body_open.is_some(),
             },
         );
         self.pos = end + 1;
@@ -390,51 +415,55 @@ impl Parser<'_> {
             return Ok(args);
         }
         loop {
-            let at = self.span();
-            if let Some(n) = self.named_targ(at)? {
-                args.push(TArg::Named(n));
-            } else if let Some(st) = self.struct_type()? {
-                args.push(TArg::Struct(st));
-            } else if self.type_starts()
-                && !matches!(self.peek(0), Tok::Int { .. })
-                && !matches!(self.peek(0), Tok::Ident(w) if self.is_struct_name(w))
-            {
-                let base = self.base_type()?;
-                match base {
-                    Ty::Val(v) => args.push(TArg::Type(v)),
-                    _ => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            "a template argument must be a value type or a constant",
-                        ))
-                    }
-                }
-            } else {
-                // `>` ends the list ([temp.names]/3); `==`, `&&` and the rest are read.
-                let no_gt = std::mem::replace(&mut self.no_gt, true);
-                let e = self.binary(1);
-                self.no_gt = no_gt;
-                let e = e?;
-                let v = self.fold_int(&e).ok_or_else(|| {
-                    KernelError::new(
-                        at.line,
-                        at.col,
-                        format!(
-                            "a template value argument must be a constant expression (literals, \
-                             template value parameters, `constexpr` names and `constexpr` \
-                             function calls, `sizeof`, arithmetic){}",
-                            self.fold_limit_note()
-                        ),
-                    )
-                })?;
-                args.push(TArg::Value(v));
-            }
+            args.push(self.template_arg()?);
             if self.close_angle() {
                 return Ok(args);
             }
             self.expect_punct(",")?;
         }
+    }
+
+    /// One template argument at the position: a function's name, a struct type, a value type
+    /// or a constant expression (read up to a `>` or `,` of the list).
+    pub(super) fn template_arg(&mut self) -> PResult<TArg> {
+        let at = self.span();
+        if let Some(n) = self.named_targ(at)? {
+            return Ok(TArg::Named(n));
+        }
+        if let Some(st) = self.struct_type()? {
+            return Ok(TArg::Struct(st));
+        }
+        if self.type_starts()
+            && !matches!(self.peek(0), Tok::Int { .. })
+            && !matches!(self.peek(0), Tok::Ident(w) if self.is_struct_name(w))
+        {
+            return match self.base_type()? {
+                Ty::Val(v) => Ok(TArg::Type(v)),
+                _ => Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    "a template argument must be a value type or a constant",
+                )),
+            };
+        }
+        // `>` ends the list ([temp.names]/3); `==`, `&&` and the rest are read.
+        let no_gt = std::mem::replace(&mut self.no_gt, true);
+        let e = self.binary(1);
+        self.no_gt = no_gt;
+        let e = e?;
+        let v = self.fold_int(&e).ok_or_else(|| {
+            KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a template value argument must be a constant expression (literals, \
+                     template value parameters, `constexpr` names and `constexpr` \
+                     function calls, `sizeof`, arithmetic){}",
+                    self.fold_limit_note()
+                ),
+            )
+        })?;
+        Ok(TArg::Value(v))
     }
 
     /// Closes a template argument list: a `>`, or the first half of a `>>` whose second
@@ -618,6 +647,10 @@ impl Parser<'_> {
                         self.fn_ret.insert(mangled.clone(), s);
                     }
                 }
+            }
+            let head = t.tokens[..named.unwrap_or(0)].to_vec();
+            if let Some(s) = self.class_return(&head, params, &bound) {
+                self.fn_ret.insert(mangled.clone(), s);
             }
         }
         if !self.instances.contains(&mangled) {
@@ -915,6 +948,19 @@ impl Parser<'_> {
         else {
             return Ok(None);
         };
+        if !t.defined {
+            let first = t.tokens.first();
+            return Err(KernelError::new(
+                first.map_or(1, |x| x.line),
+                first.map_or(1, |x| x.col),
+                format!(
+                    "`{mangled}` is called but never defined: the template `{name}` here is \
+                     only declared, and no explicit specialization `template <> … \
+                     {mangled}(…) {{ … }}` is defined (nvcc fails at the device link: an \
+                     unresolved extern function)"
+                ),
+            ));
+        }
         // Every instantiation parses the template's tokens again: they count against the
         // token budget, so a source cannot multiply its size by instantiating.
         let params = t.params.clone();
@@ -960,6 +1006,9 @@ impl Parser<'_> {
         sub.fn_ptr_vars = self.fn_ptr_vars.clone();
         sub.fn_ptr_tables = self.fn_ptr_tables.clone();
         sub.void_params = self.void_params.clone();
+        // File-scope CUB class and operator aliases are seen in the instance too.
+        sub.cub = self.cub.clone();
+        sub.cub_ops = self.cub_ops.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
@@ -1205,56 +1254,6 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
 }
 
 impl Parser<'_> {
-    /// A function specialization without its arguments after the name whose one template
-    /// parameter is a type that only the return type gives (`template <> __device__ half
-    /// clamp(const float x)` of `template <typename T> T clamp(const float x)`): C++17
-    /// [temp.deduct.decl] deduces it from the whole function type, return type included.
-    /// Returns the template's name, its position and the argument (the return type).
-    fn spec_by_return_type(&mut self, from: usize) -> Option<(String, usize, Vec<TArg>)> {
-        let mut k = from;
-        let name = loop {
-            match &self.toks.get(k)?.tok {
-                Tok::Eof | Tok::Punct("{" | ";") => return None,
-                Tok::Ident(n)
-                    if self.templates.contains_key(n)
-                        && matches!(
-                            self.toks.get(k + 1).map(|t| &t.tok),
-                            Some(Tok::Punct("("))
-                        ) =>
-                {
-                    break n.clone()
-                }
-                _ => k += 1,
-            }
-        };
-        let t = self.templates.get(&name)?;
-        if t.params.len() != 1 || t.params[0].value.is_some() {
-            return None;
-        }
-        // The return type: the words before the name, less the function specifiers.
-        let mut toks: Vec<Token> = self.toks[from..k]
-            .iter()
-            .filter(|t| {
-                !matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(),
-                    "__device__" | "__host__" | "__forceinline__" | "__inline__" | "inline" | "static" | "__noinline__"))
-            })
-            .cloned()
-            .collect();
-        let last = toks.last().map_or((1, 1), |t| t.end);
-        toks.push(Token {
-            tok: Tok::Eof,
-            line: last.0,
-            col: last.1,
-            end: last,
-        });
-        let mut sub = Parser::new(&toks, self.comments, self.max_depth);
-        sub.aliases = self.aliases.clone();
-        match sub.base_type().ok()? {
-            Ty::Val(v) if matches!(sub.peek(0), Tok::Eof) => Some((name, k, vec![TArg::Type(v)])),
-            _ => None,
-        }
-    }
-
     /// `template <>` and what follows (C++17 [temp.expl.spec]): a class template's explicit
     /// specialization `struct Name<ARGS> { … };` or a function template's
     /// `RET name<ARGS>(…) { … }`. The specialization is kept under the instance's mangled
@@ -1313,12 +1312,14 @@ impl Parser<'_> {
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
                     env: None,
+                    defined: true,
                 },
             );
             self.pos = end + 1;
             return Ok(());
         }
-        // A function: its template's name followed by `<` before the parameter list.
+        // A function: its template's name followed by `<` and the arguments, or by its
+        // parameter list with the arguments deduced from the signature ([`super::fn_spec`]).
         let mut k = from;
         let named = loop {
             match &self.toks[k.min(self.toks.len() - 1)].tok {
@@ -1327,7 +1328,7 @@ impl Parser<'_> {
                     if self.templates.contains_key(n)
                         && matches!(
                             self.toks.get(k + 1).map(|t| &t.tok),
-                            Some(Tok::Punct("<"))
+                            Some(Tok::Punct("<" | "("))
                         ) =>
                 {
                     break Some(n.clone())
@@ -1335,26 +1336,24 @@ impl Parser<'_> {
                 _ => k += 1,
             }
         };
-        let (name, args_from, bound, args_to) = match named {
-            Some(name) => {
+        let Some(name) = named else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "`template <>` before a function specializes a function template declared \
+                 before it; this names none",
+            ));
+        };
+        let (name, args_from, bound, args_to) =
+            if matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("<"))) {
                 self.pos = k + 1;
                 let args_from = self.pos;
                 let bound = self.template_args()?;
                 (name, args_from, bound, self.pos)
-            }
-            None => match self.spec_by_return_type(from) {
-                Some((name, k, bound)) => (name, k + 1, bound, k + 1),
-                None => {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        "a function specialization here needs its template arguments written \
-                         after the name (`template <> __device__ int f<int>(int x) { … }`), of a \
-                         template declared before it",
-                    ))
-                }
-            },
-        };
+            } else {
+                let (key, bound) = self.spec_deduced(from, k, &name, at)?;
+                (key, k + 1, bound, k + 1)
+            };
         let params = self
             .templates
             .get(&name)
@@ -1399,6 +1398,7 @@ impl Parser<'_> {
                 deduce_from: Vec::new(),
                 deduce_ptr: Vec::new(),
                 env: None,
+                defined: true,
             },
         );
         self.pos = end + 1;

@@ -18,6 +18,7 @@ mod kernel_cub;
 mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_shapes;
+mod kernel_cxx_specs;
 mod kernel_decl_forms;
 mod kernel_errors;
 mod kernel_fills;

@@ -7,26 +7,28 @@ impl Parser<'_> {
     /// The `__ret.*` reference parameters of a function returning struct `s`.
     pub(crate) fn ret_params(&mut self, s: &str, at: Span) -> PResult<Vec<Param>> {
         let leaves = self.leaves(s, at)?;
-        if leaves.iter().any(|l| l.count > 0) {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "returning a struct with an array member (`{s}`) is not supported; pass a \
-                     `{s}*` or `{s}&` parameter and store into it"
-                ),
-            ));
-        }
         let names: Vec<String> = leaves.iter().map(|l| format!("__ret.{}", l.path)).collect();
         let params = leaves
             .iter()
             .zip(&names)
-            .map(|(l, n)| Param {
-                name: n.clone(),
-                ty: l.ty,
-                reference: true,
-                const_ref: false,
-                span: at,
+            .map(|(l, n)| match l.ty {
+                // An array member: a pointer to the caller's temporary's array, which
+                // `return e;` fills element by element (a returned aggregate is copied whole,
+                // arrays included, [class.copy.ctor]/14).
+                Ty::Val(v) if l.count > 0 => Param {
+                    name: n.clone(),
+                    ty: Ty::Ptr(v),
+                    reference: false,
+                    const_ref: false,
+                    span: at,
+                },
+                ty => Param {
+                    name: n.clone(),
+                    ty,
+                    reference: true,
+                    const_ref: false,
+                    span: at,
+                },
             })
             .collect();
         let sv = SVar {
