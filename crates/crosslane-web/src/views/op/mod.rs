@@ -560,27 +560,32 @@ fn load_code_exporter(_: &Exports, _: &str) -> String {
     String::new()
 }
 
-/// Loads the kernel engine module for "Export as code" (once; further clicks while it loads
-/// only say so), then sends the event again (`kind`: a click on `#export-code`, or the
-/// dialect's `change`) so that the link is filled and followed as if it had been there.
-/// Returns the line `#code-view` shows meanwhile.
+/// Loads the kernel engine module for "Export as code" (once; further events while it loads
+/// only say so), then sends the event again so that the link is filled (and followed, where a
+/// click on `#export-code` was held back: `kind` is `click`, or the dialect's `change`) as if
+/// the generator had been there. Returns the line `#code-view` shows meanwhile.
 #[cfg(not(feature = "engine"))]
 fn load_code_exporter(exports: &Exports, kind: &str) -> String {
     use std::cell::Cell;
     thread_local! {
         static LOADING: Cell<bool> = const { Cell::new(false) };
+        /// A click on the link was held back while the module loads: follow it afterwards.
+        static CLICKED: Cell<bool> = const { Cell::new(false) };
     }
     let text = crate::engine_link::loading_text("the code exporter");
+    if kind == "click" {
+        CLICKED.with(|c| c.set(true));
+    }
     if LOADING.with(|l| l.replace(true)) {
         return text;
     }
     let link: Option<HtmlElement> = exports.code.clone().dyn_into().ok();
     let select = exports.dialect.clone();
     let view = exports.code_view.clone();
-    let click = kind == "click";
     wasm_bindgen_futures::spawn_local(async move {
         let loaded = crate::engine_link::load().await;
         LOADING.with(|l| l.set(false));
+        let click = CLICKED.with(|c| c.replace(false));
         match loaded {
             Ok(_) if click => {
                 if let Some(link) = link {
