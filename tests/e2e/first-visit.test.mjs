@@ -69,6 +69,34 @@ test('the default page fetches only its first module; the kernel engine loads wh
   await page.close();
 });
 
+test('"Export as code" and the GPU check load the kernel engine on the first click, and say so while it loads', async () => {
+  const page = await browser.context.newPage();
+  const wasm = [];
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  await page.goto(PAGE_URL);
+  await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
+  assert.ok(!wasm.some((w) => w.startsWith('crosslane-kernel-')), `no engine before a click: ${wasm.join(', ')}`);
+  // The code generator is in the engine: the first click says what loads, then downloads.
+  const loading = page.waitForFunction(() => /^loading the code exporter \(the kernel engine, [0-9]+ KB\)…$/.test(document.getElementById('code-view')?.textContent ?? ''), null, { polling: 'raf', timeout: 30_000 });
+  const download = page.waitForEvent('download', { timeout: 60_000 });
+  await page.click('#export-code');
+  await loading;
+  await download;
+  // The default scenario, CUDA __shfl_xor_sync with lane mask 1 (index.html's opening op).
+  assert.match(await page.textContent('#code-view'), /__shfl_xor_sync\(0xffffffff, var, 1/);
+  assert.equal(await page.getAttribute('#export-code', 'download'), 'crosslane.cu');
+  assert.ok(wasm.some((w) => w.startsWith('crosslane-kernel-')), `the engine was fetched: ${wasm.join(', ')}`);
+  // The GPU check's panel comes from the same (now loaded) module; without WebGPU it says why.
+  await page.click('#gpu-toggle');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.querySelector('#gpu-panel')?.dataset.state), null, { timeout: 60_000 });
+  assert.equal(await page.isVisible('#gpu-panel'), true);
+  assert.equal(await page.getAttribute('#gpu-toggle', 'aria-pressed'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('at 390 px the drawing is on the first screen, the controls folded above it', async () => {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });

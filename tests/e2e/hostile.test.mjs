@@ -67,7 +67,8 @@ test('a link with the GPU panel open opens it but starts no GPU work without a c
   }))))}`;
   const page = await open(browser, `${PAGE_URL}#${gpuLink}`);
   assert.equal(await page.evaluate(() => document.body.dataset.gpuPanel), 'open');
-  assert.equal(await page.$eval('#gpu-panel', (e) => e.hidden), false);
+  // The panel's code is in the kernel engine module, which the open panel loads first.
+  await page.waitForSelector('#gpu-panel:not([hidden])', { timeout: 30_000 });
   assert.equal(await page.$eval('#gpu-panel', (e) => e.dataset.state), 'idle');
   assert.match(await page.textContent('#gpu-status'), /opened by a link: press “run again”/);
   await page.close();

@@ -35,6 +35,8 @@ pub mod render;
 
 #[cfg(target_arch = "wasm32")]
 mod dom;
+#[cfg(all(target_arch = "wasm32", not(feature = "engine")))]
+mod engine_link;
 #[cfg(target_arch = "wasm32")]
 mod panic;
 #[cfg(target_arch = "wasm32")]

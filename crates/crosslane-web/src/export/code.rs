@@ -15,3 +15,25 @@ pub fn export(req: &OpRequest, target: &str) -> Result<(String, String), InputEr
     let code = codegen::generate(req, target)?;
     Ok((code, format!("crosslane.{}", target.extension())))
 }
+
+/// The kernel engine module's "Export as code", for the page's first module (which has no code
+/// generator and calls it by name after loading this module): `request_json` is an
+/// [`OpRequest`] as JSON, `target` as in [`export`]; returns `[code, file name]`.
+///
+/// # Errors
+/// The request's JSON or the export's [`InputError`], as text (`field: message`).
+#[cfg(all(target_arch = "wasm32", feature = "engine", not(feature = "page")))]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn op_export_code(
+    request_json: &str,
+    target: &str,
+) -> Result<js_sys::Array, wasm_bindgen::JsValue> {
+    let req: OpRequest = serde_json::from_str(request_json)
+        .map_err(|e| wasm_bindgen::JsValue::from_str(&format!("request: {e}")))?;
+    let (code, file) = export(&req, target)
+        .map_err(|e| wasm_bindgen::JsValue::from_str(&format!("{}: {}", e.field, e.message)))?;
+    Ok([code, file]
+        .iter()
+        .map(|t| wasm_bindgen::JsValue::from_str(t))
+        .collect())
+}

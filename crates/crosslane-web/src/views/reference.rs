@@ -553,7 +553,10 @@ impl Reference {
         let Some(b) = &self.built else {
             return Ok(());
         };
-        let query = b.search.value().to_lowercase();
+        // ASCII case only, as the search text (`article::haystack`): the entries' names,
+        // signatures and rules are ASCII where case matters, and Unicode's case tables are
+        // kilobytes of the page's first module.
+        let query = b.search.value().to_ascii_lowercase();
         let words: Vec<&str> = query.split_whitespace().collect();
         let mut shown = 0;
         for (article, text) in &b.articles {

@@ -8,11 +8,13 @@
 //! * `page` (wasm only): the DOM, the step control, the in-warp panel (each shuffle of the
 //!   current stage drawn by the lane renderer, [`crate::render::scene`]) and the router hooks;
 //! * `worker` (wasm only): the workers that walk more than 16 384 keys, one kept warm;
+//! * [`wire`]: the sort worker's answer read back without serde's derived deserializers;
 //! * `bench` (wasm only): the `bench_sort` export timing the network on 2^20 keys in the browser.
 
 pub mod diagram;
 pub mod model;
 pub mod plot;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 mod bench;

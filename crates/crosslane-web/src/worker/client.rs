@@ -313,7 +313,7 @@ impl Client {
             return;
         }
         self.cancelling.borrow_mut().take();
-        match serde_json::from_str::<Reply>(&reply) {
+        match super::wire::read_reply(&reply) {
             Ok(Reply::Frame(f)) => {
                 self.strikes.set(0);
                 (self.sink)(Heard::Frame(f));

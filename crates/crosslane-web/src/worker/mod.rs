@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod session;
 #[cfg(target_arch = "wasm32")]
 pub mod sort;
+pub mod wire;
 
 /// The lane and memory tables a frame carries: the kernel view's module (DOM code, wasm only),
 /// compiled here on a native build for the session; the view's own helpers go unused there.

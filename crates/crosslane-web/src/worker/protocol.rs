@@ -100,6 +100,49 @@ mod edit_list {
     }
 }
 
+/// [`Frame::drawn`] as JSON text: its [`Step`] holds a [`crosslane_core::LaneMask`] of up to 128
+/// bits, which a `serde_json::Value` (where the page reads the rest of the frame) would turn into
+/// a float past 64 bits; as text it is read by its own derived deserializer, exactly.
+pub mod drawn_text {
+    use serde::{
+        de::Error as _, ser::Error as _, Deserialize, Deserializer, Serialize, Serializer,
+    };
+
+    use super::Drawn;
+
+    /// `drawn` as a JSON string (`null` for `None`).
+    ///
+    /// # Errors
+    /// What serde_json says of the step (never for the types it holds).
+    pub fn serialize<S: Serializer>(drawn: &Option<Drawn>, s: S) -> Result<S::Ok, S::Error> {
+        match drawn {
+            Some(d) => serde_json::to_string(d)
+                .map_err(S::Error::custom)?
+                .serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// The call back from its JSON string.
+    ///
+    /// # Errors
+    /// The text is not a [`Drawn`]'s JSON.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Drawn>, D::Error> {
+        match Option::<String>::deserialize(d)? {
+            Some(text) => read(&text).map(Some).map_err(D::Error::custom),
+            None => Ok(None),
+        }
+    }
+
+    /// A [`Drawn`] from its JSON text.
+    ///
+    /// # Errors
+    /// The text is not a [`Drawn`]'s JSON.
+    pub fn read(text: &str) -> Result<Drawn, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
 /// Milliseconds between progress messages of a run; also the worker's heartbeat, which the page's
 /// watchdog listens for.
 pub const PROGRESS_MS: f64 = 100.0;
@@ -171,7 +214,9 @@ pub struct Frame {
     pub memory_html: Html,
     /// A memory edit that did not parse: "`NAME[i]`: message".
     pub memory_error: Option<String>,
-    /// The cross-lane call to draw.
+    /// The cross-lane call to draw: JSON text inside the frame's JSON ([`drawn_text`]), so that
+    /// the page reads the frame field by field (`worker::wire`) and only this with serde.
+    #[serde(with = "drawn_text")]
     pub drawn: Option<Drawn>,
     /// The memory edits the launch applied ([`Edits`]; the page keeps them for later loads
     /// and the link). Those that no longer apply are left out and said in [`Frame::edits_note`].

@@ -118,63 +118,21 @@ thread_local! {
 }
 
 /// "Run on this GPU" from the page's module: the kernel engine module is imported into the page
-/// (its glue and wasm names are `section#view-kernel[data-engine-glue, data-engine-wasm]`,
-/// written by `scripts/build-web`) and its `kernel_gpu_run` export does the run.
+/// ([`crate::engine_link`]) and its `kernel_gpu_run` export does the run.
 #[cfg(not(feature = "engine"))]
 async fn run_somewhere() -> Result<(), String> {
-    let doc = document().map_err(|e| format!("{e:?}"))?;
-    let section: HtmlElement = by_id(&doc, "view-kernel").map_err(|e| format!("{e:?}"))?;
-    let glue = section
-        .get_attribute("data-engine-glue")
-        .unwrap_or_default();
-    let wasm = section
-        .get_attribute("data-engine-wasm")
-        .unwrap_or_default();
-    if !glue.ends_with(".js") || !wasm.ends_with(".wasm") {
-        return Err("this build has no kernel engine module (scripts/build-web builds it)".into());
+    use crate::engine_link;
+    if engine_link::loaded().is_none() {
+        status("loading the kernel engine…", "running");
     }
-    status("loading the kernel engine…", "running");
-    let module = wasm_bindgen_futures::JsFuture::from(engine::load_engine(&glue, &wasm))
-        .await
-        .map_err(|e| format!("the kernel engine did not load: {e:?}"))?;
-    let run = js_sys::Reflect::get(&module, &"kernel_gpu_run".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .ok_or("the kernel engine module has no kernel_gpu_run")?;
-    let promise = run
-        .call0(&module)
-        .map_err(|e| format!("{e:?}"))?
+    let module = engine_link::load().await?;
+    let promise = engine_link::call(&module, "kernel_gpu_run", &[])?
         .dyn_into::<js_sys::Promise>()
         .map_err(|_| "kernel_gpu_run did not return a promise".to_string())?;
     wasm_bindgen_futures::JsFuture::from(promise)
         .await
         .map(|_| ())
         .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
-}
-
-/// The page's import of the kernel engine module (once; later calls share the promise).
-#[cfg(not(feature = "engine"))]
-mod engine {
-    use wasm_bindgen::prelude::*;
-
-    #[wasm_bindgen(inline_js = r#"
-let p = null;
-export function load_engine(glue, wasm) {
-  if (!p) {
-    const base = document.baseURI;
-    p = import(new URL(glue, base).href).then(async (m) => {
-      await m.default({ module_or_path: new URL(wasm, base) });
-      return m;
-    });
-    p.catch(() => { p = null; });
-  }
-  return p;
-}
-"#)]
-    extern "C" {
-        /// The engine module's namespace, initialized.
-        pub fn load_engine(glue: &str, wasm: &str) -> js_sys::Promise;
-    }
 }
 
 /// The engine module's "Run on this GPU" (the page's module calls it after importing this

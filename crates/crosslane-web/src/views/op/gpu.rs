@@ -109,31 +109,22 @@ pub fn step_rendered(st: &State<Panel>, step: &Step, display: DisplayOptions) {
 /// the returned state to hand over its steps ([`step_rendered`]).
 pub fn mount() -> Js<State<Panel>> {
     let st = State::new(Panel::default());
-    let doc = document()?;
-    let head = doc
-        .query_selector("#drawing .section-head")?
-        .ok_or_else(|| JsValue::from_str("index.html lacks #drawing .section-head"))?;
-    let toggle: HtmlElement = el_as(
-        &doc,
-        "button",
-        &[
-            ("type", "button"),
-            ("id", "gpu-toggle"),
-            ("class", "button"),
-            ("aria-pressed", "false"),
-            ("aria-controls", "gpu-panel"),
-        ],
-    )?;
-    toggle.set_text_content(Some("GPU check"));
-    // Before the export buttons, wherever the header groups them.
-    let first_export: Element = head
-        .query_selector(".exports")?
-        .map_or_else(|| by_id(&doc, "export-svg"), Ok)?;
-    let parent = first_export
-        .parent_node()
-        .ok_or_else(|| JsValue::from_str("the export buttons have no parent"))?;
-    parent.insert_before(&toggle, Some(&first_export))?;
+    let toggle = super::gpu_toggle::create()?;
+    build(&st, toggle)?;
+    if let Some(e) = els(&st) {
+        let s = st.clone();
+        kit::listen(&e.toggle, "click", move |_| toggle_panel(&s))?;
+    }
+    // A permalink with the panel open opens it (and Back / Forward follow the link's state).
+    let s = st.clone();
+    crate::permalink::on_gpu_panel(move |open| set_panel_open(&s, open));
+    Ok(st)
+}
 
+/// Builds the panel under the drawing for the toggle `toggle` (which opens and closes it) and
+/// wires the panel's own buttons.
+fn build(st: &State<Panel>, toggle: HtmlElement) -> Js<()> {
+    let doc = document()?;
     let panel: HtmlElement = el_as(
         &doc,
         "section",
@@ -233,11 +224,6 @@ pub fn mount() -> Js<State<Panel>> {
     st.update(|s| s.els = Some(els.clone()));
 
     let s = st.clone();
-    kit::listen(&els.toggle, "click", move |_| toggle_panel(&s))?;
-    // A permalink with the panel open opens it (and Back / Forward follow the link's state).
-    let s = st.clone();
-    crate::permalink::on_gpu_panel(move |open| set_panel_open(&s, open));
-    let s = st.clone();
     kit::listen(
         &by_id::<HtmlElement>(&els.doc, "gpu-rerun")?,
         "click",
@@ -267,7 +253,7 @@ pub fn mount() -> Js<State<Panel>> {
             set_lanes(&lanes);
         }
     })?;
-    Ok(st)
+    Ok(())
 }
 
 /// `<button type="button" id=ID class="button">TEXT</button>`.
@@ -735,4 +721,72 @@ async fn sort_on_device(st: &State<Panel>) -> Result<(bool, String), GpuError> {
         timing.source.label()
     );
     Ok((agrees, line))
+}
+
+/// The panel as the kernel engine module shows it for the page's first module (which has only
+/// the toggle, `views/op/gpu_link.rs`, and loads this module when the panel first opens).
+#[cfg(all(feature = "engine", not(feature = "page")))]
+mod linked {
+    use std::cell::RefCell;
+
+    use crosslane_core::Step;
+    use wasm_bindgen::prelude::wasm_bindgen;
+    use wasm_bindgen::JsValue;
+    use web_sys::HtmlElement;
+
+    use super::{arm, build, set_panel_open, step_rendered, Panel};
+    use crate::dom::{by_id, document};
+    use crate::kit::State;
+    use crate::labels::DisplayOptions;
+
+    thread_local! {
+        /// The panel, once built.
+        static PANEL: RefCell<Option<State<Panel>>> = const { RefCell::new(None) };
+    }
+
+    fn panel() -> Option<State<Panel>> {
+        PANEL.with(|p| p.borrow().clone())
+    }
+
+    /// Builds the panel under the page's drawing, for the page's `button#gpu-toggle` (once).
+    ///
+    /// # Errors
+    /// The page lacks the toggle or the drawing, or a DOM call failed.
+    #[wasm_bindgen]
+    pub fn op_gpu_mount() -> Result<(), JsValue> {
+        if panel().is_some() {
+            return Ok(());
+        }
+        let st = State::new(Panel::default());
+        let toggle: HtmlElement = by_id(&document()?, "gpu-toggle")?;
+        build(&st, toggle)?;
+        PANEL.with(|p| *p.borrow_mut() = Some(st));
+        Ok(())
+    }
+
+    /// Opens or closes the panel; `armed`: the visitor has clicked the toggle (GPU work
+    /// starts only after a click).
+    #[wasm_bindgen]
+    pub fn op_gpu_open(open: bool, armed: bool) {
+        if let Some(st) = panel() {
+            if armed {
+                arm(&st);
+            }
+            set_panel_open(&st, open);
+        }
+    }
+
+    /// The op view's step on screen (a [`Step`] as JSON) and its "values in hex" option.
+    ///
+    /// # Errors
+    /// The step's JSON does not read back.
+    #[wasm_bindgen]
+    pub fn op_gpu_step(step_json: &str, hex: bool) -> Result<(), JsValue> {
+        let step: Step = serde_json::from_str(step_json)
+            .map_err(|e| JsValue::from_str(&format!("step: {e}")))?;
+        if let Some(st) = panel() {
+            step_rendered(&st, &step, DisplayOptions { hex });
+        }
+        Ok(())
+    }
 }

@@ -23,7 +23,14 @@ use crate::render::scene::{self, LaneRef, Scene};
 use crate::render::{canvas, svg};
 
 mod controls;
+// The GPU check: here where this module has `crosslane_gpu` (the `engine` feature); the page's
+// first module has only its toggle and loads the panel from the kernel engine module.
+#[cfg(feature = "engine")]
 pub mod gpu;
+#[cfg(not(feature = "engine"))]
+#[path = "gpu_link.rs"]
+pub mod gpu;
+mod gpu_toggle;
 pub mod table;
 
 use controls::Controls;
@@ -151,7 +158,7 @@ fn try_start(gpu: State<gpu::Panel>) -> Js<()> {
         } else {
             "click"
         };
-        app.listen(&target, event, move |a, _| a.on_export_kind(kind))?;
+        app.listen(&target, event, move |a, e| a.on_export_kind(kind, &e))?;
     }
     app.listen(&window()?, "resize", |a, _| a.redraw())?;
 
@@ -352,8 +359,9 @@ impl App {
     }
 
     /// Fills export link `kind` (`png`, `json`, `csv`, `code`) just before the browser follows
-    /// it; `code` also shows the snippet in `#code-view` (as text).
-    fn on_export_kind(&mut self, kind: &str) -> Js<()> {
+    /// it (`e`: the click, or the dialect's `change`); `code` also shows the snippet in
+    /// `#code-view` (as text).
+    fn on_export_kind(&mut self, kind: &str, e: &Event) -> Js<()> {
         use crate::export;
         let Some(step) = &self.step else {
             return Ok(());
@@ -383,8 +391,8 @@ impl App {
             ),
             _ => {
                 let req = self.controls.request()?;
-                let text = match export::code::export(&req, &self.exports.dialect.value()) {
-                    Ok((code, file)) => {
+                let text = match code_snippet(&req, &self.exports.dialect.value()) {
+                    Some(Ok((code, file))) => {
                         export::set_download(
                             &self.exports.code,
                             &file,
@@ -392,7 +400,13 @@ impl App {
                         )?;
                         code
                     }
-                    Err(e) => format!("// cannot export: {}: {}", e.field, e.message),
+                    Some(Err(e)) => format!("// cannot export: {e}"),
+                    // The code generator is in the kernel engine module: the link's default
+                    // action waits for it, and the same event comes again once it is loaded.
+                    None => {
+                        e.prevent_default();
+                        load_code_exporter(&self.exports, &e.type_())
+                    }
                 };
                 self.exports.code_view.set_text_content(Some(&text));
                 self.exports.code_view.set_hidden(false);
@@ -501,6 +515,92 @@ impl App {
         self.step = Some(step);
         Ok(())
     }
+}
+
+/// "Export as code": the snippet of `req` for `target` and its file name, or the error's text
+/// (`field: message`); here, in a build with the code generator (`engine`).
+#[cfg(feature = "engine")]
+fn code_snippet(
+    req: &crosslane_core::OpRequest,
+    target: &str,
+) -> Option<Result<(String, String), String>> {
+    Some(
+        crate::export::code::export(req, target).map_err(|e| format!("{}: {}", e.field, e.message)),
+    )
+}
+
+/// "Export as code" in the page's first module: the snippet comes from the kernel engine
+/// module's `op_export_code` (`crosslane_core::codegen` lives there); `None` while that module
+/// is not loaded yet.
+#[cfg(not(feature = "engine"))]
+fn code_snippet(
+    req: &crosslane_core::OpRequest,
+    target: &str,
+) -> Option<Result<(String, String), String>> {
+    let module = crate::engine_link::loaded()?;
+    let json = match serde_json::to_string(req) {
+        Ok(j) => j,
+        Err(e) => return Some(Err(format!("request: {e}"))),
+    };
+    let reply = crate::engine_link::call(&module, "op_export_code", &[json.into(), target.into()]);
+    Some(reply.and_then(|v| {
+        let pair: js_sys::Array = v
+            .dyn_into()
+            .map_err(|_| "op_export_code: not a pair".to_string())?;
+        match (pair.get(0).as_string(), pair.get(1).as_string()) {
+            (Some(code), Some(file)) => Ok((code, file)),
+            _ => Err("op_export_code: not a pair of texts".to_string()),
+        }
+    }))
+}
+
+/// Never called where the code generator is in this module.
+#[cfg(feature = "engine")]
+fn load_code_exporter(_: &Exports, _: &str) -> String {
+    String::new()
+}
+
+/// Loads the kernel engine module for "Export as code" (once; further events while it loads
+/// only say so), then sends the event again so that the link is filled (and followed, where a
+/// click on `#export-code` was held back: `kind` is `click`, or the dialect's `change`) as if
+/// the generator had been there. Returns the line `#code-view` shows meanwhile.
+#[cfg(not(feature = "engine"))]
+fn load_code_exporter(exports: &Exports, kind: &str) -> String {
+    use std::cell::Cell;
+    thread_local! {
+        static LOADING: Cell<bool> = const { Cell::new(false) };
+        /// A click on the link was held back while the module loads: follow it afterwards.
+        static CLICKED: Cell<bool> = const { Cell::new(false) };
+    }
+    let text = crate::engine_link::loading_text("the code exporter");
+    if kind == "click" {
+        CLICKED.with(|c| c.set(true));
+    }
+    if LOADING.with(|l| l.replace(true)) {
+        return text;
+    }
+    let link: Option<HtmlElement> = exports.code.clone().dyn_into().ok();
+    let select = exports.dialect.clone();
+    let view = exports.code_view.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let loaded = crate::engine_link::load().await;
+        LOADING.with(|l| l.set(false));
+        let click = CLICKED.with(|c| c.replace(false));
+        match loaded {
+            Ok(_) if click => {
+                if let Some(link) = link {
+                    link.click();
+                }
+            }
+            Ok(_) => {
+                if let Ok(ev) = Event::new("change") {
+                    let _ = select.dispatch_event(&ev);
+                }
+            }
+            Err(e) => view.set_text_content(Some(&format!("// cannot export: {e}"))),
+        }
+    });
+    text
 }
 
 /// One line: op, lane count, active lanes and how many lanes have each provenance.

@@ -17,8 +17,8 @@ use crate::render::{scene, svg};
 const EXAMPLE_WIDTH: f64 = 720.0;
 
 /// The words search matches against: dialect, name, aliases, signature and its note, rule and
-/// source, in
-/// lower case.
+/// source, in ASCII lower case (the page's search folds ASCII case only: Unicode's case tables
+/// would be kilobytes of the page's first module).
 pub fn haystack(e: &RefEntry) -> String {
     format!(
         "{} {} {} {} {} {} {} {}",
@@ -31,7 +31,7 @@ pub fn haystack(e: &RefEntry) -> String {
         e.rule,
         e.source
     )
-    .to_lowercase()
+    .to_ascii_lowercase()
 }
 
 /// The `id` of the entry's article (`ref-ascend-asc_shfl_xor`).

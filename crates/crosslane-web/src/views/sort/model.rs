@@ -456,9 +456,8 @@ mod tests {
         for (len, limit) in [(1usize << 15, DRAW_LIMIT), (16, DRAW_LIMIT)] {
             let run = SortRun::new(Some(len), 99, None, limit).unwrap();
             let text = serde_json::to_string(&Ok::<_, InputError>(run.clone())).unwrap();
-            let mut back: SortRun = serde_json::from_str::<Result<SortRun, InputError>>(&text)
-                .unwrap()
-                .unwrap();
+            // Read as the page reads it (`wire`: field by field, no derived deserializer).
+            let mut back: SortRun = super::super::wire::read_answer(&text).unwrap();
             // serde_json reads a float back to within an ulp (it does not promise the exact
             // bits without its `float_roundtrip` feature): the fractions, shown to 0.01 %, are
             // compared as such, everything else exactly.
@@ -514,8 +513,23 @@ mod tests {
 
         let refused: Result<SortRun, InputError> = SortRun::new(Some(0), 1, None, DRAW_LIMIT);
         let text = serde_json::to_string(&refused).unwrap();
-        let back: Result<SortRun, InputError> = serde_json::from_str(&text).unwrap();
-        assert_eq!(back.unwrap_err().field, "len");
+        let back = super::super::wire::read_answer(&text);
+        assert_eq!(back.unwrap_err(), refused.unwrap_err());
+        // Typed keys (`keys_from` values), every wire drawn: the same run back, field by field.
+        let typed = SortRun::new(None, 1, Some("9,-3,7,7,0,12,5,1,8,2"), DRAW_LIMIT).unwrap();
+        let text = serde_json::to_string(&Ok::<_, InputError>(typed.clone())).unwrap();
+        let back = super::super::wire::read_answer(&text).unwrap();
+        assert_eq!(back.report, typed.report);
+        assert_eq!(back.key_range, (-3, 12));
+        assert_eq!(back.stages.len(), typed.stages.len());
+        // An answer that is not a run says so on field `sort`, never panics.
+        for bad in ["", "{}", "{\"Ok\": {}}", "{\"Err\": 3}", "[1]"] {
+            assert_eq!(
+                super::super::wire::read_answer(bad).unwrap_err().field,
+                "sort",
+                "{bad}"
+            );
+        }
     }
 
     #[test]

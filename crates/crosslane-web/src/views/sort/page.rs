@@ -464,9 +464,7 @@ impl SortPage {
         let working = self.job.as_ref().is_some_and(|(w, _)| w.serial == serial);
         let built = match word {
             Word::Answer { id, json } if working && id == self.job_id => {
-                serde_json::from_str::<Result<SortRun, InputError>>(&json)
-                    .unwrap_or_else(|e| Err(InputError::new("sort", e.to_string())))
-                    .map(Some)
+                super::wire::read_answer(&json).map(Some)
             }
             Word::Failed if working => {
                 let Some((_, job)) = self.job.take() else {
