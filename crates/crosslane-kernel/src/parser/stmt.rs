@@ -405,11 +405,12 @@ impl Parser<'_> {
                 // `extern __shared__` array; a run-time bound reported when it runs).
                 bounds.into_iter().next()
             };
-            // `float m(-FLT_MAX);`, `int n(3);`, `float2 v(a, b);`: direct-initialization.
+            // `float m(-FLT_MAX);`, `int n(3);`, `T* p(q);`: direct-initialization of one value
+            // (a vector's, `dim3 g(4, 2)`, is the functional cast below).
             let paren_init = if bounds_none
                 && self.is_punct("(")
                 && alias_sig.is_none()
-                && matches!(ty, Ty::Val(_) | Ty::Ptr(_))
+                && (matches!(ty, Ty::Val(v) if v.lanes == 1) || matches!(ty, Ty::Ptr(_)))
             {
                 Some(self.paren_init(&name, ty, type_word.as_deref(), span)?)
             } else {
