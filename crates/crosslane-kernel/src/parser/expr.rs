@@ -541,6 +541,8 @@ impl Parser<'_> {
                         // A block barrier: a TempStorage may be used again (`cub`).
                         self.cub_pending.clear();
                     }
+                    // One of several functions of the name ([`super::overload`]).
+                    let w = self.resolve_plain_call(&w, &args, span)?;
                     if let Some(slots) = self.any_group_fns.get(&w).cloned() {
                         // `thread_group` parameters: each group's rank and size beside it.
                         self.any_group_args(&w, &mut args, &slots, span)?;

@@ -347,6 +347,17 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.pending_svars.clear();
         let mut params = self.params()?;
+        // Overloads of one name ([`super::overload`]): a later declaration with other
+        // parameter types is kept under its own key. An instance of a template (parsed with
+        // `eager` set) is named by its instantiation instead.
+        let mut name = name;
+        if self.eager == 0 {
+            if let Some(close) = self.closing(open_params) {
+                let toks = self.toks[open_params + 1..close].to_vec();
+                let sig = self.param_sigs(&toks, &[]);
+                name = self.overload_key(&name, sig, start)?;
+            }
+        }
         if !self.any_slots.is_empty() {
             let slots = std::mem::take(&mut self.any_slots);
             self.any_group_fns.insert(name.clone(), slots);

@@ -54,6 +54,7 @@ mod items;
 mod lambda;
 mod limits;
 mod member_templates;
+mod overload;
 mod packs;
 mod partial_spec;
 mod scopes;
@@ -309,6 +310,8 @@ struct Parser<'a> {
     templates: HashMap<String, templates::Template>,
     /// The later templates' keys of each overloaded function template name ([`sfinae`]).
     overloads: HashMap<String, Vec<String>>,
+    /// The non-template functions of each name, in declaration order ([`overload`]).
+    fn_sets: HashMap<String, Vec<overload::FnOverload>>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -426,6 +429,7 @@ impl<'a> Parser<'a> {
             q_device: false,
             q_host: false,
             overloads: HashMap::new(),
+            fn_sets: HashMap::new(),
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),

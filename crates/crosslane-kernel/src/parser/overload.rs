@@ -1,0 +1,644 @@
+//! Overload resolution: which of several functions of one name a call names, as C++17
+//! [over.match] chooses it.
+//!
+//! - Candidates: the non-template functions of the name declared before the call (each later
+//!   declaration with other parameter types is kept under `name#N`, N = 2, 3, …; one with the
+//!   same parameter types is the same function, [over.dcl]/1) and the templates of the name
+//!   whose deduction and `enable_if` hold ([`super::sfinae`]); explicit template arguments
+//!   leave only the templates ([temp.arg.explicit]).
+//! - Viable ([over.match.viable]): as many arguments as parameters, less the defaulted ones;
+//!   each argument has an implicit conversion sequence to its parameter.
+//! - Each conversion is ranked ([over.ics.scs] table 13, [conv.prom]): exact match (same type;
+//!   `T*` to `T*`) > promotion (`bool`, `char`, `short` and their unsigned forms to `int`;
+//!   `float` to `double`) > conversion (any other arithmetic conversion, `0` or a pointer to
+//!   `void*`) > user-defined (to or from `__half` / `__nv_bfloat16`, which are classes in
+//!   `cuda_fp16.h` / `cuda_bf16.h` converting through constructors and `operator float()`;
+//!   two of these compare by the standard conversion after `operator float()`,
+//!   [over.ics.rank]/3.3). A vector type (`float2`, `float4`, `__half2`) and a struct only
+//!   match themselves: no conversion between them and a scalar or another vector exists
+//!   (they are structs, CUDA C++ Programming Guide "Built-in Vector Types"). A reference to
+//!   non-const takes only its own type (a converted temporary cannot bind,
+//!   [dcl.init.ref]/5.2).
+//! - Best viable ([over.match.best]/2): better in no argument worse and one better; on a tie a
+//!   non-template beats a template specialization (/2.4), and a more specialized template
+//!   beats a less specialized one (/2.5, [temp.func.order]: here a parameter written as a
+//!   bare template parameter `T` is less specialized than a compound of one, `T*`, and that
+//!   than a type with no template parameter; a template is more specialized when no parameter
+//!   is less and one is more). No single best is an error naming every equally good
+//!   candidate's line; an argument whose type the front end cannot tell counts as equally
+//!   good for each, and the error says so.
+//!
+//! Not modelled (each refused or left to the rules above, never guessed): user structs'
+//! converting constructors and conversion functions, cv-qualification ranking of references
+//! ([over.ics.rank]/3.2.6), `long` and `long long` as distinct types.
+//!
+//! Bounded: at most [`MAX_FN_OVERLOADS`] non-template functions share a name; each call
+//! ranks each candidate's arguments once.
+
+use super::targs::{TArg, TParam};
+use super::{PResult, Parser};
+use crate::ast::{Expr, ExprKind, Span};
+use crate::lexer::{Tok, Token};
+use crate::types::{Scalar, Ty, ValTy};
+use crate::KernelError;
+
+/// Most non-template functions (with distinct parameter types) that share one name.
+pub const MAX_FN_OVERLOADS: usize = 16;
+
+/// A parameter's type as overload resolution compares it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum PType {
+    /// A value (a scalar or a vector type).
+    Val(ValTy),
+    /// A pointer to values.
+    Ptr(ValTy),
+    /// `void*`.
+    VoidPtr,
+    /// A struct, by value or reference.
+    Struct(String),
+    /// A form not read here (a group, a function pointer, a pointer to pointers).
+    Unknown,
+}
+
+/// One parameter of a candidate.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct PSig {
+    pub(super) ty: PType,
+    /// A reference to non-const (`float& x`): takes only its own type.
+    pub(super) mut_ref: bool,
+    /// Whether it has a default argument.
+    pub(super) default: bool,
+}
+
+/// A non-template function of an overloaded name.
+#[derive(Clone, Debug)]
+pub(super) struct FnOverload {
+    /// The name calls of it are given (`name` for the first, `name#N` after).
+    pub(super) key: String,
+    /// Its parameters.
+    pub(super) params: Vec<PSig>,
+    /// The line of its first declaration.
+    pub(super) line: u32,
+}
+
+/// An argument's type as the front end tells it.
+#[derive(Clone, Debug)]
+enum AType {
+    Val(ValTy),
+    Ptr(Option<ValTy>),
+    Struct(String),
+    Unknown,
+}
+
+/// An implicit conversion sequence's rank ([over.ics.scs] table 13); `User(r)`: a user-defined
+/// conversion whose second standard conversion has rank `r`. Declared best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Exact,
+    Promotion,
+    Conversion,
+    User(u8),
+}
+
+/// One argument's conversion to one parameter.
+#[derive(Clone, Debug)]
+enum Ics {
+    Rank(Rank),
+    /// The argument's type is not known here: equally good for every candidate.
+    Unknown,
+    /// No implicit conversion: the candidate is not viable.
+    No(String),
+}
+
+/// A candidate of a call: a non-template function or a template with its arguments bound.
+#[derive(Clone, Debug)]
+pub(super) struct Candidate {
+    /// The non-template's key or the template's key.
+    pub(super) key: String,
+    pub(super) template: bool,
+    pub(super) line: u32,
+    pub(super) params: Vec<PSig>,
+    /// Per parameter, how specialized its written form is (templates only, [temp.func.order]):
+    /// 0 a bare template parameter, 1 a compound of one, 2 no template parameter.
+    pub(super) levels: Vec<u8>,
+    /// Whether the last parameter is a pack (takes any number of arguments).
+    pub(super) variadic: bool,
+}
+
+/// The text of a type for messages (`float`, `float4`, `__half*`).
+fn type_text(t: &PType) -> String {
+    match t {
+        PType::Val(v) => crate::vector_types::cuda_name(*v),
+        PType::Ptr(v) => format!("{}*", crate::vector_types::cuda_name(*v)),
+        PType::VoidPtr => "void*".into(),
+        PType::Struct(s) => s.clone(),
+        PType::Unknown => "?".into(),
+    }
+}
+
+fn atype_text(t: &AType) -> String {
+    match t {
+        AType::Val(v) => crate::vector_types::cuda_name(*v),
+        AType::Ptr(Some(v)) => format!("{}*", crate::vector_types::cuda_name(*v)),
+        AType::Ptr(None) => "a pointer".into(),
+        AType::Struct(s) => s.clone(),
+        AType::Unknown => "a type not known here".into(),
+    }
+}
+
+/// Whether `s` is a 16-bit floating type, a class in `cuda_fp16.h` / `cuda_bf16.h`.
+fn class_float(s: Scalar) -> bool {
+    matches!(s, Scalar::F16 | Scalar::Bf16)
+}
+
+/// The standard conversion from arithmetic scalar `a` to `p` ([conv.prom], [conv.fpprom]).
+fn standard(a: Scalar, p: Scalar) -> Rank {
+    if a == p {
+        Rank::Exact
+    } else if (matches!(
+        a,
+        Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16
+    ) && p == Scalar::I32)
+        || (a == Scalar::F32 && p == Scalar::F64)
+    {
+        Rank::Promotion
+    } else {
+        Rank::Conversion
+    }
+}
+
+fn rank_no(r: Rank) -> u8 {
+    match r {
+        Rank::Exact => 0,
+        Rank::Promotion => 1,
+        Rank::Conversion => 2,
+        Rank::User(_) => 3,
+    }
+}
+
+/// The conversion of an argument of type `a` (`zero`: the literal `0`) to parameter `p`.
+fn ics(a: &AType, zero: bool, p: &PSig) -> Ics {
+    let no = |why: &str| Ics::No(why.to_string());
+    match (&p.ty, a) {
+        (PType::Unknown, _) | (_, AType::Unknown) => Ics::Unknown,
+        (PType::Val(pv), AType::Val(av)) => {
+            if pv == av {
+                return Ics::Rank(Rank::Exact);
+            }
+            if pv.lanes != 1 || av.lanes != 1 {
+                return no("a vector type converts to no other type");
+            }
+            if p.mut_ref {
+                return no("a reference to non-const takes only its own type");
+            }
+            let (a, p) = (av.scalar, pv.scalar);
+            match (class_float(a), class_float(p)) {
+                (true, true) => no("no conversion between __half and __nv_bfloat16"),
+                // `operator float()`, then a standard conversion.
+                (true, false) => Ics::Rank(Rank::User(rank_no(standard(Scalar::F32, p)))),
+                // A converting constructor.
+                (false, true) => Ics::Rank(Rank::User(0)),
+                (false, false) => Ics::Rank(standard(a, p)),
+            }
+        }
+        (PType::Ptr(pv), AType::Ptr(Some(av))) if pv == av => Ics::Rank(Rank::Exact),
+        (PType::Ptr(_), AType::Ptr(Some(_))) => no("pointers to other types do not convert"),
+        (PType::Ptr(_) | PType::VoidPtr, AType::Ptr(None)) => Ics::Unknown,
+        (PType::VoidPtr, AType::Ptr(Some(_))) => Ics::Rank(Rank::Conversion),
+        (PType::Ptr(_) | PType::VoidPtr, AType::Val(_)) if zero => Ics::Rank(Rank::Conversion),
+        (PType::Struct(ps), AType::Struct(s)) if ps == s => Ics::Rank(Rank::Exact),
+        (PType::Struct(_), _) => no("a struct takes only its own type here"),
+        (_, AType::Struct(_)) => no("a struct converts to no other type here"),
+        (PType::Val(_), AType::Ptr(_)) => no("a pointer is not a value"),
+        (PType::Ptr(_) | PType::VoidPtr, AType::Val(_)) => no("a value is not a pointer"),
+    }
+}
+
+/// How `a` compares with `b` on one argument: `Less` when `a` is better.
+fn cmp_ics(a: &Ics, b: &Ics) -> std::cmp::Ordering {
+    match (a, b) {
+        (Ics::Rank(x), Ics::Rank(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    }
+}
+
+/// Whether candidate `a` (conversions `ca`) is better than `b` ([over.match.best]/2).
+fn better(a: &Candidate, ca: &[Ics], b: &Candidate, cb: &[Ics]) -> bool {
+    use std::cmp::Ordering::{Greater, Less};
+    let orders: Vec<_> = ca.iter().zip(cb).map(|(x, y)| cmp_ics(x, y)).collect();
+    if orders.contains(&Greater) {
+        return false;
+    }
+    if orders.contains(&Less) {
+        return true;
+    }
+    if !a.template && b.template {
+        return true;
+    }
+    if a.template && b.template && a.levels.len() == b.levels.len() && !a.levels.is_empty() {
+        let pairs = a.levels.iter().zip(&b.levels);
+        return pairs.clone().all(|(x, y)| x >= y) && pairs.clone().any(|(x, y)| x > y);
+    }
+    false
+}
+
+/// The top-level pieces of a parameter list's tokens (from after `(` to before `)`).
+pub(super) fn split_params(toks: &[Token]) -> Vec<Vec<Token>> {
+    let mut depth = 0usize;
+    let mut out: Vec<Vec<Token>> = vec![Vec::new()];
+    for tk in toks {
+        match &tk.tok {
+            Tok::Punct("(" | "<" | "[" | "{") => depth += 1,
+            Tok::Punct(")" | ">" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Punct(">>") => depth = depth.saturating_sub(2),
+            Tok::Punct(",") if depth == 0 => {
+                out.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(p) = out.last_mut() {
+            p.push(tk.clone());
+        }
+    }
+    if out.len() == 1 && out[0].is_empty() {
+        return Vec::new();
+    }
+    // `(void)`: no parameters.
+    if out.len() == 1 && matches!(out[0].as_slice(), [t] if matches!(&t.tok, Tok::Ident(w) if w == "void"))
+    {
+        return Vec::new();
+    }
+    out
+}
+
+/// The parameter list of a function's tokens (from its return type): the tokens between the
+/// first `(` that is no attribute's and its `)`.
+pub(super) fn param_tokens(toks: &[Token]) -> Option<&[Token]> {
+    let open = toks.iter().enumerate().find_map(|(i, tk)| {
+        let attribute = i > 0
+            && matches!(&toks[i - 1].tok, Tok::Ident(w) if w.starts_with("__") && w.ends_with("__"));
+        (matches!(tk.tok, Tok::Punct("(")) && !attribute).then_some(i)
+    })?;
+    let mut depth = 0usize;
+    for (i, tk) in toks.iter().enumerate().skip(open) {
+        match &tk.tok {
+            Tok::Punct("(") => depth += 1,
+            Tok::Punct(")") => {
+                depth -= 1;
+                if depth == 0 {
+                    return toks.get(open + 1..i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A parameter's tokens without its default argument, and whether it had one.
+fn without_default(toks: &[Token]) -> (&[Token], bool) {
+    let mut depth = 0usize;
+    for (i, tk) in toks.iter().enumerate() {
+        match &tk.tok {
+            Tok::Punct("(" | "<" | "[") => depth += 1,
+            Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+            Tok::Punct("=") if depth == 0 => return (&toks[..i], true),
+            _ => {}
+        }
+    }
+    (toks, false)
+}
+
+/// How specialized a template's parameter is as written ([temp.func.order]): 0 a bare template
+/// parameter (`T`, `const T&`), 1 a compound of one (`T*`, `Vec<T>`), 2 none named.
+fn level(toks: &[Token], tparams: &[TParam]) -> u8 {
+    let (decl, _) = without_default(toks);
+    let kept: Vec<&Tok> = decl
+        .iter()
+        .map(|t| &t.tok)
+        .filter(|t| {
+            !matches!(t, Tok::Punct("&" | "&&"))
+                && !matches!(t, Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "typename"))
+        })
+        .collect();
+    let mut kept = kept.as_slice();
+    if kept.len() >= 2 && matches!(kept.last(), Some(Tok::Ident(_))) {
+        kept = &kept[..kept.len() - 1];
+    }
+    let names = |t: &Tok| matches!(t, Tok::Ident(w) if tparams.iter().any(|p| &p.name == w));
+    match kept {
+        [only] if names(only) => 0,
+        _ if kept.iter().any(|t| names(t)) => 1,
+        _ => 2,
+    }
+}
+
+impl Parser<'_> {
+    /// The parameters of a declaration as overload resolution compares them: `toks` is the
+    /// parameter list's tokens; `prior` binds template parameters in them.
+    pub(super) fn param_sigs(&mut self, toks: &[Token], prior: &[(TParam, TArg)]) -> Vec<PSig> {
+        split_params(toks)
+            .iter()
+            .map(|p| self.param_sig(p, prior))
+            .collect()
+    }
+
+    fn param_sig(&mut self, toks: &[Token], prior: &[(TParam, TArg)]) -> PSig {
+        let (decl, default) = without_default(toks);
+        let word = |w: &str| decl.iter().any(|t| matches!(&t.tok, Tok::Ident(x) if x == w));
+        let stars = decl
+            .iter()
+            .filter(|t| matches!(t.tok, Tok::Punct("*")))
+            .count();
+        let reference = decl.iter().any(|t| matches!(t.tok, Tok::Punct("&")));
+        let mut_ref = reference && !word("const");
+        let sig = |ty| PSig {
+            ty,
+            mut_ref,
+            default,
+        };
+        if word("void") && stars == 1 {
+            return sig(PType::VoidPtr);
+        }
+        let Some(last) = decl.last().cloned() else {
+            return sig(PType::Unknown);
+        };
+        let mut slice = decl.to_vec();
+        slice.push(Token {
+            tok: Tok::Eof,
+            ..last
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
+        super::templates::bind_template_args(&mut sub, &ps, &args);
+        self.lend(&mut sub);
+        let ty = (|| {
+            while matches!(sub.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "struct" | "class"))
+            {
+                sub.bump();
+            }
+            if let Ok(Some(s)) = sub.struct_type() {
+                return if stars == 0 {
+                    PType::Struct(s)
+                } else {
+                    PType::Unknown
+                };
+            }
+            let Ok(base) = sub.base_type() else {
+                return PType::Unknown;
+            };
+            let Ok((ty, _)) = sub.pointers(base) else {
+                return PType::Unknown;
+            };
+            if matches!(sub.peek(0), Tok::Ident(_)) {
+                sub.bump();
+            }
+            let array = sub.is_punct("[");
+            match ty {
+                Ty::Val(v) if array => PType::Ptr(v),
+                Ty::Val(v) => PType::Val(v),
+                Ty::Ptr(v) if !array => PType::Ptr(v),
+                _ => PType::Unknown,
+            }
+        })();
+        self.take_back(&mut sub);
+        sig(ty)
+    }
+
+    /// An argument's type as the front end tells it, and whether it is the literal `0`.
+    fn arg_type(&self, e: &Expr) -> (AType, bool) {
+        let zero = matches!(e.kind, ExprKind::Int { value: 0, .. });
+        if let Some(s) = self.struct_of(e) {
+            return (AType::Struct(s), zero);
+        }
+        if self.is_pointer_expr(e) {
+            return (AType::Ptr(self.pointee_type(e)), zero);
+        }
+        match self.expr_type(e) {
+            Some(v) => (AType::Val(v), zero),
+            None => (AType::Unknown, zero),
+        }
+    }
+
+    /// The key a non-template function `name` with parameters `params` (declared at `line`)
+    /// is kept under: the key of an earlier declaration with the same parameter types, else
+    /// `name` for the first and `name#N` for each later overload.
+    ///
+    /// # Errors
+    /// More than [`MAX_FN_OVERLOADS`] overloads of the name.
+    pub(super) fn overload_key(
+        &mut self,
+        name: &str,
+        params: Vec<PSig>,
+        at: Span,
+    ) -> PResult<String> {
+        let set = self.fn_sets.entry(name.to_string()).or_default();
+        let same = |a: &[PSig], b: &[PSig]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ty == y.ty)
+        };
+        if let Some(f) = set.iter().find(|f| same(&f.params, &params)) {
+            return Ok(f.key.clone());
+        }
+        if set.len() >= MAX_FN_OVERLOADS {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!("more than {MAX_FN_OVERLOADS} overloads of the function `{name}`"),
+            ));
+        }
+        let key = if set.is_empty() {
+            name.to_string()
+        } else {
+            format!("{name}#{}", set.len() + 1)
+        };
+        set.push(FnOverload {
+            key: key.clone(),
+            params,
+            line: at.line,
+        });
+        Ok(key)
+    }
+
+    /// The non-template candidates of a call of `name` ([`FnOverload`]s as [`Candidate`]s).
+    pub(super) fn plain_candidates(&self, name: &str) -> Vec<Candidate> {
+        self.fn_sets
+            .get(name)
+            .map(|set| {
+                set.iter()
+                    .map(|f| Candidate {
+                        key: f.key.clone(),
+                        template: false,
+                        line: f.line,
+                        params: f.params.clone(),
+                        levels: Vec::new(),
+                        variadic: false,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A template candidate: template `key` with `params` bound to `bound`, its function
+    /// parameters read with them.
+    pub(super) fn template_candidate(
+        &mut self,
+        key: &str,
+        line: u32,
+        params: &[TParam],
+        bound: &[TArg],
+    ) -> Candidate {
+        let toks: Vec<Token> = self
+            .templates
+            .get(key)
+            .and_then(|t| param_tokens(t.tokens()).map(<[Token]>::to_vec))
+            .unwrap_or_default();
+        let prior: Vec<(TParam, TArg)> =
+            params.iter().cloned().zip(bound.iter().cloned()).collect();
+        let pieces = split_params(&toks);
+        let levels = pieces.iter().map(|p| level(p, params)).collect();
+        let variadic = pieces
+            .last()
+            .is_some_and(|p| p.iter().any(|t| matches!(t.tok, Tok::Punct("..." | ".."))));
+        let sigs = if variadic {
+            Vec::new()
+        } else {
+            self.param_sigs(&toks, &prior)
+        };
+        Candidate {
+            key: key.to_string(),
+            template: true,
+            line,
+            params: sigs,
+            levels,
+            variadic,
+        }
+    }
+
+    /// The best of `cands` for `args` ([over.match.best]); `what` names the call in messages.
+    ///
+    /// # Errors
+    /// No viable candidate (each one's reason listed), or several equally good (their lines).
+    pub(super) fn best_candidate(
+        &self,
+        name: &str,
+        cands: Vec<Candidate>,
+        args: &[Expr],
+        mut reasons: Vec<String>,
+        at: Span,
+    ) -> PResult<Candidate> {
+        let types: Vec<(AType, bool)> = args.iter().map(|a| self.arg_type(a)).collect();
+        let mut viable: Vec<(Candidate, Vec<Ics>)> = Vec::new();
+        for c in cands {
+            if c.variadic {
+                viable.push((c, vec![Ics::Unknown; args.len()]));
+                continue;
+            }
+            let required = c.params.iter().filter(|p| !p.default).count();
+            if args.len() > c.params.len() || args.len() < required {
+                reasons.push(format!(
+                    "line {}: takes {} argument(s), given {}",
+                    c.line,
+                    if required == c.params.len() {
+                        required.to_string()
+                    } else {
+                        format!("{required} to {}", c.params.len())
+                    },
+                    args.len()
+                ));
+                continue;
+            }
+            let conv: Vec<Ics> = types
+                .iter()
+                .zip(&c.params)
+                .map(|((a, zero), p)| ics(a, *zero, p))
+                .collect();
+            if let Some((i, why)) = conv.iter().enumerate().find_map(|(i, x)| match x {
+                Ics::No(w) => Some((i, w.clone())),
+                _ => None,
+            }) {
+                let p = c.params.get(i).map(|p| type_text(&p.ty)).unwrap_or_default();
+                let a = types.get(i).map(|a| atype_text(&a.0)).unwrap_or_default();
+                reasons.push(format!(
+                    "line {}: argument {} ({a}) cannot become parameter type {p}: {why}",
+                    c.line,
+                    i + 1
+                ));
+                continue;
+            }
+            viable.push((c, conv));
+        }
+        let best = viable.iter().position(|(c, cc)| {
+            viable
+                .iter()
+                .all(|(o, oc)| std::ptr::eq(c, o) || better(c, cc, o, oc))
+        });
+        if let Some(i) = best {
+            return Ok(viable.swap_remove(i).0);
+        }
+        let arg_text: Vec<String> = types.iter().map(|(a, _)| atype_text(a)).collect();
+        if viable.is_empty() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "no overload of `{name}` takes these arguments ({}): {} \
+                     ([over.match.viable])",
+                    arg_text.join(", "),
+                    reasons.join("; ")
+                ),
+            ));
+        }
+        // Those no other beats: the equally good ones.
+        let tied: Vec<String> = viable
+            .iter()
+            .filter(|(c, cc)| {
+                !viable
+                    .iter()
+                    .any(|(o, oc)| !std::ptr::eq(c, o) && better(o, oc, c, cc))
+            })
+            .map(|(c, _)| c.line.to_string())
+            .collect();
+        let unknown = types
+            .iter()
+            .position(|(a, _)| matches!(a, AType::Unknown))
+            .map(|i| {
+                format!(
+                    "; the type of argument {} is not known here, so it cannot decide",
+                    i + 1
+                )
+            })
+            .unwrap_or_default();
+        Err(KernelError::new(
+            at.line,
+            at.col,
+            format!(
+                "the call of `{name}` is ambiguous: the overloads at lines {} are equally good \
+                 for arguments ({}) ([over.match.best]){unknown}; cast an argument to the \
+                 parameter type of the one meant",
+                tied.join(", "),
+                arg_text.join(", ")
+            ),
+        ))
+    }
+
+    /// The function a call of the non-template name `name` names: `name` itself unless
+    /// several functions of it are declared, then the best one's key.
+    ///
+    /// # Errors
+    /// As [`Parser::best_candidate`].
+    pub(super) fn resolve_plain_call(
+        &self,
+        name: &str,
+        args: &[Expr],
+        at: Span,
+    ) -> PResult<String> {
+        match self.fn_sets.get(name) {
+            Some(set) if set.len() > 1 => {}
+            _ => return Ok(name.to_string()),
+        }
+        let cands = self.plain_candidates(name);
+        Ok(self.best_candidate(name, cands, args, Vec::new(), at)?.key)
+    }
+}
