@@ -196,9 +196,18 @@ impl Executor {
         // The lexers refuse bidirectional controls in code; those in comments and strings are
         // reported here, for every front end.
         parsed_diags.extend(super::bidi::warnings(source, 100));
+        // `--entry 'name(T, U*)'`: one of several functions of a name, by parameter types.
+        let user_entry = config.entry.is_some();
+        if let Some(e) = config.entry.clone() {
+            config.entry = Some(super::host_launch::resolve_entry(&program, &e)?);
+        }
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
+        // A launch whose arguments chose no one of several kernels of its name names none.
+        if let (false, Some(e)) = (user_entry, config.entry.clone()) {
+            config.entry = Some(super::host_launch::resolve_entry(&program, &e)?);
+        }
         parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
         let f = super::host_launch::entry_function(&program, config.entry.as_ref())?;

@@ -38,6 +38,7 @@ mod cg_match;
 mod cg_scan;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
+pub(crate) use overload::type_of_words;
 mod const_eval;
 mod constexpr_fn;
 mod cub;
@@ -165,6 +166,7 @@ pub fn parse_preprocessed(
     })?;
     p.read_pending_host_calls();
     p.link_vf_calls();
+    p.resolve_launches();
     let superseded = std::mem::take(&mut p.superseded);
     program.launches = std::mem::take(&mut p.launches)
         .into_iter()
@@ -215,7 +217,7 @@ pub fn list_kernels(source: &str) -> Result<Vec<String>, KernelError> {
         .iter()
         .filter(|f| f.entry)
         .chain(fns.iter().filter(|f| !f.entry))
-        .map(|f| f.name.clone())
+        .map(|f| super::host_launch::entry_name(&parsed.program, f))
         .collect())
 }
 
@@ -312,6 +314,8 @@ struct Parser<'a> {
     overloads: HashMap<String, Vec<String>>,
     /// The non-template functions of each name, in declaration order ([`overload`]).
     fn_sets: HashMap<String, Vec<overload::FnOverload>>,
+    /// Host launches' argument types by launch index, for choosing among kernel overloads.
+    launch_arg_types: Vec<(usize, overload::ArgTypes)>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -430,6 +434,7 @@ impl<'a> Parser<'a> {
             q_host: false,
             overloads: HashMap::new(),
             fn_sets: HashMap::new(),
+            launch_arg_types: Vec::new(),
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),

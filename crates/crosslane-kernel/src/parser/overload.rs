@@ -83,12 +83,18 @@ pub(super) struct FnOverload {
 
 /// An argument's type as the front end tells it.
 #[derive(Clone, Debug)]
-enum AType {
+pub(super) enum AType {
     Val(ValTy),
     Ptr(Option<ValTy>),
     Struct(String),
     Unknown,
 }
+
+/// Arguments' types, each with whether it is the literal `0`.
+pub(super) type ArgTypes = Vec<(AType, bool)>;
+
+/// Most tokens before a host launch searched for an argument's declaration.
+const HOST_DECL_WINDOW: usize = 4096;
 
 /// An implicit conversion sequence's rank ([over.ics.scs] table 13); `User(r)`: a user-defined
 /// conversion whose second standard conversion has rank `r`. Declared best first.
@@ -407,6 +413,98 @@ impl Parser<'_> {
         sig(ty)
     }
 
+    /// The types of a host launch's arguments (token ranges `args`, before token `upto`): a
+    /// variable's from its declaration in the tokens before (`float* d_x;`, `int n = 4;`), a
+    /// literal's or a cast's from the expression.
+    pub(super) fn host_arg_types(&mut self, upto: usize, args: &[(usize, usize)]) -> ArgTypes {
+        let toks = self.toks;
+        args.iter()
+            .map(|&(a, b)| {
+                if b == a + 1 {
+                    if let Some(Tok::Ident(n)) = toks.get(a).map(|t| &t.tok) {
+                        return (self.host_decl_type(upto, n), false);
+                    }
+                }
+                match self.sub_expr(a, b) {
+                    Some(e) => self.arg_type(&e),
+                    None => (AType::Unknown, false),
+                }
+            })
+            .collect()
+    }
+
+    /// The declared type of host variable `name` in the tokens before `upto`: the last
+    /// `TYPE [*…] name` followed by `;`, `=`, `,`, `)` or `[` (at most [`HOST_DECL_WINDOW`]
+    /// tokens back).
+    fn host_decl_type(&self, upto: usize, name: &str) -> AType {
+        let toks = self.toks;
+        let from = upto.saturating_sub(HOST_DECL_WINDOW);
+        for k in (from.max(1)..upto.min(toks.len())).rev() {
+            if !matches!(&toks[k].tok, Tok::Ident(w) if w == name) {
+                continue;
+            }
+            if !matches!(
+                toks.get(k + 1).map(|t| &t.tok),
+                Some(Tok::Punct(";" | "=" | "," | ")" | "["))
+            ) {
+                continue;
+            }
+            let mut j = k;
+            let mut stars = 0;
+            while j > from {
+                match &toks[j - 1].tok {
+                    Tok::Punct("*") => stars += 1,
+                    Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__") => {}
+                    _ => break,
+                }
+                j -= 1;
+            }
+            let Some(Tok::Ident(w)) = toks.get(j.wrapping_sub(1)).map(|t| &t.tok) else {
+                continue;
+            };
+            let Some(v) = super::types::word_type(w).or_else(|| self.aliases.get(w).copied())
+            else {
+                continue;
+            };
+            return match stars {
+                0 => AType::Val(v),
+                1 => AType::Ptr(Some(v)),
+                _ => AType::Unknown,
+            };
+        }
+        AType::Unknown
+    }
+
+    /// Each host launch of a kernel with several overloads (`scale<<<…>>>(d_x, n)`) names the
+    /// best one for its arguments' types ([`Parser::best_candidate`]); one the types cannot
+    /// decide keeps the bare name, which `--entry` resolution then refuses.
+    pub(super) fn resolve_launches(&mut self) {
+        for (i, types) in std::mem::take(&mut self.launch_arg_types) {
+            let Some(l) = self.launches.get(i) else {
+                continue;
+            };
+            let name = l.kernel.clone();
+            let span = l.span;
+            if self.fn_sets.get(&name).is_none_or(|s| s.len() < 2) {
+                continue;
+            }
+            let cands = self.plain_candidates(&name);
+            match self.best_typed(&name, cands, &types, Vec::new(), span) {
+                Ok(c) => {
+                    if let Some(l) = self.launches.get_mut(i) {
+                        l.kernel = c.key;
+                    }
+                }
+                Err(e) => self.diag(
+                    span,
+                    crosslane_core::result::Level::Warning,
+                    format!("this launch names no one kernel: {}", e.message),
+                    "ISO C++17 [over.match.best]",
+                ),
+            }
+        }
+    }
+
     /// An argument's type as the front end tells it, and whether it is the literal `0`.
     fn arg_type(&self, e: &Expr) -> (AType, bool) {
         let zero = matches!(e.kind, ExprKind::Int { value: 0, .. });
@@ -525,18 +623,30 @@ impl Parser<'_> {
         name: &str,
         cands: Vec<Candidate>,
         args: &[Expr],
+        reasons: Vec<String>,
+        at: Span,
+    ) -> PResult<Candidate> {
+        let types: ArgTypes = args.iter().map(|a| self.arg_type(a)).collect();
+        self.best_typed(name, cands, &types, reasons, at)
+    }
+
+    /// As [`Parser::best_candidate`], given the arguments' types.
+    fn best_typed(
+        &self,
+        name: &str,
+        cands: Vec<Candidate>,
+        types: &[(AType, bool)],
         mut reasons: Vec<String>,
         at: Span,
     ) -> PResult<Candidate> {
-        let types: Vec<(AType, bool)> = args.iter().map(|a| self.arg_type(a)).collect();
         let mut viable: Vec<(Candidate, Vec<Ics>)> = Vec::new();
         for c in cands {
             if c.variadic {
-                viable.push((c, vec![Ics::Unknown; args.len()]));
+                viable.push((c, vec![Ics::Unknown; types.len()]));
                 continue;
             }
             let required = c.params.iter().filter(|p| !p.default).count();
-            if args.len() > c.params.len() || args.len() < required {
+            if types.len() > c.params.len() || types.len() < required {
                 reasons.push(format!(
                     "line {}: takes {} argument(s), given {}",
                     c.line,
@@ -545,7 +655,7 @@ impl Parser<'_> {
                     } else {
                         format!("{required} to {}", c.params.len())
                     },
-                    args.len()
+                    types.len()
                 ));
                 continue;
             }
@@ -640,5 +750,25 @@ impl Parser<'_> {
         }
         let cands = self.plain_candidates(name);
         Ok(self.best_candidate(name, cands, args, Vec::new(), at)?.key)
+    }
+}
+
+/// The scalar or vector type words name (`float`, `unsigned int`, `__half`, `float4`), as a
+/// declaration spells it; `None` for other words.
+pub(crate) fn type_of_words(words: &[&str]) -> Option<ValTy> {
+    let s = |x| Some(ValTy::scalar(x));
+    match words {
+        [w] => super::types::word_type(w),
+        ["unsigned", "int"] => s(Scalar::U32),
+        ["signed", "int"] => s(Scalar::I32),
+        ["unsigned", "char"] => s(Scalar::U8),
+        ["signed", "char"] => s(Scalar::I8),
+        ["unsigned", "short"] | ["unsigned", "short", "int"] => s(Scalar::U16),
+        ["short", "int"] => s(Scalar::I16),
+        ["long", "long"] | ["long", "int"] | ["long", "long", "int"] => s(Scalar::I64),
+        ["unsigned", "long"] | ["unsigned", "long", "long"] | ["unsigned", "long", "int"] => {
+            s(Scalar::U64)
+        }
+        _ => None,
     }
 }

@@ -24,6 +24,7 @@ mod kernel_fn_ptr_run;
 mod kernel_hip_sync;
 mod kernel_inference;
 mod kernel_maca;
+mod kernel_overloads;
 mod kernel_macro_kernels;
 mod kernel_per_lane;
 mod kernel_replay;
