@@ -707,12 +707,7 @@ impl Compiler {
             }
             StmtKind::Expr(e) => {
                 self.resolve(e);
-                self.hoist(e);
-                self.emit(Inst::Eval {
-                    span: s.span,
-                    end: s.end,
-                    expr: e.clone(),
-                });
+                self.eval_discarded(e, s.span, s.end);
             }
             StmtKind::If(c, then, els) => {
                 self.resolve(c);
@@ -750,7 +745,6 @@ impl Compiler {
                 }
                 if let Some(st) = step {
                     self.resolve(st);
-                    self.no_calls_in_loop_head(st);
                 }
                 self.looped(s, None, c.clone(), step.clone(), body);
                 self.scopes.pop();
@@ -811,6 +805,27 @@ impl Compiler {
         }
     }
 
+    /// An expression whose value is discarded (an expression statement, a `for` step): a
+    /// comma expression's operands one after the other, each with its calls inlined before
+    /// it ([expr.comma]/1: the left operand is sequenced before the right, so `++j, i += g(j)`
+    /// calls `g` with the new `j`).
+    pub(crate) fn eval_discarded(&mut self, e: &Expr, span: Span, end: Span) {
+        let mut parts = vec![e];
+        // Split only where a call must be inlined: else one step, as written.
+        let split = matches!(e.kind, ExprKind::Comma(..)) && self.has_user_call(e);
+        while let Some(ExprKind::Comma(a, b)) = parts.first().filter(|_| split).map(|x| &x.kind) {
+            parts.splice(0..1, [&**a, &**b]);
+        }
+        for x in parts {
+            self.hoist(x);
+            self.emit(Inst::Eval {
+                span,
+                end,
+                expr: x.clone(),
+            });
+        }
+    }
+
     pub(crate) fn no_calls_in_loop_head(&mut self, e: &Expr) {
         if self.has_user_call(e) {
             self.fail(e.span, "a device-function call in a loop condition or step is not supported; call it in the loop body".into());
@@ -845,11 +860,10 @@ impl Compiler {
         let cont_pc = self.code.len();
         self.emit(Inst::LoopCont);
         if let Some(st) = step {
-            self.emit(Inst::Eval {
-                span: st.span,
-                end: s.end,
-                expr: st,
-            });
+            // The step runs after the body in the lanes that continue: its calls are inlined
+            // there, as a statement's ([stmt.for]/1: `for (init; cond; step) body` is
+            // `{ init; while (cond) { body; step; } }`).
+            self.eval_discarded(&st, st.span, s.end);
         }
         self.emit(Inst::Jump(head));
         let exit_pc = self.code.len();

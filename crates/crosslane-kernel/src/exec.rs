@@ -196,21 +196,12 @@ impl Executor {
         // The lexers refuse bidirectional controls in code; those in comments and strings are
         // reported here, for every front end.
         parsed_diags.extend(super::bidi::warnings(source, 100));
-        // `--entry 'name(T, U*)'`: one of several functions of a name, by parameter types.
-        let user_entry = config.entry.is_some();
-        if let Some(e) = config.entry.clone() {
-            config.entry = Some(super::host_launch::resolve_entry(&program, &e)?);
-        }
+        let user_entry = super::host_launch::resolve_config_entry(&program, &mut config)?;
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
-        // A launch whose arguments chose no one of several kernels of its name names none.
-        if let (false, Some(e)) = (user_entry, config.entry.clone()) {
-            config.entry = Some(super::host_launch::resolve_entry(&program, &e)?);
-        }
-        parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
-        let f = super::host_launch::entry_function(&program, config.entry.as_ref())?;
+        let f = super::host_launch::entry_function(&program, config.entry.as_ref(), !user_entry)?;
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
         let (dialect, dialect_from) = match config.dialect {
             Some(d) => (
@@ -909,6 +900,15 @@ impl Executor {
                     }
                     None => "lane",
                 };
+                if let Some(cells) = super::host_launch::vector_arg(p, vt, text, lanes)? {
+                    if let Some(r) = vars.get_mut(*id) {
+                        for (l, v) in cells.into_iter().enumerate() {
+                            let bytes = r.set(l, v, &mut self.reasons);
+                            self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(bytes);
+                        }
+                    }
+                    continue;
+                }
                 let core_ty = if vt.scalar.is_float() {
                     ValueType::F64
                 } else {

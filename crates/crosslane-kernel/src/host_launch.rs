@@ -412,7 +412,12 @@ fn written_param(text: &str) -> Option<(ValTy, bool, bool)> {
     let spaced = text.replace('*', " * ").replace('&', " & ");
     let words: Vec<&str> = spaced
         .split_whitespace()
-        .filter(|w| !matches!(*w, "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"))
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"
+            )
+        })
         .collect();
     let pointer = words.contains(&"*");
     let reference = words.contains(&"&");
@@ -436,7 +441,9 @@ fn written_param(text: &str) -> Option<(ValTy, bool, bool)> {
 /// A bare name of several functions, or a parameter list no function of the name has: the
 /// message lists each one's parameter types and line.
 pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelError> {
-    let template_id = entry.find('<').is_some_and(|lt| entry.find('(').is_none_or(|p| lt < p));
+    let template_id = entry
+        .find('<')
+        .is_some_and(|lt| entry.find('(').is_none_or(|p| lt < p));
     if template_id || entry.contains('#') {
         return Ok(entry.to_string());
     }
@@ -504,16 +511,40 @@ pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelErr
     }
 }
 
-/// The function to run: `entry` (a function's key, [`resolve_entry`]) when given (a template `--entry NAME` that host code launched
-/// once names that instantiation), else the first `__global__` kernel, else the first function.
+/// Resolves the entry the user gave (`--entry 'name(T, U*)'`, [`resolve_entry`]) to a
+/// function's key before host launches are read; returns whether one was given.
 ///
 /// # Errors
-/// No function of that name, or no function at all (a template kernel needs its arguments).
+/// As [`resolve_entry`].
+pub fn resolve_config_entry(
+    program: &Program,
+    config: &mut LaunchConfig,
+) -> Result<bool, KernelError> {
+    let Some(e) = config.entry.clone() else {
+        return Ok(false);
+    };
+    config.entry = Some(resolve_entry(program, &e)?);
+    Ok(true)
+}
+
+/// The function to run: `entry` when given (a function's key; a template `--entry NAME` that
+/// host code launched once names that instantiation), else the first `__global__` kernel, else
+/// the first function. `resolve`: `entry` is a name to resolve first ([`resolve_entry`]), as a
+/// host launch's is (one naming several kernels its arguments did not choose among names none).
+///
+/// # Errors
+/// No function of that name, or no function at all (a template kernel needs its arguments);
+/// as [`resolve_entry`].
 pub fn entry_function<'p>(
     program: &'p Program,
     entry: Option<&String>,
+    resolve: bool,
 ) -> Result<&'p Function, KernelError> {
-    match entry {
+    let resolved = match entry {
+        Some(e) if resolve => Some(resolve_entry(program, e)?),
+        _ => entry.cloned(),
+    };
+    match resolved.as_ref() {
         Some(name) => program
             .functions
             .iter()
@@ -556,4 +587,49 @@ pub fn entry_function<'p>(
                 )
             }),
     }
+}
+
+/// A vector parameter's (`uint3 dims`, `int2 off`, `dim3 grid`) value in each of `lanes`
+/// lanes from `text`: `x,y,z` (as many numbers as components) or `x:y:z` is one value for
+/// every lane, as a launch passes one argument to every thread; a list of `lanes` items
+/// `x:y:z` gives each lane its own. `None` for a scalar parameter or another shape (read then
+/// as per-lane scalars, each converted to the vector).
+///
+/// # Errors
+/// A component that is not a number of the vector's component type.
+pub(crate) fn vector_arg(
+    p: &crate::ast::Param,
+    vt: crate::types::ValTy,
+    text: &str,
+    lanes: usize,
+) -> Result<Option<Vec<Result<crate::KVal, crate::lane_val::Undef>>>, KernelError> {
+    if vt.lanes <= 1 {
+        return Ok(None);
+    }
+    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+    let cells: Vec<String> = if items.len() == usize::from(vt.lanes) && !text.contains(':') {
+        vec![items.join(":"); lanes]
+    } else if items.len() == 1 && text.contains(':') {
+        vec![text.trim().to_string(); lanes]
+    } else if items.len() == lanes && items.iter().all(|i| i.contains(':')) {
+        items.iter().map(|s| s.to_string()).collect()
+    } else {
+        return Ok(None);
+    };
+    cells
+        .iter()
+        .map(|c| {
+            let v = super::memory::parse_cell(vt, c, &p.name).map_err(|e| {
+                KernelError::new(
+                    p.span.line,
+                    p.span.col,
+                    format!("{}: {}", p.name, e.message),
+                )
+            })?;
+            Ok(v.ok_or_else(|| {
+                crate::lane_val::Undef::at(p.span, format!("`{}` is set to undef", p.name))
+            }))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }

@@ -373,8 +373,26 @@ fn parse_scalar(s: Scalar, text: &str, field: &str) -> Result<KVal, InputError> 
     } else if matches!(t, "true" | "false") {
         Ok(KVal::int(s, i128::from(t == "true")))
     } else {
-        Ok(KVal::int(s, parse_int(t).ok_or_else(bad)? as i128))
+        let v = parse_int(t).map(i128::from);
+        // `u64` cells reach 2^64 − 1, past `i64`: 2^63 ..= 2^64 − 1 written in decimal or hex.
+        let v = v.or_else(|| (s == Scalar::U64).then(|| wide_u64(t)).flatten());
+        Ok(KVal::int(s, v.ok_or_else(bad)?))
     }
+}
+
+/// A `u64` value above `i64::MAX` (decimal, `0x` hex or `0b` binary, `_` separators
+/// allowed), or `None`.
+fn wide_u64(text: &str) -> Option<i128> {
+    let t = text.trim().replace('_', "");
+    let t = t.strip_prefix('+').unwrap_or(&t);
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()?
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        u64::from_str_radix(b, 2).ok()?
+    } else {
+        t.parse::<u64>().ok()?
+    };
+    Some(i128::from(v))
 }
 
 /// Parses one cell's text; `undef` (or empty) is an uninitialized cell.

@@ -105,7 +105,11 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
                 const_eval(b, env)?
             }
         }
-        ExprKind::Call(name, args) if name == "dim3" => {
+        // `dim3(…)` (read as `make_uint3` with the components left out as 1) and
+        // `make_uint3(x, y, z)`, which converts to `dim3`.
+        ExprKind::Call(name, args)
+            if name == "dim3" || (name == "make_uint3" && args.len() == 3) =>
+        {
             let mut d = [1i128; 3];
             for (k, a) in args.iter().take(3).enumerate() {
                 d[k] = const_eval(a, env)?.int()?;

@@ -556,6 +556,22 @@ impl Parser<'_> {
                     let mut c = c.clone();
                     c.span = span;
                     return Ok(c);
+                } else if matches!(
+                    w.as_str(),
+                    "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                ) && !self.is_punct(".")
+                    && !self.host_expr
+                    && self.var_type(&w).is_none()
+                {
+                    // The built-in as a whole value (`uint3 t = threadIdx;`, `f(blockDim)`): a
+                    // `uint3` / `dim3` of its three components (CUDA C++ Programming Guide,
+                    // "Built-in Variables"; HIP's the same).
+                    let mut parts = Vec::new();
+                    for c in ["x", "y", "z"] {
+                        let b = self.node(ExprKind::Ident(w.clone()), span)?;
+                        parts.push(self.node(ExprKind::Member(Box::new(b), c.into()), span)?);
+                    }
+                    return self.node(ExprKind::Call("make_uint3".into(), parts), span);
                 } else if let Some((v, t)) =
                     super::limits::limit_macro(&w).filter(|_| self.var_type(&w).is_none())
                 {
@@ -699,7 +715,7 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// Several values for a scalar type or a count other than the vector's components.
-    fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
+    pub(super) fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
         let close = if self.eat("(") {
             ")"
         } else {
@@ -707,6 +723,22 @@ impl Parser<'_> {
             "}"
         };
         let mut args = self.args_closed_by(close)?;
+        if w == "dim3" && (1..=3).contains(&args.len()) {
+            // `dim3(x)`, `dim3(x, y)`: a component left out is 1 (CUDA C++ Programming
+            // Guide, "dim3": "any component left unspecified is initialized to 1").
+            while args.len() < 3 {
+                let one = self.node(
+                    ExprKind::Int {
+                        value: 1,
+                        unsigned: true,
+                        long: false,
+                    },
+                    span,
+                )?;
+                args.push(one);
+            }
+            return self.node(ExprKind::Call("make_uint3".into(), args), span);
+        }
         let make = match (v.scalar, v.lanes) {
             (Scalar::F16, 2) => Some("make_half2".to_string()),
             (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),

@@ -248,6 +248,7 @@ impl Parser<'_> {
         let mut sub = Parser::new(&slice, self.comments, self.max_depth);
         sub.aliases = std::mem::take(&mut self.aliases);
         sub.consts = std::mem::take(&mut self.consts);
+        sub.host_expr = true;
         let e = sub.expr().ok().filter(|_| matches!(sub.peek(0), Tok::Eof));
         self.aliases = std::mem::take(&mut sub.aliases);
         self.consts = std::mem::take(&mut sub.consts);

@@ -227,6 +227,19 @@ impl Parser<'_> {
         let (name, ty) = if using {
             let name = self.ident()?;
             self.expect_punct("=")?;
+            // `using AccessType = AlignedArray<float, VPT>;`: an alias of a struct or a class
+            // template's specialization names that struct ([dcl.typedef]/2), in a function
+            // body too (vectorized loads declare one there).
+            let eq = self.pos;
+            if let Some(st) = self.struct_type()? {
+                if self.eat(";") {
+                    if st != name {
+                        self.struct_alias.insert(name.clone(), st);
+                    }
+                    return Ok((String::new(), ValTy::scalar(crate::types::Scalar::I32)));
+                }
+                self.pos = eq;
+            }
             let ty = self.base_type()?;
             (name, ty)
         } else {
@@ -349,9 +362,10 @@ impl Parser<'_> {
         let mut params = self.params()?;
         // Overloads of one name ([`super::overload`]): a later declaration with other
         // parameter types is kept under its own key. An instance of a template (parsed with
-        // `eager` set) is named by its instantiation instead.
+        // `eager` set) is named by its instantiation instead; a member function defined out of
+        // its class (`S::f`) is called through its struct.
         let mut name = name;
-        if self.eager == 0 {
+        if self.eager == 0 && !name.contains("::") {
             if let Some(close) = self.closing(open_params) {
                 let toks = self.toks[open_params + 1..close].to_vec();
                 let sig = self.param_sigs(&toks, &[]);

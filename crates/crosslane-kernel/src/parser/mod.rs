@@ -148,6 +148,10 @@ pub fn parse_preprocessed(
     pp: &PpOptions,
 ) -> Result<Parsed, KernelError> {
     let pre = preprocess(source, dialect, lanes, pp, limits)?;
+    // `--entry ns::kernel<2>`: the name as the flattened source spells it.
+    let given_entry = entry;
+    let unqualified = entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens)));
+    let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
@@ -183,7 +187,10 @@ pub fn parse_preprocessed(
             Some(name) if !program.functions.iter().any(|f| f.name == name) => {
                 Some(p.entry_instance(&format!("{name}<>"))?)
             }
-            _ => None,
+            // A qualified name: the function's own.
+            _ => named
+                .filter(|n| Some(*n) != given_entry)
+                .map(str::to_string),
         },
     };
     p.instantiate_pending(&mut program.functions).map_err(|e| {
@@ -316,6 +323,9 @@ struct Parser<'a> {
     fn_sets: HashMap<String, Vec<overload::FnOverload>>,
     /// Host launches' argument types by launch index, for choosing among kernel overloads.
     launch_arg_types: Vec<(usize, overload::ArgTypes)>,
+    /// Whether this parser reads a host expression (a launch's configuration), where
+    /// `blockDim` may be a host variable rather than the built-in.
+    host_expr: bool,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -435,6 +445,7 @@ impl<'a> Parser<'a> {
             overloads: HashMap::new(),
             fn_sets: HashMap::new(),
             launch_arg_types: Vec::new(),
+            host_expr: false,
             templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),

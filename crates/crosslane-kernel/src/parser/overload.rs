@@ -25,8 +25,10 @@
 //!   bare template parameter `T` is less specialized than a compound of one, `T*`, and that
 //!   than a type with no template parameter; a template is more specialized when no parameter
 //!   is less and one is more). No single best is an error naming every equally good
-//!   candidate's line; an argument whose type the front end cannot tell counts as equally
-//!   good for each, and the error says so.
+//!   candidate's line, as nvcc refuses the call. An argument whose type the front end cannot
+//!   tell (a pointer of unknown element type, an expression it does not type) counts as
+//!   equally good for each; a tie only that leaves goes to the first declared of the tied,
+//!   with a warning naming them (the front end's limit, not the source's ambiguity).
 //!
 //! Not modelled (each refused or left to the rules above, never guessed): user structs'
 //! converting constructors and conversion functions, cv-qualification ranking of references
@@ -35,12 +37,14 @@
 //! Bounded: at most [`MAX_FN_OVERLOADS`] non-template functions share a name; each call
 //! ranks each candidate's arguments once.
 
+use super::structs::FieldTy;
 use super::targs::{TArg, TParam};
 use super::{PResult, Parser};
 use crate::ast::{Expr, ExprKind, Span};
 use crate::lexer::{Tok, Token};
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
+use crosslane_core::result::Level;
 
 /// Most non-template functions (with distinct parameter types) that share one name.
 pub const MAX_FN_OVERLOADS: usize = 16;
@@ -271,7 +275,8 @@ pub(super) fn split_params(toks: &[Token]) -> Vec<Vec<Token>> {
         return Vec::new();
     }
     // `(void)`: no parameters.
-    if out.len() == 1 && matches!(out[0].as_slice(), [t] if matches!(&t.tok, Tok::Ident(w) if w == "void"))
+    if out.len() == 1
+        && matches!(out[0].as_slice(), [t] if matches!(&t.tok, Tok::Ident(w) if w == "void"))
     {
         return Vec::new();
     }
@@ -352,7 +357,10 @@ impl Parser<'_> {
 
     fn param_sig(&mut self, toks: &[Token], prior: &[(TParam, TArg)]) -> PSig {
         let (decl, default) = without_default(toks);
-        let word = |w: &str| decl.iter().any(|t| matches!(&t.tok, Tok::Ident(x) if x == w));
+        let word = |w: &str| {
+            decl.iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(x) if x == w))
+        };
         let stars = decl
             .iter()
             .filter(|t| matches!(t.tok, Tok::Punct("*")))
@@ -497,7 +505,7 @@ impl Parser<'_> {
                 }
                 Err(e) => self.diag(
                     span,
-                    crosslane_core::result::Level::Warning,
+                    Level::Warning,
                     format!("this launch names no one kernel: {}", e.message),
                     "ISO C++17 [over.match.best]",
                 ),
@@ -513,6 +521,35 @@ impl Parser<'_> {
         }
         if self.is_pointer_expr(e) {
             return (AType::Ptr(self.pointee_type(e)), zero);
+        }
+        match &e.kind {
+            // A struct member: an array member is a pointer to its element ([conv.array]).
+            ExprKind::Member(b, f) if self.struct_of(b).is_some() => {
+                let field = self.struct_of(b).and_then(|st| {
+                    self.structs
+                        .get(&st)
+                        .and_then(|d| d.fields.iter().find(|x| x.name == *f))
+                        .map(|x| x.ty.clone())
+                });
+                return match field {
+                    Some(FieldTy::Arr(v, _) | FieldTy::Ptr(v)) => (AType::Ptr(Some(v)), zero),
+                    Some(FieldTy::Val(v)) => (AType::Val(v), zero),
+                    _ => (AType::Unknown, zero),
+                };
+            }
+            // A vector's component (`v.x`): its scalar.
+            ExprKind::Member(b, f) if matches!(f.as_str(), "x" | "y" | "z" | "w") => {
+                return match self.expr_type(b) {
+                    Some(v) if v.lanes > 1 => (AType::Val(ValTy::scalar(v.scalar)), zero),
+                    _ => (self.expr_type(e).map_or(AType::Unknown, AType::Val), zero),
+                };
+            }
+            // A row of an array of several dimensions is an array (a pointer), not a value.
+            ExprKind::Index(b, _) if matches!(&b.kind, ExprKind::Ident(n) if self.dims_of(n).is_some()) =>
+            {
+                return (AType::Unknown, zero);
+            }
+            _ => {}
         }
         match self.expr_type(e) {
             Some(v) => (AType::Val(v), zero),
@@ -619,7 +656,7 @@ impl Parser<'_> {
     /// # Errors
     /// No viable candidate (each one's reason listed), or several equally good (their lines).
     pub(super) fn best_candidate(
-        &self,
+        &mut self,
         name: &str,
         cands: Vec<Candidate>,
         args: &[Expr],
@@ -632,7 +669,7 @@ impl Parser<'_> {
 
     /// As [`Parser::best_candidate`], given the arguments' types.
     fn best_typed(
-        &self,
+        &mut self,
         name: &str,
         cands: Vec<Candidate>,
         types: &[(AType, bool)],
@@ -668,7 +705,11 @@ impl Parser<'_> {
                 Ics::No(w) => Some((i, w.clone())),
                 _ => None,
             }) {
-                let p = c.params.get(i).map(|p| type_text(&p.ty)).unwrap_or_default();
+                let p = c
+                    .params
+                    .get(i)
+                    .map(|p| type_text(&p.ty))
+                    .unwrap_or_default();
                 let a = types.get(i).map(|a| atype_text(&a.0)).unwrap_or_default();
                 reasons.push(format!(
                     "line {}: argument {} ({a}) cannot become parameter type {p}: {why}",
@@ -712,21 +753,38 @@ impl Parser<'_> {
             .collect();
         let unknown = types
             .iter()
-            .position(|(a, _)| matches!(a, AType::Unknown))
-            .map(|i| {
-                format!(
-                    "; the type of argument {} is not known here, so it cannot decide",
-                    i + 1
-                )
-            })
-            .unwrap_or_default();
+            .position(|(a, _)| matches!(a, AType::Unknown | AType::Ptr(None)));
+        if let Some(i) = unknown {
+            // The front end, not the source, leaves the tie: the first declared of the tied,
+            // said in a warning.
+            let first = viable
+                .into_iter()
+                .map(|(c, _)| c)
+                .find(|c| tied.first().is_some_and(|l| *l == c.line.to_string()));
+            if let Some(c) = first {
+                self.diag(
+                    at,
+                    Level::Warning,
+                    format!(
+                        "the call of `{name}` could go to the functions of lines {}: the type \
+                         of argument {} is not known here, so the first declared (line {}) is \
+                         called; cast the argument to the parameter type wanted",
+                        tied.join(", "),
+                        i + 1,
+                        c.line
+                    ),
+                    "ISO C++ [over.match.best]",
+                );
+                return Ok(c);
+            }
+        }
         Err(KernelError::new(
             at.line,
             at.col,
             format!(
-                "the call of `{name}` is ambiguous: the overloads at lines {} are equally good \
-                 for arguments ({}) ([over.match.best]){unknown}; cast an argument to the \
-                 parameter type of the one meant",
+                "the call of `{name}` is ambiguous: the functions of lines {} convert its \
+                 arguments ({}) equally well ([over.match.best]); cast an argument to the \
+                 parameter type wanted",
                 tied.join(", "),
                 arg_text.join(", ")
             ),
@@ -739,7 +797,7 @@ impl Parser<'_> {
     /// # Errors
     /// As [`Parser::best_candidate`].
     pub(super) fn resolve_plain_call(
-        &self,
+        &mut self,
         name: &str,
         args: &[Expr],
         at: Span,
@@ -770,5 +828,53 @@ pub(crate) fn type_of_words(words: &[&str]) -> Option<ValTy> {
             s(Scalar::U64)
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn val(s: Scalar) -> PSig {
+        PSig {
+            ty: PType::Val(ValTy::scalar(s)),
+            mut_ref: false,
+            default: false,
+        }
+    }
+
+    fn rank(a: Scalar, p: Scalar) -> Option<Rank> {
+        match ics(&AType::Val(ValTy::scalar(a)), false, &val(p)) {
+            Ics::Rank(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn ranks_follow_the_standard_conversion_table() {
+        // [over.ics.scs] table 13, [conv.prom], [conv.fpprom].
+        assert_eq!(rank(Scalar::F32, Scalar::F32), Some(Rank::Exact));
+        assert_eq!(rank(Scalar::F32, Scalar::F64), Some(Rank::Promotion));
+        assert_eq!(rank(Scalar::I16, Scalar::I32), Some(Rank::Promotion));
+        assert_eq!(rank(Scalar::Bool, Scalar::I32), Some(Rank::Promotion));
+        assert_eq!(rank(Scalar::I16, Scalar::I64), Some(Rank::Conversion));
+        assert_eq!(rank(Scalar::F64, Scalar::F32), Some(Rank::Conversion));
+        assert_eq!(rank(Scalar::I32, Scalar::U32), Some(Rank::Conversion));
+        // `operator float()` then nothing, or then a promotion.
+        assert_eq!(rank(Scalar::F16, Scalar::F32), Some(Rank::User(0)));
+        assert_eq!(rank(Scalar::F16, Scalar::F64), Some(Rank::User(1)));
+        assert_eq!(rank(Scalar::F16, Scalar::Bf16), None);
+        let f2 = PSig {
+            ty: PType::Val(ValTy {
+                scalar: Scalar::F32,
+                lanes: 2,
+            }),
+            mut_ref: false,
+            default: false,
+        };
+        assert!(matches!(
+            ics(&AType::Val(ValTy::scalar(Scalar::F32)), false, &f2),
+            Ics::No(_)
+        ));
     }
 }

@@ -38,7 +38,7 @@ fn at(t: &Token) -> Span {
 
 /// The names the source declares as namespaces (`namespace X {`, `namespace a::b {`,
 /// `namespace N = X;`) or enums (`enum [class|struct] E`), except the cooperative-groups ones.
-fn scope_names(toks: &[Token]) -> HashSet<String> {
+pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
     let mut names = HashSet::new();
     for k in 0..toks.len() {
         match word(toks.get(k)) {
@@ -186,6 +186,38 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         }
         out.push(t.clone());
         k += 1;
+    }
+    out
+}
+
+/// An `--entry` name as the flattened source spells it: each `X::` qualifier of one of the
+/// source's namespaces `names` dropped, a leading `::` too (`ns::kernel<2>` → `kernel<2>`,
+/// `a::b::k` → `k`, `k<ns::Tag>` → `k<Tag>`), as [`flatten_scopes`] drops them in the code.
+pub(super) fn unqualify_entry(entry: &str, names: &HashSet<String>) -> String {
+    let mut out = String::with_capacity(entry.len());
+    let mut rest = entry.trim();
+    if let Some(r) = rest.strip_prefix("::") {
+        rest = r;
+    }
+    while !rest.is_empty() {
+        let ident_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        if ident_len == 0 {
+            let c = rest.chars().next().map_or(1, char::len_utf8);
+            out.push_str(&rest[..c]);
+            rest = &rest[c..];
+            continue;
+        }
+        let (word, after) = rest.split_at(ident_len);
+        let after_ws = after.trim_start();
+        match after_ws.strip_prefix("::") {
+            Some(r) if names.contains(word) => rest = r.trim_start(),
+            _ => {
+                out.push_str(word);
+                rest = after;
+            }
+        }
     }
     out
 }

@@ -443,6 +443,23 @@ impl Parser<'_> {
                 Some(items.pop().unwrap_or_else(|| arrays_lit(0, at)))
             } else if self.eat("=") {
                 Some(self.assign_expr()?)
+            } else if let (None, true, Ty::Val(v)) = (&array, self.is_punct("("), ty) {
+                // `dim3 grid(4, 2);`, `float2 p(x, y);`: direct-initialization, as the
+                // functional cast of the same arguments ([dcl.init]/16).
+                let word = self.toks[decl_from..self.pos]
+                    .iter()
+                    .rev()
+                    .find_map(|t| match &t.tok {
+                        Tok::Ident(w) if super::types::word_type(w) == Some(v) => Some(w.clone()),
+                        _ => None,
+                    });
+                match word {
+                    Some(w) if v.lanes > 1 => Some(self.functional_cast(&w, v, span)?),
+                    _ => {
+                        return self
+                            .err("`;` or `=` (a `(…)` initializer here is for vector types)")
+                    }
+                }
             } else if array.is_none() && self.is_punct("{") {
                 // `constexpr auto WIDTH{4u};`, `int n{};`: direct-list-initialization of a
                 // scalar takes its one element, or is value-initialized (zero) when the list is

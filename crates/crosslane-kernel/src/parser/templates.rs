@@ -150,11 +150,16 @@ impl Parser<'_> {
             let default = if self.eat("=") {
                 let from = self.pos;
                 let mut depth = 0usize;
+                // Inside parentheses `<`, `>` and `,` are operators (`MIN(16, sizeof(T) * N)`
+                // expands to `((16) < (…) ? …)`): only a `>` outside them closes a list.
+                let mut parens = 0usize;
                 let mut half = false;
                 while !matches!(self.peek(0), Tok::Eof) {
                     match self.peek(0) {
-                        Tok::Punct("(" | "<") => depth += 1,
-                        Tok::Punct(")") => depth = depth.saturating_sub(1),
+                        Tok::Punct("(" | "[") => parens += 1,
+                        Tok::Punct(")" | "]") => parens = parens.saturating_sub(1),
+                        _ if parens > 0 => {}
+                        Tok::Punct("<") => depth += 1,
                         Tok::Punct(">") if depth == 0 => break,
                         Tok::Punct(">") => depth -= 1,
                         // `enable_if_t<is_floating_point_v<T>>>`: a `>>` closing the default's
@@ -642,9 +647,63 @@ impl Parser<'_> {
         Ok(mangled)
     }
 
-    /// A default template argument's tokens as a type or a constant.
-    fn default_arg(&mut self, toks: &[Token], is_type: bool) -> Option<TArg> {
-        self.default_arg_bound(toks, is_type, &[]).ok().flatten()
+    /// The arguments `given` to template `name` (parameters `params`), the missing ones from
+    /// their defaults, each default read with the parameters before it bound (C++17
+    /// [temp.param]/10, [temp.arg]/4: `int BYTES = MIN(16, sizeof(float) * N)`,
+    /// `int N = 16 / sizeof(T)`).
+    ///
+    /// # Errors
+    /// Too many arguments, a parameter with neither an argument nor a default, or the error a
+    /// default raises (a false `enable_if_t`).
+    pub(super) fn with_defaults(
+        &mut self,
+        name: &str,
+        params: &[TParam],
+        given: Vec<TArg>,
+        at: Span,
+    ) -> PResult<Vec<TArg>> {
+        if given.len() > params.len() && !params.iter().any(|p| p.pack) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{name}` takes {} template argument(s), given {}",
+                    params.len(),
+                    given.len()
+                ),
+            ));
+        }
+        let mut bound = given;
+        for k in bound.len()..params.len() {
+            let p = &params[k];
+            let prior: Vec<(TParam, TArg)> = params
+                .iter()
+                .cloned()
+                .zip(bound.iter().cloned())
+                .take(k)
+                .collect();
+            let d = match &p.default {
+                Some(d) => self
+                    .default_arg_bound(&d.clone(), p.value.is_none(), &prior)
+                    .map_err(|mut e| {
+                        e.message =
+                            format!("in `{name}`'s default for `{}`: {}", p.name, e.message);
+                        e
+                    })?,
+                None => None,
+            };
+            match d {
+                Some(a) => bound.push(a),
+                None => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{name}` needs its template argument `{}`", p.name),
+                    ))
+                }
+            }
+        }
+        Ok(bound)
     }
 
     /// A default template argument's tokens as a type or a constant, with the earlier
@@ -1025,34 +1084,7 @@ impl Parser<'_> {
                 format!("no class template `{name}`"),
             ));
         };
-        if given.len() > t.params.len() {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "`{name}` takes {} template argument(s), given {}",
-                    t.params.len(),
-                    given.len()
-                ),
-            ));
-        }
-        let mut bound = given;
-        for p in t.params[bound.len()..].iter() {
-            let d = p
-                .default
-                .as_ref()
-                .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
-            match d {
-                Some(a) => bound.push(a),
-                None => {
-                    return Err(KernelError::new(
-                        at.line,
-                        at.col,
-                        format!("`{name}` needs its template argument `{}`", p.name),
-                    ))
-                }
-            }
-        }
+        let bound = self.with_defaults(name, &t.params, given, at)?;
         let mangled = mangle(name, &bound);
         if self.structs.contains_key(&mangled) {
             return Ok(mangled);
@@ -1248,18 +1280,9 @@ impl Parser<'_> {
             };
             self.pos = from + 2;
             let args_from = self.pos;
-            let mut bound = self.template_args()?;
+            let given = self.template_args()?;
             let args_to = self.pos;
-            for p in t.params.iter().skip(bound.len()) {
-                let d = p
-                    .default
-                    .as_ref()
-                    .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
-                match d {
-                    Some(a) => bound.push(a),
-                    None => return self.err("every template argument of the specialization"),
-                }
-            }
+            let bound = self.with_defaults(&name, &t.params, given, at)?;
             let mangled = mangle(&name, &bound);
             let mut k = args_to;
             while !matches!(
@@ -1305,7 +1328,7 @@ impl Parser<'_> {
                 _ => k += 1,
             }
         };
-        let (name, args_from, mut bound, args_to) = match named {
+        let (name, args_from, bound, args_to) = match named {
             Some(name) => {
                 self.pos = k + 1;
                 let args_from = self.pos;
@@ -1330,16 +1353,7 @@ impl Parser<'_> {
             .get(&name)
             .map(|t| t.params.clone())
             .unwrap_or_default();
-        for p in params.iter().skip(bound.len()) {
-            let d = p
-                .default
-                .as_ref()
-                .and_then(|d| self.default_arg(&d.clone(), p.value.is_none()));
-            match d {
-                Some(a) => bound.push(a),
-                None => return self.err("every template argument of the specialization"),
-            }
-        }
+        let bound = self.with_defaults(&name, &params, bound, at)?;
         let mangled = mangle(&name, &bound);
         let mut j = args_to;
         let end = loop {

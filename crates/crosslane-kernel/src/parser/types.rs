@@ -71,6 +71,7 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "uintptr_t",
     "intptr_t",
     "ptrdiff_t",
+    "dim3",
 ];
 
 /// A single-word type name (not combinations like `unsigned long`).
@@ -94,6 +95,12 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "bfloat16_t" | "__nv_bfloat16" | "__bf16" | "nv_bfloat16" | "__hip_bfloat16" => {
             s(Scalar::Bf16)
         }
+        // CUDA's `dim3`: three `unsigned int`s (CUDA C++ Programming Guide, "dim3"), the
+        // type of `blockDim` and `gridDim`; HIP's the same.
+        "dim3" => Some(ValTy {
+            scalar: Scalar::U32,
+            lanes: 3,
+        }),
         "half2" | "__half2" => Some(ValTy {
             scalar: Scalar::F16,
             lanes: 2,

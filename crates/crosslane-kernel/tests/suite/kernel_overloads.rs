@@ -226,7 +226,10 @@ fn an_ambiguous_call_is_refused_naming_both_lines() {
                __device__ float b(float4 v) { return v.x; }\n\
                __global__ void k(float * out) { out[threadIdx.x] = b(1.0f); }\n";
     let e = error(src, LaunchConfig::default());
-    assert!(e.contains("no overload of `b`") && e.contains("line 1"), "{e}");
+    assert!(
+        e.contains("no overload of `b`") && e.contains("line 1"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -294,14 +294,58 @@ impl Parser<'_> {
                      is not modelled (members are separate buffers): use the `{is}*` itself"
                 ),
             )),
-            None => Err(KernelError::new(
-                span.line,
-                span.col,
-                format!(
-                    "a cast to `{s}*` needs a `{s}*` or a `void*` parameter that the function \
-                     casts to `{s}*` (its buffers are `NAME.member`)"
-                ),
-            )),
+            None => match self.array_view_leaves(s, inner, span)? {
+                Some(l) => Ok(Some(l)),
+                None => Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "a cast to `{s}*` needs a `{s}*`, a `void*` parameter that the function \
+                         casts to `{s}*` (its buffers are `NAME.member`), or, for a struct of \
+                         one array member (`T data[N]`), a `T*` or a `T` array"
+                    ),
+                )),
+            },
         }
+    }
+
+    /// A struct of one array member `T data[N]` (or one `T`) viewed over `T` cells: `inner`, a
+    /// `T*` or `&arr` of a `T` array, is that member's pointer, element `i`'s `data[j]` cell
+    /// `i * N + j` past it, as the struct's layout puts it (C++17 [class.mem]/19-20: the first
+    /// member is at the struct's address, array elements contiguous [dcl.array]/1). The shape
+    /// of vectorized loads (`reinterpret_cast<AlignedArray<float, 4>*>(p)`,
+    /// `reinterpret_cast<AccessType*>(&row_chunk)`): a struct copy through the pointer reads
+    /// or writes those cells. `None` for any other struct or pointee type.
+    fn array_view_leaves(
+        &mut self,
+        s: &str,
+        inner: &Expr,
+        span: Span,
+    ) -> PResult<Option<(String, Leaves)>> {
+        let leaves = self.leaves(s, span)?;
+        let [leaf] = leaves.as_slice() else {
+            return Ok(None);
+        };
+        let Ty::Val(elem) = leaf.ty else {
+            return Ok(None);
+        };
+        if leaf.by_ref {
+            return Ok(None);
+        }
+        let pointee = match &inner.kind {
+            ExprKind::AddrOf(a) => match &a.kind {
+                ExprKind::Ident(n) => match self.var_type(n) {
+                    Some(Ty::Ptr(v)) => Some(v),
+                    _ => None,
+                },
+                _ => self.pointee_type(inner),
+            },
+            _ => self.pointee_type(inner),
+        };
+        if pointee != Some(elem) {
+            return Ok(None);
+        }
+        let inner = self.lower_struct(inner.clone())?;
+        Ok(Some((s.to_string(), vec![(leaf.path.clone(), inner)])))
     }
 }
