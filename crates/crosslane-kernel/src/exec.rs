@@ -200,6 +200,7 @@ impl Executor {
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
+        parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
         let f = super::host_launch::entry_function(&program, config.entry.as_ref(), !user_entry)?;
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
