@@ -387,12 +387,20 @@ fn overload_base(key: &str) -> &str {
     key.split('#').next().unwrap_or(key)
 }
 
-/// The text of a parameter's type (`float*`, `int`, `float&`).
+/// The text of a parameter's type (`float*`, `int`, `float&`, `int64_t`, `float4`), in words
+/// [`resolve_entry`] reads back.
 fn param_type_text(p: &super::ast::Param) -> String {
+    let name = |v: ValTy| {
+        if v.lanes == 1 {
+            v.name()
+        } else {
+            super::vector_types::cuda_name(v)
+        }
+    };
     match p.ty {
-        Ty::Val(v) => super::vector_types::cuda_name(v),
-        Ty::Ptr(v) if p.reference => format!("{}&", super::vector_types::cuda_name(v)),
-        Ty::Ptr(v) => format!("{}*", super::vector_types::cuda_name(v)),
+        Ty::Val(v) => name(v),
+        Ty::Ptr(v) if p.reference => format!("{}&", name(v)),
+        Ty::Ptr(v) => format!("{}*", name(v)),
         Ty::Void => "void".into(),
     }
 }

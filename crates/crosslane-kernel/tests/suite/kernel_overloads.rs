@@ -260,6 +260,11 @@ __global__ void scale(float * vals, int n)  { vals[threadIdx.x] = vals[threadIdx
     assert_eq!(floats(&t, "vals"), [4.5, 4.5]);
     let t = run_with(src, config("scale(__half *vals, int n)"));
     assert_eq!(floats(&t, "vals"), [3.0, 3.0]);
+    // The kernel list names each overload in the form --entry reads back.
+    let names = crosslane_kernel::list_kernels(src).expect("parses");
+    assert_eq!(names, ["scale(half*, int)", "scale(float*, int)"]);
+    let t = run_with(src, config(&names[0]));
+    assert_eq!(floats(&t, "vals"), [3.0, 3.0]);
     // A host launch with a float* argument runs the float kernel.
     let host = format!(
         "{src}\nint main() {{ float *d; cudaMalloc(&d, 2 * sizeof(float)); \
