@@ -16,7 +16,9 @@ use super::types::{KVal, Scalar, ValTy};
 use crosslane_core::args::{Role, Thread};
 use crosslane_core::lanes::LaneMask;
 use crosslane_core::op::{all_ops, Dialect, OpInput, OpKind, OpSpec};
-use crosslane_core::params::{default_param, ParamKind, ParamValue, Params};
+use crosslane_core::params::{
+    default_param, ParamDefault, ParamKind, ParamSpec, ParamValue, Params,
+};
 use crosslane_core::result::{Level, Source};
 use crosslane_core::trace::Step;
 use crosslane_core::value::{Value, ValueType};
@@ -58,7 +60,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_arrive_bsmcnt"
         | "printf" => Builtin::NoOp,
         "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicAnd"
-        | "atomicOr" | "atomicXor" | "atomicCAS" => Builtin::Atomic,
+        | "atomicOr" | "atomicXor" | "atomicCAS" | "atomicInc" | "atomicDec" => Builtin::Atomic,
         "min" | "max" | "abs" | "fabs" | "fabsf" | "sqrt" | "sqrtf" | "floor" | "floorf"
         | "ceil" | "ceilf" | "fmin" | "fminf" | "fmax" | "fmaxf" | "__popc" | "__popcll"
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"
@@ -69,6 +71,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
             Builtin::Math
         }
         n if super::mathlib::is_math(n) => Builtin::Math,
+        // A `cvt` of inline PTX `asm`, lowered by the parser (kernel::ptx_cvt).
+        n if super::ptx_cvt::is_cvt(n) => Builtin::Math,
         // WGSL's built-in functions, called by the WGSL lowering (kernel::wgsl::math).
         #[cfg(feature = "wgsl")]
         n if n
@@ -219,6 +223,9 @@ fn cg_helper(name: &str, m: u64, x: i128, y: Option<i128>, lane: usize) -> Optio
 /// As [`math`]; a conversion that overflows its type.
 pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
     if let Some(r) = super::half::call(name, args) {
+        return r;
+    }
+    if let Some(r) = super::ptx_cvt::call(name, args) {
         return r;
     }
     if let Some(ty) = super::vector_types::constructor(name) {
@@ -524,12 +531,7 @@ pub struct CallOutcome {
 }
 
 fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
-    Undef {
-        line,
-        col,
-        why: why.into(),
-        uninit: false,
-    }
+    Undef::at(crate::ast::Span { line, col }, why)
 }
 
 /// Runs a cross-lane operation for a warp.
@@ -538,7 +540,10 @@ fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
 /// bare name no variable holds (an enum constant such as `MACA_ICMP_EQ`, passed to a
 /// [`ParamKind::Text`] parameter). `(line, col)` is the call's position. `exited` holds the lanes
 /// whose threads have exited (returned from the kernel, or never launched in a partial warp):
-/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule.
+/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule. `arch` is
+/// the launch's target (`--arch`): an op with an `arch` setting of the same family (`gfx…`
+/// for AMD, `xcore…` for MACA) runs by that target's rules instead of its default one.
+#[allow(clippy::too_many_arguments)]
 pub fn call_op(
     spec: &'static OpSpec,
     lanes: usize,
@@ -547,7 +552,10 @@ pub fn call_op(
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
+    arch: Option<&str>,
 ) -> CallOutcome {
+    // Positions in values and notes are the user's ([`crate::ast::Span::shown`]).
+    let col = crate::ast::Span { line, col }.shown().col;
     // A warp MMA reads each lane's registers as matrix elements by its layout.
     if let Some(mma) = crosslane_core::dialect::maca::mma::spec_of(spec.name) {
         let (values, steps, diagnostics) =
@@ -558,6 +566,36 @@ pub fn call_op(
             diagnostics,
         };
     }
+    // Lanes in disjoint groups, each passing its own sync mask: one call per group.
+    if let Some(groups) = crate::mask_groups::groups(spec, lanes, active, args) {
+        let parts = groups
+            .iter()
+            .map(|&g| call_op_components(spec, lanes, (g, exited), args, idents, (line, col), arch))
+            .collect();
+        return crate::mask_groups::merge(lanes, line, &groups, parts);
+    }
+    call_op_components(
+        spec,
+        lanes,
+        (active, exited),
+        args,
+        idents,
+        (line, col),
+        arch,
+    )
+}
+
+/// [`call_op`] for one set of active lanes: once, or once per component of a vector no core
+/// type holds.
+fn call_op_components(
+    spec: &'static OpSpec,
+    lanes: usize,
+    (active, exited): (LaneMask, LaneMask),
+    args: &[Vec<LaneVal>],
+    idents: &[Option<String>],
+    (line, col): (u32, u32),
+    arch: Option<&str>,
+) -> CallOutcome {
     // A vector no core type holds (`v2f32`): its components never interact in these ops, so
     // the op runs once per component (MACA pk_*_f32, seed 002 §3.5.1, §3.7.2-3.7.3).
     let width = args
@@ -570,7 +608,15 @@ pub fn call_op(
             _ => None,
         });
     let Some(n) = width.filter(|_| spec.kind == OpKind::Lanes) else {
-        return call_op_once(spec, lanes, (active, exited), args, idents, (line, col));
+        return call_op_once(
+            spec,
+            lanes,
+            (active, exited),
+            args,
+            idents,
+            (line, col),
+            arch,
+        );
     };
     let parts: Vec<CallOutcome> = (0..n)
         .map(|k| {
@@ -589,7 +635,15 @@ pub fn call_op(
                         .collect()
                 })
                 .collect();
-            let mut part = call_op_once(spec, lanes, (active, exited), &comp, idents, (line, col));
+            let mut part = call_op_once(
+                spec,
+                lanes,
+                (active, exited),
+                &comp,
+                idents,
+                (line, col),
+                arch,
+            );
             for st in &mut part.steps {
                 st.label = Some(format!("line {line}, component {k}"));
             }
@@ -634,6 +688,7 @@ fn call_op_once(
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
+    arch: Option<&str>,
 ) -> CallOutcome {
     let mut diagnostics = Vec::new();
     let fail = |why: String, mut diagnostics: Vec<(Level, String, String)>| {
@@ -784,9 +839,10 @@ fn call_op_once(
                     Err(why) => return fail(why, diagnostics),
                 }
             }
-            None => match default_param(p, lanes, active, ty) {
-                Ok(v) => v,
-                Err(e) => return fail(e.to_string(), diagnostics),
+            None => match (launch_target(p, arch), default_param(p, lanes, active, ty)) {
+                (Some(target), _) => ParamValue::Text(target.to_string()),
+                (None, Ok(v)) => v,
+                (None, Err(e)) => return fail(e.to_string(), diagnostics),
             },
         };
         params.0.insert(p.name.to_string(), value);
@@ -1012,6 +1068,20 @@ fn to_type(v: &KVal, ty: ValueType) -> Option<Value> {
     v.convert(target).ok()?.to_core()
 }
 
+/// The launch's target for an op's `arch` setting, when it names the same family of targets as
+/// the setting's default (`gfx90a` for an AMD op defaulting to `gfx1030`, `xcore1000` for a
+/// MACA op): a CUDA `sm_80` never reaches an AMD op.
+fn launch_target<'a>(p: &ParamSpec, arch: Option<&'a str>) -> Option<&'a str> {
+    let arch = arch?;
+    let ParamDefault::Text(default) = p.default else {
+        return None;
+    };
+    let family = |t: &str| t.chars().take_while(char::is_ascii_alphabetic).count();
+    let n = family(default);
+    (p.name == "arch" && n > 0 && family(arch) == n && arch.get(..n) == default.get(..n))
+        .then_some(arch)
+}
+
 /// What binding one argument noted besides its value.
 enum Note {
     /// The vendor requires one value and the lanes disagree: (warning, rule). Every lane of the
@@ -1026,7 +1096,7 @@ enum Note {
 /// 6.3.1.3p2: to an unsigned type the value wraps modulo 2^N, so `__shfl_down_sync(m, v, -1)`
 /// passes delta 0xffffffff; to a signed type an out-of-range value is implementation-defined,
 /// and nvcc, hipcc and clang wrap it). Other types keep the value.
-fn to_declared(n: i128, c_type: &str) -> i128 {
+pub(crate) fn to_declared(n: i128, c_type: &str) -> i128 {
     match c_type.trim() {
         "unsigned" | "unsigned int" | "uint32_t" => n.rem_euclid(1 << 32),
         "int" | "int32_t" => i128::from(n as i32),

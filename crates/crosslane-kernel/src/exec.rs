@@ -955,6 +955,8 @@ impl Executor {
     /// Reads only those lines (through `line_starts`), never the whole source: it runs once per
     /// step.
     pub(crate) fn text(&self, span: Span, end: Span) -> String {
+        // A synthesized node's or a macro expansion's columns map back to the source's.
+        let (span, end) = (span.shown(), end.shown());
         let line_chars = |n: u32| -> &[char] {
             let k = (n as usize).saturating_sub(1);
             let (Some(&from), to) = (
@@ -1440,7 +1442,7 @@ impl Executor {
             block: self.block,
             warp: warp.index,
             line: span.line,
-            col: span.col,
+            col: span.shown().col,
             text: self.text(span, end),
             active,
             lanes,
@@ -1463,13 +1465,7 @@ fn step_diagnostics(lanes: usize, diags: Vec<StepDiag>) -> Vec<KernelDiagnostic>
             if !ls.is_empty() && ls.len() < lanes {
                 message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
             }
-            KernelDiagnostic {
-                line: at.line,
-                col: at.col,
-                level,
-                message,
-                rule,
-            }
+            KernelDiagnostic::new(at, level, message, rule)
         })
         .collect()
 }

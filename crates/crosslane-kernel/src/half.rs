@@ -49,6 +49,15 @@ pub const INTRINSICS: &[&str] = &[
     "__hmin2",
     "__hmax2_nan",
     "__hmin2_nan",
+    // Saturating arithmetic: the rounded result clamped to [0.0, 1.0].
+    "__hadd_sat",
+    "__hsub_sat",
+    "__hmul_sat",
+    "__hfma_sat",
+    "__hadd2_sat",
+    "__hsub2_sat",
+    "__hmul2_sat",
+    "__hfma2_sat",
     // Comparisons.
     "__heq",
     "__hne",
@@ -229,6 +238,19 @@ fn max_min(max: bool, nan_propagates: bool, a: f64, b: f64) -> f64 {
     }
 }
 
+/// A rounded result saturated as the `_sat` intrinsics do ("with saturation to [0.0, 1.0]",
+/// CUDA Math API, Half Arithmetic Functions): clamped to [+0.0, 1.0], a NaN to +0.0 (PTX ISA,
+/// `add` / `mul` / `fma` on `.f16`: `.sat` "clamps the result to [0.0, 1.0]. NaN results are
+/// flushed to +0.0f"). Clamping after the rounding is the same as before it: 0 and 1 are
+/// 16-bit values and rounding is monotonic.
+fn saturate(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else {
+        x.min(1.0)
+    }
+}
+
 /// An ordered (`u == false`: false when either is NaN) or unordered (true when either is NaN)
 /// comparison.
 fn compare(op: &str, unordered: bool, a: f64, b: f64) -> bool {
@@ -288,12 +310,38 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     if !is_intrinsic(name) {
         return None;
     }
-    Some(run(name, args))
+    let note = args
+        .iter()
+        .filter_map(KVal::approx)
+        .reduce(crate::accuracy::Approx::wider);
+    Some(run(name, args).map(|v| with_note(v, note)))
+}
+
+/// A float result (or each float of a pair) carrying `note`, the widest accuracy note of the
+/// arguments: every function here is exact or correctly rounded itself, so a value computed
+/// from an inexact one (`__hadd(hexp(x), y)`) keeps that value's note, as arithmetic on
+/// `float` does ([`super::mathlib`]).
+fn with_note(v: KVal, note: Option<crate::accuracy::Approx>) -> KVal {
+    let Some(n) = note else {
+        return v;
+    };
+    match v {
+        KVal::Float { ty, x, approx } => KVal::Float {
+            ty,
+            x,
+            approx: Some(approx.map_or(n, |a| a.wider(n))),
+        },
+        KVal::Vector { ty, items } => KVal::Vector {
+            ty,
+            items: items.into_iter().map(|i| with_note(i, Some(n))).collect(),
+        },
+        other => other,
+    }
 }
 
 fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
     let arity = match name {
-        "__hfma" | "__hfma2" => 3,
+        "__hfma" | "__hfma2" | "__hfma_sat" | "__hfma2_sat" => 3,
         "__hneg" | "__habs" | "__hneg2" | "__habs2" | "__hisnan" | "__hisinf" => 1,
         n if n.starts_with("__h") && !n.starts_with("__high") && !n.starts_with("__half") => 2,
         "__floats2half2_rn"
@@ -366,6 +414,10 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         "__hmul" | "__hmul2" => lanewise(&|_, x| x[0] * x[1]),
         "__hdiv" | "__h2div" => lanewise(&|_, x| x[0] / x[1]),
         "__hfma" | "__hfma2" => lanewise(&|ty, x| fma16(ty, x[0], x[1], x[2])),
+        "__hadd_sat" | "__hadd2_sat" => lanewise(&|ty, x| saturate(round16(ty, x[0] + x[1]))),
+        "__hsub_sat" | "__hsub2_sat" => lanewise(&|ty, x| saturate(round16(ty, x[0] - x[1]))),
+        "__hmul_sat" | "__hmul2_sat" => lanewise(&|ty, x| saturate(round16(ty, x[0] * x[1]))),
+        "__hfma_sat" | "__hfma2_sat" => lanewise(&|ty, x| saturate(fma16(ty, x[0], x[1], x[2]))),
         "__hneg" | "__hneg2" => lanewise(&|_, x| -x[0]),
         "__habs" | "__habs2" => lanewise(&|_, x| x[0].abs()),
         "__hmax" | "__hmin" | "__hmax_nan" | "__hmin_nan" | "__hmax2" | "__hmin2"
@@ -625,5 +677,34 @@ mod tests {
             hv(1.0 + 2f64.powi(-10))
         );
         assert!(run("__hadd", &[hv(1.0), KVal::float(Scalar::F32, 1.0)]).is_err());
+    }
+
+    #[test]
+    fn saturating_forms_clamp_to_zero_one() {
+        // 0.75 + 0.5 = 1.25 → 1; 0.25 - 0.5 = -0.25 → +0; 0.5·0.5 + 0.25 = 0.5 (inside);
+        // inf·0 is NaN → +0; -1·0 = -0 → +0 (the clamp's lower end is +0.0).
+        let sat = |n: &str, a: &[f64]| {
+            run(n, &a.iter().map(|&x| hv(x)).collect::<Vec<_>>())
+                .unwrap()
+                .as_f64()
+                .unwrap()
+        };
+        assert_eq!(sat("__hadd_sat", &[0.75, 0.5]), 1.0);
+        let z = sat("__hsub_sat", &[0.25, 0.5]);
+        assert!(z == 0.0 && z.is_sign_positive());
+        assert_eq!(sat("__hfma_sat", &[0.5, 0.5, 0.25]), 0.5);
+        assert_eq!(sat("__hmul_sat", &[f64::INFINITY, 0.0]), 0.0);
+        assert!(sat("__hmul_sat", &[-1.0, 0.0]).is_sign_positive());
+        let p = KVal::Vector {
+            ty: Scalar::F16,
+            items: vec![hv(0.5), hv(2.0)],
+        };
+        assert_eq!(
+            run("__hmul2_sat", &[p.clone(), p]).unwrap(),
+            KVal::Vector {
+                ty: Scalar::F16,
+                items: vec![hv(0.25), hv(1.0)]
+            }
+        );
     }
 }

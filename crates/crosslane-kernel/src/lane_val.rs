@@ -22,10 +22,12 @@ pub struct Undef {
 }
 
 impl Undef {
+    /// Undefined at `span`, as the user sees it ([`Span::shown`]: a synthesized node's or a
+    /// macro expansion's column is the source's).
     pub(crate) fn at(span: Span, why: impl Into<String>) -> Self {
         Undef {
             line: span.line,
-            col: span.col,
+            col: span.shown().col,
             why: why.into(),
             uninit: false,
         }

@@ -80,6 +80,26 @@ pub struct Lexed {
     pub directives: Vec<(u32, String)>,
 }
 
+/// The operator an alternative token spells (C++17 [lex.digraph]/2, table 2: `and` is `&&`,
+/// `not_eq` is `!=`, …): they are keywords in every position, the preprocessor's `#if`
+/// included, so CUDA, HIP, Ascend C and MACA sources (all C++) may write them.
+fn alternative_token(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "and" => "&&",
+        "or" => "||",
+        "not" => "!",
+        "bitand" => "&",
+        "bitor" => "|",
+        "xor" => "^",
+        "compl" => "~",
+        "and_eq" => "&=",
+        "or_eq" => "|=",
+        "xor_eq" => "^=",
+        "not_eq" => "!=",
+        _ => return None,
+    })
+}
+
 /// Scans `source`.
 ///
 /// # Errors
@@ -194,8 +214,12 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
             while at(i).is_ascii_alphanumeric() || at(i) == '_' {
                 advance(1, &mut i, &mut line, &mut col);
             }
+            let word: String = chars[start..i].iter().collect();
             out.tokens.push(Token {
-                tok: Tok::Ident(chars[start..i].iter().collect()),
+                tok: match alternative_token(&word) {
+                    Some(p) => Tok::Punct(p),
+                    None => Tok::Ident(word),
+                },
                 line: tline,
                 col: tcol,
                 end: (line, col),

@@ -515,6 +515,8 @@ fn dialect_by_extension(input: &str) -> Option<(Dialect, String)> {
         "cu" | "cuh" => Dialect::Cuda,
         // asc-devkit's Ascend C sources (examples/…/simt_add/add.asc).
         "asc" => Dialect::Ascend,
+        // MetaX MACA sources (`.maca`, as tilelang-metax and MACA's samples name them).
+        "maca" => Dialect::Maca,
         _ => return None,
     };
     Some((d, format!("the file extension .{ext}")))

@@ -638,3 +638,37 @@ fn rdna_arch_makes_hip_waves_32_lanes_unless_lanes_is_given() {
         vec![64]
     );
 }
+
+#[test]
+fn a_maca_file_runs_as_maca_on_its_64_thread_warp() {
+    // No MACA mark in the text (no __builtin_mxc): the extension decides. MACA's warp is 64
+    // threads (seed 002 §3.4.1), so warpSize is 64 and a 64-bit-mask butterfly sums 0..63.
+    let dir = std::env::temp_dir().join(format!("crosslane-maca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("sum.maca");
+    std::fs::write(
+        &path,
+        "__global__ void k(int *out) {\n\
+           int v = threadIdx.x;\n\
+           for (int m = 32; m > 0; m >>= 1) v += __shfl_xor_sync(~0ull, v, m);\n\
+           out[threadIdx.x] = v * 100 + warpSize;\n\
+         }\n",
+    )
+    .expect("write kernel");
+    let p = path.to_str().expect("utf-8 path");
+    let out = crosslane(
+        &[
+            "run",
+            p,
+            "--json",
+            "--trace",
+            "none",
+            "--threads-per-block",
+            "64",
+        ],
+        None,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // 2016 * 100 + 64.
+    assert_eq!(first_values(&json(&out)), vec![201_664; 64]);
+}

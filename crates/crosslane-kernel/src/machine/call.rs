@@ -120,7 +120,8 @@ impl Executor {
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let lane_args: Result<Vec<KVal>, Undef> =
                         vals.iter().map(|v| v[l].clone()).collect();
-                    let fast = self.config.use_fast_math;
+                    // Inline PTX (a `cvt`) is not compiled by nvcc: --use_fast_math leaves it.
+                    let fast = self.config.use_fast_math && !crate::ptx_cvt::is_cvt(name);
                     let name = if fast {
                         mathlib::fast_math_name(name)
                     } else {
@@ -228,6 +229,7 @@ impl Executor {
             &vals,
             &idents,
             (e.span.line, e.span.col),
+            self.config.preprocess.arch.as_deref(),
         );
         // Say which line left a source lane inactive.
         for step in &mut outcome.steps {

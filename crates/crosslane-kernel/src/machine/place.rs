@@ -436,13 +436,13 @@ impl Executor {
             }
             return out;
         }
-        const RULE: &str = "CUDA C++ Programming Guide, Atomic Functions";
+        let rule = atomic_rule(self.trace.launch.dialect);
         if mask.count() > 1 {
             cx.note(
                 Level::Info,
                 e.span,
                 format!("`{name}` from several lanes: applied here in lane order; the hardware order is unspecified (each warp applies its lanes in turn, warps in the order they run; each lane gets the value before its own)"),
-                RULE,
+                rule,
                 None,
             );
         }
@@ -455,6 +455,21 @@ impl Executor {
                 let (buf, off) = self
                     .address(&p, &KVal::int(Scalar::I32, 0))
                     .map_err(|m| Undef::at(e.span, m))?;
+                // `atomicInc` / `atomicDec` exist for `unsigned int*` only (CUDA C++
+                // Programming Guide, Atomic Functions; HIP likewise): another cell type names
+                // no function, so nothing is read or written.
+                let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                if matches!(name, "atomicInc" | "atomicDec")
+                    && elem != Some(ValTy::scalar(Scalar::U32))
+                {
+                    return Err(Undef::at(
+                        e.span,
+                        format!(
+                            "takes an `unsigned int*` ({rule}); this cell holds `{}`",
+                            elem.map_or_else(|| "nothing".to_string(), |t| t.name())
+                        ),
+                    ));
+                }
                 let old = self.load(buf, off, e.span, l, cx);
                 let v = match operand {
                     Ok(v) => v,
@@ -465,7 +480,7 @@ impl Executor {
                             Level::Warning,
                             e.span,
                             format!("`{name}`: {}; the cell's new value is undefined", u.why),
-                            RULE,
+                            rule,
                             Some(l),
                         );
                         return Ok((buf, off, old, Err(u)));
@@ -479,6 +494,7 @@ impl Executor {
                         let same = binary(BinOp::Eq, o, &v).ok().and_then(|b| b.truthy());
                         Ok(if same == Some(true) { val } else { o.clone() })
                     }
+                    (Ok(o), "atomicInc" | "atomicDec") => wrap_count(name, o, &v, e.span),
                     (Ok(o), _) => {
                         let op = match name {
                             "atomicAdd" => Some(BinOp::Add),
@@ -534,7 +550,7 @@ impl Executor {
                         Level::Warning,
                         e.span,
                         format!("`{name}`: {}", u.why),
-                        RULE,
+                        rule,
                         Some(l),
                     );
                     out[l] = Err(u);
@@ -545,6 +561,39 @@ impl Executor {
     }
 }
 
+/// `atomicInc` / `atomicDec`'s new value of an `unsigned int` cell holding `old`, with the bound
+/// `val` (converted to `unsigned int`, as the parameter is): `atomicInc` stores
+/// `(old >= val) ? 0 : old + 1`, `atomicDec` stores `((old == 0) || (old > val)) ? val : old - 1`
+/// (CUDA C++ Programming Guide, Atomic Functions, atomicInc() and atomicDec(); HIP has the same
+/// two, HIP documentation, Atomic functions). The caller has checked the cell's type.
+fn wrap_count(name: &str, old: &KVal, val: &KVal, at: crate::ast::Span) -> LaneVal {
+    let u32_ty = ValTy::scalar(Scalar::U32);
+    let (Ok(o), Ok(b)) = (old.convert(u32_ty), val.convert(u32_ty)) else {
+        return Err(Undef::at(
+            at,
+            format!("`{name}`: the values are not integers"),
+        ));
+    };
+    let (Some(o), Some(b)) = (o.as_int(), b.as_int()) else {
+        return Err(Undef::at(
+            at,
+            format!("`{name}`: the values are not integers"),
+        ));
+    };
+    let new = if name == "atomicInc" {
+        if o >= b {
+            0
+        } else {
+            o + 1
+        }
+    } else if o == 0 || o > b {
+        b
+    } else {
+        o - 1
+    };
+    Ok(KVal::int(Scalar::U32, new))
+}
+
 /// The component a field names (`x y z w` → 0..=3).
 fn component(field: &str) -> Option<usize> {
     match field {
@@ -553,6 +602,16 @@ fn component(field: &str) -> Option<usize> {
         "z" => Some(2),
         "w" => Some(3),
         _ => None,
+    }
+}
+
+/// The document that defines the atomic functions in a run of dialect `d`: a note cites the
+/// run's own. A WGSL shader's atomics are lowered to these functions.
+fn atomic_rule(d: crosslane_core::op::Dialect) -> &'static str {
+    match d {
+        crosslane_core::op::Dialect::Hip => "HIP C++ language extensions, Atomic functions",
+        crosslane_core::op::Dialect::Wgsl => "WGSL spec, Atomic Built-in Functions",
+        _ => "CUDA C++ Programming Guide, Atomic Functions",
     }
 }
 

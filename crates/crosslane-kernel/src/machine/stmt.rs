@@ -9,6 +9,7 @@ use crate::parser::const_int;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, Scalar, Ty, ValTy};
 use crosslane_core::lanes::LaneMask;
+use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
 
 /// Bytes of one kept printf line beside its text (`PrintfLine`: two indices, a `String`
@@ -250,7 +251,7 @@ impl Executor {
             None => {
                 let (id, bytes) = self.reasons.intern(&Undef {
                     line: d.span.line,
-                    col: d.span.col,
+                    col: d.span.shown().col,
                     why: format!(
                         "`{}` was declared at line {} without a value",
                         d.name, d.span.line
@@ -293,13 +294,8 @@ impl Executor {
                     args.iter().map(|a| self.eval(w, a, active, cx)).collect();
                 self.maca_fence(w, name, &vals, active, e.span, cx);
                 if !syncs {
-                    cx.note(
-                        Level::Info,
-                        e.span,
-                        format!("`{name}` here orders memory only; besides the queued MACA copies, memory operations complete at once in this emulator"),
-                        "seed 002 §3.1.9-3.1.10",
-                        None,
-                    );
+                    let (message, rule) = ordering_note(self.trace.launch.dialect, name, true);
+                    cx.note(Level::Info, e.span, message, rule, None);
                     return Some(false);
                 }
                 let warp = &self.warps[w];
@@ -409,13 +405,8 @@ impl Executor {
                 let vals: Vec<Vec<LaneVal>> =
                     args.iter().map(|a| self.eval(w, a, active, cx)).collect();
                 self.maca_fence(w, name, &vals, active, e.span, cx);
-                cx.note(
-                    Level::Info,
-                    e.span,
-                    format!("`{name}` only orders memory or waits cycles; here every memory operation but the queued MACA copies completes at once"),
-                    "seed 002 §3.1.6-3.1.8, §3.8.6",
-                    None,
-                );
+                let (message, rule) = ordering_note(self.trace.launch.dialect, name, false);
+                cx.note(Level::Info, e.span, message, rule, None);
                 Some(false)
             }
             _ => None,
@@ -505,4 +496,46 @@ impl Executor {
         }
         (t, f)
     }
+}
+
+/// The note a call that only orders memory here gets in a run of dialect `d`: what it does in
+/// this emulator, and the document that defines it. `warp_sync` is a barrier that does not
+/// wait here (`__syncwarp`, whose lanes already run together, or a MACA barrier that does not
+/// sync); otherwise a fence (`__threadfence`, `asc_threadfence`) or a MACA wait. Only MACA
+/// queues copies (seed 002 §3.1.6-3.1.10, §3.8.6), so only a MACA call's note names them; in the
+/// other dialects every memory operation completes at once.
+fn ordering_note(d: Dialect, name: &str, warp_sync: bool) -> (String, &'static str) {
+    if d == Dialect::Maca || name.starts_with("__builtin_mxc") {
+        return if warp_sync {
+            (
+                format!("`{name}` here orders memory only; besides the queued MACA copies, memory operations complete at once in this emulator"),
+                "seed 002 §3.1.9-3.1.10",
+            )
+        } else {
+            (
+                format!("`{name}` only orders memory or waits cycles; here every memory operation but the queued MACA copies completes at once"),
+                "seed 002 §3.1.6-3.1.8, §3.8.6",
+            )
+        };
+    }
+    // A WGSL run reaches these through its lowering: name its own built-ins.
+    let name = match (d, warp_sync) {
+        (Dialect::Wgsl, true) => "subgroupBarrier",
+        (Dialect::Wgsl, false) => "storageBarrier / workgroupBarrier",
+        _ => name,
+    };
+    let message = if warp_sync {
+        format!("`{name}` here orders memory only: a warp's lanes run together in this emulator and every memory operation completes at once")
+    } else {
+        format!("`{name}` only orders memory; here every memory operation completes at once")
+    };
+    let rule = match (d, warp_sync) {
+        (Dialect::Hip, true) => "HIP documentation, Synchronization functions (__syncwarp)",
+        (Dialect::Hip, false) => "HIP documentation, Memory fence instructions",
+        (Dialect::Ascend, _) => "Ascend C SIMT API reference (asc_threadfence)",
+        (Dialect::Wgsl, _) => "WGSL spec, Synchronization Built-in Functions",
+        (_, true) => "CUDA C++ Programming Guide, Synchronization Functions (__syncwarp)",
+        (_, false) => "CUDA C++ Programming Guide, Memory Fence Functions",
+    };
+    (message, rule)
 }

@@ -777,6 +777,7 @@ impl Executor {
             &vals,
             &idents,
             (call.at.line, call.at.col),
+            self.config.preprocess.arch.as_deref(),
         );
         let [step] = outcome.steps.as_slice() else {
             return None;

@@ -1,7 +1,9 @@
 //! The CUDA Math API in kernels, with HIP's and MACA's same-named functions: the single- and
 //! double-precision standard functions ([`table`]), the intrinsics with their rounding modes
 //! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]) and the
-//! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]).
+//! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), and the
+//! half-precision math functions of `cuda_fp16.h` / `cuda_bf16.h` ([`half_fns`]: `hexp`,
+//! `h2rsqrt`, …).
 //!
 //! **What is computed.** A function whose result IEEE 754 defines exactly (`sqrtf`, `fmaf`,
 //! `floorf`, `fmodf`, `__fadd_rz`, …) gives that result. Every other function gives the
@@ -25,6 +27,7 @@
 //! and every other dialect's are CUDA's.
 
 pub mod constants;
+pub mod half_fns;
 pub mod hip;
 pub mod integer;
 pub mod intrinsics;
@@ -57,6 +60,9 @@ pub const INTRINSIC_NOTES: u16 = 1000;
 /// The function name and the source of note id `id` ([`Approx::function`]).
 pub fn note_name(id: u16) -> (&'static str, &'static str) {
     if let Some(n) = hip::note_name(id) {
+        return n;
+    }
+    if let Some(n) = half_fns::note_name(id) {
         return n;
     }
     if id >= INTRINSIC_NOTES {
@@ -139,6 +145,7 @@ impl Call {
 pub fn is_math(name: &str) -> bool {
     table::find(name).is_some()
         || intrinsics::is_intrinsic(name)
+        || half_fns::is_half_fn(name)
         || integer::is_integer(name)
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
 }
@@ -161,6 +168,9 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
         return Some(r);
     }
     if let Some(r) = intrinsics::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = half_fns::call(name, args) {
         return Some(r.map(Call::value));
     }
     integer::call(name, args).map(|r| r.map(Call::value))

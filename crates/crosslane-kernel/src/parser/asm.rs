@@ -19,8 +19,9 @@
 //!
 //! Each is read with `"=r"` (32-bit) or `"=l"` (64-bit, `mov.u64`). The one-line warp
 //! instructions `activemask.b32 %0;` and `shfl.sync.{up,down,bfly,idx}.b32` map to the
-//! registry's intrinsics ([`super::asm_ops`]); every other instruction is refused before the
-//! run, by name, with the intrinsic to call instead.
+//! registry's intrinsics ([`super::asm_ops`]); a one-source `cvt` (`cvt.rni.sat.s8.f32 %0, %1;`)
+//! runs as the PTX ISA defines it ([`super::asm_cvt`], [`crate::ptx_cvt`]); every other
+//! instruction is refused before the run, by name, with the intrinsic to call instead.
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -49,6 +50,14 @@ impl Parser<'_> {
         let instr: String = text.chars().filter(|c| !c.is_whitespace()).collect();
         let instr = instr.trim_end_matches(';');
         let refuse = |m: String| Err(KernelError::new(at.line, at.col, m));
+        // One `cvt`, alone or in one pair of braces.
+        let single = instr
+            .strip_prefix('{')
+            .and_then(|b| b.strip_suffix('}'))
+            .map_or(instr, |b| b.trim_end_matches(';'));
+        if single.starts_with("cvt.") && !single.contains(';') {
+            return self.asm_cvt(at, single);
+        }
         if instr.starts_with("activemask")
             || instr.starts_with("shfl.sync")
             || instr.starts_with('{')
@@ -78,9 +87,9 @@ impl Parser<'_> {
             let op = text.split_whitespace().next().unwrap_or("(empty)");
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
-                 registers, `activemask.b32 %0;` and one-line `shfl.sync` are; call the vendor's \
-                 intrinsic instead (`__shfl_sync` for shfl.sync, `__ballot_sync` for vote.ballot, \
-                 `__activemask()` for activemask)"
+                 registers, `activemask.b32 %0;`, one-line `shfl.sync` and one-source `cvt` are; \
+                 call the vendor's intrinsic instead (`__shfl_sync` for shfl.sync, \
+                 `__ballot_sync` for vote.ballot, `__activemask()` for activemask)"
             ));
         };
         let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);

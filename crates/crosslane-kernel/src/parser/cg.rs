@@ -507,7 +507,9 @@ impl Parser<'_> {
                 let op = if self.eat(",") {
                     self.skip_cg_namespace();
                     let op = self.ident()?;
-                    // `plus<int>()` or `plus<>()` or `plus()`.
+                    // `plus<int>()` or `plus<>()` or `plus()`, or the same object
+                    // list-initialized, `plus<int>{}` ([expr.type.conv]/2: both are a
+                    // value-initialized temporary).
                     if self.eat("<") {
                         while !self.eat(">") {
                             if matches!(self.peek(0), Tok::Eof) {
@@ -516,8 +518,12 @@ impl Parser<'_> {
                             self.bump();
                         }
                     }
-                    self.expect_punct("(")?;
-                    self.expect_punct(")")?;
+                    if self.eat("{") {
+                        self.expect_punct("}")?;
+                    } else {
+                        self.expect_punct("(")?;
+                        self.expect_punct(")")?;
+                    }
                     op
                 } else if name == "reduce" {
                     return Err(KernelError::new(

@@ -28,7 +28,9 @@ const MASK_RULE: &str = "HIP (ROCm amd_warp_sync_functions.h, __hip_check_mask):
                          (__hip_assert)";
 
 impl Parser<'_> {
-    /// `name(args…)` as HIP's `*_sync` function when it is one (HIP sources only), else
+    /// `name(args…)` as HIP's `*_sync` function when it is one (HIP and MACA sources only: MACA
+    /// keeps HIP's 64-bit masks over its 64-thread warps; its headers are not among the
+    /// documents here, so HIP's definition is the one applied), else
     /// `None` and the call is left to the registry by name.
     ///
     /// # Errors
@@ -40,7 +42,7 @@ impl Parser<'_> {
         args: &[Expr],
         span: Span,
     ) -> PResult<Option<Expr>> {
-        if !self.hip {
+        if !self.sync64 {
             return Ok(None);
         }
         let (base, takes) = match name {

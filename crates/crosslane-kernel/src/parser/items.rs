@@ -412,6 +412,13 @@ impl Parser<'_> {
             scope.insert(p.name.clone(), p.ty);
         }
         self.scopes.push(scope);
+        // References to one value (not `T (&w)[8]`, which has dimensions).
+        let refs = params
+            .iter()
+            .filter(|p| p.reference && !self.param_dims.iter().any(|(n, _)| *n == p.name))
+            .map(|p| p.name.clone())
+            .collect();
+        let outer_refs = std::mem::replace(&mut self.value_refs, refs);
         for (n, dims) in std::mem::take(&mut self.param_dims) {
             self.note_dims(&n, dims);
         }
@@ -439,6 +446,7 @@ impl Parser<'_> {
             body
         })();
         self.scopes.pop();
+        self.value_refs = outer_refs;
         let body = body?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         let f = Function {

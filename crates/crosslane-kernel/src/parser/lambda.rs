@@ -171,7 +171,10 @@ impl Parser<'_> {
             return self.err("`{` to start the lambda's body");
         }
         self.syn = self.syn.wrapping_add(1);
-        let name = format!("lambda#{}@{}:{}", self.syn, at.line, at.col);
+        // Notes name the closure by it: the position shown is the source's ([`Span::shown`]);
+        // the counter keeps two closures from one macro expansion apart.
+        let shown = at.shown();
+        let name = format!("lambda#{}@{}:{}", self.syn, shown.line, shown.col);
         let ctx = LambdaCtx {
             base: self.scopes.len(),
             default,

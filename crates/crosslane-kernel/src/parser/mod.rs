@@ -28,6 +28,7 @@
 mod arrays;
 mod ascend_simt;
 mod asm;
+mod asm_cvt;
 mod asm_ops;
 mod attributes;
 mod bit_cast;
@@ -58,6 +59,7 @@ mod member_templates;
 mod overload;
 mod packs;
 mod partial_spec;
+mod phase6;
 mod scopes;
 mod sfinae;
 mod stmt;
@@ -69,7 +71,7 @@ mod type_traits;
 mod types;
 mod unsupported;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::ast::*;
 use super::budget::{Limits, DEPTH_CEILING};
@@ -155,11 +157,19 @@ pub fn parse_preprocessed(
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
+    let tokens = phase6::phase6(tokens);
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
-    p.wave = if p.hip { lanes.clamp(1, 64) as u32 } else { 32 };
+    // MACA's warps are 64 threads (MACA programming guide, seed 002 §3.4.1): its `*_sync`
+    // functions name 64 lanes, as HIP's do on a wave64.
+    p.sync64 = p.hip || dialect == crosslane_core::Dialect::Maca;
+    p.wave = if p.sync64 {
+        lanes.clamp(1, 64) as u32
+    } else {
+        32
+    };
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
     let mut program = p.program().map_err(|e| {
         hint_flattened(
@@ -340,6 +350,9 @@ struct Parser<'a> {
     /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
     /// opens.
     param_dims: Vec<(String, Vec<u64>)>,
+    /// The current function's reference parameters to one value (`T& best`, `const X& x`):
+    /// recorded as pointers, read as the value they name ([`Parser::expr_type`]).
+    value_refs: HashSet<String>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
@@ -350,6 +363,9 @@ struct Parser<'a> {
     /// Whether groups lower to HIP's operations (`__shfl`, `__ballot`, 64-bit masks) rather
     /// than CUDA's (`__shfl_sync`, `__ballot_sync`, 32-bit masks).
     hip: bool,
+    /// The `*_sync` warp functions take a 64-bit mask over the whole warp (HIP, MACA), not
+    /// CUDA's 32-bit one ([`hip_sync`]).
+    sync64: bool,
     /// The closing bracket of each opening one (`usize::MAX`: none), built on first use.
     brackets: std::cell::OnceCell<Vec<usize>>,
     /// Tokens the template instantiations may still parse (the token budget's rest).
@@ -453,10 +469,12 @@ impl<'a> Parser<'a> {
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
             param_dims: Vec::new(),
+            value_refs: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,
             hip: false,
+            sync64: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,
             structs: HashMap::new(),

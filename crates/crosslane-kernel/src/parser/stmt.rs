@@ -619,13 +619,22 @@ impl Parser<'_> {
         self.bump();
         self.expect_punct("(")?;
         let cond = self.assign_expr()?;
+        let mut message = None;
         if self.eat(",") {
-            self.assign_expr()?;
+            if let ExprKind::Str(text) = self.assign_expr()?.kind {
+                message = Some(text);
+            }
         }
         self.expect_punct(")")?;
         self.expect_punct(";")?;
         if self.fold_int(&cond) == Some(0) {
-            return Err(KernelError::new(at.line, at.col, "static_assert failed"));
+            // The message as the compilers print it ([dcl.pre]/10: a failed static_assert's
+            // diagnostic includes the message's text).
+            let m = match message {
+                Some(text) => format!("static_assert failed: \"{text}\""),
+                None => "static_assert failed".to_string(),
+            };
+            return Err(KernelError::new(at.line, at.col, m));
         }
         Ok(())
     }

@@ -785,6 +785,9 @@ impl Parser<'_> {
             }
             ExprKind::Ident(n) => match self.var_type(n)? {
                 Ty::Val(v) => Some(v),
+                // A reference parameter names its referent ([dcl.ref]/1): its type is the
+                // value's, which deduction and `auto` see ([temp.deduct.call]/3).
+                Ty::Ptr(v) if self.value_refs.contains(n) => Some(v),
                 _ => None,
             },
             ExprKind::Index(b, _) => match &b.kind {

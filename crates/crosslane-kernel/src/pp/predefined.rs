@@ -64,6 +64,14 @@ pub fn predefined(
             def("__AMDGCN_WAVEFRONT_SIZE__", lanes.to_string());
             def("__AMDGCN_WAVEFRONT_SIZE", lanes.to_string());
             def("__cplusplus", "201703L".into());
+            if dialect == Dialect::Hip {
+                // hip_runtime.h's legacy spellings of the built-in index variables.
+                for (prefix, var) in HIP_INDEX_MACROS {
+                    for c in ["x", "y", "z"] {
+                        def(&format!("{prefix}_{c}"), format!("{var}.{c}"));
+                    }
+                }
+            }
             if let Some(a) = arch {
                 let (proc_macro, family) = gfx_macros(a)?;
                 def(&proc_macro, "1".into());
@@ -81,6 +89,19 @@ pub fn predefined(
     }
     Ok(out)
 }
+
+/// HIP's legacy index macros and the built-in variable each stands for: `hipThreadIdx_x` is
+/// `threadIdx.x`, and so on for `y`, `z` and the other three: HIP's runtime header
+/// (`hip/hip_runtime.h`, through `hip/amd_detail/amd_hip_runtime.h`) defines `hipThreadIdx_x`
+/// … `hipGridDim_z` as object-like macros over the built-in variables `threadIdx`, `blockIdx`,
+/// `blockDim` and `gridDim`. Every HIP kernel source includes that header (headers are not
+/// read here), so they are predefined for the HIP dialect only.
+const HIP_INDEX_MACROS: [(&str, &str); 4] = [
+    ("hipThreadIdx", "threadIdx"),
+    ("hipBlockIdx", "blockIdx"),
+    ("hipBlockDim", "blockDim"),
+    ("hipGridDim", "gridDim"),
+];
 
 /// `__CUDA_ARCH__` of `sm_XY` / `compute_XY` (optionally with an `a`/`f` suffix): XY × 10.
 fn cuda_arch(sm: &str) -> Result<u32, String> {
@@ -150,5 +171,19 @@ mod tests {
         assert_eq!(get(&d, "__AMDGCN_WAVEFRONT_SIZE__").as_deref(), Some("32"));
         assert_eq!(get(&d, "__GFX11__").as_deref(), Some("1"));
         assert!(get(&d, "__CUDA_ARCH__").is_none());
+    }
+
+    #[test]
+    fn hip_legacy_index_macros_name_the_built_in_variables() {
+        let d = predefined(Dialect::Hip, 64, None).unwrap();
+        assert_eq!(get(&d, "hipThreadIdx_x").as_deref(), Some("threadIdx.x"));
+        assert_eq!(get(&d, "hipBlockIdx_y").as_deref(), Some("blockIdx.y"));
+        assert_eq!(get(&d, "hipBlockDim_z").as_deref(), Some("blockDim.z"));
+        assert_eq!(get(&d, "hipGridDim_x").as_deref(), Some("gridDim.x"));
+        // hip_runtime.h's, not the compiler's: no other dialect has them.
+        for other in [Dialect::Cuda, Dialect::Amdgcn] {
+            let d = predefined(other, 32, None).unwrap();
+            assert!(get(&d, "hipThreadIdx_x").is_none(), "{other:?}");
+        }
     }
 }

@@ -244,6 +244,7 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
             &args,
             &idents,
             (1, 1),
+            None,
         );
         let Some(step) = out.steps.first() else {
             panic!("{}: no step ({:?})", spec.name, out.diagnostics);
@@ -275,6 +276,7 @@ fn integer_arguments_land_in_their_parameters_and_defaults_fill_the_rest() {
             &args[..n],
             &idents[..n],
             (1, 1),
+            None,
         );
         let step = short.steps.first().expect("a step");
         for a in &spec.args[n..] {

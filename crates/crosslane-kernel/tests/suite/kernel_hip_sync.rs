@@ -81,3 +81,36 @@ fn a_mask_naming_lanes_that_do_not_execute_the_call_is_undefined() {
         .any(|d| d.message.contains("__hip_check_mask"));
     assert!(why, "{:?}", t.merged_diagnostics);
 }
+
+/// A DPP builtin runs by the launch's `--arch`: `row_bcast:15` (dpp_ctrl 0x142) exists on
+/// GFX9 (gfx90a) and not on RDNA (LLVM AMDGPUModifierSyntax, DPP modifiers). Lane 15 of each
+/// row feeds the whole next row; row_mask 0xa enables rows 1 and 3 only, so lanes 16..32
+/// read lane 15 (value 15) and lanes 48..64 read lane 47 (value 47).
+#[test]
+fn dpp_follows_the_launch_target() {
+    let src = "__global__ void k(const int *x, int *o) {\n\
+                 o[threadIdx.x] = __builtin_amdgcn_mov_dpp(x[threadIdx.x], 0x142, 0xa, 0xf, false);\n\
+               }\n";
+    let mut config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        lanes: Some(64),
+        block_dim: Some([64, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    config.preprocess.arch = Some("gfx90a".to_string());
+    let t = run_kernel(src, config.clone()).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let o = ints(t.buffer("o").unwrap());
+    assert_eq!(o[16..32], vec![Some(15); 16][..]);
+    assert_eq!(o[48..64], vec![Some(47); 16][..]);
+    // On gfx1030 (RDNA2) the same control is refused, naming the targets that have it.
+    config.preprocess.arch = Some("gfx1030".to_string());
+    config.lanes = Some(64);
+    let t = run_kernel(src, config).expect("kernel parses and launches");
+    assert!(
+        t.all_diagnostics()
+            .any(|d| d.message.contains("row_bcast:15 does not exist on gfx1030")),
+        "{:?}",
+        t.all_diagnostics().map(|d| &d.message).collect::<Vec<_>>()
+    );
+}

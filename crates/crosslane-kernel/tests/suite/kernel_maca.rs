@@ -413,3 +413,27 @@ __global__ void k(float* out) {
         }
     }
 }
+
+/// MACA's `*_sync` functions take a 64-bit mask over the 64-thread warp (seed 002 §3.4.1: a
+/// warp is 64 threads), as HIP's do on a wave64: a butterfly over offsets 32, 16, …, 1 sums
+/// all 64 lanes (0 + 1 + … + 63 = 2016), and a ballot names all 64 lanes.
+#[test]
+fn sync_functions_span_the_64_thread_warp() {
+    let t = maca(
+        "__global__ void k(int *o, unsigned long long *b) {\n\
+           int v = threadIdx.x;\n\
+           for (int m = 32; m > 0; m >>= 1) v += __shfl_xor_sync(0xffffffffffffffffull, v, m);\n\
+           o[threadIdx.x] = v;\n\
+           b[threadIdx.x] = __ballot_sync(~0ull, threadIdx.x >= 60);\n\
+         }\n",
+        &[],
+    );
+    no_errors(&t);
+    assert_eq!(t.launch.lanes, 64);
+    assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(2016); 64]);
+    // Lanes 60..63: bits 60-63, 0xF000000000000000.
+    assert_eq!(
+        ints(t.buffer("b").unwrap()),
+        vec![Some(0xF000_0000_0000_0000); 64]
+    );
+}

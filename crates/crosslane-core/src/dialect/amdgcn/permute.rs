@@ -54,7 +54,14 @@ pub const OPS: &[OpSpec] = &[
     OpSpec {
         dialect: Dialect::Amdgcn,
         name: "ds_bpermute_b32",
-        aliases: &["ds_bpermute", "__builtin_amdgcn_ds_bpermute"],
+        // HIP's wrappers (ROCm amd_warp_functions.h: `__hip_ds_bpermute(index, src)` passes both to
+        // the builtin unchanged; the `f` form bit-casts a float through it).
+        aliases: &[
+            "ds_bpermute",
+            "__builtin_amdgcn_ds_bpermute",
+            "__hip_ds_bpermute",
+            "__hip_ds_bpermutef",
+        ],
         proto: Proto::returns("int")
             .call("__builtin_amdgcn_ds_bpermute")
             .note("ds_bpermute_b32 vdst, vaddr, vdata offset:offset16"),
@@ -76,7 +83,12 @@ pub const OPS: &[OpSpec] = &[
     OpSpec {
         dialect: Dialect::Amdgcn,
         name: "ds_permute_b32",
-        aliases: &["ds_permute", "__builtin_amdgcn_ds_permute"],
+        aliases: &[
+            "ds_permute",
+            "__builtin_amdgcn_ds_permute",
+            "__hip_ds_permute",
+            "__hip_ds_permutef",
+        ],
         proto: Proto::returns("int")
             .call("__builtin_amdgcn_ds_permute")
             .note("ds_permute_b32 vdst, vaddr, vdata offset:offset16"),

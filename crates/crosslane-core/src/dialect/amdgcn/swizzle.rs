@@ -30,7 +30,14 @@ const RULE_SOURCE: &str = "seed 003 (AMD ISA ds_swizzle_b32, Semantics and pseud
 pub const OPS: &[OpSpec] = &[OpSpec {
     dialect: Dialect::Amdgcn,
     name: "ds_swizzle_b32",
-    aliases: &["ds_swizzle", "__builtin_amdgcn_ds_swizzle"],
+    // HIP's wrappers (ROCm amd_warp_functions.h: `__hip_ds_swizzle(src, pattern)` calls the
+    // builtin with its arguments unchanged; the `f` form bit-casts a float through it).
+    aliases: &[
+        "ds_swizzle",
+        "__builtin_amdgcn_ds_swizzle",
+        "__hip_ds_swizzle",
+        "__hip_ds_swizzlef",
+    ],
     proto: Proto::returns("int")
         .call("__builtin_amdgcn_ds_swizzle")
         .note("ds_swizzle_b32 vdst, vaddr offset:offset16"),

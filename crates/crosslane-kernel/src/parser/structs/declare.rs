@@ -484,6 +484,7 @@ impl Parser<'_> {
         sub.instance_tokens = self.instance_tokens;
         sub.wave = self.wave;
         sub.hip = self.hip;
+        sub.sync64 = self.sync64;
     }
 
     /// Takes back what [`Parser::lend`] lent.

@@ -1,0 +1,90 @@
+//! A `*_sync` call whose lanes pass different, disjoint sync masks runs once per mask group.
+//!
+//! The rule binds the threads *named in* a caller's mask: "all non-exited threads named in mask
+//! must execute the same intrinsic with the same mask" (CUDA C++ Programming Guide, Warp
+//! Shuffle Functions and Warp Vote Functions; PTX ISA, `shfl.sync`: the executing thread waits
+//! for the non-exited threads of `membermask` that execute `shfl.sync` with the same
+//! `membermask`). So a warp may split into disjoint groups, each calling with its own mask
+//! that names its own lanes — the warp split by `__match_any_sync` and reduced per group with
+//! `__reduce_add_sync(peers, v)`, or halves that exchange within themselves. Each group's call
+//! is then an ordinary call with one mask. Masks that overlap without being equal are left to
+//! the op, whose uniform-mask rule makes every lane undefined with its reason.
+
+use crosslane_core::args::Role;
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::op::OpSpec;
+
+use crate::builtins::{to_declared, CallOutcome};
+use crate::trace::LaneVal;
+
+/// The active lanes of a call grouped by the sync mask each passes, when the op takes a sync
+/// mask ([`Role::SyncMask`]), the active lanes pass two or more different masks, and those
+/// masks are pairwise disjoint. `None` otherwise (one mask, an undefined or negative mask, or
+/// overlapping masks): the call runs as one. Bounded by the lane count (at most 128 groups,
+/// compared pairwise).
+pub(crate) fn groups(
+    spec: &OpSpec,
+    lanes: usize,
+    active: LaneMask,
+    args: &[Vec<LaneVal>],
+) -> Option<Vec<LaneMask>> {
+    let k = spec.args.iter().position(|a| a.role == Role::SyncMask)?;
+    let c_type = spec.args.get(k)?.ty;
+    let row = args.get(k)?;
+    let mut groups: Vec<(u128, LaneMask)> = Vec::new();
+    for l in active.iter().filter(|&l| l < lanes) {
+        let m = row.get(l)?.as_ref().ok()?.as_int()?;
+        let m = u128::try_from(to_declared(m, c_type)).ok()?;
+        match groups.iter_mut().find(|(v, _)| *v == m) {
+            Some((_, g)) => *g = g.with(l),
+            None => groups.push((m, LaneMask(0).with(l))),
+        }
+    }
+    if groups.len() < 2 {
+        return None;
+    }
+    for (i, (a, _)) in groups.iter().enumerate() {
+        if groups[i + 1..].iter().any(|(b, _)| a & b != 0) {
+            return None;
+        }
+    }
+    Some(groups.into_iter().map(|(_, g)| g).collect())
+}
+
+/// One outcome from the groups' outcomes (`parts[i]` ran with `groups[i]` active): each lane
+/// takes its group's value (an inactive lane the first group's, which the caller does not
+/// store), the steps follow one another labelled with their group's lanes, and each
+/// diagnostic appears once.
+pub(crate) fn merge(
+    lanes: usize,
+    line: u32,
+    groups: &[LaneMask],
+    parts: Vec<CallOutcome>,
+) -> CallOutcome {
+    let mut out = CallOutcome {
+        values: Vec::with_capacity(lanes),
+        steps: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    for l in 0..lanes {
+        let g = groups.iter().position(|g| g.contains(l)).unwrap_or(0);
+        if let Some(v) = parts.get(g).and_then(|p| p.values.get(l)) {
+            out.values.push(v.clone());
+        }
+    }
+    for (g, p) in groups.iter().zip(parts) {
+        for mut st in p.steps {
+            st.label = Some(format!(
+                "line {line}, the lanes of mask {}",
+                g.to_hex(lanes)
+            ));
+            out.steps.push(st);
+        }
+        for d in p.diagnostics {
+            if !out.diagnostics.contains(&d) {
+                out.diagnostics.push(d);
+            }
+        }
+    }
+    out
+}
