@@ -196,12 +196,13 @@ impl Executor {
         // The lexers refuse bidirectional controls in code; those in comments and strings are
         // reported here, for every front end.
         parsed_diags.extend(super::bidi::warnings(source, 100));
+        let user_entry = super::host_launch::resolve_config_entry(&program, &mut config)?;
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
         parsed_diags.extend(host_notes);
         super::host_launch::apply_constant_tables(&program, &mut config);
-        let f = super::host_launch::entry_function(&program, config.entry.as_ref())?;
+        let f = super::host_launch::entry_function(&program, config.entry.as_ref(), !user_entry)?;
         let at = |msg: String| KernelError::new(f.span.line, f.span.col, msg);
         let (dialect, dialect_from) = match config.dialect {
             Some(d) => (

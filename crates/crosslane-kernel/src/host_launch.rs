@@ -126,7 +126,7 @@ pub fn apply_host_launch(
     let mut notes = Vec::new();
     if config.entry.is_none() {
         config.entry = Some(launch.kernel.clone());
-        taken.push(format!("entry `{}`", launch.kernel));
+        taken.push(format!("entry `{}`", entry_name(program, f)));
     }
     if config.grid_dim.is_none() {
         if let Some(g) = launch.grid.and_then(dims) {
@@ -262,7 +262,7 @@ pub fn apply_host_launch(
                 Level::Info,
                 format!(
                     "launch of `{}` read from host code: {}",
-                    launch.kernel,
+                    entry_name(program, f),
                     taken.join(", ")
                 ),
                 "CUDA C++ Programming Guide, Execution Configuration",
@@ -486,16 +486,195 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
         .collect()
 }
 
-/// The function to run: `entry` when given (a template `--entry NAME` that host code launched
-/// once names that instantiation), else the first `__global__` kernel, else the first function.
+/// The name a function is given to `--entry`: its own, or for one of several functions of a
+/// name (overloads, kept as `name`, `name#2`, …) its name with its parameter types
+/// (`scale(float*, int)`), which [`resolve_entry`] reads back.
+pub fn entry_name(program: &Program, f: &Function) -> String {
+    let base = overload_base(&f.name);
+    if program
+        .functions
+        .iter()
+        .filter(|g| overload_base(&g.name) == base)
+        .count()
+        > 1
+    {
+        format!("{base}({})", param_types_text(f))
+    } else {
+        f.name.clone()
+    }
+}
+
+/// The name an overload's key stands for (`scale#2` → `scale`).
+fn overload_base(key: &str) -> &str {
+    key.split('#').next().unwrap_or(key)
+}
+
+/// The text of a parameter's type (`float*`, `int`, `float&`, `int64_t`, `float4`), in words
+/// [`resolve_entry`] reads back.
+fn param_type_text(p: &super::ast::Param) -> String {
+    let name = |v: ValTy| {
+        if v.lanes == 1 {
+            v.name()
+        } else {
+            super::vector_types::cuda_name(v)
+        }
+    };
+    match p.ty {
+        Ty::Val(v) => name(v),
+        Ty::Ptr(v) if p.reference => format!("{}&", name(v)),
+        Ty::Ptr(v) => format!("{}*", name(v)),
+        Ty::Void => "void".into(),
+    }
+}
+
+/// The text of a function's parameter types, comma-separated (`float*, int`).
+pub fn param_types_text(f: &Function) -> String {
+    f.params
+        .iter()
+        .map(param_type_text)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One parameter type as `--entry 'name(T, U*)'` writes it: the type, whether a pointer and
+/// whether a reference (a trailing parameter name is allowed and ignored).
+fn written_param(text: &str) -> Option<(ValTy, bool, bool)> {
+    let spaced = text.replace('*', " * ").replace('&', " & ");
+    let words: Vec<&str> = spaced
+        .split_whitespace()
+        .filter(|w| {
+            !matches!(
+                *w,
+                "const" | "volatile" | "__restrict__" | "__restrict" | "restrict"
+            )
+        })
+        .collect();
+    let pointer = words.contains(&"*");
+    let reference = words.contains(&"&");
+    let names: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !matches!(*w, "*" | "&"))
+        .collect();
+    let ty = super::parser::type_of_words(&names).or_else(|| {
+        let (_, front) = names.split_last()?;
+        super::parser::type_of_words(front)
+    })?;
+    Some((ty, pointer, reference))
+}
+
+/// The function key `--entry` names: a function's own name, or `name(T1, T2…)` choosing one
+/// of several functions of a name by its parameter types (C++17 [over.dcl]: overloads differ
+/// in their parameter types). A bare name shared by several functions names none of them.
 ///
 /// # Errors
-/// No function of that name, or no function at all (a template kernel needs its arguments).
+/// A bare name of several functions, or a parameter list no function of the name has: the
+/// message lists each one's parameter types and line.
+pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelError> {
+    let template_id = entry
+        .find('<')
+        .is_some_and(|lt| entry.find('(').is_none_or(|p| lt < p));
+    if template_id || entry.contains('#') {
+        return Ok(entry.to_string());
+    }
+    let (name, wanted) = match entry.split_once('(') {
+        Some((n, rest)) => (n.trim(), Some(rest.trim_end().trim_end_matches(')'))),
+        None => (entry.trim(), None),
+    };
+    let same: Vec<&Function> = program
+        .functions
+        .iter()
+        .filter(|f| overload_base(&f.name) == name)
+        .collect();
+    let listing = || {
+        same.iter()
+            .map(|f| format!("`{name}({})` (line {})", param_types_text(f), f.span.line))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(wanted) = wanted else {
+        if same.len() > 1 {
+            return Err(KernelError::new(
+                1,
+                1,
+                format!(
+                    "`{name}` names {} overloaded functions: {}; choose one by its parameter \
+                     types, e.g. --entry '{name}({})'",
+                    same.len(),
+                    listing(),
+                    same.last().map(|f| param_types_text(f)).unwrap_or_default()
+                ),
+            ));
+        }
+        return Ok(entry.to_string());
+    };
+    let want: Vec<&str> = wanted
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty() && *w != "void")
+        .collect();
+    let fits = |f: &Function| {
+        f.params.len() == want.len()
+            && f.params.iter().zip(&want).all(|(p, w)| {
+                written_param(w).is_some_and(|(t, ptr, r)| match p.ty {
+                    Ty::Val(v) => v == t && !ptr && !r,
+                    Ty::Ptr(v) => v == t && (ptr || r) && p.reference == r,
+                    Ty::Void => false,
+                })
+            })
+    };
+    match same.iter().find(|f| fits(f)) {
+        Some(f) => Ok(f.name.clone()),
+        None => Err(KernelError::new(
+            1,
+            1,
+            if same.is_empty() {
+                format!("no function `{name}` to choose `{entry}` from")
+            } else {
+                format!(
+                    "no function `{name}` has the parameter types ({wanted}); the source \
+                     defines: {}",
+                    listing()
+                )
+            },
+        )),
+    }
+}
+
+/// Resolves the entry the user gave (`--entry 'name(T, U*)'`, [`resolve_entry`]) to a
+/// function's key before host launches are read; returns whether one was given.
+///
+/// # Errors
+/// As [`resolve_entry`].
+pub fn resolve_config_entry(
+    program: &Program,
+    config: &mut LaunchConfig,
+) -> Result<bool, KernelError> {
+    let Some(e) = config.entry.clone() else {
+        return Ok(false);
+    };
+    config.entry = Some(resolve_entry(program, &e)?);
+    Ok(true)
+}
+
+/// The function to run: `entry` when given (a function's key; a template `--entry NAME` that
+/// host code launched once names that instantiation), else the first `__global__` kernel, else
+/// the first function. `resolve`: `entry` is a name to resolve first ([`resolve_entry`]), as a
+/// host launch's is (one naming several kernels its arguments did not choose among names none).
+///
+/// # Errors
+/// No function of that name, or no function at all (a template kernel needs its arguments);
+/// as [`resolve_entry`].
 pub fn entry_function<'p>(
     program: &'p Program,
     entry: Option<&String>,
+    resolve: bool,
 ) -> Result<&'p Function, KernelError> {
-    match entry {
+    let resolved = match entry {
+        Some(e) if resolve => Some(resolve_entry(program, e)?),
+        _ => entry.cloned(),
+    };
+    match resolved.as_ref() {
         Some(name) => program
             .functions
             .iter()

@@ -488,19 +488,6 @@ impl Parser<'_> {
                 if self.templates.contains_key(&w)
                     && (self.is_punct("<") || self.is_punct("(")) =>
             {
-                // A non-template function of the name matching exactly wins the tie with
-                // the template ([over.match.best]/1.6; [`super::overload`]).
-                if self.is_punct("(") && self.plain_fns.contains_key(&w) {
-                    let (at, pre, diags) = (self.pos, self.pre.len(), self.diags.len());
-                    let args = self.call_args()?;
-                    if let Some(key) = self.plain_over_template(&w, &args) {
-                        return self.node(ExprKind::Call(key, args), span);
-                    }
-                    // The template's call reads the arguments again.
-                    self.pos = at;
-                    self.pre.truncate(pre);
-                    self.diags.truncate(diags);
-                }
                 // A call of a function template: explicit arguments, then deduction.
                 return self.template_call(&w, span);
             }
@@ -554,12 +541,12 @@ impl Parser<'_> {
                         // A block barrier: a TempStorage may be used again (`cub`).
                         self.cub_pending.clear();
                     }
+                    // One of several functions of the name ([`super::overload`]).
+                    let w = self.resolve_plain_call(&w, &args, span)?;
                     if let Some(slots) = self.any_group_fns.get(&w).cloned() {
                         // `thread_group` parameters: each group's rank and size beside it.
                         self.any_group_args(&w, &mut args, &slots, span)?;
                     }
-                    // Overloads: the best viable one ([`super::overload`]).
-                    let w = self.choose_plain(&w, &args, span)?.unwrap_or(w);
                     ExprKind::Call(w, args)
                 } else if let Some(a) = self.fn_addr(&w, span) {
                     // A function named where no call follows: its address.

@@ -1137,6 +1137,13 @@ impl Parser<'_> {
             }
             out.push(arg);
         }
+        if self.fn_sets.get(&kernel).is_some_and(|s| s.len() > 1)
+            || !self.fn_sets.contains_key(&kernel)
+        {
+            // Perhaps one of several kernels of the name (defined before or after).
+            let types = self.host_arg_types(at, args);
+            self.launch_arg_types.push((self.launches.len(), types));
+        }
         self.launches.push(HostLaunch {
             kernel,
             span,

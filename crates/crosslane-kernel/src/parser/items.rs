@@ -372,6 +372,18 @@ impl Parser<'_> {
         self.expect_punct("(")?;
         self.pending_svars.clear();
         let mut params = self.params()?;
+        // Overloads of one name ([`super::overload`]): a later declaration with other
+        // parameter types is kept under its own key. An instance of a template (parsed with
+        // `eager` set) is named by its instantiation instead; a member function defined out of
+        // its class (`S::f`) is called through its struct.
+        let mut name = name;
+        if self.eager == 0 && !name.contains("::") {
+            if let Some(close) = self.closing(open_params) {
+                let toks = self.toks[open_params + 1..close].to_vec();
+                let sig = self.param_sigs(&toks, &[]);
+                name = self.overload_key(&name, sig, start)?;
+            }
+        }
         if !self.any_slots.is_empty() {
             let slots = std::mem::take(&mut self.any_slots);
             self.any_group_fns.insert(name.clone(), slots);
@@ -404,12 +416,6 @@ impl Parser<'_> {
         if !self.is_punct("{") {
             return self.err("`{` to start the function body");
         }
-        // An overload of a device function defined before: its own key ([`super::overload`]).
-        let name = if own.is_empty() && sret.is_none() && !entry && !name.contains("::") {
-            self.plain_fn_key(&name, &params, defaults.len(), start)?
-        } else {
-            name
-        };
         if let Some(s) = &sret {
             self.fn_ret.insert(name.clone(), s.clone());
         }

@@ -39,6 +39,7 @@ mod cg_match;
 mod cg_scan;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
+pub(crate) use overload::type_of_words;
 mod const_eval;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
@@ -182,6 +183,7 @@ pub fn parse_preprocessed(
     })?;
     p.read_pending_host_calls();
     p.link_vf_calls();
+    p.resolve_launches();
     let superseded = std::mem::take(&mut p.superseded);
     program.launches = std::mem::take(&mut p.launches)
         .into_iter()
@@ -235,7 +237,7 @@ pub fn list_kernels(source: &str) -> Result<Vec<String>, KernelError> {
         .iter()
         .filter(|f| f.entry)
         .chain(fns.iter().filter(|f| !f.entry))
-        .map(|f| f.name.clone())
+        .map(|f| super::host_launch::entry_name(&parsed.program, f))
         .collect())
 }
 
@@ -330,8 +332,10 @@ struct Parser<'a> {
     templates: HashMap<String, templates::Template>,
     /// The later templates' keys of each overloaded function template name ([`sfinae`]).
     overloads: HashMap<String, Vec<String>>,
-    /// The non-template functions of each name defined so far ([`overload`]).
-    plain_fns: HashMap<String, Vec<overload::PlainFn>>,
+    /// The non-template functions of each name, in declaration order ([`overload`]).
+    fn_sets: HashMap<String, Vec<overload::FnOverload>>,
+    /// Host launches' argument types by launch index, for choosing among kernel overloads.
+    launch_arg_types: Vec<(usize, overload::ArgTypes)>,
     /// Whether this parser reads a host expression (a launch's configuration), where
     /// `blockDim` may be a host variable rather than the built-in.
     host_expr: bool,
@@ -460,7 +464,8 @@ impl<'a> Parser<'a> {
             q_device: false,
             q_host: false,
             overloads: HashMap::new(),
-            plain_fns: HashMap::new(),
+            fn_sets: HashMap::new(),
+            launch_arg_types: Vec::new(),
             host_expr: false,
             templates: HashMap::new(),
             instances: Vec::new(),

@@ -1,333 +1,880 @@
-//! Overloaded device functions that are not templates (`f(float)` beside `f(double)`,
-//! `f(int)` beside `f(unsigned)`, `g(int)` beside `g(int, int)`), and a non-template beside a
-//! function template of its name: a call picks the best viable function as C++17
-//! [over.match] does.
+//! Overload resolution: which of several functions of one name a call names, as C++17
+//! [over.match] chooses it.
 //!
-//! - Viable ([over.match.viable]): as many arguments as parameters (trailing ones with
-//!   defaults may be left out), each argument convertible to its parameter: no conversion
-//!   exists between a scalar and a vector type (the CUDA vector types are structs), between a
-//!   pointer and an arithmetic value, or to a reference to non-const of another type.
-//! - Each argument's implicit conversion sequence is ranked ([over.ics.scs], Table 12):
-//!   exact match (the same type; a reference binding directly), promotion ([conv.prom]:
-//!   `bool`, `char`, `short` and their unsigned kinds to `int`; [conv.fpprom]: `float` to
-//!   `double`), conversion (every other arithmetic conversion, a pointer to `void*`), and a
-//!   user-defined conversion for `__half` / `__nv_bfloat16` (classes whose conversion
-//!   operators make the value).
-//! - The best function ([over.match.best]/1) is at least as good in every argument and better
-//!   in one; among equals a non-template beats a template specialization (/1.6). None best is
-//!   an ambiguous call, an error as nvcc gives it.
+//! - Candidates: the non-template functions of the name declared before the call (each later
+//!   declaration with other parameter types is kept under `name#N`, N = 2, 3, …; one with the
+//!   same parameter types is the same function, [over.dcl]/1) and the templates of the name
+//!   whose deduction and `enable_if` hold ([`super::sfinae`]); explicit template arguments
+//!   leave only the templates ([temp.arg.explicit]).
+//! - Viable ([over.match.viable]): as many arguments as parameters, less the defaulted ones;
+//!   each argument has an implicit conversion sequence to its parameter.
+//! - Each conversion is ranked ([over.ics.scs] table 13, [conv.prom]): exact match (same type;
+//!   `T*` to `T*`) > promotion (`bool`, `char`, `short` and their unsigned forms to `int`;
+//!   `float` to `double`) > conversion (any other arithmetic conversion, `0` or a pointer to
+//!   `void*`) > user-defined (to or from `__half` / `__nv_bfloat16`, which are classes in
+//!   `cuda_fp16.h` / `cuda_bf16.h` converting through constructors and `operator float()`;
+//!   two of these compare by the standard conversion after `operator float()`,
+//!   [over.ics.rank]/3.3). A vector type (`float2`, `float4`, `__half2`) and a struct only
+//!   match themselves: no conversion between them and a scalar or another vector exists
+//!   (they are structs, CUDA C++ Programming Guide "Built-in Vector Types"). A reference to
+//!   non-const takes only its own type (a converted temporary cannot bind,
+//!   [dcl.init.ref]/5.2).
+//! - Best viable ([over.match.best]/2): better in no argument worse and one better; on a tie a
+//!   non-template beats a template specialization (/2.4), and a more specialized template
+//!   beats a less specialized one (/2.5, [temp.func.order]: here a parameter written as a
+//!   bare template parameter `T` is less specialized than a compound of one, `T*`, and that
+//!   than a type with no template parameter; a template is more specialized when no parameter
+//!   is less and one is more). No single best is an error naming every equally good
+//!   candidate's line, as nvcc refuses the call. An argument whose type the front end cannot
+//!   tell (a pointer of unknown element type, an expression it does not type) counts as
+//!   equally good for each; a tie only that leaves goes to the first declared of the tied,
+//!   with a warning naming them (the front end's limit, not the source's ambiguity).
 //!
-//! The first definition of a name keeps it; each later one of other parameter types is kept
-//! under `name#N` (N = 2, 3, …), the key a call names once chosen. An argument whose type the
-//! front end does not know here counts as an exact match for every candidate (the choice then
-//! rests on the arguments it knows); a tie that leaves goes to the first defined, with a
-//! warning naming the candidates.
+//! Not modelled (each refused or left to the rules above, never guessed): user structs'
+//! converting constructors and conversion functions, cv-qualification ranking of references
+//! ([over.ics.rank]/3.2.6), `long` and `long long` as distinct types.
+//!
+//! Bounded: at most [`MAX_FN_OVERLOADS`] non-template functions share a name; each call
+//! ranks each candidate's arguments once.
 
 use super::structs::FieldTy;
+use super::targs::{TArg, TParam};
 use super::{PResult, Parser};
-use crate::ast::{Expr, ExprKind, Param, Span};
+use crate::ast::{Expr, ExprKind, Span};
+use crate::lexer::{Tok, Token};
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 use crosslane_core::result::Level;
 
-/// Most non-template functions that share one name.
-pub const MAX_PLAIN_OVERLOADS: usize = 16;
+/// Most non-template functions (with distinct parameter types) that share one name.
+pub const MAX_FN_OVERLOADS: usize = 16;
 
-/// One non-template function of an overload set: its key, parameters (type and whether a
-/// reference, and whether to const) and how many arguments it needs at least.
-#[derive(Clone, Debug)]
-pub(super) struct PlainFn {
-    key: String,
-    params: Vec<(Ty, bool, bool)>,
-    min_args: usize,
-    line: u32,
-}
-
-/// What the front end knows of an argument ([`Parser::arg_kind`]).
-enum ArgKind {
-    Value(ValTy),
-    Pointer(Option<ValTy>),
+/// A parameter's type as overload resolution compares it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum PType {
+    /// A value (a scalar or a vector type).
+    Val(ValTy),
+    /// A pointer to values.
+    Ptr(ValTy),
+    /// `void*`.
+    VoidPtr,
+    /// A struct, by value or reference.
+    Struct(String),
+    /// A form not read here (a group, a function pointer, a pointer to pointers).
     Unknown,
 }
 
-/// A conversion's rank ([over.ics.scs] Table 12, then user-defined [over.ics.user]): lower
-/// is better.
-type Rank = u8;
-const EXACT: Rank = 0;
-const PROMOTION: Rank = 1;
-const CONVERSION: Rank = 2;
-const USER: Rank = 3;
+/// One parameter of a candidate.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct PSig {
+    pub(super) ty: PType,
+    /// A reference to non-const (`float& x`): takes only its own type.
+    pub(super) mut_ref: bool,
+    /// Whether it has a default argument.
+    pub(super) default: bool,
+}
 
-/// The rank of converting a value of type `from` to a parameter of type `to`; `None`: no
-/// implicit conversion (a scalar and a vector, two vectors of different types).
-fn value_rank(from: ValTy, to: ValTy) -> Option<Rank> {
-    if from == to {
-        return Some(EXACT);
+/// A non-template function of an overloaded name.
+#[derive(Clone, Debug)]
+pub(super) struct FnOverload {
+    /// The name calls of it are given (`name` for the first, `name#N` after).
+    pub(super) key: String,
+    /// Its parameters.
+    pub(super) params: Vec<PSig>,
+    /// The line of its first declaration.
+    pub(super) line: u32,
+}
+
+/// An argument's type as the front end tells it.
+#[derive(Clone, Debug)]
+pub(super) enum AType {
+    Val(ValTy),
+    Ptr(Option<ValTy>),
+    Struct(String),
+    Unknown,
+}
+
+/// Arguments' types, each with whether it is the literal `0`.
+pub(super) type ArgTypes = Vec<(AType, bool)>;
+
+/// Most tokens before a host launch searched for an argument's declaration.
+const HOST_DECL_WINDOW: usize = 4096;
+
+/// An implicit conversion sequence's rank ([over.ics.scs] table 13); `User(r)`: a user-defined
+/// conversion whose second standard conversion has rank `r`. Declared best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Exact,
+    Promotion,
+    Conversion,
+    User(u8),
+}
+
+/// One argument's conversion to one parameter.
+#[derive(Clone, Debug)]
+enum Ics {
+    Rank(Rank),
+    /// The argument's type is not known here: equally good for every candidate.
+    Unknown,
+    /// No implicit conversion: the candidate is not viable.
+    No(String),
+}
+
+/// A candidate of a call: a non-template function or a template with its arguments bound.
+#[derive(Clone, Debug)]
+pub(super) struct Candidate {
+    /// The non-template's key or the template's key.
+    pub(super) key: String,
+    pub(super) template: bool,
+    pub(super) line: u32,
+    pub(super) params: Vec<PSig>,
+    /// Per parameter, how specialized its written form is (templates only, [temp.func.order]):
+    /// 0 a bare template parameter, 1 a compound of one, 2 no template parameter.
+    pub(super) levels: Vec<u8>,
+    /// Whether the last parameter is a pack (takes any number of arguments).
+    pub(super) variadic: bool,
+}
+
+/// The text of a type for messages (`float`, `float4`, `__half*`).
+fn type_text(t: &PType) -> String {
+    match t {
+        PType::Val(v) => crate::vector_types::cuda_name(*v),
+        PType::Ptr(v) => format!("{}*", crate::vector_types::cuda_name(*v)),
+        PType::VoidPtr => "void*".into(),
+        PType::Struct(s) => s.clone(),
+        PType::Unknown => "?".into(),
     }
-    if from.lanes != 1 || to.lanes != 1 {
-        return None;
+}
+
+fn atype_text(t: &AType) -> String {
+    match t {
+        AType::Val(v) => crate::vector_types::cuda_name(*v),
+        AType::Ptr(Some(v)) => format!("{}*", crate::vector_types::cuda_name(*v)),
+        AType::Ptr(None) => "a pointer".into(),
+        AType::Struct(s) => s.clone(),
+        AType::Unknown => "a type not known here".into(),
     }
-    let (f, t) = (from.scalar, to.scalar);
-    if matches!(f, Scalar::F16 | Scalar::Bf16) || matches!(t, Scalar::F16 | Scalar::Bf16) {
-        return Some(USER);
+}
+
+/// Whether `s` is a 16-bit floating type, a class in `cuda_fp16.h` / `cuda_bf16.h`.
+fn class_float(s: Scalar) -> bool {
+    matches!(s, Scalar::F16 | Scalar::Bf16)
+}
+
+/// The standard conversion from arithmetic scalar `a` to `p` ([conv.prom], [conv.fpprom]).
+fn standard(a: Scalar, p: Scalar) -> Rank {
+    if a == p {
+        Rank::Exact
+    } else if (matches!(
+        a,
+        Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16
+    ) && p == Scalar::I32)
+        || (a == Scalar::F32 && p == Scalar::F64)
+    {
+        Rank::Promotion
+    } else {
+        Rank::Conversion
     }
-    let promotes = matches!(
-        (f, t),
-        (
-            Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16,
-            Scalar::I32
-        ) | (Scalar::F32, Scalar::F64)
-    );
-    Some(if promotes { PROMOTION } else { CONVERSION })
+}
+
+fn rank_no(r: Rank) -> u8 {
+    match r {
+        Rank::Exact => 0,
+        Rank::Promotion => 1,
+        Rank::Conversion => 2,
+        Rank::User(_) => 3,
+    }
+}
+
+/// The conversion of an argument of type `a` (`zero`: the literal `0`) to parameter `p`.
+fn ics(a: &AType, zero: bool, p: &PSig) -> Ics {
+    let no = |why: &str| Ics::No(why.to_string());
+    match (&p.ty, a) {
+        (PType::Unknown, _) | (_, AType::Unknown) => Ics::Unknown,
+        (PType::Val(pv), AType::Val(av)) => {
+            if pv == av {
+                return Ics::Rank(Rank::Exact);
+            }
+            if pv.lanes != 1 || av.lanes != 1 {
+                return no("a vector type converts to no other type");
+            }
+            if p.mut_ref {
+                return no("a reference to non-const takes only its own type");
+            }
+            let (a, p) = (av.scalar, pv.scalar);
+            match (class_float(a), class_float(p)) {
+                (true, true) => no("no conversion between __half and __nv_bfloat16"),
+                // `operator float()`, then a standard conversion.
+                (true, false) => Ics::Rank(Rank::User(rank_no(standard(Scalar::F32, p)))),
+                // A converting constructor.
+                (false, true) => Ics::Rank(Rank::User(0)),
+                (false, false) => Ics::Rank(standard(a, p)),
+            }
+        }
+        (PType::Ptr(pv), AType::Ptr(Some(av))) if pv == av => Ics::Rank(Rank::Exact),
+        (PType::Ptr(_), AType::Ptr(Some(_))) => no("pointers to other types do not convert"),
+        (PType::Ptr(_) | PType::VoidPtr, AType::Ptr(None)) => Ics::Unknown,
+        (PType::VoidPtr, AType::Ptr(Some(_))) => Ics::Rank(Rank::Conversion),
+        (PType::Ptr(_) | PType::VoidPtr, AType::Val(_)) if zero => Ics::Rank(Rank::Conversion),
+        (PType::Struct(ps), AType::Struct(s)) if ps == s => Ics::Rank(Rank::Exact),
+        (PType::Struct(_), _) => no("a struct takes only its own type here"),
+        (_, AType::Struct(_)) => no("a struct converts to no other type here"),
+        (PType::Val(_), AType::Ptr(_)) => no("a pointer is not a value"),
+        (PType::Ptr(_) | PType::VoidPtr, AType::Val(_)) => no("a value is not a pointer"),
+    }
+}
+
+/// How `a` compares with `b` on one argument: `Less` when `a` is better.
+fn cmp_ics(a: &Ics, b: &Ics) -> std::cmp::Ordering {
+    match (a, b) {
+        (Ics::Rank(x), Ics::Rank(y)) => x.cmp(y),
+        _ => std::cmp::Ordering::Equal,
+    }
+}
+
+/// Whether candidate `a` (conversions `ca`) is better than `b` ([over.match.best]/2).
+fn better(a: &Candidate, ca: &[Ics], b: &Candidate, cb: &[Ics]) -> bool {
+    use std::cmp::Ordering::{Greater, Less};
+    let orders: Vec<_> = ca.iter().zip(cb).map(|(x, y)| cmp_ics(x, y)).collect();
+    if orders.contains(&Greater) {
+        return false;
+    }
+    if orders.contains(&Less) {
+        return true;
+    }
+    if !a.template && b.template {
+        return true;
+    }
+    if a.template && b.template && a.levels.len() == b.levels.len() && !a.levels.is_empty() {
+        let pairs = a.levels.iter().zip(&b.levels);
+        return pairs.clone().all(|(x, y)| x >= y) && pairs.clone().any(|(x, y)| x > y);
+    }
+    false
+}
+
+/// The top-level pieces of a parameter list's tokens (from after `(` to before `)`).
+pub(super) fn split_params(toks: &[Token]) -> Vec<Vec<Token>> {
+    let mut depth = 0usize;
+    let mut out: Vec<Vec<Token>> = vec![Vec::new()];
+    for tk in toks {
+        match &tk.tok {
+            Tok::Punct("(" | "<" | "[" | "{") => depth += 1,
+            Tok::Punct(")" | ">" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Punct(">>") => depth = depth.saturating_sub(2),
+            Tok::Punct(",") if depth == 0 => {
+                out.push(Vec::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(p) = out.last_mut() {
+            p.push(tk.clone());
+        }
+    }
+    if out.len() == 1 && out[0].is_empty() {
+        return Vec::new();
+    }
+    // `(void)`: no parameters.
+    if out.len() == 1
+        && matches!(out[0].as_slice(), [t] if matches!(&t.tok, Tok::Ident(w) if w == "void"))
+    {
+        return Vec::new();
+    }
+    out
+}
+
+/// The parameter list of a function's tokens (from its return type): the tokens between the
+/// first `(` that is no attribute's and its `)`.
+pub(super) fn param_tokens(toks: &[Token]) -> Option<&[Token]> {
+    let open = toks.iter().enumerate().find_map(|(i, tk)| {
+        let attribute = i > 0
+            && matches!(&toks[i - 1].tok, Tok::Ident(w) if w.starts_with("__") && w.ends_with("__"));
+        (matches!(tk.tok, Tok::Punct("(")) && !attribute).then_some(i)
+    })?;
+    let mut depth = 0usize;
+    for (i, tk) in toks.iter().enumerate().skip(open) {
+        match &tk.tok {
+            Tok::Punct("(") => depth += 1,
+            Tok::Punct(")") => {
+                depth -= 1;
+                if depth == 0 {
+                    return toks.get(open + 1..i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A parameter's tokens without its default argument, and whether it had one.
+fn without_default(toks: &[Token]) -> (&[Token], bool) {
+    let mut depth = 0usize;
+    for (i, tk) in toks.iter().enumerate() {
+        match &tk.tok {
+            Tok::Punct("(" | "<" | "[") => depth += 1,
+            Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
+            Tok::Punct("=") if depth == 0 => return (&toks[..i], true),
+            _ => {}
+        }
+    }
+    (toks, false)
+}
+
+/// How specialized a template's parameter is as written ([temp.func.order]): 0 a bare template
+/// parameter (`T`, `const T&`), 1 a compound of one (`T*`, `Vec<T>`), 2 none named.
+fn level(toks: &[Token], tparams: &[TParam]) -> u8 {
+    let (decl, _) = without_default(toks);
+    let kept: Vec<&Tok> = decl
+        .iter()
+        .map(|t| &t.tok)
+        .filter(|t| {
+            !matches!(t, Tok::Punct("&" | "&&"))
+                && !matches!(t, Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "__restrict__" | "typename"))
+        })
+        .collect();
+    let mut kept = kept.as_slice();
+    if kept.len() >= 2 && matches!(kept.last(), Some(Tok::Ident(_))) {
+        kept = &kept[..kept.len() - 1];
+    }
+    let names = |t: &Tok| matches!(t, Tok::Ident(w) if tparams.iter().any(|p| &p.name == w));
+    match kept {
+        [only] if names(only) => 0,
+        _ if kept.iter().any(|t| names(t)) => 1,
+        _ => 2,
+    }
 }
 
 impl Parser<'_> {
-    /// The key a non-template function `name` defined with `params` is kept under: `name`
-    /// for the first of its name (or a redefinition of the same parameter types), else
-    /// `name#N`, recorded in the overload set.
+    /// The parameters of a declaration as overload resolution compares them: `toks` is the
+    /// parameter list's tokens; `prior` binds template parameters in them.
+    pub(super) fn param_sigs(&mut self, toks: &[Token], prior: &[(TParam, TArg)]) -> Vec<PSig> {
+        split_params(toks)
+            .iter()
+            .map(|p| self.param_sig(p, prior))
+            .collect()
+    }
+
+    fn param_sig(&mut self, toks: &[Token], prior: &[(TParam, TArg)]) -> PSig {
+        let (decl, default) = without_default(toks);
+        let word = |w: &str| {
+            decl.iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(x) if x == w))
+        };
+        let stars = decl
+            .iter()
+            .filter(|t| matches!(t.tok, Tok::Punct("*")))
+            .count();
+        let reference = decl.iter().any(|t| matches!(t.tok, Tok::Punct("&")));
+        let mut_ref = reference && !word("const");
+        let sig = |ty| PSig {
+            ty,
+            mut_ref,
+            default,
+        };
+        if word("void") && stars == 1 {
+            return sig(PType::VoidPtr);
+        }
+        let Some(last) = decl.last().cloned() else {
+            return sig(PType::Unknown);
+        };
+        let mut slice = decl.to_vec();
+        slice.push(Token {
+            tok: Tok::Eof,
+            ..last
+        });
+        let mut sub = Parser::new(&slice, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
+        super::templates::bind_template_args(&mut sub, &ps, &args);
+        self.lend(&mut sub);
+        let ty = (|| {
+            while matches!(sub.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "volatile" | "struct" | "class"))
+            {
+                sub.bump();
+            }
+            if let Ok(Some(s)) = sub.struct_type() {
+                return if stars == 0 {
+                    PType::Struct(s)
+                } else {
+                    PType::Unknown
+                };
+            }
+            let Ok(base) = sub.base_type() else {
+                return PType::Unknown;
+            };
+            let Ok((ty, _)) = sub.pointers(base) else {
+                return PType::Unknown;
+            };
+            if matches!(sub.peek(0), Tok::Ident(_)) {
+                sub.bump();
+            }
+            let array = sub.is_punct("[");
+            match ty {
+                Ty::Val(v) if array => PType::Ptr(v),
+                Ty::Val(v) => PType::Val(v),
+                Ty::Ptr(v) if !array => PType::Ptr(v),
+                _ => PType::Unknown,
+            }
+        })();
+        self.take_back(&mut sub);
+        sig(ty)
+    }
+
+    /// The types of a host launch's arguments (token ranges `args`, before token `upto`): a
+    /// variable's from its declaration in the tokens before (`float* d_x;`, `int n = 4;`), a
+    /// literal's or a cast's from the expression.
+    pub(super) fn host_arg_types(&mut self, upto: usize, args: &[(usize, usize)]) -> ArgTypes {
+        let toks = self.toks;
+        args.iter()
+            .map(|&(a, b)| {
+                if b == a + 1 {
+                    if let Some(Tok::Ident(n)) = toks.get(a).map(|t| &t.tok) {
+                        return (self.host_decl_type(upto, n), false);
+                    }
+                }
+                match self.sub_expr(a, b) {
+                    Some(e) => self.arg_type(&e),
+                    None => (AType::Unknown, false),
+                }
+            })
+            .collect()
+    }
+
+    /// The declared type of host variable `name` in the tokens before `upto`: the last
+    /// `TYPE [*…] name` followed by `;`, `=`, `,`, `)` or `[` (at most [`HOST_DECL_WINDOW`]
+    /// tokens back).
+    fn host_decl_type(&self, upto: usize, name: &str) -> AType {
+        let toks = self.toks;
+        let from = upto.saturating_sub(HOST_DECL_WINDOW);
+        for k in (from.max(1)..upto.min(toks.len())).rev() {
+            if !matches!(&toks[k].tok, Tok::Ident(w) if w == name) {
+                continue;
+            }
+            if !matches!(
+                toks.get(k + 1).map(|t| &t.tok),
+                Some(Tok::Punct(";" | "=" | "," | ")" | "["))
+            ) {
+                continue;
+            }
+            let mut j = k;
+            let mut stars = 0;
+            while j > from {
+                match &toks[j - 1].tok {
+                    Tok::Punct("*") => stars += 1,
+                    Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__") => {}
+                    _ => break,
+                }
+                j -= 1;
+            }
+            let Some(Tok::Ident(w)) = toks.get(j.wrapping_sub(1)).map(|t| &t.tok) else {
+                continue;
+            };
+            let Some(v) = super::types::word_type(w).or_else(|| self.aliases.get(w).copied())
+            else {
+                continue;
+            };
+            return match stars {
+                0 => AType::Val(v),
+                1 => AType::Ptr(Some(v)),
+                _ => AType::Unknown,
+            };
+        }
+        AType::Unknown
+    }
+
+    /// Each host launch of a kernel with several overloads (`scale<<<…>>>(d_x, n)`) names the
+    /// best one for its arguments' types ([`Parser::best_candidate`]); one the types cannot
+    /// decide keeps the bare name, which `--entry` resolution then refuses.
+    pub(super) fn resolve_launches(&mut self) {
+        for (i, types) in std::mem::take(&mut self.launch_arg_types) {
+            let Some(l) = self.launches.get(i) else {
+                continue;
+            };
+            let name = l.kernel.clone();
+            let span = l.span;
+            if self.fn_sets.get(&name).is_none_or(|s| s.len() < 2) {
+                continue;
+            }
+            let cands = self.plain_candidates(&name);
+            match self.best_typed(&name, cands, &types, Vec::new(), span) {
+                Ok(c) => {
+                    if let Some(l) = self.launches.get_mut(i) {
+                        l.kernel = c.key;
+                    }
+                }
+                Err(e) => self.diag(
+                    span,
+                    Level::Warning,
+                    format!("this launch names no one kernel: {}", e.message),
+                    "ISO C++17 [over.match.best]",
+                ),
+            }
+        }
+    }
+
+    /// An argument's type as the front end tells it, and whether it is the literal `0`.
+    fn arg_type(&self, e: &Expr) -> (AType, bool) {
+        let zero = matches!(e.kind, ExprKind::Int { value: 0, .. });
+        if let Some(s) = self.struct_of(e) {
+            return (AType::Struct(s), zero);
+        }
+        if self.is_pointer_expr(e) {
+            return (AType::Ptr(self.pointee_type(e)), zero);
+        }
+        match &e.kind {
+            // A struct member: an array member is a pointer to its element ([conv.array]).
+            ExprKind::Member(b, f) if self.struct_of(b).is_some() => {
+                let field = self.struct_of(b).and_then(|st| {
+                    self.structs
+                        .get(&st)
+                        .and_then(|d| d.fields.iter().find(|x| x.name == *f))
+                        .map(|x| x.ty.clone())
+                });
+                return match field {
+                    Some(FieldTy::Arr(v, _) | FieldTy::Ptr(v)) => (AType::Ptr(Some(v)), zero),
+                    Some(FieldTy::Val(v)) => (AType::Val(v), zero),
+                    _ => (AType::Unknown, zero),
+                };
+            }
+            // A vector's component (`v.x`): its scalar.
+            ExprKind::Member(b, f) if matches!(f.as_str(), "x" | "y" | "z" | "w") => {
+                return match self.expr_type(b) {
+                    Some(v) if v.lanes > 1 => (AType::Val(ValTy::scalar(v.scalar)), zero),
+                    _ => (self.expr_type(e).map_or(AType::Unknown, AType::Val), zero),
+                };
+            }
+            // A row of an array of several dimensions is an array (a pointer), not a value.
+            ExprKind::Index(b, _) if matches!(&b.kind, ExprKind::Ident(n) if self.dims_of(n).is_some()) =>
+            {
+                return (AType::Unknown, zero);
+            }
+            _ => {}
+        }
+        match self.expr_type(e) {
+            Some(v) => (AType::Val(v), zero),
+            None => (AType::Unknown, zero),
+        }
+    }
+
+    /// The key a non-template function `name` with parameters `params` (declared at `line`)
+    /// is kept under: the key of an earlier declaration with the same parameter types, else
+    /// `name` for the first and `name#N` for each later overload.
     ///
     /// # Errors
-    /// More than [`MAX_PLAIN_OVERLOADS`] functions of one name.
-    pub(super) fn plain_fn_key(
+    /// More than [`MAX_FN_OVERLOADS`] overloads of the name.
+    pub(super) fn overload_key(
         &mut self,
         name: &str,
-        params: &[Param],
-        defaults: usize,
+        params: Vec<PSig>,
         at: Span,
     ) -> PResult<String> {
-        let sig: Vec<(Ty, bool, bool)> = params
-            .iter()
-            .map(|p| (p.ty, p.reference, p.const_ref))
-            .collect();
-        let list = self.plain_fns.entry(name.to_string()).or_default();
-        if let Some(same) = list.iter().find(|f| f.params == sig) {
-            return Ok(same.key.clone());
+        let set = self.fn_sets.entry(name.to_string()).or_default();
+        let same = |a: &[PSig], b: &[PSig]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ty == y.ty)
+        };
+        if let Some(f) = set.iter().find(|f| same(&f.params, &params)) {
+            return Ok(f.key.clone());
         }
-        if list.len() >= MAX_PLAIN_OVERLOADS {
+        if set.len() >= MAX_FN_OVERLOADS {
             return Err(KernelError::new(
                 at.line,
                 at.col,
-                format!("more than {MAX_PLAIN_OVERLOADS} functions named `{name}`"),
+                format!("more than {MAX_FN_OVERLOADS} overloads of the function `{name}`"),
             ));
         }
-        let key = if list.is_empty() {
+        let key = if set.is_empty() {
             name.to_string()
         } else {
-            format!("{name}#{}", list.len() + 1)
+            format!("{name}#{}", set.len() + 1)
         };
-        list.push(PlainFn {
+        set.push(FnOverload {
             key: key.clone(),
-            params: sig,
-            min_args: params.len().saturating_sub(defaults),
+            params,
             line: at.line,
         });
         Ok(key)
     }
 
-    /// What the front end knows of `arg` here: a value of a type, a pointer (and its
-    /// pointee), or nothing (a struct member, which may be an array, and what
-    /// [`Parser::expr_type`] cannot type).
-    fn arg_kind(&self, arg: &Expr) -> ArgKind {
-        if self.is_pointer_expr(arg) {
-            return ArgKind::Pointer(self.pointee_type(arg));
-        }
-        // A struct member: an array member is a pointer to its element ([conv.array]).
-        if let ExprKind::Member(b, f) = &arg.kind {
-            let field = self.struct_of(b).and_then(|st| {
-                self.structs
-                    .get(&st)
-                    .and_then(|d| d.fields.iter().find(|x| x.name == *f))
-                    .map(|x| x.ty.clone())
-            });
-            return match field {
-                Some(FieldTy::Arr(v, _) | FieldTy::Ptr(v)) => ArgKind::Pointer(Some(v)),
-                Some(FieldTy::Val(v)) => ArgKind::Value(v),
-                _ => ArgKind::Unknown,
-            };
-        }
-        let value = match &arg.kind {
-            ExprKind::Member(..) => false,
-            ExprKind::Index(b, _) => match &b.kind {
-                ExprKind::Ident(n) => self.dims_of(n).is_none(),
-                _ => false,
-            },
-            _ => true,
+    /// The non-template candidates of a call of `name` ([`FnOverload`]s as [`Candidate`]s).
+    pub(super) fn plain_candidates(&self, name: &str) -> Vec<Candidate> {
+        self.fn_sets
+            .get(name)
+            .map(|set| {
+                set.iter()
+                    .map(|f| Candidate {
+                        key: f.key.clone(),
+                        template: false,
+                        line: f.line,
+                        params: f.params.clone(),
+                        levels: Vec::new(),
+                        variadic: false,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// A template candidate: template `key` with `params` bound to `bound`, its function
+    /// parameters read with them.
+    pub(super) fn template_candidate(
+        &mut self,
+        key: &str,
+        line: u32,
+        params: &[TParam],
+        bound: &[TArg],
+    ) -> Candidate {
+        let toks: Vec<Token> = self
+            .templates
+            .get(key)
+            .and_then(|t| param_tokens(t.tokens()).map(<[Token]>::to_vec))
+            .unwrap_or_default();
+        let prior: Vec<(TParam, TArg)> =
+            params.iter().cloned().zip(bound.iter().cloned()).collect();
+        let pieces = split_params(&toks);
+        let levels = pieces.iter().map(|p| level(p, params)).collect();
+        let variadic = pieces
+            .last()
+            .is_some_and(|p| p.iter().any(|t| matches!(t.tok, Tok::Punct("..." | ".."))));
+        let sigs = if variadic {
+            Vec::new()
+        } else {
+            self.param_sigs(&toks, &prior)
         };
-        match self.expr_type(arg) {
-            Some(v) if value => ArgKind::Value(v),
-            _ => ArgKind::Unknown,
+        Candidate {
+            key: key.to_string(),
+            template: true,
+            line,
+            params: sigs,
+            levels,
+            variadic,
         }
     }
 
-    /// Whether the front end knows every argument's type here.
-    fn types_known(&self, args: &[Expr]) -> bool {
-        args.iter()
-            .all(|a| !matches!(self.arg_kind(a), ArgKind::Unknown | ArgKind::Pointer(None)))
-    }
-
-    /// The rank of passing `arg` to a parameter `(ty, reference, const_ref)`; `None` where it
-    /// cannot be passed; `Some(EXACT)` where the argument's type is not known here.
-    fn arg_rank(&self, arg: &Expr, (ty, reference, const_ref): (Ty, bool, bool)) -> Option<Rank> {
-        let kind = self.arg_kind(arg);
-        match (ty, kind) {
-            (Ty::Void, _) => None,
-            (_, ArgKind::Unknown) | (Ty::Ptr(_), ArgKind::Pointer(None)) => Some(EXACT),
-            (Ty::Ptr(to), ArgKind::Value(from)) if reference => {
-                if from == to {
-                    Some(EXACT)
-                } else if const_ref {
-                    // A reference to const of another type binds a converted temporary
-                    // ([dcl.init.ref]/5.2); one to non-const cannot.
-                    value_rank(from, to)
-                } else {
-                    None
-                }
-            }
-            (Ty::Ptr(_), ArgKind::Pointer(_)) if reference => None,
-            (Ty::Ptr(to), ArgKind::Pointer(Some(from))) => (from == to).then_some(EXACT),
-            // A null pointer constant converts to any pointer ([conv.ptr]/1).
-            (Ty::Ptr(_), ArgKind::Value(_)) => {
-                matches!(arg.kind, ExprKind::Int { value: 0, .. }).then_some(CONVERSION)
-            }
-            (Ty::Val(_), ArgKind::Pointer(_)) => None,
-            (Ty::Val(to), ArgKind::Value(from)) => value_rank(from, to),
-        }
-    }
-
-    /// Each argument's rank for candidate `f`, or `None` when `f` is not viable.
-    fn ranks(&self, f: &PlainFn, args: &[Expr]) -> Option<Vec<Rank>> {
-        if args.len() > f.params.len() || args.len() < f.min_args {
-            return None;
-        }
-        args.iter()
-            .zip(&f.params)
-            .map(|(a, p)| self.arg_rank(a, *p))
-            .collect()
-    }
-
-    /// The key of the non-template function of `name` a call with `args` picks, when `name`
-    /// has several (`None`: one or none, nothing to choose).
+    /// The best of `cands` for `args` ([over.match.best]); `what` names the call in messages.
     ///
     /// # Errors
-    /// No function of the name takes the arguments, or no one is better than the others
-    /// (an ambiguous call).
-    pub(super) fn choose_plain(
+    /// No viable candidate (each one's reason listed), or several equally good (their lines).
+    pub(super) fn best_candidate(
+        &mut self,
+        name: &str,
+        cands: Vec<Candidate>,
+        args: &[Expr],
+        reasons: Vec<String>,
+        at: Span,
+    ) -> PResult<Candidate> {
+        let types: ArgTypes = args.iter().map(|a| self.arg_type(a)).collect();
+        self.best_typed(name, cands, &types, reasons, at)
+    }
+
+    /// As [`Parser::best_candidate`], given the arguments' types.
+    fn best_typed(
+        &mut self,
+        name: &str,
+        cands: Vec<Candidate>,
+        types: &[(AType, bool)],
+        mut reasons: Vec<String>,
+        at: Span,
+    ) -> PResult<Candidate> {
+        let mut viable: Vec<(Candidate, Vec<Ics>)> = Vec::new();
+        for c in cands {
+            if c.variadic {
+                viable.push((c, vec![Ics::Unknown; types.len()]));
+                continue;
+            }
+            let required = c.params.iter().filter(|p| !p.default).count();
+            if types.len() > c.params.len() || types.len() < required {
+                reasons.push(format!(
+                    "line {}: takes {} argument(s), given {}",
+                    c.line,
+                    if required == c.params.len() {
+                        required.to_string()
+                    } else {
+                        format!("{required} to {}", c.params.len())
+                    },
+                    types.len()
+                ));
+                continue;
+            }
+            let conv: Vec<Ics> = types
+                .iter()
+                .zip(&c.params)
+                .map(|((a, zero), p)| ics(a, *zero, p))
+                .collect();
+            if let Some((i, why)) = conv.iter().enumerate().find_map(|(i, x)| match x {
+                Ics::No(w) => Some((i, w.clone())),
+                _ => None,
+            }) {
+                let p = c
+                    .params
+                    .get(i)
+                    .map(|p| type_text(&p.ty))
+                    .unwrap_or_default();
+                let a = types.get(i).map(|a| atype_text(&a.0)).unwrap_or_default();
+                reasons.push(format!(
+                    "line {}: argument {} ({a}) cannot become parameter type {p}: {why}",
+                    c.line,
+                    i + 1
+                ));
+                continue;
+            }
+            viable.push((c, conv));
+        }
+        let best = viable.iter().position(|(c, cc)| {
+            viable
+                .iter()
+                .all(|(o, oc)| std::ptr::eq(c, o) || better(c, cc, o, oc))
+        });
+        if let Some(i) = best {
+            return Ok(viable.swap_remove(i).0);
+        }
+        let arg_text: Vec<String> = types.iter().map(|(a, _)| atype_text(a)).collect();
+        if viable.is_empty() {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "no overload of `{name}` takes these arguments ({}): {} \
+                     ([over.match.viable])",
+                    arg_text.join(", "),
+                    reasons.join("; ")
+                ),
+            ));
+        }
+        // Those no other beats: the equally good ones.
+        let tied: Vec<String> = viable
+            .iter()
+            .filter(|(c, cc)| {
+                !viable
+                    .iter()
+                    .any(|(o, oc)| !std::ptr::eq(c, o) && better(o, oc, c, cc))
+            })
+            .map(|(c, _)| c.line.to_string())
+            .collect();
+        let unknown = types
+            .iter()
+            .position(|(a, _)| matches!(a, AType::Unknown | AType::Ptr(None)));
+        if let Some(i) = unknown {
+            // The front end, not the source, leaves the tie: the first declared of the tied,
+            // said in a warning.
+            let first = viable
+                .into_iter()
+                .map(|(c, _)| c)
+                .find(|c| tied.first().is_some_and(|l| *l == c.line.to_string()));
+            if let Some(c) = first {
+                self.diag(
+                    at,
+                    Level::Warning,
+                    format!(
+                        "the call of `{name}` could go to the functions of lines {}: the type \
+                         of argument {} is not known here, so the first declared (line {}) is \
+                         called; cast the argument to the parameter type wanted",
+                        tied.join(", "),
+                        i + 1,
+                        c.line
+                    ),
+                    "ISO C++ [over.match.best]",
+                );
+                return Ok(c);
+            }
+        }
+        Err(KernelError::new(
+            at.line,
+            at.col,
+            format!(
+                "the call of `{name}` is ambiguous: the functions of lines {} convert its \
+                 arguments ({}) equally well ([over.match.best]); cast an argument to the \
+                 parameter type wanted",
+                tied.join(", "),
+                arg_text.join(", ")
+            ),
+        ))
+    }
+
+    /// The function a call of the non-template name `name` names: `name` itself unless
+    /// several functions of it are declared, then the best one's key.
+    ///
+    /// # Errors
+    /// As [`Parser::best_candidate`].
+    pub(super) fn resolve_plain_call(
         &mut self,
         name: &str,
         args: &[Expr],
         at: Span,
-    ) -> PResult<Option<String>> {
-        let Some(list) = self.plain_fns.get(name).filter(|l| l.len() > 1).cloned() else {
-            return Ok(None);
-        };
-        match self.best_plain(&list, args) {
-            Ok(Some((f, _))) => Ok(Some(f.key.clone())),
-            // An argument of a type not known here: the first defined of the tied, as
-            // before overloads were ranked.
-            Err(tied) if !self.types_known(args) => {
-                let first = tied.first().map(|f| (f.key.clone(), f.line));
-                if let Some((_, line)) = first {
-                    self.diag(
-                        at,
-                        Level::Warning,
-                        format!(
-                            "the call of `{name}` could go to the functions of lines {}: an \
-                             argument's type is not known here, so the first defined (line \
-                             {line}) is called; cast the argument to the parameter type wanted",
-                            lines(tied.into_iter())
-                        ),
-                        "ISO C++ [over.match.best]",
-                    );
-                }
-                Ok(first.map(|(k, _)| k))
-            }
-            Ok(None) => Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "no function `{name}` takes these arguments (lines {}): the argument count \
-                     or a type does not convert ([over.match.viable])",
-                    lines(list.iter())
-                ),
-            )),
-            Err(tied) => Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "the call of `{name}` is ambiguous: the functions of lines {} convert its \
-                     arguments equally well ([over.match.best]); cast an argument to the \
-                     parameter type wanted",
-                    lines(tied.into_iter())
-                ),
-            )),
+    ) -> PResult<String> {
+        match self.fn_sets.get(name) {
+            Some(set) if set.len() > 1 => {}
+            _ => return Ok(name.to_string()),
         }
-    }
-
-    /// The best viable function of `list` for `args` with its ranks (`Ok(None)`: none
-    /// viable), or the viable functions none of which is best.
-    fn best_plain<'a>(
-        &self,
-        list: &'a [PlainFn],
-        args: &[Expr],
-    ) -> Result<Option<(&'a PlainFn, Vec<Rank>)>, Vec<&'a PlainFn>> {
-        let viable: Vec<(&PlainFn, Vec<Rank>)> = list
-            .iter()
-            .filter_map(|f| Some((f, self.ranks(f, args)?)))
-            .collect();
-        let better = |a: &[Rank], b: &[Rank]| {
-            a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y)
-        };
-        for (f, r) in &viable {
-            if viable
-                .iter()
-                .all(|(g, s)| std::ptr::eq(*f, *g) || better(r, s))
-            {
-                return Ok(Some((f, r.clone())));
-            }
-        }
-        if viable.is_empty() {
-            return Ok(None);
-        }
-        Err(viable.into_iter().map(|(f, _)| f).collect())
-    }
-
-    /// For a call of `name` (a function template name) with `args` and no explicit template
-    /// arguments: the non-template function of that name to call instead, when one is
-    /// viable with every argument an exact match. A template's deduced parameters match
-    /// exactly, so a non-template needing a conversion loses to it, and one matching
-    /// exactly ties and wins ([over.match.best]/1.6).
-    pub(super) fn plain_over_template(&self, name: &str, args: &[Expr]) -> Option<String> {
-        let list = self.plain_fns.get(name)?;
-        let (f, ranks) = self.best_plain(list, args).ok().flatten()?;
-        ranks.iter().all(|r| *r == EXACT).then(|| f.key.clone())
+        let cands = self.plain_candidates(name);
+        Ok(self.best_candidate(name, cands, args, Vec::new(), at)?.key)
     }
 }
 
-/// The definition lines of `fns`, for a message.
-fn lines<'a>(fns: impl Iterator<Item = &'a PlainFn>) -> String {
-    fns.map(|f| f.line.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The scalar or vector type words name (`float`, `unsigned int`, `__half`, `float4`), as a
+/// declaration spells it; `None` for other words.
+pub(crate) fn type_of_words(words: &[&str]) -> Option<ValTy> {
+    let s = |x| Some(ValTy::scalar(x));
+    match words {
+        [w] => super::types::word_type(w),
+        ["unsigned", "int"] => s(Scalar::U32),
+        ["signed", "int"] => s(Scalar::I32),
+        ["unsigned", "char"] => s(Scalar::U8),
+        ["signed", "char"] => s(Scalar::I8),
+        ["unsigned", "short"] | ["unsigned", "short", "int"] => s(Scalar::U16),
+        ["short", "int"] => s(Scalar::I16),
+        ["long", "long"] | ["long", "int"] | ["long", "long", "int"] => s(Scalar::I64),
+        ["unsigned", "long"] | ["unsigned", "long", "long"] | ["unsigned", "long", "int"] => {
+            s(Scalar::U64)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn val(s: Scalar) -> PSig {
+        PSig {
+            ty: PType::Val(ValTy::scalar(s)),
+            mut_ref: false,
+            default: false,
+        }
+    }
+
+    fn rank(a: Scalar, p: Scalar) -> Option<Rank> {
+        match ics(&AType::Val(ValTy::scalar(a)), false, &val(p)) {
+            Ics::Rank(r) => Some(r),
+            _ => None,
+        }
+    }
+
     #[test]
     fn ranks_follow_the_standard_conversion_table() {
-        let s = ValTy::scalar;
-        assert_eq!(value_rank(s(Scalar::F32), s(Scalar::F32)), Some(EXACT));
-        assert_eq!(value_rank(s(Scalar::F32), s(Scalar::F64)), Some(PROMOTION));
-        assert_eq!(value_rank(s(Scalar::I16), s(Scalar::I32)), Some(PROMOTION));
-        assert_eq!(value_rank(s(Scalar::I32), s(Scalar::U32)), Some(CONVERSION));
-        assert_eq!(value_rank(s(Scalar::F64), s(Scalar::F32)), Some(CONVERSION));
-        assert_eq!(value_rank(s(Scalar::I32), s(Scalar::F64)), Some(CONVERSION));
-        assert_eq!(value_rank(s(Scalar::F16), s(Scalar::F32)), Some(USER));
-        let f2 = ValTy {
-            scalar: Scalar::F32,
-            lanes: 2,
+        // [over.ics.scs] table 13, [conv.prom], [conv.fpprom].
+        assert_eq!(rank(Scalar::F32, Scalar::F32), Some(Rank::Exact));
+        assert_eq!(rank(Scalar::F32, Scalar::F64), Some(Rank::Promotion));
+        assert_eq!(rank(Scalar::I16, Scalar::I32), Some(Rank::Promotion));
+        assert_eq!(rank(Scalar::Bool, Scalar::I32), Some(Rank::Promotion));
+        assert_eq!(rank(Scalar::I16, Scalar::I64), Some(Rank::Conversion));
+        assert_eq!(rank(Scalar::F64, Scalar::F32), Some(Rank::Conversion));
+        assert_eq!(rank(Scalar::I32, Scalar::U32), Some(Rank::Conversion));
+        // `operator float()` then nothing, or then a promotion.
+        assert_eq!(rank(Scalar::F16, Scalar::F32), Some(Rank::User(0)));
+        assert_eq!(rank(Scalar::F16, Scalar::F64), Some(Rank::User(1)));
+        assert_eq!(rank(Scalar::F16, Scalar::Bf16), None);
+        let f2 = PSig {
+            ty: PType::Val(ValTy {
+                scalar: Scalar::F32,
+                lanes: 2,
+            }),
+            mut_ref: false,
+            default: false,
         };
-        assert_eq!(value_rank(s(Scalar::F32), f2), None);
+        assert!(matches!(
+            ics(&AType::Val(ValTy::scalar(Scalar::F32)), false, &f2),
+            Ics::No(_)
+        ));
     }
 }

@@ -67,24 +67,33 @@ impl Parser<'_> {
         Ok(key)
     }
 
-    /// The template of the overload set `name` that this call selects, when `name` has
-    /// several (`None`: one template, nothing to choose).
+    /// The function of the overload set `name` that this call selects, when `name` has
+    /// several templates or non-template functions besides its template (`None`: one template,
+    /// nothing to choose). The choice is a template's key (`true`) or a non-template
+    /// function's (`false`), ranked as [`super::overload`] describes.
     ///
     /// # Errors
-    /// No template accepts the arguments, or more than one does.
+    /// No candidate accepts the arguments, or several are equally good.
     pub(super) fn choose_overload(
         &mut self,
         name: &str,
         given: &[TArg],
         args: &[crate::ast::Expr],
         at: Span,
-    ) -> PResult<Option<String>> {
-        let Some(alts) = self.overloads.get(name).cloned() else {
-            return Ok(None);
+    ) -> PResult<Option<(String, bool)>> {
+        let alts = self.overloads.get(name).cloned();
+        // Explicit template arguments name a template ([temp.arg.explicit]).
+        let plain = if given.is_empty() {
+            self.plain_candidates(name)
+        } else {
+            Vec::new()
         };
-        let mut viable = Vec::new();
+        if alts.is_none() && plain.is_empty() {
+            return Ok(None);
+        }
+        let mut cands = plain;
         let mut reasons = Vec::new();
-        for key in std::iter::once(name.to_string()).chain(alts) {
+        for key in std::iter::once(name.to_string()).chain(alts.unwrap_or_default()) {
             let line = self
                 .templates
                 .get(&key)
@@ -96,15 +105,20 @@ impl Parser<'_> {
             }
             let r = self
                 .bind_call(&key, given.to_vec(), args, at)
-                .and_then(|(params, bound)| self.return_type_holds(&key, &params, &bound));
+                .and_then(|(params, bound)| {
+                    self.return_type_holds(&key, &params, &bound)?;
+                    Ok((params, bound))
+                });
             match r {
-                Ok(()) => viable.push((key, line)),
+                Ok((params, bound)) => {
+                    let c = self.template_candidate(&key, line, &params, &bound);
+                    cands.push(c);
+                }
                 Err(e) => reasons.push(format!("line {line}: {}", e.message)),
             }
         }
-        match viable.as_slice() {
-            [(key, _)] => Ok(Some(key.clone())),
-            [] => Err(KernelError::new(
+        if cands.is_empty() {
+            return Err(KernelError::new(
                 at.line,
                 at.col,
                 format!(
@@ -112,21 +126,10 @@ impl Parser<'_> {
                      (substitution failed in each: {})",
                     reasons.join("; ")
                 ),
-            )),
-            many => {
-                let lines: Vec<String> = many.iter().map(|(_, l)| l.to_string()).collect();
-                Err(KernelError::new(
-                    at.line,
-                    at.col,
-                    format!(
-                        "more than one template of `{name}` accepts these arguments (lines {}); \
-                         choosing by conversions and partial ordering is not modelled: make \
-                         their `std::enable_if` conditions exclude each other",
-                        lines.join(", ")
-                    ),
-                ))
-            }
+            ));
         }
+        let best = self.best_candidate(name, cands, args, reasons, at)?;
+        Ok(Some((best.key, best.template)))
     }
 
     /// Why template `key` cannot take `args` at all, whatever its template arguments: a
@@ -136,34 +139,12 @@ impl Parser<'_> {
     /// when each such parameter can take its argument, or the types are not known here.
     fn not_viable(&self, key: &str, args: &[crate::ast::Expr]) -> Option<String> {
         let t = self.templates.get(key)?;
-        let toks = t.tokens();
-        let open = toks.iter().enumerate().find_map(|(i, tk)| {
-            let attribute = i > 0
-                && matches!(&toks[i - 1].tok, Tok::Ident(w) if w.starts_with("__") && w.ends_with("__"));
-            (matches!(tk.tok, Tok::Punct("(")) && !attribute).then_some(i)
-        })?;
-        let mut depth = 0usize;
-        let mut params: Vec<Vec<&Tok>> = vec![Vec::new()];
-        for tk in &toks[open + 1..] {
-            match &tk.tok {
-                Tok::Punct("(" | "<" | "[") => depth += 1,
-                Tok::Punct(")") if depth == 0 => break,
-                Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
-                Tok::Punct(",") if depth == 0 => {
-                    params.push(Vec::new());
-                    continue;
-                }
-                _ => {}
-            }
-            if let Some(p) = params.last_mut() {
-                p.push(&tk.tok);
-            }
-        }
+        let params = super::overload::split_params(super::overload::param_tokens(t.tokens())?);
         for (param, arg) in params.iter().zip(args) {
-            if param.iter().any(|t| matches!(t, Tok::Punct("*" | "<"))) {
+            if param.iter().any(|t| matches!(t.tok, Tok::Punct("*" | "<"))) {
                 continue;
             }
-            let fixed = param.iter().find_map(|t| match t {
+            let fixed = param.iter().find_map(|t| match &t.tok {
                 Tok::Ident(w) => {
                     super::types::word_type(w).or_else(|| super::types::cuda_vector(w))
                 }

@@ -492,8 +492,12 @@ impl Parser<'_> {
         args: &[Expr],
         at: Span,
     ) -> PResult<String> {
-        // An overload set: the one template substitution leaves ([`super::sfinae`]).
-        if let Some(key) = self.choose_overload(name, &given, args, at)? {
+        // An overload set: the best of the templates substitution leaves and the
+        // non-template functions of the name ([`super::sfinae`], [`super::overload`]).
+        if let Some((key, template)) = self.choose_overload(name, &given, args, at)? {
+            if !template {
+                return Ok(key);
+            }
             if key != name {
                 return self.instantiate_call(&key, given, args, at);
             }

@@ -479,7 +479,7 @@ impl Parser<'_> {
         sub.partial_specs = std::mem::take(&mut self.partial_specs);
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.overloads = std::mem::take(&mut self.overloads);
-        sub.plain_fns = std::mem::take(&mut self.plain_fns);
+        sub.fn_sets = std::mem::take(&mut self.fn_sets);
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
         // write out counts against it too.
@@ -499,7 +499,7 @@ impl Parser<'_> {
         self.partial_specs = std::mem::take(&mut sub.partial_specs);
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.overloads = std::mem::take(&mut sub.overloads);
-        self.plain_fns = std::mem::take(&mut sub.plain_fns);
+        self.fn_sets = std::mem::take(&mut sub.fn_sets);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
     }

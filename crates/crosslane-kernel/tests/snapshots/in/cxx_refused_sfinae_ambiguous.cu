@@ -1,6 +1,7 @@
-// Two templates of one name whose enable_if conditions both hold for int: C++ would rank them
-// by conversions and partial ordering, which is not modelled, so the call is refused before
-// the run naming both functions' lines (7 and 9).
+// Two templates of one name whose enable_if conditions both hold for int: both take the int
+// as an exact match (T = int) and neither is more specialized (the same parameter list `T`),
+// so C++ finds the call ambiguous ([over.match.best]); it is refused before the run naming
+// both functions' lines (7 and 9).
 #include <type_traits>
 
 template <typename T, std::enable_if_t<std::is_integral_v<T>, int> = 0>
