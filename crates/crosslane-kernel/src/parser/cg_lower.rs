@@ -208,7 +208,7 @@ impl Parser<'_> {
     }
 
     /// The warp's ballot of `p` (CUDA `__ballot_sync(mask, p)`; HIP `__ballot(p)`).
-    fn e_ballot(&mut self, at: Span, mask: Expr, p: Expr) -> Expr {
+    pub(super) fn e_ballot(&mut self, at: Span, mask: Expr, p: Expr) -> Expr {
         if self.hip {
             self.e_call(at, "__ballot", vec![p])
         } else {

@@ -510,6 +510,9 @@ impl Parser<'_> {
                     if let Some(e) = self.hip_sync_call(&w, &args, span)? {
                         return Ok(e);
                     }
+                    if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {
+                        return Ok(e);
+                    }
                     // `__ldg(p)` and the cache-hinted loads read `*p` (CUDA C++ Programming
                     // Guide, "Read-Only Data Cache Load Function" and "Load Functions Using
                     // Cache Hints": `T __ldg(const T* address)` returns the data at address;

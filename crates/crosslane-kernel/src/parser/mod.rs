@@ -63,6 +63,7 @@ mod sfinae;
 mod stmt;
 mod structs;
 mod switch;
+mod sync_vote;
 mod targs;
 mod templates;
 mod type_traits;
@@ -156,6 +157,7 @@ pub fn parse_preprocessed(
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
+    p.cuda = dialect == crosslane_core::Dialect::Cuda;
     // MACA's warps are 64 threads (MACA programming guide, seed 002 §3.4.1): its `*_sync`
     // functions name 64 lanes, as HIP's do on a wave64.
     p.sync64 = p.hip || dialect == crosslane_core::Dialect::Maca;
@@ -343,6 +345,8 @@ struct Parser<'a> {
     /// Whether groups lower to HIP's operations (`__shfl`, `__ballot`, 64-bit masks) rather
     /// than CUDA's (`__shfl_sync`, `__ballot_sync`, 32-bit masks).
     hip: bool,
+    /// Whether the dialect is CUDA (`sync_vote`: the block votes CUDA and HIP define).
+    cuda: bool,
     /// The `*_sync` warp functions take a 64-bit mask over the whole warp (HIP, MACA), not
     /// CUDA's 32-bit one ([`hip_sync`]).
     sync64: bool,
@@ -450,6 +454,7 @@ impl<'a> Parser<'a> {
             group_alias: HashMap::new(),
             wave: 32,
             hip: false,
+            cuda: false,
             sync64: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,

@@ -17,6 +17,7 @@ mod kernel_coop;
 mod kernel_cub;
 mod kernel_cuda;
 mod kernel_cxx;
+mod kernel_dev_forms;
 mod kernel_errors;
 mod kernel_fills;
 mod kernel_fn_ptr;
