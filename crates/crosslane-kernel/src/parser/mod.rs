@@ -37,6 +37,7 @@ mod cg_any;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
+mod cg_vec;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 mod const_eval;
