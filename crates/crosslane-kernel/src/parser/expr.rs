@@ -700,7 +700,7 @@ impl Parser<'_> {
     ///
     /// # Errors
     /// Several values for a scalar type or a count other than the vector's components.
-    fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
+    pub(super) fn functional_cast(&mut self, w: &str, v: ValTy, span: Span) -> PResult<Expr> {
         let close = if self.eat("(") {
             ")"
         } else {

@@ -401,6 +401,13 @@ impl Parser<'_> {
                 params = ret;
             }
             let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
+            let saved_val = std::mem::replace(
+                &mut self.ret_val,
+                match ret {
+                    Ty::Val(v) if !is_auto => Some(v),
+                    _ => None,
+                },
+            );
             // `constexpr` locals are constants of this function only.
             let consts = self.consts.clone();
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
@@ -411,6 +418,7 @@ impl Parser<'_> {
                 ret = self.auto_return_type(&name, deduced.flatten())?;
             }
             self.ret_struct = saved;
+            self.ret_val = saved_val;
             body
         })();
         self.scopes.pop();

@@ -393,6 +393,8 @@ struct Parser<'a> {
     self_struct: Option<String>,
     /// The struct the function being parsed returns.
     ret_struct: Option<String>,
+    /// The value type the function being parsed returns (`return {};` value-initializes it).
+    ret_val: Option<ValTy>,
     /// The lambda whose body is being parsed.
     lambda: Option<lambda::LambdaCtx>,
     /// Device functions made by the front end: member functions, constructors, lambdas.
@@ -477,6 +479,7 @@ impl<'a> Parser<'a> {
             syn: 0,
             self_struct: None,
             ret_struct: None,
+            ret_val: None,
             lambda: None,
             extra_fns: Vec::new(),
             cub: HashMap::new(),
