@@ -31,7 +31,13 @@ impl Parser<'_> {
                 Err(e) => self.skip_host_item(mark, e, file)?,
             }
         }
-        if program.functions.is_empty() && !globals.is_empty() {
+        // Constants beside function templates only (an asc-devkit test file whose kernel is a
+        // template) are the templates' constants, not a snippet to run.
+        let templates_only = program.functions.is_empty() && !self.templates.is_empty();
+        if program.functions.is_empty()
+            && !globals.is_empty()
+            && !(templates_only && loose.is_empty())
+        {
             globals.append(&mut loose);
             loose = globals;
         }
@@ -697,6 +703,12 @@ impl Parser<'_> {
             return false;
         }
         let at = self.span();
+        // `using namespace AscendC::Simt;` makes the SIMT API's names visible unqualified.
+        let simt = using_ns
+            && matches!(self.peek(2), Tok::Ident(w) if w == "AscendC")
+            && matches!(self.peek(3), Tok::Punct("::"))
+            && matches!(self.peek(4), Tok::Ident(w) if w == "Simt");
+        self.simt_using |= simt;
         while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
             self.bump();
         }

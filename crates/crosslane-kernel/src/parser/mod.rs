@@ -159,6 +159,7 @@ pub fn parse_preprocessed(
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.cuda = dialect == crosslane_core::Dialect::Cuda;
+    p.ascend = dialect == crosslane_core::Dialect::Ascend;
     // MACA's warps are 64 threads (MACA programming guide, seed 002 §3.4.1): its `*_sync`
     // functions name 64 lanes, as HIP's do on a wave64.
     p.sync64 = p.hip || dialect == crosslane_core::Dialect::Maca;
@@ -203,6 +204,23 @@ pub fn parse_preprocessed(
             &tokens,
         )
     })?;
+    if program.functions.is_empty() && entry.is_none() && !p.templates.is_empty() {
+        // Only templates: none runs until its arguments are named; say which there are.
+        let mut names: Vec<&String> = p.templates.keys().collect();
+        names.sort();
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        let first = names.first().map_or("k", |n| n.as_str());
+        return Err(KernelError::new(
+            1,
+            1,
+            format!(
+                "no function to run: the source's functions are templates ({}); a template \
+                 kernel runs when a launch or --entry names its arguments, e.g. --entry \
+                 '{first}<int>'",
+                list.join(", ")
+            ),
+        ));
+    }
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
@@ -348,6 +366,10 @@ struct Parser<'a> {
     hip: bool,
     /// Whether the dialect is CUDA (`sync_vote`: the block votes CUDA and HIP define).
     cuda: bool,
+    /// Whether the dialect is Ascend C (its globals `block_idx`, `block_num`).
+    ascend: bool,
+    /// Whether `using namespace AscendC::Simt;` was read: the SIMT API's names unqualified.
+    simt_using: bool,
     /// The `*_sync` warp functions take a 64-bit mask over the whole warp (HIP, MACA), not
     /// CUDA's 32-bit one ([`hip_sync`]).
     sync64: bool,
@@ -458,6 +480,8 @@ impl<'a> Parser<'a> {
             wave: 32,
             hip: false,
             cuda: false,
+            ascend: false,
+            simt_using: false,
             sync64: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,
