@@ -7,7 +7,7 @@
 use crate::cells::cell_ints as ints;
 use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
-use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
+use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
 
 fn run_with(src: &str, config: LaunchConfig) -> KernelTrace {
     let t = run_kernel(src, config).expect("kernel parses and launches");
@@ -22,6 +22,18 @@ fn launch(dialect: Dialect, lanes: Option<usize>, threads: usize) -> LaunchConfi
         block_dim: Some([threads, 1, 1]),
         ..LaunchConfig::default()
     }
+}
+
+/// Each cell of a vector buffer as its components.
+fn comps(t: &KernelTrace, name: &str) -> Vec<Vec<f64>> {
+    t.buffer(name)
+        .unwrap()
+        .iter()
+        .map(|c| match c {
+            Some(KVal::Vector { items, .. }) => items.iter().map(|v| v.as_f64().unwrap()).collect(),
+            other => panic!("{name}: {other:?}"),
+        })
+        .collect()
 }
 
 /// No warning or error among the run's merged diagnostics.
@@ -104,4 +116,158 @@ fn syncthreads_count_is_not_an_ascend_function() {
         Ok(t) => t.outcome != Some(Outcome::Finished),
     };
     assert!(failed);
+}
+
+/// Cooperative-groups shuffles of vector types (CUDA C++ Programming Guide, Cooperative Groups:
+/// `shfl*` take any trivially copyable `T`): every component comes from the same source lane.
+/// Tile of 16 over 32 threads, lane t:
+/// - `shfl_xor(u, 1)` of u = (t, t+100, t+200, t+300): the components of t^1;
+/// - `shfl(f, 3)` of f = (t/2, -t): the tile's rank 3, lane 3 (t < 16) or 19: (1.5, -3) or
+///   (9.5, -19);
+/// - `shfl_down(i, 2)` of i = (t, 2t, 3t, 4t): lane t+2 while t+2 stays in the tile (t % 16 <
+///   14), else the lane's own value.
+#[test]
+fn cg_tile_shuffles_of_vector_types_move_every_component() {
+    let src = r#"#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(uint4 *u4, float2 *f2, int4 *i4) {
+  auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+  unsigned t = threadIdx.x;
+  uint4 u = make_uint4(t, t + 100, t + 200, t + 300);
+  u4[t] = tile.shfl_xor(u, 1);
+  float2 f = make_float2(t * 0.5f, -(float)t);
+  f2[t] = tile.shfl(f, 3);
+  int4 i = make_int4(t, 2 * t, 3 * t, 4 * t);
+  i4[t] = tile.shfl_down(i, 2);
+}
+"#;
+    let t = run_with(src, launch(Dialect::Cuda, None, 32));
+    let (u, f, i) = (comps(&t, "u4"), comps(&t, "f2"), comps(&t, "i4"));
+    for lane in 0..32usize {
+        let x = (lane ^ 1) as f64;
+        assert_eq!(
+            u[lane],
+            vec![x, x + 100.0, x + 200.0, x + 300.0],
+            "lane {lane}"
+        );
+        let src = if lane < 16 { 3.0 } else { 19.0 };
+        assert_eq!(f[lane], vec![src / 2.0, -src], "lane {lane}");
+        let from = if lane % 16 < 14 { lane + 2 } else { lane } as f64;
+        assert_eq!(i[lane], vec![from, 2.0 * from, 3.0 * from, 4.0 * from]);
+    }
+    quiet(&t);
+}
+
+/// The free `__shfl_xor_sync` of a vector stays refused (CUDA C++ Programming Guide, Warp
+/// Shuffle Functions: scalar types only); only the group member functions are generic.
+#[test]
+fn free_shuffle_of_a_vector_stays_refused() {
+    let src = r#"__global__ void k(float2 *o) {
+  float2 v = make_float2(1.0f, 2.0f);
+  o[threadIdx.x] = __shfl_xor_sync(0xffffffffu, v, 1);
+}
+"#;
+    let t = run_kernel(src, launch(Dialect::Cuda, None, 32)).expect("parses");
+    assert_ne!(t.outcome, Some(Outcome::Finished));
+    assert!(t.merged_diagnostics.iter().any(|d| d
+        .message
+        .contains("CUDA defines no `__shfl_xor_sync` of float2")));
+}
+
+/// `return {};` value-initializes the return type ([stmt.return]/2, [dcl.init.list]: empty
+/// braces value-initialize, zero for a vector's components); `return {a, b};` gives the
+/// components. Lane 0 returns its argument (1, 2, 3, 4); others zeroes; `f` of an odd lane
+/// (1.5, 2.5), of an even lane (0, 0); `g` returns `{i + 3}` (4 for odd lanes) or `{}` (0).
+#[test]
+fn return_braces_value_initialize_the_return_type() {
+    let src = r#"__device__ uint4 pick(unsigned i, uint4 a) {
+  if (i == 0) return a;
+  return {};
+}
+__device__ float2 f(int i) { if (i == 1) return {1.5f, 2.5f}; return {}; }
+__device__ int g(int i) { if (i) return {i + 3}; return {}; }
+__global__ void k(uint4 *u, float2 *v, int *w) {
+  unsigned t = threadIdx.x;
+  u[t] = pick(t, make_uint4(1, 2, 3, 4));
+  v[t] = f(t & 1);
+  w[t] = g(t & 1);
+}
+"#;
+    let t = run_with(src, launch(Dialect::Cuda, None, 32));
+    let (u, v) = (comps(&t, "u"), comps(&t, "v"));
+    assert_eq!(u[0], vec![1.0, 2.0, 3.0, 4.0]);
+    for lane in 1..32usize {
+        assert_eq!(u[lane], vec![0.0; 4], "lane {lane}");
+    }
+    for lane in 0..32usize {
+        let want = if lane % 2 == 1 {
+            vec![1.5, 2.5]
+        } else {
+            vec![0.0, 0.0]
+        };
+        assert_eq!(v[lane], want, "lane {lane}");
+    }
+    let w = ints(t.buffer("w").unwrap());
+    for lane in 0..32usize {
+        assert_eq!(w[lane], Some(if lane % 2 == 1 { 4 } else { 0 }));
+    }
+    quiet(&t);
+}
+
+/// `using namespace AscendC::Simt;` makes the SIMT API's names visible unqualified (C++
+/// [namespace.udir]); `block_idx` is Ascend C's global block index (= `GetBlockIdx()`),
+/// `block_num` the block count; `LAUNCH_BOUND(n)` is CANN's `__launch_bounds__(n)`. Two blocks
+/// of 64: idx = t + 64·b; `asc_reduce_add` over each warp of 32: warp w of block b holds
+/// 32·(32w + 64b) + (0 + … + 31) = 1024w + 2048b + 496, plus 1000 · block_num = 2000.
+#[test]
+fn ascend_simt_using_namespace_block_idx_and_launch_bound() {
+    let src = r#"using namespace AscendC;
+using namespace AscendC::Simt;
+__simt_vf__ LAUNCH_BOUND(1024) inline void k(__gm__ int* dst)
+{
+    int idx = GetThreadIdx<0>() + block_idx * GetThreadNum<0>();
+    int q = AscendC::Simt::GetThreadIdx<0>();
+    dst[idx] = asc_reduce_add(idx) + 1000 * block_num + 0 * q;
+}
+"#;
+    let mut config = launch(Dialect::Ascend, None, 64);
+    config.grid_dim = Some([2, 1, 1]);
+    let t = run_with(src, config);
+    let want: Vec<Option<i128>> = (0..128)
+        .map(|i: i128| {
+            let (b, w) = (i / 64, (i % 64) / 32);
+            Some(1024 * w + 2048 * b + 496 + 2000)
+        })
+        .collect();
+    assert_eq!(ints(t.buffer("dst").unwrap()), want);
+}
+
+/// A file whose only kernels are templates (asc-devkit's test shape: constants, a class, a
+/// template kernel) is no snippet: an error names the templates. With `--entry 'k<int>'` it
+/// runs; an argument naming no parameter is a warning naming it.
+#[test]
+fn template_only_file_names_its_kernels_and_unknown_args_warn() {
+    let src = r#"constexpr int DIM = 64;
+template <typename T>
+__simt_vf__ LAUNCH_BOUND(1024) inline void fill(int mode, __gm__ T* dst)
+{
+    int i = AscendC::Simt::GetThreadIdx<0>();
+    if (i < DIM) dst[i] = mode * 10 + i;
+}
+"#;
+    let err = run_kernel(src, launch(Dialect::Ascend, None, 32)).unwrap_err();
+    assert!(err.message.contains("`fill`"), "{}", err.message);
+    let mut config = launch(Dialect::Ascend, None, 32);
+    config.entry = Some("fill<int>".into());
+    config.args.insert("mode".into(), "3".into());
+    config.args.insert("nosuch".into(), "1".into());
+    let t = run_with(src, config);
+    let want: Vec<Option<i128>> = (0..32).map(|i| Some(30 + i)).collect();
+    assert_eq!(ints(t.buffer("dst").unwrap()), want);
+    assert!(t
+        .merged_diagnostics
+        .iter()
+        .any(|d| d.level == Level::Warning
+            && d.message.contains("`nosuch`")
+            && d.message.contains("mode, dst")));
 }
