@@ -29,6 +29,10 @@ use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
 /// The generated count function's name.
 const COUNT_FN: &str = "__crosslane_syncthreads_count";
 
+/// The block-shared count's name: reserved (`__`), so no user variable meets it; the trace
+/// shows it among the shared buffers.
+const COUNT_VAR: &str = "__syncthreads_count_total";
+
 impl Parser<'_> {
     /// `__syncthreads_count(p)`, `__syncthreads_and(p)`, `__syncthreads_or(p)` in CUDA and HIP,
     /// as an `int` expression; `None` for any other call (or dialect).
@@ -113,7 +117,7 @@ impl Parser<'_> {
                 }],
             ))
         };
-        let mut body = vec![decl(self, "c", int, None, true)];
+        let mut body = vec![decl(self, COUNT_VAR, int, None, true)];
         let sync = |p: &mut Self| {
             let e = p.e_call(at, "__syncthreads", Vec::new());
             st(StmtKind::Expr(e))
@@ -126,7 +130,7 @@ impl Parser<'_> {
         let rank = self.e_rank(at, a);
         let zero = self.e_int(at, 0);
         let lowest = self.e_bin(at, BinOp::Eq, rank, zero);
-        let (c, zero) = (self.e_ident(at, "c"), self.e_int(at, 0));
+        let (c, zero) = (self.e_ident(at, COUNT_VAR), self.e_int(at, 0));
         let sp = self.syn_span(at);
         let clear = Expr::new(ExprKind::Assign(None, Box::new(c), Box::new(zero)), sp);
         body.push(st(StmtKind::If(
@@ -143,7 +147,7 @@ impl Parser<'_> {
         let rank = self.e_rank(at, a);
         let zero = self.e_int(at, 0);
         let lowest = self.e_bin(at, BinOp::Eq, rank, zero);
-        let c = self.e_ident(at, "c");
+        let c = self.e_ident(at, COUNT_VAR);
         let sp = self.syn_span(at);
         let addr = Expr::new(ExprKind::AddrOf(Box::new(c)), sp);
         let b = self.e_ident(at, "b");
@@ -155,7 +159,7 @@ impl Parser<'_> {
             None,
         )));
         body.push(sync(self));
-        let c = self.e_ident(at, "c");
+        let c = self.e_ident(at, COUNT_VAR);
         body.push(st(StmtKind::Return(Some(c))));
         Function {
             name: COUNT_FN.to_string(),
