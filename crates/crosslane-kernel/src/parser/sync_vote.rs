@@ -68,7 +68,7 @@ impl Parser<'_> {
         self.cub_pending.clear();
         if !self.fn_types.contains_key(COUNT_FN) {
             let f = self.sync_count_fn(span);
-            self.fn_types.insert(COUNT_FN.to_string(), f.ret.clone());
+            self.fn_types.insert(COUNT_FN.to_string(), f.ret);
             self.extra_fns.push(f);
         }
         let int = Ty::Val(ValTy::scalar(Scalar::I32));

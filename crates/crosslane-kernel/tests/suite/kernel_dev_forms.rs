@@ -196,20 +196,20 @@ __global__ void k(uint4 *u, float2 *v, int *w) {
     let t = run_with(src, launch(Dialect::Cuda, None, 32));
     let (u, v) = (comps(&t, "u"), comps(&t, "v"));
     assert_eq!(u[0], vec![1.0, 2.0, 3.0, 4.0]);
-    for lane in 1..32usize {
-        assert_eq!(u[lane], vec![0.0; 4], "lane {lane}");
+    for (lane, c) in u.iter().enumerate().skip(1) {
+        assert_eq!(c, &vec![0.0; 4], "lane {lane}");
     }
-    for lane in 0..32usize {
+    for (lane, c) in v.iter().enumerate() {
         let want = if lane % 2 == 1 {
             vec![1.5, 2.5]
         } else {
             vec![0.0, 0.0]
         };
-        assert_eq!(v[lane], want, "lane {lane}");
+        assert_eq!(c, &want, "lane {lane}");
     }
     let w = ints(t.buffer("w").unwrap());
-    for lane in 0..32usize {
-        assert_eq!(w[lane], Some(if lane % 2 == 1 { 4 } else { 0 }));
+    for (lane, c) in w.iter().enumerate() {
+        assert_eq!(*c, Some(if lane % 2 == 1 { 4 } else { 0 }), "lane {lane}");
     }
     quiet(&t);
 }
