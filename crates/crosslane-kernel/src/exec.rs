@@ -400,30 +400,9 @@ impl Executor {
                 diag_log.admit(d);
             }
         }
-        // A `--arg` / `--buffer` naming no parameter of the kernel that runs changes nothing:
-        // say so rather than run as if it had been used.
-        for name in config.args.keys() {
-            if params.iter().any(|(_, p)| &p.name == name) {
-                continue;
-            }
-            let theirs: Vec<&str> = params.iter().map(|(_, p)| p.name.as_str()).collect();
-            let has = if f.snippet {
-                "the source runs as a snippet, which has no parameters".to_string()
-            } else if theirs.is_empty() {
-                "it has none".to_string()
-            } else {
-                format!("its parameters: {}", theirs.join(", "))
-            };
-            diagnostics.push(KernelDiagnostic::new(
-                f.span,
-                Level::Warning,
-                format!(
-                    "`{name}` (--arg / --buffer) names no parameter of `{}`, which runs: it is \
-                     not used ({has})",
-                    f.name
-                ),
-                "",
-            ));
+        let names = params.iter().map(|(_, p)| p.name.as_str());
+        for d in super::host_launch::unused_args(&config.args, names, f) {
+            diagnostics.push(d);
             if let Some(d) = diagnostics.last() {
                 diag_log.admit(d);
             }
