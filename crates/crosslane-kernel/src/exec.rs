@@ -408,6 +408,13 @@ impl Executor {
                 diag_log.admit(d);
             }
         }
+        let names = params.iter().map(|(_, p)| p.name.as_str());
+        for d in super::host_launch::unused_args(&config.args, names, f) {
+            diagnostics.push(d);
+            if let Some(d) = diagnostics.last() {
+                diag_log.admit(d);
+            }
+        }
         let mut meter = Meter::new(config.limits);
         // The fill at launch is a second copy of the global buffers.
         meter.trace_bytes = memory.used_bytes;

@@ -763,3 +763,38 @@ pub(crate) fn vector_arg(
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
+
+/// A warning for each `--arg` / `--buffer` name (`args`' keys) that is no parameter of `f`, the
+/// function that runs (`params`: its parameters' names): such a flag changes nothing, and a run
+/// that ignored it silently would look like one that used it.
+pub(crate) fn unused_args<'a>(
+    args: &std::collections::BTreeMap<String, String>,
+    params: impl Iterator<Item = &'a str> + Clone,
+    f: &Function,
+) -> Vec<KernelDiagnostic> {
+    let mut out = Vec::new();
+    for name in args.keys() {
+        if params.clone().any(|p| p == name) {
+            continue;
+        }
+        let theirs: Vec<&str> = params.clone().collect();
+        let has = if f.snippet {
+            "the source runs as a snippet, which has no parameters".to_string()
+        } else if theirs.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its parameters: {}", theirs.join(", "))
+        };
+        out.push(KernelDiagnostic::new(
+            f.span,
+            Level::Warning,
+            format!(
+                "`{name}` (--arg / --buffer) names no parameter of `{}`, which runs: it is not \
+                 used ({has})",
+                f.name
+            ),
+            "",
+        ));
+    }
+    out
+}

@@ -208,7 +208,7 @@ impl Parser<'_> {
     }
 
     /// The warp's ballot of `p` (CUDA `__ballot_sync(mask, p)`; HIP `__ballot(p)`).
-    fn e_ballot(&mut self, at: Span, mask: Expr, p: Expr) -> Expr {
+    pub(super) fn e_ballot(&mut self, at: Span, mask: Expr, p: Expr) -> Expr {
         if self.hip {
             self.e_call(at, "__ballot", vec![p])
         } else {
@@ -369,13 +369,15 @@ impl Parser<'_> {
                 need(2)?;
                 let (v, x) = (a(0).unwrap_or_else(|| self.e_int(at, 0)), a(1));
                 let x = x.unwrap_or_else(|| self.e_int(at, 0));
-                let width = self.e_int(at, nn);
-                if self.hip {
-                    self.e_call(at, &format!("__{f}"), vec![v, x, width])
-                } else {
-                    let m = self.e_mask(at, full);
-                    self.e_call(at, &format!("__{f}_sync"), vec![m, v, x, width])
-                }
+                self.cg_shfl_any(at, v, |p, v| {
+                    let width = p.e_int(at, nn);
+                    if p.hip {
+                        p.e_call(at, &format!("__{f}"), vec![v, x.clone(), width])
+                    } else {
+                        let m = p.e_mask(at, full);
+                        p.e_call(at, &format!("__{f}_sync"), vec![m, v, x.clone(), width])
+                    }
+                })
             }
             "ballot" | "any" | "all" => {
                 need(1)?;
@@ -545,13 +547,15 @@ impl Parser<'_> {
     /// of a partition call together, each lane with its own group, and the registry's
     /// `__shfl_sync` takes one mask for the warp; the source is always a member.
     pub(super) fn e_shfl_idx(&mut self, at: Span, v: Expr, src: Expr, wave: i64) -> Expr {
-        let w = self.e_int(at, wave);
-        if self.hip {
-            self.e_call(at, "__shfl", vec![v, src, w])
-        } else {
-            let act = self.e_active(at);
-            self.e_call(at, "__shfl_sync", vec![act, v, src, w])
-        }
+        self.cg_shfl_any(at, v, |p, v| {
+            let w = p.e_int(at, wave);
+            if p.hip {
+                p.e_call(at, "__shfl", vec![v, src.clone(), w])
+            } else {
+                let act = p.e_active(at);
+                p.e_call(at, "__shfl_sync", vec![act, v, src.clone(), w])
+            }
+        })
     }
 
     /// The members of a coalesced group made by `labeled_partition(parent, label)`: the

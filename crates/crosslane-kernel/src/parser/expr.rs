@@ -458,6 +458,32 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.primary();
             }
+            Tok::Ident(w)
+                if self.simt_using
+                    && Self::is_ascend_simt(&w)
+                    && (self.is_punct("(") || self.is_punct("<"))
+                    && self.var_type(&w).is_none()
+                    && !self.fn_types.contains_key(&w) =>
+            {
+                // `GetThreadIdx<0>()` after `using namespace AscendC::Simt;`.
+                return self.ascend_simt(&w, span);
+            }
+            Tok::Ident(w)
+                if self.ascend
+                    && (w == "block_idx" || w == "block_num")
+                    && self.var_type(&w).is_none() =>
+            {
+                // Ascend C's globals: the block's index and the count of blocks (Ascend C API
+                // reference, `block_idx` / `block_num`, the values `GetBlockIdx()` and
+                // `GetBlockNum()` return).
+                let base = if w == "block_idx" {
+                    "blockIdx"
+                } else {
+                    "gridDim"
+                };
+                let b = self.e_ident(span, base);
+                return Ok(self.e_member(span, b, "x"));
+            }
             Tok::Ident(w) if self.is_cub_name(&w) && self.is_punct("(") => {
                 // `BlockReduce(temp).Sum(x)`: CUB / hipCUB (`cub`).
                 return self.cub_call(Some(&w), span);
@@ -508,6 +534,9 @@ impl Parser<'_> {
                     }
                     let mut args = self.call_args()?;
                     if let Some(e) = self.hip_sync_call(&w, &args, span)? {
+                        return Ok(e);
+                    }
+                    if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {
                         return Ok(e);
                     }
                     // `__ldg(p)` and the cache-hinted loads read `*p` (CUDA C++ Programming

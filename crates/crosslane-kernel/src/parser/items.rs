@@ -31,7 +31,13 @@ impl Parser<'_> {
                 Err(e) => self.skip_host_item(mark, e, file)?,
             }
         }
-        if program.functions.is_empty() && !globals.is_empty() {
+        // Constants beside function templates only (an asc-devkit test file whose kernel is a
+        // template) are the templates' constants, not a snippet to run.
+        let templates_only = program.functions.is_empty() && !self.templates.is_empty();
+        if program.functions.is_empty()
+            && !globals.is_empty()
+            && !(templates_only && loose.is_empty())
+        {
             globals.append(&mut loose);
             loose = globals;
         }
@@ -445,6 +451,13 @@ impl Parser<'_> {
                 params = ret;
             }
             let saved = std::mem::replace(&mut self.ret_struct, sret.clone());
+            let saved_val = std::mem::replace(
+                &mut self.ret_val,
+                match ret {
+                    Ty::Val(v) if !is_auto => Some(v),
+                    _ => None,
+                },
+            );
             // `constexpr` locals are constants of this function only.
             let consts = self.consts.clone();
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
@@ -455,6 +468,7 @@ impl Parser<'_> {
                 ret = self.auto_return_type(&name, deduced.flatten())?;
             }
             self.ret_struct = saved;
+            self.ret_val = saved_val;
             body
         })();
         self.scopes.pop();
@@ -734,6 +748,12 @@ impl Parser<'_> {
             return false;
         }
         let at = self.span();
+        // `using namespace AscendC::Simt;` makes the SIMT API's names visible unqualified.
+        let simt = using_ns
+            && matches!(self.peek(2), Tok::Ident(w) if w == "AscendC")
+            && matches!(self.peek(3), Tok::Punct("::"))
+            && matches!(self.peek(4), Tok::Ident(w) if w == "Simt");
+        self.simt_using |= simt;
         while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
             self.bump();
         }

@@ -37,6 +37,7 @@ mod cg_any;
 mod cg_lower;
 mod cg_match;
 mod cg_scan;
+mod cg_vec;
 pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
@@ -68,6 +69,7 @@ mod sfinae;
 mod stmt;
 mod structs;
 mod switch;
+mod sync_vote;
 mod targs;
 mod templates;
 mod type_traits;
@@ -165,6 +167,8 @@ pub fn parse_preprocessed(
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
+    p.cuda = dialect == crosslane_core::Dialect::Cuda;
+    p.ascend = dialect == crosslane_core::Dialect::Ascend;
     // MACA's warps are 64 threads (MACA programming guide, seed 002 §3.4.1): its `*_sync`
     // functions name 64 lanes, as HIP's do on a wave64.
     p.sync64 = p.hip || dialect == crosslane_core::Dialect::Maca;
@@ -213,6 +217,23 @@ pub fn parse_preprocessed(
             &tokens,
         )
     })?;
+    if program.functions.is_empty() && entry.is_none() && !p.templates.is_empty() {
+        // Only templates: none runs until its arguments are named; say which there are.
+        let mut names: Vec<&String> = p.templates.keys().collect();
+        names.sort();
+        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        let first = names.first().map_or("k", |n| n.as_str());
+        return Err(KernelError::new(
+            1,
+            1,
+            format!(
+                "no function to run: the source's functions are templates ({}); a template \
+                 kernel runs when a launch or --entry names its arguments, e.g. --entry \
+                 '{first}<int>'",
+                list.join(", ")
+            ),
+        ));
+    }
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
@@ -366,6 +387,12 @@ struct Parser<'a> {
     /// Whether groups lower to HIP's operations (`__shfl`, `__ballot`, 64-bit masks) rather
     /// than CUDA's (`__shfl_sync`, `__ballot_sync`, 32-bit masks).
     hip: bool,
+    /// Whether the dialect is CUDA (`sync_vote`: the block votes CUDA and HIP define).
+    cuda: bool,
+    /// Whether the dialect is Ascend C (its globals `block_idx`, `block_num`).
+    ascend: bool,
+    /// Whether `using namespace AscendC::Simt;` was read: the SIMT API's names unqualified.
+    simt_using: bool,
     /// The `*_sync` warp functions take a 64-bit mask over the whole warp (HIP, MACA), not
     /// CUDA's 32-bit one ([`hip_sync`]).
     sync64: bool,
@@ -411,6 +438,8 @@ struct Parser<'a> {
     self_struct: Option<String>,
     /// The struct the function being parsed returns.
     ret_struct: Option<String>,
+    /// The value type the function being parsed returns (`return {};` value-initializes it).
+    ret_val: Option<ValTy>,
     /// The lambda whose body is being parsed.
     lambda: Option<lambda::LambdaCtx>,
     /// Device functions made by the front end: member functions, constructors, lambdas.
@@ -479,6 +508,9 @@ impl<'a> Parser<'a> {
             group_alias: HashMap::new(),
             wave: 32,
             hip: false,
+            cuda: false,
+            ascend: false,
+            simt_using: false,
             sync64: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,
@@ -500,6 +532,7 @@ impl<'a> Parser<'a> {
             syn: 0,
             self_struct: None,
             ret_struct: None,
+            ret_val: None,
             lambda: None,
             extra_fns: Vec::new(),
             cub: HashMap::new(),

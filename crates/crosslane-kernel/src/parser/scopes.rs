@@ -48,7 +48,12 @@ pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
                     let alias_of_cg = punct(toks.get(j + 1), "=")
                         && word(toks.get(j + 2))
                             .is_some_and(|t| super::cg::NAMESPACES.contains(&t));
-                    if !super::cg::NAMESPACES.contains(&n) && !alias_of_cg {
+                    // `using namespace AscendC::Simt;` declares nothing: the parser reads
+                    // those qualifiers itself (`ascend_simt`).
+                    let ascend_using = k > 0
+                        && word(toks.get(k - 1)) == Some("using")
+                        && matches!(n, "AscendC" | "Simt");
+                    if !super::cg::NAMESPACES.contains(&n) && !alias_of_cg && !ascend_using {
                         names.insert(n.to_string());
                     }
                     if !punct(toks.get(j + 1), "::") {

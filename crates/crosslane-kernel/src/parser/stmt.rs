@@ -210,6 +210,15 @@ impl Parser<'_> {
                     } else if self.is_punct("{") && self.ret_struct.is_some() {
                         // `return {a, b};` in a function returning a struct.
                         Some(self.brace_list()?)
+                    } else if let Some(v) = self
+                        .ret_val
+                        .filter(|_| self.is_punct("{") && self.lambda.is_none())
+                    {
+                        // `return {};` / `return {a, b, c, d};` in a function returning a value
+                        // type: copy-list-initialization of the return type ([stmt.return]/2),
+                        // read as the functional cast `T{…}`.
+                        let name = crate::vector_types::cuda_name(v);
+                        Some(self.functional_cast(&name, v, span)?)
                     } else {
                         Some(self.expr()?)
                     };

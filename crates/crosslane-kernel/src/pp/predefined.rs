@@ -36,7 +36,9 @@ pub fn default_lanes(dialect: Dialect, arch: Option<&str>) -> usize {
 /// (`__HIPCC__`, `__HIP__`, `__HIP_PLATFORM_AMD__`, `__HIP_DEVICE_COMPILE__`) and clang's AMDGPU
 /// target (`__AMDGCN__`, `__AMDGCN_WAVEFRONT_SIZE__` and its older spelling
 /// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__`). Both compile C++17 by default
-/// (`__cplusplus` 201703L, \[cpp.predefined\]/1). Ascend C and MACA: their documents define none.
+/// (`__cplusplus` 201703L, \[cpp.predefined\]/1). Ascend C: CANN's headers' `LAUNCH_BOUND(n)`
+/// (= `__launch_bounds__(n)`), which every Ascend C source gets from `kernel_operator.h`. MACA:
+/// its documents define none.
 ///
 /// # Errors
 /// A message naming the accepted forms when `arch` does not belong to the dialect.
@@ -79,6 +81,11 @@ pub fn predefined(
             }
         }
         Dialect::Ascend | Dialect::Maca | Dialect::Wgsl => {
+            if dialect == Dialect::Ascend {
+                // CANN's kernel headers (`kernel_operator.h`, asc-devkit `LAUNCH_BOUND`):
+                // `#define LAUNCH_BOUND(n) __launch_bounds__(n)`.
+                def("LAUNCH_BOUND(n)", "__launch_bounds__(n)".into());
+            }
             if let Some(a) = arch {
                 return Err(format!(
                     "--arch `{a}` means nothing for {}: only CUDA (sm_XX) and HIP (gfxNNN) take one",

@@ -486,6 +486,9 @@ impl Parser<'_> {
         sub.instance_tokens = self.instance_tokens;
         sub.wave = self.wave;
         sub.hip = self.hip;
+        sub.cuda = self.cuda;
+        sub.ascend = self.ascend;
+        sub.simt_using = self.simt_using;
         sub.sync64 = self.sync64;
     }
 
