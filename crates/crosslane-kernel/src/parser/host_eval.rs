@@ -200,6 +200,13 @@ impl Parser<'_> {
                 names.push(n.clone());
             }
         }
+        // A name declared inside (`for (int i = 0; …)`, `int t = …;` in the body) is the
+        // statement's own ([basic.scope.block]): nothing outside sees it.
+        let local = |n: &String| {
+            toks.windows(2)
+                .any(|w| matches!((&w[0].tok, &w[1].tok), (Tok::Ident(_), Tok::Ident(m)) if m == n))
+        };
+        names.retain(|n| !local(n));
         names
     }
 
@@ -323,7 +330,10 @@ impl Parser<'_> {
                             col: self.toks[k].col,
                         },
                         Level::Info,
-                        format!("{reason}; {list} have no value after it"),
+                        format!(
+                            "{reason}; {list} {} no value after it",
+                            if names.len() == 1 { "has" } else { "have" }
+                        ),
                         "",
                     );
                 }

@@ -150,7 +150,7 @@ int main() {
     assert!(
         notes
             .iter()
-            .any(|m| m.contains("100000 steps (MAX_HOST_STEPS)") && m.contains("`x` have no value")),
+            .any(|m| m.contains("100000 steps (MAX_HOST_STEPS)") && m.contains("`x` has no value")),
         "{notes:?}"
     );
     assert!(said(&t, Level::Warning)
