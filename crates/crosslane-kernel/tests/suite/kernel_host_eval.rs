@@ -11,6 +11,13 @@ fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
     crate::cells::cell_ints(t.buffer(name).unwrap())
 }
 
+fn hip() -> LaunchConfig {
+    LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        ..LaunchConfig::default()
+    }
+}
+
 fn said(t: &KernelTrace, level: Level) -> Vec<String> {
     t.merged_diagnostics
         .iter()
@@ -194,14 +201,11 @@ int main() {
 #[test]
 fn the_warp_size_property_is_the_run_s_lanes_and_chooses_the_launch() {
     // gfx90a (HIP's default target here): wave64, so k<64> with 64 threads: cell t = 640 + t%2.
-    let mut c = LaunchConfig::default();
-    c.dialect = Some(Dialect::Hip);
-    let t = run_kernel(WARP_DISPATCH, c).unwrap();
+    let t = run_kernel(WARP_DISPATCH, hip()).unwrap();
     assert_eq!(t.launch.block_dim, [64, 1, 1]);
     assert_eq!(ints(&t, "o")[..2], [Some(640), Some(641)]);
     // gfx1100 (RDNA3, wave32): k<32> with 32 threads: 320 + t%2.
-    let mut c = LaunchConfig::default();
-    c.dialect = Some(Dialect::Hip);
+    let mut c = hip();
     c.preprocess.arch = Some("gfx1100".into());
     let t = run_kernel(WARP_DISPATCH, c).unwrap();
     assert_eq!(t.launch.block_dim, [32, 1, 1]);
@@ -225,9 +229,7 @@ int main() {
   hipMalloc(&d, threads * sizeof(int));
   hipLaunchKernelGGL(k, dim3(1), dim3(threads), 0, 0, d);
 }";
-    let mut c = LaunchConfig::default();
-    c.dialect = Some(Dialect::Hip);
-    let t = run_kernel(src, c).unwrap();
+    let t = run_kernel(src, hip()).unwrap();
     assert_eq!(t.launch.block_dim, [128, 1, 1]);
 }
 
