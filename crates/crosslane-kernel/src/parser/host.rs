@@ -231,6 +231,9 @@ pub(super) struct HostState {
     pub(super) fills: HashMap<String, (Vec<String>, u32)>,
     /// Device pointer → host array copied into it.
     pub(super) copies: HashMap<String, String>,
+    /// Device pointer → the host array's values when the copy was made (the copy happens
+    /// there: a later change of the host array is not on the device), `None` when unknown then.
+    pub(super) copied: HashMap<String, Option<(Vec<String>, u32)>>,
     /// Host array → its declared length (`T name[N];` with N constant).
     pub(super) arrays: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
@@ -565,6 +568,7 @@ impl Parser<'_> {
                                     st.fills.insert(h.clone(), (vec![v], toks[k].line));
                                 }
                             }
+                            st.copied.insert(d.clone(), st.fills.get(&h).cloned());
                             st.copies.insert(d, h);
                         } else if let (false, Some(h)) = (to_device, dst) {
                             // Copied back from the device: host code no longer knows it.
@@ -781,6 +785,38 @@ impl Parser<'_> {
                         }
                     }
                     st.env.insert(name, HostVal::Dim(d));
+                }
+            }
+            // `h[i] = v;` of a filled host array: that cell changes (both constants), else the
+            // array's fill is no longer known.
+            Tok::Punct("[") if !declares => {
+                let Some(c) = self.closing(i).filter(|&c| c < end) else {
+                    return;
+                };
+                if !st.fills.contains_key(&name) {
+                    return;
+                }
+                let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));
+                let index = self.host_value(st, i + 1, c).and_then(HostVal::int);
+                let value = if plain {
+                    self.host_value(st, c + 2, end).and_then(HostVal::text)
+                } else {
+                    None
+                };
+                let cell = st
+                    .fills
+                    .get_mut(&name)
+                    .zip(index.and_then(|x| usize::try_from(x).ok()));
+                match (cell, value) {
+                    (Some(((values, _), x)), Some(v)) if x < values.len() => values[x] = v,
+                    _ => {
+                        let why = format!(
+                            "`{}` at line {} changes a cell of `{name}` in a way not read",
+                            text_of(&toks[k..end]),
+                            toks[k].line
+                        );
+                        Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+                    }
                 }
             }
             Tok::Punct("[") if declares => {
@@ -1251,7 +1287,11 @@ impl Parser<'_> {
                         arg.malloc_from = format!("{call} at line {line}");
                     }
                     if let Some(h) = st.copies.get(d) {
-                        if let Some((values, line)) = st.fills.get(h) {
+                        let at_copy = match st.copied.get(d) {
+                            Some(snapshot) => snapshot.as_ref(),
+                            None => st.fills.get(h),
+                        };
+                        if let Some((values, line)) = at_copy {
                             arg.fill = Some(values.clone());
                             arg.fill_line = *line;
                             arg.fill_from.clone_from(h);

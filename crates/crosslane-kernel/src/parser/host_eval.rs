@@ -185,14 +185,21 @@ impl Parser<'_> {
     /// The names tokens `from..to` assign: `x = …`, `x op= …`, `++x`, `x--`, and `&x` passed to
     /// a call (an out-pointer).
     pub(super) fn assigned_in(&self, from: usize, to: usize) -> Vec<String> {
-        let toks = &self.toks[from.min(self.toks.len())..to.min(self.toks.len())];
+        let toks = self.toks.get(from..to).unwrap_or(&[]);
         let mut names: Vec<String> = Vec::new();
         for (k, t) in toks.iter().enumerate() {
             let Tok::Ident(n) = &t.tok else { continue };
             let prev = k.checked_sub(1).map(|j| &toks[j].tok);
             let prev2 = k.checked_sub(2).map(|j| &toks[j].tok);
             let next = toks.get(k + 1).map(|t| &t.tok);
-            let assigned = matches!(next, Some(Tok::Punct(p)) if assign_op(p).is_some() || *p == "++" || *p == "--")
+            // `h[i] = …`: a cell of the host array `h`.
+            let cell = matches!(next, Some(Tok::Punct("[")))
+                && self
+                    .closing(from + k + 1)
+                    .and_then(|c| self.toks.get(c + 1))
+                    .is_some_and(|t| matches!(&t.tok, Tok::Punct(p) if assign_op(p).is_some() || *p == "++" || *p == "--"));
+            let assigned = cell
+                || matches!(next, Some(Tok::Punct(p)) if assign_op(p).is_some() || *p == "++" || *p == "--")
                 || matches!(prev, Some(Tok::Punct("++" | "--")))
                 || (matches!(prev, Some(Tok::Punct("&")))
                     && matches!(prev2, Some(Tok::Punct("(" | ","))));
@@ -231,10 +238,12 @@ impl Parser<'_> {
         }
     }
 
-    /// Makes `names` unknown, for `reason`.
+    /// Makes `names` unknown, for `reason` (a host array's fill too: its cells are no longer
+    /// those read).
     pub(super) fn mark_unknown(st: &mut HostState, names: &[String], reason: &str) {
         for n in names {
             st.env.remove(n);
+            st.fills.remove(n);
             st.unknown.insert(n.clone(), reason.to_string());
         }
     }
@@ -242,7 +251,8 @@ impl Parser<'_> {
     /// Why tokens `from..to` have no value: the first name in them that is unknown, with its
     /// reason.
     pub(super) fn unknown_reason(&self, st: &HostState, from: usize, to: usize) -> Option<String> {
-        self.toks[from..to.min(self.toks.len())]
+        self.toks
+            .get(from..to.min(self.toks.len()))?
             .iter()
             .find_map(|t| match &t.tok {
                 Tok::Ident(n) => st.unknown.get(n).map(|r| format!("`{n}` is unknown: {r}")),
@@ -302,12 +312,13 @@ impl Parser<'_> {
                 cache: HashMap::new(),
             };
             let r = self.run_stmt(&mut run, k, end, 0);
-            r.map(|_| (run.env, run.steps))
+            // Steps count even when the run fails: the budget bounds the whole reading.
+            st.steps = run.steps;
+            r.map(|_| run.env)
         };
         match result {
-            Ok((env, steps)) => {
+            Ok(env) => {
                 st.env = env;
-                st.steps = steps;
                 for n in &names {
                     if st.env.contains_key(n) {
                         st.unknown.remove(n);
@@ -460,6 +471,9 @@ impl Parser<'_> {
             }
             "do" => {
                 let body_end = self.stmt_extent(i + 1, close).ok_or_else(unread)?;
+                if !matches!(tok(body_end), Some(Tok::Ident(w)) if w == "while") {
+                    return Err(unread());
+                }
                 let c = head(self, body_end)?;
                 loop {
                     Self::step(run)?;

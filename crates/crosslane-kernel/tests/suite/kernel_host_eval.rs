@@ -286,3 +286,29 @@ int main() {
         e.message
     );
 }
+
+#[test]
+fn a_host_array_cell_changed_before_the_copy_is_copied_and_after_it_is_not() {
+    // h[i] = i + 10, then h[2] = 50 before the copy: the device sees 10, 11, 50, 13. The
+    // change h[0] = 99 after the copy is host memory only (the copy happened before it).
+    let src = "\
+__global__ void k(int* a) { a[threadIdx.x] += 0; }
+int main() {
+  int h[4];
+  for (int i = 0; i < 4; i++) h[i] = i + 10;
+  h[2] = 50;
+  int* d;
+  cudaMalloc(&d, 4 * sizeof(int));
+  cudaMemcpy(d, h, 4 * sizeof(int), cudaMemcpyHostToDevice);
+  h[0] = 99;
+  k<<<1, 4>>>(d);
+}";
+    let t = run_kernel(src, LaunchConfig::default()).unwrap();
+    assert_eq!(ints(&t, "a"), vec![Some(10), Some(11), Some(50), Some(13)]);
+    // A cell changed by a value the reading does not know: the fill is not used, and said.
+    let unread = src.replace("h[2] = 50;", "h[2] = rand();");
+    let t = run_kernel(&unread, LaunchConfig::default()).unwrap();
+    assert!(said(&t, Level::Warning)
+        .iter()
+        .any(|m| m.starts_with("`a`: host code copies `h` into it")));
+}
