@@ -312,3 +312,21 @@ int main() {
         .iter()
         .any(|m| m.starts_with("`a`: host code copies `h` into it")));
 }
+
+#[test]
+fn a_device_attribute_query_gives_the_warp_size() {
+    // hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0) on gfx90a: 64; the block is
+    // 4 * ws = 256 and each thread writes ws + 1 = 65.
+    let src = "\
+__global__ void k(int* o, int ws) { o[threadIdx.x] = ws + 1; }
+int main() {
+  int ws = 0;
+  hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0);
+  int* d;
+  hipMalloc(&d, 4 * ws * sizeof(int));
+  hipLaunchKernelGGL(k, dim3(1), dim3(4 * ws), 0, 0, d, ws);
+}";
+    let t = run_kernel(src, hip()).unwrap();
+    assert_eq!(t.launch.block_dim, [256, 1, 1]);
+    assert_eq!(ints(&t, "o"), vec![Some(65); 256]);
+}
