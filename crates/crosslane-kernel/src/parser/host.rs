@@ -7,7 +7,11 @@
 //! `hipLaunchKernelGGL(k, Dg, Db, Ns, S, …)`, HIP Programming Guide, "Kernel launch"), each scalar
 //! argument, the bytes each device pointer was given by `cudaMalloc`/`hipMalloc`, and the values a
 //! simple `for` loop or a literal list wrote into a host array that `cudaMemcpy`/`hipMemcpy` then
-//! copied into a device pointer. Everything else in host code is skipped. A host function (or
+//! copied into a device pointer (by name, `&h`, `&h[0]` or `h.data()`; a host scalar copied by
+//! `&h` is one cell of its value). Host statements are evaluated in order (`host_eval`:
+//! assignments, loops, an `if` on a constant) and device queries answered (`host_device`), so a
+//! launch reads each value as it stands there; what cannot be evaluated leaves the variables
+//! it assigns unknown, with the reason. Everything else in host code is skipped. A host function (or
 //! host function template) that another host function calls is read again at the call with its
 //! parameters bound (`host_calls`).
 //!
