@@ -544,6 +544,14 @@ pub struct HostLaunch {
     pub shared_bytes: Option<u64>,
     /// The arguments, in order.
     pub args: Vec<HostArg>,
+    /// The block as written (tokens joined), for a message about its value.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub block_text: String,
+    /// Each part of the configuration (`"grid"`, `"block"`) that host code gives but that is
+    /// not a constant here, with why (a variable host code changes in a way not evaluated):
+    /// the run says so rather than quietly using its default.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<(String, String)>,
 }
 
 /// One argument of a host launch.
@@ -570,4 +578,9 @@ pub struct HostArg {
     /// values, a call the reader does not know): named so that the run says the index fill
     /// stands in for it.
     pub fill_unread: Option<String>,
+    /// Why a scalar argument has no value here (a host variable changed by a host loop the
+    /// reader could not evaluate, a call's result, a value copied back from the device), when
+    /// `scalar` is `None` and a reason is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
 }

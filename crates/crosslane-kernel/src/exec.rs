@@ -243,8 +243,17 @@ impl Executor {
         let threads = dims_total(block_dim)
             .filter(|t| (1..=MAX_THREADS_PER_BLOCK).contains(t))
             .ok_or_else(|| {
+                // Name where the shape came from: the host expression when host code gave it.
+                let from = match super::host_launch::chosen_launch(&program, &config) {
+                    Some(l) if !user_block && !l.block_text.is_empty() => format!(
+                        "the block `{}` of the launch at line {} in host code",
+                        l.block_text, l.span.line
+                    ),
+                    _ => geometry_from.clone(),
+                };
                 at(format!(
-                    "threads per block must be 1..={MAX_THREADS_PER_BLOCK}, got {block_dim:?}"
+                    "threads per block must be 1..={MAX_THREADS_PER_BLOCK}, got {block_dim:?} \
+                     (from {from}); set the block (CLI: --threads-per-block N)"
                 ))
             })?;
         let blocks = dims_total(grid_dim)

@@ -134,6 +134,29 @@ pub fn apply_host_launch(
             taken.push(format!("grid {}x{}x{}", g[0], g[1], g[2]));
         }
     }
+    // A grid or block host code gives but that has no value here: said, never replaced
+    // quietly by the default.
+    for (part, why) in &launch.unread {
+        let (unset, flag, default) = match part.as_str() {
+            "grid" => (config.grid_dim.is_none(), "--blocks", "one block"),
+            _ => (
+                config.block_dim.is_none(),
+                "--threads-per-block",
+                "one warp",
+            ),
+        };
+        if unset {
+            notes.push(KernelDiagnostic::new(
+                launch.span,
+                Level::Warning,
+                format!(
+                    "the {part} of this launch: {why}; the run uses {default} instead: set it \
+                     (CLI: {flag} N)"
+                ),
+                "",
+            ));
+        }
+    }
     if config.block_dim.is_none() {
         if let Some(b) = launch.block.and_then(dims) {
             config.block_dim = Some(b);
@@ -172,9 +195,15 @@ pub fn apply_host_launch(
                     launch.span,
                     Level::Warning,
                     format!(
-                        "argument `{}` of this launch (`{}`) is not a constant read here; set \
-                         it (CLI: --arg {}=VALUE)",
-                        p.name, a.text, p.name
+                        "argument `{}` of this launch (`{}`) is not a constant read here{}; \
+                         set it (CLI: --arg {}=VALUE)",
+                        p.name,
+                        a.text,
+                        a.unknown
+                            .as_ref()
+                            .map(|r| format!(" ({r})"))
+                            .unwrap_or_default(),
+                        p.name
                     ),
                     "",
                 )),

@@ -123,39 +123,49 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             let b = const_eval(&args[1], env)?.int()?;
             Int(if name == "max" { a.max(b) } else { a.min(b) })
         }
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (const_eval(a, env)?, const_eval(b, env)?);
-            if let (Int(a), Int(b)) = (a, b) {
-                Int(match op {
-                    BinOp::Add => a.checked_add(b)?,
-                    BinOp::Sub => a.checked_sub(b)?,
-                    BinOp::Mul => a.checked_mul(b)?,
-                    BinOp::Div => a.checked_div(b)?,
-                    BinOp::Rem => a.checked_rem(b)?,
-                    BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1i128 << b)?,
-                    BinOp::Shr if (0..127).contains(&b) => a >> b,
-                    BinOp::And => a & b,
-                    BinOp::Or => a | b,
-                    BinOp::Xor => a ^ b,
-                    BinOp::Lt => i128::from(a < b),
-                    BinOp::Le => i128::from(a <= b),
-                    BinOp::Gt => i128::from(a > b),
-                    BinOp::Ge => i128::from(a >= b),
-                    BinOp::Eq => i128::from(a == b),
-                    BinOp::Ne => i128::from(a != b),
-                    _ => return None,
-                })
-            } else {
-                let (a, b) = (a.float(), b.float());
-                Float(match op {
-                    BinOp::Add => a + b,
-                    BinOp::Sub => a - b,
-                    BinOp::Mul => a * b,
-                    BinOp::Div => a / b,
-                    _ => return None,
-                })
-            }
-        }
+        ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
+        // `prop.warpSize`: a member a host call set (`hipGetDeviceProperties(&prop, 0)`),
+        // kept in `env` under its dotted name.
+        ExprKind::Member(b, field) => match &b.kind {
+            ExprKind::Ident(n) => *env.get(&format!("{n}.{field}"))?,
+            _ => return None,
+        },
         _ => return None,
+    })
+}
+
+/// `a op b` of two host constants: integers exactly (checked: an overflow is no constant),
+/// else as `f64` for `+ - * /`. `None` for any other operator or an overflow.
+pub(super) fn binary(op: BinOp, a: HostVal, b: HostVal) -> Option<HostVal> {
+    use HostVal::{Float, Int};
+    Some(if let (Int(a), Int(b)) = (a, b) {
+        Int(match op {
+            BinOp::Add => a.checked_add(b)?,
+            BinOp::Sub => a.checked_sub(b)?,
+            BinOp::Mul => a.checked_mul(b)?,
+            BinOp::Div => a.checked_div(b)?,
+            BinOp::Rem => a.checked_rem(b)?,
+            BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1i128 << b)?,
+            BinOp::Shr if (0..127).contains(&b) => a >> b,
+            BinOp::And => a & b,
+            BinOp::Or => a | b,
+            BinOp::Xor => a ^ b,
+            BinOp::Lt => i128::from(a < b),
+            BinOp::Le => i128::from(a <= b),
+            BinOp::Gt => i128::from(a > b),
+            BinOp::Ge => i128::from(a >= b),
+            BinOp::Eq => i128::from(a == b),
+            BinOp::Ne => i128::from(a != b),
+            _ => return None,
+        })
+    } else {
+        let (a, b) = (a.float(), b.float());
+        Float(match op {
+            BinOp::Add => a + b,
+            BinOp::Sub => a - b,
+            BinOp::Mul => a * b,
+            BinOp::Div => a / b,
+            _ => return None,
+        })
     })
 }

@@ -7,7 +7,11 @@
 //! `hipLaunchKernelGGL(k, Dg, Db, Ns, S, …)`, HIP Programming Guide, "Kernel launch"), each scalar
 //! argument, the bytes each device pointer was given by `cudaMalloc`/`hipMalloc`, and the values a
 //! simple `for` loop or a literal list wrote into a host array that `cudaMemcpy`/`hipMemcpy` then
-//! copied into a device pointer. Everything else in host code is skipped. A host function (or
+//! copied into a device pointer (by name, `&h`, `&h[0]` or `h.data()`; a host scalar copied by
+//! `&h` is one cell of its value). Host statements are evaluated in order (`host_eval`:
+//! assignments, loops, an `if` on a constant) and device queries answered (`host_device`), so a
+//! launch reads each value as it stands there; what cannot be evaluated leaves the variables
+//! it assigns unknown, with the reason. Everything else in host code is skipped. A host function (or
 //! host function template) that another host function calls is read again at the call with its
 //! parameters bound (`host_calls`).
 //!
@@ -35,6 +39,12 @@ pub(super) const READ_CALLS: &[&str] = &[
     "cudaMemcpyToSymbol",
     "hipMemcpyToSymbol",
     "hipLaunchKernelGGL",
+    "cudaGetDeviceProperties",
+    "hipGetDeviceProperties",
+    "cudaDeviceGetAttribute",
+    "hipDeviceGetAttribute",
+    "cudaOccupancyMaxPotentialBlockSize",
+    "hipOccupancyMaxPotentialBlockSize",
 ];
 
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
@@ -225,10 +235,23 @@ pub(super) struct HostState {
     pub(super) fills: HashMap<String, (Vec<String>, u32)>,
     /// Device pointer → host array copied into it.
     pub(super) copies: HashMap<String, String>,
+    /// Device pointer → the host array's values when the copy was made (the copy happens
+    /// there: a later change of the host array is not on the device), `None` when unknown then.
+    pub(super) copied: HashMap<String, Option<(Vec<String>, u32)>>,
     /// Host array → its declared length (`T name[N];` with N constant).
     pub(super) arrays: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
     pub(super) mallocs: HashMap<String, (u64, String, u32)>,
+    /// Host variable → why it has no value here (set by something not evaluated).
+    pub(super) unknown: HashMap<String, String>,
+    /// Statements not read (token ranges): the branch of an `if` whose constant condition
+    /// does not take it.
+    pub(super) skips: Vec<(usize, usize)>,
+    /// Once the reading reaches the index: these variables become unknown, for this reason
+    /// (set under an `if` whose condition is no constant).
+    pub(super) taints: Vec<(usize, Vec<String>, String)>,
+    /// Host statements evaluated so far (bounded by `host_eval::MAX_HOST_STEPS`).
+    pub(super) steps: u64,
 }
 
 impl Parser<'_> {
@@ -319,6 +342,10 @@ impl Parser<'_> {
             }
             close
         };
+        Self::apply_taints(st, k);
+        if let Some(&(_, e)) = st.skips.iter().find(|s| s.0 == k) {
+            return e;
+        }
         match tok(k) {
             Some(Tok::Punct("{" | "}" | ";")) => return k + 1,
             None => return close,
@@ -331,6 +358,25 @@ impl Parser<'_> {
         }
         // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
         // body is then read as straight-line code.
+        // Statements evaluated in order (`host_eval`): an `if` on a constant reads the branch
+        // it takes; a loop with no launch and an assignment statement change the variables.
+        match ident(k) {
+            Some("if") => {
+                if let Some(next) = self.host_if(st, k, close) {
+                    return next;
+                }
+            }
+            Some("while" | "do") => {
+                if let Some(next) = self.host_loop(st, k, close) {
+                    return next;
+                }
+            }
+            _ => {
+                if let Some(next) = self.host_assign(st, k, close) {
+                    return next;
+                }
+            }
+        }
         if let Some(next) = self.host_control(k, close) {
             return next;
         }
@@ -491,25 +537,74 @@ impl Parser<'_> {
                                 matches!(&t.tok, Tok::Ident(n) if n.ends_with("HostToDevice") || n.ends_with("Default") || n.ends_with("HOST_TO_DEVICE"))
                             })
                         });
-                        // `h`, or a `std::vector`'s `h.data()`.
+                        // `h`, `&h` (a host scalar's or array's address), `&h[0]`, or a
+                        // `std::vector`'s `h.data()`.
                         let one = |p: Option<&(usize, usize)>| -> Option<String> {
                             let &(a, b) = p?;
-                            if b == a + 1 {
-                                if let Tok::Ident(n) = &toks[a].tok {
-                                    return Some(n.clone());
+                            match &toks[a..b] {
+                                [x]
+                                | [Token {
+                                    tok: Tok::Punct("&"),
+                                    ..
+                                }, x] => match &x.tok {
+                                    Tok::Ident(n) => Some(n.clone()),
+                                    _ => None,
+                                },
+                                [amp, x, open, zero, shut]
+                                    if matches!(amp.tok, Tok::Punct("&"))
+                                        && matches!(open.tok, Tok::Punct("["))
+                                        && matches!(zero.tok, Tok::Int { value: 0, .. })
+                                        && matches!(shut.tok, Tok::Punct("]")) =>
+                                {
+                                    match &x.tok {
+                                        Tok::Ident(n) => Some(n.clone()),
+                                        _ => None,
+                                    }
+                                }
+                                other => member_call(other, "data"),
+                            }
+                        };
+                        let (dst, src) = (one(parts.first()), one(parts.get(1)));
+                        if let (true, Some(d), Some(h)) = (to_device, dst.clone(), src) {
+                            // A host scalar (`int h = 5; cudaMemcpy(d, &h, …)`): its value
+                            // now is the one cell copied (the copy happens here).
+                            if !st.arrays.contains_key(&h) && !st.fills.contains_key(&h) {
+                                if let Some(v) = st.env.get(&h).and_then(|v| v.text()) {
+                                    st.fills.insert(h.clone(), (vec![v], toks[k].line));
                                 }
                             }
-                            member_call(&toks[a..b], "data")
-                        };
-                        if let (true, Some(d), Some(h)) =
-                            (to_device, one(parts.first()), one(parts.get(1)))
-                        {
+                            st.copied.insert(d.clone(), st.fills.get(&h).cloned());
                             st.copies.insert(d, h);
+                        } else if let (false, Some(h)) = (to_device, dst) {
+                            // Copied back from the device: host code no longer knows it.
+                            if !st.mallocs.contains_key(&h) {
+                                let why = format!(
+                                    "`{name}` at line {} copies the device's values into it",
+                                    toks[k].line
+                                );
+                                Self::mark_unknown(st, std::slice::from_ref(&h), &why);
+                                st.fills.remove(&h);
+                            }
                         }
                     }
                     return end + 1;
                 }
-                "for" => return self.host_for(st, k, close),
+                "cudaGetDeviceProperties"
+                | "hipGetDeviceProperties"
+                | "cudaDeviceGetAttribute"
+                | "hipDeviceGetAttribute"
+                | "cudaOccupancyMaxPotentialBlockSize"
+                | "hipOccupancyMaxPotentialBlockSize" => {
+                    self.device_query(st, name, k);
+                    return end + 1;
+                }
+                "for" => {
+                    let (after, read) = self.host_for(st, k, close);
+                    if read {
+                        return after;
+                    }
+                    return self.host_loop(st, k, close).unwrap_or(after);
+                }
                 // `std::fill_n(…)`, `memset(…)`: a fill by a library call.
                 "std"
                     if matches!(tok(k + 1), Some(Tok::Punct("::")))
@@ -670,9 +765,18 @@ impl Parser<'_> {
                     return;
                 }
                 if let Some(v) = self.host_value(st, i + 1, end) {
+                    st.unknown.remove(&name);
                     st.env.insert(name, v);
                 } else {
-                    st.env.remove(&name);
+                    let why = match self.unknown_reason(st, i + 1, end) {
+                        Some(r) => r,
+                        None => format!(
+                            "`{}` at line {} has no constant value in host code",
+                            text_of(&toks[i + 1..end]),
+                            toks[k].line
+                        ),
+                    };
+                    Self::mark_unknown(st, std::slice::from_ref(&name), &why);
                 }
             }
             Tok::Punct("(" | "{") if is_dim3 && declares => {
@@ -686,6 +790,38 @@ impl Parser<'_> {
                         }
                     }
                     st.env.insert(name, HostVal::Dim(d));
+                }
+            }
+            // `h[i] = v;` of a filled host array: that cell changes (both constants), else the
+            // array's fill is no longer known.
+            Tok::Punct("[") if !declares => {
+                let Some(c) = self.closing(i).filter(|&c| c < end) else {
+                    return;
+                };
+                if !st.fills.contains_key(&name) {
+                    return;
+                }
+                let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));
+                let index = self.host_value(st, i + 1, c).and_then(HostVal::int);
+                let value = if plain {
+                    self.host_value(st, c + 2, end).and_then(HostVal::text)
+                } else {
+                    None
+                };
+                let cell = st
+                    .fills
+                    .get_mut(&name)
+                    .zip(index.and_then(|x| usize::try_from(x).ok()));
+                match (cell, value) {
+                    (Some(((values, _), x)), Some(v)) if x < values.len() => values[x] = v,
+                    _ => {
+                        let why = format!(
+                            "`{}` at line {} changes a cell of `{name}` in a way not read",
+                            text_of(&toks[k..end]),
+                            toks[k].line
+                        );
+                        Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+                    }
                 }
             }
             Tok::Punct("[") if declares => {
@@ -806,17 +942,19 @@ impl Parser<'_> {
     }
 
     /// `for (int i = A; i < B; i++) h[i] = f(i);` (braces around the one assignment allowed):
-    /// records `h`'s values; any other loop is skipped. Returns where the next statement starts.
-    fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> usize {
+    /// records `h`'s values. Returns where the next statement starts, and whether the loop was
+    /// read (a fill, or a launch in its body: the body is then read once); any other loop is
+    /// left to `host_loop`.
+    fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> (usize, bool) {
         let toks = self.toks;
         let Some(head_close) = self.closing(k + 1) else {
-            return close;
+            return (close, false);
         };
         let mut body_to = head_close + 1;
         let braced = matches!(toks.get(body_to).map(|t| &t.tok), Some(Tok::Punct("{")));
         let after = if braced {
             let Some(c) = self.closing(body_to) else {
-                return close;
+                return (close, false);
             };
             body_to = c;
             c + 1
@@ -826,7 +964,7 @@ impl Parser<'_> {
                     body_to = s;
                     s + 1
                 }
-                None => return close,
+                None => return (close, false),
             }
         };
         let line = toks[k].line;
@@ -844,7 +982,7 @@ impl Parser<'_> {
                 loop_note(trips),
                 "",
             );
-            return head_close + 1;
+            return (head_close + 1, true);
         }
         let parts: Vec<(usize, usize)> = {
             let mut v = Vec::new();
@@ -859,19 +997,19 @@ impl Parser<'_> {
             v
         };
         if parts.len() != 3 {
-            return after;
+            return (after, false);
         }
         // init: `[int] i = A`
         let (a, b) = parts[0];
         let Some(eq) = (a..b).find(|&i| matches!(toks[i].tok, Tok::Punct("="))) else {
-            return after;
+            return (after, false);
         };
         let Some(Tok::Ident(var)) = eq.checked_sub(1).map(|i| &toks[i].tok) else {
-            return after;
+            return (after, false);
         };
         let var = var.clone();
         let Some(from) = self.host_value(st, eq + 1, b).and_then(HostVal::int) else {
-            return after;
+            return (after, false);
         };
         // cond: `i < B` or `i <= B`
         let (a, b) = parts[1];
@@ -882,10 +1020,10 @@ impl Parser<'_> {
                 Some(Tok::Punct("<" | "<="))
             )
         {
-            return after;
+            return (after, false);
         }
         let Some(mut to) = self.host_value(st, a + 2, b).and_then(HostVal::int) else {
-            return after;
+            return (after, false);
         };
         if inclusive {
             to += 1;
@@ -902,12 +1040,12 @@ impl Parser<'_> {
                 | [Tok::Ident(_), Tok::Punct("+="), Tok::Int { value: 1, .. }]
         );
         if !unit || from != 0 || to <= 0 || to > MAX_FILL {
-            return after;
+            return (after, false);
         }
         // body: `h[i] = expr;`
         let mut s = head_close + 1 + usize::from(braced);
         let Tok::Ident(arr) = &toks[s].tok else {
-            return after;
+            return (after, false);
         };
         let arr = arr.clone();
         if !matches!(toks.get(s + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
@@ -915,18 +1053,18 @@ impl Parser<'_> {
             || !matches!(toks.get(s + 3).map(|t| &t.tok), Some(Tok::Punct("]")))
             || !matches!(toks.get(s + 4).map(|t| &t.tok), Some(Tok::Punct("=")))
         {
-            return after;
+            return (after, false);
         }
         s += 5;
         let Some(semi) = (s..=body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
         else {
-            return after;
+            return (after, false);
         };
         if braced && semi + 1 != body_to {
-            return after;
+            return (after, false);
         }
         let Some(e) = self.sub_expr(s, semi) else {
-            return after;
+            return (after, false);
         };
         let mut values = Vec::with_capacity(to as usize);
         for i in from..to {
@@ -935,13 +1073,13 @@ impl Parser<'_> {
                 Some(v) => values.push(v),
                 None => {
                     st.env.remove(&var);
-                    return after;
+                    return (after, false);
                 }
             }
         }
         st.env.remove(&var);
         st.fills.insert(arr, (values, line));
-        after
+        (after, true)
     }
 
     /// `asc_vf_call<F[<…>]>(dim3(x[, y[, z]]) or dim3{…}, args…);` at `k`: a launch of the SIMT
@@ -1025,6 +1163,7 @@ impl Parser<'_> {
             block,
             shared_bytes: None,
             args,
+            ..HostLaunch::default()
         });
         self.vf_calls.push(VfCall {
             launcher: st.name.clone(),
@@ -1104,6 +1243,29 @@ impl Parser<'_> {
             .into_iter();
         let grid = dims.next().flatten().and_then(HostVal::dims);
         let block = dims.next().flatten().and_then(HostVal::dims);
+        let mut unread = Vec::new();
+        for (part, value) in [("grid", grid), ("block", block)] {
+            let Some(&(a, b)) = cfg.get(usize::from(part == "block")) else {
+                continue;
+            };
+            if value.is_none() {
+                let why = self
+                    .unknown_reason(st, a, b)
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default();
+                unread.push((
+                    part.to_string(),
+                    format!(
+                        "`{}` has no constant value in host code{why}",
+                        text_of(&toks[a..b])
+                    ),
+                ));
+            }
+        }
+        let block_text = cfg
+            .get(1)
+            .map(|&(a, b)| text_of(&toks[a..b]))
+            .unwrap_or_default();
         let shared_bytes = dims
             .next()
             .flatten()
@@ -1113,9 +1275,14 @@ impl Parser<'_> {
         for &(a, b) in args {
             let text = text_of(&toks[a..b]);
             let scalar = self.host_value(st, a, b).and_then(HostVal::text);
+            let unknown = match scalar {
+                None => self.unknown_reason(st, a, b),
+                Some(_) => None,
+            };
             let mut arg = HostArg {
                 text: text.clone(),
                 scalar,
+                unknown,
                 ..HostArg::default()
             };
             if b == a + 1 {
@@ -1125,7 +1292,11 @@ impl Parser<'_> {
                         arg.malloc_from = format!("{call} at line {line}");
                     }
                     if let Some(h) = st.copies.get(d) {
-                        if let Some((values, line)) = st.fills.get(h) {
+                        let at_copy = match st.copied.get(d) {
+                            Some(snapshot) => snapshot.as_ref(),
+                            None => st.fills.get(h),
+                        };
+                        if let Some((values, line)) = at_copy {
                             arg.fill = Some(values.clone());
                             arg.fill_line = *line;
                             arg.fill_from.clone_from(h);
@@ -1151,6 +1322,8 @@ impl Parser<'_> {
             block,
             shared_bytes,
             args: out,
+            block_text,
+            unread,
         });
     }
 }

@@ -55,6 +55,8 @@ mod fn_types;
 mod hip_sync;
 mod host;
 mod host_calls;
+mod host_device;
+mod host_eval;
 mod host_items;
 mod items;
 mod lambda;

@@ -27,6 +27,7 @@ mod kernel_fn_ptr;
 mod kernel_fn_ptr_run;
 mod kernel_half_math;
 mod kernel_hip_sync;
+mod kernel_host_eval;
 mod kernel_inference;
 mod kernel_maca;
 mod kernel_macro_kernels;

@@ -1,0 +1,644 @@
+//! Host statements evaluated in order: the host reading ([`super::host`]) keeps each host
+//! variable's value as a [`HostVal`]; this module runs what changes it before a launch, so that
+//! a launch reads the value the variable holds at that point (C++17 [intro.execution]/9: each
+//! full-expression is sequenced before the next), never its initial one.
+//!
+//! Evaluated: expression statements that assign (`x = e`, `x op= e` for `+ - * / % << >> & | ^`,
+//! `++x`, `x--`, C++17 [expr.ass], [expr.pre.incr], [expr.post.incr]), declarations `T x = e;`,
+//! blocks, `if`/`else`, `while`, `do … while`, `for`, `break` and `continue` ([stmt.if],
+//! [stmt.iter], [stmt.jump]), over integers (exactly, an overflow is no value) and floats.
+//! An `if` whose condition is a constant in host code reads only the branch it takes.
+//!
+//! What cannot be evaluated (a call, an array cell, a pointer, a name with no value) is never
+//! read as a stale value: every variable the statement assigns becomes unknown with the reason,
+//! and a launch argument that uses it says so (`HostArg::unknown`).
+//!
+//! Bounded: at most [`MAX_HOST_STEPS`] statements and loop tests per host function reading; a
+//! loop that runs past it is not evaluated (its variables become unknown, the note names the
+//! limit). Statements nest at most [`MAX_NEST`] deep. Each expression is parsed once per run.
+
+use std::collections::HashMap;
+
+use super::const_eval::{binary, const_eval, HostVal};
+use super::host::{launches_in, text_of, HostState};
+use super::Parser;
+use crate::ast::{Expr, ExprKind, Span};
+use crate::lexer::Tok;
+use crate::types::BinOp;
+use crosslane_core::result::Level;
+
+/// Most host statements (and loop tests) evaluated in one host function's reading.
+pub const MAX_HOST_STEPS: u64 = 100_000;
+
+/// Deepest nesting of host statements evaluated (blocks, `if`, loops).
+pub const MAX_NEST: u32 = 64;
+
+/// How a statement ended.
+#[derive(PartialEq)]
+enum Flow {
+    Next,
+    Break,
+    Continue,
+}
+
+/// One evaluation: the variables, steps taken and each expression parsed so far.
+struct Run<'s> {
+    env: HashMap<String, HostVal>,
+    unknown: &'s HashMap<String, String>,
+    steps: u64,
+    cache: HashMap<(usize, usize), Option<Expr>>,
+}
+
+/// The assignment operators, and the binary operator of each compound one.
+fn assign_op(p: &str) -> Option<Option<BinOp>> {
+    Some(Some(match p {
+        "=" => return Some(None),
+        "+=" => BinOp::Add,
+        "-=" => BinOp::Sub,
+        "*=" => BinOp::Mul,
+        "/=" => BinOp::Div,
+        "%=" => BinOp::Rem,
+        "<<=" => BinOp::Shl,
+        ">>=" => BinOp::Shr,
+        "&=" => BinOp::And,
+        "|=" => BinOp::Or,
+        "^=" => BinOp::Xor,
+        _ => return None,
+    }))
+}
+
+/// Evaluates `e` with its assignments and increments applied to `env`. `None` when a part is
+/// no constant (an assignment to anything but a name, a call, an array cell).
+fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
+    match &e.kind {
+        ExprKind::Assign(op, target, rhs) => {
+            let ExprKind::Ident(n) = &target.kind else {
+                return None;
+            };
+            let r = eval_mut(rhs, env)?;
+            let v = match op {
+                None => r,
+                Some(op) => binary(*op, *env.get(n)?, r)?,
+            };
+            env.insert(n.clone(), v);
+            Some(v)
+        }
+        ExprKind::IncDec {
+            inc,
+            prefix,
+            target,
+        } => {
+            let ExprKind::Ident(n) = &target.kind else {
+                return None;
+            };
+            let old = *env.get(n)?;
+            let op = if *inc { BinOp::Add } else { BinOp::Sub };
+            let new = binary(op, old, HostVal::Int(1))?;
+            env.insert(n.clone(), new);
+            Some(if *prefix { new } else { old })
+        }
+        ExprKind::Comma(a, b) => {
+            eval_mut(a, env)?;
+            eval_mut(b, env)
+        }
+        ExprKind::Binary(op, a, b) => {
+            let a = eval_mut(a, env)?;
+            binary(*op, a, eval_mut(b, env)?)
+        }
+        ExprKind::Logical(and, a, b) => {
+            let a = eval_mut(a, env)?.int()? != 0;
+            if a != *and {
+                Some(HostVal::Int(i128::from(a)))
+            } else {
+                Some(HostVal::Int(i128::from(eval_mut(b, env)?.int()? != 0)))
+            }
+        }
+        ExprKind::Ternary(c, a, b) => {
+            if eval_mut(c, env)?.int()? != 0 {
+                eval_mut(a, env)
+            } else {
+                eval_mut(b, env)
+            }
+        }
+        _ => const_eval(e, env),
+    }
+}
+
+impl Parser<'_> {
+    /// The index after the statement starting at `i` (a block, a control statement with what it
+    /// controls, or a simple statement up to its `;`), within `..close`.
+    pub(super) fn stmt_extent(&self, i: usize, close: usize) -> Option<usize> {
+        self.extent_at(i, close, 0)
+    }
+
+    fn extent_at(&self, i: usize, close: usize, depth: u32) -> Option<usize> {
+        if depth > MAX_NEST || i >= close {
+            return None;
+        }
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let head = |i: usize| match tok(i + 1) {
+            Some(Tok::Punct("(")) => self.closing(i + 1).filter(|&c| c < close),
+            _ => None,
+        };
+        match tok(i)? {
+            Tok::Punct("{") => self.closing(i).filter(|&c| c < close).map(|c| c + 1),
+            Tok::Ident(w) if w == "if" => {
+                let then_end = self.extent_at(head(i)? + 1, close, depth + 1)?;
+                match tok(then_end) {
+                    Some(Tok::Ident(e)) if e == "else" => {
+                        self.extent_at(then_end + 1, close, depth + 1)
+                    }
+                    _ => Some(then_end),
+                }
+            }
+            Tok::Ident(w) if w == "for" || w == "while" || w == "switch" => {
+                self.extent_at(head(i)? + 1, close, depth + 1)
+            }
+            Tok::Ident(w) if w == "do" => {
+                let body_end = self.extent_at(i + 1, close, depth + 1)?;
+                let c = head(body_end)?;
+                match tok(c + 1) {
+                    Some(Tok::Punct(";")) => Some(c + 2),
+                    _ => None,
+                }
+            }
+            _ => self.semi(i, close).map(|s| s + 1),
+        }
+    }
+
+    /// The `;` ending the simple statement at `i` (outside brackets), before `close`.
+    fn semi(&self, i: usize, close: usize) -> Option<usize> {
+        let mut k = i;
+        while k < close {
+            match &self.toks.get(k)?.tok {
+                Tok::Punct("(" | "[" | "{") => k = self.closing(k)?,
+                Tok::Punct(";") => return Some(k),
+                Tok::Punct("}") => return None,
+                _ => {}
+            }
+            k += 1;
+        }
+        None
+    }
+
+    /// The names tokens `from..to` assign: `x = …`, `x op= …`, `++x`, `x--`, and `&x` passed to
+    /// a call (an out-pointer).
+    pub(super) fn assigned_in(&self, from: usize, to: usize) -> Vec<String> {
+        let toks = self.toks.get(from..to).unwrap_or(&[]);
+        let mut names: Vec<String> = Vec::new();
+        for (k, t) in toks.iter().enumerate() {
+            let Tok::Ident(n) = &t.tok else { continue };
+            let prev = k.checked_sub(1).map(|j| &toks[j].tok);
+            let prev2 = k.checked_sub(2).map(|j| &toks[j].tok);
+            let next = toks.get(k + 1).map(|t| &t.tok);
+            // `h[i] = …`: a cell of the host array `h`.
+            let cell = matches!(next, Some(Tok::Punct("[")))
+                && self
+                    .closing(from + k + 1)
+                    .and_then(|c| self.toks.get(c + 1))
+                    .is_some_and(|t| matches!(&t.tok, Tok::Punct(p) if assign_op(p).is_some() || *p == "++" || *p == "--"));
+            let assigned = cell
+                || matches!(next, Some(Tok::Punct(p)) if assign_op(p).is_some() || *p == "++" || *p == "--")
+                || matches!(prev, Some(Tok::Punct("++" | "--")))
+                || (matches!(prev, Some(Tok::Punct("&")))
+                    && matches!(prev2, Some(Tok::Punct("(" | ","))));
+            if assigned && !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+        // A name declared inside (`for (int i = 0; …)`, `int t = …;` in the body) is the
+        // statement's own ([basic.scope.block]): nothing outside sees it.
+        let local = |n: &String| {
+            toks.windows(2)
+                .any(|w| matches!((&w[0].tok, &w[1].tok), (Tok::Ident(_), Tok::Ident(m)) if m == n))
+        };
+        names.retain(|n| !local(n));
+        names
+    }
+
+    /// Registers that `names` become unknown for `reason` once the reading reaches `at`.
+    fn taint(st: &mut HostState, at: usize, names: Vec<String>, reason: String) {
+        if !names.is_empty() {
+            st.taints.push((at, names, reason));
+        }
+    }
+
+    /// Applies the taints whose point the reading at `k` has reached.
+    pub(super) fn apply_taints(st: &mut HostState, k: usize) {
+        if st.taints.iter().all(|t| t.0 > k) {
+            return;
+        }
+        let (due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut st.taints)
+            .into_iter()
+            .partition(|t| t.0 <= k);
+        st.taints = rest;
+        for (_, names, reason) in due {
+            Self::mark_unknown(st, &names, &reason);
+        }
+    }
+
+    /// Makes `names` unknown, for `reason` (a host array's fill too: its cells are no longer
+    /// those read).
+    pub(super) fn mark_unknown(st: &mut HostState, names: &[String], reason: &str) {
+        for n in names {
+            st.env.remove(n);
+            st.fills.remove(n);
+            st.unknown.insert(n.clone(), reason.to_string());
+        }
+    }
+
+    /// Why tokens `from..to` have no value: the first name in them that is unknown, with its
+    /// reason.
+    pub(super) fn unknown_reason(&self, st: &HostState, from: usize, to: usize) -> Option<String> {
+        self.toks
+            .get(from..to.min(self.toks.len()))?
+            .iter()
+            .find_map(|t| match &t.tok {
+                Tok::Ident(n) => st.unknown.get(n).map(|r| format!("`{n}` is unknown: {r}")),
+                _ => None,
+            })
+    }
+
+    /// `while (…) …`, `do … while (…);` or `for (…; …; …) …` at `k` with no launch in it:
+    /// evaluated, and the variables it changes keep their values after it. `None` when it
+    /// cannot be (then those variables become unknown where the loop ends, with a note).
+    pub(super) fn host_loop(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let end = self.stmt_extent(k, close)?;
+        if launches_in(&self.toks[k..end]) {
+            return None;
+        }
+        self.host_run(st, k, end, "loop")
+    }
+
+    /// An expression statement that assigns (`x += e;`, `++x;`, `x <<= 1;`) at `k`: evaluated.
+    /// `None` when `k` starts none.
+    pub(super) fn host_assign(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let shape = match (tok(k), tok(k + 1)) {
+            (Some(Tok::Punct("++" | "--")), Some(Tok::Ident(_))) => true,
+            (Some(Tok::Ident(_)), Some(Tok::Punct(p))) => {
+                *p == "++" || *p == "--" || assign_op(p).is_some_and(|o| o.is_some())
+            }
+            _ => false,
+        };
+        if !shape {
+            return None;
+        }
+        let end = self.semi(k, close)? + 1;
+        self.host_run(st, k, end, "statement")
+    }
+
+    /// Runs the statement `k..end` on a copy of the variables; on success they replace the
+    /// reading's. Else the variables it assigns become unknown (at `end`), with a note.
+    fn host_run(&mut self, st: &mut HostState, k: usize, end: usize, what: &str) -> Option<usize> {
+        let names = self.assigned_in(k, end);
+        let result = {
+            let mut run = Run {
+                env: st.env.clone(),
+                unknown: &st.unknown,
+                steps: st.steps,
+                cache: HashMap::new(),
+            };
+            let r = self.run_stmt(&mut run, k, end, 0);
+            // Steps count even when the run fails: the budget bounds the whole reading.
+            st.steps = run.steps;
+            r.map(|_| run.env)
+        };
+        match result {
+            Ok(env) => {
+                st.env = env;
+                for n in &names {
+                    if st.env.contains_key(n) {
+                        st.unknown.remove(n);
+                    }
+                }
+                Some(end)
+            }
+            Err(why) => {
+                let line = self.toks[k].line;
+                let reason = format!("the host {what} at line {line} is not evaluated: {why}");
+                if !names.is_empty() {
+                    let list = names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    self.diag(
+                        Span {
+                            line,
+                            col: self.toks[k].col,
+                        },
+                        Level::Info,
+                        format!(
+                            "{reason}; {list} {} no value after it",
+                            if names.len() == 1 { "has" } else { "have" }
+                        ),
+                        "",
+                    );
+                }
+                Self::taint(st, end, names, reason);
+                None
+            }
+        }
+    }
+
+    /// The value of tokens `a..b`, with its side effects applied.
+    fn eval_range(&mut self, run: &mut Run<'_>, a: usize, b: usize) -> Result<HostVal, String> {
+        let e = match run.cache.get(&(a, b)) {
+            Some(e) => e.clone(),
+            None => {
+                let e = self.sub_expr(a, b);
+                run.cache.insert((a, b), e.clone());
+                e
+            }
+        };
+        let text = || text_of(&self.toks[a..b]);
+        let Some(e) = e else {
+            return Err(format!("`{}` is not an expression read here", text()));
+        };
+        eval_mut(&e, &mut run.env).ok_or_else(|| {
+            let why = self.toks[a..b].iter().find_map(|t| match &t.tok {
+                Tok::Ident(n) if run.unknown.contains_key(n) && !run.env.contains_key(n) => run
+                    .unknown
+                    .get(n)
+                    .map(|r| format!(" (`{n}` is unknown: {r})")),
+                _ => None,
+            });
+            format!(
+                "`{}` has no constant value{}",
+                text(),
+                why.unwrap_or_default()
+            )
+        })
+    }
+
+    /// Counts one step against [`MAX_HOST_STEPS`].
+    fn step(run: &mut Run<'_>) -> Result<(), String> {
+        run.steps += 1;
+        if run.steps > MAX_HOST_STEPS {
+            return Err(format!(
+                "it runs past the host evaluation budget of {MAX_HOST_STEPS} steps \
+                 (MAX_HOST_STEPS); set the values it computes (CLI: --arg NAME=VALUE)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs the statement at `i` (ending before `close`): where the next one starts and how
+    /// this one ended.
+    fn run_stmt(
+        &mut self,
+        run: &mut Run<'_>,
+        i: usize,
+        close: usize,
+        depth: u32,
+    ) -> Result<(usize, Flow), String> {
+        Self::step(run)?;
+        if depth > MAX_NEST {
+            return Err(format!("statements nest deeper than {MAX_NEST}"));
+        }
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let unread = || "a statement the host reading does not follow".to_string();
+        let head = |p: &Self, i: usize| match tok(i + 1) {
+            Some(Tok::Punct("(")) => p.closing(i + 1).filter(|&c| c < close).ok_or_else(unread),
+            _ => Err(unread()),
+        };
+        let word = match tok(i) {
+            Some(Tok::Ident(w)) => w.as_str(),
+            Some(Tok::Punct(";")) => return Ok((i + 1, Flow::Next)),
+            Some(Tok::Punct("{")) => {
+                let c = self.closing(i).filter(|&c| c < close).ok_or_else(unread)?;
+                let mut j = i + 1;
+                while j < c {
+                    let (n, flow) = self.run_stmt(run, j, c, depth + 1)?;
+                    if flow != Flow::Next {
+                        return Ok((c + 1, flow));
+                    }
+                    j = n.max(j + 1);
+                }
+                return Ok((c + 1, Flow::Next));
+            }
+            _ => "",
+        };
+        match word {
+            "break" | "continue" => {
+                let s = self.semi(i, close).ok_or_else(unread)?;
+                let flow = if word == "break" {
+                    Flow::Break
+                } else {
+                    Flow::Continue
+                };
+                Ok((s + 1, flow))
+            }
+            "if" => {
+                let c = head(self, i)?;
+                let end = self.stmt_extent(i, close).ok_or_else(unread)?;
+                let then_end = self.stmt_extent(c + 1, close).ok_or_else(unread)?;
+                let taken = self.eval_range(run, i + 2, c)?.int().ok_or_else(unread)? != 0;
+                let flow = if taken {
+                    self.run_stmt(run, c + 1, then_end, depth + 1)?.1
+                } else if then_end < end {
+                    // `else` at `then_end`.
+                    self.run_stmt(run, then_end + 1, end, depth + 1)?.1
+                } else {
+                    Flow::Next
+                };
+                Ok((end, flow))
+            }
+            "while" => {
+                let c = head(self, i)?;
+                let end = self.stmt_extent(i, close).ok_or_else(unread)?;
+                while self.eval_range(run, i + 2, c)?.int().ok_or_else(unread)? != 0 {
+                    Self::step(run)?;
+                    if self.run_stmt(run, c + 1, end, depth + 1)?.1 == Flow::Break {
+                        break;
+                    }
+                }
+                Ok((end, Flow::Next))
+            }
+            "do" => {
+                let body_end = self.stmt_extent(i + 1, close).ok_or_else(unread)?;
+                if !matches!(tok(body_end), Some(Tok::Ident(w)) if w == "while") {
+                    return Err(unread());
+                }
+                let c = head(self, body_end)?;
+                loop {
+                    Self::step(run)?;
+                    if self.run_stmt(run, i + 1, body_end, depth + 1)?.1 == Flow::Break {
+                        break;
+                    }
+                    if self
+                        .eval_range(run, body_end + 2, c)?
+                        .int()
+                        .ok_or_else(unread)?
+                        == 0
+                    {
+                        break;
+                    }
+                }
+                Ok((c + 2, Flow::Next))
+            }
+            "for" => {
+                let c = head(self, i)?;
+                let end = self.stmt_extent(i, close).ok_or_else(unread)?;
+                let semis: Vec<usize> = (i + 2..c)
+                    .filter(|&j| matches!(tok(j), Some(Tok::Punct(";"))))
+                    .collect();
+                let [s1, s2] = semis.as_slice() else {
+                    return Err(unread());
+                };
+                let (s1, s2) = (*s1, *s2);
+                // The loop's own variable is scoped to the loop ([stmt.for]/1).
+                let own = self.declared(i + 2, s1);
+                let saved = own.as_ref().map(|n| run.env.get(n).copied());
+                self.run_simple(run, i + 2, s1)?;
+                loop {
+                    Self::step(run)?;
+                    if s2 > s1 + 1
+                        && self.eval_range(run, s1 + 1, s2)?.int().ok_or_else(unread)? == 0
+                    {
+                        break;
+                    }
+                    if self.run_stmt(run, c + 1, end, depth + 1)?.1 == Flow::Break {
+                        break;
+                    }
+                    if c > s2 + 1 {
+                        self.eval_range(run, s2 + 1, c)?;
+                    }
+                }
+                if let (Some(n), Some(old)) = (own, saved) {
+                    match old {
+                        Some(v) => run.env.insert(n, v),
+                        None => run.env.remove(&n),
+                    };
+                }
+                Ok((end, Flow::Next))
+            }
+            _ => {
+                let s = self.semi(i, close).ok_or_else(unread)?;
+                self.run_simple(run, i, s)?;
+                Ok((s + 1, Flow::Next))
+            }
+        }
+    }
+
+    /// The name a declaration `T [*]name [= e]` in `a..b` declares, when it is one.
+    fn declared(&self, a: usize, b: usize) -> Option<String> {
+        let toks = self.toks;
+        let mut j = a;
+        while j < b && matches!(toks[j].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
+            j += 1;
+        }
+        let idents = toks[a..j]
+            .iter()
+            .filter(|t| matches!(t.tok, Tok::Ident(_)))
+            .count();
+        match (&toks[j.saturating_sub(1)].tok, toks.get(j).map(|t| &t.tok)) {
+            (Tok::Ident(n), Some(Tok::Punct("=" | ";"))) if idents >= 2 && j > a => Some(n.clone()),
+            (Tok::Ident(n), _) if idents >= 2 && j == b && j > a => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    /// A declaration or an expression statement over `a..b` (its `;` excluded).
+    fn run_simple(&mut self, run: &mut Run<'_>, a: usize, b: usize) -> Result<(), String> {
+        if a >= b {
+            return Ok(());
+        }
+        if let Some(name) = self.declared(a, b) {
+            let eq = (a..b).find(|&j| matches!(self.toks[j].tok, Tok::Punct("=")));
+            match eq {
+                Some(eq) => {
+                    let v = self.eval_range(run, eq + 1, b)?;
+                    run.env.insert(name, v);
+                }
+                // Declared without a value: it has none ([dcl.init]/12).
+                None => {
+                    run.env.remove(&name);
+                }
+            }
+            return Ok(());
+        }
+        self.eval_range(run, a, b).map(|_| ())
+    }
+
+    /// `if (c) … [else …]` at `k`: when `c` is a constant here, only the branch it takes is read
+    /// (the other is skipped, with a note when a launch is in the statement). When it is not,
+    /// both branches are read as before and the variables they assign become unknown after
+    /// the statement. Returns where reading goes on, or `None` to read the head as before.
+    pub(super) fn host_if(&mut self, st: &mut HostState, k: usize, close: usize) -> Option<usize> {
+        let toks = self.toks;
+        if !matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("("))) {
+            return None;
+        }
+        let c = self.closing(k + 1).filter(|&c| c < close)?;
+        let end = self.stmt_extent(k, close)?;
+        let then_end = self.stmt_extent(c + 1, close)?;
+        let launches = launches_in(&toks[k..end]);
+        let cond = text_of(&toks[k + 2..c]);
+        let line = toks[k].line;
+        let span = Span {
+            line,
+            col: toks[k].col,
+        };
+        let Some(v) = self.host_value(st, k + 2, c).and_then(HostVal::int) else {
+            let names = self.assigned_in(c + 1, end);
+            let why = self
+                .unknown_reason(st, k + 2, c)
+                .map(|r| format!(" ({r})"))
+                .unwrap_or_default();
+            let reason = format!(
+                "it is assigned under `if ({cond})` at line {line}, whose condition has no \
+                 constant value in host code{why}"
+            );
+            if launches {
+                self.diag(
+                    span,
+                    Level::Info,
+                    format!(
+                        "`if ({cond})` has no constant value in host code{why}: the launches \
+                         of both branches are read and the first one runs (choose one: --entry)"
+                    ),
+                    "",
+                );
+            }
+            Self::taint(st, end, names, reason);
+            return None;
+        };
+        if launches {
+            let which = if v != 0 { "its first" } else { "the other" };
+            self.diag(
+                span,
+                Level::Info,
+                format!(
+                    "`if ({cond})` is {} in host code: {which} branch is read",
+                    v != 0
+                ),
+                "C++17 [stmt.if]/1",
+            );
+        }
+        if v != 0 {
+            if then_end < end {
+                st.skips.push((then_end, end));
+            }
+            Some(c + 1)
+        } else if then_end < end {
+            Some(then_end + 1)
+        } else {
+            Some(end)
+        }
+    }
+}
