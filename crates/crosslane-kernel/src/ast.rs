@@ -319,6 +319,12 @@ pub enum StmtKind {
     Elided,
 }
 
+/// The name a function's key stands for: one of several functions or templates of a name
+/// (overloads) is kept as `name`, `name#2`, … (`scale#2` → `scale`).
+pub fn overload_base(key: &str) -> &str {
+    key.split('#').next().unwrap_or(key)
+}
+
 /// A part directly inside a statement: an expression it holds or a statement nested in it.
 pub enum StmtPart<'a> {
     /// An expression the statement holds (a declarator's bound or initializer, a condition, a

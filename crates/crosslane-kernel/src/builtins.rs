@@ -572,7 +572,7 @@ pub fn call_op(
             .iter()
             .map(|&g| call_op_components(spec, lanes, (g, exited), args, idents, (line, col), arch))
             .collect();
-        return crate::mask_groups::merge(lanes, line, &groups, parts);
+        return merge_groups(lanes, line, &groups, parts);
     }
     call_op_components(
         spec,
@@ -583,6 +583,44 @@ pub fn call_op(
         (line, col),
         arch,
     )
+}
+
+/// One outcome from the groups' outcomes (`parts[i]` ran with `groups[i]` active): each lane
+/// takes its group's value (an inactive lane the first group's, which the caller does not
+/// store), the steps follow one another labelled with their group's lanes, and each
+/// diagnostic appears once.
+fn merge_groups(
+    lanes: usize,
+    line: u32,
+    groups: &[LaneMask],
+    parts: Vec<CallOutcome>,
+) -> CallOutcome {
+    let mut out = CallOutcome {
+        values: Vec::with_capacity(lanes),
+        steps: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    for l in 0..lanes {
+        let g = groups.iter().position(|g| g.contains(l)).unwrap_or(0);
+        if let Some(v) = parts.get(g).and_then(|p| p.values.get(l)) {
+            out.values.push(v.clone());
+        }
+    }
+    for (g, p) in groups.iter().zip(parts) {
+        for mut st in p.steps {
+            st.label = Some(format!(
+                "line {line}, the lanes of mask {}",
+                g.to_hex(lanes)
+            ));
+            out.steps.push(st);
+        }
+        for d in p.diagnostics {
+            if !out.diagnostics.contains(&d) {
+                out.diagnostics.push(d);
+            }
+        }
+    }
+    out
 }
 
 /// [`call_op`] for one set of active lanes: once, or once per component of a vector no core
@@ -1092,18 +1130,6 @@ enum Note {
     FirstLane(String, String),
 }
 
-/// An integer argument converted to the parameter's declared C type, as the call does (C11
-/// 6.3.1.3p2: to an unsigned type the value wraps modulo 2^N, so `__shfl_down_sync(m, v, -1)`
-/// passes delta 0xffffffff; to a signed type an out-of-range value is implementation-defined,
-/// and nvcc, hipcc and clang wrap it). Other types keep the value.
-pub(crate) fn to_declared(n: i128, c_type: &str) -> i128 {
-    match c_type.trim() {
-        "unsigned" | "unsigned int" | "uint32_t" => n.rem_euclid(1 << 32),
-        "int" | "int32_t" => i128::from(n as i32),
-        _ => n,
-    }
-}
-
 /// One parameter bound from an argument row.
 struct Bound {
     value: ParamValue,
@@ -1128,7 +1154,7 @@ fn param_value(
         match arg.get(l) {
             Some(Ok(v)) => v
                 .as_int()
-                .map(|n| to_declared(n, c_type))
+                .map(|n| crate::types::to_declared(n, c_type))
                 .or_else(|| v.as_f64().map(|x| x as i128))
                 .and_then(|n| i64::try_from(n).ok())
                 .ok_or_else(|| format!("`{name}` must be an integer, got {v}")),

@@ -1378,7 +1378,7 @@ impl Executor {
     /// Under [`TraceMode::None`]: a step's diagnostics go to the trace's top level, each
     /// distinct one once (the log counts the repeats and summarizes them at the end).
     fn record_diagnostics_only(&mut self, lanes: usize, diags: Vec<StepDiag>) {
-        for d in step_diagnostics(lanes, diags) {
+        for d in crate::machine::step_diagnostics(lanes, diags) {
             let before = self.diag_log.distinct();
             if self.diag_log.admit(&d) && self.diag_log.distinct() > before {
                 self.meter.trace_bytes = self
@@ -1457,7 +1457,9 @@ impl Executor {
             })
             .collect();
         self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(reason_bytes);
-        let diagnostics = self.diag_log.filter(step_diagnostics(lanes, cx.diags));
+        let diagnostics = self
+            .diag_log
+            .filter(crate::machine::step_diagnostics(lanes, cx.diags));
         let step = KernelStep {
             // Its position in the run (the steps counted so far include it), also when the
             // trace holds only the steps since a checkpoint (`replay`).
@@ -1477,43 +1479,4 @@ impl Executor {
         self.meter.trace_bytes = self.meter.trace_bytes.saturating_add(step_bytes(&step));
         self.trace.steps.push(step);
     }
-}
-
-/// A step's notes as diagnostics, each naming its lanes when not all of them.
-fn step_diagnostics(lanes: usize, diags: Vec<StepDiag>) -> Vec<KernelDiagnostic> {
-    diags
-        .into_iter()
-        .map(|(level, at, mut message, rule, mut ls)| {
-            ls.sort_unstable();
-            if !ls.is_empty() && ls.len() < lanes {
-                message.push_str(&format!(" (lanes {})", list_lanes(&ls)));
-            }
-            KernelDiagnostic::new(at, level, message, rule)
-        })
-        .collect()
-}
-
-/// Parses and runs a kernel to the end (or to a limit).
-///
-/// # Errors
-/// [`KernelError`] when the source does not parse or the launch is invalid (see
-/// [`Executor::new`]). Faults while running — undefined behaviour, out-of-bounds accesses, the
-/// step or cell limit — do not fail: they are diagnostics on their steps and the
-/// [`KernelTrace::outcome`].
-pub fn run_kernel(source: &str, config: LaunchConfig) -> Result<KernelTrace, KernelError> {
-    run_kernel_traced(source, config, TraceMode::Full)
-}
-
-/// [`run_kernel`] recording the run as `mode` says.
-///
-/// # Errors
-/// As [`run_kernel`].
-pub fn run_kernel_traced(
-    source: &str,
-    config: LaunchConfig,
-    mode: TraceMode,
-) -> Result<KernelTrace, KernelError> {
-    let mut ex = Executor::new(source, config)?.with_trace(mode);
-    while ex.advance() {}
-    Ok(ex.into_trace())
 }

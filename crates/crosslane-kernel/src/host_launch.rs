@@ -515,15 +515,30 @@ pub fn unset_scalars(f: &Function, config: &LaunchConfig) -> Vec<KernelDiagnosti
         .collect()
 }
 
+/// The kernels a source defines (entry functions first, then device functions), by name.
+///
+/// # Errors
+/// [`KernelError`] when the source does not parse.
+pub fn list_kernels(source: &str) -> Result<Vec<String>, KernelError> {
+    let parsed = super::parser::parse(source)?;
+    let fns = &parsed.program.functions;
+    Ok(fns
+        .iter()
+        .filter(|f| f.entry)
+        .chain(fns.iter().filter(|f| !f.entry))
+        .map(|f| entry_name(&parsed.program, f))
+        .collect())
+}
+
 /// The name a function is given to `--entry`: its own, or for one of several functions of a
 /// name (overloads, kept as `name`, `name#2`, …) its name with its parameter types
 /// (`scale(float*, int)`), which [`resolve_entry`] reads back.
 pub fn entry_name(program: &Program, f: &Function) -> String {
-    let base = overload_base(&f.name);
+    let base = crate::ast::overload_base(&f.name);
     if program
         .functions
         .iter()
-        .filter(|g| overload_base(&g.name) == base)
+        .filter(|g| crate::ast::overload_base(&g.name) == base)
         .count()
         > 1
     {
@@ -531,11 +546,6 @@ pub fn entry_name(program: &Program, f: &Function) -> String {
     } else {
         f.name.clone()
     }
-}
-
-/// The name an overload's key stands for (`scale#2` → `scale`).
-fn overload_base(key: &str) -> &str {
-    key.split('#').next().unwrap_or(key)
 }
 
 /// The text of a parameter's type (`float*`, `int`, `float&`, `int64_t`, `float4`), in words
@@ -613,7 +623,7 @@ pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelErr
     let same: Vec<&Function> = program
         .functions
         .iter()
-        .filter(|f| overload_base(&f.name) == name)
+        .filter(|f| crate::ast::overload_base(&f.name) == name)
         .collect();
     let listing = || {
         same.iter()

@@ -70,12 +70,11 @@ use serde::Serialize;
 use crosslane_core::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
-pub use exec::{
-    run_kernel, run_kernel_traced, Executor, LaunchConfig, MAX_BLOCKS, MAX_THREADS_PER_BLOCK,
-};
+pub use exec::{Executor, LaunchConfig, MAX_BLOCKS, MAX_THREADS_PER_BLOCK};
+pub use host_launch::list_kernels;
 pub use lane_row::{LaneRow, ReasonTable};
 pub use memory::{Buffer, Memory, Space};
-pub use parser::{list_kernels, parse, parse_preprocessed, parse_with, parse_with_entry, Parsed};
+pub use parser::{parse, parse_preprocessed, parse_with, parse_with_entry, Parsed};
 pub use pp::{PpOptions, PpRecord, UserMacro};
 pub use replay::{Replay, StepState};
 pub use report::render_text;
@@ -211,4 +210,29 @@ impl KernelDiagnostic {
             rule: rule.into(),
         }
     }
+}
+
+/// Parses and runs a kernel to the end (or to a limit).
+///
+/// # Errors
+/// [`KernelError`] when the source does not parse or the launch is invalid (see
+/// [`Executor::new`]). Faults while running — undefined behaviour, out-of-bounds accesses, the
+/// step or cell limit — do not fail: they are diagnostics on their steps and the
+/// [`KernelTrace::outcome`].
+pub fn run_kernel(source: &str, config: LaunchConfig) -> Result<KernelTrace, KernelError> {
+    run_kernel_traced(source, config, TraceMode::Full)
+}
+
+/// [`run_kernel`] recording the run as `mode` says.
+///
+/// # Errors
+/// As [`run_kernel`].
+pub fn run_kernel_traced(
+    source: &str,
+    config: LaunchConfig,
+    mode: TraceMode,
+) -> Result<KernelTrace, KernelError> {
+    let mut ex = Executor::new(source, config)?.with_trace(mode);
+    while ex.advance() {}
+    Ok(ex.into_trace())
 }

@@ -14,8 +14,8 @@ use crosslane_core::args::Role;
 use crosslane_core::lanes::LaneMask;
 use crosslane_core::op::OpSpec;
 
-use crate::builtins::{to_declared, CallOutcome};
 use crate::trace::LaneVal;
+use crate::types::to_declared;
 
 /// The active lanes of a call grouped by the sync mask each passes, when the op takes a sync
 /// mask ([`Role::SyncMask`]), the active lanes pass two or more different masks, and those
@@ -49,42 +49,4 @@ pub(crate) fn groups(
         }
     }
     Some(groups.into_iter().map(|(_, g)| g).collect())
-}
-
-/// One outcome from the groups' outcomes (`parts[i]` ran with `groups[i]` active): each lane
-/// takes its group's value (an inactive lane the first group's, which the caller does not
-/// store), the steps follow one another labelled with their group's lanes, and each
-/// diagnostic appears once.
-pub(crate) fn merge(
-    lanes: usize,
-    line: u32,
-    groups: &[LaneMask],
-    parts: Vec<CallOutcome>,
-) -> CallOutcome {
-    let mut out = CallOutcome {
-        values: Vec::with_capacity(lanes),
-        steps: Vec::new(),
-        diagnostics: Vec::new(),
-    };
-    for l in 0..lanes {
-        let g = groups.iter().position(|g| g.contains(l)).unwrap_or(0);
-        if let Some(v) = parts.get(g).and_then(|p| p.values.get(l)) {
-            out.values.push(v.clone());
-        }
-    }
-    for (g, p) in groups.iter().zip(parts) {
-        for mut st in p.steps {
-            st.label = Some(format!(
-                "line {line}, the lanes of mask {}",
-                g.to_hex(lanes)
-            ));
-            out.steps.push(st);
-        }
-        for d in p.diagnostics {
-            if !out.diagnostics.contains(&d) {
-                out.diagnostics.push(d);
-            }
-        }
-    }
-    out
 }

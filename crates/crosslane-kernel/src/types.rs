@@ -1024,6 +1024,18 @@ pub fn unary(op: UnOp, a: &KVal) -> Result<KVal, Fault> {
     }
 }
 
+/// An integer argument converted to the parameter's declared C type, as the call does (C11
+/// 6.3.1.3p2: to an unsigned type the value wraps modulo 2^N, so `__shfl_down_sync(m, v, -1)`
+/// passes delta 0xffffffff; to a signed type an out-of-range value is implementation-defined,
+/// and nvcc, hipcc and clang wrap it). Other types keep the value.
+pub(crate) fn to_declared(n: i128, c_type: &str) -> i128 {
+    match c_type.trim() {
+        "unsigned" | "unsigned int" | "uint32_t" => n.rem_euclid(1 << 32),
+        "int" | "int32_t" => i128::from(n as i32),
+        _ => n,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -161,6 +161,23 @@ impl Warp {
 /// A note made during a step: level, position, message, rule and the lanes it concerns.
 pub(crate) type StepDiag = (Level, Span, String, String, Vec<usize>);
 
+/// A step's notes as diagnostics, each naming its lanes when not all of them.
+pub(crate) fn step_diagnostics(lanes: usize, diags: Vec<StepDiag>) -> Vec<crate::KernelDiagnostic> {
+    diags
+        .into_iter()
+        .map(|(level, at, mut message, rule, mut ls)| {
+            ls.sort_unstable();
+            if !ls.is_empty() && ls.len() < lanes {
+                message.push_str(&format!(
+                    " (lanes {})",
+                    crosslane_core::lanes::list_lanes(&ls)
+                ));
+            }
+            crate::KernelDiagnostic::new(at, level, message, rule)
+        })
+        .collect()
+}
+
 #[derive(Default)]
 pub(crate) struct StepCtx {
     pub(crate) diags: Vec<StepDiag>,

@@ -273,7 +273,7 @@ impl Parser<'_> {
             return Ok(None);
         };
         let names: Vec<String> = t.params().iter().map(|p| p.name.clone()).collect();
-        let base = super::sfinae::base_name(key);
+        let base = crate::ast::overload_base(key);
         let ptoks = t.tokens().to_vec();
         let Some(pname) = ptoks.iter().enumerate().position(|(i, x)| {
             matches!(&x.tok, Tok::Ident(n) if n == base)

@@ -69,7 +69,7 @@ impl Parser<'_> {
         let toks = t.tokens();
         let Some(named) = toks
             .iter()
-            .position(|x| matches!(&x.tok, Tok::Ident(n) if n == super::sfinae::base_name(name)))
+            .position(|x| matches!(&x.tok, Tok::Ident(n) if n == crate::ast::overload_base(name)))
         else {
             return Ok(false);
         };

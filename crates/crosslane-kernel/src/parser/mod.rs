@@ -249,21 +249,6 @@ pub fn parse_preprocessed(
     })
 }
 
-/// The kernels a source defines (entry functions first, then device functions), by name.
-///
-/// # Errors
-/// [`KernelError`] when the source does not parse.
-pub fn list_kernels(source: &str) -> Result<Vec<String>, KernelError> {
-    let parsed = parse(source)?;
-    let fns = &parsed.program.functions;
-    Ok(fns
-        .iter()
-        .filter(|f| f.entry)
-        .chain(fns.iter().filter(|f| !f.entry))
-        .map(|f| super::host_launch::entry_name(&parsed.program, f))
-        .collect())
-}
-
 /// Web pages often flatten a code block onto one line; a `//` comment then swallows the rest of
 /// the kernel (seed 001's examples). Say so when a parse fails on such a line.
 ///

@@ -39,11 +39,6 @@ const SPECIFIERS: &[&str] = &[
     "constexpr",
 ];
 
-/// The name a template of an overload set stands for (`kind#2` → `kind`).
-pub(super) fn base_name(key: &str) -> &str {
-    key.split('#').next().unwrap_or(key)
-}
-
 impl Parser<'_> {
     /// The key a new function template `name` is kept under: `name`, or `name#N` when a
     /// template of that name exists (an overload).
@@ -170,7 +165,7 @@ impl Parser<'_> {
         let Some(t) = self.templates.get(key) else {
             return Ok(());
         };
-        let base = base_name(key);
+        let base = crate::ast::overload_base(key);
         let toks = t.tokens();
         let Some(named) = toks
             .iter()

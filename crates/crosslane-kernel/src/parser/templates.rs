@@ -628,7 +628,7 @@ impl Parser<'_> {
         bound: Vec<TArg>,
         at: Span,
     ) -> PResult<String> {
-        let base = super::sfinae::base_name(name);
+        let base = crate::ast::overload_base(name);
         let mangled = mangle(name, &bound);
         // A template returning a struct (`T` bound to one, or a struct named before the
         // function's name): its calls write a temporary, known here, before it is parsed.
