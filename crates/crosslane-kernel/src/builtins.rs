@@ -1150,13 +1150,23 @@ fn param_value(
     active: LaneMask,
     ty: ValueType,
 ) -> Result<Bound, String> {
+    let c_type = if matches!(kind, ParamKind::Mask) {
+        crate::types::sync_mask_type(c_type, lanes)
+    } else {
+        c_type
+    };
     let lane_int = |l: usize| -> Result<i64, String> {
         match arg.get(l) {
             Some(Ok(v)) => v
                 .as_int()
                 .map(|n| crate::types::to_declared(n, c_type))
                 .or_else(|| v.as_f64().map(|x| x as i128))
-                .and_then(|n| i64::try_from(n).ok())
+                // A 64-bit mask at or above 2^63 keeps its bits (read back as `u64` below).
+                .and_then(|n| {
+                    i64::try_from(n)
+                        .ok()
+                        .or_else(|| u64::try_from(n).ok().map(|u| u as i64))
+                })
                 .ok_or_else(|| format!("`{name}` must be an integer, got {v}")),
             Some(Err(u)) => Err(format!("`{name}` is undefined in lane {l} ({})", u.why)),
             None => Err(format!("`{name}` has no value in lane {l}")),

@@ -29,7 +29,7 @@ pub(crate) fn groups(
     args: &[Vec<LaneVal>],
 ) -> Option<Vec<LaneMask>> {
     let k = spec.args.iter().position(|a| a.role == Role::SyncMask)?;
-    let c_type = spec.args.get(k)?.ty;
+    let c_type = crate::types::sync_mask_type(spec.args.get(k)?.ty, lanes);
     let row = args.get(k)?;
     let mut groups: Vec<(u128, LaneMask)> = Vec::new();
     for l in active.iter().filter(|&l| l < lanes) {

@@ -1024,6 +1024,18 @@ pub fn unary(op: UnOp, a: &KVal) -> Result<KVal, Fault> {
     }
 }
 
+/// The C type a sync mask is read as on `lanes`-wide warps: the op's own (`unsigned`, CUDA's
+/// 32-bit mask) on 32 lanes or fewer; on a wider wavefront (a HIP or MACA kernel calling the
+/// op) the vendor's 64-bit one (ROCm `amd_warp_sync_functions.h` declares every `*_sync` mask
+/// `unsigned long long`), so lanes 32..64 are not cut off.
+pub(crate) fn sync_mask_type(c_type: &str, lanes: usize) -> &str {
+    if lanes > 32 {
+        "unsigned long long"
+    } else {
+        c_type
+    }
+}
+
 /// An integer argument converted to the parameter's declared C type, as the call does (C11
 /// 6.3.1.3p2: to an unsigned type the value wraps modulo 2^N, so `__shfl_down_sync(m, v, -1)`
 /// passes delta 0xffffffff; to a signed type an out-of-range value is implementation-defined,

@@ -56,6 +56,14 @@ pub fn predefined(
             def("__NVCC__", "1".into());
             def("__CUDA_ARCH__", cuda_arch(sm)?.to_string());
             def("__cplusplus", "201703L".into());
+            // The toolkit modelled: CUDA 12.4. nvcc predefines its own version ("NVCC
+            // Identification Macro": `__CUDACC_VER_MAJOR__` …) and force-includes
+            // `cuda_runtime.h`, whose `cuda_runtime_api.h` defines `CUDART_VERSION` (1000 ×
+            // major + 10 × minor); `CUDA_VERSION` (`cuda.h`) is the same number, defined here too
+            // because code gates on either (`#if CUDART_VERSION >= 9000`).
+            for (n, v) in CUDA_VERSION_MACROS {
+                def(n, v.to_string());
+            }
         }
         Dialect::Hip | Dialect::Amdgcn => {
             def("__HIPCC__", "1".into());
@@ -66,6 +74,11 @@ pub fn predefined(
             def("__AMDGCN_WAVEFRONT_SIZE__", lanes.to_string());
             def("__AMDGCN_WAVEFRONT_SIZE", lanes.to_string());
             def("__cplusplus", "201703L".into());
+            // The ROCm modelled: 6.2 (`hip/hip_version.h`: HIP_VERSION = major × 10^7 +
+            // minor × 10^5 + patch).
+            for (n, v) in HIP_VERSION_MACROS {
+                def(n, v.to_string());
+            }
             if dialect == Dialect::Hip {
                 // hip_runtime.h's legacy spellings of the built-in index variables.
                 for (prefix, var) in HIP_INDEX_MACROS {
@@ -96,6 +109,23 @@ pub fn predefined(
     }
     Ok(out)
 }
+
+/// CUDA 12.4's version macros: nvcc's own and the runtime header's (see [`predefined`]).
+const CUDA_VERSION_MACROS: &[(&str, u32)] = &[
+    ("__CUDACC_VER_MAJOR__", 12),
+    ("__CUDACC_VER_MINOR__", 4),
+    ("__CUDACC_VER_BUILD__", 131),
+    ("CUDART_VERSION", 12040),
+    ("CUDA_VERSION", 12040),
+];
+
+/// ROCm 6.2's HIP version macros (`hip/hip_version.h`, included by `hip_runtime.h`).
+const HIP_VERSION_MACROS: &[(&str, u32)] = &[
+    ("HIP_VERSION_MAJOR", 6),
+    ("HIP_VERSION_MINOR", 2),
+    ("HIP_VERSION_PATCH", 41133),
+    ("HIP_VERSION", 60_241_133),
+];
 
 /// HIP's legacy index macros and the built-in variable each stands for: `hipThreadIdx_x` is
 /// `threadIdx.x`, and so on for `y`, `z` and the other three: HIP's runtime header
@@ -184,6 +214,8 @@ mod tests {
     fn hip_legacy_index_macros_name_the_built_in_variables() {
         let d = predefined(Dialect::Hip, 64, None).unwrap();
         assert_eq!(get(&d, "hipThreadIdx_x").as_deref(), Some("threadIdx.x"));
+        // ROCm 6.2: 6 × 10^7 + 2 × 10^5 + 41133.
+        assert_eq!(get(&d, "HIP_VERSION").as_deref(), Some("60241133"));
         assert_eq!(get(&d, "hipBlockIdx_y").as_deref(), Some("blockIdx.y"));
         assert_eq!(get(&d, "hipBlockDim_z").as_deref(), Some("blockDim.z"));
         assert_eq!(get(&d, "hipGridDim_x").as_deref(), Some("gridDim.x"));

@@ -114,3 +114,20 @@ fn dpp_follows_the_launch_target() {
         t.all_diagnostics().map(|d| &d.message).collect::<Vec<_>>()
     );
 }
+
+/// CUDA's `__reduce_*_sync` called from a HIP wave64 kernel reads its mask as HIP's 64-bit one
+/// (ROCm amd_warp_sync_functions.h declares every `*_sync` mask `unsigned long long`): a full
+/// mask sums lanes 0..63 (2016) and its maximum is 63, in every lane.
+#[test]
+fn reduce_sync_takes_a_64_bit_mask_on_a_wave64() {
+    let t = run(
+        "__global__ void k(int *sum, unsigned *mx) {\n\
+           unsigned long long mask = 0xFFFFFFFFFFFFFFFFull;\n\
+           sum[threadIdx.x] = __reduce_add_sync(mask, (int)threadIdx.x);\n\
+           mx[threadIdx.x] = __reduce_max_sync(mask, (unsigned)threadIdx.x);\n\
+         }\n",
+        64,
+    );
+    assert_eq!(ints(t.buffer("sum").unwrap()), vec![Some(2016); 64]);
+    assert_eq!(ints(t.buffer("mx").unwrap()), vec![Some(63); 64]);
+}

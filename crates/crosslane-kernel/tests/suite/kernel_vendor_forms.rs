@@ -530,3 +530,27 @@ fn reference_parameters_deduce_and_bit_cast_as_their_values() {
         vec![Some(1_065_353_216); 4]
     );
 }
+
+/// The toolkit version macros code gates on: CUDA 12.4's `CUDART_VERSION` (12040, from the
+/// `cuda_runtime.h` nvcc force-includes) and nvcc's `__CUDACC_VER_MAJOR__`; ROCm 6.2's
+/// `HIP_VERSION` (hip/hip_version.h: 6 × 10^7 + 2 × 10^5 + 41133).
+#[test]
+fn toolkit_version_macros_take_the_current_branch() {
+    let t = cuda(
+        "__global__ void k(int *o) {\n\
+         #if CUDART_VERSION >= 9000 && __CUDACC_VER_MAJOR__ >= 12\n\
+           o[threadIdx.x] = __shfl_sync(0xffffffff, (int)threadIdx.x + 10, 0);\n\
+         #else\n\
+           o[threadIdx.x] = -1;\n\
+         #endif\n\
+         }\n",
+        4,
+    );
+    assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(10); 4]);
+    let t = hip(
+        "__global__ void k(int *o) { o[threadIdx.x] = HIP_VERSION / 100000; }\n",
+        64,
+        4,
+    );
+    assert_eq!(ints(t.buffer("o").unwrap()), vec![Some(602); 4]);
+}
