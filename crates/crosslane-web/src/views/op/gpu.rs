@@ -203,6 +203,10 @@ fn build(st: &State<Panel>, toggle: HtmlElement) -> Js<()> {
     kit::set_html(&panel, &html);
     let stage: Element = by_id(&doc, "stage")?;
     stage.after_with_node_1(&panel)?;
+    // The toggle names the panel it controls only once the panel exists (in the first module
+    // the toggle comes before the engine that builds the panel; an `aria-controls` naming no
+    // element is invalid, WAI-ARIA 1.2 §6.6).
+    toggle.set_attribute("aria-controls", "gpu-panel")?;
 
     let els = Rc::new(Els {
         status: by_id(&doc, "gpu-status")?,

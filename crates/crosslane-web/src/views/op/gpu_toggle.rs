@@ -7,7 +7,8 @@ use web_sys::{Element, HtmlElement};
 
 use crate::dom::{by_id, document, el_as, Js};
 
-/// Creates the toggle and puts it before the export buttons, wherever the header groups them.
+/// Creates the toggle and puts it before the export buttons, wherever the header groups them;
+/// its `aria-controls` is set when the panel is built (`gpu.rs`).
 ///
 /// # Errors
 /// `index.html` lacks `#drawing .section-head` or the export buttons, or a DOM call failed.
@@ -24,7 +25,6 @@ pub fn create() -> Js<HtmlElement> {
             ("id", "gpu-toggle"),
             ("class", "button"),
             ("aria-pressed", "false"),
-            ("aria-controls", "gpu-panel"),
         ],
     )?;
     toggle.set_text_content(Some("GPU check"));
