@@ -25,6 +25,7 @@ const NAMES: &[&str] = &[
     "__funnelshift_r",
     "__funnelshift_lc",
     "__funnelshift_rc",
+    "__hadd",
     "__rhadd",
     "__uhadd",
     "__urhadd",
@@ -128,6 +129,8 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             KVal::int(u32_, i128::from(r))
         }
         // Halving adds without overflow: (x + y) >> 1, the `r` forms (x + y + 1) >> 1.
+        // `int __hadd(int, int)` (the half-precision `__hadd` takes the `__half` arguments).
+        "__hadd" => KVal::int(i32_, (i128::from(a as i32) + i128::from(b()? as i32)) >> 1),
         "__rhadd" => KVal::int(
             i32_,
             (i128::from(a as i32) + i128::from(b()? as i32) + 1) >> 1,

@@ -343,6 +343,11 @@ impl Parser<'_> {
     }
 
     pub(super) fn primary(&mut self) -> PResult<Expr> {
+        // `::f(x)`, `::g`: a leading `::` names the global namespace (C++ [basic.lookup.qual]/3
+        // and [namespace.qual]); names here have one scope for functions, so it is dropped.
+        if self.is_punct("::") && matches!(self.peek(1), Tok::Ident(_)) {
+            self.bump();
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {
