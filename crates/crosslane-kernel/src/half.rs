@@ -313,8 +313,7 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     // `__hadd` is also the integer halving add of the CUDA Math API ("Integer Intrinsics":
     // `int __hadd(int, int)`) and of HIP's device functions: integer arguments select that
     // overload, computed by [`crate::mathlib`].
-    if name == "__hadd" && !args.is_empty() && args.iter().all(|a| matches!(a, KVal::Int { .. }))
-    {
+    if name == "__hadd" && !args.is_empty() && args.iter().all(|a| matches!(a, KVal::Int { .. })) {
         return None;
     }
     let note = args
