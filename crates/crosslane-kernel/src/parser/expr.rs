@@ -451,6 +451,20 @@ impl Parser<'_> {
                 }
                 return self.err("a cooperative group");
             }
+            Tok::Ident(w)
+                if self.hip
+                    && matches!(
+                        w.as_str(),
+                        "__lanemask_lt" | "__lanemask_gt" | "__lanemask_eq"
+                    )
+                    && self.is_punct("(")
+                    && matches!(self.peek(1), Tok::Punct(")"))
+                    && !self.fn_types.contains_key(&w) =>
+            {
+                self.bump();
+                self.bump();
+                return Ok(self.hip_lanemask(&w, span));
+            }
             Tok::Ident(w) if (w == "AscendC" || w == "Simt") && self.is_punct("::") => {
                 // `AscendC::Simt::GetThreadIdx<0>()`: the Ascend C SIMT C++ API.
                 self.pos -= 1;

@@ -291,3 +291,38 @@ fn unknown_builtin_stays_refused() {
     let e = run_kernel(src, launch(Dialect::Cuda, 1, &[("o", 1, "0")])).unwrap_err();
     assert!(e.message.contains("not declared"), "{}", e.message);
 }
+
+/// HIP's lane masks (HIP device functions; the HIP headers AND `lt`/`gt` with the active
+/// lanes, `__ballot(1)`). Wave64, 64 threads, lane 2 inactive, so active = 2⁶⁴ − 1 − 4.
+/// By hand: lt(0) = 0, lt(1) = 1, lt(3) = 0b011 = 3 (lane 2 off), lt(63) = 2⁶³ − 1 − 4;
+/// gt(0) = active − 1 = 2⁶⁴ − 6, gt(1) = active − 3 = 2⁶⁴ − 8, gt(62) = 2⁶³, gt(63) = 0;
+/// eq(l) = 2^l.
+#[test]
+fn hip_lanemasks_below_above_and_equal() {
+    let src = r#"#include <hip/hip_runtime.h>
+__global__ void k(unsigned long long *lt, unsigned long long *gt, unsigned long long *eq) {
+  int t = threadIdx.x;
+  if (t != 2) { lt[t] = __lanemask_lt(); gt[t] = __lanemask_gt(); eq[t] = __lanemask_eq(); }
+}
+"#;
+    let mut c = launch(
+        Dialect::Hip,
+        64,
+        &[("lt", 64, "0"), ("gt", 64, "0"), ("eq", 64, "0")],
+    );
+    c.lanes = Some(64);
+    let t = run(src, c);
+    let (lt, gt, eq) = (
+        ints(t.buffer("lt").unwrap()),
+        ints(t.buffer("gt").unwrap()),
+        ints(t.buffer("eq").unwrap()),
+    );
+    let p64 = 1i128 << 64;
+    assert_eq!(&lt[..4], &[Some(0), Some(1), Some(0), Some(3)]);
+    assert_eq!(lt[63], Some((1i128 << 63) - 1 - 4));
+    assert_eq!(&gt[..2], &[Some(p64 - 6), Some(p64 - 8)]);
+    assert_eq!(gt[62], Some(1i128 << 63));
+    assert_eq!(gt[63], Some(0));
+    assert_eq!(eq[5], Some(32));
+    assert_eq!(eq[63], Some(1i128 << 63));
+}
