@@ -2,8 +2,9 @@
 //! Mathematical Functions") that the kernel built-ins lacked: 24-bit multiplies, high halves of
 //! products, sums of absolute differences, funnel shifts, halving adds and the typed `min` /
 //! `max` forms. HIP provides them under the same names (HIP math API, "Integer intrinsics").
-//! `__byte_perm` is the dialect operation of the same name, `__brev`, `__clz`, `__ffs` and
-//! `__popc` the existing built-ins. The packed integer dot products `__dp4a`, `__dp2a_lo` and
+//! `__brev`, `__clz`, `__ffs` and `__popc` are the existing built-ins; `__byte_perm`, clang's
+//! bit built-ins and HIP's bit-field functions are here (`bits`). `__hadd` with integer
+//! arguments is the integer halving add (`__half` arguments take the half add, `crate::half`). The packed integer dot products `__dp4a`, `__dp2a_lo` and
 //! `__dp2a_hi` (CUDA Math API, "Integer Intrinsics"; PTX ISA `dp4a`, `dp2a`: compute
 //! capability 6.1 and newer) take their signedness from the first argument: an `unsigned`
 //! one selects the unsigned form, as the overloads do. HIP's math API documentation does
