@@ -326,3 +326,23 @@ __global__ void k(unsigned long long *lt, unsigned long long *gt, unsigned long 
     assert_eq!(eq[5], Some(32));
     assert_eq!(eq[63], Some(1i128 << 63));
 }
+
+/// `__builtin_amdgcn_wave_barrier()` (clang's AMDGPU builtins: a scheduling barrier, no
+/// instruction) as a statement and as the discarded left operand of a comma (a void operand is
+/// allowed there, C++ [expr.comma]/1): o[t] = (barrier, t + 1) = t + 1, without diagnostics.
+#[test]
+fn wave_barrier_is_a_no_op_even_in_a_comma() {
+    let src = r#"#include <hip/hip_runtime.h>
+__global__ void k(unsigned *o) {
+  unsigned t = threadIdx.x;
+  __builtin_amdgcn_wave_barrier();
+  o[t] = (__builtin_amdgcn_wave_barrier(), t + 1);
+}
+"#;
+    let t = run(src, launch(Dialect::Hip, 3, &[("o", 3, "0")]));
+    assert_eq!(
+        ints(t.buffer("o").unwrap()),
+        vec![Some(1), Some(2), Some(3)]
+    );
+    assert!(warnings(&t).is_empty(), "{:?}", warnings(&t));
+}
