@@ -310,6 +310,12 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     if !is_intrinsic(name) {
         return None;
     }
+    // `__hadd` is also the integer halving add of the CUDA Math API ("Integer Intrinsics":
+    // `int __hadd(int, int)`) and of HIP's device functions: integer arguments select that
+    // overload, computed by [`crate::mathlib`].
+    if name == "__hadd" && !args.is_empty() && args.iter().all(|a| matches!(a, KVal::Int { .. })) {
+        return None;
+    }
     let note = args
         .iter()
         .filter_map(KVal::approx)

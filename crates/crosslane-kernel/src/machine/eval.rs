@@ -423,7 +423,24 @@ impl Executor {
                 })
             }
             ExprKind::Comma(a, b) => {
-                self.eval(w, a, mask, cx);
+                // A no-op built-in (`__builtin_amdgcn_wave_barrier()`, a fence) as the discarded
+                // left operand: a void expression is allowed there (C++ [expr.comma]/1), so
+                // only its arguments are evaluated. Reserved `__` names only: `printf` and
+                // user functions take the ordinary call.
+                match &a.kind {
+                    ExprKind::Call(name, args)
+                        if name.starts_with("__")
+                            && crate::builtins::builtin(name)
+                                == Some(crate::builtins::Builtin::NoOp) =>
+                    {
+                        for x in args {
+                            self.eval(w, x, mask, cx);
+                        }
+                    }
+                    _ => {
+                        self.eval(w, a, mask, cx);
+                    }
+                }
                 self.eval(w, b, mask, cx)
             }
             ExprKind::Assign(op, lhs, rhs) => {

@@ -2,8 +2,9 @@
 //! Mathematical Functions") that the kernel built-ins lacked: 24-bit multiplies, high halves of
 //! products, sums of absolute differences, funnel shifts, halving adds and the typed `min` /
 //! `max` forms. HIP provides them under the same names (HIP math API, "Integer intrinsics").
-//! `__byte_perm` is the dialect operation of the same name, `__brev`, `__clz`, `__ffs` and
-//! `__popc` the existing built-ins. The packed integer dot products `__dp4a`, `__dp2a_lo` and
+//! `__brev`, `__clz`, `__ffs` and `__popc` are the existing built-ins; `__byte_perm`, clang's
+//! bit built-ins and HIP's bit-field functions are here (`bits`). `__hadd` with integer
+//! arguments is the integer halving add (`__half` arguments take the half add, `crate::half`). The packed integer dot products `__dp4a`, `__dp2a_lo` and
 //! `__dp2a_hi` (CUDA Math API, "Integer Intrinsics"; PTX ISA `dp4a`, `dp2a`: compute
 //! capability 6.1 and newer) take their signedness from the first argument: an `unsigned`
 //! one selects the unsigned form, as the overloads do. HIP's math API documentation does
@@ -25,6 +26,7 @@ const NAMES: &[&str] = &[
     "__funnelshift_r",
     "__funnelshift_lc",
     "__funnelshift_rc",
+    "__hadd",
     "__rhadd",
     "__uhadd",
     "__urhadd",
@@ -39,6 +41,29 @@ const NAMES: &[&str] = &[
     "__dp4a",
     "__dp2a_lo",
     "__dp2a_hi",
+    "__builtin_popcount",
+    "__builtin_popcountl",
+    "__builtin_popcountll",
+    "__builtin_clz",
+    "__builtin_clzl",
+    "__builtin_clzll",
+    "__builtin_ctz",
+    "__builtin_ctzl",
+    "__builtin_ctzll",
+    "__builtin_ffs",
+    "__builtin_ffsl",
+    "__builtin_ffsll",
+    "__builtin_expect",
+    "__builtin_bswap16",
+    "__builtin_bswap32",
+    "__builtin_bswap64",
+    "__builtin_bitreverse32",
+    "__builtin_bitreverse64",
+    "__bitextract_u32",
+    "__bitextract_u64",
+    "__bitinsert_u32",
+    "__bitinsert_u64",
+    "__byte_perm",
 ];
 
 /// Whether `name` is one of these functions.
@@ -75,6 +100,9 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
 
 fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
     let a = int(name, args, 0)?;
+    if let Some(r) = bits(name, args, a) {
+        return r;
+    }
     let b = || int(name, args, 1);
     let (i32_, u32_, i64_, u64_) = (Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64);
     Ok(match name {
@@ -128,6 +156,8 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             KVal::int(u32_, i128::from(r))
         }
         // Halving adds without overflow: (x + y) >> 1, the `r` forms (x + y + 1) >> 1.
+        // `int __hadd(int, int)` (the half-precision `__hadd` takes the `__half` arguments).
+        "__hadd" => KVal::int(i32_, (i128::from(a as i32) + i128::from(b()? as i32)) >> 1),
         "__rhadd" => KVal::int(
             i32_,
             (i128::from(a as i32) + i128::from(b()? as i32) + 1) >> 1,
@@ -219,6 +249,126 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             KVal::int(i64_, i128::from(v))
         }
     })
+}
+
+/// The bit built-ins of clang and GCC (clang "Builtin Functions"; GCC "Other Built-in
+/// Functions Provided by GCC": `long` is 64 bits on the LP64 targets CUDA and HIP compile for)
+/// and HIP's bit-field device functions; `None` for any other name. `a` is argument 1.
+fn bits(name: &str, args: &[KVal], a: i128) -> Option<Result<KVal, String>> {
+    let (i32_, u32_, u64_) = (Scalar::I32, Scalar::U32, Scalar::U64);
+    let wide = name.ends_with('l') || name.ends_with("64");
+    // The operand as its unsigned type (32 or 64 bits).
+    let x = if wide { a as u64 } else { u64::from(a as u32) };
+    let width = if wide { 64 } else { 32 };
+    let undefined_at_zero = |what: &str| {
+        format!(
+            "`{name}(0)`: the {what} of zero is undefined (clang and GCC built-ins: \
+             \"if x is 0, the result is undefined\"; CUDA's `__clz`/`__ffs` define it)"
+        )
+    };
+    Some(Ok(match name {
+        // The number of 1 bits.
+        "__builtin_popcount" | "__builtin_popcountl" | "__builtin_popcountll" => {
+            KVal::int(i32_, i128::from(x.count_ones()))
+        }
+        // Leading (trailing) 0 bits, from the most (least) significant bit; zero: undefined.
+        "__builtin_clz" | "__builtin_clzl" | "__builtin_clzll" => {
+            if x == 0 {
+                return Some(Err(undefined_at_zero("count of leading zeros")));
+            }
+            KVal::int(i32_, i128::from(x.leading_zeros() - (64 - width)))
+        }
+        "__builtin_ctz" | "__builtin_ctzl" | "__builtin_ctzll" => {
+            if x == 0 {
+                return Some(Err(undefined_at_zero("count of trailing zeros")));
+            }
+            KVal::int(i32_, i128::from(x.trailing_zeros()))
+        }
+        // One plus the index of the least significant 1 bit; zero for zero (defined).
+        "__builtin_ffs" | "__builtin_ffsl" | "__builtin_ffsll" => KVal::int(
+            i32_,
+            if x == 0 {
+                0
+            } else {
+                i128::from(x.trailing_zeros() + 1)
+            },
+        ),
+        // `long __builtin_expect(long exp, long c)`: the value of `exp` (`c` only a hint).
+        "__builtin_expect" => KVal::int(Scalar::I64, i128::from(a as i64)),
+        "__builtin_bswap16" => KVal::int(Scalar::U16, i128::from((a as u16).swap_bytes())),
+        "__builtin_bswap32" => KVal::int(u32_, i128::from((a as u32).swap_bytes())),
+        "__builtin_bswap64" => KVal::int(u64_, i128::from((a as u64).swap_bytes())),
+        "__builtin_bitreverse32" => KVal::int(u32_, i128::from((a as u32).reverse_bits())),
+        "__builtin_bitreverse64" => KVal::int(u64_, i128::from((a as u64).reverse_bits())),
+        // CUDA Math API, "Integer Intrinsics", `__byte_perm(x, y, s)`: the eight input bytes
+        // are x's four (bytes 0-3, least significant first) then y's (4-7); result byte n is
+        // input byte s[4n+2:4n] (the selector's nibble n, its top bit ignored).
+        "__byte_perm" => {
+            let y = match int(name, args, 1) {
+                Ok(v) => v as u32,
+                Err(e) => return Some(Err(e)),
+            };
+            let sel = match int(name, args, 2) {
+                Ok(v) => v as u32,
+                Err(e) => return Some(Err(e)),
+            };
+            let input = (u64::from(y) << 32) | u64::from(a as u32);
+            let r = (0..4).fold(0u32, |r, n| {
+                let pick = (sel >> (4 * n)) & 7;
+                r | ((((input >> (8 * pick)) & 0xff) as u32) << (8 * n))
+            });
+            KVal::int(u32_, i128::from(r))
+        }
+        // HIP device functions (HIP math API, "Integer intrinsics"; the HIP headers define
+        // them): the offset and width are taken modulo the word size (`& 31`, `& 63`, as
+        // `v_bfe_u32` reads its operands), width 0 extracts nothing, and the field is cut out
+        // by `(src << (W − offset − width)) >> (W − width)`: a field running past the top bit
+        // (offset + width > W) makes that left shift's count negative: undefined
+        // (C++ [expr.shift]/1).
+        "__bitextract_u32" | "__bitextract_u64" => {
+            let (w, ty) = if wide { (64u32, u64_) } else { (32, u32_) };
+            let src = if wide { a as u64 } else { u64::from(a as u32) };
+            let off = match int(name, args, 1) {
+                Ok(v) => v as u32 & (w - 1),
+                Err(e) => return Some(Err(e)),
+            };
+            let len = match int(name, args, 2) {
+                Ok(v) => v as u32 & (w - 1),
+                Err(e) => return Some(Err(e)),
+            };
+            if len == 0 {
+                return Some(Ok(KVal::int(ty, 0)));
+            }
+            if off + len > w {
+                return Some(Err(format!(
+                    "`{name}`: offset {off} + width {len} runs past bit {}: the shift the \
+                     HIP definition makes is negative, undefined (C++ [expr.shift]/1)",
+                    w - 1
+                )));
+            }
+            KVal::int(ty, i128::from((src >> off) & ((1u64 << len) - 1)))
+        }
+        // `src0` with the low `width` bits of `src1` written at `offset` (both modulo the word
+        // size, as for the extract): `mask = (1 << width) − 1`,
+        // `(src0 & ~(mask << offset)) | ((src1 & mask) << offset)` in the word's type.
+        "__bitinsert_u32" | "__bitinsert_u64" => {
+            let (w, ty) = if wide { (64u32, u64_) } else { (32, u32_) };
+            let keep = if wide { u64::MAX } else { u64::from(u32::MAX) };
+            let mut v = [0u64; 3];
+            for (k, slot) in v.iter_mut().enumerate() {
+                match int(name, args, k + 1) {
+                    Ok(n) => *slot = n as u64,
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            let (src1, off, len) = (v[0] & keep, v[1] as u32 & (w - 1), v[2] as u32 & (w - 1));
+            let mask = (1u64 << len) - 1;
+            let src0 = (a as u64) & keep;
+            let r = ((src0 & !(mask << off)) | ((src1 & mask) << off)) & keep;
+            KVal::int(ty, i128::from(r))
+        }
+        _ => return None,
+    }))
 }
 
 #[cfg(test)]

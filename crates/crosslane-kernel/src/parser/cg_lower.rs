@@ -106,6 +106,32 @@ impl Parser<'_> {
         self.cg_node(at, ExprKind::Binary(op, Box::new(a), Box::new(b)))
     }
 
+    /// HIP's `__lanemask_lt()`, `__lanemask_gt()` and `__lanemask_eq()` (HIP device functions,
+    /// "Warp cross-lane functions"; the HIP headers define them): 64-bit masks of the lanes of
+    /// the wavefront below, above and equal to the caller. The HIP definitions AND the `lt` and
+    /// `gt` masks with `__ballot(1)` (the active lanes); `eq` is the caller's bit alone:
+    /// `lt = ballot & ((1 << lane) − 1)`, `gt = ballot & ~((2 << lane) − 1)` (lane 63: 2 << 63
+    /// wraps to 0, so the mask is empty), `eq = 1 << lane`, all in 64 bits.
+    pub(super) fn hip_lanemask(&mut self, name: &str, at: Span) -> Expr {
+        let lane = self.e_lane(at);
+        if name == "__lanemask_eq" {
+            let one = self.e_mask(at, 1);
+            return self.e_bin(at, BinOp::Shl, one, lane);
+        }
+        let first = self.e_mask(at, if name == "__lanemask_lt" { 1 } else { 2 });
+        let shifted = self.e_bin(at, BinOp::Shl, first, lane);
+        let one_again = self.e_mask(at, 1);
+        let below = self.e_bin(at, BinOp::Sub, shifted, one_again);
+        let mask = if name == "__lanemask_lt" {
+            below
+        } else {
+            self.cg_node(at, ExprKind::Unary(UnOp::BitNot, Box::new(below)))
+        };
+        let yes = self.e_int(at, 1);
+        let active = self.e_call(at, "__ballot", vec![yes]);
+        self.e_bin(at, BinOp::And, active, mask)
+    }
+
     /// `__lane_id()`: the lane's index in its warp or wavefront.
     pub(super) fn e_lane(&mut self, at: Span) -> Expr {
         self.e_call(at, "__lane_id", Vec::new())

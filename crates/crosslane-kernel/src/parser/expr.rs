@@ -343,6 +343,11 @@ impl Parser<'_> {
     }
 
     pub(super) fn primary(&mut self) -> PResult<Expr> {
+        // `::f(x)`, `::g`: a leading `::` names the global namespace (C++ [basic.lookup.qual]/3
+        // and [namespace.qual]); names here have one scope for functions, so it is dropped.
+        if self.is_punct("::") && matches!(self.peek(1), Tok::Ident(_)) {
+            self.bump();
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {
@@ -445,6 +450,20 @@ impl Parser<'_> {
                     return Ok(e);
                 }
                 return self.err("a cooperative group");
+            }
+            Tok::Ident(w)
+                if self.hip
+                    && matches!(
+                        w.as_str(),
+                        "__lanemask_lt" | "__lanemask_gt" | "__lanemask_eq"
+                    )
+                    && self.is_punct("(")
+                    && matches!(self.peek(1), Tok::Punct(")"))
+                    && !self.fn_types.contains_key(&w) =>
+            {
+                self.bump();
+                self.bump();
+                return Ok(self.hip_lanemask(&w, span));
             }
             Tok::Ident(w) if (w == "AscendC" || w == "Simt") && self.is_punct("::") => {
                 // `AscendC::Simt::GetThreadIdx<0>()`: the Ascend C SIMT C++ API.

@@ -146,7 +146,7 @@ impl Parser<'_> {
             }
             return Ok(true);
         }
-        if self.is_word("__constant__") && loose.is_empty() {
+        if self.device_const_starts() && loose.is_empty() {
             if let Some(g) = self.global_const() {
                 globals.push(g);
                 return Ok(true);
@@ -156,6 +156,8 @@ impl Parser<'_> {
                     program.constants.push(t);
                     return Ok(true);
                 }
+                // `__device__ const float* f(…)`: a function, read below.
+                None if !self.is_word("__constant__") => {}
                 None => {
                     let at = self.span();
                     return Err(KernelError::new(
@@ -1036,6 +1038,26 @@ impl Parser<'_> {
         }
         self.expect_punct(";")?;
         Ok((name, ty))
+    }
+
+    /// Whether a `__constant__` declaration starts here, or a `const`/`constexpr` one marked
+    /// `__device__` (`static const __device__ T tab[N] = {…};`): device data nothing may write
+    /// (CUDA C++ Programming Guide, Variable Memory Space Specifiers; C++ [dcl.type.cv]/4), so
+    /// with a constant initializer it reads as the `__constant__` data of the same values.
+    fn device_const_starts(&self) -> bool {
+        let (mut constant, mut device, mut is_const) = (false, false, false);
+        let mut k = 0;
+        while let Tok::Ident(w) = self.peek(k) {
+            match w.as_str() {
+                "__constant__" => constant = true,
+                "__device__" => device = true,
+                "const" | "constexpr" => is_const = true,
+                "static" => {}
+                _ => break,
+            }
+            k += 1;
+        }
+        constant || (device && is_const)
     }
 
     /// A file-scope `const`/`constexpr` declaration whose every declarator has a constant

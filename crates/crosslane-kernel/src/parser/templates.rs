@@ -884,9 +884,27 @@ impl Parser<'_> {
                     "__ballot" => Some(s(Scalar::U64)),
                     "__any_sync" | "__all_sync" | "__any" | "__all" | "__popc" | "__popcll"
                     | "__clz" | "__clzll" | "__ffs" | "__ffsll" => Some(s(Scalar::I32)),
-                    "__brev" | "__byte_perm" | "__funnelshift_l" | "__funnelshift_r" => {
-                        Some(s(Scalar::U32))
+                    n if n.starts_with("__builtin_popcount")
+                        || n.starts_with("__builtin_clz")
+                        || n.starts_with("__builtin_ctz")
+                        || n.starts_with("__builtin_ffs") =>
+                    {
+                        Some(s(Scalar::I32))
                     }
+                    "__builtin_expect" => Some(s(Scalar::I64)),
+                    "__brev"
+                    | "__byte_perm"
+                    | "__funnelshift_l"
+                    | "__funnelshift_r"
+                    | "__builtin_bswap32"
+                    | "__builtin_bitreverse32"
+                    | "__bitextract_u32"
+                    | "__bitinsert_u32" => Some(s(Scalar::U32)),
+                    "__builtin_bswap64"
+                    | "__builtin_bitreverse64"
+                    | "__bitextract_u64"
+                    | "__bitinsert_u64" => Some(s(Scalar::U64)),
+                    n if n.starts_with("__float2uint_") => Some(s(Scalar::U32)),
                     "min" | "max" => {
                         let (a, b) = (
                             self.expr_type(args.first()?)?,
