@@ -796,6 +796,14 @@ impl Parser<'_> {
         Ok(r)
     }
 
+    /// The element type of component `f` (`x`, `y`, `z`, `w`) of `b` when `b` is a vector with
+    /// that many components.
+    fn vector_component(&self, b: &Expr, f: &str) -> Option<ValTy> {
+        let v = self.expr_type(b)?;
+        let at = ["x", "y", "z", "w"].iter().position(|c| *c == f)?;
+        (v.lanes > 1 && at < usize::from(v.lanes)).then(|| ValTy::scalar(v.scalar))
+    }
+
     /// The type of an expression where the parser can tell (literals, declared names, casts,
     /// indexing a pointer, arithmetic on those); used to deduce template and `auto` types.
     pub(super) fn expr_type(&self, e: &Expr) -> Option<ValTy> {
@@ -861,8 +869,12 @@ impl Parser<'_> {
                 {
                     Some(s(Scalar::U32))
                 }
-                _ => None,
+                // A vector's component (`v.y` of a `float2`) has the vector's element type
+                // (CUDA C++ Programming Guide, "Built-in Vector Types": the components are
+                // fields of the element type), which deduction then sees.
+                _ => self.vector_component(b, f),
             },
+            ExprKind::Member(b, f) if f == "w" => self.vector_component(b, f),
             ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
             ExprKind::Cast(Ty::Val(v), _) => Some(*v),
             ExprKind::Unary(_, x) => self.expr_type(x),

@@ -1,0 +1,55 @@
+//! Entry and deduction forms public kernels use: template argument deduction from a vector's
+//! component (`cast_to<int>(v.y)` with `v` a `float2`). Every expected value is derived by hand
+//! beside its test.
+
+use crate::cells::cell_ints as ints;
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
+
+fn run_out(src: &str, threads: usize) -> KernelTrace {
+    let mut c = LaunchConfig {
+        block_dim: Some([threads, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), threads);
+    let t = run_kernel(src, c).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    t
+}
+
+/// `src_t` is deduced from `v.y`, a `float2`'s component: `float` (CUDA C++ Programming Guide,
+/// "Built-in Vector Types"; [temp.deduct.call]/1). Lane t: v.y = 0.75 * t + 1, truncated
+/// toward zero by the conversion to `int` ([conv.fpint]/1): t=0: 1, t=1: 1.75 -> 1,
+/// t=2: 2.5 -> 2, t=3: 3.25 -> 3. The second output proves `src_t` is `float`, not `int`:
+/// `half_of(v.x)` with v.x = 0.5 * t + 0.5 gives 0.25 * t + 0.25 (nonzero fraction) times 4:
+/// t + 1 exactly, where an `int` `src_t` would have truncated v.x first.
+#[test]
+fn a_template_argument_is_deduced_from_a_vector_component() {
+    let src = r#"
+template <typename dst_t, typename src_t>
+__device__ dst_t cast_to(src_t x) { return (dst_t)x; }
+template <typename src_t>
+__device__ src_t half_of(src_t x) { return x / 2; }
+__global__ void k(int *out, int *q) {
+  float2 v = make_float2(0.5f * threadIdx.x + 0.5f, 0.75f * threadIdx.x + 1.0f);
+  out[threadIdx.x] = cast_to<int>(v.y);
+  q[threadIdx.x] = (int)(half_of(v.x) * 4.0f);
+}
+"#;
+    let mut c = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 4);
+    c.buffer_len.insert("q".into(), 4);
+    let t = run_kernel(src, c).expect("kernel parses and launches");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [1, 1, 2, 3].map(Some).to_vec()
+    );
+    assert_eq!(
+        ints(t.buffer("q").unwrap()),
+        [1, 2, 3, 4].map(Some).to_vec()
+    );
+    let _ = run_out;
+}
