@@ -574,8 +574,16 @@ impl Parser<'_> {
                 (Some(_), Ty::Val(v)) => Ty::Ptr(v),
                 (_, t) => t,
             };
+            // A one-dimensional array's constant bound (`float a[3];`) is kept too: a
+            // template's `const T (&a)[N]` deduces `N` from it ([temp.deduct.call]/1).
+            let one_bound = match (&md_dims, &array) {
+                (None, Some(Some(b))) => super::const_int(b)
+                    .and_then(|n| u64::try_from(n).ok())
+                    .map(|n| vec![n]),
+                _ => None,
+            };
             self.declare(&name, declared);
-            if let Some(dims) = md_dims {
+            if let Some(dims) = md_dims.or(one_bound) {
                 self.note_dims(&name, dims);
             }
             if matches!(ty, Ty::Void) {

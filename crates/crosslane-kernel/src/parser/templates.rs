@@ -44,6 +44,9 @@ pub struct Template {
     /// Per function parameter: whether its type is a pointer or an array reference to the
     /// type parameter (`T* p`, `T (&w)[8]`), deduced from the argument's element type.
     deduce_ptr: Vec<bool>,
+    /// Per function parameter: the non-type template parameter its array bound names
+    /// (`const T (&a)[N]`), deduced from the argument array's bound ([temp.deduct.type]/8).
+    deduce_bound: Vec<Option<String>>,
     /// A member template's class bindings (the class's template parameters, its constants
     /// and aliases), in force where the member is instantiated.
     env: Option<Box<MemberEnv>>,
@@ -68,6 +71,7 @@ impl Template {
             tokens,
             deduce_from: Vec::new(),
             deduce_ptr: Vec::new(),
+            deduce_bound: Vec::new(),
             env: None,
             defined: true,
         }
@@ -250,6 +254,7 @@ impl Parser<'_> {
                     tokens,
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
+                    deduce_bound: Vec::new(),
                     env: None,
                     defined: true,
                 },
@@ -338,16 +343,29 @@ impl Parser<'_> {
         let mut depth = 0usize;
         let mut current: Option<String> = None;
         let mut is_ptr = false;
+        let mut deduce_bound = Vec::new();
+        let mut bound_name: Option<String> = None;
+        let mut after_open_bracket = false;
         for t in &self.toks[open + 1..close] {
             if matches!(t.tok, Tok::Punct("*" | "[")) && current.is_some() && depth <= 1 {
                 is_ptr = true;
             }
+            if let (true, Tok::Ident(n)) = (after_open_bracket, &t.tok) {
+                if params
+                    .iter()
+                    .any(|p| p.value.is_some() && !p.pack && p.name == *n)
+                {
+                    bound_name.get_or_insert_with(|| n.clone());
+                }
+            }
+            after_open_bracket = matches!(t.tok, Tok::Punct("["));
             match &t.tok {
                 Tok::Punct("(" | "<" | "[") => depth += 1,
                 Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
                 Tok::Punct(",") if depth == 0 => {
                     deduce_from.push(current.take());
                     deduce_ptr.push(std::mem::take(&mut is_ptr));
+                    deduce_bound.push(bound_name.take());
                 }
                 Tok::Ident(n)
                     if depth == 0
@@ -362,6 +380,7 @@ impl Parser<'_> {
         if close > open + 1 {
             deduce_from.push(current);
             deduce_ptr.push(is_ptr);
+            deduce_bound.push(bound_name);
         }
         // A host function template (`template <class T> void runTest(int n) { … k<T><<<…>>>(…);
         // }`): read at its calls from host code with its parameters bound ([`super::host_calls`]).
@@ -399,6 +418,7 @@ impl Parser<'_> {
                 tokens,
                 deduce_from,
                 deduce_ptr,
+                deduce_bound,
                 env: None,
                 defined: body_open.is_some(),
             },
@@ -529,6 +549,7 @@ impl Parser<'_> {
         let params = t.params.clone();
         let deduce_from = t.deduce_from.clone();
         let deduce_ptr = t.deduce_ptr.clone();
+        let deduce_bound = t.deduce_bound.clone();
         let mut given = given;
         if params.last().is_some_and(|p| p.pack) && given.len() >= params.len() {
             // Explicit arguments past the others are the pack's.
@@ -581,6 +602,21 @@ impl Parser<'_> {
                         bound[k] = Some(TArg::Struct(st));
                         continue;
                     }
+                }
+            }
+            if p.value.is_some() {
+                // `const T (&a)[N]` given an array declared `float a[3]`: `N = 3`.
+                let len = deduce_bound
+                    .iter()
+                    .position(|d| d.as_deref() == Some(p.name.as_str()))
+                    .and_then(|i| args.get(i))
+                    .and_then(|e| match &e.kind {
+                        ExprKind::Ident(n) => self.array_len(n),
+                        _ => None,
+                    });
+                if let Some(n) = len {
+                    bound[k] = Some(TArg::Value(i128::from(n)));
+                    continue;
                 }
             }
             if let Some(d) = &p.default {
@@ -1327,6 +1363,7 @@ impl Parser<'_> {
                     tokens,
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
+                    deduce_bound: Vec::new(),
                     env: None,
                     defined: true,
                 },
@@ -1413,6 +1450,7 @@ impl Parser<'_> {
                 tokens,
                 deduce_from: Vec::new(),
                 deduce_ptr: Vec::new(),
+                deduce_bound: Vec::new(),
                 env: None,
                 defined: true,
             },

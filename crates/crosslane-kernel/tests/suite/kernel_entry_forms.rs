@@ -1,5 +1,6 @@
 //! Entry and deduction forms public kernels use: template argument deduction from a vector's
-//! component (`cast_to<int>(v.y)` with `v` a `float2`). Every expected value is derived by hand
+//! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
+//! array parameter (`const T (&a)[N]`). Every expected value is derived by hand
 //! beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -51,5 +52,37 @@ __global__ void k(int *out, int *q) {
         ints(t.buffer("q").unwrap()),
         [1, 2, 3, 4].map(Some).to_vec()
     );
-    let _ = run_out;
+}
+
+/// `N` is deduced from the argument arrays' bound ([temp.deduct.type]/8: `T[i]` deduces `i`).
+/// `dot`: lane t has a = {t, t+1, t+2}, b = {1, 2, 3}, so the sum is 6t + (0 + 2 + 6) =
+/// 6t + 8: 8, 14, 20, 26. `tally` of the braced `int c[4] = {1, 2, 3, 4}` returns
+/// 100 * N + sum = 400 + 10 = 410, added as 410 * 1000 in the high part.
+#[test]
+fn an_array_bound_is_deduced_from_a_reference_to_an_array_parameter() {
+    let src = r#"
+template <typename T, int N>
+__device__ T dot(const T (&a)[N], const T (&b)[N]) {
+  T s = 0;
+  for (int i = 0; i < N; ++i) s += a[i] * b[i];
+  return s;
+}
+template <int N>
+__device__ int tally(const int (&a)[N]) {
+  int s = 100 * N;
+  for (int i = 0; i < N; ++i) s += a[i];
+  return s;
+}
+__global__ void k(int *out) {
+  float a[3], b[3];
+  for (int i = 0; i < 3; ++i) { a[i] = threadIdx.x + i; b[i] = i + 1.0f; }
+  int c[4] = {1, 2, 3, 4};
+  out[threadIdx.x] = tally(c) * 1000 + (int)dot(a, b);
+}
+"#;
+    let t = run_out(src, 4);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [410_008, 410_014, 410_020, 410_026].map(Some).to_vec()
+    );
 }
