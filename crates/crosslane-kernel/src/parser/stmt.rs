@@ -102,6 +102,11 @@ impl Parser<'_> {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),
                 "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
+                // `namespace cg = cooperative_groups;` in a function body ([namespace.alias]:
+                // a block-scope declaration too): skipped as at file scope.
+                "namespace" | "using" if self.skip_namespace_line() => {
+                    return Ok(done(self, StmtKind::Empty));
+                }
                 // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
                 // (a block does not end it here; C++ would end it with the block).
                 "typedef" | "using" if self.cub_alias()? => {

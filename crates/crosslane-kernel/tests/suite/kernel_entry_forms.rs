@@ -1,6 +1,6 @@
 //! Entry and deduction forms public kernels use: template argument deduction from a vector's
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
-//! array parameter (`const T (&a)[N]`). Every expected value is derived by hand
+//! array parameter (`const T (&a)[N]`); a namespace alias in a function body. Every expected value is derived by hand
 //! beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -85,4 +85,31 @@ __global__ void k(int *out) {
         ints(t.buffer("out").unwrap()),
         [410_008, 410_014, 410_020, 410_026].map(Some).to_vec()
     );
+}
+
+/// `namespace cg = cooperative_groups;` and an alias of the source's own namespace, both inside
+/// the kernel body ([namespace.alias]: a block-scope declaration). `shfl_down(v, 1)` on a
+/// 32-thread tile: lane i reads lane i + 1; lane 31's source is past the tile, so it keeps its
+/// own value (CUDA C++ Programming Guide, Warp Shuffle Functions: "the value of var is
+/// unchanged" for a source outside the width). out = 10 * (that) + twice(1) = 10 * v + 2:
+/// lane i < 31: 10 * (i + 1) + 2; lane 31: 312.
+#[test]
+fn a_namespace_alias_in_a_kernel_body_is_read() {
+    let src = r#"
+#include <cooperative_groups.h>
+namespace detail {
+__device__ int twice(int x) { return 2 * x; }
+}
+__global__ void k(int *out) {
+  namespace cg = cooperative_groups;
+  namespace d = detail;
+  cg::thread_block_tile<32> w = cg::tiled_partition<32>(cg::this_thread_block());
+  out[threadIdx.x] = 10 * w.shfl_down((int)threadIdx.x, 1) + d::twice(1);
+}
+"#;
+    let t = run_out(src, 32);
+    let want: Vec<Option<i128>> = (0..32)
+        .map(|i: i128| Some(10 * if i < 31 { i + 1 } else { 31 } + 2))
+        .collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
 }
