@@ -151,7 +151,15 @@ impl Parser<'_> {
             self.binary(8)?;
             self.expect_punct(">")?;
         }
-        self.eat("&");
+        // East const and a reference, lvalue or forwarding (`coalesced_group const& g`,
+        // `auto&& g = coalesced_threads();`): the same group ([dcl.type]/1 lets `const` follow
+        // the type; a reference names its referent, [dcl.ref]/1).
+        while self.is_word("const") {
+            self.bump();
+        }
+        if !self.eat("&&") {
+            self.eat("&");
+        }
         let Tok::Ident(name) = self.peek(0).clone() else {
             self.pos = save;
             return Ok(None);

@@ -1,6 +1,7 @@
 //! Entry and deduction forms public kernels use: template argument deduction from a vector's
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
-//! array parameter (`const T (&a)[N]`); a namespace alias in a function body. Every expected value is derived by hand
+//! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
+//! `auto&&` references to cooperative-groups handles. Every expected value is derived by hand
 //! beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -112,4 +113,31 @@ __global__ void k(int *out) {
         .map(|i: i128| Some(10 * if i < 31 { i + 1 } else { 31 } + 2))
         .collect();
     assert_eq!(ints(t.buffer("out").unwrap()), want);
+}
+
+/// `cg::thread_block const& b`, `cg::coalesced_group const& c` and `auto&& g`: the same
+/// groups as without the `const` and the reference ([dcl.ref]/1). Threads 0, 3, 6 of 8 take the
+/// branch: the coalesced group holds those 3, ranked in lane order 0, 1, 2 (CUDA C++
+/// Programming Guide, "Cooperative Groups", coalesced_group); the block holds 8. out =
+/// 1000 * 8 + 100 * rank + 10 * size (via `c`) + size (via `g`): 8033, 8133, 8233; -1 elsewhere.
+#[test]
+fn east_const_and_forwarding_references_to_groups_are_the_groups() {
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out) {
+  cg::thread_block const& b = cg::this_thread_block();
+  out[threadIdx.x] = -1;
+  if (threadIdx.x % 3 == 0) {
+    cg::coalesced_group const& c = cg::coalesced_threads();
+    auto&& g = cg::coalesced_threads();
+    out[threadIdx.x] = 1000 * b.size() + 100 * g.thread_rank() + 10 * c.size() + g.size();
+  }
+}
+"#;
+    let t = run_out(src, 8);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [8033, -1, -1, 8133, -1, -1, 8233, -1].map(Some).to_vec()
+    );
 }
