@@ -1,7 +1,8 @@
 //! Entry and deduction forms public kernels use: template argument deduction from a vector's
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
 //! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
-//! `auto&&` references to cooperative-groups handles. Every expected value is derived by hand
+//! `auto&&` references to cooperative-groups handles; explicit template arguments on warp
+//! builtins. Every expected value is derived by hand
 //! beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -139,5 +140,37 @@ __global__ void k(int *out) {
     assert_eq!(
         ints(t.buffer("out").unwrap()),
         [8033, -1, -1, 8133, -1, -1, 8233, -1].map(Some).to_vec()
+    );
+}
+
+/// `__reduce_add_sync<decltype(mask)>(mask, v)` and `__shfl_sync<unsigned, int>(…)`: the
+/// explicit arguments name the argument types (HIP declares these builtins as templates over
+/// the mask type, then the value type), so the call is the plain one. Lane i adds 0 + … + 31 =
+/// 496 (CUDA C++ Programming Guide, Warp Reduce Functions) and reads lane 5's i = 5:
+/// 496 * 100 + 5 = 49605. An argument that disagrees (`float` named, `int` given) is refused.
+#[test]
+fn explicit_template_arguments_on_warp_builtins_that_agree_are_accepted() {
+    let src = r#"
+__global__ void k(int *out) {
+  unsigned mask = 0xffffffffu;
+  int v = threadIdx.x;
+  out[threadIdx.x] = __reduce_add_sync<decltype(mask)>(mask, v) * 100
+                   + __shfl_sync<unsigned, int>(mask, v, 5);
+}
+"#;
+    let t = run_out(src, 32);
+    assert_eq!(ints(t.buffer("out").unwrap()), vec![Some(49605); 32]);
+    let bad = src.replace("<unsigned, int>", "<unsigned, float>");
+    let mut c = LaunchConfig {
+        block_dim: Some([32, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 32);
+    let e = run_kernel(&bad, c).expect_err("a disagreeing template argument");
+    assert!(
+        e.message
+            .contains("explicit template argument 2 of `__shfl_sync`"),
+        "{}",
+        e.message
     );
 }
