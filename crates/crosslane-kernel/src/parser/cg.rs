@@ -323,10 +323,17 @@ impl Parser<'_> {
                         self.expect_punct(",")?;
                         let e = self.assign_expr()?;
                         super::const_int(&e).ok_or_else(|| {
+                            // A size known only at run time (a kernel argument) makes a
+                            // `thread_group` whose size varies per launch; the groups here
+                            // are fixed when the kernel is read.
                             KernelError::new(
                                 at.line,
                                 at.col,
-                                "the tile size must be a constant here",
+                                "`tiled_partition(parent, n)` needs a constant `n` here (a \
+                                 literal, a template value parameter or a `constexpr` name); a \
+                                 size known only at run time (a kernel argument) is not \
+                                 supported: write `tiled_partition<4>(parent)` or \
+                                 `tiled_partition(parent, 4)` with the size the launch uses",
                             )
                         })?
                     }

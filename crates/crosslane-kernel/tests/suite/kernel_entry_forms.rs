@@ -2,8 +2,8 @@
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
 //! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
 //! `auto&&` references to cooperative-groups handles; explicit template arguments on warp
-//! builtins. Every expected value is derived by hand
-//! beside its test.
+//! builtins; a run-time `tiled_partition` size refused with the constant forms. Every expected
+//! value is derived by hand beside its test.
 
 use crate::cells::cell_ints as ints;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
@@ -172,5 +172,42 @@ __global__ void k(int *out) {
             .contains("explicit template argument 2 of `__shfl_sync`"),
         "{}",
         e.message
+    );
+}
+
+/// `tiled_partition(parent, n)` with `n` a kernel argument is refused, naming the constant
+/// forms to write instead (a run-time tile size would make a `thread_group` whose size varies
+/// per launch, which this front end does not model); the same with a constant runs: tiles of
+/// 4 give rank t % 4 and size 4 (CUDA C++ Programming Guide, "Cooperative Groups",
+/// tiled_partition): out = 100 * (t % 4) + 4.
+#[test]
+fn a_run_time_tile_size_is_refused_naming_the_constant_forms() {
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out, unsigned n) {
+  cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), n);
+  out[threadIdx.x] = tile.thread_rank() * 100 + tile.size();
+}
+"#;
+    let mut c = LaunchConfig {
+        block_dim: Some([8, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 8);
+    c.args.insert("n".into(), "4".into());
+    let e = run_kernel(src, c).expect_err("a run-time tile size");
+    assert!(
+        e.message.contains("`tiled_partition<4>(parent)`"),
+        "{}",
+        e.message
+    );
+    let fixed = src
+        .replace("this_thread_block(), n)", "this_thread_block(), 4)")
+        .replace(", unsigned n", "");
+    let t = run_out(&fixed, 8);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [4, 104, 204, 304, 4, 104, 204, 304].map(Some).to_vec()
     );
 }
