@@ -447,6 +447,19 @@ impl Parser<'_> {
     /// or a constant expression (read up to a `>` or `,` of the list).
     pub(super) fn template_arg(&mut self) -> PResult<TArg> {
         let at = self.span();
+        // A type parameter bound here (`Vec` in `first<Vec, N>(a)` inside `template <typename
+        // Vec, int N>`) hides a class template of the same name ([temp.local]/6: a template
+        // parameter hides the name in the enclosing scope).
+        if let Tok::Ident(w) = self.peek(0) {
+            if let Some(v) = self.aliases.get(w).copied() {
+                if (self.structs.contains_key(w) || self.class_templates.contains_key(w))
+                    && matches!(self.peek(1), Tok::Punct("," | ">" | ">>"))
+                {
+                    self.bump();
+                    return Ok(TArg::Type(v));
+                }
+            }
+        }
         if let Some(n) = self.named_targ(at)? {
             return Ok(TArg::Named(n));
         }

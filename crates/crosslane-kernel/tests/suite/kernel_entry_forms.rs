@@ -2,7 +2,8 @@
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
 //! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
 //! `auto&&` references to cooperative-groups handles; explicit template arguments on warp
-//! builtins; a run-time `tiled_partition` size refused with the constant forms. Every expected
+//! builtins; a run-time `tiled_partition` size refused with the constant forms; a type
+//! parameter hiding a class template of its name. Every expected
 //! value is derived by hand beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -209,5 +210,30 @@ __global__ void k(int *out, unsigned n) {
     assert_eq!(
         ints(t.buffer("out").unwrap()),
         [4, 104, 204, 304, 4, 104, 204, 304].map(Some).to_vec()
+    );
+}
+
+/// A template type parameter named like a class template (`Vec`) hides it in explicit
+/// template arguments ([temp.local]/6): `pick<Vec, N>(a)` inside `template <typename Vec, int
+/// N>` passes the bound type `float`, not the class. Lane t: a = {t + 0.5, 7}; `pick` returns
+/// a[N - 1] + a[0] = 7 + t + 0.5, times 2 = 2t + 15: 15, 17, 19, 21.
+#[test]
+fn a_type_parameter_hides_a_class_template_of_its_name_in_template_arguments() {
+    let src = r#"
+template <typename T, int S>
+struct Vec { T v[S]; };
+template <typename Vec, int N>
+__device__ Vec pick(const Vec (&a)[N]) { return a[N - 1] + a[0]; }
+template <typename Vec, int N>
+__device__ Vec twice_pick(const Vec (&a)[N]) { return 2 * pick<Vec, N>(a); }
+__global__ void k(int *out) {
+  float a[2] = {threadIdx.x + 0.5f, 7.0f};
+  out[threadIdx.x] = (int)twice_pick<float, 2>(a);
+}
+"#;
+    let t = run_out(src, 4);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [15, 17, 19, 21].map(Some).to_vec()
     );
 }
