@@ -5,7 +5,35 @@
 
 use super::exec::{Executor, LaunchConfig};
 use super::parser::parse_preprocessed;
+use super::parser::Parsed;
 use super::KernelError;
+
+/// Parses `source` as [`Executor::new`] does for `config`: preprocessed for the launch's
+/// dialect (the source's own marks when unset) and lane count, within `config.limits`, with a
+/// template-id entry (`--entry 'k<float>'`) instantiated, so that [`Parsed::entry`] names the
+/// instance that will run (the CLI sizes `--shared-bytes` by that instance's `extern
+/// __shared__` element).
+///
+/// # Errors
+/// As [`parse_preprocessed`].
+pub fn parse_for_launch(source: &str, config: &LaunchConfig) -> Result<Parsed, KernelError> {
+    // The preprocessor's predefined macros follow the dialect and lane count the launch
+    // will have (the same defaults `from_parsed` applies).
+    let dialect = config
+        .dialect
+        .unwrap_or_else(|| super::dialect_guess::infer_dialect(source).0);
+    let lanes = config.lanes.unwrap_or_else(|| {
+        super::pp::predefined::default_lanes(dialect, config.preprocess.arch.as_deref())
+    });
+    parse_preprocessed(
+        source,
+        &config.limits,
+        config.entry.as_deref(),
+        dialect,
+        lanes,
+        &config.preprocess,
+    )
+}
 
 impl Executor {
     /// Parses `source` and prepares the launch (global buffers allocated and filled). A WGSL
@@ -22,22 +50,7 @@ impl Executor {
         if super::wgsl::is_wgsl(source) {
             return super::wgsl::executor(source, config);
         }
-        // The preprocessor's predefined macros follow the dialect and lane count the launch
-        // will have (the same defaults `from_parsed` applies).
-        let dialect = config
-            .dialect
-            .unwrap_or_else(|| super::dialect_guess::infer_dialect(source).0);
-        let lanes = config.lanes.unwrap_or_else(|| {
-            super::pp::predefined::default_lanes(dialect, config.preprocess.arch.as_deref())
-        });
-        let parsed = parse_preprocessed(
-            source,
-            &config.limits,
-            config.entry.as_deref(),
-            dialect,
-            lanes,
-            &config.preprocess,
-        )?;
+        let parsed = parse_for_launch(source, &config)?;
         Self::from_parsed(source, parsed, config)
     }
 }

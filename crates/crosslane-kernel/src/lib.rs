@@ -71,6 +71,7 @@ use crosslane_core::result::Level;
 
 pub use budget::{LimitHit, Limits, Resource};
 pub use exec::{Executor, LaunchConfig, MAX_BLOCKS, MAX_THREADS_PER_BLOCK};
+pub use front_end::parse_for_launch;
 pub use host_launch::list_kernels;
 pub use lane_row::{LaneRow, ReasonTable};
 pub use memory::{Buffer, Memory, Space};

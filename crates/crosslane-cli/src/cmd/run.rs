@@ -23,7 +23,9 @@ use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{permalink, Dialect};
 use crosslane_kernel::edits::{apply_edits, Edits};
 use crosslane_kernel::host_launch::shared_cells;
-use crosslane_kernel::{parse, render_text, Executor, KernelError, LaunchConfig, UserMacro};
+use crosslane_kernel::{
+    parse_for_launch, render_text, Executor, KernelError, LaunchConfig, UserMacro,
+};
 use crosslane_kernel::{run_kernel_traced, KernelTrace, LimitHit, Outcome, TraceMode};
 
 use crate::error::CliError;
@@ -251,12 +253,11 @@ fn run_kernel_file(
     }
     null_pointer_args(args, source, &mut config);
     if let Some(bytes) = args.shared_bytes {
-        let parsed = parse(source).map_err(|e| front_end_error(args, &e))?;
-        config.shared_len = Some(shared_cells(
-            &parsed.program,
-            config.entry.as_deref(),
-            bytes,
-        ));
+        // Parsed as the run will be (dialect, --arch, defines), with a template-id entry
+        // instantiated: `--entry 'k<float>'` sizes the cells by the instance's element.
+        let parsed = parse_for_launch(source, &config).map_err(|e| front_end_error(args, &e))?;
+        let entry = parsed.entry.as_deref().or(config.entry.as_deref());
+        config.shared_len = Some(shared_cells(&parsed.program, entry, bytes));
     }
     // Without the launch flags (`--entry`, `--blocks`, `--threads-per-block`, `--lanes`) and a
     // link's own choice of them: a source whose launch then prepares had its fault in those.

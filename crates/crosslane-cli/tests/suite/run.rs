@@ -745,3 +745,47 @@ fn arg_null_or_0_passes_a_null_pointer_and_defaults_fill_the_rest() {
     ));
     assert_eq!(out_of(&t), serde_json::json!([1.0, 2.0, 3.0, 4.0]));
 }
+
+/// `--shared-bytes` with a template-id `--entry`: the bytes are counted in the instance's
+/// `extern __shared__` element, so a `double` instance's 32 bytes are 4 cells (8 bytes each,
+/// CUDA C++ Programming Guide, "__shared__" and "Execution Configuration": the dynamic size
+/// is in bytes) and 24 bytes are 3.
+#[test]
+fn shared_bytes_size_a_template_entrys_extern_shared_array() {
+    const SRC: &str = "template <typename T>\n\
+        __global__ void rev(T *out) {\n\
+          extern __shared__ T cells[];\n\
+          cells[threadIdx.x] = (T)threadIdx.x * (T)1.5;\n\
+          __syncthreads();\n\
+          out[threadIdx.x] = cells[blockDim.x - 1 - threadIdx.x];\n\
+        }\n";
+    let run = |bytes: &str| {
+        crosslane(
+            &[
+                "run",
+                "-",
+                "--trace",
+                "none",
+                "--entry",
+                "rev<double>",
+                "--threads-per-block",
+                "4",
+                "--shared-bytes",
+                bytes,
+                "--buffer",
+                "out:4=0",
+            ],
+            Some(SRC),
+        )
+    };
+    let out = run("32");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("gets its size at launch: 4 cells"), "{text}");
+    // Lane i stores 1.5 * i; lane i reads lane 3 - i's cell: 1.5*3, 1.5*2, 1.5*1, 0.
+    assert!(text.contains("out (4 x double): 4.5 3 1.5 0"), "{text}");
+    // 24 bytes hold 3 doubles: lane 3's store falls outside, so out[0] has no value.
+    let text = String::from_utf8_lossy(&run("24").stdout).into_owned();
+    assert!(text.contains("gets its size at launch: 3 cells"), "{text}");
+    assert!(text.contains("out (4 x double): ? 3 1.5 0"), "{text}");
+}

@@ -106,7 +106,31 @@ impl Parser<'_> {
                     s.insert(format!("{name}[]"), ty);
                 }
             }
+        }
+        // One dimension is recorded for [`Self::array_len`] only: without the `name[]` key,
+        // [`Self::dims_of`] does not see it, and its subscripts stay plain.
+        if !dims.is_empty() {
             self.array_dims.push((depth, name.to_string(), dims));
+        }
+    }
+
+    /// The bound of the one-dimensional array `name` names here, where its declaration gave
+    /// a constant one (`float a[3];`, `int b[] = {1, 2};`).
+    pub(super) fn array_len(&self, name: &str) -> Option<u64> {
+        let at = self.scopes.iter().rposition(|s| s.contains_key(name))?;
+        if self.scopes.get(at)?.contains_key(&format!("{name}[]")) {
+            return None;
+        }
+        let depth = at.saturating_add(1);
+        match self
+            .array_dims
+            .iter()
+            .rev()
+            .find(|(d, n, _)| *d == depth && n == name)
+            .map(|(_, _, dims)| dims.as_slice())
+        {
+            Some([n]) => Some(*n),
+            _ => None,
         }
     }
 

@@ -151,7 +151,15 @@ impl Parser<'_> {
             self.binary(8)?;
             self.expect_punct(">")?;
         }
-        self.eat("&");
+        // East const and a reference, lvalue or forwarding (`coalesced_group const& g`,
+        // `auto&& g = coalesced_threads();`): the same group ([dcl.type]/1 lets `const` follow
+        // the type; a reference names its referent, [dcl.ref]/1).
+        while self.is_word("const") {
+            self.bump();
+        }
+        if !self.eat("&&") {
+            self.eat("&");
+        }
         let Tok::Ident(name) = self.peek(0).clone() else {
             self.pos = save;
             return Ok(None);
@@ -315,10 +323,17 @@ impl Parser<'_> {
                         self.expect_punct(",")?;
                         let e = self.assign_expr()?;
                         super::const_int(&e).ok_or_else(|| {
+                            // A size known only at run time (a kernel argument) makes a
+                            // `thread_group` whose size varies per launch; the groups here
+                            // are fixed when the kernel is read.
                             KernelError::new(
                                 at.line,
                                 at.col,
-                                "the tile size must be a constant here",
+                                "`tiled_partition(parent, n)` needs a constant `n` here (a \
+                                 literal, a template value parameter or a `constexpr` name); a \
+                                 size known only at run time (a kernel argument) is not \
+                                 supported: write `tiled_partition<4>(parent)` or \
+                                 `tiled_partition(parent, 4)` with the size the launch uses",
                             )
                         })?
                     }

@@ -537,6 +537,7 @@ impl Parser<'_> {
                 return self.template_call(&w, span);
             }
             Tok::Ident(w) => {
+                let explicit = self.warp_builtin_targs(&w);
                 if self.is_punct("(") || self.is_punct("{") {
                     if let Some(v) = word_type(&w).or_else(|| self.aliases.get(&w).copied()) {
                         // A functional cast `float(x)`, `int64_t{i}`, `half2(a, b)`.
@@ -552,6 +553,9 @@ impl Parser<'_> {
                         }
                     }
                     let mut args = self.call_args()?;
+                    if let Some(targs) = &explicit {
+                        self.check_warp_builtin_targs(&w, targs, &args, span)?;
+                    }
                     if let Some(e) = self.hip_sync_call(&w, &args, span)? {
                         return Ok(e);
                     }

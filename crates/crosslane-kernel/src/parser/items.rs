@@ -739,8 +739,9 @@ impl Parser<'_> {
         Some(dims)
     }
 
-    /// `using namespace X;` and `namespace cg = cooperative_groups;`: skipped with a note.
-    fn skip_namespace_line(&mut self) -> bool {
+    /// `using namespace X;` and `namespace cg = cooperative_groups;` (at file scope or in a
+    /// function body): skipped with a note.
+    pub(super) fn skip_namespace_line(&mut self) -> bool {
         let using_ns =
             self.is_word("using") && matches!(self.peek(1), Tok::Ident(w) if w == "namespace");
         let alias = self.is_word("namespace")

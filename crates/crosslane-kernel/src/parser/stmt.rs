@@ -102,6 +102,11 @@ impl Parser<'_> {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),
                 "asm" | "__asm__" | "__asm" => return self.asm_stmt(),
+                // `namespace cg = cooperative_groups;` in a function body ([namespace.alias]:
+                // a block-scope declaration too): skipped as at file scope.
+                "namespace" | "using" if self.skip_namespace_line() => {
+                    return Ok(done(self, StmtKind::Empty));
+                }
                 // `using T = …;` / `typedef … T;` in a function body: the alias, from here on
                 // (a block does not end it here; C++ would end it with the block).
                 "typedef" | "using" if self.cub_alias()? => {
@@ -574,8 +579,16 @@ impl Parser<'_> {
                 (Some(_), Ty::Val(v)) => Ty::Ptr(v),
                 (_, t) => t,
             };
+            // A one-dimensional array's constant bound (`float a[3];`) is kept too: a
+            // template's `const T (&a)[N]` deduces `N` from it ([temp.deduct.call]/1).
+            let one_bound = match (&md_dims, &array) {
+                (None, Some(Some(b))) => super::const_int(b)
+                    .and_then(|n| u64::try_from(n).ok())
+                    .map(|n| vec![n]),
+                _ => None,
+            };
             self.declare(&name, declared);
-            if let Some(dims) = md_dims {
+            if let Some(dims) = md_dims.or(one_bound) {
                 self.note_dims(&name, dims);
             }
             if matches!(ty, Ty::Void) {

@@ -22,9 +22,11 @@
 //! nothing, as the Guide's "non-exited threads" says. `_and(p)` is `f(!p) == 0`, `_or(p)` is
 //! `f(p) != 0`.
 
+use super::targs::TArg;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+use crate::KernelError;
 
 /// The generated count function's name.
 const COUNT_FN: &str = "__crosslane_syncthreads_count";
@@ -179,5 +181,79 @@ impl Parser<'_> {
             snippet: false,
             defaults: Vec::new(),
         }
+    }
+}
+
+impl Parser<'_> {
+    /// Explicit template arguments on a warp builtin (`__reduce_add_sync<decltype(mask)>(mask,
+    /// v)`, `__shfl_sync<unsigned long long, int>(…)`): HIP declares these as templates over
+    /// the mask type and then the value type (HIP Programming Guide, "Warp cross-lane
+    /// functions"). Read here when a call follows; `None` (position kept) otherwise.
+    pub(super) fn warp_builtin_targs(&mut self, w: &str) -> Option<Vec<TArg>> {
+        let warp = matches!(
+            w,
+            "__shfl_sync"
+                | "__shfl_up_sync"
+                | "__shfl_down_sync"
+                | "__shfl_xor_sync"
+                | "__reduce_add_sync"
+                | "__reduce_min_sync"
+                | "__reduce_max_sync"
+                | "__reduce_and_sync"
+                | "__reduce_or_sync"
+                | "__reduce_xor_sync"
+                | "__ballot_sync"
+                | "__any_sync"
+                | "__all_sync"
+                | "__match_any_sync"
+                | "__match_all_sync"
+        );
+        if !warp
+            || !self.is_punct("<")
+            || self.fn_types.contains_key(w)
+            || self.var_type(w).is_some()
+        {
+            return None;
+        }
+        let save = self.pos;
+        match self.template_args() {
+            Ok(a) if self.is_punct("(") => Some(a),
+            _ => {
+                self.pos = save;
+                None
+            }
+        }
+    }
+
+    /// The explicit arguments agree with the call's: template argument i is the type of call
+    /// argument i (mask, then value). Otherwise the template would convert the argument,
+    /// which this front end does not do: refused rather than run with another type.
+    ///
+    /// # Errors
+    /// A template argument that is no type, or differs from its argument's type, or an
+    /// argument whose type the front end cannot tell.
+    pub(super) fn check_warp_builtin_targs(
+        &self,
+        w: &str,
+        targs: &[TArg],
+        args: &[Expr],
+        at: Span,
+    ) -> PResult<()> {
+        for (k, t) in targs.iter().enumerate() {
+            let given = args.get(k).and_then(|e| self.expr_type(e));
+            let ok = matches!((t, given), (TArg::Type(v), Some(g)) if *v == g);
+            if !ok {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "explicit template argument {} of `{w}` is not the type of its call \
+                         argument; drop the template arguments or cast the argument to that type",
+                        k + 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }

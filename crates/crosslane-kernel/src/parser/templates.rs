@@ -44,6 +44,9 @@ pub struct Template {
     /// Per function parameter: whether its type is a pointer or an array reference to the
     /// type parameter (`T* p`, `T (&w)[8]`), deduced from the argument's element type.
     deduce_ptr: Vec<bool>,
+    /// Per function parameter: the non-type template parameter its array bound names
+    /// (`const T (&a)[N]`), deduced from the argument array's bound ([temp.deduct.type]/8).
+    deduce_bound: Vec<Option<String>>,
     /// A member template's class bindings (the class's template parameters, its constants
     /// and aliases), in force where the member is instantiated.
     env: Option<Box<MemberEnv>>,
@@ -68,6 +71,7 @@ impl Template {
             tokens,
             deduce_from: Vec::new(),
             deduce_ptr: Vec::new(),
+            deduce_bound: Vec::new(),
             env: None,
             defined: true,
         }
@@ -250,6 +254,7 @@ impl Parser<'_> {
                     tokens,
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
+                    deduce_bound: Vec::new(),
                     env: None,
                     defined: true,
                 },
@@ -338,16 +343,29 @@ impl Parser<'_> {
         let mut depth = 0usize;
         let mut current: Option<String> = None;
         let mut is_ptr = false;
+        let mut deduce_bound = Vec::new();
+        let mut bound_name: Option<String> = None;
+        let mut after_open_bracket = false;
         for t in &self.toks[open + 1..close] {
             if matches!(t.tok, Tok::Punct("*" | "[")) && current.is_some() && depth <= 1 {
                 is_ptr = true;
             }
+            if let (true, Tok::Ident(n)) = (after_open_bracket, &t.tok) {
+                if params
+                    .iter()
+                    .any(|p| p.value.is_some() && !p.pack && p.name == *n)
+                {
+                    bound_name.get_or_insert_with(|| n.clone());
+                }
+            }
+            after_open_bracket = matches!(t.tok, Tok::Punct("["));
             match &t.tok {
                 Tok::Punct("(" | "<" | "[") => depth += 1,
                 Tok::Punct(")" | ">" | "]") => depth = depth.saturating_sub(1),
                 Tok::Punct(",") if depth == 0 => {
                     deduce_from.push(current.take());
                     deduce_ptr.push(std::mem::take(&mut is_ptr));
+                    deduce_bound.push(bound_name.take());
                 }
                 Tok::Ident(n)
                     if depth == 0
@@ -362,6 +380,7 @@ impl Parser<'_> {
         if close > open + 1 {
             deduce_from.push(current);
             deduce_ptr.push(is_ptr);
+            deduce_bound.push(bound_name);
         }
         // A host function template (`template <class T> void runTest(int n) { … k<T><<<…>>>(…);
         // }`): read at its calls from host code with its parameters bound ([`super::host_calls`]).
@@ -399,6 +418,7 @@ impl Parser<'_> {
                 tokens,
                 deduce_from,
                 deduce_ptr,
+                deduce_bound,
                 env: None,
                 defined: body_open.is_some(),
             },
@@ -427,6 +447,19 @@ impl Parser<'_> {
     /// or a constant expression (read up to a `>` or `,` of the list).
     pub(super) fn template_arg(&mut self) -> PResult<TArg> {
         let at = self.span();
+        // A type parameter bound here (`Vec` in `first<Vec, N>(a)` inside `template <typename
+        // Vec, int N>`) hides a class template of the same name ([temp.local]/6: a template
+        // parameter hides the name in the enclosing scope).
+        if let Tok::Ident(w) = self.peek(0) {
+            if let Some(v) = self.aliases.get(w).copied() {
+                if (self.structs.contains_key(w) || self.class_templates.contains_key(w))
+                    && matches!(self.peek(1), Tok::Punct("," | ">" | ">>"))
+                {
+                    self.bump();
+                    return Ok(TArg::Type(v));
+                }
+            }
+        }
         if let Some(n) = self.named_targ(at)? {
             return Ok(TArg::Named(n));
         }
@@ -529,6 +562,7 @@ impl Parser<'_> {
         let params = t.params.clone();
         let deduce_from = t.deduce_from.clone();
         let deduce_ptr = t.deduce_ptr.clone();
+        let deduce_bound = t.deduce_bound.clone();
         let mut given = given;
         if params.last().is_some_and(|p| p.pack) && given.len() >= params.len() {
             // Explicit arguments past the others are the pack's.
@@ -581,6 +615,21 @@ impl Parser<'_> {
                         bound[k] = Some(TArg::Struct(st));
                         continue;
                     }
+                }
+            }
+            if p.value.is_some() {
+                // `const T (&a)[N]` given an array declared `float a[3]`: `N = 3`.
+                let len = deduce_bound
+                    .iter()
+                    .position(|d| d.as_deref() == Some(p.name.as_str()))
+                    .and_then(|i| args.get(i))
+                    .and_then(|e| match &e.kind {
+                        ExprKind::Ident(n) => self.array_len(n),
+                        _ => None,
+                    });
+                if let Some(n) = len {
+                    bound[k] = Some(TArg::Value(i128::from(n)));
+                    continue;
                 }
             }
             if let Some(d) = &p.default {
@@ -796,6 +845,14 @@ impl Parser<'_> {
         Ok(r)
     }
 
+    /// The element type of component `f` (`x`, `y`, `z`, `w`) of `b` when `b` is a vector with
+    /// that many components.
+    fn vector_component(&self, b: &Expr, f: &str) -> Option<ValTy> {
+        let v = self.expr_type(b)?;
+        let at = ["x", "y", "z", "w"].iter().position(|c| *c == f)?;
+        (v.lanes > 1 && at < usize::from(v.lanes)).then(|| ValTy::scalar(v.scalar))
+    }
+
     /// The type of an expression where the parser can tell (literals, declared names, casts,
     /// indexing a pointer, arithmetic on those); used to deduce template and `auto` types.
     pub(super) fn expr_type(&self, e: &Expr) -> Option<ValTy> {
@@ -861,8 +918,12 @@ impl Parser<'_> {
                 {
                     Some(s(Scalar::U32))
                 }
-                _ => None,
+                // A vector's component (`v.y` of a `float2`) has the vector's element type
+                // (CUDA C++ Programming Guide, "Built-in Vector Types": the components are
+                // fields of the element type), which deduction then sees.
+                _ => self.vector_component(b, f),
             },
+            ExprKind::Member(b, f) if f == "w" => self.vector_component(b, f),
             ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
             ExprKind::Cast(Ty::Val(v), _) => Some(*v),
             ExprKind::Unary(_, x) => self.expr_type(x),
@@ -1333,6 +1394,7 @@ impl Parser<'_> {
                     tokens,
                     deduce_from: Vec::new(),
                     deduce_ptr: Vec::new(),
+                    deduce_bound: Vec::new(),
                     env: None,
                     defined: true,
                 },
@@ -1419,6 +1481,7 @@ impl Parser<'_> {
                 tokens,
                 deduce_from: Vec::new(),
                 deduce_ptr: Vec::new(),
+                deduce_bound: Vec::new(),
                 env: None,
                 defined: true,
             },
