@@ -604,8 +604,9 @@ pub fn call_op(
 
 /// One outcome from the groups' outcomes (`parts[i]` ran with `groups[i]` active): each lane
 /// takes its group's value (an inactive lane the first group's, which the caller does not
-/// store), the steps follow one another labelled with their group's lanes, and each
-/// diagnostic appears once.
+/// store); the groups' steps become one step whose lanes each show their own group's input and
+/// result (where a part has several steps, a vector's components, they follow one another
+/// labelled with their group's mask); each diagnostic appears once.
 fn merge_groups(
     lanes: usize,
     line: u32,
@@ -623,13 +624,50 @@ fn merge_groups(
             out.values.push(v.clone());
         }
     }
+    let masks: Vec<String> = groups.iter().map(|g| g.to_hex(lanes)).collect();
+    // One step per group, as the call's parts (a vector's components) are one step each: the
+    // groups' steps become one, each lane's input and result from its own group's step, so the
+    // drawing shows the whole warp's call.
+    let one_step_each = parts.iter().all(|p| p.steps.len() == 1);
+    let mut merged: Option<Step> = None;
     for (g, p) in groups.iter().zip(parts) {
         for mut st in p.steps {
-            st.label = Some(format!(
-                "line {line}, the lanes of mask {}",
-                g.to_hex(lanes)
-            ));
-            out.steps.push(st);
+            if !one_step_each {
+                st.label = Some(format!(
+                    "line {line}, the lanes of mask {}",
+                    g.to_hex(lanes)
+                ));
+                out.steps.push(st);
+                continue;
+            }
+            match &mut merged {
+                None => {
+                    let mut base = st;
+                    let more = if masks.len() > 4 { ", …" } else { "" };
+                    base.label = Some(format!(
+                        "line {line}: {} groups of lanes, each passing its own mask ({}{more})",
+                        groups.len(),
+                        masks[..masks.len().min(4)].join(", ")
+                    ));
+                    merged = Some(base);
+                }
+                Some(base) => {
+                    base.active = LaneMask(base.active.0 | st.active.0);
+                    for l in g.iter().filter(|&l| l < lanes) {
+                        if let (Some(r), Some(src)) = (base.results.get_mut(l), st.results.get(l)) {
+                            *r = src.clone();
+                        }
+                        if let (Some(i), Some(src)) = (base.inputs.get_mut(l), st.inputs.get(l)) {
+                            *i = *src;
+                        }
+                    }
+                    for d in st.diagnostics {
+                        if !base.diagnostics.contains(&d) {
+                            base.diagnostics.push(d);
+                        }
+                    }
+                }
+            }
         }
         for d in p.diagnostics {
             if !out.diagnostics.contains(&d) {
@@ -637,6 +675,7 @@ fn merge_groups(
             }
         }
     }
+    out.steps.extend(merged);
     out
 }
 

@@ -84,6 +84,23 @@ fn match_any_peers_reduce_each_group_on_its_own() {
         })
         .collect();
     assert_eq!(ints(t.buffer("s").unwrap()), want);
+    // The page draws each call as one step: its three groups' steps are one, every lane with
+    // its own group's result (15 or 2 for the count).
+    let step = t
+        .steps
+        .iter()
+        .find(|s| s.line == 4)
+        .expect("the count's step");
+    assert_eq!(step.ops.len(), 1, "{:?}", step.ops);
+    let counts: Vec<Option<i64>> = step.ops[0]
+        .results
+        .iter()
+        .map(|r| r.value.and_then(|v| v.as_i64()))
+        .collect();
+    let want: Vec<Option<i64>> = (0..32)
+        .map(|t| Some(if t >= 30 { 2 } else { 15 }))
+        .collect();
+    assert_eq!(counts, want);
 }
 
 #[test]
