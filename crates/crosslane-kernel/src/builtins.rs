@@ -661,22 +661,24 @@ fn merge_groups(
                             *i = *src;
                         }
                     }
-                    for d in st.diagnostics {
-                        if !base.diagnostics.contains(&d) {
-                            base.diagnostics.push(d);
-                        }
-                    }
+                    push_new(&mut base.diagnostics, st.diagnostics);
                 }
             }
         }
-        for d in p.diagnostics {
-            if !out.diagnostics.contains(&d) {
-                out.diagnostics.push(d);
-            }
-        }
+        push_new(&mut out.diagnostics, p.diagnostics);
     }
     out.steps.extend(merged);
     out
+}
+
+/// Appends each of `items` that `to` does not hold yet: a call's parts (groups, components)
+/// often report the same diagnostic.
+fn push_new<T: PartialEq>(to: &mut Vec<T>, items: Vec<T>) {
+    for d in items {
+        if !to.contains(&d) {
+            to.push(d);
+        }
+    }
 }
 
 /// [`call_op`] for one set of active lanes: once, or once per component of a vector no core
@@ -766,11 +768,7 @@ fn call_op_components(
     }
     for p in parts {
         out.steps.extend(p.steps);
-        for d in p.diagnostics {
-            if !out.diagnostics.contains(&d) {
-                out.diagnostics.push(d);
-            }
-        }
+        push_new(&mut out.diagnostics, p.diagnostics);
     }
     out
 }
