@@ -338,6 +338,7 @@ impl Executor {
             geometry_from,
             dialect_from,
             host_words,
+            params: super::host_launch::launch_params(&program, f, &config),
         };
         // Global buffers are held twice (the launch's fill and memory now): each may take half.
         let mut memory = Memory::new(config.limits.max_memory / 2);
@@ -749,7 +750,10 @@ impl Executor {
                     self.fail(e);
                     return None;
                 }
-                self.barriers_disagree();
+                if let Some(e) = self.barriers_disagree() {
+                    self.fail(e);
+                    return None;
+                }
                 let mut line = 1;
                 for w in &mut self.warps {
                     if w.run == WarpRun::AtBarrier {

@@ -566,6 +566,36 @@ fn param_type_text(p: &super::ast::Param) -> String {
     }
 }
 
+/// The entry's parameters in order with what the launch gives each, once host code and the
+/// user's `--arg`s are merged into `config.args` (the trace's `launch.params`). A file-scope
+/// `__constant__` table, which the emulator passes to the entry as a buffer, is listed as
+/// `constant` (it is not an argument of the launch in C++).
+pub fn launch_params(
+    program: &Program,
+    f: &Function,
+    config: &LaunchConfig,
+) -> Vec<super::trace::LaunchParam> {
+    f.params
+        .iter()
+        .map(|p| {
+            let given = config.args.get(&p.name);
+            let table = program.constants.iter().any(|t| t.name == p.name);
+            let (kind, value) = match p.ty {
+                _ if table => ("constant", None),
+                Ty::Ptr(_) if given.is_some_and(|t| is_null_arg(t)) => ("null", None),
+                Ty::Ptr(_) => ("buffer", None),
+                _ => ("scalar", given.cloned()),
+            };
+            super::trace::LaunchParam {
+                name: p.name.clone(),
+                ty: param_type_text(p),
+                kind,
+                value,
+            }
+        })
+        .collect()
+}
+
 /// The text of a function's parameter types, comma-separated (`float*, int`).
 pub fn param_types_text(f: &Function) -> String {
     f.params

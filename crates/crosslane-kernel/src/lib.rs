@@ -80,8 +80,8 @@ pub use pp::{PpOptions, PpRecord, UserMacro};
 pub use replay::{Replay, StepState};
 pub use report::render_text;
 pub use trace::{
-    CellWrite, KernelStep, KernelTrace, LaneVal, Launch, MemWrite, Outcome, RunStats, TraceMode,
-    Undef, VarChange, VarRow, WarpState,
+    CellWrite, KernelStep, KernelTrace, LaneVal, Launch, LaunchParam, MemWrite, Outcome, RunStats,
+    TraceMode, Undef, VarChange, VarRow, WarpState,
 };
 pub use types::{KVal, Scalar, Ty, ValTy};
 

@@ -95,6 +95,28 @@ pub struct Launch {
     /// page shows it beside the field, whether or not the user's input overrides it.
     #[serde(skip)]
     pub host_words: HostWords,
+    /// The entry's parameters in order, each with what the launch gave it
+    /// ([`super::host_launch::launch_params`]): enough to launch the same kernel elsewhere (a
+    /// harness on a real device) with the same arguments.
+    pub params: Vec<LaunchParam>,
+}
+
+/// One parameter of the launched entry and what the launch gave it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LaunchParam {
+    /// The parameter's name.
+    pub name: String,
+    /// Its type as `--entry 'name(T, U*)'` writes it (`float*`, `int`, `float4`, `uint64_t&`).
+    pub ty: String,
+    /// `buffer` (a pointer or reference: its cells are the buffer of this name in `memory`),
+    /// `null` (the null pointer), `scalar`, or `constant` (a file-scope `__constant__` table
+    /// the emulator passes as a buffer of this name; not an argument in C++).
+    pub kind: &'static str,
+    /// A scalar's value as given (`--arg`, the launch in host code, a default argument);
+    /// absent when nothing set it (the parameter is then undefined in every lane, with a
+    /// diagnostic) and for buffers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
 }
 
 /// How a run ended.

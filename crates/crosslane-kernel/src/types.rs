@@ -232,7 +232,9 @@ pub enum KVal {
     Float {
         /// Type.
         ty: Scalar,
-        /// The value (exact in `ty`).
+        /// The value (exact in `ty`); in JSON a number, or `"inf"`, `"-inf"`, `"NaN"` when not
+        /// finite (JSON has no such numbers: docs/cli.md's contract for non-finite floats).
+        #[serde(serialize_with = "ser_float")]
         x: f64,
         /// Set when the value came from an inexact math-library function (or from arithmetic
         /// on such a value): the device's result may differ by the bound the vendor documents
@@ -318,6 +320,20 @@ pub fn round16(ty: Scalar, x: f64) -> f64 {
         f16::from_f32(odd).to_f64()
     } else {
         bf16::from_f32(odd).to_f64()
+    }
+}
+
+/// A float as JSON: the number, or the strings `"inf"`, `"-inf"` and `"NaN"`, which JSON has no
+/// numbers for (serde_json would write `null` for all three and lose which).
+fn ser_float<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if x.is_finite() {
+        s.serialize_f64(*x)
+    } else if x.is_nan() {
+        s.serialize_str("NaN")
+    } else if *x > 0.0 {
+        s.serialize_str("inf")
+    } else {
+        s.serialize_str("-inf")
     }
 }
 

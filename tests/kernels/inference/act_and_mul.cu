@@ -18,5 +18,8 @@ __global__ void act_and_mul_kernel(T* __restrict__ out, const int d) {
 }
 
 int main() {
+  float* out;
+  cudaMalloc(&out, 128 * sizeof(float));
   act_and_mul_kernel<float, silu_kernel<float>><<<1, 32>>>(out, 128);
+  cudaFree(out);
 }

@@ -19,5 +19,8 @@ __global__ void act_and_mul_kernel(T* __restrict__ out, const int d) {
 }
 
 int main() {
+  float* out;
+  hipMalloc(&out, 128 * sizeof(float));
   act_and_mul_kernel<float, silu_kernel<float>><<<1, 32>>>(out, 128);
+  hipFree(out);
 }

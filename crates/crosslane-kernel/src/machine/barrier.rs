@@ -99,15 +99,18 @@ impl Executor {
         ))
     }
 
-    /// Called when every unfinished warp of the block waits at a barrier, before it opens: a
-    /// warning when the warps wait at different barriers (different lines, or the same line
-    /// reached along different paths), which means the condition around them differed among the
-    /// block's threads at run time. "`__syncthreads()` is allowed in conditional code but only if
-    /// the conditional evaluates identically across the entire thread block, otherwise the code
-    /// execution is likely to hang or produce unintended side effects" (CUDA C++ Programming
-    /// Guide, Synchronization Functions). A condition every thread evaluates the same way gives
-    /// no warning, however it is written.
-    pub(crate) fn barriers_disagree(&mut self) {
+    /// Called when every unfinished warp of the block waits at a barrier, before it opens: the
+    /// error that ends the run when the warps wait at different barriers (different lines, or
+    /// the same line reached along different paths), which means the condition around them
+    /// differed among the block's threads at run time. "`__syncthreads()` is allowed in
+    /// conditional code but only if the conditional evaluates identically across the entire
+    /// thread block, otherwise the code execution is likely to hang or produce unintended side
+    /// effects" (CUDA C++ Programming Guide, Synchronization Functions): the results after it
+    /// are not the device's (an NVIDIA H200 hung on such a kernel, docs/benchmarks.md "On real
+    /// silicon"). With `--keep-going` ([`crate::LaunchConfig::keep_going`]) it is a warning and
+    /// the barrier opens. A condition every thread evaluates the same way is no error, however
+    /// it is written.
+    pub(crate) fn barriers_disagree(&mut self) -> Option<KernelError> {
         let mut at: Vec<(usize, usize)> = self
             .warps
             .iter()
@@ -116,10 +119,10 @@ impl Executor {
             .collect();
         at.sort_unstable();
         let (Some(first), Some(last)) = (at.first().copied(), at.last().copied()) else {
-            return;
+            return None;
         };
         if first.0 == last.0 {
-            return;
+            return None;
         }
         let mut lines: Vec<u32> = at.iter().map(|&(pc, _)| self.line_of(pc)).collect();
         lines.dedup();
@@ -127,18 +130,30 @@ impl Executor {
             .iter()
             .map(|&(pc, w)| format!("warp {w} at line {}", self.line_of(pc)))
             .collect();
+        let keep_going = self.config.keep_going;
         let d = crate::KernelDiagnostic {
             line: lines.first().copied().unwrap_or(1),
             col: 1,
-            level: crosslane_core::Level::Warning,
+            level: if keep_going {
+                crosslane_core::Level::Warning
+            } else {
+                crosslane_core::Level::Error
+            },
             message: format!(
-                "block {}: the warps wait at different barriers ({}): the condition around a barrier differs among the block's threads, which is undefined (each barrier must be reached by every thread of the block)",
+                "block {}: the warps wait at different barriers ({}): the condition around a barrier differs among the block's threads, which is undefined (each barrier must be reached by every thread of the block; the device is likely to hang){}",
                 self.block,
-                shown.join(", ")
+                shown.join(", "),
+                if keep_going {
+                    "; --keep-going opens the barrier for all of them"
+                } else {
+                    "; --keep-going runs on, opening the barrier for all of them"
+                }
             ),
             rule: "CUDA C++ Programming Guide, Synchronization Functions (__syncthreads)".into(),
         };
+        let error = (!keep_going).then(|| KernelError::new(d.line, d.col, d.message.clone()));
         self.diag_log.admit(&d);
         self.trace.diagnostics.push(d);
+        error
     }
 }

@@ -11,6 +11,11 @@
 //!   `%clock` is its low 32 bits.
 //! - `%globaltimer`: a nanosecond timer (PTX ISA, %globaltimer) — the emulator has no time
 //!   base; the value is undefined with that reason.
+//! - `%nwarpid`: "the maximum number of warp identifiers" (PTX ISA, %nwarpid) — a fact of the
+//!   SM, not of the launch: the most resident warps per SM of the `--arch` (CUDA C++
+//!   Programming Guide, "Technical Specifications per Compute Capability": 64 on compute
+//!   capability 7.0, 8.0, 9.0 and 10.x; 32 on 7.5; 48 on 8.6, 8.7, 8.9 and 12.x). Measured: 64
+//!   on an NVIDIA H200 (sm_90), 2026-12-04 (docs/benchmarks.md, "On real silicon").
 //! - `%smid`, `%nsmid`: which SM runs the warp and how many there are (PTX ISA, %smid: "may
 //!   change during execution", %nsmid: "not guaranteed to be contiguous") — no SM exists in
 //!   the emulator; the value is undefined with that reason, never a number picked quietly.
@@ -32,13 +37,36 @@ pub(crate) const GLOBALTIMER: &str = "__ptx_reg_globaltimer";
 pub(crate) const SMID: &str = "__ptx_reg_smid";
 /// `%nsmid`.
 pub(crate) const NSMID: &str = "__ptx_reg_nsmid";
+/// `%nwarpid`.
+pub(crate) const NWARPID: &str = "__ptx_reg_nwarpid";
+
+/// The most resident warps per SM of CUDA architecture `arch` (`sm_90`, `compute_86`, `sm_90a`;
+/// `None` is the default target, sm_90), the value `%nwarpid` reads. Source: CUDA C++
+/// Programming Guide, "Technical Specifications per Compute Capability", "Maximum number of
+/// resident warps per SM". An architecture the table does not list (a typo is refused earlier,
+/// by the preprocessor's `__CUDA_ARCH__`) takes its major version's figure, else 64.
+pub(crate) fn max_warps_per_sm(arch: Option<&str>) -> u32 {
+    let digits: String = arch
+        .unwrap_or("sm_90")
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    match digits.as_str() {
+        "75" => 32,
+        "86" | "87" | "89" => 48,
+        d if d.starts_with("12") => 48,
+        _ => 64,
+    }
+}
 
 /// Whether `name` is a special-register read this module answers (`clock()`, `clock64()`
 /// and the front end's names for `%clock`, `%smid`, …).
 pub(crate) fn is_register_read(name: &str) -> bool {
     matches!(
         name,
-        CLOCK | CLOCK64 | GLOBALTIMER | SMID | NSMID | "clock" | "clock64"
+        CLOCK | CLOCK64 | GLOBALTIMER | SMID | NSMID | NWARPID | "clock" | "clock64"
     )
 }
 
@@ -59,6 +87,10 @@ impl Executor {
             CLOCK64 | "clock" | "clock64" => {
                 Ok(KVal::int(Scalar::I64, i128::from(self.meter.work)))
             }
+            NWARPID => Ok(KVal::int(
+                Scalar::U32,
+                i128::from(max_warps_per_sm(self.config.preprocess.arch.as_deref())),
+            )),
             GLOBALTIMER => Err(
                 "%globaltimer is a nanosecond timer (PTX ISA, Special Registers: %globaltimer); \
                  the emulator has no time base, so its value is undefined"
@@ -77,5 +109,23 @@ impl Executor {
             out[l] = value.clone().map_err(|m| Undef::at(e.span, m.clone()));
         }
         Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::max_warps_per_sm;
+
+    #[test]
+    fn nwarpid_is_the_architectures_resident_warps() {
+        // Programming Guide, "Technical Specifications per Compute Capability"; 64 was read
+        // from %nwarpid on an NVIDIA H200 (sm_90), 2026-12-04.
+        assert_eq!(max_warps_per_sm(None), 64);
+        assert_eq!(max_warps_per_sm(Some("sm_90a")), 64);
+        assert_eq!(max_warps_per_sm(Some("sm_75")), 32);
+        assert_eq!(max_warps_per_sm(Some("compute_86")), 48);
+        assert_eq!(max_warps_per_sm(Some("sm_89")), 48);
+        assert_eq!(max_warps_per_sm(Some("sm_120")), 48);
+        assert_eq!(max_warps_per_sm(Some("sm_80")), 64);
     }
 }

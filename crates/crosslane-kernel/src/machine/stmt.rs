@@ -306,11 +306,23 @@ impl Executor {
                 // only if the conditional evaluates identically across the entire thread
                 // block": CUDA C++ Programming Guide, Synchronization Functions); warps that
                 // disagree are caught when the barrier opens (`Executor::schedule`).
+                // Undefined, and on the device likely a hang (an NVIDIA H200 hung on such a
+                // kernel): the run ends here unless the launch keeps going.
                 if active != all {
+                    let absent: Vec<usize> = LaneMask(all.0 & !active.0).iter().collect();
+                    let level = if self.config.keep_going {
+                        Level::Warning
+                    } else {
+                        Level::Error
+                    };
                     cx.note(
-                        Level::Warning,
+                        level,
                         e.span,
-                        format!("`{name}` in divergent code: a barrier must be reached by every thread of the block, else the behaviour is undefined"),
+                        format!(
+                            "`{name}` in divergent code: lane(s) {} of warp {} do not reach it; a barrier must be reached by every thread of the block, else the behaviour is undefined (the device is likely to hang); --keep-going runs on as if they had arrived",
+                            crate::builtins::list_lanes(&absent),
+                            warp.index
+                        ),
                         "CUDA C++ Programming Guide, __syncthreads(); seed 002 §3.1.9",
                         None,
                     );

@@ -13,7 +13,7 @@
 //! | `%lanemask_ge` | `~%lanemask_lt` |
 //!
 //! | `%warpid` | the warp's index in its block as the emulator schedules it: the thread's linear index in the block / `warpSize` (PTX ISA, %warpid: "volatile", the warp's slot may change when it is preempted; real code must not use it as a stable id — the emulator never moves a warp) |
-//! | `%nwarpid` | the warps of the block, `ceil(threads per block / warpSize)` (PTX ISA, %nwarpid: the most warp ids; the emulated SM holds one block) |
+//! | `%nwarpid` | the most warp ids of the SM: its most resident warps for the `--arch` (PTX ISA, %nwarpid; `machine::special_regs::max_warps_per_sm`), 64 on sm_90 — not the warps of the block |
 //! | `%clock`, `%clock64` | the run's work counter (`machine::special_regs`), `%clock` its low 32 bits |
 //! | `%smid`, `%nsmid`, `%globaltimer` | undefined, with the reason: the emulator has no SMs and no time base |
 //!
@@ -115,8 +115,7 @@ impl Parser<'_> {
             "lanemask_gt" => not(at_or_below()),
             "lanemask_ge" => not(below()),
             "warpid" => warp_in_block(at),
-            "nwarpid" => warps_per_block(at),
-            "smid" | "nsmid" | "clock" | "clock64" | "globaltimer" => {
+            "smid" | "nsmid" | "nwarpid" | "clock" | "clock64" | "globaltimer" => {
                 Expr::new(ExprKind::Call(format!("__ptx_reg_{reg}"), Vec::new()), at)
             }
             other => {
@@ -202,34 +201,4 @@ fn warp_in_block(at: Span) -> Expr {
         ),
     );
     bin(BinOp::Div, linear, e(ExprKind::Ident("warpSize".into())))
-}
-
-/// `ceil(threads per block / warpSize)`.
-fn warps_per_block(at: Span) -> Expr {
-    let e = |k| Expr::new(k, at);
-    let m = |b: &str, f: &str| {
-        e(ExprKind::Member(
-            Box::new(e(ExprKind::Ident(b.into()))),
-            f.into(),
-        ))
-    };
-    let bin = |op, a, b| e(ExprKind::Binary(op, Box::new(a), Box::new(b)));
-    let one = || {
-        e(ExprKind::Int {
-            value: 1,
-            unsigned: true,
-            long: false,
-        })
-    };
-    let threads = bin(
-        BinOp::Mul,
-        m("blockDim", "x"),
-        bin(BinOp::Mul, m("blockDim", "y"), m("blockDim", "z")),
-    );
-    let ws = || e(ExprKind::Ident("warpSize".into()));
-    bin(
-        BinOp::Div,
-        bin(BinOp::Sub, bin(BinOp::Add, threads, ws()), one()),
-        ws(),
-    )
 }

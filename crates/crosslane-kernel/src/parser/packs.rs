@@ -84,6 +84,7 @@ pub(super) fn expand(
             // `( ... op E )` or: left fold.
             let op = next_op.unwrap_or(",");
             let (e, close) = group_rest(tokens, k + 2)?;
+            cast_operand(&e)?;
             out.extend(left_fold(&e, None, op, packs, n, t, syn)?);
             k = close;
             continue;
@@ -92,6 +93,7 @@ pub(super) fn expand(
             // `( E op ... )`, `( E op ... op I )` or `( I op ... op E )`.
             out.pop();
             let e = pop_to_open(&mut out);
+            cast_operand(&e)?;
             if matches!(next, Some(Tok::Punct(")"))) {
                 out.extend(right_fold(&e, None, op, packs, n, t, syn)?);
                 k += 1;
@@ -99,6 +101,7 @@ pub(super) fn expand(
             }
             if next_op == Some(op) {
                 let (rest, close) = group_rest(tokens, k + 2)?;
+                cast_operand(&rest)?;
                 if e.iter().any(|x| is_pack(&x.tok)) {
                     out.extend(right_fold(&e, Some(&rest), op, packs, n, t, syn)?);
                 } else {
@@ -156,6 +159,50 @@ fn fold_op(t: &Tok) -> Option<&'static str> {
         }
         _ => None,
     }
+}
+
+/// Checks that a fold's operand is a cast-expression ([expr.prim.fold]/1: `( cast-expression
+/// fold-operator ... )`): a binary operator at its top level (`xs > 0 && ...`, `xs * 2 + ...`)
+/// makes the fold ill-formed, as nvcc and clang say; the operand must be parenthesized. A `<`
+/// after a name may open a template's arguments (`static_cast<int>(xs)`): it and the `>` that
+/// closes it are not judged (so `xs < 3 && ...` goes unrefused; `xs > 0 && ...` is refused).
+fn cast_operand(e: &[Token]) -> Result<(), String> {
+    let mut depth = 0usize;
+    let mut angles = 0usize;
+    let mut after_operand = false;
+    let mut after_name = false;
+    for t in e {
+        match &t.tok {
+            Tok::Punct("(" | "[" | "{") => depth += 1,
+            Tok::Punct(")" | "]" | "}") => depth = depth.saturating_sub(1),
+            Tok::Punct("<") if depth == 0 && after_name => angles += 1,
+            Tok::Punct(">") if depth == 0 && angles > 0 => angles -= 1,
+            Tok::Punct(">>") if depth == 0 && angles > 0 => angles = angles.saturating_sub(2),
+            Tok::Punct(p)
+                if depth == 0
+                    && angles == 0
+                    && after_operand
+                    && (fold_op(&t.tok).is_some()
+                        || matches!(*p, "?" | "=" | "+=" | "-=" | "*=" | "/=")) =>
+            {
+                let text: Vec<String> = e.iter().map(|x| crate::pp::spell(&x.tok)).collect();
+                return Err(format!(
+                    "the operand of a fold expression must be a cast-expression ([expr.prim.fold]/1): \
+                     `{}` has the operator `{p}` at its top level; parenthesize it: `({}) op ...`",
+                    text.join(" "),
+                    text.join(" ")
+                ));
+            }
+            _ => {}
+        }
+        after_operand = match &t.tok {
+            Tok::Punct(")" | "]" | ">") => true,
+            Tok::Punct(_) => false,
+            _ => true,
+        };
+        after_name = matches!(t.tok, Tok::Ident(_));
+    }
+    Ok(())
 }
 
 /// Removes and returns the tokens after the innermost unclosed `(`, `{` or `,` at the end of

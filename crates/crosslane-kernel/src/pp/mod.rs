@@ -27,6 +27,7 @@
 mod cond;
 mod expand;
 mod expr;
+mod headers;
 mod lines;
 pub mod predefined;
 
@@ -659,8 +660,9 @@ fn define(
     ))
 }
 
-/// Feature tests that read nothing here: `__has_include` is false because headers are not
-/// read; the others are false because no builtin, feature or attribute is claimed by them.
+/// Feature tests: `__has_include` is true for the standard library's and the toolkit's headers
+/// ([`headers`]) and false for any other, because headers are not read; the others are false
+/// because no builtin, feature or attribute is claimed by them.
 const HAS_ZERO: &[&str] = &[
     "__has_include",
     "__has_include_next",
@@ -777,15 +779,33 @@ fn resolve_defined(
                         format!("`{h}(` does not close"),
                     ));
                 }
+                let mut found = false;
                 if h.starts_with("__has_include") {
+                    // `__has_include_next` searches after the current header: there is none.
+                    found = h == "__has_include"
+                        && headers::has_include(
+                            &operand,
+                            ex.macros.contains_key("__CUDACC__"),
+                            ex.macros.contains_key("__HIPCC__"),
+                        );
                     diags.push(diag(
                         line,
                         col,
                         Level::Info,
-                        format!("{h}({operand}) is false: headers are not read"),
+                        if found {
+                            format!(
+                                "{h}({operand}) is true: a header the toolchain ships, whose \
+                                 declarations crosslane knows by name"
+                            )
+                        } else {
+                            format!(
+                                "{h}({operand}) is false: not a header of the standard library \
+                                 or the toolkit, and headers are not read"
+                            )
+                        },
                     ));
                 }
-                out.push(int_at(t, 0));
+                out.push(int_at(t, u64::from(found)));
                 i = j + 1;
             }
             _ => {

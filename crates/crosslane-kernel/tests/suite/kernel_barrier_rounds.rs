@@ -39,12 +39,25 @@ fn a_barrier_loop_after_a_thread_returned_is_a_deadlock_naming_the_threads() {
 }
 
 /// Threads 0..15 take the branch holding the barrier loop; warp 1 (threads 32..63) exits.
+/// Lanes 16..31 of warp 0 skip the barrier: undefined, so the run ends there; kept going, the
+/// barrier loop is the deadlock it is.
 #[test]
 fn a_barrier_in_a_branch_the_exited_threads_skipped_is_a_deadlock() {
-    let e = error_of(
-        "__global__ void k(int* out) {\n  if (threadIdx.x < 16) {\n    for (;;) { __syncthreads(); }\n  }\n}",
-        64,
+    let src = "__global__ void k(int* out) {\n  if (threadIdx.x < 16) {\n    for (;;) { __syncthreads(); }\n  }\n}";
+    let e = error_of(src, 64);
+    assert_eq!((e.line, e.col), (3, 16), "{e}");
+    assert!(
+        e.message.starts_with(
+            "`__syncthreads` in divergent code: lane(s) 16-31 of warp 0 do not reach it"
+        ),
+        "{e}"
     );
+    let mut config = launch(64);
+    config.keep_going = true;
+    let e = match run_kernel(src, config).unwrap().outcome {
+        Some(Outcome::Error(e)) => e,
+        other => panic!("expected the deadlock, got {other:?}"),
+    };
     assert_eq!(e.line, 3, "{e}");
     assert!(e.message.contains("thread(s) 0-15 wait there"), "{e}");
     assert!(e.message.contains("thread(s) 32-63 exited"), "{e}");
@@ -137,6 +150,8 @@ __global__ void k(int* out, int n_warps) {
 /// A condition that differs among the block's threads is reported: within a warp (lanes of
 /// one warp skip the barrier: the warp-level warning at the barrier's line 10) and between
 /// warps (warp 0 waits at line 3, warp 1 at line 6: the block-level warning naming both).
+/// Undefined, and likely a hang on the device (an NVIDIA H200 hung on such a kernel): the run
+/// ends at the first with outcome `error`; `--keep-going` turns both into warnings and runs on.
 #[test]
 fn a_barrier_under_a_condition_that_differs_is_reported() {
     let src = "\
@@ -152,7 +167,16 @@ __global__ void k(int* out) {
     __syncthreads();
   }
 }";
-    let w = warnings(src, launch(64));
+    let e = error_of(src, 64);
+    assert_eq!(e.line, 3, "{e:?}");
+    assert!(
+        e.message
+            .contains("the warps wait at different barriers (warp 0 at line 3, warp 1 at line 6)"),
+        "{e:?}"
+    );
+    let mut config = launch(64);
+    config.keep_going = true;
+    let w = warnings(src, config);
     assert!(
         w.iter().any(|(l, m)| *l == 3
             && m.contains(
@@ -162,8 +186,30 @@ __global__ void k(int* out) {
     );
     assert!(
         w.iter()
-            .any(|(l, m)| *l == 10 && m.contains("`__syncthreads` in divergent code")),
+            .any(|(l, m)| *l == 10
+                && m.contains("`__syncthreads` in divergent code: lane(s) 1, 3, 5")),
         "{w:?}"
     );
     assert_eq!(w.len(), 2, "{w:?}");
+}
+
+/// A barrier that some lanes of a warp skip ends the run at that barrier, naming the lanes
+/// that do not reach it (threads 40-63 of 64: lanes 8-31 of warp 1).
+#[test]
+fn a_barrier_some_lanes_skip_ends_the_run() {
+    let src = "\
+__global__ void k(int* out) {
+  if (threadIdx.x < 40) {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+}";
+    let e = error_of(src, 64);
+    assert_eq!((e.line, e.col), (3, 5), "{e:?}");
+    assert!(
+        e.message.starts_with(
+            "`__syncthreads` in divergent code: lane(s) 8-31 of warp 1 do not reach it"
+        ),
+        "{e:?}"
+    );
 }

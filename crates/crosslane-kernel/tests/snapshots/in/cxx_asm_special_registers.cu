@@ -1,7 +1,8 @@
 // snapshot: threads=64
 // Inline PTX special registers and warp instructions, two warps of 32:
-// %warpid = the warp's index in its block (lane ids 0-31: 0, 32-63: 1); %nwarpid = 2 warps;
-// %laneid = threadIdx.x % 32: a = 1000 * warp + 200 + lane (200..231, 1200..1231).
+// %warpid = the warp's index in its block (lane ids 0-31: 0, 32-63: 1); %nwarpid = the most
+// warp ids of the SM, 64 on sm_90 (the default --arch; an H200 read 64);
+// %laneid = threadIdx.x % 32: a = 1000 * warp + 6400 + lane (6400..6431, 7400..7431).
 // shfl.sync.bfly with lane mask 1 (c = 0x1f: width 32) swaps neighbours: b = lane ^ 1 within
 // each warp's ids (1, 0, 3, 2, ...). activemask: all 32 lanes, 0xffffffff = 4294967295.
 // %clock64 is the run's work counter: a later read is larger, d = 1. %smid has no value in

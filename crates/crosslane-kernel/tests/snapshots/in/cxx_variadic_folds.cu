@@ -4,7 +4,7 @@
 // b: left fold (... - xs) of (100, lane, 1) = (100 - lane) - 1 = 99 - lane, times 1000, plus
 //    right fold (xs - ...) = 100 - (lane - 1) = 101 - lane: 99101 - 1001 * lane.
 // c: sizeof...(xs) of three = 3, plus first_plus(lane, 10, 100) = lane + 110: lane + 113.
-// d: (xs > 0 && ...) of (lane, 1) is lane > 0; of nothing it is true: 1 (lane 0), else 2.
+// d: ((xs > 0) && ...) of (lane, 1) is lane > 0; of nothing it is true: 1 (lane 0), else 2.
 template <typename T> __device__ T wsum(T v) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
     return v;
@@ -20,7 +20,7 @@ template <typename T, typename... Rest> __device__ T first_plus(T a, Rest... r) 
         return a;
     }
 }
-template <typename... Ts> __device__ int all_pos(Ts... xs) { return (xs > 0 && ...); }
+template <typename... Ts> __device__ int all_pos(Ts... xs) { return ((xs > 0) && ...); }
 
 __global__ void k(int *a, int *b, int *c, int *d) {
     int i = threadIdx.x;
