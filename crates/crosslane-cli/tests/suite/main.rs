@@ -4,6 +4,7 @@
 mod check;
 mod common;
 mod compare;
+mod device_h200;
 mod gpu;
 mod hostile;
 mod math_kernels;
