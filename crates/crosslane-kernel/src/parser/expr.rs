@@ -792,6 +792,25 @@ impl Parser<'_> {
             return self.node(ExprKind::Call("make_uint3".into(), args), span);
         }
         let make = vector_make(w, v);
+        // CUDA's `float2`, `int4`, … are aggregates without constructors (`vector_types.h`:
+        // `struct __device_builtin__ float2 { float x, y; }`), so `float2(a, b)` and
+        // `float2 v(a, b)` do not compile under nvcc ("too many initializer values", seen with
+        // nvcc 13.0); HIP's have constructors, and `__half2` / `__nv_bfloat162` have them in
+        // CUDA too.
+        let has_ctor = matches!((v.scalar, v.lanes), (Scalar::F16 | Scalar::Bf16, 2));
+        if self.cuda && close == ")" && args.len() > 1 && v.lanes > 1 && !has_ctor {
+            let m = make.clone().unwrap_or_else(|| format!("make_{w}"));
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{w}(…)` with {} values: CUDA's `{w}` is an aggregate without constructors \
+                     (vector_types.h), so nvcc refuses it (HIP's has one); write `{m}(…)` or \
+                     `{w}{{…}}`",
+                    args.len()
+                ),
+            ));
+        }
         match args.len() {
             0 => {
                 let z = self.node(

@@ -447,14 +447,31 @@ impl Parser<'_> {
                 let ExprKind::Call(_, mut items) = list.kind else {
                     return self.err("an initializer");
                 };
-                if items.len() > 1 {
+                // `float2 v = {a, b};`, `float4 v{x, y, z, w};`: aggregate initialization of a
+                // vector struct, one value per member in order and members left out
+                // value-initialized (C++17 [dcl.init.aggr]/3 and /8): the type's `make_`.
+                let make = match ty {
+                    Ty::Val(v) if v.lanes > 1 && items.len() > 1 => {
+                        super::expr::vector_make(&crate::vector_types::cuda_name(v), v)
+                            .filter(|_| items.len() <= usize::from(v.lanes))
+                            .map(|m| (m, usize::from(v.lanes)))
+                    }
+                    _ => None,
+                };
+                if let Some((make, lanes)) = make {
+                    while items.len() < lanes {
+                        items.push(arrays_lit(0, at));
+                    }
+                    Some(Expr::new(ExprKind::Call(make, items), at))
+                } else if items.len() > 1 {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
                         format!("`{name}` is one value: its `{{…}}` may hold one initializer ([dcl.init.list]/3.9)"),
                     ));
+                } else {
+                    Some(items.pop().unwrap_or_else(|| arrays_lit(0, at)))
                 }
-                Some(items.pop().unwrap_or_else(|| arrays_lit(0, at)))
             } else if self.eat("=") {
                 Some(self.assign_expr()?)
             } else if let (None, true, Ty::Val(v)) = (&array, self.is_punct("("), ty) {

@@ -208,9 +208,33 @@ __global__ void k(const float * x, float * out) {
 }
 "#;
     // fmaxf(-FLT_MAX, x) = x = i; n = 3; int t(2.9) truncates to 2 (C++17 [conv.fpint]/1);
-    // v = (x, 0.5): out = i + 0.5 + 3 + 2 = i + 5.5.
-    let t = run(src, config(4, &[("x", "index"), ("out", "zero")]));
+    // v = (x, 0.5): out = i + 0.5 + 3 + 2 = i + 5.5. HIP's float2 has a constructor
+    // (hip_vector_types.h); CUDA's is an aggregate, so nvcc refuses `float2 v(a, b)` and takes
+    // `float2 v{a, b}` or `float2 v = {a, b}` ([dcl.init.aggr]) — the same values.
+    let mut hip = config(4, &[("x", "index"), ("out", "zero")]);
+    hip.dialect = Some(crosslane_core::Dialect::Hip);
+    let t = run(src, hip);
     assert_eq!(floats(&t, "out"), [5.5, 6.5, 7.5, 8.5].map(Some).to_vec());
+    let mut cuda = config(4, &[("x", "index"), ("out", "zero")]);
+    cuda.dialect = Some(crosslane_core::Dialect::Cuda);
+    let e = run_kernel(src, cuda.clone()).expect_err("CUDA's float2 has no constructor");
+    assert_eq!((e.line, e.col), (7, 12), "{e:?}");
+    assert!(
+        e.message.contains("write `make_float2(…)` or `float2{…}`"),
+        "{e:?}"
+    );
+    for form in [
+        "float2 v{threadData, 0.5f};",
+        "float2 v = {threadData, 0.5f};",
+    ] {
+        let braced = src.replace("float2 v(threadData, 0.5f);", form);
+        let t = run(&braced, cuda.clone());
+        assert_eq!(
+            floats(&t, "out"),
+            [5.5, 6.5, 7.5, 8.5].map(Some).to_vec(),
+            "{form}"
+        );
+    }
 }
 
 #[test]

@@ -257,7 +257,8 @@ fn functional_casts_of_cstdint_half_and_vector_types() {
     // c = float(half(x / 3)): 0.5; -0.8333… rounds to 1707 * 2^-11 = 0.83349609375;
     //   2.333… to 1195 * 2^-9 = 2.333984375; 100.
     // e = size_t(i) + uint64_t{1} + int{}: 1, 2, 3, 4.
-    // f = half2(x, 1).y + float2(x, 2).x: 1 + x = 2.5, -1.5, 8, 301.
+    // f = half2(x, 1).y + float2{x, 2}.x: 1 + x = 2.5, -1.5, 8, 301 (CUDA's half2 has a
+    // constructor; its float2 is an aggregate, list-initialized with braces).
     let src = "\
 __global__ void k(const float* x, long long* a, int* b, float* c, unsigned long long* e, float* f) {
     int i = threadIdx.x;
@@ -266,7 +267,7 @@ __global__ void k(const float* x, long long* a, int* b, float* c, unsigned long 
     b[i] += int8_t(200) + int16_t(70000) + int32_t(x[i]);
     c[i] = float(half(x[i] / 3.0f));
     e[i] = size_t(i) + uint64_t{1} + int{};
-    f[i] = __half2float(half2(x[i], 1).y) + float2(x[i], 2).x;
+    f[i] = __half2float(half2(x[i], 1).y) + float2{x[i], 2}.x;
 }";
     let c = launch(
         4,
