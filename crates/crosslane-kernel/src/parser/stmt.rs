@@ -316,6 +316,7 @@ impl Parser<'_> {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
                     || self.trait_type_starts()
+                    || self.member_type_starts()
                     || self.struct_decl_starts(w)
                     || (self.is_type_word(w)
                         && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))

@@ -96,7 +96,9 @@ impl Parser<'_> {
                         continue;
                     }
                     "using" | "typedef" => {
+                        let from = self.pos;
                         self.alias()?;
+                        self.record_member_alias(&sname, from);
                         continue;
                     }
                     _ => {}

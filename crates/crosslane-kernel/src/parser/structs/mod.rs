@@ -103,6 +103,9 @@ pub(super) struct StructDef {
     /// The members of anonymous unions that are views of a held member's scalars
     /// ([`unions`]): `d` is `ds.x`.
     pub(super) views: Vec<unions::View>,
+    /// Member types (`using acc_t = float;`), named from outside as `S::acc_t`
+    /// ([`super::member_types`]).
+    pub(super) member_types: HashMap<String, super::member_types::MemberTy>,
 }
 
 /// How a struct variable holds its value.
@@ -177,6 +180,10 @@ impl Parser<'_> {
     /// name followed by `::` (a static member, read as an expression).
     pub(crate) fn struct_type(&mut self) -> PResult<Option<String>> {
         let save = self.pos;
+        if let Some(super::member_types::MemberTy::Struct(s)) = self.member_type()? {
+            return Ok(Some(s));
+        }
+        self.pos = save;
         if (self.is_word("struct") || self.is_word("class"))
             && matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n))
         {
