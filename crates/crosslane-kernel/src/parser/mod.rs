@@ -63,6 +63,7 @@ mod lambda;
 mod limits;
 mod member_templates;
 mod member_types;
+mod memcpy;
 mod overload;
 mod packs;
 mod partial_spec;

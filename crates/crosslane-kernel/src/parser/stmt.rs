@@ -255,7 +255,7 @@ impl Parser<'_> {
                 }
                 // A struct defined in a function (`struct { int x; int y; } grid;`,
                 // `struct P { … };`), then the variables declared after its `}`.
-                "struct" | "class"
+                "struct" | "class" | "union"
                     if matches!(self.peek(1), Tok::Punct("{"))
                         || (matches!(self.peek(1), Tok::Ident(_))
                             && matches!(self.peek(2), Tok::Punct("{"))) =>
@@ -727,7 +727,7 @@ impl Parser<'_> {
     /// Whether a declaration of a struct variable starts at `w` (`Pair p`, `Pair* q`,
     /// `WarpReduce<float, 32> r`; not `Pair(…)`, `Pair{…}` or `WarpReduce<…>::sum(…)`).
     fn struct_decl_starts(&self, w: &str) -> bool {
-        if matches!(w, "struct" | "class") {
+        if matches!(w, "struct" | "class" | "union") {
             return matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n));
         }
         if self.structs.contains_key(w) || self.struct_alias.contains_key(w) {

@@ -975,6 +975,9 @@ impl Parser<'_> {
                             .then(|| s(Scalar::common(a.scalar, b.scalar)))
                     }
                     crate::builtins::VALID_ONLY => self.expr_type(args.first()?),
+                    n if crate::reinterpret::is_reinterpret(n) => {
+                        crate::reinterpret::result_type(n)
+                    }
                     // `make_float2(…)` and kin: their vector type.
                     w if w.starts_with("make_") => crate::vector_types::constructor(w),
                     "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {

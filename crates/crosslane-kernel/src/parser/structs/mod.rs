@@ -30,8 +30,10 @@ use crate::KernelError;
 mod arrays;
 mod declare;
 mod define;
+pub(crate) use arrays::value_layout as value_layout_of;
 pub(crate) use define::anon_struct_name;
 mod lower;
+mod punning;
 mod unions;
 mod void_ptr;
 
@@ -106,6 +108,10 @@ pub(super) struct StructDef {
     /// Member types (`using acc_t = float;`), named from outside as `S::acc_t`
     /// ([`super::member_types`]).
     pub(super) member_types: HashMap<String, super::member_types::MemberTy>,
+    /// The first declared member of a union in it that reinterprets bytes, when that member
+    /// is a byte view: a braced list would initialize it ([dcl.init.aggr]/16), so one is
+    /// refused.
+    pub(super) union_first: Option<String>,
 }
 
 /// How a struct variable holds its value.
@@ -184,7 +190,7 @@ impl Parser<'_> {
             return Ok(Some(s));
         }
         self.pos = save;
-        if (self.is_word("struct") || self.is_word("class"))
+        if (self.is_word("struct") || self.is_word("class") || self.is_word("union"))
             && matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n))
         {
             self.bump();
