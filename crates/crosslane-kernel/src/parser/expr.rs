@@ -334,6 +334,23 @@ impl Parser<'_> {
                     },
                     span,
                 )?;
+            } else if self.is_punct("(")
+                && matches!(&e.kind, ExprKind::Call(n, _) if n.starts_with("lambda#"))
+            {
+                // A lambda called where it is made (`auto v = [&]() { … }();`): its closure's
+                // `operator()` on the closure just made ([expr.prim.lambda.closure]/3).
+                self.bump();
+                let mut args = vec![e];
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                e = self.node(ExprKind::Call("@m:operator()".into(), args), span)?;
             } else if self.is_punct("(") {
                 let at = self.span();
                 return Err(KernelError::new(
