@@ -105,6 +105,13 @@ pub(super) fn pun_layout(
             continue;
         }
         for ((name, ty), off) in offsets(m) {
+            if matches!(ty, FieldTy::Ptr(_)) {
+                return Err(format!(
+                    "pointer member `{name}` in a union that reinterprets bytes: a pointer's \
+                     bytes are not emulated (its address is no number here); keep the pointer \
+                     out of the union"
+                ));
+            }
             let ok = matches!(&ty, FieldTy::Val(v) | FieldTy::Arr(v, _) if v.lanes <= 4)
                 && scalar_width(&ty).is_some_and(|w| w % unit == 0)
                 && off % unit == 0;

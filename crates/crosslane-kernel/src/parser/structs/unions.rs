@@ -326,11 +326,7 @@ impl Parser<'_> {
             .position(|m| matches!(m, UMember::One(..)) && size_of(m) == widest)
             .or_else(|| members.iter().position(|m| size_of(m) == widest));
         let Some(held_at) = held_at else {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "an anonymous union needs a member",
-            ));
+            return Err(KernelError::new(at.line, at.col, "a union needs a member"));
         };
         // The held member's fields with their offsets from the union's start.
         let held: Vec<(String, FieldTy, u64)> = match &members[held_at] {
