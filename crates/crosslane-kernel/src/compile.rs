@@ -731,7 +731,6 @@ impl Compiler {
             }
             StmtKind::While(c, body) => {
                 self.resolve(c);
-                self.no_calls_in_loop_head(c);
                 self.looped(s, None, Some(c.clone()), None, body);
             }
             StmtKind::For(init, c, step, body) => {
@@ -741,7 +740,6 @@ impl Compiler {
                 }
                 if let Some(c) = c {
                     self.resolve(c);
-                    self.no_calls_in_loop_head(c);
                 }
                 if let Some(st) = step {
                     self.resolve(st);
@@ -751,7 +749,6 @@ impl Compiler {
             }
             StmtKind::DoWhile(body, c) => {
                 self.resolve(c);
-                self.no_calls_in_loop_head(c);
                 let id = self.loops;
                 self.loops += 1;
                 let enter = self.code.len();
@@ -760,6 +757,10 @@ impl Compiler {
                 self.scoped(body);
                 let cont_pc = self.code.len();
                 self.emit(Inst::LoopCont);
+                // The condition's calls are inlined before each test, in the lanes still
+                // looping ([stmt.do]/1: the condition is evaluated after each execution of the
+                // body), so a shuffle inside sees exactly those lanes.
+                self.hoist(c);
                 self.emit(Inst::LoopBack {
                     span: c.span,
                     end: s.end,
@@ -826,12 +827,6 @@ impl Compiler {
         }
     }
 
-    pub(crate) fn no_calls_in_loop_head(&mut self, e: &Expr) {
-        if self.has_user_call(e) {
-            self.fail(e.span, "a device-function call in a loop condition or step is not supported; call it in the loop body".into());
-        }
-    }
-
     pub(crate) fn scoped(&mut self, s: &Stmt) {
         self.scopes.push(HashMap::new());
         self.stmt(s);
@@ -851,6 +846,13 @@ impl Compiler {
         let enter = self.code.len();
         self.emit(Inst::Jump(0));
         let head = self.code.len();
+        if let Some(c) = &cond {
+            // The condition's calls are inlined at the head, before each test, in the lanes
+            // still looping ([stmt.while]/1: the condition is evaluated before each execution
+            // of the body; [stmt.for]/1 reads `for` as that `while`), so a shuffle inside sees
+            // exactly those lanes.
+            self.hoist(c);
+        }
         self.emit(Inst::LoopTest {
             span: s.span,
             end: s.end,

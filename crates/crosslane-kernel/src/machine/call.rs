@@ -121,7 +121,10 @@ impl Executor {
                     let lane_args: Result<Vec<KVal>, Undef> =
                         vals.iter().map(|v| v[l].clone()).collect();
                     // Inline PTX (a `cvt`) is not compiled by nvcc: --use_fast_math leaves it.
-                    let fast = self.config.use_fast_math && !crate::ptx_cvt::is_cvt(name);
+                    // Nor a byte read (a union member, `memcpy`): bytes are copied, not computed.
+                    let fast = self.config.use_fast_math
+                        && !crate::ptx_cvt::is_cvt(name)
+                        && !crate::reinterpret::is_reinterpret(name);
                     let name = if fast {
                         mathlib::fast_math_name(name)
                     } else {

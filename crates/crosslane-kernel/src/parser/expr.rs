@@ -228,6 +228,11 @@ impl Parser<'_> {
             },
             _ => None,
         }
+        // A struct value (`sizeof(blk)`, `sizeof(s.inner)`): its layout's size.
+        .or_else(|| {
+            let s = self.struct_of(operand)?;
+            self.struct_size(&s, at).ok()
+        })
         .or_else(|| {
             self.expr_type(operand)
                 .map(|v| u64::from(v.scalar.bits().max(8) / 8) * u64::from(v.lanes.max(1)))
@@ -329,6 +334,23 @@ impl Parser<'_> {
                     },
                     span,
                 )?;
+            } else if self.is_punct("(")
+                && matches!(&e.kind, ExprKind::Call(n, _) if n.starts_with("lambda#"))
+            {
+                // A lambda called where it is made (`auto v = [&]() { … }();`): its closure's
+                // `operator()` on the closure just made ([expr.prim.lambda.closure]/3).
+                self.bump();
+                let mut args = vec![e];
+                if !self.eat(")") {
+                    loop {
+                        args.push(self.assign_expr()?);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect_punct(",")?;
+                    }
+                }
+                e = self.node(ExprKind::Call("@m:operator()".into(), args), span)?;
             } else if self.is_punct("(") {
                 let at = self.span();
                 return Err(KernelError::new(
@@ -392,6 +414,18 @@ impl Parser<'_> {
             {
                 self.pos -= 1;
                 return self.struct_primary(span);
+            }
+            // `memcpy`/`memset` in device code, unless the source declares its own.
+            Tok::Ident(w)
+                if matches!(
+                    w.as_str(),
+                    "memcpy" | "memset" | "__builtin_memcpy" | "__builtin_memset"
+                ) && self.is_punct("(")
+                    && self.var_type(&w).is_none()
+                    && !self.fn_types.contains_key(&w) =>
+            {
+                self.pos -= 1;
+                return self.mem_call(span);
             }
             Tok::Ident(w)
                 if (w == "__builtin_bit_cast" && self.is_punct("("))

@@ -137,6 +137,9 @@ impl Parser<'_> {
     /// from `from` (after `using` / `typedef`), if it parses; the position is kept.
     pub(super) fn fn_ptr_alias_sig(&mut self, from: usize, using: bool) -> Option<FnSig> {
         let save = self.pos;
+        // A look-ahead: when no function pointer type is here, it leaves no diagnostic (a
+        // `typedef Pair P;` of a struct read its `Pair` as an unknown value type).
+        let (diags, suggestions) = (self.diags.len(), self.suggestions);
         self.pos = from;
         let sig = (|| -> PResult<Option<FnSig>> {
             if using {
@@ -156,7 +159,12 @@ impl Parser<'_> {
             Ok(Some(FnSig { ret, params }))
         })();
         self.pos = save;
-        sig.ok().flatten()
+        let sig = sig.ok().flatten();
+        if sig.is_none() {
+            self.diags.truncate(diags);
+            self.suggestions = suggestions;
+        }
+        sig
     }
 
     /// Records `name` as a function pointer variable of signature `sig` (its calls dispatch).

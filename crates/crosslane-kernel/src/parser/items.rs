@@ -92,7 +92,7 @@ impl Parser<'_> {
             return Ok(true);
         }
         // Structs and their members defined after them (`structs`).
-        if (self.is_word("struct") || self.is_word("class"))
+        if (self.is_word("struct") || self.is_word("class") || self.is_word("union"))
             && matches!(self.peek(1), Tok::Ident(_))
             && matches!(self.peek(2), Tok::Punct("{" | ";" | ":"))
         {
@@ -100,7 +100,7 @@ impl Parser<'_> {
             return Ok(true);
         }
         if self.is_word("typedef")
-            && matches!(self.peek(1), Tok::Ident(w) if w == "struct" || w == "class")
+            && matches!(self.peek(1), Tok::Ident(w) if w == "struct" || w == "class" || w == "union")
             && (matches!(self.peek(2), Tok::Punct("{")) || matches!(self.peek(3), Tok::Punct("{")))
         {
             self.typedef_struct()?;

@@ -262,6 +262,8 @@ impl Parser<'_> {
             },
         );
         self.structs.insert(name.clone(), def);
+        // Its return type, for `auto v = [&]() { … }();`.
+        self.fn_types.entry(func.clone()).or_insert(ret);
         self.extra_fns.push(Function {
             name: func,
             entry: false,

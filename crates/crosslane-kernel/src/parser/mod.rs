@@ -62,6 +62,8 @@ mod items;
 mod lambda;
 mod limits;
 mod member_templates;
+mod member_types;
+mod memcpy;
 mod overload;
 mod packs;
 mod partial_spec;
@@ -677,6 +679,7 @@ impl<'a> Parser<'a> {
                     || self.is_type_word(w)
                     || self.is_struct_name(w)
                     || self.trait_type_starts()
+                    || self.member_type_starts()
                     || (matches!(self.peek(1), Tok::Ident(n) if !QUALIFIERS.contains(&n.as_str())))
             }
             _ => false,

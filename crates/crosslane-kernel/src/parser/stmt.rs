@@ -255,7 +255,7 @@ impl Parser<'_> {
                 }
                 // A struct defined in a function (`struct { int x; int y; } grid;`,
                 // `struct P { … };`), then the variables declared after its `}`.
-                "struct" | "class"
+                "struct" | "class" | "union"
                     if matches!(self.peek(1), Tok::Punct("{"))
                         || (matches!(self.peek(1), Tok::Ident(_))
                             && matches!(self.peek(2), Tok::Punct("{"))) =>
@@ -316,6 +316,7 @@ impl Parser<'_> {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
                     || self.trait_type_starts()
+                    || self.member_type_starts()
                     || self.struct_decl_starts(w)
                     || (self.is_type_word(w)
                         && !matches!(self.peek(1), Tok::Punct("(") if !TYPE_WORDS.contains(&w.as_str())))
@@ -743,7 +744,7 @@ impl Parser<'_> {
     /// Whether a declaration of a struct variable starts at `w` (`Pair p`, `Pair* q`,
     /// `WarpReduce<float, 32> r`; not `Pair(…)`, `Pair{…}` or `WarpReduce<…>::sum(…)`).
     fn struct_decl_starts(&self, w: &str) -> bool {
-        if matches!(w, "struct" | "class") {
+        if matches!(w, "struct" | "class" | "union") {
             return matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n));
         }
         if self.structs.contains_key(w) || self.struct_alias.contains_key(w) {

@@ -902,6 +902,19 @@ impl Parser<'_> {
                     _ => None,
                 }
             }
+            // A lambda called where it is made: its `operator()`'s type.
+            ExprKind::Call(n, args)
+                if n == "@m:operator()"
+                    && matches!(args.first().map(|a| &a.kind), Some(ExprKind::Call(l, _)) if l.starts_with("lambda#")) =>
+            {
+                let Some(ExprKind::Call(l, _)) = args.first().map(|a| &a.kind) else {
+                    return None;
+                };
+                match self.structs.get(l)?.methods.get("operator()")?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
             ExprKind::Call(n, args) if self.method_target(n, args).is_some() => {
                 let (st, m, _) = self.method_target(n, args)?;
                 match self.structs.get(&st)?.methods.get(&m)?.ty {
@@ -975,6 +988,9 @@ impl Parser<'_> {
                             .then(|| s(Scalar::common(a.scalar, b.scalar)))
                     }
                     crate::builtins::VALID_ONLY => self.expr_type(args.first()?),
+                    n if crate::reinterpret::is_reinterpret(n) => {
+                        crate::reinterpret::result_type(n)
+                    }
                     // `make_float2(…)` and kin: their vector type.
                     w if w.starts_with("make_") => crate::vector_types::constructor(w),
                     "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {

@@ -189,6 +189,9 @@ impl Parser<'_> {
         if let Some(t) = self.trait_type()? {
             return Ok(t);
         }
+        if let Some(t) = self.member_value_type()? {
+            return Ok(t);
+        }
         let mut words: Vec<String> = Vec::new();
         while let Tok::Ident(w) = self.peek(0).clone() {
             if TYPE_WORDS.contains(&w.as_str()) {

@@ -22,6 +22,7 @@ impl Parser<'_> {
 
     fn struct_def_impl(&mut self, as_name: Option<String>, typedef: bool) -> PResult<()> {
         let at = self.span();
+        let is_union = self.is_word("union");
         self.bump(); // struct / class / union
         let name = if typedef && self.is_punct("{") {
             // An unnamed struct: named by the typedef after its `}`.
@@ -52,12 +53,17 @@ impl Parser<'_> {
         if sname != name {
             self.struct_alias.insert(name.clone(), sname.clone());
         }
-        self.bump();
         self.structs.insert(sname.clone(), StructDef::default());
+        if is_union {
+            // A union type: data members only, held as the anonymous union's ([`unions`]).
+            self.union_body(&sname, at)?;
+        } else {
+            self.bump();
+        }
         let mut methods: Vec<usize> = Vec::new();
         let mut consts: Vec<String> = Vec::new();
         loop {
-            if self.eat("}") {
+            if is_union || self.eat("}") {
                 break;
             }
             if matches!(self.peek(0), Tok::Eof) {
@@ -96,7 +102,9 @@ impl Parser<'_> {
                         continue;
                     }
                     "using" | "typedef" => {
+                        let from = self.pos;
                         self.alias()?;
+                        self.record_member_alias(&sname, from);
                         continue;
                     }
                     _ => {}

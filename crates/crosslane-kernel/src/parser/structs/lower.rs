@@ -25,6 +25,31 @@ impl Parser<'_> {
 
     pub(super) fn lower_inner(&mut self, e: Expr) -> PResult<Expr> {
         let span = e.span;
+        // A member of a union that reinterprets bytes ([`super::punning`]): read, written,
+        // or refused where its address or an increment is taken.
+        match &e.kind {
+            ExprKind::Member(..) | ExprKind::Index(..) => {
+                if let Some(p) = self.pun_place(&e)? {
+                    return self.pun_read(&p, span);
+                }
+            }
+            ExprKind::Assign(op, l, r) => {
+                if let Some(p) = self.pun_place(l)? {
+                    return self.pun_write(&p, *op, (**r).clone(), span);
+                }
+            }
+            ExprKind::IncDec { target: x, .. } | ExprKind::AddrOf(x)
+                if self.pun_place(x)?.is_some() =>
+            {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    "`++`, `--` and `&` on a member of a union that reinterprets bytes are \
+                     not supported; write `v.u += 1` or copy the member to a local",
+                ));
+            }
+            _ => {}
+        }
         let kind = match e.kind {
             ExprKind::Ident(n) => {
                 if let Some(sv) = self.var_struct(&n) {
@@ -815,6 +840,19 @@ impl Parser<'_> {
                         .map(|r| r.unwrap_or((s.to_string(), Vec::new())));
                 }
             }
+        }
+        // [dcl.init.aggr]/16: a braced list initializes a union's first member, which is a
+        // byte view when the union is held by another ([`super::punning`]).
+        if let (Some(first), false) = (&def.union_first, args.is_empty()) {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "a braced initializer sets a union's first member `{first}`, which is read \
+                     from the bytes of another member here; declare the variable and assign the \
+                     member (`v.{first} = …;`)"
+                ),
+            ));
         }
         if let Some((_, func)) = def.ctors.iter().find(|(n, _)| *n == args.len()) {
             let t = self.temporary(s, span)?;

@@ -30,8 +30,10 @@ use crate::KernelError;
 mod arrays;
 mod declare;
 mod define;
+pub(crate) use arrays::value_layout as value_layout_of;
 pub(crate) use define::anon_struct_name;
 mod lower;
+mod punning;
 mod unions;
 mod void_ptr;
 
@@ -103,6 +105,13 @@ pub(super) struct StructDef {
     /// The members of anonymous unions that are views of a held member's scalars
     /// ([`unions`]): `d` is `ds.x`.
     pub(super) views: Vec<unions::View>,
+    /// Member types (`using acc_t = float;`), named from outside as `S::acc_t`
+    /// ([`super::member_types`]).
+    pub(super) member_types: HashMap<String, super::member_types::MemberTy>,
+    /// The first declared member of a union in it that reinterprets bytes, when that member
+    /// is a byte view: a braced list would initialize it ([dcl.init.aggr]/16), so one is
+    /// refused.
+    pub(super) union_first: Option<String>,
 }
 
 /// How a struct variable holds its value.
@@ -177,7 +186,11 @@ impl Parser<'_> {
     /// name followed by `::` (a static member, read as an expression).
     pub(crate) fn struct_type(&mut self) -> PResult<Option<String>> {
         let save = self.pos;
-        if (self.is_word("struct") || self.is_word("class"))
+        if let Some(super::member_types::MemberTy::Struct(s)) = self.member_type()? {
+            return Ok(Some(s));
+        }
+        self.pos = save;
+        if (self.is_word("struct") || self.is_word("class") || self.is_word("union"))
             && matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n))
         {
             self.bump();

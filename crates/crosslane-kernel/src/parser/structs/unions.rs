@@ -14,8 +14,12 @@
 //! type at a whole component (`d` is `ds.x`, `s` is `ds.y`), an element of a held array of that
 //! type, or a value of the held type itself at the same offset. Reading or writing a view reads
 //! or writes those components, which is what the device's shared bytes give. A union whose
-//! members reinterpret bits (`float` over `uint32_t`) is refused: the held value's bits would
-//! have to be converted on each access (write `__float_as_uint` instead).
+//! members reinterpret bytes (`float` over `uint32_t`) is held as [`super::punning`] says.
+//!
+//! The same body makes a named union type (`union H2U { half2 h; uint32_t u; };`, `typedef
+//! union { … } U;`, `union { … } v;` in a function) and a named union member of a struct
+//! (`union { float f; uint32_t u; } val;`): a struct of its own whose one held member is its
+//! field and whose other members are views.
 //!
 //! Layout ([class.union]/2, [expr.sizeof]/2): the union's size is its largest member's, its
 //! alignment the largest alignment among its members; views never exceed the held member in
@@ -34,6 +38,9 @@ pub(crate) enum Sel {
     Comp(u8),
     /// Element `k` of a held array member.
     Elem(u32),
+    /// A member of this type whose bytes are read from the held member's scalars: a union
+    /// that reinterprets bytes ([`super::punning`]).
+    Bytes(FieldTy),
 }
 
 /// A member of an anonymous union that is not held: it names scalars of the held member.
@@ -50,7 +57,7 @@ pub(crate) struct View {
 }
 
 /// One member of an anonymous union: a single declarator, or an anonymous struct's members.
-enum UMember {
+pub(super) enum UMember {
     One(String, FieldTy),
     Group(Vec<(String, FieldTy)>),
 }
@@ -88,35 +95,83 @@ fn group_layout(fields: &[(String, FieldTy)]) -> (Vec<u64>, u64, u64, u64) {
     (offs, at, at.div_ceil(align) * align, align)
 }
 
-/// The name of a `FieldTy` for messages.
-fn ty_name(t: &FieldTy) -> String {
-    match t {
-        FieldTy::Val(v) => v.name(),
-        FieldTy::Arr(v, n) => format!("{}[{n}]", v.name()),
-        FieldTy::Ptr(v) => format!("{}*", v.name()),
-        FieldTy::Struct(s) => s.clone(),
-        FieldTy::SArr(s, n) => format!("{s}[{n}]"),
-    }
-}
-
 impl Parser<'_> {
-    /// An anonymous `union { … };` or `struct { … };` member of struct `sname`, from its
-    /// keyword to its `;` (the caller saw the keyword and `{`): the held members become
-    /// fields of `sname`, the others views ([`View`]).
+    /// A `union { … };` or `struct { … };` member of struct `sname`, from its keyword to its
+    /// `;` (the caller saw the keyword and `{`). Anonymous: the held members become fields of
+    /// `sname`, the others views ([`View`]). Named (`union { … } val;`): a struct of its own,
+    /// the member `val` of that type.
     ///
     /// # Errors
-    /// A named union or struct member (`union { … } u;`), a struct-typed or static member, a
-    /// member that is not a view of the held member's scalars, an anonymous struct with tail
-    /// padding, and nesting deeper than a struct in a union are named at their line.
+    /// A struct-typed or static member, a union whose members can be neither views nor byte
+    /// views of the held member ([`super::punning`]), an anonymous struct with tail padding,
+    /// and nesting deeper than a struct in a union are named at their line.
     pub(super) fn anon_member(&mut self, sname: &str) -> PResult<()> {
         let at = self.span();
         let is_union = self.is_word("union");
         self.bump(); // union / struct
+        let members = self.member_list(is_union)?;
+        if let Tok::Ident(name) = self.peek(0).clone() {
+            // A named member (`union { float f; uint32_t u; } val;`): a type of its own
+            // ([class.union]/1, [class.mem]), a struct member of `sname`.
+            self.bump();
+            self.expect_punct(";")?;
+            let inner = format!(
+                "{}@{}:{}",
+                if is_union { "union" } else { "struct" },
+                at.line,
+                at.col
+            );
+            self.structs.insert(inner.clone(), StructDef::default());
+            self.place_members(&inner, members, is_union, at)?;
+            if let Some(def) = self.structs.get_mut(sname) {
+                def.fields.push(Field {
+                    name,
+                    ty: FieldTy::Struct(inner),
+                    by_ref: false,
+                    default: None,
+                });
+            }
+            return Ok(());
+        }
+        self.anon_end()?;
+        self.place_members(sname, members, is_union, at)
+    }
+
+    /// A union type's body from its `{` through its `}` (`union H2U { half2 h; uint32_t u; }`),
+    /// placed in struct `sname`.
+    pub(super) fn union_body(&mut self, sname: &str, at: Span) -> PResult<()> {
+        let members = self.member_list(true)?;
+        self.place_members(sname, members, true, at)
+    }
+
+    /// Places a union's or an anonymous struct's members in struct `sname`.
+    fn place_members(
+        &mut self,
+        sname: &str,
+        members: Vec<UMember>,
+        is_union: bool,
+        at: Span,
+    ) -> PResult<()> {
+        if !is_union {
+            let fields: Vec<(String, FieldTy)> = members
+                .into_iter()
+                .flat_map(|m| match m {
+                    UMember::One(n, t) => vec![(n, t)],
+                    UMember::Group(g) => g,
+                })
+                .collect();
+            return self.push_group(sname, fields, at);
+        }
+        self.place_union(sname, members, at)
+    }
+
+    /// The members between `{` and `}` of a union (or an anonymous struct), the braces read.
+    fn member_list(&mut self, is_union: bool) -> PResult<Vec<UMember>> {
         self.expect_punct("{")?;
         let mut members: Vec<UMember> = Vec::new();
         while !self.eat("}") {
             if matches!(self.peek(0), Tok::Eof) {
-                return self.err("`}` to close the anonymous member");
+                return self.err("`}` to close the union or anonymous struct");
             }
             if self.eat(";") {
                 continue;
@@ -154,18 +209,7 @@ impl Parser<'_> {
                 members.push(UMember::Group(list));
             }
         }
-        self.anon_end()?;
-        if !is_union {
-            let fields: Vec<(String, FieldTy)> = members
-                .into_iter()
-                .flat_map(|m| match m {
-                    UMember::One(n, t) => vec![(n, t)],
-                    UMember::Group(g) => g,
-                })
-                .collect();
-            return self.push_group(sname, fields, at);
-        }
-        self.place_union(sname, members, at)
+        Ok(members)
     }
 
     /// `__extension__` (GCC's marker that silences pedantic warnings on an extension; no
@@ -176,15 +220,14 @@ impl Parser<'_> {
         }
     }
 
-    /// The `;` after an anonymous member's `}`; a name there (`union { … } u;`) is refused.
+    /// The `;` after an anonymous struct's `}` inside a union; a name there is refused.
     fn anon_end(&mut self) -> PResult<()> {
         if self.eat(";") {
             return Ok(());
         }
         self.unsupported(
-            "a named union or struct member (`union { … } u;`) is not supported; leave it \
-             unnamed (an anonymous union's members are the struct's own) or define the type at \
-             file scope",
+            "a named struct inside a union (`struct { … } s;`) is not supported; leave it \
+             unnamed (its members are the union's own) or define the type at file scope",
         )
     }
 
@@ -283,11 +326,7 @@ impl Parser<'_> {
             .position(|m| matches!(m, UMember::One(..)) && size_of(m) == widest)
             .or_else(|| members.iter().position(|m| size_of(m) == widest));
         let Some(held_at) = held_at else {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "an anonymous union needs a member",
-            ));
+            return Err(KernelError::new(at.line, at.col, "a union needs a member"));
         };
         // The held member's fields with their offsets from the union's start.
         let held: Vec<(String, FieldTy, u64)> = match &members[held_at] {
@@ -313,32 +352,62 @@ impl Parser<'_> {
                 }
             };
             for ((name, ty), off) in fields {
-                let v = view_of(&name, &ty, off, &held).ok_or_else(|| {
-                    let held_names: Vec<String> = held
-                        .iter()
-                        .map(|(n, t, _)| format!("`{} {n}`", ty_name(t)))
-                        .collect();
-                    KernelError::new(
-                        at.line,
-                        at.col,
-                        format!(
-                            "union member `{} {name}` is not a view of the held member {} \
-                             (the union is held as its first widest member; another member \
-                             must name its components or elements of the same scalar type, \
-                             e.g. `half d` at `half2 ds`'s `.x`): unions that reinterpret bits \
-                             are not supported; use `__float_as_int`-style conversions",
-                            ty_name(&ty),
-                            held_names.join(", ")
-                        ),
-                    )
-                })?;
+                let Some(v) = view_of(&name, &ty, off, &held) else {
+                    // A member that is no view of the held scalars: the union reinterprets
+                    // bytes (held so instead, or refused with why).
+                    return self.place_punned(sname, members, at);
+                };
                 views.push(v);
             }
         }
+        self.place_held(sname, &members[held_at], held, views, at)
+    }
+
+    /// Places a union whose members reinterpret each other's bytes ([`super::punning`]).
+    fn place_punned(&mut self, sname: &str, members: Vec<UMember>, at: Span) -> PResult<()> {
+        let offsets = |m: &UMember| -> Vec<((String, FieldTy), u64)> {
+            match m {
+                UMember::One(n, t) => vec![((n.clone(), t.clone()), 0)],
+                UMember::Group(g) => {
+                    let (offs, _, _, _) = group_layout(g);
+                    g.iter().cloned().zip(offs).collect()
+                }
+            }
+        };
+        let (held_at, views) = super::punning::pun_layout(&members, offsets)
+            .map_err(|m| KernelError::new(at.line, at.col, m))?;
+        let held = match &members[held_at] {
+            UMember::One(n, t) => vec![(n.clone(), t.clone(), 0)],
+            UMember::Group(_) => Vec::new(),
+        };
+        let first = match members.first() {
+            Some(UMember::One(n, _)) => Some(n.clone()),
+            Some(UMember::Group(g)) => g.first().map(|(n, _)| n.clone()),
+            None => None,
+        };
+        let held_name = match &members[held_at] {
+            UMember::One(n, _) => Some(n.clone()),
+            UMember::Group(_) => None,
+        };
+        if let (Some(def), true) = (self.structs.get_mut(sname), first != held_name) {
+            def.union_first = first;
+        }
+        self.place_held(sname, &members[held_at], held, views, at)
+    }
+
+    /// Adds the held member's fields and the views to struct `sname`.
+    fn place_held(
+        &mut self,
+        sname: &str,
+        held_member: &UMember,
+        held: Vec<(String, FieldTy, u64)>,
+        views: Vec<View>,
+        at: Span,
+    ) -> PResult<()> {
         let fields: Vec<(String, FieldTy)> = held.into_iter().map(|(n, t, _)| (n, t)).collect();
         // The held member's own layout is the union's (see the module's layout note); a
         // held anonymous struct keeps its tail padding check.
-        match &members[held_at] {
+        match held_member {
             UMember::Group(_) => self.push_group(sname, fields, at)?,
             UMember::One(..) => {
                 if let Some(def) = self.structs.get_mut(sname) {
@@ -395,6 +464,14 @@ impl Parser<'_> {
                     sp,
                 );
                 self.node(ExprKind::Index(Box::new(e), Box::new(i)), sp)?
+            }
+            // Read through `Parser::pun_place` before this is reached.
+            Sel::Bytes(_) => {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    "this union member reinterprets bytes and is read as a place here",
+                ))
             }
         })
     }
