@@ -40,6 +40,24 @@ pub(super) struct LambdaCtx {
 }
 
 impl Parser<'_> {
+    /// The type of `name(args)` when it calls a lambda where it is made (`[&] { … }()`: the
+    /// call `@m:operator()` on the closure `lambda#N`): its `operator()`'s value type.
+    pub(super) fn immediate_lambda(&self, name: &str, args: &[Expr]) -> Option<ValTy> {
+        if name != "@m:operator()" {
+            return None;
+        }
+        let Some(ExprKind::Call(l, _)) = args.first().map(|a| &a.kind) else {
+            return None;
+        };
+        if !l.starts_with("lambda#") {
+            return None;
+        }
+        match self.structs.get(l)?.methods.get("operator()")?.ty {
+            Ty::Val(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// The name an identifier has here: inside a lambda, a variable from outside it is
     /// captured and named through the closure (`this.x`).
     ///

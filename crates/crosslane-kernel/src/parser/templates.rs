@@ -902,18 +902,8 @@ impl Parser<'_> {
                     _ => None,
                 }
             }
-            // A lambda called where it is made: its `operator()`'s type.
-            ExprKind::Call(n, args)
-                if n == "@m:operator()"
-                    && matches!(args.first().map(|a| &a.kind), Some(ExprKind::Call(l, _)) if l.starts_with("lambda#")) =>
-            {
-                let Some(ExprKind::Call(l, _)) = args.first().map(|a| &a.kind) else {
-                    return None;
-                };
-                match self.structs.get(l)?.methods.get("operator()")?.ty {
-                    Ty::Val(v) => Some(v),
-                    _ => None,
-                }
+            ExprKind::Call(n, args) if self.immediate_lambda(n, args).is_some() => {
+                self.immediate_lambda(n, args)
             }
             ExprKind::Call(n, args) if self.method_target(n, args).is_some() => {
                 let (st, m, _) = self.method_target(n, args)?;
