@@ -351,15 +351,37 @@ fn own_err(bound: Bound, x: f64, fmt: Fmt) -> f64 {
 /// evaluated at zero. At most 2^4 corners: a fifth noted
 /// input's interval is taken as its ends only when the others are at their values.
 fn corner_change(inputs: &[(f64, Option<Approx>)], f: &dyn Fn(&[f64]) -> f64, value: f64) -> f64 {
-    let errs: Vec<f64> = inputs
-        .iter()
-        .map(|(_, a)| a.map_or(0.0, |a| f64::from(a.err)))
-        .collect();
+    // On the stack for the usual one to four operands (every arithmetic operation).
+    let n = inputs.len();
+    if n <= 4 {
+        let (mut errs, mut point) = ([0.0f64; 4], [0.0f64; 4]);
+        corners_in(inputs, f, value, &mut errs[..n], &mut point[..n])
+    } else {
+        let (mut errs, mut point) = (vec![0.0f64; n], vec![0.0f64; n]);
+        corners_in(inputs, f, value, &mut errs, &mut point)
+    }
+}
+
+/// [`corner_change`] with its scratch rows (`errs`, `point`: one entry per input).
+fn corners_in(
+    inputs: &[(f64, Option<Approx>)],
+    f: &dyn Fn(&[f64]) -> f64,
+    value: f64,
+    errs: &mut [f64],
+    point: &mut [f64],
+) -> f64 {
+    for (e, (_, a)) in errs.iter_mut().zip(inputs) {
+        *e = a.map_or(0.0, |a| f64::from(a.err));
+    }
     if errs.iter().any(|e| !e.is_finite()) {
         return f64::INFINITY;
     }
-    let noted: Vec<usize> = (0..inputs.len()).filter(|&i| errs[i] > 0.0).collect();
-    let mut point: Vec<f64> = inputs.iter().map(|(x, _)| *x).collect();
+    let reset = |p: &mut [f64]| {
+        for (q, (x, _)) in p.iter_mut().zip(inputs) {
+            *q = *x;
+        }
+    };
+    reset(point);
     let mut worst = 0.0f64;
     let mut eval = |p: &[f64]| {
         let y = f(p);
@@ -376,29 +398,30 @@ fn corner_change(inputs: &[(f64, Option<Approx>)], f: &dyn Fn(&[f64]) -> f64, va
         };
         worst = worst.max(d);
     };
-    let corners = noted.len().min(4);
+    let noted = || (0..inputs.len()).filter(|&i| errs[i] > 0.0);
+    let corners = noted().count().min(4);
     for mask in 0u32..(1 << corners) {
-        for (bit, &i) in noted.iter().take(corners).enumerate() {
+        for (bit, i) in noted().take(corners).enumerate() {
             let sign = if mask & (1 << bit) != 0 { 1.0 } else { -1.0 };
             point[i] = inputs[i].0 + sign * errs[i];
         }
-        eval(&point);
+        eval(point);
     }
-    for &i in noted.iter().skip(corners) {
+    for i in noted().skip(corners) {
         for sign in [-1.0, 1.0] {
-            let mut p: Vec<f64> = inputs.iter().map(|(x, _)| *x).collect();
-            p[i] += sign * errs[i];
-            eval(&p);
+            reset(point);
+            point[i] += sign * errs[i];
+            eval(point);
         }
     }
     // An interval that holds zero: the value there too (a pole, 1/x; an interior extreme,
     // x·x or cos x, which the ends alone miss).
-    for &i in &noted {
+    for i in noted() {
         if inputs[i].0.abs() <= errs[i] {
-            let mut p: Vec<f64> = inputs.iter().map(|(x, _)| *x).collect();
+            reset(point);
             for z in [0.0, -0.0] {
-                p[i] = z;
-                eval(&p);
+                point[i] = z;
+                eval(point);
             }
         }
     }

@@ -484,6 +484,9 @@ fn call_row(
         &xs[..]
     };
     let f = |p: &[f64]| {
+        if p.len() == xs.len() {
+            return eval_at(r, single, p, n);
+        }
         let mut q = xs.clone();
         q[..p.len()].copy_from_slice(p);
         eval_at(r, single, &q, n)
