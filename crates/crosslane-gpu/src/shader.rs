@@ -357,12 +357,9 @@ mod tests {
 
     #[test]
     fn a_cell_within_its_ulp_bound_matches_and_says_so() {
-        use crosslane_kernel::accuracy::{Approx, Bound};
+        use crosslane_kernel::accuracy::{Approx, Bound, Fmt};
         let f = ValTy::scalar(Scalar::F32);
-        let note = Some(Approx {
-            function: 0,
-            bound: Bound::Ulp(2),
-        });
+        let note = Some(Approx::own(0, Bound::Ulp(2), 1.0, Fmt::F32));
         let noted = |x: f64| Some(KVal::approx_float(Scalar::F32, x, note));
         // Emulator 1.0 (0x3f800000) in every cell; device bits by hand: 2 ulp up (within the
         // 2-ulp note), 3 ulp up (outside), 1 ulp down (within), and 1 ulp up in a cell without a

@@ -241,8 +241,8 @@ pub(crate) fn fma(ty: Scalar, x: f64, y: f64, c: f64) -> f64 {
 }
 
 /// The fused value of scalar operands, or `None` when their types do not fuse (the caller
-/// then multiplies and adds as C does). The result keeps the wider accuracy note of its
-/// operands.
+/// then multiplies and adds as C does). An operand's accuracy note carries through to the
+/// result ([`crate::accuracy::Approx::propagate`]).
 pub(crate) fn fused_value(
     (neg_product, neg_addend): (bool, bool),
     x: &KVal,
@@ -266,11 +266,15 @@ pub(crate) fn fused_value(
     if neg_addend {
         d = -d;
     }
-    let approx = [x, y, c]
-        .iter()
-        .filter_map(|v| v.approx())
-        .reduce(crate::accuracy::Approx::wider);
-    Some(KVal::approx_float(ty, fma(ty, a, b, d), approx))
+    let r = fma(ty, a, b, d);
+    if x.approx().is_none() && y.approx().is_none() && c.approx().is_none() {
+        return Some(KVal::float(ty, r));
+    }
+    // Operands that may be off: the fused operation over their intervals, plus one rounding.
+    let inputs = [(a, x.approx()), (b, y.approx()), (d, c.approx())];
+    Some(KVal::propagated(ty, r, None, &inputs, &|p| {
+        p[0].mul_add(p[1], p[2])
+    }))
 }
 
 #[cfg(test)]

@@ -319,27 +319,99 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     let note = args
         .iter()
         .filter_map(KVal::approx)
-        .reduce(crate::accuracy::Approx::wider);
-    Some(run(name, args).map(|v| with_note(v, note)))
+        .reduce(|p, q| if q.err > p.err { q } else { p });
+    Some(run(name, args).map(|v| match note {
+        None => v,
+        Some(n) => with_note(name, args, v, n),
+    }))
 }
 
-/// A float result (or each float of a pair) carrying `note`, the widest accuracy note of the
-/// arguments: every function here is exact or correctly rounded itself, so a value computed
-/// from an inexact one (`__hadd(hexp(x), y)`) keeps that value's note, as arithmetic on
-/// `float` does ([`super::mathlib`]).
-fn with_note(v: KVal, note: Option<crate::accuracy::Approx>) -> KVal {
-    let Some(n) = note else {
-        return v;
-    };
+/// One float component of `v` moved by its own error (`sign` −1 or +1; unnoted components
+/// and other values as they are): a corner of the argument's interval.
+fn perturbed(v: &KVal, sign: f64) -> KVal {
     match v {
-        KVal::Float { ty, x, approx } => KVal::Float {
+        KVal::Float {
             ty,
             x,
-            approx: Some(approx.map_or(n, |a| a.wider(n))),
+            approx: Some(a),
+        } => KVal::Float {
+            ty: *ty,
+            x: x + sign * f64::from(a.err),
+            approx: None,
         },
         KVal::Vector { ty, items } => KVal::Vector {
+            ty: *ty,
+            items: items.iter().map(|i| perturbed(i, sign)).collect(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// The float components of a value, in order.
+fn floats(v: &KVal) -> Vec<f64> {
+    match v {
+        KVal::Float { x, .. } => vec![*x],
+        KVal::Vector { items, .. } => items.iter().flat_map(floats).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Result `v` of `name` on `args`, where an argument carries an accuracy note (`dominant`, the
+/// one with the largest error): every function here is exact or correctly rounded itself, so
+/// each float component's error is its largest change over the corners of the arguments'
+/// intervals (every component of an argument moved by its error, one sign per argument; at
+/// most 2^3 corners), plus one ulp for the rounding, as arithmetic on `float` carries it
+/// ([`crate::accuracy::Approx::propagate`]).
+fn with_note(name: &str, args: &[KVal], v: KVal, dominant: crate::accuracy::Approx) -> KVal {
+    let base = floats(&v);
+    let mut change = vec![0.0f64; base.len()];
+    let n = args.len().min(3);
+    for mask in 0u32..(1 << n) {
+        let corner: Vec<KVal> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let sign = if i < n && mask & (1 << i) != 0 {
+                    1.0
+                } else {
+                    -1.0
+                };
+                perturbed(a, sign)
+            })
+            .collect();
+        let moved = run(name, &corner).map(|r| floats(&r)).unwrap_or_default();
+        for (k, c) in change.iter_mut().enumerate() {
+            let d = match moved.get(k) {
+                Some(m) if !(m.is_nan() && base[k].is_nan()) => (m - base[k]).abs(),
+                Some(_) => 0.0,
+                None => f64::INFINITY,
+            };
+            *c = c.max(if d.is_nan() { f64::INFINITY } else { d });
+        }
+    }
+    if !dominant.err.is_finite() {
+        change.iter_mut().for_each(|c| *c = f64::INFINITY);
+    }
+    let mut k = 0;
+    set_notes(v, &change, &mut k, dominant)
+}
+
+fn set_notes(v: KVal, change: &[f64], k: &mut usize, dominant: crate::accuracy::Approx) -> KVal {
+    match v {
+        KVal::Float { ty, x, .. } => {
+            let c = change.get(*k).copied().unwrap_or(f64::INFINITY);
+            *k += 1;
+            let approx = ty
+                .float_fmt()
+                .map(|fmt| crate::accuracy::Approx::carried(dominant, c, x, fmt));
+            KVal::Float { ty, x, approx }
+        }
+        KVal::Vector { ty, items } => KVal::Vector {
             ty,
-            items: items.into_iter().map(|i| with_note(i, Some(n))).collect(),
+            items: items
+                .into_iter()
+                .map(|i| set_notes(i, change, k, dominant))
+                .collect(),
         },
         other => other,
     }

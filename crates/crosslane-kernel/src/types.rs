@@ -20,7 +20,7 @@
 use half::{bf16, f16};
 use serde::Serialize;
 
-use super::accuracy::Approx;
+use super::accuracy::{Approx, Fmt};
 use crosslane_core::result::Level;
 use crosslane_core::value::{Value, ValueType};
 
@@ -57,6 +57,17 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// The float format an accuracy bound of this type is counted in (`None`: not a float).
+    pub fn float_fmt(self) -> Option<Fmt> {
+        match self {
+            Scalar::F16 => Some(Fmt::F16),
+            Scalar::Bf16 => Some(Fmt::Bf16),
+            Scalar::F32 => Some(Fmt::F32),
+            Scalar::F64 => Some(Fmt::F64),
+            _ => None,
+        }
+    }
+
     /// Whether it is a floating type.
     pub fn is_float(self) -> bool {
         matches!(self, Scalar::F16 | Scalar::Bf16 | Scalar::F32 | Scalar::F64)
@@ -363,13 +374,32 @@ impl KVal {
     }
 
     /// A float of type `ty`, rounded to it, that carries the accuracy note `approx` (a value
-    /// from an inexact math function; `None`: exact).
+    /// from an inexact math function; `None`: exact), its ulps counted at the rounded value.
     pub fn approx_float(ty: Scalar, x: f64, approx: Option<Approx>) -> KVal {
+        let x = round_float(ty, x);
         KVal::Float {
             ty,
-            x: round_float(ty, x),
-            approx,
+            x,
+            approx: approx.and_then(|a| Some(a.at(x, ty.float_fmt()?))),
         }
+    }
+
+    /// A float of type `ty`: `x` (already rounded to `ty`), the result of `f` on `inputs`
+    /// (each an operand's value and note), where `own` is `f`'s own documented bound (`None`:
+    /// exact). The note carries the operands' errors through `f` ([`Approx::propagate`]);
+    /// with no inexact operand and no own bound, there is none.
+    pub fn propagated(
+        ty: Scalar,
+        x: f64,
+        own: Option<(u16, crate::accuracy::Bound)>,
+        inputs: &[(f64, Option<Approx>)],
+        f: &dyn Fn(&[f64]) -> f64,
+    ) -> KVal {
+        let x = round_float(ty, x);
+        let approx = ty
+            .float_fmt()
+            .and_then(|fmt| Approx::propagate(own, inputs, f, x, fmt));
+        KVal::Float { ty, x, approx }
     }
 
     /// The accuracy note of a value from an inexact math function (a vector: its widest
@@ -388,7 +418,11 @@ impl KVal {
     /// vectors are returned as they are: an ulp bound is a float's).
     pub fn with_approx(self, approx: Option<Approx>) -> KVal {
         match self {
-            KVal::Float { ty, x, .. } => KVal::Float { ty, x, approx },
+            KVal::Float { ty, x, .. } => KVal::Float {
+                ty,
+                x,
+                approx: approx.and_then(|a| Some(a.at(x, ty.float_fmt()?))),
+            },
             other => other,
         }
     }
@@ -501,10 +535,16 @@ impl KVal {
                     Ok(KVal::int(target, n))
                 }
             }
-            KVal::Float { x, approx, .. } => {
+            KVal::Float { x, approx, ty } => {
                 if target.is_float() {
-                    // A float-to-float conversion keeps the note: the value is still the
-                    // inexact function's, rounded.
+                    // A float-to-float conversion keeps the note (the value is still the
+                    // inexact function's); one to a narrower type rounds a value the device
+                    // may have elsewhere: its error, plus one ulp of the target.
+                    if approx.is_some() && target != *ty && target.bits() <= ty.bits() {
+                        return Ok(KVal::propagated(target, *x, None, &[(*x, *approx)], &|p| {
+                            p[0]
+                        }));
+                    }
                     Ok(KVal::approx_float(target, *x, *approx))
                 } else if target == Scalar::Bool {
                     Ok(KVal::bool(*x != 0.0))
@@ -892,13 +932,14 @@ fn scalar_binary(op: BinOp, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
         } else {
             float_op(op, x as f32 as f64, y as f32 as f64) as f32 as f64
         };
-        // A result computed from a value of an inexact math function carries its note (the
-        // wider of the two operands'): the sum of the bounds along the history is not kept.
-        let approx = match (a.approx(), b.approx()) {
-            (Some(p), Some(q)) => Some(p.wider(q)),
-            (p, q) => p.or(q),
-        };
-        return Ok(KVal::approx_float(ty, r, approx));
+        // A result computed from a value of an inexact math function carries how far the
+        // device's may be: the operation over the operands' intervals, plus one rounding.
+        return Ok(match (a.approx(), b.approx()) {
+            (None, None) => KVal::float(ty, r),
+            (p, q) => KVal::propagated(ty, r, None, &[(x, p), (y, q)], &|v| {
+                float_op(op, v[0], v[1])
+            }),
+        });
     }
     let x = a.convert(ValTy::scalar(ty))?.as_int().unwrap_or(0);
     let y = b.convert(ValTy::scalar(ty))?.as_int().unwrap_or(0);

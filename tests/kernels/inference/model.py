@@ -555,6 +555,9 @@ def hip_unbounded(W):
     mx = [inp(p, 0.5) for p in range(W)]
     if min(mx) - max(mx) < -10:
         res += [("paged_attention_reduce", "out"), ("paged_attention_reduce", "total")]
+    # rope_rotary: powf(10000.0f, e): HIP states powf's bound for a base in [-4, 4] only, and
+    # the angle's error carries through cosf / sinf to every rotated value: no bound.
+    res.append(("rope_rotary", "out"))
     # flash_attn_row: expf(m_old - m_new) and expf(s_j - m_new) along the 8 keys.
     q = [inp(d) for d in range(W)]
     m, args = None, []

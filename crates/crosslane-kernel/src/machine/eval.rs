@@ -735,5 +735,38 @@ fn vendor_binary_exact(
             return Ok(r);
         }
     }
-    binary(op, a, b)
+    let r = binary(op, a, b)?;
+    if dialect == crosslane_core::op::Dialect::Wgsl && op == BinOp::Div {
+        return Ok(wgsl_division(r, a, b));
+    }
+    Ok(r)
+}
+
+/// A WGSL f32 quotient with its accuracy note: WGSL spec § 15.7.4, "x / y: 2.5 ULP for |y| in
+/// the range [2^-126, 2^126]" ([`crate::wgsl::inherited::division_bound`]), the operands'
+/// errors carried through it. Other types and integer quotients are returned as they are.
+fn wgsl_division(r: KVal, a: &KVal, b: &KVal) -> KVal {
+    let KVal::Float {
+        ty: crate::types::Scalar::F32,
+        x,
+        ..
+    } = r
+    else {
+        return r;
+    };
+    let (p, q) = (
+        a.as_f64().unwrap_or(f64::NAN),
+        b.as_f64().unwrap_or(f64::NAN),
+    );
+    let own = crate::mathlib::intrinsics::named_note(
+        "x/y (WGSL f32)",
+        crate::wgsl::inherited::division_bound(q),
+    );
+    KVal::propagated(
+        crate::types::Scalar::F32,
+        x,
+        own,
+        &[(p, a.approx()), (q, b.approx())],
+        &|v| v[0] / v[1],
+    )
 }

@@ -334,6 +334,9 @@ impl Lowering<'_> {
                 };
                 b.push(Node::Geom(g, k), Scalar::U32)
             }
+            // A WGSL division carries the spec's 2.5 ULP bound (a note: the general
+            // evaluator's).
+            ExprKind::Binary(BinOp::Div, ..) if self.dialect == Dialect::Wgsl => None,
             ExprKind::Binary(op, x, y) => {
                 if self.contract.at(e.span.line) {
                     if let Some(f) = crate::contract::split(*op, x, y) {

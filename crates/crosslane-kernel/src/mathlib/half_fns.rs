@@ -25,7 +25,7 @@
 //! number the vendor did not give. `hfloor`, `hceil`, `htrunc` and `hrint` are exact (every
 //! integer-valued result is a 16-bit value) and pass on their argument's note.
 
-use super::{Approx, Bound};
+use super::Bound;
 use crate::types::{round16, KVal, Scalar};
 
 /// Id of the first half-function note ([`Approx::function`]): `HALF_NOTES + k` names
@@ -54,12 +54,9 @@ pub fn note_name(id: u16) -> Option<(&'static str, &'static str)> {
     NAMES.get(usize::from(k)).map(|n| (*n, SRC_HALF))
 }
 
-fn note(name: &str) -> Option<Approx> {
+fn note(name: &str) -> Option<(u16, Bound)> {
     let k = NAMES.iter().position(|n| *n == name)?;
-    Some(Approx {
-        function: HALF_NOTES + u16::try_from(k).ok()?,
-        bound: Bound::Unstated,
-    })
+    Some((HALF_NOTES + u16::try_from(k).ok()?, Bound::Unstated))
 }
 
 /// The function of a scalar name's stem (`exp` for `hexp` and `h2exp`) on one component,
@@ -97,12 +94,19 @@ fn component(name: &str, stem: &str, ty: Scalar, v: &KVal) -> Result<KVal, Strin
         return Err(format!("`{name}` is not a half math function"));
     };
     let single = f64::from(r as f32);
-    let approx = if exact { v.approx() } else { note(name) };
-    Ok(KVal::Float {
+    let own = if exact { None } else { note(name) };
+    if own.is_none() && v.approx().is_none() {
+        return Ok(KVal::float(ty, round16(ty, single)));
+    }
+    // An exact function (floor, rint) of a value that may be off carries that error through.
+    let f = |p: &[f64]| eval(stem, p[0]).map_or(f64::NAN, |e| e.0);
+    Ok(KVal::propagated(
         ty,
-        x: round16(ty, single),
-        approx,
-    })
+        round16(ty, single),
+        own,
+        &[(x, v.approx())],
+        &f,
+    ))
 }
 
 /// Applies `name` (one of [`NAMES`]) to one lane's arguments; `None` for any other name.
@@ -157,6 +161,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accuracy::Approx;
 
     fn h(x: f64) -> KVal {
         KVal::float(Scalar::F16, x)

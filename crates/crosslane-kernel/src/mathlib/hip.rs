@@ -183,15 +183,20 @@ pub fn renote(name: &str, args: &[KVal], value: KVal) -> KVal {
             .and_then(KVal::as_f64)
             .is_some_and(|x| (*lo..=*hi).contains(&x))
     });
-    let note = Approx {
-        function: HIP_NOTES + i as u16,
-        bound: if inside {
+    let own = (
+        HIP_NOTES + i as u16,
+        if inside {
             Bound::Ulp(row.ulp)
         } else {
             Bound::Unstated
         },
-    };
-    with_note(value, note)
+    );
+    if let KVal::Float { ty, x, .. } = value {
+        if args.iter().any(|a| a.approx().is_some()) {
+            return carried(name, args, ty, x, own);
+        }
+    }
+    with_note(value, own)
 }
 
 fn without_note(value: KVal) -> KVal {
@@ -205,16 +210,51 @@ fn without_note(value: KVal) -> KVal {
     }
 }
 
-fn with_note(value: KVal, note: Approx) -> KVal {
+/// The result `x` (of type `ty`) of `name` on `args`, some of which carry an error: HIP's own
+/// bound `own`, plus the arguments' errors carried through the function (the function run
+/// again at the corners of their intervals: [`Approx::propagate`]).
+fn carried(name: &str, args: &[KVal], ty: crate::types::Scalar, x: f64, own: (u16, Bound)) -> KVal {
+    let inputs: Vec<(f64, Option<Approx>)> = args
+        .iter()
+        .map(|a| (a.as_f64().unwrap_or(f64::NAN), a.approx()))
+        .collect();
+    let at = |p: &[f64]| {
+        let corner: Vec<KVal> = args
+            .iter()
+            .zip(p)
+            .map(|(a, &v)| match a {
+                KVal::Float { ty, .. } => KVal::Float {
+                    ty: *ty,
+                    x: v,
+                    approx: None,
+                },
+                other => other.clone(),
+            })
+            .collect();
+        super::call(name, &corner)
+            .and_then(Result::ok)
+            .and_then(|c| c.value.as_f64())
+            .unwrap_or(f64::NAN)
+    };
+    KVal::propagated(ty, x, Some(own), &inputs, &at)
+}
+
+/// `value` (of arguments without an error) with HIP's own bound `own` in place of CUDA's.
+fn with_note(value: KVal, own: (u16, Bound)) -> KVal {
     match value {
-        KVal::Float { ty, x, .. } => KVal::Float {
-            ty,
-            x,
-            approx: Some(note),
-        },
+        KVal::Float { ty, x, approx } => {
+            let Some(fmt) = ty.float_fmt() else {
+                return KVal::Float { ty, x, approx };
+            };
+            KVal::Float {
+                ty,
+                x,
+                approx: Some(Approx::own(own.0, own.1, x, fmt)),
+            }
+        }
         KVal::Vector { ty, items } => KVal::Vector {
             ty,
-            items: items.into_iter().map(|v| with_note(v, note)).collect(),
+            items: items.into_iter().map(|v| with_note(v, own)).collect(),
         },
         other => other,
     }

@@ -9,7 +9,9 @@
 //! error (an error-free transformation: TwoSum for a sum, an `fma` residual for a product,
 //! quotient or square root) say which neighbour the mode takes.
 
-use super::{args_note, num, Approx, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR, SRC_WGSL};
+use super::{
+    args_note, noted_result, num, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR, SRC_WGSL,
+};
 use crate::types::{KVal, Scalar};
 
 /// The names notes can carry besides the rows of [`super::table::ROWS`], with their sources.
@@ -41,10 +43,33 @@ pub const NOTES: &[(&str, &str)] = &[
     // super::fast_sqrt_note.
     ("x/y (-prec-div=false)", SRC_F32),
     ("sqrtf (-prec-sqrt=false)", SRC_F32),
+    // WGSL built-ins with an absolute bound, or one inherited from a formula
+    // (crate::wgsl::inherited), and WGSL's f32 division.
+    ("sin", SRC_WGSL),
+    ("cos", SRC_WGSL),
+    ("tan", SRC_WGSL),
+    ("sinh", SRC_WGSL),
+    ("cosh", SRC_WGSL),
+    ("tanh", SRC_WGSL),
+    ("sqrt", SRC_WGSL),
+    ("pow", SRC_WGSL),
+    ("fract", SRC_WGSL),
+    ("degrees", SRC_WGSL),
+    ("radians", SRC_WGSL),
+    ("fma", SRC_WGSL),
+    ("mix", SRC_WGSL),
+    ("asin", SRC_WGSL),
+    ("acos", SRC_WGSL),
+    ("asinh", SRC_WGSL),
+    ("acosh", SRC_WGSL),
+    ("atanh", SRC_WGSL),
+    ("smoothstep", SRC_WGSL),
+    ("x/y (WGSL f32)", SRC_WGSL),
 ];
 
-/// The note of a name in [`NOTES`] with `bound` (`None` for a name not there).
-pub fn named_note(name: &str, bound: Bound) -> Option<Approx> {
+/// The note id of a name in [`NOTES`] with `bound` (`None` for a name not there): the own
+/// bound [`crate::accuracy::Approx::propagate`] takes.
+pub fn named_note(name: &str, bound: Bound) -> Option<(u16, Bound)> {
     note(name, bound)
 }
 
@@ -54,7 +79,7 @@ pub fn named_note(name: &str, bound: Bound) -> Option<Approx> {
 /// a whole number, so the floor bounds the same values); `log`, `log2` 3 ULP outside
 /// [0.5, 2.0], absolute error < 2^-21 inside; `atan`, `atan2` 4096 ULP. `None` for any other
 /// name (correctly rounded, or a bound inherited from a formula, which is not carried).
-pub fn wgsl_note(name: &str, x: f64) -> Option<Approx> {
+pub fn wgsl_note(name: &str, x: f64) -> Option<(u16, Bound)> {
     let bound = match name {
         "inverseSqrt" => Bound::Ulp(2),
         "exp" | "exp2" => {
@@ -74,12 +99,9 @@ pub fn note_name(k: u16) -> (&'static str, &'static str) {
     NOTES.get(usize::from(k)).copied().unwrap_or(("?", ""))
 }
 
-fn note(name: &str, bound: Bound) -> Option<Approx> {
+fn note(name: &str, bound: Bound) -> Option<(u16, Bound)> {
     let k = NOTES.iter().position(|(n, _)| *n == name)?;
-    Some(Approx {
-        function: u16::try_from(k).ok()? + INTRINSIC_NOTES,
-        bound,
-    })
+    Some((u16::try_from(k).ok()? + INTRINSIC_NOTES, bound))
 }
 
 /// A rounding mode of the `_rn`/`_rz`/`_ru`/`_rd` intrinsics (PTX ISA, "Rounding Modifiers").
@@ -351,9 +373,11 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             }
             // IEEE-compliant: exact, so only an argument's own note passes on.
             return Ok(if single {
-                KVal::approx_float(Scalar::F32, rounded_f32(op, &xs, mode), args_note(args))
+                let f = |p: &[f64]| rounded_f32(op, p, mode);
+                noted_result(Scalar::F32, f(&xs), None, args, &xs, &f)
             } else {
-                KVal::approx_float(Scalar::F64, rounded_f64(op, &xs, mode), args_note(args))
+                let f = |p: &[f64]| rounded_f64(op, p, mode);
+                noted_result(Scalar::F64, f(&xs), None, args, &xs, &f)
             });
         }
     }
@@ -363,18 +387,18 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
     let (value, bound) = match name {
         // "The maximum ulp error is 2 + floor(abs(1.173 * x))."
         "__expf" => (
-            libm::exp(x),
+            fast(name, &[x, 0.0]),
             Bound::Ulp(2 + (1.173 * x).abs().floor().min(1e9) as u32),
         ),
         // "The maximum ulp error is 2 + floor(abs(2.97 * x))."
         "__exp10f" => (
-            libm::exp10(x),
+            fast(name, &[x, 0.0]),
             Bound::Ulp(2 + (2.97 * x).abs().floor().min(1e9) as u32),
         ),
         // "For x in [0.5, 2], the maximum absolute error is 2^-21.41, otherwise, the maximum
         // ulp error is 3."
         "__logf" => (
-            libm::log(x),
+            fast(name, &[x, 0.0]),
             if in_unit {
                 Bound::AbsPow2(-21.41)
             } else {
@@ -384,7 +408,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         // "For x in [0.5, 2], the maximum absolute error is 2^-22, otherwise, the maximum ulp
         // error is 2."
         "__log2f" => (
-            libm::log2(x),
+            fast(name, &[x, 0.0]),
             if in_unit {
                 Bound::AbsPow2(-22.0)
             } else {
@@ -394,7 +418,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         // "For x in [0.5, 2], the maximum absolute error is 2^-24, otherwise, the maximum ulp
         // error is 3."
         "__log10f" => (
-            libm::log10(x),
+            fast(name, &[x, 0.0]),
             if in_unit {
                 Bound::AbsPow2(-24.0)
             } else {
@@ -403,7 +427,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         ),
         // "For x in [-π, π], the maximum absolute error is 2^-21.41, and larger otherwise."
         "__sinf" => (
-            libm::sin(x),
+            fast(name, &[x, 0.0]),
             if in_pi {
                 Bound::AbsPow2(-21.41)
             } else {
@@ -412,7 +436,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         ),
         // "For x in [-π, π], the maximum absolute error is 2^-21.19, and larger otherwise."
         "__cosf" => (
-            libm::cos(x),
+            fast(name, &[x, 0.0]),
             if in_pi {
                 Bound::AbsPow2(-21.19)
             } else {
@@ -420,13 +444,13 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             },
         ),
         // "Derived from its implementation as __sinf(x) * (1/__cosf(x))": no stated bound.
-        "__tanf" => (libm::tan(x), Bound::Unstated),
+        "__tanf" => (fast(name, &[x, 0.0]), Bound::Unstated),
         // "Maximum relative error 2^-11" (CUDA C++ Programming Guide, Mathematical Functions,
         // Single-Precision-Only Intrinsics; subnormal results are not flushed): the ulp of a
         // float y exceeds 2^-24·|y|, so 2^-11·|y| is under 2^13 = 8192 ulp.
-        "__tanhf" => (libm::tanh(x), Bound::Ulp(8192)),
+        "__tanhf" => (fast(name, &[x, 0.0]), Bound::Ulp(8192)),
         // "Derived from its implementation as exp2f(y * __log2f(x))": no stated bound.
-        "__powf" => (libm::pow(x, f32v(num(name, args, 1)?)), Bound::Unstated),
+        "__powf" => (fast(name, &[x, f32v(num(name, args, 1)?)]), Bound::Unstated),
         "__fdividef" => {
             let y = f32v(num(name, args, 1)?);
             // CUDA Math API, __fdividef: "for 2^126 < |y| < 2^128, __fdividef(x,y) delivers 0
@@ -452,16 +476,55 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             // "NaN results are flushed to positive zero").
             let v = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
             let v = if v == 0.0 { 0.0 } else { v };
-            return Ok(KVal::approx_float(Scalar::F32, v, args_note(args)));
+            return Ok(noted_result(Scalar::F32, v, None, args, &[x], &|p| {
+                if p[0].is_nan() {
+                    0.0
+                } else {
+                    p[0].clamp(0.0, 1.0)
+                }
+            }));
         }
         _ => {
             // __frsqrt_rn: 1/sqrt(x) rounded to nearest (IEEE-compliant per the table). The
             // f64 quotient of an f64 square root is within an ulp of f64: then rounded once.
-            let r = 1.0 / x.sqrt();
-            return Ok(KVal::approx_float(Scalar::F32, r, args_note(args)));
+            let f = |p: &[f64]| 1.0 / p[0].sqrt();
+            return Ok(noted_result(Scalar::F32, f(&[x]), None, args, &[x], &f));
         }
     };
-    Ok(KVal::approx_float(Scalar::F32, value, note(name, bound)))
+    let y = if matches!(name, "__powf" | "__fdividef") {
+        f32v(num(name, args, 1)?)
+    } else {
+        0.0
+    };
+    Ok(noted_result(
+        Scalar::F32,
+        value,
+        note(name, bound),
+        args,
+        &[x, y],
+        &|p| fast(name, p),
+    ))
+}
+
+/// The function fast intrinsic `name` approximates, on `p` (the argument; `__powf`,
+/// `__fdividef`: and the second), unrounded: its value, and the one the device's error is
+/// carried through.
+fn fast(name: &str, p: &[f64]) -> f64 {
+    let (x, y) = (p[0], p[1]);
+    match name {
+        "__expf" => libm::exp(x),
+        "__exp10f" => libm::exp10(x),
+        "__logf" => libm::log(x),
+        "__log2f" => libm::log2(x),
+        "__log10f" => libm::log10(x),
+        "__sinf" => libm::sin(x),
+        "__cosf" => libm::cos(x),
+        "__tanf" => libm::tan(x),
+        "__tanhf" => libm::tanh(x),
+        "__powf" => libm::pow(x, y),
+        "__fdividef" => x / y,
+        _ => f64::NAN,
+    }
 }
 
 #[cfg(test)]
@@ -519,7 +582,7 @@ mod tests {
         assert_eq!(run1("__fdividef", &[1.0, 4.0]), 0.25);
         let e = call("__expf", &[f(2.0)]).unwrap().unwrap();
         // 2 + floor(1.173 * 2) = 4.
-        assert_eq!(e.approx().and_then(Approx::ulp), Some(4));
+        assert_eq!(e.approx().and_then(crate::accuracy::Approx::ulp), Some(4));
         let s = call("__sinf", &[f(10.0)]).unwrap().unwrap();
         assert_eq!(s.approx().map(|a| a.bound), Some(Bound::Unstated));
         assert_eq!(run1("__saturatef", &[f32::NAN]), 0.0);

@@ -13,9 +13,11 @@
 //! except in rare double-rounding cases); a `double` function is the `libm` crate's (within
 //! about one ulp). The device's result of such a function may differ from this value by the
 //! maximum error the vendor documents, and the result says so: it carries an [`Approx`] —
-//! the bound and the function — which arithmetic on it keeps (the wider of two operands'
-//! notes; the sum of the bounds along the history is not kept), the JSON shows as `"ulp"`,
-//! and the trace as "device may differ by ≤ N ulp (CUDA Math API, expf)".
+//! the function, its bound, and the absolute error carried to the value — which arithmetic
+//! on it propagates (each operation over its operands' intervals plus one rounding:
+//! [`Approx::propagate`]), the JSON shows as `"ulp"` (the carried bound in ulps of the
+//! value), and the trace as "device may differ by ≤ N ulp (CUDA Math API, expf)" or, after
+//! arithmetic, "… (CUDA Math API, expf, then 9 operations)".
 //!
 //! **Sources.** NVIDIA, CUDA C++ Programming Guide, appendix "Mathematical Functions":
 //! "Single-Precision Floating-Point Functions", "Double-Precision Floating-Point Functions"
@@ -86,18 +88,27 @@ impl Approx {
         note_name(self.function).1
     }
 
-    /// "device may differ by ≤ 2 ulp (CUDA Math API, expf)"; a HIP note names HIP's table,
-    /// its measure and the test range its bound holds on ([`hip`]).
+    /// "device may differ by ≤ 2 ulp (CUDA Math API, expf)"; a value computed from such a
+    /// result states the bound carried to it and how many operations followed: "device may
+    /// differ by ≤ 40 ulp (CUDA Math API, expf, then 9 operations)". A HIP note names HIP's
+    /// table, its measure and the test range its bound holds on ([`hip`]); a WGSL one the
+    /// spec.
     pub fn note(self) -> String {
+        let after = self.ops_words();
         match hip::range_words(self.function) {
             Some(range) => format!(
-                "device may differ {} (HIP math API, {}, against the C++ standard library; HIP states its bound for {range})",
-                self.bound.words(),
+                "device may differ {} (HIP math API, {}{after}, against the C++ standard library; HIP states its bound for {range})",
+                self.words(),
+                self.name()
+            ),
+            None if self.source() == SRC_WGSL => format!(
+                "device may differ {} (WGSL spec, {}{after})",
+                self.words(),
                 self.name()
             ),
             None => format!(
-                "device may differ {} (CUDA Math API, {})",
-                self.bound.words(),
+                "device may differ {} (CUDA Math API, {}{after})",
+                self.words(),
                 self.name()
             ),
         }
@@ -190,10 +201,32 @@ fn num(name: &str, args: &[KVal], k: usize) -> Result<f64, String> {
     }
 }
 
-/// The widest accuracy note among the arguments (a function that is exact itself passes on
-/// the note of an inexact value it was given).
+/// The widest accuracy note among the arguments.
 fn args_note(args: &[KVal]) -> Option<Approx> {
     args.iter().filter_map(KVal::approx).reduce(Approx::wider)
+}
+
+/// The result `value` of a math call in `ty` with its note: `own`, the function's own
+/// documented bound (`None`: the function is exact), plus the arguments' errors carried
+/// through `f`, the function on the arguments' values `xs` (the first `xs.len()` of `args`
+/// carry the notes; [`Approx::propagate`]). No note when neither is inexact.
+fn noted_result(
+    ty: Scalar,
+    value: f64,
+    own: Option<(u16, Bound)>,
+    args: &[KVal],
+    xs: &[f64],
+    f: &dyn Fn(&[f64]) -> f64,
+) -> KVal {
+    if own.is_none() && args.iter().all(|a| a.approx().is_none()) {
+        return KVal::float(ty, value);
+    }
+    let inputs: Vec<(f64, Option<Approx>)> = xs
+        .iter()
+        .enumerate()
+        .map(|(k, &x)| (x, args.get(k).and_then(KVal::approx)))
+        .collect();
+    KVal::propagated(ty, value, own, &inputs, f)
 }
 
 /// Whether a call of the double-precision name works in single precision: C++ overloads the
@@ -306,19 +339,22 @@ pub fn fast_binary(
     if !single(a) && !single(b) {
         return compute(a, b);
     }
-    let r = compute(&flush_denormal(a.clone()), &flush_denormal(b.clone()))?;
+    let (a, b) = (flush_denormal(a.clone()), flush_denormal(b.clone()));
+    let r = compute(&a, &b)?;
     if !single(&r) {
         return Ok(r);
     }
     let r = flush_denormal(r);
     match (op, r) {
-        (crate::types::BinOp::Div, KVal::Float { ty, x, approx }) => {
+        (crate::types::BinOp::Div, KVal::Float { ty, x, .. }) => {
+            // The division's own bound, with the operands' errors carried through it.
             let div = intrinsics::named_note("x/y (-prec-div=false)", Bound::Ulp(2));
-            let approx = match (approx, div) {
-                (Some(p), Some(q)) => Some(p.wider(q)),
-                (p, q) => p.or(q),
-            };
-            Ok(KVal::Float { ty, x, approx })
+            let (p, q) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            let inputs = [(p, a.approx()), (q, b.approx())];
+            Ok(KVal::propagated(ty, x, div, &inputs, &|v| v[0] / v[1]))
         }
         (_, r) => Ok(r),
     }
@@ -335,15 +371,26 @@ pub fn fast_sqrt(value: KVal) -> KVal {
             x,
             approx,
         } => {
-            let note = intrinsics::named_note("sqrtf (-prec-sqrt=false)", Bound::Ulp(1));
-            let approx = match (approx, note) {
-                (Some(p), Some(q)) => Some(p.wider(q)),
-                (p, q) => p.or(q),
+            let Some((id, bound)) =
+                intrinsics::named_note("sqrtf (-prec-sqrt=false)", Bound::Ulp(1))
+            else {
+                return KVal::Float {
+                    ty: Scalar::F32,
+                    x,
+                    approx,
+                };
+            };
+            let own = Approx::own(id, bound, x, crate::accuracy::Fmt::F32);
+            // A root of a value that was off keeps that error (already carried through the
+            // root) on top of the root's own bound.
+            let approx = match approx {
+                Some(old) => own.plus_inherited(old, x, crate::accuracy::Fmt::F32),
+                None => own,
             };
             KVal::Float {
                 ty: Scalar::F32,
                 x,
-                approx,
+                approx: Some(approx),
             }
         }
         other => other,
@@ -379,11 +426,9 @@ pub fn flush_denormal(v: KVal) -> KVal {
             ty: Scalar::F32,
             x,
             approx,
-        } if x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) => KVal::Float {
-            ty: Scalar::F32,
-            x: 0.0f64.copysign(x),
-            approx,
-        },
+        } if x != 0.0 && x.abs() < f64::from(f32::MIN_POSITIVE) => {
+            KVal::approx_float(Scalar::F32, 0.0f64.copysign(x), approx)
+        }
         other => other,
     }
 }

@@ -5,7 +5,7 @@
 //! Mathematical Standard Library Functions with Maximum ULP Error" ([`super::SRC_F64`]) give it. The
 //! tables' bounds assume nvcc's defaults (`-prec-sqrt=true`, `-prec-div=true`).
 
-use super::{args_note, num, single_overload, Approx, Bound, Call, INTRINSIC_NOTES};
+use super::{noted_result, num, single_overload, Bound, Call, INTRINSIC_NOTES};
 use crate::types::{KVal, Scalar};
 
 /// How a row's value is computed (in `f64`; a single-precision call rounds the arguments and
@@ -351,19 +351,47 @@ fn erfinv(x: f64) -> f64 {
     0.5 * (lo + hi) * x.signum()
 }
 
-/// The note a call of row `index` in the given precision leaves on its result (`None` for an
-/// exact function: the arguments' own notes pass through).
-fn note(index: usize, r: &Row, single: bool, xs: &[f64], args: &[KVal]) -> Option<Approx> {
+/// The own bound a call of row `index` in the given precision has, as the note id and bound
+/// [`Approx::propagate`] takes (`None` for an exact function: only the arguments' errors
+/// carry through).
+fn note(index: usize, r: &Row, single: bool, xs: &[f64]) -> Option<(u16, Bound)> {
     let acc = if single { r.f32_acc } else { r.f64_acc };
     let bound = match acc {
-        Acc::Exact => return args_note(args),
+        Acc::Exact => return None,
         Acc::Ulp(n) => Bound::Ulp(n),
         Acc::Rule(f) => f(xs),
     };
-    Some(Approx {
-        function: u16::try_from(2 * index + usize::from(single)).unwrap_or(u16::MAX),
+    Some((
+        u16::try_from(2 * index + usize::from(single)).unwrap_or(u16::MAX),
         bound,
-    })
+    ))
+}
+
+/// Row `r`'s function on `p` in the given precision (unrounded for `F1`/`F2`: the
+/// computation [`call_row`] makes, which an argument's error is carried through).
+fn eval_at(r: &Row, single: bool, p: &[f64], n: i32) -> f64 {
+    match r.eval {
+        F1(f) => f(p[0]),
+        F2(_) if r.double == "nextafter" && single => {
+            f64::from(libm::nextafterf(p[0] as f32, p[1] as f32))
+        }
+        F2(f) => f(p[0], p[1]),
+        Eval::F3(d, s) => {
+            if single {
+                s(p[0], p[1], p[2])
+            } else {
+                d(p[0], p[1], p[2])
+            }
+        }
+        Eval::FInt(f) => {
+            if single {
+                f64::from(libm::scalbnf(p[0] as f32, n))
+            } else {
+                f(p[0], n)
+            }
+        }
+        Eval::Pred(_) | Eval::ToInt(_) | Eval::ToLong(_) => f64::NAN,
+    }
 }
 
 /// Runs `name` when it is a row of [`ROWS`] or an [`OUT_PARAMS`] function.
@@ -441,8 +469,29 @@ fn call_row(
             return Ok(Call::value(KVal::int(Scalar::I64, v as i128)));
         }
     };
-    let approx = note(index, r, single, &xs, args);
-    Ok(Call::value(KVal::approx_float(ty, value, approx)))
+    let own = note(index, r, single, &xs);
+    let n = match r.eval {
+        Eval::FInt(_) => {
+            let n = args.get(1).and_then(KVal::as_int).unwrap_or(0);
+            n.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32
+        }
+        _ => 0,
+    };
+    // The integer exponent of `ldexp` is exact: only the value's error carries.
+    let noted = if matches!(r.eval, Eval::FInt(_)) {
+        &xs[..1]
+    } else {
+        &xs[..]
+    };
+    let f = |p: &[f64]| {
+        if p.len() == xs.len() {
+            return eval_at(r, single, p, n);
+        }
+        let mut q = xs.clone();
+        q[..p.len()].copy_from_slice(p);
+        eval_at(r, single, &q, n)
+    };
+    Ok(Call::value(noted_result(ty, value, own, args, noted, &f)))
 }
 
 /// The functions that store through pointers: `sincos`, `sincospi`, `frexp`, `modf`,
@@ -523,6 +572,7 @@ fn sincos_note(name: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accuracy::Approx;
 
     fn f32_call(name: &str, x: f32) -> KVal {
         call(name, &[KVal::float(Scalar::F32, f64::from(x))])

@@ -177,10 +177,27 @@ pub fn eval(name: &str, args: &[KVal]) -> Result<KVal, String> {
     if ty.is_float() {
         if let Some(r) = float_fn(name, args.len(), &f)? {
             let v = finite(name, ty, &f, args.len(), r)?;
-            // An f32 result of an inexact built-in carries the spec's bound, so a device's
-            // result within it is told apart from a wrong one.
+            // An f32 result of an inexact built-in carries the spec's bound, and an argument's
+            // error carried through the built-in, so a device's result within it is told
+            // apart from a wrong one.
             if ty == Scalar::F32 {
-                return Ok(v.with_approx(crate::mathlib::intrinsics::wgsl_note(name, f(0))));
+                let xs: Vec<f64> = (0..args.len()).map(f).collect();
+                let own = super::inherited::own_bound(name, &xs);
+                if own.is_none() && args.iter().all(|a| a.approx().is_none()) {
+                    return Ok(v);
+                }
+                let x = v.as_f64().unwrap_or(f64::NAN);
+                let inputs: Vec<(f64, Option<crate::accuracy::Approx>)> = args
+                    .iter()
+                    .map(|a| (a.as_f64().unwrap_or(f64::NAN), a.approx()))
+                    .collect();
+                let at = |p: &[f64]| {
+                    float_fn(name, p.len(), &|k| p.get(k).copied().unwrap_or(f64::NAN))
+                        .ok()
+                        .flatten()
+                        .unwrap_or(f64::NAN)
+                };
+                return Ok(KVal::propagated(ty, x, own, &inputs, &at));
             }
             return Ok(v);
         }
@@ -680,5 +697,24 @@ mod tests {
                 .map(|a| a.name()),
             Some("inverseSqrt")
         );
+    }
+
+    /// `round` of a value that may be off at a tie (q8_block_quant's `round(v / d)` with the
+    /// quotient -63.5 ± 3 ulp): the device may round to -63 where the emulator gives -64
+    /// (ties to even), so the result carries an error of at least 1 (the integer step) plus a
+    /// rounding.
+    #[test]
+    fn round_of_an_uncertain_tie_carries_the_step() {
+        use crate::accuracy::{Approx, Bound, Fmt};
+        let q = KVal::approx_float(
+            Scalar::F32,
+            -63.5,
+            Some(Approx::own(0, Bound::Ulp(3), -63.5, Fmt::F32)),
+        );
+        let r = eval("round", &[q]).expect("rounds");
+        assert_eq!(r.as_f64(), Some(-64.0));
+        let err = r.approx().map(|a| f64::from(a.err)).unwrap_or(0.0);
+        // 1 for the step, plus one ulp of 64 (2^-17) for the rounding.
+        assert!((1.0..1.0 + 2f64.powi(-16)).contains(&err), "{err}");
     }
 }

@@ -13,7 +13,8 @@
 //! library; regenerate `expected.json` with `python3 model.py > expected.json`), compared
 //! within the float error the CUDA Math API's ulp table allows (`tol_ulp` in the file, its
 //! derivation in the model's docstring); integer results compare exactly. Cells stored from
-//! an inexact function's value must carry its bound (`ulp_note`).
+//! an inexact function's value must carry a bound no tighter than the function's own
+//! (`ulp_note`; the carried bound widens through the arithmetic after the function).
 
 use std::path::PathBuf;
 
@@ -138,12 +139,17 @@ fn check(name: &str, dialect: Dialect, lanes: usize, want: &Value) -> Vec<String
                 bad.push(format!("{label}: {buf}[{i}] = {g:?}, want {e}"));
             }
             if let (Some(n), Some(k)) = (note, g) {
+                // The cell's bound is the function's own, carried through the arithmetic
+                // after it: never below the function's (`n`, the model's figure).
                 let a = k.approx();
                 let ok = match n {
-                    Some(n) => a.and_then(|a| a.ulp()) == Some(n as u32),
-                    None => {
-                        a.is_some_and(|a| a.bound == crosslane_kernel::accuracy::Bound::Unstated)
-                    }
+                    // A zero from an exact zero input (rmsnorm's x = 0 times the scale) is
+                    // exact on the device too: no note.
+                    Some(n) => match a {
+                        Some(a) => a.ulp().is_some_and(|u| u >= n as u32),
+                        None => k.as_f64() == Some(0.0),
+                    },
+                    None => a.is_some_and(|a| a.ulp().is_none()),
                 };
                 if !ok {
                     bad.push(format!("{label}: {buf}[{i}] should carry ulp {n:?}: {k:?}"));
@@ -180,10 +186,13 @@ fn a_softmax_lane_says_its_bound_in_the_json() {
         .and_then(|b| b.iter().find(|b| b["name"] == "out"))
         .cloned()
         .unwrap_or(Value::Null);
-    assert_eq!(out["ulp"][0], 2, "{}", out);
+    // out = e / sum: expf's own 2 ulp, carried through the warp sum and the division, is
+    // wider in ulps of the quotient than 2; the note says which function and how many
+    // operations followed (5 butterfly additions, then the division).
+    assert!(out["ulp"][0].as_u64().is_some_and(|n| n > 2), "{}", out);
     assert!(out["accuracy"][0]
         .as_str()
-        .is_some_and(|s| s.contains("device may differ by ≤ 2 ulp (CUDA Math API, expf)")));
+        .is_some_and(|s| s.contains("(CUDA Math API, expf, then ") && s.contains(" operations)")));
     // The variable `e = expf(x - m)` carries the note in every lane of its step.
     let text = crosslane_kernel::report::render_text(&t, 1000);
     assert!(
@@ -206,9 +215,11 @@ fn fast_math_runs_expf_as_its_intrinsic_and_says_so() {
         .any(|d| d.message.starts_with("fast math (--use_fast_math)")));
     let out = t.buffer("out").expect("out");
     // Row 0's largest gap x - max is -3.5: __expf's bound there is 2 + floor(1.173 * 3.5) = 6
-    // ulp (CUDA C++ Programming Guide, Intrinsic Functions), and the row sum spreads it.
+    // ulp (CUDA C++ Programming Guide, Intrinsic Functions); the row sum and the division
+    // carry it on, wider in ulps of the quotient.
     let note = out[0].as_ref().and_then(KVal::approx).expect("a note");
-    assert_eq!((note.name(), note.ulp()), ("__expf", Some(6)));
+    assert_eq!(note.name(), "__expf");
+    assert!(note.ulp().is_some_and(|n| n > 6), "{note:?}");
 }
 
 #[test]

@@ -106,7 +106,8 @@ fn model(name: &str) -> serde_json::Value {
 }
 
 /// `buf` (model name `model_buf`) within `tol_ulp` float ulps of the model (2^-23 relative),
-/// and every cell carrying the device's ulp bound `note` (the lane's `ulp` note), if any.
+/// and every cell carrying a bound no tighter than the function's own `note` (the lane's `ulp`
+/// note), if any.
 fn assert_near_model(t: &KernelTrace, buf: &str, want: &serde_json::Value, model_buf: &str) {
     let tol = want["tol_ulp"].as_f64().expect("tol_ulp") * 2f64.powi(-23);
     let note = want["ulp_note"][model_buf].as_u64();
@@ -122,11 +123,14 @@ fn assert_near_model(t: &KernelTrace, buf: &str, want: &serde_json::Value, model
             (y - x).abs() <= tol * x.abs() || y == x,
             "{buf}[{i}] = {y}, model {x}"
         );
+        // The function's own bound, carried through the arithmetic after it: never tighter.
+        // A zero from an exact zero input (x = 0 times the scale) is exact: no note.
         if let Some(n) = note {
-            assert_eq!(
-                g.approx().and_then(|a| a.ulp()),
-                Some(n as u32),
-                "{buf}[{i}]"
+            assert!(
+                g.approx()
+                    .map_or(y == 0.0, |a| a.ulp().is_some_and(|u| u >= n as u32)),
+                "{buf}[{i}]: {:?}",
+                g.approx()
             );
         }
     }

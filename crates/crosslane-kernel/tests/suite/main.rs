@@ -22,6 +22,7 @@ mod kernel_cxx_shapes;
 mod kernel_cxx_specs;
 mod kernel_decl_forms;
 mod kernel_dev_forms;
+mod kernel_device_h200;
 mod kernel_entry_forms;
 mod kernel_errors;
 mod kernel_fills;
