@@ -14,6 +14,12 @@
 //! - `%smid`, `%nsmid`: which SM runs the warp and how many there are (PTX ISA, %smid: "may
 //!   change during execution", %nsmid: "not guaranteed to be contiguous") — no SM exists in
 //!   the emulator; the value is undefined with that reason, never a number picked quietly.
+//! - `__builtin_amdgcn_s_memtime()`: AMD's `S_MEMTIME`, "return current 64-bit timestamp"
+//!   (AMD CDNA3 and RDNA3 ISA, SMEM opcodes: the shader clock counter, rate unspecified):
+//!   the work counter, as `clock64()`, as an `unsigned long`.
+//! - `__builtin_amdgcn_s_memrealtime()`: `S_MEMREALTIME`, "return current 64-bit RTC" (a
+//!   real-time clock at a constant frequency): like `%globaltimer`, no time base exists here;
+//!   the value is undefined with that reason.
 
 use super::*;
 use crate::ast::Expr;
@@ -32,13 +38,17 @@ pub(crate) const GLOBALTIMER: &str = "__ptx_reg_globaltimer";
 pub(crate) const SMID: &str = "__ptx_reg_smid";
 /// `%nsmid`.
 pub(crate) const NSMID: &str = "__ptx_reg_nsmid";
+/// AMD's shader clock read.
+const MEMTIME: &str = "__builtin_amdgcn_s_memtime";
+/// AMD's real-time clock read.
+const MEMREALTIME: &str = "__builtin_amdgcn_s_memrealtime";
 
 /// Whether `name` is a special-register read this module answers (`clock()`, `clock64()`
 /// and the front end's names for `%clock`, `%smid`, …).
 pub(crate) fn is_register_read(name: &str) -> bool {
     matches!(
         name,
-        CLOCK | CLOCK64 | GLOBALTIMER | SMID | NSMID | "clock" | "clock64"
+        CLOCK | CLOCK64 | GLOBALTIMER | SMID | NSMID | MEMTIME | MEMREALTIME | "clock" | "clock64"
     )
 }
 
@@ -59,6 +69,12 @@ impl Executor {
             CLOCK64 | "clock" | "clock64" => {
                 Ok(KVal::int(Scalar::I64, i128::from(self.meter.work)))
             }
+            MEMTIME => Ok(KVal::int(Scalar::U64, i128::from(self.meter.work))),
+            MEMREALTIME => Err(
+                "__builtin_amdgcn_s_memrealtime reads a constant-rate real-time clock (AMD ISA, \
+                 S_MEMREALTIME); the emulator has no time base, so its value is undefined"
+                    .to_string(),
+            ),
             GLOBALTIMER => Err(
                 "%globaltimer is a nanosecond timer (PTX ISA, Special Registers: %globaltimer); \
                  the emulator has no time base, so its value is undefined"

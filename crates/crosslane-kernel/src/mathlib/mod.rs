@@ -26,11 +26,13 @@
 //! measure, against the C++ standard library over a test range, which the note states); MACA's
 //! and every other dialect's are CUDA's.
 
+pub mod amdgcn;
 pub mod constants;
 pub mod half_fns;
 pub mod hip;
 pub mod integer;
 pub mod intrinsics;
+pub mod simd;
 pub mod table;
 
 use serde::Serialize;
@@ -147,6 +149,8 @@ pub fn is_math(name: &str) -> bool {
         || intrinsics::is_intrinsic(name)
         || half_fns::is_half_fn(name)
         || integer::is_integer(name)
+        || simd::is_simd(name)
+        || amdgcn::is_amdgcn(name)
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
 }
 
@@ -171,6 +175,12 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
         return Some(r.map(Call::value));
     }
     if let Some(r) = half_fns::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = simd::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = amdgcn::call(name, args) {
         return Some(r.map(Call::value));
     }
     integer::call(name, args).map(|r| r.map(Call::value))
