@@ -154,6 +154,12 @@ pub fn is_math(name: &str) -> bool {
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
 }
 
+/// The exact number of arguments `name` takes, for the functions whose count is checked before
+/// the run (the SIMD intrinsics and the AMD bit built-ins); `None` for any other name.
+pub fn fixed_arity(name: &str) -> Option<usize> {
+    simd::arity(name).or_else(|| amdgcn::is_amdgcn(name).then_some(3))
+}
+
 /// The arguments of `name` that are pointers it stores through (`sincosf`: 1 and 2), if any.
 pub fn out_params(name: &str) -> Option<&'static [usize]> {
     table::OUT_PARAMS

@@ -124,6 +124,12 @@ pub fn is_simd(name: &str) -> bool {
     parse(name).is_some()
 }
 
+/// The number of arguments `name` takes (1 for the `abs` and `neg` forms, else 2), if it is
+/// one of these intrinsics: a call with another count is refused before the run.
+pub fn arity(name: &str) -> Option<usize> {
+    parse(name).map(|(rule, _)| if unary(rule) { 1 } else { 2 })
+}
+
 /// Whether the rule reads one argument (`abs`, `neg` forms) rather than two.
 fn unary(rule: Rule) -> bool {
     matches!(rule, Rule::Abs | Rule::AbsSat | Rule::Neg | Rule::NegSat)
