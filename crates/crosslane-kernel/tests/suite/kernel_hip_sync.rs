@@ -119,6 +119,30 @@ fn wave64_match_sync_checks_the_mask_and_writes_pred() {
     assert_eq!(pr[40..], vec![Some(0); 24][..]);
 }
 
+/// On a wave32 the mask's upper half is ignored (`__hip_adjust_mask_for_wave32`): `~0ull` is
+/// the 32 lanes. match_any of `t % 2` gives the even lanes 0x55555555 (1431655765) or the odd
+/// ones 0xAAAAAAAA (2863311530); match_all of a value every lane holds gives the mask,
+/// 0xFFFFFFFF, and writes `pred` = 1 (the 9 stored first is overwritten).
+#[test]
+fn wave32_match_sync_ignores_the_upper_half_and_writes_pred() {
+    let t = run(
+        "__global__ void k(unsigned long long *any, unsigned long long *all, int *pr) {\n\
+           int t = threadIdx.x;\n\
+           int p = 9;\n\
+           any[t] = __match_any_sync(~0ull, t % 2);\n\
+           all[t] = __match_all_sync(~0ull, 3, &p);\n\
+           pr[t] = p;\n\
+         }\n",
+        32,
+    );
+    let want: Vec<Option<i128>> = (0..32)
+        .map(|i| Some(if i % 2 == 0 { 0x5555_5555 } else { 0xAAAA_AAAA }))
+        .collect();
+    assert_eq!(ints(t.buffer("any").unwrap()), want);
+    assert_eq!(ints(t.buffer("all").unwrap()), vec![Some(0xFFFF_FFFF); 32]);
+    assert_eq!(ints(t.buffer("pr").unwrap()), vec![Some(1); 32]);
+}
+
 /// A DPP builtin runs by the launch's `--arch`: `row_bcast:15` (dpp_ctrl 0x142) exists on
 /// GFX9 (gfx90a) and not on RDNA (LLVM AMDGPUModifierSyntax, DPP modifiers). Lane 15 of each
 /// row feeds the whole next row; row_mask 0xa enables rows 1 and 3 only, so lanes 16..32
