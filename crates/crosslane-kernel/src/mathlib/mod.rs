@@ -1,6 +1,8 @@
 //! The CUDA Math API in kernels, with HIP's and MACA's same-named functions: the single- and
 //! double-precision standard functions ([`table`]), the intrinsics with their rounding modes
-//! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]) and the
+//! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]), the
+//! SIMD intrinsics on packed bytes and halfwords ([`simd`]), clang's AMDGPU bit built-ins
+//! `ubfe`/`sbfe`/`perm` ([`amdgcn`]), the
 //! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), and the
 //! half-precision math functions of `cuda_fp16.h` / `cuda_bf16.h` ([`half_fns`]: `hexp`,
 //! `h2rsqrt`, …).

@@ -5,7 +5,7 @@
 //! declare the same names with the same definitions, so the functions answer in HIP sources
 //! too.
 //!
-//! One table ([`OPS`]) names each operation's stem (`add`, `cmpgtu`, …) and its lane rule; a
+//! One table (`OPS`) names each operation's stem (`add`, `cmpgtu`, …) and its lane rule; a
 //! name is the stem between `__v` and the width digit. The rules, per field, from the CUDA Math
 //! API's descriptions (`s` reads the field as two's-complement signed, `u` as unsigned; a
 //! "saturated" result is clamped to the field's range, any other wraps modulo 2^width):
@@ -16,7 +16,7 @@
 //!   `subus`: unsigned saturation.
 //! - `avgu`: (a + b + 1) >> 1 unsigned; `avgs`: signed rounded average, `(a + b) >> 1` when
 //!   `a + b < 0` else `(a + b + 1) >> 1` (halves round away from zero; PTX `vavrg2`/`vavrg4`);
-//!   `hadd u`: (a + b) >> 1 unsigned (truncating).
+//!   `haddu`: (a + b) >> 1 unsigned (truncating).
 //! - `maxs`, `maxu`, `mins`, `minu`: the larger or smaller field.
 //! - `cmp<p>`: all ones in the field where predicate `p` holds, else 0; `set<p>`: 1 where it
 //!   holds, else 0. `p` is `eq`, `ne`, or `ge`/`gt`/`le`/`lt` with `s` (signed) or `u`.
@@ -242,6 +242,7 @@ fn lane(rule: Rule, bits: u32, a: u32, b: u32) -> u32 {
                 (true, false) => 1,
             }
         }
+        // The sums are formed over all fields by `apply`, never per field.
         Rule::Sad(_) => 0,
     };
     r as u32
