@@ -621,6 +621,20 @@ impl Compiler {
                 ),
             }
         }
+        // A library function with a fixed argument count, called with another (and not defined
+        // by the source under that name): refused here rather than undefined in every lane.
+        if let Some(n) = crate::mathlib::fixed_arity(name) {
+            if args.len() != n && !self.by_name.contains_key(name) {
+                self.unknown(
+                    e.span,
+                    format!(
+                        "`{name}` takes {n} argument(s), given {}: write `{name}({})`",
+                        args.len(),
+                        ["a", "b", "c"][..n.min(3)].join(", ")
+                    ),
+                );
+            }
+        }
         for (k, a) in args.iter().enumerate() {
             match &a.kind {
                 ExprKind::Ident(n) if text_args.contains(&k) && self.lookup(n).is_none() => {}

@@ -19,6 +19,12 @@
 //! - `%smid`, `%nsmid`: which SM runs the warp and how many there are (PTX ISA, %smid: "may
 //!   change during execution", %nsmid: "not guaranteed to be contiguous") — no SM exists in
 //!   the emulator; the value is undefined with that reason, never a number picked quietly.
+//! - `__builtin_amdgcn_s_memtime()`: AMD's `S_MEMTIME`, "return current 64-bit timestamp"
+//!   (AMD CDNA3 and RDNA3 ISA, SMEM opcodes: the shader clock counter, rate unspecified):
+//!   the work counter, as `clock64()`, as an `unsigned long`.
+//! - `__builtin_amdgcn_s_memrealtime()`: `S_MEMREALTIME`, "return current 64-bit RTC" (a
+//!   real-time clock at a constant frequency): like `%globaltimer`, no time base exists here;
+//!   the value is undefined with that reason.
 
 use super::*;
 use crate::ast::Expr;
@@ -60,13 +66,26 @@ pub(crate) fn max_warps_per_sm(arch: Option<&str>) -> u32 {
         _ => 64,
     }
 }
+/// AMD's shader clock read.
+const MEMTIME: &str = "__builtin_amdgcn_s_memtime";
+/// AMD's real-time clock read.
+const MEMREALTIME: &str = "__builtin_amdgcn_s_memrealtime";
 
 /// Whether `name` is a special-register read this module answers (`clock()`, `clock64()`
 /// and the front end's names for `%clock`, `%smid`, …).
 pub(crate) fn is_register_read(name: &str) -> bool {
     matches!(
         name,
-        CLOCK | CLOCK64 | GLOBALTIMER | SMID | NSMID | NWARPID | "clock" | "clock64"
+        CLOCK
+            | CLOCK64
+            | GLOBALTIMER
+            | SMID
+            | NSMID
+            | NWARPID
+            | MEMTIME
+            | MEMREALTIME
+            | "clock"
+            | "clock64"
     )
 }
 
@@ -91,6 +110,12 @@ impl Executor {
                 Scalar::U32,
                 i128::from(max_warps_per_sm(self.config.preprocess.arch.as_deref())),
             )),
+            MEMTIME => Ok(KVal::int(Scalar::U64, i128::from(self.meter.work))),
+            MEMREALTIME => Err(
+                "__builtin_amdgcn_s_memrealtime reads a constant-rate real-time clock (AMD ISA, \
+                 S_MEMREALTIME); the emulator has no time base, so its value is undefined"
+                    .to_string(),
+            ),
             GLOBALTIMER => Err(
                 "%globaltimer is a nanosecond timer (PTX ISA, Special Registers: %globaltimer); \
                  the emulator has no time base, so its value is undefined"

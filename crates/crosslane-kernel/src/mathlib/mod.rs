@@ -1,6 +1,8 @@
 //! The CUDA Math API in kernels, with HIP's and MACA's same-named functions: the single- and
 //! double-precision standard functions ([`table`]), the intrinsics with their rounding modes
-//! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]) and the
+//! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]), the
+//! SIMD intrinsics on packed bytes and halfwords ([`simd`]), clang's AMDGPU bit built-ins
+//! `ubfe`/`sbfe`/`perm` ([`amdgcn`]), the
 //! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), and the
 //! half-precision math functions of `cuda_fp16.h` / `cuda_bf16.h` ([`half_fns`]: `hexp`,
 //! `h2rsqrt`, …).
@@ -28,11 +30,13 @@
 //! measure, against the C++ standard library over a test range, which the note states); MACA's
 //! and every other dialect's are CUDA's.
 
+pub mod amdgcn;
 pub mod constants;
 pub mod half_fns;
 pub mod hip;
 pub mod integer;
 pub mod intrinsics;
+pub mod simd;
 pub mod table;
 
 use serde::Serialize;
@@ -158,7 +162,15 @@ pub fn is_math(name: &str) -> bool {
         || intrinsics::is_intrinsic(name)
         || half_fns::is_half_fn(name)
         || integer::is_integer(name)
+        || simd::is_simd(name)
+        || amdgcn::is_amdgcn(name)
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
+}
+
+/// The exact number of arguments `name` takes, for the functions whose count is checked before
+/// the run (the SIMD intrinsics and the AMD bit built-ins); `None` for any other name.
+pub fn fixed_arity(name: &str) -> Option<usize> {
+    simd::arity(name).or_else(|| amdgcn::is_amdgcn(name).then_some(3))
 }
 
 /// The arguments of `name` that are pointers it stores through (`sincosf`: 1 and 2), if any.
@@ -182,6 +194,12 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
         return Some(r.map(Call::value));
     }
     if let Some(r) = half_fns::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = simd::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = amdgcn::call(name, args) {
         return Some(r.map(Call::value));
     }
     integer::call(name, args).map(|r| r.map(Call::value))

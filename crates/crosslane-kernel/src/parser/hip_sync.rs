@@ -6,7 +6,12 @@
 //! the mask's upper half is ignored (`__hip_adjust_mask_for_wave32`), the mask is checked
 //! (`__hip_check_mask`), and the function is the unsynchronized one over the wavefront:
 //! `__ballot_sync(m, p) = __ballot(p) & m`, `__any_sync(m, p) = __ballot_sync(m, p) != 0`,
-//! `__all_sync(m, p) = __ballot_sync(m, p) == m`, `__shfl*_sync(m, v, …) = __shfl*(v, …)`.
+//! `__all_sync(m, p) = __ballot_sync(m, p) == m`, `__shfl*_sync(m, v, …) = __shfl*(v, …)`,
+//! `__match_any_sync(m, v) = __match_any(v) & m` (the executing lanes holding the caller's
+//! value) and `__match_all_sync(m, v, pred)`: `m` with `*pred = 1` when every lane calling
+//! with `m` holds the same value, else 0 with `*pred = 0`. The match functions compare with the
+//! device function `parser::cg_match` builds (each member's value read by `__shfl`), at the
+//! wavefront's width, 32 or 64 lanes.
 //! Resolved by name only, these calls would reach CUDA's 32-lane ops and read a wave64's mask
 //! as 32 bits; lowered here, they run the HIP registry ops at the wavefront's width.
 //!
@@ -34,8 +39,7 @@ impl Parser<'_> {
     /// `None` and the call is left to the registry by name.
     ///
     /// # Errors
-    /// A call with too few arguments, or `__match_any_sync`/`__match_all_sync` on a wave64
-    /// (not modelled at 64 lanes), at `span`.
+    /// A call with the wrong number of arguments, at `span`.
     pub(super) fn hip_sync_call(
         &mut self,
         name: &str,
@@ -51,17 +55,8 @@ impl Parser<'_> {
             "__shfl_down_sync" => ("__shfl_down", 3..=4),
             "__shfl_xor_sync" => ("__shfl_xor", 3..=4),
             "__ballot_sync" | "__any_sync" | "__all_sync" => ("__ballot", 2..=2),
-            "__match_any_sync" | "__match_all_sync" if self.wave > 32 => {
-                return Err(crate::KernelError::new(
-                    span.line,
-                    span.col,
-                    format!(
-                        "HIP's `{name}` on a 64-lane wavefront is not modelled here: compare \
-                         each value with `__shfl(v, k)` for k in 0..warpSize and build the \
-                         mask with `__ballot`, or run with --lanes 32"
-                    ),
-                ));
-            }
+            "__match_any_sync" => ("__match_any", 2..=2),
+            "__match_all_sync" => ("__match_all", 3..=3),
             _ => return Ok(None),
         };
         if !takes.contains(&args.len()) {
@@ -98,11 +93,57 @@ impl Parser<'_> {
                     }
                 }
             }
+            "__match_any_sync" => {
+                let members = self.hip_match_members(&mask, span);
+                self.e_hip_match(span, members, args[1].clone())
+            }
+            "__match_all_sync" => return Ok(Some(self.hip_match_all(&mask, ok, args, span))),
             _ => self.e_call(span, base, args[1..].to_vec()),
         };
         let s = self.syn_span(span);
         let why = Expr::new(ExprKind::Str(MASK_RULE.to_string()), s);
         Ok(Some(self.e_call(span, VALID_ONLY, vec![result, ok, why])))
+    }
+
+    /// The lanes `__match_any` compares: the executing lanes (`__activemask()` in ROCm's
+    /// waterfall, `__ballot(1)` here) within the mask. ROCm's `__match_any_sync(m, v)` is
+    /// `__match_any(v) & m`, and `__match_any` answers with the executing lanes whose value
+    /// equals the caller's: the same set.
+    fn hip_match_members(&mut self, mask: &Expr, span: Span) -> Expr {
+        let t = self.e_int(span, 1);
+        let executing = self.e_call(span, "__ballot", vec![t]);
+        self.e_bin(span, BinOp::And, mask.clone(), executing)
+    }
+
+    /// ROCm's `__match_all_sync(m, v, pred)`: within the lanes calling with mask `m` (which the
+    /// check requires to be exactly the executing lanes it names), `*pred` is 1 and the result
+    /// `__activemask()` (= `m`) when every such lane holds the first lane's value, else
+    /// `*pred` is 0 and the result 0. Lowered to
+    /// `(*pred = valid(match(m & ballot(1), v) == (m & ballot(1))), valid(m & (0 - *pred)))`,
+    /// both undefined, with the mask rule as the reason, in a lane whose mask fails the check.
+    fn hip_match_all(&mut self, mask: &Expr, ok: Expr, args: &[Expr], span: Span) -> Expr {
+        let members = self.hip_match_members(mask, span);
+        let same = self.e_hip_match(span, members.clone(), args[1].clone());
+        let all = self.e_bin(span, BinOp::Eq, same, members);
+        let all = self.e_cast(span, Scalar::I32, all);
+        let s = self.syn_span(span);
+        let why = Expr::new(ExprKind::Str(MASK_RULE.to_string()), s);
+        let pred_val = self.e_call(span, VALID_ONLY, vec![all, ok.clone(), why.clone()]);
+        let s = self.syn_span(span);
+        let target = Expr::new(ExprKind::Deref(Box::new(args[2].clone())), s);
+        let s = self.syn_span(span);
+        let store = Expr::new(
+            ExprKind::Assign(None, Box::new(target.clone()), Box::new(pred_val)),
+            s,
+        );
+        // m & (0 - (u64)*pred): m where pred is 1, 0 where it is 0, without a branch on it.
+        let flag = self.e_cast(span, Scalar::U64, target);
+        let zero = self.e_u64(span, 0);
+        let spread = self.e_bin(span, BinOp::Sub, zero, flag);
+        let value = self.e_bin(span, BinOp::And, mask.clone(), spread);
+        let result = self.e_call(span, VALID_ONLY, vec![value, ok, why]);
+        let s = self.syn_span(span);
+        Expr::new(ExprKind::Comma(Box::new(store), Box::new(result)), s)
     }
 
     /// The mask as `unsigned long long`, its upper half dropped on a wave32

@@ -82,6 +82,67 @@ fn a_mask_naming_lanes_that_do_not_execute_the_call_is_undefined() {
     assert!(why, "{:?}", t.merged_diagnostics);
 }
 
+/// ROCm's `__match_any_sync(m, v) = __match_any(v) & m` on a wave64, and
+/// `__match_all_sync(m, v, &pred)`, whose `pred` the call writes. Lanes 0..40 call with the
+/// full mask in a branch only they execute: the check fails (the mask names lanes 40..64,
+/// which do not execute the call), so their results and `pred` are undefined with the rule. Lanes 40..64 call with the mask of lanes 40..64 and value
+/// `t / 8` (5 for 40..48, 6 for 48..56, 7 for 56..64): match_any gives the 8 lanes of each
+/// value, `0xFF << (8 * (t / 8))`; match_all finds three values, so 0 and `pred` 0.
+#[test]
+fn wave64_match_sync_checks_the_mask_and_writes_pred() {
+    let t = run(
+        "__global__ void k(unsigned long long *any, unsigned long long *all, int *pr) {\n\
+           int t = threadIdx.x;\n\
+           int p = 9;\n\
+           if (t < 40) {\n\
+             any[t] = __match_any_sync(~0ull, t / 8);\n\
+             all[t] = __match_all_sync(~0ull, t / 8, &p);\n\
+           } else {\n\
+             any[t] = __match_any_sync(~0ull << 40, t / 8);\n\
+             all[t] = __match_all_sync(~0ull << 40, t / 8, &p);\n\
+           }\n\
+           pr[t] = p;\n\
+         }\n",
+        64,
+    );
+    let (any, all, pr) = (
+        ints(t.buffer("any").unwrap()),
+        ints(t.buffer("all").unwrap()),
+        ints(t.buffer("pr").unwrap()),
+    );
+    assert!(any[..40].iter().all(Option::is_none), "{any:?}");
+    assert!(all[..40].iter().all(Option::is_none), "{all:?}");
+    assert!(pr[..40].iter().all(Option::is_none), "{pr:?}");
+    let groups: Vec<Option<i128>> = (40..64).map(|i| Some(0xFFi128 << (8 * (i / 8)))).collect();
+    assert_eq!(any[40..], groups[..]);
+    assert_eq!(all[40..], vec![Some(0); 24][..]);
+    assert_eq!(pr[40..], vec![Some(0); 24][..]);
+}
+
+/// On a wave32 the mask's upper half is ignored (`__hip_adjust_mask_for_wave32`): `~0ull` is
+/// the 32 lanes. match_any of `t % 2` gives the even lanes 0x55555555 (1431655765) or the odd
+/// ones 0xAAAAAAAA (2863311530); match_all of a value every lane holds gives the mask,
+/// 0xFFFFFFFF, and writes `pred` = 1 (the 9 stored first is overwritten).
+#[test]
+fn wave32_match_sync_ignores_the_upper_half_and_writes_pred() {
+    let t = run(
+        "__global__ void k(unsigned long long *any, unsigned long long *all, int *pr) {\n\
+           int t = threadIdx.x;\n\
+           int p = 9;\n\
+           any[t] = __match_any_sync(~0ull, t % 2);\n\
+           all[t] = __match_all_sync(~0ull, 3, &p);\n\
+           pr[t] = p;\n\
+         }\n",
+        32,
+    );
+    let want: Vec<Option<i128>> = (0..32)
+        .map(|i| Some(if i % 2 == 0 { 0x5555_5555 } else { 0xAAAA_AAAA }))
+        .collect();
+    assert_eq!(ints(t.buffer("any").unwrap()), want);
+    assert_eq!(ints(t.buffer("all").unwrap()), vec![Some(0xFFFF_FFFF); 32]);
+    assert_eq!(ints(t.buffer("pr").unwrap()), vec![Some(1); 32]);
+}
+
 /// A DPP builtin runs by the launch's `--arch`: `row_bcast:15` (dpp_ctrl 0x142) exists on
 /// GFX9 (gfx90a) and not on RDNA (LLVM AMDGPUModifierSyntax, DPP modifiers). Lane 15 of each
 /// row feeds the whole next row; row_mask 0xa enables rows 1 and 3 only, so lanes 16..32
