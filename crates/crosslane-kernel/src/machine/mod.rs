@@ -13,6 +13,7 @@ mod stmt;
 pub(crate) mod typed;
 pub(crate) mod typed_run;
 mod vector_mem;
+mod warp_sync;
 
 use std::collections::{BTreeSet, HashMap};
 

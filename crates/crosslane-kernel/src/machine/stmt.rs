@@ -294,6 +294,11 @@ impl Executor {
                     args.iter().map(|a| self.eval(w, a, active, cx)).collect();
                 self.maca_fence(w, name, &vals, active, e.span, cx);
                 if !syncs {
+                    if name == "__syncwarp" && self.trace.launch.dialect != Dialect::Maca {
+                        if let Some(mask) = vals.first() {
+                            self.check_syncwarp(w, mask, active, e.span, cx);
+                        }
+                    }
                     let (message, rule) = ordering_note(self.trace.launch.dialect, name, true);
                     cx.note(Level::Info, e.span, message, rule, None);
                     return Some(false);

@@ -48,6 +48,7 @@ mod cub;
 mod cub_record;
 mod cub_scan;
 mod expr;
+mod file_shared;
 mod fn_ptr;
 mod fn_ptr_run;
 mod fn_spec;
@@ -166,6 +167,7 @@ pub fn parse_preprocessed(
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
+    let tokens = file_shared::scope_file_shared(tokens);
     let tokens = phase6::phase6(tokens);
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());

@@ -338,6 +338,9 @@ impl Parser<'_> {
         if let Some(s) = self.struct_type()? {
             return self.struct_decl(storage, s);
         }
+        if let Some(s) = self.void_local_struct()? {
+            return self.struct_decl(storage, s);
+        }
         let auto = self.is_word("auto");
         // `op_t f = …;` of a function pointer alias: the variable holds a function's id.
         let alias_sig = self.fn_ptr_alias_type();

@@ -313,6 +313,7 @@ impl Parser<'_> {
                 format!("`.{m}(…)` needs a struct value on its left (a member function call)"),
             ));
         }
+        self.check_void_args(&name, &args)?;
         let args = self.expand_args(args)?;
         Ok(Expr::new(ExprKind::Call(name, args), span))
     }

@@ -13,6 +13,10 @@ use super::*;
 /// The prefix of a struct pointer cast's marker call (`@scast:block_q8_0`).
 pub(crate) const SCAST: &str = "@scast:";
 
+/// How many `void*` locals a chain of `const void * b = a;` copies is followed through when a
+/// parameter's struct is looked for (each one scans the body once more).
+const VOID_ALIAS_DEPTH: usize = 4;
+
 impl Parser<'_> {
     /// The struct that the body starting after the parameter list casts the `void*`
     /// parameter `name` to: `(const S *) name`, `reinterpret_cast<const S *>(name)` or
@@ -24,13 +28,48 @@ impl Parser<'_> {
         let Some((k, end)) = self.body_after_params() else {
             return Ok(None);
         };
+        self.void_struct_in(name, k, end, 0)
+    }
+
+    /// [`Self::void_param_struct`] over the body tokens `k..end`; `depth` counts the `void*`
+    /// locals followed so far (`const void * row = vx;` then `f(row, …)`: `row` points where
+    /// `vx` does, [dcl.init]/17.6.3), at most [`VOID_ALIAS_DEPTH`] deep.
+    fn void_struct_in(
+        &self,
+        name: &str,
+        k: usize,
+        end: usize,
+        depth: usize,
+    ) -> PResult<Option<String>> {
         let word = |j: usize| match self.toks.get(j).map(|t| &t.tok) {
             Some(Tok::Ident(w)) => Some(w.as_str()),
             _ => None,
         };
         let punct = |j: usize, p: &str| matches!(self.toks.get(j).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
         let mut found: Option<(String, usize)> = None;
+        // One copy followed per level, so a body with many copies is scanned at most
+        // `VOID_ALIAS_DEPTH` more times.
+        let mut followed = false;
         for j in k..end {
+            // `[const] void * X = name;`: `X` is read as whatever `name` is.
+            if !followed && depth < VOID_ALIAS_DEPTH && word(j) == Some("void") {
+                let mut i = j + 1;
+                while punct(i, "*")
+                    || matches!(word(i), Some("const" | "__restrict__" | "__restrict"))
+                {
+                    i += 1;
+                }
+                if let (Some(x), true) = (word(i), i > j + 1) {
+                    if punct(i + 1, "=") && word(i + 2) == Some(name) && punct(i + 3, ";") {
+                        followed = true;
+                        if let Some(s) = self.void_struct_in(x, i + 4, end, depth + 1)? {
+                            if found.is_none() {
+                                found = Some((s, j));
+                            }
+                        }
+                    }
+                }
+            }
             // `f(…, name, …)` where `f` reads that parameter as a struct pointer.
             if let (Some(f), true) = (word(j), punct(j + 1, "(")) {
                 if let Some(list) = self.void_params.get(f) {
@@ -104,6 +143,91 @@ impl Parser<'_> {
             }
         }
         Ok(found.map(|(s, _)| s))
+    }
+
+    /// At `void` of a local `const void * row = p;` whose initializer is a struct pointer (a
+    /// `const void*` parameter read as one, a struct pointer, `(const S *) q + i`): that
+    /// struct, with the position after `void`, so the declaration reads as `const S * row =
+    /// p;` ([expr.static.cast]/13: the `void*` points at the same object, and a later cast
+    /// back, or a call passing `row` on, reads it as that struct). `None`, position kept,
+    /// otherwise.
+    ///
+    /// # Errors
+    /// None: an initializer that does not read here is left to the declaration's own reading,
+    /// which reports it.
+    pub(crate) fn void_local_struct(&mut self) -> PResult<Option<String>> {
+        if !self.is_word("void") {
+            return Ok(None);
+        }
+        let save = self.pos;
+        let mut j = 1;
+        while matches!(self.peek(j), Tok::Punct("*"))
+            || matches!(self.peek(j), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict"))
+        {
+            j += 1;
+        }
+        if j == 1
+            || !matches!(self.peek(j), Tok::Ident(_))
+            || !matches!(self.peek(j + 1), Tok::Punct("="))
+        {
+            return Ok(None);
+        }
+        self.pos += j + 2;
+        // A look ahead: whatever reading the initializer queued is dropped with it (the
+        // declaration reads it again).
+        let queued = self.pre.len();
+        let found = match self.assign_expr() {
+            Ok(init) if self.is_punct(";") => self.many_leaves(&init).ok().flatten(),
+            _ => None,
+        };
+        self.pre.truncate(queued);
+        self.pos = save;
+        match found {
+            Some((s, _)) => {
+                self.bump();
+                Ok(Some(s))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// A call to `name` passing, for a `const void*` parameter the callee reads as a struct
+    /// pointer, something that is no pointer to that struct: refused here, naming the
+    /// parameter, since the callee takes one buffer per member in its place (left to the
+    /// call, the count of those buffers would be reported as the function's arity).
+    ///
+    /// # Errors
+    /// Such an argument, with what to pass instead.
+    pub(crate) fn check_void_args(&mut self, name: &str, args: &[Expr]) -> PResult<()> {
+        let Some(list) = self.void_params.get(name).cloned() else {
+            return Ok(());
+        };
+        for (index, s) in list {
+            let Some(a) = args.get(index) else {
+                continue;
+            };
+            let cast = matches!(&a.kind, ExprKind::Call(n, _) if n.starts_with(SCAST));
+            let is_struct = if cast || matches!(a.kind, ExprKind::AddrOf(_)) {
+                self.many_leaves(a)?.is_some() || self.leaves_of(a, None)?.is_some()
+            } else {
+                self.leaves_of(a, None)?.is_some()
+            };
+            if !is_struct {
+                return Err(KernelError::new(
+                    a.span.line,
+                    a.span.col,
+                    format!(
+                        "argument {} of `{name}` is its `const void*` parameter, which `{name}` \
+                         reads as a `{s}*`: pass a `{s}` pointer there (the kernel's `const \
+                         void*` block parameter itself, a `const void*` local copied from it, \
+                         or `(const {s} *) vx + i`); a `void*` made by byte arithmetic \
+                         (`(const char *) vx + offset`) is not read as `{s}` blocks",
+                        index + 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The token range of the body that starts after the parameter list being read: its
