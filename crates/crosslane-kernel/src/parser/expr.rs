@@ -290,10 +290,15 @@ impl Parser<'_> {
             } else if self.is_punct(".") || self.is_punct("->") {
                 let arrow = self.is_punct("->");
                 self.bump();
+                self.eat_template_keyword();
                 let field = self.ident()?;
                 if arrow && self.points_at_structs(&e) {
                     // `p->v` on a struct pointer: `(*p).v`.
                     e = self.node(ExprKind::Deref(Box::new(e)), span)?;
+                }
+                if let Some(c) = self.method_template_call(&e, &field, span)? {
+                    e = c;
+                    continue;
                 }
                 if self.is_punct("(") {
                     // `x.f(…)`: a member function, the receiver first (see `structs`).
@@ -561,6 +566,14 @@ impl Parser<'_> {
                     return self.cg_member(&w, span);
                 }
                 // A group passed to a function: its member mask (see `cg_param`).
+                ExprKind::Ident(w)
+            }
+            Tok::Ident(w) if self.own_method_template(&w) => {
+                // `get<0>()` in a member of the struct: `this->get<0>()`.
+                let this = self.node(ExprKind::Ident("this".into()), span)?;
+                if let Some(c) = self.method_template_call(&this, &w, span)? {
+                    return Ok(c);
+                }
                 ExprKind::Ident(w)
             }
             Tok::Ident(w)

@@ -4,13 +4,12 @@
 //!
 //! The member is kept as a function template named `Class<args>::member` with what the class
 //! instance binds (its template parameters, constants and aliases); a call `S::member(…)` or
-//! `S::member<…>(…)` instantiates it as any function template is. Non-static member templates
-//! (which need the object) are refused, with what to write instead.
+//! `S::member<…>(…)` instantiates it as any function template is. A non-static member template
+//! is kept the same way and called on an object ([`super::method_templates`]).
 
 use super::templates::MemberEnv;
 use super::{PResult, Parser};
 use crate::lexer::Tok;
-use crate::KernelError;
 
 impl Parser<'_> {
     /// `S::template run<…>(…)`: the disambiguating `template` keyword ([temp.names]/4).
@@ -23,9 +22,8 @@ impl Parser<'_> {
     /// At `template` inside the body of struct `sname`: records the member template.
     ///
     /// # Errors
-    /// A member template that is not a static member function, or the template's own errors.
+    /// A member template that is not a member function, or the template's own errors.
     pub(super) fn member_template(&mut self, sname: &str) -> PResult<()> {
-        let at = self.span();
         // The member's name: the identifier before the first `(` after the header.
         let header_end = {
             let mut k = self.pos + 1;
@@ -60,15 +58,6 @@ impl Parser<'_> {
             }
             k += 1;
         };
-        if !is_static {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                "non-static member templates are not supported (a static one is); make it \
-                 `static` and pass the object, or write a free template function taking the \
-                 struct",
-            ));
-        }
         let env = MemberEnv {
             aliases: self.aliases.clone(),
             consts: self.consts.clone(),
@@ -82,8 +71,12 @@ impl Parser<'_> {
         }
         r?;
         if let Some(t) = recorded {
-            self.templates
-                .insert(format!("{sname}::{name}"), t.with_env(env));
+            let key = format!("{sname}::{name}");
+            if !is_static {
+                // Called on an object: instantiated as a member ([`super::method_templates`]).
+                self.method_templates.insert(key.clone(), sname.to_string());
+            }
+            self.templates.insert(key, t.with_env(env));
         }
         Ok(())
     }

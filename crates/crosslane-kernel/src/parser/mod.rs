@@ -65,6 +65,7 @@ mod limits;
 mod member_templates;
 mod member_types;
 mod memcpy;
+mod method_templates;
 mod overload;
 mod packs;
 mod partial_spec;
@@ -342,6 +343,9 @@ struct Parser<'a> {
     q_host: bool,
     /// Function templates by name (a later template of a name under `name#N`, [`sfinae`]).
     templates: HashMap<String, templates::Template>,
+    /// The non-static member function templates among them: key (`S::get`) to struct
+    /// ([`method_templates`]).
+    method_templates: HashMap<String, String>,
     /// The later templates' keys of each overloaded function template name ([`sfinae`]).
     overloads: HashMap<String, Vec<String>>,
     /// The non-template functions of each name, in declaration order ([`overload`]).
@@ -488,6 +492,7 @@ impl<'a> Parser<'a> {
             launch_arg_types: Vec::new(),
             host_expr: false,
             templates: HashMap::new(),
+            method_templates: HashMap::new(),
             instances: Vec::new(),
             pending: Vec::new(),
             // A file-level scope: a snippet's variables live here.

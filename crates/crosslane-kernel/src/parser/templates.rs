@@ -1112,7 +1112,7 @@ impl Parser<'_> {
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
         self.lend(&mut sub);
-        let f = sub.function();
+        let f = sub.instance_body(&name, &mangled);
         self.take_back(&mut sub);
         self.templates = std::mem::take(&mut sub.templates);
         self.instances = std::mem::take(&mut sub.instances);

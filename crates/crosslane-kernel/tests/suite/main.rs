@@ -35,6 +35,7 @@ mod kernel_inference;
 mod kernel_maca;
 mod kernel_macro_kernels;
 mod kernel_mask_groups;
+mod kernel_member_templates;
 mod kernel_memcpy;
 mod kernel_overloads;
 mod kernel_per_lane;

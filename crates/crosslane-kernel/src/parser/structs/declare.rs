@@ -480,6 +480,7 @@ impl Parser<'_> {
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.overloads = std::mem::take(&mut self.overloads);
         sub.fn_sets = std::mem::take(&mut self.fn_sets);
+        sub.method_templates = std::mem::take(&mut self.method_templates);
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
         // write out counts against it too.
@@ -503,6 +504,7 @@ impl Parser<'_> {
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.overloads = std::mem::take(&mut sub.overloads);
         self.fn_sets = std::mem::take(&mut sub.fn_sets);
+        self.method_templates = std::mem::take(&mut sub.method_templates);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;
     }

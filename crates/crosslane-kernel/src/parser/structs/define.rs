@@ -437,7 +437,7 @@ impl Parser<'_> {
 
     /// One member function or constructor of struct `sname` (spelled `name` in the source),
     /// as a device function.
-    pub(super) fn member_function(&mut self, name: &str, sname: &str) -> PResult<()> {
+    pub(crate) fn member_function(&mut self, name: &str, sname: &str) -> PResult<()> {
         let at = self.span();
         let mut is_static = false;
         while let Tok::Ident(w) = self.peek(0).clone() {

@@ -47,7 +47,7 @@ pub(crate) enum Sel {
 #[derive(Clone, Debug)]
 pub(crate) struct View {
     /// The view's member name (`d`).
-    pub(super) name: String,
+    pub(crate) name: String,
     /// The held field it reads (`ds`).
     pub(super) field: String,
     /// Which of the held field's scalars.
