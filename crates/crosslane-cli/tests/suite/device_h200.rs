@@ -166,5 +166,8 @@ fn every_recorded_cell_is_the_devices_or_within_the_stated_bound() {
         wrong.join("\n")
     );
     // The comparison compares: most cells are bit-equal, some within their bound.
-    assert!(equal > 10_000 && within > 100, "{equal} equal, {within} within, {undefined} undefined");
+    assert!(
+        equal > 10_000 && within > 100,
+        "{equal} equal, {within} within, {undefined} undefined"
+    );
 }

@@ -913,11 +913,6 @@ fn unsupported_constructs_are_named_at_their_line() {
             "inheritance (`struct D : B`) is not supported",
         ),
         (
-            "union U { int a; float b; };\n__global__ void k(int* o) {}\n",
-            "1:",
-            "unions are not supported",
-        ),
-        (
             "struct P { int a; };\n__global__ void k(int* o) {\n  P p{1};\n  o[0] = p;\n}\n",
             "4:",
             "`p` is a struct (`P`) where a value is needed",

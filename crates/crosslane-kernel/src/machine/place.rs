@@ -459,6 +459,31 @@ impl Executor {
                 // Programming Guide, Atomic Functions; HIP likewise): another cell type names
                 // no function, so nothing is read or written.
                 let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+                // An atomic through a pointer cast to another element type (`(int*)f` for the
+                // float-max CAS loop, a `char` shared array used as `float*`) must act on the
+                // cell's bytes; that is not modelled, so the run stops here rather than store a
+                // converted number (which a tester found silently wrong).
+                // Signed and unsigned integers of one width share their bits, so those casts
+                // (`(unsigned*)&count`) are the same atomic.
+                if let (KVal::Ptr { elem: through, .. }, Some(cell)) = (&p, elem) {
+                    let same_bits = through.lanes == cell.lanes
+                        && !through.scalar.is_float()
+                        && !cell.scalar.is_float()
+                        && through.scalar.bits() == cell.scalar.bits();
+                    if *through != cell && !same_bits {
+                        let m = format!(
+                            "`{name}` through a `{}*` into a buffer of `{}` (a pointer cast): an \
+                             atomic that reinterprets a cell's bytes is not modelled, so the run \
+                             stops here rather than give a wrong value; use the atomic of the \
+                             buffer's own type (`atomicMax` on `int`, `atomicAdd` on `float`) or a \
+                             buffer of the type the atomic uses",
+                            through.name(),
+                            cell.name()
+                        );
+                        cx.note(Level::Error, e.span, m.clone(), rule, None);
+                        return Err(Undef::at(e.span, m));
+                    }
+                }
                 if matches!(name, "atomicInc" | "atomicDec")
                     && elem != Some(ValTy::scalar(Scalar::U32))
                 {

@@ -30,6 +30,21 @@
 //! measure, against the C++ standard library over a test range, which the note states); MACA's
 //! and every other dialect's are CUDA's.
 
+/// The result type of `__float2uint_*`, of a SIMD video intrinsic (`__vadd4`: `unsigned int`, CUDA Math API "SIMD
+/// Intrinsics") or an AMD bit / clock builtin (`__builtin_amdgcn_ubfe` and `perm`: `unsigned
+/// int`, `sbfe`: `int`, `s_memtime` / `s_memrealtime`: `unsigned long`, as clang declares them);
+/// `None` for any other name.
+pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
+    use crate::types::Scalar;
+    match name {
+        n if simd::is_simd(n) || n.starts_with("__float2uint_") => Some(Scalar::U32),
+        "__builtin_amdgcn_ubfe" | "__builtin_amdgcn_perm" => Some(Scalar::U32),
+        "__builtin_amdgcn_sbfe" => Some(Scalar::I32),
+        "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => Some(Scalar::U64),
+        _ => None,
+    }
+}
+
 pub mod amdgcn;
 pub mod constants;
 pub mod half_fns;

@@ -49,6 +49,15 @@ impl Parser<'_> {
         if !self.sync64 {
             return Ok(None);
         }
+        if name == "__activemask" && args.is_empty() {
+            // HIP's `__activemask()` is `__ballot(true)` (ROCm amd_warp_functions.h): a 64-bit
+            // mask of the active lanes of the whole wavefront, where CUDA's is 32 bits.
+            let yes = self.e_u64(span, 1);
+            return Ok(Some(Expr::new(
+                ExprKind::Call("__ballot".into(), vec![yes]),
+                span,
+            )));
+        }
         let (base, takes) = match name {
             "__shfl_sync" => ("__shfl", 3..=4),
             "__shfl_up_sync" => ("__shfl_up", 3..=4),

@@ -968,16 +968,8 @@ impl Parser<'_> {
                     | "__builtin_bitreverse64"
                     | "__bitextract_u64"
                     | "__bitinsert_u64" => Some(s(Scalar::U64)),
-                    n if n.starts_with("__float2uint_")
-                        || crate::mathlib::simd::is_simd(n)
-                        || n == "__builtin_amdgcn_ubfe"
-                        || n == "__builtin_amdgcn_perm" =>
-                    {
-                        Some(s(Scalar::U32))
-                    }
-                    "__builtin_amdgcn_sbfe" => Some(s(Scalar::I32)),
-                    "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => {
-                        Some(s(Scalar::U64))
+                    n if crate::mathlib::bit_builtin_scalar(n).is_some() => {
+                        crate::mathlib::bit_builtin_scalar(n).map(s)
                     }
                     "min" | "max" => {
                         let (a, b) = (
