@@ -28,7 +28,7 @@
 use super::Bound;
 use crate::types::{round16, KVal, Scalar};
 
-/// Id of the first half-function note ([`Approx::function`]): `HALF_NOTES + k` names
+/// Id of the first half-function note ([`crate::accuracy::Approx::function`]): `HALF_NOTES + k` names
 /// [`NAMES`]`[k]`.
 pub const HALF_NOTES: u16 = 3000;
 
