@@ -232,7 +232,14 @@ impl Parser<'_> {
                 k += 1;
             }
             if matches!(self.toks[k.min(self.toks.len() - 1)].tok, Tok::Punct(";")) {
-                self.pos = k + 1; // a declaration
+                // A declaration (`template <typename T, int N> struct vec_t;`): its
+                // specializations may follow; an instance none matches is an error.
+                let undefined = Template {
+                    defined: false,
+                    ..Template::class(params, Vec::new())
+                };
+                self.class_templates.entry(name).or_insert(undefined);
+                self.pos = k + 1;
                 return Ok(());
             }
             let close = self
@@ -247,18 +254,8 @@ impl Parser<'_> {
                 col: last.end.1,
                 end: last.end,
             });
-            self.class_templates.insert(
-                name,
-                Template {
-                    params,
-                    tokens,
-                    deduce_from: Vec::new(),
-                    deduce_ptr: Vec::new(),
-                    deduce_bound: Vec::new(),
-                    env: None,
-                    defined: true,
-                },
-            );
+            self.class_templates
+                .insert(name, Template::class(params, tokens));
             self.pos = end + 1;
             return Ok(());
         }
@@ -1242,6 +1239,13 @@ impl Parser<'_> {
             Some(explicit) => (explicit, bound.clone()),
             None => match self.match_partial(name, &bound, at)? {
                 Some((partial, args)) => (partial, args),
+                None if !t.defined => {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!("`{mangled}`: the class template `{name}` is only declared and no specialization matches these arguments (an incomplete type, C++17 [temp.inst]/1)"),
+                    ))
+                }
                 None => (t, bound.clone()),
             },
         };
@@ -1395,18 +1399,8 @@ impl Parser<'_> {
             let mut tokens = self.toks[from..args_from].to_vec();
             tokens.extend_from_slice(&self.toks[args_to..=end]);
             tokens.push(eof(&tokens));
-            self.class_templates.insert(
-                mangled,
-                Template {
-                    params: Vec::new(),
-                    tokens,
-                    deduce_from: Vec::new(),
-                    deduce_ptr: Vec::new(),
-                    deduce_bound: Vec::new(),
-                    env: None,
-                    defined: true,
-                },
-            );
+            self.class_templates
+                .insert(mangled, Template::class(Vec::new(), tokens));
             self.pos = end + 1;
             return Ok(());
         }
@@ -1482,18 +1476,8 @@ impl Parser<'_> {
         let mut tokens = self.toks[from..args_from].to_vec();
         tokens.extend_from_slice(&self.toks[args_to..=end]);
         tokens.push(eof(&tokens));
-        self.templates.insert(
-            mangled,
-            Template {
-                params: Vec::new(),
-                tokens,
-                deduce_from: Vec::new(),
-                deduce_ptr: Vec::new(),
-                deduce_bound: Vec::new(),
-                env: None,
-                defined: true,
-            },
-        );
+        self.templates
+            .insert(mangled, Template::class(Vec::new(), tokens));
         self.pos = end + 1;
         Ok(())
     }
