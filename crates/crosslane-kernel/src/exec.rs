@@ -942,6 +942,12 @@ impl Executor {
                 } else {
                     ValueType::I64
                 };
+                // A `bool` takes C++'s literals too (`--arg flag=false`).
+                let text = match (vt.scalar, text) {
+                    (super::types::Scalar::Bool, "true") => "1",
+                    (super::types::Scalar::Bool, "false") => "0",
+                    _ => text,
+                };
                 let spec = ValuesSpec::parse(text)
                     .map_err(|e| KernelError::new(p.span.line, p.span.col, e.to_string()))?;
                 let spec = match spec {

@@ -344,3 +344,14 @@ __global__ void k(float * out) {
     let t = run(ok, config(2, &[("out", "zero")]));
     assert_eq!(floats(&t, "out"), [Some(7.0); 2].to_vec());
 }
+
+/// A `bool` kernel parameter takes C++'s `true` and `false` from `--arg` (as 1 and 0 do).
+#[test]
+fn bool_parameters_take_true_and_false() {
+    let src = "__global__ void k(int* out, bool flip) { out[threadIdx.x] = flip ? 1 : 2; }\n";
+    for (given, want) in [("false", 2.0), ("true", 1.0), ("0", 2.0), ("1", 1.0)] {
+        let t = run(src, config(2, &[("out", "zero"), ("flip", given)]));
+        let cells = crate::cells::cell_ints(t.buffer("out").unwrap());
+        assert_eq!(cells, vec![Some(want as i128); 2], "{given}");
+    }
+}
