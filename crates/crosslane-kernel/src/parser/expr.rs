@@ -315,15 +315,7 @@ impl Parser<'_> {
                     }
                     self.bump();
                     let mut args = vec![e];
-                    if !self.eat(")") {
-                        loop {
-                            args.push(self.assign_expr()?);
-                            if self.eat(")") {
-                                break;
-                            }
-                            self.expect_punct(",")?;
-                        }
-                    }
+                    args.extend(self.args_closed_by(")")?);
                     e = self.node(ExprKind::Call(format!("@m:{field}"), args), span)?;
                     continue;
                 }
@@ -346,15 +338,7 @@ impl Parser<'_> {
                 // `operator()` on the closure just made ([expr.prim.lambda.closure]/3).
                 self.bump();
                 let mut args = vec![e];
-                if !self.eat(")") {
-                    loop {
-                        args.push(self.assign_expr()?);
-                        if self.eat(")") {
-                            break;
-                        }
-                        self.expect_punct(",")?;
-                    }
-                }
+                args.extend(self.args_closed_by(")")?);
                 e = self.node(ExprKind::Call("@m:operator()".into(), args), span)?;
             } else if self.is_punct("(") {
                 let at = self.span();
