@@ -234,19 +234,7 @@ impl Parser<'_> {
         }
         let base = self.lower_struct(e.clone())?;
         let mut out = Vec::new();
-        for k in 0..count {
-            let sp = self.syn_span(span);
-            let i = Expr::new(
-                ExprKind::Int {
-                    value: k,
-                    unsigned: false,
-                    long: false,
-                },
-                sp,
-            );
-            let cell = self.node(ExprKind::Index(Box::new(base.clone()), Box::new(i)), sp)?;
-            out.extend(components(&cell, elem, k * size, sp));
-        }
+        self.indexed_units(&base, count, elem, 0, span, &mut out)?;
         Ok(out)
     }
 
@@ -284,7 +272,6 @@ impl Parser<'_> {
                 out.extend(components(&e, v, off, span));
                 continue;
             }
-            let (size, _) = super::structs::value_layout_of(v);
             if u64::from(leaf.count) * u64::from(v.lanes) > MAX_UNITS {
                 return Err(KernelError::new(
                     span.line,
@@ -292,22 +279,38 @@ impl Parser<'_> {
                     format!("a `memcpy`/`memset` of more than {MAX_UNITS} scalars: copy in a loop"),
                 ));
             }
-            for k in 0..u64::from(leaf.count) {
-                let sp = self.syn_span(span);
-                let i = Expr::new(
-                    ExprKind::Int {
-                        value: k,
-                        unsigned: false,
-                        long: false,
-                    },
-                    sp,
-                );
-                let cell = self.node(ExprKind::Index(Box::new(e.clone()), Box::new(i)), sp)?;
-                out.extend(components(&cell, v, off + k * size, sp));
-            }
+            self.indexed_units(&e, u64::from(leaf.count), v, off, span, &mut out)?;
         }
         out.sort_by_key(|u| u.off);
         Ok(out)
+    }
+
+    /// The units of `base[0]` … `base[count - 1]`, cells of type `elem` from byte `off`, each
+    /// index a synthesized position of its own at `span`.
+    fn indexed_units(
+        &mut self,
+        base: &Expr,
+        count: u64,
+        elem: ValTy,
+        off: u64,
+        span: Span,
+        out: &mut Vec<Unit>,
+    ) -> PResult<()> {
+        let (size, _) = super::structs::value_layout_of(elem);
+        for k in 0..count {
+            let sp = self.syn_span(span);
+            let i = Expr::new(
+                ExprKind::Int {
+                    value: k,
+                    unsigned: false,
+                    long: false,
+                },
+                sp,
+            );
+            let cell = self.node(ExprKind::Index(Box::new(base.clone()), Box::new(i)), sp)?;
+            out.extend(components(&cell, elem, off + k * size, sp));
+        }
+        Ok(())
     }
 }
 
