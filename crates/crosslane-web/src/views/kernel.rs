@@ -33,6 +33,7 @@
 //! interpreter runs).
 
 mod caret;
+mod choose;
 mod edits;
 mod examples;
 mod highlight;
@@ -288,9 +289,8 @@ pub fn mount() -> Js<()> {
     }
     kit::set_html(&view.examples, &options);
     kit::set_html(&view.dialect, &inputs::dialect_options());
-    let first = examples::EXAMPLES.first();
-    if let Some(e) = first {
-        view.source_el.set_value(e.source);
+    if let Some(e) = examples::EXAMPLES.first() {
+        view.source_el.set_value(examples::OPENING_SOURCE);
         view.examples.set_value(e.file);
     }
     let state: Shared = State::new(view);
@@ -555,35 +555,7 @@ fn wire(state: &Shared) -> Js<()> {
             Ok(false)
         })
     })?;
-    on(state, &examples, "change", |s, _| {
-        act(s, |v| {
-            let Some(e) = examples::find(&v.examples.value()) else {
-                return Ok(false);
-            };
-            v.edit_pending.set(false);
-            v.generation += 1;
-            v.source_el.set_value(e.source);
-            v.source_el.set_scroll_top(0.0);
-            for input in [&v.blocks, &v.threads, &v.lanes] {
-                input.set_value("");
-            }
-            v.edits.clear();
-            v.args.clear();
-            v.lens.clear();
-            v.bad_lens.clear();
-            v.dialect.set_value("");
-            // The old kernel's entries go: a source without a listed kernel (a WGSL shader)
-            // answers with none, which would leave them in the menu.
-            v.entries.clear();
-            kit::set_html(
-                &v.entry,
-                &Html::from_static(r#"<option value="">—</option>"#),
-            );
-            v.render_source();
-            v.load()?;
-            Ok(true)
-        })
-    })?;
+    on(state, &examples, "change", |s, _| choose::choose(s))?;
     on(state, &entry, "change", |s, _| {
         act(s, |v| {
             // Another kernel takes other parameters.
@@ -867,12 +839,8 @@ fn register_hooks(state: &Shared) {
                     v.edit_pending.set(false);
                     v.generation += 1;
                     v.source_el.set_value(source);
-                    v.examples.set_value(
-                        examples::EXAMPLES
-                            .iter()
-                            .find(|e| e.source == source)
-                            .map_or("", |e| e.file),
-                    );
+                    v.examples
+                        .set_value(examples::find_by_source(source).map_or("", |e| e.file));
                     let text = |n: &u32| {
                         if *n == 0 {
                             String::new()

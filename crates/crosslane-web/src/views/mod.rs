@@ -11,6 +11,12 @@
 pub mod compare;
 #[cfg(target_arch = "wasm32")]
 pub mod kernel;
+/// The kernel examples' table, compiled on the host too so that its test (every path and
+/// digest agrees with the file it names) runs there.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[allow(dead_code)]
+#[path = "kernel/examples.rs"]
+mod kernel_examples;
 pub mod kernel_hint;
 /// The kernel view's input parsing, compiled on the host too so that its unit tests run there
 /// (the view itself is wasm only).
