@@ -70,6 +70,21 @@ impl Executor {
             self.eval(w, &args[k], mask, cx);
         }
         let rule = atomic_rule(self.trace.launch.dialect);
+        // GCC's builtins in a CUDA run: clang's CUDA compiles them, nvcc does not (nvcc 13.0,
+        // run on an NVIDIA H200: "calling a __host__ function ("__atomic_fetch_add_4") from a
+        // __global__ function is not allowed"; `__atomic_fetch_min/max` are undefined there).
+        // The run follows clang, with the warning.
+        if self.trace.launch.dialect == crosslane_core::op::Dialect::Cuda
+            && name.starts_with("__atomic_")
+        {
+            cx.note(
+                Level::Warning,
+                e.span,
+                format!("`{name}` is a GCC/clang builtin: clang compiles it in CUDA device code, nvcc refuses it (\"calling a __host__ function from a __global__ function\"); run here as clang does. For nvcc write `atomicAdd`, `atomicExch`, … or `cuda::atomic_ref`"),
+                "GCC manual, Built-in Functions for Memory Model Aware Atomic Operations",
+                None,
+            );
+        }
         if mask.count() > 1 && form.op != AtomicOp::Load {
             cx.note(
                 Level::Info,

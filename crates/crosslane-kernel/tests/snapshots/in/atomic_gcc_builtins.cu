@@ -4,6 +4,8 @@
 // the old value, `__atomic_OP_fetch` the new one, `__atomic_store_n` nothing; the memory order
 // changes no value on one device whose memory operations complete at once. Lanes apply in
 // lane order (machine/atomic.rs). t = 0..31, index fill except the cells lane 0 sets.
+// clang's CUDA compiles these; nvcc 13.0 refuses them in device code (tried on an H200:
+// "calling a __host__ function ... from a __global__ function"), so each call warns.
 // fetch_add[t] = 0 + 1 + … + (t - 1) = t(t - 1)/2 (0 0 1 3 6 10 …, lane 31: 465); c[0] = 496.
 // add_fetch[t] = 7 + (t + 1) = t + 8; c[1] = 39.
 // c[4] = 0 - 496 = -496.
