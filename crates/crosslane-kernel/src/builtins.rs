@@ -36,8 +36,8 @@ pub enum Builtin {
     NoOp,
     /// A math function (`min`, `max`, `abs`, `sqrtf`, …).
     Math,
-    /// A CUDA/HIP atomic read-modify-write on memory (`atomicAdd(&x[i], v)`), returning the
-    /// old value (CUDA C++ Programming Guide, "Atomic Functions").
+    /// An atomic on memory (`atomicAdd(&x[i], v)`, `atomicAdd_block`, `__atomic_fetch_add`,
+    /// `__hip_atomic_load`, …): the table and its sources are in [`crate::atomics`].
     Atomic,
 }
 
@@ -52,6 +52,14 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         n if n.starts_with("__builtin_mxc_barrier_and_wait") => Builtin::Barrier,
         "__threadfence"
         | "__threadfence_block"
+        | "__threadfence_system"
+        // Sleeps: a wait of some time, no effect on any value (CUDA C++ Programming Guide,
+        // "Nanosleep Function": "suspends the thread for a sleep duration of approximately
+        // ns nanoseconds"; clang's AMDGPU builtins, `__builtin_amdgcn_s_sleep` is the
+        // `S_SLEEP` instruction, AMD ISA: the wave sleeps about 64 × n clocks). Here no
+        // time passes.
+        | "__nanosleep"
+        | "__builtin_amdgcn_s_sleep"
         | "asc_threadfence"
         | "asc_threadfence_block"
         // A compiler-only scheduling barrier within the wavefront: no instruction, no
@@ -62,8 +70,9 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_arrive_gvmcnt"
         | "__builtin_mxc_arrive_bsmcnt"
         | "printf" => Builtin::NoOp,
-        "atomicAdd" | "atomicSub" | "atomicExch" | "atomicMin" | "atomicMax" | "atomicAnd"
-        | "atomicOr" | "atomicXor" | "atomicCAS" | "atomicInc" | "atomicDec" => Builtin::Atomic,
+        // CUDA's and HIP's atomics, their `_block` / `_system` variants, GCC's `__atomic_*`
+        // and clang's `__hip_atomic_*` builtins: one table (kernel::atomics).
+        n if super::atomics::form(n).is_some() => Builtin::Atomic,
         "min" | "max" | "abs" | "fabs" | "fabsf" | "sqrt" | "sqrtf" | "floor" | "floorf"
         | "ceil" | "ceilf" | "fmin" | "fminf" | "fmax" | "fmaxf" | "__popc" | "__popcll"
         | "__clz" | "__ffs" | "__float_as_int" | "__int_as_float" | "__float_as_uint"

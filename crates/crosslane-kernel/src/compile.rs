@@ -635,6 +635,28 @@ impl Compiler {
                 );
             }
         }
+        // An atomic's memory orders and scope: constants the vendor accepts, checked here so a
+        // wrong one is refused before the run (machine::atomic::check_call). A C++
+        // `memory_order_relaxed` there is the order's own word, not a variable.
+        if let Some(form) = crate::atomics::form(name).filter(|_| !self.by_name.contains_key(name))
+        {
+            if let Err((at, m)) = super::machine::atomic::check_call(name, &form, e.span, args) {
+                self.unknown(at, m);
+            }
+            text_args.extend(form.orders.iter().copied());
+        }
+        // `__builtin_amdgcn_s_sleep(n)`: clang requires a constant (the count is the
+        // instruction's immediate, AMD ISA `S_SLEEP`).
+        if name == "__builtin_amdgcn_s_sleep" && !self.by_name.contains_key(name) {
+            match args {
+                [a] if super::parser::const_int(a).is_some() => {}
+                [a] => self.unknown(
+                    a.span,
+                    format!("`{name}`: the count must be a constant integer (it is the `s_sleep` instruction's immediate), e.g. `{name}(2)`"),
+                ),
+                _ => self.unknown(e.span, format!("`{name}` takes 1 argument, got {}", args.len())),
+            }
+        }
         for (k, a) in args.iter().enumerate() {
             match &a.kind {
                 ExprKind::Ident(n) if text_args.contains(&k) && self.lookup(n).is_none() => {}

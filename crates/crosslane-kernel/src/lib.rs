@@ -30,6 +30,7 @@
 
 pub mod accuracy;
 pub mod ast;
+pub mod atomics;
 pub mod bench;
 pub mod bidi;
 pub mod budget;

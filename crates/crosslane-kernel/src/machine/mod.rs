@@ -2,6 +2,7 @@
 //! per-step context ([`StepCtx`]) and the places a store can name ([`Place`]). The executor's
 //! statement, expression, memory-access and call code lives in the submodules.
 
+pub(crate) mod atomic;
 pub(crate) mod barrier;
 mod call;
 mod eval;

@@ -522,6 +522,22 @@ impl Executor {
 /// queues copies (seed 002 §3.1.6-3.1.10, §3.8.6), so only a MACA call's note names them; in the
 /// other dialects every memory operation completes at once.
 fn ordering_note(d: Dialect, name: &str, warp_sync: bool) -> (String, &'static str) {
+    // A sleep waits and changes no value (builtins::builtin lists the sources).
+    match name {
+        "__nanosleep" => {
+            return (
+                format!("`{name}` only waits: no value changes, and here no time passes"),
+                "CUDA C++ Programming Guide, Nanosleep Function",
+            )
+        }
+        "__builtin_amdgcn_s_sleep" => {
+            return (
+                format!("`{name}` only waits: no value changes, and here no time passes"),
+                "clang AMDGPU builtins (__builtin_amdgcn_s_sleep); AMD ISA, S_SLEEP",
+            )
+        }
+        _ => {}
+    }
     if d == Dialect::Maca || name.starts_with("__builtin_mxc") {
         return if warp_sync {
             (

@@ -35,8 +35,12 @@ pub fn default_lanes(dialect: Dialect, arch: Option<&str>) -> usize {
 /// architecture compiled for); HIP — HIP Programming Guide, "HIP-Clang Compilation"
 /// (`__HIPCC__`, `__HIP__`, `__HIP_PLATFORM_AMD__`, `__HIP_DEVICE_COMPILE__`) and clang's AMDGPU
 /// target (`__AMDGCN__`, `__AMDGCN_WAVEFRONT_SIZE__` and its older spelling
-/// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__`). Both compile C++17 by default
-/// (`__cplusplus` 201703L, \[cpp.predefined\]/1). Ascend C: CANN's headers' `LAUNCH_BOUND(n)`
+/// `__AMDGCN_WAVEFRONT_SIZE`, `__gfxNNN__`, `__GFXN__`, and for HIP the memory scopes
+/// `__HIP_MEMORY_SCOPE_SINGLETHREAD` (1) … `__HIP_MEMORY_SCOPE_SYSTEM` (5)). Both compile C++17
+/// by default (`__cplusplus` 201703L, \[cpp.predefined\]/1), and both get GCC's and clang's
+/// memory orders `__ATOMIC_RELAXED` (0) … `__ATOMIC_SEQ_CST` (5) (GCC manual, "Built-in
+/// Functions for Memory Model Aware Atomic Operations"; nvcc preprocesses with the host
+/// compiler, which predefines them) for the `__atomic_*` builtins ([`crate::atomics`]). Ascend C: CANN's headers' `LAUNCH_BOUND(n)`
 /// (= `__launch_bounds__(n)`), which every Ascend C source gets from `kernel_operator.h`. MACA:
 /// its documents define none.
 ///
@@ -64,6 +68,9 @@ pub fn predefined(
             for (n, v) in CUDA_VERSION_MACROS {
                 def(n, v.to_string());
             }
+            for (k, n) in crate::atomics::ORDERS.iter().enumerate() {
+                def(n, k.to_string());
+            }
         }
         Dialect::Hip | Dialect::Amdgcn => {
             def("__HIPCC__", "1".into());
@@ -78,6 +85,12 @@ pub fn predefined(
             // minor × 10^5 + patch).
             for (n, v) in HIP_VERSION_MACROS {
                 def(n, v.to_string());
+            }
+            for (k, n) in crate::atomics::ORDERS.iter().enumerate() {
+                def(n, k.to_string());
+            }
+            for (k, n) in crate::atomics::SCOPES.iter().enumerate() {
+                def(n, (k + 1).to_string());
             }
             if dialect == Dialect::Hip {
                 // hip_runtime.h's legacy spellings of the built-in index variables.
