@@ -6,8 +6,10 @@
 // Hand-derived (python3, f = float32 rounding via struct 'f'; L = f(1.4426950408889634)):
 //   m = f(3·L) = 4.328084945678711; s = 1 + e^-1 + e^-2 + e^-3 in float steps:
 //   s = f(f(f(1·a + b)...)) = 1.553001880645752 (each ex2 correctly rounded, fma one rounding)
-//   p[i] = f(f(2^f(f(i·L) - m)) / s):
-//   0.032058604061603546, 0.08714433014392853, 0.23688283562660217, 0.6439142227172852
+//   p[i] = f(f(2^d) / s) with d = f(i·L - m): nvcc contracts the operand `x·L - m` into one
+//   fma (--fmad=true), so i·L is not rounded first: for i = 3, d = 3L - f(3L) = 2^-23, not 0,
+//   and 2^d rounds to 1 + 2^-23:
+//   0.032058604061603546, 0.08714433014392853, 0.23688283562660217, 0.6439142823219299
 //   (softmax([0,1,2,3]) exactly: 0.0320586033, 0.0871443187, 0.2368828181, 0.6439142599).
 // The device may differ: each ex2.approx.f32 by ≤ 2 ulp (PTX ISA, ex2), carried through
 // (tests/suite/kernel_ptx_asm.rs checks the notes).
