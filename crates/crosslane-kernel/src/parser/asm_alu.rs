@@ -108,7 +108,9 @@ pub(super) fn instead(op: &str) -> &'static str {
         "atom" | "red" => "`atomicAdd` / `atomicCAS` / `atomicMax` …",
         "bar" | "barrier" => "`__syncthreads()` or `__syncwarp(mask)`",
         "setp" | "selp" => "a comparison and `?:`",
-        "and" | "or" | "xor" | "not" | "shl" | "shr" => "the C++ operator (`&`, `|`, `^`, `~`, `<<`, `>>`)",
+        "and" | "or" | "xor" | "not" | "shl" | "shr" => {
+            "the C++ operator (`&`, `|`, `^`, `~`, `<<`, `>>`)"
+        }
         "abs" | "neg" => "`fabsf(x)` / `-x`",
         "mma" | "wmma" | "ldmatrix" => "`nvcuda::wmma` fragments",
         "dp4a" => "`__dp4a(a, b, c)`",
@@ -199,7 +201,8 @@ impl Parser<'_> {
         // A destination: an output operand of the instruction's register type.
         let dest = |t: &str| -> Result<Expr, KernelError> {
             let e = |m: String| KernelError::new(at.line, at.col, m);
-            let k = index(t).ok_or_else(|| e(format!("`{t}`: a destination is an operand `%N`")))?;
+            let k =
+                index(t).ok_or_else(|| e(format!("`{t}`: a destination is an operand `%N`")))?;
             let (c, x) = outs
                 .get(k)
                 .ok_or_else(|| e(format!("`%{k}` is a destination of `{written}`: it must be an output operand (`\"={}\"(d)`)", row.out)))?;

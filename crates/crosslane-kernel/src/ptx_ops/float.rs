@@ -75,8 +75,11 @@ fn approx(
         // An infinity or NaN result is the special value the instruction's table gives.
         None
     };
-    let inputs: Vec<(f64, Option<crate::accuracy::Approx>)> =
-        xs.iter().zip(&srcs).map(|(x, s)| (*x, s.approx())).collect();
+    let inputs: Vec<(f64, Option<crate::accuracy::Approx>)> = xs
+        .iter()
+        .zip(&srcs)
+        .map(|(x, s)| (*x, s.approx()))
+        .collect();
     let v = if own.is_none() && inputs.iter().all(|(_, a)| a.is_none()) {
         KVal::float(Scalar::F32, value)
     } else {
@@ -93,44 +96,30 @@ fn rel(e: f64) -> Bound {
 
 /// `ex2.approx.f32`: "maximum ulp error is 2 ... across the full range of inputs".
 pub(super) fn ex2(m: Mods, a: &[KVal]) -> Result<KVal, String> {
-    approx(
-        "ex2.approx.f32",
-        m,
-        a,
-        &|x| x[0].exp2(),
-        &|_| Some(Bound::Ulp(2)),
-    )
+    approx("ex2.approx.f32", m, a, &|x| x[0].exp2(), &|_| {
+        Some(Bound::Ulp(2))
+    })
 }
 
 /// `lg2.approx.f32`: "maximum absolute error is 2^-22 when the input operand is in the range
 /// (0.5, 2). For positive finite inputs outside of this interval, maximum relative error is
 /// 2^-22."
 pub(super) fn lg2(m: Mods, a: &[KVal]) -> Result<KVal, String> {
-    approx(
-        "lg2.approx.f32",
-        m,
-        a,
-        &|x| x[0].log2(),
-        &|x| {
-            Some(if x[0] > 0.5 && x[0] < 2.0 {
-                Bound::AbsPow2(-22.0)
-            } else {
-                rel(-22.0)
-            })
-        },
-    )
+    approx("lg2.approx.f32", m, a, &|x| x[0].log2(), &|x| {
+        Some(if x[0] > 0.5 && x[0] < 2.0 {
+            Bound::AbsPow2(-22.0)
+        } else {
+            rel(-22.0)
+        })
+    })
 }
 
 /// `rsqrt.approx.f32`: "maximum relative error ... over the entire positive finite
 /// floating-point range is 2^-22.9" (⌈2^1.1⌉ = 3 ulp).
 pub(super) fn rsqrt(m: Mods, a: &[KVal]) -> Result<KVal, String> {
-    approx(
-        "rsqrt.approx.f32",
-        m,
-        a,
-        &|x| 1.0 / x[0].sqrt(),
-        &|_| Some(rel(-22.9)),
-    )
+    approx("rsqrt.approx.f32", m, a, &|x| 1.0 / x[0].sqrt(), &|_| {
+        Some(rel(-22.9))
+    })
 }
 
 /// The CUDA intrinsic of a rounded `.f32` operation (`__fadd_rz`): PTX `.rn .rz .rm .rp` are
@@ -157,13 +146,9 @@ pub(super) fn rcp(m: Mods, a: &[KVal]) -> Result<KVal, String> {
     if m.choice != "approx" {
         return rounded("__frcp", m, a);
     }
-    approx(
-        "rcp.approx.f32",
-        m,
-        a,
-        &|x| 1.0 / x[0],
-        &|_| Some(Bound::Ulp(1)),
-    )
+    approx("rcp.approx.f32", m, a, &|x| 1.0 / x[0], &|_| {
+        Some(Bound::Ulp(1))
+    })
 }
 
 /// `sqrt.approx.f32`: "maximum relative error over the entire positive finite floating-point
@@ -172,13 +157,9 @@ pub(super) fn sqrt(m: Mods, a: &[KVal]) -> Result<KVal, String> {
     if m.choice != "approx" {
         return rounded("__fsqrt", m, a);
     }
-    approx(
-        "sqrt.approx.f32",
-        m,
-        a,
-        &|x| x[0].sqrt(),
-        &|_| Some(rel(-23.0)),
-    )
+    approx("sqrt.approx.f32", m, a, &|x| x[0].sqrt(), &|_| {
+        Some(rel(-23.0))
+    })
 }
 
 /// The range of `sin.approx` / `cos.approx`'s stated bound: [-π, π].
@@ -213,13 +194,9 @@ pub(super) fn cos(m: Mods, a: &[KVal]) -> Result<KVal, String> {
 /// `tanh.approx.f32` (sm_75 and newer): "maximum relative error across the full range is
 /// 2^-10.987" (⌈2^13.013⌉ = 8267 ulp); subnormal results are not flushed.
 pub(super) fn tanh(m: Mods, a: &[KVal]) -> Result<KVal, String> {
-    approx(
-        "tanh.approx.f32",
-        m,
-        a,
-        &|x| x[0].tanh(),
-        &|_| Some(rel(-10.987)),
-    )
+    approx("tanh.approx.f32", m, a, &|x| x[0].tanh(), &|_| {
+        Some(rel(-10.987))
+    })
 }
 
 /// `div.approx.f32` (a · (1/b)): "for |b| in [2^-126, 2^126], the maximum ulp error is 2. For
@@ -233,9 +210,10 @@ pub(super) fn div(m: Mods, a: &[KVal]) -> Result<KVal, String> {
             let (x, y) = (f_of(&srcs, 0)?, f_of(&srcs, 1)?);
             if y.abs() > 2f64.powi(126) && y.abs() < 2f64.powi(128) {
                 let v = if x.is_infinite() { f64::NAN } else { 0.0 };
-                let note = srcs.iter().filter_map(KVal::approx).reduce(
-                    crate::accuracy::Approx::wider,
-                );
+                let note = srcs
+                    .iter()
+                    .filter_map(KVal::approx)
+                    .reduce(crate::accuracy::Approx::wider);
                 return Ok(finish(m, KVal::float(Scalar::F32, v).with_approx(note)));
             }
             approx("div.approx.f32", m, a, &|x| x[0] / x[1], &|x| {
@@ -247,13 +225,9 @@ pub(super) fn div(m: Mods, a: &[KVal]) -> Result<KVal, String> {
                 })
             })
         }
-        "full" => approx(
-            "div.full.f32",
-            m,
-            a,
-            &|x| x[0] / x[1],
-            &|_| Some(Bound::Ulp(2)),
-        ),
+        "full" => approx("div.full.f32", m, a, &|x| x[0] / x[1], &|_| {
+            Some(Bound::Ulp(2))
+        }),
         _ => rounded("__fdiv", m, a),
     }
 }
@@ -303,7 +277,11 @@ fn extreme(m: Mods, a: &[KVal], larger: bool) -> Result<KVal, String> {
         }
     };
     let xs: Vec<f64> = srcs.iter().filter_map(KVal::as_f64).collect();
-    let inputs: Vec<_> = xs.iter().zip(&srcs).map(|(x, s)| (*x, s.approx())).collect();
+    let inputs: Vec<_> = xs
+        .iter()
+        .zip(&srcs)
+        .map(|(x, s)| (*x, s.approx()))
+        .collect();
     let v = if inputs.iter().all(|(_, n)| n.is_none()) {
         KVal::float(Scalar::F32, pick(&xs))
     } else {
