@@ -101,6 +101,17 @@ fn parse_float(t: &str) -> Option<f64> {
     t.parse().ok()
 }
 
+/// Whether `e` reads without side effects: a variable, constant, member or element of one
+/// (through casts). Bounded by the expression's depth, which the parser limits.
+fn plain(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Ident(_) | ExprKind::Int { .. } => true,
+        ExprKind::Member(b, _) | ExprKind::Cast(_, b) => plain(b),
+        ExprKind::Index(a, i) => plain(a) && plain(i),
+        _ => false,
+    }
+}
+
 /// The C++ to write instead of an instruction crosslane does not run, by opcode.
 pub(super) fn instead(op: &str) -> &'static str {
     match op {
@@ -287,6 +298,16 @@ impl Parser<'_> {
             }
         };
         if unpack {
+            // Both halves read the source: one without side effects (a variable, a member, an
+            // element), so that reading it twice is reading it once.
+            if !plain(&args[0]) {
+                return refuse(
+                    "the source of an unpacking `mov.b32 {%0, %1}, %2;` must be a variable, \
+                     member or array element (it is read for each half); store the value in a \
+                     variable first"
+                        .into(),
+                );
+            }
             let k = |v| {
                 Expr::new(
                     ExprKind::Int {

@@ -105,6 +105,11 @@ fn unsupported_forms_are_refused_with_what_to_write() {
     // An instruction outside the families, with the C++ to write.
     let e = refused(r#"unsigned y; asm("atom.global.add.u32 %0, [%1], 1;" : "=r"(y) : "l"(o));"#);
     assert!(e.contains("atom") && e.contains("atomicAdd"), "{e}");
+    // An unpacking mov reads its source once per half: a call there is refused.
+    let e = refused(
+        r#"unsigned short l, h; asm("mov.b32 {%0, %1}, %2;" : "=h"(l), "=h"(h) : "r"(o[0]++));"#,
+    );
+    assert!(e.contains("variable first"), "{e}");
     // Integer add is no row: the types that are, and the operator.
     let e = refused(r#"unsigned y; asm("add.u32 %0, %1, %1;" : "=r"(y) : "r"(o[0]));"#);
     assert!(e.contains(".f32") && e.contains("operator"), "{e}");
