@@ -193,7 +193,7 @@ impl Parser<'_> {
         if row.sm > 0 && self.arch_sm > 0 && self.arch_sm < row.sm {
             return refuse(format!(
                 "`{written}` needs sm_{} or newer (PTX ISA, {}: Target ISA Notes); --arch \
-                 sm_{} has none — call the CUDA math function instead (`tanhf`, `__tanhf`)",
+                 sm_{} has none — call the CUDA math function `tanhf` instead",
                 row.sm, row.op, self.arch_sm
             ));
         }
