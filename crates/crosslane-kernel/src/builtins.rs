@@ -85,6 +85,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         n if super::mathlib::is_math(n) => Builtin::Math,
         // A `cvt` of inline PTX `asm`, lowered by the parser (kernel::ptx_cvt).
         n if super::ptx_cvt::is_cvt(n) => Builtin::Math,
+        // An arithmetic instruction of inline PTX `asm`, lowered by the parser (kernel::ptx_ops).
+        n if super::ptx_ops::is_op(n) => Builtin::Math,
         // A union member or `memcpy` read as bytes, lowered by the parser (kernel::reinterpret).
         n if super::reinterpret::is_reinterpret(n) => Builtin::Math,
         // WGSL's built-in functions, called by the WGSL lowering (kernel::wgsl::math).
@@ -246,6 +248,9 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
         return r;
     }
     if let Some(r) = super::ptx_cvt::call(name, args) {
+        return r;
+    }
+    if let Some(r) = super::ptx_ops::call(name, args) {
         return r;
     }
     if let Some(r) = super::reinterpret::call(name, args) {

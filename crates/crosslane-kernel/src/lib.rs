@@ -58,6 +58,7 @@ pub mod pp;
 pub mod printf;
 pub mod ptr_int;
 pub mod ptx_cvt;
+pub mod ptx_ops;
 pub mod reinterpret;
 pub mod replay;
 pub mod report;

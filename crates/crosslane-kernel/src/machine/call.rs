@@ -120,10 +120,12 @@ impl Executor {
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let lane_args: Result<Vec<KVal>, Undef> =
                         vals.iter().map(|v| v[l].clone()).collect();
-                    // Inline PTX (a `cvt`) is not compiled by nvcc: --use_fast_math leaves it.
+                    // Inline PTX (a `cvt`, an arithmetic instruction) is not compiled by nvcc:
+                    // --use_fast_math leaves it.
                     // Nor a byte read (a union member, `memcpy`): bytes are copied, not computed.
                     let fast = self.config.use_fast_math
                         && !crate::ptx_cvt::is_cvt(name)
+                        && !crate::ptx_ops::is_op(name)
                         && !crate::reinterpret::is_reinterpret(name);
                     let name = if fast {
                         mathlib::fast_math_name(name)

@@ -10,7 +10,8 @@
 //! quotient or square root) say which neighbour the mode takes.
 
 use super::{
-    args_note, noted_result, num, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR, SRC_WGSL,
+    args_note, noted_result, num, Bound, INTRINSIC_NOTES, SRC_F32, SRC_F64, SRC_INTR, SRC_PTX,
+    SRC_WGSL,
 };
 use crate::types::{KVal, Scalar};
 
@@ -65,6 +66,17 @@ pub const NOTES: &[(&str, &str)] = &[
     ("atanh", SRC_WGSL),
     ("smoothstep", SRC_WGSL),
     ("x/y (WGSL f32)", SRC_WGSL),
+    // Inline PTX's approximate instructions (crate::ptx_ops).
+    ("ex2.approx.f32", SRC_PTX),
+    ("lg2.approx.f32", SRC_PTX),
+    ("rsqrt.approx.f32", SRC_PTX),
+    ("rcp.approx.f32", SRC_PTX),
+    ("sqrt.approx.f32", SRC_PTX),
+    ("sin.approx.f32", SRC_PTX),
+    ("cos.approx.f32", SRC_PTX),
+    ("tanh.approx.f32", SRC_PTX),
+    ("div.approx.f32", SRC_PTX),
+    ("div.full.f32", SRC_PTX),
 ];
 
 /// The note id of a name in [`NOTES`] with `bound` (`None` for a name not there): the own

@@ -72,6 +72,9 @@ pub const SRC_F64: &str =
 pub const SRC_INTR: &str =
     "CUDA C++ Programming Guide, Mathematical Functions, Intrinsic Functions";
 
+/// The bounds of inline PTX's approximate instructions ([`crate::ptx_ops`]).
+pub const SRC_PTX: &str = "PTX ISA 8.5, Floating-Point Instructions";
+
 /// The WGSL built-ins' bounds (the f32 column), for the notes WGSL results carry.
 pub const SRC_WGSL: &str = "WGSL spec, § 15.7.4 Floating Point Accuracy (f32)";
 
@@ -111,12 +114,18 @@ impl Approx {
     /// result states the bound carried to it and how many operations followed: "device may
     /// differ by ≤ 40 ulp (CUDA Math API, expf, then 9 operations)". A HIP note names HIP's
     /// table, its measure and the test range its bound holds on ([`hip`]); a WGSL one the
-    /// spec.
+    /// spec; an inline PTX instruction's the PTX ISA ("… (PTX ISA 8.5, Floating-Point
+    /// Instructions, ex2.approx.f32)").
     pub fn note(self) -> String {
         let after = self.ops_words();
         match hip::range_words(self.function) {
             Some(range) => format!(
                 "device may differ {} (HIP math API, {}{after}, against the C++ standard library; HIP states its bound for {range})",
+                self.words(),
+                self.name()
+            ),
+            None if self.source() == SRC_PTX => format!(
+                "device may differ {} ({SRC_PTX}, {}{after})",
                 self.words(),
                 self.name()
             ),

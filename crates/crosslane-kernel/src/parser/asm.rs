@@ -20,8 +20,10 @@
 //! Each is read with `"=r"` (32-bit) or `"=l"` (64-bit, `mov.u64`). The one-line warp
 //! instructions `activemask.b32 %0;` and `shfl.sync.{up,down,bfly,idx}.b32` map to the
 //! registry's intrinsics ([`super::asm_ops`]); a one-source `cvt` (`cvt.rni.sat.s8.f32 %0, %1;`)
-//! runs as the PTX ISA defines it ([`super::asm_cvt`], [`crate::ptx_cvt`]); every other
-//! instruction is refused before the run, by name, with the intrinsic to call instead.
+//! runs as the PTX ISA defines it ([`super::asm_cvt`], [`crate::ptx_cvt`]); one fast-math,
+//! float, packed-half or bit instruction (`ex2.approx.f32`, `fma.rn.f16x2`, `lop3.b32`, …)
+//! runs as [`crate::ptx_ops`] lists ([`super::asm_alu`]); every other instruction is refused
+//! before the run, by name, with the intrinsic to call instead.
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -55,6 +57,10 @@ impl Parser<'_> {
             .strip_prefix('{')
             .and_then(|b| b.strip_suffix('}'))
             .map_or(instr, |b| b.trim_end_matches(';'));
+        // One arithmetic or bit instruction (a two-source packing `cvt` among them).
+        if super::asm_alu::is_alu(single) {
+            return self.asm_alu(at, single);
+        }
         if single.starts_with("cvt.") && !single.contains(';') {
             return self.asm_cvt(at, single);
         }
@@ -87,9 +93,12 @@ impl Parser<'_> {
             let op = text.split_whitespace().next().unwrap_or("(empty)");
             return refuse(format!(
                 "inline `asm` `{op}` is not emulated: only `mov.u32 %0, %%REG;` reads of the special \
-                 registers, `activemask.b32 %0;`, one-line `shfl.sync` and one-source `cvt` are; \
-                 call the vendor's intrinsic instead (`__shfl_sync` for shfl.sync, \
-                 `__ballot_sync` for vote.ballot, `__activemask()` for activemask)"
+                 registers, `activemask.b32 %0;`, one-line `shfl.sync`, `cvt`, and one \
+                 instruction of the fast-math, float, `.f16x2` and bit families \
+                 (`ex2.approx.f32`, `fma.rn.f32`, `fma.rn.f16x2`, `lop3.b32`, `prmt.b32`, \
+                 `bfe`, `shf`, …; docs/kernels.md lists them) are; write {} instead \
+                 (`__shfl_sync` for shfl.sync, `__ballot_sync` for vote.ballot)",
+                super::asm_alu::instead(op.split('.').next().unwrap_or(op))
             ));
         };
         let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);

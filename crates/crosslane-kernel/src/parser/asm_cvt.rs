@@ -12,7 +12,7 @@ use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 
 /// An `asm` operand: its constraint (`"=r"`, `"f"`) and its expression.
-type Operand = (String, Expr);
+pub(super) type Operand = (String, Expr);
 
 impl Parser<'_> {
     /// `cvt…` in an `asm` statement whose template `instr` (spaces removed, no trailing `;`,
@@ -73,7 +73,7 @@ impl Parser<'_> {
 
     /// `: "=r"(a) : "f"(b) : "memory")` and the `;`: the outputs' and the inputs' constraints
     /// with their expressions (clobbers skipped).
-    fn asm_typed_operands(&mut self) -> PResult<(Vec<Operand>, Vec<Operand>)> {
+    pub(super) fn asm_typed_operands(&mut self) -> PResult<(Vec<Operand>, Vec<Operand>)> {
         let mut groups: [Vec<Operand>; 2] = [Vec::new(), Vec::new()];
         for group in &mut groups {
             if !self.eat(":") {

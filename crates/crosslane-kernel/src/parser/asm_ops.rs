@@ -220,7 +220,7 @@ fn ballot_block(block: &str) -> Option<(String, String, String)> {
 
 /// A PTX integer constant: decimal or `0x` hexadecimal, a negative one as its 32-bit two's
 /// complement (`-1` is `0xffffffff`; PTX ISA, Integer Constants).
-fn parse_imm(t: &str) -> Option<u64> {
+pub(super) fn parse_imm(t: &str) -> Option<u64> {
     if let Some(n) = t.strip_prefix('-') {
         return parse_imm(n).map(|v| u64::from((v as u32).wrapping_neg()));
     }

@@ -28,6 +28,7 @@
 mod arrays;
 mod ascend_simt;
 mod asm;
+mod asm_alu;
 mod asm_cvt;
 mod asm_ops;
 mod attributes;
@@ -184,6 +185,13 @@ pub fn parse_preprocessed(
     } else {
         32
     };
+    if p.cuda {
+        // `sm_86`, `compute_75`, `sm_90a`: the digits (the preprocessor has checked the form).
+        p.arch_sm = pp.arch.as_deref().map_or(90, |a| {
+            let d: String = a.chars().filter(char::is_ascii_digit).collect();
+            d.parse().unwrap_or(90)
+        });
+    }
     p.instance_tokens = limits.max_tokens.saturating_sub(tokens.len() as u64);
     let mut program = p.program().map_err(|e| {
         hint_flattened(
@@ -379,6 +387,9 @@ struct Parser<'a> {
     group_alias: HashMap<String, cg::Group>,
     /// Lanes per warp the groups are lowered for (32; HIP's wavefront: 64 or 32).
     wave: u32,
+    /// The CUDA architecture as `sm_XY`'s XY (`--arch`, sm_90 when none is given); 0 for
+    /// another dialect. Inline PTX instructions newer than it are refused ([`asm_alu`]).
+    arch_sm: u32,
     /// Whether groups lower to HIP's operations (`__shfl`, `__ballot`, 64-bit masks) rather
     /// than CUDA's (`__shfl_sync`, `__ballot_sync`, 32-bit masks).
     hip: bool,
@@ -503,6 +514,7 @@ impl<'a> Parser<'a> {
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,
+            arch_sm: 0,
             hip: false,
             cuda: false,
             ascend: false,
