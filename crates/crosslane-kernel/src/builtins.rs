@@ -114,14 +114,6 @@ pub const LANE_MATH: &[&str] = &[
     "__float2bfloat16",
     "__float2bfloat16_rn",
     "__bfloat162float",
-    "__float2int_rn",
-    "__float2int_rz",
-    "__float2int_ru",
-    "__float2int_rd",
-    "__float2uint_rn",
-    "__float2uint_rz",
-    "__float2uint_ru",
-    "__float2uint_rd",
     "__int2float_rn",
     "__builtin_amdgcn_mbcnt_lo",
     "__builtin_amdgcn_mbcnt_hi",
@@ -317,26 +309,6 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
         "__float2bfloat16" | "__float2bfloat16_rn" => to(num(a)?, Scalar::F32, Scalar::Bf16),
         "__half2float" | "__bfloat162float" => to(num(a)?, Scalar::F64, Scalar::F32),
         "__int2float_rn" => to(num(a)?, Scalar::F64, Scalar::F32),
-        // CUDA Math API, "Type Casting Intrinsics": float to (unsigned) int rounded to nearest
-        // even (`rn`), towards zero (`rz`), up (`ru`) or down (`rd`).
-        n if n.starts_with("__float2int_") || n.starts_with("__float2uint_") => {
-            let x = num(a)?;
-            let r = match &n[n.len() - 2..] {
-                "rn" => x.round_ties_even(),
-                "ru" => x.ceil(),
-                "rd" => x.floor(),
-                _ => x.trunc(),
-            };
-            let (ty, range, what) = if n.starts_with("__float2uint_") {
-                (Scalar::U32, 0.0..=4_294_967_295.0, "unsigned int")
-            } else {
-                (Scalar::I32, -2_147_483_648.0..=2_147_483_647.0, "int")
-            };
-            if !range.contains(&r) {
-                return Err(format!("`{name}`: {x} does not fit in {what}"));
-            }
-            Ok(KVal::int(ty, r as i128))
-        }
         _ => {
             // mbcnt_lo / mbcnt_hi (mask, base).
             let mask = int(a)? as u32;

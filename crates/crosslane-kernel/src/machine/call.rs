@@ -133,7 +133,14 @@ impl Executor {
                     let hip = self.trace.launch.dialect == crosslane_core::op::Dialect::Hip;
                     out[l] = lane_args.and_then(|a| {
                         let a = if fast { mathlib::flush_args(a) } else { a };
-                        let r = builtins::math_lane(name, &a, l);
+                        // HIP defines the casting intrinsics as C++ conversions, undefined
+                        // out of range where CUDA's clamp (mathlib::cast).
+                        let hip_cast = hip
+                            .then(|| {
+                                mathlib::cast::call(name, &a, mathlib::cast::Rule::CxxConversion)
+                            })
+                            .flatten();
+                        let r = hip_cast.unwrap_or_else(|| builtins::math_lane(name, &a, l));
                         // HIP's own table where it has the function's row.
                         let r = if hip {
                             r.map(|v| mathlib::hip::renote(name, &a, v))
