@@ -97,6 +97,12 @@ pub fn builtin(name: &str) -> Option<Builtin> {
 /// lane 0 / thread 0") call it; `machine::call` runs it.
 pub const VALID_ONLY: &str = "__crosslane_valid_only";
 
+/// The size check of `tiled_partition(block, n)` with a runtime `n` (`parser::cg_any`):
+/// `__crosslane_tile_size(n, wave)` is `n` when it is a power of two up to `wave` (CUDA C++
+/// Programming Guide, Cooperative Groups, "tiled_partition": "limited to power-of-2 sizes" of
+/// at most 32; HIP: up to the wavefront), else an error that stops the run (`machine::call`).
+pub const DYN_TILE_SIZE: &str = "__crosslane_tile_size";
+
 /// Per-lane built-ins added for real kernels: bit reversal and 64-bit bit counts
 /// (CUDA Math API, "Integer Intrinsics"), conversions among float, half and bfloat16 (CUDA Math
 /// API, "Half Precision Conversion and Data Movement" and "Bfloat16 Precision Conversion":
@@ -124,6 +130,7 @@ pub const LANE_MATH: &[&str] = &[
     "__cg_pack",
     "__cg_tile_of",
     "__cg_side",
+    DYN_TILE_SIZE,
 ];
 
 /// The position of the n-th set bit of `mask` counted from bit `base` (PTX ISA, `fns`:
@@ -261,6 +268,19 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
             .convert(ValTy::scalar(target))
             .map_err(|e| e.message)
     };
+    if name == DYN_TILE_SIZE {
+        let n = int(a)?;
+        let wave = args.get(1).map(int).transpose()?.unwrap_or(32);
+        return if (1..=wave).contains(&n) && n & (n - 1) == 0 {
+            Ok(KVal::int(Scalar::I32, n))
+        } else {
+            Err(format!(
+                "tiled_partition(parent, {n}): the tile size must be a power of two up to the \
+                 {wave}-lane warp (CUDA C++ Programming Guide, Cooperative Groups, \
+                 tiled_partition)"
+            ))
+        };
+    }
     if name.starts_with("__cg_") {
         let m = int(a)? as u64;
         let x = args.get(1).map(int).transpose()?.unwrap_or(0);

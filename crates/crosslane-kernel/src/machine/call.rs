@@ -161,7 +161,13 @@ impl Executor {
                             r
                         };
                         r.map_err(|m| {
-                            cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
+                            // A runtime tile size the API does not allow stops the run.
+                            let level = if name == builtins::DYN_TILE_SIZE {
+                                Level::Error
+                            } else {
+                                Level::Warning
+                            };
+                            cx.note(level, e.span, m.clone(), "", Some(l));
                             Undef::at(e.span, m)
                         })
                     });

@@ -176,32 +176,37 @@ __global__ void k(int *out) {
     );
 }
 
-/// `tiled_partition(parent, n)` with `n` a kernel argument is refused, naming the constant
-/// forms to write instead (a run-time tile size would make a `thread_group` whose size varies
-/// per launch, which this front end does not model); the same with a constant runs: tiles of
-/// 4 give rank t % 4 and size 4 (CUDA C++ Programming Guide, "Cooperative Groups",
-/// tiled_partition): out = 100 * (t % 4) + 4.
+/// `tiled_partition(block, n)` with `n` a kernel argument: the dynamic overload returns a
+/// `thread_group` (CUDA C++ Programming Guide, "Cooperative Groups", tiled_partition, "limited
+/// to power-of-2 sizes" up to 32) with `thread_rank()`, `size()` and `sync()`. Tiles of 4 over
+/// 8 threads give rank t % 4 and size 4: out = 100 * (t % 4) + 4, as the constant form gives.
+/// n = 6 is not a power of two: the run stops with an error naming the rule; n = 64 is past
+/// the 32-lane warp, likewise.
 #[test]
-fn a_run_time_tile_size_is_refused_naming_the_constant_forms() {
+fn a_run_time_tile_size_makes_a_thread_group() {
     let src = r#"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __global__ void k(int *out, unsigned n) {
   cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), n);
+  tile.sync();
   out[threadIdx.x] = tile.thread_rank() * 100 + tile.size();
 }
 "#;
-    let mut c = LaunchConfig {
-        block_dim: Some([8, 1, 1]),
-        ..LaunchConfig::default()
+    let config = |n: &str| {
+        let mut c = LaunchConfig {
+            block_dim: Some([8, 1, 1]),
+            ..LaunchConfig::default()
+        };
+        c.buffer_len.insert("out".into(), 8);
+        c.args.insert("n".into(), n.into());
+        c
     };
-    c.buffer_len.insert("out".into(), 8);
-    c.args.insert("n".into(), "4".into());
-    let e = run_kernel(src, c).expect_err("a run-time tile size");
-    assert!(
-        e.message.contains("`tiled_partition<4>(parent)`"),
-        "{}",
-        e.message
+    let t = run_kernel(src, config("4")).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [4, 104, 204, 304, 4, 104, 204, 304].map(Some).to_vec()
     );
     let fixed = src
         .replace("this_thread_block(), n)", "this_thread_block(), 4)")
@@ -210,6 +215,53 @@ __global__ void k(int *out, unsigned n) {
     assert_eq!(
         ints(t.buffer("out").unwrap()),
         [4, 104, 204, 304, 4, 104, 204, 304].map(Some).to_vec()
+    );
+    for bad in ["6", "64"] {
+        let t = run_kernel(src, config(bad)).expect("parses");
+        match &t.outcome {
+            Some(Outcome::Error(e)) => assert!(
+                e.message
+                    .contains(&format!("tiled_partition(parent, {bad})"))
+                    && e.message.contains("power of two up to the 32-lane warp"),
+                "{}",
+                e.message
+            ),
+            other => panic!("n = {bad}: {other:?}"),
+        }
+    }
+}
+
+/// The runtime form's `thread_group` has no shuffles (CUDA C++ Programming Guide,
+/// Cooperative Groups, `thread_group`: sync, thread_rank, size, num_threads), and a runtime
+/// partition of a coalesced group is not supported: both refused before the run, naming
+/// what to write.
+#[test]
+fn a_run_time_tile_refuses_what_thread_group_lacks() {
+    let shfl = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out, unsigned n) {
+  cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), n);
+  out[threadIdx.x] = tile.shfl(1, 0);
+}
+"#;
+    let mut c = LaunchConfig::default();
+    c.buffer_len.insert("out".into(), 32);
+    c.args.insert("n".into(), "4".into());
+    let e = run_kernel(shfl, c.clone()).expect_err("no shfl on a thread_group");
+    assert!(
+        e.message.contains("`tiled_partition<N>(g)`"),
+        "{}",
+        e.message
+    );
+    let coalesced = shfl
+        .replace("cg::this_thread_block(), n", "cg::coalesced_threads(), n")
+        .replace("tile.shfl(1, 0)", "tile.thread_rank()");
+    let e = run_kernel(&coalesced, c).expect_err("a coalesced parent");
+    assert!(
+        e.message.contains("`tiled_partition<4>(parent)`") && e.message.contains("coalesced_group"),
+        "{}",
+        e.message
     );
 }
 
