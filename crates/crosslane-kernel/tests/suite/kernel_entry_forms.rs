@@ -2,8 +2,8 @@
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
 //! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
 //! `auto&&` references to cooperative-groups handles; explicit template arguments on warp
-//! builtins; a run-time `tiled_partition` size refused with the constant forms; a type
-//! parameter hiding a class template of its name. Every expected
+//! builtins; a run-time `tiled_partition` size; a type parameter hiding a class template of
+//! its name; the `--entry` choices of a template-only file. Every expected
 //! value is derived by hand beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -288,4 +288,58 @@ __global__ void k(int *out) {
         ints(t.buffer("out").unwrap()),
         [15, 17, 19, 21].map(Some).to_vec()
     );
+}
+
+/// A file whose kernels are all templates (C++17 [temp.fct]: a template is not a function; an
+/// instance is), beside a `__device__` function template: run without an entry, the error
+/// lists the `--entry` values — each explicit instantiation as written ([temp.explicit]),
+/// then the kernel template without one, with its parameters to replace — and not the device
+/// template `twice`. The first listed value runs: out = twice(out) · 4 = 8, 16, 24 over the
+/// fill 1, 2, 3 (lane 3 is past n = 3 and keeps its fill, 4).
+#[test]
+fn a_template_only_file_lists_its_entries() {
+    let src = r#"
+template <typename T>
+__device__ T twice(T x) { return x + x; }
+template <typename T, int N>
+__global__ void scale(T *out, int n) {
+  int t = threadIdx.x;
+  if (t < n) out[t] = twice(out[t]) * N;
+}
+template <typename T>
+__global__ void fill(T *out) { out[threadIdx.x] = T(1); }
+template __global__ void scale<float, 4>(float *, int);
+template __global__ void scale<int, 8>(int *, int);
+"#;
+    let mut c = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 4);
+    c.args.insert("out".into(), "1,2,3,4".into());
+    c.args.insert("n".into(), "3".into());
+    let e = run_kernel(src, c.clone()).expect_err("nothing names an instance");
+    let listed: Vec<&str> = e
+        .message
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("--entry '"))
+        .filter_map(|l| l.split('\'').next())
+        .collect();
+    assert_eq!(
+        listed,
+        ["scale<float, 4>", "scale<int, 8>", "fill<T>"],
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("twice"), "{}", e.message);
+    c.entry = Some(listed[0].into());
+    let t = run_kernel(src, c).expect("the listed entry runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let out: Vec<Option<f64>> = t
+        .buffer("out")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_f64))
+        .collect();
+    assert_eq!(out, [8.0, 16.0, 24.0, 4.0].map(Some).to_vec());
 }
