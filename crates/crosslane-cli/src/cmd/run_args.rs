@@ -15,8 +15,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one). A
-    /// template kernel with its arguments, `'k<float, 4>'`. A source whose kernels are all
-    /// templates, run without `--entry`, lists the values to give here (its explicit
+    /// kernel in a namespace by its qualified name (`ops::k`; `k` too when no other has that
+    /// name); a template kernel with its arguments, `'k<float, 4>'`. A source whose kernels are
+    /// all templates, run without `--entry`, lists the values to give here (its explicit
     /// instantiations first).
     #[arg(long)]
     pub entry: Option<String>,

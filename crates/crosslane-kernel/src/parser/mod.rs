@@ -167,6 +167,7 @@ pub fn parse_preprocessed(
     let unqualified = entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens)));
     let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
+    let kernel_scopes = scopes::kernel_scopes(&pre.tokens);
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
@@ -234,6 +235,7 @@ pub fn parse_preprocessed(
         // arguments are named; say which `--entry` values there are.
         return Err(p.template_only_error());
     }
+    program.kernel_scopes = kernel_scopes;
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {

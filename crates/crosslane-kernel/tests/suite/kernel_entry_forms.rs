@@ -3,7 +3,8 @@
 //! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
 //! `auto&&` references to cooperative-groups handles; explicit template arguments on warp
 //! builtins; a run-time `tiled_partition` size; a type parameter hiding a class template of
-//! its name; the `--entry` choices of a template-only file. Every expected
+//! its name; the `--entry` choices of a template-only file; namespaced kernels' qualified
+//! names. Every expected
 //! value is derived by hand beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -342,4 +343,43 @@ template __global__ void scale<int, 8>(int *, int);
         .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_f64))
         .collect();
     assert_eq!(out, [8.0, 16.0, 24.0, 4.0].map(Some).to_vec());
+}
+
+/// A kernel inside a namespace is `ops::k` to C++ ([basic.namespace]): the trace's
+/// `launch.entry` names it so, chosen by default, by `--entry ops::k`, or by `--entry k`
+/// (no other `k`); nested namespaces qualify in order (`a::b::j`), an anonymous one adds
+/// nothing, and a template instance keeps its arguments (`ops::t<int>`).
+#[test]
+fn a_namespaced_kernel_is_named_by_its_qualified_name() {
+    let src = r#"
+namespace ops {
+__device__ int one() { return 1; }
+__global__ void k(int *out) { out[threadIdx.x] = one(); }
+template <typename T>
+__global__ void t(T *out) { out[threadIdx.x] = T(2); }
+}
+namespace a { namespace b {
+__global__ void j(int *out) { out[threadIdx.x] = 3; }
+} }
+namespace {
+__global__ void anon(int *out) { out[threadIdx.x] = 4; }
+}
+"#;
+    let entry_of = |entry: Option<&str>| {
+        let mut c = LaunchConfig::default();
+        c.buffer_len.insert("out".into(), 32);
+        c.entry = entry.map(str::to_string);
+        let t = run_kernel(src, c).expect("runs");
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+        (t.launch.entry.clone(), ints(t.buffer("out").unwrap())[0])
+    };
+    assert_eq!(entry_of(None), ("ops::k".to_string(), Some(1)));
+    assert_eq!(entry_of(Some("ops::k")), ("ops::k".to_string(), Some(1)));
+    assert_eq!(entry_of(Some("k")), ("ops::k".to_string(), Some(1)));
+    assert_eq!(entry_of(Some("a::b::j")), ("a::b::j".to_string(), Some(3)));
+    assert_eq!(entry_of(Some("anon")), ("anon".to_string(), Some(4)));
+    assert_eq!(
+        entry_of(Some("ops::t<int>")),
+        ("ops::t<int>".to_string(), Some(2))
+    );
 }
