@@ -554,7 +554,9 @@ fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
 /// bare name no variable holds (an enum constant such as `MACA_ICMP_EQ`, passed to a
 /// [`ParamKind::Text`] parameter). `(line, col)` is the call's position. `exited` holds the lanes
 /// whose threads have exited (returned from the kernel, or never launched in a partial warp):
-/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule. `arch` is
+/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule; `absent`
+/// the part of them that never held a thread (the lanes past a block smaller than its warp),
+/// received as [`OpInput::absent`] so that the notes do not call them exited. `arch` is
 /// the launch's target (`--arch`): an op with an `arch` setting of the same family (`gfx…`
 /// for AMD, `xcore…` for MACA) runs by that target's rules instead of its default one.
 #[allow(clippy::too_many_arguments)]
@@ -562,7 +564,7 @@ pub fn call_op(
     spec: &'static OpSpec,
     lanes: usize,
     active: LaneMask,
-    exited: LaneMask,
+    exited: (LaneMask, LaneMask),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -683,7 +685,7 @@ fn push_new<T: PartialEq>(to: &mut Vec<T>, items: Vec<T>) {
 fn call_op_components(
     spec: &'static OpSpec,
     lanes: usize,
-    (active, exited): (LaneMask, LaneMask),
+    (active, exited): (LaneMask, (LaneMask, LaneMask)),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -773,7 +775,7 @@ fn call_op_components(
 fn call_op_once(
     spec: &'static OpSpec,
     lanes: usize,
-    (active, exited): (LaneMask, LaneMask),
+    (active, exited): (LaneMask, (LaneMask, LaneMask)),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -937,6 +939,7 @@ fn call_op_once(
         params.0.insert(p.name.to_string(), value);
     }
     // Exited lanes are a CUDA lane state (OpRequest::exited); never one that is also active.
+    let (exited, absent) = exited;
     let exited = if spec.dialect == Dialect::Cuda {
         LaneMask(exited.0 & !active.0).truncate(lanes)
     } else {
@@ -946,6 +949,7 @@ fn call_op_once(
         lanes,
         active,
         exited,
+        absent: LaneMask(absent.0 & exited.0),
         ty,
         values,
         params,
@@ -1077,6 +1081,7 @@ fn call_scalar(
             lanes: 1,
             active: LaneMask::all(1),
             exited: LaneMask::default(),
+            absent: LaneMask::default(),
             ty: ValueType::U32,
             values: Vec::new(),
             params,

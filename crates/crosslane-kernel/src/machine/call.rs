@@ -240,15 +240,19 @@ impl Executor {
                 _ => None,
             })
             .collect();
-        // Threads that returned from the kernel, or never launched (a partial warp), have exited.
-        let exited = self.warps.get(w).map_or(LaneMask::default(), |warp| {
+        // Threads that returned from the kernel, or never launched (a partial warp), have exited;
+        // the lanes that never held a thread are told apart for the notes.
+        let absent = self.warps.get(w).map_or(LaneMask::default(), |warp| {
             (0..lanes)
-                .filter(|&l| {
-                    !warp.exists.contains(l)
-                        || matches!(warp.status.get(l), Some(LaneStatus::Returned))
-                })
+                .filter(|&l| !warp.exists.contains(l))
                 .fold(LaneMask::default(), LaneMask::with)
         });
+        let exited = self.warps.get(w).map_or(LaneMask::default(), |warp| {
+            (0..lanes)
+                .filter(|&l| matches!(warp.status.get(l), Some(LaneStatus::Returned)))
+                .fold(absent, LaneMask::with)
+        });
+        let exited = (exited, absent);
         let mut outcome = call_op(
             spec,
             lanes,

@@ -205,3 +205,41 @@ __global__ void k(unsigned *ret, int *preds, int *flags) {
     assert_eq!(ints(t.buffer("preds").unwrap()), want_pred);
     assert_eq!(ints(t.buffer("flags").unwrap()), vec![Some(1); 32]);
 }
+
+/// A block of 16 threads fills lanes 0-15 of its warp (CUDA C++ Programming Guide, "Thread
+/// Hierarchy": a block's threads fill its warps in order); lanes 16-31 hold no thread, so a
+/// full mask names 16 lanes that never existed. They do not call and do not break the sync
+/// rule ("non-exited threads", Warp Shuffle Functions), and the note says they hold no thread,
+/// not that they exited; lanes 0-3, which return first, did exit. Lane 4's value reaches
+/// lanes 4-15: out = 4 there, 0 (the fill) in 0-3.
+#[test]
+fn lanes_past_a_small_block_are_not_counted_as_exited() {
+    let src = "\
+__global__ void k(int *out) {
+  if (threadIdx.x < 4) return;
+  out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)threadIdx.x, 4);
+}";
+    let mut c = LaunchConfig {
+        block_dim: Some([16, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 16);
+    c.args.insert("out".into(), "0".into());
+    let t = run_kernel(src, c).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let want: Vec<Option<i128>> = (0..16).map(|l| Some(if l < 4 { 0 } else { 4 })).collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
+    let notes: Vec<String> = t.all_diagnostics().map(|d| d.message.clone()).collect();
+    let exited: Vec<&String> = notes.iter().filter(|m| m.contains("have exited")).collect();
+    assert_eq!(exited.len(), 1, "{notes:?}");
+    assert!(
+        exited[0].starts_with("lane(s) 0, 1, 2, 3 in mask 0xffffffff"),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.starts_with("16 lane(s) 16-31 in mask 0xffffffff hold no thread")),
+        "{notes:?}"
+    );
+}
