@@ -18,9 +18,10 @@ pub(super) const KERNEL_WORDS: &[&str] = &["__global__", "__simt_vf__", "__aicor
 /// separated by `, `. `None` when the declarator has no explicit arguments (they are deduced
 /// from the parameter types, which this listing does not do) or cannot be read.
 pub(super) fn explicit_instance(toks: &[Token]) -> Option<(String, String)> {
-    // The declarator's name: the last identifier followed by `<` before the parameter list.
+    // The declarator's name: the first identifier followed by `<` before the parameter list (a
+    // kernel returns `void`, so no template-id comes before its name).
     let open = toks.iter().position(|t| matches!(t.tok, Tok::Punct("(")))?;
-    let name_at = (0..open).rev().find(|&k| {
+    let name_at = (0..open).find(|&k| {
         matches!(toks[k].tok, Tok::Ident(_))
             && matches!(toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("<")))
     })?;
