@@ -361,7 +361,7 @@ impl Executor {
             match places.get(l) {
                 Some(Ok(p)) => {
                     // A failed store notes its own reason.
-                    let _ = self.write_place(w, p.clone(), l, pred, e.span, cx);
+                    let _ = self.write_place(w, *p, l, pred, e.span, cx);
                 }
                 Some(Err(u)) => cx.note(
                     Level::Warning,
