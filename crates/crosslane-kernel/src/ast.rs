@@ -504,6 +504,21 @@ pub struct Program {
     pub launches: Vec<HostLaunch>,
     /// File-scope `__constant__` arrays with a constant initializer, in source order.
     pub constants: Vec<ConstTable>,
+    /// Kernels defined inside a named namespace: (the name the flattened source uses, the
+    /// qualified name, `ops::k`), for the trace's `launch.entry` (ISO C++ [basic.namespace]).
+    pub kernel_scopes: Vec<(String, String)>,
+}
+
+impl Program {
+    /// Function `name` as C++ names it: qualified by its namespaces when it is a kernel defined
+    /// inside one (`k` → `ops::k`, an instance `k<int>` → `ops::k<int>`), else `name`.
+    pub fn qualified_name(&self, name: &str) -> String {
+        let (base, args) = name.split_at(name.find('<').unwrap_or(name.len()));
+        self.kernel_scopes
+            .iter()
+            .find(|(n, _)| n == base)
+            .map_or_else(|| name.to_string(), |(_, q)| format!("{q}{args}"))
+    }
 }
 
 /// A file-scope one-dimensional `__constant__` array (`__constant__ float w[4] = {…};`, or

@@ -108,6 +108,12 @@ pub fn builtin(name: &str) -> Option<Builtin> {
 /// lane 0 / thread 0") call it; `machine::call` runs it.
 pub const VALID_ONLY: &str = "__crosslane_valid_only";
 
+/// The size check of `tiled_partition(block, n)` with a runtime `n` (`parser::cg_any`):
+/// `__crosslane_tile_size(n, wave)` is `n` when it is a power of two up to `wave` (CUDA C++
+/// Programming Guide, Cooperative Groups, "tiled_partition": "limited to power-of-2 sizes" of
+/// at most 32; HIP: up to the wavefront), else an error that stops the run (`machine::call`).
+pub const DYN_TILE_SIZE: &str = "__crosslane_tile_size";
+
 /// Per-lane built-ins added for real kernels: bit reversal and 64-bit bit counts
 /// (CUDA Math API, "Integer Intrinsics"), conversions among float, half and bfloat16 (CUDA Math
 /// API, "Half Precision Conversion and Data Movement" and "Bfloat16 Precision Conversion":
@@ -125,14 +131,6 @@ pub const LANE_MATH: &[&str] = &[
     "__float2bfloat16",
     "__float2bfloat16_rn",
     "__bfloat162float",
-    "__float2int_rn",
-    "__float2int_rz",
-    "__float2int_ru",
-    "__float2int_rd",
-    "__float2uint_rn",
-    "__float2uint_rz",
-    "__float2uint_ru",
-    "__float2uint_rd",
     "__int2float_rn",
     "__builtin_amdgcn_mbcnt_lo",
     "__builtin_amdgcn_mbcnt_hi",
@@ -143,6 +141,7 @@ pub const LANE_MATH: &[&str] = &[
     "__cg_pack",
     "__cg_tile_of",
     "__cg_side",
+    DYN_TILE_SIZE,
 ];
 
 /// The position of the n-th set bit of `mask` counted from bit `base` (PTX ISA, `fns`:
@@ -283,6 +282,19 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
             .convert(ValTy::scalar(target))
             .map_err(|e| e.message)
     };
+    if name == DYN_TILE_SIZE {
+        let n = int(a)?;
+        let wave = args.get(1).map(int).transpose()?.unwrap_or(32);
+        return if (1..=wave).contains(&n) && n & (n - 1) == 0 {
+            Ok(KVal::int(Scalar::I32, n))
+        } else {
+            Err(format!(
+                "tiled_partition(parent, {n}): the tile size must be a power of two up to the \
+                 {wave}-lane warp (CUDA C++ Programming Guide, Cooperative Groups, \
+                 tiled_partition)"
+            ))
+        };
+    }
     if name.starts_with("__cg_") {
         let m = int(a)? as u64;
         let x = args.get(1).map(int).transpose()?.unwrap_or(0);
@@ -331,26 +343,6 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
         "__float2bfloat16" | "__float2bfloat16_rn" => to(num(a)?, Scalar::F32, Scalar::Bf16),
         "__half2float" | "__bfloat162float" => to(num(a)?, Scalar::F64, Scalar::F32),
         "__int2float_rn" => to(num(a)?, Scalar::F64, Scalar::F32),
-        // CUDA Math API, "Type Casting Intrinsics": float to (unsigned) int rounded to nearest
-        // even (`rn`), towards zero (`rz`), up (`ru`) or down (`rd`).
-        n if n.starts_with("__float2int_") || n.starts_with("__float2uint_") => {
-            let x = num(a)?;
-            let r = match &n[n.len() - 2..] {
-                "rn" => x.round_ties_even(),
-                "ru" => x.ceil(),
-                "rd" => x.floor(),
-                _ => x.trunc(),
-            };
-            let (ty, range, what) = if n.starts_with("__float2uint_") {
-                (Scalar::U32, 0.0..=4_294_967_295.0, "unsigned int")
-            } else {
-                (Scalar::I32, -2_147_483_648.0..=2_147_483_647.0, "int")
-            };
-            if !range.contains(&r) {
-                return Err(format!("`{name}`: {x} does not fit in {what}"));
-            }
-            Ok(KVal::int(ty, r as i128))
-        }
         _ => {
             // mbcnt_lo / mbcnt_hi (mask, base).
             let mask = int(a)? as u32;
@@ -576,7 +568,9 @@ fn undef(line: u32, col: u32, why: impl Into<String>) -> Undef {
 /// bare name no variable holds (an enum constant such as `MACA_ICMP_EQ`, passed to a
 /// [`ParamKind::Text`] parameter). `(line, col)` is the call's position. `exited` holds the lanes
 /// whose threads have exited (returned from the kernel, or never launched in a partial warp):
-/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule. `arch` is
+/// a CUDA op receives them as [`OpInput::exited`], so they do not break its sync rule; `absent`
+/// the part of them that never held a thread (the lanes past a block smaller than its warp),
+/// received as [`OpInput::absent`] so that the notes do not call them exited. `arch` is
 /// the launch's target (`--arch`): an op with an `arch` setting of the same family (`gfx…`
 /// for AMD, `xcore…` for MACA) runs by that target's rules instead of its default one.
 #[allow(clippy::too_many_arguments)]
@@ -584,7 +578,7 @@ pub fn call_op(
     spec: &'static OpSpec,
     lanes: usize,
     active: LaneMask,
-    exited: LaneMask,
+    exited: (LaneMask, LaneMask),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -705,7 +699,7 @@ fn push_new<T: PartialEq>(to: &mut Vec<T>, items: Vec<T>) {
 fn call_op_components(
     spec: &'static OpSpec,
     lanes: usize,
-    (active, exited): (LaneMask, LaneMask),
+    (active, exited): (LaneMask, (LaneMask, LaneMask)),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -795,7 +789,7 @@ fn call_op_components(
 fn call_op_once(
     spec: &'static OpSpec,
     lanes: usize,
-    (active, exited): (LaneMask, LaneMask),
+    (active, exited): (LaneMask, (LaneMask, LaneMask)),
     args: &[Vec<LaneVal>],
     idents: &[Option<String>],
     (line, col): (u32, u32),
@@ -959,6 +953,7 @@ fn call_op_once(
         params.0.insert(p.name.to_string(), value);
     }
     // Exited lanes are a CUDA lane state (OpRequest::exited); never one that is also active.
+    let (exited, absent) = exited;
     let exited = if spec.dialect == Dialect::Cuda {
         LaneMask(exited.0 & !active.0).truncate(lanes)
     } else {
@@ -968,6 +963,7 @@ fn call_op_once(
         lanes,
         active,
         exited,
+        absent: LaneMask(absent.0 & exited.0),
         ty,
         values,
         params,
@@ -1099,6 +1095,7 @@ fn call_scalar(
             lanes: 1,
             active: LaneMask::all(1),
             exited: LaneMask::default(),
+            absent: LaneMask::default(),
             ty: ValueType::U32,
             values: Vec::new(),
             params,

@@ -329,7 +329,7 @@ impl Executor {
             super::contract::for_launch(dialect, config.fmad, &preprocess.fp_contract);
         let launch = Launch {
             fp_contract,
-            entry: f.name.clone(),
+            entry: program.qualified_name(&f.name),
             dialect,
             lanes,
             block_dim,

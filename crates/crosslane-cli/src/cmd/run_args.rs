@@ -14,7 +14,11 @@ pub struct RunArgs {
     /// Print JSON. Op scenarios always print JSON; a kernel prints its trace as text without it.
     #[arg(long)]
     pub json: bool,
-    /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one).
+    /// Kernel only: the function to run (default: the first `__global__` / `__simt_vf__` one). A
+    /// kernel in a namespace by its qualified name (`ops::k`; `k` too when no other has that
+    /// name); a template kernel with its arguments, `'k<float, 4>'`. A source whose kernels are
+    /// all templates, run without `--entry`, lists the values to give here (its explicit
+    /// instantiations first).
     #[arg(long)]
     pub entry: Option<String>,
     /// Kernel only: blocks launched, `X[,Y,Z]`, 1..=65536 in all (default: a kernel scenario's,

@@ -789,3 +789,76 @@ fn shared_bytes_size_a_template_entrys_extern_shared_array() {
     assert!(text.contains("gets its size at launch: 3 cells"), "{text}");
     assert!(text.contains("out (4 x double): ? 3 1.5 0"), "{text}");
 }
+
+/// `crosslane run` of a file whose kernels are all templates, without `--entry`, fails (exit 1)
+/// listing the `--entry` values to type — the explicit instantiations as written (C++17
+/// [temp.explicit]), then the kernel template without one — never the `__device__`
+/// template; the first value, typed back, runs: out = x · 2 (`twice`) · 4 = 8, 16 over 1, 2.
+/// A kernel in `namespace ops` is `ops::k` in the JSON's `launch.entry`, by `--entry ops::k`
+/// or `--entry k` ([basic.namespace]). `run --help` says both.
+#[test]
+fn template_only_files_list_their_entries_and_namespaced_kernels_keep_their_names() {
+    let dir = std::env::temp_dir();
+    let templ = dir.join(format!("crosslane-templ-{}.cu", std::process::id()));
+    std::fs::write(
+        &templ,
+        "template <typename T> __device__ T twice(T x) { return x + x; }\n\
+         template <typename T, int N> __global__ void scale(T *out) {\n\
+           out[threadIdx.x] = twice(out[threadIdx.x]) * N;\n}\n\
+         template <typename T> __global__ void fill(T *out) { out[threadIdx.x] = T(1); }\n\
+         template __global__ void scale<float, 4>(float *);\n",
+    )
+    .expect("write kernel");
+    let path = templ.to_str().expect("utf-8 path");
+    let out = crosslane(&["run", path], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let listed: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("--entry '"))
+        .filter_map(|l| l.split('\'').next())
+        .collect();
+    assert_eq!(listed, ["scale<float, 4>", "fill<T>"], "{err}");
+    assert!(!err.contains("twice"), "{err}");
+    let args = [
+        "run",
+        path,
+        "--entry",
+        listed[0],
+        "--threads-per-block",
+        "2",
+        "--buffer",
+        "out=1,2",
+        "--json",
+    ];
+    let t = json(&crosslane(&args, None));
+    let _ = std::fs::remove_file(&templ);
+    assert_eq!(t["launch"]["entry"], "scale<float,4>");
+    let out = t["memory"]["buffers"]
+        .as_array()
+        .expect("buffers")
+        .iter()
+        .find(|b| b["name"] == "out")
+        .expect("out")["values"]
+        .clone();
+    assert_eq!(out, serde_json::json!([8.0, 16.0]));
+    let ns = dir.join(format!("crosslane-ns-{}.cu", std::process::id()));
+    std::fs::write(
+        &ns,
+        "namespace ops {\n__global__ void k(int *out) { out[threadIdx.x] = 7; }\n}\n",
+    )
+    .expect("write kernel");
+    let path = ns.to_str().expect("utf-8 path");
+    for entry in [None, Some("ops::k"), Some("k")] {
+        let mut args = vec!["run", path, "--json"];
+        args.extend(entry.map(|e| ["--entry", e]).iter().flatten());
+        let t = json(&crosslane(&args, None));
+        assert_eq!(t["launch"]["entry"], "ops::k", "{entry:?}");
+    }
+    let _ = std::fs::remove_file(&ns);
+    let help = String::from_utf8_lossy(&crosslane(&["run", "--help"], None).stdout).into_owned();
+    assert!(
+        help.contains("`ops::k`") && help.contains("lists the values"),
+        "{help}"
+    );
+}

@@ -181,6 +181,7 @@ impl OpRequest {
                 lanes,
                 active,
                 exited,
+                absent: LaneMask::default(),
                 ty,
                 values,
                 params,

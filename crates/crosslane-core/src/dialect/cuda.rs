@@ -188,7 +188,20 @@ pub(crate) fn check_mask(
     mask: LaneMask,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let gone = LaneMask(mask.0 & input.exited.0).truncate(input.lanes);
+    let gone = LaneMask(mask.0 & input.exited.0 & !input.absent.0).truncate(input.lanes);
+    let empty = LaneMask(mask.0 & input.absent.0).truncate(input.lanes);
+    if empty.count() > 0 {
+        diagnostics.push(Diagnostic::info(
+            format!(
+                "{} lane(s) {} in mask {} hold no thread (the block ends before them): nothing \
+                 there calls {name}, and the sync rule binds threads only",
+                empty.count(),
+                lane_span(empty),
+                mask.to_hex(input.lanes)
+            ),
+            format!("{} (non-exited threads)", sync_rule(name)),
+        ));
+    }
     if gone.count() > 0 {
         diagnostics.push(Diagnostic::info(
             format!(
@@ -229,8 +242,20 @@ pub(crate) fn check_mask(
 fn mark_exited(input: &OpInput, rule: &str, results: &mut [LaneResult]) {
     for i in input.exited.truncate(input.lanes).iter() {
         if let Some(r) = results.get_mut(i) {
-            r.why = Some(format!("lane {i} has exited: it does not call ({rule})"));
+            r.why = Some(if input.absent.contains(i) {
+                format!("lane {i} holds no thread (the block ends before it): nothing there calls ({rule})")
+            } else {
+                format!("lane {i} has exited: it does not call ({rule})")
+            });
         }
+    }
+}
+
+/// Lanes as `16-31` when they run without a gap, else as [`lane_list`] writes them.
+fn lane_span(mask: LaneMask) -> String {
+    match (mask.iter().next(), mask.iter().last()) {
+        (Some(a), Some(b)) if b > a && b - a + 1 == mask.count() as usize => format!("{a}-{b}"),
+        _ => lane_list(mask),
     }
 }
 

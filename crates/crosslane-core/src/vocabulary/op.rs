@@ -144,6 +144,12 @@ pub struct OpInput {
     pub active: LaneMask,
     /// CUDA lanes that have exited (never in `active`); empty for every other dialect.
     pub exited: LaneMask,
+    /// The part of `exited` that never held a thread: a block smaller than its warp leaves the
+    /// warp's last lanes empty (CUDA C++ Programming Guide, "Thread Hierarchy": a block's
+    /// threads fill its warps in order of thread index). The sync rule treats them as it
+    /// treats exited threads (nothing there calls); the notes say they hold no thread rather
+    /// than that they exited. Empty unless the kernel interpreter sets it.
+    pub absent: LaneMask,
     /// Operand type.
     pub ty: ValueType,
     /// The operand across lanes (`var`, `src`, `data`, `e`), one per lane.

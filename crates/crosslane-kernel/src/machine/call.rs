@@ -7,6 +7,7 @@ use crate::exec::Executor;
 use crate::mathlib;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, Scalar};
+use crosslane_core::args::Role;
 use crosslane_core::lanes::LaneMask;
 use crosslane_core::result::{Level, Source};
 
@@ -135,7 +136,14 @@ impl Executor {
                     let hip = self.trace.launch.dialect == crosslane_core::op::Dialect::Hip;
                     out[l] = lane_args.and_then(|a| {
                         let a = if fast { mathlib::flush_args(a) } else { a };
-                        let r = builtins::math_lane(name, &a, l);
+                        // HIP defines the casting intrinsics as C++ conversions, undefined
+                        // out of range where CUDA's clamp (mathlib::cast).
+                        let hip_cast = hip
+                            .then(|| {
+                                mathlib::cast::call(name, &a, mathlib::cast::Rule::CxxConversion)
+                            })
+                            .flatten();
+                        let r = hip_cast.unwrap_or_else(|| builtins::math_lane(name, &a, l));
                         // HIP's own table where it has the function's row.
                         let r = if hip {
                             r.map(|v| mathlib::hip::renote(name, &a, v))
@@ -155,7 +163,13 @@ impl Executor {
                             r
                         };
                         r.map_err(|m| {
-                            cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
+                            // A runtime tile size the API does not allow stops the run.
+                            let level = if name == builtins::DYN_TILE_SIZE {
+                                Level::Error
+                            } else {
+                                Level::Warning
+                            };
+                            cx.note(level, e.span, m.clone(), "", Some(l));
                             Undef::at(e.span, m)
                         })
                     });
@@ -191,7 +205,18 @@ impl Executor {
                 None,
             );
         }
-        let vals: Vec<Vec<LaneVal>> = args.iter().map(|a| self.eval(w, a, mask, cx)).collect();
+        // An out-parameter (`__match_all_sync`'s `int *pred`) is a place to store, not a value
+        // the op reads: it is evaluated once, as a place.
+        let mut vals: Vec<Vec<LaneVal>> = Vec::with_capacity(args.len());
+        let mut out_places: Vec<Vec<Result<Place, Undef>>> = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            if spec.args.get(k).is_some_and(|x| x.role == Role::Out) {
+                out_places.push(self.out_place(w, a, mask, cx));
+                vals.push(vec![Err(Undef::idle()); lanes]);
+            } else {
+                vals.push(self.eval(w, a, mask, cx));
+            }
+        }
         // A vector operand the vendor's shuffles do not take (`float4`): refused, not split.
         let refused = vals
             .iter()
@@ -217,15 +242,19 @@ impl Executor {
                 _ => None,
             })
             .collect();
-        // Threads that returned from the kernel, or never launched (a partial warp), have exited.
-        let exited = self.warps.get(w).map_or(LaneMask::default(), |warp| {
+        // Threads that returned from the kernel, or never launched (a partial warp), have exited;
+        // the lanes that never held a thread are told apart for the notes.
+        let absent = self.warps.get(w).map_or(LaneMask::default(), |warp| {
             (0..lanes)
-                .filter(|&l| {
-                    !warp.exists.contains(l)
-                        || matches!(warp.status.get(l), Some(LaneStatus::Returned))
-                })
+                .filter(|&l| !warp.exists.contains(l))
                 .fold(LaneMask::default(), LaneMask::with)
         });
+        let exited = self.warps.get(w).map_or(LaneMask::default(), |warp| {
+            (0..lanes)
+                .filter(|&l| matches!(warp.status.get(l), Some(LaneStatus::Returned)))
+                .fold(absent, LaneMask::with)
+        });
+        let exited = (exited, absent);
         let mut outcome = call_op(
             spec,
             lanes,
@@ -276,7 +305,76 @@ impl Executor {
                 .cloned()
                 .unwrap_or_else(|| Err(Undef::idle()));
         }
+        for places in out_places {
+            self.store_pred(w, e, spec.name, &places, &out, mask, cx);
+        }
         out
+    }
+
+    /// The place a pointer argument names in each lane: `&v` of a variable or element, or a
+    /// pointer into memory.
+    fn out_place(
+        &mut self,
+        w: usize,
+        a: &Expr,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<Result<Place, Undef>> {
+        match &a.kind {
+            ExprKind::AddrOf(inner) => self.place(w, inner, mask, cx),
+            _ => {
+                let ptrs = self.eval(w, a, mask, cx);
+                ptrs.into_iter()
+                    .map(|p| {
+                        let p = p?;
+                        self.address(&p, &KVal::int(Scalar::I32, 0))
+                            .map(|(buf, off)| Place::Mem(buf, off))
+                            .map_err(|m| Undef::at(a.span, m))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// Stores `__match_all_sync`'s `*pred` in each active lane (CUDA C++ Programming Guide,
+    /// "Warp Match Functions": "Predicate pred is set to true if all threads in mask have the
+    /// same value of value; otherwise the predicate is set to false", and the return is mask
+    /// or 0): 1 where the lane's result is nonzero (mask, which holds the calling lane), 0
+    /// where it is 0, undefined where the result is undefined, with its reason.
+    #[allow(clippy::too_many_arguments)]
+    fn store_pred(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        name: &str,
+        places: &[Result<Place, Undef>],
+        results: &[LaneVal],
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        let lanes = self.trace.launch.lanes;
+        for l in mask.iter().filter(|&l| l < lanes) {
+            let Some(result) = results.get(l) else {
+                continue;
+            };
+            let pred = result
+                .clone()
+                .map(|v| KVal::int(Scalar::I32, i128::from(v.as_int().is_some_and(|n| n != 0))));
+            match places.get(l) {
+                Some(Ok(p)) => {
+                    // A failed store notes its own reason.
+                    let _ = self.write_place(w, *p, l, pred, e.span, cx);
+                }
+                Some(Err(u)) => cx.note(
+                    Level::Warning,
+                    e.span,
+                    format!("`{name}`: pred: {}", u.why),
+                    "",
+                    Some(l),
+                ),
+                None => {}
+            }
+        }
     }
 
     /// A math function that stores through pointer arguments (`sincosf(x, &s, &c)`,
@@ -304,20 +402,7 @@ impl Executor {
                 continue;
             }
             vals.push(vec![Ok(KVal::int(Scalar::I32, 0)); lanes]);
-            let p = match &a.kind {
-                ExprKind::AddrOf(inner) => self.place(w, inner, mask, cx),
-                _ => {
-                    let ptrs = self.eval(w, a, mask, cx);
-                    ptrs.into_iter()
-                        .map(|p| {
-                            let p = p?;
-                            self.address(&p, &KVal::int(Scalar::I32, 0))
-                                .map(|(buf, off)| Place::Mem(buf, off))
-                                .map_err(|m| Undef::at(a.span, m))
-                        })
-                        .collect()
-                }
-            };
+            let p = self.out_place(w, a, mask, cx);
             places.push(Some(p));
         }
         if let Some(&k) = outs.iter().find(|&&k| k >= args.len()) {

@@ -769,11 +769,13 @@ impl Executor {
             vals.push(v);
         }
         let idents = vec![None; call.args.len()];
+        // The lanes without a thread are not told apart here: they change only the notes, and
+        // a call that notes anything is left to the general evaluator.
         let outcome = call_op(
             call.spec,
             lanes,
             active,
-            exited,
+            (exited, LaneMask::default()),
             &vals,
             &idents,
             (call.at.line, call.at.col),

@@ -1,7 +1,8 @@
 //! The CUDA Math API in kernels, with HIP's and MACA's same-named functions: the single- and
 //! double-precision standard functions ([`table`]), the intrinsics with their rounding modes
 //! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]), the
-//! SIMD intrinsics on packed bytes and halfwords ([`simd`]), clang's AMDGPU bit built-ins
+//! SIMD intrinsics on packed bytes and halfwords ([`simd`]), the float-to-integer type casting
+//! intrinsics (`__float2int_rn`, `__double2ull_rz`: [`cast`]), clang's AMDGPU bit built-ins
 //! `ubfe`/`sbfe`/`perm` ([`amdgcn`]), the
 //! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), and the
 //! half-precision math functions of `cuda_fp16.h` / `cuda_bf16.h` ([`half_fns`]: `hexp`,
@@ -30,14 +31,15 @@
 //! measure, against the C++ standard library over a test range, which the note states); MACA's
 //! and every other dialect's are CUDA's.
 
-/// The result type of `__float2uint_*`, of a SIMD video intrinsic (`__vadd4`: `unsigned int`, CUDA Math API "SIMD
+/// The result type of a float-to-integer casting intrinsic (`__float2uint_rn`: [`cast`]), of a SIMD video intrinsic (`__vadd4`: `unsigned int`, CUDA Math API "SIMD
 /// Intrinsics") or an AMD bit / clock builtin (`__builtin_amdgcn_ubfe` and `perm`: `unsigned
 /// int`, `sbfe`: `int`, `s_memtime` / `s_memrealtime`: `unsigned long`, as clang declares them);
 /// `None` for any other name.
 pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
     use crate::types::Scalar;
     match name {
-        n if simd::is_simd(n) || n.starts_with("__float2uint_") => Some(Scalar::U32),
+        n if simd::is_simd(n) => Some(Scalar::U32),
+        n if cast::is_cast(n) => cast::result_type(n),
         "__builtin_amdgcn_ubfe" | "__builtin_amdgcn_perm" => Some(Scalar::U32),
         "__builtin_amdgcn_sbfe" => Some(Scalar::I32),
         "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => Some(Scalar::U64),
@@ -46,6 +48,7 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
 }
 
 pub mod amdgcn;
+pub mod cast;
 pub mod constants;
 pub mod half_fns;
 pub mod hip;
@@ -188,6 +191,7 @@ pub fn is_math(name: &str) -> bool {
         || integer::is_integer(name)
         || simd::is_simd(name)
         || amdgcn::is_amdgcn(name)
+        || cast::is_cast(name)
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
 }
 
@@ -224,6 +228,10 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
         return Some(r.map(Call::value));
     }
     if let Some(r) = amdgcn::call(name, args) {
+        return Some(r.map(Call::value));
+    }
+    // CUDA's rule (PTX `cvt`: clamped); a HIP launch calls `cast::call` with HIP's rule first.
+    if let Some(r) = cast::call(name, args, cast::Rule::Saturate) {
         return Some(r.map(Call::value));
     }
     integer::call(name, args).map(|r| r.map(Call::value))
@@ -316,7 +324,7 @@ pub fn result_type(name: &str, args: &[Scalar]) -> Option<Scalar> {
             _ => Scalar::F64,
         });
     }
-    intrinsics::result_type(name)
+    intrinsics::result_type(name).or_else(|| cast::result_type(name))
 }
 
 /// The accuracy notes of a row of values (lanes of a variable, cells of a buffer) as text

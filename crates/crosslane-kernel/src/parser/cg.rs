@@ -42,6 +42,12 @@ pub enum Group {
     Coalesced(Meta),
     /// A `thread_group` parameter: a group whose kind each call fixes (`cg_any`).
     Any,
+    /// A `thread_group` from `tiled_partition(block, n)` with `n` known only at run time (CUDA
+    /// C++ Programming Guide, Cooperative Groups, "tiled_partition": the dynamic overload
+    /// returns a `thread_group`): its variable holds the calling lane's tile, computed at run
+    /// time, and it offers what `thread_group` has — `sync`, `thread_rank`, `size`,
+    /// `num_threads` — read from that mask.
+    DynTile,
     /// `grid_group` (`this_grid()`): every thread of the launch (CUDA C++ Programming Guide,
     /// Cooperative Groups, "Grid Group"); its mask expression is the warp's full mask, which no
     /// grid operation reads.
@@ -86,7 +92,7 @@ pub(super) fn group_type_name(g: Group) -> String {
         Group::Block => "thread_block".into(),
         Group::Tile(n) => format!("thread_block_tile<{n}>"),
         Group::Coalesced(_) => "coalesced_group".into(),
-        Group::Any => "thread_group".into(),
+        Group::Any | Group::DynTile => "thread_group".into(),
         Group::Grid => "grid_group".into(),
     }
 }
@@ -322,20 +328,13 @@ impl Parser<'_> {
                     None => {
                         self.expect_punct(",")?;
                         let e = self.assign_expr()?;
-                        super::const_int(&e).ok_or_else(|| {
-                            // A size known only at run time (a kernel argument) makes a
-                            // `thread_group` whose size varies per launch; the groups here
-                            // are fixed when the kernel is read.
-                            KernelError::new(
-                                at.line,
-                                at.col,
-                                "`tiled_partition(parent, n)` needs a constant `n` here (a \
-                                 literal, a template value parameter or a `constexpr` name); a \
-                                 size known only at run time (a kernel argument) is not \
-                                 supported: write `tiled_partition<4>(parent)` or \
-                                 `tiled_partition(parent, 4)` with the size the launch uses",
-                            )
-                        })?
+                        match super::const_int(&e) {
+                            Some(n) => n,
+                            None => {
+                                self.expect_punct(")")?;
+                                return self.dyn_tile(parent, e, at).map(Some);
+                            }
+                        }
                     }
                 };
                 self.expect_punct(")")?;
@@ -391,12 +390,14 @@ impl Parser<'_> {
                     }
                     Group::Tile(n) => self.e_tile_mask(at, n),
                     Group::Coalesced(_) => parent.mask,
-                    Group::Any => {
+                    Group::Any | Group::DynTile => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
                             format!(
-                                "{f} of a thread_group parameter is not supported here: take                                  the thread_block_tile or coalesced_group itself as the parameter"
+                                "{f} of a thread_group is not supported here: take the \
+                                 thread_block_tile (`tiled_partition<N>(g)`) or coalesced_group \
+                                 itself"
                             ),
                         ))
                     }
@@ -571,13 +572,15 @@ impl Parser<'_> {
                             ),
                         ))
                     }
-                    Group::Any => {
+                    Group::Any | Group::DynTile => {
                         return Err(KernelError::new(
                             at.line,
                             at.col,
                             format!(
-                                "cg::{name} over a thread_group parameter is not supported; take \
-                                 the tile (thread_block_tile<N>) as the parameter"
+                                "cg::{name} over a thread_group is not supported (CUDA C++ \
+                                 Programming Guide, Cooperative Groups, reduce: it takes a \
+                                 thread_block_tile or a coalesced group); take the tile \
+                                 (`tiled_partition<N>(g)`, thread_block_tile<N>)"
                             ),
                         ))
                     }

@@ -11,8 +11,17 @@
 //! ([`Parser::cg_op`]). `g.sync()` is a block barrier when the group is larger than a warp
 //! (only a thread block can be: a tile or a coalesced group lies within one warp) and the
 //! members' warp barrier (`__syncwarp(mask)`) otherwise.
+//!
+//! The other `thread_group` the parser meets is the one `tiled_partition(block, n)` returns
+//! when `n` is known only at run time (CUDA C++ Programming Guide, Cooperative Groups,
+//! "tiled_partition": `thread_group tiled_partition(const thread_group& parent, unsigned
+//! tilesz)`, "limited to power-of-2 sizes" up to 32; HIP: up to the wavefront)
+//! ([`Group::DynTile`]): its variable holds the calling lane's tile, the lanes
+//! `[n·⌊lane/n⌋, n·⌊lane/n⌋ + n)` of the warp (a block's tiles never straddle a warp: a power of
+//! two up to the warp divides it), computed when the group is made; `n` is checked there, and
+//! a size that is not a power of two up to the warp stops the run with an error naming it.
 
-use super::cg::Group;
+use super::cg::{Group, Made};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
@@ -182,5 +191,65 @@ impl Parser<'_> {
             args.insert(k + 1, rank);
         }
         Ok(())
+    }
+
+    /// `tiled_partition(parent, n)` with `n` an expression known only at run time: a
+    /// [`Group::DynTile`] whose members are `__cg_tile_of(full warp, __crosslane_tile_size(n, wave))`
+    /// ([`crate::builtins::DYN_TILE_SIZE`] checks `n` per lane and stops the run where it is not
+    /// a power of two up to the warp).
+    ///
+    /// # Errors
+    /// A parent other than the thread block (a tile's or a coalesced group's runtime
+    /// partition is not supported): refused at `at`, naming the constant form.
+    pub(super) fn dyn_tile(&mut self, parent: Made, n: Expr, at: Span) -> PResult<Made> {
+        if parent.group != Group::Block {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`tiled_partition(parent, n)` with `n` known only at run time is supported \
+                     for a thread block parent (`cg::this_thread_block()`), not a {}: write \
+                     `tiled_partition<4>(parent)` or `tiled_partition(parent, 4)` with the size \
+                     the launch uses",
+                    super::cg::group_type_name(parent.group)
+                ),
+            ));
+        }
+        let wave = self.e_int(at, i64::from(self.wave));
+        let size = self.e_call(at, crate::builtins::DYN_TILE_SIZE, vec![n, wave]);
+        let full = self.full_mask();
+        let full = self.e_mask(at, full);
+        let mask = self.e_call(at, "__cg_tile_of", vec![full, size]);
+        Ok(Made {
+            group: Group::DynTile,
+            mask,
+            meta: None,
+        })
+    }
+
+    /// Member `f` of a [`Group::DynTile`] whose members are `mask` (CUDA C++ Programming
+    /// Guide, Cooperative Groups, `thread_group`): `thread_rank()` the members below the
+    /// calling lane, `size()` / `num_threads()` the members, `sync()` the members' warp
+    /// barrier.
+    ///
+    /// # Errors
+    /// Any other member (`shfl`, `ballot`, …: `thread_group` has none), naming the members it
+    /// has and the tile to take instead.
+    pub(super) fn dyn_tile_op(&mut self, mask: Expr, f: &str, at: Span) -> PResult<Expr> {
+        match f {
+            "thread_rank" => Ok(self.e_rank(at, mask)),
+            "size" | "num_threads" => Ok(self.e_popc(at, mask)),
+            "sync" => Ok(self.e_call(at, "__syncwarp", vec![mask])),
+            _ => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{f}` is not a member of the thread_group `tiled_partition(g, n)` returns \
+                     for a runtime `n` (it has sync, thread_rank, size and num_threads; CUDA C++ \
+                     Programming Guide, Cooperative Groups): use `tiled_partition<N>(g)` \
+                     (a thread_block_tile) for shuffles and votes"
+                ),
+            )),
+        }
     }
 }

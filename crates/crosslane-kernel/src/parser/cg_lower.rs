@@ -277,6 +277,7 @@ impl Parser<'_> {
                 Ok(self.e_call(at, "__syncthreads", Vec::new()))
             }
             (Group::Any, _) => self.any_op(&mask, f, at),
+            (Group::DynTile, _) => self.dyn_tile_op(mask, f, at),
             (Group::Grid, _) => self.grid_op(f, at),
             (Group::Tile(n), _) => self.tile_op(n, f, args, at, &need),
             (Group::Coalesced(m), _) => {

@@ -116,8 +116,17 @@ impl Parser<'_> {
             // `template __global__ void k<int>(int*);`: an explicit instantiation. A launch
             // or `--entry 'k<int>'` instantiates what runs; nothing to do here.
             let at = self.span();
+            let start = self.pos;
             while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
                 self.bump();
+            }
+            // Kept for the list of `--entry` choices (`entry_list`).
+            if let Some(inst) = self
+                .toks
+                .get(start + 1..self.pos)
+                .and_then(super::entry_list::explicit_instance)
+            {
+                self.explicit_instances.push(inst);
             }
             self.eat(";");
             self.diag(

@@ -48,6 +48,7 @@ mod constexpr_fn;
 mod cub;
 mod cub_record;
 mod cub_scan;
+mod entry_list;
 mod expr;
 mod file_shared;
 mod fn_ptr;
@@ -167,6 +168,7 @@ pub fn parse_preprocessed(
     let unqualified = entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens)));
     let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
+    let kernel_scopes = scopes::kernel_scopes(&pre.tokens);
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
@@ -232,23 +234,16 @@ pub fn parse_preprocessed(
             &tokens,
         )
     })?;
-    if program.functions.is_empty() && entry.is_none() && !p.templates.is_empty() {
-        // Only templates: none runs until its arguments are named; say which there are.
-        let mut names: Vec<&String> = p.templates.keys().collect();
-        names.sort();
-        let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-        let first = names.first().map_or("k", |n| n.as_str());
-        return Err(KernelError::new(
-            1,
-            1,
-            format!(
-                "no function to run: the source's functions are templates ({}); a template \
-                 kernel runs when a launch or --entry names its arguments, e.g. --entry \
-                 '{first}<int>'",
-                list.join(", ")
-            ),
-        ));
+    let no_kernel = !program.functions.iter().any(|f| f.entry);
+    if entry.is_none()
+        && no_kernel
+        && ((program.functions.is_empty() && !p.templates.is_empty()) || p.has_kernel_template())
+    {
+        // Every kernel is a template (beside device functions, if any): none runs until its
+        // arguments are named; say which `--entry` values there are.
+        return Err(p.template_only_error());
     }
+    program.kernel_scopes = kernel_scopes;
     p.fill_constant_tables(&mut program);
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
@@ -349,6 +344,9 @@ struct Parser<'a> {
     q_device: bool,
     /// Whether they named `__host__`.
     q_host: bool,
+    /// The explicit instantiations read (`template __global__ void k<float, 4>(…);`): the
+    /// template's name and the template-id as `--entry` takes it ([`entry_list`]).
+    explicit_instances: Vec<(String, String)>,
     /// Function templates by name (a later template of a name under `name#N`, [`sfinae`]).
     templates: HashMap<String, templates::Template>,
     /// The non-static member function templates among them: key (`S::get`) to struct
@@ -502,6 +500,7 @@ impl<'a> Parser<'a> {
             fn_sets: HashMap::new(),
             launch_arg_types: Vec::new(),
             host_expr: false,
+            explicit_instances: Vec::new(),
             templates: HashMap::new(),
             method_templates: HashMap::new(),
             instances: Vec::new(),

@@ -195,6 +195,83 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
     out
 }
 
+/// The kernels (`__global__`, Ascend C `__simt_vf__`) defined inside a named namespace, as (their name, the name
+/// qualified by the enclosing namespaces: `k` in `namespace ops { … }` is `ops::k`, ISO C++
+/// [basic.namespace], [namespace.memdef]), read from the tokens before [`flatten_scopes`]
+/// drops the blocks; the trace names such an entry by its qualified name. An anonymous
+/// namespace adds no qualifier (its members are named unqualified). Linear in the tokens.
+pub(super) fn kernel_scopes(toks: &[Token]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    // Brace depth, and each open namespace block: the depth its `}` closes at and its name.
+    let mut depth = 0usize;
+    let mut open: Vec<(usize, String)> = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let t = &toks[k];
+        if word(Some(t)) == Some("namespace") {
+            let mut j = k + 1;
+            let mut name = String::new();
+            while let Some(n) = word(toks.get(j)) {
+                if !name.is_empty() {
+                    name.push_str("::");
+                }
+                name.push_str(n);
+                j += 1;
+                if punct(toks.get(j), "::") {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            if punct(toks.get(j), "{") {
+                open.push((depth, name));
+                depth += 1;
+                k = j + 1;
+                continue;
+            }
+        }
+        match &t.tok {
+            Tok::Punct("{") => depth += 1,
+            Tok::Punct("}") => {
+                depth = depth.saturating_sub(1);
+                if open.last().is_some_and(|(d, _)| *d == depth) {
+                    open.pop();
+                }
+            }
+            Tok::Ident(w)
+                if super::entry_list::KERNEL_WORDS.contains(&w.as_str())
+                    && open.last().is_some_and(|(d, _)| d + 1 == depth) =>
+            {
+                // The declarator's name: the identifier before the parameter list's `(`.
+                let name = toks[k..]
+                    .iter()
+                    .take_while(|t| !punct(Some(t), ";") && !punct(Some(t), "{"))
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .find_map(|w| match (&w[0].tok, &w[1].tok) {
+                        (Tok::Ident(n), Tok::Punct("("))
+                            if !matches!(n.as_str(), "__launch_bounds__" | "__attribute__") =>
+                        {
+                            Some(n.clone())
+                        }
+                        _ => None,
+                    });
+                let path: Vec<&str> = open
+                    .iter()
+                    .map(|(_, n)| n.as_str())
+                    .filter(|n| !n.is_empty())
+                    .collect();
+                if let (Some(name), false) = (name, path.is_empty()) {
+                    out.push((name.clone(), format!("{}::{name}", path.join("::"))));
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    out
+}
+
 /// An `--entry` name as the flattened source spells it: each `X::` qualifier of one of the
 /// source's namespaces `names` dropped, a leading `::` too (`ns::kernel<2>` → `kernel<2>`,
 /// `a::b::k` → `k`, `k<ns::Tag>` → `k<Tag>`), as [`flatten_scopes`] drops them in the code.

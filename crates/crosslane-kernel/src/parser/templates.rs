@@ -64,6 +64,20 @@ pub(super) struct MemberEnv {
 }
 
 impl Template {
+    /// The template parameters' names, in order (`T`, `N`; a pack as `Ts...`).
+    pub(super) fn param_names(&self) -> Vec<String> {
+        self.params
+            .iter()
+            .map(|p| {
+                if p.pack {
+                    format!("{}...", p.name)
+                } else {
+                    p.name.clone()
+                }
+            })
+            .collect()
+    }
+
     /// A class template (or a partial specialization) of `params` over `tokens`.
     pub(super) fn class(params: Vec<TParam>, tokens: Vec<Token>) -> Template {
         Template {

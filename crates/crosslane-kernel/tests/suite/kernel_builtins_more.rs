@@ -346,3 +346,85 @@ __global__ void k(unsigned *o) {
     );
     assert!(warnings(&t).is_empty(), "{:?}", warnings(&t));
 }
+
+/// The float-to-integer casting intrinsics saturate under CUDA: the CUDA Math API defines them
+/// by PTX `cvt` with an integer rounding, and PTX ISA, "cvt": "For float-to-integer
+/// conversions, the result is clamped to the destination range by default", NaN giving 0.
+/// By hand: 3e9 > 2³¹ − 1 → 2147483647; −inf → −2³¹ = −2147483648; NaN → 0; −1 to unsigned →
+/// 0; 5e9 > 2³² − 1 → 4294967295; 1e19 > 2⁶³ − 1 → 9223372036854775807; −1e10 < −2³¹ →
+/// −2147483648; in range: `_rz` of 2.9 = 2, `_rn` of 2.5 = 2 (ties to even), `_ru` of 2.1 = 3;
+/// 1e20 > 2⁶⁴ − 1 → 18446744073709551615. A plain C++ cast `(int)3e9f` is not one of them and
+/// stays undefined (C++17 [conv.fpint]/1).
+const CASTS: &str = r#"__global__ void k(long long *o, unsigned long long *u) {
+  float nan = __int_as_float(0x7fc00000);
+  float inf = __int_as_float(0x7f800000);
+  o[0] = __float2int_rn(3e9f);
+  o[1] = __float2int_rz(-inf);
+  o[2] = __float2int_rd(nan);
+  o[3] = __float2uint_rn(-1.0f);
+  o[4] = __float2uint_ru(5e9f);
+  o[5] = __float2ll_rn(1e19f);
+  o[6] = __float2ll_rz(nan);
+  o[7] = __double2int_rn(-1e10);
+  o[8] = __double2uint_rz(2.9);
+  o[9] = __float2int_rn(2.5f);
+  o[10] = __double2ll_ru(2.1);
+  u[0] = __float2ull_rn(1e20f);
+  u[1] = __double2ull_rd(nan);
+  float big = 3e9f;
+  o[11] = (int)big;
+}
+"#;
+
+#[test]
+fn cuda_casting_intrinsics_clamp_like_ptx_cvt() {
+    let t = run_kernel(
+        CASTS,
+        launch(Dialect::Cuda, 1, &[("o", 12, "0"), ("u", 2, "0")]),
+    )
+    .expect("runs");
+    let o = ints(t.buffer("o").unwrap());
+    let want = [
+        2147483647,
+        -2147483648,
+        0,
+        0,
+        4294967295,
+        9223372036854775807,
+        0,
+        -2147483648,
+        2,
+        2,
+        3,
+    ];
+    assert_eq!(&o[..11], want.map(Some).as_slice());
+    assert_eq!(
+        o[11], None,
+        "a plain (int) cast out of range stays undefined"
+    );
+    assert_eq!(
+        ints(t.buffer("u").unwrap()),
+        vec![Some(18446744073709551615), Some(0)]
+    );
+}
+
+/// HIP defines the same names as C++ conversions of the rounded value (ROCm, HIP math API;
+/// `(int)rintf(x)`), undefined out of range or for NaN (C++17 [conv.fpint]/1): those cells
+/// stay undefined with that reason, the in-range ones (2, 2, 3) are as under CUDA.
+#[test]
+fn hip_casting_intrinsics_leave_out_of_range_undefined() {
+    let t = run_kernel(
+        CASTS,
+        launch(Dialect::Hip, 1, &[("o", 12, "0"), ("u", 2, "0")]),
+    )
+    .expect("runs");
+    let o = ints(t.buffer("o").unwrap());
+    assert_eq!(&o[..8], [None; 8].as_slice());
+    assert_eq!(&o[8..11], [Some(2), Some(2), Some(3)].as_slice());
+    assert_eq!(ints(t.buffer("u").unwrap()), vec![None, None]);
+    assert!(
+        warnings(&t).iter().any(|w| w.contains("conv.fpint")),
+        "{:?}",
+        warnings(&t)
+    );
+}

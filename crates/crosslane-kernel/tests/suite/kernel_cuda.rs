@@ -168,3 +168,78 @@ fn an_atomic_add_of_an_undefined_sum_leaves_the_cell_undefined() {
     });
     assert!(said);
 }
+
+/// `__match_all_sync(mask, value, &pred)` writes `*pred` in every calling lane (CUDA C++
+/// Programming Guide, "Warp Match Functions": "__match_all_sync: Returns mask if all threads
+/// in mask have the same value for value; otherwise 0 is returned. Predicate pred is set to
+/// true if all threads in mask have the same value of value; otherwise the predicate is set
+/// to false"). Lanes 0-15 pass 7 with mask 0x0000ffff: all equal, so 0xffff = 65535 and
+/// pred 1; lanes 16-31 pass their own index with mask 0xffff0000: they differ, so 0 and pred
+/// 0 (p starts at -1, so an unwritten pred would show). The pointer form `flags + t` stores
+/// into memory: every lane passes 0, so each flag is 1.
+#[test]
+fn match_all_sync_writes_pred_in_every_lane() {
+    let src = "\
+__global__ void k(unsigned *ret, int *preds, int *flags) {
+  int t = threadIdx.x;
+  int p = -1;
+  unsigned r;
+  if (t < 16) r = __match_all_sync(0x0000ffffu, 7, &p);
+  else r = __match_all_sync(0xffff0000u, t, &p);
+  ret[t] = r;
+  preds[t] = p;
+  __match_all_sync(0xffffffffu, 0, flags + t);
+}";
+    let mut c = LaunchConfig::default();
+    for b in ["ret", "preds", "flags"] {
+        c.buffer_len.insert(b.into(), 32);
+        c.args.insert(b.into(), "9".into());
+    }
+    let t = run_kernel(src, c).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let want_ret: Vec<Option<i128>> = (0..32)
+        .map(|l| Some(if l < 16 { 65535 } else { 0 }))
+        .collect();
+    let want_pred: Vec<Option<i128>> = (0..32).map(|l| Some(i128::from(l < 16))).collect();
+    assert_eq!(ints(t.buffer("ret").unwrap()), want_ret);
+    assert_eq!(ints(t.buffer("preds").unwrap()), want_pred);
+    assert_eq!(ints(t.buffer("flags").unwrap()), vec![Some(1); 32]);
+}
+
+/// A block of 16 threads fills lanes 0-15 of its warp (CUDA C++ Programming Guide, "Thread
+/// Hierarchy": a block's threads fill its warps in order); lanes 16-31 hold no thread, so a
+/// full mask names 16 lanes that never existed. They do not call and do not break the sync
+/// rule ("non-exited threads", Warp Shuffle Functions), and the note says they hold no thread,
+/// not that they exited; lanes 0-3, which return first, did exit. Lane 4's value reaches
+/// lanes 4-15: out = 4 there, 0 (the fill) in 0-3.
+#[test]
+fn lanes_past_a_small_block_are_not_counted_as_exited() {
+    let src = "\
+__global__ void k(int *out) {
+  if (threadIdx.x < 4) return;
+  out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)threadIdx.x, 4);
+}";
+    let mut c = LaunchConfig {
+        block_dim: Some([16, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 16);
+    c.args.insert("out".into(), "0".into());
+    let t = run_kernel(src, c).unwrap();
+    assert_eq!(t.outcome, Some(Outcome::Finished));
+    let want: Vec<Option<i128>> = (0..16).map(|l| Some(if l < 4 { 0 } else { 4 })).collect();
+    assert_eq!(ints(t.buffer("out").unwrap()), want);
+    let notes: Vec<String> = t.all_diagnostics().map(|d| d.message.clone()).collect();
+    let exited: Vec<&String> = notes.iter().filter(|m| m.contains("have exited")).collect();
+    assert_eq!(exited.len(), 1, "{notes:?}");
+    assert!(
+        exited[0].starts_with("lane(s) 0, 1, 2, 3 in mask 0xffffffff"),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.starts_with("16 lane(s) 16-31 in mask 0xffffffff hold no thread")),
+        "{notes:?}"
+    );
+}

@@ -243,7 +243,7 @@ __simt_vf__ LAUNCH_BOUND(1024) inline void k(__gm__ int* dst)
 }
 
 /// A file whose only kernels are templates (asc-devkit's test shape: constants, a class, a
-/// template kernel) is no snippet: an error names the templates. With `--entry 'k<int>'` it
+/// template kernel) is no snippet: an error lists `--entry 'fill<T>'` to fill in. With `--entry 'k<int>'` it
 /// runs; an argument naming no parameter is a warning naming it.
 #[test]
 fn template_only_file_names_its_kernels_and_unknown_args_warn() {
@@ -256,7 +256,7 @@ __simt_vf__ LAUNCH_BOUND(1024) inline void fill(int mode, __gm__ T* dst)
 }
 "#;
     let err = run_kernel(src, launch(Dialect::Ascend, None, 32)).unwrap_err();
-    assert!(err.message.contains("`fill`"), "{}", err.message);
+    assert!(err.message.contains("--entry 'fill<T>'"), "{}", err.message);
     let mut config = launch(Dialect::Ascend, None, 32);
     config.entry = Some("fill<int>".into());
     config.args.insert("mode".into(), "3".into());

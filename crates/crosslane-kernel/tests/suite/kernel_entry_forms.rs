@@ -2,8 +2,9 @@
 //! component (`cast_to<int>(v.y)` with `v` a `float2`) and an array bound from a reference to an
 //! array parameter (`const T (&a)[N]`); a namespace alias in a function body; east-const and
 //! `auto&&` references to cooperative-groups handles; explicit template arguments on warp
-//! builtins; a run-time `tiled_partition` size refused with the constant forms; a type
-//! parameter hiding a class template of its name. Every expected
+//! builtins; a run-time `tiled_partition` size; a type parameter hiding a class template of
+//! its name; the `--entry` choices of a template-only file; namespaced kernels' qualified
+//! names. Every expected
 //! value is derived by hand beside its test.
 
 use crate::cells::cell_ints as ints;
@@ -176,32 +177,37 @@ __global__ void k(int *out) {
     );
 }
 
-/// `tiled_partition(parent, n)` with `n` a kernel argument is refused, naming the constant
-/// forms to write instead (a run-time tile size would make a `thread_group` whose size varies
-/// per launch, which this front end does not model); the same with a constant runs: tiles of
-/// 4 give rank t % 4 and size 4 (CUDA C++ Programming Guide, "Cooperative Groups",
-/// tiled_partition): out = 100 * (t % 4) + 4.
+/// `tiled_partition(block, n)` with `n` a kernel argument: the dynamic overload returns a
+/// `thread_group` (CUDA C++ Programming Guide, "Cooperative Groups", tiled_partition, "limited
+/// to power-of-2 sizes" up to 32) with `thread_rank()`, `size()` and `sync()`. Tiles of 4 over
+/// 8 threads give rank t % 4 and size 4: out = 100 * (t % 4) + 4, as the constant form gives.
+/// n = 6 is not a power of two: the run stops with an error naming the rule; n = 64 is past
+/// the 32-lane warp, likewise.
 #[test]
-fn a_run_time_tile_size_is_refused_naming_the_constant_forms() {
+fn a_run_time_tile_size_makes_a_thread_group() {
     let src = r#"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __global__ void k(int *out, unsigned n) {
   cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), n);
+  tile.sync();
   out[threadIdx.x] = tile.thread_rank() * 100 + tile.size();
 }
 "#;
-    let mut c = LaunchConfig {
-        block_dim: Some([8, 1, 1]),
-        ..LaunchConfig::default()
+    let config = |n: &str| {
+        let mut c = LaunchConfig {
+            block_dim: Some([8, 1, 1]),
+            ..LaunchConfig::default()
+        };
+        c.buffer_len.insert("out".into(), 8);
+        c.args.insert("n".into(), n.into());
+        c
     };
-    c.buffer_len.insert("out".into(), 8);
-    c.args.insert("n".into(), "4".into());
-    let e = run_kernel(src, c).expect_err("a run-time tile size");
-    assert!(
-        e.message.contains("`tiled_partition<4>(parent)`"),
-        "{}",
-        e.message
+    let t = run_kernel(src, config("4")).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    assert_eq!(
+        ints(t.buffer("out").unwrap()),
+        [4, 104, 204, 304, 4, 104, 204, 304].map(Some).to_vec()
     );
     let fixed = src
         .replace("this_thread_block(), n)", "this_thread_block(), 4)")
@@ -210,6 +216,53 @@ __global__ void k(int *out, unsigned n) {
     assert_eq!(
         ints(t.buffer("out").unwrap()),
         [4, 104, 204, 304, 4, 104, 204, 304].map(Some).to_vec()
+    );
+    for bad in ["6", "64"] {
+        let t = run_kernel(src, config(bad)).expect("parses");
+        match &t.outcome {
+            Some(Outcome::Error(e)) => assert!(
+                e.message
+                    .contains(&format!("tiled_partition(parent, {bad})"))
+                    && e.message.contains("power of two up to the 32-lane warp"),
+                "{}",
+                e.message
+            ),
+            other => panic!("n = {bad}: {other:?}"),
+        }
+    }
+}
+
+/// The runtime form's `thread_group` has no shuffles (CUDA C++ Programming Guide,
+/// Cooperative Groups, `thread_group`: sync, thread_rank, size, num_threads), and a runtime
+/// partition of a coalesced group is not supported: both refused before the run, naming
+/// what to write.
+#[test]
+fn a_run_time_tile_refuses_what_thread_group_lacks() {
+    let shfl = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out, unsigned n) {
+  cg::thread_group tile = cg::tiled_partition(cg::this_thread_block(), n);
+  out[threadIdx.x] = tile.shfl(1, 0);
+}
+"#;
+    let mut c = LaunchConfig::default();
+    c.buffer_len.insert("out".into(), 32);
+    c.args.insert("n".into(), "4".into());
+    let e = run_kernel(shfl, c.clone()).expect_err("no shfl on a thread_group");
+    assert!(
+        e.message.contains("`tiled_partition<N>(g)`"),
+        "{}",
+        e.message
+    );
+    let coalesced = shfl
+        .replace("cg::this_thread_block(), n", "cg::coalesced_threads(), n")
+        .replace("tile.shfl(1, 0)", "tile.thread_rank()");
+    let e = run_kernel(&coalesced, c).expect_err("a coalesced parent");
+    assert!(
+        e.message.contains("`tiled_partition<4>(parent)`") && e.message.contains("coalesced_group"),
+        "{}",
+        e.message
     );
 }
 
@@ -235,5 +288,98 @@ __global__ void k(int *out) {
     assert_eq!(
         ints(t.buffer("out").unwrap()),
         [15, 17, 19, 21].map(Some).to_vec()
+    );
+}
+
+/// A file whose kernels are all templates (C++17 [temp.fct]: a template is not a function; an
+/// instance is), beside a `__device__` function template: run without an entry, the error
+/// lists the `--entry` values — each explicit instantiation as written ([temp.explicit]),
+/// then the kernel template without one, with its parameters to replace — and not the device
+/// template `twice`. The first listed value runs: out = twice(out) · 4 = 8, 16, 24 over the
+/// fill 1, 2, 3 (lane 3 is past n = 3 and keeps its fill, 4).
+#[test]
+fn a_template_only_file_lists_its_entries() {
+    let src = r#"
+template <typename T>
+__device__ T twice(T x) { return x + x; }
+template <typename T, int N>
+__global__ void scale(T *out, int n) {
+  int t = threadIdx.x;
+  if (t < n) out[t] = twice(out[t]) * N;
+}
+template <typename T>
+__global__ void fill(T *out) { out[threadIdx.x] = T(1); }
+template __global__ void scale<float, 4>(float *, int);
+template __global__ void scale<int, 8>(int *, int);
+"#;
+    let mut c = LaunchConfig {
+        block_dim: Some([4, 1, 1]),
+        ..LaunchConfig::default()
+    };
+    c.buffer_len.insert("out".into(), 4);
+    c.args.insert("out".into(), "1,2,3,4".into());
+    c.args.insert("n".into(), "3".into());
+    let e = run_kernel(src, c.clone()).expect_err("nothing names an instance");
+    let listed: Vec<&str> = e
+        .message
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("--entry '"))
+        .filter_map(|l| l.split('\'').next())
+        .collect();
+    assert_eq!(
+        listed,
+        ["scale<float, 4>", "scale<int, 8>", "fill<T>"],
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("twice"), "{}", e.message);
+    c.entry = Some(listed[0].into());
+    let t = run_kernel(src, c).expect("the listed entry runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    let out: Vec<Option<f64>> = t
+        .buffer("out")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_f64))
+        .collect();
+    assert_eq!(out, [8.0, 16.0, 24.0, 4.0].map(Some).to_vec());
+}
+
+/// A kernel inside a namespace is `ops::k` to C++ ([basic.namespace]): the trace's
+/// `launch.entry` names it so, chosen by default, by `--entry ops::k`, or by `--entry k`
+/// (no other `k`); nested namespaces qualify in order (`a::b::j`), an anonymous one adds
+/// nothing, and a template instance keeps its arguments (`ops::t<int>`).
+#[test]
+fn a_namespaced_kernel_is_named_by_its_qualified_name() {
+    let src = r#"
+namespace ops {
+__device__ int one() { return 1; }
+__global__ void k(int *out) { out[threadIdx.x] = one(); }
+template <typename T>
+__global__ void t(T *out) { out[threadIdx.x] = T(2); }
+}
+namespace a { namespace b {
+__global__ void j(int *out) { out[threadIdx.x] = 3; }
+} }
+namespace {
+__global__ void anon(int *out) { out[threadIdx.x] = 4; }
+}
+"#;
+    let entry_of = |entry: Option<&str>| {
+        let mut c = LaunchConfig::default();
+        c.buffer_len.insert("out".into(), 32);
+        c.entry = entry.map(str::to_string);
+        let t = run_kernel(src, c).expect("runs");
+        assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+        (t.launch.entry.clone(), ints(t.buffer("out").unwrap())[0])
+    };
+    assert_eq!(entry_of(None), ("ops::k".to_string(), Some(1)));
+    assert_eq!(entry_of(Some("ops::k")), ("ops::k".to_string(), Some(1)));
+    assert_eq!(entry_of(Some("k")), ("ops::k".to_string(), Some(1)));
+    assert_eq!(entry_of(Some("a::b::j")), ("a::b::j".to_string(), Some(3)));
+    assert_eq!(entry_of(Some("anon")), ("anon".to_string(), Some(4)));
+    assert_eq!(
+        entry_of(Some("ops::t<int>")),
+        ("ops::t<int>".to_string(), Some(2))
     );
 }

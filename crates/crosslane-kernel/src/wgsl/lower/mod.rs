@@ -515,6 +515,7 @@ pub fn lower(
             // A shader's dispatch comes from `--workgroups`, never from host code.
             launches: Vec::new(),
             constants: Vec::new(),
+            kernel_scopes: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,
