@@ -116,6 +116,8 @@ const CUB_NS: &[&str] = &["cub", "hipcub", "cuda", "std"];
 fn storage_cells(c: &CubClass, warp: u32) -> u32 {
     match c.kind {
         Kind::WarpReduce | Kind::WarpScan => 1,
+        // The raking algorithms' grid: one cell per thread (`cub_raking`).
+        Kind::BlockReduce if c.alg.starts_with("BLOCK_REDUCE_RAKING") => c.threads.max(1),
         Kind::BlockReduce => c.threads.div_ceil(warp.max(1)).max(1),
         // The raking grid, one cell per thread, and the block aggregate.
         Kind::BlockScan => c.threads + 1,
@@ -276,20 +278,21 @@ impl Parser<'_> {
             )
         };
         let mut alg = known[0].to_string();
+        let mut alg_at = at;
         if self.eat(",") {
             self.skip_cub_ns();
-            let alg_at = self.span();
+            let at_alg = self.span();
             if let Tok::Ident(a) = self.peek(0).clone() {
                 if a.starts_with(prefix) {
                     self.bump();
                     if !known.contains(&a.as_str()) {
                         return Err(KernelError::new(
-                            alg_at.line,
-                            alg_at.col,
+                            at_alg.line,
+                            at_alg.col,
                             format!("{name} with {a}: write one of {}", known.join(", ")),
                         ));
                     }
-                    self.cub_alg_note(name, &a, elem, record.is_some(), alg_at);
+                    alg_at = at_alg;
                     alg = a;
                 }
             }
@@ -314,6 +317,7 @@ impl Parser<'_> {
                 format!("{name} of {threads} threads: a block has at most 1024"),
             ));
         }
+        self.cub_alg_check(name, &alg, elem, record.is_some(), threads, alg_at)?;
         if name == "BlockScan" && threads > warp && threads % warp != 0
             || name == "BlockScan" && threads < warp && !threads.is_power_of_two()
         {
@@ -825,9 +829,21 @@ impl Parser<'_> {
 
     /// The device function of a collective with `op` (made once per shape), its name.
     fn cub_function(&mut self, c: &CubClass, op: &Op, valid: bool, at: Span) -> PResult<String> {
+        // CUB's raking reductions combine in their own orders (`cub_raking`); hipCUB's run
+        // the default's, with a note ([`Parser::cub_alg_note`]).
+        let raking = match c.alg.as_str() {
+            _ if self.hip || c.kind != Kind::BlockReduce => None,
+            "BLOCK_REDUCE_RAKING" => Some(false),
+            "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY" => Some(true),
+            _ => None,
+        };
         let kind = match c.kind {
             Kind::WarpReduce => "warp_reduce",
-            Kind::BlockReduce => "block_reduce",
+            Kind::BlockReduce => match raking {
+                Some(false) => "block_reduce_raking",
+                Some(true) => "block_reduce_raking_commutative",
+                None => "block_reduce",
+            },
             Kind::WarpScan | Kind::BlockScan | Kind::BlockLoad | Kind::BlockStore => "scan",
         };
         let lib = if self.hip { "hipcub" } else { "cub" };
@@ -849,7 +865,10 @@ impl Parser<'_> {
             | Kind::BlockScan
             | Kind::BlockLoad
             | Kind::BlockStore => b.warp_reduce(self, op, valid),
-            Kind::BlockReduce => b.block_reduce(self, op, valid),
+            Kind::BlockReduce => match raking {
+                Some(commutative) => b.block_reduce_raking(self, op, valid, commutative),
+                None => b.block_reduce(self, op, valid),
+            },
         };
         let ret = Ty::Val(c.elem);
         self.fn_types.insert(fname.clone(), ret);
@@ -951,7 +970,15 @@ impl Body {
 
     /// The shuffle tree over `width` lanes on variable `v` (lane variable `lane`): at offsets
     /// 1, 2, 4, …, `v = op(v, shfl_down(v, off))` where `lane + off < valid`.
-    fn tree(&mut self, p: &mut Parser<'_>, op: &Op, v: &str, lane: &str, width: u32, valid: &Expr) {
+    pub(super) fn tree(
+        &mut self,
+        p: &mut Parser<'_>,
+        op: &Op,
+        v: &str,
+        lane: &str,
+        width: u32,
+        valid: &Expr,
+    ) {
         let at = self.at;
         let mut off = 1;
         let mut k = 0;

@@ -36,7 +36,6 @@ use crate::builtins::VALID_ONLY;
 use crate::lexer::Tok;
 use crate::types::{BinOp, Ty};
 use crate::KernelError;
-use crosslane_core::result::Level;
 
 /// The algorithms after `BLOCK_LOAD_` / `BLOCK_STORE_`.
 const ALGORITHMS: &[&str] = &[
@@ -373,36 +372,5 @@ impl Parser<'_> {
             defaults: Vec::new(),
         });
         fname
-    }
-
-    /// A note where a block algorithm combines in an order other than the one run here,
-    /// which decides a float's (or an operator's tie's) result: `BLOCK_SCAN_WARP_SCANS` is run
-    /// in `BLOCK_SCAN_RAKING`'s order (CUB's `BlockScanWarpScans` scans each warp, then adds
-    /// the warp prefixes; the raking scan sums segments of consecutive threads first).
-    /// `BLOCK_REDUCE_RAKING` and `BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY` are run in their own
-    /// orders ([`super::cub_raking`]); no note for those.
-    pub(super) fn cub_alg_note(
-        &mut self,
-        name: &str,
-        alg: &str,
-        elem: crate::types::ValTy,
-        record: bool,
-        at: Span,
-    ) {
-        if alg != "BLOCK_SCAN_WARP_SCANS" || !(record || elem.scalar.is_float()) {
-            return;
-        }
-        let lib = if self.hip { "hipcub" } else { "cub" };
-        self.diag(
-            at,
-            Level::Info,
-            format!(
-                "{lib}::{name} with {alg} is run in BLOCK_SCAN_RAKING's order of combination \
-                 (segments of consecutive threads summed first, then a warp scan of the \
-                 segment totals); {alg} scans each warp, then adds the earlier warps' totals: \
-                 a float's rounding may differ from the GPU's in the last places"
-            ),
-            "CUB API, cub::BlockScanAlgorithm",
-        );
     }
 }

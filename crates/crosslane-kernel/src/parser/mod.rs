@@ -47,6 +47,7 @@ mod constexpr_fn;
 mod cub;
 mod cub_kv;
 mod cub_load;
+mod cub_raking;
 mod cub_record;
 mod cub_scan;
 mod expr;

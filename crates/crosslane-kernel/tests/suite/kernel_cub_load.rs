@@ -196,3 +196,70 @@ fn argmax_of_plain_values_and_bad_loads_are_refused_at_their_line() {
         assert!(e.message.contains(part), "{}", e.message);
     }
 }
+
+/// The raking algorithms' orders, from `models/cub_raking.py` (x = 2^24 at thread 0, 1 where
+/// t % 6 == 1): the default 16777234, BLOCK_REDUCE_RAKING 16777236 (16777230 over the first
+/// 100 threads), BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY 16777240; the exact sum is 2^24 + 22.
+const RAKING: &str = "\
+#include <cub/cub.cuh>
+__global__ void k(float* out) {
+  typedef cub::BlockReduce<float, 128> WR;
+  typedef cub::BlockReduce<float, 128, cub::BLOCK_REDUCE_RAKING> RK;
+  typedef cub::BlockReduce<float, 128, cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY> RC;
+  typedef cub::BlockScan<float, 128, cub::BLOCK_SCAN_WARP_SCANS> WS;
+  __shared__ typename WR::TempStorage tw;
+  __shared__ typename RK::TempStorage tr;
+  __shared__ typename RC::TempStorage tc;
+  int t = threadIdx.x;
+  float x = t == 0 ? 16777216.0f : (t % 6 == 1 ? 1.0f : 0.0f);
+  float a = WR(tw).Sum(x);
+  float b = RK(tr).Sum(x);
+  __syncthreads();
+  float c = RK(tr).Reduce(x, cub::Sum(), 100);
+  float d = RC(tc).Sum(x);
+  if (t == 0) { out[0] = a; out[1] = b; out[2] = c; out[3] = d; }
+  if (t == 1) out[4] = d;
+}";
+
+#[test]
+fn raking_block_reductions_follow_cubs_raking_orders() {
+    let t = run(RAKING, Dialect::Cuda, 32, 128, &[("out", 5)]);
+    let out: Vec<Option<f64>> = t
+        .buffer("out")
+        .expect("out")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    assert_eq!(
+        out,
+        vec![
+            Some(16_777_234.0),
+            Some(16_777_236.0),
+            Some(16_777_230.0),
+            Some(16_777_240.0),
+            None
+        ]
+    );
+    let notes: Vec<(u32, String)> = t
+        .all_diagnostics()
+        .map(|d| (d.line, d.message.clone()))
+        .collect();
+    // The warp-scans block scan is noted (line 6), and so is the commutative-only reduction
+    // of 128 threads (3 cells per raking thread: CCCL 2.x may combine them as a tree).
+    assert!(
+        notes.iter().any(|(l, m)| *l == 6
+            && m.contains("BLOCK_SCAN_WARP_SCANS is run in BLOCK_SCAN_RAKING's order")),
+        "{notes:?}"
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|(l, m)| *l == 5 && m.contains("folds its own value and 3 grid cells")),
+        "{notes:?}"
+    );
+    // hipCUB: accepted, run in the default order with a note saying so.
+    let t = run(&hipify(RAKING), Dialect::Hip, 64, 128, &[("out", 5)]);
+    assert!(t.all_diagnostics().any(|d| d.line == 4
+        && d.message
+            .contains("rocPRIM's raking orders are not modelled")));
+}
