@@ -134,7 +134,7 @@ impl Parser<'_> {
             ));
         }
         let warp = self.cub_warp();
-        if alg.contains("WARP_TRANSPOSE") && threads % warp != 0 {
+        if alg.contains("WARP_TRANSPOSE") && !threads.is_multiple_of(warp) {
             return Err(KernelError::new(
                 at.line,
                 at.col,

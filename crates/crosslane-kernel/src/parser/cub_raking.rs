@@ -63,7 +63,8 @@ impl Parser<'_> {
         let raking = alg.starts_with("BLOCK_REDUCE_RAKING");
         if raking && !self.hip && !record {
             let (_, r) = layout(threads);
-            let fallback = alg == "BLOCK_REDUCE_RAKING" || threads <= 32 || threads % 32 != 0;
+            let fallback =
+                alg == "BLOCK_REDUCE_RAKING" || threads <= 32 || !threads.is_multiple_of(32);
             if fallback && !r.is_power_of_two() {
                 return Err(KernelError::new(
                     at.line,
@@ -98,7 +99,9 @@ impl Parser<'_> {
                     "rocPRIM's raking orders are not modelled"
                 }
             )),
-            "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY" if threads > 64 && threads % 32 == 0 => {
+            "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY"
+                if threads > 64 && threads.is_multiple_of(32) =>
+            {
                 Some(format!(
                     "{lib}::{name} with {alg}: each raking thread folds its own value and {} \
                      grid cells left to right here; CCCL 2.x's ThreadReduce may combine them as \
@@ -167,7 +170,7 @@ impl Body {
         };
         let tid = |p: &mut Parser<'_>| p.e_ident(at, "tid");
         let (seg, r) = layout(n);
-        let commutative = commutative && !valid && n > 32 && n % 32 == 0;
+        let commutative = commutative && !valid && n > 32 && n.is_multiple_of(32);
         if commutative {
             // Threads 32.. store at cell t - 32; raking thread r folds its own value with
             // cells r·S .. r·S + S - 1.
