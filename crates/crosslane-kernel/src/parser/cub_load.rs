@@ -295,10 +295,9 @@ impl Parser<'_> {
             }],
         ))];
         let why = format!(
-            "{lib}::{}::Load with valid_items and no oob_default assigns nothing to an item \
-             past valid_items (CUB API, BlockLoad::Load: \"guarded by range\"); its value is \
-             undefined",
-            if load { "BlockLoad" } else { "BlockStore" }
+            "{lib}::BlockLoad::Load with valid_items and no oob_default assigns nothing to an \
+             item past valid_items (CUB API, BlockLoad::Load: \"guarded by range\"); its value \
+             is undefined"
         );
         for i in 0..c.items {
             // The item's index in the tile: blocked t·N + i, striped t + i·THREADS.
