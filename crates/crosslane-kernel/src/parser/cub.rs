@@ -58,6 +58,8 @@ pub(super) enum Kind {
     BlockLoad,
     /// `BlockStore<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>` (`cub_load`).
     BlockStore,
+    /// `BlockRadixSort<KeyT, X, ITEMS_PER_THREAD, ValueT, …>` (`cub_sort`).
+    BlockRadixSort,
 }
 
 /// A specialized collective: its kind, element type and shape.
@@ -76,6 +78,8 @@ pub(super) struct CubClass {
     /// default (`BLOCK_LOAD_DIRECT`, `BLOCK_REDUCE_WARP_REDUCTIONS`, `BLOCK_SCAN_RAKING`); empty
     /// for the warp classes.
     pub(super) alg: String,
+    /// `BlockRadixSort`'s `ValueT` (none: keys only).
+    pub(super) value: Option<ValTy>,
 }
 
 /// The combining operator of a reduction.
@@ -123,6 +127,8 @@ fn storage_cells(c: &CubClass, warp: u32) -> u32 {
         Kind::BlockScan => c.threads + 1,
         // The exchanges are modelled by their result (`cub_load`): no cell is read.
         Kind::BlockLoad | Kind::BlockStore => 1,
+        // The block's keys (a second array holds the values: `cub_sort`).
+        Kind::BlockRadixSort => c.threads.saturating_mul(c.items).max(1),
     }
 }
 
@@ -155,7 +161,7 @@ impl Parser<'_> {
             k += 2;
         }
         // A class of the source's own with one of these names is the source's.
-        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore") && !self.is_struct_name(w))
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "BlockRadixSort") && !self.is_struct_name(w))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
@@ -198,6 +204,9 @@ impl Parser<'_> {
         let record = self.struct_type()?;
         if matches!(name, "BlockLoad" | "BlockStore") {
             return self.cub_load_args(name, record.is_some(), at);
+        }
+        if name == "BlockRadixSort" {
+            return self.cub_sort_args(record.is_some(), at);
         }
         if record.is_some() && !matches!(name, "WarpReduce" | "BlockReduce") {
             return Err(KernelError::new(
@@ -254,6 +263,7 @@ impl Parser<'_> {
                 threads: n,
                 items: 1,
                 alg: String::new(),
+                value: None,
             });
         }
         self.expect_punct(",")?;
@@ -341,6 +351,7 @@ impl Parser<'_> {
             threads,
             items: 1,
             alg,
+            value: None,
         })
     }
 
@@ -437,20 +448,37 @@ impl Parser<'_> {
         let ty = Ty::Ptr(c.elem);
         let len = self.e_int(at, i64::from(cells));
         self.declare(&name, ty);
-        self.cub_storage.insert(name.clone(), c);
+        let mut decls = vec![Declarator {
+            name: name.clone(),
+            ty,
+            array: Some(Some(len)),
+            init: None,
+            span: at,
+            id: NodeId::fresh(),
+        }];
+        if let Some(v) = c.value {
+            // A sort's values: a second shared array beside the keys (`cub_sort`).
+            let vname = format!("{name}{}", super::cub_sort::VALUES);
+            let len = self.e_int(at, i64::from(cells));
+            self.declare(&vname, Ty::Ptr(v));
+            // Its own span: a shared variable is one per declaration site.
+            let span = self.syn_span(at);
+            decls.push(Declarator {
+                name: vname,
+                ty: Ty::Ptr(v),
+                array: Some(Some(len)),
+                init: None,
+                span,
+                id: NodeId::fresh(),
+            });
+        }
+        self.cub_storage.insert(name, c);
         Ok(Some(StmtKind::Decl(
             Storage {
                 shared: true,
                 external: false,
             },
-            vec![Declarator {
-                name,
-                ty,
-                array: Some(Some(len)),
-                init: None,
-                span: at,
-                id: NodeId::fresh(),
-            }],
+            decls,
         )))
     }
 
@@ -474,6 +502,9 @@ impl Parser<'_> {
         };
         if matches!(c.kind, Kind::BlockLoad | Kind::BlockStore) {
             return self.cub_load_call(&c, at);
+        }
+        if c.kind == Kind::BlockRadixSort {
+            return self.cub_sort_call(&c, at);
         }
         self.expect_punct("(")?;
         let storage = self.assign_expr()?;
@@ -520,6 +551,7 @@ impl Parser<'_> {
                             Kind::BlockScan => "BlockScan",
                             Kind::BlockLoad => "BlockLoad",
                             Kind::BlockStore => "BlockStore",
+                            Kind::BlockRadixSort => "BlockRadixSort",
                         }
                     ),
                 ))
@@ -844,7 +876,11 @@ impl Parser<'_> {
                 Some(true) => "block_reduce_raking_commutative",
                 None => "block_reduce",
             },
-            Kind::WarpScan | Kind::BlockScan | Kind::BlockLoad | Kind::BlockStore => "scan",
+            Kind::WarpScan
+            | Kind::BlockScan
+            | Kind::BlockLoad
+            | Kind::BlockStore
+            | Kind::BlockRadixSort => "scan",
         };
         let lib = if self.hip { "hipcub" } else { "cub" };
         let fname = format!(
@@ -864,7 +900,8 @@ impl Parser<'_> {
             | Kind::WarpScan
             | Kind::BlockScan
             | Kind::BlockLoad
-            | Kind::BlockStore => b.warp_reduce(self, op, valid),
+            | Kind::BlockStore
+            | Kind::BlockRadixSort => b.warp_reduce(self, op, valid),
             Kind::BlockReduce => match raking {
                 Some(commutative) => b.block_reduce_raking(self, op, valid, commutative),
                 None => b.block_reduce(self, op, valid),

@@ -156,6 +156,7 @@ impl Parser<'_> {
             threads,
             items,
             alg,
+            value: None,
         })
     }
 

@@ -50,6 +50,7 @@ mod cub_load;
 mod cub_raking;
 mod cub_record;
 mod cub_scan;
+mod cub_sort;
 mod expr;
 mod file_shared;
 mod fn_ptr;

@@ -263,3 +263,92 @@ fn raking_block_reductions_follow_cubs_raking_orders() {
         && d.message
             .contains("rocPRIM's raking orders are not modelled")));
 }
+
+/// A block radix sort of 64 threads × 2 keys with values (the input rank `j = 2t + i`), and a
+/// descending sort of ints into a striped arrangement.
+const SORTS: &str = "\
+#include <cub/cub.cuh>
+__global__ void k(float* okey, int* oval, int* oint) {
+  typedef cub::BlockRadixSort<float, 64, 2, int> RS;
+  typedef cub::BlockRadixSort<int, 64, 2> RI;
+  __shared__ typename RS::TempStorage ts;
+  __shared__ typename RI::TempStorage ti;
+  int t = threadIdx.x;
+  float key[2];
+  int val[2], a[2];
+  for (int i = 0; i < 2; ++i) {
+    int j = 2 * t + i;
+    key[i] = (float)((j * 7) % 5) - 2.0f;
+    if (j == 3 || j == 40) key[i] = -0.0f;
+    if (j == 10) key[i] = NAN;
+    if (j == 11) key[i] = -INFINITY;
+    val[i] = j;
+    a[i] = (37 * j) % 50 - 25;
+  }
+  RS(ts).Sort(key, val);
+  RI(ti).SortDescendingBlockedToStriped(a);
+  for (int i = 0; i < 2; ++i) {
+    okey[2 * t + i] = key[i];
+    oval[2 * t + i] = val[i];
+    oint[t + 64 * i] = a[i];
+  }
+}";
+
+#[test]
+fn block_radix_sort_is_stable_with_cubs_float_order() {
+    // The input, as the kernel builds it.
+    let key = |j: usize| -> f32 {
+        match j {
+            3 | 40 => -0.0,
+            10 => f32::NAN,
+            11 => f32::NEG_INFINITY,
+            _ => ((j * 7) % 5) as f32 - 2.0,
+        }
+    };
+    // CUB's documented order: floats by their twiddled bits (a NaN by its bits: a positive one
+    // after +inf), -0.0 and +0.0 equivalent; a stable sort keeps equal keys in input order.
+    let order = |x: f32| -> u32 {
+        let b = if x == 0.0 { 0 } else { x.to_bits() };
+        if b & 0x8000_0000 != 0 {
+            !b
+        } else {
+            b | 0x8000_0000
+        }
+    };
+    let mut ranks: Vec<usize> = (0..128).collect();
+    ranks.sort_by_key(|&j| order(key(j))); // stable
+    let ints_in: Vec<i128> = (0..128).map(|j| (37 * j) % 50 - 25).collect();
+    let mut desc = ints_in.clone();
+    desc.sort_by(|a, b| b.cmp(a));
+    // By hand: -inf first (input 11), the NaN last (input 10); -0.0 at 3 and 40 sit among the
+    // zeros in input order.
+    assert_eq!((ranks[0], ranks[127]), (11, 10));
+    for dialect in [Dialect::Cuda, Dialect::Hip] {
+        let src = if dialect == Dialect::Cuda {
+            SORTS.to_string()
+        } else {
+            hipify(SORTS)
+        };
+        let t = run(
+            &src,
+            dialect,
+            32,
+            64,
+            &[("okey", 128), ("oval", 128), ("oint", 128)],
+        );
+        let want_vals: Vec<Option<i128>> = ranks.iter().map(|&j| Some(j as i128)).collect();
+        assert_eq!(ints(&t, "oval"), want_vals, "{dialect:?}");
+        let keys: Vec<Option<f64>> = t
+            .buffer("okey")
+            .expect("okey")
+            .iter()
+            .map(|c| c.as_ref().and_then(KVal::as_f64))
+            .collect();
+        for (k, &j) in ranks.iter().enumerate().take(127) {
+            assert_eq!(keys[k], Some(f64::from(key(j))), "{dialect:?} okey[{k}]");
+        }
+        assert!(keys[127].is_some_and(f64::is_nan));
+        let want_desc: Vec<Option<i128>> = desc.iter().map(|&v| Some(v)).collect();
+        assert_eq!(ints(&t, "oint"), want_desc, "{dialect:?}");
+    }
+}
