@@ -113,6 +113,10 @@ impl Op {
     }
 }
 
+/// The suffix of a `BlockRadixSort`'s `TempStorage` array of values (`temp__values`), beside
+/// the keys' array (`cub_sort`).
+pub(super) const SORT_VALUES: &str = "__values";
+
 /// Namespaces a CUB name may be written under.
 const CUB_NS: &[&str] = &["cub", "hipcub", "cuda", "std"];
 
@@ -458,7 +462,7 @@ impl Parser<'_> {
         }];
         if let Some(v) = c.value {
             // A sort's values: a second shared array beside the keys (`cub_sort`).
-            let vname = format!("{name}{}", super::cub_sort::VALUES);
+            let vname = format!("{name}{SORT_VALUES}");
             let len = self.e_int(at, i64::from(cells));
             self.declare(&vname, Ty::Ptr(v));
             // Its own span: a shared variable is one per declaration site.

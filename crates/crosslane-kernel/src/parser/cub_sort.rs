@@ -22,7 +22,7 @@
 //! 8- to 64-bit integers and `float` are modelled, at most [`MAX_ITEMS`] per block;
 //! `begin_bit` / `end_bit` (a sort of some bits) are refused.
 
-use super::cub::{CubClass, Kind, INT};
+use super::cub::{CubClass, Kind, INT, SORT_VALUES};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
@@ -217,7 +217,7 @@ impl Parser<'_> {
         let mut call: Vec<Expr> = args.into_iter().map(|(e, _)| e).collect();
         call.push(self.e_ident(at, &st));
         if c.value.is_some() {
-            call.push(self.e_ident(at, &format!("{st}{VALUES}")));
+            call.push(self.e_ident(at, &format!("{st}{SORT_VALUES}")));
         }
         Ok(self.e_call(at, &f, call))
     }
@@ -259,9 +259,6 @@ impl Parser<'_> {
         fname
     }
 }
-
-/// The suffix of a sort's `TempStorage` array of values (`temp__values`).
-pub(super) const VALUES: &str = "__values";
 
 /// Builds a sort's device function.
 struct Sorter {
