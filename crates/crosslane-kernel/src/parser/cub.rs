@@ -31,7 +31,10 @@
 //!
 //! Integer `Sum`/`Min`/`Max` of a full CUDA warp run on sm_80 as `__reduce_*_sync` (CUB picks
 //! `redux.sync`); their values equal the tree's (integer addition and min/max are associative),
-//! so one model serves both. `BLOCK_REDUCE_RAKING*` combine in another order: refused by name.
+//! so one model serves both. CUB's `BLOCK_REDUCE_RAKING*` run in their own orders
+//! ([`super::cub_raking`], which also notes the algorithms run in another order);
+//! `BlockLoad` / `BlockStore` are [`super::cub_load`], `KeyValuePair` with `ArgMax` / `ArgMin`
+//! [`super::cub_kv`], `BlockRadixSort` [`super::cub_sort`].
 
 use std::collections::HashMap;
 
