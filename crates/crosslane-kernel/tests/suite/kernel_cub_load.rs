@@ -352,3 +352,30 @@ fn block_radix_sort_is_stable_with_cubs_float_order() {
         assert_eq!(ints(&t, "oint"), want_desc, "{dialect:?}");
     }
 }
+
+#[test]
+fn a_const_restrict_row_pointer_with_an_offset_loads() {
+    // The usual signature: `const float* __restrict__` and the block's row `x + row * 64`.
+    // Buffers start as their index (x[j] = j); block 0's row is x[0..64]: blocked, thread t
+    // holds x[2t], x[2t + 1], stored plus 100 at the same place (`out` starts as its index
+    // too, so the + 100 shows the stores happened).
+    let src = "\
+#include <cub/cub.cuh>
+__global__ void k(const float* __restrict__ x, float* out) {
+  using L = cub::BlockLoad<float, 32, 2, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  __shared__ typename L::TempStorage tl;
+  float v[2];
+  L(tl).Load(x + blockIdx.x * 64, v);
+  out[2 * threadIdx.x] = v[0] + 100.0f;
+  out[2 * threadIdx.x + 1] = v[1] + 100.0f;
+}";
+    let t = run(src, Dialect::Cuda, 32, 32, &[("x", 64), ("out", 64)]);
+    let got: Vec<Option<f64>> = t
+        .buffer("out")
+        .expect("out")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    let want: Vec<Option<f64>> = (0..64).map(|j| Some(f64::from(j) + 100.0)).collect();
+    assert_eq!(got, want);
+}
