@@ -31,7 +31,10 @@
 //!
 //! Integer `Sum`/`Min`/`Max` of a full CUDA warp run on sm_80 as `__reduce_*_sync` (CUB picks
 //! `redux.sync`); their values equal the tree's (integer addition and min/max are associative),
-//! so one model serves both. `BLOCK_REDUCE_RAKING*` combine in another order: refused by name.
+//! so one model serves both. CUB's `BLOCK_REDUCE_RAKING*` run in their own orders
+//! ([`super::cub_raking`], which also notes the algorithms run in another order);
+//! `BlockLoad` / `BlockStore` are [`super::cub_load`], `KeyValuePair` with `ArgMax` / `ArgMin`
+//! [`super::cub_kv`], `BlockRadixSort` [`super::cub_sort`].
 
 use std::collections::HashMap;
 
@@ -54,6 +57,12 @@ pub(super) enum Kind {
     WarpScan,
     /// `BlockScan<T, X, ALGORITHM, Y, Z>` (`cub_scan`).
     BlockScan,
+    /// `BlockLoad<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>` (`cub_load`).
+    BlockLoad,
+    /// `BlockStore<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>` (`cub_load`).
+    BlockStore,
+    /// `BlockRadixSort<KeyT, X, ITEMS_PER_THREAD, ValueT, …>` (`cub_sort`).
+    BlockRadixSort,
 }
 
 /// A specialized collective: its kind, element type and shape.
@@ -66,6 +75,14 @@ pub(super) struct CubClass {
     pub(super) record: Option<String>,
     /// `WarpReduce`: the logical warp's threads. `BlockReduce`: the block's threads (X·Y·Z).
     pub(super) threads: u32,
+    /// `BlockLoad` / `BlockStore`: the items each thread holds (1 for the other classes).
+    pub(super) items: u32,
+    /// The algorithm template argument as written (`BLOCK_LOAD_STRIPED`), or the class's
+    /// default (`BLOCK_LOAD_DIRECT`, `BLOCK_REDUCE_WARP_REDUCTIONS`, `BLOCK_SCAN_RAKING`); empty
+    /// for the warp classes.
+    pub(super) alg: String,
+    /// `BlockRadixSort`'s `ValueT` (none: keys only).
+    pub(super) value: Option<ValTy>,
 }
 
 /// The combining operator of a reduction.
@@ -79,6 +96,11 @@ pub(super) enum Op {
     Min,
     /// A stateless lambda's or functor's `operator()`, by its device function.
     Func(String),
+    /// `cub::ArgMax` over `cub::KeyValuePair`s: made a [`Op::Func`] for the pair type
+    /// (`cub_kv`).
+    ArgMax,
+    /// `cub::ArgMin`, likewise.
+    ArgMin,
 }
 
 impl Op {
@@ -88,9 +110,15 @@ impl Op {
             Op::Max => "max".into(),
             Op::Min => "min".into(),
             Op::Func(f) => f.replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+            Op::ArgMax => "argmax".into(),
+            Op::ArgMin => "argmin".into(),
         }
     }
 }
+
+/// The suffix of a `BlockRadixSort`'s `TempStorage` array of values (`temp__values`), beside
+/// the keys' array (`cub_sort`).
+pub(super) const SORT_VALUES: &str = "__values";
 
 /// Namespaces a CUB name may be written under.
 const CUB_NS: &[&str] = &["cub", "hipcub", "cuda", "std"];
@@ -99,15 +127,21 @@ const CUB_NS: &[&str] = &["cub", "hipcub", "cuda", "std"];
 fn storage_cells(c: &CubClass, warp: u32) -> u32 {
     match c.kind {
         Kind::WarpReduce | Kind::WarpScan => 1,
+        // The raking algorithms' grid: one cell per thread (`cub_raking`).
+        Kind::BlockReduce if c.alg.starts_with("BLOCK_REDUCE_RAKING") => c.threads.max(1),
         Kind::BlockReduce => c.threads.div_ceil(warp.max(1)).max(1),
         // The raking grid, one cell per thread, and the block aggregate.
         Kind::BlockScan => c.threads + 1,
+        // The exchanges are modelled by their result (`cub_load`): no cell is read.
+        Kind::BlockLoad | Kind::BlockStore => 1,
+        // The block's keys (a second array holds the values: `cub_sort`).
+        Kind::BlockRadixSort => c.threads.saturating_mul(c.items).max(1),
     }
 }
 
 impl Parser<'_> {
     /// Skips `cub::`, `hipcub::`, `cuda::`, `std::` qualifiers.
-    fn skip_cub_ns(&mut self) {
+    pub(super) fn skip_cub_ns(&mut self) {
         while matches!(self.peek(0), Tok::Ident(w) if CUB_NS.contains(&w.as_str()))
             && matches!(self.peek(1), Tok::Punct("::"))
         {
@@ -134,12 +168,12 @@ impl Parser<'_> {
             k += 2;
         }
         // A class of the source's own with one of these names is the source's.
-        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan") && !self.is_struct_name(w))
+        matches!(self.peek(k), Tok::Ident(w) if matches!(w.as_str(), "WarpReduce" | "BlockReduce" | "WarpScan" | "BlockScan" | "BlockLoad" | "BlockStore" | "BlockRadixSort") && !self.is_struct_name(w))
             && matches!(self.peek(k + 1), Tok::Punct("<"))
     }
 
     /// A constant template argument (a power-of-two check is the caller's).
-    fn cub_const(&mut self, what: &str) -> PResult<u32> {
+    pub(super) fn cub_const(&mut self, what: &str) -> PResult<u32> {
         let at = self.span();
         let e = self.binary(8)?;
         match self.fold_int(&e).or_else(|| super::const_int(&e)) {
@@ -166,12 +200,21 @@ impl Parser<'_> {
         let r = self.cub_class_args(&name, at);
         self.no_gt = no_gt;
         let c = r?;
-        self.expect_punct(">")?;
+        // `WarpReduce<cub::KeyValuePair<int, float>>`: the `>>` closes both lists.
+        if !self.close_angle() {
+            return self.err("`>`");
+        }
         Ok(c)
     }
 
     fn cub_class_args(&mut self, name: &str, at: Span) -> PResult<CubClass> {
         let record = self.struct_type()?;
+        if matches!(name, "BlockLoad" | "BlockStore") {
+            return self.cub_load_args(name, record.is_some(), at);
+        }
+        if name == "BlockRadixSort" {
+            return self.cub_sort_args(record.is_some(), at);
+        }
         if record.is_some() && !matches!(name, "WarpReduce" | "BlockReduce") {
             return Err(KernelError::new(
                 at.line,
@@ -225,39 +268,49 @@ impl Parser<'_> {
                 elem,
                 record,
                 threads: n,
+                items: 1,
+                alg: String::new(),
+                value: None,
             });
         }
         self.expect_punct(",")?;
         let mut threads = self.cub_const(&format!("{name}'s BLOCK_DIM_X"))?;
-        let (prefix, modelled, why) = if name == "BlockScan" {
+        let (prefix, known) = if name == "BlockScan" {
             (
                 "BLOCK_SCAN_",
-                &["BLOCK_SCAN_RAKING", "BLOCK_SCAN_RAKING_MEMOIZE"][..],
-                "only the raking algorithms (BLOCK_SCAN_RAKING, the default, and \
-                 BLOCK_SCAN_RAKING_MEMOIZE) are modelled; BLOCK_SCAN_WARP_SCANS combines in \
-                 another order, which changes a float's rounding",
+                &[
+                    "BLOCK_SCAN_RAKING",
+                    "BLOCK_SCAN_RAKING_MEMOIZE",
+                    "BLOCK_SCAN_WARP_SCANS",
+                ][..],
             )
         } else {
             (
                 "BLOCK_REDUCE_",
-                &["BLOCK_REDUCE_WARP_REDUCTIONS"][..],
-                "only BLOCK_REDUCE_WARP_REDUCTIONS (the default) is modelled; the raking \
-                 algorithms combine in another order, which changes a float's rounding",
+                &[
+                    "BLOCK_REDUCE_WARP_REDUCTIONS",
+                    "BLOCK_REDUCE_RAKING",
+                    "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY",
+                ][..],
             )
         };
+        let mut alg = known[0].to_string();
+        let mut alg_at = at;
         if self.eat(",") {
             self.skip_cub_ns();
-            let alg_at = self.span();
-            if let Tok::Ident(alg) = self.peek(0).clone() {
-                if alg.starts_with(prefix) {
+            let at_alg = self.span();
+            if let Tok::Ident(a) = self.peek(0).clone() {
+                if a.starts_with(prefix) {
                     self.bump();
-                    if !modelled.contains(&alg.as_str()) {
+                    if !known.contains(&a.as_str()) {
                         return Err(KernelError::new(
-                            alg_at.line,
-                            alg_at.col,
-                            format!("{name} with {alg}: {why}"),
+                            at_alg.line,
+                            at_alg.col,
+                            format!("{name} with {a}: write one of {}", known.join(", ")),
                         ));
                     }
+                    alg_at = at_alg;
+                    alg = a;
                 }
             }
             for dim in ["BLOCK_DIM_Y", "BLOCK_DIM_Z"] {
@@ -281,6 +334,7 @@ impl Parser<'_> {
                 format!("{name} of {threads} threads: a block has at most 1024"),
             ));
         }
+        self.cub_alg_check(name, &alg, elem, record.is_some(), threads, alg_at)?;
         if name == "BlockScan" && threads > warp && threads % warp != 0
             || name == "BlockScan" && threads < warp && !threads.is_power_of_two()
         {
@@ -302,6 +356,9 @@ impl Parser<'_> {
             elem,
             record,
             threads,
+            items: 1,
+            alg,
+            value: None,
         })
     }
 
@@ -398,20 +455,37 @@ impl Parser<'_> {
         let ty = Ty::Ptr(c.elem);
         let len = self.e_int(at, i64::from(cells));
         self.declare(&name, ty);
-        self.cub_storage.insert(name.clone(), c);
+        let mut decls = vec![Declarator {
+            name: name.clone(),
+            ty,
+            array: Some(Some(len)),
+            init: None,
+            span: at,
+            id: NodeId::fresh(),
+        }];
+        if let Some(v) = c.value {
+            // A sort's values: a second shared array beside the keys (`cub_sort`).
+            let vname = format!("{name}{SORT_VALUES}");
+            let len = self.e_int(at, i64::from(cells));
+            self.declare(&vname, Ty::Ptr(v));
+            // Its own span: a shared variable is one per declaration site.
+            let span = self.syn_span(at);
+            decls.push(Declarator {
+                name: vname,
+                ty: Ty::Ptr(v),
+                array: Some(Some(len)),
+                init: None,
+                span,
+                id: NodeId::fresh(),
+            });
+        }
+        self.cub_storage.insert(name, c);
         Ok(Some(StmtKind::Decl(
             Storage {
                 shared: true,
                 external: false,
             },
-            vec![Declarator {
-                name,
-                ty,
-                array: Some(Some(len)),
-                init: None,
-                span: at,
-                id: NodeId::fresh(),
-            }],
+            decls,
         )))
     }
 
@@ -433,6 +507,12 @@ impl Parser<'_> {
             })?,
             None => self.cub_class()?,
         };
+        if matches!(c.kind, Kind::BlockLoad | Kind::BlockStore) {
+            return self.cub_load_call(&c, at);
+        }
+        if c.kind == Kind::BlockRadixSort {
+            return self.cub_sort_call(&c, at);
+        }
         self.expect_punct("(")?;
         let storage = self.assign_expr()?;
         self.expect_punct(")")?;
@@ -460,7 +540,9 @@ impl Parser<'_> {
             "Sum" => (Op::Sum, self.cub_rest()?),
             "Reduce" => {
                 self.expect_punct(",")?;
+                let op_at = self.span();
                 let op = self.cub_op()?;
+                self.cub_scalar_op(&op, op_at)?;
                 (op, self.cub_rest()?)
             }
             other => {
@@ -474,6 +556,9 @@ impl Parser<'_> {
                             Kind::BlockReduce => "BlockReduce",
                             Kind::WarpScan => "WarpScan",
                             Kind::BlockScan => "BlockScan",
+                            Kind::BlockLoad => "BlockLoad",
+                            Kind::BlockStore => "BlockStore",
+                            Kind::BlockRadixSort => "BlockRadixSort",
                         }
                     ),
                 ))
@@ -596,6 +681,14 @@ impl Parser<'_> {
             "Sum" | "plus" => Op::Sum,
             "Max" | "maximum" => Op::Max,
             "Min" | "minimum" => Op::Min,
+            // A functor of the source's own named `ArgMax` is the source's.
+            "ArgMax" | "ArgMin" if self.pos != save || !self.is_struct_name(&w) => {
+                if w == "ArgMax" {
+                    Op::ArgMax
+                } else {
+                    Op::ArgMin
+                }
+            }
             _ if self.pos == save && !self.is_struct_name(&w) => match self.cub_ops.get(&w) {
                 Some(op) => op.clone(),
                 None => return Ok(None),
@@ -730,6 +823,29 @@ impl Parser<'_> {
         })
     }
 
+    /// Refuses `cub::ArgMax` / `ArgMin` where the values are not `KeyValuePair`s.
+    ///
+    /// # Errors
+    /// `op` is `ArgMax` or `ArgMin`.
+    pub(super) fn cub_scalar_op(&self, op: &Op, at: Span) -> PResult<()> {
+        if matches!(op, Op::ArgMax | Op::ArgMin) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "cub::{} reduces cub::KeyValuePair<K, V> values: make each thread's value \
+                     a KeyValuePair (key: its index, value: the number)",
+                    if *op == Op::ArgMax {
+                        "ArgMax"
+                    } else {
+                        "ArgMin"
+                    }
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// `op(a, b)` as a node.
     pub(super) fn cub_combine(&mut self, op: &Op, a: &str, b: &str, at: Span) -> Expr {
         let (ea, eb) = (self.e_ident(at, a), self.e_ident(at, b));
@@ -745,15 +861,33 @@ impl Parser<'_> {
                 )
             }
             Op::Func(f) => self.e_call(at, f, vec![ea, eb]),
+            // Refused before any function is built ([`Parser::cub_scalar_op`]).
+            Op::ArgMax | Op::ArgMin => ea,
         }
     }
 
     /// The device function of a collective with `op` (made once per shape), its name.
     fn cub_function(&mut self, c: &CubClass, op: &Op, valid: bool, at: Span) -> PResult<String> {
+        // CUB's raking reductions combine in their own orders (`cub_raking`); hipCUB's run
+        // the default's, with a note ([`Parser::cub_alg_note`]).
+        let raking = match c.alg.as_str() {
+            _ if self.hip || c.kind != Kind::BlockReduce => None,
+            "BLOCK_REDUCE_RAKING" => Some(false),
+            "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY" => Some(true),
+            _ => None,
+        };
         let kind = match c.kind {
             Kind::WarpReduce => "warp_reduce",
-            Kind::BlockReduce => "block_reduce",
-            Kind::WarpScan | Kind::BlockScan => "scan",
+            Kind::BlockReduce => match raking {
+                Some(false) => "block_reduce_raking",
+                Some(true) => "block_reduce_raking_commutative",
+                None => "block_reduce",
+            },
+            Kind::WarpScan
+            | Kind::BlockScan
+            | Kind::BlockLoad
+            | Kind::BlockStore
+            | Kind::BlockRadixSort => "scan",
         };
         let lib = if self.hip { "hipcub" } else { "cub" };
         let fname = format!(
@@ -769,8 +903,16 @@ impl Parser<'_> {
         }
         let b = Body::new(self, c, at);
         let (params, body) = match c.kind {
-            Kind::WarpReduce | Kind::WarpScan | Kind::BlockScan => b.warp_reduce(self, op, valid),
-            Kind::BlockReduce => b.block_reduce(self, op, valid),
+            Kind::WarpReduce
+            | Kind::WarpScan
+            | Kind::BlockScan
+            | Kind::BlockLoad
+            | Kind::BlockStore
+            | Kind::BlockRadixSort => b.warp_reduce(self, op, valid),
+            Kind::BlockReduce => match raking {
+                Some(commutative) => b.block_reduce_raking(self, op, valid, commutative),
+                None => b.block_reduce(self, op, valid),
+            },
         };
         let ret = Ty::Val(c.elem);
         self.fn_types.insert(fname.clone(), ret);
@@ -872,7 +1014,15 @@ impl Body {
 
     /// The shuffle tree over `width` lanes on variable `v` (lane variable `lane`): at offsets
     /// 1, 2, 4, …, `v = op(v, shfl_down(v, off))` where `lane + off < valid`.
-    fn tree(&mut self, p: &mut Parser<'_>, op: &Op, v: &str, lane: &str, width: u32, valid: &Expr) {
+    pub(super) fn tree(
+        &mut self,
+        p: &mut Parser<'_>,
+        op: &Op,
+        v: &str,
+        lane: &str,
+        width: u32,
+        valid: &Expr,
+    ) {
         let at = self.at;
         let mut off = 1;
         let mut k = 0;

@@ -56,7 +56,11 @@ impl Parser<'_> {
         let x = self.assign_expr()?;
         self.expect_punct(",")?;
         let op_at = self.span();
-        let op = self.cub_op()?;
+        let op = match self.cub_op()? {
+            Op::ArgMax => Op::Func(self.cub_arg_op(&s, true, op_at)?),
+            Op::ArgMin => Op::Func(self.cub_arg_op(&s, false, op_at)?),
+            op => op,
+        };
         let Op::Func(f) = &op else {
             return Err(KernelError::new(
                 op_at.line,

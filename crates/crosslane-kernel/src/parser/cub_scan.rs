@@ -74,18 +74,27 @@ impl Parser<'_> {
             }
             "InclusiveScan" => {
                 self.expect_punct(",")?;
-                (ScanKind::Inclusive, self.cub_op()?)
+                let op_at = self.span();
+                let op = self.cub_op()?;
+                self.cub_scalar_op(&op, op_at)?;
+                (ScanKind::Inclusive, op)
             }
             "ExclusiveScan" => {
                 self.expect_punct(",")?;
                 let save = self.pos;
                 match self.cub_op() {
-                    Ok(op) if self.is_punct(")") || self.is_punct(",") => (ScanKind::Exclusive, op),
+                    Ok(op) if self.is_punct(")") || self.is_punct(",") => {
+                        self.cub_scalar_op(&op, m_at)?;
+                        (ScanKind::Exclusive, op)
+                    }
                     _ => {
                         self.pos = save;
                         init = Some(self.assign_expr()?);
                         self.expect_punct(",")?;
-                        (ScanKind::ExclusiveInit, self.cub_op()?)
+                        let op_at = self.span();
+                        let op = self.cub_op()?;
+                        self.cub_scalar_op(&op, op_at)?;
+                        (ScanKind::ExclusiveInit, op)
                     }
                 }
             }

@@ -533,6 +533,18 @@ impl Parser<'_> {
             Tok::Ident(_)
                 if {
                     self.pos -= 1;
+                    let starts = self.cub_kv_starts();
+                    self.pos += 1;
+                    starts
+                } =>
+            {
+                // `cub::KeyValuePair<int, float>(i, x)`.
+                self.pos -= 1;
+                return self.cub_kv_expr(span);
+            }
+            Tok::Ident(_)
+                if {
+                    self.pos -= 1;
                     let starts = self.cub_class_starts();
                     self.pos += 1;
                     starts

@@ -46,8 +46,12 @@ mod const_eval;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
+mod cub_kv;
+mod cub_load;
+mod cub_raking;
 mod cub_record;
 mod cub_scan;
+mod cub_sort;
 mod entry_list;
 mod expr;
 mod file_shared;
@@ -696,6 +700,7 @@ impl<'a> Parser<'a> {
                 QUALIFIERS.contains(&w.as_str())
                     || self.is_type_word(w)
                     || self.is_struct_name(w)
+                    || self.cub_kv_starts()
                     || self.trait_type_starts()
                     || self.member_type_starts()
                     || (matches!(self.peek(1), Tok::Ident(n) if !QUALIFIERS.contains(&n.as_str())))

@@ -315,6 +315,7 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
+                    || self.cub_kv_starts()
                     || self.trait_type_starts()
                     || self.member_type_starts()
                     || self.struct_decl_starts(w)

@@ -16,6 +16,7 @@ mod kernel_cg_groups;
 mod kernel_contract;
 mod kernel_coop;
 mod kernel_cub;
+mod kernel_cub_load;
 mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_shapes;

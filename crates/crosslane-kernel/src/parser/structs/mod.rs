@@ -185,6 +185,10 @@ impl Parser<'_> {
     /// template parameter bound to a struct), read; `None` (position kept) otherwise, and for a
     /// name followed by `::` (a static member, read as an expression).
     pub(crate) fn struct_type(&mut self) -> PResult<Option<String>> {
+        // `cub::KeyValuePair<K, V>`: a struct of the parser's own (`cub_kv`).
+        if let Some(s) = self.cub_kv_type()? {
+            return Ok(Some(s));
+        }
         let save = self.pos;
         if let Some(super::member_types::MemberTy::Struct(s)) = self.member_type()? {
             return Ok(Some(s));
