@@ -47,6 +47,7 @@ mod constexpr_fn;
 mod cub;
 mod cub_record;
 mod cub_scan;
+mod cuda_std;
 mod expr;
 mod file_shared;
 mod fn_ptr;
@@ -169,7 +170,7 @@ pub fn parse_preprocessed(
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = phase6::phase6(tokens);
+    let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.diags = macro_diags;
@@ -409,6 +410,9 @@ struct Parser<'a> {
     struct_alias: HashMap<String, String>,
     /// Struct variables in scope, keyed by (scope index, name); see `Parser::var_struct`.
     svars: HashMap<(usize, String), structs::SVar>,
+    /// The struct variables of `svars` that are pointers to a local struct (`S* p = &s;`),
+    /// by scope depth and name ([`structs`]' `local_ptr`).
+    local_struct_ptrs: std::collections::HashSet<(usize, String)>,
     /// Struct parameters read by `params`, declared when the function's scope opens.
     pending_svars: Vec<(String, structs::SVar)>,
     /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
@@ -516,6 +520,7 @@ impl<'a> Parser<'a> {
             param_defaults: Vec::new(),
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
+            local_struct_ptrs: std::collections::HashSet::new(),
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),

@@ -138,6 +138,10 @@ impl Parser<'_> {
                 self.conversion_operator(&sname)?;
                 continue;
             }
+            if self.subscript_operator_starts() {
+                self.subscript_operator(&sname)?;
+                continue;
+            }
             let is_static = (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "static"));
             self.qualifiers()?;
             let field_ty = if let Some(s) = self.struct_type()? {

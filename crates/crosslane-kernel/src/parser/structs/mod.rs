@@ -32,8 +32,10 @@ mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
 pub(crate) use define::anon_struct_name;
+mod local_ptr;
 mod lower;
 mod punning;
+mod subscript;
 mod unions;
 mod void_ptr;
 
@@ -112,6 +114,8 @@ pub(super) struct StructDef {
     /// is a byte view: a braced list would initialize it ([dcl.init.aggr]/16), so one is
     /// refused.
     pub(super) union_first: Option<String>,
+    /// What `v[i]` names when the struct has `operator[]` ([`subscript`]).
+    pub(super) subscript: Option<subscript::Subscript>,
 }
 
 /// How a struct variable holds its value.
@@ -366,6 +370,7 @@ impl Parser<'_> {
         }
         self.declare(&format!("struct:{name}"), Ty::Void);
         let i = self.scopes.len().saturating_sub(1);
+        self.local_struct_ptrs.remove(&(i, name.to_string()));
         self.svars.insert((i, name.to_string()), sv);
     }
 
