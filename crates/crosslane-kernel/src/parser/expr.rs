@@ -436,6 +436,21 @@ impl Parser<'_> {
                 self.pos -= 1;
                 return self.trait_value(span);
             }
+            Tok::Ident(w)
+                if super::std_functional::is_functor(&w)
+                    && self.is_punct("<")
+                    && matches!(self.peek(1), Tok::Punct(">"))
+                    && !self.class_templates.contains_key(&w) =>
+            {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "the transparent `std::{w}<>` is not supported outside a CUB call; give \
+                         the operand type (`std::{w}<float>{{}}`)"
+                    ),
+                ));
+            }
             Tok::Ident(w) if w == "numeric_limits" && self.is_punct("<") => {
                 self.pos -= 1;
                 return self.numeric_limits(span);

@@ -73,6 +73,7 @@ mod partial_spec;
 mod phase6;
 mod scopes;
 mod sfinae;
+mod std_functional;
 mod stmt;
 mod structs;
 mod switch;
@@ -173,6 +174,7 @@ pub fn parse_preprocessed(
     let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
+    p.std_functors(&tokens);
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.cuda = dialect == crosslane_core::Dialect::Cuda;
@@ -413,6 +415,9 @@ struct Parser<'a> {
     /// The struct variables of `svars` that are pointers to a local struct (`S* p = &s;`),
     /// by scope depth and name ([`structs`]' `local_ptr`).
     local_struct_ptrs: std::collections::HashSet<(usize, String)>,
+    /// Each constructor's parameter types by its device function (`P::P/1`): two constructors
+    /// of one parameter count and different types are refused ([`structs`]).
+    ctor_types: HashMap<String, Vec<crate::types::Ty>>,
     /// Struct parameters read by `params`, declared when the function's scope opens.
     pending_svars: Vec<(String, structs::SVar)>,
     /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
@@ -521,6 +526,7 @@ impl<'a> Parser<'a> {
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
             local_struct_ptrs: std::collections::HashSet::new(),
+            ctor_types: HashMap::new(),
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),

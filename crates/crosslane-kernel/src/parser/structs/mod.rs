@@ -194,6 +194,14 @@ impl Parser<'_> {
             return Ok(Some(s));
         }
         self.pos = save;
+        if self.is_word("std")
+            && matches!(self.peek(1), Tok::Punct("::"))
+            && matches!(self.peek(2), Tok::Ident(n) if self.class_templates.contains_key(n))
+        {
+            // `std::plus<float>`: a function object of `<functional>` ([`super::std_functional`]).
+            self.bump();
+            self.bump();
+        }
         if (self.is_word("struct") || self.is_word("class") || self.is_word("union"))
             && matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n))
         {
