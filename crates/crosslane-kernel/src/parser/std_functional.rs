@@ -47,6 +47,8 @@ impl Parser<'_> {
     /// Registers the function objects `tokens` name as `std::NAME<` with a type argument
     /// (`plus<>` stays unregistered) and do not define themselves.
     pub(super) fn std_functors(&mut self, tokens: &[Token]) {
+        // Each name looked at once: the scan for the source's own definition is linear.
+        let mut seen: Vec<&str> = Vec::new();
         for (k, t) in tokens.iter().enumerate() {
             let Some(name) = word(tokens.get(k + 2)) else {
                 continue;
@@ -59,9 +61,11 @@ impl Parser<'_> {
                 || !punct(tokens.get(k + 3), "<")
                 || punct(tokens.get(k + 4), ">")
                 || self.class_templates.contains_key(name)
+                || seen.contains(&name)
             {
                 continue;
             }
+            seen.push(name);
             let own = tokens.windows(2).any(|w| {
                 matches!(word(Some(&w[0])), Some("struct" | "class"))
                     && word(Some(&w[1])) == Some(name)
