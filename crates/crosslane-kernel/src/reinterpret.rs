@@ -59,9 +59,21 @@ pub fn callee(ty: ValTy) -> String {
     }
 }
 
+/// The callee of a whole-object read (`__crosslane_bytes:f32=`): as [`callee`], and the parts'
+/// bytes must be exactly `size(ty)`, as `std::bit_cast` requires of its source (C++20
+/// [bit.cast]/1: `sizeof(To) == sizeof(From)`); another size is a run-time error naming both.
+/// The front end uses it where it cannot tell the source's type before the run.
+pub fn exact_callee(ty: ValTy) -> String {
+    format!("{}{EXACT}", callee(ty))
+}
+
+/// The suffix marking a whole-object read ([`exact_callee`]). No type code contains it.
+const EXACT: char = '=';
+
 /// The type a callee reads, if `name` is one.
 pub fn result_type(name: &str) -> Option<ValTy> {
     let rest = name.strip_prefix(PREFIX)?;
+    let rest = rest.strip_suffix(EXACT).unwrap_or(rest);
     let (s, lanes) = match rest.split_once('x') {
         Some((s, n)) => (s, n.parse::<u8>().ok().filter(|n| (2..=16).contains(n))?),
         None => (rest, 1),
@@ -144,10 +156,10 @@ fn scalar_from(s: Scalar, b: &[u8]) -> Result<KVal, String> {
 /// Runs a byte read (see the module): `None` when `name` is not one.
 pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     let ty = result_type(name)?;
-    Some(read(ty, args))
+    Some(read(ty, args, name.ends_with(EXACT)))
 }
 
-fn read(ty: ValTy, args: &[KVal]) -> Result<KVal, String> {
+fn read(ty: ValTy, args: &[KVal], exact: bool) -> Result<KVal, String> {
     let (start, parts) = args
         .split_first()
         .ok_or_else(|| "a byte read needs its start".to_string())?;
@@ -161,6 +173,14 @@ fn read(ty: ValTy, args: &[KVal]) -> Result<KVal, String> {
     }
     let one = scalar_bytes(ty.scalar);
     let need = one * usize::from(ty.lanes.max(1));
+    if exact && bytes.len() != need {
+        return Err(format!(
+            "`bit_cast` to a {need}-byte {} from a {}-byte value: the sizes must be equal \
+             (C++20 [bit.cast]/1)",
+            ty.name(),
+            bytes.len()
+        ));
+    }
     let Some(have) = bytes.get(start..start + need) else {
         return Err(format!(
             "a {}-byte read at byte {start} of {} bytes",
@@ -251,5 +271,32 @@ mod tests {
             &[KVal::int(Scalar::I32, 0), KVal::int(Scalar::U8, 2)],
         );
         assert!(matches!(b, Some(Err(m)) if m.contains("bool")));
+    }
+
+    #[test]
+    fn a_whole_object_read_needs_exactly_its_size() {
+        // 1.0 as binary64 is 0x3ff0000000000000; its 8 bytes read whole as a u64 give it back.
+        let u64t = ValTy::scalar(Scalar::U64);
+        let one = KVal::float(Scalar::F64, 1.0);
+        assert_eq!(
+            call(
+                &exact_callee(u64t),
+                &[KVal::int(Scalar::I32, 0), one.clone()]
+            ),
+            Some(Ok(KVal::int(Scalar::U64, 0x3ff0_0000_0000_0000)))
+        );
+        // 8 bytes read whole as a 4-byte u32: refused ([bit.cast]/1), where a plain byte read
+        // takes the first four.
+        let u32t = ValTy::scalar(Scalar::U32);
+        let r = call(
+            &exact_callee(u32t),
+            &[KVal::int(Scalar::I32, 0), one.clone()],
+        );
+        assert!(matches!(r, Some(Err(m)) if m.contains("[bit.cast]/1")));
+        assert_eq!(
+            call(&callee(u32t), &[KVal::int(Scalar::I32, 0), one]),
+            Some(Ok(KVal::int(Scalar::U32, 0)))
+        );
+        assert_eq!(result_type(&exact_callee(u32t)), Some(u32t));
     }
 }

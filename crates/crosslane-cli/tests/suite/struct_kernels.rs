@@ -342,3 +342,30 @@ fn member_functions_update_buffer_elements_in_place() {
         .collect();
     assert_eq!(floats(&t, "means"), means);
 }
+
+#[test]
+fn a_vec_t_with_operator_subscript_loads_scales_and_stores_rows() {
+    let t = run(
+        "cuda/vec_t_global_load_store.cu",
+        &[
+            "--threads-per-block",
+            "4",
+            "--buffer",
+            "in:16=index",
+            "--buffer",
+            "out:16=zero",
+            "--buffer",
+            "first:4=zero",
+        ],
+    );
+    // By the kernel's comment: out[4t + i] = 2 (4t + i) + i = 8t + 3i; first[t] = 4t + (4t + 3).
+    let out: Vec<f64> = (0..16)
+        .map(|c| {
+            let (t, i) = (c / 4, c % 4);
+            (8 * t + 3 * i) as f64
+        })
+        .collect();
+    assert_eq!(floats(&t, "out"), out);
+    let first: Vec<f64> = (0..4).map(|t| (8 * t + 3) as f64).collect();
+    assert_eq!(floats(&t, "first"), first);
+}

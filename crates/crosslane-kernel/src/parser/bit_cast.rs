@@ -3,12 +3,16 @@
 //! same size. Lowered to the CUDA intrinsics with that meaning (CUDA Math API, Type Casting
 //! Intrinsics: `__float_as_int`, `__float_as_uint`, `__int_as_float`, `__uint_as_float`) for a
 //! 32-bit float and a 32-bit integer, and to an integral conversion between integers of one
-//! width (which keeps the bits, [conv.integral]/3). Other pairs are refused with what they are.
+//! width (which keeps the bits, [conv.integral]/3); any other pair of one size (`double` ↔
+//! `uint64_t`, `__half` ↔ `uint16_t`) to the object representation read as the destination
+//! type (`reinterpret.rs`). Types of different sizes are refused at the cast ([bit.cast]/1); a
+//! source whose type the front end cannot tell before the run (`f<T>(x)`, a member call) is read
+//! whole, its size checked when it runs.
 
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{Scalar, Ty, ValTy};
-use crate::KernelError;
+use crate::{reinterpret, KernelError};
 
 impl Parser<'_> {
     /// From the word `__builtin_bit_cast` or `bit_cast` (its `std::` already read).
@@ -32,23 +36,31 @@ impl Parser<'_> {
         };
         let x = self.assign_expr()?;
         self.expect_punct(")")?;
-        let from = self.expr_type(&x).or_else(|| match &x.kind {
-            // A nested bit cast's intrinsic: its documented result type.
-            ExprKind::Call(n, _) => match n.as_str() {
-                "__float_as_int" => Some(ValTy::scalar(Scalar::I32)),
-                "__float_as_uint" => Some(ValTy::scalar(Scalar::U32)),
-                "__int_as_float" | "__uint_as_float" => Some(ValTy::scalar(Scalar::F32)),
-                _ => None,
-            },
-            _ => None,
-        });
+        let from = self.expr_type(&x);
         let call = |n: &str, x: Expr| Expr::new(ExprKind::Call(n.into(), vec![x]), span);
         let scalar = |t: Option<ValTy>| t.filter(|v| v.lanes == 1).map(|v| v.scalar);
-        let to_s = match to {
-            Ty::Val(v) => scalar(Some(v)),
-            _ => None,
+        let Ty::Val(to_v) = to else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{word}` to a pointer or `void` is not supported here; cast to an integer \
+                     or floating type of the value's size"
+                ),
+            ));
         };
-        match (scalar(from), to_s) {
+        let Some(from_v) = from else {
+            // A source whose type the front end cannot tell before the run (a call of a
+            // template, a member): its bytes read whole as the destination type, the sizes
+            // checked when it runs ([bit.cast]/1).
+            let args = vec![zero_at(span), x];
+            return Ok(Expr::new(
+                ExprKind::Call(reinterpret::exact_callee(to_v), args),
+                span,
+            ));
+        };
+        let size = |v: ValTy| reinterpret::scalar_bytes(v.scalar) * usize::from(v.lanes.max(1));
+        match (scalar(Some(from_v)), scalar(Some(to_v))) {
             (Some(a), Some(b)) if a == b => Ok(x),
             (Some(Scalar::F32), Some(Scalar::I32)) => Ok(call("__float_as_int", x)),
             (Some(Scalar::F32), Some(Scalar::U32)) => Ok(call("__float_as_uint", x)),
@@ -57,17 +69,57 @@ impl Parser<'_> {
             (Some(a), Some(b)) if !a.is_float() && !b.is_float() && a.bits() == b.bits() => {
                 Ok(Expr::new(ExprKind::Cast(to, Box::new(x)), span))
             }
-            (a, b) => Err(KernelError::new(
+            // Any other pair of one size (`double` ↔ `uint64_t`, `__half` ↔ `uint16_t`,
+            // `__half2` ↔ `uint32_t`): the object representation read as the destination.
+            _ if size(from_v) == size(to_v) && from_v.scalar != Scalar::Bool => {
+                let args = vec![zero_at(span), x];
+                Ok(Expr::new(
+                    ExprKind::Call(reinterpret::exact_callee(to_v), args),
+                    span,
+                ))
+            }
+            _ => Err(KernelError::new(
                 span.line,
                 span.col,
                 format!(
-                    "`{word}` from {} to {} is not supported here (a 32-bit float and a 32-bit \
-                     integer, or integers of one width, are); for halves use `__half_as_ushort` \
-                     / `__ushort_as_half`",
-                    a.map_or("this value".to_string(), |s| s.name().to_string()),
-                    b.map_or("this type".to_string(), |s| s.name().to_string()),
+                    "`{word}` from {} ({} bytes) to {} ({} bytes): the sizes must be equal \
+                     (C++20 [bit.cast]/1); cast to a type of {} bytes",
+                    from_v.name(),
+                    size(from_v),
+                    to_v.name(),
+                    size(to_v),
+                    size(from_v),
                 ),
             )),
         }
     }
+}
+
+/// The literal `0` (a byte read's start) at `span`.
+fn zero_at(span: Span) -> Expr {
+    Expr::new(
+        ExprKind::Int {
+            value: 0,
+            unsigned: false,
+            long: false,
+        },
+        span,
+    )
+}
+
+/// The result type of a CUDA type-casting intrinsic (CUDA Math API, "Type Casting
+/// Intrinsics": `__float_as_int` returns `int`, `__float_as_uint` `unsigned int`,
+/// `__int_as_float` and `__uint_as_float` `float`; "Half Precision Conversion and Data
+/// Movement": `__half_as_short` `short`, `__half_as_ushort` `unsigned short`), so a bit cast or a
+/// deduction over one sees it; `None` for another name.
+pub(super) fn type_cast_intrinsic(name: &str) -> Option<ValTy> {
+    let s = match name {
+        "__float_as_int" => Scalar::I32,
+        "__float_as_uint" => Scalar::U32,
+        "__int_as_float" | "__uint_as_float" => Scalar::F32,
+        "__half_as_short" | "__bfloat16_as_short" => Scalar::I16,
+        "__half_as_ushort" | "__bfloat16_as_ushort" => Scalar::U16,
+        _ => return None,
+    };
+    Some(ValTy::scalar(s))
 }

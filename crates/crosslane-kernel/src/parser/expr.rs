@@ -142,6 +142,10 @@ impl Parser<'_> {
                 "*" => {
                     self.bump();
                     let e = self.unary()?;
+                    if self.is_local_struct_pointer(&e) {
+                        // `*p` of `S* p = &s;`: `s` itself ([expr.unary.op]/1).
+                        return Ok(e);
+                    }
                     return self.checked(wrap(ExprKind::Deref(Box::new(e))));
                 }
                 "&" => {
@@ -286,6 +290,11 @@ impl Parser<'_> {
                 }
                 let i = self.expr()?;
                 self.expect_punct("]")?;
+                if let Some(x) = self.struct_subscript(&e, i.clone(), span) {
+                    // `v[i]` calling the struct's `operator[]`.
+                    e = self.checked(Ok(x))?;
+                    continue;
+                }
                 e = self.node(ExprKind::Index(Box::new(e), Box::new(i)), span)?;
             } else if self.is_punct(".") || self.is_punct("->") {
                 let arrow = self.is_punct("->");
@@ -426,6 +435,21 @@ impl Parser<'_> {
             Tok::Ident(w) if super::type_traits::is_value_trait(&w) && self.is_punct("<") => {
                 self.pos -= 1;
                 return self.trait_value(span);
+            }
+            Tok::Ident(w)
+                if super::std_functional::is_functor(&w)
+                    && self.is_punct("<")
+                    && matches!(self.peek(1), Tok::Punct(">"))
+                    && !self.class_templates.contains_key(&w) =>
+            {
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "the transparent `std::{w}<>` is not supported outside a CUB call; give \
+                         the operand type (`std::{w}<float>{{}}`)"
+                    ),
+                ));
             }
             Tok::Ident(w) if w == "numeric_limits" && self.is_punct("<") => {
                 self.pos -= 1;
@@ -784,6 +808,12 @@ impl Parser<'_> {
         } else {
             Vec::new()
         };
+        if !self.is_punct("(") {
+            // `maxop<float>` named without a call: the specialization's address
+            // ([temp.arg.explicit]/4 with [conv.func]: a template-id naming one function is
+            // that function, here passed to a function pointer parameter or stored in one).
+            return self.specialization_addr(name, given, span);
+        }
         let mut args = self.call_args()?;
         let instance = self.instantiate_call(name, given, &args, span)?;
         // `thread_group` parameters: each group's rank and size beside it (`cg_any`), after

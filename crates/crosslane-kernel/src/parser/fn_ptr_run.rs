@@ -61,6 +61,34 @@ pub(super) fn id_ty() -> Ty {
     Ty::Val(ValTy::scalar(Scalar::I32))
 }
 
+/// Refuses a function's address `e` given to type parameter `param` of template `template`
+/// by value (`template <typename Op> T f(T x, Op op)` called `f(x, maxop<float>)`): C++
+/// deduces `Op` as the function pointer type ([temp.deduct.call]/2.2), a type this front end
+/// does not bind to a template parameter. The message names what runs instead.
+///
+/// # Errors
+/// Always, when `e` is a function's address.
+pub(super) fn refuse_fn_type_param(e: &Expr, param: &str, template: &str) -> PResult<()> {
+    let ExprKind::Call(n, args) = &e.kind else {
+        return Ok(());
+    };
+    let Some(ExprKind::Str(f)) = args.first().map(|a| &a.kind) else {
+        return Ok(());
+    };
+    if n != FN_ADDR {
+        return Ok(());
+    }
+    Err(KernelError::new(
+        e.span.line,
+        e.span.col,
+        format!(
+            "`{f}` given to `{template}`'s type parameter `{param}`: deducing a function pointer \
+             type for a template type parameter is not supported; declare the parameter as a \
+             function pointer (`T (*op)(T, T)`) or pass a functor (`MaxOp<float>{{}}`)"
+        ),
+    ))
+}
+
 /// A column past [`SYNTH_COL`] for the `k`-th node a call through a pointer synthesizes (the
 /// compiler keys variables and calls by position).
 fn synth(at: Span, k: u32) -> Span {
@@ -181,6 +209,33 @@ impl Parser<'_> {
         }
         let name = Expr::new(ExprKind::Str(w.to_string()), span);
         Some(Expr::new(ExprKind::Call(FN_ADDR.into(), vec![name]), span))
+    }
+
+    /// A function template's specialization named where no call follows (`maxop<float>`,
+    /// after its template arguments `given`): the instance's address, as [`Self::fn_addr`].
+    ///
+    /// # Errors
+    /// A template parameter that `given` leaves unbound ([temp.arg.explicit]/4 deduces it only
+    /// from a target type, which is not read here): refused naming the template.
+    pub(super) fn specialization_addr(
+        &mut self,
+        name: &str,
+        given: Vec<super::targs::TArg>,
+        span: Span,
+    ) -> PResult<Expr> {
+        let instance = self.instantiate_call(name, given, &[], span).map_err(|e| {
+            KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{name}` named without a call needs all its template arguments here \
+                     (`{name}<float>`): {}",
+                    e.message
+                ),
+            )
+        })?;
+        let name = Expr::new(ExprKind::Str(instance), span);
+        Ok(Expr::new(ExprKind::Call(FN_ADDR.into(), vec![name]), span))
     }
 
     /// The signature of the pointer `callee` reads, if it is a function pointer variable, a

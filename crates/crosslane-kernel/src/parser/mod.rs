@@ -53,6 +53,7 @@ mod cub_record;
 mod cub_scan;
 mod cub_sort;
 mod entry_list;
+mod cuda_std;
 mod expr;
 mod file_shared;
 mod fn_ptr;
@@ -78,6 +79,7 @@ mod partial_spec;
 mod phase6;
 mod scopes;
 mod sfinae;
+mod std_functional;
 mod stmt;
 mod structs;
 mod switch;
@@ -176,9 +178,10 @@ pub fn parse_preprocessed(
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = phase6::phase6(tokens);
+    let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
+    p.std_functors(&tokens);
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.cuda = dialect == crosslane_core::Dialect::Cuda;
@@ -422,6 +425,12 @@ struct Parser<'a> {
     struct_alias: HashMap<String, String>,
     /// Struct variables in scope, keyed by (scope index, name); see `Parser::var_struct`.
     svars: HashMap<(usize, String), structs::SVar>,
+    /// The struct variables of `svars` that are pointers to a local struct (`S* p = &s;`),
+    /// by scope depth and name ([`structs`]' `local_ptr`).
+    local_struct_ptrs: std::collections::HashSet<(usize, String)>,
+    /// Each constructor's parameter types by its device function (`P::P/1`): two constructors
+    /// of one parameter count and different types are refused ([`structs`]).
+    ctor_types: HashMap<String, Vec<crate::types::Ty>>,
     /// Struct parameters read by `params`, declared when the function's scope opens.
     pending_svars: Vec<(String, structs::SVar)>,
     /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
@@ -531,6 +540,8 @@ impl<'a> Parser<'a> {
             param_defaults: Vec::new(),
             struct_alias: HashMap::new(),
             svars: HashMap::new(),
+            local_struct_ptrs: std::collections::HashSet::new(),
+            ctor_types: HashMap::new(),
             pending_svars: Vec::new(),
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),

@@ -755,26 +755,39 @@ impl Parser<'_> {
             return matches!(self.peek(1), Tok::Ident(_) | Tok::Punct("*" | "&"));
         }
         if self.class_templates.contains_key(w) && matches!(self.peek(1), Tok::Punct("<")) {
-            // After the matching `>`: a name, `*` or `&` (not `::`).
-            let mut depth = 0usize;
-            let mut k = 1;
-            loop {
-                match self.peek(k) {
-                    Tok::Punct("<") => depth += 1,
-                    Tok::Punct(">") => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    Tok::Punct(";" | "{" | "}") | Tok::Eof => return false,
-                    _ => {}
+            return self.template_id_declares(1);
+        }
+        // `std::plus<float> add;`: a function object of `<functional>` ([`super::std_functional`]).
+        if w == "std" && matches!(self.peek(1), Tok::Punct("::")) {
+            if let Tok::Ident(n) = self.peek(2) {
+                if self.class_templates.contains_key(n) && matches!(self.peek(3), Tok::Punct("<")) {
+                    return self.template_id_declares(3);
                 }
-                k += 1;
             }
-            return matches!(self.peek(k + 1), Tok::Ident(_) | Tok::Punct("*" | "&"));
         }
         false
+    }
+
+    /// Whether the template argument list opened by the `<` at `lt` tokens ahead is followed,
+    /// after its matching `>`, by a name, `*` or `&` (not `::`): a declaration's type.
+    fn template_id_declares(&self, lt: usize) -> bool {
+        let mut depth = 0usize;
+        let mut k = lt;
+        loop {
+            match self.peek(k) {
+                Tok::Punct("<") => depth += 1,
+                Tok::Punct(">") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::Punct(";" | "{" | "}") | Tok::Eof => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+        matches!(self.peek(k + 1), Tok::Ident(_) | Tok::Punct("*" | "&"))
     }
 
     /// `static_assert(cond[, "message"]);`: checked when the condition is a constant integer

@@ -626,6 +626,7 @@ impl Parser<'_> {
                         bound[k] = Some(TArg::Struct(st));
                         continue;
                     }
+                    super::fn_ptr_run::refuse_fn_type_param(e, &p.name, name)?;
                 }
             }
             if p.value.is_some() {
@@ -947,6 +948,9 @@ impl Parser<'_> {
             }
             ExprKind::Ternary(_, a, _) => self.expr_type(a),
             ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),
+            ExprKind::Call(n, _) if super::bit_cast::type_cast_intrinsic(n).is_some() => {
+                super::bit_cast::type_cast_intrinsic(n)
+            }
             // The vote, match and bit intrinsics' return types (CUDA C++ Programming Guide,
             // "Warp Vote Functions", "Warp Match Functions"; CUDA Math API, integer intrinsics;
             // HIP's 64-bit masks in HIP sources).

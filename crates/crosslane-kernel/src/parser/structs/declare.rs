@@ -175,6 +175,9 @@ impl Parser<'_> {
         array: Option<Option<Expr>>,
         init: Option<Expr>,
     ) -> PResult<Vec<Declarator>> {
+        if many && array.is_none() && self.local_struct_pointer(s, name, init.as_ref())? {
+            return Ok(Vec::new());
+        }
         let leaves = self.leaves(s, span)?;
         let is_many = many || array.is_some();
         let values: Option<Leaves> = match (&init, is_many) {

@@ -54,13 +54,14 @@ impl Parser<'_> {
             self.struct_alias.insert(name.clone(), sname.clone());
         }
         self.structs.insert(sname.clone(), StructDef::default());
+        let mut methods: Vec<usize> = Vec::new();
         if is_union {
-            // A union type: data members only, held as the anonymous union's ([`unions`]).
-            self.union_body(&sname, at)?;
+            // A union type: data members held as the anonymous union's ([`unions`]), member
+            // functions read after them as a struct's.
+            self.union_body(&sname, at, &mut methods)?;
         } else {
             self.bump();
         }
-        let mut methods: Vec<usize> = Vec::new();
         let mut consts: Vec<String> = Vec::new();
         loop {
             if is_union || self.eat("}") {
@@ -136,6 +137,10 @@ impl Parser<'_> {
             {
                 self.pos += k + 1;
                 self.conversion_operator(&sname)?;
+                continue;
+            }
+            if self.subscript_operator_starts() {
+                self.subscript_operator(&sname)?;
                 continue;
             }
             let is_static = (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "static"));
@@ -501,6 +506,24 @@ impl Parser<'_> {
         } else {
             format!("{sname}::{mname}")
         };
+        if is_ctor {
+            // Constructors are chosen by their parameter count here, so two of one count that
+            // differ in types ([over.match.ctor] would rank them) cannot both be kept.
+            let types: Vec<Ty> = params.iter().map(|p| p.ty).collect();
+            if self.ctor_types.get(&func).is_some_and(|t| *t != types) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "`{sname}` has two constructors of {} parameter(s) with different types: \
+                         constructors are chosen by their parameter count here; give them \
+                         different counts, or write a named function for one",
+                        params.len()
+                    ),
+                ));
+            }
+            self.ctor_types.insert(func.clone(), types);
+        }
         // Registered before the body: a member may call itself or be called by a later one.
         if let Some(def) = self.structs.get_mut(sname) {
             if is_ctor {
@@ -627,10 +650,37 @@ impl Parser<'_> {
                         end: sp,
                     });
                 }
-                if let Some((m, _, sp)) = init_list
-                    .iter()
-                    .find(|(m, _, _)| !def.fields.iter().any(|f| f.name == *m))
-                {
+                // A union's member that views the held one's bytes (`union U { float f;
+                // uint32_t u; U(uint32_t x) : u(x) {} }`): initialized as `this.u = x`, which
+                // writes the held member's bytes ([class.union]/2).
+                for (m, args, sp) in &init_list {
+                    if def.fields.iter().any(|f| f.name == *m)
+                        || self.view_of_struct(sname, m).is_none()
+                    {
+                        continue;
+                    }
+                    let value = args.first().cloned().unwrap_or_else(|| zero(*sp));
+                    let target = Expr::new(
+                        ExprKind::Member(Box::new(ident("this", *sp)), m.clone()),
+                        *sp,
+                    );
+                    let assign = Expr::new(
+                        ExprKind::Assign(None, Box::new(target), Box::new(value)),
+                        *sp,
+                    );
+                    let mark = self.pre.len();
+                    let e = self.lower_struct(assign)?;
+                    first.extend(self.pre.drain(mark..));
+                    first.push(Stmt {
+                        kind: StmtKind::Expr(e),
+                        span: *sp,
+                        end: *sp,
+                    });
+                }
+                if let Some((m, _, sp)) = init_list.iter().find(|(m, _, _)| {
+                    !def.fields.iter().any(|f| f.name == *m)
+                        && self.view_of_struct(sname, m).is_none()
+                }) {
                     return Err(KernelError::new(
                         sp.line,
                         sp.col,

@@ -129,6 +129,20 @@ impl Parser<'_> {
                 }
                 ExprKind::Member(self.lower_box(b)?, f)
             }
+            ExprKind::Assign(_, l, _) if self.is_local_struct_pointer(&l) => {
+                let n = match &l.kind {
+                    ExprKind::Ident(n) => n.clone(),
+                    _ => String::new(),
+                };
+                return Err(KernelError::new(
+                    span.line,
+                    span.col,
+                    format!(
+                        "`{n}` points at a local struct here, and pointing it at another object \
+                         is not supported; declare a second pointer (`S* q = &t;`)"
+                    ),
+                ));
+            }
             ExprKind::Assign(op, l, r) if self.struct_of(&l).is_some() => {
                 let s = self.struct_of(&l).unwrap_or_default();
                 if op.is_some() {

@@ -32,8 +32,10 @@ mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
 pub(crate) use define::anon_struct_name;
+mod local_ptr;
 mod lower;
 mod punning;
+mod subscript;
 mod unions;
 mod void_ptr;
 
@@ -112,6 +114,8 @@ pub(super) struct StructDef {
     /// is a byte view: a braced list would initialize it ([dcl.init.aggr]/16), so one is
     /// refused.
     pub(super) union_first: Option<String>,
+    /// What `v[i]` names when the struct has `operator[]` ([`subscript`]).
+    pub(super) subscript: Option<subscript::Subscript>,
 }
 
 /// How a struct variable holds its value.
@@ -194,6 +198,14 @@ impl Parser<'_> {
             return Ok(Some(s));
         }
         self.pos = save;
+        if self.is_word("std")
+            && matches!(self.peek(1), Tok::Punct("::"))
+            && matches!(self.peek(2), Tok::Ident(n) if self.class_templates.contains_key(n))
+        {
+            // `std::plus<float>`: a function object of `<functional>` ([`super::std_functional`]).
+            self.bump();
+            self.bump();
+        }
         if (self.is_word("struct") || self.is_word("class") || self.is_word("union"))
             && matches!(self.peek(1), Tok::Ident(n) if self.is_struct_name(n))
         {
@@ -370,6 +382,7 @@ impl Parser<'_> {
         }
         self.declare(&format!("struct:{name}"), Ty::Void);
         let i = self.scopes.len().saturating_sub(1);
+        self.local_struct_ptrs.remove(&(i, name.to_string()));
         self.svars.insert((i, name.to_string()), sv);
     }
 

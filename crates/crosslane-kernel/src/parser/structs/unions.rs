@@ -109,7 +109,7 @@ impl Parser<'_> {
         let at = self.span();
         let is_union = self.is_word("union");
         self.bump(); // union / struct
-        let members = self.member_list(is_union)?;
+        let members = self.member_list(is_union, None)?;
         if let Tok::Ident(name) = self.peek(0).clone() {
             // A named member (`union { float f; uint32_t u; } val;`): a type of its own
             // ([class.union]/1, [class.mem]), a struct member of `sname`.
@@ -138,9 +138,16 @@ impl Parser<'_> {
     }
 
     /// A union type's body from its `{` through its `}` (`union H2U { half2 h; uint32_t u; }`),
-    /// placed in struct `sname`.
-    pub(super) fn union_body(&mut self, sname: &str, at: Span) -> PResult<()> {
-        let members = self.member_list(true)?;
+    /// placed in struct `sname`. Its member functions and constructors (`__device__ U(float x)
+    /// : f(x) {}`, [class.union]/2: a union may have them) are skipped, their starts pushed to
+    /// `methods` for the caller to read after the members.
+    pub(super) fn union_body(
+        &mut self,
+        sname: &str,
+        at: Span,
+        methods: &mut Vec<usize>,
+    ) -> PResult<()> {
+        let members = self.member_list(true, Some(methods))?;
         self.place_members(sname, members, true, at)
     }
 
@@ -166,7 +173,11 @@ impl Parser<'_> {
     }
 
     /// The members between `{` and `}` of a union (or an anonymous struct), the braces read.
-    fn member_list(&mut self, is_union: bool) -> PResult<Vec<UMember>> {
+    fn member_list(
+        &mut self,
+        is_union: bool,
+        mut methods: Option<&mut Vec<usize>>,
+    ) -> PResult<Vec<UMember>> {
         self.expect_punct("{")?;
         let mut members: Vec<UMember> = Vec::new();
         while !self.eat("}") {
@@ -202,6 +213,13 @@ impl Parser<'_> {
                 members.push(UMember::Group(group));
                 continue;
             }
+            if let Some(m) = methods.as_deref_mut() {
+                if self.member_function_starts() {
+                    m.push(self.pos);
+                    self.skip_member_function()?;
+                    continue;
+                }
+            }
             let list = self.plain_members()?;
             if is_union {
                 members.extend(list.into_iter().map(|(n, t)| UMember::One(n, t)));
@@ -218,6 +236,27 @@ impl Parser<'_> {
         while self.is_word("__extension__") {
             self.bump();
         }
+    }
+
+    /// Whether the member at the position is a function or constructor: a `(` after a name
+    /// before its `;` or body (an attribute's `alignas(8)` is not one).
+    fn member_function_starts(&self) -> bool {
+        let mut k = 0;
+        while k < 64 {
+            match (self.peek(k), self.peek(k + 1)) {
+                (Tok::Ident(w), Tok::Punct("("))
+                    if !matches!(
+                        w.as_str(),
+                        "alignas" | "__align__" | "__attribute__" | "__declspec"
+                    ) =>
+                {
+                    return true;
+                }
+                (Tok::Punct(";" | "{" | "}" | "="), _) | (Tok::Eof, _) => return false,
+                _ => k += 1,
+            }
+        }
+        false
     }
 
     /// The `;` after an anonymous struct's `}` inside a union; a name there is refused.

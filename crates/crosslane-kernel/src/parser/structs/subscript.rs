@@ -1,0 +1,144 @@
+//! `operator[]` of a small vector struct (FlashInfer's `vec_t<T, N>`, CUTLASS's `Array`): a
+//! member array `T data[N]` (or `float4 data[N / 4]`) and
+//! `T& operator[](size_t i) { return ((T*)(&data))[i]; }` (also `reinterpret_cast<T*>(&data)[i]`
+//! and `data[i]`). The subscript `v[i]` calls the operator ([over.sub]/1: `x[y]` is
+//! `x.operator[](y)`), whose result names element `i` of the array seen as `T` cells
+//! ([expr.sub]/1, [basic.lval]/11 for the view through `T*`). Read that way, `v[i]` is
+//! lowered to the body's element access on `v`'s own array, `(T*)(v.data)[i]`, which is an
+//! lvalue: `v[i] = x;` and `y = v[i];` both work. Another body is refused at the operator.
+
+use super::*;
+
+/// What `v[i]` names for a struct with `operator[]`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Subscript {
+    /// The array member the operator indexes.
+    field: String,
+    /// The element type the operator views the array as (`T` of `(T*)(&data)`), when it
+    /// differs from the array's own element type.
+    view: Option<ValTy>,
+}
+
+/// The message for a body of another shape.
+const SHAPES: &str = "`operator[]` is supported when its body returns an element of an array \
+     member (`return data[i];`, `return ((T*)(&data))[i];`, `return reinterpret_cast<T*>(&data)[i];`); \
+     write a named member function for other bodies";
+
+impl Parser<'_> {
+    /// Whether the member at the position declares `operator[]` (before its `(`).
+    pub(super) fn subscript_operator_starts(&self) -> bool {
+        let mut k = 0;
+        while k < 24 {
+            match self.peek(k) {
+                Tok::Ident(w) if w == "operator" => {
+                    return matches!(self.peek(k + 1), Tok::Punct("["))
+                        && matches!(self.peek(k + 2), Tok::Punct("]"));
+                }
+                Tok::Punct("(" | ";" | "{" | "}" | "=") | Tok::Eof => return false,
+                _ => k += 1,
+            }
+        }
+        false
+    }
+
+    /// `RET operator[](INT i) [const] { return E; }` of struct `sname`, read and recorded.
+    ///
+    /// # Errors
+    /// A body other than `return` of an element of an array member; a parameter list other
+    /// than one index.
+    pub(super) fn subscript_operator(&mut self, sname: &str) -> PResult<()> {
+        let at = self.span();
+        while !self.is_word("operator") {
+            if matches!(self.peek(0), Tok::Eof) {
+                return self.err("`operator[]`");
+            }
+            self.bump();
+        }
+        self.bump(); // operator
+        self.expect_punct("[")?;
+        self.expect_punct("]")?;
+        self.expect_punct("(")?;
+        self.qualifiers()?;
+        let index_ty = self.base_type()?;
+        let param = self.ident()?;
+        self.expect_punct(")")?;
+        if !matches!(index_ty, Ty::Val(v) if v.lanes == 1 && !v.scalar.is_float()) {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "`operator[]` with a parameter of this type is not supported; take an integer index",
+            ));
+        }
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "noexcept" | "__device__" | "__host__"))
+        {
+            self.bump();
+        }
+        if self.eat(";") {
+            return self.unsupported(SHAPES);
+        }
+        self.expect_punct("{")?;
+        let body_at = self.span();
+        if !self.eat_word("return") {
+            return Err(KernelError::new(body_at.line, body_at.col, SHAPES));
+        }
+        let e = self.expr()?;
+        self.expect_punct(";")?;
+        self.expect_punct("}")?;
+        let sub = self
+            .subscript_of(sname, &e, &param)
+            .ok_or_else(|| KernelError::new(body_at.line, body_at.col, SHAPES))?;
+        if let Some(def) = self.structs.get_mut(sname) {
+            // `const T& operator[](…) const` beside `T& operator[](…)`: the same element.
+            def.subscript = Some(sub);
+        }
+        Ok(())
+    }
+
+    /// The element view `e` (the operator's returned expression) names: `ARR[param]` with
+    /// `ARR` an array member of `sname`, through at most one cast to a pointer and an `&`.
+    fn subscript_of(&self, sname: &str, e: &Expr, param: &str) -> Option<Subscript> {
+        let ExprKind::Index(base, i) = &e.kind else {
+            return None;
+        };
+        if !matches!(&i.kind, ExprKind::Ident(n) if n == param) {
+            return None;
+        }
+        let (view, inner) = match &base.kind {
+            ExprKind::Cast(Ty::Ptr(v), x) => (Some(*v), x.as_ref()),
+            _ => (None, base.as_ref()),
+        };
+        let inner = match &inner.kind {
+            ExprKind::AddrOf(x) if view.is_some() => x.as_ref(),
+            _ => inner,
+        };
+        let field = match &inner.kind {
+            ExprKind::Ident(n) => n.clone(),
+            ExprKind::Member(t, n) if matches!(&t.kind, ExprKind::Ident(w) if w == "this") => {
+                n.clone()
+            }
+            _ => return None,
+        };
+        let def = self.structs.get(sname)?;
+        let f = def.fields.iter().find(|f| f.name == field)?;
+        let FieldTy::Arr(elem, _) = f.ty else {
+            return None;
+        };
+        Some(Subscript {
+            field,
+            view: view.filter(|v| *v != elem),
+        })
+    }
+
+    /// `v[i]` of a struct value `v` whose struct has `operator[]`: the element the operator
+    /// returns; `None` when `v` is no such struct.
+    pub(crate) fn struct_subscript(&mut self, v: &Expr, i: Expr, span: Span) -> Option<Expr> {
+        let s = self.struct_of(v)?;
+        let sub = self.structs.get(&s)?.subscript.clone()?;
+        let arr = Expr::new(ExprKind::Member(Box::new(v.clone()), sub.field), span);
+        let arr = match sub.view {
+            Some(t) => Expr::new(ExprKind::Cast(Ty::Ptr(t), Box::new(arr)), span),
+            None => arr,
+        };
+        Some(Expr::new(ExprKind::Index(Box::new(arr), Box::new(i)), span))
+    }
+}
