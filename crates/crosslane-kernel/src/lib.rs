@@ -40,6 +40,7 @@ pub mod diaglog;
 pub mod dialect_guess;
 pub mod edits;
 pub mod exec;
+pub mod fp8;
 mod front_end;
 pub mod half;
 pub mod host_launch;
