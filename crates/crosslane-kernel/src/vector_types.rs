@@ -201,7 +201,7 @@ pub fn raw_bits(v: &KVal) -> Option<u64> {
 /// The value of type `ty` whose bits are the low `ty.bits()` of `bits`.
 ///
 /// # Errors
-/// A float NaN bit pattern: the emulator keeps floats as values, so a NaN's payload (which
+/// A float NaN bit pattern (of a type wider than 8 bits): the emulator keeps floats as values, so a NaN's payload (which
 /// bits a later integer view would see) is not kept; the message says so.
 pub fn from_raw_bits(ty: Scalar, bits: u64) -> Result<KVal, String> {
     let mask = if ty.bits() >= 64 {
@@ -218,7 +218,10 @@ pub fn from_raw_bits(ty: Scalar, bits: u64) -> Result<KVal, String> {
         t if t.is_fp8() => crate::fp8::decode(t, b as u8).unwrap_or(f64::NAN),
         _ => return Ok(KVal::Int { ty, bits: b }),
     };
-    if x.is_nan() {
+    // An 8-bit float's NaN is a value like its others: reading it loses nothing a later
+    // read as a value needs (writing it back as bytes is refused where the format has more
+    // than one NaN encoding, `crate::fp8::encode`).
+    if x.is_nan() && !ty.is_fp8() {
         return Err(format!(
             "the bits {b:#x} read as {} are a NaN; the emulator keeps floats as values, not their NaN payloads, so this value is not modelled (read these bytes as an integer type)",
             ty.name()
