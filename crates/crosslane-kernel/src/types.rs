@@ -161,7 +161,8 @@ impl Scalar {
     /// wins; `half` with `bfloat16_t` meet in `float` (neither holds the other); an integer with a
     /// float takes the float type (CUDA `__half` operators work in half). An 8-bit float has no
     /// arithmetic operators of its own (`cuda_fp8.h` and `hip_fp8.h` declare conversions only),
-    /// so it takes part as the `float` its conversion operator gives.
+    /// so it takes part as the `float` its conversion operator gives (HIP's is implicit; CUDA's
+    /// is `explicit`, and `vector_types::operator_refusal` refuses the operator there).
     pub fn common(a: Scalar, b: Scalar) -> Scalar {
         let widen = |s: Scalar| if s.is_fp8() { Scalar::F32 } else { s };
         let (a, b) = (widen(a), widen(b));

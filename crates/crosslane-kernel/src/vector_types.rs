@@ -277,6 +277,22 @@ pub fn view(elem: ValTy, cell: ValTy) -> View {
 /// `__half2` / `__nv_bfloat162`, arithmetic); HIP defines arithmetic component by component
 /// but its vector comparisons are not modelled here.
 pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Option<String> {
+    // `cuda_fp8.h` declares no operators on its 8-bit floats and their conversion operators
+    // are `explicit` (`explicit operator float() const`), so nvcc refuses `q * s`; HIP's
+    // `hip_fp8.h` declares `operator float()` without `explicit`, so there the operand is its
+    // float.
+    let fp8 = [a, b]
+        .into_iter()
+        .map(|v| v.val_ty().scalar)
+        .find(|s| s.is_fp8());
+    if let (Dialect::Cuda, Some(s)) = (dialect, fp8) {
+        return Some(format!(
+            "cuda_fp8.h defines no `{}` on {} and its conversion to float is explicit: convert first (`float(q) {} …`)",
+            op.token(),
+            s.name(),
+            op.token()
+        ));
+    }
     let vector = |v: &KVal| match v {
         KVal::Vector { items, .. } if items.len() > 1 => Some(v.val_ty()),
         _ => None,

@@ -209,3 +209,32 @@ __global__ void k(unsigned* d) {
     );
     assert_ne!(ints(&t, "d"), [Some(0x7F)]);
 }
+
+#[test]
+fn cuda_refuses_fp8_operators_hip_reads_the_float() {
+    // cuda_fp8.h: `explicit operator float() const`, no arithmetic operators, so nvcc refuses
+    // `q[0] * 2.0f`; hip_fp8.h's `operator float()` is implicit: 1.5 (FNUZ E4M3, bias 8:
+    // 0.1000.100) times 2 is 3.
+    let cuda = "#include <cuda_fp8.h>
+__global__ void k(const __nv_fp8_e4m3* q, float* out) { out[0] = q[0] * 2.0f; }";
+    let t = run_kernel(
+        cuda,
+        launch(Dialect::Cuda, 1, &[("q", 1, "1.5"), ("out", 1, "0")]),
+    )
+    .unwrap();
+    let msgs: Vec<String> = t.all_diagnostics().map(|d| d.message.clone()).collect();
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("explicit") && m.contains("float(q)")),
+        "{msgs:?}"
+    );
+    let hip = "#include <hip/hip_fp8.h>
+__global__ void k(const __hip_fp8_e4m3_fnuz* q, float* out) { out[0] = q[0] * 2.0f; }";
+    let t = run_kernel(
+        hip,
+        launch(Dialect::Hip, 1, &[("q", 1, "1.5"), ("out", 1, "0")]),
+    )
+    .unwrap();
+    no_errors(&t);
+    assert_eq!(floats(&t, "out"), [3.0]);
+}
