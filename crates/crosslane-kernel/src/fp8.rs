@@ -27,163 +27,30 @@
 //! (`__NV_NOSAT`) E5M2 overflows to an infinity and E4M3, which has none, to NaN. A NaN input
 //! gives a NaN.
 
+use crate::fp8_format::Format;
 use crate::types::{KVal, Scalar, ValTy};
 
-/// The shape of one 8-bit float format.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Format {
-    /// Mantissa (fraction) bits: 3 for E4M3, 2 for E5M2.
-    pub man: i32,
-    /// Exponent bias.
-    pub bias: i32,
-    /// The largest finite value.
-    pub max: f64,
-    /// Whether the exponent field of all ones holds an infinity (E5M2 only).
-    pub inf: bool,
-    /// FNUZ: 0x80 is the only NaN, no infinity, no negative zero.
-    pub fnuz: bool,
-}
-
-impl Format {
-    /// The format of an 8-bit float scalar; `None` for every other type.
-    pub fn of(ty: Scalar) -> Option<Format> {
-        Some(match ty {
-            Scalar::E4M3 => Format {
-                man: 3,
-                bias: 7,
-                max: 448.0,
-                inf: false,
-                fnuz: false,
-            },
-            Scalar::E5M2 => Format {
-                man: 2,
-                bias: 15,
-                max: 57344.0,
-                inf: true,
-                fnuz: false,
-            },
-            Scalar::E4M3Fnuz => Format {
-                man: 3,
-                bias: 8,
-                max: 240.0,
-                inf: false,
-                fnuz: true,
-            },
-            Scalar::E5M2Fnuz => Format {
-                man: 2,
-                bias: 16,
-                max: 57344.0,
-                inf: false,
-                fnuz: true,
-            },
-            _ => return None,
-        })
-    }
-
-    /// The smallest normal exponent, `1 − bias`.
-    fn emin(self) -> i32 {
-        1 - self.bias
-    }
-}
-
-/// `x` rounded to nearest even in `ty`'s format; `satfinite` clamps a result past the largest
-/// finite value (an infinity included) to it, otherwise E5M2 gives an infinity and the formats
-/// without one NaN. NaN stays NaN; FNUZ turns −0 into +0. `x` is returned unchanged when `ty`
-/// is no 8-bit float.
+/// `x` rounded to nearest even in `ty`'s format, saturating when `satfinite`
+/// ([`Format::round`]); `x` unchanged when `ty` is no 8-bit float.
 pub fn round(ty: Scalar, x: f64, satfinite: bool) -> f64 {
-    let Some(f) = Format::of(ty) else {
-        return x;
-    };
-    if x.is_nan() {
-        return f64::NAN;
-    }
-    let sign = if x.is_sign_negative() { -1.0 } else { 1.0 };
-    let a = x.abs();
-    let overflow = || {
-        if satfinite {
-            sign * f.max
-        } else if f.inf {
-            sign * f64::INFINITY
-        } else {
-            f64::NAN
-        }
-    };
-    if a.is_infinite() {
-        return overflow();
-    }
-    // The quantum at |x|: 2^(e − man), e the exponent of |x| (at least the smallest normal
-    // one, below which the format's values are its subnormals' multiples). An f64 subnormal
-    // reads as exponent −1023, under every format's `emin`.
-    let e = ((a.to_bits() >> 52) as i32 - 1023).max(f.emin());
-    // |x| ≤ 2^1024, so |x| / q stays finite; the division by a power of two is exact.
-    let q = 2f64.powi(e - f.man);
-    let r = (a / q).round_ties_even() * q;
-    if r > f.max {
-        return overflow();
-    }
-    if r == 0.0 && f.fnuz {
-        return 0.0;
-    }
-    sign * r
+    ty.fp8_format().map_or(x, |f| f.round(x, satfinite))
 }
 
 /// The value of the 8-bit encoding `bits` in `ty`'s format (NaN for a NaN encoding); `None`
 /// when `ty` is no 8-bit float.
 pub fn decode(ty: Scalar, bits: u8) -> Option<f64> {
-    let f = Format::of(ty)?;
-    if f.fnuz && bits == 0x80 {
-        return Some(f64::NAN);
-    }
-    let sign = if bits & 0x80 != 0 { -1.0 } else { 1.0 };
-    let ebits = 7 - f.man;
-    let emax = (1u8 << ebits) - 1;
-    let e = (bits >> f.man) & emax;
-    let m = bits & ((1u8 << f.man) - 1);
-    if !f.fnuz && e == emax {
-        if f.inf {
-            return Some(if m == 0 {
-                sign * f64::INFINITY
-            } else {
-                f64::NAN
-            });
-        }
-        if m == (1u8 << f.man) - 1 {
-            return Some(f64::NAN);
-        }
-    }
-    let frac = f64::from(m) / f64::from(1u8 << f.man);
-    Some(
-        sign * if e == 0 {
-            frac * 2f64.powi(f.emin())
-        } else {
-            (1.0 + frac) * 2f64.powi(i32::from(e) - f.bias)
-        },
-    )
+    Some(ty.fp8_format()?.decode(bits))
 }
 
-/// The 8-bit encoding of `x`, a value of `ty`'s format (as [`round`] gives). `None` when `ty`
-/// is no 8-bit float, for a value not in the format, and for an OCP NaN: E4M3 has two NaN
-/// encodings (0x7F, 0xFF) and E5M2 six, told apart by bits the emulator does not keep (it keeps
-/// floats as values); FNUZ's single NaN is 0x80.
+/// The 8-bit encoding of `x`, a value of `ty`'s format ([`Format::encode`]); `None` when `ty`
+/// is no 8-bit float, or for a NaN whose encoding is not one.
 pub fn encode(ty: Scalar, x: f64) -> Option<u8> {
-    let f = Format::of(ty)?;
-    if x.is_nan() {
-        return f.fnuz.then_some(0x80);
-    }
-    let sign: u8 = if x.is_sign_negative() && !f.fnuz {
-        0x80
-    } else {
-        0
-    };
-    let a = x.abs();
-    let ebits = 7 - f.man;
-    if a.is_infinite() {
-        return f.inf.then_some(sign | (((1u8 << ebits) - 1) << f.man));
-    }
-    // Search the 128 encodings of this sign: the format is small, and the search is exact.
-    (0u8..0x80)
-        .find(|b| decode(ty, *b).is_some_and(|v| v == a))
-        .map(|b| b | sign)
+    ty.fp8_format()?.encode(x)
+}
+
+/// The format of an 8-bit float type, if `ty` is one.
+pub fn format(ty: Scalar) -> Option<Format> {
+    ty.fp8_format()
 }
 
 /// The conversion functions of `cuda_fp8.h` this module runs (see [`call`]).

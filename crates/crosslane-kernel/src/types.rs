@@ -21,6 +21,7 @@ use half::{bf16, f16};
 use serde::Serialize;
 
 use super::accuracy::{Approx, Fmt};
+use super::fp8_format::Format as Fp8Format;
 use crosslane_core::result::Level;
 use crosslane_core::value::{Value, ValueType};
 
@@ -80,6 +81,17 @@ impl Scalar {
     /// Whether it is a floating type.
     pub fn is_float(self) -> bool {
         matches!(self, Scalar::F16 | Scalar::Bf16 | Scalar::F32 | Scalar::F64) || self.is_fp8()
+    }
+
+    /// The number format of an 8-bit float type (`None` for every other type).
+    pub fn fp8_format(self) -> Option<Fp8Format> {
+        Some(match self {
+            Scalar::E4M3 => Fp8Format::E4M3,
+            Scalar::E5M2 => Fp8Format::E5M2,
+            Scalar::E4M3Fnuz => Fp8Format::E4M3_FNUZ,
+            Scalar::E5M2Fnuz => Fp8Format::E5M2_FNUZ,
+            _ => return None,
+        })
     }
 
     /// Whether it is one of the 8-bit floats of `cuda_fp8.h` / `hip_fp8.h` ([`super::fp8`]).
@@ -333,8 +345,7 @@ fn round_float(ty: Scalar, x: f64) -> f64 {
         Scalar::F16 | Scalar::Bf16 => round16(ty, x),
         // A conversion to an 8-bit float is its class's constructor: nearest even with
         // `__NV_SATFINITE` (CUDA Math API, struct `__nv_fp8_e4m3`; [`super::fp8`]).
-        t if t.is_fp8() => super::fp8::round(t, x, true),
-        _ => x,
+        t => t.fp8_format().map_or(x, |f| f.round(x, true)),
     }
 }
 

@@ -99,7 +99,7 @@ fn numeric_limit(t: Scalar, member: &str) -> Option<Result<i128, f64>> {
             "epsilon" => eps,
             "denorm_min" => denorm,
             // E4M3 and the FNUZ formats have no infinity: no value to give.
-            "infinity" if crate::fp8::Format::of(t).is_some_and(|f| !f.inf) => return None,
+            "infinity" if crate::fp8::format(t).is_some_and(|f| !f.inf) => return None,
             "infinity" => f64::INFINITY,
             "quiet_NaN" | "signaling_NaN" => f64::NAN,
             "round_error" => 0.5,
