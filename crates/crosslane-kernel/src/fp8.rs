@@ -276,6 +276,19 @@ mod tests {
     }
 
     #[test]
+    fn vector_names_are_the_vendors() {
+        for name in [
+            "__nv_fp8x4_e4m3",
+            "__nv_fp8x2_e5m2",
+            "__hip_fp8x2_e4m3_fnuz",
+        ] {
+            let ty = vector_type(name).unwrap();
+            assert_eq!(crate::vector_types::cuda_name(ty), name);
+        }
+        assert_eq!(vector_type("__nv_fp8x4_e4m3_fnuz"), None);
+    }
+
+    #[test]
     fn c_functions() {
         let f = |x: f64| KVal::float(Scalar::F32, x);
         let i = |n: i128| KVal::int(Scalar::I32, n);

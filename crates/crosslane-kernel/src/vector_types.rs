@@ -400,6 +400,16 @@ pub fn cuda_name(ty: ValTy) -> String {
         Scalar::U8 => "uchar",
         Scalar::F16 if ty.lanes == 2 => return "__half2".into(),
         Scalar::Bf16 if ty.lanes == 2 => return "__nv_bfloat162".into(),
+        // `__nv_fp8x4_e4m3`, `__hip_fp8x2_e4m3_fnuz`: the vendor's pair and quad names.
+        s if s.is_fp8() && ty.lanes > 1 => {
+            let name = s.name();
+            let (vendor, format) = name[2..].split_at(name[2..].find("fp8_").unwrap_or(0));
+            return format!(
+                "__{vendor}fp8x{}_{}",
+                ty.lanes,
+                &format[4.min(format.len())..]
+            );
+        }
         _ => return ty.name(),
     };
     if ty.lanes == 1 {
