@@ -185,6 +185,40 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
     }
 }
 
+/// The storage member `__x` of an 8-bit float value (`__nv_fp8_storage_t __x`, an `unsigned
+/// char`; `__nv_fp8x2_storage_t` and `__nv_fp8x4_storage_t`, `unsigned short` and `unsigned
+/// int`, for the pairs and quads, the first component in the low byte: CUDA Math API, struct
+/// `__nv_fp8_e4m3` "Public Members: `__nv_fp8_storage_t __x`"; `hip_fp8.h` the same): the
+/// encodings. `None` when `v` is no 8-bit float.
+///
+/// # Errors
+/// A NaN component of an OCP format (its encoding is not modelled, see [`encode`]).
+pub fn storage(v: &KVal) -> Option<Result<KVal, String>> {
+    let (ty, items): (Scalar, Vec<f64>) = match v {
+        KVal::Float { ty, x, .. } if ty.is_fp8() => (*ty, vec![*x]),
+        KVal::Vector { ty, items } if ty.is_fp8() && matches!(items.len(), 2 | 4) => {
+            (*ty, items.iter().filter_map(KVal::as_f64).collect())
+        }
+        _ => return None,
+    };
+    let mut bits: u64 = 0;
+    for (k, x) in items.iter().enumerate() {
+        let Some(b) = encode(ty, *x) else {
+            return Some(Err(format!(
+                "`.__x` of a {} NaN: the format has more than one NaN encoding and the emulator keeps floats as values, not their encodings",
+                ty.name()
+            )));
+        };
+        bits |= u64::from(b) << (8 * k);
+    }
+    let storage = match items.len() {
+        1 => Scalar::U8,
+        2 => Scalar::U16,
+        _ => Scalar::U32,
+    };
+    Some(Ok(KVal::int(storage, i128::from(bits))))
+}
+
 /// The value type of `__nv_fp8x2_e4m3`-like names: two or four components of a format.
 pub fn vector_type(word: &str) -> Option<ValTy> {
     let (lanes, rest) = if let Some(r) = word

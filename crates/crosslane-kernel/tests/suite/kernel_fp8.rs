@@ -238,3 +238,41 @@ __global__ void k(const __hip_fp8_e4m3_fnuz* q, float* out) { out[0] = q[0] * 2.
     no_errors(&t);
     assert_eq!(floats(&t, "out"), [3.0]);
 }
+
+#[test]
+fn vectorized_fp8x4_stores_and_the_storage_member() {
+    // TensorRT-LLM's and SGLang's vectorized shape: four floats to one __nv_fp8x4_e4m3 store
+    // through a reinterpreted pointer. x = i · 37: 0; 37 → quantum 4 in [32, 64): 9.25 → 36;
+    // 74 → quantum 8: 9.25 → 72; 111 → 13.875 → 112; 148 → quantum 16: 9.25 → 144; 185 →
+    // 11.56 → 192; 222 → 13.875 → 224; 259 → quantum 32: 8.09 → 256. `.__x` is the encoding:
+    // 1.0 = 0x38; the pair (1, -2) = 0xC038 (first component low).
+    let src = "#include <cuda_fp8.h>
+__global__ void k(const float* x, __nv_fp8_e4m3* q, unsigned* raw) {
+    int i = threadIdx.x;
+    float4 v = reinterpret_cast<const float4*>(x)[i];
+    __nv_fp8x4_e4m3* q4 = reinterpret_cast<__nv_fp8x4_e4m3*>(q);
+    q4[i] = __nv_fp8x4_e4m3(v);
+    __nv_fp8_e4m3 one(1.0f);
+    __nv_fp8x2_e4m3 pair(make_float2(1.0f, -2.0f));
+    raw[2 * i] = one.__x;
+    raw[2 * i + 1] = pair.__x;
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            Dialect::Cuda,
+            2,
+            &[("x", 8, "i*37"), ("q", 8, "0"), ("raw", 4, "0")],
+        ),
+    )
+    .unwrap();
+    no_errors(&t);
+    assert_eq!(
+        floats(&t, "q"),
+        [0.0, 36.0, 72.0, 112.0, 144.0, 192.0, 224.0, 256.0]
+    );
+    assert_eq!(
+        ints(&t, "raw"),
+        [Some(0x38), Some(0xC038), Some(0x38), Some(0xC038)]
+    );
+}
