@@ -187,7 +187,9 @@ fn recast_bytes(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
 pub fn raw_bits(v: &KVal) -> Option<u64> {
     match v {
         KVal::Int { ty, bits } if *ty != Scalar::Bool => Some(*bits),
-        KVal::Float { ty, x, .. } if ty.is_fp8() => crate::fp8::encode(*ty, *x).map(u64::from),
+        KVal::Float { ty, x, .. } if ty.is_fp8() => {
+            ty.fp8_format().and_then(|f| f.encode(*x)).map(u64::from)
+        }
         KVal::Float { ty, x, .. } if !x.is_nan() => Some(match ty {
             Scalar::F16 => u64::from(half::f16::from_f64(*x).to_bits()),
             Scalar::Bf16 => u64::from(half::bf16::from_f64(*x).to_bits()),
@@ -215,12 +217,12 @@ pub fn from_raw_bits(ty: Scalar, bits: u64) -> Result<KVal, String> {
         Scalar::Bf16 => half::bf16::from_bits(b as u16).to_f64(),
         Scalar::F32 => f64::from(f32::from_bits(b as u32)),
         Scalar::F64 => f64::from_bits(b),
-        t if t.is_fp8() => crate::fp8::decode(t, b as u8).unwrap_or(f64::NAN),
+        t if t.is_fp8() => t.fp8_format().map_or(f64::NAN, |f| f.decode(b as u8)),
         _ => return Ok(KVal::Int { ty, bits: b }),
     };
     // An 8-bit float's NaN is a value like its others: reading it loses nothing a later
     // read as a value needs (writing it back as bytes is refused where the format has more
-    // than one NaN encoding, `crate::fp8::encode`).
+    // than one NaN encoding, `fp8_format::Format::encode`).
     if x.is_nan() && !ty.is_fp8() {
         return Err(format!(
             "the bits {b:#x} read as {} are a NaN; the emulator keeps floats as values, not their NaN payloads, so this value is not modelled (read these bytes as an integer type)",
