@@ -79,7 +79,10 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__uint_as_float" => Builtin::Math,
         n if LANE_MATH.contains(&n) => Builtin::Math,
         VALID_ONLY => Builtin::Math,
-        n if super::half::is_intrinsic(n) || super::vector_types::constructor(n).is_some() => {
+        n if super::half::is_intrinsic(n)
+            || super::fp8::is_intrinsic(n)
+            || super::vector_types::constructor(n).is_some() =>
+        {
             Builtin::Math
         }
         n if super::mathlib::is_math(n) => Builtin::Math,
@@ -244,6 +247,9 @@ fn cg_helper(name: &str, m: u64, x: i128, y: Option<i128>, lane: usize) -> Optio
 /// As [`math`]; a conversion that overflows its type.
 pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String> {
     if let Some(r) = super::half::call(name, args) {
+        return r;
+    }
+    if let Some(r) = super::fp8::call(name, args) {
         return r;
     }
     if let Some(r) = super::ptx_cvt::call(name, args) {

@@ -41,6 +41,8 @@ pub mod diaglog;
 pub mod dialect_guess;
 pub mod edits;
 pub mod exec;
+pub mod fp8;
+pub mod fp8_format;
 mod front_end;
 pub mod half;
 pub mod host_launch;

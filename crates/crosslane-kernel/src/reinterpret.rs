@@ -47,6 +47,10 @@ fn scalar_code(s: Scalar) -> &'static str {
         Scalar::Bf16 => "bf16",
         Scalar::F32 => "f32",
         Scalar::F64 => "f64",
+        Scalar::E4M3 => "e4m3",
+        Scalar::E5M2 => "e5m2",
+        Scalar::E4M3Fnuz => "e4m3fnuz",
+        Scalar::E5M2Fnuz => "e5m2fnuz",
     }
 }
 
@@ -92,6 +96,10 @@ pub fn result_type(name: &str) -> Option<ValTy> {
         Scalar::Bf16,
         Scalar::F32,
         Scalar::F64,
+        Scalar::E4M3,
+        Scalar::E5M2,
+        Scalar::E4M3Fnuz,
+        Scalar::E5M2Fnuz,
     ]
     .into_iter()
     .find(|x| scalar_code(*x) == s)?;
@@ -113,6 +121,12 @@ fn push_bytes(v: &KVal, out: &mut Vec<u8>) -> Result<(), String> {
             Scalar::F16 => out.extend_from_slice(&f16::from_f64(*x).to_bits().to_le_bytes()),
             Scalar::Bf16 => out.extend_from_slice(&bf16::from_f64(*x).to_bits().to_le_bytes()),
             Scalar::F32 => out.extend_from_slice(&(*x as f32).to_bits().to_le_bytes()),
+            t if t.is_fp8() => out.push(crate::fp8::encode(*t, *x).ok_or_else(|| {
+                format!(
+                    "the bytes of a {} NaN: the format has more than one NaN encoding, and the emulator keeps floats as values, not their encodings",
+                    t.name()
+                )
+            })?),
             _ => out.extend_from_slice(&x.to_bits().to_le_bytes()),
         },
         KVal::Vector { items, .. } => {
@@ -149,6 +163,11 @@ fn scalar_from(s: Scalar, b: &[u8]) -> Result<KVal, String> {
         Scalar::Bf16 => KVal::float(s, bf16::from_bits(bits as u16).to_f64()),
         Scalar::F32 => KVal::float(s, f64::from(f32::from_bits(bits as u32))),
         Scalar::F64 => KVal::float(s, f64::from_bits(bits)),
+        t if t.is_fp8() => KVal::Float {
+            ty: t,
+            x: crate::fp8::decode(t, bits as u8).unwrap_or(f64::NAN),
+            approx: None,
+        },
         _ => KVal::Int { ty: s, bits },
     })
 }

@@ -21,6 +21,7 @@ use half::{bf16, f16};
 use serde::Serialize;
 
 use super::accuracy::{Approx, Fmt};
+use super::fp8_format::Format as Fp8Format;
 use crosslane_core::result::Level;
 use crosslane_core::value::{Value, ValueType};
 
@@ -54,6 +55,15 @@ pub enum Scalar {
     F32,
     /// `double`.
     F64,
+    /// OCP FP8 E4M3 (`__nv_fp8_e4m3`, `__hip_fp8_e4m3`): bias 7, largest 448, no infinity
+    /// ([`super::fp8`]).
+    E4M3,
+    /// OCP FP8 E5M2 (`__nv_fp8_e5m2`, `__hip_fp8_e5m2`): bias 15, largest 57344, infinities.
+    E5M2,
+    /// AMD FNUZ FP8 E4M3 (`__hip_fp8_e4m3_fnuz`, gfx942): bias 8, largest 240, NaN 0x80 only.
+    E4M3Fnuz,
+    /// AMD FNUZ FP8 E5M2 (`__hip_fp8_e5m2_fnuz`): bias 16, largest 57344, NaN 0x80 only.
+    E5M2Fnuz,
 }
 
 impl Scalar {
@@ -70,7 +80,26 @@ impl Scalar {
 
     /// Whether it is a floating type.
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F16 | Scalar::Bf16 | Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F16 | Scalar::Bf16 | Scalar::F32 | Scalar::F64) || self.is_fp8()
+    }
+
+    /// The number format of an 8-bit float type (`None` for every other type).
+    pub fn fp8_format(self) -> Option<Fp8Format> {
+        Some(match self {
+            Scalar::E4M3 => Fp8Format::E4M3,
+            Scalar::E5M2 => Fp8Format::E5M2,
+            Scalar::E4M3Fnuz => Fp8Format::E4M3_FNUZ,
+            Scalar::E5M2Fnuz => Fp8Format::E5M2_FNUZ,
+            _ => return None,
+        })
+    }
+
+    /// Whether it is one of the 8-bit floats of `cuda_fp8.h` / `hip_fp8.h` ([`super::fp8`]).
+    pub fn is_fp8(self) -> bool {
+        matches!(
+            self,
+            Scalar::E4M3 | Scalar::E5M2 | Scalar::E4M3Fnuz | Scalar::E5M2Fnuz
+        )
     }
 
     /// Whether it is a signed integer type.
@@ -83,6 +112,7 @@ impl Scalar {
         match self {
             Scalar::Bool => 1,
             Scalar::I8 | Scalar::U8 => 8,
+            Scalar::E4M3 | Scalar::E5M2 | Scalar::E4M3Fnuz | Scalar::E5M2Fnuz => 8,
             Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::Bf16 => 16,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
             Scalar::I64 | Scalar::U64 | Scalar::F64 => 64,
@@ -105,6 +135,10 @@ impl Scalar {
             Scalar::Bf16 => "bfloat16_t",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
+            Scalar::E4M3 => "__nv_fp8_e4m3",
+            Scalar::E5M2 => "__nv_fp8_e5m2",
+            Scalar::E4M3Fnuz => "__hip_fp8_e4m3_fnuz",
+            Scalar::E5M2Fnuz => "__hip_fp8_e5m2_fnuz",
         }
     }
 
@@ -137,8 +171,13 @@ impl Scalar {
 
     /// The usual arithmetic conversions (C++17 \[expr\]/11) for operands `a` and `b`. Floats: the wider
     /// wins; `half` with `bfloat16_t` meet in `float` (neither holds the other); an integer with a
-    /// float takes the float type (CUDA `__half` operators work in half).
+    /// float takes the float type (CUDA `__half` operators work in half). An 8-bit float has no
+    /// arithmetic operators of its own (`cuda_fp8.h` and `hip_fp8.h` declare conversions only),
+    /// so it takes part as the `float` its conversion operator gives (HIP's is implicit; CUDA's
+    /// is `explicit`, and `vector_types::operator_refusal` refuses the operator there).
     pub fn common(a: Scalar, b: Scalar) -> Scalar {
+        let widen = |s: Scalar| if s.is_fp8() { Scalar::F32 } else { s };
+        let (a, b) = (widen(a), widen(b));
         if a.is_float() || b.is_float() {
             let rank = |s: Scalar| match s {
                 Scalar::F64 => 4,
@@ -177,7 +216,9 @@ impl Scalar {
             Scalar::U64 => ValueType::U64,
             Scalar::F16 => ValueType::F16,
             Scalar::Bf16 => ValueType::Bf16,
-            Scalar::F32 => ValueType::F32,
+            Scalar::F32 | Scalar::E4M3 | Scalar::E5M2 | Scalar::E4M3Fnuz | Scalar::E5M2Fnuz => {
+                ValueType::F32
+            }
             Scalar::F64 => ValueType::F64,
             _ => ValueType::I32,
         }
@@ -302,7 +343,9 @@ fn round_float(ty: Scalar, x: f64) -> f64 {
     match ty {
         Scalar::F32 => x as f32 as f64,
         Scalar::F16 | Scalar::Bf16 => round16(ty, x),
-        _ => x,
+        // A conversion to an 8-bit float is its class's constructor: nearest even with
+        // `__NV_SATFINITE` (CUDA Math API, struct `__nv_fp8_e4m3`; [`super::fp8`]).
+        t => t.fp8_format().map_or(x, |f| f.round(x, true)),
     }
 }
 
@@ -585,7 +628,11 @@ impl KVal {
                 Scalar::Bf16 => {
                     Value::from_bits(ValueType::Bf16, bf16::from_f64(*x).to_bits() as u64)
                 }
-                Scalar::F32 => Value::from_bits(ValueType::F32, (*x as f32).to_bits() as u64),
+                // An 8-bit float passes as the `float` its conversion operator gives (no
+                // cross-lane operation takes one; see `Scalar::common`).
+                t if *t == Scalar::F32 || t.is_fp8() => {
+                    Value::from_bits(ValueType::F32, (*x as f32).to_bits() as u64)
+                }
                 _ => Value::from_bits(ValueType::F64, x.to_bits()),
             }),
             KVal::Vector { ty, items } if items.len() == 2 => {

@@ -187,6 +187,9 @@ fn recast_bytes(from: ValTy, to: ValTy, offset: i64) -> Result<i64, Fault> {
 pub fn raw_bits(v: &KVal) -> Option<u64> {
     match v {
         KVal::Int { ty, bits } if *ty != Scalar::Bool => Some(*bits),
+        KVal::Float { ty, x, .. } if ty.is_fp8() => {
+            ty.fp8_format().and_then(|f| f.encode(*x)).map(u64::from)
+        }
         KVal::Float { ty, x, .. } if !x.is_nan() => Some(match ty {
             Scalar::F16 => u64::from(half::f16::from_f64(*x).to_bits()),
             Scalar::Bf16 => u64::from(half::bf16::from_f64(*x).to_bits()),
@@ -200,7 +203,7 @@ pub fn raw_bits(v: &KVal) -> Option<u64> {
 /// The value of type `ty` whose bits are the low `ty.bits()` of `bits`.
 ///
 /// # Errors
-/// A float NaN bit pattern: the emulator keeps floats as values, so a NaN's payload (which
+/// A float NaN bit pattern (of a type wider than 8 bits): the emulator keeps floats as values, so a NaN's payload (which
 /// bits a later integer view would see) is not kept; the message says so.
 pub fn from_raw_bits(ty: Scalar, bits: u64) -> Result<KVal, String> {
     let mask = if ty.bits() >= 64 {
@@ -214,9 +217,13 @@ pub fn from_raw_bits(ty: Scalar, bits: u64) -> Result<KVal, String> {
         Scalar::Bf16 => half::bf16::from_bits(b as u16).to_f64(),
         Scalar::F32 => f64::from(f32::from_bits(b as u32)),
         Scalar::F64 => f64::from_bits(b),
+        t if t.is_fp8() => t.fp8_format().map_or(f64::NAN, |f| f.decode(b as u8)),
         _ => return Ok(KVal::Int { ty, bits: b }),
     };
-    if x.is_nan() {
+    // An 8-bit float's NaN is a value like its others: reading it loses nothing a later
+    // read as a value needs (writing it back as bytes is refused where the format has more
+    // than one NaN encoding, `fp8_format::Format::encode`).
+    if x.is_nan() && !ty.is_fp8() {
         return Err(format!(
             "the bits {b:#x} read as {} are a NaN; the emulator keeps floats as values, not their NaN payloads, so this value is not modelled (read these bytes as an integer type)",
             ty.name()
@@ -272,6 +279,22 @@ pub fn view(elem: ValTy, cell: ValTy) -> View {
 /// `__half2` / `__nv_bfloat162`, arithmetic); HIP defines arithmetic component by component
 /// but its vector comparisons are not modelled here.
 pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Option<String> {
+    // `cuda_fp8.h` declares no operators on its 8-bit floats and their conversion operators
+    // are `explicit` (`explicit operator float() const`), so nvcc refuses `q * s`; HIP's
+    // `hip_fp8.h` declares `operator float()` without `explicit`, so there the operand is its
+    // float.
+    let fp8 = [a, b]
+        .into_iter()
+        .map(|v| v.val_ty().scalar)
+        .find(|s| s.is_fp8());
+    if let (Dialect::Cuda, Some(s)) = (dialect, fp8) {
+        return Some(format!(
+            "cuda_fp8.h defines no `{}` on {} and its conversion to float is explicit: convert first (`float(q) {} …`)",
+            op.token(),
+            s.name(),
+            op.token()
+        ));
+    }
     let vector = |v: &KVal| match v {
         KVal::Vector { items, .. } if items.len() > 1 => Some(v.val_ty()),
         _ => None,
@@ -379,6 +402,16 @@ pub fn cuda_name(ty: ValTy) -> String {
         Scalar::U8 => "uchar",
         Scalar::F16 if ty.lanes == 2 => return "__half2".into(),
         Scalar::Bf16 if ty.lanes == 2 => return "__nv_bfloat162".into(),
+        // `__nv_fp8x4_e4m3`, `__hip_fp8x2_e4m3_fnuz`: the vendor's pair and quad names.
+        s if s.is_fp8() && ty.lanes > 1 => {
+            let name = s.name();
+            let (vendor, format) = name[2..].split_at(name[2..].find("fp8_").unwrap_or(0));
+            return format!(
+                "__{vendor}fp8x{}_{}",
+                ty.lanes,
+                &format[4.min(format.len())..]
+            );
+        }
         _ => return ty.name(),
     };
     if ty.lanes == 1 {

@@ -612,6 +612,43 @@ fn typed_fill_lays_float_bytes_over_a_char_buffer() {
 }
 
 #[test]
+fn fp8_buffers_hold_encodings_and_show_decoded_values() {
+    // A `__nv_fp8_e4m3*` buffer: a decimal fill is rounded as the type's constructor rounds
+    // (nearest even, saturating: CUDA Math API, struct __nv_fp8_e4m3): 0.3 → 0.3125 (quantum
+    // 2^-5 in [0.25, 0.5): 9.6 → 10), 17 → 16 (tie, even mantissa), 1000 → 448 (E4M3's
+    // largest), -2 exact. A `u8:` fill lays encodings: 0x38 = 0.0111.000 = 1, 0xC4 =
+    // 1.1000.100 = -3. JSON shows the decoded values, as half buffers show theirs.
+    let src = "#include <cuda_fp8.h>\n__global__ void k(const __nv_fp8_e4m3* q, float* y) { y[threadIdx.x] = 2.0f * float(q[threadIdx.x]); }\n";
+    let run = |fill: &str| {
+        crosslane(
+            &[
+                "run",
+                "-",
+                "--json",
+                "--trace",
+                "none",
+                "--threads-per-block",
+                "2",
+                "--buffer",
+                fill,
+                "--buffer",
+                "y:2=zero",
+            ],
+            Some(src),
+        )
+    };
+    let t = json(&run("q:4=0.3,17,1000,-2"));
+    assert_eq!(
+        t["buffers"][0]["values"],
+        serde_json::json!([0.3125, 16.0, 448.0, -2.0])
+    );
+    assert_eq!(t["buffers"][1]["values"], serde_json::json!([0.625, 32.0]));
+    let t = json(&run("q:2=u8:0x38,0xc4"));
+    assert_eq!(t["buffers"][0]["values"], serde_json::json!([1.0, -3.0]));
+    assert_eq!(t["buffers"][1]["values"], serde_json::json!([2.0, -6.0]));
+}
+
+#[test]
 fn rdna_arch_makes_hip_waves_32_lanes_unless_lanes_is_given() {
     // gfx1100 (RDNA3) has the wave32 feature: hipcc compiles wave32 by default; gfx942 (CDNA3)
     // is wave64 only. out = warpSize.

@@ -158,6 +158,15 @@ impl Executor {
                 };
                 lanewise(mask, &mut |l| {
                     let v = vals[l].clone()?;
+                    // `q.__x`: an 8-bit float's storage member (crate::fp8::storage).
+                    if field == "__x" {
+                        if let Some(r) = crate::fp8::storage(&v) {
+                            return r.map_err(|m| {
+                                cx.note(Level::Error, e.span, m.clone(), "", None);
+                                Undef::at(e.span, m)
+                            });
+                        }
+                    }
                     match (&v, k) {
                         (KVal::Vector { items, .. }, Some(k)) if k < items.len() => {
                             Ok(items[k].clone())

@@ -119,6 +119,7 @@ fn kval_bytes(v: &KVal, t: ValTy) -> Option<Vec<u8>> {
                 Scalar::F16 => f16::from_f64(*x).to_bits().to_le_bytes().to_vec(),
                 Scalar::Bf16 => bf16::from_f64(*x).to_bits().to_le_bytes().to_vec(),
                 Scalar::F32 => (*x as f32).to_bits().to_le_bytes().to_vec(),
+                t if t.is_fp8() => vec![crate::fp8::encode(*t, *x)?],
                 _ => x.to_bits().to_le_bytes().to_vec(),
             }),
             _ => None,
@@ -161,6 +162,11 @@ fn scalar_from(bytes: &[u8], s: Scalar) -> KVal {
             approx: None,
         },
         Scalar::Bool => KVal::bool(raw != 0),
+        t if t.is_fp8() => KVal::Float {
+            ty: s,
+            x: crate::fp8::decode(t, raw as u8).unwrap_or(f64::NAN),
+            approx: None,
+        },
         _ => KVal::int(s, raw as i128),
     }
 }

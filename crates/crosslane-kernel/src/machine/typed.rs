@@ -166,10 +166,10 @@ fn is_int(t: Scalar) -> bool {
 }
 
 /// Whether the typed form handles values of `t`: the integers, `float` and `double` (kept as
-/// their `f64` bits, as a lane register keeps them); `half` and `bfloat16_t` are left to the
-/// general evaluator.
+/// their `f64` bits, as a lane register keeps them); `half`, `bfloat16_t` and the 8-bit floats
+/// are left to the general evaluator.
 fn is_typed(t: Scalar) -> bool {
-    !matches!(t, Scalar::F16 | Scalar::Bf16)
+    !matches!(t, Scalar::F16 | Scalar::Bf16) && !t.is_fp8()
 }
 
 /// A scalar variable type the typed form handles, if `ty` is one.

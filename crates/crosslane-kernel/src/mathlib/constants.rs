@@ -49,6 +49,10 @@ pub fn constant(name: &str) -> Option<KVal> {
         "CUDART_SQRT_HALF" | "M_SQRT1_2" => d(c::FRAC_1_SQRT_2),
         "CUDART_ZERO_F" => f(0.0),
         "CUDART_ONE_F" => f(1.0),
+        // cuda_fp8.h's enums `__nv_saturation_t` and `__nv_fp8_interpretation_t`, in
+        // declaration order (CUDA Math API, "FP8 Conversion and Data Movement").
+        "__NV_NOSAT" | "__NV_E4M3" => i(0),
+        "__NV_SATFINITE" | "__NV_E5M2" => i(1),
         "INT_MAX" => i(i128::from(i32::MAX)),
         "INT_MIN" => i(i128::from(i32::MIN)),
         "UINT_MAX" => KVal::int(Scalar::U32, i128::from(u32::MAX)),

@@ -76,6 +76,14 @@ fn numeric_limit(t: Scalar, member: &str) -> Option<Result<i128, f64>> {
                 2f64.powi(-7),
                 2f64.powi(-133),
             ),
+            // The 8-bit floats ([`crate::fp8`]): OFP8 Table 1 (E4M3: max 448, min normal 2^-6,
+            // min subnormal 2^-9; E5M2: 57344, 2^-14, 2^-16) and the FNUZ formats (bias 8 and
+            // 16: E4M3 max 240, min normal 2^-7, subnormal 2^-10; E5M2 57344, 2^-15, 2^-17);
+            // epsilon 2^-mantissa bits.
+            Scalar::E4M3 => (448.0, 2f64.powi(-6), 2f64.powi(-3), 2f64.powi(-9)),
+            Scalar::E5M2 => (57344.0, 2f64.powi(-14), 2f64.powi(-2), 2f64.powi(-16)),
+            Scalar::E4M3Fnuz => (240.0, 2f64.powi(-7), 2f64.powi(-3), 2f64.powi(-10)),
+            Scalar::E5M2Fnuz => (57344.0, 2f64.powi(-15), 2f64.powi(-2), 2f64.powi(-17)),
             Scalar::F32 => (
                 f64::from(f32::MAX),
                 f64::from(f32::MIN_POSITIVE),
@@ -90,6 +98,8 @@ fn numeric_limit(t: Scalar, member: &str) -> Option<Result<i128, f64>> {
             "lowest" => -max,
             "epsilon" => eps,
             "denorm_min" => denorm,
+            // E4M3 and the FNUZ formats have no infinity: no value to give.
+            "infinity" if crate::fp8::format(t).is_some_and(|f| !f.inf) => return None,
             "infinity" => f64::INFINITY,
             "quiet_NaN" | "signaling_NaN" => f64::NAN,
             "round_error" => 0.5,
@@ -140,6 +150,8 @@ impl Parser<'_> {
             "digits" => Some(match t {
                 Scalar::F16 => 11,
                 Scalar::Bf16 => 8,
+                Scalar::E4M3 | Scalar::E4M3Fnuz => 4,
+                Scalar::E5M2 | Scalar::E5M2Fnuz => 3,
                 Scalar::F32 => 24,
                 Scalar::F64 => 53,
                 _ if t.is_signed() => i128::from(t.bits()) - 1,

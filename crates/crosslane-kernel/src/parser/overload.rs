@@ -156,9 +156,10 @@ fn atype_text(t: &AType) -> String {
     }
 }
 
-/// Whether `s` is a 16-bit floating type, a class in `cuda_fp16.h` / `cuda_bf16.h`.
+/// Whether `s` is a 16-bit floating type, a class in `cuda_fp16.h` / `cuda_bf16.h`, or an 8-bit
+/// one, a class in `cuda_fp8.h` / `hip_fp8.h`.
 fn class_float(s: Scalar) -> bool {
-    matches!(s, Scalar::F16 | Scalar::Bf16)
+    matches!(s, Scalar::F16 | Scalar::Bf16) || s.is_fp8()
 }
 
 /// The standard conversion from arithmetic scalar `a` to `p` ([conv.prom], [conv.fpprom]).
@@ -203,6 +204,9 @@ fn ics(a: &AType, zero: bool, p: &PSig) -> Ics {
             }
             let (a, p) = (av.scalar, pv.scalar);
             match (class_float(a), class_float(p)) {
+                // An 8-bit float converts to and from the 16-bit ones (its constructors from
+                // `__half` / `__nv_bfloat16`, its `operator __half()`).
+                (true, true) if a.is_fp8() || p.is_fp8() => Ics::Rank(Rank::User(0)),
                 (true, true) => no("no conversion between __half and __nv_bfloat16"),
                 // `operator float()`, then a standard conversion.
                 (true, false) => Ics::Rank(Rank::User(rank_no(standard(Scalar::F32, p)))),

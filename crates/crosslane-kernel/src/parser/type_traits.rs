@@ -55,10 +55,14 @@ fn is_type_trait(w: &str) -> bool {
 /// The value of trait `name` (without `_v`) for `args`; `None` when the arguments do not fit.
 fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
     let scalar = |a: &TArg| match a {
-        TArg::Type(t) if t.lanes == 1 && !matches!(t.scalar, Scalar::F16 | Scalar::Bf16) => {
+        TArg::Type(t)
+            if t.lanes == 1
+                && !matches!(t.scalar, Scalar::F16 | Scalar::Bf16)
+                && !t.scalar.is_fp8() =>
+        {
             Some(Some(t.scalar))
         }
-        // Vector types, the half types and structs are class types.
+        // Vector types, the half and 8-bit float types and structs are class types.
         TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) => Some(None),
         TArg::Value(_) | TArg::Pack(_) | TArg::Named(_) => None,
     };

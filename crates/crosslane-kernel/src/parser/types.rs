@@ -58,6 +58,37 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "nv_bfloat162",
     "__hip_bfloat16",
     "__hip_bfloat162",
+    // cuda_fp8.h and hip/hip_fp8.h ([`crate::fp8`]).
+    "__nv_fp8_e4m3",
+    "__nv_fp8_e5m2",
+    "__nv_fp8x2_e4m3",
+    "__nv_fp8x2_e5m2",
+    "__nv_fp8x4_e4m3",
+    "__nv_fp8x4_e5m2",
+    "__nv_fp8_storage_t",
+    "__nv_fp8x2_storage_t",
+    "__nv_fp8x4_storage_t",
+    "__nv_saturation_t",
+    "__nv_fp8_interpretation_t",
+    "__half_raw",
+    "__half2_raw",
+    "__nv_bfloat16_raw",
+    "__nv_bfloat162_raw",
+    "__hip_fp8_e4m3",
+    "__hip_fp8_e5m2",
+    "__hip_fp8_e4m3_fnuz",
+    "__hip_fp8_e5m2_fnuz",
+    "__hip_fp8x2_e4m3",
+    "__hip_fp8x2_e5m2",
+    "__hip_fp8x2_e4m3_fnuz",
+    "__hip_fp8x2_e5m2_fnuz",
+    "__hip_fp8x4_e4m3",
+    "__hip_fp8x4_e5m2",
+    "__hip_fp8x4_e4m3_fnuz",
+    "__hip_fp8x4_e5m2_fnuz",
+    "__hip_fp8_storage_t",
+    "__hip_fp8x2_storage_t",
+    "__hip_fp8x4_storage_t",
     "size_t",
     "int8_t",
     "uint8_t",
@@ -95,6 +126,32 @@ pub(super) fn word_type(w: &str) -> Option<ValTy> {
         "bfloat16_t" | "__nv_bfloat16" | "__bf16" | "nv_bfloat16" | "__hip_bfloat16" => {
             s(Scalar::Bf16)
         }
+        // The 8-bit floats, chosen by the type's name (crate::fp8): CUDA's and HIP's OCP
+        // types share a format, HIP's `_fnuz` types are gfx942's FNUZ formats.
+        "__nv_fp8_e4m3" | "__hip_fp8_e4m3" => s(Scalar::E4M3),
+        "__nv_fp8_e5m2" | "__hip_fp8_e5m2" => s(Scalar::E5M2),
+        "__hip_fp8_e4m3_fnuz" => s(Scalar::E4M3Fnuz),
+        "__hip_fp8_e5m2_fnuz" => s(Scalar::E5M2Fnuz),
+        // Their storage: `unsigned char`, `unsigned short`, `unsigned int` (CUDA Math API,
+        // "FP8 Conversion and Data Movement", typedefs; hip_fp8.h the same).
+        "__nv_fp8_storage_t" | "__hip_fp8_storage_t" => s(Scalar::U8),
+        "__nv_fp8x2_storage_t" | "__hip_fp8x2_storage_t" => s(Scalar::U16),
+        "__nv_fp8x4_storage_t" | "__hip_fp8x4_storage_t" => s(Scalar::U32),
+        // The enums of the conversion functions' modes.
+        "__nv_saturation_t" | "__nv_fp8_interpretation_t" => s(Scalar::I32),
+        // The raw forms the conversion functions take and give, read as the values they
+        // hold (their `.x` bits are not modelled as members).
+        "__half_raw" => s(Scalar::F16),
+        "__nv_bfloat16_raw" => s(Scalar::Bf16),
+        "__half2_raw" => Some(ValTy {
+            scalar: Scalar::F16,
+            lanes: 2,
+        }),
+        "__nv_bfloat162_raw" => Some(ValTy {
+            scalar: Scalar::Bf16,
+            lanes: 2,
+        }),
+        w if crate::fp8::vector_type(w).is_some() => crate::fp8::vector_type(w),
         // CUDA's `dim3`: three `unsigned int`s (CUDA C++ Programming Guide, "dim3"), the
         // type of `blockDim` and `gridDim`; HIP's the same.
         "dim3" => Some(ValTy {

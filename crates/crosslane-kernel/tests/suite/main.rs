@@ -29,6 +29,7 @@ mod kernel_errors;
 mod kernel_fills;
 mod kernel_fn_ptr;
 mod kernel_fn_ptr_run;
+mod kernel_fp8;
 mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_eval;
