@@ -1,0 +1,192 @@
+//! The type of an expression where the parser can tell it (literals, declared names, casts,
+//! indexing a pointer, arithmetic on those), and the scopes that declare names' types: what
+//! template argument deduction and `auto` read while parsing (C++17 [temp.deduct.call],
+//! [dcl.spec.auto]).
+
+use super::Parser;
+use crate::ast::*;
+use crate::types::{Scalar, Ty, ValTy};
+
+impl Parser<'_> {
+    /// The element type of component `f` (`x`, `y`, `z`, `w`) of `b` when `b` is a vector with
+    /// that many components.
+    fn vector_component(&self, b: &Expr, f: &str) -> Option<ValTy> {
+        let v = self.expr_type(b)?;
+        let at = ["x", "y", "z", "w"].iter().position(|c| *c == f)?;
+        (v.lanes > 1 && at < usize::from(v.lanes)).then(|| ValTy::scalar(v.scalar))
+    }
+
+    /// The type of an expression where the parser can tell (literals, declared names, casts,
+    /// indexing a pointer, arithmetic on those); used to deduce template and `auto` types.
+    pub(super) fn expr_type(&self, e: &Expr) -> Option<ValTy> {
+        let s = ValTy::scalar;
+        match &e.kind {
+            ExprKind::Int { unsigned, long, .. } => Some(s(match (unsigned, long) {
+                (false, false) => Scalar::I32,
+                (true, false) => Scalar::U32,
+                (false, true) => Scalar::I64,
+                (true, true) => Scalar::U64,
+            })),
+            ExprKind::Float { single, .. } => {
+                Some(s(if *single { Scalar::F32 } else { Scalar::F64 }))
+            }
+            ExprKind::Bool(_) => Some(s(Scalar::Bool)),
+            // `warpSize` is an `int` (CUDA C++ Programming Guide, "Built-in Variables"; HIP's
+            // the same).
+            ExprKind::Ident(n) if n == "warpSize" && self.var_type(n).is_none() => {
+                Some(s(Scalar::I32))
+            }
+            ExprKind::Ident(n) => match self.var_type(n)? {
+                Ty::Val(v) => Some(v),
+                // A reference parameter names its referent ([dcl.ref]/1): its type is the
+                // value's, which deduction and `auto` see ([temp.deduct.call]/3).
+                Ty::Ptr(v) if self.value_refs.contains(n) => Some(v),
+                _ => None,
+            },
+            ExprKind::Index(b, _) => match &b.kind {
+                ExprKind::Ident(n) => match self.var_type(n)? {
+                    Ty::Ptr(v) => Some(v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            ExprKind::Deref(b) => match &b.kind {
+                ExprKind::Ident(n) => match self.var_type(n)? {
+                    Ty::Ptr(v) => Some(v),
+                    _ => None,
+                },
+                _ => None,
+            },
+            ExprKind::Member(b, f) if self.struct_of(b).is_some() => {
+                let st = self.struct_of(b)?;
+                let leaves = self.leaves(&st, e.span).ok()?;
+                match leaves.iter().find(|l| l.path == *f)?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
+            ExprKind::Call(n, args) if self.immediate_lambda(n, args).is_some() => {
+                self.immediate_lambda(n, args)
+            }
+            ExprKind::Call(n, args) if self.method_target(n, args).is_some() => {
+                let (st, m, _) = self.method_target(n, args)?;
+                match self.structs.get(&st)?.methods.get(&m)?.ty {
+                    Ty::Val(v) => Some(v),
+                    _ => None,
+                }
+            }
+            ExprKind::Member(b, f) if matches!(f.as_str(), "x" | "y" | "z") => match &b.kind {
+                ExprKind::Ident(n)
+                    if matches!(
+                        n.as_str(),
+                        "threadIdx" | "blockIdx" | "blockDim" | "gridDim"
+                    ) =>
+                {
+                    Some(s(Scalar::U32))
+                }
+                // A vector's component (`v.y` of a `float2`) has the vector's element type
+                // (CUDA C++ Programming Guide, "Built-in Vector Types": the components are
+                // fields of the element type), which deduction then sees.
+                _ => self.vector_component(b, f),
+            },
+            ExprKind::Member(b, f) if f == "w" => self.vector_component(b, f),
+            ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
+            ExprKind::Cast(Ty::Val(v), _) => Some(*v),
+            ExprKind::Unary(_, x) => self.expr_type(x),
+            ExprKind::Binary(_, a, b) => {
+                let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
+                (a.lanes == 1 && b.lanes == 1).then(|| s(Scalar::common(a.scalar, b.scalar)))
+            }
+            ExprKind::Ternary(_, a, _) => self.expr_type(a),
+            ExprKind::Call(n, _) if n == "__lane_id" => Some(s(Scalar::U32)),
+            ExprKind::Call(n, _) if super::bit_cast::type_cast_intrinsic(n).is_some() => {
+                super::bit_cast::type_cast_intrinsic(n)
+            }
+            // The vote, match and bit intrinsics' return types (CUDA C++ Programming Guide,
+            // "Warp Vote Functions", "Warp Match Functions"; CUDA Math API, integer intrinsics;
+            // HIP's 64-bit masks in HIP sources).
+            ExprKind::Call(n, args) => {
+                let mask = s(if self.hip { Scalar::U64 } else { Scalar::U32 });
+                match n.as_str() {
+                    "__ballot_sync" | "__activemask" | "__match_any_sync" | "__match_all_sync"
+                    | "__lanemask_lt" | "__lanemask_le" | "__lanemask_gt" | "__lanemask_ge"
+                    | "__lanemask_eq" => Some(mask),
+                    "__ballot" => Some(s(Scalar::U64)),
+                    "__any_sync" | "__all_sync" | "__any" | "__all" | "__popc" | "__popcll"
+                    | "__clz" | "__clzll" | "__ffs" | "__ffsll" => Some(s(Scalar::I32)),
+                    n if n.starts_with("__builtin_popcount")
+                        || n.starts_with("__builtin_clz")
+                        || n.starts_with("__builtin_ctz")
+                        || n.starts_with("__builtin_ffs") =>
+                    {
+                        Some(s(Scalar::I32))
+                    }
+                    "__builtin_expect" => Some(s(Scalar::I64)),
+                    "__brev"
+                    | "__byte_perm"
+                    | "__funnelshift_l"
+                    | "__funnelshift_r"
+                    | "__builtin_bswap32"
+                    | "__builtin_bitreverse32"
+                    | "__bitextract_u32"
+                    | "__bitinsert_u32" => Some(s(Scalar::U32)),
+                    "__builtin_bswap64"
+                    | "__builtin_bitreverse64"
+                    | "__bitextract_u64"
+                    | "__bitinsert_u64" => Some(s(Scalar::U64)),
+                    n if crate::mathlib::bit_builtin_scalar(n).is_some() => {
+                        crate::mathlib::bit_builtin_scalar(n).map(s)
+                    }
+                    "min" | "max" => {
+                        let (a, b) = (
+                            self.expr_type(args.first()?)?,
+                            self.expr_type(args.get(1)?)?,
+                        );
+                        (a.lanes == 1 && b.lanes == 1)
+                            .then(|| s(Scalar::common(a.scalar, b.scalar)))
+                    }
+                    crate::builtins::VALID_ONLY => self.expr_type(args.first()?),
+                    n if crate::reinterpret::is_reinterpret(n) => {
+                        crate::reinterpret::result_type(n)
+                    }
+                    // `make_float2(…)` and kin: their vector type.
+                    w if w.starts_with("make_") => crate::vector_types::constructor(w),
+                    "__shfl_sync" | "__shfl_up_sync" | "__shfl_down_sync" | "__shfl_xor_sync" => {
+                        args.get(1).and_then(|a| self.expr_type(a))
+                    }
+                    "__shfl" | "__shfl_up" | "__shfl_down" | "__shfl_xor" => {
+                        args.first().and_then(|a| self.expr_type(a))
+                    }
+                    // A math-library function: its declared return type for these argument
+                    // types (`std::nearbyint(float)` is `float`, `sqrt(2.0)` `double`).
+                    w => {
+                        let types = args
+                            .iter()
+                            .map(|a| self.expr_type(a).filter(|v| v.lanes == 1).map(|v| v.scalar))
+                            .collect::<Option<Vec<Scalar>>>()?;
+                        crate::mathlib::result_type(w, &types).map(s)
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The declared type of a name in the scopes the parser is in.
+    pub(super) fn var_type(&self, name: &str) -> Option<Ty> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Declares a name's type in the innermost scope.
+    pub(super) fn declare(&mut self, name: &str, ty: Ty) {
+        // A plain variable hides a cooperative group of the same name (a group's own
+        // declaration records the group after this).
+        self.groups.remove(name);
+        let depth = self.scopes.len();
+        self.array_dims
+            .retain(|(d, n, _)| !(*d == depth && n == name));
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), ty);
+        }
+    }
+}
