@@ -208,3 +208,32 @@ test('the WGSL-on-this-GPU card is in the grid at every width, and only for a WG
   await page.waitForSelector('#kernel-wgsl-gpu', { state: 'hidden' });
   await page.close();
 });
+
+test('an example\'s text is fetched when chosen: a link to it shows it in the menu, a failed fetch keeps the kernel and says why', async () => {
+  const page = await kernelPage();
+  await settled(page);
+  // The first module holds only the opening kernel; every other example is fetched from
+  // examples/ (src/views/kernel/examples.rs).
+  const fetched = [];
+  page.on('request', (r) => { if (new URL(r.url()).pathname.includes('/examples/')) fetched.push(new URL(r.url()).pathname); });
+  await rendered(page, () => page.selectOption('#kernel-examples', 'cuda_warp_argmax.cu'));
+  assert.deepEqual(fetched.map((p) => p.split('/examples/')[1]), ['examples_kernels/written/cuda_warp_argmax.cu']);
+  const source = await page.$eval('#kernel-source', (t) => t.value);
+  assert.match(source, /__global__/);
+  await settled(page);
+  // A link to that kernel opened cold: the menu names the example again (found by its text).
+  await page.waitForTimeout(300);
+  const link = linkOf(page);
+  const again = await kernelPage(link);
+  await again.waitForFunction(() => document.querySelector('#kernel-examples').value !== '');
+  assert.equal(await again.$eval('#kernel-examples', (s) => s.value), 'cuda_warp_argmax.cu');
+  await again.close();
+  // The server answers 404: the editor keeps its kernel, the menu says which, the status why.
+  await page.route('**/examples/**', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.selectOption('#kernel-examples', 'hip_wave64_reduce.hip');
+  await page.waitForFunction(() => /could not load the example/.test(document.querySelector('#kernel-status').textContent));
+  assert.match(await page.textContent('#kernel-status'), /could not load the example hip_wave64_reduce\.hip \(HTTP 404/);
+  assert.equal(await page.$eval('#kernel-source', (t) => t.value), source);
+  assert.equal(await page.$eval('#kernel-examples', (s) => s.value), 'cuda_warp_argmax.cu');
+  await page.close();
+});
