@@ -30,7 +30,7 @@ fn record() -> Value {
 /// Bytes per cell of a crosslane scalar type.
 fn size_of(scalar: &str) -> Option<usize> {
     Some(match scalar {
-        "i8" | "u8" | "bool" => 1,
+        "i8" | "u8" | "bool" | "e4m3" | "e5m2" => 1,
         "i16" | "u16" | "f16" | "bf16" => 2,
         "i32" | "u32" | "f32" => 4,
         "i64" | "u64" | "f64" => 8,
@@ -48,6 +48,39 @@ fn float_of(x: &Value) -> f64 {
     }
 }
 
+/// The value of an OCP FP8 byte (OCP 8-bit Floating Point Specification: E4M3 bias 7, its one
+/// NaN pattern S.1111.111 and no infinity; E5M2 bias 15 with IEEE infinities and NaNs).
+fn fp8_value(code: u8, e4m3: bool) -> f64 {
+    let sign = if code & 0x80 != 0 { -1.0 } else { 1.0 };
+    let (e, m, mbits, bias) = if e4m3 {
+        (i32::from((code >> 3) & 0xF), f64::from(code & 7), 8.0, 7)
+    } else {
+        (i32::from((code >> 2) & 0x1F), f64::from(code & 3), 4.0, 15)
+    };
+    if e4m3 && e == 15 && m == 7.0 || !e4m3 && e == 31 && m != 0.0 {
+        return f64::NAN;
+    }
+    if !e4m3 && e == 31 {
+        return sign * f64::INFINITY;
+    }
+    if e == 0 {
+        sign * m / mbits * 2f64.powi(1 - bias)
+    } else {
+        sign * (1.0 + m / mbits) * 2f64.powi(e - bias)
+    }
+}
+
+/// The byte holding `x` (a crosslane FP8 cell is always representable; a NaN is 0x7F).
+fn fp8_code(x: f64, e4m3: bool) -> Option<u8> {
+    if x.is_nan() {
+        return Some(0x7F);
+    }
+    (0..=255u8).find(|&c| {
+        let v = fp8_value(c, e4m3);
+        v == x && v.is_sign_negative() == x.is_sign_negative()
+    })
+}
+
 /// The little-endian bytes of a defined cell, `None` for an undefined one.
 fn cell_bytes(cell: &Value, scalar: &str, size: usize) -> Option<Vec<u8>> {
     match cell["kind"].as_str()? {
@@ -60,6 +93,7 @@ fn cell_bytes(cell: &Value, scalar: &str, size: usize) -> Option<Vec<u8>> {
                 "f32" => (x as f32).to_le_bytes().to_vec(),
                 "f16" => half::f16::from_f64(x).to_le_bytes().to_vec(),
                 "bf16" => half::bf16::from_f64(x).to_le_bytes().to_vec(),
+                "e4m3" | "e5m2" => vec![fp8_code(x, scalar == "e4m3")?],
                 _ => return None,
             })
         }
