@@ -85,9 +85,8 @@ pub fn is_intrinsic(name: &str) -> bool {
 /// `__nv_fp8_interpretation_t` (`__NV_E4M3` = 0, `__NV_E5M2` = 1).
 ///
 /// # Errors
-/// A wrong argument count or type, a `saturate` or `fp8_interpretation` outside its enum, and
-/// a NaN result: which of the format's NaN encodings the device returns the emulator does not
-/// model (see [`encode`]).
+/// A wrong argument count or type, a `saturate` or `fp8_interpretation` outside its enum. A
+/// NaN result is 0x7F, as an H200 returns it (see [`encode`]).
 pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     is_intrinsic(name).then(|| run(name, args))
 }
@@ -139,7 +138,7 @@ fn store(name: &str, ty: Scalar, x: f64, sat: bool) -> Result<u64, String> {
     let r = round(ty, x, sat);
     encode(ty, r).map(u64::from).ok_or_else(|| {
         format!(
-            "`{name}` of {x}: the result is a NaN of {}, which has more than one NaN encoding (0x7F and 0xFF for E4M3); which one the device returns is not documented, so this value is not modelled",
+            "`{name}` of {x}: the result has no 8-bit encoding in {}",
             ty.name()
         )
     })
@@ -192,7 +191,8 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
 /// encodings. `None` when `v` is no 8-bit float.
 ///
 /// # Errors
-/// A NaN component of an OCP format (its encoding is not modelled, see [`encode`]).
+/// A component with no 8-bit encoding (none: every value of the format, NaN included, has one;
+/// see [`encode`]).
 pub fn storage(v: &KVal) -> Option<Result<KVal, String>> {
     let (ty, items): (Scalar, Vec<f64>) = match v {
         KVal::Float { ty, x, .. } if ty.is_fp8() => (*ty, vec![*x]),
@@ -205,7 +205,7 @@ pub fn storage(v: &KVal) -> Option<Result<KVal, String>> {
     for (k, x) in items.iter().enumerate() {
         let Some(b) = encode(ty, *x) else {
             return Some(Err(format!(
-                "`.__x` of a {} NaN: the format has more than one NaN encoding and the emulator keeps floats as values, not their encodings",
+                "`.__x` of {x}: the value has no 8-bit encoding in {}",
                 ty.name()
             )));
         };
@@ -295,7 +295,8 @@ mod tests {
         assert!(decode(Scalar::E4M3, 0x7F).is_some_and(f64::is_nan));
         assert!(decode(Scalar::E4M3, 0xFF).is_some_and(f64::is_nan));
         assert_eq!(decode(Scalar::E4M3, 0x01), Some(2f64.powi(-9)));
-        assert_eq!(encode(Scalar::E4M3, f64::NAN), None);
+        assert_eq!(encode(Scalar::E4M3, f64::NAN), Some(0x7F));
+        assert_eq!(encode(Scalar::E5M2, -f64::NAN), Some(0x7F));
         // FNUZ E4M3 (bias 8): 1.0 = 0 1000 000 = 0x40; max 0 1111 111 = 1.875 · 2^7 = 240;
         // 0x80 is the NaN; -0 rounds to +0.
         assert_eq!(encode(Scalar::E4M3Fnuz, 1.0), Some(0x40));
@@ -328,10 +329,24 @@ mod tests {
         let i = |n: i128| KVal::int(Scalar::I32, n);
         let r = call("__nv_cvt_float_to_fp8", &[f(1.0), i(1), i(0)]).unwrap();
         assert_eq!(r, Ok(KVal::int(Scalar::U8, 0x38)));
-        // NOSAT E4M3 overflow is a NaN, whose encoding is not modelled.
-        assert!(call("__nv_cvt_float_to_fp8", &[f(1000.0), i(0), i(0)])
-            .unwrap()
-            .is_err());
+        // NOSAT E4M3 overflow is a NaN: 0x7F, as the H200 returned it; a NaN input too, with
+        // either sign, saturated or not, in both OCP formats.
+        let nan_byte = |x: f64, sat: i128, fmt: i128| {
+            call("__nv_cvt_float_to_fp8", &[f(x), i(sat), i(fmt)]).unwrap()
+        };
+        assert_eq!(nan_byte(1000.0, 0, 0), Ok(KVal::int(Scalar::U8, 0x7F)));
+        for (sat, fmt) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            assert_eq!(
+                nan_byte(f64::NAN, sat, fmt),
+                Ok(KVal::int(Scalar::U8, 0x7F))
+            );
+            assert_eq!(
+                nan_byte(-f64::NAN, sat, fmt),
+                Ok(KVal::int(Scalar::U8, 0x7F))
+            );
+        }
+        // E5M2 NOSAT overflow is an infinity: -3e9 → 1.11111.00 = 0xFC (the H200's byte).
+        assert_eq!(nan_byte(-3e9, 0, 1), Ok(KVal::int(Scalar::U8, 0xFC)));
         let pair = KVal::Vector {
             ty: Scalar::F32,
             items: vec![f(1.0), f(-2.0)],

@@ -124,12 +124,17 @@ impl Format {
     }
 
     /// The 8-bit encoding of `x`, a value of this format (as [`Format::round`] gives). `None`
-    /// for a value not in the format, and for an OCP NaN: E4M3 has two NaN encodings (0x7F,
-    /// 0xFF) and E5M2 six, told apart by bits the emulator does not keep (it keeps floats as
-    /// values); FNUZ's single NaN is 0x80.
+    /// for a value not in the format. A NaN is FNUZ's single NaN, 0x80, and for the OCP formats
+    /// 0x7F (`S.1111.111` with the sign clear): E4M3 has two NaN encodings and E5M2 six, and
+    /// the one CUDA's conversions return was measured on an NVIDIA H200 (nvcc 13.0, sm_90,
+    /// 2026-12-04; docs/benchmarks.md, "On real silicon"): `__nv_cvt_float_to_fp8`,
+    /// `__nv_cvt_float2_to_fp8x2` and the `__nv_fp8_e4m3` / `__nv_fp8_e5m2` constructors give
+    /// 0x7F for a NaN of either sign, with `__NV_SATFINITE` or `__NV_NOSAT`, and so does E4M3's
+    /// `__NV_NOSAT` overflow. The emulator keeps floats as values, so a NaN read from a byte
+    /// 0xFF is encoded back as 0x7F.
     pub fn encode(self, x: f64) -> Option<u8> {
         if x.is_nan() {
-            return self.fnuz.then_some(0x80);
+            return Some(if self.fnuz { 0x80 } else { 0x7F });
         }
         let sign: u8 = if x.is_sign_negative() && !self.fnuz {
             0x80
