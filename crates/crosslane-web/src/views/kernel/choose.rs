@@ -5,7 +5,6 @@
 //! choice or a restored link made meanwhile wins (the view's `generation` moves on, and the
 //! late text is dropped). A fetch that fails leaves the editor as it was and says why.
 
-use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::examples::{self, Example};
