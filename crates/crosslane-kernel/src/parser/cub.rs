@@ -664,6 +664,31 @@ impl Parser<'_> {
         }
     }
 
+    /// Warns, once a name, that CUDA 13's CUB no longer has `cub::Sum` / `Max` / `Min` (CCCL 3.0
+    /// removed them for `cuda::std::plus<>`, `cuda::maximum<>`, `cuda::minimum<>`; nvcc 13.0
+    /// refused them on an H200, docs/benchmarks.md "On real silicon"). The run goes on: CUDA 12's
+    /// CUB has them, with the same meaning.
+    fn cub_removed_op(&mut self, name: &str) {
+        if !self.cub_removed_warned.insert(name.to_string()) {
+            return;
+        }
+        let instead = match name {
+            "Sum" => "cuda::std::plus<>{}",
+            "Max" => "cuda::maximum<>{}",
+            _ => "cuda::minimum<>{}",
+        };
+        let at = self.span();
+        self.diag(
+            at,
+            Level::Warning,
+            format!(
+                "`cub::{name}` was removed in CCCL 3.0 (CUDA 13), so nvcc 13 refuses it; it runs \
+                 here as CUDA 12's CUB defines it. For CUDA 13 write `{instead}`"
+            ),
+            "CCCL 3.0 migration guide (cub::Sum, cub::Max, cub::Min removed)",
+        );
+    }
+
     /// A library operator's type (`cub::Sum`, `cuda::maximum<>`, `cuda::std::plus<float>`),
     /// or an alias of one (`using MaxOp = cuda::maximum<>;`), read; `None` (position kept)
     /// otherwise.
@@ -677,6 +702,11 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         };
+        let under_cub = self.pos >= save + 2
+            && matches!(&self.toks[self.pos - 2].tok, Tok::Ident(n) if n == "cub");
+        if under_cub && !self.hip && matches!(w.as_str(), "Sum" | "Max" | "Min") {
+            self.cub_removed_op(&w);
+        }
         let op = match w.as_str() {
             "Sum" | "plus" => Op::Sum,
             "Max" | "maximum" => Op::Max,

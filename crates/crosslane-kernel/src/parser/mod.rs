@@ -466,6 +466,8 @@ struct Parser<'a> {
     cub: cub::CubNames,
     /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
     cub_ops: HashMap<String, cub::Op>,
+    /// `cub::Sum` / `Max` / `Min` already warned of (removed in CCCL 3.0; once a name).
+    cub_removed_warned: std::collections::HashSet<String>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -560,6 +562,7 @@ impl<'a> Parser<'a> {
             extra_fns: Vec::new(),
             cub: HashMap::new(),
             cub_ops: HashMap::new(),
+            cub_removed_warned: Default::default(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
             any_slots: Vec::new(),

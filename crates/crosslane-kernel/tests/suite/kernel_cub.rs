@@ -287,3 +287,46 @@ __global__ void k(float* out) {
         vec![Some(64.0), Some(128.0), Some(192.0)]
     );
 }
+
+/// `cub::Sum` / `Max` / `Min` were removed in CCCL 3.0 (nvcc 13.0 refused them on an H200:
+/// "namespace cub has no member Sum"): a CUDA run warns once a name, with the libcu++ name to
+/// write, and still reduces as CUDA 12's CUB does; hipCUB keeps them (no warning), and
+/// `cuda::std::plus<>` draws none.
+#[test]
+fn removed_cub_operators_warn_under_cuda_only() {
+    let src = |ns: &str, op: &str| {
+        format!(
+            "#include <cub/cub.cuh>
+__global__ void k(int* out) {{
+  using WR = {ns}::WarpReduce<int>;
+  __shared__ typename WR::TempStorage t;
+  int a = WR(t).Reduce((int)threadIdx.x, {op});
+  __syncwarp();
+  int b = WR(t).Reduce((int)threadIdx.x, {op});
+  if (threadIdx.x == 0) {{ out[0] = a; out[1] = b; }}
+}}"
+        )
+    };
+    let warnings = |t: &Trace| -> Vec<String> {
+        t.all_diagnostics()
+            .map(|d| d.message.clone())
+            .filter(|m| m.contains("CCCL 3.0"))
+            .collect()
+    };
+    // Lane 0's sum of 0..31 is 496, the maximum 31.
+    let t = run(&src("cub", "cub::Sum()"), Dialect::Cuda, 32, 32, 2);
+    assert_eq!(ints(&t, "out"), [Some(496), Some(496)]);
+    let w = warnings(&t);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("`cub::Sum`") && w[0].contains("cuda::std::plus<>{}"),
+        "{w:?}"
+    );
+    let t = run(&src("cub", "cub::Max()"), Dialect::Cuda, 32, 32, 2);
+    assert_eq!(ints(&t, "out"), [Some(31), Some(31)]);
+    assert!(warnings(&t)[0].contains("cuda::maximum<>{}"));
+    let t = run(&src("cub", "cuda::std::plus<>{}"), Dialect::Cuda, 32, 32, 2);
+    assert!(warnings(&t).is_empty());
+    let t = run(&src("hipcub", "hipcub::Sum()"), Dialect::Hip, 64, 64, 2);
+    assert!(warnings(&t).is_empty());
+}
