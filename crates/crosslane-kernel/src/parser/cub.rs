@@ -191,7 +191,7 @@ impl Parser<'_> {
     /// # Errors
     /// A logical warp that is not a power of two up to the warp, a block algorithm other than
     /// the warp-reductions one, a non-constant size.
-    fn cub_class(&mut self) -> PResult<CubClass> {
+    pub(super) fn cub_class(&mut self) -> PResult<CubClass> {
         self.skip_cub_ns();
         let at = self.span();
         let name = self.ident()?;
@@ -408,6 +408,15 @@ impl Parser<'_> {
             return Ok(None);
         }
         self.bump();
+        if let Some(decls) = self.cub_storage_union()? {
+            return Ok(Some(StmtKind::Decl(
+                Storage {
+                    shared: true,
+                    external: false,
+                },
+                decls,
+            )));
+        }
         if self.is_word("typename") {
             self.bump();
         }
@@ -438,19 +447,35 @@ impl Parser<'_> {
             1
         };
         self.expect_punct(";")?;
+        let decls = self.cub_storage_decls(c, name, at, count)?;
+        Ok(Some(StmtKind::Decl(
+            Storage {
+                shared: true,
+                external: false,
+            },
+            decls,
+        )))
+    }
+
+    /// The shared arrays of the `TempStorage` `name` of `c` (`count` of them): the cells the
+    /// collective uses, a struct's one array per member, a sort's values beside its keys.
+    ///
+    /// # Errors
+    /// A struct element type that does not declare.
+    pub(super) fn cub_storage_decls(
+        &mut self,
+        c: CubClass,
+        name: String,
+        at: Span,
+        count: u32,
+    ) -> PResult<Vec<Declarator>> {
         let cells = storage_cells(&c, self.cub_warp()).saturating_mul(count);
         if let Some(s) = c.record.clone() {
             // A struct's warp aggregates: a shared array of the struct, one array per member.
             let len = self.e_int(at, i64::from(cells));
             let decls = self.struct_declarator(&s, &name, at, false, Some(Some(len)), None)?;
             self.cub_storage.insert(name, c);
-            return Ok(Some(StmtKind::Decl(
-                Storage {
-                    shared: true,
-                    external: false,
-                },
-                decls,
-            )));
+            return Ok(decls);
         }
         let ty = Ty::Ptr(c.elem);
         let len = self.e_int(at, i64::from(cells));
@@ -480,13 +505,7 @@ impl Parser<'_> {
             });
         }
         self.cub_storage.insert(name, c);
-        Ok(Some(StmtKind::Decl(
-            Storage {
-                shared: true,
-                external: false,
-            },
-            decls,
-        )))
+        Ok(decls)
     }
 
     /// Whether `w` names a CUB collective here (`R` of `R(t).Sum(x)`).
@@ -594,6 +613,11 @@ impl Parser<'_> {
             },
             _ => return,
         };
+        // The members of a union of TempStorages share its bytes: one record for them all.
+        let name = match name.split_once('.') {
+            Some((union, _)) if self.cub_storage.contains_key(&name) => union.to_string(),
+            _ => name,
+        };
         if let Some(first) = self.cub_pending.insert(name.clone(), at) {
             self.diag(
                 at,
@@ -645,6 +669,12 @@ impl Parser<'_> {
         storage: Expr,
         at: Span,
     ) -> PResult<Expr> {
+        // A member of a `__shared__ union { … TempStorage m; } u;` (`cub_union`).
+        if let ExprKind::Member(base, m) = &storage.kind {
+            if let Some(name) = self.cub_union_member(base, m) {
+                return Ok(Expr::new(ExprKind::Ident(name), storage.span));
+            }
+        }
         match storage.kind {
             ExprKind::Ident(_) => Ok(storage),
             ExprKind::Index(base, k) => {

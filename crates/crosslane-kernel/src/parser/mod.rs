@@ -52,6 +52,7 @@ mod cub_raking;
 mod cub_record;
 mod cub_scan;
 mod cub_sort;
+mod cub_union;
 mod cuda_std;
 mod entry_list;
 mod expr;

@@ -330,3 +330,63 @@ __global__ void k(int* out) {{
     let t = run(&src("hipcub", "hipcub::Sum()"), Dialect::Hip, 64, 64, 2);
     assert!(warnings(&t).is_empty());
 }
+
+/// A `__shared__ union` of TempStorages (the CUB API reference's idiom): its members share
+/// their bytes, so a second collective on the union with no `__syncthreads()` between is the
+/// reuse CUB forbids (warned of, as on one TempStorage); with the barrier, none. A member
+/// that is not a TempStorage is refused at its line.
+#[test]
+fn a_union_of_temp_storages_shares_one_record_of_use() {
+    let src = |barrier: &str| {
+        format!(
+            "#include <cub/cub.cuh>
+__global__ void k(int* out) {{
+  using R = cub::BlockReduce<int, 64>;
+  using S = cub::BlockScan<int, 64>;
+  __shared__ union {{ typename R::TempStorage r; typename S::TempStorage s; }} u;
+  int x = threadIdx.x;
+  int sum = R(u.r).Sum(x);
+  {barrier}
+  int before;
+  S(u.s).ExclusiveSum(x, before);
+  out[threadIdx.x] = before;
+  if (threadIdx.x == 0) out[0] = sum;
+}}"
+        )
+    };
+    let reuse = |t: &Trace| {
+        t.all_diagnostics()
+            .filter(|d| d.message.contains("used again without a `__syncthreads()`"))
+            .count()
+    };
+    // Thread 0: the sum of 0..63 = 2016; thread 5: the exclusive prefix 0+1+2+3+4 = 10.
+    let t = run(&src("__syncthreads();"), Dialect::Cuda, 32, 64, 64);
+    assert_eq!(
+        ints(&t, "out")[..6],
+        [Some(2016), Some(0), Some(1), Some(3), Some(6), Some(10)]
+    );
+    assert_eq!(reuse(&t), 0);
+    let t = run(&src(""), Dialect::Cuda, 32, 64, 64);
+    assert!(
+        reuse(&t) >= 1,
+        "the members alias: a reuse without a barrier is warned of"
+    );
+    let bad = "#include <cub/cub.cuh>
+__global__ void k(int* out) {
+  using R = cub::BlockReduce<int, 64>;
+  __shared__ union { typename R::TempStorage r;
+    int other[4]; } u;
+  out[0] = R(u.r).Sum(1);
+}";
+    let e = run_kernel(
+        bad,
+        LaunchConfig {
+            dialect: Some(Dialect::Cuda),
+            block_dim: Some([64, 1, 1]),
+            ..LaunchConfig::default()
+        },
+    )
+    .expect_err("refused");
+    assert_eq!(e.line, 5, "{e:?}");
+    assert!(e.message.contains("TempStorage m;` members only"), "{e:?}");
+}
