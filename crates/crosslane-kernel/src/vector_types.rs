@@ -283,8 +283,10 @@ pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Opti
     // are `explicit` (`explicit operator float() const`), so nvcc refuses `q * s`; HIP's
     // `hip_fp8.h` declares `operator float()` without `explicit`, so there the operand is its
     // float.
+    // A pointer to fp8 cells is no fp8 value: `q + row * n` is pointer arithmetic.
     let fp8 = [a, b]
         .into_iter()
+        .filter(|v| !matches!(v, KVal::Ptr { .. }))
         .map(|v| v.val_ty().scalar)
         .find(|s| s.is_fp8());
     if let (Dialect::Cuda, Some(s)) = (dialect, fp8) {

@@ -288,3 +288,39 @@ __global__ void k(const float* x, __nv_fp8_e4m3* q, unsigned* raw) {
         [Some(0x38), Some(0xC038), Some(0x38), Some(0xC038)]
     );
 }
+
+#[test]
+fn pointers_to_fp8_take_offsets_and_increments() {
+    // `q + n` and `p += 2` on a `__nv_fp8_e4m3*` are pointer arithmetic ([expr.add]/4), not the
+    // fp8 arithmetic cuda_fp8.h leaves undeclared (it was refused as such). `q` is filled with
+    // 0..15, each exact in E4M3 (at most four significant bits: 15 = 1.111·2^3).
+    let src = "#include <cuda_fp8.h>
+__global__ void k(const __nv_fp8_e4m3* q, float* row_out, float* inc_out) {
+    int t = threadIdx.x;
+    const __nv_fp8_e4m3* row = q + (t / 4) * 4;
+    row_out[t] = float(row[t % 4]);
+    const __nv_fp8_e4m3* p = q;
+    p += 2;
+    ++p;
+    inc_out[t] = t < 12 ? float(p[t]) : -1.0f;
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            Dialect::Cuda,
+            16,
+            &[
+                ("q", 16, "index"),
+                ("row_out", 16, "0"),
+                ("inc_out", 16, "0"),
+            ],
+        ),
+    )
+    .unwrap();
+    let want: Vec<f64> = (0..16).map(f64::from).collect();
+    assert_eq!(floats(&t, "row_out"), want);
+    let inc: Vec<f64> = (0..16)
+        .map(|i| if i < 12 { f64::from(i + 3) } else { -1.0 })
+        .collect();
+    assert_eq!(floats(&t, "inc_out"), inc);
+}
