@@ -2,11 +2,145 @@
 //! attribute-specifier `[[…]]` (`[[likely]]`, `[[maybe_unused]]`, `[[nodiscard]]`; C++17
 //! [dcl.attr.grammar]: two consecutive `[` tokens begin nothing else), `alignas(…)`
 //! ([dcl.align]), CUDA's `__align__(N)` (CUDA C++ Programming Guide, "Alignment
-//! Requirements") and GNU `__attribute__((…))`. None changes a value the emulator computes:
-//! alignment fixes addresses and the others advise the compiler. `__launch_bounds__` is no
-//! attribute here: the parser reads its bound.
+//! Requirements") and GNU `__attribute__((…))`. None of those dropped changes a value the
+//! emulator computes: alignment fixes addresses and the others advise the compiler.
+//! `__launch_bounds__` is no attribute here: the parser reads its bound.
+//!
+//! Two kinds are refused before anything is dropped ([`refuse_value_attributes`]): clang's
+//! `ext_vector_type(N)` and GNU `vector_size(N)` make a *vector type* (clang, "Vectors and
+//! Extended Vectors"), so dropping them would run `floatx4` as one `float` with wrong numbers;
+//! and an `alignas(N)` / `__align__(N)` / `aligned(N)` whose `N` is not a power of two is
+//! ill-formed (C++17 [dcl.align]/2: "an alignment value shall be a power of two"; nvcc and
+//! clang refuse it).
+
+use std::collections::HashMap;
 
 use crate::lexer::{Tok, Token};
+use crate::KernelError;
+
+/// The alignment attributes written between `struct` / `class` and the struct's name
+/// (`struct alignas(16) S`, `struct __align__(8) H3`, `struct __attribute__((aligned(16))) S`),
+/// by struct name, read before the attributes are dropped: `Some(N)` for a literal alignment
+/// (the largest, when several), `None` for one that is an expression (`alignas(sizeof(T) * N)`),
+/// which the layout then refuses rather than ignore (C++17 [dcl.align]/4: the strictest
+/// alignment applies; [expr.sizeof]/2: the size includes the padding it brings).
+pub(super) fn struct_alignments(tokens: &[Token]) -> HashMap<String, Option<u64>> {
+    let mut out = HashMap::new();
+    let word = |k: usize| match tokens.get(k).map(|t| &t.tok) {
+        Some(Tok::Ident(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let punct =
+        |k: usize, p: &str| matches!(tokens.get(k).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    let mut k = 0;
+    while k < tokens.len() {
+        if !matches!(word(k), Some("struct" | "class")) {
+            k += 1;
+            continue;
+        }
+        let mut j = k + 1;
+        // The largest literal alignment, and whether one is an expression.
+        let (mut literal_max, mut seen, mut expression) = (1u64, false, false);
+        while matches!(word(j), Some("alignas" | "__align__" | "__attribute__"))
+            && punct(j + 1, "(")
+        {
+            // To the `)` closing the attribute's first `(`.
+            let (open, mut depth, mut end) = (j + 1, 0usize, j + 1);
+            while end < tokens.len() {
+                if punct(end, "(") {
+                    depth += 1;
+                } else if punct(end, ")") {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                end += 1;
+            }
+            let inner: Vec<&Tok> = tokens[(open + 1).min(end)..end.min(tokens.len())]
+                .iter()
+                .map(|t| &t.tok)
+                .collect();
+            let value: Option<&[&Tok]> = match word(j) {
+                // `__attribute__((aligned(N)))`; another GNU attribute says nothing here.
+                Some("__attribute__") => match inner.as_slice() {
+                    [Tok::Punct("("), Tok::Ident(a), Tok::Punct("("), rest @ .., Tok::Punct(")"), Tok::Punct(")")]
+                        if a == "aligned" || a == "__aligned__" =>
+                    {
+                        Some(rest)
+                    }
+                    _ => None,
+                },
+                _ => Some(&inner),
+            };
+            match value {
+                Some([Tok::Int { value, .. }]) => {
+                    literal_max = literal_max.max(*value);
+                    seen = true;
+                }
+                Some(_) => expression = true,
+                None => {}
+            }
+            j = end + 1;
+        }
+        if let Some(name) = word(j).filter(|_| seen || expression) {
+            out.insert(name.to_string(), (!expression).then_some(literal_max));
+        }
+        k = j.max(k + 1);
+    }
+    out
+}
+
+/// Refuses the attributes whose dropping would change what the kernel computes, or that the
+/// vendors' compilers refuse (see the module's text), at their line:column.
+///
+/// # Errors
+/// The first such attribute, with what to write instead.
+pub(super) fn refuse_value_attributes(tokens: &[Token]) -> Result<(), KernelError> {
+    let word = |k: usize| match tokens.get(k).map(|t| &t.tok) {
+        Some(Tok::Ident(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let punct =
+        |k: usize, p: &str| matches!(tokens.get(k).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p);
+    for (k, t) in tokens.iter().enumerate() {
+        match word(k) {
+            Some("ext_vector_type" | "vector_size" | "__vector_size__" | "__ext_vector_type__")
+                if punct(k + 1, "(") =>
+            {
+                return Err(KernelError::new(
+                    t.line,
+                    t.col,
+                    format!(
+                        "`{}` makes a clang vector type, which is not modelled here (dropping it \
+                         would run the vector as one scalar): use HIP's vector types \
+                         (`float4`, `float2`, …) or an array, or load the components one by one",
+                        word(k).unwrap_or_default()
+                    ),
+                ));
+            }
+            Some("alignas" | "__align__" | "aligned" | "__aligned__") if punct(k + 1, "(") => {
+                if let (Some(Tok::Int { value, .. }), true) =
+                    (tokens.get(k + 2).map(|t| &t.tok), punct(k + 3, ")"))
+                {
+                    if !value.is_power_of_two() {
+                        return Err(KernelError::new(
+                            t.line,
+                            t.col,
+                            format!(
+                                "`{}({value})`: an alignment must be a power of two \
+                                 (C++17 [dcl.align]/2), so nvcc and clang refuse it",
+                                word(k).unwrap_or_default()
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
 
 /// `tokens` without their attributes. One pass; a bracket or parenthesis left open drops
 /// the rest of the attribute only (the parser then reports what is missing).
@@ -82,6 +216,44 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn vector_types_and_odd_alignments_are_refused_where_they_stand() {
+        let refused = |src: &str| {
+            let lexed = lex_with(src, 10_000).expect("lexes");
+            refuse_value_attributes(&lexed.tokens).map_err(|e| (e.line, e.col, e.message))
+        };
+        let e = refused("typedef float floatx4 __attribute__((ext_vector_type(4)));").unwrap_err();
+        assert_eq!((e.0, e.1), (1, 38));
+        assert!(e.2.contains("clang vector type"), "{e:?}");
+        assert!(refused("using v = float __attribute__((__vector_size__(16)));").is_err());
+        let e = refused("struct alignas(12) S { int a[3]; };").unwrap_err();
+        assert!(
+            e.2.contains("power of two") && e.2.contains("alignas(12)"),
+            "{e:?}"
+        );
+        assert!(refused("struct __align__(16) S { float a[4]; };").is_ok());
+        assert!(refused("struct S { int a; } __attribute__((aligned(8), packed));").is_ok());
+        assert!(refused("int vector_size = 3;").is_ok());
+    }
+
+    #[test]
+    fn struct_alignments_are_read_by_name() {
+        let lexed = lex_with(
+            "struct alignas(16) A { float x; }; struct __align__(8) B { short a; };
+             struct __attribute__((aligned(32))) C { int c; };
+             template <typename T, int N> struct alignas(sizeof(T) * N) V { T v[N]; };
+             struct D { int d; };",
+            10_000,
+        )
+        .expect("lexes");
+        let m = struct_alignments(&lexed.tokens);
+        assert_eq!(m.get("A"), Some(&Some(16)));
+        assert_eq!(m.get("B"), Some(&Some(8)));
+        assert_eq!(m.get("C"), Some(&Some(32)));
+        assert_eq!(m.get("V"), Some(&None));
+        assert_eq!(m.get("D"), None);
     }
 
     #[test]

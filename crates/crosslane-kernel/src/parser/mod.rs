@@ -178,12 +178,15 @@ pub fn parse_preprocessed(
     let mut macro_diags = pre.diagnostics;
     let kernel_scopes = scopes::kernel_scopes(&pre.tokens);
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
+    attributes::refuse_value_attributes(&tokens)?;
+    let struct_aligns = attributes::struct_alignments(&tokens);
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
     let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.std_functors(&tokens);
+    p.struct_aligns = struct_aligns;
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.cuda = dialect == crosslane_core::Dialect::Cuda;
@@ -469,6 +472,8 @@ struct Parser<'a> {
     cub_ops: HashMap<String, cub::Op>,
     /// `cub::Sum` / `Max` / `Min` already warned of (removed in CCCL 3.0; once a name).
     cub_removed_warned: std::collections::HashSet<String>,
+    /// Structs declared with an alignment attribute, by name (`attributes::struct_alignments`).
+    struct_aligns: HashMap<String, Option<u64>>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -564,6 +569,7 @@ impl<'a> Parser<'a> {
             cub: HashMap::new(),
             cub_ops: HashMap::new(),
             cub_removed_warned: Default::default(),
+            struct_aligns: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
             any_slots: Vec::new(),

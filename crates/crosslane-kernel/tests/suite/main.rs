@@ -34,6 +34,7 @@ mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_eval;
 mod kernel_inference;
+mod kernel_layout_attrs;
 mod kernel_maca;
 mod kernel_macro_kernels;
 mod kernel_mask_groups;

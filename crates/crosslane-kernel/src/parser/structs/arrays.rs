@@ -81,7 +81,8 @@ impl Parser<'_> {
                 // The struct ends: round its size up; place it in its parent.
                 let done = stack.pop();
                 bases.pop();
-                let Some(done) = done else { break };
+                let Some(mut done) = done else { break };
+                done.align = done.align.max(self.declared_alignment(&done.s, at)?);
                 let size = done.size.div_ceil(done.align) * done.align;
                 match stack.last_mut() {
                     Some(parent) => {
@@ -148,9 +149,33 @@ impl Parser<'_> {
         ))
     }
 
-    /// `alignof(S)`: the largest alignment among its leaves (at least 1).
+    /// The alignment `S` was declared with (`struct alignas(16) S`; 1 without one), read by
+    /// [`super::super::attributes::struct_alignments`] before the attributes were dropped.
+    ///
+    /// # Errors
+    /// An alignment written as an expression (`alignas(sizeof(T) * N)`): not evaluated here, so
+    /// the layout is refused rather than given without it.
+    fn declared_alignment(&self, sname: &str, at: Span) -> PResult<u64> {
+        let base = sname.split('<').next().unwrap_or(sname);
+        match self.struct_aligns.get(base) {
+            None => Ok(1),
+            Some(Some(n)) => Ok(*n),
+            Some(None) => Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "the layout of `{sname}` (its sizeof, alignof, offsets) depends on its \
+                     alignment attribute, written as an expression, which is not evaluated here: \
+                     write the alignment as a number (`alignas(16)`)"
+                ),
+            )),
+        }
+    }
+
+    /// `alignof(S)`: the largest alignment among its leaves and its declared alignment (at
+    /// least 1).
     fn struct_layout_align(&self, sname: &str, at: Span) -> PResult<u64> {
-        let mut align = 1;
+        let mut align = self.declared_alignment(sname, at)?;
         let leaves = self.leaves_ordered(sname, at)?;
         for l in leaves {
             align = align.max(match l.ty {
