@@ -21,8 +21,11 @@ pub(crate) struct Subscript {
 
 /// The message for a body of another shape.
 const SHAPES: &str = "`operator[]` is supported when its body returns an element of an array \
-     member (`return data[i];`, `return ((T*)(&data))[i];`, `return reinterpret_cast<T*>(&data)[i];`); \
-     write a named member function for other bodies";
+     member whose cells hold the element type (`T data[N]` or a vector of T such as \
+     `float4 data[N / 4]`, read as `return data[i];`, `return ((T*)(&data))[i];` or \
+     `return reinterpret_cast<T*>(&data)[i];`); a member of another type viewed as T (FlashInfer's \
+     `uint4 data;` read as `half`) reinterprets bytes and is not modelled: declare the member as \
+     `T data[N]`, or write a named member function";
 
 impl Parser<'_> {
     /// Whether the member at the position declares `operator[]` (before its `(`).
