@@ -89,6 +89,11 @@ pub const INTRINSICS: &[&str] = &[
     "__float2half_rz",
     "__float2half_rd",
     "__float2half_ru",
+    "__float2bfloat16_rz",
+    "__float2bfloat16_rd",
+    "__float2bfloat16_ru",
+    "__double2half",
+    "__double2bfloat16",
     "__float2half2_rn",
     "__floats2half2_rn",
     "__float22half2_rn",
@@ -270,14 +275,21 @@ fn compare(op: &str, unordered: bool, a: f64, b: f64) -> bool {
 /// Conversion of a float to a 16-bit type with a directed rounding (`_rz`, `_rd`, `_ru`): the
 /// nearest-even result, stepped one unit toward the rounding direction when it lies on the
 /// wrong side of the exact value.
-fn directed(x: f64, mode: &str) -> f64 {
-    let n = f16::from_f64(round16(Scalar::F16, x));
-    let r = n.to_f64();
+fn directed(ty: Scalar, x: f64, mode: &str) -> f64 {
+    // The bits of the nearest-even value, and the value of a bit pattern, in `ty`.
+    let bits = match ty {
+        Scalar::Bf16 => bf16::from_f64(round16(ty, x)).to_bits(),
+        _ => f16::from_f64(round16(ty, x)).to_bits(),
+    };
+    let value = |b: u16| match ty {
+        Scalar::Bf16 => bf16::from_bits(b).to_f64(),
+        _ => f16::from_bits(b).to_f64(),
+    };
+    let r = value(bits);
     if r == x || x.is_nan() {
         return r;
     }
     let step = |up: bool| {
-        let bits = n.to_bits();
         let positive = bits & 0x8000 == 0;
         let next = if up == positive {
             bits.wrapping_add(1)
@@ -291,7 +303,7 @@ fn directed(x: f64, mode: &str) -> f64 {
         } else {
             bits.wrapping_sub(1)
         };
-        f16::from_bits(next).to_f64()
+        value(next)
     };
     match mode {
         "rz" if r.abs() > x.abs() => step(r < 0.0),
@@ -554,7 +566,32 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         }
         "__float2half_rz" | "__float2half_rd" | "__float2half_ru" => {
             let x = as_float(name, &args[0])?;
-            Ok(KVal::float(Scalar::F16, directed(x, &name[13..])))
+            Ok(KVal::float(
+                Scalar::F16,
+                directed(Scalar::F16, x, &name[13..]),
+            ))
+        }
+        "__float2bfloat16_rz" | "__float2bfloat16_rd" | "__float2bfloat16_ru" => {
+            let x = as_float(name, &args[0])?;
+            Ok(KVal::float(
+                Scalar::Bf16,
+                directed(Scalar::Bf16, x, &name[17..]),
+            ))
+        }
+        // From a double, rounded once to nearest even (not through float: converting to
+        // float first could round twice).
+        "__double2half" | "__double2bfloat16" => {
+            let x = args[0]
+                .convert(ValTy::scalar(Scalar::F64))
+                .map_err(|f| format!("`{name}`: {}", f.message))?
+                .as_f64()
+                .ok_or_else(|| format!("`{name}` needs a number"))?;
+            let ty = if name == "__double2half" {
+                Scalar::F16
+            } else {
+                Scalar::Bf16
+            };
+            Ok(KVal::float(ty, x))
         }
         "__float2half2_rn" => {
             let x = as_float(name, &args[0])?;

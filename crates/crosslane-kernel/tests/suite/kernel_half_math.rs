@@ -420,3 +420,42 @@ fn unknown_instructions_and_cvt_forms_stay_refused_by_name() {
         assert!(e.to_string().contains(words), "{asm}: {e}");
     }
 }
+
+/// CUDA Math API, "Half Precision Conversion and Data Movement" / "Bfloat16 Precision
+/// Conversion": the `_rz`, `_rd`, `_ru` conversions round toward zero, −∞, +∞, and
+/// `__double2half` rounds the double once to nearest even. By hand: 1 + 2^-11 is halfway
+/// between 1 and 1 + 2^-10 (half has 10 fraction bits), so up gives 1.0009765625 and
+/// down of its negative -1.0009765625; 70000 toward zero is the largest half, 65504;
+/// 1.0048828125 = 1 + 2^-8 + 2^-10 toward zero in bf16 (7 fraction bits) is 1; the half
+/// nearest 0.1 is 0.0999755859375 (1638 · 2^-14); 1 + 2^-11 + 2^-30 as a double is past the
+/// halfway point, so rounded once it is 1 + 2^-10 (through float it would be the tie 1 + 2^-11
+/// and round to the even 1).
+#[test]
+fn directed_half_and_bfloat16_conversions() {
+    let src = "#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+__global__ void k(float* out) {
+  float x = 1.0f + 0.00048828125f;
+  out[0] = __half2float(__float2half_ru(x));
+  out[1] = __half2float(__float2half_rz(70000.0f));
+  out[2] = __bfloat162float(__float2bfloat16_rz(1.0048828125f));
+  out[3] = __half2float(__double2half(0.1));
+  out[4] = __half2float(__float2half_rd(-x));
+  out[5] = __half2float(__double2half(1.0 + 0.00048828125 + 9.313225746154785e-10));
+  out[6] = __bfloat162float(__float2bfloat16_ru(1.0048828125f));
+}";
+    let t = run_kernel(src, launch(1, &[("out", 7, "0")])).unwrap();
+    no_errors(&t);
+    assert_eq!(
+        floats(&t, "out"),
+        [
+            1.0009765625,
+            65504.0,
+            1.0,
+            0.0999755859375,
+            -1.0009765625,
+            1.0009765625,
+            1.0078125
+        ]
+    );
+}
