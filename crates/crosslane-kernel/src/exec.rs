@@ -45,6 +45,12 @@ use super::machine::typed_run::TypedState;
 use super::machine::*;
 pub use super::trace::*;
 
+/// What a run out of work was doing: a spin on a flag another block or warp writes never sees
+/// the write here (blocks run in turn, a warp yields only at a barrier), as it would on a device.
+const SPIN_HINT: &str = "the statements running (an endless loop? Or a loop waiting for \
+     another block or warp to write a flag: blocks run one after another and a warp yields \
+     only at a barrier here, so such a wait never ends)";
+
 /// Most threads in one block the interpreter launches (the product of the block's dimensions):
 /// CUDA's limit of 1024 threads per block (CUDA C++ Programming Guide, "Thread Hierarchy"),
 /// which every dialect's launch here shares.
@@ -608,11 +614,7 @@ impl Executor {
             };
             if !self.meter.work(1) {
                 let line = self.line_of(self.warps[w].pc);
-                self.limit(
-                    Resource::Work,
-                    line,
-                    "the statements running (an endless loop?)".to_string(),
-                );
+                self.limit(Resource::Work, line, SPIN_HINT.to_string());
                 return false;
             }
             // What buffers may still take: the budget less the trace and the lane variables.
@@ -626,11 +628,7 @@ impl Executor {
             let recorded = self.exec(w);
             if self.meter.work_spent() {
                 let line = at_line;
-                self.limit(
-                    Resource::Work,
-                    line,
-                    "the statements running (an endless loop?)".to_string(),
-                );
+                self.limit(Resource::Work, line, SPIN_HINT.to_string());
                 return false;
             }
             // Checked after every statement, recorded or not: a statement that records no
