@@ -941,8 +941,8 @@ impl Parser<'_> {
         st.fills.insert(arr, (values, line));
     }
 
-    /// `for (int i = A; i < B; i++) h[i] = f(i);` (braces around the one assignment allowed):
-    /// records `h`'s values. Returns where the next statement starts, and whether the loop was
+    /// `for (int i = A; i < B; i++) h[i] = f(i);` (in braces, one or more such assignments to
+    /// different arrays): records each array's values. Returns where the next statement starts, and whether the loop was
     /// read (a fill, or a launch in its body: the body is then read once); any other loop is
     /// left to `host_loop`.
     fn host_for(&mut self, st: &mut HostState, k: usize, close: usize) -> (usize, bool) {
@@ -1042,43 +1042,59 @@ impl Parser<'_> {
         if !unit || from != 0 || to <= 0 || to > MAX_FILL {
             return (after, false);
         }
-        // body: `h[i] = expr;`
+        // body: `h[i] = expr;`, or in braces several such assignments (`{ hx[i] = 0.5f * i;
+        // hy[i] = 1.0f; }`), each a fill of its array.
         let mut s = head_close + 1 + usize::from(braced);
-        let Tok::Ident(arr) = &toks[s].tok else {
-            return (after, false);
-        };
-        let arr = arr.clone();
-        if !matches!(toks.get(s + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
-            || !matches!(toks.get(s + 2).map(|t| &t.tok), Some(Tok::Ident(n)) if *n == var)
-            || !matches!(toks.get(s + 3).map(|t| &t.tok), Some(Tok::Punct("]")))
-            || !matches!(toks.get(s + 4).map(|t| &t.tok), Some(Tok::Punct("=")))
-        {
-            return (after, false);
-        }
-        s += 5;
-        let Some(semi) = (s..=body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
-        else {
-            return (after, false);
-        };
-        if braced && semi + 1 != body_to {
-            return (after, false);
-        }
-        let Some(e) = self.sub_expr(s, semi) else {
-            return (after, false);
-        };
-        let mut values = Vec::with_capacity(to as usize);
-        for i in from..to {
-            st.env.insert(var.clone(), HostVal::Int(i));
-            match const_eval(&e, &st.env).and_then(HostVal::text) {
-                Some(v) => values.push(v),
-                None => {
-                    st.env.remove(&var);
-                    return (after, false);
-                }
+        let mut assigns: Vec<(String, Expr)> = Vec::new();
+        loop {
+            let Tok::Ident(arr) = &toks[s].tok else {
+                return (after, false);
+            };
+            let arr = arr.clone();
+            if !matches!(toks.get(s + 1).map(|t| &t.tok), Some(Tok::Punct("[")))
+                || !matches!(toks.get(s + 2).map(|t| &t.tok), Some(Tok::Ident(n)) if *n == var)
+                || !matches!(toks.get(s + 3).map(|t| &t.tok), Some(Tok::Punct("]")))
+                || !matches!(toks.get(s + 4).map(|t| &t.tok), Some(Tok::Punct("=")))
+                || assigns.iter().any(|(a, _)| *a == arr)
+            {
+                return (after, false);
+            }
+            s += 5;
+            let Some(semi) = (s..=body_to.max(s)).find(|&i| matches!(toks[i].tok, Tok::Punct(";")))
+            else {
+                return (after, false);
+            };
+            let Some(e) = self.sub_expr(s, semi) else {
+                return (after, false);
+            };
+            assigns.push((arr, e));
+            s = semi + 1;
+            if !braced || s >= body_to {
+                break;
             }
         }
+        if braced && s != body_to {
+            return (after, false);
+        }
+        let mut filled: Vec<(String, Vec<String>)> = Vec::with_capacity(assigns.len());
+        for (arr, e) in &assigns {
+            let mut values = Vec::with_capacity(to as usize);
+            for i in from..to {
+                st.env.insert(var.clone(), HostVal::Int(i));
+                match const_eval(e, &st.env).and_then(HostVal::text) {
+                    Some(v) => values.push(v),
+                    None => {
+                        st.env.remove(&var);
+                        return (after, false);
+                    }
+                }
+            }
+            filled.push((arr.clone(), values));
+        }
         st.env.remove(&var);
-        st.fills.insert(arr, (values, line));
+        for (arr, values) in filled {
+            st.fills.insert(arr, (values, line));
+        }
         (after, true)
     }
 

@@ -330,3 +330,40 @@ int main() {
     assert_eq!(t.launch.block_dim, [256, 1, 1]);
     assert_eq!(ints(&t, "o"), vec![Some(65); 256]);
 }
+
+/// One host loop filling two arrays (`{ hx[i] = 0.5f * i; hy[i] = 1.0f; }`) fills both, as
+/// two loops would. By hand:
+/// y[i] = 3 · 0.5 · i + 1, so y[0] = 1, y[1] = 2.5, y[99] = 149.5.
+#[test]
+fn one_host_loop_fills_two_arrays() {
+    let src = "#include <vector>
+__global__ void scale_add(const float* x, float* y, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+int main() {
+  const int n = 100;
+  std::vector<float> hx(n), hy(n);
+  for (int i = 0; i < n; ++i) { hx[i] = 0.5f * i; hy[i] = 1.0f; }
+  float *dx, *dy;
+  cudaMalloc(&dx, n * sizeof(float));
+  cudaMalloc(&dy, n * sizeof(float));
+  cudaMemcpy(dx, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(dy, hy.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  scale_add<<<4, 32>>>(dx, dy, 3.0f, n);
+  return 0;
+}";
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Cuda),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).unwrap();
+    let y: Vec<f64> = t
+        .buffer("y")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(|v| v.as_f64()).unwrap_or(f64::NAN))
+        .collect();
+    assert_eq!(y.len(), 100);
+    assert_eq!((y[0], y[1], y[99]), (1.0, 2.5, 149.5));
+}
