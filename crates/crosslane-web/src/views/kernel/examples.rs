@@ -1,7 +1,8 @@
 //! The examples menu: every seed kernel of `crosslane-kernel/examples_kernels/` (see its README for
 //! where each comes from) and of `examples_wgsl/`. Their text is not in the page's first module
-//! (issue 29, "First lanes in a quarter of a second": the wasm before the first render is
-//! budgeted): `scripts/build-web` serves the two folders under `examples/` and the view fetches
+//! (the wasm the page fetches before its first render is budgeted: docs/benchmarks.md,
+//! "WebAssembly size"): trunk copies the two folders to `examples/` (web/index.html's `copy-dir`
+//! links) and the view fetches
 //! a kernel's text when it is chosen ([`url`]). Only the opening kernel ([`OPENING_SOURCE`]) is
 //! embedded, so the view has a kernel before any fetch. A restored link finds its example by
 //! the [`digest`] of its text, computed here at compile time, so the texts themselves stay out.
