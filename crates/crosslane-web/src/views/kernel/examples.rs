@@ -2,8 +2,7 @@
 //! where each comes from) and of `examples_wgsl/`. Their text is not in the page's first module
 //! (the wasm the page fetches before its first render is budgeted: docs/benchmarks.md,
 //! "WebAssembly size"): trunk copies the two folders to `examples/` (web/index.html's `copy-dir`
-//! links) and the view fetches
-//! a kernel's text when it is chosen ([`url`]). Only the opening kernel ([`OPENING_SOURCE`]) is
+//! links) and the view fetches a kernel's text when it is chosen ([`url`]). Only the opening kernel ([`OPENING_SOURCE`]) is
 //! embedded, so the view has a kernel before any fetch. A restored link finds its example by
 //! the [`digest`] of its text, computed here at compile time, so the texts themselves stay out.
 //! Faulty seeds are kept as printed; the page reports their faults (README, "Known faults").
