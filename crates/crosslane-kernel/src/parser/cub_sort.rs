@@ -145,7 +145,13 @@ impl Parser<'_> {
         let st_at = self.span();
         let storage = self.assign_expr()?;
         self.expect_punct(")")?;
-        let ExprKind::Ident(st) = storage.kind.clone() else {
+        // A `__shared__` TempStorage, or a member of a union of them (`cub_union`).
+        let st = match &storage.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            ExprKind::Member(base, m) => self.cub_union_member(base, m),
+            _ => None,
+        };
+        let Some(st) = st else {
             return Err(KernelError::new(
                 st_at.line,
                 st_at.col,

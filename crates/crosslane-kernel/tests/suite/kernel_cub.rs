@@ -390,3 +390,44 @@ __global__ void k(int* out) {
     assert_eq!(e.line, 5, "{e:?}");
     assert!(e.message.contains("TempStorage m;` members only"), "{e:?}");
 }
+
+/// A `BlockRadixSort` whose TempStorage is a member of the union (vLLM-style top-k by sort):
+/// 32 threads × 2 keys `x[i] = i` loaded blocked, sorted descending with their indices: the
+/// first four ranks are 63, 62, 61, 60 with those indices.
+#[test]
+fn a_radix_sort_runs_on_a_union_member() {
+    let src = "#include <cub/cub.cuh>
+__global__ void k(const float* x, float* top_v, int* top_i) {
+  using Load = cub::BlockLoad<float, 32, 2>;
+  using Sort = cub::BlockRadixSort<float, 32, 2, int>;
+  __shared__ union { typename Load::TempStorage load; typename Sort::TempStorage sort; } tmp;
+  float keys[2];
+  int vals[2];
+  Load(tmp.load).Load(x, keys);
+  vals[0] = threadIdx.x * 2; vals[1] = threadIdx.x * 2 + 1;
+  __syncthreads();
+  Sort(tmp.sort).SortDescending(keys, vals);
+  if (threadIdx.x < 2) {
+    top_v[threadIdx.x * 2] = keys[0]; top_v[threadIdx.x * 2 + 1] = keys[1];
+    top_i[threadIdx.x * 2] = vals[0]; top_i[threadIdx.x * 2 + 1] = vals[1];
+  }
+}";
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Cuda),
+        block_dim: Some([32, 1, 1]),
+        buffer_len: [
+            ("x".to_string(), 64),
+            ("top_v".to_string(), 4),
+            ("top_i".to_string(), 4),
+        ]
+        .into(),
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).expect("runs");
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+    assert_eq!(
+        floats(&t, "top_v"),
+        [Some(63.0), Some(62.0), Some(61.0), Some(60.0)]
+    );
+    assert_eq!(ints(&t, "top_i"), [Some(63), Some(62), Some(61), Some(60)]);
+}
