@@ -10,12 +10,14 @@
 //! ... BlockLoadT(temp_storage.load).Load(...); __syncthreads(); BlockScanT(temp_storage.scan)...
 //! ```
 //!
-//! (and the same with `struct`). Each member becomes the collective's shared storage, named
+//! (and the same with `struct`, or the union type named first, `union S { … };`, and the
+//! variable declared after it, `__shared__ S tmp;`). Each member becomes the collective's shared storage, named
 //! `temp_storage.load`; the members of a union share one record of use, so a second collective
 //! on the union with no `__syncthreads()` between them is warned of as on one `TempStorage`
 //! (CUB API: a `TempStorage` may be reused only after a barrier; in a union the members'
 //! bytes are the same bytes). A union member that is not a `TempStorage` is refused here.
 
+use super::cub::CubClass;
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::Tok;
@@ -29,6 +31,18 @@ impl Parser<'_> {
     /// A member that is not a CUB `TempStorage`, a malformed declaration.
     pub(super) fn cub_storage_union(&mut self) -> PResult<Option<Vec<Declarator>>> {
         let save = self.pos;
+        // `__shared__ SharedTS tmp;` of a union type defined before (`cub_union_type`).
+        if let Tok::Ident(t) = self.peek(0).clone() {
+            if let Some(members) = self.cub_union_types.get(&t).cloned() {
+                if matches!(self.peek(1), Tok::Ident(_)) && matches!(self.peek(2), Tok::Punct(";"))
+                {
+                    self.bump();
+                    let name = self.ident()?;
+                    self.expect_punct(";")?;
+                    return self.cub_union_decls(&name, members).map(Some);
+                }
+            }
+        }
         if !(self.is_word("union") || self.is_word("struct")) {
             return Ok(None);
         }
@@ -41,6 +55,41 @@ impl Parser<'_> {
             self.pos = save;
             return Ok(None);
         }
+        let members = self.cub_union_members()?;
+        let name = self.ident()?;
+        self.expect_punct(";")?;
+        self.cub_union_decls(&name, members).map(Some)
+    }
+
+    /// `union NAME { [typename] R::TempStorage m; … };` as a statement: the union type recorded
+    /// for a later `__shared__ NAME var;`. False (position kept) when no such union starts here.
+    ///
+    /// # Errors
+    /// A member that is not a CUB `TempStorage`, a malformed definition.
+    pub(super) fn cub_union_type(&mut self) -> PResult<bool> {
+        let save = self.pos;
+        if !(self.is_word("union") || self.is_word("struct")) {
+            return Ok(false);
+        }
+        self.bump();
+        let (Tok::Ident(tag), Tok::Punct("{")) = (self.peek(0).clone(), self.peek(1).clone())
+        else {
+            self.pos = save;
+            return Ok(false);
+        };
+        self.bump();
+        if !self.union_holds_temp_storage() {
+            self.pos = save;
+            return Ok(false);
+        }
+        let members = self.cub_union_members()?;
+        self.expect_punct(";")?;
+        self.cub_union_types.insert(tag, members);
+        Ok(true)
+    }
+
+    /// The members `{ [typename] R::TempStorage m; … }` from the `{`, past the `}`.
+    fn cub_union_members(&mut self) -> PResult<Vec<(CubClass, String, Span)>> {
         self.bump();
         let mut members = Vec::new();
         while !self.eat("}") {
@@ -70,13 +119,19 @@ impl Parser<'_> {
             self.expect_punct(";")?;
             members.push((c, member, m_at));
         }
+        Ok(members)
+    }
+
+    /// The shared arrays of union variable `name`'s members (`name.member`).
+    fn cub_union_decls(
+        &mut self,
+        name: &str,
+        members: Vec<(CubClass, String, Span)>,
+    ) -> PResult<Vec<Declarator>> {
         let at = self.span();
-        let name = self.ident()?;
-        self.expect_punct(";")?;
         let mut decls = Vec::new();
         for (c, member, m_at) in members {
-            let full = format!("{name}.{member}");
-            decls.extend(self.cub_storage_decls(c, full, m_at, 1)?);
+            decls.extend(self.cub_storage_decls(c, format!("{name}.{member}"), m_at, 1)?);
         }
         if decls.is_empty() {
             return Err(KernelError::new(
@@ -85,7 +140,7 @@ impl Parser<'_> {
                 format!("`{name}` holds no CUB TempStorage"),
             ));
         }
-        Ok(Some(decls))
+        Ok(decls)
     }
 
     /// Whether the braces starting here hold a `TempStorage` member (so a plain shared union

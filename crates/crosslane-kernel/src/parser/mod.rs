@@ -472,6 +472,9 @@ struct Parser<'a> {
     cub_ops: HashMap<String, cub::Op>,
     /// `cub::Sum` / `Max` / `Min` already warned of (removed in CCCL 3.0; once a name).
     cub_removed_warned: std::collections::HashSet<String>,
+    /// Unions of CUB TempStorages defined as types (`union S { … };`), their members
+    /// (`cub_union`).
+    cub_union_types: HashMap<String, Vec<(cub::CubClass, String, Span)>>,
     /// Structs declared with an alignment attribute, by name (`attributes::struct_alignments`).
     struct_aligns: HashMap<String, Option<u64>>,
     /// `TempStorage` variables and the collective each serves.
@@ -570,6 +573,7 @@ impl<'a> Parser<'a> {
             cub_ops: HashMap::new(),
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
+            cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),
             any_slots: Vec::new(),

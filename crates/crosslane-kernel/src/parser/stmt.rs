@@ -117,6 +117,10 @@ impl Parser<'_> {
                         return Ok(done(self, k));
                     }
                 }
+                // `union S { typename R::TempStorage r; … };` for a later `__shared__ S t;`.
+                "union" | "struct" if self.cub_union_type()? => {
+                    return Ok(done(self, StmtKind::Empty));
+                }
                 "typedef" => {
                     self.alias()?;
                     return Ok(done(self, StmtKind::Empty));

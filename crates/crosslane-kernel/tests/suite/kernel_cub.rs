@@ -391,7 +391,8 @@ __global__ void k(int* out) {
     assert!(e.message.contains("TempStorage m;` members only"), "{e:?}");
 }
 
-/// A `BlockRadixSort` whose TempStorage is a member of the union (vLLM-style top-k by sort):
+/// A `BlockRadixSort` whose TempStorage is a member of a union type defined first, then
+/// declared `__shared__` (vLLM-style top-k by sort):
 /// 32 threads × 2 keys `x[i] = i` loaded blocked, sorted descending with their indices: the
 /// first four ranks are 63, 62, 61, 60 with those indices.
 #[test]
@@ -400,7 +401,8 @@ fn a_radix_sort_runs_on_a_union_member() {
 __global__ void k(const float* x, float* top_v, int* top_i) {
   using Load = cub::BlockLoad<float, 32, 2>;
   using Sort = cub::BlockRadixSort<float, 32, 2, int>;
-  __shared__ union { typename Load::TempStorage load; typename Sort::TempStorage sort; } tmp;
+  union Shared { typename Load::TempStorage load; typename Sort::TempStorage sort; };
+  __shared__ Shared tmp;
   float keys[2];
   int vals[2];
   Load(tmp.load).Load(x, keys);
