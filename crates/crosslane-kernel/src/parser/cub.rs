@@ -508,6 +508,32 @@ impl Parser<'_> {
         Ok(decls)
     }
 
+    /// Adds a device function the front end built for a collective (its parameters and body
+    /// as syntax-tree nodes) under `name`, returning `ret`: one place for what each collective's
+    /// builder registers.
+    pub(super) fn push_built_fn(
+        &mut self,
+        name: &str,
+        ret: Ty,
+        params: Vec<Param>,
+        body: Stmt,
+        at: Span,
+    ) {
+        self.fn_types.insert(name.to_string(), ret);
+        self.extra_fns.push(Function {
+            name: name.to_string(),
+            entry: false,
+            ret,
+            params,
+            body,
+            launch_bounds: None,
+            vf_call_dim: None,
+            span: at,
+            snippet: false,
+            defaults: Vec::new(),
+        });
+    }
+
     /// Whether `w` names a CUB collective here (`R` of `R(t).Sum(x)`).
     pub(super) fn is_cub_name(&self, w: &str) -> bool {
         self.cub.contains_key(w)
@@ -975,19 +1001,7 @@ impl Parser<'_> {
             },
         };
         let ret = Ty::Val(c.elem);
-        self.fn_types.insert(fname.clone(), ret);
-        self.extra_fns.push(Function {
-            name: fname.clone(),
-            entry: false,
-            ret,
-            params,
-            body,
-            launch_bounds: None,
-            vf_call_dim: None,
-            span: at,
-            snippet: false,
-            defaults: Vec::new(),
-        });
+        self.push_built_fn(&fname, ret, params, body, at);
         Ok(fname)
     }
 }

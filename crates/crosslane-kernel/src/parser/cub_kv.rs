@@ -204,19 +204,7 @@ impl Parser<'_> {
             stmt(StmtKind::Return(None)),
         ]));
         self.fn_ret.insert(fname.clone(), s.to_string());
-        self.fn_types.insert(fname.clone(), Ty::Void);
-        self.extra_fns.push(Function {
-            name: fname.clone(),
-            entry: false,
-            ret: Ty::Void,
-            params,
-            body,
-            launch_bounds: None,
-            vf_call_dim: None,
-            span: at,
-            snippet: false,
-            defaults: Vec::new(),
-        });
+        self.push_built_fn(&fname, Ty::Void, params, body, at);
         Ok(fname)
     }
 }

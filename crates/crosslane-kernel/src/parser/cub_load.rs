@@ -358,19 +358,7 @@ impl Parser<'_> {
             body.push(stmt(StmtKind::If(inside, Box::new(copy), otherwise)));
         }
         body.push(stmt(StmtKind::Return(None)));
-        self.fn_types.insert(fname.clone(), Ty::Void);
-        self.extra_fns.push(Function {
-            name: fname.clone(),
-            entry: false,
-            ret: Ty::Void,
-            params,
-            body: stmt(StmtKind::Block(body)),
-            launch_bounds: None,
-            vf_call_dim: None,
-            span: at,
-            snippet: false,
-            defaults: Vec::new(),
-        });
+        self.push_built_fn(&fname, Ty::Void, params, stmt(StmtKind::Block(body)), at);
         fname
     }
 }

@@ -161,19 +161,7 @@ impl Parser<'_> {
             b.warp_scan(self, op, kind)
         };
         let ret = Ty::Val(c.elem);
-        self.fn_types.insert(fname.clone(), ret);
-        self.extra_fns.push(Function {
-            name: fname.clone(),
-            entry: false,
-            ret,
-            params,
-            body,
-            launch_bounds: None,
-            vf_call_dim: None,
-            span: at,
-            snippet: false,
-            defaults: Vec::new(),
-        });
+        self.push_built_fn(&fname, ret, params, body, at);
         fname
     }
 }

@@ -249,19 +249,7 @@ impl Parser<'_> {
             stmts: Vec::new(),
         };
         let (params, body) = s.build(self, c, descending, striped);
-        self.fn_types.insert(fname.clone(), Ty::Void);
-        self.extra_fns.push(Function {
-            name: fname.clone(),
-            entry: false,
-            ret: Ty::Void,
-            params,
-            body,
-            launch_bounds: None,
-            vf_call_dim: None,
-            span: at,
-            snippet: false,
-            defaults: Vec::new(),
-        });
+        self.push_built_fn(&fname, Ty::Void, params, body, at);
         fname
     }
 }
