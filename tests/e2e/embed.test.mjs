@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { PAGE_URL, ARTIFACTS, launch, open, rendered } from './lib.mjs';
+import { PAGE_URL, ARTIFACTS, launch, open, rendered, share } from './lib.mjs';
 
 // Another origin on the same loopback server (Chromium refuses iframes of a loopback address in a
 // page of a public-looking origin): localhost for 127.0.0.1 and the other way round.
@@ -77,10 +77,10 @@ for (const theme of ['light', 'dark']) {
 // copy embed code offers both, and the read-only one opens as ?embed=static.
 test('copy embed code offers a read-only embed (?embed=static) for the operation view', async () => {
   const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
-  await page.click('#copy-link');
+  await share(page, '#copy-link');
   assert.ok(!(await page.isVisible('#share-read-only')));
   const pageLink = await page.inputValue('#share-text');
-  await page.click('#copy-embed');
+  await share(page, '#copy-embed');
   assert.ok(await page.isVisible('#share-read-only'));
   assert.match(await page.inputValue('#share-text'), /<iframe [^>]*src="[^"]*\?embed#v1\./);
   await page.check('#share-read-only');
@@ -97,7 +97,7 @@ test('copy embed code offers a read-only embed (?embed=static) for the operation
   await page.uncheck('#share-read-only');
   await page.waitForFunction(() => /\?embed#v1\./.test(document.getElementById('share-text').value));
   await rendered(page, () => page.click('nav#views button[data-view="sort"]'));
-  await page.click('#copy-embed');
+  await share(page, '#copy-embed');
   assert.ok(!(await page.isVisible('#share-read-only')));
   assert.doesNotMatch(await page.inputValue('#share-text'), /embed=static/);
   await page.close();
@@ -105,9 +105,9 @@ test('copy embed code offers a read-only embed (?embed=static) for the operation
 
 test('the embed code is small: an iframe, and a link to the full page as the static fallback', async () => {
   const page = await open(browser, `${PAGE_URL}#${GOLDEN[0].link}`);
-  await page.click('#copy-link');
+  await share(page, '#copy-link');
   const pageLink = await page.inputValue('#share-text');
-  await page.click('#copy-embed');
+  await share(page, '#copy-embed');
   const snippet = await page.inputValue('#share-text');
   await page.close();
   assert.match(snippet, /<iframe [^>]*src="[^"]*\?embed#v1\.[A-Za-z0-9_-]+"/);

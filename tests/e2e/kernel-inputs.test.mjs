@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, PAGE_URL, launch, open, rendered, showView } from './lib.mjs';
+import { ARTIFACTS, PAGE_URL, launch, open, rendered, showView, settledHash } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch({ width: 1440, height: 1100 }); mkdirSync(ARTIFACTS, { recursive: true }); });
@@ -38,7 +38,7 @@ async function settled(page) {
 const laneVar = (page, lane, name) =>
   page.textContent(`#kernel-vars tr[data-lane="${lane}"] td[data-var="${name}"]`);
 const cell = (page, i) => page.inputValue(`#kernel-memory input[data-buffer="0"][data-index="${i}"]`);
-const hashOf = (page) => page.evaluate(() => location.hash.slice(1));
+const hashOf = async (page) => (await settledHash(page)).slice(1);
 
 // A buffer `d` and a scalar `s`: every lane adds `s` to the next lane's cell.
 const SOURCE = '__global__ void k(int* d, int s) {\n  int v = __shfl_down_sync(0xffffffff, d[threadIdx.x], 1) + s;\n  d[threadIdx.x] = v;\n}';

@@ -47,13 +47,15 @@ export async function readyCount(page) {
   return Number(await page.evaluate(() => document.body.dataset.ready ?? 0));
 }
 
-/** Runs `action` and waits for the render it causes. */
+/** Runs `action` and waits for the render it causes, and for the address to follow it (the
+ *  browser deflates links asynchronously: `body[data-link]` is `pending` until written). */
 export async function rendered(page, action, timeout = 30000) {
   const before = await readyCount(page);
   await action();
   await page.waitForFunction(
     (n) => Number(document.body.dataset.ready ?? 0) > n, before, { timeout },
   );
+  await page.waitForFunction(() => document.body.dataset.link !== 'pending', null, { timeout });
 }
 
 /** Opens the page in `browser` (from `launch`) and waits for its first render. */
@@ -70,9 +72,24 @@ export async function open(browser, url = PAGE_URL) {
 export async function showView(page, name) {
   await page.click(`nav#views button[data-view="${name}"]`);
   await page.waitForFunction((n) => document.body.dataset.view === n, name);
+  await page.waitForFunction(() => document.body.dataset.link !== 'pending');
   // The kernel view loads the kernel engine when first shown ("loading the kernel engine…"):
   // shown means its first frame has arrived, as a visitor sees it.
   if (name === 'kernel') {
     await page.waitForFunction(() => document.getElementById('view-kernel').dataset.state !== 'running', null, { timeout: 60_000 });
   }
+}
+
+/** The page's address fragment (with `#`) once every change has its link: links are deflated
+ *  by the browser asynchronously, and `body[data-link]` is `pending` until they are written. */
+export async function settledHash(page) {
+  await page.waitForFunction(() => document.body.dataset.link !== 'pending');
+  return page.evaluate(() => location.hash);
+}
+
+/** Clicks a share button (`#copy-link`, `#copy-embed`) and waits until what it shares is in
+ *  `#share-text` or `#share-status` (`body[data-share]` leaves `pending`). */
+export async function share(page, selector) {
+  await page.click(selector);
+  await page.waitForFunction(() => document.body.dataset.share !== 'pending');
 }

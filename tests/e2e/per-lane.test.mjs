@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, PAGE_URL, launch, open, rendered } from './lib.mjs';
+import { ARTIFACTS, PAGE_URL, launch, open, rendered, settledHash } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -36,7 +36,7 @@ test('__shfl_sync with srcLane (lane+1)%32 rotates: each lane reads its own sour
   // The permalink keeps the expression: a fresh page on the same address shows the same lanes.
   // (Keystrokes update the address at the end of a typing burst, 600 ms.)
   await page.waitForTimeout(900);
-  const hash = await page.evaluate(() => location.hash);
+  const hash = await settledHash(page);
   assert.match(hash, /^#v1\./);
   const again = await open(browser, `${PAGE_URL}${hash}`);
   assert.deepEqual(await cells(again, 'result'), expected);

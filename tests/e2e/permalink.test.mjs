@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
-import { PAGE_URL, ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
+import { PAGE_URL, ARTIFACTS, launch, open, rendered, showView, share, settledHash } from './lib.mjs';
 
 const GOLDEN = JSON.parse(readFileSync(new URL('./golden-lanes.json', import.meta.url), 'utf8')).links;
 
@@ -20,7 +20,7 @@ const results = (page) =>
   page.$$eval('#lanes tr[data-lane] td.result', (tds) => tds.map((td) => td.textContent));
 const linkError = (page) =>
   page.$eval('#link-error', (e) => (e.hidden ? '' : e.textContent));
-const hashOf = (page) => page.evaluate(() => location.hash.slice(1));
+const hashOf = async (page) => (await settledHash(page)).slice(1);
 const field = (page, sel) => page.$eval(sel, (e) => (e.type === 'checkbox' ? String(e.checked) : e.value));
 
 /** The default scenario: what a page without a link shows. */
@@ -90,7 +90,7 @@ test('changed parameters survive a reload, and Copy link gives the same address'
   assert.equal(before.lanes[4], '2');
   const hash = await hashOf(page);
   assert.match(hash, /^v1\.[A-Za-z0-9_-]+$/);
-  await page.click('#copy-link');
+  await share(page, '#copy-link');
   assert.equal(await page.inputValue('#share-text'), page.url());
   await page.reload();
   await page.waitForFunction(() => Number(document.body.dataset.ready ?? 0) >= 1);
@@ -180,9 +180,9 @@ test('the reference view is in the link: search, AMD target and the article, acr
   const shown = await page.getAttribute('#reference', 'data-shown');
   assert.ok(Number(shown) >= 1, `swizzle leaves some articles (${shown})`);
   // Copy link and copy embed work here.
-  await page.click('#copy-link');
+  await share(page, '#copy-link');
   assert.equal(await page.inputValue('#share-text'), page.url());
-  await page.click('#copy-embed');
+  await share(page, '#copy-embed');
   assert.match(await page.inputValue('#share-text'), new RegExp(`\\?embed[^"]*#${searched}`));
   // The embed opens the same reference state.
   const src = (await page.inputValue('#share-text')).match(/src="([^"]+)"/)[1].replace(/&amp;/g, '&');
@@ -283,7 +283,7 @@ test('a kernel too large for a link: named limit, no stale address, kept for a r
   const status = await page.$eval('#link-status', (e) => (e.hidden ? '' : e.textContent));
   const m = status.match(/the link would be (\d+) KB; links are limited to 16 KB/);
   assert.ok(m && Number(m[1]) > 16, status);
-  await page.click('#copy-link');
+  await share(page, '#copy-link');
   assert.match(await page.textContent('#share-status'), /the link would be \d+ KB; links are limited to 16 KB/);
   await page.screenshot({ path: `${ARTIFACTS}link-too-large.png` });
   await page.reload();

@@ -8,7 +8,7 @@
 // #sort-warp[data-steps] with one canvas per shuffle, body[data-ready].
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, open, rendered, ARTIFACTS } from './lib.mjs';
+import { launch, open, rendered, ARTIFACTS, settledHash } from './lib.mjs';
 
 let browser;
 
@@ -173,11 +173,11 @@ test('the wire threshold is in the link and survives a reload', async () => {
   await typeKeys(page, '9,8,7,6,5,4,3,2,1,0');
   assert.equal((await canvasData(page)).mode, 'diagram');
   await page.waitForTimeout(700);
-  const before = await page.evaluate(() => location.hash);
+  const before = await settledHash(page);
   await rendered(page, () => page.fill('#sort-threshold', '8'));
   assert.equal((await canvasData(page)).mode, 'plot', 'ten keys over a threshold of 8: plotted');
   await page.waitForTimeout(700);
-  assert.notEqual(await page.evaluate(() => location.hash), before);
+  assert.notEqual(await settledHash(page), before);
   await page.reload();
   await page.waitForFunction(() => document.querySelector('#sort-canvas')?.dataset.mode === 'plot',
     null, { timeout: 30000 });
@@ -186,6 +186,6 @@ test('the wire threshold is in the link and survives a reload', async () => {
   await rendered(page, () => page.fill('#sort-threshold', '256'));
   assert.equal((await canvasData(page)).mode, 'diagram');
   await page.waitForTimeout(700);
-  assert.equal(await page.evaluate(() => location.hash), before);
+  assert.equal(await settledHash(page), before);
   await page.close();
 });

@@ -15,7 +15,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
+import { ARTIFACTS, launch, open, rendered, showView, settledHash } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -108,7 +108,7 @@ test('CUDA exited lanes: a full-mask ballot over a partial warp is 0xfe', async 
   cells = await page.$$eval('#lanes tr[data-lane] td.result', (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(cells.slice(0, 8), Array(8).fill('254'));
   // The exited state travels in the link.
-  const hash = await page.evaluate(() => location.hash);
+  const hash = await settledHash(page);
   assert.ok(hash.length > 1);
   const again = await open(browser, page.url());
   assert.equal(await again.inputValue('input#exited'), '0xffffff00');

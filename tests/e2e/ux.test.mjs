@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { PAGE_URL, ARTIFACTS, launch, open, rendered, showView } from './lib.mjs';
+import { PAGE_URL, ARTIFACTS, launch, open, rendered, showView, share, settledHash } from './lib.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const VIEWS = ['op', 'compare', 'kernel', 'sort', 'maca', 'reference'];
@@ -16,7 +16,7 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-const hashOf = (page) => page.evaluate(() => location.hash.slice(1));
+const hashOf = async (page) => (await settledHash(page)).slice(1);
 
 async function reload(page) {
   await page.reload();
@@ -354,7 +354,7 @@ test('the portability view is a link: reload and Back restore it', async () => {
   await rendered(page, () => page.fill('#compare-width', '8'));
   const link = await hashOf(page);
   assert.match(link, /^v1\./);
-  await page.click('#copy-link');
+  await share(page, '#copy-link');
   assert.equal(await page.inputValue('#share-text'), page.url());
   await reload(page);
   assert.equal(await page.evaluate(() => document.body.dataset.view), 'compare');

@@ -159,7 +159,9 @@ mod page {
         let refresh = {
             let a = a.clone();
             move || {
-                let url = permalink::current_link()
+                // At once, the link in the address (an embed replaces it at every change);
+                // then the scenario on screen's, once the browser has deflated it.
+                let now = permalink::committed_link()
                     .and_then(|link| permalink::page_url(&link, Opening::Page).ok())
                     .or_else(|| {
                         let loc = window().ok()?.location();
@@ -170,9 +172,18 @@ mod page {
                             loc.hash().ok()?
                         ))
                     });
-                if let Some(url) = url {
+                if let Some(url) = now {
                     let _ = a.set_attribute("href", &url);
                 }
+                let a = a.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let url = permalink::current_link()
+                        .await
+                        .and_then(|link| permalink::page_url(&link, Opening::Page).ok());
+                    if let Some(url) = url {
+                        let _ = a.set_attribute("href", &url);
+                    }
+                });
             }
         };
         refresh();
@@ -215,8 +226,8 @@ mod page {
 
     /// The embed code of the scenario on screen: an editable embed, or with `read_only` one
     /// that shows the drawing alone (`?embed=static`).
-    pub fn embed_code(read_only: bool) -> Js<Option<String>> {
-        let Some(link) = permalink::current_link() else {
+    pub async fn embed_code(read_only: bool) -> Js<Option<String>> {
+        let Some(link) = permalink::current_link().await else {
             return Ok(None);
         };
         let url = permalink::page_url(
@@ -247,24 +258,51 @@ mod page {
                 continue;
             };
             kit::listen(&button, "click", move |_| {
-                if let Err(e) = share(kind) {
-                    crate::panic::banner(&format!("crosslane could not copy the {kind}: {e:?}"));
-                }
+                mark_share("pending");
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Err(e) = share(kind).await {
+                        crate::panic::banner(&format!(
+                            "crosslane could not copy the {kind}: {e:?}"
+                        ));
+                    }
+                });
             })?;
         }
         if let Some(read_only) = doc.get_element_by_id("share-read-only") {
             kit::listen(&read_only, "change", |_| {
-                if let Err(e) = share("embed code") {
-                    crate::panic::banner(&format!(
-                        "crosslane could not copy the embed code: {e:?}"
-                    ));
-                }
+                mark_share("pending");
+                wasm_bindgen_futures::spawn_local(async {
+                    if let Err(e) = share("embed code").await {
+                        crate::panic::banner(&format!(
+                            "crosslane could not copy the embed code: {e:?}"
+                        ));
+                    }
+                });
             })?;
         }
         Ok(())
     }
 
-    fn share(kind: &str) -> Js<()> {
+    /// `body[data-share]`: `pending` from a share button's click until what it shares is shown,
+    /// `settled` after (tests read `#share-text` then).
+    fn mark_share(state: &str) {
+        if let Some(body) = document().ok().and_then(|d| d.body()) {
+            let _ = body.dataset().set("share", state);
+        }
+    }
+
+    /// Shows and copies the link or embed code (`kind`), then marks the share `settled`.
+    async fn share(kind: &str) -> Js<()> {
+        let shown = show_and_copy(kind).await;
+        mark_share("settled");
+        shown
+    }
+
+    /// What [`share`] does: shows and copies the link or embed code (`kind`). Asynchronous: the link is deflated by
+    /// the browser ([`permalink::current_link`]); the clipboard write still counts as the
+    /// click's (user activation lasts beyond the click's task, HTML Standard "transient
+    /// activation").
+    async fn show_and_copy(kind: &str) -> Js<()> {
         let doc = document()?;
         // A read-only embed is the operation view's (`?embed=static` hides its fields).
         let offer_read_only = kind == "embed code" && router::current() == "op";
@@ -280,12 +318,12 @@ mod page {
                 .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
                 .is_some_and(|c| c.checked());
         // Why there is no link (no state, or over the size limit), said as such.
-        let text = match permalink::current_link_or_why() {
+        let text = match permalink::current_link_or_why().await {
             Err(why) => Err(why),
             Ok(link) if kind == "link" => Ok(permalink::page_url(&link, Opening::Page)?),
-            Ok(_) => {
-                embed_code(read_only)?.ok_or_else(|| "this view has nothing to link to".to_string())
-            }
+            Ok(_) => embed_code(read_only)
+                .await?
+                .ok_or_else(|| "this view has nothing to link to".to_string()),
         };
         let status = doc.get_element_by_id("share-status");
         let say = |msg: &str| {

@@ -87,7 +87,19 @@ pub fn encode(scenario: &Scenario) -> String {
 /// [`encode`] of a scenario already serialized ([`Scenario::to_json`]), for a caller that keeps
 /// the JSON (the page compares it with the last one before deflating again).
 pub fn encode_json(json: &str) -> String {
-    let packed = miniz_oxide::deflate::compress_to_vec_zlib(json.as_bytes(), LEVEL);
+    link_from_zlib(&miniz_oxide::deflate::compress_to_vec_zlib(
+        json.as_bytes(),
+        LEVEL,
+    ))
+}
+
+/// The link of a scenario JSON already deflated into a zlib stream (RFC 1950) by someone else:
+/// the page deflates with the browser's `CompressionStream("deflate")`, which writes that
+/// format (Compression Streams standard, "deflate": the ZLIB format), so that the page's first
+/// module carries no deflater of its own. Any zlib stream of the JSON decodes the same way
+/// ([`decode`]); only the compression level, and so the link's length, may differ from
+/// [`encode_json`]'s.
+pub fn link_from_zlib(packed: &[u8]) -> String {
     let mut link = String::with_capacity(PREFIX.len() + packed.len().div_ceil(3) * 4);
     link.push_str(PREFIX);
     B64.encode_string(packed, &mut link);
@@ -174,7 +186,48 @@ fn wrong_prefix(link: &str) -> PermalinkError {
 
 #[cfg(test)]
 mod tests {
-    use super::format_prefix;
+    use super::{decode, encode_json, format_prefix, link_from_zlib};
+    use crate::scenario::{Scenario, View};
+
+    /// A zlib stream (RFC 1950) holding `data` in one stored (uncompressed) deflate block
+    /// (RFC 1951 §3.2.4): what any deflater may legally write, and far from miniz's level 9.
+    fn stored_zlib(data: &[u8]) -> Vec<u8> {
+        // CMF 0x78 (deflate, 32 KiB window), FLG 0x01: (0x78 << 8 | 0x01) % 31 == 0 (RFC 1950 §2.2).
+        let mut out = vec![0x78, 0x01];
+        // BFINAL = 1, BTYPE = 00, then LEN and its one's complement, little-endian.
+        let len = u16::try_from(data.len()).expect("one stored block holds < 64 KiB");
+        out.push(0x01);
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(data);
+        // Adler-32 of the data, big-endian (RFC 1950 §8.2).
+        let (mut a, mut b) = (1u32, 0u32);
+        for &byte in data {
+            a = (a + u32::from(byte)) % 65521;
+            b = (b + a) % 65521;
+        }
+        out.extend_from_slice(&((b << 16) | a).to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn a_link_from_another_deflater_decodes_to_the_same_scenario() {
+        let scenario = Scenario::new(View::Sort {
+            len: 8,
+            seed: 7,
+            values: None,
+            dialect: Some("cuda".into()),
+            stage: None,
+            threshold: None,
+        });
+        let json = scenario.to_json();
+        let ours = encode_json(&json);
+        let theirs = link_from_zlib(&stored_zlib(json.as_bytes()));
+        assert_ne!(ours, theirs, "a stored block is not level 9's output");
+        assert!(theirs.starts_with("v1."), "{theirs}");
+        assert_eq!(decode(&theirs), Ok(scenario.clone()));
+        assert_eq!(decode(&ours), Ok(scenario));
+    }
 
     #[test]
     fn format_prefix_reads_only_v_digits_dot() {

@@ -35,14 +35,23 @@
 //! browser opening `#too-large-for-a-link` shows the default scenario and says why. One draft is
 //! kept per tab: the latest.
 //!
+//! Links are deflated by the browser ([`deflate`], `CompressionStream`), which answers
+//! asynchronously: a change is queued with its scenario's JSON taken at once, and the queue is
+//! written to the address in order (history entries, bursts and the too-large rule as above).
+//! `body[data-link]` is `pending` while a change waits for its link and `settled` after, so a
+//! test reads the address once it is `settled`.
+//!
 //! Hostile or damaged links (truncated, another version, not base64, a decompression bomb, over
 //! the size caps, a view this build cannot show): the default scenario stays on screen and one
 //! line in `#link-error` says what was wrong, as text (nothing from a URL is ever inserted as
 //! HTML: a link's strings only reach `value`s and text nodes).
 
-use std::cell::{Cell, RefCell};
+mod deflate;
 
-use crosslane_core::permalink::{decode, encode_json, MAX_LINK_LEN};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+
+use crosslane_core::permalink::{decode, link_from_zlib, MAX_LINK_LEN};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{find_op, Dialect};
 use wasm_bindgen::closure::Closure;
@@ -80,9 +89,30 @@ thread_local! {
     static TIMER: Cell<Option<i32>> = const { Cell::new(None) };
     static END_BURST: RefCell<Option<Closure<dyn FnMut()>>> = const { RefCell::new(None) };
     /// The last scenario encoded (its JSON) and its link: every change report asks for the
-    /// link, most often of an unchanged scenario, and deflating it again at level 9 took
-    /// 2–20 ms of the change's task (a MACA builtin switch reports twice).
+    /// link, most often of an unchanged scenario (a MACA builtin switch reports twice).
     static ENCODED: RefCell<(String, String)> = const { RefCell::new((String::new(), String::new())) };
+    /// Changes waiting for their link, oldest first (see the module doc).
+    static QUEUE: RefCell<VecDeque<Pending>> = const { RefCell::new(VecDeque::new()) };
+    /// Whether a task is writing [`QUEUE`] to the address.
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// A change of the scenario on screen, waiting for its link.
+struct Pending {
+    /// The scenario's JSON when the change happened.
+    json: String,
+    /// How it enters the history.
+    kind: Change,
+}
+
+/// How a queued change enters the history.
+#[derive(Clone, Copy)]
+enum Change {
+    /// A view changed: a new entry, or the burst's entry while typing (`typing`: the change
+    /// came from an `input` event).
+    Edit { typing: bool },
+    /// The current entry is amended, never a new one ([`amend`], the first address).
+    Amend,
 }
 
 /// Records whether the GPU comparison panel is open (called by the GPU panel when the user
@@ -130,35 +160,53 @@ pub fn current_scenario() -> Option<Scenario> {
 
 /// The permalink of the scenario on screen (`v1.…`), if the view has state and the link is not
 /// over [`MAX_LINK_LEN`] (a link the decoder would refuse is never offered).
-pub fn current_link() -> Option<String> {
-    current_link_or_why().ok()
+pub async fn current_link() -> Option<String> {
+    current_link_or_why().await.ok()
 }
 
-/// [`current_link`], or the one line that says why there is none: the view has no state, or
-/// the link would be over [`MAX_LINK_LEN`] ([`too_large_message`]).
+/// [`current_link`], or the one line that says why there is none: the view has no state, the
+/// link would be over [`MAX_LINK_LEN`] ([`too_large_message`]), or the browser could not
+/// deflate it.
 ///
 /// # Errors
 /// The line to show (copy link, copy embed code).
-pub fn current_link_or_why() -> Result<String, String> {
-    match encoded() {
-        None => Err("this view has nothing to link to".into()),
-        Some((_, link)) if link.len() > MAX_LINK_LEN => Err(too_large_message(link.len())),
-        Some((_, link)) => Ok(link),
+pub async fn current_link_or_why() -> Result<String, String> {
+    let json = current_json().ok_or("this view has nothing to link to")?;
+    let link = link_of(&json).await?;
+    if link.len() > MAX_LINK_LEN {
+        return Err(too_large_message(link.len()));
     }
+    Ok(link)
 }
 
-/// The scenario on screen as JSON and as a link of any length (memoized, see `ENCODED`).
-fn encoded() -> Option<(String, String)> {
-    let scenario = current_scenario()?;
-    let json = scenario.to_json();
-    let link = ENCODED.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if memo.0 != json || memo.1.is_empty() {
-            *memo = (json.clone(), encode_json(&json));
-        }
-        memo.1.clone()
+/// The link now in the address (without `#`), if it is one: what the page shows at once while
+/// [`current_link`] is on its way.
+pub fn committed_link() -> Option<String> {
+    let link = COMMITTED.with(|c| c.borrow().clone());
+    link.starts_with(crosslane_core::permalink::PREFIX)
+        .then_some(link)
+}
+
+/// The scenario on screen as JSON, if the view has state.
+fn current_json() -> Option<String> {
+    current_scenario().map(|s| s.to_json())
+}
+
+/// The link of a scenario's JSON, of any length (memoized, see `ENCODED`).
+///
+/// # Errors
+/// The browser's deflater failed ([`deflate::zlib`]).
+async fn link_of(json: &str) -> Result<String, String> {
+    let known = ENCODED.with(|memo| {
+        let memo = memo.borrow();
+        (memo.0 == json && !memo.1.is_empty()).then(|| memo.1.clone())
     });
-    Some((json, link))
+    if let Some(link) = known {
+        return Ok(link);
+    }
+    let link = link_from_zlib(&deflate::zlib(json).await?);
+    ENCODED.with(|memo| *memo.borrow_mut() = (json.to_string(), link.clone()));
+    Ok(link)
 }
 
 /// Why a link of `len` bytes is not offered: its size and the limit, in KB (rounded up, so the
@@ -180,9 +228,7 @@ pub fn amend() {
     if RESTORING.with(Cell::get) {
         return;
     }
-    if let Err(e) = commit(false) {
-        crate::panic::banner(&format!("crosslane could not update the URL: {e:?}"));
-    }
+    enqueue(Change::Amend);
 }
 
 /// Reads the fragment, applies its scenario (or reports why not), and from then on keeps the
@@ -192,7 +238,7 @@ pub fn install() -> Js<()> {
     mirror_gpu_panel()?;
     let link = fragment()?;
     if link.is_empty() {
-        commit(false)?;
+        enqueue(Change::Amend);
     } else if link == TOO_LARGE {
         open_draft()?;
         COMMITTED.with(|c| *c.borrow_mut() = link);
@@ -206,6 +252,16 @@ pub fn install() -> Js<()> {
             }
         }
     }
+    // The views scroll to what a restored entry shows themselves (the reference view's article).
+    // The browser's own restoration would undo that: an entry's scroll position is saved when the
+    // next entry is pushed, and a link is pushed only once the browser has deflated it, after a
+    // view may already have scrolled for the next scenario (HTML Standard, "scroll restoration
+    // mode"; `manual` leaves scrolling to the page).
+    let _ = js_sys::Reflect::set(
+        &JsValue::from(window()?.history()?),
+        &JsValue::from_str("scrollRestoration"),
+        &JsValue::from_str("manual"),
+    );
     router::on_change(|_| update());
     crate::kit::listen(&window()?, "popstate", |_| {
         if let Err(e) = on_history_move() {
@@ -308,6 +364,9 @@ fn view_kind(view: &View) -> &'static str {
 /// Back / Forward: show the entry's scenario (the default one for an entry without a link).
 fn on_history_move() -> Js<()> {
     close_burst()?;
+    // A change still waiting for its link belongs to the entry being left: written now, it
+    // would add an entry after the one Back or Forward chose.
+    QUEUE.with(|q| q.borrow_mut().clear());
     let link = fragment()?;
     if link == TOO_LARGE {
         open_draft()?;
@@ -348,12 +407,23 @@ fn open_draft() -> Js<()> {
         }
     };
     match result {
-        Ok(()) => match encoded() {
-            Some((_, link)) if link.len() > MAX_LINK_LEN => {
-                show_status(&too_large_message(link.len()))
-            }
-            _ => show_status(""),
-        },
+        Ok(()) => {
+            // Whether the kept scenario has a link now (it may have been edited under the
+            // limit): said once the browser has deflated it.
+            let json = current_json();
+            wasm_bindgen_futures::spawn_local(async move {
+                let status = match json {
+                    Some(json) => match link_of(&json).await {
+                        Ok(link) if link.len() > MAX_LINK_LEN => too_large_message(link.len()),
+                        Ok(_) => String::new(),
+                        Err(why) => why,
+                    },
+                    None => String::new(),
+                };
+                let _ = show_status(&status);
+            });
+            Ok(())
+        }
         Err(why) => {
             show_status("")?;
             show_error(&why)
@@ -408,22 +478,66 @@ fn update() {
     if RESTORING.with(Cell::get) {
         return;
     }
-    let typing = typing();
-    if !typing {
-        let _ = close_burst();
+    enqueue(Change::Edit { typing: typing() });
+}
+
+/// Queues the scenario on screen (its JSON taken now) for the address, and starts the task
+/// that writes the queue unless it runs.
+fn enqueue(kind: Change) {
+    let Some(json) = current_json() else {
+        return;
+    };
+    QUEUE.with(|q| q.borrow_mut().push_back(Pending { json, kind }));
+    mark_link("pending");
+    if !DRAINING.with(|d| d.replace(true)) {
+        wasm_bindgen_futures::spawn_local(drain());
     }
-    let in_burst = IN_BURST.with(Cell::get);
-    match commit(!in_burst) {
-        Ok(true) => {
-            let _ = show_error("");
-            if typing {
-                IN_BURST.with(|b| b.set(true));
-                let _ = restart_timer();
+}
+
+/// Writes the queued changes to the address, in order, each once its link is made.
+async fn drain() {
+    while let Some(next) = QUEUE.with(|q| q.borrow_mut().pop_front()) {
+        let written = match link_of(&next.json).await {
+            Ok(link) => settle(&next, link),
+            Err(why) => show_status(&why),
+        };
+        if let Err(e) = written {
+            crate::panic::banner(&format!("crosslane could not update the URL: {e:?}"));
+        }
+    }
+    DRAINING.with(|d| d.set(false));
+    mark_link("settled");
+}
+
+/// `body[data-link]`: `pending` or `settled` (see the module doc).
+fn mark_link(state: &str) {
+    if let Some(body) = document().ok().and_then(|d| d.body()) {
+        let _ = body.dataset().set("link", state);
+    }
+}
+
+/// Writes one queued change, its link made, as a new entry, the burst's entry or an amended
+/// one (the history policy of the module doc).
+fn settle(change: &Pending, link: String) -> Js<()> {
+    match change.kind {
+        Change::Amend => {
+            commit(&change.json, link, false)?;
+        }
+        Change::Edit { typing } => {
+            if !typing {
+                let _ = close_burst();
+            }
+            let in_burst = IN_BURST.with(Cell::get);
+            if commit(&change.json, link, !in_burst)? {
+                let _ = show_error("");
+                if typing {
+                    IN_BURST.with(|b| b.set(true));
+                    let _ = restart_timer();
+                }
             }
         }
-        Ok(false) => {}
-        Err(e) => crate::panic::banner(&format!("crosslane could not update the URL: {e:?}")),
     }
+    Ok(())
 }
 
 /// Whether the event being dispatched is a keystroke (`input`). `window.event` is the event
@@ -439,17 +553,14 @@ fn typing() -> bool {
         .is_some_and(|e| e.type_() == "input")
 }
 
-/// Writes the current link into the URL, as a new history entry (`push`) or in place. Returns
+/// Writes a scenario's link into the URL, as a new history entry (`push`) or in place. Returns
 /// whether the URL changed. A scenario over [`MAX_LINK_LEN`] writes `#`[`TOO_LARGE`] instead,
 /// keeps its JSON in `sessionStorage` and says why in `#link-status` (see the module doc).
-fn commit(push: bool) -> Js<bool> {
-    let Some((json, link)) = encoded() else {
-        return Ok(false);
-    };
+fn commit(json: &str, link: String, push: bool) -> Js<bool> {
     let link = if link.len() > MAX_LINK_LEN {
         // Kept at every change, so a reload brings back the latest text. A full or refused
         // storage only loses the reload copy; the message says the same either way.
-        let _ = storage_call("setItem", &[DRAFT_KEY, &json]);
+        let _ = storage_call("setItem", &[DRAFT_KEY, json]);
         show_status(&too_large_message(link.len()))?;
         TOO_LARGE.to_string()
     } else {
