@@ -23,6 +23,7 @@ use super::*;
 use crate::exec::Executor;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, ValTy};
+use crate::vector_types::cuda_name;
 
 /// Where an atomic acts when its pointer views the cells as another type: component `at` of
 /// the buffer (counted as [`Place::View`] counts) and the pointer's type.
@@ -50,12 +51,12 @@ impl Executor {
                     .memory
                     .buffers
                     .get(buf)
-                    .map_or_else(String::new, |b| b.elem.name());
+                    .map_or_else(String::new, |b| cuda_name(b.elem));
                 Err(format!(
                     "`{name}` through a `{}*` into a buffer of `{cell}`: an atomic on a vector \
                      over cells of another type is not modelled; apply the atomic to each \
                      component through a pointer to its scalar type",
-                    elem.name()
+                    cuda_name(elem)
                 ))
             }
             Place::View { at, elem, .. } => Ok(Some((at, elem))),
