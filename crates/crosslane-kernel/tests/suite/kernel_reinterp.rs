@@ -271,3 +271,48 @@ __global__ void k(float* x, int* bits) {
     );
     assert_eq!(nums(&t, "x"), [Some(1.5), Some(1.5 + f64::powi(2.0, -23))]);
 }
+
+#[test]
+fn reinterp_address_of_a_vector_component_in_memory() {
+    // acc (float4, index fill) is {0, 1, 2, 3} {4, 5, 6, 7}; p (float) 0..7.
+    // Four lanes add 0.25 to acc[1].y: 5 + 1 = 6. acc[0].w = 9 through a float*. The
+    // split-max form through (int*)&acc[0].x with 3.0: max(0, 3) = 3. p viewed as float4:
+    // element 1's .z is p[6]: 6 + 4 lanes × 1 = 10.
+    let src = "\
+__global__ void k(float4* acc, float* p) {
+  atomicAdd(&acc[1].y, 0.25f);
+  if (threadIdx.x == 0) {
+    float* q = &acc[0].w;
+    *q = 9.0f;
+  }
+  atomicMax((int*)&acc[0].x, __float_as_int(3.0f));
+  atomicAdd(&reinterpret_cast<float4*>(p)[1].z, 1.0f);
+}";
+    let t = run_kernel(
+        src,
+        launch(Dialect::Cuda, 4, &[("acc", 8, "index"), ("p", 8, "index")]),
+    )
+    .unwrap();
+    let flat: Vec<Option<f64>> = t
+        .buffer("acc")
+        .unwrap()
+        .iter()
+        .flat_map(|c| match c {
+            Some(KVal::Vector { items, .. }) => items.iter().map(KVal::as_f64).collect(),
+            _ => vec![None; 4],
+        })
+        .collect();
+    let want = [3.0, 1.0, 2.0, 9.0, 4.0, 6.0, 6.0, 7.0].map(Some);
+    assert_eq!(flat, want);
+    let want_p = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 10.0, 7.0].map(Some);
+    assert_eq!(nums(&t, "p"), want_p);
+    // A component of a local vector (a register here) has no address: refused.
+    let local = "\
+__global__ void k(float* r) {
+  float4 v = make_float4(1, 2, 3, 4);
+  float* q = &v.y;
+  r[0] = *q;
+}";
+    let t = run_kernel(local, launch(Dialect::Cuda, 1, &[("r", 1, "zero")])).unwrap();
+    assert!(has(&t, Level::Error, "taking the address"));
+}
