@@ -8,7 +8,9 @@
 //! Guide, "Atomic Functions": the operation is performed without interference from other
 //! threads, in no stated order), so this is one of the allowed outcomes, and a note says so
 //! whenever several lanes take part. Scope and memory order change nothing here (see
-//! [`crate::atomics`]).
+//! [`crate::atomics`]). An atomic through a pointer of another type than the cells
+//! (`atomicMax((int*)f, …)` on a float buffer) acts on the bytes it covers
+//! ([`super::atomic_view`]).
 
 use super::*;
 use crate::ast::*;

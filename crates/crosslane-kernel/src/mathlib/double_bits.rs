@@ -13,8 +13,8 @@
 //!
 //! These are the bit casts of the Programming Guide's `atomicAdd` for `double` built on
 //! `atomicCAS` ("Atomic Functions"). The emulator keeps floats as values, not NaN payloads,
-//! so the bits of a NaN argument are refused with that reason (as `__float_as_int`'s are kept
-//! for the canonical NaN only elsewhere, a `double` NaN's payload is not known here).
+//! so a NaN argument has no known bits: the call is an error naming that reason (the value is
+//! undefined), never a chosen NaN encoding.
 
 use crate::types::{KVal, Scalar};
 
