@@ -316,3 +316,45 @@ __global__ void k(float* r) {
     let t = run_kernel(local, launch(Dialect::Cuda, 1, &[("r", 1, "zero")])).unwrap();
     assert!(has(&t, Level::Error, "taking the address"));
 }
+
+#[test]
+fn reinterp_vec_t_uint4_array_member_as_halves() {
+    // `uint4 data[N / 8]` seen as N halves (FlashInfer's vec_t for N > 8): element i is bytes
+    // 2i, 2i+1 of the array. The words 0x3C003C00 (halves 1, 1) fill data[0] and 0x40004000
+    // (halves 2, 2) data[1]: the 16 halves sum to 8·1 + 8·2 = 24. Storing half 0.5 (0x3800)
+    // as element 9 (the high half of data[1].x) makes that word 0x38004000 = 939540480.
+    let src = "\
+template <int N> struct hvec {
+  uint4 data[N / 8];
+  __device__ half& operator[](size_t i) { return ((half*)data)[i]; }
+};
+__global__ void k(const uint4* x, float* s, unsigned* w) {
+  hvec<16> v;
+  v.data[0] = x[0];
+  v.data[1] = x[1];
+  float acc = 0.f;
+  for (int j = 0; j < 16; ++j) acc += __half2float(v[j]);
+  s[0] = acc;
+  v[9] = __float2half(0.5f);
+  w[0] = v.data[1].x;
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            Dialect::Cuda,
+            1,
+            &[
+                (
+                    "x",
+                    8,
+                    "u32:0x3C003C00,0x3C003C00,0x3C003C00,0x3C003C00,0x40004000,0x40004000,0x40004000,0x40004000",
+                ),
+                ("s", 1, "zero"),
+                ("w", 1, "zero"),
+            ],
+        ),
+    )
+    .unwrap();
+    assert_eq!(nums(&t, "s"), [Some(24.0)]);
+    assert_eq!(nums(&t, "w"), [Some(939_540_480.0)]);
+}
