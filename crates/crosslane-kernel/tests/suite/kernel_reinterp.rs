@@ -358,3 +358,37 @@ __global__ void k(const uint4* x, float* s, unsigned* w) {
     assert_eq!(nums(&t, "s"), [Some(24.0)]);
     assert_eq!(nums(&t, "w"), [Some(939_540_480.0)]);
 }
+
+#[test]
+fn reinterp_bf16_view_of_a_float4_value() {
+    // A bf16 is a float's high 16 bits: element 2k+1 of a float4 seen as bf16 is component k
+    // truncated to bf16, element 2k its low 16 bits. {1.5, -3.0078125, 0.1, 2}: 1.5f =
+    // 0x3FC00000 -> elements 0x0000 (0) and 0x3FC0 (1.5); -3.0078125 = -(3 + 2^-7) =
+    // 0xC0408000 -> 0x8000 (-0.0) and 0xC040 (-3); 0.1f = 0x3DCCCCCD -> 0xCCCD and 0x3DCC
+    // (0x3DCC as bf16: 1.59375·2^-4 = 0.099609375). Writing bf16 2.0 (0x4000) as element 6,
+    // the low half of f.w (2.0f = 0x40000000), changes those two bytes only: 0x40004000.
+    let src = "\
+__global__ void k(float* y, float* z) {
+  float4 f = make_float4(1.5f, -3.0078125f, 0.1f, 2.0f);
+  const __nv_bfloat16* b = reinterpret_cast<const __nv_bfloat16*>(&f);
+  for (int j = 0; j < 6; ++j) y[j] = __bfloat162float(b[j]);
+  reinterpret_cast<__nv_bfloat16*>(&f)[6] = __float2bfloat16(2.0f);
+  z[0] = f.w;
+}";
+    let t = run_kernel(
+        src,
+        launch(Dialect::Cuda, 1, &[("y", 6, "zero"), ("z", 1, "zero")]),
+    )
+    .unwrap();
+    let y = nums(&t, "y");
+    assert_eq!(y[0], Some(0.0));
+    assert_eq!(y[1], Some(1.5));
+    assert_eq!(y[2], Some(0.0));
+    assert!(y[2].is_some_and(|v| v.is_sign_negative()));
+    assert_eq!(y[3], Some(-3.0));
+    // 0xCCCD as bf16: sign 1, exponent 0x99 = 153 (2^26), fraction 0x4D/128: -(1 + 77/128)·2^26.
+    assert_eq!(y[4], Some(-(1.0 + 77.0 / 128.0) * f64::powi(2.0, 26)));
+    assert_eq!(y[5], Some(0.099_609_375));
+    // 0x40004000: 2 + 0x4000·2^-22 = 2 + 2^-8 = 2.00390625.
+    assert_eq!(nums(&t, "z"), [Some(2.003_906_25)]);
+}
