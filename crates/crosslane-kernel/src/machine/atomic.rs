@@ -8,7 +8,9 @@
 //! Guide, "Atomic Functions": the operation is performed without interference from other
 //! threads, in no stated order), so this is one of the allowed outcomes, and a note says so
 //! whenever several lanes take part. Scope and memory order change nothing here (see
-//! [`crate::atomics`]).
+//! [`crate::atomics`]). An atomic through a pointer of another type than the cells
+//! (`atomicMax((int*)f, …)` on a float buffer) acts on the bytes it covers
+//! ([`super::atomic_view`]).
 
 use super::*;
 use crate::ast::*;
@@ -25,6 +27,8 @@ use crosslane_core::result::Level;
 struct LaneAtomic {
     buf: usize,
     off: i64,
+    /// The bytes the atomic acts on when its pointer views the cells as another type.
+    view: Option<super::atomic_view::AtomicView>,
     old: LaneVal,
     new: Option<LaneVal>,
     expected_back: Option<(usize, i64, LaneVal)>,
@@ -98,7 +102,17 @@ impl Executor {
             let lane_args: Vec<LaneVal> = vals.iter().map(|v| v[l].clone()).collect();
             match self.atomic_lane(name, &form, &lane_args, e.span, l, rule, cx) {
                 Ok(a) => {
-                    if let Some(new) = a.new {
+                    if let (Some(new), Some(view)) = (a.new.clone(), a.view) {
+                        let stored = self.atomic_store_view(w, (a.buf, view), l, new, e.span, cx);
+                        if form.gives == Gives::New {
+                            out[l] = stored.map_err(|u| {
+                                Undef::at(
+                                    e.span,
+                                    format!("`{name}`: the new value is undefined ({})", u.why),
+                                )
+                            });
+                        }
+                    } else if let Some(new) = a.new {
                         let elem = self.trace.memory.buffers.get(a.buf).map(|b| b.elem);
                         let stored = match (new, elem) {
                             (Ok(x), Some(t)) => x.convert(t).ok(),
@@ -172,30 +186,13 @@ impl Executor {
             .address(&p, &KVal::int(Scalar::I32, 0))
             .map_err(|m| Undef::at(span, m))?;
         let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
-        // An atomic through a pointer cast to another element type (`(int*)f` for the
-        // float-max CAS loop, a `char` shared array used as `float*`) must act on the cell's
-        // bytes; that is not modelled, so the run stops here rather than store a converted
-        // number (which a tester found silently wrong). Signed and unsigned integers of one
-        // width share their bits, so those casts (`(unsigned*)&count`) are the same atomic.
-        if let (KVal::Ptr { elem: through, .. }, Some(cell)) = (&p, elem) {
-            let same_bits = through.lanes == cell.lanes
-                && !through.scalar.is_float()
-                && !cell.scalar.is_float()
-                && through.scalar.bits() == cell.scalar.bits();
-            if *through != cell && !same_bits {
-                let m = format!(
-                    "`{name}` through a `{}*` into a buffer of `{}` (a pointer cast): an \
-                     atomic that reinterprets a cell's bytes is not modelled, so the run \
-                     stops here rather than give a wrong value; use the atomic of the \
-                     buffer's own type (`atomicMax` on `int`, `atomicAdd` on `float`) or a \
-                     buffer of the type the atomic uses",
-                    through.name(),
-                    cell.name()
-                );
-                cx.note(Level::Error, span, m.clone(), rule, None);
-                return Err(Undef::at(span, m));
-            }
-        }
+        // An atomic through a pointer cast to another element type (`(int*)f` for vLLM's
+        // float max, a `char` shared array used as `float*`) acts on the bytes the pointer
+        // covers, as the pointer's type ([`super::atomic_view`]).
+        let view = self
+            .atomic_view(name, &p, buf, off)
+            .map_err(|m| super::atomic_view::refuse(span, m, rule, cx))?;
+        let elem = view.map(|(_, t)| t).or(elem);
         // `atomicInc` / `atomicDec` exist for `unsigned int*` only (CUDA C++ Programming
         // Guide, Atomic Functions; HIP likewise): another cell type names no function, so
         // nothing is read or written.
@@ -213,6 +210,7 @@ impl Executor {
         let mut lane = LaneAtomic {
             buf,
             off,
+            view,
             old: Err(Undef::idle()),
             new: None,
             expected_back: None,
@@ -225,12 +223,12 @@ impl Executor {
                 return Ok(lane);
             }
             AtomicOp::Load => {
-                lane.old = self.load(buf, off, span, l, cx);
+                lane.old = self.atomic_read((buf, off), view, span, l, cx);
                 return Ok(lane);
             }
             _ => {}
         }
-        let old = self.load(buf, off, span, l, cx);
+        let old = self.atomic_read((buf, off), view, span, l, cx);
         lane.old = old.clone();
         if form.op == AtomicOp::CompareExchange {
             self.compare_exchange(&mut lane, &arg(1), arg(2), elem, span, l, cx)?;

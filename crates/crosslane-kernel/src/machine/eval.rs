@@ -295,8 +295,12 @@ impl Executor {
                         })
                     })
                 }
+                // `&out[i].x`: a component of a vector element in memory.
+                ExprKind::Member(_, f) if matches!(f.as_str(), "x" | "y" | "z" | "w") => {
+                    self.component_address(w, e, inner, mask, cx)
+                }
                 _ => {
-                    let m = "taking the address of a variable is not supported (only of a local, a `__shared__` variable or an array element)".to_string();
+                    let m = super::vector_mem::NO_ADDRESS.to_string();
                     cx.note(Level::Error, e.span, m.clone(), "", None);
                     lanewise(mask, &mut |_| Err(Undef::at(e.span, m.clone())))
                 }

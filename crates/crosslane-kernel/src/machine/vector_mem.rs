@@ -8,6 +8,12 @@ use crate::exec::Executor;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, ValTy};
 use crate::vector_types::{from_raw_bits, raw_bits, size_of, view, View};
+use crosslane_core::lanes::LaneMask;
+
+/// The refusal of an address the emulator cannot give.
+pub(crate) const NO_ADDRESS: &str = "taking the address of a variable is not supported (only \
+     of a local, a `__shared__` variable, an array element or a component of a vector element \
+     in memory)";
 
 impl Executor {
     /// The element type of buffer `buf`'s cells.
@@ -364,6 +370,44 @@ impl Executor {
             .buffers
             .get(buf)
             .map_or(String::new(), |b| b.name.clone())
+    }
+
+    /// `&v.x` (`.y .z .w`) of a vector element in memory: `atomicAdd(&out[i].x, a)` on a
+    /// `float4` buffer, `&((float4*)p)[i].y`. The value is a pointer to that component, of the
+    /// component's type ([expr.unary.op]/3: the address of the member subobject; CUDA's vector
+    /// types are structs of `x y z w` members, "Built-in Vector Types"), so an access or an
+    /// atomic through it reads and writes that component alone. A component of a local vector
+    /// variable (a register here) has no address: refused with the message of any other `&`.
+    pub(crate) fn component_address(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        inner: &Expr,
+        mask: LaneMask,
+        cx: &mut StepCtx,
+    ) -> Vec<LaneVal> {
+        let places = self.place(w, inner, mask, cx);
+        let lanes = self.trace.launch.lanes;
+        let mut out = vec![Err(Undef::idle()); lanes];
+        let mut refused = false;
+        for l in mask.iter().filter(|&l| l < lanes) {
+            out[l] = match &places[l] {
+                Ok(Place::View { buf, at, elem }) if elem.lanes == 1 => Ok(KVal::Ptr {
+                    elem: *elem,
+                    buf: *buf,
+                    offset: *at,
+                }),
+                Err(u) => Err(u.clone()),
+                Ok(_) => {
+                    refused = true;
+                    Err(Undef::at(e.span, NO_ADDRESS))
+                }
+            };
+        }
+        if refused {
+            cx.note(Level::Error, e.span, NO_ADDRESS.to_string(), "", None);
+        }
+        out
     }
 
     /// Component `k` of the vector element at place `p` in memory (`out[i].x`).

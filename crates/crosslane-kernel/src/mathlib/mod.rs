@@ -2,7 +2,8 @@
 //! double-precision standard functions ([`table`]), the intrinsics with their rounding modes
 //! and documented fast paths ([`intrinsics`]), the integer intrinsics ([`integer`]), the
 //! SIMD intrinsics on packed bytes and halfwords ([`simd`]), the float-to-integer type casting
-//! intrinsics (`__float2int_rn`, `__double2ull_rz`: [`cast`]), clang's AMDGPU bit built-ins
+//! intrinsics (`__float2int_rn`, `__double2ull_rz`: [`cast`]) and a `double`'s bits
+//! (`__double_as_longlong`: [`double_bits`]), clang's AMDGPU bit built-ins
 //! `ubfe`/`sbfe`/`perm` ([`amdgcn`]), the
 //! constants of `float.h`, `math.h` and `math_constants.h` ([`constants`]), and the
 //! half-precision math functions of `cuda_fp16.h` / `cuda_bf16.h` ([`half_fns`]: `hexp`,
@@ -40,6 +41,7 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
     match name {
         n if simd::is_simd(n) => Some(Scalar::U32),
         n if cast::is_cast(n) => cast::result_type(n),
+        n if double_bits::is_double_bits(n) => double_bits::result_type(n),
         "__builtin_amdgcn_ubfe" | "__builtin_amdgcn_perm" => Some(Scalar::U32),
         "__builtin_amdgcn_sbfe" => Some(Scalar::I32),
         "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => Some(Scalar::U64),
@@ -50,6 +52,7 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
 pub mod amdgcn;
 pub mod cast;
 pub mod constants;
+pub mod double_bits;
 pub mod half_fns;
 pub mod hip;
 pub mod integer;
@@ -192,6 +195,7 @@ pub fn is_math(name: &str) -> bool {
         || simd::is_simd(name)
         || amdgcn::is_amdgcn(name)
         || cast::is_cast(name)
+        || double_bits::is_double_bits(name)
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
 }
 
@@ -232,6 +236,9 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
     }
     // CUDA's rule (PTX `cvt`: clamped); a HIP launch calls `cast::call` with HIP's rule first.
     if let Some(r) = cast::call(name, args, cast::Rule::Saturate) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = double_bits::call(name, args) {
         return Some(r.map(Call::value));
     }
     integer::call(name, args).map(|r| r.map(Call::value))

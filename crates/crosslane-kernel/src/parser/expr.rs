@@ -44,6 +44,9 @@ impl Parser<'_> {
             _ => None,
         };
         let Some(op) = op else { return Ok(lhs) };
+        if let Some(e) = super::ref_cast::read_only_target(&lhs) {
+            return Err(e);
+        }
         self.bump();
         let rhs = if op.is_none() && self.is_punct("{") {
             // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
@@ -168,11 +171,24 @@ impl Parser<'_> {
                     }
                 }
                 "(" if self.cast_follows() => {
+                    let at = self.span();
+                    let start = self.pos;
                     self.bump();
                     let base = self.base_type()?;
-                    let (ty, _) = self.pointers(base)?;
+                    let (ty, reference) = self.pointers(base)?;
+                    let konst = self.toks[start..self.pos]
+                        .iter()
+                        .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
                     self.expect_punct(")")?;
                     let e = self.unary()?;
+                    // `(T&)x` to a non-const reference: no static_cast binds a `T&` to an
+                    // object of another type, so the cast is `reinterpret_cast<T&>(x)`
+                    // ([expr.cast]/4; parser/ref_cast.rs). `(const T&)x` is the static_cast
+                    // to a temporary of the converted value: the plain conversion.
+                    if reference && !konst {
+                        let k = self.reinterpret_ref(ty, e, at);
+                        return self.checked(wrap(k));
+                    }
                     return self.checked(wrap(ExprKind::Cast(ty, Box::new(e))));
                 }
                 _ => {}
@@ -461,12 +477,17 @@ impl Parser<'_> {
                 }
                 self.expect_punct("<")?;
                 let base = self.base_type()?;
-                let (ty, _) = self.pointers(base)?;
+                let (ty, reference) = self.pointers(base)?;
                 self.expect_punct(">")?;
                 self.expect_punct("(")?;
                 let e = self.expr()?;
                 self.expect_punct(")")?;
-                ExprKind::Cast(ty, Box::new(e))
+                if reference && w == "reinterpret_cast" {
+                    // `reinterpret_cast<T&>(x)` sees x's bytes as a T (parser/ref_cast.rs).
+                    self.reinterpret_ref(ty, e, span)
+                } else {
+                    ExprKind::Cast(ty, Box::new(e))
+                }
             }
             Tok::Ident(w) if super::cg::NAMESPACES.contains(&w.as_str()) && self.is_punct("::") => {
                 // `cg::reduce(…)`, `std::min(…)`: the name after its namespace.

@@ -79,6 +79,7 @@ mod overload;
 mod packs;
 mod partial_spec;
 mod phase6;
+mod ref_cast;
 mod scopes;
 mod sfinae;
 mod std_functional;

@@ -1,7 +1,8 @@
 //! `operator[]` of a small vector struct (FlashInfer's `vec_t<T, N>`, CUTLASS's `Array`): a
 //! member array `T data[N]` (or `float4 data[N / 4]`) and
 //! `T& operator[](size_t i) { return ((T*)(&data))[i]; }` (also `reinterpret_cast<T*>(&data)[i]`
-//! and `data[i]`). The subscript `v[i]` calls the operator ([over.sub]/1: `x[y]` is
+//! and `data[i]`), or one member of another type seen as `T` (FlashInfer's `vec_t<half, 8>`:
+//! `uint4 data;` and `((half*)(&data))[i]`). The subscript `v[i]` calls the operator ([over.sub]/1: `x[y]` is
 //! `x.operator[](y)`), whose result names element `i` of the array seen as `T` cells
 //! ([expr.sub]/1, [basic.lval]/11 for the view through `T*`). Read that way, `v[i]` is
 //! lowered to the body's element access on `v`'s own array, `(T*)(v.data)[i]`, which is an
@@ -17,15 +18,18 @@ pub(crate) struct Subscript {
     /// The element type the operator views the array as (`T` of `(T*)(&data)`), when it
     /// differs from the array's own element type.
     view: Option<ValTy>,
+    /// The member is one value, not an array (FlashInfer's `uint4 data;` read as `half`
+    /// through `((T*)(&data))[i]`): `v[i]` takes its address, as the body does.
+    whole: bool,
 }
 
 /// The message for a body of another shape.
 const SHAPES: &str = "`operator[]` is supported when its body returns an element of an array \
-     member whose cells hold the element type (`T data[N]` or a vector of T such as \
-     `float4 data[N / 4]`, read as `return data[i];`, `return ((T*)(&data))[i];` or \
-     `return reinterpret_cast<T*>(&data)[i];`); a member of another type viewed as T (FlashInfer's \
-     `uint4 data;` read as `half`) reinterprets bytes and is not modelled: declare the member as \
-     `T data[N]`, or write a named member function";
+     member (`T data[N]`, a vector of T such as `float4 data[N / 4]`, or another type's array \
+     such as `int4 data[N / 8]` seen as T), read as `return data[i];`, `return ((T*)data)[i];`, \
+     `return ((T*)(&data))[i];` or `return reinterpret_cast<T*>(&data)[i];`, or an element of \
+     one scalar or vector member seen through a pointer (FlashInfer's `uint4 data;` with \
+     `return ((half*)(&data))[i];`); write another body as a named member function";
 
 impl Parser<'_> {
     /// Whether the member at the position declares `operator[]` (before its `(`).
@@ -110,9 +114,9 @@ impl Parser<'_> {
             ExprKind::Cast(Ty::Ptr(v), x) => (Some(*v), x.as_ref()),
             _ => (None, base.as_ref()),
         };
-        let inner = match &inner.kind {
-            ExprKind::AddrOf(x) if view.is_some() => x.as_ref(),
-            _ => inner,
+        let (addr, inner) = match &inner.kind {
+            ExprKind::AddrOf(x) if view.is_some() => (true, x.as_ref()),
+            _ => (false, inner),
         };
         let field = match &inner.kind {
             ExprKind::Ident(n) => n.clone(),
@@ -123,13 +127,23 @@ impl Parser<'_> {
         };
         let def = self.structs.get(sname)?;
         let f = def.fields.iter().find(|f| f.name == field)?;
-        let FieldTy::Arr(elem, _) = f.ty else {
-            return None;
-        };
-        Some(Subscript {
-            field,
-            view: view.filter(|v| *v != elem),
-        })
+        match f.ty {
+            FieldTy::Arr(elem, _) => Some(Subscript {
+                field,
+                view: view.filter(|v| *v != elem),
+                whole: false,
+            }),
+            // One scalar or vector seen through a pointer to its first byte: element `i` of
+            // the view is bytes `i·sizeof(T)` on of the member ([expr.reinterpret.cast]/7,
+            // [basic.lval]/11; the bytes as `reinterpret.rs` reads them), so `v[i]` is
+            // `((T*)(&v.data))[i]`, read and written through the member's own storage.
+            FieldTy::Val(_) if addr => Some(Subscript {
+                field,
+                view,
+                whole: true,
+            }),
+            _ => None,
+        }
     }
 
     /// `v[i]` of a struct value `v` whose struct has `operator[]`: the element the operator
@@ -138,6 +152,11 @@ impl Parser<'_> {
         let s = self.struct_of(v)?;
         let sub = self.structs.get(&s)?.subscript.clone()?;
         let arr = Expr::new(ExprKind::Member(Box::new(v.clone()), sub.field), span);
+        let arr = if sub.whole {
+            Expr::new(ExprKind::AddrOf(Box::new(arr)), span)
+        } else {
+            arr
+        };
         let arr = match sub.view {
             Some(t) => Expr::new(ExprKind::Cast(Ty::Ptr(t), Box::new(arr)), span),
             None => arr,
