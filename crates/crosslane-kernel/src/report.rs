@@ -187,7 +187,7 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
                 .cells
                 .iter()
                 .zip(&b.cells)
-                .filter(|(x, y)| x != y)
+                .filter(|(x, y)| !same_cell(x.as_ref(), y.as_ref()))
                 .count();
             let _ = writeln!(
                 out,
@@ -215,8 +215,40 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
     out
 }
 
+/// Whether a buffer cell holds the same value at launch and at the end: `==`, except that a
+/// NaN is the same NaN (IEEE 754 makes NaN unequal to itself, so a NaN cell nobody wrote was
+/// counted as changed).
+fn same_cell(before: Option<&KVal>, after: Option<&KVal>) -> bool {
+    match (before, after) {
+        (
+            Some(KVal::Float { ty: a, x: xa, .. }),
+            Some(KVal::Float { ty: b, x: xb, .. }),
+        ) if xa.is_nan() && xb.is_nan() => a == b,
+        _ => before == after,
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_nan_cell_nobody_wrote_is_not_counted_as_changed() {
+        use crate::types::Scalar;
+        let nan = |ty| KVal::Float {
+            ty,
+            x: f64::NAN,
+            approx: None,
+        };
+        assert!(super::same_cell(Some(&nan(Scalar::F32)), Some(&nan(Scalar::F32))));
+        assert!(!super::same_cell(Some(&nan(Scalar::F32)), Some(&nan(Scalar::F64))));
+        let one = KVal::Float {
+            ty: Scalar::F32,
+            x: 1.0,
+            approx: None,
+        };
+        assert!(!super::same_cell(Some(&nan(Scalar::F32)), Some(&one)));
+        assert!(super::same_cell(Some(&one), Some(&one.clone())));
+    }
+
     use super::*;
     use crate::{run_kernel, LaunchConfig};
 
@@ -237,3 +269,4 @@ mod tests {
         assert!(text.contains("finished after 2 steps"), "{text}");
     }
 }
+
