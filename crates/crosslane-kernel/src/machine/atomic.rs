@@ -225,12 +225,12 @@ impl Executor {
                 return Ok(lane);
             }
             AtomicOp::Load => {
-                lane.old = self.load(buf, off, span, l, cx);
+                lane.old = self.load_untracked(buf, off, span, l, cx);
                 return Ok(lane);
             }
             _ => {}
         }
-        let old = self.load(buf, off, span, l, cx);
+        let old = self.load_untracked(buf, off, span, l, cx);
         lane.old = old.clone();
         if form.op == AtomicOp::CompareExchange {
             self.compare_exchange(&mut lane, &arg(1), arg(2), elem, span, l, cx)?;
