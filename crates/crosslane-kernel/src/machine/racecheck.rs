@@ -28,6 +28,8 @@
 //! - a read-modify-write of a vector cell that stores one component (an artefact of how a
 //!   component store is done, not a read the kernel makes), and MACA's queued copies (their
 //!   own visibility rules, `machine/maca_mem.rs`);
+//! - buffers with reserved names (`__…`, C++17 [lex.name]/3): the model's own lowerings, such
+//!   as the shared count of `__syncthreads_count` (`parser/sync_vote.rs`);
 //! - global memory: blocks run one after another and no barrier orders two blocks, so a
 //!   per-block check would miss the races that matter there; not done.
 //!
@@ -35,7 +37,9 @@
 //! another value than this run. A WAW where both warps stored the same value is an info: every
 //! order leaves that value in the cell (a read racing with either write is still reported as a
 //! RAW or WAR), the shape of `if (found) s_flag = 1;` from many warps, which is written on
-//! purpose; racecheck likewise ranks hazards that cannot change the result below the others.
+//! purpose. It is still reported, lower, because C++17 [intro.races]/21 calls it a data
+//! race all the same; it is an info rather than nothing so that a user chasing a wrong value
+//! sees every unordered pair.
 //!
 //! The values read stay the ones this schedule computed, with the warning saying the device may
 //! give another. They are not marked undefined: under the PTX memory model a weak load that
@@ -260,7 +264,13 @@ impl RaceCheck {
         }
         if matches!(self.bufs[buf], Track::Unknown) {
             self.bufs[buf] = match memory.buffers.get(buf) {
-                Some(b) if matches!(b.space, Space::Shared { .. }) => {
+                // A reserved name (`__` first: C++17 [lex.name]/3) is the model's own, such as
+                // the count `__syncthreads_count` is lowered to (`parser/sync_vote.rs`), whose
+                // per-warp clears are no access of the user's: a device does the vote in one
+                // instruction.
+                Some(b)
+                    if matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__") =>
+                {
                     let len = b.cells.len();
                     *var_bytes = var_bytes.saturating_add((len as u64).saturating_mul(CELL_BYTES));
                     Track::On(vec![CellLog::fresh(0); len])

@@ -246,3 +246,75 @@ fn hazards_past_the_cap_are_summarized_once() {
     // Warp 0 saw its own write (20); warp 1 read what warp 0 wrote before it ran (20 too).
     assert_eq!(ints(&t, "out"), vec![Some(20); 64]);
 }
+
+/// The other block barriers end an interval too: `cg::this_thread_block().sync()` and
+/// `__syncthreads_count` (CUDA C++ Programming Guide, Synchronization Functions: "identical to
+/// `__syncthreads()`" with a count), whose model's own shared count (`__syncthreads_count_total`,
+/// cleared by each warp) is no hazard of the user's. out[t] = s[63 - t] = 63 - t, plus the
+/// count of the 64 threads passing 1.
+#[test]
+fn cooperative_group_sync_and_the_barrier_votes_order_the_warps() {
+    let cg = "#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void rev(const int* in, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = in[t];
+    cg::this_thread_block().sync();
+    out[t] = s[63 - t];
+}";
+    let t = run(cg, 64);
+    let want: Vec<Option<i128>> = (0..64).map(|t| Some(63 - t)).collect();
+    assert_eq!(ints(&t, "out"), want);
+    assert_eq!(races(&t), vec![]);
+    let vote = "__global__ void rev(const int* in, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = in[t];
+    int n = __syncthreads_count(1);
+    out[t] = s[63 - t] + n;
+}";
+    let t = run(vote, 64);
+    let want: Vec<Option<i128>> = (0..64).map(|t| Some(63 - t + 64)).collect();
+    assert_eq!(ints(&t, "out"), want);
+    assert_eq!(races(&t), vec![]);
+}
+
+/// WGSL: a `var<workgroup>` reversal missing its `workgroupBarrier()`, subgroups of 32. The
+/// workgroup memory starts zeroed (invocation 0 stores the zeros, then a barrier): subgroup 0
+/// stores s[0..31] and reads s[63..32], still 0; subgroup 1 stores s[32..63] (write-after-read
+/// on s[32] against invocation 31's read at line 6) and reads s[31..0] = 31..0
+/// (read-after-write on s[31] against invocation 31's write at line 5).
+#[test]
+fn a_wgsl_workgroup_race_is_reported_citing_the_wgsl_memory_model() {
+    let src = "var<workgroup> s: array<u32, 64>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    s[i] = i;
+    out[i] = s[63u - i];
+}";
+    let config = LaunchConfig {
+        lanes: Some(32),
+        buffer_len: [("out".to_string(), 64)].into_iter().collect(),
+        ..LaunchConfig::default()
+    };
+    let t = crosslane_kernel::wgsl::run_wgsl(src, config).unwrap();
+    let want: Vec<Option<i128>> = (0..64)
+        .map(|t| Some(if t < 32 { 0 } else { 63 - t }))
+        .collect();
+    assert_eq!(ints(&t, "out"), want);
+    let r = races(&t);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert_eq!(r[0].1, 5, "{r:?}");
+    assert!(r[0].2.starts_with("racecheck: write-after-read hazard on `s[32]`: warp 1 lane 0 (thread 32) writes it at line 5, warp 0 lane 31 (thread 31) read it at line 6"), "{r:?}");
+    assert_eq!(r[1].1, 6, "{r:?}");
+    assert!(r[1].2.starts_with("racecheck: read-after-write hazard on `s[31]`"), "{r:?}");
+    let rule = &t
+        .merged_diagnostics
+        .iter()
+        .find(|d| d.message.starts_with("racecheck"))
+        .map(|d| d.rule.clone())
+        .unwrap_or_default();
+    assert!(rule.starts_with("WGSL spec"), "{rule}");
+}
