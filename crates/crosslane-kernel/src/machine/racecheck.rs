@@ -268,9 +268,7 @@ impl RaceCheck {
                 // the count `__syncthreads_count` is lowered to (`parser/sync_vote.rs`), whose
                 // per-warp clears are no access of the user's: a device does the vote in one
                 // instruction.
-                Some(b)
-                    if matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__") =>
-                {
+                Some(b) if matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__") => {
                     let len = b.cells.len();
                     *var_bytes = var_bytes.saturating_add((len as u64).saturating_mul(CELL_BYTES));
                     Track::On(vec![CellLog::fresh(0); len])

@@ -309,7 +309,11 @@ fn main(@builtin(local_invocation_index) i: u32) {
     assert_eq!(r[0].1, 5, "{r:?}");
     assert!(r[0].2.starts_with("racecheck: write-after-read hazard on `s[32]`: warp 1 lane 0 (thread 32) writes it at line 5, warp 0 lane 31 (thread 31) read it at line 6"), "{r:?}");
     assert_eq!(r[1].1, 6, "{r:?}");
-    assert!(r[1].2.starts_with("racecheck: read-after-write hazard on `s[31]`"), "{r:?}");
+    assert!(
+        r[1].2
+            .starts_with("racecheck: read-after-write hazard on `s[31]`"),
+        "{r:?}"
+    );
     let rule = &t
         .merged_diagnostics
         .iter()
