@@ -54,12 +54,14 @@
 //!
 //! Cost: a block of one warp tracks nothing; a buffer that is not `__shared__` costs one
 //! lookup per access in a vector indexed by buffer. A shared cell costs [`CELL_BYTES`] bytes of
-//! bookkeeping while its block runs, charged with the block's lane variables.
+//! bookkeeping while its block runs, charged with the block's lane variables; a buffer whose
+//! bookkeeping would pass the memory budget is left unchecked, with a note.
 
 use std::collections::HashSet;
 
 use super::StepCtx;
 use crate::ast::Span;
+use crate::budget::Meter;
 use crate::exec::Executor;
 use crate::memory::{Memory, Space};
 use crate::types::KVal;
@@ -188,6 +190,9 @@ pub(crate) struct RaceCheck {
     capped: bool,
     /// Hazards found in the step running, reported when it is recorded.
     pending: Vec<Found>,
+    /// Shared buffers left unchecked in the step running (their logs would pass the memory
+    /// budget), named when it is recorded.
+    unchecked: Vec<String>,
 }
 
 /// A value's fingerprint for the same-value test: the bits of a scalar (two writes of one
@@ -224,6 +229,7 @@ impl RaceCheck {
         self.on = warps > 1;
         self.bufs.clear();
         self.pending.clear();
+        self.unchecked.clear();
         self.barrier();
     }
 
@@ -250,12 +256,13 @@ impl RaceCheck {
     }
 
     /// The log of cell `off` of buffer `buf` when it is a tracked shared cell of the running
-    /// block, creating the buffer's logs on its first access (their bytes added to
-    /// `var_bytes`, the block's lane variables, which live as long).
+    /// block, creating the buffer's logs on its first access: their bytes are charged with the
+    /// block's lane variables (`Meter::var_bytes`), which live as long; a buffer whose logs
+    /// would pass the memory budget is left unchecked, with a note.
     fn cell(
         &mut self,
         memory: &Memory,
-        var_bytes: &mut u64,
+        meter: &mut Meter,
         buf: usize,
         off: i64,
     ) -> Option<&mut CellLog> {
@@ -269,9 +276,14 @@ impl RaceCheck {
                 // per-warp clears are no access of the user's: a device does the vote in one
                 // instruction.
                 Some(b) if matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__") => {
-                    let len = b.cells.len();
-                    *var_bytes = var_bytes.saturating_add((len as u64).saturating_mul(CELL_BYTES));
-                    Track::On(vec![CellLog::fresh(0); len])
+                    let need = (b.cells.len() as u64).saturating_mul(CELL_BYTES);
+                    if meter.fits(memory.used_bytes, need) {
+                        meter.var_bytes = meter.var_bytes.saturating_add(need);
+                        Track::On(vec![CellLog::fresh(0); b.cells.len()])
+                    } else {
+                        self.unchecked.push(b.name.clone());
+                        Track::Off
+                    }
                 }
                 _ => Track::Off,
             };
@@ -291,7 +303,7 @@ impl RaceCheck {
     /// an atomic).
     pub(crate) fn read(
         &mut self,
-        (memory, var_bytes): (&Memory, &mut u64),
+        (memory, meter): (&Memory, &mut Meter),
         me: Access,
         buf: usize,
         off: i64,
@@ -299,7 +311,7 @@ impl RaceCheck {
         if !self.on {
             return;
         }
-        let Some(cell) = self.cell(memory, var_bytes, buf, off) else {
+        let Some(cell) = self.cell(memory, meter, buf, off) else {
             return;
         };
         let writer = other(&cell.writes, me.warp);
@@ -313,7 +325,7 @@ impl RaceCheck {
     /// not an atomic).
     pub(crate) fn write(
         &mut self,
-        (memory, var_bytes): (&Memory, &mut u64),
+        (memory, meter): (&Memory, &mut Meter),
         mut me: Access,
         (buf, off): (usize, i64),
         value: Option<&KVal>,
@@ -323,7 +335,7 @@ impl RaceCheck {
         }
         me.defined = value.is_some();
         me.value = value.map_or(0, fingerprint);
-        let Some(cell) = self.cell(memory, var_bytes, buf, off) else {
+        let Some(cell) = self.cell(memory, meter, buf, off) else {
             return;
         };
         let reader = other(&cell.reads, me.warp);
@@ -398,12 +410,8 @@ impl Executor {
             lane: u8::try_from(lane).unwrap_or(u8::MAX),
             ..self.race_who(w)
         };
-        self.race.read(
-            (&self.trace.memory, &mut self.meter.var_bytes),
-            me,
-            buf,
-            off,
-        );
+        self.race
+            .read((&self.trace.memory, &mut self.meter), me, buf, off);
     }
 
     /// Lane `lane` of warp `w` writes `value` (`None`: undefined) to cell `off` of buffer
@@ -423,21 +431,26 @@ impl Executor {
             lane: u8::try_from(lane).unwrap_or(u8::MAX),
             ..self.race_who(w)
         };
-        self.race.write(
-            (&self.trace.memory, &mut self.meter.var_bytes),
-            me,
-            (buf, off),
-            value,
-        );
+        self.race
+            .write((&self.trace.memory, &mut self.meter), me, (buf, off), value);
     }
 
     /// Adds the hazards found during the step at `span` to its diagnostics.
     pub(crate) fn race_report(&mut self, span: Span, cx: &mut StepCtx) {
-        if self.race.pending.is_empty() {
+        if self.race.pending.is_empty() && self.race.unchecked.is_empty() {
             return;
         }
         let lanes = self.trace.launch.lanes;
         let rule = race_rule(self.trace.launch.dialect);
+        for name in std::mem::take(&mut self.race.unchecked) {
+            cx.note(
+                Level::Info,
+                span,
+                format!("racecheck: `{name}` is not checked for races: its access logs ({CELL_BYTES} bytes a cell) would pass the memory budget (--max-memory)"),
+                "",
+                None,
+            );
+        }
         for f in std::mem::take(&mut self.race.pending) {
             if f.off < 0 {
                 cx.note(

@@ -636,7 +636,7 @@ impl Executor {
             let cell = (offsets[l] as i64).saturating_add(k);
             if let Some(me) = who.as_mut() {
                 me.lane = u8::try_from(l).unwrap_or(u8::MAX);
-                let at = (memory, &mut self.meter.var_bytes);
+                let at = (memory, &mut self.meter);
                 self.race.read(at, *me, bufs[l] as usize, cell);
             }
             match memory.read(bufs[l] as usize, cell) {
