@@ -174,6 +174,8 @@ pub struct Executor {
     pub(crate) barrier_round: BarrierRound,
     /// Where a product and a sum are fused ([`super::contract`]).
     pub(crate) contract: super::contract::Contract,
+    /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
+    pub(crate) race: super::machine::racecheck::RaceCheck,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -526,6 +528,7 @@ impl Executor {
             mode: TraceMode::Full,
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
+            race: Default::default(),
         })
     }
 
@@ -753,6 +756,7 @@ impl Executor {
                     return None;
                 }
                 let mut line = 1;
+                self.race.barrier();
                 for w in &mut self.warps {
                     if w.run == WarpRun::AtBarrier {
                         w.run = WarpRun::Ready;
@@ -843,6 +847,7 @@ impl Executor {
 
     pub(crate) fn start_block(&mut self) -> Result<(), KernelError> {
         self.barrier_round = BarrierRound::default();
+        self.race.start_block(self.trace.launch.warps_per_block);
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
         let threads = dims_total(launch.block_dim).unwrap_or(0);
@@ -1412,8 +1417,9 @@ impl Executor {
         span: Span,
         end: Span,
         active: LaneMask,
-        cx: StepCtx,
+        mut cx: StepCtx,
     ) {
+        self.race_report(span, &mut cx);
         if self.maca.loads_pending() {
             self.maca_note_changes(w, span.line, &cx.changed);
         }

@@ -66,16 +66,22 @@ impl Executor {
 
     /// The old value an atomic reads: the cell (`view` `None`) or the viewed bytes.
     pub(crate) fn atomic_read(
-        &self,
+        &mut self,
         (buf, off): (usize, i64),
         view: Option<AtomicView>,
         span: Span,
         l: usize,
         cx: &mut StepCtx,
     ) -> LaneVal {
+        // An atomic is no race hazard: its reads are not logged ([`super::racecheck`]).
         match view {
-            None => self.load(buf, off, span, l, cx),
-            Some((at, elem)) => self.load_components(buf, at, elem, span, l, cx),
+            None => self.load_untracked(buf, off, span, l, cx),
+            Some((at, elem)) => {
+                let was = self.race.set_on(false);
+                let v = self.load_components(buf, at, elem, span, l, cx);
+                self.race.set_on(was);
+                v
+            }
         }
     }
 
@@ -94,7 +100,10 @@ impl Executor {
         cx: &mut StepCtx,
     ) -> LaneVal {
         let written = cx.written.clone();
+        // Nor are its writes ([`super::racecheck`]).
+        let was = self.race.set_on(false);
         let stored = self.store_components(w, (buf, at, elem), l, v, span, cx);
+        self.race.set_on(was);
         cx.written = written;
         stored
     }

@@ -9,6 +9,7 @@ mod call;
 mod eval;
 pub(crate) mod maca_mem;
 mod place;
+pub(crate) mod racecheck;
 pub(crate) mod regs;
 pub(crate) mod special_regs;
 mod stmt;

@@ -20,7 +20,25 @@ impl Executor {
         }
     }
 
+    /// Lane `lane`'s plain read of cell `off` of buffer `buf` by the warp running: the value
+    /// ([`Executor::load_untracked`]), the read recorded for the race check
+    /// ([`super::racecheck`]).
     pub(crate) fn load(
+        &mut self,
+        buf: usize,
+        off: i64,
+        span: Span,
+        lane: usize,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        self.race_read(self.current, buf, off, lane);
+        self.load_untracked(buf, off, span, lane, cx)
+    }
+
+    /// Lane `lane`'s read of cell `off` of buffer `buf` as a value, or undefined with the
+    /// reason (never written, outside the buffer, a MACA copy not yet visible); an atomic's
+    /// read, which the race check does not record.
+    pub(crate) fn load_untracked(
         &self,
         buf: usize,
         off: i64,
@@ -370,6 +388,7 @@ impl Executor {
                         );
                     }
                 }
+                self.race_write(w, buf, off, l, v.as_ref().ok());
                 match self.trace.memory.write(buf, off, v.as_ref().ok().cloned()) {
                     Ok(()) => {
                         cx.written.insert((buf, off), l);

@@ -606,17 +606,20 @@ impl Executor {
     /// the cell holds a value of that type; false when some lane's pointer is undefined, its cell
     /// is outside the buffer, never written, of another type or waiting for a queued MACA copy.
     fn typed_load(
-        &self,
+        &mut self,
         w: usize,
         (ptr, elem): (usize, Scalar),
         (idx, count): (&[u64], Scalar),
         out: &mut [u64],
         act: LaneMask,
     ) -> bool {
-        let warp = &self.warps[w];
-        if self.maca.cells_pending() || warp.in_memory(ptr) {
+        if self.maca.cells_pending() || self.warps[w].in_memory(ptr) {
             return false;
         }
+        // The race check's record of each lane's read (`racecheck`); none in a block of one
+        // warp, where it costs this one test.
+        let mut who = self.race.on().then(|| self.race_who(w));
+        let warp = &self.warps[w];
         let Some((offsets, bufs)) = warp
             .vars
             .get(ptr)
@@ -631,6 +634,11 @@ impl Executor {
                 return false;
             };
             let cell = (offsets[l] as i64).saturating_add(k);
+            if let Some(me) = who.as_mut() {
+                me.lane = u8::try_from(l).unwrap_or(u8::MAX);
+                let at = (memory, &mut self.meter);
+                self.race.read(at, *me, bufs[l] as usize, cell);
+            }
             match memory.read(bufs[l] as usize, cell) {
                 Ok(Some(KVal::Int { ty, bits })) if ty == elem => out[l] = bits,
                 Ok(Some(KVal::Float {

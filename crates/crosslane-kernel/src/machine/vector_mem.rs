@@ -48,7 +48,7 @@ impl Executor {
 
     /// Loads element `off` of pointer `p` in buffer `buf` for lane `lane`.
     pub(crate) fn load_as(
-        &self,
+        &mut self,
         p: &KVal,
         (buf, off): (usize, i64),
         span: Span,
@@ -70,7 +70,7 @@ impl Executor {
     /// `elem.lanes` components of the buffer's cells from component `at` on (counting every
     /// cell's components in order).
     pub(crate) fn load_components(
-        &self,
+        &mut self,
         buf: usize,
         at: i64,
         elem: ValTy,
@@ -193,7 +193,7 @@ impl Executor {
     /// (or out of bounds) makes the value undefined with the cell's reason.
     #[allow(clippy::too_many_arguments)]
     fn load_bits(
-        &self,
+        &mut self,
         buf: usize,
         cell: ValTy,
         at: i64,

@@ -44,6 +44,7 @@ mod kernel_overloads;
 mod kernel_per_lane;
 mod kernel_ptx_asm;
 mod kernel_reinterp;
+mod kernel_racecheck;
 mod kernel_replay;
 mod kernel_robustness;
 mod kernel_seeds;

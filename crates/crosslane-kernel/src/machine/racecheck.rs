@@ -1,0 +1,505 @@
+//! Shared-memory race detection between the warps of a block, in the manner of
+//! `compute-sanitizer --tool racecheck`.
+//!
+//! The engine runs a block's warps one after another between barriers (docs/kernels.md,
+//! "Scheduling"), so a kernel whose warps touch one `__shared__` cell in the same barrier
+//! interval shows the value of this one schedule. Such accesses are hazards: the Compute
+//! Sanitizer documentation, "Racecheck Tool", names three kinds between threads whose order no
+//! barrier fixes — write-after-write (WAW), write-after-read (WAR) and read-after-write (RAW).
+//! The CUDA C++ Programming Guide, "Synchronization Functions" (`__syncthreads()`: "accesses to
+//! shared memory made by threads prior to the barrier are visible to all threads in the block
+//! after the barrier") is what orders them; without it nothing does.
+//!
+//! What is tracked, per cell of each `__shared__` buffer of the running block, since the
+//! block's last barrier opened ([`RaceCheck::barrier`], called where the scheduler releases
+//! `__syncthreads`, its `_count/_and/_or` votes, `cg::this_thread_block().sync()`, HIP's
+//! `__syncthreads`, WGSL's `workgroupBarrier`, MACA's block barriers): the first and the latest
+//! other warp that wrote it (with a fingerprint of the value) and the first and latest other
+//! warp that read it. A read of a cell another warp wrote, a write of a cell another warp read,
+//! and a write of a cell another warp wrote are hazards.
+//!
+//! What is not a hazard:
+//! - accesses of one warp: its lanes run in lock-step here and `__syncwarp` is modelled as such
+//!   (`machine/warp_sync.rs`); two lanes writing one cell in one statement already get their
+//!   own warning (`machine/place.rs`). Independent thread scheduling within a warp is not
+//!   modelled, so intra-warp races are not reported;
+//! - atomics (`atomicAdd` on a shared counter from every warp): they are neither recorded nor
+//!   checked (racecheck reports hazards between plain accesses);
+//! - a read-modify-write of a vector cell that stores one component (an artefact of how a
+//!   component store is done, not a read the kernel makes), and MACA's queued copies (their
+//!   own visibility rules, `machine/maca_mem.rs`);
+//! - buffers with reserved names (`__…`, C++17 [lex.name]/3): the model's own lowerings, such
+//!   as the shared count of `__syncthreads_count` (`parser/sync_vote.rs`);
+//! - global memory: blocks run one after another and no barrier orders two blocks, so a
+//!   per-block check would miss the races that matter there; not done.
+//!
+//! Severity. A RAW, a WAR and a WAW of different values are warnings: the device may give
+//! another value than this run. A WAW where both warps stored the same value is an info: every
+//! order leaves that value in the cell (a read racing with either write is still reported as a
+//! RAW or WAR), the shape of `if (found) s_flag = 1;` from many warps, which is written on
+//! purpose. It is still reported, lower, because C++17 [intro.races]/21 calls it a data
+//! race all the same; it is an info rather than nothing so that a user chasing a wrong value
+//! sees every unordered pair.
+//!
+//! The values read stay the ones this schedule computed, with the warning saying the device may
+//! give another. They are not marked undefined: under the PTX memory model a weak load that
+//! races still returns the value of one of the writes to the cell (PTX ISA, "Memory Consistency
+//! Model"; PTX does not require data-race freedom, Lustig et al., ASPLOS 2019), so the value
+//! here is one the device can return, not arbitrary bits; and an undefined value would end the
+//! run at the first branch on it, hiding the rest of the kernel.
+//!
+//! Reporting: one diagnostic per (kind, line of the first access, line of the second), at the
+//! second access's statement, naming the cell, the two warps, lanes and threads and both lines;
+//! at most [`MAX_RACE_REPORTS`] pairs, then one line saying further hazards are not listed.
+//!
+//! Cost: a block of one warp tracks nothing; a buffer that is not `__shared__` costs one
+//! lookup per access in a vector indexed by buffer. A shared cell costs [`CELL_BYTES`] bytes of
+//! bookkeeping while its block runs, charged with the block's lane variables; a buffer whose
+//! bookkeeping would pass the memory budget is left unchecked, with a note.
+
+use std::collections::HashSet;
+
+use super::StepCtx;
+use crate::ast::Span;
+use crate::budget::Meter;
+use crate::exec::Executor;
+use crate::memory::{Memory, Space};
+use crate::types::KVal;
+use crosslane_core::op::Dialect;
+use crosslane_core::result::Level;
+
+/// Most distinct (kind, line, line) hazards reported in one run; past it one diagnostic says
+/// that further ones are not listed. A kernel racing in a loop over many lines would otherwise
+/// flood the diagnostics (they are also bounded by `Limits::max_diagnostics`).
+pub const MAX_RACE_REPORTS: usize = 16;
+
+/// Bytes of bookkeeping per tracked shared cell, as counted against the memory budget (the
+/// size of [`CellLog`] on a 64-bit host).
+pub const CELL_BYTES: u64 = 56;
+
+/// The kind of hazard (Compute Sanitizer, "Racecheck Tool").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    /// A read of a cell another warp wrote in the same barrier interval.
+    Raw,
+    /// A write of a cell another warp read in the same barrier interval.
+    War,
+    /// Writes of one cell by two warps in the same barrier interval: different values.
+    Waw,
+    /// The same, where both stored the same value.
+    WawSame,
+}
+
+/// "No warp" in an access slot.
+const NONE: u16 = u16::MAX;
+
+/// One access: the warp (index in the block), the lane, the statement's line, and for a write
+/// its value's fingerprint (`defined` false for an undefined value, which equals nothing).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Access {
+    warp: u16,
+    /// The lane within the warp.
+    pub(crate) lane: u8,
+    defined: bool,
+    line: u32,
+    value: u64,
+}
+
+impl Access {
+    const EMPTY: Access = Access {
+        warp: NONE,
+        lane: 0,
+        defined: false,
+        line: 0,
+        value: 0,
+    };
+}
+
+/// A cell's accesses since the barrier interval `epoch` began: the first writer and the latest
+/// writer of another warp than the first (so that for any warp at least one of the two, when
+/// both are set, is another warp's), and the same for readers.
+#[derive(Clone, Copy, Debug)]
+struct CellLog {
+    epoch: u32,
+    writes: [Access; 2],
+    reads: [Access; 2],
+}
+
+impl CellLog {
+    fn fresh(epoch: u32) -> Self {
+        CellLog {
+            epoch,
+            writes: [Access::EMPTY; 2],
+            reads: [Access::EMPTY; 2],
+        }
+    }
+}
+
+/// Records `a` in a pair of slots: the first access stays; a later one of another warp than
+/// the first replaces the second slot.
+fn remember(slots: &mut [Access; 2], a: Access) {
+    if slots[0].warp == NONE {
+        slots[0] = a;
+    } else if slots[0].warp != a.warp {
+        slots[1] = a;
+    }
+}
+
+/// The slot of `slots` holding another warp's access than `warp`, if any.
+fn other(slots: &[Access; 2], warp: u16) -> Option<Access> {
+    slots
+        .iter()
+        .copied()
+        .find(|s| s.warp != NONE && s.warp != warp)
+}
+
+/// Whether a buffer is tracked (by buffer index).
+#[derive(Clone, Debug, Default)]
+enum Track {
+    /// Not looked at yet in this block.
+    #[default]
+    Unknown,
+    /// Not a shared buffer of this block.
+    Off,
+    /// A shared buffer: one log per cell.
+    On(Vec<CellLog>),
+}
+
+/// A hazard found, to be reported with the step that found it.
+#[derive(Clone, Debug)]
+struct Found {
+    kind: Kind,
+    buf: usize,
+    off: i64,
+    first: Access,
+    second: Access,
+}
+
+/// The race detector's state (see the module documentation).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RaceCheck {
+    /// Whether the running block has more than one warp.
+    on: bool,
+    /// The barrier interval: a cell log of another epoch is empty.
+    epoch: u32,
+    /// Per buffer index.
+    bufs: Vec<Track>,
+    /// (kind, first line, second line) already reported, at most [`MAX_RACE_REPORTS`].
+    reported: HashSet<(Kind, u32, u32)>,
+    /// Whether the cap's diagnostic was given.
+    capped: bool,
+    /// Hazards found in the step running, reported when it is recorded.
+    pending: Vec<Found>,
+    /// Shared buffers left unchecked in the step running (their logs would pass the memory
+    /// budget), named when it is recorded.
+    unchecked: Vec<String>,
+}
+
+/// A value's fingerprint for the same-value test: the bits of a scalar (two writes of one
+/// cell are both converted to its element type), a mix of the components of a vector.
+fn fingerprint(v: &KVal) -> u64 {
+    match v {
+        KVal::Int { bits, .. } => *bits,
+        KVal::Float { x, .. } => x.to_bits(),
+        KVal::Vector { items, .. } => items.iter().fold(0xcbf2_9ce4_8422_2325, |h, k| {
+            (h ^ fingerprint(k)).wrapping_mul(0x0100_0000_01b3)
+        }),
+        KVal::Ptr { buf, offset, .. } => (*buf as u64).rotate_left(32) ^ (*offset as u64),
+    }
+}
+
+/// The rule a hazard cites, in the dialect's documents.
+fn race_rule(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Wgsl => {
+            "WGSL spec, Memory Model and workgroupBarrier: workgroup accesses of different invocations not ordered by a barrier race"
+        }
+        Dialect::Hip => {
+            "HIP documentation, Synchronization functions (__syncthreads); Compute Sanitizer, Racecheck Tool (hazard kinds)"
+        }
+        _ => {
+            "CUDA C++ Programming Guide, Synchronization Functions (__syncthreads); Compute Sanitizer, Racecheck Tool"
+        }
+    }
+}
+
+impl RaceCheck {
+    /// A new block of `warps` warps starts: nothing of the last block is kept.
+    pub(crate) fn start_block(&mut self, warps: usize) {
+        self.on = warps > 1;
+        self.bufs.clear();
+        self.pending.clear();
+        self.unchecked.clear();
+        self.barrier();
+    }
+
+    /// The block's barrier opened: every access before it is ordered before every access
+    /// after it, so each cell's log starts over (by epoch: nothing is walked).
+    pub(crate) fn barrier(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // After 2^32 barriers an old log could look current: drop them all.
+            for t in &mut self.bufs {
+                if let Track::On(cells) = t {
+                    cells.fill(CellLog::fresh(0));
+                }
+            }
+            self.epoch = 1;
+        }
+    }
+}
+
+impl RaceCheck {
+    /// Whether the running block is checked (it has more than one warp).
+    pub(crate) fn on(&self) -> bool {
+        self.on
+    }
+
+    /// Turns recording off (`false`) or back to what it was; returns the previous state. An
+    /// atomic through a pointer of another type reads and writes its cells with plain loads
+    /// and stores ([`super::atomic_view`]), which must not be logged: atomics are no hazard.
+    pub(crate) fn set_on(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.on, on)
+    }
+
+    /// The log of cell `off` of buffer `buf` when it is a tracked shared cell of the running
+    /// block, creating the buffer's logs on its first access: their bytes are charged with the
+    /// block's lane variables (`Meter::var_bytes`), which live as long; a buffer whose logs
+    /// would pass the memory budget is left unchecked, with a note.
+    fn cell(
+        &mut self,
+        memory: &Memory,
+        meter: &mut Meter,
+        buf: usize,
+        off: i64,
+    ) -> Option<&mut CellLog> {
+        if self.bufs.len() <= buf {
+            self.bufs.resize(buf + 1, Track::Unknown);
+        }
+        if matches!(self.bufs[buf], Track::Unknown) {
+            self.bufs[buf] = match memory.buffers.get(buf) {
+                // A reserved name (`__` first: C++17 [lex.name]/3) is the model's own, such as
+                // the count `__syncthreads_count` is lowered to (`parser/sync_vote.rs`), whose
+                // per-warp clears are no access of the user's: a device does the vote in one
+                // instruction.
+                Some(b) if matches!(b.space, Space::Shared { .. }) && !b.name.starts_with("__") => {
+                    let need = (b.cells.len() as u64).saturating_mul(CELL_BYTES);
+                    if meter.fits(memory.used_bytes, need) {
+                        meter.var_bytes = meter.var_bytes.saturating_add(need);
+                        Track::On(vec![CellLog::fresh(0); b.cells.len()])
+                    } else {
+                        self.unchecked.push(b.name.clone());
+                        Track::Off
+                    }
+                }
+                _ => Track::Off,
+            };
+        }
+        let epoch = self.epoch;
+        let Track::On(cells) = &mut self.bufs[buf] else {
+            return None;
+        };
+        let cell = cells.get_mut(usize::try_from(off).ok()?)?;
+        if cell.epoch != epoch {
+            *cell = CellLog::fresh(epoch);
+        }
+        Some(cell)
+    }
+
+    /// `me` (see [`Executor::race_who`]) reads cell `off` of buffer `buf` (a plain read, not
+    /// an atomic).
+    pub(crate) fn read(
+        &mut self,
+        (memory, meter): (&Memory, &mut Meter),
+        me: Access,
+        buf: usize,
+        off: i64,
+    ) {
+        if !self.on {
+            return;
+        }
+        let Some(cell) = self.cell(memory, meter, buf, off) else {
+            return;
+        };
+        let writer = other(&cell.writes, me.warp);
+        remember(&mut cell.reads, me);
+        if let Some(first) = writer {
+            self.found(Kind::Raw, buf, off, first, me);
+        }
+    }
+
+    /// `me` writes `value` (`None`: undefined) to cell `off` of buffer `buf` (a plain write,
+    /// not an atomic).
+    pub(crate) fn write(
+        &mut self,
+        (memory, meter): (&Memory, &mut Meter),
+        mut me: Access,
+        (buf, off): (usize, i64),
+        value: Option<&KVal>,
+    ) {
+        if !self.on {
+            return;
+        }
+        me.defined = value.is_some();
+        me.value = value.map_or(0, fingerprint);
+        let Some(cell) = self.cell(memory, meter, buf, off) else {
+            return;
+        };
+        let reader = other(&cell.reads, me.warp);
+        let writer = other(&cell.writes, me.warp);
+        remember(&mut cell.writes, me);
+        if let Some(first) = reader {
+            self.found(Kind::War, buf, off, first, me);
+        }
+        if let Some(first) = writer {
+            let same = first.defined && me.defined && first.value == me.value;
+            let kind = if same { Kind::WawSame } else { Kind::Waw };
+            self.found(kind, buf, off, first, me);
+        }
+    }
+
+    /// Keeps a hazard for the step's report when its line pair is new and under the cap.
+    fn found(&mut self, kind: Kind, buf: usize, off: i64, first: Access, second: Access) {
+        let key = (kind, first.line, second.line);
+        if self.reported.contains(&key) {
+            return;
+        }
+        if self.reported.len() >= MAX_RACE_REPORTS {
+            if !self.capped {
+                self.capped = true;
+                self.pending.push(Found {
+                    kind,
+                    buf,
+                    off: -1,
+                    first,
+                    second,
+                });
+            }
+            return;
+        }
+        self.reported.insert(key);
+        self.pending.push(Found {
+            kind,
+            buf,
+            off,
+            first,
+            second,
+        });
+    }
+}
+
+impl Executor {
+    /// Lane 0 of warp `w` at the statement it runs, as an access (set `lane` per lane).
+    pub(crate) fn race_who(&self, w: usize) -> Access {
+        let pc = self.warps.get(w).map_or(0, |x| x.pc);
+        let line = match self.pc_line.get(pc) {
+            Some(&l) if l > 0 => l,
+            _ => self.line_of(pc),
+        };
+        Access {
+            warp: self
+                .warps
+                .get(w)
+                .map_or(NONE - 1, |x| u16::try_from(x.index).unwrap_or(NONE - 1)),
+            lane: 0,
+            defined: false,
+            line,
+            value: 0,
+        }
+    }
+
+    /// Lane `lane` of warp `w` reads cell `off` of buffer `buf` (a plain read).
+    pub(crate) fn race_read(&mut self, w: usize, buf: usize, off: i64, lane: usize) {
+        if !self.race.on {
+            return;
+        }
+        let me = Access {
+            lane: u8::try_from(lane).unwrap_or(u8::MAX),
+            ..self.race_who(w)
+        };
+        self.race
+            .read((&self.trace.memory, &mut self.meter), me, buf, off);
+    }
+
+    /// Lane `lane` of warp `w` writes `value` (`None`: undefined) to cell `off` of buffer
+    /// `buf` (a plain write).
+    pub(crate) fn race_write(
+        &mut self,
+        w: usize,
+        buf: usize,
+        off: i64,
+        lane: usize,
+        value: Option<&KVal>,
+    ) {
+        if !self.race.on {
+            return;
+        }
+        let me = Access {
+            lane: u8::try_from(lane).unwrap_or(u8::MAX),
+            ..self.race_who(w)
+        };
+        self.race
+            .write((&self.trace.memory, &mut self.meter), me, (buf, off), value);
+    }
+
+    /// Adds the hazards found during the step at `span` to its diagnostics.
+    pub(crate) fn race_report(&mut self, span: Span, cx: &mut StepCtx) {
+        if self.race.pending.is_empty() && self.race.unchecked.is_empty() {
+            return;
+        }
+        let lanes = self.trace.launch.lanes;
+        let rule = race_rule(self.trace.launch.dialect);
+        for name in std::mem::take(&mut self.race.unchecked) {
+            cx.note(
+                Level::Info,
+                span,
+                format!("racecheck: `{name}` is not checked for races: its access logs ({CELL_BYTES} bytes a cell) would pass the memory budget (--max-memory)"),
+                "",
+                None,
+            );
+        }
+        for f in std::mem::take(&mut self.race.pending) {
+            if f.off < 0 {
+                cx.note(
+                    Level::Warning,
+                    span,
+                    format!("racecheck: {MAX_RACE_REPORTS} racing pairs of lines are reported; further shared-memory hazards in this run are not listed"),
+                    rule,
+                    None,
+                );
+                continue;
+            }
+            // A one-cell buffer is a `__shared__` scalar (or an array of one): its name alone.
+            let cell = match self.trace.memory.buffers.get(f.buf) {
+                Some(b) if b.cells.len() == 1 => format!("`{}`", b.name),
+                Some(b) => format!("`{}[{}]`", b.name, f.off),
+                None => format!("cell {}", f.off),
+            };
+            let who = |a: &Access| {
+                let t = usize::from(a.warp) * lanes + usize::from(a.lane);
+                format!("warp {} lane {} (thread {t})", a.warp, a.lane)
+            };
+            let (a, b) = (who(&f.first), who(&f.second));
+            let (l1, l2) = (f.first.line, f.second.line);
+            let (level, message) = match f.kind {
+                Kind::Raw => (
+                    Level::Warning,
+                    format!("racecheck: read-after-write hazard on {cell}: {b} reads it at line {l2}, {a} wrote it at line {l1}, with no barrier between them: the read here sees that write (warps run one after another), the device may read the value from before it"),
+                ),
+                Kind::War => (
+                    Level::Warning,
+                    format!("racecheck: write-after-read hazard on {cell}: {b} writes it at line {l2}, {a} read it at line {l1}, with no barrier between them: the read here saw the value from before this write (warps run one after another), on the device it may see this write"),
+                ),
+                Kind::Waw => (
+                    Level::Warning,
+                    format!("racecheck: write-after-write hazard on {cell}: {b} writes it at line {l2}, {a} wrote another value at line {l1}, with no barrier between them: the cell keeps the later write here, the device may keep either"),
+                ),
+                Kind::WawSame => (
+                    Level::Info,
+                    format!("racecheck: write-after-write hazard on {cell} of the same value: {b} writes it at line {l2}, {a} wrote it at line {l1}, with no barrier between them; either order leaves the same value (benign, but still unordered)"),
+                ),
+            };
+            cx.note(level, span, message, rule, None);
+        }
+    }
+}
