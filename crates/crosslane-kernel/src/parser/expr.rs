@@ -368,6 +368,10 @@ impl Parser<'_> {
         if self.is_punct("::") && matches!(self.peek(1), Tok::Ident(_)) {
             self.bump();
         }
+        // `cub::Max()(a, b)`, `m(a, b)` of `cub::Max m;` ([`super::lib_functors`]).
+        if let Some(e) = self.lib_functor_call()? {
+            return Ok(e);
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {

@@ -70,6 +70,7 @@ mod host_eval;
 mod host_items;
 mod items;
 mod lambda;
+mod lib_functors;
 mod limits;
 mod member_templates;
 mod member_types;
@@ -470,6 +471,10 @@ struct Parser<'a> {
     cub: cub::CubNames,
     /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
     cub_ops: HashMap<String, cub::Op>,
+    /// Named library function objects (`cub::Max m;`), by name ([`lib_functors`]).
+    lib_objects: HashMap<String, lib_functors::LibOp>,
+    /// Library function object types by alias (`using M = cuda::maximum<>;`).
+    lib_aliases: HashMap<String, lib_functors::LibOp>,
     /// `cub::Sum` / `Max` / `Min` already warned of (removed in CCCL 3.0; once a name).
     cub_removed_warned: std::collections::HashSet<String>,
     /// Unions of CUB TempStorages defined as types (`union S { … };`), their members
@@ -571,6 +576,8 @@ impl<'a> Parser<'a> {
             extra_fns: Vec::new(),
             cub: HashMap::new(),
             cub_ops: HashMap::new(),
+            lib_objects: HashMap::new(),
+            lib_aliases: HashMap::new(),
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
             cub_union_types: HashMap::new(),

@@ -98,6 +98,10 @@ impl Parser<'_> {
         if let Some(k) = self.any_sync_stmt()? {
             return Ok(done(self, k));
         }
+        // `cub::Max m;`: a named library function object ([`super::lib_functors`]).
+        if self.lib_object_decl() {
+            return Ok(done(self, StmtKind::Empty));
+        }
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),

@@ -933,6 +933,8 @@ impl Parser<'_> {
         // File-scope CUB class and operator aliases are seen in the instance too.
         sub.cub = self.cub.clone();
         sub.cub_ops = self.cub_ops.clone();
+        sub.lib_objects = self.lib_objects.clone();
+        sub.lib_aliases = self.lib_aliases.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
