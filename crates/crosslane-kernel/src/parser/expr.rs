@@ -372,6 +372,10 @@ impl Parser<'_> {
         if let Some(e) = self.lib_functor_call()? {
             return Ok(e);
         }
+        // `cuda::ceil_div(a, b)`, `std::clamp(v, lo, hi)` ([`super::lib_helpers`]).
+        if let Some(e) = self.lib_helper_call()? {
+            return Ok(e);
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {

@@ -71,6 +71,7 @@ mod host_items;
 mod items;
 mod lambda;
 mod lib_functors;
+mod lib_helpers;
 mod limits;
 mod member_templates;
 mod member_types;
