@@ -376,6 +376,10 @@ impl Parser<'_> {
         if let Some(e) = self.lib_helper_call()? {
             return Ok(e);
         }
+        // `cub::LoadDirectBlocked(tid, ptr, items)` and kin ([`super::cub_direct`]).
+        if let Some(e) = self.cub_direct_call()? {
+            return Ok(e);
+        }
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {

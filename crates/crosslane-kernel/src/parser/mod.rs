@@ -46,6 +46,7 @@ mod const_eval;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
+mod cub_direct;
 mod cub_kv;
 mod cub_load;
 mod cub_raking;
