@@ -39,7 +39,7 @@ const ADDR_TEXT: &str = "&fn:";
 
 /// A function pointer's signature: its return type and parameter types.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct FnSig {
+pub struct FnSig {
     ret: Ty,
     params: Vec<Ty>,
 }
@@ -48,6 +48,17 @@ impl FnSig {
     /// A text that is equal for equal signatures (the candidates' test).
     fn text(&self) -> String {
         sig_text(self.ret, self.params.iter().copied())
+    }
+
+    /// The pointer type as C++ spells it (`float(*)(float,float)`), for an instance's name.
+    pub(super) fn c_name(&self) -> String {
+        let name = |t: &Ty| match t {
+            Ty::Val(v) => v.name(),
+            Ty::Ptr(v) => format!("{}*", v.name()),
+            other => format!("{other:?}"),
+        };
+        let p: Vec<String> = self.params.iter().map(name).collect();
+        format!("{}(*)({})", name(&self.ret), p.join(","))
     }
 }
 
@@ -59,6 +70,46 @@ fn sig_text(ret: Ty, params: impl Iterator<Item = Ty>) -> String {
 /// The type a function pointer's value has: its id.
 pub(super) fn id_ty() -> Ty {
     Ty::Val(ValTy::scalar(Scalar::I32))
+}
+
+impl Parser<'_> {
+    /// The function pointer type a function's address `e` (`my_max`, `&my_max`) deduces for
+    /// a template type parameter `Op` of a parameter `Op op` ([temp.deduct.call]/2.2: the
+    /// function-to-pointer conversion gives `RET (*)(PARAMS)`), where the function is one
+    /// non-template function whose parameters are scalars taken by value (the signature the
+    /// candidates of a call through the pointer are matched by). `None` otherwise.
+    pub(super) fn fn_addr_sig(&self, e: &Expr) -> Option<FnSig> {
+        let ExprKind::Call(n, args) = &e.kind else {
+            return match &e.kind {
+                // `&my_max`: the same pointer ([expr.unary.op]/3).
+                ExprKind::AddrOf(inner) => self.fn_addr_sig(inner),
+                _ => None,
+            };
+        };
+        let (
+            true,
+            [Expr {
+                kind: ExprKind::Str(f),
+                ..
+            }],
+        ) = (n == FN_ADDR, args.as_slice())
+        else {
+            return None;
+        };
+        let ret = *self.fn_types.get(f)?;
+        let [one] = self.fn_sets.get(f)?.as_slice() else {
+            return None;
+        };
+        let params = one
+            .params
+            .iter()
+            .map(|p| match p.ty {
+                super::overload::PType::Val(v) if !p.mut_ref && !p.default => Some(Ty::Val(v)),
+                _ => None,
+            })
+            .collect::<Option<Vec<Ty>>>()?;
+        Some(FnSig { ret, params })
+    }
 }
 
 /// Refuses a function's address `e` given to type parameter `param` of template `template`
@@ -159,6 +210,21 @@ impl Parser<'_> {
         }
         self.bump();
         Some(sig)
+    }
+
+    /// As [`Self::fn_ptr_alias_type`] for a parameter, which may also be a reference to the
+    /// pointer or function (`const Op& op`): a function cannot be changed through it, so the
+    /// parameter holds the same value as a copy would.
+    pub(super) fn fn_ptr_param_type(&mut self) -> Option<FnSig> {
+        if let (Tok::Ident(w), Tok::Punct("&" | "&&"), Tok::Ident(_)) =
+            (self.peek(0), self.peek(1), self.peek(2))
+        {
+            let sig = self.fn_ptr_sigs.get(w)?.clone();
+            self.bump();
+            self.bump();
+            return Some(sig);
+        }
+        self.fn_ptr_alias_type()
     }
 
     /// The signature of `using NAME = RET (*)(PARAMS);` / `typedef RET (*NAME)(PARAMS);` read

@@ -33,6 +33,9 @@ pub enum TArg {
     Pack(Vec<TArg>),
     /// A cooperative group's type, deduced from a group argument.
     Group(super::cg::Group),
+    /// A function pointer type, deduced from a function given to a parameter `Op op`
+    /// ([`super::fn_ptr_run`]): in the instance `Op` is that pointer type.
+    FnPtr(super::fn_ptr_run::FnSig),
     /// A function (its instance's name, `silu_kernel<float>`) for a function pointer
     /// parameter, or a class template's name for a template template parameter.
     Named(String),
@@ -50,6 +53,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
             TArg::Struct(s) => s.clone(),
             TArg::Void => "void".to_string(),
             TArg::Group(g) => super::cg::group_type_name(*g),
+            TArg::FnPtr(sig) => sig.c_name(),
             TArg::Named(n) => n.clone(),
             // The elements in line: `f<int,float,double>`.
             TArg::Pack(items) => {

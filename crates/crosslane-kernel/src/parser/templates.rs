@@ -626,6 +626,11 @@ impl Parser<'_> {
                         bound[k] = Some(TArg::Struct(st));
                         continue;
                     }
+                    // `warp_reduce(v, my_max)`: `Op` is `float (*)(float, float)`.
+                    if let Some(sig) = self.fn_addr_sig(e) {
+                        bound[k] = Some(TArg::FnPtr(sig));
+                        continue;
+                    }
                     super::fn_ptr_run::refuse_fn_type_param(e, &p.name, name)?;
                 }
             }
@@ -1163,6 +1168,11 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             }
             TArg::Group(g) => {
                 sub.group_alias.insert(p.name.clone(), *g);
+            }
+            // `Op op` then declares a function pointer parameter ([`super::fn_ptr_run`]).
+            TArg::FnPtr(sig) => {
+                sub.fn_ptr_sigs.insert(p.name.clone(), sig.clone());
+                sub.fn_ptr_types.insert(p.name.clone());
             }
             // Nothing names an unnamed parameter; a named argument replaced its parameter's
             // tokens ([`super::fn_ptr`]).
