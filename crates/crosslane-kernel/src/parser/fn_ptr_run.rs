@@ -113,9 +113,11 @@ impl Parser<'_> {
 }
 
 /// Refuses a function's address `e` given to type parameter `param` of template `template`
-/// by value (`template <typename Op> T f(T x, Op op)` called `f(x, maxop<float>)`): C++
-/// deduces `Op` as the function pointer type ([temp.deduct.call]/2.2), a type this front end
-/// does not bind to a template parameter. The message names what runs instead.
+/// by value (`template <typename Op> T f(T x, Op op)` called `f(x, maxop<float>)`) where
+/// [`Parser::fn_addr_sig`] gives no signature (a template's specialization, an overloaded
+/// name, a parameter that is not a scalar by value): C++ deduces `Op` as the function pointer
+/// type ([temp.deduct.call]/2.2), a type read here only from a plain function's parameters.
+/// The message names what runs instead.
 ///
 /// # Errors
 /// Always, when `e` is a function's address.
@@ -133,9 +135,10 @@ pub(super) fn refuse_fn_type_param(e: &Expr, param: &str, template: &str) -> PRe
         e.span.line,
         e.span.col,
         format!(
-            "`{f}` given to `{template}`'s type parameter `{param}`: deducing a function pointer \
-             type for a template type parameter is not supported; declare the parameter as a \
-             function pointer (`T (*op)(T, T)`) or pass a functor (`MaxOp<float>{{}}`)"
+            "`{f}` given to `{template}`'s type parameter `{param}`: its function pointer type \
+             is deduced here only for one non-template `__device__` function whose parameters \
+             are scalars taken by value; declare the parameter as a function pointer \
+             (`T (*op)(T, T)`) or pass a functor (`MaxOp<float>{{}}`)"
         ),
     ))
 }

@@ -239,15 +239,14 @@ impl Parser<'_> {
     pub(super) fn lib_functor_call(&mut self) -> PResult<Option<Expr>> {
         let at = self.span();
         let op = match self.peek(0) {
-            Tok::Ident(w) if matches!(self.peek(1), Tok::Punct("(")) => {
-                match self.lib_objects.get(w) {
-                    Some(op) if self.var_type(w).is_none() => {
-                        let op = op.clone();
-                        self.bump();
-                        op
-                    }
-                    _ => return Ok(None),
-                }
+            Tok::Ident(w)
+                if matches!(self.peek(1), Tok::Punct("("))
+                    && self.lib_objects.contains_key(w)
+                    && self.var_type(w).is_none() =>
+            {
+                let op = self.lib_objects.get(w).cloned();
+                self.bump();
+                op.ok_or_else(|| KernelError::new(at.line, at.col, "a function object"))?
             }
             _ if self.lib_word_here() => {
                 let save = self.pos;
