@@ -305,6 +305,11 @@ impl Parser<'_> {
                     // `p->v` on a struct pointer: `(*p).v`.
                     e = self.node(ExprKind::Deref(Box::new(e)), span)?;
                 }
+                if let Some(c) = self.atomic_ref_call(&e, &field, span)? {
+                    // `r.fetch_add(1)` of a `cuda::atomic_ref` ([`super::atomic_ref`]).
+                    e = c;
+                    continue;
+                }
                 if let Some(c) = self.method_template_call(&e, &field, span)? {
                     e = c;
                     continue;

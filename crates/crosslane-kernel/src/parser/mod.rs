@@ -31,6 +31,7 @@ mod asm;
 mod asm_alu;
 mod asm_cvt;
 mod asm_ops;
+mod atomic_ref;
 mod attributes;
 mod bit_cast;
 mod cg;
@@ -477,6 +478,8 @@ struct Parser<'a> {
     lib_objects: HashMap<String, lib_functors::LibOp>,
     /// Library function object types by alias (`using M = cuda::maximum<>;`).
     lib_aliases: HashMap<String, lib_functors::LibOp>,
+    /// Locals declared `cuda::atomic_ref<T, …> r(x);` ([`atomic_ref`]): pointers to `x`.
+    atomic_refs: atomic_ref::AtomicRefs,
     /// `cub::Sum` / `Max` / `Min` already warned of (removed in CCCL 3.0; once a name).
     cub_removed_warned: std::collections::HashSet<String>,
     /// Unions of CUB TempStorages defined as types (`union S { … };`), their members
@@ -580,6 +583,7 @@ impl<'a> Parser<'a> {
             cub_ops: HashMap::new(),
             lib_objects: HashMap::new(),
             lib_aliases: HashMap::new(),
+            atomic_refs: Default::default(),
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
             cub_union_types: HashMap::new(),
