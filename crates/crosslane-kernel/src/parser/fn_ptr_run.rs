@@ -37,35 +37,8 @@ pub(crate) const FN_NULL: &str = "__crosslane_fn_null";
 /// gives it the id.
 const ADDR_TEXT: &str = "&fn:";
 
-/// A function pointer's signature: its return type and parameter types.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FnSig {
-    ret: Ty,
-    params: Vec<Ty>,
-}
-
-impl FnSig {
-    /// A text that is equal for equal signatures (the candidates' test).
-    fn text(&self) -> String {
-        sig_text(self.ret, self.params.iter().copied())
-    }
-
-    /// The pointer type as C++ spells it (`float(*)(float,float)`), for an instance's name.
-    pub(super) fn c_name(&self) -> String {
-        let name = |t: &Ty| match t {
-            Ty::Val(v) => v.name(),
-            Ty::Ptr(v) => format!("{}*", v.name()),
-            other => format!("{other:?}"),
-        };
-        let p: Vec<String> = self.params.iter().map(name).collect();
-        format!("{}(*)({})", name(&self.ret), p.join(","))
-    }
-}
-
-fn sig_text(ret: Ty, params: impl Iterator<Item = Ty>) -> String {
-    let p: Vec<String> = params.map(|t| format!("{t:?}")).collect();
-    format!("{ret:?}({})", p.join(","))
-}
+use super::targs::sig_text;
+pub(super) use super::targs::FnSig;
 
 /// The type a function pointer's value has: its id.
 pub(super) fn id_ty() -> Ty {
@@ -97,17 +70,7 @@ impl Parser<'_> {
             return None;
         };
         let ret = *self.fn_types.get(f)?;
-        let [one] = self.fn_sets.get(f)?.as_slice() else {
-            return None;
-        };
-        let params = one
-            .params
-            .iter()
-            .map(|p| match p.ty {
-                super::overload::PType::Val(v) if !p.mut_ref && !p.default => Some(Ty::Val(v)),
-                _ => None,
-            })
-            .collect::<Option<Vec<Ty>>>()?;
+        let params = self.by_value_scalars(f)?.into_iter().map(Ty::Val).collect();
         Some(FnSig { ret, params })
     }
 }

@@ -145,13 +145,17 @@ impl Parser<'_> {
         if typed {
             self.bump();
             if !self.eat(">") {
-                // `<T>`: one scalar type.
+                // `<T>`: one scalar type. A look-ahead: where none is here (`std::less<S>` of a
+                // struct, read as a class template), it leaves no diagnostic.
+                let (diags, suggestions) = (self.diags.len(), self.suggestions);
                 let no_gt = std::mem::replace(&mut self.no_gt, true);
                 let t = self.base_type();
                 self.no_gt = no_gt;
                 match t {
                     Ok(Ty::Val(v)) if v.lanes <= 1 && self.eat(">") => ty = Some(v),
                     _ => {
+                        self.diags.truncate(diags);
+                        self.suggestions = suggestions;
                         self.pos = save;
                         return None;
                     }

@@ -118,7 +118,9 @@ impl Parser<'_> {
                         t.name()
                     ));
                 }
-                let [x]: [Expr; 1] = args.try_into().unwrap_or_else(|_| unreachable!());
+                let Some(x) = args.into_iter().next() else {
+                    return refuse(format!("`{shown}` takes 1 argument(s)"));
+                };
                 let (f, cast) = if t.bits() == 64 {
                     ("__popcll", Scalar::U64)
                 } else {
