@@ -463,8 +463,9 @@ impl Parser<'_> {
                     span.line,
                     span.col,
                     format!(
-                        "the transparent `std::{w}<>` is not supported outside a CUB call; give \
-                         the operand type (`std::{w}<float>{{}}`)"
+                        "the transparent `std::{w}<>` runs as a CUB call's operator, called where \
+                         it is made (`std::{w}<>()(a, b)`) or as a named object, not as a value \
+                         passed on; give the operand type (`std::{w}<float>{{}}`)"
                     ),
                 ));
             }
