@@ -162,7 +162,13 @@ impl Parser<'_> {
         let ExprKind::Ident(r) = &recv.kind else {
             return Ok(None);
         };
-        if !self.atomic_refs.contains(r) || !self.is_punct("(") {
+        // The name must still be the pointer the declaration made (a later function's
+        // struct `r` with its own `load()` is not one).
+        if !self.atomic_refs.contains(r)
+            || !self.is_punct("(")
+            || !matches!(self.var_type(r), Some(Ty::Ptr(_)))
+            || self.var_struct(r).is_some()
+        {
             return Ok(None);
         }
         if crate::atomics::atomic_ref_builtin(m).is_none() {
