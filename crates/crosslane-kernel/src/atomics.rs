@@ -132,8 +132,37 @@ fn rmw(word: &str) -> Option<AtomicOp> {
     RMW.iter().find(|(w, _)| *w == word).map(|(_, op)| *op)
 }
 
+/// The prefix of the names `cuda::atomic_ref`'s member calls are lowered to
+/// (`cuda::atomic_ref::fetch_add`, by `parser::atomic_ref`): each has the form of the GCC
+/// builtin of the same meaning ([`atomic_ref_builtin`]), and is libcu++'s, which nvcc compiles.
+pub const ATOMIC_REF: &str = "cuda::atomic_ref::";
+
+/// The GCC builtin a `cuda::atomic_ref` member does (its arguments: the reference's
+/// pointer, the member's, then the memory orders): `fetch_add` → `__atomic_fetch_add`, `load`
+/// → `__atomic_load_n`, `store` → `__atomic_store_n`, `exchange` → `__atomic_exchange_n`,
+/// `compare_exchange_strong` → `__atomic_compare_exchange_n`; `None` for any other name.
+pub fn atomic_ref_builtin(member: &str) -> Option<&'static str> {
+    Some(match member {
+        "fetch_add" => "__atomic_fetch_add",
+        "fetch_sub" => "__atomic_fetch_sub",
+        "fetch_and" => "__atomic_fetch_and",
+        "fetch_or" => "__atomic_fetch_or",
+        "fetch_xor" => "__atomic_fetch_xor",
+        "fetch_max" => "__atomic_fetch_max",
+        "fetch_min" => "__atomic_fetch_min",
+        "load" => "__atomic_load_n",
+        "store" => "__atomic_store_n",
+        "exchange" => "__atomic_exchange_n",
+        "compare_exchange_strong" => "__atomic_compare_exchange_n",
+        _ => return None,
+    })
+}
+
 /// The form of the atomic function `name`, or `None` when it names none.
 pub fn form(name: &str) -> Option<AtomicForm> {
+    if let Some(member) = name.strip_prefix(ATOMIC_REF) {
+        return atomic_ref_builtin(member).and_then(form);
+    }
     let plain = |op: AtomicOp, gives: Gives| AtomicForm {
         op,
         gives,

@@ -724,7 +724,7 @@ impl Parser<'_> {
     /// removed them for `cuda::std::plus<>`, `cuda::maximum<>`, `cuda::minimum<>`; nvcc 13.0
     /// refused them on an H200, docs/benchmarks.md "On real silicon"). The run goes on: CUDA 12's
     /// CUB has them, with the same meaning.
-    fn cub_removed_op(&mut self, name: &str) {
+    pub(super) fn cub_removed_op(&mut self, name: &str) {
         if !self.cub_removed_warned.insert(name.to_string()) {
             return;
         }
@@ -825,6 +825,9 @@ impl Parser<'_> {
         } else {
             None
         };
+        let lib_at = self.pos;
+        let lib = self.lib_op_read();
+        self.pos = lib_at;
         let Some(op) = self.cub_op_type()? else {
             self.pos = save;
             return Ok(false);
@@ -845,6 +848,9 @@ impl Parser<'_> {
         if !self.eat(";") {
             self.pos = save;
             return Ok(false);
+        }
+        if let Some(l) = lib {
+            self.lib_aliases.insert(name.clone(), l);
         }
         self.cub_ops.insert(name, op);
         Ok(true)
@@ -938,8 +944,11 @@ impl Parser<'_> {
         match op {
             Op::Sum => self.e_bin(at, BinOp::Add, ea, eb),
             Op::Max | Op::Min => {
+                // CUB_MAX / CUB_MIN: `(b OP a) ? b : a`. Each operand's use is its own node
+                // (a clone would share its node id, which keys what a name resolves to).
                 let cmp = if *op == Op::Max { BinOp::Gt } else { BinOp::Lt };
-                let c = self.e_bin(at, cmp, eb.clone(), ea.clone());
+                let (ca, cb) = (self.e_ident(at, a), self.e_ident(at, b));
+                let c = self.e_bin(at, cmp, cb, ca);
                 let s = self.syn_span(at);
                 Expr::new(
                     ExprKind::Ternary(Box::new(c), Box::new(eb), Box::new(ea)),

@@ -233,15 +233,24 @@ impl Parser<'_> {
                 self.cub_storage_use(st, at);
             }
         }
-        let f = self.cub_load_fn(c, rest.len(), at);
+        let f = self.cub_load_fn(c, rest.len(), false, at);
         let mut args = vec![ptr, items];
         args.extend(rest);
         Ok(self.e_call(at, &f, args))
     }
 
     /// The device function of one load or store shape (made once), its name. `extra`: 0, or
-    /// 1 with `valid_items`, or 2 with `oob_default` too.
-    fn cub_load_fn(&mut self, c: &CubClass, extra: usize, at: Span) -> String {
+    /// 1 with `valid_items`, or 2 with `oob_default` too. `direct`: the free functions'
+    /// shape (`cub::LoadDirectBlocked(linear_tid, ptr, items, …)`, [`super::cub_direct`]):
+    /// the thread's rank is the first parameter, and a guarded load leaves an item past
+    /// `valid_items` as it was (the free function assigns nothing to it).
+    pub(super) fn cub_load_fn(
+        &mut self,
+        c: &CubClass,
+        extra: usize,
+        direct: bool,
+        at: Span,
+    ) -> String {
         let load = c.kind == Kind::BlockLoad;
         let lib = if self.hip { "hipcub" } else { "cub" };
         let fname = format!(
@@ -257,6 +266,11 @@ impl Parser<'_> {
             c.items,
             ["", "_valid", "_valid_oob"][extra.min(2)]
         );
+        let fname = if direct {
+            format!("{fname}_direct")
+        } else {
+            fname
+        };
         if self.fn_types.contains_key(&fname) {
             return fname;
         }
@@ -271,6 +285,9 @@ impl Parser<'_> {
             param("ptr", Ty::Ptr(c.elem)),
             param("items", Ty::Ptr(c.elem)),
         ];
+        if direct {
+            params.insert(0, param("tid", Ty::Val(INT)));
+        }
         if extra >= 1 {
             params.push(param("valid", Ty::Val(INT)));
         }
@@ -284,17 +301,20 @@ impl Parser<'_> {
         };
         let lin = self.e_linear(at);
         let span = self.syn_span(at);
-        let mut body = vec![stmt(StmtKind::Decl(
-            Storage::default(),
-            vec![Declarator {
-                name: "tid".into(),
-                ty: Ty::Val(INT),
-                array: None,
-                init: Some(lin),
-                span,
-                id: NodeId::fresh(),
-            }],
-        ))];
+        let mut body = Vec::new();
+        if !direct {
+            body.push(stmt(StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: "tid".into(),
+                    ty: Ty::Val(INT),
+                    array: None,
+                    init: Some(lin),
+                    span,
+                    id: NodeId::fresh(),
+                }],
+            )));
+        }
         let why = format!(
             "{lib}::BlockLoad::Load with valid_items and no oob_default assigns nothing to an \
              item past valid_items (CUB API, BlockLoad::Load: \"guarded by range\"); its value \
@@ -335,7 +355,7 @@ impl Parser<'_> {
             }
             let v = self.e_ident(at, "valid");
             let inside = self.e_bin(at, BinOp::Lt, idx.clone(), v);
-            let otherwise = if !load {
+            let otherwise = if !load || (direct && extra < 2) {
                 None
             } else if extra >= 2 {
                 let ie = self.e_int(at, i64::from(i));

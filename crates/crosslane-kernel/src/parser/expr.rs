@@ -321,6 +321,11 @@ impl Parser<'_> {
                     // `p->v` on a struct pointer: `(*p).v`.
                     e = self.node(ExprKind::Deref(Box::new(e)), span)?;
                 }
+                if let Some(c) = self.atomic_ref_call(&e, &field, span)? {
+                    // `r.fetch_add(1)` of a `cuda::atomic_ref` ([`super::atomic_ref`]).
+                    e = c;
+                    continue;
+                }
                 if let Some(c) = self.method_template_call(&e, &field, span)? {
                     e = c;
                     continue;
@@ -383,6 +388,18 @@ impl Parser<'_> {
         // and [namespace.qual]); names here have one scope for functions, so it is dropped.
         if self.is_punct("::") && matches!(self.peek(1), Tok::Ident(_)) {
             self.bump();
+        }
+        // `cub::Max()(a, b)`, `m(a, b)` of `cub::Max m;` ([`super::lib_functors`]).
+        if let Some(e) = self.lib_functor_call()? {
+            return Ok(e);
+        }
+        // `cuda::ceil_div(a, b)`, `std::clamp(v, lo, hi)` ([`super::lib_helpers`]).
+        if let Some(e) = self.lib_helper_call()? {
+            return Ok(e);
+        }
+        // `cub::LoadDirectBlocked(tid, ptr, items)` and kin ([`super::cub_direct`]).
+        if let Some(e) = self.cub_direct_call()? {
+            return Ok(e);
         }
         let span = self.span();
         let t = self.bump();
@@ -462,8 +479,9 @@ impl Parser<'_> {
                     span.line,
                     span.col,
                     format!(
-                        "the transparent `std::{w}<>` is not supported outside a CUB call; give \
-                         the operand type (`std::{w}<float>{{}}`)"
+                        "the transparent `std::{w}<>` runs as a CUB call's operator, called where \
+                         it is made (`std::{w}<>()(a, b)`) or as a named object, not as a value \
+                         passed on; give the operand type (`std::{w}<float>{{}}`)"
                     ),
                 ));
             }

@@ -37,34 +37,50 @@ pub(crate) const FN_NULL: &str = "__crosslane_fn_null";
 /// gives it the id.
 const ADDR_TEXT: &str = "&fn:";
 
-/// A function pointer's signature: its return type and parameter types.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct FnSig {
-    ret: Ty,
-    params: Vec<Ty>,
-}
-
-impl FnSig {
-    /// A text that is equal for equal signatures (the candidates' test).
-    fn text(&self) -> String {
-        sig_text(self.ret, self.params.iter().copied())
-    }
-}
-
-fn sig_text(ret: Ty, params: impl Iterator<Item = Ty>) -> String {
-    let p: Vec<String> = params.map(|t| format!("{t:?}")).collect();
-    format!("{ret:?}({})", p.join(","))
-}
+use super::targs::sig_text;
+pub(super) use super::targs::FnSig;
 
 /// The type a function pointer's value has: its id.
 pub(super) fn id_ty() -> Ty {
     Ty::Val(ValTy::scalar(Scalar::I32))
 }
 
+impl Parser<'_> {
+    /// The function pointer type a function's address `e` (`my_max`, `&my_max`) deduces for
+    /// a template type parameter `Op` of a parameter `Op op` ([temp.deduct.call]/2.2: the
+    /// function-to-pointer conversion gives `RET (*)(PARAMS)`), where the function is one
+    /// non-template function whose parameters are scalars taken by value (the signature the
+    /// candidates of a call through the pointer are matched by). `None` otherwise.
+    pub(super) fn fn_addr_sig(&self, e: &Expr) -> Option<FnSig> {
+        let ExprKind::Call(n, args) = &e.kind else {
+            return match &e.kind {
+                // `&my_max`: the same pointer ([expr.unary.op]/3).
+                ExprKind::AddrOf(inner) => self.fn_addr_sig(inner),
+                _ => None,
+            };
+        };
+        let (
+            true,
+            [Expr {
+                kind: ExprKind::Str(f),
+                ..
+            }],
+        ) = (n == FN_ADDR, args.as_slice())
+        else {
+            return None;
+        };
+        let ret = *self.fn_types.get(f)?;
+        let params = self.by_value_scalars(f)?.into_iter().map(Ty::Val).collect();
+        Some(FnSig { ret, params })
+    }
+}
+
 /// Refuses a function's address `e` given to type parameter `param` of template `template`
-/// by value (`template <typename Op> T f(T x, Op op)` called `f(x, maxop<float>)`): C++
-/// deduces `Op` as the function pointer type ([temp.deduct.call]/2.2), a type this front end
-/// does not bind to a template parameter. The message names what runs instead.
+/// by value (`template <typename Op> T f(T x, Op op)` called `f(x, maxop<float>)`) where
+/// [`Parser::fn_addr_sig`] gives no signature (a template's specialization, an overloaded
+/// name, a parameter that is not a scalar by value): C++ deduces `Op` as the function pointer
+/// type ([temp.deduct.call]/2.2), a type read here only from a plain function's parameters.
+/// The message names what runs instead.
 ///
 /// # Errors
 /// Always, when `e` is a function's address.
@@ -82,9 +98,10 @@ pub(super) fn refuse_fn_type_param(e: &Expr, param: &str, template: &str) -> PRe
         e.span.line,
         e.span.col,
         format!(
-            "`{f}` given to `{template}`'s type parameter `{param}`: deducing a function pointer \
-             type for a template type parameter is not supported; declare the parameter as a \
-             function pointer (`T (*op)(T, T)`) or pass a functor (`MaxOp<float>{{}}`)"
+            "`{f}` given to `{template}`'s type parameter `{param}`: its function pointer type \
+             is deduced here only for one non-template `__device__` function whose parameters \
+             are scalars taken by value; declare the parameter as a function pointer \
+             (`T (*op)(T, T)`) or pass a functor (`MaxOp<float>{{}}`)"
         ),
     ))
 }
@@ -159,6 +176,21 @@ impl Parser<'_> {
         }
         self.bump();
         Some(sig)
+    }
+
+    /// As [`Self::fn_ptr_alias_type`] for a parameter, which may also be a reference to the
+    /// pointer or function (`const Op& op`): a function cannot be changed through it, so the
+    /// parameter holds the same value as a copy would.
+    pub(super) fn fn_ptr_param_type(&mut self) -> Option<FnSig> {
+        if let (Tok::Ident(w), Tok::Punct("&" | "&&"), Tok::Ident(_)) =
+            (self.peek(0), self.peek(1), self.peek(2))
+        {
+            let sig = self.fn_ptr_sigs.get(w)?.clone();
+            self.bump();
+            self.bump();
+            return Some(sig);
+        }
+        self.fn_ptr_alias_type()
     }
 
     /// The signature of `using NAME = RET (*)(PARAMS);` / `typedef RET (*NAME)(PARAMS);` read

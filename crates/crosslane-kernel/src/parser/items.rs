@@ -621,7 +621,7 @@ impl Parser<'_> {
             }
             // `op_t op` (a function pointer alias) or `float (*op)(float)`: the parameter
             // holds a function's id ([`super::fn_ptr_run`]).
-            if let Some(sig) = self.fn_ptr_alias_type() {
+            if let Some(sig) = self.fn_ptr_param_type() {
                 let name = self.ident()?;
                 self.fn_ptr_var(&name, sig);
                 params.push(Param {

@@ -31,6 +31,7 @@ mod asm;
 mod asm_alu;
 mod asm_cvt;
 mod asm_ops;
+mod atomic_ref;
 mod attributes;
 mod bit_cast;
 mod cg;
@@ -46,6 +47,7 @@ mod const_eval;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
+mod cub_direct;
 mod cub_kv;
 mod cub_load;
 mod cub_raking;
@@ -70,6 +72,8 @@ mod host_eval;
 mod host_items;
 mod items;
 mod lambda;
+mod lib_functors;
+mod lib_helpers;
 mod limits;
 mod member_templates;
 mod member_types;
@@ -471,6 +475,12 @@ struct Parser<'a> {
     cub: cub::CubNames,
     /// CUB / libcu++ operators by alias (`using MaxOp = cuda::maximum<>;`).
     cub_ops: HashMap<String, cub::Op>,
+    /// Named library function objects (`cub::Max m;`), by name ([`lib_functors`]).
+    lib_objects: HashMap<String, lib_functors::LibOp>,
+    /// Library function object types by alias (`using M = cuda::maximum<>;`).
+    lib_aliases: HashMap<String, lib_functors::LibOp>,
+    /// Locals declared `cuda::atomic_ref<T, …> r(x);` ([`atomic_ref`]): pointers to `x`.
+    atomic_refs: atomic_ref::AtomicRefs,
     /// `cub::Sum` / `Max` / `Min` already warned of (removed in CCCL 3.0; once a name).
     cub_removed_warned: std::collections::HashSet<String>,
     /// Unions of CUB TempStorages defined as types (`union S { … };`), their members
@@ -572,6 +582,9 @@ impl<'a> Parser<'a> {
             extra_fns: Vec::new(),
             cub: HashMap::new(),
             cub_ops: HashMap::new(),
+            lib_objects: HashMap::new(),
+            lib_aliases: HashMap::new(),
+            atomic_refs: Default::default(),
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
             cub_union_types: HashMap::new(),

@@ -600,6 +600,22 @@ impl Parser<'_> {
         Ok(key)
     }
 
+    /// The parameter types of `name` when it is one non-template function whose parameters
+    /// are all scalars taken by value without defaults (what a function pointer to it is
+    /// typed by, [`super::fn_ptr_run`]); `None` otherwise.
+    pub(super) fn by_value_scalars(&self, name: &str) -> Option<Vec<ValTy>> {
+        let [one] = self.fn_sets.get(name)?.as_slice() else {
+            return None;
+        };
+        one.params
+            .iter()
+            .map(|p| match p.ty {
+                PType::Val(v) if !p.mut_ref && !p.default => Some(v),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The non-template candidates of a call of `name` ([`FnOverload`]s as [`Candidate`]s).
     pub(super) fn plain_candidates(&self, name: &str) -> Vec<Candidate> {
         self.fn_sets

@@ -98,6 +98,14 @@ impl Parser<'_> {
         if let Some(k) = self.any_sync_stmt()? {
             return Ok(done(self, k));
         }
+        // `cub::Max m;`: a named library function object ([`super::lib_functors`]).
+        if self.lib_object_decl() {
+            return Ok(done(self, StmtKind::Empty));
+        }
+        // `cuda::atomic_ref<int, cuda::thread_scope_block> r(s);` ([`super::atomic_ref`]).
+        if let Some(k) = self.atomic_ref_decl()? {
+            return Ok(done(self, k));
+        }
         if let Tok::Ident(w) = self.peek(0).clone() {
             match w.as_str() {
                 "switch" => return self.switch_stmt(),

@@ -3,7 +3,7 @@
 //! `type_traits`), in a module of its own so none of them imports another for it.
 
 use crate::lexer::Token;
-use crate::types::ValTy;
+use crate::types::{Ty, ValTy};
 
 /// A template parameter.
 #[derive(Clone, Debug)]
@@ -33,6 +33,9 @@ pub enum TArg {
     Pack(Vec<TArg>),
     /// A cooperative group's type, deduced from a group argument.
     Group(super::cg::Group),
+    /// A function pointer type, deduced from a function given to a parameter `Op op`
+    /// ([`super::fn_ptr_run`]): in the instance `Op` is that pointer type.
+    FnPtr(FnSig),
     /// A function (its instance's name, `silu_kernel<float>`) for a function pointer
     /// parameter, or a class template's name for a template template parameter.
     Named(String),
@@ -50,6 +53,7 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
             TArg::Struct(s) => s.clone(),
             TArg::Void => "void".to_string(),
             TArg::Group(g) => super::cg::group_type_name(*g),
+            TArg::FnPtr(sig) => sig.c_name(),
             TArg::Named(n) => n.clone(),
             // The elements in line: `f<int,float,double>`.
             TArg::Pack(items) => {
@@ -68,6 +72,37 @@ pub fn mangle(name: &str, args: &[TArg]) -> String {
 /// The name of the `i`-th element of pack `name` (`Ts…0`, `xs…1`): no C++ name has `…`.
 pub(super) fn element(name: &str, i: usize) -> String {
     format!("{name}…{i}")
+}
+
+/// A function pointer's signature: its return type and parameter types.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnSig {
+    pub(super) ret: Ty,
+    pub(super) params: Vec<Ty>,
+}
+
+impl FnSig {
+    /// A text that is equal for equal signatures (the candidates' test).
+    pub(super) fn text(&self) -> String {
+        sig_text(self.ret, self.params.iter().copied())
+    }
+
+    /// The pointer type as C++ spells it (`float(*)(float,float)`), for an instance's name.
+    pub(super) fn c_name(&self) -> String {
+        let name = |t: &Ty| match t {
+            Ty::Val(v) => v.name(),
+            Ty::Ptr(v) => format!("{}*", v.name()),
+            other => format!("{other:?}"),
+        };
+        let p: Vec<String> = self.params.iter().map(name).collect();
+        format!("{}(*)({})", name(&self.ret), p.join(","))
+    }
+}
+
+/// The text [`FnSig::text`] compares: the return and parameter types, in order.
+pub(super) fn sig_text(ret: Ty, params: impl Iterator<Item = Ty>) -> String {
+    let p: Vec<String> = params.map(|t| format!("{t:?}")).collect();
+    format!("{ret:?}({})", p.join(","))
 }
 
 #[cfg(test)]

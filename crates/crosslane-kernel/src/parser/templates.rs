@@ -626,6 +626,11 @@ impl Parser<'_> {
                         bound[k] = Some(TArg::Struct(st));
                         continue;
                     }
+                    // `warp_reduce(v, my_max)`: `Op` is `float (*)(float, float)`.
+                    if let Some(sig) = self.fn_addr_sig(e) {
+                        bound[k] = Some(TArg::FnPtr(sig));
+                        continue;
+                    }
                     super::fn_ptr_run::refuse_fn_type_param(e, &p.name, name)?;
                 }
             }
@@ -933,6 +938,8 @@ impl Parser<'_> {
         // File-scope CUB class and operator aliases are seen in the instance too.
         sub.cub = self.cub.clone();
         sub.cub_ops = self.cub_ops.clone();
+        sub.lib_objects = self.lib_objects.clone();
+        sub.lib_aliases = self.lib_aliases.clone();
         bind_template_args(&mut sub, &params, &args);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
@@ -1161,6 +1168,11 @@ pub(super) fn bind_template_args(sub: &mut Parser<'_>, params: &[TParam], args: 
             }
             TArg::Group(g) => {
                 sub.group_alias.insert(p.name.clone(), *g);
+            }
+            // `Op op` then declares a function pointer parameter ([`super::fn_ptr_run`]).
+            TArg::FnPtr(sig) => {
+                sub.fn_ptr_sigs.insert(p.name.clone(), sig.clone());
+                sub.fn_ptr_types.insert(p.name.clone());
             }
             // Nothing names an unnamed parameter; a named argument replaced its parameter's
             // tokens ([`super::fn_ptr`]).

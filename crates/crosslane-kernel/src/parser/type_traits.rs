@@ -63,7 +63,9 @@ fn trait_of(name: &str, args: &[TArg]) -> Option<bool> {
             Some(Some(t.scalar))
         }
         // Vector types, the half and 8-bit float types and structs are class types.
-        TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) => Some(None),
+        TArg::Type(_) | TArg::Struct(_) | TArg::Void | TArg::Group(_) | TArg::FnPtr(_) => {
+            Some(None)
+        }
         TArg::Value(_) | TArg::Pack(_) | TArg::Named(_) => None,
     };
     Some(match (name, args) {
