@@ -191,9 +191,14 @@ impl Parser<'_> {
             }
         };
         if row.sm > 0 && self.arch_sm > 0 && self.arch_sm < row.sm {
+            let alternative = match row.op {
+                "tanh" => "call the CUDA math function `tanhf` instead",
+                "cvt" => "call `__nv_cvt_float2_to_fp8x2` instead",
+                _ => "call the `cuda_fp16.h` / `cuda_bf16.h` intrinsic instead (`__hadd`, `__hfma`, `__hmax`, …)",
+            };
             return refuse(format!(
                 "`{written}` needs sm_{} or newer (PTX ISA, {}: Target ISA Notes); --arch \
-                 sm_{} has none — call the CUDA math function `tanhf` instead",
+                 sm_{} has none — {alternative}",
                 row.sm, row.op, self.arch_sm
             ));
         }
