@@ -195,12 +195,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         let bits = args[0]
             .as_int()
             .ok_or_else(|| format!("`{name}` takes the fp8 storage (an unsigned integer)"))?;
-        let half = |b: u8| {
-            KVal::float(
-                Scalar::F16,
-                crate::fp8::decode(ty, b).unwrap_or(f64::NAN),
-            )
-        };
+        let half = |b: u8| KVal::float(Scalar::F16, crate::fp8::decode(ty, b).unwrap_or(f64::NAN));
         return Ok(if name.ends_with("x2_to_halfraw2") {
             KVal::Vector {
                 ty: Scalar::F16,

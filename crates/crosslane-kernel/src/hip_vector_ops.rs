@@ -112,7 +112,10 @@ fn run(op: BinOp, ty: ValTy, a: &KVal, b: &KVal) -> Result<KVal, Fault> {
     let splat = |v: &KVal| -> Result<Vec<KVal>, Fault> {
         match v {
             KVal::Vector { items, .. } => Ok(items.clone()),
-            s => Ok(vec![s.convert(ValTy::scalar(ty.scalar))?; usize::from(ty.lanes)]),
+            s => Ok(vec![
+                s.convert(ValTy::scalar(ty.scalar))?;
+                usize::from(ty.lanes)
+            ]),
         }
     };
     let (xs, ys) = (splat(a)?, splat(b)?);

@@ -64,6 +64,10 @@ impl Parser<'_> {
         if single.starts_with("cvt.") && !single.contains(';') {
             return self.asm_cvt(at, single);
         }
+        // A block of several instructions other than the ballot form: run in order.
+        if instr.starts_with('{') && !super::asm_ops::is_ballot_block(instr) {
+            return self.asm_block(at, &text);
+        }
         if instr.starts_with("activemask")
             || instr.starts_with("shfl.sync")
             || instr.starts_with('{')

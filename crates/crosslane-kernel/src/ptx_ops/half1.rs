@@ -188,8 +188,14 @@ mod tests {
         // fma: 1 · 2^-11 (0x1000) + (1 + 2^-10) (0x3c01) = 1 + 3·2^-11, halfway between
         // 0x3c01 and 0x3c02: even is 0x3c02. With c = 1.0 (0x3c00) the tie 1 + 2^-11 goes to
         // 0x3c00.
-        assert_eq!(run("fma.rn.f16", &[h(0x3c00), h(0x1000), h(0x3c01)]), 0x3c02);
-        assert_eq!(run("fma.rn.f16", &[h(0x3c00), h(0x1000), h(0x3c00)]), 0x3c00);
+        assert_eq!(
+            run("fma.rn.f16", &[h(0x3c00), h(0x1000), h(0x3c01)]),
+            0x3c02
+        );
+        assert_eq!(
+            run("fma.rn.f16", &[h(0x3c00), h(0x1000), h(0x3c00)]),
+            0x3c00
+        );
         // max(NaN 0x7e00, 2.0) = 2.0; min(-0.0 0x8000, +0.0) = -0.0.
         assert_eq!(run("max.f16", &[h(0x7e00), h(0x4000)]), 0x4000);
         assert_eq!(run("min.f16", &[h(0x0000), h(0x8000)]), 0x8000);

@@ -241,11 +241,27 @@ pub static ROWS: &[Row] = &[
     },
     Row {
         sm: 89,
-        ..row("cvt", "e4m3x2.f32", &["rn"], NONE, 2, ('h', 'f'), fp8x2::e4m3x2)
+        ..row(
+            "cvt",
+            "e4m3x2.f32",
+            &["rn"],
+            NONE,
+            2,
+            ('h', 'f'),
+            fp8x2::e4m3x2,
+        )
     },
     Row {
         sm: 89,
-        ..row("cvt", "e5m2x2.f32", &["rn"], NONE, 2, ('h', 'f'), fp8x2::e5m2x2)
+        ..row(
+            "cvt",
+            "e5m2x2.f32",
+            &["rn"],
+            NONE,
+            2,
+            ('h', 'f'),
+            fp8x2::e5m2x2,
+        )
     },
     row("lop3", "b32", &[], NONE, 4, R, bits::lop3),
     row("prmt", "b32", &[], NONE, 3, R, bits::prmt),
@@ -312,7 +328,9 @@ pub fn decode(mnemonic: &str) -> Result<(&'static Row, Mods), String> {
             }
             ("ftz", _) if row0.ftz && !out.ftz => out.ftz = true,
             ("sat", _) if row0.sat && !out.sat => out.sat = true,
-            ("satfinite", _) if row0.ty.contains("x2.f32") && row0.ty.starts_with('e') && !out.satfinite => {
+            ("satfinite", _)
+                if row0.ty.contains("x2.f32") && row0.ty.starts_with('e') && !out.satfinite =>
+            {
                 out.satfinite = true;
             }
             ("wrap" | "clamp", _) if op == "shf" && out.shift.is_empty() => {

@@ -127,3 +127,33 @@ fn read_write_operand_and_immediate_lut() {
     let t = run_kernel(src, launch(1)).expect("runs");
     assert_eq!(buffer(&t, "o")["values"][0], 58052);
 }
+
+#[test]
+fn blocks_refuse_what_they_do_not_emulate_by_name() {
+    let refused = |body: &str| {
+        let src = format!("__global__ void k(unsigned* o, float* f) {{ {body} }}");
+        run_kernel(&src, launch(1)).unwrap_err().to_string()
+    };
+    // An instruction of no emulated family inside a block: named, with the C++ to write.
+    let e = refused(
+        r#"unsigned y; asm("{\n\t.reg .u32 t;\n\tld.global.u32 t, [%1];\n\tmov.u32 %0, t;\n\t}" : "=r"(y) : "l"(o));"#,
+    );
+    assert!(
+        e.contains("`ld.global.u32`") && e.contains("plain load"),
+        "{e}"
+    );
+    // setp's second destination.
+    let e = refused(
+        r#"unsigned y; asm("{\n\t.reg .pred p, q;\n\tsetp.lt.s32 p|q, %1, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(y) : "r"(o[0]));"#,
+    );
+    assert!(e.contains("p|q"), "{e}");
+    // A register range and a register of the wrong type for the instruction.
+    let e = refused(r#"unsigned y; asm("{ .reg .b32 r<4>; mov.u32 %0, 1; }" : "=r"(y));"#);
+    assert!(e.contains("r<4>"), "{e}");
+    let e =
+        refused(r#"unsigned y; asm("{ .reg .f32 t; mov.u32 t, 1; mov.u32 %0, 1; }" : "=r"(y));"#);
+    assert!(e.contains("`t`"), "{e}");
+    // A name that is no register of the block.
+    let e = refused(r#"unsigned y; asm("{ mov.u32 %0, zz; }" : "=r"(y));"#);
+    assert!(e.contains("`zz`"), "{e}");
+}

@@ -572,8 +572,16 @@ __global__ void k(float* out) {
     config.keep_going = true;
     let t = run_kernel(src, config).unwrap();
     assert!(has(&t, Level::Error, "HIP defines no `<` on float2"));
-    assert!(has(&t, Level::Error, "`%` only on vectors of an integral type"));
-    assert!(has(&t, Level::Error, "unary `-` only on vectors of a signed type"));
+    assert!(has(
+        &t,
+        Level::Error,
+        "`%` only on vectors of an integral type"
+    ));
+    assert!(has(
+        &t,
+        Level::Error,
+        "unary `-` only on vectors of a signed type"
+    ));
     assert!(has(&t, Level::Error, "HIP defines no unary `+` on float2"));
     assert!(has(&t, Level::Error, "float2 and int2 differ"));
     // -a on float2 is defined: -(t, 1).x = -t.
