@@ -26,7 +26,24 @@
 //! `hip_bf16.h`, `hip_fp8.h`) and are not this module's.
 
 use crate::types::{binary, unary, BinOp, Fault, KVal, Scalar, UnOp, ValTy};
-use crate::vector_types::cuda_name;
+
+/// HIP's name of vector type `ty` (`float2`, `uchar4`, `ulonglong2`): the
+/// `__MAKE_VECTOR_TYPE__(CUDA_name, T)` names of amd_hip_vector_types.h.
+fn cuda_name(ty: ValTy) -> String {
+    let base = match ty.scalar {
+        Scalar::F32 => "float",
+        Scalar::F64 => "double",
+        Scalar::I8 => "char",
+        Scalar::U8 => "uchar",
+        Scalar::I16 => "short",
+        Scalar::U16 => "ushort",
+        Scalar::I32 => "int",
+        Scalar::U32 => "uint",
+        Scalar::I64 => "longlong",
+        _ => "ulonglong",
+    };
+    format!("{base}{}", ty.lanes)
+}
 
 /// The `HIP_vector_type` of `v` (a vector of two or more components whose element is one of
 /// the header's `T`s); `None` for scalars, pointers and the half, bfloat16 and 8-bit pairs.
