@@ -105,39 +105,12 @@ impl Parser<'_> {
                 super::asm_alu::instead(op.split('.').next().unwrap_or(op))
             ));
         };
-        let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);
-        let u = |v: u64| {
-            Expr::new(
-                ExprKind::Int {
-                    value: v,
-                    unsigned: true,
-                    long: false,
-                },
-                at,
-            )
-        };
-        let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at);
-        let not = |a| Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(a)), at);
-        let below = || bin(BinOp::Sub, bin(BinOp::Shl, u(1), lane()), u(1));
-        let at_or_below = || bin(BinOp::Sub, bin(BinOp::Shl, u(2), lane()), u(1));
-        let value = match reg {
-            "laneid" => lane(),
-            "lanemask_eq" => bin(BinOp::Shl, u(1), lane()),
-            "lanemask_lt" => below(),
-            "lanemask_le" => at_or_below(),
-            "lanemask_gt" => not(at_or_below()),
-            "lanemask_ge" => not(below()),
-            "warpid" => warp_in_block(at),
-            "smid" | "nsmid" | "nwarpid" | "clock" | "clock64" | "globaltimer" => {
-                Expr::new(ExprKind::Call(format!("__ptx_reg_{reg}"), Vec::new()), at)
-            }
-            other => {
-                return refuse(format!(
-                    "`%{other}` is not a special register the emulator reads (it reads %laneid, \
-                     %lanemask_eq/lt/le/gt/ge, %warpid, %nwarpid, %smid, %nsmid, %clock, \
-                     %clock64 and %globaltimer)"
-                ))
-            }
+        let Some(value) = special_register(reg, at) else {
+            return refuse(format!(
+                "`%{reg}` is not a special register the emulator reads (it reads %laneid, \
+                 %lanemask_eq/lt/le/gt/ge, %warpid, %nwarpid, %smid, %nsmid, %clock, \
+                 %clock64 and %globaltimer)"
+            ));
         };
         // `: "=r"(out)` (a 32-bit register) or `: "=l"(out)` (64-bit).
         self.expect_punct(":")?;
@@ -186,6 +159,40 @@ impl Parser<'_> {
             end: self.last_end(),
         })
     }
+}
+
+/// The value of special register `%reg` (`laneid`, `lanemask_lt`, …) as an expression of the
+/// thread's lane (PTX ISA, "Special Registers"; the table above); `None` for a register the
+/// emulator does not read.
+pub(super) fn special_register(reg: &str, at: Span) -> Option<Expr> {
+    let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);
+    let u = |v: u64| {
+        Expr::new(
+            ExprKind::Int {
+                value: v,
+                unsigned: true,
+                long: false,
+            },
+            at,
+        )
+    };
+    let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at);
+    let not = |a| Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(a)), at);
+    let below = || bin(BinOp::Sub, bin(BinOp::Shl, u(1), lane()), u(1));
+    let at_or_below = || bin(BinOp::Sub, bin(BinOp::Shl, u(2), lane()), u(1));
+    Some(match reg {
+        "laneid" => lane(),
+        "lanemask_eq" => bin(BinOp::Shl, u(1), lane()),
+        "lanemask_lt" => below(),
+        "lanemask_le" => at_or_below(),
+        "lanemask_gt" => not(at_or_below()),
+        "lanemask_ge" => not(below()),
+        "warpid" => warp_in_block(at),
+        "smid" | "nsmid" | "nwarpid" | "clock" | "clock64" | "globaltimer" => {
+            Expr::new(ExprKind::Call(format!("__ptx_reg_{reg}"), Vec::new()), at)
+        }
+        _ => return None,
+    })
 }
 
 /// The thread's linear index in its block divided by `warpSize`: the warp's index in its block

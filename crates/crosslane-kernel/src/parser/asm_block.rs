@@ -18,7 +18,8 @@
 //! : b), `mov.type d, a;`, the integer `add`/`sub` (modulo 2^N), `and`/`or`/`xor`/`not` (also on
 //! `.pred`) and `shl`/`shr` (a shift past the width clamps to it: PTX ISA, shl/shr), every
 //! instruction of [`crate::ptx_ops`] (and `mov.b32` packing), and the one-source `cvt` of
-//! [`crate::ptx_cvt`]. Any other instruction, modifier or register form (`p|q`, `r<4>`, vector
+//! [`crate::ptx_cvt`]. A source may be a special register (`%%laneid`, read as
+//! [`super::asm`] reads it in a one-line `mov`). Any other instruction, modifier or register form (`p|q`, `r<4>`, vector
 //! operands elsewhere) is refused before the run, by name.
 
 use super::asm_alu::{instead, letter, parse_float, reg, split_operands};
@@ -160,6 +161,20 @@ impl Block<'_> {
     /// constant of the type.
     fn source(&self, t: &str, want: char, signed: bool, op: &str) -> Result<Expr, KernelError> {
         let s = c_scalar(want, signed);
+        // A special register (`%%laneid`: the template's `%%` is one `%`).
+        if let Some(name) = t.strip_prefix("%%") {
+            if !matches!(want, 'r' | 'l') {
+                return Err(self.err(format!(
+                    "`{t}` in `{op}`: a special register is read into a `.b32` / `.b64` register"
+                )));
+            }
+            let v = super::asm::special_register(name, self.at).ok_or_else(|| {
+                self.err(format!(
+                    "`%{name}` in `{op}` is not a special register the emulator reads"
+                ))
+            })?;
+            return Ok(self.cast(s, v));
+        }
         if let Some(r) = self.register(t) {
             if r.letter != want {
                 return Err(self.err(format!(

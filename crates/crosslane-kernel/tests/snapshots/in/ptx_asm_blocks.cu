@@ -12,7 +12,9 @@
 //    0x7F80, 0x7F8000, 0x7F800000, 0 = 32640 8355840 2139095040 0.
 // n: z = 0 1 2 NaN; p = z != 2 ordered (false for NaN), q = z != 2 unordered (true for NaN);
 //    n = (p ? 1 : 0) + (q ? 2 : 0) → 3 3 0 2.
-__global__ void k(unsigned* flag, float* y, unsigned* g, unsigned* v, unsigned* s, int* n) {
+// lm: t = %lanemask_lt (the lanes below, PTX ISA Special Registers), popc t = the lane: 0 1 2 3.
+__global__ void k(unsigned* flag, float* y, unsigned* g, unsigned* v, unsigned* s, int* n,
+                  unsigned* lm) {
     unsigned i = threadIdx.x, r;
     asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %1, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}"
                  : "=r"(r) : "r"(i & 1));
@@ -39,4 +41,7 @@ __global__ void k(unsigned* flag, float* y, unsigned* g, unsigned* v, unsigned* 
         "add.s32 %0, a, b;\n\t}"
         : "=r"(m) : "f"(z));
     n[i] = m;
+    unsigned below;
+    asm("{\n\t.reg .u32 t;\n\tmov.u32 t, %%lanemask_lt;\n\tpopc.b32 %0, t;\n\t}" : "=r"(below));
+    lm[i] = below;
 }
