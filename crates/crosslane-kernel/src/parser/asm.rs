@@ -57,6 +57,16 @@ impl Parser<'_> {
             .strip_prefix('{')
             .and_then(|b| b.strip_suffix('}'))
             .map_or(instr, |b| b.trim_end_matches(';'));
+        // One integer or logic instruction (`add.u32 %0, %1, %2;`): a block of one.
+        if super::asm_block::is_integer_one_liner(single) {
+            let t = text.trim();
+            let block = if t.starts_with('{') {
+                t.to_string()
+            } else {
+                format!("{{ {t} }}")
+            };
+            return self.asm_block(at, &block);
+        }
         // One arithmetic or bit instruction (a two-source packing `cvt` among them).
         if super::asm_alu::is_alu(single) {
             return self.asm_alu(at, single);

@@ -534,6 +534,22 @@ impl Block<'_> {
     }
 }
 
+/// Whether one-instruction template `single` (spaces removed) is an integer or logic
+/// instruction this module runs (`add.u32%0,%1,%2`, `shl.b32…`): a one-line `asm` of it runs
+/// as a block of one instruction.
+pub(super) fn is_integer_one_liner(single: &str) -> bool {
+    if single.contains([';', '{']) {
+        return false;
+    }
+    let mnemonic = single.split('%').next().unwrap_or("");
+    let parts: Vec<&str> = mnemonic.split('.').collect();
+    matches!(
+        parts.as_slice(),
+        [op, ty] if matches!(*op, "add" | "sub" | "and" | "or" | "xor" | "not" | "shl" | "shr")
+            && matches!(*ty, "b16" | "b32" | "b64" | "u16" | "u32" | "u64" | "s16" | "s32" | "s64")
+    )
+}
+
 impl Parser<'_> {
     /// A `{ … }` template of several instructions (`text`: the template with `\n`/`\t` as
     /// spaces), with its operands up to the statement's `;`.
