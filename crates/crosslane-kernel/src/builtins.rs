@@ -81,6 +81,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         VALID_ONLY => Builtin::Math,
         n if super::half::is_intrinsic(n)
             || super::fp8::is_intrinsic(n)
+            || super::hip_fp8_cvt::is_intrinsic(n)
             || super::vector_types::constructor(n).is_some() =>
         {
             Builtin::Math
@@ -250,6 +251,9 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
         return r;
     }
     if let Some(r) = super::fp8::call(name, args) {
+        return r;
+    }
+    if let Some(r) = super::hip_fp8_cvt::call(name, args) {
         return r;
     }
     if let Some(r) = super::ptx_cvt::call(name, args) {

@@ -303,6 +303,10 @@ mod tests {
         assert_eq!(decode(Scalar::E4M3Fnuz, 0x7F), Some(240.0));
         assert!(decode(Scalar::E4M3Fnuz, 0x80).is_some_and(f64::is_nan));
         assert_eq!(encode(Scalar::E4M3Fnuz, f64::NAN), Some(0x80));
+        // A negative FNUZ value keeps its sign bit: -2 = 1 1001 000 = 0xC8 (bias 8); -0 is
+        // 0x00 (0x80 is the NaN).
+        assert_eq!(encode(Scalar::E4M3Fnuz, -2.0), Some(0xC8));
+        assert_eq!(encode(Scalar::E4M3Fnuz, -0.0), Some(0x00));
         assert!(round(Scalar::E4M3Fnuz, -1e-9, true).is_sign_positive());
         assert_eq!(round(Scalar::E4M3Fnuz, 300.0, true), 240.0);
         // FNUZ E5M2 (bias 16): 1.0 = 0 10000 00 = 0x40; max 0 11111 11 = 1.75 · 2^15.

@@ -136,7 +136,9 @@ impl Format {
         if x.is_nan() {
             return Some(if self.fnuz { 0x80 } else { 0x7F });
         }
-        let sign: u8 = if x.is_sign_negative() && !self.fnuz {
+        // FNUZ has no −0 (0x80 is its NaN): a zero of either sign is 0x00, while every other
+        // negative value keeps its sign bit (1.1001.000 is −2 in FNUZ E4M3).
+        let sign: u8 = if x.is_sign_negative() && !(self.fnuz && x == 0.0) {
             0x80
         } else {
             0

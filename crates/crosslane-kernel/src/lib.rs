@@ -45,6 +45,8 @@ pub mod fp8;
 pub mod fp8_format;
 mod front_end;
 pub mod half;
+pub mod hip_fp8_cvt;
+pub mod hip_vector_ops;
 pub mod host_launch;
 pub mod lane_row;
 pub mod lane_val;

@@ -276,8 +276,8 @@ pub fn view(elem: ValTy, cell: ValTy) -> View {
 
 /// Why the vendor headers define no operator `op` on these operands (`None` when they do, or
 /// when the operands are not vectors): CUDA defines none on its vector types (only on
-/// `__half2` / `__nv_bfloat162`, arithmetic); HIP defines arithmetic component by component
-/// but its vector comparisons are not modelled here.
+/// `__half2` / `__nv_bfloat162`, arithmetic); HIP's `HIP_vector_type` defines those
+/// [`crate::hip_vector_ops`] lists; on HIP's 8-bit float pairs only arithmetic is modelled.
 pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Option<String> {
     // `cuda_fp8.h` declares no operators on its 8-bit floats and their conversion operators
     // are `explicit` (`explicit operator float() const`), so nvcc refuses `q * s`; HIP's
@@ -312,7 +312,14 @@ pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Opti
             cuda_name(ty),
             op.token()
         )),
-        Dialect::Hip if arithmetic || half_pair => None,
+        Dialect::Hip if half_pair => None,
+        Dialect::Hip
+            if crate::hip_vector_ops::hip_vector(a).is_some()
+                || crate::hip_vector_ops::hip_vector(b).is_some() =>
+        {
+            crate::hip_vector_ops::refusal(op, a, b)
+        }
+        Dialect::Hip if arithmetic => None,
         Dialect::Hip => Some(format!(
             "`{}` on {} is not modelled for HIP vectors here (HIP defines + - * / component by component): compare or combine each component",
             op.token(),
@@ -324,7 +331,8 @@ pub fn operator_refusal(dialect: Dialect, op: BinOp, a: &KVal, b: &KVal) -> Opti
 
 /// Why the vendor headers define no unary `op` on `v` (`None` when they do or `v` is not a
 /// vector): CUDA defines none on its vector types, only `-` on `__half2` / `__nv_bfloat162`
-/// (`cuda_fp16.hpp`, `cuda_bf16.hpp`); HIP defines `-`, `+` and `~` component by component.
+/// (`cuda_fp16.hpp`, `cuda_bf16.hpp`); HIP's `HIP_vector_type` defines `-` (signed and float
+/// elements) and `~` (integral elements) component by component ([`crate::hip_vector_ops`]).
 pub fn unary_refusal(dialect: Dialect, op: UnOp, v: &KVal) -> Option<String> {
     let KVal::Vector { items, .. } = v else {
         return None;
@@ -346,6 +354,9 @@ pub fn unary_refusal(dialect: Dialect, op: UnOp, v: &KVal) -> Option<String> {
             "CUDA defines no unary `{token}` on {} (vector_types.h declares no operators): apply it to each component",
             cuda_name(ty)
         )),
+        Dialect::Hip if crate::hip_vector_ops::hip_vector(v).is_some() => {
+            crate::hip_vector_ops::unary_refusal(op, v)
+        }
         Dialect::Hip if op == UnOp::Not => Some(format!(
             "HIP defines no `!` on {}: test each component",
             cuda_name(ty)

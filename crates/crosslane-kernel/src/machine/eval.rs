@@ -313,7 +313,13 @@ impl Executor {
                     let x = v[l].clone()?;
                     let refused = crate::vector_types::unary_refusal(dialect, *op, &x)
                         .map(crate::types::Fault::error);
-                    refused.map_or_else(|| unary(*op, &x), Err).map_err(|f| {
+                    let run = || {
+                        let hip = dialect == crosslane_core::op::Dialect::Hip;
+                        hip.then(|| crate::hip_vector_ops::apply_unary(*op, &x))
+                            .flatten()
+                            .unwrap_or_else(|| unary(*op, &x))
+                    };
+                    refused.map_or_else(run, Err).map_err(|f| {
                         cx.note(f.level, e.span, f.message.clone(), "", Some(l));
                         Undef::at(e.span, f.message)
                     })
@@ -739,6 +745,11 @@ fn vendor_binary_exact(
     use crate::vector_types::{half_pair_compare, operator_refusal};
     if let Some(m) = operator_refusal(dialect, op, a, b) {
         return Err(crate::types::Fault::error(m));
+    }
+    if dialect == crosslane_core::op::Dialect::Hip {
+        if let Some(r) = crate::hip_vector_ops::apply(op, a, b) {
+            return r;
+        }
     }
     if matches!(
         dialect,

@@ -53,6 +53,8 @@ pub fn constant(name: &str) -> Option<KVal> {
         // declaration order (CUDA Math API, "FP8 Conversion and Data Movement").
         "__NV_NOSAT" | "__NV_E4M3" => i(0),
         "__NV_SATFINITE" | "__NV_E5M2" => i(1),
+        // hip_fp8.h's `__hip_saturation_t` and `__hip_fp8_interpretation_t`.
+        n if crate::hip_fp8_cvt::constant(n).is_some() => i(crate::hip_fp8_cvt::constant(n)?),
         "INT_MAX" => i(i128::from(i32::MAX)),
         "INT_MIN" => i(i128::from(i32::MIN)),
         "UINT_MAX" => KVal::int(Scalar::U32, i128::from(u32::MAX)),

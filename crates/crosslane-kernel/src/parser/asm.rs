@@ -57,12 +57,26 @@ impl Parser<'_> {
             .strip_prefix('{')
             .and_then(|b| b.strip_suffix('}'))
             .map_or(instr, |b| b.trim_end_matches(';'));
+        // One integer or logic instruction (`add.u32 %0, %1, %2;`): a block of one.
+        if super::asm_block::is_integer_one_liner(single) {
+            let t = text.trim();
+            let block = if t.starts_with('{') {
+                t.to_string()
+            } else {
+                format!("{{ {t} }}")
+            };
+            return self.asm_block(at, &block);
+        }
         // One arithmetic or bit instruction (a two-source packing `cvt` among them).
         if super::asm_alu::is_alu(single) {
             return self.asm_alu(at, single);
         }
         if single.starts_with("cvt.") && !single.contains(';') {
             return self.asm_cvt(at, single);
+        }
+        // A block of several instructions other than the ballot form: run in order.
+        if instr.starts_with('{') && !super::asm_ops::is_ballot_block(instr) {
+            return self.asm_block(at, &text);
         }
         if instr.starts_with("activemask")
             || instr.starts_with("shfl.sync")
@@ -101,39 +115,12 @@ impl Parser<'_> {
                 super::asm_alu::instead(op.split('.').next().unwrap_or(op))
             ));
         };
-        let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);
-        let u = |v: u64| {
-            Expr::new(
-                ExprKind::Int {
-                    value: v,
-                    unsigned: true,
-                    long: false,
-                },
-                at,
-            )
-        };
-        let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at);
-        let not = |a| Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(a)), at);
-        let below = || bin(BinOp::Sub, bin(BinOp::Shl, u(1), lane()), u(1));
-        let at_or_below = || bin(BinOp::Sub, bin(BinOp::Shl, u(2), lane()), u(1));
-        let value = match reg {
-            "laneid" => lane(),
-            "lanemask_eq" => bin(BinOp::Shl, u(1), lane()),
-            "lanemask_lt" => below(),
-            "lanemask_le" => at_or_below(),
-            "lanemask_gt" => not(at_or_below()),
-            "lanemask_ge" => not(below()),
-            "warpid" => warp_in_block(at),
-            "smid" | "nsmid" | "nwarpid" | "clock" | "clock64" | "globaltimer" => {
-                Expr::new(ExprKind::Call(format!("__ptx_reg_{reg}"), Vec::new()), at)
-            }
-            other => {
-                return refuse(format!(
-                    "`%{other}` is not a special register the emulator reads (it reads %laneid, \
-                     %lanemask_eq/lt/le/gt/ge, %warpid, %nwarpid, %smid, %nsmid, %clock, \
-                     %clock64 and %globaltimer)"
-                ))
-            }
+        let Some(value) = special_register(reg, at) else {
+            return refuse(format!(
+                "`%{reg}` is not a special register the emulator reads (it reads %laneid, \
+                 %lanemask_eq/lt/le/gt/ge, %warpid, %nwarpid, %smid, %nsmid, %clock, \
+                 %clock64 and %globaltimer)"
+            ));
         };
         // `: "=r"(out)` (a 32-bit register) or `: "=l"(out)` (64-bit).
         self.expect_punct(":")?;
@@ -182,6 +169,40 @@ impl Parser<'_> {
             end: self.last_end(),
         })
     }
+}
+
+/// The value of special register `%reg` (`laneid`, `lanemask_lt`, …) as an expression of the
+/// thread's lane (PTX ISA, "Special Registers"; the table above); `None` for a register the
+/// emulator does not read.
+pub(super) fn special_register(reg: &str, at: Span) -> Option<Expr> {
+    let lane = || Expr::new(ExprKind::Call("__lane_id".into(), Vec::new()), at);
+    let u = |v: u64| {
+        Expr::new(
+            ExprKind::Int {
+                value: v,
+                unsigned: true,
+                long: false,
+            },
+            at,
+        )
+    };
+    let bin = |op, a, b| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at);
+    let not = |a| Expr::new(ExprKind::Unary(UnOp::BitNot, Box::new(a)), at);
+    let below = || bin(BinOp::Sub, bin(BinOp::Shl, u(1), lane()), u(1));
+    let at_or_below = || bin(BinOp::Sub, bin(BinOp::Shl, u(2), lane()), u(1));
+    Some(match reg {
+        "laneid" => lane(),
+        "lanemask_eq" => bin(BinOp::Shl, u(1), lane()),
+        "lanemask_lt" => below(),
+        "lanemask_le" => at_or_below(),
+        "lanemask_gt" => not(at_or_below()),
+        "lanemask_ge" => not(below()),
+        "warpid" => warp_in_block(at),
+        "smid" | "nsmid" | "nwarpid" | "clock" | "clock64" | "globaltimer" => {
+            Expr::new(ExprKind::Call(format!("__ptx_reg_{reg}"), Vec::new()), at)
+        }
+        _ => return None,
+    })
 }
 
 /// The thread's linear index in its block divided by `warpSize`: the warp's index in its block

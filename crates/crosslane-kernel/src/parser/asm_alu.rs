@@ -36,7 +36,7 @@ pub(super) fn is_alu(single: &str) -> bool {
 }
 
 /// The register type of a constraint letter.
-fn reg(letter: char) -> Scalar {
+pub(super) fn reg(letter: char) -> Scalar {
     match letter {
         'h' => Scalar::U16,
         'l' => Scalar::U64,
@@ -47,7 +47,7 @@ fn reg(letter: char) -> Scalar {
 }
 
 /// The letter of constraint `c` (`"=r"` → `r`, `"+f"` → `f`).
-fn letter(c: &str) -> char {
+pub(super) fn letter(c: &str) -> char {
     c.trim_start_matches(['=', '+', '&'])
         .chars()
         .next()
@@ -66,7 +66,7 @@ fn reg_words(l: char) -> &'static str {
 }
 
 /// The operand list after the mnemonic, split at its top-level commas (`{%0,%1}` is one).
-fn split_operands(rest: &str) -> Vec<String> {
+pub(super) fn split_operands(rest: &str) -> Vec<String> {
     let mut out = Vec::new();
     let (mut depth, mut cur) = (0u32, String::new());
     for c in rest.chars() {
@@ -89,7 +89,7 @@ fn split_operands(rest: &str) -> Vec<String> {
 
 /// A float constant of a PTX template: `0fXXXXXXXX` (the .f32 bits), `0dXXXXXXXXXXXXXXXX`
 /// (.f64 bits) or a decimal (PTX ISA, Floating Point Constants).
-fn parse_float(t: &str) -> Option<f64> {
+pub(super) fn parse_float(t: &str) -> Option<f64> {
     if let Some(h) = t.strip_prefix("0f").or_else(|| t.strip_prefix("0F")) {
         return u32::from_str_radix(h, 16)
             .ok()
@@ -191,9 +191,14 @@ impl Parser<'_> {
             }
         };
         if row.sm > 0 && self.arch_sm > 0 && self.arch_sm < row.sm {
+            let alternative = match row.op {
+                "tanh" => "call the CUDA math function `tanhf` instead",
+                "cvt" => "call `__nv_cvt_float2_to_fp8x2` instead",
+                _ => "call the `cuda_fp16.h` / `cuda_bf16.h` intrinsic instead (`__hadd`, `__hfma`, `__hmax`, …)",
+            };
             return refuse(format!(
                 "`{written}` needs sm_{} or newer (PTX ISA, {}: Target ISA Notes); --arch \
-                 sm_{} has none — call the CUDA math function `tanhf` instead",
+                 sm_{} has none — {alternative}",
                 row.sm, row.op, self.arch_sm
             ));
         }

@@ -197,6 +197,12 @@ impl Parser<'_> {
 /// The operands of a ballot block (without its `{`, spaces removed): the destination, the
 /// value tested against 0 and the member mask (PTX ISA, setp and vote.sync: `setp.ne` makes
 /// the predicate `x != 0`, `vote.sync.ballot.b32 d, p, membermask` gathers it per lane).
+/// Whether template `instr` (spaces removed) is the one ballot block [`Parser::asm_warp_op`]
+/// reads as `__ballot_sync`.
+pub(super) fn is_ballot_block(instr: &str) -> bool {
+    instr.strip_prefix('{').and_then(ballot_block).is_some()
+}
+
 fn ballot_block(block: &str) -> Option<(String, String, String)> {
     let body = block.strip_suffix('}')?;
     let mut parts = body.split(';').filter(|p| !p.is_empty());

@@ -29,6 +29,7 @@ mod arrays;
 mod ascend_simt;
 mod asm;
 mod asm_alu;
+mod asm_block;
 mod asm_cvt;
 mod asm_ops;
 mod atomic_ref;

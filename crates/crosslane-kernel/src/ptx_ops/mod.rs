@@ -18,6 +18,8 @@
 //! | `add`, `sub`, `mul{.rnd}{.ftz}{.sat}.f32`, `fma.rnd{.ftz}{.sat}.f32` | IEEE 754 operations in the rounding mode (add, sub, mul, fma; no modifier = `.rn`) | exact |
 //! | `max{.ftz}.f32`, `min{.ftz}.f32` | the larger / smaller; a NaN operand gives the other operand, two NaNs NaN (max, min) | exact |
 //! | `fma.rn.f16x2`, `add{.rn}.f16x2`, `sub{.rn}.f16x2`, `mul{.rn}.f16x2`, `max.f16x2`, `min.f16x2` | per half of a 32-bit register, low half with low half (Half Precision Floating-Point Instructions) | exact |
+//! | `add{.rn}`, `sub{.rn}`, `mul{.rn}`, `fma.rn`, `max`, `min` on `.f16` and `.bf16` (`"h"` registers) and `.bf16x2` (`"r"`) | one (or per half, two) 16-bit values, rounded once to nearest even; a NaN result canonical `0x7fff` (Half Precision Floating-Point Instructions; `.bf16` `add`/`sub`/`mul` sm_90, `max`/`min` and `fma.rn.bf16` sm_80) | exact |
+//! | `cvt.rn.satfinite.e4m3x2.f32 d, a, b;`, `.e5m2x2` (sm_89) | a into the upper byte of the 16-bit d, b the lower, each to nearest even and saturated to the format's largest finite value; a NaN 0x7F as an H200 gives it (cvt) | exact |
 //! | `cvt.rn.f16x2.f32 d, a, b;`, `cvt.rn.bf16x2.f32` | a converted into the upper half of d, b into the lower half (cvt) | exact |
 //! | `lop3.b32 d, a, b, c, immLut;` | bitwise: bit i of d is bit `(a_i << 2 \| b_i << 1 \| c_i)` of immLut (lop3) | exact |
 //! | `prmt.b32 d, a, b, c;` | bytes of {b, a} selected by c's four nibbles, bit 3 of a nibble replicating the byte's sign (prmt, default mode) | exact |
@@ -45,6 +47,8 @@
 
 mod bits;
 mod float;
+mod fp8x2;
+mod half1;
 mod half2;
 
 use crate::types::KVal;
@@ -65,6 +69,8 @@ pub struct Mods {
     pub ftz: bool,
     /// `.sat`: the result clamped to [0.0, 1.0], NaN to +0.0.
     pub sat: bool,
+    /// `.satfinite` of an FP8 `cvt`: a result past the largest finite value is that value.
+    pub satfinite: bool,
 }
 
 /// One instruction: its name and type, the modifiers it takes, its operands' register
@@ -124,6 +130,7 @@ const fn row(
 
 const F: (char, char) = ('f', 'f');
 const R: (char, char) = ('r', 'r');
+const H: (char, char) = ('h', 'h');
 const FTZ: (bool, bool) = (true, false);
 const FTZ_SAT: (bool, bool) = (true, true);
 const NONE: (bool, bool) = (false, false);
@@ -172,6 +179,90 @@ pub static ROWS: &[Row] = &[
         ('r', 'f'),
         half2::cvt_bf16x2,
     ),
+    row("add", "f16", &["rn"], NONE, 2, H, half1::add_f16),
+    row("sub", "f16", &["rn"], NONE, 2, H, half1::sub_f16),
+    row("mul", "f16", &["rn"], NONE, 2, H, half1::mul_f16),
+    row("fma", "f16", &["rn"], NONE, 3, H, half1::fma_f16),
+    Row {
+        sm: 80,
+        ..row("max", "f16", &[], NONE, 2, H, half1::max_f16)
+    },
+    Row {
+        sm: 80,
+        ..row("min", "f16", &[], NONE, 2, H, half1::min_f16)
+    },
+    Row {
+        sm: 90,
+        ..row("add", "bf16", &["rn"], NONE, 2, H, half1::add_bf16)
+    },
+    Row {
+        sm: 90,
+        ..row("sub", "bf16", &["rn"], NONE, 2, H, half1::sub_bf16)
+    },
+    Row {
+        sm: 90,
+        ..row("mul", "bf16", &["rn"], NONE, 2, H, half1::mul_bf16)
+    },
+    Row {
+        sm: 80,
+        ..row("fma", "bf16", &["rn"], NONE, 3, H, half1::fma_bf16)
+    },
+    Row {
+        sm: 80,
+        ..row("max", "bf16", &[], NONE, 2, H, half1::max_bf16)
+    },
+    Row {
+        sm: 80,
+        ..row("min", "bf16", &[], NONE, 2, H, half1::min_bf16)
+    },
+    Row {
+        sm: 90,
+        ..row("add", "bf16x2", &["rn"], NONE, 2, R, half1::add_bf16x2)
+    },
+    Row {
+        sm: 90,
+        ..row("sub", "bf16x2", &["rn"], NONE, 2, R, half1::sub_bf16x2)
+    },
+    Row {
+        sm: 90,
+        ..row("mul", "bf16x2", &["rn"], NONE, 2, R, half1::mul_bf16x2)
+    },
+    Row {
+        sm: 80,
+        ..row("fma", "bf16x2", &["rn"], NONE, 3, R, half1::fma_bf16x2)
+    },
+    Row {
+        sm: 80,
+        ..row("max", "bf16x2", &[], NONE, 2, R, half1::max_bf16x2)
+    },
+    Row {
+        sm: 80,
+        ..row("min", "bf16x2", &[], NONE, 2, R, half1::min_bf16x2)
+    },
+    Row {
+        sm: 89,
+        ..row(
+            "cvt",
+            "e4m3x2.f32",
+            &["rn"],
+            NONE,
+            2,
+            ('h', 'f'),
+            fp8x2::e4m3x2,
+        )
+    },
+    Row {
+        sm: 89,
+        ..row(
+            "cvt",
+            "e5m2x2.f32",
+            &["rn"],
+            NONE,
+            2,
+            ('h', 'f'),
+            fp8x2::e5m2x2,
+        )
+    },
     row("lop3", "b32", &[], NONE, 4, R, bits::lop3),
     row("prmt", "b32", &[], NONE, 3, R, bits::prmt),
     row("bfe", "u32", &[], NONE, 3, R, bits::bfe_u32),
@@ -237,6 +328,11 @@ pub fn decode(mnemonic: &str) -> Result<(&'static Row, Mods), String> {
             }
             ("ftz", _) if row0.ftz && !out.ftz => out.ftz = true,
             ("sat", _) if row0.sat && !out.sat => out.sat = true,
+            ("satfinite", _)
+                if row0.ty.contains("x2.f32") && row0.ty.starts_with('e') && !out.satfinite =>
+            {
+                out.satfinite = true;
+            }
             ("wrap" | "clamp", _) if op == "shf" && out.shift.is_empty() => {
                 out.shift = if *m == "wrap" { "wrap" } else { "clamp" };
             }
@@ -252,13 +348,20 @@ pub fn decode(mnemonic: &str) -> Result<(&'static Row, Mods), String> {
     let row = row.unwrap_or(row0);
     // `add`/`sub`/`mul` without a rounding modifier round to nearest (PTX ISA, add: "`.rn`
     // ... default"); `max`/`min`/bit operations take none.
-    let optional = matches!(op, "add" | "sub" | "mul") && row.ty == "f32"
+    let optional = matches!(op, "add" | "sub" | "mul")
+        && matches!(row.ty, "f32" | "f16" | "bf16" | "f16x2" | "bf16x2")
         || (row.ty == "f16x2" && op != "fma");
     if out.choice.is_empty() && !row.choices.is_empty() && !optional {
         let alts: Vec<String> = row.choices.iter().map(|c| format!(".{c}")).collect();
         return Err(format!(
             "`{mnemonic}` needs one of {} (PTX ISA, {op})",
             alts.join(" ")
+        ));
+    }
+    if row.ty.starts_with('e') && row.ty.contains("x2.") && !out.satfinite {
+        return Err(format!(
+            "`{mnemonic}` needs `.satfinite` (PTX ISA, cvt: the syntax of an `.e4m3x2` / \
+             `.e5m2x2` destination requires it)"
         ));
     }
     if op == "shf" && out.shift.is_empty() {

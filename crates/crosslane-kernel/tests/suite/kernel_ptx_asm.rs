@@ -110,8 +110,8 @@ fn unsupported_forms_are_refused_with_what_to_write() {
         r#"unsigned short l, h; asm("mov.b32 {%0, %1}, %2;" : "=h"(l), "=h"(h) : "r"(o[0]++));"#,
     );
     assert!(e.contains("variable first"), "{e}");
-    // Integer add is no row: the types that are, and the operator.
-    let e = refused(r#"unsigned y; asm("add.u32 %0, %1, %1;" : "=r"(y) : "r"(o[0]));"#);
+    // Integer add of a float type is no form: the types that are, and the operator.
+    let e = refused(r#"unsigned y; asm("add.f64 %0, %1, %1;" : "=d"(y) : "d"(o[0]));"#);
     assert!(e.contains(".f32") && e.contains("operator"), "{e}");
 }
 
@@ -126,4 +126,59 @@ fn read_write_operand_and_immediate_lut() {
     }"#;
     let t = run_kernel(src, launch(1)).expect("runs");
     assert_eq!(buffer(&t, "o")["values"][0], 58052);
+}
+
+#[test]
+fn blocks_refuse_what_they_do_not_emulate_by_name() {
+    let refused = |body: &str| {
+        let src = format!("__global__ void k(unsigned* o, float* f) {{ {body} }}");
+        run_kernel(&src, launch(1)).unwrap_err().to_string()
+    };
+    // An instruction of no emulated family inside a block: named, with the C++ to write.
+    let e = refused(
+        r#"unsigned y; asm("{\n\t.reg .u32 t;\n\tld.global.u32 t, [%1];\n\tmov.u32 %0, t;\n\t}" : "=r"(y) : "l"(o));"#,
+    );
+    assert!(
+        e.contains("`ld.global.u32`") && e.contains("plain load"),
+        "{e}"
+    );
+    // setp's second destination.
+    let e = refused(
+        r#"unsigned y; asm("{\n\t.reg .pred p, q;\n\tsetp.lt.s32 p|q, %1, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(y) : "r"(o[0]));"#,
+    );
+    assert!(e.contains("p|q"), "{e}");
+    // A register range and a register of the wrong type for the instruction.
+    let e = refused(r#"unsigned y; asm("{ .reg .b32 r<4>; mov.u32 %0, 1; }" : "=r"(y));"#);
+    assert!(e.contains("r<4>"), "{e}");
+    let e =
+        refused(r#"unsigned y; asm("{ .reg .f32 t; mov.u32 t, 1; mov.u32 %0, 1; }" : "=r"(y));"#);
+    assert!(e.contains("`t`"), "{e}");
+    // A name that is no register of the block.
+    let e = refused(r#"unsigned y; asm("{ mov.u32 %0, zz; }" : "=r"(y));"#);
+    assert!(e.contains("`zz`"), "{e}");
+}
+
+#[test]
+fn integer_instructions_wrap_and_clamp_their_shifts() {
+    // PTX ISA add/sub: modulo 2^32; shr.s32: an amount past 31 clamps (sign fill); xor.b32.
+    // o[0] = 0xFFFFFFFF + 2 = 1; o[1] = -16 >> 2 = -4; o[2] = -1 >> 40 = -1 (all ones);
+    // o[3] = 0xF0 ^ 0xFF = 0x0F; o[4] = INT_MIN - 1 wraps to INT_MAX = 2147483647.
+    let src = r#"__global__ void k(int* o) {
+        unsigned a; int b, c, e; unsigned d;
+        asm("add.u32 %0, %1, 2;" : "=r"(a) : "r"(0xFFFFFFFFu));
+        asm("shr.s32 %0, %1, 2;" : "=r"(b) : "r"(-16));
+        asm("shr.s32 %0, %1, %2;" : "=r"(c) : "r"(-1), "r"(40));
+        asm("xor.b32 %0, %1, 0xFF;" : "=r"(d) : "r"(0xF0));
+        asm("sub.s32 %0, %1, 1;" : "=r"(e) : "r"(-2147483647 - 1));
+        o[0] = a; o[1] = b; o[2] = c; o[3] = d; o[4] = e;
+    }"#;
+    let mut config = launch(1);
+    config.buffer_len.insert("o".into(), 5);
+    let t = run_kernel(src, config).expect("runs");
+    let o = buffer(&t, "o");
+    assert_eq!(
+        o["values"],
+        serde_json::json!([1, -4, -1, 15, 2147483647]),
+        "{o}"
+    );
 }

@@ -549,3 +549,44 @@ __global__ void k(float* out) {
         vec![Some(111.0), Some(133.0), Some(155.0), Some(177.0)]
     );
 }
+
+#[test]
+fn hip_vector_operators_the_header_does_not_declare_are_refused() {
+    // amd_hip_vector_types.h (ROCm/clr) declares `==`/`!=` but no `<`; `%` only for integral
+    // elements; unary `-` only for signed ones (float included), no unary `+`; the binary
+    // operators take two vectors of one HIP_vector_type<T, n>.
+    let src = "\
+__global__ void k(float* out) {
+  float2 a = make_float2(threadIdx.x, 1.0f);
+  uint2 u = make_uint2(threadIdx.x, 1u);
+  int2 i = make_int2(1, 2);
+  out[threadIdx.x] = (a < a) ? 1.0f : 0.0f;
+  float2 r = a % a;
+  uint2 m = -u;
+  float2 p = +a;
+  float2 s = a + i;
+  float2 ok = -a;
+  out[threadIdx.x] = ok.x;
+}";
+    let mut config = launch(Dialect::Hip, 4, &[("out", 4, "0")]);
+    config.keep_going = true;
+    let t = run_kernel(src, config).unwrap();
+    assert!(has(&t, Level::Error, "HIP defines no `<` on float2"));
+    assert!(has(
+        &t,
+        Level::Error,
+        "`%` only on vectors of an integral type"
+    ));
+    assert!(has(
+        &t,
+        Level::Error,
+        "unary `-` only on vectors of a signed type"
+    ));
+    assert!(has(&t, Level::Error, "HIP defines no unary `+` on float2"));
+    assert!(has(&t, Level::Error, "float2 and int2 differ"));
+    // -a on float2 is defined: -(t, 1).x = -t.
+    assert_eq!(
+        floats(&t, "out"),
+        vec![Some(-0.0), Some(-1.0), Some(-2.0), Some(-3.0)]
+    );
+}

@@ -1,0 +1,677 @@
+//! A multi-instruction inline PTX block, as inference and bit-trick code writes one:
+//! `asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %1, 0;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+//! : "=r"(r) : "r"(x));` or several float instructions over `.reg .f32 t;` temporaries. The
+//! block becomes a C++ block that runs its instructions in order over named registers:
+//!
+//! 1. every operand `%N` is copied into a register of its constraint's type first (an input,
+//!    a `"+r"` output) — GCC's extended-asm rule that inputs are read before outputs are
+//!    written (CUDA C++ Programming Guide, "Inline PTX Assembly in CUDA", follows GCC's);
+//! 2. each `.reg .TYPE a, b;` declares registers of that type (PTX ISA 8.5, "Variables":
+//!    `.reg`) scoped to the block (`{ }` is a PTX scope);
+//! 3. each instruction assigns its destination register, an `@p` / `@!p` guard making it
+//!    conditional (PTX ISA, "Predicated Execution");
+//! 4. each output operand receives its register at the end.
+//!
+//! The instructions: `setp.CmpOp.type p, a, b;` (PTX ISA, setp: `eq ne lt le gt ge` and, for
+//! integers, the unsigned `lo ls hi hs`; on floats the ordered forms are false when an operand
+//! is NaN and `equ neu ltu leu gtu geu` true, `num`/`nan`), `selp.type d, a, b, c;` (d = c ? a
+//! : b), `mov.type d, a;`, the integer `add`/`sub` (modulo 2^N), `and`/`or`/`xor`/`not` (also on
+//! `.pred`) and `shl`/`shr` (a shift past the width clamps to it: PTX ISA, shl/shr), every
+//! instruction of [`crate::ptx_ops`] (and `mov.b32` packing), and the one-source `cvt` of
+//! [`crate::ptx_cvt`]. A source may be a special register (`%%laneid`, read as
+//! [`super::asm`] reads it in a one-line `mov`). Any other instruction, modifier or register form (`p|q`, `r<4>`, vector
+//! operands elsewhere) is refused before the run, by name.
+
+use super::asm_alu::{instead, letter, parse_float, reg, split_operands};
+use super::asm_cvt::Operand;
+use super::asm_ops::parse_imm;
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
+use crate::KernelError;
+
+/// A register of the block: its PTX type letter (`r h l f d`, `p` for `.pred`) and the C++
+/// name that holds it (one no source can spell).
+#[derive(Clone)]
+struct Reg {
+    letter: char,
+    var: String,
+    ptx: String,
+}
+
+/// The register letter and signedness of a PTX type suffix (`s32` → ('r', signed)).
+fn type_letter(t: &str) -> Option<(char, bool)> {
+    Some(match t {
+        "pred" => ('p', false),
+        "b16" | "u16" | "f16" | "bf16" => ('h', false),
+        "s16" => ('h', true),
+        "b32" | "u32" => ('r', false),
+        "s32" => ('r', true),
+        "b64" | "u64" => ('l', false),
+        "s64" => ('l', true),
+        "f32" => ('f', false),
+        "f64" => ('d', false),
+        _ => return None,
+    })
+}
+
+/// The C++ type of a register letter, signed or not.
+fn c_scalar(letter: char, signed: bool) -> Scalar {
+    match (letter, signed) {
+        ('p', _) => Scalar::Bool,
+        ('h', true) => Scalar::I16,
+        ('r', true) => Scalar::I32,
+        ('l', true) => Scalar::I64,
+        _ => reg(letter),
+    }
+}
+
+struct Block<'a> {
+    at: Span,
+    /// The end of the `asm` statement: each instruction's statement spans the whole `asm`.
+    end: Span,
+    regs: Vec<Reg>,
+    outs: &'a [Operand],
+    ins: &'a [Operand],
+}
+
+impl Block<'_> {
+    fn err(&self, m: String) -> KernelError {
+        KernelError::new(self.at.line, self.at.col, m)
+    }
+
+    fn e(&self, k: ExprKind) -> Expr {
+        Expr::new(k, self.at)
+    }
+
+    fn ident(&self, name: &str) -> Expr {
+        self.e(ExprKind::Ident(name.into()))
+    }
+
+    fn cast(&self, s: Scalar, x: Expr) -> Expr {
+        self.e(ExprKind::Cast(Ty::Val(ValTy::scalar(s)), Box::new(x)))
+    }
+
+    fn bin(&self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        self.e(ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    }
+
+    fn int(&self, v: u64) -> Expr {
+        self.e(ExprKind::Int {
+            value: v,
+            unsigned: true,
+            long: false,
+        })
+    }
+
+    fn stmt(&self, k: StmtKind) -> Stmt {
+        Stmt {
+            kind: k,
+            span: self.at,
+            end: self.end,
+        }
+    }
+
+    fn assign(&self, d: Expr, v: Expr) -> Stmt {
+        self.stmt(StmtKind::Expr(self.e(ExprKind::Assign(
+            None,
+            Box::new(d),
+            Box::new(v),
+        ))))
+    }
+
+    fn declare(&self, var: &str, s: Scalar, init: Option<Expr>) -> Stmt {
+        self.stmt(StmtKind::Decl(
+            Storage::default(),
+            vec![Declarator {
+                name: var.into(),
+                ty: Ty::Val(ValTy::scalar(s)),
+                array: None,
+                init,
+                span: self.at,
+                id: NodeId::fresh(),
+            }],
+        ))
+    }
+
+    /// The register an operand names: `%N` or a declared name.
+    fn register(&self, t: &str) -> Option<&Reg> {
+        self.regs.iter().find(|r| r.ptx == t)
+    }
+
+    /// A destination of type letter `want`.
+    fn dest(&self, t: &str, want: char, op: &str) -> Result<Expr, KernelError> {
+        let r = self.register(t).ok_or_else(|| {
+            self.err(format!(
+                "`{t}` in `{op}` is no register of the block (declare it with `.reg`) nor an \
+                 operand `%N`"
+            ))
+        })?;
+        if r.letter != want {
+            return Err(self.err(format!(
+                "the destination `{t}` of `{op}` is a `{}` register; the instruction writes a \
+                 `{}` one",
+                r.letter, want
+            )));
+        }
+        Ok(self.ident(&r.var))
+    }
+
+    /// A source read as type letter `want` (signed `signed`): a register of that letter, or a
+    /// constant of the type.
+    fn source(&self, t: &str, want: char, signed: bool, op: &str) -> Result<Expr, KernelError> {
+        let s = c_scalar(want, signed);
+        // A special register (`%%laneid`: the template's `%%` is one `%`).
+        if let Some(name) = t.strip_prefix("%%") {
+            if !matches!(want, 'r' | 'l') {
+                return Err(self.err(format!(
+                    "`{t}` in `{op}`: a special register is read into a `.b32` / `.b64` register"
+                )));
+            }
+            let v = super::asm::special_register(name, self.at).ok_or_else(|| {
+                self.err(format!(
+                    "`%{name}` in `{op}` is not a special register the emulator reads"
+                ))
+            })?;
+            return Ok(self.cast(s, v));
+        }
+        if let Some(r) = self.register(t) {
+            if r.letter != want {
+                return Err(self.err(format!(
+                    "the source `{t}` of `{op}` is a `{}` register; the instruction reads a \
+                     `{}` one",
+                    r.letter, want
+                )));
+            }
+            return Ok(self.cast(s, self.ident(&r.var)));
+        }
+        let lit = if matches!(want, 'f' | 'd') {
+            parse_float(t).map(|v| ExprKind::Float {
+                value: v,
+                single: want == 'f',
+            })
+        } else {
+            parse_imm(t).map(|v| ExprKind::Int {
+                value: v,
+                unsigned: true,
+                long: false,
+            })
+        };
+        let lit = lit.ok_or_else(|| {
+            self.err(format!(
+                "`{t}` in `{op}` is no register of the block, operand `%N` or constant"
+            ))
+        })?;
+        Ok(self.cast(s, self.e(lit)))
+    }
+
+    /// Checks an instruction's operand count.
+    fn arity(&self, ops: &[String], n: usize, op: &str) -> Result<(), KernelError> {
+        if ops.len() != n {
+            return Err(self.err(format!(
+                "`{op}` takes {n} operands, the block gives {}",
+                ops.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The statements of one instruction (`mnemonic` and its operands).
+    fn instruction(&self, mnemonic: &str, ops: &[String]) -> Result<Vec<Stmt>, KernelError> {
+        let parts: Vec<&str> = mnemonic.split('.').collect();
+        let opcode = parts[0];
+        let ty = parts.last().copied().unwrap_or("");
+        match opcode {
+            "setp" => return self.setp(mnemonic, &parts, ops),
+            "selp" if parts.len() == 2 => {
+                self.arity(ops, 4, mnemonic)?;
+                let (l, signed) = type_letter(ty)
+                    .filter(|(l, _)| *l != 'p')
+                    .ok_or_else(|| self.err(format!("`{mnemonic}`: no such selp type")))?;
+                let c = self.source(&ops[3], 'p', false, mnemonic)?;
+                let a = self.source(&ops[1], l, signed, mnemonic)?;
+                let b = self.source(&ops[2], l, signed, mnemonic)?;
+                let v = self.e(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)));
+                return Ok(vec![self.assign(self.dest(&ops[0], l, mnemonic)?, v)]);
+            }
+            "mov" if parts.len() == 2 && !ops.iter().any(|o| o.contains('{')) => {
+                self.arity(ops, 2, mnemonic)?;
+                let (l, signed) = type_letter(ty)
+                    .ok_or_else(|| self.err(format!("`{mnemonic}`: no such mov type")))?;
+                let a = self.source(&ops[1], l, signed, mnemonic)?;
+                return Ok(vec![self.assign(self.dest(&ops[0], l, mnemonic)?, a)]);
+            }
+            "add" | "sub" | "and" | "or" | "xor" | "not" | "shl" | "shr"
+                if parts.len() == 2
+                    && !(matches!(opcode, "add" | "sub") && ty.starts_with('f')) =>
+            {
+                return self.integer(mnemonic, opcode, ty, ops);
+            }
+            "cvt" if ops.len() == 2 => {
+                let d = self
+                    .register(&ops[0])
+                    .ok_or_else(|| self.err(format!("`{}`: no register", ops[0])))?;
+                let s = self
+                    .register(&ops[1])
+                    .ok_or_else(|| self.err(format!("`{mnemonic}`: its source is a register")))?;
+                let name = crate::ptx_cvt::callee(mnemonic, d.letter, s.letter)
+                    .map_err(|m| self.err(m))?;
+                let call = self.e(ExprKind::Call(name, vec![self.ident(&s.var)]));
+                let v = self.cast(reg(d.letter), call);
+                return Ok(vec![self.assign(self.ident(&d.var), v)]);
+            }
+            _ => {}
+        }
+        self.alu(mnemonic, opcode, ops)
+    }
+
+    /// `setp.CmpOp.type p, a, b;`.
+    fn setp(
+        &self,
+        mnemonic: &str,
+        parts: &[&str],
+        ops: &[String],
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let [_, cmp, ty] = parts else {
+            return Err(self.err(format!(
+                "`{mnemonic}`: only `setp.CmpOp.type p, a, b;` is emulated (no `.BoolOp`, no \
+                 `.ftz`); combine predicates with `and.pred`"
+            )));
+        };
+        self.arity(ops, 3, mnemonic)?;
+        if ops[0].contains('|') {
+            return Err(self.err(format!(
+                "`{mnemonic}`: the second destination `p|q` is not emulated; write a second \
+                 `setp` with the opposite comparison"
+            )));
+        }
+        let (l, signed) = type_letter(ty)
+            .filter(|(l, _)| *l != 'p')
+            .ok_or_else(|| self.err(format!("`{mnemonic}`: no such setp type `.{ty}`")))?;
+        let float = ty.starts_with('f');
+        // `.f16`/`.bf16` compare the value a 16-bit register holds; not emulated here.
+        if matches!(*ty, "f16" | "bf16") {
+            return Err(self.err(format!(
+                "`{mnemonic}`: setp on 16-bit floats is not emulated; compare `__half` values"
+            )));
+        }
+        let a = self.source(&ops[1], l, signed, mnemonic)?;
+        let b = self.source(&ops[2], l, signed, mnemonic)?;
+        let nan = |x: &Expr| self.bin(BinOp::Ne, x.clone(), x.clone());
+        let either_nan = self.bin(BinOp::Or, nan(&a), nan(&b));
+        let ordered = |op: BinOp| {
+            let not_nan = self.e(ExprKind::Unary(UnOp::Not, Box::new(either_nan.clone())));
+            // `!(a != a | b != b) & (a op b)` as bools (`&` on bools is `&&` without the
+            // short circuit: both sides are plain reads).
+            self.bin(BinOp::And, not_nan, self.bin(op, a.clone(), b.clone()))
+        };
+        let unordered = |op: BinOp| {
+            self.bin(
+                BinOp::Or,
+                either_nan.clone(),
+                self.bin(op, a.clone(), b.clone()),
+            )
+        };
+        let int_only = |op: BinOp| -> Result<Expr, KernelError> {
+            if float {
+                return Err(self.err(format!(
+                    "`{mnemonic}`: `.{cmp}` compares integers; on floats write `lt`/`ltu` …"
+                )));
+            }
+            // lo/ls/hi/hs compare unsigned.
+            let u = c_scalar(l, false);
+            Ok(self.bin(op, self.cast(u, a.clone()), self.cast(u, b.clone())))
+        };
+        let op = |o| {
+            if float {
+                ordered(o)
+            } else {
+                self.bin(o, a.clone(), b.clone())
+            }
+        };
+        let value = match *cmp {
+            "eq" => op(BinOp::Eq),
+            "ne" => op(BinOp::Ne),
+            "lt" => op(BinOp::Lt),
+            "le" => op(BinOp::Le),
+            "gt" => op(BinOp::Gt),
+            "ge" => op(BinOp::Ge),
+            "lo" => int_only(BinOp::Lt)?,
+            "ls" => int_only(BinOp::Le)?,
+            "hi" => int_only(BinOp::Gt)?,
+            "hs" => int_only(BinOp::Ge)?,
+            "equ" | "neu" | "ltu" | "leu" | "gtu" | "geu" | "num" | "nan" if !float => {
+                return Err(self.err(format!(
+                    "`{mnemonic}`: `.{cmp}` compares floats (PTX ISA, setp)"
+                )))
+            }
+            "equ" => unordered(BinOp::Eq),
+            "neu" => unordered(BinOp::Ne),
+            "ltu" => unordered(BinOp::Lt),
+            "leu" => unordered(BinOp::Le),
+            "gtu" => unordered(BinOp::Gt),
+            "geu" => unordered(BinOp::Ge),
+            "nan" => either_nan.clone(),
+            "num" => self.e(ExprKind::Unary(UnOp::Not, Box::new(either_nan.clone()))),
+            other => {
+                return Err(self.err(format!(
+                    "`{mnemonic}`: the comparison `.{other}` is not one of PTX's (setp)"
+                )))
+            }
+        };
+        let v = self.cast(Scalar::Bool, value);
+        Ok(vec![self.assign(self.dest(&ops[0], 'p', mnemonic)?, v)])
+    }
+
+    /// The integer and logic instructions: `add`/`sub` modulo 2^N, `and`/`or`/`xor`/`not`,
+    /// `shl`/`shr` with the shift clamped to the width.
+    fn integer(
+        &self,
+        mnemonic: &str,
+        opcode: &str,
+        ty: &str,
+        ops: &[String],
+    ) -> Result<Vec<Stmt>, KernelError> {
+        let (l, signed) = type_letter(ty)
+            .ok_or_else(|| self.err(format!("`{mnemonic}`: no such type `.{ty}`")))?;
+        let pred = l == 'p';
+        if pred && !matches!(opcode, "and" | "or" | "xor" | "not") {
+            return Err(self.err(format!("`{mnemonic}`: `.pred` takes and/or/xor/not only")));
+        }
+        if matches!(opcode, "and" | "or" | "xor" | "not") && !ty.starts_with('b') && !pred {
+            return Err(self.err(format!(
+                "`{mnemonic}`: PTX's logic instructions take `.b16`/`.b32`/`.b64`/`.pred`"
+            )));
+        }
+        let n = if opcode == "not" { 2 } else { 3 };
+        self.arity(ops, n, mnemonic)?;
+        let unsigned = c_scalar(l, false);
+        let width = u64::from(unsigned.bits());
+        let a = self.source(&ops[1], l, signed, mnemonic)?;
+        let value = match opcode {
+            "not" if pred => self.e(ExprKind::Unary(UnOp::Not, Box::new(a))),
+            "not" => self.e(ExprKind::Unary(UnOp::BitNot, Box::new(a))),
+            "and" | "or" | "xor" => {
+                let b = self.source(&ops[2], l, signed, mnemonic)?;
+                let op = match opcode {
+                    "and" => BinOp::And,
+                    "or" => BinOp::Or,
+                    _ => BinOp::Xor,
+                };
+                self.bin(op, a, b)
+            }
+            "add" | "sub" => {
+                // Modulo 2^N (PTX add/sub wrap): computed unsigned, then converted back.
+                let b = self.source(&ops[2], l, signed, mnemonic)?;
+                let op = if opcode == "add" {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                self.bin(op, self.cast(unsigned, a), self.cast(unsigned, b))
+            }
+            _ => {
+                // shl / shr: the amount is a .u32 and clamps at the width.
+                if !matches!(
+                    ty,
+                    "b16" | "b32" | "b64" | "s16" | "s32" | "s64" | "u16" | "u32" | "u64"
+                ) || (opcode == "shl" && !ty.starts_with('b'))
+                {
+                    return Err(self.err(format!("`{mnemonic}`: no such shift type `.{ty}`")));
+                }
+                let b = self.source(&ops[2], 'r', false, mnemonic)?;
+                let clamp = self.e(ExprKind::Ternary(
+                    Box::new(self.bin(BinOp::Gt, b.clone(), self.int(width - 1))),
+                    Box::new(self.int(width - 1)),
+                    Box::new(b.clone()),
+                ));
+                if opcode == "shl" {
+                    let shifted = self.bin(BinOp::Shl, self.cast(unsigned, a), clamp);
+                    self.e(ExprKind::Ternary(
+                        Box::new(self.bin(BinOp::Ge, b, self.int(width))),
+                        Box::new(self.int(0)),
+                        Box::new(shifted),
+                    ))
+                } else if signed {
+                    // Arithmetic: a shift of width - 1 or more fills with the sign.
+                    self.bin(BinOp::Shr, a, clamp)
+                } else {
+                    let shifted = self.bin(BinOp::Shr, a, clamp);
+                    self.e(ExprKind::Ternary(
+                        Box::new(self.bin(BinOp::Ge, b, self.int(width))),
+                        Box::new(self.int(0)),
+                        Box::new(shifted),
+                    ))
+                }
+            }
+        };
+        let v = self.cast(c_scalar(l, signed), value);
+        Ok(vec![self.assign(self.dest(&ops[0], l, mnemonic)?, v)])
+    }
+
+    /// An instruction of [`crate::ptx_ops`] (packing `mov.b32` included).
+    fn alu(&self, mnemonic: &str, opcode: &str, ops: &[String]) -> Result<Vec<Stmt>, KernelError> {
+        let mut ops = ops.to_vec();
+        let mut name = mnemonic.to_string();
+        let mut unpack = false;
+        if opcode == "mov" {
+            let elements = |t: &str| -> Option<Vec<String>> {
+                let inner = t.strip_prefix('{')?.strip_suffix('}')?;
+                Some(inner.split(',').map(|s| s.trim().to_string()).collect())
+            };
+            match (
+                mnemonic,
+                ops.first().and_then(|t| elements(t)),
+                ops.get(1).and_then(|t| elements(t)),
+            ) {
+                ("mov.b32", Some(d), None) if d.len() == 2 && ops.len() == 2 => {
+                    unpack = true;
+                    name = "mov.unpack.b32".into();
+                    ops = vec![d[0].clone(), d[1].clone(), ops[1].clone()];
+                }
+                ("mov.b32", None, Some(s)) if s.len() == 2 && ops.len() == 2 => {
+                    name = "mov.pack.b32".into();
+                    ops = vec![ops[0].clone(), s[0].clone(), s[1].clone()];
+                }
+                _ => {
+                    return Err(self.err(format!(
+                        "`{mnemonic}` with these operands is not emulated: `mov.TYPE d, a;` and \
+                         the `mov.b32` packing of two 16-bit registers are"
+                    )))
+                }
+            }
+        }
+        let (row, _) = crate::ptx_ops::decode(&name).map_err(|m| {
+            if crate::ptx_ops::is_known_opcode(opcode) {
+                self.err(format!("{m}; or write {}", instead(opcode)))
+            } else {
+                self.err(format!(
+                    "`{mnemonic}` is not emulated in an inline PTX block (setp, selp, mov, \
+                     add/sub/and/or/xor/not/shl/shr on integers, cvt and the instructions of \
+                     docs/kernels.md's inline-PTX rows are); write {} instead",
+                    instead(opcode)
+                ))
+            }
+        })?;
+        let dests = if unpack { 2 } else { 1 };
+        let srcs = if unpack { 1 } else { row.srcs };
+        self.arity(&ops, dests + srcs, mnemonic)?;
+        let args: Vec<Expr> = ops[dests..]
+            .iter()
+            .map(|t| {
+                // The sources as their registers' values (a constant in the row's type).
+                if let Some(r) = self.register(t) {
+                    if r.letter != row.ins {
+                        return Err(self.err(format!(
+                            "the source `{t}` of `{mnemonic}` is a `{}` register; the \
+                             instruction reads a `{}` one",
+                            r.letter, row.ins
+                        )));
+                    }
+                    return Ok(self.ident(&r.var));
+                }
+                self.source(t, row.ins, false, mnemonic)
+            })
+            .collect::<Result<_, _>>()?;
+        let callee = crate::ptx_ops::callee(&name);
+        let call =
+            |args: Vec<Expr>| self.cast(reg(row.out), self.e(ExprKind::Call(callee.clone(), args)));
+        if unpack {
+            let lo = self.assign(
+                self.dest(&ops[0], row.out, mnemonic)?,
+                call(vec![args[0].clone(), self.int(0)]),
+            );
+            let hi = self.assign(
+                self.dest(&ops[1], row.out, mnemonic)?,
+                call(vec![args[0].clone(), self.int(1)]),
+            );
+            return Ok(vec![lo, hi]);
+        }
+        Ok(vec![self.assign(
+            self.dest(&ops[0], row.out, mnemonic)?,
+            call(args),
+        )])
+    }
+}
+
+/// Whether one-instruction template `single` (spaces removed) is an integer or logic
+/// instruction this module runs (`add.u32%0,%1,%2`, `shl.b32…`): a one-line `asm` of it runs
+/// as a block of one instruction.
+pub(super) fn is_integer_one_liner(single: &str) -> bool {
+    if single.contains([';', '{']) {
+        return false;
+    }
+    let mnemonic = single.split('%').next().unwrap_or("");
+    let parts: Vec<&str> = mnemonic.split('.').collect();
+    matches!(
+        parts.as_slice(),
+        [op, ty] if matches!(*op, "add" | "sub" | "and" | "or" | "xor" | "not" | "shl" | "shr")
+            && matches!(*ty, "b16" | "b32" | "b64" | "u16" | "u32" | "u64" | "s16" | "s32" | "s64")
+    )
+}
+
+impl Parser<'_> {
+    /// A `{ … }` template of several instructions (`text`: the template with `\n`/`\t` as
+    /// spaces), with its operands up to the statement's `;`.
+    pub(super) fn asm_block(&mut self, at: Span, text: &str) -> PResult<Stmt> {
+        let (outs, ins) = self.asm_typed_operands()?;
+        let refuse = |m: String| -> PResult<Stmt> { Err(KernelError::new(at.line, at.col, m)) };
+        let body = text.trim();
+        let Some(inner) = body
+            .strip_prefix('{')
+            .and_then(|b| b.trim_end().strip_suffix('}'))
+        else {
+            return refuse(
+                "an inline PTX block is one `{ … }` holding its instructions (nested braces are \
+                 not emulated)"
+                    .into(),
+            );
+        };
+        if inner.contains(['{', '}']) && !inner.contains("mov") {
+            return refuse("nested `{ }` scopes in an inline PTX block are not emulated".into());
+        }
+        let mut b = Block {
+            at,
+            end: self.last_end(),
+            regs: Vec::new(),
+            outs: &outs,
+            ins: &ins,
+        };
+        let tag = format!("{}:{}", at.line, at.col);
+        let mut stmts = Vec::new();
+        let mut epilogue = Vec::new();
+        // The operands, each copied into a register of its constraint's type.
+        for (k, (c, x)) in b.outs.iter().chain(b.ins.iter()).enumerate() {
+            let l = match letter(c) {
+                'n' | 'r' => 'r',
+                l @ ('h' | 'l' | 'f' | 'd') => l,
+                other => {
+                    return refuse(format!(
+                        "the constraint `\"{c}\"` (`{other}`) is not one of `h r l f d n`"
+                    ))
+                }
+            };
+            let var = format!("%{k}@asm{tag}");
+            let output = k < b.outs.len();
+            let init = (!output || c.starts_with('+')).then(|| b.cast(reg(l), x.clone()));
+            stmts.push(b.declare(&var, reg(l), init));
+            if output {
+                epilogue.push(b.assign(x.clone(), b.ident(&var)));
+            }
+            b.regs.push(Reg {
+                letter: l,
+                var,
+                ptx: format!("%{k}"),
+            });
+        }
+        for piece in inner.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            if let Some(decl) = piece.strip_prefix(".reg") {
+                let decl = decl.trim();
+                let (ty, names) = decl.split_once(char::is_whitespace).unwrap_or((decl, ""));
+                let Some((l, signed)) = ty.strip_prefix('.').and_then(type_letter) else {
+                    return refuse(format!(
+                        "`.reg {ty}`: the register types emulated are .pred, .b16/.u16/.s16/.f16, \
+                         .b32/.u32/.s32, .b64/.u64/.s64, .f32, .f64"
+                    ));
+                };
+                for name in names.split(',').map(str::trim) {
+                    let ok = !name.is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                    if !ok {
+                        return refuse(format!(
+                            "`.reg {ty} {name}`: one plain name per register (`r<4>` ranges are \
+                             not emulated)"
+                        ));
+                    }
+                    let var = format!("{name}@asm{tag}");
+                    stmts.push(b.declare(&var, c_scalar(l, signed), None));
+                    b.regs.push(Reg {
+                        letter: l,
+                        var,
+                        ptx: name.to_string(),
+                    });
+                }
+                continue;
+            }
+            // `@p` / `@!p` guards.
+            let (guard, instr) = match piece.strip_prefix('@') {
+                Some(g) => {
+                    let (p, rest) = g.split_once(char::is_whitespace).unwrap_or((g, ""));
+                    (Some(p.to_string()), rest.trim())
+                }
+                None => (None, piece),
+            };
+            let (mnemonic, rest) = instr.split_once(char::is_whitespace).unwrap_or((instr, ""));
+            let ops: Vec<String> = split_operands(rest)
+                .into_iter()
+                .map(|o| o.trim().to_string())
+                .collect();
+            let body = b.instruction(mnemonic, &ops)?;
+            match guard {
+                None => stmts.extend(body),
+                Some(p) => {
+                    let (neg, name) = match p.strip_prefix('!') {
+                        Some(n) => (true, n),
+                        None => (false, p.as_str()),
+                    };
+                    let cond = b.source(name, 'p', false, mnemonic)?;
+                    let cond = if neg {
+                        b.e(ExprKind::Unary(UnOp::Not, Box::new(cond)))
+                    } else {
+                        cond
+                    };
+                    let then = b.stmt(StmtKind::Block(body));
+                    stmts.push(b.stmt(StmtKind::If(cond, Box::new(then), None)));
+                }
+            }
+        }
+        stmts.extend(epilogue);
+        Ok(Stmt {
+            kind: StmtKind::Block(stmts),
+            span: at,
+            end: self.last_end(),
+        })
+    }
+}
