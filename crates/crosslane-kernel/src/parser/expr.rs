@@ -173,6 +173,9 @@ impl Parser<'_> {
                     let (ty, _) = self.pointers(base)?;
                     self.expect_punct(")")?;
                     let e = self.unary()?;
+                    if let Some(d) = self.discard_struct(ty, &e) {
+                        return Ok(d);
+                    }
                     return self.checked(wrap(ExprKind::Cast(ty, Box::new(e))));
                 }
                 _ => {}
@@ -466,6 +469,9 @@ impl Parser<'_> {
                 self.expect_punct("(")?;
                 let e = self.expr()?;
                 self.expect_punct(")")?;
+                if let Some(d) = self.discard_struct(ty, &e) {
+                    return Ok(d);
+                }
                 ExprKind::Cast(ty, Box::new(e))
             }
             Tok::Ident(w) if super::cg::NAMESPACES.contains(&w.as_str()) && self.is_punct("::") => {

@@ -54,6 +54,7 @@ mod cub_scan;
 mod cub_sort;
 mod cub_union;
 mod cuda_std;
+mod discard;
 mod entry_list;
 mod expr;
 mod expr_type;
@@ -76,6 +77,7 @@ mod member_types;
 mod memcpy;
 mod method_templates;
 mod overload;
+mod packed;
 mod packs;
 mod partial_spec;
 mod phase6;
@@ -179,7 +181,16 @@ pub fn parse_preprocessed(
     let kernel_scopes = scopes::kernel_scopes(&pre.tokens);
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     attributes::refuse_value_attributes(&tokens)?;
-    let struct_aligns = attributes::struct_alignments(&tokens);
+    let mut struct_aligns = attributes::struct_alignments(&tokens);
+    let struct_attrs = packed::packed_structs(&tokens)?;
+    for (name, a) in struct_attrs.tail_aligns {
+        let merged = match (struct_aligns.get(&name), a) {
+            (Some(Some(m)), Some(n)) => Some((*m).max(n)),
+            (Some(None), _) | (_, None) => None,
+            (None, Some(n)) => Some(n),
+        };
+        struct_aligns.insert(name, merged);
+    }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
     let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
@@ -187,6 +198,7 @@ pub fn parse_preprocessed(
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.std_functors(&tokens);
     p.struct_aligns = struct_aligns;
+    p.struct_packed = struct_attrs.packed;
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.cuda = dialect == crosslane_core::Dialect::Cuda;
@@ -477,6 +489,8 @@ struct Parser<'a> {
     cub_union_types: HashMap<String, Vec<(cub::CubClass, String, Span)>>,
     /// Structs declared with an alignment attribute, by name (`attributes::struct_alignments`).
     struct_aligns: HashMap<String, Option<u64>>,
+    /// Structs declared `__attribute__((packed))`, by name (`packed::packed_structs`).
+    struct_packed: std::collections::HashSet<String>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -573,6 +587,7 @@ impl<'a> Parser<'a> {
             cub_ops: HashMap::new(),
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
+            struct_packed: std::collections::HashSet::new(),
             cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),

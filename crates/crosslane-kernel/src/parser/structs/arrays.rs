@@ -87,7 +87,9 @@ impl Parser<'_> {
                 match stack.last_mut() {
                     Some(parent) => {
                         parent.size += size * done.times;
-                        parent.align = parent.align.max(done.align);
+                        if !self.is_packed(&parent.s) {
+                            parent.align = parent.align.max(done.align);
+                        }
                         parent.k += 1;
                     }
                     None => {
@@ -113,7 +115,13 @@ impl Parser<'_> {
                         FieldTy::SArr(_, n) => u64::from(n),
                         _ => 1,
                     };
-                    let a = self.struct_layout_align(inner, at)?;
+                    // In a packed struct a member struct sits at the next byte (its own
+                    // layout kept: GCC manual, `packed`).
+                    let a = if self.is_packed(&top.s) {
+                        1
+                    } else {
+                        self.struct_layout_align(inner, at)?
+                    };
                     top.size = top.size.div_ceil(a) * a;
                     top.align = top.align.max(a);
                     let base = bases.last().copied().unwrap_or(0) + top.size;
@@ -136,6 +144,8 @@ impl Parser<'_> {
                     continue;
                 }
             };
+            // A packed struct's members have alignment 1 ([`super::super::packed`]).
+            let align = if self.is_packed(&top.s) { 1 } else { align };
             top.size = top.size.div_ceil(align) * align;
             offsets.push((path, bases.last().copied().unwrap_or(0) + top.size));
             top.size += bytes;
@@ -172,16 +182,52 @@ impl Parser<'_> {
         }
     }
 
-    /// `alignof(S)`: the largest alignment among its leaves and its declared alignment (at
-    /// least 1).
+    /// Whether struct `sname` (or the class template it instantiates) is declared
+    /// `__attribute__((packed))` ([`super::super::packed`]).
+    pub(super) fn is_packed(&self, sname: &str) -> bool {
+        self.struct_packed
+            .contains(sname.split('<').next().unwrap_or(sname))
+    }
+
+    /// `alignof(S)`: its declared alignment and, unless it is packed, the largest alignment
+    /// among its members, a member struct counting its own `alignof` (at least 1). An explicit
+    /// stack of the structs still to read, each read once, bounded by the nesting budget.
     fn struct_layout_align(&self, sname: &str, at: Span) -> PResult<u64> {
-        let mut align = self.declared_alignment(sname, at)?;
-        let leaves = self.leaves_ordered(sname, at)?;
-        for l in leaves {
-            align = align.max(match l.ty {
-                Ty::Val(v) => value_layout(v).1,
-                _ => 8,
-            });
+        let mut align = 1;
+        let mut todo: Vec<(String, usize)> = vec![(sname.to_string(), 0)];
+        // Each struct read once: its alignment does not depend on where it is nested.
+        let mut seen = std::collections::HashSet::new();
+        while let Some((s, depth)) = todo.pop() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            align = align.max(self.declared_alignment(&s, at)?);
+            if self.is_packed(&s) {
+                continue;
+            }
+            let Some(def) = self.structs.get(&s) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("`{s}` is not a complete struct here"),
+                ));
+            };
+            for f in &def.fields {
+                match &f.ty {
+                    FieldTy::Val(v) | FieldTy::Arr(v, _) => align = align.max(value_layout(*v).1),
+                    FieldTy::Ptr(_) => align = align.max(8),
+                    FieldTy::Struct(inner) | FieldTy::SArr(inner, _) => {
+                        if depth >= self.max_depth as usize {
+                            return Err(KernelError::new(
+                                at.line,
+                                at.col,
+                                format!("struct `{sname}` nests too deeply"),
+                            ));
+                        }
+                        todo.push((inner.clone(), depth + 1));
+                    }
+                }
+            }
         }
         Ok(align)
     }
