@@ -36,7 +36,8 @@ impl Parser<'_> {
         match &e.kind {
             ExprKind::Ident(n) => self.var_struct(n).is_some() || self.struct_of(e).is_some(),
             ExprKind::Member(b, _) => {
-                self.struct_of(e).is_some() && matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..))
+                self.struct_of(e).is_some()
+                    && matches!(b.kind, ExprKind::Ident(_) | ExprKind::Member(..))
             }
             _ => false,
         }

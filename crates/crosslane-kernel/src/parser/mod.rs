@@ -72,6 +72,7 @@ mod host_items;
 mod items;
 mod lambda;
 mod limits;
+mod local_ref;
 mod member_templates;
 mod member_types;
 mod memcpy;
@@ -81,6 +82,7 @@ mod packed;
 mod packs;
 mod partial_spec;
 mod phase6;
+mod range_for;
 mod scopes;
 mod sfinae;
 mod std_functional;
@@ -193,7 +195,7 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
+    let tokens = range_for::range_for(phase6::phase6(cuda_std::cuda_std(tokens)));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.std_functors(&tokens);
@@ -491,6 +493,10 @@ struct Parser<'a> {
     struct_aligns: HashMap<String, Option<u64>>,
     /// Structs declared `__attribute__((packed))`, by name (`packed::packed_structs`).
     struct_packed: std::collections::HashSet<String>,
+    /// Local references in scope and the places they name (`local_ref`).
+    local_refs: local_ref::LocalRefs,
+    /// Hidden locals made for references' indices so far (their names' numbers).
+    ref_count: u32,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -588,6 +594,8 @@ impl<'a> Parser<'a> {
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
             struct_packed: std::collections::HashSet::new(),
+            local_refs: HashMap::new(),
+            ref_count: 0,
             cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),

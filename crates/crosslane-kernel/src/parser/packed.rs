@@ -55,8 +55,10 @@ pub(super) fn packed_structs(tokens: &[Token]) -> Result<StructAttrs, KernelErro
     let mut braces: Vec<usize> = Vec::new();
     let mut k = 0;
     while k < tokens.len() {
-        let attr = matches!(word(k), Some("__attribute__" | "alignas" | "__align__" | "__declspec"))
-            && punct(k + 1, "(");
+        let attr = matches!(
+            word(k),
+            Some("__attribute__" | "alignas" | "__align__" | "__declspec")
+        ) && punct(k + 1, "(");
         if attr {
             let mut depth = 0usize;
             let mut j = k + 1;
@@ -129,7 +131,10 @@ pub(super) fn packed_structs(tokens: &[Token]) -> Result<StructAttrs, KernelErro
             }
         }
         // `struct Q { … } __attribute__((packed));`
-        let Some(&open) = prev.filter(|&p| punct(p, "}")).and_then(|p| open_of.get(&p)) else {
+        let Some(&open) = prev
+            .filter(|&p| punct(p, "}"))
+            .and_then(|p| open_of.get(&p))
+        else {
             return Ok(None);
         };
         let head = before(open);
@@ -156,7 +161,10 @@ pub(super) fn packed_structs(tokens: &[Token]) -> Result<StructAttrs, KernelErro
             continue;
         }
         let packed_at = (start..=end).find(|&i| matches!(word(i), Some("packed" | "__packed__")));
-        let inner: Vec<&Tok> = tokens[(start + 1).min(end)..=end].iter().map(|t| &t.tok).collect();
+        let inner: Vec<&Tok> = tokens[(start + 1).min(end)..=end]
+            .iter()
+            .map(|t| &t.tok)
+            .collect();
         let inner = match inner.as_slice() {
             [Tok::Punct("("), rest @ .., Tok::Punct(")")] => rest.to_vec(),
             _ => Vec::new(),
@@ -228,13 +236,15 @@ mod tests {
     #[test]
     fn packed_structs_are_read_before_and_after_the_body() {
         assert_eq!(
-            packed("struct __attribute__((packed)) A { char c; int i; };
+            packed(
+                "struct __attribute__((packed)) A { char c; int i; };
                     struct B { char c; int i; } __attribute__((packed));
                     typedef struct { char c; } __attribute__((__packed__)) C;
                     typedef struct __attribute__((packed)) { char c; } D;
                     struct __attribute__((aligned(4), packed)) E { char c; };
                     template <typename T> struct __attribute__((packed)) F { T v; char c; };
-                    struct G { int i; } __attribute__((aligned(8)));"),
+                    struct G { int i; } __attribute__((aligned(8)));"
+            ),
             Ok(["A", "B", "C", "D", "E", "F"].map(String::from).to_vec())
         );
     }
@@ -256,9 +266,18 @@ mod tests {
 
     #[test]
     fn packed_elsewhere_is_refused_where_it_stands() {
-        assert_eq!(packed("struct S { char c; int i __attribute__((packed)); };"), Err((1, 41)));
-        assert_eq!(packed("union __attribute__((packed)) U { char c; int i; };"), Err((1, 22)));
-        assert_eq!(packed("union U { char c; int i; } __attribute__((packed));"), Err((1, 43)));
+        assert_eq!(
+            packed("struct S { char c; int i __attribute__((packed)); };"),
+            Err((1, 41))
+        );
+        assert_eq!(
+            packed("union __attribute__((packed)) U { char c; int i; };"),
+            Err((1, 22))
+        );
+        assert_eq!(
+            packed("union U { char c; int i; } __attribute__((packed));"),
+            Err((1, 43))
+        );
         assert!(packed("struct { char c; } __attribute__((packed)) v;").is_err());
         assert!(packed("int packed = 1; struct S { int packed; };").is_ok());
     }

@@ -8,7 +8,11 @@ use crosslane_kernel::{run_kernel, KVal, LaunchConfig};
 
 /// Runs `src` as CUDA on one block of `threads` threads, each `(name, len)` a buffer the
 /// kernel gets (filled with the index: cell i = i); `Err` is `line:col: message`.
-fn run(src: &str, threads: usize, bufs: &[(&str, usize)]) -> Result<crosslane_kernel::KernelTrace, String> {
+fn run(
+    src: &str,
+    threads: usize,
+    bufs: &[(&str, usize)],
+) -> Result<crosslane_kernel::KernelTrace, String> {
     let config = LaunchConfig {
         dialect: Some(Dialect::Cuda),
         block_dim: Some([threads, 1, 1]),
