@@ -104,6 +104,15 @@ impl Parser<'_> {
         Ok(true)
     }
 
+    /// [`Self::ref_place`] for a structured binding's `auto&` ([`super::struct_bind`]).
+    pub(super) fn ref_place_of(
+        &mut self,
+        e: &Expr,
+        hidden: &mut Vec<Declarator>,
+    ) -> PResult<Option<Expr>> {
+        self.ref_place(e, hidden)
+    }
+
     /// The place `e` names with each index that is not a name or a literal moved into a hidden
     /// local (`hidden`); `None` when `e` names no place.
     fn ref_place(&mut self, e: &Expr, hidden: &mut Vec<Declarator>) -> PResult<Option<Expr>> {

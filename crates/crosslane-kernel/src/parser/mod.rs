@@ -87,6 +87,7 @@ mod scopes;
 mod sfinae;
 mod std_functional;
 mod stmt;
+mod struct_bind;
 mod structs;
 mod switch;
 mod sync_vote;

@@ -293,7 +293,14 @@ impl Parser<'_> {
                         _ => Err("an array of arrays (its rows) is not supported as a range"),
                     };
                 }
-                if self.var_type(n).is_some() || self.var_struct(n).is_some() {
+                if self.var_struct(n).is_some() {
+                    // An array of structs (`KV pairs[3]`): its length as its declaration noted it.
+                    return match self.array_len(&format!("struct:{n}")) {
+                        Some(len) => u32::try_from(len).map_err(|_| "the array is too long"),
+                        None => Err("this range is a pointer or an array of unknown bound"),
+                    };
+                }
+                if self.var_type(n).is_some() {
                     return Err("this range is a pointer or an array of unknown bound");
                 }
                 self.self_field(n)

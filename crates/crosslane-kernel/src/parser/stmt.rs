@@ -368,6 +368,17 @@ impl Parser<'_> {
         loop {
             let (mut ty, is_ref) = self.pointers(base)?;
             let span = self.span();
+            if auto && list.is_empty() && super::struct_bind::opens(self.peek(0)) {
+                // `auto [a, b] = e;` ([`super::struct_bind`]).
+                let is_const = self.toks[decl_from..self.pos.min(self.toks.len())]
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
+                let decls = self.structured_binding(is_ref, is_const)?;
+                if decls.is_empty() {
+                    return Ok(StmtKind::Empty);
+                }
+                return Ok(StmtKind::Decl(storage, decls));
+            }
             let name = if let Some((n, sig)) = self.fn_ptr_declarator(ty)? {
                 // `float (*f)(float) = …;`
                 ty = super::fn_ptr_run::id_ty();
