@@ -64,16 +64,23 @@ impl Parser<'_> {
                 init.span.col,
                 format!(
                     "`{name}` is a reference to non-`const`, so it must be bound to a variable, \
-                     an array or buffer cell or a member ([dcl.init.ref]/5); bind it to one, \
-                     make it `const`, or declare a local (drop the `&`)"
+                     an array or buffer cell or a member that is not a bit-field \
+                     ([dcl.init.ref]/5); bind it to one, make it `const`, or declare a local \
+                     (drop the `&`)"
                 ),
             ));
         };
+        self.bind_name(name, ty, place);
+        Ok(Some(hidden))
+    }
+
+    /// Declares `name` (of type `ty`) as a second name of `place`, an expression without
+    /// effects that names an object (its indices already held in locals).
+    pub(super) fn bind_name(&mut self, name: &str, ty: Ty, place: Expr) {
         self.declare(name, ty);
         self.declare(&marker(name), Ty::Void);
         let i = self.scopes.len().saturating_sub(1);
         self.local_refs.insert((i, name.to_string()), place);
-        Ok(Some(hidden))
     }
 
     /// `auto& s2 = s;` of a struct variable `s`: `s2` declared as a second name of `s`'s
@@ -122,6 +129,14 @@ impl Parser<'_> {
                     || self.var_struct(n).is_some()
                     || self.self_field(n).is_some();
                 return Ok(known.then(|| e.clone()));
+            }
+            // A bit-field is no place a reference may name ([dcl.init.ref]/5.1).
+            ExprKind::Member(b, f)
+                if self
+                    .struct_of(b)
+                    .is_some_and(|s| self.bitfield_path(&s, f).is_some()) =>
+            {
+                return Ok(None)
             }
             ExprKind::Member(b, f) => match self.ref_place(b, hidden)? {
                 Some(b) => ExprKind::Member(Box::new(b), f.clone()),

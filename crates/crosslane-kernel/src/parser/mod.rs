@@ -498,6 +498,10 @@ struct Parser<'a> {
     local_refs: local_ref::LocalRefs,
     /// Hidden locals made for references' indices so far (their names' numbers).
     ref_count: u32,
+    /// Whether some struct has a bit-field (`structs::bitfields`).
+    any_bitfields: bool,
+    /// The member expression being lowered as a bit-field's place, not its read.
+    bf_skip: Option<crate::ast::NodeId>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -597,6 +601,8 @@ impl<'a> Parser<'a> {
             struct_packed: std::collections::HashSet::new(),
             local_refs: HashMap::new(),
             ref_count: 0,
+            any_bitfields: false,
+            bf_skip: None,
             cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),

@@ -249,13 +249,10 @@ impl Parser<'_> {
                     (ExprKind::Index(Box::new(e.clone()), Box::new(idx)), ty)
                 }
             };
-            let target = Expr::new(target, *at);
-            match self.local_reference(name, ty, true, &target)? {
-                Some(h) => out.extend(h),
-                None => {
-                    return refuse(*at, format!("`{name}` names no part of the initializer"));
-                }
-            }
+            // `e` is a name or a place whose indices are held in locals: each part is a
+            // place too (a bit-field member included: [dcl.struct.bind]/4 lets a name
+            // denote one).
+            self.bind_name(name, ty, Expr::new(target, *at));
         }
         Ok(out)
     }

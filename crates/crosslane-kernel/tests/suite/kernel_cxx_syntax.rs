@@ -100,3 +100,164 @@ __global__ void k(int* out) { out[0] = 1; }";
     let e = run(union, 1, &[("out", 1)]).unwrap_err();
     assert!(e.starts_with("1:22:") && e.contains("on a union"), "{e}");
 }
+
+#[test]
+fn range_for_runs_over_local_member_and_shared_arrays() {
+    // [stmt.ranged]/1: the loop runs once per element, in order, the declaration bound to
+    // each. vals = {1,2,3,4}: by value sum 10; `auto&` doubles them to {2,4,6,8}: sum += 20;
+    // a.v[i] = in[t] + i = t + i: sum += 4t + 6; sh[j] = j for j < 8: sum += 28.
+    // out[t] = 10 + 20 + 4t + 6 + 28 = 64 + 4t; vals[3] after doubling is 8: out2[t] = 8.
+    let src = "struct Acc { float v[4]; };
+__global__ void k(const float* in, float* out, float* out2) {
+    float vals[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    float sum = 0.0f;
+    for (float v : vals) sum += v;
+    for (auto& v : vals) v *= 2;
+    for (const auto& x : vals) sum += x;
+    Acc a;
+    for (int i = 0; i < 4; ++i) a.v[i] = in[threadIdx.x] + i;
+    for (float v : a.v) sum += v;
+    __shared__ float sh[8];
+    sh[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    for (float v : sh) sum += v;
+    out[threadIdx.x] = sum;
+    out2[threadIdx.x] = vals[3];
+}";
+    let t = run(src, 8, &[("in", 8), ("out", 8), ("out2", 8)]).unwrap();
+    let want: Vec<f64> = (0..8).map(|t| 64.0 + 4.0 * f64::from(t)).collect();
+    assert_eq!(nums(&t, "out"), some(&want));
+    assert_eq!(nums(&t, "out2"), some(&[8.0; 8]));
+}
+
+#[test]
+fn range_for_keeps_break_continue_and_member_functions() {
+    // total() sums qs = {0, 10, 20, 30} over the member array inside a member function: 60.
+    // The second loop adds 0 and 10, skips 20 (`continue`) and stops at 30 (`break`): 10.
+    // Over an array of structs: val = {0, 0.5, 1} doubled by `auto& [k, v]` to {0, 1, 2},
+    // then Σ k·v = 0 + 1 + 4 = 5. out = 60 + 10 + 1000·5 = 5070.
+    let src = "struct Blk { int qs[4];
+  __device__ int total() const { int s = 0; for (int q : qs) s += q; return s; } };
+struct KV { int key; float val; };
+__global__ void k(float* out) {
+    Blk b; for (int i = 0; i < 4; ++i) b.qs[i] = i * 10;
+    float acc = 0;
+    for (const auto& x : b.qs) { if (x == 20) continue; if (x == 30) break; acc += x; }
+    KV pairs[3];
+    for (int i = 0; i < 3; ++i) { pairs[i].key = i; pairs[i].val = i * 0.5f; }
+    for (auto& [k, v] : pairs) v *= 2;
+    float s = 0;
+    for (const auto& [k, v] : pairs) s += k * v;
+    out[threadIdx.x] = b.total() + acc + 1000 * s;
+}";
+    let t = run(src, 2, &[("out", 2)]).unwrap();
+    assert_eq!(nums(&t, "out"), some(&[5070.0, 5070.0]));
+}
+
+#[test]
+fn range_for_over_a_pointer_or_rows_is_refused_at_the_range() {
+    let ptr =
+        "__global__ void k(float* out) { float s = 0; for (float v : out) s += v; out[0] = s; }";
+    let e = run(ptr, 1, &[("out", 1)]).unwrap_err();
+    assert!(e.starts_with("1:61:") && e.contains("index loop"), "{e}");
+    let rows = "__global__ void k(float* out) { int m[2][3] = {{1,2,3},{4,5,6}}; float s = 0;
+for (auto& r : m) s += 1; out[0] = s; }";
+    let e = run(rows, 1, &[("out", 1)]).unwrap_err();
+    assert!(
+        e.starts_with("2:16:") && e.contains("array of arrays"),
+        "{e}"
+    );
+}
+
+#[test]
+fn local_references_name_their_object() {
+    // [dcl.init.ref]/5.1: the reference names the object, its index fixed when it is bound.
+    // r = a[1] (i was 1) = 10; c names a[3] = 7 after the write: 700; t is a temporary
+    // a[0]*2 = 2 kept from before a[0] = 100: 2000; vy names v.y = 2 + 5 = 7: 70000;
+    // w (auto&&) names a[2] = -1: -100000. Sum: 10 + 700 + 2000 + 70000 - 100000 = -27290.
+    // sizeof(a) is 4 floats = 16 bytes ([expr.sizeof]/2), not a pointer's 8.
+    let src = "__global__ void k(float* out, int* size) {
+    float a[4] = {1, 2, 3, 4};
+    int i = 1;
+    float& r = a[i];
+    ++i;
+    r = 10;
+    const float& c = a[3];
+    a[3] = 7;
+    const float& t = a[0] * 2;
+    a[0] = 100;
+    float2 v = make_float2(1, 2);
+    float& vy = v.y;
+    vy += 5;
+    auto&& w = a[2];
+    w = -1;
+    out[threadIdx.x] = a[1] + c * 100 + t * 1000 + v.y * 10000 + a[2] * 100000;
+    size[threadIdx.x] = sizeof(a) + 100 * (sizeof(a) / sizeof(a[0]));
+}";
+    let t = run(src, 1, &[("out", 1), ("size", 1)]).unwrap();
+    assert_eq!(nums(&t, "out"), some(&[-27290.0]));
+    assert_eq!(nums(&t, "size"), some(&[416.0]));
+    let temp = "__global__ void k(float* out) { float x = 1; float& r = x * 2; out[0] = r; }";
+    let e = run(temp, 1, &[("out", 1)]).unwrap_err();
+    assert!(
+        e.starts_with("1:57:") && e.contains("make it `const`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn structured_bindings_bind_members_components_and_elements() {
+    // [dcl.struct.bind]/1-4. s[t].val = 3t mod 4 = {0, 3, 2, 1}: best is key 1, val 3, so
+    // bk·1000 + bv·100 = 1300. `auto [p, q, r] = arr` copies: p = 50 leaves arr[0] = 5;
+    // `auto& [x0, x1, x2] = arr` names it: arr[2] = 70. `auto& [key, val] = s[t]` adds 100 to
+    // s[t].val: out2[t] = {100, 103, 102, 101}. u + v = 1.5 + 2.5 = 4.
+    // out[t] = 1300 + 50 + 5 + 70 + 4 = 1429.
+    let src = "struct KV { int key; float val; };
+__device__ KV best(const KV* a, int n) {
+    KV b = a[0];
+    for (int i = 1; i < n; ++i) if (a[i].val > b.val) b = a[i];
+    return b;
+}
+__global__ void k(float* out, float* out2) {
+    __shared__ KV s[4];
+    s[threadIdx.x].key = threadIdx.x; s[threadIdx.x].val = (threadIdx.x * 3) % 4;
+    __syncthreads();
+    auto [bk, bv] = best(s, 4);
+    int arr[3] = {5, 6, 7};
+    auto [p, q, r] = arr;
+    p = 50;
+    auto& [x0, x1, x2] = arr;
+    x2 = 70;
+    auto& [key, val] = s[threadIdx.x];
+    val = val + 100;
+    const auto [u, v] = make_float2(1.5f, 2.5f);
+    out[threadIdx.x] = bk * 1000 + bv * 100 + p + arr[0] + arr[2] + u + v;
+    out2[threadIdx.x] = s[threadIdx.x].val;
+}";
+    let t = run(src, 4, &[("out", 4), ("out2", 4)]).unwrap();
+    assert_eq!(nums(&t, "out"), some(&[1429.0; 4]));
+    assert_eq!(nums(&t, "out2"), some(&[100.0, 103.0, 102.0, 101.0]));
+}
+
+#[test]
+fn structured_bindings_that_c_plus_plus_refuses_are_refused() {
+    let count = "__global__ void k(float* out) { float2 f = make_float2(1, 2); auto [x, y, z] = f; out[0] = x; }";
+    let e = run(count, 1, &[("out", 1)]).unwrap_err();
+    assert!(e.starts_with("1:68:") && e.contains("names 3 parts"), "{e}");
+    let ptr = "__global__ void k(float* out) { auto [x, y] = out; out[0] = x; }";
+    let e = run(ptr, 1, &[("out", 1)]).unwrap_err();
+    assert!(
+        e.starts_with("1:47:") && e.contains("declare each variable"),
+        "{e}"
+    );
+    // HIP's vector types keep x, y in an anonymous union: [dcl.struct.bind]/4 refuses them.
+    let config = LaunchConfig {
+        dialect: Some(Dialect::Hip),
+        block_dim: Some([1, 1, 1]),
+        buffer_len: [("out".to_string(), 1)].into(),
+        ..LaunchConfig::default()
+    };
+    let hip = "__global__ void k(float* out) { float2 f = make_float2(1, 2); auto [x, y] = f; out[0] = x; }";
+    let e = run_kernel(hip, config).unwrap_err();
+    assert!(e.message.contains("anonymous union"), "{}", e.message);
+}

@@ -35,6 +35,26 @@ pub(crate) struct Layout {
     pub(crate) offsets: Vec<(String, u64)>,
 }
 
+/// Places a bit-field of `b.width` bits at the bit offset after `bit` (or at the byte `size`
+/// when the member before was no bit-field), by the rule in [`super::bitfields`]: it moves to
+/// the next multiple of its type's alignment when it would cross a unit of its type's size
+/// (not in a packed struct), or always for a zero width. `size` becomes the bytes it reaches.
+fn place_bits(size: &mut u64, bit: &mut Option<u64>, b: super::bitfields::Bits, packed: bool) {
+    let (bytes, align) = value_layout(b.ty);
+    let (unit, step) = (bytes * 8, align * 8);
+    let w = u64::from(b.width);
+    let mut off = bit.unwrap_or(*size * 8);
+    if w == 0 {
+        if !packed {
+            off = off.div_ceil(step) * step;
+        }
+    } else if !packed && off / unit != (off + w - 1) / unit {
+        off = off.div_ceil(step) * step;
+    }
+    *bit = Some(off + w);
+    *size = (off + w).div_ceil(8);
+}
+
 /// Size and alignment in bytes of one value of type `v` (see the module's sources).
 pub(crate) fn value_layout(v: ValTy) -> (u64, u64) {
     let one = u64::from(v.scalar.bits().max(8) / 8);
@@ -57,6 +77,10 @@ impl Parser<'_> {
             size: u64,
             align: u64,
             prefix: String,
+            /// After a bit-field: the bit offset the next one may start at ([`super::bitfields`]).
+            bit: Option<u64>,
+            /// The unnamed bit-fields placed so far.
+            pad: usize,
         }
         let mut offsets = Vec::new();
         let mut stack = vec![Frame {
@@ -66,6 +90,8 @@ impl Parser<'_> {
             size: 0,
             align: 1,
             prefix: String::new(),
+            bit: None,
+            pad: 0,
         }];
         // The offset a frame's start has in the outermost struct.
         let mut bases: Vec<u64> = vec![0];
@@ -77,6 +103,29 @@ impl Parser<'_> {
                     format!("`{}` is not a complete struct here", top.s),
                 ));
             };
+            let packed = self.is_packed(&top.s);
+            // The unnamed bit-fields before this member (or before the end).
+            while let Some(&(before, b)) = def.bit_pads.get(top.pad) {
+                if before != top.k {
+                    break;
+                }
+                place_bits(&mut top.size, &mut top.bit, b, packed);
+                top.pad += 1;
+            }
+            if let Some(b) = def
+                .fields
+                .get(top.k)
+                .and_then(|f| def.bitfields.get(&f.name))
+                .copied()
+            {
+                place_bits(&mut top.size, &mut top.bit, b, packed);
+                if !packed {
+                    top.align = top.align.max(value_layout(b.ty).1);
+                }
+                top.k += 1;
+                continue;
+            }
+            top.bit = None;
             let Some(f) = def.fields.get(top.k).cloned() else {
                 // The struct ends: round its size up; place it in its parent.
                 let done = stack.pop();
@@ -139,6 +188,8 @@ impl Parser<'_> {
                         size: 0,
                         align: 1,
                         prefix: format!("{path}."),
+                        bit: None,
+                        pad: 0,
                     });
                     bases.push(base);
                     continue;

@@ -246,7 +246,14 @@ impl Parser<'_> {
             let value = values
                 .as_ref()
                 .and_then(|v| v.get(k))
-                .map(|(_, e)| e.clone());
+                .map(|(_, e)| e.clone())
+                .map(|e| {
+                    if is_many {
+                        e
+                    } else {
+                        self.bitfield_value(s, &l.path, e)
+                    }
+                });
             if l.count > 0 {
                 let leaf = format!("{name}.{}", l.path);
                 let sp = self.syn_span(span);
