@@ -261,3 +261,119 @@ fn structured_bindings_that_c_plus_plus_refuses_are_refused() {
     let e = run_kernel(hip, config).unwrap_err();
     assert!(e.message.contains("anonymous union"), "{}", e.message);
 }
+
+#[test]
+fn bit_fields_store_their_width_and_promote_when_read() {
+    // [class.bit]/3 with [conv.integral]/2-3: an unsigned field keeps its value modulo 2^w,
+    // a signed one the low w bits as two's complement; [conv.prom]/5: a read is an `int`.
+    // f{3, 40000, 70000}: valid 3 mod 2 = 1, idx 40000 - 32768 = 7232, tag 70000 - 65536 =
+    // 4464; f.idx++ gives 7233; `old = f.tag--` gives old 4464, tag 4463.
+    // S: s = 5 in 3 signed bits is 0b101 = -3; u = 17 mod 16 = 1, then u -= 2: -1 mod 16 = 15.
+    // f.valid - 2 is int arithmetic: -1 (unsigned would give 4294967295).
+    // (s.s = 4): 4 = 0b100 in 3 signed bits is -4, the assignment's value.
+    // Through a struct pointer: fl[t].idx = 32768 + t stores t.
+    // A member function (`idx = i`) and a constructor's initializer list store the same way:
+    // set(70000) gives 70000 - 2·32768 = 4464; Tagged(9): on(3) is 1, delta 9 = 0b1001 in 4
+    // signed bits is -7.
+    let src = "struct Flags { unsigned valid : 1; unsigned idx : 15; unsigned tag : 16;
+  __device__ void set(unsigned i) { idx = i; valid = 1; } };
+struct S { int s : 3; unsigned u : 4; };
+struct Tagged { unsigned on : 1; int delta : 4;
+  __device__ Tagged(int d) : on(3), delta(d) {} };
+__global__ void k(int* out, Flags* fl) {
+    Flags f{3, 40000, 70000};
+    S s; s.s = 5; s.u = 17;
+    int t = s.s;
+    s.u -= 2;
+    f.idx++;
+    int old = f.tag--;
+    out[0] = f.valid; out[1] = f.idx; out[2] = f.tag; out[3] = old;
+    out[4] = t; out[5] = s.u; out[6] = f.valid - 2; out[7] = (s.s = 4);
+    fl[threadIdx.x].idx = 32768 + threadIdx.x;
+    out[8] = fl[threadIdx.x].idx;
+    Flags g{0, 0, 0};
+    g.set(70000);
+    Tagged tg(9);
+    out[9] = g.idx; out[10] = tg.on; out[11] = tg.delta;
+}";
+    let t = run(src, 2, &[("out", 12), ("fl", 2)]).unwrap();
+    assert_eq!(
+        nums(&t, "out"),
+        some(&[1., 7233., 4463., 4464., -3., 15., -1., -4., 1., 4464., 1., -7.])
+    );
+    assert_eq!(nums(&t, "fl.idx"), some(&[0.0, 1.0]));
+}
+
+#[test]
+fn bit_field_structs_lay_out_by_allocation_units() {
+    // System V x86-64 psABI §3.1.2 (the Itanium C++ ABI layout nvcc's host compiler and clang
+    // use): a field does not cross a unit of its type's size; unnamed fields do not align.
+    // Flags: 1 + 15 + 16 bits in one unsigned: 4 bytes.
+    // Mixed {char c; unsigned a:4; unsigned b:30; short z;}: a at bits 8..12; b at 12 would
+    // cross bit 32, so 32..62; z at byte 8; 10 bytes rounded to alignof 4: 12.
+    // Pad {unsigned a:3; unsigned :0; unsigned b:2; uint8_t c:7; uint8_t d:3;}: `:0` moves to
+    // bit 32; b 32..34; c would cross bit 40, so 40..47; d would cross 48, so 48..51: 7 bytes,
+    // rounded to 4: 8, alignof 4.
+    // Gap {char c; unsigned : 12; char d;}: the unnamed field takes bits 8..20 without
+    // raising the alignment; d at byte 3: sizeof 4, alignof 1.
+    // L {uint64_t lo:40; uint64_t hi:24;}: 64 bits: 8.   B2 {bool on:1; int x;}: 8.
+    // Packed {unsigned a:3; unsigned b:30;} __attribute__((packed)): 33 bits: 5 bytes.
+    let src = "#include <cstdint>
+struct Flags { unsigned valid : 1; unsigned idx : 15; unsigned tag : 16; };
+struct Mixed { char c; unsigned a : 4; unsigned b : 30; short z; };
+struct Pad { unsigned a : 3; unsigned : 0; unsigned b : 2; uint8_t c : 7; uint8_t d : 3; };
+struct Gap { char c; unsigned : 12; char d; };
+struct L { uint64_t lo : 40; uint64_t hi : 24; };
+struct B2 { bool on : 1; int x; };
+struct Packed { unsigned a : 3; unsigned b : 30; } __attribute__((packed));
+__global__ void k(int* out) {
+    out[0] = sizeof(Flags); out[1] = sizeof(Mixed); out[2] = sizeof(Pad); out[3] = alignof(Pad);
+    out[4] = sizeof(Gap); out[5] = alignof(Gap); out[6] = sizeof(L); out[7] = sizeof(B2);
+    out[8] = sizeof(Packed);
+}";
+    let t = run(src, 1, &[("out", 9)]).unwrap();
+    assert_eq!(
+        nums(&t, "out"),
+        some(&[4., 12., 8., 4., 4., 1., 8., 8., 5.])
+    );
+}
+
+#[test]
+fn bit_field_forms_c_plus_plus_refuses_are_refused() {
+    let cases = [
+        (
+            "struct F { unsigned a : 3; };
+__global__ void k(int* out) { F f; f.a = 1; unsigned* p = &f.a; out[0] = *p; }",
+            "2:59:",
+            "address of a bit-field",
+        ),
+        (
+            "struct F { unsigned a : 3; };
+__global__ void k(int* out) { F f; f.a = 1; unsigned& r = f.a; r = 9; out[0] = f.a; }",
+            "2:59:",
+            "not a bit-field",
+        ),
+        (
+            "struct F { unsigned a : 33; };
+__global__ void k(int* out) { out[0] = 1; }",
+            "1:23:",
+            "width 33",
+        ),
+        (
+            "struct F { float a : 3; };
+__global__ void k(int* out) { out[0] = 1; }",
+            "1:20:",
+            "integer or `bool`",
+        ),
+        (
+            "struct F { unsigned a : 3; unsigned b; };
+__global__ void k(int* out) { F x{1, 2}; F y; memcpy(&y, &x, sizeof(F)); out[0] = y.b; }",
+            "2:",
+            "bit-fields",
+        ),
+    ];
+    for (src, at, what) in cases {
+        let e = run(src, 1, &[("out", 1)]).unwrap_err();
+        assert!(e.starts_with(at) && e.contains(what), "{e}");
+    }
+}
