@@ -498,8 +498,9 @@ struct Parser<'a> {
     local_refs: local_ref::LocalRefs,
     /// Hidden locals made for references' indices so far (their names' numbers).
     ref_count: u32,
-    /// Whether some struct has a bit-field (`structs::bitfields`).
-    any_bitfields: bool,
+    /// The names of every struct's bit-fields (`structs::bitfields`): a member spelled so may
+    /// be one.
+    bitfield_names: std::collections::HashSet<String>,
     /// The member expression being lowered as a bit-field's place, not its read.
     bf_skip: Option<crate::ast::NodeId>,
     /// `TempStorage` variables and the collective each serves.
@@ -601,7 +602,7 @@ impl<'a> Parser<'a> {
             struct_packed: std::collections::HashSet::new(),
             local_refs: HashMap::new(),
             ref_count: 0,
-            any_bitfields: false,
+            bitfield_names: std::collections::HashSet::new(),
             bf_skip: None,
             cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),

@@ -29,6 +29,9 @@ use crate::ast::{Expr, ExprKind, Span};
 use crate::lexer::{Tok, Token};
 use crate::KernelError;
 
+/// Most range-based `for`s rewritten one inside another.
+const MAX_NEST: usize = 64;
+
 /// The parser's name for an array's bound in a rewritten loop.
 pub(super) const EXTENT: &str = "__crosslane_extent";
 
@@ -43,29 +46,36 @@ fn word<'t>(toks: &'t [Token], k: usize) -> Option<&'t str> {
     }
 }
 
-/// The index of the bracket closing the one at `open` (`(`, `[` or `{`), counting all three
-/// kinds; `None` when it never closes.
-fn closing(toks: &[Token], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (k, t) in toks.iter().enumerate().skip(open) {
+/// For each opening bracket (`(`, `[` or `{`), the index of the one closing it (any kind
+/// closes any, as a depth count would); `usize::MAX` for none. One pass with a stack, so every
+/// later lookup is constant time.
+fn bracket_pairs(toks: &[Token]) -> Vec<usize> {
+    let mut pair = vec![usize::MAX; toks.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
         match t.tok {
-            Tok::Punct("(" | "[" | "{") => depth += 1,
-            Tok::Punct(")" | "]" | "}") => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(k);
-                }
-            }
+            Tok::Punct("(" | "[" | "{") => open.push(k),
+            Tok::Punct(")" | "]" | "}") => match open.pop() {
+                Some(o) => pair[o] = k,
+                // A closer without an opener: what follows pairs on its own (the parser
+                // reports the stray one).
+                None => {}
+            },
             _ => {}
         }
     }
-    None
+    pair
+}
+
+/// The bracket closing the one at `open`, if `open` is an opening bracket that closes.
+fn closing(pairs: &[usize], open: usize) -> Option<usize> {
+    pairs.get(open).copied().filter(|&c| c != usize::MAX)
 }
 
 /// One past the last token of the statement starting at `k` ([stmt.stmt]); `None` when the
 /// input ends first. Each token is looked at a bounded number of times: brackets are
-/// skipped by [`closing`] once, and the `if`s waiting for an `else` are a stack.
-fn statement_end(toks: &[Token], mut k: usize) -> Option<usize> {
+/// skipped through [`bracket_pairs`], and the `if`s waiting for an `else` are a stack.
+fn statement_end(toks: &[Token], pairs: &[usize], mut k: usize) -> Option<usize> {
     enum Wait {
         /// An `if` whose statement ended: an `else` may follow.
         If,
@@ -85,12 +95,12 @@ fn statement_end(toks: &[Token], mut k: usize) -> Option<usize> {
                 if !punct(toks, open, "(") {
                     return None;
                 }
-                k = closing(toks, open)? + 1;
+                k = closing(pairs, open)? + 1;
                 waiting.push(Wait::If);
                 continue;
             }
             Some("for" | "while" | "switch") if punct(toks, k + 1, "(") => {
-                k = closing(toks, k + 1)? + 1;
+                k = closing(pairs, k + 1)? + 1;
                 continue;
             }
             Some("do") => {
@@ -101,7 +111,7 @@ fn statement_end(toks: &[Token], mut k: usize) -> Option<usize> {
             _ => {}
         }
         if punct(toks, k, "{") {
-            end = Some(closing(toks, k)? + 1);
+            end = Some(closing(pairs, k)? + 1);
         }
         let mut end = match end {
             Some(e) => e,
@@ -112,7 +122,7 @@ fn statement_end(toks: &[Token], mut k: usize) -> Option<usize> {
                     match toks.get(j).map(|t| &t.tok) {
                         None | Some(Tok::Eof) => return None,
                         Some(Tok::Punct(";")) => break j + 1,
-                        Some(Tok::Punct("(" | "[" | "{")) => j = closing(toks, j)? + 1,
+                        Some(Tok::Punct("(" | "[" | "{")) => j = closing(pairs, j)? + 1,
                         Some(Tok::Punct(")" | "]" | "}")) => return None,
                         _ => j += 1,
                     }
@@ -135,7 +145,7 @@ fn statement_end(toks: &[Token], mut k: usize) -> Option<usize> {
                     if word(toks, end) != Some("while") || !punct(toks, end + 1, "(") {
                         return None;
                     }
-                    let close = closing(toks, end + 1)?;
+                    let close = closing(pairs, end + 1)?;
                     if !punct(toks, close + 1, ";") {
                         return None;
                     }
@@ -148,14 +158,14 @@ fn statement_end(toks: &[Token], mut k: usize) -> Option<usize> {
 
 /// The `:` of a range-based `for` whose `(` is at `open` and `)` at `close`: a `:` outside
 /// brackets with no `;` in the head.
-fn range_colon(toks: &[Token], open: usize, close: usize) -> Option<usize> {
+fn range_colon(toks: &[Token], pairs: &[usize], open: usize, close: usize) -> Option<usize> {
     let mut j = open + 1;
     let mut colon = None;
     while j < close {
         match toks[j].tok {
             Tok::Punct(";") => return None,
             Tok::Punct(":") if colon.is_none() => colon = Some(j),
-            Tok::Punct("(" | "[" | "{") => j = closing(toks, j)?,
+            Tok::Punct("(" | "[" | "{") => j = closing(pairs, j)?,
             _ => {}
         }
         j += 1;
@@ -175,6 +185,7 @@ fn at(t: &Token, tok: Tok) -> Token {
 /// `tokens` with each range-based `for` over an array written as the index loop above.
 pub(super) fn range_for(tokens: Vec<Token>) -> Vec<Token> {
     let toks = &tokens;
+    let pairs = bracket_pairs(toks);
     let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
     // Before which original token a rewritten body's `}` goes (how many).
     let mut closes: BTreeMap<usize, usize> = BTreeMap::new();
@@ -186,14 +197,19 @@ pub(super) fn range_for(tokens: Vec<Token>) -> Vec<Token> {
                 out.push(at(&toks[k], Tok::Punct("}")));
             }
         }
-        let rewrite = (word(toks, k) == Some("for") && punct(toks, k + 1, "("))
-            .then(|| closing(toks, k + 1))
-            .flatten()
-            .and_then(|close| {
-                let colon = range_colon(toks, k + 1, close)?;
-                let end = statement_end(toks, close + 1)?;
-                Some((close, colon, end))
-            });
+        // Each rewritten loop finds its body's end by walking it: nested ones each walk theirs,
+        // so at most MAX_NEST deep keeps the pass linear (the parser's nesting budget refuses
+        // far less deep code anyway; a deeper one is left as written and refused there).
+        let nested: usize = closes.values().sum();
+        let rewrite =
+            (word(toks, k) == Some("for") && punct(toks, k + 1, "(") && nested < MAX_NEST)
+                .then(|| closing(&pairs, k + 1))
+                .flatten()
+                .and_then(|close| {
+                    let colon = range_colon(toks, &pairs, k + 1, close)?;
+                    let end = statement_end(toks, &pairs, close + 1)?;
+                    Some((close, colon, end))
+                });
         let Some((close, colon, end)) = rewrite else {
             out.push(toks[k].clone());
             k += 1;

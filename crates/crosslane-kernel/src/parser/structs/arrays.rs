@@ -463,6 +463,16 @@ impl Parser<'_> {
                 path.push('.');
                 path.push_str(&self.ident()?);
             }
+            if self.bitfield_path(&st, &path).is_some() {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "`{path}` is a bit-field, which has no byte offset: `offsetof` of one is \
+                         ill-formed ([support.types.layout]/1)"
+                    ),
+                ));
+            }
             let layout = self.struct_layout(&st, at)?;
             let mut found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);
             if found.is_none() {

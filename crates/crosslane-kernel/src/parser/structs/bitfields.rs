@@ -242,7 +242,7 @@ impl Parser<'_> {
             ExprKind::Member(_, f) | ExprKind::Ident(f) => f,
             _ => return false,
         };
-        self.structs.values().any(|d| d.bitfields.contains_key(f))
+        self.bitfield_names.contains(f)
     }
 
     /// `e` lowered as a place: the leaf itself, not its promoted read.
@@ -267,7 +267,7 @@ impl Parser<'_> {
     /// # Errors
     /// `&` of a bit-field; `++` or `op=` on one whose place has an index with effects.
     pub(super) fn bitfield_access(&mut self, e: &Expr) -> PResult<Option<Expr>> {
-        if !self.any_bitfields || self.bf_skip == Some(e.id) {
+        if self.bitfield_names.is_empty() || self.bf_skip == Some(e.id) {
             return Ok(None);
         }
         let span = e.span;

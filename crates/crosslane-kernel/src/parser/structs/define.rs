@@ -217,7 +217,7 @@ impl Parser<'_> {
                 if self.is_punct(":") && !is_static {
                     // `unsigned valid : 1;` ([`super::bitfields`]).
                     let b = self.bitfield_width(Some(&fname), &ty)?;
-                    self.any_bitfields = true;
+                    self.bitfield_names.insert(fname.clone());
                     if let Some(def) = self.structs.get_mut(&sname) {
                         def.bitfields.insert(fname.clone(), b);
                     }
