@@ -112,7 +112,7 @@ pub(super) fn packed_structs(tokens: &[Token]) -> Result<StructAttrs, KernelErro
         let prev = before(start);
         let next = after(end);
         // `struct __attribute__((packed)) P {`: the name after the attributes.
-        if let Some(kw) = prev.and_then(|p| word(p)) {
+        if let Some(kw) = prev.and_then(&word) {
             if matches!(kw, "struct" | "class" | "union") {
                 if kw == "union" {
                     return Err("on a union");
@@ -121,7 +121,7 @@ pub(super) fn packed_structs(tokens: &[Token]) -> Result<StructAttrs, KernelErro
                     return Ok(Some((name.to_string(), false)));
                 }
                 // `typedef struct __attribute__((packed)) { … } R;`
-                let typedef = prev.and_then(before).and_then(|p| word(p)) == Some("typedef");
+                let typedef = prev.and_then(before).and_then(&word) == Some("typedef");
                 if let (true, Some(&close)) = (typedef && punct(next, "{"), close_of.get(&next)) {
                     if let Some(name) = word(after(close)) {
                         return Ok(Some((name.to_string(), false)));
@@ -138,16 +138,16 @@ pub(super) fn packed_structs(tokens: &[Token]) -> Result<StructAttrs, KernelErro
             return Ok(None);
         };
         let head = before(open);
-        match head.and_then(|h| word(h)) {
+        match head.and_then(&word) {
             Some("union") => Err("on a union"),
             Some("struct" | "class") => {
-                let typedef = head.and_then(before).and_then(|p| word(p)) == Some("typedef");
+                let typedef = head.and_then(before).and_then(&word) == Some("typedef");
                 match word(next) {
                     Some(name) if typedef => Ok(Some((name.to_string(), true))),
                     _ => Err("on an unnamed struct"),
                 }
             }
-            Some(name) => match head.and_then(before).and_then(|p| word(p)) {
+            Some(name) => match head.and_then(before).and_then(&word) {
                 Some("struct" | "class") => Ok(Some((name.to_string(), true))),
                 Some("union") => Err("on a union"),
                 _ => Ok(None),

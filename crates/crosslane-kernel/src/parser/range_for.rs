@@ -39,7 +39,7 @@ fn punct(toks: &[Token], k: usize, p: &str) -> bool {
     matches!(toks.get(k).map(|t| &t.tok), Some(Tok::Punct(q)) if *q == p)
 }
 
-fn word<'t>(toks: &'t [Token], k: usize) -> Option<&'t str> {
+fn word(toks: &[Token], k: usize) -> Option<&str> {
     match toks.get(k).map(|t| &t.tok) {
         Some(Tok::Ident(w)) => Some(w.as_str()),
         _ => None,
@@ -55,12 +55,12 @@ fn bracket_pairs(toks: &[Token]) -> Vec<usize> {
     for (k, t) in toks.iter().enumerate() {
         match t.tok {
             Tok::Punct("(" | "[" | "{") => open.push(k),
-            Tok::Punct(")" | "]" | "}") => match open.pop() {
-                Some(o) => pair[o] = k,
-                // A closer without an opener: what follows pairs on its own (the parser
-                // reports the stray one).
-                None => {}
-            },
+            // A closer without an opener pairs nothing (the parser reports the stray one).
+            Tok::Punct(")" | "]" | "}") => {
+                if let Some(o) = open.pop() {
+                    pair[o] = k;
+                }
+            }
             _ => {}
         }
     }
