@@ -402,6 +402,8 @@ struct Parser<'a> {
     /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
     /// opens.
     param_dims: Vec<(String, Vec<u64>)>,
+    /// The constant bounds of the `T (&w)[N]` parameters read last (one dimension).
+    param_bounds: Vec<(String, u64)>,
     /// The current function's reference parameters to one value (`T& best`, `const X& x`):
     /// recorded as pointers, read as the value they name ([`Parser::expr_type`]).
     value_refs: HashSet<String>,
@@ -560,6 +562,7 @@ impl<'a> Parser<'a> {
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
             param_dims: Vec::new(),
+            param_bounds: Vec::new(),
             value_refs: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),

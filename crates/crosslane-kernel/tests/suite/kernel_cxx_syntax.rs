@@ -377,3 +377,25 @@ __global__ void k(int* out) { F x{1, 2}; F y; memcpy(&y, &x, sizeof(F)); out[0] 
         assert!(e.starts_with(at) && e.contains(what), "{e}");
     }
 }
+
+#[test]
+fn range_for_over_array_reference_parameters_template_members_and_in_lambdas() {
+    // sum<3>(x) over `const float (&a)[N]`: 1 + 2 + 3 = 6; Vec<float, 4>::data set to 1..4
+    // through `auto&`, summed by value: 10, times 10 = 100; the lambda sums the captured x
+    // times 100: 600. out = 706.
+    let src = "template <int N>
+__device__ float sum(const float (&a)[N]) { float s = 0; for (float v : a) s += v; return s; }
+template <typename T, int N> struct Vec { T data[N]; };
+__global__ void k(float* out) {
+    float x[3] = {1, 2, 3};
+    Vec<float, 4> v;
+    int i = 0;
+    for (auto& e : v.data) e = ++i;
+    float t = 0;
+    for (auto e : v.data) t += e;
+    auto f = [&](float m) { float r = 0; for (float q : x) r += q * m; return r; };
+    out[threadIdx.x] = sum<3>(x) + t * 10 + f(100);
+}";
+    let t = run(src, 1, &[("out", 1)]).unwrap();
+    assert_eq!(nums(&t, "out"), some(&[706.0]));
+}
