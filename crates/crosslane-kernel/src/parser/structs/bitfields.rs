@@ -242,7 +242,8 @@ impl Parser<'_> {
             ExprKind::Member(_, f) | ExprKind::Ident(f) => f,
             _ => return false,
         };
-        self.bitfield_names.contains(f)
+        // A struct-valued member of the same name (another struct's) takes the struct paths.
+        self.bitfield_names.contains(f) && self.struct_of(e).is_none()
     }
 
     /// `e` lowered as a place: the leaf itself, not its promoted read.
