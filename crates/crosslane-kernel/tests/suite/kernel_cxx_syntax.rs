@@ -95,6 +95,16 @@ fn packed_where_it_is_not_modelled_is_refused_at_its_column() {
 __global__ void k(int* out) { out[0] = sizeof(S); }";
     let e = run(member, 1, &[("out", 1)]).unwrap_err();
     assert!(e.starts_with("1:41:") && e.contains("named struct"), "{e}");
+    // `#pragma pack(1)` would pack every struct after it: refused at the directive.
+    let pragma = "#pragma pack(push, 1)
+struct S { char c; int i; };
+#pragma pack(pop)
+__global__ void k(int* out) { out[0] = sizeof(S); }";
+    let e = run(pragma, 1, &[("out", 1)]).unwrap_err();
+    assert!(
+        e.starts_with("1:") && e.contains("__attribute__((packed))"),
+        "{e}"
+    );
     let union = "union __attribute__((packed)) U { char c; int i; };
 __global__ void k(int* out) { out[0] = 1; }";
     let e = run(union, 1, &[("out", 1)]).unwrap_err();
