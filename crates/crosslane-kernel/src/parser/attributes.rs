@@ -61,25 +61,21 @@ pub(super) fn struct_alignments(tokens: &[Token]) -> HashMap<String, Option<u64>
                 .iter()
                 .map(|t| &t.tok)
                 .collect();
-            let value: Option<&[&Tok]> = match word(j) {
-                // `__attribute__((aligned(N)))`; another GNU attribute says nothing here.
-                Some("__attribute__") => match inner.as_slice() {
-                    [Tok::Punct("("), Tok::Ident(a), Tok::Punct("("), rest @ .., Tok::Punct(")"), Tok::Punct(")")]
-                        if a == "aligned" || a == "__aligned__" =>
-                    {
-                        Some(rest)
-                    }
-                    _ => None,
-                },
-                _ => Some(&inner),
+            // `__attribute__((aligned(N)))`, also in a list (`((packed, aligned(4)))`); another
+            // GNU attribute says nothing here; a bare `aligned` (the target's largest
+            // alignment) counts as an expression.
+            let values: Vec<&[&Tok]> = match word(j) {
+                Some("__attribute__") => gnu_aligned(&inner),
+                _ => vec![&inner[..]],
             };
-            match value {
-                Some([Tok::Int { value, .. }]) => {
-                    literal_max = literal_max.max(*value);
-                    seen = true;
+            for value in values {
+                match value {
+                    [Tok::Int { value, .. }] => {
+                        literal_max = literal_max.max(*value);
+                        seen = true;
+                    }
+                    _ => expression = true,
                 }
-                Some(_) => expression = true,
-                None => {}
             }
             j = end + 1;
         }
@@ -87,6 +83,41 @@ pub(super) fn struct_alignments(tokens: &[Token]) -> HashMap<String, Option<u64>
             out.insert(name.to_string(), (!expression).then_some(literal_max));
         }
         k = j.max(k + 1);
+    }
+    out
+}
+
+/// The arguments of each `aligned(…)` / `__aligned__(…)` in a GNU attribute list's tokens
+/// (`( aligned ( 4 ) , packed )`, the outer parentheses included); a bare `aligned` gives an
+/// empty argument (the target's largest alignment, not modelled: read as an expression).
+pub(super) fn gnu_aligned<'t>(inner: &'t [&'t Tok]) -> Vec<&'t [&'t Tok]> {
+    let list = match inner {
+        [Tok::Punct("("), rest @ .., Tok::Punct(")")] => rest,
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0usize, 0usize);
+    for k in 0..=list.len() {
+        let end = k == list.len();
+        if !end {
+            match list[k] {
+                Tok::Punct("(") => depth += 1,
+                Tok::Punct(")") => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if end || (depth == 0 && matches!(list[k], Tok::Punct(","))) {
+            match &list[from..k] {
+                [Tok::Ident(a), Tok::Punct("("), arg @ .., Tok::Punct(")")]
+                    if a == "aligned" || a == "__aligned__" =>
+                {
+                    out.push(arg)
+                }
+                [Tok::Ident(a)] if a == "aligned" || a == "__aligned__" => out.push(&list[0..0]),
+                _ => {}
+            }
+            from = k + 1;
+        }
     }
     out
 }

@@ -181,6 +181,9 @@ impl Parser<'_> {
                         .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
                     self.expect_punct(")")?;
                     let e = self.unary()?;
+                    if let Some(d) = self.discard_struct(ty, &e) {
+                        return Ok(d);
+                    }
                     // `(T&)x` to a non-const reference: no static_cast binds a `T&` to an
                     // object of another type, so the cast is `reinterpret_cast<T&>(x)`
                     // ([expr.cast]/4; parser/ref_cast.rs). `(const T&)x` is the static_cast
@@ -243,6 +246,18 @@ impl Parser<'_> {
     fn sizeof_expr(&mut self, operand: &Expr, at: Span) -> Expr {
         let bytes = match &operand.kind {
             ExprKind::Ident(n) => match self.var_type(n) {
+                // An array of constant bounds (`float vals[4]`, `int m[2][3]`): its cells'
+                // bytes ([expr.sizeof]/2: "the result of applying sizeof to an array is the
+                // total number of bytes in the array"), not a pointer's.
+                Some(Ty::Ptr(v)) if self.array_len(n).is_some() || self.dims_of(n).is_some() => {
+                    let cells = match self.array_len(n) {
+                        Some(len) => Some(len),
+                        None => self
+                            .dims_of(n)
+                            .and_then(|d| d.iter().try_fold(1u64, |a, &x| a.checked_mul(x))),
+                    };
+                    cells.and_then(|c| c.checked_mul(super::structs::value_layout_of(v).0))
+                }
                 Some(Ty::Ptr(_)) => Some(8),
                 _ => None,
             },
@@ -404,6 +419,12 @@ impl Parser<'_> {
         let span = self.span();
         let t = self.bump();
         let kind = match t.tok {
+            // A local reference: the place it names ([`super::local_ref`]).
+            Tok::Ident(w) if self.local_ref_of(&w).is_some() => {
+                let place = self.local_ref_of(&w).cloned();
+                return place.map_or_else(|| self.err("a name"), Ok);
+            }
+            Tok::Ident(w) if w == super::range_for::EXTENT => return self.range_extent(span),
             Tok::Int {
                 value,
                 unsigned,
@@ -500,6 +521,9 @@ impl Parser<'_> {
                 self.expect_punct("(")?;
                 let e = self.expr()?;
                 self.expect_punct(")")?;
+                if let Some(d) = self.discard_struct(ty, &e) {
+                    return Ok(d);
+                }
                 if reference && w == "reinterpret_cast" {
                     // `reinterpret_cast<T&>(x)` sees x's bytes as a T (parser/ref_cast.rs).
                     self.reinterpret_ref(ty, e, span)

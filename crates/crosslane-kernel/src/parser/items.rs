@@ -451,6 +451,9 @@ impl Parser<'_> {
         for (n, dims) in std::mem::take(&mut self.param_dims) {
             self.note_dims(&n, dims);
         }
+        for (n, len) in std::mem::take(&mut self.param_bounds) {
+            self.note_dims(&n, vec![len]);
+        }
         let body = (|| {
             for (n, sv) in own {
                 let leaves = self.leaves(&sv.sname, start)?;
@@ -512,6 +515,7 @@ impl Parser<'_> {
         self.void_now.clear();
         let mut index = 0usize;
         self.param_dims.clear();
+        self.param_bounds.clear();
         if self.eat(")") {
             return Ok(params);
         }
@@ -685,8 +689,20 @@ impl Parser<'_> {
                 self.expect_punct(")")?;
             }
             if self.eat("[") {
+                // `T (&w)[N]` names the caller's array, bound and all ([dcl.ref]): a constant
+                // `N` (a template instance's too) is its length, for a range-based `for`.
+                let from = self.pos;
                 while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
                     self.bump();
+                }
+                let to = self.pos;
+                if array_ref && !matches!(self.peek(1), Tok::Punct("[")) {
+                    self.pos = from;
+                    let bound = self.ternary().ok().and_then(|e| self.fold_int(&e));
+                    self.pos = to;
+                    if let Some(n) = bound.and_then(|n| u64::try_from(n).ok()) {
+                        self.param_bounds.push((name.clone(), n));
+                    }
                 }
                 self.expect_punct("]")?;
                 if let Ty::Val(v) = ty {

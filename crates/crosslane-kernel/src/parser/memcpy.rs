@@ -247,6 +247,21 @@ impl Parser<'_> {
     ) -> PResult<Vec<Unit>> {
         let layout = self.struct_layout(s, span)?;
         let types = self.leaves(s, span)?;
+        if let Some(l) = types
+            .iter()
+            .find(|l| self.bitfield_path(s, &l.path).is_some())
+        {
+            // A bit-field has no byte offset of its own (`structs::bitfields`).
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{s}` has bit-fields (`{}`), whose bytes are not modelled: copy it by \
+                     assignment (`a = b;`) instead of byte by byte",
+                    l.path
+                ),
+            ));
+        }
         let mut out = Vec::new();
         for (path, e) in leaves {
             let Some(off) = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1) else {

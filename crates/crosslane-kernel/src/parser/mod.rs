@@ -57,6 +57,7 @@ mod cub_scan;
 mod cub_sort;
 mod cub_union;
 mod cuda_std;
+mod discard;
 mod entry_list;
 mod expr;
 mod expr_type;
@@ -76,19 +77,23 @@ mod lambda;
 mod lib_functors;
 mod lib_helpers;
 mod limits;
+mod local_ref;
 mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
 mod overload;
+mod packed;
 mod packs;
 mod partial_spec;
 mod phase6;
 mod ref_cast;
+mod range_for;
 mod scopes;
 mod sfinae;
 mod std_functional;
 mod stmt;
+mod struct_bind;
 mod structs;
 mod switch;
 mod sync_vote;
@@ -185,14 +190,24 @@ pub fn parse_preprocessed(
     let kernel_scopes = scopes::kernel_scopes(&pre.tokens);
     let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
     attributes::refuse_value_attributes(&tokens)?;
-    let struct_aligns = attributes::struct_alignments(&tokens);
+    let mut struct_aligns = attributes::struct_alignments(&tokens);
+    let struct_attrs = packed::packed_structs(&tokens)?;
+    for (name, a) in struct_attrs.tail_aligns {
+        let merged = match (struct_aligns.get(&name), a) {
+            (Some(Some(m)), Some(n)) => Some((*m).max(n)),
+            (Some(None), _) | (_, None) => None,
+            (None, Some(n)) => Some(n),
+        };
+        struct_aligns.insert(name, merged);
+    }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = phase6::phase6(cuda_std::cuda_std(tokens));
+    let tokens = range_for::range_for(phase6::phase6(cuda_std::cuda_std(tokens)));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.std_functors(&tokens);
     p.struct_aligns = struct_aligns;
+    p.struct_packed = struct_attrs.packed;
     p.diags = macro_diags;
     p.hip = dialect == crosslane_core::Dialect::Hip;
     p.cuda = dialect == crosslane_core::Dialect::Cuda;
@@ -393,6 +408,8 @@ struct Parser<'a> {
     /// list just read, with their bounds (the first unknown: 0), noted when the body's scope
     /// opens.
     param_dims: Vec<(String, Vec<u64>)>,
+    /// The constant bounds of the `T (&w)[N]` parameters read last (one dimension).
+    param_bounds: Vec<(String, u64)>,
     /// The current function's reference parameters to one value (`T& best`, `const X& x`):
     /// recorded as pointers, read as the value they name ([`Parser::expr_type`]).
     value_refs: HashSet<String>,
@@ -489,6 +506,17 @@ struct Parser<'a> {
     cub_union_types: HashMap<String, Vec<(cub::CubClass, String, Span)>>,
     /// Structs declared with an alignment attribute, by name (`attributes::struct_alignments`).
     struct_aligns: HashMap<String, Option<u64>>,
+    /// Structs declared `__attribute__((packed))`, by name (`packed::packed_structs`).
+    struct_packed: std::collections::HashSet<String>,
+    /// Local references in scope and the places they name (`local_ref`).
+    local_refs: local_ref::LocalRefs,
+    /// Hidden locals made for references' indices so far (their names' numbers).
+    ref_count: u32,
+    /// The names of every struct's bit-fields (`structs::bitfields`): a member spelled so may
+    /// be one.
+    bitfield_names: std::collections::HashSet<String>,
+    /// The member expression being lowered as a bit-field's place, not its read.
+    bf_skip: Option<crate::ast::NodeId>,
     /// `TempStorage` variables and the collective each serves.
     cub_storage: cub::CubNames,
     /// Functions with `thread_group` parameters: the user's argument positions of those
@@ -546,6 +574,7 @@ impl<'a> Parser<'a> {
             scopes: vec![HashMap::new()],
             array_dims: Vec::new(),
             param_dims: Vec::new(),
+            param_bounds: Vec::new(),
             value_refs: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
@@ -588,6 +617,11 @@ impl<'a> Parser<'a> {
             atomic_refs: Default::default(),
             cub_removed_warned: Default::default(),
             struct_aligns: HashMap::new(),
+            struct_packed: std::collections::HashSet::new(),
+            local_refs: HashMap::new(),
+            ref_count: 0,
+            bitfield_names: std::collections::HashSet::new(),
+            bf_skip: None,
             cub_union_types: HashMap::new(),
             cub_storage: HashMap::new(),
             any_group_fns: HashMap::new(),

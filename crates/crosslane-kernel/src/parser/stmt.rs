@@ -327,6 +327,8 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 QUALIFIERS.contains(&w.as_str())
                     || w == "__NATIVE_VECTOR__"
+                    // `auto& v = …;`, `auto&& v = …;`, `auto [a, b] = …;`
+                    || (w == "auto" && matches!(self.peek(1), Tok::Punct("&" | "&&" | "[")))
                     || self.cub_kv_starts()
                     || self.trait_type_starts()
                     || self.member_type_starts()
@@ -372,8 +374,19 @@ impl Parser<'_> {
         };
         let mut list = Vec::new();
         loop {
-            let (mut ty, _) = self.pointers(base)?;
+            let (mut ty, is_ref) = self.pointers(base)?;
             let span = self.span();
+            if auto && list.is_empty() && super::struct_bind::opens(self.peek(0)) {
+                // `auto [a, b] = e;` ([`super::struct_bind`]).
+                let is_const = self.toks[decl_from..self.pos.min(self.toks.len())]
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
+                let decls = self.structured_binding(is_ref, is_const)?;
+                if decls.is_empty() {
+                    return Ok(StmtKind::Empty);
+                }
+                return Ok(StmtKind::Decl(storage, decls));
+            }
             let name = if let Some((n, sig)) = self.fn_ptr_declarator(ty)? {
                 // `float (*f)(float) = …;`
                 ty = super::fn_ptr_run::id_ty();
@@ -532,6 +545,50 @@ impl Parser<'_> {
             } else {
                 None
             };
+            if let (true, None, Some(i)) = (is_ref, &array, init.as_ref()) {
+                // `float& r = a[i];`, `auto& v = x;`: a second name of the place
+                // ([`super::local_ref`]).
+                let declared = if !auto {
+                    Some(ty)
+                } else if self.struct_reference(&name, i)? {
+                    None
+                } else {
+                    // The type of the place, read after its members are lowered to their
+                    // variables (`b.qs[k]` is a cell of the variable `b.qs`).
+                    let lowered = self.lower_struct(i.clone())?;
+                    let t = self.expr_type(&lowered).map(Ty::Val).or(match &i.kind {
+                        ExprKind::Ident(n) => self.var_type(n),
+                        _ => None,
+                    });
+                    match t {
+                        Some(t) => Some(t),
+                        None => {
+                            return Err(KernelError::new(
+                                span.line,
+                                span.col,
+                                format!(
+                                    "cannot tell the type of `auto& {name}` from its \
+                                     initializer; write the type"
+                                ),
+                            ))
+                        }
+                    }
+                };
+                let is_const = self.toks[decl_from..self.pos.min(self.toks.len())]
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
+                let hidden = match declared {
+                    None => Some(Vec::new()),
+                    Some(t) => self.local_reference(&name, t, is_const, i)?,
+                };
+                if let Some(h) = hidden {
+                    list.extend(h);
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
+                }
+            }
             if auto && array.is_none() {
                 // `auto op = [](…){…};`, `auto p = make_pair(…);`: a struct variable.
                 let s = init.as_ref().and_then(|e| self.struct_of(e));

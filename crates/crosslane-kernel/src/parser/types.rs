@@ -413,7 +413,9 @@ impl Parser<'_> {
                         ))
                     }
                 };
-            } else if self.is_punct("&") {
+            } else if self.is_punct("&") || self.is_punct("&&") {
+                // `&&`: an rvalue or forwarding reference (`auto&& v = x;` binds an lvalue as
+                // `auto&` does, [dcl.ref]/6, [temp.deduct.call]/3).
                 self.bump();
                 reference = true;
             } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "__restrict__" | "__restrict" | "restrict" | "const" | "__gm__"))

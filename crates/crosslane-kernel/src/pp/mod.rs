@@ -379,6 +379,19 @@ pub fn preprocess(
                 if let Some(fuse) = crate::contract::pragma_mode(p) {
                     contract.push((first, fuse));
                 }
+                // `#pragma pack(1)`, `#pragma pack(push, 2)`: a maximum member alignment
+                // (GCC manual, "Structure-Layout Pragmas"), which would change `sizeof` and the
+                // offsets of the structs after it; not modelled, so refused rather than dropped.
+                let pack = p.strip_prefix("pack").map(str::trim_start);
+                if pack.is_some_and(|a| a.starts_with('(') && a.chars().any(|c| c.is_ascii_digit()))
+                {
+                    return Err(err(format!(
+                        "`#pragma {p}` sets the structs' member alignment, which is not modelled \
+                         here (dropping it would give the wrong sizeof and offsets): write \
+                         `__attribute__((packed))` on each struct it packs to 1 byte, or lay the \
+                         members out so that none needs padding"
+                    )));
+                }
             }
             _ => {
                 return Err(err(format!(

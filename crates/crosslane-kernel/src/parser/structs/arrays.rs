@@ -35,6 +35,26 @@ pub(crate) struct Layout {
     pub(crate) offsets: Vec<(String, u64)>,
 }
 
+/// Places a bit-field of `b.width` bits at the bit offset after `bit` (or at the byte `size`
+/// when the member before was no bit-field), by the rule in [`super::bitfields`]: it moves to
+/// the next multiple of its type's alignment when it would cross a unit of its type's size
+/// (not in a packed struct), or always for a zero width. `size` becomes the bytes it reaches.
+fn place_bits(size: &mut u64, bit: &mut Option<u64>, b: super::bitfields::Bits, packed: bool) {
+    let (bytes, align) = value_layout(b.ty);
+    let (unit, step) = (bytes * 8, align * 8);
+    let w = u64::from(b.width);
+    let mut off = bit.unwrap_or(*size * 8);
+    if w == 0 {
+        if !packed {
+            off = off.div_ceil(step) * step;
+        }
+    } else if !packed && off / unit != (off + w - 1) / unit {
+        off = off.div_ceil(step) * step;
+    }
+    *bit = Some(off + w);
+    *size = (off + w).div_ceil(8);
+}
+
 /// Size and alignment in bytes of one value of type `v` (see the module's sources).
 pub(crate) fn value_layout(v: ValTy) -> (u64, u64) {
     let one = u64::from(v.scalar.bits().max(8) / 8);
@@ -57,6 +77,10 @@ impl Parser<'_> {
             size: u64,
             align: u64,
             prefix: String,
+            /// After a bit-field: the bit offset the next one may start at ([`super::bitfields`]).
+            bit: Option<u64>,
+            /// The unnamed bit-fields placed so far.
+            pad: usize,
         }
         let mut offsets = Vec::new();
         let mut stack = vec![Frame {
@@ -66,6 +90,8 @@ impl Parser<'_> {
             size: 0,
             align: 1,
             prefix: String::new(),
+            bit: None,
+            pad: 0,
         }];
         // The offset a frame's start has in the outermost struct.
         let mut bases: Vec<u64> = vec![0];
@@ -77,6 +103,29 @@ impl Parser<'_> {
                     format!("`{}` is not a complete struct here", top.s),
                 ));
             };
+            let packed = self.is_packed(&top.s);
+            // The unnamed bit-fields before this member (or before the end).
+            while let Some(&(before, b)) = def.bit_pads.get(top.pad) {
+                if before != top.k {
+                    break;
+                }
+                place_bits(&mut top.size, &mut top.bit, b, packed);
+                top.pad += 1;
+            }
+            if let Some(b) = def
+                .fields
+                .get(top.k)
+                .and_then(|f| def.bitfields.get(&f.name))
+                .copied()
+            {
+                place_bits(&mut top.size, &mut top.bit, b, packed);
+                if !packed {
+                    top.align = top.align.max(value_layout(b.ty).1);
+                }
+                top.k += 1;
+                continue;
+            }
+            top.bit = None;
             let Some(f) = def.fields.get(top.k).cloned() else {
                 // The struct ends: round its size up; place it in its parent.
                 let done = stack.pop();
@@ -87,7 +136,9 @@ impl Parser<'_> {
                 match stack.last_mut() {
                     Some(parent) => {
                         parent.size += size * done.times;
-                        parent.align = parent.align.max(done.align);
+                        if !self.is_packed(&parent.s) {
+                            parent.align = parent.align.max(done.align);
+                        }
                         parent.k += 1;
                     }
                     None => {
@@ -113,7 +164,13 @@ impl Parser<'_> {
                         FieldTy::SArr(_, n) => u64::from(n),
                         _ => 1,
                     };
-                    let a = self.struct_layout_align(inner, at)?;
+                    // In a packed struct a member struct sits at the next byte (its own
+                    // layout kept: GCC manual, `packed`).
+                    let a = if self.is_packed(&top.s) {
+                        1
+                    } else {
+                        self.struct_layout_align(inner, at)?
+                    };
                     top.size = top.size.div_ceil(a) * a;
                     top.align = top.align.max(a);
                     let base = bases.last().copied().unwrap_or(0) + top.size;
@@ -131,11 +188,15 @@ impl Parser<'_> {
                         size: 0,
                         align: 1,
                         prefix: format!("{path}."),
+                        bit: None,
+                        pad: 0,
                     });
                     bases.push(base);
                     continue;
                 }
             };
+            // A packed struct's members have alignment 1 ([`super::super::packed`]).
+            let align = if self.is_packed(&top.s) { 1 } else { align };
             top.size = top.size.div_ceil(align) * align;
             offsets.push((path, bases.last().copied().unwrap_or(0) + top.size));
             top.size += bytes;
@@ -172,16 +233,52 @@ impl Parser<'_> {
         }
     }
 
-    /// `alignof(S)`: the largest alignment among its leaves and its declared alignment (at
-    /// least 1).
+    /// Whether struct `sname` (or the class template it instantiates) is declared
+    /// `__attribute__((packed))` ([`super::super::packed`]).
+    pub(super) fn is_packed(&self, sname: &str) -> bool {
+        self.struct_packed
+            .contains(sname.split('<').next().unwrap_or(sname))
+    }
+
+    /// `alignof(S)`: its declared alignment and, unless it is packed, the largest alignment
+    /// among its members, a member struct counting its own `alignof` (at least 1). An explicit
+    /// stack of the structs still to read, each read once, bounded by the nesting budget.
     fn struct_layout_align(&self, sname: &str, at: Span) -> PResult<u64> {
-        let mut align = self.declared_alignment(sname, at)?;
-        let leaves = self.leaves_ordered(sname, at)?;
-        for l in leaves {
-            align = align.max(match l.ty {
-                Ty::Val(v) => value_layout(v).1,
-                _ => 8,
-            });
+        let mut align = 1;
+        let mut todo: Vec<(String, usize)> = vec![(sname.to_string(), 0)];
+        // Each struct read once: its alignment does not depend on where it is nested.
+        let mut seen = std::collections::HashSet::new();
+        while let Some((s, depth)) = todo.pop() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            align = align.max(self.declared_alignment(&s, at)?);
+            if self.is_packed(&s) {
+                continue;
+            }
+            let Some(def) = self.structs.get(&s) else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!("`{s}` is not a complete struct here"),
+                ));
+            };
+            for f in &def.fields {
+                match &f.ty {
+                    FieldTy::Val(v) | FieldTy::Arr(v, _) => align = align.max(value_layout(*v).1),
+                    FieldTy::Ptr(_) => align = align.max(8),
+                    FieldTy::Struct(inner) | FieldTy::SArr(inner, _) => {
+                        if depth >= self.max_depth as usize {
+                            return Err(KernelError::new(
+                                at.line,
+                                at.col,
+                                format!("struct `{sname}` nests too deeply"),
+                            ));
+                        }
+                        todo.push((inner.clone(), depth + 1));
+                    }
+                }
+            }
         }
         Ok(align)
     }
@@ -365,6 +462,16 @@ impl Parser<'_> {
             while self.eat(".") {
                 path.push('.');
                 path.push_str(&self.ident()?);
+            }
+            if self.bitfield_path(&st, &path).is_some() {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "`{path}` is a bit-field, which has no byte offset: `offsetof` of one is \
+                         ill-formed ([support.types.layout]/1)"
+                    ),
+                ));
             }
             let layout = self.struct_layout(&st, at)?;
             let mut found = layout.offsets.iter().find(|(p, _)| *p == path).map(|x| x.1);

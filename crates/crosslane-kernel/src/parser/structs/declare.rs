@@ -246,7 +246,14 @@ impl Parser<'_> {
             let value = values
                 .as_ref()
                 .and_then(|v| v.get(k))
-                .map(|(_, e)| e.clone());
+                .map(|(_, e)| e.clone())
+                .map(|e| {
+                    if is_many {
+                        e
+                    } else {
+                        self.bitfield_value(s, &l.path, e)
+                    }
+                });
             if l.count > 0 {
                 let leaf = format!("{name}.{}", l.path);
                 let sp = self.syn_span(span);
@@ -325,6 +332,16 @@ impl Parser<'_> {
             leaves: names,
         };
         self.declare_svar(name, sv, &leaves);
+        // An array of structs of a constant length (`KV pairs[3]`): its length, under the
+        // struct variable's scope key, for a range-based `for` over it (`super::super::range_for`).
+        if let Some(n) = array
+            .as_ref()
+            .and_then(|a| a.as_ref())
+            .and_then(|n| self.fold_int(n))
+            .and_then(|n| u64::try_from(n).ok())
+        {
+            self.note_dims(&format!("struct:{name}"), vec![n]);
+        }
         if !copies.is_empty() {
             // The array members' declarations, then their element copies, as statements
             // spliced in before this declaration (which keeps the other members).

@@ -177,6 +177,19 @@ impl Parser<'_> {
                     return self.unsupported("only `operator()` is supported among operators; write the operator as a named member function");
                 }
                 let f_at = self.span();
+                if self.is_punct(":") && !is_static {
+                    // `unsigned : 4;`, `int : 0;`: an unnamed bit-field, layout only.
+                    let b = self.bitfield_width(None, &ty)?;
+                    if let Some(def) = self.structs.get_mut(&sname) {
+                        let k = def.fields.len();
+                        def.bit_pads.push((k, b));
+                    }
+                    if self.eat(",") {
+                        continue;
+                    }
+                    self.expect_punct(";")?;
+                    break;
+                }
                 let fname = self.ident()?;
                 if self.is_punct("(") {
                     self.pos = start;
@@ -199,6 +212,14 @@ impl Parser<'_> {
                             "a default initializer for an array member is not supported; \
                              assign its elements in a constructor or after the declaration",
                         );
+                    }
+                }
+                if self.is_punct(":") && !is_static {
+                    // `unsigned valid : 1;` ([`super::bitfields`]).
+                    let b = self.bitfield_width(Some(&fname), &ty)?;
+                    self.bitfield_names.insert(fname.clone());
+                    if let Some(def) = self.structs.get_mut(&sname) {
+                        def.bitfields.insert(fname.clone(), b);
                     }
                 }
                 let default = if self.eat("=") {

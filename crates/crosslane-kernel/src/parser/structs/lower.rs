@@ -25,6 +25,10 @@ impl Parser<'_> {
 
     pub(super) fn lower_inner(&mut self, e: Expr) -> PResult<Expr> {
         let span = e.span;
+        // A bit-field read, written or incremented ([`super::bitfields`]).
+        if let Some(x) = self.bitfield_access(&e)? {
+            return Ok(x);
+        }
         // A member of a union that reinterprets bytes ([`super::punning`]): read, written,
         // or refused where its address or an increment is taken.
         match &e.kind {
@@ -252,7 +256,9 @@ impl Parser<'_> {
         };
         let counts = self.leaf_counts(s, span)?;
         let mut out: Option<Expr> = None;
-        for (((_, a), (_, b)), n) in ll.into_iter().zip(rl).zip(counts) {
+        for (((path, a), (_, b)), n) in ll.into_iter().zip(rl).zip(counts) {
+            // A bit-field stores its value reduced to its width ([`super::bitfields`]).
+            let b = self.bitfield_value(s, &path, b);
             let sp = self.syn_span(span);
             let one = if n > 0 {
                 self.copy_elements(&a, &b, n, span)?

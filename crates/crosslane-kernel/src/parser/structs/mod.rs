@@ -28,6 +28,7 @@ use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
 mod arrays;
+mod bitfields;
 mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
@@ -116,6 +117,11 @@ pub(super) struct StructDef {
     pub(super) union_first: Option<String>,
     /// What `v[i]` names when the struct has `operator[]` ([`subscript`]).
     pub(super) subscript: Option<subscript::Subscript>,
+    /// The named bit-fields, by member name ([`bitfields`]).
+    pub(super) bitfields: HashMap<String, bitfields::Bits>,
+    /// The unnamed bit-fields (`unsigned : 4;`, `int : 0;`), each with the index of the member
+    /// it comes before: they only move the layout ([`bitfields`]).
+    pub(super) bit_pads: Vec<(usize, bitfields::Bits)>,
 }
 
 /// How a struct variable holds its value.
