@@ -45,6 +45,7 @@ pub mod fp8;
 pub mod fp8_format;
 mod front_end;
 pub mod half;
+pub mod host_buffers;
 pub mod host_launch;
 pub mod lane_row;
 pub mod lane_val;
