@@ -4,8 +4,8 @@
 //! it could not read. Never silently the index fill.
 //!
 //! - `cudaMalloc` / `hipMalloc` and nothing written after it: the memory is not cleared (CUDA
-//!   Runtime API, cudaMalloc: "The memory is not cleared"; HIP Runtime API, hipMalloc: the
-//!   memory is not initialized), so every cell is undefined.
+//!   Runtime API, cudaMalloc: "The memory is not cleared"; the HIP Runtime API's hipMalloc
+//!   promises no contents either), so every cell is undefined.
 //! - `cudaMemset(d, v, n)` / `hipMemset` (also `…Async`): the first `n` bytes each hold the low
 //!   byte of `v` (CUDA Runtime API, cudaMemset: "Fills the first count bytes of the memory area
 //!   pointed to by devPtr with the constant byte value value"); a memset of 1 over `int` cells
@@ -116,7 +116,9 @@ impl Parser<'_> {
         let Some(Tok::Ident(first)) = toks.get(k).map(|t| &t.tok) else {
             return;
         };
+        // hip-tests' `HipTest::launchKernel(k, …, args…)` is a launch.
         if NO_WRITE.contains(&first.as_str())
+            || first == "HipTest"
             || matches!(
                 first.as_str(),
                 "if" | "for" | "while" | "do" | "switch" | "else"
