@@ -365,15 +365,18 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
+        // with its parameters bound to the call's constants (and what the caller's memory
+        // holds); what it may write is unknown to the caller after it.
+        if let Some(next) = self.host_call(st, k, close) {
+            let end = stmt_end();
+            self.note_escapes(st, k, end);
+            return next;
+        }
         // A call given a device pointer or a filled host array may write it (`host_mem`).
         if matches!(tok(k), Some(Tok::Ident(_))) {
             let end = stmt_end();
             self.note_escapes(st, k, end);
-        }
-        // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
-        // with its parameters bound to the call's constants.
-        if let Some(next) = self.host_call(st, k, close) {
-            return next;
         }
         // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
         // body is then read as straight-line code.

@@ -119,6 +119,7 @@ impl Parser<'_> {
         // hip-tests' `HipTest::launchKernel(k, …, args…)` is a launch.
         if NO_WRITE.contains(&first.as_str())
             || first == "HipTest"
+            || first == "launchKernel"
             || matches!(
                 first.as_str(),
                 "if" | "for" | "while" | "do" | "switch" | "else"
