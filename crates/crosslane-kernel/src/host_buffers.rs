@@ -9,6 +9,7 @@
 //! launch sees what the launches before it wrote).
 
 use super::ast::{HostArg, HostLaunch, Param};
+use super::types::{Scalar, Ty};
 use super::{KernelDiagnostic, LaunchConfig};
 use crosslane_core::result::Level;
 
@@ -29,8 +30,37 @@ pub fn buffer_notes(
     let name = &p.name;
     let mut notes = Vec::new();
     if let Some((fill, what)) = &a.memset {
-        config.args.insert(name.clone(), fill.clone());
-        taken.push(format!("`{name}` holds the bytes {what} sets"));
+        let byte = fill
+            .strip_prefix("u8:")
+            .and_then(|l| l.split(',').next())
+            .and_then(|b| b.parse::<u8>().ok());
+        let nan = match (p.ty, byte) {
+            (Ty::Ptr(v), Some(b)) => byte_nan(v.scalar, b),
+            _ => false,
+        };
+        if nan && !fill.contains(',') {
+            // The emulator keeps no NaN payload: each cell is a NaN, as the device's bytes are.
+            config.args.insert(name.clone(), "nan".to_string());
+            taken.push(format!(
+                "`{name}` holds the bytes {what} sets: each cell is a NaN (its payload is not \
+                 kept)"
+            ));
+        } else {
+            config.args.insert(name.clone(), fill.clone());
+            taken.push(format!("`{name}` holds the bytes {what} sets"));
+            if nan {
+                notes.push(KernelDiagnostic::new(
+                    launch.span,
+                    Level::Warning,
+                    format!(
+                        "`{name}`: {what} makes the cells it covers NaNs, whose bits the \
+                         emulator does not keep: they are undefined here (set them: --buffer \
+                         {name}=FILL)"
+                    ),
+                    "",
+                ));
+            }
+        }
     }
     if let Some(why) = &a.uninit {
         config.args.insert(name.clone(), UNDEF.to_string());
@@ -83,4 +113,17 @@ pub fn buffer_notes(
         ));
     }
     notes
+}
+
+/// Whether a cell of float type `s` whose every byte is `b` is a NaN (IEEE 754-2019 3.4: the
+/// exponent field all ones and a nonzero significand), as a memset of `b` leaves it.
+fn byte_nan(s: Scalar, b: u8) -> bool {
+    let bits = u64::from_le_bytes([b; 8]);
+    match s {
+        Scalar::F32 => f32::from_bits(bits as u32).is_nan(),
+        Scalar::F64 => f64::from_bits(bits).is_nan(),
+        Scalar::F16 => (bits >> 10) & 0x1f == 0x1f && bits & 0x3ff != 0,
+        Scalar::Bf16 => (bits >> 7) & 0xff == 0xff && bits & 0x7f != 0,
+        _ => false,
+    }
 }

@@ -416,3 +416,23 @@ int main() {
         "{w:?}"
     );
 }
+
+#[test]
+fn a_memset_of_0xff_over_floats_gives_nans() {
+    // Every byte 0xff: each float is 0xffffffff, exponent all ones and a nonzero significand,
+    // a NaN (IEEE 754-2019 3.4); y = x * 2 + 1 is NaN in every cell.
+    let src = "\
+__global__ void k(float* y, const float* x) { y[threadIdx.x] = x[threadIdx.x] * 2.0f + 1.0f; }
+int main() {
+  float *dx, *dy;
+  cudaMalloc(&dx, 32 * sizeof(float)); cudaMalloc(&dy, 32 * sizeof(float));
+  cudaMemset(dx, 0xff, 32 * sizeof(float));
+  k<<<1, 32>>>(dy, dx);
+  return 0;
+}
+";
+    let t = run(src);
+    let y = floats(&t, "y");
+    assert_eq!(y.len(), 32);
+    assert!(y.iter().all(|c| c.is_some_and(f64::is_nan)), "{y:?}");
+}
