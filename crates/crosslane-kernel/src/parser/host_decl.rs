@@ -88,6 +88,13 @@ impl Parser<'_> {
         let pointer = toks[from..i]
             .iter()
             .any(|t| matches!(t.tok, Tok::Punct("*" | "&")));
+        // `S p{2};`, `dim3 b{64};`: the statement's reading stops at its `{`.
+        if i == end && declares && matches!(toks.get(i).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+            if let Some(c) = self.closing(i) {
+                self.declarator_rest(st, k, i, c + 1, name, is_dim3, declares);
+                return Some(is_dim3);
+            }
+        }
         if i >= end {
             let scalar = later.is_some()
                 || toks[k..i - 1]
@@ -120,6 +127,9 @@ impl Parser<'_> {
             st.env.insert(name.to_string(), HostVal::Dim([1, 1, 1]));
             return;
         }
+        if self.host_aggregate(st, from, from + 1, name, None) {
+            return;
+        }
         if scalar {
             let why = format!(
                 "`{name}` is declared without an initializer at line {}, so its value is \
@@ -146,6 +156,7 @@ impl Parser<'_> {
         match &toks[i].tok {
             Tok::Punct("=") => {
                 if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    self.host_aggregate(st, k, i, &name, Some(i + 1));
                     return;
                 }
                 if let Some(v) = self.host_value(st, i + 1, end) {
@@ -162,6 +173,9 @@ impl Parser<'_> {
                     };
                     Self::mark_unknown(st, std::slice::from_ref(&name), &why);
                 }
+            }
+            Tok::Punct("{") if !is_dim3 && declares => {
+                self.host_aggregate(st, k, i, &name, Some(i));
             }
             Tok::Punct("(" | "{") if is_dim3 && declares => {
                 if let Some(c) = self.closing(i) {
@@ -323,5 +337,68 @@ impl Parser<'_> {
         if !names.is_empty() {
             st.arg_arrays.insert(name.to_string(), names);
         }
+    }
+
+    /// A host variable `name` of a struct type (the type's name just before index `at`, the
+    /// declaration starting at `k`): `S p = {20, 0.5f};` or `S p{20, 0.5f};` (aggregate
+    /// initialization, C++17 [dcl.init.aggr]/3: the members in declaration order; a member
+    /// the list leaves out takes its default member initializer, else is value-initialized to
+    /// 0, [dcl.init.aggr]/8), or `S p;` (`list` `None`: each member with a default member
+    /// initializer takes it, the others have no value, [dcl.init]/12). Each scalar member's
+    /// value is kept under `name.member`, as `p.n = 20;` keeps it. Returns whether the type is
+    /// a struct the source defines.
+    fn host_aggregate(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        at: usize,
+        name: &str,
+        list: Option<usize>,
+    ) -> bool {
+        let toks = self.toks;
+        let ty = toks[k..at].iter().rev().find_map(|t| match &t.tok {
+            Tok::Ident(n) if self.structs.contains_key(n) => Some(n.clone()),
+            _ => None,
+        });
+        let Some(fields) = ty
+            .and_then(|t| self.structs.get(&t))
+            .map(|d| d.fields.clone())
+        else {
+            return false;
+        };
+        let parts = match list.and_then(|o| self.closing(o).map(|c| (o, c))) {
+            Some((o, c)) => Some(split_commas(toks, o + 1, c)),
+            None if list.is_some() => return true,
+            None => None,
+        };
+        let env = st.env.clone();
+        for (n, f) in fields.iter().enumerate() {
+            if !matches!(f.ty, super::structs::FieldTy::Val(v) if v.lanes <= 1) {
+                continue;
+            }
+            let key = format!("{name}.{}", f.name);
+            let value = match parts.as_ref().map(|p| p.get(n)) {
+                Some(Some(&(a, b))) => self.host_value(st, a, b),
+                // Left out of the list: its default member initializer, else 0.
+                Some(None) => match &f.default {
+                    Some(e) => super::const_eval::const_eval(e, &env),
+                    None => Some(HostVal::Int(0)),
+                },
+                None => f
+                    .default
+                    .as_ref()
+                    .and_then(|e| super::const_eval::const_eval(e, &env)),
+            };
+            match value {
+                Some(v) => {
+                    st.unknown.remove(&key);
+                    st.env.insert(key, v);
+                }
+                None => {
+                    st.env.remove(&key);
+                }
+            }
+        }
+        true
     }
 }

@@ -436,3 +436,32 @@ int main() {
     assert_eq!(y.len(), 32);
     assert!(y.iter().all(|c| c.is_some_and(f64::is_nan)), "{y:?}");
 }
+
+#[test]
+fn aggregate_initialized_structs_give_their_members() {
+    // `Params a = {4, 0.5f};`: n = 4, scale = 0.5, off from its default member initializer 7
+    // (C++17 [dcl.init.aggr]/8): y[i] = 0.5 i + 7 for i < 4 → 7, 7.5, 8, 8.5.
+    // `Params b{2};`: n = 2, scale 3 and off 7 by default: y = 7, 10.
+    for (decl, want) in [
+        ("Params p = {4, 0.5f};", vec![7.0, 7.5, 8.0, 8.5]),
+        ("Params p{2};", vec![7.0, 10.0]),
+    ] {
+        let src = format!(
+            "\
+struct Params {{ int n; float scale = 3.0f; int off = 7; }};
+__global__ void k(Params p, float* y) {{ int i = threadIdx.x; if (i < p.n) y[i] = i * p.scale + p.off; }}
+int main() {{
+  {decl}
+  float* d; cudaMalloc(&d, 32 * sizeof(float));
+  k<<<1, 32>>>(p, d);
+  return 0;
+}}
+"
+        );
+        let t = run(&src);
+        let y = floats(&t, "y");
+        let got: Vec<f64> = y[..want.len()].iter().map(|c| c.unwrap()).collect();
+        assert_eq!(got, want, "{decl}");
+        assert!(y[want.len()..].iter().all(Option::is_none), "{decl}");
+    }
+}
