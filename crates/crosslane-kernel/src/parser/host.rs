@@ -55,6 +55,29 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipOccupancyMaxPotentialBlockSize",
 ];
 
+/// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
+pub(super) const LAUNCH_APIS: &[&str] = &[
+    "cudaLaunchKernel",
+    "hipLaunchKernel",
+    "cudaLaunchCooperativeKernel",
+    "hipLaunchCooperativeKernel",
+];
+
+/// What a device pointer holds (`host_mem`): the last write host code made into it before the
+/// point read.
+#[derive(Clone, Debug)]
+pub(super) enum DevWrite {
+    /// Allocated by the call (`cudaMalloc`) at the line; nothing written since.
+    Fresh(String, u32),
+    /// A host-to-device copy (its values are in `HostState::copied`).
+    Copy,
+    /// A memset: the buffer's fill text (typed bytes), and the statement; or why it is not
+    /// read.
+    Memset(Result<(String, String), String>),
+    /// Written by something not read here: what and where.
+    Other(String),
+}
+
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 65_536;
 
@@ -209,7 +232,7 @@ pub(super) fn text_of(toks: &[Token]) -> String {
 pub(super) fn launches_in(toks: &[Token]) -> bool {
     toks.windows(2).any(|w| {
         matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
-            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL" || super::host_launch_api::LAUNCH_APIS.contains(&n.as_str()))
+            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL" || LAUNCH_APIS.contains(&n.as_str()))
     })
 }
 
@@ -261,7 +284,7 @@ pub(super) struct HostState {
     /// Host statements evaluated so far (bounded by `host_eval::MAX_HOST_STEPS`).
     pub(super) steps: u64,
     /// Device pointer → the last write host code made into it (`host_mem`).
-    pub(super) writes: HashMap<String, super::host_mem::DevWrite>,
+    pub(super) writes: HashMap<String, DevWrite>,
     /// Device pointer → the launches given it since host code last wrote it.
     pub(super) prior: HashMap<String, Vec<String>>,
     /// `void* args[] = {&a, &b};` → the token range of each element's variable.
@@ -516,10 +539,7 @@ impl Parser<'_> {
                                 // Fresh memory: nothing written into it yet (`host_mem`).
                                 st.writes.insert(
                                     p.clone(),
-                                    super::host_mem::DevWrite::Fresh(
-                                        name.to_string(),
-                                        toks[k].line,
-                                    ),
+                                    DevWrite::Fresh(name.to_string(), toks[k].line),
                                 );
                                 st.prior.remove(p);
                                 st.copies.remove(p);
@@ -610,7 +630,7 @@ impl Parser<'_> {
                                 }
                             }
                             st.copied.insert(d.clone(), st.fills.get(&h).cloned());
-                            st.writes.insert(d.clone(), super::host_mem::DevWrite::Copy);
+                            st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
                         } else if let Some(h) = dst.clone().filter(|h| st.writes.contains_key(h)) {
@@ -621,8 +641,7 @@ impl Parser<'_> {
                                 text_of(&toks[k..=c]),
                                 toks[k].line
                             );
-                            st.writes
-                                .insert(h.clone(), super::host_mem::DevWrite::Other(why));
+                            st.writes.insert(h.clone(), DevWrite::Other(why));
                             st.prior.remove(&h);
                         } else if let (false, Some(h)) = (to_device, dst) {
                             // Copied back from the device: host code no longer knows it.
@@ -1233,10 +1252,7 @@ impl Parser<'_> {
                         arg.malloc_from = format!("{call} at line {line}");
                     }
                     // The last write into `d` was a host-to-device copy (or is not known).
-                    let copied_last = matches!(
-                        st.writes.get(d),
-                        None | Some(super::host_mem::DevWrite::Copy)
-                    );
+                    let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
                     if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
                         let at_copy = match st.copied.get(d) {
                             Some(snapshot) => snapshot.as_ref(),

@@ -48,7 +48,7 @@ struct ArgInfo {
     fill: Option<Fill>,
     array: Option<i128>,
     /// A device pointer's last write and the launches given it since (`host_mem`).
-    write: Option<super::host_mem::DevWrite>,
+    write: Option<super::host::DevWrite>,
     prior: Vec<String>,
 }
 

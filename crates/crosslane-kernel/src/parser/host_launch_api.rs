@@ -13,17 +13,9 @@ use crate::ast::Span;
 use crate::lexer::Tok;
 use crosslane_core::result::Level;
 
-/// The launch calls read here.
-pub(super) const LAUNCH_APIS: &[&str] = &[
-    "cudaLaunchKernel",
-    "hipLaunchKernel",
-    "cudaLaunchCooperativeKernel",
-    "hipLaunchCooperativeKernel",
-];
-
 impl Parser<'_> {
     /// `cudaLaunchKernel((void*)k, grid, block, args, shared, stream)` (or one of
-    /// [`LAUNCH_APIS`]) at `k`, its `(` at `k + 1`: recorded as a launch.
+    /// `host::LAUNCH_APIS`) at `k`, its `(` at `k + 1`: recorded as a launch.
     pub(super) fn host_launch_api(&mut self, st: &mut HostState, call: &str, k: usize) {
         let toks = self.toks;
         let Some(c) = self.closing(k + 1) else { return };

@@ -18,7 +18,7 @@
 //! - anything else that may write it (a call the reading does not know given the pointer, a
 //!   device-to-device copy): said, naming the statement.
 
-use super::host::{text_of, HostState, READ_CALLS};
+use super::host::{text_of, DevWrite, HostState, READ_CALLS};
 use super::Parser;
 use crate::ast::HostArg;
 use crate::lexer::Tok;
@@ -26,20 +26,6 @@ use crate::lexer::Tok;
 /// Most bytes a partial memset is spelled out for as a byte list (a memset of the whole
 /// buffer is one value however large).
 const MAX_MEMSET_LIST: u64 = 1 << 20;
-
-/// The last write host code made into a device pointer before the point read.
-#[derive(Clone, Debug)]
-pub(super) enum DevWrite {
-    /// Allocated by the call (`cudaMalloc`) at the line; nothing written since.
-    Fresh(String, u32),
-    /// A host-to-device copy (its values are in `HostState::copied`).
-    Copy,
-    /// A memset: the buffer's fill text (typed bytes), and the statement; or why it is not
-    /// read.
-    Memset(Result<(String, String), String>),
-    /// Written by something not read here: what and where.
-    Other(String),
-}
 
 /// Statements that name a device pointer or host array without writing it.
 const NO_WRITE: &[&str] = &[
