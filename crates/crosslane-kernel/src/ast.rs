@@ -604,4 +604,27 @@ pub struct HostArg {
     /// `scalar` is `None` and a reason is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// A struct passed by value whose members host code sets one by one (`Params p; p.n =
+    /// 20;`): each member's path below the variable (`n`, `inner.k`) and its value.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<(String, String)>,
+    /// Why the device buffer holds no defined value at the launch: allocated
+    /// (`cudaMalloc`, which does not clear memory) and never written before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uninit: Option<String>,
+    /// A `cudaMemset`/`hipMemset` the buffer holds at the launch: its fill (typed bytes,
+    /// `u8:1`) and the call with its line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memset: Option<(String, String)>,
+    /// Whether `fill` is what host code wrote into managed memory (`cudaMallocManaged`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub managed: bool,
+    /// A write into the buffer before the launch that is not read here (a call given the
+    /// pointer, a device-to-device copy, a memset of no constant size): what and where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_unread: Option<String>,
+    /// Earlier launches in host code given this buffer since host code last wrote it: they
+    /// are not run (one launch a run), so what they wrote is missing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prior_launches: Vec<String>,
 }

@@ -182,11 +182,24 @@ pub fn apply_host_launch(
                 format!("{v}, from the launch at line {launch_line}"),
             );
         }
+        // A member of a struct passed by value that host code set (`p.n = 20;`).
+        let member = p
+            .name
+            .split_once('.')
+            .and_then(|(_, path)| a.fields.iter().find(|(f, _)| f == path))
+            .map(|(_, v)| v.clone());
+        let scalar = a.scalar.clone().or(member);
+        if let (Ty::Val(_), Some(v), None) = (p.ty, &scalar, &a.scalar) {
+            words.insert(
+                p.name.clone(),
+                format!("{v}, from the launch at line {launch_line}"),
+            );
+        }
         if user_set && !matches!(p.ty, Ty::Ptr(_)) {
             continue;
         }
         match p.ty {
-            Ty::Val(_) => match &a.scalar {
+            Ty::Val(_) => match &scalar {
                 Some(v) => {
                     config.args.insert(p.name.clone(), v.clone());
                     taken.push(format!("{} = {v}", p.name));
@@ -258,10 +271,18 @@ pub fn apply_host_launch(
                 if user_set {
                     continue;
                 }
+                notes.extend(super::host_buffers::buffer_notes(
+                    launch, p, a, config, &mut taken,
+                ));
                 if let Some(values) = fill {
                     config.args.insert(p.name.clone(), values.join(","));
+                    let how = if a.managed {
+                        "writes its managed memory"
+                    } else {
+                        "fills"
+                    };
                     taken.push(format!(
-                        "`{}` filled as host code fills `{}` (line {})",
+                        "`{}` filled as host code {how} `{}` (line {})",
                         p.name, a.fill_from, a.fill_line
                     ));
                 } else if let Some(h) = &a.fill_unread {

@@ -47,6 +47,7 @@ mod front_end;
 pub mod half;
 pub mod hip_fp8_cvt;
 pub mod hip_vector_ops;
+pub mod host_buffers;
 pub mod host_launch;
 pub mod lane_row;
 pub mod lane_val;

@@ -9,6 +9,10 @@ __global__ void countAbove(const int* data, int* counts, int threshold) {
 int main() {
     int *d_data, *d_counts;
     cudaMalloc(&d_data, 64 * sizeof(int));
+    // The input: cell i = i, copied from the host (cudaMalloc does not clear memory).
+    int h_in[64];
+    for (int i = 0; i < 64; i++) h_in[i] = i;
+    cudaMemcpy(d_data, h_in, sizeof(h_in), cudaMemcpyHostToDevice);
     cudaMalloc(&d_counts, 2 * sizeof(int));
     countAbove<<<1, 64>>>(d_data, d_counts, 40);
     return 0;

@@ -15,6 +15,10 @@ int main() {
     const int threads = 64;
     int *d_in, *d_out;
     cudaMalloc(&d_in, 128 * sizeof(int));
+    // The input: cell i = i, copied from the host (cudaMalloc does not clear memory).
+    int h_in[128];
+    for (int i = 0; i < 128; i++) h_in[i] = i;
+    cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice);
     cudaMalloc(&d_out, 2 * sizeof(int));
     blockSum<<<2, threads, threads * sizeof(int)>>>(d_in, d_out);
     return 0;

@@ -19,6 +19,10 @@ int main() {
     cudaMemcpyToSymbol(c_scale, h_scale, sizeof(h_scale));
     float *d_in, *d_out;
     cudaMalloc(&d_in, 32 * sizeof(float));
+    // The input: cell i = i, copied from the host (cudaMalloc does not clear memory).
+    float h_in[32];
+    for (int i = 0; i < 32; i++) h_in[i] = i;
+    cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice);
     cudaMalloc(&d_out, 32 * sizeof(float));
     scaleByLane<<<1, 32>>>(d_in, d_out);
     return 0;

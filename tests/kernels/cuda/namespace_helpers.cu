@@ -28,6 +28,10 @@ __global__ void warpSums(const int* in, int* out) {
 int main() {
     int *d_in, *d_out;
     cudaMalloc(&d_in, 64 * sizeof(int));
+    // The input: cell i = i, copied from the host (cudaMalloc does not clear memory).
+    int h_in[64];
+    for (int i = 0; i < 64; i++) h_in[i] = i;
+    cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice);
     cudaMalloc(&d_out, 2 * sizeof(int));
     kernels::warpSums<<<1, 64>>>(d_in, d_out);
     return 0;

@@ -10,6 +10,10 @@ int main() {
     dim3 block(TILE_W, TILE_H);
     int *d_in, *d_out;
     cudaMalloc(&d_in, TILE_W * TILE_H * sizeof(int));
+    // The input: cell i = i, copied from the host (cudaMalloc does not clear memory).
+    int h_in[TILE_W * TILE_H];
+    for (int i = 0; i < TILE_W * TILE_H; i++) h_in[i] = i;
+    cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice);
     cudaMalloc(&d_out, TILE_W * TILE_H * sizeof(int));
     transposeTile<<<1, block>>>(d_in, d_out);
 }

@@ -14,6 +14,10 @@ __global__ void compactMultiplesOf3(const int* in, int* out, int* total) {
 int main() {
   int *in, *out, *total;
   cudaMalloc(&in, 32 * sizeof(int));
+  // The input: in[i] = i, copied from the host (device memory from cudaMalloc is not cleared).
+  int h[32];
+  for (int i = 0; i < 32; i++) h[i] = i;
+  cudaMemcpy(in, h, sizeof(h), cudaMemcpyHostToDevice);
   cudaMalloc(&out, 32 * sizeof(int));
   cudaMalloc(&total, sizeof(int));
   compactMultiplesOf3<<<1, 32>>>(in, out, total);

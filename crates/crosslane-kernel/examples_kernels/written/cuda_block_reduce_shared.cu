@@ -21,6 +21,10 @@ __global__ void blockReduceSum(const int* in, int* out) {
 int main() {
   int *in, *out;
   cudaMalloc(&in, 128 * sizeof(int));
+  // The input: in[i] = i, copied from the host (device memory from cudaMalloc is not cleared).
+  int h[128];
+  for (int i = 0; i < 128; i++) h[i] = i;
+  cudaMemcpy(in, h, sizeof(h), cudaMemcpyHostToDevice);
   cudaMalloc(&out, 2 * sizeof(int));
   blockReduceSum<<<2, 64>>>(in, out);
   return 0;

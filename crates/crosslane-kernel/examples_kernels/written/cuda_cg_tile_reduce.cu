@@ -15,6 +15,10 @@ __global__ void tileReduceSum(const int* in, int* out) {
 int main() {
   int *in, *out;
   cudaMalloc(&in, 32 * sizeof(int));
+  // The input: in[i] = i, copied from the host (device memory from cudaMalloc is not cleared).
+  int h[32];
+  for (int i = 0; i < 32; i++) h[i] = i;
+  cudaMemcpy(in, h, sizeof(h), cudaMemcpyHostToDevice);
   cudaMalloc(&out, 2 * sizeof(int));
   tileReduceSum<<<1, 32>>>(in, out);
   return 0;

@@ -18,6 +18,10 @@ __global__ void keepOdd(const int* in, int* out, int* count) {
 int main() {
   int *in, *out, *count;
   cudaMalloc(&in, 32 * sizeof(int));
+  // The input: in[i] = i, copied from the host (device memory from cudaMalloc is not cleared).
+  int h[32];
+  for (int i = 0; i < 32; i++) h[i] = i;
+  cudaMemcpy(in, h, sizeof(h), cudaMemcpyHostToDevice);
   cudaMalloc(&out, 32 * sizeof(int));
   cudaMalloc(&count, sizeof(int));
   cudaMemset(count, 0, sizeof(int));

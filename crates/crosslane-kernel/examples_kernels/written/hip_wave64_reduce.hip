@@ -12,6 +12,10 @@ __global__ void waveReduceSum(const float* in, float* out) {
 int main() {
   float *in, *out;
   hipMalloc(&in, 64 * sizeof(float));
+  // The input: in[i] = i, copied from the host (device memory from hipMalloc is not cleared).
+  float h[64];
+  for (int i = 0; i < 64; i++) h[i] = i;
+  hipMemcpy(in, h, sizeof(h), hipMemcpyHostToDevice);
   hipMalloc(&out, sizeof(float));
   hipLaunchKernelGGL(waveReduceSum, dim3(1), dim3(64), 0, 0, in, out);
   return 0;

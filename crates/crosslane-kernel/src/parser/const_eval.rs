@@ -126,12 +126,30 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
         // `prop.warpSize`: a member a host call set (`hipGetDeviceProperties(&prop, 0)`),
         // kept in `env` under its dotted name.
-        ExprKind::Member(b, field) => match &b.kind {
-            ExprKind::Ident(n) => *env.get(&format!("{n}.{field}"))?,
-            _ => return None,
+        // A struct member host code set (`p.n = 20;`, `p.in.k`) is kept the same way. A
+        // `dim3`'s `x`, `y`, `z` are its components (CUDA C++ Programming Guide, "dim3":
+        // `grid((n + block.x - 1) / block.x)`).
+        ExprKind::Member(b, field) => match member_path(e) {
+            Some(path) if env.contains_key(&path) => env[&path],
+            _ => match (const_eval(b, env)?, field.as_str()) {
+                (HostVal::Dim(d), "x") => Int(d[0]),
+                (HostVal::Dim(d), "y") => Int(d[1]),
+                (HostVal::Dim(d), "z") => Int(d[2]),
+                _ => return None,
+            },
         },
         _ => return None,
     })
+}
+
+/// The dotted name of a member access of a variable (`p.n`, `p.in.k`), under which host code
+/// keeps a member's value; `None` for any other expression.
+pub(super) fn member_path(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) => Some(n.clone()),
+        ExprKind::Member(b, field) => Some(format!("{}.{field}", member_path(b)?)),
+        _ => None,
+    }
 }
 
 /// `a op b` of two host constants: integers exactly (checked: an overflow is no constant),

@@ -39,6 +39,14 @@ pub(super) const READ_CALLS: &[&str] = &[
     "cudaMemcpyToSymbol",
     "hipMemcpyToSymbol",
     "hipLaunchKernelGGL",
+    "cudaLaunchKernel",
+    "hipLaunchKernel",
+    "cudaLaunchCooperativeKernel",
+    "hipLaunchCooperativeKernel",
+    "cudaMemset",
+    "hipMemset",
+    "cudaMemsetAsync",
+    "hipMemsetAsync",
     "cudaGetDeviceProperties",
     "hipGetDeviceProperties",
     "cudaDeviceGetAttribute",
@@ -46,6 +54,29 @@ pub(super) const READ_CALLS: &[&str] = &[
     "cudaOccupancyMaxPotentialBlockSize",
     "hipOccupancyMaxPotentialBlockSize",
 ];
+
+/// The runtime launch calls read like `<<<…>>>` (`host_launch_api`).
+pub(super) const LAUNCH_APIS: &[&str] = &[
+    "cudaLaunchKernel",
+    "hipLaunchKernel",
+    "cudaLaunchCooperativeKernel",
+    "hipLaunchCooperativeKernel",
+];
+
+/// What a device pointer holds (`host_mem`): the last write host code made into it before the
+/// point read.
+#[derive(Clone, Debug)]
+pub(super) enum DevWrite {
+    /// Allocated by the call (`cudaMalloc`) at the line; nothing written since.
+    Fresh(String, u32),
+    /// A host-to-device copy (its values are in `HostState::copied`).
+    Copy,
+    /// A memset: the buffer's fill text (typed bytes), and the statement; or why it is not
+    /// read.
+    Memset(Result<(String, String), String>),
+    /// Written by something not read here: what and where.
+    Other(String),
+}
 
 /// Most cells a host fill loop is evaluated for (larger loops are not offered as a fill).
 pub const MAX_FILL: i128 = 65_536;
@@ -143,7 +174,7 @@ impl Parser<'_> {
 }
 
 /// `name` when the tokens are `name.member()` (a `std::vector`'s `data()`, `begin()`, `end()`).
-fn member_call(toks: &[Token], member: &str) -> Option<String> {
+pub(super) fn member_call(toks: &[Token], member: &str) -> Option<String> {
     match toks {
         [n, dot, m, open, close] => match (&n.tok, &dot.tok, &m.tok, &open.tok, &close.tok) {
             (Tok::Ident(n), Tok::Punct("."), Tok::Ident(m), Tok::Punct("("), Tok::Punct(")"))
@@ -197,11 +228,11 @@ pub(super) fn text_of(toks: &[Token]) -> String {
     s
 }
 
-/// Whether tokens hold a kernel launch (`<<<` or `hipLaunchKernelGGL`).
+/// Whether tokens hold a kernel launch (`<<<`, `hipLaunchKernelGGL`, `cudaLaunchKernel`).
 pub(super) fn launches_in(toks: &[Token]) -> bool {
     toks.windows(2).any(|w| {
         matches!((&w[0].tok, &w[1].tok), (Tok::Punct("<<"), Tok::Punct("<")))
-            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL")
+            || matches!(&w[0].tok, Tok::Ident(n) if n == "hipLaunchKernelGGL" || LAUNCH_APIS.contains(&n.as_str()))
     })
 }
 
@@ -252,6 +283,12 @@ pub(super) struct HostState {
     pub(super) taints: Vec<(usize, Vec<String>, String)>,
     /// Host statements evaluated so far (bounded by `host_eval::MAX_HOST_STEPS`).
     pub(super) steps: u64,
+    /// Device pointer → the last write host code made into it (`host_mem`).
+    pub(super) writes: HashMap<String, DevWrite>,
+    /// Device pointer → the launches given it since host code last wrote it.
+    pub(super) prior: HashMap<String, Vec<String>>,
+    /// `void* args[] = {&a, &b};` → the token range of each element's variable.
+    pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
 }
 
 impl Parser<'_> {
@@ -352,9 +389,17 @@ impl Parser<'_> {
             _ => {}
         }
         // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
-        // with its parameters bound to the call's constants.
+        // with its parameters bound to the call's constants (and what the caller's memory
+        // holds); what it may write is unknown to the caller after it.
         if let Some(next) = self.host_call(st, k, close) {
+            let end = stmt_end();
+            self.note_escapes(st, k, end);
             return next;
+        }
+        // A call given a device pointer or a filled host array may write it (`host_mem`).
+        if matches!(tok(k), Some(Tok::Ident(_))) {
+            let end = stmt_end();
+            self.note_escapes(st, k, end);
         }
         // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
         // body is then read as straight-line code.
@@ -490,6 +535,17 @@ impl Parser<'_> {
                                 .host_value(st, parts[1].0, parts[1].1)
                                 .and_then(HostVal::int)
                                 .and_then(|n| u64::try_from(n).ok());
+                            if let Some(p) = &ptr {
+                                // Fresh memory: nothing written into it yet (`host_mem`).
+                                st.writes.insert(
+                                    p.clone(),
+                                    DevWrite::Fresh(name.to_string(), toks[k].line),
+                                );
+                                st.prior.remove(p);
+                                st.copies.remove(p);
+                                st.copied.remove(p);
+                                st.fills.remove(p);
+                            }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
                                 st.mallocs.insert(p, (n, name.to_string(), toks[k].line));
                             }
@@ -565,7 +621,7 @@ impl Parser<'_> {
                             }
                         };
                         let (dst, src) = (one(parts.first()), one(parts.get(1)));
-                        if let (true, Some(d), Some(h)) = (to_device, dst.clone(), src) {
+                        if let (true, Some(d), Some(h)) = (to_device, dst.clone(), src.clone()) {
                             // A host scalar (`int h = 5; cudaMemcpy(d, &h, …)`): its value
                             // now is the one cell copied (the copy happens here).
                             if !st.arrays.contains_key(&h) && !st.fills.contains_key(&h) {
@@ -574,7 +630,19 @@ impl Parser<'_> {
                                 }
                             }
                             st.copied.insert(d.clone(), st.fills.get(&h).cloned());
+                            st.writes.insert(d.clone(), DevWrite::Copy);
+                            st.prior.remove(&d);
                             st.copies.insert(d, h);
+                        } else if let Some(h) = dst.clone().filter(|h| st.writes.contains_key(h)) {
+                            // A device-to-device copy, or a copy from a source not read, into
+                            // a device pointer.
+                            let why = format!(
+                                "`{}` at line {} copies into it from a source not read here",
+                                text_of(&toks[k..=c]),
+                                toks[k].line
+                            );
+                            st.writes.insert(h.clone(), DevWrite::Other(why));
+                            st.prior.remove(&h);
                         } else if let (false, Some(h)) = (to_device, dst) {
                             // Copied back from the device: host code no longer knows it.
                             if !st.mallocs.contains_key(&h) {
@@ -587,6 +655,21 @@ impl Parser<'_> {
                             }
                         }
                     }
+                    return end + 1;
+                }
+                "cudaMemset" | "hipMemset" | "cudaMemsetAsync" | "hipMemsetAsync"
+                    if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
+                {
+                    self.host_memset(st, k);
+                    return end + 1;
+                }
+                "cudaLaunchKernel"
+                | "hipLaunchKernel"
+                | "cudaLaunchCooperativeKernel"
+                | "hipLaunchCooperativeKernel"
+                    if matches!(tok(k + 1), Some(Tok::Punct("("))) =>
+                {
+                    self.host_launch_api(st, name, k);
                     return end + 1;
                 }
                 "cudaGetDeviceProperties"
@@ -709,145 +792,6 @@ impl Parser<'_> {
             }
         }
         None
-    }
-
-    /// A host declaration `T name = expr;`, `dim3 name(x, y, z);`, `T name[N];` or
-    /// `T name[N] = {…};`, recorded when constant.
-    fn host_decl(&mut self, st: &mut HostState, k: usize, end: usize) {
-        let toks = self.toks;
-        // `std::vector<T> name(N);`: a host array of N cells ([vector.cons]/3).
-        if let [Tok::Ident(s), Tok::Punct("::"), Tok::Ident(v), Tok::Punct("<"), ..] = toks
-            [k..end.min(k + 4)]
-            .iter()
-            .map(|t| t.tok.clone())
-            .collect::<Vec<_>>()
-            .as_slice()
-        {
-            if s == "std" && v == "vector" {
-                let close = (k + 4..end).find(|&i| matches!(toks[i].tok, Tok::Punct(">")));
-                if let Some(c) = close {
-                    if let (Some(Tok::Ident(name)), Some(Tok::Punct("("))) = (
-                        toks.get(c + 1).map(|t| &t.tok),
-                        toks.get(c + 2).map(|t| &t.tok),
-                    ) {
-                        let name = name.clone();
-                        if let Some(paren) = self.closing(c + 2) {
-                            if let Some(n) =
-                                self.host_value(st, c + 3, paren).and_then(HostVal::int)
-                            {
-                                st.arrays.insert(name, n);
-                            }
-                        }
-                    }
-                }
-                return;
-            }
-        }
-        // The declared name: the last identifier before `=`, `(`, `{` or `[` at depth 0.
-        let mut i = k;
-        while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
-            i += 1;
-        }
-        if i == k || i >= end {
-            return;
-        }
-        let Tok::Ident(name) = &toks[i - 1].tok else {
-            return;
-        };
-        let name = name.clone();
-        let is_dim3 = toks[k..i]
-            .iter()
-            .any(|t| matches!(&t.tok, Tok::Ident(n) if n == "dim3"));
-        let declares = i - k >= 2;
-        match &toks[i].tok {
-            Tok::Punct("=") => {
-                if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("{"))) {
-                    return;
-                }
-                if let Some(v) = self.host_value(st, i + 1, end) {
-                    st.unknown.remove(&name);
-                    st.env.insert(name, v);
-                } else {
-                    let why = match self.unknown_reason(st, i + 1, end) {
-                        Some(r) => r,
-                        None => format!(
-                            "`{}` at line {} has no constant value in host code",
-                            text_of(&toks[i + 1..end]),
-                            toks[k].line
-                        ),
-                    };
-                    Self::mark_unknown(st, std::slice::from_ref(&name), &why);
-                }
-            }
-            Tok::Punct("(" | "{") if is_dim3 && declares => {
-                if let Some(c) = self.closing(i) {
-                    let mut d = [1i128; 3];
-                    let parts = split_commas(toks, i + 1, c);
-                    for (n, &(a, b)) in parts.iter().take(3).enumerate() {
-                        match self.host_value(st, a, b).and_then(HostVal::int) {
-                            Some(v) => d[n] = v,
-                            None => return,
-                        }
-                    }
-                    st.env.insert(name, HostVal::Dim(d));
-                }
-            }
-            // `h[i] = v;` of a filled host array: that cell changes (both constants), else the
-            // array's fill is no longer known.
-            Tok::Punct("[") if !declares => {
-                let Some(c) = self.closing(i).filter(|&c| c < end) else {
-                    return;
-                };
-                if !st.fills.contains_key(&name) {
-                    return;
-                }
-                let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));
-                let index = self.host_value(st, i + 1, c).and_then(HostVal::int);
-                let value = if plain {
-                    self.host_value(st, c + 2, end).and_then(HostVal::text)
-                } else {
-                    None
-                };
-                let cell = st
-                    .fills
-                    .get_mut(&name)
-                    .zip(index.and_then(|x| usize::try_from(x).ok()));
-                match (cell, value) {
-                    (Some(((values, _), x)), Some(v)) if x < values.len() => values[x] = v,
-                    _ => {
-                        let why = format!(
-                            "`{}` at line {} changes a cell of `{name}` in a way not read",
-                            text_of(&toks[k..end]),
-                            toks[k].line
-                        );
-                        Self::mark_unknown(st, std::slice::from_ref(&name), &why);
-                    }
-                }
-            }
-            Tok::Punct("[") if declares => {
-                // `T name[N] = {a, b, …};`: a literal fill.
-                let Some(c) = self.closing(i) else { return };
-                if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
-                    st.arrays.insert(name.clone(), n);
-                }
-                if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
-                    && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
-                {
-                    let Some(cc) = self.closing(c + 2) else {
-                        return;
-                    };
-                    let mut values = Vec::new();
-                    for (a, b) in split_commas(toks, c + 3, cc) {
-                        match self.host_value(st, a, b).and_then(HostVal::text) {
-                            Some(v) => values.push(v),
-                            None => return,
-                        }
-                    }
-                    st.fills.insert(name, (values, toks[k].line));
-                }
-            }
-            _ => {}
-        }
     }
 
     /// A host array filled by a library call whose parentheses open at `open`: `fill_n(h, N,
@@ -1238,9 +1182,9 @@ impl Parser<'_> {
     }
 
     /// Records one launch: configuration parts (grid, block[, shared[, stream]]) and arguments.
-    fn launch(
+    pub(super) fn launch(
         &mut self,
-        st: &HostState,
+        st: &mut HostState,
         kernel: String,
         at: usize,
         cfg: &[(usize, usize)],
@@ -1307,7 +1251,9 @@ impl Parser<'_> {
                         arg.malloc_bytes = Some(*n);
                         arg.malloc_from = format!("{call} at line {line}");
                     }
-                    if let Some(h) = st.copies.get(d) {
+                    // The last write into `d` was a host-to-device copy (or is not known).
+                    let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
+                    if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
                         let at_copy = match st.copied.get(d) {
                             Some(snapshot) => snapshot.as_ref(),
                             None => st.fills.get(h),
@@ -1320,6 +1266,18 @@ impl Parser<'_> {
                             arg.fill_unread = Some(h.clone());
                         }
                     }
+                    Self::device_contents(st, d, &mut arg);
+                    // `p.n = 20;` of a struct passed by value: its members' values.
+                    let prefix = format!("{d}.");
+                    let mut fields: Vec<(String, String)> = st
+                        .env
+                        .iter()
+                        .filter_map(|(n, v)| {
+                            Some((n.strip_prefix(&prefix)?.to_string(), v.text()?))
+                        })
+                        .collect();
+                    fields.sort();
+                    arg.fields = fields;
                 }
             }
             out.push(arg);
@@ -1331,6 +1289,7 @@ impl Parser<'_> {
             let types = self.host_arg_types(at, args);
             self.launch_arg_types.push((self.launches.len(), types));
         }
+        Self::record_launch_writes(st, &kernel, span.line, &out);
         self.launches.push(HostLaunch {
             kernel,
             span,

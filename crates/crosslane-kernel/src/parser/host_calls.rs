@@ -47,6 +47,9 @@ struct ArgInfo {
     copy: Option<(String, Option<Fill>)>,
     fill: Option<Fill>,
     array: Option<i128>,
+    /// A device pointer's last write and the launches given it since (`host_mem`).
+    write: Option<super::host::DevWrite>,
+    prior: Vec<String>,
 }
 
 /// A host call read (or kept until its callee is defined): callee, template arguments (a type
@@ -232,6 +235,8 @@ impl Parser<'_> {
                     .map(|h| (h.clone(), st.fills.get(h).cloned()));
                 arg.fill = st.fills.get(n).cloned();
                 arg.array = st.arrays.get(n).copied();
+                arg.write = st.writes.get(n).cloned();
+                arg.prior = st.prior.get(n).cloned().unwrap_or_default();
             }
             args.push(arg);
         }
@@ -319,6 +324,12 @@ impl Parser<'_> {
             }
             if let Some(n) = arg.array {
                 inner.arrays.insert(p.clone(), n);
+            }
+            if let Some(w) = &arg.write {
+                inner.writes.insert(p.clone(), w.clone());
+                if !arg.prior.is_empty() {
+                    inner.prior.insert(p.clone(), arg.prior.clone());
+                }
             }
         }
         // Template parameters: a type names an alias while the body is read, a value a

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::const_eval::{binary, const_eval, HostVal};
+use super::const_eval::{binary, const_eval, member_path, HostVal};
 use super::host::{launches_in, text_of, HostState};
 use super::Parser;
 use crate::ast::{Expr, ExprKind, Span};
@@ -71,16 +71,15 @@ fn assign_op(p: &str) -> Option<Option<BinOp>> {
 /// no constant (an assignment to anything but a name, a call, an array cell).
 fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
     match &e.kind {
+        // `x = e`, and `p.n = e` of a struct member (kept under its dotted name).
         ExprKind::Assign(op, target, rhs) => {
-            let ExprKind::Ident(n) = &target.kind else {
-                return None;
-            };
+            let n = member_path(target)?;
             let r = eval_mut(rhs, env)?;
             let v = match op {
                 None => r,
-                Some(op) => binary(*op, *env.get(n)?, r)?,
+                Some(op) => binary(*op, *env.get(&n)?, r)?,
             };
-            env.insert(n.clone(), v);
+            env.insert(n, v);
             Some(v)
         }
         ExprKind::IncDec {
@@ -286,8 +285,16 @@ impl Parser<'_> {
     ) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-        let shape = match (tok(k), tok(k + 1)) {
-            (Some(Tok::Punct("++" | "--")), Some(Tok::Ident(_))) => true,
+        // `p.n = 20;`: a struct member's name, `.member` after `.member`, is the target.
+        let mut t = k + 1;
+        while matches!(tok(t), Some(Tok::Punct("."))) && matches!(tok(t + 1), Some(Tok::Ident(_))) {
+            t += 2;
+        }
+        let shape = match (tok(k), tok(t)) {
+            (Some(Tok::Punct("++" | "--")), Some(Tok::Ident(_))) if t == k + 1 => true,
+            (Some(Tok::Ident(_)), Some(Tok::Punct(p))) if t > k + 1 => {
+                *p == "=" || assign_op(p).is_some_and(|o| o.is_some())
+            }
             (Some(Tok::Ident(_)), Some(Tok::Punct(p))) => {
                 *p == "++" || *p == "--" || assign_op(p).is_some_and(|o| o.is_some())
             }

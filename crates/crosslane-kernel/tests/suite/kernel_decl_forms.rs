@@ -116,14 +116,16 @@ fn host_code_passing_nullptr_or_0_gives_the_null_pointer() {
             "{SINKS}
 int main() {{
     float *x, *out;
+    float h[4] = {{0.0f, 1.0f, 2.0f, 3.0f}};
     cudaMalloc(&x, 4 * sizeof(float));
+    cudaMemcpy(x, h, sizeof(h), cudaMemcpyHostToDevice);
     cudaMalloc(&out, 4 * sizeof(float));
     k<<<1, 4>>>(x, {arg}, out);
     return 0;
 }}
 "
         );
-        // x is the index fill 0 1 2 3 (nothing copied into it): fmaxf(-inf, x) = x.
+        // x is host code's 0 1 2 3: fmaxf(-inf, x) = x.
         let t = run(&src, LaunchConfig::default());
         assert_eq!(t.launch.block_dim, [4, 1, 1]);
         assert_eq!(

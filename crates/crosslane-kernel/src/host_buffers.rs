@@ -1,0 +1,129 @@
+//! What a device buffer holds at the launch host code makes, beyond a host array copied into
+//! it ([`crate::ast::HostArg`]'s `uninit`, `memset`, `write_unread`, `prior_launches`, read by
+//! the parser's `host_mem` module): the run's buffer gets the same, or the run says what it
+//! could not read. Never silently the index fill.
+//!
+//! Sources: CUDA Runtime API, cudaMalloc ("The memory is not cleared"); cudaMemset ("Fills the
+//! first count bytes of the memory area pointed to by devPtr with the constant byte value
+//! value"); CUDA C++ Programming Guide, "Streams" (launches on one stream run in order, so a
+//! launch sees what the launches before it wrote).
+
+use super::ast::{HostArg, HostLaunch, Param};
+use super::types::{Scalar, Ty};
+use super::{KernelDiagnostic, LaunchConfig};
+use crosslane_core::result::Level;
+
+/// The fill of a buffer nothing defined wrote: every cell uninitialized.
+const UNDEF: &str = "undef";
+
+/// For buffer parameter `p` given `a` by `launch` (the user set no fill for it): sets its fill
+/// in `config.args` where host code's memory says what it holds (undefined cells of fresh
+/// memory, a memset's bytes), adds what was taken to `taken`, and returns the notes and
+/// warnings that say it (an earlier launch not run, a write not read).
+pub fn buffer_notes(
+    launch: &HostLaunch,
+    p: &Param,
+    a: &HostArg,
+    config: &mut LaunchConfig,
+    taken: &mut Vec<String>,
+) -> Vec<KernelDiagnostic> {
+    let name = &p.name;
+    let mut notes = Vec::new();
+    if let Some((fill, what)) = &a.memset {
+        let byte = fill
+            .strip_prefix("u8:")
+            .and_then(|l| l.split(',').next())
+            .and_then(|b| b.parse::<u8>().ok());
+        let nan = match (p.ty, byte) {
+            (Ty::Ptr(v), Some(b)) => byte_nan(v.scalar, b),
+            _ => false,
+        };
+        if nan && !fill.contains(',') {
+            // The emulator keeps no NaN payload: each cell is a NaN, as the device's bytes are.
+            config.args.insert(name.clone(), "nan".to_string());
+            taken.push(format!(
+                "`{name}` holds the bytes {what} sets: each cell is a NaN (its payload is not \
+                 kept)"
+            ));
+        } else {
+            config.args.insert(name.clone(), fill.clone());
+            taken.push(format!("`{name}` holds the bytes {what} sets"));
+            if nan {
+                notes.push(KernelDiagnostic::new(
+                    launch.span,
+                    Level::Warning,
+                    format!(
+                        "`{name}`: {what} makes the cells it covers NaNs, whose bits the \
+                         emulator does not keep: they are undefined here (set them: --buffer \
+                         {name}=FILL)"
+                    ),
+                    "",
+                ));
+            }
+        }
+    }
+    if let Some(why) = &a.uninit {
+        config.args.insert(name.clone(), UNDEF.to_string());
+        if a.prior_launches.is_empty() {
+            notes.push(KernelDiagnostic::new(
+                launch.span,
+                Level::Info,
+                format!(
+                    "`{name}`: {why}, so its cells are undefined (set them: --buffer \
+                     {name}=FILL)"
+                ),
+                "CUDA Runtime API, cudaMalloc: \"The memory is not cleared\"",
+            ));
+        }
+    }
+    if let Some(why) = &a.write_unread {
+        notes.push(KernelDiagnostic::new(
+            launch.span,
+            Level::Warning,
+            format!(
+                "`{name}`: {why}; the index fill (cell i = i) is used instead: set it (CLI: \
+                 --buffer {name}=FILL)"
+            ),
+            "",
+        ));
+    }
+    if !a.prior_launches.is_empty() {
+        let holds = if a.uninit.is_some() {
+            "its cells are undefined here (the memory was never written by host code)"
+        } else {
+            "it holds what host code wrote before them"
+        };
+        notes.push(KernelDiagnostic::new(
+            launch.span,
+            Level::Warning,
+            format!(
+                "`{name}`{} is also given to {} before this launch; crosslane runs one \
+                 launch a run (this one) and not the launches before it, so what they wrote \
+                 into it is missing: {holds}. On the device launches on one stream run in \
+                 order; run the earlier kernel first (--entry) and give its result here \
+                 (--buffer {name}=FILL)",
+                if a.text == *name {
+                    String::new()
+                } else {
+                    format!(" (host code's `{}`)", a.text)
+                },
+                a.prior_launches.join(", ")
+            ),
+            "CUDA C++ Programming Guide, Streams",
+        ));
+    }
+    notes
+}
+
+/// Whether a cell of float type `s` whose every byte is `b` is a NaN (IEEE 754-2019 3.4: the
+/// exponent field all ones and a nonzero significand), as a memset of `b` leaves it.
+fn byte_nan(s: Scalar, b: u8) -> bool {
+    let bits = u64::from_le_bytes([b; 8]);
+    match s {
+        Scalar::F32 => f32::from_bits(bits as u32).is_nan(),
+        Scalar::F64 => f64::from_bits(bits).is_nan(),
+        Scalar::F16 => (bits >> 10) & 0x1f == 0x1f && bits & 0x3ff != 0,
+        Scalar::Bf16 => (bits >> 7) & 0xff == 0xff && bits & 0x7f != 0,
+        _ => false,
+    }
+}

@@ -1,0 +1,404 @@
+//! Host declarations: `T a = e, b = f;`, `dim3 g(2), b(64);`, `dim3 b;`, `T h[N] = {…};`,
+//! `void* args[] = {&a, &b};` and `std::vector<T> h(n[, v]);`, each recorded when constant so
+//! that a launch reads the values host code gives (C++17 [dcl.dcl]/[dcl.decl]: one declaration
+//! may hold several init-declarators, each with the declaration's type specifiers).
+
+use super::const_eval::HostVal;
+use super::host::{split_commas, text_of, HostState, MAX_FILL};
+use super::Parser;
+use crate::lexer::Tok;
+
+/// Words that start a statement which is no declaration though it reads `WORD name;`.
+const NOT_DECL: &[&str] = &[
+    "return",
+    "delete",
+    "throw",
+    "goto",
+    "case",
+    "else",
+    "using",
+    "typedef",
+    "co_return",
+];
+
+/// Type words of an arithmetic host scalar: a declaration of one without an initializer
+/// leaves it with no value.
+const SCALAR_WORDS: &[&str] = &[
+    "int", "unsigned", "signed", "long", "short", "char", "float", "double", "bool", "size_t",
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t",
+    "const", "static", "volatile",
+];
+
+impl Parser<'_> {
+    /// A host declaration over tokens `k..end` (its `;` excluded): each of its declarators,
+    /// `T a = e, b(…), c[N] = {…}, d;` with the type `T` of the first (C++17 [dcl.decl]/3:
+    /// each init-declarator is declared with the declaration's specifiers; a `*` belongs to its
+    /// declarator). A `std::vector` declaration is read by [`Self::host_vector_decl`].
+    pub(super) fn host_decl(&mut self, st: &mut HostState, k: usize, end: usize) {
+        if self.host_vector_decl(st, k, end) {
+            return;
+        }
+        let parts = split_commas(self.toks, k, end);
+        let Some(&(a0, b0)) = parts.first() else {
+            return;
+        };
+        let Some(is_dim3) = self.host_declarator(st, k, a0, b0, None) else {
+            return;
+        };
+        for &(a, b) in &parts[1..] {
+            self.host_declarator(st, k, a, b, Some(is_dim3));
+        }
+    }
+
+    /// One declarator over `from..end` of the declaration starting at `k`: `name = expr`,
+    /// `name(x, y, z)` of a `dim3`, `name[N] = {…}`, `name`. `later` is `Some(is_dim3)` for a
+    /// declarator after the first (the type is the first's). Returns `Some(is_dim3)` when the
+    /// tokens declare a name (so later declarators share its type), else `None`.
+    fn host_declarator(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        from: usize,
+        end: usize,
+        later: Option<bool>,
+    ) -> Option<bool> {
+        let toks = self.toks;
+        // The declared name: the last identifier before `=`, `(`, `{` or `[` at depth 0.
+        let mut i = from;
+        while i < end && matches!(toks[i].tok, Tok::Ident(_) | Tok::Punct("*" | "&" | "::")) {
+            i += 1;
+        }
+        if i == from {
+            return None;
+        }
+        let Tok::Ident(name) = &toks[i - 1].tok else {
+            return None;
+        };
+        let name = name.clone();
+        let keyword = matches!(&toks[k].tok, Tok::Ident(w) if NOT_DECL.contains(&w.as_str()));
+        let (is_dim3, declares) = match later {
+            Some(d) => (d, true),
+            None => (
+                toks[k..i]
+                    .iter()
+                    .any(|t| matches!(&t.tok, Tok::Ident(n) if n == "dim3")),
+                i - k >= 2 && !keyword,
+            ),
+        };
+        let pointer = toks[from..i]
+            .iter()
+            .any(|t| matches!(t.tok, Tok::Punct("*" | "&")));
+        // `S p{2};`, `dim3 b{64};`: the statement's reading stops at its `{`.
+        if i == end && declares && matches!(toks.get(i).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+            if let Some(c) = self.closing(i) {
+                self.declarator_rest(st, k, i, c + 1, name, is_dim3, declares);
+                return Some(is_dim3);
+            }
+        }
+        if i >= end {
+            let scalar = later.is_some()
+                || toks[k..i - 1]
+                    .iter()
+                    .all(|t| matches!(&t.tok, Tok::Ident(w) if SCALAR_WORDS.contains(&w.as_str())));
+            if declares && !pointer {
+                self.declared_bare(st, from, &name, is_dim3, scalar);
+            }
+            return declares.then_some(is_dim3);
+        }
+        self.declarator_rest(st, k, i, end, name, is_dim3, declares);
+        declares.then_some(is_dim3)
+    }
+
+    /// `T name;` (or a later declarator `b` of `T a = 1, b;`): a `dim3` is (1, 1, 1), its
+    /// constructor's defaults (CUDA C++ Programming Guide, "dim3": "any component left
+    /// unspecified is initialized to 1"); an arithmetic scalar has no value, its value is
+    /// indeterminate (C++17 [dcl.init]/12), so a launch that reads it says so.
+    fn declared_bare(
+        &mut self,
+        st: &mut HostState,
+        from: usize,
+        name: &str,
+        is_dim3: bool,
+        scalar: bool,
+    ) {
+        let toks = self.toks;
+        if is_dim3 {
+            st.unknown.remove(name);
+            st.env.insert(name.to_string(), HostVal::Dim([1, 1, 1]));
+            return;
+        }
+        if self.host_aggregate(st, from, from + 1, name, None) {
+            return;
+        }
+        if scalar {
+            let why = format!(
+                "`{name}` is declared without an initializer at line {}, so its value is \
+                 indeterminate (C++17 [dcl.init]/12)",
+                toks[from].line
+            );
+            Self::mark_unknown(st, &[name.to_string()], &why);
+        }
+    }
+
+    /// The rest of a declarator whose name ends before `i` (`toks[i]` is `=`, `(`, `{` or `[`).
+    #[allow(clippy::too_many_arguments)]
+    fn declarator_rest(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        i: usize,
+        end: usize,
+        name: String,
+        is_dim3: bool,
+        declares: bool,
+    ) {
+        let toks = self.toks;
+        match &toks[i].tok {
+            Tok::Punct("=") => {
+                if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("{"))) {
+                    self.host_aggregate(st, k, i, &name, Some(i + 1));
+                    return;
+                }
+                if let Some(v) = self.host_value(st, i + 1, end) {
+                    st.unknown.remove(&name);
+                    st.env.insert(name, v);
+                } else {
+                    let why = match self.unknown_reason(st, i + 1, end) {
+                        Some(r) => r,
+                        None => format!(
+                            "`{}` at line {} has no constant value in host code",
+                            text_of(&toks[i + 1..end]),
+                            toks[k].line
+                        ),
+                    };
+                    Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+                }
+            }
+            Tok::Punct("{") if !is_dim3 && declares => {
+                self.host_aggregate(st, k, i, &name, Some(i));
+            }
+            Tok::Punct("(" | "{") if is_dim3 && declares => {
+                if let Some(c) = self.closing(i) {
+                    let mut d = [1i128; 3];
+                    let parts = split_commas(toks, i + 1, c);
+                    for (n, &(a, b)) in parts.iter().take(3).enumerate() {
+                        match self.host_value(st, a, b).and_then(HostVal::int) {
+                            Some(v) => d[n] = v,
+                            None => return,
+                        }
+                    }
+                    st.env.insert(name, HostVal::Dim(d));
+                }
+            }
+            // `h[i] = v;` of a filled host array: that cell changes (both constants), else the
+            // array's fill is no longer known.
+            Tok::Punct("[") if !declares => {
+                let Some(c) = self.closing(i).filter(|&c| c < end) else {
+                    return;
+                };
+                if !st.fills.contains_key(&name) {
+                    return;
+                }
+                let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));
+                let index = self.host_value(st, i + 1, c).and_then(HostVal::int);
+                let value = if plain {
+                    self.host_value(st, c + 2, end).and_then(HostVal::text)
+                } else {
+                    None
+                };
+                let cell = st
+                    .fills
+                    .get_mut(&name)
+                    .zip(index.and_then(|x| usize::try_from(x).ok()));
+                match (cell, value) {
+                    (Some(((values, _), x)), Some(v)) if x < values.len() => values[x] = v,
+                    _ => {
+                        let why = format!(
+                            "`{}` at line {} changes a cell of `{name}` in a way not read",
+                            text_of(&toks[k..end]),
+                            toks[k].line
+                        );
+                        Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+                    }
+                }
+            }
+            Tok::Punct("[") if declares => {
+                // `T name[N] = {a, b, …};`: a literal fill.
+                let Some(c) = self.closing(i) else { return };
+                if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
+                    st.arrays.insert(name.clone(), n);
+                }
+                if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
+                    && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
+                {
+                    let Some(cc) = self.closing(c + 2) else {
+                        return;
+                    };
+                    self.record_arg_array(st, &name, c + 3, cc);
+                    let mut values = Vec::new();
+                    for (a, b) in split_commas(toks, c + 3, cc) {
+                        match self.host_value(st, a, b).and_then(HostVal::text) {
+                            Some(v) => values.push(v),
+                            None => return,
+                        }
+                    }
+                    st.fills.insert(name, (values, toks[k].line));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `std::vector<T> name(n);` (n value-initialized elements: 0, C++17 [vector.cons]/3,
+    /// [dcl.init]/8) or `std::vector<T> name(n, v);` (n copies of `v` converted to `T`,
+    /// [vector.cons]/4): a host array of n cells with that fill when `n` is a constant (at most
+    /// [`MAX_FILL`] cells). Returns whether the tokens are a `std::vector` declaration.
+    pub(super) fn host_vector_decl(&mut self, st: &mut HostState, k: usize, end: usize) -> bool {
+        let toks = self.toks;
+        let word = |i: usize| toks.get(i).map(|t| &t.tok);
+        let is_vector = matches!(
+            (word(k), word(k + 1), word(k + 2), word(k + 3)),
+            (Some(Tok::Ident(s)), Some(Tok::Punct("::")), Some(Tok::Ident(v)), Some(Tok::Punct("<")))
+                if s == "std" && v == "vector"
+        );
+        if !is_vector {
+            return false;
+        }
+        let Some(c) = (k + 4..end).find(|&i| matches!(toks[i].tok, Tok::Punct(">"))) else {
+            return true;
+        };
+        let float_elem = toks[k + 4..c]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "float" | "double")));
+        let (Some(Tok::Ident(name)), Some(Tok::Punct("("))) = (word(c + 1), word(c + 2)) else {
+            return true;
+        };
+        let name = name.clone();
+        let Some(paren) = self.closing(c + 2) else {
+            return true;
+        };
+        let parts = split_commas(toks, c + 3, paren);
+        let n = parts
+            .first()
+            .and_then(|&(a, b)| self.host_value(st, a, b))
+            .and_then(HostVal::int);
+        let Some(n) = n else {
+            return true;
+        };
+        st.arrays.insert(name.clone(), n);
+        let value = match parts.get(1) {
+            None => Some(HostVal::Int(0)),
+            Some(&(a, b)) => self.host_value(st, a, b),
+        };
+        // The value converted to the element type ([conv.fpint]/1: a float to an integer
+        // truncates toward zero).
+        let cell = match value {
+            Some(HostVal::Float(x)) if !float_elem && x.is_finite() => {
+                HostVal::Int(x.trunc() as i128).text()
+            }
+            Some(v) => v.text(),
+            None => None,
+        };
+        st.fills.remove(&name);
+        match cell {
+            Some(v) if parts.len() <= 2 && (0..=MAX_FILL).contains(&n) => {
+                st.unknown.remove(&name);
+                let cells = usize::try_from(n).unwrap_or(0);
+                st.fills.insert(name, (vec![v; cells], toks[k].line));
+            }
+            _ => {
+                let why = format!(
+                    "`{}` at line {} is not read as a fill",
+                    text_of(&toks[k..end]),
+                    toks[k].line
+                );
+                Self::mark_unknown(st, &[name], &why);
+            }
+        }
+        true
+    }
+
+    /// `void* args[] = {&a, &b, …};` (the argument array `cudaLaunchKernel` takes, CUDA Runtime
+    /// API, cudaLaunchKernel: "an array of pointers to the kernel's arguments"): each element's
+    /// named variable (its token range), kept by the array's name. Other lists are left alone.
+    fn record_arg_array(&mut self, st: &mut HostState, name: &str, from: usize, to: usize) {
+        let toks = self.toks;
+        let mut names = Vec::new();
+        for (a, b) in split_commas(toks, from, to) {
+            // `&x` or `(void*)&x`: the last token is the variable, right after a `&`.
+            if b < a + 2
+                || !matches!(toks[b - 2].tok, Tok::Punct("&"))
+                || !matches!(toks[b - 1].tok, Tok::Ident(_))
+            {
+                return;
+            }
+            names.push((b - 1, b));
+        }
+        if !names.is_empty() {
+            st.arg_arrays.insert(name.to_string(), names);
+        }
+    }
+
+    /// A host variable `name` of a struct type (the type's name just before index `at`, the
+    /// declaration starting at `k`): `S p = {20, 0.5f};` or `S p{20, 0.5f};` (aggregate
+    /// initialization, C++17 [dcl.init.aggr]/3: the members in declaration order; a member
+    /// the list leaves out takes its default member initializer, else is value-initialized to
+    /// 0, [dcl.init.aggr]/8), or `S p;` (`list` `None`: each member with a default member
+    /// initializer takes it, the others have no value, [dcl.init]/12). Each scalar member's
+    /// value is kept under `name.member`, as `p.n = 20;` keeps it. Returns whether the type is
+    /// a struct the source defines.
+    fn host_aggregate(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        at: usize,
+        name: &str,
+        list: Option<usize>,
+    ) -> bool {
+        let toks = self.toks;
+        let ty = toks[k..at].iter().rev().find_map(|t| match &t.tok {
+            Tok::Ident(n) if self.structs.contains_key(n) => Some(n.clone()),
+            _ => None,
+        });
+        let Some(fields) = ty
+            .and_then(|t| self.structs.get(&t))
+            .map(|d| d.fields.clone())
+        else {
+            return false;
+        };
+        let parts = match list.and_then(|o| self.closing(o).map(|c| (o, c))) {
+            Some((o, c)) => Some(split_commas(toks, o + 1, c)),
+            None if list.is_some() => return true,
+            None => None,
+        };
+        let env = st.env.clone();
+        for (n, f) in fields.iter().enumerate() {
+            if !matches!(f.ty, super::structs::FieldTy::Val(v) if v.lanes <= 1) {
+                continue;
+            }
+            let key = format!("{name}.{}", f.name);
+            let value = match parts.as_ref().map(|p| p.get(n)) {
+                Some(Some(&(a, b))) => self.host_value(st, a, b),
+                // Left out of the list: its default member initializer, else 0.
+                Some(None) => match &f.default {
+                    Some(e) => super::const_eval::const_eval(e, &env),
+                    None => Some(HostVal::Int(0)),
+                },
+                None => f
+                    .default
+                    .as_ref()
+                    .and_then(|e| super::const_eval::const_eval(e, &env)),
+            };
+            match value {
+                Some(v) => {
+                    st.unknown.remove(&key);
+                    st.env.insert(key, v);
+                }
+                None => {
+                    st.env.remove(&key);
+                }
+            }
+        }
+        true
+    }
+}

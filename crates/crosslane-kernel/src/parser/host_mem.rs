@@ -1,0 +1,216 @@
+//! What a device buffer holds when host code launches a kernel on it: the host reading
+//! ([`super::host`]) follows each device pointer from its allocation to the launch and says
+//! which write came last, so that the run's buffer holds what the device's would, or says what
+//! it could not read. Never silently the index fill.
+//!
+//! - `cudaMalloc` / `hipMalloc` and nothing written after it: the memory is not cleared (CUDA
+//!   Runtime API, cudaMalloc: "The memory is not cleared"; the HIP Runtime API's hipMalloc
+//!   promises no contents either), so every cell is undefined.
+//! - `cudaMemset(d, v, n)` / `hipMemset` (also `…Async`): the first `n` bytes each hold the low
+//!   byte of `v` (CUDA Runtime API, cudaMemset: "Fills the first count bytes of the memory area
+//!   pointed to by devPtr with the constant byte value value"); a memset of 1 over `int` cells
+//!   gives 0x01010101.
+//! - memory from `cudaMallocManaged` / `hipMallocManaged` that host code writes element by
+//!   element (`x[i] = …` in a loop): the host's writes are the device's values (CUDA C++
+//!   Programming Guide, "Unified Memory Programming": one pointer valid on host and device).
+//! - an earlier launch given the buffer: that launch is not run here (one launch a run), so
+//!   what it wrote is missing; the launch that runs says so.
+//! - anything else that may write it (a call the reading does not know given the pointer, a
+//!   device-to-device copy): said, naming the statement.
+
+use super::host::{text_of, DevWrite, HostState, READ_CALLS};
+use super::Parser;
+use crate::ast::HostArg;
+use crate::lexer::Tok;
+
+/// Most bytes a partial memset is spelled out for as a byte list (a memset of the whole
+/// buffer is one value however large).
+const MAX_MEMSET_LIST: u64 = 1 << 20;
+
+/// Statements that name a device pointer or host array without writing it.
+const NO_WRITE: &[&str] = &[
+    "cudaFree",
+    "hipFree",
+    "free",
+    "cudaFreeHost",
+    "hipHostFree",
+    "printf",
+    "fprintf",
+    "delete",
+    "return",
+];
+
+impl Parser<'_> {
+    /// `cudaMemset(d, v, bytes)` / `hipMemset` / their `Async` forms at `k`: records the
+    /// fill the bytes give (see the module doc).
+    pub(super) fn host_memset(&mut self, st: &mut HostState, k: usize) {
+        let toks = self.toks;
+        let Some(c) = self.closing(k + 1) else { return };
+        let parts = super::host::split_commas(toks, k + 2, c);
+        let (Some(&(a, b)), Some(&(va, vb)), Some(&(na, nb))) =
+            (parts.first(), parts.get(1), parts.get(2))
+        else {
+            return;
+        };
+        let Some(d) = toks[a..b].iter().rev().find_map(|t| match &t.tok {
+            Tok::Ident(n) => Some(n.clone()),
+            _ => None,
+        }) else {
+            return;
+        };
+        let line = toks[k].line;
+        let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
+        let value = self
+            .host_value(st, va, vb)
+            .and_then(super::const_eval::HostVal::int);
+        let bytes = self
+            .host_value(st, na, nb)
+            .and_then(super::const_eval::HostVal::int)
+            .and_then(|n| u64::try_from(n).ok());
+        let whole = st.mallocs.get(&d).map(|m| m.0);
+        let fill = match (value, bytes) {
+            (Some(v), Some(n)) => {
+                // The value converted to unsigned char (CUDA Runtime API, cudaMemset).
+                let byte = (v & 0xff) as u8;
+                let n = whole.map_or(n, |w| n.min(w));
+                if whole.is_some_and(|w| n >= w) {
+                    Ok((format!("u8:{byte}"), what))
+                } else if n <= MAX_MEMSET_LIST && whole.is_some() {
+                    let list = vec![byte.to_string(); usize::try_from(n).unwrap_or(0)];
+                    Ok((format!("u8:{}", list.join(",")), what))
+                } else {
+                    Err(format!(
+                        "{what} sets {n} bytes of `{d}`, whose size is not read here"
+                    ))
+                }
+            }
+            _ => Err(format!(
+                "{what} sets `{d}` with a value or size that has no constant value in host code"
+            )),
+        };
+        st.writes.insert(d.clone(), DevWrite::Memset(fill));
+        st.prior.remove(&d);
+    }
+
+    /// A statement `k..end` the host reading does not otherwise follow: each device pointer or
+    /// filled host array it passes to a call (`init(h.data(), n)`, `curandGenerate(g, d, n)`,
+    /// `fread(h, …)`), or a host array it changes by a member call (`h.push_back(v)`), may be
+    /// written there: a device pointer's last write becomes that statement, a host array's fill
+    /// is no longer known (each said at the launch that reads it).
+    pub(super) fn note_escapes(&mut self, st: &mut HostState, k: usize, end: usize) {
+        let toks = self.toks;
+        let Some(Tok::Ident(first)) = toks.get(k).map(|t| &t.tok) else {
+            return;
+        };
+        // hip-tests' `HipTest::launchKernel(k, …, args…)` is a launch.
+        if NO_WRITE.contains(&first.as_str())
+            || first == "HipTest"
+            || first == "launchKernel"
+            || matches!(
+                first.as_str(),
+                "if" | "for" | "while" | "do" | "switch" | "else"
+            )
+            || super::host::launches_in(&toks[k..end])
+            || toks[k..end]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(n) if READ_CALLS.contains(&n.as_str())))
+        {
+            return;
+        }
+        let line = toks[k].line;
+        let what = || format!("`{}` at line {line}", text_of(&toks[k..end]));
+        for j in k..end {
+            let Tok::Ident(n) = &toks[j].tok else {
+                continue;
+            };
+            let prev = j.checked_sub(1).map(|p| &toks[p].tok);
+            let prev2 = j.checked_sub(2).map(|p| &toks[p].tok);
+            let next = toks.get(j + 1).map(|t| &t.tok);
+            let next2 = toks.get(j + 2).map(|t| &t.tok);
+            // An argument: `(n`, `, n`, `(&n`, `, &n`, each also `n.data()`.
+            let arg = j > k
+                && (matches!(prev, Some(Tok::Punct("(" | ",")))
+                    || (matches!(prev, Some(Tok::Punct("&")))
+                        && matches!(prev2, Some(Tok::Punct("(" | ",")))));
+            let member = j == k
+                && matches!(next, Some(Tok::Punct(".")))
+                && !matches!(next2, Some(Tok::Ident(m)) if matches!(m.as_str(), "size" | "data" | "begin" | "end"));
+            if !(arg || member) {
+                continue;
+            }
+            if st.fills.contains_key(n) && !st.mallocs.contains_key(n) {
+                let why = format!(
+                    "{} passes it to code the host reading does not follow",
+                    what()
+                );
+                Self::mark_unknown(st, std::slice::from_ref(n), &why);
+            } else if st.writes.contains_key(n) {
+                let why = format!("{} may write it (not read here)", what());
+                st.writes.insert(n.clone(), DevWrite::Other(why));
+            }
+        }
+    }
+
+    /// What device pointer `d` (a launch argument) holds at this launch, into `arg`: a managed
+    /// buffer's host-written values, a memset's bytes, undefined cells for memory nothing wrote,
+    /// or the statement that wrote it in a way not read; and the earlier launches given it.
+    /// A host-to-device copy is read by the launch itself (`HostState::copies`).
+    pub(super) fn device_contents(st: &HostState, d: &str, arg: &mut HostArg) {
+        let managed = st
+            .mallocs
+            .get(d)
+            .filter(|m| m.1.ends_with("Managed"))
+            .map(|m| format!("`{}` at line {}", m.1, m.2));
+        if let Some(call) = &managed {
+            if let Some((values, line)) = st.fills.get(d) {
+                arg.fill = Some(values.clone());
+                arg.fill_line = *line;
+                arg.fill_from = d.to_string();
+                arg.managed = true;
+                return;
+            }
+            if let Some(why) = st.unknown.get(d) {
+                arg.write_unread = Some(format!(
+                    "`{d}` is managed memory ({call}) that host code writes, but not in a way \
+                     read here ({why})"
+                ));
+                return;
+            }
+        }
+        arg.prior_launches = st.prior.get(d).cloned().unwrap_or_default();
+        match st.writes.get(d) {
+            Some(DevWrite::Fresh(call, line)) => {
+                arg.uninit = Some(format!(
+                    "`{call}` at line {line} does not clear memory and host code writes \
+                     nothing into `{d}` before the launch"
+                ));
+            }
+            Some(DevWrite::Memset(Ok((fill, what)))) => {
+                arg.memset = Some((fill.clone(), what.clone()));
+            }
+            Some(DevWrite::Memset(Err(why)) | DevWrite::Other(why)) => {
+                arg.write_unread = Some(why.clone());
+            }
+            Some(DevWrite::Copy) | None => {}
+        }
+    }
+
+    /// After a launch at `line` of `kernel` with `args` (their texts): each device pointer
+    /// passed is one this launch may write, which a later launch reading it does not see.
+    pub(super) fn record_launch_writes(
+        st: &mut HostState,
+        kernel: &str,
+        line: u32,
+        args: &[HostArg],
+    ) {
+        for a in args {
+            let name = a.text.trim();
+            if st.writes.contains_key(name) || st.mallocs.contains_key(name) {
+                st.prior
+                    .entry(name.to_string())
+                    .or_default()
+                    .push(format!("`{kernel}` launched at line {line}"));
+            }
+        }
+    }
+}
