@@ -626,6 +626,9 @@ impl Parser<'_> {
                     if let Some(e) = self.hip_sync_call(&w, &args, span)? {
                         return Ok(e);
                     }
+                    if let Some(e) = self.amdgcn_ballot_call(&w, &args, span)? {
+                        return Ok(e);
+                    }
                     if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {
                         return Ok(e);
                     }

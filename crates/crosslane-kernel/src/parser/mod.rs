@@ -25,6 +25,7 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod amdgcn_ballot;
 mod arrays;
 mod ascend_simt;
 mod asm;
