@@ -713,7 +713,12 @@ impl<'a> Parser<'a> {
             .push(KernelDiagnostic::new(span, level, message, rule));
     }
 
+    /// Whether `w` names a type here: a type word or alias that no variable in scope hides
+    /// ([`types::KEYWORD_TYPES`]: `int half = 2;` makes `half` the variable in its scope).
     pub(super) fn is_type_word(&self, w: &str) -> bool {
+        if !types::KEYWORD_TYPES.contains(&w) && self.var_type(w).is_some() {
+            return false;
+        }
         TYPE_WORDS.contains(&w)
             || self.aliases.contains_key(w)
             || maca_vector(w).is_some()
