@@ -28,6 +28,8 @@ use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
 mod arrays;
+mod by_value;
+pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
@@ -116,6 +118,9 @@ pub(super) struct StructDef {
     pub(super) union_first: Option<String>,
     /// What `v[i]` names when the struct has `operator[]` ([`subscript`]).
     pub(super) subscript: Option<subscript::Subscript>,
+    /// The class template and arguments this struct is the instance of (`Number<4>`:
+    /// `Number`, `[4]`), for deduction from it ([`super::deduce_class`]).
+    pub(super) instance_of: Option<(String, Vec<super::targs::TArg>)>,
 }
 
 /// How a struct variable holds its value.
