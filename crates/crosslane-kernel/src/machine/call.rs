@@ -57,13 +57,7 @@ impl Executor {
     /// makes a result undefined (citing that reason) only in the lanes that read one. Only a
     /// plain value (names, literals, casts and arithmetic of them) is exempt: an index, a
     /// call or an assignment inside the operand reads as anywhere else.
-    fn op_operand(
-        &mut self,
-        w: usize,
-        a: &Expr,
-        mask: LaneMask,
-        cx: &mut StepCtx,
-    ) -> Vec<LaneVal> {
+    fn op_operand(&mut self, w: usize, a: &Expr, mask: LaneMask, cx: &mut StepCtx) -> Vec<LaneVal> {
         fn plain(e: &Expr, depth: u32) -> bool {
             depth < 16
                 && match &e.kind {
@@ -116,11 +110,16 @@ impl Executor {
                 _ => None,
             })
         };
-        let first_uninit = mask.iter().filter(|&l| l < lanes).find_map(|j| uninit(j).map(|x| (j, x)));
+        let first_uninit = mask
+            .iter()
+            .filter(|&l| l < lanes)
+            .find_map(|j| uninit(j).map(|x| (j, x)));
         let Some(any) = first_uninit else {
             return;
         };
-        let step = (outcome.steps.len() == 1).then(|| outcome.steps.first()).flatten();
+        let step = (outcome.steps.len() == 1)
+            .then(|| outcome.steps.first())
+            .flatten();
         for i in mask.iter().filter(|&l| l < lanes) {
             if !matches!(outcome.values.get(i), Some(Err(_))) {
                 continue;

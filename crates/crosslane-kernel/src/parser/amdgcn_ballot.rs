@@ -40,7 +40,10 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 span.line,
                 span.col,
-                format!("`{name}` takes 1 argument (the predicate), given {}", args.len()),
+                format!(
+                    "`{name}` takes 1 argument (the predicate), given {}",
+                    args.len()
+                ),
             ));
         };
         if w32 && self.wave != 32 {

@@ -16,6 +16,8 @@ pub(crate) struct ParamCopy {
     pub(crate) elem: ValTy,
     pub(crate) count: u32,
     pub(crate) span: Span,
+    /// The struct passed (named in a refusal).
+    pub(crate) sname: String,
 }
 
 /// The pointer parameter's name for array leaf `leaf` (`s.lens` → `s.lens@in`): `@` is no
@@ -27,7 +29,11 @@ pub(crate) fn copy_param_name(leaf: &str) -> String {
 impl Parser<'_> {
     /// `body` preceded by the copies [`Parser::struct_param`] queued for this function's
     /// by-value parameters: each local array declared, then filled from its parameter.
-    pub(crate) fn with_param_copies(&mut self, copies: Vec<ParamCopy>, body: Stmt) -> PResult<Stmt> {
+    pub(crate) fn with_param_copies(
+        &mut self,
+        copies: Vec<ParamCopy>,
+        body: Stmt,
+    ) -> PResult<Stmt> {
         if copies.is_empty() {
             return Ok(body);
         }
@@ -54,7 +60,8 @@ impl Parser<'_> {
         }];
         for c in &copies {
             let sp = self.syn_span(c.span);
-            let e = self.copy_elements(&ident(&c.local, sp), &ident(&c.param, sp), c.count, c.span)?;
+            let e =
+                self.copy_elements(&ident(&c.local, sp), &ident(&c.param, sp), c.count, c.span)?;
             list.push(Stmt {
                 kind: StmtKind::Expr(e),
                 span,
@@ -69,8 +76,8 @@ impl Parser<'_> {
         })
     }
 
-    /// Refuses the copies queued by a member function's or a lambda's parameters (only a
-    /// free function's body is given its prologue).
+    /// Refuses the copies queued by a lambda's parameters (a free or member function's body
+    /// is given its prologue; a lambda's is not).
     pub(crate) fn refuse_param_copies(&mut self) -> PResult<()> {
         let copies = std::mem::take(&mut self.param_copies);
         match copies.first() {
@@ -78,9 +85,11 @@ impl Parser<'_> {
             Some(c) => Err(KernelError::new(
                 c.span.line,
                 c.span.col,
-                "a struct with an array member is passed by value to a member function or a \
-                 lambda here, which is not supported; pass it as `const S&` (read only), `S&` \
-                 or `S*`, or to a free `__device__` function",
+                format!(
+                    "a struct with an array member (`{s}`) passed by value to a lambda is not \
+                     supported; take it as `const {s}&` (read only), `{s}&` or `{s}*`",
+                    s = c.sname
+                ),
             )),
         }
     }

@@ -131,6 +131,7 @@ impl Parser<'_> {
                         elem: v,
                         count: l.count,
                         span: at,
+                        sname: s.clone(),
                     });
                     params.push(Param {
                         name: param,

@@ -110,8 +110,10 @@ impl Parser<'_> {
                             nested.push((inner.clone(), self.struct_alias.get(&inner).cloned()));
                             self.struct_def(Some(full.clone()))?;
                             if let Some(def) = self.structs.get_mut(&sname) {
-                                def.member_types
-                                    .insert(inner, crate::parser::member_types::MemberTy::Struct(full));
+                                def.member_types.insert(
+                                    inner,
+                                    crate::parser::member_types::MemberTy::Struct(full),
+                                );
                             }
                         }
                         continue;
@@ -520,7 +522,7 @@ impl Parser<'_> {
         };
         self.expect_punct("(")?;
         let params = self.params()?;
-        self.refuse_param_copies()?;
+        let copies = std::mem::take(&mut self.param_copies);
         let own = std::mem::take(&mut self.pending_svars);
         // The arity a call writes: a struct parameter counts once, not once per leaf.
         let arity =
@@ -580,6 +582,10 @@ impl Parser<'_> {
         let mut scope = HashMap::new();
         for p in &params {
             scope.insert(p.name.clone(), p.ty);
+        }
+        // A by-value struct's array members: local arrays of the body ([`ParamCopy`]).
+        for c in &copies {
+            scope.insert(c.local.clone(), Ty::Ptr(c.elem));
         }
         self.scopes.push(scope);
         let r = (|| -> PResult<Function> {
@@ -725,6 +731,8 @@ impl Parser<'_> {
                     };
                 }
             }
+            // By-value parameters' array copies first, before an initializer list reads them.
+            let body = self.with_param_copies(copies, body)?;
             Ok(Function {
                 name: func.clone(),
                 entry: false,
