@@ -110,24 +110,57 @@ impl Executor {
                 _ => None,
             })
         };
-        let first_uninit = mask
+        if !mask
             .iter()
             .filter(|&l| l < lanes)
-            .find_map(|j| uninit(j).map(|x| (j, x)));
-        let Some(any) = first_uninit else {
+            .any(|j| uninit(j).is_some())
+        {
             return;
-        };
+        }
         let step = (outcome.steps.len() == 1)
             .then(|| outcome.steps.first())
             .flatten();
-        for i in mask.iter().filter(|&l| l < lanes) {
-            if !matches!(outcome.values.get(i), Some(Err(_))) {
-                continue;
+        // An op whose results name no single source lane (a ballot, a vote, a reduction)
+        // reads every lane's operand: each uninitialized one is a use, warned as anywhere
+        // else, whatever the op made of it.
+        let combining = step.is_none_or(|s| {
+            mask.iter()
+                .filter(|&l| l < lanes)
+                .any(|l| s.results.get(l).is_some_and(|r| r.from.is_none()))
+        });
+        if combining {
+            for j in mask.iter().filter(|&l| l < lanes) {
+                let Some((k, why)) = uninit(j) else { continue };
+                let name = match args.get(k).map(|a| &a.kind) {
+                    Some(ExprKind::Ident(n)) => n.clone(),
+                    _ => "the operand".to_string(),
+                };
+                cx.note(
+                    Level::Warning,
+                    args.get(k).map_or(span, |a| a.span),
+                    format!("`{name}` is read uninitialized ({why}): its value is undefined"),
+                    "ISO C++17 [dcl.init]/12; seed 002 §3.8.3 example",
+                    Some(j),
+                );
             }
+            return;
+        }
+        for i in mask.iter().filter(|&l| l < lanes) {
+            let Some(Err(res)) = outcome.values.get(i) else {
+                continue;
+            };
+            // The lane read (`from`), or any lane for an op that combines them all; the
+            // result's own reason must carry that operand's, so another cause of an
+            // undefined result is never blamed on it.
             let from = step.and_then(|s| s.results.get(i)).and_then(|r| r.from);
-            let Some((j, (k, why))) = (match from {
-                Some(j) => uninit(j).map(|x| (j, x)),
-                None => Some(any.clone()),
+            let candidates: Vec<usize> = match from {
+                Some(j) => vec![j],
+                None => mask.iter().filter(|&l| l < lanes).collect(),
+            };
+            let Some((j, (k, why))) = candidates.into_iter().find_map(|j| {
+                uninit(j)
+                    .filter(|(_, why)| res.why.contains(why.as_str()))
+                    .map(|x| (j, x))
             }) else {
                 continue;
             };
