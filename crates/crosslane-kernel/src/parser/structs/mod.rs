@@ -434,6 +434,10 @@ impl Parser<'_> {
                 }
                 ExprKind::Ident(n) => match self.var_struct(n) {
                     Some(sv) if sv.kind == SKind::Many => Some(sv.sname.clone()),
+                    // `*this`: the receiver ([class.this]/1), as `this` names it.
+                    Some(sv) if n == "this" && matches!(e.kind, ExprKind::Deref(_)) => {
+                        Some(sv.sname.clone())
+                    }
                     _ => None,
                 },
                 ExprKind::Binary(BinOp::Add | BinOp::Sub, p, _) => match &p.kind {

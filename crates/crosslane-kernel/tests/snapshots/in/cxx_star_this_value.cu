@@ -9,6 +9,8 @@
 // bumped() copies *this, adds 10 to the copy's v and returns it; a itself is unchanged:
 //   bump.v = 18 - l: 18 17 16 15 14 13 12 11; bump.idx = l; a.v afterwards is still 8 - l.
 // (*this).v reads the receiver's field: twice() = 2 * (8 - l) = 16 14 12 10 8 6 4 2.
+// `*this = o;` assigns the receiver member by member ([class.copy.assign]): c = {l, l}, and
+// the odd lanes assign b = {5, -1} to it: asg.v = 0 5 2 5 4 5 6 5, asg.idx = 0 -1 2 -1 4 -1 6 -1.
 struct MinLoc {
   float v;
   int idx;
@@ -19,9 +21,10 @@ struct MinLoc {
     return c;
   }
   __device__ float twice() const { return (*this).v * 2.f; }
+  __device__ void assign(const MinLoc& o) { *this = o; }
 };
 
-__global__ void k(MinLoc* best, MinLoc* bump, float* kept, float* tw) {
+__global__ void k(MinLoc* best, MinLoc* bump, float* kept, float* tw, MinLoc* asg) {
   int l = threadIdx.x;
   MinLoc a{(float)(8 - l), l};
   MinLoc b{5.f, -1};
@@ -29,4 +32,7 @@ __global__ void k(MinLoc* best, MinLoc* bump, float* kept, float* tw) {
   bump[l] = a.bumped();
   kept[l] = a.v;
   tw[l] = a.twice();
+  MinLoc c{(float)l, l};
+  if (l & 1) c.assign(b);
+  asg[l] = c;
 }
