@@ -266,6 +266,27 @@ impl Parser<'_> {
             // variable hides is that variable ([`KEYWORD_TYPES`]).
             let hidden = !KEYWORD_TYPES.contains(&w.as_str())
                 && (!words.is_empty() || self.var_type(&w).is_some());
+            if TYPE_WORDS.contains(&w.as_str())
+                && hidden
+                && words.is_empty()
+                && matches!(self.peek(1), Tok::Ident(_) | Tok::Punct("*" | "&"))
+            {
+                // `int half = 2; half h = …;`: `half` is the variable here, so this is not a
+                // declaration ([basic.scope.hiding]/2); the compilers refuse it too.
+                return Err(KernelError::new(
+                    start.line,
+                    start.col,
+                    format!(
+                        "`{w}` is a variable here, which hides the type `{w}` in its scope \
+                         ([basic.scope.hiding]/2); rename the variable{}",
+                        if matches!(w.as_str(), "half" | "half2") {
+                            format!(" or write the type as `__{w}`")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+            }
             if TYPE_WORDS.contains(&w.as_str()) && !hidden {
                 self.bump();
                 words.push(w);
