@@ -48,6 +48,140 @@ impl Executor {
         out
     }
 
+    /// A cross-lane op's value operand (`__shfl_sync`'s `var`, a ballot's predicate, DPP's
+    /// `old`), evaluated in every lane. A lane's own operand that no lane reads is not a use
+    /// ([dcl.init]/12 makes *using* an indeterminate value undefined): the CUDA C++
+    /// Programming Guide's broadcast (`if (laneId == 0) value = arg; value =
+    /// __shfl_sync(0xffffffff, value, 0);`) reads only lane 0's. So an uninitialized variable
+    /// read here notes nothing; its lanes' operands stay undefined with the reason, and the op
+    /// makes a result undefined (citing that reason) only in the lanes that read one. Only a
+    /// plain value (names, literals, casts and arithmetic of them) is exempt: an index, a
+    /// call or an assignment inside the operand reads as anywhere else.
+    fn op_operand(&mut self, w: usize, a: &Expr, mask: LaneMask, cx: &mut StepCtx) -> Vec<LaneVal> {
+        fn plain(e: &Expr, depth: u32) -> bool {
+            depth < 16
+                && match &e.kind {
+                    ExprKind::Ident(_)
+                    | ExprKind::Int { .. }
+                    | ExprKind::Float { .. }
+                    | ExprKind::Bool(_) => true,
+                    ExprKind::Cast(_, x) | ExprKind::Unary(_, x) => plain(x, depth + 1),
+                    ExprKind::Binary(_, x, y) => plain(x, depth + 1) && plain(y, depth + 1),
+                    _ => false,
+                }
+        }
+        if !plain(a, 0) || cx.operand_read {
+            return self.eval(w, a, mask, cx);
+        }
+        cx.operand_read = true;
+        let vals = self.eval(w, a, mask, cx);
+        cx.operand_read = false;
+        vals
+    }
+
+    /// The warning [`Executor::op_operand`] held back, where a lane's result does read an
+    /// uninitialized operand: the lane it reads (`from`), or, for an op that combines every
+    /// lane's operand (a ballot), any active lane whose operand is uninitialized. Noted per
+    /// destination lane, at the call, with the variable's reason.
+    #[allow(clippy::too_many_arguments)]
+    fn note_uninit_reads(
+        &self,
+        spec: &crosslane_core::op::OpSpec,
+        span: Span,
+        args: &[Expr],
+        vals: &[Vec<LaneVal>],
+        mask: LaneMask,
+        outcome: &builtins::CallOutcome,
+        cx: &mut StepCtx,
+    ) {
+        let lanes = self.trace.launch.lanes;
+        let operands: Vec<(usize, &Vec<LaneVal>)> = vals
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| {
+                spec.args
+                    .get(*k)
+                    .is_some_and(|x| matches!(x.role, Role::Operand | Role::Old | Role::Data))
+            })
+            .collect();
+        let uninit = |j: usize| {
+            operands.iter().find_map(|(k, v)| match v.get(j) {
+                Some(Err(u)) if u.uninit => Some((*k, u.why.clone())),
+                _ => None,
+            })
+        };
+        if !mask
+            .iter()
+            .filter(|&l| l < lanes)
+            .any(|j| uninit(j).is_some())
+        {
+            return;
+        }
+        let step = (outcome.steps.len() == 1)
+            .then(|| outcome.steps.first())
+            .flatten();
+        // An op whose results name no single source lane (a ballot, a vote, a reduction)
+        // reads every lane's operand: each uninitialized one is a use, warned as anywhere
+        // else, whatever the op made of it.
+        let combining = step.is_none_or(|s| {
+            mask.iter()
+                .filter(|&l| l < lanes)
+                .any(|l| s.results.get(l).is_some_and(|r| r.from.is_none()))
+        });
+        if combining {
+            for j in mask.iter().filter(|&l| l < lanes) {
+                let Some((k, why)) = uninit(j) else { continue };
+                let name = match args.get(k).map(|a| &a.kind) {
+                    Some(ExprKind::Ident(n)) => n.clone(),
+                    _ => "the operand".to_string(),
+                };
+                cx.note(
+                    Level::Warning,
+                    args.get(k).map_or(span, |a| a.span),
+                    format!("`{name}` is read uninitialized ({why}): its value is undefined"),
+                    "ISO C++17 [dcl.init]/12; seed 002 §3.8.3 example",
+                    Some(j),
+                );
+            }
+            return;
+        }
+        for i in mask.iter().filter(|&l| l < lanes) {
+            let Some(Err(res)) = outcome.values.get(i) else {
+                continue;
+            };
+            // The lane read (`from`), or any lane for an op that combines them all; the
+            // result's own reason must carry that operand's, so another cause of an
+            // undefined result is never blamed on it.
+            let from = step.and_then(|s| s.results.get(i)).and_then(|r| r.from);
+            let candidates: Vec<usize> = match from {
+                Some(j) => vec![j],
+                None => mask.iter().filter(|&l| l < lanes).collect(),
+            };
+            let Some((j, (k, why))) = candidates.into_iter().find_map(|j| {
+                uninit(j)
+                    .filter(|(_, why)| res.why.contains(why.as_str()))
+                    .map(|x| (j, x))
+            }) else {
+                continue;
+            };
+            let what = match args.get(k).map(|a| &a.kind) {
+                Some(ExprKind::Ident(n)) => format!("`{n}`"),
+                _ => "its operand".to_string(),
+            };
+            cx.note(
+                Level::Warning,
+                span,
+                format!(
+                    "`{}` reads {what} where it is uninitialized: the result is undefined (e.g. \
+                     lane {i} reads lane {j}'s: {why})",
+                    spec.name
+                ),
+                "ISO C++17 [dcl.init]/12",
+                Some(i),
+            );
+        }
+    }
+
     pub(crate) fn call(
         &mut self,
         w: usize,
@@ -213,6 +347,12 @@ impl Executor {
             if spec.args.get(k).is_some_and(|x| x.role == Role::Out) {
                 out_places.push(self.out_place(w, a, mask, cx));
                 vals.push(vec![Err(Undef::idle()); lanes]);
+            } else if spec
+                .args
+                .get(k)
+                .is_some_and(|x| matches!(x.role, Role::Operand | Role::Old | Role::Data))
+            {
+                vals.push(self.op_operand(w, a, mask, cx));
             } else {
                 vals.push(self.eval(w, a, mask, cx));
             }
@@ -293,6 +433,7 @@ impl Executor {
                 }
             }
         }
+        self.note_uninit_reads(spec, e.span, args, &vals, mask, &outcome, cx);
         carry_notes(spec, &vals, mask, &mut outcome);
         for (level, message, rule) in outcome.diagnostics {
             cx.note(level, e.span, message, &rule, None);

@@ -606,7 +606,7 @@ impl Executor {
             .and_then(|r| r.get(l, &self.reasons))
             .unwrap_or_else(|| Err(Undef::idle()));
         if let Err(u) = &v {
-            if u.uninit {
+            if u.uninit && !cx.operand_read {
                 let name = self.slots.get(slot).map_or("", |s| s.name.as_str());
                 cx.note(
                     Level::Warning,

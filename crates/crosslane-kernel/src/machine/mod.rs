@@ -195,6 +195,10 @@ pub(crate) struct StepCtx {
     pub(crate) barrier: bool,
     /// Calls of [`StepCtx::note`] (one per lane a diagnostic concerns), charged as work.
     pub(crate) notes: u64,
+    /// While a cross-lane op's value operand is evaluated: reading an uninitialized variable
+    /// notes nothing there ([`Executor::op_operand`]); the value stays undefined with its
+    /// reason, so the op's result is undefined exactly in the lanes that read it.
+    pub(crate) operand_read: bool,
 }
 
 impl StepCtx {

@@ -669,7 +669,10 @@ impl Parser<'_> {
             Tok::Ident(w) => {
                 let explicit = self.warp_builtin_targs(&w);
                 if self.is_punct("(") || self.is_punct("{") {
-                    if let Some(v) = word_type(&w).or_else(|| self.aliases.get(&w).copied()) {
+                    if let Some(v) = word_type(&w)
+                        .or_else(|| self.aliases.get(&w).copied())
+                        .filter(|_| self.is_type_word(&w))
+                    {
                         // A functional cast `float(x)`, `int64_t{i}`, `half2(a, b)`.
                         return self.functional_cast(&w, v, span);
                     }
@@ -687,6 +690,9 @@ impl Parser<'_> {
                         self.check_warp_builtin_targs(&w, targs, &args, span)?;
                     }
                     if let Some(e) = self.hip_sync_call(&w, &args, span)? {
+                        return Ok(e);
+                    }
+                    if let Some(e) = self.amdgcn_ballot_call(&w, &args, span)? {
                         return Ok(e);
                     }
                     if let Some(e) = self.sync_vote_call(&w, &mut args, span)? {

@@ -388,7 +388,9 @@ impl Parser<'_> {
         }
         self.expect_punct("(")?;
         self.pending_svars.clear();
+        self.param_copies.clear();
         let mut params = self.params()?;
+        let copies = std::mem::take(&mut self.param_copies);
         // Overloads of one name ([`super::overload`]): a later declaration with other
         // parameter types is kept under its own key. An instance of a template (parsed with
         // `eager` set) is named by its instantiation instead; a member function defined out of
@@ -440,6 +442,10 @@ impl Parser<'_> {
         for p in &params {
             scope.insert(p.name.clone(), p.ty);
         }
+        // A by-value struct's array members: local arrays of the body ([`structs::ParamCopy`]).
+        for c in &copies {
+            scope.insert(c.local.clone(), crate::types::Ty::Ptr(c.elem));
+        }
         self.scopes.push(scope);
         // References to one value (not `T (&w)[8]`, which has dimensions).
         let refs = params
@@ -477,6 +483,15 @@ impl Parser<'_> {
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
             let body = self.stmt();
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
+            // A class's static members (`Number<2>::value`) stay: a class template
+            // instantiated in this body is not instantiated again where another function
+            // (a template instance parsed later) names the member.
+            let mut consts = consts;
+            for (k, v) in std::mem::take(&mut self.consts) {
+                if k.contains("::") {
+                    consts.entry(k).or_insert(v);
+                }
+            }
             self.consts = consts;
             if is_auto {
                 ret = self.auto_return_type(&name, deduced.flatten())?;
@@ -487,7 +502,7 @@ impl Parser<'_> {
         })();
         self.scopes.pop();
         self.value_refs = outer_refs;
-        let body = body?;
+        let body = self.with_param_copies(copies, body?)?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         let f = Function {
             name,

@@ -174,6 +174,7 @@ impl Parser<'_> {
         } else {
             Vec::new()
         };
+        self.refuse_param_copies()?;
         let own = std::mem::take(&mut self.pending_svars);
         self.skip_lambda_words();
         let mut written_ret: Option<(Ty, Option<String>)> = None;

@@ -25,6 +25,7 @@
 //! one level per operator ([`super::budget::Limits::max_depth`]). Tokens after macro expansion,
 //! counting every expansion call, are bounded by [`super::budget::Limits::max_tokens`].
 
+mod amdgcn_ballot;
 mod arrays;
 mod ascend_simt;
 mod asm;
@@ -45,6 +46,7 @@ pub(crate) use cg_lower::{GRID_SYNC, GRID_SYNC_REFUSAL};
 pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod const_eval;
+mod deduce_class;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
@@ -464,6 +466,9 @@ struct Parser<'a> {
     ctor_types: HashMap<String, Vec<crate::types::Ty>>,
     /// Struct parameters read by `params`, declared when the function's scope opens.
     pending_svars: Vec<(String, structs::SVar)>,
+    /// Array members of by-value struct parameters read by `params`, copied when the body
+    /// starts ([`structs::ParamCopy`]).
+    param_copies: Vec<structs::ParamCopy>,
     /// Functions that return a struct (lowered to `__ret.*` reference parameters), by name.
     fn_ret: HashMap<String, String>,
     /// Names of function pointer types (`using fn_t = float (*)(float);`), see [`fn_ptr`].
@@ -599,6 +604,7 @@ impl<'a> Parser<'a> {
             local_struct_ptrs: std::collections::HashSet::new(),
             ctor_types: HashMap::new(),
             pending_svars: Vec::new(),
+            param_copies: Vec::new(),
             fn_ret: HashMap::new(),
             fn_ptr_types: std::collections::HashSet::new(),
             fn_ptr_sigs: HashMap::new(),
@@ -764,7 +770,12 @@ impl<'a> Parser<'a> {
             .push(KernelDiagnostic::new(span, level, message, rule));
     }
 
+    /// Whether `w` names a type here: a type word or alias that no variable in scope hides
+    /// ([`types::KEYWORD_TYPES`]: `int half = 2;` makes `half` the variable in its scope).
     pub(super) fn is_type_word(&self, w: &str) -> bool {
+        if !types::KEYWORD_TYPES.contains(&w) && self.var_type(w).is_some() {
+            return false;
+        }
         TYPE_WORDS.contains(&w)
             || self.aliases.contains_key(w)
             || maca_vector(w).is_some()

@@ -47,6 +47,10 @@ pub struct Template {
     /// Per function parameter: the non-type template parameter its array bound names
     /// (`const T (&a)[N]`), deduced from the argument array's bound ([temp.deduct.type]/8).
     deduce_bound: Vec<Option<String>>,
+    /// Per function parameter: its type as a class template's id (`Number<N>`,
+    /// `const vec_t<T, N>&`), whose bare parameters are deduced from an instance argument
+    /// ([`super::deduce_class`]).
+    deduce_class: Vec<Option<super::deduce_class::ClassPattern>>,
     /// A member template's class bindings (the class's template parameters, its constants
     /// and aliases), in force where the member is instantiated.
     env: Option<Box<MemberEnv>>,
@@ -86,6 +90,7 @@ impl Template {
             deduce_from: Vec::new(),
             deduce_ptr: Vec::new(),
             deduce_bound: Vec::new(),
+            deduce_class: Vec::new(),
             env: None,
             defined: true,
         }
@@ -393,6 +398,7 @@ impl Parser<'_> {
             deduce_ptr.push(is_ptr);
             deduce_bound.push(bound_name);
         }
+        let deduce_class = self.class_patterns(&self.toks[open + 1..close], &params);
         // A host function template (`template <class T> void runTest(int n) { … k<T><<<…>>>(…);
         // }`): read at its calls from host code with its parameters bound ([`super::host_calls`]).
         let device = self.toks[from..body_open.unwrap_or(open)]
@@ -430,6 +436,7 @@ impl Parser<'_> {
                 deduce_from,
                 deduce_ptr,
                 deduce_bound,
+                deduce_class,
                 env: None,
                 defined: body_open.is_some(),
             },
@@ -574,6 +581,7 @@ impl Parser<'_> {
         let deduce_from = t.deduce_from.clone();
         let deduce_ptr = t.deduce_ptr.clone();
         let deduce_bound = t.deduce_bound.clone();
+        let deduce_class = t.deduce_class.clone();
         let mut given = given;
         if params.last().is_some_and(|p| p.pack) && given.len() >= params.len() {
             // Explicit arguments past the others are the pack's.
@@ -648,6 +656,11 @@ impl Parser<'_> {
                     bound[k] = Some(TArg::Value(i128::from(n)));
                     continue;
                 }
+            }
+            // `f(Number<N>)` given a `Number<4>`: `N = 4` ([temp.deduct.type]/8).
+            if let Some(a) = self.deduce_from_class(&p.name, &deduce_class, args) {
+                bound[k] = Some(a);
+                continue;
             }
             if let Some(d) = &p.default {
                 let d = d.clone();
@@ -1135,6 +1148,10 @@ impl Parser<'_> {
             e.message = format!("in `{mangled}`: {}", e.message);
             e
         })?;
+        // What a function template's `Number<N>` parameter deduces `N` from.
+        if let Some(d) = self.structs.get_mut(&mangled) {
+            d.instance_of = Some((name.to_string(), bound));
+        }
         Ok(mangled)
     }
 }

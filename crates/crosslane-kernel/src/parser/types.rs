@@ -105,6 +105,17 @@ pub(super) const TYPE_WORDS: &[&str] = &[
     "dim3",
 ];
 
+/// The type words that are keywords ([lex.key], with clang's `_Float16` and `__bf16`): they
+/// combine with each other (`unsigned long long`) and no declaration can hide them. Every other
+/// word of [`TYPE_WORDS`] is a header's typedef (`half` from cuda_fp16.h / hip_fp16.h, `size_t`,
+/// `int8_t`, …): an ordinary name, which a variable of the same name hides in its scope
+/// ([basic.scope.hiding]/2: `int half = n / 2;` declares a variable `half`), and which never
+/// follows another type word in one type (`int half` is a type and a declarator).
+pub(super) const KEYWORD_TYPES: &[&str] = &[
+    "void", "bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double",
+    "_Float16", "__bf16",
+];
+
 /// A single-word type name (not combinations like `unsigned long`).
 pub(super) fn word_type(w: &str) -> Option<ValTy> {
     let s = |x| Some(ValTy::scalar(x));
@@ -251,7 +262,32 @@ impl Parser<'_> {
         }
         let mut words: Vec<String> = Vec::new();
         while let Tok::Ident(w) = self.peek(0).clone() {
-            if TYPE_WORDS.contains(&w.as_str()) {
+            // A typedef name after a type word is the declarator (`int half = 2;`), and one a
+            // variable hides is that variable ([`KEYWORD_TYPES`]).
+            let hidden = !KEYWORD_TYPES.contains(&w.as_str())
+                && (!words.is_empty() || self.var_type(&w).is_some());
+            if TYPE_WORDS.contains(&w.as_str())
+                && hidden
+                && words.is_empty()
+                && matches!(self.peek(1), Tok::Ident(_) | Tok::Punct("*" | "&"))
+            {
+                // `int half = 2; half h = …;`: `half` is the variable here, so this is not a
+                // declaration ([basic.scope.hiding]/2); the compilers refuse it too.
+                return Err(KernelError::new(
+                    start.line,
+                    start.col,
+                    format!(
+                        "`{w}` is a variable here, which hides the type `{w}` in its scope \
+                         ([basic.scope.hiding]/2); rename the variable{}",
+                        if matches!(w.as_str(), "half" | "half2") {
+                            format!(" or write the type as `__{w}`")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                ));
+            }
+            if TYPE_WORDS.contains(&w.as_str()) && !hidden {
                 self.bump();
                 words.push(w);
                 continue;

@@ -96,7 +96,13 @@ impl Parser<'_> {
                 break;
             }
         }
-        let name = self.ident()?;
+        // An unnamed parameter (`int get(Number<N>)`, a tag whose type alone matters,
+        // [dcl.fct]/8): nothing in the body can name it.
+        let name = if matches!(self.peek(0), Tok::Punct("," | ")")) {
+            format!("<unnamed parameter at {}:{}>", at.line, at.col)
+        } else {
+            self.ident()?
+        };
         if self.eat("[") {
             while !self.is_punct("]") && !matches!(self.peek(0), Tok::Eof) {
                 self.bump();
@@ -105,16 +111,8 @@ impl Parser<'_> {
             many = true;
         }
         let leaves = self.leaves(&s, at)?;
-        if !many && !reference && !is_const && leaves.iter().any(|l| l.count > 0) {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "a struct with an array member (`{s}`) is passed here by value; pass it as \
-                     `const {s}&` (read only), `{s}&` or `{s}*`"
-                ),
-            ));
-        }
+        // By value: a copy, its array members copied when the body starts ([`by_value`]).
+        let copied = !many && !reference && !is_const;
         let mut params = Vec::new();
         let mut names = Vec::new();
         for l in &leaves {
@@ -125,6 +123,26 @@ impl Parser<'_> {
                 let Ty::Val(v) = l.ty else {
                     return self.unsupported("this array member is not supported here");
                 };
+                if copied {
+                    let param = super::by_value::copy_param_name(&n);
+                    self.param_copies.push(ParamCopy {
+                        local: n.clone(),
+                        param: param.clone(),
+                        elem: v,
+                        count: l.count,
+                        span: at,
+                        sname: s.clone(),
+                    });
+                    params.push(Param {
+                        name: param,
+                        ty: Ty::Ptr(v),
+                        reference: false,
+                        const_ref: false,
+                        span: at,
+                    });
+                    names.push(n);
+                    continue;
+                }
                 params.push(Param {
                     name: n.clone(),
                     ty: Ty::Ptr(v),

@@ -63,6 +63,9 @@ impl Parser<'_> {
             self.bump();
         }
         let mut consts: Vec<String> = Vec::new();
+        // Nested classes' bare names, with what each name meant before (restored after the
+        // outer class's member functions: the bare name is the outer class's scope only).
+        let mut nested: Vec<(String, Option<String>)> = Vec::new();
         loop {
             if is_union || self.eat("}") {
                 break;
@@ -93,6 +96,26 @@ impl Parser<'_> {
                     }
                     "__extension__" => {
                         self.skip_extension();
+                        continue;
+                    }
+                    // A nested class ([class.nest]): `struct storage_type { T v[N]; };` in a
+                    // class (template), the struct `Outer::storage_type`, named bare inside
+                    // the outer class and as `Outer<…>::storage_type` outside it.
+                    "struct" | "class"
+                        if matches!(self.peek(1), Tok::Ident(_))
+                            && matches!(self.peek(2), Tok::Punct("{")) =>
+                    {
+                        if let Tok::Ident(inner) = self.peek(1).clone() {
+                            let full = format!("{sname}::{inner}");
+                            nested.push((inner.clone(), self.struct_alias.get(&inner).cloned()));
+                            self.struct_def(Some(full.clone()))?;
+                            if let Some(def) = self.structs.get_mut(&sname) {
+                                def.member_types.insert(
+                                    inner,
+                                    crate::parser::member_types::MemberTy::Struct(full),
+                                );
+                            }
+                        }
                         continue;
                     }
                     "struct" | "class" | "union" | "enum" => return self.unsupported(
@@ -299,6 +322,12 @@ impl Parser<'_> {
         self.self_struct = saved_self;
         for c in consts {
             self.consts.remove(&c);
+        }
+        for (inner, before) in nested.into_iter().rev() {
+            match before {
+                Some(b) => self.struct_alias.insert(inner, b),
+                None => self.struct_alias.remove(&inner),
+            };
         }
         r?;
         self.pos = end;
@@ -514,6 +543,7 @@ impl Parser<'_> {
         };
         self.expect_punct("(")?;
         let params = self.params()?;
+        let copies = std::mem::take(&mut self.param_copies);
         let own = std::mem::take(&mut self.pending_svars);
         // The arity a call writes: a struct parameter counts once, not once per leaf.
         let arity =
@@ -573,6 +603,10 @@ impl Parser<'_> {
         let mut scope = HashMap::new();
         for p in &params {
             scope.insert(p.name.clone(), p.ty);
+        }
+        // A by-value struct's array members: local arrays of the body ([`ParamCopy`]).
+        for c in &copies {
+            scope.insert(c.local.clone(), Ty::Ptr(c.elem));
         }
         self.scopes.push(scope);
         let r = (|| -> PResult<Function> {
@@ -718,6 +752,8 @@ impl Parser<'_> {
                     };
                 }
             }
+            // By-value parameters' array copies first, before an initializer list reads them.
+            let body = self.with_param_copies(copies, body)?;
             Ok(Function {
                 name: func.clone(),
                 entry: false,

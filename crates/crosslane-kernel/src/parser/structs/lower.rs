@@ -667,6 +667,12 @@ impl Parser<'_> {
                 }
                 Ok(Some((s, out)))
             }
+            // `*this` in a member function is the receiver itself ([class.this]/1: `this`
+            // points at the object the function was called on): its leaves are the
+            // receiver's reference parameters, as `this` names them.
+            ExprKind::Deref(b) if matches!(&b.kind, ExprKind::Ident(n) if n == "this") => {
+                self.leaves_of(b, expect)
+            }
             ExprKind::Deref(b) => {
                 let Some((s, base)) = self.many_leaves(b)? else {
                     return Ok(None);

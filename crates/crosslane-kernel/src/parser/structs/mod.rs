@@ -29,6 +29,8 @@ use crate::KernelError;
 
 mod arrays;
 mod bitfields;
+mod by_value;
+pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
@@ -122,6 +124,9 @@ pub(super) struct StructDef {
     /// The unnamed bit-fields (`unsigned : 4;`, `int : 0;`), each with the index of the member
     /// it comes before: they only move the layout ([`bitfields`]).
     pub(super) bit_pads: Vec<(usize, bitfields::Bits)>,
+    /// The class template and arguments this struct is the instance of (`Number<4>`:
+    /// `Number`, `[4]`), for deduction from it ([`super::deduce_class`]).
+    pub(super) instance_of: Option<(String, Vec<super::targs::TArg>)>,
 }
 
 /// How a struct variable holds its value.
@@ -435,6 +440,10 @@ impl Parser<'_> {
                 }
                 ExprKind::Ident(n) => match self.var_struct(n) {
                     Some(sv) if sv.kind == SKind::Many => Some(sv.sname.clone()),
+                    // `*this`: the receiver ([class.this]/1), as `this` names it.
+                    Some(sv) if n == "this" && matches!(e.kind, ExprKind::Deref(_)) => {
+                        Some(sv.sname.clone())
+                    }
                     _ => None,
                 },
                 ExprKind::Binary(BinOp::Add | BinOp::Sub, p, _) => match &p.kind {
