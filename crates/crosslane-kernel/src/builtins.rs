@@ -1009,6 +1009,24 @@ fn call_op_once(
             }
         }
     }
+    // A result computed from several lanes (a ballot, a vote, a reduction, a scan) is undefined
+    // when an active lane's operand is: its bits or its sum depend on a value nobody set, and
+    // taking that operand as 0 would pick a number (the first such lane is named). The op does
+    // not say which lanes each result combined, so every computed result is taken to read all
+    // the active lanes.
+    let first_undefined = (0..lanes).find(|&j| active.contains(j) && inputs[j].is_none());
+    if let Some(j) = first_undefined {
+        let why = operand
+            .get(j)
+            .and_then(|v| v.as_ref().err())
+            .map(|u| format!("it combines lane {j}'s operand, which is undefined ({})", u.why))
+            .unwrap_or_else(|| format!("it combines lane {j}'s operand, which is undefined"));
+        for (i, r) in results.iter_mut().enumerate() {
+            if active.contains(i) && r.source == Source::Computed {
+                *r = crosslane_core::result::LaneResult::undefined(why.clone(), Some(j));
+            }
+        }
+    }
     let values = results
         .iter()
         .map(|r| match r.value {

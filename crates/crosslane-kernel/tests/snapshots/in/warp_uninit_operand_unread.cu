@@ -7,8 +7,9 @@
 // (1 -> 0, 3 -> 20, …, 31 -> 300). An even lane reads an odd lane's uninitialized `v`: its
 // result is undefined (`?`), with one warning at the call (lanes 0, 2, …, 30) and the store's.
 // A ballot reads every lane's predicate: `p` set in lane 0 only is read uninitialized in lanes
-// 1-31, warned at the operand as any read. Only lane 0's bit is kept (& 1): p = 1 there, so
-// bal[l] = 1 in every lane.
+// 1-31, warned at the operand as any read. The ballot's bits 1-31 are then undefined, and the
+// emulator keeps undefinedness per value, not per bit: the whole mask is undefined, and so is
+// `& 1u` of it, bal[l] = ? in every lane (a device gives 1: lane 0's bit is its own p = 1).
 __global__ void k(int* b, int* x, unsigned* bal) {
   int laneId = threadIdx.x & 0x1f;
   int value;
