@@ -44,6 +44,7 @@ impl Parser<'_> {
             _ => None,
         };
         let Some(op) = op else { return Ok(lhs) };
+        let op_at = self.span();
         self.bump();
         let rhs = if op.is_none() && self.is_punct("{") {
             // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
@@ -54,6 +55,12 @@ impl Parser<'_> {
         } else {
             self.assign_expr()?
         };
+        if let Some(b) = op {
+            // `a += b` on a struct: its `operator+=` ([`super::operators`]).
+            if let Some(call) = self.compound_operator(b, &lhs, &rhs, op_at)? {
+                return Ok(call);
+            }
+        }
         let span = lhs.span;
         self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }
@@ -86,8 +93,31 @@ impl Parser<'_> {
             if prec < min_prec {
                 break;
             }
+            let text = *p;
+            let op_at = self.span();
             self.bump();
-            let rhs = self.binary(prec + 1)?;
+            let rhs = match self.binary(prec + 1) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.depth -= 1;
+                    return Err(e);
+                }
+            };
+            if let Op::Bin(_) = op {
+                // A struct operand: the operator function overload resolution chooses
+                // ([`super::operators`]).
+                match self.operator_call(text, vec![lhs.clone(), rhs.clone()], op_at) {
+                    Ok(Some(call)) => {
+                        lhs = call;
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        self.depth -= 1;
+                        return Err(e);
+                    }
+                }
+            }
             let span = lhs.span;
             let kind = match op {
                 Op::Bin(b) => ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
@@ -127,12 +157,19 @@ impl Parser<'_> {
             if let Some(op) = un {
                 self.bump();
                 let e = self.unary()?;
+                // `-v` on a struct: its `operator-` ([`super::operators`]).
+                if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
+                    return Ok(call);
+                }
                 return self.checked(wrap(ExprKind::Unary(op, Box::new(e))));
             }
             match p {
                 "++" | "--" => {
                     self.bump();
                     let e = self.unary()?;
+                    if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
+                        return Ok(call);
+                    }
                     return self.checked(wrap(ExprKind::IncDec {
                         inc: p == "++",
                         prefix: true,
@@ -331,7 +368,17 @@ impl Parser<'_> {
                 e = self.node(ExprKind::Member(Box::new(e), field), span)?;
             } else if self.is_punct("++") || self.is_punct("--") {
                 let inc = self.is_punct("++");
+                let op_at = self.span();
                 self.bump();
+                if self.struct_of(&e).is_some() {
+                    // `v++` on a struct: `operator++(v, 0)` ([over.inc]/1).
+                    let zero = self.e_int(op_at, 0);
+                    let text = if inc { "++" } else { "--" };
+                    if let Some(call) = self.operator_call(text, vec![e.clone(), zero], op_at)? {
+                        e = call;
+                        continue;
+                    }
+                }
                 e = self.node(
                     ExprKind::IncDec {
                         inc,

@@ -316,6 +316,7 @@ impl Parser<'_> {
         };
         let mut sret = None;
         let mut is_auto = false;
+        let mut refused = None;
         let header = (|| -> PResult<Option<Header>> {
             if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") && !self.is_word("auto") {
                 return Ok(None);
@@ -336,6 +337,21 @@ impl Parser<'_> {
             // `__global__ void __launch_bounds__(256, 2) k(…)`: attributes may also stand
             // between the return type and the name.
             let (mid_entry, _, mid_bounds) = self.qualifiers()?;
+            if let Some(r) = self.operator_id_at(0) {
+                // `V operator+(V a, V b)`: a free operator ([`super::operators`]).
+                let (op, n) = match r {
+                    Ok(x) => x,
+                    Err(e) => {
+                        refused = Some(e);
+                        return Ok(None);
+                    }
+                };
+                if !matches!(self.peek(n), Tok::Punct("(")) {
+                    return Ok(None);
+                }
+                self.pos += n;
+                return Ok(Some((ret, format!("operator{op}"), mid_entry, mid_bounds)));
+            }
             let Tok::Ident(name) = self.peek(0).clone() else {
                 return Ok(None);
             };
@@ -346,6 +362,9 @@ impl Parser<'_> {
             Ok(Some((ret, name, mid_entry, mid_bounds)))
         })();
         let Ok(Some((mut ret, name, mid_entry, mid_bounds))) = header else {
+            if let Some(e) = refused {
+                return Err(e);
+            }
             self.pos = save;
             self.depth = save_depth;
             self.diags.truncate(saved_diags);

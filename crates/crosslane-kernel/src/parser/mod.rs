@@ -75,6 +75,7 @@ mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
+mod operators;
 mod overload;
 mod packs;
 mod partial_spec;
@@ -460,6 +461,9 @@ struct Parser<'a> {
     self_struct: Option<String>,
     /// The struct the function being parsed returns.
     ret_struct: Option<String>,
+    /// The member operator being parsed returns a reference to its own struct
+    /// (`V& operator+=(…)`): its `return *this;` ends the call ([`operators`]).
+    ret_this: bool,
     /// The value type the function being parsed returns (`return {};` value-initializes it).
     ret_val: Option<ValTy>,
     /// The lambda whose body is being parsed.
@@ -566,6 +570,7 @@ impl<'a> Parser<'a> {
             syn: 0,
             self_struct: None,
             ret_struct: None,
+            ret_this: false,
             ret_val: None,
             lambda: None,
             extra_fns: Vec::new(),

@@ -332,6 +332,17 @@ impl Parser<'_> {
             }
             k += 1;
         };
+        if let Some(t) = self.toks[from..paren_open.unwrap_or(from)]
+            .iter()
+            .find(|t| matches!(&t.tok, Tok::Ident(w) if w == "operator"))
+        {
+            // [`super::operators`]: operators are chosen among non-template functions.
+            return Err(KernelError::new(
+                t.line,
+                t.col,
+                "a function template of an operator is not supported; declare the operator as                  a member of the class template (`bool operator<(const Pair& o) const`), or a                  non-template free operator for each type used",
+            ));
+        }
         let (Some(name), Some(open)) = (name, paren_open) else {
             return Err(KernelError::new(
                 at.line,
