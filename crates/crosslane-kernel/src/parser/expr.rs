@@ -183,6 +183,13 @@ impl Parser<'_> {
                         // `*p` of `S* p = &s;`: `s` itself ([expr.unary.op]/1).
                         return Ok(e);
                     }
+                    if matches!(&e.kind, ExprKind::Ident(n) if n == "this")
+                        && self.var_struct("this").is_some()
+                    {
+                        // `*this` in a member function: the receiver's value
+                        // ([expr.prim.this]/2, [expr.unary.op]/1), as in `o < *this`.
+                        return Ok(e);
+                    }
                     return self.checked(wrap(ExprKind::Deref(Box::new(e))));
                 }
                 "&" => {

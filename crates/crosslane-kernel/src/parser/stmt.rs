@@ -233,8 +233,7 @@ impl Parser<'_> {
                     };
                     self.expect_punct(";")?;
                     if self.ret_this
-                        && matches!(&e, Some(Expr { kind: ExprKind::Deref(t), .. })
-                            if matches!(&t.kind, ExprKind::Ident(n) if n == "this"))
+                        && matches!(&e, Some(Expr { kind: ExprKind::Ident(n), .. }) if n == "this")
                     {
                         // `return *this;` of `V& operator+=(…)`: the receiver was changed in
                         // place ([`super::operators`]).

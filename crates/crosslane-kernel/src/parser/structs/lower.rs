@@ -513,6 +513,35 @@ impl Parser<'_> {
         }
     }
 
+    /// `c` computed into a fresh `bool` local declared in [`Parser::pre`]; the local.
+    fn hoisted_condition(&mut self, c: Expr, span: Span) -> Expr {
+        self.syn_span(span);
+        let name = format!("cond{}", self.syn);
+        let ty = Ty::Val(ValTy::scalar(Scalar::Bool));
+        self.declare(&name, ty);
+        let sp = self.syn_span(span);
+        let at = Span {
+            line: span.line,
+            col: 1,
+        };
+        self.pre.push(Stmt {
+            kind: StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: name.clone(),
+                    ty,
+                    array: None,
+                    init: Some(c),
+                    span: sp,
+                    id: NodeId::fresh(),
+                }],
+            ),
+            span: at,
+            end: at,
+        });
+        ident(&name, self.syn_span(span))
+    }
+
     /// Adds an expression statement to [`Parser::pre`].
     pub(crate) fn push_pre_expr(&mut self, e: Expr) {
         let span = e.span;
@@ -691,7 +720,12 @@ impl Parser<'_> {
                         format!("both sides of `?:` must be a `{s}`"),
                     ));
                 };
-                let c = self.lower_struct((**c).clone())?;
+                let mut c = self.lower_struct((**c).clone())?;
+                if la.len() > 1 && c.walk().any(|x| matches!(x.kind, ExprKind::Call(..))) {
+                    // A call in the condition (`a < b ? a : b` through `operator<`) runs once,
+                    // before the statement: each leaf's `?:` reads its result.
+                    c = self.hoisted_condition(c, span);
+                }
                 let mut out = Vec::new();
                 for ((p, x), (_, y)) in la.into_iter().zip(lb) {
                     let sp = self.syn_span(span);
