@@ -17,8 +17,8 @@
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{lex, Tok};
-use crate::KernelError;
 use crate::types::Ty;
+use crate::KernelError;
 
 /// What the parser knows of a coalesced group's place among its siblings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -585,6 +585,17 @@ impl Parser<'_> {
                             ),
                         ))
                     }
+                    Group::Coalesced(_) if self.struct_of(&value).is_some() => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "cg::{name} of a struct over a coalesced group is not supported; \
+                                 take a tile (`tiled_partition<N>(block)`), or reduce each \
+                                 member"
+                            ),
+                        ))
+                    }
                     Group::Coalesced(_) if name == "reduce" => {
                         return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
                     }
@@ -660,7 +671,11 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            out.push_str(&format!(" b.{} = {};", l.path, shuffle.replace('#', &l.path)));
+            out.push_str(&format!(
+                " b.{} = {};",
+                l.path,
+                shuffle.replace('#', &l.path)
+            ));
         }
         Ok(out)
     }

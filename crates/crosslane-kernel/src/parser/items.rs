@@ -337,6 +337,25 @@ impl Parser<'_> {
             // `__global__ void __launch_bounds__(256, 2) k(…)`: attributes may also stand
             // between the return type and the name.
             let (mid_entry, _, mid_bounds) = self.qualifiers()?;
+            if self.is_punct("&") {
+                if let Some(r) = self.operator_id_at(1) {
+                    // `V& operator+=(V& a, const V& b)`: a free operator returning a reference.
+                    let t = &self.toks[self.pos];
+                    refused = Some(match r {
+                        Err(e) => e,
+                        Ok((op, _)) => KernelError::new(
+                            t.line,
+                            t.col,
+                            format!(
+                                "a free `operator{op}` returning a reference is not supported; \
+                                 declare it as a member that returns `*this` (`V& \
+                                 operator{op}(const V& o) {{ …; return *this; }}`)"
+                            ),
+                        ),
+                    });
+                    return Ok(None);
+                }
+            }
             if let Some(r) = self.operator_id_at(0) {
                 // `V operator+(V a, V b)`: a free operator ([`super::operators`]).
                 let (op, n) = match r {

@@ -49,8 +49,8 @@ pub(crate) struct MemberOp {
 
 /// The operators a struct may declare here, each a single token after `operator`.
 const SUPPORTED: &[&str] = &[
-    "+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "<=", ">=", "==", "!=", "<<",
-    ">>", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "++", "--",
+    "+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "<=", ">=", "==", "!=", "<<", ">>",
+    "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "++", "--",
 ];
 
 /// What to write instead of an operator that is refused.
@@ -240,8 +240,7 @@ impl Parser<'_> {
         let Some(text) = bin_text(op) else {
             return Ok(None);
         };
-        if self.struct_of(l).is_none() && !self.fn_sets.contains_key(&format!("operator{text}="))
-        {
+        if self.struct_of(l).is_none() && !self.fn_sets.contains_key(&format!("operator{text}=")) {
             return Ok(None);
         }
         self.operator_call(&format!("{text}="), vec![l.clone(), r.clone()], span)

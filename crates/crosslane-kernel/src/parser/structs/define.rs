@@ -186,7 +186,9 @@ impl Parser<'_> {
                         self.skip_member_function()?;
                         break;
                     }
-                    return self.unsupported("this operator is not supported; write it as a named member function");
+                    return self.unsupported(
+                        "this operator is not supported; write it as a named member function",
+                    );
                 }
                 if self.is_punct("&") {
                     return self.unsupported("reference members are not supported");

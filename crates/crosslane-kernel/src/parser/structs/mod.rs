@@ -680,9 +680,9 @@ mod tests {
                 "only arrays of scalars, vectors or structs",
             ),
             (
-                "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",
+                "struct S {\n  __device__ S& operator=(const S& o) { return *this; }\n};",
                 2,
-                "only `operator()`",
+                "`operator=` is not supported",
             ),
             (
                 "__global__ void k(int* o) {\n  auto f = [](auto x) { return x; };\n}",
