@@ -464,6 +464,8 @@ struct Parser<'a> {
     /// The member operator being parsed returns a reference to its own struct
     /// (`V& operator+=(…)`): its `return *this;` ends the call ([`operators`]).
     ret_this: bool,
+    /// Each struct's member operators other than `()` and `[]`, by struct ([`operators`]).
+    member_ops: HashMap<String, Vec<operators::MemberOp>>,
     /// The value type the function being parsed returns (`return {};` value-initializes it).
     ret_val: Option<ValTy>,
     /// The lambda whose body is being parsed.
@@ -571,6 +573,7 @@ impl<'a> Parser<'a> {
             self_struct: None,
             ret_struct: None,
             ret_this: false,
+            member_ops: HashMap::new(),
             ret_val: None,
             lambda: None,
             extra_fns: Vec::new(),

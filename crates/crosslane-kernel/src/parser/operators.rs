@@ -112,13 +112,11 @@ impl Parser<'_> {
         params: Vec<PSig>,
         at: Span,
     ) -> PResult<String> {
-        let Some(def) = self.structs.get_mut(sname) else {
-            return Ok(format!("operator{op}"));
-        };
+        let ops = self.member_ops.entry(sname.to_string()).or_default();
         let same = |a: &[PSig], b: &[PSig]| {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ty == y.ty)
         };
-        let mine: Vec<&MemberOp> = def.operators.iter().filter(|m| m.op == op).collect();
+        let mine: Vec<&MemberOp> = ops.iter().filter(|m| m.op == op).collect();
         if let Some(m) = mine.iter().find(|m| same(&m.params, &params)) {
             return Ok(m.key.clone());
         }
@@ -134,7 +132,7 @@ impl Parser<'_> {
         } else {
             format!("operator{op}#{}", mine.len() + 1)
         };
-        def.operators.push(MemberOp {
+        ops.push(MemberOp {
             op: op.to_string(),
             key: key.clone(),
             params,
@@ -161,16 +159,12 @@ impl Parser<'_> {
         let has_free = self.fn_sets.contains_key(&free);
         let vector = |p: &Self, a: &Expr| p.expr_type(a).is_some_and(|v| v.lanes > 1);
         let class_operand = classes.iter().any(Option::is_some);
-        if !class_operand && !(has_free && args.iter().any(|a| vector(self, a))) {
+        if !(class_operand || has_free && args.iter().any(|a| vector(self, a))) {
             return Ok(None);
         }
         let mut cands: Vec<Candidate> = Vec::new();
         if let Some(Some(s)) = classes.first() {
-            let members = self
-                .structs
-                .get(s)
-                .map(|d| d.operators.clone())
-                .unwrap_or_default();
+            let members = self.member_ops.get(s).cloned().unwrap_or_default();
             for m in members.into_iter().filter(|m| m.op == op) {
                 // The implicit object parameter: the class itself, never converted
                 // ([over.match.funcs]/5).

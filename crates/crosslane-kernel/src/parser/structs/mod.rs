@@ -116,8 +116,6 @@ pub(super) struct StructDef {
     pub(super) union_first: Option<String>,
     /// What `v[i]` names when the struct has `operator[]` ([`subscript`]).
     pub(super) subscript: Option<subscript::Subscript>,
-    /// Member operators other than `()` and `[]` ([`super::operators`]).
-    pub(crate) operators: Vec<super::operators::MemberOp>,
 }
 
 /// How a struct variable holds its value.
