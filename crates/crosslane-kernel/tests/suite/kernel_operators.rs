@@ -115,6 +115,38 @@ __global__ void k(int* out) {
 }
 
 #[test]
+fn operators_chain_on_local_struct_arrays_in_a_template_and_out_of_class_definitions() {
+    // `arr[0] + arr[1] + arr[2]` is `(arr[0] + arr[1]) + arr[2]` ([expr.add]/1, left to right):
+    // key t + 2 + 3; `arr[1] < arr[0]` is 2 < t, true for t = 3 only; `x * y * y` through
+    // `S::operator*` defined after the struct is 9t. Thread t: 100 (t + 5) + 10 [t = 3] + 9t
+    // = 500, 609, 718, 837.
+    let src = r#"
+template <typename T>
+struct KV {
+  T key;
+  int idx;
+  __device__ KV operator+(const KV& o) const { return KV{key + o.key, idx}; }
+  __device__ bool operator<(const KV& o) const { return key < o.key; }
+};
+struct S { int a; __device__ S operator*(const S& o) const; };
+__device__ S S::operator*(const S& o) const { return S{a * o.a}; }
+template <typename T>
+__device__ int f(int t) {
+  KV<T> arr[3];
+  arr[0] = KV<T>{(T)t, 0};
+  arr[1] = KV<T>{(T)2, 1};
+  arr[2] = KV<T>{(T)3, 2};
+  KV<T> s = arr[0] + arr[1] + arr[2];
+  S x{t}, y{3};
+  return (int)s.key * 100 + (arr[1] < arr[0] ? 10 : 0) + (x * y * y).a;
+}
+__global__ void k(int* out) { out[threadIdx.x] = f<float>(threadIdx.x); }
+"#;
+    let t = run(src, 4);
+    assert_eq!(out(&t), vec![Some(500), Some(609), Some(718), Some(837)]);
+}
+
+#[test]
 fn refused_operators_are_named_at_their_line_with_what_to_write() {
     for (src, line, needle) in [
         (
@@ -136,6 +168,16 @@ fn refused_operators_are_named_at_their_line_with_what_to_write() {
             "template <typename T> struct P { T a; };\ntemplate <typename T>\n__device__ P<T> operator+(P<T> x, P<T> y) { return x; }",
             3,
             "a function template of an operator",
+        ),
+        (
+            "template <typename T> struct P { T a; P operator+(const P& o) const; };\ntemplate <typename T>\nP<T> P<T>::operator+(const P<T>& o) const { return o; }",
+            3,
+            "define it inside the class template",
+        ),
+        (
+            "struct S { int a; };\n__device__ S& operator+=(S& x, const S& y) { return x; }",
+            2,
+            "declare it as a member that returns `*this`",
         ),
         (
             "struct S { int a; };\n__global__ void k(int* o) {\n  S x{1}, y{2};\n  o[0] = (x - y).a;\n}",
