@@ -1,10 +1,9 @@
-// snapshot: threads=32
+// snapshot: threads=8
 // An 8-float pack struct with a member `operator+=` returning `*this`, a member
 // `operator*(Pack8)`, a unary member `operator-` and a free `operator*(Pack8, float)` beside the
-// member `*` (overload resolution picks by the right operand). With x = i + t/8 in element i,
-// acc = 2x + x*x - x = x (x + 1); lane t stores element t % 8, so out[t] = x (x + 1) with
-// x = t % 8 + t / 8: lanes 0..7 give 0 2 6 12 20 30 42 56, lanes 8..15 2 6 12 .. 72, lanes
-// 16..23 6 .. 90, lanes 24..31 12 .. 110.
+// member `*` (overload resolution picks by the right operand). With x = i + t/4 in element i,
+// acc = 2x + x*x - x = x (x + 1); lane t stores element t, so out[t] = x (x + 1) with
+// x = t + t/4: lanes 0..3 give 0 2 6 12, lanes 4..7 (x = 5..8) 30 42 56 72.
 struct Pack8 {
   float v[8];
   __device__ Pack8& operator+=(const Pack8& o) {
@@ -33,10 +32,10 @@ __global__ void k(float* out) {
   Pack8 x;
   for (int i = 0; i < 8; ++i) {
     acc.v[i] = 0.0f;
-    x.v[i] = (float)(i + t / 8);
+    x.v[i] = (float)(i + t / 4);
   }
   acc += x * 2.0f;
   acc += x * x;
   acc += -x;
-  out[t] = acc.v[t % 8];
+  out[t] = acc.v[t];
 }
