@@ -103,7 +103,7 @@ impl Parser<'_> {
                     return Err(e);
                 }
             };
-            if let Op::Bin(_) = op {
+            if matches!(op, Op::Bin(_)) && self.overloadable(text, &[&lhs, &rhs]) {
                 // A struct operand: the operator function overload resolution chooses
                 // ([`super::operators`]).
                 match self.operator_call(text, vec![lhs.clone(), rhs.clone()], op_at) {
@@ -158,8 +158,10 @@ impl Parser<'_> {
                 self.bump();
                 let e = self.unary()?;
                 // `-v` on a struct: its `operator-` ([`super::operators`]).
-                if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
-                    return Ok(call);
+                if self.overloadable(p, &[&e]) {
+                    if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
+                        return Ok(call);
+                    }
                 }
                 return self.checked(wrap(ExprKind::Unary(op, Box::new(e))));
             }
@@ -167,8 +169,11 @@ impl Parser<'_> {
                 "++" | "--" => {
                     self.bump();
                     let e = self.unary()?;
-                    if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
-                        return Ok(call);
+                    // `++v` on a struct: its `operator++()` ([over.inc]/1).
+                    if self.struct_of(&e).is_some() {
+                        if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
+                            return Ok(call);
+                        }
                     }
                     return self.checked(wrap(ExprKind::IncDec {
                         inc: p == "++",

@@ -154,14 +154,13 @@ impl Parser<'_> {
         args: Vec<Expr>,
         span: Span,
     ) -> PResult<Option<Expr>> {
-        let classes: Vec<Option<String>> = args.iter().map(|a| self.struct_of(a)).collect();
-        let free = format!("operator{op}");
-        let has_free = self.fn_sets.contains_key(&free);
-        let vector = |p: &Self, a: &Expr| p.expr_type(a).is_some_and(|v| v.lanes > 1);
-        let class_operand = classes.iter().any(Option::is_some);
-        if !(class_operand || has_free && args.iter().any(|a| vector(self, a))) {
+        let refs: Vec<&Expr> = args.iter().collect();
+        if !self.overloadable(op, &refs) {
             return Ok(None);
         }
+        let classes: Vec<Option<String>> = args.iter().map(|a| self.struct_of(a)).collect();
+        let free = format!("operator{op}");
+        let class_operand = classes.iter().any(Option::is_some);
         let mut cands: Vec<Candidate> = Vec::new();
         if let Some(Some(s)) = classes.first() {
             let members = self.member_ops.get(s).cloned().unwrap_or_default();
@@ -217,6 +216,19 @@ impl Parser<'_> {
             Err(e) => return Err(e),
         };
         self.node(ExprKind::Call(chosen.key, args), span).map(Some)
+    }
+
+    /// Whether `op` on `args` may name an operator function: an operand of class type, or a
+    /// vector-type operand with a free `operator@` declared ([over.match.oper]/1). Checked
+    /// before the operands are copied, so a long chain of built-in operators costs no copies.
+    pub(super) fn overloadable(&self, op: &str, args: &[&Expr]) -> bool {
+        if args.iter().any(|a| self.struct_of(a).is_some()) {
+            return true;
+        }
+        self.fn_sets.contains_key(&format!("operator{op}"))
+            && args
+                .iter()
+                .any(|a| self.expr_type(a).is_some_and(|v| v.lanes > 1))
     }
 
     /// A compound assignment `l op= r` whose left operand has class type: its
