@@ -19,7 +19,8 @@
 //!   arithmetic.
 //! - An operator returning a reference to its own struct (`V& operator+=(…) { …; return
 //!   *this; }`) changes its receiver in place: its `return *this;` ends the call, and the
-//!   expression is used as a statement.
+//!   expression is `(call, receiver)`: as a statement the call, as a value the receiver after
+//!   it (`(a += b).x`, `c = a += b`).
 //!
 //! Refused at their line with what to write instead: `operator=` (copies are member by
 //! member), `operator&&`, `operator||`, `operator,`, `operator->`, `operator->*`, `operator<=>`,
@@ -45,6 +46,8 @@ pub(crate) struct MemberOp {
     params: Vec<PSig>,
     /// The line it was declared on.
     line: u32,
+    /// It returns a reference to its receiver (`V& operator+=(…) { …; return *this; }`).
+    returns_self: bool,
 }
 
 /// The operators a struct may declare here, each a single token after `operator`.
@@ -110,6 +113,7 @@ impl Parser<'_> {
         sname: &str,
         op: &str,
         params: Vec<PSig>,
+        returns_self: bool,
         at: Span,
     ) -> PResult<String> {
         let ops = self.member_ops.entry(sname.to_string()).or_default();
@@ -137,6 +141,7 @@ impl Parser<'_> {
             key: key.clone(),
             params,
             line: at.line,
+            returns_self,
         });
         Ok(key)
     }
@@ -215,7 +220,23 @@ impl Parser<'_> {
             Err(_) if !class_operand => return Ok(None),
             Err(e) => return Err(e),
         };
-        self.node(ExprKind::Call(chosen.key, args), span).map(Some)
+        let receiver = args.first().cloned();
+        let returns_self = chosen.key.strip_prefix("@m:").is_some_and(|k| {
+            classes.first().cloned().flatten().is_some_and(|s| {
+                self.member_ops
+                    .get(&s)
+                    .is_some_and(|ops| ops.iter().any(|m| m.key == k && m.returns_self))
+            })
+        });
+        let call = self.node(ExprKind::Call(chosen.key, args), span)?;
+        match receiver {
+            // `(a += b).x`, `c = a += b`: the value is the receiver after the call, `(call,
+            // a)` ([over.ass]; the operator returns `*this`).
+            Some(r) if returns_self => self
+                .node(ExprKind::Comma(Box::new(call), Box::new(r)), span)
+                .map(Some),
+            _ => Ok(Some(call)),
+        }
     }
 
     /// Whether `op` on `args` may name an operator function: an operand of class type, or a

@@ -97,6 +97,31 @@ __global__ void k(C* p, int* out) {
 }
 
 #[test]
+fn a_compound_operator_returning_this_is_its_receiver_as_a_value() {
+    // [over.ass] with `V& operator+=(int) { …; return *this; }`: `c = a += 2` copies the
+    // receiver after the call, `(a += 10) += 100` adds to the same receiver twice, and `p[t] += 5`
+    // changes the buffer's element. Thread t: a = t + 2 + 10 + 100 = t + 112, c = t + 2, so
+    // out = 1000 (t + 112) + t + 2 = 112002, 113003; p.a = t + 5 (index fill) = 5, 6.
+    let src = r#"
+struct S { int a; __device__ S& operator+=(int k) { a += k; return *this; } };
+__global__ void k(S* p, int* out) {
+  int t = threadIdx.x;
+  S a{t};
+  S c = a += 2;
+  (a += 10) += 100;
+  p[t] += 5;
+  out[t] = a.a * 1000 + c.a;
+}
+"#;
+    let t = run(src, 2);
+    assert_eq!(out(&t), vec![Some(112002), Some(113003)]);
+    assert_eq!(
+        ints(t.buffer("p.a").expect("the member buffer")),
+        vec![Some(5), Some(6)]
+    );
+}
+
+#[test]
 fn scalars_keep_the_built_in_operators_beside_a_free_struct_operator() {
     // [over.match.oper]/1: no operand of class type, so `a + b` on ints is the built-in
     // (3 + 4 = 7), though a free `operator+` on a struct is declared.

@@ -530,7 +530,7 @@ impl Parser<'_> {
             let close = self.closing(open).unwrap_or(open);
             let toks = self.toks.get(open + 1..close).unwrap_or_default().to_vec();
             let sigs = self.param_sigs(&toks, &[]);
-            self.member_operator_key(sname, &op, sigs, at)?
+            self.member_operator_key(sname, &op, sigs, returns_self, at)?
         } else if self.is_word("operator") {
             self.bump();
             self.expect_punct("(")?;

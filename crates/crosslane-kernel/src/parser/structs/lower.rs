@@ -179,6 +179,9 @@ impl Parser<'_> {
             ExprKind::Assign(op, a, b) => {
                 ExprKind::Assign(op, self.lower_box(a)?, self.lower_box(b)?)
             }
+            // `(a.operator+=(b), a)` whose struct value is not used (`a += b;`): the call;
+            // naming the struct `a` has no effect ([expr.comma]/1 discards it).
+            ExprKind::Comma(a, b) if self.struct_of(&b).is_some() => return self.lower_struct(*a),
             ExprKind::Comma(a, b) => ExprKind::Comma(self.lower_box(a)?, self.lower_box(b)?),
             ExprKind::Ternary(c, a, b) => {
                 ExprKind::Ternary(self.lower_box(c)?, self.lower_box(a)?, self.lower_box(b)?)
@@ -744,6 +747,13 @@ impl Parser<'_> {
                 let a = self.assign_struct(l, r, &s, span)?;
                 self.push_pre_expr(a);
                 self.leaves_of(l, None)
+            }
+            // `(a.operator+=(b), a)` used as a struct ([`super::operators`]): the call before
+            // the statement, then `a`.
+            ExprKind::Comma(c, b) if self.struct_of(b).is_some() => {
+                let c = self.lower_struct((**c).clone())?;
+                self.push_pre_expr(c);
+                self.leaves_of(b, expect)
             }
             ExprKind::Call(name, args) => {
                 let target = if name == "@brace" {

@@ -441,6 +441,8 @@ impl Parser<'_> {
                 _ => None,
             },
             ExprKind::Ternary(_, a, _) => self.struct_of(a),
+            // `(a.operator+=(b), a)` ([`super::operators`]): the receiver.
+            ExprKind::Comma(_, b) => self.struct_of(b),
             ExprKind::Assign(None, a, _) => self.struct_of(a),
             ExprKind::Call(name, args) => {
                 if self.structs.contains_key(name) {
