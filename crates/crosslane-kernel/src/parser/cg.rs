@@ -17,6 +17,7 @@
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::lexer::{lex, Tok};
+use crate::types::Ty;
 use crate::KernelError;
 
 /// What the parser knows of a coalesced group's place among its siblings.
@@ -584,6 +585,17 @@ impl Parser<'_> {
                             ),
                         ))
                     }
+                    Group::Coalesced(_) if self.struct_of(&value).is_some() => {
+                        return Err(KernelError::new(
+                            at.line,
+                            at.col,
+                            format!(
+                                "cg::{name} of a struct over a coalesced group is not supported; \
+                                 take a tile (`tiled_partition<N>(block)`), or reduce each \
+                                 member"
+                            ),
+                        ))
+                    }
                     Group::Coalesced(_) if name == "reduce" => {
                         return self.cg_coalesced_reduce(&op, value, g.mask, at).map(Some);
                     }
@@ -639,6 +651,35 @@ impl Parser<'_> {
         Ok(Expr::new(ExprKind::Call(mangled, args), at))
     }
 
+    /// The declaration of `T b` for struct `s` with each scalar member read by `shuffle`,
+    /// whose `#` stands for the member's path (`b.mean = __shfl_xor_sync(…, v.mean, m, 8);`).
+    ///
+    /// # Errors
+    /// A member that is an array or a pointer: the shuffle is written for scalar members.
+    fn struct_shuffle(&self, s: &str, shuffle: &str, at: Span) -> PResult<String> {
+        let mut out = String::from("T b;");
+        for l in self.leaves(s, at)? {
+            if l.count > 0 || !matches!(l.ty, Ty::Val(_)) {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "a cooperative-groups collective over `{s}` shuffles its members one by \
+                         one here, and member `{}` is an array or a pointer; reduce a struct of \
+                         scalar members, or shuffle the members yourself",
+                        l.path
+                    ),
+                ));
+            }
+            out.push_str(&format!(
+                " b.{} = {};",
+                l.path,
+                shuffle.replace('#', &l.path)
+            ));
+        }
+        Ok(out)
+    }
+
     /// Records a generated function template (once), its tokens placed at the call.
     fn generated_template(&mut self, fname: &str, text: &str, at: Span) -> PResult<()> {
         if self.templates.contains_key(fname) {
@@ -683,7 +724,18 @@ impl Parser<'_> {
                 "cg::exclusive_scan is supported with cg::plus only here",
             ));
         }
-        let fname = format!("__cg_{name}_{op}_{n}");
+        let mut fname = format!("__cg_{name}_{op}_{n}");
+        // A struct value (a Welford or key/index struct merged by its `operator+` or
+        // `operator<`, [`super::operators`]): shuffled member by member, as the library moves
+        // a trivially copyable type in 32-bit pieces.
+        let record = self.struct_of(&value);
+        if let Some(s) = &record {
+            let tag: String = s
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            fname = format!("{fname}_struct_{}_{tag}", s.len());
+        }
         let (xor, up) = if self.hip {
             ("__shfl_xor(", "__shfl_up(")
         } else {
@@ -693,11 +745,17 @@ impl Parser<'_> {
             )
         };
         if !self.templates.contains_key(&fname) {
+            let read = |p: &Self, shfl: &str, by: &str| -> PResult<String> {
+                match &record {
+                    Some(s) => p.struct_shuffle(s, &format!("{shfl}v.#, {by}, {n})"), at),
+                    None => Ok(format!("T b = {shfl}v, {by}, {n});")),
+                }
+            };
             let body = match name {
                 "reduce" => format!(
-                    "for (int m = {}; m > 0; m >>= 1) {{ T b = {xor}v, m, {n}); T a = v; v = \
-                     {combine}; }} return v;",
-                    n / 2
+                    "for (int m = {}; m > 0; m >>= 1) {{ {} T a = v; v = {combine}; }} return v;",
+                    n / 2,
+                    read(self, xor, "m")?
                 ),
                 _ => {
                     let tail = if name == "exclusive_scan" {
@@ -706,8 +764,9 @@ impl Parser<'_> {
                         "return v;"
                     };
                     format!(
-                        "T own = v; int r = {LINEAR} % {n}; for (int d = 1; d < {n}; d <<= 1) {{ T b = \
-                         {up}v, d, {n}); T a = v; if (r >= d) v = {combine}; }} {tail}"
+                        "T own = v; int r = {LINEAR} % {n}; for (int d = 1; d < {n}; d <<= 1) {{ \
+                         {} T a = v; if (r >= d) v = {combine}; }} {tail}",
+                        read(self, up, "d")?
                     )
                 }
             };

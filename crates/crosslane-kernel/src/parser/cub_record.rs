@@ -10,7 +10,9 @@
 //! ([`super::cub`] derives the order from CUB's `WarpReduceShfl` and
 //! `BlockReduceWarpReductions`, and from rocPRIM for hipCUB). Only lane 0 (warp) or thread 0
 //! (block) holds the result; the other threads' members are undefined with the library's
-//! reason. `Sum` of a struct needs the struct's `operator+`, not read here: refused.
+//! reason. `Sum` of a struct (also `Reduce(x, cub::Sum())`) calls the struct's `operator+`
+//! that overload resolution chooses ([`super::operators`]); `Max`/`Min` of a struct are
+//! refused.
 //!
 //! The function is built already lowered: its parameters are the result's members (`__ret.*`,
 //! references), the value's, the valid count, and for a block the `TempStorage`'s member
@@ -42,23 +44,30 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<Expr> {
         let s = c.record.clone().unwrap_or_default();
-        if method != "Reduce" {
+        if method != "Reduce" && method != "Sum" {
             return Err(KernelError::new(
                 m_at.line,
                 m_at.col,
                 format!(
                     "{method} of a struct `{s}` is not modelled here: write Reduce(x, op) with \
-                     op combining two `{s}` values"
+                     op combining two `{s}` values, or Sum(x) with `{s}`'s `operator+`"
                 ),
             ));
         }
         self.expect_punct("(")?;
         let x = self.assign_expr()?;
-        self.expect_punct(",")?;
         let op_at = self.span();
-        let op = match self.cub_op()? {
+        let op = if method == "Sum" {
+            Op::Sum
+        } else {
+            self.expect_punct(",")?;
+            self.cub_op()?
+        };
+        let op = match op {
             Op::ArgMax => Op::Func(self.cub_arg_op(&s, true, op_at)?),
             Op::ArgMin => Op::Func(self.cub_arg_op(&s, false, op_at)?),
+            // `cub::Sum`'s `a + b` ([`super::operators`]): the struct's `operator+`.
+            Op::Sum => Op::Func(self.record_plus(&x, op_at)?),
             op => op,
         };
         let Op::Func(f) = &op else {
@@ -67,8 +76,8 @@ impl Parser<'_> {
                 op_at.col,
                 format!(
                     "a reduction of struct `{s}` needs an operator combining two `{s}` values (a \
-                     device function or a functor); cub::Sum/Max/Min need operators of `{s}` \
-                     not read here"
+                     device function or a functor, or cub::Sum with `{s}`'s `operator+`); \
+                     cub::Max/Min of a struct are not modelled here"
                 ),
             ));
         };
@@ -111,6 +120,36 @@ impl Parser<'_> {
         }
         let sp = self.syn_span(at);
         Ok(Expr::new(ExprKind::Call(fname, args), sp))
+    }
+
+    /// The device function of the `operator+` that `x + x` calls ([over.match.oper]), for
+    /// `cub::Sum` of a struct: a member's receiver members and a free operator's first
+    /// parameter's come in the same place, after `__ret.*`.
+    ///
+    /// # Errors
+    /// No `operator+` for the struct, or several equally good.
+    fn record_plus(&mut self, x: &Expr, at: Span) -> PResult<String> {
+        let call = self.operator_call("+", vec![x.clone(), x.clone()], at)?;
+        let Some(Expr {
+            kind: ExprKind::Call(key, _),
+            ..
+        }) = call
+        else {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "cub::Sum of a struct needs the struct's `operator+`",
+            ));
+        };
+        let Some(m) = key.strip_prefix("@m:") else {
+            return Ok(key);
+        };
+        let s = self.struct_of(x).unwrap_or_default();
+        Ok(self
+            .structs
+            .get(&s)
+            .and_then(|d| d.methods.get(m))
+            .map_or(key.clone(), |m| m.func.clone()))
     }
 
     /// The scalar members of struct `s`.

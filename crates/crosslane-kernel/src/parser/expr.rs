@@ -47,6 +47,7 @@ impl Parser<'_> {
         if let Some(e) = super::ref_cast::read_only_target(&lhs) {
             return Err(e);
         }
+        let op_at = self.span();
         self.bump();
         let rhs = if op.is_none() && self.is_punct("{") {
             // `p = {a, b};`: an aggregate of the left side's struct (only a struct's).
@@ -57,6 +58,12 @@ impl Parser<'_> {
         } else {
             self.assign_expr()?
         };
+        if let Some(b) = op {
+            // `a += b` on a struct: its `operator+=` ([`super::operators`]).
+            if let Some(call) = self.compound_operator(b, &lhs, &rhs, op_at)? {
+                return Ok(call);
+            }
+        }
         let span = lhs.span;
         self.node(ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span)
     }
@@ -89,8 +96,31 @@ impl Parser<'_> {
             if prec < min_prec {
                 break;
             }
+            let text = *p;
+            let op_at = self.span();
             self.bump();
-            let rhs = self.binary(prec + 1)?;
+            let rhs = match self.binary(prec + 1) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.depth -= 1;
+                    return Err(e);
+                }
+            };
+            if matches!(op, Op::Bin(_)) && self.overloadable(text, &[&lhs, &rhs]) {
+                // A struct operand: the operator function overload resolution chooses
+                // ([`super::operators`]).
+                match self.operator_call(text, vec![lhs.clone(), rhs.clone()], op_at) {
+                    Ok(Some(call)) => {
+                        lhs = call;
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        self.depth -= 1;
+                        return Err(e);
+                    }
+                }
+            }
             let span = lhs.span;
             let kind = match op {
                 Op::Bin(b) => ExprKind::Binary(b, Box::new(lhs), Box::new(rhs)),
@@ -130,12 +160,24 @@ impl Parser<'_> {
             if let Some(op) = un {
                 self.bump();
                 let e = self.unary()?;
+                // `-v` on a struct: its `operator-` ([`super::operators`]).
+                if self.overloadable(p, &[&e]) {
+                    if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
+                        return Ok(call);
+                    }
+                }
                 return self.checked(wrap(ExprKind::Unary(op, Box::new(e))));
             }
             match p {
                 "++" | "--" => {
                     self.bump();
                     let e = self.unary()?;
+                    // `++v` on a struct: its `operator++()` ([over.inc]/1).
+                    if self.struct_of(&e).is_some() {
+                        if let Some(call) = self.operator_call(p, vec![e.clone()], span)? {
+                            return Ok(call);
+                        }
+                    }
                     return self.checked(wrap(ExprKind::IncDec {
                         inc: p == "++",
                         prefix: true,
@@ -147,6 +189,13 @@ impl Parser<'_> {
                     let e = self.unary()?;
                     if self.is_local_struct_pointer(&e) {
                         // `*p` of `S* p = &s;`: `s` itself ([expr.unary.op]/1).
+                        return Ok(e);
+                    }
+                    if matches!(&e.kind, ExprKind::Ident(n) if n == "this")
+                        && self.var_struct("this").is_some()
+                    {
+                        // `*this` in a member function: the receiver's value
+                        // ([expr.prim.this]/2, [expr.unary.op]/1), as in `o < *this`.
                         return Ok(e);
                     }
                     return self.checked(wrap(ExprKind::Deref(Box::new(e))));
@@ -367,7 +416,17 @@ impl Parser<'_> {
                 e = self.node(ExprKind::Member(Box::new(e), field), span)?;
             } else if self.is_punct("++") || self.is_punct("--") {
                 let inc = self.is_punct("++");
+                let op_at = self.span();
                 self.bump();
+                if self.struct_of(&e).is_some() {
+                    // `v++` on a struct: `operator++(v, 0)` ([over.inc]/1).
+                    let zero = self.e_int(op_at, 0);
+                    let text = if inc { "++" } else { "--" };
+                    if let Some(call) = self.operator_call(text, vec![e.clone(), zero], op_at)? {
+                        e = call;
+                        continue;
+                    }
+                }
                 e = self.node(
                     ExprKind::IncDec {
                         inc,

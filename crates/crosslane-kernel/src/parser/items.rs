@@ -316,6 +316,7 @@ impl Parser<'_> {
         };
         let mut sret = None;
         let mut is_auto = false;
+        let mut refused = None;
         let header = (|| -> PResult<Option<Header>> {
             if !self.type_starts() && !self.is_word("__NATIVE_VECTOR__") && !self.is_word("auto") {
                 return Ok(None);
@@ -336,6 +337,40 @@ impl Parser<'_> {
             // `__global__ void __launch_bounds__(256, 2) k(…)`: attributes may also stand
             // between the return type and the name.
             let (mid_entry, _, mid_bounds) = self.qualifiers()?;
+            if self.is_punct("&") {
+                if let Some(r) = self.operator_id_at(1) {
+                    // `V& operator+=(V& a, const V& b)`: a free operator returning a reference.
+                    let t = &self.toks[self.pos];
+                    refused = Some(match r {
+                        Err(e) => e,
+                        Ok((op, _)) => KernelError::new(
+                            t.line,
+                            t.col,
+                            format!(
+                                "a free `operator{op}` returning a reference is not supported; \
+                                 declare it as a member that returns `*this` (`V& \
+                                 operator{op}(const V& o) {{ …; return *this; }}`)"
+                            ),
+                        ),
+                    });
+                    return Ok(None);
+                }
+            }
+            if let Some(r) = self.operator_id_at(0) {
+                // `V operator+(V a, V b)`: a free operator ([`super::operators`]).
+                let (op, n) = match r {
+                    Ok(x) => x,
+                    Err(e) => {
+                        refused = Some(e);
+                        return Ok(None);
+                    }
+                };
+                if !matches!(self.peek(n), Tok::Punct("(")) {
+                    return Ok(None);
+                }
+                self.pos += n;
+                return Ok(Some((ret, format!("operator{op}"), mid_entry, mid_bounds)));
+            }
             let Tok::Ident(name) = self.peek(0).clone() else {
                 return Ok(None);
             };
@@ -346,6 +381,9 @@ impl Parser<'_> {
             Ok(Some((ret, name, mid_entry, mid_bounds)))
         })();
         let Ok(Some((mut ret, name, mid_entry, mid_bounds))) = header else {
+            if let Some(e) = refused {
+                return Err(e);
+            }
             self.pos = save;
             self.depth = save_depth;
             self.diags.truncate(saved_diags);

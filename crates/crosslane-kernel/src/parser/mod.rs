@@ -87,6 +87,7 @@ mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
+mod operators;
 mod overload;
 mod packed;
 mod packs;
@@ -491,6 +492,11 @@ struct Parser<'a> {
     self_struct: Option<String>,
     /// The struct the function being parsed returns.
     ret_struct: Option<String>,
+    /// The member operator being parsed returns a reference to its own struct
+    /// (`V& operator+=(…)`): its `return *this;` ends the call ([`operators`]).
+    ret_this: bool,
+    /// Each struct's member operators other than `()` and `[]`, by struct ([`operators`]).
+    member_ops: HashMap<String, Vec<operators::MemberOp>>,
     /// The value type the function being parsed returns (`return {};` value-initializes it).
     ret_val: Option<ValTy>,
     /// The lambda whose body is being parsed.
@@ -616,6 +622,8 @@ impl<'a> Parser<'a> {
             syn: 0,
             self_struct: None,
             ret_struct: None,
+            ret_this: false,
+            member_ops: HashMap::new(),
             ret_val: None,
             lambda: None,
             extra_fns: Vec::new(),

@@ -389,6 +389,8 @@ impl Parser<'_> {
         });
         let mut sub = Parser::new(&slice, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
+        // A class template's own name inside its instance (`const Pair& o` in `Pair<int>`).
+        sub.struct_alias = self.struct_alias.clone();
         let (ps, args): (Vec<TParam>, Vec<TArg>) = prior.iter().cloned().unzip();
         super::templates::bind_template_args(&mut sub, &ps, &args);
         self.lend(&mut sub);

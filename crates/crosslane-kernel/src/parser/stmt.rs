@@ -240,6 +240,13 @@ impl Parser<'_> {
                         Some(self.expr()?)
                     };
                     self.expect_punct(";")?;
+                    if self.ret_this
+                        && matches!(&e, Some(Expr { kind: ExprKind::Ident(n), .. }) if n == "this")
+                    {
+                        // `return *this;` of `V& operator+=(…)`: the receiver was changed in
+                        // place ([`super::operators`]).
+                        return Ok(done(self, StmtKind::Return(None)));
+                    }
                     if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
                         let end = self.last_end();
                         return self.return_struct(e.clone(), &s, span, end);

@@ -337,6 +337,28 @@ impl Parser<'_> {
             }
             k += 1;
         };
+        let head = &self.toks[from..paren_open.unwrap_or(from)];
+        if let Some(k) = head
+            .iter()
+            .position(|t| matches!(&t.tok, Tok::Ident(w) if w == "operator"))
+        {
+            // [`super::operators`]: operators are chosen among non-template functions and
+            // members of the class (a class template's instance included).
+            let member = k > 0 && matches!(head[k - 1].tok, Tok::Punct("::"));
+            let t = &head[k];
+            return Err(KernelError::new(
+                t.line,
+                t.col,
+                if member {
+                    "a class template's member operator defined outside the class is not \
+                     supported; define it inside the class template"
+                } else {
+                    "a function template of an operator is not supported; declare the operator \
+                     as a member of the class template (`bool operator<(const Pair& o) const`), \
+                     or a non-template free operator for each type used"
+                },
+            ));
+        }
         let (Some(name), Some(open)) = (name, paren_open) else {
             return Err(KernelError::new(
                 at.line,

@@ -506,8 +506,8 @@ impl Parser<'_> {
     }
 
     /// Lends a sub-parser (a template instance) what the whole source shares: the structs,
-    /// class templates, struct-returning functions, the synthesized-node counter and the
-    /// functions made so far.
+    /// class templates, struct-returning functions, member operators, the synthesized-node counter
+    /// and the functions made so far.
     pub(crate) fn lend(&mut self, sub: &mut Parser<'_>) {
         sub.structs = std::mem::take(&mut self.structs);
         sub.class_templates = std::mem::take(&mut self.class_templates);
@@ -518,6 +518,7 @@ impl Parser<'_> {
         sub.extra_fns = std::mem::take(&mut self.extra_fns);
         sub.overloads = std::mem::take(&mut self.overloads);
         sub.fn_sets = std::mem::take(&mut self.fn_sets);
+        sub.member_ops = std::mem::take(&mut self.member_ops);
         sub.method_templates = std::mem::take(&mut self.method_templates);
         sub.syn = self.syn;
         // One token budget for the whole source: what an instance's array initializers
@@ -542,6 +543,7 @@ impl Parser<'_> {
         self.extra_fns = std::mem::take(&mut sub.extra_fns);
         self.overloads = std::mem::take(&mut sub.overloads);
         self.fn_sets = std::mem::take(&mut sub.fn_sets);
+        self.member_ops = std::mem::take(&mut sub.member_ops);
         self.method_templates = std::mem::take(&mut sub.method_templates);
         self.syn = sub.syn;
         self.instance_tokens = sub.instance_tokens;

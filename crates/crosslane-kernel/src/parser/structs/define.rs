@@ -66,6 +66,7 @@ impl Parser<'_> {
         // Nested classes' bare names, with what each name meant before (restored after the
         // outer class's member functions: the bare name is the outer class's scope only).
         let mut nested: Vec<(String, Option<String>)> = Vec::new();
+        let mut friends: Vec<usize> = Vec::new();
         loop {
             if is_union || self.eat("}") {
                 break;
@@ -89,7 +90,10 @@ impl Parser<'_> {
                         self.member_template(&sname)?;
                         continue;
                     }
-                    "friend" => return self.unsupported("`friend` declarations are not supported"),
+                    "friend" => {
+                        self.friend_member(&mut friends)?;
+                        continue;
+                    }
                     "struct" | "union" if matches!(self.peek(1), Tok::Punct("{")) => {
                         self.anon_member(&sname)?;
                         continue;
@@ -185,19 +189,32 @@ impl Parser<'_> {
                         _ => return self.unsupported("this pointer member is not supported (pointers to structs or to pointers); use a pointer to a scalar type"),
                     };
                 }
-                if self.is_punct("&") {
-                    return self.unsupported("reference members are not supported");
-                }
-                if self.is_word("operator") {
-                    if matches!(self.peek(1), Tok::Punct("("))
-                        && matches!(self.peek(2), Tok::Punct(")"))
-                    {
+                // `V& operator+=(…)`: an operator returning its receiver.
+                let amp = usize::from(
+                    self.is_punct("&") && matches!(self.peek(1), Tok::Ident(w) if w == "operator"),
+                );
+                if self.is_word("operator") || amp == 1 {
+                    let call = matches!(self.peek(amp + 1), Tok::Punct("("))
+                        && matches!(self.peek(amp + 2), Tok::Punct(")"));
+                    let user = match self.operator_id_at(amp) {
+                        Some(r) => {
+                            r?;
+                            true
+                        }
+                        None => false,
+                    };
+                    if call || user {
                         self.pos = start;
                         methods.push(start);
                         self.skip_member_function()?;
                         break;
                     }
-                    return self.unsupported("only `operator()` is supported among operators; write the operator as a named member function");
+                    return self.unsupported(
+                        "this operator is not supported; write it as a named member function",
+                    );
+                }
+                if self.is_punct("&") {
+                    return self.unsupported("reference members are not supported");
                 }
                 let f_at = self.span();
                 if self.is_punct(":") && !is_static {
@@ -330,6 +347,7 @@ impl Parser<'_> {
             };
         }
         r?;
+        self.friend_functions(&friends)?;
         self.pos = end;
         let _ = at;
         Ok(())
@@ -347,6 +365,12 @@ impl Parser<'_> {
                 self.peek(k + 2),
                 self.peek(k + 3),
             ) {
+                // `V V::operator+(…)`: a member operator ([`super::super::operators`]).
+                (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), _)
+                    if m == "operator" && self.structs.contains_key(st) =>
+                {
+                    break Some(st.clone());
+                }
                 (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), Tok::Punct("(")) => {
                     break (self.structs.contains_key(st) && (m == st || !self.is_struct_name(m)))
                         .then(|| st.clone());
@@ -451,7 +475,7 @@ impl Parser<'_> {
     }
 
     /// Skips a member function's declaration and body (read again by `member_function`).
-    pub(super) fn skip_member_function(&mut self) -> PResult<()> {
+    pub(crate) fn skip_member_function(&mut self) -> PResult<()> {
         let mut in_init = false;
         loop {
             match self.peek(0).clone() {
@@ -513,14 +537,28 @@ impl Parser<'_> {
             self.bump();
         }
         let is_ctor = self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
+        let mut returns_self = false;
         let (ret, sret) = if is_ctor {
             self.bump();
             (Ty::Void, None)
         } else if let Some(s) = self.struct_type()? {
-            if self.is_punct("&") || self.is_punct("*") {
-                return self.unsupported("member functions returning a reference or pointer to a struct are not supported; return the struct by value");
+            let own_ref = s == sname
+                && self.is_punct("&")
+                && (matches!(self.peek(1), Tok::Ident(w) if w == "operator")
+                    || (matches!(self.peek(1), Tok::Ident(w) if w == name)
+                        && matches!(self.peek(2), Tok::Punct("::"))
+                        && matches!(self.peek(3), Tok::Ident(w) if w == "operator")));
+            if own_ref {
+                // `V& operator+=(…) { …; return *this; }`: changes the receiver in place.
+                self.bump();
+                returns_self = true;
+                (Ty::Void, None)
+            } else {
+                if self.is_punct("&") || self.is_punct("*") {
+                    return self.unsupported("member functions returning a reference or pointer to a struct are not supported; return the struct by value");
+                }
+                (Ty::Void, Some(s))
             }
-            (Ty::Void, Some(s))
         } else {
             let base = self.base_type()?;
             let (t, _) = self.pointers(base)?;
@@ -533,6 +571,16 @@ impl Parser<'_> {
         }
         let mname = if is_ctor {
             String::new()
+        } else if let Some(r) = self.operator_id_at(0) {
+            // `operator+`, `operator<`, … ([`super::super::operators`]): keyed per parameter
+            // types.
+            let (op, n) = r?;
+            self.pos += n;
+            let open = self.pos;
+            let close = self.closing(open).unwrap_or(open);
+            let toks = self.toks.get(open + 1..close).unwrap_or_default().to_vec();
+            let sigs = self.param_sigs(&toks, &[]);
+            self.member_operator_key(sname, &op, sigs, returns_self, at)?
         } else if self.is_word("operator") {
             self.bump();
             self.expect_punct("(")?;
@@ -665,8 +713,10 @@ impl Parser<'_> {
                 return self.err("`{` to start the member function's body");
             }
             let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
+            let saved_this = std::mem::replace(&mut self.ret_this, returns_self);
             let body = self.stmt();
             self.ret_struct = saved_ret;
+            self.ret_this = saved_this;
             let mut body = body?;
             if is_ctor {
                 // The initializer list, then the default member initializers of the members it

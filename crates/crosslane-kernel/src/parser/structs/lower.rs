@@ -183,6 +183,9 @@ impl Parser<'_> {
             ExprKind::Assign(op, a, b) => {
                 ExprKind::Assign(op, self.lower_box(a)?, self.lower_box(b)?)
             }
+            // `(a.operator+=(b), a)` whose struct value is not used (`a += b;`): the call;
+            // naming the struct `a` has no effect ([expr.comma]/1 discards it).
+            ExprKind::Comma(a, b) if self.struct_of(&b).is_some() => return self.lower_struct(*a),
             ExprKind::Comma(a, b) => ExprKind::Comma(self.lower_box(a)?, self.lower_box(b)?),
             ExprKind::Ternary(c, a, b) => {
                 ExprKind::Ternary(self.lower_box(c)?, self.lower_box(a)?, self.lower_box(b)?)
@@ -519,6 +522,35 @@ impl Parser<'_> {
         }
     }
 
+    /// `c` computed into a fresh `bool` local declared in [`Parser::pre`]; the local.
+    fn hoisted_condition(&mut self, c: Expr, span: Span) -> Expr {
+        self.syn_span(span);
+        let name = format!("cond{}", self.syn);
+        let ty = Ty::Val(ValTy::scalar(Scalar::Bool));
+        self.declare(&name, ty);
+        let sp = self.syn_span(span);
+        let at = Span {
+            line: span.line,
+            col: 1,
+        };
+        self.pre.push(Stmt {
+            kind: StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: name.clone(),
+                    ty,
+                    array: None,
+                    init: Some(c),
+                    span: sp,
+                    id: NodeId::fresh(),
+                }],
+            ),
+            span: at,
+            end: at,
+        });
+        ident(&name, self.syn_span(span))
+    }
+
     /// Adds an expression statement to [`Parser::pre`].
     pub(crate) fn push_pre_expr(&mut self, e: Expr) {
         let span = e.span;
@@ -703,7 +735,12 @@ impl Parser<'_> {
                         format!("both sides of `?:` must be a `{s}`"),
                     ));
                 };
-                let c = self.lower_struct((**c).clone())?;
+                let mut c = self.lower_struct((**c).clone())?;
+                if la.len() > 1 && c.walk().any(|x| matches!(x.kind, ExprKind::Call(..))) {
+                    // A call in the condition (`a < b ? a : b` through `operator<`) runs once,
+                    // before the statement: each leaf's `?:` reads its result.
+                    c = self.hoisted_condition(c, span);
+                }
                 let mut out = Vec::new();
                 for ((p, x), (_, y)) in la.into_iter().zip(lb) {
                     let sp = self.syn_span(span);
@@ -722,6 +759,13 @@ impl Parser<'_> {
                 let a = self.assign_struct(l, r, &s, span)?;
                 self.push_pre_expr(a);
                 self.leaves_of(l, None)
+            }
+            // `(a.operator+=(b), a)` used as a struct ([`super::operators`]): the call before
+            // the statement, then `a`.
+            ExprKind::Comma(c, b) if self.struct_of(b).is_some() => {
+                let c = self.lower_struct((**c).clone())?;
+                self.push_pre_expr(c);
+                self.leaves_of(b, expect)
             }
             ExprKind::Call(name, args) => {
                 let target = if name == "@brace" {

@@ -456,6 +456,8 @@ impl Parser<'_> {
                 _ => None,
             },
             ExprKind::Ternary(_, a, _) => self.struct_of(a),
+            // `(a.operator+=(b), a)` ([`super::operators`]): the receiver.
+            ExprKind::Comma(_, b) => self.struct_of(b),
             ExprKind::Assign(None, a, _) => self.struct_of(a),
             ExprKind::Call(name, args) => {
                 if self.structs.contains_key(name) {
@@ -693,9 +695,9 @@ mod tests {
                 "only arrays of scalars, vectors or structs",
             ),
             (
-                "struct S {\n  __device__ S operator+(S o) const { return o; }\n};",
+                "struct S {\n  __device__ S& operator=(const S& o) { return *this; }\n};",
                 2,
-                "only `operator()`",
+                "`operator=` is not supported",
             ),
             (
                 "__global__ void k(int* o) {\n  auto f = [](auto x) { return x; };\n}",
