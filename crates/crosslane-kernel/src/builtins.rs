@@ -1019,7 +1019,12 @@ fn call_op_once(
         let why = operand
             .get(j)
             .and_then(|v| v.as_ref().err())
-            .map(|u| format!("it combines lane {j}'s operand, which is undefined ({})", u.why))
+            .map(|u| {
+                format!(
+                    "it combines lane {j}'s operand, which is undefined ({})",
+                    u.why
+                )
+            })
             .unwrap_or_else(|| format!("it combines lane {j}'s operand, which is undefined"));
         for (i, r) in results.iter_mut().enumerate() {
             if active.contains(i) && r.source == Source::Computed {

@@ -220,10 +220,11 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
 /// counted as changed).
 fn same_cell(before: Option<&KVal>, after: Option<&KVal>) -> bool {
     match (before, after) {
-        (
-            Some(KVal::Float { ty: a, x: xa, .. }),
-            Some(KVal::Float { ty: b, x: xb, .. }),
-        ) if xa.is_nan() && xb.is_nan() => a == b,
+        (Some(KVal::Float { ty: a, x: xa, .. }), Some(KVal::Float { ty: b, x: xb, .. }))
+            if xa.is_nan() && xb.is_nan() =>
+        {
+            a == b
+        }
         _ => before == after,
     }
 }
@@ -238,8 +239,14 @@ mod tests {
             x: f64::NAN,
             approx: None,
         };
-        assert!(super::same_cell(Some(&nan(Scalar::F32)), Some(&nan(Scalar::F32))));
-        assert!(!super::same_cell(Some(&nan(Scalar::F32)), Some(&nan(Scalar::F64))));
+        assert!(super::same_cell(
+            Some(&nan(Scalar::F32)),
+            Some(&nan(Scalar::F32))
+        ));
+        assert!(!super::same_cell(
+            Some(&nan(Scalar::F32)),
+            Some(&nan(Scalar::F64))
+        ));
         let one = KVal::Float {
             ty: Scalar::F32,
             x: 1.0,
@@ -269,4 +276,3 @@ mod tests {
         assert!(text.contains("finished after 2 steps"), "{text}");
     }
 }
-

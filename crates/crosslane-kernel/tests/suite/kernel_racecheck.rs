@@ -216,9 +216,17 @@ fn an_atomic_through_a_pointer_of_another_type_is_not_a_hazard() {
 }";
     let t = run(src, 64);
     assert_eq!(races(&t), vec![]);
-    let out = t.memory.buffers.iter().find(|b| b.name == "out").expect("out");
+    let out = t
+        .memory
+        .buffers
+        .iter()
+        .find(|b| b.name == "out")
+        .expect("out");
     for c in &out.cells {
-        assert_eq!(c.as_ref().map(ToString::to_string).as_deref(), Some("15.75"));
+        assert_eq!(
+            c.as_ref().map(ToString::to_string).as_deref(),
+            Some("15.75")
+        );
     }
 }
 
