@@ -151,9 +151,17 @@ impl Parser<'_> {
                 continue;
             }
             let p_at = self.span();
+            let dependent = matches!(self.peek(0), Tok::Ident(w)
+                if params.iter().any(|q: &TParam| q.value.is_none() && !q.named && q.name == *w));
             let value = if self.is_word("typename") || self.is_word("class") {
                 self.bump();
                 None
+            } else if dependent {
+                // `template <class T, T v>` (`integral_constant`): a value parameter whose type
+                // is an earlier type parameter ([temp.param]/4). Its value is bound as an
+                // integer; the instance's `T` names the type.
+                self.bump();
+                Some(ValTy::scalar(crate::types::Scalar::I64))
             } else {
                 let base = self.base_type()?;
                 match base {

@@ -9,8 +9,8 @@ impl Parser<'_> {
     /// (`static`, `const`, `operator()`), constructors with initializer lists.
     ///
     /// # Errors
-    /// Inheritance, member templates, nested definitions, operators other than `()`, array
-    /// members, and destructors are named as unsupported at their line.
+    /// A base class with member functions ([`super::bases`]), destructors and the operators
+    /// still refused are named as unsupported at their line.
     pub(crate) fn struct_def(&mut self, as_name: Option<String>) -> PResult<()> {
         self.struct_def_impl(as_name, false)
     }
@@ -43,9 +43,12 @@ impl Parser<'_> {
         if self.eat(";") {
             return Ok(()); // a forward declaration
         }
-        if self.is_punct(":") {
-            return self.unsupported("inheritance (`struct D : B`) is not supported; copy the base's members into the struct");
-        }
+        // Base classes: their data members, statics and member types ([`super::bases`]).
+        let bases = if self.is_punct(":") {
+            self.base_clause()?
+        } else {
+            Vec::new()
+        };
         if !self.is_punct("{") {
             return self.err("`{` to start the struct's members");
         }
@@ -63,6 +66,7 @@ impl Parser<'_> {
             self.bump();
         }
         let mut consts: Vec<String> = Vec::new();
+        self.inherit(&sname, &bases, &mut consts, at)?;
         // Nested classes' bare names, with what each name meant before (restored after the
         // outer class's member functions: the bare name is the outer class's scope only).
         let mut nested: Vec<(String, Option<String>)> = Vec::new();

@@ -28,6 +28,7 @@ use crate::types::{BinOp, Scalar, Ty, ValTy};
 use crate::KernelError;
 
 mod arrays;
+mod bases;
 mod bitfields;
 mod by_value;
 pub(crate) use by_value::ParamCopy;
