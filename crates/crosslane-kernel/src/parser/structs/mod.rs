@@ -686,9 +686,14 @@ mod tests {
     fn unsupported_struct_forms_are_named_at_their_line() {
         for (src, line, needle) in [
             (
-                "struct B { int a; };\nstruct D : B { int b; };",
+                "struct B { int a; __device__ int f() { return a; } };\nstruct D : B { int b; };",
                 2,
-                "inheritance",
+                "a base class with those is not supported",
+            ),
+            (
+                "struct B { int a; };\nstruct D : virtual B { int b; };",
+                2,
+                "a virtual base class is not supported",
             ),
             (
                 "struct S {\n  static int a[4];\n};",
