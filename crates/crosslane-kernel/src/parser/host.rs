@@ -36,6 +36,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "cudaMemcpy",
     "hipMemcpy",
     "aclrtMemcpy",
+    "cudaMemcpyAsync",
+    "hipMemcpyAsync",
     "cudaMemcpyToSymbol",
     "hipMemcpyToSymbol",
     "hipLaunchKernelGGL",
@@ -582,7 +584,10 @@ impl Parser<'_> {
                 }
                 // `aclrtMemcpy(dst, destMax, src, count, kind)` (CANN AscendCL): the source is
                 // the third, the kind the fifth.
-                "cudaMemcpy" | "hipMemcpy" | "aclrtMemcpy" => {
+                // `cudaMemcpyAsync(dst, src, count, kind, stream)`: the same copy, in stream
+                // order before a launch on that stream (CUDA Runtime API, cudaMemcpyAsync).
+                "cudaMemcpy" | "hipMemcpy" | "cudaMemcpyAsync" | "hipMemcpyAsync"
+                | "aclrtMemcpy" => {
                     if let Some(c) = self.closing(k + 1) {
                         let mut parts = split_commas(toks, k + 2, c);
                         if name == "aclrtMemcpy" && parts.len() >= 5 {
@@ -621,6 +626,11 @@ impl Parser<'_> {
                             }
                         };
                         let (dst, src) = (one(parts.first()), one(parts.get(1)));
+                        if let (true, Some(h)) = (to_device, &src) {
+                            if self.host_copy_part(st, k, c, &parts, h) {
+                                return end + 1;
+                            }
+                        }
                         if let (true, Some(d), Some(h)) = (to_device, dst.clone(), src.clone()) {
                             // A host scalar (`int h = 5; cudaMemcpy(d, &h, …)`): its value
                             // now is the one cell copied (the copy happens here).

@@ -71,6 +71,7 @@ mod fn_types;
 mod hip_sync;
 mod host;
 mod host_calls;
+mod host_copy;
 mod host_decl;
 mod host_device;
 mod host_eval;
