@@ -390,6 +390,26 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `cudaMalloc(&a, n), cudaMalloc(&b, m);`: a comma expression of runtime calls runs
+        // each in order (C++17 [expr.comma]/1); each part is read as its own statement (a part
+        // holds no comma at its top level, so this is one level deep).
+        if ident(k).is_some_and(|n| READ_CALLS.contains(&n))
+            && matches!(tok(k + 1), Some(Tok::Punct("(")))
+        {
+            let end = stmt_end();
+            let parts = split_commas(toks, k, end);
+            let calls = parts.len() > 1
+                && parts.iter().all(|&(a, _)| {
+                    ident(a).is_some_and(|n| READ_CALLS.contains(&n))
+                        && matches!(tok(a + 1), Some(Tok::Punct("(")))
+                });
+            if calls {
+                for (a, b) in parts {
+                    self.host_statement(st, a, b);
+                }
+                return end + 1;
+            }
+        }
         // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
         // with its parameters bound to the call's constants (and what the caller's memory
         // holds); what it may write is unknown to the caller after it.
