@@ -712,6 +712,9 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "for" => {
+                    if let Some(next) = self.host_range_for(st, k) {
+                        return next;
+                    }
                     let (after, read) = self.host_for(st, k, close);
                     if read {
                         return after;
