@@ -712,7 +712,10 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "for" => {
-                    if let Some(next) = self.host_range_for(st, k) {
+                    if let Some(next) = self
+                        .host_range_for(st, k)
+                        .or_else(|| self.host_nested_fill(st, k))
+                    {
                         return next;
                     }
                     let (after, read) = self.host_for(st, k, close);

@@ -78,6 +78,7 @@ mod host_eval;
 mod host_items;
 mod host_launch_api;
 mod host_mem;
+mod host_nested;
 mod host_range_for;
 mod items;
 mod lambda;
