@@ -50,7 +50,10 @@ impl Parser<'_> {
                     && matches!(open.tok, Tok::Punct("["))
                     && matches!(shut.tok, Tok::Punct("]")) =>
             {
-                (t, self.host_value(st, da + 3, db - 1).and_then(HostVal::int))
+                (
+                    t,
+                    self.host_value(st, da + 3, db - 1).and_then(HostVal::int),
+                )
             }
             _ => return false,
         };
@@ -89,9 +92,7 @@ impl Parser<'_> {
         // wrote: the caller's plain copy.
         // (A source whose fill is not read, or a count not read, into the start: the caller's
         // copy says so.)
-        if off == Some(0)
-            && (src.is_none() || (cells.is_none() && prior.is_none()))
-        {
+        if off == Some(0) && (src.is_none() || (cells.is_none() && prior.is_none())) {
             return false;
         }
         if off == Some(0)

@@ -68,7 +68,8 @@ impl Parser<'_> {
         if !matches!(tok(idx_close + 1), Some(Tok::Punct("="))) {
             return None;
         }
-        let semi = (idx_close + 2..toks.len()).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
+        let semi =
+            (idx_close + 2..toks.len()).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
         let mut end = semi + 1;
         for braced in [inner_braced, outer_braced] {
             if braced {

@@ -18,7 +18,8 @@ impl Parser<'_> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         let head_close = self.closing(k + 1)?;
-        let ext = (k + 2..head_close).find(|&i| matches!(tok(i), Some(Tok::Ident(n)) if n == EXTENT))?;
+        let ext =
+            (k + 2..head_close).find(|&i| matches!(tok(i), Some(Tok::Ident(n)) if n == EXTENT))?;
         let (Some(Tok::Punct("(")), Some(Tok::Ident(range)), Some(Tok::Punct(")"))) =
             (tok(ext + 1), tok(ext + 2), tok(ext + 3))
         else {
@@ -29,7 +30,8 @@ impl Parser<'_> {
             return None;
         }
         let body_close = self.closing(head_close + 1)?;
-        let semi = (head_close + 2..body_close).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
+        let semi =
+            (head_close + 2..body_close).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
         // `auto & v = h [ __rf0 ]`: the element variable, and whether it is a reference.
         let eq = (head_close + 2..semi).find(|&i| matches!(tok(i), Some(Tok::Punct("="))))?;
         let Some(Tok::Ident(var)) = tok(eq - 1) else {
@@ -50,9 +52,9 @@ impl Parser<'_> {
         let value = match (tok(a), tok(a + 1), tok(b.wrapping_sub(1))) {
             (Some(Tok::Ident(v)), Some(Tok::Punct("=")), Some(Tok::Punct(";")))
                 if v == var
-                    && !toks[a + 2..b - 1]
-                        .iter()
-                        .any(|t| matches!(&t.tok, Tok::Ident(n) if n == var || n.starts_with("__rf"))) =>
+                    && !toks[a + 2..b - 1].iter().any(
+                        |t| matches!(&t.tok, Tok::Ident(n) if n == var || n.starts_with("__rf")),
+                    ) =>
             {
                 self.host_value(st, a + 2, b - 1).and_then(|v| v.text())
             }

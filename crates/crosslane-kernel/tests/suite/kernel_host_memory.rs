@@ -505,7 +505,8 @@ int main() {
     let t = run(src);
     let w = said(&t, Level::Warning);
     assert!(
-        w.iter().any(|m| m.contains("`ha`") && m.contains("undefined")),
+        w.iter()
+            .any(|m| m.contains("`ha`") && m.contains("undefined")),
         "{w:?}"
     );
     assert_eq!(floats(&t, "a"), vec![None; 32]);
@@ -664,7 +665,8 @@ int main() {
     assert_eq!(floats(&t, "c"), vec![None; 32]);
     let w = said(&t, Level::Warning);
     assert!(
-        w.iter().any(|m| m.contains("`hc`") && m.contains("undefined")),
+        w.iter()
+            .any(|m| m.contains("`hc`") && m.contains("undefined")),
         "{w:?}"
     );
 }

@@ -25,8 +25,7 @@ impl Parser<'_> {
         self.bump(); // `:`
         let mut bases = Vec::new();
         loop {
-            while self.is_word("public") || self.is_word("private") || self.is_word("protected")
-            {
+            while self.is_word("public") || self.is_word("private") || self.is_word("protected") {
                 self.bump();
             }
             if self.is_word("virtual") {
@@ -93,7 +92,8 @@ impl Parser<'_> {
                 .filter_map(|(k, v)| k.strip_prefix(&prefix).map(|n| (n.to_string(), v.clone())))
                 .collect();
             for (name, value) in inherited {
-                self.consts.insert(format!("{sname}::{name}"), value.clone());
+                self.consts
+                    .insert(format!("{sname}::{name}"), value.clone());
                 self.consts.insert(name.clone(), value);
                 statics.push(name);
             }
