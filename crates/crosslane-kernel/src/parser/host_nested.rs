@@ -81,7 +81,8 @@ impl Parser<'_> {
         }
         let len = usize::try_from(*st.arrays.get(&arr)?).ok()?;
         let trips = (b1 - a1).max(0).checked_mul((b2 - a2).max(0))?;
-        if len as i128 > MAX_FILL || trips > MAX_FILL {
+        // Each loop's own trips bounded too: an empty inner loop must not let the outer run on.
+        if len as i128 > MAX_FILL || trips > MAX_FILL || b1 - a1 > MAX_FILL || b2 - a2 > MAX_FILL {
             return None;
         }
         let index = self.sub_expr(s + 2, idx_close)?;
