@@ -77,6 +77,12 @@ impl Parser<'_> {
                     "the range-for over `{range}` at line {line} writes its elements in a way \
                      not read here (read is `for (auto& v : {range}) v = CONSTANT;`)"
                 );
+                // Said where the loop is, as well as at the copy that takes `range`.
+                let at = super::Span {
+                    line,
+                    col: toks[k].col,
+                };
+                self.diag(at, crate::Level::Info, why.clone(), "");
                 Self::mark_unknown(st, std::slice::from_ref(&range), &why);
             }
         }

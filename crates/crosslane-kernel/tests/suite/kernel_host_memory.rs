@@ -510,6 +510,12 @@ int main() {
         "{w:?}"
     );
     assert_eq!(floats(&t, "a"), vec![None; 32]);
+    let n = said(&t, Level::Info);
+    assert!(
+        n.iter()
+            .any(|m| m.contains("range-for over `ha` at line 7")),
+        "{n:?}"
+    );
 }
 
 #[test]
