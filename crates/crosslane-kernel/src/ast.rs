@@ -596,8 +596,8 @@ pub struct HostArg {
     /// Where the fill is written (the loop or the array).
     pub fill_line: u32,
     /// The host array copied into it whose values could not be read (a loop over non-constant
-    /// values, a call the reader does not know): named so that the run says the index fill
-    /// stands in for it.
+    /// values, a call the reader does not know): named so that the run says so and leaves the
+    /// buffer's cells undefined (never a made-up fill).
     pub fill_unread: Option<String>,
     /// Why a scalar argument has no value here (a host variable changed by a host loop the
     /// reader could not evaluate, a call's result, a value copied back from the device), when

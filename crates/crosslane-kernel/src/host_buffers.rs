@@ -77,12 +77,14 @@ pub fn buffer_notes(
         }
     }
     if let Some(why) = &a.write_unread {
+        // What the device holds is not known here: undefined cells, never a made-up fill.
+        config.args.insert(name.clone(), UNDEF.to_string());
         notes.push(KernelDiagnostic::new(
             launch.span,
             Level::Warning,
             format!(
-                "`{name}`: {why}; the index fill (cell i = i) is used instead: set it (CLI: \
-                 --buffer {name}=FILL)"
+                "`{name}`: {why}; its cells are undefined here: set them (CLI: --buffer \
+                 {name}=FILL)"
             ),
             "",
         ));

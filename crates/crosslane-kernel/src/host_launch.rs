@@ -286,15 +286,18 @@ pub fn apply_host_launch(
                         p.name, a.fill_from, a.fill_line
                     ));
                 } else if let Some(h) = &a.fill_unread {
-                    // Never silently: the buffer the device would see holds `h`'s values.
+                    // Never silently and never a made-up fill: the device's buffer holds `h`'s
+                    // values, which are not known here, so its cells are undefined.
+                    config.args.insert(p.name.clone(), "undef".to_string());
                     notes.push(KernelDiagnostic::new(
                         launch.span,
                         Level::Warning,
                         format!(
                             "`{}`: host code copies `{h}` into it, but how `{h}` is filled cannot \
-                             be read here (read are: a `for` loop `{h}[i] = …` of constants, a \
-                             literal list, std::fill / std::fill_n / std::iota, memset to 0); the \
-                             index fill (cell i = i) is used instead: set it (CLI: --buffer {}=FILL)",
+                             be read here (read are: a `for` loop `{h}[i] = …` of constants, two \
+                             nested such loops, `for (auto& v : {h}) v = …;` of a constant, a \
+                             literal list, std::fill / std::fill_n / std::iota, memset to 0); its \
+                             cells are undefined here: set them (CLI: --buffer {}=FILL)",
                             p.name, p.name
                         ),
                         "",

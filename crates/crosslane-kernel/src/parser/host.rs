@@ -36,6 +36,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "cudaMemcpy",
     "hipMemcpy",
     "aclrtMemcpy",
+    "cudaMemcpyAsync",
+    "hipMemcpyAsync",
     "cudaMemcpyToSymbol",
     "hipMemcpyToSymbol",
     "hipLaunchKernelGGL",
@@ -388,6 +390,26 @@ impl Parser<'_> {
             None => return close,
             _ => {}
         }
+        // `cudaMalloc(&a, n), cudaMalloc(&b, m);`: a comma expression of runtime calls runs
+        // each in order (C++17 [expr.comma]/1); each part is read as its own statement (a part
+        // holds no comma at its top level, so this is one level deep).
+        if ident(k).is_some_and(|n| READ_CALLS.contains(&n))
+            && matches!(tok(k + 1), Some(Tok::Punct("(")))
+        {
+            let end = stmt_end();
+            let parts = split_commas(toks, k, end);
+            let calls = parts.len() > 1
+                && parts.iter().all(|&(a, _)| {
+                    ident(a).is_some_and(|n| READ_CALLS.contains(&n))
+                        && matches!(tok(a + 1), Some(Tok::Punct("(")))
+                });
+            if calls {
+                for (a, b) in parts {
+                    self.host_statement(st, a, b);
+                }
+                return end + 1;
+            }
+        }
         // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
         // with its parameters bound to the call's constants (and what the caller's memory
         // holds); what it may write is unknown to the caller after it.
@@ -582,7 +604,10 @@ impl Parser<'_> {
                 }
                 // `aclrtMemcpy(dst, destMax, src, count, kind)` (CANN AscendCL): the source is
                 // the third, the kind the fifth.
-                "cudaMemcpy" | "hipMemcpy" | "aclrtMemcpy" => {
+                // `cudaMemcpyAsync(dst, src, count, kind, stream)`: the same copy, in stream
+                // order before a launch on that stream (CUDA Runtime API, cudaMemcpyAsync).
+                "cudaMemcpy" | "hipMemcpy" | "cudaMemcpyAsync" | "hipMemcpyAsync"
+                | "aclrtMemcpy" => {
                     if let Some(c) = self.closing(k + 1) {
                         let mut parts = split_commas(toks, k + 2, c);
                         if name == "aclrtMemcpy" && parts.len() >= 5 {
@@ -621,6 +646,11 @@ impl Parser<'_> {
                             }
                         };
                         let (dst, src) = (one(parts.first()), one(parts.get(1)));
+                        if let (true, Some(h)) = (to_device, &src) {
+                            if self.host_copy_part(st, k, c, &parts, h) {
+                                return end + 1;
+                            }
+                        }
                         if let (true, Some(d), Some(h)) = (to_device, dst.clone(), src.clone()) {
                             // A host scalar (`int h = 5; cudaMemcpy(d, &h, …)`): its value
                             // now is the one cell copied (the copy happens here).
@@ -682,6 +712,12 @@ impl Parser<'_> {
                     return end + 1;
                 }
                 "for" => {
+                    if let Some(next) = self
+                        .host_range_for(st, k)
+                        .or_else(|| self.host_nested_fill(st, k))
+                    {
+                        return next;
+                    }
                     let (after, read) = self.host_for(st, k, close);
                     if read {
                         return after;

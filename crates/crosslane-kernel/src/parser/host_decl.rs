@@ -250,9 +250,12 @@ impl Parser<'_> {
     }
 
     /// `std::vector<T> name(n);` (n value-initialized elements: 0, C++17 [vector.cons]/3,
-    /// [dcl.init]/8) or `std::vector<T> name(n, v);` (n copies of `v` converted to `T`,
-    /// [vector.cons]/4): a host array of n cells with that fill when `n` is a constant (at most
-    /// [`MAX_FILL`] cells). Returns whether the tokens are a `std::vector` declaration.
+    /// [dcl.init]/8), `std::vector<T> name(n, v);` (n copies of `v` converted to `T`,
+    /// [vector.cons]/4) or `std::vector<T> name = {a, b, …};` / `name{a, b, …}` (the list's
+    /// elements, [vector.cons]/8 initializer_list constructor): a host array with that fill when
+    /// it is constant (at most [`MAX_FILL`] cells). Each declarator of `std::vector<T> a(n, v),
+    /// b(m, w);` is read alike (C++17 [dcl.decl]/3). Returns whether the tokens are a
+    /// `std::vector` declaration.
     pub(super) fn host_vector_decl(&mut self, st: &mut HostState, k: usize, end: usize) -> bool {
         let toks = self.toks;
         let word = |i: usize| toks.get(i).map(|t| &t.tok);
@@ -270,52 +273,102 @@ impl Parser<'_> {
         let float_elem = toks[k + 4..c]
             .iter()
             .any(|t| matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "float" | "double")));
-        let (Some(Tok::Ident(name)), Some(Tok::Punct("("))) = (word(c + 1), word(c + 2)) else {
-            return true;
+        for (a, b) in split_commas(toks, c + 1, end) {
+            self.vector_declarator(st, k, a, b, float_elem);
+        }
+        true
+    }
+
+    /// One declarator `a..b` of a `std::vector` declaration starting at `k` (see
+    /// [`Self::host_vector_decl`]).
+    fn vector_declarator(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        a: usize,
+        b: usize,
+        float_elem: bool,
+    ) {
+        let toks = self.toks;
+        let word = |i: usize| toks.get(i).map(|t| &t.tok);
+        let Some(Tok::Ident(name)) = word(a) else {
+            return;
         };
         let name = name.clone();
-        let Some(paren) = self.closing(c + 2) else {
-            return true;
-        };
-        let parts = split_commas(toks, c + 3, paren);
-        let n = parts
-            .first()
-            .and_then(|&(a, b)| self.host_value(st, a, b))
-            .and_then(HostVal::int);
-        let Some(n) = n else {
-            return true;
-        };
-        st.arrays.insert(name.clone(), n);
-        let value = match parts.get(1) {
-            None => Some(HostVal::Int(0)),
-            Some(&(a, b)) => self.host_value(st, a, b),
-        };
+        st.fills.remove(&name);
         // The value converted to the element type ([conv.fpint]/1: a float to an integer
         // truncates toward zero).
-        let cell = match value {
+        let convert = |v: Option<HostVal>| match v {
             Some(HostVal::Float(x)) if !float_elem && x.is_finite() => {
                 HostVal::Int(x.trunc() as i128).text()
             }
             Some(v) => v.text(),
             None => None,
         };
-        st.fills.remove(&name);
-        match cell {
+        let not_read = |st: &mut HostState| {
+            let why = format!(
+                "`{}` at line {} is not read as a fill",
+                text_of(&toks[k..b]),
+                toks[k].line
+            );
+            Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+        };
+        let open = match (word(a + 1), word(a + 2)) {
+            (Some(Tok::Punct("(")), _) => Some((a + 1, false)),
+            (Some(Tok::Punct("{")), _) => Some((a + 1, true)),
+            (Some(Tok::Punct("=")), Some(Tok::Punct("{"))) => Some((a + 2, true)),
+            _ => None,
+        };
+        let Some((open, list)) = open else {
+            if a + 1 == b {
+                // `std::vector<T> h;`: empty.
+                st.unknown.remove(&name);
+                st.arrays.insert(name.clone(), 0);
+                st.fills.insert(name, (Vec::new(), toks[k].line));
+            } else {
+                not_read(st);
+            }
+            return;
+        };
+        // `h = {…}` ends the statement's reading at its `{` (`b == open`).
+        let Some(close) = self.closing(open).filter(|&c| c < b || open == b) else {
+            return not_read(st);
+        };
+        let parts = split_commas(toks, open + 1, close);
+        if list {
+            let mut values = Vec::with_capacity(parts.len());
+            for &(x, y) in &parts {
+                let v = self.host_value(st, x, y);
+                match convert(v) {
+                    Some(v) if values.len() < MAX_FILL as usize => values.push(v),
+                    _ => return not_read(st),
+                }
+            }
+            st.unknown.remove(&name);
+            st.arrays.insert(name.clone(), values.len() as i128);
+            st.fills.insert(name, (values, toks[k].line));
+            return;
+        }
+        let n = parts
+            .first()
+            .and_then(|&(x, y)| self.host_value(st, x, y))
+            .and_then(HostVal::int);
+        let Some(n) = n else {
+            return not_read(st);
+        };
+        st.arrays.insert(name.clone(), n);
+        let value = match parts.get(1) {
+            None => Some(HostVal::Int(0)),
+            Some(&(x, y)) => self.host_value(st, x, y),
+        };
+        match convert(value) {
             Some(v) if parts.len() <= 2 && (0..=MAX_FILL).contains(&n) => {
                 st.unknown.remove(&name);
                 let cells = usize::try_from(n).unwrap_or(0);
                 st.fills.insert(name, (vec![v; cells], toks[k].line));
             }
-            _ => {
-                let why = format!(
-                    "`{}` at line {} is not read as a fill",
-                    text_of(&toks[k..end]),
-                    toks[k].line
-                );
-                Self::mark_unknown(st, &[name], &why);
-            }
+            _ => not_read(st),
         }
-        true
     }
 
     /// `void* args[] = {&a, &b, …};` (the argument array `cudaLaunchKernel` takes, CUDA Runtime

@@ -465,3 +465,214 @@ int main() {{
         assert!(y[want.len()..].iter().all(Option::is_none), "{decl}");
     }
 }
+
+#[test]
+fn a_host_range_for_assigning_a_constant_is_the_arrays_fill() {
+    // `for (auto& v : ha) v = 1.5f;` sets each of ha's 32 elements (C++17 [stmt.ranged]/1),
+    // so the copied buffer and out are 32 x 1.5.
+    let src = "\
+#include <vector>
+__global__ void k(const float* a, float* out) { out[threadIdx.x] = a[threadIdx.x] * 2.0f; }
+int main() {
+  float *a, *o;
+  cudaMalloc(&a, 32 * sizeof(float)); cudaMalloc(&o, 32 * sizeof(float));
+  std::vector<float> ha(32);
+  for (auto& v : ha) v = 1.5f;
+  cudaMemcpy(a, ha.data(), 32 * sizeof(float), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(a, o);
+}
+";
+    let t = run(src);
+    assert_eq!(floats(&t, "out"), vec![Some(3.0); 32]);
+}
+
+#[test]
+fn a_host_range_for_not_read_leaves_the_copy_undefined_and_warns() {
+    // `v = rand()` is not a host constant: the copy of ha warns naming it and a's cells are
+    // undefined, never the index fill (a[5] = 5) nor the earlier zeros.
+    let src = "\
+#include <vector>
+__global__ void k(const float* a, float* out) { out[threadIdx.x] = a[threadIdx.x]; }
+int main() {
+  float *a, *o;
+  cudaMalloc(&a, 32 * sizeof(float)); cudaMalloc(&o, 32 * sizeof(float));
+  std::vector<float> ha(32);
+  for (auto& v : ha) v = rand();
+  cudaMemcpy(a, ha.data(), 32 * sizeof(float), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(a, o);
+}
+";
+    let t = run(src);
+    let w = said(&t, Level::Warning);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("`ha`") && m.contains("undefined")),
+        "{w:?}"
+    );
+    assert_eq!(floats(&t, "a"), vec![None; 32]);
+    let n = said(&t, Level::Info);
+    assert!(
+        n.iter()
+            .any(|m| m.contains("range-for over `ha` at line 7")),
+        "{n:?}"
+    );
+}
+
+#[test]
+fn a_copy_into_an_offset_of_a_device_buffer_lands_there() {
+    // cudaMemcpy(db + 16, hi, 16 floats): db + 16 points 16 floats in ([expr.add]/4), so
+    // b = 16 x 1.0 then 16 x 2.0.
+    let src = "\
+#include <vector>
+__global__ void k(const float* b, float* out) { out[threadIdx.x] = b[threadIdx.x]; }
+int main() {
+  float *db, *dout;
+  std::vector<float> lo(16, 1.0f), hi(16, 2.0f);
+  cudaMalloc(&db, 32 * sizeof(float)); cudaMalloc(&dout, 32 * sizeof(float));
+  cudaMemcpy(db, lo.data(), 16 * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(db + 16, hi.data(), 16 * sizeof(float), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(db, dout);
+}
+";
+    let t = run(src);
+    let want: Vec<Option<f64>> = (0..32)
+        .map(|i| Some(if i < 16 { 1.0 } else { 2.0 }))
+        .collect();
+    assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn an_offset_copy_into_fresh_memory_leaves_the_rest_undefined() {
+    // Only &d[8]..&d[11] are written (4 ints of 7); cudaMalloc does not clear memory, so the
+    // other 4 of 8 cells are undefined.
+    let src = "\
+__global__ void k(const int* d, int* out) { out[threadIdx.x] = d[threadIdx.x % 8]; }
+int main() {
+  int *d, *o; int h[4] = {7, 7, 7, 7};
+  cudaMalloc(&d, 8 * sizeof(int)); cudaMalloc(&o, 32 * sizeof(int));
+  cudaMemcpy(&d[4], h, 4 * sizeof(int), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(d, o);
+}
+";
+    let t = run(src);
+    let want: Vec<Option<i128>> = (0..8).map(|i| (i >= 4).then_some(7)).collect();
+    assert_eq!(ints(&t, "d"), want);
+}
+
+#[test]
+fn a_partial_copy_after_a_full_copy_overwrites_only_its_cells() {
+    // 32 x 0.25 copied, then sizeof(h_small) = 16 bytes = 4 floats over the start:
+    // b = {1, 2, 3, 4, 0.25 x 28}.
+    let src = "\
+#include <vector>
+__global__ void k(const float* b, float* out) { out[threadIdx.x] = b[threadIdx.x]; }
+int main() {
+  float *db, *dout; float h_small[4] = {1.f, 2.f, 3.f, 4.f};
+  std::vector<float> hb(32, 0.25f);
+  cudaMalloc(&db, 32 * sizeof(float)); cudaMalloc(&dout, 32 * sizeof(float));
+  cudaMemcpy(db, hb.data(), 32 * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(db, h_small, sizeof(h_small), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(db, dout);
+}
+";
+    let t = run(src);
+    let mut want = vec![Some(0.25); 32];
+    for (i, w) in want.iter_mut().take(4).enumerate() {
+        *w = Some(i as f64 + 1.0);
+    }
+    assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn a_comma_expression_of_allocations_allocates_each() {
+    // `cudaMalloc(&a, …), cudaMalloc(&b, 64 floats);` evaluates both ([expr.comma]/1): b has 64
+    // cells, all written (2 below 32, 3 above), no out-of-bounds write.
+    let src = "\
+__global__ void k(float* a, float* b) { int t = threadIdx.x; a[t] = 1.f; b[t] = 2.f; b[t + 32] = 3.f; }
+int main() {
+  float *a, *b;
+  cudaMalloc(&a, 64 * sizeof(float)), cudaMalloc(&b, 64 * sizeof(float));
+  k<<<1, 32>>>(a, b);
+}
+";
+    let t = run(src);
+    let want: Vec<Option<f64>> = (0..64)
+        .map(|i| Some(if i < 32 { 2.0 } else { 3.0 }))
+        .collect();
+    assert_eq!(floats(&t, "b"), want);
+    let w = said(&t, Level::Warning);
+    assert!(w.iter().all(|m| !m.contains("outside")), "{w:?}");
+}
+
+#[test]
+fn each_vector_declarator_and_a_braced_vector_are_fills() {
+    // `std::vector<float> ha(32, 2.0f), hs(1, 1.5f);` ([dcl.decl]/3) and
+    // `std::vector<float> hv = {1, 2, 3, 4};` ([vector.cons] initializer_list):
+    // out[t] = ha[t] * hs[0] + hv[t % 4] = 3 + (t % 4 + 1).
+    let src = "\
+#include <vector>
+__global__ void k(const float* a, float* out, const float* s, const float* v) { out[threadIdx.x] = a[threadIdx.x] * s[0] + v[threadIdx.x % 4]; }
+int main() {
+  float *a, *b, *s, *v;
+  cudaMalloc(&a, 32 * sizeof(float)); cudaMalloc(&b, 32 * sizeof(float)); cudaMalloc(&s, sizeof(float)); cudaMalloc(&v, 4 * sizeof(float));
+  std::vector<float> ha(32, 2.0f), hs(1, 1.5f);
+  std::vector<float> hv = {1.f, 2.f, 3.f, 4.f};
+  cudaMemcpy(a, ha.data(), 32 * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(s, hs.data(), sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(v, hv.data(), 4 * sizeof(float), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(a, b, s, v);
+}
+";
+    let t = run(src);
+    let want: Vec<Option<f64>> = (0..32).map(|t| Some(3.0 + (t % 4 + 1) as f64)).collect();
+    assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn memcpy_async_and_nested_fill_loops_are_read() {
+    // hb = 16 x 2 (cudaMemcpyAsync copies it, in stream order before the launch);
+    // hc[i*4+j] = i - j. out[t] = 10*b[t] + 100*c[t]: t = 6 (i 1, j 2) gives 20 - 100 = -80.
+    let src = "\
+#include <vector>
+__global__ void k(const float* b, const float* c, float* out) { int t = threadIdx.x; out[t] = 10.f * b[t] + 100.f * c[t]; }
+int main() {
+  float *b, *c, *o; cudaStream_t s; cudaStreamCreate(&s);
+  cudaMalloc(&b, 16 * sizeof(float)); cudaMalloc(&c, 16 * sizeof(float)); cudaMalloc(&o, 16 * sizeof(float));
+  std::vector<float> hb(16, 2.0f);
+  float hc[16];
+  for (int i = 0; i < 4; ++i) for (int j = 0; j < 4; ++j) hc[i * 4 + j] = i - j;
+  cudaMemcpyAsync(b, hb.data(), 16 * sizeof(float), cudaMemcpyHostToDevice, s);
+  cudaMemcpy(c, hc, sizeof(hc), cudaMemcpyHostToDevice);
+  k<<<1, 16, 0, s>>>(b, c, o);
+}
+";
+    let t = run(src);
+    let want: Vec<Option<f64>> = (0..16)
+        .map(|t| Some(20.0 + 100.0 * ((t / 4) - (t % 4)) as f64))
+        .collect();
+    assert_eq!(floats(&t, "out"), want);
+}
+
+#[test]
+fn a_copied_fill_not_read_is_undefined_not_the_index_fill() {
+    // hc's loop calls sinf: not a host constant, so c's cells are undefined (warned), where
+    // the index fill would have given c[3] = 3.
+    let src = "\
+__global__ void k(const float* c, float* out) { out[threadIdx.x] = c[threadIdx.x]; }
+int main() {
+  float *c, *o; float hc[32];
+  cudaMalloc(&c, 32 * sizeof(float)); cudaMalloc(&o, 32 * sizeof(float));
+  for (int i = 0; i < 32; ++i) hc[i] = sinf(i);
+  cudaMemcpy(c, hc, sizeof(hc), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(c, o);
+}
+";
+    let t = run(src);
+    assert_eq!(floats(&t, "c"), vec![None; 32]);
+    let w = said(&t, Level::Warning);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("`hc`") && m.contains("undefined")),
+        "{w:?}"
+    );
+}

@@ -2,7 +2,8 @@
 // the buffer's fill (C++17 [numeric.iota]: iota writes 3, 4, 5, …; [alg.fill]: fill_n writes N
 // copies; C11 7.24.6.1: memset to 0 zeroes every byte). The kernel adds 10 to each cell: a =
 // 13, 14, …, 20; b = 12 in all 8 cells; c = 10 in all 8. d's host loop calls cosf: not read, so
-// a warning names `d` and the index fill stands in (d = 10, 11, …, 17).
+// a warning names `d` and its cells are undefined (never the index fill): d[t] += 10 reads
+// undefined cells, said, and d stays undefined.
 #define N 8
 __global__ void add10(int *a, int *b, int *c, float *d) {
     int t = threadIdx.x;

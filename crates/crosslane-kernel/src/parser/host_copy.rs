@@ -1,0 +1,152 @@
+//! A host-to-device copy that writes only part of a device buffer: `cudaMemcpy(d + 16, h, …)`
+//! or `&d[16]` (into an offset of `d`), and a copy of fewer cells than an earlier copy left
+//! (`cudaMemcpy(d, small, 16, …)` after a full copy). Each writes its cells over what `d` held,
+//! in order, as the device does (CUDA Runtime API, cudaMemcpy: "Copies count bytes from the
+//! memory area pointed to by src to the memory area pointed to by dst"; C++17 [expr.add]/4:
+//! `d + n` points n elements past `d`). Cells no write reached keep what they held: undefined
+//! for fresh `cudaMalloc` memory ("The memory is not cleared").
+
+use super::const_eval::HostVal;
+use super::host::{text_of, DevWrite, HostState};
+use super::Parser;
+use crate::lexer::Tok;
+
+/// Bytes of a scalar type word as `sizeof(T)` names it in a copy's count (the CUDA/HIP data
+/// models: `int` 4, `long` 8 on Linux x86-64, `half` 2).
+fn type_bytes(w: &str) -> Option<u64> {
+    Some(match w {
+        "char" | "int8_t" | "uint8_t" | "bool" => 1,
+        "short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
+        "int" | "unsigned" | "float" | "int32_t" | "uint32_t" => 4,
+        "double" | "long" | "size_t" | "int64_t" | "uint64_t" => 8,
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// A host-to-device copy at `k` (its `)` at `c`, arguments `parts`: dst, src, count, …) of
+    /// host array `h` that writes part of its device buffer. Returns whether it was taken here
+    /// (the caller reads a whole-buffer copy of `d` itself).
+    pub(super) fn host_copy_part(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        c: usize,
+        parts: &[(usize, usize)],
+        h: &str,
+    ) -> bool {
+        let toks = self.toks;
+        let (Some(&(da, db)), Some(&(na, nb))) = (parts.first(), parts.get(2)) else {
+            return false;
+        };
+        // The destination: `d`, `d + off`, `&d[off]`.
+        let (d, off) = match &toks[da..db] {
+            [t] => (t, Some(0)),
+            [t, plus, ..] if matches!(plus.tok, Tok::Punct("+")) => {
+                (t, self.host_value(st, da + 2, db).and_then(HostVal::int))
+            }
+            [amp, t, open, .., shut]
+                if matches!(amp.tok, Tok::Punct("&"))
+                    && matches!(open.tok, Tok::Punct("["))
+                    && matches!(shut.tok, Tok::Punct("]")) =>
+            {
+                (
+                    t,
+                    self.host_value(st, da + 3, db - 1).and_then(HostVal::int),
+                )
+            }
+            _ => return false,
+        };
+        let Tok::Ident(d) = &d.tok else { return false };
+        let d = d.clone();
+        if !st.writes.contains_key(&d) {
+            return false;
+        }
+        let line = toks[k].line;
+        let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
+        let src = st.fills.get(h).map(|f| f.0.clone());
+        // Cells copied: the whole source for `sizeof(h)`, else bytes / sizeof(T).
+        let words: Vec<&Tok> = toks[na..nb].iter().map(|t| &t.tok).collect();
+        let whole_src = matches!(words.as_slice(),
+            [Tok::Ident(s), Tok::Punct("("), Tok::Ident(x), Tok::Punct(")")] if s == "sizeof" && x == h);
+        let elem = words.windows(4).find_map(|w| match w {
+            [Tok::Ident(s), Tok::Punct("("), Tok::Ident(t), Tok::Punct(")")] if s == "sizeof" => {
+                type_bytes(t)
+            }
+            _ => None,
+        });
+        let bytes = self
+            .host_value(st, na, nb)
+            .and_then(HostVal::int)
+            .and_then(|n| u64::try_from(n).ok());
+        let cells = match (&src, whole_src, elem, bytes) {
+            (Some(s), true, _, _) => Some(s.len() as u64),
+            (_, false, Some(e), Some(b)) => Some(b / e),
+            _ => None,
+        };
+        let prior = match st.writes.get(&d) {
+            Some(DevWrite::Copy) => st.copied.get(&d).cloned().flatten().map(|f| f.0),
+            _ => None,
+        };
+        // A copy of the whole source into the start of `d` that covers all an earlier copy
+        // wrote: the caller's plain copy.
+        // (A source whose fill is not read, or a count not read, into the start: the caller's
+        // copy says so.)
+        if off == Some(0) && (src.is_none() || (cells.is_none() && prior.is_none())) {
+            return false;
+        }
+        if off == Some(0)
+            && src
+                .as_ref()
+                .zip(cells)
+                .is_some_and(|(s, n)| n >= s.len() as u64)
+            && prior
+                .as_ref()
+                .zip(cells)
+                .is_none_or(|(p, n)| n >= p.len() as u64)
+        {
+            return false;
+        }
+        let total = match (st.mallocs.get(&d).map(|m| m.0), elem, &prior) {
+            (Some(b), Some(e), _) => Some(b / e),
+            (_, _, Some(p)) => Some(p.len() as u64),
+            _ => None,
+        };
+        let base = match st.writes.get(&d) {
+            Some(DevWrite::Copy) => prior.clone(),
+            Some(DevWrite::Fresh(..)) => total.map(|t| vec!["undef".to_string(); t as usize]),
+            _ => None,
+        };
+        let merged = match (base, src, off, cells, total) {
+            (Some(mut base), Some(src), Some(off), Some(n), Some(t))
+                if off >= 0 && (off as u64).saturating_add(n) <= t && n <= src.len() as u64 =>
+            {
+                base.resize(t as usize, "undef".to_string());
+                let off = off as usize;
+                base[off..off + n as usize].clone_from_slice(&src[..n as usize]);
+                Some(base)
+            }
+            _ => None,
+        };
+        st.prior.remove(&d);
+        match merged {
+            Some(values) => {
+                let from = match st.copies.get(&d).filter(|_| prior.is_some()) {
+                    Some(p) if p != h => format!("{p}` then `{h}"),
+                    _ => h.to_string(),
+                };
+                st.copied.insert(d.clone(), Some((values, line)));
+                st.writes.insert(d.clone(), DevWrite::Copy);
+                st.copies.insert(d, from);
+            }
+            None => {
+                let why = format!(
+                    "{what} copies part of `{h}` into part of it, and which cells (or what \
+                     the rest holds) is not read here"
+                );
+                st.writes.insert(d, DevWrite::Other(why));
+            }
+        }
+        true
+    }
+}
