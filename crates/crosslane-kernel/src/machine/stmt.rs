@@ -21,10 +21,10 @@ impl Executor {
 
     /// Gives an address-taken local `slot` (`&x` somewhere in the kernel) one cell of memory
     /// per lane ([`Warp::lane_refs`]), reused when the declaration runs again.
-    fn declare_in_memory(
+    pub(crate) fn declare_in_memory(
         &mut self,
         w: usize,
-        d: &Declarator,
+        (span, var): (Span, &str),
         slot: usize,
         elem: ValTy,
         active: LaneMask,
@@ -38,14 +38,11 @@ impl Executor {
             .cloned()
             .unwrap_or_else(|| vec![None; lanes]);
         for l in active.iter().filter(|&l| l < lanes) {
-            let key = (d.span, self.block, warp_index, l);
+            let key = (span, self.block, warp_index, l);
             let buf = match self.locals.get(&key) {
                 Some(b) => *b,
                 None => {
-                    let name = format!(
-                        "{} (block {}, warp {warp_index}, lane {l})",
-                        d.name, self.block
-                    );
+                    let name = format!("{var} (block {}, warp {warp_index}, lane {l})", self.block);
                     let space = Space::Local {
                         block: self.block as u32,
                         warp: warp_index as u32,
@@ -57,7 +54,7 @@ impl Executor {
                             b
                         }
                         Err(m) => {
-                            cx.note(Level::Error, d.span, m, "", None);
+                            cx.note(Level::Error, span, m, "", None);
                             return;
                         }
                     }
@@ -238,7 +235,7 @@ impl Executor {
             return;
         }
         if self.addr_taken.contains(&slot) {
-            self.declare_in_memory(w, d, slot, elem, active, cx);
+            self.declare_in_memory(w, (d.span, &d.name), slot, elem, active, cx);
         }
         match &d.init {
             Some(init) => {
