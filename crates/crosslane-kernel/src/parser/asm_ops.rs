@@ -37,7 +37,9 @@ impl Parser<'_> {
         let shfl_b32 = instr.starts_with("shfl.sync.") && instr.contains(".b32");
         if float.contains(&true) && !shfl_b32 {
             return refuse(
-                "an `\"f\"` (float register) operand is read only for `shfl.sync.*.b32`; pass                  the value's bits with `\"r\"(__float_as_uint(x))` and read them back with                  `__uint_as_float`"
+                "an `\"f\"` (float register) operand is read only for `shfl.sync.*.b32`; pass \
+                 the value's bits with `\"r\"(__float_as_uint(x))` and read them back with \
+                 `__uint_as_float`"
                     .to_string(),
             );
         }
