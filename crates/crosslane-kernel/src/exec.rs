@@ -1299,18 +1299,7 @@ impl Executor {
                 slot,
                 ref expr,
             } => {
-                // A by-value parameter is a local object of the call (C++17 [expr.call]/7):
-                // one whose address is taken (`&f`) lives in a one-cell buffer of its lane,
-                // as an address-taken local does.
-                if self.addr_taken.contains(&slot) {
-                    if let Some(SlotInfo {
-                        ty: Ty::Val(elem),
-                        name,
-                    }) = self.slots.get(slot).cloned()
-                    {
-                        self.declare_in_memory(w, (span, &name), slot, elem, active, &mut cx);
-                    }
-                }
+                self.param_in_memory(w, slot, span, active, &mut cx);
                 let vals = self.eval(w, expr, active, &mut cx);
                 for l in active.iter() {
                     let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));

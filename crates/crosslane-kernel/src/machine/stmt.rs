@@ -67,6 +67,29 @@ impl Executor {
         self.warps[w].lane_refs.insert(slot, bufs);
     }
 
+    /// A by-value parameter of an inlined call whose address is taken (`&f`): a local object
+    /// of the call (C++17 [expr.call]/7), so it lives in a one-cell buffer of its lane as an
+    /// address-taken local does ([`Self::declare_in_memory`]); nothing for any other slot.
+    pub(crate) fn param_in_memory(
+        &mut self,
+        w: usize,
+        slot: usize,
+        span: Span,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        if !self.addr_taken.contains(&slot) {
+            return;
+        }
+        if let Some(crate::compile::SlotInfo {
+            ty: Ty::Val(elem),
+            name,
+        }) = self.slots.get(slot).cloned()
+        {
+            self.declare_in_memory(w, (span, &name), slot, elem, active, cx);
+        }
+    }
+
     pub(crate) fn declare(
         &mut self,
         w: usize,
