@@ -113,9 +113,9 @@ impl Parser<'_> {
                 init.span.line,
                 init.span.col,
                 format!(
-                    "`auto& {name}` bound to a struct that is no variable, array element or \
-                     member is not supported ([dcl.init.ref]/5.2: a reference to non-`const` \
-                     binds an lvalue); copy it (`auto {name} = …;`)"
+                    "the reference `{name}` is bound to a struct that is no variable, array \
+                     element or member, which is not supported ([dcl.init.ref]/5.2: a reference \
+                     to non-`const` binds an lvalue); copy it (`auto {name} = …;`)"
                 ),
             ));
         };

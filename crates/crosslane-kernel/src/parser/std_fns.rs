@@ -74,16 +74,19 @@ fn two_args(tokens: &[Token], open: usize) -> Option<(Vec<Token>, Vec<Token>, us
     None
 }
 
-/// `tokens` with each statement `std::swap(a, b);` (at a statement start: after `;`, `{`, `}`
-/// or `)`) written as `{ auto __swapN = a; a = b; b = __swapN; }`. Other uses are kept.
+/// `tokens` with each statement `std::swap(a, b);` (at a statement start: after `;`, `{`, `}`,
+/// `)`, a label's `:`, `else` or `do`) written as `{ auto __swapN = a; a = b; b = __swapN; }`.
+/// Other uses are kept.
 pub(super) fn std_swap(tokens: Vec<Token>) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
     let mut k = 0;
     let mut n = 0usize;
     while k < tokens.len() {
-        let starts = out
-            .last()
-            .is_none_or(|t| matches!(t.tok, Tok::Punct(";" | "{" | "}" | ")")));
+        let starts = out.last().is_none_or(|t| match &t.tok {
+            Tok::Punct(p) => matches!(*p, ";" | "{" | "}" | ")" | ":"),
+            Tok::Ident(w) => matches!(w.as_str(), "else" | "do"),
+            _ => false,
+        });
         if starts
             && is_word(tokens.get(k), "std")
             && is_punct(tokens.get(k + 1), "::")
@@ -153,5 +156,9 @@ mod tests {
             "f ( std :: swap ( a , b ) ) ;"
         );
         assert_eq!(words("; std::swap(a);"), "; std :: swap ( a ) ;");
+        assert_eq!(
+            words("else std::swap(a, b);"),
+            "else { auto __swap0 = a ; a = b ; b = __swap0 ; }"
+        );
     }
 }
