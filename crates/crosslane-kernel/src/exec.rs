@@ -1299,6 +1299,7 @@ impl Executor {
                 slot,
                 ref expr,
             } => {
+                self.param_in_memory(w, slot, span, active, &mut cx);
                 let vals = self.eval(w, expr, active, &mut cx);
                 for l in active.iter() {
                     let val = vals.get(l).cloned().unwrap_or_else(|| Err(Undef::idle()));

@@ -21,10 +21,10 @@ impl Executor {
 
     /// Gives an address-taken local `slot` (`&x` somewhere in the kernel) one cell of memory
     /// per lane ([`Warp::lane_refs`]), reused when the declaration runs again.
-    fn declare_in_memory(
+    pub(crate) fn declare_in_memory(
         &mut self,
         w: usize,
-        d: &Declarator,
+        (span, var): (Span, &str),
         slot: usize,
         elem: ValTy,
         active: LaneMask,
@@ -38,14 +38,11 @@ impl Executor {
             .cloned()
             .unwrap_or_else(|| vec![None; lanes]);
         for l in active.iter().filter(|&l| l < lanes) {
-            let key = (d.span, self.block, warp_index, l);
+            let key = (span, self.block, warp_index, l);
             let buf = match self.locals.get(&key) {
                 Some(b) => *b,
                 None => {
-                    let name = format!(
-                        "{} (block {}, warp {warp_index}, lane {l})",
-                        d.name, self.block
-                    );
+                    let name = format!("{var} (block {}, warp {warp_index}, lane {l})", self.block);
                     let space = Space::Local {
                         block: self.block as u32,
                         warp: warp_index as u32,
@@ -57,7 +54,7 @@ impl Executor {
                             b
                         }
                         Err(m) => {
-                            cx.note(Level::Error, d.span, m, "", None);
+                            cx.note(Level::Error, span, m, "", None);
                             return;
                         }
                     }
@@ -68,6 +65,29 @@ impl Executor {
             }
         }
         self.warps[w].lane_refs.insert(slot, bufs);
+    }
+
+    /// A by-value parameter of an inlined call whose address is taken (`&f`): a local object
+    /// of the call (C++17 [expr.call]/7), so it lives in a one-cell buffer of its lane as an
+    /// address-taken local does ([`Self::declare_in_memory`]); nothing for any other slot.
+    pub(crate) fn param_in_memory(
+        &mut self,
+        w: usize,
+        slot: usize,
+        span: Span,
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        if !self.addr_taken.contains(&slot) {
+            return;
+        }
+        if let Some(crate::compile::SlotInfo {
+            ty: Ty::Val(elem),
+            name,
+        }) = self.slots.get(slot).cloned()
+        {
+            self.declare_in_memory(w, (span, &name), slot, elem, active, cx);
+        }
     }
 
     pub(crate) fn declare(
@@ -238,7 +258,7 @@ impl Executor {
             return;
         }
         if self.addr_taken.contains(&slot) {
-            self.declare_in_memory(w, d, slot, elem, active, cx);
+            self.declare_in_memory(w, (d.span, &d.name), slot, elem, active, cx);
         }
         match &d.init {
             Some(init) => {

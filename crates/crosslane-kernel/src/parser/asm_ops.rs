@@ -27,7 +27,22 @@ impl Parser<'_> {
     /// spaces) has been read, up to its `;`.
     pub(super) fn asm_warp_op(&mut self, at: Span, instr: &str) -> PResult<Stmt> {
         let refuse = |m: String| Err(KernelError::new(at.line, at.col, m));
-        let (outs, ins) = self.asm_operands()?;
+        let (outs, ins, float) = self.asm_operands()?;
+        // Whether operand `%k` is an `"f"` register.
+        let is_float = |text: &str| {
+            text.strip_prefix('%')
+                .and_then(|k| k.parse::<usize>().ok())
+                .is_some_and(|k| float.get(k) == Some(&true))
+        };
+        let shfl_b32 = instr.starts_with("shfl.sync.") && instr.contains(".b32");
+        if float.contains(&true) && !shfl_b32 {
+            return refuse(
+                "an `\"f\"` (float register) operand is read only for `shfl.sync.*.b32`; pass \
+                 the value's bits with `\"r\"(__float_as_uint(x))` and read them back with \
+                 `__uint_as_float`"
+                    .to_string(),
+            );
+        }
         let operand = |text: &str| -> Result<Expr, KernelError> {
             if let Some(k) = text.strip_prefix('%') {
                 let k: usize = k.parse().map_err(|_| {
@@ -128,11 +143,28 @@ impl Parser<'_> {
                     },
                     at,
                 );
-                let args = vec![operand(&ops[4])?, operand(&ops[1])?, operand(&ops[2])?, w];
-                (
-                    operand(&ops[0])?,
-                    Expr::new(ExprKind::Call(name.into(), args), at),
-                )
+                // `.b32` moves the source's 32 bits unchanged: a float source's bits go in,
+                // and a float destination takes the bits back.
+                let mut src = operand(&ops[1])?;
+                if is_float(&ops[1]) {
+                    src = Expr::new(ExprKind::Call("__float_as_uint".into(), vec![src]), at);
+                }
+                let args = vec![operand(&ops[4])?, src, operand(&ops[2])?, w];
+                let value = Expr::new(ExprKind::Call(name.into(), args), at);
+                if is_float(&ops[0]) {
+                    let value =
+                        Expr::new(ExprKind::Call("__uint_as_float".into(), vec![value]), at);
+                    let dest = operand(&ops[0])?;
+                    return Ok(Stmt {
+                        kind: StmtKind::Expr(Expr::new(
+                            ExprKind::Assign(None, Box::new(dest), Box::new(value)),
+                            at,
+                        )),
+                        span: at,
+                        end: self.last_end(),
+                    });
+                }
+                (operand(&ops[0])?, value)
             }
             _ => {
                 return refuse(format!(
@@ -162,16 +194,22 @@ impl Parser<'_> {
 
     /// `: "=r"(a) : "r"(b), "r"(c) : "memory")` and the `;`: the outputs' and the inputs'
     /// expressions (32-bit `r` operands or `n` constants; clobbers skipped).
-    fn asm_operands(&mut self) -> PResult<(Vec<Expr>, Vec<Expr>)> {
+    /// An `"f"` operand (a 32-bit float register) is marked in the third list (outputs, then
+    /// inputs, in operand order): only a `.b32` instruction takes one (PTX ISA, "Operand Type
+    /// Information": a bit-size type is compatible with any fundamental type of its size).
+    #[allow(clippy::type_complexity)]
+    fn asm_operands(&mut self) -> PResult<(Vec<Expr>, Vec<Expr>, Vec<bool>)> {
         let mut groups: [Vec<Expr>; 2] = [Vec::new(), Vec::new()];
+        let mut float = Vec::new();
         for group in &mut groups {
             if !self.eat(":") {
                 break;
             }
             while let Tok::Str(c) = self.peek(0).clone() {
-                if !matches!(c.as_str(), "=r" | "r" | "n" | "+r") {
+                if !matches!(c.as_str(), "=r" | "r" | "n" | "+r" | "=f" | "f" | "+f") {
                     return self.err("a `\"r\"` operand (32-bit register) here");
                 }
+                float.push(c.ends_with('f'));
                 self.bump();
                 self.expect_punct("(")?;
                 group.push(self.expr()?);
@@ -190,7 +228,7 @@ impl Parser<'_> {
         self.expect_punct(")")?;
         self.expect_punct(";")?;
         let [outs, ins] = groups;
-        Ok((outs, ins))
+        Ok((outs, ins, float))
     }
 }
 

@@ -599,6 +599,9 @@ impl Parser<'_> {
                 if let Some(e) = self.cg_free(&name, name_at)? {
                     return Ok(e);
                 }
+                if let Some(e) = self.std_min_max_explicit(&name, name_at)? {
+                    return Ok(e);
+                }
                 self.pos -= 1;
                 return self.primary();
             }

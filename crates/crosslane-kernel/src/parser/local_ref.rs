@@ -84,31 +84,44 @@ impl Parser<'_> {
     }
 
     /// `auto& s2 = s;` of a struct variable `s`: `s2` declared as a second name of `s`'s
-    /// members, `true`; `false` when `init` is no struct.
+    /// members, `Some` with no hidden locals; `auto& p = pairs[i];` of an element of a local
+    /// struct array: `p` a second name of the element (the place `pairs[i]`, its index held in
+    /// a hidden local returned here, bound once as [dcl.init.ref]/5 binds a reference); `None`
+    /// when `init` is no struct.
     ///
     /// # Errors
-    /// A struct that is not a variable's whole value (`auto& in = w.inner;`).
-    pub(super) fn struct_reference(&mut self, name: &str, init: &Expr) -> PResult<bool> {
+    /// A struct that is no variable and no element of one (`auto& r = make();`).
+    pub(super) fn struct_reference(
+        &mut self,
+        name: &str,
+        init: &Expr,
+    ) -> PResult<Option<Vec<Declarator>>> {
         if self.struct_of(init).is_none() {
-            return Ok(false);
+            return Ok(None);
         }
         let sv = match &init.kind {
             ExprKind::Ident(n) => self.var_struct(n).cloned(),
             _ => None,
         };
         let Some(sv) = sv else {
+            let mut hidden = Vec::new();
+            if let Some(place) = self.ref_place(init, &mut hidden)? {
+                self.bind_name(name, Ty::Void, place);
+                return Ok(Some(hidden));
+            }
             return Err(KernelError::new(
                 init.span.line,
                 init.span.col,
                 format!(
-                    "`auto& {name}` bound to a struct that is not a variable is not supported: \
-                     write the struct's type (`S& {name} = …;`) or copy it (`auto {name} = …;`)"
+                    "the reference `{name}` is bound to a struct that is no variable, array \
+                     element or member, which is not supported ([dcl.init.ref]/5.2: a reference \
+                     to non-`const` binds an lvalue); copy it (`auto {name} = …;`)"
                 ),
             ));
         };
         let leaves = self.leaves(&sv.sname, init.span)?;
         self.declare_svar(name, sv, &leaves);
-        Ok(true)
+        Ok(Some(Vec::new()))
     }
 
     /// [`Self::ref_place`] for a structured binding's `auto&` ([`super::struct_bind`]).

@@ -100,6 +100,7 @@ mod range_for;
 mod ref_cast;
 mod scopes;
 mod sfinae;
+mod std_fns;
 mod std_functional;
 mod stmt;
 mod struct_bind;
@@ -211,7 +212,9 @@ pub fn parse_preprocessed(
     }
     let tokens = attributes::strip_attributes(tokens);
     let tokens = file_shared::scope_file_shared(tokens);
-    let tokens = range_for::range_for(phase6::phase6(cuda_std::cuda_std(tokens)));
+    let tokens = range_for::range_for(phase6::phase6(std_fns::std_swap(cuda_std::cuda_std(
+        tokens,
+    ))));
     let comments = pre.comments;
     let mut p = Parser::new(&tokens, &comments, limits.depth());
     p.std_functors(&tokens);

@@ -350,6 +350,7 @@ impl Parser<'_> {
 
     pub(super) fn decl(&mut self) -> PResult<StmtKind> {
         let decl_from = self.pos;
+        let pre_mark = self.pre.len();
         let (_, storage, _) = self.qualifiers()?;
         // `constexpr int NUM_WARPS = 256 / 32;`: a constant from here on ([dcl.constexpr]/9);
         // so is `const int N = 8;`, a const integral variable initialized by a constant
@@ -555,9 +556,11 @@ impl Parser<'_> {
             if let (true, None, Some(i)) = (is_ref, &array, init.as_ref()) {
                 // `float& r = a[i];`, `auto& v = x;`: a second name of the place
                 // ([`super::local_ref`]).
+                let mut struct_hidden = None;
                 let declared = if !auto {
                     Some(ty)
-                } else if self.struct_reference(&name, i)? {
+                } else if let Some(h) = self.struct_reference(&name, i)? {
+                    struct_hidden = Some(h);
                     None
                 } else {
                     // The type of the place, read after its members are lowered to their
@@ -585,7 +588,7 @@ impl Parser<'_> {
                     .iter()
                     .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"));
                 let hidden = match declared {
-                    None => Some(Vec::new()),
+                    None => struct_hidden,
                     Some(t) => self.local_reference(&name, t, is_const, i)?,
                 };
                 if let Some(h) = hidden {
@@ -708,7 +711,10 @@ impl Parser<'_> {
                 break;
             }
         }
-        if list.is_empty() {
+        // `auto a = V::load(p);` of a struct whose members are all arrays: the arrays were
+        // declared before this statement ([`Self::struct_declarator`]); an empty declaration
+        // keeps them in the enclosing scope (an empty statement would get a block of its own).
+        if list.is_empty() && self.pre.len() == pre_mark {
             return Ok(StmtKind::Empty);
         }
         Ok(StmtKind::Decl(storage, list))

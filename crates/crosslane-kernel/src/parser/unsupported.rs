@@ -67,5 +67,10 @@ pub(super) fn name_unsupported(e: KernelError, toks: &[Token]) -> KernelError {
                 .to_string()
         }
     };
+    // The parser's own reason leads when it names the operand it wanted (an `asm` operand's
+    // constraint), the construct's shape after it.
+    if e.message.starts_with("expected a `\"") {
+        return KernelError::new(e.line, e.col, format!("{}; {message}", e.message));
+    }
     KernelError::new(e.line, e.col, format!("{message} ({})", e.message))
 }

@@ -456,8 +456,22 @@ impl Parser<'_> {
                 for (_, e) in &leaves {
                     match &e.kind {
                         ExprKind::Ident(n) => names.push(n.clone()),
-                        _ => return Err(KernelError::new(span.line, span.col, format!("a reference to a struct element (`{s}& {name} = a[i]`) is not supported; copy it (`{s} {name} = a[i];`) and write it back"))),
+                        _ => {
+                            // `KV& p = pairs[i];`: a second name of the element's place, as
+                            // `auto& p` is ([`Parser::struct_reference`]).
+                            if let Some(hidden) = self.struct_reference(&name, &i)? {
+                                list.extend(hidden);
+                                break;
+                            }
+                            return Err(KernelError::new(span.line, span.col, format!("a reference to a struct element (`{s}& {name} = a[i]`) is not supported; copy it (`{s} {name} = a[i];`) and write it back")));
+                        }
                     }
+                }
+                if names.len() != leaves.len() {
+                    if !self.eat(",") {
+                        break;
+                    }
+                    continue;
                 }
                 let all = self.leaves(&is, span)?;
                 self.declare_svar(

@@ -1,0 +1,164 @@
+//! `std::min<T>(a, b)` / `std::max<T>(a, b)` with an explicit template argument, and
+//! `std::swap(a, b)` as a statement (`cuda::std::` reads as `std::`, [`super::cuda_std`]).
+//!
+//! C++17 [alg.min.max]: `min<T>(const T& a, const T& b)` compares `a` and `b` converted to `T`
+//! (the explicit argument fixes `T`; each argument converts to it, [temp.arg.explicit]/6), so
+//! `std::min<int>(t, 3)` is `min((int)t, (int)3)`. C++17 [utility.swap]: `swap(a, b)` exchanges
+//! the values of `a` and `b` — read as `{ auto t = a; a = b; b = t; }` (a token pass, linear in
+//! the tokens).
+
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::{Tok, Token};
+
+impl Parser<'_> {
+    /// `min<T>(a, b)` / `max<T>(a, b)` after `std::` (the name just read): the call with both
+    /// arguments converted to `T`. `None` (position unchanged) for any other name or form.
+    ///
+    /// # Errors
+    /// A type or argument list that does not parse.
+    pub(super) fn std_min_max_explicit(&mut self, name: &str, at: Span) -> PResult<Option<Expr>> {
+        if !matches!(name, "min" | "max") || !self.is_punct("<") {
+            return Ok(None);
+        }
+        self.expect_punct("<")?;
+        let base = self.base_type()?;
+        let (ty, _) = self.pointers(base)?;
+        self.expect_punct(">")?;
+        let args = self.call_args()?;
+        let args = args
+            .into_iter()
+            .map(|a| {
+                let s = a.span;
+                Expr::new(ExprKind::Cast(ty, Box::new(a)), s)
+            })
+            .collect();
+        self.node(ExprKind::Call(name.to_string(), args), at)
+            .map(Some)
+    }
+}
+
+fn is_word(t: Option<&Token>, w: &str) -> bool {
+    matches!(t.map(|t| &t.tok), Some(Tok::Ident(x)) if x == w)
+}
+
+fn is_punct(t: Option<&Token>, p: &str) -> bool {
+    matches!(t.map(|t| &t.tok), Some(Tok::Punct(x)) if *x == p)
+}
+
+/// The two argument token ranges of the call whose `(` is at `open`, and the index of its `)`:
+/// `None` unless exactly two arguments at bracket depth zero.
+fn two_args(tokens: &[Token], open: usize) -> Option<(Vec<Token>, Vec<Token>, usize)> {
+    let mut depth = 0usize;
+    let mut comma = None;
+    for (k, t) in tokens.iter().enumerate().skip(open + 1) {
+        match &t.tok {
+            Tok::Punct("(" | "[" | "{") => depth += 1,
+            Tok::Punct(")") if depth == 0 => {
+                let c = comma?;
+                let a = tokens[open + 1..c].to_vec();
+                let b = tokens[c + 1..k].to_vec();
+                return (!a.is_empty() && !b.is_empty()).then_some((a, b, k));
+            }
+            Tok::Punct(")" | "]" | "}") => depth = depth.checked_sub(1)?,
+            Tok::Punct(",") if depth == 0 => {
+                if comma.is_some() {
+                    return None;
+                }
+                comma = Some(k);
+            }
+            Tok::Punct(";") | Tok::Eof => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `tokens` with each statement `std::swap(a, b);` (at a statement start: after `;`, `{`, `}`,
+/// `)`, a label's `:`, `else` or `do`) written as `{ auto __swapN = a; a = b; b = __swapN; }`.
+/// Other uses are kept.
+pub(super) fn std_swap(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+    let mut k = 0;
+    let mut n = 0usize;
+    while k < tokens.len() {
+        let starts = out.last().is_none_or(|t| match &t.tok {
+            Tok::Punct(p) => matches!(*p, ";" | "{" | "}" | ")" | ":"),
+            Tok::Ident(w) => matches!(w.as_str(), "else" | "do"),
+            _ => false,
+        });
+        if starts
+            && is_word(tokens.get(k), "std")
+            && is_punct(tokens.get(k + 1), "::")
+            && is_word(tokens.get(k + 2), "swap")
+            && is_punct(tokens.get(k + 3), "(")
+        {
+            if let Some((a, b, close)) = two_args(&tokens, k + 3) {
+                if is_punct(tokens.get(close + 1), ";") {
+                    let at = &tokens[k];
+                    let mk = |tok: Tok| Token {
+                        tok,
+                        line: at.line,
+                        col: at.col,
+                        end: at.end,
+                    };
+                    let tmp = format!("__swap{n}");
+                    n += 1;
+                    out.push(mk(Tok::Punct("{")));
+                    out.push(mk(Tok::Ident("auto".into())));
+                    out.push(mk(Tok::Ident(tmp.clone())));
+                    out.push(mk(Tok::Punct("=")));
+                    out.extend(a.iter().cloned());
+                    out.push(mk(Tok::Punct(";")));
+                    out.extend(a.iter().cloned());
+                    out.push(mk(Tok::Punct("=")));
+                    out.extend(b.iter().cloned());
+                    out.push(mk(Tok::Punct(";")));
+                    out.extend(b.iter().cloned());
+                    out.push(mk(Tok::Punct("=")));
+                    out.push(mk(Tok::Ident(tmp)));
+                    out.push(mk(Tok::Punct(";")));
+                    out.push(mk(Tok::Punct("}")));
+                    k = close + 2;
+                    continue;
+                }
+            }
+        }
+        out.push(tokens[k].clone());
+        k += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::lex;
+
+    fn words(src: &str) -> String {
+        std_swap(lex(src).expect("lexes").tokens)
+            .iter()
+            .map(|t| crate::pp::spell(&t.tok))
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn swap_statement_becomes_three_assignments() {
+        assert_eq!(
+            words("x; std::swap(a[i], b);"),
+            "x ; { auto __swap0 = a [ i ] ; a [ i ] = b ; b = __swap0 ; }"
+        );
+        // Not a statement, or not two arguments: kept.
+        assert_eq!(
+            words("f(std::swap(a, b));"),
+            "f ( std :: swap ( a , b ) ) ;"
+        );
+        assert_eq!(words("; std::swap(a);"), "; std :: swap ( a ) ;");
+        assert_eq!(
+            words("else std::swap(a, b);"),
+            "else { auto __swap0 = a ; a = b ; b = __swap0 ; }"
+        );
+    }
+}
