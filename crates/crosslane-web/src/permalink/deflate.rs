@@ -1,10 +1,11 @@
 //! The browser's deflater: a scenario's JSON as a zlib stream, through `CompressionStream`.
 //!
-//! Why the browser's: the page's first module is what a visitor downloads before the first
-//! lanes are drawn (its budget is 450 KB gzipped, docs/benchmarks.md), and miniz_oxide's
-//! deflater was about 7 KB of its gzipped bytes. The Compression Streams standard's
-//! `"deflate"` format is the ZLIB format (RFC 1950), the one a `v1.` link holds, so [`crosslane_core::permalink::link_from_zlib`] makes the link
-//! and every reader ([`crosslane_core::permalink::decode`], the CLI, the JS library) reads it.
+//! Why the browser's: the page's first module is what a visitor downloads before the first lanes
+//! are drawn (its budget is 450 KB gzipped, docs/benchmarks.md), and miniz_oxide's deflater was
+//! about 7 KB of its gzipped bytes. The Compression Streams standard's `"deflate"` format is the
+//! ZLIB format (RFC 1950), the one a `v1.` link holds, so
+//! [`crosslane_core::permalink::link_from_zlib`] makes the link and every reader
+//! ([`crosslane_core::permalink::decode`], the CLI, the JS library) reads it.
 //! Inflating stays in Rust: a link is read synchronously at load, before the first render.
 //!
 //! The browser's zlib level is its own (not level 9), so a link made by the page may be a few
