@@ -69,7 +69,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_arrive"
         | "__builtin_mxc_arrive_gvmcnt"
         | "__builtin_mxc_arrive_bsmcnt"
-        | "printf" => Builtin::NoOp,
+        | "printf"
+        | ASSERT => Builtin::NoOp,
         // CUDA's and HIP's atomics, their `_block` / `_system` variants, GCC's `__atomic_*`
         // and clang's `__hip_atomic_*` builtins: one table (kernel::atomics).
         n if super::atomics::form(n).is_some() => Builtin::Atomic,
@@ -105,6 +106,11 @@ pub fn builtin(name: &str) -> Option<Builtin> {
     })
 }
 
+/// Device-side `assert` as the preprocessor's `assert(e)` macro writes it
+/// (`__crosslane_assert((e), "e")`, `pp::headers::assert_macro`): `machine::assert` stops the
+/// run where the condition is false or undefined in a thread.
+pub const ASSERT: &str = "__crosslane_assert";
+
 /// The front end's marker of a collective whose result the vendor defines in some threads
 /// only: `__crosslane_valid_only(value, keep, "reason")` is `value` where `keep` is true and
 /// undefined with `reason` elsewhere (never a number picked for those threads). The library
@@ -135,7 +141,6 @@ pub const LANE_MATH: &[&str] = &[
     "__float2bfloat16",
     "__float2bfloat16_rn",
     "__bfloat162float",
-    "__int2float_rn",
     "__builtin_amdgcn_mbcnt_lo",
     "__builtin_amdgcn_mbcnt_hi",
     "__fns",
@@ -352,7 +357,6 @@ pub fn math_lane(name: &str, args: &[KVal], lane: usize) -> Result<KVal, String>
         "__float2half" | "__float2half_rn" => to(num(a)?, Scalar::F32, Scalar::F16),
         "__float2bfloat16" | "__float2bfloat16_rn" => to(num(a)?, Scalar::F32, Scalar::Bf16),
         "__half2float" | "__bfloat162float" => to(num(a)?, Scalar::F64, Scalar::F32),
-        "__int2float_rn" => to(num(a)?, Scalar::F64, Scalar::F32),
         _ => {
             // mbcnt_lo / mbcnt_hi (mask, base).
             let mask = int(a)? as u32;

@@ -2,6 +2,7 @@
 //! per-step context ([`StepCtx`]) and the places a store can name ([`Place`]). The executor's
 //! statement, expression, memory-access and call code lives in the submodules.
 
+mod assert;
 pub(crate) mod atomic;
 mod atomic_view;
 pub(crate) mod barrier;

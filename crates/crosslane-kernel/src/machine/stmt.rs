@@ -365,6 +365,10 @@ impl Executor {
                 cx.barrier = true;
                 Some(true)
             }
+            Some(Builtin::NoOp) if name == crate::builtins::ASSERT => {
+                self.device_assert(w, e, args, active, cx);
+                Some(false)
+            }
             Some(Builtin::NoOp) if name == "printf" => {
                 // Each active lane prints its own line (CUDA C++ Programming Guide, Formatted
                 // Output), in lane order here.

@@ -59,6 +59,7 @@ pub mod integer;
 pub mod intrinsics;
 pub mod simd;
 pub mod table;
+pub mod to_float;
 
 use serde::Serialize;
 
@@ -195,6 +196,7 @@ pub fn is_math(name: &str) -> bool {
         || simd::is_simd(name)
         || amdgcn::is_amdgcn(name)
         || cast::is_cast(name)
+        || to_float::is_to_float(name)
         || double_bits::is_double_bits(name)
         || table::OUT_PARAMS.iter().any(|(n, _)| *n == name)
 }
@@ -236,6 +238,9 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
     }
     // CUDA's rule (PTX `cvt`: clamped); a HIP launch calls `cast::call` with HIP's rule first.
     if let Some(r) = cast::call(name, args, cast::Rule::Saturate) {
+        return Some(r.map(Call::value));
+    }
+    if let Some(r) = to_float::call(name, args) {
         return Some(r.map(Call::value));
     }
     if let Some(r) = double_bits::call(name, args) {
@@ -331,7 +336,9 @@ pub fn result_type(name: &str, args: &[Scalar]) -> Option<Scalar> {
             _ => Scalar::F64,
         });
     }
-    intrinsics::result_type(name).or_else(|| cast::result_type(name))
+    intrinsics::result_type(name)
+        .or_else(|| cast::result_type(name))
+        .or_else(|| to_float::result_type(name))
 }
 
 /// The accuracy notes of a row of values (lanes of a variable, cells of a buffer) as text

@@ -272,6 +272,13 @@ impl Parser<'_> {
         match (group, f) {
             (Group::Block, "thread_rank") => Ok(self.e_linear(at)),
             (Group::Block, "size" | "num_threads") => Ok(self.e_block_size(at)),
+            // CUDA C++ Programming Guide, Cooperative Groups, "Thread Block Group":
+            // `group_index()` is the block's 3-D index in the grid (`blockIdx`),
+            // `thread_index()` the thread's 3-D index in the block (`threadIdx`),
+            // `dim_threads()` (and the older `group_dim()`) the block's dimensions (`blockDim`).
+            (Group::Block, "group_index") => Ok(self.e_ident(at, "blockIdx")),
+            (Group::Block, "thread_index") => Ok(self.e_ident(at, "threadIdx")),
+            (Group::Block, "dim_threads" | "group_dim") => Ok(self.e_ident(at, "blockDim")),
             (Group::Block, "sync") => {
                 self.cub_pending.clear();
                 Ok(self.e_call(at, "__syncthreads", Vec::new()))
@@ -289,8 +296,8 @@ impl Parser<'_> {
                 at,
                 format!(
                     "cooperative groups: `{f}` on a thread block is not supported here \
-                     (thread_rank, size, num_threads, sync; partition it with tiled_partition \
-                     for shuffles and votes)"
+                     (thread_rank, size, num_threads, sync, group_index, thread_index, \
+                     dim_threads; partition it with tiled_partition for shuffles and votes)"
                 ),
             ),
         }

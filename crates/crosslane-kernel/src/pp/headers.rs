@@ -197,3 +197,25 @@ mod tests {
         assert!(!has_include("<cub_extra.h>", true, false));
     }
 }
+
+/// The definition of `assert` that `<assert.h>` / `<cassert>` give (C17 7.2.1.1, C++17
+/// \[cassert.syn\]): with `NDEBUG` defined, `((void)0)`; otherwise a call of the engine's
+/// [`crate::builtins::ASSERT`] with the condition and its text, which stops the run where the
+/// condition is false in some thread (CUDA C++ Programming Guide, "Assertion": a failed
+/// device-side `assert` stops the kernel and prints the condition; HIP the same,
+/// HIP Programming Guide, "Assert").
+pub(super) fn assert_macro(ndebug: bool) -> &'static str {
+    if ndebug {
+        "assert(e) ((void)0)"
+    } else {
+        "assert(e) __crosslane_assert((e), #e)"
+    }
+}
+
+/// Whether the operand of an `#include` names `<assert.h>` or `<cassert>`.
+pub(super) fn is_assert_header(operand: &str) -> bool {
+    matches!(
+        operand.trim(),
+        "<assert.h>" | "<cassert>" | "\"assert.h\"" | "\"cassert\""
+    )
+}

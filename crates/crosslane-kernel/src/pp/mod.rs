@@ -267,6 +267,13 @@ pub fn preprocess(
             }
         }
     }
+    // `assert` as `<assert.h>` defines it, which nvcc's and hipcc's runtime headers bring into
+    // every translation unit; `NDEBUG` given with `--define` turns it off ([`headers::assert_macro`]).
+    if dialect != Dialect::Wgsl {
+        let text = headers::assert_macro(ex.macros.contains_key("NDEBUG"));
+        let (name, m) = define(text, 1, 1, &mut next_id, max_tokens)?;
+        ex.macros.insert(name, Rc::new(m));
+    }
     let initial = ex.macros.clone();
     let mut blank = spliced.chars.clone();
     let mut state = cond::Stack::default();
@@ -321,7 +328,9 @@ pub fn preprocess(
             "define" => {
                 let (name, m) = define(rest, first, col, &mut next_id, max_tokens)?;
                 if let Some(old) = ex.macros.get(&name) {
-                    if !old.same_as(&m) {
+                    // The source's own `assert` replaces the header's without a word, as a
+                    // source that includes no `<assert.h>` would have it.
+                    if !old.same_as(&m) && name != "assert" {
                         diags.push(diag(first, col, Level::Warning, format!("macro `{name}` redefined ([cpp.replace]/2: a different definition replaces it from here)")));
                     }
                 }
@@ -334,15 +343,26 @@ pub fn preprocess(
                 ex.macros.remove(&name);
                 events.push((first, Event::Undef(name)));
             }
-            "include" | "include_next" | "import" => diags.push(diag(
-                first,
-                col,
-                Level::Info,
-                format!(
-                    "{} skipped: headers are not read (the vendors' builtins are known by name)",
-                    shown.trim()
-                ),
-            )),
+            "include" | "include_next" | "import" => {
+                // C17 7.2/1: `assert` is defined anew by the state of `NDEBUG` at each
+                // inclusion of `<assert.h>` (C++17 [cassert.syn]: `<cassert>` the same).
+                if headers::is_assert_header(rest) {
+                    let text = headers::assert_macro(ex.macros.contains_key("NDEBUG"));
+                    let (name, m) = define(text, first, col, &mut next_id, max_tokens)?;
+                    let m = Rc::new(m);
+                    ex.macros.insert(name.clone(), m.clone());
+                    events.push((first, Event::Define(name, m)));
+                }
+                diags.push(diag(
+                    first,
+                    col,
+                    Level::Info,
+                    format!(
+                        "{} skipped: headers are not read (the vendors' builtins are known by name)",
+                        shown.trim()
+                    ),
+                ))
+            }
             "error" => return Err(err(format!("#error{}", rest.trim_end()))),
             "warning" => diags.push(diag(
                 first,

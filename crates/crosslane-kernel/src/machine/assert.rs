@@ -1,0 +1,76 @@
+//! Device-side `assert` (the preprocessor writes `assert(e)` as `__crosslane_assert((e), "e")`).
+//!
+//! CUDA C++ Programming Guide, "Assertion": "`assert` stops the kernel execution if expression
+//! is equal to zero"; the failing thread prints the condition, its file and line, its block
+//! and thread, and every later runtime call of the host returns `cudaErrorAssert`. HIP does the
+//! same (HIP Programming Guide, "Assert"). So a thread whose condition is false ends the run
+//! with an error naming the condition, the block, thread and lane; a condition that is
+//! undefined in a thread has no defined outcome and ends it the same way, with the value's
+//! own reason (as a branch on an undefined condition does, `Executor::condition`).
+
+use super::*;
+use crate::ast::{Expr, ExprKind};
+use crate::exec::Executor;
+use crosslane_core::lanes::LaneMask;
+use crosslane_core::result::Level;
+
+impl Executor {
+    /// Runs `__crosslane_assert(cond, "text")` in the `active` lanes of warp `w`: an error
+    /// note (which ends the run after this step) for each lane where `cond` is zero or
+    /// undefined; nothing where it holds.
+    pub(crate) fn device_assert(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        args: &[Expr],
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        let Some(cond) = args.first() else {
+            return;
+        };
+        let text = match args.get(1).map(|a| &a.kind) {
+            Some(ExprKind::Str(t)) => t.clone(),
+            _ => "the condition".to_string(),
+        };
+        let (_, fails, undefined) = self.condition_split(w, cond, active, cx);
+        let lanes = self.trace.launch.lanes;
+        let first = self.warps[w].index * lanes;
+        let block = self.block;
+        let failed: Vec<usize> = fails.iter().filter(|&l| l < lanes).collect();
+        if let Some(&l) = failed.first() {
+            cx.note(
+                Level::Error,
+                e.span,
+                format!(
+                    "assertion `{text}` failed in block {block}, thread {} (lane(s) {} of warp \
+                     {}): a failed device-side assert stops the kernel, and the host's next \
+                     runtime call returns cudaErrorAssert",
+                    first + l,
+                    crate::builtins::list_lanes(&failed),
+                    self.warps[w].index
+                ),
+                "CUDA C++ Programming Guide, Assertion; HIP Programming Guide, Assert",
+                None,
+            );
+        }
+        if let Some((l, u)) = undefined.first() {
+            let all: Vec<usize> = undefined.iter().map(|(l, _)| *l).collect();
+            cx.note(
+                Level::Error,
+                e.span,
+                format!(
+                    "the condition of `assert({text})` is undefined in block {block}, thread {} \
+                     (lane(s) {} of warp {}): {}; the assertion has no defined outcome, so the \
+                     run stops here",
+                    first + l,
+                    crate::builtins::list_lanes(&all),
+                    self.warps[w].index,
+                    u.why
+                ),
+                "CUDA C++ Programming Guide, Assertion",
+                None,
+            );
+        }
+    }
+}
