@@ -181,23 +181,6 @@ pub(super) fn has_include(operand: &str, cuda: bool, hip: bool) -> bool {
     listed(STANDARD) || (cuda && listed(CUDA)) || (hip && listed(HIP))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::has_include;
-
-    #[test]
-    fn toolkit_and_standard_headers_are_found() {
-        assert!(has_include("<cuda_fp16.h>", true, false));
-        assert!(has_include("\"cuda_fp16.h\"", true, false));
-        assert!(has_include("<cub/block/block_reduce.cuh>", true, false));
-        assert!(!has_include("<cuda_fp16.h>", false, true));
-        assert!(has_include("<hip/hip_fp16.h>", false, true));
-        assert!(has_include("<type_traits>", false, false));
-        assert!(!has_include("\"my_kernels.h\"", true, false));
-        assert!(!has_include("<cub_extra.h>", true, false));
-    }
-}
-
 /// The definition of `assert` that `<assert.h>` / `<cassert>` give (C17 7.2.1.1, C++17
 /// \[cassert.syn\]): with `NDEBUG` defined, `((void)0)`; otherwise a call of the engine's
 /// [`crate::builtins::ASSERT`] with the condition and its text, which stops the run where the
@@ -218,4 +201,21 @@ pub(super) fn is_assert_header(operand: &str) -> bool {
         operand.trim(),
         "<assert.h>" | "<cassert>" | "\"assert.h\"" | "\"cassert\""
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_include;
+
+    #[test]
+    fn toolkit_and_standard_headers_are_found() {
+        assert!(has_include("<cuda_fp16.h>", true, false));
+        assert!(has_include("\"cuda_fp16.h\"", true, false));
+        assert!(has_include("<cub/block/block_reduce.cuh>", true, false));
+        assert!(!has_include("<cuda_fp16.h>", false, true));
+        assert!(has_include("<hip/hip_fp16.h>", false, true));
+        assert!(has_include("<type_traits>", false, false));
+        assert!(!has_include("\"my_kernels.h\"", true, false));
+        assert!(!has_include("<cub_extra.h>", true, false));
+    }
 }
