@@ -10,6 +10,7 @@ mod kernel_arrays;
 mod kernel_ascend_simt;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
+mod kernel_amdgcn_lanes;
 mod kernel_builtins_more;
 mod kernel_bytes;
 mod kernel_cg_groups;
