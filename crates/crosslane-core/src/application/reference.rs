@@ -151,14 +151,6 @@ const CURATED: &[Curated] = &[
         params: &[("sel_lo", "0x76543210"), ("sel_hi", "0xfedcba98")],
         note: "the identity selects: lane i reads lane i XOR 16, the other row of its pair",
     },
-    Curated {
-        dialect: Dialect::Amdgcn,
-        op: "v_permlane64_b32",
-        values: "",
-        params: &[("arch", "gfx1100")],
-        note: "v_permlane64_b32 is GFX11+ (the default target, gfx1030, lacks it): the two \
-               32-lane halves of the wave64 swap",
-    },
 ];
 
 /// Every operation of the registry, in registry order, with its example run.

@@ -42,6 +42,16 @@ const ISA64: &str = "AMD RDNA3 ISA, 16.9 VOP1 Instructions, V_PERMLANE64_B32 (se
                      \"AMD permlane\")";
 const CLANG: &str = "clang BuiltinsAMDGPU.def";
 
+/// `v_permlane64_b32`'s target setting: the dialect's [`arch::ARCH`] with gfx1100 (RDNA3, the
+/// first GFX11 target) as its default, since the dialect's default, gfx1030, lacks the
+/// instruction and an op's defaults must run.
+const ARCH_GFX11: ParamSpec = ParamSpec {
+    default: ParamDefault::Text("gfx1100"),
+    doc: "AMD target (LLVM processor, --offload-arch): gfx1100, gfx1150 or gfx1200 have \
+          v_permlane64_b32 (the others are refused); default gfx1100",
+    ..arch::ARCH
+};
+
 const OLD: ParamSpec = ParamSpec {
     name: "old",
     kind: ParamKind::PerLaneValue,
@@ -171,7 +181,7 @@ pub const OPS: &[OpSpec] = &[
                instruction is a NOP and writes nothing, so the result is undefined. GFX11+ only \
                (gfx1100, gfx1150, gfx1200); refused on GFX9, CDNA and RDNA2.",
         source: ISA64,
-        settings: &[arch::ARCH],
+        settings: &[ARCH_GFX11],
         types: TYPES_B32,
         type_note: TYPE_NOTE_B32,
         kind: OpKind::Lanes,
