@@ -135,3 +135,96 @@ fn permlanes_are_refused_where_the_target_lacks_them() {
     let text = format!("{:?}", t.merged_diagnostics);
     assert!(text.contains("gfx11-insts"), "{text}");
 }
+
+/// `__builtin_amdgcn_fmed3f` is V_MED3_F32 (RDNA3 ISA, 16.12 VOP3): the median of three, and
+/// with any NaN operand `v_min3_f32`, whose V_MIN_F32 (IEEE mode) returns the other operand of
+/// a quiet NaN. By hand: med3(3, 1, 2) = 2; med3(-1, 5, 0.5) = 0.5; med3(NaN, 5, -1) =
+/// min(min(NaN, 5), -1) = min(5, -1) = -1; med3(4, NaN, 7) = min(4, 7) = 4; med3(NaN, NaN, 2) =
+/// 2; med3(-inf, inf, 0) = 0; med3(NaN, NaN, NaN) = NaN (read back as a NaN: `x != x` is 1).
+#[test]
+fn fmed3f_is_the_median_with_the_isa_nan_rule() {
+    let src = "__global__ void k(float *o, int *n) {
+  float nan = __int_as_float(0x7fc00000);
+  o[0] = __builtin_amdgcn_fmed3f(3.0f, 1.0f, 2.0f);
+  o[1] = __builtin_amdgcn_fmed3f(-1.0f, 5.0f, 0.5f);
+  o[2] = __builtin_amdgcn_fmed3f(nan, 5.0f, -1.0f);
+  o[3] = __builtin_amdgcn_fmed3f(4.0f, nan, 7.0f);
+  o[4] = __builtin_amdgcn_fmed3f(nan, nan, 2.0f);
+  o[5] = __builtin_amdgcn_fmed3f(-INFINITY, INFINITY, 0.0f);
+  float m = __builtin_amdgcn_fmed3f(nan, nan, nan);
+  n[0] = m != m;
+}
+";
+    let mut c = launch(None, None, 1);
+    c.buffer_len.insert("o".into(), 6);
+    c.buffer_len.insert("n".into(), 1);
+    c.args.insert("n".into(), "0".into());
+    let t = run(src, c);
+    let o: Vec<Option<f64>> = t
+        .buffer("o")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_f64))
+        .collect();
+    assert_eq!(
+        o,
+        vec![Some(2.0), Some(0.5), Some(-1.0), Some(4.0), Some(2.0), Some(0.0)]
+    );
+    assert_eq!(ints(t.buffer("n").unwrap()), vec![Some(1)]);
+}
+
+/// `__builtin_amdgcn_s_barrier()` is a block barrier: a value one wave writes to shared memory
+/// before it is read by the other wave after it (128 threads, two wave64s: lane t reads
+/// s[127 − t], written by the other wave for t < 64). The note says it is no memory fence.
+#[test]
+fn s_barrier_is_a_block_barrier_without_a_fence() {
+    let src = "__global__ void k(int *o) {
+  __shared__ int s[128];
+  int t = threadIdx.x;
+  s[t] = 2 * t;
+  __builtin_amdgcn_s_barrier();
+  o[t] = s[127 - t];
+}
+";
+    let t = run(src, launch(None, None, 128));
+    let want: Vec<Option<i128>> = (0..128).map(|t| Some(2 * (127 - t))).collect();
+    assert_eq!(ints(t.buffer("o").unwrap()), want);
+    let notes = format!("{:?}", t.merged_diagnostics);
+    assert!(notes.contains("no memory fence"), "{notes}");
+}
+
+/// A HIP run without `--arch` runs 64 lanes and its AMD builtins as gfx942 (CDNA3, wave64), and
+/// says so: `row_bcast:15` (GFX9/CDNA DPP, AMDGPUModifierSyntax `dpp_ctrl` 0x142) runs there —
+/// lane i of rows 1..3 reads lane 16·(i/16) − 1; row 0 has no source, and with bound_ctrl
+/// true gets 0 — while `row_xmask` (GFX10+) is refused. With `--lanes 32` and no `--arch` the
+/// target is gfx1030, which runs wave32.
+#[test]
+fn a_hip_run_without_arch_runs_as_a_wave64_target_and_names_it() {
+    let src = "__global__ void k(int *o) {
+  int t = threadIdx.x;
+  o[t] = __builtin_amdgcn_update_dpp(0, t, 0x142, 0xf, 0xf, true);
+}
+";
+    let t = run(src, launch(None, None, 64));
+    assert_eq!(t.launch.lanes, 64);
+    assert_eq!(t.launch.target.as_deref(), Some("gfx942"));
+    assert_eq!(
+        t.launch.target_from.as_deref(),
+        Some("the default for 64 lanes without --arch")
+    );
+    let want: Vec<Option<i128>> = (0..64)
+        .map(|i| Some(if i < 16 { 0 } else { 16 * (i / 16) - 1 }))
+        .collect();
+    assert_eq!(ints(t.buffer("o").unwrap()), want);
+    let text = crosslane_kernel::report::render_text(&t, 0);
+    assert!(text.starts_with("kernel k (hip as gfx942, 64 lanes per warp"), "{text}");
+    // row_xmask:1 (0x161) is GFX10+: refused on the default wave64 target, naming it.
+    let xmask = src.replace("0x142", "0x161");
+    let t = run_kernel(&xmask, launch(None, None, 64)).expect("launches");
+    let notes = format!("{:?}", t.merged_diagnostics);
+    assert!(notes.contains("does not exist on gfx942"), "{notes}");
+    // 32 lanes, no --arch: gfx1030.
+    let t = run_kernel(&xmask, launch(None, Some(32), 32)).expect("launches");
+    assert_eq!(t.launch.target.as_deref(), Some("gfx1030"));
+    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
+}
