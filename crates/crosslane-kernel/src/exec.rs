@@ -241,11 +241,8 @@ impl Executor {
         // The target the AMD operations run as follows the lane count when no --arch names it
         // (a 64-lane HIP run is gfx942, not the registry's wave32-capable gfx1030), and the
         // operations read it from here on; the predefined macros were fixed by the parse.
-        let target = super::pp::predefined::amd_target(
-            dialect,
-            config.preprocess.arch.as_deref(),
-            lanes,
-        );
+        let target =
+            super::pp::predefined::amd_target(dialect, config.preprocess.arch.as_deref(), lanes);
         if let Some((name, _)) = &target {
             config.preprocess.arch.get_or_insert_with(|| name.clone());
         }

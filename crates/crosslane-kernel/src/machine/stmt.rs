@@ -375,7 +375,13 @@ impl Executor {
                     None,
                 );
                 if name == "__builtin_amdgcn_s_barrier" {
-                    cx.note(Level::Info, e.span, S_BARRIER_NOTE.into(), S_BARRIER_RULE, None);
+                    cx.note(
+                        Level::Info,
+                        e.span,
+                        S_BARRIER_NOTE.into(),
+                        S_BARRIER_RULE,
+                        None,
+                    );
                 }
                 cx.barrier = true;
                 Some(true)

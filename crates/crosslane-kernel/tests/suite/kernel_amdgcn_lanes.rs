@@ -39,7 +39,9 @@ fn permlane16_rotates_each_row_as_the_isa_example() {
 }
 ";
     let t = run(src, launch(Some("gfx1100"), None, 32));
-    let want: Vec<Option<i128>> = (0..32).map(|i| Some(16 * (i / 16) + (i % 16 + 1) % 16)).collect();
+    let want: Vec<Option<i128>> = (0..32)
+        .map(|i| Some(16 * (i / 16) + (i % 16 + 1) % 16))
+        .collect();
     assert_eq!(ints(t.buffer("o").unwrap()), want);
 }
 
@@ -123,14 +125,19 @@ fn permlanes_are_refused_where_the_target_lacks_them() {
 }
 ";
     let t = run_kernel(src, launch(Some("gfx942"), None, 64)).expect("launches");
-    assert!(matches!(t.outcome, Some(Outcome::Error(_))), "{:?}", t.outcome);
+    assert!(
+        matches!(t.outcome, Some(Outcome::Error(_))),
+        "{:?}",
+        t.outcome
+    );
     let text = format!("{:?}", t.merged_diagnostics);
     assert!(
         text.contains("v_permlane16_b32 does not exist on gfx942")
             && text.contains("gfx1030, gfx1100, gfx1150, gfx1200"),
         "{text}"
     );
-    let src64 = "__global__ void k(unsigned *o) { o[threadIdx.x] = __builtin_amdgcn_permlane64(1u); }\n";
+    let src64 =
+        "__global__ void k(unsigned *o) { o[threadIdx.x] = __builtin_amdgcn_permlane64(1u); }\n";
     let t = run_kernel(src64, launch(Some("gfx1030"), None, 32)).expect("launches");
     let text = format!("{:?}", t.merged_diagnostics);
     assert!(text.contains("gfx11-insts"), "{text}");
@@ -168,7 +175,14 @@ fn fmed3f_is_the_median_with_the_isa_nan_rule() {
         .collect();
     assert_eq!(
         o,
-        vec![Some(2.0), Some(0.5), Some(-1.0), Some(4.0), Some(2.0), Some(0.0)]
+        vec![
+            Some(2.0),
+            Some(0.5),
+            Some(-1.0),
+            Some(4.0),
+            Some(2.0),
+            Some(0.0)
+        ]
     );
     assert_eq!(ints(t.buffer("n").unwrap()), vec![Some(1)]);
 }
@@ -217,7 +231,10 @@ fn a_hip_run_without_arch_runs_as_a_wave64_target_and_names_it() {
         .collect();
     assert_eq!(ints(t.buffer("o").unwrap()), want);
     let text = crosslane_kernel::report::render_text(&t, 0);
-    assert!(text.starts_with("kernel k (hip as gfx942, 64 lanes per warp"), "{text}");
+    assert!(
+        text.starts_with("kernel k (hip as gfx942, 64 lanes per warp"),
+        "{text}"
+    );
     // row_xmask:1 (0x161) is GFX10+: refused on the default wave64 target, naming it.
     let xmask = src.replace("0x142", "0x161");
     let t = run_kernel(&xmask, launch(None, None, 64)).expect("launches");

@@ -6,11 +6,11 @@ mod call_binding;
 mod cells;
 #[path = "../../../crosslane-core/tests/suite/common.rs"]
 mod common;
+mod kernel_amdgcn_lanes;
 mod kernel_arrays;
 mod kernel_ascend_simt;
 mod kernel_barrier_rounds;
 mod kernel_budgets;
-mod kernel_amdgcn_lanes;
 mod kernel_builtins_more;
 mod kernel_bytes;
 mod kernel_cg_groups;

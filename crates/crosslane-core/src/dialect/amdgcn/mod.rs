@@ -42,8 +42,7 @@ const LEN: usize = swizzle::OPS.len()
     + permlane::OPS.len();
 
 /// Every AMD GCN/RDNA operation.
-pub const OPS: &[OpSpec] =
-    &super::concat_ops::<LEN>(&[
+pub const OPS: &[OpSpec] = &super::concat_ops::<LEN>(&[
     swizzle::OPS,
     dpp::OPS,
     permute::OPS,

@@ -129,7 +129,8 @@ pub const OPS: &[OpSpec] = &[
             .call("__builtin_amdgcn_permlane16")
             .note("v_permlane16_b32 vdst, vsrc0, ssrc1, ssrc2 op_sel:[fi, bound_ctrl]"),
         args: ARGS16,
-        rule: "Rows of 16 lanes (two on wave32, four on wave64). Active lane i of row r reads lane \
+        rule:
+            "Rows of 16 lanes (two on wave32, four on wave64). Active lane i of row r reads lane \
                16r + s, s = nibble i of the 64-bit {sel_hi, sel_lo} (sel_lo holds lanes 0..7). \
                An inactive source is read anyway when fi is true; otherwise it gives 0 when \
                bound_ctrl is true, else the lane keeps old. Inactive lanes are not written. \
