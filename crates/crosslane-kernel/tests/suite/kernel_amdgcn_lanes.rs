@@ -67,6 +67,7 @@ fn permlanex16_swaps_the_rows_of_each_pair_on_wave64() {
 /// * fi = 0, bound_ctrl = 1: 0;
 /// * fi = 1: the inactive lane's register is read, which the kernel never set in those lanes
 ///   (they did not evaluate `100 + t`): undefined, never a picked number.
+///
 /// Lanes 16..31 read active lanes 24..31, 16..23: 100 + (i ^ 8). Lanes 8..15 store nothing (o
 /// keeps its fill 0).
 #[test]
