@@ -1,7 +1,7 @@
 //! AMD's RDNA lane permutes called from HIP kernels: `__builtin_amdgcn_permlane16`,
 //! `__builtin_amdgcn_permlanex16` (GFX10+) and `__builtin_amdgcn_permlane64` (GFX11+), run by
 //! the registry's `v_permlane*_b32` ops. Every expected value is derived by hand from the AMD
-//! RDNA3 ISA's pseudo-code (16.12 VOP3, V_PERMLANE16_B32 / V_PERMLANEX16_B32; 16.9 VOP1,
+//! RDNA3 ISA's pseudo-code (16.12 VOP3, V_PERMLANE16_B32 / V_PERMLANEX16_B32; RDNA3.5 ISA 16.8 VOP1,
 //! V_PERMLANE64_B32) in the comment beside it, never from crosslane's output.
 
 use crate::cells::cell_ints as ints;

@@ -8,8 +8,8 @@
 //!   V_PERMLANE16_B32 and V_PERMLANEX16_B32 (the pseudo-code: `lanesel = { S2, S1 }`; in each
 //!   row of 16 lanes, lane `i` in EXEC gets `tmp[row * 16 + lanesel[4i+3:4i]]`, X16 reads the
 //!   other row of the pair, `altrow = { row[1], ~row[0] }`; "OPSEL\[0\] is overloaded to represent
-//!   the DPP 'FI' (Fetch Inactive) bit and OPSEL\[1\] … the DPP 'BOUND_CTRL' bit"), and 16.9 VOP1
-//!   Instructions, V_PERMLANE64_B32 (lane `{ ~lane[5], lane[4:0] }`; "In wave32 mode this opcode
+//!   the DPP 'FI' (Fetch Inactive) bit and OPSEL\[1\] … the DPP 'BOUND_CTRL' bit"), and the AMD
+//!   "RDNA3.5" ISA, 16.8 VOP1 Instructions, V_PERMLANE64_B32 (lane `{ ~lane[5], lane[4:0] }`; "In wave32 mode this opcode
 //!   is translated to V_NOP and performs no writes"; "the EXEC mask of the destination lane is
 //!   used as the read mask for the alternate lane; as a result this opcode may read values from
 //!   disabled lanes").
@@ -38,7 +38,7 @@ use super::{TYPES_B32, TYPE_NOTE_B32};
 const ISA16: &str = "AMD RDNA3 ISA, 16.12 VOP3 Instructions, V_PERMLANE16_B32 / \
                      V_PERMLANEX16_B32 (OPSEL[0] = DPP FI, OPSEL[1] = DPP BOUND_CTRL; \
                      semantics.md \"AMD permlane\")";
-const ISA64: &str = "AMD RDNA3 ISA, 16.9 VOP1 Instructions, V_PERMLANE64_B32 (semantics.md \
+const ISA64: &str = "AMD RDNA3.5 ISA, 16.8 VOP1 Instructions, V_PERMLANE64_B32 (semantics.md \
                      \"AMD permlane\")";
 const CLANG: &str = "clang BuiltinsAMDGPU.def";
 
