@@ -9,10 +9,10 @@
 //!   row of 16 lanes, lane `i` in EXEC gets `tmp[row * 16 + lanesel[4i+3:4i]]`, X16 reads the
 //!   other row of the pair, `altrow = { row[1], ~row[0] }`; "OPSEL\[0\] is overloaded to represent
 //!   the DPP 'FI' (Fetch Inactive) bit and OPSEL\[1\] … the DPP 'BOUND_CTRL' bit"), and the AMD
-//!   "RDNA3.5" ISA, 16.8 VOP1 Instructions, V_PERMLANE64_B32 (lane `{ ~lane[5], lane[4:0] }`; "In wave32 mode this opcode
-//!   is translated to V_NOP and performs no writes"; "the EXEC mask of the destination lane is
-//!   used as the read mask for the alternate lane; as a result this opcode may read values from
-//!   disabled lanes").
+//!   "RDNA3.5" ISA, 16.8 VOP1 Instructions, V_PERMLANE64_B32 (lane `{ ~lane[5], lane[4:0] }`;
+//!   "In wave32 mode this opcode is translated to V_NOP and performs no writes"; "the EXEC mask
+//!   of the destination lane is used as the read mask for the alternate lane; as a result this
+//!   opcode may read values from disabled lanes").
 //! * The DPP meaning of the two bits (semantics.md "AMD DPP": an invalid source — here only an
 //!   inactive one, since every selector reaches a lane of the wave — gives 0 with bound_ctrl,
 //!   else the destination keeps `old`; FI reads the inactive lane's register instead), which
