@@ -46,9 +46,13 @@ pub fn builtin(name: &str) -> Option<Builtin> {
     Some(match name {
         "__lane_id" | "__laneid" => Builtin::LaneId,
         // `asc_syncthreads()`: Ascend C SIMT's block barrier (CANN API reference).
-        "__syncthreads" | "asc_syncthreads" | "__builtin_mxc_barrier_ex" | "__syncwarp" => {
-            Builtin::Barrier
-        }
+        // `__builtin_amdgcn_s_barrier()`: AMD's S_BARRIER alone, no memory fence (the
+        // machine's note says so; semantics.md "AMD s_barrier").
+        "__syncthreads"
+        | "asc_syncthreads"
+        | "__builtin_mxc_barrier_ex"
+        | "__syncwarp"
+        | "__builtin_amdgcn_s_barrier" => Builtin::Barrier,
         n if n.starts_with("__builtin_mxc_barrier_and_wait") => Builtin::Barrier,
         "__threadfence"
         | "__threadfence_block"

@@ -238,6 +238,14 @@ impl Executor {
             }
         };
         let lanes = lanes.min(MAX_LANES);
+        // The target the AMD operations run as follows the lane count when no --arch names it
+        // (a 64-lane HIP run is gfx942, not the registry's wave32-capable gfx1030), and the
+        // operations read it from here on; the predefined macros were fixed by the parse.
+        let target =
+            super::pp::predefined::amd_target(dialect, config.preprocess.arch.as_deref(), lanes);
+        if let Some((name, _)) = &target {
+            config.preprocess.arch.get_or_insert_with(|| name.clone());
+        }
         let (block_dim, geometry_from) = match (config.block_dim, f.vf_call_dim) {
             (Some(d), _) if user_block => (d, "config".to_string()),
             (Some(d), _) => (d, "the launch in host code".to_string()),
@@ -345,6 +353,8 @@ impl Executor {
             warps_per_block: threads.div_ceil(lanes),
             geometry_from,
             dialect_from,
+            target: target.as_ref().map(|(name, _)| name.clone()),
+            target_from: target.map(|(_, from)| from.to_string()),
             host_words,
             params: super::host_launch::launch_params(&program, f, &config),
         };

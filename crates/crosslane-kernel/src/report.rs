@@ -31,9 +31,13 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
     let l = &t.launch;
     let _ = writeln!(
         out,
-        "kernel {} ({}, {} lanes per warp, block {}x{}x{} from {}, grid {}x{}x{})",
+        "kernel {} ({}{}, {} lanes per warp, block {}x{}x{} from {}, grid {}x{}x{})",
         l.entry,
         l.dialect.name(),
+        l.target
+            .as_deref()
+            .map(|t| format!(" as {t}"))
+            .unwrap_or_default(),
         l.lanes,
         l.block_dim[0],
         l.block_dim[1],
@@ -46,6 +50,10 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
     // The contraction mode, its first clause (the JSON's `launch.fp_contract` has the rest).
     if let Some(mode) = l.fp_contract.split(": ").next().filter(|m| !m.is_empty()) {
         let _ = writeln!(out, "{mode}");
+    }
+    // The AMD target the AMD operations ran as, and why (a default is stated, never silent).
+    if let (Some(target), Some(from)) = (&l.target, &l.target_from) {
+        let _ = writeln!(out, "AMD target {target} ({from})");
     }
     // Which branch each preprocessor conditional took, and the lines it skipped.
     for c in &t.preprocess.conditionals {

@@ -91,6 +91,14 @@ pub struct Launch {
     pub dialect_from: String,
     /// The floating-point contraction in force and where it came from ([`super::contract`]).
     pub fp_contract: String,
+    /// The AMD target (`gfx942`) a HIP or AMD GCN run ran its AMD operations as: `--arch`, else
+    /// the default for its lane count ([`super::pp::predefined::amd_target`]); absent for the
+    /// other dialects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Where [`Launch::target`] came from (`--arch`, `the default for 64 lanes without --arch`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_from: Option<String>,
     /// What host code says of each parameter (`64, from cudaMalloc at line 12`), by name: the
     /// page shows it beside the field, whether or not the user's input overrides it.
     #[serde(skip)]

@@ -136,6 +136,21 @@ const CURATED: &[Curated] = &[
         params: &[("a", "2"), ("b", "3"), ("c", "1")],
         note: "constant matrices make D checkable by hand: 2·3·32 + 1 = 193 everywhere",
     },
+    Curated {
+        dialect: Dialect::Amdgcn,
+        op: "v_permlane16_b32",
+        values: "",
+        params: &[("sel_lo", "0x87654321"), ("sel_hi", "0x0fedcba9")],
+        note: "the RDNA3 ISA's V_PERMLANE16_B32 example: each row of 16 rotates by one (lane i \
+               reads lane 16·(i / 16) + (i + 1) mod 16)",
+    },
+    Curated {
+        dialect: Dialect::Amdgcn,
+        op: "v_permlanex16_b32",
+        values: "",
+        params: &[("sel_lo", "0x76543210"), ("sel_hi", "0xfedcba98")],
+        note: "the identity selects: lane i reads lane i XOR 16, the other row of its pair",
+    },
 ];
 
 /// Every operation of the registry, in registry order, with its example run.

@@ -12,6 +12,18 @@ use crosslane_core::lanes::LaneMask;
 use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
 
+/// What `__builtin_amdgcn_s_barrier()` is here: the block barrier of `__syncthreads()` without
+/// its memory fences.
+const S_BARRIER_NOTE: &str = "__builtin_amdgcn_s_barrier: every wave of the workgroup waits here \
+     (S_BARRIER), but the builtin is no memory fence: HIP's __syncthreads() is a workgroup fence, \
+     s_barrier and a second fence, and on the device a shared-memory write before a bare \
+     s_barrier is not promised to be seen after it (that needs s_waitcnt or \
+     __builtin_amdgcn_fence). Here every memory operation completes at once, so the values are \
+     those of __syncthreads(), and the race check treats it as a barrier";
+const S_BARRIER_RULE: &str = "clang BuiltinsAMDGPU.def (__builtin_amdgcn_s_barrier); ROCm clr \
+     amd_device_functions.h (__syncthreads: __work_group_barrier); AMD RDNA3 \
+     ISA, S_BARRIER; semantics.md \"AMD s_barrier\"";
+
 /// Bytes of one kept printf line beside its text (`PrintfLine`: two indices, a `String`
 /// header and a line number on a 64-bit host).
 const PRINTF_LINE_BYTES: u64 = 48;
@@ -362,6 +374,15 @@ impl Executor {
                     "",
                     None,
                 );
+                if name == "__builtin_amdgcn_s_barrier" {
+                    cx.note(
+                        Level::Info,
+                        e.span,
+                        S_BARRIER_NOTE.into(),
+                        S_BARRIER_RULE,
+                        None,
+                    );
+                }
                 cx.barrier = true;
                 Some(true)
             }

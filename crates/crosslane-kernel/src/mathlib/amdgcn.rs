@@ -1,8 +1,9 @@
 //! clang's AMDGPU bit built-ins that map to one VALU instruction: `__builtin_amdgcn_ubfe`,
-//! `__builtin_amdgcn_sbfe` (bit-field extract) and `__builtin_amdgcn_perm` (byte permute).
-//! Their semantics are the instructions' pseudocode in AMD's ISA reference guides (AMD
-//! "Instinct MI300" CDNA3 ISA and "RDNA3" ISA, VOP3 opcodes `V_BFE_U32`, `V_BFE_I32`,
-//! `V_PERM_B32`); the operands are the built-ins' arguments in order.
+//! `__builtin_amdgcn_sbfe` (bit-field extract), `__builtin_amdgcn_perm` (byte permute) and
+//! `__builtin_amdgcn_fmed3f` (median of three floats). Their semantics are the instructions'
+//! pseudocode in AMD's ISA reference guides (AMD "Instinct MI300" CDNA3 ISA and "RDNA3" ISA,
+//! VOP3 opcodes `V_BFE_U32`, `V_BFE_I32`, `V_PERM_B32`, `V_MED3_F32`); the operands are the
+//! built-ins' arguments in order.
 
 use crate::types::{KVal, Scalar};
 
@@ -10,7 +11,12 @@ const NAMES: &[&str] = &[
     "__builtin_amdgcn_ubfe",
     "__builtin_amdgcn_sbfe",
     "__builtin_amdgcn_perm",
+    FMED3F,
 ];
+
+/// `float __builtin_amdgcn_fmed3f(float, float, float)` (clang `BuiltinsAMDGPU.def`, every
+/// target): `V_MED3_F32`.
+pub const FMED3F: &str = "__builtin_amdgcn_fmed3f";
 
 /// Whether `name` is one of these built-ins.
 pub fn is_amdgcn(name: &str) -> bool {
@@ -24,6 +30,9 @@ pub fn is_amdgcn(name: &str) -> bool {
 pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     if !is_amdgcn(name) {
         return None;
+    }
+    if name == FMED3F {
+        return Some(fmed3_call(args));
     }
     let mut v = [0u32; 3];
     for (k, slot) in v.iter_mut().enumerate() {
@@ -52,6 +61,76 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
         "__builtin_amdgcn_sbfe" => KVal::int(Scalar::I32, i128::from(sbfe(s0, s1, s2))),
         _ => KVal::int(Scalar::U32, i128::from(perm(s0, s1, s2))),
     }))
+}
+
+fn fmed3_call(args: &[KVal]) -> Result<KVal, String> {
+    let mut v = [0f32; 3];
+    for (k, slot) in v.iter_mut().enumerate() {
+        // C converts each argument to the prototype's `float`.
+        match args.get(k).and_then(KVal::as_f64) {
+            Some(x) => *slot = x as f32,
+            None => {
+                return Err(format!(
+                    "`{FMED3F}` takes three float arguments; argument {} is {}",
+                    k + 1,
+                    if args.len() <= k {
+                        "missing"
+                    } else {
+                        "not a number"
+                    }
+                ))
+            }
+        }
+    }
+    Ok(KVal::float(Scalar::F32, f64::from(fmed3(v[0], v[1], v[2]))))
+}
+
+/// `V_MIN_F32` in IEEE mode (the mode compute kernels run in) for quiet NaNs: a NaN operand
+/// gives the other operand (both NaN: NaN), and −0 < +0. The emulator keeps no NaN payload
+/// (semantics.md "NaN bit patterns"), so every NaN here is quiet; the ISA's signaling-NaN rows
+/// (which return the quieted NaN) are not reachable.
+fn vmin(a: f32, b: f32) -> f32 {
+    if b.is_nan() {
+        a
+    } else if a.is_nan() {
+        b
+    } else if a < b || (a == 0.0 && b == 0.0 && a.is_sign_negative() && b.is_sign_positive()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// `V_MAX_F32` likewise: a NaN operand gives the other; +0 > −0.
+fn vmax(a: f32, b: f32) -> f32 {
+    if b.is_nan() {
+        a
+    } else if a.is_nan() {
+        b
+    } else if a > b || (a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// `V_MED3_F32` (RDNA3 ISA, 16.12 VOP3): with any NaN operand, `v_min3_f32(S0, S1, S2)` =
+/// `min(min(S0, S1), S2)`, which drops quiet NaNs, so the smaller of the two numbers (all
+/// three NaN: NaN); else, with `m = v_max3_f32(S0, S1, S2)`: `m == S0` → `max(S1, S2)`,
+/// `m == S1` → `max(S0, S2)`, otherwise `max(S0, S1)` — the median (the `==` is the float
+/// comparison, so −0 equals +0 there).
+fn fmed3(s0: f32, s1: f32, s2: f32) -> f32 {
+    if s0.is_nan() || s1.is_nan() || s2.is_nan() {
+        return vmin(vmin(s0, s1), s2);
+    }
+    let m = vmax(vmax(s0, s1), s2);
+    if m == s0 {
+        vmax(s1, s2)
+    } else if m == s1 {
+        vmax(s0, s2)
+    } else {
+        vmax(s0, s1)
+    }
 }
 
 fn ubfe(src: u32, offset: u32, width: u32) -> u32 {
@@ -120,5 +199,25 @@ mod tests {
         assert_eq!(perm(0x8899_AABB, 0x1122_3344, 0x0D0B_0807), 0xFFFF_0088);
         // 9: sign of byte 3 (0x11) → 0; 10: sign of byte 5 (0xAA) → 0xFF; 0xFF → 0xFF; 12 → 0.
         assert_eq!(perm(0x8899_AABB, 0x1122_3344, 0x0CFF_0A09), 0x00FF_FF00);
+    }
+
+    #[test]
+    fn med3_by_the_pseudocode() {
+        // max3(3, 1, 2) = 3 = S0 → max(1, 2) = 2; max3(1, 3, 2) = S1 → max(1, 2) = 2;
+        // max3(1, 2, 3) = S2 → max(1, 2) = 2.
+        assert_eq!(fmed3(3.0, 1.0, 2.0), 2.0);
+        assert_eq!(fmed3(1.0, 3.0, 2.0), 2.0);
+        assert_eq!(fmed3(1.0, 2.0, 3.0), 2.0);
+        // Any NaN: min3, quiet NaNs dropped: min(min(NaN, 5), -1) = -1; min(min(4, NaN), 7)
+        // = 4; min(min(NaN, NaN), 2) = 2; all NaN: NaN.
+        assert_eq!(fmed3(f32::NAN, 5.0, -1.0), -1.0);
+        assert_eq!(fmed3(4.0, f32::NAN, 7.0), 4.0);
+        assert_eq!(fmed3(f32::NAN, f32::NAN, 2.0), 2.0);
+        assert!(fmed3(f32::NAN, f32::NAN, f32::NAN).is_nan());
+        // Infinities are numbers: med3(-inf, +inf, 0) = 0.
+        assert_eq!(fmed3(f32::NEG_INFINITY, f32::INFINITY, 0.0), 0.0);
+        // Signed zeros: max3(-0, +0, -0) = +0 (+0 > -0), and +0 == S0 (-0) as floats, so
+        // max(S1, S2) = max(+0, -0) = +0.
+        assert!(fmed3(-0.0, 0.0, -0.0).is_sign_positive());
     }
 }

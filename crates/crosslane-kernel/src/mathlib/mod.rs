@@ -44,6 +44,7 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
         n if double_bits::is_double_bits(n) => double_bits::result_type(n),
         "__builtin_amdgcn_ubfe" | "__builtin_amdgcn_perm" => Some(Scalar::U32),
         "__builtin_amdgcn_sbfe" => Some(Scalar::I32),
+        amdgcn::FMED3F => Some(Scalar::F32),
         "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => Some(Scalar::U64),
         _ => None,
     }

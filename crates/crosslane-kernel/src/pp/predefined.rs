@@ -26,6 +26,42 @@ pub fn default_lanes(dialect: Dialect, arch: Option<&str>) -> usize {
     }
 }
 
+/// The AMD target a HIP or AMD GCN run without `--arch` runs its AMD operations as, on 64-lane
+/// waves: gfx942 (CDNA3, MI300), a wave64-only target, so the lane count and the target agree
+/// (the GFX9/CDNA DPP controls such as `row_bcast:15` run; the GFX10+ ones such as `row_xmask`
+/// and the RDNA permlanes are refused, naming the targets that have them).
+pub const DEFAULT_AMD_WAVE64: &str = "gfx942";
+
+/// The same on 32-lane waves (`--lanes 32` without `--arch`): the registry's default target,
+/// gfx1030 (RDNA2), which runs wave32 ([`crosslane_core::dialect::amdgcn::arch::DEFAULT`]).
+pub const DEFAULT_AMD_WAVE32: &str = crosslane_core::dialect::amdgcn::arch::DEFAULT;
+
+/// The AMD target a run of `dialect` on `lanes`-lane warps runs its AMD operations as, and where
+/// it came from: `--arch` when given, else [`DEFAULT_AMD_WAVE64`] or [`DEFAULT_AMD_WAVE32`] by
+/// the lane count, so that the target always runs waves of the run's size. `None` for a
+/// dialect that is not HIP or AMD GCN. The predefined macros are not affected: `__gfxNNN__`
+/// and `__GFXN__` are defined only for an `--arch` given (docs/kernels.md).
+pub fn amd_target(
+    dialect: Dialect,
+    arch: Option<&str>,
+    lanes: usize,
+) -> Option<(String, &'static str)> {
+    if !matches!(dialect, Dialect::Hip | Dialect::Amdgcn) {
+        return None;
+    }
+    Some(match arch {
+        Some(a) => (a.trim().to_ascii_lowercase(), "--arch"),
+        None if lanes == 32 => (
+            DEFAULT_AMD_WAVE32.to_string(),
+            "the default for 32 lanes without --arch",
+        ),
+        None => (
+            DEFAULT_AMD_WAVE64.to_string(),
+            "the default for 64 lanes without --arch",
+        ),
+    })
+}
+
 /// The macros predefined for device code of `dialect` on `lanes`-wide warps for target `arch`
 /// (CUDA `sm_XX` / `compute_XX`; HIP or AMDGCN an LLVM AMD processor `gfxNNN`), as
 /// `(name, replacement)`.

@@ -293,6 +293,11 @@ impl Session {
             })
             .collect();
         f.dialect_line = format!("runs as {} · {}", l.dialect.name(), l.dialect_from);
+        // A HIP run's AMD target, and why (the default follows the lane count).
+        if let (Some(target), Some(from)) = (&l.target, &l.target_from) {
+            f.dialect_line
+                .push_str(&format!(" · AMD target {target} ({from})"));
+        }
         let blocks = l.grid_dim[0] * l.grid_dim[1] * l.grid_dim[2];
         f.geometry = format!(
             "{} · {} · {} block(s) × {} threads · {} lanes per warp, {} warp(s) per block · block shape from {}",

@@ -2,7 +2,9 @@
 //! * [`swizzle`]: `ds_swizzle_b32` (seed 003, the ISA's ds_swizzle pseudo-code);
 //! * [`dpp`]: `update_dpp`, `mov_dpp` (LLVM AMDGPUModifierSyntax, AMD ISA DPP; [`crate::dpp`]);
 //! * [`permute`]: `ds_permute_b32`, `ds_bpermute_b32` (AMD ISA);
-//! * [`lane`]: `v_readlane_b32`, `v_readfirstlane_b32`, `v_writelane_b32` (AMD ISA).
+//! * [`lane`]: `v_readlane_b32`, `v_readfirstlane_b32`, `v_writelane_b32` (AMD ISA);
+//! * [`permlane`]: `v_permlane16_b32`, `v_permlanex16_b32` (GFX10+), `v_permlane64_b32`
+//!   (GFX11+) (AMD RDNA3 ISA).
 //!
 //! Every op takes the target as its `arch` parameter ([`arch`], default gfx1030): the wave sizes
 //! and controls the target lacks are refused, and the rules that differ by generation follow it.
@@ -12,6 +14,7 @@
 pub mod arch;
 pub mod dpp;
 pub mod lane;
+pub mod permlane;
 pub mod permute;
 pub mod swizzle;
 
@@ -32,8 +35,17 @@ pub(crate) const TYPES_B32: &[ValueType] = &[
 pub(crate) const TYPE_NOTE_B32: &str =
     "the instruction moves one 32-bit VGPR (b32): i32, u32, f32 or a packed pair";
 
-const LEN: usize = swizzle::OPS.len() + dpp::OPS.len() + permute::OPS.len() + lane::OPS.len();
+const LEN: usize = swizzle::OPS.len()
+    + dpp::OPS.len()
+    + permute::OPS.len()
+    + lane::OPS.len()
+    + permlane::OPS.len();
 
 /// Every AMD GCN/RDNA operation.
-pub const OPS: &[OpSpec] =
-    &super::concat_ops::<LEN>(&[swizzle::OPS, dpp::OPS, permute::OPS, lane::OPS]);
+pub const OPS: &[OpSpec] = &super::concat_ops::<LEN>(&[
+    swizzle::OPS,
+    dpp::OPS,
+    permute::OPS,
+    lane::OPS,
+    permlane::OPS,
+]);
