@@ -407,6 +407,30 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     }))
 }
 
+/// The larger (`larger`) or smaller of two values, as `max` and `min` of every float type pick
+/// it (PTX ISA, max, min): a NaN operand gives the other operand, two NaNs a NaN, and -0.0
+/// orders below +0.0 (an H200 gave +0 for `max.f32(-0, +0)`, -0 for `min.f32(+0, -0)`).
+fn pick(x: &[f64], larger: bool) -> f64 {
+    let (p, q) = (x[0], x[1]);
+    if p.is_nan() {
+        return q;
+    }
+    if q.is_nan() {
+        return p;
+    }
+    let first = if p == q {
+        // ±0: the sign decides.
+        p.is_sign_negative() != larger
+    } else {
+        (p > q) == larger
+    };
+    if first {
+        p
+    } else {
+        q
+    }
+}
+
 /// Source `k` as an unsigned 32-bit register (its low 32 bits).
 fn u32_of(args: &[KVal], k: usize) -> Result<u32, String> {
     args.get(k)
