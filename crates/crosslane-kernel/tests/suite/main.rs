@@ -60,6 +60,7 @@ mod kernel_vector_types;
 mod kernel_vendor_forms;
 mod kernel_written;
 mod maca_examples;
+mod support;
 mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
