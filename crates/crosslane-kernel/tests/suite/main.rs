@@ -54,6 +54,7 @@ mod kernel_seeds;
 mod kernel_snapshots;
 mod kernel_struct_blocks;
 mod kernel_trace_bytes;
+mod kernel_trace_vars;
 mod kernel_typed;
 mod kernel_unions;
 mod kernel_vector_types;
