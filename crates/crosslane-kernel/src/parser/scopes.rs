@@ -2,10 +2,12 @@
 //! `namespace X { … }` block's braces are dropped (its functions and constants are file-scope ones), and a
 //! qualified name `X::f` or `Color::Red`, where `X` is a namespace or `Color` an enum the source
 //! declares, is read as `f` / `Red`. Real warp-level code wraps its helpers this way (`namespace
-//! detail { … }`, `enum class Op { Sum, Max }`); two namespaces defining the same name are not
-//! told apart (C++ would; the parser then reports the second definition). `extern "C"` (C
-//! linkage, which Ascend C kernels are declared with) and `noexcept` are dropped: neither
-//! changes what a kernel computes.
+//! detail { … }`, `enum class Op { Sum, Max }`). Two namespaces defining a kernel of the same
+//! name are told apart ([`clashing_kernels`]): each such kernel keeps its qualified name,
+//! `a::k` and `b::k`, as one identifier, which `--entry a::k` and a launch `b::k<<<…>>>` name;
+//! other names two namespaces both define are still read as one (C++ would tell them apart).
+//! `extern "C"` (C linkage, which Ascend C kernels are declared with) and `noexcept` are
+//! dropped: neither changes what a kernel computes.
 //!
 //! Source: ISO C++ [basic.namespace] (a namespace body's declarations are members of the
 //! namespace, named `X::f` outside it) and [dcl.enum] (a scoped enumerator is named `E::A`).
@@ -78,9 +80,17 @@ pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
 }
 
 /// `toks` with namespace blocks opened and `X::` qualifiers of the source's own namespaces and
-/// enums removed; `using X::f;` declarations are dropped. Each namespace opened is noted once in
-/// `diags`. Linear in the tokens, no recursion.
-pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>) -> Vec<Token> {
+/// enums removed; `using X::f;` declarations are dropped. A kernel of `clashing`
+/// ([`clashing_kernels`]) becomes one identifier spelled with its qualifiers, `a::k`, wherever
+/// it is named: qualified (`a::k`, `::a::k`, or `k`'s qualifier relative to an enclosing
+/// namespace) or unqualified inside its own namespace (ISO C++ [basic.lookup.unqual]: the
+/// enclosing namespaces are searched from the innermost out). Each namespace opened is noted
+/// once in `diags`. Linear in the tokens times the namespace nesting, no recursion.
+pub(super) fn flatten_scopes(
+    toks: Vec<Token>,
+    clashing: &HashSet<String>,
+    diags: &mut Vec<KernelDiagnostic>,
+) -> Vec<Token> {
     let has_scopes = toks.iter().any(|t| {
         matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "namespace" | "enum" | "extern" | "noexcept" | "using"))
     });
@@ -88,10 +98,17 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         return toks;
     }
     let names = scope_names(&toks);
-    let mut out = Vec::with_capacity(toks.len());
-    // Brace depth, and the depth at which each open namespace block's `}` comes.
+    // The unqualified names of the clashing kernels: only these are looked up.
+    let clash_names: HashSet<&str> = clashing
+        .iter()
+        .filter_map(|q| q.rsplit("::").next())
+        .collect();
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    // Brace depth, and the depth at which each open namespace block's `}` comes, with the
+    // block's name (`a::b`; empty for an anonymous namespace or `extern "C" {`).
     let mut depth = 0usize;
     let mut open: Vec<usize> = Vec::new();
+    let mut path: Vec<String> = Vec::new();
     let mut noted: HashSet<String> = HashSet::new();
     let mut k = 0;
     while k < toks.len() {
@@ -138,6 +155,7 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
                     ));
                 }
                 open.push(depth);
+                path.push(name);
                 k = j + 1;
                 continue;
             }
@@ -149,6 +167,7 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         {
             if punct(toks.get(k + 2), "{") {
                 open.push(depth);
+                path.push(String::new());
                 k += 3;
             } else {
                 k += 2;
@@ -173,11 +192,24 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
                 continue;
             }
         }
+        if !clash_names.is_empty() {
+            if let Some((q, next)) =
+                clashing_kernel_at(&toks, k, &out, &path, clashing, &clash_names)
+            {
+                out.push(Token {
+                    tok: Tok::Ident(q),
+                    ..t.clone()
+                });
+                k = next;
+                continue;
+            }
+        }
         match &t.tok {
             Tok::Punct("{") => depth += 1,
             Tok::Punct("}") => {
                 if open.last() == Some(&depth) {
                     open.pop();
+                    path.pop();
                     k += 1;
                     continue;
                 }
@@ -193,6 +225,92 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         k += 1;
     }
     out
+}
+
+/// The kernel of `clashing` that the name at `toks[k]` denotes, and the index after it: a
+/// qualified name `x::…::k` whose qualifiers, taken as they are or inside an enclosing
+/// namespace of `path` (innermost first), give one of `clashing`; or an unqualified `k` (not a
+/// member after `.`, `->` or `::`) inside a namespace whose own `k` (or an enclosing one's) is
+/// one. `None` for any other token. The qualifier chain is bounded by the tokens it reads.
+fn clashing_kernel_at(
+    toks: &[Token],
+    k: usize,
+    out: &[Token],
+    path: &[String],
+    clashing: &HashSet<String>,
+    clash_names: &HashSet<&str>,
+) -> Option<(String, usize)> {
+    word(toks.get(k))?;
+    // `x :: y :: k`: the qualifiers, then the last name.
+    let mut quals: Vec<&str> = Vec::new();
+    let mut j = k;
+    while let (Some(w), true) = (word(toks.get(j)), punct(toks.get(j + 1), "::")) {
+        quals.push(w);
+        j += 2;
+    }
+    let last = word(toks.get(j))?;
+    if !clash_names.contains(last) {
+        return None;
+    }
+    let member = out
+        .last()
+        .is_some_and(|p| matches!(p.tok, Tok::Punct("." | "->" | "::")));
+    if quals.is_empty() && member {
+        return None;
+    }
+    let written = if quals.is_empty() {
+        last.to_string()
+    } else {
+        format!("{}::{last}", quals.join("::"))
+    };
+    // The enclosing namespaces, innermost first; a qualified name is also tried as written
+    // (from the global namespace).
+    let mut scopes: Vec<String> = (0..=path.len())
+        .rev()
+        .map(|n| {
+            path[..n]
+                .iter()
+                .filter(|p| !p.is_empty())
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join("::")
+        })
+        .collect();
+    if quals.is_empty() {
+        // An unqualified name is the namespace's own only inside a namespace.
+        scopes.retain(|p| !p.is_empty());
+    }
+    scopes.into_iter().find_map(|p| {
+        let q = if p.is_empty() {
+            written.clone()
+        } else {
+            format!("{p}::{written}")
+        };
+        clashing.contains(&q).then_some((q, j + 1))
+    })
+}
+
+/// The qualified names of the kernels `scopes` ([`kernel_scopes`]) lists whose unqualified name
+/// a kernel of another namespace also has (`a::k` and `b::k`: ISO C++ [basic.namespace], two
+/// members of different namespaces are different entities). Each is flattened to its qualified
+/// spelling as one identifier ([`flatten_scopes`]), and its entry in `scopes` becomes
+/// `(a::k, a::k)`, the name the flattened source uses.
+pub(super) fn clashing_kernels(scopes: &mut [(String, String)]) -> HashSet<String> {
+    let mut by_name: std::collections::HashMap<&str, HashSet<&str>> = Default::default();
+    for (n, q) in scopes.iter() {
+        by_name.entry(n).or_default().insert(q);
+    }
+    let clashing: HashSet<String> = by_name
+        .values()
+        .filter(|qs| qs.len() > 1)
+        .flat_map(|qs| qs.iter().map(|q| (*q).to_string()))
+        .collect();
+    for (n, q) in scopes.iter_mut() {
+        if clashing.contains(q.as_str()) {
+            n.clone_from(q);
+        }
+    }
+    clashing
 }
 
 /// The kernels (`__global__`, Ascend C `__simt_vf__`) defined inside a named namespace, as (their name, the name
@@ -274,14 +392,29 @@ pub(super) fn kernel_scopes(toks: &[Token]) -> Vec<(String, String)> {
 
 /// An `--entry` name as the flattened source spells it: each `X::` qualifier of one of the
 /// source's namespaces `names` dropped, a leading `::` too (`ns::kernel<2>` → `kernel<2>`,
-/// `a::b::k` → `k`, `k<ns::Tag>` → `k<Tag>`), as [`flatten_scopes`] drops them in the code.
-pub(super) fn unqualify_entry(entry: &str, names: &HashSet<String>) -> String {
+/// `a::b::k` → `k`, `k<ns::Tag>` → `k<Tag>`), as [`flatten_scopes`] drops them in the code; a
+/// kernel of `clashing` keeps its qualified name (`a::k<2>` stays).
+pub(super) fn unqualify_entry(
+    entry: &str,
+    names: &HashSet<String>,
+    clashing: &HashSet<String>,
+) -> String {
     let mut out = String::with_capacity(entry.len());
     let mut rest = entry.trim();
     if let Some(r) = rest.strip_prefix("::") {
         rest = r;
     }
     while !rest.is_empty() {
+        let whole = clashing.iter().find(|q| {
+            rest.strip_prefix(q.as_str()).is_some_and(|after| {
+                !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+            })
+        });
+        if let Some(q) = whole {
+            out.push_str(q);
+            rest = &rest[q.len()..];
+            continue;
+        }
         let ident_len = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());

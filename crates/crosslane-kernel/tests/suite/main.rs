@@ -42,6 +42,7 @@ mod kernel_macro_kernels;
 mod kernel_mask_groups;
 mod kernel_member_templates;
 mod kernel_memcpy;
+mod kernel_namespaces;
 mod kernel_operators;
 mod kernel_overloads;
 mod kernel_per_lane;
