@@ -18,7 +18,7 @@ use crate::ast::Span;
 use crate::lexer::{Tok, Token};
 use crate::KernelDiagnostic;
 use crosslane_core::result::Level;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 fn word(t: Option<&Token>) -> Option<&str> {
     match t.map(|t| &t.tok) {
@@ -82,10 +82,10 @@ pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
 /// `toks` with namespace blocks opened and `X::` qualifiers of the source's own namespaces and
 /// enums removed; `using X::f;` declarations are dropped. A kernel of `clashing`
 /// ([`clashing_kernels`]) becomes one identifier spelled with its qualifiers, `a::k`, wherever
-/// it is named: qualified (`a::k`, `::a::k`, or `k`'s qualifier relative to an enclosing
+/// it is named: qualified (`a::k`, `::a::k`, or relative to the innermost enclosing
 /// namespace) or unqualified inside its own namespace (ISO C++ [basic.lookup.unqual]: the
 /// enclosing namespaces are searched from the innermost out). Each namespace opened is noted
-/// once in `diags`. Linear in the tokens times the namespace nesting, no recursion.
+/// once in `diags`. Linear in the tokens, no recursion.
 pub(super) fn flatten_scopes(
     toks: Vec<Token>,
     clashing: &HashSet<String>,
@@ -98,17 +98,14 @@ pub(super) fn flatten_scopes(
         return toks;
     }
     let names = scope_names(&toks);
-    // The unqualified names of the clashing kernels: only these are looked up.
-    let clash_names: HashSet<&str> = clashing
-        .iter()
-        .filter_map(|q| q.rsplit("::").next())
-        .collect();
+    let mut clashes = Clashes::new(clashing);
     let mut out: Vec<Token> = Vec::with_capacity(toks.len());
     // Brace depth, and the depth at which each open namespace block's `}` comes, with the
-    // block's name (`a::b`; empty for an anonymous namespace or `extern "C" {`).
+    // block's namespace id in `clashes` (an anonymous namespace and `extern "C" {` keep their
+    // enclosing one's).
     let mut depth = 0usize;
     let mut open: Vec<usize> = Vec::new();
-    let mut path: Vec<String> = Vec::new();
+    let mut ids: Vec<usize> = Vec::new();
     let mut noted: HashSet<String> = HashSet::new();
     let mut k = 0;
     while k < toks.len() {
@@ -155,7 +152,8 @@ pub(super) fn flatten_scopes(
                     ));
                 }
                 open.push(depth);
-                path.push(name);
+                let enclosing = ids.last().copied().unwrap_or(0);
+                ids.push(clashes.open(enclosing, &name));
                 k = j + 1;
                 continue;
             }
@@ -167,7 +165,7 @@ pub(super) fn flatten_scopes(
         {
             if punct(toks.get(k + 2), "{") {
                 open.push(depth);
-                path.push(String::new());
+                ids.push(ids.last().copied().unwrap_or(0));
                 k += 3;
             } else {
                 k += 2;
@@ -192,10 +190,8 @@ pub(super) fn flatten_scopes(
                 continue;
             }
         }
-        if !clash_names.is_empty() {
-            if let Some((q, next)) =
-                clashing_kernel_at(&toks, k, &out, &path, clashing, &clash_names)
-            {
+        if !clashes.is_empty() {
+            if let Some((q, next)) = clashes.at(&toks, k, &out, &ids) {
                 out.push(Token {
                     tok: Tok::Ident(q),
                     ..t.clone()
@@ -209,7 +205,7 @@ pub(super) fn flatten_scopes(
             Tok::Punct("}") => {
                 if open.last() == Some(&depth) {
                     open.pop();
-                    path.pop();
+                    ids.pop();
                     k += 1;
                     continue;
                 }
@@ -227,67 +223,112 @@ pub(super) fn flatten_scopes(
     out
 }
 
-/// The kernel of `clashing` that the name at `toks[k]` denotes, and the index after it: a
-/// qualified name `x::…::k` whose qualifiers, taken as they are or inside an enclosing
-/// namespace of `path` (innermost first), give one of `clashing`; or an unqualified `k` (not a
-/// member after `.`, `->` or `::`) inside a namespace whose own `k` (or an enclosing one's) is
-/// one. `None` for any other token. The qualifier chain is bounded by the tokens it reads.
-fn clashing_kernel_at(
-    toks: &[Token],
-    k: usize,
-    out: &[Token],
-    path: &[String],
-    clashing: &HashSet<String>,
-    clash_names: &HashSet<&str>,
-) -> Option<(String, usize)> {
-    word(toks.get(k))?;
-    // `x :: y :: k`: the qualifiers, then the last name.
-    let mut quals: Vec<&str> = Vec::new();
-    let mut j = k;
-    while let (Some(w), true) = (word(toks.get(j)), punct(toks.get(j + 1), "::")) {
-        quals.push(w);
-        j += 2;
+/// How many enclosing namespaces, innermost first, an unqualified name of a clashing kernel
+/// is looked up in: real code nests a few; the bound keeps the lookup constant per name.
+const MAX_OUTWARD: usize = 64;
+
+/// The clashing kernels ([`clashing_kernels`]) by namespace, for [`flatten_scopes`]: the
+/// namespaces as a tree of ids (0: the global namespace; a child per name, `a::b` as `b` in
+/// `a`), and each clashing kernel under its namespace's id and its unqualified name.
+#[derive(Default)]
+struct Clashes {
+    children: HashMap<usize, HashMap<String, usize>>,
+    kernels: HashMap<usize, HashMap<String, String>>,
+    count: usize,
+}
+
+impl Clashes {
+    fn new(clashing: &HashSet<String>) -> Self {
+        let mut c = Clashes::default();
+        for q in clashing {
+            let (ns, last) = q.rsplit_once("::").unwrap_or(("", q.as_str()));
+            let id = c.open(0, ns);
+            c.kernels
+                .entry(id)
+                .or_default()
+                .insert(last.to_string(), q.clone());
+        }
+        c
     }
-    let last = word(toks.get(j))?;
-    if !clash_names.contains(last) {
-        return None;
+
+    fn is_empty(&self) -> bool {
+        self.kernels.is_empty()
     }
-    let member = out
-        .last()
-        .is_some_and(|p| matches!(p.tok, Tok::Punct("." | "->" | "::")));
-    if quals.is_empty() && member {
-        return None;
+
+    /// The id of namespace `name` (`a::b`; empty for an anonymous one, which adds no
+    /// qualifier) inside namespace `parent`, made on first use.
+    fn open(&mut self, parent: usize, name: &str) -> usize {
+        let mut id = parent;
+        for seg in name.split("::").filter(|s| !s.is_empty()) {
+            let next = self.count + 1;
+            let child = *self
+                .children
+                .entry(id)
+                .or_default()
+                .entry(seg.to_string())
+                .or_insert(next);
+            if child == next {
+                self.count = next;
+            }
+            id = child;
+        }
+        id
     }
-    let written = if quals.is_empty() {
-        last.to_string()
-    } else {
-        format!("{}::{last}", quals.join("::"))
-    };
-    // The enclosing namespaces, innermost first; a qualified name is also tried as written
-    // (from the global namespace).
-    let mut scopes: Vec<String> = (0..=path.len())
-        .rev()
-        .map(|n| {
-            path[..n]
-                .iter()
-                .filter(|p| !p.is_empty())
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .join("::")
-        })
-        .collect();
-    if quals.is_empty() {
-        // An unqualified name is the namespace's own only inside a namespace.
-        scopes.retain(|p| !p.is_empty());
+
+    /// The clashing kernel `last` of the namespace that `quals` name from namespace `from`.
+    fn find(&self, from: usize, quals: &[&str], last: &str) -> Option<&String> {
+        let mut id = from;
+        for q in quals {
+            id = *self.children.get(&id)?.get(*q)?;
+        }
+        self.kernels.get(&id)?.get(last)
     }
-    scopes.into_iter().find_map(|p| {
-        let q = if p.is_empty() {
-            written.clone()
+
+    /// The clashing kernel the name at `toks[k]` denotes, with the index after it, inside the
+    /// open namespaces `ids` (innermost last). A qualified name `x::…::k` is looked up from the
+    /// innermost namespace, then from the global one; an unqualified `k` (not a member after
+    /// `.`, `->` or `::`) in the enclosing namespaces from the innermost out (at most
+    /// [`MAX_OUTWARD`]; ISO C++ [basic.lookup.unqual]). `None` for any other token, and inside a
+    /// qualified name (its start decided it), so each name is read once.
+    fn at(
+        &self,
+        toks: &[Token],
+        k: usize,
+        out: &[Token],
+        ids: &[usize],
+    ) -> Option<(String, usize)> {
+        let before = k.checked_sub(2).and_then(|b| toks.get(b));
+        if k >= 2 && punct(toks.get(k - 1), "::") && (word(before).is_some() || punct(before, ">"))
+        {
+            return None;
+        }
+        word(toks.get(k))?;
+        // `x :: y :: k`: the qualifiers, then the last name.
+        let mut quals: Vec<&str> = Vec::new();
+        let mut j = k;
+        while let (Some(w), true) = (word(toks.get(j)), punct(toks.get(j + 1), "::")) {
+            quals.push(w);
+            j += 2;
+        }
+        let last = word(toks.get(j))?;
+        let innermost = ids.last().copied().unwrap_or(0);
+        let found = if quals.is_empty() {
+            let member = out
+                .last()
+                .is_some_and(|p| matches!(p.tok, Tok::Punct("." | "->" | "::")));
+            if member {
+                return None;
+            }
+            ids.iter()
+                .rev()
+                .take(MAX_OUTWARD)
+                .find_map(|id| self.kernels.get(id)?.get(last))
         } else {
-            format!("{p}::{written}")
+            self.find(innermost, &quals, last)
+                .or_else(|| self.find(0, &quals, last))
         };
-        clashing.contains(&q).then_some((q, j + 1))
-    })
+        found.map(|q| (q.clone(), j + 1))
+    }
 }
 
 /// The qualified names of the kernels `scopes` ([`kernel_scopes`]) lists whose unqualified name
@@ -296,7 +337,7 @@ fn clashing_kernel_at(
 /// spelling as one identifier ([`flatten_scopes`]), and its entry in `scopes` becomes
 /// `(a::k, a::k)`, the name the flattened source uses.
 pub(super) fn clashing_kernels(scopes: &mut [(String, String)]) -> HashSet<String> {
-    let mut by_name: std::collections::HashMap<&str, HashSet<&str>> = Default::default();
+    let mut by_name: HashMap<&str, HashSet<&str>> = HashMap::new();
     for (n, q) in scopes.iter() {
         by_name.entry(n).or_default().insert(q);
     }

@@ -94,3 +94,40 @@ template <int N> __global__ void k(int* out) { out[threadIdx.x] = N - (int)threa
     let t = run_finished(src, entry("a::k<10>"));
     assert_eq!(ints(&t, "out"), [10, 11, 12, 13].map(Some));
 }
+
+/// Inside namespace `a`, the unqualified `k` of a host helper's launch is a's own
+/// ([basic.lookup.unqual]: the enclosing namespace is searched first): `a::run` launches
+/// `a::k`, which writes 7 - t: 7, 6, 5, 4 (b's would write 70 + t).
+#[test]
+fn an_unqualified_launch_inside_a_namespace_runs_that_namespaces_kernel() {
+    let src = r#"
+namespace a {
+__global__ void k(int* out) { out[threadIdx.x] = 7 - (int)threadIdx.x; }
+void run(int* d) { k<<<1, 4>>>(d); }
+}
+namespace b {
+__global__ void k(int* out) { out[threadIdx.x] = 70 + threadIdx.x; }
+}
+int main() {
+  int* out;
+  cudaMalloc(&out, 4 * sizeof(int));
+  a::run(out);
+  return 0;
+}
+"#;
+    let t = run_finished(src, LaunchConfig::default());
+    assert_eq!(t.launch.entry, "a::k");
+    assert_eq!(ints(&t, "out"), [7, 6, 5, 4].map(Some));
+}
+
+/// A qualifier chain of 20 000 names before a clashing kernel's name is read once from its
+/// start, not again from each of its names: the run is refused (no namespace `x` holds a `k`)
+/// or runs, but promptly.
+#[test]
+fn a_long_qualifier_chain_is_read_once() {
+    let chain = "x::".repeat(20_000);
+    let src = format!("{TWO}\n__global__ void g(int* out) {{ {chain}k<<<1, 1>>>(out); }}\n");
+    let start = std::time::Instant::now();
+    let _ = run_kernel(&src, entry("a::k"));
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+}
