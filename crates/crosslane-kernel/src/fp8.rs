@@ -115,8 +115,12 @@ fn saturation(name: &str, v: &KVal) -> Result<bool, String> {
     }
 }
 
-/// The components of a float scalar or vector argument (`want` of them).
-fn floats(name: &str, v: &KVal, want: usize) -> Result<Vec<f64>, String> {
+/// The components of a float scalar or vector argument (`want` of them), for the encoding
+/// functions of both headers.
+///
+/// # Errors
+/// `v` is no floating value with `want` components.
+pub(crate) fn floats(name: &str, v: &KVal, want: usize) -> Result<Vec<f64>, String> {
     let items: Vec<f64> = match v {
         KVal::Vector { items, .. } => items.iter().filter_map(KVal::as_f64).collect(),
         KVal::Float { x, .. } => vec![*x],
@@ -145,28 +149,8 @@ fn store(name: &str, ty: Scalar, x: f64, sat: bool) -> Result<u64, String> {
 }
 
 fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
-    let decoding = name.starts_with("__nv_cvt_fp8");
-    let arity = if decoding { 2 } else { 3 };
-    if args.len() != arity {
-        return Err(format!(
-            "`{name}` takes {arity} arguments, got {}",
-            args.len()
-        ));
-    }
-    if decoding {
-        let ty = interpretation(name, &args[1])?;
-        let bits = args[0]
-            .as_int()
-            .ok_or_else(|| format!("`{name}` takes the fp8 storage (an unsigned integer)"))?;
-        let half = |b: u8| KVal::float(Scalar::F16, decode(ty, b).unwrap_or(f64::NAN));
-        return Ok(if name.ends_with("x2_to_halfraw2") {
-            KVal::Vector {
-                ty: Scalar::F16,
-                items: vec![half(bits as u8), half((bits >> 8) as u8)],
-            }
-        } else {
-            half(bits as u8)
-        });
+    if let Some(v) = decode_call(name, args, "__nv_cvt_fp8", interpretation)? {
+        return Ok(v);
     }
     let sat = saturation(name, &args[1])?;
     let ty = interpretation(name, &args[2])?;
@@ -182,6 +166,48 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
             i128::from(store(name, ty, xs[0], sat)?),
         ))
     }
+}
+
+/// The part `cuda_fp8.h`'s and `hip_fp8.h`'s conversion functions share (their headers give
+/// both families the same shapes; see [`call`] and the `hip_fp8_cvt` module): checks the
+/// argument count (2 for a decoding function, named `{decoder}…`, 3 for an encoding one) and
+/// runs a decoding function, `(storage, interpretation)` → one `__half` or, for the
+/// `…x2_to_halfraw2` form, a pair whose `.x` comes from the low byte. `Ok(None)` for an
+/// encoding function, whose rounding rule differs between the headers; `interpretation` reads
+/// the header's interpretation enum.
+///
+/// # Errors
+/// A wrong argument count, a storage that is no integer, or `interpretation`'s error.
+pub(crate) fn decode_call(
+    name: &str,
+    args: &[KVal],
+    decoder: &str,
+    interpretation: fn(&str, &KVal) -> Result<Scalar, String>,
+) -> Result<Option<KVal>, String> {
+    let decoding = name.starts_with(decoder);
+    let arity = if decoding { 2 } else { 3 };
+    if args.len() != arity {
+        return Err(format!(
+            "`{name}` takes {arity} arguments, got {}",
+            args.len()
+        ));
+    }
+    if !decoding {
+        return Ok(None);
+    }
+    let ty = interpretation(name, &args[1])?;
+    let bits = args[0]
+        .as_int()
+        .ok_or_else(|| format!("`{name}` takes the fp8 storage (an unsigned integer)"))?;
+    let half = |b: u8| KVal::float(Scalar::F16, decode(ty, b).unwrap_or(f64::NAN));
+    Ok(Some(if name.ends_with("x2_to_halfraw2") {
+        KVal::Vector {
+            ty: Scalar::F16,
+            items: vec![half(bits as u8), half((bits >> 8) as u8)],
+        }
+    } else {
+        half(bits as u8)
+    }))
 }
 
 /// The storage member `__x` of an 8-bit float value (`__nv_fp8_storage_t __x`, an `unsigned

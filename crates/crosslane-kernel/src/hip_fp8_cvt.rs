@@ -108,23 +108,6 @@ fn saturation(name: &str, v: &KVal) -> Result<bool, String> {
     }
 }
 
-/// The `want` floating components of argument `v` (a scalar or a pair).
-fn floats(name: &str, v: &KVal, want: usize) -> Result<Vec<f64>, String> {
-    let items: Vec<f64> = match v {
-        KVal::Vector { items, .. } => items.iter().filter_map(KVal::as_f64).collect(),
-        KVal::Float { x, .. } => vec![*x],
-        _ => Vec::new(),
-    };
-    if items.len() != want || !v.val_ty().scalar.is_float() {
-        return Err(format!(
-            "`{name}` takes {want} floating value{}, got {}",
-            if want == 1 { "" } else { "s (a pair)" },
-            v.val_ty().name()
-        ));
-    }
-    Ok(items)
-}
-
 /// `internal::cast_to_f8` of `x` into `ty` (module documentation); `Err` for a byte the
 /// emulator cannot know (an OCP NaN's sign). `fast` marks the `float`-based functions, whose
 /// out-of-range results the header leaves to the gfx942/gfx12 instruction.
@@ -182,35 +165,15 @@ fn to_fp8(ty: Scalar, x: f64, sat: bool, fast: bool) -> Result<u8, String> {
 }
 
 fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
-    let decoding = name.starts_with("__hip_cvt_fp8");
-    let arity = if decoding { 2 } else { 3 };
-    if args.len() != arity {
-        return Err(format!(
-            "`{name}` takes {arity} arguments, got {}",
-            args.len()
-        ));
-    }
-    if decoding {
-        let ty = interpretation(name, &args[1])?;
-        let bits = args[0]
-            .as_int()
-            .ok_or_else(|| format!("`{name}` takes the fp8 storage (an unsigned integer)"))?;
-        let half = |b: u8| KVal::float(Scalar::F16, crate::fp8::decode(ty, b).unwrap_or(f64::NAN));
-        return Ok(if name.ends_with("x2_to_halfraw2") {
-            KVal::Vector {
-                ty: Scalar::F16,
-                items: vec![half(bits as u8), half((bits >> 8) as u8)],
-            }
-        } else {
-            half(bits as u8)
-        });
+    if let Some(v) = crate::fp8::decode_call(name, args, "__hip_cvt_fp8", interpretation)? {
+        return Ok(v);
     }
     let sat = saturation(name, &args[1])?;
     let ty = interpretation(name, &args[2])?;
     let fast = !name.contains("double");
     let byte = |x: f64| to_fp8(ty, x, sat, fast).map_err(|m| format!("`{name}` of {x}: {m}"));
     if name.contains("2_to_fp8x2") {
-        let xs = floats(name, &args[0], 2)?;
+        let xs = crate::fp8::floats(name, &args[0], 2)?;
         // The gfx942/gfx12 pair conversion ignores the saturation: a component past the
         // largest finite value is the instruction's, whatever `sat` says.
         let max = ty.fp8_format().map_or(f64::INFINITY, |f| f.max);
@@ -228,7 +191,7 @@ fn run(name: &str, args: &[KVal]) -> Result<KVal, String> {
         let hi = u16::from(byte(xs[1])?);
         Ok(KVal::int(Scalar::U16, i128::from(lo | hi << 8)))
     } else {
-        let xs = floats(name, &args[0], 1)?;
+        let xs = crate::fp8::floats(name, &args[0], 1)?;
         Ok(KVal::int(Scalar::U8, i128::from(byte(xs[0])?)))
     }
 }

@@ -28,7 +28,8 @@ pub struct StepState {
     /// The variables the step changed, each with its value in every lane (as
     /// [`KernelTrace::changes`] gives a full run's).
     pub changes: Vec<VarChange>,
-    /// Every variable of the step's warp right after it, each with its value in every lane.
+    /// Every variable of the step's warp right after it, each with its value in every lane
+    /// (the kernel's own: [`crate::trace::is_synthesized`]).
     pub vars: Vec<VarChange>,
     /// Memory right after it.
     pub memory: Memory,
@@ -193,10 +194,16 @@ impl Replay {
         picked: Option<(usize, usize)>,
     ) -> Option<(StepState, Vec<VarChange>)> {
         let (ex, step) = self.replay_to(i)?;
-        let vars = ex.warp_vars(step.warp);
+        // The kernel's own variables, not the front end's (`__rf0`, `__sb0`).
+        let own = |vars: Vec<VarChange>| -> Vec<VarChange> {
+            vars.into_iter()
+                .filter(|v| !crate::trace::is_synthesized(&v.name))
+                .collect()
+        };
+        let vars = own(ex.warp_vars(step.warp));
         let other = match picked {
             Some((block, warp)) if (block, warp) != (step.block, step.warp) => {
-                ex.vars_of(block, warp)
+                own(ex.vars_of(block, warp))
             }
             _ => vars.clone(),
         };

@@ -112,7 +112,12 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
             s.text,
             s.active.to_hex(s.lanes)
         );
-        for c in &s.changes {
+        // The kernel's own variables, not the front end's (`__rf0`, `__sb0`).
+        for c in s
+            .changes
+            .iter()
+            .filter(|c| !super::trace::is_synthesized(t.var_name(c.slot)))
+        {
             let lanes: Vec<String> = (0..c.row.lanes())
                 .map(|i| match c.row.get(i, &t.reasons) {
                     Some(v) if s.active.contains(i) => lane_text(&v),

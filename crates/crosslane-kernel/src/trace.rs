@@ -60,10 +60,24 @@ fn ser_lanes<S: serde::Serializer>(v: &[LaneVal], s: S) -> Result<S::Ok, S::Erro
 
 type Vars = [(String, Vec<LaneVal>)];
 
+/// Whether variable `name` is one the front end synthesizes while lowering a construct (the
+/// index of a range-based `for`, `__rfN`; the hidden object of a structured binding, `__sbN`;
+/// a swap's temporary, a CUB or cooperative-groups helper's locals, a returned struct's
+/// `__ret.…` parts) rather than one the kernel declares. Every such name begins with `__`,
+/// which a kernel cannot use for its own: C++17 [lex.name]/3 reserves "each identifier that
+/// contains a double underscore `__`" to the implementation, and WGSL forbids an identifier
+/// that starts with `__` (WGSL, "Identifiers"). The engine keeps these variables; the trace's
+/// views ([`KernelTrace::changes`], [`KernelTrace::vars_after`], a warp's final variables in
+/// the JSON, the text report, a replayed step's variables) leave them out.
+pub fn is_synthesized(name: &str) -> bool {
+    name.starts_with("__")
+}
+
 fn ser_vars<S: serde::Serializer>(v: &Vars, s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(v.len()))?;
-    for (name, lanes) in v {
+    let shown: Vec<_> = v.iter().filter(|(n, _)| !is_synthesized(n)).collect();
+    let mut seq = s.serialize_seq(Some(shown.len()))?;
+    for (name, lanes) in shown {
         let lanes: Vec<serde_json::Value> = lanes.iter().map(lane_json).collect();
         seq.serialize_element(&serde_json::json!({ "name": name, "lanes": lanes }))?;
     }
@@ -303,7 +317,7 @@ pub struct WarpState {
     /// Warp within the block.
     pub warp: usize,
     /// Variables by name, each with its value in every lane (`return` holds a device function's
-    /// result).
+    /// result); the JSON leaves out the front end's own ([`is_synthesized`]).
     #[serde(serialize_with = "ser_vars")]
     pub vars: Vec<(String, Vec<LaneVal>)>,
 }
@@ -453,9 +467,14 @@ impl KernelTrace {
         }
     }
 
-    /// The variables step `s` changed, as the views read them.
+    /// The variables step `s` changed, as the views read them: the kernel's own, not the
+    /// front end's ([`is_synthesized`]).
     pub fn changes(&self, s: &KernelStep) -> Vec<VarChange> {
-        s.changes.iter().map(|c| self.change(c)).collect()
+        s.changes
+            .iter()
+            .filter(|c| !is_synthesized(self.var_name(c.slot)))
+            .map(|c| self.change(c))
+            .collect()
     }
 
     /// Every diagnostic: the parse's, then each step's in order.
@@ -498,7 +517,8 @@ impl KernelTrace {
     }
 
     /// The variables of warp `warp` of block `block` right after step `index`, each with its
-    /// value in every lane, in the order they were first changed.
+    /// value in every lane, in the order they were first changed; the kernel's own, not the
+    /// front end's ([`is_synthesized`]).
     pub fn vars_after(&self, index: usize, block: usize, warp: usize) -> Vec<VarChange> {
         let mut vars: Vec<VarChange> = Vec::new();
         for s in self.steps.iter().take(index.saturating_add(1)) {
@@ -507,6 +527,9 @@ impl KernelTrace {
             }
             for c in &s.changes {
                 let name = self.var_name(c.slot);
+                if is_synthesized(name) {
+                    continue;
+                }
                 match vars.iter_mut().find(|v| v.name == name) {
                     Some(v) => v.values = c.row.values(&self.reasons),
                     None => vars.push(self.change(c)),

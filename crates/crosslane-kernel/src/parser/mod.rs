@@ -194,11 +194,14 @@ pub fn parse_preprocessed(
     let pre = preprocess(source, dialect, lanes, pp, limits)?;
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
-    let unqualified = entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens)));
+    // Kernels of one name in several namespaces keep their qualified names (`a::k`).
+    let mut kernel_scopes = scopes::kernel_scopes(&pre.tokens);
+    let clashing = scopes::clashing_kernels(&mut kernel_scopes);
+    let unqualified =
+        entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens), &clashing));
     let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
-    let kernel_scopes = scopes::kernel_scopes(&pre.tokens);
-    let tokens = scopes::flatten_scopes(pre.tokens, &mut macro_diags);
+    let tokens = scopes::flatten_scopes(pre.tokens, &clashing, &mut macro_diags);
     attributes::refuse_value_attributes(&tokens)?;
     let mut struct_aligns = attributes::struct_alignments(&tokens);
     let struct_attrs = packed::packed_structs(&tokens)?;

@@ -2,10 +2,12 @@
 //! `namespace X { … }` block's braces are dropped (its functions and constants are file-scope ones), and a
 //! qualified name `X::f` or `Color::Red`, where `X` is a namespace or `Color` an enum the source
 //! declares, is read as `f` / `Red`. Real warp-level code wraps its helpers this way (`namespace
-//! detail { … }`, `enum class Op { Sum, Max }`); two namespaces defining the same name are not
-//! told apart (C++ would; the parser then reports the second definition). `extern "C"` (C
-//! linkage, which Ascend C kernels are declared with) and `noexcept` are dropped: neither
-//! changes what a kernel computes.
+//! detail { … }`, `enum class Op { Sum, Max }`). Two namespaces defining a kernel of the same
+//! name are told apart ([`clashing_kernels`]): each such kernel keeps its qualified name,
+//! `a::k` and `b::k`, as one identifier, which `--entry a::k` and a launch `b::k<<<…>>>` name;
+//! other names two namespaces both define are still read as one (C++ would tell them apart).
+//! `extern "C"` (C linkage, which Ascend C kernels are declared with) and `noexcept` are
+//! dropped: neither changes what a kernel computes.
 //!
 //! Source: ISO C++ [basic.namespace] (a namespace body's declarations are members of the
 //! namespace, named `X::f` outside it) and [dcl.enum] (a scoped enumerator is named `E::A`).
@@ -16,7 +18,7 @@ use crate::ast::Span;
 use crate::lexer::{Tok, Token};
 use crate::KernelDiagnostic;
 use crosslane_core::result::Level;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 fn word(t: Option<&Token>) -> Option<&str> {
     match t.map(|t| &t.tok) {
@@ -78,9 +80,17 @@ pub(super) fn scope_names(toks: &[Token]) -> HashSet<String> {
 }
 
 /// `toks` with namespace blocks opened and `X::` qualifiers of the source's own namespaces and
-/// enums removed; `using X::f;` declarations are dropped. Each namespace opened is noted once in
-/// `diags`. Linear in the tokens, no recursion.
-pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>) -> Vec<Token> {
+/// enums removed; `using X::f;` declarations are dropped. A kernel of `clashing`
+/// ([`clashing_kernels`]) becomes one identifier spelled with its qualifiers, `a::k`, wherever
+/// it is named: qualified (`a::k`, `::a::k`, or relative to the innermost enclosing
+/// namespace) or unqualified inside its own namespace (ISO C++ [basic.lookup.unqual]: the
+/// enclosing namespaces are searched from the innermost out). Each namespace opened is noted
+/// once in `diags`. Linear in the tokens, no recursion.
+pub(super) fn flatten_scopes(
+    toks: Vec<Token>,
+    clashing: &HashSet<String>,
+    diags: &mut Vec<KernelDiagnostic>,
+) -> Vec<Token> {
     let has_scopes = toks.iter().any(|t| {
         matches!(&t.tok, Tok::Ident(w) if matches!(w.as_str(), "namespace" | "enum" | "extern" | "noexcept" | "using"))
     });
@@ -88,10 +98,14 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         return toks;
     }
     let names = scope_names(&toks);
-    let mut out = Vec::with_capacity(toks.len());
-    // Brace depth, and the depth at which each open namespace block's `}` comes.
+    let mut clashes = Clashes::new(clashing);
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    // Brace depth, and the depth at which each open namespace block's `}` comes, with the
+    // block's namespace id in `clashes` (an anonymous namespace and `extern "C" {` keep their
+    // enclosing one's).
     let mut depth = 0usize;
     let mut open: Vec<usize> = Vec::new();
+    let mut ids: Vec<usize> = Vec::new();
     let mut noted: HashSet<String> = HashSet::new();
     let mut k = 0;
     while k < toks.len() {
@@ -138,6 +152,8 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
                     ));
                 }
                 open.push(depth);
+                let enclosing = ids.last().copied().unwrap_or(0);
+                ids.push(clashes.open(enclosing, &name));
                 k = j + 1;
                 continue;
             }
@@ -149,6 +165,7 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         {
             if punct(toks.get(k + 2), "{") {
                 open.push(depth);
+                ids.push(ids.last().copied().unwrap_or(0));
                 k += 3;
             } else {
                 k += 2;
@@ -173,11 +190,22 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
                 continue;
             }
         }
+        if !clashes.is_empty() {
+            if let Some((q, next)) = clashes.at(&toks, k, &out, &ids) {
+                out.push(Token {
+                    tok: Tok::Ident(q),
+                    ..t.clone()
+                });
+                k = next;
+                continue;
+            }
+        }
         match &t.tok {
             Tok::Punct("{") => depth += 1,
             Tok::Punct("}") => {
                 if open.last() == Some(&depth) {
                     open.pop();
+                    ids.pop();
                     k += 1;
                     continue;
                 }
@@ -193,6 +221,137 @@ pub(super) fn flatten_scopes(toks: Vec<Token>, diags: &mut Vec<KernelDiagnostic>
         k += 1;
     }
     out
+}
+
+/// How many enclosing namespaces, innermost first, an unqualified name of a clashing kernel
+/// is looked up in: real code nests a few; the bound keeps the lookup constant per name.
+const MAX_OUTWARD: usize = 64;
+
+/// The clashing kernels ([`clashing_kernels`]) by namespace, for [`flatten_scopes`]: the
+/// namespaces as a tree of ids (0: the global namespace; a child per name, `a::b` as `b` in
+/// `a`), and each clashing kernel under its namespace's id and its unqualified name.
+#[derive(Default)]
+struct Clashes {
+    children: HashMap<usize, HashMap<String, usize>>,
+    kernels: HashMap<usize, HashMap<String, String>>,
+    count: usize,
+}
+
+impl Clashes {
+    fn new(clashing: &HashSet<String>) -> Self {
+        let mut c = Clashes::default();
+        for q in clashing {
+            let (ns, last) = q.rsplit_once("::").unwrap_or(("", q.as_str()));
+            let id = c.open(0, ns);
+            c.kernels
+                .entry(id)
+                .or_default()
+                .insert(last.to_string(), q.clone());
+        }
+        c
+    }
+
+    fn is_empty(&self) -> bool {
+        self.kernels.is_empty()
+    }
+
+    /// The id of namespace `name` (`a::b`; empty for an anonymous one, which adds no
+    /// qualifier) inside namespace `parent`, made on first use.
+    fn open(&mut self, parent: usize, name: &str) -> usize {
+        let mut id = parent;
+        for seg in name.split("::").filter(|s| !s.is_empty()) {
+            let next = self.count + 1;
+            let child = *self
+                .children
+                .entry(id)
+                .or_default()
+                .entry(seg.to_string())
+                .or_insert(next);
+            if child == next {
+                self.count = next;
+            }
+            id = child;
+        }
+        id
+    }
+
+    /// The clashing kernel `last` of the namespace that `quals` name from namespace `from`.
+    fn find(&self, from: usize, quals: &[&str], last: &str) -> Option<&String> {
+        let mut id = from;
+        for q in quals {
+            id = *self.children.get(&id)?.get(*q)?;
+        }
+        self.kernels.get(&id)?.get(last)
+    }
+
+    /// The clashing kernel the name at `toks[k]` denotes, with the index after it, inside the
+    /// open namespaces `ids` (innermost last). A qualified name `x::…::k` is looked up from the
+    /// innermost namespace, then from the global one; an unqualified `k` (not a member after
+    /// `.`, `->` or `::`) in the enclosing namespaces from the innermost out (at most
+    /// [`MAX_OUTWARD`]; ISO C++ [basic.lookup.unqual]). `None` for any other token, and inside a
+    /// qualified name (its start decided it), so each name is read once.
+    fn at(
+        &self,
+        toks: &[Token],
+        k: usize,
+        out: &[Token],
+        ids: &[usize],
+    ) -> Option<(String, usize)> {
+        let before = k.checked_sub(2).and_then(|b| toks.get(b));
+        if k >= 2 && punct(toks.get(k - 1), "::") && (word(before).is_some() || punct(before, ">"))
+        {
+            return None;
+        }
+        word(toks.get(k))?;
+        // `x :: y :: k`: the qualifiers, then the last name.
+        let mut quals: Vec<&str> = Vec::new();
+        let mut j = k;
+        while let (Some(w), true) = (word(toks.get(j)), punct(toks.get(j + 1), "::")) {
+            quals.push(w);
+            j += 2;
+        }
+        let last = word(toks.get(j))?;
+        let innermost = ids.last().copied().unwrap_or(0);
+        let found = if quals.is_empty() {
+            let member = out
+                .last()
+                .is_some_and(|p| matches!(p.tok, Tok::Punct("." | "->" | "::")));
+            if member {
+                return None;
+            }
+            ids.iter()
+                .rev()
+                .take(MAX_OUTWARD)
+                .find_map(|id| self.kernels.get(id)?.get(last))
+        } else {
+            self.find(innermost, &quals, last)
+                .or_else(|| self.find(0, &quals, last))
+        };
+        found.map(|q| (q.clone(), j + 1))
+    }
+}
+
+/// The qualified names of the kernels `scopes` ([`kernel_scopes`]) lists whose unqualified name
+/// a kernel of another namespace also has (`a::k` and `b::k`: ISO C++ [basic.namespace], two
+/// members of different namespaces are different entities). Each is flattened to its qualified
+/// spelling as one identifier ([`flatten_scopes`]), and its entry in `scopes` becomes
+/// `(a::k, a::k)`, the name the flattened source uses.
+pub(super) fn clashing_kernels(scopes: &mut [(String, String)]) -> HashSet<String> {
+    let mut by_name: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for (n, q) in scopes.iter() {
+        by_name.entry(n).or_default().insert(q);
+    }
+    let clashing: HashSet<String> = by_name
+        .values()
+        .filter(|qs| qs.len() > 1)
+        .flat_map(|qs| qs.iter().map(|q| (*q).to_string()))
+        .collect();
+    for (n, q) in scopes.iter_mut() {
+        if clashing.contains(q.as_str()) {
+            n.clone_from(q);
+        }
+    }
+    clashing
 }
 
 /// The kernels (`__global__`, Ascend C `__simt_vf__`) defined inside a named namespace, as (their name, the name
@@ -274,14 +433,29 @@ pub(super) fn kernel_scopes(toks: &[Token]) -> Vec<(String, String)> {
 
 /// An `--entry` name as the flattened source spells it: each `X::` qualifier of one of the
 /// source's namespaces `names` dropped, a leading `::` too (`ns::kernel<2>` → `kernel<2>`,
-/// `a::b::k` → `k`, `k<ns::Tag>` → `k<Tag>`), as [`flatten_scopes`] drops them in the code.
-pub(super) fn unqualify_entry(entry: &str, names: &HashSet<String>) -> String {
+/// `a::b::k` → `k`, `k<ns::Tag>` → `k<Tag>`), as [`flatten_scopes`] drops them in the code; a
+/// kernel of `clashing` keeps its qualified name (`a::k<2>` stays).
+pub(super) fn unqualify_entry(
+    entry: &str,
+    names: &HashSet<String>,
+    clashing: &HashSet<String>,
+) -> String {
     let mut out = String::with_capacity(entry.len());
     let mut rest = entry.trim();
     if let Some(r) = rest.strip_prefix("::") {
         rest = r;
     }
     while !rest.is_empty() {
+        let whole = clashing.iter().find(|q| {
+            rest.strip_prefix(q.as_str()).is_some_and(|after| {
+                !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+            })
+        });
+        if let Some(q) = whole {
+            out.push_str(q);
+            rest = &rest[q.len()..];
+            continue;
+        }
         let ident_len = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());

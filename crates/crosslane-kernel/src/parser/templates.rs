@@ -1061,7 +1061,32 @@ impl Parser<'_> {
     /// When the text is not `NAME<ARGS>` of a template of this source.
     pub(super) fn entry_instance(&mut self, entry: &str) -> PResult<String> {
         let bad = |m: String| KernelError::new(1, 1, format!("--entry `{entry}`: {m}"));
-        let lexed = crate::lexer::lex(entry).map_err(|e| bad(e.message))?;
+        let mut lexed = crate::lexer::lex(entry).map_err(|e| bad(e.message))?;
+        // `b::k<10>` of a kernel template two namespaces define: its name is the one
+        // identifier `b::k`, as the flattened source spells it (`scopes::clashing_kernels`).
+        let toks = &mut lexed.tokens;
+        let mut j = 0;
+        let mut joined = String::new();
+        while let Tok::Ident(n) = &toks[j].tok {
+            joined.push_str(n);
+            match (
+                toks.get(j + 1).map(|t| &t.tok),
+                toks.get(j + 2).map(|t| &t.tok),
+            ) {
+                (Some(Tok::Punct("::")), Some(Tok::Ident(_))) => {
+                    joined.push_str("::");
+                    j += 2;
+                }
+                _ => break,
+            }
+        }
+        if j > 0 && self.templates.contains_key(&joined) {
+            let head = crate::lexer::Token {
+                tok: Tok::Ident(joined),
+                ..toks[0].clone()
+            };
+            toks.splice(0..=j, [head]);
+        }
         let mut sub = Parser::new(&lexed.tokens, self.comments, self.max_depth);
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();

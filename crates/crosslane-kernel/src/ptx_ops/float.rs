@@ -4,7 +4,7 @@
 //! CUDA Math API intrinsic that compiles to the same instruction: `add.rz.f32` is
 //! `__fadd_rz`, PTX `.rm`/`.rp` are the intrinsics' `_rd`/`_ru`).
 
-use super::{f_of, Mods};
+use super::{f_of, pick, Mods};
 use crate::accuracy::Bound;
 use crate::mathlib::intrinsics::named_note;
 use crate::types::{KVal, Scalar};
@@ -256,26 +256,7 @@ pub(super) fn fma(m: Mods, a: &[KVal]) -> Result<KVal, String> {
 /// NaNs a NaN; -0.0 orders below +0.0.
 fn extreme(m: Mods, a: &[KVal], larger: bool) -> Result<KVal, String> {
     let srcs = sources(m, a)?;
-    let pick = move |x: &[f64]| -> f64 {
-        let (p, q) = (x[0], x[1]);
-        if p.is_nan() {
-            return q;
-        }
-        if q.is_nan() {
-            return p;
-        }
-        let first = if p == q {
-            // ±0: the sign decides.
-            p.is_sign_negative() != larger
-        } else {
-            (p > q) == larger
-        };
-        if first {
-            p
-        } else {
-            q
-        }
-    };
+    let choose = move |x: &[f64]| pick(x, larger);
     let xs: Vec<f64> = srcs.iter().filter_map(KVal::as_f64).collect();
     let inputs: Vec<_> = xs
         .iter()
@@ -283,9 +264,9 @@ fn extreme(m: Mods, a: &[KVal], larger: bool) -> Result<KVal, String> {
         .map(|(x, s)| (*x, s.approx()))
         .collect();
     let v = if inputs.iter().all(|(_, n)| n.is_none()) {
-        KVal::float(Scalar::F32, pick(&xs))
+        KVal::float(Scalar::F32, choose(&xs))
     } else {
-        KVal::propagated(Scalar::F32, pick(&xs), None, &inputs, &pick)
+        KVal::propagated(Scalar::F32, choose(&xs), None, &inputs, &choose)
     };
     Ok(finish(m, v))
 }

@@ -12,7 +12,7 @@
 
 use half::{bf16, f16};
 
-use super::{u32_of, Mods};
+use super::{pick, u32_of, Mods};
 use crate::half::fma16;
 use crate::types::{round16, KVal, Scalar};
 
@@ -25,8 +25,10 @@ fn value(ty: Scalar, b: u16) -> f64 {
     }
 }
 
-/// The bits of `x` (already representable in `ty`), the canonical NaN for a NaN.
-fn bits(ty: Scalar, x: f64) -> u32 {
+/// The bits of `x` (already representable in `ty`), the canonical NaN for a NaN (PTX ISA,
+/// Half Precision Floating-Point Instructions: "NaN results are canonical"); the packed rows
+/// of `half2` use it too.
+pub(super) fn bits(ty: Scalar, x: f64) -> u32 {
     if x.is_nan() {
         0x7fff
     } else if ty == Scalar::F16 {
@@ -60,37 +62,24 @@ fn pairwise(args: &[KVal], f: &dyn Fn(&[f64]) -> f64) -> Result<KVal, String> {
     Ok(KVal::int(Scalar::U32, i128::from(out)))
 }
 
-/// The larger (`larger`) or smaller of two values: a NaN gives the other, two NaNs NaN.
-fn pick(x: &[f64], larger: bool) -> f64 {
-    let (p, q) = (x[0], x[1]);
-    if p.is_nan() {
-        return q;
-    }
-    if q.is_nan() {
-        return p;
-    }
-    let first = if p == q {
-        p.is_sign_negative() != larger
-    } else {
-        (p > q) == larger
-    };
-    if first {
-        p
-    } else {
-        q
-    }
-}
+// The 16-bit operations, each rounded once to `ty` (`F16` or `Bf16`): the sum, difference
+// and product of two 16-bit values are exact in `f64`, so one `round16` is the single
+// rounding; `fma16` rounds a · b + c once. Shared with the packed `.f16x2` rows of `half2`.
 
-fn add(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
+/// `add` of two 16-bit values in `ty`, rounded once.
+pub(super) fn add(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
     move |x| round16(ty, x[0] + x[1])
 }
-fn sub(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
+/// `sub` of two 16-bit values in `ty`, rounded once.
+pub(super) fn sub(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
     move |x| round16(ty, x[0] - x[1])
 }
-fn mul(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
+/// `mul` of two 16-bit values in `ty`, rounded once.
+pub(super) fn mul(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
     move |x| round16(ty, x[0] * x[1])
 }
-fn fma(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
+/// `fma` of three 16-bit values in `ty`, a · b + c rounded once.
+pub(super) fn fma(ty: Scalar) -> impl Fn(&[f64]) -> f64 {
     move |x| fma16(ty, x[0], x[1], x[2])
 }
 

@@ -7,10 +7,10 @@
 //! conversion in the upper half and `b`'s in the lower (PTX ISA, cvt: "the result of `a` is
 //! stored in the upper half and `b` in the lower half of `d`").
 
-use half::{bf16, f16};
+use half::f16;
 
-use super::{f_of, u32_of, Mods};
-use crate::half::fma16;
+use super::half1::{self, bits};
+use super::{f_of, pick, u32_of, Mods};
 use crate::types::{round16, KVal, Scalar};
 
 /// The two elements of a `.f16x2` register: (low, high).
@@ -23,11 +23,7 @@ fn halves(v: u32) -> [f64; 2] {
 
 /// The bits of a `.f16` result (`x` already representable), the canonical NaN for a NaN.
 fn bits16(x: f64) -> u32 {
-    if x.is_nan() {
-        0x7fff
-    } else {
-        u32::from(f16::from_f64(x).to_bits())
-    }
+    bits(Scalar::F16, x)
 }
 
 /// `f` on the elements of the sources, element by element, packed back.
@@ -45,44 +41,22 @@ fn lanewise(args: &[KVal], f: &dyn Fn(&[f64]) -> f64) -> Result<KVal, String> {
 
 /// `fma.rn.f16x2`: a · b + c per element, rounded once.
 pub(super) fn fma(_: Mods, a: &[KVal]) -> Result<KVal, String> {
-    lanewise(a, &|x| fma16(Scalar::F16, x[0], x[1], x[2]))
+    lanewise(a, &half1::fma(Scalar::F16))
 }
 
 /// `add{.rn}.f16x2` (the sum of two halves is exact in `f64`, rounded once).
 pub(super) fn add(_: Mods, a: &[KVal]) -> Result<KVal, String> {
-    lanewise(a, &|x| round16(Scalar::F16, x[0] + x[1]))
+    lanewise(a, &half1::add(Scalar::F16))
 }
 
 /// `sub{.rn}.f16x2`.
 pub(super) fn sub(_: Mods, a: &[KVal]) -> Result<KVal, String> {
-    lanewise(a, &|x| round16(Scalar::F16, x[0] - x[1]))
+    lanewise(a, &half1::sub(Scalar::F16))
 }
 
 /// `mul{.rn}.f16x2` (the product of two halves is exact in `f64`).
 pub(super) fn mul(_: Mods, a: &[KVal]) -> Result<KVal, String> {
-    lanewise(a, &|x| round16(Scalar::F16, x[0] * x[1]))
-}
-
-/// The larger (`larger`) or smaller element: a NaN gives the other, two NaNs NaN (PTX ISA,
-/// max, min).
-fn pick(x: &[f64], larger: bool) -> f64 {
-    let (p, q) = (x[0], x[1]);
-    if p.is_nan() {
-        return q;
-    }
-    if q.is_nan() {
-        return p;
-    }
-    let first = if p == q {
-        p.is_sign_negative() != larger
-    } else {
-        (p > q) == larger
-    };
-    if first {
-        p
-    } else {
-        q
-    }
+    lanewise(a, &half1::mul(Scalar::F16))
 }
 
 /// `max.f16x2`.
@@ -105,14 +79,7 @@ pub(super) fn cvt_f16x2(_: Mods, a: &[KVal]) -> Result<KVal, String> {
 
 /// `cvt.rn.bf16x2.f32 d, a, b;`: as [`cvt_f16x2`] in bfloat16 (canonical NaN `0x7fff`).
 pub(super) fn cvt_bf16x2(_: Mods, a: &[KVal]) -> Result<KVal, String> {
-    let b = |x: f64| -> u32 {
-        let r = round16(Scalar::Bf16, f64::from(x as f32));
-        if r.is_nan() {
-            0x7fff
-        } else {
-            u32::from(bf16::from_f64(r).to_bits())
-        }
-    };
+    let b = |x: f64| bits(Scalar::Bf16, round16(Scalar::Bf16, f64::from(x as f32)));
     let (hi, lo) = (f_of(a, 0)?, f_of(a, 1)?);
     Ok(KVal::int(Scalar::U32, i128::from(b(hi) << 16 | b(lo))))
 }

@@ -128,6 +128,14 @@ const fn row(
     }
 }
 
+impl Row {
+    /// This row for an instruction the PTX ISA gives only on `sm_{sm}` and newer (its "Target
+    /// ISA notes"): a kernel built for an older architecture is refused.
+    const fn since(self, sm: u32) -> Row {
+        Row { sm, ..self }
+    }
+}
+
 const F: (char, char) = ('f', 'f');
 const R: (char, char) = ('r', 'r');
 const H: (char, char) = ('h', 'h');
@@ -144,10 +152,7 @@ pub static ROWS: &[Row] = &[
     row("sqrt", "f32", APPROX_OR_ROUND, FTZ, 1, F, float::sqrt),
     row("sin", "f32", &["approx"], FTZ, 1, F, float::sin),
     row("cos", "f32", &["approx"], FTZ, 1, F, float::cos),
-    Row {
-        sm: 75,
-        ..row("tanh", "f32", &["approx"], NONE, 1, F, float::tanh)
-    },
+    row("tanh", "f32", &["approx"], NONE, 1, F, float::tanh).since(75),
     row("div", "f32", DIVS, FTZ, 2, F, float::div),
     row("add", "f32", ROUNDS, FTZ_SAT, 2, F, float::add),
     row("sub", "f32", ROUNDS, FTZ_SAT, 2, F, float::sub),
@@ -183,86 +188,40 @@ pub static ROWS: &[Row] = &[
     row("sub", "f16", &["rn"], NONE, 2, H, half1::sub_f16),
     row("mul", "f16", &["rn"], NONE, 2, H, half1::mul_f16),
     row("fma", "f16", &["rn"], NONE, 3, H, half1::fma_f16),
-    Row {
-        sm: 80,
-        ..row("max", "f16", &[], NONE, 2, H, half1::max_f16)
-    },
-    Row {
-        sm: 80,
-        ..row("min", "f16", &[], NONE, 2, H, half1::min_f16)
-    },
-    Row {
-        sm: 90,
-        ..row("add", "bf16", &["rn"], NONE, 2, H, half1::add_bf16)
-    },
-    Row {
-        sm: 90,
-        ..row("sub", "bf16", &["rn"], NONE, 2, H, half1::sub_bf16)
-    },
-    Row {
-        sm: 90,
-        ..row("mul", "bf16", &["rn"], NONE, 2, H, half1::mul_bf16)
-    },
-    Row {
-        sm: 80,
-        ..row("fma", "bf16", &["rn"], NONE, 3, H, half1::fma_bf16)
-    },
-    Row {
-        sm: 80,
-        ..row("max", "bf16", &[], NONE, 2, H, half1::max_bf16)
-    },
-    Row {
-        sm: 80,
-        ..row("min", "bf16", &[], NONE, 2, H, half1::min_bf16)
-    },
-    Row {
-        sm: 90,
-        ..row("add", "bf16x2", &["rn"], NONE, 2, R, half1::add_bf16x2)
-    },
-    Row {
-        sm: 90,
-        ..row("sub", "bf16x2", &["rn"], NONE, 2, R, half1::sub_bf16x2)
-    },
-    Row {
-        sm: 90,
-        ..row("mul", "bf16x2", &["rn"], NONE, 2, R, half1::mul_bf16x2)
-    },
-    Row {
-        sm: 80,
-        ..row("fma", "bf16x2", &["rn"], NONE, 3, R, half1::fma_bf16x2)
-    },
-    Row {
-        sm: 80,
-        ..row("max", "bf16x2", &[], NONE, 2, R, half1::max_bf16x2)
-    },
-    Row {
-        sm: 80,
-        ..row("min", "bf16x2", &[], NONE, 2, R, half1::min_bf16x2)
-    },
-    Row {
-        sm: 89,
-        ..row(
-            "cvt",
-            "e4m3x2.f32",
-            &["rn"],
-            NONE,
-            2,
-            ('h', 'f'),
-            fp8x2::e4m3x2,
-        )
-    },
-    Row {
-        sm: 89,
-        ..row(
-            "cvt",
-            "e5m2x2.f32",
-            &["rn"],
-            NONE,
-            2,
-            ('h', 'f'),
-            fp8x2::e5m2x2,
-        )
-    },
+    row("max", "f16", &[], NONE, 2, H, half1::max_f16).since(80),
+    row("min", "f16", &[], NONE, 2, H, half1::min_f16).since(80),
+    row("add", "bf16", &["rn"], NONE, 2, H, half1::add_bf16).since(90),
+    row("sub", "bf16", &["rn"], NONE, 2, H, half1::sub_bf16).since(90),
+    row("mul", "bf16", &["rn"], NONE, 2, H, half1::mul_bf16).since(90),
+    row("fma", "bf16", &["rn"], NONE, 3, H, half1::fma_bf16).since(80),
+    row("max", "bf16", &[], NONE, 2, H, half1::max_bf16).since(80),
+    row("min", "bf16", &[], NONE, 2, H, half1::min_bf16).since(80),
+    row("add", "bf16x2", &["rn"], NONE, 2, R, half1::add_bf16x2).since(90),
+    row("sub", "bf16x2", &["rn"], NONE, 2, R, half1::sub_bf16x2).since(90),
+    row("mul", "bf16x2", &["rn"], NONE, 2, R, half1::mul_bf16x2).since(90),
+    row("fma", "bf16x2", &["rn"], NONE, 3, R, half1::fma_bf16x2).since(80),
+    row("max", "bf16x2", &[], NONE, 2, R, half1::max_bf16x2).since(80),
+    row("min", "bf16x2", &[], NONE, 2, R, half1::min_bf16x2).since(80),
+    row(
+        "cvt",
+        "e4m3x2.f32",
+        &["rn"],
+        NONE,
+        2,
+        ('h', 'f'),
+        fp8x2::e4m3x2,
+    )
+    .since(89),
+    row(
+        "cvt",
+        "e5m2x2.f32",
+        &["rn"],
+        NONE,
+        2,
+        ('h', 'f'),
+        fp8x2::e5m2x2,
+    )
+    .since(89),
     row("lop3", "b32", &[], NONE, 4, R, bits::lop3),
     row("prmt", "b32", &[], NONE, 3, R, bits::prmt),
     row("bfe", "u32", &[], NONE, 3, R, bits::bfe_u32),
@@ -405,6 +364,30 @@ pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
         }
         (row.run)(mods, args)
     }))
+}
+
+/// The larger (`larger`) or smaller of two values, as `max` and `min` of every float type pick
+/// it (PTX ISA, max, min): a NaN operand gives the other operand, two NaNs a NaN, and -0.0
+/// orders below +0.0 (an H200 gave +0 for `max.f32(-0, +0)`, -0 for `min.f32(+0, -0)`).
+fn pick(x: &[f64], larger: bool) -> f64 {
+    let (p, q) = (x[0], x[1]);
+    if p.is_nan() {
+        return q;
+    }
+    if q.is_nan() {
+        return p;
+    }
+    let first = if p == q {
+        // ±0: the sign decides.
+        p.is_sign_negative() != larger
+    } else {
+        (p > q) == larger
+    };
+    if first {
+        p
+    } else {
+        q
+    }
 }
 
 /// Source `k` as an unsigned 32-bit register (its low 32 bits).

@@ -10,21 +10,8 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::cells::cell_ints as ints;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn run(src: &str) -> KernelTrace {
-    let t = run_kernel(src, LaunchConfig::default()).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
-}
+use crate::support::{floats, run_default as run};
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 fn said(t: &KernelTrace, needle: &str) -> bool {
     t.all_diagnostics().any(|d| d.message.contains(needle))

@@ -7,14 +7,8 @@
 //! all non-exited threads in the block"), so in these kernels the barrier does open each round:
 //! the run never ends because nothing changes between rounds.
 
+use crate::support::block as launch;
 use crosslane_kernel::{run_kernel, KVal, LaunchConfig, Outcome};
-
-fn launch(threads: usize) -> LaunchConfig {
-    LaunchConfig {
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    }
-}
 
 fn error_of(src: &str, threads: usize) -> crosslane_kernel::KernelError {
     let t = run_kernel(src, launch(threads)).unwrap();

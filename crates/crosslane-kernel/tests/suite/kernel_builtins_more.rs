@@ -5,28 +5,10 @@
 //! its test.
 
 use crate::cells::cell_ints as ints;
+use crate::support::{launch, run_finished as run};
 use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
-use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
-
-fn launch(dialect: Dialect, threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(dialect),
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
-}
-
-fn run(src: &str, config: LaunchConfig) -> KernelTrace {
-    let t = run_kernel(src, config).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
-}
+use crosslane_kernel::{run_kernel, KernelTrace};
 
 fn warnings(t: &KernelTrace) -> Vec<String> {
     t.merged_diagnostics

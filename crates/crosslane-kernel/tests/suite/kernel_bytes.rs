@@ -7,8 +7,9 @@
 //! Expected bytes are IEEE 754 encodings derived by hand beside each test (memory is
 //! little-endian on every NVIDIA and AMD GPU: the least significant byte first).
 
+use crate::support::{floats as nums, has};
 use crosslane_core::Level;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
+use crosslane_kernel::{run_kernel, LaunchConfig};
 
 /// A one-block CUDA launch of `threads` threads with `(name, len, fill)` buffers.
 fn launch(threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
@@ -21,19 +22,6 @@ fn launch(threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
         c.args.insert((*name).into(), (*fill).into());
     }
     c
-}
-
-fn nums(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
-}
-
-fn has(t: &KernelTrace, level: Level, words: &str) -> bool {
-    t.all_diagnostics()
-        .any(|d| d.level == level && d.message.contains(words))
 }
 
 const LOAD: &str = "\

@@ -7,6 +7,7 @@
 //! and unfused (a·b rounds to 1 + 2^-11, the 2^-24 being a tie that goes to even) 2^-11.
 //! Each kernel runs with the typed form on and off (`with_typed_form`), which must agree.
 
+use crate::support::floats_or_nan as floats;
 use crosslane_core::Dialect;
 use crosslane_kernel::{Executor, KVal, KernelTrace, LaunchConfig};
 
@@ -36,14 +37,6 @@ fn run(src: &str, cfg: &LaunchConfig, typed: bool) -> KernelTrace {
         .with_typed_form(typed);
     while ex.run_for(1000) == 1000 {}
     ex.into_trace()
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
 }
 
 /// The buffer `name` after the kernel, the same with the typed form on and off.

@@ -5,8 +5,9 @@
 //! floats), and the rule that only lane 0 / thread 0 holds the result: every other thread's
 //! value is undefined with the library's reason.
 
+use crate::support::{floats, ints};
 use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace as Trace, LaunchConfig, Outcome};
+use crosslane_kernel::{run_kernel, KernelTrace as Trace, LaunchConfig, Outcome};
 
 /// `x[t]`: 2^24 at thread 0, 1 at threads 1..3 and at every multiple of 32, else 0.
 const SUMS: &str = "\
@@ -36,22 +37,6 @@ fn run(src: &str, dialect: Dialect, lanes: usize, threads: usize, out: usize) ->
     let t = run_kernel(src, config).expect("runs");
     assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
     t
-}
-
-fn floats(t: &Trace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .expect("buffer")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
-}
-
-fn ints(t: &Trace, name: &str) -> Vec<Option<i128>> {
-    t.buffer(name)
-        .expect("buffer")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
 }
 
 /// Every `why` of the trace's JSON that contains `part`.

@@ -5,6 +5,7 @@
 //! t + i·THREADS; `cub/thread/thread_operators.cuh`, `ArgMax`: the larger value, the smaller
 //! key on a tie).
 
+use crate::support::ints;
 use crosslane_core::Dialect;
 use crosslane_kernel::{run_kernel, KVal, KernelTrace as Trace, LaunchConfig, Outcome};
 
@@ -19,14 +20,6 @@ fn run(src: &str, dialect: Dialect, lanes: usize, threads: usize, bufs: &[(&str,
     let t = run_kernel(src, config).expect("runs");
     assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
     t
-}
-
-fn ints(t: &Trace, name: &str) -> Vec<Option<i128>> {
-    t.buffer(name)
-        .expect("buffer")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
 }
 
 fn hipify(src: &str) -> String {

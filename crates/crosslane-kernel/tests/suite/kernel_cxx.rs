@@ -2,21 +2,8 @@
 //! of public code), and C++17 arithmetic. Every expected value is derived by hand beside it.
 
 use crate::cells::cell_ints as ints;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn run(src: &str) -> KernelTrace {
-    let t = run_kernel(src, LaunchConfig::default()).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
-}
+use crate::support::{floats, run_default as run};
+use crosslane_kernel::{run_kernel, LaunchConfig, Outcome};
 
 #[test]
 fn switch_falls_through_breaks_and_defaults_per_lane() {

@@ -7,7 +7,8 @@
 //! expected value is derived beside its test, independently of the interpreter.
 
 use crate::cells::cell_ints as ints;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
+use crate::support::floats;
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 fn run_with(src: &str, config: LaunchConfig) -> KernelTrace {
     let t = run_kernel(src, config).expect("kernel parses and launches");
@@ -19,14 +20,6 @@ fn run_with(src: &str, config: LaunchConfig) -> KernelTrace {
         t.merged_diagnostics
     );
     t
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
 }
 
 /// The topk-softmax input: row `r`, expert `j` holds `((7j + 5r) mod 32) · (r + 1) / 16`, so

@@ -7,7 +7,8 @@
 //! interpreter.
 
 use crate::cells::cell_ints as ints;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
+use crate::support::floats;
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 /// Runs `src` with `threads` threads in one block and `out` cells of `out`.
 fn run(src: &str, threads: usize, out: usize) -> KernelTrace {
@@ -25,14 +26,6 @@ fn run(src: &str, threads: usize, out: usize) -> KernelTrace {
         t.merged_diagnostics
     );
     t
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .expect("buffer")
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
 }
 
 #[test]

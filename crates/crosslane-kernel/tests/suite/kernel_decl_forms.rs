@@ -4,7 +4,8 @@
 //! (`float m(-FLT_MAX);`), `auto` from a math-library call, and a redeclaration in one scope.
 //! Every expected value is derived by hand beside it.
 
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
+use crate::support::run_finished as run;
+use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
 
 fn config(threads: usize, args: &[(&str, &str)]) -> LaunchConfig {
     LaunchConfig {
@@ -15,12 +16,6 @@ fn config(threads: usize, args: &[(&str, &str)]) -> LaunchConfig {
             .collect(),
         ..LaunchConfig::default()
     }
-}
-
-fn run(src: &str, config: LaunchConfig) -> KernelTrace {
-    let t = run_kernel(src, config).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
 }
 
 fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {

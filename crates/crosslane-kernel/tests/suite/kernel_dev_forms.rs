@@ -5,15 +5,10 @@
 //! derived by hand beside its test.
 
 use crate::cells::cell_ints as ints;
+use crate::support::run_finished as run_with;
 use crosslane_core::op::Dialect;
 use crosslane_core::result::Level;
 use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn run_with(src: &str, config: LaunchConfig) -> KernelTrace {
-    let t = run_kernel(src, config).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
-}
 
 fn launch(dialect: Dialect, lanes: Option<usize>, threads: usize) -> LaunchConfig {
     LaunchConfig {

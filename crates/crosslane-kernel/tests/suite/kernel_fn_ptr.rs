@@ -4,16 +4,9 @@
 //! template parameter given a class template; function pointer variables and parameters
 //! refused at their line with what to write. Expected values by hand, beside each test.
 
+use crate::support::floats_or_nan as floats;
 use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
-}
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 const SRC: &str = "\
 __device__ float twice(float x) { return 2.0f * x; }

@@ -5,16 +5,9 @@
 //! indexed at run time, `(*f)(x)`, a `void` target, a null pointer called (an error naming its
 //! line), and the refusals. Expected values by hand, beside each test.
 
+use crate::support::floats_or_nan as floats;
 use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
-}
+use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 fn run(src: &str, dialect: Dialect) -> KernelTrace {
     let c = LaunchConfig {

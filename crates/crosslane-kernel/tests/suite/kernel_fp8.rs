@@ -4,22 +4,9 @@
 //! (OCP OFP8 rev. 1.0 Table 1: E4M3 bias 7, max 448, NaN S.1111.111; E5M2 bias 15, max
 //! 57344; ROCm "Low precision floating point types": FNUZ E4M3 bias 8, max 240, NaN 0x80).
 
-use crosslane_core::{Dialect, Level};
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
-
-fn launch(dialect: Dialect, threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(dialect),
-        lanes: Some(if dialect == Dialect::Hip { 64 } else { 32 }),
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
-}
+use crate::support::{ints, launch_lanes as launch, no_errors};
+use crosslane_core::Dialect;
+use crosslane_kernel::{run_kernel, KVal, KernelTrace};
 
 fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
     t.buffer(name)
@@ -27,22 +14,6 @@ fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
         .iter()
         .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(-999.0))
         .collect()
-}
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
-
-fn no_errors(t: &KernelTrace) {
-    let errors: Vec<_> = t
-        .all_diagnostics()
-        .filter(|d| d.level == Level::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
 }
 
 const COPY: &str = "#include <cuda_fp8.h>

@@ -5,7 +5,8 @@
 //! with `struct` 'f', then to half with 'e' or to bfloat16 by hand: "computed in float, rounded
 //! to nearest even"), or by hand beside each test (PTX ISA, cvt).
 
-use crosslane_core::{Dialect, Level};
+use crate::support::{ints, no_errors};
+use crosslane_core::Dialect;
 use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
 
 fn launch(threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
@@ -28,22 +29,6 @@ fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
         .iter()
         .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
         .collect()
-}
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int))
-        .collect()
-}
-
-fn no_errors(t: &KernelTrace) {
-    let errors: Vec<_> = t
-        .all_diagnostics()
-        .filter(|d| d.level == Level::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
 }
 
 /// The functions in `models/half_math.py`'s order.

@@ -3,27 +3,16 @@
 //! device properties and the occupancy query, and what is said when a value cannot be read.
 //! Each expected value is derived by hand beside its test (C++ semantics of the host code).
 
+use crate::support::{ints, said};
 use crosslane_core::op::Dialect;
 use crosslane_core::Level;
-use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    crate::cells::cell_ints(t.buffer(name).unwrap())
-}
+use crosslane_kernel::{run_kernel, LaunchConfig};
 
 fn hip() -> LaunchConfig {
     LaunchConfig {
         dialect: Some(Dialect::Hip),
         ..LaunchConfig::default()
     }
-}
-
-fn said(t: &KernelTrace, level: Level) -> Vec<String> {
-    t.merged_diagnostics
-        .iter()
-        .filter(|d| d.level == level)
-        .map(|d| d.message.clone())
-        .collect()
 }
 
 #[test]

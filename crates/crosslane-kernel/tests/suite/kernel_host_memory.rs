@@ -4,27 +4,16 @@
 //! `cudaLaunchKernel`, and an earlier launch that is not run. Each expected value is derived by
 //! hand beside its test from C++17 and the CUDA/HIP runtime's documented behaviour.
 
+use crate::support::{ints, said};
 use crosslane_core::op::Dialect;
 use crosslane_core::Level;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    crate::cells::cell_ints(t.buffer(name).unwrap())
-}
 
 fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
     t.buffer(name)
         .unwrap()
         .iter()
         .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_f64))
-        .collect()
-}
-
-fn said(t: &KernelTrace, level: Level) -> Vec<String> {
-    t.merged_diagnostics
-        .iter()
-        .filter(|d| d.level == level)
-        .map(|d| d.message.clone())
         .collect()
 }
 

@@ -4,6 +4,7 @@
 //! `OpSpec`s (dialect/maca.rs) and pass once that dialect is merged.
 
 use crate::cells::cell_ints as ints;
+use crate::support::no_errors;
 use crosslane_core::{Dialect, Level};
 use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
 
@@ -27,14 +28,6 @@ fn returned(t: &KernelTrace) -> Vec<Option<i128>> {
                 .and_then(KVal::as_int)
         })
         .collect()
-}
-
-fn no_errors(t: &KernelTrace) {
-    let errors: Vec<_> = t
-        .all_diagnostics()
-        .filter(|d| d.level == Level::Error)
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! `cxx_operator_*.cu` hold the kernels real code writes (Welford merges, top-k, packs).
 
 use crate::cells::cell_ints as ints;
+use crate::support::refused;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Outcome};
 
 fn run(src: &str, threads: usize) -> KernelTrace {
@@ -23,10 +24,7 @@ fn run(src: &str, threads: usize) -> KernelTrace {
 }
 
 fn error(src: &str) -> String {
-    match run_kernel(src, LaunchConfig::default()) {
-        Err(e) => e.to_string(),
-        Ok(t) => panic!("expected an error, the run gave {:?}", t.outcome),
-    }
+    refused(src, LaunchConfig::default())
 }
 
 fn out(t: &KernelTrace) -> Vec<Option<i128>> {

@@ -3,13 +3,8 @@
 //! overload ran; the expected ones are derived from the standard's rules beside each test.
 
 use crate::cells::cell_ints as ints;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn run_with(src: &str, config: LaunchConfig) -> KernelTrace {
-    let t = run_kernel(src, config).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
-}
+use crate::support::{refused as error, run_finished as run_with};
+use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
 
 fn run(src: &str, threads: usize) -> KernelTrace {
     run_cells(src, threads, 0)
@@ -33,13 +28,6 @@ fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
         .iter()
         .map(|c| c.as_ref().and_then(KVal::as_f64).expect("a defined value"))
         .collect()
-}
-
-fn error(src: &str, config: LaunchConfig) -> String {
-    match run_kernel(src, config) {
-        Err(e) => e.to_string(),
-        Ok(t) => panic!("expected an error, the run gave {:?}", t.outcome),
-    }
 }
 
 #[test]

@@ -4,15 +4,9 @@
 //! sm_75), and every form not emulated is refused before the run at the `asm` with what to
 //! write instead. Values the snapshots `ptx_asm_*.cu` check by hand.
 
-use crosslane_kernel::{run_kernel, LaunchConfig};
+use crate::support::block as launch;
+use crosslane_kernel::run_kernel;
 use serde_json::Value;
-
-fn launch(threads: usize) -> LaunchConfig {
-    LaunchConfig {
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    }
-}
 
 fn buffer(t: &crosslane_kernel::KernelTrace, name: &str) -> Value {
     let json = serde_json::to_value(t).expect("serializes");

@@ -5,15 +5,9 @@
 //! (docs/kernels.md, "Scheduling": a warp runs until it ends or waits at a barrier, then the
 //! next warp, in order) and the kernel's text; race-free kernels get none.
 
+use crate::support::block as launch;
 use crosslane_core::Level;
 use crosslane_kernel::{Executor, KernelTrace, LaunchConfig, TraceMode};
-
-fn launch(threads: usize) -> LaunchConfig {
-    LaunchConfig {
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    }
-}
 
 fn run_with(src: &str, threads: usize, mode: TraceMode, typed: bool) -> KernelTrace {
     let mut ex = Executor::new(src, launch(threads))

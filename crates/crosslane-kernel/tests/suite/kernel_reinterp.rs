@@ -5,35 +5,9 @@
 //! Expected values are IEEE 754 encodings derived by hand (or by the Python line given beside
 //! them); memory is little-endian on every NVIDIA and AMD GPU.
 
+use crate::support::{floats as nums, has, launch};
 use crosslane_core::{Dialect, Level};
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
-
-/// A one-block launch of `threads` threads in `dialect` with `(name, len, fill)` buffers.
-fn launch(dialect: Dialect, threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(dialect),
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
-}
-
-fn nums(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
-}
-
-fn has(t: &KernelTrace, level: Level, words: &str) -> bool {
-    t.all_diagnostics()
-        .any(|d| d.level == level && d.message.contains(words))
-}
+use crosslane_kernel::{run_kernel, KVal};
 
 const SPLIT_MAX: &str = "\
 __device__ __forceinline__ float fmax_bits(float* a, float v) {

@@ -2,18 +2,12 @@
 //! records: the same step, the same memory after it, the same variables; backwards as well as
 //! forwards.
 
+use crate::support::block as launch;
 use crosslane_kernel::{
     run_kernel, KVal, KernelStep, KernelTrace, LaunchConfig, Limits, Replay, Scalar, StepState,
     VarChange,
 };
 use proptest::prelude::*;
-
-fn launch(threads: usize) -> LaunchConfig {
-    LaunchConfig {
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    }
-}
 
 /// The replayed step is the straight run's: every recorded field, and its changed variables
 /// read back as values (a row's reason ids are its own trace's). Those values are also what

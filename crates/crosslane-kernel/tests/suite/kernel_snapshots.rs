@@ -8,8 +8,8 @@
 //! expected values independently, so a rewrite must be checked against them.
 //!
 //! The first line may configure the run: `// snapshot: KEY=VALUE …` with `mode=pp`,
-//! `lanes=N`, `threads=N`, `dialect=NAME`, `arch=NAME`, `define=NAME[=VALUE]` and
-//! `undefine=NAME` (repeatable, in order).
+//! `lanes=N`, `threads=N`, `dialect=NAME`, `arch=NAME`, `entry=NAME` (the `--entry` kernel),
+//! `define=NAME[=VALUE]` and `undefine=NAME` (repeatable, in order).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -31,6 +31,7 @@ struct Setup {
     dialect: Dialect,
     lanes: Option<usize>,
     threads: Option<usize>,
+    entry: Option<String>,
     options: PpOptions,
 }
 
@@ -45,6 +46,7 @@ fn setup(name: &str, source: &str) -> Setup {
         dialect,
         lanes: None,
         threads: None,
+        entry: None,
         options: PpOptions::default(),
     };
     let first = source.lines().next().unwrap_or("");
@@ -59,6 +61,7 @@ fn setup(name: &str, source: &str) -> Setup {
             "threads" => s.threads = v.parse().ok(),
             "dialect" => s.dialect = Dialect::parse(v).expect("a dialect name"),
             "arch" => s.options.arch = Some(v.to_string()),
+            "entry" => s.entry = Some(v.to_string()),
             "define" => s.options.defines.push(UserMacro::Define(v.to_string())),
             "undefine" => s.options.defines.push(UserMacro::Undefine(v.to_string())),
             other => panic!("{name}: unknown snapshot key `{other}`"),
@@ -124,6 +127,7 @@ fn run_json(source: &str, s: &Setup) -> String {
         dialect: Some(s.dialect),
         lanes: s.lanes,
         block_dim: s.threads.map(|t| [t, 1, 1]),
+        entry: s.entry.clone(),
         preprocess: s.options.clone(),
         ..LaunchConfig::default()
     };

@@ -5,30 +5,8 @@
 //! member, copies, `&s[i]` and references passed to device functions; refusals at their
 //! line. Expected values by hand, beside each test.
 
-use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn launch(threads: usize, blocks: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(Dialect::Cuda),
-        block_dim: Some([threads, 1, 1]),
-        grid_dim: Some([blocks, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
-}
+use crate::support::{floats_or_nan as floats, launch_grid as launch};
+use crosslane_kernel::{run_kernel, KVal, LaunchConfig, Outcome};
 
 const Q8_0: &str = "\
 #define QK8_0 32

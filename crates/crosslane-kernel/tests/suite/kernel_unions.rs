@@ -4,38 +4,8 @@
 //! member (`ds`, buffer `y.ds`); the other members are views of its components (`d` is
 //! `ds.x`, `s` is `ds.y`). Expected values by hand, beside each test.
 
-use crosslane_core::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome, Scalar};
-
-fn launch(threads: usize, blocks: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(Dialect::Cuda),
-        block_dim: Some([threads, 1, 1]),
-        grid_dim: Some([blocks, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
-}
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<i128> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
-        .collect()
-}
+use crate::support::{floats_or_nan as floats, ints_or_min as ints, launch_grid as launch};
+use crosslane_kernel::{run_kernel, KVal, Outcome, Scalar};
 
 fn half2(a: f64, b: f64) -> Option<KVal> {
     Some(KVal::Vector {

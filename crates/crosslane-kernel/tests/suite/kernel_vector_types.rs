@@ -4,36 +4,9 @@
 //! Expected values: by hand (written beside each test) or from `models/vector_half.py`, an
 //! independent model using Python's `struct` for the binary16 / float rounding.
 
+use crate::support::{floats, has, launch_lanes as launch};
 use crosslane_core::{Dialect, Level};
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-/// A one-block launch of `threads` threads (CUDA's warps are 32 lanes, HIP's 64 here).
-fn launch(dialect: Dialect, threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(dialect),
-        lanes: Some(if dialect == Dialect::Hip { 64 } else { 32 }),
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
-        .collect()
-}
-
-fn has(t: &KernelTrace, level: Level, words: &str) -> bool {
-    t.all_diagnostics()
-        .any(|d| d.level == level && d.message.contains(words))
-}
+use crosslane_kernel::{run_kernel, KVal, Outcome};
 
 const ROW_SUM_CUDA: &str = "\
 __global__ void rowSum(const float* __restrict__ x, float* out) {

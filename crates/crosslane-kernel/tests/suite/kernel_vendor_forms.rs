@@ -5,14 +5,9 @@
 //! its test.
 
 use crate::cells::cell_ints as ints;
+use crate::support::{floats, run_finished as run_with};
 use crosslane_core::op::Dialect;
-use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig, Outcome};
-
-fn run_with(src: &str, config: LaunchConfig) -> KernelTrace {
-    let t = run_kernel(src, config).expect("kernel parses and launches");
-    assert_eq!(t.outcome, Some(Outcome::Finished), "{:?}", t.outcome);
-    t
-}
+use crosslane_kernel::{run_kernel, KVal, KernelTrace, LaunchConfig};
 
 fn cuda(src: &str, threads: usize) -> KernelTrace {
     run_with(
@@ -50,14 +45,6 @@ fn notes(t: &KernelTrace) -> Vec<(u32, u32, String, String)> {
                 .iter()
                 .map(|d| (d.line, d.col, d.message.clone(), d.rule.clone())),
         )
-        .collect()
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64))
         .collect()
 }
 

@@ -1,13 +1,9 @@
 //! WGSL compute shaders through naga on the kernel engine: outputs derived by hand at a stated
 //! subgroup size, and the rules the WGSL spec states (each test cites it).
 
+use crate::support::shader;
 use crosslane_kernel::wgsl::run_wgsl;
 use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
-
-fn shader(name: &str) -> String {
-    let p = format!("{}/examples_wgsl/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
-}
 
 fn launch(lanes: usize, dispatch: [usize; 3]) -> LaunchConfig {
     LaunchConfig {

@@ -3,8 +3,9 @@
 //! step by step where rounding decides the result), never from the emulator's output.
 //! Read-only inputs keep the default fill: cell c holds c.
 
+use crate::support::{floats_or_nan as floats, ints_or_min as ints};
 use crosslane_kernel::wgsl::run_wgsl;
-use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
+use crosslane_kernel::{KernelTrace, LaunchConfig};
 
 fn run(file: &str, lanes: usize) -> KernelTrace {
     let p = format!(
@@ -25,22 +26,6 @@ fn run(file: &str, lanes: usize) -> KernelTrace {
         .collect();
     assert!(errors.is_empty(), "{file}: {errors:#?}");
     t
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
-}
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<i128> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
-        .collect()
 }
 
 /// Within `rel` of the reference (f32 rounding of a few operations; the spec's bounds for

@@ -5,13 +5,9 @@
 //! also ran on lavapipe (`crosslane run FILE --gpu`); the verdicts are in
 //! examples_wgsl/LAVAPIPE.md.
 
+use crate::support::{floats_or_nan as floats, ints_or_min as ints, shader};
 use crosslane_kernel::wgsl::{prepare, run_wgsl};
-use crosslane_kernel::{KVal, KernelTrace, LaunchConfig};
-
-fn shader(name: &str) -> String {
-    let p = format!("{}/examples_wgsl/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p}: {e}"))
-}
+use crosslane_kernel::{KernelTrace, LaunchConfig};
 
 fn config() -> LaunchConfig {
     LaunchConfig {
@@ -34,22 +30,6 @@ fn run_with(src: &str, c: LaunchConfig) -> KernelTrace {
 
 fn run(src: &str) -> KernelTrace {
     run_with(src, config())
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
-        .collect()
-}
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<i128> {
-    t.buffer(name)
-        .unwrap_or_else(|| panic!("no buffer {name}"))
-        .iter()
-        .map(|c| c.as_ref().and_then(KVal::as_int).unwrap_or(i128::MIN))
-        .collect()
 }
 
 #[test]
