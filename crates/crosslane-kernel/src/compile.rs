@@ -139,6 +139,9 @@ pub(crate) struct NameCheck {
     pub(crate) dialect: Dialect,
     pub(crate) snippet: bool,
     pub(crate) source_functions: Vec<String>,
+    /// The source's `#include "…"` lines, not read (`pp::PpRecord::local_includes`): an
+    /// undeclared name's message names them.
+    pub(crate) local_includes: Vec<(u32, String)>,
 }
 
 /// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
@@ -571,6 +574,31 @@ impl Compiler {
 
     /// Records an unknown name at `span` (each position and message once: an inlined function
     /// is compiled once per call).
+    /// An undeclared name: its message, and where the source includes headers of its own
+    /// (which are not read), which they are and what to do.
+    fn undeclared(&mut self, span: Span, message: String) {
+        let includes = self
+            .check
+            .as_ref()
+            .map(|c| {
+                c.local_includes
+                    .iter()
+                    .map(|(line, h)| format!("`#include {h}` (line {line})"))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        let message = if includes.is_empty() {
+            message
+        } else {
+            format!(
+                "{message}; {} is not read (crosslane reads this one file): if the name comes \
+                 from there, paste its declarations into the source",
+                includes.join(", ")
+            )
+        };
+        self.unknown(span, message);
+    }
+
     fn unknown(&mut self, span: Span, message: String) {
         let e = KernelError::new(span.line, span.col, message);
         if !self.name_errors.contains(&e) {
@@ -615,7 +643,7 @@ impl Compiler {
                     e.span,
                     format!("`{name}` is a kernel of this source: calling another kernel from a kernel is not supported (make it a `__device__` function)"),
                 ),
-                None => self.unknown(
+                None => self.undeclared(
                     e.span,
                     format!("`{name}` is not declared: no function of the source, kernel built-in or operation of any dialect has this name"),
                 ),
@@ -676,7 +704,7 @@ impl Compiler {
                     } else {
                         String::new()
                     };
-                    self.unknown(e.span, format!("`{n}` is not declared{hint}"));
+                    self.undeclared(e.span, format!("`{n}` is not declared{hint}"));
                 }
             }
             ExprKind::Member(b, _)

@@ -309,6 +309,7 @@ impl Executor {
                 dialect,
                 snippet: f.snippet,
                 source_functions: program.functions.iter().map(|g| g.name.clone()).collect(),
+                local_includes: preprocess.local_includes.clone(),
             }),
             ..Compiler::default()
         };

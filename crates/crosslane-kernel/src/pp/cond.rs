@@ -54,6 +54,11 @@ pub struct PpRecord {
     /// ([`crate::contract`]).
     #[serde(skip)]
     pub fp_contract: Vec<crate::contract::ContractPragma>,
+    /// The `#include "…"` lines of the kept text, as (line, the header as written): headers
+    /// of the user's own, which are not read, so a name one declares is unknown here (the
+    /// name check says so).
+    #[serde(skip)]
+    pub local_includes: Vec<(u32, String)>,
 }
 
 struct Frame {

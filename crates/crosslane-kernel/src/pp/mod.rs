@@ -278,6 +278,7 @@ pub fn preprocess(
     let mut blank = spliced.chars.clone();
     let mut state = cond::Stack::default();
     let mut events: Vec<(u32, Event)> = Vec::new();
+    let mut local_includes = Vec::new();
     let mut diags = Vec::new();
     // Contraction pragmas by line (`crate::contract::pragma_mode`).
     let mut contract: Vec<(u32, bool)> = Vec::new();
@@ -346,6 +347,9 @@ pub fn preprocess(
             "include" | "include_next" | "import" => {
                 // C17 7.2/1: `assert` is defined anew by the state of `NDEBUG` at each
                 // inclusion of `<assert.h>` (C++17 [cassert.syn]: `<cassert>` the same).
+                if rest.trim_start().starts_with('"') {
+                    local_includes.push((first, rest.trim().to_string()));
+                }
                 if headers::is_assert_header(rest) {
                     let text = headers::assert_macro(ex.macros.contains_key("NDEBUG"));
                     let (name, m) = define(text, first, col, &mut next_id, max_tokens)?;
@@ -420,7 +424,8 @@ pub fn preprocess(
             }
         }
     }
-    let record = state.finish()?;
+    let mut record = state.finish()?;
+    record.local_includes = local_includes;
     // The text lines that survive, scanned with their source positions.
     let text: String = blank.iter().collect();
     let lexed = lex_with(&text, max_tokens).map_err(|e| {
