@@ -63,5 +63,6 @@ mod maca_examples;
 mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
+mod wgsl_fixes;
 mod wgsl_layout;
 mod wgsl_uniformity;

@@ -153,10 +153,7 @@ impl Lower<'_> {
                 })
             }
             Expression::LocalVariable(l) => {
-                let name = self.func.local_variables[*l]
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("local{}", l.index()));
+                let name = self.local_name(*l);
                 let ty = self.func.local_variables[*l].ty;
                 if let (TypeInner::Array { .. }, Some(k)) = (&self.module().types[ty].inner, k) {
                     // A cell of a whole local array (held as the engine's array).
@@ -324,11 +321,7 @@ impl Lower<'_> {
                         return None;
                     }
                     let (elem, _, _) = elem_of(self.module(), lv.ty).ok()?;
-                    let name = lv
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("local{}", l.index()));
-                    return Some((name, elem.scalar));
+                    return Some((self.local_name(*l), elem.scalar));
                 }
                 Expression::GlobalVariable(g) => {
                     let var = &self.module().global_variables[*g];
