@@ -115,3 +115,47 @@ fn f() -> u32 {
     let t = run_with(src, config(&[("o", "zero")], &[("o", 1)]));
     assert_eq!(ints(&t, "o"), vec![110]);
 }
+
+/// WGSL § Atomic Read-modify-write: `atomicMax`/`atomicMin` on an `atomic<i32>` compare as
+/// i32, also when it sits in a struct beside an `atomic<u32>` (a buffer held as u32 bits).
+#[test]
+fn signed_atomics_in_a_struct_mixing_i32_and_u32_compare_signed() {
+    let src = "struct S { mx: atomic<i32>, mn: atomic<i32>, cnt: atomic<u32>, }
+@group(0) @binding(0) var<storage, read_write> o: S;
+@group(0) @binding(1) var<storage, read_write> old: array<i32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+  let v = i32(g.x) - 2;
+  atomicMax(&o.mx, v);
+  old[g.x] = atomicMin(&o.mn, v);
+  atomicAdd(&o.cnt, 1u);
+}";
+    // v = -2, -1, 0, 1 in invocation order (the engine applies them in lane order).
+    // max(0, -2, -1, 0, 1) = 1; min(0, …) = -2; cnt = 4. atomicMin returns the value before
+    // each: 0 (first), then -2 for the other three. (Unsigned, -1 = 0xFFFFFFFF was the max and
+    // 0 the min.)
+    let t = run_with(
+        src,
+        config(&[("o", "0,0,0"), ("old", "zero")], &[("old", 4)]),
+    );
+    let o = t.buffer("o").unwrap();
+    let member = |k: usize| o[k].as_ref().and_then(KVal::as_int).unwrap();
+    // The cells hold u32 bits: -2 is 2^32 - 2 there, read back as i32 by the member.
+    assert_eq!(member(0), 1);
+    assert_eq!(member(1) as u32 as i32, -2);
+    assert_eq!(member(2), 4);
+    assert_eq!(ints(&t, "old"), vec![0, -2, -2, -2]);
+
+    let src = "struct S { mx: atomic<i32>, cnt: atomic<u32>, }
+var<workgroup> w: S;
+@group(0) @binding(0) var<storage, read_write> o: array<i32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  let v = i32(i) - 2;
+  atomicMax(&w.mx, v);
+  atomicAdd(&w.cnt, 1u);
+  workgroupBarrier();
+  if (i == 0u) { o[0] = atomicLoad(&w.mx); o[1] = i32(atomicLoad(&w.cnt)); }
+}";
+    // Workgroup memory starts zeroed: max(0, -2, -1, 0, 1) = 1; cnt = 4.
+    let t = run_with(src, config(&[("o", "zero")], &[("o", 2)]));
+    assert_eq!(ints(&t, "o"), vec![1, 4]);
+}
