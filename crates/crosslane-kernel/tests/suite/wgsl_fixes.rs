@@ -159,3 +159,61 @@ var<workgroup> w: S;
     let t = run_with(src, config(&[("o", "zero")], &[("o", 2)]));
     assert_eq!(ints(&t, "o"), vec![1, 4]);
 }
+
+fn floats(t: &KernelTrace, name: &str) -> Vec<f64> {
+    t.buffer(name)
+        .unwrap_or_else(|| panic!("no buffer {name}"))
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64).unwrap_or(f64::NAN))
+        .collect()
+}
+
+const MIXED: &str = "struct M { a: u32, b: f32, c: i32 }
+@group(0) @binding(0) var<storage, read_write> m: array<M>;
+@group(0) @binding(1) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+  let e = m[g.x];
+  o[g.x] = f32(e.a) + e.b * 100.0 + f32(e.c) * 10000.0;
+}";
+
+/// WGSL § Memory Layout: `struct M { a: u32, b: f32, c: i32 }` is 12 bytes, members at 0, 4
+/// and 8 (three cells per element, no padding). Each fill value is the value of its member's
+/// type: `3` in `b` is 3.0, `-4` in `c` is -4.
+#[test]
+fn a_mixed_struct_buffer_is_filled_member_by_member() {
+    let fill = "3,3,7,4,6.5,14,5,-4,10,6,1,-110";
+    let t = run_with(
+        MIXED,
+        config(&[("m", fill), ("o", "zero")], &[("m", 12), ("o", 4)]),
+    );
+    // o = a + 100 b + 10000 c per element:
+    // (3, 3.0, 7): 3 + 300 + 70000 = 70303; (4, 6.5, 14): 4 + 650 + 140000 = 140654;
+    // (5, -4.0, 10): 5 - 400 + 100000 = 99605; (6, 1.0, -110): 6 + 100 - 1100000 = -1099894.
+    assert_eq!(
+        floats(&t, "o"),
+        vec![70303.0, 140654.0, 99605.0, -1_099_894.0]
+    );
+    // The cells hold the members' bits: 3.0f32 is 0x40400000 = 1077936128; -110 as i32 bits
+    // is 2^32 - 110 = 4294967186.
+    let m = t.buffer("m").unwrap();
+    let bits = |k: usize| m[k].as_ref().and_then(KVal::as_int).unwrap();
+    assert_eq!(bits(1), 1_077_936_128);
+    assert_eq!(bits(11), 4_294_967_186);
+
+    // The default fill `index`: cell c holds c as its member's type: element e is
+    // (3e, 3e + 1, 3e + 2), so o = 3e + 100 (3e + 1) + 10000 (3e + 2) = 30303 e + 20100.
+    let t = run_with(MIXED, config(&[("o", "zero")], &[("m", 12), ("o", 4)]));
+    assert_eq!(floats(&t, "o"), vec![20100.0, 50403.0, 80706.0, 111009.0]);
+
+    // A decimal in the u32 member is refused, naming the cell and its member type.
+    let e = run_wgsl(
+        MIXED,
+        config(
+            &[("m", "1.5,0,0,0,0,0,0,0,0,0,0,0")],
+            &[("m", 12), ("o", 4)],
+        ),
+    )
+    .err()
+    .expect("1.5 is no u32");
+    assert!(e.to_string().contains("cell 0 (u32 member)"), "{e}");
+}
