@@ -217,3 +217,52 @@ fn a_mixed_struct_buffer_is_filled_member_by_member() {
     .expect("1.5 is no u32");
     assert!(e.to_string().contains("cell 0 (u32 member)"), "{e}");
 }
+
+/// WGSL § Array Access Expression: an element of an array value (a `let` or a module `const`
+/// lookup table) chosen by an index known only at run time.
+#[test]
+fn let_and_const_arrays_indexed_at_run_time() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+const T = array<u32, 4>(10u, 20u, 30u, 40u);
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  let lut = array<u32, 4>(1u, 2u, 3u, 4u);
+  let own = array<u32, 4>(i, 2u * i, 3u, 4u);
+  o[i] = lut[3u - i] + T[i] + 100u * own[(i + 1u) % 4u];
+}";
+    // lut[3 - i] = 4 - i; T[i] = 10 (i + 1); own[(i + 1) % 4] = 2i, 3, 4, 3 (own[0] = i = 3).
+    // i = 0: 4 + 10 + 0 = 14; i = 1: 3 + 20 + 300 = 323; i = 2: 2 + 30 + 400 = 432;
+    // i = 3: 1 + 40 + 300 = 341.
+    let t = run_with(src, config(&[("o", "zero")], &[("o", 4)]));
+    assert_eq!(ints(&t, "o"), vec![14, 323, 432, 341]);
+
+    let src = "struct P { a: u32, v: vec2<f32> }
+const PS = array<P, 3>(P(1u, vec2(0.5, 1.5)), P(2u, vec2(2.5, 3.5)), P(3u, vec2(4.5, 5.5)));
+const V = vec4<f32>(vec2(1.0, 2.0), 3.0, 4.0);
+const M = mat2x2<f32>(vec2(1.0, 2.0), vec2(3.0, 4.0));
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  let j = i % 3u;
+  o[i] = f32(PS[j].a) * 100.0 + PS[j].v.y * 10.0 + V[i] + M[i % 2u][1];
+}";
+    // P is { a @0, v @8 } (vec2<f32> aligns to 8): 4 cells, one padding. Per i (j = i % 3):
+    // 100 a + 10 v.y + V[i] + M[i % 2][1] (column i % 2, row 1: 2 or 4).
+    // i = 0: 100 + 15 + 1 + 2 = 118; i = 1: 200 + 35 + 2 + 4 = 241;
+    // i = 2: 300 + 55 + 3 + 2 = 360; i = 3: 100 + 15 + 4 + 4 = 123.
+    let t = run_with(src, config(&[("o", "zero")], &[("o", 4)]));
+    assert_eq!(floats(&t, "o"), vec![118.0, 241.0, 360.0, 123.0]);
+
+    // A 300-element table: element k = 7k mod 1000, read at 97i + 5 (a select tree of depth
+    // ⌈log2 300⌉ = 9, not a chain of 300).
+    let table: Vec<String> = (0..300).map(|k| format!("{}u", k * 7 % 1000)).collect();
+    let src = format!(
+        "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+const T = array<u32, 300>({});
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {{
+  o[i] = T[i * 97u + 5u];
+}}",
+        table.join(",")
+    );
+    // Python: [((i*97+5)*7) % 1000 for i in range(4)] == [35, 714, 393, 72].
+    let t = run_with(&src, config(&[("o", "zero")], &[("o", 4)]));
+    assert_eq!(ints(&t, "o"), vec![35, 714, 393, 72]);
+}
