@@ -266,3 +266,80 @@ const T = array<u32, 300>({});
     let t = run_with(&src, config(&[("o", "zero")], &[("o", 4)]));
     assert_eq!(ints(&t, "o"), vec![35, 714, 393, 72]);
 }
+
+fn run_lanes(
+    src: &str,
+    lanes: usize,
+    fills: &[(&str, &str)],
+    len: &[(&str, usize)],
+) -> KernelTrace {
+    let mut c = config(fills, len);
+    c.lanes = Some(lanes);
+    run_with(src, c)
+}
+
+/// WGSL § subgroupBallot: a `vec4<u32>` whose bit `id % 32` of component `id / 32` is set
+/// for each active invocation whose predicate is true. Stored whole, assigned to a `var`,
+/// passed to a helper, and used in vector arithmetic and swizzles like any vec4<u32>.
+#[test]
+fn whole_ballot_results_are_stored_assigned_and_passed() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> q: array<u32>;
+@compute @workgroup_size(8) fn main(@builtin(local_invocation_index) i: u32) {
+  let p = (i % 3u) == 0u;
+  o[i] = subgroupBallot(p);
+  let b = subgroupBallot(i < 5u);
+  var w: vec4<u32>;
+  w = b;
+  q[i] = w.x + w.y + b.x * 1000u;
+}";
+    // Subgroup size 4: invocations 0..3 and 4..7. p holds at i = 0, 3 (lanes 0, 3: 1 + 8 = 9)
+    // and at i = 6 (lane 2 of the second: 4). i < 5: lanes 0..3 of the first (15), lane 0
+    // of the second (1): q = 15 + 0 + 15000 = 15015, then 1 + 0 + 1000 = 1001.
+    let t = run_lanes(
+        src,
+        4,
+        &[("o", "zero"), ("q", "zero")],
+        &[("o", 32), ("q", 8)],
+    );
+    let mut o = Vec::new();
+    for i in 0..8 {
+        o.extend([if i < 4 { 9 } else { 4 }, 0, 0, 0]);
+    }
+    assert_eq!(ints(&t, "o"), o);
+    assert_eq!(
+        ints(&t, "q"),
+        vec![15015, 15015, 15015, 15015, 1001, 1001, 1001, 1001]
+    );
+
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> o: array<vec4<u32>>;
+@group(0) @binding(1) var<storage, read_write> q: array<u32>;
+fn total(v: vec4<u32>) -> u32 { return countOneBits(v.x) + countOneBits(v.y) + v.z + v.w; }
+@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i: u32) {
+  let b = subgroupBallot(i >= 30u);
+  o[i] = b;
+  let m = subgroupBallot(i % 2u == 0u) & vec4<u32>(0xffu, 0xf0u, 0u, 0u);
+  q[i] = total(b) * 1000u + m.x + m.y + b.yx.x % 7u;
+}";
+    // Subgroup size 64: b.x has bits 30, 31 (0xC0000000 = 3221225472), b.y all 32 bits
+    // (4294967295), z = w = 0. total(b) = 2 + 32 = 34. The even invocations' ballot is
+    // 0x55555555 in x and y: masked, 0x55 = 85 and 0x50 = 80. b.yx.x = b.y; 4294967295 % 7
+    // = 3. q = 34000 + 85 + 80 + 3 = 34168.
+    let t = run_lanes(
+        src,
+        64,
+        &[("o", "zero"), ("q", "zero")],
+        &[("o", 256), ("q", 64)],
+    );
+    let o = ints(&t, "o");
+    for i in 0..64 {
+        assert_eq!(
+            o[4 * i..4 * i + 4],
+            [3_221_225_472, 4_294_967_295, 0, 0],
+            "o[{i}]"
+        );
+    }
+    assert_eq!(ints(&t, "q"), vec![34168; 64]);
+}

@@ -20,6 +20,11 @@ impl Lower<'_> {
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        if let (Some(c), true) = (k, self.is_ballot_expr(h)) {
+            // A component of a `subgroupBallot` result (held whole as a u64): stored, passed
+            // or used component-wise like any vec4<u32>.
+            return self.ballot_component(h, c, at, depth + 1);
+        }
         let k = match self.value_cells(h) {
             Some(_) => Some(k.ok_or_else(|| {
                 KernelError::new(

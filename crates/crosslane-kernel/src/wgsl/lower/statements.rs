@@ -163,11 +163,11 @@ impl Lower<'_> {
                     at,
                 )]
             }
-            Statement::Store { pointer, value } if self.value_cells(*value).is_some() => {
+            Statement::Store { pointer, value } if self.held_cells(*value).is_some() => {
                 // Component by component (cell by cell for a matrix or struct; padding is
                 // never written), through temporaries first: `v = v.yx` reads the old
                 // components (WGSL § Assignment: the right side is evaluated first).
-                let cells = self.value_cells(*value).unwrap_or_default();
+                let cells = self.held_cells(*value).unwrap_or_default();
                 let tmp = format!("_store{}", value.index());
                 let mut v = Vec::new();
                 for &(k, t) in &cells {
@@ -248,7 +248,7 @@ impl Lower<'_> {
                             args.extend(self.pointer_argument(*a, *base, *space, at)?);
                             continue;
                         }
-                        match self.value_cells(*a) {
+                        match self.held_cells(*a) {
                             // A vector, matrix or struct argument: its cells, as the
                             // parameters are.
                             Some(cells) => {
