@@ -343,3 +343,36 @@ fn total(v: vec4<u32>) -> u32 { return countOneBits(v.x) + countOneBits(v.y) + v
     }
     assert_eq!(ints(&t, "q"), vec![34168; 64]);
 }
+
+/// `f32(i) + mix(1.0, 3.0, 0.25)` is valid WGSL (§ Abstract Numeric Types: the abstract result
+/// converts to f32). Dawn's verdict, `tint --format wgsl` on each shader below: accepted
+/// (exit 0), the untyped and the typed forms alike. naga 30 refuses the untyped one: its
+/// overloads give `mix` and `smoothstep` abstract forms its constant evaluator does not
+/// evaluate (gfx-rs/wgpu#7405, open), and naga has no option for it. The refusal says what
+/// to write; the typed form runs.
+#[test]
+fn abstract_mix_beside_a_runtime_value_says_what_to_write() {
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  o[i] = f32(i) + mix(1.0, 3.0, 0.25);
+}";
+    let e = run_wgsl(src, config(&[("o", "zero")], &[("o", 4)]))
+        .err()
+        .expect("naga 30 refuses it");
+    let m = e.to_string();
+    assert!(
+        m.contains("write the literals typed: `mix(1.0f, 3.0f, 0.25f)`"),
+        "{m}"
+    );
+    assert!(m.contains("gfx-rs/wgpu#7405"), "{m}");
+    assert_eq!((e.line, e.col), (3, 23));
+
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
+  o[i] = f32(i) + mix(1.0f, 3.0f, 0.25f) + smoothstep(0.0f, 2.0f, 0.5f);
+}";
+    // WGSL § mix: e1 (1 - e3) + e2 e3 = 0.75 + 0.75 = 1.5. § smoothstep: t = clamp((0.5 - 0)
+    // / 2, 0, 1) = 0.25; t² (3 - 2t) = 0.0625 · 2.5 = 0.15625. Both exact in f32.
+    let t = run_with(src, config(&[("o", "zero")], &[("o", 4)]));
+    assert_eq!(floats(&t, "o"), vec![1.65625, 2.65625, 3.65625, 4.65625]);
+}
