@@ -65,7 +65,7 @@ pub fn member_fills(bindings: &[Binding], config: &mut LaunchConfig) -> Result<(
                 Fill::List(items) => items.get(k).cloned().unwrap_or_else(|| "undef".into()),
                 Fill::Zero => "0".into(),
                 Fill::Undef => "undef".into(),
-                Fill::Random(_) => random[k].to_string(),
+                Fill::Random(_) => random.get(k).map_or_else(String::new, i64::to_string),
             };
             let member = match b.member_type(k) {
                 Some("f32") => Scalar::F32,

@@ -213,8 +213,7 @@ fn a_mixed_struct_buffer_is_filled_member_by_member() {
             &[("m", 12), ("o", 4)],
         ),
     )
-    .err()
-    .expect("1.5 is no u32");
+    .expect_err("1.5 is no u32");
     assert!(e.to_string().contains("cell 0 (u32 member)"), "{e}");
 }
 
@@ -356,9 +355,7 @@ fn abstract_mix_beside_a_runtime_value_says_what_to_write() {
 @compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i: u32) {
   o[i] = f32(i) + mix(1.0, 3.0, 0.25);
 }";
-    let e = run_wgsl(src, config(&[("o", "zero")], &[("o", 4)]))
-        .err()
-        .expect("naga 30 refuses it");
+    let e = run_wgsl(src, config(&[("o", "zero")], &[("o", 4)])).expect_err("naga 30 refuses it");
     let m = e.to_string();
     assert!(
         m.contains("write the literals typed: `mix(1.0f, 3.0f, 0.25f)`"),
