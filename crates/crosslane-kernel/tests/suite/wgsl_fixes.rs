@@ -114,6 +114,25 @@ fn f() -> u32 {
     // a = the private k (5); r = the inner k (100); then the private k again: 5 + 100 + 5.
     let t = run_with(src, config(&[("o", "zero")], &[("o", 1)]));
     assert_eq!(ints(&t, "o"), vec![110]);
+
+    // A var of a parameter's name in a helper's inner block; a loop variable of the outer
+    // loop's name in an inner loop (Dawn's tint accepts both: `tint --format wgsl`, exit 0).
+    let src = "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+fn f(a: u32) -> u32 { var r = a; { var a = 5u; r += a; } return r + a; }
+@compute @workgroup_size(1) fn main() {
+  var t = 0u;
+  for (var i = 0u; i < 2u; i++) {
+    var acc = 1u;
+    for (var i = 0u; i < 3u; i++) { acc *= 2u; }
+    t += acc;
+  }
+  o[0] = f(2u);
+  o[1] = t;
+}";
+    // f(2): r = 2, plus the inner a (5) = 7, plus the parameter a (2) = 9. The outer loop runs
+    // twice, each time acc = 2^3 = 8 (the inner i starts at 0 each pass): t = 16.
+    let t = run_with(src, config(&[("o", "zero")], &[("o", 2)]));
+    assert_eq!(ints(&t, "o"), vec![9, 16]);
 }
 
 /// WGSL § Atomic Read-modify-write: `atomicMax`/`atomicMin` on an `atomic<i32>` compare as
