@@ -16,8 +16,8 @@
 //! `match (within N ulp)`).
 
 use crosslane_core::fill::{parse_fill, Fill};
-use crosslane_kernel::wgsl::{prepare, run_wgsl, Binding};
-use crosslane_kernel::{budget, KVal, KernelTrace, LaunchConfig, Outcome, Scalar};
+use crosslane_kernel::wgsl::{prepare, run_wgsl_traced, Binding};
+use crosslane_kernel::{budget, KVal, KernelTrace, LaunchConfig, Outcome, Scalar, TraceMode};
 
 use super::run_args::{escape_controls, limits, RunArgs};
 use crate::error::CliError;
@@ -82,6 +82,19 @@ fn apply_buffer(
         })?,
     };
     let field = format!("buffer {}", b.name);
+    if crosslane_core::fill::split_typed(fill).is_some() {
+        // A typed fill (`f32:1.5,2.5`): its values' bytes laid over the cells, as for a C
+        // kernel's buffer; the engine reads it (`crosslane_kernel::memory::typed_cells`). A
+        // list without LEN sizes the buffer to its bytes.
+        let len = len
+            .or(b.fixed_len)
+            .or_else(|| crosslane_kernel::memory::typed_list_len(b.elem, fill));
+        if let Some(n) = len {
+            config.buffer_len.insert(b.name.clone(), n);
+        }
+        config.args.insert(b.name.clone(), fill.trim().to_string());
+        return Ok(None);
+    }
     let fill = parse_fill(fill, &field)?;
     if let (Some(f), Some(l)) = (b.fixed_len, len) {
         if f != l {
@@ -237,7 +250,14 @@ pub fn run(
             config.args.insert(name, cells.join(","));
         }
     }
-    let mut trace = run_wgsl(source, config.clone()).map_err(at)?;
+    // The steps are never printed for a shader; `--trace none` keeps none, so a long run is
+    // not stopped by the memory its trace takes (as for a C kernel).
+    let mode = if args.trace == "none" {
+        TraceMode::None
+    } else {
+        TraceMode::Full
+    };
+    let mut trace = run_wgsl_traced(source, config.clone(), mode).map_err(at)?;
     let mut gpu = None;
     let mut failed = None;
     // A run a budget stopped has partial buffers: there is nothing to diff a GPU run with,

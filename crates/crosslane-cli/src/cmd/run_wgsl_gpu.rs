@@ -3,7 +3,7 @@
 
 use crosslane_gpu::native::NativeGpu;
 use crosslane_gpu::shader::{bits_text, diff, upload, CellVerdict};
-use crosslane_kernel::wgsl::{run_wgsl, Prepared};
+use crosslane_kernel::wgsl::{run_wgsl_traced, Prepared};
 use crosslane_kernel::{KernelTrace, LaunchConfig};
 
 use crate::error::CliError;
@@ -51,7 +51,11 @@ pub fn run(
     } else {
         let mut c = config.clone();
         c.lanes = Some(size);
-        Some(run_wgsl(source, c).map_err(|e| CliError::Usage(format!("run --gpu: {e}")))?)
+        // Only its buffers and diagnostics are shown: no steps kept.
+        Some(
+            run_wgsl_traced(source, c, crosslane_kernel::TraceMode::None)
+                .map_err(|e| CliError::Usage(format!("run --gpu: {e}")))?,
+        )
     };
     let trace = rerun.as_ref().unwrap_or(trace);
     // Only the buffers the entry point uses: the pipeline's automatic layout has no slot for

@@ -461,3 +461,140 @@ fn members_of_a_mixed_struct_show_as_their_own_type() {
         ]
     );
 }
+
+/// `--buffer` on a struct mixing u32, f32 and i32 fills each member with its own type
+/// (`3.0` accepted in the f32 member, `-4` in the i32 one), and the typed fills `--help`
+/// documents (`f32:…`, `u32:…`) lay their values' bytes over a WGSL buffer's cells as over a
+/// C kernel's.
+#[test]
+fn mixed_struct_fills_by_member_and_typed_fills() {
+    let dir = std::env::temp_dir().join(format!("crosslane-wgsl-fills-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mixed = dir.join("mixed.wgsl");
+    std::fs::write(
+        &mixed,
+        "struct M { a: u32, b: f32, c: i32 }
+@group(0) @binding(0) var<storage, read_write> m: array<M>;
+@compute @workgroup_size(2) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+  m[g.x].c = m[g.x].c * 2;
+  m[g.x].b = m[g.x].b + 0.5;
+}",
+    )
+    .unwrap();
+    let out = crosslane(&[
+        "run",
+        mixed.to_str().unwrap(),
+        "--buffer",
+        "m=3,3.0,7,4,-2,-4",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Element 0: a = 3, b = 3.0 + 0.5, c = 7 · 2; element 1: a = 4, b = -2 + 0.5, c = -4 · 2.
+    assert_eq!(
+        values(&json(&out), "m"),
+        serde_json::json!([3, 3.5, 14, 4, -1.5, -8])
+            .as_array()
+            .unwrap()
+            .clone()
+    );
+
+    let plain = dir.join("plain.wgsl");
+    std::fs::write(
+        &plain,
+        "@group(0) @binding(0) var<storage, read_write> x: array<f32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+  x[g.x] = x[g.x] * 2.0;
+}",
+    )
+    .unwrap();
+    let out = crosslane(&[
+        "run",
+        plain.to_str().unwrap(),
+        "--buffer",
+        "x=f32:1.5,2.5,-3,4",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        values(&json(&out), "x"),
+        serde_json::json!([3.0, 5.0, -6.0, 8.0])
+            .as_array()
+            .unwrap()
+            .clone()
+    );
+    // 0x3FC00000 = 1069547520 is the binary32 encoding of 1.5 (sign 0, exponent 127, mantissa
+    // 0x400000 = .5); one number fills every value, each doubled: 3.0.
+    let out = crosslane(&[
+        "run",
+        plain.to_str().unwrap(),
+        "--buffer",
+        "x:4=u32:1069547520",
+        "--json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        values(&json(&out), "x"),
+        serde_json::json!([3.0, 3.0, 3.0, 3.0])
+            .as_array()
+            .unwrap()
+            .clone()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--trace none` keeps no steps for a shader, as for a C kernel: a run whose full trace
+/// passes the memory budget finishes under the same budget with `--trace none`.
+#[test]
+fn trace_none_keeps_no_steps_for_a_shader() {
+    let dir = std::env::temp_dir().join(format!("crosslane-wgsl-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = dir.join("long.wgsl");
+    std::fs::write(
+        &long,
+        "@group(0) @binding(0) var<storage, read_write> o: array<u32>;
+@compute @workgroup_size(32) fn main(@builtin(local_invocation_index) i: u32) {
+  var s = 0u;
+  for (var k = 0u; k < 5000u; k++) { s += k ^ i; }
+  o[i] = s;
+}",
+    )
+    .unwrap();
+    let f = long.to_str().unwrap();
+    // About 10,000 steps of one warp: past 4 MB of trace.
+    let full = crosslane(&["run", f, "--max-memory", "4000000", "--json"]);
+    assert_eq!(full.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&full.stderr).contains("of trace"));
+    let none = crosslane(&[
+        "run",
+        f,
+        "--max-memory",
+        "4000000",
+        "--trace",
+        "none",
+        "--json",
+    ]);
+    assert_eq!(
+        none.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&none.stderr)
+    );
+    // Invocation 0: s = 0 + 1 + … + 4999 = 4999 · 5000 / 2 = 12497500.
+    assert_eq!(values(&json(&none), "o")[0], serde_json::json!(12_497_500));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -193,6 +193,26 @@ impl Executor {
             .atomic_view(name, &p, buf, off)
             .map_err(|m| super::atomic_view::refuse(span, m, rule, cx))?;
         let elem = view.map(|(_, t)| t).or(elem);
+        // An `int*` over `unsigned` cells (or the reverse) of one width has no view: the
+        // conversion is the reinterpretation ([conv.integral]/2). The operation is still the
+        // pointer's (`atomicMax(int*, int)` compares signed: CUDA C++ Programming Guide,
+        // Atomic Functions, "atomicMax"; WGSL § Atomic Read-modify-write, `atomicMax` on an
+        // `atomic<i32>` member of a buffer held as `u32` bits), so the old value is read as
+        // the pointer's type; the new one is stored converted back to the cell's.
+        let as_ptr = match (&p, view, elem) {
+            (KVal::Ptr { elem: pe, .. }, None, Some(c))
+                if pe.lanes == 1
+                    && c.lanes == 1
+                    && *pe != c
+                    && !pe.scalar.is_float()
+                    && !c.scalar.is_float()
+                    && pe.scalar.bits() == c.scalar.bits() =>
+            {
+                Some(*pe)
+            }
+            _ => None,
+        };
+        let elem = as_ptr.or(elem);
         // `atomicInc` / `atomicDec` exist for `unsigned int*` only (CUDA C++ Programming
         // Guide, Atomic Functions; HIP likewise): another cell type names no function, so
         // nothing is read or written.
@@ -229,6 +249,13 @@ impl Executor {
             _ => {}
         }
         let old = self.atomic_read((buf, off), view, span, l, cx);
+        let old = match as_ptr {
+            Some(t) => old.and_then(|o| {
+                o.convert(t)
+                    .map_err(|_| Undef::at(span, format!("the cell has no `{}` value", t.name())))
+            }),
+            None => old,
+        };
         lane.old = old.clone();
         if form.op == AtomicOp::CompareExchange {
             self.compare_exchange(&mut lane, &arg(1), arg(2), elem, span, l, cx)?;

@@ -9,6 +9,7 @@
 //! spec leaves it to the implementation; every known GPU does this for 1-D workgroups; the
 //! GPU diff shows a device that differs).
 
+pub mod fills;
 pub mod inherited;
 pub mod lower;
 pub mod math;
@@ -24,6 +25,7 @@ pub use lower::{Binding, Padding};
 
 use super::exec::{Executor, KernelTrace, LaunchConfig};
 use super::parser::Parsed;
+use super::trace::TraceMode;
 use super::{KernelDiagnostic, KernelError};
 use crosslane_core::op::Dialect;
 
@@ -277,16 +279,33 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
 /// As [`prepare`], and the engine's launch errors ([`Executor::from_parsed`]).
 pub fn executor(source: &str, config: LaunchConfig) -> Result<Executor, KernelError> {
     let p = prepare(source, &config)?;
-    let c = engine_config(&p, &config);
+    let mut c = engine_config(&p, &config);
+    // A struct buffer mixing 32-bit types: each fill value read as its member's type.
+    fills::member_fills(&p.bindings, &mut c)?;
     Executor::from_parsed(source, p.parsed, c)
 }
 
-/// Runs a WGSL compute shader to the end (bounded by `config.limits`).
+/// Runs a WGSL compute shader to the end (bounded by `config.limits`), recording every step.
 ///
 /// # Errors
 /// As [`executor`].
 pub fn run_wgsl(source: &str, config: LaunchConfig) -> Result<KernelTrace, KernelError> {
-    let mut ex = executor(source, config)?;
+    run_wgsl_traced(source, config, TraceMode::Full)
+}
+
+/// [`run_wgsl`] recording `mode`: [`TraceMode::None`] keeps no steps (the outcome, the
+/// diagnostics, the final memory and the statistics only), so a long shader's run is not
+/// stopped by the memory its trace would take (`crosslane run FILE.wgsl --trace none`, as for
+/// a C kernel, `crate::run_kernel_traced`).
+///
+/// # Errors
+/// As [`executor`].
+pub fn run_wgsl_traced(
+    source: &str,
+    config: LaunchConfig,
+    mode: TraceMode,
+) -> Result<KernelTrace, KernelError> {
+    let mut ex = executor(source, config)?.with_trace(mode);
     while !ex.is_finished() {
         ex.run_for(4096);
     }

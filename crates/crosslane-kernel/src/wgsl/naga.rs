@@ -522,6 +522,15 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
             break;
         }
     }
+    if msg.contains("Abstract types may only appear in constant expressions") {
+        let at = e
+            .spans()
+            .next()
+            .filter(|(s, _)| s.is_defined())
+            .and_then(|(s, _)| s.to_range())
+            .map_or(0, |r| r.start);
+        msg.push_str(&abstract_hint(text, at));
+    }
     if msg.contains("Subgroup operation") && msg.contains("const-expression") {
         msg.push_str(
             " (WGSL spec, Subgroup Built-in Functions: the id of subgroupBroadcast and \
@@ -529,6 +538,105 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
         );
     }
     KernelError::new(line, col, msg)
+}
+
+/// The built-ins whose overloads naga 30 gives abstract-float forms its constant evaluator
+/// does not implement (`naga::proc::overloads` against `ConstantEvaluator::math`): called
+/// with literal arguments, their result stays abstract, and a run-time operand beside it makes
+/// validation fail. gfx-rs/wgpu#7405 (open) tracks the missing abstract forms.
+const ABSTRACT_UNEVALUATED: &[&str] = &["mix", "smoothstep", "transpose", "inverse", "determinant"];
+
+/// What to write instead when naga 30 refuses an abstract value beside a run-time one
+/// (`f32(i) + mix(1.0, 3.0, 0.25)`): a naga bug, not a WGSL error. Dawn's tint accepts such
+/// shaders (the WGSL spec, § Abstract Numeric Types, converts the abstract result to f32);
+/// suffixed literals (`1.0f`) keep naga off the abstract form. `at` is the byte offset naga
+/// names (an argument of the call).
+fn abstract_hint(text: &str, at: usize) -> String {
+    let bytes = text.as_bytes();
+    // The innermost call whose parentheses hold `at`: its name and its whole text.
+    let mut depth = 0i32;
+    let mut open = None;
+    for k in (0..at.min(bytes.len())).rev() {
+        match bytes[k] {
+            b')' => depth += 1,
+            b'(' if depth == 0 => {
+                open = Some(k);
+                break;
+            }
+            b'(' => depth -= 1,
+            b';' | b'{' | b'}' => break,
+            _ => {}
+        }
+    }
+    let call = open.and_then(|o| {
+        let name_start = text[..o]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |k| k + 1);
+        let name = &text[name_start..o];
+        let mut d = 0i32;
+        let close = text[o..].char_indices().find_map(|(k, c)| {
+            match c {
+                '(' => d += 1,
+                ')' => {
+                    d -= 1;
+                    if d == 0 {
+                        return Some(o + k);
+                    }
+                }
+                _ => {}
+            }
+            None
+        })?;
+        Some((name, &text[name_start..=close]))
+    });
+    match call {
+        Some((name, whole)) if ABSTRACT_UNEVALUATED.contains(&name) && whole.len() <= 200 => {
+            format!(
+                " — a gap of naga 30, not a WGSL error (Dawn's tint accepts it): naga does not \
+                 evaluate `{name}` of abstract literals, so they stay abstract beside a run-time \
+                 value (gfx-rs/wgpu#7405); write the literals typed: `{}`",
+                suffix_literals(whole)
+            )
+        }
+        _ => " — naga 30 left a literal without a type here (Dawn's tint may accept it); write \
+              it typed: `1.0f` for an f32, `1i`, `1u`"
+            .to_string(),
+    }
+}
+
+/// `text` with each numeric literal that has no type suffix given the f32 suffix `f`
+/// (`mix(1.0, 3.0, 0.25)` → `mix(1.0f, 3.0f, 0.25f)`).
+fn suffix_literals(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let chars: Vec<char> = text.chars().collect();
+    let mut k = 0;
+    while k < chars.len() {
+        let c = chars[k];
+        let starts_number = c.is_ascii_digit()
+            && (k == 0 || !(chars[k - 1].is_ascii_alphanumeric() || chars[k - 1] == '_'));
+        if !starts_number {
+            out.push(c);
+            k += 1;
+            continue;
+        }
+        while k < chars.len() {
+            let c = chars[k];
+            let exp_sign = (c == '+' || c == '-') && k > 0 && matches!(chars[k - 1], 'e' | 'E');
+            if c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || exp_sign {
+                out.push(c);
+                k += 1;
+            } else {
+                break;
+            }
+        }
+        if !chars
+            .get(k)
+            .is_some_and(|c| matches!(c, 'f' | 'h' | 'i' | 'u' | 'x'))
+        {
+            out.push('f');
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -366,3 +366,35 @@ __global__ void k(float* y, float* z) {
     // 0x40004000: 2 + 0x4000·2^-22 = 2 + 2^-8 = 2.00390625.
     assert_eq!(nums(&t, "z"), [Some(2.003_906_25)]);
 }
+
+/// CUDA C++ Programming Guide, Atomic Functions: `atomicMax(int*, int)` and
+/// `atomicMin(int*, int)` compare signed whatever the memory held before; an `int*` over an
+/// `unsigned` buffer is the same bytes ([conv.integral]/2), so the comparison is the
+/// pointer's, and the old value comes back as an `int`.
+#[test]
+fn reinterp_signed_atomic_min_max_over_unsigned_cells_compare_signed() {
+    let src = "\
+__global__ void k(unsigned* u, int* o) {
+  int v = (int)threadIdx.x - 2;
+  atomicMax((int*)u, v);
+  atomicMin((int*)(u + 1), v);
+  if (threadIdx.x == 3) o[0] = atomicMax((int*)(u + 2), 0);
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            Dialect::Cuda,
+            4,
+            &[("u", 3, "0,0,4294967295"), ("o", 1, "zero")],
+        ),
+    )
+    .unwrap();
+    let u = nums(&t, "u");
+    // v = -2, -1, 0, 1. Signed: max(0, …) = 1; min(0, …) = -2, held as 2^32 - 2. (An
+    // unsigned comparison would keep 0xFFFFFFFF = -1 as the max and 0 as the min.)
+    assert_eq!(u[0], Some(1.0));
+    assert_eq!(u[1], Some(4_294_967_294.0));
+    // u[2] = 0xFFFFFFFF is -1 as an int: max(-1, 0) stores 0 and returns -1.
+    assert_eq!(u[2], Some(0.0));
+    assert_eq!(nums(&t, "o"), vec![Some(-1.0)]);
+}

@@ -67,5 +67,6 @@ mod support;
 mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
+mod wgsl_fixes;
 mod wgsl_layout;
 mod wgsl_uniformity;

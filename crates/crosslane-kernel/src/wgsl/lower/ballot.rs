@@ -12,6 +12,16 @@ impl Lower<'_> {
 }
 
 impl Lower<'_> {
+    /// [`Self::value_cells`], and for a `subgroupBallot` result (held whole as a u64) its
+    /// four `u32` components: what a store, an assignment or an argument of the whole value
+    /// reads, one component at a time (`o[i] = subgroupBallot(p);`).
+    pub(super) fn held_cells(&self, h: Handle<Expression>) -> Option<Vec<(u32, ValTy)>> {
+        if self.is_ballot_expr(h) {
+            return Some((0..4).map(|k| (k, ValTy::scalar(Scalar::U32))).collect());
+        }
+        self.value_cells(h)
+    }
+
     pub(super) fn baked_ballot(&self, h: Handle<Expression>) -> bool {
         self.ballots.contains(&h)
     }

@@ -20,6 +20,11 @@ impl Lower<'_> {
         if depth > self.max_depth {
             return Err(depth_err(at, self.max_depth));
         }
+        if let (Some(c), true) = (k, self.is_ballot_expr(h)) {
+            // A component of a `subgroupBallot` result (held whole as a u64): stored, passed
+            // or used component-wise like any vec4<u32>.
+            return self.ballot_component(h, c, at, depth + 1);
+        }
         let k = match self.value_cells(h) {
             Some(_) => Some(k.ok_or_else(|| {
                 KernelError::new(
@@ -42,7 +47,7 @@ impl Lower<'_> {
             Expression::Literal(l) => literal(*l, at),
             Expression::Constant(c) => {
                 let init = self.module().constants[*c].init;
-                self.global_const(init, at)?
+                self.global_const_c(init, k, at)?
             }
             Expression::ZeroValue(_) => {
                 let t = self.cell_ty(h, k, at)?;
@@ -157,34 +162,28 @@ impl Lower<'_> {
                     TypeInner::Pointer { .. } | TypeInner::ValuePointer { .. }
                 ) && self.value_cells(*base).is_some() =>
             {
-                // `v[i]` / `m[i]` on a value with `i` known at run time: a select over the
-                // components or columns (WGSL § Vector Access Expression: an index out of
-                // range gives some component; here the last).
-                let n = match self.ty_inner(*base) {
-                    TypeInner::Vector { size, .. } => *size as u32,
-                    TypeInner::Matrix { columns, .. } => *columns as u32,
-                    _ => {
-                        return Err(KernelError::new(
+                // `v[i]` / `m[i]` / `a[i]` on a value (a `let` or `const` array, a lookup
+                // table) with `i` known at run time: a select over the components, columns or
+                // elements, as a balanced tree of `i < mid ? … : …` (depth log2 n, whatever the
+                // array's length). WGSL § Vector Access Expression and § Array Access
+                // Expression: an index out of range gives an indeterminate value; here the
+                // last element (the choice the vector access has always made here).
+                let n =
+                    match self.ty_inner(*base) {
+                        TypeInner::Vector { size, .. } => *size as u32,
+                        TypeInner::Matrix { columns, .. } => *columns as u32,
+                        TypeInner::Array {
+                            size: ArraySize::Constant(n),
+                            ..
+                        } => n.get(),
+                        _ => return Err(KernelError::new(
                             at.line,
                             at.col,
-                            "an element of a value chosen at run time is emulated for vectors \
-                             and matrices only",
-                        ))
-                    }
-                };
-                let last = self.element_start(*base, n - 1);
-                let mut acc = self.expr_c(*base, Some(last + k.unwrap_or(0)), d)?;
-                for j in (0..n - 1).rev() {
-                    let start = self.element_start(*base, j);
-                    let e = self.expr_c(*base, Some(start + k.unwrap_or(0)), d)?;
-                    let i = cast(Scalar::U32, self.expr(*index, d)?, at);
-                    let c = bin(BinOp::Eq, i, int_lit(u64::from(j), at), at);
-                    acc = ex(
-                        ExprKind::Ternary(Box::new(c), Box::new(e), Box::new(acc)),
-                        at,
-                    );
-                }
-                acc
+                            "an element of a value chosen at run time is emulated for vectors, \
+                             matrices and fixed-size arrays only",
+                        )),
+                    };
+                self.select_element(*base, *index, (0, n), k.unwrap_or(0), d, at)?
             }
             Expression::Access { .. } => self.place_c(h, k, d)?,
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
@@ -466,5 +465,34 @@ impl Lower<'_> {
                 ))
             }
         })
+    }
+}
+
+impl Lower<'_> {
+    /// Cell `k` of the element `index` (known at run time) of the value `base`, among its
+    /// elements `lo..hi`: a balanced tree of selects, so its depth grows as log2 of the
+    /// element count. An index past the end takes the last element (see the caller).
+    fn select_element(
+        &mut self,
+        base: Handle<Expression>,
+        index: Handle<Expression>,
+        (lo, hi): (u32, u32),
+        k: u32,
+        d: u32,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        if hi - lo <= 1 {
+            let start = self.element_start(base, lo);
+            return self.expr_c(base, Some(start + k), d);
+        }
+        let mid = lo + (hi - lo) / 2;
+        let left = self.select_element(base, index, (lo, mid), k, d, at)?;
+        let right = self.select_element(base, index, (mid, hi), k, d, at)?;
+        let i = cast(Scalar::U32, self.expr(index, d)?, at);
+        let c = bin(BinOp::Lt, i, int_lit(u64::from(mid), at), at);
+        Ok(ex(
+            ExprKind::Ternary(Box::new(c), Box::new(left), Box::new(right)),
+            at,
+        ))
     }
 }

@@ -56,6 +56,7 @@ mod build;
 mod expressions;
 mod math;
 mod matrix;
+mod names;
 mod overrides;
 mod places;
 mod statements;
@@ -314,6 +315,7 @@ pub fn lower(
         loops: Vec::new(),
         lens,
         vec_ret: None,
+        local_names: names::local_names(module, &ep.function),
     };
     for (h, g) in module.global_variables.iter() {
         let name = g
@@ -569,6 +571,8 @@ struct Lower<'a> {
     /// A helper returning a vector: its size (the result goes out through the reference
     /// parameters `_ret.x`, `_ret.y`, …).
     vec_ret: Option<Vec<(u32, ValTy)>>,
+    /// Each function variable's engine name (`names::local_names`: one per declaration).
+    local_names: HashMap<Handle<naga::LocalVariable>, String>,
 }
 
 impl Lower<'_> {
@@ -607,6 +611,14 @@ impl Lower<'_> {
         }
         self.bumped.insert(wanted, s);
         s
+    }
+
+    /// The engine name of local variable `l` (`names::local_names`).
+    fn local_name(&self, l: Handle<naga::LocalVariable>) -> String {
+        self.local_names
+            .get(&l)
+            .cloned()
+            .unwrap_or_else(|| format!("local{}", l.index()))
     }
 
     fn ident(&mut self, name: &str, at: ast::Span) -> Expr {
@@ -939,6 +951,7 @@ impl Lower<'_> {
                 loops: Vec::new(),
                 lens: self.lens,
                 vec_ret,
+                local_names: names::local_names(module, f),
             };
             let body = low.function_body(at, Vec::new());
             self.used = low.used;
@@ -1066,10 +1079,7 @@ impl Lower<'_> {
         let func = self.func;
         for (h, lv) in func.local_variables.iter() {
             let at = self.span_of(func.local_variables.get_span(h), fn_span);
-            let name = lv
-                .name
-                .clone()
-                .unwrap_or_else(|| format!("local{}", h.index()));
+            let name = self.local_name(h);
             let (elem, count, _) =
                 elem_of(self.module(), lv.ty).map_err(|m| at_err(at, &name, m))?;
             let comps = components(self.module(), lv.ty);

@@ -54,6 +54,99 @@ impl Lower<'_> {
         }
     }
 
+    /// Cell `k` of the module-scope constant expression `e` (a `const` vector, matrix, array
+    /// or struct: `const T = array<u32, 4>(…)`), laid out as WGSL lays out its bytes (WGSL §
+    /// Alignment and Size, as every value held by cells); `e` itself for a scalar.
+    pub(super) fn global_const_c(
+        &mut self,
+        e: Handle<Expression>,
+        k: Option<u32>,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        let Some(k) = k else {
+            return self.global_const(e, at);
+        };
+        let module = self.module();
+        let top = match &module.global_expressions[e] {
+            Expression::Compose { ty, .. } | Expression::ZeroValue(ty) => *ty,
+            _ => return self.global_const(e, at),
+        };
+        let w = types::cell_width(module, &module.types[top].inner);
+        // Walk down to the scalar holding cell `k` (bounded by the type's nesting).
+        let (mut cur, mut ty, mut k) = (e, top, k);
+        for _ in 0..=self.max_depth {
+            let module = self.module();
+            match &module.global_expressions[cur] {
+                Expression::Compose { components, .. } => {
+                    let inner = &module.types[ty].inner;
+                    // Each component's first cell and type.
+                    let starts: Vec<(u32, Option<Handle<naga::Type>>)> = match inner {
+                        TypeInner::Array { base, stride, .. } => (0..components.len() as u32)
+                            .map(|j| (j * stride / w, Some(*base)))
+                            .collect(),
+                        TypeInner::Struct { members, .. } => {
+                            members.iter().map(|m| (m.offset / w, Some(m.ty))).collect()
+                        }
+                        TypeInner::Matrix { rows, scalar, .. } => {
+                            let cs = types::column_stride(*rows, *scalar, w);
+                            (0..components.len() as u32)
+                                .map(|j| (j * cs, None))
+                                .collect()
+                        }
+                        // A vector: its components end to end (a vector component counts
+                        // its size).
+                        _ => {
+                            let mut at_cell = 0;
+                            let mut v = Vec::new();
+                            for &c in components {
+                                v.push((at_cell, None));
+                                at_cell += match &module.global_expressions[c] {
+                                    Expression::Compose { ty, .. } | Expression::ZeroValue(ty) => {
+                                        types::vec_comps_in(module, &module.types[*ty].inner)
+                                    }
+                                    Expression::Splat { size, .. } => *size as u32,
+                                    _ => 1,
+                                };
+                            }
+                            v
+                        }
+                    };
+                    let Some(j) = starts.iter().rposition(|s| s.0 <= k) else {
+                        break;
+                    };
+                    k -= starts[j].0;
+                    cur = components[j];
+                    ty = match (starts[j].1, &module.global_expressions[cur]) {
+                        (Some(t), _) => t,
+                        (None, Expression::Compose { ty, .. } | Expression::ZeroValue(ty)) => *ty,
+                        (None, _) => ty,
+                    };
+                }
+                Expression::Splat { value, .. } => cur = *value,
+                Expression::ZeroValue(t) => {
+                    let t = *t;
+                    let cells = self.type_cells(&self.module().types[t].inner);
+                    let elem = match cells.and_then(|c| c.into_iter().find(|c| c.0 == k)) {
+                        Some((_, v)) => v,
+                        None => {
+                            elem_of(self.module(), t)
+                                .map_err(|m| KernelError::new(at.line, at.col, m))?
+                                .0
+                        }
+                    };
+                    return Ok(zero(elem, at));
+                }
+                _ => return self.global_const(cur, at),
+            }
+        }
+        Err(KernelError::new(
+            at.line,
+            at.col,
+            "a constant of this shape is not emulated yet (scalars, vectors, matrices, arrays \
+             and structs of literals are)",
+        ))
+    }
+
     /// The lvalue a pointer expression names (`buf[i]`, `x`).
     pub(super) fn place(&mut self, h: Handle<Expression>, depth: u32) -> Result<Expr, KernelError> {
         self.place_c(h, None, depth)
@@ -153,10 +246,7 @@ impl Lower<'_> {
                 })
             }
             Expression::LocalVariable(l) => {
-                let name = self.func.local_variables[*l]
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("local{}", l.index()));
+                let name = self.local_name(*l);
                 let ty = self.func.local_variables[*l].ty;
                 if let (TypeInner::Array { .. }, Some(k)) = (&self.module().types[ty].inner, k) {
                     // A cell of a whole local array (held as the engine's array).
@@ -324,11 +414,7 @@ impl Lower<'_> {
                         return None;
                     }
                     let (elem, _, _) = elem_of(self.module(), lv.ty).ok()?;
-                    let name = lv
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("local{}", l.index()));
-                    return Some((name, elem.scalar));
+                    return Some((self.local_name(*l), elem.scalar));
                 }
                 Expression::GlobalVariable(g) => {
                     let var = &self.module().global_variables[*g];

@@ -163,11 +163,11 @@ impl Lower<'_> {
                     at,
                 )]
             }
-            Statement::Store { pointer, value } if self.value_cells(*value).is_some() => {
+            Statement::Store { pointer, value } if self.held_cells(*value).is_some() => {
                 // Component by component (cell by cell for a matrix or struct; padding is
                 // never written), through temporaries first: `v = v.yx` reads the old
                 // components (WGSL § Assignment: the right side is evaluated first).
-                let cells = self.value_cells(*value).unwrap_or_default();
+                let cells = self.held_cells(*value).unwrap_or_default();
                 let tmp = format!("_store{}", value.index());
                 let mut v = Vec::new();
                 for &(k, t) in &cells {
@@ -210,9 +210,9 @@ impl Lower<'_> {
                         return self.compare_exchange(*pointer, *cmp, *value, *result, at);
                     }
                 };
-                let p = self.place(*pointer, 0)?;
+                let p = self.atomic_address(*pointer, at)?;
                 let v = self.expr(*value, 0)?;
-                let c = call(name, vec![ex(ExprKind::AddrOf(Box::new(p)), at), v]);
+                let c = call(name, vec![p, v]);
                 vec![self.call_stmt(*result, c, None, at)?]
             }
             Statement::WorkGroupUniformLoad { pointer, result } => {
@@ -248,7 +248,7 @@ impl Lower<'_> {
                             args.extend(self.pointer_argument(*a, *base, *space, at)?);
                             continue;
                         }
-                        match self.value_cells(*a) {
+                        match self.held_cells(*a) {
                             // A vector, matrix or struct argument: its cells, as the
                             // parameters are.
                             Some(cells) => {
@@ -406,17 +406,11 @@ impl Lower<'_> {
         result: Option<Handle<Expression>>,
         at: ast::Span,
     ) -> Result<Vec<Stmt>, KernelError> {
-        let p = self.place(pointer, 0)?;
+        let p = self.atomic_address(pointer, at)?;
         let c = self.expr(cmp, 0)?;
         let v = self.expr(value, 0)?;
         let t = self.scalar_ty(value, at)?;
-        let call = ex(
-            ExprKind::Call(
-                "atomicCAS".into(),
-                vec![ex(ExprKind::AddrOf(Box::new(p)), at), c, v],
-            ),
-            at,
-        );
+        let call = ex(ExprKind::Call("atomicCAS".into(), vec![p, c, v]), at);
         let Some(r) = result else {
             return Ok(vec![stmt(StmtKind::Expr(call), at)]);
         };
@@ -436,6 +430,34 @@ impl Lower<'_> {
 }
 
 impl Lower<'_> {
+    /// The address an atomic acts on: `&cell`, or `(int*)&cell` for an `atomic<i32>` member
+    /// of a struct held as `u32` bits (a struct mixing 32-bit types; `(unsigned*)` for the
+    /// reverse), so the engine's atomic takes the member's type: `atomicMax`/`atomicMin`
+    /// compare as the member's type (WGSL § Atomic Read-modify-write: `T` is the atomic's
+    /// type) and the old value comes back as one.
+    pub(super) fn atomic_address(
+        &mut self,
+        pointer: Handle<Expression>,
+        at: ast::Span,
+    ) -> Result<Expr, KernelError> {
+        let p = self.place(pointer, 0)?;
+        let addr = ex(ExprKind::AddrOf(Box::new(p)), at);
+        let member = match self.ty_inner(pointer) {
+            TypeInner::Pointer { base, .. } => match self.module().types[*base].inner {
+                TypeInner::Atomic(s) | TypeInner::Scalar(s) => scalar_of(s),
+                _ => None,
+            },
+            _ => None,
+        };
+        Ok(match (self.root_cells(pointer), member) {
+            (Some((_, cell)), Some(want)) if cell != want && cell.bits() == want.bits() => ex(
+                ExprKind::Cast(Ty::Ptr(ValTy::scalar(want)), Box::new(addr)),
+                at,
+            ),
+            _ => addr,
+        })
+    }
+
     /// The arguments a pointer argument `a` (to `base` in `space`) passes: the address of the
     /// pointee's first cell for a cell-pointer parameter (see `places::pointer_kind`; an array
     /// local passes itself), else the pointee's cells as lvalues for the reference parameters.
