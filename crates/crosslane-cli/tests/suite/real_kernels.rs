@@ -909,7 +909,7 @@ fn unsupported_constructs_are_named_at_their_line() {
             "pointer and reference patterns in a partial specialization are not supported",
         ),
         (
-            "struct B { int a; __device__ int f() { return a; } };\nstruct S : B { int b; };\n__global__ void k(int* o) {}\n",
+            "struct B { int a; __device__ B(int x) : a(x) {} };\nstruct S : B { int b; };\n__global__ void k(int* o) {}\n",
             "2:",
             "a base class with those is not supported",
         ),

@@ -278,6 +278,7 @@ impl Parser<'_> {
                 is_static: false,
                 ret: sret.map_or(Ret::Plain, Ret::Struct),
                 ty: ret,
+                inherited: None,
             },
         );
         self.structs.insert(name.clone(), def);

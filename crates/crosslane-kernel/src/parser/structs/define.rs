@@ -142,9 +142,13 @@ impl Parser<'_> {
                     _ => {}
                 }
             }
-            if self.is_punct("~") {
+            if self.destructor(&name)? {
+                continue;
+            }
+            if self.is_word("virtual") {
                 return self.unsupported(
-                    "destructors are not supported (nothing is freed on a GPU lane); remove it",
+                    "virtual member functions are not supported (no dynamic dispatch here); \
+                     remove `virtual` and call the function of the object's own class",
                 );
             }
             let start = self.pos;
@@ -369,6 +373,14 @@ impl Parser<'_> {
                 self.peek(k + 2),
                 self.peek(k + 3),
             ) {
+                // `S::~S() {}` defined after the struct ([`Self::destructor`]).
+                (Tok::Ident(st), Tok::Punct("::"), Tok::Punct("~"), _)
+                    if self.structs.contains_key(st) =>
+                {
+                    let st = st.clone();
+                    self.pos += k + 2;
+                    return self.destructor(&st);
+                }
                 // `V V::operator+(…)`: a member operator ([`super::super::operators`]).
                 (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), _)
                     if m == "operator" && self.structs.contains_key(st) =>
@@ -632,8 +644,12 @@ impl Parser<'_> {
             if is_ctor {
                 def.ctors.push((arity, func.clone()));
             } else {
-                // `static` is written on the declaration only.
-                let was_static = def.methods.get(&mname).is_some_and(|m| m.is_static);
+                // `static` is written on the declaration only. A base's member of this name is
+                // hidden by this one ([class.member.lookup]/1), static or not.
+                let was_static = def
+                    .methods
+                    .get(&mname)
+                    .is_some_and(|m| m.is_static && m.inherited.is_none());
                 is_static |= was_static;
                 def.methods.insert(
                     mname.clone(),
@@ -642,6 +658,7 @@ impl Parser<'_> {
                         is_static,
                         ret: sret.clone().map_or(Ret::Plain, Ret::Struct),
                         ty: ret,
+                        inherited: None,
                     },
                 );
             }
@@ -832,4 +849,89 @@ impl Parser<'_> {
 /// write (`@`), so it never meets a name of the source.
 pub(crate) fn anon_struct_name(at: Span) -> String {
     format!("struct@{}:{}", at.line, at.col)
+}
+
+impl Parser<'_> {
+    /// A destructor declaration `~S()` of struct `name` (after any `__device__`/`inline`
+    /// qualifiers), if one starts here: read and dropped when it does nothing. A destructor
+    /// whose body is empty, or one declared `= default` (or only declared), is trivial
+    /// ([class.dtor]/6: an implicitly-defined or defaulted destructor of a class whose members
+    /// have trivial destructors does nothing), so the object's lifetime ends with nothing run
+    /// ([basic.life]/1). `true` when one was read.
+    ///
+    /// # Errors
+    /// A destructor with statements in its body: running it at the end of each object's scope,
+    /// in reverse order of construction on every way out of the block ([class.dtor]/12,
+    /// [stmt.jump]/2), is not modelled; the message says to call a named member function at the
+    /// scope's end instead. A `virtual` destructor (no dynamic dispatch here).
+    pub(super) fn destructor(&mut self, name: &str) -> PResult<bool> {
+        let mut k = 0;
+        while matches!(self.peek(k), Tok::Ident(w) if super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "virtual")
+        {
+            k += 1;
+        }
+        if !matches!(self.peek(k), Tok::Punct("~")) {
+            return Ok(false);
+        }
+        if (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "virtual")) {
+            return self.unsupported(
+                "a virtual destructor is not supported (no dynamic dispatch here); remove \
+                 `virtual`",
+            );
+        }
+        self.pos += k + 1;
+        let at = self.span();
+        if !self.is_word(name) {
+            return self.err(&format!("`{name}` after `~` (the destructor's name)"));
+        }
+        self.bump();
+        self.expect_punct("(")?;
+        if self.is_word("void") {
+            self.bump();
+        }
+        self.expect_punct(")")?;
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "noexcept" | "override" | "__device__" | "__host__"))
+        {
+            self.bump();
+            if self.is_punct("(") {
+                let close = self.closing(self.pos).unwrap_or(self.pos);
+                self.pos = close + 1;
+            }
+        }
+        if self.eat(";") {
+            return Ok(true);
+        }
+        if self.eat("=") {
+            if !(self.is_word("default") || self.is_word("delete")) {
+                return self.err("`default` or `delete` after `~S() =`");
+            }
+            self.bump();
+            self.expect_punct(";")?;
+            return Ok(true);
+        }
+        if !self.is_punct("{") {
+            return self.err("the destructor's body `{ … }`");
+        }
+        let close = self
+            .closing(self.pos)
+            .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+        let empty = self.toks[self.pos + 1..close]
+            .iter()
+            .all(|t| matches!(t.tok, Tok::Punct(";")));
+        if !empty {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a destructor with statements (`~{name}() {{ … }}`) is not supported: running \
+                     it at the end of each object's scope ([class.dtor]/12) is not modelled; \
+                     move its statements into a named member function (`release()`) and call \
+                     it where the object's scope ends"
+                ),
+            ));
+        }
+        self.pos = close + 1;
+        self.eat(";");
+        Ok(true)
+    }
 }

@@ -415,6 +415,19 @@ impl Parser<'_> {
         } else {
             (Some(ident("this", span)), args.to_vec())
         };
+        // `Base::f()` in a member function of `Base` or of a class derived from it: called on
+        // `*this` ([class.mfct.non-static]/2, with qualified lookup naming the base's member).
+        let receiver = match receiver {
+            None if !method.is_static
+                && self
+                    .self_struct
+                    .as_deref()
+                    .is_some_and(|c| c == s || self.base_offset(c, &s).is_some()) =>
+            {
+                Some(ident("this", span))
+            }
+            r => r,
+        };
         let mut out_args = Vec::new();
         let mut writeback: Vec<(Expr, Expr)> = Vec::new();
         let ret_tmp = match &method.ret {
@@ -433,13 +446,15 @@ impl Parser<'_> {
                     format!("`{s}::{m}` is not static: call it on a `{s}` value"),
                 ));
             };
-            let Some((_, leaves)) = self.leaves_of(&r, Some(&s))? else {
+            let Some((rs, leaves)) = self.leaves_of(&r, Some(&s))? else {
                 return Err(KernelError::new(
                     span.line,
                     span.col,
                     format!("`.{m}(…)` needs a `{s}` value on its left"),
                 ));
             };
+            // A base's member function takes the base subobject's leaves ([`super::bases`]).
+            let (owner, leaves) = self.subobject_leaves(&rs, &s, &method, leaves, span)?;
             let all_vars = leaves
                 .iter()
                 .all(|(_, e)| matches!(e.kind, ExprKind::Ident(_)));
@@ -449,7 +464,7 @@ impl Parser<'_> {
                 // A receiver that is not a variable (an element of a struct array or buffer, a
                 // temporary): copied in, the call made, and an element copied back out, all
                 // before the statement (the member function may change its receiver).
-                let t = self.temporary(&s, span)?;
+                let t = self.temporary(&owner, span)?;
                 for ((_, dst), (_, src)) in t.iter().zip(&leaves) {
                     let sp = self.syn_span(span);
                     let a = Expr::new(
