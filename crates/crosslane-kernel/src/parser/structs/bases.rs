@@ -145,6 +145,7 @@ impl Parser<'_> {
             if let Some(d) = self.structs.get_mut(sname) {
                 d.methods.extend(inherited_fns);
                 d.bases.push((base.clone(), offset));
+                d.direct_bases.push((base.clone(), def.fields.len()));
                 d.bases
                     .extend(def.bases.iter().map(|(b, o)| (b.clone(), offset + o)));
                 d.fields.extend(def.fields);

@@ -955,6 +955,19 @@ impl Parser<'_> {
                 format!("`{s}` has no constructor taking {} argument(s)", args.len()),
             ));
         }
+        // C++17 aggregates with base classes ([dcl.init.aggr]/2): the direct bases are the
+        // list's first elements, `D d{{3}, 4};`, each initialized from its own braced list or
+        // a value of the base's type ([dcl.init.aggr]/3). A first element that is neither is
+        // brace elision ([dcl.init.aggr]/15): the values go to the bases' members in order,
+        // as the flat member list below reads them.
+        let base_list = !def.direct_bases.is_empty()
+            && args.first().is_some_and(|a| {
+                matches!(&a.kind, ExprKind::Call(n, _) if n == "@brace")
+                    || self.struct_of(a).is_some()
+            });
+        if base_list {
+            return self.construct_with_bases(s, &def, args, span);
+        }
         if args.len() > def.fields.len() {
             return Err(KernelError::new(
                 span.line,
@@ -966,11 +979,75 @@ impl Parser<'_> {
                 ),
             ));
         }
+        self.construct_fields(&def.fields, |k| args.get(k), span)
+            .map(|(_, l)| (s.to_string(), l))
+    }
+
+    /// [`Self::construct`] of a braced list whose first elements are struct `s`'s direct
+    /// bases ([dcl.init.aggr]/2), then its own members.
+    ///
+    /// # Errors
+    /// More initializers than elements, a base's element that is not a braced list or a
+    /// value of that base, or a member's error.
+    fn construct_with_bases(
+        &mut self,
+        s: &str,
+        def: &StructDef,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<(String, Leaves)> {
+        let nb = def.direct_bases.len();
+        let base_fields: usize = def.direct_bases.iter().map(|(_, n)| n).sum();
+        let own = def.fields.get(base_fields..).unwrap_or_default();
+        if args.len() > nb + own.len() {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{s}` has {nb} base(s) and {} member(s), given {} initializers",
+                    own.len(),
+                    args.len()
+                ),
+            ));
+        }
         let mut out = Vec::new();
-        for (k, f) in def.fields.iter().enumerate() {
+        for (k, (base, _)) in def.direct_bases.iter().enumerate() {
+            let leaves = match args.get(k) {
+                Some(a) => self.leaves_of(a, Some(base))?.ok_or_else(|| {
+                    KernelError::new(
+                        a.span.line,
+                        a.span.col,
+                        format!(
+                            "the base `{base}` of `{s}` needs a braced list `{{…}}` or a \
+                             `{base}` value here ([dcl.init.aggr]/2: bases come first)"
+                        ),
+                    )
+                })?,
+                None => self.construct(base, &[], span)?,
+            };
+            out.extend(leaves.1);
+        }
+        let rest = self.construct_fields(own, |k| args.get(nb + k), span)?;
+        out.extend(rest.1);
+        Ok((s.to_string(), out))
+    }
+
+    /// The leaves of `fields` initialized from the list element `arg(k)` of the k-th field
+    /// (or its default member initializer, or zero: [dcl.init.aggr]/8).
+    fn construct_fields<'a>(
+        &mut self,
+        fields: &[Field],
+        arg: impl Fn(usize) -> Option<&'a Expr>,
+        span: Span,
+    ) -> PResult<(String, Leaves)> {
+        let args: Vec<Option<Expr>> = (0..fields.len()).map(|k| arg(k).cloned()).collect();
+        let args = &args;
+        let mut out = Vec::new();
+        for (k, f) in fields.iter().enumerate() {
+            let arg_k = args.get(k).and_then(Option::as_ref);
             match &f.ty {
                 FieldTy::Struct(inner) => {
-                    let leaves = match args.get(k) {
+                    let leaves = match arg_k {
                         Some(a) => self.leaves_of(a, Some(inner))?.ok_or_else(|| {
                             KernelError::new(
                                 a.span.line,
@@ -990,7 +1067,7 @@ impl Parser<'_> {
                 // An array of structs: value-initialized (zero) when not given; a braced
                 // list for it is not read.
                 FieldTy::SArr(inner, _) => {
-                    if let Some(a) = args.get(k) {
+                    if let Some(a) = arg_k {
                         return Err(KernelError::new(
                             a.span.line,
                             a.span.col,
@@ -1009,7 +1086,7 @@ impl Parser<'_> {
                 // An array member's value: a braced list or zero, copied element by element
                 // where it is stored ([`Parser::copy_elements`]).
                 FieldTy::Arr(..) => {
-                    let v = match args.get(k) {
+                    let v = match arg_k {
                         Some(
                             a @ Expr {
                                 kind: ExprKind::Call(n, _),
@@ -1028,7 +1105,7 @@ impl Parser<'_> {
                     out.push((f.name.clone(), v));
                 }
                 _ => {
-                    let v = match args.get(k).cloned().or_else(|| f.default.clone()) {
+                    let v = match arg_k.cloned().or_else(|| f.default.clone()) {
                         Some(a) => self.lower_struct(a)?,
                         None => zero(span),
                     };
@@ -1036,6 +1113,6 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok((s.to_string(), out))
+        Ok((String::new(), out))
     }
 }

@@ -133,6 +133,10 @@ pub(super) struct StructDef {
     /// Every base class subobject, direct and indirect, with the index of its first leaf among
     /// this struct's leaves ([`bases`]): where a base's member function finds its members.
     pub(super) bases: Vec<(String, usize)>,
+    /// The direct base classes in declaration order, each with how many of this struct's
+    /// `fields` (its first ones, base after base) are that base's: the elements a braced
+    /// list gives before the struct's own members ([dcl.init.aggr]/2).
+    pub(super) direct_bases: Vec<(String, usize)>,
     /// The class template and arguments this struct is the instance of (`Number<4>`:
     /// `Number`, `[4]`), for deduction from it ([`super::deduce_class`]).
     pub(super) instance_of: Option<(String, Vec<super::targs::TArg>)>,
