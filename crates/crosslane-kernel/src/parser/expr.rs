@@ -650,6 +650,20 @@ impl Parser<'_> {
                 return self.primary();
             }
             Tok::Ident(w)
+                if self.std_using
+                    && matches!(w.as_str(), "min" | "max")
+                    && self.is_punct("<")
+                    && self.var_type(&w).is_none()
+                    && !self.templates.contains_key(&w) =>
+            {
+                // `min<int>(a, b)` after `using namespace std;` is `std::min<int>`
+                // ([namespace.udir]/2: the directive makes std's names visible unqualified).
+                return match self.std_min_max_explicit(&w, span)? {
+                    Some(e) => Ok(e),
+                    None => self.err("`<` and a type after `min`/`max`"),
+                };
+            }
+            Tok::Ident(w)
                 if self.simt_using
                     && Self::is_ascend_simt(&w)
                     && (self.is_punct("(") || self.is_punct("<"))
