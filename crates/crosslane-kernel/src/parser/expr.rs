@@ -436,8 +436,11 @@ impl Parser<'_> {
                     span,
                 )?;
             } else if self.is_punct("(")
-                && matches!(&e.kind, ExprKind::Call(n, _) if n.starts_with("lambda#"))
+                && (matches!(&e.kind, ExprKind::Call(n, _) if n.starts_with("lambda#"))
+                    || (matches!(&e.kind, ExprKind::Call(..)) && self.struct_of(&e).is_some()))
             {
+                // Also a call of a struct made in place (`Functor{}(a, b)`,
+                // `static_for<0, 4, 1>{}(f)`): its `operator()` on that temporary ([over.call]/1).
                 // A lambda called where it is made (`auto v = [&]() { … }();`): its closure's
                 // `operator()` on the closure just made ([expr.prim.lambda.closure]/3).
                 self.bump();

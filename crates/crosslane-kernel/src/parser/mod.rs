@@ -82,6 +82,7 @@ mod host_nested;
 mod host_range_for;
 mod items;
 mod lambda;
+mod lambda_generic;
 mod lib_functors;
 mod lib_helpers;
 mod limits;

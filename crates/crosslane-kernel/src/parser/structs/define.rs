@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The member name a conversion function `operator T()` is kept under ([class.conv.fct]): one
+/// per class here (a class with several conversion functions keeps the last).
+pub(crate) const CONV: &str = "operator conv";
+
 impl Parser<'_> {
     /// `struct Name { members };` (or `class`) at file scope; `as_name` names a class
     /// template's instance. Data members, static `constexpr` members, member functions
@@ -171,7 +175,12 @@ impl Parser<'_> {
                 && !matches!(self.peek(k + 1), Tok::Punct("("))
             {
                 self.pos += k + 1;
-                self.conversion_operator(&sname)?;
+                if !self.conversion_operator(&sname)? {
+                    // `operator int() const`: a member function ([`Self::member_function`]).
+                    self.pos = start;
+                    methods.push(start);
+                    self.skip_member_function()?;
+                }
                 continue;
             }
             if self.subscript_operator_starts() {
@@ -415,7 +424,7 @@ impl Parser<'_> {
     /// Guide, "extern __shared__": every such array starts at the same address). It makes
     /// `SharedMemory<T>()` the dynamic shared array viewed as `T` cells
     /// ([`Self::shared_view_expr`]); any other conversion operator is refused.
-    fn conversion_operator(&mut self, sname: &str) -> PResult<()> {
+    fn conversion_operator(&mut self, sname: &str) -> PResult<bool> {
         let at = self.span();
         while self.is_word("const") || self.is_word("volatile") {
             self.bump();
@@ -446,18 +455,23 @@ impl Parser<'_> {
                     def.shared_view.get_or_insert(v);
                 }
             }
+            // A conversion to a scalar or vector type (`integral_constant`'s `constexpr
+            // operator value_type() const`): the member function `operator conv`, called where
+            // the object is used as a value ([class.conv.fct]/1, [conv]/6).
+            Ty::Val(_) => return Ok(false),
             _ => {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
-                    "conversion operators are supported only in the `SharedMemory<T>` shape \
-                     (`operator T*()` returning an `extern __shared__` array); write a named \
-                     member function and call it",
+                    "conversion operators are supported to a scalar or vector type \
+                     (`operator int() const`) and in the `SharedMemory<T>` shape (`operator \
+                     T*()` returning an `extern __shared__` array); write a named member \
+                     function and call it",
                 ))
             }
         }
         self.pos = close + 1;
-        Ok(())
+        Ok(true)
     }
 
     /// `SharedMemory<T>()`: the dynamic `extern __shared__` array as `T` cells. Its declaration
@@ -554,8 +568,27 @@ impl Parser<'_> {
         }
         let is_ctor = self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
         let mut returns_self = false;
-        let (ret, sret) = if is_ctor {
+        // `auto f() const { … }`: the type from `-> T` or the body's `return`s
+        // ([dcl.spec.auto]/2-3), as for a free function ([`super::super::fn_types`]).
+        let mut is_auto = false;
+        // `operator T() const`: a conversion function, its type the result's ([class.conv.fct]).
+        let conv = !is_ctor
+            && self.is_word("operator")
+            && !matches!(self.peek(1), Tok::Punct("("))
+            && self.operator_id_at(0).is_none();
+        let (mut ret, sret) = if is_ctor {
             self.bump();
+            (Ty::Void, None)
+        } else if conv {
+            self.bump();
+            while self.is_word("const") || self.is_word("volatile") {
+                self.bump();
+            }
+            let base = self.base_type()?;
+            (self.pointers(base)?.0, None)
+        } else if self.is_word("auto") && !matches!(self.peek(1), Tok::Punct("&" | "*")) {
+            self.bump();
+            is_auto = true;
             (Ty::Void, None)
         } else if let Some(s) = self.struct_type()? {
             let own_ref = s == sname
@@ -587,6 +620,8 @@ impl Parser<'_> {
         }
         let mname = if is_ctor {
             String::new()
+        } else if conv {
+            CONV.to_string()
         } else if let Some(r) = self.operator_id_at(0) {
             // `operator+`, `operator<`, … ([`super::super::operators`]): keyed per parameter
             // types.
@@ -615,6 +650,12 @@ impl Parser<'_> {
         while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "noexcept" | "override" | "__device__" | "__host__"))
         {
             self.bump();
+        }
+        if is_auto {
+            if let Some(t) = self.trailing_return()? {
+                ret = t;
+                is_auto = false;
+            }
         }
         let func = if is_ctor {
             format!("{sname}::{name}/{}", params.len())
@@ -678,6 +719,14 @@ impl Parser<'_> {
             scope.insert(c.local.clone(), Ty::Ptr(c.elem));
         }
         self.scopes.push(scope);
+        // Reference parameters to one value: their type is the referent's, for `auto` and
+        // deduction ([dcl.ref]/1), as in a free function.
+        let refs = params
+            .iter()
+            .filter(|p| p.reference && !self.param_dims.iter().any(|(n, _)| *n == p.name))
+            .map(|p| p.name.clone())
+            .collect();
+        let outer_refs = std::mem::replace(&mut self.value_refs, refs);
         let r = (|| -> PResult<Function> {
             for (n, sv) in own {
                 let leaves = self.leaves(&sv.sname, at)?;
@@ -735,10 +784,22 @@ impl Parser<'_> {
             }
             let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
             let saved_this = std::mem::replace(&mut self.ret_this, returns_self);
+            let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
             let body = self.stmt();
+            let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.ret_struct = saved_ret;
             self.ret_this = saved_this;
             let mut body = body?;
+            if is_auto {
+                ret = self.auto_return_type(&func, deduced.flatten())?;
+                if let Some(m) = self
+                    .structs
+                    .get_mut(sname)
+                    .and_then(|d| d.methods.get_mut(&mname))
+                {
+                    m.ty = ret;
+                }
+            }
             if is_ctor {
                 // The initializer list, then the default member initializers of the members it
                 // does not name, run before the body ([class.base.init]).
@@ -839,6 +900,7 @@ impl Parser<'_> {
             })
         })();
         self.scopes.pop();
+        self.value_refs = outer_refs;
         let f = r?;
         self.extra_fns.push(f);
         Ok(())

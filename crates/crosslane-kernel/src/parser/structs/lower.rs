@@ -57,6 +57,22 @@ impl Parser<'_> {
         let kind = match e.kind {
             ExprKind::Ident(n) => {
                 if let Some(sv) = self.var_struct(&n) {
+                    let conv = self
+                        .structs
+                        .get(&sv.sname)
+                        .is_some_and(|d| d.methods.contains_key(super::define::CONV));
+                    if sv.kind == SKind::Plain && conv {
+                        // An object used as a value converts through its conversion function
+                        // ([conv]/6, [class.conv.fct]/1): `x[i]` with `i` a `Number<2>`.
+                        let call = Expr::new(
+                            ExprKind::Call(
+                                format!("@m:{}", super::define::CONV),
+                                vec![ident(&n, span)],
+                            ),
+                            span,
+                        );
+                        return self.lower_struct(call);
+                    }
                     if sv.kind == SKind::Plain {
                         return Err(KernelError::new(
                             span.line,
@@ -386,9 +402,23 @@ impl Parser<'_> {
         args: &[Expr],
         span: Span,
     ) -> PResult<Option<MethodCall>> {
-        let Some((s, m, receiver_first)) = self.method_target(name, args) else {
+        let Some((s, mut m, receiver_first)) = self.method_target(name, args) else {
             return Ok(None);
         };
+        let call_op = m == "operator()";
+        let has = |p: &Self, m: &str| p.structs.get(&s).is_some_and(|d| d.methods.contains_key(m));
+        if m == "operator()" && !has(self, &m) {
+            // A call operator template (a generic lambda's, a functor's): the instance for
+            // these arguments ([`super::super::lambda_generic`]).
+            let rest = if receiver_first {
+                args.get(1..).unwrap_or_default()
+            } else {
+                args
+            };
+            if let Some(inst) = self.closure_call_template(&s, rest, span)? {
+                m = inst;
+            }
+        }
         let Some(method) = self
             .structs
             .get(&s)
@@ -410,7 +440,7 @@ impl Parser<'_> {
             let r = it.next();
             let r = r.filter(|r| !matches!(r.kind, ExprKind::Str(_)));
             (r, it.collect())
-        } else if m == "operator()" {
+        } else if call_op {
             (Some(ident(name, span)), args.to_vec())
         } else {
             (Some(ident("this", span)), args.to_vec())

@@ -35,7 +35,7 @@ pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
-pub(crate) use define::anon_struct_name;
+pub(crate) use define::{anon_struct_name, CONV};
 mod local_ptr;
 mod lower;
 mod punning;
