@@ -718,9 +718,9 @@ mod tests {
                 "`operator=` is not supported",
             ),
             (
-                "__global__ void k(int* o) {\n  auto f = [](auto x) { return x; };\n}",
+                "__global__ void k(int* o) {\n  auto f = [](auto... x) { return 0; };\n}",
                 2,
-                "generic lambdas",
+                "a generic lambda's parameter pack",
             ),
         ] {
             let e = parse(src).unwrap_err();
