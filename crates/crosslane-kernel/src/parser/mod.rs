@@ -91,6 +91,7 @@ mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
+mod operator_names;
 mod operators;
 mod overload;
 mod packed;

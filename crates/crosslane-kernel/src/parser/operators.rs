@@ -26,6 +26,7 @@
 //! member), `operator&&`, `operator||`, `operator,`, `operator->`, `operator->*`, `operator<=>`,
 //! `operator new` / `delete`, literal operators, and function templates of an operator.
 
+use super::operator_names::SUPPORTED;
 use super::overload::{Candidate, PSig, PType};
 use super::{PResult, Parser};
 use crate::ast::{Expr, ExprKind, Span};
@@ -49,12 +50,6 @@ pub(crate) struct MemberOp {
     /// It returns a reference to its receiver (`V& operator+=(…) { …; return *this; }`).
     returns_self: bool,
 }
-
-/// The operators a struct may declare here, each a single token after `operator`.
-pub(super) const SUPPORTED: &[&str] = &[
-    "+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "<=", ">=", "==", "!=", "<<", ">>",
-    "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "++", "--",
-];
 
 /// What to write instead of an operator that is refused.
 fn refusal(op: &str) -> String {

@@ -359,7 +359,7 @@ impl Parser<'_> {
                 Some(Tok::Punct(p))
                     if !member
                         && k + 2 == head.len()
-                        && super::operators::SUPPORTED.contains(p) =>
+                        && super::operator_names::SUPPORTED.contains(p) =>
                 {
                     Some(format!("operator{p}"))
                 }
