@@ -118,6 +118,17 @@ impl Parser<'_> {
                     ),
                 ));
             }
+            if self.self_field(w).is_some() {
+                return Err(KernelError::new(
+                    t.line,
+                    t.col,
+                    format!(
+                        "a generic lambda in a member function that reads the member `{w}` \
+                         (through `this`) is not supported; copy `{w}` into a local before the \
+                         lambda, or write the parameters' types"
+                    ),
+                ));
+            }
             let Some(ty) = self.var_type(w) else { continue };
             let Some(by_ref) = mode else { continue };
             if matches!(ty, Ty::Void) {
