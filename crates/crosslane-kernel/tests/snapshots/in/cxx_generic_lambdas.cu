@@ -6,8 +6,10 @@
 //                        [expr.mul]/4).
 //   add(7.0f, 2) / 2   : float + int is float ([expr]/11), 9.0f / 2 = 4.5.
 //   sq(t)              : `const auto&` binds an int: t * t.
-//   scale(x[t])        : captures `m` by copy ([=]) where the lambda is made: m = 3 then, so the
-//                        later `m = 100` does not change it: 3 * x[t].
+//   scale(x[t])        : captures `k` by copy ([=]) where the lambda is made: k = 3 then, so the
+//                        later `k = 100` does not change it: 3 * x[t].
+//                        (`k` is also the kernel's name: inside the closure the captured `k`
+//                        hides it, [basic.lookup.unqual]/8.)
 //   bump(0.25f) twice  : `[&]` captures acc by reference: the calls add to the caller's acc.
 //   apply(add, t, 1)   : the closure passed to a function template, called inside it: t + 1.
 // With x[t] = t (index fill):
@@ -19,9 +21,9 @@ __global__ void k(float* out, const float* x) {
   int t = threadIdx.x;
   auto add = [&](auto a, auto b) { return a + b; };
   auto sq = [](const auto& v) { return v * v; };
-  int m = 3;
-  auto scale = [=](auto v) { return m * v; };
-  m = 100;
+  int k = 3;
+  auto scale = [=](auto v) { return k * v; };
+  k = 100;
   float acc = 0;
   auto bump = [&](auto d) { acc += d; };
   bump(0.25f);
