@@ -436,8 +436,11 @@ impl Parser<'_> {
                     span,
                 )?;
             } else if self.is_punct("(")
-                && matches!(&e.kind, ExprKind::Call(n, _) if n.starts_with("lambda#"))
+                && (matches!(&e.kind, ExprKind::Call(n, _) if n.starts_with("lambda#"))
+                    || (matches!(&e.kind, ExprKind::Call(..)) && self.struct_of(&e).is_some()))
             {
+                // Also a call of a struct made in place (`Functor{}(a, b)`,
+                // `static_for<0, 4, 1>{}(f)`): its `operator()` on that temporary ([over.call]/1).
                 // A lambda called where it is made (`auto v = [&]() { … }();`): its closure's
                 // `operator()` on the closure just made ([expr.prim.lambda.closure]/3).
                 self.bump();
@@ -648,6 +651,20 @@ impl Parser<'_> {
                 }
                 self.pos -= 1;
                 return self.primary();
+            }
+            Tok::Ident(w)
+                if self.std_using
+                    && matches!(w.as_str(), "min" | "max")
+                    && self.is_punct("<")
+                    && self.var_type(&w).is_none()
+                    && !self.templates.contains_key(&w) =>
+            {
+                // `min<int>(a, b)` after `using namespace std;` is `std::min<int>`
+                // ([namespace.udir]/2: the directive makes std's names visible unqualified).
+                return match self.std_min_max_explicit(&w, span)? {
+                    Some(e) => Ok(e),
+                    None => self.err("`<` and a type after `min`/`max`"),
+                };
             }
             Tok::Ident(w)
                 if self.simt_using

@@ -36,6 +36,11 @@ impl Parser<'_> {
             ExprKind::Ident(n) if n == "warpSize" && self.var_type(n).is_none() => {
                 Some(s(Scalar::I32))
             }
+            // A member named bare in a member function: `this->n` ([class.mfct.non-static]/2).
+            ExprKind::Ident(n) if self.var_type(n).is_none() => match self.self_field(n)? {
+                super::structs::FieldTy::Val(v) => Some(v),
+                _ => None,
+            },
             ExprKind::Ident(n) => match self.var_type(n)? {
                 Ty::Val(v) => Some(v),
                 // A reference parameter names its referent ([dcl.ref]/1): its type is the

@@ -236,7 +236,12 @@ impl Parser<'_> {
     /// address, made an id by [`lower_program`]. `None` when `w` names no function or a
     /// variable hides it.
     pub(super) fn fn_addr(&self, w: &str, span: Span) -> Option<Expr> {
-        if !self.fn_types.contains_key(w) || self.var_type(w).is_some() {
+        // A member of the class whose member function this is hides a function of the same
+        // name at namespace scope ([basic.lookup.unqual]/8: the class is searched first).
+        if !self.fn_types.contains_key(w)
+            || self.var_type(w).is_some()
+            || self.self_field(w).is_some()
+        {
             return None;
         }
         let name = Expr::new(ExprKind::Str(w.to_string()), span);

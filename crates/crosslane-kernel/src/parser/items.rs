@@ -835,6 +835,9 @@ impl Parser<'_> {
             && matches!(self.peek(3), Tok::Punct("::"))
             && matches!(self.peek(4), Tok::Ident(w) if w == "Simt");
         self.simt_using |= simt;
+        self.std_using |= using_ns
+            && matches!(self.peek(2), Tok::Ident(w) if w == "std")
+            && matches!(self.peek(3), Tok::Punct(";"));
         while !self.is_punct(";") && !matches!(self.peek(0), Tok::Eof) {
             self.bump();
         }

@@ -10,8 +10,9 @@
 //!
 //! Source: ISO C++ [expr.prim.lambda.closure] (the closure type and its `operator()`),
 //! [expr.prim.lambda.capture] (implicit captures `[=]`/`[&]`, explicit ones by copy or by
-//! reference, odr-use). Not supported, and named: generic lambdas (`auto` parameters), a lambda
-//! inside a lambda, a lambda returning a struct without `-> Type`.
+//! reference, odr-use). Generic lambdas (`auto` parameters) are closures with a call operator
+//! template ([`super::lambda_generic`]). Not supported, and named: a lambda inside a lambda, a
+//! lambda returning a struct without `-> Type`.
 
 use std::collections::HashMap;
 
@@ -148,28 +149,18 @@ impl Parser<'_> {
             }
         }
         self.skip_lambda_words();
-        let params = if self.eat("(") {
-            let mut k = 0;
-            let mut depth = 0usize;
-            // `auto` parameters make a generic lambda (a template): not read here.
-            loop {
-                match self.peek(k) {
-                    Tok::Punct("(") => depth += 1,
-                    Tok::Punct(")") if depth == 0 => break,
-                    Tok::Punct(")") => depth -= 1,
-                    Tok::Ident(w) if w == "auto" => {
-                        return Err(KernelError::new(
-                            at.line,
-                            at.col,
-                            "generic lambdas (`auto` parameters) are not supported; write the \
-                             parameter types",
-                        ))
-                    }
-                    Tok::Eof => break,
-                    _ => {}
-                }
-                k += 1;
+        if self.is_punct("(") {
+            // `auto` parameters make a generic lambda: a call operator template
+            // ([`super::lambda_generic`]).
+            let close = self.closing(self.pos).unwrap_or(self.pos);
+            let generic = self.toks[self.pos..close]
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "auto"));
+            if generic {
+                return self.generic_lambda(at, default, &explicit);
             }
+        }
+        let params = if self.eat("(") {
             self.params()?
         } else {
             Vec::new()
@@ -278,6 +269,7 @@ impl Parser<'_> {
                 is_static: false,
                 ret: sret.map_or(Ret::Plain, Ret::Struct),
                 ty: ret,
+                inherited: None,
             },
         );
         self.structs.insert(name.clone(), def);
@@ -297,6 +289,11 @@ impl Parser<'_> {
         });
         let _ = (SKind::Plain, SVar::clone);
         self.node(ExprKind::Call(name, made), at)
+    }
+
+    /// [`Self::skip_lambda_words`] for [`super::lambda_generic`].
+    pub(super) fn skip_lambda_words_pub(&mut self) {
+        self.skip_lambda_words();
     }
 
     /// `mutable`, `constexpr`, `noexcept`, `__device__`, `__host__` around a lambda's

@@ -7,9 +7,11 @@
 //! `S::member<…>(…)` instantiates it as any function template is. A non-static member template
 //! is kept the same way and called on an object ([`super::method_templates`]).
 
+use super::lambda_generic::CALL;
 use super::templates::MemberEnv;
 use super::{PResult, Parser};
-use crate::lexer::Tok;
+use crate::lexer::{Tok, Token};
+use crate::KernelError;
 
 impl Parser<'_> {
     /// `S::template run<…>(…)`: the disambiguating `template` keyword ([temp.names]/4).
@@ -58,6 +60,13 @@ impl Parser<'_> {
             }
             k += 1;
         };
+        if name == "operator"
+            && matches!(self.toks.get(k + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+            && matches!(self.toks.get(k + 2).map(|t| &t.tok), Some(Tok::Punct(")")))
+            && matches!(self.toks.get(k + 3).map(|t| &t.tok), Some(Tok::Punct("(")))
+        {
+            return self.call_operator_template(sname, k);
+        }
         let env = MemberEnv {
             aliases: self.aliases.clone(),
             consts: self.consts.clone(),
@@ -78,6 +87,55 @@ impl Parser<'_> {
             }
             self.templates.insert(key, t.with_env(env));
         }
+        Ok(())
+    }
+
+    /// A member call operator template (`template <class F> __device__ void operator()(F f)
+    /// const { … }`, composable_kernel's `static_for`; a functor's `template <typename T> T
+    /// operator()(T a, T b) const`), the `operator` word at token `op`: recorded as the
+    /// member template `__call` of `sname` over the same tokens, which a call of an object
+    /// of the class instantiates for its arguments ([over.call]/1: `x(args)` is
+    /// `x.operator()(args)`, whose template arguments are deduced, [temp.deduct.call]).
+    ///
+    /// # Errors
+    /// A bracket never closed; the template's own errors.
+    fn call_operator_template(&mut self, sname: &str, op: usize) -> PResult<()> {
+        let at = self.span();
+        let never = || KernelError::new(at.line, at.col, "bracket never closed");
+        let close = self.closing(op + 3).ok_or_else(never)?;
+        let mut k = close + 1;
+        let end = loop {
+            match self.toks.get(k).map(|t| &t.tok) {
+                None | Some(Tok::Eof) => return self.err("the call operator's body"),
+                Some(Tok::Punct(";")) => break k,
+                Some(Tok::Punct("{")) => break self.closing(k).ok_or_else(never)?,
+                _ => k += 1,
+            }
+        };
+        let mut synth: Vec<Token> = Vec::with_capacity(end + 2 - self.pos);
+        synth.extend_from_slice(&self.toks[self.pos..op]);
+        synth.push(Token {
+            tok: Tok::Ident(CALL.into()),
+            ..self.toks[op].clone()
+        });
+        synth.extend_from_slice(&self.toks[op + 3..=end]);
+        let last = self.toks[end].clone();
+        synth.push(Token {
+            tok: Tok::Eof,
+            ..last
+        });
+        let mut sub = Parser::new(&synth, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        sub.struct_alias = self.struct_alias.clone();
+        self.lend(&mut sub);
+        sub.templates = std::mem::take(&mut self.templates);
+        let r = sub.member_template(sname);
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.diags.append(&mut sub.diags);
+        r?;
+        self.pos = end + 1;
         Ok(())
     }
 }

@@ -64,8 +64,28 @@ impl Parser<'_> {
             Vec::new()
         };
         let args = self.call_args()?;
-        let mangled = self.instantiate_call(&key, given, &args, span)?;
-        // Parsed now: the call lowers through the method the instance registers.
+        let mangled = self.instantiate_method_now(&key, given, &args, span)?;
+        let mut all = vec![recv.clone()];
+        all.extend(args);
+        self.node(ExprKind::Call(format!("@m:{mangled}"), all), span)
+            .map(Some)
+    }
+
+    /// The instance of member function template `key` (`S::name`) for explicit arguments
+    /// `given` and call arguments `args`, parsed now so that the call lowers through the
+    /// method the instance registers in `S`: its mangled name.
+    ///
+    /// # Errors
+    /// Arguments that bind no instance; an error in the instance; instances nested more than
+    /// [`MAX_EAGER`] deep.
+    pub(super) fn instantiate_method_now(
+        &mut self,
+        key: &str,
+        given: Vec<super::targs::TArg>,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<String> {
+        let mangled = self.instantiate_call(key, given, args, span)?;
         if let Some(i) = self.pending.iter().position(|p| p.0 == mangled) {
             if self.eager >= MAX_EAGER {
                 return Err(KernelError::new(
@@ -82,10 +102,7 @@ impl Parser<'_> {
                 self.extra_fns.push(f);
             }
         }
-        let mut all = vec![recv.clone()];
-        all.extend(args);
-        self.node(ExprKind::Call(format!("@m:{mangled}"), all), span)
-            .map(Some)
+        Ok(mangled)
     }
 
     /// Whether `name`, read bare in a member function of a struct, names a member function

@@ -82,6 +82,7 @@ mod host_nested;
 mod host_range_for;
 mod items;
 mod lambda;
+mod lambda_generic;
 mod lib_functors;
 mod lib_helpers;
 mod limits;
@@ -90,6 +91,7 @@ mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
+mod operator_names;
 mod operators;
 mod overload;
 mod packed;
@@ -447,6 +449,9 @@ struct Parser<'a> {
     ascend: bool,
     /// Whether `using namespace AscendC::Simt;` was read: the SIMT API's names unqualified.
     simt_using: bool,
+    /// Whether `using namespace std;` was read: `min<int>(a, b)` names `std::min`
+    /// ([namespace.udir]/2, [`std_fns`]).
+    std_using: bool,
     /// The `*_sync` warp functions take a 64-bit mask over the whole warp (HIP, MACA), not
     /// CUDA's 32-bit one ([`hip_sync`]).
     sync64: bool,
@@ -607,6 +612,7 @@ impl<'a> Parser<'a> {
             cuda: false,
             ascend: false,
             simt_using: false,
+            std_using: false,
             sync64: false,
             brackets: std::cell::OnceCell::new(),
             instance_tokens: u64::MAX,

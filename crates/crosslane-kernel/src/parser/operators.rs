@@ -26,6 +26,7 @@
 //! member), `operator&&`, `operator||`, `operator,`, `operator->`, `operator->*`, `operator<=>`,
 //! `operator new` / `delete`, literal operators, and function templates of an operator.
 
+use super::operator_names::SUPPORTED;
 use super::overload::{Candidate, PSig, PType};
 use super::{PResult, Parser};
 use crate::ast::{Expr, ExprKind, Span};
@@ -49,12 +50,6 @@ pub(crate) struct MemberOp {
     /// It returns a reference to its receiver (`V& operator+=(…) { …; return *this; }`).
     returns_self: bool,
 }
-
-/// The operators a struct may declare here, each a single token after `operator`.
-const SUPPORTED: &[&str] = &[
-    "+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "<=", ">=", "==", "!=", "<<", ">>",
-    "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "++", "--",
-];
 
 /// What to write instead of an operator that is refused.
 fn refusal(op: &str) -> String {
@@ -193,6 +188,19 @@ impl Parser<'_> {
             if !class_operand {
                 return Ok(None);
             }
+            if let Some(call) = self.operator_template_call(&free, &args, span)? {
+                return Ok(Some(call));
+            }
+            // No operator function: each class operand converts through its conversion
+            // function and the built-in operator applies ([over.match.oper]/7, [over.built]).
+            let converts = classes.iter().flatten().all(|s| {
+                self.structs
+                    .get(s)
+                    .is_some_and(|d| d.methods.contains_key(super::structs::CONV))
+            });
+            if converts {
+                return Ok(None);
+            }
             let types: Vec<String> = classes
                 .iter()
                 .zip(&args)
@@ -218,7 +226,10 @@ impl Parser<'_> {
             Ok(c) => c,
             // A vector type with no viable free operator keeps its built-in arithmetic.
             Err(_) if !class_operand => return Ok(None),
-            Err(e) => return Err(e),
+            Err(e) => match self.operator_template_call(&free, &args, span)? {
+                Some(call) => return Ok(Some(call)),
+                None => return Err(e),
+            },
         };
         let receiver = args.first().cloned();
         let returns_self = chosen.key.strip_prefix("@m:").is_some_and(|k| {
@@ -343,4 +354,33 @@ fn bin_text(op: crate::types::BinOp) -> Option<&'static str> {
         BinOp::Shr => ">>",
         _ => return None,
     })
+}
+
+impl Parser<'_> {
+    /// `operator@` applied to `args` through a free operator function template of that name
+    /// (`template <typename T> V<T> operator+(V<T> a, V<T> b)`), when one is declared and
+    /// deduction from the operands succeeds ([temp.deduct.call], [over.match.oper]/3.2): the
+    /// call of its instance, parsed now so that a struct result lowers. A non-template
+    /// operator that is viable was chosen before this is tried: with the operands' class types
+    /// taken only as themselves, its conversions are exact too, and then the non-template wins
+    /// ([over.match.best]/1.6). `None` when no such template binds.
+    ///
+    /// # Errors
+    /// An error inside the instance.
+    fn operator_template_call(
+        &mut self,
+        free: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<Option<Expr>> {
+        if !self.templates.contains_key(free) {
+            return Ok(None);
+        }
+        if self.bind_call(free, Vec::new(), args, span).is_err() {
+            return Ok(None);
+        }
+        let mangled = self.instantiate_method_now(free, Vec::new(), args, span)?;
+        self.node(ExprKind::Call(mangled, args.to_vec()), span)
+            .map(Some)
+    }
 }

@@ -5,7 +5,9 @@
 //! (the explicit argument fixes `T`; each argument converts to it, [temp.arg.explicit]/6), so
 //! `std::min<int>(t, 3)` is `min((int)t, (int)3)`. C++17 [utility.swap]: `swap(a, b)` exchanges
 //! the values of `a` and `b` — read as `{ auto t = a; a = b; b = t; }` (a token pass, linear in
-//! the tokens).
+//! the tokens). After `using namespace std;` ([namespace.udir]/2: std's names are visible
+//! unqualified from the directive to the end of its block or file) the bare `swap(a, b);` and
+//! `min<int>(a, b)` are the same calls, unless the source declares its own `swap`.
 
 use super::{PResult, Parser};
 use crate::ast::*;
@@ -74,26 +76,61 @@ fn two_args(tokens: &[Token], open: usize) -> Option<(Vec<Token>, Vec<Token>, us
     None
 }
 
+/// Whether the source declares a function named `swap` itself (`void swap(…)`,
+/// `T swap(…)`, `> swap(…)`): then a bare `swap(a, b)` is its call, not `std::swap`.
+fn declares_swap(tokens: &[Token]) -> bool {
+    tokens.windows(3).any(|w| {
+        matches!(&w[0].tok, Tok::Ident(x) if x != "return" && x != "else" && x != "do")
+            || matches!(&w[0].tok, Tok::Punct(">" | "*" | "&"))
+    } && is_word(Some(&w[1]), "swap")
+        && is_punct(Some(&w[2]), "("))
+}
+
 /// `tokens` with each statement `std::swap(a, b);` (at a statement start: after `;`, `{`, `}`,
-/// `)`, a label's `:`, `else` or `do`) written as `{ auto __swapN = a; a = b; b = __swapN; }`.
-/// Other uses are kept.
+/// `)`, a label's `:`, `else` or `do`) written as `{ auto __swapN = a; a = b; b = __swapN; }`;
+/// also a bare `swap(a, b);` where a `using namespace std;` before it is in scope (its block
+/// not yet closed). Other uses are kept.
 pub(super) fn std_swap(tokens: Vec<Token>) -> Vec<Token> {
     let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
     let mut k = 0;
     let mut n = 0usize;
+    let own_swap = declares_swap(&tokens);
+    // The brace depth of the innermost `using namespace std;` in scope, if any.
+    let mut using_at: Option<usize> = None;
+    let mut depth = 0usize;
     while k < tokens.len() {
+        match &tokens[k].tok {
+            Tok::Punct("{") => depth += 1,
+            Tok::Punct("}") => {
+                depth = depth.saturating_sub(1);
+                if using_at.is_some_and(|d| d > depth) {
+                    using_at = None;
+                }
+            }
+            _ => {}
+        }
+        if using_at.is_none()
+            && is_word(tokens.get(k), "using")
+            && is_word(tokens.get(k + 1), "namespace")
+            && is_word(tokens.get(k + 2), "std")
+            && is_punct(tokens.get(k + 3), ";")
+        {
+            using_at = Some(depth);
+        }
+        let qualified = is_word(tokens.get(k), "std") && is_punct(tokens.get(k + 1), "::");
+        let bare = using_at.is_some() && !own_swap && is_word(tokens.get(k), "swap");
+        let name_at = if qualified { k + 2 } else { k };
         let starts = out.last().is_none_or(|t| match &t.tok {
             Tok::Punct(p) => matches!(*p, ";" | "{" | "}" | ")" | ":"),
             Tok::Ident(w) => matches!(w.as_str(), "else" | "do"),
             _ => false,
         });
         if starts
-            && is_word(tokens.get(k), "std")
-            && is_punct(tokens.get(k + 1), "::")
-            && is_word(tokens.get(k + 2), "swap")
-            && is_punct(tokens.get(k + 3), "(")
+            && (qualified || bare)
+            && is_word(tokens.get(name_at), "swap")
+            && is_punct(tokens.get(name_at + 1), "(")
         {
-            if let Some((a, b, close)) = two_args(&tokens, k + 3) {
+            if let Some((a, b, close)) = two_args(&tokens, name_at + 1) {
                 if is_punct(tokens.get(close + 1), ";") {
                     let at = &tokens[k];
                     let mk = |tok: Tok| Token {
@@ -159,6 +196,21 @@ mod tests {
         assert_eq!(
             words("else std::swap(a, b);"),
             "else { auto __swap0 = a ; a = b ; b = __swap0 ; }"
+        );
+    }
+
+    #[test]
+    fn bare_swap_is_std_swap_only_where_using_namespace_std_is_in_scope() {
+        // Before the directive, and after the block holding it closes: kept.
+        assert_eq!(
+            words("{ swap(a, b); } { using namespace std; swap(a, b); } { swap(a, b); }"),
+            "{ swap ( a , b ) ; } { using namespace std ; { auto __swap0 = a ; a = b ; b = \
+             __swap0 ; } } { swap ( a , b ) ; }"
+        );
+        // The source's own `swap` is called as written.
+        assert_eq!(
+            words("void swap(int& a, int& b); using namespace std; { swap(a, b); }"),
+            "void swap ( int & a , int & b ) ; using namespace std ; { swap ( a , b ) ; }"
         );
     }
 }

@@ -350,22 +350,40 @@ impl Parser<'_> {
             .iter()
             .position(|t| matches!(&t.tok, Tok::Ident(w) if w == "operator"))
         {
-            // [`super::operators`]: operators are chosen among non-template functions and
-            // members of the class (a class template's instance included).
+            // A free operator function template (`template <typename T> V<T> operator+(V<T> a,
+            // V<T> b)`): kept as the template `operator+`, whose instance for the operands'
+            // types is a candidate where the operator is used ([over.match.oper]/3.2,
+            // [temp.deduct.call]; [`super::operators`]).
             let member = k > 0 && matches!(head[k - 1].tok, Tok::Punct("::"));
+            let free_op = match head.get(k + 1).map(|t| &t.tok) {
+                Some(Tok::Punct(p))
+                    if !member
+                        && k + 2 == head.len()
+                        && super::operator_names::SUPPORTED.contains(p) =>
+                {
+                    Some(format!("operator{p}"))
+                }
+                _ => None,
+            };
             let t = &head[k];
-            return Err(KernelError::new(
-                t.line,
-                t.col,
-                if member {
-                    "a class template's member operator defined outside the class is not \
-                     supported; define it inside the class template"
-                } else {
-                    "a function template of an operator is not supported; declare the operator \
-                     as a member of the class template (`bool operator<(const Pair& o) const`), \
-                     or a non-template free operator for each type used"
-                },
-            ));
+            match free_op {
+                Some(op) => name = Some(op),
+                None => {
+                    return Err(KernelError::new(
+                        t.line,
+                        t.col,
+                        if member {
+                            "a class template's member operator defined outside the class is \
+                             not supported; define it inside the class template"
+                        } else {
+                            "this function template of an operator is not supported; declare \
+                             the operator as a member of the class template (`bool \
+                             operator<(const Pair& o) const`), or a non-template free operator \
+                             for each type used"
+                        },
+                    ));
+                }
+            }
         }
         let (Some(name), Some(open)) = (name, paren_open) else {
             return Err(KernelError::new(

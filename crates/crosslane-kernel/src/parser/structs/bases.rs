@@ -1,6 +1,6 @@
-//! Base classes (`struct D : B { … }`, [class.derived]) whose members are data, static
-//! constant members and member types: composable_kernel's `Number<N> : integral_constant<…, N>`,
-//! a struct that extends another's fields.
+//! Base classes (`struct D : B { … }`, [class.derived]) with data members, static constant
+//! members, member types and member functions: composable_kernel's `Number<N> :
+//! integral_constant<…, N>`, a struct that extends another's fields and calls its functions.
 //!
 //! The base's data members come first, in declaration order, then the derived class's own: the
 //! layout the Itanium C++ ABI (2.4, "Allocation of Members Other Than Virtual Bases") gives a
@@ -9,9 +9,20 @@
 //! are found through the derived class ([class.member.lookup]): `D::value`, and `value` inside
 //! `D`'s member functions.
 //!
-//! Refused at the base, with what to write instead: a virtual base, and a base with member
-//! functions, constructors, operators or unions (calling the base's member functions on a derived
-//! object is not modelled).
+//!
+//! A base's member functions are members of the derived class too ([class.derived]/2), found by
+//! name lookup unless the derived class declares a member of the same name, which hides them
+//! ([class.member.lookup]/1): `d.twice()`, `twice()` and `this->twice()` in a member function of
+//! `D`, and `Base::twice()` (qualified lookup, [class.qual]/1) that reaches the base's function
+//! even where `D` hides it. The base's function is the device function it already is, taking the
+//! base's leaves as references; since the base subobject's leaves are a contiguous run of the
+//! derived object's (from the offset kept in [`StructDef::bases`]), a call passes that run
+//! ([`Method::inherited`]). Member functions are not virtual here: `virtual` is refused where it
+//! is written.
+//!
+//! Refused at the base, with what to write instead: a virtual base, a base with constructors,
+//! operators (other than `operator()`), member function templates or unions, and two bases
+//! declaring a member function of one name (a call would be ambiguous, [class.member.lookup]/6).
 
 use super::*;
 
@@ -50,12 +61,14 @@ impl Parser<'_> {
     }
 
     /// Gives struct `sname` the members of each of `bases`, in order: data members (and
-    /// bit-fields) first, member types, and static constant members as `sname::NAME` and, while
+    /// bit-fields) first, member functions (each with its base's place, [`Method::inherited`]),
+    /// member types, and static constant members as `sname::NAME` and, while
     /// the struct's body and member functions are read, as the bare `NAME` (pushed on
     /// `statics`, which the caller removes after them).
     ///
     /// # Errors
-    /// A base with member functions, constructors, operators, unions or unnamed bit-fields.
+    /// A base with constructors, operators, member function templates, unions or unnamed
+    /// bit-fields; two bases with a member function of one name.
     pub(super) fn inherit(
         &mut self,
         sname: &str,
@@ -67,8 +80,11 @@ impl Parser<'_> {
             let Some(def) = self.structs.get(base).cloned() else {
                 continue;
             };
-            if !def.methods.is_empty()
-                || !def.ctors.is_empty()
+            let operators = self.member_ops.get(base).is_some_and(|o| !o.is_empty());
+            let templates = self.method_templates.values().any(|s| s == base);
+            if !def.ctors.is_empty()
+                || operators
+                || templates
                 || def.shared_view.is_some()
                 || def.subscript.is_some()
                 || !def.views.is_empty()
@@ -79,11 +95,40 @@ impl Parser<'_> {
                     at.line,
                     at.col,
                     format!(
-                        "`{base}` has member functions, constructors, operators or unions: a base \
-                         class with those is not supported (its data members, static constants \
-                         and member types are); copy the base's members into the struct"
+                        "`{base}` has constructors, operators, member function templates or \
+                         unions: a base class with those is not supported (its data members, \
+                         member functions, static constants and member types are); copy the \
+                         base's members into the struct"
                     ),
                 ));
+            }
+            // The base subobject's first leaf: after the bases before it ([class.derived]/3,
+            // the Itanium ABI's order of base subobjects).
+            let offset = self.leaves(sname, at)?.len();
+            let mut inherited_fns = Vec::new();
+            for (mname, m) in &def.methods {
+                let mut m = m.clone();
+                m.inherited = Some(match m.inherited.take() {
+                    Some((owner, o)) => (owner, offset + o),
+                    None => (base.clone(), offset),
+                });
+                inherited_fns.push((mname.clone(), m));
+            }
+            if let Some(d) = self.structs.get(sname) {
+                if let Some((mname, _)) = inherited_fns
+                    .iter()
+                    .find(|(n, _)| d.methods.contains_key(n))
+                {
+                    return Err(KernelError::new(
+                        at.line,
+                        at.col,
+                        format!(
+                            "two base classes of `{sname}` declare a member function `{mname}`: \
+                             a call would be ambiguous ([class.member.lookup]/6); declare \
+                             `{mname}` in `{sname}` and call the base's one as `Base::{mname}()`"
+                        ),
+                    ));
+                }
             }
             let prefix = format!("{base}::");
             let inherited: Vec<(String, Expr)> = self
@@ -98,11 +143,71 @@ impl Parser<'_> {
                 statics.push(name);
             }
             if let Some(d) = self.structs.get_mut(sname) {
+                d.methods.extend(inherited_fns);
+                d.bases.push((base.clone(), offset));
+                d.direct_bases.push((base.clone(), def.fields.len()));
+                d.bases
+                    .extend(def.bases.iter().map(|(b, o)| (b.clone(), offset + o)));
                 d.fields.extend(def.fields);
                 d.member_types.extend(def.member_types);
                 d.bitfields.extend(def.bitfields);
             }
         }
         Ok(())
+    }
+}
+
+impl Parser<'_> {
+    /// The index of base `base`'s first leaf among struct `derived`'s leaves, when `base` is a
+    /// (direct or indirect) base class of `derived`.
+    pub(super) fn base_offset(&self, derived: &str, base: &str) -> Option<usize> {
+        let d = self.structs.get(derived)?;
+        d.bases.iter().find(|(b, _)| b == base).map(|(_, o)| *o)
+    }
+
+    /// The receiver's leaves a call of `method` (found in struct `s`, on a receiver of struct
+    /// `rs`) passes: all of them for the struct's own function, else the run of the base
+    /// subobject whose function it is ([`Method::inherited`]); with that struct's name.
+    ///
+    /// # Errors
+    /// `rs` is not `s` nor derived from it (the member is not the receiver's,
+    /// [class.member.lookup]), or its leaves do not hold the base's (a malformed base).
+    pub(super) fn subobject_leaves(
+        &self,
+        rs: &str,
+        s: &str,
+        method: &Method,
+        leaves: Leaves,
+        span: Span,
+    ) -> PResult<(String, Leaves)> {
+        let (owner, inner) = method
+            .inherited
+            .clone()
+            .unwrap_or_else(|| (s.to_string(), 0));
+        let outer = if rs == s {
+            0
+        } else {
+            self.base_offset(rs, s).ok_or_else(|| {
+                KernelError::new(
+                    span.line,
+                    span.col,
+                    format!("`{s}` is not a base class of `{rs}`: its member functions are not `{rs}`'s"),
+                )
+            })?
+        };
+        let start = outer + inner;
+        if start == 0 && owner == rs {
+            return Ok((owner, leaves));
+        }
+        let n = self.leaves(&owner, span)?.len();
+        if start + n > leaves.len() {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!("`{rs}` does not hold a `{owner}` subobject here"),
+            ));
+        }
+        let run = leaves.into_iter().skip(start).take(n).collect();
+        Ok((owner, run))
     }
 }

@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// The member name a conversion function `operator T()` is kept under ([class.conv.fct]): one
+/// per class here (a class with several conversion functions keeps the last).
+pub(crate) const CONV: &str = "operator conv";
+
 impl Parser<'_> {
     /// `struct Name { members };` (or `class`) at file scope; `as_name` names a class
     /// template's instance. Data members, static `constexpr` members, member functions
@@ -142,9 +146,13 @@ impl Parser<'_> {
                     _ => {}
                 }
             }
-            if self.is_punct("~") {
+            if self.destructor(&name)? {
+                continue;
+            }
+            if self.is_word("virtual") {
                 return self.unsupported(
-                    "destructors are not supported (nothing is freed on a GPU lane); remove it",
+                    "virtual member functions are not supported (no dynamic dispatch here); \
+                     remove `virtual` and call the function of the object's own class",
                 );
             }
             let start = self.pos;
@@ -167,7 +175,12 @@ impl Parser<'_> {
                 && !matches!(self.peek(k + 1), Tok::Punct("("))
             {
                 self.pos += k + 1;
-                self.conversion_operator(&sname)?;
+                if !self.conversion_operator(&sname)? {
+                    // `operator int() const`: a member function ([`Self::member_function`]).
+                    self.pos = start;
+                    methods.push(start);
+                    self.skip_member_function()?;
+                }
                 continue;
             }
             if self.subscript_operator_starts() {
@@ -369,6 +382,14 @@ impl Parser<'_> {
                 self.peek(k + 2),
                 self.peek(k + 3),
             ) {
+                // `S::~S() {}` defined after the struct ([`Self::destructor`]).
+                (Tok::Ident(st), Tok::Punct("::"), Tok::Punct("~"), _)
+                    if self.structs.contains_key(st) =>
+                {
+                    let st = st.clone();
+                    self.pos += k + 2;
+                    return self.destructor(&st);
+                }
                 // `V V::operator+(…)`: a member operator ([`super::super::operators`]).
                 (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), _)
                     if m == "operator" && self.structs.contains_key(st) =>
@@ -403,7 +424,7 @@ impl Parser<'_> {
     /// Guide, "extern __shared__": every such array starts at the same address). It makes
     /// `SharedMemory<T>()` the dynamic shared array viewed as `T` cells
     /// ([`Self::shared_view_expr`]); any other conversion operator is refused.
-    fn conversion_operator(&mut self, sname: &str) -> PResult<()> {
+    fn conversion_operator(&mut self, sname: &str) -> PResult<bool> {
         let at = self.span();
         while self.is_word("const") || self.is_word("volatile") {
             self.bump();
@@ -434,18 +455,23 @@ impl Parser<'_> {
                     def.shared_view.get_or_insert(v);
                 }
             }
+            // A conversion to a scalar or vector type (`integral_constant`'s `constexpr
+            // operator value_type() const`): the member function `operator conv`, called where
+            // the object is used as a value ([class.conv.fct]/1, [conv]/6).
+            Ty::Val(_) => return Ok(false),
             _ => {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
-                    "conversion operators are supported only in the `SharedMemory<T>` shape \
-                     (`operator T*()` returning an `extern __shared__` array); write a named \
-                     member function and call it",
+                    "conversion operators are supported to a scalar or vector type \
+                     (`operator int() const`) and in the `SharedMemory<T>` shape (`operator \
+                     T*()` returning an `extern __shared__` array); write a named member \
+                     function and call it",
                 ))
             }
         }
         self.pos = close + 1;
-        Ok(())
+        Ok(true)
     }
 
     /// `SharedMemory<T>()`: the dynamic `extern __shared__` array as `T` cells. Its declaration
@@ -542,8 +568,27 @@ impl Parser<'_> {
         }
         let is_ctor = self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
         let mut returns_self = false;
-        let (ret, sret) = if is_ctor {
+        // `auto f() const { … }`: the type from `-> T` or the body's `return`s
+        // ([dcl.spec.auto]/2-3), as for a free function ([`super::super::fn_types`]).
+        let mut is_auto = false;
+        // `operator T() const`: a conversion function, its type the result's ([class.conv.fct]).
+        let conv = !is_ctor
+            && self.is_word("operator")
+            && !matches!(self.peek(1), Tok::Punct("("))
+            && self.operator_id_at(0).is_none();
+        let (mut ret, sret) = if is_ctor {
             self.bump();
+            (Ty::Void, None)
+        } else if conv {
+            self.bump();
+            while self.is_word("const") || self.is_word("volatile") {
+                self.bump();
+            }
+            let base = self.base_type()?;
+            (self.pointers(base)?.0, None)
+        } else if self.is_word("auto") && !matches!(self.peek(1), Tok::Punct("&" | "*")) {
+            self.bump();
+            is_auto = true;
             (Ty::Void, None)
         } else if let Some(s) = self.struct_type()? {
             let own_ref = s == sname
@@ -575,6 +620,8 @@ impl Parser<'_> {
         }
         let mname = if is_ctor {
             String::new()
+        } else if conv {
+            CONV.to_string()
         } else if let Some(r) = self.operator_id_at(0) {
             // `operator+`, `operator<`, … ([`super::super::operators`]): keyed per parameter
             // types.
@@ -604,6 +651,12 @@ impl Parser<'_> {
         {
             self.bump();
         }
+        if is_auto {
+            if let Some(t) = self.trailing_return()? {
+                ret = t;
+                is_auto = false;
+            }
+        }
         let func = if is_ctor {
             format!("{sname}::{name}/{}", params.len())
         } else {
@@ -632,8 +685,12 @@ impl Parser<'_> {
             if is_ctor {
                 def.ctors.push((arity, func.clone()));
             } else {
-                // `static` is written on the declaration only.
-                let was_static = def.methods.get(&mname).is_some_and(|m| m.is_static);
+                // `static` is written on the declaration only. A base's member of this name is
+                // hidden by this one ([class.member.lookup]/1), static or not.
+                let was_static = def
+                    .methods
+                    .get(&mname)
+                    .is_some_and(|m| m.is_static && m.inherited.is_none());
                 is_static |= was_static;
                 def.methods.insert(
                     mname.clone(),
@@ -642,6 +699,7 @@ impl Parser<'_> {
                         is_static,
                         ret: sret.clone().map_or(Ret::Plain, Ret::Struct),
                         ty: ret,
+                        inherited: None,
                     },
                 );
             }
@@ -661,6 +719,14 @@ impl Parser<'_> {
             scope.insert(c.local.clone(), Ty::Ptr(c.elem));
         }
         self.scopes.push(scope);
+        // Reference parameters to one value: their type is the referent's, for `auto` and
+        // deduction ([dcl.ref]/1), as in a free function.
+        let refs = params
+            .iter()
+            .filter(|p| p.reference && !self.param_dims.iter().any(|(n, _)| *n == p.name))
+            .map(|p| p.name.clone())
+            .collect();
+        let outer_refs = std::mem::replace(&mut self.value_refs, refs);
         let r = (|| -> PResult<Function> {
             for (n, sv) in own {
                 let leaves = self.leaves(&sv.sname, at)?;
@@ -718,10 +784,22 @@ impl Parser<'_> {
             }
             let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
             let saved_this = std::mem::replace(&mut self.ret_this, returns_self);
+            let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
             let body = self.stmt();
+            let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.ret_struct = saved_ret;
             self.ret_this = saved_this;
             let mut body = body?;
+            if is_auto {
+                ret = self.auto_return_type(&func, deduced.flatten())?;
+                if let Some(m) = self
+                    .structs
+                    .get_mut(sname)
+                    .and_then(|d| d.methods.get_mut(&mname))
+                {
+                    m.ty = ret;
+                }
+            }
             if is_ctor {
                 // The initializer list, then the default member initializers of the members it
                 // does not name, run before the body ([class.base.init]).
@@ -822,6 +900,7 @@ impl Parser<'_> {
             })
         })();
         self.scopes.pop();
+        self.value_refs = outer_refs;
         let f = r?;
         self.extra_fns.push(f);
         Ok(())
@@ -832,4 +911,89 @@ impl Parser<'_> {
 /// write (`@`), so it never meets a name of the source.
 pub(crate) fn anon_struct_name(at: Span) -> String {
     format!("struct@{}:{}", at.line, at.col)
+}
+
+impl Parser<'_> {
+    /// A destructor declaration `~S()` of struct `name` (after any `__device__`/`inline`
+    /// qualifiers), if one starts here: read and dropped when it does nothing. A destructor
+    /// whose body is empty, or one declared `= default` (or only declared), is trivial
+    /// ([class.dtor]/6: an implicitly-defined or defaulted destructor of a class whose members
+    /// have trivial destructors does nothing), so the object's lifetime ends with nothing run
+    /// ([basic.life]/1). `true` when one was read.
+    ///
+    /// # Errors
+    /// A destructor with statements in its body: running it at the end of each object's scope,
+    /// in reverse order of construction on every way out of the block ([class.dtor]/12,
+    /// [stmt.jump]/2), is not modelled; the message says to call a named member function at the
+    /// scope's end instead. A `virtual` destructor (no dynamic dispatch here).
+    pub(super) fn destructor(&mut self, name: &str) -> PResult<bool> {
+        let mut k = 0;
+        while matches!(self.peek(k), Tok::Ident(w) if super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "virtual")
+        {
+            k += 1;
+        }
+        if !matches!(self.peek(k), Tok::Punct("~")) {
+            return Ok(false);
+        }
+        if (0..k).any(|j| matches!(self.peek(j), Tok::Ident(w) if w == "virtual")) {
+            return self.unsupported(
+                "a virtual destructor is not supported (no dynamic dispatch here); remove \
+                 `virtual`",
+            );
+        }
+        self.pos += k + 1;
+        let at = self.span();
+        if !self.is_word(name) {
+            return self.err(&format!("`{name}` after `~` (the destructor's name)"));
+        }
+        self.bump();
+        self.expect_punct("(")?;
+        if self.is_word("void") {
+            self.bump();
+        }
+        self.expect_punct(")")?;
+        while matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "noexcept" | "override" | "__device__" | "__host__"))
+        {
+            self.bump();
+            if self.is_punct("(") {
+                let close = self.closing(self.pos).unwrap_or(self.pos);
+                self.pos = close + 1;
+            }
+        }
+        if self.eat(";") {
+            return Ok(true);
+        }
+        if self.eat("=") {
+            if !(self.is_word("default") || self.is_word("delete")) {
+                return self.err("`default` or `delete` after `~S() =`");
+            }
+            self.bump();
+            self.expect_punct(";")?;
+            return Ok(true);
+        }
+        if !self.is_punct("{") {
+            return self.err("the destructor's body `{ … }`");
+        }
+        let close = self
+            .closing(self.pos)
+            .ok_or_else(|| KernelError::new(at.line, at.col, "`{` never closed"))?;
+        let empty = self.toks[self.pos + 1..close]
+            .iter()
+            .all(|t| matches!(t.tok, Tok::Punct(";")));
+        if !empty {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "a destructor with statements (`~{name}() {{ … }}`) is not supported: running \
+                     it at the end of each object's scope ([class.dtor]/12) is not modelled; \
+                     move its statements into a named member function (`release()`) and call \
+                     it where the object's scope ends"
+                ),
+            ));
+        }
+        self.pos = close + 1;
+        self.eat(";");
+        Ok(true)
+    }
 }

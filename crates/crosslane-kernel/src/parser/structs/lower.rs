@@ -57,6 +57,22 @@ impl Parser<'_> {
         let kind = match e.kind {
             ExprKind::Ident(n) => {
                 if let Some(sv) = self.var_struct(&n) {
+                    let conv = self
+                        .structs
+                        .get(&sv.sname)
+                        .is_some_and(|d| d.methods.contains_key(super::define::CONV));
+                    if sv.kind == SKind::Plain && conv {
+                        // An object used as a value converts through its conversion function
+                        // ([conv]/6, [class.conv.fct]/1): `x[i]` with `i` a `Number<2>`.
+                        let call = Expr::new(
+                            ExprKind::Call(
+                                format!("@m:{}", super::define::CONV),
+                                vec![ident(&n, span)],
+                            ),
+                            span,
+                        );
+                        return self.lower_struct(call);
+                    }
                     if sv.kind == SKind::Plain {
                         return Err(KernelError::new(
                             span.line,
@@ -386,9 +402,23 @@ impl Parser<'_> {
         args: &[Expr],
         span: Span,
     ) -> PResult<Option<MethodCall>> {
-        let Some((s, m, receiver_first)) = self.method_target(name, args) else {
+        let Some((s, mut m, receiver_first)) = self.method_target(name, args) else {
             return Ok(None);
         };
+        let call_op = m == "operator()";
+        let has = |p: &Self, m: &str| p.structs.get(&s).is_some_and(|d| d.methods.contains_key(m));
+        if m == "operator()" && !has(self, &m) {
+            // A call operator template (a generic lambda's, a functor's): the instance for
+            // these arguments ([`super::super::lambda_generic`]).
+            let rest = if receiver_first {
+                args.get(1..).unwrap_or_default()
+            } else {
+                args
+            };
+            if let Some(inst) = self.closure_call_template(&s, rest, span)? {
+                m = inst;
+            }
+        }
         let Some(method) = self
             .structs
             .get(&s)
@@ -410,10 +440,23 @@ impl Parser<'_> {
             let r = it.next();
             let r = r.filter(|r| !matches!(r.kind, ExprKind::Str(_)));
             (r, it.collect())
-        } else if m == "operator()" {
+        } else if call_op {
             (Some(ident(name, span)), args.to_vec())
         } else {
             (Some(ident("this", span)), args.to_vec())
+        };
+        // `Base::f()` in a member function of `Base` or of a class derived from it: called on
+        // `*this` ([class.mfct.non-static]/2, with qualified lookup naming the base's member).
+        let receiver = match receiver {
+            None if !method.is_static
+                && self
+                    .self_struct
+                    .as_deref()
+                    .is_some_and(|c| c == s || self.base_offset(c, &s).is_some()) =>
+            {
+                Some(ident("this", span))
+            }
+            r => r,
         };
         let mut out_args = Vec::new();
         let mut writeback: Vec<(Expr, Expr)> = Vec::new();
@@ -433,13 +476,15 @@ impl Parser<'_> {
                     format!("`{s}::{m}` is not static: call it on a `{s}` value"),
                 ));
             };
-            let Some((_, leaves)) = self.leaves_of(&r, Some(&s))? else {
+            let Some((rs, leaves)) = self.leaves_of(&r, Some(&s))? else {
                 return Err(KernelError::new(
                     span.line,
                     span.col,
                     format!("`.{m}(…)` needs a `{s}` value on its left"),
                 ));
             };
+            // A base's member function takes the base subobject's leaves ([`super::bases`]).
+            let (owner, leaves) = self.subobject_leaves(&rs, &s, &method, leaves, span)?;
             let all_vars = leaves
                 .iter()
                 .all(|(_, e)| matches!(e.kind, ExprKind::Ident(_)));
@@ -449,7 +494,7 @@ impl Parser<'_> {
                 // A receiver that is not a variable (an element of a struct array or buffer, a
                 // temporary): copied in, the call made, and an element copied back out, all
                 // before the statement (the member function may change its receiver).
-                let t = self.temporary(&s, span)?;
+                let t = self.temporary(&owner, span)?;
                 for ((_, dst), (_, src)) in t.iter().zip(&leaves) {
                     let sp = self.syn_span(span);
                     let a = Expr::new(
@@ -940,6 +985,19 @@ impl Parser<'_> {
                 format!("`{s}` has no constructor taking {} argument(s)", args.len()),
             ));
         }
+        // C++17 aggregates with base classes ([dcl.init.aggr]/2): the direct bases are the
+        // list's first elements, `D d{{3}, 4};`, each initialized from its own braced list or
+        // a value of the base's type ([dcl.init.aggr]/3). A first element that is neither is
+        // brace elision ([dcl.init.aggr]/15): the values go to the bases' members in order,
+        // as the flat member list below reads them.
+        let base_list = !def.direct_bases.is_empty()
+            && args.first().is_some_and(|a| {
+                matches!(&a.kind, ExprKind::Call(n, _) if n == "@brace")
+                    || self.struct_of(a).is_some()
+            });
+        if base_list {
+            return self.construct_with_bases(s, &def, args, span);
+        }
         if args.len() > def.fields.len() {
             return Err(KernelError::new(
                 span.line,
@@ -951,11 +1009,75 @@ impl Parser<'_> {
                 ),
             ));
         }
+        self.construct_fields(&def.fields, |k| args.get(k), span)
+            .map(|(_, l)| (s.to_string(), l))
+    }
+
+    /// [`Self::construct`] of a braced list whose first elements are struct `s`'s direct
+    /// bases ([dcl.init.aggr]/2), then its own members.
+    ///
+    /// # Errors
+    /// More initializers than elements, a base's element that is not a braced list or a
+    /// value of that base, or a member's error.
+    fn construct_with_bases(
+        &mut self,
+        s: &str,
+        def: &StructDef,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<(String, Leaves)> {
+        let nb = def.direct_bases.len();
+        let base_fields: usize = def.direct_bases.iter().map(|(_, n)| n).sum();
+        let own = def.fields.get(base_fields..).unwrap_or_default();
+        if args.len() > nb + own.len() {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "`{s}` has {nb} base(s) and {} member(s), given {} initializers",
+                    own.len(),
+                    args.len()
+                ),
+            ));
+        }
         let mut out = Vec::new();
-        for (k, f) in def.fields.iter().enumerate() {
+        for (k, (base, _)) in def.direct_bases.iter().enumerate() {
+            let leaves = match args.get(k) {
+                Some(a) => self.leaves_of(a, Some(base))?.ok_or_else(|| {
+                    KernelError::new(
+                        a.span.line,
+                        a.span.col,
+                        format!(
+                            "the base `{base}` of `{s}` needs a braced list `{{…}}` or a \
+                             `{base}` value here ([dcl.init.aggr]/2: bases come first)"
+                        ),
+                    )
+                })?,
+                None => self.construct(base, &[], span)?,
+            };
+            out.extend(leaves.1);
+        }
+        let rest = self.construct_fields(own, |k| args.get(nb + k), span)?;
+        out.extend(rest.1);
+        Ok((s.to_string(), out))
+    }
+
+    /// The leaves of `fields` initialized from the list element `arg(k)` of the k-th field
+    /// (or its default member initializer, or zero: [dcl.init.aggr]/8).
+    fn construct_fields<'a>(
+        &mut self,
+        fields: &[Field],
+        arg: impl Fn(usize) -> Option<&'a Expr>,
+        span: Span,
+    ) -> PResult<(String, Leaves)> {
+        let args: Vec<Option<Expr>> = (0..fields.len()).map(|k| arg(k).cloned()).collect();
+        let args = &args;
+        let mut out = Vec::new();
+        for (k, f) in fields.iter().enumerate() {
+            let arg_k = args.get(k).and_then(Option::as_ref);
             match &f.ty {
                 FieldTy::Struct(inner) => {
-                    let leaves = match args.get(k) {
+                    let leaves = match arg_k {
                         Some(a) => self.leaves_of(a, Some(inner))?.ok_or_else(|| {
                             KernelError::new(
                                 a.span.line,
@@ -975,7 +1097,7 @@ impl Parser<'_> {
                 // An array of structs: value-initialized (zero) when not given; a braced
                 // list for it is not read.
                 FieldTy::SArr(inner, _) => {
-                    if let Some(a) = args.get(k) {
+                    if let Some(a) = arg_k {
                         return Err(KernelError::new(
                             a.span.line,
                             a.span.col,
@@ -994,7 +1116,7 @@ impl Parser<'_> {
                 // An array member's value: a braced list or zero, copied element by element
                 // where it is stored ([`Parser::copy_elements`]).
                 FieldTy::Arr(..) => {
-                    let v = match args.get(k) {
+                    let v = match arg_k {
                         Some(
                             a @ Expr {
                                 kind: ExprKind::Call(n, _),
@@ -1013,7 +1135,7 @@ impl Parser<'_> {
                     out.push((f.name.clone(), v));
                 }
                 _ => {
-                    let v = match args.get(k).cloned().or_else(|| f.default.clone()) {
+                    let v = match arg_k.cloned().or_else(|| f.default.clone()) {
                         Some(a) => self.lower_struct(a)?,
                         None => zero(span),
                     };
@@ -1021,6 +1143,6 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok((s.to_string(), out))
+        Ok((String::new(), out))
     }
 }

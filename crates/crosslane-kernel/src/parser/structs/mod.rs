@@ -35,7 +35,7 @@ pub(crate) use by_value::ParamCopy;
 mod declare;
 mod define;
 pub(crate) use arrays::value_layout as value_layout_of;
-pub(crate) use define::anon_struct_name;
+pub(crate) use define::{anon_struct_name, CONV};
 mod local_ptr;
 mod lower;
 mod punning;
@@ -96,6 +96,11 @@ pub(super) struct Method {
     pub(super) ret: Ret,
     /// The function's result type (`void` for a struct result).
     pub(super) ty: Ty,
+    /// For a member function inherited from a base class ([`bases`]): the base whose
+    /// function it is and the index of that base's first leaf among this struct's leaves
+    /// (the base subobject's place): a call passes the receiver's leaves from there, as many
+    /// as the base has. `None` for the struct's own member functions.
+    pub(super) inherited: Option<(String, usize)>,
 }
 
 /// A struct or class.
@@ -125,6 +130,13 @@ pub(super) struct StructDef {
     /// The unnamed bit-fields (`unsigned : 4;`, `int : 0;`), each with the index of the member
     /// it comes before: they only move the layout ([`bitfields`]).
     pub(super) bit_pads: Vec<(usize, bitfields::Bits)>,
+    /// Every base class subobject, direct and indirect, with the index of its first leaf among
+    /// this struct's leaves ([`bases`]): where a base's member function finds its members.
+    pub(super) bases: Vec<(String, usize)>,
+    /// The direct base classes in declaration order, each with how many of this struct's
+    /// `fields` (its first ones, base after base) are that base's: the elements a braced
+    /// list gives before the struct's own members ([dcl.init.aggr]/2).
+    pub(super) direct_bases: Vec<(String, usize)>,
     /// The class template and arguments this struct is the instance of (`Number<4>`:
     /// `Number`, `[4]`), for deduction from it ([`super::deduce_class`]).
     pub(super) instance_of: Option<(String, Vec<super::targs::TArg>)>,
@@ -686,7 +698,7 @@ mod tests {
     fn unsupported_struct_forms_are_named_at_their_line() {
         for (src, line, needle) in [
             (
-                "struct B { int a; __device__ int f() { return a; } };\nstruct D : B { int b; };",
+                "struct B { int a; __device__ B(int x) : a(x) {} };\nstruct D : B { int b; };",
                 2,
                 "a base class with those is not supported",
             ),
@@ -706,9 +718,9 @@ mod tests {
                 "`operator=` is not supported",
             ),
             (
-                "__global__ void k(int* o) {\n  auto f = [](auto x) { return x; };\n}",
+                "__global__ void k(int* o) {\n  auto f = [](auto... x) { return 0; };\n}",
                 2,
-                "generic lambdas",
+                "a generic lambda's parameter pack",
             ),
         ] {
             let e = parse(src).unwrap_err();

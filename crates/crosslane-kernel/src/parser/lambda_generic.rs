@@ -1,0 +1,228 @@
+//! Generic lambdas: `[&](auto a, auto b) { return a + b; }`, `[](const auto& x) { … }`.
+//!
+//! C++17 [expr.prim.lambda.closure]/3: the closure type of a generic lambda has a call
+//! operator *template*, one invented type parameter per `auto` in the parameter list, so each
+//! call instantiates it for its arguments' types ([temp.deduct.call]). It is built here as that:
+//! the closure struct `lambda#N` with a member function template `__call` over the lambda's own
+//! tokens (`template <typename __auto0, …> __device__ auto __call(__auto0 a, …) { body }`,
+//! [`super::member_templates`]), instantiated at each call of the closure
+//! ([`Parser::closure_call_template`]) as any member function template is
+//! ([`super::method_templates`]). The body is parsed per instance, away from the enclosing
+//! function, so the captured variables are found before: each name of an enclosing scope's
+//! variable the body spells (not after `.`, `->` or `::`) is a member of the closure, by
+//! reference or by copy as the capture list says ([expr.prim.lambda.capture]/8, /10; naming a
+//! variable the body then hides only captures one more member, unread). Refused, named: a
+//! captured struct variable (capture its members into scalars first), `auto...` packs, a generic
+//! lambda inside a member function that reads the class's members (`[this]`).
+
+use super::structs::{Field, FieldTy, StructDef};
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::lexer::{Tok, Token};
+use crate::types::Ty;
+use crate::KernelError;
+
+/// The member template's name in the closure struct: not a name a source can collide with
+/// (identifiers with `__` are reserved to the implementation, [lex.name]/3).
+pub(super) const CALL: &str = "__call";
+
+impl Parser<'_> {
+    /// The lambda from its parameter list's `(` (at the cursor) on, when a parameter's type is
+    /// `auto`: the closure struct `name` and its call operator template recorded; the value
+    /// is the closure made from the captured variables.
+    ///
+    /// # Errors
+    /// A captured struct, an `auto...` pack, a bracket never closed, the template's errors.
+    pub(super) fn generic_lambda(
+        &mut self,
+        at: Span,
+        default: Option<bool>,
+        explicit: &[(String, bool)],
+    ) -> PResult<Expr> {
+        let open = self.pos;
+        let never = |s: Span| KernelError::new(s.line, s.col, "bracket never closed");
+        let close = self.closing(open).ok_or_else(|| never(at))?;
+        let mut params: Vec<Token> = Vec::new();
+        let mut tparams: Vec<String> = Vec::new();
+        let mut own_names: Vec<String> = Vec::new();
+        for t in &self.toks[open + 1..close] {
+            match &t.tok {
+                Tok::Ident(w) if w == "auto" => {
+                    let n = format!("__auto{}", tparams.len());
+                    tparams.push(n.clone());
+                    params.push(Token {
+                        tok: Tok::Ident(n),
+                        ..t.clone()
+                    });
+                    continue;
+                }
+                Tok::Punct("...") => {
+                    return Err(KernelError::new(
+                        t.line,
+                        t.col,
+                        "a generic lambda's parameter pack (`auto... xs`) is not supported; \
+                         write the parameters one by one",
+                    ));
+                }
+                Tok::Ident(w) => own_names.push(w.clone()),
+                _ => {}
+            }
+            params.push(t.clone());
+        }
+        self.pos = close + 1;
+        self.skip_lambda_words_pub();
+        let mut trailing: Vec<Token> = Vec::new();
+        if self.is_punct("->") {
+            while !self.is_punct("{") && !matches!(self.peek(0), Tok::Eof) {
+                trailing.push(self.toks[self.pos].clone());
+                self.pos += 1;
+            }
+        }
+        if !self.is_punct("{") {
+            return self.err("`{` to start the lambda's body");
+        }
+        let body_open = self.pos;
+        let body_close = self.closing(body_open).ok_or_else(|| never(self.span()))?;
+        let body: Vec<Token> = self.toks[body_open..=body_close].to_vec();
+        self.pos = body_close + 1;
+
+        // The captures: enclosing variables the body names.
+        let mut captured: Vec<(String, Ty, bool)> = Vec::new();
+        for (k, t) in body.iter().enumerate() {
+            let Tok::Ident(w) = &t.tok else { continue };
+            let after_access = k > 0 && matches!(body[k - 1].tok, Tok::Punct("." | "->" | "::"));
+            let qualifier = matches!(body.get(k + 1).map(|x| &x.tok), Some(Tok::Punct("::")));
+            if after_access
+                || qualifier
+                || own_names.contains(w)
+                || captured.iter().any(|(n, _, _)| n == w)
+            {
+                continue;
+            }
+            let mode = explicit
+                .iter()
+                .find(|(n, _)| n == w)
+                .map(|(_, r)| *r)
+                .or(default);
+            if self.var_struct(w).is_some() {
+                if mode.is_none() {
+                    continue;
+                }
+                return Err(KernelError::new(
+                    t.line,
+                    t.col,
+                    format!(
+                        "a generic lambda capturing the struct `{w}` is not supported; copy the \
+                         members it reads into scalars before the lambda, or write the \
+                         parameters' types"
+                    ),
+                ));
+            }
+            if self.self_field(w).is_some() {
+                return Err(KernelError::new(
+                    t.line,
+                    t.col,
+                    format!(
+                        "a generic lambda in a member function that reads the member `{w}` \
+                         (through `this`) is not supported; copy `{w}` into a local before the \
+                         lambda, or write the parameters' types"
+                    ),
+                ));
+            }
+            let Some(ty) = self.var_type(w) else { continue };
+            let Some(by_ref) = mode else { continue };
+            if matches!(ty, Ty::Void) {
+                continue;
+            }
+            captured.push((w.clone(), ty, by_ref));
+        }
+
+        self.syn = self.syn.wrapping_add(1);
+        let shown = at.shown();
+        let name = format!("lambda#{}@{}:{}", self.syn, shown.line, shown.col);
+        let mut def = StructDef::default();
+        let mut made = Vec::new();
+        for (n, ty, by_ref) in &captured {
+            def.fields.push(Field {
+                name: n.clone(),
+                ty: match ty {
+                    Ty::Ptr(v) => FieldTy::Ptr(*v),
+                    Ty::Val(v) => FieldTy::Val(*v),
+                    Ty::Void => continue,
+                },
+                by_ref: *by_ref,
+                default: None,
+            });
+            let sp = self.syn_span(at);
+            made.push(Expr::new(ExprKind::Ident(self.use_var(n, sp)?), sp));
+        }
+        self.structs.insert(name.clone(), def);
+
+        // `template <typename __auto0, …> __device__ auto __call(PARAMS) [-> R] BODY`.
+        let first = &self.toks[open];
+        let mk = |tok: Tok| Token {
+            tok,
+            line: first.line,
+            col: first.col,
+            end: first.end,
+        };
+        let mut synth = vec![mk(Tok::Ident("template".into())), mk(Tok::Punct("<"))];
+        for (k, p) in tparams.iter().enumerate() {
+            if k > 0 {
+                synth.push(mk(Tok::Punct(",")));
+            }
+            synth.push(mk(Tok::Ident("typename".into())));
+            synth.push(mk(Tok::Ident(p.clone())));
+        }
+        synth.push(mk(Tok::Punct(">")));
+        synth.push(mk(Tok::Ident("__device__".into())));
+        synth.push(mk(Tok::Ident("auto".into())));
+        synth.push(mk(Tok::Ident(CALL.into())));
+        synth.push(mk(Tok::Punct("(")));
+        synth.extend(params);
+        synth.push(mk(Tok::Punct(")")));
+        synth.extend(trailing);
+        synth.extend(body);
+        let last = synth.last().cloned().unwrap_or_else(|| mk(Tok::Eof));
+        synth.push(Token {
+            tok: Tok::Eof,
+            ..last
+        });
+        let mut sub = Parser::new(&synth, self.comments, self.max_depth);
+        sub.aliases = self.aliases.clone();
+        sub.consts = self.consts.clone();
+        sub.struct_alias = self.struct_alias.clone();
+        self.lend(&mut sub);
+        sub.templates = std::mem::take(&mut self.templates);
+        let r = sub.member_template(&name);
+        self.take_back(&mut sub);
+        self.templates = std::mem::take(&mut sub.templates);
+        self.diags.append(&mut sub.diags);
+        r?;
+        self.node(ExprKind::Call(name, made), at)
+    }
+
+    /// The member a call of closure `s` reaches when `s` has no call operator but a call
+    /// operator template (a generic lambda's `__call`, a functor's `template <class F>
+    /// operator()(F f)`): the instance for `args` (the call's arguments, the receiver not
+    /// among them), parsed now; `None` when `s` has neither.
+    ///
+    /// # Errors
+    /// Arguments that bind no instance, an error in the instance.
+    pub(super) fn closure_call_template(
+        &mut self,
+        s: &str,
+        args: &[Expr],
+        span: Span,
+    ) -> PResult<Option<String>> {
+        let key = [CALL, "operator()"]
+            .iter()
+            .map(|m| format!("{s}::{m}"))
+            .find(|k| self.method_templates.contains_key(k));
+        let Some(key) = key else {
+            return Ok(None);
+        };
+        self.instantiate_method_now(&key, Vec::new(), args, span)
+            .map(Some)
+    }
+}
