@@ -176,6 +176,9 @@ pub struct Executor {
     pub(crate) contract: super::contract::Contract,
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
     pub(crate) race: super::machine::racecheck::RaceCheck,
+    /// The written bytes of memory cells never written whole
+    /// ([`super::machine::partial`]).
+    pub(crate) partial: super::machine::partial::PartialCells,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -529,6 +532,7 @@ impl Executor {
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
             race: Default::default(),
+            partial: Default::default(),
         })
     }
 

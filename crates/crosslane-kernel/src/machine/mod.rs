@@ -8,6 +8,7 @@ pub(crate) mod barrier;
 mod call;
 mod eval;
 pub(crate) mod maca_mem;
+pub(crate) mod partial;
 mod place;
 pub(crate) mod racecheck;
 pub(crate) mod regs;

@@ -66,6 +66,21 @@ impl Executor {
         match self.trace.memory.read(buf, off) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => {
+                if let Some(missing) = self.partial.unwritten(buf, off) {
+                    // Some bytes written, not all ([`super::partial`]): the element has no
+                    // value until every byte has one.
+                    cx.note(
+                        Level::Warning,
+                        span,
+                        format!("reads `{name}[{off}]`, an element written only in part ({missing} never written): undefined, as an element's value is all its bytes (write them all)"),
+                        "ISO C++17 [basic.types]/4",
+                        Some(lane),
+                    );
+                    return Err(Undef::at(
+                        span,
+                        format!("`{name}[{off}]` holds no value ({missing} never written)"),
+                    ));
+                }
                 // One message for all lanes; the cell is in each lane's reason.
                 cx.note(
                     Level::Warning,
@@ -391,6 +406,8 @@ impl Executor {
                 self.race_write(w, buf, off, l, v.as_ref().ok());
                 match self.trace.memory.write(buf, off, v.as_ref().ok().cloned()) {
                     Ok(()) => {
+                        // A whole-cell store replaces any bytes written before it.
+                        self.partial.forget(buf, off);
                         cx.written.insert((buf, off), l);
                         cx.writes.push(MemWrite {
                             buffer: buf,

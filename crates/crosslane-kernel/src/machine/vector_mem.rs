@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::exec::Executor;
+use crate::reinterpret::scalar_bytes;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, ValTy};
 use crate::vector_types::{from_raw_bits, raw_bits, size_of, view, View};
@@ -86,6 +87,16 @@ impl Executor {
         let mut items = Vec::with_capacity(usize::from(n));
         for j in 0..i64::from(n) {
             let s = at.saturating_add(j);
+            if let Some(c) = self
+                .cell_ty(buf)
+                .filter(|c| c.lanes > 1 && self.partial.has(buf, s.div_euclid(per_cell)))
+            {
+                let k = s.rem_euclid(per_cell) as usize;
+                if let Some(v) = self.partial_component(buf, c, s.div_euclid(per_cell), k, lane) {
+                    items.push(v);
+                    continue;
+                }
+            }
             let cell = self.load(buf, s.div_euclid(per_cell), span, lane, cx)?;
             items.push(match cell {
                 KVal::Vector { items: comps, .. } => {
@@ -153,19 +164,16 @@ impl Executor {
                     Err(u) => Err(u),
                 },
                 Ok(None) => {
-                    let name = self
-                        .trace
-                        .memory
-                        .buffers
-                        .get(buf)
-                        .map_or(String::new(), |b| b.name.clone());
-                    cx.note(
-                        Level::Warning,
-                        span,
-                        format!("writes one component of `{name}[{cell}]`, an element never written: its other components are undefined, so the element stays undefined (write the whole element)"),
-                        "",
-                        Some(l),
-                    );
+                    // A component of an element never written whole: its bytes join the
+                    // element's written bytes ([`super::partial`]).
+                    let cb = scalar_bytes(elem.scalar);
+                    let raw = comp.and_then(|c| raw_bits(&c).ok_or_else(|| nan_undef(span)));
+                    let bytes = (0..cb).map(|i| {
+                        let b = raw.clone().map(|r| (r >> (8 * i)) & 0xff);
+                        (k * cb + i, b)
+                    });
+                    let whole = (buf, self.cell_ty(buf).unwrap_or(elem), cell);
+                    self.store_part(w, whole, l, bytes.collect(), span, cx);
                     continue;
                 }
                 // Out of bounds or not a vector: the whole-cell store reports it.
@@ -211,6 +219,13 @@ impl Executor {
             let mut held: Option<(i64, KVal)> = None;
             for k in 0..cb {
                 let (c, comp, shift) = Self::byte_at(cell, start.saturating_add(k));
+                // A byte written into a cell never written whole ([`super::partial`]).
+                let in_cell = comp * scalar_bytes(cell.scalar) + (shift / 8) as usize;
+                if let Some(b) = self.partial.byte(buf, c, in_cell) {
+                    self.race_read(self.current, buf, c, lane);
+                    bits |= u64::from(b) << (8 * k as u32);
+                    continue;
+                }
                 let value = match &held {
                     Some((hc, v)) if *hc == c => v.clone(),
                     _ => {
@@ -292,14 +307,12 @@ impl Executor {
                 match self.trace.memory.read(buf, c) {
                     Ok(Some(v)) => Some(Ok(v)),
                     Ok(None) => {
-                        let name = self.buf_name(buf);
-                        cx.note(
-                            Level::Warning,
-                            span,
-                            format!("writes some bytes of `{name}[{c}]`, an element never written: its other bytes are undefined, so the element stays undefined (write the whole element)"),
-                            "",
-                            Some(l),
-                        );
+                        // Some bytes of an element never written whole: kept until all of
+                        // them are written ([`super::partial`]).
+                        let bytes = (lo.max(first)..hi.min(end))
+                            .map(|b| ((b - lo) as usize, byte(b)))
+                            .collect();
+                        self.store_part(w, (buf, cell, c), l, bytes, span, cx);
                         c = c.saturating_add(1);
                         continue;
                     }
@@ -311,6 +324,58 @@ impl Executor {
             let _ = self.write_place(w, Place::Mem(buf, c), l, new, span, cx);
             c = c.saturating_add(1);
         }
+    }
+
+    /// Writes `bytes` (offset within the cell, byte or its undefined reason) into cell `c` of
+    /// buffer `buf` (of type `cell`), a cell never written whole ([`super::partial`]). The
+    /// write that completes the cell stores its value as a plain store; an undefined byte
+    /// stores the cell undefined (its other bytes are then of no use). A write that leaves
+    /// bytes unwritten is recorded nowhere else: the cell has no value yet, so the step shows
+    /// no change and the race check sees the store that completes it.
+    fn store_part(
+        &mut self,
+        w: usize,
+        (buf, cell, c): (usize, ValTy, i64),
+        l: usize,
+        bytes: Vec<(usize, Result<u64, Undef>)>,
+        span: Span,
+        cx: &mut StepCtx,
+    ) {
+        let mut ok = Vec::with_capacity(bytes.len());
+        for (k, b) in bytes {
+            match b {
+                Ok(b) => ok.push((k, (b & 0xff) as u8)),
+                Err(u) => {
+                    let _ = self.write_place(w, Place::Mem(buf, c), l, Err(u), span, cx);
+                    return;
+                }
+            }
+        }
+        // The machine's state changed (for the barrier's deadlock test).
+        self.barrier_round.changed = true;
+        if let Some(all) = self.partial.put((buf, c), cell, ok) {
+            let v = super::partial::cell_value(cell, &all).map_err(|m| Undef::at(span, m));
+            let _ = self.write_place(w, Place::Mem(buf, c), l, v, span, cx);
+        }
+    }
+
+    /// Component `k` of vector cell `c` of buffer `buf` from the bytes written into it while the
+    /// cell was never written whole ([`super::partial`]), if they are all written.
+    fn partial_component(
+        &mut self,
+        buf: usize,
+        cell: ValTy,
+        c: i64,
+        k: usize,
+        lane: usize,
+    ) -> Option<KVal> {
+        let cb = scalar_bytes(cell.scalar);
+        let mut bits = 0u64;
+        for i in 0..cb {
+            bits |= u64::from(self.partial.byte(buf, c, k * cb + i)?) << (8 * i);
+        }
+        self.race_read(self.current, buf, c, lane);
+        from_raw_bits(cell.scalar, bits).ok()
     }
 
     /// Cell `c` (of type `cell`) with the bytes `first..end` of the buffer replaced by `byte`.
@@ -435,4 +500,12 @@ impl Executor {
             _ => Err("not a component of a vector element".into()),
         }
     }
+}
+
+/// The undefined reason of a NaN's bytes, which the emulator does not keep.
+fn nan_undef(span: Span) -> Undef {
+    Undef::at(
+        span,
+        "a NaN's bits are not kept by the emulator: stored undefined",
+    )
 }
