@@ -325,8 +325,13 @@ mod tests {
             call(&c, &[KVal::int(Scalar::U32, 1)]),
             Some(Ok(KVal::int(Scalar::I64, 1)))
         );
-        assert!(matches!(call(&c, &[KVal::int(Scalar::U32, 2)]), Some(Err(m)) if m.contains("[expr.add]/4")));
-        assert!(matches!(call(&c, &[KVal::int(Scalar::I32, -1)]), Some(Err(_))));
+        assert!(
+            matches!(call(&c, &[KVal::int(Scalar::U32, 2)]), Some(Err(m)) if m.contains("[expr.add]/4"))
+        );
+        assert!(matches!(
+            call(&c, &[KVal::int(Scalar::I32, -1)]),
+            Some(Err(_))
+        ));
         assert_eq!(result_type(&c), Some(ValTy::scalar(Scalar::I64)));
     }
 

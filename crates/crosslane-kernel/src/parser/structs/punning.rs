@@ -250,7 +250,12 @@ impl Parser<'_> {
 
     /// The held units a place's `size` bytes cover, with the byte offset of the first unit's
     /// start from the place's start (≤ 0, as a count of bytes before it).
-    pub(super) fn pun_units(&mut self, p: &Place, size: u64, span: Span) -> PResult<(u64, Vec<Expr>)> {
+    pub(super) fn pun_units(
+        &mut self,
+        p: &Place,
+        size: u64,
+        span: Span,
+    ) -> PResult<(u64, Vec<Expr>)> {
         let (unit_ty, count) = units_of(&p.held_ty).unwrap_or((ValTy::scalar(Scalar::U8), 0));
         let unit = value_layout(unit_ty).0.max(1);
         let first = p.off / unit;
