@@ -661,6 +661,9 @@ impl Executor {
 
     /// Ends the run with `outcome`, adding the summary of the diagnostics left out.
     pub(crate) fn finish(&mut self, outcome: Outcome) {
+        if matches!(outcome, Outcome::Finished) {
+            self.note_partial_cells();
+        }
         let summary = self.diag_log.summary();
         self.trace.diagnostics.extend(summary);
         if let Outcome::Error(e) = &outcome {

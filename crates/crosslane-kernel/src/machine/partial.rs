@@ -19,13 +19,19 @@
 
 use std::collections::HashMap;
 
+use crate::ast::Span;
+use crate::exec::Executor;
+use crate::memory::Space;
 use crate::types::{KVal, ValTy};
 use crate::vector_types::{from_raw_bits, size_of};
+use crate::KernelDiagnostic;
+use crosslane_core::result::Level;
 
-/// The written bytes of cells never written whole, by (buffer, cell).
+/// The written bytes of cells never written whole, by (buffer, cell), each with where it was
+/// last written.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PartialCells {
-    cells: HashMap<(usize, i64), Vec<Option<u8>>>,
+    cells: HashMap<(usize, i64), (Vec<Option<u8>>, Span)>,
 }
 
 impl PartialCells {
@@ -38,7 +44,7 @@ impl PartialCells {
 
     /// Byte `k` of cell `c` of buffer `buf` (little-endian within the cell), if written.
     pub(crate) fn byte(&self, buf: usize, c: i64, k: usize) -> Option<u8> {
-        self.cells.get(&(buf, c))?.get(k).copied().flatten()
+        self.cells.get(&(buf, c))?.0.get(k).copied().flatten()
     }
 
     /// Whether cell `c` of buffer `buf` has some bytes written.
@@ -54,9 +60,14 @@ impl PartialCells {
         (buf, c): (usize, i64),
         cell: ValTy,
         bytes: impl IntoIterator<Item = (usize, u8)>,
+        at: Span,
     ) -> Option<Vec<u8>> {
         let n = usize::try_from(size_of(cell)).unwrap_or(0);
-        let entry = self.cells.entry((buf, c)).or_insert_with(|| vec![None; n]);
+        let (entry, last) = self
+            .cells
+            .entry((buf, c))
+            .or_insert_with(|| (vec![None; n], at));
+        *last = at;
         for (k, b) in bytes {
             if let Some(slot) = entry.get_mut(k) {
                 *slot = Some(b);
@@ -72,7 +83,7 @@ impl PartialCells {
     /// The bytes of cell `c` of buffer `buf` never written, as text (`bytes 2..=3 of 4`), when
     /// some of its bytes were written.
     pub(crate) fn unwritten(&self, buf: usize, c: i64) -> Option<String> {
-        let bytes = self.cells.get(&(buf, c))?;
+        let (bytes, _) = self.cells.get(&(buf, c))?;
         let mut runs: Vec<(usize, usize)> = Vec::new();
         for (k, b) in bytes.iter().enumerate() {
             if b.is_some() {
@@ -99,6 +110,65 @@ impl PartialCells {
             "bytes"
         };
         Some(format!("{word} {} of {}", list.join(", "), bytes.len()))
+    }
+}
+
+impl Executor {
+    /// At the end of a run: a warning per statement that last wrote part of a global memory
+    /// cell no statement completed, naming the first such cell and its unwritten bytes (the
+    /// cell ends undefined, and the buffer shows no value there). Local and shared cells end
+    /// with their thread or block, read or not.
+    pub(crate) fn note_partial_cells(&mut self) {
+        let mut by_span: Vec<(Span, usize, i64, usize)> = Vec::new();
+        for (&(buf, c), (_, at)) in &self.partial.cells {
+            let global = self
+                .trace
+                .memory
+                .buffers
+                .get(buf)
+                .is_some_and(|b| b.space == Space::Global);
+            if !global {
+                continue;
+            }
+            match by_span.iter_mut().find(|(s, ..)| s == at) {
+                Some((_, b, first, n)) => {
+                    if (buf, c) < (*b, *first) {
+                        (*b, *first) = (buf, c);
+                    }
+                    *n += 1;
+                }
+                None => by_span.push((*at, buf, c, 1)),
+            }
+        }
+        by_span.sort_by_key(|(s, ..)| (s.shown().line, s.shown().col));
+        for (at, buf, c, n) in by_span {
+            let name = self
+                .trace
+                .memory
+                .buffers
+                .get(buf)
+                .map_or(String::new(), |b| b.name.clone());
+            let missing = self.partial.unwritten(buf, c).unwrap_or_default();
+            let more = match n {
+                1 => String::new(),
+                2 => " and 1 more element".to_string(),
+                n => format!(" and {} more elements", n - 1),
+            };
+            let shown = at.shown();
+            let d = KernelDiagnostic {
+                line: shown.line.max(1),
+                col: shown.col.max(1),
+                level: Level::Warning,
+                message: format!(
+                    "writes part of `{name}[{c}]`{more}, and no statement writes the rest \
+                     ({missing} never written): the element ends undefined, as an element's \
+                     value is all its bytes"
+                ),
+                rule: "ISO C++17 [basic.types]/4".to_string(),
+            };
+            self.diag_log.admit(&d);
+            self.trace.diagnostics.push(d);
+        }
     }
 }
 
@@ -138,12 +208,13 @@ mod tests {
         // 1.0f is 0x3f800000 (IEEE 754 binary32), bytes 00 00 80 3f from the lowest.
         let f32t = ValTy::scalar(Scalar::F32);
         let mut p = PartialCells::default();
-        assert_eq!(p.put((0, 0), f32t, [(0, 0), (1, 0)]), None);
+        let at = Span { line: 1, col: 1 };
+        assert_eq!(p.put((0, 0), f32t, [(0, 0), (1, 0)], at), None);
         assert_eq!(p.unwritten(0, 0).as_deref(), Some("bytes 2..=3 of 4"));
         assert_eq!(p.byte(0, 0, 1), Some(0));
-        assert_eq!(p.put((0, 0), f32t, [(3, 0x3f)]), None);
+        assert_eq!(p.put((0, 0), f32t, [(3, 0x3f)], at), None);
         assert_eq!(p.unwritten(0, 0).as_deref(), Some("byte 2 of 4"));
-        let all = p.put((0, 0), f32t, [(2, 0x80)]).unwrap();
+        let all = p.put((0, 0), f32t, [(2, 0x80)], at).unwrap();
         assert_eq!(all, vec![0, 0, 0x80, 0x3f]);
         assert!(!p.has(0, 0));
         assert_eq!(cell_value(f32t, &all), Ok(KVal::float(Scalar::F32, 1.0)));

@@ -353,7 +353,7 @@ impl Executor {
         }
         // The machine's state changed (for the barrier's deadlock test).
         self.barrier_round.changed = true;
-        if let Some(all) = self.partial.put((buf, c), cell, ok) {
+        if let Some(all) = self.partial.put((buf, c), cell, ok, span) {
             let v = super::partial::cell_value(cell, &all).map_err(|m| Undef::at(span, m));
             let _ = self.write_place(w, Place::Mem(buf, c), l, v, span, cx);
         }

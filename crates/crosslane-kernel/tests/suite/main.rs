@@ -44,6 +44,7 @@ mod kernel_member_templates;
 mod kernel_memcpy;
 mod kernel_operators;
 mod kernel_overloads;
+mod kernel_partial_bytes;
 mod kernel_per_lane;
 mod kernel_ptx_asm;
 mod kernel_racecheck;
