@@ -27,11 +27,13 @@ use crate::vector_types::{from_raw_bits, size_of};
 use crate::KernelDiagnostic;
 use crosslane_core::result::Level;
 
-/// The written bytes of cells never written whole, by (buffer, cell), each with where it was
-/// last written.
+/// A cell's bytes (`None`: never written) and where it was last written.
+type Written = (Vec<Option<u8>>, Span);
+
+/// The written bytes of cells never written whole, by (buffer, cell).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PartialCells {
-    cells: HashMap<(usize, i64), (Vec<Option<u8>>, Span)>,
+    cells: HashMap<(usize, i64), Written>,
 }
 
 impl PartialCells {

@@ -221,7 +221,7 @@ impl Executor {
                 let (c, comp, shift) = Self::byte_at(cell, start.saturating_add(k));
                 // A byte written into a cell never written whole ([`super::partial`]).
                 let in_cell = comp * scalar_bytes(cell.scalar) + (shift / 8) as usize;
-                if let Some(b) = self.partial.byte(buf, c, in_cell) {
+                if let Some(b) = self.partial_byte(buf, c, in_cell) {
                     self.race_read(self.current, buf, c, lane);
                     bits |= u64::from(b) << (8 * k as u32);
                     continue;
@@ -359,6 +359,16 @@ impl Executor {
         }
     }
 
+    /// Byte `k` of cell `c` of buffer `buf` while the cell has no value of its own and that
+    /// byte was written ([`super::partial`]); `None` otherwise (a cell set whole, say from the
+    /// page, is read as the cell).
+    fn partial_byte(&self, buf: usize, c: i64, k: usize) -> Option<u8> {
+        if !self.partial.has(buf, c) || !matches!(self.trace.memory.read(buf, c), Ok(None)) {
+            return None;
+        }
+        self.partial.byte(buf, c, k)
+    }
+
     /// Component `k` of vector cell `c` of buffer `buf` from the bytes written into it while the
     /// cell was never written whole ([`super::partial`]), if they are all written.
     fn partial_component(
@@ -372,7 +382,7 @@ impl Executor {
         let cb = scalar_bytes(cell.scalar);
         let mut bits = 0u64;
         for i in 0..cb {
-            bits |= u64::from(self.partial.byte(buf, c, k * cb + i)?) << (8 * i);
+            bits |= u64::from(self.partial_byte(buf, c, k * cb + i)?) << (8 * i);
         }
         self.race_read(self.current, buf, c, lane);
         from_raw_bits(cell.scalar, bits).ok()

@@ -407,7 +407,7 @@ impl Parser<'_> {
         self.syn = self.syn.wrapping_add(1);
         let name = format!("union#{}", self.syn);
         let decl_at = self.syn_span(span);
-        self.declare(&name, ty.clone());
+        self.declare(&name, ty);
         self.pre.push(Stmt {
             kind: StmtKind::Decl(
                 Storage::default(),
