@@ -179,7 +179,9 @@ impl Executor {
                 // Out of bounds or not a vector: the whole-cell store reports it.
                 _ => comp,
             };
-            let _ = self.write_place(w, Place::Mem(buf, cell), l, whole, span, cx);
+            let cb = scalar_bytes(elem.scalar);
+            let mask = byte_mask(k * cb, (k + 1) * cb);
+            let _ = self.write_mem(w, (buf, cell, mask), l, whole, span, cx);
         }
         v
     }
@@ -321,7 +323,8 @@ impl Executor {
                 }
             };
             let new = self.splice_cell(cell, c, old, first, end, &byte, span);
-            let _ = self.write_place(w, Place::Mem(buf, c), l, new, span, cx);
+            let mask = byte_mask((lo.max(first) - lo) as usize, (hi.min(end) - lo) as usize);
+            let _ = self.write_mem(w, (buf, c, mask), l, new, span, cx);
             c = c.saturating_add(1);
         }
     }
@@ -341,21 +344,28 @@ impl Executor {
         span: Span,
         cx: &mut StepCtx,
     ) {
+        let mask = bytes
+            .iter()
+            .fold(0u64, |m, (k, _)| m | byte_mask(*k, *k + 1));
         let mut ok = Vec::with_capacity(bytes.len());
         for (k, b) in bytes {
             match b {
                 Ok(b) => ok.push((k, (b & 0xff) as u8)),
                 Err(u) => {
-                    let _ = self.write_place(w, Place::Mem(buf, c), l, Err(u), span, cx);
+                    let _ = self.write_mem(w, (buf, c, mask), l, Err(u), span, cx);
                     return;
                 }
             }
         }
         // The machine's state changed (for the barrier's deadlock test).
         self.barrier_round.changed = true;
-        if let Some(all) = self.partial.put((buf, c), cell, ok, span) {
-            let v = super::partial::cell_value(cell, &all).map_err(|m| Undef::at(span, m));
-            let _ = self.write_place(w, Place::Mem(buf, c), l, v, span, cx);
+        match self.partial.put((buf, c), cell, ok, span) {
+            Some(all) => {
+                let v = super::partial::cell_value(cell, &all).map_err(|m| Undef::at(span, m));
+                let _ = self.write_mem(w, (buf, c, mask), l, v, span, cx);
+            }
+            // No store yet; the bytes still count as this lane's in the statement.
+            None => self.bytes_written(cx, (buf, c, mask), l, span),
         }
     }
 
@@ -518,4 +528,9 @@ fn nan_undef(span: Span) -> Undef {
         span,
         "a NaN's bits are not kept by the emulator: stored undefined",
     )
+}
+
+/// The bytes `from..to` of a cell as a mask (bit k: byte k), bytes past 63 in bit 63.
+fn byte_mask(from: usize, to: usize) -> u64 {
+    (from..to).fold(0u64, |m, k| m | 1u64 << k.min(63))
 }

@@ -190,3 +190,33 @@ __global__ void k(__nv_bfloat16* out, unsigned* bits) {
     assert_eq!(nums(&t, "out"), want);
     assert_eq!(ints(&t, "bits"), [Some(1_065_353_216), Some(1_091_584_256)]);
 }
+
+#[test]
+fn partial_lanes_storing_the_halves_of_one_word_do_not_conflict() {
+    // Lane t stores half 1.0 (0x3C00) as element t of a `half*` over 32-bit words: lanes 2k and
+    // 2k + 1 write the two halves of word k in one statement, different bytes (distinct memory
+    // locations, [intro.memory]/3), so no value is lost: every word is 0x3C003C00 = 1006648320,
+    // over a zero-filled buffer and over one never written alike. Lanes t and t ^ 1 writing
+    // element t / 2 do write the same bytes: that conflict is still reported.
+    let src = "\
+#include <cuda_fp16.h>
+__global__ void k(unsigned* g, unsigned* z, unsigned* c) {
+  ((half*)g)[threadIdx.x] = __float2half(1.0f);
+  ((half*)z)[threadIdx.x] = __float2half(1.0f);
+  ((half*)c)[threadIdx.x / 2] = __float2half(1.0f);
+}";
+    let t = run_kernel(
+        src,
+        launch(8, &[("g", 4, "undef"), ("z", 4, "zero"), ("c", 4, "zero")]),
+    )
+    .unwrap();
+    assert_eq!(ints(&t, "g"), vec![Some(0x3C00_3C00); 4]);
+    assert_eq!(ints(&t, "z"), vec![Some(0x3C00_3C00); 4]);
+    assert!(!has(&t, Level::Warning, "several lanes write `g"));
+    assert!(!has(&t, Level::Warning, "several lanes write `z"));
+    assert!(has(
+        &t,
+        Level::Warning,
+        "several lanes write `c[0]` in one statement"
+    ));
+}
