@@ -12,24 +12,13 @@
 //! elements, so the lowering stays small whatever the source.
 
 use super::arrays::value_layout;
-use super::punning::Place;
+use super::punning::{DynIndex, Place};
 use super::*;
 use crate::reinterpret;
 
 /// The most elements an array view indexed at run time may have: each element's read or
 /// write is lowered once.
 pub(super) const MAX_ELEMENTS: u32 = 64;
-
-/// The element of an array view chosen at run time.
-#[derive(Clone, Debug)]
-pub(crate) struct DynIndex {
-    /// The index, lowered.
-    index: Expr,
-    /// Elements of the array.
-    count: u32,
-    /// Bytes from one element to the next.
-    stride: u64,
-}
 
 /// The source text of a member access or subscript chain (`t.u32[i]`), for a message; `…`
 /// for any other operand.
@@ -43,40 +32,40 @@ fn show(e: &Expr) -> String {
     }
 }
 
-/// The run-time element of `array` (of `n` elements of `v`) that `e` = `array[index]` names.
-///
-/// # Errors
-/// An array of more than [`MAX_ELEMENTS`] elements, at `e`'s line:column, citing its text.
-pub(super) fn dyn_index(
-    e: &Expr,
-    array: &Expr,
-    index_src: &Expr,
-    index: Expr,
-    v: ValTy,
-    n: u32,
-) -> PResult<DynIndex> {
-    if n > MAX_ELEMENTS {
-        return Err(KernelError::new(
-            e.span.line,
-            e.span.col,
-            format!(
-                "`{}[{}]` indexes an array member of {n} elements of a union that reinterprets \
-                 bytes with an index known only at run time: supported up to {MAX_ELEMENTS} \
-                 elements; copy the member into a local array first, or index it with a \
-                 constant",
-                show(array),
-                show(index_src)
-            ),
-        ));
-    }
-    Ok(DynIndex {
-        index,
-        count: n,
-        stride: value_layout(v).0,
-    })
-}
-
 impl Parser<'_> {
+    /// The run-time element of `array` (of `n` elements of `v`) that `e` = `array[index]` names.
+    ///
+    /// # Errors
+    /// An array of more than [`MAX_ELEMENTS`] elements, at `e`'s line:column, citing its text.
+    pub(super) fn pun_dyn_index(
+        e: &Expr,
+        array: &Expr,
+        index_src: &Expr,
+        index: Expr,
+        v: ValTy,
+        n: u32,
+    ) -> PResult<DynIndex> {
+        if n > MAX_ELEMENTS {
+            return Err(KernelError::new(
+                e.span.line,
+                e.span.col,
+                format!(
+                    "`{}[{}]` indexes an array member of {n} elements of a union that reinterprets \
+                     bytes with an index known only at run time: supported up to {MAX_ELEMENTS} \
+                     elements; copy the member into a local array first, or index it with a \
+                     constant",
+                    show(array),
+                    show(index_src)
+                ),
+            ));
+        }
+        Ok(DynIndex {
+            index,
+            count: n,
+            stride: value_layout(v).0,
+        })
+    }
+
     /// The index taken into a temporary: its name and the assignment, which checks the bound
     /// ([`reinterpret::index_callee`]; the temporary is undefined outside it).
     pub(super) fn dyn_index_temp(&mut self, d: &DynIndex, span: Span) -> PResult<(String, Expr)> {

@@ -36,7 +36,19 @@ pub(super) struct Place {
     pub(super) ty: FieldTy,
     /// The element of an array view chosen by an index known only at run time
     /// ([`super::pun_index`]).
-    pub(super) dynamic: Option<super::pun_index::DynIndex>,
+    pub(super) dynamic: Option<DynIndex>,
+}
+
+/// The element of an array view chosen by an index known only at run time
+/// ([`super::pun_index`]).
+#[derive(Clone, Debug)]
+pub(super) struct DynIndex {
+    /// The index, lowered.
+    pub(super) index: Expr,
+    /// Elements of the array.
+    pub(super) count: u32,
+    /// Bytes from one element to the next.
+    pub(super) stride: u64,
 }
 
 /// The scalar type and count of units of a held member (`half2` → (half, 2)).
@@ -212,7 +224,7 @@ impl Parser<'_> {
                 let i = self.lower_struct(i_src.clone())?;
                 let Some(k) = super::super::const_int(&i).or_else(|| self.fold_int(&i)) else {
                     // An index known only at run time ([`super::pun_index`]).
-                    let dynamic = super::pun_index::dyn_index(e, a, &i_src, i, v, n)?;
+                    let dynamic = Self::pun_dyn_index(e, a, &i_src, i, v, n)?;
                     return Ok(Some(Place {
                         ty: FieldTy::Val(v),
                         dynamic: Some(dynamic),
