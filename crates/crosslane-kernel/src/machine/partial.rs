@@ -142,7 +142,8 @@ impl Executor {
                 None => by_span.push((*at, buf, c, 1)),
             }
         }
-        by_span.sort_by_key(|(s, ..)| (s.shown().line, s.shown().col));
+        // Sorted whole (the table has no order of its own): the same run, the same report.
+        by_span.sort_by_key(|&(s, b, c, _)| (s.shown().line, s.shown().col, s.col, b, c));
         for (at, buf, c, n) in by_span {
             let name = self
                 .trace
