@@ -340,7 +340,8 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 span.line,
                 span.col,
-                "an array member of a union is read an element at a time here (`t.u16[1]`)",
+                "an array member of a union is read whole here: read it an element at a time, \
+                 indexing it (`member[i]`)",
             ));
         };
         let (start, units) = self.pun_units(p, value_layout(v).0, span)?;
@@ -372,7 +373,8 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 span.line,
                 span.col,
-                "an array member of a union is assigned an element at a time (`t.u16[1] = x;`)",
+                "an array member of a union is assigned whole here: assign it an element at a \
+                 time, indexing it (`member[i] = x;`)",
             ));
         };
         let rhs = self.lower_struct(rhs)?;
@@ -445,7 +447,8 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 span.line,
                 span.col,
-                "an array member of a union is assigned an element at a time (`t.u16[1] = x;`)",
+                "an array member of a union is assigned whole here: assign it an element at a \
+                 time, indexing it (`member[i] = x;`)",
             ));
         };
         let (unit_ty, _) = units_of(&p.held_ty).unwrap_or((ValTy::scalar(Scalar::U8), 0));
