@@ -119,8 +119,9 @@ impl Executor {
     }
 
     /// Stores `v` (converted to `elem`) as components `at..at + elem.lanes` of the buffer's
-    /// cells. A component of a vector cell that was never written cannot be set alone (the
-    /// emulator keeps a vector cell whole): it stays undefined, with a warning.
+    /// cells. A component of a vector cell that was never written is kept as bytes of the cell
+    /// until every component is written, when the cell gets its value (C++17
+    /// [basic.types]/4, [`super::partial`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn store_components(
         &mut self,
@@ -266,8 +267,9 @@ impl Executor {
 
     /// Stores the components `comps` of an `elem` value into the bytes of `cell`-typed memory
     /// ([`View::Bits`]): each cell touched is read, its bytes replaced, and written back whole.
-    /// A cell partly covered that was never written stays undefined, with a warning (the other
-    /// bytes have no value); an undefined component makes every cell it covers undefined.
+    /// A cell partly covered that was never written keeps the bytes written until all of them
+    /// are, when it gets its value ([`super::partial`]: C++17 [basic.types]/4, an object's
+    /// value is all its bytes); an undefined component makes every cell it covers undefined.
     #[allow(clippy::too_many_arguments)]
     fn store_bits(
         &mut self,
