@@ -176,8 +176,7 @@ pub struct Executor {
     pub(crate) contract: super::contract::Contract,
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
     pub(crate) race: super::machine::racecheck::RaceCheck,
-    /// The written bytes of memory cells never written whole
-    /// ([`super::machine::partial`]).
+    /// Bytes of memory cells never written whole ([`super::machine::partial`]).
     pub(crate) partial: super::machine::partial::PartialCells,
 }
 
@@ -615,6 +614,7 @@ impl Executor {
             }
             let Some(w) = self.schedule() else {
                 if self.trace.outcome.is_none() {
+                    self.note_partial_cells();
                     self.finish(Outcome::Finished);
                 }
                 return false;
@@ -661,9 +661,6 @@ impl Executor {
 
     /// Ends the run with `outcome`, adding the summary of the diagnostics left out.
     pub(crate) fn finish(&mut self, outcome: Outcome) {
-        if matches!(outcome, Outcome::Finished) {
-            self.note_partial_cells();
-        }
         let summary = self.diag_log.summary();
         self.trace.diagnostics.extend(summary);
         if let Outcome::Error(e) = &outcome {
@@ -1413,8 +1410,7 @@ impl Executor {
 
     /// Charges the work of `n` notes a step made (one per lane a diagnostic concerns): each is
     /// formatted, keyed and merged whether or not it is kept, which costs far more than a
-    /// statement ([`budget::DIAGNOSTIC_WORK`]), so that a loop raising one per step ends in
-    /// time.
+    /// statement ([`budget::DIAGNOSTIC_WORK`]), so a loop raising one per step ends in time.
     fn charge_diagnostics(&mut self, n: u64) {
         self.meter.work(budget::DIAGNOSTIC_WORK.saturating_mul(n));
     }
