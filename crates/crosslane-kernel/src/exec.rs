@@ -176,6 +176,8 @@ pub struct Executor {
     pub(crate) contract: super::contract::Contract,
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
     pub(crate) race: super::machine::racecheck::RaceCheck,
+    /// Bytes of memory cells never written whole ([`super::machine::partial`]).
+    pub(crate) partial: super::machine::partial::PartialCells,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -540,6 +542,7 @@ impl Executor {
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
             race: Default::default(),
+            partial: Default::default(),
         })
     }
 
@@ -622,6 +625,7 @@ impl Executor {
             }
             let Some(w) = self.schedule() else {
                 if self.trace.outcome.is_none() {
+                    self.note_partial_cells();
                     self.finish(Outcome::Finished);
                 }
                 return false;
@@ -1417,8 +1421,7 @@ impl Executor {
 
     /// Charges the work of `n` notes a step made (one per lane a diagnostic concerns): each is
     /// formatted, keyed and merged whether or not it is kept, which costs far more than a
-    /// statement ([`budget::DIAGNOSTIC_WORK`]), so that a loop raising one per step ends in
-    /// time.
+    /// statement ([`budget::DIAGNOSTIC_WORK`]), so a loop raising one per step ends in time.
     fn charge_diagnostics(&mut self, n: u64) {
         self.meter.work(budget::DIAGNOSTIC_WORK.saturating_mul(n));
     }

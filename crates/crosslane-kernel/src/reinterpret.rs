@@ -74,8 +74,43 @@ pub fn exact_callee(ty: ValTy) -> String {
 /// The suffix marking a whole-object read ([`exact_callee`]). No type code contains it.
 const EXACT: char = '=';
 
+/// The word after [`PREFIX`] that marks an index check ([`index_callee`]).
+const INDEX: &str = "index";
+
+/// The callee checking an index into a union's array member of `n` elements read through a
+/// view of another type with an index known only at run time (`t.u32[i]`, lowered by
+/// `parser::structs::pun_index`): `__crosslane_bytes:index2(i)` is `i` (as `long long`) when
+/// `0 <= i < n`, else undefined with a warning, as an access outside an array is ([expr.add]/4).
+pub fn index_callee(n: u32) -> String {
+    format!("{PREFIX}{INDEX}{n}")
+}
+
+/// The bound of an index check, if `name` is one.
+fn index_bound(name: &str) -> Option<i128> {
+    name.strip_prefix(PREFIX)?.strip_prefix(INDEX)?.parse().ok()
+}
+
+/// Runs an index check ([`index_callee`]).
+fn check_index(n: i128, args: &[KVal]) -> Result<KVal, String> {
+    let i = args
+        .first()
+        .and_then(KVal::as_int)
+        .ok_or_else(|| "an index check needs an integer".to_string())?;
+    if (0..n).contains(&i) {
+        Ok(KVal::int(Scalar::I64, i))
+    } else {
+        Err(format!(
+            "index {i} is outside the union's array member of {n} elements: undefined \
+             (C++17 [expr.add]/4); nothing is read or written"
+        ))
+    }
+}
+
 /// The type a callee reads, if `name` is one.
 pub fn result_type(name: &str) -> Option<ValTy> {
+    if index_bound(name).is_some() {
+        return Some(ValTy::scalar(Scalar::I64));
+    }
     let rest = name.strip_prefix(PREFIX)?;
     let rest = rest.strip_suffix(EXACT).unwrap_or(rest);
     let (s, lanes) = match rest.split_once('x') {
@@ -174,6 +209,9 @@ fn scalar_from(s: Scalar, b: &[u8]) -> Result<KVal, String> {
 
 /// Runs a byte read (see the module): `None` when `name` is not one.
 pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
+    if let Some(n) = index_bound(name) {
+        return Some(check_index(n, args));
+    }
     let ty = result_type(name)?;
     Some(read(ty, args, name.ends_with(EXACT)))
 }
@@ -276,6 +314,25 @@ mod tests {
             })
         );
         assert_eq!(result_type("__crosslane_bytes:q8"), None);
+    }
+
+    #[test]
+    fn index_checks_keep_the_bounds() {
+        // An array of 2 elements has the indices 0 and 1 ([dcl.array]/1); 2 and -1 are
+        // outside it ([expr.add]/4).
+        let c = index_callee(2);
+        assert_eq!(
+            call(&c, &[KVal::int(Scalar::U32, 1)]),
+            Some(Ok(KVal::int(Scalar::I64, 1)))
+        );
+        assert!(
+            matches!(call(&c, &[KVal::int(Scalar::U32, 2)]), Some(Err(m)) if m.contains("[expr.add]/4"))
+        );
+        assert!(matches!(
+            call(&c, &[KVal::int(Scalar::I32, -1)]),
+            Some(Err(_))
+        ));
+        assert_eq!(result_type(&c), Some(ValTy::scalar(Scalar::I64)));
     }
 
     #[test]

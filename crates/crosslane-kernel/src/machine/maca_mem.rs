@@ -342,6 +342,7 @@ impl Executor {
                 _ => None,
             };
             if self.trace.memory.write(buf, c, value.clone()).is_ok() {
+                self.partial.forget(buf, c);
                 cx.writes.push(MemWrite {
                     buffer: buf,
                     index: c as usize,

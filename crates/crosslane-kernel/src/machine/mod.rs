@@ -9,6 +9,7 @@ pub(crate) mod barrier;
 mod call;
 mod eval;
 pub(crate) mod maca_mem;
+pub(crate) mod partial;
 mod place;
 pub(crate) mod racecheck;
 pub(crate) mod regs;
@@ -191,7 +192,10 @@ pub(crate) struct StepCtx {
     pub(crate) diag_index: HashMap<(Span, String), usize>,
     pub(crate) changed: BTreeSet<usize>,
     pub(crate) writes: Vec<MemWrite>,
-    pub(crate) written: HashMap<(usize, i64), usize>,
+    /// The memory cells written in this statement: each lane that wrote one, with the bytes it
+    /// wrote (bit k: byte k of the cell; every bit for a whole cell), so lanes writing
+    /// different bytes of one cell (two halves of a word) are no conflict.
+    pub(crate) written: HashMap<(usize, i64), Vec<(usize, u64)>>,
     pub(crate) ops: Vec<Step>,
     pub(crate) barrier: bool,
     /// Calls of [`StepCtx::note`] (one per lane a diagnostic concerns), charged as work.

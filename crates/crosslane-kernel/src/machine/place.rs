@@ -66,6 +66,21 @@ impl Executor {
         match self.trace.memory.read(buf, off) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => {
+                if let Some(missing) = self.partial.unwritten(buf, off) {
+                    // Some bytes written, not all ([`super::partial`]): the element has no
+                    // value until every byte has one.
+                    cx.note(
+                        Level::Warning,
+                        span,
+                        format!("reads `{name}[{off}]`, an element written only in part ({missing} never written): undefined, as an element's value is all its bytes (write them all)"),
+                        "ISO C++17 [basic.types]/4",
+                        Some(lane),
+                    );
+                    return Err(Undef::at(
+                        span,
+                        format!("`{name}[{off}]` holds no value ({missing} never written)"),
+                    ));
+                }
                 // One message for all lanes; the cell is in each lane's reason.
                 cx.note(
                     Level::Warning,
@@ -353,82 +368,123 @@ impl Executor {
                     }
                 }
             }
-            Place::Mem(buf, off) => {
-                let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
-                let v = match (v, elem) {
-                    (Ok(x), Some(t)) => x.convert(t).map_err(|f| {
-                        cx.note(f.level, span, f.message.clone(), "", Some(l));
-                        Undef::at(span, f.message)
-                    }),
-                    (v, _) => v,
-                };
-                // The buffer's name and size only for a message (no copy per lane otherwise).
-                let about = |memory: &crate::memory::Memory| {
-                    memory
-                        .buffers
-                        .get(buf)
-                        .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()))
-                };
-                if let Some(&other) = cx.written.get(&(buf, off)) {
-                    if other != l {
-                        let (name, _) = about(&self.trace.memory);
-                        cx.note(
-                            Level::Warning,
-                            span,
-                            format!("several lanes write `{name}[{off}]` in one statement: one value survives (here the highest lane's)"),
-                            race_rule(self.trace.launch.dialect),
-                            Some(l),
-                        );
-                        cx.note(
-                            Level::Warning,
-                            span,
-                            format!("several lanes write `{name}[{off}]` in one statement: one value survives (here the highest lane's)"),
-                            "",
-                            Some(other),
-                        );
-                    }
+            Place::Mem(buf, off) => self.write_mem(w, (buf, off, u64::MAX), l, v, span, cx),
+        }
+    }
+}
+
+impl Executor {
+    /// Writes `v` (converted to the element type) into cell `off` of buffer `buf` for lane
+    /// `l`, as a store of the bytes `mask` (bit k: byte k of the cell; `u64::MAX` for a whole
+    /// store) of it: another lane's write of some of those bytes in the same statement is a
+    /// conflict, with a warning; writes of different bytes (two lanes storing the two halves of
+    /// one word) are not. Records the write in the step; returns the value stored.
+    pub(crate) fn write_mem(
+        &mut self,
+        w: usize,
+        (buf, off, mask): (usize, i64, u64),
+        l: usize,
+        v: LaneVal,
+        span: Span,
+        cx: &mut StepCtx,
+    ) -> LaneVal {
+        let elem = self.trace.memory.buffers.get(buf).map(|b| b.elem);
+        let v = match (v, elem) {
+            (Ok(x), Some(t)) => x.convert(t).map_err(|f| {
+                cx.note(f.level, span, f.message.clone(), "", Some(l));
+                Undef::at(span, f.message)
+            }),
+            (v, _) => v,
+        };
+        // The buffer's name and size only for a message (no copy per lane otherwise).
+        let about = |memory: &crate::memory::Memory| {
+            memory
+                .buffers
+                .get(buf)
+                .map_or((String::new(), 0), |b| (b.name.clone(), b.cells.len()))
+        };
+        self.bytes_written(cx, (buf, off, mask), l, span);
+        self.race_write(w, buf, off, l, v.as_ref().ok());
+        match self.trace.memory.write(buf, off, v.as_ref().ok().cloned()) {
+            Ok(()) => {
+                // A whole-cell store replaces any bytes written before it.
+                self.partial.forget(buf, off);
+                cx.writes.push(MemWrite {
+                    buffer: buf,
+                    index: off as usize,
+                    value: v.as_ref().ok().cloned(),
+                    lane: l,
+                });
+                if let Err(u) = &v {
+                    let (name, _) = about(&self.trace.memory);
+                    cx.note(
+                        Level::Warning,
+                        span,
+                        format!("stores undefined values in `{name}` (e.g. {})", u.why),
+                        "",
+                        Some(l),
+                    );
                 }
-                self.race_write(w, buf, off, l, v.as_ref().ok());
-                match self.trace.memory.write(buf, off, v.as_ref().ok().cloned()) {
-                    Ok(()) => {
-                        cx.written.insert((buf, off), l);
-                        cx.writes.push(MemWrite {
-                            buffer: buf,
-                            index: off as usize,
-                            value: v.as_ref().ok().cloned(),
-                            lane: l,
-                        });
-                        if let Err(u) = &v {
-                            let (name, _) = about(&self.trace.memory);
-                            cx.note(
-                                Level::Warning,
-                                span,
-                                format!("stores undefined values in `{name}` (e.g. {})", u.why),
-                                "",
-                                Some(l),
-                            );
-                        }
-                        v
-                    }
-                    Err(m) => {
-                        let (name, len) = about(&self.trace.memory);
-                        cx.note(
-                            Level::Warning,
-                            span,
-                            if name.is_empty() {
-                                "writes through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1); nothing is written".to_string()
-                            } else {
-                                format!(
-                                    "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
-                                )
-                            },
-                            oob_rule(self.trace.launch.dialect),
-                            Some(l),
-                        );
-                        Err(Undef::at(span, m))
-                    }
-                }
+                v
             }
+            Err(m) => {
+                let (name, len) = about(&self.trace.memory);
+                cx.note(
+                    Level::Warning,
+                    span,
+                    if name.is_empty() {
+                        "writes through a null pointer (no buffer): undefined (C++17 [expr.unary.op]/1); nothing is written".to_string()
+                    } else {
+                        format!(
+                            "writes `{name}` outside its {len} cells: out-of-bounds access is undefined; nothing is written"
+                        )
+                    },
+                    oob_rule(self.trace.launch.dialect),
+                    Some(l),
+                );
+                Err(Undef::at(span, m))
+            }
+        }
+    }
+}
+
+impl Executor {
+    /// Records that lane `l` writes the bytes `mask` of cell `off` of buffer `buf` in this
+    /// statement, with a warning when another lane wrote some of them in it (one value
+    /// survives, which is undefined); writes of different bytes of one cell are no conflict.
+    pub(crate) fn bytes_written(
+        &self,
+        cx: &mut StepCtx,
+        (buf, off, mask): (usize, i64, u64),
+        l: usize,
+        span: Span,
+    ) {
+        let ws = cx.written.entry((buf, off)).or_default();
+        let other = ws
+            .iter()
+            .rev()
+            .find(|(o, m)| *o != l && m & mask != 0)
+            .map(|(o, _)| *o);
+        match ws.iter_mut().find(|(o, _)| *o == l) {
+            Some((_, m)) => *m |= mask,
+            None => ws.push((l, mask)),
+        }
+        if let Some(other) = other {
+            let name = self
+                .trace
+                .memory
+                .buffers
+                .get(buf)
+                .map_or(String::new(), |b| b.name.clone());
+            let m = format!("several lanes write `{name}[{off}]` in one statement: one value survives (here the highest lane's)");
+            cx.note(
+                Level::Warning,
+                span,
+                m.clone(),
+                race_rule(self.trace.launch.dialect),
+                Some(l),
+            );
+            cx.note(Level::Warning, span, m, "", Some(other));
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::exec::Executor;
+use crate::reinterpret::scalar_bytes;
 use crate::trace::{LaneVal, Undef};
 use crate::types::{KVal, ValTy};
 use crate::vector_types::{from_raw_bits, raw_bits, size_of, view, View};
@@ -86,6 +87,16 @@ impl Executor {
         let mut items = Vec::with_capacity(usize::from(n));
         for j in 0..i64::from(n) {
             let s = at.saturating_add(j);
+            if let Some(c) = self
+                .cell_ty(buf)
+                .filter(|c| c.lanes > 1 && self.partial.has(buf, s.div_euclid(per_cell)))
+            {
+                let k = s.rem_euclid(per_cell) as usize;
+                if let Some(v) = self.partial_component(buf, c, s.div_euclid(per_cell), k, lane) {
+                    items.push(v);
+                    continue;
+                }
+            }
             let cell = self.load(buf, s.div_euclid(per_cell), span, lane, cx)?;
             items.push(match cell {
                 KVal::Vector { items: comps, .. } => {
@@ -108,8 +119,9 @@ impl Executor {
     }
 
     /// Stores `v` (converted to `elem`) as components `at..at + elem.lanes` of the buffer's
-    /// cells. A component of a vector cell that was never written cannot be set alone (the
-    /// emulator keeps a vector cell whole): it stays undefined, with a warning.
+    /// cells. A component of a vector cell that was never written is kept as bytes of the cell
+    /// until every component is written, when the cell gets its value (C++17
+    /// [basic.types]/4, [`super::partial`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn store_components(
         &mut self,
@@ -153,25 +165,24 @@ impl Executor {
                     Err(u) => Err(u),
                 },
                 Ok(None) => {
-                    let name = self
-                        .trace
-                        .memory
-                        .buffers
-                        .get(buf)
-                        .map_or(String::new(), |b| b.name.clone());
-                    cx.note(
-                        Level::Warning,
-                        span,
-                        format!("writes one component of `{name}[{cell}]`, an element never written: its other components are undefined, so the element stays undefined (write the whole element)"),
-                        "",
-                        Some(l),
-                    );
+                    // A component of an element never written whole: its bytes join the
+                    // element's written bytes ([`super::partial`]).
+                    let cb = scalar_bytes(elem.scalar);
+                    let raw = comp.and_then(|c| raw_bits(&c).ok_or_else(|| nan_undef(span)));
+                    let bytes = (0..cb).map(|i| {
+                        let b = raw.clone().map(|r| (r >> (8 * i)) & 0xff);
+                        (k * cb + i, b)
+                    });
+                    let whole = (buf, self.cell_ty(buf).unwrap_or(elem), cell);
+                    self.store_part(w, whole, l, bytes.collect(), span, cx);
                     continue;
                 }
                 // Out of bounds or not a vector: the whole-cell store reports it.
                 _ => comp,
             };
-            let _ = self.write_place(w, Place::Mem(buf, cell), l, whole, span, cx);
+            let cb = scalar_bytes(elem.scalar);
+            let mask = byte_mask(k * cb, (k + 1) * cb);
+            let _ = self.write_mem(w, (buf, cell, mask), l, whole, span, cx);
         }
         v
     }
@@ -211,6 +222,13 @@ impl Executor {
             let mut held: Option<(i64, KVal)> = None;
             for k in 0..cb {
                 let (c, comp, shift) = Self::byte_at(cell, start.saturating_add(k));
+                // A byte written into a cell never written whole ([`super::partial`]).
+                let in_cell = comp * scalar_bytes(cell.scalar) + (shift / 8) as usize;
+                if let Some(b) = self.partial_byte(buf, c, in_cell) {
+                    self.race_read(self.current, buf, c, lane);
+                    bits |= u64::from(b) << (8 * k as u32);
+                    continue;
+                }
                 let value = match &held {
                     Some((hc, v)) if *hc == c => v.clone(),
                     _ => {
@@ -249,8 +267,9 @@ impl Executor {
 
     /// Stores the components `comps` of an `elem` value into the bytes of `cell`-typed memory
     /// ([`View::Bits`]): each cell touched is read, its bytes replaced, and written back whole.
-    /// A cell partly covered that was never written stays undefined, with a warning (the other
-    /// bytes have no value); an undefined component makes every cell it covers undefined.
+    /// A cell partly covered that was never written keeps the bytes written until all of them
+    /// are, when it gets its value ([`super::partial`]: C++17 [basic.types]/4, an object's
+    /// value is all its bytes); an undefined component makes every cell it covers undefined.
     #[allow(clippy::too_many_arguments)]
     fn store_bits(
         &mut self,
@@ -292,14 +311,12 @@ impl Executor {
                 match self.trace.memory.read(buf, c) {
                     Ok(Some(v)) => Some(Ok(v)),
                     Ok(None) => {
-                        let name = self.buf_name(buf);
-                        cx.note(
-                            Level::Warning,
-                            span,
-                            format!("writes some bytes of `{name}[{c}]`, an element never written: its other bytes are undefined, so the element stays undefined (write the whole element)"),
-                            "",
-                            Some(l),
-                        );
+                        // Some bytes of an element never written whole: kept until all of
+                        // them are written ([`super::partial`]).
+                        let bytes = (lo.max(first)..hi.min(end))
+                            .map(|b| ((b - lo) as usize, byte(b)))
+                            .collect();
+                        self.store_part(w, (buf, cell, c), l, bytes, span, cx);
                         c = c.saturating_add(1);
                         continue;
                     }
@@ -308,9 +325,79 @@ impl Executor {
                 }
             };
             let new = self.splice_cell(cell, c, old, first, end, &byte, span);
-            let _ = self.write_place(w, Place::Mem(buf, c), l, new, span, cx);
+            let mask = byte_mask((lo.max(first) - lo) as usize, (hi.min(end) - lo) as usize);
+            let _ = self.write_mem(w, (buf, c, mask), l, new, span, cx);
             c = c.saturating_add(1);
         }
+    }
+
+    /// Writes `bytes` (offset within the cell, byte or its undefined reason) into cell `c` of
+    /// buffer `buf` (of type `cell`), a cell never written whole ([`super::partial`]). The
+    /// write that completes the cell stores its value as a plain store; an undefined byte
+    /// stores the cell undefined (its other bytes are then of no use). A write that leaves
+    /// bytes unwritten is recorded nowhere else: the cell has no value yet, so the step shows
+    /// no change and the race check sees the store that completes it.
+    fn store_part(
+        &mut self,
+        w: usize,
+        (buf, cell, c): (usize, ValTy, i64),
+        l: usize,
+        bytes: Vec<(usize, Result<u64, Undef>)>,
+        span: Span,
+        cx: &mut StepCtx,
+    ) {
+        let mask = bytes
+            .iter()
+            .fold(0u64, |m, (k, _)| m | byte_mask(*k, *k + 1));
+        let mut ok = Vec::with_capacity(bytes.len());
+        for (k, b) in bytes {
+            match b {
+                Ok(b) => ok.push((k, (b & 0xff) as u8)),
+                Err(u) => {
+                    let _ = self.write_mem(w, (buf, c, mask), l, Err(u), span, cx);
+                    return;
+                }
+            }
+        }
+        // The machine's state changed (for the barrier's deadlock test).
+        self.barrier_round.changed = true;
+        match self.partial.put((buf, c), cell, ok, span) {
+            Some(all) => {
+                let v = super::partial::cell_value(cell, &all).map_err(|m| Undef::at(span, m));
+                let _ = self.write_mem(w, (buf, c, mask), l, v, span, cx);
+            }
+            // No store yet; the bytes still count as this lane's in the statement.
+            None => self.bytes_written(cx, (buf, c, mask), l, span),
+        }
+    }
+
+    /// Byte `k` of cell `c` of buffer `buf` while the cell has no value of its own and that
+    /// byte was written ([`super::partial`]); `None` otherwise (a cell set whole, say from the
+    /// page, is read as the cell).
+    fn partial_byte(&self, buf: usize, c: i64, k: usize) -> Option<u8> {
+        if !self.partial.has(buf, c) || !matches!(self.trace.memory.read(buf, c), Ok(None)) {
+            return None;
+        }
+        self.partial.byte(buf, c, k)
+    }
+
+    /// Component `k` of vector cell `c` of buffer `buf` from the bytes written into it while the
+    /// cell was never written whole ([`super::partial`]), if they are all written.
+    fn partial_component(
+        &mut self,
+        buf: usize,
+        cell: ValTy,
+        c: i64,
+        k: usize,
+        lane: usize,
+    ) -> Option<KVal> {
+        let cb = scalar_bytes(cell.scalar);
+        let mut bits = 0u64;
+        for i in 0..cb {
+            bits |= u64::from(self.partial_byte(buf, c, k * cb + i)?) << (8 * i);
+        }
+        self.race_read(self.current, buf, c, lane);
+        from_raw_bits(cell.scalar, bits).ok()
     }
 
     /// Cell `c` (of type `cell`) with the bytes `first..end` of the buffer replaced by `byte`.
@@ -435,4 +522,17 @@ impl Executor {
             _ => Err("not a component of a vector element".into()),
         }
     }
+}
+
+/// The undefined reason of a NaN's bytes, which the emulator does not keep.
+fn nan_undef(span: Span) -> Undef {
+    Undef::at(
+        span,
+        "a NaN's bits are not kept by the emulator: stored undefined",
+    )
+}
+
+/// The bytes `from..to` of a cell as a mask (bit k: byte k), bytes past 63 in bit 63.
+fn byte_mask(from: usize, to: usize) -> u64 {
+    (from..to).fold(0u64, |m, k| m | 1u64 << k.min(63))
 }

@@ -207,10 +207,11 @@ fn unions_the_front_end_cannot_hold_are_refused_at_their_line() {
             "a braced initializer sets a union's first member `u`",
         ),
         (
-            // `h` is held (half scalars are the narrowest); `u16` is a byte view of it.
-            "union V { half h[2]; uint16_t u16[2]; };\n__device__ int f(int i) {\n  V v;\n  v.h[0] = 1.0f;\n  return v.u16[i];\n}",
+            // `b` is held (byte scalars are the narrowest); `u16` is a byte view of 128
+            // elements, past the 64 a run-time index may choose among.
+            "union V { uint8_t b[256]; uint16_t u16[128]; };\n__device__ int f(int i) {\n  V v;\n  v.b[0] = 1;\n  return v.u16[i];\n}",
             5,
-            "indexed with a constant here",
+            "`v.u16[i]` indexes an array member of 128 elements",
         ),
     ] {
         let e = run_kernel(
@@ -447,4 +448,82 @@ __global__ void k(float * y) {
     let t = run_kernel(src, launch(4, 1, &[("y", 4, "zero")])).expect("runs");
     assert_eq!(t.outcome, Some(Outcome::Finished));
     assert_eq!(floats(&t, "y"), vec![60.5, 27.5, 14.5, -2.5]);
+}
+
+#[test]
+fn unions_operator_subscript_returns_an_array_member_of_a_union_member() {
+    // `operator[]` returns `data.h[i]`; `h` holds the union's bytes and `u` reads them.
+    // Thread t writes v[i] = half(i + t); word k of `u` is h[2k] | h[2k+1] << 16. Half
+    // encodings (struct.pack('<e', x)): 0 = 0x0000, 1 = 0x3C00, 2 = 0x4000, 3 = 0x4200,
+    // 4 = 0x4400, 5 = 0x4500, 6 = 0x4600, 7 = 0x4700, 8 = 0x4800.
+    // t = 0: {0x3C000000, 0x42004000, 0x45004400, 0x47004600};
+    // t = 1: {0x40003C00, 0x44004200, 0x46004500, 0x48004700}.
+    let src = "\
+#include <cuda_fp16.h>
+struct pack8 {
+  union { uint4 u; half h[8]; } data;
+  __device__ half& operator[](int i) { return data.h[i]; }
+};
+__global__ void k(unsigned* out) {
+  pack8 v;
+  for (int i = 0; i < 8; ++i) v[i] = __float2half((float)(i + threadIdx.x));
+  out[4 * threadIdx.x] = v.data.u.x;
+  out[4 * threadIdx.x + 1] = v.data.u.y;
+  out[4 * threadIdx.x + 2] = v.data.u.z;
+  out[4 * threadIdx.x + 3] = v.data.u.w;
+}";
+    let t = run_kernel(src, launch(2, 1, &[("out", 8, "undef")])).unwrap();
+    assert_eq!(
+        ints(&t, "out"),
+        [
+            0x3C00_0000,
+            0x4200_4000,
+            0x4500_4400,
+            0x4700_4600,
+            0x4000_3C00,
+            0x4400_4200,
+            0x4600_4500,
+            0x4800_4700
+        ]
+    );
+}
+
+#[test]
+fn unions_view_array_indexed_at_run_time() {
+    // `u16` holds the bytes (the narrowest scalars); `u32[i]` is read and written with an
+    // index known only at run time. u16[j] = 4t + j, so u32[k] = (4t + 2k) | (4t + 2k + 1) << 16.
+    // a[t] = u32[t & 1]: t = 0: 0 | 1 << 16 = 65536; t = 1: 6 | 7 << 16 = 458758;
+    // t = 2: 8 | 9 << 16 = 589832; t = 3: 14 | 15 << 16 = 983054.
+    // Then u32[(t & 1) ^ 1] += 0x00010001 and b[t] = u16[1] + u16[3]: for even t u32[1] grew,
+    // u16[3] = 4t + 4 and u16[1] = 4t + 1: 8t + 5 (5, 21); for odd t u32[0] grew, u16[1] =
+    // 4t + 2 and u16[3] = 4t + 3: 8t + 5 too (13, 29).
+    // c[t] = u32[t] after the increment: t = 0 reads u32[0], which it left alone: 65536;
+    // t = 1 reads u32[1], which it left alone: 6 | 7 << 16 = 458758; t = 2, 3 index past the
+    // 2 elements ([expr.add]/4): undefined, with a warning.
+    let src = "\
+__global__ void k(unsigned* a, unsigned* b, unsigned* c) {
+  union { uint32_t u32[2]; uint16_t u16[4]; } t;
+  for (int j = 0; j < 4; ++j) t.u16[j] = 4 * threadIdx.x + j;
+  a[threadIdx.x] = t.u32[threadIdx.x & 1];
+  t.u32[(threadIdx.x & 1) ^ 1] += 0x00010001u;
+  b[threadIdx.x] = t.u16[1] + t.u16[3];
+  c[threadIdx.x] = t.u32[threadIdx.x];
+}";
+    let t = run_kernel(
+        src,
+        launch(
+            4,
+            1,
+            &[("a", 4, "undef"), ("b", 4, "undef"), ("c", 4, "undef")],
+        ),
+    )
+    .unwrap();
+    assert_eq!(ints(&t, "a"), [65536, 458_758, 589_832, 983_054]);
+    assert_eq!(ints(&t, "b"), [5, 13, 21, 29]);
+    assert_eq!(ints(&t, "c"), [65536, 458_758, i128::MIN, i128::MIN]);
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.level == crosslane_core::Level::Warning
+            && d.message
+                .contains("index 2 is outside the union's array member of 2 elements")));
 }

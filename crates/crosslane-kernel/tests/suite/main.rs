@@ -46,6 +46,7 @@ mod kernel_memcpy;
 mod kernel_namespaces;
 mod kernel_operators;
 mod kernel_overloads;
+mod kernel_partial_bytes;
 mod kernel_per_lane;
 mod kernel_ptx_asm;
 mod kernel_racecheck;

@@ -38,6 +38,7 @@ pub(crate) use arrays::value_layout as value_layout_of;
 pub(crate) use define::{anon_struct_name, CONV};
 mod local_ptr;
 mod lower;
+mod pun_index;
 mod punning;
 mod subscript;
 mod unions;

@@ -26,13 +26,29 @@ use crate::reinterpret;
 #[derive(Clone, Debug)]
 pub(super) struct Place {
     /// The held field's leaf expression (`v.f`, `t.u16`).
-    held: Expr,
+    pub(super) held: Expr,
     /// The held field's type.
-    held_ty: FieldTy,
-    /// Byte offset from the union's start (the held field's start).
-    off: u64,
+    pub(super) held_ty: FieldTy,
+    /// Byte offset from the union's start (the held field's start); with `dynamic`, of the
+    /// array's element 0.
+    pub(super) off: u64,
     /// What is named there: a value, or a whole array member (which must be indexed).
-    ty: FieldTy,
+    pub(super) ty: FieldTy,
+    /// The element of an array view chosen by an index known only at run time
+    /// ([`super::pun_index`]).
+    pub(super) dynamic: Option<DynIndex>,
+}
+
+/// The element of an array view chosen by an index known only at run time
+/// ([`super::pun_index`]).
+#[derive(Clone, Debug)]
+pub(super) struct DynIndex {
+    /// The index, lowered.
+    pub(super) index: Expr,
+    /// Elements of the array.
+    pub(super) count: u32,
+    /// Bytes from one element to the next.
+    pub(super) stride: u64,
 }
 
 /// The scalar type and count of units of a held member (`half2` → (half, 2)).
@@ -194,6 +210,7 @@ impl Parser<'_> {
                     held_ty,
                     off: v.offset,
                     ty,
+                    dynamic: None,
                 }))
             }
             ExprKind::Index(a, i) => {
@@ -203,18 +220,17 @@ impl Parser<'_> {
                 let FieldTy::Arr(v, n) = p.ty else {
                     return Ok(None);
                 };
-                let i = self.lower_struct((**i).clone())?;
-                let k = super::super::const_int(&i)
-                    .or_else(|| self.fold_int(&i))
-                    .ok_or_else(|| {
-                        KernelError::new(
-                            span.line,
-                            span.col,
-                            "an array member of a union that reinterprets bytes is indexed \
-                             with a constant here (`t.u16[1]`); for a computed index, copy the \
-                             member into a local array first",
-                        )
-                    })?;
+                let i_src = (**i).clone();
+                let i = self.lower_struct(i_src.clone())?;
+                let Some(k) = super::super::const_int(&i).or_else(|| self.fold_int(&i)) else {
+                    // An index known only at run time ([`super::pun_index`]).
+                    let dynamic = Self::pun_dyn_index(e, a, &i_src, i, v, n)?;
+                    return Ok(Some(Place {
+                        ty: FieldTy::Val(v),
+                        dynamic: Some(dynamic),
+                        ..p
+                    }));
+                };
                 let k = u32::try_from(k).ok().filter(|k| *k < n).ok_or_else(|| {
                     KernelError::new(
                         span.line,
@@ -246,7 +262,12 @@ impl Parser<'_> {
 
     /// The held units a place's `size` bytes cover, with the byte offset of the first unit's
     /// start from the place's start (≤ 0, as a count of bytes before it).
-    fn pun_units(&mut self, p: &Place, size: u64, span: Span) -> PResult<(u64, Vec<Expr>)> {
+    pub(super) fn pun_units(
+        &mut self,
+        p: &Place,
+        size: u64,
+        span: Span,
+    ) -> PResult<(u64, Vec<Expr>)> {
         let (unit_ty, count) = units_of(&p.held_ty).unwrap_or((ValTy::scalar(Scalar::U8), 0));
         let unit = value_layout(unit_ty).0.max(1);
         let first = p.off / unit;
@@ -310,11 +331,17 @@ impl Parser<'_> {
     /// # Errors
     /// An array member read whole (it must be indexed).
     pub(super) fn pun_read(&mut self, p: &Place, span: Span) -> PResult<Expr> {
+        if let Some(d) = &p.dynamic {
+            let (idx, set) = self.dyn_index_temp(d, span)?;
+            let read = self.dyn_read(p, d, &idx, span)?;
+            return self.node(ExprKind::Comma(Box::new(set), Box::new(read)), span);
+        }
         let FieldTy::Val(v) = p.ty else {
             return Err(KernelError::new(
                 span.line,
                 span.col,
-                "an array member of a union is read an element at a time here (`t.u16[1]`)",
+                "an array member of a union is read whole here: read it an element at a time, \
+                 indexing it (`member[i]`)",
             ));
         };
         let (start, units) = self.pun_units(p, value_layout(v).0, span)?;
@@ -333,7 +360,8 @@ impl Parser<'_> {
 
     /// `place op= rhs` (`op` `None` for `=`): the value converted to the place's type, kept in
     /// a temporary, each unit under the place written from its bytes; the expression's value is
-    /// the place read back ([expr.ass]/1: the left operand after the assignment).
+    /// the place read back ([expr.ass]/1: the left operand after the assignment). An element
+    /// chosen at run time writes the units of that element only ([`super::pun_index`]).
     pub(super) fn pun_write(
         &mut self,
         p: &Place,
@@ -345,30 +373,61 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 span.line,
                 span.col,
-                "an array member of a union is assigned an element at a time (`t.u16[1] = x;`)",
+                "an array member of a union is assigned whole here: assign it an element at a \
+                 time, indexing it (`member[i] = x;`)",
             ));
         };
         let rhs = self.lower_struct(rhs)?;
-        let value = match op {
-            Some(op) => {
+        // The run-time index, taken once, before the value ([expr.ass]/1 sequences the
+        // right operand before the assignment, and either order gives the same element).
+        let index = match &p.dynamic {
+            Some(d) => Some((d, self.dyn_index_temp(d, span)?)),
+            None => None,
+        };
+        let value = match (op, &index) {
+            (Some(op), Some((d, (idx, _)))) => {
+                let old = self.dyn_read(p, d, idx, span)?;
+                self.node(ExprKind::Binary(op, Box::new(old), Box::new(rhs)), span)?
+            }
+            (Some(op), None) => {
                 let old = self.pun_read(p, span)?;
                 self.node(ExprKind::Binary(op, Box::new(old), Box::new(rhs)), span)?
             }
-            None => rhs,
+            (None, _) => rhs,
         };
         let value = self.node(ExprKind::Cast(Ty::Val(v), Box::new(value)), span)?;
-        // The temporary: declared before the statement, assigned in place (so the value is
-        // taken where the assignment is, after what the statement does before it).
+        let name = self.pun_temp(Ty::Val(v), span);
+        let tmp = |p: &mut Self| {
+            let sp = p.syn_span(span);
+            Expr::new(ExprKind::Ident(name.clone()), sp)
+        };
+        let t = tmp(self);
+        let mut e = self.node(ExprKind::Assign(None, Box::new(t), Box::new(value)), span)?;
+        if let Some((_, (_, set))) = &index {
+            e = self.node(ExprKind::Comma(Box::new(set.clone()), Box::new(e)), span)?;
+        }
+        let writes = match &index {
+            Some((d, (idx, _))) => self.dyn_write(p, d, idx, &name, span)?,
+            None => self.unit_writes(p, &name, span)?,
+        };
+        e = self.node(ExprKind::Comma(Box::new(e), Box::new(writes)), span)?;
+        let back = tmp(self);
+        self.node(ExprKind::Comma(Box::new(e), Box::new(back)), span)
+    }
+
+    /// A temporary of type `ty` declared before the statement (so a value is taken where the
+    /// expression is, after what the statement does before it): its name.
+    pub(super) fn pun_temp(&mut self, ty: Ty, span: Span) -> String {
         self.syn = self.syn.wrapping_add(1);
         let name = format!("union#{}", self.syn);
         let decl_at = self.syn_span(span);
-        self.declare(&name, Ty::Val(v));
+        self.declare(&name, ty);
         self.pre.push(Stmt {
             kind: StmtKind::Decl(
                 Storage::default(),
                 vec![Declarator {
                     name: name.clone(),
-                    ty: Ty::Val(v),
+                    ty,
                     array: None,
                     init: None,
                     span: decl_at,
@@ -378,15 +437,24 @@ impl Parser<'_> {
             span,
             end: span,
         });
-        let tmp = |p: &mut Self| {
-            let sp = p.syn_span(span);
-            Expr::new(ExprKind::Ident(name.clone()), sp)
+        name
+    }
+
+    /// Each unit under the fixed place `p` written from the bytes of the temporary `tmp`
+    /// holding its new value: one expression, the assignments joined by commas.
+    pub(super) fn unit_writes(&mut self, p: &Place, tmp: &str, span: Span) -> PResult<Expr> {
+        let FieldTy::Val(v) = p.ty else {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                "an array member of a union is assigned whole here: assign it an element at a \
+                 time, indexing it (`member[i] = x;`)",
+            ));
         };
-        let t = tmp(self);
-        let mut e = self.node(ExprKind::Assign(None, Box::new(t), Box::new(value)), span)?;
         let (unit_ty, _) = units_of(&p.held_ty).unwrap_or((ValTy::scalar(Scalar::U8), 0));
         let unit = value_layout(unit_ty).0.max(1);
         let (start, units) = self.pun_units(p, value_layout(v).0, span)?;
+        let mut out: Option<Expr> = None;
         for (k, u) in units.into_iter().enumerate() {
             // Unit k starts `k·unit − start` bytes into the value (start is 0 here: the
             // place's scalars span whole units).
@@ -404,15 +472,17 @@ impl Parser<'_> {
                             },
                             sp,
                         ),
-                        tmp(self),
+                        Expr::new(ExprKind::Ident(tmp.to_string()), self.syn_span(span)),
                     ],
                 ),
                 sp,
             );
             let w = self.node(ExprKind::Assign(None, Box::new(u), Box::new(bytes)), sp)?;
-            e = self.node(ExprKind::Comma(Box::new(e), Box::new(w)), sp)?;
+            out = Some(match out {
+                Some(e) => self.node(ExprKind::Comma(Box::new(e), Box::new(w)), sp)?,
+                None => w,
+            });
         }
-        let back = tmp(self);
-        self.node(ExprKind::Comma(Box::new(e), Box::new(back)), span)
+        out.ok_or_else(|| KernelError::new(span.line, span.col, "this union member has no bytes"))
     }
 }

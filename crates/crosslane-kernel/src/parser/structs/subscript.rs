@@ -6,7 +6,10 @@
 //! `x.operator[](y)`), whose result names element `i` of the array seen as `T` cells
 //! ([expr.sub]/1, [basic.lval]/11 for the view through `T*`). Read that way, `v[i]` is
 //! lowered to the body's element access on `v`'s own array, `(T*)(v.data)[i]`, which is an
-//! lvalue: `v[i] = x;` and `y = v[i];` both work. Another body is refused at the operator.
+//! lvalue: `v[i] = x;` and `y = v[i];` both work. An array member of a union member is
+//! indexed the same way (`union { uint4 u; half h[8]; } data;` with `return data.h[i];`):
+//! `v[i]` is `v.data.h[i]`, which the union's own lowering reads and writes
+//! ([`super::unions`], [`super::punning`]). Another body is refused at the operator.
 
 use super::*;
 
@@ -21,6 +24,9 @@ pub(crate) struct Subscript {
     /// The member is one value, not an array (FlashInfer's `uint4 data;` read as `half`
     /// through `((T*)(&data))[i]`): `v[i]` takes its address, as the body does.
     whole: bool,
+    /// The array member of the union (or struct) member `field` the operator indexes
+    /// (`h` of `return data.h[i];`).
+    inner: Option<String>,
 }
 
 /// The message for a body of another shape.
@@ -29,7 +35,9 @@ const SHAPES: &str = "`operator[]` is supported when its body returns an element
      such as `int4 data[N / 8]` seen as T), read as `return data[i];`, `return ((T*)data)[i];`, \
      `return ((T*)(&data))[i];` or `return reinterpret_cast<T*>(&data)[i];`, or an element of \
      one scalar or vector member seen through a pointer (FlashInfer's `uint4 data;` with \
-     `return ((half*)(&data))[i];`); write another body as a named member function";
+     `return ((half*)(&data))[i];`), or an element of an array member of a union member \
+     (`union { uint4 u; half h[8]; } data;` with `return data.h[i];`); write another body as \
+     a named member function";
 
 impl Parser<'_> {
     /// Whether the member at the position declares `operator[]` (before its `(`).
@@ -118,12 +126,24 @@ impl Parser<'_> {
             ExprKind::AddrOf(x) if view.is_some() => (true, x.as_ref()),
             _ => (false, inner),
         };
-        let field = match &inner.kind {
-            ExprKind::Ident(n) => n.clone(),
+        // A member of this struct: `data`, `this->data`.
+        let own = |x: &Expr| match &x.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
             ExprKind::Member(t, n) if matches!(&t.kind, ExprKind::Ident(w) if w == "this") => {
-                n.clone()
+                Some(n.clone())
             }
-            _ => return None,
+            _ => None,
+        };
+        let field = match own(inner) {
+            Some(n) => n,
+            // `data.h` (an array member of a union or struct member), indexed as it is.
+            None if view.is_none() => {
+                let ExprKind::Member(outer, member) = &inner.kind else {
+                    return None;
+                };
+                return self.nested_subscript(sname, &own(outer)?, member);
+            }
+            None => return None,
         };
         let def = self.structs.get(sname)?;
         let f = def.fields.iter().find(|f| f.name == field)?;
@@ -132,6 +152,7 @@ impl Parser<'_> {
                 field,
                 view: view.filter(|v| *v != elem),
                 whole: false,
+                inner: None,
             }),
             // One scalar or vector seen through a pointer to its first byte: element `i` of
             // the view is bytes `i·sizeof(T)` on of the member ([expr.reinterpret.cast]/7,
@@ -141,9 +162,40 @@ impl Parser<'_> {
                 field,
                 view,
                 whole: true,
+                inner: None,
             }),
             _ => None,
         }
+    }
+
+    /// `field.member[i]` in `operator[]` of `sname`: `field` a union or struct member whose
+    /// `member` is an array (a member of its own, or a union's view of the held member's
+    /// bytes).
+    fn nested_subscript(&self, sname: &str, field: &str, member: &str) -> Option<Subscript> {
+        let def = self.structs.get(sname)?;
+        let FieldTy::Struct(u) = &def.fields.iter().find(|f| f.name == field)?.ty else {
+            return None;
+        };
+        let udef = self.structs.get(u)?;
+        let is_array = udef
+            .fields
+            .iter()
+            .any(|f| f.name == member && matches!(f.ty, FieldTy::Arr(..)))
+            || udef.views.iter().any(|v| {
+                v.name == member && matches!(&v.sel, super::unions::Sel::Bytes(FieldTy::Arr(..)))
+            })
+            || self.view_of_struct(u, member).is_some_and(|v| {
+                udef.fields
+                    .iter()
+                    .any(|f| f.name == v.field && matches!(f.ty, FieldTy::Arr(..)))
+                    && matches!(v.sel, super::unions::Sel::Whole)
+            });
+        is_array.then(|| Subscript {
+            field: field.to_string(),
+            view: None,
+            whole: false,
+            inner: Some(member.to_string()),
+        })
     }
 
     /// `v[i]` of a struct value `v` whose struct has `operator[]`: the element the operator
@@ -152,6 +204,10 @@ impl Parser<'_> {
         let s = self.struct_of(v)?;
         let sub = self.structs.get(&s)?.subscript.clone()?;
         let arr = Expr::new(ExprKind::Member(Box::new(v.clone()), sub.field), span);
+        let arr = match sub.inner {
+            Some(m) => Expr::new(ExprKind::Member(Box::new(arr), m), span),
+            None => arr,
+        };
         let arr = if sub.whole {
             Expr::new(ExprKind::AddrOf(Box::new(arr)), span)
         } else {

@@ -15,7 +15,7 @@
 // f[t] = -0.5, 1, 0, 3; lane 2 then stores b[5] = 2 (0x4000, the high half of .z) and
 // writes .z: 0x40000000 = 1073741824 into bits[2].
 // Lane 3 writes element 0 of a vec never loaded: the other 14 bytes have no value, so
-// `.x` stays undefined (a warning says so) and bits[3] is undefined.
+// `.x` stays undefined (the read's warning names bytes 2..=15) and bits[3] is undefined.
 // bits[4..15], f[4..15] keep their index values.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
