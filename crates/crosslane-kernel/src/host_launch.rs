@@ -415,7 +415,7 @@ pub fn apply_default_args(
         };
         let value = super::parser::const_eval(d, &env);
         match (p.ty, value) {
-            (Ty::Ptr(_), Some(super::parser::HostVal::Int(0))) if !p.reference => {
+            (Ty::Ptr(_), Some(v)) if v.text().as_deref() == Some("0") && !p.reference => {
                 config.args.insert(p.name.clone(), NULL_ARG.to_string());
                 taken.push(format!("`{}` = nullptr (a null pointer)", p.name));
             }

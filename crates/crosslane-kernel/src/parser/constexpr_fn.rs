@@ -360,7 +360,14 @@ fn literal(v: HostVal, span: Span) -> Option<Expr> {
             },
             span,
         )),
-        HostVal::Int(n) => Some(int_literal(n, span)),
+        HostVal::F32(x) => Some(Expr::new(
+            ExprKind::Float {
+                value: f64::from(x),
+                single: true,
+            },
+            span,
+        )),
+        HostVal::Int(n) | HostVal::Typed(n, _) => Some(int_literal(n, span)),
         HostVal::Dim(_) => None,
     }
 }

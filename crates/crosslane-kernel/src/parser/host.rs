@@ -909,9 +909,14 @@ impl Parser<'_> {
         for i in 0..n {
             let cell = match (step, v) {
                 (false, v) => v.text(),
-                (true, HostVal::Int(x)) => Some(i128::saturating_add(x, i).to_string()),
-                (true, HostVal::Float(x)) => HostVal::Float(x + i as f64).text(),
-                (true, HostVal::Dim(_)) => None,
+                // `++value` each cell ([numeric.iota]): in the value's type.
+                (true, v) => super::const_eval::binary(
+                    crate::types::BinOp::Add,
+                    v,
+                    HostVal::Int(i),
+                )
+                .and_then(|x| v.retype(x))
+                .and_then(HostVal::text),
             };
             match cell {
                 Some(c) => values.push(c),

@@ -79,6 +79,12 @@ fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
                 None => r,
                 Some(op) => binary(*op, *env.get(&n)?, r)?,
             };
+            // Stored converted to the variable's type ([expr.ass]/3): the type of the value
+            // it holds.
+            let v = match env.get(&n) {
+                Some(old) => old.retype(v)?,
+                None => v,
+            };
             env.insert(n, v);
             Some(v)
         }
@@ -92,7 +98,7 @@ fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
             };
             let old = *env.get(n)?;
             let op = if *inc { BinOp::Add } else { BinOp::Sub };
-            let new = binary(op, old, HostVal::Int(1))?;
+            let new = old.retype(binary(op, old, HostVal::Int(1))?)?;
             env.insert(n.clone(), new);
             Some(if *prefix { new } else { old })
         }
@@ -570,6 +576,12 @@ impl Parser<'_> {
             match eq {
                 Some(eq) => {
                     let v = self.eval_range(run, eq + 1, b)?;
+                    let v = self.to_declared(a, eq, v).ok_or_else(|| {
+                        format!(
+                            "`{}` converts to its declared type with an undefined result",
+                            text_of(&self.toks[a..b])
+                        )
+                    })?;
                     run.env.insert(name, v);
                 }
                 // Declared without a value: it has none ([dcl.init]/12).

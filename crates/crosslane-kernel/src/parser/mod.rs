@@ -47,7 +47,7 @@ pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod const_eval;
 mod deduce_class;
-pub(crate) use const_eval::{const_eval, HostVal};
+pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
 mod cub;
 mod cub_direct;
