@@ -90,6 +90,12 @@ pub struct LaunchConfig {
     pub args: BTreeMap<String, String>,
     /// Cells of a pointer parameter's buffer; default: one per thread of the launch.
     pub buffer_len: BTreeMap<String, usize>,
+    /// Pointer parameters that view another parameter's buffer: parameter → (the parameter
+    /// whose buffer it views, element offset into it). Host code's `k<<<1, 32>>>(d, d + 16)`
+    /// passes one memory to both (C++17 [expr.add]/4): a write through one is seen through
+    /// the other. A view gets no buffer, fill or length of its own.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub views: BTreeMap<String, (String, i64)>,
     /// Cells of an `extern __shared__` array; default: one per thread of a block.
     pub shared_len: Option<usize>,
     /// The budgets: work, memory in bytes, nesting, tokens, code, diagnostics.
@@ -353,6 +359,9 @@ impl Executor {
         let mut global_bufs = HashMap::new();
         for (_, p) in &params {
             let Ty::Ptr(elem) = p.ty else { continue };
+            if config.views.contains_key(&p.name) {
+                continue;
+            }
             if let Some(note) = super::host_launch::null_pointer(p, &config)? {
                 global_bufs.insert(p.name.clone(), NULL_BUF);
                 parsed_diags.push(note);
@@ -406,6 +415,12 @@ impl Executor {
                 .alloc(&p.name, Space::Global, elem, cells)
                 .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?;
             global_bufs.insert(p.name.clone(), buf);
+        }
+        // A view shares the buffer of the parameter it views (bound at its offset below).
+        for (view, (owner, _)) in &config.views {
+            if let Some(&buf) = global_bufs.get(owner) {
+                global_bufs.insert(view.clone(), buf);
+            }
         }
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
         let mut diagnostics = diag_log.filter(parsed_diags);
@@ -902,7 +917,7 @@ impl Executor {
                                 KVal::Ptr {
                                     elem,
                                     buf,
-                                    offset: 0,
+                                    offset: self.config.views.get(&p.name).map_or(0, |v| v.1),
                                 },
                             );
                         }

@@ -438,11 +438,13 @@ pub(super) fn binary(op: BinOp, a: HostVal, b: HostVal) -> Option<HostVal> {
             BinOp::Sub => a - b,
             BinOp::Mul => a * b,
             BinOp::Div => a / b,
-            _ => return a.partial_cmp(&b).map_or(
-                // A NaN compares unordered: only `!=` holds ([expr.rel], IEEE 754).
-                Some(Int(i128::from(op == BinOp::Ne))).filter(|_| is_cmp(op)),
-                cmp,
-            ),
+            _ => {
+                return a.partial_cmp(&b).map_or(
+                    // A NaN compares unordered: only `!=` holds ([expr.rel], IEEE 754).
+                    Some(Int(i128::from(op == BinOp::Ne))).filter(|_| is_cmp(op)),
+                    cmp,
+                )
+            }
         }));
     }
     let (a, b) = (a.single(), b.single());

@@ -365,6 +365,9 @@ struct Parser<'a> {
     eager: u32,
     /// Whether the last constant folding stopped at its bound ([`constexpr_fn`]).
     fold_stopped: std::cell::Cell<bool>,
+    /// Whether the fold under way reads host code, where host helper functions are evaluated
+    /// (`constexpr_fn`'s `host_fold`).
+    fold_host: std::cell::Cell<bool>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -570,6 +573,7 @@ impl<'a> Parser<'a> {
             auto_ret: None,
             eager: 0,
             fold_stopped: std::cell::Cell::new(false),
+            fold_host: std::cell::Cell::new(false),
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
             superseded: std::collections::HashSet::new(),
