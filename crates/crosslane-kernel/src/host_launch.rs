@@ -408,6 +408,9 @@ fn shared_views(
             config
                 .views
                 .insert(p.name.clone(), (owner.name.clone(), at));
+            // Its own length and fill are the owner's now.
+            let own = format!("`{}` ", p.name);
+            taken.retain(|t| !t.starts_with(&own));
             let plus = if at == 0 {
                 String::new()
             } else {
