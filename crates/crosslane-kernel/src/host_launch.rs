@@ -258,7 +258,9 @@ pub fn apply_host_launch(
                     .and_then(|n| usize::try_from(n).ok());
                 // A host array of structs is not read member by member.
                 let fill = a.fill.as_ref().filter(|_| stride.is_none());
-                let fill_len = fill.map(Vec::len);
+                // A vector element's fill is its components in order (`make_float4` in a host
+                // loop): the elements are the scalars over the lanes.
+                let fill_len = fill.map(|v| v.len().div_ceil(usize::from(elem.lanes.max(1))));
                 let len = match (from_malloc, fill_len) {
                     (Some(m), Some(f)) => Some(m.max(f)),
                     (m, f) => m.or(f),

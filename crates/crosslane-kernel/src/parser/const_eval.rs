@@ -443,7 +443,7 @@ pub(super) fn binary(op: BinOp, a: HostVal, b: HostVal) -> Option<HostVal> {
                     // A NaN compares unordered: only `!=` holds ([expr.rel], IEEE 754).
                     Some(Int(i128::from(op == BinOp::Ne))).filter(|_| is_cmp(op)),
                     cmp,
-                )
+                );
             }
         }));
     }

@@ -773,6 +773,7 @@ impl Parser<'_> {
                     if let Some(next) = self
                         .host_range_for(st, k)
                         .or_else(|| self.host_nested_fill(st, k))
+                        .or_else(|| self.host_fill_loop(st, k))
                     {
                         return next;
                     }

@@ -6,7 +6,8 @@
 //! Evaluated: expression statements that assign (`x = e`, `x op= e` for `+ - * / % << >> & | ^`,
 //! `++x`, `x--`, C++17 [expr.ass], [expr.pre.incr], [expr.post.incr]), declarations `T x = e;`,
 //! blocks, `if`/`else`, `while`, `do … while`, `for`, `break` and `continue` ([stmt.if],
-//! [stmt.iter], [stmt.jump]), over integers (exactly, an overflow is no value) and floats.
+//! [stmt.iter], [stmt.jump]), in C++ types ([`super::const_eval::binary`]: unsigned wraps, a
+//! signed overflow is no value, `float` stays `float`).
 //! An `if` whose condition is a constant in host code reads only the branch it takes.
 //!
 //! What cannot be evaluated (a call, an array cell, a pointer, a name with no value) is never
@@ -69,7 +70,7 @@ fn assign_op(p: &str) -> Option<Option<BinOp>> {
 
 /// Evaluates `e` with its assignments and increments applied to `env`. `None` when a part is
 /// no constant (an assignment to anything but a name, a call, an array cell).
-fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
+pub(super) fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
     match &e.kind {
         // `x = e`, and `p.n = e` of a struct member (kept under its dotted name).
         ExprKind::Assign(op, target, rhs) => {

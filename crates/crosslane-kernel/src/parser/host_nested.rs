@@ -12,7 +12,11 @@ use crate::lexer::Tok;
 impl Parser<'_> {
     /// `for (int v = A; v < B; ++v)` (also `v++`, `v += 1`, `<=`) at `k`: the counter, its
     /// constant bounds (half-open) and the index of the head's `)`.
-    fn for_head(&mut self, st: &HostState, k: usize) -> Option<(String, i128, i128, usize)> {
+    pub(super) fn for_head(
+        &mut self,
+        st: &HostState,
+        k: usize,
+    ) -> Option<(String, i128, i128, usize)> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         if !matches!(tok(k), Some(Tok::Ident(f)) if f == "for") {

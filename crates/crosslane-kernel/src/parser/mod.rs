@@ -75,6 +75,7 @@ mod host_copy;
 mod host_decl;
 mod host_device;
 mod host_eval;
+mod host_fill_loop;
 mod host_items;
 mod host_launch_api;
 mod host_mem;

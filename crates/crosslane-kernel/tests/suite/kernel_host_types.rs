@@ -281,3 +281,91 @@ int main() {
     let want: Vec<Option<i128>> = (0..100).map(Some).collect();
     assert_eq!(ints(&t, "out"), want);
 }
+
+#[test]
+fn host_loops_with_an_accumulator_vectors_and_a_partial_second_pass_are_fills() {
+    // hv[i] = make_float4(i, 2i, 0.5, 1): components in order. acc += i; ha[i] = acc: the
+    // running sums 0 1 3 6 10 15 21 28 (Python: itertools.accumulate(range(8))). ht: 0..7,
+    // then the first four overwritten with 100 + i: 100 101 102 103 4 5 6 7.
+    let src = "\
+__global__ void k(float4 *v, int *acc, int *two) { int i = threadIdx.x; acc[i] += 0; two[i] += 0; v[i].w += 0.0f; }
+int main() {
+  float4 hv[8];
+  int ha[8], ht[8];
+  int acc = 0;
+  for (int i = 0; i < 8; i++) hv[i] = make_float4(i, 2 * i, 0.5f, 1);
+  for (int i = 0; i < 8; i++) { acc += i; ha[i] = acc; }
+  for (int i = 0; i < 8; i++) ht[i] = i;
+  for (int i = 0; i < 4; i++) ht[i] = 100 + i;
+  float4 *dv; int *da, *dt;
+  cudaMalloc(&dv, 8 * sizeof(float4));
+  cudaMalloc(&da, 8 * sizeof(int));
+  cudaMalloc(&dt, 8 * sizeof(int));
+  cudaMemcpy(dv, hv, sizeof(hv), cudaMemcpyHostToDevice);
+  cudaMemcpy(da, ha, sizeof(ha), cudaMemcpyHostToDevice);
+  cudaMemcpy(dt, ht, sizeof(ht), cudaMemcpyHostToDevice);
+  k<<<1, 8>>>(dv, da, dt);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(
+        ints(&t, "acc"),
+        [0, 1, 3, 6, 10, 15, 21, 28].map(Some).to_vec()
+    );
+    assert_eq!(
+        ints(&t, "two"),
+        [100, 101, 102, 103, 4, 5, 6, 7].map(Some).to_vec()
+    );
+    let got: Vec<Vec<Option<f64>>> = t
+        .buffer("v")
+        .unwrap()
+        .iter()
+        .map(|c| match c {
+            Some(crosslane_kernel::KVal::Vector { items, .. }) => {
+                items.iter().map(crosslane_kernel::KVal::as_f64).collect()
+            }
+            other => panic!("not a float4 cell: {other:?}"),
+        })
+        .collect();
+    let want: Vec<Vec<Option<f64>>> = (0..8)
+        .map(|i| {
+            vec![
+                Some(f64::from(i)),
+                Some(f64::from(2 * i)),
+                Some(0.5),
+                Some(1.0),
+            ]
+        })
+        .collect();
+    assert_eq!(got, want);
+    assert!(
+        said(&t, Level::Warning).is_empty(),
+        "{:?}",
+        said(&t, Level::Warning)
+    );
+}
+
+#[test]
+fn partial_copy_after_a_memset_keeps_the_memset_cells() {
+    // cudaMemset(b, 0, 128) zeroes all 32 ints; cudaMemcpy(b + 16, h, 64) then writes h's 16
+    // cells 7..22 from cell 16 on: 0 x 16, then 7 8 … 22.
+    let src = "\
+__global__ void k(int *b) { b[threadIdx.x] += 0; }
+int main() {
+  int h[16];
+  for (int i = 0; i < 16; i++) h[i] = 7 + i;
+  int *b;
+  cudaMalloc(&b, 32 * sizeof(int));
+  cudaMemset(b, 0, 32 * sizeof(int));
+  cudaMemcpy(b + 16, h, 16 * sizeof(int), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(b);
+  return 0;
+}
+";
+    let t = run(src);
+    let want: Vec<Option<i128>> = (0..32)
+        .map(|i| Some(if i < 16 { 0 } else { i - 16 + 7 }))
+        .collect();
+    assert_eq!(ints(&t, "b"), want);
+}
