@@ -353,6 +353,23 @@ pub fn apply_host_launch(
     (notes, words)
 }
 
+/// Gives each view in `views` (parameter → (parameter whose buffer it views, element
+/// offset), [`LaunchConfig::views`]) the buffer of the parameter it views, in `bufs`
+/// (parameter → buffer index); the view is bound at its offset when the kernel starts. Host
+/// code's `k<<<1, 32>>>(d, d + 16)` passes one memory to both (C++17 [expr.add]/4), so a
+/// write through one is seen through the other; a view gets no buffer, fill or length of its
+/// own ([`shared_views`] makes them).
+pub fn bind_views(
+    views: &std::collections::BTreeMap<String, (String, i64)>,
+    bufs: &mut std::collections::HashMap<String, usize>,
+) {
+    for (view, (owner, _)) in views {
+        if let Some(&buf) = bufs.get(owner) {
+            bufs.insert(view.clone(), buf);
+        }
+    }
+}
+
 /// Pointer parameters given the same device pointer of host code (`k<<<1, 32>>>(d, d)`, `(d,
 /// d + 16)`) view one memory (C++17 [expr.add]/4: `d + 16` points into `d`'s array): the one
 /// given the lowest offset keeps its buffer (length and fill from the offset host code gives
