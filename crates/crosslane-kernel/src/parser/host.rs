@@ -1343,8 +1343,15 @@ impl Parser<'_> {
                 unknown,
                 ..HostArg::default()
             };
-            // `d`, or `d + 16` / `&d[16]`: a view of `d` from that element on.
-            if let Some((d, offset)) = self.launch_pointer(st, a, b) {
+            // `d`, or `d + 16` / `&d[16]`: a view of `d` from that element on; an offset not
+            // read leaves the cells undefined, said (never an index fill).
+            let pointer = self.launch_pointer(st, a, b);
+            if let Some((d, None)) = &pointer {
+                arg.write_unread = Some(format!(
+                    "`{text}` points into `{d}` at an offset that has no constant value here"
+                ));
+            }
+            if let Some((d, Some(offset))) = pointer {
                 arg.offset = offset;
                 if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
                     arg.device.clone_from(&d);
@@ -1416,9 +1423,14 @@ impl Parser<'_> {
 
 impl Parser<'_> {
     /// The device pointer a launch argument over tokens `a..b` names and the elements past its
-    /// start: `d` (0), `d + N` or `&d[N]` with `N` a host constant (C++17 [expr.add]/4; `&d[N]`
-    /// is `d + N`, [expr.sub]/1). `None` for anything else.
-    fn launch_pointer(&mut self, st: &HostState, a: usize, b: usize) -> Option<(String, u64)> {
+    /// start: `d` (0), `d + N` or `&d[N]` (C++17 [expr.add]/4; `&d[N]` is `d + N`,
+    /// [expr.sub]/1), the offset `None` when `N` is no host constant. `None` for anything else.
+    fn launch_pointer(
+        &mut self,
+        st: &HostState,
+        a: usize,
+        b: usize,
+    ) -> Option<(String, Option<u64>)> {
         let toks = self.toks;
         let name = |i: usize| match toks.get(i).map(|t| &t.tok) {
             Some(Tok::Ident(n)) => Some(n.clone()),
@@ -1436,17 +1448,17 @@ impl Parser<'_> {
             .collect::<Vec<_>>()
             .as_slice()
         {
-            [Tok::Ident(d)] => Some((d.clone(), 0)),
+            [Tok::Ident(d)] => Some((d.clone(), Some(0))),
             [Tok::Ident(_), Tok::Punct("+"), ..] if b > a + 2 => {
                 let d = name(a)?;
                 st.writes.contains_key(&d).then_some(())?;
-                Some((d, offset(self, a + 2, b)?))
+                Some((d, offset(self, a + 2, b)))
             }
             [Tok::Punct("&"), Tok::Ident(_), Tok::Punct("["), .., Tok::Punct("]")] => {
                 let d = name(a + 1)?;
                 st.writes.contains_key(&d).then_some(())?;
                 (self.closing(a + 2) == Some(b - 1)).then_some(())?;
-                Some((d, offset(self, a + 3, b - 1)?))
+                Some((d, offset(self, a + 3, b - 1)))
             }
             _ => None,
         }

@@ -369,3 +369,31 @@ int main() {
         .collect();
     assert_eq!(ints(&t, "b"), want);
 }
+
+#[test]
+fn offset_argument_not_read_leaves_cells_undefined_with_a_warning() {
+    // `d + off` with `off = rand()`: which cells the kernel sees is not known here, so they
+    // are undefined (never the index fill) and a warning names the argument.
+    let src = "\
+__global__ void k(int *out, int n) { int i = threadIdx.x; if (i < n) out[i] += 100; }
+int main() {
+  int h[64];
+  for (int i = 0; i < 64; i++) h[i] = -1;
+  int *d;
+  int off = rand();
+  cudaMalloc(&d, 256);
+  cudaMemcpy(d, h, 256, cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(d + off, 32);
+  return 0;
+}
+";
+    let t = run(src);
+    assert!(ints(&t, "out").iter().all(Option::is_none));
+    assert!(
+        said(&t, Level::Warning)
+            .iter()
+            .any(|w| w.contains("`d+off` points into `d`")),
+        "{:?}",
+        said(&t, Level::Warning)
+    );
+}
