@@ -358,7 +358,7 @@ pub fn apply_host_launch(
 /// (parameter → buffer index); the view is bound at its offset when the kernel starts. Host
 /// code's `k<<<1, 32>>>(d, d + 16)` passes one memory to both (C++17 [expr.add]/4), so a
 /// write through one is seen through the other; a view gets no buffer, fill or length of its
-/// own ([`shared_views`] makes them).
+/// own (`shared_views` makes them from the launch in host code).
 pub fn bind_views(
     views: &std::collections::BTreeMap<String, (String, i64)>,
     bufs: &mut std::collections::HashMap<String, usize>,
