@@ -271,8 +271,11 @@ pub(super) struct HostState {
     /// Device pointer → the host array's values when the copy was made (the copy happens
     /// there: a later change of the host array is not on the device), `None` when unknown then.
     pub(super) copied: HashMap<String, Option<(Vec<String>, u32)>>,
-    /// Host array → its declared length (`T name[N];` with N constant).
+    /// Host array → its declared length (`T name[N];` with N constant; R * C for `T
+    /// name[R][C];`).
     pub(super) arrays: HashMap<String, i128>,
+    /// A 2-D host array (`T name[R][C];`) → its row length C.
+    pub(super) cols: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
     pub(super) mallocs: HashMap<String, (u64, String, u32)>,
     /// Host variable → why it has no value here (set by something not evaluated).

@@ -230,6 +230,23 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i) else { return };
                 if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
                     st.arrays.insert(name.clone(), n);
+                    // `T name[R][C];`: R * C cells in row-major order ([dcl.array]/9).
+                    let inner = (toks.get(c + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")))
+                        .then(|| self.closing(c + 1))
+                        .flatten();
+                    if let Some(c2) = inner {
+                        let cols = self.host_value(st, c + 2, c2).and_then(HostVal::int);
+                        match cols.and_then(|m| n.checked_mul(m).map(|t| (m, t))) {
+                            Some((m, t)) => {
+                                st.arrays.insert(name.clone(), t);
+                                st.cols.insert(name.clone(), m);
+                            }
+                            None => {
+                                st.arrays.remove(&name);
+                            }
+                        }
+                        return;
+                    }
                 }
                 if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
                     && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))

@@ -397,3 +397,27 @@ int main() {
         said(&t, Level::Warning)
     );
 }
+
+#[test]
+fn two_dimensional_host_array_filled_by_nested_loops_is_copied_row_major() {
+    // float hc[4][8] is 32 floats in row-major order ([dcl.array]/9): cell i * 8 + j holds
+    // i * 10 + j. Python: [i * 10 + j for i in range(4) for j in range(8)].
+    let src = "\
+__global__ void k(float *c) { c[threadIdx.x] += 0.0f; }
+int main() {
+  float hc[4][8];
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 8; j++) hc[i][j] = i * 10 + j;
+  float *d;
+  cudaMalloc(&d, 32 * sizeof(float));
+  cudaMemcpy(d, hc, sizeof(hc), cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(d);
+  return 0;
+}
+";
+    let t = run(src);
+    let want: Vec<Option<f64>> = (0..4)
+        .flat_map(|i| (0..8).map(move |j| Some(f64::from(i * 10 + j))))
+        .collect();
+    assert_eq!(floats(&t, "c"), want);
+}
