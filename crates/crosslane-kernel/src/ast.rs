@@ -637,6 +637,10 @@ pub struct HostArg {
     /// `device` view one memory.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub device: String,
+    /// A host array of structs copied into the buffer whose members host code filled one by
+    /// one (`h[i].x = …`): each member's path (`x`, `in.k`) and its values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<(String, Vec<String>)>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -257,7 +257,27 @@ pub fn apply_host_launch(
                     .map(|n| n.saturating_sub(a.offset))
                     .and_then(|n| usize::try_from(n).ok());
                 // A host array of structs is not read member by member.
-                let fill = a.fill.as_ref().filter(|_| stride.is_none());
+                // A host array of structs is read member by member where host code filled
+                // its members (`h[i].x = …`).
+                let member = p.name.split_once('.').and_then(|(_, path)| {
+                    a.members.iter().find(|(m, _)| m == path).map(|(_, v)| v)
+                });
+                let fill = a.fill.as_ref().filter(|_| stride.is_none()).or(member);
+                if stride.is_some() && !a.members.is_empty() && member.is_none() && !user_set {
+                    // A member host code never wrote: undefined, never an index fill.
+                    config.args.insert(p.name.clone(), "undef".to_string());
+                    notes.push(KernelDiagnostic::new(
+                        launch.span,
+                        Level::Warning,
+                        format!(
+                            "`{}`: host code copies `{}` into it but never writes this member of its \
+                             elements; its cells are undefined here: set them (CLI: --buffer \
+                             {}=FILL)",
+                            p.name, a.fill_from, p.name
+                        ),
+                        "C++17 [dcl.init]/12",
+                    ));
+                }
                 // A vector element's fill is its components in order (`make_float4` in a host
                 // loop): the elements are the scalars over the lanes.
                 let fill_len = fill.map(|v| v.len().div_ceil(usize::from(elem.lanes.max(1))));

@@ -721,6 +721,7 @@ impl Parser<'_> {
                                 }
                             }
                             st.copied.insert(d.clone(), st.fills.get(&h).cloned());
+                            Self::copy_members(st, &d, &h);
                             st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
@@ -1379,6 +1380,14 @@ impl Parser<'_> {
                         } else {
                             arg.fill_unread = Some(h.clone());
                         }
+                    }
+                    // `h[i].x = …` of a host array of structs copied into `d`: per member.
+                    let (members, line) = Self::copied_members(st, d);
+                    if let (false, true, Some(h)) =
+                        (members.is_empty(), copied_last, st.copies.get(d))
+                    {
+                        (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
+                        arg.fill_from.clone_from(h);
                     }
                     Self::device_contents(st, d, &mut arg);
                     if let Some(fill) = arg.fill.as_mut() {

@@ -187,4 +187,39 @@ impl Parser<'_> {
         }
         true
     }
+
+    /// A copy of host array of structs `h` into `d`: the member fills host code wrote
+    /// (`h[i].x = …`, kept as `h.x`) are `d`'s members' values now (`d.x`), the copy's
+    /// snapshot as [`HostState::copied`] keeps the whole array's.
+    pub(super) fn copy_members(st: &mut HostState, d: &str, h: &str) {
+        let old = format!("{d}.");
+        st.copied.retain(|k, _| !k.starts_with(&old));
+        let prefix = format!("{h}.");
+        let members: Vec<(String, (Vec<String>, u32))> = st
+            .fills
+            .iter()
+            .filter_map(|(k, v)| Some((format!("{d}.{}", k.strip_prefix(&prefix)?), v.clone())))
+            .collect();
+        for (k, v) in members {
+            st.copied.insert(k, Some(v));
+        }
+    }
+
+    /// The member fills copied into `d` ([`Self::copy_members`]): each member's path and values,
+    /// sorted, with the line of the first.
+    pub(super) fn copied_members(st: &HostState, d: &str) -> (Vec<(String, Vec<String>)>, u32) {
+        let prefix = format!("{d}.");
+        let mut line = 0;
+        let mut members: Vec<(String, Vec<String>)> = st
+            .copied
+            .iter()
+            .filter_map(|(k, v)| {
+                let (values, l) = v.as_ref()?;
+                line = *l;
+                Some((k.strip_prefix(&prefix)?.to_string(), values.clone()))
+            })
+            .collect();
+        members.sort();
+        (members, line)
+    }
 }

@@ -1,6 +1,7 @@
 //! One counting host loop whose body writes cells of host arrays and updates host scalars in
 //! order: `for (int i = 0; i < n; i++) { acc += i; h[i] = acc; }` (an accumulator),
-//! `h[i] = make_float4(i, 0, 0, 1);` (a vector element: its components in order), and a loop
+//! `h[i] = make_float4(i, 0, 0, 1);` (a vector element: its components in order), `h[i].x =
+//! i * 0.5f;` of a host array of structs (each member's cells, kept as `h.x`), and a loop
 //! over part of an array already filled (`for (i < 4) h[i] = 100;` after a loop over all of
 //! it). Each iteration runs the statements in order with the counter bound (C++17
 //! [stmt.for]/1, [intro.execution]/9: each full-expression before the next), so a cell holds
@@ -97,7 +98,7 @@ impl Parser<'_> {
             needs_more |= match &step {
                 Step::Scalar(_) => true,
                 Step::Cell(arr, parts) => {
-                    parts.len() > 1 || st.fills.contains_key(arr) || from != 0
+                    parts.len() > 1 || arr.contains('.') || st.fills.contains_key(arr) || from != 0
                 }
             };
             steps.push(step);
@@ -113,7 +114,13 @@ impl Parser<'_> {
                 let old = match st.fills.get(arr) {
                     Some((v, _)) => v.clone(),
                     None => {
-                        let n = st.arrays.get(arr).copied().unwrap_or(0).clamp(0, MAX_FILL);
+                        let whole = arr.split('.').next().unwrap_or(arr);
+                        let n = st
+                            .arrays
+                            .get(whole)
+                            .copied()
+                            .unwrap_or(0)
+                            .clamp(0, MAX_FILL);
                         vec!["undef".to_string(); usize::try_from(n).ok()?]
                     }
                 };
@@ -175,6 +182,21 @@ impl Parser<'_> {
             && matches!(tok(s + 2), Some(Tok::Ident(n)) if n == var)
             && matches!(tok(s + 3), Some(Tok::Punct("]")))
             && matches!(tok(s + 4), Some(Tok::Punct("=")));
+        // `h[i].x = e;` of a host array of structs: the member's cells, kept as `h.x`.
+        let member = matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct("[")))
+            && matches!(tok(s + 2), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(s + 3), Some(Tok::Punct("]")))
+            && matches!(tok(s + 4), Some(Tok::Punct(".")))
+            && matches!(tok(s + 5), Some(Tok::Ident(_)))
+            && matches!(tok(s + 6), Some(Tok::Punct("=")));
+        if member {
+            let (Some(Tok::Ident(arr)), Some(Tok::Ident(field))) = (tok(s), tok(s + 5)) else {
+                return None;
+            };
+            let e = self.sub_expr(s + 7, semi)?;
+            return Some(Step::Cell(format!("{arr}.{field}"), vec![e]));
+        }
         if cell {
             let Some(Tok::Ident(arr)) = tok(s) else {
                 return None;

@@ -421,3 +421,37 @@ int main() {
         .collect();
     assert_eq!(floats(&t, "c"), want);
 }
+
+#[test]
+fn host_array_of_structs_filled_member_by_member_is_copied_per_member() {
+    // h[i].x = 0.5 i, h[i].id = 10 + i, copied into d: p.x starts 0 0.5 … 3.5 and the kernel
+    // adds 1 (1 1.5 … 4.5); p.id is 10 … 17. A member host code never writes (`Q::id`) is
+    // undefined with a warning, never the index fill.
+    let src = "\
+struct P { float x; int id; };
+__global__ void k(P *p) { int i = threadIdx.x; p[i].x += 1.0f; }
+int main() {
+  P h[8];
+  for (int i = 0; i < 8; i++) { h[i].x = i * 0.5f; h[i].id = 10 + i; }
+  P *d;
+  cudaMalloc(&d, 8 * sizeof(P));
+  cudaMemcpy(d, h, 8 * sizeof(P), cudaMemcpyHostToDevice);
+  k<<<1, 8>>>(d);
+  return 0;
+}
+";
+    let t = run(src);
+    let x: Vec<Option<f64>> = (0..8).map(|i| Some(f64::from(i) * 0.5 + 1.0)).collect();
+    assert_eq!(floats(&t, "p.x"), x);
+    assert_eq!(ints(&t, "p.id"), (10..18).map(Some).collect::<Vec<_>>());
+    let half = src.replace(" h[i].id = 10 + i;", "");
+    let t = run(&half);
+    assert!(ints(&t, "p.id").iter().all(Option::is_none));
+    assert!(
+        said(&t, Level::Warning)
+            .iter()
+            .any(|w| w.contains("never writes this member")),
+        "{:?}",
+        said(&t, Level::Warning)
+    );
+}
