@@ -627,4 +627,22 @@ pub struct HostArg {
     /// are not run (one launch a run), so what they wrote is missing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prior_launches: Vec<String>,
+    /// Elements past the device pointer's start the argument points at (`d + 16`, `&d[16]`,
+    /// C++17 [expr.add]/4): the buffer is the allocation from that element on, its cells the
+    /// fill from there.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub offset: u64,
+    /// The device pointer variable of host code the argument points into (`d` of `d`, `d +
+    /// 16`, `&d[16]`), empty for anything else: two arguments of one launch with the same
+    /// `device` view one memory.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub device: String,
+    /// A host array of structs copied into the buffer whose members host code filled one by
+    /// one (`h[i].x = …`): each member's path (`x`, `in.k`) and its values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<(String, Vec<String>)>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -19,6 +19,12 @@ use super::lane_val::LaneVal;
 use super::types::{KVal, ValTy};
 use super::KernelDiagnostic;
 
+/// What a run out of work was doing: a spin on a flag another block or warp writes never sees
+/// the write here (blocks run in turn, a warp yields only at a barrier), as it would on a device.
+pub(crate) const SPIN_HINT: &str = "the statements running (an endless loop? Or a loop waiting \
+     for another block or warp to write a flag: blocks run one after another and a warp yields \
+     only at a barrier here, so such a wait never ends)";
+
 /// The budgets of one parse and run. Every field is a ceiling; see [`Limits::default`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]

@@ -45,12 +45,6 @@ use super::machine::typed_run::TypedState;
 use super::machine::*;
 pub use super::trace::*;
 
-/// What a run out of work was doing: a spin on a flag another block or warp writes never sees
-/// the write here (blocks run in turn, a warp yields only at a barrier), as it would on a device.
-const SPIN_HINT: &str = "the statements running (an endless loop? Or a loop waiting for \
-     another block or warp to write a flag: blocks run one after another and a warp yields \
-     only at a barrier here, so such a wait never ends)";
-
 /// Most threads in one block the interpreter launches (the product of the block's dimensions):
 /// CUDA's limit of 1024 threads per block (CUDA C++ Programming Guide, "Thread Hierarchy"),
 /// which every dialect's launch here shares.
@@ -90,6 +84,10 @@ pub struct LaunchConfig {
     pub args: BTreeMap<String, String>,
     /// Cells of a pointer parameter's buffer; default: one per thread of the launch.
     pub buffer_len: BTreeMap<String, usize>,
+    /// Pointer parameter → (the parameter whose buffer it views, element offset into it):
+    /// host code's `k<<<…>>>(d, d + 16)` ([`super::host_launch::bind_views`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub views: BTreeMap<String, (String, i64)>,
     /// Cells of an `extern __shared__` array; default: one per thread of a block.
     pub shared_len: Option<usize>,
     /// The budgets: work, memory in bytes, nesting, tokens, code, diagnostics.
@@ -364,7 +362,10 @@ impl Executor {
         // Global buffers are held twice (the launch's fill and memory now): each may take half.
         let mut memory = Memory::new(config.limits.max_memory / 2);
         let mut global_bufs = HashMap::new();
-        for (_, p) in &params {
+        for (_, p) in params
+            .iter()
+            .filter(|(_, p)| !config.views.contains_key(&p.name))
+        {
             let Ty::Ptr(elem) = p.ty else { continue };
             if let Some(note) = super::host_launch::null_pointer(p, &config)? {
                 global_bufs.insert(p.name.clone(), NULL_BUF);
@@ -420,6 +421,7 @@ impl Executor {
                 .map_err(|m| KernelError::new(p.span.line, p.span.col, m))?;
             global_bufs.insert(p.name.clone(), buf);
         }
+        super::host_launch::bind_views(&config.views, &mut global_bufs);
         let mut diag_log = DiagLog::new(config.limits.max_diagnostics);
         let mut diagnostics = diag_log.filter(parsed_diags);
         for (note, src) in super::contract::launch_infos(config.use_fast_math, pragmas_unhonored) {
@@ -632,7 +634,7 @@ impl Executor {
             };
             if !self.meter.work(1) {
                 let line = self.line_of(self.warps[w].pc);
-                self.limit(Resource::Work, line, SPIN_HINT.to_string());
+                self.limit(Resource::Work, line, budget::SPIN_HINT.to_string());
                 return false;
             }
             // What buffers may still take: the budget less the trace and the lane variables.
@@ -646,7 +648,7 @@ impl Executor {
             let recorded = self.exec(w);
             if self.meter.work_spent() {
                 let line = at_line;
-                self.limit(Resource::Work, line, SPIN_HINT.to_string());
+                self.limit(Resource::Work, line, budget::SPIN_HINT.to_string());
                 return false;
             }
             // Checked after every statement, recorded or not: a statement that records no
@@ -917,7 +919,7 @@ impl Executor {
                                 KVal::Ptr {
                                     elem,
                                     buf,
-                                    offset: 0,
+                                    offset: self.config.views.get(&p.name).map_or(0, |v| v.1),
                                 },
                             );
                         }

@@ -17,10 +17,39 @@ pub fn c_size(t: ValTy) -> u64 {
     u64::from(t.scalar.bits().div_ceil(8)) * u64::from(t.lanes.max(1))
 }
 
+/// Alignment of one element of `t`: a scalar's size; CUDA's 2- and 4-lane vector types are
+/// aligned to their size (`float4` 16, `float2` 8), a 3-lane one to its scalar's (CUDA C++
+/// Programming Guide, "Built-in Vector Types", the alignment table; HIP's are the same).
+fn c_align(t: ValTy) -> u64 {
+    let scalar = u64::from(t.scalar.bits().div_ceil(8)).max(1);
+    match t.lanes {
+        2 | 4 => (scalar * u64::from(t.lanes)).min(16),
+        _ => scalar,
+    }
+}
+
+/// Bytes of one struct element whose members (flattened, in declaration order) are `g`: each
+/// member at the next multiple of its alignment, the whole rounded up to the largest
+/// alignment (C++17 [class.mem]/17-18 and the System V x86-64 psABI §3.1.2 layout the host
+/// compilers use: `struct { float x; int id; }` is 8 bytes, `struct { char c; double d; }` 16).
+fn struct_stride(g: &[&super::ast::Param]) -> u64 {
+    let mut size = 0u64;
+    let mut align = 1u64;
+    for p in g {
+        let (Ty::Val(v) | Ty::Ptr(v)) = p.ty else {
+            continue;
+        };
+        let a = c_align(v);
+        align = align.max(a);
+        size = size.next_multiple_of(a).saturating_add(c_size(v));
+    }
+    size.next_multiple_of(align)
+}
+
 /// Each parameter of `f` with the launch argument written for it. A struct parameter is one
 /// parameter per member (`out.v`, `out.idx`: the parser lowers structs to their members), all
-/// taking that one argument; for those, the bytes of one struct element without padding (the
-/// members' sizes summed), by which a `cudaMalloc` size is divided.
+/// taking that one argument; for those, the bytes of one struct element with its padding
+/// ([`struct_stride`]), by which a `cudaMalloc` size is divided.
 fn source_args<'a>(
     f: &'a Function,
     args: &'a [super::ast::HostArg],
@@ -37,14 +66,7 @@ fn source_args<'a>(
     }
     let mut out = Vec::new();
     for (g, a) in groups.into_iter().zip(args) {
-        let stride = root(g[0]).map(|_| {
-            g.iter()
-                .map(|p| match p.ty {
-                    Ty::Val(v) | Ty::Ptr(v) => c_size(v),
-                    Ty::Void => 0,
-                })
-                .sum::<u64>()
-        });
+        let stride = root(g[0]).map(|_| struct_stride(&g));
         out.extend(g.into_iter().map(|p| (p, a, stride)));
     }
     out
@@ -174,6 +196,7 @@ pub fn apply_host_launch(
         }
     }
     let launch_line = launch.span.line;
+    let user_args: Vec<String> = config.args.keys().cloned().collect();
     for (p, a, stride) in source_args(f, &launch.args) {
         let user_set = config.args.contains_key(&p.name);
         if let (Ty::Val(_), Some(v)) = (p.ty, &a.scalar) {
@@ -230,10 +253,34 @@ pub fn apply_host_launch(
                 let from_malloc = a
                     .malloc_bytes
                     .map(|b| b / stride.unwrap_or_else(|| c_size(elem)).max(1))
+                    // `d + 16`: the allocation from that element on ([expr.add]/4).
+                    .map(|n| n.saturating_sub(a.offset))
                     .and_then(|n| usize::try_from(n).ok());
                 // A host array of structs is not read member by member.
-                let fill = a.fill.as_ref().filter(|_| stride.is_none());
-                let fill_len = fill.map(Vec::len);
+                // A host array of structs is read member by member where host code filled
+                // its members (`h[i].x = …`).
+                let member = p.name.split_once('.').and_then(|(_, path)| {
+                    a.members.iter().find(|(m, _)| m == path).map(|(_, v)| v)
+                });
+                let fill = a.fill.as_ref().filter(|_| stride.is_none()).or(member);
+                if stride.is_some() && !a.members.is_empty() && member.is_none() && !user_set {
+                    // A member host code never wrote: undefined, never an index fill.
+                    config.args.insert(p.name.clone(), "undef".to_string());
+                    notes.push(KernelDiagnostic::new(
+                        launch.span,
+                        Level::Warning,
+                        format!(
+                            "`{}`: host code copies `{}` into it but never writes this member of its \
+                             elements; its cells are undefined here: set them (CLI: --buffer \
+                             {}=FILL)",
+                            p.name, a.fill_from, p.name
+                        ),
+                        "C++17 [dcl.init]/12",
+                    ));
+                }
+                // A vector element's fill is its components in order (`make_float4` in a host
+                // loop): the elements are the scalars over the lanes.
+                let fill_len = fill.map(|v| v.len().div_ceil(usize::from(elem.lanes.max(1))));
                 let len = match (from_malloc, fill_len) {
                     (Some(m), Some(f)) => Some(m.max(f)),
                     (m, f) => m.or(f),
@@ -307,6 +354,7 @@ pub fn apply_host_launch(
             _ => {}
         }
     }
+    notes.extend(shared_views(f, launch, config, &user_args, &mut taken));
     if !taken.is_empty() {
         notes.insert(
             0,
@@ -323,6 +371,97 @@ pub fn apply_host_launch(
         );
     }
     (notes, words)
+}
+
+/// Gives each view in `views` (parameter → (parameter whose buffer it views, element
+/// offset), [`LaunchConfig::views`]) the buffer of the parameter it views, in `bufs`
+/// (parameter → buffer index); the view is bound at its offset when the kernel starts. Host
+/// code's `k<<<1, 32>>>(d, d + 16)` passes one memory to both (C++17 [expr.add]/4), so a
+/// write through one is seen through the other; a view gets no buffer, fill or length of its
+/// own (`shared_views` makes them from the launch in host code).
+pub fn bind_views(
+    views: &std::collections::BTreeMap<String, (String, i64)>,
+    bufs: &mut std::collections::HashMap<String, usize>,
+) {
+    for (view, (owner, _)) in views {
+        if let Some(&buf) = bufs.get(owner) {
+            bufs.insert(view.clone(), buf);
+        }
+    }
+}
+
+/// Pointer parameters given the same device pointer of host code (`k<<<1, 32>>>(d, d)`, `(d,
+/// d + 16)`) view one memory (C++17 [expr.add]/4: `d + 16` points into `d`'s array): the one
+/// given the lowest offset keeps its buffer (length and fill from the offset host code gives
+/// it), each other is a view of it at its offset ([`LaunchConfig::views`]), so a write through
+/// one is seen through the other as on the device. Parameters of different element types
+/// (`int*` and `float*` of one allocation) are not joined: a warning says they alias. A
+/// parameter the user set (`--buffer`) is left alone. Returns the notes.
+fn shared_views(
+    f: &Function,
+    launch: &HostLaunch,
+    config: &mut LaunchConfig,
+    user_args: &[String],
+    taken: &mut Vec<String>,
+) -> Vec<KernelDiagnostic> {
+    let mut notes = Vec::new();
+    let mut groups: Vec<(&str, Vec<(&super::ast::Param, u64)>)> = Vec::new();
+    for (p, a, stride) in source_args(f, &launch.args) {
+        if a.device.is_empty()
+            || stride.is_some()
+            || p.reference
+            || !matches!(p.ty, Ty::Ptr(_))
+            || config.views.contains_key(&p.name)
+        {
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.0 == a.device) {
+            Some(g) => g.1.push((p, a.offset)),
+            None => groups.push((a.device.as_str(), vec![(p, a.offset)])),
+        }
+    }
+    for (device, members) in groups.into_iter().filter(|g| g.1.len() > 1) {
+        let Some(&(owner, base)) = members.iter().min_by_key(|m| m.1) else {
+            continue;
+        };
+        let user_set = |n: &str| user_args.iter().any(|u| u == n);
+        for &(p, offset) in &members {
+            if p.name == owner.name {
+                continue;
+            }
+            if p.ty != owner.ty || user_set(&p.name) || user_set(&owner.name) {
+                notes.push(KernelDiagnostic::new(
+                    launch.span,
+                    Level::Warning,
+                    format!(
+                        "`{}` and `{}` are given the same device memory (host code's `{device}`)                          but run as two buffers here (their element types differ, or a                          buffer was set by the user): a write through one is not seen through                          the other as it is on the device",
+                        owner.name, p.name
+                    ),
+                    "C++17 [expr.add]/4",
+                ));
+                continue;
+            }
+            let at = i64::try_from(offset - base).unwrap_or(i64::MAX);
+            config.args.remove(&p.name);
+            config.buffer_len.remove(&p.name);
+            config
+                .views
+                .insert(p.name.clone(), (owner.name.clone(), at));
+            // Its own length and fill are the owner's now.
+            let own = format!("`{}` ", p.name);
+            taken.retain(|t| !t.starts_with(&own));
+            let plus = if at == 0 {
+                String::new()
+            } else {
+                format!(" + {at}")
+            };
+            taken.push(format!(
+                "`{}` is `{}`{plus} (one buffer: host code passes `{device}` to both)",
+                p.name, owner.name
+            ));
+        }
+    }
+    notes
 }
 
 /// The value of a pointer parameter (in [`LaunchConfig::args`]) that makes it the null pointer:
@@ -415,7 +554,7 @@ pub fn apply_default_args(
         };
         let value = super::parser::const_eval(d, &env);
         match (p.ty, value) {
-            (Ty::Ptr(_), Some(super::parser::HostVal::Int(0))) if !p.reference => {
+            (Ty::Ptr(_), Some(v)) if v.text().as_deref() == Some("0") && !p.reference => {
                 config.args.insert(p.name.clone(), NULL_ARG.to_string());
                 taken.push(format!("`{}` = nullptr (a null pointer)", p.name));
             }

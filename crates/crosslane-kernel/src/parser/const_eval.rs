@@ -6,50 +6,157 @@
 use std::collections::HashMap;
 
 use crate::ast::*;
-use crate::types::{BinOp, UnOp};
+use crate::types::{BinOp, Scalar, UnOp};
 
-/// A constant known in host code.
+/// A constant known in host code, with its C++ type where the type changes the arithmetic:
+/// `int` ([`HostVal::Int`]), the other integer types of host code ([`HostVal::Typed`]),
+/// `double` ([`HostVal::Float`]) and `float` ([`HostVal::F32`]) (C++17 [basic.fundamental],
+/// [expr]/11 usual arithmetic conversions).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum HostVal {
-    /// An integer.
+    /// An `int` (also what promotes to `int`: `bool`, `char`, `short`, a `dim3` component).
+    /// A value outside `int`'s range (a count the reading made itself) is read as `long long`.
     Int(i128),
-    /// A floating-point number.
+    /// An integer of another type (`unsigned`, `long long`, `size_t`), its value in that
+    /// type's range.
+    Typed(i128, IntTy),
+    /// A `double`.
     Float(f64),
+    /// A `float`: each operation on floats is rounded to `float` (C++17 [expr]/11 keeps
+    /// `float` when no operand is `double`; x86-64 host compilers evaluate it so, with
+    /// `FLT_EVAL_METHOD` 0).
+    F32(f32),
     /// A `dim3` (x, y, z).
     Dim([i128; 3]),
+}
+
+/// The integer types host arithmetic keeps apart (LP64: `long`, `long long`, `int64_t` are 64
+/// bits; `size_t` is `unsigned long`). Narrower types promote to `int` ([conv.prom]/1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntTy {
+    /// `int`, `int32_t`.
+    I32,
+    /// `unsigned`, `uint32_t`.
+    U32,
+    /// `long`, `long long`, `int64_t`, `ptrdiff_t`.
+    I64,
+    /// `unsigned long`, `unsigned long long`, `uint64_t`, `size_t`.
+    U64,
+}
+
+impl IntTy {
+    fn bits(self) -> u32 {
+        match self {
+            IntTy::I32 | IntTy::U32 => 32,
+            IntTy::I64 | IntTy::U64 => 64,
+        }
+    }
+
+    fn signed(self) -> bool {
+        matches!(self, IntTy::I32 | IntTy::I64)
+    }
+
+    /// `v` converted to this type: modulo 2^N into its range (C++17 [conv.integral]/2 for an
+    /// unsigned type; for a signed one the same two's complement result, implementation-defined
+    /// by [conv.integral]/3 and what GCC and clang give).
+    pub(super) fn wrap(self, v: i128) -> i128 {
+        let m = (v as u128) & ((1u128 << self.bits()) - 1);
+        if self.signed() && m >> (self.bits() - 1) == 1 {
+            m as i128 - (1i128 << self.bits())
+        } else {
+            m as i128
+        }
+    }
+
+    fn fits(self, v: i128) -> bool {
+        self.wrap(v) == v
+    }
+
+    /// The type both operands convert to (C++17 [expr]/11.5: the same signedness takes the
+    /// higher rank; an unsigned type of rank at least the signed one's wins; else the signed
+    /// type when it holds every value of the unsigned one).
+    fn common(a: IntTy, b: IntTy) -> IntTy {
+        match a.bits().cmp(&b.bits()) {
+            std::cmp::Ordering::Greater => a,
+            std::cmp::Ordering::Less => b,
+            std::cmp::Ordering::Equal if a.signed() => b,
+            std::cmp::Ordering::Equal => a,
+        }
+    }
+
+    /// The type of integer scalar `s`, `None` for a narrower one (it promotes to `int`).
+    fn of(s: Scalar) -> Option<IntTy> {
+        Some(match s {
+            Scalar::I32 => IntTy::I32,
+            Scalar::U32 => IntTy::U32,
+            Scalar::I64 => IntTy::I64,
+            Scalar::U64 => IntTy::U64,
+            _ => return None,
+        })
+    }
 }
 
 impl HostVal {
     pub(super) fn int(self) -> Option<i128> {
         match self {
-            HostVal::Int(n) => Some(n),
+            HostVal::Int(n) | HostVal::Typed(n, _) => Some(n),
             HostVal::Dim([x, 1, 1]) => Some(x),
             _ => None,
         }
     }
 
+    /// An integer value of type `t` (`int` as [`HostVal::Int`]).
+    fn typed(v: i128, t: IntTy) -> HostVal {
+        match t {
+            IntTy::I32 => HostVal::Int(v),
+            t => HostVal::Typed(v, t),
+        }
+    }
+
+    /// The integer and its type (an `int` outside `int`'s range read as `long long`).
+    fn int_ty(self) -> Option<(i128, IntTy)> {
+        match self {
+            HostVal::Typed(n, t) => Some((n, t)),
+            HostVal::Int(n) if IntTy::I32.fits(n) => Some((n, IntTy::I32)),
+            other => other.int().map(|n| (n, IntTy::I64)),
+        }
+    }
+
     pub(super) fn float(self) -> f64 {
         match self {
-            HostVal::Int(n) => n as f64,
+            HostVal::Int(n) | HostVal::Typed(n, _) => n as f64,
             HostVal::Float(x) => x,
+            HostVal::F32(x) => f64::from(x),
             HostVal::Dim([x, _, _]) => x as f64,
         }
     }
 
-    /// The number as the kernel argument text (`--arg` syntax).
+    /// The value converted to `float` (C++17 [conv.fpint]/2, [conv.double]/2: rounded to the
+    /// nearest `float`).
+    fn single(self) -> f32 {
+        match self {
+            HostVal::Int(n) | HostVal::Typed(n, _) => n as f32,
+            HostVal::F32(x) => x,
+            other => other.float() as f32,
+        }
+    }
+
+    /// The number as the kernel argument text (`--arg` syntax). A `float` is written as the
+    /// `double` of the same value, so a `double` cell given it holds that value exactly.
     pub fn text(self) -> Option<String> {
         match self {
-            HostVal::Int(n) => Some(n.to_string()),
+            HostVal::Int(n) | HostVal::Typed(n, _) => Some(n.to_string()),
             HostVal::Float(x) => Some(format!("{x:?}")),
+            HostVal::F32(x) => Some(format!("{:?}", f64::from(x))),
             HostVal::Dim(_) => None,
         }
     }
 
     pub(super) fn dims(self) -> Option<[u64; 3]> {
         let d = match self {
-            HostVal::Int(n) => [n, 1, 1],
+            HostVal::Int(n) | HostVal::Typed(n, _) => [n, 1, 1],
             HostVal::Dim(d) => d,
-            HostVal::Float(_) => return None,
+            HostVal::Float(_) | HostVal::F32(_) => return None,
         };
         Some([
             u64::try_from(d[0]).ok()?,
@@ -57,6 +164,116 @@ impl HostVal {
             u64::try_from(d[2]).ok()?,
         ])
     }
+
+    /// The value converted to scalar type `s`, as an initialization or assignment to a host
+    /// variable of that type, or a cast, converts it (C++17 [conv.integral], [conv.fpint]: a
+    /// float to an integer truncates toward zero, undefined when the result does not fit:
+    /// `None`; [conv.double]). `bool` is `v != 0` ([conv.bool]). A half or 8-bit float is kept
+    /// as a `double`.
+    pub(super) fn convert(self, s: Scalar) -> Option<HostVal> {
+        if let HostVal::Dim(_) = self {
+            return None;
+        }
+        if s == Scalar::F32 {
+            return Some(HostVal::F32(self.single()));
+        }
+        if s.is_float() {
+            return Some(HostVal::Float(self.float()));
+        }
+        let n = match self {
+            HostVal::Float(x) => truncated(x)?,
+            HostVal::F32(x) => truncated(f64::from(x))?,
+            other => other.int()?,
+        };
+        if s == Scalar::Bool {
+            return Some(HostVal::Int(i128::from(n != 0)));
+        }
+        if let Some(t) = IntTy::of(s) {
+            return if matches!(self, HostVal::Float(_) | HostVal::F32(_)) && !t.fits(n) {
+                None
+            } else {
+                Some(HostVal::typed(t.wrap(n), t))
+            };
+        }
+        // `char`, `short` and their unsigned forms: reduced to the width, then promoted.
+        let bits = s.bits().clamp(1, 64);
+        let m = (n as u128) & ((1u128 << bits) - 1);
+        let v = if s.is_signed() && m >> (bits - 1) == 1 {
+            m as i128 - (1i128 << bits)
+        } else {
+            m as i128
+        };
+        Some(HostVal::Int(v))
+    }
+
+    /// The value converted to the type of `self` (an assignment to a variable that holds it):
+    /// `None` when `self` is a `dim3` (the new value is kept as it is).
+    pub(super) fn retype(self, new: HostVal) -> Option<HostVal> {
+        let s = match self {
+            HostVal::Int(_) => Scalar::I32,
+            HostVal::Typed(_, IntTy::I32) => Scalar::I32,
+            HostVal::Typed(_, IntTy::U32) => Scalar::U32,
+            HostVal::Typed(_, IntTy::I64) => Scalar::I64,
+            HostVal::Typed(_, IntTy::U64) => Scalar::U64,
+            HostVal::Float(_) => Scalar::F64,
+            HostVal::F32(_) => Scalar::F32,
+            HostVal::Dim(_) => return Some(new),
+        };
+        new.convert(s)
+    }
+}
+
+/// `x` truncated toward zero when finite and within 64 bits ([conv.fpint]/1).
+fn truncated(x: f64) -> Option<i128> {
+    (x.is_finite() && x.abs() < 1.9e19).then(|| x.trunc() as i128)
+}
+
+/// The scalar type a host declaration's leading type words name (`unsigned`, `const size_t`,
+/// `long long`, `std::uint64_t`, `float`), LP64 as the host compilers nvcc and hipcc use on
+/// Linux; `None` for anything else (`auto`, a struct, a type the reading does not know), whose
+/// value then keeps the type its initializer has.
+pub(super) fn decl_scalar(words: &[&str]) -> Option<Scalar> {
+    let mut unsigned = false;
+    let mut signed = false;
+    let mut longs = 0;
+    let mut base: Option<&str> = None;
+    for &w in words {
+        match w {
+            "const" | "static" | "constexpr" | "volatile" | "register" | "std" | "inline" => {}
+            "unsigned" => unsigned = true,
+            "signed" => signed = true,
+            "long" => longs += 1,
+            "int" | "short" | "char" | "float" | "double" | "bool" | "size_t" | "int8_t"
+            | "uint8_t" | "int16_t" | "uint16_t" | "int32_t" | "uint32_t" | "int64_t"
+            | "uint64_t" | "ptrdiff_t" | "intptr_t" | "uintptr_t" | "ssize_t"
+                if base.is_none() || base == Some("int") || w == "int" =>
+            {
+                if w != "int" || base.is_none() {
+                    base = Some(w);
+                }
+            }
+            _ => break,
+        }
+    }
+    Some(match (base, unsigned, longs) {
+        (Some("float"), ..) => Scalar::F32,
+        (Some("double"), ..) => Scalar::F64,
+        (Some("bool"), ..) => Scalar::Bool,
+        (Some("char" | "int8_t"), false, _) => Scalar::I8,
+        (Some("char"), true, _) | (Some("uint8_t"), ..) => Scalar::U8,
+        (Some("short" | "int16_t"), false, _) => Scalar::I16,
+        (Some("short"), true, _) | (Some("uint16_t"), ..) => Scalar::U16,
+        (Some("size_t" | "uint64_t" | "uintptr_t"), ..) => Scalar::U64,
+        (Some("int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t"), ..) => Scalar::I64,
+        (Some("uint32_t"), ..) => Scalar::U32,
+        (Some("int32_t"), ..) => Scalar::I32,
+        (Some("int") | None, true, 0) => Scalar::U32,
+        (Some("int") | None, true, _) => Scalar::U64,
+        (Some("int") | None, false, 1..) => Scalar::I64,
+        (Some("int"), false, 0) => Scalar::I32,
+        (None, false, 0) if signed => Scalar::I32,
+        _ => return None,
+    })
 }
 
 /// Evaluates a constant host expression: literals, names in `env`, `+ - * / % << >> & | ^`,
@@ -65,14 +282,35 @@ impl HostVal {
 pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
     use HostVal::{Float, Int};
     Some(match &e.kind {
-        ExprKind::Int { value, .. } => Int(i128::from(*value)),
+        // [lex.icon]/2: a literal's type is the first of its suffix's list that holds it (an
+        // unsuffixed one past `int` read as `long`, as a decimal one is).
+        ExprKind::Int {
+            value,
+            unsigned,
+            long,
+        } => {
+            let v = i128::from(*value);
+            let t = match (*unsigned, *long) {
+                (false, false) if IntTy::I32.fits(v) => IntTy::I32,
+                (false, _) if IntTy::I64.fits(v) => IntTy::I64,
+                (true, false) if IntTy::U32.fits(v) => IntTy::U32,
+                _ => IntTy::U64,
+            };
+            HostVal::typed(v, t)
+        }
+        ExprKind::Float {
+            value,
+            single: true,
+        } => HostVal::F32(*value as f32),
         ExprKind::Float { value, .. } => Float(*value),
         ExprKind::Bool(b) => Int(i128::from(*b)),
-        ExprKind::SizeOf(n) => Int(i128::from(*n)),
+        // `sizeof` is a `size_t` ([expr.sizeof]/6).
+        ExprKind::SizeOf(n) => HostVal::Typed(i128::from(*n), IntTy::U64),
         ExprKind::Ident(n) => *env.get(n)?,
         ExprKind::Cast(ty, x) => {
             let v = const_eval(x, env)?;
             match ty {
+                crate::types::Ty::Val(t) if t.lanes <= 1 => v.convert(t.scalar)?,
                 crate::types::Ty::Val(t) if t.scalar.is_float() => Float(v.float()),
                 crate::types::Ty::Val(_) => match v {
                     Float(f) if f.is_finite() => Int(f.trunc() as i128),
@@ -82,12 +320,20 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             }
         }
         ExprKind::Unary(op, x) => match (op, const_eval(x, env)?) {
-            (UnOp::Neg, Int(n)) => Int(n.checked_neg()?),
             (UnOp::Neg, Float(f)) => Float(-f),
+            (UnOp::Neg, HostVal::F32(f)) => HostVal::F32(-f),
             (UnOp::Plus, v) => v,
-            (UnOp::Not, Int(n)) => Int(i128::from(n == 0)),
-            (UnOp::BitNot, Int(n)) => Int(!n),
-            _ => return None,
+            (UnOp::Not, v @ (Float(_) | HostVal::F32(_))) => Int(i128::from(v.float() == 0.0)),
+            (UnOp::Not, v) => Int(i128::from(v.int()? == 0)),
+            (UnOp::Neg | UnOp::BitNot, v) => {
+                let (n, t) = v.int_ty()?;
+                let r = if *op == UnOp::Neg { -n } else { !n };
+                if t.signed() && !t.fits(r) {
+                    // [expr]/4: a signed result out of range is undefined.
+                    return None;
+                }
+                HostVal::typed(t.wrap(r), t)
+            }
         },
         ExprKind::Logical(and, a, b) => {
             let a = const_eval(a, env)?.int()? != 0;
@@ -119,9 +365,11 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         ExprKind::Call(name, args)
             if args.len() == 2 && matches!(name.as_str(), "min" | "max" | "std::min") =>
         {
-            let a = const_eval(&args[0], env)?.int()?;
-            let b = const_eval(&args[1], env)?.int()?;
-            Int(if name == "max" { a.max(b) } else { a.min(b) })
+            let (a, ta) = const_eval(&args[0], env)?.int_ty()?;
+            let (b, tb) = const_eval(&args[1], env)?.int_ty()?;
+            let t = IntTy::common(ta, tb);
+            let (a, b) = (t.wrap(a), t.wrap(b));
+            HostVal::typed(if name == "max" { a.max(b) } else { a.min(b) }, t)
         }
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
         // `prop.warpSize`: a member a host call set (`hipGetDeviceProperties(&prop, 0)`),
@@ -152,38 +400,129 @@ pub(super) fn member_path(e: &Expr) -> Option<String> {
     }
 }
 
-/// `a op b` of two host constants: integers exactly (checked: an overflow is no constant),
-/// else as `f64` for `+ - * /`. `None` for any other operator or an overflow.
+/// `a op b` of two host constants, in the type the usual arithmetic conversions give (C++17
+/// [expr]/11): integers exactly, an unsigned result modulo 2^N ([basic.fundamental]/4), a
+/// signed result out of its type's range undefined ([expr]/4: `None`); `float` operands in
+/// `float` (each operation rounded to `float`), a `double` operand in `double`. A shift is in
+/// its left operand's type, undefined for a count negative or not below the width
+/// ([expr.shift]/1-2). A comparison is an `int` 0 or 1. `None` for any other operator, a
+/// division by zero, or an overflow.
 pub(super) fn binary(op: BinOp, a: HostVal, b: HostVal) -> Option<HostVal> {
     use HostVal::{Float, Int};
-    Some(if let (Int(a), Int(b)) = (a, b) {
-        Int(match op {
-            BinOp::Add => a.checked_add(b)?,
-            BinOp::Sub => a.checked_sub(b)?,
-            BinOp::Mul => a.checked_mul(b)?,
-            BinOp::Div => a.checked_div(b)?,
-            BinOp::Rem => a.checked_rem(b)?,
-            BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1i128 << b)?,
-            BinOp::Shr if (0..127).contains(&b) => a >> b,
-            BinOp::And => a & b,
-            BinOp::Or => a | b,
-            BinOp::Xor => a ^ b,
-            BinOp::Lt => i128::from(a < b),
-            BinOp::Le => i128::from(a <= b),
-            BinOp::Gt => i128::from(a > b),
-            BinOp::Ge => i128::from(a >= b),
-            BinOp::Eq => i128::from(a == b),
-            BinOp::Ne => i128::from(a != b),
+    if let (Some((x, tx)), Some((y, ty))) = (a.int_ty(), b.int_ty()) {
+        if matches!(a, HostVal::Dim(_)) || matches!(b, HostVal::Dim(_)) {
+            return None;
+        }
+        return int_binary(op, (x, tx), (y, ty));
+    }
+    let cmp = |o: std::cmp::Ordering| -> Option<HostVal> {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let r = match op {
+            BinOp::Lt => o == Less,
+            BinOp::Le => o != Greater,
+            BinOp::Gt => o == Greater,
+            BinOp::Ge => o != Less,
+            BinOp::Eq => o == Equal,
+            BinOp::Ne => o != Equal,
             _ => return None,
-        })
-    } else {
+        };
+        Some(Int(i128::from(r)))
+    };
+    if matches!(a, HostVal::Dim(_)) || matches!(b, HostVal::Dim(_)) {
+        return None;
+    }
+    if matches!(a, Float(_)) || matches!(b, Float(_)) {
         let (a, b) = (a.float(), b.float());
-        Float(match op {
+        return Some(Float(match op {
             BinOp::Add => a + b,
             BinOp::Sub => a - b,
             BinOp::Mul => a * b,
             BinOp::Div => a / b,
-            _ => return None,
-        })
-    })
+            _ => {
+                return a.partial_cmp(&b).map_or(
+                    // A NaN compares unordered: only `!=` holds ([expr.rel], IEEE 754).
+                    Some(Int(i128::from(op == BinOp::Ne))).filter(|_| is_cmp(op)),
+                    cmp,
+                );
+            }
+        }));
+    }
+    let (a, b) = (a.single(), b.single());
+    Some(HostVal::F32(match op {
+        BinOp::Add => a + b,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a * b,
+        BinOp::Div => a / b,
+        _ => {
+            return a.partial_cmp(&b).map_or(
+                Some(Int(i128::from(op == BinOp::Ne))).filter(|_| is_cmp(op)),
+                cmp,
+            )
+        }
+    }))
+}
+
+fn is_cmp(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
+}
+
+/// [`binary`] of two integers with their types.
+fn int_binary(op: BinOp, (x, tx): (i128, IntTy), (y, ty): (i128, IntTy)) -> Option<HostVal> {
+    use HostVal::Int;
+    if matches!(op, BinOp::Shl | BinOp::Shr) {
+        let t = tx;
+        if !(0..i128::from(t.bits())).contains(&y) {
+            return None;
+        }
+        let r = match op {
+            BinOp::Shr => x >> y,
+            // A negative left operand is undefined ([expr.shift]/2); a signed result is the
+            // value when its type's unsigned form holds it, converted.
+            _ if t.signed() && x < 0 => return None,
+            _ => {
+                let r = ((x as u128) << y) as i128;
+                let unsigned_form = if t.bits() == 32 {
+                    IntTy::U32
+                } else {
+                    IntTy::U64
+                };
+                if t.signed() && !unsigned_form.fits(r) {
+                    return None;
+                }
+                t.wrap(r)
+            }
+        };
+        return Some(HostVal::typed(r, t));
+    }
+    let t = IntTy::common(tx, ty);
+    let (a, b) = (t.wrap(x), t.wrap(y));
+    let exact = match op {
+        BinOp::Add => a.checked_add(b)?,
+        BinOp::Sub => a.checked_sub(b)?,
+        BinOp::Mul => match a.checked_mul(b) {
+            Some(r) => r,
+            // Two 64-bit unsigned operands: only the low bits are kept.
+            None if !t.signed() => (a as u128).wrapping_mul(b as u128) as i128,
+            None => return None,
+        },
+        BinOp::Div => a.checked_div(b)?,
+        BinOp::Rem => a.checked_rem(b)?,
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Lt => return Some(Int(i128::from(a < b))),
+        BinOp::Le => return Some(Int(i128::from(a <= b))),
+        BinOp::Gt => return Some(Int(i128::from(a > b))),
+        BinOp::Ge => return Some(Int(i128::from(a >= b))),
+        BinOp::Eq => return Some(Int(i128::from(a == b))),
+        BinOp::Ne => return Some(Int(i128::from(a != b))),
+        _ => return None,
+    };
+    if t.signed() && !t.fits(exact) {
+        return None;
+    }
+    Some(HostVal::typed(t.wrap(exact), t))
 }

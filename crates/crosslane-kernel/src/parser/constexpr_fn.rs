@@ -34,6 +34,10 @@ pub const MAX_STEPS: u32 = 10_000;
 pub struct ConstFn {
     params: Vec<String>,
     body: Stmt,
+    /// A host function that is not `constexpr` (no execution-space specifier, or
+    /// `__host__`): evaluated only where host code is read ([`Parser::host_fold`]), never
+    /// where C++ requires a constant expression.
+    host: bool,
 }
 
 /// What a statement of a `constexpr` body did.
@@ -49,18 +53,39 @@ impl Parser<'_> {
     /// the name) say `constexpr`.
     pub(super) fn record_constexpr(&mut self, from: usize, to: usize, f: &Function) {
         let to = to.min(self.toks.len());
-        let is_constexpr = self.toks[from.min(to)..to]
-            .iter()
-            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "constexpr" || w == "consteval"));
-        if is_constexpr {
+        let words = &self.toks[from.min(to)..to];
+        let has = |word: &str| {
+            words
+                .iter()
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == word))
+        };
+        let is_constexpr = has("constexpr") || has("consteval");
+        // A function without `__device__` or `__global__` runs on the host (CUDA C++
+        // Programming Guide, "Function Execution Space Specifiers": no specifier is `__host__`);
+        // a kernel's launch in host code may call it (`blocksFor(n, bs)`).
+        let host = !is_constexpr && !f.entry && !has("__device__") && !has("__global__");
+        if is_constexpr || host {
             self.constexpr_fns.insert(
                 f.name.clone(),
                 ConstFn {
                     params: f.params.iter().map(|p| p.name.clone()).collect(),
                     body: f.body.clone(),
+                    host,
                 },
             );
         }
+    }
+
+    /// The value of host expression `e` with `env` bound, calls of host helper functions and
+    /// `constexpr` functions evaluated (`static int blocksFor(int n, int b) { return (n + b -
+    /// 1) / b; }` at `k<<<blocksFor(n, bs), bs>>>`: C++17 [expr.call]/4, each parameter
+    /// initialized with its argument), within [`MAX_CALL_DEPTH`] and [`MAX_STEPS`].
+    pub(super) fn host_fold(&self, e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
+        let mut steps = 0;
+        self.fold_host.set(true);
+        let v = self.fold_val(e, env, 0, &mut steps);
+        self.fold_host.set(false);
+        v
     }
 
     /// The integer value of a constant expression, `None` when it is not one.
@@ -107,7 +132,12 @@ impl Parser<'_> {
     ) -> Option<Expr> {
         let b = |x: &Expr, s: &mut u32| self.fold_calls(x, env, depth, s).map(Box::new);
         let kind = match &e.kind {
-            ExprKind::Call(name, args) if self.constexpr_fns.contains_key(name) => {
+            ExprKind::Call(name, args)
+                if self
+                    .constexpr_fns
+                    .get(name)
+                    .is_some_and(|f| !f.host || self.fold_host.get()) =>
+            {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push(self.fold_val(a, env, depth, steps)?);
@@ -360,7 +390,14 @@ fn literal(v: HostVal, span: Span) -> Option<Expr> {
             },
             span,
         )),
-        HostVal::Int(n) => Some(int_literal(n, span)),
+        HostVal::F32(x) => Some(Expr::new(
+            ExprKind::Float {
+                value: f64::from(x),
+                single: true,
+            },
+            span,
+        )),
+        HostVal::Int(n) | HostVal::Typed(n, _) => Some(int_literal(n, span)),
         HostVal::Dim(_) => None,
     }
 }

@@ -271,8 +271,11 @@ pub(super) struct HostState {
     /// Device pointer → the host array's values when the copy was made (the copy happens
     /// there: a later change of the host array is not on the device), `None` when unknown then.
     pub(super) copied: HashMap<String, Option<(Vec<String>, u32)>>,
-    /// Host array → its declared length (`T name[N];` with N constant).
+    /// Host array → its declared length (`T name[N];` with N constant; R * C for `T
+    /// name[R][C];`).
     pub(super) arrays: HashMap<String, i128>,
+    /// A 2-D host array (`T name[R][C];`) → its row length C.
+    pub(super) cols: HashMap<String, i128>,
     /// Device pointer → bytes allocated, the allocating call's name and its line.
     pub(super) mallocs: HashMap<String, (u64, String, u32)>,
     /// Host variable → why it has no value here (set by something not evaluated).
@@ -300,6 +303,7 @@ impl Parser<'_> {
             return None;
         }
         let mut slice: Vec<Token> = self.toks[from..to].to_vec();
+        self.struct_sizes(&mut slice);
         let last = &self.toks[to - 1];
         slice.push(Token {
             tok: Tok::Eof,
@@ -317,10 +321,67 @@ impl Parser<'_> {
         e
     }
 
+    /// `sizeof(P)` / `sizeof(struct P)` of a struct the file defines, in tokens parsed on their
+    /// own: replaced by its size as the struct's layout gives it, alignment included
+    /// ([expr.sizeof]/2; `n * sizeof(P)` in `cudaMalloc`). The expression parser of a host slice
+    /// knows no struct definitions.
+    fn struct_sizes(&self, slice: &mut Vec<Token>) {
+        if self.structs.is_empty() {
+            return;
+        }
+        // One pass, each token moved once.
+        let mut out: Vec<Token> = Vec::with_capacity(slice.len());
+        let mut k = 0;
+        while k < slice.len() {
+            let skip = usize::from(
+                matches!(slice.get(k + 2).map(|t| &t.tok), Some(Tok::Ident(w)) if w == "struct"),
+            );
+            let size = match (
+                &slice[k].tok,
+                slice.get(k + 1).map(|t| &t.tok),
+                slice.get(k + 2 + skip).map(|t| &t.tok),
+                slice.get(k + 3 + skip).map(|t| &t.tok),
+            ) {
+                (
+                    Tok::Ident(s),
+                    Some(Tok::Punct("(")),
+                    Some(Tok::Ident(n)),
+                    Some(Tok::Punct(")")),
+                ) if s == "sizeof" && self.structs.contains_key(n) => {
+                    let at = Span {
+                        line: slice[k].line,
+                        col: slice[k].col,
+                    };
+                    self.struct_size(n, at).ok()
+                }
+                _ => None,
+            };
+            match size {
+                Some(value) => {
+                    out.push(Token {
+                        tok: Tok::Int {
+                            value,
+                            unsigned: true,
+                            long: true,
+                        },
+                        end: slice[k + 3 + skip].end,
+                        ..slice[k].clone()
+                    });
+                    k += 4 + skip;
+                }
+                None => {
+                    out.push(slice[k].clone());
+                    k += 1;
+                }
+            }
+        }
+        *slice = out;
+    }
+
     /// A constant host expression over tokens `from..to`.
     pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
         let e = self.sub_expr(from, to)?;
-        const_eval(&e, &st.env)
+        self.host_fold(&e, &st.env)
     }
 
     /// Reads the host function body between the braces at `open` and `close` for launches,
@@ -660,6 +721,7 @@ impl Parser<'_> {
                                 }
                             }
                             st.copied.insert(d.clone(), st.fills.get(&h).cloned());
+                            Self::copy_members(st, &d, &h);
                             st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
@@ -715,6 +777,7 @@ impl Parser<'_> {
                     if let Some(next) = self
                         .host_range_for(st, k)
                         .or_else(|| self.host_nested_fill(st, k))
+                        .or_else(|| self.host_fill_loop(st, k))
                     {
                         return next;
                     }
@@ -909,9 +972,12 @@ impl Parser<'_> {
         for i in 0..n {
             let cell = match (step, v) {
                 (false, v) => v.text(),
-                (true, HostVal::Int(x)) => Some(i128::saturating_add(x, i).to_string()),
-                (true, HostVal::Float(x)) => HostVal::Float(x + i as f64).text(),
-                (true, HostVal::Dim(_)) => None,
+                // `++value` each cell ([numeric.iota]): in the value's type.
+                (true, v) => {
+                    super::const_eval::binary(crate::types::BinOp::Add, v, HostVal::Int(i))
+                        .and_then(|x| v.retype(x))
+                        .and_then(HostVal::text)
+                }
             };
             match cell {
                 Some(c) => values.push(c),
@@ -1061,7 +1127,7 @@ impl Parser<'_> {
             let mut values = Vec::with_capacity(to as usize);
             for i in from..to {
                 st.env.insert(var.clone(), HostVal::Int(i));
-                match const_eval(e, &st.env).and_then(HostVal::text) {
+                match self.host_fold(e, &st.env).and_then(HostVal::text) {
                     Some(v) => values.push(v),
                     None => {
                         st.env.remove(&var);
@@ -1281,8 +1347,21 @@ impl Parser<'_> {
                 unknown,
                 ..HostArg::default()
             };
-            if b == a + 1 {
-                if let Tok::Ident(d) = &toks[a].tok {
+            // `d`, or `d + 16` / `&d[16]`: a view of `d` from that element on; an offset not
+            // read leaves the cells undefined, said (never an index fill).
+            let pointer = self.launch_pointer(st, a, b);
+            if let Some((d, None)) = &pointer {
+                arg.write_unread = Some(format!(
+                    "`{text}` points into `{d}` at an offset that has no constant value here"
+                ));
+            }
+            if let Some((d, Some(offset))) = pointer {
+                arg.offset = offset;
+                if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
+                    arg.device.clone_from(&d);
+                }
+                let d = &d;
+                {
                     if let Some((n, call, line)) = st.mallocs.get(d) {
                         arg.malloc_bytes = Some(*n);
                         arg.malloc_from = format!("{call} at line {line}");
@@ -1302,7 +1381,22 @@ impl Parser<'_> {
                             arg.fill_unread = Some(h.clone());
                         }
                     }
+                    // `h[i].x = …` of a host array of structs copied into `d`: per member.
+                    let (members, line) = Self::copied_members(st, d);
+                    if let (false, true, Some(h)) =
+                        (members.is_empty(), copied_last, st.copies.get(d))
+                    {
+                        (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
+                        arg.fill_from.clone_from(h);
+                    }
                     Self::device_contents(st, d, &mut arg);
+                    if let Some(fill) = arg.fill.as_mut() {
+                        fill.drain(
+                            ..usize::try_from(offset)
+                                .unwrap_or(usize::MAX)
+                                .min(fill.len()),
+                        );
+                    }
                     // `p.n = 20;` of a struct passed by value: its members' values.
                     let prefix = format!("{d}.");
                     let mut fields: Vec<(String, String)> = st
@@ -1336,6 +1430,50 @@ impl Parser<'_> {
             block_text,
             unread,
         });
+    }
+}
+
+impl Parser<'_> {
+    /// The device pointer a launch argument over tokens `a..b` names and the elements past its
+    /// start: `d` (0), `d + N` or `&d[N]` (C++17 [expr.add]/4; `&d[N]` is `d + N`,
+    /// [expr.sub]/1), the offset `None` when `N` is no host constant. `None` for anything else.
+    fn launch_pointer(
+        &mut self,
+        st: &HostState,
+        a: usize,
+        b: usize,
+    ) -> Option<(String, Option<u64>)> {
+        let toks = self.toks;
+        let name = |i: usize| match toks.get(i).map(|t| &t.tok) {
+            Some(Tok::Ident(n)) => Some(n.clone()),
+            _ => None,
+        };
+        let offset = |p: &mut Self, x: usize, y: usize| {
+            p.host_value(st, x, y)
+                .and_then(HostVal::int)
+                .and_then(|n| u64::try_from(n).ok())
+        };
+        match toks
+            .get(a..b)?
+            .iter()
+            .map(|t| &t.tok)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            [Tok::Ident(d)] => Some((d.clone(), Some(0))),
+            [Tok::Ident(_), Tok::Punct("+"), ..] if b > a + 2 => {
+                let d = name(a)?;
+                st.writes.contains_key(&d).then_some(())?;
+                Some((d, offset(self, a + 2, b)))
+            }
+            [Tok::Punct("&"), Tok::Ident(_), Tok::Punct("["), .., Tok::Punct("]")] => {
+                let d = name(a + 1)?;
+                st.writes.contains_key(&d).then_some(())?;
+                (self.closing(a + 2) == Some(b - 1)).then_some(())?;
+                Some((d, offset(self, a + 3, b - 1)))
+            }
+            _ => None,
+        }
     }
 }
 

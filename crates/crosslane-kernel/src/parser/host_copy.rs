@@ -23,6 +23,32 @@ fn type_bytes(w: &str) -> Option<u64> {
     })
 }
 
+/// The value of one cell of scalar type word `w` whose every byte is `b` (what `cudaMemset(d,
+/// b, …)` leaves: CUDA Runtime API, cudaMemset fills bytes), as a fill's text; `None` for a
+/// type not known here or a float whose bits are a NaN (the emulator keeps no NaN payload).
+fn memset_cell(w: &str, b: u8) -> Option<String> {
+    let bits = u64::from_le_bytes([b; 8]);
+    Some(match w {
+        "char" | "int8_t" => i8::from_le_bytes([b]).to_string(),
+        "uint8_t" | "bool" => b.to_string(),
+        "short" | "int16_t" => i16::from_le_bytes([b; 2]).to_string(),
+        "uint16_t" => u16::from_le_bytes([b; 2]).to_string(),
+        "int" | "int32_t" => i32::from_le_bytes([b; 4]).to_string(),
+        "unsigned" | "uint32_t" => u32::from_le_bytes([b; 4]).to_string(),
+        "long" | "int64_t" => i64::from_le_bytes([b; 8]).to_string(),
+        "size_t" | "uint64_t" => bits.to_string(),
+        "float" => {
+            let x = f32::from_bits(bits as u32);
+            (!x.is_nan()).then(|| format!("{:?}", f64::from(x)))?
+        }
+        "double" => {
+            let x = f64::from_bits(bits);
+            (!x.is_nan()).then(|| format!("{x:?}"))?
+        }
+        _ => return None,
+    })
+}
+
 impl Parser<'_> {
     /// A host-to-device copy at `k` (its `)` at `c`, arguments `parts`: dst, src, count, …) of
     /// host array `h` that writes part of its device buffer. Returns whether it was taken here
@@ -69,12 +95,15 @@ impl Parser<'_> {
         let words: Vec<&Tok> = toks[na..nb].iter().map(|t| &t.tok).collect();
         let whole_src = matches!(words.as_slice(),
             [Tok::Ident(s), Tok::Punct("("), Tok::Ident(x), Tok::Punct(")")] if s == "sizeof" && x == h);
-        let elem = words.windows(4).find_map(|w| match w {
-            [Tok::Ident(s), Tok::Punct("("), Tok::Ident(t), Tok::Punct(")")] if s == "sizeof" => {
-                type_bytes(t)
+        let elem_word = words.windows(4).find_map(|w| match w {
+            [Tok::Ident(s), Tok::Punct("("), Tok::Ident(t), Tok::Punct(")")]
+                if s == "sizeof" && type_bytes(t).is_some() =>
+            {
+                Some(t.as_str())
             }
             _ => None,
         });
+        let elem = elem_word.and_then(type_bytes);
         let bytes = self
             .host_value(st, na, nb)
             .and_then(HostVal::int)
@@ -115,6 +144,12 @@ impl Parser<'_> {
         let base = match st.writes.get(&d) {
             Some(DevWrite::Copy) => prior.clone(),
             Some(DevWrite::Fresh(..)) => total.map(|t| vec!["undef".to_string(); t as usize]),
+            // A memset of one byte over the buffer: each cell that byte repeated.
+            Some(DevWrite::Memset(Ok((fill, _)))) => {
+                let byte = fill.strip_prefix("u8:").and_then(|b| b.parse::<u8>().ok());
+                let cell = byte.zip(elem_word).and_then(|(b, w)| memset_cell(w, b));
+                cell.zip(total).map(|(c, t)| vec![c; t as usize])
+            }
             _ => None,
         };
         let merged = match (base, src, off, cells, total) {
@@ -133,6 +168,9 @@ impl Parser<'_> {
             Some(values) => {
                 let from = match st.copies.get(&d).filter(|_| prior.is_some()) {
                     Some(p) if p != h => format!("{p}` then `{h}"),
+                    _ if matches!(st.writes.get(&d), Some(DevWrite::Memset(_))) => {
+                        format!("{}` then `{h}", "cudaMemset")
+                    }
                     _ => h.to_string(),
                 };
                 st.copied.insert(d.clone(), Some((values, line)));
@@ -148,5 +186,40 @@ impl Parser<'_> {
             }
         }
         true
+    }
+
+    /// A copy of host array of structs `h` into `d`: the member fills host code wrote
+    /// (`h[i].x = …`, kept as `h.x`) are `d`'s members' values now (`d.x`), the copy's
+    /// snapshot as [`HostState::copied`] keeps the whole array's.
+    pub(super) fn copy_members(st: &mut HostState, d: &str, h: &str) {
+        let old = format!("{d}.");
+        st.copied.retain(|k, _| !k.starts_with(&old));
+        let prefix = format!("{h}.");
+        let members: Vec<(String, (Vec<String>, u32))> = st
+            .fills
+            .iter()
+            .filter_map(|(k, v)| Some((format!("{d}.{}", k.strip_prefix(&prefix)?), v.clone())))
+            .collect();
+        for (k, v) in members {
+            st.copied.insert(k, Some(v));
+        }
+    }
+
+    /// The member fills copied into `d` ([`Self::copy_members`]): each member's path and values,
+    /// sorted, with the line of the first.
+    pub(super) fn copied_members(st: &HostState, d: &str) -> (Vec<(String, Vec<String>)>, u32) {
+        let prefix = format!("{d}.");
+        let mut line = 0;
+        let mut members: Vec<(String, Vec<String>)> = st
+            .copied
+            .iter()
+            .filter_map(|(k, v)| {
+                let (values, l) = v.as_ref()?;
+                line = *l;
+                Some((k.strip_prefix(&prefix)?.to_string(), values.clone()))
+            })
+            .collect();
+        members.sort();
+        (members, line)
     }
 }

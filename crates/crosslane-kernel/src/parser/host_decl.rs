@@ -159,7 +159,10 @@ impl Parser<'_> {
                     self.host_aggregate(st, k, i, &name, Some(i + 1));
                     return;
                 }
-                if let Some(v) = self.host_value(st, i + 1, end) {
+                let value = self
+                    .host_value(st, i + 1, end)
+                    .and_then(|v| self.to_declared(k, i, v));
+                if let Some(v) = value {
                     st.unknown.remove(&name);
                     st.env.insert(name, v);
                 } else {
@@ -227,6 +230,23 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i) else { return };
                 if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
                     st.arrays.insert(name.clone(), n);
+                    // `T name[R][C];`: R * C cells in row-major order ([dcl.array]/9).
+                    let inner = (toks.get(c + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")))
+                        .then(|| self.closing(c + 1))
+                        .flatten();
+                    if let Some(c2) = inner {
+                        let cols = self.host_value(st, c + 2, c2).and_then(HostVal::int);
+                        match cols.and_then(|m| n.checked_mul(m).map(|t| (m, t))) {
+                            Some((m, t)) => {
+                                st.arrays.insert(name.clone(), t);
+                                st.cols.insert(name.clone(), m);
+                            }
+                            None => {
+                                st.arrays.remove(&name);
+                            }
+                        }
+                        return;
+                    }
                 }
                 if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
                     && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
@@ -246,6 +266,30 @@ impl Parser<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// `v` converted to the type of the declaration starting at `k` whose declarator's name ends
+    /// before `i` (`unsigned u = -1;` holds 4294967295, `float f = 0.1;` the nearest `float`,
+    /// C++17 [dcl.init]/17.9: the initializer converted to the declared type); as it is when
+    /// the type is no arithmetic one the reading knows, or the declarator is a pointer or a
+    /// reference. `None` when the conversion is undefined.
+    pub(super) fn to_declared(&self, k: usize, i: usize, v: HostVal) -> Option<HostVal> {
+        let toks = self.toks;
+        if i >= 2 && matches!(toks[i - 2].tok, Tok::Punct("*" | "&" | "&&")) {
+            return Some(v);
+        }
+        let words: Vec<&str> = toks[k..i.saturating_sub(1).max(k)]
+            .iter()
+            .map_while(|t| match &t.tok {
+                Tok::Ident(w) => Some(w.as_str()),
+                Tok::Punct("::") => Some("std"),
+                _ => None,
+            })
+            .collect();
+        match super::const_eval::decl_scalar(&words) {
+            Some(s) => v.convert(s),
+            None => Some(v),
         }
     }
 
@@ -299,8 +343,8 @@ impl Parser<'_> {
         // The value converted to the element type ([conv.fpint]/1: a float to an integer
         // truncates toward zero).
         let convert = |v: Option<HostVal>| match v {
-            Some(HostVal::Float(x)) if !float_elem && x.is_finite() => {
-                HostVal::Int(x.trunc() as i128).text()
+            Some(v @ (HostVal::Float(_) | HostVal::F32(_))) if !float_elem => {
+                v.convert(crate::types::Scalar::I64).and_then(HostVal::text)
             }
             Some(v) => v.text(),
             None => None,

@@ -6,7 +6,8 @@
 //! Evaluated: expression statements that assign (`x = e`, `x op= e` for `+ - * / % << >> & | ^`,
 //! `++x`, `x--`, C++17 [expr.ass], [expr.pre.incr], [expr.post.incr]), declarations `T x = e;`,
 //! blocks, `if`/`else`, `while`, `do … while`, `for`, `break` and `continue` ([stmt.if],
-//! [stmt.iter], [stmt.jump]), over integers (exactly, an overflow is no value) and floats.
+//! [stmt.iter], [stmt.jump]), in C++ types ([`super::const_eval::binary`]: unsigned wraps, a
+//! signed overflow is no value, `float` stays `float`).
 //! An `if` whose condition is a constant in host code reads only the branch it takes.
 //!
 //! What cannot be evaluated (a call, an array cell, a pointer, a name with no value) is never
@@ -69,7 +70,7 @@ fn assign_op(p: &str) -> Option<Option<BinOp>> {
 
 /// Evaluates `e` with its assignments and increments applied to `env`. `None` when a part is
 /// no constant (an assignment to anything but a name, a call, an array cell).
-fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
+pub(super) fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
     match &e.kind {
         // `x = e`, and `p.n = e` of a struct member (kept under its dotted name).
         ExprKind::Assign(op, target, rhs) => {
@@ -78,6 +79,12 @@ fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
             let v = match op {
                 None => r,
                 Some(op) => binary(*op, *env.get(&n)?, r)?,
+            };
+            // Stored converted to the variable's type ([expr.ass]/3): the type of the value
+            // it holds.
+            let v = match env.get(&n) {
+                Some(old) => old.retype(v)?,
+                None => v,
             };
             env.insert(n, v);
             Some(v)
@@ -92,7 +99,7 @@ fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
             };
             let old = *env.get(n)?;
             let op = if *inc { BinOp::Add } else { BinOp::Sub };
-            let new = binary(op, old, HostVal::Int(1))?;
+            let new = old.retype(binary(op, old, HostVal::Int(1))?)?;
             env.insert(n.clone(), new);
             Some(if *prefix { new } else { old })
         }
@@ -570,6 +577,12 @@ impl Parser<'_> {
             match eq {
                 Some(eq) => {
                     let v = self.eval_range(run, eq + 1, b)?;
+                    let v = self.to_declared(a, eq, v).ok_or_else(|| {
+                        format!(
+                            "`{}` converts to its declared type with an undefined result",
+                            text_of(&self.toks[a..b])
+                        )
+                    })?;
                     run.env.insert(name, v);
                 }
                 // Declared without a value: it has none ([dcl.init]/12).

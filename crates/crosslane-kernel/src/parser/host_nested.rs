@@ -12,7 +12,11 @@ use crate::lexer::Tok;
 impl Parser<'_> {
     /// `for (int v = A; v < B; ++v)` (also `v++`, `v += 1`, `<=`) at `k`: the counter, its
     /// constant bounds (half-open) and the index of the head's `)`.
-    fn for_head(&mut self, st: &HostState, k: usize) -> Option<(String, i128, i128, usize)> {
+    pub(super) fn for_head(
+        &mut self,
+        st: &HostState,
+        k: usize,
+    ) -> Option<(String, i128, i128, usize)> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
         if !matches!(tok(k), Some(Tok::Ident(f)) if f == "for") {
@@ -64,7 +68,15 @@ impl Parser<'_> {
         if !matches!(tok(s + 1), Some(Tok::Punct("["))) {
             return None;
         }
-        let idx_close = self.closing(s + 1)?;
+        let first_close = self.closing(s + 1)?;
+        // `h[I][J]` of a 2-D array `T h[R][C]`: the cell I * C + J (row-major, [dcl.array]/9).
+        let (column, idx_close) = match (tok(first_close + 1), st.cols.get(&arr)) {
+            (Some(Tok::Punct("[")), Some(&cols)) => {
+                let c2 = self.closing(first_close + 1)?;
+                (Some((self.sub_expr(first_close + 2, c2)?, cols)), c2)
+            }
+            _ => (None, first_close),
+        };
         if !matches!(tok(idx_close + 1), Some(Tok::Punct("="))) {
             return None;
         }
@@ -85,7 +97,7 @@ impl Parser<'_> {
         if len as i128 > MAX_FILL || trips > MAX_FILL || b1 - a1 > MAX_FILL || b2 - a2 > MAX_FILL {
             return None;
         }
-        let index = self.sub_expr(s + 2, idx_close)?;
+        let index = self.sub_expr(s + 2, first_close)?;
         let value = self.sub_expr(idx_close + 2, semi)?;
         let mut cells = match st.fills.get(&arr) {
             Some((v, _)) if v.len() == len => v.clone(),
@@ -96,7 +108,14 @@ impl Parser<'_> {
             env.insert(v1.clone(), HostVal::Int(i));
             for j in a2..b2 {
                 env.insert(v2.clone(), HostVal::Int(j));
-                let x = const_eval(&index, &env).and_then(HostVal::int);
+                let mut x = const_eval(&index, &env).and_then(HostVal::int);
+                if let Some((j, cols)) = &column {
+                    let j = const_eval(j, &env).and_then(HostVal::int);
+                    // A column outside its row is undefined ([expr.add]/4): not read.
+                    x = x
+                        .zip(j.filter(|j| (0..*cols).contains(j)))
+                        .and_then(|(i, j)| i.checked_mul(*cols)?.checked_add(j));
+                }
                 let v = const_eval(&value, &env).and_then(HostVal::text);
                 match (x.and_then(|x| usize::try_from(x).ok()), v) {
                     (Some(x), Some(v)) if x < len => cells[x] = v,

@@ -47,7 +47,7 @@ pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod const_eval;
 mod deduce_class;
-pub(crate) use const_eval::{const_eval, HostVal};
+pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
 mod cub;
 mod cub_direct;
@@ -75,6 +75,7 @@ mod host_copy;
 mod host_decl;
 mod host_device;
 mod host_eval;
+mod host_fill_loop;
 mod host_items;
 mod host_launch_api;
 mod host_mem;
@@ -370,6 +371,9 @@ struct Parser<'a> {
     eager: u32,
     /// Whether the last constant folding stopped at its bound ([`constexpr_fn`]).
     fold_stopped: std::cell::Cell<bool>,
+    /// Whether the fold under way reads host code, where host helper functions are evaluated
+    /// (`constexpr_fn`'s `host_fold`).
+    fold_host: std::cell::Cell<bool>,
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
@@ -578,6 +582,7 @@ impl<'a> Parser<'a> {
             auto_ret: None,
             eager: 0,
             fold_stopped: std::cell::Cell::new(false),
+            fold_host: std::cell::Cell::new(false),
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
             superseded: std::collections::HashSet::new(),

@@ -1,0 +1,230 @@
+//! One counting host loop whose body writes cells of host arrays and updates host scalars in
+//! order: `for (int i = 0; i < n; i++) { acc += i; h[i] = acc; }` (an accumulator),
+//! `h[i] = make_float4(i, 0, 0, 1);` (a vector element: its components in order), `h[i].x =
+//! i * 0.5f;` of a host array of structs (each member's cells, kept as `h.x`), and a loop
+//! over part of an array already filled (`for (i < 4) h[i] = 100;` after a loop over all of
+//! it). Each iteration runs the statements in order with the counter bound (C++17
+//! [stmt.for]/1, [intro.execution]/9: each full-expression before the next), so a cell holds
+//! what the statement wrote with the scalars as they stood then. Cells no iteration writes keep
+//! what the array held (undefined for an uninitialized array, [dcl.init]/12); the scalars keep
+//! their values after the loop.
+//!
+//! Bounded: at most [`MAX_FILL`] iterations and [`MAX_STMTS`] statements in the body; each
+//! statement is parsed once.
+
+use std::collections::HashMap;
+
+use super::const_eval::HostVal;
+use super::host::{launches_in, HostState, MAX_FILL};
+use super::Parser;
+use crate::ast::{Expr, ExprKind};
+use crate::lexer::Tok;
+
+/// Most statements in the body of a loop read here.
+pub const MAX_STMTS: usize = 16;
+
+/// One statement of the body.
+enum Step {
+    /// `h[i] = e;`: the cell at the counter (one component per expression for a vector
+    /// element written by `make_T4(…)`).
+    Cell(String, Vec<Expr>),
+    /// `acc += i;`, `x = e;`, `++n;`: a host scalar updated.
+    Scalar(Expr),
+}
+
+/// The `make_<type><N>(…)` constructors of CUDA's and HIP's vector types (CUDA C++ Programming
+/// Guide, "Built-in Vector Types": `make_<type name>` builds a vector from its components).
+fn vector_make(name: &str) -> bool {
+    name.strip_prefix("make_").is_some_and(|t| {
+        t.ends_with(['2', '3', '4'])
+            && [
+                "float",
+                "double",
+                "int",
+                "uint",
+                "short",
+                "ushort",
+                "char",
+                "uchar",
+                "long",
+                "ulong",
+                "longlong",
+                "ulonglong",
+            ]
+            .iter()
+            .any(|b| t.len() == b.len() + 1 && t.starts_with(b))
+    })
+}
+
+impl Parser<'_> {
+    /// The counting `for` loop at `k` (see the module): records each array's cells and the
+    /// scalars' values after it, and returns where the next statement starts. `None` for a
+    /// loop of another shape, a launch in it, or a value not read (left to the other
+    /// readers, which say so).
+    pub(super) fn host_fill_loop(&mut self, st: &mut HostState, k: usize) -> Option<usize> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let (var, from, to, head) = self.for_head(st, k)?;
+        if to - from > MAX_FILL || from < 0 {
+            return None;
+        }
+        let braced = matches!(tok(head + 1), Some(Tok::Punct("{")));
+        let (body_from, body_to, after) = if braced {
+            let c = self.closing(head + 1)?;
+            (head + 2, c, c + 1)
+        } else {
+            let s = (head + 1..toks.len()).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
+            (head + 1, s + 1, s + 1)
+        };
+        if launches_in(&toks[body_from..body_to]) {
+            return None;
+        }
+        // The statements: each up to its `;`, none a control statement or a block.
+        let mut steps = Vec::new();
+        let mut s = body_from;
+        let mut needs_more = false;
+        while s < body_to {
+            if steps.len() >= MAX_STMTS {
+                return None;
+            }
+            let semi =
+                (s..body_to).find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
+            if !matches!(tok(semi), Some(Tok::Punct(";"))) {
+                return None;
+            }
+            let step = self.fill_step(&var, s, semi)?;
+            // Only a shape the simple fill loop does not read makes this reader take it:
+            // an update of a scalar, a vector element, or a loop over part of a filled array.
+            needs_more |= match &step {
+                Step::Scalar(_) => true,
+                Step::Cell(arr, parts) => {
+                    parts.len() > 1 || arr.contains('.') || st.fills.contains_key(arr) || from != 0
+                }
+            };
+            steps.push(step);
+            s = semi + 1;
+        }
+        if steps.is_empty() || !needs_more {
+            return None;
+        }
+        let mut env = st.env.clone();
+        let mut cells: HashMap<String, Vec<String>> = HashMap::new();
+        for step in &steps {
+            if let Step::Cell(arr, _) = step {
+                let old = match st.fills.get(arr) {
+                    Some((v, _)) => v.clone(),
+                    None => {
+                        let whole = arr.split('.').next().unwrap_or(arr);
+                        let n = st
+                            .arrays
+                            .get(whole)
+                            .copied()
+                            .unwrap_or(0)
+                            .clamp(0, MAX_FILL);
+                        vec!["undef".to_string(); usize::try_from(n).ok()?]
+                    }
+                };
+                cells.insert(arr.clone(), old);
+            }
+        }
+        for i in from..to {
+            env.insert(var.clone(), HostVal::Int(i));
+            for step in &steps {
+                match step {
+                    Step::Scalar(e) => {
+                        super::host_eval::eval_mut(e, &mut env)?;
+                    }
+                    Step::Cell(arr, parts) => {
+                        let mut texts = Vec::with_capacity(parts.len());
+                        for p in parts {
+                            texts.push(self.host_fold(p, &env).and_then(HostVal::text)?);
+                        }
+                        let width = texts.len();
+                        let at = usize::try_from(i).ok()?.checked_mul(width)?;
+                        let v = cells.get_mut(arr)?;
+                        if v.len() < at + width {
+                            v.resize(at + width, "undef".to_string());
+                        }
+                        for (c, t) in v[at..at + width].iter_mut().zip(texts) {
+                            *c = t;
+                        }
+                    }
+                }
+            }
+        }
+        // The counter is the loop's own ([stmt.for]/1).
+        match st.env.get(&var) {
+            Some(v) => env.insert(var.clone(), *v),
+            None => env.remove(&var),
+        };
+        for step in &steps {
+            if let Step::Scalar(e) = step {
+                if let Some(n) = assigned_name(e) {
+                    st.unknown.remove(&n);
+                }
+            }
+        }
+        st.env = env;
+        let line = toks[k].line;
+        for (arr, values) in cells {
+            st.unknown.remove(&arr);
+            st.fills.insert(arr, (values, line));
+        }
+        Some(after)
+    }
+
+    /// The statement over `s..semi` (its `;` excluded) of a loop counting `var`.
+    fn fill_step(&mut self, var: &str, s: usize, semi: usize) -> Option<Step> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let cell = matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct("[")))
+            && matches!(tok(s + 2), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(s + 3), Some(Tok::Punct("]")))
+            && matches!(tok(s + 4), Some(Tok::Punct("=")));
+        // `h[i].x = e;` of a host array of structs: the member's cells, kept as `h.x`.
+        let member = matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct("[")))
+            && matches!(tok(s + 2), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(s + 3), Some(Tok::Punct("]")))
+            && matches!(tok(s + 4), Some(Tok::Punct(".")))
+            && matches!(tok(s + 5), Some(Tok::Ident(_)))
+            && matches!(tok(s + 6), Some(Tok::Punct("=")));
+        if member {
+            let (Some(Tok::Ident(arr)), Some(Tok::Ident(field))) = (tok(s), tok(s + 5)) else {
+                return None;
+            };
+            let e = self.sub_expr(s + 7, semi)?;
+            return Some(Step::Cell(format!("{arr}.{field}"), vec![e]));
+        }
+        if cell {
+            let Some(Tok::Ident(arr)) = tok(s) else {
+                return None;
+            };
+            let e = self.sub_expr(s + 5, semi)?;
+            let parts = match e.kind {
+                ExprKind::Call(ref name, ref args) if vector_make(name) => args.clone(),
+                _ => vec![e],
+            };
+            return Some(Step::Cell(arr.clone(), parts));
+        }
+        let e = self.sub_expr(s, semi)?;
+        assigned_name(&e).map(|_| Step::Scalar(e))
+    }
+}
+
+/// The host scalar an expression statement assigns (`acc += i`, `x = e`, `++n`), when that is
+/// all it is.
+fn assigned_name(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Assign(_, target, _) => match &target.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            _ => None,
+        },
+        ExprKind::IncDec { target, .. } => match &target.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
