@@ -573,6 +573,11 @@ pub struct HostLaunch {
     /// the run says so rather than quietly using its default.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<(String, String)>,
+    /// The launch's place in host code's reading order (unique in the file; a later launch
+    /// has a larger one): what [`HostArg::prior_ids`] names, and the order in which a launch
+    /// sequence runs ([`crate::sequence`]).
+    #[serde(skip)]
+    pub id: u32,
 }
 
 /// One argument of a host launch.
@@ -627,4 +632,13 @@ pub struct HostArg {
     /// are not run (one launch a run), so what they wrote is missing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prior_launches: Vec<String>,
+    /// The same launches as `prior_launches`, each as its [`HostLaunch::id`] and the index of
+    /// the argument it was given this buffer as: the buffer the last of them leaves is what
+    /// this launch finds ([`crate::sequence`] runs them first).
+    #[serde(skip)]
+    pub prior_ids: Vec<(u32, usize)>,
+    /// The earlier launches whose result this buffer holds because they were run first
+    /// ([`crate::sequence`]), named for the launch's note; empty otherwise.
+    #[serde(skip)]
+    pub ran_before: Vec<String>,
 }

@@ -183,13 +183,12 @@ pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
 }
 
 impl Executor {
-    /// Prepares the launch of an already parsed program whose spans point into `source` (the
-    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form; [`Executor::new`]
-    /// chooses the front end).
+    /// Prepares one launch of an already parsed program whose spans point into `source`, with
+    /// no earlier launch run ([`Executor::from_parsed`] runs those first).
     ///
     /// # Errors
     /// As [`Executor::new`], less the parse errors.
-    pub fn from_parsed(
+    pub(crate) fn prepare(
         source: &str,
         parsed: Parsed,
         mut config: LaunchConfig,

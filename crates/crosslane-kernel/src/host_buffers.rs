@@ -29,6 +29,17 @@ pub fn buffer_notes(
 ) -> Vec<KernelDiagnostic> {
     let name = &p.name;
     let mut notes = Vec::new();
+    if !a.ran_before.is_empty() {
+        // The earlier launches ran first (`crate::sequence`): their result is put in after
+        // the buffer is made; a cell they do not reach stays undefined, never the index fill.
+        config.args.insert(name.clone(), UNDEF.to_string());
+        taken.push(format!(
+            "`{name}` holds what {} left in it (run first, in order, as the device runs \
+             launches on one stream)",
+            a.ran_before.join(", then ")
+        ));
+        return notes;
+    }
     if let Some((fill, what)) = &a.memset {
         let byte = fill
             .strip_prefix("u8:")

@@ -21,7 +21,7 @@ pub fn c_size(t: ValTy) -> u64 {
 /// parameter per member (`out.v`, `out.idx`: the parser lowers structs to their members), all
 /// taking that one argument; for those, the bytes of one struct element without padding (the
 /// members' sizes summed), by which a `cudaMalloc` size is divided.
-fn source_args<'a>(
+pub(crate) fn source_args<'a>(
     f: &'a Function,
     args: &'a [super::ast::HostArg],
 ) -> Vec<(&'a super::ast::Param, &'a super::ast::HostArg, Option<u64>)> {

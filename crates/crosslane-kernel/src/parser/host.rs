@@ -256,6 +256,10 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
     )
 }
 
+/// An earlier launch given a device pointer: its name for a message, its
+/// [`HostLaunch::id`], and which of its arguments the pointer was.
+pub(super) type Prior = (String, u32, usize);
+
 /// What a host function told about its arrays so far.
 #[derive(Clone, Default)]
 pub(super) struct HostState {
@@ -287,8 +291,9 @@ pub(super) struct HostState {
     pub(super) steps: u64,
     /// Device pointer → the last write host code made into it (`host_mem`).
     pub(super) writes: HashMap<String, DevWrite>,
-    /// Device pointer → the launches given it since host code last wrote it.
-    pub(super) prior: HashMap<String, Vec<String>>,
+    /// Device pointer → the launches given it since host code last wrote it: each named
+    /// (`` `k` launched at line 12 ``), with its [`HostLaunch::id`] and the argument index.
+    pub(super) prior: HashMap<String, Vec<Prior>>,
     /// `void* args[] = {&a, &b};` → the token range of each element's variable.
     pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
 }
@@ -1159,6 +1164,7 @@ impl Parser<'_> {
             block,
             shared_bytes: None,
             args,
+            id: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
             ..HostLaunch::default()
         });
         self.vf_calls.push(VfCall {
@@ -1325,7 +1331,8 @@ impl Parser<'_> {
             let types = self.host_arg_types(at, args);
             self.launch_arg_types.push((self.launches.len(), types));
         }
-        Self::record_launch_writes(st, &kernel, span.line, &out);
+        let id = u32::try_from(self.launches.len()).unwrap_or(u32::MAX);
+        Self::record_launch_writes(st, &kernel, span.line, id, &out);
         self.launches.push(HostLaunch {
             kernel,
             span,
@@ -1335,6 +1342,7 @@ impl Parser<'_> {
             args: out,
             block_text,
             unread,
+            id,
         });
     }
 }

@@ -49,7 +49,7 @@ struct ArgInfo {
     array: Option<i128>,
     /// A device pointer's last write and the launches given it since (`host_mem`).
     write: Option<super::host::DevWrite>,
-    prior: Vec<String>,
+    prior: Vec<super::host::Prior>,
 }
 
 /// A host call read (or kept until its callee is defined): callee, template arguments (a type
