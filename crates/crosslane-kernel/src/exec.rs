@@ -176,6 +176,8 @@ pub struct Executor {
     pub(crate) contract: super::contract::Contract,
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
     pub(crate) race: super::machine::racecheck::RaceCheck,
+    /// Host code's launches after this one, run when it finishes (`sequence.rs`).
+    pub(crate) later: Option<Rc<super::sequence::Later>>,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
@@ -528,6 +530,7 @@ impl Executor {
             reasons: Reasons::default(),
             barrier_round: BarrierRound::default(),
             race: Default::default(),
+            later: None,
         })
     }
 
@@ -610,7 +613,7 @@ impl Executor {
             }
             let Some(w) = self.schedule() else {
                 if self.trace.outcome.is_none() {
-                    self.finish(Outcome::Finished);
+                    self.finish_sequence();
                 }
                 return false;
             };

@@ -19,6 +19,7 @@
 //! it writes are named in a warning (they are not run: the trace shows the traced launch).
 
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 use super::ast::{HostArg, HostLaunch, Program};
 use super::budget::LimitHit;
@@ -41,7 +42,7 @@ type Source = (u32, usize);
 
 /// What the earlier launches left: each buffer by (launch id, argument index, parameter name),
 /// the work they spent, what they said, and the outcome that ended the sequence early.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Ran {
     bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
     work: u64,
@@ -131,11 +132,16 @@ fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usi
 /// Copies the cells of `from` into buffer `to` of `ex` (its memory and its fill at launch):
 /// as many as both hold. False when the element types differ (the bytes are not
 /// reinterpreted here).
-fn inject(ex: &mut Executor, name: &str, from: &Buffer) -> bool {
+fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool {
     let Some(&b) = ex.global_bufs.get(name) else {
         return false;
     };
-    for mem in [&mut ex.trace.memory, &mut ex.trace.initial_memory] {
+    let mems = if at_launch {
+        vec![&mut ex.trace.memory, &mut ex.trace.initial_memory]
+    } else {
+        vec![&mut ex.trace.memory]
+    };
+    for mem in mems {
         let Some(to) = mem.buffers.get_mut(b) else {
             return false;
         };
@@ -179,7 +185,7 @@ fn fill_from(
             v.iter()
                 .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
         });
-        let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b));
+        let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b, true));
         if !ok {
             notes.push(KernelDiagnostic::new(
                 launch.span,
@@ -381,20 +387,24 @@ impl Executor {
         {
             marked = mark(l, &ran, &by_id);
         }
-        let after = later(&parsed.program, &chosen);
+        let after: Vec<HostLaunch> = later(&parsed.program, &chosen)
+            .into_iter()
+            .take(MAX_EARLIER)
+            .cloned()
+            .collect();
         if !after.is_empty() {
-            let mut names: Vec<String> = after.iter().take(MAX_NAMED).map(|l| named(l)).collect();
+            let mut names: Vec<String> = after.iter().take(MAX_NAMED).map(named).collect();
             if after.len() > MAX_NAMED {
                 names.push(format!("and {} more", after.len() - MAX_NAMED));
             }
             ran.diags.push(KernelDiagnostic::new(
                 chosen.span,
-                Level::Warning,
+                Level::Info,
                 format!(
-                    "host code launches kernels after this one on the buffers it writes, which \
-                     this run does not run (it traces this launch): {}; on the device they \
-                     change these buffers after it. To see one, run it as the entry (--entry \
-                     NAME): the launches before it run first",
+                    "host code launches kernels after this one on the buffers it writes: {}; \
+                     they run after it, in order, as on the device, so the buffers at the end \
+                     of the run are the device's after them (the steps shown are this \
+                     launch's; to step through one of them, run it as the entry: --entry NAME)",
                     names.join(", ")
                 ),
                 "CUDA C++ Programming Guide, Streams",
@@ -403,6 +413,12 @@ impl Executor {
         let diags = std::mem::take(&mut ran.diags);
         parsed.diagnostics.extend(diags);
         let program = parsed.program.clone();
+        let keep = Parsed {
+            program: program.clone(),
+            diagnostics: Vec::new(),
+            entry: None,
+            preprocess: parsed.preprocess.clone(),
+        };
         let mut ex = Self::prepare(source, parsed, config.clone())?;
         let chosen = program
             .launches
@@ -416,9 +432,124 @@ impl Executor {
             }
         }
         ex.meter.work = ex.meter.work.saturating_add(ran.work);
-        if let Some(stop) = ran.stop {
+        if let Some(stop) = ran.stop.take() {
             ex.finish(stop);
+        } else if !after.is_empty() && ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
+            ex.later = Some(Rc::new(Later {
+                source: source.into(),
+                parsed: keep,
+                config,
+                ran,
+                traced: chosen,
+                after,
+            }));
         }
         Ok(ex)
     }
+
+    /// Ends a run whose threads all finished: host code's launches after it run first (when
+    /// there are any, see the module doc), and the run's outcome is theirs.
+    pub(crate) fn finish_sequence(&mut self) {
+        let outcome = match self.later.take() {
+            Some(later) => self.run_later(&later),
+            None => Outcome::Finished,
+        };
+        self.finish(outcome);
+    }
+
+    /// Runs `later`'s launches on the buffers this launch left and puts their result in this
+    /// run's final memory; returns the outcome.
+    fn run_later(&mut self, later: &Later) -> Outcome {
+        let mut ran = later.ran.clone();
+        ran.work = self.meter.work;
+        let traced = &later.traced;
+        let Some(f) = later
+            .parsed
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == traced.kernel)
+        else {
+            return Outcome::Finished;
+        };
+        // This launch's buffers as it left them, by its arguments.
+        let params = super::host_launch::source_args(f, &traced.args);
+        for (p, a, _) in &params {
+            let Some(j) = traced.args.iter().position(|x| std::ptr::eq(x, *a)) else {
+                continue;
+            };
+            if let Some(buf) = self
+                .global_bufs
+                .get(&p.name)
+                .and_then(|&b| self.trace.memory.buffers.get(b))
+            {
+                ran.bufs
+                    .entry((traced.id, j))
+                    .or_default()
+                    .push((p.name.clone(), buf.clone()));
+            }
+        }
+        for l in &later.after {
+            run_one(
+                &later.source,
+                &later.parsed,
+                l.clone(),
+                &later.config,
+                &mut ran,
+            );
+            if ran.stop.is_some() {
+                break;
+            }
+        }
+        self.meter.work = ran.work;
+        for d in std::mem::take(&mut ran.diags) {
+            self.diag_log.admit(&d);
+            self.trace.diagnostics.push(d);
+        }
+        // Each buffer's newest version: follow it from launch to launch.
+        for (p, a, _) in &params {
+            let Some(j) = traced.args.iter().position(|x| std::ptr::eq(x, *a)) else {
+                continue;
+            };
+            let mut cur = (traced.id, j);
+            for _ in 0..=later.after.len() {
+                let next = later.after.iter().find_map(|m| {
+                    let k = m
+                        .args
+                        .iter()
+                        .position(|b| b.prior_ids.last() == Some(&cur))?;
+                    ran.bufs.contains_key(&(m.id, k)).then_some((m.id, k))
+                });
+                match next {
+                    Some(n) => cur = n,
+                    None => break,
+                }
+            }
+            if cur == (traced.id, j) {
+                continue;
+            }
+            let member = p.name.split_once('.').map_or("", |(_, m)| m);
+            if let Some((_, b)) = ran.bufs.get(&cur).and_then(|v| {
+                v.iter()
+                    .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
+            }) {
+                let b = b.clone();
+                inject(self, &p.name, &b, false);
+            }
+        }
+        ran.stop.unwrap_or(Outcome::Finished)
+    }
+}
+
+/// Host code's launches after the traced one, run when it finishes
+/// ([`Executor::finish_sequence`]): the source and program they are read from, the user's
+/// launch options (their limits), what the launches before the traced one left, the traced
+/// launch and the later launches in host code's order.
+pub(crate) struct Later {
+    source: Rc<str>,
+    parsed: Parsed,
+    config: LaunchConfig,
+    ran: Ran,
+    traced: HostLaunch,
+    after: Vec<HostLaunch>,
 }
