@@ -50,9 +50,20 @@ struct Ran {
     stop: Option<Outcome>,
 }
 
-/// `` `k` launched at line N `` for a launch.
+/// `` `k(d, 2, 4)` launched at line N `` for a launch: each argument host code gives a
+/// constant as its value (a loop's launches differ there), else as written.
 fn named(l: &HostLaunch) -> String {
-    format!("`{}` launched at line {}", l.kernel, l.span.line)
+    let args: Vec<&str> = l
+        .args
+        .iter()
+        .map(|a| a.scalar.as_deref().unwrap_or(a.text.as_str()))
+        .collect();
+    format!(
+        "`{}({})` launched at line {}",
+        l.kernel,
+        args.join(", "),
+        l.span.line
+    )
 }
 
 /// The earlier launches `chosen` depends on through its buffers (see the module doc), in host

@@ -439,7 +439,10 @@ impl Parser<'_> {
                 }
             }
             Some("while" | "do") => {
-                if let Some(next) = self.host_loop(st, k, close) {
+                let each = (ident(k) == Some("while"))
+                    .then(|| self.host_while_launches(st, k, close))
+                    .flatten();
+                if let Some(next) = each.or_else(|| self.host_loop(st, k, close)) {
                     return next;
                 }
             }
@@ -944,10 +947,11 @@ impl Parser<'_> {
             body_to = c;
             c + 1
         } else {
-            match (head_close + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";"))) {
-                Some(s) => {
-                    body_to = s;
-                    s + 1
+            // The one statement the `for` controls: a nested `for` with its own body too.
+            match self.stmt_extent(head_close + 1, close) {
+                Some(e) => {
+                    body_to = e - 1;
+                    e
                 }
                 None => return (close, false),
             }
@@ -957,6 +961,10 @@ impl Parser<'_> {
         // once from the loop's body, noted; the loop itself is host code.
         let body = &toks[head_close + 1..body_to.min(toks.len())];
         if launches_in(body) {
+            // Each iteration's launches, when the loop can be followed (`host_loop_launch`).
+            if let Some(next) = self.host_for_launches(st, k, head_close, after) {
+                return (next, true);
+            }
             let trips = self.for_trips(st, k + 1, head_close);
             self.diag(
                 Span {
