@@ -66,6 +66,32 @@ fn named(l: &HostLaunch) -> String {
     )
 }
 
+/// `launches` named in order, a run of the same launch (a loop's) once with its count, at
+/// most [`MAX_NAMED`] names and the rest counted.
+fn listed(launches: &[HostLaunch]) -> Vec<String> {
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for l in launches {
+        let n = named(l);
+        match runs.last_mut() {
+            Some((last, count)) if *last == n => *count += 1,
+            _ => runs.push((n, 1)),
+        }
+    }
+    let mut names: Vec<String> = runs
+        .iter()
+        .take(MAX_NAMED)
+        .map(|(n, c)| match c {
+            1 => n.clone(),
+            c => format!("{n} ({c} times)"),
+        })
+        .collect();
+    let rest: usize = runs.iter().skip(MAX_NAMED).map(|r| r.1).sum();
+    if rest > 0 {
+        names.push(format!("and {rest} more"));
+    }
+    names
+}
+
 /// The earlier launches `chosen` depends on through its buffers (see the module doc), in host
 /// code's order.
 fn earlier(program: &Program, chosen: &HostLaunch) -> Vec<u32> {
@@ -319,24 +345,49 @@ fn run_one(source: &str, parsed: &Parsed, mut l: HostLaunch, user: &LaunchConfig
             return;
         }
     }
-    let Some(f) = sub.program.functions.iter().find(|f| f.name == l.kernel) else {
-        return;
-    };
+    if let Some(f) = sub.program.functions.iter().find(|f| f.name == l.kernel) {
+        store(&ex, f, &l, ran);
+    }
+}
+
+/// Records the buffers `ex` (a run of launch `l` of kernel `f`) left, by `l`'s arguments. One
+/// device buffer passed as two arguments (`reduce<<<…>>>(d, d, n)`) is two buffers here: what
+/// each changed is merged, cell by cell (a later argument's change wins), so that the next
+/// launch finds every write.
+fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran) {
+    let mut got: Vec<(usize, String, Buffer, Option<Buffer>)> = Vec::new();
     for (p, a, _) in super::host_launch::source_args(f, &l.args) {
         let Some(j) = l.args.iter().position(|x| std::ptr::eq(x, a)) else {
             continue;
         };
-        let Some(buf) = ex
-            .global_bufs
-            .get(&p.name)
-            .and_then(|&b| ex.trace.memory.buffers.get(b))
-        else {
+        let Some(&b) = ex.global_bufs.get(&p.name) else {
             continue;
         };
-        ran.bufs
-            .entry((l.id, j))
-            .or_default()
-            .push((p.name.clone(), buf.clone()));
+        let Some(buf) = ex.trace.memory.buffers.get(b) else {
+            continue;
+        };
+        let at_launch = ex.trace.initial_memory.buffers.get(b).cloned();
+        got.push((j, p.name.clone(), buf.clone(), at_launch));
+    }
+    let member = |n: &str| n.split_once('.').map_or("", |(_, m)| m).to_string();
+    for k in 0..got.len() {
+        let (j, name, mut buf, _) = got[k].clone();
+        let text = l.args.get(j).map(|a| a.text.trim());
+        for (j2, name2, other, before) in &got {
+            let same = *j2 != j
+                && l.args.get(*j2).map(|a| a.text.trim()) == text
+                && member(name2) == member(&name)
+                && other.elem == buf.elem;
+            let Some(before) = before.as_ref().filter(|_| same) else {
+                continue;
+            };
+            for ((c, o), b) in buf.cells.iter_mut().zip(&other.cells).zip(&before.cells) {
+                if o != b && (*j2 > j || c == b) {
+                    c.clone_from(o);
+                }
+            }
+        }
+        ran.bufs.entry((l.id, j)).or_default().push((name, buf));
     }
 }
 
@@ -404,10 +455,7 @@ impl Executor {
             .cloned()
             .collect();
         if !after.is_empty() {
-            let mut names: Vec<String> = after.iter().take(MAX_NAMED).map(named).collect();
-            if after.len() > MAX_NAMED {
-                names.push(format!("and {} more", after.len() - MAX_NAMED));
-            }
+            let names = listed(&after);
             ran.diags.push(KernelDiagnostic::new(
                 chosen.span,
                 Level::Info,
@@ -484,22 +532,8 @@ impl Executor {
             return Outcome::Finished;
         };
         // This launch's buffers as it left them, by its arguments.
+        store(self, f, traced, &mut ran);
         let params = super::host_launch::source_args(f, &traced.args);
-        for (p, a, _) in &params {
-            let Some(j) = traced.args.iter().position(|x| std::ptr::eq(x, *a)) else {
-                continue;
-            };
-            if let Some(buf) = self
-                .global_bufs
-                .get(&p.name)
-                .and_then(|&b| self.trace.memory.buffers.get(b))
-            {
-                ran.bufs
-                    .entry((traced.id, j))
-                    .or_default()
-                    .push((p.name.clone(), buf.clone()));
-            }
-        }
         for l in &later.after {
             run_one(
                 &later.source,
