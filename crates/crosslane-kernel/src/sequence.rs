@@ -240,21 +240,38 @@ fn fill_from(
     notes
 }
 
-/// `message` of an earlier launch `l`, said at the traced run.
-fn from_earlier(l: &HostLaunch, d: &KernelDiagnostic) -> KernelDiagnostic {
+/// How a launch run beside the traced one is named: `the earlier launch `k(d)` launched at
+/// line 6 (run before the traced one)` or `the later launch … (run after the traced one)`.
+fn which(l: &HostLaunch, later: bool) -> String {
+    if later {
+        format!("the later launch {} (run after the traced one)", named(l))
+    } else {
+        format!(
+            "the earlier launch {} (run before the traced one)",
+            named(l)
+        )
+    }
+}
+
+/// Diagnostic `d` of launch `l` (see [`which`]), said at the traced run.
+fn from_other(l: &HostLaunch, later: bool, d: &KernelDiagnostic) -> KernelDiagnostic {
     KernelDiagnostic {
-        message: format!(
-            "in the earlier launch {} (run first, as the device runs it): {}",
-            named(l),
-            d.message
-        ),
+        message: format!("in {}: {}", which(l, later), d.message),
         ..d.clone()
     }
 }
 
-/// Runs earlier launch `l` (alone, untraced) on what the launches before it left, within what
-/// is left of the work budget; records its buffers, work and what it said into `ran`.
-fn run_one(source: &str, parsed: &Parsed, mut l: HostLaunch, user: &LaunchConfig, ran: &mut Ran) {
+/// Runs launch `l` (alone, untraced; before the traced one, or after it when `later`) on what
+/// the launches before it left, within what is left of the work budget; records its buffers,
+/// work and what it said into `ran`.
+fn run_one(
+    source: &str,
+    parsed: &Parsed,
+    mut l: HostLaunch,
+    user: &LaunchConfig,
+    later: bool,
+    ran: &mut Ran,
+) {
     let by_id: HashMap<u32, String> = parsed
         .program
         .launches
@@ -289,9 +306,9 @@ fn run_one(source: &str, parsed: &Parsed, mut l: HostLaunch, user: &LaunchConfig
                 l.span,
                 Level::Warning,
                 format!(
-                    "the earlier launch {} cannot run here ({e}); the buffers it writes hold \
-                     what host code wrote before it",
-                    named(&l)
+                    "{} cannot run here ({e}); the buffers it writes hold what they held \
+                     before it",
+                    which(&l, later)
                 ),
                 "",
             ));
@@ -321,25 +338,21 @@ fn run_one(source: &str, parsed: &Parsed, mut l: HostLaunch, user: &LaunchConfig
                 message: d.message.clone(),
                 rule: d.rule.clone(),
             };
-            ran.diags.push(from_earlier(&l, &k));
+            ran.diags.push(from_other(&l, later, &k));
         }
     }
     match trace.outcome {
         Some(Outcome::Finished) | None => {}
         Some(Outcome::Limit(hit)) => {
             ran.stop = Some(Outcome::Limit(LimitHit {
-                what: format!("the earlier launch {}: {}", named(&l), hit.what),
+                what: format!("{}: {}", which(&l, later), hit.what),
                 ..hit
             }));
             return;
         }
         Some(Outcome::Error(e)) => {
             ran.stop = Some(Outcome::Error(KernelError {
-                message: format!(
-                    "the earlier launch {} stopped (the traced launch runs after it): {}",
-                    named(&l),
-                    e.message
-                ),
+                message: format!("{} stopped: {}", which(&l, later), e.message),
                 ..e
             }));
             return;
@@ -435,7 +448,7 @@ impl Executor {
             else {
                 continue;
             };
-            run_one(source, &parsed, l, &config, &mut ran);
+            run_one(source, &parsed, l, &config, false, &mut ran);
             if ran.stop.is_some() {
                 break;
             }
@@ -540,6 +553,7 @@ impl Executor {
                 &later.parsed,
                 l.clone(),
                 &later.config,
+                true,
                 &mut ran,
             );
             if ran.stop.is_some() {

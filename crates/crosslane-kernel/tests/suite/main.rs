@@ -36,6 +36,7 @@ mod kernel_hip_sync;
 mod kernel_host_eval;
 mod kernel_host_memory;
 mod kernel_inference;
+mod kernel_launch_sequence;
 mod kernel_layout_attrs;
 mod kernel_maca;
 mod kernel_macro_kernels;
