@@ -578,6 +578,11 @@ pub struct HostLaunch {
     /// sequence runs ([`crate::sequence`]).
     #[serde(skip)]
     pub id: u32,
+    /// Whether the launch stands under an `if` whose condition host code cannot evaluate, so
+    /// that only one branch's launches run on the device: it runs only when traced, never
+    /// before or after another launch ([`crate::sequence`]).
+    #[serde(skip)]
+    pub undecided: bool,
 }
 
 /// One argument of a host launch.
@@ -629,7 +634,8 @@ pub struct HostArg {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_unread: Option<String>,
     /// Earlier launches in host code given this buffer since host code last wrote it: they
-    /// are not run (one launch a run), so what they wrote is missing.
+    /// run first ([`crate::sequence`]); one that could not run leaves what it wrote missing,
+    /// which the launch says.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prior_launches: Vec<String>,
     /// The same launches as `prior_launches`, each as its [`HostLaunch::id`] and the index of

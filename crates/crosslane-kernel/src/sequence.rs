@@ -12,11 +12,16 @@
 //! code gives them, on one work budget with the traced launch ([`super::Limits::max_work`]).
 //! Launches that give the traced one nothing (another buffer, another test case) do not run.
 //!
-//! What is said: the traced launch's note names the launches whose result each buffer holds;
-//! each warning or error of an earlier launch is repeated naming that launch and its host
-//! line; an earlier launch that hits a limit or stops at an error ends the run before the
-//! traced launch starts, naming it. The launches after the traced one that are given a buffer
-//! it writes are named in a warning (they are not run: the trace shows the traced launch).
+//! The launches after the traced one that are given a buffer it writes (and, in turn, those
+//! given what they write) run when it finishes ([`Executor::finish_sequence`]), in order, on the
+//! same budget: the run's final buffers are the device's after all of them, while its steps
+//! stay the traced launch's. A launch under an `if` host code cannot decide
+//! ([`HostLaunch::undecided`]) runs only when traced: the device runs one branch.
+//!
+//! What is said: the traced launch's note names the launches whose result each buffer holds,
+//! and another note the launches after it; each warning or error of another launch is repeated
+//! naming that launch and its host line; one that hits a limit or stops at an error ends the
+//! run with that outcome, naming it (an earlier one before the traced launch starts).
 
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -103,10 +108,11 @@ fn earlier(program: &Program, chosen: &HostLaunch) -> Vec<u32> {
             let Some(&(id, _)) = a.prior_ids.last() else {
                 continue;
             };
+            let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
+                continue;
+            };
             if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
-                if let Some(p) = by_id.get(&id) {
-                    stack.push(p);
-                }
+                stack.push(p);
             }
         }
     }
@@ -120,7 +126,7 @@ fn later<'p>(program: &'p Program, chosen: &HostLaunch) -> Vec<&'p HostLaunch> {
     let mut ls: Vec<&HostLaunch> = program
         .launches
         .iter()
-        .filter(|l| l.id > chosen.id)
+        .filter(|l| l.id > chosen.id && !l.undecided)
         .collect();
     ls.sort_by_key(|l| l.id);
     for l in ls {

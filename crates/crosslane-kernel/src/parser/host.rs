@@ -238,21 +238,24 @@ pub(super) fn launches_in(toks: &[Token]) -> bool {
     })
 }
 
-/// The note of a launch inside a host loop running `trips` times when known. One launch is
-/// run: the engine runs one kernel launch per run (one entry, one grid), so the loop's later
-/// launches, which would see the buffers the earlier ones left (a multi-pass reduction
-/// launching the kernel again on its own output), are not run.
+/// The note of a launch inside a host loop running `trips` times when known, read once because
+/// the loop cannot be read iteration by iteration (`host_loop_launch` says when it can): the
+/// loop's later launches, which would see the buffers the earlier ones left (a multi-pass
+/// reduction launching the kernel again on its own output), are not read, so not run.
 pub(super) fn loop_note(trips: Option<i128>) -> String {
     let times = match trips {
         Some(n) => format!("the loop runs {n} times; "),
         None => String::new(),
     };
     format!(
-        "a launch inside a host loop is read once: {times}the kernel runs one time, as the \
-         loop's first iteration launches it; later iterations' launches are not run, so a \
-         buffer the kernel both reads and writes (a multi-pass reduction launched again on its \
-         own output) holds the first launch's values, and a launch whose arguments the loop \
-         changes is read with their values before the loop"
+        "a launch inside a host loop is read once: {times}the loop cannot be read iteration by \
+         iteration here (its condition or step has no constant value in host code, its body \
+         holds `break`, `continue` or `return`, or it runs past {} iterations), so the kernel \
+         runs one time, as the loop's first iteration launches it; later iterations' launches \
+         are not run, so a buffer the kernel both reads and writes (a multi-pass reduction \
+         launched again on its own output) holds the first launch's values, and a launch whose \
+         arguments the loop changes is read with their values before the loop",
+        super::host_loop_launch::MAX_ITERATIONS
     )
 }
 
@@ -1340,6 +1343,7 @@ impl Parser<'_> {
             self.launch_arg_types.push((self.launches.len(), types));
         }
         let id = u32::try_from(self.launches.len()).unwrap_or(u32::MAX);
+        let undecided = self.undecided.iter().any(|&(a, b)| a <= at && at < b);
         Self::record_launch_writes(st, &kernel, span.line, id, &out);
         self.launches.push(HostLaunch {
             kernel,
@@ -1351,6 +1355,7 @@ impl Parser<'_> {
             block_text,
             unread,
             id,
+            undecided,
         });
     }
 }

@@ -13,8 +13,8 @@
 //! - memory from `cudaMallocManaged` / `hipMallocManaged` that host code writes element by
 //!   element (`x[i] = …` in a loop): the host's writes are the device's values (CUDA C++
 //!   Programming Guide, "Unified Memory Programming": one pointer valid on host and device).
-//! - an earlier launch given the buffer: that launch is not run here (one launch a run), so
-//!   what it wrote is missing; the launch that runs says so.
+//! - an earlier launch given the buffer: recorded with the launch (`HostArg::prior_ids`), which
+//!   runs first (`crate::sequence`), so the buffer holds what it left, as on the device.
 //! - anything else that may write it (a call the reading does not know given the pointer, a
 //!   device-to-device copy): said, naming the statement.
 

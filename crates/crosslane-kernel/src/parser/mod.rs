@@ -380,6 +380,9 @@ struct Parser<'a> {
     unrolled: usize,
     /// How many host loops being read per iteration enclose the reading now.
     unroll_depth: u32,
+    /// Token ranges of `if` statements whose condition host code cannot evaluate and that
+    /// hold a launch: their launches are `HostLaunch::undecided`.
+    undecided: Vec<(usize, usize)>,
     /// Host calls being read, nested, and read in all ([`host_calls`]).
     host_call_depth: u32,
     /// gtest type lists and typed suites → their first value type ([`host_items`]).
@@ -580,6 +583,7 @@ impl<'a> Parser<'a> {
             superseded: std::collections::HashSet::new(),
             unrolled: 0,
             unroll_depth: 0,
+            undecided: Vec::new(),
             host_call_depth: 0,
             pending_calls: Vec::new(),
             typed_suites: std::collections::HashMap::new(),

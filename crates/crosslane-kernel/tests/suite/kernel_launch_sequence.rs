@@ -356,3 +356,33 @@ int main() {
         said(&t, Level::Info)
     );
 }
+
+#[test]
+fn launches_under_an_if_host_code_cannot_decide_run_only_when_traced() {
+    // `if (flag())`: no constant in host code, so the device runs a or b, not both. Traced a:
+    // b does not run after it (d stays 1); c, given d after that `if`, runs after a, but what d
+    // holds after the `if` is not known (b may have run instead), so c's input is said missing.
+    // Traced c: neither a nor b runs first, so o is undefined (never a guessed branch).
+    let src = "\
+__global__ void a(int* d) { d[threadIdx.x] = 1; }
+__global__ void b(int* d) { d[threadIdx.x] = 2; }
+__global__ void c(const int* d, int* o) { o[threadIdx.x] = d[threadIdx.x] * 10; }
+int flag();
+int main() {
+  int *d, *o;
+  cudaMalloc(&d, 32 * sizeof(int)); cudaMalloc(&o, 32 * sizeof(int));
+  if (flag()) a<<<1, 32>>>(d); else b<<<1, 32>>>(d);
+  c<<<1, 32>>>(d, o);
+  return 0;
+}
+";
+    let t = run_entry(src, Some("a"));
+    assert_eq!(ints(&t, "d"), vec![Some(1); 32]);
+    let t = run_entry(src, Some("c"));
+    assert_eq!(ints(&t, "o"), vec![None; 32]);
+    let w = said(&t, Level::Warning);
+    assert!(
+        w.iter().any(|m| m.contains("which did not run here")),
+        "{w:?}"
+    );
+}
