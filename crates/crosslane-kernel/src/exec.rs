@@ -176,8 +176,8 @@ pub struct Executor {
     pub(crate) contract: super::contract::Contract,
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
     pub(crate) race: super::machine::racecheck::RaceCheck,
-    /// Host code's launches after this one, run when it finishes (`sequence.rs`).
-    pub(crate) later: Option<Rc<super::sequence::Later>>,
+    /// Runs host code's launches after this one when it finishes (`sequence.rs`).
+    pub(crate) later: Option<Rc<dyn Fn(&mut Executor) -> Outcome>>,
 }
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {

@@ -513,14 +513,15 @@ impl Executor {
         if let Some(stop) = ran.stop.take() {
             ex.finish(stop);
         } else if !after.is_empty() && ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
-            ex.later = Some(Rc::new(Later {
+            let later = Later {
                 source: source.into(),
                 parsed: keep,
                 config,
                 ran,
                 traced: chosen,
                 after,
-            }));
+            };
+            ex.later = Some(Rc::new(move |ex: &mut Executor| ex.run_later(&later)));
         }
         Ok(ex)
     }
@@ -529,7 +530,7 @@ impl Executor {
     /// there are any, see the module doc), and the run's outcome is theirs.
     pub(crate) fn finish_sequence(&mut self) {
         let outcome = match self.later.take() {
-            Some(later) => self.run_later(&later),
+            Some(later) => later(self),
             None => Outcome::Finished,
         };
         self.finish(outcome);
@@ -610,7 +611,7 @@ impl Executor {
 /// ([`Executor::finish_sequence`]): the source and program they are read from, the user's
 /// launch options (their limits), what the launches before the traced one left, the traced
 /// launch and the later launches in host code's order.
-pub(crate) struct Later {
+struct Later {
     source: Rc<str>,
     parsed: Parsed,
     config: LaunchConfig,
