@@ -113,6 +113,10 @@ pub struct LaunchConfig {
     /// warning naming the lane and the value's reason). Default false: the first error ends
     /// the run (`crosslane run --keep-going`, the launch option `keepGoing`).
     pub keep_going: bool,
+    /// Run the chosen launch alone: no launch host code makes before or after it runs
+    /// (`crosslane run --single-launch`; what a harness launching one kernel compares with).
+    /// Default false: every launch runs in order (`sequence.rs`).
+    pub single_launch: bool,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -537,16 +541,6 @@ impl Executor {
     /// Records the run as `mode` says (before the first step; [`TraceMode::Full`] by default).
     pub fn with_trace(mut self, mode: TraceMode) -> Self {
         self.mode = mode;
-        self
-    }
-
-    /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
-    /// by default). Off, every statement runs on the general evaluator: the results are the
-    /// same, only slower (the equivalence tests and docs/benchmarks.md's general-evaluator figures use it).
-    pub fn with_typed_form(mut self, on: bool) -> Self {
-        if !on {
-            self.typed = Rc::from(Vec::new());
-        }
         self
     }
 

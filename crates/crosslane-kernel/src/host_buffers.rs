@@ -112,7 +112,8 @@ pub fn buffer_notes(
             Level::Warning,
             format!(
                 "`{name}`{} is also given to {} before this launch, which did not run here \
-                 (see the note that says why), so what they wrote into it is missing: {holds}. \
+                 (--single-launch, or the note that says why), so what they wrote into it is \
+                 missing: {holds}. \
                  On the device launches on one stream run in order; give their result here \
                  (--buffer {name}=FILL)",
                 if a.text == *name {

@@ -433,7 +433,7 @@ impl Executor {
             .ok()
             .and_then(|_| super::host_launch::chosen_launch(&parsed.program, &probe))
             .cloned();
-        let Some(chosen) = chosen else {
+        let Some(chosen) = chosen.filter(|_| !config.single_launch) else {
             return Self::prepare(source, parsed, config);
         };
         let mut ran = Ran::default();

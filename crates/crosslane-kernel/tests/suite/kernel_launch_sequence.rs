@@ -81,6 +81,25 @@ fn a_launch_in_the_middle_finds_what_the_earlier_ones_left_and_ends_as_the_devic
 }
 
 #[test]
+fn a_single_launch_runs_the_traced_launch_alone() {
+    // --single-launch: addk(100) alone on fresh memory (undefined, CUDA Runtime API,
+    // cudaMalloc: not cleared) gives undefined d, and nothing runs after it.
+    let config = LaunchConfig {
+        entry: Some("addk".into()),
+        single_launch: true,
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(CHAIN, config).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(ints(&t, "d"), vec![None; 8]);
+    let w = said(&t, Level::Warning);
+    assert!(
+        w.iter()
+            .any(|m| m.contains("which did not run here (--single-launch")),
+        "{w:?}"
+    );
+}
+
+#[test]
 fn the_second_kernel_of_a_two_pass_reduction_reduces_the_partials_the_first_wrote() {
     // in[i] = i for i in 0..128; partial sums per block of 32 (Python):
     // [sum(range(32 * b, 32 * b + 32)) for b in range(4)] = [496, 1520, 2544, 3568];
