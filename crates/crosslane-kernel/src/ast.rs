@@ -575,12 +575,12 @@ pub struct HostLaunch {
     pub unread: Vec<(String, String)>,
     /// The launch's place in host code's reading order (unique in the file; a later launch
     /// has a larger one): what [`HostArg::prior_ids`] names, and the order in which a launch
-    /// sequence runs ([`crate::sequence`]).
+    /// sequence runs (`sequence.rs`).
     #[serde(skip)]
     pub id: u32,
     /// Whether the launch stands under an `if` whose condition host code cannot evaluate, so
     /// that only one branch's launches run on the device: it runs only when traced, never
-    /// before or after another launch ([`crate::sequence`]).
+    /// before or after another launch (`sequence.rs`).
     #[serde(skip)]
     pub undecided: bool,
 }
@@ -634,17 +634,17 @@ pub struct HostArg {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_unread: Option<String>,
     /// Earlier launches in host code given this buffer since host code last wrote it: they
-    /// run first ([`crate::sequence`]); one that could not run leaves what it wrote missing,
+    /// run first (`sequence.rs`); one that could not run leaves what it wrote missing,
     /// which the launch says.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prior_launches: Vec<String>,
     /// The same launches as `prior_launches`, each as its [`HostLaunch::id`] and the index of
     /// the argument it was given this buffer as: the buffer the last of them leaves is what
-    /// this launch finds ([`crate::sequence`] runs them first).
+    /// this launch finds (`sequence.rs` runs them first).
     #[serde(skip)]
     pub prior_ids: Vec<(u32, usize)>,
     /// The earlier launches whose result this buffer holds because they were run first
-    /// ([`crate::sequence`]), named for the launch's note; empty otherwise.
+    /// (`sequence.rs`), named for the launch's note; empty otherwise.
     #[serde(skip)]
     pub ran_before: Vec<String>,
 }

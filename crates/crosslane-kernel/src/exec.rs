@@ -181,8 +181,11 @@ pub struct Executor {
     /// Shared-memory hazards between the block's warps ([`super::machine::racecheck`]).
     pub(crate) race: super::machine::racecheck::RaceCheck,
     /// Runs host code's launches after this one when it finishes (`sequence.rs`).
-    pub(crate) later: Option<Rc<dyn Fn(&mut Executor) -> Outcome>>,
+    pub(crate) later: Option<LaterRun>,
 }
+
+/// What runs host code's launches after a finished one and gives the run's outcome.
+pub(crate) type LaterRun = Rc<dyn Fn(&mut Executor) -> Outcome>;
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
     d[0].checked_mul(d[1])?.checked_mul(d[2])
