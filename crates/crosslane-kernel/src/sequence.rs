@@ -438,6 +438,10 @@ impl Executor {
         };
         let mut ran = Ran::default();
         let before = earlier(&parsed.program, &chosen);
+        if before.is_empty() && later(&parsed.program, &chosen).is_empty() {
+            // One launch on its buffers: nothing to run beside it.
+            return Self::prepare(source, parsed, config);
+        }
         let by_id: HashMap<u32, String> = parsed
             .program
             .launches
