@@ -405,3 +405,25 @@ int main() {
         "{w:?}"
     );
 }
+
+#[test]
+fn the_cases_of_a_switch_are_alternatives_not_a_sequence() {
+    // `switch (mode())`: host code does not evaluate it; the device runs one case. Traced
+    // `one` (the first): `two` must not run after it, so d stays 1 (not 2).
+    let src = "\
+__global__ void one(int* d) { d[threadIdx.x] = 1; }
+__global__ void two(int* d) { d[threadIdx.x] = 2; }
+int mode();
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  switch (mode()) {
+    case 0: one<<<1, 32>>>(d); break;
+    default: two<<<1, 32>>>(d); break;
+  }
+  return 0;
+}
+";
+    let t = run_entry(src, None);
+    assert_eq!(ints(&t, "d"), vec![Some(1); 32]);
+}
