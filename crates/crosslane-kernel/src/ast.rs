@@ -573,6 +573,16 @@ pub struct HostLaunch {
     /// the run says so rather than quietly using its default.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<(String, String)>,
+    /// The launch's place in host code's reading order (unique in the file; a later launch
+    /// has a larger one): what [`HostArg::prior_ids`] names, and the order in which a launch
+    /// sequence runs (`sequence.rs`).
+    #[serde(skip)]
+    pub id: u32,
+    /// Whether the launch stands under an `if` whose condition host code cannot evaluate, so
+    /// that only one branch's launches run on the device: it runs only when traced, never
+    /// before or after another launch (`sequence.rs`).
+    #[serde(skip)]
+    pub undecided: bool,
 }
 
 /// One argument of a host launch.
@@ -624,7 +634,8 @@ pub struct HostArg {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub write_unread: Option<String>,
     /// Earlier launches in host code given this buffer since host code last wrote it: they
-    /// are not run (one launch a run), so what they wrote is missing.
+    /// run first (`sequence.rs`); one that could not run leaves what it wrote missing,
+    /// which the launch says.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub prior_launches: Vec<String>,
     /// Elements past the device pointer's start the argument points at (`d + 16`, `&d[16]`,
@@ -641,6 +652,15 @@ pub struct HostArg {
     /// one (`h[i].x = …`): each member's path (`x`, `in.k`) and its values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<(String, Vec<String>)>,
+    /// The same launches as `prior_launches`, each as its [`HostLaunch::id`] and the index of
+    /// the argument it was given this buffer as: the buffer the last of them leaves is what
+    /// this launch finds (`sequence.rs` runs them first).
+    #[serde(skip)]
+    pub prior_ids: Vec<(u32, usize)>,
+    /// The earlier launches whose result this buffer holds because they were run first
+    /// (`sequence.rs`), named for the launch's note; empty otherwise.
+    #[serde(skip)]
+    pub ran_before: Vec<String>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -111,6 +111,10 @@ pub struct LaunchConfig {
     /// warning naming the lane and the value's reason). Default false: the first error ends
     /// the run (`crosslane run --keep-going`, the launch option `keepGoing`).
     pub keep_going: bool,
+    /// Run the chosen launch alone: no launch host code makes before or after it runs
+    /// (`crosslane run --single-launch`; what a harness launching one kernel compares with).
+    /// Default false: every launch runs in order (`sequence.rs`).
+    pub single_launch: bool,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -176,20 +180,24 @@ pub struct Executor {
     pub(crate) race: super::machine::racecheck::RaceCheck,
     /// Bytes of memory cells never written whole ([`super::machine::partial`]).
     pub(crate) partial: super::machine::partial::PartialCells,
+    /// Runs host code's launches after this one when it finishes (`sequence.rs`).
+    pub(crate) later: Option<LaterRun>,
 }
+
+/// What runs host code's launches after a finished one and gives the run's outcome.
+pub(crate) type LaterRun = Rc<dyn Fn(&mut Executor) -> Outcome>;
 
 pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
     d[0].checked_mul(d[1])?.checked_mul(d[2])
 }
 
 impl Executor {
-    /// Prepares the launch of an already parsed program whose spans point into `source` (the
-    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form; [`Executor::new`]
-    /// chooses the front end).
+    /// Prepares one launch of an already parsed program whose spans point into `source`, with
+    /// no earlier launch run ([`Executor::from_parsed`] runs those first).
     ///
     /// # Errors
     /// As [`Executor::new`], less the parse errors.
-    pub fn from_parsed(
+    pub(crate) fn prepare(
         source: &str,
         parsed: Parsed,
         mut config: LaunchConfig,
@@ -545,22 +553,13 @@ impl Executor {
             barrier_round: BarrierRound::default(),
             race: Default::default(),
             partial: Default::default(),
+            later: None,
         })
     }
 
     /// Records the run as `mode` says (before the first step; [`TraceMode::Full`] by default).
     pub fn with_trace(mut self, mode: TraceMode) -> Self {
         self.mode = mode;
-        self
-    }
-
-    /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
-    /// by default). Off, every statement runs on the general evaluator: the results are the
-    /// same, only slower (the equivalence tests and docs/benchmarks.md's general-evaluator figures use it).
-    pub fn with_typed_form(mut self, on: bool) -> Self {
-        if !on {
-            self.typed = Rc::from(Vec::new());
-        }
         self
     }
 
@@ -628,7 +627,7 @@ impl Executor {
             let Some(w) = self.schedule() else {
                 if self.trace.outcome.is_none() {
                     self.note_partial_cells();
-                    self.finish(Outcome::Finished);
+                    self.finish_sequence();
                 }
                 return false;
             };

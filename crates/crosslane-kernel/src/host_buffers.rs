@@ -1,7 +1,7 @@
 //! What a device buffer holds at the launch host code makes, beyond a host array copied into
-//! it ([`crate::ast::HostArg`]'s `uninit`, `memset`, `write_unread`, `prior_launches`, read by
-//! the parser's `host_mem` module): the run's buffer gets the same, or the run says what it
-//! could not read. Never silently the index fill.
+//! it ([`crate::ast::HostArg`]'s `uninit`, `memset`, `write_unread`, `prior_launches`,
+//! `ran_before`, read by the parser's `host_mem` module): the run's buffer gets the same, or the
+//! run says what it could not read. Never silently the index fill.
 //!
 //! Sources: CUDA Runtime API, cudaMalloc ("The memory is not cleared"); cudaMemset ("Fills the
 //! first count bytes of the memory area pointed to by devPtr with the constant byte value
@@ -19,7 +19,8 @@ const UNDEF: &str = "undef";
 /// For buffer parameter `p` given `a` by `launch` (the user set no fill for it): sets its fill
 /// in `config.args` where host code's memory says what it holds (undefined cells of fresh
 /// memory, a memset's bytes), adds what was taken to `taken`, and returns the notes and
-/// warnings that say it (an earlier launch not run, a write not read).
+/// warnings that say it (the earlier launches whose result it holds, one that could not run, a
+/// write not read).
 pub fn buffer_notes(
     launch: &HostLaunch,
     p: &Param,
@@ -29,6 +30,17 @@ pub fn buffer_notes(
 ) -> Vec<KernelDiagnostic> {
     let name = &p.name;
     let mut notes = Vec::new();
+    if !a.ran_before.is_empty() {
+        // The earlier launches ran first (`crate::sequence`): their result is put in after
+        // the buffer is made; a cell they do not reach stays undefined, never the index fill.
+        config.args.insert(name.clone(), UNDEF.to_string());
+        taken.push(format!(
+            "`{name}` holds what {} left in it (run first, in order, as the device runs \
+             launches on one stream)",
+            a.ran_before.join(", then ")
+        ));
+        return notes;
+    }
     if let Some((fill, what)) = &a.memset {
         let byte = fill
             .strip_prefix("u8:")
@@ -99,10 +111,10 @@ pub fn buffer_notes(
             launch.span,
             Level::Warning,
             format!(
-                "`{name}`{} is also given to {} before this launch; crosslane runs one \
-                 launch a run (this one) and not the launches before it, so what they wrote \
-                 into it is missing: {holds}. On the device launches on one stream run in \
-                 order; run the earlier kernel first (--entry) and give its result here \
+                "`{name}`{} is also given to {} before this launch, which did not run here \
+                 (--single-launch, or the note that says why), so what they wrote into it is \
+                 missing: {holds}. \
+                 On the device launches on one stream run in order; give their result here \
                  (--buffer {name}=FILL)",
                 if a.text == *name {
                     String::new()

@@ -50,7 +50,7 @@ fn struct_stride(g: &[&super::ast::Param]) -> u64 {
 /// parameter per member (`out.v`, `out.idx`: the parser lowers structs to their members), all
 /// taking that one argument; for those, the bytes of one struct element with its padding
 /// ([`struct_stride`]), by which a `cudaMalloc` size is divided.
-fn source_args<'a>(
+pub(crate) fn source_args<'a>(
     f: &'a Function,
     args: &'a [super::ast::HostArg],
 ) -> Vec<(&'a super::ast::Param, &'a super::ast::HostArg, Option<u64>)> {

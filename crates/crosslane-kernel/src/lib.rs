@@ -67,6 +67,7 @@ pub mod ptx_ops;
 pub mod reinterpret;
 pub mod replay;
 pub mod report;
+mod sequence;
 pub mod trace;
 pub mod types;
 pub mod vector_types;

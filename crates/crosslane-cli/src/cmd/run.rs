@@ -251,6 +251,9 @@ fn run_kernel_file(
     if args.keep_going {
         config.keep_going = true;
     }
+    if args.single_launch {
+        config.single_launch = true;
+    }
     null_pointer_args(args, source, &mut config);
     if let Some(bytes) = args.shared_bytes {
         // Parsed as the run will be (dialect, --arch, defines), with a template-id entry

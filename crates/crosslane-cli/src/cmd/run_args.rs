@@ -96,6 +96,11 @@ pub struct RunArgs {
     /// takes that lane as false, with a warning naming the lane and the value's reason.
     #[arg(long)]
     pub keep_going: bool,
+    /// Kernel only: run the traced launch alone, as if host code made no other launch: no
+    /// launch runs before it (its buffers hold what host code wrote) or after it (its final
+    /// buffers are its own). By default every launch of the file runs in order.
+    #[arg(long)]
+    pub single_launch: bool,
     /// Kernel only: most units of work (one per statement of a warp and per expression node it
     /// evaluates); an endless loop stops here [default: 20000000].
     #[arg(long)]

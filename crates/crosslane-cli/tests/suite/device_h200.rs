@@ -3,7 +3,8 @@
 //! repository's CUDA kernels (`tests/kernels/inference`, `tests/kernels/cuda`, the kernel
 //! snapshot inputs, the page's written examples), each launched by a harness with crosslane's
 //! own initial buffers and launch (`scripts/device-oracle`; docs/benchmarks.md, "On real
-//! silicon"). This test runs each kernel again with the same file and flags and compares every
+//! silicon"). This test runs each kernel again with the same file and flags (and
+//! `--single-launch`: the harness launched that one kernel) and compares every
 //! cell of every parameter buffer with the device's bytes:
 //!
 //! - an integer, or a float crosslane states as exact, must be bit-equal to the device's;
@@ -128,7 +129,15 @@ fn every_recorded_cell_is_the_devices_or_within_the_stated_bound() {
     for k in kernels {
         let file = k["file"].as_str().expect("file");
         let path = format!("{}/../../{file}", env!("CARGO_MANIFEST_DIR"));
-        let mut args = vec!["run", path.as_str(), "--json", "--trace", "none"];
+        // The harness launched the one kernel crosslane traces, on crosslane's buffers.
+        let mut args = vec![
+            "run",
+            path.as_str(),
+            "--json",
+            "--trace",
+            "none",
+            "--single-launch",
+        ];
         let flags: Vec<&str> = k["flags"]
             .as_array()
             .into_iter()

@@ -90,6 +90,19 @@ pub(crate) struct TypedState {
     off: Vec<bool>,
 }
 
+impl Executor {
+    /// Whether statements run in their typed form where they have one (`machine/typed.rs`; on
+    /// by default). Off, every statement runs on the general evaluator: the results are the
+    /// same, only slower (the equivalence tests and docs/benchmarks.md's general-evaluator
+    /// figures use it).
+    pub fn with_typed_form(mut self, on: bool) -> Self {
+        if !on {
+            self.typed = Rc::from(Vec::new());
+        }
+        self
+    }
+}
+
 impl Clone for TypedState {
     fn clone(&self) -> Self {
         TypedState::default()

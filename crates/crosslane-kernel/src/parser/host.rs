@@ -238,23 +238,30 @@ pub(super) fn launches_in(toks: &[Token]) -> bool {
     })
 }
 
-/// The note of a launch inside a host loop running `trips` times when known. One launch is
-/// run: the engine runs one kernel launch per run (one entry, one grid), so the loop's later
-/// launches, which would see the buffers the earlier ones left (a multi-pass reduction
-/// launching the kernel again on its own output), are not run.
+/// The note of a launch inside a host loop running `trips` times when known, read once because
+/// the loop cannot be read iteration by iteration (`host_loop_launch` says when it can): the
+/// loop's later launches, which would see the buffers the earlier ones left (a multi-pass
+/// reduction launching the kernel again on its own output), are not read, so not run.
 pub(super) fn loop_note(trips: Option<i128>) -> String {
     let times = match trips {
         Some(n) => format!("the loop runs {n} times; "),
         None => String::new(),
     };
     format!(
-        "a launch inside a host loop is read once: {times}the kernel runs one time, as the \
-         loop's first iteration launches it; later iterations' launches are not run, so a \
-         buffer the kernel both reads and writes (a multi-pass reduction launched again on its \
-         own output) holds the first launch's values, and a launch whose arguments the loop \
-         changes is read with their values before the loop"
+        "a launch inside a host loop is read once: {times}the loop cannot be read iteration by \
+         iteration here (its condition or step has no constant value in host code, its body \
+         holds `break`, `continue` or `return`, or it runs more iterations than are read one by \
+         one), so the kernel runs one time, as the loop's first iteration launches it; later \
+         iterations' launches are not run, so a buffer the kernel both reads and writes (a \
+         multi-pass reduction launched again on its own output) holds the first launch's \
+         values, and a launch whose arguments the loop changes is read with their values before \
+         the loop"
     )
 }
+
+/// An earlier launch given a device pointer: its name for a message, its
+/// [`HostLaunch::id`], and which of its arguments the pointer was.
+pub(super) type Prior = (String, u32, usize);
 
 /// What a host function told about its arrays so far.
 #[derive(Clone, Default)]
@@ -290,8 +297,9 @@ pub(super) struct HostState {
     pub(super) steps: u64,
     /// Device pointer → the last write host code made into it (`host_mem`).
     pub(super) writes: HashMap<String, DevWrite>,
-    /// Device pointer → the launches given it since host code last wrote it.
-    pub(super) prior: HashMap<String, Vec<String>>,
+    /// Device pointer → the launches given it since host code last wrote it: each named
+    /// (`` `k` launched at line 12 ``), with its [`HostLaunch::id`] and the argument index.
+    pub(super) prior: HashMap<String, Vec<Prior>>,
     /// `void* args[] = {&a, &b};` → the token range of each element's variable.
     pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
 }
@@ -495,7 +503,10 @@ impl Parser<'_> {
                 }
             }
             Some("while" | "do") => {
-                if let Some(next) = self.host_loop(st, k, close) {
+                let each = (ident(k) == Some("while"))
+                    .then(|| self.host_while_launches(st, k, close))
+                    .flatten();
+                if let Some(next) = each.or_else(|| self.host_loop(st, k, close)) {
                     return next;
                 }
             }
@@ -1005,10 +1016,11 @@ impl Parser<'_> {
             body_to = c;
             c + 1
         } else {
-            match (head_close + 1..close).find(|&i| matches!(toks[i].tok, Tok::Punct(";"))) {
-                Some(s) => {
-                    body_to = s;
-                    s + 1
+            // The one statement the `for` controls: a nested `for` with its own body too.
+            match self.stmt_extent(head_close + 1, close) {
+                Some(e) => {
+                    body_to = e - 1;
+                    e
                 }
                 None => return (close, false),
             }
@@ -1018,6 +1030,10 @@ impl Parser<'_> {
         // once from the loop's body, noted; the loop itself is host code.
         let body = &toks[head_close + 1..body_to.min(toks.len())];
         if launches_in(body) {
+            // Each iteration's launches, when the loop can be followed (`host_loop_launch`).
+            if let Some(next) = self.host_for_launches(st, k, head_close, after) {
+                return (next, true);
+            }
             let trips = self.for_trips(st, k + 1, head_close);
             self.diag(
                 Span {
@@ -1225,6 +1241,7 @@ impl Parser<'_> {
             block,
             shared_bytes: None,
             args,
+            id: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
             ..HostLaunch::default()
         });
         self.vf_calls.push(VfCall {
@@ -1419,7 +1436,9 @@ impl Parser<'_> {
             let types = self.host_arg_types(at, args);
             self.launch_arg_types.push((self.launches.len(), types));
         }
-        Self::record_launch_writes(st, &kernel, span.line, &out);
+        let id = u32::try_from(self.launches.len()).unwrap_or(u32::MAX);
+        let undecided = self.undecided.iter().any(|&(a, b)| a <= at && at < b);
+        Self::record_launch_writes(st, &kernel, span.line, id, &out);
         self.launches.push(HostLaunch {
             kernel,
             span,
@@ -1429,6 +1448,8 @@ impl Parser<'_> {
             args: out,
             block_text,
             unread,
+            id,
+            undecided,
         });
     }
 }

@@ -49,7 +49,7 @@ struct ArgInfo {
     array: Option<i128>,
     /// A device pointer's last write and the launches given it since (`host_mem`).
     write: Option<super::host::DevWrite>,
-    prior: Vec<String>,
+    prior: Vec<super::host::Prior>,
 }
 
 /// A host call read (or kept until its callee is defined): callee, template arguments (a type
@@ -402,7 +402,17 @@ impl Parser<'_> {
             "default" if matches!(tok(k + 1), Some(Tok::Punct(":"))) => Some(k + 2),
             "else" | "return" => Some(k + 1),
             "if" | "switch" if matches!(tok(k + 1), Some(Tok::Punct("("))) => {
-                self.closing(k + 1).map(|c| c + 1)
+                let head = self.closing(k + 1)?;
+                // A `switch` is not evaluated: its cases' launches are alternatives, of which
+                // the device runs one, so none runs beside another launch (`sequence.rs`).
+                if w == "switch" {
+                    if let Some(end) = self.stmt_extent(k, close) {
+                        if launches_in(&toks[k..end]) {
+                            self.undecided.push((k, end));
+                        }
+                    }
+                }
+                Some(head + 1)
             }
             "while" | "do" => {
                 let body_from = if w == "while" {

@@ -630,12 +630,17 @@ impl Parser<'_> {
                     Level::Info,
                     format!(
                         "`if ({cond})` has no constant value in host code{why}: the launches \
-                         of both branches are read and the first one runs (choose one: --entry)"
+                         of both branches are read and the first one runs; none of them runs \
+                         before or after another launch (choose one: --entry)"
                     ),
                     "",
                 );
             }
             Self::taint(st, end, names, reason);
+            if launches {
+                // Only one branch runs on the device: no sequence runs these launches.
+                self.undecided.push((k, end));
+            }
             return None;
         };
         if launches {

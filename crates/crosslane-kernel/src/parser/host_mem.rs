@@ -13,8 +13,8 @@
 //! - memory from `cudaMallocManaged` / `hipMallocManaged` that host code writes element by
 //!   element (`x[i] = …` in a loop): the host's writes are the device's values (CUDA C++
 //!   Programming Guide, "Unified Memory Programming": one pointer valid on host and device).
-//! - an earlier launch given the buffer: that launch is not run here (one launch a run), so
-//!   what it wrote is missing; the launch that runs says so.
+//! - an earlier launch given the buffer: recorded with the launch (`HostArg::prior_ids`), which
+//!   runs first (`crate::sequence`), so the buffer holds what it left, as on the device.
 //! - anything else that may write it (a call the reading does not know given the pointer, a
 //!   device-to-device copy): said, naming the statement.
 
@@ -177,7 +177,10 @@ impl Parser<'_> {
                 return;
             }
         }
-        arg.prior_launches = st.prior.get(d).cloned().unwrap_or_default();
+        if let Some(prior) = st.prior.get(d) {
+            arg.prior_launches = prior.iter().map(|p| p.0.clone()).collect();
+            arg.prior_ids = prior.iter().map(|p| (p.1, p.2)).collect();
+        }
         match st.writes.get(d) {
             Some(DevWrite::Fresh(call, line)) => {
                 arg.uninit = Some(format!(
@@ -195,21 +198,24 @@ impl Parser<'_> {
         }
     }
 
-    /// After a launch at `line` of `kernel` with `args` (their texts): each device pointer
-    /// passed is one this launch may write, which a later launch reading it does not see.
+    /// After a launch (its [`crate::ast::HostLaunch::id`] `id`) at `line` of `kernel` with
+    /// `args` (their texts): each device pointer passed is one this launch may write, which a
+    /// later launch given it finds (`crate::sequence` runs the launch first).
     pub(super) fn record_launch_writes(
         st: &mut HostState,
         kernel: &str,
         line: u32,
+        id: u32,
         args: &[HostArg],
     ) {
-        for a in args {
+        for (j, a) in args.iter().enumerate() {
             let name = a.text.trim();
             if st.writes.contains_key(name) || st.mallocs.contains_key(name) {
-                st.prior
-                    .entry(name.to_string())
-                    .or_default()
-                    .push(format!("`{kernel}` launched at line {line}"));
+                st.prior.entry(name.to_string()).or_default().push((
+                    format!("`{kernel}` launched at line {line}"),
+                    id,
+                    j,
+                ));
             }
         }
     }

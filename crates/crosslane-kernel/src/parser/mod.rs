@@ -78,6 +78,7 @@ mod host_eval;
 mod host_fill_loop;
 mod host_items;
 mod host_launch_api;
+mod host_loop_launch;
 mod host_mem;
 mod host_nested;
 mod host_range_for;
@@ -384,6 +385,13 @@ struct Parser<'a> {
     /// Launches read from a host function's own definition that a call with bound
     /// parameters read again: dropped once the parse ends.
     superseded: std::collections::HashSet<usize>,
+    /// Launches host loops were read into, one per iteration (`host_loop_launch`).
+    unrolled: usize,
+    /// How many host loops being read per iteration enclose the reading now.
+    unroll_depth: u32,
+    /// Token ranges of `if` statements whose condition host code cannot evaluate and that
+    /// hold a launch: their launches are `HostLaunch::undecided`.
+    undecided: Vec<(usize, usize)>,
     /// Host calls being read, nested, and read in all ([`host_calls`]).
     host_call_depth: u32,
     /// gtest type lists and typed suites → their first value type ([`host_items`]).
@@ -586,6 +594,9 @@ impl<'a> Parser<'a> {
             launches: Vec::new(),
             host_fns: std::collections::HashMap::new(),
             superseded: std::collections::HashSet::new(),
+            unrolled: 0,
+            unroll_depth: 0,
+            undecided: Vec::new(),
             host_call_depth: 0,
             pending_calls: Vec::new(),
             typed_suites: std::collections::HashMap::new(),

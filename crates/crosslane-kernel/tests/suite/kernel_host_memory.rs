@@ -1,7 +1,7 @@
 //! Host code that decides a launch's shape and its buffers' contents: several declarators in
 //! one declaration, a `dim3`'s members, struct members set on the host, `std::vector`
 //! constructors, managed memory written by the host, `cudaMemset`, memory nothing wrote,
-//! `cudaLaunchKernel`, and an earlier launch that is not run. Each expected value is derived by
+//! `cudaLaunchKernel`, and an earlier launch run first. Each expected value is derived by
 //! hand beside its test from C++17 and the CUDA/HIP runtime's documented behaviour.
 
 use crate::support::{ints, said};
@@ -325,9 +325,9 @@ int main() {
 }
 
 #[test]
-fn an_earlier_launch_that_is_not_run_is_said_and_its_buffer_is_not_invented() {
-    // init<<<2, 32>>>(d, 5) writes d before compute runs; crosslane runs compute only, so d
-    // holds no known value: out is undefined (never the index fill), with a warning naming init.
+fn an_earlier_launch_runs_first_and_the_traced_launch_finds_what_it_wrote() {
+    // init<<<2, 32>>>(d, 5) writes d before compute runs; launches on one stream run in order
+    // (CUDA C++ Programming Guide, "Streams"), so compute finds d = 5: out[i] = 5 + i.
     let src = "\
 __global__ void init(int* d, int v) { d[blockIdx.x * blockDim.x + threadIdx.x] = v; }
 __global__ void compute(int* d, int* out) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = d[i] + i; }
@@ -344,13 +344,17 @@ int main() {
         ..LaunchConfig::default()
     };
     let t = run_kernel(src, config).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(ints(&t, "out"), vec![None; 64]);
-    let w = said(&t, Level::Warning);
+    let want: Vec<Option<i128>> = (0..64).map(|i| Some(5 + i)).collect();
+    assert_eq!(ints(&t, "out"), want);
+    let notes = said(&t, Level::Info);
     assert!(
-        w.iter().any(|m| m.contains("`init` launched at line 6")),
-        "{w:?}"
+        notes
+            .iter()
+            .any(|m| m.contains("`init(d, 5)` launched at line 6 left in it")),
+        "{notes:?}"
     );
-    // The first launch (init) runs as before: d[i] = 5.
+    // The first launch (init) traced: d[i] = 5, and compute (which writes only out, not a
+    // parameter of init) runs after it.
     let t = run(src);
     assert_eq!(ints(&t, "d"), vec![Some(5); 64]);
 }

@@ -1,7 +1,8 @@
 // A CUDA-samples/HeCBench style file: `using namespace std;`, an enum, a namespace mixing a
 // device helper with a host struct, a host class with a destructor, a host function returning
 // std::vector, a host template, static_assert, a lambda in main, checkCudaErrors-wrapped runtime
-// calls and the launch inside a timing loop (read once). Everything but the device code is
+// calls and the launch inside a timing loop (read per iteration: 100 launches, the first traced, the
+// 99 after it run when it finishes, each writing the same out). Everything but the device code is
 // skipped with a note. Launch: grid 2, block 64, `in` (128 floats) filled by the host loop with
 // i % 8, `out` of 4 floats (cudaMalloc of 4 * sizeof(float)).
 // Each warp of 32 sums its lanes by shuffles: 0..7 repeats 4 times per warp, so every warp's sum

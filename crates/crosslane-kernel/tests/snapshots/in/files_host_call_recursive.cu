@@ -1,8 +1,8 @@
 // A host function that calls itself: host calls are read again at most 4 deep (f(5), f(4), f(3),
-// f(2): four launches found; f(1) is not read) and at most 64
-// in all, so the reading ends. main's call f(5) binds n = 5; its launch, the first read, runs:
-// add_n<<<1, 32>>>(d, n) on d (main's d_buf: 32 ints filled with 0 by std::fill_n), and lane
-// t writes d[t] + n + its xor-1 neighbour's lane number: d[t] = 5 + (t ^ 1), so 6, 5, 8, 7, ….
+// f(2): four launches found; f(1) is not read) and at most 64 in all, so the reading ends. The
+// first launch read, add_n(d, 5), is traced; the three after it run when it finishes. On d (main's
+// d_buf: 32 zeros by std::fill_n) each launch adds n + (t ^ 1), so after n = 5, 4, 3, 2:
+// d[t] = 14 + 4 * (t ^ 1): 18, 14, 26, 22, …, 138, 134 (the device also runs f(1) and f(0)).
 #include <algorithm>
 #include <cuda_runtime.h>
 

@@ -1,9 +1,9 @@
 // A launch in a host loop of constant trip count whose launches depend on each other through
 // the buffer: scale_rotate<<<1, 32>>>(d, 2) ten times, each pass reading what the last wrote.
-// crosslane runs one launch, and the note says the loop runs 10 times and that later passes
-// are not run. One pass over d[i] = i (the host fill): d[t] = 2 * d[(t + 1) % 32], so
-// d[t] = 2t + 2 for t < 31 and d[31] = 0. (Ten passes on the device would give
-// d[t] = 1024 * ((t + 10) % 32).)
+// The loop is read once per iteration (ten launches); the first is traced and the nine after it
+// run when it finishes, as the device runs them. One pass: d[t] = 2 * d[(t + 1) % 32]; after p
+// passes over d[i] = i, d[t] = 2^p * ((t + p) % 32), so after ten d[t] = 1024 * ((t + 10) % 32):
+// 10240, 11264, …, 31744 for t = 0..21, then 0, 1024, …, 9216 for t = 22..31.
 #include <cuda_runtime.h>
 
 __global__ void scale_rotate(int *d, int k) {

@@ -1,0 +1,625 @@
+//! A host program's launches run in order: the launch a run traces (the entry, chosen as
+//! [`super::host_launch::chosen_launch`] says) finds in its buffers what the launches before it
+//! left there, as on the device, where launches on one stream run in order, each to
+//! completion, on device memory that persists between them (CUDA C++ Programming Guide,
+//! "Streams": "commands … execute in order"; HIP Programming Guide, "Streams").
+//!
+//! Which launches run first: for each buffer argument of the traced launch, the last earlier
+//! launch host code gave that buffer since host code last wrote it ([`HostArg::prior_ids`],
+//! read by the parser's `host_mem`: a `cudaMemcpy` or `cudaMemset` after a launch is the
+//! buffer's newest write and ends the chain), and, in turn, the launches those depend on. They
+//! run in host code's order, untraced, each with its own grid, block and arguments as host
+//! code gives them, on one work budget with the traced launch ([`super::Limits::max_work`]).
+//! Launches that give the traced one nothing (another buffer, another test case) do not run.
+//!
+//! The launches after the traced one that are given a buffer it writes (and, in turn, those
+//! given what they write) run when it finishes ([`Executor::finish_sequence`]), in order, on the
+//! same budget: the run's final buffers are the device's after all of them, while its steps
+//! stay the traced launch's. A launch under an `if` host code cannot decide
+//! ([`HostLaunch::undecided`]) runs only when traced: the device runs one branch.
+//!
+//! What is said: the traced launch's note names the launches whose result each buffer holds,
+//! and another note the launches after it; each warning or error of another launch is repeated
+//! naming that launch and its host line; one that hits a limit or stops at an error ends the
+//! run with that outcome, naming it (an earlier one before the traced launch starts).
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use super::ast::{HostArg, HostLaunch, Program};
+use super::budget::LimitHit;
+use super::exec::{Executor, LaunchConfig};
+use super::memory::Buffer;
+use super::parser::Parsed;
+use super::trace::{Outcome, TraceMode};
+use super::{KernelDiagnostic, KernelError};
+use crosslane_core::result::Level;
+
+/// Most earlier launches run before one traced launch (a host loop read into many launches
+/// stops being followed here; the dependents then warn as before).
+pub const MAX_EARLIER: usize = 512;
+
+/// Most later launches a warning names one by one (the rest are counted).
+const MAX_NAMED: usize = 6;
+
+/// Why a buffer argument's contents come from a launch: the source launch's id and argument.
+type Source = (u32, usize);
+
+/// What the earlier launches left: each buffer by (launch id, argument index, parameter name),
+/// the work they spent, what they said, and the outcome that ended the sequence early.
+#[derive(Clone, Default)]
+struct Ran {
+    bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
+    work: u64,
+    diags: Vec<KernelDiagnostic>,
+    stop: Option<Outcome>,
+}
+
+/// `` `k(d, 2, 4)` launched at line N `` for a launch: each argument host code gives a
+/// constant as its value (a loop's launches differ there), else as written.
+fn named(l: &HostLaunch) -> String {
+    let args: Vec<&str> = l
+        .args
+        .iter()
+        .map(|a| a.scalar.as_deref().unwrap_or(a.text.as_str()))
+        .collect();
+    format!(
+        "`{}({})` launched at line {}",
+        l.kernel,
+        args.join(", "),
+        l.span.line
+    )
+}
+
+/// `launches` named in order, a run of the same launch (a loop's) once with its count, at
+/// most [`MAX_NAMED`] names and the rest counted.
+fn listed(launches: &[HostLaunch]) -> Vec<String> {
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for l in launches {
+        let n = named(l);
+        match runs.last_mut() {
+            Some((last, count)) if *last == n => *count += 1,
+            _ => runs.push((n, 1)),
+        }
+    }
+    let mut names: Vec<String> = runs
+        .iter()
+        .take(MAX_NAMED)
+        .map(|(n, c)| match c {
+            1 => n.clone(),
+            c => format!("{n} ({c} times)"),
+        })
+        .collect();
+    let rest: usize = runs.iter().skip(MAX_NAMED).map(|r| r.1).sum();
+    if rest > 0 {
+        names.push(format!("and {rest} more"));
+    }
+    names
+}
+
+/// The earlier launches `chosen` depends on through its buffers (see the module doc), in host
+/// code's order.
+fn earlier(program: &Program, chosen: &HostLaunch) -> Vec<u32> {
+    let by_id: HashMap<u32, &HostLaunch> = program.launches.iter().map(|l| (l.id, l)).collect();
+    let mut need = BTreeSet::new();
+    let mut stack = vec![chosen];
+    while let Some(l) = stack.pop() {
+        for a in &l.args {
+            let Some(&(id, _)) = a.prior_ids.last() else {
+                continue;
+            };
+            let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
+                continue;
+            };
+            if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
+                stack.push(p);
+            }
+        }
+    }
+    need.into_iter().collect()
+}
+
+/// The launches after `chosen` that are given a buffer it (or such a later launch) wrote.
+fn later<'p>(program: &'p Program, chosen: &HostLaunch) -> Vec<&'p HostLaunch> {
+    let mut reached: BTreeSet<u32> = BTreeSet::from([chosen.id]);
+    let mut out = Vec::new();
+    let mut ls: Vec<&HostLaunch> = program
+        .launches
+        .iter()
+        .filter(|l| l.id > chosen.id && !l.undecided)
+        .collect();
+    ls.sort_by_key(|l| l.id);
+    for l in ls {
+        let reads = l
+            .args
+            .iter()
+            .any(|a| a.prior_ids.iter().any(|(id, _)| reached.contains(id)));
+        if reads {
+            reached.insert(l.id);
+            out.push(l);
+        }
+    }
+    out
+}
+
+/// Marks each buffer argument of `l` whose contents an earlier launch left (in `ran`): host
+/// code's own account of it (an earlier launch not run, fresh memory, a copy before it) gives
+/// way to that launch's result. Returns the arguments so marked with their source.
+fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usize, Source)> {
+    let mut out = Vec::new();
+    for (j, a) in l.args.iter_mut().enumerate() {
+        let Some(&src) = a.prior_ids.last() else {
+            continue;
+        };
+        if !ran.bufs.contains_key(&src) {
+            continue;
+        }
+        let names: Vec<String> = a
+            .prior_ids
+            .iter()
+            .filter_map(|(id, _)| by_id.get(id).cloned())
+            .collect();
+        *a = HostArg {
+            ran_before: names,
+            prior_ids: a.prior_ids.clone(),
+            text: std::mem::take(&mut a.text),
+            malloc_bytes: a.malloc_bytes,
+            malloc_from: std::mem::take(&mut a.malloc_from),
+            ..HostArg::default()
+        };
+        out.push((j, src));
+    }
+    out
+}
+
+/// Copies the cells of `from` into buffer `to` of `ex` (its memory and its fill at launch):
+/// as many as both hold. False when the element types differ (the bytes are not
+/// reinterpreted here).
+fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool {
+    let Some(&b) = ex.global_bufs.get(name) else {
+        return false;
+    };
+    let mems = if at_launch {
+        vec![&mut ex.trace.memory, &mut ex.trace.initial_memory]
+    } else {
+        vec![&mut ex.trace.memory]
+    };
+    for mem in mems {
+        let Some(to) = mem.buffers.get_mut(b) else {
+            return false;
+        };
+        if to.elem != from.elem {
+            return false;
+        }
+        for (c, v) in to.cells.iter_mut().zip(&from.cells) {
+            c.clone_from(v);
+        }
+    }
+    true
+}
+
+/// Puts into `ex`'s buffers what the earlier launches left, for each marked argument of
+/// `launch`; a parameter the user filled keeps the user's fill. Returns a warning per buffer
+/// that could not take it.
+fn fill_from(
+    ex: &mut Executor,
+    program: &Program,
+    launch: &HostLaunch,
+    marked: &[(usize, Source)],
+    ran: &Ran,
+    user: &LaunchConfig,
+) -> Vec<KernelDiagnostic> {
+    let mut notes = Vec::new();
+    let Some(f) = program.functions.iter().find(|f| f.name == launch.kernel) else {
+        return notes;
+    };
+    for (p, a, _) in super::host_launch::source_args(f, &launch.args) {
+        let Some(j) = launch.args.iter().position(|x| std::ptr::eq(x, a)) else {
+            continue;
+        };
+        let Some(&(_, src)) = marked.iter().find(|(k, _)| *k == j) else {
+            continue;
+        };
+        if user.args.contains_key(&p.name) {
+            continue;
+        }
+        let member = p.name.split_once('.').map_or("", |(_, m)| m);
+        let from = ran.bufs.get(&src).and_then(|v| {
+            v.iter()
+                .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
+        });
+        let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b, true));
+        if !ok {
+            notes.push(KernelDiagnostic::new(
+                launch.span,
+                Level::Warning,
+                format!(
+                    "`{}`: the earlier launch that writes it views the memory with another \
+                     element type, which is not reinterpreted here; its cells are undefined \
+                     (set them: --buffer {}=FILL)",
+                    p.name, p.name
+                ),
+                "",
+            ));
+        }
+    }
+    notes
+}
+
+/// How a launch run beside the traced one is named: `the earlier launch `k(d)` launched at
+/// line 6 (run before the traced one)` or `the later launch … (run after the traced one)`.
+fn which(l: &HostLaunch, later: bool) -> String {
+    if later {
+        format!("the later launch {} (run after the traced one)", named(l))
+    } else {
+        format!(
+            "the earlier launch {} (run before the traced one)",
+            named(l)
+        )
+    }
+}
+
+/// Diagnostic `d` of launch `l` (see [`which`]), said at the traced run.
+fn from_other(l: &HostLaunch, later: bool, d: &KernelDiagnostic) -> KernelDiagnostic {
+    KernelDiagnostic {
+        message: format!("in {}: {}", which(l, later), d.message),
+        ..d.clone()
+    }
+}
+
+/// Runs launch `l` (alone, untraced; before the traced one, or after it when `later`) on what
+/// the launches before it left, within what is left of the work budget; records its buffers,
+/// work and what it said into `ran`.
+fn run_one(
+    source: &str,
+    parsed: &Parsed,
+    mut l: HostLaunch,
+    user: &LaunchConfig,
+    later: bool,
+    ran: &mut Ran,
+) {
+    let by_id: HashMap<u32, String> = parsed
+        .program
+        .launches
+        .iter()
+        .map(|x| (x.id, named(x)))
+        .collect();
+    let marked = mark(&mut l, ran, &by_id);
+    let mut program = parsed.program.clone();
+    program.launches = vec![l.clone()];
+    let sub = Parsed {
+        program,
+        diagnostics: Vec::new(),
+        entry: None,
+        preprocess: parsed.preprocess.clone(),
+    };
+    let config = LaunchConfig {
+        entry: Some(l.kernel.clone()),
+        dialect: user.dialect,
+        dialect_from: user.dialect_from.clone(),
+        lanes: user.lanes,
+        limits: user.limits,
+        preprocess: user.preprocess.clone(),
+        use_fast_math: user.use_fast_math,
+        fmad: user.fmad,
+        keep_going: user.keep_going,
+        ..LaunchConfig::default()
+    };
+    let mut ex = match Executor::prepare(source, sub.clone(), config.clone()) {
+        Ok(ex) => ex.with_trace(TraceMode::None),
+        Err(e) => {
+            ran.diags.push(KernelDiagnostic::new(
+                l.span,
+                Level::Warning,
+                format!(
+                    "{} cannot run here ({e}); the buffers it writes hold what they held \
+                     before it",
+                    which(&l, later)
+                ),
+                "",
+            ));
+            return;
+        }
+    };
+    let notes = fill_from(
+        &mut ex,
+        &sub.program,
+        &l,
+        &marked,
+        ran,
+        &LaunchConfig::default(),
+    );
+    ran.diags.extend(notes);
+    ex.meter.work = ran.work;
+    while ex.advance() {}
+    ran.work = ex.meter.work;
+    let trace = ex.trace.clone();
+    // Each distinct warning or error once (the merged list counts repeats).
+    for d in &trace.merged_diagnostics {
+        if matches!(d.level, Level::Warning | Level::Error) && d.line > 0 {
+            let k = KernelDiagnostic {
+                line: d.line,
+                col: d.col,
+                level: d.level,
+                message: d.message.clone(),
+                rule: d.rule.clone(),
+            };
+            ran.diags.push(from_other(&l, later, &k));
+        }
+    }
+    match trace.outcome {
+        Some(Outcome::Finished) | None => {}
+        Some(Outcome::Limit(hit)) => {
+            ran.stop = Some(Outcome::Limit(LimitHit {
+                what: format!("{}: {}", which(&l, later), hit.what),
+                ..hit
+            }));
+            return;
+        }
+        Some(Outcome::Error(e)) => {
+            ran.stop = Some(Outcome::Error(KernelError {
+                message: format!("{} stopped: {}", which(&l, later), e.message),
+                ..e
+            }));
+            return;
+        }
+    }
+    if let Some(f) = sub.program.functions.iter().find(|f| f.name == l.kernel) {
+        store(&ex, f, &l, ran);
+    }
+}
+
+/// Records the buffers `ex` (a run of launch `l` of kernel `f`) left, by `l`'s arguments. One
+/// device buffer passed as two arguments (`reduce<<<…>>>(d, d, n)`) is two buffers here: what
+/// each changed is merged, cell by cell (a later argument's change wins), so that the next
+/// launch finds every write.
+fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran) {
+    let mut got: Vec<(usize, String, Buffer, Option<Buffer>)> = Vec::new();
+    for (p, a, _) in super::host_launch::source_args(f, &l.args) {
+        let Some(j) = l.args.iter().position(|x| std::ptr::eq(x, a)) else {
+            continue;
+        };
+        let Some(&b) = ex.global_bufs.get(&p.name) else {
+            continue;
+        };
+        let Some(buf) = ex.trace.memory.buffers.get(b) else {
+            continue;
+        };
+        let at_launch = ex.trace.initial_memory.buffers.get(b).cloned();
+        got.push((j, p.name.clone(), buf.clone(), at_launch));
+    }
+    let member = |n: &str| n.split_once('.').map_or("", |(_, m)| m).to_string();
+    for k in 0..got.len() {
+        let (j, name, mut buf, _) = got[k].clone();
+        let text = l.args.get(j).map(|a| a.text.trim());
+        for (j2, name2, other, before) in &got {
+            let same = *j2 != j
+                && l.args.get(*j2).map(|a| a.text.trim()) == text
+                && member(name2) == member(&name)
+                && other.elem == buf.elem;
+            let Some(before) = before.as_ref().filter(|_| same) else {
+                continue;
+            };
+            for ((c, o), b) in buf.cells.iter_mut().zip(&other.cells).zip(&before.cells) {
+                if o != b && (*j2 > j || c == b) {
+                    c.clone_from(o);
+                }
+            }
+        }
+        ran.bufs.entry((l.id, j)).or_default().push((name, buf));
+    }
+}
+
+impl Executor {
+    /// Prepares the launch of an already parsed program whose spans point into `source` (the
+    /// WGSL front end, [`super::wgsl`], lowers a shader to the same program form; [`Executor::new`]
+    /// chooses the front end). When host code launches kernels before the chosen launch on
+    /// buffers it is given, those launches run first, to completion, and its buffers start
+    /// with what they left (see `sequence.rs`'s module doc).
+    ///
+    /// # Errors
+    /// As [`Executor::new`], less the parse errors.
+    pub fn from_parsed(
+        source: &str,
+        mut parsed: Parsed,
+        config: LaunchConfig,
+    ) -> Result<Self, KernelError> {
+        // The launch `prepare` will choose: the entry as it resolves it.
+        let mut probe = config.clone();
+        if let Some(instance) = parsed.entry.clone() {
+            probe.entry = Some(instance);
+        }
+        let chosen = super::host_launch::resolve_config_entry(&parsed.program, &mut probe)
+            .ok()
+            .and_then(|_| super::host_launch::chosen_launch(&parsed.program, &probe))
+            .cloned();
+        let Some(chosen) = chosen.filter(|_| !config.single_launch) else {
+            return Self::prepare(source, parsed, config);
+        };
+        let mut ran = Ran::default();
+        let before = earlier(&parsed.program, &chosen);
+        if before.is_empty() && later(&parsed.program, &chosen).is_empty() {
+            // One launch on its buffers: nothing to run beside it.
+            return Self::prepare(source, parsed, config);
+        }
+        let by_id: HashMap<u32, String> = parsed
+            .program
+            .launches
+            .iter()
+            .map(|x| (x.id, named(x)))
+            .collect();
+        for id in &before {
+            let Some(l) = parsed
+                .program
+                .launches
+                .iter()
+                .find(|l| l.id == *id)
+                .cloned()
+            else {
+                continue;
+            };
+            run_one(source, &parsed, l, &config, false, &mut ran);
+            if ran.stop.is_some() {
+                break;
+            }
+        }
+        let mut marked = Vec::new();
+        if let Some(l) = parsed
+            .program
+            .launches
+            .iter_mut()
+            .find(|l| l.id == chosen.id)
+        {
+            marked = mark(l, &ran, &by_id);
+        }
+        let after: Vec<HostLaunch> = later(&parsed.program, &chosen)
+            .into_iter()
+            .take(MAX_EARLIER)
+            .cloned()
+            .collect();
+        if !after.is_empty() {
+            let names = listed(&after);
+            ran.diags.push(KernelDiagnostic::new(
+                chosen.span,
+                Level::Info,
+                format!(
+                    "host code launches kernels after this one on the buffers it writes: {}; \
+                     they run after it, in order, as on the device, so the buffers at the end \
+                     of the run are the device's after them (the steps shown are this \
+                     launch's; to step through one of them, run it as the entry: --entry NAME)",
+                    names.join(", ")
+                ),
+                "CUDA C++ Programming Guide, Streams",
+            ));
+        }
+        let diags = std::mem::take(&mut ran.diags);
+        parsed.diagnostics.extend(diags);
+        let program = parsed.program.clone();
+        let keep = Parsed {
+            program: program.clone(),
+            diagnostics: Vec::new(),
+            entry: None,
+            preprocess: parsed.preprocess.clone(),
+        };
+        let mut ex = Self::prepare(source, parsed, config.clone())?;
+        let chosen = program
+            .launches
+            .iter()
+            .find(|l| l.id == chosen.id)
+            .cloned()
+            .unwrap_or(chosen);
+        if !marked.is_empty() && ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
+            for d in fill_from(&mut ex, &program, &chosen, &marked, &ran, &config) {
+                ex.trace.diagnostics.push(d);
+            }
+        }
+        ex.meter.work = ex.meter.work.saturating_add(ran.work);
+        if let Some(stop) = ran.stop.take() {
+            ex.finish(stop);
+        } else if !after.is_empty() && ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
+            let later = Later {
+                source: source.into(),
+                parsed: keep,
+                config,
+                ran,
+                traced: chosen,
+                after,
+            };
+            ex.later = Some(Rc::new(move |ex: &mut Executor| ex.run_later(&later)));
+        }
+        Ok(ex)
+    }
+
+    /// Ends a run whose threads all finished: host code's launches after it run first (when
+    /// there are any, see the module doc), and the run's outcome is theirs.
+    pub(crate) fn finish_sequence(&mut self) {
+        let outcome = match self.later.take() {
+            Some(later) => later(self),
+            None => Outcome::Finished,
+        };
+        self.finish(outcome);
+    }
+
+    /// Runs `later`'s launches on the buffers this launch left and puts their result in this
+    /// run's final memory; returns the outcome.
+    fn run_later(&mut self, later: &Later) -> Outcome {
+        let mut ran = later.ran.clone();
+        ran.work = self.meter.work;
+        let traced = &later.traced;
+        let Some(f) = later
+            .parsed
+            .program
+            .functions
+            .iter()
+            .find(|f| f.name == traced.kernel)
+        else {
+            return Outcome::Finished;
+        };
+        // This launch's buffers as it left them, by its arguments.
+        store(self, f, traced, &mut ran);
+        let params = super::host_launch::source_args(f, &traced.args);
+        for l in &later.after {
+            run_one(
+                &later.source,
+                &later.parsed,
+                l.clone(),
+                &later.config,
+                true,
+                &mut ran,
+            );
+            if ran.stop.is_some() {
+                break;
+            }
+        }
+        self.meter.work = ran.work;
+        for d in std::mem::take(&mut ran.diags) {
+            self.diag_log.admit(&d);
+            self.trace.diagnostics.push(d);
+        }
+        // Each buffer's newest version: follow it from launch to launch.
+        for (p, a, _) in &params {
+            let Some(j) = traced.args.iter().position(|x| std::ptr::eq(x, *a)) else {
+                continue;
+            };
+            let mut cur = (traced.id, j);
+            for _ in 0..=later.after.len() {
+                let next = later.after.iter().find_map(|m| {
+                    let k = m
+                        .args
+                        .iter()
+                        .position(|b| b.prior_ids.last() == Some(&cur))?;
+                    ran.bufs.contains_key(&(m.id, k)).then_some((m.id, k))
+                });
+                match next {
+                    Some(n) => cur = n,
+                    None => break,
+                }
+            }
+            if cur == (traced.id, j) {
+                continue;
+            }
+            let member = p.name.split_once('.').map_or("", |(_, m)| m);
+            if let Some((_, b)) = ran.bufs.get(&cur).and_then(|v| {
+                v.iter()
+                    .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
+            }) {
+                let b = b.clone();
+                inject(self, &p.name, &b, false);
+            }
+        }
+        ran.stop.unwrap_or(Outcome::Finished)
+    }
+}
+
+/// Host code's launches after the traced one, run when it finishes
+/// ([`Executor::finish_sequence`]): the source and program they are read from, the user's
+/// launch options (their limits), what the launches before the traced one left, the traced
+/// launch and the later launches in host code's order.
+struct Later {
+    source: Rc<str>,
+    parsed: Parsed,
+    config: LaunchConfig,
+    ran: Ran,
+    traced: HostLaunch,
+    after: Vec<HostLaunch>,
+}
