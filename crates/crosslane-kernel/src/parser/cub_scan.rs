@@ -136,7 +136,15 @@ impl Parser<'_> {
                     };
                     p.cub_warp_scan_fn(c, &Op::Sum, kind, at)
                 };
-                return self.cub_scan_items(c, inclusive, (x, out, agg), n, storage, &mut scan_fn, at);
+                return self.cub_scan_items(
+                    c,
+                    inclusive,
+                    (x, out, agg),
+                    n,
+                    storage,
+                    &mut scan_fn,
+                    at,
+                );
             }
         }
         let f = self.cub_warp_scan_fn(c, &op, kind, at);

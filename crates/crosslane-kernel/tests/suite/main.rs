@@ -17,6 +17,7 @@ mod kernel_cg_groups;
 mod kernel_contract;
 mod kernel_coop;
 mod kernel_cub;
+mod kernel_cub_items;
 mod kernel_cub_load;
 mod kernel_cuda;
 mod kernel_cxx;
