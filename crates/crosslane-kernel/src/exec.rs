@@ -309,6 +309,7 @@ impl Executor {
                 dialect,
                 snippet: f.snippet,
                 source_functions: program.functions.iter().map(|g| g.name.clone()).collect(),
+                amd_target: target.as_ref().map(|(t, _)| t.clone()),
             }),
             ..Compiler::default()
         };
