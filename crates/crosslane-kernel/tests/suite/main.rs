@@ -6,6 +6,7 @@ mod call_binding;
 mod cells;
 #[path = "../../../crosslane-core/tests/suite/common.rs"]
 mod common;
+mod kernel_amdgcn_dot;
 mod kernel_amdgcn_lanes;
 mod kernel_arrays;
 mod kernel_ascend_simt;
