@@ -44,8 +44,9 @@ use crate::types::{KVal, Scalar};
 /// The source of the approximate instructions' notes.
 pub const SRC_ISA: &str = "AMD RDNA3 ISA / AMD Instinct MI300 (CDNA3) ISA";
 
-/// Id of the first note of an approximate instruction: `AMD_NOTES + row of [`APPROX`]`.
-pub const AMD_NOTES: u16 = 3000;
+/// Id of the first note of an approximate instruction: `AMD_NOTES + row of [`APPROX`]` (past
+/// the half functions' ids, which start at 3000).
+pub const AMD_NOTES: u16 = 5000;
 
 /// The approximate built-ins and their instructions.
 const APPROX: &[(&str, &str)] = &[
