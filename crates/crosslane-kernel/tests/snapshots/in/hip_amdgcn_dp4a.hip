@@ -6,7 +6,7 @@
 // x_k = 3 − 2k: t = 0: w = −2, −1, 0, 1; x = 3, 1, −1, −3: −6 − 1 + 0 − 3 = −10. In general
 // Σ (k − 2 + t)(3 − 2k) = Σ (k − 2)(3 − 2k) + t·Σ (3 − 2k) = −10 + 0·t = −10 for every t
 // (Σ (3 − 2k) = 3 + 1 − 1 − 3 = 0). acc starts at 100·t: 100t − 10 → −10, 90, 190, 290.
-// out = acc · rcpf(4) = acc / 4 (1/4 is exact; the note still says ≤ 1 ulp): −2.5, 22.5,
+// out = acc · rcpf(4) = acc / 4 (1/4 is exact; the 1-ulp note is carried through the product): −2.5, 22.5,
 // 47.5, 72.5. exp2 via OCML: __ocml_exp2_f32(t) = 1, 2, 4, 8.
 #include <hip/hip_runtime.h>
 __device__ int pack4(int a, int b, int c, int d) {
