@@ -142,6 +142,9 @@ pub(crate) struct NameCheck {
     /// The source's `#include "…"` lines, not read (`pp::PpRecord::local_includes`): an
     /// undeclared name's message names them.
     pub(crate) local_includes: Vec<(u32, String)>,
+    /// The AMD target a HIP or AMD GCN run runs as (`None` for another dialect): the dot
+    /// built-ins a target lacks are refused ([`crate::mathlib::amdgcn_dot::target_refusal`]).
+    pub(crate) amd_target: Option<String>,
 }
 
 /// The built-in variables read as `NAME.x` (CUDA C++ Programming Guide, Built-in Variables;
@@ -661,6 +664,13 @@ impl Compiler {
                         ["a", "b", "c"][..n.min(3)].join(", ")
                     ),
                 );
+            }
+        }
+        if let Some(m) =
+            crate::mathlib::amdgcn_dot::target_refusal(name, check.amd_target.as_deref())
+        {
+            if !self.by_name.contains_key(name) {
+                self.unknown(e.span, m);
             }
         }
         // An atomic's memory orders and scope: constants the vendor accepts, checked here so a

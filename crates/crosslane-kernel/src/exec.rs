@@ -318,6 +318,7 @@ impl Executor {
                 snippet: f.snippet,
                 source_functions: program.functions.iter().map(|g| g.name.clone()).collect(),
                 local_includes: preprocess.local_includes.clone(),
+                amd_target: target.as_ref().map(|(t, _)| t.clone()),
             }),
             ..Compiler::default()
         };

@@ -168,6 +168,9 @@ fn short(x: f64) -> String {
 /// else [`Bound::Unstated`]. A value whose function HIP's table leaves out keeps its note
 /// (CUDA's bound, which the note names). A function exact in both tables gets no note.
 pub fn renote(name: &str, args: &[KVal], value: KVal) -> KVal {
+    // `__ocml_expf_f32` is `expf`, with its row.
+    let alias = super::amdgcn_dot::ocml_alias(name);
+    let name = alias.as_deref().unwrap_or(name);
     let Some(i) = ROWS.iter().position(|r| r.name == name) else {
         return value;
     };

@@ -45,12 +45,14 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
         "__builtin_amdgcn_ubfe" | "__builtin_amdgcn_perm" => Some(Scalar::U32),
         "__builtin_amdgcn_sbfe" => Some(Scalar::I32),
         amdgcn::FMED3F => Some(Scalar::F32),
+        n if amdgcn_dot::result_type(n).is_some() => amdgcn_dot::result_type(n),
         "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => Some(Scalar::U64),
         _ => None,
     }
 }
 
 pub mod amdgcn;
+pub mod amdgcn_dot;
 pub mod cast;
 pub mod constants;
 pub mod double_bits;
@@ -94,6 +96,9 @@ pub fn note_name(id: u16) -> (&'static str, &'static str) {
     if let Some(n) = hip::note_name(id) {
         return n;
     }
+    if let Some(n) = amdgcn_dot::note_name(id) {
+        return n;
+    }
     if let Some(n) = half_fns::note_name(id) {
         return n;
     }
@@ -135,6 +140,12 @@ impl Approx {
             None if self.source() == SRC_PTX => format!(
                 "device may differ {} ({SRC_PTX}, {}{after})",
                 self.words(),
+                self.name()
+            ),
+            None if self.source() == amdgcn_dot::SRC_ISA => format!(
+                "device may differ {} ({}, {}{after})",
+                self.words(),
+                amdgcn_dot::SRC_ISA,
                 self.name()
             ),
             None if self.source() == SRC_WGSL => format!(
@@ -196,6 +207,8 @@ pub fn is_math(name: &str) -> bool {
         || integer::is_integer(name)
         || simd::is_simd(name)
         || amdgcn::is_amdgcn(name)
+        || amdgcn_dot::is_builtin(name)
+        || amdgcn_dot::ocml_alias(name).is_some()
         || cast::is_cast(name)
         || to_float::is_to_float(name)
         || double_bits::is_double_bits(name)
@@ -205,7 +218,9 @@ pub fn is_math(name: &str) -> bool {
 /// The exact number of arguments `name` takes, for the functions whose count is checked before
 /// the run (the SIMD intrinsics and the AMD bit built-ins); `None` for any other name.
 pub fn fixed_arity(name: &str) -> Option<usize> {
-    simd::arity(name).or_else(|| amdgcn::is_amdgcn(name).then_some(3))
+    simd::arity(name)
+        .or_else(|| amdgcn::is_amdgcn(name).then_some(3))
+        .or_else(|| amdgcn_dot::arity(name))
 }
 
 /// The arguments of `name` that are pointers it stores through (`sincosf`: 1 and 2), if any.
@@ -222,6 +237,13 @@ pub fn out_params(name: &str) -> Option<&'static [usize]> {
 /// # Errors
 /// A message naming the function when there are too few arguments or one is not a number.
 pub fn call(name: &str, args: &[KVal]) -> Option<Result<Call, String>> {
+    // `__ocml_exp2_f32` is `exp2f` ([`amdgcn_dot::ocml_alias`]).
+    if let Some(alias) = amdgcn_dot::ocml_alias(name) {
+        return call(&alias, args);
+    }
+    if let Some(r) = amdgcn_dot::call(name, args) {
+        return Some(r.map(Call::value));
+    }
     if let Some(r) = table::call(name, args) {
         return Some(r);
     }
@@ -326,6 +348,9 @@ fn single_overload_of(args: impl Iterator<Item = Scalar>) -> bool {
 /// (`__fadd_rn`) `float`, the double ones (`__dadd_rn`, `__fma_rn`) `double`. `None` for
 /// another name (the integer functions, the vector-type ones).
 pub fn result_type(name: &str, args: &[Scalar]) -> Option<Scalar> {
+    if let Some(alias) = amdgcn_dot::ocml_alias(name) {
+        return result_type(&alias, args);
+    }
     let name = name.strip_prefix("std::").unwrap_or(name);
     if let Some((_, r, single_name)) = table::find(name) {
         let single = single_name || single_overload_of(args.iter().copied());

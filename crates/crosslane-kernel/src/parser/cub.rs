@@ -564,7 +564,9 @@ impl Parser<'_> {
         self.expect_punct(".")?;
         let m_at = self.span();
         let method = self.ident()?;
-        self.cub_refuse_items(at)?;
+        if c.kind != Kind::BlockScan {
+            self.cub_refuse_items(at)?;
+        }
         if c.record.is_some() {
             return self.cub_record_call(&c, storage, &method, m_at, at);
         }
@@ -859,6 +861,16 @@ impl Parser<'_> {
     /// The reduction operator argument.
     pub(super) fn cub_op(&mut self) -> PResult<Op> {
         let at = self.span();
+        // A named library function object (`cub::ArgMax arg_max; … Reduce(kvp, arg_max)`, vLLM's
+        // MoE top-k): [`Parser::lib_object_decl`] recorded its operator under its name.
+        if let Tok::Ident(w) = self.peek(0) {
+            if matches!(self.peek(1), Tok::Punct(")" | ",")) && self.lib_objects.contains_key(w) {
+                if let Some(op) = self.cub_ops.get(w).cloned() {
+                    self.bump();
+                    return Ok(op);
+                }
+            }
+        }
         let save = self.pos;
         if let Some(op) = self.cub_op_type()? {
             if self.eat("(") {

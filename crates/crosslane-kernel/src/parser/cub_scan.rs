@@ -110,6 +110,43 @@ impl Parser<'_> {
             }
         };
         let agg = self.cub_rest()?;
+        // The items-per-thread overloads (`InclusiveSum(items, items)`): [`super::cub_scan_items`].
+        if c.kind == Kind::BlockScan {
+            if let Some(n) = self.cub_items_len(&x) {
+                let inclusive = match method {
+                    "InclusiveSum" => true,
+                    "ExclusiveSum" => false,
+                    other => {
+                        return Err(KernelError::new(
+                            m_at.line,
+                            m_at.col,
+                            format!(
+                                "BlockScan::{other} over an array of items per thread is not \
+                                 modelled here (InclusiveSum and ExclusiveSum are): scan one \
+                                 value per thread"
+                            ),
+                        ))
+                    }
+                };
+                let mut scan_fn = |p: &mut Self, excl: bool| {
+                    let kind = if excl {
+                        ScanKind::ExclusiveInit
+                    } else {
+                        ScanKind::Total
+                    };
+                    p.cub_warp_scan_fn(c, &Op::Sum, kind, at)
+                };
+                return self.cub_scan_items(
+                    c,
+                    inclusive,
+                    (x, out, agg),
+                    n,
+                    storage,
+                    &mut scan_fn,
+                    at,
+                );
+            }
+        }
         let f = self.cub_warp_scan_fn(c, &op, kind, at);
         let mut args = vec![x.clone()];
         args.extend(init);

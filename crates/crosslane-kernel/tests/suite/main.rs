@@ -6,6 +6,7 @@ mod call_binding;
 mod cells;
 #[path = "../../../crosslane-core/tests/suite/common.rs"]
 mod common;
+mod kernel_amdgcn_dot;
 mod kernel_amdgcn_lanes;
 mod kernel_arrays;
 mod kernel_ascend_simt;
@@ -17,6 +18,7 @@ mod kernel_cg_groups;
 mod kernel_contract;
 mod kernel_coop;
 mod kernel_cub;
+mod kernel_cub_items;
 mod kernel_cub_load;
 mod kernel_cuda;
 mod kernel_cxx;

@@ -1,0 +1,175 @@
+//! The items-per-thread overloads of CUB's and hipCUB's `BlockScan::InclusiveSum` and
+//! `ExclusiveSum`: `InclusiveSum(items, out)` and `ExclusiveSum(items, out)` where `items` and
+//! `out` are a thread's arrays of `ITEMS_PER_THREAD` values, with the optional
+//! `block_aggregate` output.
+//!
+//! The arrangement is *blocked* (CUB API reference, `cub::BlockScan`: "the items-per-thread
+//! overloads … assume a blocked arrangement of items across threads", thread t holding the
+//! t-th run of `ITEMS_PER_THREAD` consecutive items), so the scan runs over the block's items
+//! in the order thread 0's items, then thread 1's, …. CUB computes it in three steps
+//! (`cub/block/block_scan.cuh`, the items-per-thread `ExclusiveScan` / `InclusiveScan`): each
+//! thread reduces its items in order (`ThreadReduce`), the block scans those partials
+//! exclusively (the single-item `ExclusiveSum`, thread 0 getting 0), and each thread scans its
+//! items from its prefix (`ThreadScanInclusive` / `ThreadScanExclusive`: a running value
+//! `inclusive = prefix`; per item `output[i] = inclusive` (exclusive) and then `inclusive =
+//! inclusive + input[i]`, or the add first (inclusive)). Each item is read before its output
+//! is written, so `items` and `out` may be the same array (`InclusiveSum(items, items)`). The
+//! block aggregate is the sum of every thread's partial, as the single-item overload's.
+
+use super::cub::CubClass;
+use super::{PResult, Parser};
+use crate::ast::*;
+use crate::types::{BinOp, Ty};
+use crate::KernelError;
+
+/// Most items per thread the lowering writes out (one statement per item).
+const MAX_ITEMS: u64 = 64;
+
+impl Parser<'_> {
+    /// The array length when `x` names a one-dimensional array of constant length here.
+    pub(super) fn cub_items_len(&self, x: &Expr) -> Option<u64> {
+        match &x.kind {
+            ExprKind::Ident(n) => self.array_len(n),
+            _ => None,
+        }
+    }
+
+    /// `InclusiveSum(items, out[, agg])` / `ExclusiveSum(…)` of `BlockScan` over `n` items per
+    /// thread: the thread's partial and its block prefix declared before the statement, the
+    /// per-item assignments as the expression. `scan_fn(kind)` makes the single-item block
+    /// scan's device function: `true` the exclusive one with an initial value, `false` the
+    /// aggregate.
+    ///
+    /// # Errors
+    /// `out` is not an array of `n` items; more than [`MAX_ITEMS`] items.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn cub_scan_items(
+        &mut self,
+        c: &CubClass,
+        inclusive: bool,
+        (x, out, agg): (Expr, Expr, Option<Expr>),
+        n: u64,
+        storage: Option<Expr>,
+        scan_fn: &mut dyn FnMut(&mut Self, bool) -> String,
+        at: Span,
+    ) -> PResult<Expr> {
+        let (ExprKind::Ident(items), ExprKind::Ident(outs)) = (&x.kind, &out.kind) else {
+            return Err(self.items_err(at, "items and output must be named arrays"));
+        };
+        let (items, outs) = (items.clone(), outs.clone());
+        if self.array_len(&outs) != Some(n) {
+            return Err(self.items_err(
+                at,
+                &format!("the output `{outs}` must be an array of {n} items, as `{items}` is"),
+            ));
+        }
+        if n == 0 || n > MAX_ITEMS {
+            return Err(self.items_err(
+                at,
+                &format!("1..={MAX_ITEMS} items per thread are modelled, got {n}"),
+            ));
+        }
+        let ty = Ty::Val(c.elem);
+        let elem = |p: &mut Self, a: &str, i: u64| {
+            let base = p.e_ident(at, a);
+            let k = p.e_int(at, i as i64);
+            let s = p.syn_span(at);
+            Expr::new(ExprKind::Index(Box::new(base), Box::new(k)), s)
+        };
+        // ThreadReduce: ((items[0] + items[1]) + items[2]) + …
+        let mut part = elem(self, &items, 0);
+        for i in 1..n {
+            let e = elem(self, &items, i);
+            part = self.e_bin(at, BinOp::Add, part, e);
+        }
+        self.syn = self.syn.wrapping_add(1);
+        let tag = format!("#items{}@{}", self.syn, at.line);
+        let part_name = format!("{tag}.partial");
+        let run_name = format!("{tag}.running");
+        let tmp_name = format!("{tag}.input");
+        self.items_temp(&part_name, ty, Some(part), at);
+        // The block's exclusive sum of the partials (thread 0: T(0)).
+        let f = scan_fn(self, true);
+        let p = self.e_ident(at, &part_name);
+        let zero = self.e_int(at, 0);
+        let s = self.syn_span(at);
+        let init = Expr::new(ExprKind::Cast(ty, Box::new(zero)), s);
+        let mut args = vec![p, init];
+        args.extend(storage.clone());
+        let prefix = self.e_call(at, &f, args);
+        self.items_temp(&run_name, ty, Some(prefix), at);
+        if !inclusive {
+            self.items_temp(&tmp_name, ty, None, at);
+        }
+        let assign = |p: &mut Self, to: Expr, from: Expr| {
+            let s = p.syn_span(at);
+            Expr::new(ExprKind::Assign(None, Box::new(to), Box::new(from)), s)
+        };
+        let mut steps = Vec::new();
+        for i in 0..n {
+            let input = elem(self, &items, i);
+            let r = self.e_ident(at, &run_name);
+            if inclusive {
+                // inclusive = inclusive + input[i]; output[i] = inclusive.
+                let sum = self.e_bin(at, BinOp::Add, r, input);
+                let r = self.e_ident(at, &run_name);
+                steps.push(assign(self, r, sum));
+                let o = elem(self, &outs, i);
+                let r = self.e_ident(at, &run_name);
+                steps.push(assign(self, o, r));
+            } else {
+                // t = input[i]; output[i] = inclusive; inclusive = inclusive + t.
+                let t = self.e_ident(at, &tmp_name);
+                steps.push(assign(self, t, input));
+                let o = elem(self, &outs, i);
+                steps.push(assign(self, o, r));
+                let (r, t) = (self.e_ident(at, &run_name), self.e_ident(at, &tmp_name));
+                let sum = self.e_bin(at, BinOp::Add, r, t);
+                let r = self.e_ident(at, &run_name);
+                steps.push(assign(self, r, sum));
+            }
+        }
+        if let Some(agg) = agg {
+            let f = scan_fn(self, false);
+            let mut args = vec![self.e_ident(at, &part_name)];
+            args.extend(storage);
+            let call = self.e_call(at, &f, args);
+            steps.push(assign(self, agg, call));
+        }
+        let mut it = steps.into_iter();
+        let first = it.next().unwrap_or_else(|| self.e_int(at, 0));
+        Ok(it.fold(first, |a, b| {
+            let s = self.syn_span(at);
+            Expr::new(ExprKind::Comma(Box::new(a), Box::new(b)), s)
+        }))
+    }
+
+    /// Declares the temporary `name` of type `ty` before the statement being read.
+    fn items_temp(&mut self, name: &str, ty: Ty, init: Option<Expr>, at: Span) {
+        self.declare(name, ty);
+        let span = self.syn_span(at);
+        self.pre.push(Stmt {
+            kind: StmtKind::Decl(
+                Storage::default(),
+                vec![Declarator {
+                    name: name.to_string(),
+                    ty,
+                    array: None,
+                    init,
+                    span,
+                    id: NodeId::fresh(),
+                }],
+            ),
+            span: at,
+            end: at,
+        });
+    }
+
+    fn items_err(&self, at: Span, what: &str) -> KernelError {
+        KernelError::new(
+            at.line,
+            at.col,
+            format!("BlockScan items-per-thread overload: {what}"),
+        )
+    }
+}
