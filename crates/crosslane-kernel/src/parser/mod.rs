@@ -83,6 +83,7 @@ mod host_loop_launch;
 mod host_mem;
 mod host_nested;
 mod host_range_for;
+mod host_vf;
 mod items;
 mod lambda;
 mod lambda_generic;
@@ -379,7 +380,7 @@ struct Parser<'a> {
     /// Launches read from host functions so far.
     launches: Vec<HostLaunch>,
     /// The `asc_vf_call` launches among them, completed by `link_vf_calls`.
-    vf_calls: Vec<host::VfCall>,
+    vf_calls: Vec<host_vf::VfCall>,
     /// Host functions and host function templates read so far, read again at a call from
     /// other host code with their parameters bound ([`host_calls`]).
     host_fns: std::collections::HashMap<String, host_calls::HostFn>,
