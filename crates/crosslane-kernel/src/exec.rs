@@ -288,6 +288,7 @@ impl Executor {
             functions,
             by_name,
             max_code: config.limits.max_code,
+            max_call_depth: config.limits.call_depth(),
             max_nest: config.limits.depth(),
             // WGSL's module scope; a C kernel's parameters when `__constant__` tables are
             // among them, so device functions see the tables.
@@ -447,7 +448,8 @@ impl Executor {
                 | Inst::LoopBack { span, .. }
                 | Inst::Break { span, .. }
                 | Inst::Return { span, .. }
-                | Inst::Bind { span, .. } => span.line,
+                | Inst::Bind { span, .. }
+                | Inst::CallTooDeep { span, .. } => span.line,
                 Inst::LoopEnter { line, .. } => *line,
                 _ => 0,
             });
@@ -681,6 +683,7 @@ impl Executor {
             Resource::Depth => u64::from(limits.depth()),
             Resource::Tokens => limits.max_tokens,
             Resource::Code => limits.max_code,
+            Resource::CallDepth => u64::from(limits.call_depth()),
         };
         let hit = LimitHit {
             resource,
@@ -1307,6 +1310,40 @@ impl Executor {
                 }
                 self.warps[w].pc += 1;
                 Some((span, end))
+            }
+            Inst::CallTooDeep {
+                span,
+                ref name,
+                nesting,
+            } => {
+                // Some lane reached a call past the budget (an idle warp never gets here).
+                let lanes: Vec<String> = active.iter().take(4).map(|l| l.to_string()).collect();
+                let what = format!(
+                    "the call of `{name}` at {}:{} in lane(s) {}{} (recursion{}; CUDA C++ \
+                     Programming Guide, \"C++ Language Support\": a device thread's recursion \
+                     is bounded by its stack, cudaLimitStackSize)",
+                    span.shown().line,
+                    span.shown().col,
+                    lanes.join(", "),
+                    if active.iter().count() > 4 {
+                        ", …"
+                    } else {
+                        ""
+                    },
+                    if nesting {
+                        ", inlined as deep as the statement nesting allows: each level nests \
+                         its body's statements"
+                    } else {
+                        ""
+                    }
+                );
+                let resource = if nesting {
+                    Resource::Depth
+                } else {
+                    Resource::CallDepth
+                };
+                self.limit(resource, span.line, what);
+                return false;
             }
             Inst::End => {
                 self.warps[w].run = WarpRun::Done;

@@ -47,6 +47,7 @@ pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod const_eval;
 mod deduce_class;
+mod device_vars;
 pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
@@ -290,6 +291,8 @@ pub fn parse_preprocessed(
     }
     program.kernel_scopes = kernel_scopes;
     p.fill_constant_tables(&mut program);
+    // Before the tables become parameters, which would hide the scalars' names.
+    device_vars::rewrite_scalars(&mut program);
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
         p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
