@@ -1148,6 +1148,7 @@ mod tests {
                 Inst::Break { .. } => "Break",
                 Inst::Return { .. } => "Return",
                 Inst::Bind { .. } => "Bind",
+                Inst::CallTooDeep { .. } => "CallTooDeep",
                 Inst::End => "End",
             })
             .collect()

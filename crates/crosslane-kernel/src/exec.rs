@@ -1316,33 +1316,7 @@ impl Executor {
                 ref name,
                 nesting,
             } => {
-                // Some lane reached a call past the budget (an idle warp never gets here).
-                let lanes: Vec<String> = active.iter().take(4).map(|l| l.to_string()).collect();
-                let what = format!(
-                    "the call of `{name}` at {}:{} in lane(s) {}{} (recursion{}; CUDA C++ \
-                     Programming Guide, \"C++ Language Support\": a device thread's recursion \
-                     is bounded by its stack, cudaLimitStackSize)",
-                    span.shown().line,
-                    span.shown().col,
-                    lanes.join(", "),
-                    if active.iter().count() > 4 {
-                        ", …"
-                    } else {
-                        ""
-                    },
-                    if nesting {
-                        ", inlined as deep as the statement nesting allows: each level nests \
-                         its body's statements"
-                    } else {
-                        ""
-                    }
-                );
-                let resource = if nesting {
-                    Resource::Depth
-                } else {
-                    Resource::CallDepth
-                };
-                self.limit(resource, span.line, what);
+                self.call_too_deep(span, name, nesting, active);
                 return false;
             }
             Inst::End => {
@@ -1382,30 +1356,6 @@ impl Executor {
             self.fail(e);
         }
         true
-    }
-
-    pub(crate) fn leave_loop(&mut self, w: usize, lanes: LaneMask) {
-        let warp = &mut self.warps[w];
-        if let Some(id) = warp.innermost_loop() {
-            for l in lanes.iter() {
-                if let Some(s) = warp.status.get_mut(l) {
-                    *s = LaneStatus::Broke(id);
-                }
-            }
-        }
-    }
-
-    /// Moves an idle warp (no active lane) to where its lanes reconverge.
-    pub(crate) fn unwind(&mut self, w: usize) {
-        let warp = &mut self.warps[w];
-        if warp.leave_branch() {
-            return;
-        }
-        match warp.frames.last() {
-            None => warp.run = WarpRun::Done,
-            Some(Frame::Loop { cont_pc, .. }) => warp.pc = *cont_pc,
-            Some(Frame::If { .. }) => {}
-        }
     }
 
     /// Every variable of warp `warp` (index within the block running now), each with its value

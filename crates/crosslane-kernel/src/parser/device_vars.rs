@@ -99,10 +99,15 @@ impl Parser<'_> {
             self.bump();
         }
         // A variable, not a function: the name is followed by `;`, `=`, `[`, `{` or `,`.
-        let is_var = matches!(self.peek(0), Tok::Ident(_))
+        // (`operator=` names a function.)
+        let is_var = matches!(self.peek(0), Tok::Ident(n) if n != "operator")
             && matches!(self.peek(1), Tok::Punct(p) if matches!(*p, ";" | "=" | "[" | "{" | ","));
         if !is_var {
-            if self.is_punct("*") || self.is_punct("&") {
+            // `__device__ int* p;`: a pointer variable, not a function returning one.
+            let pointer_var = (self.is_punct("*") || self.is_punct("&"))
+                && matches!(self.peek(1), Tok::Ident(n) if n != "operator")
+                && matches!(self.peek(2), Tok::Punct(p) if matches!(*p, ";" | "=" | "["));
+            if pointer_var {
                 return Err(KernelError::new(
                     at.line,
                     at.col,
