@@ -345,6 +345,11 @@ struct Parser<'a> {
     aliases: HashMap<String, ValTy>,
     diags: Vec<KernelDiagnostic>,
     depth: u32,
+    /// Operands being read that run only in some lanes: a `?:` operand or the right operand
+    /// of `&&`/`||` (C++17 [expr.cond]/1, [expr.log.and]/1, [expr.log.or]/1). A lowering that
+    /// moves work before the statement (a call through a function pointer) is refused there,
+    /// since it would run in every lane.
+    conditional: u32,
     max_depth: u32,
     elision_noted: bool,
     /// Unknown type names given a closest-name suggestion so far (each costs a scan of the
@@ -562,6 +567,7 @@ impl<'a> Parser<'a> {
             aliases: HashMap::new(),
             diags: Vec::new(),
             depth: 0,
+            conditional: 0,
             max_depth,
             elision_noted: false,
             suggestions: 0,

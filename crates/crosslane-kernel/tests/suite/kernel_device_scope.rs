@@ -374,6 +374,37 @@ fn doubly_recursive_code_grows_and_the_message_says_which_budget_helps() {
     assert_eq!(cells(&t, "o"), all(&want));
 }
 
+/// Recursion through a function pointer, inlined per candidate the same way: down(x) for
+/// x = t − 3 returns the first value > 0 of x, x + 1, …: 1 for t ≤ 4, else t − 3.
+/// The same call inside `?:` is refused: a call through a pointer runs before its statement,
+/// so there it would run in the lanes that do not choose it ([expr.cond]/1).
+#[test]
+fn recursion_through_a_function_pointer_runs_and_a_pointer_call_in_a_conditional_is_refused() {
+    let src = "__device__ float down(float x) { float (*g)(float) = down; if (x > 0.0f) return x; return g(x + 1.0f); }\n\
+               __global__ void k(float* o) { o[threadIdx.x] = down(threadIdx.x - 3.0f); }";
+    let t = run(src, launch(Dialect::Cuda, 8, 1));
+    let o: Vec<Option<f64>> = t
+        .buffer("o")
+        .unwrap()
+        .iter()
+        .map(|v| v.as_ref().and_then(|v| v.as_f64()))
+        .collect();
+    let want: Vec<Option<f64>> = (0..8)
+        .map(|t| Some(if t <= 4 { 1.0 } else { f64::from(t - 3) }))
+        .collect();
+    assert_eq!(o, want);
+    let src = "__device__ int bump(int* c) { atomicAdd(c, 1); return 5; }\n\
+               __global__ void k(int* o, int* c) {\n  int (*g)(int*) = bump;\n  o[0] = threadIdx.x < 4 ? g(c) : 0;\n}";
+    let e = run_kernel(src, LaunchConfig::default()).expect_err("refused");
+    // `g` stands at column 28 of `  o[0] = threadIdx.x < 4 ? g(c) : 0;`.
+    assert_eq!((e.line, e.col), (4, 28), "{}", e.message);
+    assert!(
+        e.message.contains("function pointer inside `?:`"),
+        "{}",
+        e.message
+    );
+}
+
 /// The memory-limit message states the array's own size: 2^28 ints are 2^30 = 1073741824
 /// bytes on a device; the emulator holds each cell in 32 bytes, which it says apart
 /// (2^28 · 32 = 8589934592).
