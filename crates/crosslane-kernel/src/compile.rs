@@ -333,12 +333,7 @@ impl Compiler {
                 // in the lanes that choose it and no other; the statement then reads each
                 // lane's chosen result. The condition is evaluated again there, so it must have
                 // no side effect.
-                let effect = c.walk().any(|x| {
-                    matches!(
-                        x.kind,
-                        ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..)
-                    )
-                });
+                let effect = self.effect_on_reevaluation(c);
                 if effect {
                     self.fail(c.span, "a device-function call inside `?:` whose condition has a side effect (an assignment, `++`, a call) is not supported; compute the condition into a local first".into());
                     return;
@@ -373,6 +368,25 @@ impl Compiler {
             // `&&`, `||` and `?:` are above: their right operands run conditionally.
             kind => kind.for_each_child(|c| self.hoist(c)),
         }
+    }
+
+    /// Whether evaluating `c` again would repeat a side effect (an assignment, `++`, a call
+    /// of a built-in or an operation). A device-function call and a `&&`/`||` already run by
+    /// [`Compiler::short_circuit`] only read their result slots there, so they and what they
+    /// hold do not count. An explicit stack: no recursion in the tree's height.
+    fn effect_on_reevaluation(&self, c: &Expr) -> bool {
+        let mut stack = vec![c];
+        while let Some(x) = stack.pop() {
+            let ran = self.hoisted.contains_key(&(self.inst, x.id));
+            match &x.kind {
+                ExprKind::Logical(..) if ran => continue,
+                // The arguments were evaluated when the call ran.
+                ExprKind::Call(n, _) if ran || self.by_name.contains_key(n) => continue,
+                ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => return true,
+                kind => kind.for_each_child(|y| stack.push(y)),
+            }
+        }
+        false
     }
 
     /// `a && b` / `a || b` whose right operand calls a device function: the right operand,

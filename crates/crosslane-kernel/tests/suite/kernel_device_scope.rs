@@ -155,6 +155,31 @@ fn short_circuit_inside_a_conditional_branch_and_a_return() {
     assert_eq!(cells(&t, "c"), all(&[7, 1]));
 }
 
+const COND_WITH_CALL: &str = r#"
+__device__ bool is_odd(int x) { return (x & 1) != 0; }
+__device__ int twice(int* c, int x) { atomicAdd(c, 1); return 2 * x; }
+__global__ void k(const int* a, int* o, int* c) {
+  int i = threadIdx.x;
+  o[i] = (i < 10 && is_odd(a[i])) ? twice(c, a[i]) : -1;
+}
+"#;
+
+/// A `?:` whose condition holds a `&&` with a device call, and a call in its chosen operand:
+/// the condition's call ran once, so choosing reads its result again without repeating it
+/// ([expr.cond]/1: the first operand is evaluated once). 16 threads, `a` the index fill:
+/// the odd i below 10 (1, 3, 5, 7, 9) call `twice`: o = 2i there (c = 5 calls), −1 elsewhere.
+#[test]
+fn a_conditional_whose_condition_short_circuits_a_call() {
+    let mut c = launch(Dialect::Cuda, 16, 1);
+    zero(&mut c, "c", 1);
+    let t = run(COND_WITH_CALL, c);
+    let want: Vec<i128> = (0..16)
+        .map(|i| if i < 10 && i % 2 == 1 { 2 * i } else { -1 })
+        .collect();
+    assert_eq!(cells(&t, "o"), all(&want));
+    assert_eq!(cells(&t, "c"), all(&[5]));
+}
+
 const RETIREMENT: &str = r#"
 __device__ unsigned int retirementCount = 0;
 __device__ unsigned int arrivals = 10;
