@@ -544,6 +544,33 @@ pub struct ConstTable {
     pub copied_unread: bool,
     /// Where it is declared.
     pub span: Span,
+    /// A file-scope `__device__` / `__managed__` variable rather than `__constant__` data:
+    /// global memory the kernel may write (CUDA C++ Programming Guide, "Variable Memory Space
+    /// Specifiers").
+    pub device: bool,
+    /// Declared as a scalar (`__device__ int n;`): one cell, every use of its name in device
+    /// code rewritten as that cell.
+    pub scalar: bool,
+}
+
+impl ConstTable {
+    /// Its shape in words: `a scalar of int`, `256 cells of float`.
+    pub fn shape(&self) -> String {
+        if self.scalar {
+            format!("a scalar of {}", self.elem.name())
+        } else {
+            format!("{} cells of {}", self.len, self.elem.name())
+        }
+    }
+
+    /// How the source declares it: `__device__` or `__constant__`.
+    pub fn spelled(&self) -> &'static str {
+        if self.device {
+            "__device__"
+        } else {
+            "__constant__"
+        }
+    }
 }
 
 /// A kernel launch written in host code, with what could be read as a constant.

@@ -48,6 +48,17 @@ pub struct Limits {
     /// Most distinct diagnostics kept (per line, column, rule and message); the rest are
     /// counted and summarized as "and N more" (`--max-diagnostics`).
     pub max_diagnostics: u64,
+    /// Deepest chain of device-function calls, recursion included (`--max-call-depth`). CUDA
+    /// device code may recurse (CUDA C++ Programming Guide, "C++ Language Support",
+    /// recursion: compute capability 2.x and up, each thread's stack sized by
+    /// `cudaLimitStackSize`); here each call is inlined when the kernel is compiled, one copy
+    /// per level, so a recursive function is inlined this many levels deep and a run whose
+    /// recursion goes deeper stops there with this budget named (a device would run out of
+    /// stack at some depth too). Inlining nests statements, so the compiler's own recursion is
+    /// also bounded by [`Limits::max_depth`] (which keeps the stack safe under wasm), and its
+    /// code by [`Limits::max_code`]: a function calling itself twice doubles its code per
+    /// level. At most [`DEPTH_CEILING`].
+    pub max_call_depth: u32,
 }
 
 /// The deepest syntax tree accepted whatever `max_depth` says: each level costs a few stack
@@ -69,6 +80,7 @@ impl Default for Limits {
             max_tokens: 2_000_000,
             max_code: 2_000_000,
             max_diagnostics: 1_000,
+            max_call_depth: 64,
         }
     }
 }
@@ -79,8 +91,13 @@ impl Limits {
         self.max_depth.min(DEPTH_CEILING)
     }
 
-    /// The budgets in field order: work, memory, depth, tokens, code, diagnostics.
-    pub fn values(&self) -> [u64; 6] {
+    /// The call depth actually enforced: `max_call_depth` capped at [`DEPTH_CEILING`].
+    pub fn call_depth(&self) -> u32 {
+        self.max_call_depth.min(DEPTH_CEILING)
+    }
+
+    /// The budgets in field order: work, memory, depth, tokens, code, diagnostics, call depth.
+    pub fn values(&self) -> [u64; 7] {
         [
             self.max_work,
             self.max_memory,
@@ -88,6 +105,7 @@ impl Limits {
             self.max_tokens,
             self.max_code,
             self.max_diagnostics,
+            u64::from(self.max_call_depth),
         ]
     }
 
@@ -120,6 +138,12 @@ impl Limits {
                 "--max-diagnostics",
                 self.max_diagnostics,
                 ceiling.max_diagnostics,
+            ),
+            (
+                "max_call_depth",
+                "--max-call-depth",
+                u64::from(self.max_call_depth),
+                u64::from(ceiling.max_call_depth),
             ),
         ];
         pairs.into_iter().find(|p| p.2 > p.3)
@@ -158,6 +182,7 @@ pub const CLI_CEILING: Limits = Limits {
     max_tokens: 100_000_000,
     max_code: 100_000_000,
     max_diagnostics: 1_000_000,
+    max_call_depth: DEPTH_CEILING,
 };
 
 /// The highest budgets the page accepts (its fields, a link, the JS API): lower than the
@@ -171,6 +196,7 @@ pub const PAGE_CEILING: Limits = Limits {
     max_tokens: 20_000_000,
     max_code: 20_000_000,
     max_diagnostics: 100_000,
+    max_call_depth: DEPTH_CEILING,
 };
 
 /// The highest budgets of a JavaScript library call on the caller's thread (`runKernel`
@@ -192,6 +218,7 @@ pub const MAIN_THREAD_CEILING: Limits = Limits {
     max_tokens: 80_000,
     max_code: 80_000,
     max_diagnostics: 1_000,
+    max_call_depth: 64,
 };
 
 /// Which budget ran out.
@@ -208,6 +235,8 @@ pub enum Resource {
     Tokens,
     /// [`Limits::max_code`].
     Code,
+    /// [`Limits::max_call_depth`].
+    CallDepth,
 }
 
 impl Resource {
@@ -219,6 +248,7 @@ impl Resource {
             Resource::Depth => "--max-depth",
             Resource::Tokens => "--max-tokens",
             Resource::Code => "--max-code",
+            Resource::CallDepth => "--max-call-depth",
         }
     }
 
@@ -230,6 +260,7 @@ impl Resource {
             Resource::Depth => "levels of nesting",
             Resource::Tokens => "tokens after macro expansion",
             Resource::Code => "instructions after inlining",
+            Resource::CallDepth => "nested device-function calls",
         }
     }
 }
@@ -269,6 +300,7 @@ impl LimitHit {
                 Resource::Depth => "nesting",
                 Resource::Tokens => "token",
                 Resource::Code => "code",
+                Resource::CallDepth => "call depth",
             },
             self.limit,
             self.resource.unit(),

@@ -80,6 +80,18 @@ pub(crate) enum Inst {
         slot: usize,
         expr: Expr,
     },
+    /// A call one level deeper than [`Limits::max_call_depth`](crate::budget::Limits) allows
+    /// (recursion inlined to the budget): a warp that reaches it with any lane active stops the
+    /// run with that budget named; a level no lane reaches costs nothing.
+    CallTooDeep {
+        span: Span,
+        /// The function called.
+        name: String,
+        /// Whether the nesting budget ([`Limits::max_depth`](crate::budget::Limits)) rather
+        /// than the call depth ended the inlining: each level of this recursion nests
+        /// statements, and one more level would pass it.
+        nesting: bool,
+    },
     End,
 }
 
@@ -87,9 +99,6 @@ pub(crate) enum Inst {
 /// same source text inlined twice gets different variables, and two nodes at one position (a
 /// macro expansion, a synthesized lowering) stay apart.
 pub(crate) type Key = (u32, NodeId);
-
-/// Deepest chain of device-function calls inlined (recursion is refused).
-pub(crate) const MAX_INLINE: u32 = 8;
 
 #[derive(Default)]
 pub(crate) struct Compiler {
@@ -107,6 +116,12 @@ pub(crate) struct Compiler {
     pub(crate) ret_target: Option<(usize, Option<usize>)>,
     pub(crate) prefix: String,
     pub(crate) call_depth: u32,
+    /// [`Limits::call_depth`](crate::budget::Limits::call_depth).
+    pub(crate) max_call_depth: u32,
+    /// The functions being inlined, outermost first, each with the statement nesting at its
+    /// entry: a name found here again is a recursive call, and the nesting since says what
+    /// one more level of it costs.
+    pub(crate) inlining: Vec<(String, u32)>,
     pub(crate) error: Option<KernelError>,
     /// Device functions by name (index into `functions`).
     pub(crate) by_name: HashMap<String, usize>,
@@ -240,7 +255,25 @@ impl Compiler {
                 line,
                 what: "inlining device-function calls".into(),
             };
-            self.error = Some(KernelError::new(line.max(1), 1, hit.message()));
+            let mut m = hit.message();
+            // A recursive function is inlined once per level (see `Limits::max_call_depth`):
+            // one that calls itself k times costs k^depth copies.
+            if let Some(f) = self
+                .inlining
+                .iter()
+                .enumerate()
+                .find(|(k, (f, _))| self.inlining[..*k].iter().any(|(g, _)| g == f))
+                .map(|(_, (f, _))| f.clone())
+            {
+                m.push_str(&format!(
+                    " (the recursive `{f}` is inlined once per level of calls, up to \
+                     --max-call-depth {} levels; a function that calls itself more than once \
+                     multiplies its code at each level, so lower --max-call-depth to the depth \
+                     the run reaches)",
+                    self.max_call_depth
+                ));
+            }
+            self.error = Some(KernelError::new(line.max(1), 1, m));
         }
         self.code.push(i);
         self.code_inst.push(self.inst);
@@ -290,10 +323,10 @@ impl Compiler {
     /// holds it; the call then reads the function's result slot.
     pub(crate) fn hoist(&mut self, e: &Expr) {
         match &e.kind {
-            ExprKind::Logical(_, a, b) => {
+            ExprKind::Logical(and, a, b) => {
                 self.hoist(a);
                 if self.has_user_call(b) {
-                    self.fail(b.span, "a device-function call on the right of `&&` or `||` is not supported (it would run in lanes that skip it); assign it to a variable first".into());
+                    self.short_circuit(e, *and, a, b);
                 }
             }
             ExprKind::Ternary(c, a, b) => {
@@ -306,12 +339,7 @@ impl Compiler {
                 // in the lanes that choose it and no other; the statement then reads each
                 // lane's chosen result. The condition is evaluated again there, so it must have
                 // no side effect.
-                let effect = c.walk().any(|x| {
-                    matches!(
-                        x.kind,
-                        ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..)
-                    )
-                });
+                let effect = self.effect_on_reevaluation(c);
                 if effect {
                     self.fail(c.span, "a device-function call inside `?:` whose condition has a side effect (an assignment, `++`, a call) is not supported; compute the condition into a local first".into());
                     return;
@@ -348,15 +376,117 @@ impl Compiler {
         }
     }
 
-    pub(crate) fn inline_call(&mut self, call: &Expr, f: &Function, args: &[Expr]) {
-        if self.call_depth >= MAX_INLINE {
-            self.fail(
-                call.span,
-                format!(
-                    "calls nested deeper than {MAX_INLINE} (recursion?) are not supported: `{}`",
-                    f.name
-                ),
+    /// Whether evaluating `c` again would repeat a side effect (an assignment, `++`, a call
+    /// of a built-in or an operation). A device-function call and a `&&`/`||` already run by
+    /// [`Compiler::short_circuit`] only read their result slots there, so they and what they
+    /// hold do not count. An explicit stack: no recursion in the tree's height.
+    fn effect_on_reevaluation(&self, c: &Expr) -> bool {
+        let mut stack = vec![c];
+        while let Some(x) = stack.pop() {
+            let ran = self.hoisted.contains_key(&(self.inst, x.id));
+            match &x.kind {
+                ExprKind::Logical(..) if ran => continue,
+                // The arguments were evaluated when the call ran.
+                ExprKind::Call(n, _) if ran || self.by_name.contains_key(n) => continue,
+                ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => return true,
+                kind => kind.for_each_child(|y| stack.push(y)),
+            }
+        }
+        false
+    }
+
+    /// `a && b` / `a || b` whose right operand calls a device function: the right operand,
+    /// its calls inlined, runs in the lanes the left operand leaves undecided and no other
+    /// (C++17 [expr.log.and]/1: "the second operand is not evaluated if the first operand is
+    /// `false`"; [expr.log.or]/1: not evaluated if the first is `true`). It is compiled as
+    /// the `if` it is: `t = (bool)a; if (t) t = (bool)b;` (for `||`, `if (!t)`), so a lane the
+    /// left operand decided is inactive for everything the call does, as in a branch (a
+    /// shuffle inside sees it inactive, its stores and atomics do not happen), and the
+    /// expression then reads `t` ([`Compiler::hoisted`] keyed by the `&&` node). The left
+    /// operand is evaluated once, in its place, whatever its side effects. An undefined left
+    /// operand is a branch on an undefined condition: an error, as for `if`.
+    fn short_circuit(&mut self, e: &Expr, and: bool, a: &Expr, b: &Expr) {
+        let bool_ty = Ty::Val(crate::types::ValTy::scalar(crate::types::Scalar::Bool));
+        self.slots.push(SlotInfo {
+            name: format!("({})", if and { "&&" } else { "||" }),
+            ty: bool_ty,
+        });
+        let t = self.slots.len() - 1;
+        let read = |c: &mut Self| {
+            let x = Expr::new(
+                ExprKind::Ident(format!("({})", if and { "&&" } else { "||" })),
+                e.span,
             );
+            c.idents.insert((c.inst, x.id), t);
+            x
+        };
+        self.emit(Inst::Bind {
+            span: a.span,
+            end: a.span,
+            slot: t,
+            expr: Expr::new(ExprKind::Cast(bool_ty, Box::new(a.clone())), a.span),
+        });
+        let at = self.emit(Inst::ThenEnd); // patched below
+        self.hoist(b);
+        self.emit(Inst::Bind {
+            span: b.span,
+            end: b.span,
+            slot: t,
+            expr: Expr::new(ExprKind::Cast(bool_ty, Box::new(b.clone())), b.span),
+        });
+        self.emit(Inst::ThenEnd);
+        let else_pc = self.code.len();
+        let join_pc = self.code.len();
+        self.emit(Inst::Join);
+        let x = read(self);
+        let cond = if and {
+            x
+        } else {
+            Expr::new(
+                ExprKind::Unary(crate::types::UnOp::Not, Box::new(x)),
+                e.span,
+            )
+        };
+        self.code[at] = Inst::Branch {
+            span: e.span,
+            end: e.span,
+            cond,
+            else_pc,
+            join_pc,
+        };
+        self.hoisted.insert((self.inst, e.id), t);
+    }
+
+    pub(crate) fn inline_call(&mut self, call: &Expr, f: &Function, args: &[Expr]) {
+        // A recursive call: one more level nests about as deep again as the last one did.
+        let per_level = self
+            .inlining
+            .iter()
+            .rev()
+            .find(|(n, _)| *n == f.name)
+            .map(|(_, at)| self.nest.saturating_sub(*at));
+        let nesting = per_level
+            .is_some_and(|k| self.nest.saturating_add(k.saturating_mul(2)) >= self.max_nest);
+        if self.call_depth >= self.max_call_depth || nesting {
+            // Past a budget: the call becomes a stop that only the lanes reaching it run, so
+            // a recursion that ends within the budget (`fact(11)`) runs, and one that does not
+            // stops naming the budget.
+            self.emit(Inst::CallTooDeep {
+                span: call.span,
+                name: f.name.clone(),
+                nesting: nesting && self.call_depth < self.max_call_depth,
+            });
+            let result = match f.ret {
+                Ty::Void => usize::MAX,
+                t => {
+                    self.slots.push(SlotInfo {
+                        name: format!("{}()", f.name),
+                        ty: t,
+                    });
+                    self.slots.len() - 1
+                }
+            };
+            self.hoisted.insert((self.inst, call.id), result);
             return;
         }
         // Trailing parameters left out take their default arguments (C++17 [dcl.fct.default]),
@@ -551,8 +681,10 @@ impl Compiler {
         let saved_target = self.ret_target.replace((id, result));
         self.inst = inst;
         self.call_depth += 1;
+        self.inlining.push((f.name.clone(), self.nest));
         let enter = self.emit(Inst::Jump(0));
         self.stmt(&body);
+        self.inlining.pop();
         let cont_pc = self.emit(Inst::LoopCont);
         let exit_pc = self.emit(Inst::LoopExit);
         self.code[enter] = Inst::LoopEnter {
@@ -1068,6 +1200,7 @@ mod tests {
                 Inst::Break { .. } => "Break",
                 Inst::Return { .. } => "Return",
                 Inst::Bind { .. } => "Bind",
+                Inst::CallTooDeep { .. } => "CallTooDeep",
                 Inst::End => "End",
             })
             .collect()

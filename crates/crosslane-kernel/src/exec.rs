@@ -304,6 +304,7 @@ impl Executor {
             functions,
             by_name,
             max_code: config.limits.max_code,
+            max_call_depth: config.limits.call_depth(),
             max_nest: config.limits.depth(),
             // WGSL's module scope; a C kernel's parameters when `__constant__` tables are
             // among them, so device functions see the tables.
@@ -471,7 +472,8 @@ impl Executor {
                 | Inst::LoopBack { span, .. }
                 | Inst::Break { span, .. }
                 | Inst::Return { span, .. }
-                | Inst::Bind { span, .. } => span.line,
+                | Inst::Bind { span, .. }
+                | Inst::CallTooDeep { span, .. } => span.line,
                 Inst::LoopEnter { line, .. } => *line,
                 _ => 0,
             });
@@ -698,6 +700,7 @@ impl Executor {
             Resource::Depth => u64::from(limits.depth()),
             Resource::Tokens => limits.max_tokens,
             Resource::Code => limits.max_code,
+            Resource::CallDepth => u64::from(limits.call_depth()),
         };
         let hit = LimitHit {
             resource,
@@ -1325,6 +1328,14 @@ impl Executor {
                 self.warps[w].pc += 1;
                 Some((span, end))
             }
+            Inst::CallTooDeep {
+                span,
+                ref name,
+                nesting,
+            } => {
+                self.call_too_deep(span, name, nesting, active);
+                return false;
+            }
             Inst::End => {
                 self.warps[w].run = WarpRun::Done;
                 None
@@ -1362,30 +1373,6 @@ impl Executor {
             self.fail(e);
         }
         true
-    }
-
-    pub(crate) fn leave_loop(&mut self, w: usize, lanes: LaneMask) {
-        let warp = &mut self.warps[w];
-        if let Some(id) = warp.innermost_loop() {
-            for l in lanes.iter() {
-                if let Some(s) = warp.status.get_mut(l) {
-                    *s = LaneStatus::Broke(id);
-                }
-            }
-        }
-    }
-
-    /// Moves an idle warp (no active lane) to where its lanes reconverge.
-    pub(crate) fn unwind(&mut self, w: usize) {
-        let warp = &mut self.warps[w];
-        if warp.leave_branch() {
-            return;
-        }
-        match warp.frames.last() {
-            None => warp.run = WarpRun::Done,
-            Some(Frame::Loop { cont_pc, .. }) => warp.pc = *cont_pc,
-            Some(Frame::If { .. }) => {}
-        }
     }
 
     /// Every variable of warp `warp` (index within the block running now), each with its value

@@ -742,9 +742,10 @@ pub fn launch_params(
         .iter()
         .map(|p| {
             let given = config.args.get(&p.name);
-            let table = program.constants.iter().any(|t| t.name == p.name);
+            let table = program.constants.iter().find(|t| t.name == p.name);
             let (kind, value) = match p.ty {
-                _ if table => ("constant", None),
+                _ if table.is_some_and(|t| t.device) => ("device", None),
+                _ if table.is_some() => ("constant", None),
                 Ty::Ptr(_) if given.is_some_and(|t| is_null_arg(t)) => ("null", None),
                 Ty::Ptr(_) => ("buffer", None),
                 _ => ("scalar", given.cloned()),

@@ -218,16 +218,31 @@ impl Memory {
         (len as u64).checked_mul(cell_bytes(elem))
     }
 
+    /// The charge of `len` cells of `elem` against the memory limit, or the message that
+    /// refuses it. The message states the array's own size (`len` × `sizeof(elem)`, what it
+    /// takes on a device) and, apart, what the emulator charges: every cell is held as one
+    /// value of [`cell_bytes`] bytes whatever its element type, so `int s[1 << 28]` is 1 GiB
+    /// on a device and 8 GiB here.
     fn check(&self, name: &str, elem: ValTy, len: usize) -> Result<u64, String> {
         match Self::need(elem, len) {
             Some(n) if self.used_bytes.saturating_add(n) <= self.limit_bytes => Ok(n),
-            n => Err(format!(
-                "memory limit reached by `{name}` ({len} cells of {}: {} bytes or more; {} of the {} bytes left to buffers are in use); raise it with --max-memory",
-                elem.name(),
-                n.map_or_else(|| "2^64".to_string(), |n| n.to_string()),
-                self.used_bytes,
-                self.limit_bytes,
-            )),
+            n => {
+                let device = (len as u64).checked_mul(crate::vector_types::size_of(elem));
+                let shown = |v: Option<u64>| {
+                    v.map_or_else(|| "2^64 or more".to_string(), |n| n.to_string())
+                };
+                Err(format!(
+                    "memory limit reached by `{name}` ({len} cells of {}: {} bytes; the emulator \
+                     holds each cell in {} bytes, so it needs {} bytes; {} of the {} bytes left \
+                     to buffers are in use); raise it with --max-memory",
+                    elem.name(),
+                    shown(device),
+                    cell_bytes(elem),
+                    shown(n),
+                    self.used_bytes,
+                    self.limit_bytes,
+                ))
+            }
         }
     }
 

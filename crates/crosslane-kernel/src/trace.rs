@@ -131,8 +131,9 @@ pub struct LaunchParam {
     /// Its type as `--entry 'name(T, U*)'` writes it (`float*`, `int`, `float4`, `uint64_t&`).
     pub ty: String,
     /// `buffer` (a pointer or reference: its cells are the buffer of this name in `memory`),
-    /// `null` (the null pointer), `scalar`, or `constant` (a file-scope `__constant__` table
-    /// the emulator passes as a buffer of this name; not an argument in C++).
+    /// `null` (the null pointer), `scalar`, `constant` (a file-scope `__constant__` table
+    /// the emulator passes as a buffer of this name; not an argument in C++) or `device` (a
+    /// file-scope `__device__`/`__managed__` variable, passed the same way).
     pub kind: &'static str,
     /// A scalar's value as given (`--arg`, the launch in host code, a default argument);
     /// absent when nothing set it (the parameter is then undefined in every lane, with a

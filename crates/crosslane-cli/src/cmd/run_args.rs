@@ -123,6 +123,10 @@ pub struct RunArgs {
     /// Kernel only: most distinct diagnostics listed; the rest are counted [default: 1000].
     #[arg(long)]
     pub max_diagnostics: Option<u64>,
+    /// Kernel only: deepest chain of device-function calls, recursion included (each call is
+    /// inlined, one copy per level; at most 512) [default: 64].
+    #[arg(long)]
+    pub max_call_depth: Option<u32>,
     /// WGSL only: workgroups dispatched, `X[,Y,Z]` (default 1; `--blocks` means the same).
     #[arg(long, value_parser = parse_dim3)]
     pub workgroups: Option<[usize; 3]>,
@@ -219,6 +223,7 @@ fn flag_limits(args: &RunArgs, base: Limits) -> Limits {
         max_tokens: args.max_tokens.unwrap_or(base.max_tokens),
         max_code: args.max_code.unwrap_or(base.max_code),
         max_diagnostics: args.max_diagnostics.unwrap_or(base.max_diagnostics),
+        max_call_depth: args.max_call_depth.unwrap_or(base.max_call_depth),
     }
 }
 
@@ -267,9 +272,10 @@ pub(crate) fn scenario_limits(
             "max_tokens" => l.max_tokens = n,
             "max_code" => l.max_code = n,
             "max_diagnostics" => l.max_diagnostics = n,
+            "max_call_depth" => l.max_call_depth = u32::try_from(n).unwrap_or(u32::MAX),
             _ => {
                 return Err(CliError::Usage(format!(
-                    "run: the scenario names no budget `{}` (max_work, max_memory, max_depth, max_tokens, max_code, max_diagnostics)",
+                    "run: the scenario names no budget `{}` (max_work, max_memory, max_depth, max_tokens, max_code, max_diagnostics, max_call_depth)",
                     escape_controls(key)
                 )))
             }

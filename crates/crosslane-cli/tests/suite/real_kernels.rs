@@ -919,9 +919,9 @@ fn unsupported_constructs_are_named_at_their_line() {
             "`p` is a struct (`P`) where a value is needed",
         ),
         (
-            "__global__ void k(int* o) {}\n__device__ int counter;\n",
+            "__global__ void k(int* o) {}\n__device__ int* counter;\n",
             "2:",
-            "a device variable at file scope: only constants are supported there",
+            "a device variable at file scope that is a pointer or a reference is not supported",
         ),
     ];
     for (src, line, needle) in cases {

@@ -343,6 +343,12 @@ impl Executor {
                     })
                 })
             }
+            ExprKind::Logical(_, _, _) if self.hoisted.contains_key(&(self.cur, e.id)) => {
+                // Its right operand calls a device function: the compiler ran it as a branch
+                // and left the result in a slot (`Compiler::short_circuit`).
+                let slot = self.hoisted[&(self.cur, e.id)];
+                self.read_var(w, slot, e.span, mask, cx)
+            }
             ExprKind::Logical(and, a, b) => {
                 let x = self.eval(w, a, mask, cx);
                 let mut need = LaneMask::none();

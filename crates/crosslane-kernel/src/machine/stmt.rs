@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ast::*;
+use crate::budget::Resource;
 use crate::builtins::{builtin, Builtin};
 use crate::exec::{dims_total, Executor};
 use crate::memory::Space;
@@ -29,6 +30,69 @@ const S_BARRIER_RULE: &str = "clang BuiltinsAMDGPU.def (__builtin_amdgcn_s_barri
 const PRINTF_LINE_BYTES: u64 = 48;
 
 impl Executor {
+    /// Marks `lanes` of warp `w` as having left the innermost loop (a false loop test).
+    pub(crate) fn leave_loop(&mut self, w: usize, lanes: LaneMask) {
+        let warp = &mut self.warps[w];
+        if let Some(id) = warp.innermost_loop() {
+            for l in lanes.iter() {
+                if let Some(s) = warp.status.get_mut(l) {
+                    *s = LaneStatus::Broke(id);
+                }
+            }
+        }
+    }
+
+    /// Moves an idle warp (no active lane) to where its lanes reconverge.
+    pub(crate) fn unwind(&mut self, w: usize) {
+        let warp = &mut self.warps[w];
+        if warp.leave_branch() {
+            return;
+        }
+        match warp.frames.last() {
+            None => warp.run = WarpRun::Done,
+            Some(Frame::Loop { cont_pc, .. }) => warp.pc = *cont_pc,
+            Some(Frame::If { .. }) => {}
+        }
+    }
+
+    /// A warp reached a call past the call-depth budget ([`crate::compile::Inst::CallTooDeep`])
+    /// with the lanes `active`: the run stops naming the budget that ended the inlining.
+    pub(crate) fn call_too_deep(
+        &mut self,
+        span: Span,
+        name: &str,
+        nesting: bool,
+        active: LaneMask,
+    ) {
+        // Some lane reached a call past the budget (an idle warp never gets here).
+        let lanes: Vec<String> = active.iter().take(4).map(|l| l.to_string()).collect();
+        let what = format!(
+            "the call of `{name}` at {}:{} in lane(s) {}{} (recursion{}; CUDA C++ \
+             Programming Guide, \"C++ Language Support\": a device thread's recursion \
+             is bounded by its stack, cudaLimitStackSize)",
+            span.shown().line,
+            span.shown().col,
+            lanes.join(", "),
+            if active.iter().count() > 4 {
+                ", …"
+            } else {
+                ""
+            },
+            if nesting {
+                ", inlined as deep as the statement nesting allows: each level nests \
+                 its body's statements"
+            } else {
+                ""
+            }
+        );
+        let resource = if nesting {
+            Resource::Depth
+        } else {
+            Resource::CallDepth
+        };
+        self.limit(resource, span.line, what);
+    }
+
     // -------------------------------------------------------------- statements
 
     /// Gives an address-taken local `slot` (`&x` somewhere in the kernel) one cell of memory

@@ -73,9 +73,15 @@ impl Parser<'_> {
         if !self.eat("?") {
             return Ok(c);
         }
-        let a = self.expr()?;
-        self.expect_punct(":")?;
-        let b = self.assign_expr()?;
+        // The operands are evaluated only where chosen ([`Parser::conditional`]).
+        self.conditional += 1;
+        let a = self.expr();
+        let b = a.and_then(|a| {
+            self.expect_punct(":")?;
+            Ok((a, self.assign_expr()?))
+        });
+        self.conditional -= 1;
+        let (a, b) = b?;
         let span = c.span;
         self.node(
             ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)),
@@ -99,7 +105,13 @@ impl Parser<'_> {
             let text = *p;
             let op_at = self.span();
             self.bump();
-            let rhs = match self.binary(prec + 1) {
+            // The right operand of `&&`/`||` is evaluated only where the left leaves the result
+            // undecided ([`Parser::conditional`]).
+            let short = matches!(op, Op::AndAnd | Op::OrOr);
+            self.conditional += u32::from(short);
+            let rhs = self.binary(prec + 1);
+            self.conditional -= u32::from(short);
+            let rhs = match rhs {
                 Ok(r) => r,
                 Err(e) => {
                     self.depth -= 1;

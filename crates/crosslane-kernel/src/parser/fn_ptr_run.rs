@@ -323,6 +323,17 @@ impl Parser<'_> {
                 self.expect_punct(",")?;
             }
         }
+        // The call runs before its statement, in every lane that reaches it: inside an operand
+        // that only some lanes evaluate it would run in the others too.
+        if self.conditional > 0 {
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                "a call through a function pointer inside `?:` or on the right of `&&`/`||` is \
+                 not supported (it would run in the lanes that skip that operand); call it in an \
+                 `if` (`if (c) r = f(x);`)",
+            ));
+        }
         // The synthesized statements show the call's text in the trace.
         let end = self.last_end();
         if args.len() != sig.params.len() {

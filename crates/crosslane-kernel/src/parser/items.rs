@@ -187,6 +187,12 @@ impl Parser<'_> {
                 return Ok(true);
             }
         }
+        if loose.is_empty() {
+            if let Some(vars) = self.device_vars()? {
+                program.constants.extend(vars);
+                return Ok(true);
+            }
+        }
         self.refuse_unsupported_item()?;
         if self.cub_alias()? {
             return Ok(true);
@@ -219,9 +225,10 @@ impl Parser<'_> {
             return Err(KernelError::new(
                 at.line,
                 at.col,
-                "a device variable at file scope: only constants are supported there \
-                 (`const`/`constexpr`/`__constant__` with a constant initializer); pass other \
-                 data as a kernel parameter (CLI --arg / --buffer)",
+                "a device variable at file scope of this form is not supported: constants \
+                 (`const`/`constexpr`/`__constant__` with a constant initializer) and \
+                 `__device__`/`__managed__` scalars and one-dimensional arrays of a value type \
+                 are; pass other data as a kernel parameter (CLI --arg / --buffer)",
             ));
         }
         let mark = self.pre.len();
@@ -1012,6 +1019,8 @@ impl Parser<'_> {
             values,
             copied_unread: false,
             span: at,
+            device: false,
+            scalar: false,
         }))
     }
 
@@ -1232,22 +1241,33 @@ impl Parser<'_> {
                         Level::Warning,
                     )
                 }
+                None if t.device => (
+                    super::device_vars::zero_fill_rule().to_string(),
+                    Level::Info,
+                ),
                 None => (
                     "zero: nothing copies into it (static storage starts zeroed)".to_string(),
                     Level::Info,
                 ),
             };
+            let (kind, rule) = if t.device {
+                (
+                    "global memory every thread of the launch shares",
+                    super::device_vars::DEVICE_VAR_RULE,
+                )
+            } else {
+                ("read-only data", CONSTANT_RULE)
+            };
             self.diag(
                 t.span,
                 level,
                 format!(
-                    "`__constant__ {}` ({} cells of {}) is read-only data, given to each kernel \
-                     as a buffer: {what}",
+                    "`{} {}` ({}) is {kind}, given to each kernel as a buffer: {what}",
+                    t.spelled(),
                     t.name,
-                    t.len,
-                    t.elem.name()
+                    t.shape(),
                 ),
-                CONSTANT_RULE,
+                rule,
             );
         }
     }

@@ -47,7 +47,8 @@ pub(crate) use fn_ptr_run::FN_NULL;
 pub(crate) use overload::type_of_words;
 mod const_eval;
 mod deduce_class;
-pub(crate) use const_eval::const_eval;
+mod device_vars;
+pub(crate) use const_eval::{const_eval, HostVal};
 mod constexpr_fn;
 mod cub;
 mod cub_direct;
@@ -299,6 +300,8 @@ pub fn parse_preprocessed(
     }
     program.kernel_scopes = kernel_scopes;
     p.fill_constant_tables(&mut program);
+    // Before the tables become parameters, which would hide the scalars' names.
+    device_vars::rewrite_scalars(&mut program);
     items::add_constant_params(&mut program);
     if let Some((at, note)) = fn_ptr_run::lower_program(&mut program)? {
         p.diag(at, Level::Info, note, fn_ptr_run::FN_PTR_RULE);
@@ -351,6 +354,11 @@ struct Parser<'a> {
     aliases: HashMap<String, ValTy>,
     diags: Vec<KernelDiagnostic>,
     depth: u32,
+    /// Operands being read that run only in some lanes: a `?:` operand or the right operand
+    /// of `&&`/`||` (C++17 [expr.cond]/1, [expr.log.and]/1, [expr.log.or]/1). A lowering that
+    /// moves work before the statement (a call through a function pointer) is refused there,
+    /// since it would run in every lane.
+    conditional: u32,
     max_depth: u32,
     elision_noted: bool,
     /// Unknown type names given a closest-name suggestion so far (each costs a scan of the
@@ -581,6 +589,7 @@ impl<'a> Parser<'a> {
             aliases: HashMap::new(),
             diags: Vec::new(),
             depth: 0,
+            conditional: 0,
             max_depth,
             elision_noted: false,
             suggestions: 0,

@@ -135,6 +135,16 @@ pub fn predefined(
                         def(&format!("{prefix}_{c}"), format!("{var}.{c}"));
                     }
                 }
+                // hip_runtime.h's dynamic shared memory declaration, kept "for compatibility
+                // with old HIP applications" (`hip/amd_detail/amd_hip_runtime.h`: `#define
+                // HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];`, the `;`
+                // included, so sources write it without one) and its attribute, defined empty
+                // beside it.
+                def(
+                    "HIP_DYNAMIC_SHARED(type, var)",
+                    "extern __shared__ type var[];".into(),
+                );
+                def("HIP_DYNAMIC_SHARED_ATTRIBUTE", String::new());
             }
             if let Some(a) = arch {
                 let (proc_macro, family) = gfx_macros(a)?;

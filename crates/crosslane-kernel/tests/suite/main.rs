@@ -28,6 +28,7 @@ mod kernel_cxx_syntax;
 mod kernel_decl_forms;
 mod kernel_dev_forms;
 mod kernel_device_h200;
+mod kernel_device_scope;
 mod kernel_entry_forms;
 mod kernel_errors;
 mod kernel_fills;

@@ -145,6 +145,7 @@ impl Surface {
             max_tokens: d.max_tokens.min(ceiling.max_tokens),
             max_code: d.max_code.min(ceiling.max_code),
             max_diagnostics: d.max_diagnostics.min(ceiling.max_diagnostics),
+            max_call_depth: d.max_call_depth.min(ceiling.max_call_depth),
         };
         let asked = [
             (

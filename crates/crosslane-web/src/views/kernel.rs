@@ -890,6 +890,8 @@ impl KernelView {
             max_tokens: get(3, d.max_tokens)?,
             max_code: get(4, d.max_code)?,
             max_diagnostics: get(5, d.max_diagnostics)?,
+            // No field of its own on the page yet: the default (a link's budgets may set it).
+            max_call_depth: d.max_call_depth,
         })
     }
 
