@@ -9,6 +9,7 @@
 //! spec leaves it to the implementation; every known GPU does this for 1-D workgroups; the
 //! GPU diff shows a device that differs).
 
+pub mod f16_bitcast;
 pub mod inherited;
 pub mod lower;
 pub mod math;
