@@ -68,4 +68,5 @@ mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
 mod wgsl_layout;
+mod wgsl_private;
 mod wgsl_uniformity;
