@@ -324,6 +324,11 @@ pub fn lower(
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
         let (elem, mut count, wgsl_elem) =
             elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        if g.space != AddressSpace::Private {
+            // Held by cells only in a variable of the invocation's own (`held_mixed_struct`).
+            types::cell_scalar(module, &module.types[g.ty].inner)
+                .map_err(|m| at_err(at, &name, m))?;
+        }
         if let TypeInner::Array {
             size: ArraySize::Pending(o),
             ..
