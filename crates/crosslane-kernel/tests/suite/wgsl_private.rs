@@ -208,3 +208,75 @@ fn main() {
         assert!(e.to_string().contains("unpack2x16float"), "{e}");
     }
 }
+
+#[test]
+fn function_and_private_structs_mix_f16_with_4_byte_scalars() {
+    // Tint: accepted; lavapipe (`crosslane run FILE --gpu`) matches all 10 cells. P's layout
+    // (WGSL § 13.4 Memory Layout, f16 size and alignment 2): a @0, b @2, n @4, v @8, x @16,
+    // m @20.
+    let src = "enable f16;
+struct P { a : f16, b : f16, n : u32, v : vec3<f16>, x : f32, m : mat2x2<f16> }
+var<private> G : P = P(0.25h, 0.5h, 3u, vec3<f16>(1.0h, 2.0h, 3.0h), -1.5, mat2x2<f16>(1.0h, 2.0h, 3.0h, 4.0h));
+fn bump(q : ptr<function, P>) { (*q).n += 10u; (*q).v.z = (*q).b; }
+fn make(k : u32) -> P { return P(f16(k), 1.0h, k * 2u, vec3<f16>(0.0h), f32(k) + 0.5, mat2x2<f16>()); }
+@group(0) @binding(0) var<storage, read_write> o : array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+  var p = P(1.5h, 2.0h, 7u, vec3<f16>(4.0h, 5.0h, 6.0h), 8.0, mat2x2<f16>(vec2<f16>(9.0h, 10.0h), vec2<f16>(11.0h, 12.0h)));
+  p.n += 1u;
+  let q = P(0.5h, p.a, p.n, p.v.zyx, p.x * 2.0, p.m);
+  bump(&p);
+  let r = make(5u);
+  o[0] = f32(p.a) + f32(p.b); o[1] = f32(p.n); o[2] = f32(q.b); o[3] = f32(q.n);
+  o[4] = f32(q.v.x); o[5] = q.x; o[6] = f32(q.m[1][0]); o[7] = f32(p.v.z);
+  o[8] = f32(G.a + G.b) + f32(G.n) + G.x + f32(G.v.y) + f32(G.m[1][1]);
+  o[9] = f32(r.a) + f32(r.n) + r.x;
+}
+";
+    let mut c = config();
+    c.buffer_len.insert("o".into(), 10);
+    // p.n = 7 + 1 = 8, then bump: 18 and p.v.z = p.b = 2. q = (0.5, 1.5, 8, (6, 5, 4), 16,
+    // p.m) with q.m[1][0] = 11. G: 0.25 + 0.5 + 3 - 1.5 + 2 + 4 = 8.25. r = make(5):
+    // 5 + 10 + 5.5 = 20.5.
+    assert_eq!(
+        floats(&run_with(src, c), "o"),
+        [3.5, 18.0, 1.5, 8.0, 6.0, 16.0, 11.0, 2.0, 8.25, 20.5]
+    );
+    // An element chosen at run time (Tint: accepted): invocation i stores n = 7 at v[i] and
+    // reads the other: o[0] = 5 + 7 * 10, o[1] = 4 + 4 * 10.
+    let src = "enable f16;
+struct P { a : f16, n : u32, v : vec2<f16> }
+@group(0) @binding(0) var<storage, read_write> o : array<f32>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) i : u32) {
+  var p = P(1.5h, 7u, vec2<f16>(4.0h, 5.0h));
+  p.v[i] = f16(p.n);
+  o[i] = f32(p.v[i ^ 1u]) + f32(p.v.x) * 10.0;
+}
+";
+    assert_eq!(floats(&run(src), "o"), [75.0, 44.0]);
+}
+
+#[test]
+fn a_buffer_of_a_struct_mixing_f16_and_u32_is_refused_with_what_to_write() {
+    // Tint: accepted. The engine's buffers have one cell width, so the buffer is refused at
+    // its declaration (3:23), naming the u32-pair form.
+    let src = "enable f16;
+struct P { a : f16, b : f16, n : u32 }
+@group(0) @binding(0) var<storage, read_write> p : array<P>;
+@compute @workgroup_size(2)
+fn main(@builtin(local_invocation_index) li : u32) { p[li].n = p[li].n + 1u; }
+";
+    let e = run_wgsl(src, config()).expect_err("refused");
+    assert_eq!((e.line, e.col), (3, 23), "{e}");
+    assert!(e.to_string().contains("unpack2x16float"), "{e}");
+    // A 4-byte vector beside an f16 member is refused in a function variable too.
+    let src = "enable f16;
+struct Q { a : f16, v : vec2<f32> }
+@group(0) @binding(0) var<storage, read_write> o : array<f32>;
+@compute @workgroup_size(1)
+fn main() { var q = Q(1.0h, vec2<f32>(2.0, 3.0)); o[0] = q.v.y; }
+";
+    let e = run_wgsl(src, config()).expect_err("refused").to_string();
+    assert!(e.contains("4-byte scalar members only"), "{e}");
+}
