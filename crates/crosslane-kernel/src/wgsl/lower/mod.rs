@@ -34,8 +34,10 @@
 //! - pointer parameters → reference parameters, one per data cell of the pointee, or (into
 //!   storage, uniform or workgroup memory, or to an array) a pointer to the first cell.
 //!
-//! `switch` becomes an if/else chain. Structs mixing `f16` with 4-byte scalars and an array
-//! inside a function-space struct indexed at run time are refused with a message naming them.
+//! `switch` becomes an if/else chain. Buffers of structs mixing `f16` with 4-byte scalars (a
+//! function or private variable of one is held by cells, `types::held_mixed_struct`) and an
+//! array inside a function-space struct indexed at run time are refused with a message naming
+//! them.
 
 use std::collections::{HashMap, HashSet};
 
