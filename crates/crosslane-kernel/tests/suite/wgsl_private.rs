@@ -157,6 +157,15 @@ fn main(@builtin(local_invocation_index) li : u32) { o[li] = OK[li] + OK[0]; }
     let mut c = config();
     c.args.insert("K".into(), "0.5".into());
     assert_eq!(floats(&run_with(src, c), "o"), [1.0, 1.5]);
+    // Tint: accepted. An override without a value is an error only where it is used; a
+    // private variable the entry point never uses does not use it: o[0] = 5.
+    let src = "override N: u32;
+var<private> X: u32 = N;
+@group(0) @binding(0) var<storage, read_write> o : array<u32>;
+@compute @workgroup_size(1)
+fn main() { o[0] = 5u; }
+";
+    assert_eq!(ints(&run(src), "o"), [5]);
 }
 
 #[test]

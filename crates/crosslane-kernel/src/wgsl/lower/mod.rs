@@ -412,6 +412,10 @@ pub fn lower(
                     span: low.uniq(at),
                 });
             }
+            // One the entry point never uses (nor the helpers it calls) is not declared: its
+            // initializer may name an override the pipeline leaves unset, which is an error
+            // only when used (WGSL spec, Override Declarations).
+            AddressSpace::Private if shader.info.get_entry_point(idx)[h].is_empty() => {}
             AddressSpace::Private => {
                 // WGSL § 7.3 var Declarations: per invocation, its initializer's value, else
                 // the zero value (`private.rs`).

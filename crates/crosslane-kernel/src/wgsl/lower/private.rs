@@ -41,14 +41,7 @@ impl Lower<'_> {
                     None => zero(t, at),
                 };
                 let span = self.uniq(at);
-                out.push(local_decl(
-                    comp_name(name, k),
-                    Ty::Val(t),
-                    None,
-                    value,
-                    span,
-                    at,
-                ));
+                out.push(local_decl(comp_name(name, k), t, value, span, at));
             }
             return Ok(out);
         }
@@ -59,14 +52,7 @@ impl Lower<'_> {
                     None => zero(elem, at),
                 };
                 let span = self.uniq(at);
-                out.push(local_decl(
-                    name.to_string(),
-                    Ty::Val(elem),
-                    None,
-                    value,
-                    span,
-                    at,
-                ));
+                out.push(local_decl(name.to_string(), elem, value, span, at));
             }
             Count::Fixed(len) => {
                 let n = len.saturating_mul(comps as usize);
@@ -230,22 +216,15 @@ impl Lower<'_> {
     }
 }
 
-/// `T name = value;` (or `T name[n]`) at `at`, declared under `span`.
-fn local_decl(
-    name: String,
-    ty: Ty,
-    array: Option<Option<Expr>>,
-    value: Expr,
-    span: ast::Span,
-    at: ast::Span,
-) -> Stmt {
+/// `T name = value;` at `at`, declared under `span`.
+fn local_decl(name: String, ty: ValTy, value: Expr, span: ast::Span, at: ast::Span) -> Stmt {
     stmt(
         StmtKind::Decl(
             Storage::default(),
             vec![Declarator {
                 name,
-                ty,
-                array,
+                ty: Ty::Val(ty),
+                array: None,
                 init: Some(value),
                 span,
                 id: NodeId::fresh(),
