@@ -457,7 +457,8 @@ pub fn parse_limited(
     }
     let module = naga::front::wgsl::parse_str(&text).map_err(|e| {
         let offset = e.location(&text).map(|l| l.offset as usize);
-        if let Some((at, m)) = super::f16_bitcast::hint(&text, offset.unwrap_or(0), &e.message()) {
+        let hint = super::f16_bitcast::hint(&text, offset.unwrap_or(0), e.message());
+        if let Some((at, m)) = hint {
             let (line, col) = line_col(&text, at);
             return KernelError::new(line, col, m);
         }
