@@ -9,6 +9,7 @@
 //! spec leaves it to the implementation; every known GPU does this for 1-D workgroups; the
 //! GPU diff shows a device that differs).
 
+pub mod f16_bitcast;
 pub mod fills;
 pub mod inherited;
 pub mod lower;
@@ -248,6 +249,11 @@ pub fn engine_config(p: &Prepared, config: &LaunchConfig) -> LaunchConfig {
     c.dialect = Some(Dialect::Wgsl);
     c.lanes = Some(config.lanes.unwrap_or(32));
     c.block_dim = Some(p.workgroup_size.map(|d| d.max(1) as usize));
+    // The launch's `override` values (by name or `@id`) were taken by `prepare`; they name no
+    // parameter of the entry point, and the engine would warn that they are unused.
+    c.args.retain(|k, _| {
+        !p.overrides.iter().any(|n| n == k) && !p.constants.iter().any(|(n, _)| n == k)
+    });
     let threads: usize = p
         .workgroup_size
         .iter()

@@ -456,9 +456,13 @@ pub fn parse_limited(
         }
     }
     let module = naga::front::wgsl::parse_str(&text).map_err(|e| {
-        let (line, col) = e
-            .location(&text)
-            .map_or((1, 1), |l| line_col(&text, l.offset as usize));
+        let offset = e.location(&text).map(|l| l.offset as usize);
+        let hint = super::f16_bitcast::hint(&text, offset.unwrap_or(0), e.message());
+        if let Some((at, m)) = hint {
+            let (line, col) = line_col(&text, at);
+            return KernelError::new(line, col, m);
+        }
+        let (line, col) = offset.map_or((1, 1), |o| line_col(&text, o));
         let labels: Vec<String> = e
             .labels()
             .filter(|(_, l)| !l.is_empty())

@@ -75,4 +75,5 @@ mod wgsl_builtins;
 mod wgsl_corpus;
 mod wgsl_fixes;
 mod wgsl_layout;
+mod wgsl_private;
 mod wgsl_uniformity;

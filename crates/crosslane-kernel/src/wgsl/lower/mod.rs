@@ -34,8 +34,10 @@
 //! - pointer parameters → reference parameters, one per data cell of the pointee, or (into
 //!   storage, uniform or workgroup memory, or to an array) a pointer to the first cell.
 //!
-//! `switch` becomes an if/else chain. Structs mixing `f16` with 4-byte scalars and an array
-//! inside a function-space struct indexed at run time are refused with a message naming them.
+//! `switch` becomes an if/else chain. Buffers of structs mixing `f16` with 4-byte scalars (a
+//! function or private variable of one is held by cells, `types::held_mixed_struct`) and an
+//! array inside a function-space struct indexed at run time are refused with a message naming
+//! them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -59,6 +61,7 @@ mod matrix;
 mod names;
 mod overrides;
 mod places;
+mod private;
 mod statements;
 mod switch;
 mod types;
@@ -325,6 +328,11 @@ pub fn lower(
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
         let (elem, mut count, wgsl_elem) =
             elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        if g.space != AddressSpace::Private {
+            // Held by cells only in a variable of the invocation's own (`held_mixed_struct`).
+            types::cell_scalar(module, &module.types[g.ty].inner)
+                .map_err(|m| at_err(at, &name, m))?;
+        }
         if let TypeInner::Array {
             size: ArraySize::Pending(o),
             ..
@@ -406,72 +414,39 @@ pub fn lower(
                     span: low.uniq(at),
                 });
             }
-            AddressSpace::Private if comps > 1 && matches!(count, Count::Scalar) => {
-                // A private vector, matrix or struct: one per-invocation local per data cell,
-                // zeroed.
-                if g.init.is_some() {
-                    return Err(at_err(
-                        at,
-                        &name,
-                        "an initialized private vector, matrix or struct is not emulated yet",
-                    ));
-                }
-                let cells = low
-                    .type_cells(&module.types[g.ty].inner)
-                    .unwrap_or_default();
-                for (k, elem) in cells {
-                    let span = low.uniq(at);
-                    prelude.push(stmt(
-                        StmtKind::Decl(
-                            Storage::default(),
-                            vec![Declarator {
-                                name: comp_name(&name, k),
-                                ty: Ty::Val(elem),
-                                array: None,
-                                init: Some(zero(elem, at)),
-                                span,
-                                id: NodeId::fresh(),
-                            }],
-                        ),
-                        at,
-                    ));
-                }
+            // One the entry point never uses (nor the helpers it calls) is not declared: its
+            // initializer may name an override the pipeline leaves unset, which is an error
+            // only when used (WGSL spec, Override Declarations).
+            AddressSpace::Private if shader.info.get_entry_point(idx)[h].is_empty() => {}
+            AddressSpace::Private => {
+                // WGSL § 7.3 var Declarations: per invocation, its initializer's value, else
+                // the zero value (`private.rs`).
+                let decls = low.private_var(&name, g.ty, g.init, elem, count, at)?;
+                prelude.extend(decls);
             }
-            AddressSpace::WorkGroup | AddressSpace::Private => {
-                let shared = g.space == AddressSpace::WorkGroup;
+            AddressSpace::WorkGroup => {
+                // WGSL § var Declarations: a workgroup variable has no initializer; it
+                // starts as the zero value, stored by `zero_workgroup`.
                 let count = cells(count);
-                let init = match (count, g.init, shared) {
-                    (Count::Scalar, Some(e), _) => Some(low.global_const(e, at)?),
-                    (Count::Scalar, None, false) => Some(zero(elem, at)),
-                    _ => None,
-                };
                 let array = match count {
-                    Count::Fixed(n) => Some(Some(int_lit(n as u64, at))),
+                    Count::Fixed(n) => int_lit(n as u64, at),
                     // A workgroup scalar is a one-cell array (`name[0]`), so an atomic can take
                     // its address.
-                    Count::Scalar if shared => Some(Some(int_lit(1, at))),
+                    Count::Scalar => int_lit(1, at),
                     Count::Runtime => return Err(at_err(at, &name, "a runtime-sized array here")),
-                    Count::Scalar => None,
                 };
-                let ty = if array.is_some() {
-                    Ty::Ptr(elem)
-                } else {
-                    Ty::Val(elem)
-                };
-                if shared {
-                    zeroing.push((name.clone(), elem, count, at));
-                }
+                zeroing.push((name.clone(), elem, count, at));
                 prelude.push(stmt(
                     StmtKind::Decl(
                         Storage {
-                            shared,
+                            shared: true,
                             external: false,
                         },
                         vec![Declarator {
                             name,
-                            ty,
-                            array,
-                            init,
+                            ty: Ty::Ptr(elem),
+                            array: Some(Some(array)),
+                            init: None,
                             span: low.uniq(at),
                             id: NodeId::fresh(),
                         }],

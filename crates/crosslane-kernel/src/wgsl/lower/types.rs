@@ -121,15 +121,49 @@ pub(super) fn cell_scalar(
         return Ok(naga::Scalar::U32);
     }
     Err(
-        "structs mixing `f16` (or `bool`) with 4-byte scalars are not emulated yet: the \
-         emulator's buffers have one cell width"
+        "structs mixing `f16` (or `bool`) with 4-byte scalars are emulated only as function \
+         or private variables (with 4-byte scalar members only): the emulator's buffers have \
+         one cell width; in a buffer, hold each `f16` pair in a `u32` member and convert \
+         with `unpack2x16float` / `pack2x16float`"
             .into(),
     )
 }
 
-/// The bytes of one cell of a type (its [`cell_scalar`]'s width; 4 when it has none).
+/// The bytes of one cell of a type (its [`cell_scalar`]'s width; 2 for a
+/// [`held_mixed_struct`]; 4 when it has none).
 pub(super) fn cell_width(module: &naga::Module, inner: &TypeInner) -> u32 {
+    if held_mixed_struct(module, inner) {
+        return 2;
+    }
     cell_scalar(module, inner).map_or(4, |s| u32::from(s.width.max(1)))
+}
+
+/// Whether `inner` is a struct mixing `f16` members (scalars, vectors, matrices) with 4-byte
+/// scalar members, and nothing else: a function or private variable of it is held one local
+/// per member cell, numbered in 2-byte cells (WGSL § 13.4 Memory Layout: `f16` has size and
+/// alignment 2, so every member starts at a distinct even offset and each `f16` component
+/// at its own 2-byte cell; a 4-byte scalar takes the cell at its offset). A buffer of it
+/// stays refused (the engine's buffers have one cell width), as do 4-byte vectors, nested
+/// structs and arrays in it (their components are numbered in their own 4-byte cells).
+pub(super) fn held_mixed_struct(module: &naga::Module, inner: &TypeInner) -> bool {
+    let TypeInner::Struct { members, .. } = inner else {
+        return false;
+    };
+    let (mut half, mut word) = (false, false);
+    for m in members {
+        match &module.types[m.ty].inner {
+            TypeInner::Scalar(s) if s.width == 4 => word = true,
+            TypeInner::Scalar(s)
+            | TypeInner::Vector { scalar: s, .. }
+            | TypeInner::Matrix { scalar: s, .. }
+                if *s == naga::Scalar::F16 =>
+            {
+                half = true
+            }
+            _ => return false,
+        }
+    }
+    half && word
 }
 
 /// A type's size in cells, padding included (WGSL § Alignment and Size, as naga computes it;
@@ -257,7 +291,12 @@ pub(super) fn struct_layout(
     let TypeInner::Struct { members, span } = inner else {
         return Err("not a struct".into());
     };
-    let sc = cell_scalar(module, inner)?;
+    // A held mixed struct: 2-byte cells (`held_mixed_struct`), each local of its own type.
+    let sc = if held_mixed_struct(module, inner) {
+        naga::Scalar::F16
+    } else {
+        cell_scalar(module, inner)?
+    };
     let w = u32::from(sc.width.max(1));
     let starts = members.iter().map(|m| m.offset / w).collect();
     Ok((sc, *span / w, starts))
@@ -338,6 +377,12 @@ pub(super) fn elem_of(
         }
     };
     match &module.types[ty].inner {
+        // Held one local per cell (never as one run of cells): its cells' own types.
+        t if held_mixed_struct(module, t) => Ok((
+            ValTy::scalar(Scalar::F16),
+            Count::Scalar,
+            wgsl_type_name(module, t),
+        )),
         TypeInner::Array { base, size, .. } => {
             let (e, n) = scalar(&module.types[*base].inner)?;
             let count = match size {
