@@ -48,7 +48,7 @@ pub(crate) use overload::type_of_words;
 mod const_eval;
 mod deduce_class;
 mod device_vars;
-pub(crate) use const_eval::{const_eval, HostVal};
+pub(crate) use const_eval::const_eval;
 mod constexpr_fn;
 mod cub;
 mod cub_direct;
