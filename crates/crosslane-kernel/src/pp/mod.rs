@@ -471,7 +471,6 @@ pub fn preprocess(
             diags.push(diag(*line, 1, Level::Info, format!("_Pragma(\"{p}\") noted: the loop runs as written (unrolling changes no result)")));
         }
     }
-    let mut record = record;
     record.fp_contract = contract_ranges(&contract, &tokens);
     let comments = lexed
         .comments
