@@ -191,6 +191,12 @@ fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool
         if to.elem != from.elem {
             return false;
         }
+        // The allocation the earlier launch saw is the buffer's size: a launch whose own
+        // arguments did not give it (a buffer sized by the default of one cell per thread)
+        // takes it, so its reads past that default find the cells, not "outside the buffer".
+        if to.cells.len() < from.cells.len() {
+            to.cells.resize(from.cells.len(), None);
+        }
         for (c, v) in to.cells.iter_mut().zip(&from.cells) {
             c.clone_from(v);
         }
