@@ -215,7 +215,7 @@ test('an array beyond the memory limit is reported at its line', async () => {
   await runToEnd(page);
   const error = await page.$('#kernel-diagnostics li[data-level="error"][data-line="2"]');
   assert.ok(error, 'an error on line 2');
-  assert.match(await error.textContent(), /memory limit reached by `a` \(9000000 cells of int: \d+ bytes or more;.*--max-memory/);
+  assert.match(await error.textContent(), /memory limit reached by `a` \(9000000 cells of int: 36000000 bytes; the emulator holds each cell in \d+ bytes, so it needs \d+ bytes;.*--max-memory/);
   assert.match(await page.getAttribute('#kernel-gutter .gl[data-line="2"]', 'class'), /mark-error/);
   await page.close();
 });
