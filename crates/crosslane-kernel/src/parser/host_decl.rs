@@ -262,6 +262,17 @@ impl Parser<'_> {
                             None => return,
                         }
                     }
+                    // Elements past the list are value-initialized: zero (C++17
+                    // [dcl.init.aggr]/5.2, [dcl.init]/8), so `int h[8] = {};` is eight zeros and
+                    // `{5}` is 5 then seven zeros, never a fill of the list's own making.
+                    if let Some(&n) = st.arrays.get(&name) {
+                        let n = usize::try_from(n)
+                            .unwrap_or(0)
+                            .min(super::host::MAX_FILL as usize);
+                        if values.len() < n {
+                            values.resize(n, "0".to_string());
+                        }
+                    }
                     st.fills.insert(name, (values, toks[k].line));
                 }
             }
