@@ -27,7 +27,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 use super::ast::{HostArg, HostLaunch, Program};
-use super::budget::LimitHit;
+use super::budget::{LimitHit, Resource};
 use super::exec::{Executor, LaunchConfig};
 use super::memory::Buffer;
 use super::parser::Parsed;
@@ -50,6 +50,9 @@ type Source = (u32, usize);
 #[derive(Clone, Default)]
 struct Ran {
     bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
+    /// Bytes of the buffers kept in `bufs`, charged against `--max-memory`: a loop of launches
+    /// over a large buffer keeps one copy per launch.
+    kept: u64,
     work: u64,
     diags: Vec<KernelDiagnostic>,
     stop: Option<Outcome>,
@@ -339,8 +342,9 @@ fn run_one(
     ex.meter.work = ran.work;
     while ex.advance() {}
     ran.work = ex.meter.work;
-    let trace = ex.trace.clone();
-    // Each distinct warning or error once (the merged list counts repeats).
+    // Each distinct warning or error once (the merged list counts repeats). Read in place: a
+    // clone of the trace would copy every buffer of the launch.
+    let trace = &ex.trace;
     for d in &trace.merged_diagnostics {
         if matches!(d.level, Level::Warning | Level::Error) && d.line > 0 {
             let k = KernelDiagnostic {
@@ -353,7 +357,7 @@ fn run_one(
             ran.diags.push(from_other(&l, later, &k));
         }
     }
-    match trace.outcome {
+    match trace.outcome.clone() {
         Some(Outcome::Finished) | None => {}
         Some(Outcome::Limit(hit)) => {
             ran.stop = Some(Outcome::Limit(LimitHit {
@@ -372,6 +376,20 @@ fn run_one(
     }
     if let Some(f) = sub.program.functions.iter().find(|f| f.name == l.kernel) {
         store(&ex, f, &l, ran);
+    }
+    let limit = user.limits.max_memory;
+    if ran.kept > limit {
+        ran.stop = Some(Outcome::Limit(LimitHit {
+            resource: Resource::Memory,
+            limit,
+            line: l.span.line,
+            what: format!(
+                "{}: the buffers of the launches run so far ({} bytes kept for the launches \
+                 after them)",
+                which(&l, later),
+                ran.kept
+            ),
+        }));
     }
 }
 
@@ -412,6 +430,10 @@ fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran)
                 }
             }
         }
+        let cell = std::mem::size_of::<Option<crate::types::KVal>>() as u64;
+        ran.kept = ran
+            .kept
+            .saturating_add((buf.cells.len() as u64).saturating_mul(cell));
         ran.bufs.entry((l.id, j)).or_default().push((name, buf));
     }
 }

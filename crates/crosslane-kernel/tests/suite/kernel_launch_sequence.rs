@@ -427,3 +427,43 @@ int main() {
     let t = run_entry(src, None);
     assert_eq!(ints(&t, "d"), vec![Some(1); 32]);
 }
+
+#[test]
+fn the_buffers_kept_for_later_launches_count_against_the_memory_budget() {
+    // 50 launches in a host loop over one buffer of 65536 ints: each launch run after the
+    // traced one keeps a copy of the buffer for the launches after it, 65536 cells of at least
+    // 16 bytes each (an `Option<KVal>`), at least 1 MiB a launch, so 50 copies pass a 16 MiB
+    // budget (which the traced launch itself, about 8.4 MB with its trace, stays within) and the
+    // run ends at the memory limit, naming a later launch, instead of holding them all.
+    let src = "\
+__global__ void inc(int* d) { d[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
+int main() {
+  int *d;
+  cudaMalloc(&d, 65536 * sizeof(int));
+  cudaMemset(d, 0, 65536 * sizeof(int));
+  for (int r = 0; r < 50; r++) inc<<<64, 1024>>>(d);
+  return 0;
+}
+";
+    let limits = Limits {
+        max_memory: 16 << 20,
+        max_work: 1 << 40,
+        ..Limits::default()
+    };
+    let config = LaunchConfig {
+        limits,
+        ..LaunchConfig::default()
+    };
+    let t = run_kernel(src, config).unwrap_or_else(|e| panic!("{e}"));
+    match &t.outcome {
+        Some(Outcome::Limit(hit)) => {
+            assert!(hit.what.contains("the later launch `inc(d)`"), "{hit:?}");
+            assert!(
+                hit.what.contains("kept for the launches after them"),
+                "{hit:?}"
+            );
+            assert_eq!(hit.limit, 16 << 20);
+        }
+        other => panic!("{other:?}"),
+    }
+}
