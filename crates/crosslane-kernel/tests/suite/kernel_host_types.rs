@@ -4,28 +4,9 @@
 //! buffer, `d + 16` views `d` from element 16 on, and a host helper function returning a
 //! value is evaluated. Each expected value is derived by hand or by the Python beside it.
 
+use crate::support::{floats, ints, said};
 use crosslane_core::Level;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig};
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    crate::cells::cell_ints(t.buffer(name).unwrap())
-}
-
-fn floats(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
-    t.buffer(name)
-        .unwrap()
-        .iter()
-        .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_f64))
-        .collect()
-}
-
-fn said(t: &KernelTrace, level: Level) -> Vec<String> {
-    t.merged_diagnostics
-        .iter()
-        .filter(|d| d.level == level)
-        .map(|d| d.message.clone())
-        .collect()
-}
 
 fn run(src: &str) -> KernelTrace {
     run_kernel(src, LaunchConfig::default()).unwrap_or_else(|e| panic!("{e}"))

@@ -4,12 +4,9 @@
 //! after it when it finishes, and a launch in a host loop once per iteration. Each expected value
 //! is derived by hand (or by the Python written beside it) from the kernels' own arithmetic.
 
+use crate::support::{ints, said};
 use crosslane_core::Level;
 use crosslane_kernel::{run_kernel, KernelTrace, LaunchConfig, Limits, Outcome};
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    crate::cells::cell_ints(t.buffer(name).unwrap_or_else(|| panic!("no buffer {name}")))
-}
 
 fn ints_at_launch(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
     let b = t
@@ -19,14 +16,6 @@ fn ints_at_launch(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
         .find(|b| b.name == name)
         .unwrap_or_else(|| panic!("no buffer {name}"));
     crate::cells::cell_ints(&b.cells)
-}
-
-fn said(t: &KernelTrace, level: Level) -> Vec<String> {
-    t.merged_diagnostics
-        .iter()
-        .filter(|d| d.level == level)
-        .map(|d| d.message.clone())
-        .collect()
 }
 
 fn run_entry(src: &str, entry: Option<&str>) -> KernelTrace {

@@ -9,20 +9,13 @@
 //! `struct.pack('<e', x)` for binary16, the high 16 bits of `struct.pack('<f', x)` for
 //! bfloat16; memory is little-endian on every NVIDIA and AMD GPU).
 
+use crate::support::{has, ints};
 use crosslane_core::{Dialect, Level};
 use crosslane_kernel::{run_kernel, run_kernel_traced, KVal, KernelTrace, LaunchConfig, TraceMode};
 
+/// One CUDA block of `threads` threads with `buffers` (`crate::support::launch`).
 fn launch(threads: usize, buffers: &[(&str, usize, &str)]) -> LaunchConfig {
-    let mut c = LaunchConfig {
-        dialect: Some(Dialect::Cuda),
-        block_dim: Some([threads, 1, 1]),
-        ..LaunchConfig::default()
-    };
-    for (name, len, fill) in buffers {
-        c.buffer_len.insert((*name).into(), *len);
-        c.args.insert((*name).into(), (*fill).into());
-    }
-    c
+    crate::support::launch(Dialect::Cuda, threads, buffers)
 }
 
 /// Each cell's value, a defined vector cell's components in order (`None` for an undefined
@@ -36,15 +29,6 @@ fn nums(t: &KernelTrace, name: &str) -> Vec<Option<f64>> {
         }
     }
     out
-}
-
-fn ints(t: &KernelTrace, name: &str) -> Vec<Option<i128>> {
-    crate::cells::cell_ints(t.buffer(name).unwrap_or_else(|| panic!("no buffer {name}")))
-}
-
-fn has(t: &KernelTrace, level: Level, words: &str) -> bool {
-    t.all_diagnostics()
-        .any(|d| d.level == level && d.message.contains(words))
 }
 
 const VEC4H: &str = "\
