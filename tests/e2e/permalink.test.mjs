@@ -130,6 +130,15 @@ test('Back restores the previous state; a typing burst is one history entry, a m
   await page.close();
 });
 
+/** A scenario as JSON (CUDA's __shfl_xor_sync in the operation view). */
+const SCENARIO_JSON = '{"version":1,"view":{"op":{"dialect":"cuda","op":"__shfl_xor_sync"}}}';
+
+function lastByteFlipped(buf) {
+  const out = Buffer.from(buf);
+  out[out.length - 1] ^= 0xff;
+  return out;
+}
+
 function b64url(buf) {
   return Buffer.from(buf).toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
@@ -145,6 +154,15 @@ test('damaged and hostile links open the default scenario with one clear line', 
     ['no prefix', 'hello', /must start with `v1\.`/],
     ['decompression bomb', bomb, /too large: inflated scenario/],
     ['absurd size', `v1.${'A'.repeat(40000)}`, /too large: link/],
+    // The page inflates with the browser's DecompressionStream: its errors read as the core's.
+    // The zlib stream's last byte is the low byte of its Adler-32 (RFC 1950 §2.2): changed, the
+    // data inflates and the checksum fails.
+    ['checksum', `v1.${b64url(lastByteFlipped(deflateSync(Buffer.from(SCENARIO_JSON))))}`,
+      /permalink damaged: its data does not inflate \(checksum mismatch\)/],
+    // A zlib header (0x78 0x9c), then a block header byte 0x07: BFINAL = 1, BTYPE = 11, the
+    // reserved block type (RFC 1951 §3.2.3).
+    ['reserved block type', `v1.${b64url(Buffer.from([0x78, 0x9c, 0x07, 0, 0, 0, 0, 0]))}`,
+      /permalink damaged: its data does not inflate/],
     ['not a scenario', `v1.${b64url(deflateSync(Buffer.from('{"version":1,"view":{"hologram":{}}}')))}`, /not a crosslane scenario/],
     ['future scenario version', `v1.${b64url(deflateSync(Buffer.from('{"version":7,"view":{}}')))}`, /scenario version 7 is not supported/],
   ];

@@ -63,11 +63,28 @@ pub fn start() {
         return;
     }
     panic::install();
+    if permalink::arriving() {
+        // The address holds a link: the browser inflates it (asynchronous, a few milliseconds)
+        // before the views mount and draw, so the first render shows the link's scenario, or
+        // the default one with the link's error, as it always did.
+        wasm_bindgen_futures::spawn_local(async {
+            let arrived = permalink::arrival().await;
+            mount_page(arrived);
+        });
+    } else {
+        mount_page(None);
+    }
+}
+
+/// Mounts the views, then reads the link (`arrived`: the address's link, decoded) and keeps
+/// the URL up to date; the "loading crosslane (N KB)…" line goes.
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
+fn mount_page(arrived: Option<permalink::Arrival>) {
     if let Err(e) = views::mount_all() {
         panic::banner(&format!("crosslane could not mount its views: {e:?}"));
     }
     // After every view registered its hooks: the URL can now be read and kept up to date.
-    if let Err(e) = embed::install().and_then(|()| permalink::install()) {
+    if let Err(e) = embed::install().and_then(|()| permalink::install(arrived)) {
         panic::banner(&format!("crosslane could not read its link: {e:?}"));
     }
     // The module answers: the "loading crosslane (N KB)…" line of index.html goes.

@@ -7,7 +7,11 @@
 //!
 //! Links arrive from anyone, so [`decode`] bounds its work before doing it: the link at most
 //! [`MAX_LINK_LEN`] bytes, the inflated JSON at most [`MAX_JSON_LEN`] bytes — checked while
-//! inflating, so a compression bomb stops at the cap instead of being allocated. Strings inside
+//! inflating, so a compression bomb stops at the cap instead of being allocated. [`decode`] is
+//! three steps, each public: [`unpack`] (length, prefix, base64url), [`inflate`] (miniz_oxide)
+//! and [`scenario_of_json`]; the page's first module runs the first and the last and inflates
+//! with the browser's `DecompressionStream`, under the same cap and with the same errors, so
+//! that it carries no inflater (crates/crosslane-web/src/permalink/inflate.rs). Strings inside
 //! a scenario (`<script>` included) are data: they round-trip as the same plain text and the
 //! link itself contains only `[A-Za-z0-9_-]` after its prefix.
 
@@ -106,12 +110,26 @@ pub fn link_from_zlib(packed: &[u8]) -> String {
     link
 }
 
-/// Decodes a permalink (surrounding whitespace ignored).
+/// Decodes a permalink (surrounding whitespace ignored): [`unpack`], [`inflate`], then
+/// [`scenario_of_json`].
 ///
 /// # Errors
 /// [`PermalinkError`]: no or another prefix, over a size cap, not base64url, truncated, corrupt,
 /// or not a scenario of a version this build reads.
 pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
+    scenario_of_json(&inflate(&unpack(link)?)?)
+}
+
+/// The zlib stream (RFC 1950) inside a permalink, not yet inflated: the link's length, prefix
+/// and base64url checked. [`decode`]'s first step, public for a reader that inflates with
+/// something else: the page's first module inflates with the browser's
+/// `DecompressionStream("deflate")`, so that it carries no inflater of its own
+/// (docs/benchmarks.md, "Time to first lanes").
+///
+/// # Errors
+/// [`PermalinkError`]: over [`MAX_LINK_LEN`], no or another prefix, nothing after the prefix
+/// ([`PermalinkError::Truncated`]), not base64url.
+pub fn unpack(link: &str) -> Result<Vec<u8>, PermalinkError> {
     let link = link.trim();
     if link.len() > MAX_LINK_LEN {
         return Err(PermalinkError::TooLarge {
@@ -125,7 +143,7 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
     if body.is_empty() {
         return Err(PermalinkError::Truncated);
     }
-    let packed = B64.decode(body).map_err(|e| match e {
+    B64.decode(body).map_err(|e| match e {
         // A length of 4k+1 characters cannot come from an encoder: the link was cut.
         DecodeError::InvalidLength(_) => PermalinkError::Truncated,
         DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol(at, _) => {
@@ -137,9 +155,19 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
             )
         }
         DecodeError::InvalidPadding => PermalinkError::NotBase64("=".into()),
-    })?;
-    let json = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_JSON_LEN)
-        .map_err(|e| match e.status {
+    })
+}
+
+/// Inflates a link's zlib stream ([`unpack`]) with miniz_oxide, stopping at [`MAX_JSON_LEN`]
+/// bytes of output, so a compression bomb is refused before it is allocated.
+///
+/// # Errors
+/// [`PermalinkError::TooLarge`] over the cap, [`PermalinkError::Truncated`] when the stream
+/// ends early, [`PermalinkError::Corrupt`] for anything else (a bad header or block, an
+/// Adler-32 mismatch: `checksum mismatch`).
+pub fn inflate(packed: &[u8]) -> Result<Vec<u8>, PermalinkError> {
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(packed, MAX_JSON_LEN).map_err(|e| {
+        match e.status {
             TINFLStatus::HasMoreOutput => PermalinkError::TooLarge {
                 what: "inflated scenario",
                 limit: MAX_JSON_LEN,
@@ -149,8 +177,17 @@ pub fn decode(link: &str) -> Result<Scenario, PermalinkError> {
             }
             TINFLStatus::Adler32Mismatch => PermalinkError::Corrupt("checksum mismatch".into()),
             other => PermalinkError::Corrupt(format!("{other:?}")),
-        })?;
-    Ok(Scenario::from_json(&json)?)
+        }
+    })
+}
+
+/// The scenario of a link's inflated JSON ([`decode`]'s last step).
+///
+/// # Errors
+/// [`PermalinkError::NotAScenario`]: not JSON, not a scenario, or a scenario version this build
+/// does not read.
+pub fn scenario_of_json(json: &[u8]) -> Result<Scenario, PermalinkError> {
+    Ok(Scenario::from_json(json)?)
 }
 
 /// The permalink inside `text`: the text itself, or — for a page URL — what follows its last

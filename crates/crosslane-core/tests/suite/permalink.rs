@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use crosslane_core::permalink::{decode, encode, PermalinkError, MAX_JSON_LEN, MAX_LINK_LEN};
+use crosslane_core::permalink::{
+    decode, encode, inflate, scenario_of_json, unpack, PermalinkError, MAX_JSON_LEN, MAX_LINK_LEN,
+};
 use crosslane_core::scenario::{Scenario, ScenarioError, View};
 use crosslane_core::OpRequest;
 use proptest::prelude::*;
@@ -177,6 +179,35 @@ fn a_compression_bomb_stops_at_the_cap() {
         decode(&under),
         Err(PermalinkError::NotAScenario(_))
     ));
+}
+
+#[test]
+fn unpack_checks_the_link_without_inflating_it() {
+    // The page inflates with the browser (DecompressionStream), so `unpack` must hand back a
+    // bomb's few KB of zlib stream untouched, and refuse by itself what needs no inflating.
+    let bomb = zlib_link(&vec![0u8; 10 * 1024 * 1024]);
+    let packed = unpack(&bomb).expect("a bomb is a well-formed link");
+    assert!(packed.len() < MAX_LINK_LEN, "{} bytes", packed.len());
+    // RFC 1950 §2.2: CMF 0x78 is deflate with a 32 KiB window; miniz writes FLG 0xDA at level 9.
+    assert_eq!(packed[..2], [0x78, 0xDA]);
+    assert_eq!(
+        unpack(&format!("v1.{}", "A".repeat(MAX_LINK_LEN))),
+        Err(PermalinkError::TooLarge {
+            what: "link",
+            limit: MAX_LINK_LEN
+        })
+    );
+    assert_eq!(unpack("hello"), Err(PermalinkError::NoPrefix));
+    assert_eq!(unpack(" v1. "), Err(PermalinkError::Truncated));
+    assert_eq!(
+        unpack("v1.eNo*!$"),
+        Err(PermalinkError::NotBase64("*".into()))
+    );
+    // The three steps are `decode`.
+    let link = encode(&seed_000());
+    let json = inflate(&unpack(&link).unwrap()).unwrap();
+    assert_eq!(scenario_of_json(&json), Ok(seed_000()));
+    assert_eq!(decode(&link), Ok(seed_000()));
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! ZLIB format (RFC 1950), the one a `v1.` link holds, so
 //! [`crosslane_core::permalink::link_from_zlib`] makes the link and every reader
 //! ([`crosslane_core::permalink::decode`], the CLI, the JS library) reads it.
-//! Inflating stays in Rust: a link is read synchronously at load, before the first render.
+//! Reading a link is the browser's too ([`super::inflate`], `DecompressionStream`).
 //!
 //! The browser's zlib level is its own (not level 9), so a link made by the page may be a few
 //! bytes longer than the CLI's link of the same scenario; both decode to the same scenario.

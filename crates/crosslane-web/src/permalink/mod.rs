@@ -41,17 +41,24 @@
 //! `body[data-link]` is `pending` while a change waits for its link and `settled` after, so a
 //! test reads the address once it is `settled`.
 //!
+//! Links are inflated by the browser too ([`inflate`], `DecompressionStream`), also
+//! asynchronously: the page decodes the link of its address before it mounts its views and
+//! draws (`start` in lib.rs, [`arrival`]), so a link opened cold shows its scenario at the first
+//! render as when it was decoded synchronously; Back / Forward apply an entry's scenario once it
+//! is decoded, unless another move or a change of the reader's came first (the latest wins).
+//!
 //! Hostile or damaged links (truncated, another version, not base64, a decompression bomb, over
 //! the size caps, a view this build cannot show): the default scenario stays on screen and one
 //! line in `#link-error` says what was wrong, as text (nothing from a URL is ever inserted as
 //! HTML: a link's strings only reach `value`s and text nodes).
 
 mod deflate;
+mod inflate;
 
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 
-use crosslane_core::permalink::{decode, link_from_zlib, MAX_LINK_LEN};
+use crosslane_core::permalink::{link_from_zlib, MAX_LINK_LEN};
 use crosslane_core::scenario::{Scenario, View};
 use crosslane_core::{find_op, Dialect};
 use wasm_bindgen::closure::Closure;
@@ -95,6 +102,9 @@ thread_local! {
     static QUEUE: RefCell<VecDeque<Pending>> = const { RefCell::new(VecDeque::new()) };
     /// Whether a task is writing [`QUEUE`] to the address.
     static DRAINING: Cell<bool> = const { Cell::new(false) };
+    /// Counts history moves and the reader's changes: a link decoded for a move is applied only
+    /// if nothing came after the move (see [`on_history_move`]).
+    static MOVES: Cell<u64> = const { Cell::new(0) };
 }
 
 /// A change of the scenario on screen, waiting for its link.
@@ -231,9 +241,35 @@ pub fn amend() {
     enqueue(Change::Amend);
 }
 
-/// Reads the fragment, applies its scenario (or reports why not), and from then on keeps the
-/// URL in step with the page. Call once, after every view has registered its hooks.
-pub fn install() -> Js<()> {
+/// The link of the page's address, decoded ([`arrival`]): what [`install`] opens.
+pub struct Arrival {
+    /// The fragment decoded (without `#`).
+    link: String,
+    /// Its scenario, or why not.
+    decoded: Result<Scenario, inflate::DecodeError>,
+}
+
+/// Decodes the link in the address, if it holds one (not empty, not `#`[`TOO_LARGE`]): what
+/// `start` awaits before mounting the views, so that [`install`] applies it at once and the
+/// first render shows it. `None` when there is no link to decode.
+pub async fn arrival() -> Option<Arrival> {
+    let link = fragment().ok()?;
+    if link.is_empty() || link == TOO_LARGE {
+        return None;
+    }
+    let decoded = inflate::decode(&link).await;
+    Some(Arrival { link, decoded })
+}
+
+/// Whether the address holds a link to decode before the first render ([`arrival`]).
+pub fn arriving() -> bool {
+    fragment().is_ok_and(|link| !link.is_empty() && link != TOO_LARGE)
+}
+
+/// Applies the address's scenario (`arrived`, decoded by [`arrival`]; or reports why not), and
+/// from then on keeps the URL in step with the page. Call once, after every view has registered
+/// its hooks.
+pub fn install(arrived: Option<Arrival>) -> Js<()> {
     DEFAULT.with(|d| *d.borrow_mut() = current_scenario());
     mirror_gpu_panel()?;
     let link = fragment()?;
@@ -243,13 +279,19 @@ pub fn install() -> Js<()> {
         open_draft()?;
         COMMITTED.with(|c| *c.borrow_mut() = link);
     } else {
-        match open(&link) {
-            Ok(()) => COMMITTED.with(|c| *c.borrow_mut() = link),
-            Err(why) => {
-                show_error(&why)?;
-                // The damaged link stays in the address bar until the first change, so the user
-                // can still see and copy what they were given.
+        match arrived {
+            Some(arrived) if arrived.link == link => {
+                if let Err(why) = open(arrived.decoded) {
+                    show_error(&why)?;
+                    // The damaged link stays in the address bar until the first change, so the
+                    // user can still see and copy what they were given.
+                } else {
+                    COMMITTED.with(|c| *c.borrow_mut() = link);
+                }
             }
+            // The address changed while its link was decoded (or nobody decoded it): decoded
+            // now, as Back / Forward do.
+            _ => open_later(link),
         }
     }
     // The views scroll to what a restored entry shows themselves (the reference view's article).
@@ -282,12 +324,43 @@ fn fragment() -> Js<String> {
     Ok(hash.strip_prefix('#').unwrap_or(&hash).to_string())
 }
 
-/// Decodes `link` and applies it. `Err` is the one line shown to the user.
-fn open(link: &str) -> Result<(), String> {
-    let scenario = decode(link).map_err(|e| {
+/// Applies a decoded link. `Err` is the one line shown to the user.
+fn open(decoded: Result<Scenario, inflate::DecodeError>) -> Result<(), String> {
+    let scenario = decoded.map_err(|e| {
         format!("This link could not be opened: {e}. Showing the default scenario.")
     })?;
     apply(&scenario)
+}
+
+/// Decodes `link` ([`inflate::decode`], asynchronous) and applies it as the address's entry,
+/// unless a history move or a change of the reader's came meanwhile ([`MOVES`]): the latest
+/// wins.
+fn open_later(link: String) {
+    let moves = next_move();
+    wasm_bindgen_futures::spawn_local(async move {
+        let decoded = inflate::decode(&link).await;
+        if MOVES.with(Cell::get) != moves {
+            return;
+        }
+        let shown = match open(decoded) {
+            Ok(()) => {
+                COMMITTED.with(|c| *c.borrow_mut() = link);
+                Ok(())
+            }
+            Err(why) => show_error(&why),
+        };
+        if let Err(e) = shown {
+            crate::panic::banner(&format!("crosslane could not restore the link: {e:?}"));
+        }
+    });
+}
+
+/// Counts a history move or a change of the reader's ([`MOVES`]); returns the new count.
+fn next_move() -> u64 {
+    MOVES.with(|m| {
+        m.set(m.get() + 1);
+        m.get()
+    })
 }
 
 /// Hands a scenario to the views. `Err` is the one line shown to the user; nothing is applied
@@ -368,18 +441,21 @@ fn on_history_move() -> Js<()> {
     // would add an entry after the one Back or Forward chose.
     QUEUE.with(|q| q.borrow_mut().clear());
     let link = fragment()?;
+    if !link.is_empty() && link != TOO_LARGE {
+        // Decoded by the browser, asynchronously; applied then, if still the latest move.
+        open_later(link);
+        return Ok(());
+    }
+    // A link still being decoded for an earlier move is not applied over this one.
+    next_move();
     if link == TOO_LARGE {
         open_draft()?;
         COMMITTED.with(|c| *c.borrow_mut() = link);
         return Ok(());
     }
-    let result = if link.is_empty() {
-        match DEFAULT.with(|d| d.borrow().clone()) {
-            Some(s) => apply(&s),
-            None => Ok(()),
-        }
-    } else {
-        open(&link)
+    let result = match DEFAULT.with(|d| d.borrow().clone()) {
+        Some(s) => apply(&s),
+        None => Ok(()),
     };
     match result {
         Ok(()) => COMMITTED.with(|c| *c.borrow_mut() = link),
@@ -478,6 +554,8 @@ fn update() {
     if RESTORING.with(Cell::get) {
         return;
     }
+    // The reader's change wins over a link still being decoded for Back / Forward.
+    next_move();
     enqueue(Change::Edit { typing: typing() });
 }
 
