@@ -13,9 +13,9 @@
 //! The inflated JSON is read chunk by chunk and the reading stops past
 //! [`MAX_JSON_LEN`] bytes: a compression bomb is refused as too large, as miniz's inflater with
 //! its limit refuses it. What the browser inflates ahead of the reader is bounded by the link's
-//! own cap ([`crosslane_core::permalink::MAX_LINK_LEN`], 16 KiB of base64, at most about 12 KB of
-//! deflate data, which no deflate stream expands beyond about 1032 : 1, RFC 1951's longest
-//! match per bit pattern).
+//! own cap ([`crosslane_core::permalink::MAX_LINK_LEN`]: 16 KiB of base64 is at most 12 KiB of
+//! deflate data, and deflate expands at most about 1032 : 1, a 258-byte match in two bits at
+//! best, RFC 1951 §3.2.5), about 12 MB.
 //!
 //! Decoding is asynchronous: the page awaits it before its first render (`start` in lib.rs), and
 //! Back / Forward apply the entry's scenario once it is decoded (see the module above).

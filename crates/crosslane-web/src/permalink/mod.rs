@@ -41,7 +41,7 @@
 //! `body[data-link]` is `pending` while a change waits for its link and `settled` after, so a
 //! test reads the address once it is `settled`.
 //!
-//! Links are inflated by the browser too ([`inflate`], `DecompressionStream`), also
+//! Links are inflated by the browser too (`inflate.rs`, `DecompressionStream`), also
 //! asynchronously: the page decodes the link of its address before it mounts its views and
 //! draws (`start` in lib.rs, [`arrival`]), so a link opened cold shows its scenario at the first
 //! render as when it was decoded synchronously; Back / Forward apply an entry's scenario once it
