@@ -322,6 +322,27 @@ pub fn apply_host_launch(
                     launch, p, a, config, &mut taken,
                 ));
                 if let Some(values) = fill {
+                    // Cells host code left undefined for a known reason (a signed overflow):
+                    // undefined here too, the reason kept for a read of each.
+                    let mut values = values.clone();
+                    let per_cell = if scalars { 1 } else { usize::from(elem.lanes.max(1)) };
+                    let why = super::host_undef::split_marks(&mut values, per_cell);
+                    if !why.is_empty() {
+                        notes.push(KernelDiagnostic::new(
+                            launch.span,
+                            Level::Warning,
+                            format!(
+                                "`{}`: host code's `{}` has undefined cells: {}; those cells are \
+                                 undefined here, the cells computed before them keep their \
+                                 values (an unsigned type wraps instead)",
+                                p.name,
+                                a.fill_from,
+                                super::host_undef::describe(&why)
+                            ),
+                            "ISO C++17 [expr]/4",
+                        ));
+                        config.undef_why.insert(p.name.clone(), why);
+                    }
                     config.args.insert(p.name.clone(), values.join(","));
                     let how = if a.managed {
                         "writes its managed memory"

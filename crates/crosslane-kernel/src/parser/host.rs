@@ -304,6 +304,7 @@ impl Parser<'_> {
         }
         let mut slice: Vec<Token> = self.toks[from..to].to_vec();
         self.struct_sizes(&mut slice);
+        self.host_elem_sizes(&mut slice);
         let last = &self.toks[to - 1];
         slice.push(Token {
             tok: Tok::Eof,
@@ -1163,8 +1164,14 @@ impl Parser<'_> {
             let mut values = Vec::with_capacity(to as usize);
             for i in from..to {
                 st.env.insert(var.clone(), HostVal::Int(i));
+                super::const_eval::take_overflow();
                 match self.host_fold(e, &st.env).and_then(HostVal::text) {
                     Some(v) => values.push(v),
+                    // A signed overflow ([expr]/4): this cell is undefined, the others keep
+                    // their values (`crate::host_undef`).
+                    None if super::const_eval::take_overflow() => {
+                        values.push(crate::host_undef::overflow_cell(e.span.line));
+                    }
                     None => {
                         st.env.remove(&var);
                         return (after, false);

@@ -14,10 +14,11 @@
 
 use std::collections::HashMap;
 
-use super::const_eval::HostVal;
+use super::const_eval::{take_overflow, HostVal};
 use super::host::{launches_in, HostState, MAX_FILL};
 use super::Parser;
 use crate::ast::{Expr, ExprKind};
+use crate::host_undef::overflow_cell;
 use crate::lexer::Tok;
 
 /// Most statements in the body of a loop read here.
@@ -127,17 +128,48 @@ impl Parser<'_> {
                 cells.insert(arr.clone(), old);
             }
         }
+        // Scalars a signed overflow left without a value ([expr]/4): their value before it (for
+        // its type) and the line of the overflow. A cell or scalar computed from one is
+        // undefined for the same reason; the cells before it keep their values.
+        let mut poisoned: Poisoned = HashMap::new();
         for i in from..to {
             env.insert(var.clone(), HostVal::Int(i));
             for step in &steps {
                 match step {
                     Step::Scalar(e) => {
-                        super::host_eval::eval_mut(e, &mut env)?;
+                        let name = assigned_name(e)?;
+                        let before = env.get(&name).copied();
+                        take_overflow();
+                        match super::host_eval::eval_mut(e, &mut env) {
+                            Some(_) => {
+                                // Assigned anew: a value again, in the type it had.
+                                if let Some((Some(old), _)) = poisoned.remove(&name) {
+                                    let v = old.retype(*env.get(&name)?)?;
+                                    env.insert(name, v);
+                                }
+                            }
+                            None => {
+                                let at = if take_overflow() {
+                                    e.span.line
+                                } else {
+                                    poisoned_line(e, &poisoned)?
+                                };
+                                let old = poisoned.get(&name).and_then(|p| p.0).or(before);
+                                env.remove(&name);
+                                poisoned.insert(name, (old, at));
+                            }
+                        }
                     }
                     Step::Cell(arr, parts) => {
                         let mut texts = Vec::with_capacity(parts.len());
                         for p in parts {
-                            texts.push(self.host_fold(p, &env).and_then(HostVal::text)?);
+                            take_overflow();
+                            let t = match self.host_fold(p, &env).and_then(HostVal::text) {
+                                Some(t) => t,
+                                None if take_overflow() => overflow_cell(p.span.line),
+                                None => overflow_cell(poisoned_line(p, &poisoned)?),
+                            };
+                            texts.push(t);
                         }
                         let width = texts.len();
                         let at = usize::try_from(i).ok()?.checked_mul(width)?;
@@ -165,6 +197,13 @@ impl Parser<'_> {
             }
         }
         st.env = env;
+        for (name, (_, at)) in poisoned {
+            let why = format!(
+                "a signed overflow at line {at} (undefined behavior, C++17 [expr]/4) left it \
+                 without a value"
+            );
+            Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+        }
         let line = toks[k].line;
         for (arr, values) in cells {
             st.unknown.remove(&arr);
@@ -211,6 +250,19 @@ impl Parser<'_> {
         let e = self.sub_expr(s, semi)?;
         assigned_name(&e).map(|_| Step::Scalar(e))
     }
+}
+
+/// Host scalars a signed overflow left without a value: each one's value before the overflow
+/// (kept for its type) and the overflow's line.
+type Poisoned = HashMap<String, (Option<HostVal>, u32)>;
+
+/// The overflow line of the first scalar in `e` that a signed overflow left without a value,
+/// `None` when `e` reads none (its lack of a value has another cause).
+fn poisoned_line(e: &Expr, poisoned: &Poisoned) -> Option<u32> {
+    e.walk().find_map(|x| match &x.kind {
+        ExprKind::Ident(n) => poisoned.get(n).map(|p| p.1),
+        _ => None,
+    })
 }
 
 /// The host scalar an expression statement assigns (`acc += i`, `x = e`, `++n`), when that is

@@ -78,6 +78,7 @@ mod host_decl;
 mod host_device;
 mod host_eval;
 mod host_fill_loop;
+mod host_sizeof;
 mod host_items;
 mod host_launch_api;
 mod host_loop_launch;
@@ -433,6 +434,9 @@ struct Parser<'a> {
     /// Whether this parser reads a host expression (a launch's configuration), where
     /// `blockDim` may be a host variable rather than the built-in.
     host_expr: bool,
+    /// Host pointers and arrays declared so far → their element's bytes, for `sizeof(p[0])`
+    /// and `sizeof(*p)` in host code ([`host_sizeof`]).
+    host_elems: HashMap<String, u64>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -620,6 +624,7 @@ impl<'a> Parser<'a> {
             fn_sets: HashMap::new(),
             launch_arg_types: Vec::new(),
             host_expr: false,
+            host_elems: HashMap::new(),
             explicit_instances: Vec::new(),
             templates: HashMap::new(),
             method_templates: HashMap::new(),
