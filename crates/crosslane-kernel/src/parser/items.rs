@@ -435,6 +435,7 @@ impl Parser<'_> {
         self.pending_svars.clear();
         self.param_copies.clear();
         let mut params = self.params()?;
+        let leaf_pending = std::mem::take(&mut self.leaf_pending);
         let copies = std::mem::take(&mut self.param_copies);
         // Overloads of one name ([`super::overload`]): a later declaration with other
         // parameter types is kept under its own key. An instance of a template (parsed with
@@ -562,12 +563,21 @@ impl Parser<'_> {
             defaults,
         };
         self.record_constexpr(save, open_params, &f);
+        for (param, stride, count) in leaf_pending {
+            self.struct_leaves.push(crate::ast::StructLeaf {
+                function: f.name.clone(),
+                param,
+                stride,
+                count,
+            });
+        }
         self.fn_types.insert(f.name.clone(), f.ret);
         Ok(Some(Some(f)))
     }
 
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
+        self.leaf_pending.clear();
         self.param_defaults.clear();
         self.any_slots.clear();
         self.cub_pending.clear();
