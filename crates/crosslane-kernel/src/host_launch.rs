@@ -45,7 +45,11 @@ pub(crate) fn source_args<'a>(
 /// The layout of the struct parameter member `p` of `f` as the parser computed it
 /// ([`super::ast::StructLeaf`], the one layout `sizeof` also gives): the struct's size in bytes,
 /// by which a `cudaMalloc` size is divided, and the member's elements per struct.
-pub(crate) fn struct_leaf(program: &Program, f: &Function, p: &super::ast::Param) -> Option<(u64, u64)> {
+pub(crate) fn struct_leaf(
+    program: &Program,
+    f: &Function,
+    p: &super::ast::Param,
+) -> Option<(u64, u64)> {
     program
         .struct_leaves
         .iter()
@@ -314,7 +318,11 @@ pub fn apply_host_launch(
                     // Cells host code left undefined for a known reason (a signed overflow):
                     // undefined here too, the reason kept for a read of each.
                     let mut values = values.clone();
-                    let per_cell = if scalars { 1 } else { usize::from(elem.lanes.max(1)) };
+                    let per_cell = if scalars {
+                        1
+                    } else {
+                        usize::from(elem.lanes.max(1))
+                    };
                     let why = super::host_undef::split_marks(&mut values, per_cell);
                     if !why.is_empty() {
                         notes.push(KernelDiagnostic::new(

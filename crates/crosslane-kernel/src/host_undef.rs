@@ -98,7 +98,12 @@ mod tests {
     #[test]
     fn marks_become_ranges() {
         let mut v: Vec<String> = ["1", "2"].iter().map(|s| s.to_string()).collect();
-        v.extend([overflow_cell(10), overflow_cell(10), "5".into(), overflow_cell(11)]);
+        v.extend([
+            overflow_cell(10),
+            overflow_cell(10),
+            "5".into(),
+            overflow_cell(11),
+        ]);
         let r = split_marks(&mut v, 1);
         assert_eq!(r, vec![(2, 3, 10), (5, 5, 11)]);
         assert_eq!(v[2], "undef");

@@ -302,10 +302,8 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                 // binary one) without a `u` suffix takes the first of `int`, `unsigned int`,
                 // `long`, … that holds it, so `0x80000000` and `0xdeadbeef` are `unsigned int`
                 // (a decimal one skips the unsigned types: `2147483648` is `long`).
-                let unsigned_int = radix != 10
-                    && !long
-                    && value > i32::MAX as u64
-                    && value <= u64::from(u32::MAX);
+                let unsigned_int =
+                    radix != 10 && !long && value > i32::MAX as u64 && value <= u64::from(u32::MAX);
                 Tok::Int {
                     value,
                     unsigned: unsigned_suffix || unsigned_int || value > i64::MAX as u64,

@@ -83,8 +83,7 @@ impl Executor {
                 }
                 // A cell host code left undefined for a known reason (a signed overflow
                 // computing it, `host_undef`): that reason, not "never written".
-                if let Some(why) = crate::host_undef::reason_at(&self.config.undef_why, name, off)
-                {
+                if let Some(why) = crate::host_undef::reason_at(&self.config.undef_why, name, off) {
                     cx.note(
                         Level::Warning,
                         span,

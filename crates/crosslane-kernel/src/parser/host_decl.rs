@@ -300,7 +300,8 @@ impl Parser<'_> {
     ) {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-        if !matches!(tok(eq), Some(Tok::Punct("="))) || !matches!(tok(eq + 1), Some(Tok::Punct("{")))
+        if !matches!(tok(eq), Some(Tok::Punct("=")))
+            || !matches!(tok(eq + 1), Some(Tok::Punct("{")))
         {
             return;
         }

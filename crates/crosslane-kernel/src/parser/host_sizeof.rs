@@ -23,6 +23,7 @@ impl Parser<'_> {
     pub(super) fn record_host_elem(&mut self, k: usize, from: usize, i: usize, name: &str) {
         let toks = self.toks;
         self.host_elems.remove(name);
+        self.host_struct_of.remove(name);
         let stars = toks[from..i - 1]
             .iter()
             .filter(|t| matches!(t.tok, Tok::Punct("*")))
@@ -52,6 +53,30 @@ impl Parser<'_> {
         if let Some(bytes) = self.type_bytes(k, end) {
             self.host_elems.insert(name.to_string(), bytes);
         }
+        // A host array of structs: its struct, for a fill of an array member (`h[i].v[j]`).
+        let last = toks[k..end].iter().rev().find_map(|t| match &t.tok {
+            Tok::Ident(w) => Some(w.as_str()),
+            _ => None,
+        });
+        if let Some(s) = last.filter(|s| array && self.structs.contains_key(*s)) {
+            self.host_struct_of.insert(name.to_string(), s.to_string());
+        }
+    }
+
+    /// The length of array member `field` of the struct of host array `arr` (`4` of `float
+    /// v[4];`), when `arr` is a host array of a struct the file defines and `field` is one of
+    /// its array members of scalars or vectors.
+    pub(super) fn host_member_len(&self, arr: &str, field: &str) -> Option<u32> {
+        let s = self.host_struct_of.get(arr)?;
+        self.structs
+            .get(s)?
+            .fields
+            .iter()
+            .find(|f| f.name == field)
+            .and_then(|f| match f.ty {
+                super::structs::FieldTy::Arr(_, n) => Some(n),
+                _ => None,
+            })
     }
 
     /// The size of the type spelled by tokens `from..to`: a scalar or vector type's bytes, a

@@ -78,13 +78,13 @@ mod host_decl;
 mod host_device;
 mod host_eval;
 mod host_fill_loop;
-mod host_sizeof;
 mod host_items;
 mod host_launch_api;
 mod host_loop_launch;
 mod host_mem;
 mod host_nested;
 mod host_range_for;
+mod host_sizeof;
 mod host_vf;
 mod items;
 mod lambda;
@@ -438,6 +438,8 @@ struct Parser<'a> {
     /// Host pointers and arrays declared so far → their element's bytes, for `sizeof(p[0])`
     /// and `sizeof(*p)` in host code ([`host_sizeof`]).
     host_elems: HashMap<String, u64>,
+    /// Host arrays of structs declared so far → their struct's name ([`host_sizeof`]).
+    host_struct_of: HashMap<String, String>,
     /// The struct parameters' lowered members of the functions parsed so far
     /// ([`crate::ast::StructLeaf`]).
     struct_leaves: Vec<crate::ast::StructLeaf>,
@@ -632,6 +634,7 @@ impl<'a> Parser<'a> {
             launch_arg_types: Vec::new(),
             host_expr: false,
             host_elems: HashMap::new(),
+            host_struct_of: HashMap::new(),
             struct_leaves: Vec::new(),
             leaf_pending: Vec::new(),
             explicit_instances: Vec::new(),
