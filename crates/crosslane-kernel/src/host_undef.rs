@@ -2,7 +2,7 @@
 //! device buffer the array is copied into so that the run names the reason at each read.
 //!
 //! Today one reason: a signed integer overflow in the expression that computed the cell (C++17
-//! [expr]/4: "If during the evaluation of an expression, the result is not mathematically
+//! \[expr\]/4: "If during the evaluation of an expression, the result is not mathematically
 //! defined or not in the range of representable values for its type, the behavior is
 //! undefined"). Only the cells whose computation overflowed are undefined; the cells host code
 //! computed before the overflow keep their values. An unsigned computation wraps modulo 2^N
