@@ -211,8 +211,15 @@ impl Parser<'_> {
                 return None;
             }
             if nest && matches!(tok(s), Some(Tok::Ident(w)) if w == "for") {
+                // Its bounds are read once, before the outer loop runs: not when they name the
+                // outer counter or a scalar the body assigns (their value changes per
+                // iteration; `for (j = 0; j < i; j++)` is left to the other readers).
                 let (v, a, b, head) = self.for_head(st, s)?;
-                if v == var || a < 0 || b - a > MAX_FILL {
+                let changing = self.assigned_in(from, to);
+                let varies = toks[s + 1..head].iter().any(|t| {
+                    matches!(&t.tok, Tok::Ident(n) if *n != v && (n == var || changing.contains(n)))
+                });
+                if varies || v == var || a < 0 || b - a > MAX_FILL {
                     return None;
                 }
                 let (body_from, body_to, after) = if matches!(tok(head + 1), Some(Tok::Punct("{")))

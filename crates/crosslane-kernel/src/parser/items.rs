@@ -1238,11 +1238,22 @@ impl Parser<'_> {
                 Some((Some((values, from, line)), _)) => {
                     let mut v = values.clone();
                     v.truncate(t.len);
+                    // Cells a signed overflow left undefined in host code (`host_undef`).
+                    let undef = crate::host_undef::split_marks(&mut v, 1);
                     t.values = v;
-                    (
-                        format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol"),
-                        Level::Info,
-                    )
+                    let mut what = format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol");
+                    if !undef.is_empty() {
+                        what.push_str(&format!(
+                            "; undefined are {} (C++17 [expr]/4)",
+                            crate::host_undef::describe(&undef)
+                        ));
+                    }
+                    let level = if undef.is_empty() {
+                        Level::Info
+                    } else {
+                        Level::Warning
+                    };
+                    (what, level)
                 }
                 Some((None, line)) => {
                     t.copied_unread = true;

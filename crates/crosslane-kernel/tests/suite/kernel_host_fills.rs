@@ -356,3 +356,58 @@ int main() {
     let t = run(src);
     assert_eq!(ints(&t, "out"), vec![Some(0), Some(7), Some(14), Some(21)]);
 }
+
+#[test]
+fn an_inner_loop_bounded_by_the_outer_counter_is_not_read_with_a_stale_bound() {
+    // `for (int j = 0; j < i; j++)` inside the loop over `i`: its bound changes per
+    // iteration. An earlier `int i = 3;` must not stand in for it (C++17 [stmt.for]/1: the
+    // loop's own `i`); the loop is not read, so the copied array's cells are undefined with a
+    // warning, never the cells a bound of 3 would give.
+    let src = "\
+struct P { float v[4]; int n; };
+__global__ void k(const P* ps, float* out) { out[threadIdx.x] = ps[threadIdx.x / 4].v[threadIdx.x % 4]; }
+int main() {
+  int i = 3;
+  P h[4];
+  for (int i = 0; i < 4; i++) { h[i].n = 0; for (int j = 0; j < i; j++) h[i].v[j] = 1.0f; }
+  P* d; float* o;
+  cudaMalloc(&d, 4 * sizeof(P));
+  cudaMalloc(&o, 16 * sizeof(float));
+  cudaMemcpy(d, h, 4 * sizeof(P), cudaMemcpyHostToDevice);
+  k<<<1, 16>>>(d, o);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(floats(&t, "ps.v"), vec![None; 16]);
+    assert!(has(&t, Level::Warning, "how `h` is filled cannot be read"));
+}
+
+#[test]
+fn a_symbol_copy_of_a_fill_with_an_overflow_keeps_its_defined_cells() {
+    // cudaMemcpyToSymbol of an `int` fill whose cell 2 on overflowed (2 * 1103515245 >
+    // 2^31 - 1, [expr]/4): the table holds 12345, 1103527590, then undefined cells.
+    let src = "\
+__constant__ int table[4];
+__global__ void k(int* out) { out[threadIdx.x] = table[threadIdx.x]; }
+int main() {
+  int h[4];
+  for (int i = 0; i < 4; i++) h[i] = i * 1103515245 + 12345;
+  cudaMemcpyToSymbol(table, h, sizeof(h));
+  int* o;
+  cudaMalloc(&o, 4 * sizeof(int));
+  k<<<1, 4>>>(o);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(
+        ints(&t, "out"),
+        vec![Some(12345), Some(1103527590), None, None]
+    );
+    assert!(has(
+        &t,
+        Level::Warning,
+        "cells 2–3 (signed overflow at host line 5)"
+    ));
+}
