@@ -9,8 +9,18 @@
 //! what the array held (undefined for an uninitialized array, [dcl.init]/12); the scalars keep
 //! their values after the loop.
 //!
-//! Bounded: at most [`MAX_FILL`] iterations and [`MAX_STMTS`] statements in the body; each
-//! statement is parsed once.
+//! A struct's array member is written `h[i].v[j] = e;` (the cell `i * len + j` of `h.v`, as
+//! the kernel's buffer of the member holds every struct's elements in turn), also in one inner
+//! counting loop of constant bounds (`for (int j = 0; j < 4; j++) h[i].v[j] = …;`), whose bounds
+//! may not change per iteration.
+//!
+//! A signed overflow ([expr]/4: undefined behavior) in a cell's value leaves that cell
+//! undefined with the reason (`crate::host_undef`); in a scalar's update (`s = s * 1103515245
+//! + 12345;`), the scalar has no value from then on, and every cell or scalar computed from it
+//! is undefined for the same reason. The cells computed before keep their values.
+//!
+//! Bounded: at most [`MAX_FILL`] iterations (an inner loop's included) and [`MAX_STMTS`]
+//! statements in the body; each statement is parsed once.
 
 use std::collections::HashMap;
 
@@ -119,14 +129,15 @@ impl Parser<'_> {
         if steps.is_empty() || !needs_more {
             return None;
         }
-        let inner = steps
+        // Statement runs per iteration: an inner loop's count each.
+        let inner: i128 = steps
             .iter()
             .map(|step| match step {
                 Step::Loop { from, to, .. } => (to - from).max(0),
-                _ => 1,
+                _ => 0,
             })
-            .max()
-            .unwrap_or(1);
+            .sum::<i128>()
+            .max(1);
         if (to - from).checked_mul(inner)? > MAX_FILL {
             return None;
         }
