@@ -15,9 +15,10 @@
 //! may not change per iteration.
 //!
 //! A signed overflow ([expr]/4: undefined behavior) in a cell's value leaves that cell
-//! undefined with the reason (`crate::host_undef`); in a scalar's update (`s = s * 1103515245
-//! + 12345;`), the scalar has no value from then on, and every cell or scalar computed from it
-//! is undefined for the same reason. The cells computed before keep their values.
+//! undefined with the reason (`crate::host_undef`); in a scalar's update
+//! (`s = s * 1103515245 + 12345;`), the scalar has no value from then on, and every cell or
+//! scalar computed from it is undefined for the same reason. The cells computed before keep
+//! their values.
 //!
 //! Bounded: at most [`MAX_FILL`] iterations (an inner loop's included) and [`MAX_STMTS`]
 //! statements in the body; each statement is parsed once.
