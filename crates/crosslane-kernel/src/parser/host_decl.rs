@@ -252,6 +252,34 @@ impl Parser<'_> {
                         return;
                     }
                 }
+                // `T name[][C] = {{…}, {…}};`: as many rows as the list gives ([dcl.array]/3),
+                // a flat list's cells filling rows of C in turn.
+                if c == i + 1 && toks.get(c + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")) {
+                    let Some(c2) = self.closing(c + 1) else {
+                        return;
+                    };
+                    let cols = self.host_value(st, c + 2, c2).and_then(HostVal::int);
+                    let list = matches!(toks.get(c2 + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
+                        && matches!(toks.get(c2 + 2).map(|t| &t.tok), Some(Tok::Punct("{")));
+                    let Some(cc) = self.closing(c2 + 2).filter(|_| list) else {
+                        return;
+                    };
+                    let items = split_commas(toks, c2 + 3, cc);
+                    let braced = items
+                        .first()
+                        .is_some_and(|&(a, _)| toks[a].tok == Tok::Punct("{"));
+                    let Some(m) = cols.filter(|&m| m > 0) else {
+                        return;
+                    };
+                    let len = items.len() as i128;
+                    let rows = if braced { len } else { (len + m - 1) / m };
+                    if let Some(t) = rows.checked_mul(m) {
+                        st.arrays.insert(name.clone(), t);
+                        st.cols.insert(name.clone(), m);
+                        self.host_rows_list(st, k, &name, c2 + 1, (rows, m));
+                    }
+                    return;
+                }
                 if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
                     && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
                 {

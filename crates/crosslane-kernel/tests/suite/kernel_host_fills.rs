@@ -234,6 +234,11 @@ fn a_two_dimensional_literal_list_fills_its_array_row_by_row() {
             "float h[2][3] = {1, 2, 3, 4};",
             vec![1.0, 2.0, 3.0, 4.0, 0.0, 0.0],
         ),
+        // No first bound: as many rows as the list has ([dcl.array]/3), 2 of 3 cells.
+        (
+            "float h[][3] = {{1, 2, 3}, {4, 5}};",
+            vec![1.0, 2.0, 3.0, 4.0, 5.0, 0.0],
+        ),
     ] {
         let src = format!(
             "\
