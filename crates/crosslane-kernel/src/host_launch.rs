@@ -183,8 +183,8 @@ pub fn apply_host_launch(
     let launch_line = launch.span.line;
     let user_args: Vec<String> = config.args.keys().cloned().collect();
     for (p, a, member_of) in source_args(f, &launch.args) {
-        // A struct member: its struct's layout (size, elements per struct), else the size of
-        // the member's own element (a struct whose layout the parser could not give).
+        // A struct member: its struct's layout (size, elements per struct); `Some(None)` when
+        // the parser could not lay the struct out (then no length is read from the bytes).
         let stride = member_of.then(|| struct_leaf(program, f, p));
         let user_set = config.args.contains_key(&p.name);
         if let (Ty::Val(_), Some(v)) = (p.ty, &a.scalar) {
@@ -330,8 +330,8 @@ pub fn apply_host_launch(
                             Level::Warning,
                             format!(
                                 "`{}`: host code's `{}` has undefined cells: {}; those cells are \
-                                 undefined here, the cells computed before them keep their \
-                                 values (an unsigned type wraps instead)",
+                                 undefined here, the other cells keep their values (an \
+                                 unsigned type would wrap instead)",
                                 p.name,
                                 a.fill_from,
                                 super::host_undef::describe(&why)
