@@ -507,6 +507,28 @@ pub struct Program {
     /// Kernels defined inside a named namespace: (the name the flattened source uses, the
     /// qualified name, `ops::k`), for the trace's `launch.entry` (ISO C++ [basic.namespace]).
     pub kernel_scopes: Vec<(String, String)>,
+    /// The parameters a struct parameter is lowered to (`ps.v`, `ps.n` of `const P* ps`), each
+    /// with its struct's layout size and its elements per struct: the parser's one layout
+    /// ([`StructLeaf`]), by which host code's buffers are sized.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub struct_leaves: Vec<StructLeaf>,
+}
+
+/// One parameter a struct parameter of a function is lowered to: a member of the struct, its
+/// array members one buffer of every struct's elements in turn (`ps.v` holds `ps[0].v[0..4]`,
+/// then `ps[1].v[0..4]`, …). `sizeof` of the struct is the parser's layout (C++17
+/// [class.mem]/17-18, [expr.sizeof]/2, the System V x86-64 psABI §3.1.2 the host compilers
+/// use), so `cudaMalloc(&d, n * sizeof(P))` gives `n` structs: `n * count` cells of this member.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StructLeaf {
+    /// The function (a kernel, an instance's mangled name).
+    pub function: String,
+    /// The lowered parameter's name (`ps.v`, `ps.in.k`).
+    pub param: String,
+    /// `sizeof` the struct, in bytes.
+    pub stride: u64,
+    /// The member's elements per struct: an array member's length, else 1.
+    pub count: u32,
 }
 
 impl Program {

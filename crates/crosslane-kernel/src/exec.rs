@@ -12,10 +12,9 @@
 //! (`__syncthreads`, `__builtin_mxc_barrier_ex`); when every unfinished warp waits, the barrier
 //! opens. Blocks run one after another (they cannot synchronise with each other).
 //!
-//! Everything is bounded by [`super::budget::Limits`]: work (an endless loop ends with a message
-//! naming its line), bytes of memory plus the recorded trace, code after inlining, diagnostics
-//! ([`super::diaglog`]). The accounting is [`super::budget::Meter`]'s; this engine only calls it.
-//! [`Executor::step`] and [`Executor::run_for`] let a page run a kernel in slices.
+//! Bounded by [`super::budget::Limits`]: work (an endless loop ends naming its line), bytes of
+//! memory and trace, code after inlining, diagnostics ([`super::diaglog`]), counted by
+//! [`super::budget::Meter`]. [`Executor::step`], [`Executor::run_for`] run it in slices.
 
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
@@ -84,6 +83,9 @@ pub struct LaunchConfig {
     pub args: BTreeMap<String, String>,
     /// Cells of a pointer parameter's buffer; default: one per thread of the launch.
     pub buffer_len: BTreeMap<String, usize>,
+    /// Buffer → cells host code left undefined (a signed overflow, [`super::host_undef`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub undef_why: BTreeMap<String, super::host_undef::UndefCells>,
     /// Pointer parameter → (the parameter whose buffer it views, element offset into it):
     /// host code's `k<<<…>>>(d, d + 16)` ([`super::host_launch::bind_views`]).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -105,15 +107,13 @@ pub struct LaunchConfig {
     /// default, on for the C dialects ([`super::contract`]); stated in the trace's launch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fmad: Option<bool>,
-    /// Go on after a run-time error instead of ending the run with [`Outcome::Error`]: an
-    /// error diagnostic (an unknown operation, a bad argument count) stays a diagnostic, and a
-    /// branch or loop condition undefined in some lane takes that lane as false (with a
-    /// warning naming the lane and the value's reason). Default false: the first error ends
-    /// the run (`crosslane run --keep-going`, the launch option `keepGoing`).
+    /// Go on after a run-time error instead of ending the run with [`Outcome::Error`]: an error
+    /// diagnostic (an unknown operation, a bad argument count) stays a diagnostic, and a branch
+    /// or loop condition undefined in some lane takes that lane as false (with a warning naming
+    /// the lane and the value's reason). Default false (`--keep-going`, `keepGoing`).
     pub keep_going: bool,
-    /// Run the chosen launch alone: no launch host code makes before or after it runs
-    /// (`crosslane run --single-launch`; what a harness launching one kernel compares with).
-    /// Default false: every launch runs in order (`sequence.rs`).
+    /// Run the chosen launch alone, none host code makes before or after it (`--single-launch`,
+    /// as a harness launching one kernel does). Default false: all run in order (`sequence.rs`).
     pub single_launch: bool,
 }
 

@@ -17,43 +17,13 @@ pub fn c_size(t: ValTy) -> u64 {
     u64::from(t.scalar.bits().div_ceil(8)) * u64::from(t.lanes.max(1))
 }
 
-/// Alignment of one element of `t`: a scalar's size; CUDA's 2- and 4-lane vector types are
-/// aligned to their size (`float4` 16, `float2` 8), a 3-lane one to its scalar's (CUDA C++
-/// Programming Guide, "Built-in Vector Types", the alignment table; HIP's are the same).
-fn c_align(t: ValTy) -> u64 {
-    let scalar = u64::from(t.scalar.bits().div_ceil(8)).max(1);
-    match t.lanes {
-        2 | 4 => (scalar * u64::from(t.lanes)).min(16),
-        _ => scalar,
-    }
-}
-
-/// Bytes of one struct element whose members (flattened, in declaration order) are `g`: each
-/// member at the next multiple of its alignment, the whole rounded up to the largest
-/// alignment (C++17 [class.mem]/17-18 and the System V x86-64 psABI §3.1.2 layout the host
-/// compilers use: `struct { float x; int id; }` is 8 bytes, `struct { char c; double d; }` 16).
-fn struct_stride(g: &[&super::ast::Param]) -> u64 {
-    let mut size = 0u64;
-    let mut align = 1u64;
-    for p in g {
-        let (Ty::Val(v) | Ty::Ptr(v)) = p.ty else {
-            continue;
-        };
-        let a = c_align(v);
-        align = align.max(a);
-        size = size.next_multiple_of(a).saturating_add(c_size(v));
-    }
-    size.next_multiple_of(align)
-}
-
 /// Each parameter of `f` with the launch argument written for it. A struct parameter is one
 /// parameter per member (`out.v`, `out.idx`: the parser lowers structs to their members), all
-/// taking that one argument; for those, the bytes of one struct element with its padding
-/// ([`struct_stride`]), by which a `cudaMalloc` size is divided.
+/// taking that one argument; for those, `true` ([`struct_leaf`] gives the struct's layout).
 pub(crate) fn source_args<'a>(
     f: &'a Function,
     args: &'a [super::ast::HostArg],
-) -> Vec<(&'a super::ast::Param, &'a super::ast::HostArg, Option<u64>)> {
+) -> Vec<(&'a super::ast::Param, &'a super::ast::HostArg, bool)> {
     let root = |p: &super::ast::Param| p.name.split_once('.').map(|(r, _)| r.to_string());
     let mut groups: Vec<Vec<&super::ast::Param>> = Vec::new();
     for p in &f.params {
@@ -66,10 +36,25 @@ pub(crate) fn source_args<'a>(
     }
     let mut out = Vec::new();
     for (g, a) in groups.into_iter().zip(args) {
-        let stride = root(g[0]).map(|_| struct_stride(&g));
-        out.extend(g.into_iter().map(|p| (p, a, stride)));
+        let member = root(g[0]).is_some();
+        out.extend(g.into_iter().map(|p| (p, a, member)));
     }
     out
+}
+
+/// The layout of the struct parameter member `p` of `f` as the parser computed it
+/// ([`super::ast::StructLeaf`], the one layout `sizeof` also gives): the struct's size in bytes,
+/// by which a `cudaMalloc` size is divided, and the member's elements per struct.
+pub(crate) fn struct_leaf(
+    program: &Program,
+    f: &Function,
+    p: &super::ast::Param,
+) -> Option<(u64, u64)> {
+    program
+        .struct_leaves
+        .iter()
+        .find(|l| l.function == f.name && l.param == p.name)
+        .map(|l| (l.stride.max(1), u64::from(l.count.max(1))))
 }
 
 /// The launch that applies to `config`: the first one of `config.entry` when it is set, else
@@ -197,7 +182,10 @@ pub fn apply_host_launch(
     }
     let launch_line = launch.span.line;
     let user_args: Vec<String> = config.args.keys().cloned().collect();
-    for (p, a, stride) in source_args(f, &launch.args) {
+    for (p, a, member_of) in source_args(f, &launch.args) {
+        // A struct member: its struct's layout (size, elements per struct); `Some(None)` when
+        // the parser could not lay the struct out (then no length is read from the bytes).
+        let stride = member_of.then(|| struct_leaf(program, f, p));
         let user_set = config.args.contains_key(&p.name);
         if let (Ty::Val(_), Some(v)) = (p.ty, &a.scalar) {
             words.insert(
@@ -252,7 +240,12 @@ pub fn apply_host_launch(
             Ty::Ptr(elem) if !p.reference => {
                 let from_malloc = a
                     .malloc_bytes
-                    .map(|b| b / stride.unwrap_or_else(|| c_size(elem)).max(1))
+                    .and_then(|b| match stride {
+                        Some(Some((size, count))) => Some((b / size).saturating_mul(count)),
+                        // A member of a struct whose layout is not known: no length read.
+                        Some(None) => None,
+                        None => Some(b / c_size(elem).max(1)),
+                    })
                     // `d + 16`: the allocation from that element on ([expr.add]/4).
                     .map(|n| n.saturating_sub(a.offset))
                     .and_then(|n| usize::try_from(n).ok());
@@ -322,6 +315,31 @@ pub fn apply_host_launch(
                     launch, p, a, config, &mut taken,
                 ));
                 if let Some(values) = fill {
+                    // Cells host code left undefined for a known reason (a signed overflow):
+                    // undefined here too, the reason kept for a read of each.
+                    let mut values = values.clone();
+                    let per_cell = if scalars {
+                        1
+                    } else {
+                        usize::from(elem.lanes.max(1))
+                    };
+                    let why = super::host_undef::split_marks(&mut values, per_cell);
+                    if !why.is_empty() {
+                        notes.push(KernelDiagnostic::new(
+                            launch.span,
+                            Level::Warning,
+                            format!(
+                                "`{}`: host code's `{}` has undefined cells: {}; those cells are \
+                                 undefined here, the other cells keep their values (an \
+                                 unsigned type would wrap instead)",
+                                p.name,
+                                a.fill_from,
+                                super::host_undef::describe(&why)
+                            ),
+                            "ISO C++17 [expr]/4",
+                        ));
+                        config.undef_why.insert(p.name.clone(), why);
+                    }
                     config.args.insert(p.name.clone(), values.join(","));
                     let how = if a.managed {
                         "writes its managed memory"
@@ -406,9 +424,9 @@ fn shared_views(
 ) -> Vec<KernelDiagnostic> {
     let mut notes = Vec::new();
     let mut groups: Vec<(&str, Vec<(&super::ast::Param, u64)>)> = Vec::new();
-    for (p, a, stride) in source_args(f, &launch.args) {
+    for (p, a, member_of) in source_args(f, &launch.args) {
         if a.device.is_empty()
-            || stride.is_some()
+            || member_of
             || p.reference
             || !matches!(p.ty, Ty::Ptr(_))
             || config.views.contains_key(&p.name)

@@ -16,7 +16,8 @@ pub enum Tok {
     Int {
         /// The value.
         value: u64,
-        /// `u` suffix, or too large for a signed 64-bit type.
+        /// `u` suffix, too large for a signed 64-bit type, or an octal, hexadecimal or binary
+        /// literal past `int` that `unsigned int` holds ([lex.icon] table 7).
         unsigned: bool,
         /// `l` suffix, or too large for 32 bits.
         long: bool,
@@ -297,9 +298,15 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                     (body.as_str(), 10)
                 };
                 let value = u64::from_str_radix(digits, radix).map_err(|_| bad())?;
+                // C++17 [lex.icon] table 7: an octal or hexadecimal literal (and C++14's
+                // binary one) without a `u` suffix takes the first of `int`, `unsigned int`,
+                // `long`, … that holds it, so `0x80000000` and `0xdeadbeef` are `unsigned int`
+                // (a decimal one skips the unsigned types: `2147483648` is `long`).
+                let unsigned_int =
+                    radix != 10 && !long && value > i32::MAX as u64 && value <= u64::from(u32::MAX);
                 Tok::Int {
                     value,
-                    unsigned: unsigned_suffix || value > i64::MAX as u64,
+                    unsigned: unsigned_suffix || unsigned_int || value > i64::MAX as u64,
                     long: long || value > u32::MAX as u64,
                 }
             };

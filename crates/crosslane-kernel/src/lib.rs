@@ -49,6 +49,7 @@ pub mod hip_fp8_cvt;
 pub mod hip_vector_ops;
 pub mod host_buffers;
 pub mod host_launch;
+pub mod host_undef;
 pub mod lane_row;
 pub mod lane_val;
 pub mod legacy;

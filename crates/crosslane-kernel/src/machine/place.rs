@@ -81,6 +81,18 @@ impl Executor {
                         format!("`{name}[{off}]` holds no value ({missing} never written)"),
                     ));
                 }
+                // A cell host code left undefined for a known reason (a signed overflow
+                // computing it, `host_undef`): that reason, not "never written".
+                if let Some(why) = crate::host_undef::reason_at(&self.config.undef_why, name, off) {
+                    cx.note(
+                        Level::Warning,
+                        span,
+                        format!("reads cells of `{name}` that host code left undefined (a signed overflow computing them)"),
+                        "ISO C++17 [expr]/4",
+                        Some(lane),
+                    );
+                    return Err(Undef::at(span, why));
+                }
                 // One message for all lanes; the cell is in each lane's reason.
                 cx.note(
                     Level::Warning,

@@ -8,6 +8,26 @@ use std::collections::HashMap;
 use crate::ast::*;
 use crate::types::{BinOp, Scalar, UnOp};
 
+thread_local! {
+    /// Set when an evaluation gave no value because a signed result was out of its type's
+    /// range ([expr]/4), so that a host fill can say why a cell is undefined
+    /// ([`take_overflow`]).
+    static OVERFLOWED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// No value: a signed overflow ([expr]/4), recorded for [`take_overflow`].
+fn overflow() -> Option<HostVal> {
+    OVERFLOWED.with(|c| c.set(true));
+    None
+}
+
+/// Whether an evaluation since the last call gave no value because of a signed overflow;
+/// clears the record. Call it before an evaluation to start clean, and after one that gave no
+/// value to learn why.
+pub(super) fn take_overflow() -> bool {
+    OVERFLOWED.with(|c| c.replace(false))
+}
+
 /// A constant known in host code, with its C++ type where the type changes the arithmetic:
 /// `int` ([`HostVal::Int`]), the other integer types of host code ([`HostVal::Typed`]),
 /// `double` ([`HostVal::Float`]) and `float` ([`HostVal::F32`]) (C++17 [basic.fundamental],
@@ -330,7 +350,7 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
                 let r = if *op == UnOp::Neg { -n } else { !n };
                 if t.signed() && !t.fits(r) {
                     // [expr]/4: a signed result out of range is undefined.
-                    return None;
+                    return overflow();
                 }
                 HostVal::typed(t.wrap(r), t)
             }
@@ -490,7 +510,7 @@ fn int_binary(op: BinOp, (x, tx): (i128, IntTy), (y, ty): (i128, IntTy)) -> Opti
                     IntTy::U64
                 };
                 if t.signed() && !unsigned_form.fits(r) {
-                    return None;
+                    return overflow();
                 }
                 t.wrap(r)
             }
@@ -522,7 +542,7 @@ fn int_binary(op: BinOp, (x, tx): (i128, IntTy), (y, ty): (i128, IntTy)) -> Opti
         _ => return None,
     };
     if t.signed() && !t.fits(exact) {
-        return None;
+        return overflow();
     }
     Some(HostVal::typed(t.wrap(exact), t))
 }

@@ -304,6 +304,7 @@ impl Parser<'_> {
         }
         let mut slice: Vec<Token> = self.toks[from..to].to_vec();
         self.struct_sizes(&mut slice);
+        self.host_elem_sizes(&mut slice);
         let last = &self.toks[to - 1];
         slice.push(Token {
             tok: Tok::Eof,
@@ -324,35 +325,9 @@ impl Parser<'_> {
     /// `sizeof(P)` / `sizeof(struct P)` of a struct the file defines, in tokens parsed on their
     /// own: replaced by its size as the struct's layout gives it, alignment included
     /// ([expr.sizeof]/2; `n * sizeof(P)` in `cudaMalloc`). The expression parser of a host slice
-    /// knows no struct definitions.
-    /// Whether struct `n` (or a struct member of it, at any depth) has an array member
-    /// (`char qs[32]`). Its buffers hold each array member's elements of every struct in one
-    /// buffer, whose element count per struct the launch does not see, so a `cudaMalloc` of
-    /// `n * sizeof(S)` would size them as one element per struct: `sizeof` of such a struct
-    /// is left to the launch's default (one cell per thread) until the launch knows that count.
-    fn has_array_member(&self, n: &str) -> bool {
-        let mut seen: Vec<&str> = vec![n];
-        let mut stack: Vec<&str> = vec![n];
-        while let Some(name) = stack.pop() {
-            let Some(def) = self.structs.get(name) else {
-                continue;
-            };
-            for f in &def.fields {
-                match &f.ty {
-                    super::structs::FieldTy::Arr(..) | super::structs::FieldTy::SArr(..) => {
-                        return true
-                    }
-                    super::structs::FieldTy::Struct(inner) if !seen.contains(&inner.as_str()) => {
-                        seen.push(inner);
-                        stack.push(inner);
-                    }
-                    _ => {}
-                }
-            }
-        }
-        false
-    }
-
+    /// knows no struct definitions. A struct with array members is sized so too: the launch
+    /// divides the bytes by the same layout and gives each array member its elements per
+    /// struct (`crate::host_launch::struct_leaf`).
     fn struct_sizes(&self, slice: &mut Vec<Token>) {
         if self.structs.is_empty() {
             return;
@@ -375,7 +350,7 @@ impl Parser<'_> {
                     Some(Tok::Punct("(")),
                     Some(Tok::Ident(n)),
                     Some(Tok::Punct(")")),
-                ) if s == "sizeof" && self.structs.contains_key(n) && !self.has_array_member(n) => {
+                ) if s == "sizeof" && self.structs.contains_key(n) => {
                     let at = Span {
                         line: slice[k].line,
                         col: slice[k].col,
@@ -1163,8 +1138,14 @@ impl Parser<'_> {
             let mut values = Vec::with_capacity(to as usize);
             for i in from..to {
                 st.env.insert(var.clone(), HostVal::Int(i));
+                super::const_eval::take_overflow();
                 match self.host_fold(e, &st.env).and_then(HostVal::text) {
                     Some(v) => values.push(v),
+                    // A signed overflow ([expr]/4): this cell is undefined, the others keep
+                    // their values (`crate::host_undef`).
+                    None if super::const_eval::take_overflow() => {
+                        values.push(crate::host_undef::overflow_cell(e.span.line));
+                    }
                     None => {
                         st.env.remove(&var);
                         return (after, false);

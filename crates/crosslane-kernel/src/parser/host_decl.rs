@@ -88,6 +88,9 @@ impl Parser<'_> {
         let pointer = toks[from..i]
             .iter()
             .any(|t| matches!(t.tok, Tok::Punct("*" | "&")));
+        if declares {
+            self.record_host_elem(k, from, i, &name);
+        }
         // `S p{2};`, `dim3 b{64};`: the statement's reading stops at its `{`.
         if i == end && declares && matches!(toks.get(i).map(|t| &t.tok), Some(Tok::Punct("{"))) {
             if let Some(c) = self.closing(i) {
@@ -240,6 +243,7 @@ impl Parser<'_> {
                             Some((m, t)) => {
                                 st.arrays.insert(name.clone(), t);
                                 st.cols.insert(name.clone(), m);
+                                self.host_rows_list(st, k, &name, c2 + 1, (n, m));
                             }
                             None => {
                                 st.arrays.remove(&name);
@@ -247,6 +251,34 @@ impl Parser<'_> {
                         }
                         return;
                     }
+                }
+                // `T name[][C] = {{…}, {…}};`: as many rows as the list gives ([dcl.array]/3),
+                // a flat list's cells filling rows of C in turn.
+                if c == i + 1 && toks.get(c + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")) {
+                    let Some(c2) = self.closing(c + 1) else {
+                        return;
+                    };
+                    let cols = self.host_value(st, c + 2, c2).and_then(HostVal::int);
+                    let list = matches!(toks.get(c2 + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
+                        && matches!(toks.get(c2 + 2).map(|t| &t.tok), Some(Tok::Punct("{")));
+                    let Some(cc) = self.closing(c2 + 2).filter(|_| list) else {
+                        return;
+                    };
+                    let items = split_commas(toks, c2 + 3, cc);
+                    let braced = items
+                        .first()
+                        .is_some_and(|&(a, _)| toks[a].tok == Tok::Punct("{"));
+                    let Some(m) = cols.filter(|&m| m > 0) else {
+                        return;
+                    };
+                    let len = items.len() as i128;
+                    let rows = if braced { len } else { (len + m - 1) / m };
+                    if let Some(t) = rows.checked_mul(m) {
+                        st.arrays.insert(name.clone(), t);
+                        st.cols.insert(name.clone(), m);
+                        self.host_rows_list(st, k, &name, c2 + 1, (rows, m));
+                    }
+                    return;
                 }
                 if matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")))
                     && matches!(toks.get(c + 2).map(|t| &t.tok), Some(Tok::Punct("{")))
@@ -278,6 +310,77 @@ impl Parser<'_> {
             }
             _ => {}
         }
+    }
+
+    /// `T name[R][C] = {{a, b, c}, {d, e, f}};` whose `= {` is at `eq`: the array's fill, its
+    /// cells in row-major order ([dcl.array]/9). Each braced row gives its row's first cells, the
+    /// rest of the row zero; a list of plain values (`= {1, 2, 3, 4}`, brace elision,
+    /// [dcl.init.aggr]/15) gives the cells in order; cells past the list are zero
+    /// ([dcl.init.aggr]/8). A list of both forms, a row longer than `C`, or a value not read
+    /// leaves the array unfilled (a copy of it then says so).
+    fn host_rows_list(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        name: &str,
+        eq: usize,
+        (rows, cols): (i128, i128),
+    ) {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        if !matches!(tok(eq), Some(Tok::Punct("=")))
+            || !matches!(tok(eq + 1), Some(Tok::Punct("{")))
+        {
+            return;
+        }
+        let Some(cc) = self.closing(eq + 1) else {
+            return;
+        };
+        let (Ok(rows), Ok(cols)) = (usize::try_from(rows), usize::try_from(cols)) else {
+            return;
+        };
+        let total = rows.saturating_mul(cols);
+        if total == 0 || total > MAX_FILL as usize {
+            return;
+        }
+        let items = split_commas(toks, eq + 2, cc);
+        let braced = |&(a, _): &(usize, usize)| matches!(tok(a), Some(Tok::Punct("{")));
+        let mut values = Vec::with_capacity(total);
+        if items.iter().all(braced) {
+            if items.len() > rows {
+                return;
+            }
+            for &(a, b) in &items {
+                if self.closing(a) != Some(b - 1) {
+                    return;
+                }
+                let row = split_commas(toks, a + 1, b - 1);
+                if row.len() > cols {
+                    return;
+                }
+                for &(x, y) in &row {
+                    match self.host_value(st, x, y).and_then(HostVal::text) {
+                        Some(v) => values.push(v),
+                        None => return,
+                    }
+                }
+                values.resize(values.len() + cols - row.len(), "0".to_string());
+            }
+        } else if !items.iter().any(braced) {
+            if items.len() > total {
+                return;
+            }
+            for &(x, y) in &items {
+                match self.host_value(st, x, y).and_then(HostVal::text) {
+                    Some(v) => values.push(v),
+                    None => return,
+                }
+            }
+        } else {
+            return;
+        }
+        values.resize(total, "0".to_string());
+        st.fills.insert(name.to_string(), (values, toks[k].line));
     }
 
     /// `v` converted to the type of the declaration starting at `k` whose declarator's name ends

@@ -50,6 +50,42 @@ struct Run<'s> {
     cache: HashMap<(usize, usize), Option<Expr>>,
 }
 
+/// The first name of the postfix expression whose member `toks[k]` is (`h` of `h[i].v.n`,
+/// `p` of `p->n`), walking back over `.`, `->` and bracketed subscripts or calls; `None` when
+/// it starts with no name (`(*p).n`, `f().n`).
+fn member_root(toks: &[crate::lexer::Token], k: usize) -> Option<&String> {
+    let mut j = k;
+    loop {
+        // `toks[j]` is a name; before it a `.` or `->` continues the chain.
+        if !matches!(
+            j.checked_sub(1).map(|i| &toks[i].tok),
+            Some(Tok::Punct("." | "->"))
+        ) {
+            return match &toks[j].tok {
+                Tok::Ident(n) => Some(n),
+                _ => None,
+            };
+        }
+        j = j.checked_sub(2)?;
+        // Back over `[…]` and `(…)` to the name they follow.
+        let mut depth = 0usize;
+        while matches!(toks[j].tok, Tok::Punct("]" | ")")) || depth > 0 {
+            match toks[j].tok {
+                Tok::Punct("]" | ")") => depth += 1,
+                Tok::Punct("[" | "(") => depth = depth.checked_sub(1)?,
+                _ => {}
+            }
+            j = j.checked_sub(1)?;
+            if depth == 0 && !matches!(toks[j].tok, Tok::Punct("]" | ")")) {
+                break;
+            }
+        }
+        if !matches!(toks[j].tok, Tok::Ident(_)) {
+            return None;
+        }
+    }
+}
+
 /// The assignment operators, and the binary operator of each compound one.
 fn assign_op(p: &str) -> Option<Option<BinOp>> {
     Some(Some(match p {
@@ -209,6 +245,16 @@ impl Parser<'_> {
                 || matches!(prev, Some(Tok::Punct("++" | "--")))
                 || (matches!(prev, Some(Tok::Punct("&")))
                     && matches!(prev2, Some(Tok::Punct("(" | ","))));
+            // `h[i].n = …`, `p->n = …`: a member of `h` (or what `p` points at), not a
+            // variable `n`: the object written is the expression's first name.
+            let n = if matches!(prev, Some(Tok::Punct("." | "->"))) {
+                match member_root(toks, k) {
+                    Some(r) => r,
+                    None => continue,
+                }
+            } else {
+                n
+            };
             if assigned && !names.contains(n) {
                 names.push(n.clone());
             }

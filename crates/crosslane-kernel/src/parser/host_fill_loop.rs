@@ -9,15 +9,27 @@
 //! what the array held (undefined for an uninitialized array, [dcl.init]/12); the scalars keep
 //! their values after the loop.
 //!
-//! Bounded: at most [`MAX_FILL`] iterations and [`MAX_STMTS`] statements in the body; each
-//! statement is parsed once.
+//! A struct's array member is written `h[i].v[j] = e;` (the cell `i * len + j` of `h.v`, as
+//! the kernel's buffer of the member holds every struct's elements in turn), also in one inner
+//! counting loop of constant bounds (`for (int j = 0; j < 4; j++) h[i].v[j] = …;`), whose bounds
+//! may not change per iteration.
+//!
+//! A signed overflow ([expr]/4: undefined behavior) in a cell's value leaves that cell
+//! undefined with the reason (`crate::host_undef`); in a scalar's update
+//! (`s = s * 1103515245 + 12345;`), the scalar has no value from then on, and every cell or
+//! scalar computed from it is undefined for the same reason. The cells computed before keep
+//! their values.
+//!
+//! Bounded: at most [`MAX_FILL`] iterations (an inner loop's included) and [`MAX_STMTS`]
+//! statements in the body; each statement is parsed once.
 
 use std::collections::HashMap;
 
-use super::const_eval::HostVal;
+use super::const_eval::{take_overflow, HostVal};
 use super::host::{launches_in, HostState, MAX_FILL};
 use super::Parser;
 use crate::ast::{Expr, ExprKind};
+use crate::host_undef::overflow_cell;
 use crate::lexer::Tok;
 
 /// Most statements in the body of a loop read here.
@@ -26,10 +38,30 @@ pub const MAX_STMTS: usize = 16;
 /// One statement of the body.
 enum Step {
     /// `h[i] = e;`: the cell at the counter (one component per expression for a vector
-    /// element written by `make_T4(…)`).
-    Cell(String, Vec<Expr>),
+    /// element written by `make_T4(…)`); `h[i].v[j] = e;` of an array member `v` of `len`
+    /// elements per struct: the cell `i * len + j` of `h.v` (`sub` is `(j, len)`).
+    Cell {
+        arr: String,
+        sub: Option<(Expr, u32)>,
+        parts: Vec<Expr>,
+    },
     /// `acc += i;`, `x = e;`, `++n;`: a host scalar updated.
     Scalar(Expr),
+    /// An inner counting loop `for (int j = A; j < B; j++) …` of constant bounds whose body
+    /// is statements of the other kinds (one level: no loop in it).
+    Loop {
+        var: String,
+        from: i128,
+        to: i128,
+        steps: Vec<Step>,
+    },
+}
+
+/// What one run of the body writes: each array's cells, and the scalars a signed overflow
+/// left without a value.
+struct Fill {
+    cells: HashMap<String, Vec<String>>,
+    poisoned: Poisoned,
 }
 
 /// The `make_<type><N>(…)` constructors of CUDA's and HIP's vector types (CUDA C++ Programming
@@ -79,85 +111,75 @@ impl Parser<'_> {
         if launches_in(&toks[body_from..body_to]) {
             return None;
         }
-        // The statements: each up to its `;`, none a control statement or a block.
-        let mut steps = Vec::new();
-        let mut s = body_from;
-        let mut needs_more = false;
-        while s < body_to {
-            if steps.len() >= MAX_STMTS {
-                return None;
+        // The statements: each up to its `;`, none a control statement or a block but one
+        // inner counting loop level.
+        let steps = self.fill_steps(st, &var, body_from, body_to, true)?;
+        // Only a shape the simple fill loop does not read makes this reader take it: an update
+        // of a scalar, a vector element, a member, an inner loop, or a loop over part of a
+        // filled array.
+        let needs_more = steps.iter().any(|step| match step {
+            Step::Scalar(_) | Step::Loop { .. } => true,
+            Step::Cell { arr, sub, parts } => {
+                parts.len() > 1
+                    || sub.is_some()
+                    || arr.contains('.')
+                    || st.fills.contains_key(arr)
+                    || from != 0
             }
-            let semi =
-                (s..body_to).find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
-            if !matches!(tok(semi), Some(Tok::Punct(";"))) {
-                return None;
-            }
-            let step = self.fill_step(&var, s, semi)?;
-            // Only a shape the simple fill loop does not read makes this reader take it:
-            // an update of a scalar, a vector element, or a loop over part of a filled array.
-            needs_more |= match &step {
-                Step::Scalar(_) => true,
-                Step::Cell(arr, parts) => {
-                    parts.len() > 1 || arr.contains('.') || st.fills.contains_key(arr) || from != 0
-                }
-            };
-            steps.push(step);
-            s = semi + 1;
-        }
+        });
         if steps.is_empty() || !needs_more {
             return None;
         }
+        // Statement runs per iteration: an inner loop's count each.
+        let inner: i128 = steps
+            .iter()
+            .map(|step| match step {
+                Step::Loop { from, to, .. } => (to - from).max(0),
+                _ => 0,
+            })
+            .sum::<i128>()
+            .max(1);
+        if (to - from).checked_mul(inner)? > MAX_FILL {
+            return None;
+        }
         let mut env = st.env.clone();
-        let mut cells: HashMap<String, Vec<String>> = HashMap::new();
-        for step in &steps {
-            if let Step::Cell(arr, _) = step {
+        let mut fill = Fill {
+            cells: HashMap::new(),
+            // Scalars a signed overflow left without a value ([expr]/4): their value before
+            // it (for its type) and the line of the overflow. A cell or scalar computed from
+            // one is undefined for the same reason; the cells before it keep their values.
+            poisoned: HashMap::new(),
+        };
+        for step in flat(&steps) {
+            if let Step::Cell { arr, sub, .. } = step {
                 let old = match st.fills.get(arr) {
                     Some((v, _)) => v.clone(),
                     None => {
                         let whole = arr.split('.').next().unwrap_or(arr);
+                        let per = sub.as_ref().map_or(1, |s| i128::from(s.1));
                         let n = st
                             .arrays
                             .get(whole)
                             .copied()
                             .unwrap_or(0)
+                            .checked_mul(per)?
                             .clamp(0, MAX_FILL);
                         vec!["undef".to_string(); usize::try_from(n).ok()?]
                     }
                 };
-                cells.insert(arr.clone(), old);
+                fill.cells.insert(arr.clone(), old);
             }
         }
         for i in from..to {
             env.insert(var.clone(), HostVal::Int(i));
-            for step in &steps {
-                match step {
-                    Step::Scalar(e) => {
-                        super::host_eval::eval_mut(e, &mut env)?;
-                    }
-                    Step::Cell(arr, parts) => {
-                        let mut texts = Vec::with_capacity(parts.len());
-                        for p in parts {
-                            texts.push(self.host_fold(p, &env).and_then(HostVal::text)?);
-                        }
-                        let width = texts.len();
-                        let at = usize::try_from(i).ok()?.checked_mul(width)?;
-                        let v = cells.get_mut(arr)?;
-                        if v.len() < at + width {
-                            v.resize(at + width, "undef".to_string());
-                        }
-                        for (c, t) in v[at..at + width].iter_mut().zip(texts) {
-                            *c = t;
-                        }
-                    }
-                }
-            }
+            self.run_steps(&steps, i, &mut env, &mut fill)?;
         }
         // The counter is the loop's own ([stmt.for]/1).
         match st.env.get(&var) {
             Some(v) => env.insert(var.clone(), *v),
             None => env.remove(&var),
         };
-        for step in &steps {
+        for step in flat(&steps) {
             if let Step::Scalar(e) = step {
                 if let Some(n) = assigned_name(e) {
                     st.unknown.remove(&n);
@@ -165,12 +187,175 @@ impl Parser<'_> {
             }
         }
         st.env = env;
+        for (name, (_, at)) in fill.poisoned {
+            let why = format!(
+                "a signed overflow at line {at} (undefined behavior, C++17 [expr]/4) left it \
+                 without a value"
+            );
+            Self::mark_unknown(st, std::slice::from_ref(&name), &why);
+        }
+        let cells = fill.cells;
         let line = toks[k].line;
         for (arr, values) in cells {
             st.unknown.remove(&arr);
             st.fills.insert(arr, (values, line));
         }
         Some(after)
+    }
+
+    /// The statements over `from..to` of the body of a loop counting `var`, each up to its
+    /// `;`; with `nest`, an inner counting loop among them (its own statements read so, without
+    /// a loop). `None` for any other statement, or more than [`MAX_STMTS`].
+    fn fill_steps(
+        &mut self,
+        st: &HostState,
+        var: &str,
+        from: usize,
+        to: usize,
+        nest: bool,
+    ) -> Option<Vec<Step>> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let mut steps = Vec::new();
+        let mut s = from;
+        while s < to {
+            if steps.len() >= MAX_STMTS {
+                return None;
+            }
+            if nest && matches!(tok(s), Some(Tok::Ident(w)) if w == "for") {
+                // Its bounds are read once, before the outer loop runs: not when they name the
+                // outer counter or a scalar the body assigns (their value changes per
+                // iteration; `for (j = 0; j < i; j++)` is left to the other readers).
+                let (v, a, b, head) = self.for_head(st, s)?;
+                let changing = self.assigned_in(from, to);
+                let varies = toks[s + 1..head].iter().any(|t| {
+                    matches!(&t.tok, Tok::Ident(n) if *n != v && (n == var || changing.contains(n)))
+                });
+                if varies || v == var || a < 0 || b - a > MAX_FILL {
+                    return None;
+                }
+                let (body_from, body_to, after) = if matches!(tok(head + 1), Some(Tok::Punct("{")))
+                {
+                    let c = self.closing(head + 1)?;
+                    (head + 2, c, c + 1)
+                } else {
+                    let semi = (head + 1..to).find(|&i| matches!(tok(i), Some(Tok::Punct(";"))))?;
+                    (head + 1, semi + 1, semi + 1)
+                };
+                if after > to {
+                    return None;
+                }
+                let inner = self.fill_steps(st, var, body_from, body_to, false)?;
+                if inner.is_empty() {
+                    return None;
+                }
+                steps.push(Step::Loop {
+                    var: v,
+                    from: a,
+                    to: b,
+                    steps: inner,
+                });
+                s = after;
+                continue;
+            }
+            let semi = (s..to).find(|&i| matches!(tok(i), Some(Tok::Punct(";" | "{" | "}"))))?;
+            if !matches!(tok(semi), Some(Tok::Punct(";"))) {
+                return None;
+            }
+            steps.push(self.fill_step(var, s, semi)?);
+            s = semi + 1;
+        }
+        Some(steps)
+    }
+
+    /// Runs `steps` once with the outer counter at `i` (its value bound in `env`), in order
+    /// ([intro.execution]/9), writing `fill`. `None` when a value is not read for another
+    /// reason than a signed overflow, or a cell falls outside its array.
+    fn run_steps(
+        &self,
+        steps: &[Step],
+        i: i128,
+        env: &mut HashMap<String, HostVal>,
+        fill: &mut Fill,
+    ) -> Option<()> {
+        for step in steps {
+            match step {
+                Step::Scalar(e) => {
+                    let name = assigned_name(e)?;
+                    let before = env.get(&name).copied();
+                    take_overflow();
+                    match super::host_eval::eval_mut(e, env) {
+                        Some(_) => {
+                            // Assigned anew: a value again, in the type it had.
+                            if let Some((Some(old), _)) = fill.poisoned.remove(&name) {
+                                let v = old.retype(*env.get(&name)?)?;
+                                env.insert(name, v);
+                            }
+                        }
+                        None => {
+                            let at = if take_overflow() {
+                                e.span.line
+                            } else {
+                                poisoned_line(e, &fill.poisoned)?
+                            };
+                            let old = fill.poisoned.get(&name).and_then(|p| p.0).or(before);
+                            env.remove(&name);
+                            fill.poisoned.insert(name, (old, at));
+                        }
+                    }
+                }
+                Step::Cell { arr, sub, parts } => {
+                    let mut texts = Vec::with_capacity(parts.len());
+                    for p in parts {
+                        take_overflow();
+                        let t = match self.host_fold(p, env).and_then(HostVal::text) {
+                            Some(t) => t,
+                            None if take_overflow() => overflow_cell(p.span.line),
+                            None => overflow_cell(poisoned_line(p, &fill.poisoned)?),
+                        };
+                        texts.push(t);
+                    }
+                    let width = texts.len();
+                    let at = match sub {
+                        None => usize::try_from(i).ok()?.checked_mul(width)?,
+                        // `h[i].v[j]`: element j of struct i's array member; an index outside
+                        // it is undefined ([expr.add]/4): not read.
+                        Some((j, len)) => {
+                            let j = self.host_fold(j, env).and_then(HostVal::int)?;
+                            if width != 1 || !(0..i128::from(*len)).contains(&j) {
+                                return None;
+                            }
+                            usize::try_from(i * i128::from(*len) + j).ok()?
+                        }
+                    };
+                    let v = fill.cells.get_mut(arr)?;
+                    if v.len() < at + width {
+                        v.resize(at + width, "undef".to_string());
+                    }
+                    for (c, t) in v[at..at + width].iter_mut().zip(texts) {
+                        *c = t;
+                    }
+                }
+                Step::Loop {
+                    var,
+                    from,
+                    to,
+                    steps,
+                } => {
+                    // The inner counter is its loop's own ([stmt.for]/1).
+                    let saved = env.get(var).copied();
+                    for j in *from..*to {
+                        env.insert(var.clone(), HostVal::Int(j));
+                        self.run_steps(steps, i, env, fill)?;
+                    }
+                    match saved {
+                        Some(v) => env.insert(var.clone(), v),
+                        None => env.remove(var),
+                    };
+                }
+            }
+        }
+        Some(())
     }
 
     /// The statement over `s..semi` (its `;` excluded) of a loop counting `var`.
@@ -195,7 +380,36 @@ impl Parser<'_> {
                 return None;
             };
             let e = self.sub_expr(s + 7, semi)?;
-            return Some(Step::Cell(format!("{arr}.{field}"), vec![e]));
+            return Some(Step::Cell {
+                arr: format!("{arr}.{field}"),
+                sub: None,
+                parts: vec![e],
+            });
+        }
+        // `h[i].v[j] = e;` of an array member `v` of the struct of host array `h`.
+        let element = matches!(tok(s), Some(Tok::Ident(_)))
+            && matches!(tok(s + 1), Some(Tok::Punct("[")))
+            && matches!(tok(s + 2), Some(Tok::Ident(n)) if n == var)
+            && matches!(tok(s + 3), Some(Tok::Punct("]")))
+            && matches!(tok(s + 4), Some(Tok::Punct(".")))
+            && matches!(tok(s + 5), Some(Tok::Ident(_)))
+            && matches!(tok(s + 6), Some(Tok::Punct("[")));
+        if element {
+            let (Some(Tok::Ident(arr)), Some(Tok::Ident(field))) = (tok(s), tok(s + 5)) else {
+                return None;
+            };
+            let len = self.host_member_len(arr, field)?;
+            let close = self.closing(s + 6).filter(|&c| c < semi)?;
+            if !matches!(tok(close + 1), Some(Tok::Punct("="))) {
+                return None;
+            }
+            let j = self.sub_expr(s + 7, close)?;
+            let e = self.sub_expr(close + 2, semi)?;
+            return Some(Step::Cell {
+                arr: format!("{arr}.{field}"),
+                sub: Some((j, len)),
+                parts: vec![e],
+            });
         }
         if cell {
             let Some(Tok::Ident(arr)) = tok(s) else {
@@ -206,11 +420,40 @@ impl Parser<'_> {
                 ExprKind::Call(ref name, ref args) if vector_make(name) => args.clone(),
                 _ => vec![e],
             };
-            return Some(Step::Cell(arr.clone(), parts));
+            return Some(Step::Cell {
+                arr: arr.clone(),
+                sub: None,
+                parts,
+            });
         }
         let e = self.sub_expr(s, semi)?;
         assigned_name(&e).map(|_| Step::Scalar(e))
     }
+}
+
+/// Every statement of `steps`, an inner loop's after the loop itself.
+fn flat(steps: &[Step]) -> Vec<&Step> {
+    let mut out = Vec::new();
+    for step in steps {
+        out.push(step);
+        if let Step::Loop { steps, .. } = step {
+            out.extend(steps.iter());
+        }
+    }
+    out
+}
+
+/// Host scalars a signed overflow left without a value: each one's value before the overflow
+/// (kept for its type) and the overflow's line.
+type Poisoned = HashMap<String, (Option<HostVal>, u32)>;
+
+/// The overflow line of the first scalar in `e` that a signed overflow left without a value,
+/// `None` when `e` reads none (its lack of a value has another cause).
+fn poisoned_line(e: &Expr, poisoned: &Poisoned) -> Option<u32> {
+    e.walk().find_map(|x| match &x.kind {
+        ExprKind::Ident(n) => poisoned.get(n).map(|p| p.1),
+        _ => None,
+    })
 }
 
 /// The host scalar an expression statement assigns (`acc += i`, `x = e`, `++n`), when that is

@@ -116,7 +116,14 @@ impl Parser<'_> {
                         .zip(j.filter(|j| (0..*cols).contains(j)))
                         .and_then(|(i, j)| i.checked_mul(*cols)?.checked_add(j));
                 }
-                let v = const_eval(&value, &env).and_then(HostVal::text);
+                super::const_eval::take_overflow();
+                let v = const_eval(&value, &env)
+                    .and_then(HostVal::text)
+                    .or_else(|| {
+                        // A signed overflow ([expr]/4): this cell alone is undefined.
+                        super::const_eval::take_overflow()
+                            .then(|| crate::host_undef::overflow_cell(value.span.line))
+                    });
                 match (x.and_then(|x| usize::try_from(x).ok()), v) {
                     (Some(x), Some(v)) if x < len => cells[x] = v,
                     _ => return None,

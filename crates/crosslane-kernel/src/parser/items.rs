@@ -435,6 +435,7 @@ impl Parser<'_> {
         self.pending_svars.clear();
         self.param_copies.clear();
         let mut params = self.params()?;
+        let leaf_pending = std::mem::take(&mut self.leaf_pending);
         let copies = std::mem::take(&mut self.param_copies);
         // Overloads of one name ([`super::overload`]): a later declaration with other
         // parameter types is kept under its own key. An instance of a template (parsed with
@@ -562,12 +563,21 @@ impl Parser<'_> {
             defaults,
         };
         self.record_constexpr(save, open_params, &f);
+        for (param, stride, count) in leaf_pending {
+            self.struct_leaves.push(crate::ast::StructLeaf {
+                function: f.name.clone(),
+                param,
+                stride,
+                count,
+            });
+        }
         self.fn_types.insert(f.name.clone(), f.ret);
         Ok(Some(Some(f)))
     }
 
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
+        self.leaf_pending.clear();
         self.param_defaults.clear();
         self.any_slots.clear();
         self.cub_pending.clear();
@@ -1228,11 +1238,22 @@ impl Parser<'_> {
                 Some((Some((values, from, line)), _)) => {
                     let mut v = values.clone();
                     v.truncate(t.len);
+                    // Cells a signed overflow left undefined in host code (`host_undef`).
+                    let undef = crate::host_undef::split_marks(&mut v, 1);
                     t.values = v;
-                    (
-                        format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol"),
-                        Level::Info,
-                    )
+                    let mut what = format!("filled as host code fills `{from}` (line {line}) and copies it by cudaMemcpyToSymbol");
+                    if !undef.is_empty() {
+                        what.push_str(&format!(
+                            "; undefined are {} (C++17 [expr]/4)",
+                            crate::host_undef::describe(&undef)
+                        ));
+                    }
+                    let level = if undef.is_empty() {
+                        Level::Info
+                    } else {
+                        Level::Warning
+                    };
+                    (what, level)
                 }
                 Some((None, line)) => {
                     t.copied_unread = true;

@@ -84,6 +84,7 @@ mod host_loop_launch;
 mod host_mem;
 mod host_nested;
 mod host_range_for;
+mod host_sizeof;
 mod host_vf;
 mod items;
 mod lambda;
@@ -299,6 +300,7 @@ pub fn parse_preprocessed(
         return Err(p.template_only_error());
     }
     program.kernel_scopes = kernel_scopes;
+    program.struct_leaves = std::mem::take(&mut p.struct_leaves);
     p.fill_constant_tables(&mut program);
     // Before the tables become parameters, which would hide the scalars' names.
     device_vars::rewrite_scalars(&mut program);
@@ -433,6 +435,17 @@ struct Parser<'a> {
     /// Whether this parser reads a host expression (a launch's configuration), where
     /// `blockDim` may be a host variable rather than the built-in.
     host_expr: bool,
+    /// Host pointers and arrays declared so far → their element's bytes, for `sizeof(p[0])`
+    /// and `sizeof(*p)` in host code ([`host_sizeof`]).
+    host_elems: HashMap<String, u64>,
+    /// Host arrays of structs declared so far → their struct's name ([`host_sizeof`]).
+    host_struct_of: HashMap<String, String>,
+    /// The struct parameters' lowered members of the functions parsed so far
+    /// ([`crate::ast::StructLeaf`]).
+    struct_leaves: Vec<crate::ast::StructLeaf>,
+    /// The function whose parameters are being read: its struct parameters' members (name,
+    /// struct size, elements per struct), named once the function is.
+    leaf_pending: Vec<(String, u64, u32)>,
     /// Instantiations named so far (mangled), in order.
     instances: Vec<String>,
     /// Instantiations named but not parsed yet.
@@ -620,6 +633,10 @@ impl<'a> Parser<'a> {
             fn_sets: HashMap::new(),
             launch_arg_types: Vec::new(),
             host_expr: false,
+            host_elems: HashMap::new(),
+            host_struct_of: HashMap::new(),
+            struct_leaves: Vec::new(),
+            leaf_pending: Vec::new(),
             explicit_instances: Vec::new(),
             templates: HashMap::new(),
             method_templates: HashMap::new(),

@@ -38,6 +38,7 @@ mod kernel_fp8;
 mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_eval;
+mod kernel_host_fills;
 mod kernel_host_memory;
 mod kernel_host_types;
 mod kernel_inference;

@@ -115,8 +115,13 @@ impl Parser<'_> {
         let copied = !many && !reference && !is_const;
         let mut params = Vec::new();
         let mut names = Vec::new();
+        // The struct's one layout ([`arrays`]): host code sizes its buffers by it.
+        let stride = self.struct_layout(&s, at).ok().map(|l| l.size);
         for l in &leaves {
             let n = format!("{name}.{}", l.path);
+            if let Some(stride) = stride {
+                self.leaf_pending.push((n.clone(), stride, l.count.max(1)));
+            }
             if l.count > 0 {
                 // The array member's elements, as a pointer: to the caller's own array for a
                 // reference, to the buffer (`count` elements per struct) for a pointer.

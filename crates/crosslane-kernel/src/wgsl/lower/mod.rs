@@ -493,6 +493,7 @@ pub fn lower(
             launches: Vec::new(),
             constants: Vec::new(),
             kernel_scopes: Vec::new(),
+            struct_leaves: Vec::new(),
         },
         workgroup_size: ep.workgroup_size,
         bindings,

@@ -1,11 +1,11 @@
 // A buffer of structs with an array member (llama.cpp's quantization blocks) allocated as
 // `cudaMalloc(&y, 4 * sizeof(Q))`: each array member is one buffer holding every struct's
-// elements in turn (`y.qs` = y[0].qs[0..8], y[1].qs[0..8], …), whose per-struct count the launch
-// does not read, so the buffers keep the launch's default of one cell per thread (32) rather
-// than 4 * sizeof(Q) / (the members' sizes), which would cut `y.qs` short. Thread i writes
+// elements in turn (`y.qs` = y[0].qs[0..8], y[1].qs[0..8], …). sizeof(Q) is the parser's one
+// layout: d at 0 (4 bytes), qs at 4 (8 bytes), size 12, alignment 4 ([class.mem]/17-18), so
+// the 48 bytes are 4 structs: `y.d` 4 cells, `y.qs` 4 * 8 = 32 cells. Thread i writes
 // y[i / 8].qs[i % 8] = i, and thread 8b writes y[b].d = b + 0.5:
-//   y.qs = 0 1 2 … 31 (no write outside the buffer);
-//   y.d  = 0.5 1.5 2.5 3.5, then cells 4..31 never written (undefined).
+//   y.qs = 0 1 2 … 31;
+//   y.d  = 0.5 1.5 2.5 3.5.
 struct Q {
     float d;
     signed char qs[8];
