@@ -15,6 +15,7 @@ mod kernel_budgets;
 mod kernel_builtins_more;
 mod kernel_bytes;
 mod kernel_cg_groups;
+mod kernel_cg_small_tiles;
 mod kernel_contract;
 mod kernel_coop;
 mod kernel_cub;
