@@ -499,6 +499,7 @@ impl Executor {
             names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
             reasons: Default::default(),
             preprocess,
+            own_reserved: crate::trace::reserved_words(source),
         };
         // Locals whose address is taken (`&x` of a scalar or vector variable): per-lane memory.
         let addr_taken = crate::compile::addr_taken(
