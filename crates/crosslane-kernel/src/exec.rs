@@ -115,6 +115,12 @@ pub struct LaunchConfig {
     /// (`crosslane run --single-launch`; what a harness launching one kernel compares with).
     /// Default false: every launch runs in order (`sequence.rs`).
     pub single_launch: bool,
+    /// Which of host code's launches of the entry kernel to trace, counted from 1 in host
+    /// code's reading order (each iteration's launch of a loop read per iteration is one):
+    /// `crosslane run --launch 3` traces the third; the launches before it run first and those
+    /// after it after it, as for the first (`sequence.rs`). Default: the first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<usize>,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -213,6 +219,7 @@ impl Executor {
         // reported here, for every front end.
         parsed_diags.extend(super::bidi::warnings(source, 100));
         let user_entry = super::host_launch::resolve_config_entry(&program, &mut config)?;
+        super::host_launch::check_launch_choice(&program, &config)?;
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);

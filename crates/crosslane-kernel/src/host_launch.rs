@@ -72,14 +72,62 @@ pub(crate) fn source_args<'a>(
     out
 }
 
-/// The launch that applies to `config`: the first one of `config.entry` when it is set, else
-/// the first launch of a function the program defines.
+/// The launch that applies to `config`: of `config.entry` when it is set, else of the kernel
+/// of the first launch of a function the program defines, the `config.launch`-th (counted
+/// from 1, in host code's reading order; default the first).
 pub fn chosen_launch<'p>(program: &'p Program, config: &LaunchConfig) -> Option<&'p HostLaunch> {
     let defined = |n: &str| program.functions.iter().any(|f| f.name == n);
-    match &config.entry {
-        Some(e) => program.launches.iter().find(|l| l.kernel == *e),
-        None => program.launches.iter().find(|l| defined(&l.kernel)),
+    let kernel = match &config.entry {
+        Some(e) => e.as_str(),
+        None => program
+            .launches
+            .iter()
+            .find(|l| defined(&l.kernel))?
+            .kernel
+            .as_str(),
+    };
+    let n = config.launch.unwrap_or(1).max(1);
+    program
+        .launches
+        .iter()
+        .filter(|l| l.kernel == kernel)
+        .nth(n - 1)
+}
+
+/// Refuses a `config.launch` that names no launch: 0, or past the entry kernel's last launch
+/// in host code (or a file whose host code launches nothing).
+///
+/// # Errors
+/// The choice and how many launches of the kernel host code makes.
+pub fn check_launch_choice(program: &Program, config: &LaunchConfig) -> Result<(), KernelError> {
+    let Some(n) = config.launch else {
+        return Ok(());
+    };
+    if n >= 1 && chosen_launch(program, config).is_some() {
+        return Ok(());
     }
+    let defined = |k: &str| program.functions.iter().any(|f| f.name == k);
+    let kernel = config.entry.clone().or_else(|| {
+        program
+            .launches
+            .iter()
+            .find(|l| defined(&l.kernel))
+            .map(|l| l.kernel.clone())
+    });
+    let msg = match kernel {
+        Some(k) => {
+            let count = program.launches.iter().filter(|l| l.kernel == k).count();
+            format!(
+                "launch {n} of `{k}` was asked for, and host code launches it {count} time(s): \
+                 choose 1..={count} (CLI: --launch N)"
+            )
+        }
+        None => format!(
+            "launch {n} was asked for, and host code launches no kernel this file defines: \
+             leave --launch out"
+        ),
+    };
+    Err(KernelError::new(1, 1, msg))
 }
 
 /// The element type of the first `extern __shared__` array in `f`'s body, if any.

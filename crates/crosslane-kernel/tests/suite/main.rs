@@ -42,6 +42,7 @@ mod kernel_host_eval;
 mod kernel_host_memory;
 mod kernel_host_types;
 mod kernel_inference;
+mod kernel_launch_gaps;
 mod kernel_launch_sequence;
 mod kernel_layout_attrs;
 mod kernel_maca;
