@@ -115,10 +115,7 @@ pub struct LaunchConfig {
     /// (`crosslane run --single-launch`; what a harness launching one kernel compares with).
     /// Default false: every launch runs in order (`sequence.rs`).
     pub single_launch: bool,
-    /// Which of host code's launches of the entry kernel to trace, counted from 1 in host
-    /// code's reading order (each iteration's launch of a loop read per iteration is one):
-    /// `crosslane run --launch 3` traces the third; the launches before it run first and those
-    /// after it after it, as for the first (`sequence.rs`). Default: the first.
+    /// The entry kernel's launch to trace, N-th in host code's order (`--launch N`; default 1).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<usize>,
 }
@@ -193,10 +190,6 @@ pub struct Executor {
 /// What runs host code's launches after a finished one and gives the run's outcome.
 pub(crate) type LaterRun = Rc<dyn Fn(&mut Executor) -> Outcome>;
 
-pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
-    d[0].checked_mul(d[1])?.checked_mul(d[2])
-}
-
 impl Executor {
     /// Prepares one launch of an already parsed program whose spans point into `source`, with
     /// no earlier launch run ([`Executor::from_parsed`] runs those first).
@@ -219,7 +212,6 @@ impl Executor {
         // reported here, for every front end.
         parsed_diags.extend(super::bidi::warnings(source, 100));
         let user_entry = super::host_launch::resolve_config_entry(&program, &mut config)?;
-        super::host_launch::check_launch_choice(&program, &config)?;
         // Host code's launch fills what the user left unset.
         let user_block = config.block_dim.is_some();
         let (host_notes, host_words) = super::host_launch::apply_host_launch(&program, &mut config);
@@ -271,7 +263,7 @@ impl Executor {
             (None, None) => ([lanes, 1, 1], "one warp (no block shape given)".to_string()),
         };
         let grid_dim = config.grid_dim.unwrap_or([1, 1, 1]);
-        let threads = dims_total(block_dim)
+        let threads = super::host_launch::dims_total(block_dim)
             .filter(|t| (1..=MAX_THREADS_PER_BLOCK).contains(t))
             .ok_or_else(|| {
                 // Name where the shape came from: the host expression when host code gave it.
@@ -287,7 +279,7 @@ impl Executor {
                      (from {from}); set the block (CLI: --threads-per-block N)"
                 ))
             })?;
-        let blocks = dims_total(grid_dim)
+        let blocks = super::host_launch::dims_total(grid_dim)
             .filter(|b| (1..=MAX_BLOCKS).contains(b))
             .ok_or_else(|| at(format!("blocks must be 1..={MAX_BLOCKS}, got {grid_dim:?}")))?;
         if let Some(b) = f.launch_bounds {
@@ -878,7 +870,7 @@ impl Executor {
         self.race.start_block(self.trace.launch.warps_per_block);
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
-        let threads = dims_total(launch.block_dim).unwrap_or(0);
+        let threads = super::host_launch::dims_total(launch.block_dim).unwrap_or(0);
         // Each variable is a register of raw bits per lane: count the bytes before allocating
         // them.
         let per_warp: u64 = self

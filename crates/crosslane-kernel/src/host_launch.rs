@@ -926,16 +926,23 @@ pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelErr
 /// function's key before host launches are read; returns whether one was given.
 ///
 /// # Errors
-/// As [`resolve_entry`].
+/// As [`resolve_entry`]; a `config.launch` that names no launch ([`check_launch_choice`]).
 pub fn resolve_config_entry(
     program: &Program,
     config: &mut LaunchConfig,
 ) -> Result<bool, KernelError> {
     let Some(e) = config.entry.clone() else {
+        check_launch_choice(program, config)?;
         return Ok(false);
     };
     config.entry = Some(resolve_entry(program, &e)?);
+    check_launch_choice(program, config)?;
     Ok(true)
+}
+
+/// The threads of a block (or the blocks of a grid) of dimensions `d`; `None` on overflow.
+pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
+    d[0].checked_mul(d[1])?.checked_mul(d[2])
 }
 
 /// The function to run: `entry` when given (a function's key; a template `--entry NAME` that

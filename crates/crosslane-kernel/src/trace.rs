@@ -358,7 +358,7 @@ pub struct KernelStep {
     pub diagnostics: Vec<KernelDiagnostic>,
 }
 
-/// The final variables of one warp (in the trace's JSON through [`WarpJson`]).
+/// The final variables of one warp (the JSON leaves out the front end's, [`is_synthesized`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WarpState {
     /// Block.

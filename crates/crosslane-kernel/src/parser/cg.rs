@@ -87,6 +87,19 @@ fn combine_of(op: &str, name: &str, at: Span) -> PResult<&'static str> {
     })
 }
 
+/// Why a collective over tiles of `n` is undefined in a block whose thread count is not a
+/// multiple of `n` (CUDA C++ Programming Guide, Cooperative Groups, "tiled_partition": "the
+/// parent group size must be evenly divisible by the Size").
+pub(super) fn partial_tile_why(n: u32) -> String {
+    format!(
+        "a thread_block_tile<{n}> of a block whose thread count is not a multiple of {n}: the \
+         CUDA C++ Programming Guide (Cooperative Groups, tiled_partition) requires the parent \
+         group's size to be evenly divisible by the tile size, so the last tile is partial and \
+         its collectives are undefined; launch a multiple of {n} threads, or use a coalesced \
+         group (cg::coalesced_threads()) for a partial tile"
+    )
+}
+
 /// A group's type as C++ spells it, for an instantiation's name (`group_sum<thread_block_tile<16>>`).
 pub(super) fn group_type_name(g: Group) -> String {
     match g {
@@ -758,7 +771,7 @@ impl Parser<'_> {
                 format!("{open}__shfl_up_sync({tile_mask}, "),
                 format!(
                     ", (blockDim.x * blockDim.y * blockDim.z) % {n} == 0, \"{}\")",
-                    super::cg_lower::partial_tile_why(n)
+                    partial_tile_why(n)
                 ),
             )
         };

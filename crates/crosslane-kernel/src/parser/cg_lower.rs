@@ -23,7 +23,7 @@
 //!   HIP's `coalesced_group` has the same members and rules (HIP API reference,
 //!   `cooperative_groups::coalesced_group`).
 
-use super::cg::{Group, Meta};
+use super::cg::{partial_tile_why, Group, Meta};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
@@ -41,19 +41,6 @@ pub(crate) const GRID_SYNC_REFUSAL: &str =
     block of the grid resident at once (CUDA C++ Programming Guide, Cooperative Groups, Grid \
     Synchronization), and the emulator runs the blocks of a launch one after another, so no \
     block can wait for another; split the kernel at the barrier into two launches";
-/// Why a collective over tiles of `n` is undefined in a block whose thread count is not a
-/// multiple of `n` (CUDA C++ Programming Guide, Cooperative Groups, "tiled_partition": "the
-/// parent group size must be evenly divisible by the Size").
-pub(super) fn partial_tile_why(n: u32) -> String {
-    format!(
-        "a thread_block_tile<{n}> of a block whose thread count is not a multiple of {n}: the \
-         CUDA C++ Programming Guide (Cooperative Groups, tiled_partition) requires the parent \
-         group's size to be evenly divisible by the tile size, so the last tile is partial and \
-         its collectives are undefined; launch a multiple of {n} threads, or use a coalesced \
-         group (cg::coalesced_threads()) for a partial tile"
-    )
-}
-
 impl Parser<'_> {
     /// The scalar type of a group's member mask: 32 bits for CUDA's warps, 64 for HIP, whose
     /// lane masks are `unsigned long long` on every wavefront size (HIP `__ballot`).

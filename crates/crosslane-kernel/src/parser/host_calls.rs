@@ -298,15 +298,16 @@ impl Parser<'_> {
             match &toks[i].tok {
                 Tok::Punct("{") => depth += 1,
                 Tok::Punct("}") => depth = depth.saturating_sub(1),
-                Tok::Ident(n) if depth == 0 && called.contains(&n.as_str()) => {
-                    if matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+                Tok::Ident(n)
+                    if depth == 0
+                        && called.contains(&n.as_str())
+                        && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
                         && self
                             .closing(i + 1)
                             .and_then(|c| toks.get(c + 1))
-                            .is_some_and(|t| matches!(t.tok, Tok::Punct("{")))
-                    {
-                        return true;
-                    }
+                            .is_some_and(|t| matches!(t.tok, Tok::Punct("{"))) =>
+                {
+                    return true;
                 }
                 _ => {}
             }
