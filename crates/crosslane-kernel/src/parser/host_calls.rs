@@ -282,7 +282,8 @@ impl Parser<'_> {
         let toks = self.toks;
         let called: Vec<&str> = (open + 1..close)
             .filter_map(|i| match (&toks[i].tok, toks.get(i + 1).map(|t| &t.tok)) {
-                (Tok::Ident(n), Some(Tok::Punct("("))) if !self.host_fns.contains_key(n) => {
+                // `run(…)`, and `runTest<int>(…)` of a function template.
+                (Tok::Ident(n), Some(Tok::Punct("(" | "<"))) if !self.host_fns.contains_key(n) => {
                     Some(n.as_str())
                 }
                 _ => None,

@@ -61,7 +61,20 @@ int main() {{
 void fill(int* p) {{ seti<<<1, 8>>>(p); }}
 "
     );
-    for src in [&above, &below] {
+    // A host function template below `main`, the CUDA samples' `runTest<T>` shape.
+    let template = format!(
+        "{KERNELS}template <typename T> void fill(T* p);
+int main() {{
+  int* d;
+  cudaMalloc(&d, 8 * sizeof(int));
+  fill<int>(d);
+  twice<<<1, 8>>>(d);
+  return 0;
+}}
+template <typename T> void fill(T* p) {{ seti<<<1, 8>>>(p); }}
+"
+    );
+    for src in [&above, &below, &template] {
         // twice finds seti's d = i and leaves 2i.
         let t = run(src, "twice", None);
         let i: Vec<Option<i128>> = (0..8).map(Some).collect();
