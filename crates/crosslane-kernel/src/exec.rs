@@ -115,6 +115,9 @@ pub struct LaunchConfig {
     /// Run the chosen launch alone, none host code makes before or after it (`--single-launch`,
     /// as a harness launching one kernel does). Default false: all run in order (`sequence.rs`).
     pub single_launch: bool,
+    /// The entry kernel's launch to trace, N-th in host code's order (`--launch N`; default 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<usize>,
 }
 
 /// Runs a kernel in slices ([`Executor::step`], [`Executor::run_for`]); a copy is a checkpoint of
@@ -186,10 +189,6 @@ pub struct Executor {
 
 /// What runs host code's launches after a finished one and gives the run's outcome.
 pub(crate) type LaterRun = Rc<dyn Fn(&mut Executor) -> Outcome>;
-
-pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
-    d[0].checked_mul(d[1])?.checked_mul(d[2])
-}
 
 impl Executor {
     /// Prepares one launch of an already parsed program whose spans point into `source`, with
@@ -264,7 +263,7 @@ impl Executor {
             (None, None) => ([lanes, 1, 1], "one warp (no block shape given)".to_string()),
         };
         let grid_dim = config.grid_dim.unwrap_or([1, 1, 1]);
-        let threads = dims_total(block_dim)
+        let threads = super::host_launch::dims_total(block_dim)
             .filter(|t| (1..=MAX_THREADS_PER_BLOCK).contains(t))
             .ok_or_else(|| {
                 // Name where the shape came from: the host expression when host code gave it.
@@ -280,7 +279,7 @@ impl Executor {
                      (from {from}); set the block (CLI: --threads-per-block N)"
                 ))
             })?;
-        let blocks = dims_total(grid_dim)
+        let blocks = super::host_launch::dims_total(grid_dim)
             .filter(|b| (1..=MAX_BLOCKS).contains(b))
             .ok_or_else(|| at(format!("blocks must be 1..={MAX_BLOCKS}, got {grid_dim:?}")))?;
         if let Some(b) = f.launch_bounds {
@@ -499,6 +498,7 @@ impl Executor {
             names: compiler.slots.iter().map(|s| s.name.clone()).collect(),
             reasons: Default::default(),
             preprocess,
+            own_reserved: crate::trace::reserved_words(source),
         };
         // Locals whose address is taken (`&x` of a scalar or vector variable): per-lane memory.
         let addr_taken = crate::compile::addr_taken(
@@ -870,7 +870,7 @@ impl Executor {
         self.race.start_block(self.trace.launch.warps_per_block);
         let launch = &self.trace.launch;
         let lanes = launch.lanes;
-        let threads = dims_total(launch.block_dim).unwrap_or(0);
+        let threads = super::host_launch::dims_total(launch.block_dim).unwrap_or(0);
         // Each variable is a register of raw bits per lane: count the bytes before allocating
         // them.
         let per_warp: u64 = self

@@ -57,14 +57,62 @@ pub(crate) fn struct_leaf(
         .map(|l| (l.stride.max(1), u64::from(l.count.max(1))))
 }
 
-/// The launch that applies to `config`: the first one of `config.entry` when it is set, else
-/// the first launch of a function the program defines.
+/// The launch that applies to `config`: of `config.entry` when it is set, else of the kernel
+/// of the first launch of a function the program defines, the `config.launch`-th (counted
+/// from 1, in host code's reading order; default the first).
 pub fn chosen_launch<'p>(program: &'p Program, config: &LaunchConfig) -> Option<&'p HostLaunch> {
     let defined = |n: &str| program.functions.iter().any(|f| f.name == n);
-    match &config.entry {
-        Some(e) => program.launches.iter().find(|l| l.kernel == *e),
-        None => program.launches.iter().find(|l| defined(&l.kernel)),
+    let kernel = match &config.entry {
+        Some(e) => e.as_str(),
+        None => program
+            .launches
+            .iter()
+            .find(|l| defined(&l.kernel))?
+            .kernel
+            .as_str(),
+    };
+    let n = config.launch.unwrap_or(1).max(1);
+    program
+        .launches
+        .iter()
+        .filter(|l| l.kernel == kernel)
+        .nth(n - 1)
+}
+
+/// Refuses a `config.launch` that names no launch: 0, or past the entry kernel's last launch
+/// in host code (or a file whose host code launches nothing).
+///
+/// # Errors
+/// The choice and how many launches of the kernel host code makes.
+pub fn check_launch_choice(program: &Program, config: &LaunchConfig) -> Result<(), KernelError> {
+    let Some(n) = config.launch else {
+        return Ok(());
+    };
+    if n >= 1 && chosen_launch(program, config).is_some() {
+        return Ok(());
     }
+    let defined = |k: &str| program.functions.iter().any(|f| f.name == k);
+    let kernel = config.entry.clone().or_else(|| {
+        program
+            .launches
+            .iter()
+            .find(|l| defined(&l.kernel))
+            .map(|l| l.kernel.clone())
+    });
+    let msg = match kernel {
+        Some(k) => {
+            let count = program.launches.iter().filter(|l| l.kernel == k).count();
+            format!(
+                "launch {n} of `{k}` was asked for, and host code launches it {count} time(s): \
+                 choose 1..={count} (CLI: --launch N)"
+            )
+        }
+        None => format!(
+            "launch {n} was asked for, and host code launches no kernel this file defines: \
+             leave --launch out"
+        ),
+    };
+    Err(KernelError::new(1, 1, msg))
 }
 
 /// The element type of the first `extern __shared__` array in `f`'s body, if any.
@@ -896,16 +944,23 @@ pub fn resolve_entry(program: &Program, entry: &str) -> Result<String, KernelErr
 /// function's key before host launches are read; returns whether one was given.
 ///
 /// # Errors
-/// As [`resolve_entry`].
+/// As [`resolve_entry`]; a `config.launch` that names no launch ([`check_launch_choice`]).
 pub fn resolve_config_entry(
     program: &Program,
     config: &mut LaunchConfig,
 ) -> Result<bool, KernelError> {
     let Some(e) = config.entry.clone() else {
+        check_launch_choice(program, config)?;
         return Ok(false);
     };
     config.entry = Some(resolve_entry(program, &e)?);
+    check_launch_choice(program, config)?;
     Ok(true)
+}
+
+/// The threads of a block (or the blocks of a grid) of dimensions `d`; `None` on overflow.
+pub(crate) fn dims_total(d: [usize; 3]) -> Option<usize> {
+    d[0].checked_mul(d[1])?.checked_mul(d[2])
 }
 
 /// The function to run: `entry` when given (a function's key; a template `--entry NAME` that

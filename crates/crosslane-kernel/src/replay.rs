@@ -197,7 +197,7 @@ impl Replay {
         // The kernel's own variables, not the front end's (`__rf0`, `__sb0`).
         let own = |vars: Vec<VarChange>| -> Vec<VarChange> {
             vars.into_iter()
-                .filter(|v| !crate::trace::is_synthesized(&v.name))
+                .filter(|v| !ex.trace.is_synthesized(&v.name))
                 .collect()
         };
         let vars = own(ex.warp_vars(step.warp));

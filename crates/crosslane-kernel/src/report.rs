@@ -116,7 +116,7 @@ pub fn render_text(t: &KernelTrace, max_steps: usize) -> String {
         for c in s
             .changes
             .iter()
-            .filter(|c| !super::trace::is_synthesized(t.var_name(c.slot)))
+            .filter(|c| !t.is_synthesized(t.var_name(c.slot)))
         {
             let lanes: Vec<String> = (0..c.row.lanes())
                 .map(|i| match c.row.get(i, &t.reasons) {

@@ -7,6 +7,8 @@
 //! ([`KernelTrace::change`], [`KernelTrace::changes`], [`KernelTrace::vars_after`]) and its JSON
 //! give them back as [`VarChange`]s, every lane a [`LaneVal`], as they were recorded.
 
+use std::collections::BTreeSet;
+
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -58,30 +60,76 @@ fn ser_lanes<S: serde::Serializer>(v: &[LaneVal], s: S) -> Result<S::Ok, S::Erro
     seq.end()
 }
 
-type Vars = [(String, Vec<LaneVal>)];
-
 /// Whether variable `name` is one the front end synthesizes while lowering a construct (the
 /// index of a range-based `for`, `__rfN`; the hidden object of a structured binding, `__sbN`;
 /// a swap's temporary, a CUB or cooperative-groups helper's locals, a returned struct's
-/// `__ret.…` parts) rather than one the kernel declares. Every such name begins with `__`,
-/// which a kernel cannot use for its own: C++17 [lex.name]/3 reserves "each identifier that
-/// contains a double underscore `__`" to the implementation, and WGSL forbids an identifier
-/// that starts with `__` (WGSL, "Identifiers"). The engine keeps these variables; the trace's
-/// views ([`KernelTrace::changes`], [`KernelTrace::vars_after`], a warp's final variables in
-/// the JSON, the text report, a replayed step's variables) leave them out.
-pub fn is_synthesized(name: &str) -> bool {
-    name.starts_with("__")
+/// `__ret.…` parts) rather than one the kernel declares. Every such name begins with `__`
+/// (C++17 [lex.name]/3 reserves "each identifier that contains a double underscore `__`" to the
+/// implementation; WGSL forbids an identifier that starts with `__`, WGSL "Identifiers"), but
+/// kernels do use such names (`int __x;`, a vendor-style `__tmp`): a name whose variable part
+/// (before a struct member's `.` or a cell's `[`) the source itself spells, `own` (the
+/// source's `__` words, [`reserved_words`]), is the kernel's and is shown. The engine keeps
+/// every variable; the trace's views ([`KernelTrace::changes`], [`KernelTrace::vars_after`], a
+/// warp's final variables in the JSON, the text report, a replayed step's variables) leave
+/// the synthesized ones out.
+pub fn is_synthesized(name: &str, own: &BTreeSet<String>) -> bool {
+    if !name.starts_with("__") {
+        return false;
+    }
+    let base = name.split(['.', '[']).next().unwrap_or(name);
+    !own.contains(base)
 }
 
-fn ser_vars<S: serde::Serializer>(v: &Vars, s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let shown: Vec<_> = v.iter().filter(|(n, _)| !is_synthesized(n)).collect();
-    let mut seq = s.serialize_seq(Some(shown.len()))?;
-    for (name, lanes) in shown {
-        let lanes: Vec<serde_json::Value> = lanes.iter().map(lane_json).collect();
-        seq.serialize_element(&serde_json::json!({ "name": name, "lanes": lanes }))?;
+/// The words of `source` that begin with `__` (identifier characters: ASCII letters, digits,
+/// `_`): the reserved names the kernel spells itself, which [`is_synthesized`] shows. A word
+/// in a comment or a string counts too; that only shows a variable the front end made under
+/// the same spelling, never hides one of the kernel's.
+pub fn reserved_words(source: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let b = source.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    while i < b.len() {
+        if word(b[i]) {
+            let start = i;
+            while i < b.len() && word(b[i]) {
+                i += 1;
+            }
+            let w = &source[start..i];
+            if w.starts_with("__") && !b[start].is_ascii_digit() {
+                out.insert(w.to_string());
+            }
+        } else {
+            i += 1;
+        }
     }
-    seq.end()
+    out
+}
+
+/// A warp's final variables as the JSON shows them: the kernel's own ([`is_synthesized`]).
+struct WarpJson<'a> {
+    warp: &'a WarpState,
+    own: &'a BTreeSet<String>,
+}
+
+impl Serialize for WarpJson<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let shown: Vec<serde_json::Value> = self
+            .warp
+            .vars
+            .iter()
+            .filter(|(n, _)| !is_synthesized(n, self.own))
+            .map(|(name, lanes)| {
+                let lanes: Vec<serde_json::Value> = lanes.iter().map(lane_json).collect();
+                serde_json::json!({ "name": name, "lanes": lanes })
+            })
+            .collect();
+        let mut st = ser.serialize_struct("WarpState", 3)?;
+        st.serialize_field("block", &self.warp.block)?;
+        st.serialize_field("warp", &self.warp.warp)?;
+        st.serialize_field("vars", &shown)?;
+        st.end()
+    }
 }
 
 /// The launch as resolved from the config and the kernel.
@@ -310,8 +358,8 @@ pub struct KernelStep {
     pub diagnostics: Vec<KernelDiagnostic>,
 }
 
-/// The final variables of one warp.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The final variables of one warp (the JSON leaves out the front end's, [`is_synthesized`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct WarpState {
     /// Block.
     pub block: usize,
@@ -319,7 +367,6 @@ pub struct WarpState {
     pub warp: usize,
     /// Variables by name, each with its value in every lane (`return` holds a device function's
     /// result); the JSON leaves out the front end's own ([`is_synthesized`]).
-    #[serde(serialize_with = "ser_vars")]
     pub vars: Vec<(String, Vec<LaneVal>)>,
 }
 
@@ -386,6 +433,9 @@ pub struct KernelTrace {
     /// Which branch each preprocessor conditional took and which lines it skipped (in the
     /// JSON as `"preprocess"` when the source has a conditional).
     pub preprocess: super::pp::PpRecord,
+    /// The `__` words the source spells ([`reserved_words`]): variables of those names are the
+    /// kernel's own and shown ([`is_synthesized`]). Not in the JSON.
+    pub own_reserved: BTreeSet<String>,
 }
 
 impl KernelStep {
@@ -442,7 +492,15 @@ impl Serialize for KernelTrace {
         st.serialize_field("diagnostics", &self.merged_diagnostics)?;
         st.serialize_field("initial_memory", &self.initial_memory)?;
         st.serialize_field("memory", &self.memory)?;
-        st.serialize_field("warps", &self.warps)?;
+        let warps: Vec<WarpJson> = self
+            .warps
+            .iter()
+            .map(|warp| WarpJson {
+                warp,
+                own: &self.own_reserved,
+            })
+            .collect();
+        st.serialize_field("warps", &warps)?;
         st.serialize_field("stats", &self.stats)?;
         st.serialize_field("printf", &self.printf)?;
         if self.preprocess.conditionals.is_empty() {
@@ -455,6 +513,12 @@ impl Serialize for KernelTrace {
 }
 
 impl KernelTrace {
+    /// Whether variable `name` is the front end's, left out of the views ([`is_synthesized`]
+    /// with the source's own `__` words).
+    pub fn is_synthesized(&self, name: &str) -> bool {
+        is_synthesized(name, &self.own_reserved)
+    }
+
     /// The name of variable slot `slot` (empty for a slot the program does not have).
     pub fn var_name(&self, slot: u32) -> &str {
         self.names.get(slot as usize).map_or("", String::as_str)
@@ -473,7 +537,7 @@ impl KernelTrace {
     pub fn changes(&self, s: &KernelStep) -> Vec<VarChange> {
         s.changes
             .iter()
-            .filter(|c| !is_synthesized(self.var_name(c.slot)))
+            .filter(|c| !self.is_synthesized(self.var_name(c.slot)))
             .map(|c| self.change(c))
             .collect()
     }
@@ -528,7 +592,7 @@ impl KernelTrace {
             }
             for c in &s.changes {
                 let name = self.var_name(c.slot);
-                if is_synthesized(name) {
+                if self.is_synthesized(name) {
                     continue;
                 }
                 match vars.iter_mut().find(|v| v.name == name) {

@@ -254,6 +254,7 @@ fn run_kernel_file(
     if args.single_launch {
         config.single_launch = true;
     }
+    config.launch = args.launch;
     null_pointer_args(args, source, &mut config);
     if let Some(bytes) = args.shared_bytes {
         // Parsed as the run will be (dialect, --arch, defines), with a template-id entry

@@ -101,6 +101,11 @@ pub struct RunArgs {
     /// buffers are its own). By default every launch of the file runs in order.
     #[arg(long)]
     pub single_launch: bool,
+    /// Kernel only: trace the N-th launch of the entry kernel host code makes (counted from 1
+    /// in host code's order, each iteration of a launch loop one launch; default 1): the
+    /// launches before it run first, those after it after it.
+    #[arg(long, value_name = "N")]
+    pub launch: Option<usize>,
     /// Kernel only: most units of work (one per statement of a warp and per expression node it
     /// evaluates); an endless loop stops here [default: 20000000].
     #[arg(long)]

@@ -87,6 +87,19 @@ fn combine_of(op: &str, name: &str, at: Span) -> PResult<&'static str> {
     })
 }
 
+/// Why a collective over tiles of `n` is undefined in a block whose thread count is not a
+/// multiple of `n` (CUDA C++ Programming Guide, Cooperative Groups, "tiled_partition": "the
+/// parent group size must be evenly divisible by the Size").
+pub(super) fn partial_tile_why(n: u32) -> String {
+    format!(
+        "a thread_block_tile<{n}> of a block whose thread count is not a multiple of {n}: the \
+         CUDA C++ Programming Guide (Cooperative Groups, tiled_partition) requires the parent \
+         group's size to be evenly divisible by the tile size, so the last tile is partial and \
+         its collectives are undefined; launch a multiple of {n} threads, or use a coalesced \
+         group (cg::coalesced_threads()) for a partial tile"
+    )
+}
+
 /// A group's type as C++ spells it, for an instantiation's name (`group_sum<thread_block_tile<16>>`).
 pub(super) fn group_type_name(g: Group) -> String {
     match g {
@@ -706,8 +719,8 @@ impl Parser<'_> {
 
     /// `cg::reduce` / scans as a call of a generated function template over a tile of `n`: a
     /// butterfly of the tile's `shfl_xor` (reduce) or Kogge-Stone steps of its `shfl_up`
-    /// (scans), with the dialect's shuffles (CUDA `__shfl_xor_sync` / `__shfl_up_sync` with a
-    /// full mask; HIP `__shfl_xor` / `__shfl_up`), the tile as the shuffles' `width`.
+    /// (scans), with the dialect's shuffles (CUDA `__shfl_xor_sync` / `__shfl_up_sync` with
+    /// the tile's own lanes as the mask; HIP `__shfl_xor` / `__shfl_up`), the tile as the shuffles' `width`.
     fn cg_collective(
         &mut self,
         name: &str,
@@ -736,26 +749,44 @@ impl Parser<'_> {
                 .collect();
             fname = format!("{fname}_struct_{}_{tag}", s.len());
         }
-        let (xor, up) = if self.hip {
-            ("__shfl_xor(", "__shfl_up(")
+        // CUDA: the tile's own lanes as the shuffles' mask (the library's tile shuffles
+        // name the tile's members, so lanes past a small block's end are no part of them).
+        let tile_mask = if n >= 32 {
+            "0xffffffffu".to_string()
         } else {
+            format!("({:#x}u << ((__lane_id() / {n}) * {n}))", (1u64 << n) - 1)
+        };
+        // CUDA: each read is undefined where the block does not split into whole tiles of
+        // `n` (`Parser::whole_tiles`; a read is a scalar, so a struct's members each carry it).
+        let (xor, up, close) = if self.hip {
             (
-                "__shfl_xor_sync(0xffffffffu, ",
-                "__shfl_up_sync(0xffffffffu, ",
+                "__shfl_xor(".to_string(),
+                "__shfl_up(".to_string(),
+                String::new(),
+            )
+        } else {
+            let open = format!("{}(", crate::builtins::VALID_ONLY);
+            (
+                format!("{open}__shfl_xor_sync({tile_mask}, "),
+                format!("{open}__shfl_up_sync({tile_mask}, "),
+                format!(
+                    ", (blockDim.x * blockDim.y * blockDim.z) % {n} == 0, \"{}\")",
+                    partial_tile_why(n)
+                ),
             )
         };
         if !self.templates.contains_key(&fname) {
             let read = |p: &Self, shfl: &str, by: &str| -> PResult<String> {
                 match &record {
-                    Some(s) => p.struct_shuffle(s, &format!("{shfl}v.#, {by}, {n})"), at),
-                    None => Ok(format!("T b = {shfl}v, {by}, {n});")),
+                    Some(s) => p.struct_shuffle(s, &format!("{shfl}v.#, {by}, {n}){close}"), at),
+                    None => Ok(format!("T b = {shfl}v, {by}, {n}){close};")),
                 }
             };
             let body = match name {
                 "reduce" => format!(
                     "for (int m = {}; m > 0; m >>= 1) {{ {} T a = v; v = {combine}; }} return v;",
                     n / 2,
-                    read(self, xor, "m")?
+                    read(self, &xor, "m")?
                 ),
                 _ => {
                     let tail = if name == "exclusive_scan" {
@@ -766,7 +797,7 @@ impl Parser<'_> {
                     format!(
                         "T own = v; int r = {LINEAR} % {n}; for (int d = 1; d < {n}; d <<= 1) {{ \
                          {} T a = v; if (r >= d) v = {combine}; }} {tail}",
-                        read(self, up, "d")?
+                        read(self, &up, "d")?
                     )
                 }
             };

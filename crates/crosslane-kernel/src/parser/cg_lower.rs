@@ -8,7 +8,10 @@
 //! Sources, per group kind:
 //! - thread block and tiles: CUDA C++ Programming Guide, "Cooperative Groups" (thread_block,
 //!   thread_block_tile: `shfl*` with the tile as the shuffle's `width`, `ballot` / `any` / `all`
-//!   / `match_any` over the tile's lanes with bit k = the tile's rank k); HIP Programming Guide,
+//!   / `match_any` over the tile's lanes with bit k = the tile's rank k; CUDA's masks are the
+//!   tile's own lanes, so a block of fewer than 32 threads names no lane past its end, and a
+//!   block that does not split into whole tiles gets undefined results, [`partial_tile_why`]);
+//!   HIP Programming Guide,
 //!   "Cooperative groups" (the same members; tiles up to the wavefront, 64 lanes on wave64).
 //! - coalesced groups: CUDA C++ Programming Guide, "Cooperative Groups", coalesced_group: the
 //!   group is the set of threads active where it was made; "thread_rank … the rank of the
@@ -20,7 +23,7 @@
 //!   HIP's `coalesced_group` has the same members and rules (HIP API reference,
 //!   `cooperative_groups::coalesced_group`).
 
-use super::cg::{Group, Meta};
+use super::cg::{partial_tile_why, Group, Meta};
 use super::{PResult, Parser};
 use crate::ast::*;
 use crate::types::{BinOp, Scalar, Ty, UnOp, ValTy};
@@ -365,6 +368,27 @@ impl Parser<'_> {
         }
     }
 
+    /// `value` (a tile collective's result) where the block's threads split evenly into
+    /// tiles of `n`, undefined with the rule's reason elsewhere: the CUDA C++ Programming
+    /// Guide, Cooperative Groups, "tiled_partition", makes "((size(parent)/tilesz) subgroups
+    /// ... therefore the parent group size must be evenly divisible by the Size", so a block
+    /// whose last tile is partial (10 threads, tiles of 4) breaks the partition's
+    /// precondition and every collective over its tiles is undefined (never a number picked).
+    /// HIP's tiles are left as they are (the HIP guide states no such rule).
+    pub(super) fn whole_tiles(&mut self, at: Span, n: u32, value: Expr) -> Expr {
+        if self.hip {
+            return value;
+        }
+        let threads = self.e_block_size(at);
+        let nn = self.e_int(at, i64::from(n));
+        let rem = self.e_bin(at, BinOp::Rem, threads, nn);
+        let zero = self.e_int(at, 0);
+        let even = self.e_bin(at, BinOp::Eq, rem, zero);
+        let why = partial_tile_why(n);
+        let why = self.cg_node(at, ExprKind::Str(why));
+        self.e_call(at, crate::builtins::VALID_ONLY, vec![value, even, why])
+    }
+
     fn tile_op(
         &mut self,
         n: u32,
@@ -374,7 +398,6 @@ impl Parser<'_> {
         need: &dyn Fn(usize) -> PResult<()>,
     ) -> PResult<Expr> {
         let a = |k: usize| args.get(k).cloned();
-        let full = self.full_mask();
         let nn = i64::from(n);
         Ok(match f {
             "thread_rank" => {
@@ -396,31 +419,35 @@ impl Parser<'_> {
                 self.e_bin(at, BinOp::Div, sum, n)
             }
             "sync" => {
-                let m = self.e_mask(at, full);
+                // The tile's own lanes (CUDA C++ Programming Guide, Cooperative Groups,
+                // thread_block_tile: `sync` synchronizes the tile's threads): lanes past the
+                // block's end are no members, as in a block of fewer than 32 threads.
+                let m = self.e_tile_mask(at, n);
                 self.e_call(at, "__syncwarp", vec![m])
             }
             "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" => {
                 need(2)?;
                 let (v, x) = (a(0).unwrap_or_else(|| self.e_int(at, 0)), a(1));
                 let x = x.unwrap_or_else(|| self.e_int(at, 0));
-                self.cg_shfl_any(at, v, |p, v| {
+                let r = self.cg_shfl_any(at, v, |p, v| {
                     let width = p.e_int(at, nn);
                     if p.hip {
                         p.e_call(at, &format!("__{f}"), vec![v, x.clone(), width])
                     } else {
-                        let m = p.e_mask(at, full);
+                        let m = p.e_tile_mask(at, n);
                         p.e_call(at, &format!("__{f}_sync"), vec![m, v, x.clone(), width])
                     }
-                })
+                });
+                return Ok(self.whole_tiles(at, n, r));
             }
             "ballot" | "any" | "all" => {
                 need(1)?;
                 let p = a(0).unwrap_or_else(|| self.e_int(at, 0));
-                let m = self.e_mask(at, full);
+                let m = self.e_tile_mask(at, n);
                 let b = self.e_ballot(at, m, p);
                 let bits = self.e_tile_bits(at, n, b);
                 let low = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-                match f {
+                let r = match f {
                     "ballot" => bits,
                     "any" => {
                         let z = self.e_mask(at, 0);
@@ -430,7 +457,8 @@ impl Parser<'_> {
                         let all = self.e_mask(at, low);
                         self.e_bin(at, BinOp::Eq, bits, all)
                     }
-                }
+                };
+                return Ok(self.whole_tiles(at, n, r));
             }
             "match_any" => {
                 need(1)?;
@@ -438,11 +466,13 @@ impl Parser<'_> {
                 if self.hip {
                     let members = self.e_tile_mask(at, n);
                     let b = self.e_hip_match(at, members, v);
-                    return Ok(self.e_tile_bits(at, n, b));
+                    let bits = self.e_tile_bits(at, n, b);
+                    return Ok(self.whole_tiles(at, n, bits));
                 }
-                let m = self.e_mask(at, full);
+                let m = self.e_tile_mask(at, n);
                 let b = self.e_call(at, "__match_any_sync", vec![m, v]);
-                self.e_tile_bits(at, n, b)
+                let bits = self.e_tile_bits(at, n, b);
+                return Ok(self.whole_tiles(at, n, bits));
             }
             _ => {
                 return Self::refuse(

@@ -479,13 +479,14 @@ impl Parser<'_> {
         // holds); what it may write is unknown to the caller after it.
         if let Some(next) = self.host_call(st, k, close) {
             let end = stmt_end();
-            self.note_escapes(st, k, end);
+            let written = std::mem::take(&mut self.call_written);
+            self.note_escapes(st, k, end, &written);
             return next;
         }
         // A call given a device pointer or a filled host array may write it (`host_mem`).
         if matches!(tok(k), Some(Tok::Ident(_))) {
             let end = stmt_end();
-            self.note_escapes(st, k, end);
+            self.note_escapes(st, k, end, &[]);
         }
         // `while (s > 1) { k<<<…>>>(…); … }`, `do { … } while (…);`: noted as `for`'s is; the
         // body is then read as straight-line code.
@@ -498,9 +499,11 @@ impl Parser<'_> {
                 }
             }
             Some("while" | "do") => {
-                let each = (ident(k) == Some("while"))
-                    .then(|| self.host_while_launches(st, k, close))
-                    .flatten();
+                let each = if ident(k) == Some("while") {
+                    self.host_while_launches(st, k, close)
+                } else {
+                    self.host_do_launches(st, k, close)
+                };
                 if let Some(next) = each.or_else(|| self.host_loop(st, k, close)) {
                     return next;
                 }

@@ -258,7 +258,7 @@ impl Parser<'_> {
             });
         if known {
             if binds {
-                self.read_call(&site);
+                self.read_call(&site, Some(st));
             }
             return Some(end + 1);
         }
@@ -273,19 +273,76 @@ impl Parser<'_> {
         None
     }
 
+    /// Whether `main`, whose body is `open..close`, calls a host function the file defines
+    /// only below it (`void run(float*);` above `main`, its body after): then `main` is read
+    /// once the whole file is ([`Parser::read_deferred_main`]), so that the call reads the
+    /// callee's launches at their place in `main`, before `main`'s later launches, with
+    /// `main`'s buffers (C++17 [basic.def.odr]: one definition, wherever it stands).
+    pub(super) fn defer_main(&self, open: usize, close: usize) -> bool {
+        let toks = self.toks;
+        let called: Vec<&str> = (open + 1..close)
+            .filter_map(|i| match (&toks[i].tok, toks.get(i + 1).map(|t| &t.tok)) {
+                // `run(…)`, and `runTest<int>(…)` of a function template.
+                (Tok::Ident(n), Some(Tok::Punct("(" | "<"))) if !self.host_fns.contains_key(n) => {
+                    Some(n.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        if called.is_empty() {
+            return false;
+        }
+        // A definition below: `name ( … ) {` at brace depth 0 after `main`'s body.
+        let mut depth = 0usize;
+        let mut i = close + 1;
+        while i < toks.len() {
+            match &toks[i].tok {
+                Tok::Punct("{") => depth += 1,
+                Tok::Punct("}") => depth = depth.saturating_sub(1),
+                Tok::Ident(n)
+                    if depth == 0
+                        && called.contains(&n.as_str())
+                        && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Punct("(")))
+                        && self
+                            .closing(i + 1)
+                            .and_then(|c| toks.get(c + 1))
+                            .is_some_and(|t| matches!(t.tok, Tok::Punct("{"))) =>
+                {
+                    return true;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// Reads `main` if [`Parser::defer_main`] kept it.
+    pub(super) fn read_deferred_main(&mut self) {
+        if let Some((params, at, open, close)) = self.deferred_main.take() {
+            self.read_host("main", params, at, open, close);
+        }
+    }
+
     /// Reads each call kept by [`Parser::host_call`] whose callee the file defined after it.
     pub(super) fn read_pending_host_calls(&mut self) {
         for site in std::mem::take(&mut self.pending_calls) {
             if self.host_fns.contains_key(&site.name) && self.host_calls_read < MAX_CALLS {
                 self.host_call_depth = site.depth;
-                self.read_call(&site);
+                self.read_call(&site, None);
                 self.host_call_depth = 0;
             }
         }
     }
 
-    /// Reads the body of the host function `site` calls with its parameters bound.
-    fn read_call(&mut self, site: &CallSite) {
+    /// Reads the body of the host function `site` calls with its parameters bound. With the
+    /// `caller`'s state, each device pointer the call passes by name gets back what the
+    /// callee left in its parameter: the launches given it (which then run before a later
+    /// launch of the caller's on it, `crate::sequence`) and its last write, and is listed in
+    /// `call_written` so that the call is not also an unknown write of it. C++17
+    /// [expr.call]/4: a pointer parameter is initialized with the argument, so both name one
+    /// device allocation.
+    fn read_call(&mut self, site: &CallSite, caller: Option<&mut HostState>) {
         let Some(f) = self.host_fns.get(&site.name).cloned() else {
             return;
         };
@@ -367,6 +424,21 @@ impl Parser<'_> {
         let found = self.launches.len() - before;
         if found > 0 {
             self.superseded.extend(f.launches.clone());
+        }
+        if let Some(st) = caller {
+            for (p, arg) in f.params.iter().zip(&site.args) {
+                if arg.name.is_empty() || (arg.malloc.is_none() && arg.write.is_none()) {
+                    continue;
+                }
+                match inner.prior.get(p) {
+                    Some(pr) => st.prior.insert(arg.name.clone(), pr.clone()),
+                    None => st.prior.remove(&arg.name),
+                };
+                if let Some(w) = inner.writes.get(p) {
+                    st.writes.insert(arg.name.clone(), w.clone());
+                }
+                self.call_written.push(arg.name.clone());
+            }
         }
         let with = if bound.is_empty() {
             "no argument a constant".to_string()

@@ -146,7 +146,21 @@ impl Parser<'_> {
         }
         let mut launches = 0;
         let mut typed = String::new();
-        if let (Some(open), Shape::Function(name) | Shape::Block(name)) = (body, &shape) {
+        // `main` calling a host function defined below it: read once the file is
+        // (`host_calls::defer_main`), with its own note then.
+        // (Kept already when the device reading of the item before read past it here.)
+        let kept =
+            body.is_some_and(|open| self.deferred_main.as_ref().is_some_and(|d| d.2 == open));
+        let defer = matches!(&shape, Shape::Function(n) if n == "main")
+            && (kept
+                || self.deferred_main.is_none()
+                    && body.is_some_and(|open| self.defer_main(open, end)));
+        if let (true, false, Some(open)) = (defer, kept, body) {
+            self.deferred_main = Some((Vec::new(), at, open, end));
+        }
+        if let (Some(open), Shape::Function(name) | Shape::Block(name)) =
+            (body.filter(|_| !defer), &shape)
+        {
             // A test's body, a helper that launches: its launches are read as `main`'s are
             // (`read_host`'s own note is folded into this item's).
             let before = self.launches.len();

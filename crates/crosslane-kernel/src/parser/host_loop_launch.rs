@@ -6,8 +6,12 @@
 //! The launches then run in host code's order, each on what the one before left
 //! (`crate::sequence`), as the device runs them.
 //!
+//! `do { k<<<…>>>(d); n = (n + 1) / 2; } while (n > 1);` is read the same way, its body once
+//! before the condition is first tested.
+//!
 //! Sources: C++17 [stmt.for]/1 (the init once, the condition before each iteration, the
-//! expression after each), [stmt.while]/1 (the condition before each iteration).
+//! expression after each), [stmt.while]/1 (the condition before each iteration), [stmt.do]/1
+//! (the condition after each iteration).
 //!
 //! Read this way only when every iteration can be: the init and step evaluated, the condition
 //! a constant in host code before each iteration, no `break`, `continue`, `return` or `goto`
@@ -29,12 +33,16 @@ pub const MAX_ITERATIONS: u32 = 1024;
 /// Most launches a file's host loops are read into.
 pub const MAX_UNROLLED: usize = 2048;
 
-/// Parts of a loop: the init's and the condition's token ranges, the step's, the body's.
+/// Parts of a loop: the init's and the condition's token ranges, the step's, the body's;
+/// whether the condition is tested before the first iteration (`for`, `while`) or only after
+/// each (`do … while`), and where reading goes on after the loop.
 struct Parts {
     init: Option<(usize, usize)>,
     cond: (usize, usize),
     step: Option<(usize, usize)>,
     body: (usize, usize),
+    test_first: bool,
+    resume: usize,
 }
 
 impl Parser<'_> {
@@ -67,6 +75,8 @@ impl Parser<'_> {
             cond: (s1 + 1, s2),
             step: (head_close > s2 + 1).then_some((s2 + 1, head_close)),
             body: (head_close + 1, after),
+            test_first: true,
+            resume: after,
         };
         self.host_unroll(st, k, &parts)
     }
@@ -89,6 +99,44 @@ impl Parser<'_> {
             cond: (k + 2, c),
             step: None,
             body: (c + 1, end),
+            test_first: true,
+            resume: end,
+        };
+        self.host_unroll(st, k, &parts)
+    }
+
+    /// `do body while (cond);` at `k` with a launch in the body: read per iteration as
+    /// [`Parser::host_while_launches`], the body once before the condition is first tested
+    /// (C++17 [stmt.do]/1: "the substatement is executed repeatedly until the value of the
+    /// expression becomes false. The test takes place after each execution of the
+    /// statement").
+    pub(super) fn host_do_launches(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        close: usize,
+    ) -> Option<usize> {
+        let end = self.stmt_extent(k, close)?;
+        // `do BODY while ( COND ) ;`: the `(` after the `while` that precedes the last `;`.
+        let semi = end.checked_sub(1)?;
+        let c = semi.checked_sub(1)?;
+        if !matches!(self.toks.get(c).map(|t| &t.tok), Some(Tok::Punct(")"))) {
+            return None;
+        }
+        let open = (k + 1..c)
+            .rev()
+            .find(|&i| matches!(self.toks[i].tok, Tok::Punct("(")) && self.closing(i) == Some(c))?;
+        let w = open.checked_sub(1)?;
+        if !matches!(&self.toks[w].tok, Tok::Ident(x) if x == "while") {
+            return None;
+        }
+        let parts = Parts {
+            init: None,
+            cond: (open + 1, c),
+            step: None,
+            body: (k + 1, w),
+            test_first: false,
+            resume: end,
         };
         self.host_unroll(st, k, &parts)
     }
@@ -138,14 +186,16 @@ impl Parser<'_> {
         let skips = st.skips.len();
         let mut iterations = 0u32;
         let done = loop {
-            let Some(c) = self
-                .host_value(st, parts.cond.0, parts.cond.1)
-                .and_then(HostVal::int)
-            else {
-                break false;
-            };
-            if c == 0 {
-                break true;
+            if parts.test_first || iterations > 0 {
+                let Some(c) = self
+                    .host_value(st, parts.cond.0, parts.cond.1)
+                    .and_then(HostVal::int)
+                else {
+                    break false;
+                };
+                if c == 0 {
+                    break true;
+                }
             }
             iterations += 1;
             if iterations > MAX_ITERATIONS
@@ -198,7 +248,7 @@ impl Parser<'_> {
         });
         if self.unroll_depth > 0 {
             // A loop inside one being read per iteration: the outer loop's note says it.
-            return Some(b1);
+            return Some(parts.resume);
         }
         let word = text_of(&toks[k..=k]);
         let times = match iterations {
@@ -216,8 +266,8 @@ impl Parser<'_> {
                  {read} kernel launch(es) in it are read each with the loop's values at it; \
                  they run in order, each on the buffers the one before left, as on the device"
             ),
-            "C++17 [stmt.for]/1, [stmt.while]/1; CUDA C++ Programming Guide, Streams",
+            "C++17 [stmt.for]/1, [stmt.while]/1, [stmt.do]/1; CUDA C++ Programming Guide, Streams",
         );
-        Some(b1)
+        Some(parts.resume)
     }
 }

@@ -96,8 +96,15 @@ impl Parser<'_> {
     /// filled host array it passes to a call (`init(h.data(), n)`, `curandGenerate(g, d, n)`,
     /// `fread(h, …)`), or a host array it changes by a member call (`h.push_back(v)`), may be
     /// written there: a device pointer's last write becomes that statement, a host array's fill
-    /// is no longer known (each said at the launch that reads it).
-    pub(super) fn note_escapes(&mut self, st: &mut HostState, k: usize, end: usize) {
+    /// is no longer known (each said at the launch that reads it). `except`: device pointers
+    /// whose contents a host call read here already gave back (`host_calls::read_call`).
+    pub(super) fn note_escapes(
+        &mut self,
+        st: &mut HostState,
+        k: usize,
+        end: usize,
+        except: &[String],
+    ) {
         let toks = self.toks;
         let Some(Tok::Ident(first)) = toks.get(k).map(|t| &t.tok) else {
             return;
@@ -135,7 +142,7 @@ impl Parser<'_> {
             let member = j == k
                 && matches!(next, Some(Tok::Punct(".")))
                 && !matches!(next2, Some(Tok::Ident(m)) if matches!(m.as_str(), "size" | "data" | "begin" | "end"));
-            if !(arg || member) {
+            if !(arg || member) || except.contains(n) {
                 continue;
             }
             if st.fills.contains_key(n) && !st.mallocs.contains_key(n) {

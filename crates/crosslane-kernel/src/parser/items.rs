@@ -422,6 +422,12 @@ impl Parser<'_> {
                 if host {
                     let params = host::param_names(&self.toks[open_params + 1..close_params]);
                     let before = self.launches.len();
+                    if name == "main" && self.deferred_main.is_none() && self.defer_main(at, close)
+                    {
+                        self.deferred_main = Some((params, start, at, close));
+                        self.pos = close + 1;
+                        return Ok(None);
+                    }
                     self.read_host(&name, params.clone(), start, at, close);
                     if name != "main" {
                         self.record_host_fn(&name, params, Vec::new(), (at, close), before);

@@ -258,6 +258,7 @@ pub fn parse_preprocessed(
             &tokens,
         )
     })?;
+    p.read_deferred_main();
     p.read_pending_host_calls();
     p.link_vf_calls();
     p.resolve_launches();
@@ -410,6 +411,12 @@ struct Parser<'a> {
     typed_suites: std::collections::HashMap<String, ValTy>,
     /// Host calls to functions not defined yet, read once the file is parsed.
     pending_calls: Vec<host_calls::CallSite>,
+    /// The caller's device pointers a host call just read wrote back (`host_calls::read_call`):
+    /// what the callee's launches and writes left in them, so the call is no unknown write.
+    call_written: Vec<String>,
+    /// `main`, kept to be read once the whole file is (`host_calls::defer_main`): it calls a
+    /// host function defined below it, whose launches run at the call, in `main`'s order.
+    deferred_main: Option<(Vec<String>, Span, usize, usize)>,
     host_calls_read: u32,
     /// `cudaMemcpyToSymbol` copies read in host code: the symbol, the host data's values, array
     /// and fill line when a simple loop or literal filled it, and the copy's line.
@@ -623,6 +630,8 @@ impl<'a> Parser<'a> {
             undecided: Vec::new(),
             host_call_depth: 0,
             pending_calls: Vec::new(),
+            call_written: Vec::new(),
+            deferred_main: None,
             typed_suites: std::collections::HashMap::new(),
             host_calls_read: 0,
             vf_calls: Vec::new(),

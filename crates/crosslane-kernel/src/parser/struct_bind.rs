@@ -6,9 +6,11 @@
 //! of `e`: for an array, its elements in order (/2); for a class, its non-static data members
 //! in declaration order, as many names as members (/4: "the number of elements in the
 //! identifier-list shall be equal to the number of non-static data members of E"). The names
-//! are lowered to local references to those parts ([`super::local_ref`]): with `auto` the
-//! hidden variable is a copy, so writes through the names change the copy only; with `auto&`
-//! the hidden variable is the initializer's object itself, so they change it.
+//! are lowered to local references to those parts ([`super::local_ref`]): with `auto&` the
+//! hidden variable is the initializer's object itself, so writes through the names change it.
+//! With `auto` the hidden variable is a copy that only the names reach, so a scalar or vector
+//! part is declared as a variable of the name's own, initialized from the copy (the same
+//! values; the trace then shows `a` and `b`, not the hidden `__sbN`).
 //!
 //! CUDA's vector types are classes whose public members are `x`, `y`, `z`, `w`
 //! (`vector_types.h`: `struct float2 { float x; float y; };`), so `auto [x, y] = f2;` binds
@@ -187,6 +189,7 @@ impl Parser<'_> {
                 );
             }
         }
+        let copied = place.is_none();
         let e = match place {
             Some(p) => p,
             None => {
@@ -249,6 +252,23 @@ impl Parser<'_> {
                     (ExprKind::Index(Box::new(e.clone()), Box::new(idx)), ty)
                 }
             };
+            // A scalar or vector part of a hidden copy: a variable of its own, initialized
+            // from the copy. The copy is reachable through the names only, so a write through
+            // one name changes what that name reads and nothing else, as for the part itself;
+            // and the trace shows the name the kernel wrote (the hidden `__sbN` is not shown).
+            if copied && matches!(ty, Ty::Val(_)) {
+                let part = self.lower_struct(Expr::new(target, *at))?;
+                self.declare(name, ty);
+                out.push(Declarator {
+                    name: name.clone(),
+                    ty,
+                    array: None,
+                    init: Some(part),
+                    span: *at,
+                    id: NodeId::fresh(),
+                });
+                continue;
+            }
             // `e` is a name or a place whose indices are held in locals: each part is a
             // place too (a bit-field member included: [dcl.struct.bind]/4 lets a name
             // denote one).

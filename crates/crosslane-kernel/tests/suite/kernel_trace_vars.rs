@@ -99,3 +99,72 @@ fn a_replayed_step_lists_the_kernels_variables_only() {
         assert!(s.changes.iter().all(|c| !hidden(&c.name)), "step {i}");
     }
 }
+
+/// A kernel's own reserved-looking names (`__x`, a struct `__acc`) and a structured binding's
+/// names by value (`u`, `v`; by reference `r`, `q` name `p`'s members, shown as `p.a`, `p.b`):
+/// thread t has `__x` = 3t, `__acc.a` = t, u = t, v = 2t.
+const OWN: &str = r#"
+struct P { int a; int b; };
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  int __x = 3 * t;
+  P __acc{t, 0};
+  P p{t, 2 * t};
+  auto [u, v] = p;
+  auto& [r, q] = p;
+  r += 1;
+  int xs[2] = {1, 1};
+  for (int x : xs) __x += x;
+  out[t] = __x + __acc.a + u + v + q;
+}
+"#;
+
+#[test]
+fn a_kernels_double_underscore_names_and_binding_names_are_shown() {
+    let t = run_finished(OWN, config());
+    // 3t + 2 (the loop) + t + t + 2t + 2t = 9t + 2.
+    assert_eq!(ints(&t, "out"), vec![Some(2), Some(11), Some(20), Some(29)]);
+    let last = t.steps.len() - 1;
+    let after: Vec<String> = t
+        .vars_after(last, 0, 0)
+        .into_iter()
+        .map(|v| v.name)
+        .collect();
+    for own in ["__x", "__acc.a", "__acc.b", "u", "v", "p.a", "p.b"] {
+        assert!(after.iter().any(|n| n == own), "{own} in {after:?}");
+    }
+    // The front end's own stay hidden though the source spells other `__` names.
+    assert!(!after.iter().any(|n| hidden(n)), "{after:?}");
+    // u's values: t in thread t.
+    let u = t
+        .vars_after(last, 0, 0)
+        .into_iter()
+        .find(|v| v.name == "u")
+        .expect("u");
+    let got: Vec<Option<i128>> = u.values[..4]
+        .iter()
+        .map(|c| c.as_ref().ok().and_then(crosslane_kernel::KVal::as_int))
+        .collect();
+    assert_eq!(got, vec![Some(0), Some(1), Some(2), Some(3)]);
+    let json = serde_json::to_value(&t).expect("serializes");
+    let names: Vec<&str> = json["warps"][0]["vars"]
+        .as_array()
+        .expect("the final variables")
+        .iter()
+        .filter_map(|v| v["name"].as_str())
+        .collect();
+    for own in ["__x", "u", "v"] {
+        assert!(names.contains(&own), "{own} in {names:?}");
+    }
+    assert!(!names.iter().any(|n| hidden(n)), "{names:?}");
+    let text = render_text(&t, usize::MAX);
+    assert!(text.contains("    __x = "), "{text}");
+    let mut r = Replay::new(OWN, config(), 4).expect("kernel parses and launches");
+    while r.run_for(1000) == 1000 {}
+    let state = r.at(r.len() - 1).expect("the last step");
+    let names: Vec<&str> = state.vars.iter().map(|v| v.name.as_str()).collect();
+    for own in ["__x", "u", "v"] {
+        assert!(names.contains(&own), "{own} in {names:?}");
+    }
+    assert!(!names.iter().any(|n| hidden(n)), "{names:?}");
+}
