@@ -74,6 +74,7 @@ mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
 mod wgsl_fixes;
+mod wgsl_gaps;
 mod wgsl_layout;
 mod wgsl_private;
 mod wgsl_uniformity;
