@@ -73,6 +73,7 @@ mod support;
 mod wgsl;
 mod wgsl_builtins;
 mod wgsl_corpus;
+mod wgsl_f16_structs;
 mod wgsl_fixes;
 mod wgsl_gaps;
 mod wgsl_layout;

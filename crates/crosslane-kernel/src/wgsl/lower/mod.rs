@@ -111,16 +111,17 @@ pub struct Binding {
 /// [`Binding::head`] cells, or among a fixed-size buffer's cells) and `element` (offsets
 /// within each element of [`Binding::components`] cells after the head, repeating).
 /// It also names the cells of a buffer of `u32` bits (a struct mixing 32-bit types) that
-/// hold an `f32` or `i32` member, in the same two parts, so a view shows them as the member's
-/// values.
+/// hold an `f32` or `i32` member, and every member cell of a buffer of 2-byte cells (a struct
+/// mixing `f16` with 4-byte scalars), in the same two parts, so a view shows them as the
+/// member's values.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Padding {
     /// Padding cells of the head (or of the whole buffer when it has no repeating part).
     pub head: Vec<u32>,
     /// Padding offsets within each repeating element.
     pub element: Vec<u32>,
-    /// Cells of the head holding a member of another 32-bit type than the cells': (cell,
-    /// `"f32"` or `"i32"`).
+    /// Cells of the head holding a member of another type than the cells': (cell, `"f32"`,
+    /// `"i32"`, `"u32"`, `"f16"` or [`HIGH_HALF`]).
     pub retyped_head: Vec<(u32, String)>,
     /// Offsets within each element holding such a member.
     pub retyped_element: Vec<(u32, String)>,
@@ -139,7 +140,9 @@ impl Binding {
     }
 
     /// The WGSL type (`"f32"`, `"i32"`) of the member cell `c` holds when it is not the
-    /// buffer's cell type (a struct mixing 32-bit types is held as `u32` bits).
+    /// buffer's cell type (a struct mixing 32-bit types is held as `u32` bits). In 2-byte
+    /// cells (a struct mixing `f16` with 4-byte scalars): `"f16"`, the 4-byte member's type at
+    /// its first cell, [`HIGH_HALF`] at its second.
     pub fn member_type(&self, c: usize) -> Option<&str> {
         let head = self.head as usize;
         let (list, at) = if c < head || (self.padding.retyped_element.is_empty() && head == 0) {
@@ -182,8 +185,25 @@ fn marks(module: &naga::Module, inner: &TypeInner, cell: Option<naga::Scalar>, w
                         ScalarKind::Sint => "i32",
                         _ => "u32",
                     };
-                    if c < size && cell.is_some_and(|k| k != s && k.width == s.width) {
+                    if c < size
+                        && cell
+                            .is_some_and(|k| k != s && k.width == s.width && k != types::HALF_WORDS)
+                    {
                         retyped.push((c, name.to_string()));
+                    }
+                    // 2-byte cells of structs mixing `f16` with 4-byte scalars
+                    // (`types::HALF_WORDS`): an `f16` cell, and a 4-byte member's two cells
+                    // (its value shown at the first, the second marked as its high half).
+                    if c < size && cell == Some(types::HALF_WORDS) {
+                        if s == naga::Scalar::F16 {
+                            retyped.push((c, "f16".to_string()));
+                        } else if s.width == 4 {
+                            retyped.push((c, name.to_string()));
+                            if let Some(r) = real.get_mut(c as usize + 1) {
+                                *r = true;
+                                retyped.push((c + 1, HIGH_HALF.to_string()));
+                            }
+                        }
                     }
                 }
                 ((0..size).filter(|&c| !real[c as usize]).collect(), retyped)
@@ -227,6 +247,11 @@ fn marks(module: &naga::Module, inner: &TypeInner, cell: Option<naga::Scalar>, w
         _ => Padding::default(),
     }
 }
+
+/// [`Binding::member_type`] of the second cell of a 4-byte member in 2-byte cells (a buffer
+/// of structs mixing `f16` with 4-byte scalars): the member's high 16 bits, shown with the
+/// member's value at the cell before.
+pub const HIGH_HALF: &str = "high half";
 
 /// The most cells of one buffer element (or fixed-size struct) whose padding is worked out.
 const PADDING_SCAN: usize = 1 << 16;
@@ -326,8 +351,12 @@ pub fn lower(
             .clone()
             .unwrap_or_else(|| format!("global{}", h.index()));
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
-        let (elem, mut count, wgsl_elem) =
-            elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let (elem, mut count, wgsl_elem) = if g.space == AddressSpace::Private {
+            elem_of(module, g.ty)
+        } else {
+            types::memory_elem_of(module, g.ty)
+        }
+        .map_err(|m| at_err(at, &name, m))?;
         if g.space != AddressSpace::Private {
             // Held by cells only in a variable of the invocation's own (`held_mixed_struct`).
             types::cell_scalar(module, &module.types[g.ty].inner)
