@@ -472,6 +472,15 @@ pub fn parse_limited(
         if !labels.is_empty() {
             msg.push_str(&format!(" ({})", labels.join("; ")));
         }
+        if let Some(at) = super::f16_bitcast::f16_vector_target(&text) {
+            let (l, c) = line_col(&text, at);
+            msg.push_str(&format!(
+                " — likely caused by the `bitcast` to an `f16` vector at {l}:{c}: naga 30 \
+                 lowers it to a 32-bit float of the same bits, not a vector (WGSL spec, § 17.2 \
+                 bitcast allows it; Tint accepts it); write `vec2<f16>(unpack2x16float(u))` \
+                 instead"
+            ));
+        }
         KernelError::new(line, col, msg)
     })?;
     let mut validator = Validator::new(ValidationFlags::all(), Capabilities::all());
@@ -502,6 +511,10 @@ pub fn parse_limited(
             )
         }
     };
+    if let Some((at, m)) = super::f16_bitcast::silent_in_ir(&module, &info, &text) {
+        let (line, col) = line_col(&text, at);
+        return Err(KernelError::new(line, col, m));
+    }
     Ok(NagaShader {
         module,
         info,
@@ -607,6 +620,14 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
             .and_then(|(s, _)| s.to_range())
             .map_or(0, |r| r.start);
         msg.push_str(&abstract_hint(text, at));
+    }
+    if let Some(at) = super::f16_bitcast::f16_vector_target(text) {
+        let (l, c) = line_col(text, at);
+        msg.push_str(&format!(
+            " — likely caused by the `bitcast` to an `f16` vector at {l}:{c}: naga 30 lowers \
+             it to a 32-bit float of the same bits, not a vector (WGSL spec, § 17.2 bitcast \
+             allows it; Tint accepts it); write `vec2<f16>(unpack2x16float(u))` instead"
+        ));
     }
     if msg.contains("Subgroup operation") && msg.contains("const-expression") {
         msg.push_str(

@@ -282,3 +282,40 @@ fn main(@builtin(local_invocation_index) i: u32) {
         );
     }
 }
+
+/// naga 30.0.2 (the version in Cargo.lock) still lowers every `bitcast` to a width-keeping
+/// `As`, so `bitcast<vec2<f16>>(u)` becomes an `f32` of u's bits and the shader validated:
+/// `dot(vec2<f32>(h), vec2(1.0, 1.0))` with u = 0x3C003C00 ran as 0.0157 where WGSL spec §
+/// 17.2 gives h = (1.0h, 1.0h) (0x3C00 is f16 1.0, Python: struct.unpack('<e',
+/// b'\x00\x3c')) and the dot 2.0. Tint accepts the shader; crosslane now refuses it at the call
+/// (6:11) with what to write instead rather than run a wrong value. Where the wrong type makes
+/// naga fail later (`h.x` on the "f32"), naga's error names the call as the likely cause.
+#[test]
+fn a_bitcast_to_an_f16_vector_is_refused_not_run_wrong() {
+    let src = "enable f16;
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+  let u = 0x3C003C00u;
+  let h = bitcast<vec2<f16>>(u);
+  o[0] = dot(vec2<f32>(h), vec2<f32>(1.0, 1.0));
+}
+";
+    let e = run_wgsl(src, config(None, &[], &[]))
+        .err()
+        .expect("refused");
+    assert_eq!((e.line, e.col), (6, 11), "{e}");
+    assert!(e.message.contains("unpack2x16float"), "{e}");
+    let src = src.replace(
+        "o[0] = dot(vec2<f32>(h), vec2<f32>(1.0, 1.0));",
+        "o[0] = f32(h.x);",
+    );
+    let e = run_wgsl(&src, config(None, &[], &[]))
+        .err()
+        .expect("refused");
+    assert_eq!(e.line, 7, "{e}");
+    assert!(
+        e.message.contains("bitcast` to an `f16` vector at 6:11"),
+        "{e}"
+    );
+}
