@@ -231,3 +231,66 @@ struct Q { h: f16, v: vec4<f32> }
     assert_eq!(e.line, 3, "{e}");
     assert!(e.message.contains("4-byte vectors"), "{e}");
 }
+
+/// The same 2-byte cells in function memory: a local `array<P, 2>` with an initializer, one
+/// written member by member then copied whole into a `let`, a nested struct local, and a
+/// whole-element store of a constructed `P` (WGSL § var Declarations: the initializer's
+/// value). P { h: f16, n: u32 }: h at 0, n at 4, size 8. Tint accepts the shader.
+#[test]
+fn function_arrays_of_f16_u32_structs_hold_their_members() {
+    let src = "enable f16;
+struct P { h: f16, n: u32 }
+struct N { p: P, k: u32 }
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+@compute @workgroup_size(1)
+fn main() {
+  var a = array<P, 2>(P(2.5h, 80000u), P(3.5h, 90000u));
+  o[0] = f32(a[1].h); o[1] = f32(a[1].n);
+  var c: array<P, 2>;
+  c[1].h = 4.5h; c[1].n = 100000u;
+  let b = c;
+  o[2] = f32(b[1].h); o[3] = f32(b[1].n);
+  c[0] = P(5.5h, 110000u);
+  o[4] = f32(c[0].h); o[5] = f32(c[0].n);
+  var s: N;
+  s.p.h = 1.5h; s.p.n = 70000u; s.k = 3u;
+  o[6] = f32(s.p.h) + f32(s.p.n) + f32(s.k);
+}
+";
+    let c = config(&[("o", "zero")], &[("o", 7)]);
+    let t = run(src, c);
+    let got: Vec<Option<f64>> = t
+        .buffer("o")
+        .unwrap()
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    // 70000, 80000, … exceed 16 bits: each needs both halves of its member (an initializer
+    // that wrote the cells as plain u16 values kept 80000 & 0xFFFF = 14464).
+    let want = [
+        2.5,
+        80000.0,
+        4.5,
+        100000.0,
+        5.5,
+        110000.0,
+        1.5 + 70000.0 + 3.0,
+    ];
+    assert_eq!(got, want.map(Some));
+}
+
+/// A private array of such structs is refused at its declaration with what to write instead
+/// (a private struct of them is held by cells, as before). Tint accepts the shader.
+#[test]
+fn a_private_array_of_f16_u32_structs_is_refused_naming_the_alternative() {
+    let src = "enable f16;
+struct P { h: f16, n: u32 }
+@group(0) @binding(0) var<storage, read_write> o: array<f32>;
+var<private> pa: array<P, 2>;
+@compute @workgroup_size(1)
+fn main() { pa[0].n = 1u; o[0] = f32(pa[0].n); }
+";
+    let e = run_wgsl(src, config(&[], &[])).err().expect("refused");
+    assert_eq!(e.line, 4, "{e}");
+    assert!(e.message.contains("declare it inside the function"), "{e}");
+}

@@ -361,6 +361,17 @@ pub fn lower(
             // Held by cells only in a variable of the invocation's own (`held_mixed_struct`).
             types::cell_scalar(module, &module.types[g.ty].inner)
                 .map_err(|m| at_err(at, &name, m))?;
+        } else if elem.scalar == Scalar::U16 {
+            // An array (or nested struct) of structs mixing `f16` with 4-byte scalars: held in
+            // 2-byte cells in storage, uniform, workgroup and function memory only.
+            return Err(at_err(
+                at,
+                &name,
+                "a private array or nested struct of structs mixing `f16` with 4-byte scalars \
+                 is not emulated yet (a private struct of them is, and so is such an array as a \
+                 function `var` or in workgroup or storage memory): declare it inside the \
+                 function",
+            ));
         }
         if let TypeInner::Array {
             size: ArraySize::Pending(o),
@@ -1164,13 +1175,39 @@ impl Lower<'_> {
                             ),
                         ));
                     }
-                    for k in 0..n {
-                        let value = self.expr_c(e, Some(k as u32), 0)?;
+                    // 2-byte cells of structs mixing `f16` with 4-byte scalars
+                    // (`types::HALF_WORDS`): each member's cell once, written through a view
+                    // of its type (a 4-byte member's second cell is part of it).
+                    let halves = if elem.scalar == Scalar::U16 {
+                        let inner = &self.module().types[lv.ty].inner;
+                        let cells = types::real_cells(self.module(), inner, 2, VALUE_CELLS)
+                            .map_err(|m| at_err(at, &name, m))?;
+                        Some(cells)
+                    } else {
+                        None
+                    };
+                    let cells: Vec<(u32, Option<Scalar>)> = match &halves {
+                        Some(c) => c.iter().map(|&(k, s)| (k, scalar_of(s))).collect(),
+                        None => (0..n as u32).map(|k| (k, None)).collect(),
+                    };
+                    for (k, view) in cells {
+                        let value = self.expr_c(e, Some(k), 0)?;
                         let target = self.ident(&name, at);
                         let target = ex(
-                            ExprKind::Index(Box::new(target), Box::new(int_lit(k as u64, at))),
+                            ExprKind::Index(Box::new(target), Box::new(int_lit(u64::from(k), at))),
                             at,
                         );
+                        let target = match view {
+                            Some(t) => {
+                                let addr = ex(ExprKind::AddrOf(Box::new(target)), at);
+                                let ptr = ex(
+                                    ExprKind::Cast(Ty::Ptr(ValTy::scalar(t)), Box::new(addr)),
+                                    at,
+                                );
+                                ex(ExprKind::Deref(Box::new(ptr)), at)
+                            }
+                            None => target,
+                        };
                         out.push(stmt(
                             StmtKind::Expr(ex(
                                 ExprKind::Assign(None, Box::new(target), Box::new(value)),
