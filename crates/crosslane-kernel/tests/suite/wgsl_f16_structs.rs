@@ -265,11 +265,12 @@ fn main() {
         .iter()
         .map(|c| c.as_ref().and_then(KVal::as_f64))
         .collect();
-    // 70000, 80000, … exceed 16 bits: each needs both halves of its member (an initializer
-    // that wrote the cells as plain u16 values kept 80000 & 0xFFFF = 14464).
+    // a[1] is the initializer's second element, P(3.5h, 90000u). 70000, 90000, … exceed 16
+    // bits: each needs both halves of its member (an initializer that wrote the cells as
+    // plain u16 values kept 90000 & 0xFFFF = 24464).
     let want = [
-        2.5,
-        80000.0,
+        3.5,
+        90000.0,
         4.5,
         100000.0,
         5.5,
