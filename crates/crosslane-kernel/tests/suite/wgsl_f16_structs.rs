@@ -219,15 +219,14 @@ fn struct_members_of_every_type_through_storage_uniform_and_workgroup_memory() {
 #[test]
 fn bad_member_fills_and_four_byte_vectors_beside_f16_are_refused() {
     let e = run_wgsl(SCALE, config(&[("buf", "1.5,2,0.5,0,1,1")], &[("buf", 6)]))
-        .err()
-        .expect("0.5 is no u32");
+        .expect_err("0.5 is no u32");
     assert!(e.message.contains("cell 2 (u32 member)"), "{e}");
     let src = "enable f16;
 struct Q { h: f16, v: vec4<f32> }
 @group(0) @binding(0) var<storage, read_write> q: array<Q>;
 @compute @workgroup_size(1) fn main() { q[0].h = 1.0h; }
 ";
-    let e = run_wgsl(src, config(&[], &[])).err().expect("refused");
+    let e = run_wgsl(src, config(&[], &[])).expect_err("refused");
     assert_eq!(e.line, 3, "{e}");
     assert!(e.message.contains("4-byte vectors"), "{e}");
 }
@@ -291,7 +290,7 @@ var<private> pa: array<P, 2>;
 @compute @workgroup_size(1)
 fn main() { pa[0].n = 1u; o[0] = f32(pa[0].n); }
 ";
-    let e = run_wgsl(src, config(&[], &[])).err().expect("refused");
+    let e = run_wgsl(src, config(&[], &[])).expect_err("refused");
     assert_eq!(e.line, 4, "{e}");
     assert!(e.message.contains("declare it inside the function"), "{e}");
 }

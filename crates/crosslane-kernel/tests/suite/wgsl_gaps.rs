@@ -97,8 +97,7 @@ fn a_fragment_entry_with_subgroup_builtins_beside_the_compute_one() {
         FRAGMENT_AND_COMPUTE,
         config(Some("frag_main"), &[("out", "zero")], &[("out", 8)]),
     )
-    .err()
-    .expect("frag_main is no compute entry point");
+    .expect_err("frag_main is no compute entry point");
     assert!(
         e.message.contains("no compute entry point `frag_main`")
             && e.message.contains("compute_main"),
@@ -126,8 +125,7 @@ fn compute_main(@builtin(local_invocation_index) i: u32) {
 }
 ";
     let e = run_wgsl(src, config(Some("compute_main"), &[], &[]))
-        .err()
-        .expect("Tint rejects a subgroup built-in in a vertex shader");
+        .expect_err("Tint rejects a subgroup built-in in a vertex shader");
     assert_eq!((e.line, e.col), (5, 11), "{e}");
     assert!(
         e.message.contains("vs_main") && e.message.contains("compute or fragment"),
@@ -143,9 +141,7 @@ fn f(x: u32) -> u32 { return subgroupAdd(x); }
 }
 @compute @workgroup_size(1) fn cs() { out[0] = 1u; }
 ";
-    let e = run_wgsl(src, config(None, &[], &[]))
-        .err()
-        .expect("Tint rejects it");
+    let e = run_wgsl(src, config(None, &[], &[])).expect_err("Tint rejects it");
     assert_eq!((e.line, e.col), (3, 30), "{e}");
 }
 
@@ -301,18 +297,14 @@ fn main() {
   o[0] = dot(vec2<f32>(h), vec2<f32>(1.0, 1.0));
 }
 ";
-    let e = run_wgsl(src, config(None, &[], &[]))
-        .err()
-        .expect("refused");
+    let e = run_wgsl(src, config(None, &[], &[])).expect_err("refused");
     assert_eq!((e.line, e.col), (6, 11), "{e}");
     assert!(e.message.contains("unpack2x16float"), "{e}");
     let src = src.replace(
         "o[0] = dot(vec2<f32>(h), vec2<f32>(1.0, 1.0));",
         "o[0] = f32(h.x);",
     );
-    let e = run_wgsl(&src, config(None, &[], &[]))
-        .err()
-        .expect("refused");
+    let e = run_wgsl(&src, config(None, &[], &[])).expect_err("refused");
     assert_eq!(e.line, 7, "{e}");
     assert!(
         e.message.contains("bitcast` to an `f16` vector at 6:11"),
