@@ -311,3 +311,33 @@ fn main() {
         "{e}"
     );
 }
+
+/// The fragment entry point's subgroup calls must be in uniform control flow too (WGSL spec,
+/// Uniformity Analysis; every fragment input is non-uniform). Tint rejects this module:
+/// `7:9 error: 'subgroupBallot' must only be called from subgroup uniform control flow`
+/// (the branch on `pos`); crosslane names the same place, though the compute entry point is
+/// the one that runs.
+#[test]
+fn a_fragment_entry_calling_a_subgroup_builtin_under_a_varying_branch_is_refused() {
+    let src = "enable subgroups;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@fragment
+fn frag_main(@builtin(position) pos: vec4<f32>) -> @location(0) vec4<u32> {
+  var b = vec4<u32>();
+  if (pos.x > 1.0) {
+    b = subgroupBallot(true);
+  }
+  return b;
+}
+@compute @workgroup_size(8)
+fn compute_main(@builtin(local_invocation_index) i: u32) {
+  out[i] = subgroupBallot(i < 3u).x;
+}
+";
+    let e = run_wgsl(src, config(Some("compute_main"), &[], &[])).expect_err("Tint rejects it");
+    assert_eq!((e.line, e.col), (7, 9), "{e}");
+    assert!(
+        e.message.contains("frag_main") && e.message.contains("position"),
+        "{e}"
+    );
+}
