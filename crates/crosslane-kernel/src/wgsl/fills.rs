@@ -6,6 +6,11 @@
 //! this the value was read as the cell's `u32` (the `f32` member held the bits 3, 4.2e-45; a
 //! negative `i32` was no `u32` and left the cell undefined).
 //!
+//! A buffer of structs mixing `f16` with 4-byte scalars is held in 2-byte cells
+//! (`lower::types::HALF_WORDS`): the fill gives one value per cell, an `f16` member's as its
+//! half's bits, a 4-byte member's split over its two cells, low half first (WGSL § Internal
+//! Layout of Values: little-endian); the item for a member's second cell is ignored.
+//!
 //! A typed fill (`f32:1.5,2.5`, [`crosslane_core::fill::split_typed`]) is bytes laid over the
 //! cells as written and is left alone; so is a fill the engine refuses anyway (a list longer
 //! than the buffer, a buffer over the memory budget), whose error it then gives.

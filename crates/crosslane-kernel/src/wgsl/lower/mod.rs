@@ -29,15 +29,17 @@
 //!   Alignment and Size): vectors by component, matrices by column (a column aligned as a
 //!   `vecR`), structs and arrays nested to any depth, a struct ending in a runtime-sized array
 //!   (`types::runtime_tail`); one cell type per buffer (a struct mixing 32-bit types is `u32`
-//!   bits, converted at each access). `subgroupBallot`'s vec4 result stays a u64.
+//!   bits, converted at each access; one mixing `f16` with 4-byte scalars is 2-byte cells,
+//!   `types::HALF_WORDS`, each member read and written through a view of its type).
+//!   `subgroupBallot`'s vec4 result stays a u64.
 //!
 //! - pointer parameters → reference parameters, one per data cell of the pointee, or (into
 //!   storage, uniform or workgroup memory, or to an array) a pointer to the first cell.
 //!
-//! `switch` becomes an if/else chain. Buffers of structs mixing `f16` with 4-byte scalars (a
-//! function or private variable of one is held by cells, `types::held_mixed_struct`) and an
-//! array inside a function-space struct indexed at run time are refused with a message naming
-//! them.
+//! `switch` becomes an if/else chain. A function or private struct mixing `f16` with 4-byte
+//! scalars is held by cells (`types::held_mixed_struct`); a private array of them, a 4-byte
+//! vector beside `f16` members and an array inside a function-space struct indexed at run time
+//! are refused with a message naming them.
 
 use std::collections::{HashMap, HashSet};
 
