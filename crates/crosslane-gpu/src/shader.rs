@@ -79,6 +79,14 @@ pub fn cell_bits(c: &Option<KVal>, elem: ValTy) -> Option<u64> {
     Some(match (v, elem.scalar) {
         (KVal::Float { x, .. }, Scalar::F32) => u64::from((*x as f32).to_bits()),
         (KVal::Float { x, .. }, Scalar::F16) => u64::from(half::f16::from_f64(*x).to_bits()),
+        // A buffer of structs mixing `f16` with 4-byte scalars is held in 2-byte `u16` cells;
+        // an `f16` member's cell holds the half written through its typed view.
+        (
+            KVal::Float {
+                ty: Scalar::F16, x, ..
+            },
+            Scalar::U16,
+        ) => u64::from(half::f16::from_f64(*x).to_bits()),
         (KVal::Float { x, .. }, Scalar::F64) => x.to_bits(),
         (KVal::Int { bits, .. }, s) => {
             let w = s.bits().clamp(1, 64);

@@ -116,15 +116,23 @@ fn apply_buffer(
     }
 }
 
-/// Cell `k` of buffer `b` as its member's type: a struct mixing 32-bit types is held as `u32`
-/// bits, so an `f32` or `i32` member's cell is shown as that member's value (the same bits).
-fn as_member(b: &Binding, k: usize, c: &Option<KVal>) -> Option<KVal> {
-    let bits = c.as_ref().and_then(KVal::as_int).map(|n| n as u32);
-    match (b.member_type(k), bits) {
-        (Some("f32"), Some(u)) => Some(KVal::float(Scalar::F32, f64::from(f32::from_bits(u)))),
-        (Some("i32"), Some(u)) => Some(KVal::int(Scalar::I32, i128::from(u as i32))),
-        _ => c.clone(),
+/// Cell `k` of buffer `b` (of `cells`) as its member's type: a struct mixing 32-bit types is
+/// held as `u32` bits, so an `f32` or `i32` member's cell is shown as that member's value (the
+/// same bits); in 2-byte cells (a struct mixing `f16` with 4-byte scalars) an `f16` cell is
+/// its half and a 4-byte member's first cell the whole member
+/// (`crosslane_kernel::wgsl::fills::member_value`). An undefined part leaves it undefined.
+fn as_member(b: &Binding, k: usize, cells: &[Option<KVal>]) -> Option<KVal> {
+    let c = cells.get(k).cloned().flatten();
+    match b.member_type(k) {
+        Some(_) => crosslane_kernel::wgsl::fills::member_value(b, cells, k),
+        None => c,
     }
+}
+
+/// A cell as JSON or text where the buffer is read as members: the second cell of a 4-byte
+/// member in 2-byte cells is no value of its own.
+fn is_high_half(b: &Binding, k: usize) -> bool {
+    b.member_type(k) == Some(crosslane_kernel::wgsl::lower::HIGH_HALF)
 }
 
 /// A cell as JSON: a number in the element type, null where undefined or indeterminate.
@@ -340,11 +348,14 @@ fn buffers_json(trace: &KernelTrace, bindings: &[Binding]) -> Vec<serde_json::Va
                 .unwrap_or(&[])
                 .iter()
                 .enumerate()
-                .map(|(k, c)| {
+                .map(|(k, _)| {
                     if b.is_padding(k) {
                         serde_json::json!("padding")
+                    } else if is_high_half(b, k) {
+                        // Its bits are in the member's value at the cell before.
+                        serde_json::json!(crosslane_kernel::wgsl::lower::HIGH_HALF)
                     } else {
-                        cell_json(&as_member(b, k, c))
+                        cell_json(&as_member(b, k, trace.buffer(&b.name).unwrap_or(&[])))
                     }
                 })
                 .collect();
@@ -375,11 +386,13 @@ fn render(out: &serde_json::Value, trace: &KernelTrace, bindings: &[Binding]) ->
             .unwrap_or(&[])
             .iter()
             .enumerate()
-            .map(|(k, c)| {
+            .map(|(k, _)| {
                 if b.is_padding(k) {
                     "pad".to_string()
+                } else if is_high_half(b, k) {
+                    "hi".to_string()
                 } else {
-                    cell_text(&as_member(b, k, c))
+                    cell_text(&as_member(b, k, trace.buffer(&b.name).unwrap_or(&[])))
                 }
             })
             .collect();

@@ -598,3 +598,63 @@ fn trace_none_keeps_no_steps_for_a_shader() {
     assert_eq!(values(&json(&none), "o")[0], serde_json::json!(12_497_500));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A buffer of structs mixing `f16` with 4-byte scalars (`P { h: f16, n: u32, f: f32 }`):
+/// WGSL § Alignment and Size puts h at 0, n at 4, f at 8 (size 12): six 2-byte cells, cell 1
+/// padding, n in cells 2–3 and f in 4–5 (low half first). `--buffer` gives each member a value
+/// of its type (one value per cell; a high half's is ignored), and the JSON shows each member
+/// at its first cell, `"high half"` at its second.
+#[test]
+fn f16_and_u32_struct_buffers_fill_and_print_by_member() {
+    let dir = std::env::temp_dir().join(format!("crosslane-wgsl-f16s-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("halves.wgsl");
+    std::fs::write(
+        &path,
+        "enable f16;
+struct P { h: f16, n: u32, f: f32 }
+@group(0) @binding(0) var<storage, read_write> p: array<P>;
+@compute @workgroup_size(2) fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+  p[g.x].n = p[g.x].n * 2u + u32(p[g.x].h);
+  p[g.x].f = f32(p[g.x].h) * 0.5 + p[g.x].f;
+}",
+    )
+    .unwrap();
+    let out = crosslane(&[
+        "run",
+        path.to_str().unwrap(),
+        "--buffer",
+        "p=3,0,70000,0,1.25,0,-0.5,0,5,0,-2,0",
+        "--json",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Element 0: h = 3, n = 70000 · 2 + 3 = 140003, f = 1.5 + 1.25 = 2.75.
+    // Element 1: h = -0.5, n = 5 · 2 + u32(-0.5) = 10 + 0 (WGSL: a float converted to u32
+    // rounds toward zero), f = -0.25 - 2 = -2.25.
+    assert_eq!(
+        values(&json(&out), "p"),
+        serde_json::json!([
+            3.0,
+            "padding",
+            140003,
+            "high half",
+            2.75,
+            "high half",
+            -0.5,
+            "padding",
+            10,
+            "high half",
+            -2.25,
+            "high half"
+        ])
+        .as_array()
+        .unwrap()
+        .clone()
+    );
+}

@@ -15,7 +15,11 @@ impl Executor {
     /// `__crosslane_valid_only(value, keep, "reason")` ([`builtins::VALID_ONLY`]): the value in
     /// the lanes whose `keep` is true; elsewhere undefined with the reason (the text the
     /// lowering wrote: which vendor rule leaves the result undefined there). `keep` undefined
-    /// makes the lane's result undefined with `keep`'s own reason.
+    /// makes the lane's result undefined with `keep`'s own reason. With a fourth argument
+    /// (`__crosslane_valid_only(value, keep, "reason", index)`, the WGSL lowering's run-time
+    /// index into a value array), each lane's index value is named after the reason and the
+    /// first such lane is reported as a warning at the access (WGSL spec, "Out-of-Bounds
+    /// Access": the result is an indeterminate value, so the emulator picks none).
     fn valid_only(
         &mut self,
         w: usize,
@@ -35,12 +39,23 @@ impl Executor {
         };
         let vals = self.eval(w, v, mask, cx);
         let keeps = self.eval(w, keep, mask, cx);
+        let index = args.get(3).map(|i| self.eval(w, i, mask, cx));
         for l in mask.iter().filter(|&l| l < lanes) {
             out[l] = match keeps.get(l) {
                 Some(Ok(k)) if k.as_int().is_some_and(|k| k != 0) => {
                     vals.get(l).cloned().unwrap_or(Err(Undef::idle()))
                 }
-                Some(Ok(_)) => Err(Undef::at(e.span, why.clone())),
+                Some(Ok(_)) => match index.as_ref().and_then(|v| v.get(l)) {
+                    Some(Ok(i)) => {
+                        let shown = i
+                            .as_int()
+                            .map_or_else(|| "?".to_string(), |n| n.to_string());
+                        let m = format!("{why} (e.g. the index is {shown})");
+                        cx.note(Level::Warning, e.span, m.clone(), "", Some(l));
+                        Err(Undef::at(e.span, m))
+                    }
+                    _ => Err(Undef::at(e.span, why.clone())),
+                },
                 Some(Err(u)) => Err(u.clone()),
                 None => Err(Undef::idle()),
             };

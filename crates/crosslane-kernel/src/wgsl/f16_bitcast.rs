@@ -46,6 +46,80 @@ pub fn hint(text: &str, offset: usize, message: &str) -> Option<(usize, String)>
     ))
 }
 
+/// Where the first `bitcast` to an `f16` vector (`bitcast<vec2<f16>>(…)`, `vec4<f16>`,
+/// `vec2h`, `vec4h`) is in `text`: naga 30 lowers its result to an `f32` (or `vec2<f32>`), so
+/// a later use of it as a vector fails far from the call (`invalid field accessor`); the
+/// parse error then names the call as the likely cause. A plain scan of the text.
+pub fn f16_vector_target(text: &str) -> Option<usize> {
+    text.match_indices("bitcast").find_map(|(at, _)| {
+        let rest = text[at + "bitcast".len()..].trim_start();
+        let t = rest.strip_prefix('<')?;
+        let t = &t[..t.find('(').unwrap_or(t.len())];
+        let compact: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+        ["vec2<f16>", "vec4<f16>", "vec2h", "vec4h"]
+            .iter()
+            .any(|w| compact.starts_with(w))
+            .then_some(at)
+    })
+}
+
+/// The `bitcast` calls naga 30 lowers without an error but to the wrong value: a 32-bit
+/// source reinterpreted as an `f16` vector (`bitcast<vec2<f16>>(u)`) becomes naga's
+/// `As { kind: Float, convert: None }` of the `u32`, an `f32` of the same bits, and the
+/// shader runs with it (WGSL spec, § 17.2: the result is the two halves, component 0 from the
+/// low 16 bits). Returns the byte offset of the first such call and [`hint`]'s message.
+/// Found in naga's IR (each width-keeping `As` whose source is 4 bytes wide) and confirmed in
+/// the text at its span (`bitcast<` with an `f16` template).
+pub fn silent_in_ir(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    text: &str,
+) -> Option<(usize, String)> {
+    let funcs = module.functions.iter().map(|(h, f)| (f, &info[h])).chain(
+        module
+            .entry_points
+            .iter()
+            .enumerate()
+            .map(|(k, ep)| (&ep.function, info.get_entry_point(k))),
+    );
+    for (f, fi) in funcs {
+        for (h, e) in f.expressions.iter() {
+            let naga::Expression::As {
+                expr,
+                kind: naga::ScalarKind::Float,
+                convert: None,
+            } = e
+            else {
+                continue;
+            };
+            let width = fi[*expr].ty.inner_with(&module.types).scalar_width();
+            if width != Some(4) {
+                continue;
+            }
+            let Some(at) = f.expressions.get_span(h).to_range().map(|r| r.start) else {
+                continue;
+            };
+            let call = text.get(at..).unwrap_or("");
+            let template = call
+                .strip_prefix("bitcast")
+                .map(str::trim_start)
+                .and_then(|t| t.strip_prefix('<'))
+                .map(|t| &t[..t.find('(').unwrap_or(t.len())]);
+            if template
+                .is_some_and(|t| t.contains("f16") || t.contains("vec2h") || t.contains("vec4h"))
+            {
+                return hint(
+                    text,
+                    at,
+                    "accepts this call but lowers it to an `f32` of the same 32 bits (a wrong \
+                     value, so the emulator does not run it)",
+                );
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::hint;

@@ -6,6 +6,11 @@
 //! this the value was read as the cell's `u32` (the `f32` member held the bits 3, 4.2e-45; a
 //! negative `i32` was no `u32` and left the cell undefined).
 //!
+//! A buffer of structs mixing `f16` with 4-byte scalars is held in 2-byte cells
+//! (`lower::types::HALF_WORDS`): the fill gives one value per cell, an `f16` member's as its
+//! half's bits, a 4-byte member's split over its two cells, low half first (WGSL § Internal
+//! Layout of Values: little-endian); the item for a member's second cell is ignored.
+//!
 //! A typed fill (`f32:1.5,2.5`, [`crosslane_core::fill::split_typed`]) is bytes laid over the
 //! cells as written and is left alone; so is a fill the engine refuses anyway (a list longer
 //! than the buffer, a buffer over the memory budget), whose error it then gives.
@@ -57,6 +62,10 @@ pub fn member_fills(bindings: &[Binding], config: &mut LaunchConfig) -> Result<(
         let cell = b.elem.scalar;
         let mut out = Vec::with_capacity(len);
         for k in 0..len {
+            if cell == Scalar::U16 && b.member_type(k) == Some(super::lower::HIGH_HALF) {
+                // Written with the member's first cell.
+                continue;
+            }
             let item = match &fill {
                 Fill::Affine { mul, add } => affine_cell(k, *mul, *add, &field)
                     .map_err(|e| err(e.message))?
@@ -68,6 +77,7 @@ pub fn member_fills(bindings: &[Binding], config: &mut LaunchConfig) -> Result<(
                 Fill::Random(_) => random.get(k).map_or_else(String::new, i64::to_string),
             };
             let member = match b.member_type(k) {
+                Some("f16") => Scalar::F16,
                 Some("f32") => Scalar::F32,
                 Some("i32") => Scalar::I32,
                 Some("u32") => Scalar::U32,
@@ -79,6 +89,7 @@ pub fn member_fills(bindings: &[Binding], config: &mut LaunchConfig) -> Result<(
                 Err(_) if b.is_padding(k) => None,
                 Err(e) => {
                     let wgsl = match member {
+                        Scalar::F16 => "f16",
                         Scalar::F32 => "f32",
                         Scalar::I32 => "i32",
                         _ => "u32",
@@ -86,6 +97,20 @@ pub fn member_fills(bindings: &[Binding], config: &mut LaunchConfig) -> Result<(
                     return Err(err(format!("cell {k} ({wgsl} member): {}", e.message)));
                 }
             };
+            if cell == Scalar::U16 {
+                // 2-byte cells: an `f16` is its cell's bits; a 4-byte member its two cells',
+                // low half first (WGSL § Internal Layout of Values: little-endian).
+                let bits = value.and_then(|v| member_bits(&v, member));
+                let cells = if member.bits() == 32 { 2 } else { 1 };
+                for h in 0..cells {
+                    out.push(bits.map_or_else(
+                        || "undef".to_string(),
+                        |b| ((b >> (16 * h)) & 0xFFFF).to_string(),
+                    ));
+                }
+                out.truncate(len);
+                continue;
+            }
             out.push(match value.and_then(|v| bits_as(&v, member, cell)) {
                 Some(s) => s,
                 None => "undef".to_string(),
@@ -94,6 +119,53 @@ pub fn member_fills(bindings: &[Binding], config: &mut LaunchConfig) -> Result<(
         config.args.insert(b.name.clone(), out.join(","));
     }
     Ok(())
+}
+
+/// The bits of `v`, a value of `member` (`f16` or a 4-byte type), in its width.
+fn member_bits(v: &KVal, member: Scalar) -> Option<u32> {
+    Some(match member {
+        Scalar::F16 => u32::from(half::f16::from_f64(v.as_f64()?).to_bits()),
+        Scalar::F32 => (v.as_f64()? as f32).to_bits(),
+        _ => v.as_int()? as u32,
+    })
+}
+
+/// The value of the member whose (first) cell is `k` of buffer `b`, from the buffer's
+/// `cells`, when it is not the cell's own value: an `f32` or `i32` member of a buffer of
+/// `u32` bits (a struct mixing 32-bit types); in 2-byte cells (a struct mixing `f16` with
+/// 4-byte scalars), an `f16` from its cell's bits and a 4-byte member from its two cells, low
+/// half first (WGSL § Internal Layout of Values: little-endian). `None` for a cell that is
+/// its own value, padding, the high half of a member, or a member with an undefined part.
+pub fn member_value(b: &Binding, cells: &[Option<KVal>], k: usize) -> Option<KVal> {
+    let member = b.member_type(k)?;
+    let bits = |k: usize| -> Option<u32> {
+        match cells.get(k)?.as_ref()? {
+            KVal::Float {
+                ty: Scalar::F16, x, ..
+            } => Some(u32::from(half::f16::from_f64(*x).to_bits())),
+            KVal::Float {
+                ty: Scalar::F32, x, ..
+            } => Some((*x as f32).to_bits()),
+            v => v.as_int().map(|n| n as u32),
+        }
+    };
+    let word = if b.elem.scalar == Scalar::U16 {
+        match member {
+            "f16" => {
+                let h = half::f16::from_bits(bits(k)? as u16);
+                return Some(KVal::float(Scalar::F16, h.to_f64()));
+            }
+            super::lower::HIGH_HALF => return None,
+            _ => (bits(k)? & 0xFFFF) | (bits(k + 1)? << 16),
+        }
+    } else {
+        bits(k)?
+    };
+    Some(match member {
+        "f32" => KVal::float(Scalar::F32, f64::from(f32::from_bits(word))),
+        "i32" => KVal::int(Scalar::I32, i128::from(word as i32)),
+        _ => KVal::int(Scalar::U32, i128::from(word)),
+    })
 }
 
 /// `v`, a value of the 32-bit `member` type, as the fill text of a cell of type `cell` holding

@@ -194,6 +194,32 @@ pub fn prepare(source: &str, config: &LaunchConfig) -> Result<Prepared, KernelEr
             rule: rule.to_string(),
         });
     }
+    // A `@fragment` entry point beside the compute one (subgroup built-ins are allowed there,
+    // WGSL spec, "Subgroup Built-in Functions"): the module is valid only if its subgroup
+    // calls are in uniform control flow too (Tint checks every entry point).
+    for (k, e) in shader.module.entry_points.iter().enumerate() {
+        if k == idx || e.stage != ::naga::ShaderStage::Fragment {
+            continue;
+        }
+        if let Some(f) = uniformity::check(&shader, k)
+            .into_iter()
+            .find(|f| f.level == crosslane_core::result::Level::Error)
+        {
+            let rule = if f.barrier {
+                uniformity::BARRIER_RULE
+            } else {
+                uniformity::RULE
+            };
+            return Err(KernelError::new(
+                f.line,
+                f.col,
+                format!(
+                    "{} (in the @fragment entry point `{}`) [{rule}]",
+                    f.message, e.name
+                ),
+            ));
+        }
+    }
     let accuracy = math::bounds(&shader.module);
     let lowered = lower::lower(&shader, Some(&ep.name), &lens, config.limits.depth(), lanes)?;
     Ok(Prepared {

@@ -472,11 +472,25 @@ pub fn parse_limited(
         if !labels.is_empty() {
             msg.push_str(&format!(" ({})", labels.join("; ")));
         }
+        if let Some(at) = super::f16_bitcast::f16_vector_target(&text) {
+            let (l, c) = line_col(&text, at);
+            msg.push_str(&format!(
+                " — likely caused by the `bitcast` to an `f16` vector at {l}:{c}: naga 30 \
+                 lowers it to a 32-bit float of the same bits, not a vector (WGSL spec, § 17.2 \
+                 bitcast allows it; Tint accepts it); write `vec2<f16>(unpack2x16float(u))` \
+                 instead"
+            ));
+        }
         KernelError::new(line, col, msg)
     })?;
     let mut validator = Validator::new(ValidationFlags::all(), Capabilities::all());
+    // WGSL spec, "Subgroup Built-in Functions" and "Quad Operations": with `enable
+    // subgroups;` they "must only be used in compute or fragment shader stages" — so a module
+    // with a `@fragment` entry that calls `subgroupBallot` beside the `@compute` one the user
+    // runs (as Dawn's end-to-end tests write them) is valid; a `@vertex` one is not (Tint:
+    // "built-in cannot be used by vertex pipeline stage"; [`vertex_subgroup_error`]).
     validator
-        .subgroup_stages(naga::valid::ShaderStages::COMPUTE)
+        .subgroup_stages(naga::valid::ShaderStages::COMPUTE | naga::valid::ShaderStages::FRAGMENT)
         .subgroup_operations(SubgroupOperationSet::all());
     let mut module = module;
     let info = match validator.validate(&module) {
@@ -491,8 +505,16 @@ pub fn parse_limited(
                 .validate(&module)
                 .map_err(|e| naga_error(&text, &e))?
         }
-        Err(e) => return Err(naga_error(&text, &e)),
+        Err(e) => {
+            return Err(
+                vertex_subgroup_error(&module, &text, &e).unwrap_or_else(|| naga_error(&text, &e))
+            )
+        }
     };
+    if let Some((at, m)) = super::f16_bitcast::silent_in_ir(&module, &info, &text) {
+        let (line, col) = line_col(&text, at);
+        return Err(KernelError::new(line, col, m));
+    }
     Ok(NagaShader {
         module,
         info,
@@ -505,6 +527,70 @@ pub fn parse_limited(
         overrides: Default::default(),
         override_values: Default::default(),
     })
+}
+
+/// naga refuses a stage's entry point that uses subgroup operations as a whole ("Uses
+/// operations forbidden at this stage", at 1:1); Tint names the call. For a `@vertex` entry
+/// point (the one stage the WGSL spec forbids them in besides none: "Subgroup Built-in
+/// Functions", they "must only be used in compute or fragment shader stages"), the error is
+/// given at the first subgroup or quad call in its body or in a helper it reaches, with the
+/// spec's rule. `None` for any other error.
+fn vertex_subgroup_error(
+    module: &naga::Module,
+    text: &str,
+    e: &naga::WithSpan<naga::valid::ValidationError>,
+) -> Option<KernelError> {
+    use naga::valid::{EntryPointError, ValidationError};
+    let ValidationError::EntryPoint {
+        stage: naga::ShaderStage::Vertex,
+        name,
+        source: EntryPointError::ForbiddenStageOperations,
+    } = e.as_inner()
+    else {
+        return None;
+    };
+    let ep = module.entry_points.iter().find(|ep| &ep.name == name)?;
+    // The entry's body, then each helper it reaches (each once; a worklist, no recursion).
+    let mut seen = std::collections::HashSet::new();
+    let mut work: Vec<&naga::Function> = vec![&ep.function];
+    let mut span = None;
+    while let Some(f) = work.pop() {
+        let found = super::walk::find_statement(&f.body, |s, sp| match s {
+            naga::Statement::SubgroupBallot { .. }
+            | naga::Statement::SubgroupCollectiveOperation { .. }
+            | naga::Statement::SubgroupGather { .. } => Some(sp),
+            naga::Statement::Call { function, .. } => {
+                if seen.insert(*function) {
+                    work.push(&module.functions[*function]);
+                }
+                None
+            }
+            _ => None,
+        });
+        if found.is_some() {
+            span = found;
+            break;
+        }
+    }
+    let at = span
+        .filter(|s| s.is_defined())
+        .and_then(|s| s.to_range())
+        .map_or(0, |r| r.start);
+    let (line, col) = if span.is_some() {
+        line_col(text, at)
+    } else {
+        (1, 1)
+    };
+    Some(KernelError::new(
+        line,
+        col,
+        format!(
+            "the @vertex entry point `{name}` calls a subgroup built-in here: WGSL spec, \
+             \"Subgroup Built-in Functions\": they must only be used in compute or fragment \
+             shader stages (Tint: \"built-in cannot be used by vertex pipeline stage\"); \
+             move the call to the @compute or @fragment entry point"
+        ),
+    ))
 }
 
 fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> KernelError {
@@ -534,6 +620,14 @@ fn naga_error(text: &str, e: &naga::WithSpan<naga::valid::ValidationError>) -> K
             .and_then(|(s, _)| s.to_range())
             .map_or(0, |r| r.start);
         msg.push_str(&abstract_hint(text, at));
+    }
+    if let Some(at) = super::f16_bitcast::f16_vector_target(text) {
+        let (l, c) = line_col(text, at);
+        msg.push_str(&format!(
+            " — likely caused by the `bitcast` to an `f16` vector at {l}:{c}: naga 30 lowers \
+             it to a 32-bit float of the same bits, not a vector (WGSL spec, § 17.2 bitcast \
+             allows it; Tint accepts it); write `vec2<f16>(unpack2x16float(u))` instead"
+        ));
     }
     if msg.contains("Subgroup operation") && msg.contains("const-expression") {
         msg.push_str(

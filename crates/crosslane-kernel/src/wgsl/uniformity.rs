@@ -181,6 +181,13 @@ impl Walk<'_> {
                         BuiltIn::LocalInvocationIndex => Some("local_invocation_index".into()),
                         BuiltIn::GlobalInvocationId => Some("global_invocation_id".into()),
                         BuiltIn::SubgroupInvocationId => Some("subgroup_invocation_id".into()),
+                        // A fragment entry point's inputs (checked when the module holds one
+                        // beside the compute entry, `super::prepare`): each fragment's own.
+                        BuiltIn::Position { .. } => Some("position".into()),
+                        BuiltIn::FrontFacing => Some("front_facing".into()),
+                        BuiltIn::SampleIndex => Some("sample_index".into()),
+                        BuiltIn::SampleMask => Some("sample_mask".into()),
+                        BuiltIn::PrimitiveIndex => Some("primitive_index".into()),
                         // subgroup_id is the same in every invocation of a subgroup.
                         _ => None,
                     },

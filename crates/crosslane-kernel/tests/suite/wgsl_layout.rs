@@ -221,15 +221,25 @@ fn main(@builtin(local_invocation_index) i: u32) {
 }
 
 #[test]
-fn structs_mixing_f16_and_f32_are_refused_with_the_reason() {
+fn a_buffer_struct_mixing_f16_and_f32_runs() {
+    // S { a: f16, b: f32 } (WGSL § Alignment and Size): a at 0, b at 4 (align 4), size 8: four
+    // 2-byte cells, cell 1 padding, b in cells 2 (low half) and 3. a = 1.5 from the fill;
+    // b = f32(a) = 1.5 = 0x3FC0_0000: cells 2, 3 = 0x0000, 0x3FC0 (Python:
+    // struct.unpack('<HH', struct.pack('<f', 1.5)) == (0, 16320)).
     let src = "enable f16;
 struct S { a: f16, b: f32 }
 @group(0) @binding(0) var<storage, read_write> s: S;
 @compute @workgroup_size(1)
 fn main() { s.b = f32(s.a); }
 ";
-    let e = run_wgsl(src, config()).expect_err("refused").to_string();
-    assert!(e.contains("one cell width"), "{e}");
+    let mut c = config();
+    c.args.insert("s".into(), "1.5,0,0,0".into());
+    let t = run_with(src, c);
+    let cells: Vec<Option<i128>> = t.buffer("s").unwrap()[2..4]
+        .iter()
+        .map(|c| c.as_ref().and_then(crosslane_kernel::KVal::as_int))
+        .collect();
+    assert_eq!(cells, [Some(0), Some(0x3FC0)]);
 }
 
 #[test]

@@ -166,8 +166,9 @@ impl Lower<'_> {
                 // table) with `i` known at run time: a select over the components, columns or
                 // elements, as a balanced tree of `i < mid ? … : …` (depth log2 n, whatever the
                 // array's length). WGSL § Vector Access Expression and § Array Access
-                // Expression: an index out of range gives an indeterminate value; here the
-                // last element (the choice the vector access has always made here).
+                // Expression: an index out of range gives an indeterminate value (§
+                // Out-of-Bounds Access: for a value, not a memory view, "any value" of the
+                // element type): undefined in those lanes, with the index and the bound.
                 let n =
                     match self.ty_inner(*base) {
                         TypeInner::Vector { size, .. } => *size as u32,
@@ -183,7 +184,29 @@ impl Lower<'_> {
                              matrices and fixed-size arrays only",
                         )),
                     };
-                self.select_element(*base, *index, (0, n), k.unwrap_or(0), d, at)?
+                let what = match self.ty_inner(*base) {
+                    TypeInner::Vector { .. } => "components of the vector",
+                    TypeInner::Matrix { .. } => "columns of the matrix",
+                    _ => "elements of the array",
+                };
+                let tree = self.select_element(*base, *index, (0, n), k.unwrap_or(0), d, at)?;
+                let i = cast(Scalar::U32, self.expr(*index, d)?, at);
+                let keep = bin(BinOp::Lt, i, int_lit(u64::from(n), at), at);
+                let why = format!(
+                    "run-time index out of range: a value (a `let` or `const`, not a memory \
+                     view) indexed outside its {n} {what} (valid indices 0..={}) gives an \
+                     indeterminate value (WGSL spec, § Out-of-Bounds Access; § Array Access \
+                     Expression)",
+                    n - 1
+                );
+                let shown = self.expr(*index, d)?;
+                ex(
+                    ExprKind::Call(
+                        crate::builtins::VALID_ONLY.into(),
+                        vec![tree, keep, ex(ExprKind::Str(why), at), shown],
+                    ),
+                    at,
+                )
             }
             Expression::Access { .. } => self.place_c(h, k, d)?,
             Expression::GlobalVariable(_) | Expression::LocalVariable(_) => {
@@ -471,7 +494,8 @@ impl Lower<'_> {
 impl Lower<'_> {
     /// Cell `k` of the element `index` (known at run time) of the value `base`, among its
     /// elements `lo..hi`: a balanced tree of selects, so its depth grows as log2 of the
-    /// element count. An index past the end takes the last element (see the caller).
+    /// element count. An index past the end takes the last element here; the caller makes
+    /// such a lane undefined.
     fn select_element(
         &mut self,
         base: Handle<Expression>,

@@ -29,15 +29,17 @@
 //!   Alignment and Size): vectors by component, matrices by column (a column aligned as a
 //!   `vecR`), structs and arrays nested to any depth, a struct ending in a runtime-sized array
 //!   (`types::runtime_tail`); one cell type per buffer (a struct mixing 32-bit types is `u32`
-//!   bits, converted at each access). `subgroupBallot`'s vec4 result stays a u64.
+//!   bits, converted at each access; one mixing `f16` with 4-byte scalars is 2-byte cells,
+//!   `types::HALF_WORDS`, each member read and written through a view of its type).
+//!   `subgroupBallot`'s vec4 result stays a u64.
 //!
 //! - pointer parameters → reference parameters, one per data cell of the pointee, or (into
 //!   storage, uniform or workgroup memory, or to an array) a pointer to the first cell.
 //!
-//! `switch` becomes an if/else chain. Buffers of structs mixing `f16` with 4-byte scalars (a
-//! function or private variable of one is held by cells, `types::held_mixed_struct`) and an
-//! array inside a function-space struct indexed at run time are refused with a message naming
-//! them.
+//! `switch` becomes an if/else chain. A function or private struct mixing `f16` with 4-byte
+//! scalars is held by cells (`types::held_mixed_struct`); a private array of them, a 4-byte
+//! vector beside `f16` members and an array inside a function-space struct indexed at run time
+//! are refused with a message naming them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -111,16 +113,17 @@ pub struct Binding {
 /// [`Binding::head`] cells, or among a fixed-size buffer's cells) and `element` (offsets
 /// within each element of [`Binding::components`] cells after the head, repeating).
 /// It also names the cells of a buffer of `u32` bits (a struct mixing 32-bit types) that
-/// hold an `f32` or `i32` member, in the same two parts, so a view shows them as the member's
-/// values.
+/// hold an `f32` or `i32` member, and every member cell of a buffer of 2-byte cells (a struct
+/// mixing `f16` with 4-byte scalars), in the same two parts, so a view shows them as the
+/// member's values.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Padding {
     /// Padding cells of the head (or of the whole buffer when it has no repeating part).
     pub head: Vec<u32>,
     /// Padding offsets within each repeating element.
     pub element: Vec<u32>,
-    /// Cells of the head holding a member of another 32-bit type than the cells': (cell,
-    /// `"f32"` or `"i32"`).
+    /// Cells of the head holding a member of another type than the cells': (cell, `"f32"`,
+    /// `"i32"`, `"u32"`, `"f16"` or [`HIGH_HALF`]).
     pub retyped_head: Vec<(u32, String)>,
     /// Offsets within each element holding such a member.
     pub retyped_element: Vec<(u32, String)>,
@@ -139,7 +142,9 @@ impl Binding {
     }
 
     /// The WGSL type (`"f32"`, `"i32"`) of the member cell `c` holds when it is not the
-    /// buffer's cell type (a struct mixing 32-bit types is held as `u32` bits).
+    /// buffer's cell type (a struct mixing 32-bit types is held as `u32` bits). In 2-byte
+    /// cells (a struct mixing `f16` with 4-byte scalars): `"f16"`, the 4-byte member's type at
+    /// its first cell, [`HIGH_HALF`] at its second.
     pub fn member_type(&self, c: usize) -> Option<&str> {
         let head = self.head as usize;
         let (list, at) = if c < head || (self.padding.retyped_element.is_empty() && head == 0) {
@@ -182,8 +187,25 @@ fn marks(module: &naga::Module, inner: &TypeInner, cell: Option<naga::Scalar>, w
                         ScalarKind::Sint => "i32",
                         _ => "u32",
                     };
-                    if c < size && cell.is_some_and(|k| k != s && k.width == s.width) {
+                    if c < size
+                        && cell
+                            .is_some_and(|k| k != s && k.width == s.width && k != types::HALF_WORDS)
+                    {
                         retyped.push((c, name.to_string()));
+                    }
+                    // 2-byte cells of structs mixing `f16` with 4-byte scalars
+                    // (`types::HALF_WORDS`): an `f16` cell, and a 4-byte member's two cells
+                    // (its value shown at the first, the second marked as its high half).
+                    if c < size && cell == Some(types::HALF_WORDS) {
+                        if s == naga::Scalar::F16 {
+                            retyped.push((c, "f16".to_string()));
+                        } else if s.width == 4 {
+                            retyped.push((c, name.to_string()));
+                            if let Some(r) = real.get_mut(c as usize + 1) {
+                                *r = true;
+                                retyped.push((c + 1, HIGH_HALF.to_string()));
+                            }
+                        }
                     }
                 }
                 ((0..size).filter(|&c| !real[c as usize]).collect(), retyped)
@@ -227,6 +249,11 @@ fn marks(module: &naga::Module, inner: &TypeInner, cell: Option<naga::Scalar>, w
         _ => Padding::default(),
     }
 }
+
+/// [`Binding::member_type`] of the second cell of a 4-byte member in 2-byte cells (a buffer
+/// of structs mixing `f16` with 4-byte scalars): the member's high 16 bits, shown with the
+/// member's value at the cell before.
+pub const HIGH_HALF: &str = "high half";
 
 /// The most cells of one buffer element (or fixed-size struct) whose padding is worked out.
 const PADDING_SCAN: usize = 1 << 16;
@@ -326,12 +353,27 @@ pub fn lower(
             .clone()
             .unwrap_or_else(|| format!("global{}", h.index()));
         let at = low.span_of(module.global_variables.get_span(h), fn_span);
-        let (elem, mut count, wgsl_elem) =
-            elem_of(module, g.ty).map_err(|m| at_err(at, &name, m))?;
+        let (elem, mut count, wgsl_elem) = if g.space == AddressSpace::Private {
+            elem_of(module, g.ty)
+        } else {
+            types::memory_elem_of(module, g.ty)
+        }
+        .map_err(|m| at_err(at, &name, m))?;
         if g.space != AddressSpace::Private {
             // Held by cells only in a variable of the invocation's own (`held_mixed_struct`).
             types::cell_scalar(module, &module.types[g.ty].inner)
                 .map_err(|m| at_err(at, &name, m))?;
+        } else if elem.scalar == Scalar::U16 {
+            // An array (or nested struct) of structs mixing `f16` with 4-byte scalars: held in
+            // 2-byte cells in storage, uniform, workgroup and function memory only.
+            return Err(at_err(
+                at,
+                &name,
+                "a private array or nested struct of structs mixing `f16` with 4-byte scalars \
+                 is not emulated yet (a private struct of them is, and so is such an array as a \
+                 function `var` or in workgroup or storage memory): declare it inside the \
+                 function",
+            ));
         }
         if let TypeInner::Array {
             size: ArraySize::Pending(o),
@@ -1136,13 +1178,39 @@ impl Lower<'_> {
                             ),
                         ));
                     }
-                    for k in 0..n {
-                        let value = self.expr_c(e, Some(k as u32), 0)?;
+                    // 2-byte cells of structs mixing `f16` with 4-byte scalars
+                    // (`types::HALF_WORDS`): each member's cell once, written through a view
+                    // of its type (a 4-byte member's second cell is part of it).
+                    let halves = if elem.scalar == Scalar::U16 {
+                        let inner = &self.module().types[lv.ty].inner;
+                        let cells = types::real_cells(self.module(), inner, 2, VALUE_CELLS)
+                            .map_err(|m| at_err(at, &name, m))?;
+                        Some(cells)
+                    } else {
+                        None
+                    };
+                    let cells: Vec<(u32, Option<Scalar>)> = match &halves {
+                        Some(c) => c.iter().map(|&(k, s)| (k, scalar_of(s))).collect(),
+                        None => (0..n as u32).map(|k| (k, None)).collect(),
+                    };
+                    for (k, view) in cells {
+                        let value = self.expr_c(e, Some(k), 0)?;
                         let target = self.ident(&name, at);
                         let target = ex(
-                            ExprKind::Index(Box::new(target), Box::new(int_lit(k as u64, at))),
+                            ExprKind::Index(Box::new(target), Box::new(int_lit(u64::from(k), at))),
                             at,
                         );
+                        let target = match view {
+                            Some(t) => {
+                                let addr = ex(ExprKind::AddrOf(Box::new(target)), at);
+                                let ptr = ex(
+                                    ExprKind::Cast(Ty::Ptr(ValTy::scalar(t)), Box::new(addr)),
+                                    at,
+                                );
+                                ex(ExprKind::Deref(Box::new(ptr)), at)
+                            }
+                            None => target,
+                        };
                         out.push(stmt(
                             StmtKind::Expr(ex(
                                 ExprKind::Assign(None, Box::new(target), Box::new(value)),

@@ -421,7 +421,7 @@ impl Lower<'_> {
                     if matches!(var.space, AddressSpace::Private | AddressSpace::Function) {
                         return None;
                     }
-                    let (elem, _, _) = elem_of(self.module(), var.ty).ok()?;
+                    let (elem, _, _) = types::memory_elem_of(self.module(), var.ty).ok()?;
                     let name = var
                         .name
                         .clone()
@@ -578,6 +578,9 @@ impl Lower<'_> {
         e: Expr,
         at: ast::Span,
     ) -> Expr {
+        if let Some(view) = self.typed_view(pointer, want, &e, at) {
+            return view;
+        }
         match self.root_cells(pointer) {
             Some((_, cell)) if cell != want && cell.bits() == 32 && want.bits() == 32 => {
                 if want == Scalar::F32 {
@@ -599,6 +602,30 @@ impl Lower<'_> {
                 }
             }
             _ => e,
+        }
+    }
+
+    /// The place `cell` (a cell of the 2-byte-celled memory of structs mixing `f16` with
+    /// 4-byte scalars, `types::HALF_WORDS`) seen as a `want`: `*(T*)&cell`, the engine's typed
+    /// view, which reads or writes the member's bytes (two cells, low half first, for a 4-byte
+    /// member; WGSL § Memory Layout is little-endian). `None` for other memory.
+    pub(super) fn typed_view(
+        &self,
+        pointer: Handle<Expression>,
+        want: Scalar,
+        cell: &Expr,
+        at: ast::Span,
+    ) -> Option<Expr> {
+        match self.root_cells(pointer) {
+            Some((_, Scalar::U16)) if want != Scalar::U16 => {
+                let addr = ex(ExprKind::AddrOf(Box::new(cell.clone())), at);
+                let ptr = ex(
+                    ExprKind::Cast(Ty::Ptr(ValTy::scalar(want)), Box::new(addr)),
+                    at,
+                );
+                Some(ex(ExprKind::Deref(Box::new(ptr)), at))
+            }
+            _ => None,
         }
     }
 

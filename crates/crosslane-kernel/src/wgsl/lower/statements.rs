@@ -176,6 +176,7 @@ impl Lower<'_> {
                 }
                 for &(k, t) in &cells {
                     let p = self.place_c(*pointer, Some(k), 0)?;
+                    let p = self.typed_view(*pointer, t.scalar, &p, at).unwrap_or(p);
                     let src = self.ident(&comp_name(&tmp, k), at);
                     let src = self.value_to_cell(*pointer, t.scalar, src, at);
                     v.push(assign(p, src, at));
@@ -185,6 +186,10 @@ impl Lower<'_> {
             Statement::Store { pointer, value } => {
                 let p = self.place(*pointer, 0)?;
                 let v = self.expr(*value, 0)?;
+                let p = match self.scalar_ty(*value, at) {
+                    Ok(t) => self.typed_view(*pointer, t.scalar, &p, at).unwrap_or(p),
+                    Err(_) => p,
+                };
                 let v = match self.scalar_ty(*value, at) {
                     Ok(t) => self.value_to_cell(*pointer, t.scalar, v, at),
                     Err(_) => v,

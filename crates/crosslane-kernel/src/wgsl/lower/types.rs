@@ -10,6 +10,9 @@ pub(super) fn scalar_of(s: naga::Scalar) -> Option<Scalar> {
         (ScalarKind::Uint, 8) => Scalar::U64,
         (ScalarKind::Float, 4) => Scalar::F32,
         (ScalarKind::Float, 2) => Scalar::F16,
+        // Only as the cells of a buffer of structs mixing `f16` with 4-byte scalars
+        // ([`HALF_WORDS`]); WGSL has no 16-bit integer type.
+        (ScalarKind::Uint, 2) => Scalar::U16,
         (ScalarKind::Float, 8) => Scalar::F64,
         (ScalarKind::Bool, _) => Scalar::Bool,
         _ => return None,
@@ -76,8 +79,10 @@ pub(super) fn vec_comps_in(module: &naga::Module, inner: &TypeInner) -> u32 {
 /// The one scalar every cell of a type holds: its scalar leaves (of scalars, atomics,
 /// vectors, matrices, arrays and structs, nested to any depth) when they are all one type;
 /// `u32` when they mix 32-bit types (each access converts the bits, see
-/// `Lower::cell_to_value`). Errors for leaves of different widths (`f16` beside 4-byte
-/// scalars: the engine's buffers have one cell width) and for types without a memory layout.
+/// `Lower::cell_to_value`); [`HALF_WORDS`] (2-byte cells) when `f16` scalars, vectors or
+/// matrices mix with 4-byte scalars (each access reads or writes its member's bytes through a
+/// view of its type). Errors for other leaves of different widths (a 4-byte vector, matrix or
+/// atomic beside `f16`) and for types without a memory layout.
 pub(super) fn cell_scalar(
     module: &naga::Module,
     inner: &TypeInner,
@@ -86,12 +91,18 @@ pub(super) fn cell_scalar(
     let mut seen: HashSet<Handle<naga::Type>> = HashSet::new();
     let mut stack: Vec<Handle<naga::Type>> = Vec::new();
     let mut leaves: Vec<naga::Scalar> = Vec::new();
+    // Whether a 4-byte leaf is more than a plain scalar (a vector, matrix or atomic): its
+    // components or its atomicity need 4-byte cells, so it cannot sit beside `f16`.
+    let mut wide_composite = false;
     let mut visit = |t: &TypeInner, stack: &mut Vec<Handle<naga::Type>>| -> Result<(), String> {
         match t {
             TypeInner::Scalar(s)
             | TypeInner::Atomic(s)
             | TypeInner::Vector { scalar: s, .. }
             | TypeInner::Matrix { scalar: s, .. } => {
+                if s.width == 4 && !matches!(t, TypeInner::Scalar(_)) {
+                    wide_composite = true;
+                }
                 if !leaves.contains(s) {
                     leaves.push(*s);
                 }
@@ -120,14 +131,35 @@ pub(super) fn cell_scalar(
     if leaves.iter().all(|s| s.width == 4) {
         return Ok(naga::Scalar::U32);
     }
+    if !wide_composite
+        && leaves
+            .iter()
+            .all(|s| *s == naga::Scalar::F16 || (s.width == 4 && s.kind != ScalarKind::Bool))
+    {
+        return Ok(HALF_WORDS);
+    }
     Err(
-        "structs mixing `f16` (or `bool`) with 4-byte scalars are emulated only as function \
-         or private variables (with 4-byte scalar members only): the emulator's buffers have \
-         one cell width; in a buffer, hold each `f16` pair in a `u32` member and convert \
-         with `unpack2x16float` / `pack2x16float`"
+        "structs mixing `f16` with 4-byte vectors, matrices or atomics (or `bool` with \
+         anything) are emulated only as function or private variables: a buffer may mix \
+         `f16` scalars, vectors and matrices with 4-byte scalars only; hold the 4-byte \
+         vector's components as scalar members, or each `f16` pair in a `u32` member \
+         converted with `unpack2x16float` / `pack2x16float`"
             .into(),
     )
 }
+
+/// The cells of a buffer (or array) of structs mixing `f16` scalars, vectors and matrices
+/// with 4-byte scalars (`struct P { a: f16, b: f16, n: u32, v: vec2<f16> }`): 2-byte cells,
+/// the unit of WGSL's layout there (WGSL § 13.4 Memory Layout: `f16` has size and alignment
+/// 2, `vec2<f16>` size and alignment 4, a 4-byte scalar size and alignment 4, so every member
+/// starts at an even offset and a 4-byte one at a multiple of 4 bytes). An `f16` is its cell's
+/// bits; a 4-byte member is the two cells at its offset, low half first (WGSL § Internal
+/// Layout of Values: little-endian), read and written whole through a view of its type
+/// (`Lower::typed_view`), as the engine reads a `uint*` over `uint16_t` cells.
+pub(super) const HALF_WORDS: naga::Scalar = naga::Scalar {
+    kind: ScalarKind::Uint,
+    width: 2,
+};
 
 /// The bytes of one cell of a type (its [`cell_scalar`]'s width; 2 for a
 /// [`held_mixed_struct`]; 4 when it has none).
@@ -394,6 +426,26 @@ pub(super) fn elem_of(
             Ok((e, count, n))
         }
         other => scalar(other).map(|(e, n)| (e, Count::Scalar, n)),
+    }
+}
+
+/// [`elem_of`] for a variable in storage, uniform or workgroup memory: a struct mixing `f16`
+/// with 4-byte scalars is one run of 2-byte cells there ([`HALF_WORDS`]; shared by the
+/// invocations, so not held one local per cell as a function or private one is).
+pub(super) fn memory_elem_of(
+    module: &naga::Module,
+    ty: Handle<naga::Type>,
+) -> Result<(ValTy, Count, String), String> {
+    match &module.types[ty].inner {
+        t if held_mixed_struct(module, t) => Ok((
+            ValTy::scalar(Scalar::U16),
+            Count::Scalar,
+            module.types[ty]
+                .name
+                .clone()
+                .unwrap_or_else(|| wgsl_type_name(module, t)),
+        )),
+        _ => elem_of(module, ty),
     }
 }
 
