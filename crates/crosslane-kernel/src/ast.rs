@@ -688,6 +688,16 @@ pub struct HostArg {
     /// (`sequence.rs`), named for the launch's note; empty otherwise.
     #[serde(skip)]
     pub ran_before: Vec<String>,
+    /// Managed memory (`cudaMallocManaged`) that host code writes after the earlier launches
+    /// in `prior_ids` and before this one: each cell it writes (index from the argument's
+    /// start) and its value. It lies over what those launches left (`sequence.rs`), as host
+    /// and device share the one allocation (CUDA C++ Programming Guide, "Unified Memory
+    /// Programming").
+    #[serde(skip)]
+    pub overlay: Vec<(u64, String)>,
+    /// The line of host code's last write in `overlay`.
+    #[serde(skip)]
+    pub overlay_line: u32,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -26,7 +26,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
-use super::ast::{HostArg, HostLaunch, Program};
+use super::ast::{HostArg, HostLaunch, Program, Span};
 use super::budget::{LimitHit, Resource};
 use super::exec::{Executor, LaunchConfig};
 use super::memory::Buffer;
@@ -168,6 +168,8 @@ fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usi
             text: std::mem::take(&mut a.text),
             malloc_bytes: a.malloc_bytes,
             malloc_from: std::mem::take(&mut a.malloc_from),
+            overlay: std::mem::take(&mut a.overlay),
+            overlay_line: a.overlay_line,
             ..HostArg::default()
         };
         out.push((j, src));
@@ -207,6 +209,48 @@ fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool
     true
 }
 
+/// Writes the cells host code wrote into managed memory after the earlier launches
+/// ([`HostArg::overlay`]) over what they left in buffer `name` of `ex` (its memory and its fill
+/// at launch), as the device finds them in the one allocation host and device share (CUDA C++
+/// Programming Guide, "Unified Memory Programming"). Returns a warning for a value that is no
+/// value of the buffer's element type (the cell is then undefined).
+fn overlay(ex: &mut Executor, name: &str, a: &HostArg) -> Option<KernelDiagnostic> {
+    let &b = ex.global_bufs.get(name)?;
+    let mut bad = None;
+    for mem in [&mut ex.trace.memory, &mut ex.trace.initial_memory] {
+        let Some(to) = mem.buffers.get_mut(b) else {
+            continue;
+        };
+        for (i, v) in &a.overlay {
+            let Some(cell) = usize::try_from(*i).ok().and_then(|i| to.cells.get_mut(i)) else {
+                continue;
+            };
+            *cell = match super::memory::parse_cell(to.elem, v, name) {
+                Ok(c) => c,
+                Err(e) => {
+                    bad = Some(e.message);
+                    None
+                }
+            };
+        }
+    }
+    bad.map(|why| {
+        KernelDiagnostic::new(
+            Span {
+                line: a.overlay_line,
+                col: 1,
+            },
+            Level::Warning,
+            format!(
+                "`{name}`: a value host code writes into it at line {} is no value of its \
+                 element type ({why}); that cell is undefined",
+                a.overlay_line
+            ),
+            "",
+        )
+    })
+}
+
 /// Puts into `ex`'s buffers what the earlier launches left, for each marked argument of
 /// `launch`; a parameter the user filled keeps the user's fill. Returns a warning per buffer
 /// that could not take it.
@@ -238,6 +282,9 @@ fn fill_from(
                 .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
         });
         let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b, true));
+        if ok && !a.overlay.is_empty() {
+            notes.extend(overlay(ex, &p.name, a));
+        }
         if !ok {
             notes.push(KernelDiagnostic::new(
                 launch.span,

@@ -294,6 +294,13 @@ pub(super) struct HostState {
     pub(super) prior: HashMap<String, Vec<Prior>>,
     /// `void* args[] = {&a, &b};` → the token range of each element's variable.
     pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
+    /// Managed memory (`cudaMallocManaged`) given to a launch → host code's own values of it
+    /// as of that launch, and their line (`host_mem`): kept apart from `fills`, so that what
+    /// host code writes after the launch is told from what the launch left.
+    pub(super) managed_snap: HashMap<String, (Vec<String>, u32)>,
+    /// Managed memory → the cells host code wrote one by one (`m[2] = 7;`) since the last
+    /// launch given it, by index, and the line of the last such write (`host_mem`).
+    pub(super) overlay: HashMap<String, (std::collections::BTreeMap<usize, String>, u32)>,
 }
 
 impl Parser<'_> {
@@ -659,6 +666,8 @@ impl Parser<'_> {
                                 st.copies.remove(p);
                                 st.copied.remove(p);
                                 st.fills.remove(p);
+                                st.managed_snap.remove(p);
+                                st.overlay.remove(p);
                             }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
                                 st.mallocs.insert(p, (n, name.to_string(), toks[k].line));

@@ -199,6 +199,9 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i).filter(|&c| c < end) else {
                     return;
                 };
+                if self.managed_cell(st, &name, k, (i, c, end)) {
+                    return;
+                }
                 if !st.fills.contains_key(&name) {
                     return;
                 }
