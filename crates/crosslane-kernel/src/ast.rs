@@ -551,6 +551,27 @@ pub struct ConstTable {
     /// Declared as a scalar (`__device__ int n;`): one cell, every use of its name in device
     /// code rewritten as that cell.
     pub scalar: bool,
+    /// The initializer's values, every cell (empty without one: zero, as static storage
+    /// starts); `values` may be a host copy's instead.
+    #[serde(skip)]
+    pub initial: Vec<String>,
+    /// Host code's copies into it (`cudaMemcpyToSymbol`), in host code's order: each launch
+    /// finds the last one made before it (`sequence_vars.rs`).
+    #[serde(skip)]
+    pub copies: Vec<SymbolWrite>,
+}
+
+/// One `cudaMemcpyToSymbol` / `hipMemcpyToSymbol` into a [`ConstTable`], as host code makes it
+/// between its launches.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SymbolWrite {
+    /// How many launches host code made before it: it comes after the launch of
+    /// [`HostLaunch::id`] `at - 1` and before the one of `at`.
+    pub at: u32,
+    /// The values copied, from the table's first cell; `None` when they are not read here.
+    pub values: Option<Vec<String>>,
+    /// The copy's line.
+    pub line: u32,
 }
 
 impl ConstTable {

@@ -140,8 +140,9 @@ pub struct Executor {
     pub(crate) warps: Vec<Warp>,
     pub(crate) current: usize,
     pub(crate) shared: HashMap<(Span, usize), usize>,
-    /// `extern __shared__` arrays by (name, block): every declaration of one name (in each
-    /// inlined function, each `SharedMemory<T>()`) is the same dynamic shared memory.
+    /// The dynamic shared memory of each block, by (an empty name, block): every `extern
+    /// __shared__` declaration (of any name, in each inlined function, each
+    /// `SharedMemory<T>()`) is that memory, from its first byte (`machine/stmt.rs`).
     pub(crate) extern_shared: HashMap<(String, usize), usize>,
     pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
     /// The local scalar and vector variables whose address the kernel takes (`&x`): they

@@ -40,6 +40,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipMemcpyAsync",
     "cudaMemcpyToSymbol",
     "hipMemcpyToSymbol",
+    "cudaMemcpyFromSymbol",
+    "hipMemcpyFromSymbol",
     "hipLaunchKernelGGL",
     "cudaLaunchKernel",
     "hipLaunchKernel",
@@ -120,6 +122,8 @@ pub(super) struct SymbolCopy {
     pub data: Option<(Vec<String>, String, u32)>,
     /// The copy's line.
     pub line: u32,
+    /// How many launches host code made before it ([`crate::ast::SymbolWrite::at`]).
+    pub at: u32,
 }
 
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
@@ -301,6 +305,8 @@ pub(super) struct HostState {
     /// Managed memory → the cells host code wrote one by one (`m[2] = 7;`) since the last
     /// launch given it, by index, and the line of the last such write (`host_mem`).
     pub(super) overlay: HashMap<String, (std::collections::BTreeMap<usize, String>, u32)>,
+    /// Host array (`T h[N];` of an arithmetic `T`) → its bytes, for `sizeof(h)`.
+    pub(super) array_bytes: HashMap<String, u64>,
 }
 
 impl Parser<'_> {
@@ -309,9 +315,13 @@ impl Parser<'_> {
         if from >= to || to > self.toks.len() {
             return None;
         }
-        let mut slice: Vec<Token> = self.toks[from..to].to_vec();
+        self.sub_expr_of(self.toks[from..to].to_vec())
+    }
+
+    /// [`Self::sub_expr`] of tokens given (not empty).
+    fn sub_expr_of(&mut self, mut slice: Vec<Token>) -> Option<Expr> {
         self.struct_sizes(&mut slice);
-        let last = &self.toks[to - 1];
+        let last = slice.last()?.clone();
         slice.push(Token {
             tok: Tok::Eof,
             line: last.end.0,
@@ -415,8 +425,64 @@ impl Parser<'_> {
 
     /// A constant host expression over tokens `from..to`.
     pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
-        let e = self.sub_expr(from, to)?;
+        let e = match self.host_sizeofs(st, from, to) {
+            Some(slice) => self.sub_expr_of(slice)?,
+            None => self.sub_expr(from, to)?,
+        };
         self.host_fold(&e, &st.env)
+    }
+
+    /// Tokens `from..to` with each `sizeof(h)` / `sizeof h` of a host array `h` of known bytes
+    /// ([`HostState::array_bytes`]) replaced by that count ([expr.sizeof]/2: the size of an
+    /// array is the total number of bytes in it); `None` when there is none.
+    fn host_sizeofs(&self, st: &HostState, from: usize, to: usize) -> Option<Vec<Token>> {
+        if st.array_bytes.is_empty() || to > self.toks.len() || from >= to {
+            return None;
+        }
+        let toks = &self.toks[from..to];
+        fn word(t: &Token) -> Option<&str> {
+            match &t.tok {
+                Tok::Ident(n) => Some(n.as_str()),
+                _ => None,
+            }
+        }
+        let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+        let mut k = 0;
+        let mut any = false;
+        while k < toks.len() {
+            let (name, skip) = match (
+                word(&toks[k]),
+                toks.get(k + 1).map(|t| &t.tok),
+                toks.get(k + 2).and_then(word),
+                toks.get(k + 3).map(|t| &t.tok),
+            ) {
+                (Some("sizeof"), Some(Tok::Punct("(")), Some(n), Some(Tok::Punct(")"))) => {
+                    (Some(n), 4)
+                }
+                (Some("sizeof"), Some(Tok::Ident(n)), _, _) => (Some(n.as_str()), 2),
+                _ => (None, 1),
+            };
+            match name.and_then(|n| st.array_bytes.get(n)) {
+                Some(&bytes) => {
+                    out.push(Token {
+                        tok: Tok::Int {
+                            value: bytes,
+                            unsigned: true,
+                            long: true,
+                        },
+                        end: toks[k + skip - 1].end,
+                        ..toks[k].clone()
+                    });
+                    any = true;
+                    k += skip;
+                }
+                None => {
+                    out.push(toks[k].clone());
+                    k += 1;
+                }
+            }
+        }
+        any.then_some(out)
     }
 
     /// Reads the host function body between the braces at `open` and `close` for launches,
@@ -438,6 +504,14 @@ impl Parser<'_> {
             if let Some(v) = const_eval(e, &HashMap::new()) {
                 st.env.insert(n.clone(), v);
             }
+        }
+        // `int main(int argc, char** argv)`: the program is read as run with no command-line
+        // arguments, so `argc` is 1, the program's name alone (C++17 [basic.start.main]/2:
+        // `argv[0]` is the name used to invoke the program), and `if (argc > 1) n =
+        // atoi(argv[1]);` keeps the default.
+        if name == "main" && st.params.len() == 2 {
+            let argc = st.params[0].clone();
+            st.env.insert(argc, HostVal::Int(1));
         }
         let before = self.launches.len();
         let mut k = open + 1;
@@ -526,6 +600,11 @@ impl Parser<'_> {
         match ident(k) {
             Some("if") => {
                 if let Some(next) = self.host_if(st, k, close) {
+                    return next;
+                }
+            }
+            Some("switch") => {
+                if let Some(next) = self.host_switch(st, k, close) {
                     return next;
                 }
             }
@@ -689,16 +768,45 @@ impl Parser<'_> {
                             })
                         };
                         if let Some(sym) = last_ident(parts.first()) {
+                            // A host array's fill, or a host scalar's value (`int zero = 0;
+                            // cudaMemcpyToSymbol(counter, &zero, sizeof(int))`): one cell.
                             let data = last_ident(parts.get(1)).and_then(|h| {
                                 st.fills
                                     .get(&h)
                                     .map(|(values, line)| (values.clone(), h.clone(), *line))
+                                    .or_else(|| {
+                                        let v = st.env.get(&h).and_then(|v| v.text())?;
+                                        (!st.arrays.contains_key(&h))
+                                            .then(|| (vec![v], h.clone(), toks[k].line))
+                                    })
                             });
                             self.symbol_copies.push(SymbolCopy {
                                 symbol: sym,
                                 data,
                                 line: toks[k].line,
+                                at: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
                             });
+                        }
+                    }
+                    return end + 1;
+                }
+                // `cudaMemcpyFromSymbol(&h, symbol, bytes)`: `h` holds the device's value
+                // now, which host code does not know here.
+                "cudaMemcpyFromSymbol" | "hipMemcpyFromSymbol" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        let dst = parts.first().and_then(|&(a, b)| {
+                            toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) => Some(n.clone()),
+                                _ => None,
+                            })
+                        });
+                        if let Some(h) = dst {
+                            let why = format!(
+                                "`{name}` at line {} copies the device's value into it",
+                                toks[k].line
+                            );
+                            Self::mark_unknown(st, std::slice::from_ref(&h), &why);
                         }
                     }
                     return end + 1;
@@ -765,6 +873,12 @@ impl Parser<'_> {
                             st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
+                        } else if let (true, Some(d), Some(s)) =
+                            (self.device_to_device(st, &parts), dst.clone(), src.clone())
+                        {
+                            // `cudaMemcpy(d, s, bytes, cudaMemcpyDeviceToDevice)` of all of
+                            // `d`: it holds what `s` holds (`host_mem`).
+                            Self::copy_device(st, &d, &s);
                         } else if let Some(h) = dst.clone().filter(|h| st.writes.contains_key(h)) {
                             // A device-to-device copy, or a copy from a source not read, into
                             // a device pointer.

@@ -233,6 +233,11 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i) else { return };
                 if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
                     st.arrays.insert(name.clone(), n);
+                    let elem = host_elem_bytes(&toks[k..i - 1]);
+                    match elem.and_then(|b| u64::try_from(n).ok()?.checked_mul(b)) {
+                        Some(bytes) => st.array_bytes.insert(name.clone(), bytes),
+                        None => st.array_bytes.remove(&name),
+                    };
                     // `T name[R][C];`: R * C cells in row-major order ([dcl.array]/9).
                     let inner = (toks.get(c + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")))
                         .then(|| self.closing(c + 1))
@@ -512,4 +517,27 @@ impl Parser<'_> {
         }
         true
     }
+}
+
+/// The bytes of one element of a host array whose declaration's type words are `words`
+/// (`int`, `unsigned char`, `double`), on the LP64 targets CUDA and HIP compile host code for
+/// (`long` 8 bytes); `None` for a pointer, a struct or a type not listed.
+fn host_elem_bytes(words: &[crate::lexer::Token]) -> Option<u64> {
+    let mut bytes = None;
+    for t in words {
+        match &t.tok {
+            Tok::Ident(w) => match w.as_str() {
+                "const" | "static" | "volatile" | "unsigned" | "signed" => {}
+                "char" | "bool" | "int8_t" | "uint8_t" => bytes = Some(1),
+                "short" | "int16_t" | "uint16_t" => bytes = Some(2),
+                "int" if bytes.is_none() => bytes = Some(4),
+                "int" => {}
+                "float" | "int32_t" | "uint32_t" => bytes = Some(4),
+                "double" | "long" | "size_t" | "int64_t" | "uint64_t" => bytes = Some(8),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    bytes
 }

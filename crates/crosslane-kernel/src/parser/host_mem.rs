@@ -308,6 +308,65 @@ impl Parser<'_> {
     }
 }
 
+impl Parser<'_> {
+    /// Whether the copy `cudaMemcpy(d, s, bytes, kind)` (its comma-separated parts) is a
+    /// device-to-device copy of all of `d` from a device pointer `s` host code follows: the
+    /// kind is `cudaMemcpyDeviceToDevice` / `hipMemcpyDeviceToDevice`, and `bytes` is `d`'s
+    /// allocation and no more than `s`'s (a part of `d` left as it was is not read here).
+    pub(super) fn device_to_device(&mut self, st: &HostState, parts: &[(usize, usize)]) -> bool {
+        let toks = self.toks;
+        let (Some(&(da, db)), Some(&(sa, sb)), Some(&(na, nb)), Some(&(ka, kb))) =
+            (parts.first(), parts.get(1), parts.get(2), parts.get(3))
+        else {
+            return false;
+        };
+        let kind = toks[ka..kb]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(n) if n.ends_with("DeviceToDevice")));
+        let name = |a: usize, b: usize| match &toks[a..b] {
+            [t] => match &t.tok {
+                Tok::Ident(n) => Some(n.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(d), Some(s)) = (name(da, db), name(sa, sb)) else {
+            return false;
+        };
+        let bytes = self
+            .host_value(st, na, nb)
+            .and_then(super::const_eval::HostVal::int)
+            .and_then(|n| u64::try_from(n).ok());
+        let (Some(n), Some(dm), Some(sm)) = (bytes, st.mallocs.get(&d), st.mallocs.get(&s)) else {
+            return false;
+        };
+        kind && st.writes.contains_key(&s) && n == dm.0 && n <= sm.0
+    }
+
+    /// After a device-to-device copy of all of `d` from `s`: `d` holds what `s` holds — the
+    /// same host copy, memset or fresh (undefined) memory, and the same earlier launches, whose
+    /// result for `s` is then `d`'s (CUDA Runtime API, cudaMemcpy: `cudaMemcpyDeviceToDevice`
+    /// copies the bytes within device memory).
+    pub(super) fn copy_device(st: &mut HostState, d: &str, s: &str) {
+        let write = st.writes.get(s).cloned();
+        if let Some(w) = write {
+            st.writes.insert(d.to_string(), w);
+        }
+        match st.prior.get(s).cloned() {
+            Some(p) => st.prior.insert(d.to_string(), p),
+            None => st.prior.remove(d),
+        };
+        match st.copies.get(s).cloned() {
+            Some(h) => st.copies.insert(d.to_string(), h),
+            None => st.copies.remove(d),
+        };
+        match st.copied.get(s).cloned() {
+            Some(c) => st.copied.insert(d.to_string(), c),
+            None => st.copied.remove(d),
+        };
+    }
+}
+
 /// The allocating call of `d` (`` `cudaMallocManaged` at line 5 ``) when it is managed memory.
 fn managed_call(st: &HostState, d: &str) -> Option<String> {
     st.mallocs

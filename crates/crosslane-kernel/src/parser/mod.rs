@@ -84,6 +84,7 @@ mod host_loop_launch;
 mod host_mem;
 mod host_nested;
 mod host_range_for;
+mod host_switch;
 mod host_vf;
 mod items;
 mod lambda;
