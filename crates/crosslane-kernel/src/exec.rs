@@ -140,9 +140,8 @@ pub struct Executor {
     pub(crate) warps: Vec<Warp>,
     pub(crate) current: usize,
     pub(crate) shared: HashMap<(Span, usize), usize>,
-    /// The dynamic shared memory of each block, by (an empty name, block): every `extern
-    /// __shared__` declaration (of any name, in each inlined function, each
-    /// `SharedMemory<T>()`) is that memory, from its first byte (`machine/stmt.rs`).
+    /// Each block's dynamic shared memory, by ("", block): every `extern __shared__` array (any
+    /// name, each inlined function, `SharedMemory<T>()`) is it, from its first byte.
     pub(crate) extern_shared: HashMap<(String, usize), usize>,
     pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
     /// The local scalar and vector variables whose address the kernel takes (`&x`): they

@@ -319,7 +319,7 @@ impl Parser<'_> {
     }
 
     /// [`Self::sub_expr`] of tokens given (not empty).
-    fn sub_expr_of(&mut self, mut slice: Vec<Token>) -> Option<Expr> {
+    pub(super) fn sub_expr_of(&mut self, mut slice: Vec<Token>) -> Option<Expr> {
         self.struct_sizes(&mut slice);
         let last = slice.last()?.clone();
         slice.push(Token {
@@ -430,59 +430,6 @@ impl Parser<'_> {
             None => self.sub_expr(from, to)?,
         };
         self.host_fold(&e, &st.env)
-    }
-
-    /// Tokens `from..to` with each `sizeof(h)` / `sizeof h` of a host array `h` of known bytes
-    /// ([`HostState::array_bytes`]) replaced by that count ([expr.sizeof]/2: the size of an
-    /// array is the total number of bytes in it); `None` when there is none.
-    fn host_sizeofs(&self, st: &HostState, from: usize, to: usize) -> Option<Vec<Token>> {
-        if st.array_bytes.is_empty() || to > self.toks.len() || from >= to {
-            return None;
-        }
-        let toks = &self.toks[from..to];
-        fn word(t: &Token) -> Option<&str> {
-            match &t.tok {
-                Tok::Ident(n) => Some(n.as_str()),
-                _ => None,
-            }
-        }
-        let mut out: Vec<Token> = Vec::with_capacity(toks.len());
-        let mut k = 0;
-        let mut any = false;
-        while k < toks.len() {
-            let (name, skip) = match (
-                word(&toks[k]),
-                toks.get(k + 1).map(|t| &t.tok),
-                toks.get(k + 2).and_then(word),
-                toks.get(k + 3).map(|t| &t.tok),
-            ) {
-                (Some("sizeof"), Some(Tok::Punct("(")), Some(n), Some(Tok::Punct(")"))) => {
-                    (Some(n), 4)
-                }
-                (Some("sizeof"), Some(Tok::Ident(n)), _, _) => (Some(n.as_str()), 2),
-                _ => (None, 1),
-            };
-            match name.and_then(|n| st.array_bytes.get(n)) {
-                Some(&bytes) => {
-                    out.push(Token {
-                        tok: Tok::Int {
-                            value: bytes,
-                            unsigned: true,
-                            long: true,
-                        },
-                        end: toks[k + skip - 1].end,
-                        ..toks[k].clone()
-                    });
-                    any = true;
-                    k += skip;
-                }
-                None => {
-                    out.push(toks[k].clone());
-                    k += 1;
-                }
-            }
-        }
-        any.then_some(out)
     }
 
     /// Reads the host function body between the braces at `open` and `close` for launches,

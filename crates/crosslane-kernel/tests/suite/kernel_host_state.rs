@@ -366,3 +366,49 @@ int main() { unsigned* o; cudaMalloc(&o, 16); k<<<1, 4, 16>>>(o); return 0; }
     let t = run_entry(src, "k", false);
     assert_eq!(ints(&t, "o"), vec![Some(2), Some(9), Some(16), Some(23)]);
 }
+
+#[test]
+fn an_int_whose_bits_are_a_float_nan_keeps_its_bits_in_float_memory() {
+    // -1 - t through an `int*` into float-typed dynamic shared memory and global memory: the
+    // bits 0xffffffff, 0xfffffffe, … are NaNs as floats, but memory holds bytes, so reading
+    // them back through the `int*` gives -1 - t exactly; 7 added: 6, 5, 4, 3.
+    let src = "\
+__global__ void k(float* ws, int* o, int* p) {
+  extern __shared__ float smem[];
+  int* keys = (int*)smem;
+  int* idx = (int*)ws;
+  keys[threadIdx.x] = -1 - (int)threadIdx.x;
+  idx[threadIdx.x] = -1 - (int)threadIdx.x;
+  __syncthreads();
+  o[threadIdx.x] = keys[threadIdx.x] + 7;
+  p[threadIdx.x] = idx[threadIdx.x] + 7;
+}
+int main() {
+  float* ws; int *o, *p;
+  cudaMalloc(&ws, 16); cudaMalloc(&o, 16); cudaMalloc(&p, 16);
+  k<<<1, 4, 16>>>(ws, o, p);
+  return 0;
+}
+";
+    let t = run_entry(src, "k", false);
+    let want = vec![Some(6), Some(5), Some(4), Some(3)];
+    assert_eq!(ints(&t, "o"), want);
+    assert_eq!(ints(&t, "p"), want);
+}
+
+#[test]
+fn a_float_read_of_nan_bits_stored_through_an_int_is_undefined_saying_so() {
+    // The float `ws[0]` holds 0xffffffff, a NaN whose payload no float value keeps: undefined,
+    // with the bits named.
+    let src = "\
+__global__ void k(float* ws, float* o) {
+  int* idx = (int*)ws;
+  idx[threadIdx.x] = -1;
+  o[threadIdx.x] = ws[threadIdx.x] + 1.0f;
+}
+int main() { float *ws, *o; cudaMalloc(&ws, 16); cudaMalloc(&o, 16); k<<<1, 4>>>(ws, o); return 0; }
+";
+    let t = run_entry(src, "k", false);
+    assert!(has(&t, Level::Warning, "holds the bytes 0xffffffff, a NaN"));
+    assert_eq!(crate::support::floats(&t, "o"), vec![None; 4]);
+}
