@@ -101,7 +101,8 @@ fn since(t: &ConstTable, id: u32) -> u32 {
 }
 
 /// The earlier launches `l` needs for the device variables it touches: each launch that
-/// touches one of them since host code last copied into it, in any order (the caller sorts).
+/// touches one of them since host code last copied into it, the newest first (the caller
+/// sorts; when it stops at its bound, the launches nearest `l` are those kept).
 pub(crate) fn earlier_for_vars(
     program: &Program,
     touch: &HashMap<String, HashSet<String>>,
@@ -113,7 +114,7 @@ pub(crate) fn earlier_for_vars(
     let mut out = Vec::new();
     for t in program.constants.iter().filter(|t| mine.contains(&t.name)) {
         let from = since(t, l.id);
-        for p in &program.launches {
+        for p in program.launches.iter().rev() {
             let uses = touch.get(&p.kernel).is_some_and(|s| s.contains(&t.name));
             if p.id >= from && p.id < l.id && !p.undecided && uses {
                 out.push(p.id);
