@@ -573,6 +573,27 @@ pub struct ConstTable {
     /// Declared as a scalar (`__device__ int n;`): one cell, every use of its name in device
     /// code rewritten as that cell.
     pub scalar: bool,
+    /// The initializer's values, every cell (empty without one: zero, as static storage
+    /// starts); `values` may be a host copy's instead.
+    #[serde(skip)]
+    pub initial: Vec<String>,
+    /// Host code's copies into it (`cudaMemcpyToSymbol`), in host code's order: each launch
+    /// finds the last one made before it (`sequence_vars.rs`).
+    #[serde(skip)]
+    pub copies: Vec<SymbolWrite>,
+}
+
+/// One `cudaMemcpyToSymbol` / `hipMemcpyToSymbol` into a [`ConstTable`], as host code makes it
+/// between its launches.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SymbolWrite {
+    /// How many launches host code made before it: it comes after the launch of
+    /// [`HostLaunch::id`] `at - 1` and before the one of `at`.
+    pub at: u32,
+    /// The values copied, from the table's first cell; `None` when they are not read here.
+    pub values: Option<Vec<String>>,
+    /// The copy's line.
+    pub line: u32,
 }
 
 impl ConstTable {
@@ -710,6 +731,16 @@ pub struct HostArg {
     /// (`sequence.rs`), named for the launch's note; empty otherwise.
     #[serde(skip)]
     pub ran_before: Vec<String>,
+    /// Managed memory (`cudaMallocManaged`) that host code writes after the earlier launches
+    /// in `prior_ids` and before this one: each cell it writes (index from the argument's
+    /// start) and its value. It lies over what those launches left (`sequence.rs`), as host
+    /// and device share the one allocation (CUDA C++ Programming Guide, "Unified Memory
+    /// Programming").
+    #[serde(skip)]
+    pub overlay: Vec<(u64, String)>,
+    /// The line of host code's last write in `overlay`.
+    #[serde(skip)]
+    pub overlay_line: u32,
 }
 
 fn is_zero(n: &u64) -> bool {

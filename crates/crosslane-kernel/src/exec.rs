@@ -143,8 +143,8 @@ pub struct Executor {
     pub(crate) warps: Vec<Warp>,
     pub(crate) current: usize,
     pub(crate) shared: HashMap<(Span, usize), usize>,
-    /// `extern __shared__` arrays by (name, block): every declaration of one name (in each
-    /// inlined function, each `SharedMemory<T>()`) is the same dynamic shared memory.
+    /// Each block's dynamic shared memory, by ("", block): every `extern __shared__` array (any
+    /// name, each inlined function, `SharedMemory<T>()`) is it, from its first byte.
     pub(crate) extern_shared: HashMap<(String, usize), usize>,
     pub(crate) locals: HashMap<(Span, usize, usize, usize), usize>,
     /// The local scalar and vector variables whose address the kernel takes (`&x`): they

@@ -34,9 +34,19 @@ pub fn buffer_notes(
         // The earlier launches ran first (`crate::sequence`): their result is put in after
         // the buffer is made; a cell they do not reach stays undefined, never the index fill.
         config.args.insert(name.clone(), UNDEF.to_string());
+        let host = if a.overlay.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", then the {} cell(s) host code writes into its managed memory after them \
+                 (last at line {})",
+                a.overlay.len(),
+                a.overlay_line
+            )
+        };
         taken.push(format!(
             "`{name}` holds what {} left in it (run first, in order, as the device runs \
-             launches on one stream)",
+             launches on one stream){host}",
             a.ran_before.join(", then ")
         ));
         return notes;

@@ -69,6 +69,7 @@ pub mod reinterpret;
 pub mod replay;
 pub mod report;
 mod sequence;
+mod sequence_vars;
 pub mod trace;
 pub mod types;
 pub mod vector_types;

@@ -23,14 +23,17 @@
 //! naming that launch and its host line; one that hits a limit or stops at an error ends the
 //! run with that outcome, naming it (an earlier one before the traced launch starts).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 
-use super::ast::{HostArg, HostLaunch, Program};
+use super::ast::{HostArg, HostLaunch, Program, Span};
 use super::budget::{LimitHit, Resource};
 use super::exec::{Executor, LaunchConfig};
 use super::memory::Buffer;
 use super::parser::Parsed;
+use super::sequence_vars::{
+    earlier_for_vars, finish_vars, inject_vars, later_for_vars, store_vars, touched, VarState,
+};
 use super::trace::{Outcome, TraceMode};
 use super::{KernelDiagnostic, KernelError};
 use crosslane_core::result::Level;
@@ -56,6 +59,10 @@ struct Ran {
     work: u64,
     diags: Vec<KernelDiagnostic>,
     stop: Option<Outcome>,
+    /// The device variables each launched kernel touches (`sequence_vars`).
+    touch: HashMap<String, HashSet<String>>,
+    /// Each device variable's newest contents, and the launch that left them.
+    vars: VarState,
 }
 
 /// `` `k(d, 2, 4)` launched at line N `` for a launch: each argument host code gives a
@@ -102,11 +109,22 @@ fn listed(launches: &[HostLaunch]) -> Vec<String> {
 
 /// The earlier launches `chosen` depends on through its buffers (see the module doc), in host
 /// code's order.
-fn earlier(program: &Program, chosen: &HostLaunch) -> Vec<u32> {
+fn earlier(
+    program: &Program,
+    touch: &HashMap<String, HashSet<String>>,
+    chosen: &HostLaunch,
+) -> Vec<u32> {
     let by_id: HashMap<u32, &HostLaunch> = program.launches.iter().map(|l| (l.id, l)).collect();
     let mut need = BTreeSet::new();
     let mut stack = vec![chosen];
     while let Some(l) = stack.pop() {
+        // The launches that left what its device variables hold.
+        for id in earlier_for_vars(program, touch, l) {
+            let Some(p) = by_id.get(&id) else { continue };
+            if id < l.id && need.len() < MAX_EARLIER && need.insert(id) {
+                stack.push(p);
+            }
+        }
         for a in &l.args {
             let Some(&(id, _)) = a.prior_ids.last() else {
                 continue;
@@ -123,8 +141,14 @@ fn earlier(program: &Program, chosen: &HostLaunch) -> Vec<u32> {
 }
 
 /// The launches after `chosen` that are given a buffer it (or such a later launch) wrote.
-fn later<'p>(program: &'p Program, chosen: &HostLaunch) -> Vec<&'p HostLaunch> {
+fn later<'p>(
+    program: &'p Program,
+    touch: &HashMap<String, HashSet<String>>,
+    chosen: &HostLaunch,
+) -> Vec<&'p HostLaunch> {
     let mut reached: BTreeSet<u32> = BTreeSet::from([chosen.id]);
+    // Those that find what it left in a device variable.
+    let by_vars: BTreeSet<u32> = later_for_vars(program, touch, chosen).into_iter().collect();
     let mut out = Vec::new();
     let mut ls: Vec<&HostLaunch> = program
         .launches
@@ -133,10 +157,10 @@ fn later<'p>(program: &'p Program, chosen: &HostLaunch) -> Vec<&'p HostLaunch> {
         .collect();
     ls.sort_by_key(|l| l.id);
     for l in ls {
-        let reads = l
-            .args
-            .iter()
-            .any(|a| a.prior_ids.iter().any(|(id, _)| reached.contains(id)));
+        let reads = by_vars.contains(&l.id)
+            || l.args
+                .iter()
+                .any(|a| a.prior_ids.iter().any(|(id, _)| reached.contains(id)));
         if reads {
             reached.insert(l.id);
             out.push(l);
@@ -168,6 +192,8 @@ fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usi
             text: std::mem::take(&mut a.text),
             malloc_bytes: a.malloc_bytes,
             malloc_from: std::mem::take(&mut a.malloc_from),
+            overlay: std::mem::take(&mut a.overlay),
+            overlay_line: a.overlay_line,
             ..HostArg::default()
         };
         out.push((j, src));
@@ -207,6 +233,48 @@ fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool
     true
 }
 
+/// Writes the cells host code wrote into managed memory after the earlier launches
+/// ([`HostArg::overlay`]) over what they left in buffer `name` of `ex` (its memory and its fill
+/// at launch), as the device finds them in the one allocation host and device share (CUDA C++
+/// Programming Guide, "Unified Memory Programming"). Returns a warning for a value that is no
+/// value of the buffer's element type (the cell is then undefined).
+fn overlay(ex: &mut Executor, name: &str, a: &HostArg) -> Option<KernelDiagnostic> {
+    let &b = ex.global_bufs.get(name)?;
+    let mut bad = None;
+    for mem in [&mut ex.trace.memory, &mut ex.trace.initial_memory] {
+        let Some(to) = mem.buffers.get_mut(b) else {
+            continue;
+        };
+        for (i, v) in &a.overlay {
+            let Some(cell) = usize::try_from(*i).ok().and_then(|i| to.cells.get_mut(i)) else {
+                continue;
+            };
+            *cell = match super::memory::parse_cell(to.elem, v, name) {
+                Ok(c) => c,
+                Err(e) => {
+                    bad = Some(e.message);
+                    None
+                }
+            };
+        }
+    }
+    bad.map(|why| {
+        KernelDiagnostic::new(
+            Span {
+                line: a.overlay_line,
+                col: 1,
+            },
+            Level::Warning,
+            format!(
+                "`{name}`: a value host code writes into it at line {} is no value of its \
+                 element type ({why}); that cell is undefined",
+                a.overlay_line
+            ),
+            "",
+        )
+    })
+}
+
 /// Puts into `ex`'s buffers what the earlier launches left, for each marked argument of
 /// `launch`; a parameter the user filled keeps the user's fill. Returns a warning per buffer
 /// that could not take it.
@@ -238,6 +306,9 @@ fn fill_from(
                 .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
         });
         let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b, true));
+        if ok && !a.overlay.is_empty() {
+            notes.extend(overlay(ex, &p.name, a));
+        }
         if !ok {
             notes.push(KernelDiagnostic::new(
                 launch.span,
@@ -339,6 +410,14 @@ fn run_one(
         &LaunchConfig::default(),
     );
     ran.diags.extend(notes);
+    let _ = inject_vars(
+        &mut ex,
+        &sub.program,
+        &ran.touch,
+        &l,
+        &ran.vars,
+        &HashSet::new(),
+    );
     ex.meter.work = ran.work;
     while ex.advance() {}
     ran.work = ex.meter.work;
@@ -377,6 +456,8 @@ fn run_one(
     if let Some(f) = sub.program.functions.iter().find(|f| f.name == l.kernel) {
         store(&ex, f, &l, ran);
     }
+    let kept = store_vars(&ex, &ran.touch, &l, &mut ran.vars);
+    ran.kept = ran.kept.saturating_add(kept);
     let limit = user.limits.max_memory;
     if ran.kept > limit {
         ran.stop = Some(Outcome::Limit(LimitHit {
@@ -464,9 +545,13 @@ impl Executor {
         let Some(chosen) = chosen.filter(|_| !config.single_launch) else {
             return Self::prepare(source, parsed, config);
         };
-        let mut ran = Ran::default();
-        let before = earlier(&parsed.program, &chosen);
-        if before.is_empty() && later(&parsed.program, &chosen).is_empty() {
+        let mut ran = Ran {
+            touch: touched(&parsed.program),
+            ..Ran::default()
+        };
+        let before = earlier(&parsed.program, &ran.touch, &chosen);
+        let no_vars = ran.touch.get(&chosen.kernel).is_none_or(HashSet::is_empty);
+        if before.is_empty() && later(&parsed.program, &ran.touch, &chosen).is_empty() && no_vars {
             // One launch on its buffers: nothing to run beside it.
             return Self::prepare(source, parsed, config);
         }
@@ -500,7 +585,7 @@ impl Executor {
         {
             marked = mark(l, &ran, &by_id);
         }
-        let after: Vec<HostLaunch> = later(&parsed.program, &chosen)
+        let after: Vec<HostLaunch> = later(&parsed.program, &ran.touch, &chosen)
             .into_iter()
             .take(MAX_EARLIER)
             .cloned()
@@ -538,6 +623,31 @@ impl Executor {
             .unwrap_or(chosen);
         if !marked.is_empty() && ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
             for d in fill_from(&mut ex, &program, &chosen, &marked, &ran, &config) {
+                ex.trace.diagnostics.push(d);
+            }
+        }
+        if ex.config.entry.as_deref() == Some(chosen.kernel.as_str()) {
+            let user: HashSet<String> = config.args.keys().cloned().collect();
+            let took = inject_vars(&mut ex, &program, &ran.touch, &chosen, &ran.vars, &user);
+            if !took.is_empty() {
+                let each: Vec<String> = took
+                    .iter()
+                    .map(|(v, id)| {
+                        let by = by_id.get(id).cloned().unwrap_or_default();
+                        format!("`{v}` holds what {by} left in it")
+                    })
+                    .collect();
+                let d = KernelDiagnostic::new(
+                    chosen.span,
+                    Level::Info,
+                    format!(
+                        "device variables live for the whole program: {} (the launches that \
+                         touch them ran first, in order)",
+                        each.join(", ")
+                    ),
+                    "CUDA C++ Programming Guide, Variable Memory Space Specifiers (__device__)",
+                );
+                ex.diag_log.admit(&d);
                 ex.trace.diagnostics.push(d);
             }
         }
@@ -585,6 +695,7 @@ impl Executor {
         };
         // This launch's buffers as it left them, by its arguments.
         store(self, f, traced, &mut ran);
+        store_vars(self, &ran.touch, traced, &mut ran.vars);
         let params = super::host_launch::source_args(f, &traced.args);
         for l in &later.after {
             run_one(
@@ -635,6 +746,7 @@ impl Executor {
                 inject(self, &p.name, &b, false);
             }
         }
+        finish_vars(self, &ran.vars, traced.id);
         ran.stop.unwrap_or(Outcome::Finished)
     }
 }

@@ -84,8 +84,41 @@ impl PartialCells {
 
     /// The bytes of cell `c` of buffer `buf` never written, as text (`bytes 2..=3 of 4`), when
     /// some of its bytes were written.
+    /// Keeps every byte of cell `c` of buffer `buf` (of type `cell`) although they are all
+    /// written: bytes that make no value the emulator holds (a float NaN's), read back through
+    /// an integer view as they are.
+    pub(crate) fn put_whole(
+        &mut self,
+        (buf, c): (usize, i64),
+        cell: ValTy,
+        bytes: impl IntoIterator<Item = (usize, u8)>,
+        at: Span,
+    ) {
+        let n = usize::try_from(size_of(cell)).unwrap_or(0);
+        let mut all = vec![None; n];
+        for (k, b) in bytes {
+            if let Some(slot) = all.get_mut(k) {
+                *slot = Some(b);
+            }
+        }
+        self.cells.insert((buf, c), (all, at));
+    }
+
+    /// The bits of cell `c` of buffer `buf` when all its bytes are kept here ([`Self::put_whole`]:
+    /// a float NaN's), least significant byte first.
+    pub(crate) fn whole_bits(&self, buf: usize, c: i64) -> Option<u64> {
+        let (bytes, _) = self.cells.get(&(buf, c))?;
+        bytes
+            .iter()
+            .rev()
+            .try_fold(0u64, |acc, b| Some((acc << 8) | u64::from((*b)?)))
+    }
+
     pub(crate) fn unwritten(&self, buf: usize, c: i64) -> Option<String> {
         let (bytes, _) = self.cells.get(&(buf, c))?;
+        if bytes.iter().all(Option::is_some) {
+            return None;
+        }
         let mut runs: Vec<(usize, usize)> = Vec::new();
         for (k, b) in bytes.iter().enumerate() {
             if b.is_some() {
@@ -122,7 +155,11 @@ impl Executor {
     /// with their thread or block, read or not.
     pub(crate) fn note_partial_cells(&mut self) {
         let mut by_span: Vec<(Span, usize, i64, usize)> = Vec::new();
-        for (&(buf, c), (_, at)) in &self.partial.cells {
+        for (&(buf, c), (bytes, at)) in &self.partial.cells {
+            // A cell whose bytes are all written (a NaN's, kept as bytes) is no partial write.
+            if bytes.iter().all(Option::is_some) {
+                continue;
+            }
             let global = self
                 .trace
                 .memory

@@ -66,6 +66,17 @@ impl Executor {
         match self.trace.memory.read(buf, off) {
             Ok(Some(v)) => Ok(v),
             Ok(None) => {
+                if let Some(bits) = self.partial.whole_bits(buf, off) {
+                    // The bytes of a float NaN stored through another type: kept as bytes
+                    // (an integer view reads them), but no float value holds the payload.
+                    let why = format!(
+                        "`{name}[{off}]` holds the bytes {bits:#x}, a NaN as its element type, \
+                         stored through another type; the emulator keeps floats as values, not \
+                         NaN payloads (read these bytes through an integer type)"
+                    );
+                    cx.note(Level::Warning, span, why.clone(), "", Some(lane));
+                    return Err(Undef::at(span, why));
+                }
                 if let Some(missing) = self.partial.unwritten(buf, off) {
                     // Some bytes written, not all ([`super::partial`]): the element has no
                     // value until every byte has one.

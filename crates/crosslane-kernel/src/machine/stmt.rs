@@ -230,12 +230,33 @@ impl Executor {
             };
             if storage.shared {
                 let key = (d.span, self.block);
-                let ext_key = (d.name.clone(), self.block);
+                // Every `extern __shared__` array of a block starts at the same address, the
+                // start of its dynamic shared memory (CUDA C++ Programming Guide, "__shared__":
+                // "All variables declared in this fashion, start at the same address in
+                // memory"): one buffer per block, whatever the name.
+                let ext_key = (String::new(), self.block);
                 let known = if storage.external {
                     self.extern_shared.get(&ext_key)
                 } else {
                     self.shared.get(&key)
                 };
+                if let (true, Some(&b)) = (storage.external, known) {
+                    let first = self.trace.memory.buffers.get(b).map(|x| x.name.clone());
+                    if let Some(first) = first.filter(|n| *n != d.name) {
+                        cx.note(
+                            Level::Info,
+                            d.span,
+                            format!(
+                                "`extern __shared__ {}[]` is the same dynamic shared memory as \
+                                 `{first}[]` (every such array starts at its first byte); it is \
+                                 shown as `{first}`",
+                                d.name
+                            ),
+                            "CUDA C++ Programming Guide, __shared__",
+                            None,
+                        );
+                    }
+                }
                 let buf = match known {
                     Some(b) => *b,
                     None => {

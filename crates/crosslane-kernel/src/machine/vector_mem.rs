@@ -304,6 +304,15 @@ impl Executor {
             let lo = c.saturating_mul(cell_bytes);
             let hi = lo.saturating_add(cell_bytes);
             let covered = lo >= first && hi <= end;
+            // An integer stored over a whole float cell whose bits are a NaN (`-1` through an
+            // `int*` into `float` memory): memory holds bytes, so they are kept as the cell's
+            // bytes (see `store_part`), never made undefined.
+            if covered && Self::nan_bytes(cell, lo, hi, &byte) {
+                let bytes = (lo..hi).map(|b| ((b - lo) as usize, byte(b))).collect();
+                self.store_part(w, (buf, cell, c), l, bytes, span, cx);
+                c = c.saturating_add(1);
+                continue;
+            }
             // A cell the value covers whole needs none of its old bytes.
             let old: Option<LaneVal> = if covered {
                 None
@@ -362,6 +371,16 @@ impl Executor {
         // The machine's state changed (for the barrier's deadlock test).
         self.barrier_round.changed = true;
         match self.partial.put((buf, c), cell, ok, span) {
+            Some(all) if super::partial::cell_value(cell, &all).is_err() && cell.lanes <= 1 => {
+                // The bytes of a float NaN: the emulator keeps floats as values, so the cell
+                // keeps its bytes instead (no value of its own); an integer view reads them
+                // exactly, a float read of the cell is undefined, saying so.
+                let _ = self.trace.memory.write(buf, c, None);
+                self.partial
+                    .put_whole((buf, c), cell, all.into_iter().enumerate(), span);
+                self.race_write(w, buf, c, l, None);
+                self.bytes_written(cx, (buf, c, mask), l, span);
+            }
             Some(all) => {
                 let v = super::partial::cell_value(cell, &all).map_err(|m| Undef::at(span, m));
                 let _ = self.write_mem(w, (buf, c, mask), l, v, span, cx);
@@ -369,6 +388,22 @@ impl Executor {
             // No store yet; the bytes still count as this lane's in the statement.
             None => self.bytes_written(cx, (buf, c, mask), l, span),
         }
+    }
+
+    /// Whether the bytes `lo..hi` that `byte` gives (one whole cell of type `cell`) are all
+    /// defined and make a float NaN, which the emulator cannot hold as a value.
+    fn nan_bytes(cell: ValTy, lo: i64, hi: i64, byte: &dyn Fn(i64) -> Result<u64, Undef>) -> bool {
+        if cell.lanes > 1 || !cell.scalar.is_float() || cell.scalar.is_fp8() {
+            return false;
+        }
+        let mut bits = 0u64;
+        for b in lo..hi {
+            match byte(b) {
+                Ok(v) => bits |= (v & 0xff) << (8 * (b - lo) as u32),
+                Err(_) => return false,
+            }
+        }
+        from_raw_bits(cell.scalar, bits).is_err()
     }
 
     /// Byte `k` of cell `c` of buffer `buf` while the cell has no value of its own and that

@@ -245,6 +245,8 @@ impl Parser<'_> {
             name,
             elem,
             len,
+            initial: values.clone(),
+            copies: Vec::new(),
             values,
             copied_unread: false,
             span: at,

@@ -40,6 +40,8 @@ pub(super) const READ_CALLS: &[&str] = &[
     "hipMemcpyAsync",
     "cudaMemcpyToSymbol",
     "hipMemcpyToSymbol",
+    "cudaMemcpyFromSymbol",
+    "hipMemcpyFromSymbol",
     "hipLaunchKernelGGL",
     "cudaLaunchKernel",
     "hipLaunchKernel",
@@ -120,6 +122,8 @@ pub(super) struct SymbolCopy {
     pub data: Option<(Vec<String>, String, u32)>,
     /// The copy's line.
     pub line: u32,
+    /// How many launches host code made before it ([`crate::ast::SymbolWrite::at`]).
+    pub at: u32,
 }
 
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
@@ -294,6 +298,15 @@ pub(super) struct HostState {
     pub(super) prior: HashMap<String, Vec<Prior>>,
     /// `void* args[] = {&a, &b};` → the token range of each element's variable.
     pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
+    /// Managed memory (`cudaMallocManaged`) given to a launch → host code's own values of it
+    /// as of that launch, and their line (`host_mem`): kept apart from `fills`, so that what
+    /// host code writes after the launch is told from what the launch left.
+    pub(super) managed_snap: HashMap<String, (Vec<String>, u32)>,
+    /// Managed memory → the cells host code wrote one by one (`m[2] = 7;`) since the last
+    /// launch given it, by index, and the line of the last such write (`host_mem`).
+    pub(super) overlay: HashMap<String, (std::collections::BTreeMap<usize, String>, u32)>,
+    /// Host array (`T h[N];` of an arithmetic `T`) → its bytes, for `sizeof(h)`.
+    pub(super) array_bytes: HashMap<String, u64>,
 }
 
 impl Parser<'_> {
@@ -302,10 +315,14 @@ impl Parser<'_> {
         if from >= to || to > self.toks.len() {
             return None;
         }
-        let mut slice: Vec<Token> = self.toks[from..to].to_vec();
+        self.sub_expr_of(self.toks[from..to].to_vec())
+    }
+
+    /// [`Self::sub_expr`] of tokens given (not empty).
+    pub(super) fn sub_expr_of(&mut self, mut slice: Vec<Token>) -> Option<Expr> {
         self.struct_sizes(&mut slice);
         self.host_elem_sizes(&mut slice);
-        let last = &self.toks[to - 1];
+        let last = slice.last()?.clone();
         slice.push(Token {
             tok: Tok::Eof,
             line: last.end.0,
@@ -383,7 +400,10 @@ impl Parser<'_> {
 
     /// A constant host expression over tokens `from..to`.
     pub(super) fn host_value(&mut self, st: &HostState, from: usize, to: usize) -> Option<HostVal> {
-        let e = self.sub_expr(from, to)?;
+        let e = match self.host_sizeofs(st, from, to) {
+            Some(slice) => self.sub_expr_of(slice)?,
+            None => self.sub_expr(from, to)?,
+        };
         self.host_fold(&e, &st.env)
     }
 
@@ -406,6 +426,14 @@ impl Parser<'_> {
             if let Some(v) = const_eval(e, &HashMap::new()) {
                 st.env.insert(n.clone(), v);
             }
+        }
+        // `int main(int argc, char** argv)`: the program is read as run with no command-line
+        // arguments, so `argc` is 1, the program's name alone (C++17 [basic.start.main]/2:
+        // `argv[0]` is the name used to invoke the program), and `if (argc > 1) n =
+        // atoi(argv[1]);` keeps the default.
+        if name == "main" && st.params.len() == 2 {
+            let argc = st.params[0].clone();
+            st.env.insert(argc, HostVal::Int(1));
         }
         let before = self.launches.len();
         let mut k = open + 1;
@@ -495,6 +523,11 @@ impl Parser<'_> {
         match ident(k) {
             Some("if") => {
                 if let Some(next) = self.host_if(st, k, close) {
+                    return next;
+                }
+            }
+            Some("switch") => {
+                if let Some(next) = self.host_switch(st, k, close) {
                     return next;
                 }
             }
@@ -637,6 +670,8 @@ impl Parser<'_> {
                                 st.copies.remove(p);
                                 st.copied.remove(p);
                                 st.fills.remove(p);
+                                st.managed_snap.remove(p);
+                                st.overlay.remove(p);
                             }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
                                 st.mallocs.insert(p, (n, name.to_string(), toks[k].line));
@@ -658,16 +693,45 @@ impl Parser<'_> {
                             })
                         };
                         if let Some(sym) = last_ident(parts.first()) {
+                            // A host array's fill, or a host scalar's value (`int zero = 0;
+                            // cudaMemcpyToSymbol(counter, &zero, sizeof(int))`): one cell.
                             let data = last_ident(parts.get(1)).and_then(|h| {
                                 st.fills
                                     .get(&h)
                                     .map(|(values, line)| (values.clone(), h.clone(), *line))
+                                    .or_else(|| {
+                                        let v = st.env.get(&h).and_then(|v| v.text())?;
+                                        (!st.arrays.contains_key(&h))
+                                            .then(|| (vec![v], h.clone(), toks[k].line))
+                                    })
                             });
                             self.symbol_copies.push(SymbolCopy {
                                 symbol: sym,
                                 data,
                                 line: toks[k].line,
+                                at: u32::try_from(self.launches.len()).unwrap_or(u32::MAX),
                             });
+                        }
+                    }
+                    return end + 1;
+                }
+                // `cudaMemcpyFromSymbol(&h, symbol, bytes)`: `h` holds the device's value
+                // now, which host code does not know here.
+                "cudaMemcpyFromSymbol" | "hipMemcpyFromSymbol" => {
+                    if let Some(c) = self.closing(k + 1) {
+                        let parts = split_commas(toks, k + 2, c);
+                        let dst = parts.first().and_then(|&(a, b)| {
+                            toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                Tok::Ident(n) => Some(n.clone()),
+                                _ => None,
+                            })
+                        });
+                        if let Some(h) = dst {
+                            let why = format!(
+                                "`{name}` at line {} copies the device's value into it",
+                                toks[k].line
+                            );
+                            Self::mark_unknown(st, std::slice::from_ref(&h), &why);
                         }
                     }
                     return end + 1;
@@ -734,6 +798,12 @@ impl Parser<'_> {
                             st.writes.insert(d.clone(), DevWrite::Copy);
                             st.prior.remove(&d);
                             st.copies.insert(d, h);
+                        } else if let (true, Some(d), Some(s)) =
+                            (self.device_to_device(st, &parts), dst.clone(), src.clone())
+                        {
+                            // `cudaMemcpy(d, s, bytes, cudaMemcpyDeviceToDevice)` of all of
+                            // `d`: it holds what `s` holds (`host_mem`).
+                            Self::copy_device(st, &d, &s);
                         } else if let Some(h) = dst.clone().filter(|h| st.writes.contains_key(h)) {
                             // A device-to-device copy, or a copy from a source not read, into
                             // a device pointer.

@@ -6,7 +6,7 @@
 use super::const_eval::HostVal;
 use super::host::{split_commas, text_of, HostState, MAX_FILL};
 use super::Parser;
-use crate::lexer::Tok;
+use crate::lexer::{Tok, Token};
 
 /// Words that start a statement which is no declaration though it reads `WORD name;`.
 const NOT_DECL: &[&str] = &[
@@ -30,6 +30,64 @@ const SCALAR_WORDS: &[&str] = &[
 ];
 
 impl Parser<'_> {
+    /// Tokens `from..to` with each `sizeof(h)` / `sizeof h` of a host array `h` of known bytes
+    /// ([`HostState::array_bytes`]) replaced by that count ([expr.sizeof]/2: the size of an
+    /// array is the total number of bytes in it); `None` when there is none.
+    pub(super) fn host_sizeofs(
+        &self,
+        st: &HostState,
+        from: usize,
+        to: usize,
+    ) -> Option<Vec<Token>> {
+        if st.array_bytes.is_empty() || to > self.toks.len() || from >= to {
+            return None;
+        }
+        let toks = &self.toks[from..to];
+        fn word(t: &Token) -> Option<&str> {
+            match &t.tok {
+                Tok::Ident(n) => Some(n.as_str()),
+                _ => None,
+            }
+        }
+        let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+        let mut k = 0;
+        let mut any = false;
+        while k < toks.len() {
+            let (name, skip) = match (
+                word(&toks[k]),
+                toks.get(k + 1).map(|t| &t.tok),
+                toks.get(k + 2).and_then(word),
+                toks.get(k + 3).map(|t| &t.tok),
+            ) {
+                (Some("sizeof"), Some(Tok::Punct("(")), Some(n), Some(Tok::Punct(")"))) => {
+                    (Some(n), 4)
+                }
+                (Some("sizeof"), Some(Tok::Ident(n)), _, _) => (Some(n.as_str()), 2),
+                _ => (None, 1),
+            };
+            match name.and_then(|n| st.array_bytes.get(n)) {
+                Some(&bytes) => {
+                    out.push(Token {
+                        tok: Tok::Int {
+                            value: bytes,
+                            unsigned: true,
+                            long: true,
+                        },
+                        end: toks[k + skip - 1].end,
+                        ..toks[k].clone()
+                    });
+                    any = true;
+                    k += skip;
+                }
+                None => {
+                    out.push(toks[k].clone());
+                    k += 1;
+                }
+            }
+        }
+        any.then_some(out)
+    }
+
     /// A host declaration over tokens `k..end` (its `;` excluded): each of its declarators,
     /// `T a = e, b(…), c[N] = {…}, d;` with the type `T` of the first (C++17 [dcl.decl]/3:
     /// each init-declarator is declared with the declaration's specifiers; a `*` belongs to its
@@ -202,6 +260,9 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i).filter(|&c| c < end) else {
                     return;
                 };
+                if self.managed_cell(st, &name, k, (i, c, end)) {
+                    return;
+                }
                 if !st.fills.contains_key(&name) {
                     return;
                 }
@@ -233,6 +294,11 @@ impl Parser<'_> {
                 let Some(c) = self.closing(i) else { return };
                 if let Some(n) = self.host_value(st, i + 1, c).and_then(HostVal::int) {
                     st.arrays.insert(name.clone(), n);
+                    let elem = host_elem_bytes(&toks[k..i - 1]);
+                    match elem.and_then(|b| u64::try_from(n).ok()?.checked_mul(b)) {
+                        Some(bytes) => st.array_bytes.insert(name.clone(), bytes),
+                        None => st.array_bytes.remove(&name),
+                    };
                     // `T name[R][C];`: R * C cells in row-major order ([dcl.array]/9).
                     let inner = (toks.get(c + 1).map(|t| &t.tok) == Some(&Tok::Punct("[")))
                         .then(|| self.closing(c + 1))
@@ -612,4 +678,27 @@ impl Parser<'_> {
         }
         true
     }
+}
+
+/// The bytes of one element of a host array whose declaration's type words are `words`
+/// (`int`, `unsigned char`, `double`), on the LP64 targets CUDA and HIP compile host code for
+/// (`long` 8 bytes); `None` for a pointer, a struct or a type not listed.
+fn host_elem_bytes(words: &[crate::lexer::Token]) -> Option<u64> {
+    let mut bytes = None;
+    for t in words {
+        match &t.tok {
+            Tok::Ident(w) => match w.as_str() {
+                "const" | "static" | "volatile" | "unsigned" | "signed" => {}
+                "char" | "bool" | "int8_t" | "uint8_t" => bytes = Some(1),
+                "short" | "int16_t" | "uint16_t" => bytes = Some(2),
+                "int" if bytes.is_none() => bytes = Some(4),
+                "int" => {}
+                "float" | "int32_t" | "uint32_t" => bytes = Some(4),
+                "double" | "long" | "size_t" | "int64_t" | "uint64_t" => bytes = Some(8),
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    bytes
 }

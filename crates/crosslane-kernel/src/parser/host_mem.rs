@@ -163,19 +163,7 @@ impl Parser<'_> {
     /// or the statement that wrote it in a way not read; and the earlier launches given it.
     /// A host-to-device copy is read by the launch itself (`HostState::copies`).
     pub(super) fn device_contents(st: &HostState, d: &str, arg: &mut HostArg) {
-        let managed = st
-            .mallocs
-            .get(d)
-            .filter(|m| m.1.ends_with("Managed"))
-            .map(|m| format!("`{}` at line {}", m.1, m.2));
-        if let Some(call) = &managed {
-            if let Some((values, line)) = st.fills.get(d) {
-                arg.fill = Some(values.clone());
-                arg.fill_line = *line;
-                arg.fill_from = d.to_string();
-                arg.managed = true;
-                return;
-            }
+        if let Some(call) = managed_call(st, d) {
             if let Some(why) = st.unknown.get(d) {
                 arg.write_unread = Some(format!(
                     "`{d}` is managed memory ({call}) that host code writes, but not in a way \
@@ -183,7 +171,47 @@ impl Parser<'_> {
                 ));
                 return;
             }
+            let view = managed_view(st, d);
+            let prior = st.prior.get(d).filter(|p| !p.is_empty() && !view.whole);
+            let Some(prior) = prior else {
+                // No launch given it since host code last wrote all of it: host code's
+                // values are the device's.
+                if let Some((values, line)) = view.values {
+                    arg.fill = Some(values);
+                    arg.fill_line = line;
+                    arg.fill_from = d.to_string();
+                    arg.managed = true;
+                    return;
+                }
+                return Self::written_contents(st, d, arg);
+            };
+            // The earlier launches run first (`crate::sequence`) and the cells host code
+            // wrote after them lie over what they left. Host code's own values stand in for
+            // a run where they do not run (`--single-launch`), said there.
+            arg.prior_launches = prior.iter().map(|p| p.0.clone()).collect();
+            arg.prior_ids = prior.iter().map(|p| (p.1, p.2)).collect();
+            arg.overlay = view
+                .written
+                .iter()
+                .filter_map(|(&i, v)| {
+                    Some((u64::try_from(i).ok()?.checked_sub(arg.offset)?, v.clone()))
+                })
+                .collect();
+            arg.overlay_line = view.line;
+            if let Some((values, line)) = view.values {
+                arg.fill = Some(values);
+                arg.fill_line = line;
+                arg.fill_from = d.to_string();
+                arg.managed = true;
+                return;
+            }
         }
+        Self::written_contents(st, d, arg);
+    }
+
+    /// The rest of [`Self::device_contents`]: the earlier launches given `d`, and the last
+    /// write host code made into it through the runtime (allocation, memset, a call not read).
+    fn written_contents(st: &HostState, d: &str, arg: &mut HostArg) {
         if let Some(prior) = st.prior.get(d) {
             arg.prior_launches = prior.iter().map(|p| p.0.clone()).collect();
             arg.prior_ids = prior.iter().map(|p| (p.1, p.2)).collect();
@@ -218,6 +246,18 @@ impl Parser<'_> {
         for (j, a) in args.iter().enumerate() {
             let name = a.text.trim();
             if st.writes.contains_key(name) || st.mallocs.contains_key(name) {
+                if managed_call(st, name).is_some() {
+                    // What host code wrote so far is what this launch found; what it writes
+                    // from here on lies over what the launch leaves.
+                    let view = managed_view(st, name);
+                    st.fills.remove(name);
+                    st.overlay.remove(name);
+                    st.unknown.remove(name);
+                    match view.values {
+                        Some(v) => st.managed_snap.insert(name.to_string(), v),
+                        None => st.managed_snap.remove(name),
+                    };
+                }
                 st.prior.entry(name.to_string()).or_default().push((
                     format!("`{kernel}` launched at line {line}"),
                     id,
@@ -225,5 +265,175 @@ impl Parser<'_> {
                 ));
             }
         }
+    }
+
+    /// `m[i] = v;` at tokens `k..end` (`i` and `v` over `i..c` and `c + 2..end`) of managed
+    /// memory `m` given to a launch since host code last filled it: the cell lies over what
+    /// that launch leaves (see [`HostState::overlay`]). False when `m` is no such memory (the
+    /// statement is then read as a host array's cell).
+    pub(super) fn managed_cell(
+        &mut self,
+        st: &mut HostState,
+        name: &str,
+        k: usize,
+        (i, c, end): (usize, usize, usize),
+    ) -> bool {
+        let toks = self.toks;
+        let given = st.prior.get(name).is_some_and(|p| !p.is_empty());
+        if managed_call(st, name).is_none() || !given || st.fills.contains_key(name) {
+            return false;
+        }
+        let plain = matches!(toks.get(c + 1).map(|t| &t.tok), Some(Tok::Punct("=")));
+        let index = self
+            .host_value(st, i + 1, c)
+            .and_then(super::const_eval::HostVal::int)
+            .and_then(|x| usize::try_from(x).ok())
+            .filter(|&x| x < super::host::MAX_FILL as usize);
+        let value = if plain {
+            self.host_value(st, c + 2, end)
+                .and_then(super::const_eval::HostVal::text)
+        } else {
+            None
+        };
+        let line = toks[k].line;
+        match (index, value) {
+            (Some(x), Some(v)) => {
+                let cells = st.overlay.entry(name.to_string()).or_default();
+                cells.0.insert(x, v);
+                cells.1 = line;
+            }
+            _ => {
+                // `m[i] += 1` reads what the kernel left, which host code does not know here.
+                let why = format!(
+                    "`{}` at line {line} changes a cell of `{name}` in a way not read",
+                    text_of(&toks[k..end])
+                );
+                Self::mark_unknown(st, &[name.to_string()], &why);
+            }
+        }
+        true
+    }
+}
+
+impl Parser<'_> {
+    /// Whether the copy `cudaMemcpy(d, s, bytes, kind)` (its comma-separated parts) is a
+    /// device-to-device copy of all of `d` from a device pointer `s` host code follows: the
+    /// kind is `cudaMemcpyDeviceToDevice` / `hipMemcpyDeviceToDevice`, and `bytes` is `d`'s
+    /// allocation and no more than `s`'s (a part of `d` left as it was is not read here).
+    pub(super) fn device_to_device(&mut self, st: &HostState, parts: &[(usize, usize)]) -> bool {
+        let toks = self.toks;
+        let (Some(&(da, db)), Some(&(sa, sb)), Some(&(na, nb)), Some(&(ka, kb))) =
+            (parts.first(), parts.get(1), parts.get(2), parts.get(3))
+        else {
+            return false;
+        };
+        let kind = toks[ka..kb]
+            .iter()
+            .any(|t| matches!(&t.tok, Tok::Ident(n) if n.ends_with("DeviceToDevice")));
+        let name = |a: usize, b: usize| match &toks[a..b] {
+            [t] => match &t.tok {
+                Tok::Ident(n) => Some(n.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (Some(d), Some(s)) = (name(da, db), name(sa, sb)) else {
+            return false;
+        };
+        let bytes = self
+            .host_value(st, na, nb)
+            .and_then(super::const_eval::HostVal::int)
+            .and_then(|n| u64::try_from(n).ok());
+        let (Some(n), Some(dm), Some(sm)) = (bytes, st.mallocs.get(&d), st.mallocs.get(&s)) else {
+            return false;
+        };
+        kind && st.writes.contains_key(&s) && n == dm.0 && n <= sm.0
+    }
+
+    /// After a device-to-device copy of all of `d` from `s`: `d` holds what `s` holds — the
+    /// same host copy, memset or fresh (undefined) memory, and the same earlier launches, whose
+    /// result for `s` is then `d`'s (CUDA Runtime API, cudaMemcpy: `cudaMemcpyDeviceToDevice`
+    /// copies the bytes within device memory).
+    pub(super) fn copy_device(st: &mut HostState, d: &str, s: &str) {
+        let write = st.writes.get(s).cloned();
+        if let Some(w) = write {
+            st.writes.insert(d.to_string(), w);
+        }
+        match st.prior.get(s).cloned() {
+            Some(p) => st.prior.insert(d.to_string(), p),
+            None => st.prior.remove(d),
+        };
+        match st.copies.get(s).cloned() {
+            Some(h) => st.copies.insert(d.to_string(), h),
+            None => st.copies.remove(d),
+        };
+        match st.copied.get(s).cloned() {
+            Some(c) => st.copied.insert(d.to_string(), c),
+            None => st.copied.remove(d),
+        };
+    }
+}
+
+/// The allocating call of `d` (`` `cudaMallocManaged` at line 5 ``) when it is managed memory.
+fn managed_call(st: &HostState, d: &str) -> Option<String> {
+    st.mallocs
+        .get(d)
+        .filter(|m| m.1.ends_with("Managed"))
+        .map(|m| format!("`{}` at line {}", m.1, m.2))
+}
+
+/// What host code has written into managed memory `d` (see [`managed_view`]).
+struct ManagedView {
+    /// Host code's own values of every cell it knows (its values at the last launch given `d`,
+    /// with what it wrote since over them), and the line of the newest write.
+    values: Option<(Vec<String>, u32)>,
+    /// The cells written since the last launch given `d`, by index.
+    written: std::collections::BTreeMap<usize, String>,
+    /// The line of the newest of `written`.
+    line: u32,
+    /// Whether host code wrote, since that launch, as many cells as it knew before it (a
+    /// loop over the whole array again): nothing the launch left remains.
+    whole: bool,
+}
+
+/// Managed memory `d` as host code wrote it: a fill since the last launch given it (`fills`)
+/// lies over single cells written since (`overlay`; a cell written after a fill changes the
+/// fill itself), which lie over host code's values at that launch (`managed_snap`).
+fn managed_view(st: &HostState, d: &str) -> ManagedView {
+    let mut written = std::collections::BTreeMap::new();
+    let mut line = 0;
+    if let Some((cells, at)) = st.overlay.get(d) {
+        written.clone_from(cells);
+        line = *at;
+    }
+    let fill = st.fills.get(d);
+    if let Some((values, at)) = fill {
+        for (i, v) in values.iter().enumerate() {
+            written.insert(i, v.clone());
+        }
+        line = line.max(*at);
+    }
+    let snap = st.managed_snap.get(d);
+    let whole = match (fill, snap) {
+        (Some(f), Some(s)) => f.0.len() >= s.0.len(),
+        _ => false,
+    };
+    let values = match snap {
+        Some((values, at)) => {
+            let mut v = values.clone();
+            for (&i, x) in &written {
+                if let Some(c) = v.get_mut(i) {
+                    c.clone_from(x);
+                }
+            }
+            Some((v, if written.is_empty() { *at } else { line }))
+        }
+        None => fill.cloned(),
+    };
+    ManagedView {
+        values,
+        written,
+        line,
+        whole,
     }
 }

@@ -1032,11 +1032,13 @@ impl Parser<'_> {
             name,
             elem,
             len,
+            initial: values.clone(),
             values,
             copied_unread: false,
             span: at,
             device: false,
             scalar: false,
+            copies: Vec::new(),
         }))
     }
 
@@ -1238,6 +1240,17 @@ impl Parser<'_> {
     /// zero (no copy: static storage starts zeroed, C++ [basic.start.static]).
     pub(super) fn fill_constant_tables(&mut self, program: &mut Program) {
         let copies = std::mem::take(&mut self.symbol_copies);
+        for t in &mut program.constants {
+            t.copies = copies
+                .iter()
+                .filter(|c| c.symbol == t.name)
+                .map(|c| SymbolWrite {
+                    at: c.at,
+                    values: c.data.as_ref().map(|d| d.0.clone()),
+                    line: c.line,
+                })
+                .collect();
+        }
         for t in program.constants.iter_mut().filter(|t| t.values.is_empty()) {
             let copy = copies.iter().rev().find(|c| c.symbol == t.name);
             let (what, level) = match copy.map(|c| (&c.data, c.line)) {

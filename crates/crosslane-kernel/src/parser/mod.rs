@@ -85,6 +85,7 @@ mod host_mem;
 mod host_nested;
 mod host_range_for;
 mod host_sizeof;
+mod host_switch;
 mod host_vf;
 mod items;
 mod lambda;

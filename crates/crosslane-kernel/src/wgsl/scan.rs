@@ -191,19 +191,53 @@ pub const TOKENS_PER_FUNCTION: u64 = 500;
 /// How much more a token in the largest function body weighs against the token budget.
 pub const BODY_TOKEN_WEIGHT: u64 = 40;
 
+/// How much more a token of one module-scope declaration (a `const` array's constructor)
+/// weighs against the token budget: naga builds every element as an expression and evaluates
+/// the constant whole before anything runs (about 6 µs and 300 bytes an element, measured on a
+/// 3.5-million-element `const` array: 21 s and 1 GB), so the default budget of 2 000 000 allows
+/// a declaration of 250 000 tokens, about 125 000 elements.
+pub const DECL_TOKEN_WEIGHT: u64 = 8;
+
 /// Where the shader is larger than naga 30 prepares in seconds, measured on the text before
 /// naga runs: the module-scope function that passes `max_tokens / TOKENS_PER_FUNCTION`
 /// functions (naga's `compact` pops its function set from the end of a bit set, time
 /// quadratic in the number of functions), or the function whose body passes
 /// `max_tokens / BODY_TOKEN_WEIGHT` tokens (naga's typifier skips from the start of the
 /// function's expression arena for each new expression, time quadratic in one function's
-/// size). Returns the byte offset and a sentence naming the limit and `--max-tokens`.
+/// size), or the module-scope declaration that passes `max_tokens / DECL_TOKEN_WEIGHT` tokens
+/// (a `const` array of millions of elements). Returns the byte offset and a sentence naming
+/// the limit and `--max-tokens`.
 pub fn too_large(src: &str, max_tokens: u64) -> Option<(usize, String)> {
     let max_fns = max_tokens / TOKENS_PER_FUNCTION;
     let max_body = max_tokens / BODY_TOKEN_WEIGHT;
+    let max_decl = max_tokens / DECL_TOKEN_WEIGHT;
     let (mut brace, mut fns, mut body) = (0u32, 0u64, 0u64);
     let mut fn_at = 0usize;
+    // The module-scope declaration read: its first token's offset and its tokens so far.
+    let (mut decl_at, mut decl) = (0usize, 0u64);
     for (off, t) in tokens(src) {
+        if brace == 0 {
+            if matches!(t, ";" | "fn") {
+                decl = 0;
+            } else {
+                if decl == 0 {
+                    decl_at = off;
+                }
+                decl += 1;
+                if decl > max_decl {
+                    return Some((
+                        decl_at,
+                        format!(
+                            "this module-scope declaration is longer than {max_decl} tokens \
+                             (the token limit of {max_tokens} over {DECL_TOKEN_WEIGHT}; naga \
+                             builds and evaluates every element of a `const` array before \
+                             anything runs, about 6 µs and 300 bytes each); raise it with \
+                             --max-tokens, or pass the table as a storage buffer (--buffer)"
+                        ),
+                    ));
+                }
+            }
+        }
         match t {
             "fn" if brace == 0 => {
                 fns += 1;
@@ -222,7 +256,12 @@ pub fn too_large(src: &str, max_tokens: u64) -> Option<(usize, String)> {
                 }
             }
             "{" => brace = brace.saturating_add(1),
-            "}" => brace = brace.saturating_sub(1),
+            "}" => {
+                brace = brace.saturating_sub(1);
+                if brace == 0 {
+                    decl = 0;
+                }
+            }
             _ => {}
         }
         if brace > 0 {

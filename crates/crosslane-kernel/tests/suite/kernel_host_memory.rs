@@ -389,14 +389,16 @@ int main() {
 
 #[test]
 fn a_device_to_device_copy_is_said_not_invented() {
-    // d2 gets d1's values by a device-to-device copy, not read here: said with a warning.
+    // d2 gets half of d1's values by a device-to-device copy of 16 of its 32 cells (a copy of
+    // part of d2 is not read here): said with a warning. A whole copy is read
+    // (`kernel_host_state.rs`).
     let src = "\
 __global__ void k(int* out, const int* in) { out[threadIdx.x] = in[threadIdx.x]; }
 int main() {
   int *d1, *d2, *o;
   cudaMalloc(&d1, 32 * sizeof(int)); cudaMalloc(&d2, 32 * sizeof(int)); cudaMalloc(&o, 32 * sizeof(int));
   cudaMemset(d1, 0, 32 * sizeof(int));
-  cudaMemcpy(d2, d1, 32 * sizeof(int), cudaMemcpyDeviceToDevice);
+  cudaMemcpy(d2, d1, 16 * sizeof(int), cudaMemcpyDeviceToDevice);
   k<<<1, 32>>>(o, d2);
   return 0;
 }

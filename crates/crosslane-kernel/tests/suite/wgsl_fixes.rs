@@ -392,3 +392,21 @@ fn abstract_mix_beside_a_runtime_value_says_what_to_write() {
     let t = run_with(src, config(&[("o", "zero")], &[("o", 4)]));
     assert_eq!(floats(&t, "o"), vec![1.65625, 2.65625, 3.65625, 4.65625]);
 }
+
+#[test]
+fn a_const_array_of_a_million_elements_is_refused_before_naga_builds_it() {
+    // 300 000 elements are 600 000 tokens (a value and a comma each), past the default token
+    // limit of 2 000 000 over 8 = 250 000 for one module-scope declaration; the message names
+    // the limit and the flag that raises it.
+    let n = 300_000;
+    let src = format!(
+        "const T = array<u32, {n}>({});\n\
+         @group(0) @binding(0) var<storage, read_write> o: array<u32>;\n\
+         @compute @workgroup_size(1)\nfn main() {{ o[0] = T[5]; }}\n",
+        vec!["1u"; n].join(",")
+    );
+    let e = run_wgsl(&src, config(&[], &[("o", 1)])).expect_err("refused");
+    let m = e.to_string();
+    assert!(m.contains("longer than 250000 tokens"), "{m}");
+    assert!(m.contains("--max-tokens"), "{m}");
+}
