@@ -798,8 +798,9 @@ impl Compiler {
                 );
             }
         }
-        if let Some(m) =
-            crate::mathlib::amdgcn_dot::target_refusal(name, check.amd_target.as_deref())
+        let target = check.amd_target.as_deref();
+        if let Some(m) = crate::mathlib::amdgcn_dot::target_refusal(name, target)
+            .or_else(|| crate::mathlib::amdgcn_fp8::target_refusal(name, target))
         {
             if !self.by_name.contains_key(name) {
                 self.unknown(e.span, m);

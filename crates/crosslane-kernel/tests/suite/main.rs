@@ -7,6 +7,7 @@ mod cells;
 #[path = "../../../crosslane-core/tests/suite/common.rs"]
 mod common;
 mod kernel_amdgcn_dot;
+mod kernel_amdgcn_fp8;
 mod kernel_amdgcn_lanes;
 mod kernel_arrays;
 mod kernel_ascend_simt;
