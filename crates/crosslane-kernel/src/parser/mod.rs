@@ -380,6 +380,10 @@ struct Parser<'a> {
     auto_ret: Option<Option<Result<ValTy, Span>>>,
     /// How many instantiations parsed at their call enclose this parser ([`fn_types`]).
     eager: u32,
+    /// How many class template instantiations enclose this parser: a class whose body names
+    /// the next instance (`Unroll<I + 1, N>::run`) instantiates it nested, on the stack
+    /// ([`templates::MAX_CLASS_NEST`]).
+    class_nest: u32,
     /// Whether the last constant folding stopped at its bound ([`constexpr_fn`]).
     fold_stopped: std::cell::Cell<bool>,
     /// Whether the fold under way reads host code, where host helper functions are evaluated
@@ -600,6 +604,7 @@ impl<'a> Parser<'a> {
             fn_types: HashMap::new(),
             auto_ret: None,
             eager: 0,
+            class_nest: 0,
             fold_stopped: std::cell::Cell::new(false),
             fold_host: std::cell::Cell::new(false),
             launches: Vec::new(),

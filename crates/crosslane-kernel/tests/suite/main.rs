@@ -56,6 +56,7 @@ mod kernel_partial_bytes;
 mod kernel_per_lane;
 mod kernel_ptx_asm;
 mod kernel_racecheck;
+mod kernel_recursive_templates;
 mod kernel_reinterp;
 mod kernel_replay;
 mod kernel_robustness;
