@@ -74,6 +74,10 @@ impl Parser<'_> {
                     }
                 }
             }
+            // The block's objects with destructors, last declared first ([`super::structs`]).
+            let end = self.span();
+            let dtors = self.scope_end_destructors(end)?;
+            body.extend(dtors);
             self.scopes.pop();
             self.bump();
             return Ok(done(self, StmtKind::Block(body)));
@@ -176,7 +180,7 @@ impl Parser<'_> {
                     self.no_pre_since(mark, span)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
-                    let body = self.stmt()?;
+                    let body = self.jump_target(true, |p| p.stmt())?;
                     return Ok(Stmt {
                         kind: StmtKind::While(c, Box::new(body)),
                         span,
@@ -185,7 +189,7 @@ impl Parser<'_> {
                 }
                 "do" => {
                     self.bump();
-                    let body = self.stmt()?;
+                    let body = self.jump_target(true, |p| p.stmt())?;
                     if !self.is_word("while") {
                         return self.err("`while` after the `do` body");
                     }
@@ -207,6 +211,12 @@ impl Parser<'_> {
                     // each declare `int i`.
                     self.scopes.push(HashMap::new());
                     let r = self.for_rest(span);
+                    let scope = self.scopes.len() - 1;
+                    if let Some(d) = self.destructibles.last().filter(|_| r.is_ok()) {
+                        if d.in_scope(scope) {
+                            return Err(KernelError::new(span.line, span.col, "an object whose class has a destructor with statements, declared in a `for`'s init-statement, is not supported; declare it before the loop in a block"));
+                        }
+                    }
                     self.scopes.pop();
                     return r;
                 }
@@ -218,6 +228,13 @@ impl Parser<'_> {
                     } else {
                         StmtKind::Continue
                     };
+                    // The objects with destructors the jump leaves, destroyed on the way out.
+                    let base = self.jump_base(w == "continue");
+                    let mut calls = self.jump_destructors(&w, base, span)?;
+                    if !calls.is_empty() {
+                        calls.push(done(self, kind));
+                        return Ok(done(self, StmtKind::Block(calls)));
+                    }
                     return Ok(done(self, kind));
                 }
                 "return" => {
@@ -248,6 +265,7 @@ impl Parser<'_> {
                         return Ok(done(self, StmtKind::Return(None)));
                     }
                     if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
+                        self.jump_past_destructors("return", 0, span)?;
                         let end = self.last_end();
                         return self.return_struct(e.clone(), &s, span, end);
                     }
@@ -270,6 +288,9 @@ impl Parser<'_> {
                         Some(e) => Some(self.lower_struct(e)?),
                         None => None,
                     };
+                    if !self.destructibles.is_empty() {
+                        return self.return_past_destructors(e, span);
+                    }
                     return Ok(done(self, StmtKind::Return(e)));
                 }
                 // A struct defined in a function (`struct { int x; int y; } grid;`,
@@ -767,7 +788,7 @@ impl Parser<'_> {
         self.no_pre_since(mark, span)?;
         self.expect_punct(")")?;
         let head_end = self.last_end();
-        let body = self.stmt()?;
+        let body = self.jump_target(true, |p| p.stmt())?;
         Ok(Stmt {
             kind: StmtKind::For(init, cond, step, Box::new(body)),
             span,

@@ -27,6 +27,7 @@ mod kernel_cxx_shapes;
 mod kernel_cxx_specs;
 mod kernel_cxx_syntax;
 mod kernel_decl_forms;
+mod kernel_destructors;
 mod kernel_dev_forms;
 mod kernel_device_h200;
 mod kernel_device_scope;
