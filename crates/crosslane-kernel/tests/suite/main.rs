@@ -57,6 +57,7 @@ mod kernel_partial_bytes;
 mod kernel_per_lane;
 mod kernel_ptx_asm;
 mod kernel_racecheck;
+mod kernel_recursion;
 mod kernel_recursive_templates;
 mod kernel_reinterp;
 mod kernel_replay;
