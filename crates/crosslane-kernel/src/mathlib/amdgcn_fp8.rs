@@ -6,7 +6,7 @@
 //!   `b` converted to FP8 (E4M3) or BF8 (E5M2), `a` in the low byte and `b` in the high byte
 //!   of the 16-bit word `word_sel` picks (false: bits 15:0, true: bits 31:16); the other word
 //!   is `old`'s. Sources: AMD Instinct MI300 (CDNA3) ISA, VOP3 opcodes `V_CVT_PK_FP8_F32` /
-//!   `V_CVT_PK_BF8_F32` (OPSEL[3], `word_sel`, selects the destination word, the other is
+//!   `V_CVT_PK_BF8_F32` (`OPSEL[3]`, `word_sel`, selects the destination word, the other is
 //!   preserved); HIP
 //!   documentation, "Arithmetic and packing intrinsics for AMD GPUs", "Conversion and
 //!   packing" ("pack into the upper or lower 16 bits of `dst` depending on `sel`"); and

@@ -155,8 +155,8 @@ __global__ void k(float* f) {
 
 /// `clamp = true` on V_DOT2_F32_F16 clamps the float result to [0.0, 1.0] (LLVM
 /// `AMDGPUModifierSyntax.rst`, "clamp": "For floating-point operations, clamp modifier
-/// indicates that the result must be clamped to the range [0.0, 1.0]"). By hand: 1 + 0.5·0.5
-/// + 2·3 = 7.25 → 1.0; −4 + 0.5·0.5 + 1·1 = −2.75 → 0.0; 0.125 + 0.25·0.5 + 0.5·0.25 = 0.375
+/// indicates that the result must be clamped to the range [0.0, 1.0]"). By hand: 1 + 0.5·0.5 +
+/// 2·3 = 7.25 → 1.0; −4 + 0.5·0.5 + 1·1 = −2.75 → 0.0; 0.125 + 0.25·0.5 + 0.5·0.25 = 0.375
 /// stays. A NaN sum (c = NaN) is 0.0 or NaN by the DX10_CLAMP mode bit, not modelled:
 /// undefined with the reason. The integer clamp saturates (same document: "clamped to the
 /// largest and smallest representable value"): udot4 of 0xFF·0xFF = 65025 added to
