@@ -158,10 +158,10 @@ impl Parser<'_> {
                             return self.if_constexpr(v != 0, span);
                         }
                     }
-                    let then = self.stmt()?;
+                    let then = self.sub_stmt()?;
                     let els = if self.is_word("else") {
                         self.bump();
-                        Some(Box::new(self.stmt()?))
+                        Some(Box::new(self.sub_stmt()?))
                     } else {
                         None
                     };
@@ -180,7 +180,7 @@ impl Parser<'_> {
                     self.no_pre_since(mark, span)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
-                    let body = self.jump_target(true, |p| p.stmt())?;
+                    let body = self.loop_body()?;
                     return Ok(Stmt {
                         kind: StmtKind::While(c, Box::new(body)),
                         span,
@@ -189,7 +189,7 @@ impl Parser<'_> {
                 }
                 "do" => {
                     self.bump();
-                    let body = self.jump_target(true, |p| p.stmt())?;
+                    let body = self.loop_body()?;
                     if !self.is_word("while") {
                         return self.err("`while` after the `do` body");
                     }
@@ -788,7 +788,7 @@ impl Parser<'_> {
         self.no_pre_since(mark, span)?;
         self.expect_punct(")")?;
         let head_end = self.last_end();
-        let body = self.jump_target(true, |p| p.stmt())?;
+        let body = self.loop_body()?;
         Ok(Stmt {
             kind: StmtKind::For(init, cond, step, Box::new(body)),
             span,

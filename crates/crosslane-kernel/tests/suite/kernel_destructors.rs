@@ -92,6 +92,10 @@ fn unmodelled_destructions_are_refused_with_the_alternative() {
             "__global__ void k(int* out) {\n  Guard(out, 0);\n}\n",
             "declare a named object",
         ),
+        (
+            "__global__ void k(int* out) {\n  if (out[0] == 0) Guard g(out, 0);\n  out[0] = 1;\n}\n",
+            "whole body of an `if`, `else` or loop; put it in a block",
+        ),
     ];
     for (body, words) in cases {
         let m = refused(&format!("{GUARD}{body}"), block(1));

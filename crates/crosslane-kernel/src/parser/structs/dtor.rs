@@ -10,8 +10,8 @@
 //! the way out, the last declared first ([stmt.jump]/2), after a `return`'s value is computed
 //! ([stmt.return]/3). Refused before the run, each naming what to write instead: a `return` of
 //! a struct or in a lambda past such an object, arrays of such objects, a `__shared__` one, one
-//! declared in a `for`'s init-statement or directly in a `switch`'s case, and a destructor with
-//! statements defined outside its class.
+//! declared in a `for`'s init-statement, directly in a `switch`'s case or as the whole body of
+//! an `if` or a loop, a temporary, and a destructor with statements defined outside its class.
 
 use super::super::Parser;
 use crate::ast::*;
@@ -243,16 +243,38 @@ impl Parser<'_> {
             .map_or(0, |(n, _)| *n)
     }
 
-    /// Parses a loop's or `switch`'s body with `f`, marking where `break` / `continue` go.
-    pub(crate) fn jump_target<T>(
-        &mut self,
-        is_loop: bool,
-        f: impl FnOnce(&mut Self) -> PResult<T>,
-    ) -> PResult<T> {
-        self.jump_bases.push((self.destructibles.len(), is_loop));
-        let r = f(self);
+    /// Parses a loop's body, marking where `break` / `continue` go ([`Parser::sub_stmt`]).
+    ///
+    /// # Errors
+    /// As [`Parser::sub_stmt`].
+    pub(crate) fn loop_body(&mut self) -> PResult<Stmt> {
+        self.jump_bases.push((self.destructibles.len(), true));
+        let r = self.sub_stmt();
         self.jump_bases.pop();
         r
+    }
+
+    /// Parses the statement that is an `if`'s branch or a loop's body. One that declares an
+    /// object whose class has a destructor with statements, not in a block, would have its
+    /// own scope ([stmt.select]/2, [stmt.iter]/2), which the parse does not keep: refused.
+    ///
+    /// # Errors
+    /// As said; the statement's own.
+    pub(crate) fn sub_stmt(&mut self) -> PResult<Stmt> {
+        let live = self.destructibles.len();
+        let s = self.stmt()?;
+        if let Some(d) = self.destructibles.get(live..).and_then(|l| l.first()) {
+            return Err(KernelError::new(
+                d.at.line,
+                d.at.col,
+                format!(
+                    "`{}` of class `{}`, whose destructor has statements, is declared as the \
+                     whole body of an `if`, `else` or loop; put it in a block `{{ … }}`",
+                    d.name, d.class
+                ),
+            ));
+        }
+        Ok(s)
     }
 
     /// Parses a function's (or lambda's) body with `f`: its own objects and jump targets,
