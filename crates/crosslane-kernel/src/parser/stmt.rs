@@ -75,9 +75,7 @@ impl Parser<'_> {
                 }
             }
             // The block's objects with destructors, last declared first ([`super::structs`]).
-            let end = self.span();
-            let dtors = self.scope_end_destructors(end)?;
-            body.extend(dtors);
+            self.scope_end_destructors(&mut body)?;
             self.scopes.pop();
             self.bump();
             return Ok(done(self, StmtKind::Block(body)));
@@ -158,10 +156,14 @@ impl Parser<'_> {
                             return self.if_constexpr(v != 0, span);
                         }
                     }
-                    let then = self.sub_stmt()?;
+                    let live = self.destructibles.len();
+                    let then = self.stmt()?;
+                    self.check_sub_stmt(live)?;
                     let els = if self.is_word("else") {
                         self.bump();
-                        Some(Box::new(self.sub_stmt()?))
+                        let e = self.stmt()?;
+                        self.check_sub_stmt(live)?;
+                        Some(Box::new(e))
                     } else {
                         None
                     };
@@ -223,19 +225,8 @@ impl Parser<'_> {
                 "break" | "continue" => {
                     self.bump();
                     self.expect_punct(";")?;
-                    let kind = if w == "break" {
-                        StmtKind::Break
-                    } else {
-                        StmtKind::Continue
-                    };
                     // The objects with destructors the jump leaves, destroyed on the way out.
-                    let base = self.jump_base(w == "continue");
-                    let mut calls = self.jump_destructors(&w, base, span)?;
-                    if !calls.is_empty() {
-                        calls.push(done(self, kind));
-                        return Ok(done(self, StmtKind::Block(calls)));
-                    }
-                    return Ok(done(self, kind));
+                    return self.break_or_continue(w == "continue", span);
                 }
                 "return" => {
                     self.bump();

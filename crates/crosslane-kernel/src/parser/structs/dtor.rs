@@ -88,14 +88,19 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// The destructor calls of the objects of the innermost scope, the last declared first, as
-    /// statements for the end of its block (at `end`); the objects are no longer live.
+    /// Appends to `out` the destructor calls of the objects of the innermost scope, the last
+    /// declared first, for the end of its block (at the current token, its `}`); the objects
+    /// are no longer live.
     ///
     /// # Errors
     /// The call's own errors.
-    pub(crate) fn scope_end_destructors(&mut self, end: Span) -> PResult<Vec<Stmt>> {
+    #[inline(never)]
+    pub(crate) fn scope_end_destructors(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        if self.destructibles.is_empty() {
+            return Ok(());
+        }
+        let end = self.span();
         let scope = self.scopes.len().saturating_sub(1);
-        let mut out = Vec::new();
         while self.destructibles.last().is_some_and(|d| d.scope >= scope) {
             let Some(d) = self.destructibles.pop() else {
                 break;
@@ -111,7 +116,51 @@ impl Parser<'_> {
             });
             let _ = d.class;
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// `break;` (`continue;` when `is_continue`) at `span`, already read: the jump, after the
+    /// destructor calls of the objects it leaves ([`Parser::jump_destructors`]). Outside the
+    /// statement parser's own frame, which every nested statement repeats.
+    ///
+    /// # Errors
+    /// As [`Parser::jump_destructors`].
+    #[inline(never)]
+    pub(crate) fn break_or_continue(&mut self, is_continue: bool, span: Span) -> PResult<Stmt> {
+        let (kind, word) = if is_continue {
+            (StmtKind::Continue, "continue")
+        } else {
+            (StmtKind::Break, "break")
+        };
+        let end = self.last_end();
+        let jump = Stmt { kind, span, end };
+        let base = self.jump_base(is_continue);
+        let mut calls = self.jump_destructors(word, base, span)?;
+        if calls.is_empty() {
+            return Ok(jump);
+        }
+        calls.push(jump);
+        Ok(Stmt {
+            kind: StmtKind::Block(calls),
+            span,
+            end,
+        })
+    }
+
+    /// A loop's body, marking where `break` / `continue` go; checked as
+    /// [`Parser::check_sub_stmt`] says.
+    ///
+    /// # Errors
+    /// As said; the body's own.
+    #[inline(never)]
+    pub(crate) fn loop_body(&mut self) -> PResult<Stmt> {
+        let live = self.destructibles.len();
+        self.jump_bases.push((live, true));
+        let body = self.stmt();
+        self.jump_bases.pop();
+        let body = body?;
+        self.check_sub_stmt(live)?;
+        Ok(body)
     }
 
     /// The destructor calls of the live objects declared since `base` (the length of the live
@@ -243,26 +292,15 @@ impl Parser<'_> {
             .map_or(0, |(n, _)| *n)
     }
 
-    /// Parses a loop's body, marking where `break` / `continue` go ([`Parser::sub_stmt`]).
+    /// After the statement that is an `if`'s branch or a loop's body (`live`: the length of
+    /// the live list before it): one that declares an object whose class has a destructor with
+    /// statements, not in a block, would have its own scope ([stmt.select]/2, [stmt.iter]/2),
+    /// which the parse does not keep. A check beside the statement's parse rather than a
+    /// wrapper around it, so that nested statements take no extra stack frame.
     ///
     /// # Errors
-    /// As [`Parser::sub_stmt`].
-    pub(crate) fn loop_body(&mut self) -> PResult<Stmt> {
-        self.jump_bases.push((self.destructibles.len(), true));
-        let r = self.sub_stmt();
-        self.jump_bases.pop();
-        r
-    }
-
-    /// Parses the statement that is an `if`'s branch or a loop's body. One that declares an
-    /// object whose class has a destructor with statements, not in a block, would have its
-    /// own scope ([stmt.select]/2, [stmt.iter]/2), which the parse does not keep: refused.
-    ///
-    /// # Errors
-    /// As said; the statement's own.
-    pub(crate) fn sub_stmt(&mut self) -> PResult<Stmt> {
-        let live = self.destructibles.len();
-        let s = self.stmt()?;
+    /// As said.
+    pub(crate) fn check_sub_stmt(&self, live: usize) -> PResult<()> {
         if let Some(d) = self.destructibles.get(live..).and_then(|l| l.first()) {
             return Err(KernelError::new(
                 d.at.line,
@@ -274,7 +312,7 @@ impl Parser<'_> {
                 ),
             ));
         }
-        Ok(s)
+        Ok(())
     }
 
     /// Parses a function's (or lambda's) body with `f`: its own objects and jump targets,
