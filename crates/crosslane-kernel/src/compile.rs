@@ -265,13 +265,27 @@ impl Compiler {
                 .find(|(k, (f, _))| self.inlining[..*k].iter().any(|(g, _)| g == f))
                 .map(|(_, (f, _))| f.clone())
             {
-                m.push_str(&format!(
-                    " (the recursive `{f}` is inlined once per level of calls, up to \
-                     --max-call-depth {} levels; a function that calls itself more than once \
-                     multiplies its code at each level, so lower --max-call-depth to the depth \
-                     the run reaches)",
-                    self.max_call_depth
-                ));
+                let shape = self.user_function(&f).map(|g| recursion_shape(&g));
+                match shape {
+                    Some((calls, size)) if calls >= 2 => m.push_str(&format!(
+                        " (`{f}` calls itself {calls} times, and crosslane inlines every call \
+                         rather than keeping a call stack, so a recursion is expanded to \
+                         --max-call-depth ({}) levels whatever its arguments: about {calls}^d \
+                         copies of its body (about {size} instructions each) for d levels; \
+                         the code limit fits about {} levels. Set --max-call-depth to the \
+                         deepest chain of nested calls this run makes (each copy's variables \
+                         also count against --max-memory), or write the recursion as a loop \
+                         with an explicit stack)",
+                        self.max_call_depth,
+                        levels_that_fit(calls, size, self.max_code)
+                    )),
+                    _ => m.push_str(&format!(
+                        " (the recursive `{f}` is inlined once per level of calls, up to \
+                         --max-call-depth {} levels; lower --max-call-depth to the depth the \
+                         run reaches)",
+                        self.max_call_depth
+                    )),
+                }
             }
             self.error = Some(KernelError::new(line.max(1), 1, m));
         }
@@ -798,8 +812,9 @@ impl Compiler {
                 );
             }
         }
-        if let Some(m) =
-            crate::mathlib::amdgcn_dot::target_refusal(name, check.amd_target.as_deref())
+        let target = check.amd_target.as_deref();
+        if let Some(m) = crate::mathlib::amdgcn_dot::target_refusal(name, target)
+            .or_else(|| crate::mathlib::amdgcn_fp8::target_refusal(name, target))
         {
             if !self.by_name.contains_key(name) {
                 self.unknown(e.span, m);
@@ -1118,6 +1133,44 @@ impl Compiler {
 }
 
 /// The argument as a user wrote it, shortly (for a message).
+/// How many calls of itself function `f`'s body makes and about how many instructions one
+/// inlined copy of it costs (its expressions' nodes and its statements), walking the body
+/// with an explicit stack.
+fn recursion_shape(f: &Function) -> (u64, u64) {
+    let (mut calls, mut size) = (0u64, 0u64);
+    let mut stack = vec![&f.body];
+    while let Some(s) = stack.pop() {
+        size = size.saturating_add(1);
+        s.kind.for_each_part(|p| match p {
+            StmtPartRef::Expr(e) => {
+                size = size.saturating_add(e.nodes());
+                calls = calls.saturating_add(
+                    e.walk()
+                        .filter(|x| matches!(&x.kind, ExprKind::Call(n, _) if *n == f.name))
+                        .count() as u64,
+                );
+            }
+            StmtPartRef::Stmt(st) => stack.push(st),
+        });
+    }
+    (calls, size.max(1))
+}
+
+/// The most levels `d` of a function calling itself `calls` times (at least 2) whose inlined
+/// copies, `size` instructions each, fit `max_code`: `size · (1 + calls + … + calls^d) ≤
+/// max_code`.
+fn levels_that_fit(calls: u64, size: u64, max_code: u64) -> u32 {
+    let (mut level_copies, mut total, mut d) = (1u64, size, 0u32);
+    loop {
+        level_copies = level_copies.saturating_mul(calls);
+        total = total.saturating_add(level_copies.saturating_mul(size));
+        if total > max_code || d >= 64 {
+            return d;
+        }
+        d += 1;
+    }
+}
+
 fn show_arg(a: &Expr) -> String {
     match &a.kind {
         ExprKind::Ident(n) => n.clone(),

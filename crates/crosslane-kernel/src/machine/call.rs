@@ -292,6 +292,10 @@ impl Executor {
                                 mathlib::cast::call(name, &a, mathlib::cast::Rule::CxxConversion)
                             })
                             .flatten();
+                        // The AMD FP8 conversions convert to the target's formats.
+                        let hip_cast = hip_cast.or_else(|| {
+                            mathlib::amdgcn_fp8::call(name, &a, self.trace.launch.target.as_deref())
+                        });
                         let r = hip_cast.unwrap_or_else(|| builtins::math_lane(name, &a, l));
                         // HIP's own table where it has the function's row.
                         let r = if hip {

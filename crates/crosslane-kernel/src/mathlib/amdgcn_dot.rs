@@ -16,9 +16,14 @@
 //!   is exact in `float`; each add rounds to nearest even).
 //!
 //! With `clamp` false an integer sum wraps modulo 2³² (the adds of the pseudocode); with it the
-//! result saturates to the destination's range (the VOP3P `clamp` bit: "clamp the result",
-//! integer saturation). `fdot2`'s float clamp is not modelled: such a call is undefined with
-//! a message.
+//! result saturates to the destination's range, and `fdot2`'s float result is clamped to
+//! [0.0, 1.0]. Source: the VOP3P `clamp` bit, LLVM `docs/AMDGPUModifierSyntax.rst`, "clamp":
+//! "For integer operations, clamp modifier indicates that the result must be clamped to the
+//! largest and smallest representable value"; "For floating-point operations … clamped to
+//! the range [0.0, 1.0]". A NaN `fdot2` result under the clamp depends on the kernel's
+//! DX10_CLAMP mode bit (AMD ISA guides, MODE register: set, NaN clamps to zero; clear, NaN
+//! passes through; gfx12 has no such bit), which crosslane does not model: that lane's result
+//! is undefined with a message.
 //!
 //! **Which targets have them** (clang `BuiltinsAMDGPU.def`: each builtin's required target
 //! feature; the features per processor: clang `test/CodeGenOpenCL/amdgpu-features.cl`):
@@ -191,7 +196,7 @@ pub fn note_name(id: u16) -> Option<(&'static str, &'static str)> {
 /// Runs built-in `name` on one lane's arguments; `None` when it is not one of this module's.
 ///
 /// # Errors
-/// A missing or non-numeric argument; `fdot2` with `clamp` true.
+/// A missing or non-numeric argument; `fdot2` with `clamp` true whose sum is NaN.
 pub fn call(name: &str, args: &[KVal]) -> Option<Result<KVal, String>> {
     if let Some(k) = APPROX.iter().position(|(n, _)| *n == name) {
         return Some(approx(name, k, args));
@@ -307,13 +312,34 @@ fn fdot2_call(name: &str, args: &[KVal]) -> Result<KVal, String> {
         .get(2)
         .and_then(KVal::as_f64)
         .ok_or_else(|| format!("`{name}` needs a float as argument 3"))? as f32;
-    if int_arg(name, args, 3)? != 0 {
-        return Err(format!(
-            "`{name}` with clamp = true (V_DOT2_F32_F16's clamp of a float result) is not \
-             modelled: pass false and clamp the result with fminf / fmaxf"
-        ));
+    let v = fdot2(a, b, c);
+    let v = if int_arg(name, args, 3)? != 0 {
+        clamp01(v).ok_or_else(|| {
+            format!(
+                "`{name}` with clamp = true: the sum is NaN, and V_DOT2_F32_F16's clamp of a \
+                 NaN is 0.0 or NaN by the kernel's DX10_CLAMP mode bit (AMD ISA, MODE \
+                 register), which crosslane does not model; test the inputs with isnan first"
+            )
+        })?
+    } else {
+        v
+    };
+    Ok(KVal::float(Scalar::F32, f64::from(v)))
+}
+
+/// The VOP3 float clamp: `v` limited to [0.0, 1.0] (LLVM `AMDGPUModifierSyntax.rst`, "clamp");
+/// `None` for a NaN, whose clamp the DX10_CLAMP mode bit decides. −0.0 lies in the range and
+/// is kept.
+fn clamp01(v: f32) -> Option<f32> {
+    if v.is_nan() {
+        None
+    } else if v > 1.0 {
+        Some(1.0)
+    } else if v < 0.0 {
+        Some(0.0)
+    } else {
+        Some(v)
     }
-    Ok(KVal::float(Scalar::F32, f64::from(fdot2(a, b, c))))
 }
 
 /// `V_DOT2_F32_F16`: `tmp = c; tmp += a0·b0; tmp += a1·b1`, each add rounded to `float` (the
@@ -392,6 +418,16 @@ mod tests {
         // rounding of the exact sum 2^24 + 2 would give 2^24 + 2.
         let c = 16_777_216.0f32;
         assert_eq!(fdot2([1.0, 1.0], [1.0, 1.0], c), c);
+    }
+
+    #[test]
+    fn the_float_clamp_limits_to_the_unit_interval() {
+        assert_eq!(clamp01(7.25), Some(1.0));
+        assert_eq!(clamp01(-3.0), Some(0.0));
+        assert_eq!(clamp01(0.375), Some(0.375));
+        assert_eq!(clamp01(f32::INFINITY), Some(1.0));
+        assert_eq!(clamp01(f32::NEG_INFINITY), Some(0.0));
+        assert_eq!(clamp01(f32::NAN), None);
     }
 
     #[test]

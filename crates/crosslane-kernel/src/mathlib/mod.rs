@@ -46,6 +46,7 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
         "__builtin_amdgcn_sbfe" => Some(Scalar::I32),
         amdgcn::FMED3F => Some(Scalar::F32),
         n if amdgcn_dot::result_type(n).is_some() => amdgcn_dot::result_type(n),
+        n if amdgcn_fp8::is_builtin(n) => amdgcn_fp8::result_type(n),
         "__builtin_amdgcn_s_memtime" | "__builtin_amdgcn_s_memrealtime" => Some(Scalar::U64),
         _ => None,
     }
@@ -53,6 +54,7 @@ pub(crate) fn bit_builtin_scalar(name: &str) -> Option<crate::types::Scalar> {
 
 pub mod amdgcn;
 pub mod amdgcn_dot;
+pub mod amdgcn_fp8;
 pub mod cast;
 pub mod constants;
 pub mod double_bits;
@@ -208,6 +210,7 @@ pub fn is_math(name: &str) -> bool {
         || simd::is_simd(name)
         || amdgcn::is_amdgcn(name)
         || amdgcn_dot::is_builtin(name)
+        || amdgcn_fp8::is_builtin(name)
         || amdgcn_dot::ocml_alias(name).is_some()
         || cast::is_cast(name)
         || to_float::is_to_float(name)
@@ -221,6 +224,7 @@ pub fn fixed_arity(name: &str) -> Option<usize> {
     simd::arity(name)
         .or_else(|| amdgcn::is_amdgcn(name).then_some(3))
         .or_else(|| amdgcn_dot::arity(name))
+        .or_else(|| amdgcn_fp8::arity(name))
 }
 
 /// The arguments of `name` that are pointers it stores through (`sincosf`: 1 and 2), if any.

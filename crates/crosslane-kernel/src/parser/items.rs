@@ -533,7 +533,7 @@ impl Parser<'_> {
             // `constexpr` locals are constants of this function only.
             let consts = self.consts.clone();
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
-            let body = self.stmt();
+            let body = self.own_destructibles(|p| p.stmt());
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             // A class's static members (`Number<2>::value`) stay: a class template
             // instantiated in this body is not instantiated again where another function

@@ -211,7 +211,7 @@ impl Parser<'_> {
                 Some(s) => self.ret_params(s, at)?,
                 None => Vec::new(),
             };
-            Ok((self.stmt()?, ret_params))
+            Ok((self.own_destructibles(|p| p.stmt())?, ret_params))
         })();
         let ctx = self.lambda.take();
         self.scopes.pop();

@@ -125,6 +125,7 @@ impl Parser<'_> {
             ..last
         });
         let mut sub = Parser::new(&synth, self.comments, self.max_depth);
+        sub.class_nest = self.class_nest;
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.struct_alias = self.struct_alias.clone();

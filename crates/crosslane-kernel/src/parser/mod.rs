@@ -384,6 +384,16 @@ struct Parser<'a> {
     auto_ret: Option<Option<Result<ValTy, Span>>>,
     /// How many instantiations parsed at their call enclose this parser ([`fn_types`]).
     eager: u32,
+    /// How many class template instantiations enclose this parser: a class whose body names
+    /// the next instance (`Unroll<I + 1, N>::run`) instantiates it nested, on the stack
+    /// ([`templates::MAX_CLASS_NEST`]).
+    class_nest: u32,
+    /// The live block-scope objects whose class has a destructor with statements, in order of
+    /// declaration ([`structs::Destructible`]).
+    destructibles: Vec<structs::Destructible>,
+    /// Per enclosing loop or `switch` body: the length of [`Parser::destructibles`] at its
+    /// start, and whether it is a loop (`continue`'s target).
+    jump_bases: Vec<(usize, bool)>,
     /// Whether the last constant folding stopped at its bound ([`constexpr_fn`]).
     fold_stopped: std::cell::Cell<bool>,
     /// Whether the fold under way reads host code, where host helper functions are evaluated
@@ -621,6 +631,9 @@ impl<'a> Parser<'a> {
             fn_types: HashMap::new(),
             auto_ret: None,
             eager: 0,
+            class_nest: 0,
+            destructibles: Vec::new(),
+            jump_bases: Vec::new(),
             fold_stopped: std::cell::Cell::new(false),
             fold_host: std::cell::Cell::new(false),
             launches: Vec::new(),

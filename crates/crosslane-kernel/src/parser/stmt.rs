@@ -74,6 +74,8 @@ impl Parser<'_> {
                     }
                 }
             }
+            // The block's objects with destructors, last declared first ([`super::structs`]).
+            self.scope_end_destructors(&mut body)?;
             self.scopes.pop();
             self.bump();
             return Ok(done(self, StmtKind::Block(body)));
@@ -154,10 +156,14 @@ impl Parser<'_> {
                             return self.if_constexpr(v != 0, span);
                         }
                     }
+                    let live = self.destructibles.len();
                     let then = self.stmt()?;
+                    self.check_sub_stmt(live)?;
                     let els = if self.is_word("else") {
                         self.bump();
-                        Some(Box::new(self.stmt()?))
+                        let e = self.stmt()?;
+                        self.check_sub_stmt(live)?;
+                        Some(Box::new(e))
                     } else {
                         None
                     };
@@ -176,7 +182,7 @@ impl Parser<'_> {
                     self.no_pre_since(mark, span)?;
                     self.expect_punct(")")?;
                     let head_end = self.last_end();
-                    let body = self.stmt()?;
+                    let body = self.loop_body()?;
                     return Ok(Stmt {
                         kind: StmtKind::While(c, Box::new(body)),
                         span,
@@ -185,7 +191,7 @@ impl Parser<'_> {
                 }
                 "do" => {
                     self.bump();
-                    let body = self.stmt()?;
+                    let body = self.loop_body()?;
                     if !self.is_word("while") {
                         return self.err("`while` after the `do` body");
                     }
@@ -207,18 +213,20 @@ impl Parser<'_> {
                     // each declare `int i`.
                     self.scopes.push(HashMap::new());
                     let r = self.for_rest(span);
+                    let scope = self.scopes.len() - 1;
+                    if let Some(d) = self.destructibles.last().filter(|_| r.is_ok()) {
+                        if d.in_scope(scope) {
+                            return Err(KernelError::new(span.line, span.col, "an object whose class has a destructor with statements, declared in a `for`'s init-statement, is not supported; declare it before the loop in a block"));
+                        }
+                    }
                     self.scopes.pop();
                     return r;
                 }
                 "break" | "continue" => {
                     self.bump();
                     self.expect_punct(";")?;
-                    let kind = if w == "break" {
-                        StmtKind::Break
-                    } else {
-                        StmtKind::Continue
-                    };
-                    return Ok(done(self, kind));
+                    // The objects with destructors the jump leaves, destroyed on the way out.
+                    return self.break_or_continue(w == "continue", span);
                 }
                 "return" => {
                     self.bump();
@@ -248,6 +256,7 @@ impl Parser<'_> {
                         return Ok(done(self, StmtKind::Return(None)));
                     }
                     if let (Some(e), Some(s)) = (&e, self.ret_struct.clone()) {
+                        self.jump_past_destructors("return", 0, span)?;
                         let end = self.last_end();
                         return self.return_struct(e.clone(), &s, span, end);
                     }
@@ -270,6 +279,9 @@ impl Parser<'_> {
                         Some(e) => Some(self.lower_struct(e)?),
                         None => None,
                     };
+                    if !self.destructibles.is_empty() {
+                        return self.return_past_destructors(e, span);
+                    }
                     return Ok(done(self, StmtKind::Return(e)));
                 }
                 // A struct defined in a function (`struct { int x; int y; } grid;`,
@@ -767,7 +779,7 @@ impl Parser<'_> {
         self.no_pre_since(mark, span)?;
         self.expect_punct(")")?;
         let head_end = self.last_end();
-        let body = self.stmt()?;
+        let body = self.loop_body()?;
         Ok(Stmt {
             kind: StmtKind::For(init, cond, step, Box::new(body)),
             span,

@@ -48,6 +48,9 @@ impl Parser<'_> {
         self.expect_punct("{")?;
         let mut arms: Vec<Arm> = Vec::new();
         let mut before_label = false;
+        // `break` leaves the switch: the objects with destructors declared since here.
+        let live = self.destructibles.len();
+        self.jump_bases.push((live, false));
         loop {
             if self.eat("}") {
                 break;
@@ -89,6 +92,15 @@ impl Parser<'_> {
                 // Statements before the first label never run (C++17 [stmt.switch]/5).
                 None => before_label = true,
             }
+        }
+        self.jump_bases.pop();
+        if self.destructibles.len() > live {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                "an object whose class has a destructor with statements, declared directly in a \
+                 `switch`'s case, is not supported; put the case's statements in a block `{ … }`",
+            ));
         }
         let _ = before_label;
         for a in &arms {

@@ -14,7 +14,9 @@
 //! template template parameters, explicit and partial specializations, parameter packs.
 //!
 //! Bounded: at most [`MAX_INSTANCES`] instantiations per source (a template that instantiates
-//! itself with growing arguments stops there).
+//! itself with growing arguments stops there), each paid from the token budget
+//! (`--max-tokens`), and at most [`MAX_CLASS_NEST`] class instantiations nested in one another
+//! (a recursive `Unroll<I + 1, N>` names the next instance in its body, parsed there).
 
 use std::collections::HashMap;
 
@@ -25,8 +27,21 @@ use crate::lexer::{Tok, Token};
 use crate::types::{Scalar, Ty, ValTy};
 use crate::KernelError;
 
-/// Most template instantiations in one source.
-pub const MAX_INSTANCES: usize = 64;
+/// Most template instantiations in one source: enough for a kernel's several compile-time
+/// unrolled loops (`static_for` over 32 steps is 33 class instances, twice that with a member
+/// template `run<F>`); each instance's tokens also count against the token budget.
+pub const MAX_INSTANCES: usize = 1024;
+
+/// Most class template instantiations nested in one another: a recursive compile-time loop
+/// (`template <int I, int N> struct Unroll { static void run() { …; Unroll<I + 1, N>::run(); }
+/// }` ended by a specialization) instantiates `Unroll<I + 1, N>` while `Unroll<I, N>`'s body
+/// is parsed, one parse deeper on the stack per step (measured in a debug build: about 160 KiB
+/// a level, so 100 levels fill 16 MiB; an optimized build's frames are about a tenth, and
+/// wasm's stack is 1 MiB). 64 was the bound in effect before (the instantiation budget), and
+/// covers the 8-, 16- and 32-step unrolls; a function template recursing through
+/// `if constexpr (I < N)` is instantiated after the program, one at a time, and has no such
+/// bound.
+pub const MAX_CLASS_NEST: u32 = 64;
 
 /// Most nested instantiations parsed at their call (an `auto` template whose body calls
 /// another, [`super::fn_types`]): each nests a parse on the stack, which must fit a browser's
@@ -991,6 +1006,7 @@ impl Parser<'_> {
             sub.struct_alias.extend(env.struct_alias);
         }
         sub.eager = self.eager + 1;
+        sub.class_nest = self.class_nest;
         sub.fn_ptr_types = self.fn_ptr_types.clone();
         sub.fn_ptr_sigs = self.fn_ptr_sigs.clone();
         sub.fn_ptr_vars = self.fn_ptr_vars.clone();
@@ -1185,6 +1201,19 @@ impl Parser<'_> {
                 format!("more than {MAX_INSTANCES} template instantiations"),
             ));
         }
+        if self.class_nest >= MAX_CLASS_NEST {
+            return Err(KernelError::new(
+                at.line,
+                at.col,
+                format!(
+                    "`{mangled}` is the {}th class template instantiation nested in the previous \
+                     one's body (a recursive compile-time loop); crosslane stops at \
+                     {MAX_CLASS_NEST}: unroll with a loop under `#pragma unroll`, or a function \
+                     template with `if constexpr (I < N)`, which are not nested",
+                    MAX_CLASS_NEST + 1
+                ),
+            ));
+        }
         self.instances.push(mangled.clone());
         let cost = t.tokens.len() as u64;
         if cost > self.instance_tokens {
@@ -1201,6 +1230,7 @@ impl Parser<'_> {
         sub.aliases = self.aliases.clone();
         sub.consts = self.consts.clone();
         sub.instance_tokens = self.instance_tokens;
+        sub.class_nest = self.class_nest + 1;
         bind_template_args(&mut sub, &t.params, &bound_here);
         sub.templates = std::mem::take(&mut self.templates);
         sub.instances = std::mem::take(&mut self.instances);
@@ -1218,7 +1248,11 @@ impl Parser<'_> {
             }
         }
         r.map_err(|mut e| {
-            e.message = format!("in `{mangled}`: {}", e.message);
+            // One `in` per template: a recursive instance's error names its innermost instance
+            // once, not the whole chain.
+            if !e.message.starts_with(&format!("in `{name}<")) {
+                e.message = format!("in `{mangled}`: {}", e.message);
+            }
             e
         })?;
         // What a function template's `Number<N>` parameter deduces `N` from.

@@ -152,3 +152,53 @@ __global__ void k(float* f) {
     let note = f[3].approx().expect("HIP's exp2f row").note();
     assert!(note.contains("HIP math API, exp2f"), "{note}");
 }
+
+/// `clamp = true` on V_DOT2_F32_F16 clamps the float result to [0.0, 1.0] (LLVM
+/// `AMDGPUModifierSyntax.rst`, "clamp": "For floating-point operations, clamp modifier
+/// indicates that the result must be clamped to the range [0.0, 1.0]"). By hand: 1 + 0.5·0.5 +
+/// 2·3 = 7.25 → 1.0; −4 + 0.5·0.5 + 1·1 = −2.75 → 0.0; 0.125 + 0.25·0.5 + 0.5·0.25 = 0.375
+/// stays. A NaN sum (c = NaN) is 0.0 or NaN by the DX10_CLAMP mode bit, not modelled:
+/// undefined with the reason. The integer clamp saturates (same document: "clamped to the
+/// largest and smallest representable value"): udot4 of 0xFF·0xFF = 65025 added to
+/// 2³² − 1 − 1000 is past 2³² − 1: 4294967295 with clamp, 65025 − 1001 = 64024 wrapped;
+/// sdot4 of (−128)·127 = −16256 added to −2³¹ + 100 saturates to −2³¹, wraps to
+/// 2³¹ + 100 − 16256 = 2147467492.
+#[test]
+fn the_clamp_bit_limits_float_results_to_the_unit_interval_and_saturates_integers() {
+    let src = "#include <hip/hip_runtime.h>
+__global__ void k(float* f, unsigned* u, int* s) {
+  half2 a = __halves2half2(__float2half(0.5f), __float2half(2.0f));
+  half2 b = __halves2half2(__float2half(0.5f), __float2half(3.0f));
+  half2 one = __halves2half2(__float2half(1.0f), __float2half(1.0f));
+  half2 q = __halves2half2(__float2half(0.25f), __float2half(0.5f));
+  half2 r = __halves2half2(__float2half(0.5f), __float2half(0.25f));
+  f[0] = __builtin_amdgcn_fdot2(a, b, 1.0f, true);
+  f[1] = __builtin_amdgcn_fdot2(a, one, -4.0f, true);
+  f[2] = __builtin_amdgcn_fdot2(q, r, 0.125f, true);
+  f[3] = __builtin_amdgcn_fdot2(a, b, __int_as_float(0x7fc00000), true);
+  u[0] = __builtin_amdgcn_udot4(0xFFu, 0xFFu, 4294966295u, true);
+  u[1] = __builtin_amdgcn_udot4(0xFFu, 0xFFu, 4294966295u, false);
+  s[0] = __builtin_amdgcn_sdot4(0x80, 0x7F, -2147483548, true);
+  s[1] = __builtin_amdgcn_sdot4(0x80, 0x7F, -2147483548, false);
+}
+";
+    let t = run_kernel(
+        src,
+        launch(Some("gfx942"), 1, &[("f", 4), ("u", 2), ("s", 2)]),
+    )
+    .expect("kernel parses and launches");
+    let f: Vec<Option<f64>> = t
+        .buffer("f")
+        .expect("f")
+        .iter()
+        .map(|c| c.as_ref().and_then(KVal::as_f64))
+        .collect();
+    assert_eq!(f, [Some(1.0), Some(0.0), Some(0.375), None]);
+    assert!(t
+        .all_diagnostics()
+        .any(|d| d.message.contains("the sum is NaN") && d.message.contains("DX10_CLAMP")));
+    let u: Vec<i128> = cells(&t, "u").iter().map(|v| v.as_int().unwrap()).collect();
+    assert_eq!(u, [4_294_967_295, 64_024]);
+    let s: Vec<i128> = cells(&t, "s").iter().map(|v| v.as_int().unwrap()).collect();
+    assert_eq!(s, [-2_147_483_648, 2_147_467_492]);
+}

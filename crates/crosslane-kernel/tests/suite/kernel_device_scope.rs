@@ -374,7 +374,8 @@ fn recursion_past_the_call_depth_budget_stops_naming_it() {
 }
 
 /// A function that calls itself twice doubles its inlined code per level: with the default
-/// budget `fib` is refused by the code budget with a hint to lower `--max-call-depth`; with
+/// budget `fib` is refused by the code budget naming its two self-calls and saying to set
+/// `--max-call-depth` to the run's deepest chain of calls; with
 /// `--max-call-depth 12` fib(t mod 12) runs (fib(11) nests 11 calls below the kernel's):
 /// 0 1 1 2 3 5 8 13 21 34 55 89 repeating.
 #[test]
@@ -384,7 +385,9 @@ fn doubly_recursive_code_grows_and_the_message_says_which_budget_helps() {
     let e = run_kernel(src, launch(Dialect::Cuda, 32, 1)).expect_err("code budget");
     assert!(e.message.contains("--max-code"), "{}", e.message);
     assert!(
-        e.message.contains("lower --max-call-depth"),
+        e.message.contains("calls itself 2 times")
+            && e.message
+                .contains("Set --max-call-depth to the deepest chain"),
         "{}",
         e.message
     );

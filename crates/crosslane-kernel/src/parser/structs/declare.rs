@@ -489,7 +489,11 @@ impl Parser<'_> {
                     &all,
                 );
             } else {
+                let is_array = array.is_some();
                 list.extend(self.struct_declarator(&s, &name, span, many, array, init)?);
+                if !many {
+                    self.note_destructible(&s, &name, span, is_array, storage)?;
+                }
             }
             if !self.eat(",") {
                 break;

@@ -146,7 +146,7 @@ impl Parser<'_> {
                     _ => {}
                 }
             }
-            if self.destructor(&name)? {
+            if self.destructor(&name, Some(&mut methods))? {
                 continue;
             }
             if self.is_word("virtual") {
@@ -388,7 +388,7 @@ impl Parser<'_> {
                 {
                     let st = st.clone();
                     self.pos += k + 2;
-                    return self.destructor(&st);
+                    return self.destructor(&st, None);
                 }
                 // `V V::operator+(…)`: a member operator ([`super::super::operators`]).
                 (Tok::Ident(st), Tok::Punct("::"), Tok::Ident(m), _)
@@ -558,6 +558,8 @@ impl Parser<'_> {
             }
             self.bump();
         }
+        // `~P()` with statements: the member function DTOR ([`super::dtor`]).
+        let is_dtor = self.eat("~");
         // `P::P(…)` defined after the struct: the constructor.
         if self.is_word(name)
             && matches!(self.peek(1), Tok::Punct("::"))
@@ -566,7 +568,7 @@ impl Parser<'_> {
             self.bump();
             self.bump();
         }
-        let is_ctor = self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
+        let is_ctor = !is_dtor && self.is_word(name) && matches!(self.peek(1), Tok::Punct("("));
         let mut returns_self = false;
         // `auto f() const { … }`: the type from `-> T` or the body's `return`s
         // ([dcl.spec.auto]/2-3), as for a free function ([`super::super::fn_types`]).
@@ -576,7 +578,7 @@ impl Parser<'_> {
             && self.is_word("operator")
             && !matches!(self.peek(1), Tok::Punct("("))
             && self.operator_id_at(0).is_none();
-        let (mut ret, sret) = if is_ctor {
+        let (mut ret, sret) = if is_ctor || is_dtor {
             self.bump();
             (Ty::Void, None)
         } else if conv {
@@ -620,6 +622,8 @@ impl Parser<'_> {
         }
         let mname = if is_ctor {
             String::new()
+        } else if is_dtor {
+            super::dtor::DTOR.to_string()
         } else if conv {
             CONV.to_string()
         } else if let Some(r) = self.operator_id_at(0) {
@@ -785,7 +789,7 @@ impl Parser<'_> {
             let saved_ret = std::mem::replace(&mut self.ret_struct, sret.clone());
             let saved_this = std::mem::replace(&mut self.ret_this, returns_self);
             let auto_ret = std::mem::replace(&mut self.auto_ret, is_auto.then_some(None));
-            let body = self.stmt();
+            let body = self.own_destructibles(|p| p.stmt());
             let deduced = std::mem::replace(&mut self.auto_ret, auto_ret);
             self.ret_struct = saved_ret;
             self.ret_this = saved_this;
@@ -921,12 +925,19 @@ impl Parser<'_> {
     /// have trivial destructors does nothing), so the object's lifetime ends with nothing run
     /// ([basic.life]/1). `true` when one was read.
     ///
+    /// A destructor with statements in its class (`methods` given: the class's member
+    /// functions to parse) is one of them, named [`super::dtor::DTOR`]: each block-scope object
+    /// of the class runs it where its block ends ([`super::dtor`]).
+    ///
     /// # Errors
-    /// A destructor with statements in its body: running it at the end of each object's scope,
-    /// in reverse order of construction on every way out of the block ([class.dtor]/12,
-    /// [stmt.jump]/2), is not modelled; the message says to call a named member function at the
-    /// scope's end instead. A `virtual` destructor (no dynamic dispatch here).
-    pub(super) fn destructor(&mut self, name: &str) -> PResult<bool> {
+    /// A destructor with statements defined outside its class (`S::~S() { … }`); a `virtual`
+    /// destructor (no dynamic dispatch here).
+    pub(super) fn destructor(
+        &mut self,
+        name: &str,
+        methods: Option<&mut Vec<usize>>,
+    ) -> PResult<bool> {
+        let start = self.pos;
         let mut k = 0;
         while matches!(self.peek(k), Tok::Ident(w) if super::super::types::QUALIFIERS.contains(&w.as_str()) || w == "virtual")
         {
@@ -981,16 +992,17 @@ impl Parser<'_> {
             .iter()
             .all(|t| matches!(t.tok, Tok::Punct(";")));
         if !empty {
-            return Err(KernelError::new(
-                at.line,
-                at.col,
-                format!(
-                    "a destructor with statements (`~{name}() {{ … }}`) is not supported: running \
-                     it at the end of each object's scope ([class.dtor]/12) is not modelled; \
-                     move its statements into a named member function (`release()`) and call \
-                     it where the object's scope ends"
-                ),
-            ));
+            let Some(methods) = methods else {
+                return Err(KernelError::new(
+                    at.line,
+                    at.col,
+                    format!(
+                        "a destructor with statements defined outside its class (`{name}::~{name}() \
+                         {{ … }}`) is not supported: define it inside the class"
+                    ),
+                ));
+            };
+            methods.push(start);
         }
         self.pos = close + 1;
         self.eat(";");

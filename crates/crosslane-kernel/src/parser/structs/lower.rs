@@ -325,6 +325,19 @@ impl Parser<'_> {
         args: Vec<Expr>,
         span: Span,
     ) -> PResult<Expr> {
+        if self.has_destructor(&name) {
+            // A temporary of a class with a destructor with statements (`Guard(out, t);`):
+            // destroyed at the end of its full-expression ([class.temporary]/4), not modelled.
+            return Err(KernelError::new(
+                span.line,
+                span.col,
+                format!(
+                    "a temporary `{name}(…)` would run `{name}`'s destructor at the end of its \
+                     full-expression ([class.temporary]/4), which is not modelled; declare a named \
+                     object (`{name} g(…);`) in a block"
+                ),
+            ));
+        }
         if self
             .struct_of(&Expr::new(ExprKind::Call(name.clone(), args.clone()), span))
             .is_some()
