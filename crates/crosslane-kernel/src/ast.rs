@@ -688,6 +688,11 @@ pub struct HostArg {
     /// (`sequence.rs`), named for the launch's note; empty otherwise.
     #[serde(skip)]
     pub ran_before: Vec<String>,
+    /// Cells of the argument's view (start and length, in its elements) host code wrote after
+    /// the newest of `prior_launches` (a `cudaMemset` or `cudaMemcpy` of part of the buffer):
+    /// they hold host code's values, the rest what that launch left (`sequence.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub host_cells: Vec<(u64, u64)>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -50,6 +50,9 @@ type Source = (u32, usize);
 #[derive(Clone, Default)]
 struct Ran {
     bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
+    /// Elements past its allocation's start each kept buffer begins at (the argument's
+    /// [`HostArg::offset`]: `d + 4` views `d` from element 4 on).
+    offsets: HashMap<(u32, usize), u64>,
     /// Bytes of the buffers kept in `bufs`, charged against `--max-memory`: a loop of launches
     /// over a large buffer keeps one copy per launch.
     kept: u64,
@@ -107,10 +110,9 @@ fn earlier(program: &Program, chosen: &HostLaunch) -> Vec<u32> {
     let mut need = BTreeSet::new();
     let mut stack = vec![chosen];
     while let Some(l) = stack.pop() {
-        for a in &l.args {
-            let Some(&(id, _)) = a.prior_ids.last() else {
-                continue;
-            };
+        // Every launch given the buffer since host code last wrote all of it: one through
+        // `d + 4` and one through `d` each leave part of it.
+        for &(id, _) in l.args.iter().flat_map(|a| &a.prior_ids) {
             let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
                 continue;
             };
@@ -148,13 +150,16 @@ fn later<'p>(program: &'p Program, chosen: &HostLaunch) -> Vec<&'p HostLaunch> {
 /// Marks each buffer argument of `l` whose contents an earlier launch left (in `ran`): host
 /// code's own account of it (an earlier launch not run, fresh memory, a copy before it) gives
 /// way to that launch's result. Returns the arguments so marked with their source.
-fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usize, Source)> {
+fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usize, Vec<Source>)> {
     let mut out = Vec::new();
     for (j, a) in l.args.iter_mut().enumerate() {
-        let Some(&src) = a.prior_ids.last() else {
-            continue;
-        };
-        if !ran.bufs.contains_key(&src) {
+        let srcs: Vec<Source> = a
+            .prior_ids
+            .iter()
+            .copied()
+            .filter(|s| ran.bufs.contains_key(s))
+            .collect();
+        if srcs.is_empty() {
             continue;
         }
         let names: Vec<String> = a
@@ -162,15 +167,25 @@ fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usi
             .iter()
             .filter_map(|(id, _)| by_id.get(id).cloned())
             .collect();
+        // What host code wrote before those launches stays under them: a cell none of them
+        // reaches (they were given `d + 4`, this launch `d`) holds it, as on the device.
         *a = HostArg {
             ran_before: names,
             prior_ids: a.prior_ids.clone(),
             text: std::mem::take(&mut a.text),
             malloc_bytes: a.malloc_bytes,
             malloc_from: std::mem::take(&mut a.malloc_from),
+            offset: a.offset,
+            device: std::mem::take(&mut a.device),
+            memset: a.memset.take(),
+            fill: a.fill.take(),
+            fill_from: std::mem::take(&mut a.fill_from),
+            fill_line: a.fill_line,
+            managed: a.managed,
+            host_cells: std::mem::take(&mut a.host_cells),
             ..HostArg::default()
         };
-        out.push((j, src));
+        out.push((j, srcs));
     }
     out
 }
@@ -178,7 +193,19 @@ fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usi
 /// Copies the cells of `from` into buffer `to` of `ex` (its memory and its fill at launch):
 /// as many as both hold. False when the element types differ (the bytes are not
 /// reinterpreted here).
-fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool {
+///
+/// `shift` is the element of `from` that cell 0 of `name` is (the argument views the
+/// allocation `shift` elements past where `from`'s launch's did; negative when before): cells
+/// outside `from` keep what they held, and so do the cells in `keep` (ranges of `name`'s
+/// cells, start and length, host code wrote after `from`'s launch).
+fn inject(
+    ex: &mut Executor,
+    name: &str,
+    from: &Buffer,
+    at_launch: bool,
+    shift: i128,
+    keep: &[(u64, u64)],
+) -> bool {
     let Some(&b) = ex.global_bufs.get(name) else {
         return false;
     };
@@ -197,11 +224,18 @@ fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool
         // The allocation the earlier launch saw is the buffer's size: a launch whose own
         // arguments did not give it (a buffer sized by the default of one cell per thread)
         // takes it, so its reads past that default find the cells, not "outside the buffer".
-        if to.cells.len() < from.cells.len() {
+        if shift == 0 && to.cells.len() < from.cells.len() {
             to.cells.resize(from.cells.len(), None);
         }
-        for (c, v) in to.cells.iter_mut().zip(&from.cells) {
-            c.clone_from(v);
+        for (i, c) in to.cells.iter_mut().enumerate() {
+            let kept = keep
+                .iter()
+                .any(|&(s, n)| (i as u64) >= s && (i as u64) < s.saturating_add(n));
+            let src = i128::try_from(i).unwrap_or(i128::MAX).saturating_add(shift);
+            let v = usize::try_from(src).ok().and_then(|s| from.cells.get(s));
+            if let (false, Some(v)) = (kept, v) {
+                c.clone_from(v);
+            }
         }
     }
     true
@@ -214,7 +248,7 @@ fn fill_from(
     ex: &mut Executor,
     program: &Program,
     launch: &HostLaunch,
-    marked: &[(usize, Source)],
+    marked: &[(usize, Vec<Source>)],
     ran: &Ran,
     user: &LaunchConfig,
 ) -> Vec<KernelDiagnostic> {
@@ -226,18 +260,30 @@ fn fill_from(
         let Some(j) = launch.args.iter().position(|x| std::ptr::eq(x, a)) else {
             continue;
         };
-        let Some(&(_, src)) = marked.iter().find(|(k, _)| *k == j) else {
+        let Some((_, srcs)) = marked.iter().find(|(k, _)| *k == j) else {
             continue;
         };
         if user.args.contains_key(&p.name) {
             continue;
         }
         let member = p.name.split_once('.').map_or("", |(_, m)| m);
-        let from = ran.bufs.get(&src).and_then(|v| {
-            v.iter()
-                .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
-        });
-        let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b, true));
+        // Each earlier launch's buffer in host order, the newest last, each at its offset.
+        let mut ok = true;
+        for src in srcs {
+            let from = ran.bufs.get(src).and_then(|v| {
+                v.iter()
+                    .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
+            });
+            let shift =
+                i128::from(a.offset) - i128::from(ran.offsets.get(src).copied().unwrap_or(0));
+            // Host writes after the newest launch only (earlier ones' chains ended there).
+            let keep: &[(u64, u64)] = if Some(src) == srcs.last() {
+                &a.host_cells
+            } else {
+                &[]
+            };
+            ok &= from.is_some_and(|(_, b)| inject(ex, &p.name, b, true, shift, keep));
+        }
         if !ok {
             notes.push(KernelDiagnostic::new(
                 launch.span,
@@ -435,6 +481,9 @@ fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran)
             .kept
             .saturating_add((buf.cells.len() as u64).saturating_mul(cell));
         ran.bufs.entry((l.id, j)).or_default().push((name, buf));
+        if let Some(a) = l.args.get(j) {
+            ran.offsets.insert((l.id, j), a.offset);
+        }
     }
 }
 
@@ -632,7 +681,9 @@ impl Executor {
                     .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
             }) {
                 let b = b.clone();
-                inject(self, &p.name, &b, false);
+                let shift =
+                    i128::from(a.offset) - i128::from(ran.offsets.get(&cur).copied().unwrap_or(0));
+                inject(self, &p.name, &b, false, shift, &[]);
             }
         }
         ran.stop.unwrap_or(Outcome::Finished)

@@ -294,6 +294,10 @@ pub(super) struct HostState {
     pub(super) prior: HashMap<String, Vec<Prior>>,
     /// `void* args[] = {&a, &b};` → the token range of each element's variable.
     pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
+    /// Host pointer place (`a2`, `v.data`, `buf[1]`) → the pointer value host code assigned
+    /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
+    /// that names an allocation points at its start.
+    pub(super) ptrs: HashMap<String, Option<super::host_ptr::PtrVal>>,
 }
 
 impl Parser<'_> {
@@ -499,6 +503,13 @@ impl Parser<'_> {
                 return end + 1;
             }
         }
+        // `int *a2 = a + 4;`, `a = b;`, `std::swap(a, b);`: a pointer's new value (`host_ptr`).
+        if matches!(tok(k), Some(Tok::Ident(_))) {
+            let end = stmt_end();
+            if !launches_in(&toks[k..end]) && self.host_ptr_assign(st, k, end) {
+                return end + 1;
+            }
+        }
         // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
         // with its parameters bound to the call's constants (and what the caller's memory
         // holds); what it may write is unknown to the caller after it.
@@ -641,10 +652,17 @@ impl Parser<'_> {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {
                             let (a, b) = parts[0];
-                            let ptr = toks[a..b].iter().rev().find_map(|t| match &t.tok {
-                                Tok::Ident(n) => Some(n.clone()),
-                                _ => None,
+                            // `&d`, `&v.data`, `&buf[1]`, `(void **)&d`: the place written.
+                            let ptr = self.ptr_place(st, a, b).or_else(|| {
+                                toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                    Tok::Ident(n) => Some(n.clone()),
+                                    _ => None,
+                                })
                             });
+                            if let Some(p) = &ptr {
+                                // The place now holds its own new allocation.
+                                st.ptrs.remove(p);
+                            }
                             let bytes = self
                                 .host_value(st, parts[1].0, parts[1].1)
                                 .and_then(HostVal::int)
@@ -1354,6 +1372,11 @@ impl Parser<'_> {
                 .and_then(HostVal::int)
                 .and_then(|n| u64::try_from(n).ok())
         };
+        // A pointer value host code follows (`host_ptr`): an alias, a member, a cast, a
+        // conditional, `d + N`.
+        if let Some(v) = self.ptr_value(st, a, b) {
+            return Some((v.alloc, v.offset));
+        }
         match toks
             .get(a..b)?
             .iter()

@@ -209,7 +209,12 @@ impl Parser<'_> {
         args: &[HostArg],
     ) {
         for (j, a) in args.iter().enumerate() {
-            let name = a.text.trim();
+            // The allocation the argument points into (`d`, `d + 4`, an alias of `d`).
+            let name = if a.device.is_empty() {
+                a.text.trim()
+            } else {
+                a.device.as_str()
+            };
             if st.writes.contains_key(name) || st.mallocs.contains_key(name) {
                 st.prior.entry(name.to_string()).or_default().push((
                     format!("`{kernel}` launched at line {line}"),
