@@ -350,6 +350,30 @@ pub fn apply_host_launch(
                         "",
                     ));
                 }
+                if !config.args.contains_key(&p.name) {
+                    // Host code passes a pointer whose memory it does not follow here (a
+                    // pointer from a call, a place not read): what the device holds there is
+                    // not known, so undefined cells, said; never the index fill.
+                    config.args.insert(p.name.clone(), "undef".to_string());
+                    let why = if a.device.is_empty() {
+                        "a pointer the host reading does not follow to an allocation host code \
+                         makes here (read are: `cudaMalloc`/`hipMalloc` into a variable, a \
+                         struct member or an array element, and pointers assigned from those, \
+                         with `+ N`, `&p[N]`, casts and `c ? p : q` on a host constant)"
+                    } else {
+                        "memory whose contents host code writes in a way not read here"
+                    };
+                    notes.push(KernelDiagnostic::new(
+                        launch.span,
+                        Level::Warning,
+                        format!(
+                            "`{}`: host code passes `{}` at line {launch_line}, {why}; its \
+                             cells are undefined here: set them (CLI: --buffer {}=FILL)",
+                            p.name, a.text, p.name
+                        ),
+                        "",
+                    ));
+                }
             }
             _ => {}
         }

@@ -298,6 +298,13 @@ pub(super) struct HostState {
     /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
     /// that names an allocation points at its start.
     pub(super) ptrs: HashMap<String, Option<super::host_ptr::PtrVal>>,
+    /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
+    /// memset or copy through `d + N` starts N such elements in.
+    pub(super) elem_bytes: HashMap<String, u64>,
+    /// Allocation → byte ranges (start, length) host code wrote after the launches given it
+    /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
+    /// launches left.
+    pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
 }
 
 impl Parser<'_> {
@@ -678,6 +685,13 @@ impl Parser<'_> {
                                 st.copied.remove(p);
                                 st.fills.remove(p);
                             }
+                            if let Some(p) = &ptr {
+                                st.host_cells.remove(p);
+                                match super::host_copy::sizeof_word(&toks[parts[1].0..parts[1].1]) {
+                                    Some(e) => st.elem_bytes.insert(p.clone(), e),
+                                    None => st.elem_bytes.remove(p),
+                                };
+                            }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
                                 st.mallocs.insert(p, (n, name.to_string(), toks[k].line));
                             }
@@ -755,9 +769,26 @@ impl Parser<'_> {
                                 other => member_call(other, "data"),
                             }
                         };
-                        let (dst, src) = (one(parts.first()), one(parts.get(1)));
+                        // The destination as a pointer value (`host_ptr`: an alias, a
+                        // member, `buf[1]`, a cast); its start by name.
+                        let dptr = parts.first().and_then(|&(a, b)| self.ptr_value(st, a, b));
+                        let dst = match &dptr {
+                            Some(v) if v.offset == Some(0) => Some(v.alloc.clone()),
+                            _ => one(parts.first()),
+                        };
+                        // `h + 4` / `&h[4]`: a host array from that element on.
+                        let (src, src_off) = match one(parts.get(1)) {
+                            Some(h) => (Some(h), Some(0)),
+                            None => match parts.get(1) {
+                                Some(&(a, b)) => match self.host_array_at(st, a, b) {
+                                    Some((h, off)) => (Some(h), off),
+                                    None => (None, Some(0)),
+                                },
+                                None => (None, Some(0)),
+                            },
+                        };
                         if let (true, Some(h)) = (to_device, &src) {
-                            if self.host_copy_part(st, k, c, &parts, h) {
+                            if self.host_copy_part(st, k, c, &parts, h, src_off) {
                                 return end + 1;
                             }
                         }
@@ -1305,6 +1336,7 @@ impl Parser<'_> {
                         arg.fill_from.clone_from(h);
                     }
                     Self::device_contents(st, d, &mut arg);
+                    Self::view_of_alloc(st, d, offset, &mut arg);
                     if let Some(fill) = arg.fill.as_mut() {
                         fill.drain(
                             ..usize::try_from(offset)

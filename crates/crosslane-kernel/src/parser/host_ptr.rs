@@ -313,6 +313,41 @@ impl Parser<'_> {
         found
     }
 
+    /// A host array from an element on, `h + N` or `&h[N]` (C++17 [expr.add]/4), as a copy's
+    /// source: the array and `N` (`None` when not a host constant).
+    pub(super) fn host_array_at(
+        &mut self,
+        st: &HostState,
+        a: usize,
+        b: usize,
+    ) -> Option<(String, Option<u64>)> {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let name = |i: usize| match tok(i) {
+            Some(Tok::Ident(n)) if st.fills.contains_key(n) || st.arrays.contains_key(n) => {
+                Some(n.clone())
+            }
+            _ => None,
+        };
+        let count = |p: &mut Self, x: usize, y: usize| {
+            p.host_value(st, x, y)
+                .and_then(HostVal::int)
+                .and_then(|n| u64::try_from(n).ok())
+        };
+        if b > a + 2 && matches!(tok(a + 1), Some(Tok::Punct("+"))) {
+            let h = name(a)?;
+            return Some((h, count(self, a + 2, b)));
+        }
+        if matches!(tok(a), Some(Tok::Punct("&")))
+            && matches!(tok(a + 2), Some(Tok::Punct("[")))
+            && self.closing(a + 2) == Some(b - 1)
+        {
+            let h = name(a + 1)?;
+            return Some((h, count(self, a + 3, b - 1)));
+        }
+        None
+    }
+
     /// `T *p = expr;`, `p = expr;`, `v.data = expr;`, `T *buf[2] = {a, b};`, `std::swap(a, b);`
     /// over `k..end` whose value is a pointer host code follows (or was one): records what the
     /// place now holds ([`HostState::ptrs`]). Returns whether the statement was taken.
