@@ -693,6 +693,11 @@ pub struct HostArg {
     /// they hold host code's values, the rest what that launch left (`sequence.rs`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub host_cells: Vec<(u64, u64)>,
+    /// A struct passed by value whose pointer members host code allocated (`cudaMalloc(&p.x,
+    /// …)`): each member's path (`x`) and what the launch finds through it, as an argument of
+    /// its own would.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub member_args: Vec<(String, HostArg)>,
 }
 
 fn is_zero(n: &u64) -> bool {

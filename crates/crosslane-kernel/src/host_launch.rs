@@ -67,9 +67,26 @@ pub(crate) fn source_args<'a>(
     let mut out = Vec::new();
     for (g, a) in groups.into_iter().zip(args) {
         let stride = root(g[0]).map(|_| struct_stride(&g));
-        out.extend(g.into_iter().map(|p| (p, a, stride)));
+        out.extend(g.into_iter().map(|p| {
+            // A pointer member of a struct passed by value with memory of its own.
+            let member = p
+                .name
+                .split_once('.')
+                .and_then(|(_, path)| a.member_args.iter().find(|(m, _)| m == path));
+            match member {
+                Some((_, m)) if matches!(p.ty, Ty::Ptr(_)) => (p, m, None),
+                _ => (p, a, stride),
+            }
+        }));
     }
     out
+}
+
+/// The index in `args` of launch argument `a` ([`source_args`] gives a struct member's own
+/// argument, held inside the struct's).
+pub(crate) fn arg_index(args: &[super::ast::HostArg], a: &super::ast::HostArg) -> Option<usize> {
+    args.iter()
+        .position(|x| std::ptr::eq(x, a) || x.member_args.iter().any(|(_, m)| std::ptr::eq(m, a)))
 }
 
 /// The launch that applies to `config`: the first one of `config.entry` when it is set, else

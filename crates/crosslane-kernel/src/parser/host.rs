@@ -301,6 +301,9 @@ pub(super) struct HostState {
     /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
     /// memset or copy through `d + N` starts N such elements in.
     pub(super) elem_bytes: HashMap<String, u64>,
+    /// Allocation → the scalar type word of that `sizeof(T)` (`int`), for the cell values a
+    /// memset's bytes give.
+    pub(super) elem_word: HashMap<String, String>,
     /// Allocation → byte ranges (start, length) host code wrote after the launches given it
     /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
     /// launches left.
@@ -513,7 +516,9 @@ impl Parser<'_> {
         // `int *a2 = a + 4;`, `a = b;`, `std::swap(a, b);`: a pointer's new value (`host_ptr`).
         if matches!(tok(k), Some(Tok::Ident(_))) {
             let end = stmt_end();
-            if !launches_in(&toks[k..end]) && self.host_ptr_assign(st, k, end) {
+            if !launches_in(&toks[k..end])
+                && (self.host_device_vector(st, k, end) || self.host_ptr_assign(st, k, end))
+            {
                 return end + 1;
             }
         }
@@ -688,8 +693,14 @@ impl Parser<'_> {
                             if let Some(p) = &ptr {
                                 st.host_cells.remove(p);
                                 match super::host_copy::sizeof_word(&toks[parts[1].0..parts[1].1]) {
-                                    Some(e) => st.elem_bytes.insert(p.clone(), e),
-                                    None => st.elem_bytes.remove(p),
+                                    Some((e, w)) => {
+                                        st.elem_bytes.insert(p.clone(), e);
+                                        st.elem_word.insert(p.clone(), w);
+                                    }
+                                    None => {
+                                        st.elem_bytes.remove(p);
+                                        st.elem_word.remove(p);
+                                    }
                                 };
                             }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
@@ -1302,48 +1313,9 @@ impl Parser<'_> {
                 ));
             }
             if let Some((d, Some(offset))) = pointer {
-                arg.offset = offset;
-                if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
-                    arg.device.clone_from(&d);
-                }
-                let d = &d;
+                Self::alloc_arg(st, &d, offset, &mut arg);
                 {
-                    if let Some((n, call, line)) = st.mallocs.get(d) {
-                        arg.malloc_bytes = Some(*n);
-                        arg.malloc_from = format!("{call} at line {line}");
-                    }
-                    // The last write into `d` was a host-to-device copy (or is not known).
-                    let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
-                    if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
-                        let at_copy = match st.copied.get(d) {
-                            Some(snapshot) => snapshot.as_ref(),
-                            None => st.fills.get(h),
-                        };
-                        if let Some((values, line)) = at_copy {
-                            arg.fill = Some(values.clone());
-                            arg.fill_line = *line;
-                            arg.fill_from.clone_from(h);
-                        } else {
-                            arg.fill_unread = Some(h.clone());
-                        }
-                    }
-                    // `h[i].x = …` of a host array of structs copied into `d`: per member.
-                    let (members, line) = Self::copied_members(st, d);
-                    if let (false, true, Some(h)) =
-                        (members.is_empty(), copied_last, st.copies.get(d))
-                    {
-                        (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
-                        arg.fill_from.clone_from(h);
-                    }
-                    Self::device_contents(st, d, &mut arg);
-                    Self::view_of_alloc(st, d, offset, &mut arg);
-                    if let Some(fill) = arg.fill.as_mut() {
-                        fill.drain(
-                            ..usize::try_from(offset)
-                                .unwrap_or(usize::MAX)
-                                .min(fill.len()),
-                        );
-                    }
+                    let d = &d;
                     // `p.n = 20;` of a struct passed by value: its members' values.
                     let prefix = format!("{d}.");
                     let mut fields: Vec<(String, String)> = st
@@ -1355,6 +1327,42 @@ impl Parser<'_> {
                         .collect();
                     fields.sort();
                     arg.fields = fields;
+                    // `P p; cudaMalloc(&p.x, …);` passed by value: each pointer member's memory
+                    // (`host_ptr` keys the places `p.x`), for the kernel's `p.x` parameter.
+                    let mut places: Vec<&String> = st
+                        .mallocs
+                        .keys()
+                        .chain(st.writes.keys())
+                        .chain(st.ptrs.keys())
+                        .filter(|n| n.starts_with(&prefix))
+                        .collect();
+                    places.sort();
+                    places.dedup();
+                    for place in places {
+                        let Some(v) = Self::place_value(st, place) else {
+                            continue;
+                        };
+                        let mut m = HostArg {
+                            text: place.clone(),
+                            ..HostArg::default()
+                        };
+                        match v.offset {
+                            Some(o) => Self::alloc_arg(st, &v.alloc, o, &mut m),
+                            None => {
+                                m.write_unread = Some(format!(
+                                    "`{place}` points into `{}` at an offset that has no \
+                                     constant value here",
+                                    v.alloc
+                                ));
+                            }
+                        }
+                        let path = place[prefix.len()..].to_string();
+                        arg.prior_ids.extend(m.prior_ids.iter().copied());
+                        arg.prior_launches.extend(m.prior_launches.iter().cloned());
+                        arg.member_args.push((path, m));
+                    }
+                    arg.prior_ids.sort_unstable();
+                    arg.prior_ids.dedup_by_key(|p| p.0);
                 }
             }
             out.push(arg);
@@ -1381,6 +1389,55 @@ impl Parser<'_> {
             id,
             undecided,
         });
+    }
+}
+
+impl Parser<'_> {
+    /// What launch argument `arg` finds at allocation (or host place) `d` from element `offset`
+    /// on: its length, the host copy, memset or launches that wrote it last (`host_mem`).
+    fn alloc_arg(st: &HostState, d: &str, offset: u64, arg: &mut HostArg) {
+        let d = d.to_string();
+        arg.offset = offset;
+        if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
+            arg.device.clone_from(&d);
+        }
+        let d = &d;
+        {
+            if let Some((n, call, line)) = st.mallocs.get(d) {
+                arg.malloc_bytes = Some(*n);
+                arg.malloc_from = format!("{call} at line {line}");
+            }
+            // The last write into `d` was a host-to-device copy (or is not known).
+            let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
+            if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
+                let at_copy = match st.copied.get(d) {
+                    Some(snapshot) => snapshot.as_ref(),
+                    None => st.fills.get(h),
+                };
+                if let Some((values, line)) = at_copy {
+                    arg.fill = Some(values.clone());
+                    arg.fill_line = *line;
+                    arg.fill_from.clone_from(h);
+                } else {
+                    arg.fill_unread = Some(h.clone());
+                }
+            }
+            // `h[i].x = …` of a host array of structs copied into `d`: per member.
+            let (members, line) = Self::copied_members(st, d);
+            if let (false, true, Some(h)) = (members.is_empty(), copied_last, st.copies.get(d)) {
+                (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
+                arg.fill_from.clone_from(h);
+            }
+            Self::device_contents(st, d, arg);
+            Self::view_of_alloc(st, d, offset, arg);
+            if let Some(fill) = arg.fill.as_mut() {
+                fill.drain(
+                    ..usize::try_from(offset)
+                        .unwrap_or(usize::MAX)
+                        .min(fill.len()),
+                );
+            }
+        }
     }
 }
 

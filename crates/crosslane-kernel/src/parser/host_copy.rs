@@ -13,7 +13,7 @@ use crate::lexer::Tok;
 
 /// Bytes of a scalar type word as `sizeof(T)` names it in a copy's count (the CUDA/HIP data
 /// models: `int` 4, `long` 8 on Linux x86-64, `half` 2).
-fn type_bytes(w: &str) -> Option<u64> {
+pub(super) fn type_bytes(w: &str) -> Option<u64> {
     Some(match w {
         "char" | "int8_t" | "uint8_t" | "bool" => 1,
         "short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
@@ -25,11 +25,11 @@ fn type_bytes(w: &str) -> Option<u64> {
 
 /// Bytes of the scalar type a `sizeof(T)` in tokens names (`n * sizeof(float)`: 4), when one
 /// does.
-pub(super) fn sizeof_word(toks: &[crate::lexer::Token]) -> Option<u64> {
+pub(super) fn sizeof_word(toks: &[crate::lexer::Token]) -> Option<(u64, String)> {
     toks.windows(4)
         .find_map(|w| match (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok) {
             (Tok::Ident(s), Tok::Punct("("), Tok::Ident(t), Tok::Punct(")")) if s == "sizeof" => {
-                type_bytes(t)
+                Some((type_bytes(t)?, t.clone()))
             }
             _ => None,
         })
@@ -38,7 +38,7 @@ pub(super) fn sizeof_word(toks: &[crate::lexer::Token]) -> Option<u64> {
 /// The value of one cell of scalar type word `w` whose every byte is `b` (what `cudaMemset(d,
 /// b, …)` leaves: CUDA Runtime API, cudaMemset fills bytes), as a fill's text; `None` for a
 /// type not known here or a float whose bits are a NaN (the emulator keeps no NaN payload).
-fn memset_cell(w: &str, b: u8) -> Option<String> {
+pub(super) fn memset_cell(w: &str, b: u8) -> Option<String> {
     let bits = u64::from_le_bytes([b; 8]);
     Some(match w {
         "char" | "int8_t" => i8::from_le_bytes([b]).to_string(),

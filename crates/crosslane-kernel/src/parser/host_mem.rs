@@ -92,6 +92,35 @@ impl Parser<'_> {
         };
         // Launches given `d` before: a memset of part of it keeps what they wrote elsewhere.
         let after_launch = st.prior.get(&d).is_some_and(|p| !p.is_empty());
+        // A memset of whole cells over a host copy whose values are known: the copy's
+        // values with those cells each the byte repeated (`host_copy::memset_cell`).
+        if let (Some(v), Some(n), Some(start), Some(DevWrite::Copy)) =
+            (value, bytes, start, st.writes.get(&d))
+        {
+            let word = st.elem_word.get(&d).cloned();
+            let e = st.elem_bytes.get(&d).copied().unwrap_or(0);
+            let cell = word
+                .as_deref()
+                .and_then(|w| super::host_copy::memset_cell(w, (v & 0xff) as u8));
+            let old = st.copied.get(&d).cloned().flatten();
+            if let (Some(cell), Some((mut values, _)), true) =
+                (cell, old, e > 0 && start % e == 0 && n % e == 0)
+            {
+                let total = whole.map_or(values.len() as u64, |w| w / e);
+                values.resize(usize::try_from(total).unwrap_or(0), "undef".to_string());
+                let (s0, s1) = ((start / e) as usize, ((start + n) / e) as usize);
+                for c in values.iter_mut().take(s1).skip(s0) {
+                    c.clone_from(&cell);
+                }
+                if after_launch {
+                    st.host_cells.entry(d.clone()).or_default().push((start, n));
+                } else {
+                    st.prior.remove(&d);
+                }
+                st.copied.insert(d.clone(), Some((values, line)));
+                return;
+            }
+        }
         let fill = match (value, bytes, start) {
             (Some(v), Some(n), Some(start)) => {
                 // The value converted to unsigned char (CUDA Runtime API, cudaMemset).
@@ -290,6 +319,18 @@ impl Parser<'_> {
         args: &[HostArg],
     ) {
         for (j, a) in args.iter().enumerate() {
+            // A struct's pointer members: each member's allocation.
+            for (_, m) in &a.member_args {
+                if m.device.is_empty() {
+                    continue;
+                }
+                st.host_cells.remove(&m.device);
+                st.prior.entry(m.device.clone()).or_default().push((
+                    format!("`{kernel}` launched at line {line}"),
+                    id,
+                    j,
+                ));
+            }
             // The allocation the argument points into (`d`, `d + 4`, an alias of `d`).
             let name = if a.device.is_empty() {
                 a.text.trim()

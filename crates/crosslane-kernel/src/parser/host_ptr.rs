@@ -348,6 +348,72 @@ impl Parser<'_> {
         None
     }
 
+    /// `thrust::device_vector<T> v(n);` / `(n, x)` over `k..end`: an allocation `v` of `n`
+    /// elements, each `T()` (zero) or `x` (Thrust, `device_vector(size_type n)` and
+    /// `device_vector(size_type n, const value_type &value)`: "creates a device_vector with
+    /// copies of an exemplar element"), so `thrust::raw_pointer_cast(v.data())` points at it.
+    /// Returns whether the statement was taken.
+    pub(super) fn host_device_vector(&mut self, st: &mut HostState, k: usize, end: usize) -> bool {
+        let toks = self.toks;
+        let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        let words: Vec<&Tok> = toks[k..end.min(toks.len())]
+            .iter()
+            .map(|t| &t.tok)
+            .collect();
+        let (ty, name) = match words.as_slice() {
+            [Tok::Ident(t), Tok::Punct("::"), Tok::Ident(v), Tok::Punct("<"), Tok::Ident(ty), Tok::Punct(">"), Tok::Ident(name), Tok::Punct("("), ..]
+                if t == "thrust" && v == "device_vector" =>
+            {
+                (ty.clone(), name.clone())
+            }
+            _ => return false,
+        };
+        let open = k + 7;
+        let Some(c) = self.closing(open).filter(|&c| c < end) else {
+            return false;
+        };
+        let _ = tok;
+        let parts = split_commas(toks, open + 1, c);
+        let n = parts
+            .first()
+            .and_then(|&(a, b)| self.host_value(st, a, b))
+            .and_then(HostVal::int)
+            .and_then(|n| u64::try_from(n).ok())
+            .filter(|&n| n <= super::host::MAX_FILL as u64);
+        let value = match parts.get(1) {
+            Some(&(a, b)) => self.host_value(st, a, b).and_then(HostVal::text),
+            None => Some("0".to_string()),
+        };
+        let (Some(n), Some(bytes)) = (n, super::host_copy::type_bytes(&ty)) else {
+            return false;
+        };
+        let line = toks[k].line;
+        st.ptrs.remove(&name);
+        st.mallocs.insert(
+            name.clone(),
+            (n * bytes, "thrust::device_vector".into(), line),
+        );
+        st.elem_bytes.insert(name.clone(), bytes);
+        st.prior.remove(&name);
+        st.host_cells.remove(&name);
+        match value {
+            Some(v) => {
+                st.writes.insert(name.clone(), super::host::DevWrite::Copy);
+                st.copied
+                    .insert(name.clone(), Some((vec![v; n as usize], line)));
+                st.copies.insert(name.clone(), name);
+            }
+            None => {
+                let why = format!(
+                    "`{}` at line {line} fills it with a value that has no constant value here",
+                    super::host::text_of(&toks[k..end])
+                );
+                st.writes.insert(name, super::host::DevWrite::Other(why));
+            }
+        }
+        true
+    }
+
     /// `T *p = expr;`, `p = expr;`, `v.data = expr;`, `T *buf[2] = {a, b};`, `std::swap(a, b);`
     /// over `k..end` whose value is a pointer host code follows (or was one): records what the
     /// place now holds ([`HostState::ptrs`]). Returns whether the statement was taken.
@@ -428,6 +494,26 @@ impl Parser<'_> {
             for (i, v) in values.into_iter().enumerate() {
                 any |= v.is_some();
                 st.ptrs.insert(format!("{name}[{i}]"), v);
+            }
+            return any;
+        }
+        // `T *x = a, *y = b;`: each declarator ([dcl.decl]/3).
+        let parts = split_commas(toks, k, end);
+        if decl_from.is_some() && parts.len() > 1 {
+            let mut any = false;
+            for (pa, pb) in parts {
+                let Some(e) = (pa..pb).find(|&i| matches!(tok(i), Some(Tok::Punct("=")))) else {
+                    continue;
+                };
+                let Some(Tok::Ident(name)) = e.checked_sub(1).and_then(tok) else {
+                    continue;
+                };
+                let name = name.clone();
+                let value = self.ptr_value(st, e + 1, pb);
+                if value.is_some() || st.ptrs.contains_key(&name) {
+                    any |= value.is_some();
+                    st.ptrs.insert(name, value);
+                }
             }
             return any;
         }

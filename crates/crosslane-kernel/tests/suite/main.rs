@@ -39,6 +39,7 @@ mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_eval;
 mod kernel_host_memory;
+mod kernel_host_pointers;
 mod kernel_host_types;
 mod kernel_inference;
 mod kernel_launch_sequence;
