@@ -1393,55 +1393,6 @@ impl Parser<'_> {
 }
 
 impl Parser<'_> {
-    /// What launch argument `arg` finds at allocation (or host place) `d` from element `offset`
-    /// on: its length, the host copy, memset or launches that wrote it last (`host_mem`).
-    fn alloc_arg(st: &HostState, d: &str, offset: u64, arg: &mut HostArg) {
-        let d = d.to_string();
-        arg.offset = offset;
-        if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
-            arg.device.clone_from(&d);
-        }
-        let d = &d;
-        {
-            if let Some((n, call, line)) = st.mallocs.get(d) {
-                arg.malloc_bytes = Some(*n);
-                arg.malloc_from = format!("{call} at line {line}");
-            }
-            // The last write into `d` was a host-to-device copy (or is not known).
-            let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
-            if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
-                let at_copy = match st.copied.get(d) {
-                    Some(snapshot) => snapshot.as_ref(),
-                    None => st.fills.get(h),
-                };
-                if let Some((values, line)) = at_copy {
-                    arg.fill = Some(values.clone());
-                    arg.fill_line = *line;
-                    arg.fill_from.clone_from(h);
-                } else {
-                    arg.fill_unread = Some(h.clone());
-                }
-            }
-            // `h[i].x = …` of a host array of structs copied into `d`: per member.
-            let (members, line) = Self::copied_members(st, d);
-            if let (false, true, Some(h)) = (members.is_empty(), copied_last, st.copies.get(d)) {
-                (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
-                arg.fill_from.clone_from(h);
-            }
-            Self::device_contents(st, d, arg);
-            Self::view_of_alloc(st, d, offset, arg);
-            if let Some(fill) = arg.fill.as_mut() {
-                fill.drain(
-                    ..usize::try_from(offset)
-                        .unwrap_or(usize::MAX)
-                        .min(fill.len()),
-                );
-            }
-        }
-    }
-}
-
-impl Parser<'_> {
     /// The device pointer a launch argument over tokens `a..b` names and the elements past its
     /// start: `d` (0), `d + N` or `&d[N]` (C++17 [expr.add]/4; `&d[N]` is `d + N`,
     /// [expr.sub]/1), the offset `None` when `N` is no host constant. `None` for anything else.
