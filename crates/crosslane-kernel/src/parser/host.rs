@@ -476,7 +476,14 @@ impl Parser<'_> {
             for (i, t) in toks.iter().enumerate().take(close).skip(k) {
                 match &t.tok {
                     Tok::Punct("(" | "[") => depth += 1,
+                    // `int a[2] = {1, 2}, b[2] = {3, 4};`: an initializer list is no block.
+                    Tok::Punct("{")
+                        if depth > 0 || (i > k && matches!(toks[i - 1].tok, Tok::Punct("="))) =>
+                    {
+                        depth += 1
+                    }
                     Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
+                    Tok::Punct("}") if depth > 0 => depth -= 1,
                     Tok::Punct(";") if depth == 0 => return i,
                     Tok::Punct("{" | "}") if depth == 0 => return i,
                     _ => {}

@@ -198,6 +198,12 @@ impl Parser<'_> {
         {
             return;
         }
+        // `void* args[] = {&d, &n};`: an initializer list passes nothing to a call.
+        let end = (k + 1..end)
+            .find(|&i| {
+                matches!(toks[i].tok, Tok::Punct("{")) && matches!(toks[i - 1].tok, Tok::Punct("="))
+            })
+            .unwrap_or(end);
         let line = toks[k].line;
         let what = || format!("`{}` at line {line}", text_of(&toks[k..end]));
         for j in k..end {
@@ -219,6 +225,9 @@ impl Parser<'_> {
             if !(arg || member) {
                 continue;
             }
+            // An alias of a device pointer (`host_ptr`): the allocation it points into.
+            let alias = Self::place_value(st, n).map(|v| v.alloc);
+            let n = alias.as_ref().unwrap_or(n);
             if st.fills.contains_key(n) && !st.mallocs.contains_key(n) {
                 let why = format!(
                     "{} passes it to code the host reading does not follow",

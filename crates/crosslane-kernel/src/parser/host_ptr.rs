@@ -532,8 +532,10 @@ impl Parser<'_> {
             return false;
         }
         // A pointer the reading followed now holds something it cannot follow: `None`, so a
-        // launch given it says so instead of finding the old allocation.
+        // launch given it says so instead of finding the old allocation. The statement is then
+        // read on (a host function called there may launch kernels).
+        let taken = value.is_some();
         st.ptrs.insert(place, value);
-        true
+        taken
     }
 }

@@ -241,3 +241,44 @@ int main() {
     assert_eq!(at_launch(&t, "q"), vec![None; 4]);
     assert!(has(&t, Level::Warning, "host code passes `d` at line 6"));
 }
+
+#[test]
+fn arrays_initialized_in_one_declaration_are_both_copied_where_they_are_sent() {
+    let src = "\
+__global__ void look(const int *q, int *r) { r[threadIdx.x] = q[threadIdx.x]; }
+int main() {
+  int lo[2] = {1, 2}, hi[4] = {7, 8, 9, 10};
+  int *d, *r;
+  cudaMalloc(&d, 4 * sizeof(int)); cudaMalloc(&r, 4 * sizeof(int));
+  cudaMemcpy(d, lo, 2 * sizeof(int), cudaMemcpyHostToDevice);
+  cudaMemcpy(d + 2, hi + 2, 2 * sizeof(int), cudaMemcpyHostToDevice);
+  look<<<1, 4>>>(d, r);
+  return 0;
+}
+";
+    // lo fills cells 0 and 1; hi + 2 (9, 10) fills cells 2 and 3.
+    let t = run_entry(src, "look");
+    assert_eq!(ints(&t, "r"), some(&[1, 2, 9, 10]));
+}
+
+#[test]
+fn a_call_given_an_alias_may_write_the_allocation_it_points_into() {
+    let src = "\
+void scramble(int *p, int n);
+__global__ void look(const int *q, int *r) { r[threadIdx.x] = q[threadIdx.x]; }
+int main() {
+  int h[4] = {1, 2, 3, 4};
+  int *d, *r;
+  cudaMalloc(&d, 4 * sizeof(int)); cudaMalloc(&r, 4 * sizeof(int));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  int *v = d;
+  scramble(v, 4);
+  look<<<1, 4>>>(d, r);
+  return 0;
+}
+";
+    // `scramble` is not read and is given `d`'s memory through `v`: what it holds is unknown.
+    let t = run_entry(src, "look");
+    assert_eq!(at_launch(&t, "q"), vec![None; 4]);
+    assert!(has(&t, Level::Warning, "may write it"));
+}
