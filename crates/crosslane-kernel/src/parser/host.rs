@@ -251,6 +251,17 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
     )
 }
 
+/// A host pointer's value (`host_ptr`): the allocation it points into (named as in
+/// [`HostState::mallocs`] and [`HostState::writes`]) and the elements past its start, `None`
+/// when that count is not a host constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PtrVal {
+    /// The allocation's name.
+    pub alloc: String,
+    /// Elements past the allocation's start.
+    pub offset: Option<u64>,
+}
+
 /// An earlier launch given a device pointer: its name for a message, its
 /// [`HostLaunch::id`], and which of its arguments the pointer was.
 pub(super) type Prior = (String, u32, usize);
@@ -297,7 +308,7 @@ pub(super) struct HostState {
     /// Host pointer place (`a2`, `v.data`, `buf[1]`) → the pointer value host code assigned
     /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
     /// that names an allocation points at its start.
-    pub(super) ptrs: HashMap<String, Option<super::host_ptr::PtrVal>>,
+    pub(super) ptrs: HashMap<String, Option<PtrVal>>,
     /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
     /// memset or copy through `d + N` starts N such elements in.
     pub(super) elem_bytes: HashMap<String, u64>,
@@ -698,17 +709,7 @@ impl Parser<'_> {
                                 st.fills.remove(p);
                             }
                             if let Some(p) = &ptr {
-                                st.host_cells.remove(p);
-                                match super::host_copy::sizeof_word(&toks[parts[1].0..parts[1].1]) {
-                                    Some((e, w)) => {
-                                        st.elem_bytes.insert(p.clone(), e);
-                                        st.elem_word.insert(p.clone(), w);
-                                    }
-                                    None => {
-                                        st.elem_bytes.remove(p);
-                                        st.elem_word.remove(p);
-                                    }
-                                };
+                                self.malloc_elem(st, p, parts[1].0, parts[1].1);
                             }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
                                 st.mallocs.insert(p, (n, name.to_string(), toks[k].line));

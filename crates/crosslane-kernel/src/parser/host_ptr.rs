@@ -18,23 +18,12 @@
 //! [`MAX_PTR_DEPTH`].
 
 use super::const_eval::HostVal;
-use super::host::{split_commas, HostState};
+use super::host::{split_commas, HostState, PtrVal};
 use super::Parser;
 use crate::lexer::Tok;
 
 /// Deepest nesting of casts, parentheses and conditionals followed in one pointer expression.
 const MAX_PTR_DEPTH: usize = 16;
-
-/// A host pointer's value: the allocation it points into (named as in [`HostState::mallocs`]
-/// and [`HostState::writes`]) and the elements past its start, `None` when that count is not a
-/// host constant.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct PtrVal {
-    /// The allocation's name.
-    pub alloc: String,
-    /// Elements past the allocation's start.
-    pub offset: Option<u64>,
-}
 
 impl Parser<'_> {
     /// The place tokens `a..b` name, as an allocation or pointer variable is keyed: `d`, `v.data`
@@ -346,6 +335,23 @@ impl Parser<'_> {
             return Some((h, count(self, a + 3, b - 1)));
         }
         None
+    }
+
+    /// After `cudaMalloc(&p, size)` (`size` over tokens `a..b`): the bytes and type word of
+    /// `p`'s element from the `sizeof(T)` in the size (`n * sizeof(float)`), which a memset or
+    /// copy through `p + N` counts in; the host writes after launches start over.
+    pub(super) fn malloc_elem(&mut self, st: &mut HostState, p: &str, a: usize, b: usize) {
+        st.host_cells.remove(p);
+        match super::host_copy::sizeof_word(&self.toks[a..b]) {
+            Some((e, w)) => {
+                st.elem_bytes.insert(p.to_string(), e);
+                st.elem_word.insert(p.to_string(), w);
+            }
+            None => {
+                st.elem_bytes.remove(p);
+                st.elem_word.remove(p);
+            }
+        }
     }
 
     /// `thrust::device_vector<T> v(n);` / `(n, x)` over `k..end`: an allocation `v` of `n`
