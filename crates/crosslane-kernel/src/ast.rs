@@ -741,6 +741,16 @@ pub struct HostArg {
     /// The line of host code's last write in `overlay`.
     #[serde(skip)]
     pub overlay_line: u32,
+    /// Cells of the argument's view (start and length, in its elements) host code wrote after
+    /// the newest of `prior_launches` (a `cudaMemset` or `cudaMemcpy` of part of the buffer):
+    /// they hold host code's values, the rest what that launch left (`sequence.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub host_cells: Vec<(u64, u64)>,
+    /// A struct passed by value whose pointer members host code allocated (`cudaMalloc(&p.x,
+    /// …)`): each member's path (`x`) and what the launch finds through it, as an argument of
+    /// its own would.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub member_args: Vec<(String, HostArg)>,
 }
 
 fn is_zero(n: &u64) -> bool {

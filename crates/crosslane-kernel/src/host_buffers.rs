@@ -49,7 +49,11 @@ pub fn buffer_notes(
              launches on one stream){host}",
             a.ran_before.join(", then ")
         ));
-        return notes;
+        if a.memset.is_none() {
+            return notes;
+        }
+        // A memset before them: its bytes lie under what they wrote (cells they do not
+        // reach keep them).
     }
     if let Some((fill, what)) = &a.memset {
         let byte = fill

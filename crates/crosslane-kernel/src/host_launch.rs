@@ -36,8 +36,18 @@ pub(crate) fn source_args<'a>(
     }
     let mut out = Vec::new();
     for (g, a) in groups.into_iter().zip(args) {
-        let member = root(g[0]).is_some();
-        out.extend(g.into_iter().map(|p| (p, a, member)));
+        let member_of = root(g[0]).is_some();
+        out.extend(g.into_iter().map(|p| {
+            // A pointer member of a struct passed by value with memory of its own.
+            let member = p
+                .name
+                .split_once('.')
+                .and_then(|(_, path)| a.member_args.iter().find(|(m, _)| m == path));
+            match member {
+                Some((_, m)) if matches!(p.ty, Ty::Ptr(_)) => (p, m, false),
+                _ => (p, a, member_of),
+            }
+        }));
     }
     out
 }
@@ -55,6 +65,13 @@ pub(crate) fn struct_leaf(
         .iter()
         .find(|l| l.function == f.name && l.param == p.name)
         .map(|l| (l.stride.max(1), u64::from(l.count.max(1))))
+}
+
+/// The index in `args` of launch argument `a` ([`source_args`] gives a struct member's own
+/// argument, held inside the struct's).
+pub(crate) fn arg_index(args: &[super::ast::HostArg], a: &super::ast::HostArg) -> Option<usize> {
+    args.iter()
+        .position(|x| std::ptr::eq(x, a) || x.member_args.iter().any(|(_, m)| std::ptr::eq(m, a)))
 }
 
 /// The launch that applies to `config`: of `config.entry` when it is set, else of the kernel
@@ -412,6 +429,30 @@ pub fn apply_host_launch(
                              literal list, std::fill / std::fill_n / std::iota, memset to 0); its \
                              cells are undefined here: set them (CLI: --buffer {}=FILL)",
                             p.name, p.name
+                        ),
+                        "",
+                    ));
+                }
+                if !config.args.contains_key(&p.name) {
+                    // Host code passes a pointer whose memory it does not follow here (a
+                    // pointer from a call, a place not read): what the device holds there is
+                    // not known, so undefined cells, said; never the index fill.
+                    config.args.insert(p.name.clone(), "undef".to_string());
+                    let why = if a.device.is_empty() {
+                        "a pointer the host reading does not follow to an allocation host code \
+                         makes here (read are: `cudaMalloc`/`hipMalloc` into a variable, a \
+                         struct member or an array element, and pointers assigned from those, \
+                         with `+ N`, `&p[N]`, casts and `c ? p : q` on a host constant)"
+                    } else {
+                        "memory whose contents host code writes in a way not read here"
+                    };
+                    notes.push(KernelDiagnostic::new(
+                        launch.span,
+                        Level::Warning,
+                        format!(
+                            "`{}`: host code passes `{}` at line {launch_line}, {why}; its \
+                             cells are undefined here: set them (CLI: --buffer {}=FILL)",
+                            p.name, a.text, p.name
                         ),
                         "",
                     ));

@@ -53,6 +53,10 @@ type Source = (u32, usize);
 #[derive(Clone, Default)]
 struct Ran {
     bufs: HashMap<(u32, usize), Vec<(String, Buffer)>>,
+    /// Each kept buffer (launch id, argument index, parameter name) → the allocation of host
+    /// code it views ([`HostArg::device`], empty when not known) and the elements past its
+    /// start it begins at ([`HostArg::offset`]: `d + 4` views `d` from element 4 on).
+    views: HashMap<(u32, usize, String), (String, u64)>,
     /// Bytes of the buffers kept in `bufs`, charged against `--max-memory`: a loop of launches
     /// over a large buffer keeps one copy per launch.
     kept: u64,
@@ -125,10 +129,9 @@ fn earlier(
                 stack.push(p);
             }
         }
-        for a in &l.args {
-            let Some(&(id, _)) = a.prior_ids.last() else {
-                continue;
-            };
+        // Every launch given the buffer since host code last wrote all of it: one through
+        // `d + 4` and one through `d` each leave part of it.
+        for &(id, _) in l.args.iter().flat_map(|a| &a.prior_ids) {
             let Some(p) = by_id.get(&id).filter(|p| !p.undecided) else {
                 continue;
             };
@@ -172,39 +175,93 @@ fn later<'p>(
 /// Marks each buffer argument of `l` whose contents an earlier launch left (in `ran`): host
 /// code's own account of it (an earlier launch not run, fresh memory, a copy before it) gives
 /// way to that launch's result. Returns the arguments so marked with their source.
-fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usize, Source)> {
+fn mark(l: &mut HostLaunch, ran: &Ran, by_id: &HashMap<u32, String>) -> Vec<(usize, Vec<Source>)> {
     let mut out = Vec::new();
     for (j, a) in l.args.iter_mut().enumerate() {
-        let Some(&src) = a.prior_ids.last() else {
-            continue;
-        };
-        if !ran.bufs.contains_key(&src) {
-            continue;
+        if let Some(srcs) = mark_arg(a, ran, by_id) {
+            out.push((j, srcs));
         }
-        let names: Vec<String> = a
-            .prior_ids
-            .iter()
-            .filter_map(|(id, _)| by_id.get(id).cloned())
-            .collect();
-        *a = HostArg {
-            ran_before: names,
-            prior_ids: a.prior_ids.clone(),
-            text: std::mem::take(&mut a.text),
-            malloc_bytes: a.malloc_bytes,
-            malloc_from: std::mem::take(&mut a.malloc_from),
-            overlay: std::mem::take(&mut a.overlay),
-            overlay_line: a.overlay_line,
-            ..HostArg::default()
-        };
-        out.push((j, src));
     }
     out
+}
+
+/// [`mark`] for one argument (and each pointer member of a struct argument): the earlier
+/// launches whose buffers it takes, `None` when none ran.
+fn mark_arg(a: &mut HostArg, ran: &Ran, by_id: &HashMap<u32, String>) -> Option<Vec<Source>> {
+    let mut members = std::mem::take(&mut a.member_args);
+    for (_, m) in &mut members {
+        mark_arg(m, ran, by_id);
+    }
+    let srcs: Vec<Source> = a
+        .prior_ids
+        .iter()
+        .copied()
+        .filter(|s| ran.bufs.contains_key(s))
+        .collect();
+    if srcs.is_empty() {
+        a.member_args = members;
+        return None;
+    }
+    let names: Vec<String> = a
+        .prior_ids
+        .iter()
+        .filter_map(|(id, _)| by_id.get(id).cloned())
+        .collect();
+    // What host code wrote before those launches stays under them: a cell none of them
+    // reaches (they were given `d + 4`, this launch `d`) holds it, as on the device.
+    *a = HostArg {
+        ran_before: names,
+        prior_ids: a.prior_ids.clone(),
+        text: std::mem::take(&mut a.text),
+        malloc_bytes: a.malloc_bytes,
+        malloc_from: std::mem::take(&mut a.malloc_from),
+        offset: a.offset,
+        device: std::mem::take(&mut a.device),
+        memset: a.memset.take(),
+        fill: a.fill.take(),
+        fill_from: std::mem::take(&mut a.fill_from),
+        fill_line: a.fill_line,
+        managed: a.managed,
+        host_cells: std::mem::take(&mut a.host_cells),
+        fields: std::mem::take(&mut a.fields),
+        member_args: members,
+        overlay: std::mem::take(&mut a.overlay),
+        overlay_line: a.overlay_line,
+        ..HostArg::default()
+    };
+    Some(srcs)
+}
+
+/// The buffer launch argument `src` left that parameter `name` given allocation `dev` takes,
+/// with the element of the allocation it starts at: the one viewing `dev` (a struct's member
+/// passed on as a plain pointer), else the one of the same struct member path.
+fn pick<'r>(ran: &'r Ran, src: Source, name: &str, dev: &str) -> Option<(&'r Buffer, u64)> {
+    let kept = ran.bufs.get(&src)?;
+    let view = |n: &str| ran.views.get(&(src.0, src.1, n.to_string()));
+    let member = |n: &str| n.split_once('.').map_or("", |(_, m)| m).to_string();
+    let by_dev = kept
+        .iter()
+        .find(|(n, _)| !dev.is_empty() && view(n).is_some_and(|v| v.0 == dev));
+    let (n, b) = by_dev.or_else(|| kept.iter().find(|(n, _)| member(n) == member(name)))?;
+    Some((b, view(n).map_or(0, |v| v.1)))
 }
 
 /// Copies the cells of `from` into buffer `to` of `ex` (its memory and its fill at launch):
 /// as many as both hold. False when the element types differ (the bytes are not
 /// reinterpreted here).
-fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool {
+///
+/// `shift` is the element of `from` that cell 0 of `name` is (the argument views the
+/// allocation `shift` elements past where `from`'s launch's did; negative when before): cells
+/// outside `from` keep what they held, and so do the cells in `keep` (ranges of `name`'s
+/// cells, start and length, host code wrote after `from`'s launch).
+fn inject(
+    ex: &mut Executor,
+    name: &str,
+    from: &Buffer,
+    at_launch: bool,
+    shift: i128,
+    keep: &[(u64, u64)],
+) -> bool {
     let Some(&b) = ex.global_bufs.get(name) else {
         return false;
     };
@@ -223,11 +280,18 @@ fn inject(ex: &mut Executor, name: &str, from: &Buffer, at_launch: bool) -> bool
         // The allocation the earlier launch saw is the buffer's size: a launch whose own
         // arguments did not give it (a buffer sized by the default of one cell per thread)
         // takes it, so its reads past that default find the cells, not "outside the buffer".
-        if to.cells.len() < from.cells.len() {
+        if shift == 0 && to.cells.len() < from.cells.len() {
             to.cells.resize(from.cells.len(), None);
         }
-        for (c, v) in to.cells.iter_mut().zip(&from.cells) {
-            c.clone_from(v);
+        for (i, c) in to.cells.iter_mut().enumerate() {
+            let kept = keep
+                .iter()
+                .any(|&(s, n)| (i as u64) >= s && (i as u64) < s.saturating_add(n));
+            let src = i128::try_from(i).unwrap_or(i128::MAX).saturating_add(shift);
+            let v = usize::try_from(src).ok().and_then(|s| from.cells.get(s));
+            if let (false, Some(v)) = (kept, v) {
+                c.clone_from(v);
+            }
         }
     }
     true
@@ -282,7 +346,7 @@ fn fill_from(
     ex: &mut Executor,
     program: &Program,
     launch: &HostLaunch,
-    marked: &[(usize, Source)],
+    marked: &[(usize, Vec<Source>)],
     ran: &Ran,
     user: &LaunchConfig,
 ) -> Vec<KernelDiagnostic> {
@@ -291,21 +355,34 @@ fn fill_from(
         return notes;
     };
     for (p, a, _) in super::host_launch::source_args(f, &launch.args) {
-        let Some(j) = launch.args.iter().position(|x| std::ptr::eq(x, a)) else {
+        let Some(j) = super::host_launch::arg_index(&launch.args, a) else {
             continue;
         };
-        let Some(&(_, src)) = marked.iter().find(|(k, _)| *k == j) else {
+        let Some((_, srcs)) = marked.iter().find(|(k, _)| *k == j) else {
             continue;
         };
-        if user.args.contains_key(&p.name) {
+        // A struct's scalar members hold host code's values, not a launch's.
+        if user.args.contains_key(&p.name) || !matches!(p.ty, crate::types::Ty::Ptr(_)) {
             continue;
         }
-        let member = p.name.split_once('.').map_or("", |(_, m)| m);
-        let from = ran.bufs.get(&src).and_then(|v| {
-            v.iter()
-                .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
-        });
-        let ok = from.is_some_and(|(_, b)| inject(ex, &p.name, b, true));
+        // Each earlier launch's buffer in host order, the newest last, each at its offset.
+        let mut ok = true;
+        for src in srcs {
+            let found = pick(ran, *src, &p.name, &a.device);
+            if found.is_none() && !a.device.is_empty() {
+                // That launch was given another allocation of this struct argument.
+                continue;
+            }
+            let from = found.map(|f| f.0);
+            let shift = i128::from(a.offset) - i128::from(found.map_or(0, |f| f.1));
+            // Host writes after the newest launch only (earlier ones' chains ended there).
+            let keep: &[(u64, u64)] = if Some(src) == srcs.last() {
+                &a.host_cells
+            } else {
+                &[]
+            };
+            ok &= from.is_some_and(|b| inject(ex, &p.name, b, true, shift, keep));
+        }
         if ok && !a.overlay.is_empty() {
             notes.extend(overlay(ex, &p.name, a));
         }
@@ -481,7 +558,7 @@ fn run_one(
 fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran) {
     let mut got: Vec<(usize, String, Buffer, Option<Buffer>)> = Vec::new();
     for (p, a, _) in super::host_launch::source_args(f, &l.args) {
-        let Some(j) = l.args.iter().position(|x| std::ptr::eq(x, a)) else {
+        let Some(j) = super::host_launch::arg_index(&l.args, a) else {
             continue;
         };
         let Some(&b) = ex.global_bufs.get(&p.name) else {
@@ -516,6 +593,12 @@ fn store(ex: &Executor, f: &super::ast::Function, l: &HostLaunch, ran: &mut Ran)
             .kept
             .saturating_add((buf.cells.len() as u64).saturating_mul(cell));
         ran.bufs.entry((l.id, j)).or_default().push((name, buf));
+    }
+    for (p, a, _) in super::host_launch::source_args(f, &l.args) {
+        if let Some(j) = super::host_launch::arg_index(&l.args, a) {
+            ran.views
+                .insert((l.id, j, p.name.clone()), (a.device.clone(), a.offset));
+        }
     }
 }
 
@@ -717,17 +800,24 @@ impl Executor {
         }
         // Each buffer's newest version: follow it from launch to launch.
         for (p, a, _) in &params {
-            let Some(j) = traced.args.iter().position(|x| std::ptr::eq(x, *a)) else {
+            let Some(j) = super::host_launch::arg_index(&traced.args, a) else {
                 continue;
             };
             let mut cur = (traced.id, j);
             for _ in 0..=later.after.len() {
+                // The next launch given this memory: one whose argument lists `cur` among the
+                // launches before it (and, for a known allocation, keeps a buffer of it).
                 let next = later.after.iter().find_map(|m| {
-                    let k = m
-                        .args
-                        .iter()
-                        .position(|b| b.prior_ids.last() == Some(&cur))?;
-                    ran.bufs.contains_key(&(m.id, k)).then_some((m.id, k))
+                    m.args.iter().enumerate().find_map(|(k, b)| {
+                        let src = (m.id, k);
+                        (b.prior_ids.last() == Some(&cur)
+                            || (!a.device.is_empty() && b.prior_ids.contains(&cur)))
+                        .then_some(())?;
+                        let kept = ran.bufs.contains_key(&src)
+                            && (a.device.is_empty()
+                                || pick(&ran, src, &p.name, &a.device).is_some());
+                        kept.then_some(src)
+                    })
                 });
                 match next {
                     Some(n) => cur = n,
@@ -737,13 +827,10 @@ impl Executor {
             if cur == (traced.id, j) {
                 continue;
             }
-            let member = p.name.split_once('.').map_or("", |(_, m)| m);
-            if let Some((_, b)) = ran.bufs.get(&cur).and_then(|v| {
-                v.iter()
-                    .find(|(n, _)| n.split_once('.').map_or("", |(_, m)| m) == member)
-            }) {
+            if let Some((b, at)) = pick(&ran, cur, &p.name, &a.device) {
                 let b = b.clone();
-                inject(self, &p.name, &b, false);
+                let shift = i128::from(a.offset) - i128::from(at);
+                inject(self, &p.name, &b, false, shift, &[]);
             }
         }
         finish_vars(self, &ran.vars, traced.id);

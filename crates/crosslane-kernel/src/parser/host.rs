@@ -255,6 +255,17 @@ pub(super) fn loop_note(trips: Option<i128>) -> String {
     )
 }
 
+/// A host pointer's value (`host_ptr`): the allocation it points into (named as in
+/// [`HostState::mallocs`] and [`HostState::writes`]) and the elements past its start, `None`
+/// when that count is not a host constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PtrVal {
+    /// The allocation's name.
+    pub alloc: String,
+    /// Elements past the allocation's start.
+    pub offset: Option<u64>,
+}
+
 /// An earlier launch given a device pointer: its name for a message, its
 /// [`HostLaunch::id`], and which of its arguments the pointer was.
 pub(super) type Prior = (String, u32, usize);
@@ -307,6 +318,20 @@ pub(super) struct HostState {
     pub(super) overlay: HashMap<String, (std::collections::BTreeMap<usize, String>, u32)>,
     /// Host array (`T h[N];` of an arithmetic `T`) → its bytes, for `sizeof(h)`.
     pub(super) array_bytes: HashMap<String, u64>,
+    /// Host pointer place (`a2`, `v.data`, `buf[1]`) → the pointer value host code assigned
+    /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
+    /// that names an allocation points at its start.
+    pub(super) ptrs: HashMap<String, Option<PtrVal>>,
+    /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
+    /// memset or copy through `d + N` starts N such elements in.
+    pub(super) elem_bytes: HashMap<String, u64>,
+    /// Allocation → the scalar type word of that `sizeof(T)` (`int`), for the cell values a
+    /// memset's bytes give.
+    pub(super) elem_word: HashMap<String, String>,
+    /// Allocation → byte ranges (start, length) host code wrote after the launches given it
+    /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
+    /// launches left.
+    pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
 }
 
 impl Parser<'_> {
@@ -465,7 +490,14 @@ impl Parser<'_> {
             for (i, t) in toks.iter().enumerate().take(close).skip(k) {
                 match &t.tok {
                     Tok::Punct("(" | "[") => depth += 1,
+                    // `int a[2] = {1, 2}, b[2] = {3, 4};`: an initializer list is no block.
+                    Tok::Punct("{")
+                        if depth > 0 || (i > k && matches!(toks[i - 1].tok, Tok::Punct("="))) =>
+                    {
+                        depth += 1
+                    }
                     Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
+                    Tok::Punct("}") if depth > 0 => depth -= 1,
                     Tok::Punct(";") if depth == 0 => return i,
                     Tok::Punct("{" | "}") if depth == 0 => return i,
                     _ => {}
@@ -499,6 +531,15 @@ impl Parser<'_> {
                 for (a, b) in parts {
                     self.host_statement(st, a, b);
                 }
+                return end + 1;
+            }
+        }
+        // `int *a2 = a + 4;`, `a = b;`, `std::swap(a, b);`: a pointer's new value (`host_ptr`).
+        if matches!(tok(k), Some(Tok::Ident(_))) {
+            let end = stmt_end();
+            if !launches_in(&toks[k..end])
+                && (self.host_device_vector(st, k, end) || self.host_ptr_assign(st, k, end))
+            {
                 return end + 1;
             }
         }
@@ -652,10 +693,17 @@ impl Parser<'_> {
                         let parts = split_commas(toks, k + 2, c);
                         if parts.len() >= 2 {
                             let (a, b) = parts[0];
-                            let ptr = toks[a..b].iter().rev().find_map(|t| match &t.tok {
-                                Tok::Ident(n) => Some(n.clone()),
-                                _ => None,
+                            // `&d`, `&v.data`, `&buf[1]`, `(void **)&d`: the place written.
+                            let ptr = self.ptr_place(st, a, b).or_else(|| {
+                                toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                                    Tok::Ident(n) => Some(n.clone()),
+                                    _ => None,
+                                })
                             });
+                            if let Some(p) = &ptr {
+                                // The place now holds its own new allocation.
+                                st.ptrs.remove(p);
+                            }
                             let bytes = self
                                 .host_value(st, parts[1].0, parts[1].1)
                                 .and_then(HostVal::int)
@@ -672,6 +720,9 @@ impl Parser<'_> {
                                 st.fills.remove(p);
                                 st.managed_snap.remove(p);
                                 st.overlay.remove(p);
+                            }
+                            if let Some(p) = &ptr {
+                                self.malloc_elem(st, p, parts[1].0, parts[1].1);
                             }
                             if let (Some(p), Some(n)) = (ptr, bytes) {
                                 st.mallocs.insert(p, (n, name.to_string(), toks[k].line));
@@ -779,9 +830,26 @@ impl Parser<'_> {
                                 other => member_call(other, "data"),
                             }
                         };
-                        let (dst, src) = (one(parts.first()), one(parts.get(1)));
+                        // The destination as a pointer value (`host_ptr`: an alias, a
+                        // member, `buf[1]`, a cast); its start by name.
+                        let dptr = parts.first().and_then(|&(a, b)| self.ptr_value(st, a, b));
+                        let dst = match &dptr {
+                            Some(v) if v.offset == Some(0) => Some(v.alloc.clone()),
+                            _ => one(parts.first()),
+                        };
+                        // `h + 4` / `&h[4]`: a host array from that element on.
+                        let (src, src_off) = match one(parts.get(1)) {
+                            Some(h) => (Some(h), Some(0)),
+                            None => match parts.get(1) {
+                                Some(&(a, b)) => match self.host_array_at(st, a, b) {
+                                    Some((h, off)) => (Some(h), off),
+                                    None => (None, Some(0)),
+                                },
+                                None => (None, Some(0)),
+                            },
+                        };
                         if let (true, Some(h)) = (to_device, &src) {
-                            if self.host_copy_part(st, k, c, &parts, h) {
+                            if self.host_copy_part(st, k, c, &parts, h, src_off) {
                                 return end + 1;
                             }
                         }
@@ -1307,47 +1375,9 @@ impl Parser<'_> {
                 ));
             }
             if let Some((d, Some(offset))) = pointer {
-                arg.offset = offset;
-                if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
-                    arg.device.clone_from(&d);
-                }
-                let d = &d;
+                Self::alloc_arg(st, &d, offset, &mut arg);
                 {
-                    if let Some((n, call, line)) = st.mallocs.get(d) {
-                        arg.malloc_bytes = Some(*n);
-                        arg.malloc_from = format!("{call} at line {line}");
-                    }
-                    // The last write into `d` was a host-to-device copy (or is not known).
-                    let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
-                    if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
-                        let at_copy = match st.copied.get(d) {
-                            Some(snapshot) => snapshot.as_ref(),
-                            None => st.fills.get(h),
-                        };
-                        if let Some((values, line)) = at_copy {
-                            arg.fill = Some(values.clone());
-                            arg.fill_line = *line;
-                            arg.fill_from.clone_from(h);
-                        } else {
-                            arg.fill_unread = Some(h.clone());
-                        }
-                    }
-                    // `h[i].x = …` of a host array of structs copied into `d`: per member.
-                    let (members, line) = Self::copied_members(st, d);
-                    if let (false, true, Some(h)) =
-                        (members.is_empty(), copied_last, st.copies.get(d))
-                    {
-                        (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
-                        arg.fill_from.clone_from(h);
-                    }
-                    Self::device_contents(st, d, &mut arg);
-                    if let Some(fill) = arg.fill.as_mut() {
-                        fill.drain(
-                            ..usize::try_from(offset)
-                                .unwrap_or(usize::MAX)
-                                .min(fill.len()),
-                        );
-                    }
+                    let d = &d;
                     // `p.n = 20;` of a struct passed by value: its members' values.
                     let prefix = format!("{d}.");
                     let mut fields: Vec<(String, String)> = st
@@ -1359,6 +1389,42 @@ impl Parser<'_> {
                         .collect();
                     fields.sort();
                     arg.fields = fields;
+                    // `P p; cudaMalloc(&p.x, …);` passed by value: each pointer member's memory
+                    // (`host_ptr` keys the places `p.x`), for the kernel's `p.x` parameter.
+                    let mut places: Vec<&String> = st
+                        .mallocs
+                        .keys()
+                        .chain(st.writes.keys())
+                        .chain(st.ptrs.keys())
+                        .filter(|n| n.starts_with(&prefix))
+                        .collect();
+                    places.sort();
+                    places.dedup();
+                    for place in places {
+                        let Some(v) = Self::place_value(st, place) else {
+                            continue;
+                        };
+                        let mut m = HostArg {
+                            text: place.clone(),
+                            ..HostArg::default()
+                        };
+                        match v.offset {
+                            Some(o) => Self::alloc_arg(st, &v.alloc, o, &mut m),
+                            None => {
+                                m.write_unread = Some(format!(
+                                    "`{place}` points into `{}` at an offset that has no \
+                                     constant value here",
+                                    v.alloc
+                                ));
+                            }
+                        }
+                        let path = place[prefix.len()..].to_string();
+                        arg.prior_ids.extend(m.prior_ids.iter().copied());
+                        arg.prior_launches.extend(m.prior_launches.iter().cloned());
+                        arg.member_args.push((path, m));
+                    }
+                    arg.prior_ids.sort_unstable();
+                    arg.prior_ids.dedup_by_key(|p| p.0);
                 }
             }
             out.push(arg);
@@ -1408,6 +1474,11 @@ impl Parser<'_> {
                 .and_then(HostVal::int)
                 .and_then(|n| u64::try_from(n).ok())
         };
+        // A pointer value host code follows (`host_ptr`): an alias, a member, a cast, a
+        // conditional, `d + N`.
+        if let Some(v) = self.ptr_value(st, a, b) {
+            return Some((v.alloc, v.offset));
+        }
         match toks
             .get(a..b)?
             .iter()

@@ -13,7 +13,7 @@ use crate::lexer::Tok;
 
 /// Bytes of a scalar type word as `sizeof(T)` names it in a copy's count (the CUDA/HIP data
 /// models: `int` 4, `long` 8 on Linux x86-64, `half` 2).
-fn type_bytes(w: &str) -> Option<u64> {
+pub(super) fn type_bytes(w: &str) -> Option<u64> {
     Some(match w {
         "char" | "int8_t" | "uint8_t" | "bool" => 1,
         "short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
@@ -23,10 +23,22 @@ fn type_bytes(w: &str) -> Option<u64> {
     })
 }
 
+/// Bytes of the scalar type a `sizeof(T)` in tokens names (`n * sizeof(float)`: 4), when one
+/// does.
+pub(super) fn sizeof_word(toks: &[crate::lexer::Token]) -> Option<(u64, String)> {
+    toks.windows(4)
+        .find_map(|w| match (&w[0].tok, &w[1].tok, &w[2].tok, &w[3].tok) {
+            (Tok::Ident(s), Tok::Punct("("), Tok::Ident(t), Tok::Punct(")")) if s == "sizeof" => {
+                Some((type_bytes(t)?, t.clone()))
+            }
+            _ => None,
+        })
+}
+
 /// The value of one cell of scalar type word `w` whose every byte is `b` (what `cudaMemset(d,
 /// b, …)` leaves: CUDA Runtime API, cudaMemset fills bytes), as a fill's text; `None` for a
 /// type not known here or a float whose bits are a NaN (the emulator keeps no NaN payload).
-fn memset_cell(w: &str, b: u8) -> Option<String> {
+pub(super) fn memset_cell(w: &str, b: u8) -> Option<String> {
     let bits = u64::from_le_bytes([b; 8]);
     Some(match w {
         "char" | "int8_t" => i8::from_le_bytes([b]).to_string(),
@@ -60,37 +72,33 @@ impl Parser<'_> {
         c: usize,
         parts: &[(usize, usize)],
         h: &str,
+        src_off: Option<u64>,
     ) -> bool {
         let toks = self.toks;
         let (Some(&(da, db)), Some(&(na, nb))) = (parts.first(), parts.get(2)) else {
             return false;
         };
-        // The destination: `d`, `d + off`, `&d[off]`.
-        let (d, off) = match &toks[da..db] {
-            [t] => (t, Some(0)),
-            [t, plus, ..] if matches!(plus.tok, Tok::Punct("+")) => {
-                (t, self.host_value(st, da + 2, db).and_then(HostVal::int))
-            }
-            [amp, t, open, .., shut]
-                if matches!(amp.tok, Tok::Punct("&"))
-                    && matches!(open.tok, Tok::Punct("["))
-                    && matches!(shut.tok, Tok::Punct("]")) =>
-            {
-                (
-                    t,
-                    self.host_value(st, da + 3, db - 1).and_then(HostVal::int),
-                )
-            }
-            _ => return false,
+        // The destination: `d`, `d + off`, `&d[off]`, an alias (`host_ptr`).
+        let Some(dst) = self.ptr_value(st, da, db) else {
+            return false;
         };
-        let Tok::Ident(d) = &d.tok else { return false };
-        let d = d.clone();
+        let (d, off) = (dst.alloc, dst.offset.map(i128::from));
         if !st.writes.contains_key(&d) {
             return false;
         }
         let line = toks[k].line;
         let what = format!("`{}` at line {line}", text_of(&toks[k..=c]));
-        let src = st.fills.get(h).map(|f| f.0.clone());
+        // `h + 4`: the source from that element on.
+        let src = match src_off {
+            Some(o) => st
+                .fills
+                .get(h)
+                .and_then(|f| f.0.get(usize::try_from(o).ok()?..).map(<[String]>::to_vec)),
+            None => None,
+        };
+        let shifted = src_off != Some(0);
+        // Launches given `d` before: a copy into part of it keeps what they wrote elsewhere.
+        let after_launch = st.prior.get(&d).is_some_and(|p| !p.is_empty());
         // Cells copied: the whole source for `sizeof(h)`, else bytes / sizeof(T).
         let words: Vec<&Tok> = toks[na..nb].iter().map(|t| &t.tok).collect();
         let whole_src = matches!(words.as_slice(),
@@ -103,7 +111,9 @@ impl Parser<'_> {
             }
             _ => None,
         });
-        let elem = elem_word.and_then(type_bytes);
+        let elem = elem_word
+            .and_then(type_bytes)
+            .or_else(|| st.elem_bytes.get(&d).copied());
         let bytes = self
             .host_value(st, na, nb)
             .and_then(HostVal::int)
@@ -121,10 +131,25 @@ impl Parser<'_> {
         // wrote: the caller's plain copy.
         // (A source whose fill is not read, or a count not read, into the start: the caller's
         // copy says so.)
-        if off == Some(0) && (src.is_none() || (cells.is_none() && prior.is_none())) {
+        if off == Some(0)
+            && !shifted
+            && !after_launch
+            && (src.is_none() || (cells.is_none() && prior.is_none()))
+        {
             return false;
         }
+        let total_cells = st
+            .mallocs
+            .get(&d)
+            .map(|m| m.0)
+            .zip(elem)
+            .map(|(b, e)| b / e.max(1));
+        let covers_all = total_cells
+            .zip(cells)
+            .is_some_and(|(t, n)| off == Some(0) && n >= t);
         if off == Some(0)
+            && !shifted
+            && (!after_launch || covers_all)
             && src
                 .as_ref()
                 .zip(cells)
@@ -142,6 +167,9 @@ impl Parser<'_> {
             _ => None,
         };
         let base = match st.writes.get(&d) {
+            // After a launch host code's own account of the rest no longer stands: the
+            // launch's values are put there (`host_cells`).
+            _ if after_launch => total.map(|t| vec!["undef".to_string(); t as usize]),
             Some(DevWrite::Copy) => prior.clone(),
             Some(DevWrite::Fresh(..)) => total.map(|t| vec!["undef".to_string(); t as usize]),
             // A memset of one byte over the buffer: each cell that byte repeated.
@@ -163,7 +191,19 @@ impl Parser<'_> {
             }
             _ => None,
         };
-        st.prior.remove(&d);
+        match (&merged, after_launch, off, cells, elem) {
+            (Some(_), true, Some(o), Some(n), Some(e)) => {
+                let (o, n, e) = (o as u64, n, e);
+                st.host_cells
+                    .entry(d.clone())
+                    .or_default()
+                    .push((o.saturating_mul(e), n.saturating_mul(e)));
+            }
+            _ => {
+                st.prior.remove(&d);
+                st.host_cells.remove(&d);
+            }
+        }
         match merged {
             Some(values) => {
                 let from = match st.copies.get(&d).filter(|_| prior.is_some()) {

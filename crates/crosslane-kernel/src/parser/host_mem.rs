@@ -27,6 +27,18 @@ use crate::lexer::Tok;
 /// buffer is one value however large).
 const MAX_MEMSET_LIST: u64 = 1 << 20;
 
+/// The `w` bytes a memset fill (`u8:1` over the whole buffer, or `u8:1,1,undef,…`) gives, as
+/// a byte list's items; `None` for any other fill.
+fn memset_bytes(fill: &str, w: u64) -> Option<Vec<String>> {
+    let list = fill.strip_prefix("u8:")?;
+    let mut items: Vec<String> = list.split(',').map(str::to_string).collect();
+    if items.len() == 1 {
+        items = vec![items[0].clone(); usize::try_from(w).ok()?];
+    }
+    items.resize(usize::try_from(w).ok()?, "undef".to_string());
+    Some(items)
+}
+
 /// Statements that name a device pointer or host array without writing it.
 const NO_WRITE: &[&str] = &[
     "cudaFree",
@@ -52,9 +64,13 @@ impl Parser<'_> {
         else {
             return;
         };
-        let Some(d) = toks[a..b].iter().rev().find_map(|t| match &t.tok {
-            Tok::Ident(n) => Some(n.clone()),
-            _ => None,
+        // `d`, `d + 2`, `&d[2]`, an alias of `d` (`host_ptr`).
+        let ptr = self.ptr_value(st, a, b);
+        let Some(d) = ptr.as_ref().map(|p| p.alloc.clone()).or_else(|| {
+            toks[a..b].iter().rev().find_map(|t| match &t.tok {
+                Tok::Ident(n) => Some(n.clone()),
+                _ => None,
+            })
         }) else {
             return;
         };
@@ -68,15 +84,74 @@ impl Parser<'_> {
             .and_then(super::const_eval::HostVal::int)
             .and_then(|n| u64::try_from(n).ok());
         let whole = st.mallocs.get(&d).map(|m| m.0);
-        let fill = match (value, bytes) {
-            (Some(v), Some(n)) => {
+        // The first byte set: the pointer's element offset times its element's bytes.
+        let start = match ptr.as_ref().map(|p| p.offset) {
+            None | Some(Some(0)) => Some(0),
+            Some(Some(n)) => st.elem_bytes.get(&d).map(|e| n.saturating_mul(*e)),
+            Some(None) => None,
+        };
+        // Launches given `d` before: a memset of part of it keeps what they wrote elsewhere.
+        let after_launch = st.prior.get(&d).is_some_and(|p| !p.is_empty());
+        // A memset of whole cells over a host copy whose values are known: the copy's
+        // values with those cells each the byte repeated (`host_copy::memset_cell`).
+        if let (Some(v), Some(n), Some(start), Some(DevWrite::Copy)) =
+            (value, bytes, start, st.writes.get(&d))
+        {
+            let word = st.elem_word.get(&d).cloned();
+            let e = st.elem_bytes.get(&d).copied().unwrap_or(0);
+            let cell = word
+                .as_deref()
+                .and_then(|w| super::host_copy::memset_cell(w, (v & 0xff) as u8));
+            let old = st.copied.get(&d).cloned().flatten();
+            if let (Some(cell), Some((mut values, _)), true) =
+                (cell, old, e > 0 && start % e == 0 && n % e == 0)
+            {
+                let total = whole.map_or(values.len() as u64, |w| w / e);
+                values.resize(usize::try_from(total).unwrap_or(0), "undef".to_string());
+                let (s0, s1) = ((start / e) as usize, ((start + n) / e) as usize);
+                for c in values.iter_mut().take(s1).skip(s0) {
+                    c.clone_from(&cell);
+                }
+                if after_launch {
+                    st.host_cells.entry(d.clone()).or_default().push((start, n));
+                } else {
+                    st.prior.remove(&d);
+                }
+                st.copied.insert(d.clone(), Some((values, line)));
+                return;
+            }
+        }
+        let fill = match (value, bytes, start) {
+            (Some(v), Some(n), Some(start)) => {
                 // The value converted to unsigned char (CUDA Runtime API, cudaMemset).
                 let byte = (v & 0xff) as u8;
-                let n = whole.map_or(n, |w| n.min(w));
-                if whole.is_some_and(|w| n >= w) {
+                let n = whole.map_or(n, |w| n.min(w.saturating_sub(start)));
+                if start == 0 && whole.is_some_and(|w| n >= w) {
+                    st.prior.remove(&d);
+                    st.host_cells.remove(&d);
                     Ok((format!("u8:{byte}"), what))
-                } else if n <= MAX_MEMSET_LIST && whole.is_some() {
-                    let list = vec![byte.to_string(); usize::try_from(n).unwrap_or(0)];
+                } else if let Some(w) = whole.filter(|&w| w <= MAX_MEMSET_LIST) {
+                    // The bytes the buffer held, this memset's laid over them.
+                    let mut list = match st.writes.get(&d) {
+                        Some(DevWrite::Memset(Ok((old, _)))) if !after_launch => {
+                            memset_bytes(old, w)
+                        }
+                        _ => None,
+                    }
+                    .unwrap_or_else(|| vec!["undef".to_string(); w as usize]);
+                    let (s, e) = (start as usize, (start + n) as usize);
+                    for cell in list.iter_mut().take(e).skip(s) {
+                        *cell = byte.to_string();
+                    }
+                    if after_launch {
+                        st.host_cells.entry(d.clone()).or_default().push((start, n));
+                    }
+                    let what = match st.writes.get(&d) {
+                        Some(DevWrite::Memset(Ok((_, old)))) if !after_launch => {
+                            format!("{old} then {what}")
+                        }
+                        _ => what,
+                    };
                     Ok((format!("u8:{}", list.join(",")), what))
                 } else {
                     Err(format!(
@@ -84,12 +159,18 @@ impl Parser<'_> {
                     ))
                 }
             }
+            (_, _, None) => Err(format!(
+                "{what} sets `{d}` from an element whose byte offset is not read here"
+            )),
             _ => Err(format!(
                 "{what} sets `{d}` with a value or size that has no constant value in host code"
             )),
         };
+        if fill.is_err() {
+            st.prior.remove(&d);
+            st.host_cells.remove(&d);
+        }
         st.writes.insert(d.clone(), DevWrite::Memset(fill));
-        st.prior.remove(&d);
     }
 
     /// A statement `k..end` the host reading does not otherwise follow: each device pointer or
@@ -124,6 +205,12 @@ impl Parser<'_> {
         {
             return;
         }
+        // `void* args[] = {&d, &n};`: an initializer list passes nothing to a call.
+        let end = (k + 1..end)
+            .find(|&i| {
+                matches!(toks[i].tok, Tok::Punct("{")) && matches!(toks[i - 1].tok, Tok::Punct("="))
+            })
+            .unwrap_or(end);
         let line = toks[k].line;
         let what = || format!("`{}` at line {line}", text_of(&toks[k..end]));
         for j in k..end {
@@ -145,6 +232,9 @@ impl Parser<'_> {
             if !(arg || member) || except.contains(n) {
                 continue;
             }
+            // An alias of a device pointer (`host_ptr`): the allocation it points into.
+            let alias = Self::place_value(st, n).map(|v| v.alloc);
+            let n = alias.as_ref().unwrap_or(n);
             if st.fills.contains_key(n) && !st.mallocs.contains_key(n) {
                 let why = format!(
                     "{} passes it to code the host reading does not follow",
@@ -233,6 +323,82 @@ impl Parser<'_> {
         }
     }
 
+    /// What launch argument `arg` finds at allocation (or host place) `d` from element `offset`
+    /// on: its length, the host copy, memset or launches that wrote it last (`host_mem`).
+    pub(super) fn alloc_arg(st: &HostState, d: &str, offset: u64, arg: &mut HostArg) {
+        let d = d.to_string();
+        arg.offset = offset;
+        if st.writes.contains_key(&d) || st.mallocs.contains_key(&d) {
+            arg.device.clone_from(&d);
+        }
+        let d = &d;
+        {
+            if let Some((n, call, line)) = st.mallocs.get(d) {
+                arg.malloc_bytes = Some(*n);
+                arg.malloc_from = format!("{call} at line {line}");
+            }
+            // The last write into `d` was a host-to-device copy (or is not known).
+            let copied_last = matches!(st.writes.get(d), None | Some(DevWrite::Copy));
+            if let Some(h) = st.copies.get(d).filter(|_| copied_last) {
+                let at_copy = match st.copied.get(d) {
+                    Some(snapshot) => snapshot.as_ref(),
+                    None => st.fills.get(h),
+                };
+                if let Some((values, line)) = at_copy {
+                    arg.fill = Some(values.clone());
+                    arg.fill_line = *line;
+                    arg.fill_from.clone_from(h);
+                } else {
+                    arg.fill_unread = Some(h.clone());
+                }
+            }
+            // `h[i].x = …` of a host array of structs copied into `d`: per member.
+            let (members, line) = Self::copied_members(st, d);
+            if let (false, true, Some(h)) = (members.is_empty(), copied_last, st.copies.get(d)) {
+                (arg.fill_unread, arg.fill_line, arg.members) = (None, line, members);
+                arg.fill_from.clone_from(h);
+            }
+            Self::device_contents(st, d, arg);
+            Self::view_of_alloc(st, d, offset, arg);
+            if let Some(fill) = arg.fill.as_mut() {
+                fill.drain(
+                    ..usize::try_from(offset)
+                        .unwrap_or(usize::MAX)
+                        .min(fill.len()),
+                );
+            }
+        }
+    }
+
+    /// The parts of `arg` (a launch's view of allocation `d` from element `offset` on) that
+    /// host code states per byte of the allocation: a memset's byte list from the view's first
+    /// byte, and the host-written cells after earlier launches as the view's elements.
+    pub(super) fn view_of_alloc(st: &HostState, d: &str, offset: u64, arg: &mut HostArg) {
+        let elem = st.elem_bytes.get(d).copied().unwrap_or(1).max(1);
+        let skip = offset.saturating_mul(elem);
+        if let Some((fill, _)) = arg.memset.as_mut().filter(|_| skip > 0) {
+            if let Some(list) = fill.strip_prefix("u8:").filter(|l| l.contains(',')) {
+                let rest: Vec<&str> = list
+                    .split(',')
+                    .skip(usize::try_from(skip).unwrap_or(usize::MAX))
+                    .collect();
+                *fill = format!("u8:{}", rest.join(","));
+            }
+        }
+        if let Some(ranges) = st.host_cells.get(d) {
+            arg.host_cells = ranges
+                .iter()
+                .filter_map(|&(s, n)| {
+                    let first = s / elem;
+                    let last = s.saturating_add(n).div_ceil(elem);
+                    let first = first.max(offset) - offset;
+                    let last = last.checked_sub(offset)?;
+                    (last > first).then_some((first, last - first))
+                })
+                .collect();
+        }
+    }
+
     /// After a launch (its [`crate::ast::HostLaunch::id`] `id`) at `line` of `kernel` with
     /// `args` (their texts): each device pointer passed is one this launch may write, which a
     /// later launch given it finds (`crate::sequence` runs the launch first).
@@ -244,7 +410,24 @@ impl Parser<'_> {
         args: &[HostArg],
     ) {
         for (j, a) in args.iter().enumerate() {
-            let name = a.text.trim();
+            // A struct's pointer members: each member's allocation.
+            for (_, m) in &a.member_args {
+                if m.device.is_empty() {
+                    continue;
+                }
+                st.host_cells.remove(&m.device);
+                st.prior.entry(m.device.clone()).or_default().push((
+                    format!("`{kernel}` launched at line {line}"),
+                    id,
+                    j,
+                ));
+            }
+            // The allocation the argument points into (`d`, `d + 4`, an alias of `d`).
+            let name = if a.device.is_empty() {
+                a.text.trim()
+            } else {
+                a.device.as_str()
+            };
             if st.writes.contains_key(name) || st.mallocs.contains_key(name) {
                 if managed_call(st, name).is_some() {
                     // What host code wrote so far is what this launch found; what it writes
@@ -258,6 +441,8 @@ impl Parser<'_> {
                         None => st.managed_snap.remove(name),
                     };
                 }
+                // What host code wrote after the earlier launches is in this one's buffer now.
+                st.host_cells.remove(name);
                 st.prior.entry(name.to_string()).or_default().push((
                     format!("`{kernel}` launched at line {line}"),
                     id,

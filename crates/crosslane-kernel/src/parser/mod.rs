@@ -83,6 +83,7 @@ mod host_launch_api;
 mod host_loop_launch;
 mod host_mem;
 mod host_nested;
+mod host_ptr;
 mod host_range_for;
 mod host_sizeof;
 mod host_switch;

@@ -44,6 +44,7 @@ mod kernel_host_eval;
 mod kernel_host_fills;
 mod kernel_host_memory;
 mod kernel_host_state;
+mod kernel_host_pointers;
 mod kernel_host_types;
 mod kernel_inference;
 mod kernel_launch_gaps;
