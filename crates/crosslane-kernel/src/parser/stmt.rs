@@ -258,11 +258,26 @@ impl Parser<'_> {
                         if self.lambda.is_none() && !is_struct {
                             self.note_auto_return(ty, span);
                         }
+                        // A lambda's `return p + i;` of a pointer gives it a pointer type.
+                        let deduced = match ty {
+                            Some(v) => Some(Ty::Val(v)),
+                            None if self.is_pointer_expr(e) => self.pointee_type(e).map(Ty::Ptr),
+                            None => None,
+                        };
+                        let void_call = matches!(&e.kind, ExprKind::Call(n, _)
+                            if matches!(self.fn_types.get(n), Some(Ty::Void)));
                         if let Some(ctx) = self.lambda.as_mut() {
                             if is_struct {
                                 ctx.ret_struct_seen = true;
                             } else if ctx.ret == Some(None) {
-                                ctx.ret = Some(ty);
+                                match deduced {
+                                    Some(t) => ctx.ret = Some(Some(t)),
+                                    // `return f();` of a `void` function ([stmt.return]/2).
+                                    None if void_call => {}
+                                    None => {
+                                        ctx.ret_unknown.get_or_insert(span);
+                                    }
+                                }
                             }
                         }
                     }

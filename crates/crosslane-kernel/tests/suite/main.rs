@@ -24,6 +24,7 @@ mod kernel_cuda;
 mod kernel_cxx;
 mod kernel_cxx_shapes;
 mod kernel_cxx_specs;
+mod kernel_cxx_semantics;
 mod kernel_cxx_syntax;
 mod kernel_decl_forms;
 mod kernel_dev_forms;

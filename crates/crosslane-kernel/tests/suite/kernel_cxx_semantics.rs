@@ -1,0 +1,87 @@
+//! C++17 rules whose breach gave silently wrong numbers rather than a refusal: the deduced
+//! return type of a lambda, the order of an assignment's operands, the types of literals and
+//! of `?:`, overload ranking by `const`, and qualified names of two namespaces. Each expected
+//! value is worked out from the clause the test cites, never read off a run.
+
+use crate::support::{block, floats, ints, launch, refused, run_finished};
+use crosslane_core::op::Dialect;
+
+/// [expr.prim.lambda.closure]/4 with [dcl.spec.auto]/2: a lambda without `-> T` returns the
+/// type of its `return` operand. `__half2float(__float2half(x))` is `float`; `__float2half(x)`
+/// is `__half`; `__floats2half2_rn(x, -x)` is `__half2`; `__hmul` of two `__half` is `__half`
+/// (CUDA Math API, Half Precision Conversion and Data Movement, Half Arithmetic Functions).
+/// Lane i passes x = i / 2 (exact in half for i < 32), so every value below is exact:
+/// f(x) = x, g(x) = x, pair(x) = (x, -x), sq(x) = x·x (at most 15.5² = 240.25: 11 significant
+/// bits suffice for k²/4, k < 32 (k² < 1024 has at most 10 bits)).
+#[test]
+fn lambda_returns_the_type_of_a_half_builtin_call() {
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(float* a, half* b, half2* c, float* d) {
+  auto f = [](float x) { return __half2float(__float2half(x)); };
+  auto g = [](float x) { return __float2half(x); };
+  auto pair = [](float x) { return __floats2half2_rn(x, -x); };
+  auto sq = [](half h) { return __hmul(h, h); };
+  float x = threadIdx.x * 0.5f;
+  a[threadIdx.x] = f(x);
+  b[threadIdx.x] = g(x);
+  c[threadIdx.x] = pair(x);
+  d[threadIdx.x] = __half2float(sq(__float2half(x)));
+}
+"#;
+    let t = run_finished(src, block(32));
+    let half: Vec<Option<f64>> = (0..32).map(|i| Some(f64::from(i) * 0.5)).collect();
+    assert_eq!(floats(&t, "a"), half);
+    assert_eq!(floats(&t, "b"), half);
+    let sq: Vec<Option<f64>> = (0..32).map(|i| Some((f64::from(i) * 0.5).powi(2))).collect();
+    assert_eq!(floats(&t, "d"), sq);
+    // `c` holds one `__half2` per lane: (x, -x).
+    let c = t.buffer("c").expect("c");
+    let lane3 = c[3].as_ref().expect("c[3] written");
+    assert_eq!(format!("{lane3}"), "{1.5, -1.5}");
+}
+
+/// [expr.pre.incr]/1: `++n` is the lvalue `n` after the increment (type `int`);
+/// [expr.post.incr]/1: `x++` is the value before (`int`); [expr.ass]/1: `n = 7` is the
+/// lvalue `n` (`int`). So the three lambdas return `int` 1, 5 and 7, and the captured `n`
+/// is 7 after them.
+#[test]
+fn lambda_returns_the_type_of_an_increment_or_assignment() {
+    let src = r#"
+__global__ void k(int* o) {
+  int n = 0;
+  auto a = [&n]() { return ++n; };
+  auto b = [](int x) { return x++; };
+  auto c = [&n]() { return n = 7; };
+  o[0] = a(); o[1] = b(5); o[2] = c(); o[3] = n;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 4, "0")]));
+    assert_eq!(ints(&t, "o"), vec![Some(1), Some(5), Some(7), Some(7)]);
+}
+
+/// A lambda returning a pointer (`o + i`) has a pointer type; one whose `return` the front end
+/// cannot type is refused at that `return`, never read as `void` (which left the caller's
+/// stores undefined).
+#[test]
+fn lambda_returning_a_pointer_runs_and_an_untyped_return_is_refused() {
+    let src = r#"
+__global__ void k(float* o) {
+  auto at = [&](int i) { return o + i; };
+  *at(threadIdx.x) = 2.5f;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 4, &[("o", 4, "0")]));
+    assert_eq!(floats(&t, "o"), vec![Some(2.5); 4]);
+    let src = r#"
+__global__ void k(float* o) {
+  auto g = [](float i) { float2 v = make_float2(i, i); return (v * 2.f).x; };
+  o[0] = g(2.f);
+}
+"#;
+    let e = refused(src, block(1));
+    assert!(
+        e.contains("cannot tell the type this `return` gives the lambda"),
+        "{e}"
+    );
+}
