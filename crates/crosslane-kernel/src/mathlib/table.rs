@@ -497,11 +497,21 @@ fn call_row(
 /// The functions that store through pointers: `sincos`, `sincospi`, `frexp`, `modf`,
 /// `remquo` (CUDA Math API; C11 7.12.6.4, 7.12.6.12, 7.12.10.3 for the last three).
 fn call_out(name: &str, args: &[KVal]) -> Result<Call, String> {
-    let single = name.ends_with('f') || single_overload(&args[..1.min(args.len())]);
+    // The double name and whether `name` is the single-precision one: `modf` is the double
+    // function and `modff` the float one, so neither a trailing `f` nor trimming every `f`
+    // tells them apart (trimming made both `mod`, which ran as `remquo`).
+    let (base, single_name) = match name {
+        "sincosf" => ("sincos", true),
+        "sincospif" => ("sincospi", true),
+        "frexpf" => ("frexp", true),
+        "modff" => ("modf", true),
+        "remquof" => ("remquo", true),
+        other => (other, false),
+    };
+    let single = single_name || single_overload(&args[..1.min(args.len())]);
     let ty = if single { Scalar::F32 } else { Scalar::F64 };
     let round = |x: f64| if single { x as f32 as f64 } else { x };
     let x = round(num(name, args, 0)?);
-    let base = name.trim_end_matches('f');
     let f = |k: f64| KVal::float(ty, k);
     match base {
         "sincos" | "sincospi" => {

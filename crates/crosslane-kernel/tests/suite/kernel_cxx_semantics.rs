@@ -85,3 +85,44 @@ __global__ void k(float* o) {
         "{e}"
     );
 }
+
+/// CUDA Math API, `modff(x, iptr)` / `modf(x, iptr)`: "Break down the argument x into
+/// fractional and integral parts. The integral part is stored in the argument iptr. Fractional
+/// and integral parts are given the same sign as the argument x"; `modf(±∞, iptr)` returns ±0
+/// and stores ±∞. So −3.75 → (−0.75, −3), 2.5 → (0.5, 2); the double `modf` keeps what a float
+/// cannot: 2^40 + 0.25 → (0.25, 2^40) (2^40 + 0.25 needs 43 significant bits, a float has 24).
+#[test]
+fn modff_and_modf_return_the_fraction_and_store_the_integral_part() {
+    let src = r#"
+__global__ void k(const float* x, float* o, double* d) {
+  float ip;
+  float fr = modff(x[threadIdx.x], &ip);
+  o[2 * threadIdx.x] = fr;
+  o[2 * threadIdx.x + 1] = ip;
+  double dip;
+  double big = 1099511627776.0 + 0.25 * (threadIdx.x + 1);
+  d[2 * threadIdx.x] = modf(big, &dip);
+  d[2 * threadIdx.x + 1] = dip;
+}
+"#;
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            3,
+            &[("x", 3, "-3.75,2.5,-1.0"), ("o", 6, "0"), ("d", 6, "0")],
+        ),
+    );
+    let o = floats(&t, "o");
+    assert_eq!(
+        o,
+        vec![Some(-0.75), Some(-3.0), Some(0.5), Some(2.0), Some(-0.0), Some(-1.0)]
+    );
+    // −1.0 has the fraction −0 (the sign of x).
+    assert!(o[4].is_some_and(|z| z.is_sign_negative()));
+    let two40 = 1_099_511_627_776.0;
+    assert_eq!(
+        floats(&t, "d"),
+        vec![Some(0.25), Some(two40), Some(0.5), Some(two40), Some(0.75), Some(two40)]
+    );
+}
