@@ -126,3 +126,33 @@ __global__ void k(const float* x, float* o, double* d) {
         vec![Some(0.25), Some(two40), Some(0.5), Some(two40), Some(0.75), Some(two40)]
     );
 }
+
+/// C++17 [expr.ass]/1: "the right operand is sequenced before the left operand" (for `=` and
+/// each `op=`). One thread, `o` filled with 0..7:
+/// - `o[i++] = i` with i = 0: the right side reads 0, then the index 0 is taken (i → 1):
+///   o[0] = 0.
+/// - `o[j++] += j` with j = 2: the right side reads 2, then the place o[2] (j → 3):
+///   o[2] = 2 + 2 = 4.
+/// - `o[n] = n++` with n = 4: `n++` gives 4 and makes n 5, then the place o[5]: o[5] = 4.
+/// - `a[++j2] = a[j2]` with j2 = 0, a = {10, 20, 30}: a[0] = 10 read first, then a[1] = 10.
+#[test]
+fn the_right_operand_of_an_assignment_is_evaluated_first() {
+    let src = r#"
+__global__ void k(int* o) {
+  int i = 0;
+  o[i++] = i;
+  int j = 2;
+  o[j++] += j;
+  int n = 4;
+  o[n] = n++;
+  int a[3] = {10, 20, 30}; int j2 = 0;
+  a[++j2] = a[j2];
+  o[7] = a[1];
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 8, "index")]));
+    assert_eq!(
+        ints(&t, "o"),
+        [0, 1, 4, 3, 4, 4, 6, 10].map(Some).to_vec()
+    );
+}
