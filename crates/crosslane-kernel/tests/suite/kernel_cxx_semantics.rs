@@ -156,3 +156,59 @@ __global__ void k(int* o) {
         [0, 1, 4, 3, 4, 4, 6, 10].map(Some).to_vec()
     );
 }
+
+/// C++17 [expr.cond]/7.2: operands of two arithmetic types undergo the usual arithmetic
+/// conversions ([expr.arith.conv]/1.5.3: `int` with `unsigned int` is `unsigned int`; with a
+/// `double` it is `double`). So `c ? -1 : 1u` is the `unsigned` 2^32 − 1 = 4294967295 even where
+/// `-1` is chosen; `sizeof(c ? 'a' : 1.0)` is `sizeof(double)` = 8; `(c ? neg : u) > 0u`
+/// compares unsigned 4294967295 > 0 → 1; `(c ? neg : u) / 2` = 4294967295 / 2 = 2147483647
+/// (unsigned division), which a `float` holds as 2^31 = 2147483648 (24-bit significand).
+#[test]
+fn the_conditional_operator_converts_both_operands_to_their_common_type() {
+    let src = r#"
+__global__ void k(long long* l, float* o) {
+  bool c = threadIdx.x == 0;
+  l[0] = c ? -1 : 1u;
+  l[1] = sizeof(c ? 'a' : 1.0);
+  unsigned u = 1u; int neg = -1;
+  l[2] = (c ? neg : u) > 0u;
+  o[0] = (c ? neg : u) / 2;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("l", 3, "0"), ("o", 1, "0")]));
+    assert_eq!(ints(&t, "l"), vec![Some(4_294_967_295), Some(8), Some(1)]);
+    assert_eq!(floats(&t, "o"), vec![Some(2_147_483_648.0)]);
+}
+
+/// C++17 [lex.icon] table 7 (LP64: `long` is 64-bit): a decimal literal without suffix is the
+/// first of `int`, `long` that holds it, so `3000000000` is a `long` (3000000000, 8 bytes)
+/// and `2147483648` = 2^31 too; a hexadecimal one tries `unsigned int` before `long`, so
+/// `0x80000000` is `unsigned int` (> 0) and `0xFFFFFFFF / 2` is unsigned 2147483647.
+/// [lex.ccon]/2: `'a'` is a `char` (`sizeof` 1, and `auto` deduces `char`); `'\xff'` is the
+/// `char` of bits 0xff, −1 where `char` is signed (nvcc and hipcc targets), equal to
+/// `(char)-1`; `'\n'` is 10 and the octal `'\101'` 65 ('A').
+#[test]
+fn literals_have_the_types_of_lex_icon_and_lex_ccon() {
+    let src = r#"
+__global__ void k(long long* l) {
+  auto f = 3000000000;  l[0] = f;
+  auto c = 0x80000000;  l[1] = c > 0;
+  l[2] = sizeof(2147483648);
+  l[3] = sizeof('a');
+  l[4] = 3000000000 / 2;
+  l[5] = 0xFFFFFFFF / 2;
+  auto ch = 'a'; l[6] = sizeof(ch);
+  l[7] = (char)-1 == '\xff';
+  l[8] = '\xff';
+  l[9] = '\n' + '\101';
+  l[10] = sizeof(0x80000000);
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("l", 11, "0")]));
+    assert_eq!(
+        ints(&t, "l"),
+        [3_000_000_000, 1, 8, 1, 1_500_000_000, 2_147_483_647, 1, 1, -1, 75, 4]
+            .map(Some)
+            .to_vec()
+    );
+}
