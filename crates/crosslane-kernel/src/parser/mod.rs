@@ -105,6 +105,7 @@ mod partial_spec;
 mod phase6;
 mod range_for;
 mod ref_cast;
+mod ns_members;
 mod scopes;
 mod sfinae;
 mod std_fns;
@@ -203,7 +204,17 @@ pub fn parse_preprocessed(
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
     let mut kernel_scopes = scopes::kernel_scopes(&pre.tokens);
-    let clashing = scopes::clashing_kernels(&mut kernel_scopes);
+    let mut clashing = scopes::clashing_kernels(&mut kernel_scopes);
+    // Functions, constants, arrays, structs and aliases of one name in two scopes keep their
+    // qualified names too ([basic.lookup.qual]: `a::f` and `b::f` are two functions).
+    clashing.extend(ns_members::clashing_members(&ns_members::namespace_members(
+        &pre.tokens,
+    )));
+    for (n, q) in kernel_scopes.iter_mut() {
+        if clashing.contains(q.as_str()) {
+            n.clone_from(q);
+        }
+    }
     let unqualified =
         entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens), &clashing));
     let entry = unqualified.as_deref();

@@ -212,3 +212,49 @@ __global__ void k(long long* l) {
             .to_vec()
     );
 }
+
+/// [basic.namespace]/1 and [basic.lookup.qual]/1: `a::f` and `b::f` are two functions, and a
+/// qualified name is looked up in the namespace it names; likewise two namespaces' constants,
+/// `__constant__` arrays and structs. [namespace.udecl]/1: `using b::f;` in a block makes `f`
+/// name `b::f` there. [basic.lookup.unqual]/1: inside namespace `a`, `K` is `a::K` before the
+/// global `K`. Values: a::f(1) = 1 + 1 = 2, b::f(1) = 1 + 2 = 3; a::K = 4, b::K = 8, global
+/// K = 100; a::tab[1] = 2, b::tab[1] = 20; v1::P has one int (4 bytes), v2::P a float and an
+/// int (8 bytes); a::twice() = 2·a::K = 8.
+#[test]
+fn two_namespaces_names_of_one_spelling_stay_apart() {
+    let src = r#"
+constexpr int K = 100;
+namespace a {
+constexpr int K = 4;
+__device__ __constant__ float tab[2] = {1.f, 2.f};
+__device__ float f(float x) { return x + 1.f; }
+struct P { int i; };
+__device__ int twice() { return 2 * K; }
+}
+namespace b {
+constexpr int K = 8;
+__device__ __constant__ float tab[2] = {10.f, 20.f};
+__device__ float f(float x) { return x + 2.f; }
+struct P { float x; int i; };
+}
+__global__ void k(float* o) {
+  o[0] = a::f(1.f);
+  o[1] = b::f(1.f);
+  o[2] = a::K; o[3] = b::K; o[4] = K;
+  o[5] = a::tab[1]; o[6] = b::tab[1];
+  o[7] = sizeof(a::P); o[8] = sizeof(b::P);
+  o[9] = a::twice();
+  {
+    using b::f;
+    o[10] = f(1.f);
+  }
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 11, "0")]));
+    assert_eq!(
+        floats(&t, "o"),
+        [2.0, 3.0, 4.0, 8.0, 100.0, 2.0, 20.0, 4.0, 8.0, 8.0, 3.0]
+            .map(Some)
+            .to_vec()
+    );
+}
