@@ -220,6 +220,7 @@ pub const ROWS: &[Row] = &[
 pub const OUT_PARAMS: &[(&str, &[usize])] = &[
     ("sincos", &[1, 2]),
     ("sincosf", &[1, 2]),
+    ("__sincosf", &[1, 2]),
     ("sincospi", &[1, 2]),
     ("sincospif", &[1, 2]),
     ("frexp", &[1]),
@@ -502,6 +503,7 @@ fn call_out(name: &str, args: &[KVal]) -> Result<Call, String> {
     // tells them apart (trimming made both `mod`, which ran as `remquo`).
     let (base, single_name) = match name {
         "sincosf" => ("sincos", true),
+        "__sincosf" => ("__sincosf", true),
         "sincospif" => ("sincospi", true),
         "frexpf" => ("frexp", true),
         "modff" => ("modf", true),
@@ -514,6 +516,19 @@ fn call_out(name: &str, args: &[KVal]) -> Result<Call, String> {
     let x = round(num(name, args, 0)?);
     let f = |k: f64| KVal::float(ty, k);
     match base {
+        // CUDA Math API, `__sincosf(x, sptr, cptr)`: "the fast approximate of sine and cosine
+        // of the first input argument x", stored through the pointers: `__sinf(x)` and
+        // `__cosf(x)`, with their error bounds.
+        "__sincosf" => {
+            let arg = [KVal::float(Scalar::F32, x)];
+            let one = |n: &str| -> Result<KVal, String> {
+                super::intrinsics::call(n, &arg).unwrap_or_else(|| Err(format!("no `{n}`")))
+            };
+            Ok(Call {
+                value: KVal::int(Scalar::I32, 0),
+                stores: vec![(1, one("__sinf")?), (2, one("__cosf")?)],
+            })
+        }
         "sincos" | "sincospi" => {
             let (sin_name, cos_name) = if base == "sincos" {
                 ("sin", "cos")

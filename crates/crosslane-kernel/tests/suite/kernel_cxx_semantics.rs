@@ -258,3 +258,86 @@ __global__ void k(float* o) {
             .to_vec()
     );
 }
+
+/// [class.member.lookup] with [dcl.init.ref]/5.1: `Base& br = d` binds to the `Base`
+/// subobject of `d`, and a non-virtual member function is chosen by the static type, so
+/// `br.kind()` is `Base::kind` (1) though `Derived::kind` (2) hides it; `d.kind()` is 2.
+/// `br.v` reads the base member `d` holds (5).
+#[test]
+fn a_base_reference_calls_the_bases_non_virtual_function() {
+    let src = r#"
+struct Base { int v; __device__ int kind() const { return 1; } };
+struct Derived : Base { int w; __device__ int kind() const { return 2; } };
+__global__ void k(int* o) {
+  Derived d; d.v = 5; d.w = 9;
+  Base& br = d;
+  o[0] = br.kind(); o[1] = d.kind(); o[2] = br.v;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 3, "0")]));
+    assert_eq!(ints(&t, "o"), vec![Some(1), Some(2), Some(5)]);
+}
+
+/// A functor of the source's own named `Max` is the source's ([basic.lookup.unqual]: an
+/// unqualified `Max` finds `::Max`; `cub::Max` only qualified). This `Max` computes a minimum
+/// (`fminf`), so the block reduction of x = 30 − i over 64 threads is min = 30 − 63 = −33
+/// (cub::Max would give 30).
+#[test]
+fn a_user_functor_named_like_cubs_is_the_users() {
+    let src = r#"
+#include <cub/cub.cuh>
+struct Max { __device__ float operator()(float a, float b) const { return fminf(a, b); } };
+__global__ void k(const float* x, float* o) {
+  typedef cub::BlockReduce<float, 64> BR;
+  __shared__ typename BR::TempStorage t;
+  float b = BR(t).Reduce(x[threadIdx.x], Max());
+  if (threadIdx.x == 0) o[0] = b;
+}
+"#;
+    let t = run_finished(
+        src,
+        launch(Dialect::Cuda, 64, &[("x", 64, "i*-1+30"), ("o", 1, "0")]),
+    );
+    assert_eq!(floats(&t, "o"), vec![Some(-33.0)]);
+}
+
+/// CUDA Math API, `__sincosf(x, sptr, cptr)`: the fast approximate sine and cosine of x,
+/// stored through the pointers; `__sinf`'s maximum absolute error in [−π, π] is 2^−21.41 and
+/// `__cosf`'s 2^−21.19. sin 1 = 0.841470984807…, cos 1 = 0.540302305868….
+#[test]
+fn sincosf_intrinsic_stores_sine_and_cosine_within_their_bounds() {
+    let src = r#"
+__global__ void k(float* o) {
+  float s, c; __sincosf(1.0f, &s, &c);
+  o[0] = s; o[1] = c;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 2, "0")]));
+    let o = floats(&t, "o");
+    let (s, c) = (o[0].expect("s"), o[1].expect("c"));
+    assert!((s - 0.841_470_984_807_896_5).abs() <= 2f64.powf(-21.41), "{s}");
+    assert!((c - 0.540_302_305_868_139_8).abs() <= 2f64.powf(-21.19), "{c}");
+}
+
+/// Clang Language Extensions, `__builtin_assume(e)`: the optimizer may assume e; "if it is
+/// false at run time, the behavior is undefined". A true assumption changes nothing
+/// (threads 0-31 write their index); with 64 threads it is false in threads 32-63, so the run
+/// stops with an error naming the first of them.
+#[test]
+fn builtin_assume_is_checked() {
+    let src = r#"
+__global__ void k(int* o) {
+  __builtin_assume(threadIdx.x < 32);
+  o[threadIdx.x] = threadIdx.x;
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 32, &[("o", 32, "0")]));
+    assert_eq!(ints(&t, "o"), (0..32).map(Some).collect::<Vec<_>>());
+    let t = crosslane_kernel::run_kernel(src, launch(Dialect::Cuda, 64, &[("o", 64, "0")]))
+        .expect("runs");
+    assert!(
+        matches!(&t.outcome, Some(crosslane_kernel::Outcome::Error(e)) if e.message.contains("thread 32")),
+        "{:?}",
+        t.outcome
+    );
+}

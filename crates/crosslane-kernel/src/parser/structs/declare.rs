@@ -452,6 +452,20 @@ impl Parser<'_> {
                         format!("`{name}` must refer to a `{s}`"),
                     ));
                 };
+                // `Base& br = d;` of a `Derived d`: the reference names the base subobject
+                // ([dcl.init.ref]/5.1, [conv.ptr]/3), whose static type `Base` chooses a
+                // non-virtual member function ([class.member.lookup]; no virtual dispatch here).
+                let base_at = (is != s)
+                    .then(|| self.structs.get(&is))
+                    .flatten()
+                    .and_then(|d| d.bases.iter().find(|(b, _)| *b == s).map(|(_, at)| *at));
+                let (is, leaves) = match base_at {
+                    Some(at) => {
+                        let n = self.leaves(&s, span)?.len();
+                        (s.clone(), leaves.into_iter().skip(at).take(n).collect())
+                    }
+                    None => (is, leaves),
+                };
                 let mut names = Vec::new();
                 for (_, e) in &leaves {
                     match &e.kind {
