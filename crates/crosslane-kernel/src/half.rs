@@ -166,24 +166,38 @@ pub fn types_result(name: &str) -> bool {
 /// `None` for another name, or an overloaded one whose operand types are unknown.
 pub fn result_type(name: &str, args: &[Option<ValTy>]) -> Option<ValTy> {
     let one = |s: Scalar| Some(ValTy::scalar(s));
-    let two = |s: Scalar| Some(ValTy { scalar: s, lanes: 2 });
+    let two = |s: Scalar| {
+        Some(ValTy {
+            scalar: s,
+            lanes: 2,
+        })
+    };
     let operand = || args.iter().flatten().next().copied();
     match name {
         "__float2half" | "__float2half_rn" | "__float2half_rz" | "__float2half_rd"
         | "__float2half_ru" | "__double2half" | "__int2half_rn" | "__ushort_as_half"
         | "__short_as_half" | "__low2half" | "__high2half" => one(Scalar::F16),
-        "__float2bfloat16" | "__float2bfloat16_rn" | "__float2bfloat16_rz"
-        | "__float2bfloat16_rd" | "__float2bfloat16_ru" | "__double2bfloat16"
-        | "__ushort_as_bfloat16" | "__short_as_bfloat16" | "__low2bfloat16"
+        "__float2bfloat16"
+        | "__float2bfloat16_rn"
+        | "__float2bfloat16_rz"
+        | "__float2bfloat16_rd"
+        | "__float2bfloat16_ru"
+        | "__double2bfloat16"
+        | "__ushort_as_bfloat16"
+        | "__short_as_bfloat16"
+        | "__low2bfloat16"
         | "__high2bfloat16" => one(Scalar::Bf16),
         "__half2float" | "__bfloat162float" | "__low2float" | "__high2float" => one(Scalar::F32),
         "__float2half2_rn" | "__floats2half2_rn" | "__float22half2_rn" | "make_half2"
-        | "__halves2half2" | "__half2half2" | "__lows2half2" | "__highs2half2" => {
-            two(Scalar::F16)
-        }
-        "__float2bfloat162_rn" | "__floats2bfloat162_rn" | "__float22bfloat162_rn"
-        | "make_bfloat162" | "__halves2bfloat162" | "__bfloat162bfloat162"
-        | "__lows2bfloat162" | "__highs2bfloat162" => two(Scalar::Bf16),
+        | "__halves2half2" | "__half2half2" | "__lows2half2" | "__highs2half2" => two(Scalar::F16),
+        "__float2bfloat162_rn"
+        | "__floats2bfloat162_rn"
+        | "__float22bfloat162_rn"
+        | "make_bfloat162"
+        | "__halves2bfloat162"
+        | "__bfloat162bfloat162"
+        | "__lows2bfloat162"
+        | "__highs2bfloat162" => two(Scalar::Bf16),
         "__half22float2" | "__bfloat1622float2" => two(Scalar::F32),
         "__half2int_rn" | "__half2int_rz" | "__hisinf" => one(Scalar::I32),
         "__half_as_ushort" | "__bfloat16_as_ushort" => one(Scalar::U16),

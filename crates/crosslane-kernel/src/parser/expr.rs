@@ -98,9 +98,7 @@ impl Parser<'_> {
     /// conversions are not the usual arithmetic ones), so those operands stay as they are.
     fn conditional_operands(&self, a: Expr, b: Expr) -> (Expr, Expr) {
         let builtin = |v: ValTy| {
-            v.lanes == 1
-                && !matches!(v.scalar, Scalar::F16 | Scalar::Bf16)
-                && !v.scalar.is_fp8()
+            v.lanes == 1 && !matches!(v.scalar, Scalar::F16 | Scalar::Bf16) && !v.scalar.is_fp8()
         };
         let (Some(ta), Some(tb)) = (self.expr_type(&a), self.expr_type(&b)) else {
             return (a, b);

@@ -96,6 +96,7 @@ mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
+mod ns_members;
 mod operator_names;
 mod operators;
 mod overload;
@@ -105,7 +106,6 @@ mod partial_spec;
 mod phase6;
 mod range_for;
 mod ref_cast;
-mod ns_members;
 mod scopes;
 mod sfinae;
 mod std_fns;
@@ -207,9 +207,9 @@ pub fn parse_preprocessed(
     let mut clashing = scopes::clashing_kernels(&mut kernel_scopes);
     // Functions, constants, arrays, structs and aliases of one name in two scopes keep their
     // qualified names too ([basic.lookup.qual]: `a::f` and `b::f` are two functions).
-    clashing.extend(ns_members::clashing_members(&ns_members::namespace_members(
-        &pre.tokens,
-    )));
+    clashing.extend(ns_members::clashing_members(
+        &ns_members::namespace_members(&pre.tokens),
+    ));
     for (n, q) in kernel_scopes.iter_mut() {
         if clashing.contains(q.as_str()) {
             n.clone_from(q);

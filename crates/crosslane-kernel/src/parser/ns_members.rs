@@ -113,8 +113,7 @@ pub(super) fn namespace_members(toks: &[Token]) -> Vec<(String, String)> {
             continue;
         }
         let skipped = word(toks.get(start)).is_some_and(|w| SKIPPED_STARTS.contains(&w))
-            || (word(toks.get(start)) == Some("using")
-                && !punct(toks.get(start + 2), "="));
+            || (word(toks.get(start)) == Some("using") && !punct(toks.get(start + 2), "="));
         match &t.tok {
             Tok::Punct("}") => {
                 // A namespace block's end.
@@ -133,7 +132,9 @@ pub(super) fn namespace_members(toks: &[Token]) -> Vec<(String, String)> {
             }
             Tok::Punct("(" | "[") => parens += 1,
             Tok::Punct(")" | "]") => parens = parens.saturating_sub(1),
-            Tok::Punct("<") if word(toks.get(k.wrapping_sub(1))) == Some("template") || angles > 0 => {
+            Tok::Punct("<")
+                if word(toks.get(k.wrapping_sub(1))) == Some("template") || angles > 0 =>
+            {
                 angles += 1;
             }
             Tok::Punct(">") if angles > 0 => angles -= 1,
@@ -143,7 +144,11 @@ pub(super) fn namespace_members(toks: &[Token]) -> Vec<(String, String)> {
                 k += 1;
                 continue;
             }
-            Tok::Ident(w) if matches!(w.as_str(), "struct" | "class" | "union") && parens == 0 && angles == 0 => {
+            Tok::Ident(w)
+                if matches!(w.as_str(), "struct" | "class" | "union")
+                    && parens == 0
+                    && angles == 0 =>
+            {
                 is_class = true;
             }
             Tok::Ident(w) if !named && !skipped && parens == 0 && angles == 0 => {
@@ -157,7 +162,10 @@ pub(super) fn namespace_members(toks: &[Token]) -> Vec<(String, String)> {
                 let declarator = !prev_scope
                     && !NOT_NAMES.contains(&w.as_str())
                     && matches!(next, Some(Tok::Punct("(" | "=" | "[" | ";" | "," | "{")))
-                    && !matches!(word(toks.get(k.wrapping_sub(1))), Some("struct" | "class" | "union"))
+                    && !matches!(
+                        word(toks.get(k.wrapping_sub(1))),
+                        Some("struct" | "class" | "union")
+                    )
                     && k > start;
                 if class_head || declarator {
                     let path: Vec<&str> = open

@@ -33,7 +33,9 @@ __global__ void k(float* a, half* b, half2* c, float* d) {
     let half: Vec<Option<f64>> = (0..32).map(|i| Some(f64::from(i) * 0.5)).collect();
     assert_eq!(floats(&t, "a"), half);
     assert_eq!(floats(&t, "b"), half);
-    let sq: Vec<Option<f64>> = (0..32).map(|i| Some((f64::from(i) * 0.5).powi(2))).collect();
+    let sq: Vec<Option<f64>> = (0..32)
+        .map(|i| Some((f64::from(i) * 0.5).powi(2)))
+        .collect();
     assert_eq!(floats(&t, "d"), sq);
     // `c` holds one `__half2` per lane: (x, -x).
     let c = t.buffer("c").expect("c");
@@ -116,14 +118,28 @@ __global__ void k(const float* x, float* o, double* d) {
     let o = floats(&t, "o");
     assert_eq!(
         o,
-        vec![Some(-0.75), Some(-3.0), Some(0.5), Some(2.0), Some(-0.0), Some(-1.0)]
+        vec![
+            Some(-0.75),
+            Some(-3.0),
+            Some(0.5),
+            Some(2.0),
+            Some(-0.0),
+            Some(-1.0)
+        ]
     );
     // −1.0 has the fraction −0 (the sign of x).
     assert!(o[4].is_some_and(|z| z.is_sign_negative()));
     let two40 = 1_099_511_627_776.0;
     assert_eq!(
         floats(&t, "d"),
-        vec![Some(0.25), Some(two40), Some(0.5), Some(two40), Some(0.75), Some(two40)]
+        vec![
+            Some(0.25),
+            Some(two40),
+            Some(0.5),
+            Some(two40),
+            Some(0.75),
+            Some(two40)
+        ]
     );
 }
 
@@ -151,10 +167,7 @@ __global__ void k(int* o) {
 }
 "#;
     let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 8, "index")]));
-    assert_eq!(
-        ints(&t, "o"),
-        [0, 1, 4, 3, 4, 4, 6, 10].map(Some).to_vec()
-    );
+    assert_eq!(ints(&t, "o"), [0, 1, 4, 3, 4, 4, 6, 10].map(Some).to_vec());
 }
 
 /// C++17 [expr.cond]/7.2: operands of two arithmetic types undergo the usual arithmetic
@@ -175,7 +188,10 @@ __global__ void k(long long* l, float* o) {
   o[0] = (c ? neg : u) / 2;
 }
 "#;
-    let t = run_finished(src, launch(Dialect::Cuda, 1, &[("l", 3, "0"), ("o", 1, "0")]));
+    let t = run_finished(
+        src,
+        launch(Dialect::Cuda, 1, &[("l", 3, "0"), ("o", 1, "0")]),
+    );
     assert_eq!(ints(&t, "l"), vec![Some(4_294_967_295), Some(8), Some(1)]);
     assert_eq!(floats(&t, "o"), vec![Some(2_147_483_648.0)]);
 }
@@ -207,9 +223,21 @@ __global__ void k(long long* l) {
     let t = run_finished(src, launch(Dialect::Cuda, 1, &[("l", 11, "0")]));
     assert_eq!(
         ints(&t, "l"),
-        [3_000_000_000, 1, 8, 1, 1_500_000_000, 2_147_483_647, 1, 1, -1, 75, 4]
-            .map(Some)
-            .to_vec()
+        [
+            3_000_000_000,
+            1,
+            8,
+            1,
+            1_500_000_000,
+            2_147_483_647,
+            1,
+            1,
+            -1,
+            75,
+            4
+        ]
+        .map(Some)
+        .to_vec()
     );
 }
 
@@ -315,8 +343,14 @@ __global__ void k(float* o) {
     let t = run_finished(src, launch(Dialect::Cuda, 1, &[("o", 2, "0")]));
     let o = floats(&t, "o");
     let (s, c) = (o[0].expect("s"), o[1].expect("c"));
-    assert!((s - 0.841_470_984_807_896_5).abs() <= 2f64.powf(-21.41), "{s}");
-    assert!((c - 0.540_302_305_868_139_8).abs() <= 2f64.powf(-21.19), "{c}");
+    assert!(
+        (s - 0.841_470_984_807_896_5).abs() <= 2f64.powf(-21.41),
+        "{s}"
+    );
+    assert!(
+        (c - 0.540_302_305_868_139_8).abs() <= 2f64.powf(-21.19),
+        "{c}"
+    );
 }
 
 /// Clang Language Extensions, `__builtin_assume(e)`: the optimizer may assume e; "if it is
