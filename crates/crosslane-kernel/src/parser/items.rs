@@ -499,6 +499,8 @@ impl Parser<'_> {
             .map(|p| p.name.clone())
             .collect();
         let outer_refs = std::mem::replace(&mut self.value_refs, refs);
+        let own_consts = std::mem::take(&mut self.param_consts);
+        let outer_consts = std::mem::replace(&mut self.const_names, own_consts);
         for (n, dims) in std::mem::take(&mut self.param_dims) {
             self.note_dims(&n, dims);
         }
@@ -547,6 +549,7 @@ impl Parser<'_> {
         })();
         self.scopes.pop();
         self.value_refs = outer_refs;
+        self.const_names = outer_consts;
         let body = self.with_param_copies(copies, body?)?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         let f = Function {
@@ -569,6 +572,7 @@ impl Parser<'_> {
     pub(super) fn params(&mut self) -> PResult<Vec<Param>> {
         let mut params = Vec::new();
         self.param_defaults.clear();
+        self.param_consts.clear();
         self.any_slots.clear();
         self.cub_pending.clear();
         let mut slot = 0usize;
@@ -703,6 +707,21 @@ impl Parser<'_> {
             }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
+            // `const float* g`, `const float y`: `const` before the first `*` or `&`.
+            let const_param = self.toks[at_pos..self.pos]
+                .iter()
+                .take_while(|t| !matches!(t.tok, Tok::Punct("*" | "&")))
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"))
+                && self.toks[at_pos..self.pos]
+                    .iter()
+                    .filter(|t| matches!(t.tok, Tok::Punct("*")))
+                    .count()
+                    <= 1;
+            if const_param {
+                if let Tok::Ident(n) = self.peek(0) {
+                    self.param_consts.insert(n.clone());
+                }
+            }
             if let Some((name, sig)) = self.fn_ptr_declarator(ty)? {
                 self.fn_ptr_var(&name, sig);
                 params.push(Param {

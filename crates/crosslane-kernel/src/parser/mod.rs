@@ -463,6 +463,12 @@ struct Parser<'a> {
     /// The current function's reference parameters to one value (`T& best`, `const X& x`):
     /// recorded as pointers, read as the value they name ([`Parser::expr_type`]).
     value_refs: HashSet<String>,
+    /// The current function's variables and parameters declared const or pointing to const
+    /// (`const float* g`, `const float y`), for overload resolution ([`overload`]).
+    const_names: HashSet<String>,
+    /// The parameters of the list [`Parser::params`] read last that are const
+    /// ([`Parser::const_names`] of the function's body).
+    param_consts: HashSet<String>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
@@ -642,6 +648,8 @@ impl<'a> Parser<'a> {
             param_dims: Vec::new(),
             param_bounds: Vec::new(),
             value_refs: HashSet::new(),
+            const_names: HashSet::new(),
+            param_consts: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,

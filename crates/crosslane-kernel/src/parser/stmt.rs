@@ -703,6 +703,22 @@ impl Parser<'_> {
                     .map(|n| vec![n]),
                 _ => None,
             };
+            // `const float y = …;`, `const float* p = …;` (not `float* const p`): a const
+            // argument for overload resolution ([`super::overload`]).
+            let const_decl = self.toks[decl_from..self.pos.min(self.toks.len())]
+                .iter()
+                .take_while(|t| {
+                    !matches!(
+                        t.tok,
+                        Tok::Punct("*" | "&" | "=" | ";" | "," | "(" | "[" | "{")
+                    )
+                })
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const" || w == "constexpr"));
+            if const_decl {
+                self.const_names.insert(name.clone());
+            } else {
+                self.const_names.remove(&name);
+            }
             self.declare(&name, declared);
             if let Some(dims) = md_dims.or(one_bound) {
                 self.note_dims(&name, dims);

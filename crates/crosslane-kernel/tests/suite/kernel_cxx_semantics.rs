@@ -375,3 +375,35 @@ __global__ void k(int* o) {
         t.outcome
     );
 }
+
+/// Overloads told apart by `const` ([conv.qual], [dcl.init.ref]/5, [over.ics.rank]/3.2.5-3.2.6):
+/// - `which(g)` with `const float* g`: `float*` is not viable (no conversion drops `const`),
+///   so `which(const float*)` → 3; `which(f)` with `float* f`: both viable, the identity beats
+///   the qualification conversion → 2.
+/// - `r(y)` with `const float y`: `float&` cannot bind a const lvalue → `r(const float&)` 11;
+///   `r(x)` with `float x`: both bind, the less qualified reference wins → 10; `r(3.0f)`: a
+///   temporary binds only `const float&` → 11.
+#[test]
+fn overloads_are_ranked_by_const() {
+    let src = r#"
+__device__ int which(float* p) { return 2; }
+__device__ int which(const float* p) { return 3; }
+__device__ float r(float& x) { return 10.f; }
+__device__ float r(const float& x) { return 11.f; }
+__global__ void k(int* o, float* f, const float* g, float* q) {
+  o[0] = which(f); o[1] = which(g);
+  float x = 1.f; const float y = 2.f;
+  q[0] = r(x); q[1] = r(y); q[2] = r(3.0f);
+}
+"#;
+    let t = run_finished(
+        src,
+        launch(
+            Dialect::Cuda,
+            1,
+            &[("o", 2, "0"), ("f", 1, "0"), ("g", 1, "0"), ("q", 3, "0")],
+        ),
+    );
+    assert_eq!(ints(&t, "o"), vec![Some(2), Some(3)]);
+    assert_eq!(floats(&t, "q"), vec![Some(10.0), Some(11.0), Some(11.0)]);
+}
