@@ -407,3 +407,24 @@ __global__ void k(int* o, float* f, const float* g, float* q) {
     assert_eq!(ints(&t, "o"), vec![Some(2), Some(3)]);
     assert_eq!(floats(&t, "q"), vec![Some(10.0), Some(11.0), Some(11.0)]);
 }
+
+/// A forwarding reference `F&& f` ([temp.deduct.call]/3): a temporary lambda deduces the
+/// closure type, a named closure or functor `F&`; the body calls the caller's object. With
+/// x = t: `apply([](int i) { return i * 2.0f; }, t)` = 2t; `apply(l, t)` with l(i) = i + 1 is
+/// t + 1; `apply(tw, 1)` with tw.k = 3 is 3. Lane t: 2t + (t + 1) + 3 = 3t + 4.
+#[test]
+fn a_forwarding_reference_parameter_takes_closures_and_functors() {
+    let src = r#"
+template <typename F>
+__device__ float apply(F&& f, float x) { return f(x); }
+struct Times { float k; __device__ float operator()(float x) const { return k * x; } };
+__global__ void k(float* o) {
+  auto l = [](float i) { return i + 1.0f; };
+  Times tw{3.f};
+  float t = threadIdx.x;
+  o[threadIdx.x] = apply([](int i) { return i * 2.0f; }, t) + apply(l, t) + apply(tw, 1.f);
+}
+"#;
+    let t = run_finished(src, launch(Dialect::Cuda, 4, &[("o", 4, "0")]));
+    assert_eq!(floats(&t, "o"), [4.0, 7.0, 10.0, 13.0].map(Some).to_vec());
+}

@@ -87,7 +87,10 @@ impl Parser<'_> {
                     return self.unsupported("pointers to pointers are not supported");
                 }
                 many = true;
-            } else if self.eat("&") {
+            } else if self.eat("&") || self.eat("&&") {
+                // `F&& f` of a deduced `F` is a forwarding reference ([temp.deduct.call]/3):
+                // bound to an lvalue closure it is `F&`, to a temporary one `F&&`; either way
+                // the body reads the caller's object, as a reference does.
                 reference = true;
             } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict" | "restrict" | "__gm__"))
             {
