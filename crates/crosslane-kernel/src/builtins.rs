@@ -74,6 +74,7 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         | "__builtin_mxc_arrive_gvmcnt"
         | "__builtin_mxc_arrive_bsmcnt"
         | "printf"
+        | ASSUME
         | ASSERT => Builtin::NoOp,
         // CUDA's and HIP's atomics, their `_block` / `_system` variants, GCC's `__atomic_*`
         // and clang's `__hip_atomic_*` builtins: one table (kernel::atomics).
@@ -114,6 +115,12 @@ pub fn builtin(name: &str) -> Option<Builtin> {
 /// (`__crosslane_assert((e), "e")`, `pp::headers::assert_macro`): `machine::assert` stops the
 /// run where the condition is false or undefined in a thread.
 pub const ASSERT: &str = "__crosslane_assert";
+
+/// Clang's `__builtin_assume(e)` (Clang Language Extensions, "__builtin_assume": "the
+/// optimizer may assume that the expression is true; if it is false at run time, the behavior
+/// is undefined"; nvcc since CUDA 11.1 and hipcc accept it): no effect on values;
+/// `machine::assert` reports a thread where `e` is false, as the undefined behaviour it is.
+pub const ASSUME: &str = "__builtin_assume";
 
 /// The front end's marker of a collective whose result the vendor defines in some threads
 /// only: `__crosslane_valid_only(value, keep, "reason")` is `value` where `keep` is true and

@@ -139,6 +139,79 @@ pub fn is_intrinsic(name: &str) -> bool {
     INTRINSICS.contains(&name)
 }
 
+/// Whether [`result_type`] knows `name`: one of [`INTRINSICS`], the half math functions, or
+/// the float ↔ half / bfloat16 conversions run with the other per-lane built-ins.
+pub fn types_result(name: &str) -> bool {
+    is_intrinsic(name)
+        || crate::mathlib::half_fns::is_half_fn(name)
+        || matches!(
+            name,
+            "__float2half"
+                | "__float2half_rn"
+                | "__half2float"
+                | "__float2bfloat16"
+                | "__float2bfloat16_rn"
+                | "__bfloat162float"
+        )
+}
+
+/// The type a reduced-precision intrinsic gives for arguments of types `args` (`None` where the
+/// parser cannot tell one), as `cuda_fp16.h` / `cuda_bf16.h` declare it (CUDA Math API, "Half
+/// Precision Intrinsics" and "Bfloat16 Precision Intrinsics"): a conversion its destination type
+/// (`__float2half` → `__half`, `__floats2half2_rn` → `__half2`, `__half2float` → `float`),
+/// arithmetic and the `…2` comparisons their operands' type (each is overloaded for `__half`
+/// and `__nv_bfloat16`, or their pairs), the scalar and `__hb…2` comparisons and `__hisnan`
+/// `bool`, `__hisinf` `int`; the half math functions (`hsqrt`, `h2exp`, …) their argument's
+/// type. What a lambda's or `auto` variable's type is deduced from ([dcl.spec.auto]).
+/// `None` for another name, or an overloaded one whose operand types are unknown.
+pub fn result_type(name: &str, args: &[Option<ValTy>]) -> Option<ValTy> {
+    let one = |s: Scalar| Some(ValTy::scalar(s));
+    let two = |s: Scalar| {
+        Some(ValTy {
+            scalar: s,
+            lanes: 2,
+        })
+    };
+    let operand = || args.iter().flatten().next().copied();
+    match name {
+        "__float2half" | "__float2half_rn" | "__float2half_rz" | "__float2half_rd"
+        | "__float2half_ru" | "__double2half" | "__int2half_rn" | "__ushort_as_half"
+        | "__short_as_half" | "__low2half" | "__high2half" => one(Scalar::F16),
+        "__float2bfloat16"
+        | "__float2bfloat16_rn"
+        | "__float2bfloat16_rz"
+        | "__float2bfloat16_rd"
+        | "__float2bfloat16_ru"
+        | "__double2bfloat16"
+        | "__ushort_as_bfloat16"
+        | "__short_as_bfloat16"
+        | "__low2bfloat16"
+        | "__high2bfloat16" => one(Scalar::Bf16),
+        "__half2float" | "__bfloat162float" | "__low2float" | "__high2float" => one(Scalar::F32),
+        "__float2half2_rn" | "__floats2half2_rn" | "__float22half2_rn" | "make_half2"
+        | "__halves2half2" | "__half2half2" | "__lows2half2" | "__highs2half2" => two(Scalar::F16),
+        "__float2bfloat162_rn"
+        | "__floats2bfloat162_rn"
+        | "__float22bfloat162_rn"
+        | "make_bfloat162"
+        | "__halves2bfloat162"
+        | "__bfloat162bfloat162"
+        | "__lows2bfloat162"
+        | "__highs2bfloat162" => two(Scalar::Bf16),
+        "__half22float2" | "__bfloat1622float2" => two(Scalar::F32),
+        "__half2int_rn" | "__half2int_rz" | "__hisinf" => one(Scalar::I32),
+        "__half_as_ushort" | "__bfloat16_as_ushort" => one(Scalar::U16),
+        "__half_as_short" | "__bfloat16_as_short" => one(Scalar::I16),
+        "__heq" | "__hne" | "__hlt" | "__hle" | "__hgt" | "__hge" | "__hequ" | "__hneu"
+        | "__hltu" | "__hleu" | "__hgtu" | "__hgeu" | "__hisnan" | "__hbeq2" | "__hbne2"
+        | "__hblt2" | "__hble2" | "__hbgt2" | "__hbge2" => one(Scalar::Bool),
+        n if is_intrinsic(n) || crate::mathlib::half_fns::is_half_fn(n) => {
+            operand().filter(|v| matches!(v.scalar, Scalar::F16 | Scalar::Bf16))
+        }
+        _ => None,
+    }
+}
+
 fn h(ty: Scalar, x: f64) -> KVal {
     KVal::Float {
         ty,

@@ -302,12 +302,11 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
                 // binary one) without a `u` suffix takes the first of `int`, `unsigned int`,
                 // `long`, … that holds it, so `0x80000000` and `0xdeadbeef` are `unsigned int`
                 // (a decimal one skips the unsigned types: `2147483648` is `long`).
-                let unsigned_int =
-                    radix != 10 && !long && value > i32::MAX as u64 && value <= u64::from(u32::MAX);
+                let (unsigned, long) = literal_type(value, radix == 10, unsigned_suffix, long);
                 Tok::Int {
                     value,
-                    unsigned: unsigned_suffix || unsigned_int || value > i64::MAX as u64,
-                    long: long || value > u32::MAX as u64,
+                    unsigned,
+                    long,
                 }
             };
             out.tokens.push(Token {
@@ -341,15 +340,7 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
             let tok = if quote == '"' {
                 Tok::Str(text)
             } else {
-                let code = match text.as_str() {
-                    "\\n" => 10,
-                    "\\t" => 9,
-                    "\\0" => 0,
-                    "\\\\" => 92,
-                    "\\'" => 39,
-                    _ => text.chars().next().map_or(0, |ch| ch as u32),
-                };
-                Tok::Char(code)
+                Tok::Char(char_code(&text))
             };
             out.tokens.push(Token {
                 tok,
@@ -404,6 +395,65 @@ fn lex_inner(source: &str, max_tokens: u64, directives: bool) -> Result<Lexed, K
         end: (line, col),
     });
     Ok(out)
+}
+
+/// The type of an integer literal of `value` (C++17 [lex.icon]/2, table 7, with LP64's 64-bit
+/// `long`), as (unsigned, 64-bit): the first of the list that holds the value. Without a
+/// suffix a decimal literal is `int`, `long`, `long long`; an octal, hexadecimal or binary one
+/// `int`, `unsigned int`, `long`, `unsigned long`, … (so `3000000000` is a `long` and
+/// `0x80000000` an `unsigned int`). `u` gives `unsigned int`, `unsigned long`; `l` `long`
+/// (then `unsigned long` for a non-decimal one); `ul` `unsigned long`. A decimal value beyond
+/// `long long` has no standard type; it is read as `unsigned long long`, as GCC and Clang do
+/// with a warning.
+fn literal_type(value: u64, decimal: bool, u: bool, l: bool) -> (bool, bool) {
+    let fits_i32 = value <= i32::MAX as u64;
+    let fits_u32 = value <= u64::from(u32::MAX);
+    let fits_i64 = value <= i64::MAX as u64;
+    match (u, l) {
+        (false, false) if fits_i32 => (false, false),
+        (false, false) if !decimal && fits_u32 => (true, false),
+        (false, _) if fits_i64 => (false, true),
+        (false, _) => (true, true),
+        (true, false) if fits_u32 => (true, false),
+        (true, _) => (true, true),
+    }
+}
+
+/// The value of a character literal's text (between the quotes): its one character's code,
+/// or the value of its escape sequence (C++17 [lex.ccon]/7-8: the simple escapes `\n` `\t`
+/// `\v` `\b` `\r` `\f` `\a` `\\` `\?` `\'` `\"`, an octal escape of up to three
+/// digits, a hexadecimal escape `\xHH…`).
+fn char_code(text: &str) -> u32 {
+    let mut cs = text.chars();
+    let Some(first) = cs.next() else { return 0 };
+    if first != '\\' {
+        return first as u32;
+    }
+    let rest: String = cs.collect();
+    let simple = match rest.as_str() {
+        "n" => Some(10),
+        "t" => Some(9),
+        "v" => Some(11),
+        "b" => Some(8),
+        "r" => Some(13),
+        "f" => Some(12),
+        "a" => Some(7),
+        "\\" => Some(92),
+        "?" => Some(63),
+        "'" => Some(39),
+        "\"" => Some(34),
+        _ => None,
+    };
+    if let Some(c) = simple {
+        return c;
+    }
+    if let Some(hex) = rest.strip_prefix('x') {
+        return u32::from_str_radix(hex, 16).unwrap_or(0);
+    }
+    if !rest.is_empty() && rest.len() <= 3 && rest.chars().all(|d| ('0'..='7').contains(&d)) {
+        return u32::from_str_radix(&rest, 8).unwrap_or(0);
+    }
+    rest.chars().next().map_or(0, |ch| ch as u32)
 }
 
 #[cfg(test)]

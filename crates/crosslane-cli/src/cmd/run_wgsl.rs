@@ -268,9 +268,10 @@ pub fn run(
     let mut trace = run_wgsl_traced(source, config.clone(), mode).map_err(at)?;
     let mut gpu = None;
     let mut failed = None;
-    // A run a budget stopped has partial buffers: there is nothing to diff a GPU run with,
-    // so the shader is not dispatched (and the run exits 1 below, as a C++ kernel's does).
-    let stopped = matches!(trace.outcome, Some(Outcome::Limit(_)));
+    // A run a budget or an error stopped has partial buffers: there is nothing to diff a GPU
+    // run with, so the shader is not dispatched (and the run exits 1 below, as a C++
+    // kernel's does).
+    let stopped = matches!(trace.outcome, Some(Outcome::Limit(_) | Outcome::Error(_)));
     if args.gpu && !stopped {
         let (g, mismatch, rerun) = gpu_run(source, &probe, &config, &trace)?;
         if mismatch > 0 {
@@ -310,6 +311,21 @@ pub fn run(
         return Err(CliError::Failed(format!(
             "run: stopped: {}{}",
             escape_controls(&hit.message()),
+            if args.gpu {
+                " (the GPU run was not dispatched)"
+            } else {
+                ""
+            }
+        )));
+    }
+    // An error (the memory limit reached by a `var<workgroup>` array, an out-of-range
+    // access the engine stops at) ended the run: its buffers are partial, so the status says
+    // so, as `run` of a C++ kernel does.
+    if let Some(Outcome::Error(e)) = &trace.outcome {
+        return Err(CliError::Failed(format!(
+            "run: {}:{}{}",
+            args.input,
+            escape_controls(&e.to_string()),
             if args.gpu {
                 " (the GPU run was not dispatched)"
             } else {

@@ -658,3 +658,25 @@ struct P { h: f16, n: u32, f: f32 }
         .clone()
     );
 }
+
+/// A `var<workgroup>` array larger than `--max-memory` ends the run with outcome `error`:
+/// the buffers are partial, so the command exits 1 (as `run` of a C++ kernel stopped by an
+/// error does), with the outcome still printed in the JSON.
+#[test]
+fn a_run_ended_by_an_error_exits_1() {
+    let dir = std::env::temp_dir().join(format!("crosslane-wgsl-err-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.wgsl");
+    // 2^28 f32 cells: 1 GiB on a device, over the default memory limit.
+    std::fs::write(
+        &big,
+        "@group(0) @binding(0) var<storage, read_write> o: array<f32>;\nvar<workgroup> big: array<f32, 268435456>;\n@compute @workgroup_size(4)\nfn main(@builtin(local_invocation_index) i: u32) { o[i] = 1.0; }\n",
+    )
+    .unwrap();
+    let out = crosslane(&["run", big.to_str().unwrap(), "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("memory limit"), "{err}");
+    assert_eq!(json(&out)["outcome"]["kind"], "error");
+    let _ = std::fs::remove_dir_all(&dir);
+}

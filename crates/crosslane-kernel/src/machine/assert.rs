@@ -73,4 +73,56 @@ impl Executor {
             );
         }
     }
+
+    /// Runs `__builtin_assume(cond)` in the `active` lanes of warp `w`: nothing where `cond`
+    /// holds; where it is false the program's behaviour is undefined (Clang Language
+    /// Extensions, `__builtin_assume`), so the run stops with an error naming the threads, as
+    /// no result after it is defined; an undefined `cond` is a warning (the assumption may
+    /// hold on the device).
+    pub(crate) fn device_assume(
+        &mut self,
+        w: usize,
+        e: &Expr,
+        args: &[Expr],
+        active: LaneMask,
+        cx: &mut StepCtx,
+    ) {
+        let Some(cond) = args.first() else {
+            return;
+        };
+        let (_, fails, undefined) = self.condition_split(w, cond, active, cx);
+        let lanes = self.trace.launch.lanes;
+        let first = self.warps[w].index * lanes;
+        let failed: Vec<usize> = fails.iter().filter(|&l| l < lanes).collect();
+        if let Some(&l) = failed.first() {
+            cx.note(
+                Level::Error,
+                e.span,
+                format!(
+                    "`__builtin_assume` of a condition that is false in block {}, thread {} \
+                     (lane(s) {} of warp {}): the behaviour is undefined from here, so the run \
+                     stops",
+                    self.block,
+                    first + l,
+                    crate::builtins::list_lanes(&failed),
+                    self.warps[w].index
+                ),
+                "Clang Language Extensions, __builtin_assume",
+                None,
+            );
+        }
+        if let Some((l, u)) = undefined.first() {
+            cx.note(
+                Level::Warning,
+                e.span,
+                format!(
+                    "the condition of `__builtin_assume` is undefined in thread {}: {}",
+                    first + l,
+                    u.why
+                ),
+                "Clang Language Extensions, __builtin_assume",
+                None,
+            );
+        }
+    }
 }

@@ -469,7 +469,9 @@ impl Executor {
                 self.eval(w, b, mask, cx)
             }
             ExprKind::Assign(op, lhs, rhs) => {
-                let places = self.place(w, lhs, mask, cx);
+                // C++17 [expr.ass]/1: "The right operand is sequenced before the left
+                // operand", for `=` and every compound `op=`: `o[i++] = i` reads `i` before the
+                // index's increment. So the value is computed first, then the place.
                 // `acc += a*b` / `acc -= a*b` contracted (crate::contract): the factors are
                 // kept to fuse with the old value.
                 let factors = match (op, &rhs.kind) {
@@ -489,6 +491,7 @@ impl Executor {
                     Some((xs, ys)) => self.product_lanes(rhs, xs, ys, mask, cx),
                     None => self.eval(w, rhs, mask, cx),
                 };
+                let places = self.place(w, lhs, mask, cx);
                 let mut out = idle();
                 for l in mask.iter().filter(|&l| l < lanes) {
                     let Ok(place) = places[l].clone() else {

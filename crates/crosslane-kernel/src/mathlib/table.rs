@@ -220,6 +220,7 @@ pub const ROWS: &[Row] = &[
 pub const OUT_PARAMS: &[(&str, &[usize])] = &[
     ("sincos", &[1, 2]),
     ("sincosf", &[1, 2]),
+    ("__sincosf", &[1, 2]),
     ("sincospi", &[1, 2]),
     ("sincospif", &[1, 2]),
     ("frexp", &[1]),
@@ -497,13 +498,37 @@ fn call_row(
 /// The functions that store through pointers: `sincos`, `sincospi`, `frexp`, `modf`,
 /// `remquo` (CUDA Math API; C11 7.12.6.4, 7.12.6.12, 7.12.10.3 for the last three).
 fn call_out(name: &str, args: &[KVal]) -> Result<Call, String> {
-    let single = name.ends_with('f') || single_overload(&args[..1.min(args.len())]);
+    // The double name and whether `name` is the single-precision one: `modf` is the double
+    // function and `modff` the float one, so neither a trailing `f` nor trimming every `f`
+    // tells them apart (trimming made both `mod`, which ran as `remquo`).
+    let (base, single_name) = match name {
+        "sincosf" => ("sincos", true),
+        "__sincosf" => ("__sincosf", true),
+        "sincospif" => ("sincospi", true),
+        "frexpf" => ("frexp", true),
+        "modff" => ("modf", true),
+        "remquof" => ("remquo", true),
+        other => (other, false),
+    };
+    let single = single_name || single_overload(&args[..1.min(args.len())]);
     let ty = if single { Scalar::F32 } else { Scalar::F64 };
     let round = |x: f64| if single { x as f32 as f64 } else { x };
     let x = round(num(name, args, 0)?);
-    let base = name.trim_end_matches('f');
     let f = |k: f64| KVal::float(ty, k);
     match base {
+        // CUDA Math API, `__sincosf(x, sptr, cptr)`: "the fast approximate of sine and cosine
+        // of the first input argument x", stored through the pointers: `__sinf(x)` and
+        // `__cosf(x)`, with their error bounds.
+        "__sincosf" => {
+            let arg = [KVal::float(Scalar::F32, x)];
+            let one = |n: &str| -> Result<KVal, String> {
+                super::intrinsics::call(n, &arg).unwrap_or_else(|| Err(format!("no `{n}`")))
+            };
+            Ok(Call {
+                value: KVal::int(Scalar::I32, 0),
+                stores: vec![(1, one("__sinf")?), (2, one("__cosf")?)],
+            })
+        }
         "sincos" | "sincospi" => {
             let (sin_name, cos_name) = if base == "sincos" {
                 ("sin", "cos")

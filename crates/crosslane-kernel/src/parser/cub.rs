@@ -765,10 +765,14 @@ impl Parser<'_> {
         if under_cub && !self.hip && matches!(w.as_str(), "Sum" | "Max" | "Min") {
             self.cub_removed_op(&w);
         }
+        // An unqualified name the source defines a struct of (`struct Max { … }; … Max()`) is
+        // the source's functor ([basic.lookup.unqual]: `cub::Max` is found only qualified or
+        // after a using-directive the source does not need), not the library's.
+        let own = self.pos == save && self.is_struct_name(&w);
         let op = match w.as_str() {
-            "Sum" | "plus" => Op::Sum,
-            "Max" | "maximum" => Op::Max,
-            "Min" | "minimum" => Op::Min,
+            "Sum" | "plus" if !own => Op::Sum,
+            "Max" | "maximum" if !own => Op::Max,
+            "Min" | "minimum" if !own => Op::Min,
             // A functor of the source's own named `ArgMax` is the source's.
             "ArgMax" | "ArgMin" if self.pos != save || !self.is_struct_name(&w) => {
                 if w == "ArgMax" {

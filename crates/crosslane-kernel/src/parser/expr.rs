@@ -82,11 +82,40 @@ impl Parser<'_> {
         });
         self.conditional -= 1;
         let (a, b) = b?;
+        let (a, b) = self.conditional_operands(a, b);
         let span = c.span;
         self.node(
             ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)),
             span,
         )
+    }
+
+    /// The operands of `c ? a : b` converted to their common type when both are of
+    /// different built-in arithmetic types (C++17 [expr.cond]/7.2: "the usual arithmetic
+    /// conversions are performed to bring them to a common type, and the result is of that
+    /// type"): `c ? -1 : 1u` is the `unsigned` 4294967295 in either lane, `c ? 'a' : 1.0` a
+    /// `double`. The 16-bit floating types are classes in the vendor headers (their
+    /// conversions are not the usual arithmetic ones), so those operands stay as they are.
+    fn conditional_operands(&self, a: Expr, b: Expr) -> (Expr, Expr) {
+        let builtin = |v: ValTy| {
+            v.lanes == 1 && !matches!(v.scalar, Scalar::F16 | Scalar::Bf16) && !v.scalar.is_fp8()
+        };
+        let (Some(ta), Some(tb)) = (self.expr_type(&a), self.expr_type(&b)) else {
+            return (a, b);
+        };
+        if ta == tb || !builtin(ta) || !builtin(tb) {
+            return (a, b);
+        }
+        let common = ValTy::scalar(Scalar::common(ta.scalar, tb.scalar));
+        let cast = |e: Expr, t: ValTy| {
+            if t == common {
+                e
+            } else {
+                let span = e.span;
+                Expr::new(ExprKind::Cast(Ty::Val(common), Box::new(e)), span)
+            }
+        };
+        (cast(a, ta), cast(b, tb))
     }
 
     /// Precedence climbing over the binary operators (C precedence, left-associative).
@@ -510,6 +539,20 @@ impl Parser<'_> {
             },
             Tok::Float { value, single } => ExprKind::Float { value, single },
             Tok::Str(text) => ExprKind::Str(text),
+            // An ordinary character literal of one character is a `char` ([lex.ccon]/2),
+            // signed on the CUDA and HIP targets: `'\xff'` is the `char` -1, `sizeof('a')` 1.
+            // A code beyond one byte (a multicharacter or wide character) stays an `int`.
+            Tok::Char(c) if c <= 0xff => {
+                let lit = Expr::new(
+                    ExprKind::Int {
+                        value: u64::from(c),
+                        unsigned: false,
+                        long: false,
+                    },
+                    span,
+                );
+                ExprKind::Cast(Ty::Val(ValTy::scalar(Scalar::I8)), Box::new(lit))
+            }
             Tok::Char(c) => ExprKind::Int {
                 value: u64::from(c),
                 unsigned: false,

@@ -97,6 +97,12 @@ impl Parser<'_> {
             ExprKind::Member(b, f) if f == "w" => self.vector_component(b, f),
             ExprKind::Call(n, _) if self.fn_types.contains_key(n) => self.call_type(n),
             ExprKind::Cast(Ty::Val(v), _) => Some(*v),
+            // `++n`, `x++`, `n = 7`, `s += x`: the type of the operand written
+            // ([expr.pre.incr]/1, [expr.post.incr]/1, [expr.ass]/1: the left operand's type);
+            // `a, b` the right operand's ([expr.comma]/1).
+            ExprKind::IncDec { target, .. } => self.expr_type(target),
+            ExprKind::Assign(_, lhs, _) => self.expr_type(lhs),
+            ExprKind::Comma(_, b) => self.expr_type(b),
             ExprKind::Unary(_, x) => self.expr_type(x),
             ExprKind::Binary(_, a, b) => {
                 let (a, b) = (self.expr_type(a)?, self.expr_type(b)?);
@@ -153,6 +159,17 @@ impl Parser<'_> {
                     crate::builtins::VALID_ONLY => self.expr_type(args.first()?),
                     n if crate::reinterpret::is_reinterpret(n) => {
                         crate::reinterpret::result_type(n)
+                    }
+                    // The half and bfloat16 intrinsics' declared types (`__float2half` is
+                    // `__half`, `__hmul` its operands' type; [`crate::half::result_type`]).
+                    n if crate::half::types_result(n) => crate::half::result_type(
+                        n,
+                        &args.iter().map(|a| self.expr_type(a)).collect::<Vec<_>>(),
+                    ),
+                    // The cache-hinted loads give the pointee (CUDA C++ Programming Guide,
+                    // "Read-Only Data Cache Load Function", "Load Functions Using Cache Hints").
+                    "__ldg" | "__ldcg" | "__ldca" | "__ldcs" | "__ldlu" | "__ldcv" => {
+                        self.pointee_type(args.first()?)
                     }
                     // `make_float2(…)` and kin: their vector type.
                     w if w.starts_with("make_") => crate::vector_types::constructor(w),

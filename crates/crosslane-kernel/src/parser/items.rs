@@ -506,6 +506,8 @@ impl Parser<'_> {
             .map(|p| p.name.clone())
             .collect();
         let outer_refs = std::mem::replace(&mut self.value_refs, refs);
+        let own_consts = std::mem::take(&mut self.param_consts);
+        let outer_consts = std::mem::replace(&mut self.const_names, own_consts);
         for (n, dims) in std::mem::take(&mut self.param_dims) {
             self.note_dims(&n, dims);
         }
@@ -554,6 +556,7 @@ impl Parser<'_> {
         })();
         self.scopes.pop();
         self.value_refs = outer_refs;
+        self.const_names = outer_consts;
         let body = self.with_param_copies(copies, body?)?;
         let vf_call_dim = self.vf_call_dim(start.line, body.end.line);
         let f = Function {
@@ -585,6 +588,7 @@ impl Parser<'_> {
         let mut params = Vec::new();
         self.leaf_pending.clear();
         self.param_defaults.clear();
+        self.param_consts.clear();
         self.any_slots.clear();
         self.cub_pending.clear();
         let mut slot = 0usize;
@@ -719,6 +723,21 @@ impl Parser<'_> {
             }
             let base = self.base_type()?;
             let (mut ty, reference) = self.pointers(base)?;
+            // `const float* g`, `const float y`: `const` before the first `*` or `&`.
+            let const_param = self.toks[at_pos..self.pos]
+                .iter()
+                .take_while(|t| !matches!(t.tok, Tok::Punct("*" | "&")))
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"))
+                && self.toks[at_pos..self.pos]
+                    .iter()
+                    .filter(|t| matches!(t.tok, Tok::Punct("*")))
+                    .count()
+                    <= 1;
+            if const_param {
+                if let Tok::Ident(n) = self.peek(0) {
+                    self.param_consts.insert(n.clone());
+                }
+            }
             if let Some((name, sig)) = self.fn_ptr_declarator(ty)? {
                 self.fn_ptr_var(&name, sig);
                 params.push(Param {

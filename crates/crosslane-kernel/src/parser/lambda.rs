@@ -34,8 +34,12 @@ pub(super) struct LambdaCtx {
     explicit: Vec<(String, bool)>,
     /// Captured variables so far: name, type, by reference.
     pub(super) captured: Vec<(String, Ty, bool)>,
-    /// The first `return`'s type, when the lambda does not write one.
-    pub(super) ret: Option<Option<ValTy>>,
+    /// The first `return`'s type, when the lambda does not write one: `Some(None)` until a
+    /// `return` with a value is seen.
+    pub(super) ret: Option<Option<Ty>>,
+    /// Where the first `return` whose value's type the parser cannot tell is, when no
+    /// `-> T` is written: refused rather than read as `void` ([expr.prim.lambda.closure]/4).
+    pub(super) ret_unknown: Option<crate::ast::Span>,
     /// Whether a `return` had a struct value.
     pub(super) ret_struct_seen: bool,
 }
@@ -192,6 +196,7 @@ impl Parser<'_> {
             captured: Vec::new(),
             ret: written_ret.is_none().then_some(None),
             ret_struct_seen: false,
+            ret_unknown: None,
         };
         let mut scope = HashMap::new();
         for p in &params {
@@ -232,9 +237,19 @@ impl Parser<'_> {
                 "this lambda returns a struct: write its type (`[…](…) -> Pair { … }`)",
             ));
         }
+        // Without `-> T` the return type is deduced from the `return` statements' operands
+        // ([expr.prim.lambda.closure]/4, [dcl.spec.auto]/2): `void` only when none has one.
+        if let (None, Some(None), Some(r)) = (&written_ret, ctx.ret, ctx.ret_unknown) {
+            return Err(KernelError::new(
+                r.line,
+                r.col,
+                "cannot tell the type this `return` gives the lambda; write it after the \
+                 parameters (`[…](…) -> float { … }`)",
+            ));
+        }
         let ret = match &written_ret {
             Some((t, _)) => *t,
-            None => ctx.ret.flatten().map_or(Ty::Void, Ty::Val),
+            None => ctx.ret.flatten().unwrap_or(Ty::Void),
         };
         let mut def = StructDef::default();
         let mut all_params = ret_params;

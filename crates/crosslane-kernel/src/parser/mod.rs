@@ -99,6 +99,7 @@ mod member_templates;
 mod member_types;
 mod memcpy;
 mod method_templates;
+mod ns_members;
 mod operator_names;
 mod operators;
 mod overload;
@@ -206,7 +207,17 @@ pub fn parse_preprocessed(
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
     let mut kernel_scopes = scopes::kernel_scopes(&pre.tokens);
-    let clashing = scopes::clashing_kernels(&mut kernel_scopes);
+    let mut clashing = scopes::clashing_kernels(&mut kernel_scopes);
+    // Functions, constants, arrays, structs and aliases of one name in two scopes keep their
+    // qualified names too ([basic.lookup.qual]: `a::f` and `b::f` are two functions).
+    clashing.extend(ns_members::clashing_members(
+        &ns_members::namespace_members(&pre.tokens),
+    ));
+    for (n, q) in kernel_scopes.iter_mut() {
+        if clashing.contains(q.as_str()) {
+            n.clone_from(q);
+        }
+    }
     let unqualified =
         entry.map(|e| scopes::unqualify_entry(e, &scopes::scope_names(&pre.tokens), &clashing));
     let entry = unqualified.as_deref();
@@ -484,6 +495,12 @@ struct Parser<'a> {
     /// The current function's reference parameters to one value (`T& best`, `const X& x`):
     /// recorded as pointers, read as the value they name ([`Parser::expr_type`]).
     value_refs: HashSet<String>,
+    /// The current function's variables and parameters declared const or pointing to const
+    /// (`const float* g`, `const float y`), for overload resolution ([`overload`]).
+    const_names: HashSet<String>,
+    /// The parameters of the list [`Parser::params`] read last that are const
+    /// ([`Parser::const_names`] of the function's body).
+    param_consts: HashSet<String>,
     /// Cooperative-groups variables and the group each names.
     groups: HashMap<String, cg::Group>,
     /// Template type parameters bound to a group (`template <typename Group>` deduced from a
@@ -672,6 +689,8 @@ impl<'a> Parser<'a> {
             param_dims: Vec::new(),
             param_bounds: Vec::new(),
             value_refs: HashSet::new(),
+            const_names: HashSet::new(),
+            param_consts: HashSet::new(),
             groups: HashMap::new(),
             group_alias: HashMap::new(),
             wave: 32,

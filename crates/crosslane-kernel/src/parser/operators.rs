@@ -170,6 +170,7 @@ impl Parser<'_> {
                 let mut params = vec![PSig {
                     ty: PType::Struct(s.clone()),
                     mut_ref: false,
+                    to_const: false,
                     default: false,
                 }];
                 params.extend(m.params);

@@ -30,9 +30,16 @@
 //!   equally good for each; a tie only that leaves goes to the first declared of the tied,
 //!   with a warning naming them (the front end's limit, not the source's ambiguity).
 //!
+//! - `const`: a pointer to const converts to no pointer to non-const and a const lvalue or a
+//!   temporary binds no reference to non-const ([conv.qual], [dcl.init.ref]/5); `float*` to
+//!   `const float*` and a non-const lvalue to `const float&` are exact matches worse than the
+//!   same without `const` ([over.ics.rank]/3.2.5, 3.2.6). An argument is const where it names a
+//!   variable or parameter declared so (`const float* g`, `const float y`), or is `&y` or
+//!   `g + i` of one.
+//!
 //! Not modelled (each refused or left to the rules above, never guessed): user structs'
-//! converting constructors and conversion functions, cv-qualification ranking of references
-//! ([over.ics.rank]/3.2.6), `long` and `long long` as distinct types.
+//! converting constructors and conversion functions, `volatile`, `long` and `long long` as
+//! distinct types.
 //!
 //! Bounded: at most [`MAX_FN_OVERLOADS`] non-template functions share a name; each call
 //! ranks each candidate's arguments once.
@@ -70,6 +77,10 @@ pub(super) struct PSig {
     pub(super) ty: PType,
     /// A reference to non-const (`float& x`): takes only its own type.
     pub(super) mut_ref: bool,
+    /// A pointer to const (`const float* p`, `float const* p`) or a reference to const
+    /// (`const float& x`): what [over.ics.rank]/3.2.5 and 3.2.6 rank below the unqualified
+    /// form for an argument that is not const.
+    pub(super) to_const: bool,
     /// Whether it has a default argument.
     pub(super) default: bool,
 }
@@ -97,6 +108,17 @@ pub(super) enum AType {
 /// Arguments' types, each with whether it is the literal `0`.
 pub(super) type ArgTypes = Vec<(AType, bool)>;
 
+/// What the front end knows of an argument's cv-qualification and value category.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ArgQual {
+    /// A pointer to const (`const float* g`), or a value that is a const lvalue
+    /// (`const float y`).
+    pub(super) konst: bool,
+    /// Not an lvalue (a literal, an arithmetic result, a call's value): a reference to
+    /// non-const cannot bind it ([dcl.init.ref]/5.2).
+    pub(super) rvalue: bool,
+}
+
 /// Most tokens before a host launch searched for an argument's declaration.
 const HOST_DECL_WINDOW: usize = 4096;
 
@@ -105,6 +127,10 @@ const HOST_DECL_WINDOW: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Rank {
     Exact,
+    /// An exact match that adds `const`: `float*` to `const float*` (a qualification
+    /// conversion) or a non-const lvalue bound to `const float&`; worse than the exact match
+    /// without it ([over.ics.rank]/3.2.5, 3.2.6), better than any promotion.
+    ExactConst,
     Promotion,
     Conversion,
     User(u8),
@@ -180,7 +206,7 @@ fn standard(a: Scalar, p: Scalar) -> Rank {
 
 fn rank_no(r: Rank) -> u8 {
     match r {
-        Rank::Exact => 0,
+        Rank::Exact | Rank::ExactConst => 0,
         Rank::Promotion => 1,
         Rank::Conversion => 2,
         Rank::User(_) => 3,
@@ -188,13 +214,25 @@ fn rank_no(r: Rank) -> u8 {
 }
 
 /// The conversion of an argument of type `a` (`zero`: the literal `0`) to parameter `p`.
-fn ics(a: &AType, zero: bool, p: &PSig) -> Ics {
+fn ics(a: &AType, zero: bool, q: ArgQual, p: &PSig) -> Ics {
     let no = |why: &str| Ics::No(why.to_string());
     match (&p.ty, a) {
         (PType::Unknown, _) | (_, AType::Unknown) => Ics::Unknown,
+        (PType::Val(_), AType::Val(_)) if p.mut_ref && q.konst => {
+            no("a reference to non-const cannot bind a const value ([dcl.init.ref]/5)")
+        }
+        (PType::Val(_), AType::Val(_)) if p.mut_ref && q.rvalue => {
+            no("a reference to non-const cannot bind a temporary ([dcl.init.ref]/5.2)")
+        }
         (PType::Val(pv), AType::Val(av)) => {
             if pv == av {
-                return Ics::Rank(Rank::Exact);
+                // `const float&` of a non-const lvalue: worse than `float&` ([over.ics.rank]/3.2.6).
+                let adds_const = p.to_const && !q.konst && !q.rvalue;
+                return Ics::Rank(if adds_const {
+                    Rank::ExactConst
+                } else {
+                    Rank::Exact
+                });
             }
             if pv.lanes != 1 || av.lanes != 1 {
                 return no("a vector type converts to no other type");
@@ -215,7 +253,17 @@ fn ics(a: &AType, zero: bool, p: &PSig) -> Ics {
                 (false, false) => Ics::Rank(standard(a, p)),
             }
         }
-        (PType::Ptr(pv), AType::Ptr(Some(av))) if pv == av => Ics::Rank(Rank::Exact),
+        // [conv.qual]: `T*` converts to `const T*`, never back.
+        (PType::Ptr(pv), AType::Ptr(Some(av))) if pv == av && q.konst && !p.to_const => {
+            no("a pointer to const does not convert to a pointer to non-const ([conv.qual])")
+        }
+        (PType::Ptr(pv), AType::Ptr(Some(av))) if pv == av => {
+            Ics::Rank(if p.to_const && !q.konst {
+                Rank::ExactConst
+            } else {
+                Rank::Exact
+            })
+        }
         (PType::Ptr(_), AType::Ptr(Some(_))) => no("pointers to other types do not convert"),
         (PType::Ptr(_) | PType::VoidPtr, AType::Ptr(None)) => Ics::Unknown,
         (PType::VoidPtr, AType::Ptr(Some(_))) => Ics::Rank(Rank::Conversion),
@@ -371,9 +419,16 @@ impl Parser<'_> {
             .count();
         let reference = decl.iter().any(|t| matches!(t.tok, Tok::Punct("&")));
         let mut_ref = reference && !word("const");
+        // `const` before the first `*` or `&` qualifies what is pointed or referred to.
+        let to_const = decl
+            .iter()
+            .take_while(|t| !matches!(t.tok, Tok::Punct("*" | "&")))
+            .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const"))
+            && (stars == 1 || (reference && stars == 0));
         let sig = |ty| PSig {
             ty,
             mut_ref,
+            to_const,
             default,
         };
         if word("void") && stars == 1 {
@@ -503,7 +558,7 @@ impl Parser<'_> {
                 continue;
             }
             let cands = self.plain_candidates(&name);
-            match self.best_typed(&name, cands, &types, Vec::new(), span) {
+            match self.best_typed(&name, cands, &types, &[], Vec::new(), span) {
                 Ok(c) => {
                     if let Some(l) = self.launches.get_mut(i) {
                         l.kernel = c.key;
@@ -577,7 +632,12 @@ impl Parser<'_> {
     ) -> PResult<String> {
         let set = self.fn_sets.entry(name.to_string()).or_default();
         let same = |a: &[PSig], b: &[PSig]| {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ty == y.ty)
+            // `const float*` and `float*`, `const float&` and `float&` are other parameter
+            // types (the `const` is not top-level, [dcl.fct]/5).
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.ty == y.ty && x.to_const == y.to_const)
         };
         if let Some(f) = set.iter().find(|f| same(&f.params, &params)) {
             return Ok(f.key.clone());
@@ -686,7 +746,38 @@ impl Parser<'_> {
         at: Span,
     ) -> PResult<Candidate> {
         let types: ArgTypes = args.iter().map(|a| self.arg_type(a)).collect();
-        self.best_typed(name, cands, &types, reasons, at)
+        let quals: Vec<ArgQual> = args.iter().map(|a| self.arg_qual(a)).collect();
+        self.best_typed(name, cands, &types, &quals, reasons, at)
+    }
+
+    /// Whether argument `e` is const (a pointer to const, a const variable) and whether it is
+    /// an rvalue, where the front end can tell; otherwise a non-const lvalue (the rules of
+    /// [`ics`] then add nothing).
+    fn arg_qual(&self, e: &Expr) -> ArgQual {
+        let named = |e: &Expr| match &e.kind {
+            ExprKind::Ident(n) => Some(n.clone()),
+            _ => None,
+        };
+        let konst = match &e.kind {
+            ExprKind::Ident(n) => self.const_names.contains(n),
+            // `&y` of a const `y`, `g + i` of a pointer to const.
+            ExprKind::AddrOf(x) => named(x).is_some_and(|n| self.const_names.contains(&n)),
+            ExprKind::Binary(_, a, _) => {
+                self.is_pointer_expr(e) && named(a).is_some_and(|n| self.const_names.contains(&n))
+            }
+            ExprKind::Cast(_, _) => false,
+            _ => false,
+        };
+        let rvalue = matches!(
+            e.kind,
+            ExprKind::Int { .. }
+                | ExprKind::Float { .. }
+                | ExprKind::Bool(_)
+                | ExprKind::Binary(..)
+                | ExprKind::Logical(..)
+                | ExprKind::Cast(..)
+        ) && !self.is_pointer_expr(e);
+        ArgQual { konst, rvalue }
     }
 
     /// As [`Parser::best_candidate`], given the arguments' types.
@@ -695,6 +786,7 @@ impl Parser<'_> {
         name: &str,
         cands: Vec<Candidate>,
         types: &[(AType, bool)],
+        quals: &[ArgQual],
         mut reasons: Vec<String>,
         at: Span,
     ) -> PResult<Candidate> {
@@ -721,7 +813,10 @@ impl Parser<'_> {
             let conv: Vec<Ics> = types
                 .iter()
                 .zip(&c.params)
-                .map(|((a, zero), p)| ics(a, *zero, p))
+                .enumerate()
+                .map(|(i, ((a, zero), p))| {
+                    ics(a, *zero, quals.get(i).copied().unwrap_or_default(), p)
+                })
                 .collect();
             if let Some((i, why)) = conv.iter().enumerate().find_map(|(i, x)| match x {
                 Ics::No(w) => Some((i, w.clone())),
@@ -861,12 +956,18 @@ mod tests {
         PSig {
             ty: PType::Val(ValTy::scalar(s)),
             mut_ref: false,
+            to_const: false,
             default: false,
         }
     }
 
     fn rank(a: Scalar, p: Scalar) -> Option<Rank> {
-        match ics(&AType::Val(ValTy::scalar(a)), false, &val(p)) {
+        match ics(
+            &AType::Val(ValTy::scalar(a)),
+            false,
+            ArgQual::default(),
+            &val(p),
+        ) {
             Ics::Rank(r) => Some(r),
             _ => None,
         }
@@ -892,10 +993,16 @@ mod tests {
                 lanes: 2,
             }),
             mut_ref: false,
+            to_const: false,
             default: false,
         };
         assert!(matches!(
-            ics(&AType::Val(ValTy::scalar(Scalar::F32)), false, &f2),
+            ics(
+                &AType::Val(ValTy::scalar(Scalar::F32)),
+                false,
+                ArgQual::default(),
+                &f2
+            ),
             Ics::No(_)
         ));
     }

@@ -5,7 +5,9 @@
 //! detail { … }`, `enum class Op { Sum, Max }`). Two namespaces defining a kernel of the same
 //! name are told apart ([`clashing_kernels`]): each such kernel keeps its qualified name,
 //! `a::k` and `b::k`, as one identifier, which `--entry a::k` and a launch `b::k<<<…>>>` name;
-//! other names two namespaces both define are still read as one (C++ would tell them apart).
+//! so does any other name two scopes declare at namespace scope ([`super::ns_members`]): a
+//! function, constant, array, struct or alias, read through qualified names, the enclosing
+//! namespaces, `using X::f;` and `using namespace X;` ([namespace.udecl], [namespace.udir]).
 //! `extern "C"` (C linkage, which Ascend C kernels are declared with) and `noexcept` are
 //! dropped: neither changes what a kernel computes.
 //!
@@ -107,6 +109,10 @@ pub(super) fn flatten_scopes(
     let mut open: Vec<usize> = Vec::new();
     let mut ids: Vec<usize> = Vec::new();
     let mut noted: HashSet<String> = HashSet::new();
+    // Using-declarations of clashing names (the brace depth they were made at, the name, the
+    // qualified name it stands for) and using-directives (depth, namespace id), in order.
+    let mut aliases: Vec<(usize, String, String)> = Vec::new();
+    let mut directives: Vec<(usize, usize)> = Vec::new();
     let mut k = 0;
     while k < toks.len() {
         let t = &toks[k];
@@ -176,7 +182,9 @@ pub(super) fn flatten_scopes(
             k += 1;
             continue;
         }
-        // `using X::f;` (a using-declaration): the name is already visible unqualified.
+        // `using X::f;` (a using-declaration): the name is already visible unqualified,
+        // unless two scopes declare it: then `f` names `X::f` until the enclosing block ends
+        // ([namespace.udecl]/1).
         if word(Some(t)) == Some("using")
             && word(toks.get(k + 1)).is_some_and(|n| n != "namespace")
             && punct(toks.get(k + 2), "::")
@@ -186,12 +194,54 @@ pub(super) fn flatten_scopes(
                 j += 1;
             }
             if punct(toks.get(j), ";") {
+                if let Some((q, _)) = clashes.at(&toks, k + 1, &out, &ids, &[]) {
+                    if let Some(last) = word(toks.get(j - 1)) {
+                        aliases.push((depth, last.to_string(), q));
+                    }
+                }
                 k = j + 1;
                 continue;
             }
         }
+        // `using namespace X;` (a using-directive): X's clashing names are found unqualified
+        // until the enclosing block ends ([namespace.udir]/2).
+        if word(Some(t)) == Some("using") && word(toks.get(k + 1)) == Some("namespace") {
+            let mut quals = Vec::new();
+            let mut j = k + 2;
+            while let Some(w) = word(toks.get(j)) {
+                quals.push(w);
+                j += 1;
+                if punct(toks.get(j), "::") {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            if let Some(id) = clashes.namespace(ids.last().copied().unwrap_or(0), &quals) {
+                directives.push((depth, id));
+            }
+        }
         if !clashes.is_empty() {
-            if let Some((q, next)) = clashes.at(&toks, k, &out, &ids) {
+            let mut extra: Vec<usize> = directives.iter().map(|(_, id)| *id).collect();
+            extra.reverse();
+            let alias = word(Some(t)).and_then(|w| {
+                let member = out
+                    .last()
+                    .is_some_and(|p| matches!(p.tok, Tok::Punct("." | "->" | "::")));
+                let qualified = punct(toks.get(k + 1), "::");
+                (!member && !qualified)
+                    .then(|| aliases.iter().rev().find(|(_, n, _)| n == w))
+                    .flatten()
+            });
+            if let Some((_, _, q)) = alias {
+                out.push(Token {
+                    tok: Tok::Ident(q.clone()),
+                    ..t.clone()
+                });
+                k += 1;
+                continue;
+            }
+            if let Some((q, next)) = clashes.at(&toks, k, &out, &ids, &extra) {
                 out.push(Token {
                     tok: Tok::Ident(q),
                     ..t.clone()
@@ -210,6 +260,8 @@ pub(super) fn flatten_scopes(
                     continue;
                 }
                 depth = depth.saturating_sub(1);
+                aliases.retain(|(d, _, _)| *d <= depth);
+                directives.retain(|(d, _)| *d <= depth);
             }
             Tok::Ident(n) if names.contains(n) && punct(toks.get(k + 1), "::") => {
                 k += 2;
@@ -275,6 +327,19 @@ impl Clashes {
         id
     }
 
+    /// The id of the namespace that `quals` name from namespace `from` (then from the global
+    /// one), when it holds a clashing name.
+    fn namespace(&self, from: usize, quals: &[&str]) -> Option<usize> {
+        let walk = |start: usize| {
+            let mut id = start;
+            for q in quals {
+                id = *self.children.get(&id)?.get(*q)?;
+            }
+            Some(id)
+        };
+        walk(from).or_else(|| walk(0))
+    }
+
     /// The clashing kernel `last` of the namespace that `quals` name from namespace `from`.
     fn find(&self, from: usize, quals: &[&str], last: &str) -> Option<&String> {
         let mut id = from;
@@ -296,6 +361,7 @@ impl Clashes {
         k: usize,
         out: &[Token],
         ids: &[usize],
+        directed: &[usize],
     ) -> Option<(String, usize)> {
         let before = k.checked_sub(2).and_then(|b| toks.get(b));
         if k >= 2 && punct(toks.get(k - 1), "::") && (word(before).is_some() || punct(before, ">"))
@@ -322,6 +388,8 @@ impl Clashes {
             ids.iter()
                 .rev()
                 .take(MAX_OUTWARD)
+                .chain(std::iter::once(&0))
+                .chain(directed.iter().take(MAX_OUTWARD))
                 .find_map(|id| self.kernels.get(id)?.get(last))
         } else {
             self.find(innermost, &quals, last)

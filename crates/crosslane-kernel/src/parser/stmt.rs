@@ -267,11 +267,26 @@ impl Parser<'_> {
                         if self.lambda.is_none() && !is_struct {
                             self.note_auto_return(ty, span);
                         }
+                        // A lambda's `return p + i;` of a pointer gives it a pointer type.
+                        let deduced = match ty {
+                            Some(v) => Some(Ty::Val(v)),
+                            None if self.is_pointer_expr(e) => self.pointee_type(e).map(Ty::Ptr),
+                            None => None,
+                        };
+                        let void_call = matches!(&e.kind, ExprKind::Call(n, _)
+                            if matches!(self.fn_types.get(n), Some(Ty::Void)));
                         if let Some(ctx) = self.lambda.as_mut() {
                             if is_struct {
                                 ctx.ret_struct_seen = true;
                             } else if ctx.ret == Some(None) {
-                                ctx.ret = Some(ty);
+                                match deduced {
+                                    Some(t) => ctx.ret = Some(Some(t)),
+                                    // `return f();` of a `void` function ([stmt.return]/2).
+                                    None if void_call => {}
+                                    None => {
+                                        ctx.ret_unknown.get_or_insert(span);
+                                    }
+                                }
                             }
                         }
                     }
@@ -700,6 +715,22 @@ impl Parser<'_> {
                     .map(|n| vec![n]),
                 _ => None,
             };
+            // `const float y = …;`, `const float* p = …;` (not `float* const p`): a const
+            // argument for overload resolution ([`super::overload`]).
+            let const_decl = self.toks[decl_from..self.pos.min(self.toks.len())]
+                .iter()
+                .take_while(|t| {
+                    !matches!(
+                        t.tok,
+                        Tok::Punct("*" | "&" | "=" | ";" | "," | "(" | "[" | "{")
+                    )
+                })
+                .any(|t| matches!(&t.tok, Tok::Ident(w) if w == "const" || w == "constexpr"));
+            if const_decl {
+                self.const_names.insert(name.clone());
+            } else {
+                self.const_names.remove(&name);
+            }
             self.declare(&name, declared);
             if let Some(dims) = md_dims.or(one_bound) {
                 self.note_dims(&name, dims);

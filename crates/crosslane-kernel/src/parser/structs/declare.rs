@@ -87,7 +87,10 @@ impl Parser<'_> {
                     return self.unsupported("pointers to pointers are not supported");
                 }
                 many = true;
-            } else if self.eat("&") {
+            } else if self.eat("&") || self.eat("&&") {
+                // `F&& f` of a deduced `F` is a forwarding reference ([temp.deduct.call]/3):
+                // bound to an lvalue closure it is `F&`, to a temporary one `F&&`; either way
+                // the body reads the caller's object, as a reference does.
                 reference = true;
             } else if matches!(self.peek(0), Tok::Ident(w) if matches!(w.as_str(), "const" | "__restrict__" | "__restrict" | "restrict" | "__gm__"))
             {
@@ -456,6 +459,20 @@ impl Parser<'_> {
                         span.col,
                         format!("`{name}` must refer to a `{s}`"),
                     ));
+                };
+                // `Base& br = d;` of a `Derived d`: the reference names the base subobject
+                // ([dcl.init.ref]/5.1, [conv.ptr]/3), whose static type `Base` chooses a
+                // non-virtual member function ([class.member.lookup]; no virtual dispatch here).
+                let base_at = (is != s)
+                    .then(|| self.structs.get(&is))
+                    .flatten()
+                    .and_then(|d| d.bases.iter().find(|(b, _)| *b == s).map(|(_, at)| *at));
+                let (is, leaves) = match base_at {
+                    Some(at) => {
+                        let n = self.leaves(&s, span)?.len();
+                        (s.clone(), leaves.into_iter().skip(at).take(n).collect())
+                    }
+                    None => (is, leaves),
                 };
                 let mut names = Vec::new();
                 for (_, e) in &leaves {
