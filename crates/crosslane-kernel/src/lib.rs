@@ -74,6 +74,7 @@ pub mod types;
 pub mod vector_types;
 #[cfg(feature = "wgsl")]
 pub mod wgsl;
+pub mod wmma_header;
 
 use serde::Serialize;
 

@@ -199,7 +199,13 @@ pub fn parse_preprocessed(
     lanes: usize,
     pp: &PpOptions,
 ) -> Result<Parsed, KernelError> {
-    let pre = preprocess(source, dialect, lanes, pp, limits)?;
+    // `#include <mma.h>` stands for crosslane's `nvcuda::wmma` ([`crate::wmma_header`]).
+    let source = if dialect == crosslane_core::Dialect::Cuda {
+        crate::wmma_header::expand(source)
+    } else {
+        std::borrow::Cow::Borrowed(source)
+    };
+    let pre = preprocess(&source, dialect, lanes, pp, limits)?;
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
