@@ -19,9 +19,12 @@
 //!   device's order and intermediate precision are unspecified, so a device result may differ
 //!   from this one by the rounding of `K` float additions (at most `K` ulp of the largest
 //!   partial sum's magnitude); sums of small integers are exact on both.
-//! - Warp-collective rule ("must be called by all threads in the warp"): `mma_sync` exchanges
-//!   the fragments with `__shfl_sync(0xffffffff, …)`, whose rule makes a call from a partial
-//!   or diverged warp undefined with the shuffle's reason.
+//! - Warp-collective rule ("must be called by all threads in the warp"): every function reads
+//!   `__crosslane_wmma_warp()` (`1` when the whole warp runs the call, else undefined with
+//!   that rule and a warning) and multiplies each value it writes by it (exact: `x * 1`), so a
+//!   call from a partial or diverged warp leaves undefined fragments or stored values with the
+//!   rule as their reason. `mma_sync` exchanges the fragments with
+//!   `__shfl_sync(0xffffffff, …)`, whose own rule also reports the missing lanes.
 //!
 //! Shapes: `m16n16k16`, `m32n8k16`, `m8n32k16`; `half` or `__nv_bfloat16` A/B, `float` or
 //! `half` accumulators (`__nv_bfloat16` only with a `float` accumulator, as the Guide lists).
@@ -95,22 +98,46 @@ pub fn header() -> String {
         }
     }
     // Element `e` of a rows x cols matrix (row-major order) is in lane `e / E`, x[e % E].
-    let lane_e = |count: &str| format!("int e = threadIdx.x % 32 * ({count} / 32) + i;");
-    h.push_str("template <typename Use, int M, int N, int K, typename T, typename L, typename V> __device__ void fill_fragment(fragment<Use, M, N, K, T, L>& f, const V& v) { for (int i = 0; i < f.num_elements; i++) f.x[i] = v; } ");
+    let lane_e = |count: &str| format!("int e = __lane_id() * ({count} / 32) + i;");
+    h.push_str("template <typename Use, int M, int N, int K, typename T, typename L, typename V> __device__ void fill_fragment(fragment<Use, M, N, K, T, L>& f, const V& v) { int __crosslane_w = __crosslane_wmma_warp(); T tv = v; for (int i = 0; i < f.num_elements; i++) f.x[i] = (float)tv * (float)__crosslane_w; } ");
     for (usage, rows, cols) in [("matrix_a", "M", "K"), ("matrix_b", "K", "N")] {
         let count = format!("{rows} * {cols}");
         let e = lane_e(&count);
-        h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<{usage}, M, N, K, T, row_major>& f, const T* p, unsigned ldm) {{ for (int i = 0; i < {count} / 32; i++) {{ {e} f.x[i] = p[e / {cols} * ldm + e % {cols}]; }} }} "));
-        h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<{usage}, M, N, K, T, col_major>& f, const T* p, unsigned ldm) {{ for (int i = 0; i < {count} / 32; i++) {{ {e} f.x[i] = p[e % {cols} * ldm + e / {cols}]; }} }} "));
+        h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<{usage}, M, N, K, T, row_major>& f, const T* p, unsigned ldm) {{ int __crosslane_w = __crosslane_wmma_warp(); for (int i = 0; i < {count} / 32; i++) {{ {e} f.x[i] = (float)p[e / {cols} * ldm + e % {cols}] * (float)__crosslane_w; }} }} "));
+        h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<{usage}, M, N, K, T, col_major>& f, const T* p, unsigned ldm) {{ int __crosslane_w = __crosslane_wmma_warp(); for (int i = 0; i < {count} / 32; i++) {{ {e} f.x[i] = (float)p[e % {cols} * ldm + e / {cols}] * (float)__crosslane_w; }} }} "));
     }
     let e = lane_e("M * N");
-    h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const T* p, unsigned ldm, layout_t l) {{ for (int i = 0; i < M * N / 32; i++) {{ {e} f.x[i] = l == mem_row_major ? p[e / N * ldm + e % N] : p[e % N * ldm + e / N]; }} }} "));
-    h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void store_matrix_sync(T* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm, layout_t l) {{ for (int i = 0; i < M * N / 32; i++) {{ {e} if (l == mem_row_major) p[e / N * ldm + e % N] = f.x[i]; else p[e % N * ldm + e / N] = f.x[i]; }} }} "));
+    h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const T* p, unsigned ldm, layout_t l) {{ int __crosslane_w = __crosslane_wmma_warp(); for (int i = 0; i < M * N / 32; i++) {{ {e} f.x[i] = (float)(l == mem_row_major ? p[e / N * ldm + e % N] : p[e % N * ldm + e / N]) * (float)__crosslane_w; }} }} "));
+    h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void store_matrix_sync(T* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm, layout_t l) {{ int __crosslane_w = __crosslane_wmma_warp(); for (int i = 0; i < M * N / 32; i++) {{ {e} if (l == mem_row_major) p[e / N * ldm + e % N] = (float)f.x[i] * (float)__crosslane_w; else p[e % N * ldm + e / N] = (float)f.x[i] * (float)__crosslane_w; }} }} "));
     // Every lane gathers all of A and B (one shuffle per element), then computes its own D
     // elements: float products (exact for half / bf16 inputs) summed from C in k order.
-    h.push_str("template <int M, int N, int K, typename TA, typename LA, typename LB, typename TC, typename TD> __device__ void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a, const fragment<matrix_b, M, N, K, TA, LB>& b, const fragment<accumulator, M, N, K, TC>& c) { TA af[M * K]; TA bf[K * N]; for (int j = 0; j < M * K; j++) af[j] = __shfl_sync(0xffffffff, a.x[j % (M * K / 32)], j / (M * K / 32)); for (int j = 0; j < K * N; j++) bf[j] = __shfl_sync(0xffffffff, b.x[j % (K * N / 32)], j / (K * N / 32)); for (int s = 0; s < M * N / 32; s++) { int e = threadIdx.x % 32 * (M * N / 32) + s; float acc = (float)c.x[s]; for (int k = 0; k < K; k++) acc += (float)af[e / N * K + k] * (float)bf[k * N + e % N]; d.x[s] = acc; } } ");
+    h.push_str("template <int M, int N, int K, typename TA, typename LA, typename LB, typename TC, typename TD> __device__ void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a, const fragment<matrix_b, M, N, K, TA, LB>& b, const fragment<accumulator, M, N, K, TC>& c) { int __crosslane_w = __crosslane_wmma_warp(); TA af[M * K]; TA bf[K * N]; for (int j = 0; j < M * K; j++) af[j] = __shfl_sync(0xffffffff, a.x[j % (M * K / 32)], j / (M * K / 32)); for (int j = 0; j < K * N; j++) bf[j] = __shfl_sync(0xffffffff, b.x[j % (K * N / 32)], j / (K * N / 32)); for (int s = 0; s < M * N / 32; s++) { int e = __lane_id() * (M * N / 32) + s; float acc = (float)c.x[s]; for (int k = 0; k < K; k++) acc += (float)af[e / N * K + k] * (float)bf[k * N + e % N]; d.x[s] = acc * (float)__crosslane_w; } } ");
     h.push_str("} }");
     h
+}
+
+/// What to write instead when `mangled` (a class template instance the parser could not
+/// complete) is a `wmma::fragment` of a shape or type [`header`] does not have: the supported
+/// list; empty for any other class.
+pub fn unsupported_hint(mangled: &str) -> String {
+    let is_fragment = ["matrix_a", "matrix_b", "accumulator"]
+        .iter()
+        .any(|u| mangled.starts_with(&format!("fragment<{u},")));
+    if !is_fragment {
+        return String::new();
+    }
+    let shapes: Vec<String> = SHAPES
+        .iter()
+        .map(|(m, n, k)| format!("m{m}n{n}k{k}"))
+        .collect();
+    format!(
+        "; crosslane's `<mma.h>` has the `nvcuda::wmma` fragments of shapes {} (M, N, K as the \
+         fragment's 2nd-4th arguments) with `half` or `__nv_bfloat16` matrix_a / matrix_b \
+         (`row_major` or `col_major`) and `float` or `half` accumulators (no layout argument); \
+         other shapes and types (`precision::tf32`, `double`, integer and sub-byte fragments) \
+         are not run",
+        shapes.join(", ")
+    )
 }
 
 #[cfg(test)]
