@@ -109,11 +109,42 @@ pub fn header() -> String {
     let e = lane_e("M * N");
     h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const T* p, unsigned ldm, layout_t l) {{ int __crosslane_w = __crosslane_wmma_warp(); for (int i = 0; i < M * N / 32; i++) {{ {e} f.x[i] = (float)(l == mem_row_major ? p[e / N * ldm + e % N] : p[e % N * ldm + e / N]) * (float)__crosslane_w; }} }} "));
     h.push_str(&format!("template <int M, int N, int K, typename T> __device__ void store_matrix_sync(T* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm, layout_t l) {{ int __crosslane_w = __crosslane_wmma_warp(); for (int i = 0; i < M * N / 32; i++) {{ {e} if (l == mem_row_major) p[e / N * ldm + e % N] = (float)f.x[i] * (float)__crosslane_w; else p[e % N * ldm + e / N] = (float)f.x[i] * (float)__crosslane_w; }} }} "));
-    // Every lane gathers all of A and B (one shuffle per element), then computes its own D
-    // elements: float products (exact for half / bf16 inputs) summed from C in k order.
-    h.push_str("template <int M, int N, int K, typename TA, typename LA, typename LB, typename TC, typename TD> __device__ void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a, const fragment<matrix_b, M, N, K, TA, LB>& b, const fragment<accumulator, M, N, K, TC>& c) { int __crosslane_w = __crosslane_wmma_warp(); TA af[M * K]; TA bf[K * N]; for (int j = 0; j < M * K; j++) af[j] = __shfl_sync(0xffffffff, a.x[j % (M * K / 32)], j / (M * K / 32)); for (int j = 0; j < K * N; j++) bf[j] = __shfl_sync(0xffffffff, b.x[j % (K * N / 32)], j / (K * N / 32)); for (int s = 0; s < M * N / 32; s++) { int e = __lane_id() * (M * N / 32) + s; float acc = (float)c.x[s]; for (int k = 0; k < K; k++) acc += (float)af[e / N * K + k] * (float)bf[k * N + e % N]; d.x[s] = acc * (float)__crosslane_w; } } ");
+    // Each lane computes its own D elements: float products (exact for half / bf16 inputs)
+    // summed from C in k order, each A and B element fetched from the lane holding it with one
+    // `__shfl_sync` ([`mma_sync`]).
+    for shape in SHAPES {
+        h.push_str(&mma_sync(shape));
+    }
     h.push_str("} }");
     h
+}
+
+/// `mma_sync` for one shape, as C++ text. In every supported shape the `x[]` slot of
+/// `A[r][k]` is `k % EA` in every lane (a row holds a whole number of lanes' slots), so one
+/// shuffle of `x[k % EA]` from lane `(r·K + k) / EA` fetches it. The slot of `B[k][c]` is
+/// `(g + s) % EB` for D slot `s`, where `g = (lane·EC mod N) mod EB` takes one value per shape
+/// except m8n32k16 (0 or 8): each value of `g` gets its own shuffle, and a lane keeps the one
+/// of its own `g`.
+fn mma_sync((m, n, k): (u32, u32, u32)) -> String {
+    let (ea, eb, ec) = (m * k / 32, k * n / 32, m * n / 32);
+    let mut gs: Vec<u32> = (0..32).map(|l| (l * ec % n) % eb).collect();
+    gs.sort_unstable();
+    gs.dedup();
+    let fetch_b: String = gs
+        .iter()
+        .map(|g| {
+            format!(
+                "{{ float v = __shfl_sync(0xffffffff, (float)b.x[({g} + s) % {eb}], (k * {n} + cc) / {eb}); if (g == {g}) bv = v; }} "
+            )
+        })
+        .collect();
+    format!(
+        "template <typename TA, typename LA, typename LB, typename TC, typename TD> __device__ void mma_sync(fragment<accumulator, {m}, {n}, {k}, TD>& d, const fragment<matrix_a, {m}, {n}, {k}, TA, LA>& a, const fragment<matrix_b, {m}, {n}, {k}, TA, LB>& b, const fragment<accumulator, {m}, {n}, {k}, TC>& c) {{ \
+         int __crosslane_w = __crosslane_wmma_warp(); int g = __lane_id() * {ec} % {n} % {eb}; \
+         for (int s = 0; s < {ec}; s++) {{ int e = __lane_id() * {ec} + s; int r = e / {n}; int cc = e % {n}; float acc = (float)c.x[s]; \
+         for (int k = 0; k < {k}; k++) {{ float av = __shfl_sync(0xffffffff, (float)a.x[k % {ea}], (r * {k} + k) / {ea}); float bv = 0.0f; {fetch_b}acc += av * bv; }} \
+         d.x[s] = acc * (float)__crosslane_w; }} }} "
+    )
 }
 
 /// What to write instead when `mangled` (a class template instance the parser could not

@@ -113,8 +113,7 @@ impl Executor {
                 if missing.is_empty() {
                     Ok(KVal::int(Scalar::I32, 1))
                 } else {
-                    let shown: Vec<String> =
-                        missing.iter().take(8).map(usize::to_string).collect();
+                    let shown: Vec<String> = missing.iter().take(8).map(usize::to_string).collect();
                     let more = if missing.len() > 8 { ", …" } else { "" };
                     let m = format!(
                         "an `nvcuda::wmma` call (fill_fragment, load_matrix_sync, mma_sync, \

@@ -73,7 +73,11 @@ fn gemm_16x16x16_of_small_integers_in_half_is_exact() {
         launch(
             Dialect::Cuda,
             32,
-            &[("a", 256, &list(&a)), ("b", 256, &list(&b)), ("d", 256, "zero")],
+            &[
+                ("a", 256, &list(&a)),
+                ("b", 256, &list(&b)),
+                ("d", 256, "zero"),
+            ],
         ),
     );
     let d = product(&a, &b, 16, 16, 16);
@@ -109,7 +113,9 @@ __global__ void gemm(const half* a, const half* b, float* c, float alpha, float 
 }
 "#;
     let (a, b) = (mat_a(16, 16), mat_b(16, 16));
-    let c: Vec<i64> = (0..256).map(|e| (e / 16) as i64 - (e % 16) as i64).collect();
+    let c: Vec<i64> = (0..256)
+        .map(|e| (e / 16) as i64 - (e % 16) as i64)
+        .collect();
     let mut config = launch(
         Dialect::Cuda,
         32,
@@ -190,7 +196,11 @@ __global__ void gemm(const half* a, const half* b, {acc}* d) {{
 
 #[test]
 fn m32n8k16_and_m8n32k16_and_half_accumulators() {
-    for (m, n, k, acc) in [(32, 8, 16, "float"), (8, 32, 16, "float"), (16, 16, 16, "half")] {
+    for (m, n, k, acc) in [
+        (32, 8, 16, "float"),
+        (8, 32, 16, "float"),
+        (16, 16, 16, "half"),
+    ] {
         let (a, b) = (mat_a(m, k), mat_b(k, n));
         let t = run_finished(
             &shape_kernel(m, n, k, acc),
@@ -205,7 +215,11 @@ fn m32n8k16_and_m8n32k16_and_half_accumulators() {
             ),
         );
         // |D| ≤ 16·3·2 = 96: exact in half too.
-        assert_eq!(floats(&t, "d"), some(&product(&a, &b, m, n, k)), "m{m}n{n}k{k} {acc}");
+        assert_eq!(
+            floats(&t, "d"),
+            some(&product(&a, &b, m, n, k)),
+            "m{m}n{n}k{k} {acc}"
+        );
     }
 }
 
@@ -224,7 +238,11 @@ fn a_diverged_warp_leaves_mma_sync_undefined_with_the_all_threads_rule() {
         ),
     )
     .expect("runs");
-    assert!(has(&t, Level::Warning, "must be called by all threads in the warp"));
+    assert!(has(
+        &t,
+        Level::Warning,
+        "must be called by all threads in the warp"
+    ));
     // Lanes 0-15 hold rows 0-7 in crosslane's mapping; whatever the mapping, no D element
     // a partial call computed is defined.
     assert!(floats(&t, "d")[..128].iter().all(Option::is_none));
