@@ -216,6 +216,8 @@ pub fn parse_preprocessed(
     let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &clashing, &mut macro_diags);
+    // A use of `fragment.x[i]` that may show the unspecified element mapping.
+    macro_diags.extend(crate::wmma_lint::mapping_warnings(&tokens));
     attributes::refuse_value_attributes(&tokens)?;
     let mut struct_aligns = attributes::struct_alignments(&tokens);
     let struct_attrs = packed::packed_structs(&tokens)?;

@@ -270,3 +270,37 @@ fn mma_sync_inline_ptx_names_the_wmma_header() {
     let m = refused(src, launch(Dialect::Cuda, 32, &[]));
     assert!(m.contains("#include <mma.h>"), "{m}");
 }
+
+#[test]
+fn uses_of_x_that_show_the_element_mapping_are_warned() {
+    // The Guide: "the map of matrix elements into each thread's fragment is unspecified";
+    // element-wise operations applied alike to every element (lines 7 and 8) are defined,
+    // a store of x[i] at a lane-dependent place (9), one element (10) and a lane-dependent
+    // value (11) are not.
+    let src = r#"#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float* out, float alpha) {
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c, e;
+  wmma::fill_fragment(c, 1.0f);
+  wmma::fill_fragment(e, 2.0f);
+  for (int i = 0; i < c.num_elements; i++) c.x[i] = alpha * c.x[i] + e.x[i];
+  for (int i = 0; i < c.num_elements; i++) { if (c.x[i] < 0.0f) c.x[i] = 0.0f; }
+  for (int i = 0; i < c.num_elements; i++) out[threadIdx.x * 8 + i] = c.x[i];
+  c.x[0] = 5.0f;
+  for (int i = 0; i < c.num_elements; i++) c.x[i] = threadIdx.x;
+}
+"#;
+    let mut config = launch(Dialect::Cuda, 32, &[("out", 256, "zero")]);
+    config.args.insert("alpha".into(), "2".into());
+    let t = run_finished(src, config);
+    let mut lines: Vec<u32> = t
+        .all_diagnostics()
+        .filter(|d| d.level == Level::Warning && d.message.contains("is unspecified"))
+        .map(|d| d.line)
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    assert_eq!(lines, [9, 10, 11]);
+    // Lines 7-8 run as written: 2·1 + 2 = 4 in every element (then the store at line 9).
+    assert!(floats(&t, "out").iter().all(|c| *c == Some(4.0)));
+}
