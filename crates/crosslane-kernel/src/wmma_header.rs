@@ -7,8 +7,8 @@
 //! `store_matrix_sync` and `mma_sync` as `__device__` function templates.
 //!
 //! What the Guide leaves unspecified, and what crosslane does instead:
-//! - The mapping of matrix elements to lanes and to `x[]` ("the mapping of matrix elements
-//!   into fragment is unspecified"): crosslane's fixed internal mapping puts element `e` of the
+//! - The mapping of matrix elements to lanes and to `x[]` ("the map of matrix elements into
+//!   each thread's fragment is unspecified"): crosslane's fixed internal mapping puts element `e` of the
 //!   logical matrix in row-major order (`e = row * cols + col`) in lane `e / E`, `x[e % E]`,
 //!   with `E = rows * cols / 32` elements per lane (`num_elements`). It is no device's mapping:
 //!   only operations applied to every element alike (`c.x[i] = alpha * c.x[i]`) give a
@@ -16,9 +16,10 @@
 //! - `mma_sync`'s arithmetic: each product of two `half` (or `__nv_bfloat16`) elements is
 //!   exact in `float` (11 × 11 significant bits fit in 24), and the sum runs in `float` from
 //!   `C[i][j]` in increasing `k` order, rounded once more to a `half` accumulator. The
-//!   device's order and intermediate precision are unspecified, so a device result may differ
-//!   from this one by the rounding of `K` float additions (at most `K` ulp of the largest
-//!   partial sum's magnitude); sums of small integers are exact on both.
+//!   device's order and intermediate precision are unspecified. Each of crosslane's `K` float
+//!   additions is within half an ulp of its exact sum, so its result is within `K / 2` ulp (of
+//!   the largest partial sum's magnitude) of the exact `A·B + C`; a device result obeys its own
+//!   bound, not this order. Sums of small integers are exact on both.
 //! - Warp-collective rule ("must be called by all threads in the warp"): every function reads
 //!   `__crosslane_wmma_warp()` (`1` when the whole warp runs the call, else undefined with
 //!   that rule and a warning) and multiplies each value it writes by it (exact: `x * 1`), so a
@@ -27,7 +28,8 @@
 //!   `__shfl_sync(0xffffffff, …)`, whose own rule also reports the missing lanes.
 //!
 //! Shapes: `m16n16k16`, `m32n8k16`, `m8n32k16`; `half` or `__nv_bfloat16` A/B, `float` or
-//! `half` accumulators (`__nv_bfloat16` only with a `float` accumulator, as the Guide lists).
+//! `half` accumulators (the Guide lists `__nv_bfloat16` inputs with a `float` accumulator
+//! only; crosslane does not refuse a `half` one).
 //! Any other fragment is refused at its declaration as an incomplete type (the class template
 //! is declared without a definition for it).
 
