@@ -75,6 +75,8 @@ pub mod types;
 pub mod vector_types;
 #[cfg(feature = "wgsl")]
 pub mod wgsl;
+pub mod wmma_header;
+pub mod wmma_lint;
 
 use serde::Serialize;
 

@@ -67,6 +67,12 @@ pub(crate) fn max_warps_per_sm(arch: Option<&str>) -> u32 {
     }
 }
 /// AMD's shader clock read.
+/// The warp-collective check of crosslane's `<mma.h>` ([`crate::wmma_header`]): `1` in every
+/// lane when the whole warp executes the call, else undefined in each lane with the rule that
+/// `nvcuda::wmma` functions "must be called by all threads in the warp" (CUDA C++ Programming
+/// Guide, "Warp Matrix Functions").
+pub(crate) const WMMA_WARP: &str = "__crosslane_wmma_warp";
+
 const MEMTIME: &str = "__builtin_amdgcn_s_memtime";
 /// AMD's real-time clock read.
 const MEMREALTIME: &str = "__builtin_amdgcn_s_memrealtime";
@@ -86,6 +92,7 @@ pub(crate) fn is_register_read(name: &str) -> bool {
             | MEMREALTIME
             | "clock"
             | "clock64"
+            | WMMA_WARP
     )
 }
 
@@ -97,10 +104,35 @@ impl Executor {
         e: &Expr,
         name: &str,
         mask: LaneMask,
-        _cx: &mut StepCtx,
+        cx: &mut StepCtx,
     ) -> Option<Vec<LaneVal>> {
         let lanes = self.trace.launch.lanes;
         let value: Result<KVal, String> = match name {
+            WMMA_WARP => {
+                let missing: Vec<usize> = (0..lanes).filter(|&l| !mask.contains(l)).collect();
+                if missing.is_empty() {
+                    Ok(KVal::int(Scalar::I32, 1))
+                } else {
+                    let shown: Vec<String> = missing.iter().take(8).map(usize::to_string).collect();
+                    let more = if missing.len() > 8 { ", …" } else { "" };
+                    let m = format!(
+                        "an `nvcuda::wmma` call (fill_fragment, load_matrix_sync, mma_sync, \
+                         store_matrix_sync) is warp-collective: it \"must be called by all threads \
+                         in the warp\" (CUDA C++ Programming Guide, Warp Matrix Functions); \
+                         lane(s) {}{more} do not execute it here (diverged, exited or never \
+                         launched), so the fragment or the stored values are undefined",
+                        shown.join(", ")
+                    );
+                    cx.note(
+                        Level::Warning,
+                        e.span,
+                        m.clone(),
+                        "CUDA C++ Programming Guide, Warp Matrix Functions",
+                        None,
+                    );
+                    Err(m)
+                }
+            }
             CLOCK => Ok(KVal::int(Scalar::U32, i128::from(self.meter.work as u32))),
             // `clock()` returns a `clock_t` (`long` on LP64), `clock64()` a `long long`.
             CLOCK64 | "clock" | "clock64" => {

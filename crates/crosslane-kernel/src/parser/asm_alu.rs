@@ -123,7 +123,11 @@ pub(super) fn instead(op: &str) -> &'static str {
             "the C++ operator (`&`, `|`, `^`, `~`, `<<`, `>>`)"
         }
         "abs" | "neg" => "`fabsf(x)` / `-x`",
-        "mma" | "wmma" | "ldmatrix" => "`nvcuda::wmma` fragments",
+        "mma" | "wmma" | "ldmatrix" => {
+            "`nvcuda::wmma` from `#include <mma.h>` (`wmma::fragment`, `load_matrix_sync`, \
+             `mma_sync`, `store_matrix_sync`; shapes m16n16k16, m32n8k16, m8n32k16 with `half` or \
+             `__nv_bfloat16` inputs and `float` or `half` accumulators)"
+        }
         "dp4a" => "`__dp4a(a, b, c)`",
         "cp" => "a plain copy (the data, not the asynchrony, is emulated)",
         "bfind" => "`31 - __clz(x)`",

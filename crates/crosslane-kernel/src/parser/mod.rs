@@ -202,7 +202,13 @@ pub fn parse_preprocessed(
     lanes: usize,
     pp: &PpOptions,
 ) -> Result<Parsed, KernelError> {
-    let pre = preprocess(source, dialect, lanes, pp, limits)?;
+    // `#include <mma.h>` stands for crosslane's `nvcuda::wmma` ([`crate::wmma_header`]).
+    let source = if dialect == crosslane_core::Dialect::Cuda {
+        crate::wmma_header::expand(source)
+    } else {
+        std::borrow::Cow::Borrowed(source)
+    };
+    let pre = preprocess(&source, dialect, lanes, pp, limits)?;
     // `--entry ns::kernel<2>`: the name as the flattened source spells it.
     let given_entry = entry;
     // Kernels of one name in several namespaces keep their qualified names (`a::k`).
@@ -223,6 +229,8 @@ pub fn parse_preprocessed(
     let entry = unqualified.as_deref();
     let mut macro_diags = pre.diagnostics;
     let tokens = scopes::flatten_scopes(pre.tokens, &clashing, &mut macro_diags);
+    // A use of `fragment.x[i]` that may show the unspecified element mapping.
+    macro_diags.extend(crate::wmma_lint::mapping_warnings(&tokens));
     attributes::refuse_value_attributes(&tokens)?;
     let mut struct_aligns = attributes::struct_alignments(&tokens);
     let struct_attrs = packed::packed_structs(&tokens)?;

@@ -1188,7 +1188,7 @@ impl Parser<'_> {
                     return Err(KernelError::new(
                         at.line,
                         at.col,
-                        format!("`{mangled}`: the class template `{name}` is only declared and no specialization matches these arguments (an incomplete type, C++17 [temp.inst]/1)"),
+                        format!("`{mangled}`: the class template `{name}` is only declared and no specialization matches these arguments (an incomplete type, C++17 [temp.inst]/1){}", crate::wmma_header::unsupported_hint(&mangled)),
                     ))
                 }
                 None => (t, bound.clone()),
