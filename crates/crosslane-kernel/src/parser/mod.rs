@@ -86,6 +86,7 @@ mod host_nested;
 mod host_ptr;
 mod host_range_for;
 mod host_sizeof;
+mod host_state;
 mod host_switch;
 mod host_vf;
 mod items;

@@ -1,0 +1,90 @@
+//! What host code told so far while it is read ([`HostState`]): its variables' values, its
+//! host arrays' fills, its device allocations and what was written into them, pointer values
+//! and the launches given each allocation. Its own module so that `host` holds the reading
+//! and this the state it builds.
+
+use std::collections::HashMap;
+
+use super::const_eval::HostVal;
+use super::host::DevWrite;
+#[cfg(doc)]
+use crate::ast::HostLaunch;
+
+/// A host pointer's value (`host_ptr`): the allocation it points into (named as in
+/// [`HostState::mallocs`] and [`HostState::writes`]) and the elements past its start, `None`
+/// when that count is not a host constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PtrVal {
+    /// The allocation's name.
+    pub alloc: String,
+    /// Elements past the allocation's start.
+    pub offset: Option<u64>,
+}
+
+/// An earlier launch given a device pointer: its name for a message, its
+/// [`HostLaunch::id`], and which of its arguments the pointer was.
+pub(super) type Prior = (String, u32, usize);
+
+/// What a host function told about its arrays so far.
+#[derive(Clone, Default)]
+pub(super) struct HostState {
+    /// The function read, and its parameters (an Ascend launcher's are forwarded by its
+    /// `asc_vf_call`).
+    pub(super) name: String,
+    pub(super) params: Vec<String>,
+    pub(super) env: HashMap<String, HostVal>,
+    /// Host array → (values, line of the fill).
+    pub(super) fills: HashMap<String, (Vec<String>, u32)>,
+    /// Device pointer → host array copied into it.
+    pub(super) copies: HashMap<String, String>,
+    /// Device pointer → the host array's values when the copy was made (the copy happens
+    /// there: a later change of the host array is not on the device), `None` when unknown then.
+    pub(super) copied: HashMap<String, Option<(Vec<String>, u32)>>,
+    /// Host array → its declared length (`T name[N];` with N constant; R * C for `T
+    /// name[R][C];`).
+    pub(super) arrays: HashMap<String, i128>,
+    /// A 2-D host array (`T name[R][C];`) → its row length C.
+    pub(super) cols: HashMap<String, i128>,
+    /// Device pointer → bytes allocated, the allocating call's name and its line.
+    pub(super) mallocs: HashMap<String, (u64, String, u32)>,
+    /// Host variable → why it has no value here (set by something not evaluated).
+    pub(super) unknown: HashMap<String, String>,
+    /// Statements not read (token ranges): the branch of an `if` whose constant condition
+    /// does not take it.
+    pub(super) skips: Vec<(usize, usize)>,
+    /// Once the reading reaches the index: these variables become unknown, for this reason
+    /// (set under an `if` whose condition is no constant).
+    pub(super) taints: Vec<(usize, Vec<String>, String)>,
+    /// Host statements evaluated so far (bounded by `host_eval::MAX_HOST_STEPS`).
+    pub(super) steps: u64,
+    /// Device pointer → the last write host code made into it (`host_mem`).
+    pub(super) writes: HashMap<String, DevWrite>,
+    /// Device pointer → the launches given it since host code last wrote it: each named
+    /// (`` `k` launched at line 12 ``), with its [`HostLaunch::id`] and the argument index.
+    pub(super) prior: HashMap<String, Vec<Prior>>,
+    /// `void* args[] = {&a, &b};` → the token range of each element's variable.
+    pub(super) arg_arrays: HashMap<String, Vec<(usize, usize)>>,
+    /// Managed memory (`cudaMallocManaged`) given to a launch → host code's own values of it
+    /// as of that launch, and their line (`host_mem`): kept apart from `fills`, so that what
+    /// host code writes after the launch is told from what the launch left.
+    pub(super) managed_snap: HashMap<String, (Vec<String>, u32)>,
+    /// Managed memory → the cells host code wrote one by one (`m[2] = 7;`) since the last
+    /// launch given it, by index, and the line of the last such write (`host_mem`).
+    pub(super) overlay: HashMap<String, (std::collections::BTreeMap<usize, String>, u32)>,
+    /// Host array (`T h[N];` of an arithmetic `T`) → its bytes, for `sizeof(h)`.
+    pub(super) array_bytes: HashMap<String, u64>,
+    /// Host pointer place (`a2`, `v.data`, `buf[1]`) → the pointer value host code assigned
+    /// it (`host_ptr`), `None` when it was assigned something not followed; a place not here
+    /// that names an allocation points at its start.
+    pub(super) ptrs: HashMap<String, Option<PtrVal>>,
+    /// Allocation → bytes of its element, from the `sizeof(T)` of its `cudaMalloc` size: a
+    /// memset or copy through `d + N` starts N such elements in.
+    pub(super) elem_bytes: HashMap<String, u64>,
+    /// Allocation → the scalar type word of that `sizeof(T)` (`int`), for the cell values a
+    /// memset's bytes give.
+    pub(super) elem_word: HashMap<String, String>,
+    /// Allocation → byte ranges (start, length) host code wrote after the launches given it
+    /// ([`HostState::prior`]): those bytes hold host code's values, the rest what the
+    /// launches left.
+    pub(super) host_cells: HashMap<String, Vec<(u64, u64)>>,
+}
