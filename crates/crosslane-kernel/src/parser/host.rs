@@ -477,6 +477,16 @@ impl Parser<'_> {
         // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
         // with its parameters bound to the call's constants (and what the caller's memory
         // holds); what it may write is unknown to the caller after it.
+        // `memcpy(dst, src, bytes)`, `std::memcpy(…)` between host arrays (`host_recur`).
+        let memcpy_at = match (ident(k), ident(k + 2)) {
+            (Some("memcpy"), _) => Some(k + 1),
+            (Some("std"), Some("memcpy")) => Some(k + 3),
+            _ => None,
+        };
+        if let Some(open) = memcpy_at.filter(|&o| matches!(tok(o), Some(Tok::Punct("(")))) {
+            self.host_memcpy(st, open);
+            return stmt_end() + 1;
+        }
         if let Some(next) = self.host_call(st, k, close) {
             let end = stmt_end();
             let written = std::mem::take(&mut self.call_written);
@@ -509,6 +519,9 @@ impl Parser<'_> {
                 }
             }
             _ => {
+                if let Some(next) = self.host_cell_assign(st, k) {
+                    return next;
+                }
                 if let Some(next) = self.host_assign(st, k, close) {
                     return next;
                 }
@@ -813,6 +826,10 @@ impl Parser<'_> {
                 _ => {}
             }
             self.host_decl(st, k, end);
+            // `int src[n] = {…}, h[n];`: the declarators after a braced list.
+            if let Some(e) = self.host_decl_after_list(st, k, end) {
+                return e + 1;
+            }
             return end + 1;
         }
         stmt_end() + 1

@@ -174,6 +174,8 @@ impl Parser<'_> {
             env.insert(var.clone(), HostVal::Int(i));
             self.run_steps(&steps, i, &mut env, &mut fill)?;
         }
+        // The names `h[3]` that bound cells read back are the loop's own.
+        env.retain(|n, _| !n.contains('['));
         // The counter is the loop's own ([stmt.for]/1).
         match st.env.get(&var) {
             Some(v) => env.insert(var.clone(), *v),
@@ -308,6 +310,8 @@ impl Parser<'_> {
                     let mut texts = Vec::with_capacity(parts.len());
                     for p in parts {
                         take_overflow();
+                        // `h[i - 1]`: a cell written before, in the array's type.
+                        let p = &self.bind_cell_reads(p, env, &fill.cells)?;
                         let t = match self.host_fold(p, env).and_then(HostVal::text) {
                             Some(t) => t,
                             None if take_overflow() => overflow_cell(p.span.line),
