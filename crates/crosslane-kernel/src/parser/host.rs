@@ -122,6 +122,29 @@ pub(super) struct SymbolCopy {
     pub line: u32,
 }
 
+/// Whether a function body `toks` writes a cell of one of its parameters `params` (`p[i] =
+/// …`, `p[i].x = …`) and names no device built-in (`threadIdx`, `__syncthreads`, …): a host
+/// helper that fills an array its caller passes (`void randomInit(float *d, int n)`).
+pub fn fills_param(toks: &[Token], params: &[String]) -> bool {
+    let device = toks.iter().any(|t| {
+        matches!(&t.tok, Tok::Ident(n) if n.starts_with("__")
+            || matches!(n.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize"))
+    });
+    !device
+        && toks.windows(2).enumerate().any(|(i, w)| {
+            matches!((&w[0].tok, &w[1].tok), (Tok::Ident(n), Tok::Punct("["))
+                if params.contains(n))
+                && toks[i + 1..]
+                    .iter()
+                    .take(64)
+                    .position(|t| matches!(t.tok, Tok::Punct("]")))
+                    .is_some_and(|c| {
+                        let after = toks.get(i + 2 + c).map(|t| &t.tok);
+                        matches!(after, Some(Tok::Punct("=" | ".")))
+                    })
+        })
+}
+
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
 /// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
 /// `new`, `delete` or `std::`.
