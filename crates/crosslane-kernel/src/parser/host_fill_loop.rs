@@ -384,10 +384,15 @@ impl Parser<'_> {
                 return None;
             };
             let e = self.sub_expr(s + 7, semi)?;
+            // `h[i].p = make_float3(…);` of a vector member: its components in order.
+            let parts = match e.kind {
+                ExprKind::Call(ref name, ref args) if vector_make(name) => args.clone(),
+                _ => vec![e],
+            };
             return Some(Step::Cell {
                 arr: format!("{arr}.{field}"),
                 sub: None,
-                parts: vec![e],
+                parts,
             });
         }
         // `h[i].v[j] = e;` of an array member `v` of the struct of host array `h`.
