@@ -542,7 +542,10 @@ impl Parser<'_> {
                 }
             }
             _ => {
-                if let Some(next) = self.host_cell_assign(st, k) {
+                if let Some(next) = self
+                    .host_cell_assign(st, k)
+                    .or_else(|| self.host_vec_assign(st, k))
+                {
                     return next;
                 }
                 if let Some(next) = self.host_assign(st, k, close) {
@@ -1257,7 +1260,11 @@ impl Parser<'_> {
         let mut out = Vec::new();
         for &(a, b) in args {
             let text = text_of(&toks[a..b]);
-            let scalar = self.host_value(st, a, b).and_then(HostVal::text);
+            // `make_int3(2, 5, 9)` or a `dim3` for a vector parameter: `x,y,z` (`host_vec`).
+            let scalar = self
+                .host_value(st, a, b)
+                .and_then(HostVal::text)
+                .or_else(|| self.host_vector(st, a, b).map(|c| c.join(",")));
             let unknown = match scalar {
                 None => self.unknown_reason(st, a, b),
                 Some(_) => None,

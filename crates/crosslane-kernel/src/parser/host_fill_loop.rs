@@ -66,7 +66,7 @@ struct Fill {
 
 /// The `make_<type><N>(…)` constructors of CUDA's and HIP's vector types (CUDA C++ Programming
 /// Guide, "Built-in Vector Types": `make_<type name>` builds a vector from its components).
-fn vector_make(name: &str) -> bool {
+pub(super) fn vector_make(name: &str) -> bool {
     name.strip_prefix("make_").is_some_and(|t| {
         t.ends_with(['2', '3', '4'])
             && [

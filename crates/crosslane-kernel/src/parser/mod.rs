@@ -87,6 +87,7 @@ mod host_nested;
 mod host_range_for;
 mod host_recur;
 mod host_sizeof;
+mod host_vec;
 mod host_vf;
 mod items;
 mod lambda;
