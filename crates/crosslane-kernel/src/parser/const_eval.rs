@@ -174,7 +174,7 @@ impl HostVal {
 
     /// The value converted to `float` (C++17 [conv.fpint]/2, [conv.double]/2: rounded to the
     /// nearest `float`).
-    pub(super) fn single(self) -> f32 {
+    fn single(self) -> f32 {
         match self {
             HostVal::Int(n) | HostVal::Typed(n, _) => n as f32,
             HostVal::F32(x) => x,
@@ -424,9 +424,15 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         ExprKind::Call(name, args) if HOST_MATH.with(std::cell::Cell::get) => {
             let mut vals = Vec::with_capacity(args.len());
             for a in args {
-                vals.push(const_eval(a, env)?);
+                match const_eval(a, env)? {
+                    HostVal::Dim(_) => return None,
+                    v => vals.push((v.single(), v.float())),
+                }
             }
-            super::host_math::host_math(name, &vals)?
+            match super::host_math::host_math(name, &vals)? {
+                super::host_math::MathVal::F32(x) => HostVal::F32(x),
+                super::host_math::MathVal::Float(x) => HostVal::Float(x),
+            }
         }
         // `prop.warpSize`: a member a host call set (`hipGetDeviceProperties(&prop, 0)`),
         // kept in `env` under its dotted name.

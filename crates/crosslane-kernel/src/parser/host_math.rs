@@ -19,48 +19,45 @@
 //! `__float2half` converts "in round-to-nearest-even mode"); `__half2float` is exact. The value
 //! is kept as the `float` it converts to (the host `__half` operators compute in `float`).
 
-use super::const_eval::HostVal;
+/// A math function's result: a `float` or a `double`.
+pub(super) enum MathVal {
+    /// A `float`.
+    F32(f32),
+    /// A `double`.
+    Float(f64),
+}
 
-/// The value of the host call `name(args)` of the math library or a half conversion, `None`
-/// for another function, a wrong count of arguments or an argument that is no number.
-pub(super) fn host_math(name: &str, args: &[HostVal]) -> Option<HostVal> {
+/// The value of the host call `name(args)` of the math library or a half conversion, each
+/// argument given as a `float` and as a `double` (its value converted to each, [conv.double]);
+/// `None` for another function or a wrong count of arguments.
+pub(super) fn host_math(name: &str, args: &[(f32, f64)]) -> Option<MathVal> {
     let name = name.strip_prefix("std::").unwrap_or(name);
-    let f = |k: usize| -> Option<f32> {
-        match args.get(k)? {
-            HostVal::Dim(_) => None,
-            v => Some(v.single()),
-        }
-    };
-    let d = |k: usize| -> Option<f64> {
-        match args.get(k)? {
-            HostVal::Dim(_) => None,
-            v => Some(v.float()),
-        }
-    };
+    let f = |k: usize| -> Option<f32> { args.get(k).map(|a| a.0) };
+    let d = |k: usize| -> Option<f64> { args.get(k).map(|a| a.1) };
     // Rounded once from the double result (see the module).
-    let via = |g: fn(f64) -> f64| -> Option<HostVal> {
+    let via = |g: fn(f64) -> f64| -> Option<MathVal> {
         (args.len() == 1).then_some(())?;
-        Some(HostVal::F32(g(f64::from(f(0)?)) as f32))
+        Some(MathVal::F32(g(f64::from(f(0)?)) as f32))
     };
-    let one = |g: fn(f64) -> f64| -> Option<HostVal> {
+    let one = |g: fn(f64) -> f64| -> Option<MathVal> {
         (args.len() == 1).then_some(())?;
-        Some(HostVal::Float(g(d(0)?)))
+        Some(MathVal::Float(g(d(0)?)))
     };
     Some(match name {
         "__float2half" | "__float2half_rn" | "__half2float" if args.len() == 1 => {
-            HostVal::F32(to_half(f(0)?))
+            MathVal::F32(to_half(f(0)?))
         }
-        "sqrtf" if args.len() == 1 => HostVal::F32(f(0)?.sqrt()),
-        "fabsf" if args.len() == 1 => HostVal::F32(f(0)?.abs()),
-        "floorf" if args.len() == 1 => HostVal::F32(f(0)?.floor()),
-        "ceilf" if args.len() == 1 => HostVal::F32(f(0)?.ceil()),
-        "truncf" if args.len() == 1 => HostVal::F32(f(0)?.trunc()),
+        "sqrtf" if args.len() == 1 => MathVal::F32(f(0)?.sqrt()),
+        "fabsf" if args.len() == 1 => MathVal::F32(f(0)?.abs()),
+        "floorf" if args.len() == 1 => MathVal::F32(f(0)?.floor()),
+        "ceilf" if args.len() == 1 => MathVal::F32(f(0)?.ceil()),
+        "truncf" if args.len() == 1 => MathVal::F32(f(0)?.trunc()),
         // C17 7.12.9.6: halfway cases away from zero.
-        "roundf" if args.len() == 1 => HostVal::F32(f(0)?.round()),
-        "fminf" if args.len() == 2 => HostVal::F32(libm::fminf(f(0)?, f(1)?)),
-        "fmaxf" if args.len() == 2 => HostVal::F32(libm::fmaxf(f(0)?, f(1)?)),
-        "fmodf" if args.len() == 2 => HostVal::F32(libm::fmodf(f(0)?, f(1)?)),
-        "fmaf" if args.len() == 3 => HostVal::F32(f(0)?.mul_add(f(1)?, f(2)?)),
+        "roundf" if args.len() == 1 => MathVal::F32(f(0)?.round()),
+        "fminf" if args.len() == 2 => MathVal::F32(libm::fminf(f(0)?, f(1)?)),
+        "fmaxf" if args.len() == 2 => MathVal::F32(libm::fmaxf(f(0)?, f(1)?)),
+        "fmodf" if args.len() == 2 => MathVal::F32(libm::fmodf(f(0)?, f(1)?)),
+        "fmaf" if args.len() == 3 => MathVal::F32(f(0)?.mul_add(f(1)?, f(2)?)),
         "sinf" => via(libm::sin)?,
         "cosf" => via(libm::cos)?,
         "tanf" => via(libm::tan)?,
@@ -72,20 +69,20 @@ pub(super) fn host_math(name: &str, args: &[HostVal]) -> Option<HostVal> {
         "tanhf" => via(libm::tanh)?,
         "atanf" => via(libm::atan)?,
         "powf" if args.len() == 2 => {
-            HostVal::F32(libm::pow(f64::from(f(0)?), f64::from(f(1)?)) as f32)
+            MathVal::F32(libm::pow(f64::from(f(0)?), f64::from(f(1)?)) as f32)
         }
         "atan2f" if args.len() == 2 => {
-            HostVal::F32(libm::atan2(f64::from(f(0)?), f64::from(f(1)?)) as f32)
+            MathVal::F32(libm::atan2(f64::from(f(0)?), f64::from(f(1)?)) as f32)
         }
-        "sqrt" if args.len() == 1 => HostVal::Float(d(0)?.sqrt()),
-        "fabs" if args.len() == 1 => HostVal::Float(d(0)?.abs()),
-        "floor" if args.len() == 1 => HostVal::Float(d(0)?.floor()),
-        "ceil" if args.len() == 1 => HostVal::Float(d(0)?.ceil()),
+        "sqrt" if args.len() == 1 => MathVal::Float(d(0)?.sqrt()),
+        "fabs" if args.len() == 1 => MathVal::Float(d(0)?.abs()),
+        "floor" if args.len() == 1 => MathVal::Float(d(0)?.floor()),
+        "ceil" if args.len() == 1 => MathVal::Float(d(0)?.ceil()),
         "sin" => one(libm::sin)?,
         "cos" => one(libm::cos)?,
         "exp" => one(libm::exp)?,
         "log" => one(libm::log)?,
-        "pow" if args.len() == 2 => HostVal::Float(libm::pow(d(0)?, d(1)?)),
+        "pow" if args.len() == 2 => MathVal::Float(libm::pow(d(0)?, d(1)?)),
         _ => return None,
     })
 }

@@ -55,8 +55,8 @@ int main() {
 
 #[test]
 fn host_math_in_a_fill_gives_the_float_the_host_computes() {
-    // h[i] = sinf(x) + cosf(x) + expf(-0.5f * i) + powf(1.5f, i) + sqrtf((float)i), x = i *
-    // 0.25f, each call's result rounded to float and the sum left to right in float. Python:
+    // h[i] = sinf(x) + cosf(x) + expf(-0.5f * i) + powf(1.5f, i) + sqrtf((float)i), x being
+    // i * 0.25f, each call's result rounded to float and the sum left to right in float. Python:
     //   x = f(i * 0.25); a = f(math.sin(x)); b = f(math.cos(x)); c = f(math.exp(f(-0.5 * i)))
     //   p = f(math.pow(1.5, i)); s = f(math.sqrt(i)); f(f(f(f(a + b) + c) + p) + s)
     // gives 3.0 4.32284688949585 5.389101028442383 6.743508815765381 8.579608917236328
@@ -67,10 +67,8 @@ __global__ void copy(const float *in, float *out) { out[threadIdx.x] = in[thread
 int main() {
   const int n = 6;
   float h[n];
-  for (int i = 0; i < n; i++) {
-    float x = i * 0.25f;
-    h[i] = sinf(x) + cosf(x) + expf(-0.5f * i) + powf(1.5f, i) + sqrtf((float)i);
-  }
+  for (int i = 0; i < n; i++)
+    h[i] = sinf(i * 0.25f) + cosf(i * 0.25f) + expf(-0.5f * i) + powf(1.5f, i) + sqrtf((float)i);
   float *d, *o;
   cudaMalloc(&d, sizeof(h)); cudaMalloc(&o, sizeof(h));
   cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
