@@ -132,7 +132,7 @@ impl Parser<'_> {
                 }
                 _ => self.host_value(st, a, b).and_then(HostVal::int)?,
             };
-            let same = self.host_scalars.get(&src).is_some()
+            let same = self.host_scalars.contains_key(&src)
                 && self.host_scalars.get(&src) == self.host_scalars.get(&dst)
                 && self.host_elems.get(&dst) == self.host_elems.get(&src);
             if !same || elem == 0 || bytes % elem != 0 {
