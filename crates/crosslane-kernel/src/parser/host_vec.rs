@@ -33,6 +33,19 @@ impl Parser<'_> {
                 }
                 Some(out)
             }
+            // A vector variable or member assigned as a whole before (`v = make_int3(…);`):
+            // its components as kept.
+            ExprKind::Ident(_) | ExprKind::Member(..)
+                if super::const_eval::member_path(&e)
+                    .is_some_and(|p| st.env.contains_key(&format!("{p}.x"))) =>
+            {
+                let p = super::const_eval::member_path(&e)?;
+                let parts: Vec<String> = COMPONENTS
+                    .iter()
+                    .map_while(|c| st.env.get(&format!("{p}.{c}")).and_then(|v| v.text()))
+                    .collect();
+                (parts.len() >= 2).then_some(parts)
+            }
             _ => match self.host_fold(&e, &st.env)? {
                 HostVal::Dim(d) => Some(d.iter().map(i128::to_string).collect()),
                 _ => None,

@@ -205,3 +205,20 @@ int main() {
     let t = run(src);
     assert_eq!(floats(&t, "r"), some(&[2.0, 5.0, 9.0, 3.0, 2.5, 7.0, 6.0]));
 }
+
+#[test]
+fn a_vector_variable_assigned_make_t_is_passed_as_its_components() {
+    // d = make_int3(7, 8, 9) and f = make_float2(0.5f, 1.5f) are the arguments: r = 7 8 9 1.5.
+    let src = "\
+__global__ void k(int3 d, float2 f, float *r) { r[0] = d.x; r[1] = d.y; r[2] = d.z; r[3] = f.y; }
+int main() {
+  int3 d; d = make_int3(7, 8, 9);
+  float2 f; f = make_float2(0.5f, 1.5f);
+  float *r; cudaMalloc(&r, 4 * sizeof(float));
+  k<<<1, 1>>>(d, f, r);
+  return 0;
+}
+";
+    let t = run(src);
+    assert_eq!(floats(&t, "r"), some(&[7.0, 8.0, 9.0, 1.5]));
+}
