@@ -53,12 +53,22 @@ impl Parser<'_> {
         }
     }
 
-    /// `v = make_float2(…);`, `o.in.off = make_float2(…);` at `k`: each component of the
+    /// `v = make_float2(…);`, `float2 v = make_float2(…);`, `o.in.off = make_float2(…);` at `k`:
+    /// each component of the
     /// target becomes a host value (`v.x`, `v.y`, …). Returns where the next statement starts;
     /// `None` for another statement.
     pub(super) fn host_vec_assign(&mut self, st: &mut HostState, k: usize) -> Option<usize> {
         let toks = self.toks;
         let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+        // `int3 d = make_int3(…);`: a declaration of a vector type names its variable next.
+        let k = match (tok(k), tok(k + 1), tok(k + 2)) {
+            (Some(Tok::Ident(ty)), Some(Tok::Ident(_)), Some(Tok::Punct("=")))
+                if ty.ends_with(['2', '3', '4']) =>
+            {
+                k + 1
+            }
+            _ => k,
+        };
         let mut t = k + 1;
         while matches!(tok(t), Some(Tok::Punct("."))) && matches!(tok(t + 1), Some(Tok::Ident(_))) {
             t += 2;

@@ -207,12 +207,12 @@ int main() {
 }
 
 #[test]
-fn a_vector_variable_assigned_make_t_is_passed_as_its_components() {
-    // d = make_int3(7, 8, 9) and f = make_float2(0.5f, 1.5f) are the arguments: r = 7 8 9 1.5.
+fn a_vector_variable_declared_or_assigned_make_t_is_passed_as_its_components() {
+    // int3 d = make_int3(7, 8, 9) and f = make_float2(0.5f, 1.5f) are the arguments: r = 7 8 9 1.5.
     let src = "\
 __global__ void k(int3 d, float2 f, float *r) { r[0] = d.x; r[1] = d.y; r[2] = d.z; r[3] = f.y; }
 int main() {
-  int3 d; d = make_int3(7, 8, 9);
+  int3 d = make_int3(7, 8, 9);
   float2 f; f = make_float2(0.5f, 1.5f);
   float *r; cudaMalloc(&r, 4 * sizeof(float));
   k<<<1, 1>>>(d, f, r);
