@@ -259,11 +259,26 @@ pub fn apply_host_launch(
             );
         }
         // A member of a struct passed by value that host code set (`p.n = 20;`).
-        let member = p
-            .name
-            .split_once('.')
-            .and_then(|(_, path)| a.fields.iter().find(|(f, _)| f == path))
-            .map(|(_, v)| v.clone());
+        let member = p.name.split_once('.').and_then(|(_, path)| {
+            if let Some((_, v)) = a.fields.iter().find(|(f, _)| f == path) {
+                return Some(v.clone());
+            }
+            // A vector member set as a whole (`o.dim = make_int3(4, 5, 6);`): its
+            // components, kept as `dim.x`, `dim.y`, … (`parser::host_vec`), as `x,y,z`.
+            let Ty::Val(vt) = p.ty else { return None };
+            let parts: Option<Vec<String>> = ["x", "y", "z", "w"]
+                .iter()
+                .take(usize::from(vt.lanes))
+                .map(|c| {
+                    let want = format!("{path}.{c}");
+                    a.fields
+                        .iter()
+                        .find(|(f, _)| *f == want)
+                        .map(|(_, v)| v.clone())
+                })
+                .collect();
+            parts.filter(|_| vt.lanes > 1).map(|p| p.join(","))
+        });
         let scalar = a.scalar.clone().or(member);
         if let (Ty::Val(_), Some(v), None) = (p.ty, &scalar, &a.scalar) {
             words.insert(

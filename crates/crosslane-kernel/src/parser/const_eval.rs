@@ -13,6 +13,27 @@ thread_local! {
     /// range ([expr]/4), so that a host fill can say why a cell is undefined
     /// ([`take_overflow`]).
     static OVERFLOWED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Set while host code is evaluated ([`HostMath::on`]): only there does a call of the C
+    /// math library fold to the host's value ([`super::host_math`]); a device expression keeps
+    /// the device's own math.
+    static HOST_MATH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// While alive, [`const_eval`] evaluates host code: a math library call folds to the host's
+/// value. Restores the previous state when dropped (evaluations nest).
+pub(super) struct HostMath(bool);
+
+impl HostMath {
+    /// Starts evaluating host code.
+    pub(super) fn on() -> HostMath {
+        HostMath(HOST_MATH.with(|c| c.replace(true)))
+    }
+}
+
+impl Drop for HostMath {
+    fn drop(&mut self) {
+        HOST_MATH.with(|c| c.set(self.0));
+    }
 }
 
 /// No value: a signed overflow ([expr]/4), recorded for [`take_overflow`].
@@ -330,6 +351,13 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         ExprKind::Cast(ty, x) => {
             let v = const_eval(x, env)?;
             match ty {
+                // `(half)x`: rounded to the nearest `half` (ties to even), kept as its `float`.
+                crate::types::Ty::Val(t) if t.lanes <= 1 && t.scalar == Scalar::F16 => {
+                    HostVal::F32(super::host_math::to_half(v.single()))
+                }
+                crate::types::Ty::Val(t) if t.lanes <= 1 && t.scalar == Scalar::Bf16 => {
+                    HostVal::F32(super::host_math::to_bf16(v.single()))
+                }
                 crate::types::Ty::Val(t) if t.lanes <= 1 => v.convert(t.scalar)?,
                 crate::types::Ty::Val(t) if t.scalar.is_float() => Float(v.float()),
                 crate::types::Ty::Val(_) => match v {
@@ -392,6 +420,20 @@ pub fn const_eval(e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
             HostVal::typed(if name == "max" { a.max(b) } else { a.min(b) }, t)
         }
         ExprKind::Binary(op, a, b) => binary(*op, const_eval(a, env)?, const_eval(b, env)?)?,
+        // `sinf(i * 0.1f)`, `__float2half(x)` in host code: the host's value.
+        ExprKind::Call(name, args) if HOST_MATH.with(std::cell::Cell::get) => {
+            let mut vals = Vec::with_capacity(args.len());
+            for a in args {
+                match const_eval(a, env)? {
+                    HostVal::Dim(_) => return None,
+                    v => vals.push((v.single(), v.float())),
+                }
+            }
+            match super::host_math::host_math(name, &vals)? {
+                super::host_math::MathVal::F32(x) => HostVal::F32(x),
+                super::host_math::MathVal::Float(x) => HostVal::Float(x),
+            }
+        }
         // `prop.warpSize`: a member a host call set (`hipGetDeviceProperties(&prop, 0)`),
         // kept in `env` under its dotted name.
         // A struct member host code set (`p.n = 20;`, `p.in.k`) is kept the same way. A

@@ -82,6 +82,7 @@ impl Parser<'_> {
     /// initialized with its argument), within [`MAX_CALL_DEPTH`] and [`MAX_STEPS`].
     pub(super) fn host_fold(&self, e: &Expr, env: &HashMap<String, HostVal>) -> Option<HostVal> {
         let mut steps = 0;
+        let _math = super::const_eval::HostMath::on();
         self.fold_host.set(true);
         let v = self.fold_val(e, env, 0, &mut steps);
         self.fold_host.set(false);

@@ -126,6 +126,29 @@ pub(super) struct SymbolCopy {
     pub at: u32,
 }
 
+/// Whether a function body `toks` writes a cell of one of its parameters `params` (`p[i] =
+/// …`, `p[i].x = …`) and names no device built-in (`threadIdx`, `__syncthreads`, …): a host
+/// helper that fills an array its caller passes (`void randomInit(float *d, int n)`).
+pub fn fills_param(toks: &[Token], params: &[String]) -> bool {
+    let device = toks.iter().any(|t| {
+        matches!(&t.tok, Tok::Ident(n) if n.starts_with("__")
+            || matches!(n.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim" | "warpSize"))
+    });
+    !device
+        && toks.windows(2).enumerate().any(|(i, w)| {
+            matches!((&w[0].tok, &w[1].tok), (Tok::Ident(n), Tok::Punct("["))
+                if params.contains(n))
+                && toks[i + 1..]
+                    .iter()
+                    .take(64)
+                    .position(|t| matches!(t.tok, Tok::Punct("]")))
+                    .is_some_and(|c| {
+                        let after = toks.get(i + 2 + c).map(|t| &t.tok);
+                        matches!(after, Some(Tok::Punct("=" | ".")))
+                    })
+        })
+}
+
 /// Whether a function body (tokens `from..to`) is host code: it launches a kernel, or calls the
 /// CUDA/HIP runtime (`cuda…(`, `hip…(` but not the device builtins `__hip_…`), `malloc`, `free`,
 /// `new`, `delete` or `std::`.
@@ -469,6 +492,16 @@ impl Parser<'_> {
         // `runTest<float>(1024);`, `launch(d_in, d_out, 256);`: a host function read again
         // with its parameters bound to the call's constants (and what the caller's memory
         // holds); what it may write is unknown to the caller after it.
+        // `memcpy(dst, src, bytes)`, `std::memcpy(…)` between host arrays (`host_recur`).
+        let memcpy_at = match (ident(k), ident(k + 2)) {
+            (Some("memcpy"), _) => Some(k + 1),
+            (Some("std"), Some("memcpy")) => Some(k + 3),
+            _ => None,
+        };
+        if let Some(open) = memcpy_at.filter(|&o| matches!(tok(o), Some(Tok::Punct("(")))) {
+            self.host_memcpy(st, open);
+            return stmt_end() + 1;
+        }
         if let Some(next) = self.host_call(st, k, close) {
             let end = stmt_end();
             let written = std::mem::take(&mut self.call_written);
@@ -506,6 +539,12 @@ impl Parser<'_> {
                 }
             }
             _ => {
+                if let Some(next) = self
+                    .host_cell_assign(st, k)
+                    .or_else(|| self.host_vec_assign(st, k))
+                {
+                    return next;
+                }
                 if let Some(next) = self.host_assign(st, k, close) {
                     return next;
                 }
@@ -874,6 +913,10 @@ impl Parser<'_> {
                 _ => {}
             }
             self.host_decl(st, k, end);
+            // `int src[n] = {…}, h[n];`: the declarators after a braced list.
+            if let Some(e) = self.host_decl_after_list(st, k, end) {
+                return e + 1;
+            }
             return end + 1;
         }
         stmt_end() + 1
@@ -1278,7 +1321,11 @@ impl Parser<'_> {
         let mut out = Vec::new();
         for &(a, b) in args {
             let text = text_of(&toks[a..b]);
-            let scalar = self.host_value(st, a, b).and_then(HostVal::text);
+            // `make_int3(2, 5, 9)` or a `dim3` for a vector parameter: `x,y,z` (`host_vec`).
+            let scalar = self
+                .host_value(st, a, b)
+                .and_then(HostVal::text)
+                .or_else(|| self.host_vector(st, a, b).map(|c| c.join(",")));
             let unknown = match scalar {
                 None => self.unknown_reason(st, a, b),
                 Some(_) => None,

@@ -100,6 +100,25 @@ impl Parser<'_> {
         );
     }
 
+    /// Records a plain function that fills a parameter's cells (`host::fills_param`), so that
+    /// a host call of it is read with its parameters bound and its fills given back to the
+    /// caller's arrays ([`Parser::read_call`]). It has no launches of its own.
+    pub(super) fn record_fill_helper(
+        &mut self,
+        name: &str,
+        params: Vec<String>,
+        body: (usize, usize),
+    ) {
+        let at = self.launches.len();
+        self.host_fns.entry(name.to_string()).or_insert(HostFn {
+            params,
+            tparams: Vec::new(),
+            open: body.0,
+            close: body.1,
+            launches: at..at,
+        });
+    }
+
     /// The value type written in tokens `from..to` (`float`, `int`, an alias), or `None`.
     pub(super) fn host_type(&mut self, from: usize, to: usize) -> Option<ValTy> {
         if from >= to || to > self.toks.len() {
@@ -223,10 +242,25 @@ impl Parser<'_> {
                 value: self.host_value(st, a, b),
                 ..ArgInfo::default()
             };
-            if let [Token {
-                tok: Tok::Ident(n), ..
-            }] = &toks[a..b]
-            {
+            // `h`, `h.data()` of a `std::vector`, `&h[0]`: the array itself.
+            let whole = match &toks[a..b] {
+                [Token {
+                    tok: Tok::Ident(n), ..
+                }] => Some(n.clone()),
+                [amp, x, open, zero, shut]
+                    if matches!(amp.tok, Tok::Punct("&"))
+                        && matches!(open.tok, Tok::Punct("["))
+                        && matches!(zero.tok, Tok::Int { value: 0, .. })
+                        && matches!(shut.tok, Tok::Punct("]")) =>
+                {
+                    match &x.tok {
+                        Tok::Ident(n) => Some(n.clone()),
+                        _ => None,
+                    }
+                }
+                other => super::host::member_call(other, "data"),
+            };
+            if let Some(n) = &whole {
                 arg.name.clone_from(n);
                 arg.malloc = st.mallocs.get(n).cloned();
                 arg.copy = st
@@ -407,6 +441,10 @@ impl Parser<'_> {
                 _ => {}
             }
         }
+        // The callee's statements count against the caller's budget (`host_eval`).
+        if let Some(st) = &caller {
+            inner.steps = st.steps;
+        }
         self.host_calls_read += 1;
         self.host_call_depth += 1;
         let before = self.launches.len();
@@ -426,6 +464,44 @@ impl Parser<'_> {
             self.superseded.extend(f.launches.clone());
         }
         if let Some(st) = caller {
+            st.steps = inner.steps;
+            // A host array the callee filled through its parameter (`ConstantInit(h_A, n,
+            // 1.0f)`): the caller's array holds those cells after the call (C++17
+            // [expr.call]/4: the parameter points at the caller's array). A member's cells
+            // (`p.x` of `p[i].x = …`) likewise.
+            for (p, arg) in f.params.iter().zip(&site.args) {
+                if arg.name.is_empty() || arg.malloc.is_some() {
+                    continue;
+                }
+                let dotted = format!("{p}.");
+                let filled: Vec<(String, (Vec<String>, u32))> = inner
+                    .fills
+                    .iter()
+                    .filter_map(|(key, fill)| {
+                        let member = key.strip_prefix(&dotted);
+                        (key == p || member.is_some()).then(|| {
+                            let to = match member {
+                                Some(m) => format!("{}.{m}", arg.name),
+                                None => arg.name.clone(),
+                            };
+                            (to, (fill.0.clone(), site.span.line))
+                        })
+                    })
+                    .filter(|(to, fill)| {
+                        st.fills.get(to).map(|f| &f.0) != Some(&fill.0)
+                            && !inner.unknown.contains_key(p)
+                    })
+                    .collect();
+                if filled.is_empty() {
+                    continue;
+                }
+                for (to, fill) in filled {
+                    st.unknown.remove(&to);
+                    st.fills.insert(to, fill);
+                }
+                st.unknown.remove(&arg.name);
+                self.call_written.push(arg.name.clone());
+            }
             for (p, arg) in f.params.iter().zip(&site.args) {
                 if arg.name.is_empty() || (arg.malloc.is_none() && arg.write.is_none()) {
                     continue;

@@ -112,7 +112,7 @@ impl Parser<'_> {
     /// `name(x, y, z)` of a `dim3`, `name[N] = {…}`, `name`. `later` is `Some(is_dim3)` for a
     /// declarator after the first (the type is the first's). Returns `Some(is_dim3)` when the
     /// tokens declare a name (so later declarators share its type), else `None`.
-    fn host_declarator(
+    pub(super) fn host_declarator(
         &mut self,
         st: &mut HostState,
         k: usize,

@@ -107,6 +107,7 @@ fn assign_op(p: &str) -> Option<Option<BinOp>> {
 /// Evaluates `e` with its assignments and increments applied to `env`. `None` when a part is
 /// no constant (an assignment to anything but a name, a call, an array cell).
 pub(super) fn eval_mut(e: &Expr, env: &mut HashMap<String, HostVal>) -> Option<HostVal> {
+    let _math = super::const_eval::HostMath::on();
     match &e.kind {
         // `x = e`, and `p.n = e` of a struct member (kept under its dotted name).
         ExprKind::Assign(op, target, rhs) => {

@@ -66,7 +66,7 @@ struct Fill {
 
 /// The `make_<type><N>(…)` constructors of CUDA's and HIP's vector types (CUDA C++ Programming
 /// Guide, "Built-in Vector Types": `make_<type name>` builds a vector from its components).
-fn vector_make(name: &str) -> bool {
+pub(super) fn vector_make(name: &str) -> bool {
     name.strip_prefix("make_").is_some_and(|t| {
         t.ends_with(['2', '3', '4'])
             && [
@@ -174,6 +174,8 @@ impl Parser<'_> {
             env.insert(var.clone(), HostVal::Int(i));
             self.run_steps(&steps, i, &mut env, &mut fill)?;
         }
+        // The names `h[3]` that bound cells read back are the loop's own.
+        env.retain(|n, _| !n.contains('['));
         // The counter is the loop's own ([stmt.for]/1).
         match st.env.get(&var) {
             Some(v) => env.insert(var.clone(), *v),
@@ -308,6 +310,8 @@ impl Parser<'_> {
                     let mut texts = Vec::with_capacity(parts.len());
                     for p in parts {
                         take_overflow();
+                        // `h[i - 1]`: a cell written before, in the array's type.
+                        let p = &self.bind_cell_reads(p, env, &fill.cells)?;
                         let t = match self.host_fold(p, env).and_then(HostVal::text) {
                             Some(t) => t,
                             None if take_overflow() => overflow_cell(p.span.line),
@@ -380,10 +384,15 @@ impl Parser<'_> {
                 return None;
             };
             let e = self.sub_expr(s + 7, semi)?;
+            // `h[i].p = make_float3(…);` of a vector member: its components in order.
+            let parts = match e.kind {
+                ExprKind::Call(ref name, ref args) if vector_make(name) => args.clone(),
+                _ => vec![e],
+            };
             return Some(Step::Cell {
                 arr: format!("{arr}.{field}"),
                 sub: None,
-                parts: vec![e],
+                parts,
             });
         }
         // `h[i].v[j] = e;` of an array member `v` of the struct of host array `h`.

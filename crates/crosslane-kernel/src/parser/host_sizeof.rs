@@ -23,6 +23,7 @@ impl Parser<'_> {
     pub(super) fn record_host_elem(&mut self, k: usize, from: usize, i: usize, name: &str) {
         let toks = self.toks;
         self.host_elems.remove(name);
+        self.host_scalars.remove(name);
         self.host_struct_of.remove(name);
         let stars = toks[from..i - 1]
             .iter()
@@ -52,6 +53,9 @@ impl Parser<'_> {
         }
         if let Some(bytes) = self.type_bytes(k, end) {
             self.host_elems.insert(name.to_string(), bytes);
+        }
+        if let Some(v) = self.host_type(k, end).filter(|v| v.lanes <= 1) {
+            self.host_scalars.insert(name.to_string(), v.scalar);
         }
         // A host array of structs: its struct, for a fill of an array member (`h[i].v[j]`).
         let last = toks[k..end].iter().rev().find_map(|t| match &t.tok {

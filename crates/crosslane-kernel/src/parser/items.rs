@@ -435,6 +435,16 @@ impl Parser<'_> {
                     self.pos = close + 1;
                     return Ok(None);
                 }
+                // `void ConstantInit(float *data, int size, float val) { for (…) data[i] =
+                // val; }`: a plain function that fills a parameter's cells, which host code
+                // calls to fill its arrays (`host_calls::record_fill_helper`). It stays a
+                // function as well.
+                if name != "main" {
+                    let params = host::param_names(&self.toks[open_params + 1..close_params]);
+                    if host::fills_param(&self.toks[at..close], &params) {
+                        self.record_fill_helper(&name, params, (at, close));
+                    }
+                }
             }
         }
         self.expect_punct("(")?;

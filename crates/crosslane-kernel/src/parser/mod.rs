@@ -81,13 +81,16 @@ mod host_fill_loop;
 mod host_items;
 mod host_launch_api;
 mod host_loop_launch;
+mod host_math;
 mod host_mem;
 mod host_nested;
 mod host_ptr;
 mod host_range_for;
+mod host_recur;
 mod host_sizeof;
 mod host_state;
 mod host_switch;
+mod host_vec;
 mod host_vf;
 mod items;
 mod lambda;
@@ -477,6 +480,9 @@ struct Parser<'a> {
     /// Host pointers and arrays declared so far → their element's bytes, for `sizeof(p[0])`
     /// and `sizeof(*p)` in host code ([`host_sizeof`]).
     host_elems: HashMap<String, u64>,
+    /// Host pointers and arrays of a scalar type declared so far → that type, for a fill that
+    /// reads cells back (`h[i] = h[i - 1] * 2 + 1;`, [`host_recur`]).
+    host_scalars: HashMap<String, crate::types::Scalar>,
     /// Host arrays of structs declared so far → their struct's name ([`host_sizeof`]).
     host_struct_of: HashMap<String, String>,
     /// The struct parameters' lowered members of the functions parsed so far
@@ -684,6 +690,7 @@ impl<'a> Parser<'a> {
             launch_arg_types: Vec::new(),
             host_expr: false,
             host_elems: HashMap::new(),
+            host_scalars: HashMap::new(),
             host_struct_of: HashMap::new(),
             struct_leaves: Vec::new(),
             leaf_pending: Vec::new(),

@@ -223,13 +223,13 @@ int main() {{
 
 #[test]
 fn managed_memory_the_host_writes_in_a_way_not_read_is_said() {
-    // x[i] = sinf(i): not a constant fill; the launch says `x` is not read.
+    // x[i] = rand(): not a constant fill; the launch says `x` is not read.
     let src = "\
 __global__ void k(float* y, const float* x) { y[threadIdx.x] = x[threadIdx.x]; }
 int main() {
   float *x, *y;
   cudaMallocManaged(&x, 32 * sizeof(float)); cudaMallocManaged(&y, 32 * sizeof(float));
-  for (int i = 0; i < 32; i++) x[i] = sinf(i);
+  for (int i = 0; i < 32; i++) x[i] = (float)rand();
   k<<<1, 32>>>(y, x);
   return 0;
 }
@@ -650,14 +650,14 @@ int main() {
 
 #[test]
 fn a_copied_fill_not_read_is_undefined_not_the_index_fill() {
-    // hc's loop calls sinf: not a host constant, so c's cells are undefined (warned), where
+    // hc's loop calls rand(): not a host constant, so c's cells are undefined (warned), where
     // the index fill would have given c[3] = 3.
     let src = "\
 __global__ void k(const float* c, float* out) { out[threadIdx.x] = c[threadIdx.x]; }
 int main() {
   float *c, *o; float hc[32];
   cudaMalloc(&c, 32 * sizeof(float)); cudaMalloc(&o, 32 * sizeof(float));
-  for (int i = 0; i < 32; ++i) hc[i] = sinf(i);
+  for (int i = 0; i < 32; ++i) hc[i] = (float)rand();
   cudaMemcpy(c, hc, sizeof(hc), cudaMemcpyHostToDevice);
   k<<<1, 32>>>(c, o);
 }

@@ -42,6 +42,7 @@ mod kernel_fp8;
 mod kernel_half_math;
 mod kernel_hip_sync;
 mod kernel_host_eval;
+mod kernel_host_fill_helpers;
 mod kernel_host_fills;
 mod kernel_host_memory;
 mod kernel_host_pointers;
