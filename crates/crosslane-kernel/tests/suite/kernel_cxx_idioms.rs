@@ -1,0 +1,70 @@
+//! C++ idioms of inference and sample code the front end once refused: a class template's
+//! static constant reused across nested instantiations (compile-time Fibonacci and log2
+//! traits), the variadic recursion idiom that partial ordering resolves, and the small forms
+//! beside them. Every expected value is derived by hand beside its test from the C++17 clause
+//! named there, independently of the interpreter.
+
+use crate::support::{block, ints, refused, run_finished};
+
+#[test]
+fn a_static_constant_of_an_instance_made_inside_another_is_reused_later() {
+    // [temp.inst]/1, [temp.spec]/5: `G<2>` is one specialization wherever it is named, so
+    // `G<2>::v` named in `J<3>` after `H<3>` instantiated it is 2.
+    // J<3>::v = H<3>::v + G<2>::v = (G<3>::v + G<2>::v) + 2 = 3 + 2 + 2 = 7.
+    let src = "\
+template <int N> struct G { static constexpr int v = N; };
+template <int N> struct H { static constexpr int v = G<N>::v + G<N - 1>::v; };
+template <int N> struct J { static constexpr int v = H<N>::v + G<N - 1>::v; };
+__global__ void k(int* out) { if (threadIdx.x == 0) out[0] = J<3>::v; }";
+    let t = run_finished(src, block(1));
+    assert_eq!(ints(&t, "out")[0], Some(7));
+}
+
+#[test]
+fn a_recursive_trait_ending_at_explicit_specializations_counts_at_compile_time() {
+    // Fib: 0 1 1 2 3 5 8 13 21 34 55 → Fib<10> = 55, Fib<6> = 8 (an array bound: a[7] is the
+    // last cell, holding 7), Fib<7> = 13 as a template argument → twice<13>() = 26.
+    // Log2<256> = 1 + Log2<128> = … = 8 ones + Log2<1> = 8 ([temp.expl.spec]/1 ends each).
+    let src = "\
+template <int N> struct Fib { static constexpr int v = Fib<N - 1>::v + Fib<N - 2>::v; };
+template <> struct Fib<1> { static constexpr int v = 1; };
+template <> struct Fib<0> { static constexpr int v = 0; };
+template <int N> struct Log2 { static constexpr int v = 1 + Log2<N / 2>::v; };
+template <> struct Log2<1> { static constexpr int v = 0; };
+template <int K> __device__ int twice() { return 2 * K; }
+__global__ void k(int* out) {
+  int a[Fib<6>::v];
+  for (int i = 0; i < Fib<6>::v; ++i) a[i] = i;
+  if (threadIdx.x == 0) {
+    out[0] = Fib<10>::v;
+    out[1] = a[Fib<6>::v - 1];
+    out[2] = twice<Fib<7>::v>();
+    out[3] = Log2<256>::v;
+    out[4] = sizeof(a) / sizeof(a[0]);
+  }
+}";
+    let t = run_finished(src, block(5));
+    assert_eq!(
+        ints(&t, "out"),
+        vec![Some(55), Some(7), Some(26), Some(8), Some(8)]
+    );
+}
+
+#[test]
+fn a_recursion_without_an_end_is_refused_at_a_named_depth() {
+    // `D<N>` names `D<N-1>` with no specialization ending it before the limit
+    // (`MAX_CLASS_NEST`, 64): refused before the run, naming the limit, not a stack overflow.
+    let src = "\
+template <int N> struct D { static constexpr int v = D<N - 1>::v + 1; };
+template <> struct D<0> { static constexpr int v = 0; };
+__global__ void k(int* out) { out[0] = D<500>::v; }";
+    // On a thread with the room the CLI gives the front end (a debug build's frames are about
+    // ten times a release build's): the limit must end the recursion, not the stack.
+    let e = std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(move || refused(src, block(1)))
+        .expect("a thread")
+        .join()
+        .expect("no stack overflow");
+    assert!(e.contains("crosslane stops at 64"), "{e}");
+}
