@@ -4,7 +4,7 @@
 //! beside them. Every expected value is derived by hand beside its test from the C++17 clause
 //! named there, independently of the interpreter.
 
-use crate::support::{block, ints, refused, run_finished};
+use crate::support::{block, floats, ints, refused, run_finished};
 
 #[test]
 fn a_static_constant_of_an_instance_made_inside_another_is_reused_later() {
@@ -67,4 +67,27 @@ __global__ void k(int* out) { out[0] = D<500>::v; }";
         .join()
         .expect("no stack overflow");
     assert!(e.contains("crosslane stops at 64"), "{e}");
+}
+
+#[test]
+fn the_variadic_recursion_idiom_ends_at_the_overload_without_a_pack() {
+    // [temp.deduct.partial]/11: for one argument `f(T)` and `f(T, Rest...)` are each at least
+    // as specialized as the other, and the one without the trailing pack is more specialized.
+    // sum_all(1, 2, 0.5) = 1 + (2 + 0.5) = 3.5; mx(3, 7, 5) = max(3, max(7, 5)) = 7 → 70.
+    // pick(1, 2): `pick(T, U)` beats `pick(T, R...)` by the same rule → 1; pick(1, 2, 3): only
+    // the variadic one takes three → 2; 1·10 + 2 = 12.
+    let src = "\
+template <typename T> __device__ T sum_all(T a) { return a; }
+template <typename T, typename... Rest> __device__ T sum_all(T a, Rest... rest) { return a + sum_all(rest...); }
+template <typename T> __device__ T mx(T a) { return a; }
+template <typename T, typename... R> __device__ T mx(T a, R... r) { T m = mx(r...); return a > m ? a : m; }
+template <typename T, typename U> __device__ int pick(T a, U b) { return 1; }
+template <typename T, typename... R> __device__ int pick(T a, R... r) { return 2; }
+__global__ void k(float* o, int* p) {
+  o[threadIdx.x] = sum_all(1.0f, 2.0f, 0.5f) + mx(3.0f, 7.0f, 5.0f) * 10.0f;
+  p[threadIdx.x] = pick(1, 2) * 10 + pick(1, 2, 3);
+}";
+    let t = run_finished(src, block(2));
+    assert_eq!(floats(&t, "o"), vec![Some(73.5), Some(73.5)]);
+    assert_eq!(ints(&t, "p"), vec![Some(12), Some(12)]);
 }
