@@ -1150,7 +1150,12 @@ pub(super) fn vector_make(w: &str, v: ValTy) -> Option<String> {
     match (v.scalar, v.lanes) {
         (Scalar::F16, 2) => Some("make_half2".to_string()),
         (Scalar::Bf16, 2) => Some("make_bfloat162".to_string()),
-        _ => Some(format!("make_{w}")).filter(|m| crate::vector_types::constructor(m) == Some(v)),
+        // An alias (`typedef float4 floatx4;`, an extended vector typedef) makes the vector
+        // its type names.
+        _ => [w.to_string(), crate::vector_types::cuda_name(v)]
+            .into_iter()
+            .map(|n| format!("make_{n}"))
+            .find(|m| crate::vector_types::constructor(m) == Some(v)),
     }
 }
 

@@ -4,7 +4,8 @@
 //! beside them. Every expected value is derived by hand beside its test from the C++17 clause
 //! named there, independently of the interpreter.
 
-use crate::support::{block, floats, ints, refused, run_finished};
+use crate::support::{block, floats, ints, launch, refused, run_finished};
+use crosslane_core::op::Dialect;
 
 #[test]
 fn a_static_constant_of_an_instance_made_inside_another_is_reused_later() {
@@ -90,4 +91,37 @@ __global__ void k(float* o, int* p) {
     let t = run_finished(src, block(2));
     assert_eq!(floats(&t, "o"), vec![Some(73.5), Some(73.5)]);
     assert_eq!(ints(&t, "p"), vec![Some(12), Some(12)]);
+}
+
+#[test]
+fn a_clang_extended_vector_typedef_is_the_vector_of_its_element_and_count() {
+    // clang, "Vectors and Extended Vectors": element access `v[i]` and `.x .y .z .w`,
+    // element-wise arithmetic, a scalar broadcast to every element, one value per element in
+    // braces. v = (1, 2, 3, 4); w = 2v + v + (1,1,1,1) − 0.5 = (3.5, 6.5, 9.5, 12.5); then
+    // w[1] = 10: w[0] + w.y + 100·w.z + 1000·w.w = 3.5 + 10 + 950 + 12500 = 13463.5.
+    // intx2 (7, −3) · 2 = (14, −6) → 14 − 6 = 8.
+    let src = "\
+typedef float floatx4 __attribute__((ext_vector_type(4)));
+typedef int intx2 __attribute__((ext_vector_type(2)));
+__global__ void k(float* o, int* p) {
+  floatx4 v = floatx4{1.0f, 2.0f, 3.0f, 4.0f};
+  floatx4 u{1.0f, 1.0f, 1.0f, 1.0f};
+  floatx4 w = v * 2.0f + v + u - 0.5f;
+  w[1] = 10.0f;
+  o[threadIdx.x] = w[0] + w.y + w.z * 100.0f + w.w * 1000.0f;
+  intx2 a = intx2{7, -3} * 2;
+  p[threadIdx.x] = a[0] + a.y;
+}";
+    let t = run_finished(src, launch(Dialect::Hip, 2, &[]));
+    assert_eq!(floats(&t, "o"), vec![Some(13463.5), Some(13463.5)]);
+    assert_eq!(ints(&t, "p"), vec![Some(8), Some(8)]);
+}
+
+#[test]
+fn an_extended_vector_of_an_element_not_modelled_is_refused_naming_what_is() {
+    let src = "\
+typedef _Float16 halfx8 __attribute__((ext_vector_type(8)));
+__global__ void k(float* o) { o[0] = 1.0f; }";
+    let e = refused(src, launch(Dialect::Hip, 1, &[]));
+    assert!(e.contains("N 1 to 4"), "{e}");
 }
