@@ -125,3 +125,35 @@ __global__ void k(float* o) { o[0] = 1.0f; }";
     let e = refused(src, launch(Dialect::Hip, 1, &[]));
     assert!(e.contains("N 1 to 4"), "{e}");
 }
+
+#[test]
+fn hexadecimal_floats_and_digit_separators_are_read_as_cpp17_writes_them() {
+    // [lex.fcon]/1: 0x1.8p1 = 1.5·2 = 3; 0x.4p0 = 4/16 = 0.25; 0xAp-2 = 10/4 = 2.5 → 5.75.
+    // [lex.icon]/1: `'` separates digits and is ignored: 1'000'000 + 0x10'00 = 1004096.
+    let src = "\
+__global__ void k(float* o, int* p) {
+  o[threadIdx.x] = 0x1.8p1f + 0x.4p0 + 0xAp-2f;
+  p[threadIdx.x] = 1'000'000 + 0x10'00;
+}";
+    let t = run_finished(src, block(1));
+    assert_eq!(floats(&t, "o"), vec![Some(5.75)]);
+    assert_eq!(ints(&t, "p"), vec![Some(1_004_096)]);
+}
+
+#[test]
+fn nontemporal_builtins_load_and_store_and_scheduling_hints_change_nothing() {
+    // clang: __builtin_nontemporal_load(p) is *p, __builtin_nontemporal_store(v, p) is
+    // *p = v; the sched barriers emit no instruction. o = 0 1 2 3 → 2·o + 0.5.
+    let src = "\
+__global__ void k(float* o) {
+  __builtin_amdgcn_sched_barrier(0);
+  float x = __builtin_nontemporal_load(&o[threadIdx.x]);
+  __builtin_amdgcn_sched_group_barrier(8, 1, 0);
+  __builtin_nontemporal_store(x * 2.0f + 0x1p-1f, &o[threadIdx.x]);
+}";
+    let t = run_finished(src, launch(Dialect::Hip, 4, &[("o", 4, "index")]));
+    assert_eq!(
+        floats(&t, "o"),
+        vec![Some(0.5), Some(2.5), Some(4.5), Some(6.5)]
+    );
+}
