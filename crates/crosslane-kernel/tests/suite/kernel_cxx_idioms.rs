@@ -4,8 +4,9 @@
 //! beside them. Every expected value is derived by hand beside its test from the C++17 clause
 //! named there, independently of the interpreter.
 
-use crate::support::{block, floats, ints, launch, refused, run_finished};
+use crate::support::{block, floats, has, ints, launch, refused, run_finished};
 use crosslane_core::op::Dialect;
+use crosslane_core::result::Level;
 
 #[test]
 fn a_static_constant_of_an_instance_made_inside_another_is_reused_later() {
@@ -156,4 +157,45 @@ __global__ void k(float* o) {
         floats(&t, "o"),
         vec![Some(0.5), Some(2.5), Some(4.5), Some(6.5)]
     );
+}
+
+#[test]
+fn a_member_function_returning_a_reference_reads_what_it_refers_to() {
+    // [dcl.ref], [expr.call]/11: `at(i)` is an lvalue naming d[i]. d = 0 1 2 3 →
+    // at(2) + 10·get(3) = 2 + 30 = 32.
+    let src = "\
+struct V {
+  float d[4];
+  __device__ float& at(int i) { return d[i]; }
+  __device__ const float& get(int i) const { return d[i]; }
+};
+__global__ void k(float* o) {
+  V v; for (int i = 0; i < 4; ++i) v.d[i] = i;
+  o[threadIdx.x] = v.at(2) + v.get(3) * 10.0f;
+}";
+    let t = run_finished(src, block(1));
+    assert_eq!(floats(&t, "o"), vec![Some(32.0)]);
+}
+
+#[test]
+fn what_is_not_modelled_of_structs_is_refused_saying_what_to_write() {
+    // Assigning through a returned reference, `&` of a local struct, a lambda returning a
+    // struct: each refused with the form that runs instead.
+    let assign = "\
+struct V { float d[4]; __device__ float& at(int i) { return d[i]; } };
+__global__ void k(float* o) { V v; v.d[2] = 1.0f; v.at(2) += 5.f; o[0] = v.d[2]; }";
+    let t = crosslane_kernel::run_kernel(assign, block(1)).expect("parses");
+    assert!(has(&t, Level::Error, "return a pointer"), "{:?}", t.outcome);
+    let addr = "\
+struct S { float v[3]; int n; };
+__device__ void f(S* s) { s->n++; }
+__global__ void k(float* o) { S a; a.n = 1; f(&a); o[0] = a.n; }";
+    assert!(refused(addr, block(1)).contains("take it by reference"));
+    let lambda = "\
+struct P { float a, b; };
+__global__ void k(float* o) {
+  auto l = [](float a) { P p; p.a = a; p.b = 2 * a; return p; };
+  P p = l(3.0f); o[0] = p.a + p.b;
+}";
+    assert!(refused(lambda, block(1)).contains("a lambda returns no struct here"));
 }
