@@ -199,3 +199,27 @@ __global__ void k(float* o) {
 }";
     assert!(refused(lambda, block(1)).contains("a lambda returns no struct here"));
 }
+
+#[test]
+fn an_init_capture_is_refused_naming_the_capture_by_name_that_runs() {
+    let src = "\
+__global__ void k(float* o) {
+  float x = threadIdx.x;
+  auto f = [s = x * 2, t = 1.5f](float a) { return a * s + t; };
+  o[threadIdx.x] = f(10.0f);
+}";
+    let e = refused(src, block(2));
+    assert!(e.contains("declare `auto s = …;` before the lambda"), "{e}");
+    let by_ref = "__global__ void k(float* o) { float x = 1; auto f = [&r = x]() { r = 2; }; f(); o[0] = x; }";
+    assert!(refused(by_ref, block(1)).contains("init-capture"));
+    // What the message says to write: s = 2·lane, t = 1.5 → 10·s + t = 1.5, 21.5.
+    let instead = "\
+__global__ void k(float* o) {
+  float x = threadIdx.x;
+  auto s = x * 2; auto t = 1.5f;
+  auto f = [s, t](float a) { return a * s + t; };
+  o[threadIdx.x] = f(10.0f);
+}";
+    let t = run_finished(instead, block(2));
+    assert_eq!(floats(&t, "o"), vec![Some(1.5), Some(21.5)]);
+}
